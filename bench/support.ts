@@ -1,0 +1,79 @@
+/**
+ * Benchmark helpers: medians of repeated runs and a table of ratios against baselines
+ * measured in the same run. Timing never goes into a test's assertions.
+ */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const CLI = path.resolve("dist/dossier.mjs")
+
+export const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** Median wall time in ms of `fn` over `runs` runs (after `warmup` unmeasured runs). */
+export const timeSync = (runs: number, fn: () => void, warmup = 1): number => {
+  for (let i = 0; i < warmup; i++) fn()
+  const xs: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint()
+    fn()
+    xs.push(Number(process.hrtime.bigint() - t) / 1e6)
+  }
+  return median(xs)
+}
+
+export const timeAsync = async (runs: number, fn: () => Promise<unknown>, warmup = 1): Promise<number> => {
+  for (let i = 0; i < warmup; i++) await fn()
+  const xs: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint()
+    await fn()
+    xs.push(Number(process.hrtime.bigint() - t) / 1e6)
+  }
+  return median(xs)
+}
+
+/** Run a command and fail loudly if it does not exit 0. */
+export const exec = (cmd: string, args: ReadonlyArray<string>, cwd?: string) => {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`)
+  return r.stdout
+}
+
+export const tempDir = (prefix: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+
+export interface Row {
+  readonly name: string
+  readonly ms: number
+  readonly baseline: string
+  readonly baselineMs: number
+  readonly target?: number
+  readonly note?: string
+}
+
+export const rows: Array<Row> = []
+
+export const record = (row: Row) => {
+  rows.push(row)
+  const ratio = row.ms / row.baselineMs
+  const target = row.target === undefined ? "" : ` (target <= ${row.target}x: ${ratio <= row.target ? "met" : "MISSED"})`
+  console.log(
+    `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${ratio.toFixed(2)}x${target}${row.note ? ` — ${row.note}` : ""}`
+  )
+}
+
+export const printTable = () => {
+  console.log("\n| benchmark | median ms | baseline | baseline ms | ratio | target |")
+  console.log("| --- | ---: | --- | ---: | ---: | ---: |")
+  for (const r of rows) {
+    const ratio = r.ms / r.baselineMs
+    console.log(
+      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${ratio.toFixed(2)}x | ${r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`} |`
+    )
+  }
+}

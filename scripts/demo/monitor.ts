@@ -1,0 +1,2 @@
+/** Demo step of the monitor subsystem. */
+export const demoMonitor = async (_dir: string): Promise<void> => {}

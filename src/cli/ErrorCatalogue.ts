@@ -1,0 +1,80 @@
+/**
+ * The error catalogue: for every domain error tag, whether the same call may succeed later
+ * unchanged (`retryable`) and what to do. The mapped type makes this exhaustive: adding an
+ * error to `DossierError` without an entry here fails type-checking.
+ */
+import type { DossierErrorTag } from "../domain/AllErrors.js"
+
+export interface ErrorInfo {
+  readonly retryable: boolean
+  readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor"
+  readonly hint: string
+}
+
+export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
+  InvalidInput: { retryable: false, area: "common", hint: "Fix the fields named in `issues[].path` (dotted path into the input) and call again." },
+  IoError: { retryable: true, area: "common", hint: "A file-system call failed (permissions, disk full); fix the folder and retry." },
+  LockTimeout: { retryable: true, area: "common", hint: "Another dossier process is writing this work folder; retry in a moment." },
+  StaleRevision: { retryable: false, area: "common", hint: "Read the record again (inspect/show), reconcile, and pass the current revision." },
+  EditedRetainedFile: { retryable: false, area: "common", hint: "Retained files are write-once; capture or write to a new file instead of editing." },
+  InputTooLarge: { retryable: false, area: "common", hint: "Input files are at most 64 KiB; split the input." },
+  InputOutsideWorkdir: { retryable: false, area: "common", hint: "Put the input file inside the work folder (e.g. research/inputs/)." },
+  FileNotFound: { retryable: false, area: "common", hint: "Create the file or correct the path (relative to the work folder)." },
+  PathOutsideArea: { retryable: false, area: "common", hint: "Sources live under research/sources/, results under research/results/." },
+  UnsafePath: { retryable: false, area: "common", hint: "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed; use a plain file inside the folder." },
+  LimitExceeded: { retryable: false, area: "common", hint: "A documented limit was reached (`limit`, `max`, `actual`)." },
+  AliasedFile: { retryable: false, area: "journal", hint: "Replace the symlink or hard link by a plain file (a person's decision)." },
+  CorruptPlan: { retryable: false, area: "plan", hint: "A person must repair the marked section of plan.md; nothing is written until then." },
+  GoalConflict: { retryable: false, area: "plan", hint: "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>`." },
+  CompletionRefused: { retryable: false, area: "plan", hint: "Resolve the listed reasons (an output, no findings, nothing unresolved) first." },
+  UnregisteredDependency: { retryable: false, area: "plan", hint: "Register the dependency as a source (or output) before the output that uses it." },
+  NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` first." },
+  InvalidUrl: { retryable: false, area: "ingest", hint: "Give a complete http(s) URL." },
+  UnsupportedScheme: { retryable: false, area: "ingest", hint: "Only http: and https: are fetched." },
+  CredentialsInUrl: { retryable: false, area: "ingest", hint: "Remove the user name and password from the URL." },
+  ForbiddenDestination: { retryable: false, area: "ingest", hint: "Only public unicast destinations are fetched; there is no override." },
+  TooManyRedirects: { retryable: false, area: "ingest", hint: "Fetch the final address directly." },
+  CompressedResponse: { retryable: false, area: "ingest", hint: "The server ignored Accept-Encoding: identity; the page cannot be captured as is." },
+  UnsupportedContent: { retryable: false, area: "ingest", hint: "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured." },
+  ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
+  Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },
+  HttpStatus: { retryable: false, area: "ingest", hint: "The server did not answer 2xx; check the URL." },
+  DnsFailure: { retryable: true, area: "ingest", hint: "The name did not resolve; check it or retry later." },
+  ConnectionFailed: { retryable: true, area: "ingest", hint: "The connection or TLS handshake failed; retry later." },
+  DuplicateEventId: { retryable: false, area: "journal", hint: "Give every event of a batch its own id." },
+  UnknownCandidate: { retryable: false, area: "journal", hint: "Create the candidate (candidate_created) earlier in the journal or the batch." },
+  ConflictingEvent: { retryable: false, area: "journal", hint: "An event id is stable: use a new id for new content." },
+  CorruptJournal: { retryable: false, area: "journal", hint: "A person must repair the named line; it is never repaired automatically." },
+  UnterminatedTail: { retryable: false, area: "journal", hint: "Run `dossier journal recover-tail`, then retry the append." },
+  UnimportedLegacyManifest: { retryable: false, area: "journal", hint: "Run `dossier journal import` first." },
+  InvalidManifest: { retryable: false, area: "journal", hint: "The legacy manifest does not have the strict v1 shape; a person must fix it." },
+  NotResearchable: { retryable: false, area: "gate", hint: "This wait is a person's call; ask them." },
+  NoVerdict: { retryable: false, area: "gate", hint: "Write a research output for this item and kind, then run the gate again." },
+  BlockersRemain: { retryable: false, area: "gate", hint: "Blockers remain after the recheck; ask a person." },
+  SubscriptionNotFound: { retryable: false, area: "monitor", hint: "Check the subscription id (`dossier monitor due`)." },
+  RunNotFound: { retryable: false, area: "monitor", hint: "Check the run id (`dossier next`)." },
+  ConflictingSubscription: { retryable: false, area: "monitor", hint: "That id is taken by other content; choose a new id or use update-subscription." },
+  SubscriptionCompleted: { retryable: false, area: "monitor", hint: "A completed subscription never returns; create a new one." },
+  ActiveRunExists: { retryable: false, area: "monitor", hint: "Finish or cancel the active run first." },
+  NotDue: { retryable: false, area: "monitor", hint: "Wait until nextDueAt, or resume a paused subscription." },
+  ReceiptDigestMismatch: { retryable: false, area: "monitor", hint: "The run's frozen receipt was altered; a person must investigate. Nothing uses it." },
+  InvalidTransition: { retryable: false, area: "monitor", hint: "See the allowed run transitions; terminal runs never reopen." },
+  BindingMismatch: { retryable: false, area: "monitor", hint: "Write the run id and receipt digest into the stage file and name them in the binding." },
+  DigestMismatch: { retryable: false, area: "monitor", hint: "Hash the file again and pass its current SHA-256." },
+  MissingUnits: { retryable: false, area: "monitor", hint: "List every frozen unit of the run." },
+  CitationNotFound: { retryable: false, area: "monitor", hint: "Quote the cited file verbatim (at least 20 characters)." },
+  OutcomeNotFound: { retryable: false, area: "monitor", hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)." },
+  DispositionAlreadySet: { retryable: false, area: "monitor", hint: "Dispositions are set once." },
+  DispositionRefused: { retryable: false, area: "monitor", hint: "Supply what the disposition requires (authorization, unitPath or reviewItem)." }
+}
+
+export const usageInfo: ErrorInfo = {
+  retryable: false,
+  area: "common",
+  hint: "Fix the command line (see --help); exit code 2."
+}
+export const defectInfo: ErrorInfo = {
+  retryable: false,
+  area: "common",
+  hint: "An internal bug (exit code 70); it must never happen. Please report it."
+}

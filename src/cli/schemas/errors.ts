@@ -1,0 +1,22 @@
+/** The error envelope schema (`dossier schema errors`), generated from the error classes. */
+import * as Schema from "effect/Schema"
+import { AllErrors } from "../../domain/AllErrors.js"
+import { Defect, UsageError } from "../../domain/CliErrors.js"
+
+const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag: string }) =>
+  Schema.Struct({
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      ...cls.fields,
+      _tag: Schema.Literal(cls._tag),
+      message: Schema.String,
+      retryable: Schema.Boolean
+    })
+  }).annotations({ identifier: cls._tag })
+
+export const errorsSchema = () =>
+  Schema.Union(
+    ...[...AllErrors, UsageError, Defect].map((cls) =>
+      envelopeOf(cls as unknown as { readonly fields: Schema.Struct.Fields; readonly _tag: string })
+    )
+  )

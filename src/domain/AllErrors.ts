@@ -1,0 +1,19 @@
+/** Every domain error of dossier: the union the CLI renderer matches exhaustively. */
+import { CommonErrors, type CommonError } from "./Errors.js"
+import { GateErrors, type GateError } from "./GateErrors.js"
+import { IngestErrors, type IngestError } from "./IngestErrors.js"
+import { JournalErrors, type JournalError } from "./JournalErrors.js"
+import { MonitorErrors, type MonitorError } from "./MonitorErrors.js"
+import { PlanErrors, type PlanError } from "./PlanErrors.js"
+
+export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError
+export type DossierErrorTag = DossierError["_tag"]
+
+export const AllErrors = [
+  ...CommonErrors,
+  ...PlanErrors,
+  ...IngestErrors,
+  ...JournalErrors,
+  ...GateErrors,
+  ...MonitorErrors
+] as const

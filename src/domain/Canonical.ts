@@ -1,0 +1,38 @@
+/**
+ * RFC 8785 (JCS) canonical JSON and the SHA-256 digests computed over it.
+ * Timestamps inside hashed content are normalized to `YYYY-MM-DDTHH:MM:SS.sssZ` first.
+ */
+import canonicalizeJcs from "canonicalize"
+import { createHash } from "node:crypto"
+
+const ISO_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** Normalize an ISO-8601 instant to millisecond UTC form; other strings are returned unchanged. */
+export const normalizeTimestamp = (value: string): string => {
+  if (!ISO_LIKE.test(value)) return value
+  const ms = Date.parse(value)
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString()
+}
+
+const normalizeDeep = (value: unknown): unknown => {
+  if (typeof value === "string") return normalizeTimestamp(value)
+  if (Array.isArray(value)) return value.map(normalizeDeep)
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = normalizeDeep(v)
+    return out
+  }
+  return value
+}
+
+/** RFC 8785 canonical JSON of a JSON value (timestamps normalized). */
+export const canonicalJson = (value: unknown): string => {
+  const out = canonicalizeJcs(normalizeDeep(value))
+  if (out === undefined) throw new TypeError("value has no JSON form")
+  return out
+}
+
+export const sha256Hex = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex")
+
+/** SHA-256 (lowercase hex) of the canonical JSON of a value. */
+export const canonicalDigest = (value: unknown): string => sha256Hex(canonicalJson(value))

@@ -1,0 +1,149 @@
+/**
+ * Errors shared by every subsystem: boundary, input, lock, revision and I/O refusals.
+ * Every refusal a user can meet is a `Schema.TaggedError` carried in the typed channel.
+ */
+import * as Schema from "effect/Schema"
+
+export const Issue = Schema.Struct({ path: Schema.String, message: Schema.String })
+export type Issue = typeof Issue.Type
+
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  issues: Schema.Array(Issue)
+}) {
+  override get message() {
+    const first = this.issues[0]
+    return first === undefined
+      ? "The input is invalid."
+      : `The input is invalid at '${first.path || "(root)"}': ${first.message}`
+  }
+}
+
+export class IoError extends Schema.TaggedError<IoError>()("IoError", {
+  path: Schema.String,
+  operation: Schema.String,
+  code: Schema.String
+}) {
+  override get message() {
+    return `A file-system ${this.operation} failed on '${this.path}' (${this.code}).`
+  }
+}
+
+export class LockTimeout extends Schema.TaggedError<LockTimeout>()("LockTimeout", {
+  waitedMs: Schema.Number
+}) {
+  override get message() {
+    return `Another dossier process holds the work folder's lock; gave up after ${this.waitedMs} ms.`
+  }
+}
+
+export class StaleRevision extends Schema.TaggedError<StaleRevision>()("StaleRevision", {
+  expected: Schema.Union(Schema.Number, Schema.String),
+  actual: Schema.Union(Schema.Number, Schema.String, Schema.Null)
+}) {
+  override get message() {
+    return `The record changed since it was read: expected revision ${this.expected}, found ${this.actual}.`
+  }
+}
+
+export class EditedRetainedFile extends Schema.TaggedError<EditedRetainedFile>()("EditedRetainedFile", {
+  path: Schema.String,
+  expected: Schema.String,
+  actual: Schema.String
+}) {
+  override get message() {
+    return `The retained file '${this.path}' holds other bytes than expected; retained files are write-once.`
+  }
+}
+
+export class InputTooLarge extends Schema.TaggedError<InputTooLarge>()("InputTooLarge", {
+  path: Schema.String,
+  max: Schema.Number,
+  actual: Schema.Number
+}) {
+  override get message() {
+    return `The input file '${this.path}' has ${this.actual} bytes; at most ${this.max} are accepted.`
+  }
+}
+
+export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>()("InputOutsideWorkdir", {
+  path: Schema.String
+}) {
+  override get message() {
+    return `The input file '${this.path}' is not inside the work folder.`
+  }
+}
+
+export class FileNotFound extends Schema.TaggedError<FileNotFound>()("FileNotFound", {
+  path: Schema.String
+}) {
+  override get message() {
+    return `No file at '${this.path}'.`
+  }
+}
+
+export class PathOutsideArea extends Schema.TaggedError<PathOutsideArea>()("PathOutsideArea", {
+  path: Schema.String,
+  area: Schema.String
+}) {
+  override get message() {
+    return `The path '${this.path}' must be under '${this.area}'.`
+  }
+}
+
+export const UnsafePathReason = Schema.Literal(
+  "absolute",
+  "outside-workdir",
+  "symlink",
+  "hard-link",
+  "not-regular-file",
+  "not-directory",
+  "changed-while-opening",
+  "invalid"
+)
+export type UnsafePathReason = typeof UnsafePathReason.Type
+
+export class UnsafePath extends Schema.TaggedError<UnsafePath>()("UnsafePath", {
+  path: Schema.String,
+  reason: UnsafePathReason
+}) {
+  override get message() {
+    return `Refused the path '${this.path}': ${this.reason}.`
+  }
+}
+
+export class LimitExceeded extends Schema.TaggedError<LimitExceeded>()("LimitExceeded", {
+  limit: Schema.String,
+  max: Schema.Number,
+  actual: Schema.Number
+}) {
+  override get message() {
+    return `The limit '${this.limit}' is ${this.max}; this would make it ${this.actual}.`
+  }
+}
+
+export class AliasedFile extends Schema.TaggedError<AliasedFile>()("AliasedFile", {
+  path: Schema.String
+}) {
+  override get message() {
+    return `'${this.path}' is a symlink or hard link; refusing to use it.`
+  }
+}
+
+/** Errors any file-touching service method may fail with. */
+export type FileError = IoError | FileNotFound | UnsafePath | LimitExceeded | EditedRetainedFile
+
+export const CommonErrors = [
+  InvalidInput,
+  IoError,
+  LockTimeout,
+  StaleRevision,
+  EditedRetainedFile,
+  InputTooLarge,
+  InputOutsideWorkdir,
+  FileNotFound,
+  PathOutsideArea,
+  UnsafePath,
+  LimitExceeded,
+  AliasedFile
+] as const
+export type CommonError = InstanceType<(typeof CommonErrors)[number]>

@@ -1,0 +1,114 @@
+import * as Schema from "effect/Schema"
+
+export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
+  url: Schema.String
+}) {
+  override get message() {
+    return `The URL cannot be parsed.`
+  }
+}
+
+export class UnsupportedScheme extends Schema.TaggedError<UnsupportedScheme>()("UnsupportedScheme", {
+  scheme: Schema.String
+}) {
+  override get message() {
+    return `Only http: and https: URLs are fetched, not '${this.scheme}'.`
+  }
+}
+
+export class CredentialsInUrl extends Schema.TaggedError<CredentialsInUrl>()("CredentialsInUrl", {}) {
+  override get message() {
+    return "The URL carries a user name or password; remove them."
+  }
+}
+
+export class ForbiddenDestination extends Schema.TaggedError<ForbiddenDestination>()("ForbiddenDestination", {
+  host: Schema.String,
+  address: Schema.String,
+  range: Schema.String
+}) {
+  override get message() {
+    return `The destination '${this.host}' (${this.address}) is in the refused range '${this.range}'; only public unicast addresses are fetched.`
+  }
+}
+
+export class TooManyRedirects extends Schema.TaggedError<TooManyRedirects>()("TooManyRedirects", {
+  max: Schema.Number
+}) {
+  override get message() {
+    return `The server redirected more than ${this.max} times.`
+  }
+}
+
+export class CompressedResponse extends Schema.TaggedError<CompressedResponse>()("CompressedResponse", {
+  encoding: Schema.String
+}) {
+  override get message() {
+    return `The response is encoded with '${this.encoding}' although identity was requested.`
+  }
+}
+
+export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
+  contentType: Schema.String
+}) {
+  override get message() {
+    return `The content type '${this.contentType}' is not accepted (text/html, application/xhtml+xml or text/plain in UTF-8).`
+  }
+}
+
+export class ResponseTooLarge extends Schema.TaggedError<ResponseTooLarge>()("ResponseTooLarge", {
+  max: Schema.Number
+}) {
+  override get message() {
+    return `The response body is larger than ${this.max} bytes.`
+  }
+}
+
+export class Timeout extends Schema.TaggedError<Timeout>()("Timeout", {
+  seconds: Schema.Number
+}) {
+  override get message() {
+    return `The fetch did not finish within ${this.seconds} s.`
+  }
+}
+
+export class HttpStatus extends Schema.TaggedError<HttpStatus>()("HttpStatus", {
+  status: Schema.Number
+}) {
+  override get message() {
+    return `The server answered with status ${this.status}.`
+  }
+}
+
+export class DnsFailure extends Schema.TaggedError<DnsFailure>()("DnsFailure", {
+  host: Schema.String
+}) {
+  override get message() {
+    return `The host '${this.host}' could not be resolved.`
+  }
+}
+
+export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("ConnectionFailed", {
+  host: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The connection to '${this.host}' failed (${this.reason}).`
+  }
+}
+
+export const IngestErrors = [
+  InvalidUrl,
+  UnsupportedScheme,
+  CredentialsInUrl,
+  ForbiddenDestination,
+  TooManyRedirects,
+  CompressedResponse,
+  UnsupportedContent,
+  ResponseTooLarge,
+  Timeout,
+  HttpStatus,
+  DnsFailure,
+  ConnectionFailed
+] as const
+export type IngestError = InstanceType<(typeof IngestErrors)[number]>

@@ -1,0 +1,71 @@
+import * as Schema from "effect/Schema"
+import { Issue } from "./Errors.js"
+
+export class DuplicateEventId extends Schema.TaggedError<DuplicateEventId>()("DuplicateEventId", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `The event id '${this.id}' appears more than once in the batch.`
+  }
+}
+
+export class UnknownCandidate extends Schema.TaggedError<UnknownCandidate>()("UnknownCandidate", {
+  eventId: Schema.String,
+  candidateId: Schema.String
+}) {
+  override get message() {
+    return `The event '${this.eventId}' names the candidate '${this.candidateId}', which is not created earlier in the journal or the batch.`
+  }
+}
+
+export class ConflictingEvent extends Schema.TaggedError<ConflictingEvent>()("ConflictingEvent", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `The journal already holds an event '${this.id}' with other content; nothing of the batch was written.`
+  }
+}
+
+export class CorruptJournal extends Schema.TaggedError<CorruptJournal>()("CorruptJournal", {
+  line: Schema.Number,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The journal line ${this.line} is damaged (${this.reason}); a person must repair it.`
+  }
+}
+
+export class UnterminatedTail extends Schema.TaggedError<UnterminatedTail>()("UnterminatedTail", {
+  bytes: Schema.Number
+}) {
+  override get message() {
+    return `The journal ends in an unterminated tail of ${this.bytes} bytes; run \`dossier journal recover-tail\` first.`
+  }
+}
+
+export class UnimportedLegacyManifest extends Schema.TaggedError<UnimportedLegacyManifest>()("UnimportedLegacyManifest", {
+  path: Schema.String
+}) {
+  override get message() {
+    return `'${this.path}' is a legacy manifest that was never imported; run \`dossier journal import\` first.`
+  }
+}
+
+export class InvalidManifest extends Schema.TaggedError<InvalidManifest>()("InvalidManifest", {
+  issues: Schema.Array(Issue)
+}) {
+  override get message() {
+    return `The manifest does not have the strict v1 shape.`
+  }
+}
+
+export const JournalErrors = [
+  DuplicateEventId,
+  UnknownCandidate,
+  ConflictingEvent,
+  CorruptJournal,
+  UnterminatedTail,
+  UnimportedLegacyManifest,
+  InvalidManifest
+] as const
+export type JournalError = InstanceType<(typeof JournalErrors)[number]>

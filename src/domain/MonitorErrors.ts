@@ -1,0 +1,150 @@
+import * as Schema from "effect/Schema"
+
+export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
+  subscriptionId: Schema.String
+}) {
+  override get message() {
+    return `No subscription '${this.subscriptionId}'.`
+  }
+}
+
+export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {
+  runId: Schema.String
+}) {
+  override get message() {
+    return `No run '${this.runId}'.`
+  }
+}
+
+export class ConflictingSubscription extends Schema.TaggedError<ConflictingSubscription>()("ConflictingSubscription", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `A subscription '${this.id}' already exists with other content.`
+  }
+}
+
+export class SubscriptionCompleted extends Schema.TaggedError<SubscriptionCompleted>()("SubscriptionCompleted", {
+  subscriptionId: Schema.String
+}) {
+  override get message() {
+    return `The subscription '${this.subscriptionId}' is completed; a completed subscription never returns.`
+  }
+}
+
+export class ActiveRunExists extends Schema.TaggedError<ActiveRunExists>()("ActiveRunExists", {
+  runId: Schema.String
+}) {
+  override get message() {
+    return `The run '${this.runId}' is still active; finish or cancel it first.`
+  }
+}
+
+export class NotDue extends Schema.TaggedError<NotDue>()("NotDue", {
+  nextDueAt: Schema.NullOr(Schema.String),
+  status: Schema.String
+}) {
+  override get message() {
+    return this.nextDueAt === null
+      ? `The subscription is ${this.status} and not due.`
+      : `The subscription is not due until ${this.nextDueAt} (status ${this.status}).`
+  }
+}
+
+export class ReceiptDigestMismatch extends Schema.TaggedError<ReceiptDigestMismatch>()("ReceiptDigestMismatch", {
+  runId: Schema.String
+}) {
+  override get message() {
+    return `The frozen receipt of run '${this.runId}' no longer matches its digest; refusing to use it.`
+  }
+}
+
+export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
+  from: Schema.String,
+  to: Schema.String
+}) {
+  override get message() {
+    return `A run cannot go from '${this.from}' to '${this.to}'.`
+  }
+}
+
+export class BindingMismatch extends Schema.TaggedError<BindingMismatch>()("BindingMismatch", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The completion binding does not match the run: ${this.reason}.`
+  }
+}
+
+export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("DigestMismatch", {
+  path: Schema.String,
+  expected: Schema.String,
+  actual: Schema.NullOr(Schema.String)
+}) {
+  override get message() {
+    return `'${this.path}' does not have the SHA-256 given.`
+  }
+}
+
+export class MissingUnits extends Schema.TaggedError<MissingUnits>()("MissingUnits", {
+  missing: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `The finish does not list every frozen unit: missing ${this.missing.join(", ")}.`
+  }
+}
+
+export class CitationNotFound extends Schema.TaggedError<CitationNotFound>()("CitationNotFound", {
+  outcome: Schema.String,
+  path: Schema.String
+}) {
+  override get message() {
+    return `A quote of outcome '${this.outcome}' does not occur in '${this.path}'.`
+  }
+}
+
+export class OutcomeNotFound extends Schema.TaggedError<OutcomeNotFound>()("OutcomeNotFound", {
+  runId: Schema.String,
+  outcomeId: Schema.String
+}) {
+  override get message() {
+    return `The run '${this.runId}' has no outcome '${this.outcomeId}'.`
+  }
+}
+
+export class DispositionAlreadySet extends Schema.TaggedError<DispositionAlreadySet>()("DispositionAlreadySet", {
+  outcomeId: Schema.String,
+  current: Schema.String
+}) {
+  override get message() {
+    return `The outcome '${this.outcomeId}' is already '${this.current}'; a disposition is set once.`
+  }
+}
+
+export class DispositionRefused extends Schema.TaggedError<DispositionRefused>()("DispositionRefused", {
+  outcomeId: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The disposition of '${this.outcomeId}' is refused: ${this.reason}.`
+  }
+}
+
+export const MonitorErrors = [
+  SubscriptionNotFound,
+  RunNotFound,
+  ConflictingSubscription,
+  SubscriptionCompleted,
+  ActiveRunExists,
+  NotDue,
+  ReceiptDigestMismatch,
+  InvalidTransition,
+  BindingMismatch,
+  DigestMismatch,
+  MissingUnits,
+  CitationNotFound,
+  OutcomeNotFound,
+  DispositionAlreadySet,
+  DispositionRefused
+] as const
+export type MonitorError = InstanceType<(typeof MonitorErrors)[number]>

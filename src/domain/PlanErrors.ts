@@ -1,0 +1,43 @@
+import * as Schema from "effect/Schema"
+
+export class CorruptPlan extends Schema.TaggedError<CorruptPlan>()("CorruptPlan", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `plan.md cannot be read as a plan (${this.reason}); a person must repair it before anything is written.`
+  }
+}
+
+export class GoalConflict extends Schema.TaggedError<GoalConflict>()("GoalConflict", {
+  current: Schema.String
+}) {
+  override get message() {
+    return `This folder already holds a plan with another goal; reconcile with its owner, then use --replace-goal --expected <revision>.`
+  }
+}
+
+export class CompletionRefused extends Schema.TaggedError<CompletionRefused>()("CompletionRefused", {
+  reasons: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `The plan cannot be marked complete: ${this.reasons.join("; ")}.`
+  }
+}
+
+export class UnregisteredDependency extends Schema.TaggedError<UnregisteredDependency>()("UnregisteredDependency", {
+  output: Schema.String,
+  path: Schema.String
+}) {
+  override get message() {
+    return `The output '${this.output}' depends on '${this.path}', which is neither a registered source nor a registered output.`
+  }
+}
+
+export class NoPlan extends Schema.TaggedError<NoPlan>()("NoPlan", {}) {
+  override get message() {
+    return "There is no plan in this work folder yet; run `dossier plan start` first."
+  }
+}
+
+export const PlanErrors = [CorruptPlan, GoalConflict, CompletionRefused, UnregisteredDependency, NoPlan] as const
+export type PlanError = InstanceType<(typeof PlanErrors)[number]>

@@ -1,0 +1,428 @@
+/**
+ * FileStore on Node. Every path is normalized, each component is lstat-checked (no symlink,
+ * directories only above the target), files are opened with O_NOFOLLOW and the opened file's
+ * device and inode are compared with what was checked. Writes publish atomically.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { createHash, randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import { normalizeRelative } from "../domain/Paths.js"
+import {
+  DEFAULT_MAX_BYTES,
+  type Digest,
+  type EntryKind,
+  type EntryStat,
+  FileStore,
+  type FileStoreShape,
+  isStagingName,
+  type ReadOptions,
+  STAGING_SUFFIX
+} from "../services/FileStore.js"
+import { Workdir } from "../services/Workdir.js"
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
+
+const HASH_CHUNK = 4 * 1024 * 1024
+
+const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
+
+const kindOf = (st: fs.Stats): EntryKind =>
+  st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other"
+
+const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
+
+const digestOf = (data: Uint8Array): Digest => ({
+  bytes: data.byteLength,
+  sha256: createHash("sha256").update(data).digest("hex")
+})
+
+export const makeFileStoreLive = (root: string): FileStoreShape => {
+  const abs = (rel: string) => path.join(root, ...rel.split("/"))
+
+  const io = (rel: string, operation: string) => (e: unknown) => new IoError({ path: rel, operation, code: codeOf(e) })
+
+  const normalize = (p: string) => Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
+
+  const lstatOrNone = (rel: string, absolute: string): Either.Either<fs.Stats | undefined, IoError> => {
+    try {
+      return Either.right(fs.lstatSync(absolute))
+    } catch (e) {
+      const code = codeOf(e)
+      if (code === "ENOENT") return Either.right(undefined)
+      if (code === "ENOTDIR") return Either.right(undefined)
+      return Either.left(io(rel, "lstat")(e))
+    }
+  }
+
+  /** Check every parent component of a normalized path: directories, not symlinks. `missing` when one is absent. */
+  const checkParents = (rel: string): Effect.Effect<"ok" | "missing", IoError | UnsafePath> =>
+    Effect.suspend((): Effect.Effect<"ok" | "missing", IoError | UnsafePath> => {
+      const parts = rel.split("/")
+      let current = root
+      for (let i = 0; i < parts.length - 1; i++) {
+        current = path.join(current, parts[i]!)
+        const st = lstatOrNone(rel, current)
+        if (Either.isLeft(st)) return Effect.fail(st.left)
+        if (st.right === undefined) return Effect.succeed("missing" as const)
+        if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+        if (!st.right.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
+      }
+      return Effect.succeed("ok" as const)
+    })
+
+  const statEntry = (p: string): Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath> =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      if ((yield* checkParents(rel)) === "missing") return Option.none()
+      const st = lstatOrNone(rel, abs(rel))
+      if (Either.isLeft(st)) return yield* st.left
+      return st.right === undefined
+        ? Option.none()
+        : Option.some({ kind: kindOf(st.right), size: st.right.size, nlink: st.right.nlink })
+    })
+
+  /** Check a path to an existing regular file and open it read-only without following links. */
+  const openChecked = (
+    p: string,
+    options: ReadOptions | undefined
+  ): Effect.Effect<{ rel: string; fd: number; size: number }, IoError | FileNotFound | UnsafePath | LimitExceeded> =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      if ((yield* checkParents(rel)) === "missing") return yield* new FileNotFound({ path: rel })
+      const absolute = abs(rel)
+      const st = lstatOrNone(rel, absolute)
+      if (Either.isLeft(st)) return yield* st.left
+      if (st.right === undefined) return yield* new FileNotFound({ path: rel })
+      if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
+      if (!st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+      if (options?.requireSingleLink === true && st.right.nlink > 1) {
+        return yield* new UnsafePath({ path: rel, reason: "hard-link" })
+      }
+      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+      if (st.right.size > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size })
+      let fd: number
+      try {
+        fd = fs.openSync(absolute, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+      } catch (e) {
+        const code = codeOf(e)
+        if (code === "ELOOP") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+        if (code === "ENOENT") return yield* new FileNotFound({ path: rel })
+        return yield* io(rel, "open")(e)
+      }
+      const opened = fs.fstatSync(fd)
+      if (opened.dev !== st.right.dev || opened.ino !== st.right.ino || !opened.isFile()) {
+        fs.closeSync(fd)
+        return yield* new UnsafePath({ path: rel, reason: "changed-while-opening" })
+      }
+      if (opened.size > max) {
+        fs.closeSync(fd)
+        return yield* new LimitExceeded({ limit: "fileBytes", max, actual: opened.size })
+      }
+      return { rel, fd, size: opened.size }
+    })
+
+  const withOpen = <A, E>(
+    p: string,
+    options: ReadOptions | undefined,
+    use: (h: { rel: string; fd: number; size: number }) => Effect.Effect<A, E>
+  ) =>
+    Effect.acquireUseRelease(openChecked(p, options), use, (h) => Effect.sync(() => fs.closeSync(h.fd)))
+
+  const read: FileStoreShape["read"] = (p, options) =>
+    withOpen(p, options, ({ fd, rel, size }) =>
+      Effect.try({
+        try: () => {
+          const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+          const buf = Buffer.allocUnsafe(size)
+          let off = 0
+          while (off < size) {
+            const n = fs.readSync(fd, buf, off, size - off, off)
+            if (n === 0) break
+            off += n
+          }
+          // The file may have grown since fstat: read on to detect it, bounded by max.
+          const probe = Buffer.allocUnsafe(1)
+          if (fs.readSync(fd, probe, 0, 1, off) > 0 && off + 1 > max) {
+            throw new LimitExceeded({ limit: "fileBytes", max, actual: off + 1 })
+          }
+          return new Uint8Array(buf.buffer, buf.byteOffset, off)
+        },
+        catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
+      })
+    )
+
+  const readText: FileStoreShape["readText"] = (p, options) =>
+    Effect.map(read(p, options), (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"))
+
+  const hash: FileStoreShape["hash"] = (p, options) =>
+    withOpen(p, options, ({ fd, rel }) =>
+      Effect.tryPromise({
+        try: async () => {
+          const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+          const h = createHash("sha256")
+          const buf = Buffer.allocUnsafe(HASH_CHUNK)
+          const handle = { fd }
+          let total = 0
+          for (;;) {
+            const n = await new Promise<number>((resolve, reject) =>
+              fs.read(handle.fd, buf, 0, HASH_CHUNK, total, (err, bytesRead) => (err ? reject(err) : resolve(bytesRead)))
+            )
+            if (n === 0) break
+            total += n
+            if (total > max) throw new LimitExceeded({ limit: "fileBytes", max, actual: total })
+            h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
+          }
+          return { bytes: total, sha256: h.digest("hex") }
+        },
+        catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
+      })
+    )
+
+  const fsyncDir = (rel: string, dirAbs: string) => {
+    let fd: number | undefined
+    try {
+      fd = fs.openSync(dirAbs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+      fs.fsyncSync(fd)
+    } catch (e) {
+      throw io(rel, "fsync-directory")(e)
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd)
+    }
+  }
+
+  /** Create every parent directory of `rel` (or `rel` itself when `includeSelf`), refusing symlinks. */
+  const mkdirs = (rel: string, includeSelf: boolean): Effect.Effect<void, IoError | UnsafePath> =>
+    Effect.suspend((): Effect.Effect<void, IoError | UnsafePath> => {
+      const parts = rel.split("/")
+      const upto = includeSelf ? parts.length : parts.length - 1
+      let current = root
+      for (let i = 0; i < upto; i++) {
+        const parent = current
+        current = path.join(current, parts[i]!)
+        const st = lstatOrNone(rel, current)
+        if (Either.isLeft(st)) return Effect.fail(st.left)
+        if (st.right === undefined) {
+          try {
+            fs.mkdirSync(current)
+            fsyncDir(rel, parent)
+          } catch (e) {
+            if (e instanceof IoError) return Effect.fail(e)
+            if (codeOf(e) !== "EEXIST") return Effect.fail(io(rel, "mkdir")(e))
+            const again = fs.lstatSync(current)
+            if (again.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+            if (!again.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
+          }
+          continue
+        }
+        if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+        if (!st.right.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
+      }
+      return Effect.void
+    })
+
+  /** Write bytes to a fresh staging file next to the target and fsync it; returns its absolute path. */
+  const stage = (rel: string, bytes: Uint8Array): string => {
+    const target = abs(rel)
+    const staging = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}${STAGING_SUFFIX}`)
+    const fd = fs.openSync(staging, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+    try {
+      let off = 0
+      while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
+      fs.fsyncSync(fd)
+    } catch (e) {
+      fs.closeSync(fd)
+      fs.rmSync(staging, { force: true })
+      throw e
+    }
+    fs.closeSync(fd)
+    return staging
+  }
+
+  const writeAtomic: FileStoreShape["writeAtomic"] = (p, data) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      yield* mkdirs(rel, false)
+      const target = abs(rel)
+      const st = lstatOrNone(rel, target)
+      if (Either.isLeft(st)) return yield* st.left
+      if (st.right !== undefined && st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
+      if (st.right !== undefined && !st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+      const bytes = toBytes(data)
+      return yield* Effect.try({
+        try: () => {
+          const staging = stage(rel, bytes)
+          try {
+            fs.renameSync(staging, target)
+          } catch (e) {
+            fs.rmSync(staging, { force: true })
+            throw e
+          }
+          fsyncDir(rel, path.dirname(target))
+          return digestOf(bytes)
+        },
+        catch: (e) => (e instanceof IoError ? e : io(rel, "write")(e))
+      })
+    })
+
+  const writeRetained: FileStoreShape["writeRetained"] = (p, data) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      yield* mkdirs(rel, false)
+      const bytes = toBytes(data)
+      const wanted = digestOf(bytes)
+      const existing = yield* statEntry(rel)
+      if (Option.isSome(existing)) {
+        const have = yield* hash(rel, { requireSingleLink: true, maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
+          Effect.catchTag("FileNotFound", () => Effect.die("retained file vanished while locked")),
+          Effect.catchTag("LimitExceeded", () => Effect.die("unbounded read refused"))
+        )
+        if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return { ...wanted, reused: true }
+        return yield* new EditedRetainedFile({ path: rel, expected: wanted.sha256, actual: have.sha256 })
+      }
+      const target = abs(rel)
+      return yield* Effect.try({
+        try: () => {
+          const staging = stage(rel, bytes)
+          try {
+            // link() never replaces an existing entry: a retained file is never overwritten.
+            fs.linkSync(staging, target)
+          } finally {
+            fs.rmSync(staging, { force: true })
+          }
+          fsyncDir(rel, path.dirname(target))
+          return { ...wanted, reused: false }
+        },
+        catch: (e) => (e instanceof IoError ? e : io(rel, "write")(e))
+      }).pipe(
+        Effect.catchIf(
+          (e) => e.code === "EEXIST",
+          () => Effect.suspend(() => writeRetained(rel, bytes))
+        )
+      )
+    })
+
+  const append: FileStoreShape["append"] = (p, data) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      yield* mkdirs(rel, false)
+      const target = abs(rel)
+      const st = lstatOrNone(rel, target)
+      if (Either.isLeft(st)) return yield* st.left
+      if (st.right !== undefined) {
+        if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
+        if (!st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+        if (st.right.nlink > 1) return yield* new UnsafePath({ path: rel, reason: "hard-link" })
+      }
+      const bytes = toBytes(data)
+      return yield* Effect.try({
+        try: () => {
+          const fd = fs.openSync(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644)
+          try {
+            const opened = fs.fstatSync(fd)
+            if (!opened.isFile()) throw new UnsafePath({ path: rel, reason: "not-regular-file" })
+            if (opened.nlink > 1) throw new UnsafePath({ path: rel, reason: "hard-link" })
+            if (st.right !== undefined && (opened.dev !== st.right.dev || opened.ino !== st.right.ino)) {
+              throw new UnsafePath({ path: rel, reason: "changed-while-opening" })
+            }
+            let off = 0
+            while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
+            fs.fsyncSync(fd)
+            const size = fs.fstatSync(fd).size
+            if (st.right === undefined) fsyncDir(rel, path.dirname(target))
+            return { created: st.right === undefined, size }
+          } finally {
+            fs.closeSync(fd)
+          }
+        },
+        catch: (e) =>
+          e instanceof UnsafePath || e instanceof IoError
+            ? e
+            : codeOf(e) === "ELOOP"
+            ? new UnsafePath({ path: rel, reason: "symlink" })
+            : io(rel, "append")(e)
+      })
+    })
+
+  const truncate: FileStoreShape["truncate"] = (p, size) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      const h = yield* openChecked(rel, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: true })
+      fs.closeSync(h.fd)
+      yield* Effect.try({
+        try: () => {
+          const fd = fs.openSync(abs(rel), O_WRONLY | O_NOFOLLOW)
+          try {
+            fs.ftruncateSync(fd, size)
+            fs.fsyncSync(fd)
+          } finally {
+            fs.closeSync(fd)
+          }
+        },
+        catch: io(rel, "truncate")
+      })
+    })
+
+  const remove: FileStoreShape["remove"] = (p) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      if ((yield* checkParents(rel)) === "missing") return
+      const target = abs(rel)
+      const st = lstatOrNone(rel, target)
+      if (Either.isLeft(st)) return yield* st.left
+      if (st.right === undefined) return
+      if (st.right.isDirectory()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+      yield* Effect.try({
+        try: () => {
+          fs.unlinkSync(target)
+          fsyncDir(rel, path.dirname(target))
+        },
+        catch: (e) => (e instanceof IoError ? e : io(rel, "remove")(e))
+      })
+    })
+
+  const list: FileStoreShape["list"] = (p) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      if ((yield* checkParents(rel)) === "missing") return []
+      const st = lstatOrNone(rel, abs(rel))
+      if (Either.isLeft(st)) return yield* st.left
+      if (st.right === undefined) return []
+      if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
+      if (!st.right.isDirectory()) return yield* new UnsafePath({ path: rel, reason: "not-directory" })
+      const entries = yield* Effect.try({ try: () => fs.readdirSync(abs(rel), { withFileTypes: true }), catch: io(rel, "list") })
+      return entries
+        .filter((d) => !isStagingName(d.name))
+        .map((d) => ({
+          name: d.name,
+          kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    })
+
+  const ensureDir: FileStoreShape["ensureDir"] = (p) => Effect.flatMap(normalize(p), (rel) => mkdirs(rel, true))
+
+  return {
+    normalize,
+    stat: statEntry,
+    read,
+    readText,
+    hash,
+    writeAtomic,
+    writeRetained,
+    append,
+    truncate,
+    remove,
+    list,
+    ensureDir
+  }
+}
+
+export const FileStoreLive: Layer.Layer<FileStore, never, Workdir> = Layer.effect(
+  FileStore,
+  Effect.map(Workdir, ({ root }) => makeFileStoreLive(root))
+)

@@ -1,0 +1,84 @@
+/**
+ * FileStore: every read and write of the work folder goes through here. Paths are relative to
+ * the work folder (`/`-separated); each is boundary-checked (no escape, no absolute path, no
+ * symlink in any component, regular files only, optionally link count 1) before it is touched.
+ *
+ * Layers: `FileStoreLive` (Node, in src/layers/FileStoreLive.ts) and `FileStoreMemory`
+ * (src/layers/FileStoreMemory.ts), with the same semantics.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+
+export interface Digest {
+  readonly bytes: number
+  readonly sha256: string
+}
+
+export type EntryKind = "file" | "directory" | "symlink" | "other"
+
+export interface EntryStat {
+  readonly kind: EntryKind
+  readonly size: number
+  readonly nlink: number
+}
+
+export interface ReadOptions {
+  /** Refuse files larger than this many bytes (`LimitExceeded {limit: "fileBytes"}`). Default 16 MiB. */
+  readonly maxBytes?: number
+  /** Refuse hard-linked files (`UnsafePath {reason: "hard-link"}`), as for retained files. */
+  readonly requireSingleLink?: boolean
+}
+
+export type ReadError = IoError | FileNotFound | UnsafePath | LimitExceeded
+export type WriteError = IoError | UnsafePath | LimitExceeded
+
+/** Staging files are named `.<name>.<random>.dossier-tmp` and are never taken as state. */
+export const STAGING_SUFFIX = ".dossier-tmp"
+export const isStagingName = (name: string): boolean => name.startsWith(".") && name.endsWith(STAGING_SUFFIX)
+
+export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024
+
+export interface FileStoreShape {
+  /** Normalize and boundary-check a relative path without touching it (pure). */
+  readonly normalize: (path: string) => Effect.Effect<string, UnsafePath>
+  /** lstat of the path after checking its parent components; None when nothing is there. */
+  readonly stat: (path: string) => Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath>
+  /** Whole contents of a regular file (bounded). */
+  readonly read: (path: string, options?: ReadOptions) => Effect.Effect<Uint8Array, ReadError>
+  /** Whole contents decoded as UTF-8 (bounded). */
+  readonly readText: (path: string, options?: ReadOptions) => Effect.Effect<string, ReadError>
+  /** Streaming SHA-256 and byte count; the file is never held in memory whole. */
+  readonly hash: (path: string, options?: ReadOptions) => Effect.Effect<Digest, ReadError>
+  /** Replace a file atomically: staging file → fsync → rename → fsync directory. Creates parents. */
+  readonly writeAtomic: (path: string, data: Uint8Array | string) => Effect.Effect<Digest, WriteError>
+  /**
+   * Write-once: create the file atomically if absent; identical bytes already there → `reused: true`;
+   * different bytes → `EditedRetainedFile`. Never overwrites.
+   */
+  readonly writeRetained: (
+    path: string,
+    data: Uint8Array | string
+  ) => Effect.Effect<Digest & { readonly reused: boolean }, WriteError | EditedRetainedFile>
+  /**
+   * Append bytes with one write and one fsync (the directory is fsynced when the file is
+   * created). The file must be a regular file with link count 1.
+   */
+  readonly append: (
+    path: string,
+    data: Uint8Array | string
+  ) => Effect.Effect<{ readonly created: boolean; readonly size: number }, WriteError>
+  /** Truncate a regular file to `size` bytes and fsync it. */
+  readonly truncate: (path: string, size: number) => Effect.Effect<void, ReadError>
+  /** Remove a file (no error when absent) and fsync its directory. */
+  readonly remove: (path: string) => Effect.Effect<void, IoError | UnsafePath>
+  /** Entries of a directory (staging files left out); empty when the directory is absent. */
+  readonly list: (
+    dir: string
+  ) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>, IoError | UnsafePath>
+  /** Create a directory and its parents (each checked not to be a symlink). */
+  readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>
+}
+
+export class FileStore extends Context.Tag("dossier/FileStore")<FileStore, FileStoreShape>() {}

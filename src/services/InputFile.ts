@@ -1,0 +1,81 @@
+/**
+ * Input files named by `--input` (and other JSON files a command reads): inside the work
+ * folder, a regular file, at most 64 KiB for `--input`; parsed and validated with a Schema.
+ */
+import * as Effect from "effect/Effect"
+import type * as Schema from "effect/Schema"
+import { decodeWith, parseJson } from "../domain/Decode.js"
+import {
+  type FileNotFound,
+  InputOutsideWorkdir,
+  InputTooLarge,
+  type InvalidInput,
+  type IoError,
+  type LimitExceeded,
+  type UnsafePath
+} from "../domain/Errors.js"
+import { normalizeRelative } from "../domain/Paths.js"
+import { FileStore } from "./FileStore.js"
+import { Workdir } from "./Workdir.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+export const MAX_INPUT_BYTES = 64 * 1024
+
+export type InputError = InvalidInput | InputTooLarge | InputOutsideWorkdir | FileNotFound | IoError | UnsafePath
+
+/**
+ * Resolve a path given on the command line (relative to the current directory, or absolute)
+ * to a path relative to the work folder; outside it → `InputOutsideWorkdir`.
+ */
+export const relativeToWorkdir = (given: string): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
+  Effect.flatMap(Workdir, ({ root }) => {
+    const abs = path.resolve(given)
+    // Accept both the real path and the path as given (the work folder may be reached through a link above it).
+    let rel = path.relative(root, abs)
+    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+      try {
+        const realParent = fs.realpathSync(path.dirname(abs))
+        rel = path.relative(root, path.join(realParent, path.basename(abs)))
+      } catch {
+        return Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+      }
+    }
+    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+      return Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+    }
+    const normalized = normalizeRelative(rel.split(path.sep).join("/"))
+    return normalized._tag === "Right"
+      ? Effect.succeed(normalized.right)
+      : Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+  })
+
+
+/** Read and validate an `--input` file. */
+export const readInput = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  given: string
+): Effect.Effect<A, InputError, FileStore | Workdir> =>
+  Effect.gen(function*() {
+    const rel = yield* relativeToWorkdir(given)
+    const store = yield* FileStore
+    const text = yield* store.readText(rel, { maxBytes: MAX_INPUT_BYTES }).pipe(
+      Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
+    )
+    const json = yield* parseJson(text)
+    return yield* decodeWith(schema)(json)
+  })
+
+/** Read and validate a JSON file the command names (state, research output…), at most 16 MiB. */
+export const readJsonFile = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  rel: string,
+  maxBytes = 16 * 1024 * 1024
+): Effect.Effect<A, InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded, FileStore> =>
+  Effect.gen(function*() {
+    const store = yield* FileStore
+    const text = yield* store.readText(rel, { maxBytes })
+    const json = yield* parseJson(text)
+    return yield* decodeWith(schema)(json)
+  })
+

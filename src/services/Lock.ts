@@ -1,0 +1,19 @@
+/**
+ * Lock: one writer per work folder. A cross-process lock the operating system releases when
+ * its holder dies (a table-less SQLite database under `.dossier/`, held by an open
+ * transaction), plus an in-process mutex. Re-entrant within one fiber tree: a locked region
+ * may call another service that also takes the lock.
+ *
+ * Layers: `LockLive` (src/layers/LockLive.ts) and `LockMemory` (src/layers/LockMemory.ts).
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { IoError, LockTimeout } from "../domain/Errors.js"
+
+export const LOCK_WAIT_MS = 10_000
+
+export interface LockShape {
+  readonly withLock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | IoError, R>
+}
+
+export class Lock extends Context.Tag("dossier/Lock")<Lock, LockShape>() {}

@@ -1,0 +1,76 @@
+/**
+ * End-to-end helpers: run the built CLI (dist/dossier.mjs) in a temporary work folder exactly
+ * as an agent would, and parse its `--json` answer.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const CLI = path.resolve(__dirname, "../../dist/dossier.mjs")
+
+export interface CliResult {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  /** The parsed stdout when it is one JSON object, else undefined. */
+  readonly json: any
+}
+
+const parse = (stdout: string) => {
+  try {
+    return JSON.parse(stdout)
+  } catch {
+    return undefined
+  }
+}
+
+export interface RunOptions {
+  readonly cwd?: string
+  readonly env?: Record<string, string>
+  readonly input?: string
+}
+
+/** Run `dossier <args>` synchronously. */
+export const runCli = (args: ReadonlyArray<string>, options: RunOptions = {}): CliResult => {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    input: options.input,
+    encoding: "utf8"
+  })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: parse(r.stdout) }
+}
+
+/** Run `dossier <args>` asynchronously (for races and kills). */
+export const runCliAsync = (args: ReadonlyArray<string>, options: RunOptions = {}): Promise<CliResult> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env } })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (d) => (stdout += d))
+    child.stderr.on("data", (d) => (stderr += d))
+    child.on("close", (code) => resolve({ code, stdout, stderr, json: parse(stdout) }))
+  })
+
+/** A fresh temporary work folder (real path). */
+export const tempWorkdir = (prefix = "dossier-test-"): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+
+/** Write a file inside a work folder, creating parents. */
+export const put = (dir: string, rel: string, content: string | Uint8Array): string => {
+  const p = path.join(dir, rel)
+  fs.mkdirSync(path.dirname(p), { recursive: true })
+  fs.writeFileSync(p, content)
+  return p
+}
+
+/** Write an input JSON file under research/inputs/ and return its path relative to the work folder. */
+export const putInput = (dir: string, name: string, value: unknown): string => {
+  const rel = `research/inputs/${name}`
+  put(dir, rel, typeof value === "string" ? value : JSON.stringify(value))
+  return rel
+}
+
+/** Assert no absolute machine path and no stack trace leaked into an output. */
+export const leaksNothing = (dir: string, r: CliResult): boolean =>
+  !r.stdout.includes(dir) && !r.stderr.includes(dir) && !/\n\s+at /.test(r.stdout + r.stderr)
