@@ -2,7 +2,7 @@
 import { build } from "esbuild"
 import { chmodSync, rmSync } from "node:fs"
 
-rmSync("dist", { recursive: true, force: true })
+if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: true })
 await build({
   entryPoints: { dossier: "src/cli/main.ts" },
   outdir: "dist",

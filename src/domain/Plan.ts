@@ -1,0 +1,152 @@
+/**
+ * The plan document kept in plan.md's marked section, the inputs of `plan start` and
+ * `plan checkpoint`, and the outputs of the plan commands.
+ */
+import * as Schema from "effect/Schema"
+
+export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.annotations({ description: "SHA-256, lowercase hex" }))
+export const IsoTime = Schema.String.pipe(Schema.annotations({ description: "ISO-8601 UTC time" }))
+export const NonEmpty = Schema.String.pipe(Schema.minLength(1))
+
+export const PlanStatus = Schema.Literal("in_progress", "blocked", "complete")
+export type PlanStatus = typeof PlanStatus.Type
+
+export const CompletedStep = Schema.Struct({
+  summary: Schema.String,
+  at: IsoTime,
+  id: Schema.optional(Schema.String)
+})
+export type CompletedStep = typeof CompletedStep.Type
+
+export const RegisteredSource = Schema.Struct({
+  path: Schema.String,
+  origin: Schema.String,
+  bytes: Schema.Number,
+  sha256: Sha256
+})
+export type RegisteredSource = typeof RegisteredSource.Type
+
+export const Dependency = Schema.Struct({ path: Schema.String, sha256: Sha256 })
+export type Dependency = typeof Dependency.Type
+
+export const RegisteredOutput = Schema.Struct({
+  path: Schema.String,
+  bytes: Schema.Number,
+  sha256: Sha256,
+  dependsOn: Schema.Array(Dependency)
+})
+export type RegisteredOutput = typeof RegisteredOutput.Type
+
+export const Unresolved = Schema.Struct({ id: Schema.String, text: Schema.String })
+export type Unresolved = typeof Unresolved.Type
+
+export const PreviousGoal = Schema.Struct({ goal: Schema.String, replacedAt: IsoTime })
+
+export const PlanDocument = Schema.Struct({
+  version: Schema.Literal(1),
+  revision: Schema.Int.pipe(Schema.positive()),
+  goal: NonEmpty,
+  limits: Schema.Array(Schema.String),
+  status: PlanStatus,
+  nextAction: Schema.String,
+  completedSteps: Schema.Array(CompletedStep),
+  sources: Schema.Array(RegisteredSource),
+  outputs: Schema.Array(RegisteredOutput),
+  unresolved: Schema.Array(Unresolved),
+  previousGoals: Schema.Array(PreviousGoal),
+  createdAt: IsoTime,
+  updatedAt: IsoTime
+}).annotations({ identifier: "PlanDocument" })
+export type PlanDocument = typeof PlanDocument.Type
+
+export const PlanStartInput = Schema.Struct({
+  goal: NonEmpty.annotations({ description: "The destination of the research (non-empty)." }),
+  limits: Schema.Array(Schema.String).annotations({ description: "Constraints the work must respect." }),
+  nextAction: Schema.String.annotations({ description: "What to do next." })
+}).annotations({ identifier: "plan-start" })
+export type PlanStartInput = typeof PlanStartInput.Type
+
+export const PlanCheckpointInput = Schema.Struct({
+  completedSteps: Schema.optional(
+    Schema.Array(Schema.Struct({ summary: Schema.String, id: Schema.optional(NonEmpty) }))
+  ),
+  sources: Schema.optional(Schema.Array(Schema.Struct({ path: Schema.String, origin: Schema.String }))),
+  outputs: Schema.optional(
+    Schema.Array(Schema.Struct({ path: Schema.String, dependsOn: Schema.Array(Schema.String) }))
+  ),
+  unresolved: Schema.optional(Schema.Array(Unresolved)),
+  status: Schema.optional(PlanStatus),
+  nextAction: Schema.optional(Schema.String)
+}).annotations({ identifier: "plan-checkpoint" })
+export type PlanCheckpointInput = typeof PlanCheckpointInput.Type
+
+export const FindingKind = Schema.Literal("source-missing", "source-changed", "output-missing", "output-changed", "stale-dependency")
+export type FindingKind = typeof FindingKind.Type
+
+export const Finding = Schema.Struct({
+  kind: FindingKind,
+  path: Schema.String,
+  expected: Schema.optional(Schema.String),
+  actual: Schema.optional(Schema.String),
+  dependency: Schema.optional(Schema.String)
+})
+export type Finding = typeof Finding.Type
+
+export const Verification = Schema.Struct({
+  state: Schema.Literal("current", "needs-attention"),
+  findings: Schema.Array(Finding)
+})
+export type Verification = typeof Verification.Type
+
+export const Completion = Schema.Struct({ ready: Schema.Boolean, missing: Schema.Array(Schema.String) })
+export type Completion = typeof Completion.Type
+
+export const PlanInspectNone = Schema.Struct({
+  ok: Schema.Literal(true),
+  state: Schema.Literal("none"),
+  hint: Schema.String
+})
+
+export const PlanInspectActive = Schema.Struct({
+  ok: Schema.Literal(true),
+  state: Schema.Literal("active"),
+  revision: Schema.Number,
+  goal: Schema.String,
+  limits: Schema.Array(Schema.String),
+  status: PlanStatus,
+  nextAction: Schema.String,
+  updatedAt: IsoTime,
+  progress: Schema.Struct({
+    completedSteps: Schema.Number,
+    sources: Schema.Number,
+    outputs: Schema.Number,
+    unresolved: Schema.Number
+  }),
+  completedSteps: Schema.Array(CompletedStep),
+  sources: Schema.Array(RegisteredSource),
+  outputs: Schema.Array(RegisteredOutput),
+  unresolved: Schema.Array(Unresolved),
+  previousGoals: Schema.Array(PreviousGoal),
+  verification: Verification,
+  completion: Completion,
+  note: Schema.String
+})
+export const PlanInspectOutput = Schema.Union(PlanInspectNone, PlanInspectActive).annotations({ identifier: "plan-inspect-output" })
+export type PlanInspectOutput = typeof PlanInspectActive.Type | typeof PlanInspectNone.Type
+
+export const PlanStartOutput = Schema.Struct({
+  ok: Schema.Literal(true),
+  revision: Schema.Number,
+  created: Schema.Boolean,
+  replaced: Schema.optional(Schema.Boolean)
+}).annotations({ identifier: "plan-start-output" })
+
+export const PlanCheckpointOutput = Schema.Struct({
+  ok: Schema.Literal(true),
+  revision: Schema.Number
+}).annotations({ identifier: "plan-checkpoint-output" })
+
+export const PLAN_LIMITS = { sources: 32, outputs: 32, completedSteps: 64, fileBytes: 16 * 1024 * 1024 } as const
+export const SOURCES_AREA = "research/sources"
+export const RESULTS_AREA = "research/results"
+export const PLAN_FILE = "plan.md"
