@@ -9,6 +9,7 @@ import type * as Option from "effect/Option"
 import type {
   EditedRetainedFile,
   FileNotFound,
+  InvalidInput,
   IoError,
   LimitExceeded,
   LockTimeout,
@@ -37,6 +38,7 @@ export type PlanWriteError =
   | EditedRetainedFile
   | FileNotFound
   | PathOutsideArea
+  | InvalidInput
 
 export interface PlanShape {
   /** The current plan document, or None when plan.md has no plan section (or no plan.md). */

@@ -1,7 +1,70 @@
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../../domain/Plan.js"
+import { PlanLayer } from "../../layers/PlanLayer.js"
+import { readInput } from "../../services/InputFile.js"
+import { Plan } from "../../services/Plan.js"
 import { respond } from "../Render.js"
 
-export const inspect = (o: { workdir: string; json: boolean }) =>
-  respond(o.json, Effect.succeed({ state: "none" as const, workdir: o.workdir.length }), () => "no plan")
-export const start = (o: { json: boolean }) => respond(o.json, Effect.succeed({}), () => "")
-export const checkpoint = (o: { json: boolean }) => respond(o.json, Effect.succeed({}), () => "")
+const nowOf = (now: Option.Option<Date>) => Option.getOrElse(now, () => new Date())
+
+const humanInspect = (r: PlanInspectOutput): string => {
+  if (r.state === "none") return r.hint
+  const lines = [
+    `Plan (revision ${r.revision}, ${r.status}): ${r.goal}`,
+    `Next action: ${r.nextAction}`,
+    `Progress: ${r.progress.completedSteps} step(s), ${r.progress.sources} source(s), ${r.progress.outputs} output(s), ${r.progress.unresolved} unresolved`,
+    `Verification: ${r.verification.state}`
+  ]
+  for (const f of r.verification.findings) lines.push(`  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}`)
+  lines.push(r.completion.ready ? "Completion: ready" : `Completion: not ready (${r.completion.missing.join("; ")})`)
+  lines.push(r.note)
+  return lines.join("\n")
+}
+
+export const inspect = (o: { readonly workdir: string; readonly json: boolean }) =>
+  respond(
+    o.json,
+    Effect.flatMap(Plan, (plan) => plan.inspect).pipe(Effect.provide(PlanLayer(o.workdir))),
+    humanInspect
+  )
+
+export const start = (o: {
+  readonly workdir: string
+  readonly json: boolean
+  readonly input: string
+  readonly replaceGoal: boolean
+  readonly expected: Option.Option<number>
+  readonly now: Option.Option<Date>
+}) =>
+  respond(
+    o.json,
+    Effect.gen(function*() {
+      const input = yield* readInput(PlanStartInput, o.input)
+      const plan = yield* Plan
+      return yield* plan.start(input, { replaceGoal: o.replaceGoal, expected: o.expected, now: nowOf(o.now) })
+    }).pipe(Effect.provide(PlanLayer(o.workdir))),
+    (r) =>
+      r.created
+        ? `Plan created (revision ${r.revision}).`
+        : r.replaced === true
+        ? `Goal replaced (revision ${r.revision}); the old goal is kept under previousGoals.`
+        : `A plan with this goal exists already (revision ${r.revision}); nothing changed.`
+  )
+
+export const checkpoint = (o: {
+  readonly workdir: string
+  readonly json: boolean
+  readonly input: string
+  readonly expected: number
+  readonly now: Option.Option<Date>
+}) =>
+  respond(
+    o.json,
+    Effect.gen(function*() {
+      const input = yield* readInput(PlanCheckpointInput, o.input)
+      const plan = yield* Plan
+      return yield* plan.checkpoint(input, { expected: o.expected, now: nowOf(o.now) })
+    }).pipe(Effect.provide(PlanLayer(o.workdir))),
+    (r) => `Checkpoint saved (revision ${r.revision}).`
+  )

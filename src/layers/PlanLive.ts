@@ -1,0 +1,190 @@
+/**
+ * Plan on top of FileStore and Lock: read-check-write of plan.md under the work folder's lock,
+ * revision compare-and-set, digests measured by streaming hashes.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { PLAN_FILE, PLAN_LIMITS, type PlanDocument, type PlanInspectOutput } from "../domain/Plan.js"
+import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
+import { appendPosition, parsePlanMd, type ParsedPlanMd, renderPlanMd } from "../domain/PlanMarkdown.js"
+import {
+  applyCheckpoint,
+  checkpointPaths,
+  completion,
+  newPlan,
+  type Observations,
+  type Observed,
+  pathsToObserve,
+  replaceGoal,
+  verify
+} from "../domain/PlanRules.js"
+import { FileStore } from "../services/FileStore.js"
+import { Lock } from "../services/Lock.js"
+import { Plan, type PlanShape } from "../services/Plan.js"
+
+const PLAN_MD_MAX = 16 * 1024 * 1024
+
+export const VERIFICATION_NOTE =
+  "Digests show these are the registered bytes; they do not show that a result is correct."
+
+export const makePlanLive = Effect.gen(function*() {
+  const store = yield* FileStore
+  const lock = yield* Lock
+
+  const readParsed: Effect.Effect<ParsedPlanMd, import("../services/Plan.js").PlanReadError> = store
+    .readText(PLAN_FILE, { maxBytes: PLAN_MD_MAX })
+    .pipe(
+      Effect.catchTag("FileNotFound", () => Effect.succeed("")),
+      Effect.flatMap((text) => Either.match(parsePlanMd(text), { onLeft: Effect.fail, onRight: Effect.succeed }))
+    )
+
+  const read: PlanShape["read"] = Effect.map(readParsed, (p) =>
+    p._tag === "Section" ? Option.some(p.document) : Option.none()
+  )
+
+  /** Observe a path for verification: its digest, absence, or an unsafe entry (never followed). */
+  const observe = (path: string): Effect.Effect<Observed> =>
+    store.hash(path, { requireSingleLink: path.startsWith("research/sources/"), maxBytes: PLAN_LIMITS.fileBytes }).pipe(
+      Effect.map((d): Observed => ({ _tag: "Present", sha256: d.sha256, bytes: d.bytes })),
+      Effect.catchTags({
+        FileNotFound: () => Effect.succeed<Observed>({ _tag: "Missing" }),
+        UnsafePath: (e) => Effect.succeed<Observed>({ _tag: "Unsafe", reason: e.reason }),
+        LimitExceeded: () => Effect.succeed<Observed>({ _tag: "Unsafe", reason: "too-large" }),
+        IoError: (e) => Effect.succeed<Observed>({ _tag: "Unsafe", reason: `io-${e.code}` })
+      })
+    )
+
+  const observeAll = (doc: PlanDocument): Effect.Effect<Observations> =>
+    Effect.forEach(pathsToObserve(doc), (p) => Effect.map(observe(p), (o) => [p, o] as const), { concurrency: 2 }).pipe(
+      Effect.map((entries) => new Map(entries))
+    )
+
+  const inspect: PlanShape["inspect"] = Effect.gen(function*() {
+    const parsed = yield* readParsed
+    if (parsed._tag === "NoSection") {
+      return { ok: true, state: "none", hint: "No plan yet: run `dossier plan start --input <file>`." } as const
+    }
+    const doc = parsed.document
+    const verification = verify(doc, yield* observeAll(doc))
+    const out: PlanInspectOutput = {
+      ok: true,
+      state: "active",
+      revision: doc.revision,
+      goal: doc.goal,
+      limits: doc.limits,
+      status: doc.status,
+      nextAction: doc.nextAction,
+      updatedAt: doc.updatedAt,
+      progress: {
+        completedSteps: doc.completedSteps.length,
+        sources: doc.sources.length,
+        outputs: doc.outputs.length,
+        unresolved: doc.unresolved.length
+      },
+      completedSteps: doc.completedSteps,
+      sources: doc.sources,
+      outputs: doc.outputs,
+      unresolved: doc.unresolved,
+      previousGoals: doc.previousGoals,
+      verification,
+      completion: completion(doc, verification),
+      note: VERIFICATION_NOTE
+    }
+    return out
+  })
+
+  const publish = (parsed: ParsedPlanMd, doc: PlanDocument) => {
+    const { before, after } = parsed._tag === "Section" ? parsed : appendPosition(parsed.text)
+    return store.writeAtomic(PLAN_FILE, renderPlanMd(before, doc, after))
+  }
+
+  const start: PlanShape["start"] = (input, options) =>
+    lock.withLock(
+      Effect.gen(function*() {
+        const now = options.now.toISOString()
+        const parsed = yield* readParsed
+        if (parsed._tag === "NoSection") {
+          const doc = newPlan(input, now)
+          yield* publish(parsed, doc)
+          return { revision: doc.revision, created: true }
+        }
+        const current = parsed.document
+        if (Option.isSome(options.expected) && options.expected.value !== current.revision) {
+          return yield* new StaleRevision({ expected: options.expected.value, actual: current.revision })
+        }
+        if (current.goal === input.goal) return { revision: current.revision, created: false }
+        if (!options.replaceGoal) return yield* new GoalConflict({ current: current.goal })
+        if (Option.isNone(options.expected)) {
+          return yield* new InvalidInput({
+            issues: [{ path: "--expected", message: "--replace-goal needs --expected <revision> (the revision you reconciled)" }]
+          })
+        }
+        const doc = replaceGoal(current, input, now)
+        yield* publish(parsed, doc)
+        return { revision: doc.revision, created: false, replaced: true }
+      })
+    )
+
+  const checkpoint: PlanShape["checkpoint"] = (input, options) =>
+    lock.withLock(
+      Effect.gen(function*() {
+        const now = options.now.toISOString()
+        const parsed = yield* readParsed
+        if (parsed._tag === "NoSection") return yield* new NoPlan()
+        const doc = parsed.document
+        if (options.expected !== doc.revision) {
+          return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
+        }
+        const paths = yield* Either.match(checkpointPaths(input), { onLeft: Effect.fail, onRight: Effect.succeed })
+        // Measure every file the input names (sources, outputs, dependencies).
+        const named = new Set<string>()
+        for (const s of paths.sources) named.add(s.path)
+        for (const o of paths.outputs) {
+          named.add(o.path)
+          for (const d of o.dependsOn) named.add(d)
+        }
+        const digests = new Map<string, { sha256: string; bytes: number }>()
+        for (const p of named) {
+          const d = yield* store.hash(p, { requireSingleLink: p.startsWith("research/sources/"), maxBytes: PLAN_LIMITS.fileBytes }).pipe(
+            Effect.catchTag("LimitExceeded", (e) => Effect.fail(e)),
+            Effect.catchTag("FileNotFound", () => Effect.fail(new FileNotFound({ path: p })))
+          )
+          digests.set(p, d)
+        }
+        // Observations for the completion rule (only needed when completing).
+        const observations = input.status === "complete" ? yield* observeAll({ ...doc, ...mergeForObserve(doc, paths) }) : new Map()
+        const next = yield* Either.match(
+          applyCheckpoint(
+            doc,
+            input,
+            paths,
+            (p) => digests.get(p) ?? { sha256: "", bytes: 0 },
+            () => observations,
+            now
+          ),
+          { onLeft: Effect.fail, onRight: Effect.succeed }
+        )
+        yield* publish(parsed, next)
+        return { revision: next.revision }
+      })
+    )
+
+  return { read, inspect, start, checkpoint } satisfies PlanShape
+})
+
+/** A document with every path a checkpoint may register, so the completion check observes them all. */
+const mergeForObserve = (
+  doc: PlanDocument,
+  paths: { readonly sources: ReadonlyArray<{ path: string }>; readonly outputs: ReadonlyArray<{ path: string; dependsOn: ReadonlyArray<string> }> }
+): Pick<PlanDocument, "sources" | "outputs"> => ({
+  sources: [...doc.sources, ...paths.sources.map((s) => ({ path: s.path, origin: "", bytes: 0, sha256: "" }))],
+  outputs: [
+    ...doc.outputs,
+    ...paths.outputs.map((o) => ({ path: o.path, bytes: 0, sha256: "", dependsOn: o.dependsOn.map((d) => ({ path: d, sha256: "" })) }))
+  ]
+})
+
+export const PlanLive: Layer.Layer<Plan, never, FileStore | Lock> = Layer.effect(Plan, makePlanLive)
