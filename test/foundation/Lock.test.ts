@@ -1,0 +1,99 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Ref from "effect/Ref"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
+import { makeLockLive } from "../../src/layers/LockLive.js"
+import { makeLockMemory } from "../../src/layers/LockMemory.js"
+import { bundleFixture } from "../support/fixtures.js"
+import { tempWorkdir } from "../support/cli.js"
+
+const lockFor = (root: string, waitMs: number) => makeLockLive(root, makeFileStoreLive(root).ensureDir(".dossier"), waitMs)
+
+/** Start the fixture that holds the lock; resolves once it says it holds it. */
+const holdInChild = (script: string, root: string) =>
+  new Promise<ReturnType<typeof spawn>>((resolve, reject) => {
+    const child = spawn(process.execPath, [script, root], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, NODE_PATH: path.resolve(__dirname, "../../node_modules") }
+    })
+    child.stdout!.on("data", (d: Buffer) => {
+      if (d.toString().includes("locked")) resolve(child)
+    })
+    child.on("exit", (code) => reject(new Error(`fixture exited ${code}`)))
+  })
+
+describe("Lock", () => {
+  it.live("serializes writers in one process and is re-entrant", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 10_000)
+      const inside = yield* Ref.make(0)
+      const maxInside = yield* Ref.make(0)
+      const task = lock.withLock(
+        Effect.gen(function*() {
+          const n = yield* Ref.updateAndGet(inside, (x) => x + 1)
+          yield* Ref.update(maxInside, (m) => Math.max(m, n))
+          yield* Effect.sleep("5 millis")
+          // Re-entrant: a nested withLock in the same fiber does not deadlock.
+          yield* lock.withLock(Effect.void)
+          yield* Ref.update(inside, (x) => x - 1)
+        })
+      )
+      yield* Effect.all(Array.from({ length: 10 }, () => task), { concurrency: "unbounded" })
+      expect(yield* Ref.get(maxInside)).toBe(1)
+      expect(fs.existsSync(path.join(root, ".dossier", "lock.sqlite"))).toBe(true)
+    }))
+
+  it.live("the in-memory lock serializes too", () =>
+    Effect.gen(function*() {
+      const lock = yield* makeLockMemory
+      const inside = yield* Ref.make(0)
+      const maxInside = yield* Ref.make(0)
+      const task = lock.withLock(
+        Effect.gen(function*() {
+          const n = yield* Ref.updateAndGet(inside, (x) => x + 1)
+          yield* Ref.update(maxInside, (m) => Math.max(m, n))
+          yield* Effect.sleep("2 millis")
+          yield* Ref.update(inside, (x) => x - 1)
+        })
+      )
+      yield* Effect.all(Array.from({ length: 10 }, () => task), { concurrency: "unbounded" })
+      expect(yield* Ref.get(maxInside)).toBe(1)
+    }))
+
+  it.live("another process holding the lock → LockTimeout; after SIGKILL the next writer gets it at once", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const script = bundleFixture("hold-lock")
+      const child = yield* Effect.promise(() => holdInChild(script, root))
+      try {
+        const blocked = yield* Effect.either((yield* lockFor(root, 300)).withLock(Effect.succeed("got")))
+        expect(blocked._tag).toBe("Left")
+        if (blocked._tag === "Left") expect(blocked.left._tag).toBe("LockTimeout")
+      } finally {
+        child.kill("SIGKILL")
+      }
+      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
+      // With a wait bound of 200 ms, acquisition must succeed: the OS released the dead holder's lock.
+      const got = yield* (yield* lockFor(root, 200)).withLock(Effect.succeed("got"))
+      expect(got).toBe("got")
+    }))
+
+  it.live("a waiter in the same process gets the lock when the holder releases it", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 5_000)
+      const order: Array<string> = []
+      const first = yield* Effect.fork(
+        lock.withLock(Effect.sync(() => order.push("first-in")).pipe(Effect.zipRight(Effect.sleep("50 millis")), Effect.zipRight(Effect.sync(() => order.push("first-out")))))
+      )
+      yield* Effect.sleep("10 millis")
+      yield* lock.withLock(Effect.sync(() => order.push("second")))
+      yield* Fiber.join(first)
+      expect(order).toEqual(["first-in", "first-out", "second"])
+    }))
+})
