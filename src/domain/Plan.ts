@@ -21,7 +21,7 @@ export type CompletedStep = typeof CompletedStep.Type
 export const RegisteredSource = Schema.Struct({
   path: Schema.String,
   origin: Schema.String,
-  bytes: Schema.Number,
+  bytes: Schema.NonNegativeInt,
   sha256: Sha256
 })
 export type RegisteredSource = typeof RegisteredSource.Type
@@ -31,7 +31,7 @@ export type Dependency = typeof Dependency.Type
 
 export const RegisteredOutput = Schema.Struct({
   path: Schema.String,
-  bytes: Schema.Number,
+  bytes: Schema.NonNegativeInt,
   sha256: Sha256,
   dependsOn: Schema.Array(Dependency)
 })

@@ -25,31 +25,31 @@ export const MAX_INPUT_BYTES = 64 * 1024
 export type InputError = InvalidInput | InputTooLarge | InputOutsideWorkdir | FileNotFound | IoError | UnsafePath
 
 /**
- * Resolve a path given on the command line (relative to the current directory, or absolute)
- * to a path relative to the work folder; outside it → `InputOutsideWorkdir`.
+ * Resolve a file path given on the command line to a path relative to the work folder.
+ * A relative path is taken relative to the work folder (as in `--input research/inputs/x.json`);
+ * an absolute path must point inside it. Anything outside → `InputOutsideWorkdir`.
  */
 export const relativeToWorkdir = (given: string): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
   Effect.flatMap(Workdir, ({ root }) => {
-    const abs = path.resolve(given)
-    // Accept both the real path and the path as given (the work folder may be reached through a link above it).
-    let rel = path.relative(root, abs)
-    if (rel.startsWith("..") || path.isAbsolute(rel)) {
+    const outside = () => Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+    let rel: string
+    if (path.isAbsolute(given)) {
+      let abs = path.resolve(given)
       try {
-        const realParent = fs.realpathSync(path.dirname(abs))
-        rel = path.relative(root, path.join(realParent, path.basename(abs)))
+        // The work folder's root is a real path; resolve links above the file the same way.
+        abs = path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs))
       } catch {
-        return Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+        // The parent does not exist: compare the path as given.
       }
+      rel = path.relative(root, abs)
+      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return outside()
+      rel = rel.split(path.sep).join("/")
+    } else {
+      rel = given
     }
-    if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
-      return Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
-    }
-    const normalized = normalizeRelative(rel.split(path.sep).join("/"))
-    return normalized._tag === "Right"
-      ? Effect.succeed(normalized.right)
-      : Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
+    const normalized = normalizeRelative(rel)
+    return normalized._tag === "Right" ? Effect.succeed(normalized.right) : outside()
   })
-
 
 /** Read and validate an `--input` file. */
 export const readInput = <A, I>(

@@ -3,6 +3,7 @@
  * as an agent would, and parse its `--json` answer.
  */
 import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -74,3 +75,19 @@ export const putInput = (dir: string, name: string, value: unknown): string => {
 /** Assert no absolute machine path and no stack trace leaked into an output. */
 export const leaksNothing = (dir: string, r: CliResult): boolean =>
   !r.stdout.includes(dir) && !r.stderr.includes(dir) && !/\n\s+at /.test(r.stdout + r.stderr)
+
+/** A digest of every file under the work folder (the lock file excluded), to show a refusal changed nothing. */
+export const snapshot = (dir: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`
+      if (r === ".dossier/lock.sqlite") continue
+      if (e.isDirectory()) walk(r)
+      else if (e.isFile()) out[r] = createHash("sha256").update(fs.readFileSync(path.join(dir, r))).digest("hex")
+      else out[r] = e.isSymbolicLink() ? "symlink" : "other"
+    }
+  }
+  walk("")
+  return out
+}
