@@ -1,0 +1,64 @@
+/**
+ * The full @effect/cli application: help, completions, usage errors (rendered as `UsageError`,
+ * exit 2, also under --json) and every command. Loaded only when the fast path declines.
+ */
+import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { commandOf, runSpec } from "./Build.js"
+import { gateCommand } from "./commands/gate.js"
+import { ingestCommand } from "./commands/ingest.js"
+import { journalCommand } from "./commands/journal.js"
+import { monitorCommand, nextCommand } from "./commands/monitor.js"
+import { printUsageError } from "./Render.js"
+import type { CommandSpec } from "./Spec.js"
+import { allSpecs, groups } from "./Specs.js"
+
+export const VERSION = "0.1.0"
+
+type AnyCommand = Command.Command<any, any, any, any>
+
+/** Build the root command; `handle` runs a declared command (tests substitute a recorder). */
+export const buildRoot = (
+  handle: (spec: CommandSpec, values: Record<string, unknown>) => Effect.Effect<void> = runSpec
+) => {
+  const top: Array<AnyCommand> = []
+  for (const g of groups) {
+    const subs = allSpecs.filter((s) => s.path.length === 2 && s.path[0] === g.name).map((s) => commandOf(s, handle))
+    top.push(Command.make(g.name).pipe(Command.withDescription(g.description), Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
+  }
+  for (const s of allSpecs.filter((s) => s.path.length === 1)) top.push(commandOf(s, handle))
+  const legacy: Array<AnyCommand> = [ingestCommand, journalCommand, gateCommand, monitorCommand, nextCommand]
+  return Command.make("dossier").pipe(
+    Command.withDescription(
+      "Keep agent research in an ordinary folder: a plan with revisions, safely captured sources, results bound to their bytes, an experiment journal, a research gate and subscriptions. Every command accepts --json."
+    ),
+    Command.withSubcommands([...top, ...legacy] as [AnyCommand, ...Array<AnyCommand>])
+  )
+}
+
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "")
+
+/** Run the full CLI on process arguments (with the executable and script first). */
+export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.Effect<void, unknown> => {
+  const wantsJson = argv.slice(2).includes("--json")
+  const cli = Command.run(root, { name: "dossier", version: VERSION })
+  // @effect/cli prints validation errors through Console.error; they are rendered here instead.
+  return Console.consoleWith((console) =>
+    Effect.withConsole(cli(argv), { ...console, error: () => Effect.void, unsafe: { ...console.unsafe, error: () => {} } })
+  ).pipe(
+    Effect.catchIf(ValidationError.isValidationError, (e) =>
+      Effect.sync(() => {
+        const text = stripAnsi(HelpDoc.toAnsiText(e.error)).trim().replace(/\s+/g, " ")
+        printUsageError(wantsJson, text.length > 0 ? text : "Invalid command line; see --help.")
+      })
+    ),
+    Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer))
+  ) as Effect.Effect<void, unknown>
+}

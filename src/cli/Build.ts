@@ -1,0 +1,62 @@
+/** Build @effect/cli commands from the command declarations (help, usage errors, completions). */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Effect from "effect/Effect"
+import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "./Spec.js"
+
+const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
+
+export const optionOf = (f: FlagSpec): Options.Options<unknown> => {
+  switch (f.kind) {
+    case "text": {
+      const o = Options.text(f.name).pipe(Options.withDescription(f.description))
+      return f.default === undefined ? o : o.pipe(Options.withDefault(f.default))
+    }
+    case "optionalText":
+      return Options.text(f.name).pipe(Options.withDescription(f.description), Options.optional)
+    case "boolean":
+      return Options.boolean(f.name).pipe(Options.withDescription(f.description))
+    case "integer": {
+      const o = Options.text(f.name).pipe(
+        Options.withDescription(f.description),
+        Options.mapEffect((s) => {
+          const n = parseInteger(f, s)
+          return typeof n === "string" ? fail(n) : Effect.succeed(n)
+        })
+      )
+      return f.optional === true ? Options.optional(o) : o
+    }
+    case "now":
+      return Options.text(f.name).pipe(
+        Options.withDescription(f.description),
+        Options.mapEffect((s) => {
+          const d = parseNow(s)
+          return typeof d === "string" ? fail(d) : Effect.succeed(d)
+        }),
+        Options.optional
+      )
+  }
+}
+
+/** The @effect/cli command of one declaration; `handle` receives the parsed values. */
+export const commandOf = (
+  spec: CommandSpec,
+  handle: (spec: CommandSpec, values: Record<string, unknown>) => Effect.Effect<void>
+) => {
+  const config: Record<string, Options.Options<unknown> | Args.Args<unknown>> = {}
+  for (const [key, a] of Object.entries(spec.args ?? {})) {
+    const arg = Args.text({ name: a.name }).pipe(Args.withDescription(a.description))
+    config[key] = a.optional ? Args.optional(arg) : arg
+  }
+  for (const [key, f] of Object.entries(spec.flags)) config[key] = optionOf(f)
+  return Command.make(spec.path[spec.path.length - 1]!, config, (values) => handle(spec, values as Record<string, unknown>)).pipe(
+    Command.withDescription(spec.description)
+  )
+}
+
+/** Run a declaration's handler: load its implementation, then run it. */
+export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> =>
+  Effect.flatten(Effect.promise(() => spec.run(values)))
