@@ -19,3 +19,21 @@ await build({
   logLevel: "warning"
 })
 chmodSync("dist/dossier.mjs", 0o755)
+
+// The library: dependencies stay external, so an embedding program shares its own `effect`.
+await build({
+  entryPoints: { index: "src/index.ts" },
+  outdir: "dist/lib",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning"
+})
+if (process.argv.includes("--types")) {
+  const { spawnSync } = await import("node:child_process")
+  const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], { stdio: "inherit" })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { canonicalDigest, canonicalJson, normalizeTimestamp } from "../../src/domain/Canonical.js"
+
+describe("canonical JSON (RFC 8785)", () => {
+  it("sorts keys by UTF-16 code units, formats numbers as ECMAScript, escapes minimally", () => {
+    // Examples after RFC 8785 section 3.2.2/3.2.3.
+    expect(canonicalJson({ b: 1, a: [true, null, "x"], "\u20ac": 2, "\r": 3, "1": 4 })).toBe('{"\\r":3,"1":4,"a":[true,null,"x"],"b":1,"€":2}')
+    expect(canonicalJson({ n: [1e30, 4.5, 0.002, -0, 1e-7] })).toBe('{"n":[1e+30,4.5,0.002,0,1e-7]}')
+    expect(canonicalJson("\u2028\u0007")).toBe('"\u2028\\u0007"')
+  })
+
+  it("normalizes timestamps inside hashed content to millisecond UTC", () => {
+    expect(normalizeTimestamp("2026-11-30T11:00:00+01:00")).toBe("2026-11-30T10:00:00.000Z")
+    expect(normalizeTimestamp("2026-11-30T10:00Z")).toBe("2026-11-30T10:00:00.000Z")
+    expect(normalizeTimestamp("not a time")).toBe("not a time")
+    expect(canonicalDigest({ at: "2026-11-30T10:00:00Z" })).toBe(canonicalDigest({ at: "2026-11-30T10:00:00.000Z" }))
+  })
+
+  it.prop("is independent of key order and idempotent", [fc.jsonValue()], ([v]) => {
+    const shuffled = JSON.parse(JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).reverse()) : x)))
+    expect(canonicalJson(shuffled)).toBe(canonicalJson(v))
+    expect(canonicalJson(JSON.parse(canonicalJson(v)))).toBe(canonicalJson(v))
+  })
+})

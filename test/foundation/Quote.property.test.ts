@@ -1,0 +1,40 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { checkQuote, makeQuoteMatcher, MIN_QUOTE_LENGTH, normalizeForQuote } from "../../src/domain/Quote.js"
+
+const word = fc.string({ unit: fc.constantFrom("a", "b", "é", "Z", ",", ".", "x", "ü"), minLength: 1, maxLength: 8 })
+const ws = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\u00a0", "\r\n")
+const text = fc.array(fc.tuple(word, ws), { minLength: 1, maxLength: 40 }).map((xs) => xs.map(([w, s]) => w + s).join(""))
+
+describe("quote matching", () => {
+  it.prop("a normalized substring of at least 20 characters always matches, whatever its whitespace", [text, fc.nat(), fc.nat(), ws], ([t, a, b, sep]) => {
+    const n = normalizeForQuote(t)
+    const start = a % Math.max(1, n.length)
+    const len = MIN_QUOTE_LENGTH + (b % 30)
+    const q = [...n].slice(start, start + len).join("")
+    fc.pre([...q.trim()].length >= MIN_QUOTE_LENGTH)
+    // Re-space the quote differently: runs of whitespace are one space on both sides.
+    const respaced = q.replace(/ /g, sep)
+    expect(checkQuote(respaced, t)).toEqual({ matched: true })
+    expect(makeQuoteMatcher(t)(respaced)).toEqual({ matched: true })
+  })
+
+  it.prop("a quote shorter than 20 characters never matches", [text, fc.string({ maxLength: 19 })], ([t, q]) => {
+    fc.pre([...normalizeForQuote(q)].length < MIN_QUOTE_LENGTH)
+    expect(checkQuote(q, t)).toEqual({ matched: false, reason: "quote-too-short" })
+  })
+
+  it.prop("matching is case- and punctuation-exact", [text], ([t]) => {
+    const n = normalizeForQuote(t)
+    fc.pre([...n].length >= MIN_QUOTE_LENGTH && n !== n.toUpperCase())
+    const q = [...n].slice(0, 25).join("")
+    fc.pre(q !== q.toUpperCase() && !n.includes(q.toUpperCase()))
+    expect(checkQuote(q.toUpperCase(), t).matched).toBe(false)
+  })
+
+  it("NFC and NFD spellings match each other", () => {
+    const nfd = "Cafe\u0301 au lait, served with crème brûlée".normalize("NFD")
+    expect(checkQuote("Café au lait, served with crème", nfd)).toEqual({ matched: true })
+    expect(checkQuote("a quote that is not there at all", nfd)).toEqual({ matched: false, reason: "quote-not-found" })
+  })
+})
