@@ -5,8 +5,15 @@
  */
 export const MIN_QUOTE_LENGTH = 20
 
+/**
+ * Replaces exactly what `/\s+/g → " "` replaces, but touches only runs of two or more whitespace
+ * characters and single non-space ones, so text with ordinary single spaces is not rebuilt
+ * (several times faster on large sources; a property test checks the equivalence).
+ */
+const WHITESPACE_TO_COLLAPSE = /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g
+
 /** NFC, then every run of whitespace becomes one space; leading/trailing whitespace trimmed. */
-export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(/\s+/gu, " ").trim()
+export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(WHITESPACE_TO_COLLAPSE, " ").trim()
 
 export type QuoteCheck =
   | { readonly matched: true }

@@ -38,3 +38,9 @@ describe("quote matching", () => {
     expect(checkQuote("a quote that is not there at all", nfd)).toEqual({ matched: false, reason: "quote-not-found" })
   })
 })
+
+describe("whitespace collapsing", () => {
+  it.prop("is exactly NFC + /\\s+/g → ' ' + trim", [fc.string({ unit: fc.oneof(fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b", "\u180e", "\u0085"), fc.string({ minLength: 1, maxLength: 1 })) })], ([s]) => {
+    expect(normalizeForQuote(s)).toBe(s.normalize("NFC").replace(/\s+/g, " ").trim())
+  }, { fastCheck: { numRuns: 2000 } })
+})

@@ -1,0 +1,86 @@
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { GateLive } from "../../layers/GateLive.js"
+import { PlanLayer } from "../../layers/PlanLayer.js"
+import {
+  DEFAULT_ATTEMPTS_LOG,
+  DEFAULT_MAX_ASK_ROUNDS,
+  DEFAULT_RESEARCH_DIR,
+  Gate,
+  type GateRecheckResult,
+  type GateRunResult
+} from "../../services/Gate.js"
+import { relativeToWorkdir } from "../../services/InputFile.js"
+import { printUsageError, respond } from "../Render.js"
+
+export interface GateOptions {
+  readonly workdir: string
+  readonly json: boolean
+  readonly state: string
+  readonly researchDir: Option.Option<string>
+  readonly descriptor: Option.Option<string>
+  readonly attempts: Option.Option<string>
+  readonly recordAttempt: boolean
+  readonly maxAskRounds: number
+  readonly recheck: boolean
+  readonly now: Option.Option<Date>
+}
+
+const layer = (dir: string) => GateLive.pipe(Layer.provideMerge(PlanLayer(dir)))
+
+/** A path given on the command line (relative to the current directory) → relative to the work folder. */
+const given = (value: Option.Option<string>, fallback: string) =>
+  Option.match(value, { onNone: () => Effect.succeed(fallback), onSome: relativeToWorkdir })
+
+const list = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "none" : xs.join(", "))
+
+const humanRun = (r: GateRunResult): string => {
+  if (!r.active) return "gate inactive (attended run: neither DOSSIER_UNATTENDED=1 nor autopilot): nothing done."
+  const c = r.research.candidates.map((x) => `${x.id} (${x.reason}${x.sources.filter((s) => !s.verified).map((s) => `; ${s.ref}: ${s.reason}`).join("")})`)
+  return [
+    `gate ${r.kind}: ${r.decision} (${r.reason}), round ${r.research.round}`,
+    `  closed: ${list(r.research.closed)}`,
+    `  candidates: ${list(c)}`,
+    `  still open: ${list(r.research.open)}`,
+    `  ignored: ${list(r.research.ignored)}`,
+    `  ${r.note}`
+  ].join("\n")
+}
+
+const humanRecheck = (r: GateRecheckResult): string =>
+  [`recheck: no blocker remains; ${r.findings.length} verified finding(s). Working description:`, "", r.description].join("\n")
+
+export const gate = (o: GateOptions) => {
+  if (o.recheck && Option.isNone(o.descriptor)) {
+    return Effect.sync(() => printUsageError(o.json, "--recheck needs --descriptor <file>"))
+  }
+  const now = Option.getOrElse(o.now, () => new Date())
+  if (o.recheck) {
+    const program = Effect.gen(function*() {
+      const gate = yield* Gate
+      const state = yield* relativeToWorkdir(o.state)
+      const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor))
+      return yield* gate.recheck({ state, descriptor, now })
+    })
+    return respond(o.json, program.pipe(Effect.provide(layer(o.workdir))), humanRecheck)
+  }
+  const program = Effect.gen(function*() {
+    const gate = yield* Gate
+    const state = yield* relativeToWorkdir(o.state)
+    const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR)
+    const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG)
+    const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value)) : Option.none()
+    return yield* gate.run({
+      state,
+      researchDir,
+      descriptor,
+      attempts,
+      recordAttempt: o.recordAttempt,
+      maxAskRounds: o.maxAskRounds ?? DEFAULT_MAX_ASK_ROUNDS,
+      unattended: process.env["DOSSIER_UNATTENDED"] === "1",
+      now
+    })
+  })
+  return respond(o.json, program.pipe(Effect.provide(layer(o.workdir))), humanRun)
+}

@@ -1,0 +1,321 @@
+/**
+ * Gate on the FileStore, the Lock and the Plan: gathers the evidence (state, research output,
+ * context, descriptor, registered sources' current bytes, the captures log), lets the pure
+ * domain decide, and writes the state atomically under the lock with a compare-and-set on the
+ * bytes it read.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { sha256Hex } from "../domain/Canonical.js"
+import { decodeWith, parseJson } from "../domain/Decode.js"
+import { InputTooLarge, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import {
+  type CitedSource,
+  Descriptor,
+  type GapKind,
+  limitComments,
+  type LimitedComments,
+  MaturitySnapshot,
+  ResearchContext,
+  ResearchOutput,
+  type ResearchRecord,
+  RunState,
+  VERIFICATION_NOTE
+} from "../domain/Gate.js"
+import {
+  ceilingRecord,
+  checkFreshness,
+  describeWithFindings,
+  evaluate,
+  isActive,
+  nextState,
+  recheck as recheckPure,
+  researchRecord,
+  roundsUsed,
+  route,
+  targetsOf
+} from "../domain/GateDecision.js"
+import { BlockersRemain, NoVerdict } from "../domain/GateErrors.js"
+import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
+import { CAPTURES_LOG, parseCaptures } from "../domain/IngestContent.js"
+import { FileStore } from "../services/FileStore.js"
+import {
+  Gate,
+  type GateRecheckResult,
+  type GateRunResult,
+  type GateShape,
+  MAX_GATE_FILE_BYTES
+} from "../services/Gate.js"
+import { Lock } from "../services/Lock.js"
+import { Plan } from "../services/Plan.js"
+
+const utf8 = new TextDecoder("utf-8")
+
+type Json = Record<string, unknown>
+
+/** What the recheck needs of `state.research` (decoded leniently). */
+const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const RecordedGap = Schema.Struct(
+  {
+    id: Schema.String,
+    category: Schema.optional(Schema.NullOr(Schema.String)),
+    status: Schema.String,
+    answer: Schema.optional(Schema.NullOr(Schema.String)),
+    sources: Schema.Array(Schema.Struct({ label: Schema.optional(Schema.String), ref: Schema.String, quote: Schema.String }, Rest))
+  },
+  Rest
+)
+const RecordedResearch = Schema.Struct(
+  {
+    kind: Schema.optional(Schema.String),
+    dir: Schema.optional(Schema.String),
+    gaps: Schema.optional(Schema.Array(RecordedGap)),
+    maturityBefore: Schema.optional(Schema.NullOr(MaturitySnapshot))
+  },
+  Rest
+)
+const decodeRecorded = Schema.decodeUnknownEither(RecordedResearch, { onExcessProperty: "ignore" })
+
+export const makeGateLive = Effect.gen(function*() {
+  const store = yield* FileStore
+  const lock = yield* Lock
+  const plan = yield* Plan
+
+  /** Bytes of a file the command names: inside the work folder, at most 16 MiB. */
+  const readBounded = (path: string) =>
+    store.read(path, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
+      Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
+    )
+
+  const decodeJson = <A, I>(schema: Schema.Schema<A, I, never>, bytes: Uint8Array) =>
+    Either.flatMap(parseJson(utf8.decode(bytes)), decodeWith(schema))
+
+  const readState = (path: string) =>
+    Effect.gen(function*() {
+      const bytes = yield* readBounded(path)
+      const json = yield* parseJson(utf8.decode(bytes))
+      const state = yield* decodeWith(RunState)(json)
+      return { raw: json as Json, state, sha256: sha256Hex(bytes) }
+    })
+
+  const readDescriptor = (path: string, item: string) =>
+    Effect.gen(function*() {
+      const bytes = yield* readBounded(path)
+      const descriptor = yield* decodeJson(Descriptor, bytes)
+      if (descriptor.item !== item) {
+        return yield* new InvalidInput({
+          issues: [{ path: "item", message: `the descriptor is for item '${descriptor.item}', the state for '${item}'` }]
+        })
+      }
+      const limited = limitComments(descriptor.comments ?? [], descriptor.commentsTotal)
+      return { descriptor, limited }
+    })
+
+  /** A research-folder file: absent → None; unusable → NoVerdict (the state is not touched). */
+  const readResearchFile = <A, I>(schema: Schema.Schema<A, I, never>, path: string, what: string) =>
+    store.read(path, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
+      Effect.map(Option.some),
+      Effect.catchTags({
+        FileNotFound: () => Effect.succeed(Option.none<Uint8Array>()),
+        LimitExceeded: (e) => Effect.fail(new NoVerdict({ reason: `${what} at ${path} has ${e.actual} bytes (at most ${e.max})` })),
+        UnsafePath: (e) => Effect.fail(new NoVerdict({ reason: `${what} at ${path} was refused (${e.reason})` }))
+      }),
+      Effect.flatMap(
+        Option.match({
+          onNone: () => Effect.succeed(Option.none<A>()),
+          onSome: (bytes) =>
+            Either.match(decodeJson(schema, bytes), {
+              onLeft: (e) => {
+                const first = e.issues[0]
+                return Effect.fail(
+                  new NoVerdict({
+                    reason: `${what} at ${path} is invalid${first === undefined ? "" : ` at '${first.path || "(root)"}': ${first.message}`}`
+                  })
+                )
+              },
+              onRight: (a) => Effect.succeed(Option.some(a))
+            })
+        })
+      )
+    )
+
+  const readContext = (dir: string) =>
+    Effect.flatMap(readResearchFile(ResearchContext, `${dir}/context.json`, "context.json"), (context) => {
+      const docs = new Map<string, string>()
+      if (Option.isNone(context)) return Effect.succeed(docs)
+      for (const d of context.value.documents) {
+        if (docs.has(d.ref)) return Effect.fail(new NoVerdict({ reason: `context.json lists the document '${d.ref}' twice` }))
+        docs.set(d.ref, d.text)
+      }
+      return Effect.succeed(docs)
+    })
+
+  /** (path, sha256) pairs the fetcher recorded; an unreadable log only loses claims. */
+  const captureIndex = store.readText(CAPTURES_LOG, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
+    Effect.map((text) => new Set(parseCaptures(text).map((r) => `${r.path}\u0000${r.sha256}`))),
+    Effect.orElseSucceed(() => new Set<string>())
+  )
+
+  /** The current state of each cited source file, against the plan's registry. */
+  const sourceEvidence = (paths: ReadonlyArray<string>) =>
+    Effect.gen(function*() {
+      const out = new Map<string, SourceEvidence>()
+      if (paths.length === 0) return out
+      const doc = yield* plan.read
+      const registry = new Map(Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const))
+      const captures = yield* captureIndex
+      const read = (path: string) =>
+        Effect.gen(function*() {
+          const registered = registry.get(path)
+          if (registered === undefined) return [path, { _tag: "Unregistered" }] as const
+          const evidence = yield* store.read(path, { maxBytes: MAX_GATE_FILE_BYTES, requireSingleLink: true }).pipe(
+            Effect.map((bytes): SourceEvidence => {
+              const sha256 = sha256Hex(bytes)
+              if (sha256 !== registered.sha256) return { _tag: "Changed" }
+              return {
+                _tag: "Current",
+                origin: captures.has(`${path}\u0000${sha256}`) ? "capture" : "registered",
+                text: utf8.decode(bytes)
+              }
+            }),
+            Effect.catchTags({
+              FileNotFound: () => Effect.succeed<SourceEvidence>({ _tag: "Missing" }),
+              UnsafePath: () => Effect.succeed<SourceEvidence>({ _tag: "Unreadable" }),
+              LimitExceeded: () => Effect.succeed<SourceEvidence>({ _tag: "Unreadable" })
+            })
+          )
+          return [path, evidence] as const
+        })
+      const entries = yield* Effect.forEach(paths, read, { concurrency: 4 })
+      for (const [p, e] of entries) out.set(p, e)
+      return out
+    })
+
+  const descriptorTexts = (limited: LimitedComments, description: string | null | undefined): Evidence["descriptor"] => ({
+    description: description ?? null,
+    comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
+  })
+
+  /** Replace the state file if it still holds the bytes that were read; else StaleRevision. */
+  const compareAndWrite = (path: string, expected: string, next: Json) =>
+    Effect.gen(function*() {
+      const current = yield* store.read(path, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
+        Effect.map((bytes) => sha256Hex(bytes) as string | null),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(null)),
+        Effect.catchTag("LimitExceeded", () => Effect.succeed("(larger than 16 MiB)" as string | null))
+      )
+      if (current !== expected) return yield* new StaleRevision({ expected, actual: current })
+      yield* store.writeAtomic(path, `${JSON.stringify(next, null, 2)}\n`)
+    })
+
+  const run: GateShape["run"] = (options) =>
+    Effect.gen(function*() {
+      const read = yield* readState(options.state)
+      const { state, raw } = read
+      if (!isActive(options.unattended ? "1" : undefined, state)) return { active: false } as GateRunResult
+      const kind: GapKind = yield* route(state)
+      const targets = targetsOf(state, kind)
+      const at = options.now.toISOString()
+
+      const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
+        Effect.catchTag("FileNotFound", () => Effect.succeed("")),
+        Effect.catchTag("LimitExceeded", (e) =>
+          Effect.fail(new InputTooLarge({ path: options.attempts, max: e.max, actual: e.actual }))
+        )
+      )
+      const used = roundsUsed(log, state.item)
+      const parts = { kind, dir: options.researchDir, at }
+
+      let record: ResearchRecord
+      if (used >= options.maxAskRounds) {
+        record = ceilingRecord(state, targets, { ...parts, round: used })
+      } else {
+        const output = yield* readResearchFile(ResearchOutput, `${options.researchDir}/research.json`, "research.json").pipe(
+          Effect.flatMap(
+            Option.match({
+              onNone: () => Effect.fail(new NoVerdict({ reason: `no research output at ${options.researchDir}/research.json` })),
+              onSome: Effect.succeed
+            })
+          )
+        )
+        yield* checkFreshness(output, state.item, kind)
+        const targetIds = new Set(targets.map((t) => t.id))
+        const cited: Array<CitedSource> = output.gaps.filter((g) => targetIds.has(g.id)).flatMap((g) => g.sources)
+        const context = yield* readContext(options.researchDir)
+        const descriptor = Option.isSome(options.descriptor)
+          ? (yield* readDescriptor(options.descriptor.value, state.item))
+          : undefined
+        const sources = yield* sourceEvidence(citedSourcePaths(cited))
+        const verify = makeVerifier({
+          descriptor: descriptor === undefined ? undefined : descriptorTexts(descriptor.limited, descriptor.descriptor.description),
+          sources,
+          context
+        })
+        record = researchRecord(state, evaluate(targets, output.gaps, verify), { ...parts, round: used + 1 })
+      }
+
+      const researchRounds = record.reason === "maxAskRounds" ? 0 : 1
+      const next = nextState(raw, state, record, targets)
+      yield* lock.withLock(
+        Effect.gen(function*() {
+          yield* compareAndWrite(options.state, read.sha256, next)
+          if (options.recordAttempt) {
+            const row = { item: state.item, at, researchRounds, decision: record.decision }
+            yield* store.append(options.attempts, `${JSON.stringify(row)}\n`)
+          }
+        })
+      )
+      return {
+        active: true,
+        kind,
+        decision: record.decision,
+        reason: record.reason,
+        researchRounds,
+        research: record,
+        note: VERIFICATION_NOTE
+      } as GateRunResult
+    })
+
+  const recheck: GateShape["recheck"] = (options) =>
+    Effect.gen(function*() {
+      const { state } = yield* readState(options.state)
+      const { descriptor, limited } = yield* readDescriptor(options.descriptor, state.item)
+      const decoded = decodeRecorded(state.research ?? {})
+      if (Either.isLeft(decoded)) {
+        return yield* new InvalidInput({ issues: [{ path: "research", message: "state.research is not a gate record" }] })
+      }
+      const research = decoded.right
+      const recorded = research.kind === "maturity"
+        ? {
+          closedGaps: (research.gaps ?? [])
+            .filter((g) => g.status === "closed")
+            .map((g) => ({ id: g.id, category: g.category ?? null, answer: g.answer ?? null, sources: g.sources })),
+          maturityBefore: research.maturityBefore ?? null
+        }
+        : null
+      const cited = (recorded?.closedGaps ?? []).flatMap((g) => g.sources)
+      const citesContext = cited.some((s) => !s.ref.startsWith("descriptor:") && citedSourcePaths([s]).length === 0)
+      const context = citesContext && research.dir !== undefined
+        ? yield* readContext(research.dir).pipe(Effect.catchTag("NoVerdict", () => Effect.succeed(new Map<string, string>())))
+        : new Map<string, string>()
+      const sources = yield* sourceEvidence(citedSourcePaths(cited))
+      const verify = makeVerifier({ descriptor: descriptorTexts(limited, descriptor.description), sources, context })
+      const outcome = recheckPure({ state, recorded, verify })
+      if (outcome.remaining.length > 0) return yield* new BlockersRemain({ blockers: outcome.remaining })
+      return {
+        continue: true,
+        description: describeWithFindings(descriptor.description ?? "", outcome.findings),
+        findings: outcome.findings,
+        maturity: outcome.maturity,
+        comments: { total: limited.total, used: limited.comments.length, truncated: limited.truncated, dropped: limited.dropped },
+        note: VERIFICATION_NOTE
+      } satisfies GateRecheckResult
+    })
+
+  return { run, recheck } satisfies GateShape
+})
+
+export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = Layer.effect(Gate, makeGateLive)

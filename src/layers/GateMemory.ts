@@ -1,0 +1,12 @@
+/** Gate over in-memory layers (FileStoreMemory, LockMemory, Plan on top): for tests and embedding. */
+import * as Layer from "effect/Layer"
+import { FileStoreMemory } from "./FileStoreMemory.js"
+import { GateLive } from "./GateLive.js"
+import { LockMemory } from "./LockMemory.js"
+import { PlanLive } from "./PlanLive.js"
+
+export const GateMemory = GateLive.pipe(
+  Layer.provideMerge(PlanLive),
+  Layer.provideMerge(FileStoreMemory),
+  Layer.provideMerge(LockMemory)
+)

@@ -1,0 +1,105 @@
+/**
+ * Gate: research before asking (spec gate.md). Verifies every quote a research output cites
+ * and closes only the gaps it backs; records its verdict in the run state (the only writer of
+ * `state.research`), atomically, under the lock, with a compare-and-set on the state file.
+ * Layer: `GateLive` (src/layers/GateLive.ts; needs FileStore, Lock and Plan).
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type {
+  FileNotFound,
+  InputTooLarge,
+  InvalidInput,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  StaleRevision,
+  UnsafePath
+} from "../domain/Errors.js"
+import type {
+  Decision,
+  DecisionReason,
+  GapKind,
+  MaturitySnapshot,
+  ResearchRecord,
+  ResolvedAnswer
+} from "../domain/Gate.js"
+import type { BlockersRemain, NotResearchable, NoVerdict } from "../domain/GateErrors.js"
+import type { CorruptPlan } from "../domain/PlanErrors.js"
+
+export const DEFAULT_RESEARCH_DIR = "research/gate"
+export const DEFAULT_ATTEMPTS_LOG = ".dossier/gate/attempted.jsonl"
+export const DEFAULT_MAX_ASK_ROUNDS = 2
+export const MAX_GATE_FILE_BYTES = 16 * 1024 * 1024
+
+export interface GateRunOptions {
+  /** The run state file, relative to the work folder. */
+  readonly state: string
+  /** The research folder (research.json, context.json), relative to the work folder. */
+  readonly researchDir: string
+  /** The descriptor file (the item as fetched fresh), relative to the work folder. */
+  readonly descriptor: Option.Option<string>
+  /** The attempts log (JSONL), relative to the work folder. */
+  readonly attempts: string
+  /** Append `{item, at, researchRounds, decision}` to the attempts log (under the lock). */
+  readonly recordAttempt: boolean
+  readonly maxAskRounds: number
+  /** `DOSSIER_UNATTENDED=1` in the caller's environment. */
+  readonly unattended: boolean
+  readonly now: Date
+}
+
+export type GateRunResult =
+  | { readonly active: false }
+  | {
+    readonly active: true
+    readonly kind: GapKind
+    readonly decision: Decision
+    readonly reason: DecisionReason
+    readonly researchRounds: 0 | 1
+    readonly research: ResearchRecord
+    readonly note: string
+  }
+
+export interface GateRecheckOptions {
+  readonly state: string
+  readonly descriptor: string
+  readonly now: Date
+}
+
+export interface GateRecheckResult {
+  readonly continue: true
+  readonly description: string
+  readonly findings: ReadonlyArray<ResolvedAnswer>
+  readonly maturity: MaturitySnapshot
+  readonly comments: {
+    readonly total: number
+    readonly used: number
+    readonly truncated: ReadonlyArray<string>
+    readonly dropped: number
+  }
+  readonly note: string
+}
+
+export type GateReadError =
+  | InvalidInput
+  | InputTooLarge
+  | FileNotFound
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | CorruptPlan
+
+export type GateRunError = GateReadError | LockTimeout | StaleRevision | NotResearchable | NoVerdict
+
+export type GateRecheckError = GateReadError | BlockersRemain
+
+export interface GateShape {
+  /** Evaluate the research output of a parked run and record the verdict in its state. */
+  readonly run: (options: GateRunOptions) => Effect.Effect<GateRunResult, GateRunError>
+  /** Re-verify the recorded closures against a fresh descriptor (maturity). Never writes. */
+  readonly recheck: (options: GateRecheckOptions) => Effect.Effect<GateRecheckResult, GateRecheckError>
+}
+
+export class Gate extends Context.Tag("dossier/Gate")<Gate, GateShape>() {}
