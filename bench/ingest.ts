@@ -1,2 +1,139 @@
-/** Benchmarks of the ingest subsystem (see bench/support.ts for the conventions). */
-export const benchIngest = async (): Promise<void> => {}
+/**
+ * Benchmarks of the ingest subsystem (see bench/support.ts for the conventions).
+ *
+ * 1. Ingest of a 2 MiB HTML page served on 127.0.0.1, in process, through the test layer
+ *    (the CLI can never reach loopback): fetch under the policy, extract, retain both files,
+ *    append the capture log. Baseline: `curl -s -o FILE` of the same page plus `sha256sum FILE`
+ *    (or, without curl, a node http GET + sha256). Target: <= 2x.
+ * 2. Extraction throughput (MB/s) of the readable copy, against cheerio's parse alone.
+ * 3. CLI start (`dossier ingest --dry-run`), reported separately against `node -e 0`.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { load } from "cheerio/slim"
+import { execFile, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as path from "node:path"
+import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { BaseLive } from "../src/layers/Base.js"
+import { IngestLive } from "../src/layers/IngestLive.js"
+import { policyAllowing, SafeHttpTest, tableResolver } from "../src/layers/SafeHttpTest.js"
+import { sha256Hex } from "../src/domain/Canonical.js"
+import { FileStore } from "../src/services/FileStore.js"
+import { Ingest } from "../src/services/Ingest.js"
+import { SafeHttp } from "../src/services/SafeHttp.js"
+import { CLI, record, tempDir, timeAsync, timeSync } from "./support.js"
+
+const MiB = 1024 * 1024
+
+/** A realistic 2 MiB article page: headings, paragraphs with links, lists, code, a table, furniture. */
+export const bigPage = (): string => {
+  const head = `<!doctype html><html><head><meta charset="utf-8"><title>Benchmark article</title><style>body{}</style><script>var t=1</script></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav><main>`
+  const tail = `</main><footer>footer</footer></body></html>`
+  const parts: Array<string> = [head]
+  let size = head.length + tail.length
+  for (let i = 0; size < 2 * MiB - 2048; i++) {
+    const section =
+      `<section><h2>Section ${i}</h2><p>The measurement at station ${i} rose by ${i % 17} units overnight, ` +
+      `as <a href="/stations/${i}">the station log</a> records; see also <a href="https://example.org/ref/${i}">reference ${i}</a>. ` +
+      `Observers noted <em>steady</em> conditions and <strong>no</strong> anomalies in the readings.</p>` +
+      `<ul><li>reading one: ${i * 3}</li><li>reading two: ${i * 7}</li></ul>` +
+      (i % 10 === 0 ? `<pre><code class="language-sh">measure --station ${i} --out log.txt</code></pre>` : "") +
+      (i % 25 === 0 ? `<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>${i}</td></tr></table>` : "") +
+      `</section>\n`
+    if (size + section.length > 2 * MiB - 64) break
+    parts.push(section)
+    size += section.length
+  }
+  parts.push(tail)
+  return parts.join("")
+}
+
+const run = (cmd: string, args: ReadonlyArray<string>): Promise<string> =>
+  new Promise((resolve, reject) =>
+    execFile(cmd, [...args], { maxBuffer: 64 * MiB }, (err, stdout) => (err ? reject(err) : resolve(stdout)))
+  )
+
+const hasCurl = (): boolean => spawnSync("curl", ["--version"], { encoding: "utf8" }).status === 0
+
+export const benchIngest = async (): Promise<void> => {
+  const page = Buffer.from(bigPage(), "utf8")
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": page.byteLength })
+    res.end(page)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
+  const port = (server.address() as AddressInfo).port
+  const url = `http://bench.test:${port}/article`
+  const scratch = tempDir("dossier-bench-ingest-")
+  try {
+    console.log(`  page: ${(page.byteLength / MiB).toFixed(2)} MiB of HTML on 127.0.0.1 (through the test layer)`)
+    const http_ = SafeHttpTest({ resolve: tableResolver({ "bench.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) })
+    let n = 0
+    const ingestOnce = () => {
+      const dir = path.join(scratch, `w${n++}`)
+      fs.mkdirSync(dir)
+      const layer = IngestLive.pipe(Layer.provide(Layer.merge(http_, BaseLive(dir))))
+      return Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
+    }
+    const ours = await timeAsync(9, ingestOnce, 2)
+    const captureOnce = () => {
+      const dir = path.join(scratch, `c${n++}`)
+      fs.mkdirSync(dir)
+      const program = Effect.gen(function*() {
+        const fetched = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(url))
+        const sha = sha256Hex(fetched.body)
+        const store = yield* FileStore
+        yield* store.writeRetained(`research/sources/bench-${sha.slice(0, 12)}.html`, fetched.body)
+      })
+      return Effect.runPromise(program.pipe(Effect.provide(Layer.merge(http_, BaseLive(dir)))))
+    }
+    const capture = await timeAsync(9, captureOnce, 2)
+
+    const out = path.join(scratch, "curl.html")
+    let baseline: string
+    let baselineMs: number
+    if (hasCurl()) {
+      baseline = "curl -s -o FILE + sha256sum FILE"
+      baselineMs = await timeAsync(9, async () => {
+        await run("curl", ["-s", "-o", out, `http://127.0.0.1:${port}/article`])
+        await run("sha256sum", [out])
+      }, 2)
+    } else {
+      console.log("  curl is not installed: the baseline is a node http GET + sha256")
+      baseline = "node http GET + sha256"
+      baselineMs = await timeAsync(9, () =>
+        new Promise<void>((resolve, reject) =>
+          http.get(`http://127.0.0.1:${port}/article`, (res) => {
+            const h = createHash("sha256")
+            res.on("data", (c) => h.update(c))
+            res.on("end", () => {
+              h.digest("hex")
+              resolve()
+            })
+            res.on("error", reject)
+          })
+        ), 2)
+    }
+    record({ name: "ingest 2 MiB page (in process)", ms: ours, baseline, baselineMs, target: 2, note: "fetch + policy + extraction + 2 retained files + capture log" })
+    record({ name: "capture path only (fetch + sha256 + retain original)", ms: capture, baseline, baselineMs, target: 2, note: "the work curl + sha256sum does, under the policy" })
+
+    // Extraction throughput.
+    const text = page.toString("utf8")
+    const extract = timeSync(5, () => htmlToMarkdown(text, url), 1)
+    const parseOnly = timeSync(5, () => load(text), 1)
+    const mbps = page.byteLength / MiB / (extract / 1000)
+    record({ name: "extract readable copy of 2 MiB", ms: extract, baseline: "cheerio parse only", baselineMs: parseOnly, note: `${mbps.toFixed(1)} MiB/s` })
+
+    // CLI start, reported separately (the in-process figures above exclude it).
+    const cliMs = await timeAsync(5, () => run(process.execPath, [CLI, "ingest", "https://example.com/", "--dry-run", "--json"]), 1)
+    const nodeMs = await timeAsync(5, () => run(process.execPath, ["-e", "0"]), 1)
+    record({ name: "CLI start: ingest --dry-run", ms: cliMs, baseline: "node -e 0", baselineMs: nodeMs })
+  } finally {
+    server.close()
+    fs.rmSync(scratch, { recursive: true, force: true })
+  }
+}

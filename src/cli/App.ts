@@ -12,8 +12,6 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { commandOf, runSpec } from "./Build.js"
-import { gateCommand } from "./commands/gate.js"
-import { ingestCommand } from "./commands/ingest.js"
 import { journalCommand } from "./commands/journal.js"
 import { monitorCommand, nextCommand } from "./commands/monitor.js"
 import { printUsageError } from "./Render.js"
@@ -34,7 +32,7 @@ export const buildRoot = (
     top.push(Command.make(g.name).pipe(Command.withDescription(g.description), Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
   }
   for (const s of allSpecs.filter((s) => s.path.length === 1)) top.push(commandOf(s, handle))
-  const legacy: Array<AnyCommand> = [ingestCommand, journalCommand, gateCommand, monitorCommand, nextCommand]
+  const legacy: Array<AnyCommand> = [journalCommand, monitorCommand, nextCommand]
   return Command.make("dossier").pipe(
     Command.withDescription(
       "Keep agent research in an ordinary folder: a plan with revisions, safely captured sources, results bound to their bytes, an experiment journal, a research gate and subscriptions. Every command accepts --json."

@@ -27,7 +27,7 @@ export const optionOf = (f: FlagSpec): Options.Options<unknown> => {
           return typeof n === "string" ? fail(n) : Effect.succeed(n)
         })
       )
-      return f.optional === true ? Options.optional(o) : o
+      return f.default !== undefined ? Options.withDefault(o, f.default) : f.optional === true ? Options.optional(o) : o
     }
     case "now":
       return Options.text(f.name).pipe(

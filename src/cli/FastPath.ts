@@ -67,13 +67,14 @@ export const fastParse = (specs: ReadonlyArray<CommandSpec>, argv: ReadonlyArray
         break
       case "integer": {
         if (v === undefined) {
-          if (f.optional !== true) return undefined
-          values[key] = Option.none()
+          if (f.default !== undefined) values[key] = f.default
+          else if (f.optional === true) values[key] = Option.none()
+          else return undefined
           break
         }
         const n = parseInteger(f, v as string)
         if (typeof n === "string") return undefined
-        values[key] = f.optional === true ? Option.some(n) : n
+        values[key] = f.optional === true && f.default === undefined ? Option.some(n) : n
         break
       }
       case "now": {

@@ -15,7 +15,9 @@ export type FlagSpec =
     readonly kind: "integer"
     readonly name: string
     readonly description: string
+    /** Without a value: `Option.none()` when optional, `default` when given, else required. */
     readonly optional?: boolean
+    readonly default?: number
     readonly min?: number
     readonly max?: number
   }

@@ -1,7 +1,9 @@
 /** Every command declared as data, and the groups they belong to (light: on the start-up path). */
+import { gateSpecs } from "./commands/gate.js"
+import { ingestSpecs } from "./commands/ingest.js"
 import { planGroup, planSpecs } from "./commands/plan.js"
 import { schemaSpecs } from "./commands/schema.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
 
-export const allSpecs: ReadonlyArray<CommandSpec> = [...planSpecs, ...schemaSpecs]
+export const allSpecs: ReadonlyArray<CommandSpec> = [...planSpecs, ...ingestSpecs, ...gateSpecs, ...schemaSpecs]
 export const groups: ReadonlyArray<GroupSpec> = [planGroup]

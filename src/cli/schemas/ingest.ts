@@ -1,4 +1,9 @@
-/** Schemas of the ingest area for `dossier schema <name>`: input files and success outputs. */
+/** Schemas of the ingest area for `dossier schema <name>`: success outputs and the captures log line. */
 import type * as Schema from "effect/Schema"
+import { CaptureRecord, IngestDryRunOutput, IngestOutput } from "../../domain/IngestOutput.js"
 
-export const ingestSchemas = (): Record<string, Schema.Schema.Any> => ({})
+export const ingestSchemas = (): Record<string, Schema.Schema.Any> => ({
+  "ingest-output": IngestOutput,
+  "ingest-dry-run-output": IngestDryRunOutput,
+  "capture-record": CaptureRecord
+})

@@ -1,0 +1,165 @@
+/**
+ * Pure rules of a capture: which responses are accepted (encoding, content type, UTF-8), how
+ * retained files are named, and the shape of `.dossier/captures.jsonl`.
+ */
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { CompressedResponse, UnsupportedContent } from "./IngestErrors.js"
+import type { ContentKind } from "./Readable.js"
+
+export const MAX_BODY_BYTES = 2 * 1024 * 1024
+export const MAX_REDIRECTS = 5
+export const DEFAULT_TIMEOUT_SECONDS = 10
+export const MIN_TIMEOUT_SECONDS = 1
+export const MAX_TIMEOUT_SECONDS = 120
+
+export const SOURCES_DIR = "research/sources"
+export const CAPTURES_LOG = ".dossier/captures.jsonl"
+
+type HeaderValue = string | ReadonlyArray<string> | undefined
+
+const single = (value: HeaderValue): string | undefined => {
+  if (value === undefined) return undefined
+  if (typeof value === "string") return value
+  const distinct = [...new Set(value)]
+  return distinct.join(", ")
+}
+
+/** `Content-Encoding` must be absent or `identity` (we sent `Accept-Encoding: identity`). */
+export const checkEncoding = (header: HeaderValue): Either.Either<void, CompressedResponse> => {
+  const value = (single(header) ?? "").trim().toLowerCase()
+  return value === "" || value === "identity"
+    ? Either.void
+    : Either.left(new CompressedResponse({ encoding: value.slice(0, 200) }))
+}
+
+export interface MediaType {
+  readonly kind: ContentKind
+  /** The media type essence, e.g. `text/html`. */
+  readonly essence: string
+}
+
+const KINDS: Record<string, ContentKind> = {
+  "text/html": "html",
+  "application/xhtml+xml": "xhtml",
+  "text/plain": "text"
+}
+
+const parseContentType = (header: string): { essence: string; charset: string | undefined } => {
+  const [type, ...params] = header.split(";")
+  let charset: string | undefined
+  for (const p of params) {
+    const eq = p.indexOf("=")
+    if (eq < 0) continue
+    if (p.slice(0, eq).trim().toLowerCase() !== "charset") continue
+    charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1").trim().toLowerCase()
+  }
+  return { essence: (type ?? "").trim().toLowerCase(), charset }
+}
+
+/** Which content types are accepted, before the body is read (charset declared other than UTF-8 is refused). */
+export const checkContentType = (header: HeaderValue): Either.Either<MediaType, UnsupportedContent> => {
+  const raw = single(header)?.trim() ?? ""
+  const shown = raw.slice(0, 200)
+  const { charset, essence } = parseContentType(raw)
+  const kind = KINDS[essence]
+  if (kind === undefined) return Either.left(new UnsupportedContent({ contentType: shown }))
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    return Either.left(new UnsupportedContent({ contentType: shown }))
+  }
+  return Either.right({ kind, essence })
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
+
+/** The body decoded as UTF-8 (a BOM is dropped); invalid UTF-8 is refused. */
+export const decodeBody = (body: Uint8Array, contentType: string): Either.Either<string, UnsupportedContent> => {
+  try {
+    return Either.right(utf8.decode(body))
+  } catch {
+    return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
+  }
+}
+
+const slugify = (s: string, max: number): string => {
+  const ascii = s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+  if (ascii.length <= max) return ascii
+  const cut = ascii.slice(0, max)
+  const dash = cut.lastIndexOf("-")
+  return (dash > max / 2 ? cut.slice(0, dash) : cut).replace(/-+$/, "")
+}
+
+const safeDecode = (s: string): string => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+
+/** `host-slug` for the retained files of a page, from its final URL (person-readable, ASCII). */
+export const captureStem = (finalUrl: string): string => {
+  let host = "page"
+  let path = ""
+  try {
+    const u = new URL(finalUrl)
+    host = u.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase().replace(/[^a-z0-9.-]+/g, "-")
+    path = safeDecode(u.pathname)
+  } catch {
+    // a stem is only a name; the digest makes it unique
+  }
+  const slug = slugify(path, 60)
+  return `${host.slice(0, 80) || "page"}-${slug.length > 0 ? slug : "index"}`
+}
+
+const ORIGINAL_EXTENSION: Record<ContentKind, string> = { html: "html", xhtml: "xhtml", text: "txt" }
+
+/** Path of a retained original: `research/sources/<host>-<slug>-<sha12>.<html|xhtml|txt>`. */
+export const originalPath = (finalUrl: string, kind: ContentKind, sha256: string): string =>
+  `${SOURCES_DIR}/${captureStem(finalUrl)}-${sha256.slice(0, 12)}.${ORIGINAL_EXTENSION[kind]}`
+
+/** Path of a readable copy: `research/sources/<host>-<slug>-<sha12>.md`. */
+export const readablePath = (finalUrl: string, sha256: string): string =>
+  `${SOURCES_DIR}/${captureStem(finalUrl)}-${sha256.slice(0, 12)}.md`
+
+/** One line of `.dossier/captures.jsonl`: these bytes, at this path, came from the fetcher. */
+export const CaptureRecord = Schema.Struct({
+  path: Schema.String,
+  sha256: Schema.String,
+  bytes: Schema.Number,
+  origin: Schema.String,
+  fetchedAt: Schema.String,
+  kind: Schema.Literal("original", "source")
+})
+export type CaptureRecord = typeof CaptureRecord.Type
+
+const decodeRecord = Schema.decodeUnknownEither(Schema.parseJson(CaptureRecord), { onExcessProperty: "ignore" })
+
+/**
+ * Parse `.dossier/captures.jsonl`. Lines that are not a valid record (a hand edit, a torn
+ * line) are skipped: they only lose a claim, they never create one.
+ */
+export const parseCaptures = (text: string): ReadonlyArray<CaptureRecord> => {
+  const out: Array<CaptureRecord> = []
+  for (const line of text.split("\n")) {
+    if (line.trim().length === 0) continue
+    const r = decodeRecord(line)
+    if (Either.isRight(r)) out.push(r.right)
+  }
+  return out
+}
+
+export const captureLine = (record: CaptureRecord): string =>
+  `${JSON.stringify({
+    path: record.path,
+    sha256: record.sha256,
+    bytes: record.bytes,
+    origin: record.origin,
+    fetchedAt: record.fetchedAt,
+    kind: record.kind
+  })}\n`

@@ -1,0 +1,500 @@
+/**
+ * The readable copy of a capture (pure, deterministic, total). HTML and XHTML become Markdown:
+ * the title, headings, paragraphs, lists, links (made absolute), code blocks, tables and block
+ * quotes; scripts, styles, navigation, forms and page furniture are dropped, and `main` /
+ * `article` are preferred when the page has them. `text/plain` is kept as the text itself.
+ *
+ * Text is kept verbatim (whitespace collapsed, no Markdown escaping, no emphasis markers) so a
+ * quote copied from the page matches the readable copy; only links add Markdown around text.
+ * Parsing uses cheerio's htmlparser2 entry point (fast, forgiving). The walk is depth-capped:
+ * below `MAX_DEPTH` a subtree contributes its text only, gathered without recursion, so no page
+ * can exhaust the stack.
+ */
+import { load } from "cheerio/slim"
+
+export type ContentKind = "html" | "xhtml" | "text"
+
+/** The node shape of domhandler (the tree cheerio builds), as far as this module reads it. */
+interface DomNode {
+  readonly type: string
+  readonly name?: string
+  readonly data?: string
+  readonly attribs?: Record<string, string>
+  readonly children?: ReadonlyArray<DomNode>
+  readonly parent?: DomNode | null
+}
+
+const MAX_DEPTH = 120
+
+/** Elements whose whole subtree is dropped. */
+const DROP = new Set([
+  "script", "style", "noscript", "template", "head", "title", "meta", "link", "base",
+  "nav", "form", "button", "input", "select", "option", "textarea", "label", "fieldset", "datalist", "output",
+  "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
+  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot"
+])
+
+/** Page furniture dropped outside `main`/`article`/`section`. */
+const FURNITURE = new Set(["header", "footer"])
+
+const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
+
+const BOILERPLATE = /(?:^|[\s_-])(?:cookies?|consent|gdpr|advert|advertisement|ads|ad-slot|sponsored|newsletter|breadcrumbs?|sidebar|navbar|skip-link|share|social)(?:$|[\s_-])/i
+
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
+
+/** Elements rendered as blocks (they end the paragraph around them). */
+const BLOCKS = new Set([
+  "address", "article", "blockquote", "body", "center", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
+  "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "ol", "p", "pre",
+  "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption", "listing", "xmp", "plaintext"
+])
+
+const CONTAINERS_KEEPING_FURNITURE = new Set(["main", "article", "section"])
+
+interface Ctx {
+  readonly base: URL | undefined
+  readonly inContent: boolean
+  /** Lists and quotes around this node; past `MAX_MARKED_NESTING` no more prefixes are added. */
+  readonly nesting: number
+}
+
+/** Deeper lists and quotes keep their text but add no further indentation or `>` (bounded output). */
+const MAX_MARKED_NESTING = 8
+
+const attr = (node: DomNode, name: string): string | undefined => node.attribs?.[name]
+
+const lower = (node: DomNode): string => (node.name ?? "").toLowerCase()
+
+const isElement = (node: DomNode): boolean => node.type === "tag" || node.type === "script" || node.type === "style"
+
+const dropped = (node: DomNode, ctx: Ctx): boolean => {
+  const name = lower(node)
+  if (node.type === "script" || node.type === "style" || DROP.has(name)) return true
+  if (!ctx.inContent && FURNITURE.has(name)) return true
+  if (node.attribs === undefined) return false
+  if (attr(node, "hidden") !== undefined) return true
+  if ((attr(node, "aria-hidden") ?? "").toLowerCase() === "true") return true
+  const role = (attr(node, "role") ?? "").toLowerCase().trim()
+  if (DROP_ROLES.has(role)) return true
+  const marks = `${attr(node, "class") ?? ""} ${attr(node, "id") ?? ""}`
+  return marks.length > 1 && BOILERPLATE.test(marks)
+}
+
+/** Text of a subtree without recursion (for the depth cap and for code blocks). */
+const textOf = (root: DomNode, skipDropped: boolean, ctx: Ctx, spaced = true): string => {
+  let out = ""
+  const stack: Array<DomNode> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node.type === "text" || node.type === "cdata") {
+      if (node.type === "text") out += node.data ?? ""
+      else for (const c of node.children ?? []) if (c.type === "text") out += c.data ?? ""
+      continue
+    }
+    if (!isElement(node) && node.type !== "root") continue
+    if (node !== root && skipDropped && dropped(node, ctx)) continue
+    if (lower(node) === "br") {
+      out += "\n"
+      continue
+    }
+    const kids = node.children ?? []
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+    if (spaced && BLOCKS.has(lower(node))) out += " "
+  }
+  return out
+}
+
+const collapse = (s: string): string => s.replace(/\s+/g, " ")
+
+/** Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks. */
+const finishInline = (s: string): string =>
+  s
+    .split("\n")
+    .map((line) => collapse(line).trim())
+    .filter((line) => line.length > 0)
+    .join("\n")
+
+const absolute = (href: string, ctx: Ctx): string | undefined => {
+  try {
+    const u = ctx.base === undefined ? new URL(href) : new URL(href, ctx.base)
+    return u.protocol === "http:" || u.protocol === "https:" || u.protocol === "mailto:" ? u.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const linkTarget = (url: string): string => url.replace(/[()\s]/g, (c) => encodeURIComponent(c))
+
+/** Inline rendering of a node (text with links). `\n` marks a `<br>`. */
+const inline = (node: DomNode, ctx: Ctx, depth: number): string => {
+  if (node.type === "text") return collapse(node.data ?? "")
+  if (node.type === "cdata") return collapse(textOf(node, false, ctx))
+  if (!isElement(node) || dropped(node, ctx)) return ""
+  if (depth > MAX_DEPTH) return collapse(textOf(node, true, ctx))
+  const name = lower(node)
+  if (name === "br") return "\n"
+  let inner = ""
+  for (const child of node.children ?? []) inner += inline(child, ctx, depth + 1)
+  if (name === "a") {
+    const text = finishInline(inner).replace(/\n/g, " ")
+    const href = attr(node, "href")
+    const target = href === undefined ? undefined : absolute(href.trim(), ctx)
+    if (text.length === 0) return ""
+    return target === undefined ? text : `[${text.replace(/([[\]])/g, "\\$1")}](${linkTarget(target)})`
+  }
+  return BLOCKS.has(name) ? ` ${inner} ` : inner
+}
+
+const indent = (text: string, prefix: string, first: string): string =>
+  text
+    .split("\n")
+    .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
+    .join("\n")
+
+const codeLanguage = (pre: DomNode): string => {
+  const classes = [attr(pre, "class") ?? ""]
+  for (const c of pre.children ?? []) if (lower(c) === "code") classes.push(attr(c, "class") ?? "")
+  for (const cls of classes) {
+    const m = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]{1,32})(?:\s|$)/.exec(cls)
+    if (m !== null) return m[1]!
+  }
+  return ""
+}
+
+const codeBlock = (pre: DomNode, ctx: Ctx): string => {
+  const code = textOf(pre, false, ctx, false).replace(/\r\n?/g, "\n").replace(/^\n/, "").replace(/\s+$/, "")
+  let fence = "```"
+  while (code.includes(fence)) fence += "`"
+  return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`
+}
+
+const cellText = (cell: DomNode, ctx: Ctx, depth: number): string =>
+  finishInline(inline(cell, ctx, depth)).replace(/\n/g, " ").replace(/\|/g, "\\|")
+
+const table = (node: DomNode, ctx: Ctx, depth: number): string => {
+  if (depth > MAX_DEPTH) return finishInline(collapse(textOf(node, true, ctx)))
+  const rows: Array<Array<string>> = []
+  // Rows of this table only (not of nested tables), in document order.
+  const collect = (el: DomNode, level: number) => {
+    for (const child of el.children ?? []) {
+      const name = lower(child)
+      if (name === "tr") {
+        const cells: Array<string> = []
+        for (const cell of child.children ?? []) {
+          const cn = lower(cell)
+          if (cn === "td" || cn === "th") cells.push(cellText(cell, ctx, depth + 2))
+        }
+        rows.push(cells)
+      } else if ((name === "thead" || name === "tbody" || name === "tfoot") && level < 2) {
+        collect(child, level + 1)
+      }
+    }
+  }
+  collect(node, 0)
+  let width = 0
+  for (const r of rows) if (r.length > width) width = r.length
+  if (width === 0) return ""
+  // Rows keep their own cells (no padding: a ragged table cannot blow up the output).
+  const line = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
+  const [head, ...body] = rows
+  return [line(head!), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n")
+}
+
+const list = (node: DomNode, ctx: Ctx, depth: number): string => {
+  if (depth > MAX_DEPTH) return finishInline(collapse(textOf(node, true, ctx)))
+  const ordered = lower(node) === "ol"
+  const startAttr = Number.parseInt(attr(node, "start") ?? "1", 10)
+  let n = Number.isFinite(startAttr) && Math.abs(startAttr) < 1e9 ? startAttr : 1
+  const items: Array<string> = []
+  const marked = ctx.nesting < MAX_MARKED_NESTING
+  const inner: Ctx = { ...ctx, nesting: ctx.nesting + 1 }
+  for (const child of node.children ?? []) {
+    if (!isElement(child) || dropped(child, ctx)) continue
+    const name = lower(child)
+    const content =
+      name === "li"
+        ? blocks(child.children ?? [], inner, depth + 1).join("\n")
+        : name === "ul" || name === "ol"
+          ? list(child, inner, depth + 1)
+          : finishInline(inline(child, inner, depth + 1))
+    if (content.length === 0) continue
+    if (name === "ul" || name === "ol") {
+      items.push(marked ? indent(content, "  ", "  ") : content)
+      continue
+    }
+    const marker = ordered ? `${n}. ` : "- "
+    n++
+    items.push(indent(content, marked ? " ".repeat(marker.length) : "", marker))
+  }
+  return items.join("\n")
+}
+
+const block = (node: DomNode, ctx: Ctx, depth: number): ReadonlyArray<string> => {
+  const name = lower(node)
+  if (depth > MAX_DEPTH) {
+    const text = finishInline(collapse(textOf(node, true, ctx)))
+    return text.length === 0 ? [] : [text]
+  }
+  const level = HEADINGS[name]
+  if (level !== undefined) {
+    const text = finishInline(inline(node, ctx, depth)).replace(/\n/g, " ")
+    return text.length === 0 ? [] : [`${"#".repeat(level)} ${text}`]
+  }
+  switch (name) {
+    case "p":
+    case "dt":
+    case "dd":
+    case "summary":
+    case "figcaption":
+    case "caption":
+    case "address": {
+      const text = finishInline(inline(node, ctx, depth))
+      return text.length === 0 ? [] : [text]
+    }
+    case "pre":
+    case "listing":
+    case "xmp":
+    case "plaintext":
+      return [codeBlock(node, ctx)]
+    case "hr":
+      return ["---"]
+    case "ul":
+    case "ol": {
+      const text = list(node, ctx, depth)
+      return text.length === 0 ? [] : [text]
+    }
+    case "table": {
+      const text = table(node, ctx, depth)
+      return text.length === 0 ? [] : [text]
+    }
+    case "blockquote": {
+      const inner = blocks(node.children ?? [], { ...ctx, nesting: ctx.nesting + 1 }, depth + 1).join("\n\n")
+      if (inner.length === 0) return []
+      return [ctx.nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner]
+    }
+    default: {
+      const inContent = ctx.inContent || CONTAINERS_KEEPING_FURNITURE.has(name)
+      return blocks(node.children ?? [], inContent === ctx.inContent ? ctx : { ...ctx, inContent }, depth + 1)
+    }
+  }
+}
+
+/** Render a sequence of sibling nodes as Markdown blocks. */
+const blocks = (nodes: ReadonlyArray<DomNode>, ctx: Ctx, depth: number): Array<string> => {
+  const out: Array<string> = []
+  let run = ""
+  const flush = () => {
+    const text = finishInline(run)
+    if (text.length > 0) out.push(text)
+    run = ""
+  }
+  for (const node of nodes) {
+    if (node.type === "text" || node.type === "cdata") {
+      run += inline(node, ctx, depth)
+      continue
+    }
+    if (!isElement(node) || dropped(node, ctx)) continue
+    if (BLOCKS.has(lower(node))) {
+      flush()
+      for (const b of block(node, ctx, depth)) out.push(b)
+    } else {
+      run += inline(node, ctx, depth)
+    }
+  }
+  flush()
+  return out
+}
+
+const baseOf = (baseEl: DomNode | undefined, pageUrl: string): URL | undefined => {
+  let page: URL | undefined
+  try {
+    page = new URL(pageUrl)
+  } catch {
+    page = undefined
+  }
+  if (baseEl !== undefined) {
+    try {
+      const u = page === undefined ? new URL(attr(baseEl, "href")!) : new URL(attr(baseEl, "href")!, page)
+      if (u.protocol === "http:" || u.protocol === "https:") return u
+    } catch {
+      // an unusable <base> is ignored
+    }
+  }
+  return page
+}
+
+/** Elements that never nest in the parser's stack (void, or closed implicitly by a sibling). */
+const NON_NESTING = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+  "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"
+])
+
+const RAW_TEXT = new Set(["script", "style", "template", "noscript", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
+
+/**
+ * Visit the tags of a page in one linear pass (no regular expression that could backtrack):
+ * `onText` gets the text between tags, `onTag` each tag's lowercased name, whether it closes,
+ * whether it is self-closing. Comments and raw-text elements (script, style…) are skipped.
+ */
+const isNameChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 58
+
+const rawTextEnd = new Map<string, RegExp>()
+
+const scanTags = (
+  html: string,
+  onTag: (name: string, closing: boolean, selfClosing: boolean) => void,
+  onText: (text: string) => void
+): void => {
+  let i = 0
+  while (i < html.length) {
+    const lt = html.indexOf("<", i)
+    if (lt < 0) break
+    if (lt > i) onText(html.slice(i, lt))
+    if (html.startsWith("<!--", lt)) {
+      const end = html.indexOf("-->", lt + 4)
+      if (end < 0) return
+      i = end + 3
+      continue
+    }
+    const gt = html.indexOf(">", lt + 1)
+    if (gt < 0) {
+      onText(html.slice(lt))
+      return
+    }
+    const closing = html.charCodeAt(lt + 1) === 47 /* / */
+    let j = closing ? lt + 2 : lt + 1
+    const nameStart = j
+    while (j < gt && isNameChar(html.charCodeAt(j))) j++
+    i = gt + 1
+    const first = html.charCodeAt(nameStart) | 0x20
+    if (j === nameStart || first < 97 || first > 122) {
+      onText(" ")
+      continue
+    }
+    const name = html.slice(nameStart, j).toLowerCase()
+    onTag(name, closing, html.charCodeAt(gt - 1) === 47)
+    if (!closing && RAW_TEXT.has(name)) {
+      let end = rawTextEnd.get(name)
+      if (end === undefined) {
+        end = new RegExp(`</${name}`, "gi")
+        rawTextEnd.set(name, end)
+      }
+      end.lastIndex = i
+      const m = end.exec(html)
+      if (m === null) return
+      i = m.index
+    }
+  }
+  if (i < html.length) onText(html.slice(i))
+}
+
+/** Deepest element nesting the page can produce, estimated from its tags (over-estimates are safe). */
+export const estimateDepth = (html: string): number => {
+  let depth = 0
+  let max = 0
+  scanTags(
+    html,
+    (name, closing, selfClosing) => {
+      if (NON_NESTING.has(name) || selfClosing) return
+      if (closing) depth = depth > 0 ? depth - 1 : 0
+      else if (++depth > max) max = depth
+    },
+    () => {}
+  )
+  return max
+}
+
+/**
+ * Pages nested deeper than this are not built into a tree: the parser's cost grows with the
+ * square of the depth, so a hostile page could stall the capture. They get a text-only copy.
+ */
+export const MAX_PARSE_DEPTH = 2000
+
+/** Text-only copy of a page too deeply nested to parse into a tree (linear time). */
+const flatText = (html: string): string => {
+  const parts: Array<string> = []
+  scanTags(
+    html,
+    (name) => parts.push(BLOCKS.has(name) || name === "br" ? "\n" : " "),
+    (text) => parts.push(text.replace(/</g, "&lt;"))
+  )
+  // Decode character references with the same parser (a tag-free body parses in linear time).
+  const $ = load(`<pre>${parts.join("")}</pre>`)
+  return $("pre")
+    .text()
+    .split("\n")
+    .map((line) => collapse(line).trim())
+    .filter((line) => line.length > 0)
+    .join("\n\n")
+}
+
+/** Markdown of an HTML (or XHTML) page, links resolved against `pageUrl`. */
+export const htmlToMarkdown = (html: string, pageUrl: string): string => {
+  if (estimateDepth(html) > MAX_PARSE_DEPTH) {
+    const text = flatText(html)
+    return text.length === 0 ? "" : `${text}\n`
+  }
+  const $ = load(html)
+  const root = $.root()[0] as unknown as DomNode
+  // One pass for what the page declares: its title, <base>, first main, whether it has articles.
+  let titleEl: DomNode | undefined
+  let baseEl: DomNode | undefined
+  let mainEl: DomNode | undefined
+  let hasArticle = false
+  const stack: Array<DomNode> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node !== root && isElement(node)) {
+      const name = lower(node)
+      if (name === "title") titleEl ??= node
+      else if (name === "base" && attr(node, "href") !== undefined) baseEl ??= node
+      else if (name === "article") hasArticle = true
+      if (mainEl === undefined && (name === "main" || (attr(node, "role") ?? "").toLowerCase() === "main")) mainEl = node
+    }
+    const kids = node.children ?? []
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+  }
+  const base = baseOf(baseEl, pageUrl)
+  const ctx: Ctx = { base, inContent: false, nesting: 0 }
+
+  let title = titleEl === undefined ? "" : finishInline(collapse(textOf(titleEl, false, ctx))).replace(/\n/g, " ")
+
+  const contentRoots: ReadonlyArray<DomNode> = mainEl !== undefined ? [mainEl] : hasArticle ? outermost(root, "article") : [root]
+
+  const body: Array<string> = []
+  for (const r of contentRoots) {
+    const isContent = r !== root
+    const rctx: Ctx = isContent ? { base, inContent: true, nesting: 0 } : ctx
+    for (const b of blocks(r.children ?? [], rctx, 1)) body.push(b)
+  }
+  if (title.length === 0) {
+    const h1 = body.find((b) => b.startsWith("# "))
+    if (h1 !== undefined) title = h1.slice(2)
+  }
+  const head = title.length > 0 ? `# ${title}` : undefined
+  const rest = head !== undefined && body[0] === head ? body.slice(1) : body
+  const all2 = head === undefined ? rest : [head, ...rest]
+  return all2.length === 0 ? "" : `${all2.join("\n\n")}\n`
+}
+
+/** The outermost elements of a name, in document order (not descending into a match). */
+const outermost = (root: DomNode, name: string): Array<DomNode> => {
+  const out: Array<DomNode> = []
+  const stack: Array<DomNode> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (node !== root && isElement(node) && lower(node) === name) {
+      out.push(node)
+      continue
+    }
+    const kids = node.children ?? []
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+  }
+  return out
+}
+
+/** The readable copy of a decoded body. */
+export const readableCopy = (kind: ContentKind, text: string, pageUrl: string): string =>
+  kind === "text" ? text : htmlToMarkdown(text, pageUrl)

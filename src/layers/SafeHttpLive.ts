@@ -1,0 +1,299 @@
+/**
+ * SafeHttp on Node with undici 7. One implementation, `makeSafeHttp(config)`, serves both the
+ * live layer (system resolver, real policy, nothing configurable) and the test layer (an
+ * injected resolver and policy). How the policy is enforced:
+ *
+ * - The URL (and every `Location`) is parsed by the WHATWG parser and checked: scheme,
+ *   credentials, `localhost` names, literal addresses. Node's `net.connect` skips its lookup for
+ *   an IP literal, so literals are checked here, before any request.
+ * - A name is resolved once (`lookup({all: true})`); every answer must pass the policy.
+ * - Each hop gets its own undici Agent whose connector's `lookup` returns exactly the checked
+ *   answers for exactly that host (anything else fails), so there is no second lookup between
+ *   check and connect. The connector also compares the socket's remote address with the checked
+ *   set before a byte is sent. TLS keeps the host name for SNI and certificate checks.
+ * - Redirects are followed by hand (at most 5), each hop checked like the first.
+ * - `Accept-Encoding: identity`; any other `Content-Encoding` is refused. Content type and UTF-8
+ *   rules; the 2 MiB cap counted on the stream; one deadline from DNS to the last body byte.
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import ipaddr from "ipaddr.js"
+import * as dns from "node:dns"
+import type { Socket } from "node:net"
+import { Agent, buildConnector, request } from "undici"
+import {
+  type AddressPolicy,
+  bareHost,
+  checkAddress,
+  checkUrl,
+  publicUnicastPolicy,
+  type Target
+} from "../domain/DestinationPolicy.js"
+import {
+  checkContentType,
+  checkEncoding,
+  decodeBody,
+  DEFAULT_TIMEOUT_SECONDS,
+  MAX_BODY_BYTES,
+  MAX_REDIRECTS
+} from "../domain/IngestContent.js"
+import {
+  ConnectionFailed,
+  DnsFailure,
+  ForbiddenDestination,
+  HttpStatus,
+  type IngestError,
+  ResponseTooLarge,
+  Timeout,
+  TooManyRedirects
+} from "../domain/IngestErrors.js"
+import { type Fetched, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"
+
+export interface Answer {
+  readonly address: string
+  readonly family: number
+}
+
+/** Resolve a host name to all its addresses (rejecting when it does not resolve). */
+export type Resolver = (host: string) => Promise<ReadonlyArray<Answer>>
+
+export const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true, verbatim: true })
+
+export interface SafeHttpConfig {
+  readonly resolve: Resolver
+  readonly policy: AddressPolicy
+  /**
+   * Observes every connection attempt (`connecting`, before any socket exists) and every socket
+   * that reached a checked address (`connected`). Observation only; it cannot change a decision.
+   */
+  readonly observe?: (event: ConnectEvent) => void
+}
+
+export type ConnectEvent =
+  | { readonly phase: "connecting"; readonly host: string }
+  | { readonly phase: "connected"; readonly host: string; readonly address: string }
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+const HEADERS = {
+  "accept-encoding": "identity",
+  accept: "text/html, application/xhtml+xml, text/plain;q=0.9, */*;q=0.1",
+  "user-agent": "dossier/0.1 (research capture)"
+}
+
+const codeOf = (e: unknown): string => {
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | undefined
+  const code = err?.code ?? err?.cause?.code
+  return typeof code === "string" && code.length > 0 ? code.slice(0, 80) : "error"
+}
+
+const sameAddress = (a: string, b: string): boolean => {
+  try {
+    return ipaddr.process(a).toNormalizedString() === ipaddr.process(b).toNormalizedString()
+  } catch {
+    return false
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ReadonlyArray<Answer>, family?: number) => void
+
+/** A `lookup` for net/tls.connect that only ever answers the checked addresses of one host. */
+const pinnedLookup =
+  (host: string, answers: ReadonlyArray<Answer>) =>
+  (hostname: string, options: unknown, callback?: LookupCallback): void => {
+    const cb = (typeof options === "function" ? options : callback) as LookupCallback
+    const opts = (typeof options === "object" && options !== null ? options : {}) as { family?: unknown; all?: boolean }
+    const family = opts.family === 4 || opts.family === "IPv4" ? 4 : opts.family === 6 || opts.family === "IPv6" ? 6 : 0
+    const list = hostname === host ? answers.filter((a) => family === 0 || a.family === family) : []
+    if (list.length === 0) {
+      const e: NodeJS.ErrnoException = new Error(`no checked address for ${hostname}`)
+      e.code = "ENOTFOUND"
+      cb(e, "", 0)
+      return
+    }
+    if (opts.all === true) cb(null, list.map((a) => ({ address: a.address, family: a.family })))
+    else cb(null, list[0]!.address, list[0]!.family)
+  }
+
+interface Hop {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: NodeJS.ReadableStream & { destroy: (e?: Error) => void }
+}
+
+/** Drop a response body we will not read (its abort error is expected and swallowed). */
+const discard = (hop: Hop): void => {
+  hop.body.on("error", () => {})
+  hop.body.destroy()
+}
+
+export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
+  const { policy, resolve } = config
+
+  const parse = (raw: string, base?: string) =>
+    Either.match(checkUrl(policy, raw, base), { onLeft: Effect.fail, onRight: Effect.succeed })
+
+  /** The addresses a hop may connect to: the checked literal, or every checked DNS answer. */
+  const destinations = (target: Target): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> =>
+    Option.match(target.literal, {
+      onSome: (address) => Effect.succeed([{ address, family: address.includes(":") ? 6 : 4 }]),
+      onNone: () =>
+        Effect.tryPromise({
+          try: () => resolve(target.host),
+          catch: () => new DnsFailure({ host: target.host })
+        }).pipe(
+          Effect.flatMap((answers): Effect.Effect<ReadonlyArray<Answer>, DnsFailure | ForbiddenDestination> => {
+            if (answers.length === 0) return Effect.fail(new DnsFailure({ host: target.host }))
+            for (const a of answers) {
+              const checked = checkAddress(policy, target.host, a.address)
+              if (Either.isLeft(checked)) return Effect.fail(checked.left)
+            }
+            return Effect.succeed(answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 })))
+          })
+        )
+    })
+
+  const makeAgent = (target: Target, answers: ReadonlyArray<Answer>, timeoutMs: number): Agent => {
+    const host = bareHost(target.host)
+    const connector = buildConnector({ lookup: pinnedLookup(host, answers), timeout: timeoutMs } as buildConnector.BuildOptions)
+    const connect: buildConnector.connector = (options, callback) => {
+      config.observe?.({ phase: "connecting", host: target.host })
+      connector(options, (err, socket) => {
+        if (err !== null) return callback(err, null)
+        const remote = (socket as Socket).remoteAddress ?? ""
+        if (!answers.some((a) => sameAddress(a.address, remote))) {
+          socket.destroy()
+          const e: NodeJS.ErrnoException = new Error("connected to an unchecked address")
+          e.code = "UNCHECKED_ADDRESS"
+          return callback(e, null)
+        }
+        config.observe?.({ phase: "connected", host: target.host, address: remote })
+        return callback(null, socket)
+      })
+    }
+    return new Agent({ connect, pipelining: 1, connections: 1, keepAliveTimeout: 1000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+  }
+
+  const send = (target: Target, agent: Agent): Effect.Effect<Hop, ConnectionFailed> =>
+    Effect.tryPromise({
+      try: (signal) =>
+        request(target.url, { method: "GET", headers: HEADERS, dispatcher: agent, signal }).then(
+          (r): Hop => ({ status: r.statusCode, headers: r.headers, body: r.body as unknown as Hop["body"] })
+        ),
+      catch: (e) => new ConnectionFailed({ host: target.host, reason: codeOf(e) })
+    })
+
+  const readBody = (target: Target, hop: Hop): Effect.Effect<Uint8Array, ResponseTooLarge | ConnectionFailed> =>
+    Effect.async<Uint8Array, ResponseTooLarge | ConnectionFailed>((resume) => {
+      const chunks: Array<Buffer> = []
+      let total = 0
+      let done = false
+      const finish = (outcome: Effect.Effect<Uint8Array, ResponseTooLarge | ConnectionFailed>) => {
+        if (done) return
+        done = true
+        resume(outcome)
+      }
+      hop.body.on("data", (chunk: Buffer) => {
+        if (done) return
+        total += chunk.length
+        if (total > MAX_BODY_BYTES) {
+          discard(hop)
+          finish(Effect.fail(new ResponseTooLarge({ max: MAX_BODY_BYTES })))
+          return
+        }
+        chunks.push(chunk)
+      })
+      hop.body.on("end", () => finish(Effect.succeed(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total))))
+      hop.body.on("error", (e: unknown) => finish(Effect.fail(new ConnectionFailed({ host: target.host, reason: codeOf(e) }))))
+      return Effect.sync(() => {
+        done = true
+        discard(hop)
+      })
+    })
+
+  const header = (hop: Hop, name: string): string | Array<string> | undefined => hop.headers[name]
+
+  const fetchAll = (raw: string, timeoutMs: number): Effect.Effect<Fetched, IngestError> =>
+    Effect.gen(function*() {
+      let target = yield* parse(raw)
+      const redirects: Array<string> = []
+      while (true) {
+        const answers = yield* destinations(target)
+        const current = target
+        const outcome = yield* Effect.acquireUseRelease(
+          Effect.sync(() => makeAgent(current, answers, timeoutMs)),
+          (agent) =>
+            Effect.gen(function*() {
+              const hop = yield* send(current, agent)
+              if (REDIRECT_STATUSES.has(hop.status)) {
+                const location = header(hop, "location")
+                discard(hop)
+                if (typeof location !== "string" || location.length === 0) return yield* new HttpStatus({ status: hop.status })
+                return { _tag: "redirect" as const, location }
+              }
+              if (hop.status < 200 || hop.status > 299) {
+                discard(hop)
+                return yield* new HttpStatus({ status: hop.status })
+              }
+              const encoding = checkEncoding(header(hop, "content-encoding"))
+              if (Either.isLeft(encoding)) {
+                discard(hop)
+                return yield* encoding.left
+              }
+              const media = checkContentType(header(hop, "content-type"))
+              if (Either.isLeft(media)) {
+                discard(hop)
+                return yield* media.left
+              }
+              const declared = Number(header(hop, "content-length"))
+              if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+                discard(hop)
+                return yield* new ResponseTooLarge({ max: MAX_BODY_BYTES })
+              }
+              const body = yield* readBody(current, hop)
+              const contentType = header(hop, "content-type")
+              const text = yield* Either.match(
+                decodeBody(body, typeof contentType === "string" ? contentType : media.right.essence),
+                { onLeft: Effect.fail, onRight: Effect.succeed }
+              )
+              return { _tag: "done" as const, status: hop.status, media: media.right, body, text }
+            }),
+          (agent) => Effect.promise(() => agent.destroy().catch(() => undefined))
+        )
+        if (outcome._tag === "done") {
+          return {
+            url: raw,
+            finalUrl: current.url.href,
+            redirects,
+            status: outcome.status,
+            contentType: outcome.media.essence,
+            kind: outcome.media.kind,
+            body: outcome.body,
+            text: outcome.text
+          } satisfies Fetched
+        }
+        if (redirects.length >= MAX_REDIRECTS) return yield* new TooManyRedirects({ max: MAX_REDIRECTS })
+        target = yield* parse(outcome.location, current.url.href)
+        redirects.push(target.url.href)
+      }
+    })
+
+  return {
+    check: (raw) =>
+      Effect.map(parse(raw), (t) => ({ url: t.url.href, host: t.host, literal: Option.isSome(t.literal) })),
+    fetch: (raw, options) => {
+      const seconds = options?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS
+      return fetchAll(raw, seconds * 1000).pipe(
+        Effect.timeoutFail({ duration: Duration.seconds(seconds), onTimeout: () => new Timeout({ seconds }) })
+      )
+    }
+  }
+}
+
+/** The live layer: the system resolver and the real policy. Nothing about it is configurable. */
+export const SafeHttpLive: Layer.Layer<SafeHttp> = Layer.sync(SafeHttp, () =>
+  makeSafeHttp({ resolve: systemResolver, policy: publicUnicastPolicy })
+)

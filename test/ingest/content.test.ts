@@ -1,0 +1,55 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import {
+  captureLine,
+  captureStem,
+  checkContentType,
+  checkEncoding,
+  decodeBody,
+  originalPath,
+  parseCaptures,
+  readablePath
+} from "../../src/domain/IngestContent.js"
+
+describe("capture rules (pure)", () => {
+  it("accepts identity or no Content-Encoding only", () => {
+    expect(Either.isRight(checkEncoding(undefined))).toBe(true)
+    expect(Either.isRight(checkEncoding("identity"))).toBe(true)
+    expect(Either.isRight(checkEncoding(" Identity "))).toBe(true)
+    for (const e of ["gzip", "br", "deflate", "identity, gzip", "zstd"]) expect(Either.isLeft(checkEncoding(e)), e).toBe(true)
+  })
+
+  it("accepts the three media types, in UTF-8 when a charset is declared", () => {
+    expect(checkContentType("text/html")).toEqual(Either.right({ kind: "html", essence: "text/html" }))
+    expect(checkContentType('Text/HTML; charset="UTF-8"')).toEqual(Either.right({ kind: "html", essence: "text/html" }))
+    expect(checkContentType("application/xhtml+xml; charset=utf8")).toEqual(Either.right({ kind: "xhtml", essence: "application/xhtml+xml" }))
+    expect(checkContentType("text/plain;format=flowed")).toEqual(Either.right({ kind: "text", essence: "text/plain" }))
+    for (const t of [undefined, "", "image/png", "application/json", "text/html; charset=iso-8859-1", "text/plain; charset=windows-1252", "text/htmlx"]) {
+      expect(Either.isLeft(checkContentType(t)), String(t)).toBe(true)
+    }
+  })
+
+  it("refuses bytes that are not UTF-8 and drops a BOM", () => {
+    expect(Either.isLeft(decodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), "text/plain"))).toBe(true)
+    expect(decodeBody(Buffer.from("\ufeffhello"), "text/plain")).toEqual(Either.right("hello"))
+  })
+
+  it("names files by host, slug and their own digest", () => {
+    const sha = "a".repeat(64)
+    expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe("research/sources/example.com-some-page-html-aaaaaaaaaaaa.html")
+    expect(originalPath("https://example.com/", "text", sha)).toBe("research/sources/example.com-index-aaaaaaaaaaaa.txt")
+    expect(readablePath("http://[2001:db8::1]:8080/Ünïcode%20path", sha)).toBe("research/sources/2001-db8-1-unicode-path-aaaaaaaaaaaa.md")
+  })
+
+  it.prop("stems are short, ASCII and safe as one path segment", [fc.webUrl({ withQueryParameters: true, withFragments: true })], ([url]) => {
+    const stem = captureStem(url)
+    return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !stem.startsWith(".") && !stem.includes("/")
+  })
+
+  it("the capture log round-trips and skips lines that are not records", () => {
+    const rec = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const }
+    const text = captureLine(rec) + "not json\n" + '{"path":1}\n' + captureLine({ ...rec, kind: "source" }) + '{"path":"torn'
+    expect(parseCaptures(text)).toEqual([rec, { ...rec, kind: "source" }])
+  })
+})

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { estimateDepth, htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy } from "../../src/domain/Readable.js"
+
+const URL_ = "https://example.com/articles/one.html"
+
+describe("readable copy (pure)", () => {
+  it("renders title, headings, paragraphs, lists, absolute links, code, tables and quotes", () => {
+    const html = `<!doctype html><html><head><title>  The  Title </title><style>p{}</style></head><body>
+      <header><a href="/">Site</a> <nav>Menu</nav></header>
+      <div class="cookie-banner">We use cookies</div>
+      <article>
+        <h1>The Title</h1>
+        <p>First   paragraph with a <a href="../about?x=1">relative link</a> and <em>emphasis</em>.<br>Second line.</p>
+        <h2>Lists</h2>
+        <ul><li>alpha</li><li>beta<ul><li>nested</li></ul></li></ul>
+        <ol start="3"><li>three</li><li>four</li></ol>
+        <pre><code class="language-ts">const a = 1
+if (a) {
+  log("\`\`\` fence")
+}</code></pre>
+        <table><thead><tr><th>k</th><th>v</th></tr></thead><tbody><tr><td>a|b</td><td>2</td></tr><tr><td>c</td></tr></tbody></table>
+        <blockquote><p>Quoted words.</p><p>More.</p></blockquote>
+        <form><input name="q"><button>Go</button></form>
+        <script>alert(1)</script>
+        <a href="javascript:alert(1)">not a link</a>
+      </article>
+      <footer>Copyright</footer>
+    </body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(md).toBe(
+      [
+        "# The Title",
+        "",
+        "First paragraph with a [relative link](https://example.com/about?x=1) and emphasis.",
+        "Second line.",
+        "",
+        "## Lists",
+        "",
+        "- alpha",
+        "- beta",
+        "  - nested",
+        "",
+        "3. three",
+        "4. four",
+        "",
+        "````ts",
+        "const a = 1",
+        "if (a) {",
+        '  log("``` fence")',
+        "}",
+        "````",
+        "",
+        "| k | v |",
+        "| --- | --- |",
+        "| a\\|b | 2 |",
+        "| c |",
+        "",
+        "> Quoted words.",
+        ">",
+        "> More.",
+        "",
+        "not a link",
+        ""
+      ].join("\n")
+    )
+  })
+
+  it("prefers main over the rest of the page and drops navigation, forms, asides and hidden parts", () => {
+    const html = `<html><body><div>outside text</div><main><p>inside</p><aside>aside</aside><div hidden>hidden</div><div role="navigation">roles</div></main></body></html>`
+    expect(htmlToMarkdown(html, URL_)).toBe("inside\n")
+  })
+
+  it("keeps several articles in order and honours <base href>", () => {
+    const html = `<html><head><base href="https://other.example/dir/"></head><body><p>lead</p><article><p>one <a href="x">x</a></p></article><article><p>two</p></article></body></html>`
+    expect(htmlToMarkdown(html, URL_)).toBe("one [x](https://other.example/dir/x)\n\ntwo\n")
+  })
+
+  it("keeps text verbatim (no escaping), so quotes copied from the page match", () => {
+    const html = `<p>a * b _c_ [d] <b>bold</b> &amp; &lt;tag&gt;</p>`
+    expect(htmlToMarkdown(html, URL_)).toBe("a * b _c_ [d] bold & <tag>\n")
+  })
+
+  it("text/plain is kept as the text itself", () => {
+    expect(readableCopy("text", "  line one\n\nline two\t\n", URL_)).toBe("  line one\n\nline two\t\n")
+  })
+
+  it("survives pathological nesting without exhausting the stack", () => {
+    const depth = 50_000
+    const html = "<div>".repeat(depth) + "<p>deep text</p>" + "</div>".repeat(depth) + "<ul>".repeat(5000) + "<li>x" + "</ul>".repeat(5000)
+    const md = htmlToMarkdown(html, URL_)
+    expect(md).toContain("deep text")
+    expect(md).toContain("x")
+  })
+
+  it("hostile 2 MiB shapes finish (each would be quadratic in a naive extractor)", () => {
+    const size = 2 * 1024 * 1024
+    const shapes = [
+      "<div>".repeat(size / 5),
+      "<".repeat(size),
+      "<!--".repeat(size / 4),
+      "<script>".repeat(size / 8),
+      "<a ".repeat(size / 3),
+      "<article>x".repeat(size / 10),
+      "<table>" + "<tr><td>x</td></tr>".repeat(size / 40) + "<tr>" + "<td>y</td>".repeat(size / 40) + "</table>"
+    ]
+    for (const html of shapes) expect(typeof htmlToMarkdown(html, URL_)).toBe("string")
+  })
+
+  it("deep lists and quotes keep their text but stop adding prefixes (bounded output)", () => {
+    const quotes = "<blockquote>".repeat(30) + "<p>q</p>" + "</blockquote>".repeat(30)
+    expect(htmlToMarkdown(quotes, URL_)).toBe(`${"> ".repeat(8)}q\n`)
+    const lists = "<ul><li>item".repeat(30) + "</li></ul>".repeat(30)
+    const lines = htmlToMarkdown(lists, URL_).trimEnd().split("\n")
+    expect(lines.length).toBe(30)
+    expect(lines.every((l) => l.trim() === "- item")).toBe(true)
+    expect(Math.max(...lines.map((l) => l.length))).toBe(2 * 8 + "- item".length)
+  })
+
+  it("a page too deeply nested to parse still yields its text, decoded", () => {
+    const html = "<div>".repeat(MAX_PARSE_DEPTH + 1) + "<p>deep &amp; text</p><script>hidden()</script>" + "</div>".repeat(10)
+    expect(estimateDepth(html)).toBeGreaterThan(MAX_PARSE_DEPTH)
+    expect(htmlToMarkdown(html, URL_)).toBe("deep & text\n")
+  })
+
+  it.prop("never throws and is deterministic on arbitrary input", [fc.string({ maxLength: 2000 }), fc.webUrl()], ([s, url]) => {
+    const a = htmlToMarkdown(s, url)
+    const b = htmlToMarkdown(s, url)
+    return typeof a === "string" && a === b
+  })
+
+  const tag = fc.constantFrom("p", "div", "a", "ul", "ol", "li", "pre", "code", "table", "tr", "td", "th", "blockquote", "h1", "h3", "main", "article", "nav", "script", "br", "hr", "base", "title", "header", "footer", "b")
+  const attr = fc.constantFrom("", ' href="/x"', ' href="javascript:x"', ' href="http://[bad"', ' class="language-js"', ' hidden', ' role="main"', ' start="-3"', ' start="99999999999999"', ' href="https://e.example/a b(c)"')
+  const htmlish = fc.array(
+    fc.oneof(
+      fc.tuple(tag, attr).map(([t, a]) => `<${t}${a}>`),
+      tag.map((t) => `</${t}>`),
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom("```", "|", "\n", "&amp;", "&#0;", "<!--", "-->", "<![CDATA[x]]>", "\u0000", "\ud800")
+    ),
+    { maxLength: 200 }
+  ).map((parts) => parts.join(""))
+
+  it.prop("never throws and is deterministic on tag soup", [htmlish], ([s]) => {
+    const a = htmlToMarkdown(s, URL_)
+    return a === htmlToMarkdown(s, URL_) && (a === "" || a.endsWith("\n"))
+  }, { fastCheck: { numRuns: 500 } })
+
+  it.prop("never throws on tag soup below the depth limit either", [htmlish], ([s]) => {
+    const deep = "<div>".repeat(MAX_PARSE_DEPTH + 1) + s
+    const a = htmlToMarkdown(deep, URL_)
+    return a === htmlToMarkdown(deep, URL_)
+  }, { fastCheck: { numRuns: 100 } })
+})
