@@ -20,6 +20,7 @@ import {
   FileStore,
   type FileStoreShape,
   isStagingName,
+  type ReadManyEntry,
   type ReadOptions,
   STAGING_SUFFIX
 } from "../services/FileStore.js"
@@ -60,20 +61,22 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
   }
 
   /** Check every parent component of a normalized path: directories, not symlinks. `missing` when one is absent. */
+  const checkParentsSync = (rel: string): Either.Either<"ok" | "missing", IoError | UnsafePath> => {
+    const parts = rel.split("/")
+    let current = root
+    for (let i = 0; i < parts.length - 1; i++) {
+      current = path.join(current, parts[i]!)
+      const st = lstatOrNone(rel, current)
+      if (Either.isLeft(st)) return Either.left(st.left)
+      if (st.right === undefined) return Either.right("missing" as const)
+      if (st.right.isSymbolicLink()) return Either.left(new UnsafePath({ path: rel, reason: "symlink" }))
+      if (!st.right.isDirectory()) return Either.left(new UnsafePath({ path: rel, reason: "not-directory" }))
+    }
+    return Either.right("ok" as const)
+  }
+
   const checkParents = (rel: string): Effect.Effect<"ok" | "missing", IoError | UnsafePath> =>
-    Effect.suspend((): Effect.Effect<"ok" | "missing", IoError | UnsafePath> => {
-      const parts = rel.split("/")
-      let current = root
-      for (let i = 0; i < parts.length - 1; i++) {
-        current = path.join(current, parts[i]!)
-        const st = lstatOrNone(rel, current)
-        if (Either.isLeft(st)) return Effect.fail(st.left)
-        if (st.right === undefined) return Effect.succeed("missing" as const)
-        if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-        if (!st.right.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
-      }
-      return Effect.succeed("ok" as const)
-    })
+    Effect.suspend(() => Either.match(checkParentsSync(rel), { onLeft: Effect.fail, onRight: Effect.succeed }))
 
   const statEntry = (p: string): Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath> =>
     Effect.gen(function*() {
@@ -404,6 +407,58 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     })
 
+  /** Many small files: parents checked once per directory; each file opened O_NOFOLLOW and fstat-checked. */
+  const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
+    Effect.sync(() => {
+      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+      const dirs = new Map<string, Either.Either<"ok" | "missing", IoError | UnsafePath>>()
+      return paths.map((p): ReadManyEntry => {
+        const normalized = normalizeRelative(p)
+        if (Either.isLeft(normalized)) return { path: p, bytes: null, error: normalized.left }
+        const rel = normalized.right
+        const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : ""
+        let parents = dirs.get(dir)
+        if (parents === undefined) {
+          parents = checkParentsSync(rel)
+          dirs.set(dir, parents)
+        }
+        if (Either.isLeft(parents)) return { path: rel, bytes: null, error: parents.left }
+        if (parents.right === "missing") return { path: rel, bytes: null, error: new FileNotFound({ path: rel }) }
+        let fd: number
+        try {
+          fd = fs.openSync(abs(rel), O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch (e) {
+          const code = codeOf(e)
+          const error = code === "ELOOP"
+            ? new UnsafePath({ path: rel, reason: "symlink" })
+            : code === "ENOENT" || code === "ENOTDIR"
+            ? new FileNotFound({ path: rel })
+            : io(rel, "open")(e)
+          return { path: rel, bytes: null, error }
+        }
+        try {
+          const st = fs.fstatSync(fd)
+          if (!st.isFile()) return { path: rel, bytes: null, error: new UnsafePath({ path: rel, reason: "not-regular-file" }) }
+          if (options?.requireSingleLink === true && st.nlink > 1) {
+            return { path: rel, bytes: null, error: new UnsafePath({ path: rel, reason: "hard-link" }) }
+          }
+          if (st.size > max) return { path: rel, bytes: null, error: new LimitExceeded({ limit: "fileBytes", max, actual: st.size }) }
+          const buf = Buffer.allocUnsafe(st.size)
+          let off = 0
+          while (off < st.size) {
+            const n = fs.readSync(fd, buf, off, st.size - off, off)
+            if (n === 0) break
+            off += n
+          }
+          return { path: rel, bytes: new Uint8Array(buf.buffer, buf.byteOffset, off), error: null }
+        } catch (e) {
+          return { path: rel, bytes: null, error: io(rel, "read")(e) }
+        } finally {
+          fs.closeSync(fd)
+        }
+      })
+    })
+
   const ensureDir: FileStoreShape["ensureDir"] = (p) => Effect.flatMap(normalize(p), (rel) => mkdirs(rel, true))
 
   return {
@@ -418,6 +473,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     truncate,
     remove,
     list,
+    readMany,
     ensureDir
   }
 }

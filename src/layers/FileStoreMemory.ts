@@ -214,7 +214,15 @@ export const makeMemoryFs = (): MemoryFs => {
 
   const ensureDir: FileStoreShape["ensureDir"] = (p) => Effect.flatMap(normalize(p), (rel) => mkdirs(rel, true))
 
+  const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
+    Effect.forEach(paths, (p) =>
+      Effect.match(read(p, options), {
+        onSuccess: (bytes) => ({ path: Either.getOrElse(normalizeRelative(p), () => p), bytes, error: null }),
+        onFailure: (error) => ({ path: Either.getOrElse(normalizeRelative(p), () => p), bytes: null, error })
+      }))
+
   const store: FileStoreShape = {
+    readMany,
     normalize,
     stat,
     read,

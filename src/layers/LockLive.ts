@@ -53,6 +53,9 @@ export const makeLockLive = (
       const Database = loadSqlite()
       const db = new Database(file, { timeout: 0 })
       try {
+        // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
+        // would add directory churn to the holder's own fsyncs (measured: ~2x an append).
+        db.exec("PRAGMA journal_mode=MEMORY")
         db.exec("BEGIN EXCLUSIVE")
         return db
       } catch (e) {

@@ -40,6 +40,13 @@ export const isStagingName = (name: string): boolean => name.startsWith(".") && 
 
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
+/** One file of a `readMany` batch: its bytes, or why it could not be read. */
+export interface ReadManyEntry {
+  readonly path: string
+  readonly bytes: Uint8Array | null
+  readonly error: ReadError | null
+}
+
 export interface FileStoreShape {
   /** Normalize and boundary-check a relative path without touching it (pure). */
   readonly normalize: (path: string) => Effect.Effect<string, UnsafePath>
@@ -77,6 +84,12 @@ export interface FileStoreShape {
   readonly list: (
     dir: string
   ) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>, IoError | UnsafePath>
+  /**
+   * Optional fast path for scanning many small files (e.g. every record of a directory): the same
+   * boundary checks as `read` (parent components checked once per directory, O_NOFOLLOW, regular
+   * files only, bounded), without one effect per file. Layers that lack it are read file by file.
+   */
+  readonly readMany?: (paths: ReadonlyArray<string>, options?: ReadOptions) => Effect.Effect<ReadonlyArray<ReadManyEntry>>
   /** Create a directory and its parents (each checked not to be a symlink). */
   readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>
 }

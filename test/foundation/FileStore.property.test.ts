@@ -25,6 +25,7 @@ type Op =
   | { op: "append"; p: string; d: string }
   | { op: "read"; p: string; max: number; single: boolean }
   | { op: "hash"; p: string }
+  | { op: "readMany"; ps: Array<string>; single: boolean }
   | { op: "stat"; p: string }
   | { op: "remove"; p: string }
   | { op: "truncate"; p: string; size: number }
@@ -44,6 +45,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("append" as const), p, d }),
   fc.record({ op: fc.constant("read" as const), p, max: fc.constantFrom(2, 100), single: fc.boolean() }),
   fc.record({ op: fc.constant("hash" as const), p }),
+  fc.record({ op: fc.constant("readMany" as const), ps: fc.array(p, { maxLength: 4 }), single: fc.boolean() }),
   fc.record({ op: fc.constant("stat" as const), p }),
   fc.record({ op: fc.constant("remove" as const), p }),
   fc.record({ op: fc.constant("truncate" as const), p, size: fc.constantFrom(0, 2) }),
@@ -74,6 +76,16 @@ const run = (store: FileStoreShape, op: Op) => {
       return outcome(store.read(op.p, { maxBytes: op.max, requireSingleLink: op.single }))
     case "hash":
       return outcome(store.hash(op.p))
+    case "readMany":
+      return outcome(
+        Effect.map(store.readMany!(op.ps, { requireSingleLink: op.single }), (entries) =>
+          entries.map((e) => ({
+            path: e.path,
+            bytes: e.bytes === null ? null : Buffer.from(e.bytes).toString("hex"),
+            error: e.error === null ? null : { tag: e.error._tag, reason: "reason" in e.error ? e.error.reason : undefined }
+          }))
+        )
+      )
     case "stat":
       return outcome(
         Effect.map(store.stat(op.p), (s) =>
