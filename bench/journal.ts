@@ -1,2 +1,120 @@
-/** Benchmarks of the journal subsystem (see bench/support.ts for the conventions). */
-export const benchJournal = async (): Promise<void> => {}
+/**
+ * Benchmarks of the journal (see bench/support.ts): a single-event append through the service
+ * against a raw appendFileSync + fsyncSync of the same line; a 1000-event batch against a raw
+ * write + fsync of the same bytes; inspect of a 100,000-event journal against reading the file
+ * and JSON.parse-ing each line.
+ */
+import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { JournalEvent } from "../src/domain/Journal.js"
+import { encodeLine, eventText } from "../src/domain/JournalLines.js"
+import { JournalLayer } from "../src/layers/JournalLayer.js"
+import { Journal } from "../src/services/Journal.js"
+import { median, record, tempDir, timeAsync, timeSync } from "./support.js"
+
+const evaluation = (id: string, i: number): JournalEvent => ({
+  id,
+  type: "evaluation_recorded",
+  at: "2026-11-30T10:00:00.000Z",
+  candidateId: "cand-a",
+  evaluation: { evaluatorVersion: "ev-1", metrics: { accuracy: 0.5 + (i % 1000) / 10_000, loss: 1 / (i + 1) }, decision: i % 2 === 0 ? "accept" : "inconclusive" }
+})
+const created: JournalEvent = { id: "c0", type: "candidate_created", candidate: { id: "cand-a", title: "baseline", protocolVersion: "p1" } }
+
+export const benchJournal = async (): Promise<void> => {
+  const dir = tempDir("dossier-bench-journal-")
+  const runtime = ManagedRuntime.make(JournalLayer(dir))
+  const call = <A, E>(f: (j: typeof Journal.Service) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(Journal, f))
+  try {
+    // 1. single-event append (in-process service call) vs raw append + fsync of the same line.
+    // The two are interleaved run by run, so that both see the same disk (fsync time varies a lot).
+    await call((j) => j.append("single", created))
+    const rawFile = path.join(dir, "research", "single", "raw.jsonl")
+    const service: Array<number> = []
+    const raw: Array<number> = []
+    for (let i = 0; i < 103; i++) {
+      const event = evaluation(`s-${i}`, i)
+      let t = process.hrtime.bigint()
+      await call((j) => j.append("single", event))
+      const serviceMs = Number(process.hrtime.bigint() - t) / 1e6
+      const line = encodeLine(i + 1, eventText(evaluation(`r-${i}`, i)))
+      t = process.hrtime.bigint()
+      const fd = fs.openSync(rawFile, "a")
+      try {
+        fs.appendFileSync(fd, line)
+        fs.fsyncSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
+      const rawMs = Number(process.hrtime.bigint() - t) / 1e6
+      if (i >= 3) {
+        service.push(serviceMs)
+        raw.push(rawMs)
+      }
+    }
+    record({
+      name: "journal append (1 event, service)",
+      ms: median(service),
+      baseline: "appendFileSync+fsyncSync",
+      baselineMs: median(raw),
+      target: 2,
+      note: "interleaved, 100 runs each"
+    })
+
+    // 2. a 1000-event batch vs a raw write + fsync of the same lines.
+    const batch = [created, ...Array.from({ length: 999 }, (_, i) => evaluation(`b-${i}`, i))]
+    let study = 0
+    const batchMs = await timeAsync(7, () => call((j) => j.append(`batch-${study++}`, batch)), 1)
+    const batchBytes = batch.map((e, i) => encodeLine(i + 1, eventText(e))).join("")
+    let k = 0
+    const rawBatchMs = timeSync(7, () => {
+      const fd = fs.openSync(path.join(dir, `rawbatch-${k++}.jsonl`), "a")
+      try {
+        fs.writeSync(fd, batchBytes)
+        fs.fsyncSync(fd)
+      } finally {
+        fs.closeSync(fd)
+      }
+    }, 1)
+    record({ name: "journal append (1000-event batch)", ms: batchMs, baseline: "raw write+fsync of the same lines", baselineMs: rawBatchMs })
+
+    // 3. inspect of a 100,000-event journal vs read + JSON.parse of each line.
+    const big = path.join(dir, "research", "big", "research-events.jsonl")
+    fs.mkdirSync(path.dirname(big), { recursive: true })
+    const parts: Array<string> = [encodeLine(1, eventText(created))]
+    for (let i = 1; i < 100_000; i++) parts.push(encodeLine(i + 1, eventText(evaluation(`e-${i}`, i))))
+    fs.writeFileSync(big, parts.join(""))
+    const size = fs.statSync(big).size
+    let events = 0
+    const inspectMs = await timeAsync(5, async () => {
+      events = (await call((j) => j.inspect("big"))).events
+    }, 1)
+    if (events !== 100_000) throw new Error(`inspect saw ${events} events`)
+    let parsed = 0
+    const baselineMs = timeSync(5, () => {
+      const text = fs.readFileSync(big, "utf8")
+      let pos = 0
+      parsed = 0
+      while (pos < text.length) {
+        const nl = text.indexOf("\n", pos)
+        JSON.parse(text.slice(pos, nl))
+        parsed++
+        pos = nl + 1
+      }
+    }, 1)
+    if (parsed !== 100_000) throw new Error("baseline miscounted")
+    record({
+      name: "journal inspect (100,000 events)",
+      ms: inspectMs,
+      baseline: "readFileSync + JSON.parse per line",
+      baselineMs,
+      target: 1.5,
+      note: `${(size / 1024 / 1024).toFixed(1)} MiB; ${inspectMs < 1000 ? "under" : "OVER"} 1 s`
+    })
+  } finally {
+    await runtime.dispose()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}

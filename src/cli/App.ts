@@ -12,8 +12,6 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { commandOf, runSpec } from "./Build.js"
-import { journalCommand } from "./commands/journal.js"
-import { monitorCommand, nextCommand } from "./commands/monitor.js"
 import { printUsageError } from "./Render.js"
 import type { CommandSpec } from "./Spec.js"
 import { allSpecs, groups } from "./Specs.js"
@@ -32,12 +30,11 @@ export const buildRoot = (
     top.push(Command.make(g.name).pipe(Command.withDescription(g.description), Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
   }
   for (const s of allSpecs.filter((s) => s.path.length === 1)) top.push(commandOf(s, handle))
-  const legacy: Array<AnyCommand> = [journalCommand, monitorCommand, nextCommand]
   return Command.make("dossier").pipe(
     Command.withDescription(
       "Keep agent research in an ordinary folder: a plan with revisions, safely captured sources, results bound to their bytes, an experiment journal, a research gate and subscriptions. Every command accepts --json."
     ),
-    Command.withSubcommands([...top, ...legacy] as [AnyCommand, ...Array<AnyCommand>])
+    Command.withSubcommands(top as unknown as [AnyCommand, ...Array<AnyCommand>])
   )
 }
 

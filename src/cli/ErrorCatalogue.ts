@@ -65,7 +65,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CitationNotFound: { retryable: false, area: "monitor", hint: "Quote the cited file verbatim (at least 20 characters)." },
   OutcomeNotFound: { retryable: false, area: "monitor", hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)." },
   DispositionAlreadySet: { retryable: false, area: "monitor", hint: "Dispositions are set once." },
-  DispositionRefused: { retryable: false, area: "monitor", hint: "Supply what the disposition requires (authorization, unitPath or reviewItem)." }
+  DispositionRefused: { retryable: false, area: "monitor", hint: "Supply what the disposition requires (authorization, unitPath or reviewItem)." },
+  CorruptMonitorRecord: { retryable: false, area: "monitor", hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it." }
 }
 
 export const usageInfo: ErrorInfo = {

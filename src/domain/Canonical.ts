@@ -1,6 +1,9 @@
 /**
  * RFC 8785 (JCS) canonical JSON and the SHA-256 digests computed over it.
- * Timestamps inside hashed content are normalized to `YYYY-MM-DDTHH:MM:SS.sssZ` first.
+ * Timestamps inside hashed content are normalized to `YYYY-MM-DDTHH:MM:SS.sssZ` first. A value
+ * is a timestamp when its key is `at` or ends in `At` (`createdAt`, `fetchedAt`, `nextDueAt`…)
+ * and it parses as an ISO-8601 instant; other strings (a title that looks like a date) are
+ * content and are never rewritten.
  */
 import canonicalizeJcs from "canonicalize"
 import { createHash } from "node:crypto"
@@ -14,12 +17,15 @@ export const normalizeTimestamp = (value: string): string => {
   return Number.isNaN(ms) ? value : new Date(ms).toISOString()
 }
 
-const normalizeDeep = (value: unknown): unknown => {
-  if (typeof value === "string") return normalizeTimestamp(value)
-  if (Array.isArray(value)) return value.map(normalizeDeep)
+/** Is this key one whose string value is a timestamp? */
+export const isTimestampKey = (key: string): boolean => key === "at" || /[a-z0-9]At$/.test(key)
+
+const normalizeDeep = (value: unknown, key: string | undefined): unknown => {
+  if (typeof value === "string") return key !== undefined && isTimestampKey(key) ? normalizeTimestamp(value) : value
+  if (Array.isArray(value)) return value.map((v) => normalizeDeep(v, undefined))
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = normalizeDeep(v)
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = normalizeDeep(v, k)
     return out
   }
   return value
@@ -27,7 +33,7 @@ const normalizeDeep = (value: unknown): unknown => {
 
 /** RFC 8785 canonical JSON of a JSON value (timestamps normalized). */
 export const canonicalJson = (value: unknown): string => {
-  const out = canonicalizeJcs(normalizeDeep(value))
+  const out = canonicalizeJcs(normalizeDeep(value, undefined))
   if (out === undefined) throw new TypeError("value has no JSON form")
   return out
 }

@@ -15,6 +15,9 @@ describe("canonical JSON (RFC 8785)", () => {
     expect(normalizeTimestamp("2026-11-30T10:00Z")).toBe("2026-11-30T10:00:00.000Z")
     expect(normalizeTimestamp("not a time")).toBe("not a time")
     expect(canonicalDigest({ at: "2026-11-30T10:00:00Z" })).toBe(canonicalDigest({ at: "2026-11-30T10:00:00.000Z" }))
+    expect(canonicalJson({ fetchedAt: "2026-11-30T11:00+01:00" })).toBe('{"fetchedAt":"2026-11-30T10:00:00.000Z"}')
+    // Content that merely looks like a time is never rewritten.
+    expect(canonicalJson({ title: "2026-01-01T00:00Z", list: ["2026-01-01T00:00Z"] })).toBe('{"list":["2026-01-01T00:00Z"],"title":"2026-01-01T00:00Z"}')
   })
 
   it.prop("is independent of key order and idempotent", [fc.jsonValue()], ([v]) => {

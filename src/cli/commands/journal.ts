@@ -1,6 +1,80 @@
-/** `dossier journal …` — owned by the journal subsystem (issue 4). */
-import * as Command from "@effect/cli/Command"
+/**
+ * `dossier journal append|inspect|rebuild|recover-tail|import`, declared as data (see
+ * src/cli/Spec.ts) for the start-up fast path. Light: imports only ../Spec.js.
+ */
+import { type CommandSpec, type FlagSpec, input, json, workdir } from "../Spec.js"
 
-export const journalCommand = Command.make("journal").pipe(
-  Command.withDescription("The experiment journal of a study: append, inspect, rebuild, recover-tail, import.")
-)
+const load = () => import("./journal.impl.js")
+
+export const journalGroup = {
+  name: "journal",
+  description: "The experiment journal of a study: append, inspect, rebuild, recover-tail, import."
+}
+
+export const studyFlag: FlagSpec = {
+  kind: "text",
+  name: "study",
+  description:
+    "The study id: ^[a-z0-9][a-z0-9._-]{0,63}$, not inputs/sources/results/gate. Its journal is research/<study>/research-events.jsonl."
+}
+
+export const verifyFlag: FlagSpec = {
+  kind: "boolean",
+  name: "verify",
+  description: "Also re-hash every linked artifact and list findings (artifact-missing, artifact-changed)."
+}
+
+export const journalDescriptions = {
+  append: "Append one event or an ordered batch (a JSON array) to the study's journal, fsynced before answering. " +
+    "Every event has id (stable, 1-128 of A-Za-z0-9._:-), type, at? (ISO-8601 time) and, by type: " +
+    "candidate_created: candidate {id, title, protocolVersion?, params? (object)}; " +
+    "execution_linked: candidateId, execution {runtimeId, status, logRef?}; " +
+    "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256 (64 hex), bytes}; " +
+    "evaluation_recorded: candidateId, evaluation {evaluatorVersion, metrics {name: number}, decision (accept|reject|inconclusive)}; " +
+    "candidate_selected: candidateId, reason; " +
+    "checkpoint_saved: checkpoint {summary, nextAction, reviewed (boolean)}; " +
+    "legacy_imported: manifestSha256, snapshotPath, protocolVersion (string|null), candidates [{id, status, resultPaths}], completed [ids], selected (id|null). " +
+    "The whole batch is validated first; candidateId must name a candidate created earlier in the journal or the batch. " +
+    "An id already recorded with the same content is skipped (a safe retry); with other content it is ConflictingEvent and nothing is written.",
+  inspect: "Show the study's committed history: event count, tail (clean|unterminated), head, candidates with status " +
+    "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. Never writes.",
+  rebuild:
+    "Derive research/<study>/manifest.json (the six-field v1 projection) and research/<study>/index.json from the journal, each published atomically; byte-identical when nothing changed. Refuses to overwrite a legacy manifest that was never imported.",
+  recoverTail:
+    "Keep the exact bytes of an unterminated final line in research/<study>/recovered/tail-<sha256>.bin (write-once), then truncate the journal to its last newline. Damaged terminated lines are never repaired.",
+  import:
+    "Import the study's legacy research/<study>/manifest.json (fields: version 1, study, protocolVersion, candidates [{id, status, resultPaths}], completed, selected; nothing else): keep its bytes in research/<study>/legacy/manifest-<sha256>.json and append one legacy_imported event. Idempotent; runs nothing and never reads state.json."
+} as const
+
+export const journalSpecs: ReadonlyArray<CommandSpec> = [
+  {
+    path: ["journal", "append"],
+    description: journalDescriptions.append,
+    flags: { workdir, json, study: studyFlag, input },
+    run: (v) => load().then((m) => m.append(v))
+  },
+  {
+    path: ["journal", "inspect"],
+    description: journalDescriptions.inspect,
+    flags: { workdir, json, study: studyFlag, verify: verifyFlag },
+    run: (v) => load().then((m) => m.inspect(v))
+  },
+  {
+    path: ["journal", "rebuild"],
+    description: journalDescriptions.rebuild,
+    flags: { workdir, json, study: studyFlag },
+    run: (v) => load().then((m) => m.rebuild(v))
+  },
+  {
+    path: ["journal", "recover-tail"],
+    description: journalDescriptions.recoverTail,
+    flags: { workdir, json, study: studyFlag },
+    run: (v) => load().then((m) => m.recoverTail(v))
+  },
+  {
+    path: ["journal", "import"],
+    description: journalDescriptions.import,
+    flags: { workdir, json, study: studyFlag },
+    run: (v) => load().then((m) => m.importLegacy(v))
+  }
+]

@@ -1,4 +1,23 @@
 /** Schemas of the journal area for `dossier schema <name>`: input files and success outputs. */
 import type * as Schema from "effect/Schema"
+import {
+  AppendOutput,
+  ImportOutput,
+  InspectOutput,
+  JournalEvent,
+  JournalEventsInput,
+  ManifestV1,
+  RebuildOutput,
+  RecoverOutput
+} from "../../domain/Journal.js"
 
-export const journalSchemas = (): Record<string, Schema.Schema.Any> => ({})
+export const journalSchemas = (): Record<string, Schema.Schema.Any> => ({
+  "journal-events": JournalEventsInput,
+  "journal-event": JournalEvent,
+  "journal-manifest-v1": ManifestV1,
+  "journal-append-output": AppendOutput,
+  "journal-inspect-output": InspectOutput,
+  "journal-rebuild-output": RebuildOutput,
+  "journal-recover-tail-output": RecoverOutput,
+  "journal-import-output": ImportOutput
+})

@@ -1,0 +1,247 @@
+/**
+ * The pure projection of a journal's events: candidate statuses, the latest selection, the
+ * latest checkpoint and the head — what `inspect` prints, and what manifest.json (v1) and
+ * index.json are derived from.
+ *
+ * Rules (journal.md): a candidate's `status` is `selected` when the latest selection names it;
+ * otherwise its latest evaluation decides (`accept` → accepted, `reject` → rejected,
+ * `inconclusive` → evaluated); otherwise `created`. A legacy-imported candidate starts from the
+ * status its manifest recorded (a legacy `selected` that is no longer the selection falls back
+ * to `accepted` when the manifest listed it as completed, else `evaluated`).
+ *
+ * Referential rules enforced while applying: an event's `candidateId` names a candidate created
+ * earlier (`candidate_created` or a `legacy_imported` candidate); a candidate is created once.
+ */
+import type {
+  CandidateStatus,
+  CandidateView,
+  Head,
+  JournalEvent,
+  ManifestV1
+} from "./Journal.js"
+
+interface CandidateAcc {
+  id: string
+  title: string
+  protocolVersion: string | null
+  createdBy: string
+  createdSeq: number
+  legacyStatus: CandidateStatus | null
+  legacyCompleted: boolean
+  legacyResultPaths: Array<string>
+  artifacts: Array<{ path: string; sha256: string; bytes: number; eventId: string }>
+  executions: Array<{ runtimeId: string; status: string; logRef?: string; eventId: string }>
+  lastEvaluation: { evaluatorVersion: string; metrics: Record<string, number>; decision: "accept" | "reject" | "inconclusive"; eventId: string } | null
+  lastSeq: number
+}
+
+export interface Projection {
+  readonly events: number
+  readonly head: Head | null
+  readonly protocolVersion: string | null
+  readonly candidates: ReadonlyArray<CandidateView>
+  readonly selected: { readonly candidateId: string; readonly reason: string; readonly eventId: string } | null
+  readonly checkpoint: {
+    readonly summary: string
+    readonly nextAction: string
+    readonly reviewed: boolean
+    readonly at?: string
+    readonly eventId: string
+  } | null
+  readonly legacyImports: ReadonlyArray<{ readonly eventId: string; readonly manifestSha256: string; readonly snapshotPath: string }>
+  /** Candidates whose latest evaluation is an accept (or, before any evaluation, that a legacy manifest listed as completed). */
+  readonly completed: ReadonlyArray<string>
+}
+
+const fresh = (eventId: string, seq: number, id: string, title: string, protocolVersion: string | null): CandidateAcc => ({
+  id,
+  title,
+  protocolVersion,
+  createdBy: eventId,
+  createdSeq: seq,
+  legacyStatus: null,
+  legacyCompleted: false,
+  legacyResultPaths: [],
+  artifacts: [],
+  executions: [],
+  lastEvaluation: null,
+  lastSeq: seq
+})
+
+/** Why an event cannot follow the events applied so far (a referential rule). */
+export type ApplyProblem =
+  | { readonly _tag: "unknown-candidate"; readonly candidateId: string }
+  | { readonly _tag: "duplicate-candidate"; readonly candidateId: string }
+
+/**
+ * Accumulates events in order. `check` tells whether an event may follow (without applying it);
+ * `apply` applies a checked event. Mutable inside, pure from the outside (`project`).
+ */
+export class Projector {
+  private readonly cands = new Map<string, CandidateAcc>()
+  private selected: Projection["selected"] = null
+  private checkpoint: Projection["checkpoint"] = null
+  private protocolVersion: string | null = null
+  private readonly legacy: Array<{ eventId: string; manifestSha256: string; snapshotPath: string }> = []
+  private count = 0
+  private headId: string | null = null
+
+  /** The last applied event (`seq` counts from 1), or null before any. */
+  currentHead(): Head | null {
+    return this.headId === null ? null : { seq: this.count, id: this.headId }
+  }
+
+  hasCandidate(id: string): boolean {
+    return this.cands.has(id)
+  }
+
+  check(e: JournalEvent): ApplyProblem | null {
+    switch (e.type) {
+      case "candidate_created":
+        return this.cands.has(e.candidate.id) ? { _tag: "duplicate-candidate", candidateId: e.candidate.id } : null
+      case "legacy_imported": {
+        for (const c of e.candidates) {
+          if (this.cands.has(c.id)) return { _tag: "duplicate-candidate", candidateId: c.id }
+        }
+        return null
+      }
+      case "checkpoint_saved":
+        return null
+      default:
+        return this.cands.has(e.candidateId) ? null : { _tag: "unknown-candidate", candidateId: e.candidateId }
+    }
+  }
+
+  apply(e: JournalEvent): void {
+    const seq = ++this.count
+    this.headId = e.id
+    switch (e.type) {
+      case "candidate_created": {
+        const pv = e.candidate.protocolVersion ?? null
+        this.cands.set(e.candidate.id, fresh(e.id, seq, e.candidate.id, e.candidate.title, pv))
+        if (pv !== null) this.protocolVersion = pv
+        return
+      }
+      case "legacy_imported": {
+        const done = new Set(e.completed)
+        for (const c of e.candidates) {
+          const acc = fresh(e.id, seq, c.id, c.id, e.protocolVersion)
+          acc.legacyStatus = c.status
+          acc.legacyCompleted = done.has(c.id)
+          acc.legacyResultPaths = [...c.resultPaths]
+          this.cands.set(c.id, acc)
+        }
+        if (e.protocolVersion !== null) this.protocolVersion = e.protocolVersion
+        if (e.selected !== null) this.selected = { candidateId: e.selected, reason: "selected in the imported legacy manifest", eventId: e.id }
+        this.legacy.push({ eventId: e.id, manifestSha256: e.manifestSha256, snapshotPath: e.snapshotPath })
+        return
+      }
+      case "checkpoint_saved":
+        this.checkpoint = { ...e.checkpoint, ...(e.at !== undefined ? { at: e.at } : {}), eventId: e.id }
+        return
+      case "candidate_selected":
+        this.selected = { candidateId: e.candidateId, reason: e.reason, eventId: e.id }
+        this.touch(e.candidateId, seq)
+        return
+      case "execution_linked": {
+        const c = this.touch(e.candidateId, seq)
+        c?.executions.push({ ...e.execution, eventId: e.id })
+        return
+      }
+      case "artifact_linked": {
+        const c = this.touch(e.candidateId, seq)
+        c?.artifacts.push({ ...e.artifact, eventId: e.id })
+        return
+      }
+      case "evaluation_recorded": {
+        const c = this.touch(e.candidateId, seq)
+        if (c !== undefined) {
+          const v = e.evaluation
+          c.lastEvaluation = { evaluatorVersion: v.evaluatorVersion, metrics: v.metrics, decision: v.decision, eventId: e.id }
+        }
+        return
+      }
+    }
+  }
+
+  private touch(id: string, seq: number): CandidateAcc | undefined {
+    const c = this.cands.get(id)
+    if (c !== undefined) c.lastSeq = seq
+    return c
+  }
+
+  private statusOf(c: CandidateAcc): CandidateStatus {
+    if (this.selected !== null && this.selected.candidateId === c.id) return "selected"
+    if (c.lastEvaluation !== null) {
+      const d = c.lastEvaluation.decision
+      return d === "accept" ? "accepted" : d === "reject" ? "rejected" : "evaluated"
+    }
+    if (c.legacyStatus !== null) {
+      if (c.legacyStatus === "selected") return c.legacyCompleted ? "accepted" : "evaluated"
+      return c.legacyStatus
+    }
+    return "created"
+  }
+
+  result(): Projection {
+    const candidates: Array<CandidateView> = []
+    for (const c of this.cands.values()) {
+      const resultPaths: Array<string> = []
+      for (const p of [...c.legacyResultPaths, ...c.artifacts.map((a) => a.path)]) if (!resultPaths.includes(p)) resultPaths.push(p)
+      candidates.push({
+        id: c.id,
+        title: c.title,
+        status: this.statusOf(c),
+        protocolVersion: c.protocolVersion,
+        artifacts: c.artifacts.map((a) => ({ ...a })),
+        executions: c.executions.map((x) => ({ ...x })),
+        lastEvaluation: c.lastEvaluation === null ? null : { ...c.lastEvaluation, metrics: { ...c.lastEvaluation.metrics } },
+        resultPaths,
+        createdBy: c.createdBy
+      })
+    }
+    return {
+      events: this.count,
+      head: this.currentHead(),
+      protocolVersion: this.protocolVersion,
+      candidates,
+      selected: this.selected,
+      checkpoint: this.checkpoint,
+      legacyImports: this.legacy.map((l) => ({ ...l })),
+      completed: [...this.cands.values()]
+        .filter((c) => (c.lastEvaluation !== null ? c.lastEvaluation.decision === "accept" : c.legacyCompleted))
+        .map((c) => c.id)
+    }
+  }
+
+  /** Per-candidate sequence numbers, for the derived index. */
+  seqs(): ReadonlyArray<{ readonly id: string; readonly createdSeq: number; readonly lastSeq: number }> {
+    return [...this.cands.values()].map((c) => ({ id: c.id, createdSeq: c.createdSeq, lastSeq: c.lastSeq }))
+  }
+}
+
+/**
+ * Project a sequence of events. Events that break a referential rule are reported (with their
+ * 0-based index) and projection stops before them, as replay does.
+ */
+export const project = (
+  events: ReadonlyArray<JournalEvent>
+): { readonly projection: Projection; readonly problem: { readonly index: number; readonly problem: ApplyProblem } | null } => {
+  const p = new Projector()
+  for (let i = 0; i < events.length; i++) {
+    const problem = p.check(events[i]!)
+    if (problem !== null) return { projection: p.result(), problem: { index: i, problem } }
+    p.apply(events[i]!)
+  }
+  return { projection: p.result(), problem: null }
+}
+
+/** The manifest v1 projection of a study. */
+export const manifestOf = (study: string, p: Projection): ManifestV1 => ({
+  version: 1,
+  study,
+  protocolVersion: p.protocolVersion,
+  candidates: p.candidates.map((c) => ({ id: c.id, status: c.status, resultPaths: c.resultPaths })),
+  completed: p.completed,
+  selected: p.selected?.candidateId ?? null
+})

@@ -1,0 +1,460 @@
+/**
+ * The Journal service over a FileStore and the work folder's Lock. Every write (append,
+ * rebuild, recover-tail, import) runs inside `Lock.withLock`, across the whole
+ * read → check → write sequence, so concurrent writers are serialized by the OS-released lock.
+ * Reads (`inspect`, `studies`) take no lock: an append is one write of whole lines, and a
+ * reader that sees a partial write sees an unterminated tail, never a damaged event.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
+import { AliasedFile, InvalidInput, type IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import {
+  type AppendResult,
+  checkStudyId,
+  decodeBatch,
+  type ArtifactFinding,
+  type Head,
+  type ImportResult,
+  type InspectResult,
+  type JournalEvent,
+  legacyEventId,
+  manifestBytes,
+  type RebuildResult,
+  type RecoverResult,
+  type StudyRow,
+  isStudyId,
+  studyPaths,
+  validateManifest
+} from "../domain/Journal.js"
+import {
+  ConflictingEvent,
+  CorruptJournal,
+  DuplicateEventId,
+  InvalidManifest,
+  UnimportedLegacyManifest,
+  UnknownCandidate,
+  UnterminatedTail
+} from "../domain/JournalErrors.js"
+import { encodeLine, eventText, type Replay, replay } from "../domain/JournalLines.js"
+import { manifestOf, type Projection } from "../domain/JournalProjection.js"
+import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { Journal, type JournalShape } from "../services/Journal.js"
+import { Lock, type LockShape } from "../services/Lock.js"
+
+/** A journal larger than this is refused (`LimitExceeded {limit: "fileBytes"}`); 100,000 events take ~25 MiB. */
+export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
+/** How many published manifest digests the private projections record remembers. */
+const PROJECTIONS_KEPT = 16
+
+const EMPTY = new Uint8Array(0)
+
+/** Symlinks and hard links on the journal, manifest or index are `AliasedFile`. */
+const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
+  Effect.catchIf(
+    self,
+    (e) => e instanceof UnsafePath && (e.reason === "symlink" || e.reason === "hard-link"),
+    () => Effect.fail(new AliasedFile({ path }))
+  )
+
+const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
+
+export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShape => {
+  /** The journal's bytes (empty when there is none), refusing aliases. */
+  const readJournal = (path: string): Effect.Effect<Uint8Array, AliasedFile | IoError | UnsafePath | LimitExceeded> =>
+    store.read(path, { maxBytes: JOURNAL_MAX_BYTES, requireSingleLink: true }).pipe(
+      Effect.catchTag("FileNotFound", () => Effect.succeed(EMPTY)),
+      aliased(path)
+    )
+
+  /** Replay the committed history; a damaged line is `CorruptJournal`. */
+  const history = (path: string) =>
+    Effect.flatMap(readJournal(path), (bytes) => {
+      const r = replay(bytes)
+      return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
+    })
+
+  /** Refuse a file that is a symlink, a hard link or not a regular file (when present). */
+  const refuseAlias = (path: string) =>
+    Effect.flatMap(aliased(path)(store.stat(path)), (st) =>
+      Option.match(st, {
+        onNone: (): Effect.Effect<void, AliasedFile | UnsafePath> => Effect.void,
+        onSome: (s): Effect.Effect<void, AliasedFile | UnsafePath> =>
+          s.kind === "symlink" || (s.kind === "file" && s.nlink > 1)
+            ? Effect.fail(new AliasedFile({ path }))
+            : s.kind !== "file"
+            ? Effect.fail(new UnsafePath({ path, reason: "not-regular-file" }))
+            : Effect.void
+      }))
+
+  /**
+   * Check a decoded batch against the replayed history and append what is new, in one write
+   * (+ fsync). Same id + same canonical content → skipped; same id + other content → nothing
+   * written. Must run under the lock.
+   */
+  const commit = <D>(
+    path: string,
+    r: Replay,
+    events: ReadonlyArray<JournalEvent>,
+    onDuplicateCandidate: (index: number, candidateId: string) => D
+  ) =>
+    Effect.gen(function*() {
+      if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
+      const appended: Array<string> = []
+      const skipped: Array<string> = []
+      const lines: Array<string> = []
+      let seq = r.events
+      let head: Head | null = r.projector.currentHead()
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!
+        const text = eventText(e)
+        const existing = r.textOf(e.id)
+        if (existing !== undefined) {
+          if (existing === text || canonicalJson(JSON.parse(existing)) === text) {
+            skipped.push(e.id)
+            continue
+          }
+          return yield* new ConflictingEvent({ id: e.id })
+        }
+        const problem = r.projector.check(e)
+        if (problem !== null) {
+          if (problem._tag === "unknown-candidate") {
+            return yield* new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId })
+          }
+          return yield* Effect.fail(onDuplicateCandidate(i, problem.candidateId))
+        }
+        r.projector.apply(e)
+        seq++
+        lines.push(encodeLine(seq, text))
+        appended.push(e.id)
+        head = { seq, id: e.id }
+      }
+      if (lines.length > 0) yield* aliased(path)(store.append(path, lines.join("")))
+      return { appended, skipped, head }
+    })
+
+  const append: JournalShape["append"] = (study, input) =>
+    Effect.gen(function*() {
+      yield* study$(study)
+      const events = yield* decodeBatch(input)
+      const seen = new Set<string>()
+      for (const e of events) {
+        if (seen.has(e.id)) return yield* new DuplicateEventId({ id: e.id })
+        seen.add(e.id)
+      }
+      const paths = studyPaths(study)
+      return yield* lock.withLock(
+        Effect.gen(function*() {
+          const r = yield* history(paths.journal)
+          const out = yield* commit(paths.journal, r, events, (i, candidateId) =>
+            new InvalidInput({
+              issues: [{
+                path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
+                message: `the candidate '${candidateId}' is already created in this study`
+              }]
+            }))
+          return { study, ...out, head: out.head! } satisfies AppendResult
+        })
+      )
+    })
+
+  const inspectView = (study: string, r: Replay, p: Projection): InspectResult => ({
+    study,
+    events: r.events,
+    tail: r.tail.state === "clean" ? { state: "clean" } : { state: "unterminated", bytes: r.tail.bytes },
+    head: p.head,
+    protocolVersion: p.protocolVersion,
+    candidates: p.candidates,
+    selected: p.selected,
+    checkpoint: p.checkpoint,
+    legacyImports: p.legacyImports
+  })
+
+  const verifyArtifacts = (p: Projection) =>
+    Effect.gen(function*() {
+      const findings: Array<ArtifactFinding> = []
+      let checked = 0
+      for (const c of p.candidates) {
+        for (const a of c.artifacts) {
+          checked++
+          const base = {
+            candidateId: c.id,
+            eventId: a.eventId,
+            path: a.path,
+            expected: { sha256: a.sha256, bytes: a.bytes }
+          }
+          const got = yield* Effect.either(store.hash(a.path, { maxBytes: Number.MAX_SAFE_INTEGER }))
+          if (Either.isRight(got)) {
+            if (got.right.sha256 !== a.sha256 || got.right.bytes !== a.bytes) {
+              findings.push({ kind: "artifact-changed", ...base, actual: { ...got.right } })
+            }
+            continue
+          }
+          const e = got.left
+          if (e._tag === "FileNotFound") findings.push({ kind: "artifact-missing", ...base, actual: null })
+          else if (e._tag === "UnsafePath") {
+            findings.push({ kind: "artifact-changed", ...base, actual: null, detail: `refused to read it: ${e.reason}` })
+          } else if (e._tag === "IoError") return yield* e
+          else return yield* Effect.die(e)
+        }
+      }
+      return {
+        checked,
+        findings,
+        note: "A matching digest shows the file is the one that was linked, not that the result is correct."
+      }
+    })
+
+  const inspect: JournalShape["inspect"] = (study, options) =>
+    Effect.gen(function*() {
+      yield* study$(study)
+      const r = yield* history(studyPaths(study).journal)
+      const p = r.projector.result()
+      const view = inspectView(study, r, p)
+      if (options?.verify !== true) return view
+      return { ...view, verify: yield* verifyArtifacts(p) }
+    })
+
+  /** The private record of manifest digests this program published (a damaged record counts as empty). */
+  const readProjections = (path: string) =>
+    store.readText(path, { maxBytes: 1024 * 1024 }).pipe(
+      Effect.map((text): ReadonlyArray<string> => {
+        try {
+          const v = JSON.parse(text) as { manifestSha256?: unknown }
+          return Array.isArray(v.manifestSha256) ? v.manifestSha256.filter((x): x is string => typeof x === "string") : []
+        } catch {
+          return []
+        }
+      }),
+      Effect.catchTags({
+        FileNotFound: () => Effect.succeed<ReadonlyArray<string>>([]),
+        LimitExceeded: () => Effect.succeed<ReadonlyArray<string>>([])
+      })
+    )
+
+  const rebuild: JournalShape["rebuild"] = (study) =>
+    Effect.gen(function*() {
+      yield* study$(study)
+      const paths = studyPaths(study)
+      return yield* lock.withLock(
+        Effect.gen(function*() {
+          const r = yield* history(paths.journal)
+          const p = r.projector.result()
+          const manifest = manifestOf(study, p)
+          if (Either.isLeft(validateManifest(manifest))) {
+            return yield* Effect.die(new Error("the manifest projection failed its own validator"))
+          }
+          const mBytes = manifestBytes(manifest)
+          const mSha = sha256Hex(mBytes)
+          yield* refuseAlias(paths.manifest)
+          yield* refuseAlias(paths.index)
+          const published = yield* readProjections(paths.projections)
+          const current = yield* store.read(paths.manifest, { requireSingleLink: true }).pipe(
+            Effect.map(Option.some),
+            Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<Uint8Array>())),
+            Effect.catchTag("LimitExceeded", () => Effect.succeed(Option.some(EMPTY))),
+            aliased(paths.manifest)
+          )
+          if (Option.isSome(current)) {
+            const have = sha256Hex(current.value)
+            const ours = have === mSha || published.includes(have) || p.legacyImports.some((l) => l.manifestSha256 === have)
+            if (!ours) return yield* new UnimportedLegacyManifest({ path: paths.manifest })
+          }
+          const seqs = r.projector.seqs()
+          const index = {
+            version: 1,
+            study,
+            journal: {
+              path: paths.journal,
+              events: r.events,
+              bytes: r.committedBytes,
+              head: p.head
+            },
+            manifestSha256: mSha,
+            candidates: p.candidates.map((c, i) => ({
+              id: c.id,
+              status: c.status,
+              createdBy: c.createdBy,
+              createdSeq: seqs[i]!.createdSeq,
+              lastSeq: seqs[i]!.lastSeq,
+              artifacts: c.artifacts.length,
+              executions: c.executions.length,
+              lastEvaluationEventId: c.lastEvaluation?.eventId ?? null
+            })),
+            selected: p.selected,
+            checkpointEventId: p.checkpoint?.eventId ?? null,
+            legacyImports: p.legacyImports
+          }
+          const iBytes = `${JSON.stringify(index, null, 2)}\n`
+          if (!published.includes(mSha)) {
+            const kept = [...published, mSha].slice(-PROJECTIONS_KEPT)
+            yield* store.writeAtomic(paths.projections, `${JSON.stringify({ study, manifestSha256: kept }, null, 2)}\n`)
+          }
+          const m = yield* aliased(paths.manifest)(store.writeAtomic(paths.manifest, mBytes))
+          const ix = yield* aliased(paths.index)(store.writeAtomic(paths.index, iBytes))
+          return {
+            study,
+            events: r.events,
+            head: p.head,
+            manifest: { path: paths.manifest, ...m },
+            index: { path: paths.index, ...ix }
+          } satisfies RebuildResult
+        })
+      )
+    })
+
+  const recoverTail: JournalShape["recoverTail"] = (study) =>
+    Effect.gen(function*() {
+      yield* study$(study)
+      const paths = studyPaths(study)
+      return yield* lock.withLock(
+        Effect.gen(function*() {
+          const bytes = yield* readJournal(paths.journal)
+          const committed = bytes.lastIndexOf(0x0a) + 1
+          if (committed === bytes.byteLength) return { study, recovered: null } satisfies RecoverResult
+          const tail = bytes.subarray(committed)
+          const sha256 = sha256Hex(tail)
+          const path = paths.recovered(sha256)
+          yield* store.writeRetained(path, tail)
+          yield* store.truncate(paths.journal, committed).pipe(
+            Effect.catchTag("FileNotFound", () => Effect.die(new Error("the journal vanished while locked"))),
+            aliased(paths.journal)
+          )
+          return { study, recovered: { path, bytes: tail.byteLength, sha256 } } satisfies RecoverResult
+        })
+      )
+    })
+
+  const importLegacy: JournalShape["importLegacy"] = (study) =>
+    Effect.gen(function*() {
+      yield* study$(study)
+      const paths = studyPaths(study)
+      return yield* lock.withLock(
+        Effect.gen(function*() {
+          const r = yield* history(paths.journal)
+          if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
+          const bytes = yield* store.read(paths.manifest, { requireSingleLink: true }).pipe(
+            aliased(paths.manifest),
+            Effect.catchTag("LimitExceeded", (e) =>
+              Effect.fail(new InvalidManifest({ issues: [{ path: "", message: `the manifest has more than ${e.max} bytes` }] })))
+          )
+          const sha256 = sha256Hex(bytes)
+          const p = r.projector.result()
+          const already = p.legacyImports.find((l) => l.manifestSha256 === sha256)
+          if (already !== undefined) {
+            yield* store.writeRetained(already.snapshotPath, bytes)
+            return {
+              study,
+              eventId: already.eventId,
+              snapshot: { path: already.snapshotPath, sha256 },
+              imported: false
+            } satisfies ImportResult
+          }
+          const published = yield* readProjections(paths.projections)
+          const isProjection = published.includes(sha256) || sha256 === sha256Hex(manifestBytes(manifestOf(study, p)))
+          if (isProjection) {
+            const last = p.legacyImports[p.legacyImports.length - 1]
+            if (last !== undefined) {
+              return {
+                study,
+                eventId: last.eventId,
+                snapshot: { path: last.snapshotPath, sha256: last.manifestSha256 },
+                imported: false
+              } satisfies ImportResult
+            }
+            return yield* new InvalidManifest({
+              issues: [{ path: "", message: "manifest.json is a projection dossier wrote from the journal, not a legacy manifest" }]
+            })
+          }
+          let value: unknown
+          try {
+            value = JSON.parse(Buffer.from(bytes).toString("utf8"))
+          } catch (e) {
+            return yield* new InvalidManifest({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
+          }
+          const m = validateManifest(value)
+          if (Either.isLeft(m)) return yield* new InvalidManifest({ issues: m.left })
+          if (m.right.study !== study) {
+            return yield* new InvalidManifest({
+              issues: [{ path: "study", message: `the manifest is of the study '${m.right.study}', not '${study}'` }]
+            })
+          }
+          const snapshotPath = paths.legacy(sha256)
+          const event: JournalEvent = {
+            id: legacyEventId(sha256),
+            type: "legacy_imported",
+            manifestSha256: sha256,
+            snapshotPath,
+            protocolVersion: m.right.protocolVersion,
+            candidates: m.right.candidates,
+            completed: m.right.completed,
+            selected: m.right.selected
+          }
+          // Check before writing anything, so a refused import leaves no snapshot behind.
+          const problem = r.projector.check(event)
+          if (problem !== null) {
+            const i = m.right.candidates.findIndex((c) => c.id === problem.candidateId)
+            return yield* new InvalidManifest({
+              issues: [{ path: `candidates.${i}.id`, message: `the candidate '${problem.candidateId}' already exists in the journal` }]
+            })
+          }
+          yield* store.writeRetained(snapshotPath, bytes)
+          const out = yield* commit(paths.journal, r, [event], (i, candidateId) =>
+            new InvalidManifest({ issues: [{ path: `candidates.${i}.id`, message: `the candidate '${candidateId}' already exists` }] }))
+          return {
+            study,
+            eventId: event.id,
+            snapshot: { path: snapshotPath, sha256 },
+            imported: out.appended.length > 0
+          } satisfies ImportResult
+        })
+      )
+    })
+
+  const studies: JournalShape["studies"] = Effect.gen(function*() {
+    const entries = yield* store.list("research")
+    const rows: Array<StudyRow> = []
+    for (const entry of entries) {
+      if (entry.kind !== "directory" || !isStudyId(entry.name)) continue
+      const path = studyPaths(entry.name).journal
+      const st = yield* store.stat(path)
+      if (Option.isNone(st)) continue
+      const corruptRow: StudyRow = { study: entry.name, tail: "corrupt", tailBytes: 0, corruptLine: null, head: null }
+      if (st.value.kind !== "file" || st.value.nlink > 1) {
+        rows.push(corruptRow)
+        continue
+      }
+      const bytes = yield* store.read(path, { maxBytes: JOURNAL_MAX_BYTES, requireSingleLink: true }).pipe(
+        Effect.map(Option.some),
+        Effect.catchTags({
+          FileNotFound: () => Effect.succeed(Option.none<Uint8Array>()),
+          LimitExceeded: () => Effect.succeed(Option.some(EMPTY)),
+          UnsafePath: () => Effect.succeed(Option.some(EMPTY))
+        })
+      )
+      if (Option.isNone(bytes)) continue
+      if (bytes.value === EMPTY) {
+        rows.push(corruptRow)
+        continue
+      }
+      const r = replay(bytes.value)
+      rows.push({
+        study: entry.name,
+        tail: r.corrupt !== null ? "corrupt" : r.tail.state,
+        tailBytes: r.tail.bytes,
+        corruptLine: r.corrupt?.line ?? null,
+        head: r.projector.currentHead()
+      })
+    }
+    return rows.sort((a, b) => (a.study < b.study ? -1 : a.study > b.study ? 1 : 0))
+  })
+
+  return { studies, append, inspect, rebuild, recoverTail, importLegacy }
+}
+
+export const JournalLive: Layer.Layer<Journal, never, FileStore | Lock> = Layer.effect(
+  Journal,
+  Effect.map(Effect.all([FileStore, Lock]), ([store, lock]) => makeJournal(store, lock))
+)

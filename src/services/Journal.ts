@@ -1,0 +1,80 @@
+/**
+ * Journal: one study's experiment journal, `research/<study>/research-events.jsonl`, the only
+ * decision history of the study. Everything else about a study (inspect state, manifest.json,
+ * index.json) is a projection of it.
+ *
+ * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring Workdir | FileStore | Lock.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type {
+  AliasedFile,
+  FileNotFound,
+  InvalidInput,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  UnsafePath,
+  EditedRetainedFile
+} from "../domain/Errors.js"
+import type {
+  ConflictingEvent,
+  CorruptJournal,
+  DuplicateEventId,
+  InvalidManifest,
+  UnimportedLegacyManifest,
+  UnknownCandidate,
+  UnterminatedTail
+} from "../domain/JournalErrors.js"
+import type {
+  AppendResult,
+  ImportResult,
+  InspectResult,
+  RebuildResult,
+  RecoverResult,
+  StudyRow
+} from "../domain/Journal.js"
+
+/** Errors of reading a study's committed history. */
+export type ReadHistoryError = InvalidInput | CorruptJournal | AliasedFile | IoError | UnsafePath | LimitExceeded
+
+export type AppendError =
+  | ReadHistoryError
+  | DuplicateEventId
+  | UnknownCandidate
+  | ConflictingEvent
+  | UnterminatedTail
+  | LockTimeout
+
+export type InspectError = ReadHistoryError
+
+export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout
+
+export type RecoverError = InvalidInput | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+
+export type ImportError =
+  | AppendError
+  | InvalidManifest
+  | FileNotFound
+  | EditedRetainedFile
+
+export interface JournalShape {
+  /**
+   * One row per folder under `research/` (excluding inputs/sources/results/gate and names that
+   * are not study ids) that holds a `research-events.jsonl`, sorted by study id. A damaged or
+   * aliased journal is a row (`tail: "corrupt"`), never a failure.
+   */
+  readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath>
+  /** Append one event or an ordered batch (JSON value, validated here as a whole before any write). */
+  readonly append: (study: string, input: unknown) => Effect.Effect<AppendResult, AppendError>
+  /** The projection of the committed history; `verify` re-hashes every linked artifact. */
+  readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
+  /** Publish manifest.json (v1) and index.json atomically from the committed history. */
+  readonly rebuild: (study: string) => Effect.Effect<RebuildResult, RebuildError>
+  /** Preserve an unterminated tail write-once, then truncate the journal to its last `\n`. */
+  readonly recoverTail: (study: string) => Effect.Effect<RecoverResult, RecoverError>
+  /** Import a legacy manifest.json: snapshot its bytes and append one `legacy_imported` event. */
+  readonly importLegacy: (study: string) => Effect.Effect<ImportResult, ImportError>
+}
+
+export class Journal extends Context.Tag("dossier/Journal")<Journal, JournalShape>() {}

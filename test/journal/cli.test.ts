@@ -1,0 +1,365 @@
+/** End-to-end: every journal command and every refusal the spec names, through the built CLI with --json. */
+import { describe, expect, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { leaksNothing, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+
+const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
+
+const J = (dir: string, args: ReadonlyArray<string>) => {
+  const r = runCli(["journal", ...args, "--workdir", dir, "--json"])
+  expect(leaksNothing(dir, r)).toBe(true)
+  expect(r.json).toBeDefined()
+  return r
+}
+const ok = (dir: string, args: ReadonlyArray<string>) => {
+  const r = J(dir, args)
+  expect({ code: r.code, json: r.json }).toMatchObject({ code: 0, json: { ok: true } })
+  return r.json
+}
+const refused = (dir: string, args: ReadonlyArray<string>, tag: string) => {
+  const r = J(dir, args)
+  expect({ code: r.code, tag: r.json?.error?._tag, ok: r.json?.ok }).toEqual({ code: 1, tag, ok: false })
+  return r.json.error
+}
+
+const cand = (id: string, c: string, extra: object = {}) => ({ id, type: "candidate_created", candidate: { id: c, title: `T ${c}`, ...extra } })
+const evalEv = (id: string, c: string, decision: string) => ({
+  id,
+  type: "evaluation_recorded",
+  candidateId: c,
+  evaluation: { evaluatorVersion: "ev1", metrics: { score: 0.5 }, decision }
+})
+const batch = [
+  cand("c1", "cand-a", { protocolVersion: "p1" }),
+  { id: "x1", type: "execution_linked", candidateId: "cand-a", execution: { runtimeId: "rt-1", status: "succeeded" } },
+  evalEv("e1", "cand-a", "accept"),
+  { id: "s1", type: "candidate_selected", candidateId: "cand-a", reason: "best score" },
+  { id: "k1", type: "checkpoint_saved", at: "2026-11-30T10:00:00+01:00", checkpoint: { summary: "first round", nextAction: "second round", reviewed: true } }
+]
+const journalOf = (dir: string, study = "s") => path.join(dir, "research", study, "research-events.jsonl")
+
+describe("journal append", () => {
+  it("appends a batch, skips a retry, reports head; lines carry seq and digest", () => {
+    const dir = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    const first = ok(dir, ["append", "--study", "s", "--input", input])
+    expect(first).toMatchObject({ study: "s", appended: ["c1", "x1", "e1", "s1", "k1"], skipped: [], head: { seq: 5, id: "k1" } })
+    const before = fs.readFileSync(journalOf(dir))
+    const again = ok(dir, ["append", "--study", "s", "--input", input])
+    expect(again).toMatchObject({ appended: [], skipped: ["c1", "x1", "e1", "s1", "k1"], head: { seq: 5, id: "k1" } })
+    expect(fs.readFileSync(journalOf(dir))).toEqual(before)
+    const lines = before.toString("utf8").split("\n")
+    expect(lines.pop()).toBe("")
+    lines.forEach((l, i) => {
+      const parsed = JSON.parse(l)
+      expect(Object.keys(parsed)).toEqual(["seq", "sha256", "event"])
+      expect(parsed.seq).toBe(i + 1)
+      expect(parsed.sha256).toBe(sha(l.slice(l.indexOf('"event":') + 8, -1)))
+    })
+    // A single event (not an array) and a retry with equivalent timestamps are fine.
+    const single = putInput(dir, "one.json", evalEv("e2", "cand-a", "reject"))
+    expect(ok(dir, ["append", "--study", "s", "--input", single]).appended).toEqual(["e2"])
+    const sameInstant = putInput(dir, "k.json", { ...batch[4], at: "2026-11-30T09:00:00.000Z" })
+    expect(ok(dir, ["append", "--study", "s", "--input", sameInstant]).skipped).toEqual(["k1"])
+  })
+
+  it("ConflictingEvent: same id, other content; nothing of the batch is written", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch.slice(0, 3))])
+    const before = fs.readFileSync(journalOf(dir))
+    const input = putInput(dir, "c.json", [evalEv("e9", "cand-a", "reject"), evalEv("e1", "cand-a", "reject")])
+    expect(refused(dir, ["append", "--study", "s", "--input", input], "ConflictingEvent")).toMatchObject({ id: "e1" })
+    expect(fs.readFileSync(journalOf(dir))).toEqual(before)
+  })
+
+  it("DuplicateEventId, UnknownCandidate and InvalidInput reject the whole batch before any write", () => {
+    const dir = tempWorkdir()
+    const dup = putInput(dir, "d.json", [cand("c1", "a"), cand("c1", "b")])
+    expect(refused(dir, ["append", "--study", "s", "--input", dup], "DuplicateEventId")).toMatchObject({ id: "c1" })
+    const unknown = putInput(dir, "u.json", [cand("c1", "a"), evalEv("e1", "b", "accept")])
+    expect(refused(dir, ["append", "--study", "s", "--input", unknown], "UnknownCandidate")).toMatchObject({ eventId: "e1", candidateId: "b" })
+    const invalid = putInput(dir, "i.json", [cand("c1", "a"), { id: "e1", type: "evaluation_recorded", candidateId: "a", evaluation: { evaluatorVersion: "v", metrics: { m: "high" }, decision: "maybe" } }])
+    const err = refused(dir, ["append", "--study", "s", "--input", invalid], "InvalidInput")
+    expect(err.issues.map((i: any) => i.path).sort()).toEqual(["1.evaluation.decision", "1.evaluation.metrics.m"])
+    const extra = putInput(dir, "x.json", { ...cand("c1", "a"), note: "x" })
+    expect(refused(dir, ["append", "--study", "s", "--input", extra], "InvalidInput").issues[0].path).toBe("note")
+    const twice = putInput(dir, "t.json", [cand("c1", "a"), cand("c2", "a")])
+    expect(refused(dir, ["append", "--study", "s", "--input", twice], "InvalidInput").issues[0].path).toBe("1.candidate.id")
+    const badPath = putInput(dir, "p.json", [cand("c1", "a"), { id: "a1", type: "artifact_linked", candidateId: "a", artifact: { path: "../x", sha256: "0".repeat(64), bytes: 1 } }])
+    expect(refused(dir, ["append", "--study", "s", "--input", badPath], "InvalidInput").issues[0].path).toBe("1.artifact.path")
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+  })
+
+  it("study ids follow the pattern and are not reserved folder names", () => {
+    const dir = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    for (const bad of ["inputs", "sources", "results", "gate", "Bad", "../x", "-x", "a".repeat(65)]) {
+      const e = refused(dir, ["append", "--study", bad, "--input", input], "InvalidInput")
+      expect(e.issues[0].path).toBe("study")
+      refused(dir, ["inspect", "--study", bad], "InvalidInput")
+    }
+    expect(fs.readdirSync(path.join(dir, "research")).sort()).toEqual(["inputs"])
+  })
+
+  it("input file rules: outside the work folder, too large, missing", () => {
+    const dir = tempWorkdir()
+    const other = tempWorkdir()
+    put(other, "b.json", JSON.stringify(batch))
+    refused(dir, ["append", "--study", "s", "--input", path.join(other, "b.json")], "InputOutsideWorkdir")
+    const big = putInput(dir, "big.json", JSON.stringify([{ ...cand("c1", "a"), pad: "x".repeat(70_000) }]))
+    refused(dir, ["append", "--study", "s", "--input", path.join(dir, big)], "InputTooLarge")
+    refused(dir, ["append", "--study", "s", "--input", path.join(dir, "research/inputs/none.json")], "FileNotFound")
+  })
+
+  it("AliasedFile: a symlinked or hard-linked journal is refused", () => {
+    const dir = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    ok(dir, ["append", "--study", "s", "--input", input])
+    fs.linkSync(journalOf(dir), path.join(dir, "copy.jsonl"))
+    expect(refused(dir, ["append", "--study", "s", "--input", input], "AliasedFile").path).toBe("research/s/research-events.jsonl")
+    refused(dir, ["inspect", "--study", "s"], "AliasedFile")
+    const dir2 = tempWorkdir()
+    put(dir2, "elsewhere.jsonl", "")
+    fs.mkdirSync(path.join(dir2, "research/t"), { recursive: true })
+    fs.symlinkSync(path.join(dir2, "elsewhere.jsonl"), journalOf(dir2, "t"))
+    refused(dir2, ["append", "--study", "t", "--input", putInput(dir2, "b.json", batch)], "AliasedFile")
+    expect(fs.readFileSync(path.join(dir2, "elsewhere.jsonl"), "utf8")).toBe("")
+  })
+
+  it("a usage error exits 2 and an unknown flag is refused", () => {
+    const r = runCli(["journal", "append", "--study", "s", "--json"])
+    expect(r.code).toBe(2)
+    expect(r.json.error._tag).toBe("UsageError")
+    const r2 = runCli(["journal", "inspect", "--study", "s", "--bogus", "--json"])
+    expect(r2.code).toBe(2)
+  })
+
+  it("--help names every field of the input file", () => {
+    const r = runCli(["journal", "append", "--help"])
+    for (const field of ["candidate_created", "execution_linked", "artifact_linked", "evaluation_recorded", "candidate_selected", "checkpoint_saved", "legacy_imported", "candidateId", "evaluatorVersion", "metrics", "decision", "runtimeId", "logRef", "sha256", "bytes", "reason", "summary", "nextAction", "reviewed", "protocolVersion", "params", "manifestSha256", "snapshotPath", "resultPaths", "completed", "selected"]) {
+      expect(r.stdout).toContain(field)
+    }
+  })
+})
+
+describe("journal inspect", () => {
+  it("reports candidates, selection, checkpoint and head", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "inconclusive")])])
+    const r = ok(dir, ["inspect", "--study", "s"])
+    expect(r).toMatchObject({
+      study: "s",
+      events: 7,
+      tail: { state: "clean" },
+      head: { seq: 7, id: "e2" },
+      selected: { candidateId: "cand-a", reason: "best score", eventId: "s1" },
+      checkpoint: { summary: "first round", nextAction: "second round", reviewed: true, eventId: "k1", at: "2026-11-30T09:00:00.000Z" }
+    })
+    expect(r.candidates.map((c: any) => [c.id, c.status, c.protocolVersion])).toEqual([["cand-a", "selected", "p1"], ["cand-b", "evaluated", null]])
+    expect(r.candidates[0].executions).toEqual([{ runtimeId: "rt-1", status: "succeeded", eventId: "x1" }])
+    expect(r.candidates[0].lastEvaluation).toMatchObject({ decision: "accept", eventId: "e1" })
+    expect(r.verify).toBeUndefined()
+    // An empty study is an empty history, not an error.
+    expect(ok(dir, ["inspect", "--study", "empty"])).toMatchObject({ events: 0, head: null, candidates: [], selected: null, checkpoint: null })
+    // Human output.
+    const human = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain("cand-a (selected)")
+  })
+
+  it("--verify re-hashes linked artifacts: artifact-missing, artifact-changed", () => {
+    const dir = tempWorkdir()
+    put(dir, "research/results/a.csv", "a,b\n1,2\n")
+    put(dir, "research/results/b.csv", "x\n")
+    const art = (id: string, p: string, content: string) => ({ id, type: "artifact_linked", candidateId: "cand-a", artifact: { path: p, sha256: sha(content), bytes: Buffer.byteLength(content) } })
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [cand("c1", "cand-a"), art("a1", "research/results/a.csv", "a,b\n1,2\n"), art("a2", "research/results/b.csv", "x\n"), art("a3", "research/results/gone.csv", "y\n")])])
+    expect(ok(dir, ["inspect", "--study", "s", "--verify"]).verify.findings.map((f: any) => [f.kind, f.path])).toEqual([["artifact-missing", "research/results/gone.csv"]])
+    put(dir, "research/results/b.csv", "changed\n")
+    const v = ok(dir, ["inspect", "--study", "s", "--verify"]).verify
+    expect(v.checked).toBe(3)
+    expect(v.findings.map((f: any) => [f.kind, f.path, f.eventId])).toEqual([
+      ["artifact-changed", "research/results/b.csv", "a2"],
+      ["artifact-missing", "research/results/gone.csv", "a3"]
+    ])
+    expect(v.findings[0].actual).toEqual({ sha256: sha("changed\n"), bytes: 8 })
+  })
+
+  it("CorruptJournal: a damaged terminated line stops replay; every command needing history refuses", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const text = fs.readFileSync(journalOf(dir), "utf8")
+    fs.writeFileSync(journalOf(dir), text.replace("best score", "best scorE"))
+    const err = refused(dir, ["inspect", "--study", "s"], "CorruptJournal")
+    expect(err.line).toBe(4)
+    refused(dir, ["append", "--study", "s", "--input", putInput(dir, "k.json", cand("c9", "z"))], "CorruptJournal")
+    refused(dir, ["rebuild", "--study", "s"], "CorruptJournal")
+    refused(dir, ["import", "--study", "s"], "CorruptJournal")
+    fs.writeFileSync(journalOf(dir), `${text}garbage\n`)
+    expect(refused(dir, ["inspect", "--study", "s"], "CorruptJournal").line).toBe(6)
+  })
+})
+
+describe("journal recover-tail", () => {
+  it("keeps the tail's exact bytes write-once, truncates, and append works again", () => {
+    const dir = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    ok(dir, ["append", "--study", "s", "--input", input])
+    expect(ok(dir, ["recover-tail", "--study", "s"]).recovered).toBeNull()
+    const clean = fs.readFileSync(journalOf(dir))
+    const tail = Buffer.from('{"seq":6,"sha256":"ab', "utf8")
+    fs.appendFileSync(journalOf(dir), tail)
+    expect(ok(dir, ["inspect", "--study", "s"]).tail).toEqual({ state: "unterminated", bytes: tail.byteLength })
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "n.json", cand("c9", "z"))], "UnterminatedTail").bytes).toBe(tail.byteLength)
+    refused(dir, ["import", "--study", "s"], "UnterminatedTail")
+    const r = ok(dir, ["recover-tail", "--study", "s"])
+    expect(r.recovered).toEqual({ path: `research/s/recovered/tail-${sha(tail)}.bin`, bytes: tail.byteLength, sha256: sha(tail) })
+    expect(fs.readFileSync(path.join(dir, r.recovered.path))).toEqual(tail)
+    expect(fs.readFileSync(journalOf(dir))).toEqual(clean)
+    expect(ok(dir, ["append", "--study", "s", "--input", putInput(dir, "n2.json", cand("c9", "z"))]).head).toEqual({ seq: 6, id: "c9" })
+    // The same tail again: the retained file is reused, not rewritten.
+    fs.appendFileSync(journalOf(dir), tail)
+    expect(ok(dir, ["recover-tail", "--study", "s"]).recovered.path).toBe(r.recovered.path)
+  })
+
+  it("EditedRetainedFile when the recovered file was edited; a hard-linked journal is AliasedFile", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const tail = Buffer.from("torn")
+    fs.appendFileSync(journalOf(dir), tail)
+    put(dir, `research/s/recovered/tail-${sha(tail)}.bin`, "edited")
+    refused(dir, ["recover-tail", "--study", "s"], "EditedRetainedFile")
+    fs.rmSync(path.join(dir, `research/s/recovered/tail-${sha(tail)}.bin`))
+    fs.linkSync(journalOf(dir), path.join(dir, "alias"))
+    refused(dir, ["recover-tail", "--study", "s"], "AliasedFile")
+  })
+})
+
+const legacy = (study = "s") => ({
+  version: 1,
+  study,
+  protocolVersion: "proto-3",
+  candidates: [
+    { id: "old-a", status: "accepted", resultPaths: ["research/results/old-a.csv"] },
+    { id: "old-b", status: "rejected", resultPaths: [] }
+  ],
+  completed: ["old-a"],
+  selected: null
+})
+
+describe("journal rebuild", () => {
+  it("publishes manifest v1 and index; rebuilding twice is byte-identical", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "accept")])])
+    const r1 = ok(dir, ["rebuild", "--study", "s"])
+    const m1 = fs.readFileSync(path.join(dir, "research/s/manifest.json"))
+    const i1 = fs.readFileSync(path.join(dir, "research/s/index.json"))
+    expect(r1.manifest).toEqual({ path: "research/s/manifest.json", sha256: sha(m1), bytes: m1.byteLength })
+    expect(JSON.parse(m1.toString())).toEqual({
+      version: 1,
+      study: "s",
+      protocolVersion: "p1",
+      candidates: [{ id: "cand-a", status: "selected", resultPaths: [] }, { id: "cand-b", status: "accepted", resultPaths: [] }],
+      completed: ["cand-a", "cand-b"],
+      selected: "cand-a"
+    })
+    const r2 = ok(dir, ["rebuild", "--study", "s"])
+    expect(fs.readFileSync(path.join(dir, "research/s/manifest.json"))).toEqual(m1)
+    expect(fs.readFileSync(path.join(dir, "research/s/index.json"))).toEqual(i1)
+    expect(r2).toEqual(r1)
+    // After more history, the previous projection is recognized as ours and replaced.
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "n.json", evalEv("e3", "cand-b", "reject"))])
+    ok(dir, ["rebuild", "--study", "s"])
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual(["cand-a"])
+  })
+
+  it("UnimportedLegacyManifest: refuses to overwrite a manifest it did not write; import first", () => {
+    const dir = tempWorkdir()
+    const bytes = `${JSON.stringify(legacy(), null, 1)}\n`
+    put(dir, "research/s/manifest.json", bytes)
+    expect(refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest").path).toBe("research/s/manifest.json")
+    expect(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).toBe(bytes)
+    ok(dir, ["import", "--study", "s"])
+    ok(dir, ["rebuild", "--study", "s"])
+    // A projection edited by hand is not ours any more.
+    const m = JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8"))
+    fs.writeFileSync(path.join(dir, "research/s/manifest.json"), JSON.stringify({ ...m, selected: "old-a" }))
+    refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
+  })
+
+  it("AliasedFile for a symlinked manifest or a hard-linked index", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    ok(dir, ["rebuild", "--study", "s"])
+    fs.linkSync(path.join(dir, "research/s/index.json"), path.join(dir, "index-copy.json"))
+    expect(refused(dir, ["rebuild", "--study", "s"], "AliasedFile").path).toBe("research/s/index.json")
+    fs.rmSync(path.join(dir, "index-copy.json"))
+    fs.rmSync(path.join(dir, "research/s/manifest.json"))
+    put(dir, "outside.json", "{}")
+    fs.symlinkSync(path.join(dir, "outside.json"), path.join(dir, "research/s/manifest.json"))
+    expect(refused(dir, ["rebuild", "--study", "s"], "AliasedFile").path).toBe("research/s/manifest.json")
+    refused(dir, ["import", "--study", "s"], "AliasedFile")
+    expect(fs.readFileSync(path.join(dir, "outside.json"), "utf8")).toBe("{}")
+  })
+})
+
+describe("journal import", () => {
+  it("snapshots the exact bytes, appends one legacy_imported event; idempotent, also after rebuild", () => {
+    const dir = tempWorkdir()
+    const bytes = JSON.stringify(legacy())
+    put(dir, "research/s/manifest.json", bytes)
+    put(dir, "research/s/state.json", "{ not json, and never read")
+    const r = ok(dir, ["import", "--study", "s"])
+    expect(r).toEqual({
+      ok: true,
+      study: "s",
+      eventId: `legacy:${sha(bytes)}`,
+      snapshot: { path: `research/s/legacy/manifest-${sha(bytes)}.json`, sha256: sha(bytes) },
+      imported: true
+    })
+    expect(fs.readFileSync(path.join(dir, r.snapshot.path), "utf8")).toBe(bytes)
+    expect(ok(dir, ["import", "--study", "s"])).toEqual({ ...r, imported: false })
+    const inspected = ok(dir, ["inspect", "--study", "s"])
+    expect(inspected.events).toBe(1)
+    expect(inspected.candidates.map((c: any) => [c.id, c.status, c.resultPaths])).toEqual([
+      ["old-a", "accepted", ["research/results/old-a.csv"]],
+      ["old-b", "rejected", []]
+    ])
+    // Legacy candidates count for references.
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "k.json", [evalEv("e1", "old-b", "accept"), { id: "k1", type: "checkpoint_saved", checkpoint: { summary: "imported", nextAction: "continue", reviewed: true } }])])
+    ok(dir, ["rebuild", "--study", "s"])
+    expect(ok(dir, ["import", "--study", "s"])).toEqual({ ...r, imported: false })
+    expect(ok(dir, ["inspect", "--study", "s"]).events).toBe(3)
+    expect(fs.readFileSync(path.join(dir, "research/s/state.json"), "utf8")).toBe("{ not json, and never read")
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual(["old-a", "old-b"])
+  })
+
+  it("InvalidManifest for any other shape; FileNotFound without a manifest", () => {
+    const dir = tempWorkdir()
+    refused(dir, ["import", "--study", "s"], "FileNotFound")
+    for (const [bad, p] of [
+      [{ ...legacy(), extra: true }, "extra"],
+      [{ ...legacy(), version: 2 }, "version"],
+      [{ ...legacy(), completed: ["ghost"] }, "completed.0"],
+      [{ ...legacy("other") }, "study"]
+    ] as const) {
+      put(dir, "research/s/manifest.json", JSON.stringify(bad))
+      const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+      expect(e.issues.map((i: any) => i.path)).toContain(p)
+    }
+    put(dir, "research/s/manifest.json", "{ not json")
+    refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(fs.existsSync(path.join(dir, "research/s/legacy"))).toBe(false)
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+  })
+})
+
+describe("dossier schema", () => {
+  it("prints the journal input and output schemas", () => {
+    for (const name of ["journal-events", "journal-append-output", "journal-inspect-output", "journal-manifest-v1"]) {
+      const r = runCli(["schema", name, "--json"])
+      expect(r.code).toBe(0)
+    }
+  })
+})
