@@ -130,6 +130,15 @@ export class DispositionRefused extends Schema.TaggedError<DispositionRefused>()
   }
 }
 
+export class CorruptMonitorRecord extends Schema.TaggedError<CorruptMonitorRecord>()("CorruptMonitorRecord", {
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The monitor record '${this.path}' cannot be read (${this.reason}); a person must repair or remove it.`
+  }
+}
+
 export const MonitorErrors = [
   SubscriptionNotFound,
   RunNotFound,
@@ -145,6 +154,7 @@ export const MonitorErrors = [
   CitationNotFound,
   OutcomeNotFound,
   DispositionAlreadySet,
-  DispositionRefused
+  DispositionRefused,
+  CorruptMonitorRecord
 ] as const
 export type MonitorError = InstanceType<(typeof MonitorErrors)[number]>

@@ -1,0 +1,183 @@
+/** Handlers of `dossier monitor …` and `dossier next`. */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
+import {
+  CreateDueRunInput,
+  type Fact,
+  FinishRunInput,
+  OutcomeDispositionInput,
+  type RunRecord,
+  SubscriptionInput,
+  type SubscriptionRecord,
+  SubscriptionStatusInput,
+  SubscriptionUpdateInput,
+  TransitionRunInput,
+  MONITOR_VERIFICATION_NOTE
+} from "../../domain/Monitor.js"
+import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
+import { nextFacts } from "../../layers/SchedulerNext.js"
+import type { FileStore } from "../../services/FileStore.js"
+import { readInput } from "../../services/InputFile.js"
+import { Scheduler, type SchedulerShape } from "../../services/Scheduler.js"
+import type { Workdir } from "../../services/Workdir.js"
+import { printUsageError, respond } from "../Render.js"
+import type { DossierError } from "../../domain/AllErrors.js"
+
+interface Base {
+  readonly workdir: string
+  readonly json: boolean
+}
+interface WithNow extends Base {
+  readonly now: Option.Option<Date>
+}
+interface WithInput extends WithNow {
+  readonly input: string
+}
+
+const nowOf = (o: WithNow) => Option.getOrElse(o.now, () => new Date())
+
+const inScheduler = <A extends object>(
+  o: Base,
+  body: (s: SchedulerShape) => Effect.Effect<A, DossierError, Scheduler | FileStore | Workdir>,
+  human: (a: A) => string
+) => respond(o.json, Effect.provide(Effect.flatMap(Scheduler, body), SchedulerLayer(o.workdir)), human)
+
+const withInputFile = <I, A extends object>(
+  o: WithInput,
+  schema: Schema.Schema<I, any, never>,
+  body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
+  human: (a: A) => string
+) => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+
+const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
+  `every ${s.cadence.every} ${s.cadence.unit}${s.cadence.every === 1 ? "" : "s"}`
+
+const subscriptionText = (s: SubscriptionRecord) =>
+  `subscription ${s.id} (revision ${s.revision}, ${s.status}): ${s.kind} "${s.target}", ${cadenceText(s)} in ${s.timezone}, ` +
+  `next due ${s.nextDueAt}, mode ${s.mode}${s.activeRunId === null ? "" : `, active run ${s.activeRunId}`}`
+
+const runText = (r: RunRecord) =>
+  `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
+  `${r.coalescedWindows > 1 ? ` (${r.coalescedWindows} windows coalesced)` : ""}; receipt ${r.receiptDigest}`
+
+export const createSubscription = (o: WithInput) =>
+  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, now), (r) =>
+    `${r.created ? "created" : "already there (no change)"}: ${subscriptionText(r.subscription)}`)
+
+export const updateSubscription = (o: WithInput) =>
+  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, now), (r) =>
+    `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
+
+export const setSubscriptionStatus = (o: WithInput) =>
+  withInputFile(o, SubscriptionStatusInput, (s, input, now) => s.setSubscriptionStatus(input, now), (r) =>
+    `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`)
+
+export const due = (o: WithNow) =>
+  inScheduler(o, (s) => s.due(nowOf(o)), (r) =>
+    r.subscriptions.length === 0
+      ? "no subscriptions"
+      : [
+        ...r.subscriptions.map((d) =>
+          `${d.due ? "DUE " : "    "}${d.id}: "${d.target}" ${d.status}, ${cadenceText(d)}, next ${d.nextDueAt}, ${
+            d.mode === "remind" ? "remind the user first" : "may run straight away"
+          }${d.activeRunId === null ? "" : `, active run ${d.activeRunId}`}`
+        ),
+        ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
+      ].join("\n"))
+
+export const createDueRun = (o: WithInput) =>
+  withInputFile(o, CreateDueRunInput, (s, input, now) => s.createDueRun(input, now), (r) =>
+    `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`)
+
+export const transitionRun = (o: WithInput) =>
+  withInputFile(o, TransitionRunInput, (s, input, now) => s.transitionRun(input, now), (r) => runText(r.run))
+
+export const finishRun = (o: WithInput) =>
+  withInputFile(
+    o,
+    FinishRunInput,
+    (s, input, now) => Effect.map(s.finishRun(input, now), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
+    (r) =>
+      `completed: ${runText(r.run)} with ${r.run.outcomes.length} outcome(s); subscription next due ${r.subscription.nextDueAt}` +
+      `${r.reported ? "; report line written" : ""}\n${r.note}`
+  )
+
+export const setOutcomeDisposition = (o: WithInput) =>
+  withInputFile(o, OutcomeDispositionInput, (s, input, now) => s.setOutcomeDisposition(input, now), (r) =>
+    `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`)
+
+export const unresolvedOutcomes = (o: Base) =>
+  inScheduler(
+    o,
+    (s) => Effect.map(s.unresolvedOutcomes, (r) => ({ count: r.outcomes.length, ...r })),
+    (r) =>
+      r.count === 0 && r.receiptMismatches.length === 0
+        ? "no unresolved outcomes"
+        : [
+          ...r.outcomes.map((u) => `${u.runId} ${u.outcomeId}: ${u.label} — ${u.reason}`),
+          ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
+        ].join("\n")
+  )
+
+export const show = (o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }) => {
+  if (Option.isSome(o.subscription) === Option.isSome(o.run)) {
+    return Effect.sync(() => printUsageError(o.json, "monitor show needs exactly one of --subscription <id> or --run <id>"))
+  }
+  return Option.match(o.subscription, {
+    onSome: (id) =>
+      inScheduler(o, (s) => Effect.map(s.showSubscription(id), (subscription) => ({ subscription })), (r) => subscriptionText(r.subscription)),
+    onNone: () =>
+      inScheduler(
+        o,
+        (s) => Effect.map(s.showRun(Option.getOrThrow(o.run)), (run) => ({ run })),
+        (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}`
+      )
+  })
+}
+
+const factText = (f: Fact): string => {
+  switch (f.kind) {
+    case "subscription-due":
+      return `subscription ${f.subscriptionId} is due since ${f.nextDueAt} ("${f.target}"; ${
+        f.mode === "remind" ? "remind the user first" : "may run straight away"
+      })`
+    case "resume-monitor-run":
+      return `run ${f.runId} is ${f.status}: resume it ("${f.target}")`
+    case "unresolved-outcome":
+      return `outcome ${f.outcomeId} of run ${f.runId} (${f.label}) awaits a disposition`
+    case "completion-binding-stale":
+      return `run ${f.runId}: the bound bytes changed (${f.paths.join(", ")}); its completion is no longer verified`
+    case "receipt-mismatch":
+      return `run ${f.runId}: its frozen receipt no longer matches; nothing uses it`
+    case "broken-link":
+      return `${f.runId === null ? "monitor state" : `run ${f.runId}`}: ${f.missing} — ${f.reason}`
+    case "plan-needs-attention":
+      return `the plan (revision ${f.planRevision}) needs attention: ${f.findings.map((x) => `${x.kind} ${x.path}`).join(", ")}`
+    case "plan-corrupt":
+      return `plan.md cannot be read: ${f.reason}`
+    case "journal-unterminated-tail":
+      return `study ${f.study}: its journal ends in an unterminated line (${f.tailBytes} bytes)`
+    case "journal-corrupt":
+      return `study ${f.study}: its journal is damaged`
+    case "transaction-recovered":
+      return `an interrupted monitor transaction was ${f.direction} (${f.paths.length} file(s))`
+  }
+}
+
+export const next = (o: WithNow) => {
+  const now = nowOf(o)
+  return respond(
+    o.json,
+    Effect.provide(
+      Effect.map(nextFacts(now), (facts) => ({
+        now: now.toISOString(),
+        count: facts.length,
+        facts,
+        note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
+      })),
+      NextLayer(o.workdir)
+    ),
+    (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
+  )
+}

@@ -1,0 +1,775 @@
+/**
+ * Scheduler on top of FileStore and Lock: one JSON file per subscription and per run under
+ * `.dossier/monitor/`, multi-file writes as transactions (./SchedulerTransaction.ts), every
+ * method under the work folder's lock after recovering any interrupted transaction.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import { sha256Hex } from "../domain/Canonical.js"
+import { decodeWith, parseJson } from "../domain/Decode.js"
+import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import {
+  afterRunEnded,
+  checkDisposition,
+  checkFinishInput,
+  checkTransition,
+  dispositionOf,
+  type DueEntry,
+  type Fact,
+  MONITOR_ID_PATTERN,
+  isActiveRun,
+  isDue,
+  latestWindow,
+  missingUnits,
+  newRun,
+  newSubscription,
+  outcomeCounts,
+  OutcomeLabel,
+  receiptDigestOf,
+  type ReportLine,
+  RUN_ID_PATTERN,
+  runIdOf,
+  RunRecord,
+  RunStatus,
+  statusChange,
+  SubscriptionRecord,
+  type UnresolvedOutcome,
+  updateSubscription
+} from "../domain/Monitor.js"
+import {
+  ActiveRunExists,
+  BindingMismatch,
+  CitationNotFound,
+  ConflictingSubscription,
+  CorruptMonitorRecord,
+  DigestMismatch,
+  InvalidTransition,
+  MissingUnits,
+  NotDue,
+  OutcomeNotFound,
+  ReceiptDigestMismatch,
+  RunNotFound,
+  SubscriptionCompleted,
+  SubscriptionNotFound
+} from "../domain/MonitorErrors.js"
+import { makeQuoteMatcher } from "../domain/Quote.js"
+import { FileStore, type FileStoreShape, type ReadManyEntry } from "../services/FileStore.js"
+import { Lock } from "../services/Lock.js"
+import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
+import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+
+export const MONITOR_DIR = ".dossier/monitor"
+export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
+export const RUNS_DIR = `${MONITOR_DIR}/runs`
+export const REPORTS_FILE = `${MONITOR_DIR}/reports.jsonl`
+export const subscriptionPath = (id: string) => `${SUBSCRIPTIONS_DIR}/${id}.json`
+export const runPath = (id: string) => `${RUNS_DIR}/${id}.json`
+
+const FILE_MAX = 16 * 1024 * 1024
+const RECORD_MAX = 4 * 1024 * 1024
+
+const decodeSubscription = decodeWith(SubscriptionRecord)
+const decodeRun = decodeWith(RunRecord)
+
+const render = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+
+type LoadedRun =
+  | { readonly _tag: "Ok"; readonly run: RunRecord }
+  | { readonly _tag: "Mismatch"; readonly runId: string; readonly revision: number | null }
+
+/** The receipt digest, or null when the stored content has no canonical form (e.g. a lone surrogate). */
+const safeDigest = (run: RunRecord): string | null => {
+  try {
+    return receiptDigestOf(run)
+  } catch {
+    return null
+  }
+}
+
+/** Check a run's stored text: decodes, names itself, and its receipt digest matches. */
+export const verifyRunText = (runId: string, text: string): LoadedRun => {
+  const parsed = Either.flatMap(parseJson(text), decodeRun)
+  if (Either.isLeft(parsed)) return { _tag: "Mismatch", runId, revision: null }
+  const run = parsed.right
+  if (run.id !== runId || safeDigest(run) !== run.receiptDigest) {
+    return { _tag: "Mismatch", runId, revision: run.revision }
+  }
+  return { _tag: "Ok", run }
+}
+
+/**
+ * The fields a scan (`next`, `due`, `unresolved-outcomes`) reads from a run. Scans touch every
+ * run, and a full Schema decode of each dominated `next` (measured: ~3x the cost of reading the
+ * files), so a scan checks exactly these fields with a plain guard. The receipt digest is still
+ * recomputed for every run; a run failing either check is a mismatch (fail closed). Single-run
+ * loads (show, transitions, finish, dispositions) decode the whole record with its Schema.
+ */
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x)
+const isStr = (x: unknown): x is string => typeof x === "string"
+const RUN_STATUSES: ReadonlySet<unknown> = new Set(RunStatus.literals)
+const OUTCOME_LABELS: ReadonlySet<unknown> = new Set(OutcomeLabel.literals)
+const isBinding = (x: unknown) => isObject(x) && isStr(x["path"]) && isStr(x["sha256"])
+const isRunScanView = (x: unknown): boolean => {
+  if (!isObject(x)) return false
+  if (!isStr(x["id"]) || !isStr(x["subscriptionId"]) || !isStr(x["createdAt"]) || !isStr(x["receiptDigest"])) return false
+  if (!RUN_STATUSES.has(x["status"]) || !Number.isInteger(x["revision"])) return false
+  const frozen = x["frozen"]
+  if (!isObject(frozen) || !isStr(frozen["target"])) return false
+  const completion = x["completion"]
+  if (completion !== null) {
+    if (!isObject(completion) || !isBinding(completion["stage"])) return false
+    if (completion["survey"] !== null && !isBinding(completion["survey"])) return false
+  }
+  const outcomes = x["outcomes"]
+  if (!Array.isArray(outcomes)) return false
+  for (const o of outcomes) {
+    if (!isObject(o) || !isStr(o["id"]) || !OUTCOME_LABELS.has(o["label"]) || !isStr(o["reason"])) return false
+    const d = o["disposition"]
+    if (d !== null && !(isObject(d) && isStr(d["value"]))) return false
+    const citations = o["citations"]
+    if (!Array.isArray(citations) || !citations.every((c) => isObject(c) && isStr(c["path"]) && isStr(c["quote"]))) return false
+  }
+  return true
+}
+
+/** Scan check of a run's stored text (see RunScanView). */
+export const scanRunText = (runId: string, text: string): LoadedRun => {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return { _tag: "Mismatch", runId, revision: null }
+  }
+  if (!isRunScanView(raw)) return { _tag: "Mismatch", runId, revision: null }
+  const run = raw as unknown as RunRecord
+  if (run.id !== runId || safeDigest(run) !== run.receiptDigest) return { _tag: "Mismatch", runId, revision: run.revision }
+  return { _tag: "Ok", run }
+}
+
+const isSubscriptionRecord = Schema.is(SubscriptionRecord, { onExcessProperty: "error" })
+
+/** The fields `next` reads from a subscription (the same reasoning as for runs: scans stay cheap). */
+const isSubscriptionScanView = (x: unknown): x is SubscriptionRecord => {
+  if (!isObject(x)) return false
+  if (!isStr(x["id"]) || !isStr(x["createdAt"]) || !isStr(x["target"]) || !isStr(x["nextDueAt"])) return false
+  if (!Number.isInteger(x["revision"]) || (x["mode"] !== "remind" && x["mode"] !== "run")) return false
+  if (x["status"] !== "active" && x["status"] !== "paused" && x["status"] !== "completed") return false
+  if (x["activeRunId"] !== null && !isStr(x["activeRunId"])) return false
+  return !Number.isNaN(Date.parse(x["nextDueAt"]))
+}
+
+const byCreation = <A extends { readonly createdAt: string; readonly id: string }>(a: A, b: A) =>
+  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+
+export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>, hooks: TransactionHooks = {}) =>
+  Effect.gen(function*() {
+    const tx = makeTransactions(store, hooks)
+    const recoveredRef = yield* Ref.make<ReadonlyArray<RecoveredTransaction>>([])
+
+    const recoverNow: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError> = Effect.flatMap(
+      tx.recover,
+      Option.match({
+        onNone: () => Ref.get(recoveredRef),
+        onSome: (r) => Ref.updateAndGet(recoveredRef, (xs) => [...xs, r])
+      })
+    )
+
+    /** Every method: under the lock, after recovering an interrupted transaction. */
+    const locked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | SchedulerError> =>
+      withLock(Effect.zipRight(recoverNow, self))
+
+    // --- loading -------------------------------------------------------------------------
+
+    const checkId = (id: string, pattern: RegExp, field: string) =>
+      pattern.test(id) ? Effect.void : Effect.fail(new InvalidInput({ issues: [{ path: field, message: `'${id}' is not a valid id` }] }))
+
+    const readOptional = (path: string) =>
+      store.readText(path, { maxBytes: RECORD_MAX }).pipe(
+        Effect.map(Option.some),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
+      )
+
+    const parseSubscription = (id: string, path: string, text: string) => {
+      const parsed = Either.flatMap(parseJson(text), decodeSubscription)
+      if (Either.isLeft(parsed)) {
+        return Either.left(new CorruptMonitorRecord({ path, reason: parsed.left.issues[0]?.message ?? "invalid record" }))
+      }
+      if (parsed.right.id !== id) return Either.left(new CorruptMonitorRecord({ path, reason: "the record names another id" }))
+      return Either.right(parsed.right)
+    }
+
+    const findSubscription = (id: string) =>
+      Effect.flatMap(readOptional(subscriptionPath(id)), (text) =>
+        Option.match(text, {
+          onNone: () => Effect.succeed(Option.none<SubscriptionRecord>()),
+          onSome: (t) => Effect.map(parseSubscription(id, subscriptionPath(id), t), Option.some)
+        })
+      )
+
+    const loadSubscription = (id: string) =>
+      Effect.flatMap(findSubscription(id), (o) =>
+        Option.match(o, { onNone: () => Effect.fail(new SubscriptionNotFound({ subscriptionId: id })), onSome: Effect.succeed })
+      )
+
+    const findRun = (id: string) =>
+      Effect.flatMap(readOptional(runPath(id)), (text) =>
+        Option.match(text, {
+          onNone: () => Effect.succeed(Option.none<RunRecord>()),
+          onSome: (t) => {
+            const loaded = verifyRunText(id, t)
+            return loaded._tag === "Ok" ? Effect.succeed(Option.some(loaded.run)) : Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+          }
+        })
+      )
+
+    /** Load a run and re-verify its receipt digest (fail closed). */
+    const loadRun = (id: string) =>
+      Effect.zipRight(
+        checkId(id, RUN_ID_PATTERN, "runId"),
+        Effect.flatMap(findRun(id), (o) =>
+          Option.match(o, { onNone: () => Effect.fail(new RunNotFound({ runId: id })), onSome: Effect.succeed })
+        )
+      )
+
+    const listJson = (dir: string) =>
+      Effect.map(store.list(dir), (entries) =>
+        entries.filter((e) => e.name.endsWith(".json")).map((e) => ({ name: e.name, id: e.name.slice(0, -5), kind: e.kind }))
+      )
+
+    /** Read many files: the store's fast path when it has one, else file by file. */
+    const readAll = (paths: ReadonlyArray<string>, maxBytes: number): Effect.Effect<ReadonlyArray<ReadManyEntry>> =>
+      store.readMany !== undefined
+        ? store.readMany(paths, { maxBytes })
+        : Effect.forEach(paths, (path) =>
+          store.read(path, { maxBytes }).pipe(
+            Effect.map((bytes): ReadManyEntry => ({ path, bytes, error: null })),
+            Effect.catchAll((error) => Effect.succeed<ReadManyEntry>({ path, bytes: null, error }))
+          ))
+
+    const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+
+    /** Every subscription record, sorted by creation; unreadable ones listed by path. */
+    const scanSubscriptions = (check: (x: unknown) => x is SubscriptionRecord) => Effect.gen(function*() {
+      const entries = yield* listJson(SUBSCRIPTIONS_DIR)
+      const read = yield* readAll(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), RECORD_MAX)
+      const subs: Array<SubscriptionRecord> = []
+      const broken: Array<string> = []
+      read.forEach((r, i) => {
+        const id = entries[i]!.id
+        let raw: unknown = undefined
+        try {
+          raw = r.bytes === null ? undefined : JSON.parse(textOf(r.bytes))
+        } catch {
+          raw = undefined
+        }
+        if (check(raw) && raw.id === id) subs.push(raw)
+        else broken.push(r.path)
+      })
+      return { subs: subs.sort(byCreation), broken }
+    })
+
+    const checkRevision = (expected: number, actual: number) =>
+      expected === actual ? Effect.void : Effect.fail(new StaleRevision({ expected, actual }))
+
+    /** A file the input names must exist as a regular file in the work folder. */
+    const requireFile = (path: string) =>
+      Effect.gen(function*() {
+        const rel = yield* store.normalize(path)
+        const st = yield* store.stat(rel)
+        if (Option.isNone(st) || st.value.kind !== "file") return yield* new FileNotFound({ path: rel })
+        return rel
+      })
+
+    /** SHA-256 of a file, or null when it is missing or cannot be read safely (one read, no stream). */
+    const digestOrNull = (path: string) =>
+      store.read(path, { maxBytes: FILE_MAX }).pipe(
+        Effect.map((bytes) => sha256Hex(bytes) as string | null),
+        Effect.catchTags({
+          FileNotFound: () => Effect.succeed(null),
+          UnsafePath: () => Effect.succeed(null),
+          LimitExceeded: () => Effect.succeed(null)
+        })
+      )
+
+    const bindingState = (run: RunRecord, digest: (path: string) => Effect.Effect<string | null, SchedulerError>) =>
+      Effect.gen(function*() {
+        if (run.completion === null) return { state: null, stale: [] as Array<string> }
+        const stale: Array<string> = []
+        for (const b of [run.completion.stage, ...(run.completion.survey === null ? [] : [run.completion.survey])]) {
+          if ((yield* digest(b.path)) !== b.sha256) stale.push(b.path)
+        }
+        return { state: stale.length === 0 ? "verified" as const : "stale" as const, stale }
+      })
+
+    // --- subscriptions -------------------------------------------------------------------
+
+    const createSubscription: SchedulerShape["createSubscription"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          yield* newSubscription(input, now) // the input's own rules first, then its files
+          const survey = input.survey === undefined ? undefined : yield* requireFile(input.survey)
+          const resolved = { ...input, ...(survey === undefined ? {} : { survey }) }
+          const record = yield* newSubscription(resolved, now)
+          const existing = yield* findSubscription(record.id)
+          if (Option.isSome(existing)) {
+            const same = existing.value.requestDigest === record.requestDigest ||
+              existing.value.contentDigest === record.contentDigest
+            if (same) return { created: false, subscription: existing.value }
+            return yield* new ConflictingSubscription({ id: record.id })
+          }
+          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          return { created: true, subscription: record }
+        })
+      )
+
+    const updateSubscriptionM: SchedulerShape["updateSubscription"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const sub = yield* loadSubscription(input.subscriptionId)
+          yield* checkRevision(input.expectedRevision, sub.revision)
+          if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
+          const { gridChanged, record } = updateSubscription(sub, input.changes, now)
+          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          return { gridChanged, subscription: record }
+        })
+      )
+
+    const setSubscriptionStatus: SchedulerShape["setSubscriptionStatus"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const sub = yield* loadSubscription(input.subscriptionId)
+          yield* checkRevision(input.expectedRevision, sub.revision)
+          const change = statusChange(sub.status, input.status)
+          if (change === "same") return { changed: false, subscription: sub }
+          if (change === "from-completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
+          if (input.status === "completed" && sub.activeRunId !== null) {
+            return yield* new ActiveRunExists({ runId: sub.activeRunId })
+          }
+          const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
+          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          return { changed: true, subscription: record }
+        })
+      )
+
+    /** Every subscription; a damaged record fails closed with CorruptMonitorRecord. */
+    const loadAllSubscriptions = Effect.flatMap(scanSubscriptions(isSubscriptionRecord), ({ broken, subs }) =>
+      broken.length > 0
+        ? Effect.fail(new CorruptMonitorRecord({ path: broken[0]!, reason: "not a valid subscription record" }))
+        : Effect.succeed(subs)
+    )
+
+    const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
+      id: s.id,
+      revision: s.revision,
+      status: s.status,
+      kind: s.kind,
+      target: s.target,
+      mode: s.mode,
+      cadence: s.cadence,
+      timezone: s.timezone,
+      due: isDue(s, now),
+      nextDueAt: s.nextDueAt,
+      activeRunId: s.activeRunId
+    })
+
+    const due: SchedulerShape["due"] = (now) =>
+      locked(
+        Effect.gen(function*() {
+          const subs = yield* loadAllSubscriptions
+          const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
+          const read = yield* readAll(active.map(runPath), RECORD_MAX)
+          const receiptMismatches = read.flatMap((r, i) =>
+            r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.bytes === null ? "" : textOf(r.bytes))._tag === "Ok" ? [] : [active[i]!]
+          )
+          return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), receiptMismatches }
+        })
+      )
+
+    // --- runs ----------------------------------------------------------------------------
+
+    const createDueRun: SchedulerShape["createDueRun"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const sub = yield* loadSubscription(input.subscriptionId)
+          const latest = latestWindow(sub, now)
+          if (latest >= 0) {
+            // A run for the latest window that has started already exists: answer it (a retry).
+            const existing = yield* findRun(runIdOf(sub.id, sub.gridVersion, latest))
+            if (Option.isSome(existing)) return { created: false, run: existing.value }
+          }
+          if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
+          if (!isDue(sub, now)) {
+            return yield* new NotDue({ nextDueAt: sub.status === "completed" ? null : sub.nextDueAt, status: sub.status })
+          }
+          const run = newRun(sub, latest, now)
+          const updated: SubscriptionRecord = {
+            ...sub,
+            activeRunId: run.id,
+            lastRunId: run.id,
+            revision: sub.revision + 1,
+            updatedAt: now.toISOString()
+          }
+          yield* tx.commit([
+            { kind: "replace", path: runPath(run.id), after: render(run) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: render(updated) }
+          ])
+          return { created: true, run }
+        })
+      )
+
+    const transitionRun: SchedulerShape["transitionRun"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const run = yield* loadRun(input.runId)
+          yield* checkRevision(input.expectedRevision, run.revision)
+          yield* checkTransition(run.status, input.to)
+          const updated: RunRecord = {
+            ...run,
+            status: input.to,
+            revision: run.revision + 1,
+            updatedAt: now.toISOString(),
+            transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
+          }
+          const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: render(updated) }]
+          if (input.to === "cancelled") {
+            const sub = yield* findSubscription(run.subscriptionId)
+            if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
+              changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: render(afterRunEnded(sub.value, now)) })
+            }
+          }
+          if (changes.length === 1) yield* store.writeAtomic(runPath(run.id), render(updated))
+          else yield* tx.commit(changes)
+          return { run: updated }
+        })
+      )
+
+    const finishRun: SchedulerShape["finishRun"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const run = yield* loadRun(input.runId)
+          yield* checkRevision(input.expectedRevision, run.revision)
+          if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed" })
+          yield* checkFinishInput(run, input)
+          if (input.binding.runId !== run.id) {
+            return yield* new BindingMismatch({ reason: "binding.runId does not name this run" })
+          }
+          if (input.binding.taskDigest !== run.receiptDigest) {
+            return yield* new BindingMismatch({ reason: "binding.taskDigest is not the run's receiptDigest" })
+          }
+          // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
+          const stagePath = yield* store.normalize(input.stage.path)
+          const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
+            Effect.catchTag("FileNotFound", () =>
+              Effect.fail(new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: null }))
+            )
+          )
+          const stageSha = sha256Hex(stageBytes)
+          if (stageSha !== input.stage.sha256) {
+            return yield* new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: stageSha })
+          }
+          const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
+          if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
+            return yield* new BindingMismatch({ reason: "the stage file does not contain the run id and its receipt digest" })
+          }
+          let survey: { path: string; sha256: string } | null = null
+          if (input.survey !== undefined) {
+            const surveyPath = yield* store.normalize(input.survey.path)
+            if (surveyPath !== run.frozen.survey) {
+              return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
+            }
+            const actual = yield* digestOrNull(surveyPath)
+            if (actual !== input.survey.sha256) {
+              return yield* new DigestMismatch({ path: surveyPath, expected: input.survey.sha256, actual })
+            }
+            survey = { path: surveyPath, sha256: actual }
+          }
+          const missing = missingUnits(run, input.units)
+          if (missing.length > 0) return yield* new MissingUnits({ missing })
+          // Every quote must occur in its cited file (the shared quote matcher).
+          const matchers = new Map<string, ((quote: string) => boolean) | null>()
+          const outcomes = []
+          for (const o of input.outcomes) {
+            const citations = []
+            for (const c of o.citations) {
+              const path = yield* store.normalize(c.path)
+              let matcher = matchers.get(path)
+              if (matcher === undefined) {
+                const text = yield* store.readText(path, { maxBytes: FILE_MAX }).pipe(
+                  Effect.map(Option.some),
+                  Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
+                )
+                matcher = Option.match(text, {
+                  onNone: () => null,
+                  onSome: (t) => {
+                    const m = makeQuoteMatcher(t)
+                    return (q: string) => m(q).matched
+                  }
+                })
+                matchers.set(path, matcher)
+              }
+              if (matcher === null || !matcher(c.quote)) return yield* new CitationNotFound({ outcome: o.id, path })
+              citations.push({ path, quote: c.quote })
+            }
+            outcomes.push({ id: o.id, label: o.label, reason: o.reason, citations, disposition: null })
+          }
+          const sub = yield* loadSubscription(run.subscriptionId)
+          const at = now.toISOString()
+          const completed: RunRecord = {
+            ...run,
+            status: "completed",
+            revision: run.revision + 1,
+            updatedAt: at,
+            transitions: [...run.transitions, { from: run.status, to: "completed", at, reason: null }],
+            completion: {
+              at,
+              binding: { runId: input.binding.runId, taskDigest: input.binding.taskDigest },
+              stage: { path: stagePath, sha256: stageSha },
+              survey,
+              units: input.units === undefined ? [] : [...input.units]
+            },
+            outcomes
+          }
+          const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
+          const changes: Array<Change> = [
+            { kind: "replace", path: runPath(run.id), after: render(completed) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: render(nextSub) }
+          ]
+          const program = sub.program
+          if (program !== null) {
+            const line: ReportLine = {
+              at,
+              event: "run-completed",
+              program,
+              subscriptionId: sub.id,
+              runId: run.id,
+              windowIndex: run.windowIndex,
+              outcomes: outcomes.length,
+              outcomeCounts: outcomeCounts(outcomes)
+            }
+            changes.push({ kind: "append", path: REPORTS_FILE, data: `${JSON.stringify(line)}\n` })
+          }
+          yield* tx.commit(changes)
+          return {
+            run: completed,
+            subscription: { id: nextSub.id, revision: nextSub.revision, nextDueAt: nextSub.nextDueAt },
+            reported: program !== null
+          }
+        })
+      )
+
+    const setOutcomeDisposition: SchedulerShape["setOutcomeDisposition"] = (input, now) =>
+      locked(
+        Effect.gen(function*() {
+          const run = yield* loadRun(input.runId)
+          const outcome = run.outcomes.find((o) => o.id === input.outcomeId)
+          if (outcome === undefined) return yield* new OutcomeNotFound({ runId: run.id, outcomeId: input.outcomeId })
+          const decision = yield* checkDisposition(outcome, input)
+          if (decision === "noop") return { changed: false, runId: run.id, runRevision: run.revision, outcome }
+          const unitPath = input.unitPath === undefined ? undefined : yield* requireFile(input.unitPath)
+          const reviewItem = input.reviewItem === undefined ? undefined : yield* requireFile(input.reviewItem)
+          const disposition = dispositionOf(
+            { ...input, ...(unitPath === undefined ? {} : { unitPath }), ...(reviewItem === undefined ? {} : { reviewItem }) },
+            now
+          )
+          const updatedOutcome = { ...outcome, disposition }
+          const updated: RunRecord = {
+            ...run,
+            revision: run.revision + 1,
+            updatedAt: now.toISOString(),
+            outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
+          }
+          yield* store.writeAtomic(runPath(run.id), render(updated))
+          return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
+        })
+      )
+
+    /** Every run file, verified; unreadable or altered ones are mismatches (never silently skipped). */
+    const loadAllRuns = Effect.gen(function*() {
+      const entries = yield* listJson(RUNS_DIR)
+      const read = yield* readAll(entries.map((e) => `${RUNS_DIR}/${e.name}`), RECORD_MAX)
+      const runs: Array<RunRecord> = []
+      const mismatches: Array<{ runId: string; revision: number | null }> = []
+      read.forEach((r, i) => {
+        const loaded = scanRunText(entries[i]!.id, r.bytes === null ? "" : textOf(r.bytes))
+        if (loaded._tag === "Ok") runs.push(loaded.run)
+        else mismatches.push({ runId: loaded.runId, revision: loaded.revision })
+      })
+      return { runs: runs.sort(byCreation), mismatches }
+    })
+
+    const unresolvedOf = (run: RunRecord): Array<UnresolvedOutcome> =>
+      run.status !== "completed"
+        ? []
+        : run.outcomes
+          .filter((o) => o.disposition === null)
+          .map((o) => ({
+            runId: run.id,
+            runRevision: run.revision,
+            subscriptionId: run.subscriptionId,
+            outcomeId: o.id,
+            label: o.label,
+            reason: o.reason,
+            citations: o.citations
+          }))
+
+    const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
+      Effect.map(loadAllRuns, ({ mismatches, runs }) => {
+        const outcomes = runs.flatMap(unresolvedOf)
+        return { outcomes, receiptMismatches: mismatches.map((m) => m.runId) }
+      })
+    )
+
+    const showSubscription: SchedulerShape["showSubscription"] = (id) =>
+      locked(Effect.zipRight(checkId(id, MONITOR_ID_PATTERN, "--subscription"), loadSubscription(id)))
+
+    const showRun: SchedulerShape["showRun"] = (id) =>
+      locked(
+        Effect.gen(function*() {
+          const run = yield* loadRun(id)
+          const { state } = yield* bindingState(run, digestOrNull)
+          return { ...run, binding: state }
+        })
+      )
+
+    // --- next ----------------------------------------------------------------------------
+
+    const facts: SchedulerShape["facts"] = (now) =>
+      locked(
+        Effect.gen(function*() {
+          const out: Array<Fact> = []
+          for (const r of yield* Ref.get(recoveredRef)) {
+            out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
+          }
+          const { broken, subs: subList } = yield* scanSubscriptions(isSubscriptionScanView)
+          const subs = new Map(subList.map((s) => [s.id, s]))
+          for (const path of broken) {
+            out.push({ kind: "broken-link", runId: null, runRevision: null, missing: path, reason: "unreadable subscription record" })
+          }
+          for (const s of subList) {
+            if (isDue(s, now)) {
+              out.push({
+                kind: "subscription-due",
+                subscriptionId: s.id,
+                subscriptionRevision: s.revision,
+                mode: s.mode,
+                target: s.target,
+                nextDueAt: s.nextDueAt
+              })
+            }
+          }
+          const { mismatches, runs } = yield* loadAllRuns
+          const runIds = new Set(runs.map((r) => r.id))
+          for (const m of mismatches) runIds.add(m.runId)
+          for (const s of subList) {
+            if (s.activeRunId !== null && !runIds.has(s.activeRunId)) {
+              out.push({
+                kind: "broken-link",
+                runId: s.activeRunId,
+                runRevision: null,
+                missing: runPath(s.activeRunId),
+                reason: `the active run of subscription '${s.id}' (revision ${s.revision}) is gone`
+              })
+            }
+          }
+          for (const m of mismatches) out.push({ kind: "receipt-mismatch", runId: m.runId, runRevision: m.revision })
+
+          // Digests of every bound file (stage, survey) of completed runs, each file read once.
+          const bound = new Set<string>()
+          for (const run of runs) {
+            if (run.status !== "completed" || run.completion === null) continue
+            bound.add(run.completion.stage.path)
+            if (run.completion.survey !== null) bound.add(run.completion.survey.path)
+          }
+          const digests = new Map<string, string | null>()
+          for (const r of yield* readAll([...bound], FILE_MAX)) digests.set(r.path, r.bytes === null ? null : sha256Hex(r.bytes))
+          const cited = new Set<string>()
+          for (const run of runs) for (const u of unresolvedOf(run)) for (const c of u.citations) cited.add(c.path)
+          const present = new Map<string, boolean>()
+          for (const path of cited) {
+            const st = yield* store.stat(path).pipe(Effect.catchAll(() => Effect.succeed(Option.none())))
+            present.set(path, Option.isSome(st) && st.value.kind === "file")
+          }
+
+          for (const run of runs) {
+            const sub = subs.get(run.subscriptionId)
+            if (isActiveRun(run.status)) {
+              if (sub === undefined) {
+                out.push({
+                  kind: "broken-link",
+                  runId: run.id,
+                  runRevision: run.revision,
+                  missing: subscriptionPath(run.subscriptionId),
+                  reason: "the run's subscription is gone"
+                })
+              } else {
+                out.push({
+                  kind: "resume-monitor-run",
+                  runId: run.id,
+                  runRevision: run.revision,
+                  status: run.status,
+                  subscriptionId: run.subscriptionId,
+                  subscriptionRevision: sub.revision,
+                  target: run.frozen.target
+                })
+              }
+              continue
+            }
+            if (run.status !== "completed" || run.completion === null) continue
+            const completion = run.completion
+            const boundFiles = [completion.stage, ...(completion.survey === null ? [] : [completion.survey])]
+            const gone: Array<string> = []
+            const stale: Array<string> = []
+            for (const b of boundFiles) {
+              const d = digests.get(b.path) ?? null
+              if (d === null) gone.push(b.path)
+              else if (d !== b.sha256) stale.push(b.path)
+            }
+            const unresolved = unresolvedOf(run)
+            const links = [...gone]
+            if (unresolved.length > 0) {
+              if (sub === undefined) links.push(subscriptionPath(run.subscriptionId))
+              for (const u of unresolved) for (const c of u.citations) if (present.get(c.path) !== true) links.push(c.path)
+            }
+            for (const path of [...new Set(links)]) {
+              out.push({ kind: "broken-link", runId: run.id, runRevision: run.revision, missing: path, reason: "a file the completed run is bound to is gone" })
+            }
+            if (stale.length > 0 || gone.length > 0) {
+              out.push({ kind: "completion-binding-stale", runId: run.id, runRevision: run.revision, paths: [...stale, ...gone] })
+            }
+            for (const u of unresolved) {
+              out.push({ kind: "unresolved-outcome", runId: run.id, runRevision: run.revision, outcomeId: u.outcomeId, label: u.label })
+            }
+          }
+          return out
+        })
+      )
+
+    return {
+      createSubscription,
+      updateSubscription: updateSubscriptionM,
+      setSubscriptionStatus,
+      due,
+      createDueRun,
+      transitionRun,
+      finishRun,
+      setOutcomeDisposition,
+      unresolvedOutcomes,
+      showSubscription,
+      showRun,
+      facts,
+      recover: locked(Ref.get(recoveredRef))
+    } satisfies SchedulerShape
+  })
+
+export const SchedulerLive: Layer.Layer<Scheduler, never, FileStore | Lock> = Layer.effect(
+  Scheduler,
+  Effect.gen(function*() {
+    const store = yield* FileStore
+    const lock = yield* Lock
+    return yield* makeScheduler(store, lock.withLock)
+  })
+)

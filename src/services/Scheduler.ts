@@ -1,0 +1,114 @@
+/**
+ * Scheduler: the research monitor (spec monitor.md). Subscriptions that re-check a topic on a
+ * cadence, frozen runs with receipt digests, completions bound to the bytes they used, and
+ * set-once outcome dispositions. No daemon: due subscriptions are discovered by the next
+ * `dossier next` or `dossier monitor due`.
+ *
+ * State: `.dossier/monitor/subscriptions/<id>.json`, `.dossier/monitor/runs/<runId>.json`,
+ * `.dossier/monitor/reports.jsonl`; multi-file writes go through one transaction with an intent
+ * record (`.dossier/monitor/intent.json`). Every method first recovers an interrupted
+ * transaction, under the work folder's lock.
+ *
+ * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring Workdir | FileStore | Lock.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type {
+  FileNotFound,
+  InvalidInput,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  StaleRevision,
+  UnsafePath
+} from "../domain/Errors.js"
+import type {
+  CreateDueRunInput,
+  DueEntry,
+  Fact,
+  FinishRunInput,
+  Outcome,
+  OutcomeDispositionInput,
+  RunRecord,
+  SubscriptionInput,
+  SubscriptionRecord,
+  SubscriptionStatusInput,
+  SubscriptionUpdateInput,
+  TransitionRunInput,
+  UnresolvedOutcome
+} from "../domain/Monitor.js"
+import type { MonitorError } from "../domain/MonitorErrors.js"
+
+/** Every refusal a scheduler method can answer with. */
+export type SchedulerError =
+  | MonitorError
+  | InvalidInput
+  | IoError
+  | LockTimeout
+  | StaleRevision
+  | FileNotFound
+  | UnsafePath
+  | LimitExceeded
+
+export interface RecoveredTransaction {
+  readonly transactionId: string
+  readonly direction: "rolled-back" | "rolled-forward"
+  readonly paths: ReadonlyArray<string>
+}
+
+export interface SchedulerShape {
+  readonly createSubscription: (
+    input: SubscriptionInput,
+    now: Date
+  ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  readonly updateSubscription: (
+    input: SubscriptionUpdateInput,
+    now: Date
+  ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  readonly setSubscriptionStatus: (
+    input: SubscriptionStatusInput,
+    now: Date
+  ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
+  readonly due: (now: Date) => Effect.Effect<
+    { readonly now: string; readonly subscriptions: ReadonlyArray<DueEntry>; readonly receiptMismatches: ReadonlyArray<string> },
+    SchedulerError
+  >
+  readonly createDueRun: (
+    input: CreateDueRunInput,
+    now: Date
+  ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, SchedulerError>
+  readonly transitionRun: (input: TransitionRunInput, now: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
+  readonly finishRun: (
+    input: FinishRunInput,
+    now: Date
+  ) => Effect.Effect<
+    {
+      readonly run: RunRecord
+      readonly subscription: { readonly id: string; readonly revision: number; readonly nextDueAt: string }
+      readonly reported: boolean
+    },
+    SchedulerError
+  >
+  readonly setOutcomeDisposition: (
+    input: OutcomeDispositionInput,
+    now: Date
+  ) => Effect.Effect<
+    { readonly changed: boolean; readonly runId: string; readonly runRevision: number; readonly outcome: Outcome },
+    SchedulerError
+  >
+  readonly unresolvedOutcomes: Effect.Effect<
+    { readonly outcomes: ReadonlyArray<UnresolvedOutcome>; readonly receiptMismatches: ReadonlyArray<string> },
+    SchedulerError
+  >
+  readonly showSubscription: (id: string) => Effect.Effect<SubscriptionRecord, SchedulerError>
+  readonly showRun: (
+    id: string
+  ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
+  /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
+  readonly facts: (now: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
+  /** Recover an interrupted transaction now (every other method does this first). */
+  readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
+}
+
+export class Scheduler extends Context.Tag("dossier/Scheduler")<Scheduler, SchedulerShape>() {}

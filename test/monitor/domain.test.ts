@@ -1,0 +1,198 @@
+/** Pure rules of the monitor: transition graph, dispositions, due, coalescing, digests. */
+import { assert, describe, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import {
+  afterRunEnded,
+  ALLOWED_TRANSITIONS,
+  checkDisposition,
+  checkTransition,
+  isDue,
+  latestWindow,
+  newRun,
+  newSubscription,
+  type Outcome,
+  OutcomeLabel,
+  receiptDigestOf,
+  receiptJsonOf,
+  receiptOf,
+  RunStatus,
+  DispositionValue,
+  statusChange,
+  type SubscriptionInput,
+  updateSubscription
+} from "../../src/domain/Monitor.js"
+import { windowStart } from "../../src/domain/MonitorWindows.js"
+import { canonicalJson } from "../../src/domain/Canonical.js"
+
+const input: SubscriptionInput = {
+  kind: "literature",
+  target: "t",
+  timezone: "America/New_York",
+  anchor: "2025-03-08T02:30",
+  cadence: { every: 1, unit: "day" },
+  id: "s"
+}
+const created = new Date("2025-03-01T00:00:00Z")
+const sub = Either.getOrThrow(newSubscription(input, created))
+
+describe("monitor domain", () => {
+  it("the transition graph is exactly the spec's; completed is never a transition target", () => {
+    const allowed = new Set([
+      "planned>running", "planned>cancelled",
+      "running>blocked", "running>failed_retryable", "running>cancelled",
+      "blocked>running", "blocked>cancelled",
+      "failed_retryable>running", "failed_retryable>cancelled"
+    ])
+    for (const from of RunStatus.literals) {
+      for (const to of RunStatus.literals) {
+        const ok = Either.isRight(checkTransition(from, to))
+        assert.strictEqual(ok, allowed.has(`${from}>${to}`), `${from}>${to}`)
+      }
+    }
+    assert.deepStrictEqual(ALLOWED_TRANSITIONS.completed, [])
+    assert.deepStrictEqual(ALLOWED_TRANSITIONS.cancelled, [])
+  })
+
+  it("status changes: completed never returns", () => {
+    assert.strictEqual(statusChange("active", "paused"), "change")
+    assert.strictEqual(statusChange("paused", "active"), "change")
+    assert.strictEqual(statusChange("paused", "completed"), "change")
+    assert.strictEqual(statusChange("completed", "active"), "from-completed")
+    assert.strictEqual(statusChange("completed", "paused"), "from-completed")
+    assert.strictEqual(statusChange("active", "active"), "same")
+  })
+
+  it.prop(
+    "dispositions are set once; contradiction candidates are never materialized; sent_to_review only for them",
+    [fc.constantFrom(...OutcomeLabel.literals), fc.constantFrom(...DispositionValue.literals), fc.option(fc.constantFrom(...DispositionValue.literals), { nil: null })],
+    ([label, wanted, current]) => {
+      const outcome: Outcome = {
+        id: "o",
+        label,
+        reason: "r",
+        citations: [],
+        disposition: current === null ? null : { value: current, at: "2026-01-01T00:00:00.000Z", authorization: null, unitPath: null, reviewItem: null }
+      }
+      const full = {
+        runId: "s.w0",
+        outcomeId: "o",
+        disposition: wanted,
+        ...(wanted === "materialized" ? { authorization: { messageId: "m" }, unitPath: "u.md" } : {}),
+        ...(wanted === "sent_to_review" ? { reviewItem: "r.md" } : {})
+      }
+      const r = checkDisposition(outcome, full)
+      if (current !== null) {
+        if (current === wanted) assert.deepStrictEqual(r, Either.right("noop"))
+        else assert.strictEqual(Either.getLeft(r).pipe((o) => o._tag === "Some" && o.value._tag), "DispositionAlreadySet")
+        return
+      }
+      const refused = Either.isLeft(r)
+      if (wanted === "materialized") assert.strictEqual(refused, label === "contradiction_candidate")
+      else if (wanted === "sent_to_review") assert.strictEqual(refused, label !== "contradiction_candidate")
+      else assert.isFalse(refused)
+      if (wanted === "materialized" && label !== "contradiction_candidate") {
+        // Without its authorization it is refused.
+        const { authorization: _a, ...noAuth } = full as any
+        assert.isTrue(Either.isLeft(checkDisposition(outcome, noAuth)))
+      }
+    }
+  )
+
+  it.prop(
+    "due, coalescing and completion: one run for the latest window; next due is the first window after the end",
+    [fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 86_399_999 }), fc.integer({ min: 0, max: 40 * 86_400_000 })],
+    ([k, into, runFor]) => {
+      const now = new Date(windowStart(sub, k) + Math.min(into, windowStart(sub, k + 1) - windowStart(sub, k) - 1))
+      assert.isTrue(isDue(sub, now))
+      const latest = latestWindow(sub, now)
+      assert.strictEqual(latest, k)
+      const run = newRun(sub, latest, now)
+      assert.strictEqual(run.coalescedWindows, k + 1)
+      assert.strictEqual(run.receiptDigest, receiptDigestOf(run))
+      const withRun = { ...sub, activeRunId: run.id }
+      assert.isFalse(isDue(withRun, now))
+      const ended = new Date(now.getTime() + runFor)
+      const after = afterRunEnded(withRun, ended)
+      const due = Date.parse(after.nextDueAt)
+      assert.isTrue(due > ended.getTime())
+      assert.isTrue(windowStart(sub, after.nextWindowIndex - 1) <= ended.getTime())
+      assert.strictEqual(due, windowStart(sub, after.nextWindowIndex))
+      assert.isNull(after.activeRunId)
+    }
+  )
+
+  it("the receipt digest covers the frozen content, the id and the window", () => {
+    const run = newRun(sub, 3, new Date(windowStart(sub, 3)))
+    assert.notStrictEqual(receiptDigestOf({ ...run, frozen: { ...run.frozen, target: "x" } }), run.receiptDigest)
+    assert.notStrictEqual(receiptDigestOf({ ...run, id: "s.w4" }), run.receiptDigest)
+    assert.notStrictEqual(receiptDigestOf({ ...run, windowIndex: 4 }), run.receiptDigest)
+    const moved: typeof run = { ...run, status: "running", revision: 2 }
+    assert.strictEqual(receiptDigestOf(moved), run.receiptDigest)
+  })
+
+  it.prop(
+    "an edit never makes a subscription due: a grid change moves nextDueAt after now",
+    [fc.integer({ min: 0, max: 400 * 86_400_000 }), fc.integer({ min: 1, max: 30 }), fc.constantFrom("day" as const, "week" as const, "month" as const)],
+    ([offset, every, unit]) => {
+      const now = new Date(windowStart(sub, 0) + offset)
+      const { gridChanged, record } = updateSubscription(sub, { cadence: { every, unit }, anchor: "2025-03-09T02:30" }, now)
+      assert.isTrue(gridChanged)
+      assert.isFalse(isDue(record, now))
+      assert.strictEqual(record.gridVersion, 2)
+      const { gridChanged: g2, record: r2 } = updateSubscription(sub, { mode: "run" }, now)
+      assert.isFalse(g2)
+      assert.strictEqual(r2.nextDueAt, sub.nextDueAt)
+    }
+  )
+})
+
+describe("monitor receipt canonical form", () => {
+  const str = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme" }),
+    fc.constantFrom("2026-12-01T09:00:00Z", "2026-12-01T10:00+01:00", "2026-12-01T09:00", "é\u0301", "\u2028", "\"\\")
+  )
+  const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, str, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie("arr"), tie("obj")),
+    arr: fc.array(tie("value"), { maxLength: 3 }),
+    obj: fc.dictionary(str, tie("value"), { maxKeys: 3 })
+  })).value
+  const runArb = fc.record({
+    id: str,
+    subscriptionId: str,
+    gridVersion: fc.integer({ min: 1, max: 1e6 }),
+    windowIndex: fc.integer({ min: 0, max: 1e6 }),
+    windowStart: str,
+    coalescedWindows: fc.integer({ min: 1, max: 1e6 }),
+    createdAt: str,
+    frozen: fc.record({
+      kind: str,
+      target: str,
+      scope: fc.dictionary(str, json, { maxKeys: 4 }),
+      scopeDigest: str,
+      budget: fc.record({ maxSources: fc.integer(), maxMinutes: fc.integer() }),
+      cadence: fc.record({ every: fc.integer(), unit: str }),
+      timezone: str,
+      anchor: str,
+      mode: str,
+      units: fc.array(str, { maxLength: 4 }),
+      survey: fc.option(str, { nil: null }),
+      program: fc.option(str, { nil: null }),
+      subscriptionRevision: fc.integer({ min: 1 }),
+      contentDigest: str,
+      preference: fc.option(str, { nil: null })
+    })
+  })
+
+  it.prop("the receipt's written-out canonical JSON equals the generic RFC 8785 form", [runArb], ([run]) => {
+    let generic: string | Error
+    try {
+      generic = canonicalJson(receiptOf(run as any))
+    } catch (e) {
+      generic = e as Error
+    }
+    if (typeof generic === "string") assert.strictEqual(receiptJsonOf(run as any), generic)
+    else assert.throws(() => receiptJsonOf(run as any))
+  }, { fastCheck: { numRuns: 1000 } })
+})
