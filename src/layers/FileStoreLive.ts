@@ -246,7 +246,8 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     return staging
   }
 
-  const writeAtomic: FileStoreShape["writeAtomic"] = (p, data) =>
+  /** Normalize, create the parents, and require the target to be absent or a regular file. */
+  const prepareTarget = (p: string) =>
     Effect.gen(function*() {
       const rel = yield* normalize(p)
       yield* mkdirs(rel, false)
@@ -255,6 +256,12 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       if (Either.isLeft(st)) return yield* st.left
       if (st.right !== undefined && st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
       if (st.right !== undefined && !st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+      return { rel, target, existing: st.right }
+    })
+
+  const writeAtomic: FileStoreShape["writeAtomic"] = (p, data) =>
+    Effect.gen(function*() {
+      const { rel, target } = yield* prepareTarget(p)
       const bytes = toBytes(data)
       return yield* Effect.try({
         try: () => {
@@ -311,16 +318,8 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
 
   const append: FileStoreShape["append"] = (p, data) =>
     Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      yield* mkdirs(rel, false)
-      const target = abs(rel)
-      const st = lstatOrNone(rel, target)
-      if (Either.isLeft(st)) return yield* st.left
-      if (st.right !== undefined) {
-        if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
-        if (!st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-        if (st.right.nlink > 1) return yield* new UnsafePath({ path: rel, reason: "hard-link" })
-      }
+      const { rel, target, existing } = yield* prepareTarget(p)
+      if (existing !== undefined && existing.nlink > 1) return yield* new UnsafePath({ path: rel, reason: "hard-link" })
       const bytes = toBytes(data)
       return yield* Effect.try({
         try: () => {
@@ -329,15 +328,15 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
             const opened = fs.fstatSync(fd)
             if (!opened.isFile()) throw new UnsafePath({ path: rel, reason: "not-regular-file" })
             if (opened.nlink > 1) throw new UnsafePath({ path: rel, reason: "hard-link" })
-            if (st.right !== undefined && (opened.dev !== st.right.dev || opened.ino !== st.right.ino)) {
+            if (existing !== undefined && (opened.dev !== existing.dev || opened.ino !== existing.ino)) {
               throw new UnsafePath({ path: rel, reason: "changed-while-opening" })
             }
             let off = 0
             while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
             fs.fsyncSync(fd)
             const size = fs.fstatSync(fd).size
-            if (st.right === undefined) fsyncDir(rel, path.dirname(target))
-            return { created: st.right === undefined, size }
+            if (existing === undefined) fsyncDir(rel, path.dirname(target))
+            return { created: existing === undefined, size }
           } finally {
             fs.closeSync(fd)
           }
