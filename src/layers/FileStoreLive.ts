@@ -28,7 +28,7 @@ import { Workdir } from "../services/Workdir.js"
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
 
-const HASH_CHUNK = 4 * 1024 * 1024
+const HASH_CHUNK = 1024 * 1024
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
@@ -162,27 +162,27 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
   const readText: FileStoreShape["readText"] = (p, options) =>
     Effect.map(read(p, options), (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"))
 
+  /**
+   * Streaming SHA-256: synchronous 1 MiB reads into one reused buffer (measured ~1.5x faster than
+   * async reads through the thread pool), yielding to other fibers every 16 MiB. The file is
+   * never held in memory.
+   */
   const hash: FileStoreShape["hash"] = (p, options) =>
     withOpen(p, options, ({ fd, rel }) =>
-      Effect.tryPromise({
-        try: async () => {
-          const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-          const h = createHash("sha256")
-          const buf = Buffer.allocUnsafe(HASH_CHUNK)
-          const handle = { fd }
-          let total = 0
-          for (;;) {
-            const n = await new Promise<number>((resolve, reject) =>
-              fs.read(handle.fd, buf, 0, HASH_CHUNK, total, (err, bytesRead) => (err ? reject(err) : resolve(bytesRead)))
-            )
-            if (n === 0) break
-            total += n
-            if (total > max) throw new LimitExceeded({ limit: "fileBytes", max, actual: total })
-            h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
-          }
-          return { bytes: total, sha256: h.digest("hex") }
-        },
-        catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
+      Effect.gen(function*() {
+        const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+        const h = createHash("sha256")
+        const buf = Buffer.allocUnsafe(HASH_CHUNK)
+        let total = 0
+        for (let chunk = 1;; chunk++) {
+          const n = yield* Effect.try({ try: () => fs.readSync(fd, buf, 0, HASH_CHUNK, total), catch: io(rel, "read") })
+          if (n === 0) break
+          total += n
+          if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total })
+          h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
+          if (chunk % 16 === 0) yield* Effect.yieldNow()
+        }
+        return { bytes: total, sha256: h.digest("hex") }
       })
     )
 
