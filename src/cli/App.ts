@@ -46,7 +46,14 @@ export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.
   const cli = Command.run(root, { name: "dossier", version: VERSION })
   // @effect/cli prints validation errors through Console.error; they are rendered here instead.
   return Console.consoleWith((console) =>
-    Effect.withConsole(cli(argv), { ...console, error: () => Effect.void, unsafe: { ...console.unsafe, error: () => {} } })
+    Effect.withConsole(cli(argv), {
+      ...console,
+      // Help text is plain when stdout is not a terminal (agents read it through pipes).
+      log: (...args: ReadonlyArray<unknown>) =>
+        process.stdout.isTTY ? console.log(...args) : console.log(...args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))),
+      error: () => Effect.void,
+      unsafe: { ...console.unsafe, error: () => {} }
+    })
   ).pipe(
     Effect.catchIf(ValidationError.isValidationError, (e) =>
       Effect.sync(() => {

@@ -267,6 +267,8 @@ describe("command line", () => {
     const start = runCli(["plan", "start", "--help"])
     expect(start.code).toBe(0)
     for (const w of ["--input", "--replace-goal", "--expected", "goal", "limits", "nextAction"]) expect(start.stdout).toContain(w)
+    // Piped help is plain text (no terminal colour codes).
+    expect(start.stdout).not.toMatch(/\u001b\[/)
     const cp = runCli(["plan", "checkpoint", "--help"])
     for (const w of ["completedSteps", "sources", "outputs", "dependsOn", "unresolved", "status", "nextAction", "--expected"]) expect(cp.stdout).toContain(w)
   })
