@@ -12,6 +12,15 @@ import { allSpecs } from "./Specs.js"
 
 const wantsJson = process.argv.slice(2).includes("--json")
 
+// A reader that closes the pipe early (`dossier … | head`) is not an error of ours: the answer is
+// printed last, after any write has finished, so leave quietly instead of printing a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
+    throw e
+  })
+}
+
 const finish = (exit: Exit.Exit<void, unknown>) => {
   if (Exit.isFailure(exit)) {
     if (process.env["DOSSIER_DEBUG"] === "1") console.error(exit.cause)
