@@ -20,6 +20,21 @@ await build({
 })
 chmodSync("dist/dossier.mjs", 0o755)
 
+// The hash worker, next to the CLI's chunks and next to the library.
+for (const outdir of ["dist", "dist/lib"]) {
+  await build({
+    entryPoints: { "hash-worker": "src/layers/HashWorker.ts" },
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    minify: true,
+    logLevel: "warning"
+  })
+}
+
 // The library: dependencies stay external, so an embedding program shares its own `effect`.
 await build({
   entryPoints: { index: "src/index.ts" },

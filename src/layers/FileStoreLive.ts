@@ -26,9 +26,14 @@ import {
 } from "../services/FileStore.js"
 import { Workdir } from "../services/Workdir.js"
 
+/** The worker pool module loads only when a large file is hashed (keeps start-up small). */
+const loadPool = () => import("./HashPool.js").then((m) => m.hashPool())
+
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
 
 const HASH_CHUNK = 1024 * 1024
+/** Files at least this large are hashed by the worker pool when it is available. */
+const POOL_MIN_BYTES = 8 * 1024 * 1024
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
@@ -167,8 +172,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
    * async reads through the thread pool), yielding to other fibers every 16 MiB. The file is
    * never held in memory.
    */
-  const hash: FileStoreShape["hash"] = (p, options) =>
-    withOpen(p, options, ({ fd, rel }) =>
+  const hashInThread = (fd: number, rel: string, options: ReadOptions | undefined) =>
       Effect.gen(function*() {
         const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
         const h = createHash("sha256")
@@ -184,7 +188,20 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
         }
         return { bytes: total, sha256: h.digest("hex") }
       })
-    )
+
+  /** Large files go to the hash worker pool (when present), so several files hash in parallel. */
+  const hash: FileStoreShape["hash"] = (p, options) =>
+    withOpen(p, options, ({ fd, rel, size }) =>
+      size < POOL_MIN_BYTES ? hashInThread(fd, rel, options) : Effect.flatMap(Effect.promise(loadPool), (pool) => {
+        if (pool === undefined) return hashInThread(fd, rel, options)
+        const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+        return Effect.flatMap(Effect.promise(() => pool.hash(fd, max)), (a): Effect.Effect<Digest, IoError | LimitExceeded> =>
+          "sha256" in a
+            ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
+            : "tooLarge" in a
+            ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
+            : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error })))
+      }))
 
   const fsyncDir = (rel: string, dirAbs: string) => {
     let fd: number | undefined

@@ -296,3 +296,26 @@ describe("command line", () => {
     expect(bad.stderr).toContain("FileNotFound")
   })
 })
+
+describe("large files", () => {
+  it("hashes large registered files (the worker pool path) to the same digests as node:crypto", () => {
+    const dir = started()
+    const a = Buffer.alloc(9 * 1024 * 1024 + 7, 1)
+    const b = Buffer.alloc(12 * 1024 * 1024, 2)
+    put(dir, "research/sources/a.bin", a)
+    put(dir, "research/sources/b.bin", b)
+    const r = checkpoint(dir, { sources: [{ path: "research/sources/a.bin", origin: "o" }, { path: "research/sources/b.bin", origin: "o" }] }, 1)
+    expect(r.json).toEqual({ ok: true, revision: 2 })
+    const digest = (x: Buffer) => createHash("sha256").update(x).digest("hex")
+    const view = inspect(dir).json
+    expect(view.sources.map((s: any) => [s.bytes, s.sha256])).toEqual([[a.length, digest(a)], [b.length, digest(b)]])
+    expect(view.verification.state).toBe("current")
+    // One changed byte in the middle is found.
+    const fd = fs.openSync(path.join(dir, "research/sources/b.bin"), "r+")
+    fs.writeSync(fd, Buffer.from([9]), 0, 1, 6 * 1024 * 1024)
+    fs.closeSync(fd)
+    expect(inspect(dir).json.verification.findings).toEqual([
+      { kind: "source-changed", path: "research/sources/b.bin", expected: digest(b), actual: digest(fs.readFileSync(path.join(dir, "research/sources/b.bin"))) }
+    ])
+  })
+})
