@@ -140,19 +140,18 @@ export const checkpointPaths = (
   return Either.right({ sources, outputs })
 }
 
-export type CheckpointError = LimitExceeded | EditedRetainedFile | UnregisteredDependency | CompletionRefused
+export type CheckpointError = LimitExceeded | EditedRetainedFile | UnregisteredDependency
 
 /**
  * Apply a checkpoint to a document. `digest(path)` is the current digest of a named file (the
- * shell has hashed every source, output and dependency the input names); `observe` gives what
- * verification needs for the completion rule.
+ * shell has hashed every source, output and dependency the input names). A checkpoint that sets
+ * `status: "complete"` must then pass `requireComplete` on the resulting document.
  */
 export const applyCheckpoint = (
   doc: PlanDocument,
   input: PlanCheckpointInput,
   paths: CheckpointPaths,
   digest: (path: string) => { readonly sha256: string; readonly bytes: number },
-  observe: (doc: PlanDocument) => Observations,
   now: string
 ): Either.Either<PlanDocument, CheckpointError> => {
   // Completed steps: append; a recorded id (or one earlier in this input) is skipped.
@@ -208,7 +207,7 @@ export const applyCheckpoint = (
     return Either.left(new LimitExceeded({ limit: "outputs", max: PLAN_LIMITS.outputs, actual: outputs.length }))
   }
 
-  const next: PlanDocument = {
+  return Either.right({
     ...doc,
     revision: doc.revision + 1,
     completedSteps: steps,
@@ -218,15 +217,14 @@ export const applyCheckpoint = (
     status: input.status ?? doc.status,
     nextAction: input.nextAction ?? doc.nextAction,
     updatedAt: now
-  }
+  })
+}
 
-  if (input.status === "complete") {
-    const v = verify(next, observe(next))
-    const c = completion(next, v)
-    if (!c.ready) {
-      const reasons = [...c.missing, ...v.findings.map((f) => `${f.kind}: ${f.path}${f.dependency ? ` (${f.dependency})` : ""}`)]
-      return Either.left(new CompletionRefused({ reasons }))
-    }
-  }
-  return Either.right(next)
+/** The completion rule for a document about to be marked complete, given what its files hold now. */
+export const requireComplete = (doc: PlanDocument, obs: Observations): Either.Either<PlanDocument, CompletionRefused> => {
+  const v = verify(doc, obs)
+  const c = completion(doc, v)
+  if (c.ready) return Either.right(doc)
+  const reasons = [...c.missing, ...v.findings.map((f) => `${f.kind}: ${f.path}${f.dependency ? ` (${f.dependency})` : ""}`)]
+  return Either.left(new CompletionRefused({ reasons }))
 }

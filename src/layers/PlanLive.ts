@@ -6,8 +6,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
-import { PLAN_FILE, PLAN_LIMITS, type PlanDocument, type PlanInspectOutput } from "../domain/Plan.js"
+import { InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { PLAN_FILE, PLAN_LIMITS, type PlanDocument, type PlanInspectOutput, SOURCES_AREA } from "../domain/Plan.js"
+import { isUnder } from "../domain/Paths.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
 import { appendPosition, parsePlanMd, type ParsedPlanMd, renderPlanMd } from "../domain/PlanMarkdown.js"
 import {
@@ -19,6 +20,7 @@ import {
   type Observed,
   pathsToObserve,
   replaceGoal,
+  requireComplete,
   verify
 } from "../domain/PlanRules.js"
 import { FileStore } from "../services/FileStore.js"
@@ -45,9 +47,13 @@ export const makePlanLive = Effect.gen(function*() {
     p._tag === "Section" ? Option.some(p.document) : Option.none()
   )
 
+  /** The current digest of a registered (or to-be-registered) file; sources must not be hard-linked. */
+  const hashNamed = (path: string) =>
+    store.hash(path, { requireSingleLink: isUnder(path, SOURCES_AREA), maxBytes: PLAN_LIMITS.fileBytes })
+
   /** Observe a path for verification: its digest, absence, or an unsafe entry (never followed). */
   const observe = (path: string): Effect.Effect<Observed> =>
-    store.hash(path, { requireSingleLink: path.startsWith("research/sources/"), maxBytes: PLAN_LIMITS.fileBytes }).pipe(
+    hashNamed(path).pipe(
       Effect.map((d): Observed => ({ _tag: "Present", sha256: d.sha256, bytes: d.bytes })),
       Effect.catchTags({
         FileNotFound: () => Effect.succeed<Observed>({ _tag: "Missing" }),
@@ -57,10 +63,21 @@ export const makePlanLive = Effect.gen(function*() {
       })
     )
 
-  const observeAll = (doc: PlanDocument): Effect.Effect<Observations> =>
-    Effect.forEach(pathsToObserve(doc), (p) => Effect.map(observe(p), (o) => [p, o] as const), { concurrency: 2 }).pipe(
-      Effect.map((entries) => new Map(entries))
-    )
+  /** Observe every path verification needs; paths already hashed in this call are not read again. */
+  const observeAll = (
+    doc: PlanDocument,
+    known: ReadonlyMap<string, { readonly sha256: string; readonly bytes: number }> = new Map()
+  ): Effect.Effect<Observations> =>
+    Effect.forEach(
+      pathsToObserve(doc),
+      (p) => {
+        const k = known.get(p)
+        return k === undefined
+          ? Effect.map(observe(p), (o) => [p, o] as const)
+          : Effect.succeed([p, { _tag: "Present", sha256: k.sha256, bytes: k.bytes } as Observed] as const)
+      },
+      { concurrency: 2 }
+    ).pipe(Effect.map((entries) => new Map(entries)))
 
   const inspect: PlanShape["inspect"] = Effect.gen(function*() {
     const parsed = yield* readParsed
@@ -147,44 +164,23 @@ export const makePlanLive = Effect.gen(function*() {
           for (const d of o.dependsOn) named.add(d)
         }
         const digests = new Map<string, { sha256: string; bytes: number }>()
-        for (const p of named) {
-          const d = yield* store.hash(p, { requireSingleLink: p.startsWith("research/sources/"), maxBytes: PLAN_LIMITS.fileBytes }).pipe(
-            Effect.catchTag("LimitExceeded", (e) => Effect.fail(e)),
-            Effect.catchTag("FileNotFound", () => Effect.fail(new FileNotFound({ path: p })))
-          )
-          digests.set(p, d)
-        }
-        // Observations for the completion rule (only needed when completing).
-        const observations = input.status === "complete" ? yield* observeAll({ ...doc, ...mergeForObserve(doc, paths) }) : new Map()
-        const next = yield* Either.match(
-          applyCheckpoint(
-            doc,
-            input,
-            paths,
-            (p) => digests.get(p) ?? { sha256: "", bytes: 0 },
-            () => observations,
-            now
-          ),
+        for (const p of named) digests.set(p, yield* hashNamed(p))
+        const applied = yield* Either.match(
+          applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
           { onLeft: Effect.fail, onRight: Effect.succeed }
         )
+        const next = input.status === "complete"
+          ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, digests)), {
+            onLeft: Effect.fail,
+            onRight: Effect.succeed
+          })
+          : applied
         yield* publish(parsed, next)
         return { revision: next.revision }
       })
     )
 
   return { read, inspect, start, checkpoint } satisfies PlanShape
-})
-
-/** A document with every path a checkpoint may register, so the completion check observes them all. */
-const mergeForObserve = (
-  doc: PlanDocument,
-  paths: { readonly sources: ReadonlyArray<{ path: string }>; readonly outputs: ReadonlyArray<{ path: string; dependsOn: ReadonlyArray<string> }> }
-): Pick<PlanDocument, "sources" | "outputs"> => ({
-  sources: [...doc.sources, ...paths.sources.map((s) => ({ path: s.path, origin: "", bytes: 0, sha256: "" }))],
-  outputs: [
-    ...doc.outputs,
-    ...paths.outputs.map((o) => ({ path: o.path, bytes: 0, sha256: "", dependsOn: o.dependsOn.map((d) => ({ path: d, sha256: "" })) }))
-  ]
 })
 
 export const PlanLive: Layer.Layer<Plan, never, FileStore | Lock> = Layer.effect(Plan, makePlanLive)

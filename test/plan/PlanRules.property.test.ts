@@ -80,25 +80,25 @@ describe("checkpoint rules", () => {
   it.prop("step ids are idempotent: applying the same steps twice records them once", [fc.array(fc.record({ summary: fc.string(), id: fc.string({ minLength: 1 }) }), { maxLength: 10 })], ([steps]) => {
     const input = { completedSteps: steps }
     const paths = Either.getOrThrow(checkpointPaths(input))
-    const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, () => new Map(), "t"))
-    const twice = Either.getOrThrow(applyCheckpoint(once, input, paths, digest, () => new Map(), "t"))
+    const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, "t"))
+    const twice = Either.getOrThrow(applyCheckpoint(once, input, paths, digest, "t"))
     expect(twice.completedSteps).toEqual(once.completedSteps)
     expect(once.completedSteps.length).toBe(new Set(steps.map((s) => s.id)).size)
   })
 
   it("an output may depend only on registered sources or outputs", () => {
     const input = { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/x.md"] }] }
-    const r = applyCheckpoint(base, input, Either.getOrThrow(checkpointPaths(input)), digest, () => new Map(), "t")
+    const r = applyCheckpoint(base, input, Either.getOrThrow(checkpointPaths(input)), digest, "t")
     expect(Either.isLeft(r) && r.left._tag).toBe("UnregisteredDependency")
   })
 
   it("re-registering a source with other bytes is EditedRetainedFile; with the same bytes a no-op", () => {
     const input = { sources: [{ path: "research/sources/x.md", origin: "o" }] }
     const paths = Either.getOrThrow(checkpointPaths(input))
-    const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, () => new Map(), "t"))
-    const same = Either.getOrThrow(applyCheckpoint(once, input, paths, digest, () => new Map(), "t"))
+    const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, "t"))
+    const same = Either.getOrThrow(applyCheckpoint(once, input, paths, digest, "t"))
     expect(same.sources).toEqual(once.sources)
-    const other = applyCheckpoint(once, input, paths, () => ({ sha256: "c".repeat(64), bytes: 1 }), () => new Map(), "t")
+    const other = applyCheckpoint(once, input, paths, () => ({ sha256: "c".repeat(64), bytes: 1 }), "t")
     expect(Either.isLeft(other) && other.left._tag).toBe("EditedRetainedFile")
   })
 
