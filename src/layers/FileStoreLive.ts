@@ -42,6 +42,18 @@ const kindOf = (st: fs.Stats): EntryKind =>
 
 const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
 
+/** Read up to `size` bytes from the start of an open file (fewer if it shrank meanwhile). */
+const readFully = (fd: number, size: number): Uint8Array => {
+  const buf = Buffer.allocUnsafe(size)
+  let off = 0
+  while (off < size) {
+    const n = fs.readSync(fd, buf, off, size - off, off)
+    if (n === 0) break
+    off += n
+  }
+  return new Uint8Array(buf.buffer, buf.byteOffset, off)
+}
+
 const digestOf = (data: Uint8Array): Digest => ({
   bytes: data.byteLength,
   sha256: createHash("sha256").update(data).digest("hex")
@@ -146,19 +158,14 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       Effect.try({
         try: () => {
           const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-          const buf = Buffer.allocUnsafe(size)
-          let off = 0
-          while (off < size) {
-            const n = fs.readSync(fd, buf, off, size - off, off)
-            if (n === 0) break
-            off += n
-          }
+          const bytes = readFully(fd, size)
+          const off = bytes.byteLength
           // The file may have grown since fstat: read on to detect it, bounded by max.
           const probe = Buffer.allocUnsafe(1)
           if (fs.readSync(fd, probe, 0, 1, off) > 0 && off + 1 > max) {
             throw new LimitExceeded({ limit: "fileBytes", max, actual: off + 1 })
           }
-          return new Uint8Array(buf.buffer, buf.byteOffset, off)
+          return bytes
         },
         catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
       })
@@ -459,14 +466,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
             return { path: rel, bytes: null, error: new UnsafePath({ path: rel, reason: "hard-link" }) }
           }
           if (st.size > max) return { path: rel, bytes: null, error: new LimitExceeded({ limit: "fileBytes", max, actual: st.size }) }
-          const buf = Buffer.allocUnsafe(st.size)
-          let off = 0
-          while (off < st.size) {
-            const n = fs.readSync(fd, buf, off, st.size - off, off)
-            if (n === 0) break
-            off += n
-          }
-          return { path: rel, bytes: new Uint8Array(buf.buffer, buf.byteOffset, off), error: null }
+          return { path: rel, bytes: readFully(fd, st.size), error: null }
         } catch (e) {
           return { path: rel, bytes: null, error: io(rel, "read")(e) }
         } finally {

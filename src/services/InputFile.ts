@@ -15,7 +15,7 @@ import {
   type UnsafePath
 } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
-import { FileStore } from "./FileStore.js"
+import { DEFAULT_MAX_BYTES, FileStore } from "./FileStore.js"
 import { Workdir } from "./Workdir.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -51,26 +51,11 @@ export const relativeToWorkdir = (given: string): Effect.Effect<string, InputOut
     return normalized._tag === "Right" ? Effect.succeed(normalized.right) : outside()
   })
 
-/** Read and validate an `--input` file. */
-export const readInput = <A, I>(
-  schema: Schema.Schema<A, I, never>,
-  given: string
-): Effect.Effect<A, InputError, FileStore | Workdir> =>
-  Effect.gen(function*() {
-    const rel = yield* relativeToWorkdir(given)
-    const store = yield* FileStore
-    const text = yield* store.readText(rel, { maxBytes: MAX_INPUT_BYTES }).pipe(
-      Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
-    )
-    const json = yield* parseJson(text)
-    return yield* decodeWith(schema)(json)
-  })
-
 /** Read and validate a JSON file the command names (state, research output…), at most 16 MiB. */
 export const readJsonFile = <A, I>(
   schema: Schema.Schema<A, I, never>,
   rel: string,
-  maxBytes = 16 * 1024 * 1024
+  maxBytes = DEFAULT_MAX_BYTES
 ): Effect.Effect<A, InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded, FileStore> =>
   Effect.gen(function*() {
     const store = yield* FileStore
@@ -79,3 +64,12 @@ export const readJsonFile = <A, I>(
     return yield* decodeWith(schema)(json)
   })
 
+/** Read and validate an `--input` file: the same as `readJsonFile`, bounded at 64 KiB (`InputTooLarge`). */
+export const readInput = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  given: string
+): Effect.Effect<A, InputError, FileStore | Workdir> =>
+  Effect.flatMap(relativeToWorkdir(given), (rel) =>
+    readJsonFile(schema, rel, MAX_INPUT_BYTES).pipe(
+      Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
+    ))
