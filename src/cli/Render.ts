@@ -7,6 +7,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { DossierError } from "../domain/AllErrors.js"
+import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
 import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
 
 export const EXIT_OK = 0
@@ -59,7 +60,7 @@ export const printDefect = (json: boolean) =>
     json,
     {
       _tag: "Defect",
-      message: "dossier hit an internal error; this is a bug.",
+      message: DEFECT_MESSAGE,
       retryable: false
     },
     defectInfo.hint,

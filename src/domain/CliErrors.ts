@@ -1,5 +1,6 @@
 /** Errors that only the command line produces: bad usage (exit 2) and defects (exit 70). */
 import * as Schema from "effect/Schema"
+import { DEFECT_MESSAGE } from "./CliMessages.js"
 
 export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
   detail: Schema.String
@@ -11,6 +12,6 @@ export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
 
 export class Defect extends Schema.TaggedError<Defect>()("Defect", {}) {
   override get message() {
-    return "dossier hit an internal error; this is a bug. Nothing was reported beyond this message."
+    return DEFECT_MESSAGE
   }
 }
