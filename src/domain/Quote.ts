@@ -12,6 +12,9 @@ export const MIN_QUOTE_LENGTH = 20
  */
 const WHITESPACE_TO_COLLAPSE = /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g
 
+/** Every run of whitespace (as `\s` defines it) becomes one space. */
+export const collapseWhitespace = (text: string): string => text.replace(WHITESPACE_TO_COLLAPSE, " ")
+
 /** NFC, then every run of whitespace becomes one space; leading/trailing whitespace trimmed. */
 export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(WHITESPACE_TO_COLLAPSE, " ").trim()
 

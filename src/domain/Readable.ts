@@ -11,6 +11,8 @@
  * can exhaust the stack.
  */
 import { load } from "cheerio/slim"
+import { Parser } from "htmlparser2"
+import { collapseWhitespace } from "./Quote.js"
 
 export type ContentKind = "html" | "xhtml" | "text"
 
@@ -105,15 +107,17 @@ const textOf = (root: DomNode, skipDropped: boolean, ctx: Ctx, spaced = true): s
   return out
 }
 
-const collapse = (s: string): string => s.replace(/\s+/g, " ")
+const collapse = collapseWhitespace
 
 /** Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks. */
 const finishInline = (s: string): string =>
-  s
-    .split("\n")
-    .map((line) => collapse(line).trim())
-    .filter((line) => line.length > 0)
-    .join("\n")
+  s.indexOf("\n") < 0
+    ? collapse(s).trim()
+    : s
+        .split("\n")
+        .map((line) => collapse(line).trim())
+        .filter((line) => line.length > 0)
+        .join("\n")
 
 const absolute = (href: string, ctx: Ctx): string | undefined => {
   try {
@@ -430,12 +434,13 @@ const flatText = (html: string): string => {
     .join("\n\n")
 }
 
-/** Markdown of an HTML (or XHTML) page, links resolved against `pageUrl`. */
-export const htmlToMarkdown = (html: string, pageUrl: string): string => {
-  if (estimateDepth(html) > MAX_PARSE_DEPTH) {
-    const text = flatText(html)
-    return text.length === 0 ? "" : `${text}\n`
-  }
+/**
+ * The reference rendering: cheerio builds the whole tree, then one walk renders it. The streaming
+ * renderer below gives the same Markdown (a property test compares them on generated pages) and
+ * falls back to this one for the few layouts it cannot stream.
+ */
+export const htmlToMarkdownTree = (html: string, pageUrl: string): string => {
+  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatCopy(html)
   const $ = load(html)
   const root = $.root()[0] as unknown as DomNode
   // One pass for what the page declares: its title, <base>, first main, whether it has articles.
@@ -459,7 +464,7 @@ export const htmlToMarkdown = (html: string, pageUrl: string): string => {
   const base = baseOf(baseEl, pageUrl)
   const ctx: Ctx = { base, inContent: false, nesting: 0 }
 
-  let title = titleEl === undefined ? "" : finishInline(collapse(textOf(titleEl, false, ctx))).replace(/\n/g, " ")
+  const title = titleEl === undefined ? "" : finishInline(collapse(textOf(titleEl, false, ctx))).replace(/\n/g, " ")
 
   const contentRoots: ReadonlyArray<DomNode> = mainEl !== undefined ? [mainEl] : hasArticle ? outermost(root, "article") : [root]
 
@@ -469,14 +474,25 @@ export const htmlToMarkdown = (html: string, pageUrl: string): string => {
     const rctx: Ctx = isContent ? { base, inContent: true, nesting: 0 } : ctx
     for (const b of blocks(r.children ?? [], rctx, 1)) body.push(b)
   }
+  return assemble(title, body)
+}
+
+const flatCopy = (html: string): string => {
+  const text = flatText(html)
+  return text.length === 0 ? "" : `${text}\n`
+}
+
+/** The document: the title as a first-level heading (else the first `# ` heading), then the blocks. */
+const assemble = (pageTitle: string, body: ReadonlyArray<string>): string => {
+  let title = pageTitle
   if (title.length === 0) {
     const h1 = body.find((b) => b.startsWith("# "))
     if (h1 !== undefined) title = h1.slice(2)
   }
   const head = title.length > 0 ? `# ${title}` : undefined
   const rest = head !== undefined && body[0] === head ? body.slice(1) : body
-  const all2 = head === undefined ? rest : [head, ...rest]
-  return all2.length === 0 ? "" : `${all2.join("\n\n")}\n`
+  const all = head === undefined ? rest : [head, ...rest]
+  return all.length === 0 ? "" : `${all.join("\n\n")}\n`
 }
 
 /** The outermost elements of a name, in document order (not descending into a match). */
@@ -493,6 +509,164 @@ const outermost = (root: DomNode, name: string): Array<DomNode> => {
     for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
   }
   return out
+}
+
+/** Block elements whose rendering is just their children's blocks: the streaming renderer does not keep their subtrees. */
+const STREAMED = new Set([
+  "article", "body", "center", "details", "div", "dl", "figure", "footer", "header", "hgroup", "html", "li", "main",
+  "section", "tbody", "td", "tfoot", "th", "thead", "tr"
+])
+
+/** An element the streaming renderer keeps as a subtree (rendered with the tree functions when it closes). */
+interface Kept extends DomNode {
+  readonly type: string
+  readonly name: string
+  readonly attribs: Record<string, string>
+  readonly children: Array<DomNode>
+}
+
+/**
+ * One open element of the streaming renderer:
+ * - `stream`: a container whose blocks are its children's blocks; children are rendered as they
+ *   close and then forgotten, so the page's tree is never held whole;
+ * - `keep`: an element whose rendering needs its subtree (paragraph, list, table, inline…);
+ * - `skip`: dropped, or outside the content being rendered.
+ */
+type Frame =
+  | { readonly kind: "stream"; ctx: Ctx; readonly depth: number; run: string; readonly articleRoot: boolean }
+  | { readonly kind: "keep"; readonly node: Kept; readonly parent: Frame; readonly title: boolean }
+  | { readonly kind: "skip"; readonly articleRoot: false; readonly title: false }
+
+const SKIP: Frame = { kind: "skip", articleRoot: false, title: false }
+
+/** The streaming renderer met a layout it does not stream (a `<base>` after a link, content inside the title). */
+class Unstreamable {}
+
+/**
+ * Markdown of an HTML (or XHTML) page, links resolved against `pageUrl`.
+ *
+ * Streams the parser's events (htmlparser2, cheerio's parser) instead of building the page's tree:
+ * containers render their children as each one closes, and only small subtrees (a paragraph, a
+ * list, a table) are kept. The content roots are chosen as the tree renderer chooses them — the
+ * first `main` (or `role=main`) element, else the outermost `article`s, else the whole page —
+ * by restarting the output when a better root appears. The result equals `htmlToMarkdownTree`.
+ */
+export const htmlToMarkdown = (html: string, pageUrl: string): string => {
+  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatCopy(html)
+  try {
+    return streamMarkdown(html, pageUrl)
+  } catch (e) {
+    if (e instanceof Unstreamable) return htmlToMarkdownTree(html, pageUrl)
+    throw e
+  }
+}
+
+const streamMarkdown = (html: string, pageUrl: string): string => {
+  let base = baseOf(undefined, pageUrl)
+  let baseSeen = false
+  let linkSeen = false
+  let mode: "page" | "articles" | "main" = "page"
+  let openArticleRoots = 0
+  let titleNode: Kept | undefined
+  let titleDone = false
+  let out: Array<string> = []
+  const root: Frame = { kind: "stream", ctx: { base, inContent: false, nesting: 0 }, depth: 1, run: "", articleRoot: false }
+  const stack: Array<Frame> = [root]
+
+  const flush = (f: Frame & { kind: "stream" }) => {
+    const text = finishInline(f.run)
+    if (text.length > 0) out.push(text)
+    f.run = ""
+  }
+  /** A better content root appeared: what was rendered so far no longer counts. */
+  const restart = () => {
+    if (titleNode !== undefined && !titleDone) throw new Unstreamable()
+    out = []
+    for (let i = 0; i < stack.length; i++) stack[i] = SKIP
+  }
+  const contentRoot = (articleRoot: boolean): Frame => ({
+    kind: "stream", ctx: { base, inContent: true, nesting: 0 }, depth: 1, run: "", articleRoot
+  })
+
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      if (name === "base" && !baseSeen && attribs.href !== undefined) {
+        baseSeen = true
+        if (linkSeen) throw new Unstreamable()
+        base = baseOf({ type: "tag", name, attribs }, pageUrl)
+        for (const f of stack) if (f.kind === "stream") f.ctx = { ...f.ctx, base }
+      }
+      if (name === "a" && attribs.href !== undefined) linkSeen = true
+      const isTitle = name === "title" && titleNode === undefined
+      if (mode !== "main" && (name === "main" || (attribs.role ?? "").toLowerCase() === "main")) {
+        if (isTitle) throw new Unstreamable()
+        mode = "main"
+        restart()
+        stack.push(contentRoot(false))
+        return
+      }
+      if (name === "article" && mode !== "main" && openArticleRoots === 0) {
+        if (mode === "page") {
+          mode = "articles"
+          restart()
+        }
+        openArticleRoots++
+        stack.push(contentRoot(true))
+        return
+      }
+      const parent = stack[stack.length - 1]!
+      const node: Kept = { type: name === "script" ? "script" : name === "style" ? "style" : "tag", name, attribs, children: [] }
+      if (isTitle) titleNode = node
+      if (parent.kind === "keep") {
+        parent.node.children.push(node)
+        stack.push({ kind: "keep", node, parent, title: isTitle })
+        return
+      }
+      if (parent.kind === "skip" || dropped(node, parent.ctx)) {
+        stack.push(isTitle ? { kind: "keep", node, parent: SKIP, title: true } : SKIP)
+        return
+      }
+      if (BLOCKS.has(name)) {
+        flush(parent)
+        if (STREAMED.has(name) && parent.depth <= MAX_DEPTH) {
+          const inContent = parent.ctx.inContent || CONTAINERS_KEEPING_FURNITURE.has(name)
+          const ctx = inContent === parent.ctx.inContent ? parent.ctx : { ...parent.ctx, inContent }
+          stack.push({ kind: "stream", ctx, depth: parent.depth + 1, run: "", articleRoot: false })
+          return
+        }
+      }
+      stack.push({ kind: "keep", node, parent, title: isTitle })
+    },
+    ontext(data) {
+      const top = stack[stack.length - 1]!
+      if (top.kind === "stream") top.run += collapse(data)
+      else if (top.kind === "keep") {
+        const kids = top.node.children
+        const last = kids[kids.length - 1]
+        if (last !== undefined && last.type === "text") kids[kids.length - 1] = { type: "text", data: (last.data ?? "") + data }
+        else kids.push({ type: "text", data })
+      }
+    },
+    onclosetag() {
+      const f = stack.pop()!
+      if (f.kind === "stream") {
+        flush(f)
+        if (f.articleRoot) openArticleRoots--
+        return
+      }
+      if (f.kind === "skip") return
+      if (f.title) titleDone = true
+      const parent = f.parent
+      if (parent.kind !== "stream") return
+      if (BLOCKS.has(f.node.name)) for (const b of block(f.node, parent.ctx, parent.depth)) out.push(b)
+      else parent.run += inline(f.node, parent.ctx, parent.depth)
+    }
+  })
+  parser.end(html)
+  if (root.kind === "stream" && stack[0] === root) flush(root)
+  const ctx: Ctx = { base, inContent: false, nesting: 0 }
+  const title = titleNode === undefined ? "" : finishInline(collapse(textOf(titleNode, false, ctx))).replace(/\n/g, " ")
+  return assemble(title, out)
 }
 
 /** The readable copy of a decoded body. */

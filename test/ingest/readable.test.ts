@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { estimateDepth, htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy } from "../../src/domain/Readable.js"
+import { estimateDepth, htmlToMarkdown, htmlToMarkdownTree, MAX_PARSE_DEPTH, readableCopy } from "../../src/domain/Readable.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -145,6 +145,49 @@ if (a) {
     const a = htmlToMarkdown(s, URL_)
     return a === htmlToMarkdown(s, URL_) && (a === "" || a.endsWith("\n"))
   }, { fastCheck: { numRuns: 500 } })
+
+  // The streaming renderer must give exactly the tree renderer's Markdown. The tag soup covers
+  // content-root changes (main after articles, role=main, main inside dropped furniture), <base>
+  // before and after links, titles, nested lists/quotes/tables, code, comments and entities.
+  const soupTag = fc.constantFrom(
+    "p", "div", "span", "a", "ul", "ol", "li", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote",
+    "h1", "h2", "main", "article", "section", "nav", "header", "footer", "aside", "script", "style", "br", "hr", "base",
+    "title", "head", "body", "html", "dl", "dt", "dd", "details", "summary", "figure", "figcaption", "em", "form", "template", "svg", "textarea"
+  )
+  const soupAttr = fc.constantFrom(
+    "", "", "", ' href="/x"', ' href="../y?q=1"', ' href="javascript:x"', ' href="http://[bad"', ' href="https://other.example/p"',
+    ' class="language-js"', ' class="cookie-banner"', ' id="sidebar"', " hidden", ' aria-hidden="true"', ' role="main"', ' role="MAIN"',
+    ' role="navigation"', ' start="3"', ' href="https://e.example/a b(c)"'
+  )
+  const soup = fc.array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(soupTag, soupAttr).map(([t, a]) => `<${t}${a}>`) },
+      { weight: 3, arbitrary: soupTag.map((t) => `</${t}>`) },
+      { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
+      { weight: 2, arbitrary: fc.constantFrom("```", "|", "\n", "  ", "\t", "&amp;", "&lt;p&gt;", "&nbsp;", "\u00a0", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "[", "]", "# ") }
+    ),
+    { maxLength: 250 }
+  ).map((parts) => parts.join(""))
+
+  it.prop("the streaming renderer equals the tree renderer (tag soup)", [soup, fc.constantFrom(URL_, "not a url", "https://e.example/dir/")], ([s, url]) => {
+    expect(htmlToMarkdown(s, url)).toBe(htmlToMarkdownTree(s, url))
+  }, { fastCheck: { numRuns: 3000 } })
+
+  it.prop("the streaming renderer equals the tree renderer (arbitrary strings)", [fc.string({ maxLength: 400 })], ([s]) => {
+    expect(htmlToMarkdown(s, URL_)).toBe(htmlToMarkdownTree(s, URL_))
+  }, { fastCheck: { numRuns: 500 } })
+
+  it("the streaming renderer equals the tree renderer on the layouts it hands back (base after a link, main after articles)", () => {
+    const pages = [
+      `<a href="a">x</a><base href="https://b.example/"><p><a href="c">y</a></p>`,
+      `<article><p>one</p></article><p>between</p><article><p>two</p></article><div><main><p>m</p></main></div>`,
+      `<title>t<main>x</main></title><p>after</p>`,
+      `<nav><article><p>in nav</p></article></nav><p>outside</p>`
+    ]
+    for (const p of pages) expect(htmlToMarkdown(p, URL_)).toBe(htmlToMarkdownTree(p, URL_))
+    expect(htmlToMarkdown(pages[0]!, URL_)).toContain("(https://b.example/a)")
+    expect(htmlToMarkdown(pages[1]!, URL_)).toBe("m\n")
+  })
 
   it.prop("never throws on tag soup below the depth limit either", [htmlish], ([s]) => {
     const deep = "<div>".repeat(MAX_PARSE_DEPTH + 1) + s
