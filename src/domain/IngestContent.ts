@@ -6,6 +6,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { CompressedResponse, UnsupportedContent } from "./IngestErrors.js"
 import type { ContentKind } from "./Readable.js"
+import { isUtf8 } from "node:buffer"
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
 export const MAX_REDIRECTS = 5
@@ -70,15 +71,16 @@ export const checkContentType = (header: HeaderValue): Either.Either<MediaType, 
   return Either.right({ kind, essence })
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
-
-/** The body decoded as UTF-8 (a BOM is dropped); invalid UTF-8 is refused. */
+/**
+ * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
+ * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is
+ * several times faster on large bodies than the fatal decoder.
+ */
 export const decodeBody = (body: Uint8Array, contentType: string): Either.Either<string, UnsupportedContent> => {
-  try {
-    return Either.right(utf8.decode(body))
-  } catch {
-    return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
-  }
+  if (!isUtf8(body)) return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+  return Either.right(bytes.toString("utf8", bom ? 3 : 0))
 }
 
 const slugify = (s: string, max: number): string => {

@@ -77,9 +77,12 @@ const dropped = (node: DomNode, ctx: Ctx): boolean => {
   if (node.attribs === undefined) return false
   if (attr(node, "hidden") !== undefined) return true
   if ((attr(node, "aria-hidden") ?? "").toLowerCase() === "true") return true
-  const role = (attr(node, "role") ?? "").toLowerCase().trim()
-  if (DROP_ROLES.has(role)) return true
-  const marks = `${attr(node, "class") ?? ""} ${attr(node, "id") ?? ""}`
+  const role = attr(node, "role")
+  if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
+  const cls = attr(node, "class")
+  const id = attr(node, "id")
+  if (cls === undefined && id === undefined) return false
+  const marks = `${cls ?? ""} ${id ?? ""}`
   return marks.length > 1 && BOILERPLATE.test(marks)
 }
 
@@ -128,7 +131,13 @@ const absolute = (href: string, ctx: Ctx): string | undefined => {
   }
 }
 
-const linkTarget = (url: string): string => url.replace(/[()\s]/g, (c) => encodeURIComponent(c))
+const LINK_TARGET_ESCAPE = /[()\s]/
+
+const linkTarget = (url: string): string =>
+  LINK_TARGET_ESCAPE.test(url) ? url.replace(/[()\s]/g, (c) => encodeURIComponent(c)) : url
+
+const escapeLinkText = (text: string): string =>
+  text.indexOf("[") < 0 && text.indexOf("]") < 0 ? text : text.replace(/([[\]])/g, "\\$1")
 
 /** Inline rendering of a node (text with links). `\n` marks a `<br>`. */
 const inline = (node: DomNode, ctx: Ctx, depth: number): string => {
@@ -141,20 +150,25 @@ const inline = (node: DomNode, ctx: Ctx, depth: number): string => {
   let inner = ""
   for (const child of node.children ?? []) inner += inline(child, ctx, depth + 1)
   if (name === "a") {
-    const text = finishInline(inner).replace(/\n/g, " ")
+    const text = oneLine(finishInline(inner))
+    if (text.length === 0) return ""
     const href = attr(node, "href")
     const target = href === undefined ? undefined : absolute(href.trim(), ctx)
-    if (text.length === 0) return ""
-    return target === undefined ? text : `[${text.replace(/([[\]])/g, "\\$1")}](${linkTarget(target)})`
+    return target === undefined ? text : `[${escapeLinkText(text)}](${linkTarget(target)})`
   }
   return BLOCKS.has(name) ? ` ${inner} ` : inner
 }
 
 const indent = (text: string, prefix: string, first: string): string =>
-  text
-    .split("\n")
-    .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
-    .join("\n")
+  text.indexOf("\n") < 0
+    ? first + text
+    : text
+        .split("\n")
+        .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
+        .join("\n")
+
+/** `<br>` breaks become spaces (headings, link texts, table cells). */
+const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
 
 const codeLanguage = (pre: DomNode): string => {
   const classes = [attr(pre, "class") ?? ""]
@@ -174,7 +188,7 @@ const codeBlock = (pre: DomNode, ctx: Ctx): string => {
 }
 
 const cellText = (cell: DomNode, ctx: Ctx, depth: number): string =>
-  finishInline(inline(cell, ctx, depth)).replace(/\n/g, " ").replace(/\|/g, "\\|")
+  oneLine(finishInline(inline(cell, ctx, depth))).replace(/\|/g, "\\|")
 
 const table = (node: DomNode, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return finishInline(collapse(textOf(node, true, ctx)))
@@ -242,7 +256,7 @@ const block = (node: DomNode, ctx: Ctx, depth: number): ReadonlyArray<string> =>
   }
   const level = HEADINGS[name]
   if (level !== undefined) {
-    const text = finishInline(inline(node, ctx, depth)).replace(/\n/g, " ")
+    const text = oneLine(finishInline(inline(node, ctx, depth)))
     return text.length === 0 ? [] : [`${"#".repeat(level)} ${text}`]
   }
   switch (name) {
@@ -439,8 +453,10 @@ const flatText = (html: string): string => {
  * renderer below gives the same Markdown (a property test compares them on generated pages) and
  * falls back to this one for the few layouts it cannot stream.
  */
-export const htmlToMarkdownTree = (html: string, pageUrl: string): string => {
-  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatCopy(html)
+export const htmlToMarkdownTree = (html: string, pageUrl: string): string => joinBlocks(treeBlocks(html, pageUrl))
+
+const treeBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
+  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatBlocks(html)
   const $ = load(html)
   const root = $.root()[0] as unknown as DomNode
   // One pass for what the page declares: its title, <base>, first main, whether it has articles.
@@ -477,13 +493,13 @@ export const htmlToMarkdownTree = (html: string, pageUrl: string): string => {
   return assemble(title, body)
 }
 
-const flatCopy = (html: string): string => {
+const flatBlocks = (html: string): ReadonlyArray<string> => {
   const text = flatText(html)
-  return text.length === 0 ? "" : `${text}\n`
+  return text.length === 0 ? [] : [text]
 }
 
-/** The document: the title as a first-level heading (else the first `# ` heading), then the blocks. */
-const assemble = (pageTitle: string, body: ReadonlyArray<string>): string => {
+/** The document's blocks: the title as a first-level heading (else the first `# ` heading), then the body. */
+const assemble = (pageTitle: string, body: ReadonlyArray<string>): ReadonlyArray<string> => {
   let title = pageTitle
   if (title.length === 0) {
     const h1 = body.find((b) => b.startsWith("# "))
@@ -491,8 +507,28 @@ const assemble = (pageTitle: string, body: ReadonlyArray<string>): string => {
   }
   const head = title.length > 0 ? `# ${title}` : undefined
   const rest = head !== undefined && body[0] === head ? body.slice(1) : body
-  const all = head === undefined ? rest : [head, ...rest]
-  return all.length === 0 ? "" : `${all.join("\n\n")}\n`
+  if (head === undefined) return rest
+  const all: Array<string> = [head]
+  for (const block of rest) all.push(block)
+  return all
+}
+
+/** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */
+const joinBlocks = (blocks: ReadonlyArray<string>): string => (blocks.length === 0 ? "" : `${blocks.join("\n\n")}\n`)
+
+/** The same text as `joinBlocks`, encoded as UTF-8 straight into one buffer (no joined string). */
+const encodeBlocks = (blocks: ReadonlyArray<string>): Buffer => {
+  if (blocks.length === 0) return Buffer.alloc(0)
+  let size = 2 * blocks.length - 1
+  for (const b of blocks) size += Buffer.byteLength(b, "utf8")
+  const out = Buffer.allocUnsafe(size)
+  let at = 0
+  for (let i = 0; i < blocks.length; i++) {
+    if (i > 0) at += out.write("\n\n", at, "latin1")
+    at += out.write(blocks[i]!, at, "utf8")
+  }
+  out.write("\n", at, "latin1")
+  return out
 }
 
 /** The outermost elements of a name, in document order (not descending into a match). */
@@ -551,17 +587,19 @@ class Unstreamable {}
  * first `main` (or `role=main`) element, else the outermost `article`s, else the whole page —
  * by restarting the output when a better root appears. The result equals `htmlToMarkdownTree`.
  */
-export const htmlToMarkdown = (html: string, pageUrl: string): string => {
-  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatCopy(html)
+export const htmlToMarkdown = (html: string, pageUrl: string): string => joinBlocks(markdownBlocks(html, pageUrl))
+
+const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
+  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatBlocks(html)
   try {
-    return streamMarkdown(html, pageUrl)
+    return streamBlocks(html, pageUrl)
   } catch (e) {
-    if (e instanceof Unstreamable) return htmlToMarkdownTree(html, pageUrl)
+    if (e instanceof Unstreamable) return treeBlocks(html, pageUrl)
     throw e
   }
 }
 
-const streamMarkdown = (html: string, pageUrl: string): string => {
+const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
   let base = baseOf(undefined, pageUrl)
   let baseSeen = false
   let linkSeen = false
@@ -672,3 +710,7 @@ const streamMarkdown = (html: string, pageUrl: string): string => {
 /** The readable copy of a decoded body. */
 export const readableCopy = (kind: ContentKind, text: string, pageUrl: string): string =>
   kind === "text" ? text : htmlToMarkdown(text, pageUrl)
+
+/** The readable copy as the UTF-8 bytes that are retained (`readableCopy`, encoded). */
+export const readableCopyBytes = (kind: ContentKind, text: string, pageUrl: string): Buffer =>
+  kind === "text" ? Buffer.from(text, "utf8") : encodeBlocks(markdownBlocks(text, pageUrl))

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import { sha256Hex } from "../domain/Canonical.js"
 import { EditedRetainedFile } from "../domain/Errors.js"
 import { CAPTURES_LOG, captureLine, originalPath, readablePath } from "../domain/IngestContent.js"
-import { readableCopy } from "../domain/Readable.js"
+import { readableCopyBytes } from "../domain/Readable.js"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest, type IngestShape } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
@@ -41,7 +41,7 @@ export const makeIngest = Effect.gen(function*() {
     Effect.gen(function*() {
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
       const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
-      const readable = Buffer.from(readableCopy(fetched.kind, fetched.text, fetched.finalUrl), "utf8")
+      const readable = readableCopyBytes(fetched.kind, fetched.text, fetched.finalUrl)
       const originalSha = sha256Hex(fetched.body)
       const readableSha = sha256Hex(readable)
       const original = { path: originalPath(fetched.finalUrl, fetched.kind, originalSha), sha256: originalSha, bytes: fetched.body.byteLength }
@@ -49,10 +49,14 @@ export const makeIngest = Effect.gen(function*() {
       const at = fetchedAt.toISOString()
       const reused = yield* lock.withLock(
         Effect.gen(function*() {
-          yield* expectSameOrAbsent(original.path, original.sha256, original.bytes)
-          yield* expectSameOrAbsent(source.path, source.sha256, source.bytes)
-          const o = yield* fs.writeRetained(original.path, fetched.body)
-          const s = yield* fs.writeRetained(source.path, readable)
+          // Both checked before either is written; the two writes (each fsynced) then run together.
+          yield* Effect.all(
+            [expectSameOrAbsent(original.path, original.sha256, original.bytes), expectSameOrAbsent(source.path, source.sha256, source.bytes)],
+            { concurrency: 2, discard: true }
+          )
+          const [o, s] = yield* Effect.all([fs.writeRetained(original.path, fetched.body), fs.writeRetained(source.path, readable)], {
+            concurrency: 2
+          })
           yield* fs.append(
             CAPTURES_LOG,
             captureLine({ ...original, origin: fetched.finalUrl, fetchedAt: at, kind: "original" }) +

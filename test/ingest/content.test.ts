@@ -35,6 +35,32 @@ describe("capture rules (pure)", () => {
     expect(decodeBody(Buffer.from("\ufeffhello"), "text/plain")).toEqual(Either.right("hello"))
   })
 
+  const fatalDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
+  const reference = (bytes: Uint8Array): string | undefined => {
+    try {
+      return fatalDecoder.decode(bytes)
+    } catch {
+      return undefined
+    }
+  }
+  // Byte soup biased towards UTF-8 edge cases: BOMs, overlongs, surrogates, truncated sequences.
+  const edgeBytes = fc.array(
+    fc.oneof(
+      fc.uint8Array({ maxLength: 6 }),
+      fc.string({ unit: "grapheme", maxLength: 4 }).map((s) => new TextEncoder().encode(s)),
+      fc.constantFrom(
+        [0xef, 0xbb, 0xbf], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98, 0x80], [0xff]
+      ).map((b) => Uint8Array.from(b))
+    ),
+    { maxLength: 12 }
+  ).map((parts) => Buffer.concat(parts))
+
+  it.prop("decodes exactly as a fatal TextDecoder (same text, same refusals)", [edgeBytes], ([bytes]) => {
+    const ours = decodeBody(bytes, "text/plain")
+    const want = reference(bytes)
+    expect(Either.isRight(ours) ? ours.right : undefined).toBe(want)
+  }, { fastCheck: { numRuns: 3000 } })
+
   it("names files by host, slug and their own digest", () => {
     const sha = "a".repeat(64)
     expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe("research/sources/example.com-some-page-html-aaaaaaaaaaaa.html")

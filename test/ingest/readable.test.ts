@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { estimateDepth, htmlToMarkdown, htmlToMarkdownTree, MAX_PARSE_DEPTH, readableCopy } from "../../src/domain/Readable.js"
+import { estimateDepth, htmlToMarkdown, htmlToMarkdownTree, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes } from "../../src/domain/Readable.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -175,6 +175,10 @@ if (a) {
 
   it.prop("the streaming renderer equals the tree renderer (arbitrary strings)", [fc.string({ maxLength: 400 })], ([s]) => {
     expect(htmlToMarkdown(s, URL_)).toBe(htmlToMarkdownTree(s, URL_))
+  }, { fastCheck: { numRuns: 500 } })
+
+  it.prop("the retained bytes are the readable copy encoded as UTF-8", [fc.oneof(soup, fc.string({ unit: "grapheme", maxLength: 200 })), fc.constantFrom("html" as const, "text" as const)], ([s, kind]) => {
+    expect(readableCopyBytes(kind, s, URL_).equals(Buffer.from(readableCopy(kind, s, URL_), "utf8"))).toBe(true)
   }, { fastCheck: { numRuns: 500 } })
 
   it("the streaming renderer equals the tree renderer on the layouts it hands back (base after a link, main after articles)", () => {
