@@ -6,11 +6,13 @@
  *
  * Text is kept verbatim (whitespace collapsed, no Markdown escaping, no emphasis markers) so a
  * quote copied from the page matches the readable copy; only links add Markdown around text.
- * Parsing uses cheerio's htmlparser2 entry point (fast, forgiving). The walk is depth-capped:
- * below `MAX_DEPTH` a subtree contributes its text only, gathered without recursion, so no page
- * can exhaust the stack.
+ * Parsing uses htmlparser2, the parser of cheerio's htmlparser2 entry point (fast, forgiving):
+ * `htmlToMarkdown` streams its events; `htmlToMarkdownTree`, the reference, walks the tree cheerio
+ * would build. The walk is depth-capped: below `MAX_DEPTH` a subtree contributes its text only,
+ * gathered without recursion, so no page can exhaust the stack.
  */
 import { load } from "cheerio/slim"
+import { DomHandler } from "domhandler"
 import { Parser } from "htmlparser2"
 import { collapseWhitespace } from "./Quote.js"
 
@@ -342,12 +344,6 @@ const baseOf = (baseEl: DomNode | undefined, pageUrl: string): URL | undefined =
   return page
 }
 
-/** Elements that never nest in the parser's stack (void, or closed implicitly by a sibling). */
-const NON_NESTING = new Set([
-  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
-  "p", "li", "dt", "dd", "option", "optgroup", "tr", "td", "th", "rb", "rt", "rp"
-])
-
 const RAW_TEXT = new Set(["script", "style", "template", "noscript", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
 
 /**
@@ -408,27 +404,39 @@ const scanTags = (
   if (i < html.length) onText(html.slice(i))
 }
 
-/** Deepest element nesting the page can produce, estimated from its tags (over-estimates are safe). */
-export const estimateDepth = (html: string): number => {
-  let depth = 0
-  let max = 0
-  scanTags(
-    html,
-    (name, closing, selfClosing) => {
-      if (NON_NESTING.has(name) || selfClosing) return
-      if (closing) depth = depth > 0 ? depth - 1 : 0
-      else if (++depth > max) max = depth
-    },
-    () => {}
-  )
-  return max
+/**
+ * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
+ * text-only copy: the parser's cost per tag grows with the depth of that stack, so a hostile page
+ * could otherwise stall the capture. Both renderers stop parsing as soon as the stack passes it.
+ */
+export const MAX_PARSE_DEPTH = 512
+
+/** Thrown out of the parser's callbacks when its stack of open elements passes `MAX_PARSE_DEPTH`. */
+class TooDeep {}
+
+/** The page's tree (htmlparser2's DomHandler, as cheerio builds it), or `undefined` past `MAX_PARSE_DEPTH`. */
+class DepthCappedHandler extends DomHandler {
+  private open = 0
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (++this.open > MAX_PARSE_DEPTH) throw new TooDeep()
+    super.onopentag(name, attribs)
+  }
+  override onclosetag(): void {
+    this.open--
+    super.onclosetag()
+  }
 }
 
-/**
- * Pages nested deeper than this are not built into a tree: the parser's cost grows with the
- * square of the depth, so a hostile page could stall the capture. They get a text-only copy.
- */
-export const MAX_PARSE_DEPTH = 2000
+const parseTree = (html: string): DomNode | undefined => {
+  const handler = new DepthCappedHandler()
+  try {
+    new Parser(handler).end(html)
+  } catch (e) {
+    if (e instanceof TooDeep) return undefined
+    throw e
+  }
+  return handler.root as unknown as DomNode
+}
 
 /** Text-only copy of a page too deeply nested to parse into a tree (linear time). */
 const flatText = (html: string): string => {
@@ -456,9 +464,8 @@ const flatText = (html: string): string => {
 export const htmlToMarkdownTree = (html: string, pageUrl: string): string => joinBlocks(treeBlocks(html, pageUrl))
 
 const treeBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
-  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatBlocks(html)
-  const $ = load(html)
-  const root = $.root()[0] as unknown as DomNode
+  const root = parseTree(html)
+  if (root === undefined) return flatBlocks(html)
   // One pass for what the page declares: its title, <base>, first main, whether it has articles.
   let titleEl: DomNode | undefined
   let baseEl: DomNode | undefined
@@ -590,10 +597,10 @@ class Unstreamable {}
 export const htmlToMarkdown = (html: string, pageUrl: string): string => joinBlocks(markdownBlocks(html, pageUrl))
 
 const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
-  if (estimateDepth(html) > MAX_PARSE_DEPTH) return flatBlocks(html)
   try {
     return streamBlocks(html, pageUrl)
   } catch (e) {
+    if (e instanceof TooDeep) return flatBlocks(html)
     if (e instanceof Unstreamable) return treeBlocks(html, pageUrl)
     throw e
   }
@@ -626,8 +633,10 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
     kind: "stream", ctx: { base, inContent: true, nesting: 0 }, depth: 1, run: "", articleRoot
   })
 
+  let open = 0
   const parser = new Parser({
     onopentag(name, attribs) {
+      if (++open > MAX_PARSE_DEPTH) throw new TooDeep()
       if (name === "base" && !baseSeen && attribs.href !== undefined) {
         baseSeen = true
         if (linkSeen) throw new Unstreamable()
@@ -686,6 +695,7 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
       }
     },
     onclosetag() {
+      open--
       const f = stack.pop()!
       if (f.kind === "stream") {
         flush(f)
