@@ -72,17 +72,21 @@ const lower = (node: DomNode): string => (node.name ?? "").toLowerCase()
 
 const isElement = (node: DomNode): boolean => node.type === "tag" || node.type === "script" || node.type === "style"
 
-const dropped = (node: DomNode, ctx: Ctx): boolean => {
-  const name = lower(node)
-  if (node.type === "script" || node.type === "style" || DROP.has(name)) return true
+const dropped = (node: DomNode, ctx: Ctx): boolean =>
+  node.type === "script" || node.type === "style" || droppedTag(lower(node), node.attribs, ctx)
+
+/** Whether an element of this (lowercase) name and attributes is left out of the readable copy. */
+const droppedTag = (name: string, attribs: Record<string, string> | undefined, ctx: Ctx): boolean => {
+  if (DROP.has(name)) return true
   if (!ctx.inContent && FURNITURE.has(name)) return true
-  if (node.attribs === undefined) return false
-  if (attr(node, "hidden") !== undefined) return true
-  if ((attr(node, "aria-hidden") ?? "").toLowerCase() === "true") return true
-  const role = attr(node, "role")
+  if (attribs === undefined) return false
+  if (attribs.hidden !== undefined) return true
+  const ariaHidden = attribs["aria-hidden"]
+  if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true
+  const role = attribs.role
   if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
-  const cls = attr(node, "class")
-  const id = attr(node, "id")
+  const cls = attribs.class
+  const id = attribs.id
   if (cls === undefined && id === undefined) return false
   const marks = `${cls ?? ""} ${id ?? ""}`
   return marks.length > 1 && BOILERPLATE.test(marks)
@@ -554,11 +558,14 @@ const outermost = (root: DomNode, name: string): Array<DomNode> => {
   return out
 }
 
-/** Block elements whose rendering is just their children's blocks: the streaming renderer does not keep their subtrees. */
+/** Block elements whose rendering is just their children's blocks (`block`'s default case). */
 const STREAMED = new Set([
   "article", "body", "center", "details", "div", "dl", "figure", "footer", "header", "hgroup", "html", "li", "main",
   "section", "tbody", "td", "tfoot", "th", "thead", "tr"
 ])
+
+/** Block elements rendered as one paragraph of inline text. */
+const PARAGRAPHS = new Set(["p", "dt", "dd", "summary", "figcaption", "caption", "address"])
 
 /** An element the streaming renderer keeps as a subtree (rendered with the tree functions when it closes). */
 interface Kept extends DomNode {
@@ -569,21 +576,135 @@ interface Kept extends DomNode {
 }
 
 /**
- * One open element of the streaming renderer:
- * - `stream`: a container whose blocks are its children's blocks; children are rendered as they
- *   close and then forgotten, so the page's tree is never held whole;
- * - `keep`: an element whose rendering needs its subtree (paragraph, list, table, inline…);
- * - `skip`: dropped, or outside the content being rendered.
+ * The open elements of the streaming renderer. Each mirrors one function of the tree renderer and
+ * hands its result to its parent when it closes, so nothing of the page is kept once rendered:
+ * - `stream` is `blocks()` over a container's children: a plain container, a content root, a list
+ *   item (its blocks joined by a line break) or a block quote (prefixed with `>`);
+ * - `inline` is `inline()`: text gathered as it arrives; used as a heading, a paragraph, text in
+ *   the surrounding run, or a list entry;
+ * - `list` is `list()`: entries gathered as they close;
+ * - `keep` builds the subtree for what is rendered whole (code blocks, tables, rules, the title,
+ *   anything past `MAX_DEPTH`) and renders it with the tree functions;
+ * - `skip` is dropped, or outside the content being rendered.
  */
-type Frame =
-  | { readonly kind: "stream"; ctx: Ctx; readonly depth: number; run: string; readonly articleRoot: boolean }
-  | { readonly kind: "keep"; readonly node: Kept; readonly parent: Frame; readonly title: boolean }
-  | { readonly kind: "skip"; readonly articleRoot: false; readonly title: false }
+interface StreamFrame {
+  readonly kind: "stream"
+  ctx: Ctx
+  /** The depth its children are rendered at (`blocks(children, ctx, depth)`). */
+  readonly depth: number
+  run: string
+  /** Where its blocks go: its parent's list for a plain container, its own for an item or a quote. */
+  readonly target: Array<string>
+  readonly role: "container" | "root" | "article-root" | "item" | "quote"
+  readonly parent: Frame | undefined
+}
+interface InlineFrame {
+  readonly kind: "inline"
+  ctx: Ctx
+  /** The element's own depth (`inline(node, ctx, depth)`); its children are one deeper. */
+  readonly depth: number
+  readonly name: string
+  readonly href: string | undefined
+  text: string
+  /** Heading level 1–6, `PARAGRAPH`, or `INLINE` (text for the parent's run or entry). */
+  readonly use: number
+  readonly parent: Frame
+}
+interface ListFrame {
+  readonly kind: "list"
+  ctx: Ctx
+  inner: Ctx
+  readonly depth: number
+  readonly ordered: boolean
+  next: number
+  readonly marked: boolean
+  readonly entries: Array<string>
+  readonly parent: Frame
+}
+interface KeepFrame {
+  readonly kind: "keep"
+  readonly node: Kept
+  readonly parent: Frame
+  readonly title: boolean
+}
+interface SkipFrame {
+  readonly kind: "skip"
+}
+type Frame = StreamFrame | InlineFrame | ListFrame | KeepFrame | SkipFrame
 
-const SKIP: Frame = { kind: "skip", articleRoot: false, title: false }
+const SKIP: SkipFrame = { kind: "skip" }
+const INLINE = 0
+const PARAGRAPH = 7
 
 /** The streaming renderer met a layout it does not stream (a `<base>` after a link, content inside the title). */
 class Unstreamable {}
+
+/** An entry of a list: a nested list is indented, anything else gets the next marker (`list()`). */
+const addEntry = (list: ListFrame, content: string, nested: boolean): void => {
+  if (content.length === 0) return
+  if (nested) {
+    list.entries.push(list.marked ? indent(content, "  ", "  ") : content)
+    return
+  }
+  const marker = list.ordered ? `${list.next}. ` : "- "
+  list.next++
+  list.entries.push(indent(content, list.marked ? " ".repeat(marker.length) : "", marker))
+}
+
+const flush = (f: StreamFrame): void => {
+  const text = finishInline(f.run)
+  if (text.length > 0) f.target.push(text)
+  f.run = ""
+}
+
+/** What `inline()` returns for an element whose inner text is `f.text`. */
+const inlineResult = (f: InlineFrame): string => {
+  if (f.name === "br") return "\n"
+  if (f.name === "a") {
+    const text = oneLine(finishInline(f.text))
+    if (text.length === 0) return ""
+    const target = f.href === undefined ? undefined : absolute(f.href.trim(), f.ctx)
+    return target === undefined ? text : `[${escapeLinkText(text)}](${linkTarget(target)})`
+  }
+  return BLOCKS.has(f.name) ? ` ${f.text} ` : f.text
+}
+
+/** A closed element's inline text reaches its parent. */
+const deliverInline = (f: InlineFrame): void => {
+  const parent = f.parent
+  const result = inlineResult(f)
+  if (parent.kind === "inline") parent.text += result
+  else if (parent.kind === "list") addEntry(parent, finishInline(result), false)
+  else if (parent.kind === "stream") {
+    if (f.use === INLINE) parent.run += result
+    else if (f.use === PARAGRAPH) {
+      const text = finishInline(result)
+      if (text.length > 0) parent.target.push(text)
+    } else {
+      const text = oneLine(finishInline(result))
+      if (text.length > 0) parent.target.push(`${"#".repeat(f.use)} ${text}`)
+    }
+  }
+}
+
+/** A kept subtree reaches its parent, rendered as the tree renderer renders it there. */
+const deliverKept = (node: Kept, parent: Frame): void => {
+  switch (parent.kind) {
+    case "stream":
+      if (BLOCKS.has(node.name)) for (const b of block(node, parent.ctx, parent.depth)) parent.target.push(b)
+      else parent.run += inline(node, parent.ctx, parent.depth)
+      return
+    case "inline":
+      parent.text += inline(node, parent.ctx, parent.depth + 1)
+      return
+    case "list":
+      if (node.name === "ul" || node.name === "ol") addEntry(parent, list(node, parent.inner, parent.depth + 1), true)
+      else addEntry(parent, finishInline(inline(node, parent.inner, parent.depth + 1)), false)
+      return
+    default:
+      return
+  }
+}
 
 /**
  * Markdown of an HTML (or XHTML) page, links resolved against `pageUrl`.
@@ -614,34 +735,87 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
   let openArticleRoots = 0
   let titleNode: Kept | undefined
   let titleDone = false
-  let out: Array<string> = []
-  const root: Frame = { kind: "stream", ctx: { base, inContent: false, nesting: 0 }, depth: 1, run: "", articleRoot: false }
+  const out: Array<string> = []
+  const root: StreamFrame = {
+    kind: "stream", ctx: { base, inContent: false, nesting: 0 }, depth: 1, run: "", target: out, role: "root", parent: undefined
+  }
   const stack: Array<Frame> = [root]
 
-  const flush = (f: Frame & { kind: "stream" }) => {
-    const text = finishInline(f.run)
-    if (text.length > 0) out.push(text)
-    f.run = ""
-  }
   /** A better content root appeared: what was rendered so far no longer counts. */
   const restart = () => {
     if (titleNode !== undefined && !titleDone) throw new Unstreamable()
-    out = []
+    out.length = 0
     for (let i = 0; i < stack.length; i++) stack[i] = SKIP
   }
-  const contentRoot = (articleRoot: boolean): Frame => ({
-    kind: "stream", ctx: { base, inContent: true, nesting: 0 }, depth: 1, run: "", articleRoot
+  const contentRoot = (role: "root" | "article-root"): StreamFrame => ({
+    kind: "stream", ctx: { base, inContent: true, nesting: 0 }, depth: 1, run: "", target: out, role, parent: undefined
   })
+  const keep = (name: string, attribs: Record<string, string>, parent: Frame, title: boolean): KeepFrame => {
+    const node: Kept = { type: name === "script" ? "script" : name === "style" ? "style" : "tag", name, attribs, children: [] }
+    if (title) titleNode = node
+    if (parent.kind === "keep") parent.node.children.push(node)
+    return { kind: "keep", node, parent, title }
+  }
+  const inlineFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, use: number, parent: Frame): InlineFrame =>
+    ({ kind: "inline", ctx, depth, name, href: name === "a" ? attribs.href : undefined, text: "", use, parent })
+  const listFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, parent: Frame): ListFrame => {
+    const start = Number.parseInt(attribs.start ?? "1", 10)
+    return {
+      kind: "list", ctx, inner: { ...ctx, nesting: ctx.nesting + 1 }, depth, ordered: name === "ol",
+      next: Number.isFinite(start) && Math.abs(start) < 1e9 ? start : 1, marked: ctx.nesting < MAX_MARKED_NESTING, entries: [], parent
+    }
+  }
 
-  let open = 0
+  /** The frame of an element opening under `parent` (neither skipped nor kept by an ancestor). */
+  const open = (name: string, attribs: Record<string, string>, parent: StreamFrame | InlineFrame | ListFrame): Frame => {
+    if (parent.kind === "inline") {
+      const depth = parent.depth + 1
+      return depth > MAX_DEPTH ? keep(name, attribs, parent, false) : inlineFrame(name, attribs, parent.ctx, depth, INLINE, parent)
+    }
+    if (parent.kind === "list") {
+      const depth = parent.depth + 1
+      if (name === "li") return { kind: "stream", ctx: parent.inner, depth, run: "", target: [], role: "item", parent }
+      if (depth > MAX_DEPTH) return keep(name, attribs, parent, false)
+      if (name === "ul" || name === "ol") return listFrame(name, attribs, parent.inner, depth, parent)
+      return inlineFrame(name, attribs, parent.inner, depth, INLINE, parent)
+    }
+    const depth = parent.depth
+    if (!BLOCKS.has(name)) {
+      return depth > MAX_DEPTH ? keep(name, attribs, parent, false) : inlineFrame(name, attribs, parent.ctx, depth, INLINE, parent)
+    }
+    flush(parent)
+    if (depth > MAX_DEPTH) return keep(name, attribs, parent, false)
+    const level = HEADINGS[name]
+    if (level !== undefined) return inlineFrame(name, attribs, parent.ctx, depth, level, parent)
+    if (PARAGRAPHS.has(name)) return inlineFrame(name, attribs, parent.ctx, depth, PARAGRAPH, parent)
+    if (name === "ul" || name === "ol") return listFrame(name, attribs, parent.ctx, depth, parent)
+    if (name === "blockquote") {
+      const ctx = { ...parent.ctx, nesting: parent.ctx.nesting + 1 }
+      return { kind: "stream", ctx, depth: depth + 1, run: "", target: [], role: "quote", parent }
+    }
+    if (STREAMED.has(name)) {
+      const inContent = parent.ctx.inContent || CONTAINERS_KEEPING_FURNITURE.has(name)
+      const ctx = inContent === parent.ctx.inContent ? parent.ctx : { ...parent.ctx, inContent }
+      return { kind: "stream", ctx, depth: depth + 1, run: "", target: parent.target, role: "container", parent }
+    }
+    return keep(name, attribs, parent, false)
+  }
+
+  let depth = 0
   const parser = new Parser({
     onopentag(name, attribs) {
-      if (++open > MAX_PARSE_DEPTH) throw new TooDeep()
+      if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
       if (name === "base" && !baseSeen && attribs.href !== undefined) {
         baseSeen = true
         if (linkSeen) throw new Unstreamable()
         base = baseOf({ type: "tag", name, attribs }, pageUrl)
-        for (const f of stack) if (f.kind === "stream") f.ctx = { ...f.ctx, base }
+        for (const f of stack) {
+          if (f.kind === "stream" || f.kind === "inline") f.ctx = { ...f.ctx, base }
+          else if (f.kind === "list") {
+            f.ctx = { ...f.ctx, base }
+            f.inner = { ...f.inner, base }
+          }
+        }
       }
       if (name === "a" && attribs.href !== undefined) linkSeen = true
       const isTitle = name === "title" && titleNode === undefined
@@ -649,7 +823,7 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
         if (isTitle) throw new Unstreamable()
         mode = "main"
         restart()
-        stack.push(contentRoot(false))
+        stack.push(contentRoot("root"))
         return
       }
       if (name === "article" && mode !== "main" && openArticleRoots === 0) {
@@ -658,35 +832,18 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
           restart()
         }
         openArticleRoots++
-        stack.push(contentRoot(true))
+        stack.push(contentRoot("article-root"))
         return
       }
       const parent = stack[stack.length - 1]!
-      const node: Kept = { type: name === "script" ? "script" : name === "style" ? "style" : "tag", name, attribs, children: [] }
-      if (isTitle) titleNode = node
-      if (parent.kind === "keep") {
-        parent.node.children.push(node)
-        stack.push({ kind: "keep", node, parent, title: isTitle })
-        return
-      }
-      if (parent.kind === "skip" || dropped(node, parent.ctx)) {
-        stack.push(isTitle ? { kind: "keep", node, parent: SKIP, title: true } : SKIP)
-        return
-      }
-      if (BLOCKS.has(name)) {
-        flush(parent)
-        if (STREAMED.has(name) && parent.depth <= MAX_DEPTH) {
-          const inContent = parent.ctx.inContent || CONTAINERS_KEEPING_FURNITURE.has(name)
-          const ctx = inContent === parent.ctx.inContent ? parent.ctx : { ...parent.ctx, inContent }
-          stack.push({ kind: "stream", ctx, depth: parent.depth + 1, run: "", articleRoot: false })
-          return
-        }
-      }
-      stack.push({ kind: "keep", node, parent, title: isTitle })
+      if (parent.kind === "keep") stack.push(keep(name, attribs, parent, isTitle))
+      else if (parent.kind === "skip" || droppedTag(name, attribs, parent.ctx)) stack.push(isTitle ? keep(name, attribs, SKIP, true) : SKIP)
+      else stack.push(open(name, attribs, parent))
     },
     ontext(data) {
       const top = stack[stack.length - 1]!
       if (top.kind === "stream") top.run += collapse(data)
+      else if (top.kind === "inline") top.text += collapse(data)
       else if (top.kind === "keep") {
         const kids = top.node.children
         const last = kids[kids.length - 1]
@@ -695,25 +852,43 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
       }
     },
     onclosetag() {
-      open--
+      depth--
       const f = stack.pop()!
-      if (f.kind === "stream") {
-        flush(f)
-        if (f.articleRoot) openArticleRoots--
-        return
+      switch (f.kind) {
+        case "skip":
+          return
+        case "keep":
+          if (f.title) titleDone = true
+          deliverKept(f.node, f.parent)
+          return
+        case "inline":
+          deliverInline(f)
+          return
+        case "list": {
+          const text = f.entries.join("\n")
+          if (f.parent.kind === "list") addEntry(f.parent, text, true)
+          else if (f.parent.kind === "stream" && text.length > 0) f.parent.target.push(text)
+          return
+        }
+        case "stream": {
+          flush(f)
+          if (f.role === "article-root") openArticleRoots--
+          else if (f.role === "item" && f.parent?.kind === "list") addEntry(f.parent, f.target.join("\n"), false)
+          else if (f.role === "quote" && f.parent?.kind === "stream") {
+            const inner = f.target.join("\n\n")
+            if (inner.length === 0) return
+            const outer = f.parent.ctx.nesting
+            f.parent.target.push(outer < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner)
+          }
+          return
+        }
       }
-      if (f.kind === "skip") return
-      if (f.title) titleDone = true
-      const parent = f.parent
-      if (parent.kind !== "stream") return
-      if (BLOCKS.has(f.node.name)) for (const b of block(f.node, parent.ctx, parent.depth)) out.push(b)
-      else parent.run += inline(f.node, parent.ctx, parent.depth)
     }
   })
   parser.end(html)
-  if (root.kind === "stream" && stack[0] === root) flush(root)
+  if (stack[0] === root) flush(root)
   const ctx: Ctx = { base, inContent: false, nesting: 0 }
-  const title = titleNode === undefined ? "" : finishInline(collapse(textOf(titleNode, false, ctx))).replace(/\n/g, " ")
+  const title = titleNode === undefined ? "" : oneLine(finishInline(collapse(textOf(titleNode, false, ctx))))
   return assemble(title, out)
 }
 
