@@ -651,6 +651,8 @@ const addEntry = (list: ListFrame, content: string, nested: boolean): void => {
   list.entries.push(indent(content, list.marked ? " ".repeat(marker.length) : "", marker))
 }
 
+const spaceForNewline = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
+
 const flush = (f: StreamFrame): void => {
   const text = finishInline(f.run)
   if (text.length > 0) f.target.push(text)
@@ -841,9 +843,11 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
       else stack.push(open(name, attribs, parent))
     },
     ontext(data) {
+      // Runs and inline text are collapsed once, when finished (`finishInline`); until then only a
+      // source line break must not pass for a `<br>`.
       const top = stack[stack.length - 1]!
-      if (top.kind === "stream") top.run += collapse(data)
-      else if (top.kind === "inline") top.text += collapse(data)
+      if (top.kind === "stream") top.run += spaceForNewline(data)
+      else if (top.kind === "inline") top.text += spaceForNewline(data)
       else if (top.kind === "keep") {
         const kids = top.node.children
         const last = kids[kids.length - 1]
