@@ -654,6 +654,7 @@ const addEntry = (list: ListFrame, content: string, nested: boolean): void => {
 const spaceForNewline = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
 
 const flush = (f: StreamFrame): void => {
+  if (f.run.length === 0) return
   const text = finishInline(f.run)
   if (text.length > 0) f.target.push(text)
   f.run = ""
