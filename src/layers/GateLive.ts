@@ -40,7 +40,6 @@ import {
 } from "../domain/GateDecision.js"
 import { BlockersRemain, NoVerdict } from "../domain/GateErrors.js"
 import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
-import { CAPTURES_LOG, parseCaptures } from "../domain/IngestContent.js"
 import { FileStore } from "../services/FileStore.js"
 import {
   Gate,
@@ -49,6 +48,7 @@ import {
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
+import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
 
@@ -154,8 +154,9 @@ export const makeGateLive = Effect.gen(function*() {
     })
 
   /** (path, sha256) pairs the fetcher recorded; an unreadable log only loses claims. */
-  const captureIndex = store.readText(CAPTURES_LOG, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
-    Effect.map((text) => new Set(parseCaptures(text).map((r) => `${r.path}\u0000${r.sha256}`))),
+  const captureIndex = readCaptures.pipe(
+    Effect.provideService(FileStore, store),
+    Effect.map((records) => new Set(records.map((r) => `${r.path}\u0000${r.sha256}`))),
     Effect.orElseSucceed(() => new Set<string>())
   )
 

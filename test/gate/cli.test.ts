@@ -165,6 +165,25 @@ describe("gate: maturity", () => {
     expect(r.json.research.gaps.map((g: any) => g.sources[0].origin)).toEqual(["capture", "registered"])
   })
 
+  it("still recognises a capture recorded past the first 16 MiB of a long capture log", () => {
+    const f = folder()
+    put(f.dir, "research/sources/captured.md", `Captured page.\n${SOURCE_TEXT}`)
+    registerSources(f.dir, ["research/sources/captured.md"])
+    const bytes = fs.readFileSync(path.join(f.dir, "research/sources/captured.md"))
+    const filler = `${JSON.stringify({ path: "research/sources/other.md", sha256: "1".repeat(64), bytes: 1, origin: "https://example.test/o", fetchedAt: NOW, kind: "source" })}\n`
+    const log = filler.repeat(Math.ceil((17 * 1024 * 1024) / filler.length)) +
+      `${JSON.stringify({ path: "research/sources/captured.md", sha256: sha(bytes), bytes: bytes.length, origin: "https://example.test/billing", fetchedAt: NOW, kind: "source" })}\n`
+    put(f.dir, ".dossier/captures.jsonl", log)
+    f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }] }]
+    })
+    const r = f.gate()
+    expect(r.json.research.gaps[0].sources[0].origin).toBe("capture")
+  })
+
   it("verifies context documents with origin context, and refuses too-short quotes", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }, { id: "b", category: "scope" }]))
