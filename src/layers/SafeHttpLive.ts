@@ -23,7 +23,7 @@ import * as Option from "effect/Option"
 import ipaddr from "ipaddr.js"
 import * as dns from "node:dns"
 import type { Socket } from "node:net"
-import { Agent, buildConnector, request } from "undici"
+import type { Agent, buildConnector } from "undici"
 import {
   type AddressPolicy,
   bareHost,
@@ -130,6 +130,12 @@ const discard = (hop: Hop): void => {
   hop.body.destroy()
 }
 
+type Undici = typeof import("undici")
+
+/** undici is loaded on the first fetch, so a dry run (and every other command) starts without it. */
+let undiciModule: Promise<Undici> | undefined
+const loadUndici = Effect.promise(() => (undiciModule ??= import("undici")))
+
 export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
   const { policy, resolve } = config
 
@@ -156,9 +162,9 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
         )
     })
 
-  const makeAgent = (target: Target, answers: ReadonlyArray<Answer>, timeoutMs: number): Agent => {
+  const makeAgent = (undici: Undici, target: Target, answers: ReadonlyArray<Answer>, timeoutMs: number): Agent => {
     const host = bareHost(target.host)
-    const connector = buildConnector({ lookup: pinnedLookup(host, answers), timeout: timeoutMs } as buildConnector.BuildOptions)
+    const connector = undici.buildConnector({ lookup: pinnedLookup(host, answers), timeout: timeoutMs } as buildConnector.BuildOptions)
     const connect: buildConnector.connector = (options, callback) => {
       config.observe?.({ phase: "connecting", host: target.host })
       connector(options, (err, socket) => {
@@ -174,13 +180,13 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
         return callback(null, socket)
       })
     }
-    return new Agent({ connect, pipelining: 1, connections: 1, keepAliveTimeout: 1000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    return new undici.Agent({ connect, pipelining: 1, connections: 1, keepAliveTimeout: 1000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
   }
 
-  const send = (target: Target, agent: Agent): Effect.Effect<Hop, ConnectionFailed> =>
+  const send = (undici: Undici, target: Target, agent: Agent): Effect.Effect<Hop, ConnectionFailed> =>
     Effect.tryPromise({
       try: (signal) =>
-        request(target.url, { method: "GET", headers: HEADERS, dispatcher: agent, signal }).then(
+        undici.request(target.url, { method: "GET", headers: HEADERS, dispatcher: agent, signal }).then(
           (r): Hop => ({ status: r.statusCode, headers: r.headers, body: r.body as unknown as Hop["body"] })
         ),
       catch: (e) => new ConnectionFailed({ host: target.host, reason: codeOf(e) })
@@ -219,15 +225,16 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
   const fetchAll = (raw: string, timeoutMs: number): Effect.Effect<Fetched, IngestError> =>
     Effect.gen(function*() {
       let target = yield* parse(raw)
+      const undici = yield* loadUndici
       const redirects: Array<string> = []
       while (true) {
         const answers = yield* destinations(target)
         const current = target
         const outcome = yield* Effect.acquireUseRelease(
-          Effect.sync(() => makeAgent(current, answers, timeoutMs)),
+          Effect.sync(() => makeAgent(undici, current, answers, timeoutMs)),
           (agent) =>
             Effect.gen(function*() {
-              const hop = yield* send(current, agent)
+              const hop = yield* send(undici, current, agent)
               if (REDIRECT_STATUSES.has(hop.status)) {
                 const location = header(hop, "location")
                 discard(hop)

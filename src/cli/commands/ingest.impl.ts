@@ -3,7 +3,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { BaseLive } from "../../layers/Base.js"
-import { IngestLive } from "../../layers/IngestLive.js"
 import { SafeHttpLive } from "../../layers/SafeHttpLive.js"
 import { Ingest } from "../../services/Ingest.js"
 import { SafeHttp } from "../../services/SafeHttp.js"
@@ -33,7 +32,12 @@ export const ingest = (o: IngestOptions) => {
     ...Option.match(o.timeout, { onNone: () => ({}), onSome: (timeoutSeconds) => ({ timeoutSeconds }) }),
     ...Option.match(o.now, { onNone: () => ({}), onSome: (now) => ({ now }) })
   }
-  const live = IngestLive.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(o.workdir))))
+  // The capture (extraction, retention) is loaded only when a capture is asked for: a dry run starts without it.
+  const live = Layer.unwrapEffect(
+    Effect.promise(() => import("../../layers/IngestLive.js")).pipe(
+      Effect.map(({ IngestLive }) => IngestLive.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(o.workdir)))))
+    )
+  )
   return respond(
     o.json,
     Effect.flatMap(Ingest, (ingest) => ingest.capture(o.url, options)).pipe(Effect.provide(live)),
