@@ -443,23 +443,27 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
   ) =>
     Effect.sync(() => {
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      const dirs = new Map<string, Either.Either<"ok" | "missing", IoError | UnsafePath>>()
+      // Per directory: the check of its components, and its absolute path (children are joined to it).
+      const dirs = new Map<string, { parents: Either.Either<"ok" | "missing", IoError | UnsafePath>; absDir: string }>()
       let scratch = Buffer.allocUnsafe(0)
       return paths.map((p, index): ReadManyWithEntry<A> => {
         const normalized = normalizeRelative(p)
         if (Either.isLeft(normalized)) return { path: p, value: null, error: normalized.left }
         const rel = normalized.right
-        const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : ""
-        let parents = dirs.get(dir)
-        if (parents === undefined) {
-          parents = checkParentsSync(rel)
-          dirs.set(dir, parents)
+        const slash = rel.lastIndexOf("/")
+        const dir = slash < 0 ? "" : rel.slice(0, slash)
+        let d = dirs.get(dir)
+        if (d === undefined) {
+          d = { parents: checkParentsSync(rel), absDir: dir === "" ? root : abs(dir) }
+          dirs.set(dir, d)
         }
+        const parents = d.parents
         if (Either.isLeft(parents)) return { path: rel, value: null, error: parents.left }
         if (parents.right === "missing") return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
         let fd: number
         try {
-          fd = fs.openSync(abs(rel), O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+          // `rel` is normalized: its last component is a plain name (no separator, not . or ..).
+          fd = fs.openSync(`${d.absDir}${path.sep}${rel.slice(slash + 1)}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         } catch (e) {
           const code = codeOf(e)
           const error = code === "ELOOP"
