@@ -6,7 +6,7 @@
  * content and are never rewritten.
  */
 import canonicalizeJcs from "canonicalize"
-import { createHash } from "node:crypto"
+import * as crypto from "node:crypto"
 
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 
@@ -38,7 +38,14 @@ export const canonicalJson = (value: unknown): string => {
   return out
 }
 
-export const sha256Hex = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex")
+/**
+ * SHA-256, lowercase hex (strings as UTF-8). The one-shot `crypto.hash` (Node >= 20.12) when the
+ * runtime has it: no Hash object per call, which matters when `next` re-verifies every receipt.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash
+export const sha256Hex: (data: string | Uint8Array) => string = typeof oneShot === "function"
+  ? (data) => oneShot("sha256", data, "hex")
+  : (data) => crypto.createHash("sha256").update(data).digest("hex")
 
 /** SHA-256 (lowercase hex) of the canonical JSON of a value. */
 export const canonicalDigest = (value: unknown): string => sha256Hex(canonicalJson(value))

@@ -628,54 +628,74 @@ export const receiptOf = (run: Pick<
 })
 
 /**
- * `canonicalJson(receiptOf(run))` written out for the receipt's known shape (keys pre-sorted,
- * strings JSON-encoded as RFC 8785 does, the one timestamp key normalized as canonicalJson does); `next` recomputes every
- * run's digest and the generic walk dominated it. Anything off-shape (or a lone surrogate) falls
- * back to the generic `canonicalJson`; a property test checks that both give the same text.
+ * `canonicalJson(receiptOf(run))` for the receipt's known shape, computed without the generic
+ * walk (`next` recomputes every run's digest, and the walk dominated it): every field's type is
+ * checked, a copy is built with its keys already in RFC 8785 order and written by one
+ * JSON.stringify (which writes strings and safe integers exactly as RFC 8785 does; no key is an
+ * array index, so insertion order is output order), the one timestamp key (`createdAt`) is
+ * normalized as canonicalJson does, and `scope` (free-form) goes through the generic
+ * `canonicalJson` and is spliced into its slot. Anything off-shape, or a lone surrogate (which
+ * JSON.stringify writes as a lowercase `\udXXX` escape: the output is checked once; escaped
+ * backslashes may match too, and then fall back needlessly with the same result), falls back to
+ * the generic `canonicalJson`. A property test checks that both give the same text.
  */
 class OffShape extends Error {}
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-const encStr = (x: unknown): string => {
-  if (typeof x !== "string" || LONE_SURROGATE.test(x)) throw new OffShape()
-  return JSON.stringify(x)
-}
-/** A value under a timestamp key (`createdAt`): normalized as canonicalJson does. */
-const encTimestamp = (x: unknown): string => {
+const ESCAPED_SURROGATE = /\\ud[89a-f]/
+const str = (x: unknown): string => {
   if (typeof x !== "string") throw new OffShape()
-  return encStr(normalizeTimestamp(x))
+  return x
 }
-const encInt = (x: unknown): string => {
+const int = (x: unknown): number => {
   if (typeof x !== "number" || !Number.isSafeInteger(x)) throw new OffShape()
-  return JSON.stringify(x)
+  return x
 }
-const encNullableStr = (x: unknown): string => (x === null ? "null" : encStr(x))
-const encObj = (x: unknown): Record<string, unknown> => {
+const nullableStr = (x: unknown): string | null => (x === null ? null : str(x))
+const obj = (x: unknown): Record<string, unknown> => {
   if (typeof x !== "object" || x === null || Array.isArray(x)) throw new OffShape()
   return x as Record<string, unknown>
 }
+/** `"scope":` followed by the placeholder 0; nothing before it in the output can look like it (quotes inside strings are escaped). */
+const SCOPE_SLOT = '"scope":0'
 const fastReceiptJson = (run: Parameters<typeof receiptOf>[0]): string => {
-  const f = encObj(run.frozen)
-  const budget = encObj(f["budget"])
-  const cadence = encObj(f["cadence"])
+  const f = obj(run.frozen)
+  const budget = obj(f["budget"])
+  const cadence = obj(f["cadence"])
+  const scope = obj(f["scope"])
   const units = f["units"]
   if (!Array.isArray(units)) throw new OffShape()
-  const frozen = `{"anchor":${encStr(f["anchor"])},"budget":{"maxMinutes":${encInt(budget["maxMinutes"])},"maxSources":${
-    encInt(budget["maxSources"])
-  }},"cadence":{"every":${encInt(cadence["every"])},"unit":${encStr(cadence["unit"])}},"contentDigest":${
-    encStr(f["contentDigest"])
-  },"kind":${encStr(f["kind"])},"mode":${encStr(f["mode"])},"preference":${encNullableStr(f["preference"])},"program":${
-    encNullableStr(f["program"])
-  },"scope":${canonicalJson(encObj(f["scope"]))},"scopeDigest":${encStr(f["scopeDigest"])},"subscriptionRevision":${
-    encInt(f["subscriptionRevision"])
-  },"survey":${encNullableStr(f["survey"])},"target":${encStr(f["target"])},"timezone":${encStr(f["timezone"])},"units":[${
-    units.map(encStr).join(",")
-  }]}`
+  for (const u of units) str(u)
   if (Object.keys(f).length !== 15 || Object.keys(budget).length !== 2 || Object.keys(cadence).length !== 2) throw new OffShape()
-  return `{"coalescedWindows":${encInt(run.coalescedWindows)},"createdAt":${encTimestamp(run.createdAt)},"frozen":${frozen},"gridVersion":${
-    encInt(run.gridVersion)
-  },"id":${encStr(run.id)},"subscriptionId":${encStr(run.subscriptionId)},"windowIndex":${encInt(run.windowIndex)},"windowStart":${
-    encStr(run.windowStart)
-  }}`
+  const receipt = {
+    coalescedWindows: int(run.coalescedWindows),
+    createdAt: normalizeTimestamp(str(run.createdAt)),
+    frozen: {
+      anchor: str(f["anchor"]),
+      budget: { maxMinutes: int(budget["maxMinutes"]), maxSources: int(budget["maxSources"]) },
+      cadence: { every: int(cadence["every"]), unit: str(cadence["unit"]) },
+      contentDigest: str(f["contentDigest"]),
+      kind: str(f["kind"]),
+      mode: str(f["mode"]),
+      preference: nullableStr(f["preference"]),
+      program: nullableStr(f["program"]),
+      scope: 0,
+      scopeDigest: str(f["scopeDigest"]),
+      subscriptionRevision: int(f["subscriptionRevision"]),
+      survey: nullableStr(f["survey"]),
+      target: str(f["target"]),
+      timezone: str(f["timezone"]),
+      units
+    },
+    gridVersion: int(run.gridVersion),
+    id: str(run.id),
+    subscriptionId: str(run.subscriptionId),
+    windowIndex: int(run.windowIndex),
+    windowStart: str(run.windowStart)
+  }
+  const written = JSON.stringify(receipt)
+  const at = written.indexOf(SCOPE_SLOT) + SCOPE_SLOT.length - 1
+  const out = `${written.slice(0, at)}${Object.keys(scope).length === 0 ? "{}" : canonicalJson(scope)}${written.slice(at + 1)}`
+  if (ESCAPED_SURROGATE.test(out)) throw new OffShape()
+  return out
 }
 
 export const receiptJsonOf = (run: Parameters<typeof receiptOf>[0]): string => {

@@ -9,7 +9,32 @@ import { PathOutsideArea, UnsafePath } from "./Errors.js"
  * Normalize a user-given path relative to the work folder: `/` separators, no `.` segments,
  * `..` resolved lexically. Absolute paths and paths escaping the folder are refused.
  */
-export const normalizeRelative = (input: string): Either.Either<string, UnsafePath> => {
+export const normalizeRelative = (input: string): Either.Either<string, UnsafePath> =>
+  isNormalRelative(input) ? Either.right(input) : normalizeRelativeGeneric(input)
+
+/**
+ * Is the path already in the form normalizeRelative gives (non-empty `/`-separated segments,
+ * none empty, `.` or `..`, no backslash or NUL, not absolute, no drive letter)? Such a path
+ * normalizes to itself; scans that name thousands of files skip the split-and-join for it.
+ */
+export const isNormalRelative = (p: string): boolean => {
+  if (p.length === 0 || p.charCodeAt(0) === 47) return false
+  if (p.length >= 2 && p.charCodeAt(1) === 58 && /^[A-Za-z]/.test(p)) return false
+  let start = 0
+  for (let i = 0; i <= p.length; i++) {
+    const c = i === p.length ? 47 : p.charCodeAt(i)
+    if (c === 0 || c === 92) return false
+    if (c !== 47) continue
+    const len = i - start
+    if (len === 0) return false
+    if (len <= 2 && p.charCodeAt(start) === 46 && (len === 1 || p.charCodeAt(start + 1) === 46)) return false
+    start = i + 1
+  }
+  return true
+}
+
+/** normalizeRelative without the already-normal shortcut (exported for the test that compares both). */
+export const normalizeRelativeGeneric = (input: string): Either.Either<string, UnsafePath> => {
   if (input.length === 0 || input.includes("\0")) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
   const slashed = input.replace(/\\/g, "/")
   if (slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) {

@@ -21,6 +21,7 @@ import {
   type FileStoreShape,
   isStagingName,
   type ReadManyEntry,
+  type ReadManyWithEntry,
   type ReadOptions,
   STAGING_SUFFIX
 } from "../services/FileStore.js"
@@ -42,16 +43,16 @@ const kindOf = (st: fs.Stats): EntryKind =>
 
 const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
 
-/** Read up to `size` bytes from the start of an open file (fewer if it shrank meanwhile). */
-const readFully = (fd: number, size: number): Uint8Array => {
-  const buf = Buffer.allocUnsafe(size)
+/** Read up to `size` bytes from the start of an open file (fewer if it shrank meanwhile), into `into` when given (at least `size` bytes long). */
+const readFully = (fd: number, size: number, into?: Buffer): Uint8Array => {
+  const buf = into ?? Buffer.allocUnsafe(size)
   let off = 0
   while (off < size) {
     const n = fs.readSync(fd, buf, off, size - off, off)
     if (n === 0) break
     off += n
   }
-  return new Uint8Array(buf.buffer, buf.byteOffset, off)
+  return buf.subarray(0, off)
 }
 
 const digestOf = (data: Uint8Array): Digest => ({
@@ -430,26 +431,39 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     })
 
-  /** Many small files: parents checked once per directory; each file opened O_NOFOLLOW and fstat-checked. */
-  const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
+  /**
+   * Many small files: parents checked once per directory; each file opened O_NOFOLLOW and
+   * fstat-checked (regular file, link count when required, size bound), then read into one
+   * buffer reused across the batch and handed to `use` (no per-file allocation).
+   */
+  const readManyWith: NonNullable<FileStoreShape["readManyWith"]> = <A>(
+    paths: ReadonlyArray<string>,
+    use: (bytes: Uint8Array, index: number) => A,
+    options?: ReadOptions
+  ) =>
     Effect.sync(() => {
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      const dirs = new Map<string, Either.Either<"ok" | "missing", IoError | UnsafePath>>()
-      return paths.map((p): ReadManyEntry => {
+      // Per directory: the check of its components, and its absolute path (children are joined to it).
+      const dirs = new Map<string, { parents: Either.Either<"ok" | "missing", IoError | UnsafePath>; absDir: string }>()
+      let scratch = Buffer.allocUnsafe(0)
+      return paths.map((p, index): ReadManyWithEntry<A> => {
         const normalized = normalizeRelative(p)
-        if (Either.isLeft(normalized)) return { path: p, bytes: null, error: normalized.left }
+        if (Either.isLeft(normalized)) return { path: p, value: null, error: normalized.left }
         const rel = normalized.right
-        const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : ""
-        let parents = dirs.get(dir)
-        if (parents === undefined) {
-          parents = checkParentsSync(rel)
-          dirs.set(dir, parents)
+        const slash = rel.lastIndexOf("/")
+        const dir = slash < 0 ? "" : rel.slice(0, slash)
+        let d = dirs.get(dir)
+        if (d === undefined) {
+          d = { parents: checkParentsSync(rel), absDir: dir === "" ? root : abs(dir) }
+          dirs.set(dir, d)
         }
-        if (Either.isLeft(parents)) return { path: rel, bytes: null, error: parents.left }
-        if (parents.right === "missing") return { path: rel, bytes: null, error: new FileNotFound({ path: rel }) }
+        const parents = d.parents
+        if (Either.isLeft(parents)) return { path: rel, value: null, error: parents.left }
+        if (parents.right === "missing") return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
         let fd: number
         try {
-          fd = fs.openSync(abs(rel), O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+          // `rel` is normalized: its last component is a plain name (no separator, not . or ..).
+          fd = fs.openSync(`${d.absDir}${path.sep}${rel.slice(slash + 1)}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         } catch (e) {
           const code = codeOf(e)
           const error = code === "ELOOP"
@@ -457,23 +471,33 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
             : code === "ENOENT" || code === "ENOTDIR"
             ? new FileNotFound({ path: rel })
             : io(rel, "open")(e)
-          return { path: rel, bytes: null, error }
+          return { path: rel, value: null, error }
         }
+        let bytes: Uint8Array
         try {
           const st = fs.fstatSync(fd)
-          if (!st.isFile()) return { path: rel, bytes: null, error: new UnsafePath({ path: rel, reason: "not-regular-file" }) }
+          if (!st.isFile()) return { path: rel, value: null, error: new UnsafePath({ path: rel, reason: "not-regular-file" }) }
           if (options?.requireSingleLink === true && st.nlink > 1) {
-            return { path: rel, bytes: null, error: new UnsafePath({ path: rel, reason: "hard-link" }) }
+            return { path: rel, value: null, error: new UnsafePath({ path: rel, reason: "hard-link" }) }
           }
-          if (st.size > max) return { path: rel, bytes: null, error: new LimitExceeded({ limit: "fileBytes", max, actual: st.size }) }
-          return { path: rel, bytes: readFully(fd, st.size), error: null }
+          if (st.size > max) return { path: rel, value: null, error: new LimitExceeded({ limit: "fileBytes", max, actual: st.size }) }
+          if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.min(max, Math.max(st.size, 2 * scratch.byteLength, 64 * 1024)))
+          bytes = readFully(fd, st.size, scratch)
         } catch (e) {
-          return { path: rel, bytes: null, error: io(rel, "read")(e) }
+          return { path: rel, value: null, error: io(rel, "read")(e) }
         } finally {
           fs.closeSync(fd)
         }
+        return { path: rel, value: use(bytes, index), error: null }
       })
     })
+
+  /** Copies of the bytes, for callers that keep them. */
+  const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
+    Effect.map(
+      readManyWith(paths, (bytes) => new Uint8Array(bytes), options),
+      (entries) => entries.map((e): ReadManyEntry => ({ path: e.path, bytes: e.value, error: e.error }))
+    )
 
   const ensureDir: FileStoreShape["ensureDir"] = (p) => Effect.flatMap(normalize(p), (rel) => mkdirs(rel, true))
 
@@ -490,6 +514,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     remove,
     list,
     readMany,
+    readManyWith,
     ensureDir
   }
 }

@@ -221,8 +221,13 @@ export const makeMemoryFs = (): MemoryFs => {
         onFailure: (error) => ({ path: Either.getOrElse(normalizeRelative(p), () => p), bytes: null, error })
       }))
 
+  const readManyWith: NonNullable<FileStoreShape["readManyWith"]> = (paths, use, options) =>
+    Effect.map(readMany(paths, options), (entries) =>
+      entries.map((e, i) => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
+
   const store: FileStoreShape = {
     readMany,
+    readManyWith,
     normalize,
     stat,
     read,

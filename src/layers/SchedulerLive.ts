@@ -57,7 +57,7 @@ import {
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
 import { makeQuoteMatcher } from "../domain/Quote.js"
-import { FileStore, type FileStoreShape, type ReadManyEntry } from "../services/FileStore.js"
+import { FileStore, type FileStoreShape, type ReadManyWithEntry } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
@@ -162,6 +162,44 @@ const isSubscriptionScanView = (x: unknown): x is SubscriptionRecord => {
   return !Number.isNaN(Date.parse(x["nextDueAt"]))
 }
 
+const unresolvedOf = (run: RunRecord): Array<UnresolvedOutcome> =>
+  run.status !== "completed"
+    ? []
+    : run.outcomes
+      .filter((o) => o.disposition === null)
+      .map((o) => ({
+        runId: run.id,
+        runRevision: run.revision,
+        subscriptionId: run.subscriptionId,
+        outcomeId: o.id,
+        label: o.label,
+        reason: o.reason,
+        citations: o.citations
+      }))
+
+/** What the scans (`next`, `unresolved-outcomes`) use of a verified run. */
+interface RunScan {
+  readonly id: string
+  readonly subscriptionId: string
+  readonly createdAt: string
+  readonly status: RunStatus
+  readonly revision: number
+  readonly target: string
+  readonly completion: Pick<NonNullable<RunRecord["completion"]>, "stage" | "survey"> | null
+  readonly unresolved: ReadonlyArray<UnresolvedOutcome>
+}
+
+const runScanOf = (run: RunRecord): RunScan => ({
+  id: run.id,
+  subscriptionId: run.subscriptionId,
+  createdAt: run.createdAt,
+  status: run.status,
+  revision: run.revision,
+  target: run.frozen.target,
+  completion: run.completion === null ? null : { stage: run.completion.stage, survey: run.completion.survey },
+  unresolved: unresolvedOf(run)
+})
+
 const byCreation = <A extends { readonly createdAt: string; readonly id: string }>(a: A, b: A) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
@@ -240,33 +278,47 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
         entries.filter((e) => e.name.endsWith(".json")).map((e) => ({ name: e.name, id: e.name.slice(0, -5), kind: e.kind }))
       )
 
-    /** Read many files: the store's fast path when it has one, else file by file. */
-    const readAll = (paths: ReadonlyArray<string>, maxBytes: number): Effect.Effect<ReadonlyArray<ReadManyEntry>> =>
-      store.readMany !== undefined
-        ? store.readMany(paths, { maxBytes })
-        : Effect.forEach(paths, (path) =>
+    /**
+     * Read many files and keep only what `use` makes of each (a parsed record, a digest): the
+     * store's batch paths when it has them, else file by file. `use` must not keep the bytes.
+     */
+    const readAllWith = <A>(
+      paths: ReadonlyArray<string>,
+      use: (bytes: Uint8Array, index: number) => A,
+      maxBytes: number
+    ): Effect.Effect<ReadonlyArray<ReadManyWithEntry<A>>> =>
+      store.readManyWith !== undefined
+        ? store.readManyWith(paths, use, { maxBytes })
+        : store.readMany !== undefined
+        ? Effect.map(store.readMany(paths, { maxBytes }), (entries) =>
+          entries.map((e, i) => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
+        : Effect.forEach(paths, (path, i) =>
           store.read(path, { maxBytes }).pipe(
-            Effect.map((bytes): ReadManyEntry => ({ path, bytes, error: null })),
-            Effect.catchAll((error) => Effect.succeed<ReadManyEntry>({ path, bytes: null, error }))
+            Effect.map((bytes): ReadManyWithEntry<A> => ({ path, value: use(bytes, i), error: null })),
+            Effect.catchAll((error) => Effect.succeed<ReadManyWithEntry<A>>({ path, value: null, error }))
           ))
 
-    const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")
+    const textOf = (bytes: Uint8Array) =>
+      (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8")
+
+    /** Parsed JSON, or undefined when the text is not JSON. */
+    const parseOrUndefined = (bytes: Uint8Array): unknown => {
+      try {
+        return JSON.parse(textOf(bytes))
+      } catch {
+        return undefined
+      }
+    }
 
     /** Every subscription record, sorted by creation; unreadable ones listed by path. */
     const scanSubscriptions = (check: (x: unknown) => x is SubscriptionRecord) => Effect.gen(function*() {
       const entries = yield* listJson(SUBSCRIPTIONS_DIR)
-      const read = yield* readAll(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), RECORD_MAX)
+      const read = yield* readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes) => parseOrUndefined(bytes), RECORD_MAX)
       const subs: Array<SubscriptionRecord> = []
       const broken: Array<string> = []
       read.forEach((r, i) => {
-        const id = entries[i]!.id
-        let raw: unknown = undefined
-        try {
-          raw = r.bytes === null ? undefined : JSON.parse(textOf(r.bytes))
-        } catch {
-          raw = undefined
-        }
-        if (check(raw) && raw.id === id) subs.push(raw)
+        const raw = r.value ?? undefined
+        if (check(raw) && raw.id === entries[i]!.id) subs.push(raw)
         else broken.push(r.path)
       })
       return { subs: subs.sort(byCreation), broken }
@@ -381,9 +433,9 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
         Effect.gen(function*() {
           const subs = yield* loadAllSubscriptions
           const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
-          const read = yield* readAll(active.map(runPath), RECORD_MAX)
+          const read = yield* readAllWith(active.map(runPath), (bytes) => textOf(bytes), RECORD_MAX)
           const receiptMismatches = read.flatMap((r, i) =>
-            r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.bytes === null ? "" : textOf(r.bytes))._tag === "Ok" ? [] : [active[i]!]
+            r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.value ?? "")._tag === "Ok" ? [] : [active[i]!]
           )
           return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), receiptMismatches }
         })
@@ -587,38 +639,35 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
         })
       )
 
-    /** Every run file, verified; unreadable or altered ones are mismatches (never silently skipped). */
+    /**
+     * Every run file, verified; unreadable or altered ones are mismatches (never silently skipped).
+     * Each run is checked and verified as soon as its file is read, and only what the scans use
+     * is kept (RunScan): the parsed record dies young instead of surviving the whole scan.
+     */
     const loadAllRuns = Effect.gen(function*() {
       const entries = yield* listJson(RUNS_DIR)
-      const read = yield* readAll(entries.map((e) => `${RUNS_DIR}/${e.name}`), RECORD_MAX)
-      const runs: Array<RunRecord> = []
+      const read = yield* readAllWith(
+        entries.map((e) => `${RUNS_DIR}/${e.name}`),
+        (bytes, i) => {
+          const loaded = scanRunText(entries[i]!.id, textOf(bytes))
+          return loaded._tag === "Ok" ? runScanOf(loaded.run) : loaded
+        },
+        RECORD_MAX
+      )
+      const runs: Array<RunScan> = []
       const mismatches: Array<{ runId: string; revision: number | null }> = []
       read.forEach((r, i) => {
-        const loaded = scanRunText(entries[i]!.id, r.bytes === null ? "" : textOf(r.bytes))
-        if (loaded._tag === "Ok") runs.push(loaded.run)
-        else mismatches.push({ runId: loaded.runId, revision: loaded.revision })
+        const v = r.value
+        if (v === null) mismatches.push({ runId: entries[i]!.id, revision: null })
+        else if ("_tag" in v) mismatches.push({ runId: v.runId, revision: v.revision })
+        else runs.push(v)
       })
       return { runs: runs.sort(byCreation), mismatches }
     })
 
-    const unresolvedOf = (run: RunRecord): Array<UnresolvedOutcome> =>
-      run.status !== "completed"
-        ? []
-        : run.outcomes
-          .filter((o) => o.disposition === null)
-          .map((o) => ({
-            runId: run.id,
-            runRevision: run.revision,
-            subscriptionId: run.subscriptionId,
-            outcomeId: o.id,
-            label: o.label,
-            reason: o.reason,
-            citations: o.citations
-          }))
-
     const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
       Effect.map(loadAllRuns, ({ mismatches, runs }) => {
-        const outcomes = runs.flatMap(unresolvedOf)
+        const outcomes = runs.flatMap((r) => r.unresolved)
         return { outcomes, receiptMismatches: mismatches.map((m) => m.runId) }
       })
     )
@@ -685,9 +734,9 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
             if (run.completion.survey !== null) bound.add(run.completion.survey.path)
           }
           const digests = new Map<string, string | null>()
-          for (const r of yield* readAll([...bound], FILE_MAX)) digests.set(r.path, r.bytes === null ? null : sha256Hex(r.bytes))
+          for (const r of yield* readAllWith([...bound], (bytes) => sha256Hex(bytes), FILE_MAX)) digests.set(r.path, r.value)
           const cited = new Set<string>()
-          for (const run of runs) for (const u of unresolvedOf(run)) for (const c of u.citations) cited.add(c.path)
+          for (const run of runs) for (const u of run.unresolved) for (const c of u.citations) cited.add(c.path)
           const present = new Map<string, boolean>()
           for (const path of cited) {
             const st = yield* store.stat(path).pipe(Effect.catchAll(() => Effect.succeed(Option.none())))
@@ -713,7 +762,7 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
                   status: run.status,
                   subscriptionId: run.subscriptionId,
                   subscriptionRevision: sub.revision,
-                  target: run.frozen.target
+                  target: run.target
                 })
               }
               continue
@@ -728,7 +777,7 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
               if (d === null) gone.push(b.path)
               else if (d !== b.sha256) stale.push(b.path)
             }
-            const unresolved = unresolvedOf(run)
+            const unresolved = run.unresolved
             const links = [...gone]
             if (unresolved.length > 0) {
               if (sub === undefined) links.push(subscriptionPath(run.subscriptionId))

@@ -47,6 +47,13 @@ export interface ReadManyEntry {
   readonly error: ReadError | null
 }
 
+/** One file of a `readManyWith` batch: what `use` made of its bytes, or why it could not be read. */
+export interface ReadManyWithEntry<A> {
+  readonly path: string
+  readonly value: A | null
+  readonly error: ReadError | null
+}
+
 export interface FileStoreShape {
   /** Normalize and boundary-check a relative path without touching it (pure). */
   readonly normalize: (path: string) => Effect.Effect<string, UnsafePath>
@@ -90,6 +97,18 @@ export interface FileStoreShape {
    * files only, bounded), without one effect per file. Layers that lack it are read file by file.
    */
   readonly readMany?: (paths: ReadonlyArray<string>, options?: ReadOptions) => Effect.Effect<ReadonlyArray<ReadManyEntry>>
+  /**
+   * `readMany` that hands each file's bytes to `use` as soon as they are read and keeps only what
+   * `use` returns (a parsed record, a digest), with the same checks. The bytes are valid only
+   * during the call (the layer may read every file into one reused buffer): `use` must not keep
+   * them, and must not throw. `index` is the file's position in `paths`. `use` is not called for a
+   * file that cannot be read.
+   */
+  readonly readManyWith?: <A>(
+    paths: ReadonlyArray<string>,
+    use: (bytes: Uint8Array, index: number) => A,
+    options?: ReadOptions
+  ) => Effect.Effect<ReadonlyArray<ReadManyWithEntry<A>>>
   /** Create a directory and its parents (each checked not to be a symlink). */
   readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { canonicalDigest, canonicalJson, normalizeTimestamp } from "../../src/domain/Canonical.js"
+import { createHash } from "node:crypto"
+import { canonicalDigest, canonicalJson, normalizeTimestamp, sha256Hex } from "../../src/domain/Canonical.js"
 
 describe("canonical JSON (RFC 8785)", () => {
   it("sorts keys by UTF-16 code units, formats numbers as ECMAScript, escapes minimally", () => {
@@ -24,5 +25,18 @@ describe("canonical JSON (RFC 8785)", () => {
     const shuffled = JSON.parse(JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).reverse()) : x)))
     expect(canonicalJson(shuffled)).toBe(canonicalJson(v))
     expect(canonicalJson(JSON.parse(canonicalJson(v)))).toBe(canonicalJson(v))
+  })
+
+  it.prop("sha256Hex agrees with node:crypto createHash for strings (as UTF-8) and bytes", [fc.string({ unit: "binary" }), fc.uint8Array()], ([text, bytes]) => {
+    expect(sha256Hex(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex"))
+    expect(sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"))
+    // A view into a larger buffer hashes only its own bytes.
+    const big = new Uint8Array(bytes.length + 8)
+    big.set(bytes, 4)
+    expect(sha256Hex(big.subarray(4, 4 + bytes.length))).toBe(createHash("sha256").update(bytes).digest("hex"))
+  })
+  it("sha256Hex of a known value", () => {
+    expect(sha256Hex("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    for (const s of ["\uD800", "a\uDC00b", "\uD83D\uDE00"]) expect(sha256Hex(s)).toBe(createHash("sha256").update(s, "utf8").digest("hex"))
   })
 })

@@ -26,6 +26,7 @@ type Op =
   | { op: "read"; p: string; max: number; single: boolean }
   | { op: "hash"; p: string }
   | { op: "readMany"; ps: Array<string>; single: boolean }
+  | { op: "readManyWith"; ps: Array<string>; single: boolean }
   | { op: "stat"; p: string }
   | { op: "remove"; p: string }
   | { op: "truncate"; p: string; size: number }
@@ -46,6 +47,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("read" as const), p, max: fc.constantFrom(2, 100), single: fc.boolean() }),
   fc.record({ op: fc.constant("hash" as const), p }),
   fc.record({ op: fc.constant("readMany" as const), ps: fc.array(p, { maxLength: 4 }), single: fc.boolean() }),
+  fc.record({ op: fc.constant("readManyWith" as const), ps: fc.array(p, { maxLength: 4 }), single: fc.boolean() }),
   fc.record({ op: fc.constant("stat" as const), p }),
   fc.record({ op: fc.constant("remove" as const), p }),
   fc.record({ op: fc.constant("truncate" as const), p, size: fc.constantFrom(0, 2) }),
@@ -82,6 +84,17 @@ const run = (store: FileStoreShape, op: Op) => {
           entries.map((e) => ({
             path: e.path,
             bytes: e.bytes === null ? null : Buffer.from(e.bytes).toString("hex"),
+            error: e.error === null ? null : { tag: e.error._tag, reason: "reason" in e.error ? e.error.reason : undefined }
+          }))
+        )
+      )
+    case "readManyWith":
+      // `use` sees each file's bytes while they are valid; only its result is kept.
+      return outcome(
+        Effect.map(store.readManyWith!(op.ps, (bytes) => Buffer.from(bytes).toString("hex"), { requireSingleLink: op.single }), (entries) =>
+          entries.map((e) => ({
+            path: e.path,
+            bytes: e.value,
             error: e.error === null ? null : { tag: e.error._tag, reason: "reason" in e.error ? e.error.reason : undefined }
           }))
         )

@@ -151,7 +151,9 @@ describe("monitor receipt canonical form", () => {
   const str = fc.oneof(
     fc.string(),
     fc.string({ unit: "grapheme" }),
-    fc.constantFrom("2026-12-01T09:00:00Z", "2026-12-01T10:00+01:00", "2026-12-01T09:00", "é\u0301", "\u2028", "\"\\")
+    fc.constantFrom("2026-12-01T09:00:00Z", "2026-12-01T10:00+01:00", "2026-12-01T09:00", "é\u0301", "\u2028", "\"\\"),
+    // Lone surrogates (no canonical form), a paired one, and text that only looks like an escape.
+    fc.constantFrom("\uD800", "a\uDC00b", "\uDBFF\uDFFF", "\\ud800", "\\uDC00x")
   )
   const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     value: fc.oneof({ depthSize: "small" }, str, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie("arr"), tie("obj")),

@@ -1,0 +1,35 @@
+/**
+ * normalizeRelative's shortcut for paths that are already normal must never change its answer:
+ * for any string, the shortcut version and the generic split-and-join agree, and a path the
+ * shortcut accepts is exactly what the generic version returns for it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import { isNormalRelative, normalizeRelative, normalizeRelativeGeneric } from "../../src/domain/Paths.js"
+
+// Strings built from the characters that matter to path normalization, plus ordinary text.
+const pathLike = fc.oneof(
+  fc.array(fc.constantFrom("a", "b", ".", "..", "/", "\\", ":", "C", "\0", "é", " ", ".dossier", "x.json"), { maxLength: 12 }).map((xs) => xs.join("")),
+  fc.string(),
+  fc.string({ unit: "binary" })
+)
+
+describe("relative path normalization", () => {
+  it.prop("the already-normal shortcut agrees with the generic normalization", [pathLike], ([p]) => {
+    const generic = normalizeRelativeGeneric(p)
+    expect(normalizeRelative(p)).toEqual(generic)
+    if (isNormalRelative(p)) expect(generic).toEqual(Either.right(p))
+    // Whatever normalizes is normal afterwards (except a result that starts like a drive letter,
+    // e.g. "./C:x" gives "C:x": the generic check looks at the input only; unchanged here).
+    if (Either.isRight(generic) && !/^[A-Za-z]:/.test(generic.right)) expect(isNormalRelative(generic.right)).toBe(true)
+  }, { fastCheck: { numRuns: 3000 } })
+
+  it("refuses or rewrites what is not normal", () => {
+    for (const p of ["", "/a", "a//b", "a/", "./a", "a/./b", "a/..", "../a", "a\\b", "C:x", "c:/x", "a:b", "a\0b", ".", ".."]) {
+      expect(isNormalRelative(p)).toBe(false)
+    }
+    for (const p of ["a", ".dossier/monitor/runs/r.json", "a/.b/..c/...", "1:x/y", "ab:c"]) expect(isNormalRelative(p)).toBe(true)
+    expect(normalizeRelative("a/../b")).toEqual(Either.right("b"))
+  })
+})
