@@ -138,6 +138,8 @@ export const benchMonitor = async (): Promise<void> => {
     target: 1.5,
     note: `absolute ${nextMs < 500 ? "under" : "OVER"} 500 ms`
   })
-  if (process.env["DOSSIER_BENCH_KEEP"] === undefined) fs.rmSync(dir, { recursive: true, force: true })
-  else console.log(`  kept ${dir}`)
+  if (process.env["DOSSIER_BENCH_KEEP"] === undefined) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.rmSync(path.dirname(baselineScript), { recursive: true, force: true })
+  } else console.log(`  kept ${dir} and ${baselineScript}`)
 }
