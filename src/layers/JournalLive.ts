@@ -38,7 +38,7 @@ import {
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
-import { encodeLine, eventText, type Replay, replay } from "../domain/JournalLines.js"
+import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
@@ -50,6 +50,12 @@ export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
 const PROJECTIONS_KEPT = 16
 
 const EMPTY = new Uint8Array(0)
+
+/**
+ * How many bytes of verified journals one service instance keeps between locked operations
+ * (least recently used first out); a larger journal is replayed whole each time.
+ */
+export const VERIFIED_CACHE_BYTES = 64 * 1024 * 1024
 
 /** Symlinks and hard links on the journal, manifest or index are `AliasedFile`. */
 const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
@@ -75,6 +81,50 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       const r = replay(bytes)
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
+
+  /**
+   * Replays this instance verified under the lock, by journal path: the replay of the bytes read
+   * then (kept with them). The next locked read of the same journal reads the whole file again
+   * and hands it to `extendReplay`, which compares it byte for byte with those bytes and
+   * replays only what follows them: an append by another process is verified line by line, and
+   * any other change (edit of any size, truncation, replacement) means a full replay. Nothing
+   * is trusted from timestamps or sizes. An entry is taken out while in use and put back only
+   * after its operation succeeded, so a refused or failed operation leaves no entry behind.
+   */
+  const verified = new Map<string, Replay>()
+  let verifiedTotal = 0
+  const takeVerified = (path: string): Replay | undefined => {
+    const r = verified.get(path)
+    if (r !== undefined) {
+      verified.delete(path)
+      verifiedTotal -= r.committedBytes
+    }
+    return r
+  }
+  const keepVerified = (path: string, r: Replay) =>
+    Effect.sync(() => {
+      takeVerified(path)
+      if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
+      verified.set(path, r)
+      verifiedTotal += r.committedBytes
+      for (const [p, old] of verified) {
+        if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
+        verified.delete(p)
+        verifiedTotal -= old.committedBytes
+      }
+    })
+
+  /** `history` for operations under the lock: continues this instance's last verified replay when it still applies. */
+  const lockedHistory = (path: string) =>
+    Effect.flatMap(readJournal(path), (bytes) => {
+      const previous = takeVerified(path)
+      const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
+      return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
+    })
+
+  /** Run `use` on the locked history and keep it as verified when `use` succeeds. */
+  const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
+    Effect.flatMap(lockedHistory(path), (r) => Effect.tap(use(r), () => keepVerified(path, r)))
 
   /** Refuse a file that is a symlink, a hard link or not a regular file (when present). */
   const refuseAlias = (path: string) =>
@@ -107,6 +157,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       const lines: Array<string> = []
       let seq = r.events
       let head: Head | null = r.projector.currentHead()
+      // Checked against the history without applying to it: a refused batch leaves `r` as read.
+      const pending = r.projector.pending()
       for (let i = 0; i < events.length; i++) {
         const e = events[i]!
         const text = eventText(e)
@@ -118,14 +170,14 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           }
           return yield* new ConflictingEvent({ id: e.id })
         }
-        const problem = r.projector.check(e)
+        const problem = pending.check(e)
         if (problem !== null) {
           if (problem._tag === "unknown-candidate") {
             return yield* new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId })
           }
           return yield* Effect.fail(onDuplicateCandidate(i, problem.candidateId))
         }
-        r.projector.apply(e)
+        pending.add(e)
         seq++
         lines.push(encodeLine(seq, text))
         appended.push(e.id)
@@ -145,19 +197,17 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
         seen.add(e.id)
       }
       const paths = studyPaths(study)
-      return yield* lock.withLock(
-        Effect.gen(function*() {
-          const r = yield* history(paths.journal)
-          const out = yield* commit(paths.journal, r, events, (i, candidateId) =>
+      return yield* lock.withLock(withVerified(paths.journal, (r) =>
+        Effect.map(
+          commit(paths.journal, r, events, (i, candidateId) =>
             new InvalidInput({
               issues: [{
                 path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
                 message: `the candidate '${candidateId}' is already created in this study`
               }]
-            }))
-          return { study, ...out, head: out.head! } satisfies AppendResult
-        })
-      )
+            })),
+          (out) => ({ study, ...out, head: out.head! }) satisfies AppendResult
+        )))
     })
 
   const inspectView = (study: string, r: Replay, p: Projection): InspectResult => ({
@@ -238,9 +288,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
-      return yield* lock.withLock(
+      return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
-          const r = yield* history(paths.journal)
           const p = r.projector.result()
           const manifest = manifestOf(study, p)
           if (Either.isLeft(validateManifest(manifest))) {
@@ -301,7 +350,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
             manifest: { path: paths.manifest, ...m },
             index: { path: paths.index, ...ix }
           } satisfies RebuildResult
-        })
+        }))
       )
     })
 
@@ -331,9 +380,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
-      return yield* lock.withLock(
+      return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
-          const r = yield* history(paths.journal)
           if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
           const bytes = yield* store.read(paths.manifest, { requireSingleLink: true }).pipe(
             aliased(paths.manifest),
@@ -409,7 +457,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
             snapshot: { path: snapshotPath, sha256 },
             imported: out.appended.length > 0
           } satisfies ImportResult
-        })
+        }))
       )
     })
 
