@@ -221,7 +221,29 @@ export const makeMemoryFs = (): MemoryFs => {
         onFailure: (error) => ({ path: Either.getOrElse(normalizeRelative(p), () => p), bytes: null, error })
       }))
 
+  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = (p, options, decide) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      const opened: Inode | undefined = yield* openFile(rel, { ...options, requireSingleLink: true }).pipe(
+        Effect.map((f): Inode | undefined => f.inode),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(undefined))
+      )
+      const { append: data, value } = yield* decide(opened === undefined ? new Uint8Array(0) : new Uint8Array(opened.data))
+      if (data === null || data.length === 0) return value
+      if (opened === undefined) {
+        yield* append(rel, data)
+        return value
+      }
+      const bytes = toBytes(data)
+      const joined = new Uint8Array(opened.data.byteLength + bytes.byteLength)
+      joined.set(opened.data, 0)
+      joined.set(bytes, opened.data.byteLength)
+      opened.data = joined
+      return value
+    })
+
   const store: FileStoreShape = {
+    readThenAppend,
     readMany,
     normalize,
     stat,

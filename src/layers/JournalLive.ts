@@ -114,13 +114,16 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       }
     })
 
-  /** `history` for operations under the lock: continues this instance's last verified replay when it still applies. */
-  const lockedHistory = (path: string) =>
-    Effect.flatMap(readJournal(path), (bytes) => {
+  /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
+  const verifiedReplay = (path: string, bytes: Uint8Array) =>
+    Effect.suspend(() => {
       const previous = takeVerified(path)
       const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
+
+  /** `history` for operations under the lock (see `verifiedReplay`). */
+  const lockedHistory = (path: string) => Effect.flatMap(readJournal(path), (bytes) => verifiedReplay(path, bytes))
 
   /** Run `use` on the locked history and keep it as verified when `use` succeeds. */
   const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
@@ -140,12 +143,10 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       }))
 
   /**
-   * Check a decoded batch against the replayed history and append what is new, in one write
-   * (+ fsync). Same id + same canonical content → skipped; same id + other content → nothing
-   * written. Must run under the lock.
+   * Check a decoded batch against the replayed history: what is new, as journal lines. Same id
+   * + same canonical content → skipped; same id + other content → refused (nothing to write).
    */
-  const commit = <D>(
-    path: string,
+  const plan = <D>(
     r: Replay,
     events: ReadonlyArray<JournalEvent>,
     onDuplicateCandidate: (index: number, candidateId: string) => D
@@ -183,9 +184,28 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
         appended.push(e.id)
         head = { seq, id: e.id }
       }
-      if (lines.length > 0) yield* aliased(path)(store.append(path, lines.join("")))
-      return { appended, skipped, head }
+      return { appended, skipped, head, lines: lines.join("") }
     })
+
+  /** `plan`, then append the new lines in one write (+ fsync). Must run under the lock. */
+  const commit = <D>(
+    path: string,
+    r: Replay,
+    events: ReadonlyArray<JournalEvent>,
+    onDuplicateCandidate: (index: number, candidateId: string) => D
+  ) =>
+    Effect.flatMap(plan(r, events, onDuplicateCandidate), ({ lines, ...out }) =>
+      lines === "" ? Effect.succeed(out) : Effect.as(aliased(path)(store.append(path, lines)), out))
+
+  /** Read a file and append to it (one descriptor when the store offers it). */
+  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = store.readThenAppend ??
+    ((path, options, decide) =>
+      Effect.flatMap(
+        Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(EMPTY)),
+        (bytes) =>
+          Effect.flatMap(decide(bytes), ({ append: data, value }) =>
+            data === null || data === "" ? Effect.succeed(value) : Effect.as(store.append(path, data), value))
+      ))
 
   const append: JournalShape["append"] = (study, input) =>
     Effect.gen(function*() {
@@ -197,17 +217,25 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
         seen.add(e.id)
       }
       const paths = studyPaths(study)
-      return yield* lock.withLock(withVerified(paths.journal, (r) =>
-        Effect.map(
-          commit(paths.journal, r, events, (i, candidateId) =>
-            new InvalidInput({
-              issues: [{
-                path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
-                message: `the candidate '${candidateId}' is already created in this study`
-              }]
-            })),
-          (out) => ({ study, ...out, head: out.head! }) satisfies AppendResult
-        )))
+      const onDuplicate = (i: number, candidateId: string) =>
+        new InvalidInput({
+          issues: [{
+            path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
+            message: `the candidate '${candidateId}' is already created in this study`
+          }]
+        })
+      // The journal is read, checked and appended to through one descriptor, under the lock.
+      const done = yield* lock.withLock(
+        aliased(paths.journal)(
+          readThenAppend(paths.journal, { maxBytes: JOURNAL_MAX_BYTES }, (bytes) =>
+            Effect.flatMap(verifiedReplay(paths.journal, bytes), (r) =>
+              Effect.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
+                append: lines === "" ? null : lines,
+                value: { out, r }
+              }))))
+        ).pipe(Effect.tap(({ r }) => keepVerified(paths.journal, r)))
+      )
+      return { study, ...done.out, head: done.out.head! } satisfies AppendResult
     })
 
   const inspectView = (study: string, r: Replay, p: Projection): InspectResult => ({
