@@ -377,106 +377,85 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
   /**
    * One descriptor for the read and the append: the path is checked as `read` does (parents,
    * lstat: a regular file with link count 1), opened O_RDWR | O_APPEND | O_NOFOLLOW, and the
-   * opened file's device and inode compared with what was checked. A file that cannot be opened
-   * for writing (read-only) is read through `read` and appended through `append`, as before.
+   * opened file's device and inode compared with what was checked; read, decision, write and
+   * fsync run in one synchronous step, and the descriptor is closed whatever happens. A file
+   * that cannot be opened for writing (read-only) is read through `read` and appended through
+   * `append`, as before.
    */
   const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = <A, E>(
     p: string,
     options: ReadOptions,
-    decide: (bytes: Uint8Array) => Effect.Effect<{ readonly append: string | null; readonly value: A }, E>
-  ): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
-    type Opened = { readonly fd: number; readonly size: number } | "absent" | "fallback"
-    const writeAll = (rel: string, fd: number, data: string) =>
-      Effect.try({
-        try: () => {
-          const bytes = toBytes(data)
-          let off = 0
-          while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
-          fs.fsyncSync(fd)
-        },
-        catch: io(rel, "append")
-      })
-    const separately = (rel: string) =>
-      Effect.gen(function*() {
-        const bytes = yield* Effect.catchTag(
-          read(rel, { ...options, requireSingleLink: true }),
-          "FileNotFound",
-          () => Effect.succeed(new Uint8Array(0))
-        )
-        const { append: data, value } = yield* decide(bytes)
-        if (data !== null && data.length > 0) yield* append(rel, data)
-        return value
-      })
-    return Effect.gen(function*() {
-      const rel = yield* normalize(p)
+    decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
+  ): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> =>
+    Effect.suspend((): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
+      const normalized = normalizeRelative(p)
+      if (Either.isLeft(normalized)) return Effect.fail(normalized.left)
+      const rel = normalized.right
       const max = options.maxBytes ?? DEFAULT_MAX_BYTES
-      const open = Effect.suspend((): Effect.Effect<Opened, IoError | UnsafePath | LimitExceeded> => {
-        const parents = checkParentsSync(rel)
-        if (Either.isLeft(parents)) return Effect.fail(parents.left)
-        if (parents.right === "missing") return Effect.succeed("absent")
-        const absolute = abs(rel)
-        const st = lstatOrNone(rel, absolute)
-        if (Either.isLeft(st)) return Effect.fail(st.left)
-        if (st.right === undefined) return Effect.succeed("absent")
-        if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-        if (!st.right.isFile()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-regular-file" }))
-        if (st.right.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
-        if (st.right.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size }))
-        let fd: number
-        try {
-          fd = fs.openSync(absolute, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
-        } catch (e) {
-          const code = codeOf(e)
-          if (code === "ELOOP") return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-          if (code === "ENOENT") return Effect.succeed("absent")
-          if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") return Effect.succeed("fallback")
-          return Effect.fail(io(rel, "open")(e))
+      /** Decide on what was read; append through `append` (creating the file) when there is no descriptor. */
+      const decideThenAppend = (bytes: Uint8Array): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
+        const decided = decide(bytes)
+        if (Either.isLeft(decided)) return Effect.fail(decided.left)
+        const { append: data, value } = decided.right
+        return data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(rel, data), value)
+      }
+      const parents = checkParentsSync(rel)
+      if (Either.isLeft(parents)) return Effect.fail(parents.left)
+      if (parents.right === "missing") return decideThenAppend(new Uint8Array(0))
+      const absolute = abs(rel)
+      const st = lstatOrNone(rel, absolute)
+      if (Either.isLeft(st)) return Effect.fail(st.left)
+      if (st.right === undefined) return decideThenAppend(new Uint8Array(0))
+      if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+      if (!st.right.isFile()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-regular-file" }))
+      if (st.right.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
+      if (st.right.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size }))
+      let fd: number
+      try {
+        fd = fs.openSync(absolute, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
+      } catch (e) {
+        const code = codeOf(e)
+        if (code === "ELOOP") return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+        if (code === "ENOENT") return decideThenAppend(new Uint8Array(0))
+        if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") {
+          return Effect.flatMap(
+            Effect.catchTag(read(rel, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(new Uint8Array(0))),
+            decideThenAppend
+          )
         }
-        const fail = (e: IoError | UnsafePath | LimitExceeded) => {
-          fs.closeSync(fd)
-          return Effect.fail(e)
-        }
-        let opened: fs.Stats
-        try {
-          opened = fs.fstatSync(fd)
-        } catch (e) {
-          return fail(io(rel, "open")(e))
-        }
+        return Effect.fail(io(rel, "open")(e))
+      }
+      let operation = "open"
+      try {
+        const opened = fs.fstatSync(fd)
         if (opened.dev !== st.right.dev || opened.ino !== st.right.ino || !opened.isFile()) {
-          return fail(new UnsafePath({ path: rel, reason: "changed-while-opening" }))
+          return Effect.fail(new UnsafePath({ path: rel, reason: "changed-while-opening" }))
         }
-        if (opened.nlink > 1) return fail(new UnsafePath({ path: rel, reason: "hard-link" }))
-        if (opened.size > max) return fail(new LimitExceeded({ limit: "fileBytes", max, actual: opened.size }))
-        return Effect.succeed({ fd, size: opened.size })
-      })
-      return yield* Effect.acquireUseRelease(
-        open,
-        (h): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
-          if (h === "fallback") return separately(rel)
-          if (h === "absent") {
-            return Effect.flatMap(decide(new Uint8Array(0)), ({ append: data, value }) =>
-              data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(rel, data), value))
-          }
-          const bytes = Effect.try({
-            try: () => {
-              const bytes = readFully(h.fd, h.size)
-              // The file may have grown since fstat: read on to detect it, bounded by max.
-              const probe = Buffer.allocUnsafe(1)
-              if (fs.readSync(h.fd, probe, 0, 1, bytes.byteLength) > 0 && bytes.byteLength + 1 > max) {
-                throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
-              }
-              return bytes
-            },
-            catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
-          })
-          return Effect.flatMap(bytes, (b) =>
-            Effect.flatMap(decide(b), ({ append: data, value }) =>
-              data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(writeAll(rel, h.fd, data), value)))
-        },
-        (h) => Effect.sync(() => typeof h === "object" && fs.closeSync(h.fd))
-      )
+        if (opened.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
+        if (opened.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: opened.size }))
+        operation = "read"
+        const bytes = readFully(fd, opened.size)
+        // The file may have grown since fstat: read on to detect it, bounded by max.
+        if (fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, bytes.byteLength) > 0 && bytes.byteLength + 1 > max) {
+          return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 }))
+        }
+        const decided = decide(bytes)
+        if (Either.isLeft(decided)) return Effect.fail(decided.left)
+        const { append: data, value } = decided.right
+        if (data !== null && data.length > 0) {
+          operation = "append"
+          const out = toBytes(data)
+          let off = 0
+          while (off < out.byteLength) off += fs.writeSync(fd, out, off, out.byteLength - off)
+          fs.fsyncSync(fd)
+        }
+        return Effect.succeed(value)
+      } catch (e) {
+        return Effect.fail(io(rel, operation)(e))
+      } finally {
+        fs.closeSync(fd)
+      }
     })
-  }
 
   const truncate: FileStoreShape["truncate"] = (p, size) =>
     Effect.gen(function*() {

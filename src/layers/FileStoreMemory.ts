@@ -228,7 +228,9 @@ export const makeMemoryFs = (): MemoryFs => {
         Effect.map((f): Inode | undefined => f.inode),
         Effect.catchTag("FileNotFound", () => Effect.succeed(undefined))
       )
-      const { append: data, value } = yield* decide(opened === undefined ? new Uint8Array(0) : new Uint8Array(opened.data))
+      const decided = decide(opened === undefined ? new Uint8Array(0) : new Uint8Array(opened.data))
+      if (Either.isLeft(decided)) return yield* Effect.fail(decided.left)
+      const { append: data, value } = decided.right
       if (data === null || data.length === 0) return value
       if (opened === undefined) {
         yield* append(rel, data)

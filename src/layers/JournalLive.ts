@@ -40,7 +40,7 @@ import {
 } from "../domain/JournalErrors.js"
 import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
-import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { FileStore, type FileStoreShape, type ReadOptions, type ReadThenAppendError } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 
@@ -56,6 +56,14 @@ const EMPTY = new Uint8Array(0)
  * (least recently used first out); a larger journal is replayed whole each time.
  */
 export const VERIFIED_CACHE_BYTES = 64 * 1024 * 1024
+
+interface Planned {
+  readonly appended: Array<string>
+  readonly skipped: Array<string>
+  readonly head: Head | null
+  /** The new journal lines, `""` when there are none. */
+  readonly lines: string
+}
 
 /** Symlinks and hard links on the journal, manifest or index are `AliasedFile`. */
 const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
@@ -115,15 +123,16 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     })
 
   /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
-  const verifiedReplay = (path: string, bytes: Uint8Array) =>
-    Effect.suspend(() => {
-      const previous = takeVerified(path)
-      const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
-      return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
-    })
+  const verifiedReplay = (path: string, bytes: Uint8Array): Either.Either<Replay, CorruptJournal> => {
+    const previous = takeVerified(path)
+    const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
+    return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
+  }
 
   /** `history` for operations under the lock (see `verifiedReplay`). */
-  const lockedHistory = (path: string) => Effect.flatMap(readJournal(path), (bytes) => verifiedReplay(path, bytes))
+  const lockedHistory = (path: string) =>
+    Effect.flatMap(readJournal(path), (bytes) =>
+      Either.match(verifiedReplay(path, bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
 
   /** Run `use` on the locked history and keep it as verified when `use` succeeds. */
   const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
@@ -150,42 +159,41 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     r: Replay,
     events: ReadonlyArray<JournalEvent>,
     onDuplicateCandidate: (index: number, candidateId: string) => D
-  ) =>
-    Effect.gen(function*() {
-      if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
-      const appended: Array<string> = []
-      const skipped: Array<string> = []
-      const lines: Array<string> = []
-      let seq = r.events
-      let head: Head | null = r.projector.currentHead()
-      // Checked against the history without applying to it: a refused batch leaves `r` as read.
-      const pending = r.projector.pending()
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!
-        const text = eventText(e)
-        const existing = r.textOf(e.id)
-        if (existing !== undefined) {
-          if (existing === text || canonicalJson(JSON.parse(existing)) === text) {
-            skipped.push(e.id)
-            continue
-          }
-          return yield* new ConflictingEvent({ id: e.id })
+  ): Either.Either<Planned, UnterminatedTail | ConflictingEvent | UnknownCandidate | D> => {
+    if (r.tail.state === "unterminated") return Either.left(new UnterminatedTail({ bytes: r.tail.bytes }))
+    const appended: Array<string> = []
+    const skipped: Array<string> = []
+    const lines: Array<string> = []
+    let seq = r.events
+    let head: Head | null = r.projector.currentHead()
+    // Checked against the history without applying to it: a refused batch leaves `r` as read.
+    const pending = r.projector.pending()
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!
+      const text = eventText(e)
+      const existing = r.textOf(e.id)
+      if (existing !== undefined) {
+        if (existing === text || canonicalJson(JSON.parse(existing)) === text) {
+          skipped.push(e.id)
+          continue
         }
-        const problem = pending.check(e)
-        if (problem !== null) {
-          if (problem._tag === "unknown-candidate") {
-            return yield* new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId })
-          }
-          return yield* Effect.fail(onDuplicateCandidate(i, problem.candidateId))
-        }
-        pending.add(e)
-        seq++
-        lines.push(encodeLine(seq, text))
-        appended.push(e.id)
-        head = { seq, id: e.id }
+        return Either.left(new ConflictingEvent({ id: e.id }))
       }
-      return { appended, skipped, head, lines: lines.join("") }
-    })
+      const problem = pending.check(e)
+      if (problem !== null) {
+        if (problem._tag === "unknown-candidate") {
+          return Either.left(new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId }))
+        }
+        return Either.left(onDuplicateCandidate(i, problem.candidateId))
+      }
+      pending.add(e)
+      seq++
+      lines.push(encodeLine(seq, text))
+      appended.push(e.id)
+      head = { seq, id: e.id }
+    }
+    return Either.right({ appended, skipped, head, lines: lines.join("") })
+  }
 
   /** `plan`, then append the new lines in one write (+ fsync). Must run under the lock. */
   const commit = <D>(
@@ -194,17 +202,24 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     events: ReadonlyArray<JournalEvent>,
     onDuplicateCandidate: (index: number, candidateId: string) => D
   ) =>
-    Effect.flatMap(plan(r, events, onDuplicateCandidate), ({ lines, ...out }) =>
+    Effect.flatMap(Either.match(plan(r, events, onDuplicateCandidate), { onLeft: Effect.fail, onRight: Effect.succeed }), ({ lines, ...out }) =>
       lines === "" ? Effect.succeed(out) : Effect.as(aliased(path)(store.append(path, lines)), out))
 
   /** Read a file and append to it (one descriptor when the store offers it). */
   const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = store.readThenAppend ??
-    ((path, options, decide) =>
+    (<A, E>(
+      path: string,
+      options: ReadOptions,
+      decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
+    ) =>
       Effect.flatMap(
         Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(EMPTY)),
-        (bytes) =>
-          Effect.flatMap(decide(bytes), ({ append: data, value }) =>
-            data === null || data === "" ? Effect.succeed(value) : Effect.as(store.append(path, data), value))
+        (bytes): Effect.Effect<A, E | ReadThenAppendError> =>
+          Either.match(decide(bytes), {
+            onLeft: (e) => Effect.fail(e),
+            onRight: ({ append: data, value }) =>
+              data === null || data === "" ? Effect.succeed(value) : Effect.as(store.append(path, data), value)
+          })
       ))
 
   const append: JournalShape["append"] = (study, input) =>
@@ -228,8 +243,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       const done = yield* lock.withLock(
         aliased(paths.journal)(
           readThenAppend(paths.journal, { maxBytes: JOURNAL_MAX_BYTES }, (bytes) =>
-            Effect.flatMap(verifiedReplay(paths.journal, bytes), (r) =>
-              Effect.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
+            Either.flatMap(verifiedReplay(paths.journal, bytes), (r) =>
+              Either.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
                 append: lines === "" ? null : lines,
                 value: { out, r }
               }))))

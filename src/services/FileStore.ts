@@ -8,6 +8,7 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import type * as Option from "effect/Option"
 import type { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 
@@ -93,8 +94,8 @@ export interface FileStoreShape {
   readonly readMany?: (paths: ReadonlyArray<string>, options?: ReadOptions) => Effect.Effect<ReadonlyArray<ReadManyEntry>>
   /**
    * Optional fast path for an append-only log: open a regular file with link count 1 once (the
-   * checks of `read` with `requireSingleLink`), read it whole (bounded), let `decide` choose
-   * what to append, and append that to the same open file with one write and one fsync — so the
+   * checks of `read` with `requireSingleLink`), read it whole (bounded), let `decide` (a pure
+   * decision) choose what to append, and append that to the same open file with one write and one fsync — so the
    * bytes `decide` saw are those of the file appended to. An absent file reads as empty and is
    * created (as `append` does) only when there is something to append; nothing is written when
    * `decide` fails or returns `append: null`. Layers that lack it use `read` then `append`.
@@ -102,7 +103,7 @@ export interface FileStoreShape {
   readonly readThenAppend?: <A, E>(
     path: string,
     options: ReadOptions,
-    decide: (bytes: Uint8Array) => Effect.Effect<{ readonly append: string | null; readonly value: A }, E>
+    decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
   ) => Effect.Effect<A, E | ReadThenAppendError>
   /** Create a directory and its parents (each checked not to be a symlink). */
   readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>

@@ -108,8 +108,8 @@ const run = (store: FileStoreShape, op: Op) => {
         store.readThenAppend!(op.p, { maxBytes: op.max }, (bytes) => {
           const seen = Buffer.from(bytes).toString("hex")
           return op.refuse
-            ? Effect.fail({ _tag: "Refused", reason: seen })
-            : Effect.succeed({ append: op.d === "" ? null : op.d, value: seen })
+            ? Either.left({ _tag: "Refused", reason: seen })
+            : Either.right({ append: op.d === "" ? null : op.d, value: seen })
         })
       )
     default:

@@ -14,7 +14,7 @@ import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { tempWorkdir } from "../support/cli.js"
 
 const keep = (data: string | null) => (bytes: Uint8Array) =>
-  Effect.succeed({ append: data, value: Buffer.from(bytes).toString("utf8") })
+  Either.right({ append: data, value: Buffer.from(bytes).toString("utf8") })
 
 describe("FileStoreLive.readThenAppend", () => {
   it.effect("reads the file, appends to it with one fsync; an absent file is created only when something is appended", () =>
@@ -26,7 +26,7 @@ describe("FileStoreLive.readThenAppend", () => {
       expect(yield* store.readThenAppend!("d/log", {}, keep("one\n"))).toBe("")
       expect(yield* store.readThenAppend!("d/log", {}, keep("two\n"))).toBe("one\n")
       expect(fs.readFileSync(path.join(root, "d/log"), "utf8")).toBe("one\ntwo\n")
-      const refused = yield* Effect.either(store.readThenAppend!("d/log", {}, () => Effect.fail("no" as const)))
+      const refused = yield* Effect.either(store.readThenAppend!("d/log", {}, () => Either.left("no" as const)))
       expect(refused).toEqual(Either.left("no"))
       expect(fs.readFileSync(path.join(root, "d/log"), "utf8")).toBe("one\ntwo\n")
     }))
