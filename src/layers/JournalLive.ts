@@ -109,18 +109,18 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     }
     return r
   }
-  const keepVerified = (path: string, r: Replay) =>
-    Effect.sync(() => {
-      takeVerified(path)
-      if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
-      verified.set(path, r)
-      verifiedTotal += r.committedBytes
-      for (const [p, old] of verified) {
-        if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
-        verified.delete(p)
-        verifiedTotal -= old.committedBytes
-      }
-    })
+  const remember = (path: string, r: Replay) => {
+    takeVerified(path)
+    if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
+    verified.set(path, r)
+    verifiedTotal += r.committedBytes
+    for (const [p, old] of verified) {
+      if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
+      verified.delete(p)
+      verifiedTotal -= old.committedBytes
+    }
+  }
+  const keepVerified = (path: string, r: Replay) => Effect.sync(() => remember(path, r))
 
   /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
   const verifiedReplay = (path: string, bytes: Uint8Array): Either.Either<Replay, CorruptJournal> => {
@@ -222,16 +222,24 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           })
       ))
 
+  /** The input of an append, decoded and checked on its own (before the lock). */
+  const appendInput = (study: string, input: unknown) =>
+    Either.flatMap(checkStudyId(study), () =>
+      Either.flatMap(decodeBatch(input), (events): Either.Either<ReadonlyArray<JournalEvent>, DuplicateEventId> => {
+        const seen = new Set<string>()
+        for (const e of events) {
+          if (seen.has(e.id)) return Either.left(new DuplicateEventId({ id: e.id }))
+          seen.add(e.id)
+        }
+        return Either.right(events)
+      }))
+
   const append: JournalShape["append"] = (study, input) =>
-    Effect.gen(function*() {
-      yield* study$(study)
-      const events = yield* decodeBatch(input)
-      const seen = new Set<string>()
-      for (const e of events) {
-        if (seen.has(e.id)) return yield* new DuplicateEventId({ id: e.id })
-        seen.add(e.id)
-      }
-      const paths = studyPaths(study)
+    Effect.suspend((): ReturnType<JournalShape["append"]> => {
+      const decoded = appendInput(study, input)
+      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      const events = decoded.right
+      const path = studyPaths(study).journal
       const onDuplicate = (i: number, candidateId: string) =>
         new InvalidInput({
           issues: [{
@@ -240,17 +248,22 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           }]
         })
       // The journal is read, checked and appended to through one descriptor, under the lock.
-      const done = yield* lock.withLock(
-        aliased(paths.journal)(
-          readThenAppend(paths.journal, { maxBytes: JOURNAL_MAX_BYTES }, (bytes) =>
-            Either.flatMap(verifiedReplay(paths.journal, bytes), (r) =>
-              Either.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
-                append: lines === "" ? null : lines,
-                value: { out, r }
-              }))))
-        ).pipe(Effect.tap(({ r }) => keepVerified(paths.journal, r)))
+      return lock.withLock(
+        Effect.map(
+          aliased(path)(
+            readThenAppend(path, { maxBytes: JOURNAL_MAX_BYTES }, (bytes) =>
+              Either.flatMap(verifiedReplay(path, bytes), (r) =>
+                Either.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
+                  append: lines === "" ? null : lines,
+                  value: { out, r }
+                }))))
+          ),
+          ({ out, r }) => {
+            remember(path, r)
+            return { study, ...out, head: out.head! } satisfies AppendResult
+          }
+        )
       )
-      return { study, ...done.out, head: done.out.head! } satisfies AppendResult
     })
 
   const inspectView = (study: string, r: Replay, p: Projection): InspectResult => ({

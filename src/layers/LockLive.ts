@@ -152,14 +152,26 @@ export const makeLockLive = (
       Effect.mapError((e) => (e._tag === "IoError" ? e : new IoError({ path: ".dossier", operation: "lock", code: e.reason })))
     )
 
-    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
+    const lockError = (e: unknown) =>
+      new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
+
+    /** The usual case without the polling loop: the connection is open and the lock is free. */
+    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.suspend(() => {
+      if (connection === undefined) return acquireOsPolling
+      let got: SqliteDb | "busy" | "stale"
+      try {
+        got = tryAcquire()
+      } catch (e) {
+        return Effect.fail(lockError(e))
+      }
+      return typeof got === "object" ? Effect.succeed(got) : acquireOsPolling
+    })
+
+    const acquireOsPolling: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
       const started = Date.now()
       for (;;) {
         if (connection === undefined) yield* ensure
-        const got = yield* Effect.try({
-          try: tryAcquire,
-          catch: (e) => new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
-        })
+        const got = yield* Effect.try({ try: tryAcquire, catch: lockError })
         if (got !== "busy" && got !== "stale") return got
         const waited = Date.now() - started
         if (waited >= waitMs) return yield* new LockTimeout({ waitedMs: waited })
