@@ -62,13 +62,49 @@ const startsWith = (buf: Buffer, at: number, prefix: Buffer): boolean => {
   return true
 }
 
+/** The state a replay keeps so that it can be continued over a longer file (`extendReplay`). */
+interface ReplayState {
+  buf: Buffer
+  readonly projector: Projector
+  readonly ids: Map<string, number>
+  /** Offsets of each event's text, so replay retains numbers rather than 100,000 strings. */
+  readonly spans: Array<number>
+  /** Set once the state has been continued: a replay is extended at most once. */
+  consumed: boolean
+}
+
+const states = new WeakMap<Replay, ReplayState>()
+
+const toBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
 /** Replay a journal's bytes. Never throws; damage is reported in `corrupt`. */
-export const replay = (bytes: Uint8Array): Replay => {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const projector = new Projector()
-  const ids = new Map<string, number>()
-  // Offsets of each event's text, so replay retains numbers rather than 100,000 strings.
-  const spans: Array<number> = []
+export const replay = (bytes: Uint8Array): Replay =>
+  run({ buf: toBuffer(bytes), projector: new Projector(), ids: new Map(), spans: [], consumed: false }, 0, 0)
+
+/**
+ * Continue a clean replay over `bytes`, a later state of the same file: only when `bytes`
+ * starts with exactly the committed bytes `previous` was replayed from (compared here, byte for
+ * byte) is the rest replayed on top of `previous`'s state, and the result equals
+ * `replay(bytes)`. Otherwise (the file shrank, was edited or replaced with other bytes,
+ * `previous` was damaged or already extended) `undefined`, and the caller replays it whole.
+ *
+ * `previous` is consumed: its projector and id map become the result's, so it must not be used
+ * afterwards (a second extension of it is refused).
+ */
+export const extendReplay = (previous: Replay, bytes: Uint8Array): Replay | undefined => {
+  const state = states.get(previous)
+  if (state === undefined || state.consumed || previous.corrupt !== null) return undefined
+  const buf = toBuffer(bytes)
+  const n = previous.committedBytes
+  if (buf.byteLength < n || buf.compare(state.buf, 0, n, 0, n) !== 0) return undefined
+  state.consumed = true
+  return run({ ...state, buf, consumed: false }, n, previous.events)
+}
+
+/** Replay `state.buf` from `pos` (a line start) after `seq` already replayed lines. */
+const run = (state: ReplayState, from: number, seqBefore: number): Replay => {
+  const { buf, projector, ids, spans } = state
   const textOf = (id: string) => {
     const seq = ids.get(id)
     return seq === undefined ? undefined : buf.toString("utf8", spans[2 * (seq - 1)], spans[2 * (seq - 1) + 1])
@@ -76,18 +112,26 @@ export const replay = (bytes: Uint8Array): Replay => {
   const committedBytes = buf.lastIndexOf(0x0a) + 1
   const tailBytes = buf.byteLength - committedBytes
   const tail: TailInfo = tailBytes > 0 ? { state: "unterminated", bytes: tailBytes } : { state: "clean", bytes: 0 }
-  // One fast check of the whole file; only when it fails is each line checked on its own.
-  const allUtf8 = isUtf8(buf.subarray(0, committedBytes))
-  let pos = 0
-  let seq = 0
+  // One fast check of the whole (new) part; only when it fails is each line checked on its own.
+  // A line break never occurs inside a multi-byte sequence, so checking lines apart is the same.
+  const allUtf8 = isUtf8(buf.subarray(from, committedBytes))
+  let pos = from
+  let seq = seqBefore
+  let corrupt: Replay["corrupt"] = null
   while (pos < committedBytes) {
     const nl = buf.indexOf(0x0a, pos)
     seq++
     const reason = checkLine(buf, pos, nl, seq, allUtf8, projector, ids, spans)
-    if (reason !== null) return { projector, events: seq - 1, ids, textOf, committedBytes, tail, corrupt: { line: seq, reason } }
+    if (reason !== null) {
+      corrupt = { line: seq, reason }
+      seq--
+      break
+    }
     pos = nl + 1
   }
-  return { projector, events: seq, ids, textOf, committedBytes, tail, corrupt: null }
+  const r: Replay = { projector, events: seq, ids, textOf, committedBytes, tail, corrupt }
+  states.set(r, state)
+  return r
 }
 
 /**

@@ -73,6 +73,35 @@ export type ApplyProblem =
   | { readonly _tag: "unknown-candidate"; readonly candidateId: string }
   | { readonly _tag: "duplicate-candidate"; readonly candidateId: string }
 
+/** The ids of the candidates an event creates. */
+export const candidatesCreatedBy = (e: JournalEvent): ReadonlyArray<string> =>
+  e.type === "candidate_created" ? [e.candidate.id] : e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : []
+
+/** The referential rules: may `e` follow a history whose candidates are those `has` names? */
+const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProblem | null => {
+  switch (e.type) {
+    case "candidate_created":
+      return has(e.candidate.id) ? { _tag: "duplicate-candidate", candidateId: e.candidate.id } : null
+    case "legacy_imported": {
+      for (const c of e.candidates) {
+        if (has(c.id)) return { _tag: "duplicate-candidate", candidateId: c.id }
+      }
+      return null
+    }
+    case "checkpoint_saved":
+      return null
+    default:
+      return has(e.candidateId) ? null : { _tag: "unknown-candidate", candidateId: e.candidateId }
+  }
+}
+
+/** Checks a batch against a projector without changing it (`Projector.pending`). */
+export interface PendingCheck {
+  readonly check: (e: JournalEvent) => ApplyProblem | null
+  /** Record a checked event as following (its candidates exist for the next checks). */
+  readonly add: (e: JournalEvent) => void
+}
+
 /**
  * Accumulates events in order. `check` tells whether an event may follow (without applying it);
  * `apply` applies a checked event. Mutable inside, pure from the outside (`project`).
@@ -91,24 +120,25 @@ export class Projector {
     return this.headId === null ? null : { seq: this.count, id: this.headId }
   }
 
-  hasCandidate(id: string): boolean {
-    return this.cands.has(id)
-  }
+  readonly hasCandidate = (id: string): boolean => this.cands.has(id)
 
   check(e: JournalEvent): ApplyProblem | null {
-    switch (e.type) {
-      case "candidate_created":
-        return this.cands.has(e.candidate.id) ? { _tag: "duplicate-candidate", candidateId: e.candidate.id } : null
-      case "legacy_imported": {
-        for (const c of e.candidates) {
-          if (this.cands.has(c.id)) return { _tag: "duplicate-candidate", candidateId: c.id }
-        }
-        return null
+    return checkAgainst(this.hasCandidate, e)
+  }
+
+  /**
+   * A check of events that would follow the applied ones, in order, without applying them:
+   * `check` sees the applied candidates plus those created by the events `add`ed so far. The
+   * projector is not changed (a write path can check a whole batch, then drop it on refusal).
+   */
+  pending(): PendingCheck {
+    const created = new Set<string>()
+    const has = (id: string) => this.cands.has(id) || created.has(id)
+    return {
+      check: (e) => checkAgainst(has, e),
+      add: (e) => {
+        for (const id of candidatesCreatedBy(e)) created.add(id)
       }
-      case "checkpoint_saved":
-        return null
-      default:
-        return this.cands.has(e.candidateId) ? null : { _tag: "unknown-candidate", candidateId: e.candidateId }
     }
   }
 

@@ -30,7 +30,7 @@ import { Workdir } from "../services/Workdir.js"
 /** The worker pool module loads only when a large file is hashed (keeps start-up small). */
 const loadPool = () => import("./HashPool.js").then((m) => m.hashPool())
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
 
 const HASH_CHUNK = 1024 * 1024
 /** Files at least this large are hashed by the worker pool when it is available. */
@@ -375,6 +375,89 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       })
     })
 
+  /**
+   * One descriptor for the read and the append: the path is checked as `read` does (parents,
+   * lstat: a regular file with link count 1), opened O_RDWR | O_APPEND | O_NOFOLLOW, and the
+   * opened file's device and inode compared with what was checked; read, decision, write and
+   * fsync run in one synchronous step, and the descriptor is closed whatever happens. A file
+   * that cannot be opened for writing (read-only) is read through `read` and appended through
+   * `append`, as before.
+   */
+  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = <A, E>(
+    p: string,
+    options: ReadOptions,
+    decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
+  ): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> =>
+    Effect.suspend((): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
+      const normalized = normalizeRelative(p)
+      if (Either.isLeft(normalized)) return Effect.fail(normalized.left)
+      const rel = normalized.right
+      const max = options.maxBytes ?? DEFAULT_MAX_BYTES
+      /** Decide on what was read; append through `append` (creating the file) when there is no descriptor. */
+      const decideThenAppend = (bytes: Uint8Array): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
+        const decided = decide(bytes)
+        if (Either.isLeft(decided)) return Effect.fail(decided.left)
+        const { append: data, value } = decided.right
+        return data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(rel, data), value)
+      }
+      const parents = checkParentsSync(rel)
+      if (Either.isLeft(parents)) return Effect.fail(parents.left)
+      if (parents.right === "missing") return decideThenAppend(new Uint8Array(0))
+      const absolute = abs(rel)
+      const st = lstatOrNone(rel, absolute)
+      if (Either.isLeft(st)) return Effect.fail(st.left)
+      if (st.right === undefined) return decideThenAppend(new Uint8Array(0))
+      if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+      if (!st.right.isFile()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-regular-file" }))
+      if (st.right.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
+      if (st.right.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size }))
+      let fd: number
+      try {
+        fd = fs.openSync(absolute, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
+      } catch (e) {
+        const code = codeOf(e)
+        if (code === "ELOOP") return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+        if (code === "ENOENT") return decideThenAppend(new Uint8Array(0))
+        if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") {
+          return Effect.flatMap(
+            Effect.catchTag(read(rel, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(new Uint8Array(0))),
+            decideThenAppend
+          )
+        }
+        return Effect.fail(io(rel, "open")(e))
+      }
+      let operation = "open"
+      try {
+        const opened = fs.fstatSync(fd)
+        if (opened.dev !== st.right.dev || opened.ino !== st.right.ino || !opened.isFile()) {
+          return Effect.fail(new UnsafePath({ path: rel, reason: "changed-while-opening" }))
+        }
+        if (opened.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
+        if (opened.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: opened.size }))
+        operation = "read"
+        const bytes = readFully(fd, opened.size)
+        // The file may have grown since fstat: read on to detect it, bounded by max.
+        if (fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, bytes.byteLength) > 0 && bytes.byteLength + 1 > max) {
+          return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 }))
+        }
+        const decided = decide(bytes)
+        if (Either.isLeft(decided)) return Effect.fail(decided.left)
+        const { append: data, value } = decided.right
+        if (data !== null && data.length > 0) {
+          operation = "append"
+          const out = toBytes(data)
+          let off = 0
+          while (off < out.byteLength) off += fs.writeSync(fd, out, off, out.byteLength - off)
+          fs.fsyncSync(fd)
+        }
+        return Effect.succeed(value)
+      } catch (e) {
+        return Effect.fail(io(rel, operation)(e))
+      } finally {
+        fs.closeSync(fd)
+      }
+    })
+
   const truncate: FileStoreShape["truncate"] = (p, size) =>
     Effect.gen(function*() {
       const rel = yield* normalize(p)
@@ -503,6 +586,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
 
   return {
     normalize,
+    readThenAppend,
     stat: statEntry,
     read,
     readText,

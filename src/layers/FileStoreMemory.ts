@@ -225,7 +225,31 @@ export const makeMemoryFs = (): MemoryFs => {
     Effect.map(readMany(paths, options), (entries) =>
       entries.map((e, i) => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
 
+  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = (p, options, decide) =>
+    Effect.gen(function*() {
+      const rel = yield* normalize(p)
+      const opened: Inode | undefined = yield* openFile(rel, { ...options, requireSingleLink: true }).pipe(
+        Effect.map((f): Inode | undefined => f.inode),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(undefined))
+      )
+      const decided = decide(opened === undefined ? new Uint8Array(0) : new Uint8Array(opened.data))
+      if (Either.isLeft(decided)) return yield* Effect.fail(decided.left)
+      const { append: data, value } = decided.right
+      if (data === null || data.length === 0) return value
+      if (opened === undefined) {
+        yield* append(rel, data)
+        return value
+      }
+      const bytes = toBytes(data)
+      const joined = new Uint8Array(opened.data.byteLength + bytes.byteLength)
+      joined.set(opened.data, 0)
+      joined.set(bytes, opened.data.byteLength)
+      opened.data = joined
+      return value
+    })
+
   const store: FileStoreShape = {
+    readThenAppend,
     readMany,
     readManyWith,
     normalize,

@@ -38,9 +38,9 @@ import {
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
-import { encodeLine, eventText, type Replay, replay } from "../domain/JournalLines.js"
+import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
-import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { FileStore, type FileStoreShape, type ReadOptions, type ReadThenAppendError } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 
@@ -50,6 +50,20 @@ export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
 const PROJECTIONS_KEPT = 16
 
 const EMPTY = new Uint8Array(0)
+
+/**
+ * How many bytes of verified journals one service instance keeps between locked operations
+ * (least recently used first out); a larger journal is replayed whole each time.
+ */
+export const VERIFIED_CACHE_BYTES = 64 * 1024 * 1024
+
+interface Planned {
+  readonly appended: Array<string>
+  readonly skipped: Array<string>
+  readonly head: Head | null
+  /** The new journal lines, `""` when there are none. */
+  readonly lines: string
+}
 
 /** Symlinks and hard links on the journal, manifest or index are `AliasedFile`. */
 const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
@@ -76,6 +90,54 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
 
+  /**
+   * Replays this instance verified under the lock, by journal path: the replay of the bytes read
+   * then (kept with them). The next locked read of the same journal reads the whole file again
+   * and hands it to `extendReplay`, which compares it byte for byte with those bytes and
+   * replays only what follows them: an append by another process is verified line by line, and
+   * any other change (edit of any size, truncation, replacement) means a full replay. Nothing
+   * is trusted from timestamps or sizes. An entry is taken out while in use and put back only
+   * after its operation succeeded, so a refused or failed operation leaves no entry behind.
+   */
+  const verified = new Map<string, Replay>()
+  let verifiedTotal = 0
+  const takeVerified = (path: string): Replay | undefined => {
+    const r = verified.get(path)
+    if (r !== undefined) {
+      verified.delete(path)
+      verifiedTotal -= r.committedBytes
+    }
+    return r
+  }
+  const remember = (path: string, r: Replay) => {
+    takeVerified(path)
+    if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
+    verified.set(path, r)
+    verifiedTotal += r.committedBytes
+    for (const [p, old] of verified) {
+      if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
+      verified.delete(p)
+      verifiedTotal -= old.committedBytes
+    }
+  }
+  const keepVerified = (path: string, r: Replay) => Effect.sync(() => remember(path, r))
+
+  /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
+  const verifiedReplay = (path: string, bytes: Uint8Array): Either.Either<Replay, CorruptJournal> => {
+    const previous = takeVerified(path)
+    const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
+    return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
+  }
+
+  /** `history` for operations under the lock (see `verifiedReplay`). */
+  const lockedHistory = (path: string) =>
+    Effect.flatMap(readJournal(path), (bytes) =>
+      Either.match(verifiedReplay(path, bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
+
+  /** Run `use` on the locked history and keep it as verified when `use` succeeds. */
+  const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
+    Effect.flatMap(lockedHistory(path), (r) => Effect.tap(use(r), () => keepVerified(path, r)))
+
   /** Refuse a file that is a symlink, a hard link or not a regular file (when present). */
   const refuseAlias = (path: string) =>
     Effect.flatMap(aliased(path)(store.stat(path)), (st) =>
@@ -90,73 +152,117 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       }))
 
   /**
-   * Check a decoded batch against the replayed history and append what is new, in one write
-   * (+ fsync). Same id + same canonical content → skipped; same id + other content → nothing
-   * written. Must run under the lock.
+   * Check a decoded batch against the replayed history: what is new, as journal lines. Same id
+   * + same canonical content → skipped; same id + other content → refused (nothing to write).
    */
+  const plan = <D>(
+    r: Replay,
+    events: ReadonlyArray<JournalEvent>,
+    onDuplicateCandidate: (index: number, candidateId: string) => D
+  ): Either.Either<Planned, UnterminatedTail | ConflictingEvent | UnknownCandidate | D> => {
+    if (r.tail.state === "unterminated") return Either.left(new UnterminatedTail({ bytes: r.tail.bytes }))
+    const appended: Array<string> = []
+    const skipped: Array<string> = []
+    const lines: Array<string> = []
+    let seq = r.events
+    let head: Head | null = r.projector.currentHead()
+    // Checked against the history without applying to it: a refused batch leaves `r` as read.
+    const pending = r.projector.pending()
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!
+      const text = eventText(e)
+      const existing = r.textOf(e.id)
+      if (existing !== undefined) {
+        if (existing === text || canonicalJson(JSON.parse(existing)) === text) {
+          skipped.push(e.id)
+          continue
+        }
+        return Either.left(new ConflictingEvent({ id: e.id }))
+      }
+      const problem = pending.check(e)
+      if (problem !== null) {
+        if (problem._tag === "unknown-candidate") {
+          return Either.left(new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId }))
+        }
+        return Either.left(onDuplicateCandidate(i, problem.candidateId))
+      }
+      pending.add(e)
+      seq++
+      lines.push(encodeLine(seq, text))
+      appended.push(e.id)
+      head = { seq, id: e.id }
+    }
+    return Either.right({ appended, skipped, head, lines: lines.join("") })
+  }
+
+  /** `plan`, then append the new lines in one write (+ fsync). Must run under the lock. */
   const commit = <D>(
     path: string,
     r: Replay,
     events: ReadonlyArray<JournalEvent>,
     onDuplicateCandidate: (index: number, candidateId: string) => D
   ) =>
-    Effect.gen(function*() {
-      if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
-      const appended: Array<string> = []
-      const skipped: Array<string> = []
-      const lines: Array<string> = []
-      let seq = r.events
-      let head: Head | null = r.projector.currentHead()
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!
-        const text = eventText(e)
-        const existing = r.textOf(e.id)
-        if (existing !== undefined) {
-          if (existing === text || canonicalJson(JSON.parse(existing)) === text) {
-            skipped.push(e.id)
-            continue
-          }
-          return yield* new ConflictingEvent({ id: e.id })
+    Effect.flatMap(Either.match(plan(r, events, onDuplicateCandidate), { onLeft: Effect.fail, onRight: Effect.succeed }), ({ lines, ...out }) =>
+      lines === "" ? Effect.succeed(out) : Effect.as(aliased(path)(store.append(path, lines)), out))
+
+  /** Read a file and append to it (one descriptor when the store offers it). */
+  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = store.readThenAppend ??
+    (<A, E>(
+      path: string,
+      options: ReadOptions,
+      decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
+    ) =>
+      Effect.flatMap(
+        Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(EMPTY)),
+        (bytes): Effect.Effect<A, E | ReadThenAppendError> =>
+          Either.match(decide(bytes), {
+            onLeft: (e) => Effect.fail(e),
+            onRight: ({ append: data, value }) =>
+              data === null || data === "" ? Effect.succeed(value) : Effect.as(store.append(path, data), value)
+          })
+      ))
+
+  /** The input of an append, decoded and checked on its own (before the lock). */
+  const appendInput = (study: string, input: unknown) =>
+    Either.flatMap(checkStudyId(study), () =>
+      Either.flatMap(decodeBatch(input), (events): Either.Either<ReadonlyArray<JournalEvent>, DuplicateEventId> => {
+        const seen = new Set<string>()
+        for (const e of events) {
+          if (seen.has(e.id)) return Either.left(new DuplicateEventId({ id: e.id }))
+          seen.add(e.id)
         }
-        const problem = r.projector.check(e)
-        if (problem !== null) {
-          if (problem._tag === "unknown-candidate") {
-            return yield* new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId })
-          }
-          return yield* Effect.fail(onDuplicateCandidate(i, problem.candidateId))
-        }
-        r.projector.apply(e)
-        seq++
-        lines.push(encodeLine(seq, text))
-        appended.push(e.id)
-        head = { seq, id: e.id }
-      }
-      if (lines.length > 0) yield* aliased(path)(store.append(path, lines.join("")))
-      return { appended, skipped, head }
-    })
+        return Either.right(events)
+      }))
 
   const append: JournalShape["append"] = (study, input) =>
-    Effect.gen(function*() {
-      yield* study$(study)
-      const events = yield* decodeBatch(input)
-      const seen = new Set<string>()
-      for (const e of events) {
-        if (seen.has(e.id)) return yield* new DuplicateEventId({ id: e.id })
-        seen.add(e.id)
-      }
-      const paths = studyPaths(study)
-      return yield* lock.withLock(
-        Effect.gen(function*() {
-          const r = yield* history(paths.journal)
-          const out = yield* commit(paths.journal, r, events, (i, candidateId) =>
-            new InvalidInput({
-              issues: [{
-                path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
-                message: `the candidate '${candidateId}' is already created in this study`
-              }]
-            }))
-          return { study, ...out, head: out.head! } satisfies AppendResult
+    Effect.suspend((): ReturnType<JournalShape["append"]> => {
+      const decoded = appendInput(study, input)
+      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      const events = decoded.right
+      const path = studyPaths(study).journal
+      const onDuplicate = (i: number, candidateId: string) =>
+        new InvalidInput({
+          issues: [{
+            path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
+            message: `the candidate '${candidateId}' is already created in this study`
+          }]
         })
+      // The journal is read, checked and appended to through one descriptor, under the lock.
+      return lock.withLock(
+        Effect.map(
+          aliased(path)(
+            readThenAppend(path, { maxBytes: JOURNAL_MAX_BYTES }, (bytes) =>
+              Either.flatMap(verifiedReplay(path, bytes), (r) =>
+                Either.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
+                  append: lines === "" ? null : lines,
+                  value: { out, r }
+                }))))
+          ),
+          ({ out, r }) => {
+            remember(path, r)
+            return { study, ...out, head: out.head! } satisfies AppendResult
+          }
+        )
       )
     })
 
@@ -238,9 +344,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
-      return yield* lock.withLock(
+      return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
-          const r = yield* history(paths.journal)
           const p = r.projector.result()
           const manifest = manifestOf(study, p)
           if (Either.isLeft(validateManifest(manifest))) {
@@ -301,7 +406,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
             manifest: { path: paths.manifest, ...m },
             index: { path: paths.index, ...ix }
           } satisfies RebuildResult
-        })
+        }))
       )
     })
 
@@ -331,9 +436,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
-      return yield* lock.withLock(
+      return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
-          const r = yield* history(paths.journal)
           if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
           const bytes = yield* store.read(paths.manifest, { requireSingleLink: true }).pipe(
             aliased(paths.manifest),
@@ -409,7 +513,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
             snapshot: { path: snapshotPath, sha256 },
             imported: out.appended.length > 0
           } satisfies ImportResult
-        })
+        }))
       )
     })
 

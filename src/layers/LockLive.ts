@@ -8,6 +8,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { IoError, LockTimeout } from "../domain/Errors.js"
@@ -38,7 +39,35 @@ const isBusy = (e: unknown) => {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED"
 }
 
-/** Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default). */
+/** The file a connection opened, identified as `lstat` saw it right after opening. */
+interface Connection {
+  readonly db: SqliteDb
+  readonly dev: number
+  readonly ino: number
+}
+
+const identity = (file: string): fs.Stats | undefined => {
+  try {
+    return fs.lstatSync(file)
+  } catch (e) {
+    const code = (e as { code?: string })?.code
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined
+    throw e
+  }
+}
+
+/**
+ * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
+ *
+ * The SQLite connection stays open between locked regions (opening one costs more than taking
+ * the lock) and holds no lock outside them: only the open `BEGIN EXCLUSIVE` transaction
+ * excludes other processes, and the OS releases it when this process dies. Each time the
+ * transaction is taken, the lock file's path must still name the file the connection opened
+ * (device and inode); if `.dossier/lock.sqlite` was removed or replaced meanwhile, the
+ * connection is closed and the current file is opened and locked instead, so this process
+ * never holds a lock other processes cannot see. `close` closes the connection (the layer
+ * does so when its scope closes); a region taken after that opens and closes its own.
+ */
 export const makeLockLive = (
   root: string,
   ensureDir: Effect.Effect<void, IoError | import("../domain/Errors.js").UnsafePath>,
@@ -48,16 +77,28 @@ export const makeLockLive = (
     const mutex = yield* Effect.makeSemaphore(1)
     const held = FiberRef.unsafeMake(false)
     const file = path.join(root, ...LOCK_FILE.split("/"))
+    /** The open connection; only touched while holding `mutex`. */
+    let connection: Connection | undefined
 
-    const tryAcquire = (): SqliteDb | "busy" => {
+    const disconnect = () => {
+      const c = connection
+      connection = undefined
+      c?.db.close()
+    }
+
+    const connect = (): Connection | "busy" => {
       const Database = loadSqlite()
       const db = new Database(file, { timeout: 0 })
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
         // would add directory churn to the holder's own fsyncs (measured: ~2x an append).
         db.exec("PRAGMA journal_mode=MEMORY")
-        db.exec("BEGIN EXCLUSIVE")
-        return db
+        const st = identity(file)
+        if (st === undefined) {
+          db.close()
+          return "busy"
+        }
+        return { db, dev: st.dev, ino: st.ino }
       } catch (e) {
         db.close()
         if (isBusy(e)) return "busy"
@@ -65,30 +106,85 @@ export const makeLockLive = (
       }
     }
 
-    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
-      yield* ensureDir.pipe(
-        Effect.mapError((e) => (e._tag === "IoError" ? e : new IoError({ path: ".dossier", operation: "lock", code: e.reason })))
-      )
+    /**
+     * Take the transaction on the open connection (opening one if needed); "busy" to retry
+     * later, "stale" to reconnect at once (the connection's file is no longer the lock file).
+     */
+    const tryAcquire = (): SqliteDb | "busy" | "stale" => {
+      if (connection === undefined) {
+        const c = connect()
+        if (c === "busy") return "busy"
+        connection = c
+      }
+      const c = connection
+      try {
+        c.db.exec("BEGIN EXCLUSIVE")
+      } catch (e) {
+        if (isBusy(e)) return "busy"
+        disconnect()
+        throw e
+      }
+      let st: fs.Stats | undefined
+      try {
+        st = identity(file)
+      } catch (e) {
+        releaseNow(c.db)
+        throw e
+      }
+      if (st !== undefined && st.dev === c.dev && st.ino === c.ino) return c.db
+      // The path names another file now (or none): this lock would exclude nobody.
+      releaseNow(c.db)
+      disconnect()
+      return "stale"
+    }
+
+    const releaseNow = (db: SqliteDb) => {
+      try {
+        db.exec("ROLLBACK")
+      } catch (e) {
+        // Closing the connection releases whatever it still holds.
+        disconnect()
+        throw e
+      }
+    }
+
+    const ensure = ensureDir.pipe(
+      Effect.mapError((e) => (e._tag === "IoError" ? e : new IoError({ path: ".dossier", operation: "lock", code: e.reason })))
+    )
+
+    const lockError = (e: unknown) =>
+      new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
+
+    /** The usual case without the polling loop: the connection is open and the lock is free. */
+    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.suspend(() => {
+      if (connection === undefined) return acquireOsPolling
+      let got: SqliteDb | "busy" | "stale"
+      try {
+        got = tryAcquire()
+      } catch (e) {
+        return Effect.fail(lockError(e))
+      }
+      return typeof got === "object" ? Effect.succeed(got) : acquireOsPolling
+    })
+
+    const acquireOsPolling: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
       const started = Date.now()
       for (;;) {
-        const got = yield* Effect.try({
-          try: tryAcquire,
-          catch: (e) => new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
-        })
-        if (got !== "busy") return got
+        if (connection === undefined) yield* ensure
+        const got = yield* Effect.try({ try: tryAcquire, catch: lockError })
+        if (got !== "busy" && got !== "stale") return got
         const waited = Date.now() - started
         if (waited >= waitMs) return yield* new LockTimeout({ waitedMs: waited })
-        yield* Effect.sleep(Duration.millis(POLL_MS))
+        if (got === "busy") yield* Effect.sleep(Duration.millis(POLL_MS))
       }
     })
 
+    /** After `close`, each locked region opens and closes its own connection (nothing stays open). */
+    let closed = false
     const releaseOs = (db: SqliteDb) =>
       Effect.sync(() => {
-        try {
-          db.exec("ROLLBACK")
-        } finally {
-          db.close()
-        }
+        releaseNow(db)
+        if (closed) disconnect()
       })
 
     const withLock: LockShape["withLock"] = (self) =>
@@ -100,14 +196,21 @@ export const makeLockLive = (
           )
       )
 
-    return { withLock } satisfies LockShape
+    /** Close the connection (after a locked region in progress). The lock stays usable, without keeping a connection. */
+    const close = mutex.withPermits(1)(Effect.sync(() => {
+      closed = true
+      disconnect()
+    }))
+
+    return { withLock, close }
   })
 
-export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.effect(
+export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.scoped(
   Lock,
   Effect.gen(function*() {
     const { root } = yield* Workdir
     const store = yield* FileStore
-    return yield* makeLockLive(root, store.ensureDir(".dossier"))
+    const lock = yield* Effect.acquireRelease(makeLockLive(root, store.ensureDir(".dossier")), (l) => l.close)
+    return { withLock: lock.withLock } satisfies LockShape
   })
 )

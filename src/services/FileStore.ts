@@ -8,6 +8,7 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import type * as Option from "effect/Option"
 import type { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 
@@ -33,6 +34,7 @@ export interface ReadOptions {
 
 export type ReadError = IoError | FileNotFound | UnsafePath | LimitExceeded
 export type WriteError = IoError | UnsafePath | LimitExceeded
+export type ReadThenAppendError = IoError | UnsafePath | LimitExceeded
 
 /** Staging files are named `.<name>.<random>.dossier-tmp` and are never taken as state. */
 export const STAGING_SUFFIX = ".dossier-tmp"
@@ -109,6 +111,19 @@ export interface FileStoreShape {
     use: (bytes: Uint8Array, index: number) => A,
     options?: ReadOptions
   ) => Effect.Effect<ReadonlyArray<ReadManyWithEntry<A>>>
+  /**
+   * Optional fast path for an append-only log: open a regular file with link count 1 once (the
+   * checks of `read` with `requireSingleLink`), read it whole (bounded), let `decide` (a pure
+   * decision) choose what to append, and append that to the same open file with one write and one fsync — so the
+   * bytes `decide` saw are those of the file appended to. An absent file reads as empty and is
+   * created (as `append` does) only when there is something to append; nothing is written when
+   * `decide` fails or returns `append: null`. Layers that lack it use `read` then `append`.
+   */
+  readonly readThenAppend?: <A, E>(
+    path: string,
+    options: ReadOptions,
+    decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
+  ) => Effect.Effect<A, E | ReadThenAppendError>
   /** Create a directory and its parents (each checked not to be a symlink). */
   readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>
 }

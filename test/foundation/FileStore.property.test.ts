@@ -36,6 +36,7 @@ type Op =
   | { op: "hardlink"; from: string; p: string }
   | { op: "fifo"; p: string }
   | { op: "edit"; p: string; d: string }
+  | { op: "readThenAppend"; p: string; d: string; max: number; refuse: boolean }
 
 const p = fc.constantFrom(...PATHS)
 const d = fc.constantFrom(...DATA)
@@ -56,7 +57,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("symlink" as const), p }),
   { arbitrary: fc.record({ op: fc.constant("hardlink" as const), from: fc.constantFrom("a", "d/a"), p: fc.constantFrom("b", "d/b") }), weight: 4 },
   fc.record({ op: fc.constant("fifo" as const), p }),
-  fc.record({ op: fc.constant("edit" as const), p, d })
+  fc.record({ op: fc.constant("edit" as const), p, d }),
+  { arbitrary: fc.record({ op: fc.constant("readThenAppend" as const), p, d, max: fc.constantFrom(2, 100), refuse: fc.boolean() }), weight: 3 }
 )
 
 const outcome = <A>(e: Effect.Effect<A, { _tag: string; reason?: string }>) =>
@@ -113,6 +115,16 @@ const run = (store: FileStoreShape, op: Op) => {
       return outcome(store.list(op.p))
     case "ensureDir":
       return outcome(store.ensureDir(op.p))
+    case "readThenAppend":
+      // What `decide` saw is the result; a refusal must leave the file as it was.
+      return outcome(
+        store.readThenAppend!(op.p, { maxBytes: op.max }, (bytes) => {
+          const seen = Buffer.from(bytes).toString("hex")
+          return op.refuse
+            ? Either.left({ _tag: "Refused", reason: seen })
+            : Either.right({ append: op.d === "" ? null : op.d, value: seen })
+        })
+      )
     default:
       return Effect.succeed({ setup: true })
   }

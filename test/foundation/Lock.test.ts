@@ -1,12 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Ref from "effect/Ref"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
-import { makeLockLive } from "../../src/layers/LockLive.js"
+import * as Layer from "effect/Layer"
+import { FileStoreLive, makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
+import { LockLive, makeLockLive } from "../../src/layers/LockLive.js"
+import { Lock } from "../../src/services/Lock.js"
+import { Workdir } from "../../src/services/Workdir.js"
 import { makeLockMemory } from "../../src/layers/LockMemory.js"
 import { bundleFixture } from "../support/fixtures.js"
 import { tempWorkdir } from "../support/cli.js"
@@ -95,5 +99,90 @@ describe("Lock", () => {
       yield* lock.withLock(Effect.sync(() => order.push("second")))
       yield* Fiber.join(first)
       expect(order).toEqual(["first-in", "first-out", "second"])
+    }))
+
+  it.live("between locked regions an instance holds nothing: another process takes the lock, then it waits its turn", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 300)
+      expect(yield* lock.withLock(Effect.succeed("first"))).toBe("first")
+      const child = yield* Effect.promise(() => holdInChild(bundleFixture("hold-lock"), root))
+      try {
+        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+      } finally {
+        child.kill("SIGKILL")
+      }
+      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
+      expect(yield* lock.withLock(Effect.succeed("again"))).toBe("again")
+    }))
+
+  it.live("the lock file removed or replaced between regions: the instance locks the file other processes see", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const file = path.join(root, ".dossier", "lock.sqlite")
+      const script = bundleFixture("hold-lock")
+      const lock = yield* lockFor(root, 300)
+      yield* lock.withLock(Effect.void)
+      // Removed: the next process creates a new file and holds it; this instance must not lock the old one.
+      fs.rmSync(file)
+      let child = yield* Effect.promise(() => holdInChild(script, root))
+      try {
+        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+      } finally {
+        child.kill("SIGKILL")
+      }
+      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
+      expect(yield* lock.withLock(Effect.succeed("after removal"))).toBe("after removal")
+      // Replaced by another file renamed over it.
+      fs.writeFileSync(`${file}.other`, "")
+      fs.renameSync(`${file}.other`, file)
+      child = yield* Effect.promise(() => holdInChild(script, root))
+      try {
+        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+      } finally {
+        child.kill("SIGKILL")
+      }
+      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
+      expect(yield* lock.withLock(Effect.succeed("after replacement"))).toBe("after replacement")
+    }))
+
+  it.live("two instances in one process exclude each other; close keeps the lock usable", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const a = yield* lockFor(root, 5_000)
+      const b = yield* lockFor(root, 200)
+      const inB = yield* a.withLock(Effect.either(b.withLock(Effect.succeed("b inside a"))))
+      expect(inB._tag === "Left" && inB.left._tag).toBe("LockTimeout")
+      expect(yield* b.withLock(Effect.succeed("b after a"))).toBe("b after a")
+      yield* a.close
+      expect(yield* a.withLock(Effect.succeed("a after close"))).toBe("a after close")
+    }))
+
+  it.live.skipIf(!fs.existsSync("/proc/self/fd"))("the layer closes its connection when its scope closes", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const file = path.join(root, ".dossier", "lock.sqlite")
+      const openOnLockFile = () =>
+        fs.readdirSync("/proc/self/fd").filter((fd) => {
+          try {
+            return fs.readlinkSync(`/proc/self/fd/${fd}`) === file
+          } catch {
+            return false
+          }
+        }).length
+      const layer = LockLive.pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(root)))
+      const lock = yield* Effect.scoped(Effect.gen(function*() {
+        const lock = Context.get(yield* Layer.build(layer), Lock)
+        yield* lock.withLock(Effect.void)
+        expect(openOnLockFile()).toBe(1)
+        return lock
+      }))
+      expect(openOnLockFile()).toBe(0)
+      // Used after its scope closed, it still works and leaves nothing open.
+      expect(yield* lock.withLock(Effect.succeed("late"))).toBe("late")
+      expect(openOnLockFile()).toBe(0)
     }))
 })

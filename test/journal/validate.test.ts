@@ -5,13 +5,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "fast-check"
-import { checkStudyId, decodeBatch, decodeEvent, eventProblem, ISO_PATTERN, isIso, validateManifest } from "../../src/domain/Journal.js"
+import { checkStudyId, decodeBatch, decodeEvent, decodeEventBySchema, eventProblem, ISO_PATTERN, isIso, validateManifest } from "../../src/domain/Journal.js"
 import { anyEventArb } from "./arbitraries.js"
 
 const agree = (value: unknown) => {
-  const viaSchema = Either.isRight(decodeEvent(value))
+  const viaSchema = Either.isRight(decodeEventBySchema(value))
   const viaFast = eventProblem(value) === null
   expect({ value, viaFast }).toEqual({ value, viaFast: viaSchema })
+  // decodeEvent (fast path when the fast check passes) gives exactly what the Schema gives.
+  expect(decodeEvent(value)).toEqual(decodeEventBySchema(value))
 }
 
 /** Mutations: drop a key, add a key, or replace a value somewhere in the event. */
@@ -38,7 +40,7 @@ describe("event validation", () => {
   it("valid generated events pass both checks", () => {
     fc.assert(fc.property(anyEventArb, (e) => {
       expect(eventProblem(e)).toBeNull()
-      expect(Either.isRight(decodeEvent(e))).toBe(true)
+      expect(Either.isRight(decodeEventBySchema(e))).toBe(true)
     }), { numRuns: 300 })
   })
 
@@ -53,6 +55,23 @@ describe("event validation", () => {
       ),
       { numRuns: 2000 }
     )
+  })
+
+  it("a decoded event is a private copy: changing the input afterwards changes nothing", () => {
+    const input = { id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }
+    const decoded = decodeEvent(input)
+    input.checkpoint.summary = ""
+    ;(input as Record<string, unknown>)["extra"] = 1
+    expect(decoded).toEqual(Either.right({ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }))
+    // Values a structured clone cannot copy (functions) or would change (class instances keep
+    // their fields) are decided by the Schema, as before.
+    const withFunction = { ...input, checkpoint: { summary: "s", nextAction: "n", reviewed: false }, extra: undefined, at: () => "x" }
+    expect(decodeEvent(withFunction)).toEqual(decodeEventBySchema(withFunction))
+    class Checkpoint {
+      constructor(readonly summary: string, readonly nextAction: string, readonly reviewed: boolean) {}
+    }
+    const withInstance = { id: "e2", type: "checkpoint_saved", checkpoint: new Checkpoint("s", "n", true) }
+    expect(decodeEvent(withInstance)).toEqual(decodeEventBySchema(withInstance))
   })
 
   it("the fast check agrees with the Schemas on arbitrary JSON", () => {
