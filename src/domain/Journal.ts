@@ -71,8 +71,8 @@ const daysIn = (y: number, m: number) =>
 
 /**
  * An ISO-8601 instant `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM)` naming a real calendar
- * time (month 1–12, day within the month, 00:00–23:59:59). Written out by hand: replay checks
- * every event's `at`.
+ * time (month 1–12, day within the month, 00:00–23:59:59) whose UTC form is still within years
+ * 0000–9999. Written out by hand: replay checks every event's `at`.
  */
 export const isIso = (s: string): boolean => {
   const n = s.length
@@ -100,8 +100,15 @@ export const isIso = (s: string): boolean => {
   if (s[p] !== "+" && s[p] !== "-") return false
   const oh = digitsAt(s, p + 1, 2)
   const om = digitsAt(s, p + 4, 2)
-  return p + 6 === n && s[p + 3] === ":" && oh >= 0 && oh <= 23 && om >= 0 && om <= 59
+  if (!(p + 6 === n && s[p + 3] === ":" && oh >= 0 && oh <= 23 && om >= 0 && om <= 59)) return false
+  // An offset can carry the first or last day of the range into year -1 or 10000, whose UTC form
+  // (stored, normalized) has no four-digit year: refuse those instants here, at the edge years only.
+  if (y !== 0 && y !== 9999) return true
+  const ms = Date.parse(s)
+  return ms >= FIRST_INSTANT && ms <= LAST_INSTANT
 }
+const FIRST_INSTANT = Date.parse("0000-01-01T00:00:00.000Z")
+const LAST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z")
 const isRelativePath = (s: string) => {
   const n = normalizeRelative(s)
   return Either.isRight(n) && n.right === s

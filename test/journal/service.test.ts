@@ -64,6 +64,21 @@ describe("Journal in memory", () => {
 })
 
 describe("large journals", () => {
+  it.effect("a time whose UTC form leaves years 0000–9999 is refused at append, never stored to corrupt the journal", () => {
+    const dir = tempWorkdir()
+    return Effect.gen(function*() {
+      const j = yield* Journal
+      for (const at of ["9999-12-31T23:30:00-01:00", "0000-01-01T00:30:00+01:00"]) {
+        const refused = yield* Effect.flip(j.append("edge", { ...cand("c1", "a"), at }))
+        expect(refused._tag).toBe("InvalidInput")
+      }
+      // The last representable minutes on either side still go in and replay.
+      yield* j.append("edge", [{ ...cand("c1", "a"), at: "9999-12-31T23:59:00Z" }, { ...cand("c2", "b"), at: "0000-01-01T00:30:00-01:00" }])
+      const state = yield* j.inspect("edge")
+      expect(state.head).toMatchObject({ seq: 2, id: "c2" })
+    }).pipe(Effect.provide(JournalLayer(dir)))
+  })
+
   it.effect("a journal larger than FileStore's 16 MiB default is read whole", () => {
     const dir = tempWorkdir()
     const parts = [encodeLine(1, eventText({ id: "c0", type: "candidate_created", candidate: { id: "a", title: "t" } }))]
