@@ -527,18 +527,25 @@ const assemble = (pageTitle: string, body: ReadonlyArray<string>): ReadonlyArray
 /** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */
 const joinBlocks = (blocks: ReadonlyArray<string>): string => (blocks.length === 0 ? "" : `${blocks.join("\n\n")}\n`)
 
+const NON_ASCII = /[^\x00-\x7f]/
+
 /** The same text as `joinBlocks`, encoded as UTF-8 straight into one buffer (no joined string). */
 const encodeBlocks = (blocks: ReadonlyArray<string>): Buffer => {
   if (blocks.length === 0) return Buffer.alloc(0)
+  // ASCII blocks (most of them) are copied as Latin-1, which is the same bytes and skips transcoding.
+  const ascii = blocks.map((b) => !NON_ASCII.test(b))
   let size = 2 * blocks.length - 1
-  for (const b of blocks) size += Buffer.byteLength(b, "utf8")
+  for (let i = 0; i < blocks.length; i++) size += ascii[i] ? blocks[i]!.length : Buffer.byteLength(blocks[i]!, "utf8")
   const out = Buffer.allocUnsafe(size)
   let at = 0
   for (let i = 0; i < blocks.length; i++) {
-    if (i > 0) at += out.write("\n\n", at, "latin1")
-    at += out.write(blocks[i]!, at, "utf8")
+    if (i > 0) {
+      out[at++] = 0x0a
+      out[at++] = 0x0a
+    }
+    at += out.write(blocks[i]!, at, ascii[i] ? "latin1" : "utf8")
   }
-  out.write("\n", at, "latin1")
+  out[at] = 0x0a
   return out
 }
 
