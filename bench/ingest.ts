@@ -11,11 +11,10 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { load } from "cheerio/slim"
-import { execFile, spawnSync } from "node:child_process"
+import { execFile, spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { BaseLive } from "../src/layers/Base.js"
@@ -57,20 +56,34 @@ const run = (cmd: string, args: ReadonlyArray<string>): Promise<string> =>
     execFile(cmd, [...args], { maxBuffer: 64 * MiB }, (err, stdout) => (err ? reject(err) : resolve(stdout)))
   )
 
+/** The page server: serves the file named by argv[1] on 127.0.0.1 and prints its port. */
+const SERVER = `
+const http = require("node:http"), fs = require("node:fs")
+const page = fs.readFileSync(process.argv[1])
+const server = http.createServer((_req, res) => {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": page.byteLength })
+  res.end(page)
+})
+server.listen(0, "127.0.0.1", () => process.stdout.write(server.address().port + "\\n"))
+`
+
 const hasCurl = (): boolean => spawnSync("curl", ["--version"], { encoding: "utf8" }).status === 0
 
 export const benchIngest = async (): Promise<void> => {
   const page = Buffer.from(bigPage(), "utf8")
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": page.byteLength })
-    res.end(page)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
-  const port = (server.address() as AddressInfo).port
-  const url = `http://bench.test:${port}/article`
   const scratch = tempDir("dossier-bench-ingest-")
+  // The page is served by a separate process, for curl and for dossier alike: a server inside the
+  // measuring process would share its event loop with the client being measured (and not curl's).
+  const pageFile = path.join(scratch, "page.html")
+  fs.writeFileSync(pageFile, page)
+  const server = spawn(process.execPath, ["-e", SERVER, pageFile], { stdio: ["ignore", "pipe", "inherit"] })
+  const port = await new Promise<number>((resolve, reject) => {
+    server.stdout!.once("data", (d: Buffer) => resolve(Number(d.toString("utf8").trim())))
+    server.once("exit", (code) => reject(new Error(`page server exited ${code}`)))
+  })
+  const url = `http://bench.test:${port}/article`
   try {
-    console.log(`  page: ${(page.byteLength / MiB).toFixed(2)} MiB of HTML on 127.0.0.1 (through the test layer)`)
+    console.log(`  page: ${(page.byteLength / MiB).toFixed(2)} MiB of HTML on 127.0.0.1, served by a separate process (reached through the test layer)`)
     const http_ = SafeHttpTest({ resolve: tableResolver({ "bench.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) })
     let n = 0
     const ingestOnce = () => {
@@ -133,7 +146,7 @@ export const benchIngest = async (): Promise<void> => {
     const nodeMs = await timeAsync(5, () => run(process.execPath, ["-e", "0"]), 1)
     record({ name: "CLI start: ingest --dry-run", ms: cliMs, baseline: "node -e 0", baselineMs: nodeMs })
   } finally {
-    server.close()
+    server.kill()
     fs.rmSync(scratch, { recursive: true, force: true })
   }
 }
