@@ -49,14 +49,11 @@ export const makeIngest = Effect.gen(function*() {
       const at = fetchedAt.toISOString()
       const reused = yield* lock.withLock(
         Effect.gen(function*() {
-          // Both checked before either is written; the two writes (each fsynced) then run together.
-          yield* Effect.all(
-            [expectSameOrAbsent(original.path, original.sha256, original.bytes), expectSameOrAbsent(source.path, source.sha256, source.bytes)],
-            { concurrency: 2, discard: true }
-          )
-          const [o, s] = yield* Effect.all([fs.writeRetained(original.path, fetched.body), fs.writeRetained(source.path, readable)], {
-            concurrency: 2
-          })
+          // Both checked before either is written.
+          yield* expectSameOrAbsent(original.path, original.sha256, original.bytes)
+          yield* expectSameOrAbsent(source.path, source.sha256, source.bytes)
+          const o = yield* fs.writeRetained(original.path, fetched.body)
+          const s = yield* fs.writeRetained(source.path, readable)
           yield* fs.append(
             CAPTURES_LOG,
             captureLine({ ...original, origin: fetched.finalUrl, fetchedAt: at, kind: "original" }) +
