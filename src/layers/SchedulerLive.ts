@@ -162,20 +162,27 @@ const isSubscriptionScanView = (x: unknown): x is SubscriptionRecord => {
   return !Number.isNaN(Date.parse(x["nextDueAt"]))
 }
 
-const unresolvedOf = (run: RunRecord): Array<UnresolvedOutcome> =>
-  run.status !== "completed"
-    ? []
-    : run.outcomes
-      .filter((o) => o.disposition === null)
-      .map((o) => ({
-        runId: run.id,
-        runRevision: run.revision,
-        subscriptionId: run.subscriptionId,
-        outcomeId: o.id,
-        label: o.label,
-        reason: o.reason,
-        citations: o.citations
-      }))
+/** Shared by every run without an undecided outcome (never mutated: scans only read it). */
+const NONE_UNRESOLVED: ReadonlyArray<UnresolvedOutcome> = Object.freeze([])
+
+const unresolvedOf = (run: RunRecord): ReadonlyArray<UnresolvedOutcome> => {
+  if (run.status !== "completed") return NONE_UNRESOLVED
+  let out: Array<UnresolvedOutcome> | null = null
+  for (const o of run.outcomes) {
+    if (o.disposition !== null) continue
+    if (out === null) out = []
+    out.push({
+      runId: run.id,
+      runRevision: run.revision,
+      subscriptionId: run.subscriptionId,
+      outcomeId: o.id,
+      label: o.label,
+      reason: o.reason,
+      citations: o.citations
+    })
+  }
+  return out ?? NONE_UNRESOLVED
+}
 
 /** What the scans (`next`, `unresolved-outcomes`) use of a verified run. */
 interface RunScan {
