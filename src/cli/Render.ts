@@ -77,7 +77,8 @@ export const respond = <A extends object>(
   human: (a: A) => string
 ): Effect.Effect<void> =>
   Effect.matchCause(effect, {
-    onSuccess: (a) => printSuccess(json, a, human(a)),
+    // The human text is built only when it is printed (`next --json` has thousands of facts).
+    onSuccess: (a) => printSuccess(json, a, json ? "" : human(a)),
     onFailure: (cause) =>
       Option.match(Cause.failureOption(cause), {
         onSome: (error) => {

@@ -162,20 +162,27 @@ const isSubscriptionScanView = (x: unknown): x is SubscriptionRecord => {
   return !Number.isNaN(Date.parse(x["nextDueAt"]))
 }
 
-const unresolvedOf = (run: RunRecord): Array<UnresolvedOutcome> =>
-  run.status !== "completed"
-    ? []
-    : run.outcomes
-      .filter((o) => o.disposition === null)
-      .map((o) => ({
-        runId: run.id,
-        runRevision: run.revision,
-        subscriptionId: run.subscriptionId,
-        outcomeId: o.id,
-        label: o.label,
-        reason: o.reason,
-        citations: o.citations
-      }))
+/** Shared by every run without an undecided outcome (never mutated: scans only read it). */
+const NONE_UNRESOLVED: ReadonlyArray<UnresolvedOutcome> = Object.freeze([])
+
+const unresolvedOf = (run: RunRecord): ReadonlyArray<UnresolvedOutcome> => {
+  if (run.status !== "completed") return NONE_UNRESOLVED
+  let out: Array<UnresolvedOutcome> | null = null
+  for (const o of run.outcomes) {
+    if (o.disposition !== null) continue
+    if (out === null) out = []
+    out.push({
+      runId: run.id,
+      runRevision: run.revision,
+      subscriptionId: run.subscriptionId,
+      outcomeId: o.id,
+      label: o.label,
+      reason: o.reason,
+      citations: o.citations
+    })
+  }
+  return out ?? NONE_UNRESOLVED
+}
 
 /** What the scans (`next`, `unresolved-outcomes`) use of a verified run. */
 interface RunScan {
@@ -768,26 +775,29 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
               continue
             }
             if (run.status !== "completed" || run.completion === null) continue
+            // Arrays only when something is off: most completed runs have nothing to report.
             const completion = run.completion
-            const boundFiles = [completion.stage, ...(completion.survey === null ? [] : [completion.survey])]
-            const gone: Array<string> = []
-            const stale: Array<string> = []
-            for (const b of boundFiles) {
+            let gone: Array<string> | null = null
+            let stale: Array<string> | null = null
+            for (let k = 0; k < (completion.survey === null ? 1 : 2); k++) {
+              const b = k === 0 ? completion.stage : completion.survey!
               const d = digests.get(b.path) ?? null
-              if (d === null) gone.push(b.path)
-              else if (d !== b.sha256) stale.push(b.path)
+              if (d === null) (gone ??= []).push(b.path)
+              else if (d !== b.sha256) (stale ??= []).push(b.path)
             }
             const unresolved = run.unresolved
-            const links = [...gone]
+            let links: Array<string> | null = gone === null ? null : [...gone]
             if (unresolved.length > 0) {
-              if (sub === undefined) links.push(subscriptionPath(run.subscriptionId))
-              for (const u of unresolved) for (const c of u.citations) if (present.get(c.path) !== true) links.push(c.path)
+              if (sub === undefined) (links ??= []).push(subscriptionPath(run.subscriptionId))
+              for (const u of unresolved) for (const c of u.citations) if (present.get(c.path) !== true) (links ??= []).push(c.path)
             }
-            for (const path of [...new Set(links)]) {
-              out.push({ kind: "broken-link", runId: run.id, runRevision: run.revision, missing: path, reason: "a file the completed run is bound to is gone" })
+            if (links !== null) {
+              for (const path of new Set(links)) {
+                out.push({ kind: "broken-link", runId: run.id, runRevision: run.revision, missing: path, reason: "a file the completed run is bound to is gone" })
+              }
             }
-            if (stale.length > 0 || gone.length > 0) {
-              out.push({ kind: "completion-binding-stale", runId: run.id, runRevision: run.revision, paths: [...stale, ...gone] })
+            if (stale !== null || gone !== null) {
+              out.push({ kind: "completion-binding-stale", runId: run.id, runRevision: run.revision, paths: [...(stale ?? []), ...(gone ?? [])] })
             }
             for (const u of unresolved) {
               out.push({ kind: "unresolved-outcome", runId: run.id, runRevision: run.revision, outcomeId: u.outcomeId, label: u.label })

@@ -197,4 +197,30 @@ describe("monitor receipt canonical form", () => {
     if (typeof generic === "string") assert.strictEqual(receiptJsonOf(run as any), generic)
     else assert.throws(() => receiptJsonOf(run as any))
   }, { fastCheck: { numRuns: 1000 } })
+
+  // Off-shape receipts (a field of another type, -0, a fraction, an unsafe integer, an extra or
+  // missing key) must give the generic form too, or fail as it does.
+  const fields = [
+    "id", "subscriptionId", "gridVersion", "windowIndex", "windowStart", "coalescedWindows", "createdAt",
+    "frozen.kind", "frozen.target", "frozen.scope", "frozen.scopeDigest", "frozen.budget", "frozen.budget.maxSources",
+    "frozen.cadence.every", "frozen.cadence.unit", "frozen.units", "frozen.survey", "frozen.program",
+    "frozen.subscriptionRevision", "frozen.preference", "frozen.extra", "frozen.budget.extra", "frozen.cadence.extra"
+  ]
+  const odd = fc.oneof(json, fc.constantFrom(-0, 0.5, 2 ** 53, -1, undefined, [], {}, ["a", 1], null))
+  it.prop("an off-shape receipt gives the generic form or fails as it does", [runArb, fc.constantFrom(...fields), odd], ([run, field, value]) => {
+    const copy = JSON.parse(JSON.stringify(run))
+    const keys = field.split(".")
+    let target = copy
+    for (const k of keys.slice(0, -1)) target = target[k]
+    if (value === undefined) delete target[keys[keys.length - 1]!]
+    else target[keys[keys.length - 1]!] = value
+    let generic: string | Error
+    try {
+      generic = canonicalJson(receiptOf(copy))
+    } catch (e) {
+      generic = e as Error
+    }
+    if (typeof generic === "string") assert.strictEqual(receiptJsonOf(copy), generic)
+    else assert.throws(() => receiptJsonOf(copy))
+  }, { fastCheck: { numRuns: 1000 } })
 })

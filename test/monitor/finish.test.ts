@@ -149,6 +149,14 @@ describe("monitor finish-run (CLI)", () => {
     assert.strictEqual((await read(dir, ["show", "--run", srun.id])).json.run.binding, "stale")
     assert.isFalse(done.json.reported)
     assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/reports.jsonl")))
+    // A stale survey and a removed stage file: the stage is a broken link, and the stale binding
+    // names the stale survey before the gone stage.
+    fs.rmSync(path.join(dir, sinput.stage.path))
+    const sfacts = (await read(dir, ["next", "--now", now])).json.facts.filter((f: any) => f.runId === srun.id)
+    assert.deepStrictEqual(sfacts.map((f: any) => [f.kind, f.missing ?? f.paths]), [
+      ["broken-link", sinput.stage.path],
+      ["completion-binding-stale", ["research/survey.md", sinput.stage.path]]
+    ])
   })
 })
 
