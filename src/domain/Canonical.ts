@@ -31,12 +31,86 @@ const normalizeDeep = (value: unknown, key: string | undefined): unknown => {
   return value
 }
 
-/** RFC 8785 canonical JSON of a JSON value (timestamps normalized). */
-export const canonicalJson = (value: unknown): string => {
+/** The general form: normalize a copy, then canonicalize it with the reference implementation. */
+const canonicalJsonGeneral = (value: unknown): string => {
   const out = canonicalizeJcs(normalizeDeep(value, undefined))
   if (out === undefined) throw new TypeError("value has no JSON form")
   return out
 }
+
+/** Thrown by `writeFast` for anything it leaves to the general form. */
+const GENERAL = Symbol("general")
+
+const wellFormed = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0xd800 || c > 0xdfff) continue
+    if (c > 0xdbff || i + 1 === s.length) return false
+    const d = s.charCodeAt(++i)
+    if (d < 0xdc00 || d > 0xdfff) return false
+  }
+  return true
+}
+
+/**
+ * The same output as the general form, in one pass without the normalized copy, for plain JSON
+ * data (strings without lone surrogates, finite numbers, booleans, null, arrays, objects whose
+ * values are those or undefined). Anything else (a function, a symbol, a bigint, a lone
+ * surrogate, a non-finite number, a `__proto__` key, an undefined array element) throws
+ * `GENERAL`, and the general form decides (it throws or serializes as before).
+ */
+const writeFast = (value: unknown, key: string | undefined): string => {
+  switch (typeof value) {
+    case "string": {
+      const v = key !== undefined && isTimestampKey(key) ? normalizeTimestamp(value) : value
+      if (!wellFormed(v)) throw GENERAL
+      return JSON.stringify(v)
+    }
+    case "number":
+      if (!Number.isFinite(value)) throw GENERAL
+      return JSON.stringify(value)
+    case "boolean":
+      return value ? "true" : "false"
+    case "object": {
+      if (value === null) return "null"
+      if (Array.isArray(value)) {
+        let out = "["
+        for (let i = 0; i < value.length; i++) {
+          const v: unknown = value[i]
+          if (v === undefined) throw GENERAL
+          out += (i === 0 ? "" : ",") + writeFast(v, undefined)
+        }
+        return out + "]"
+      }
+      const keys = Object.keys(value).sort()
+      let out = "{"
+      let first = true
+      for (const k of keys) {
+        const v: unknown = (value as Record<string, unknown>)[k]
+        if (v === undefined) continue
+        if (k === "__proto__" || !wellFormed(k)) throw GENERAL
+        out += (first ? "" : ",") + JSON.stringify(k) + ":" + writeFast(v, k)
+        first = false
+      }
+      return out + "}"
+    }
+    default:
+      throw GENERAL
+  }
+}
+
+/** RFC 8785 canonical JSON of a JSON value (timestamps normalized). */
+export const canonicalJson = (value: unknown): string => {
+  try {
+    return writeFast(value, undefined)
+  } catch {
+    // `GENERAL`, or anything else (a getter that throws, a cycle): the general form decides.
+  }
+  return canonicalJsonGeneral(value)
+}
+
+/** The general form alone (for tests: `canonicalJson` must always agree with it). */
+export const canonicalJsonReference = canonicalJsonGeneral
 
 /**
  * SHA-256, lowercase hex (strings as UTF-8). The one-shot `crypto.hash` (Node >= 20.12) when the

@@ -149,6 +149,48 @@ describe("Lock", () => {
       expect(yield* lock.withLock(Effect.succeed("after replacement"))).toBe("after replacement")
     }))
 
+  it.live("the short path (connection open, nothing waiting) excludes like the general one: failures, defects and interruptions release the lock", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 5_000)
+      const other = yield* lockFor(root, 200)
+      // The first region opens the connection; later ones may take the short path.
+      yield* lock.withLock(Effect.void)
+      const inside = yield* Ref.make(0)
+      const maxInside = yield* Ref.make(0)
+      const region = (end: Effect.Effect<void, string>) =>
+        lock.withLock(
+          Effect.gen(function*() {
+            const n = yield* Ref.updateAndGet(inside, (x) => x + 1)
+            yield* Ref.update(maxInside, (m) => Math.max(m, n))
+            // Re-entrant, also from a child fiber forked inside the region.
+            yield* Effect.fork(lock.withLock(Effect.void)).pipe(Effect.flatMap(Fiber.join))
+            yield* Effect.sleep("2 millis")
+          }).pipe(Effect.ensuring(Ref.update(inside, (x) => x - 1)), Effect.zipRight(end))
+        )
+      const kinds: ReadonlyArray<Effect.Effect<void, string>> = [Effect.void, Effect.fail("refused"), Effect.die(new Error("defect")), Effect.never]
+      for (let round = 0; round < 5; round++) {
+        const fibers = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          (i) => Effect.fork(Effect.exit(region(kinds[i % kinds.length]!)))
+        )
+        // Interrupt some holders or waiters mid-way (those ending in `never` are interrupted here or below).
+        yield* Effect.sleep("5 millis")
+        yield* Fiber.interrupt(fibers[round % fibers.length]!)
+        yield* Effect.sleep("30 millis")
+        yield* Effect.forEach(fibers.filter((_, i) => i % kinds.length === 3), Fiber.interrupt, { discard: true })
+        yield* Effect.forEach(fibers, Fiber.await, { discard: true })
+        // Each time, the regions overlapped none, and nothing is held afterwards: another instance takes the OS lock at once.
+        expect(yield* Ref.get(maxInside)).toBe(1)
+        expect(yield* other.withLock(Effect.succeed("free"))).toBe("free")
+        yield* Ref.set(inside, 0)
+      }
+      // Holding the lock in another instance forces the general path (OS lock busy) and it still waits its turn.
+      const inB = yield* other.withLock(Effect.either((yield* lockFor(root, 100)).withLock(Effect.succeed("inside"))))
+      expect(inB._tag === "Left" && inB.left._tag).toBe("LockTimeout")
+      expect(yield* lock.withLock(Effect.succeed("after"))).toBe("after")
+    }))
+
   it.live("two instances in one process exclude each other; close keeps the lock usable", () =>
     Effect.gen(function*() {
       const root = tempWorkdir()
