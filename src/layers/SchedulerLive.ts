@@ -740,8 +740,12 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
             bound.add(run.completion.stage.path)
             if (run.completion.survey !== null) bound.add(run.completion.survey.path)
           }
+          // Keyed by each path as the records write it (the entries come back in the same order,
+          // their own `path` normalized), so another spelling of a bound path still finds its digest.
+          const boundPaths = [...bound]
           const digests = new Map<string, string | null>()
-          for (const r of yield* readAllWith([...bound], (bytes) => sha256Hex(bytes), FILE_MAX)) digests.set(r.path, r.value)
+          const hashed = yield* readAllWith(boundPaths, (bytes) => sha256Hex(bytes), FILE_MAX)
+          for (let i = 0; i < boundPaths.length; i++) digests.set(boundPaths[i]!, hashed[i]?.value ?? null)
           const cited = new Set<string>()
           for (const run of runs) for (const u of run.unresolved) for (const c of u.citations) cited.add(c.path)
           const present = new Map<string, boolean>()

@@ -104,6 +104,17 @@ describe("monitor finish-run (CLI)", () => {
       (await read(dir, ["unresolved-outcomes"])).json.outcomes.map((o: any) => o.outcomeId),
       ["o1", "o2", "o3"]
     )
+    // A record naming its stage file in another spelling of the same path (hand-edited) still
+    // finds it: the digest is looked up by the path as the record writes it.
+    const record = path.join(dir, ".dossier/monitor/runs", `${run.id}.json`)
+    const recordBytes = fs.readFileSync(record)
+    const respelled = input.stage.path.replace("research/", "research/./")
+    fs.writeFileSync(record, recordBytes.toString("utf8").replace(JSON.stringify(input.stage.path), JSON.stringify(respelled)))
+    assert.deepStrictEqual(
+      (await read(dir, ["next", "--now", finishedAt])).json.facts.map((f: any) => f.kind),
+      ["unresolved-outcome", "unresolved-outcome", "unresolved-outcome"]
+    )
+    fs.writeFileSync(record, recordBytes)
     // The stage bytes change later: the completion binding is stale, not verified.
     fs.appendFileSync(path.join(dir, input.stage.path), "edited\n")
     assert.strictEqual((await read(dir, ["show", "--run", run.id])).json.run.binding, "stale")
