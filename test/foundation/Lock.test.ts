@@ -30,6 +30,20 @@ const holdInChild = (script: string, root: string) =>
     child.on("exit", (code) => reject(new Error(`fixture exited ${code}`)))
   })
 
+/** While a child process holds the lock, `lock` must time out; after SIGKILL it must get it again. */
+const blockedWhileChildHolds = (lock: Lock["Type"], script: string, root: string, label: string) =>
+  Effect.gen(function*() {
+    const child = yield* Effect.promise(() => holdInChild(script, root))
+    try {
+      const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+      expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+    } finally {
+      child.kill("SIGKILL")
+    }
+    yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
+    expect(yield* lock.withLock(Effect.succeed(label))).toBe(label)
+  })
+
 describe("Lock", () => {
   it.live("serializes writers in one process and is re-entrant", () =>
     Effect.gen(function*() {
@@ -106,15 +120,7 @@ describe("Lock", () => {
       const root = tempWorkdir()
       const lock = yield* lockFor(root, 300)
       expect(yield* lock.withLock(Effect.succeed("first"))).toBe("first")
-      const child = yield* Effect.promise(() => holdInChild(bundleFixture("hold-lock"), root))
-      try {
-        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
-        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
-      } finally {
-        child.kill("SIGKILL")
-      }
-      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
-      expect(yield* lock.withLock(Effect.succeed("again"))).toBe("again")
+      yield* blockedWhileChildHolds(lock, bundleFixture("hold-lock"), root, "again")
     }))
 
   it.live("the lock file removed or replaced between regions: the instance locks the file other processes see", () =>
@@ -126,27 +132,11 @@ describe("Lock", () => {
       yield* lock.withLock(Effect.void)
       // Removed: the next process creates a new file and holds it; this instance must not lock the old one.
       fs.rmSync(file)
-      let child = yield* Effect.promise(() => holdInChild(script, root))
-      try {
-        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
-        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
-      } finally {
-        child.kill("SIGKILL")
-      }
-      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
-      expect(yield* lock.withLock(Effect.succeed("after removal"))).toBe("after removal")
+      yield* blockedWhileChildHolds(lock, script, root, "after removal")
       // Replaced by another file renamed over it.
       fs.writeFileSync(`${file}.other`, "")
       fs.renameSync(`${file}.other`, file)
-      child = yield* Effect.promise(() => holdInChild(script, root))
-      try {
-        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
-        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
-      } finally {
-        child.kill("SIGKILL")
-      }
-      yield* Effect.promise(() => new Promise((r) => child.once("exit", r)))
-      expect(yield* lock.withLock(Effect.succeed("after replacement"))).toBe("after replacement")
+      yield* blockedWhileChildHolds(lock, script, root, "after replacement")
     }))
 
   it.live("the short path (connection open, nothing waiting) excludes like the general one: failures, defects and interruptions release the lock", () =>
