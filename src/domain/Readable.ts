@@ -225,33 +225,54 @@ const table = (node: DomNode, ctx: Ctx, depth: number): string => {
   return [line(head!), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n")
 }
 
+/** The entries of a list being rendered (by `list()`, or by the streaming renderer as they close). */
+interface ListEntries {
+  readonly ordered: boolean
+  next: number
+  readonly marked: boolean
+  readonly entries: Array<string>
+}
+
+const listEntries = (name: string, start: string | undefined, ctx: Ctx): ListEntries => {
+  const n = Number.parseInt(start ?? "1", 10)
+  return {
+    ordered: name === "ol",
+    next: Number.isFinite(n) && Math.abs(n) < 1e9 ? n : 1,
+    marked: ctx.nesting < MAX_MARKED_NESTING,
+    entries: []
+  }
+}
+
+/** An entry of a list: a nested list is indented, anything else gets the next marker. */
+const addEntry = (list: ListEntries, content: string, nested: boolean): void => {
+  if (content.length === 0) return
+  if (nested) {
+    list.entries.push(list.marked ? indent(content, "  ", "  ") : content)
+    return
+  }
+  const marker = list.ordered ? `${list.next}. ` : "- "
+  list.next++
+  list.entries.push(indent(content, list.marked ? " ".repeat(marker.length) : "", marker))
+}
+
+/** A block quote of the blocks `inner`; past `MAX_MARKED_NESTING` (of the quote's own context) no `>` is added. */
+const quoted = (inner: string, nesting: number): string =>
+  nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner
+
+const heading = (level: number, text: string): string => `${"#".repeat(level)} ${text}`
+
 const list = (node: DomNode, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return finishInline(collapse(textOf(node, true, ctx)))
-  const ordered = lower(node) === "ol"
-  const startAttr = Number.parseInt(attr(node, "start") ?? "1", 10)
-  let n = Number.isFinite(startAttr) && Math.abs(startAttr) < 1e9 ? startAttr : 1
-  const items: Array<string> = []
-  const marked = ctx.nesting < MAX_MARKED_NESTING
+  const entries = listEntries(lower(node), attr(node, "start"), ctx)
   const inner: Ctx = { ...ctx, nesting: ctx.nesting + 1 }
   for (const child of node.children ?? []) {
     if (!isElement(child) || dropped(child, ctx)) continue
     const name = lower(child)
-    const content =
-      name === "li"
-        ? blocks(child.children ?? [], inner, depth + 1).join("\n")
-        : name === "ul" || name === "ol"
-          ? list(child, inner, depth + 1)
-          : finishInline(inline(child, inner, depth + 1))
-    if (content.length === 0) continue
-    if (name === "ul" || name === "ol") {
-      items.push(marked ? indent(content, "  ", "  ") : content)
-      continue
-    }
-    const marker = ordered ? `${n}. ` : "- "
-    n++
-    items.push(indent(content, marked ? " ".repeat(marker.length) : "", marker))
+    if (name === "ul" || name === "ol") addEntry(entries, list(child, inner, depth + 1), true)
+    else if (name === "li") addEntry(entries, blocks(child.children ?? [], inner, depth + 1).join("\n"), false)
+    else addEntry(entries, finishInline(inline(child, inner, depth + 1)), false)
   }
-  return items.join("\n")
+  return entries.entries.join("\n")
 }
 
 const block = (node: DomNode, ctx: Ctx, depth: number): ReadonlyArray<string> => {
@@ -263,7 +284,7 @@ const block = (node: DomNode, ctx: Ctx, depth: number): ReadonlyArray<string> =>
   const level = HEADINGS[name]
   if (level !== undefined) {
     const text = oneLine(finishInline(inline(node, ctx, depth)))
-    return text.length === 0 ? [] : [`${"#".repeat(level)} ${text}`]
+    return text.length === 0 ? [] : [heading(level, text)]
   }
   switch (name) {
     case "p":
@@ -294,8 +315,7 @@ const block = (node: DomNode, ctx: Ctx, depth: number): ReadonlyArray<string> =>
     }
     case "blockquote": {
       const inner = blocks(node.children ?? [], { ...ctx, nesting: ctx.nesting + 1 }, depth + 1).join("\n\n")
-      if (inner.length === 0) return []
-      return [ctx.nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner]
+      return inner.length === 0 ? [] : [quoted(inner, ctx.nesting)]
     }
     default: {
       const inContent = ctx.inContent || CONTAINERS_KEEPING_FURNITURE.has(name)
@@ -617,15 +637,11 @@ interface InlineFrame {
   readonly use: number
   readonly parent: Frame
 }
-interface ListFrame {
+interface ListFrame extends ListEntries {
   readonly kind: "list"
   ctx: Ctx
   inner: Ctx
   readonly depth: number
-  readonly ordered: boolean
-  next: number
-  readonly marked: boolean
-  readonly entries: Array<string>
   readonly parent: Frame
 }
 interface KeepFrame {
@@ -645,18 +661,6 @@ const PARAGRAPH = 7
 
 /** The streaming renderer met a layout it does not stream (a `<base>` after a link, content inside the title). */
 class Unstreamable {}
-
-/** An entry of a list: a nested list is indented, anything else gets the next marker (`list()`). */
-const addEntry = (list: ListFrame, content: string, nested: boolean): void => {
-  if (content.length === 0) return
-  if (nested) {
-    list.entries.push(list.marked ? indent(content, "  ", "  ") : content)
-    return
-  }
-  const marker = list.ordered ? `${list.next}. ` : "- "
-  list.next++
-  list.entries.push(indent(content, list.marked ? " ".repeat(marker.length) : "", marker))
-}
 
 const spaceForNewline = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
 
@@ -692,7 +696,7 @@ const deliverInline = (f: InlineFrame): void => {
       if (text.length > 0) parent.target.push(text)
     } else {
       const text = oneLine(finishInline(result))
-      if (text.length > 0) parent.target.push(`${"#".repeat(f.use)} ${text}`)
+      if (text.length > 0) parent.target.push(heading(f.use, text))
     }
   }
 }
@@ -768,13 +772,9 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
   }
   const inlineFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, use: number, parent: Frame): InlineFrame =>
     ({ kind: "inline", ctx, depth, name, href: name === "a" ? attribs.href : undefined, text: "", use, parent })
-  const listFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, parent: Frame): ListFrame => {
-    const start = Number.parseInt(attribs.start ?? "1", 10)
-    return {
-      kind: "list", ctx, inner: { ...ctx, nesting: ctx.nesting + 1 }, depth, ordered: name === "ol",
-      next: Number.isFinite(start) && Math.abs(start) < 1e9 ? start : 1, marked: ctx.nesting < MAX_MARKED_NESTING, entries: [], parent
-    }
-  }
+  const listFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, parent: Frame): ListFrame => ({
+    ...listEntries(name, attribs.start, ctx), kind: "list", ctx, inner: { ...ctx, nesting: ctx.nesting + 1 }, depth, parent
+  })
 
   /** The frame of an element opening under `parent` (neither skipped nor kept by an ancestor). */
   const open = (name: string, attribs: Record<string, string>, parent: StreamFrame | InlineFrame | ListFrame): Frame => {
@@ -889,8 +889,7 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
           else if (f.role === "quote" && f.parent?.kind === "stream") {
             const inner = f.target.join("\n\n")
             if (inner.length === 0) return
-            const outer = f.parent.ctx.nesting
-            f.parent.target.push(outer < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner)
+            f.parent.target.push(quoted(inner, f.parent.ctx.nesting))
           }
           return
         }
