@@ -233,15 +233,18 @@ interface ListEntries {
   readonly entries: Array<string>
 }
 
-const listEntries = (name: string, start: string | undefined, ctx: Ctx): ListEntries => {
+/** The first marker number of a list (`start`, when it is a sane integer). */
+const listStart = (start: string | undefined): number => {
   const n = Number.parseInt(start ?? "1", 10)
-  return {
-    ordered: name === "ol",
-    next: Number.isFinite(n) && Math.abs(n) < 1e9 ? n : 1,
-    marked: ctx.nesting < MAX_MARKED_NESTING,
-    entries: []
-  }
+  return Number.isFinite(n) && Math.abs(n) < 1e9 ? n : 1
 }
+
+const listEntries = (name: string, start: string | undefined, ctx: Ctx): ListEntries => ({
+  ordered: name === "ol",
+  next: listStart(start),
+  marked: ctx.nesting < MAX_MARKED_NESTING,
+  entries: []
+})
 
 /** An entry of a list: a nested list is indented, anything else gets the next marker. */
 const addEntry = (list: ListEntries, content: string, nested: boolean): void => {
@@ -772,8 +775,18 @@ const streamBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
   }
   const inlineFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, use: number, parent: Frame): InlineFrame =>
     ({ kind: "inline", ctx, depth, name, href: name === "a" ? attribs.href : undefined, text: "", use, parent })
+  // Spelled out (not spread from `listEntries`): every list frame gets the same shape, with
+  // `kind` first like the other frames; a spread made the frame accesses polymorphic (measured: 120 ms instead of 73 ms on the 2 MiB bench page).
   const listFrame = (name: string, attribs: Record<string, string>, ctx: Ctx, depth: number, parent: Frame): ListFrame => ({
-    ...listEntries(name, attribs.start, ctx), kind: "list", ctx, inner: { ...ctx, nesting: ctx.nesting + 1 }, depth, parent
+    kind: "list",
+    ctx,
+    inner: { ...ctx, nesting: ctx.nesting + 1 },
+    depth,
+    ordered: name === "ol",
+    next: listStart(attribs.start),
+    marked: ctx.nesting < MAX_MARKED_NESTING,
+    entries: [],
+    parent
   })
 
   /** The frame of an element opening under `parent` (neither skipped nor kept by an ancestor). */
