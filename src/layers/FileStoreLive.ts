@@ -385,7 +385,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
    */
   const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = <A, E>(
     p: string,
-    options: ReadOptions,
+    options: ReadOptions & { readonly buffer?: (size: number) => Buffer },
     decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
   ): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> =>
     Effect.suspend((): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
@@ -435,7 +435,8 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
         if (opened.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
         if (opened.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: opened.size }))
         operation = "read"
-        const bytes = readFully(fd, opened.size)
+        const into = options.buffer?.(opened.size)
+        const bytes = readFully(fd, opened.size, into !== undefined && into.byteLength >= opened.size ? into : undefined)
         // The file may have grown since fstat: read on to detect it, bounded by max.
         if (fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, bytes.byteLength) > 0 && bytes.byteLength + 1 > max) {
           return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 }))

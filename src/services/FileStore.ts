@@ -118,10 +118,16 @@ export interface FileStoreShape {
    * bytes `decide` saw are those of the file appended to. An absent file reads as empty and is
    * created (as `append` does) only when there is something to append; nothing is written when
    * `decide` fails or returns `append: null`. Layers that lack it use `read` then `append`.
+   *
+   * `options.buffer`, when given, supplies the memory to read into: it is called with the file's
+   * size and returns a buffer at least that long (the caller may hand the same memory out again
+   * once it no longer keeps the bytes). On some machines first touching fresh memory costs more
+   * than reading a small file (measured: ~0.1 ms for 30 KB here), so a caller that reads the same
+   * growing file over and over can recycle its buffers. A layer may ignore it.
    */
   readonly readThenAppend?: <A, E>(
     path: string,
-    options: ReadOptions,
+    options: ReadOptions & { readonly buffer?: (size: number) => Buffer },
     decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
   ) => Effect.Effect<A, E | ReadThenAppendError>
   /** Create a directory and its parents (each checked not to be a symlink). */

@@ -9,6 +9,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
@@ -171,4 +172,72 @@ describe("an instance's verified journal state is never taken for a changed file
         expect((yield* j.inspect("s")).candidates.map((c) => c.id)).toEqual(["cand-a", "cand-new2"])
       })
     ))
+})
+
+describe("recycled read memory (the appends read each journal into memory freed by the previous read)", () => {
+  type Op = { readonly study: "a" | "b"; readonly kind: "new" | "retry" | "other-writer" | "conflict" | "tamper"; readonly pick: number }
+  const opArb = fc.record({
+    study: fc.constantFrom("a" as const, "b" as const),
+    kind: fc.constantFrom("new" as const, "new" as const, "retry" as const, "other-writer" as const, "conflict" as const, "tamper" as const),
+    pick: fc.nat()
+  })
+
+  it.effect("appends alternating between journals, retries, refusals, another writer and same-size edits: every edit is seen and every stored text reads back as written", () =>
+    Effect.gen(function*() {
+      const runs = fc.sample(fc.array(opArb, { minLength: 1, maxLength: 40 }), { numRuns: 16, seed: 20261130 })
+      for (const ops of runs) {
+        const dir = tempWorkdir()
+        yield* Effect.gen(function*() {
+          const j = yield* Journal
+          const written: Record<string, Array<JournalEvent>> = { a: [], b: [] }
+          let n = 0
+          for (const study of ["a", "b"] as const) {
+            yield* j.append(study, created(`${study}-c0`, "cand"))
+            written[study]!.push(created(`${study}-c0`, "cand"))
+          }
+          for (const op of ops as ReadonlyArray<Op>) {
+            const mine = written[op.study]!
+            const old = mine[op.pick % mine.length]!
+            if (op.kind === "new") {
+              // Long enough texts that the journals grow past the recycled memory now and then.
+              const e = { ...evaluation(`${op.study}-e${n++}`, "cand"), at: "2026-11-30T10:00:00.000Z" } as JournalEvent
+              yield* j.append(op.study, e)
+              mine.push(e)
+            } else if (op.kind === "retry") {
+              expect(yield* j.append(op.study, old)).toMatchObject({ appended: [], skipped: [old.id] })
+            } else if (op.kind === "tamper") {
+              // A same-size edit of an earlier line: the next append must see it, then it is undone.
+              const file = path.join(dir, "research", op.study, "research-events.jsonl")
+              const bytes = fs.readFileSync(file)
+              const lines = bytes.toString("latin1").split("\n").length - 1
+              const line = op.pick % lines
+              let at = 0
+              for (let i = 0; i < line; i++) at = bytes.indexOf(0x0a, at) + 1
+              const edited = Buffer.from(bytes)
+              edited[at + 3] = edited[at + 3] === 0x65 ? 0x45 : 0x65 // inside '"seq"'
+              fs.writeFileSync(file, edited)
+              const refused = yield* Effect.either(j.append(op.study, evaluation(`${op.study}-t${n++}`, "cand")))
+              expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "CorruptJournal", line: line + 1 })
+              fs.writeFileSync(file, bytes)
+            } else if (op.kind === "conflict") {
+              const other = old.type === "candidate_created" ? created(old.id, "other") : evaluation(old.id, "cand", "reject")
+              expect(tagOf(yield* Effect.either(j.append(op.study, other)))).toBe("ConflictingEvent")
+            } else {
+              const e = evaluation(`${op.study}-o${n++}`, "cand")
+              yield* Effect.provide(Effect.flatMap(Journal, (o) => o.append(op.study, e)), JournalLayer(dir))
+              mine.push(e)
+            }
+          }
+          // Every event ever written is recognized as the same (its stored text read back intact).
+          for (const study of ["a", "b"] as const) {
+            const r = yield* j.append(study, written[study]!)
+            expect(r.appended).toEqual([])
+            expect(r.skipped).toEqual(written[study]!.map((e) => e.id))
+            const fresh = yield* Effect.provide(Effect.flatMap(Journal, (o) => o.inspect(study)), JournalLayer(dir))
+            expect(fresh.events).toBe(written[study]!.length)
+            expect(yield* j.inspect(study)).toEqual(fresh)
+          }
+        }).pipe(Effect.provide(JournalLayer(dir)))
+      }
+    }))
 })
