@@ -34,7 +34,17 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(\.g[1-9][0-9]{0,8
 export const RunId = Schema.String.pipe(Schema.pattern(RUN_ID_PATTERN, { message: () => "expected a run id such as 'lit.w3'" }))
 
 const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
-const IsoTime = Schema.String.annotations({ description: "ISO-8601 UTC instant" })
+/** An instant exactly as `Date.prototype.toISOString` writes it (how every stored time is written). */
+const isStoredInstant = (s: string): boolean => {
+  const ms = Date.parse(s)
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === s
+}
+const IsoTime = Schema.String.pipe(
+  Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
+    jsonSchema: { type: "string", format: "date-time" },
+    description: "ISO-8601 UTC instant"
+  })
+)
 const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/, { message: () => "expected 64 lowercase hex digits" }))
 const PositiveInt = Schema.Int.pipe(Schema.positive())
 const RelPath = Text(1024).annotations({ description: "a path relative to the work folder, with '/'" })

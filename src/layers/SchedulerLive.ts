@@ -8,9 +8,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
 import { decodeWith, parseJson } from "../domain/Decode.js"
+import { compileGuard } from "../domain/Guard.js"
 import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
 import {
   afterRunEnded,
@@ -28,13 +28,12 @@ import {
   newRun,
   newSubscription,
   outcomeCounts,
-  OutcomeLabel,
   receiptDigestOf,
   type ReportLine,
   RUN_ID_PATTERN,
   runIdOf,
   RunRecord,
-  RunStatus,
+  type RunStatus,
   statusChange,
   SubscriptionRecord,
   type UnresolvedOutcome,
@@ -102,41 +101,16 @@ export const verifyRunText = (runId: string, text: string): LoadedRun => {
 }
 
 /**
- * The fields a scan (`next`, `due`, `unresolved-outcomes`) reads from a run. Scans touch every
- * run, and a full Schema decode of each dominated `next` (measured: ~3x the cost of reading the
- * files), so a scan checks exactly these fields with a plain guard. The receipt digest is still
- * recomputed for every run; a run failing either check is a mismatch (fail closed). Single-run
- * loads (show, transitions, finish, dispositions) decode the whole record with its Schema.
+ * The whole-record check of the scans (`next`, `due`, `unresolved-outcomes`): the same answer as
+ * the Schema decode of single-run loads, so a scan lists as a mismatch exactly the runs that
+ * `show` and the transitions refuse. Scans touch every run, and a Schema decode of each
+ * dominated `next` (measured: ~3x the cost of reading the files), so the guard is compiled
+ * from the Schema (src/domain/Guard.ts, ~5 µs a record). The receipt digest is recomputed for
+ * every run; a run failing either check is a mismatch (fail closed).
  */
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x)
-const isStr = (x: unknown): x is string => typeof x === "string"
-const RUN_STATUSES: ReadonlySet<unknown> = new Set(RunStatus.literals)
-const OUTCOME_LABELS: ReadonlySet<unknown> = new Set(OutcomeLabel.literals)
-const isBinding = (x: unknown) => isObject(x) && isStr(x["path"]) && isStr(x["sha256"])
-const isRunScanView = (x: unknown): boolean => {
-  if (!isObject(x)) return false
-  if (!isStr(x["id"]) || !isStr(x["subscriptionId"]) || !isStr(x["createdAt"]) || !isStr(x["receiptDigest"])) return false
-  if (!RUN_STATUSES.has(x["status"]) || !Number.isInteger(x["revision"])) return false
-  const frozen = x["frozen"]
-  if (!isObject(frozen) || !isStr(frozen["target"])) return false
-  const completion = x["completion"]
-  if (completion !== null) {
-    if (!isObject(completion) || !isBinding(completion["stage"])) return false
-    if (completion["survey"] !== null && !isBinding(completion["survey"])) return false
-  }
-  const outcomes = x["outcomes"]
-  if (!Array.isArray(outcomes)) return false
-  for (const o of outcomes) {
-    if (!isObject(o) || !isStr(o["id"]) || !OUTCOME_LABELS.has(o["label"]) || !isStr(o["reason"])) return false
-    const d = o["disposition"]
-    if (d !== null && !(isObject(d) && isStr(d["value"]))) return false
-    const citations = o["citations"]
-    if (!Array.isArray(citations) || !citations.every((c) => isObject(c) && isStr(c["path"]) && isStr(c["quote"]))) return false
-  }
-  return true
-}
+const isRunRecord = compileGuard(RunRecord)
 
-/** Scan check of a run's stored text (see RunScanView). */
+/** Scan check of a run's stored text (see `isRunRecord`). */
 export const scanRunText = (runId: string, text: string): LoadedRun => {
   let raw: unknown
   try {
@@ -144,23 +118,14 @@ export const scanRunText = (runId: string, text: string): LoadedRun => {
   } catch {
     return { _tag: "Mismatch", runId, revision: null }
   }
-  if (!isRunScanView(raw)) return { _tag: "Mismatch", runId, revision: null }
+  if (!isRunRecord(raw)) return { _tag: "Mismatch", runId, revision: null }
   const run = raw as unknown as RunRecord
   if (run.id !== runId || safeDigest(run) !== run.receiptDigest) return { _tag: "Mismatch", runId, revision: run.revision }
   return { _tag: "Ok", run }
 }
 
-const isSubscriptionRecord = Schema.is(SubscriptionRecord, { onExcessProperty: "error" })
-
-/** The fields `next` reads from a subscription (the same reasoning as for runs: scans stay cheap). */
-const isSubscriptionScanView = (x: unknown): x is SubscriptionRecord => {
-  if (!isObject(x)) return false
-  if (!isStr(x["id"]) || !isStr(x["createdAt"]) || !isStr(x["target"]) || !isStr(x["nextDueAt"])) return false
-  if (!Number.isInteger(x["revision"]) || (x["mode"] !== "remind" && x["mode"] !== "run")) return false
-  if (x["status"] !== "active" && x["status"] !== "paused" && x["status"] !== "completed") return false
-  if (x["activeRunId"] !== null && !isStr(x["activeRunId"])) return false
-  return !Number.isNaN(Date.parse(x["nextDueAt"]))
-}
+/** `Schema.is(SubscriptionRecord, { onExcessProperty: "error" })`, compiled (scans read every subscription). */
+const isSubscriptionRecord = compileGuard(SubscriptionRecord)
 
 /** Shared by every run without an undecided outcome (never mutated: scans only read it). */
 const NONE_UNRESOLVED: ReadonlyArray<UnresolvedOutcome> = Object.freeze([])
@@ -700,7 +665,7 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
           for (const r of yield* Ref.get(recoveredRef)) {
             out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
           }
-          const { broken, subs: subList } = yield* scanSubscriptions(isSubscriptionScanView)
+          const { broken, subs: subList } = yield* scanSubscriptions(isSubscriptionRecord)
           const subs = new Map(subList.map((s) => [s.id, s]))
           for (const path of broken) {
             out.push({ kind: "broken-link", runId: null, runRevision: null, missing: path, reason: "unreadable subscription record" })

@@ -157,6 +157,48 @@ describe("monitor runs (CLI)", () => {
     assert.deepStrictEqual(next2.facts, [{ kind: "receipt-mismatch", runId: id, runRevision: null }])
   })
 
+  it("next, due and unresolved-outcomes list as a mismatch exactly the run records show refuses (a damage the receipt does not cover)", async () => {
+    const dir = tempWorkdir()
+    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const now = at(weekWindow(0), 1000)
+    const id = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run.id
+    const file = path.join(dir, ".dossier/monitor/runs", `${id}.json`)
+    const good = fs.readFileSync(file, "utf8")
+    const damages: ReadonlyArray<(r: any) => void> = [
+      (r) => { r.note = "an extra field" },
+      (r) => { r.updatedAt = "yesterday" },
+      (r) => { r.transitions = [{ from: "planned", to: "running", at: "2026-12-01T08:00:00Z", reason: null }] },
+      (r) => { r.windowIndex = -1 },
+      (r) => { delete r.outcomes }
+    ]
+    for (const damage of damages) {
+      const record = JSON.parse(good)
+      damage(record)
+      fs.writeFileSync(file, JSON.stringify(record))
+      const show = await read(dir, ["show", "--run", id])
+      assert.strictEqual(show.json.error?._tag, "ReceiptDigestMismatch", JSON.stringify(record))
+      const next = (await read(dir, ["next", "--now", now])).json
+      assert.deepStrictEqual(next.facts.map((f: any) => [f.kind, f.runId]), [["receipt-mismatch", id]])
+      assert.deepStrictEqual((await read(dir, ["due", "--now", now])).json.receiptMismatches, [id])
+      assert.deepStrictEqual((await read(dir, ["unresolved-outcomes"])).json.receiptMismatches, [id])
+    }
+    fs.writeFileSync(file, good)
+    assert.deepStrictEqual((await read(dir, ["next", "--now", now])).json.facts.map((f: any) => f.kind), ["resume-monitor-run"])
+  })
+
+  it("a subscription record whose time is not an instant is broken for next and corrupt for due (never silently not due)", async () => {
+    const dir = tempWorkdir()
+    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const file = path.join(dir, ".dossier/monitor/subscriptions/lit.json")
+    const record = JSON.parse(fs.readFileSync(file, "utf8"))
+    fs.writeFileSync(file, JSON.stringify({ ...record, nextDueAt: "soon" }))
+    const next = (await read(dir, ["next", "--now", NOW])).json
+    assert.deepStrictEqual(next.facts.map((f: any) => [f.kind, f.missing]), [["broken-link", ".dossier/monitor/subscriptions/lit.json"]])
+    const due = await read(dir, ["due", "--now", NOW])
+    assert.strictEqual(due.code, 1)
+    assert.strictEqual(due.json.error._tag, "CorruptMonitorRecord")
+  })
+
   it("broken links fail closed: a run whose subscription is gone, a subscription whose run is gone", async () => {
     const dir = tempWorkdir()
     await mon(dir, "create-subscription", literature("a"), NOW)
