@@ -51,7 +51,10 @@ export const normalizeRelativeGeneric = (input: string): Either.Either<string, U
     out.push(seg)
   }
   if (out.length === 0) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
-  return Either.right(out.join("/"))
+  const joined = out.join("/")
+  // "./C:x" or "a/../C:x" would come out as "C:x", which is refused as absolute when given as is.
+  if (/^[A-Za-z]:/.test(joined)) return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
+  return Either.right(joined)
 }
 
 /** Is a normalized relative path strictly inside the given area (e.g. `research/sources`)? */

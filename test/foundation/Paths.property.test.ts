@@ -20,9 +20,11 @@ describe("relative path normalization", () => {
     const generic = normalizeRelativeGeneric(p)
     expect(normalizeRelative(p)).toEqual(generic)
     if (isNormalRelative(p)) expect(generic).toEqual(Either.right(p))
-    // Whatever normalizes is normal afterwards (except a result that starts like a drive letter,
-    // e.g. "./C:x" gives "C:x": the generic check looks at the input only; unchanged here).
-    if (Either.isRight(generic) && !/^[A-Za-z]:/.test(generic.right)) expect(isNormalRelative(generic.right)).toBe(true)
+    // Whatever normalizes is normal afterwards, and normalizes to itself (idempotent).
+    if (Either.isRight(generic)) {
+      expect(isNormalRelative(generic.right)).toBe(true)
+      expect(normalizeRelative(generic.right)).toEqual(generic)
+    }
   }, { fastCheck: { numRuns: 3000 } })
 
   it("refuses or rewrites what is not normal", () => {
@@ -31,5 +33,7 @@ describe("relative path normalization", () => {
     }
     for (const p of ["a", ".dossier/monitor/runs/r.json", "a/.b/..c/...", "1:x/y", "ab:c"]) expect(isNormalRelative(p)).toBe(true)
     expect(normalizeRelative("a/../b")).toEqual(Either.right("b"))
+    // A drive letter reached through "." or ".." segments is as absolute as one given directly.
+    for (const p of ["./C:x", "a/../C:x", ".\\c:\\x", "C:x"]) expect(Either.isLeft(normalizeRelative(p)) && normalizeRelative(p)).toMatchObject({ left: { reason: "absolute" } })
   })
 })
