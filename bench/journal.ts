@@ -30,37 +30,56 @@ export const benchJournal = async (): Promise<void> => {
   try {
     // 1. single-event append (in-process service call) vs raw append + fsync of the same line.
     // The two are interleaved run by run, so that both see the same disk (fsync time varies a lot).
-    await call((j) => j.append("single", created))
-    const rawFile = path.join(dir, "research", "single", "raw.jsonl")
-    const service: Array<number> = []
-    const raw: Array<number> = []
-    for (let i = 0; i < 103; i++) {
-      const event = evaluation(`s-${i}`, i)
-      let t = process.hrtime.bigint()
-      await call((j) => j.append("single", event))
-      const serviceMs = Number(process.hrtime.bigint() - t) / 1e6
-      const line = encodeLine(i + 1, eventText(evaluation(`r-${i}`, i)))
-      t = process.hrtime.bigint()
-      const fd = fs.openSync(rawFile, "a")
-      try {
-        fs.appendFileSync(fd, line)
-        fs.fsyncSync(fd)
-      } finally {
-        fs.closeSync(fd)
+    // Measured twice: on the first 100 calls of a new service, while V8 is still compiling the
+    // append path (a CLI process makes one call, so it is colder still: CLI start is measured
+    // apart), and in the steady state of a program that appends all along (after 3000 appends to
+    // other journals of the same size), which is what the target is about.
+    const appendRuns = async (study: string, tag: string) => {
+      await call((j) => j.append(study, created))
+      const rawFile = path.join(dir, "research", study, "raw.jsonl")
+      const service: Array<number> = []
+      const raw: Array<number> = []
+      for (let i = 0; i < 103; i++) {
+        const event = evaluation(`${tag}-${i}`, i)
+        let t = process.hrtime.bigint()
+        await call((j) => j.append(study, event))
+        const serviceMs = Number(process.hrtime.bigint() - t) / 1e6
+        const line = encodeLine(i + 1, eventText(evaluation(`r-${i}`, i)))
+        t = process.hrtime.bigint()
+        const fd = fs.openSync(rawFile, "a")
+        try {
+          fs.appendFileSync(fd, line)
+          fs.fsyncSync(fd)
+        } finally {
+          fs.closeSync(fd)
+        }
+        const rawMs = Number(process.hrtime.bigint() - t) / 1e6
+        if (i >= 3) {
+          service.push(serviceMs)
+          raw.push(rawMs)
+        }
       }
-      const rawMs = Number(process.hrtime.bigint() - t) / 1e6
-      if (i >= 3) {
-        service.push(serviceMs)
-        raw.push(rawMs)
-      }
+      return { ms: median(service), baselineMs: median(raw) }
     }
+    const cold = await appendRuns("single", "s")
+    for (let w = 0; w < 3000; w++) {
+      const study = `warm-${Math.floor(w / 100)}`
+      if (w % 100 === 0) await call((j) => j.append(study, created))
+      await call((j) => j.append(study, evaluation(`w-${w}`, w)))
+    }
+    const warm = await appendRuns("steady", "t")
     record({
-      name: "journal append (1 event, service)",
-      ms: median(service),
+      name: "journal append (1 event, service, steady state)",
+      ...warm,
       baseline: "appendFileSync+fsyncSync",
-      baselineMs: median(raw),
       target: 2,
-      note: "interleaved, 100 runs each"
+      note: "after 3000 appends; interleaved, 100 runs each, journal of 1–100 events"
+    })
+    record({
+      name: "journal append (1 event, first 100 calls of a service)",
+      ...cold,
+      baseline: "appendFileSync+fsyncSync",
+      note: "V8 still compiling the append path; interleaved, 100 runs each"
     })
 
     // 2. a 1000-event batch vs a raw write + fsync of the same lines.
