@@ -10,6 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import { load } from "cheerio/slim"
 import { execFile, spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -86,11 +87,15 @@ export const benchIngest = async (): Promise<void> => {
     console.log(`  page: ${(page.byteLength / MiB).toFixed(2)} MiB of HTML on 127.0.0.1, served by a separate process (reached through the test layer)`)
     const http_ = SafeHttpTest({ resolve: tableResolver({ "bench.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) })
     let n = 0
-    const ingestOnce = () => {
-      const dir = path.join(scratch, `w${n++}`)
-      fs.mkdirSync(dir)
-      const layer = IngestLive.pipe(Layer.provide(Layer.merge(http_, BaseLive(dir))))
-      return Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
+    // One program capturing into one work folder, as an embedding program would (its layers built
+    // once, the lock's connection kept open); each capture names another page (the same bytes
+    // under another path), so that each writes both files instead of finding them retained.
+    const workdir = path.join(scratch, "work")
+    fs.mkdirSync(workdir)
+    const runtime = ManagedRuntime.make(IngestLive.pipe(Layer.provide(Layer.merge(http_, BaseLive(workdir)))))
+    const ingestOnce = async () => {
+      const r = await runtime.runPromise(Effect.flatMap(Ingest, (i) => i.capture(`${url}-${n++}`)))
+      if (r.reused) throw new Error("a capture found its files already retained")
     }
     const captureOnce = () => {
       const dir = path.join(scratch, `c${n++}`)
@@ -125,9 +130,9 @@ export const benchIngest = async (): Promise<void> => {
             res.on("error", reject)
           })
         )
-    // The captures of a process that has just started (V8 still compiling the extractor and the
-    // rest: captures 3 to 11), then the steady state of a program that captures all along (after
-    // 20 captures), which is what the target is about. A CLI process makes one capture, colder
+    // The captures of a program that has just started (V8 still compiling the extractor and the
+    // rest: captures 3 to 11), then its steady state (after 20 captures), which is what the target
+    // is about. A CLI process makes one capture, colder
     // still; its start is measured apart (the CLI can never reach loopback, so its whole run cannot
     // be measured here). Not interleaved with the baseline: every process started from this one
     // slows the in-process work that follows it (measured: starting even `true` before an
@@ -140,6 +145,7 @@ export const benchIngest = async (): Promise<void> => {
     const early = await timeAsync(9, ingestOnce, 0)
     await warmUp(9, ingestOnce)
     const steady = await timeAsync(9, ingestOnce, 0)
+    await runtime.dispose()
     const capture = await timeAsync(9, captureOnce, 20)
     const baselineMs = await timeAsync(9, baselineOnce, 2)
     record({
