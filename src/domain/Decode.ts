@@ -4,11 +4,24 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { InvalidInput } from "./Errors.js"
 
-const toIssues = (error: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
+const UNDEFINED_ALTERNATIVE = /^Expected undefined, actual /
+
+/**
+ * One issue per problem. An optional field whose value is wrong fails both of its alternatives,
+ * the value's Schema and `undefined`; JSON has no `undefined`, so the second says nothing and is
+ * left out whenever the field (or a field inside it) has another issue.
+ */
+const toIssues = (error: ParseResult.ParseError) => {
+  const all = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     path: issue.path.map(String).join("."),
     message: issue.message
   }))
+  const within = (path: string, inner: string) => inner === path || inner.startsWith(`${path}.`)
+  return all.filter((issue) =>
+    !UNDEFINED_ALTERNATIVE.test(issue.message) ||
+    !all.some((other) => other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message))
+  )
+}
 
 /** Decode `value` (already parsed JSON) with `schema`; excess properties are refused. */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I, never>) => {

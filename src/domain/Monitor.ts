@@ -508,6 +508,11 @@ export const newSubscription = (input: SubscriptionInput, now: Date): Either.Eit
   if (input.units !== undefined && new Set(input.units).size !== input.units.length) {
     issues.push({ path: "units", message: "unit ids must be unique" })
   }
+  // The Schema checks both; a program calling this with an input it did not decode gets the same refusal.
+  if (Option.isNone(zoneOf(input.timezone))) issues.push({ path: "timezone", message: "expected an IANA time zone such as Europe/Berlin" })
+  if (input.anchor !== undefined && Option.isNone(parseAnchor(input.anchor))) {
+    issues.push({ path: "anchor", message: "expected a local YYYY-MM-DDTHH:MM (no seconds, no offset)" })
+  }
   if (issues.length > 0) return Either.left(new InvalidInput({ issues }))
   const cadence = input.cadence ?? DEFAULT_CADENCE
   const anchor = input.anchor ?? Option.getOrThrow(defaultAnchor(input.timezone, cadence, now.getTime()))

@@ -19,9 +19,10 @@ import {
   RunStatus,
   DispositionValue,
   statusChange,
-  type SubscriptionInput,
+  SubscriptionInput,
   updateSubscription
 } from "../../src/domain/Monitor.js"
+import { decodeWith } from "../../src/domain/Decode.js"
 import { windowStart } from "../../src/domain/MonitorWindows.js"
 import { canonicalJson } from "../../src/domain/Canonical.js"
 
@@ -145,6 +146,34 @@ describe("monitor domain", () => {
       assert.strictEqual(r2.nextDueAt, sub.nextDueAt)
     }
   )
+})
+
+describe("monitor input checks", () => {
+  it("newSubscription refuses an unknown zone or an anchor that is no real date with InvalidInput, also without the Schema", () => {
+    const at = new Date("2026-01-01T00:00:00Z")
+    const refused = (i: SubscriptionInput) => {
+      const r = newSubscription(i, at)
+      return Either.isLeft(r) ? r.left.issues.map((x) => x.path) : []
+    }
+    assert.deepStrictEqual(refused({ ...input, anchor: "2026-02-29T23:59" }), ["anchor"])
+    assert.deepStrictEqual(refused({ ...input, timezone: "Mars/Olympus" }), ["timezone"])
+    assert.deepStrictEqual(refused({ ...input, timezone: "Mars/Olympus", anchor: undefined } as SubscriptionInput), ["timezone"])
+    assert.isTrue(Either.isRight(newSubscription({ ...input, anchor: "2028-02-29T23:59" }, at)))
+  })
+
+  it("a wrong optional field is one issue, without the empty 'Expected undefined' alternative", () => {
+    const decode = decodeWith(SubscriptionInput)
+    const issues = (v: unknown) => {
+      const r = decode(v)
+      return Either.isLeft(r) ? r.left.issues : []
+    }
+    const base = { kind: "literature", target: "t", timezone: "UTC" }
+    assert.deepStrictEqual(issues({ ...base, anchor: "2026-02-29T23:59" }).map((i) => i.path), ["anchor"])
+    assert.deepStrictEqual(issues({ ...base, budget: { maxSources: 0, maxMinutes: 5 } }).map((i) => i.path), ["budget.maxSources"])
+    const wrongType = issues({ ...base, budget: "x" })
+    assert.deepStrictEqual(wrongType.map((i) => i.path), ["budget"])
+    assert.notInclude(wrongType[0]!.message, "Expected undefined")
+  })
 })
 
 describe("monitor receipt canonical form", () => {
