@@ -89,16 +89,17 @@ const safeDigest = (run: RunRecord): string | null => {
   }
 }
 
+/** A well-formed run record (or `undefined`) as loaded: it must name itself and its receipt digest must match. */
+const loadedRun = (runId: string, run: RunRecord | undefined): LoadedRun =>
+  run === undefined
+    ? { _tag: "Mismatch", runId, revision: null }
+    : run.id !== runId || safeDigest(run) !== run.receiptDigest
+    ? { _tag: "Mismatch", runId, revision: run.revision }
+    : { _tag: "Ok", run }
+
 /** Check a run's stored text: decodes, names itself, and its receipt digest matches. */
-export const verifyRunText = (runId: string, text: string): LoadedRun => {
-  const parsed = Either.flatMap(parseJson(text), decodeRun)
-  if (Either.isLeft(parsed)) return { _tag: "Mismatch", runId, revision: null }
-  const run = parsed.right
-  if (run.id !== runId || safeDigest(run) !== run.receiptDigest) {
-    return { _tag: "Mismatch", runId, revision: run.revision }
-  }
-  return { _tag: "Ok", run }
-}
+export const verifyRunText = (runId: string, text: string): LoadedRun =>
+  loadedRun(runId, Either.getOrUndefined(Either.flatMap(parseJson(text), decodeRun)))
 
 /**
  * The whole-record check of the scans (`next`, `due`, `unresolved-outcomes`): the same answer as
@@ -116,12 +117,9 @@ export const scanRunText = (runId: string, text: string): LoadedRun => {
   try {
     raw = JSON.parse(text)
   } catch {
-    return { _tag: "Mismatch", runId, revision: null }
+    raw = undefined
   }
-  if (!isRunRecord(raw)) return { _tag: "Mismatch", runId, revision: null }
-  const run = raw as unknown as RunRecord
-  if (run.id !== runId || safeDigest(run) !== run.receiptDigest) return { _tag: "Mismatch", runId, revision: run.revision }
-  return { _tag: "Ok", run }
+  return loadedRun(runId, isRunRecord(raw) ? raw : undefined)
 }
 
 /** `Schema.is(SubscriptionRecord, { onExcessProperty: "error" })`, compiled (scans read every subscription). */
@@ -283,14 +281,14 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
     }
 
     /** Every subscription record, sorted by creation; unreadable ones listed by path. */
-    const scanSubscriptions = (check: (x: unknown) => x is SubscriptionRecord) => Effect.gen(function*() {
+    const scanSubscriptions = Effect.gen(function*() {
       const entries = yield* listJson(SUBSCRIPTIONS_DIR)
       const read = yield* readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes) => parseOrUndefined(bytes), RECORD_MAX)
       const subs: Array<SubscriptionRecord> = []
       const broken: Array<string> = []
       read.forEach((r, i) => {
         const raw = r.value ?? undefined
-        if (check(raw) && raw.id === entries[i]!.id) subs.push(raw)
+        if (isSubscriptionRecord(raw) && raw.id === entries[i]!.id) subs.push(raw)
         else broken.push(r.path)
       })
       return { subs: subs.sort(byCreation), broken }
@@ -380,7 +378,7 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
       )
 
     /** Every subscription; a damaged record fails closed with CorruptMonitorRecord. */
-    const loadAllSubscriptions = Effect.flatMap(scanSubscriptions(isSubscriptionRecord), ({ broken, subs }) =>
+    const loadAllSubscriptions = Effect.flatMap(scanSubscriptions, ({ broken, subs }) =>
       broken.length > 0
         ? Effect.fail(new CorruptMonitorRecord({ path: broken[0]!, reason: "not a valid subscription record" }))
         : Effect.succeed(subs)
@@ -665,7 +663,7 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
           for (const r of yield* Ref.get(recoveredRef)) {
             out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
           }
-          const { broken, subs: subList } = yield* scanSubscriptions(isSubscriptionRecord)
+          const { broken, subs: subList } = yield* scanSubscriptions
           const subs = new Map(subList.map((s) => [s.id, s]))
           for (const path of broken) {
             out.push({ kind: "broken-link", runId: null, runRevision: null, missing: path, reason: "unreadable subscription record" })
