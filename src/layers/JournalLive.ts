@@ -60,6 +60,12 @@ export const VERIFIED_CACHE_BYTES = 64 * 1024 * 1024
 /** Journals larger than this are read into fresh memory for each append (see `readBuffer`). */
 const RECYCLED_MAX_BYTES = 16 * 1024 * 1024
 
+/** A replay verified under the lock, and the recycled memory its bytes are in (when they are). */
+interface Verified {
+  readonly replay: Replay
+  readonly memory: Buffer | undefined
+}
+
 interface Planned {
   readonly appended: Array<string>
   readonly skipped: Array<string>
@@ -102,28 +108,25 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
    * is trusted from timestamps or sizes. An entry is taken out while in use and put back only
    * after its operation succeeded, so a refused or failed operation leaves no entry behind.
    */
-  const verified = new Map<string, Replay>()
+  const verified = new Map<string, Verified>()
   let verifiedTotal = 0
-  const takeVerified = (path: string): Replay | undefined => {
-    const r = verified.get(path)
-    if (r !== undefined) {
+  const takeVerified = (path: string): Verified | undefined => {
+    const v = verified.get(path)
+    if (v !== undefined) {
       verified.delete(path)
-      verifiedTotal -= r.committedBytes
+      verifiedTotal -= v.replay.committedBytes
     }
-    return r
+    return v
   }
   const remember = (path: string, r: Replay, memory?: Buffer) => {
     takeVerified(path)
-    memoryOf.delete(path)
     if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
-    verified.set(path, r)
-    if (memory !== undefined) memoryOf.set(path, memory)
+    verified.set(path, { replay: r, memory })
     verifiedTotal += r.committedBytes
     for (const [p, old] of verified) {
       if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
       verified.delete(p)
-      memoryOf.delete(p)
-      verifiedTotal -= old.committedBytes
+      verifiedTotal -= old.replay.committedBytes
     }
   }
   const keepVerified = (path: string, r: Replay) => Effect.sync(() => remember(path, r))
@@ -131,12 +134,11 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
   /**
    * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
    * fresh memory costs more than reading a small journal on some machines (measured here: ~0.1 ms
-   * for 30 KB, a quarter of an fsync). `memoryOf` names the buffer behind a verified replay that
-   * was read into recycled memory; once that replay has been taken and continued (or dropped) by
-   * `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
+   * for 30 KB, a quarter of an fsync). A verified replay read into recycled memory keeps that
+   * memory with it (`Verified.memory`); once the replay has been taken and continued (or dropped)
+   * by `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
    * for the next read. Only locked operations, which the lock serializes, use either.
    */
-  const memoryOf = new Map<string, Buffer>()
   let spare: Buffer | undefined
   const release = (memory: Buffer | undefined) => {
     if (memory !== undefined && (spare === undefined || spare.byteLength < memory.byteLength)) spare = memory
@@ -155,13 +157,9 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
   /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
   const verifiedReplay = (path: string, bytes: Uint8Array): Either.Either<Replay, CorruptJournal> => {
     const previous = takeVerified(path)
-    const r = (previous === undefined ? undefined : extendReplay(previous, bytes)) ?? replay(bytes)
+    const r = (previous === undefined ? undefined : extendReplay(previous.replay, bytes)) ?? replay(bytes)
     // `previous` is consumed or dropped: the memory behind it is free (`bytes` is elsewhere).
-    const memory = memoryOf.get(path)
-    if (memory !== undefined) {
-      memoryOf.delete(path)
-      release(memory)
-    }
+    release(previous?.memory)
     return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
   }
 
