@@ -26,6 +26,7 @@ import {
   STAGING_SUFFIX
 } from "../services/FileStore.js"
 import { Workdir } from "../services/Workdir.js"
+import { appendDecided, readThenAppendOf } from "./FileStoreFallbacks.js"
 
 /** The worker pool module loads only when a large file is hashed (keeps start-up small). */
 const loadPool = () => import("./HashPool.js").then((m) => m.hashPool())
@@ -393,20 +394,15 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       if (Either.isLeft(normalized)) return Effect.fail(normalized.left)
       const rel = normalized.right
       const max = options.maxBytes ?? DEFAULT_MAX_BYTES
-      /** Decide on what was read; append through `append` (creating the file) when there is no descriptor. */
-      const decideThenAppend = (bytes: Uint8Array): Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> => {
-        const decided = decide(bytes)
-        if (Either.isLeft(decided)) return Effect.fail(decided.left)
-        const { append: data, value } = decided.right
-        return data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(rel, data), value)
-      }
+      /** No file to open: decide on nothing, and `append` creates the file when there is something to append. */
+      const decideOnNothing = () => appendDecided(append, rel, new Uint8Array(0), decide)
       const parents = checkParentsSync(rel)
       if (Either.isLeft(parents)) return Effect.fail(parents.left)
-      if (parents.right === "missing") return decideThenAppend(new Uint8Array(0))
+      if (parents.right === "missing") return decideOnNothing()
       const absolute = abs(rel)
       const st = lstatOrNone(rel, absolute)
       if (Either.isLeft(st)) return Effect.fail(st.left)
-      if (st.right === undefined) return decideThenAppend(new Uint8Array(0))
+      if (st.right === undefined) return decideOnNothing()
       if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
       if (!st.right.isFile()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-regular-file" }))
       if (st.right.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
@@ -417,12 +413,9 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       } catch (e) {
         const code = codeOf(e)
         if (code === "ELOOP") return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-        if (code === "ENOENT") return decideThenAppend(new Uint8Array(0))
+        if (code === "ENOENT") return decideOnNothing()
         if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") {
-          return Effect.flatMap(
-            Effect.catchTag(read(rel, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(new Uint8Array(0))),
-            decideThenAppend
-          )
+          return readThenAppendOf({ read, append })(rel, options, decide)
         }
         return Effect.fail(io(rel, "open")(e))
       }

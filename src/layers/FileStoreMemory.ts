@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import { EditedRetainedFile, FileNotFound, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
+import { readManyWithOf } from "./FileStoreFallbacks.js"
 import {
   DEFAULT_MAX_BYTES,
   type Digest,
@@ -221,9 +222,7 @@ export const makeMemoryFs = (): MemoryFs => {
         onFailure: (error) => ({ path: Either.getOrElse(normalizeRelative(p), () => p), bytes: null, error })
       }))
 
-  const readManyWith: NonNullable<FileStoreShape["readManyWith"]> = (paths, use, options) =>
-    Effect.map(readMany(paths, options), (entries) =>
-      entries.map((e, i) => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
+  const readManyWith = readManyWithOf({ read, readMany })
 
   const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = (p, options, decide) =>
     Effect.gen(function*() {

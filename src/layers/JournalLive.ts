@@ -40,7 +40,8 @@ import {
 } from "../domain/JournalErrors.js"
 import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
-import { FileStore, type FileStoreShape, type ReadOptions, type ReadThenAppendError } from "../services/FileStore.js"
+import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { readThenAppendOf } from "./FileStoreFallbacks.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 
@@ -240,21 +241,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       lines === "" ? Effect.succeed(out) : Effect.as(aliased(path)(store.append(path, lines)), out))
 
   /** Read a file and append to it (one descriptor when the store offers it). */
-  const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = store.readThenAppend ??
-    (<A, E>(
-      path: string,
-      options: ReadOptions,
-      decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
-    ) =>
-      Effect.flatMap(
-        Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(EMPTY)),
-        (bytes): Effect.Effect<A, E | ReadThenAppendError> =>
-          Either.match(decide(bytes), {
-            onLeft: (e) => Effect.fail(e),
-            onRight: ({ append: data, value }) =>
-              data === null || data === "" ? Effect.succeed(value) : Effect.as(store.append(path, data), value)
-          })
-      ))
+  const readThenAppend = store.readThenAppend ?? readThenAppendOf(store)
 
   /** The input of an append, decoded and checked on its own (before the lock). */
   const appendInput = (study: string, input: unknown) =>

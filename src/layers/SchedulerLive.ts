@@ -56,7 +56,8 @@ import {
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
 import { makeQuoteMatcher } from "../domain/Quote.js"
-import { FileStore, type FileStoreShape, type ReadManyWithEntry } from "../services/FileStore.js"
+import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
@@ -252,21 +253,9 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
      * Read many files and keep only what `use` makes of each (a parsed record, a digest): the
      * store's batch paths when it has them, else file by file. `use` must not keep the bytes.
      */
-    const readAllWith = <A>(
-      paths: ReadonlyArray<string>,
-      use: (bytes: Uint8Array, index: number) => A,
-      maxBytes: number
-    ): Effect.Effect<ReadonlyArray<ReadManyWithEntry<A>>> =>
-      store.readManyWith !== undefined
-        ? store.readManyWith(paths, use, { maxBytes })
-        : store.readMany !== undefined
-        ? Effect.map(store.readMany(paths, { maxBytes }), (entries) =>
-          entries.map((e, i) => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
-        : Effect.forEach(paths, (path, i) =>
-          store.read(path, { maxBytes }).pipe(
-            Effect.map((bytes): ReadManyWithEntry<A> => ({ path, value: use(bytes, i), error: null })),
-            Effect.catchAll((error) => Effect.succeed<ReadManyWithEntry<A>>({ path, value: null, error }))
-          ))
+    const readManyWith = store.readManyWith ?? readManyWithOf(store)
+    const readAllWith = <A>(paths: ReadonlyArray<string>, use: (bytes: Uint8Array, index: number) => A, maxBytes: number) =>
+      readManyWith(paths, use, { maxBytes })
 
     const textOf = (bytes: Uint8Array) =>
       (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8")

@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { readManyWithOf, readThenAppendOf } from "../../src/layers/FileStoreFallbacks.js"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { tempWorkdir } from "../support/cli.js"
 
@@ -79,5 +80,31 @@ describe("FileStoreLive.readThenAppend", () => {
         execFileSync("chattr", ["-i", file])
       }
       expect(fs.readFileSync(file, "utf8")).toBe("one\n")
+    }))
+})
+
+describe("FileStore fallbacks (for stores without the optional methods)", () => {
+  it.effect("readThenAppendOf and readManyWithOf answer as the store's own paths", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const store = makeFileStoreLive(root)
+      const viaReadAndAppend = readThenAppendOf(store)
+      expect(yield* viaReadAndAppend("d/log", {}, keep(null))).toBe("")
+      expect(fs.existsSync(path.join(root, "d"))).toBe(false)
+      expect(yield* viaReadAndAppend("d/log", {}, keep("one\n"))).toBe("")
+      expect(yield* store.readThenAppend!("d/log", {}, keep("two\n"))).toBe("one\n")
+      expect(yield* viaReadAndAppend("d/log", {}, keep(null))).toBe("one\ntwo\n")
+      expect(yield* Effect.either(viaReadAndAppend("d/log", {}, () => Either.left("no" as const)))).toEqual(Either.left("no"))
+      expect(fs.readFileSync(path.join(root, "d/log"), "utf8")).toBe("one\ntwo\n")
+      fs.linkSync(path.join(root, "d/log"), path.join(root, "d/hard"))
+      const aliased = yield* Effect.either(viaReadAndAppend("d/log", {}, keep("x\n")))
+      expect(Either.isLeft(aliased) && aliased.left).toMatchObject({ _tag: "UnsafePath", reason: "hard-link" })
+
+      const paths = ["d/log", "d/missing", "../out", "d"]
+      const size = (bytes: Uint8Array, i: number) => `${i}:${bytes.byteLength}`
+      const own = yield* store.readManyWith!(paths, size)
+      expect(yield* readManyWithOf(store)(paths, size)).toEqual(own)
+      expect(yield* readManyWithOf({ read: store.read })(paths, size)).toEqual(own)
+      expect(own.map((e) => e.error?._tag ?? e.value)).toEqual(["0:8", "FileNotFound", "UnsafePath", "UnsafePath"])
     }))
 })
