@@ -69,13 +69,17 @@ export const Scope = Schema.Record({ key: Schema.String, value: Schema.Unknown }
 })
 export type Scope = typeof Scope.Type
 
+const isTimezone = (s: string): boolean => Option.isSome(zoneOf(s))
+const isAnchor = (s: string): boolean => Option.isSome(parseAnchor(s))
+const TIMEZONE_EXPECTED = "expected an IANA time zone such as Europe/Berlin"
+const ANCHOR_EXPECTED = "expected a local YYYY-MM-DDTHH:MM (no seconds, no offset)"
 const Timezone = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(zoneOf(s)) || "expected an IANA time zone such as Europe/Berlin", {
+  Schema.filter((s) => isTimezone(s) || TIMEZONE_EXPECTED, {
     jsonSchema: { type: "string", description: "IANA time zone" }
   })
 )
 const Anchor = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(parseAnchor(s)) || "expected a local YYYY-MM-DDTHH:MM (no seconds, no offset)", {
+  Schema.filter((s) => isAnchor(s) || ANCHOR_EXPECTED, {
     jsonSchema: { type: "string", pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}$" }
   })
 )
@@ -509,10 +513,8 @@ export const newSubscription = (input: SubscriptionInput, now: Date): Either.Eit
     issues.push({ path: "units", message: "unit ids must be unique" })
   }
   // The Schema checks both; a program calling this with an input it did not decode gets the same refusal.
-  if (Option.isNone(zoneOf(input.timezone))) issues.push({ path: "timezone", message: "expected an IANA time zone such as Europe/Berlin" })
-  if (input.anchor !== undefined && Option.isNone(parseAnchor(input.anchor))) {
-    issues.push({ path: "anchor", message: "expected a local YYYY-MM-DDTHH:MM (no seconds, no offset)" })
-  }
+  if (!isTimezone(input.timezone)) issues.push({ path: "timezone", message: TIMEZONE_EXPECTED })
+  if (input.anchor !== undefined && !isAnchor(input.anchor)) issues.push({ path: "anchor", message: ANCHOR_EXPECTED })
   if (issues.length > 0) return Either.left(new InvalidInput({ issues }))
   const cadence = input.cadence ?? DEFAULT_CADENCE
   const anchor = input.anchor ?? Option.getOrThrow(defaultAnchor(input.timezone, cadence, now.getTime()))
