@@ -33,11 +33,14 @@ export const isNormalRelative = (p: string): boolean => {
   return true
 }
 
+/** A Windows drive prefix (`C:`): absolute there, so refused, given directly or reached through `.`/`..`. */
+const DRIVE_LETTER = /^[A-Za-z]:/
+
 /** normalizeRelative without the already-normal shortcut (exported for the test that compares both). */
 export const normalizeRelativeGeneric = (input: string): Either.Either<string, UnsafePath> => {
   if (input.length === 0 || input.includes("\0")) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
   const slashed = input.replace(/\\/g, "/")
-  if (slashed.startsWith("/") || /^[A-Za-z]:/.test(slashed)) {
+  if (slashed.startsWith("/") || DRIVE_LETTER.test(slashed)) {
     return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
   }
   const out: Array<string> = []
@@ -53,7 +56,7 @@ export const normalizeRelativeGeneric = (input: string): Either.Either<string, U
   if (out.length === 0) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
   const joined = out.join("/")
   // "./C:x" or "a/../C:x" would come out as "C:x", which is refused as absolute when given as is.
-  if (/^[A-Za-z]:/.test(joined)) return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
+  if (DRIVE_LETTER.test(joined)) return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
   return Either.right(joined)
 }
 
