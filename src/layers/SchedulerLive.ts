@@ -11,6 +11,21 @@ import * as Ref from "effect/Ref"
 import { sha256Hex } from "../domain/Canonical.js"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import { compileGuard } from "../domain/Guard.js"
+import {
+  EMPTY_RUN_SCAN_INDEX,
+  decodeRunScanIndex,
+  encodeRunScanIndex,
+  isRunMismatch,
+  type RunScan,
+  type RunScanIndex,
+  type RunScanIndexEntry,
+  type RunScanResult,
+  runScanStamp,
+  scanRun,
+  scanRunText,
+  scanWithIndex,
+  verifyRunText
+} from "../domain/RunScan.js"
 import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
 import {
   afterRunEnded,
@@ -28,15 +43,12 @@ import {
   newRun,
   newSubscription,
   outcomeCounts,
-  receiptDigestOf,
   type ReportLine,
   RUN_ID_PATTERN,
   runIdOf,
   RunRecord,
-  type RunStatus,
   statusChange,
   SubscriptionRecord,
-  type UnresolvedOutcome,
   updateSubscription
 } from "../domain/Monitor.js"
 import {
@@ -66,115 +78,36 @@ export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
 export const RUNS_DIR = `${MONITOR_DIR}/runs`
 export const REPORTS_FILE = `${MONITOR_DIR}/reports.jsonl`
+/** Derived: what the scans made of each run file, by the SHA-256 of its bytes (src/domain/RunScan.ts). */
+export const RUN_SCAN_INDEX_FILE = `${MONITOR_DIR}/run-scan.index`
 export const subscriptionPath = (id: string) => `${SUBSCRIPTIONS_DIR}/${id}.json`
 export const runPath = (id: string) => `${RUNS_DIR}/${id}.json`
 
 const FILE_MAX = 16 * 1024 * 1024
 const RECORD_MAX = 4 * 1024 * 1024
+const INDEX_MAX = 256 * 1024 * 1024
+
+export interface SchedulerOptions {
+  /** Keep and use the run scan index (default true); false scans every run from scratch and leaves the index alone. */
+  readonly runScanIndex?: boolean
+}
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
-const decodeRun = decodeWith(RunRecord)
 
 const render = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
-
-type LoadedRun =
-  | { readonly _tag: "Ok"; readonly run: RunRecord }
-  | { readonly _tag: "Mismatch"; readonly runId: string; readonly revision: number | null }
-
-/** The receipt digest, or null when the stored content has no canonical form (e.g. a lone surrogate). */
-const safeDigest = (run: RunRecord): string | null => {
-  try {
-    return receiptDigestOf(run)
-  } catch {
-    return null
-  }
-}
-
-/** A well-formed run record (or `undefined`) as loaded: it must name itself and its receipt digest must match. */
-const loadedRun = (runId: string, run: RunRecord | undefined): LoadedRun =>
-  run === undefined
-    ? { _tag: "Mismatch", runId, revision: null }
-    : run.id !== runId || safeDigest(run) !== run.receiptDigest
-    ? { _tag: "Mismatch", runId, revision: run.revision }
-    : { _tag: "Ok", run }
-
-/** Check a run's stored text: decodes, names itself, and its receipt digest matches. */
-export const verifyRunText = (runId: string, text: string): LoadedRun =>
-  loadedRun(runId, Either.getOrUndefined(Either.flatMap(parseJson(text), decodeRun)))
-
-/**
- * The whole-record check of the scans (`next`, `due`, `unresolved-outcomes`): the same answer as
- * the Schema decode of single-run loads, so a scan lists as a mismatch exactly the runs that
- * `show` and the transitions refuse. Scans touch every run, and a Schema decode of each
- * dominated `next` (measured: ~3x the cost of reading the files), so the guard is compiled
- * from the Schema (src/domain/Guard.ts, ~5 µs a record). The receipt digest is recomputed for
- * every run; a run failing either check is a mismatch (fail closed).
- */
-const isRunRecord = compileGuard(RunRecord)
-
-/** Scan check of a run's stored text (see `isRunRecord`). */
-export const scanRunText = (runId: string, text: string): LoadedRun => {
-  let raw: unknown
-  try {
-    raw = JSON.parse(text)
-  } catch {
-    raw = undefined
-  }
-  return loadedRun(runId, isRunRecord(raw) ? raw : undefined)
-}
 
 /** `Schema.is(SubscriptionRecord, { onExcessProperty: "error" })`, compiled (scans read every subscription). */
 const isSubscriptionRecord = compileGuard(SubscriptionRecord)
 
-/** Shared by every run without an undecided outcome (never mutated: scans only read it). */
-const NONE_UNRESOLVED: ReadonlyArray<UnresolvedOutcome> = Object.freeze([])
-
-const unresolvedOf = (run: RunRecord): ReadonlyArray<UnresolvedOutcome> => {
-  if (run.status !== "completed") return NONE_UNRESOLVED
-  let out: Array<UnresolvedOutcome> | null = null
-  for (const o of run.outcomes) {
-    if (o.disposition !== null) continue
-    if (out === null) out = []
-    out.push({
-      runId: run.id,
-      runRevision: run.revision,
-      subscriptionId: run.subscriptionId,
-      outcomeId: o.id,
-      label: o.label,
-      reason: o.reason,
-      citations: o.citations
-    })
-  }
-  return out ?? NONE_UNRESOLVED
-}
-
-/** What the scans (`next`, `unresolved-outcomes`) use of a verified run. */
-interface RunScan {
-  readonly id: string
-  readonly subscriptionId: string
-  readonly createdAt: string
-  readonly status: RunStatus
-  readonly revision: number
-  readonly target: string
-  readonly completion: Pick<NonNullable<RunRecord["completion"]>, "stage" | "survey"> | null
-  readonly unresolved: ReadonlyArray<UnresolvedOutcome>
-}
-
-const runScanOf = (run: RunRecord): RunScan => ({
-  id: run.id,
-  subscriptionId: run.subscriptionId,
-  createdAt: run.createdAt,
-  status: run.status,
-  revision: run.revision,
-  target: run.frozen.target,
-  completion: run.completion === null ? null : { stage: run.completion.stage, survey: run.completion.survey },
-  unresolved: unresolvedOf(run)
-})
-
 const byCreation = <A extends { readonly createdAt: string; readonly id: string }>(a: A, b: A) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 
-export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>, hooks: TransactionHooks = {}) =>
+export const makeScheduler = (
+  store: FileStoreShape,
+  withLock: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>,
+  hooks: TransactionHooks = {},
+  options: SchedulerOptions = {}
+) =>
   Effect.gen(function*() {
     const tx = makeTransactions(store, hooks)
     const recoveredRef = yield* Ref.make<ReadonlyArray<RecoveredTransaction>>([])
@@ -598,27 +531,50 @@ export const makeScheduler = (store: FileStoreShape, withLock: <A, E>(self: Effe
         })
       )
 
+    const useIndex = options.runScanIndex !== false
+    const stamp = runScanStamp(process.versions)
+
+    /** The run scan index as stored, or an empty one when it is missing, damaged or made under other rules. */
+    const loadIndex: Effect.Effect<RunScanIndex> = store.read(RUN_SCAN_INDEX_FILE, { maxBytes: INDEX_MAX }).pipe(
+      Effect.map((bytes) => decodeRunScanIndex(stamp, bytes) ?? EMPTY_RUN_SCAN_INDEX),
+      Effect.orElseSucceed(() => EMPTY_RUN_SCAN_INDEX)
+    )
+
+    /** Publish the index; it is derived state, so a failure (read-only folder, full disk) only costs the next scan time. */
+    const saveIndex = (index: RunScanIndex) => Effect.ignore(store.writeAtomic(RUN_SCAN_INDEX_FILE, encodeRunScanIndex(stamp, index)))
+
     /**
      * Every run file, verified; unreadable or altered ones are mismatches (never silently skipped).
-     * Each run is checked and verified as soon as its file is read, and only what the scans use
-     * is kept (RunScan): the parsed record dies young instead of surviving the whole scan.
+     * Each run file is read whole and checked as soon as it is read, and only what the scans use
+     * is kept (RunScan): the parsed record dies young instead of surviving the whole scan. The
+     * check's answer comes from the run scan index when the file's bytes are the very bytes it
+     * was computed from (same SHA-256); the index is rewritten when anything differs.
      */
     const loadAllRuns = Effect.gen(function*() {
       const entries = yield* listJson(RUNS_DIR)
-      const read = yield* readAllWith(
-        entries.map((e) => `${RUNS_DIR}/${e.name}`),
-        (bytes, i) => {
-          const loaded = scanRunText(entries[i]!.id, textOf(bytes))
-          return loaded._tag === "Ok" ? runScanOf(loaded.run) : loaded
-        },
-        RECORD_MAX
-      )
+      const paths = entries.map((e) => `${RUNS_DIR}/${e.name}`)
+      let read: ReadonlyArray<{ readonly value: RunScanResult | null }>
+      if (useIndex) {
+        const known = yield* loadIndex
+        const fresh = new Map<string, RunScanIndexEntry>()
+        let reused = 0
+        read = yield* readAllWith(paths, (bytes, i) => {
+          const id = entries[i]!.id
+          const hit = scanWithIndex(known, id, bytes, textOf)
+          fresh.set(id, hit.entry)
+          if (hit.reused) reused++
+          return hit.entry.result
+        }, RECORD_MAX)
+        if (reused !== fresh.size || known.size !== fresh.size) yield* saveIndex(fresh)
+      } else {
+        read = yield* readAllWith(paths, (bytes, i) => scanRun(entries[i]!.id, textOf(bytes)), RECORD_MAX)
+      }
       const runs: Array<RunScan> = []
       const mismatches: Array<{ runId: string; revision: number | null }> = []
       read.forEach((r, i) => {
         const v = r.value
         if (v === null) mismatches.push({ runId: entries[i]!.id, revision: null })
-        else if ("_tag" in v) mismatches.push({ runId: v.runId, revision: v.revision })
+        else if (isRunMismatch(v)) mismatches.push({ runId: v.runId, revision: v.revision })
         else runs.push(v)
       })
       return { runs: runs.sort(byCreation), mismatches }

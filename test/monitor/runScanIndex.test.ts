@@ -1,0 +1,190 @@
+/**
+ * The run scan index (src/domain/RunScan.ts) never changes an answer: the scans (`next`,
+ * `unresolved-outcomes`) answer exactly as a scan from scratch after any sequence of edits to run
+ * files (damaged, restored, removed, added back) and of damage to the index itself; the codec
+ * gives back what it was given and refuses anything it did not write under the same rules; and
+ * through the built CLI a tampered run is reported once the index knows its clean bytes.
+ */
+import { assert, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as JSONSchema from "effect/JSONSchema"
+import * as Layer from "effect/Layer"
+import * as fc from "effect/FastCheck"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { sha256Hex } from "../../src/domain/Canonical.js"
+import { RunRecord } from "../../src/domain/Monitor.js"
+import {
+  decodeRunScanIndex,
+  encodeRunScanIndex,
+  RUN_SCAN_INDEX_VERSION,
+  type RunScanIndexEntry,
+  runScanStamp,
+  scanRun
+} from "../../src/domain/RunScan.js"
+import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
+import { LockMemory } from "../../src/layers/LockMemory.js"
+import { makeScheduler, RUN_SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/SchedulerLive.js"
+import { FileStore } from "../../src/services/FileStore.js"
+import { Lock } from "../../src/services/Lock.js"
+import { tempWorkdir } from "../support/cli.js"
+import { apply, type Json, mutation, seeds } from "./records.js"
+import { at, finishInput, mon, read, runningRun, SOURCE_TEXT, weekWindow } from "./support.js"
+
+const STAMP = runScanStamp(process.versions)
+const stored = seeds()
+const runs = stored.filter((s) => s.schema === "run").map((s) => s.value as { id: string; subscriptionId: string })
+const subs = stored.filter((s) => s.schema === "subscription").map((s) => s.value as { id: string })
+const text = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`
+
+describe("run scan index codec", () => {
+  it("gives back every entry it was given, verified runs and mismatches alike", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.array(mutation, { maxLength: 2 })), { maxLength: 12 }), (picks) => {
+        const index = new Map<string, RunScanIndexEntry>()
+        picks.forEach(([which, ms], i) => {
+          const seed = runs[which % runs.length]!
+          let value = seed as unknown as Json
+          for (const m of ms) value = apply(value, m)
+          const bytes = text(value)
+          // Under its own id (verified when undamaged) or another (always a mismatch).
+          const id = i % 3 === 0 ? `other.w${i}` : seed.id
+          index.set(id, { sha256: sha256Hex(bytes), result: scanRun(id, bytes) })
+        })
+        const back = decodeRunScanIndex(STAMP, Buffer.from(encodeRunScanIndex(STAMP, index)))
+        expect(back).toBeDefined()
+        expect([...back!.entries()]).toStrictEqual([...index.entries()])
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("is ignored when made under other rules, damaged or truncated", () => {
+    const index = new Map<string, RunScanIndexEntry>()
+    for (const r of runs) {
+      const bytes = text(r)
+      index.set(r.id, { sha256: sha256Hex(bytes), result: scanRun(r.id, bytes) })
+    }
+    const good = Buffer.from(encodeRunScanIndex(STAMP, index))
+    expect(decodeRunScanIndex(STAMP, good)?.size).toBe(index.size)
+    expect(decodeRunScanIndex(runScanStamp({ ...process.versions, tz: "1999z" }), good)).toBeUndefined()
+    expect(decodeRunScanIndex(STAMP, good.subarray(0, good.length - 1))).toBeUndefined()
+    expect(decodeRunScanIndex(STAMP, good.subarray(0, good.indexOf(0x0a)))).toBeUndefined()
+    expect(decodeRunScanIndex(STAMP, Buffer.from(""))).toBeUndefined()
+    expect(decodeRunScanIndex(STAMP, Buffer.from("not json\n[]"))).toBeUndefined()
+    // Any one byte of the body changed (a revision, a status, a digest): the body's SHA-256 no longer matches.
+    const body = good.indexOf(0x0a) + 1
+    for (let i = body; i < good.length; i += 97) {
+      const bad = Buffer.from(good)
+      bad[i] = bad[i] === 0x31 ? 0x32 : 0x31
+      expect(decodeRunScanIndex(STAMP, bad)).toBeUndefined()
+    }
+  })
+
+  it("names the RunRecord schema it was made for (bump RUN_SCAN_INDEX_VERSION when this changes)", () => {
+    // A reminder, not a check of behaviour: a change of the stored run shape must come with a new
+    // index version, or indexes written by the old code would be trusted by the new one.
+    const fingerprint = sha256Hex(JSON.stringify(JSONSchema.make(RunRecord)))
+    expect({ version: RUN_SCAN_INDEX_VERSION, fingerprint }).toStrictEqual({
+      version: 1,
+      fingerprint: RUN_RECORD_FINGERPRINT
+    })
+  })
+})
+
+/** The RunRecord JSON Schema's SHA-256 when RUN_SCAN_INDEX_VERSION was last set. */
+const RUN_RECORD_FINGERPRINT = "3c2e26bdee384b681766e5a141f74cad16ecd750216641d55381145fe056cdf2"
+
+const op = fc.oneof(
+  fc.record({ kind: fc.constant("damage" as const), run: fc.nat(), ms: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
+  fc.record({ kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const), run: fc.nat() }),
+  fc.record({ kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const), at: fc.nat() })
+)
+
+const stores = Layer.merge(FileStoreMemory, LockMemory)
+
+describe("scans with the run scan index", () => {
+  it.effect.prop(
+    "answer as a scan from scratch after any edits of runs and of the index",
+    [fc.array(op, { minLength: 1, maxLength: 8 })],
+    ([ops]) =>
+      Effect.gen(function*() {
+        const store = yield* FileStore
+        const lock = yield* Lock
+        const indexed = yield* makeScheduler(store, lock.withLock)
+        const scratch = yield* makeScheduler(store, lock.withLock, {}, { runScanIndex: false })
+        for (const s of subs) yield* store.writeAtomic(subscriptionPath(s.id), text(s))
+        for (const r of runs) yield* store.writeAtomic(runPath(r.id), text(r))
+        yield* store.writeAtomic("research/sources/p.txt", SOURCE_TEXT)
+        const now = new Date("2026-03-01T00:00:00Z")
+        const same = Effect.gen(function*() {
+          const [a, b] = [yield* indexed.facts(now), yield* scratch.facts(now)]
+          assert.deepStrictEqual(a, b)
+          assert.deepStrictEqual(yield* indexed.unresolvedOutcomes, yield* scratch.unresolvedOutcomes)
+        })
+        yield* same
+        for (const o of ops) {
+          if ("run" in o) {
+            const r = runs[o.run % runs.length]!
+            if (o.kind === "damage") {
+              let value = r as unknown as Json
+              for (const m of o.ms) value = apply(value, m)
+              yield* store.writeAtomic(runPath(r.id), text(value))
+            } else if (o.kind === "restore") yield* store.writeAtomic(runPath(r.id), text(r))
+            else if (o.kind === "remove") yield* Effect.ignore(store.remove(runPath(r.id)))
+            else yield* store.writeAtomic(runPath(r.id), text(runs[(o.run + 1) % runs.length]!))
+          } else {
+            const current = yield* Effect.either(store.read(RUN_SCAN_INDEX_FILE))
+            if (o.kind === "index-remove") yield* Effect.ignore(store.remove(RUN_SCAN_INDEX_FILE))
+            else if (o.kind === "index-garbage") yield* store.writeAtomic(RUN_SCAN_INDEX_FILE, "{}\n[]")
+            else if (current._tag === "Right" && current.right.length > 0) {
+              const bad = Buffer.from(current.right)
+              const i = o.at % bad.length
+              bad[i] = bad[i]! ^ 0x01
+              yield* store.writeAtomic(RUN_SCAN_INDEX_FILE, bad)
+            }
+          }
+          yield* same
+        }
+      }).pipe(Effect.provide(stores)),
+    { fastCheck: { numRuns: 60 } }
+  )
+})
+
+describe("run scan index through the CLI", () => {
+  it("a run tampered with after the index knew its clean bytes is still a receipt mismatch", async () => {
+    const dir = tempWorkdir()
+    const t0 = at(weekWindow(0), 1000)
+    const run = await runningRun(dir, "lit", t0)
+    const finished = await mon(dir, "finish-run", finishInput(dir, run), t0)
+    expect(finished.json.ok).toBe(true)
+    const next = async () => (await read(dir, ["next", "--now", at(weekWindow(1), 1000)])).json
+    const clean = await next()
+    const indexFile = path.join(dir, RUN_SCAN_INDEX_FILE)
+    expect(fs.existsSync(indexFile)).toBe(true)
+    expect(clean.facts.some((f: any) => f.kind === "receipt-mismatch")).toBe(false)
+
+    // The same number of bytes, one frozen letter changed: only the content can tell.
+    const file = path.join(dir, runPath(run.id))
+    const original = fs.readFileSync(file, "utf8")
+    const tampered = original.replace('"target": "s', '"target": "S')
+    expect(tampered).not.toBe(original)
+    expect(tampered.length).toBe(original.length)
+    fs.writeFileSync(file, tampered)
+    const after = await next()
+    expect(after.facts.filter((f: any) => f.kind === "receipt-mismatch").map((f: any) => f.runId)).toStrictEqual([run.id])
+    // Put back, the run is verified again, and the index serves it.
+    fs.writeFileSync(file, original)
+    expect(await next()).toStrictEqual(clean)
+
+    // A damaged index, or one that is not a file, changes nothing but the time taken.
+    fs.writeFileSync(indexFile, "garbage")
+    expect(await next()).toStrictEqual(clean)
+    expect(fs.readFileSync(indexFile, "utf8").startsWith('{"format":"dossier-run-scan-index"')).toBe(true)
+    fs.rmSync(indexFile)
+    fs.mkdirSync(indexFile)
+    expect(await next()).toStrictEqual(clean)
+    fs.writeFileSync(file, tampered)
+    expect((await next()).facts.filter((f: any) => f.kind === "receipt-mismatch").length).toBe(1)
+  })
+})
