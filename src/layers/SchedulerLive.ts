@@ -11,21 +11,16 @@ import * as Ref from "effect/Ref"
 import { sha256Hex } from "../domain/Canonical.js"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import { compileGuard } from "../domain/Guard.js"
+import { isRunMismatch, type RunScan, type RunScanResult, scanRun, scanRunText, verifyRunText } from "../domain/RunScan.js"
 import {
-  EMPTY_RUN_SCAN_INDEX,
-  decodeRunScanIndex,
-  encodeRunScanIndex,
-  isRunMismatch,
-  type RunScan,
-  type RunScanIndex,
+  decodeScanIndex,
+  EMPTY_SCAN_INDEX,
+  encodeScanIndex,
   type RunScanIndexEntry,
-  type RunScanResult,
-  runScanStamp,
-  scanRun,
-  scanRunText,
-  scanWithIndex,
-  verifyRunText
-} from "../domain/RunScan.js"
+  type ScanIndex,
+  scanRunWithIndex,
+  scanStamp
+} from "../domain/ScanIndex.js"
 import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
 import {
   afterRunEnded,
@@ -78,8 +73,8 @@ export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
 export const RUNS_DIR = `${MONITOR_DIR}/runs`
 export const REPORTS_FILE = `${MONITOR_DIR}/reports.jsonl`
-/** Derived: what the scans made of each run file, by the SHA-256 of its bytes (src/domain/RunScan.ts). */
-export const RUN_SCAN_INDEX_FILE = `${MONITOR_DIR}/run-scan.index`
+/** Derived: what the scans made of each record file, by the SHA-256 of its bytes (src/domain/ScanIndex.ts). */
+export const SCAN_INDEX_FILE = `${MONITOR_DIR}/scan.index`
 export const subscriptionPath = (id: string) => `${SUBSCRIPTIONS_DIR}/${id}.json`
 export const runPath = (id: string) => `${RUNS_DIR}/${id}.json`
 
@@ -88,8 +83,8 @@ const RECORD_MAX = 4 * 1024 * 1024
 const INDEX_MAX = 256 * 1024 * 1024
 
 export interface SchedulerOptions {
-  /** Keep and use the run scan index (default true); false scans every run from scratch and leaves the index alone. */
-  readonly runScanIndex?: boolean
+  /** Keep and use the scan index (default true); false checks every record from scratch and leaves the index alone. */
+  readonly scanIndex?: boolean
 }
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
@@ -202,19 +197,79 @@ export const makeScheduler = (
       }
     }
 
-    /** Every subscription record, sorted by creation; unreadable ones listed by path. */
-    const scanSubscriptions = Effect.gen(function*() {
-      const entries = yield* listJson(SUBSCRIPTIONS_DIR)
-      const read = yield* readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes) => parseOrUndefined(bytes), RECORD_MAX)
-      const subs: Array<SubscriptionRecord> = []
-      const broken: Array<string> = []
-      read.forEach((r, i) => {
-        const raw = r.value ?? undefined
-        if (isSubscriptionRecord(raw) && raw.id === entries[i]!.id) subs.push(raw)
-        else broken.push(r.path)
+    // --- the scan index (src/domain/ScanIndex.ts) -------------------------------------------
+
+    const useIndex = options.scanIndex !== false
+    const stamp = scanStamp(process.versions)
+
+    /** The scan index as stored, or an empty one when it is missing, damaged or made under other rules. */
+    const loadIndex: Effect.Effect<ScanIndex> = store.read(SCAN_INDEX_FILE, { maxBytes: INDEX_MAX }).pipe(
+      Effect.map((bytes) => decodeScanIndex(stamp, bytes) ?? EMPTY_SCAN_INDEX),
+      Effect.orElseSucceed(() => EMPTY_SCAN_INDEX)
+    )
+
+    /**
+     * One command's use of the index: what it knew when the command started, and what this
+     * command's scans found (a section a command did not scan is kept as it was).
+     */
+    interface ScanSession {
+      readonly known: ScanIndex
+      runs: ScanIndex["runs"] | null
+      subscriptions: ScanIndex["subscriptions"] | null
+      dirty: boolean
+    }
+
+    /**
+     * Run `body` with a scan session (null when the index is off), then publish the index if the
+     * scans found anything it did not hold. It is derived state: a failure to write it (a
+     * read-only folder, a full disk) only costs the next scan time.
+     */
+    const withScanIndex = <A, E>(body: (session: ScanSession | null) => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      !useIndex ? body(null) : Effect.gen(function*() {
+        const session: ScanSession = { known: yield* loadIndex, runs: null, subscriptions: null, dirty: false }
+        const out = yield* body(session)
+        if (session.dirty) {
+          const index = { runs: session.runs ?? session.known.runs, subscriptions: session.subscriptions ?? session.known.subscriptions }
+          yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, encodeScanIndex(stamp, index)))
+        }
+        return out
       })
-      return { subs: subs.sort(byCreation), broken }
-    })
+
+    /**
+     * Every subscription record, sorted by creation; unreadable ones listed by path. With a scan
+     * session, a file the index knows (same id, same SHA-256) is not checked again.
+     */
+    const scanSubscriptions = (session: ScanSession | null) =>
+      Effect.gen(function*() {
+        const entries = yield* listJson(SUBSCRIPTIONS_DIR)
+        const known = session?.known.subscriptions
+        const fresh = new Map<string, string>()
+        const read = yield* readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes, i): SubscriptionRecord | null => {
+          const id = entries[i]!.id
+          const raw = parseOrUndefined(bytes)
+          if (session === null) return isSubscriptionRecord(raw) && raw.id === id ? raw : null
+          const sha256 = sha256Hex(bytes)
+          if (known!.get(id) === sha256) {
+            fresh.set(id, sha256)
+            return raw as SubscriptionRecord
+          }
+          if (!isSubscriptionRecord(raw) || raw.id !== id) return null
+          fresh.set(id, sha256)
+          session.dirty = true
+          return raw
+        }, RECORD_MAX)
+        if (session !== null) {
+          if (known!.size !== fresh.size) session.dirty = true
+          session.subscriptions = fresh
+        }
+        const subs: Array<SubscriptionRecord> = []
+        const broken: Array<string> = []
+        for (const r of read) {
+          if (r.value === null) broken.push(r.path)
+          else subs.push(r.value)
+        }
+        return { subs: subs.sort(byCreation), broken }
+      })
 
     const checkRevision = (expected: number, actual: number) =>
       expected === actual ? Effect.void : Effect.fail(new StaleRevision({ expected, actual }))
@@ -300,7 +355,7 @@ export const makeScheduler = (
       )
 
     /** Every subscription; a damaged record fails closed with CorruptMonitorRecord. */
-    const loadAllSubscriptions = Effect.flatMap(scanSubscriptions, ({ broken, subs }) =>
+    const loadAllSubscriptions = (session: ScanSession | null) => Effect.flatMap(scanSubscriptions(session), ({ broken, subs }) =>
       broken.length > 0
         ? Effect.fail(new CorruptMonitorRecord({ path: broken[0]!, reason: "not a valid subscription record" }))
         : Effect.succeed(subs)
@@ -321,9 +376,9 @@ export const makeScheduler = (
     })
 
     const due: SchedulerShape["due"] = (now) =>
-      locked(
+      locked(withScanIndex((session) =>
         Effect.gen(function*() {
-          const subs = yield* loadAllSubscriptions
+          const subs = yield* loadAllSubscriptions(session)
           const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
           const read = yield* readAllWith(active.map(runPath), (bytes) => textOf(bytes), RECORD_MAX)
           const receiptMismatches = read.flatMap((r, i) =>
@@ -331,7 +386,7 @@ export const makeScheduler = (
           )
           return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), receiptMismatches }
         })
-      )
+      ))
 
     // --- runs ----------------------------------------------------------------------------
 
@@ -531,60 +586,50 @@ export const makeScheduler = (
         })
       )
 
-    const useIndex = options.runScanIndex !== false
-    const stamp = runScanStamp(process.versions)
-
-    /** The run scan index as stored, or an empty one when it is missing, damaged or made under other rules. */
-    const loadIndex: Effect.Effect<RunScanIndex> = store.read(RUN_SCAN_INDEX_FILE, { maxBytes: INDEX_MAX }).pipe(
-      Effect.map((bytes) => decodeRunScanIndex(stamp, bytes) ?? EMPTY_RUN_SCAN_INDEX),
-      Effect.orElseSucceed(() => EMPTY_RUN_SCAN_INDEX)
-    )
-
-    /** Publish the index; it is derived state, so a failure (read-only folder, full disk) only costs the next scan time. */
-    const saveIndex = (index: RunScanIndex) => Effect.ignore(store.writeAtomic(RUN_SCAN_INDEX_FILE, encodeRunScanIndex(stamp, index)))
-
     /**
      * Every run file, verified; unreadable or altered ones are mismatches (never silently skipped).
      * Each run file is read whole and checked as soon as it is read, and only what the scans use
-     * is kept (RunScan): the parsed record dies young instead of surviving the whole scan. The
-     * check's answer comes from the run scan index when the file's bytes are the very bytes it
-     * was computed from (same SHA-256); the index is rewritten when anything differs.
+     * is kept (RunScan): the parsed record dies young instead of surviving the whole scan. With a
+     * scan session, the check's answer comes from the scan index when the file's bytes are the
+     * very bytes it was computed from (same SHA-256).
      */
-    const loadAllRuns = Effect.gen(function*() {
-      const entries = yield* listJson(RUNS_DIR)
-      const paths = entries.map((e) => `${RUNS_DIR}/${e.name}`)
-      let read: ReadonlyArray<{ readonly value: RunScanResult | null }>
-      if (useIndex) {
-        const known = yield* loadIndex
-        const fresh = new Map<string, RunScanIndexEntry>()
-        let reused = 0
-        read = yield* readAllWith(paths, (bytes, i) => {
-          const id = entries[i]!.id
-          const hit = scanWithIndex(known, id, bytes, textOf)
-          fresh.set(id, hit.entry)
-          if (hit.reused) reused++
-          return hit.entry.result
-        }, RECORD_MAX)
-        if (reused !== fresh.size || known.size !== fresh.size) yield* saveIndex(fresh)
-      } else {
-        read = yield* readAllWith(paths, (bytes, i) => scanRun(entries[i]!.id, textOf(bytes)), RECORD_MAX)
-      }
-      const runs: Array<RunScan> = []
-      const mismatches: Array<{ runId: string; revision: number | null }> = []
-      read.forEach((r, i) => {
-        const v = r.value
-        if (v === null) mismatches.push({ runId: entries[i]!.id, revision: null })
-        else if (isRunMismatch(v)) mismatches.push({ runId: v.runId, revision: v.revision })
-        else runs.push(v)
+    const loadAllRuns = (session: ScanSession | null) =>
+      Effect.gen(function*() {
+        const entries = yield* listJson(RUNS_DIR)
+        const paths = entries.map((e) => `${RUNS_DIR}/${e.name}`)
+        let read: ReadonlyArray<{ readonly value: RunScanResult | null }>
+        if (session !== null) {
+          const known = session.known.runs
+          const fresh = new Map<string, RunScanIndexEntry>()
+          read = yield* readAllWith(paths, (bytes, i) => {
+            const id = entries[i]!.id
+            const hit = scanRunWithIndex(known, id, bytes, textOf)
+            fresh.set(id, hit.entry)
+            if (!hit.reused) session.dirty = true
+            return hit.entry.result
+          }, RECORD_MAX)
+          // Every entry was either reused from `known` or marked the session dirty: equal sizes, nothing new, same map.
+          if (known.size !== fresh.size) session.dirty = true
+          session.runs = fresh
+        } else {
+          read = yield* readAllWith(paths, (bytes, i) => scanRun(entries[i]!.id, textOf(bytes)), RECORD_MAX)
+        }
+        const runs: Array<RunScan> = []
+        const mismatches: Array<{ runId: string; revision: number | null }> = []
+        read.forEach((r, i) => {
+          const v = r.value
+          if (v === null) mismatches.push({ runId: entries[i]!.id, revision: null })
+          else if (isRunMismatch(v)) mismatches.push({ runId: v.runId, revision: v.revision })
+          else runs.push(v)
+        })
+        return { runs: runs.sort(byCreation), mismatches }
       })
-      return { runs: runs.sort(byCreation), mismatches }
-    })
 
     const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
-      Effect.map(loadAllRuns, ({ mismatches, runs }) => {
+      withScanIndex((session) => Effect.map(loadAllRuns(session), ({ mismatches, runs }) => {
         const outcomes = runs.flatMap((r) => r.unresolved)
         return { outcomes, receiptMismatches: mismatches.map((m) => m.runId) }
-      })
+      }))
     )
 
     const showSubscription: SchedulerShape["showSubscription"] = (id) =>
@@ -602,13 +647,13 @@ export const makeScheduler = (
     // --- next ----------------------------------------------------------------------------
 
     const facts: SchedulerShape["facts"] = (now) =>
-      locked(
+      locked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
           for (const r of yield* Ref.get(recoveredRef)) {
             out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
           }
-          const { broken, subs: subList } = yield* scanSubscriptions
+          const { broken, subs: subList } = yield* scanSubscriptions(session)
           const subs = new Map(subList.map((s) => [s.id, s]))
           for (const path of broken) {
             out.push({ kind: "broken-link", runId: null, runRevision: null, missing: path, reason: "unreadable subscription record" })
@@ -625,7 +670,7 @@ export const makeScheduler = (
               })
             }
           }
-          const { mismatches, runs } = yield* loadAllRuns
+          const { mismatches, runs } = yield* loadAllRuns(session)
           const runIds = new Set(runs.map((r) => r.id))
           for (const m of mismatches) runIds.add(m.runId)
           for (const s of subList) {
@@ -717,7 +762,7 @@ export const makeScheduler = (
           }
           return out
         })
-      )
+      ))
 
     return {
       createSubscription,

@@ -7,8 +7,8 @@
  * State: `.dossier/monitor/subscriptions/<id>.json`, `.dossier/monitor/runs/<runId>.json`,
  * `.dossier/monitor/reports.jsonl`; multi-file writes go through one transaction with an intent
  * record (`.dossier/monitor/intent.json`). Every method first recovers an interrupted
- * transaction, under the work folder's lock. The scans keep a derived run scan index
- * (`.dossier/monitor/run-scan.index`, src/domain/RunScan.ts) that never changes an answer.
+ * transaction, under the work folder's lock. The scans keep a derived scan index
+ * (`.dossier/monitor/scan.index`, src/domain/ScanIndex.ts) that never changes an answer.
  *
  * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring Workdir | FileStore | Lock.
  */

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { RUN_SCAN_INDEX_FILE } from "../../src/layers/SchedulerLive.js"
+import { SCAN_INDEX_FILE } from "../../src/layers/SchedulerLive.js"
 import { type CliResult, put, putInput, runCliAsync } from "../support/cli.js"
 
 let counter = 0
@@ -21,9 +21,9 @@ export const sha = (content: string | Uint8Array) => createHash("sha256").update
 
 /** Snapshot every file under .dossier/monitor (path → bytes as text) to prove a refusal changed nothing. */
 /**
- * The monitor's state files and their text. The run scan index is left out: it is derived (a
+ * The monitor's state files and their text. The scan index is left out: it is derived (a
  * cache of what scans made of each run file's bytes, rewritten by read-only commands too), and
- * the tests in ./runScanIndex.test.ts check that it never changes an answer.
+ * the tests in ./scanIndex.test.ts check that it never changes an answer.
  */
 export const monitorState = (dir: string): Record<string, string> => {
   const out: Record<string, string> = {}
@@ -33,7 +33,7 @@ export const monitorState = (dir: string): Record<string, string> => {
     for (const e of fs.readdirSync(abs, { withFileTypes: true })) {
       const r = `${rel}/${e.name}`
       if (e.isDirectory()) walk(r)
-      else if (r !== RUN_SCAN_INDEX_FILE) out[r] = fs.readFileSync(path.join(dir, r), "utf8")
+      else if (r !== SCAN_INDEX_FILE) out[r] = fs.readFileSync(path.join(dir, r), "utf8")
     }
   }
   walk(".dossier/monitor")

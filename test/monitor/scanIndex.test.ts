@@ -1,9 +1,10 @@
 /**
- * The run scan index (src/domain/RunScan.ts) never changes an answer: the scans (`next`,
- * `unresolved-outcomes`) answer exactly as a scan from scratch after any sequence of edits to run
- * files (damaged, restored, removed, added back) and of damage to the index itself; the codec
- * gives back what it was given and refuses anything it did not write under the same rules; and
- * through the built CLI a tampered run is reported once the index knows its clean bytes.
+ * The scan index (src/domain/ScanIndex.ts) never changes an answer: the scans (`next`, `due`,
+ * `unresolved-outcomes`) answer exactly as scans from scratch after any sequence of edits to run
+ * and subscription files (damaged, restored, removed, swapped) and of damage to the index itself;
+ * the codec gives back what it was given and refuses anything it did not write under the same
+ * rules; and through the built CLI a tampered record is reported once the index knows its clean
+ * bytes.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -13,34 +14,35 @@ import * as fc from "effect/FastCheck"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { sha256Hex } from "../../src/domain/Canonical.js"
-import { RunRecord } from "../../src/domain/Monitor.js"
+import { RunRecord, SubscriptionRecord } from "../../src/domain/Monitor.js"
+import { scanRun } from "../../src/domain/RunScan.js"
 import {
-  decodeRunScanIndex,
-  encodeRunScanIndex,
-  RUN_SCAN_INDEX_VERSION,
+  decodeScanIndex,
+  encodeScanIndex,
   type RunScanIndexEntry,
-  runScanStamp,
-  scanRun
-} from "../../src/domain/RunScan.js"
+  SCAN_INDEX_VERSION,
+  type ScanIndex,
+  scanStamp
+} from "../../src/domain/ScanIndex.js"
 import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
-import { makeScheduler, RUN_SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/SchedulerLive.js"
+import { makeScheduler, SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/SchedulerLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { tempWorkdir } from "../support/cli.js"
 import { apply, type Json, mutation, seeds } from "./records.js"
 import { at, finishInput, mon, read, runningRun, SOURCE_TEXT, weekWindow } from "./support.js"
 
-const STAMP = runScanStamp(process.versions)
+const STAMP = scanStamp(process.versions)
 const stored = seeds()
 const runs = stored.filter((s) => s.schema === "run").map((s) => s.value as { id: string; subscriptionId: string })
 const subs = stored.filter((s) => s.schema === "subscription").map((s) => s.value as { id: string })
 const text = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`
 
-describe("run scan index codec", () => {
+describe("scan index codec", () => {
   it("gives back every entry it was given, verified runs and mismatches alike", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(), fc.array(mutation, { maxLength: 2 })), { maxLength: 12 }), (picks) => {
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.array(mutation, { maxLength: 2 })), { maxLength: 12 }), fc.array(fc.tuple(fc.string(), fc.string())), (picks, subShas) => {
         const index = new Map<string, RunScanIndexEntry>()
         picks.forEach(([which, ms], i) => {
           const seed = runs[which % runs.length]!
@@ -51,9 +53,11 @@ describe("run scan index codec", () => {
           const id = i % 3 === 0 ? `other.w${i}` : seed.id
           index.set(id, { sha256: sha256Hex(bytes), result: scanRun(id, bytes) })
         })
-        const back = decodeRunScanIndex(STAMP, Buffer.from(encodeRunScanIndex(STAMP, index)))
+        const subscriptions = new Map(subShas.map(([id, s]) => [id, sha256Hex(s)]))
+        const back = decodeScanIndex(STAMP, Buffer.from(encodeScanIndex(STAMP, { runs: index, subscriptions })))
         expect(back).toBeDefined()
-        expect([...back!.entries()]).toStrictEqual([...index.entries()])
+        expect([...back!.runs.entries()]).toStrictEqual([...index.entries()])
+        expect([...back!.subscriptions.entries()]).toStrictEqual([...subscriptions.entries()])
       }),
       { numRuns: 300 }
     )
@@ -65,45 +69,44 @@ describe("run scan index codec", () => {
       const bytes = text(r)
       index.set(r.id, { sha256: sha256Hex(bytes), result: scanRun(r.id, bytes) })
     }
-    const good = Buffer.from(encodeRunScanIndex(STAMP, index))
-    expect(decodeRunScanIndex(STAMP, good)?.size).toBe(index.size)
-    expect(decodeRunScanIndex(runScanStamp({ ...process.versions, tz: "1999z" }), good)).toBeUndefined()
-    expect(decodeRunScanIndex(STAMP, good.subarray(0, good.length - 1))).toBeUndefined()
-    expect(decodeRunScanIndex(STAMP, good.subarray(0, good.indexOf(0x0a)))).toBeUndefined()
-    expect(decodeRunScanIndex(STAMP, Buffer.from(""))).toBeUndefined()
-    expect(decodeRunScanIndex(STAMP, Buffer.from("not json\n[]"))).toBeUndefined()
+    const full: ScanIndex = { runs: index, subscriptions: new Map(subs.map((s) => [s.id, sha256Hex(text(s))])) }
+    const good = Buffer.from(encodeScanIndex(STAMP, full))
+    expect(decodeScanIndex(STAMP, good)?.runs.size).toBe(index.size)
+    expect(decodeScanIndex(STAMP, good)?.subscriptions.size).toBe(full.subscriptions.size)
+    expect(decodeScanIndex(scanStamp({ ...process.versions, tz: "1999z" }), good)).toBeUndefined()
+    expect(decodeScanIndex(STAMP, good.subarray(0, good.length - 1))).toBeUndefined()
+    expect(decodeScanIndex(STAMP, good.subarray(0, good.indexOf(0x0a)))).toBeUndefined()
+    expect(decodeScanIndex(STAMP, Buffer.from(""))).toBeUndefined()
+    expect(decodeScanIndex(STAMP, Buffer.from("not json\n[]"))).toBeUndefined()
     // Any one byte of the body changed (a revision, a status, a digest): the body's SHA-256 no longer matches.
     const body = good.indexOf(0x0a) + 1
     for (let i = body; i < good.length; i += 97) {
       const bad = Buffer.from(good)
       bad[i] = bad[i] === 0x31 ? 0x32 : 0x31
-      expect(decodeRunScanIndex(STAMP, bad)).toBeUndefined()
+      expect(decodeScanIndex(STAMP, bad)).toBeUndefined()
     }
   })
 
-  it("names the RunRecord schema it was made for (bump RUN_SCAN_INDEX_VERSION when this changes)", () => {
-    // A reminder, not a check of behaviour: a change of the stored run shape must come with a new
-    // index version, or indexes written by the old code would be trusted by the new one.
-    const fingerprint = sha256Hex(JSON.stringify(JSONSchema.make(RunRecord)))
-    expect({ version: RUN_SCAN_INDEX_VERSION, fingerprint }).toStrictEqual({
-      version: 1,
-      fingerprint: RUN_RECORD_FINGERPRINT
-    })
+  it("names the record schemas it was made for (bump SCAN_INDEX_VERSION when this changes)", () => {
+    // A reminder, not a check of behaviour: a change of a stored record's shape must come with a
+    // new index version, or indexes written by the old code would be trusted by the new one.
+    const fingerprint = sha256Hex(JSON.stringify([JSONSchema.make(RunRecord), JSONSchema.make(SubscriptionRecord)]))
+    expect({ version: SCAN_INDEX_VERSION, fingerprint }).toStrictEqual({ version: 1, fingerprint: RECORDS_FINGERPRINT })
   })
 })
 
-/** The RunRecord JSON Schema's SHA-256 when RUN_SCAN_INDEX_VERSION was last set. */
-const RUN_RECORD_FINGERPRINT = "3c2e26bdee384b681766e5a141f74cad16ecd750216641d55381145fe056cdf2"
+/** The record schemas' SHA-256 when SCAN_INDEX_VERSION was last set. */
+const RECORDS_FINGERPRINT = "3520cf66d8c8edf1cbad9e723a1548adb5c5d83093eefe09c172cd17a7dd14f2"
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant("damage" as const), run: fc.nat(), ms: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
-  fc.record({ kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const), run: fc.nat() }),
+  fc.record({ kind: fc.constant("damage" as const), sub: fc.boolean(), run: fc.nat(), ms: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
+  fc.record({ kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const), sub: fc.boolean(), run: fc.nat() }),
   fc.record({ kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const), at: fc.nat() })
 )
 
 const stores = Layer.merge(FileStoreMemory, LockMemory)
 
-describe("scans with the run scan index", () => {
+describe("scans with the scan index", () => {
   it.effect.prop(
     "answer as a scan from scratch after any edits of runs and of the index",
     [fc.array(op, { minLength: 1, maxLength: 8 })],
@@ -112,7 +115,7 @@ describe("scans with the run scan index", () => {
         const store = yield* FileStore
         const lock = yield* Lock
         const indexed = yield* makeScheduler(store, lock.withLock)
-        const scratch = yield* makeScheduler(store, lock.withLock, {}, { runScanIndex: false })
+        const scratch = yield* makeScheduler(store, lock.withLock, {}, { scanIndex: false })
         for (const s of subs) yield* store.writeAtomic(subscriptionPath(s.id), text(s))
         for (const r of runs) yield* store.writeAtomic(runPath(r.id), text(r))
         yield* store.writeAtomic("research/sources/p.txt", SOURCE_TEXT)
@@ -121,27 +124,30 @@ describe("scans with the run scan index", () => {
           const [a, b] = [yield* indexed.facts(now), yield* scratch.facts(now)]
           assert.deepStrictEqual(a, b)
           assert.deepStrictEqual(yield* indexed.unresolvedOutcomes, yield* scratch.unresolvedOutcomes)
+          assert.deepStrictEqual(yield* Effect.either(indexed.due(now)), yield* Effect.either(scratch.due(now)))
         })
         yield* same
         for (const o of ops) {
           if ("run" in o) {
-            const r = runs[o.run % runs.length]!
+            const records: ReadonlyArray<{ id: string }> = o.sub ? subs : runs
+            const r = records[o.run % records.length]!
+            const file = o.sub ? subscriptionPath(r.id) : runPath(r.id)
             if (o.kind === "damage") {
               let value = r as unknown as Json
               for (const m of o.ms) value = apply(value, m)
-              yield* store.writeAtomic(runPath(r.id), text(value))
-            } else if (o.kind === "restore") yield* store.writeAtomic(runPath(r.id), text(r))
-            else if (o.kind === "remove") yield* Effect.ignore(store.remove(runPath(r.id)))
-            else yield* store.writeAtomic(runPath(r.id), text(runs[(o.run + 1) % runs.length]!))
+              yield* store.writeAtomic(file, text(value))
+            } else if (o.kind === "restore") yield* store.writeAtomic(file, text(r))
+            else if (o.kind === "remove") yield* Effect.ignore(store.remove(file))
+            else yield* store.writeAtomic(file, text(records[(o.run + 1) % records.length]!))
           } else {
-            const current = yield* Effect.either(store.read(RUN_SCAN_INDEX_FILE))
-            if (o.kind === "index-remove") yield* Effect.ignore(store.remove(RUN_SCAN_INDEX_FILE))
-            else if (o.kind === "index-garbage") yield* store.writeAtomic(RUN_SCAN_INDEX_FILE, "{}\n[]")
+            const current = yield* Effect.either(store.read(SCAN_INDEX_FILE))
+            if (o.kind === "index-remove") yield* Effect.ignore(store.remove(SCAN_INDEX_FILE))
+            else if (o.kind === "index-garbage") yield* store.writeAtomic(SCAN_INDEX_FILE, "{}\n[]")
             else if (current._tag === "Right" && current.right.length > 0) {
               const bad = Buffer.from(current.right)
               const i = o.at % bad.length
               bad[i] = bad[i]! ^ 0x01
-              yield* store.writeAtomic(RUN_SCAN_INDEX_FILE, bad)
+              yield* store.writeAtomic(SCAN_INDEX_FILE, bad)
             }
           }
           yield* same
@@ -151,8 +157,8 @@ describe("scans with the run scan index", () => {
   )
 })
 
-describe("run scan index through the CLI", () => {
-  it("a run tampered with after the index knew its clean bytes is still a receipt mismatch", async () => {
+describe("scan index through the CLI", () => {
+  it("a record tampered with after the index knew its clean bytes is still reported", async () => {
     const dir = tempWorkdir()
     const t0 = at(weekWindow(0), 1000)
     const run = await runningRun(dir, "lit", t0)
@@ -160,7 +166,7 @@ describe("run scan index through the CLI", () => {
     expect(finished.json.ok).toBe(true)
     const next = async () => (await read(dir, ["next", "--now", at(weekWindow(1), 1000)])).json
     const clean = await next()
-    const indexFile = path.join(dir, RUN_SCAN_INDEX_FILE)
+    const indexFile = path.join(dir, SCAN_INDEX_FILE)
     expect(fs.existsSync(indexFile)).toBe(true)
     expect(clean.facts.some((f: any) => f.kind === "receipt-mismatch")).toBe(false)
 
@@ -177,10 +183,22 @@ describe("run scan index through the CLI", () => {
     fs.writeFileSync(file, original)
     expect(await next()).toStrictEqual(clean)
 
+    // The same for a subscription: a same-size edit that breaks the record is a broken link, and `due` refuses it.
+    const subFile = path.join(dir, subscriptionPath("lit"))
+    const subText = fs.readFileSync(subFile, "utf8")
+    const badSub = subText.replace('"mode": "remind"', '"mode": "remine"')
+    expect(badSub.length).toBe(subText.length)
+    expect(badSub).not.toBe(subText)
+    fs.writeFileSync(subFile, badSub)
+    expect((await next()).facts.filter((f: any) => f.kind === "broken-link").map((f: any) => f.missing)).toContain(subscriptionPath("lit"))
+    expect((await read(dir, ["due", "--now", at(weekWindow(1), 1000)])).json.error._tag).toBe("CorruptMonitorRecord")
+    fs.writeFileSync(subFile, subText)
+    expect(await next()).toStrictEqual(clean)
+
     // A damaged index, or one that is not a file, changes nothing but the time taken.
     fs.writeFileSync(indexFile, "garbage")
     expect(await next()).toStrictEqual(clean)
-    expect(fs.readFileSync(indexFile, "utf8").startsWith('{"format":"dossier-run-scan-index"')).toBe(true)
+    expect(fs.readFileSync(indexFile, "utf8").startsWith('{"format":"dossier-scan-index"')).toBe(true)
     fs.rmSync(indexFile)
     fs.mkdirSync(indexFile)
     expect(await next()).toStrictEqual(clean)
