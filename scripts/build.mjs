@@ -1,24 +1,56 @@
-// Bundle the CLI with esbuild: one small entry chunk, implementation chunks loaded lazily.
+// Bundle the CLI with esbuild: the CLI as one CommonJS script (dist/dossier-core.cjs; subcommand
+// implementations are still initialized lazily inside it), run by a small loader (dist/dossier.mjs,
+// src/cli/bin.ts) through V8's code cache, which this script writes after a representative command.
 import { build } from "esbuild"
-import { chmodSync, rmSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 
 if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: true })
 await build({
-  entryPoints: { dossier: "src/cli/main.ts" },
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
+  entryPoints: ["src/cli/main.ts"],
+  outfile: "dist/dossier-core.cjs",
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   minify: true,
   legalComments: "none",
   external: ["better-sqlite3"],
-  banner: { js: "import { createRequire as __dossierCreateRequire } from 'node:module'; const require = __dossierCreateRequire(import.meta.url);" },
+  // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
+  define: { "import.meta.url": "__dossierMetaUrl" },
+  banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning"
+})
+// The loader wraps the bundle in a function: a leading `#!` line would not parse there. It reads
+// the bundle as latin1, so the bundle must be ASCII (esbuild's default charset escapes the rest).
+const core = readFileSync("dist/dossier-core.cjs", "latin1")
+if (/[^\x00-\x7f]/.test(core)) throw new Error("dist/dossier-core.cjs is not ASCII")
+if (core.startsWith("#!")) writeFileSync("dist/dossier-core.cjs", core.slice(core.indexOf("\n") + 1), "latin1")
+await build({
+  entryPoints: { dossier: "src/cli/bin.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minify: true,
   logLevel: "warning"
 })
 chmodSync("dist/dossier.mjs", 0o755)
+// The code cache: written by the loader when a run ends without one (a fresh build has none).
+rmSync("dist/dossier-core.cjs.cache", { force: true })
+{
+  const dir = mkdtempSync(path.join(tmpdir(), "dossier-build-"))
+  const r = spawnSync(process.execPath, ["dist/dossier.mjs", "next", "--workdir", dir, "--now", "2026-01-01T00:00:00Z", "--json"], { encoding: "utf8" })
+  rmSync(dir, { recursive: true, force: true })
+  if (r.status !== 0) {
+    console.error(r.stdout, r.stderr)
+    throw new Error("the built CLI failed its first run")
+  }
+}
 
 // The hash worker, next to the CLI's chunks and next to the library.
 for (const outdir of ["dist", "dist/lib"]) {
