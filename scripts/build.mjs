@@ -3,6 +3,7 @@
 // src/cli/bin.ts) through V8's code cache, which this script writes after a representative command.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -28,8 +29,11 @@ await build({
 const core = readFileSync("dist/dossier-core.cjs", "latin1")
 if (/[^\x00-\x7f]/.test(core)) throw new Error("dist/dossier-core.cjs is not ASCII")
 if (core.startsWith("#!")) writeFileSync("dist/dossier-core.cjs", core.slice(core.indexOf("\n") + 1), "latin1")
+// The loader checks that a code cache was made for this very bundle.
+const coreSha256 = createHash("sha256").update(readFileSync("dist/dossier-core.cjs")).digest("hex")
 await build({
   entryPoints: { dossier: "src/cli/bin.ts" },
+  define: { __DOSSIER_CORE_SHA256__: JSON.stringify(coreSha256) },
   outdir: "dist",
   outExtension: { ".js": ".mjs" },
   bundle: true,

@@ -7,30 +7,45 @@
  * large part of every start. Node 20 has no compile cache for ES modules, so the bundle is one
  * CommonJS script compiled with `vm.Script` and the bytecode V8 produced for it — every function
  * compiled by the end of a run — kept next to it (`dossier-core.cjs.cache`). The build writes the
- * cache after a representative command; V8 refuses a cache made by another V8 version, with
- * other flags or for other source, and then the script compiles as usual and the cache is
- * written again when the process exits (write-temp then rename; skipped quietly where the
- * installation is read-only). `DOSSIER_CODE_CACHE=0` turns the cache off.
+ * cache after a representative command. V8 refuses a cache made by another V8 version or with
+ * other flags, but it checks the source only by its length and does not check the bytecode at
+ * all (a cache with a few bits flipped crashed the process in a test), so the file carries its
+ * own header: the SHA-256 of the bundle it was made for (set by the build) and the SHA-256 of the
+ * bytecode. A cache that fails either check, or that V8 refuses, is ignored: the script compiles
+ * as usual and the cache is written again when the process exits (write-temp then rename;
+ * skipped quietly where the installation is read-only). `DOSSIER_CODE_CACHE=0` turns it off.
  */
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as vm from "node:vm"
 
+/** SHA-256 (hex) of dist/dossier-core.cjs, set by scripts/build.mjs. */
+declare const __DOSSIER_CORE_SHA256__: string
+
 const core = fileURLToPath(new URL("./dossier-core.cjs", import.meta.url))
 const cacheFile = `${core}.cache`
 const useCache = process.env["DOSSIER_CODE_CACHE"] !== "0"
+const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest()
+
+/** The cache file: the bundle's SHA-256, the bytecode's SHA-256, the bytecode. */
+const HEADER = 64
 
 const readCache = (): Buffer | undefined => {
+  let file: Buffer
   try {
-    return useCache ? fs.readFileSync(cacheFile) : undefined
+    file = fs.readFileSync(cacheFile)
   } catch {
     return undefined
   }
+  if (file.length <= HEADER || file.toString("hex", 0, 32) !== __DOSSIER_CORE_SHA256__) return undefined
+  const bytecode = file.subarray(HEADER)
+  return sha256(bytecode).equals(file.subarray(32, HEADER)) ? bytecode : undefined
 }
 
-const cachedData = readCache()
+const cachedData = useCache ? readCache() : undefined
 // CommonJS's own wrapper, so that `require`, `module` and `__filename` are the bundle's. The
 // bundle is ASCII (esbuild escapes everything else; the build checks), so it is read as latin1,
 // which skips UTF-8 decoding.
@@ -43,7 +58,8 @@ if (useCache && (cachedData === undefined || script.cachedDataRejected === true)
   process.once("exit", () => {
     const tmp = `${cacheFile}.${process.pid}.tmp`
     try {
-      fs.writeFileSync(tmp, script.createCachedData())
+      const bytecode = script.createCachedData()
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(__DOSSIER_CORE_SHA256__, "hex"), sha256(bytecode), bytecode]))
       fs.renameSync(tmp, cacheFile)
     } catch {
       try {

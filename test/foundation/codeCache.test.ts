@@ -1,0 +1,74 @@
+/**
+ * The `dossier` loader (src/cli/bin.ts) and its code cache: a copy of the built CLI answers the
+ * same whether its cache is valid, missing, damaged (bits flipped, which V8 itself does not
+ * notice), made for another bundle or turned off; a missing or unusable cache is written again
+ * at exit, and a turned-off one is left alone.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { tempWorkdir } from "../support/cli.js"
+
+const dist = path.resolve(__dirname, "../../dist")
+// Inside the repository, so that the copy still finds node_modules (better-sqlite3) upwards.
+const copy = fs.mkdtempSync(path.resolve(__dirname, "../../.test-tmp-"))
+for (const f of ["dossier.mjs", "dossier-core.cjs", "dossier-core.cjs.cache", "hash-worker.mjs"]) {
+  fs.copyFileSync(path.join(dist, f), path.join(copy, f))
+}
+const cache = path.join(copy, "dossier-core.cjs.cache")
+const workdir = tempWorkdir()
+afterAll(() => fs.rmSync(copy, { recursive: true, force: true }))
+
+const run = (env: Record<string, string> = {}) => {
+  const r = spawnSync(process.execPath, [path.join(copy, "dossier.mjs"), "next", "--workdir", workdir, "--now", "2026-01-01T00:00:00Z", "--json"], {
+    encoding: "utf8",
+    env: { ...process.env, ...env }
+  })
+  return { status: r.status, signal: r.signal, stdout: r.stdout }
+}
+
+describe("code cache of the CLI", () => {
+  const reference = run()
+
+  it("answers with the cache the build wrote", () => {
+    expect(reference.status).toBe(0)
+    expect(JSON.parse(reference.stdout).ok).toBe(true)
+  })
+
+  it("answers the same and writes the cache again when it is missing", () => {
+    fs.rmSync(cache)
+    expect(run()).toStrictEqual(reference)
+    expect(fs.statSync(cache).size).toBeGreaterThan(64)
+    expect(run()).toStrictEqual(reference)
+  })
+
+  it("ignores a cache with flipped bits or made for another bundle, and replaces it", () => {
+    const good = fs.readFileSync(cache)
+    const flipped = Buffer.from(good)
+    for (let i = 4096; i < flipped.length; i += 8192) flipped[i] = flipped[i]! ^ 0xff
+    fs.writeFileSync(cache, flipped)
+    expect(run()).toStrictEqual(reference)
+    const rewritten = fs.readFileSync(cache)
+    expect(rewritten.equals(flipped)).toBe(false)
+    expect(rewritten.subarray(0, 32).equals(good.subarray(0, 32))).toBe(true)
+
+    const other = Buffer.from(good)
+    other[0] = other[0]! ^ 0x01
+    fs.writeFileSync(cache, other)
+    expect(run()).toStrictEqual(reference)
+    expect(fs.readFileSync(cache).subarray(0, 32).equals(good.subarray(0, 32))).toBe(true)
+
+    fs.writeFileSync(cache, "short")
+    expect(run()).toStrictEqual(reference)
+  })
+
+  it("neither reads nor writes the cache with DOSSIER_CODE_CACHE=0", () => {
+    fs.rmSync(cache)
+    expect(run({ DOSSIER_CODE_CACHE: "0" })).toStrictEqual(reference)
+    expect(fs.existsSync(cache)).toBe(false)
+    fs.writeFileSync(cache, "not a cache")
+    expect(run({ DOSSIER_CODE_CACHE: "0" })).toStrictEqual(reference)
+    expect(fs.readFileSync(cache, "utf8")).toBe("not a cache")
+  })
+})
