@@ -116,10 +116,15 @@ export const canonicalJsonReference = canonicalJsonGeneral
  * SHA-256, lowercase hex (strings as UTF-8). The one-shot `crypto.hash` (Node >= 20.12) when the
  * runtime has it: no Hash object per call, which matters when `next` re-verifies every receipt.
  */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex") => string }).hash
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex" | "base64") => string }).hash
 export const sha256Hex: (data: string | Uint8Array) => string = typeof oneShot === "function"
   ? (data) => oneShot("sha256", data, "hex")
   : (data) => crypto.createHash("sha256").update(data).digest("hex")
+
+/** SHA-256 in base64 (44 characters): for derived state that stores many digests (the scan index). */
+export const sha256Base64: (data: string | Uint8Array) => string = typeof oneShot === "function"
+  ? (data) => oneShot("sha256", data, "base64")
+  : (data) => crypto.createHash("sha256").update(data).digest("base64")
 
 /** SHA-256 (lowercase hex) of the canonical JSON of a value. */
 export const canonicalDigest = (value: unknown): string => sha256Hex(canonicalJson(value))

@@ -18,7 +18,7 @@
  * damaged or truncated file, a missing one — is ignored whole and rebuilt by the scan: the index
  * can make a scan slower, never different.
  */
-import { sha256Hex } from "./Canonical.js"
+import { sha256Base64, sha256Hex } from "./Canonical.js"
 import type { RunStatus, UnresolvedOutcome } from "./Monitor.js"
 import { isRunMismatch, NONE_UNRESOLVED, type RunScan, type RunScanResult, scanRun } from "./RunScan.js"
 
@@ -36,7 +36,7 @@ export const scanStamp = (versions: { readonly node?: string; readonly tz?: stri
   `v${SCAN_INDEX_VERSION} node ${versions.node ?? "?"} tz ${versions.tz ?? "?"} icu ${versions.icu ?? "?"}`
 
 export interface RunScanIndexEntry {
-  /** SHA-256 (hex) of the run file's bytes the result was computed from. */
+  /** SHA-256 (base64) of the run file's bytes the result was computed from. */
   readonly sha256: string
   readonly result: RunScanResult
 }
@@ -44,9 +44,12 @@ export interface RunScanIndexEntry {
 export interface ScanIndex {
   /** By run id. */
   readonly runs: ReadonlyMap<string, RunScanIndexEntry>
-  /** By subscription id: the SHA-256 of a file that passed the whole-record check under that id. */
+  /** By subscription id: the SHA-256 (base64) of a file that passed the whole-record check under that id. */
   readonly subscriptions: ReadonlyMap<string, string>
 }
+
+/** The digest the index keys a file's bytes by (SHA-256, base64: 20 characters a file fewer than hex to store and parse). */
+export const fileDigest: (bytes: Uint8Array) => string = sha256Base64
 
 export const EMPTY_SCAN_INDEX: ScanIndex = { runs: new Map(), subscriptions: new Map() }
 
@@ -57,7 +60,7 @@ export const scanRunWithIndex = (
   bytes: Uint8Array,
   textOf: (bytes: Uint8Array) => string
 ): { readonly entry: RunScanIndexEntry; readonly reused: boolean } => {
-  const sha256 = sha256Hex(bytes)
+  const sha256 = fileDigest(bytes)
   const known = index.get(runId)
   if (known !== undefined && known.sha256 === sha256) return { entry: known, reused: true }
   return { entry: { sha256, result: scanRun(runId, textOf(bytes)) }, reused: false }
@@ -97,7 +100,8 @@ export const encodeScanIndex = (stamp: string, index: ScanIndex): string => {
   return `${JSON.stringify(header)}\n${body}`
 }
 
-const isSha256 = (u: unknown): u is string => typeof u === "string" && u.length === 64
+/** A file digest as the index stores it (SHA-256 in base64). */
+const isSha256 = (u: unknown): u is string => typeof u === "string" && u.length === 44
 
 /**
  * The index stored as `bytes`, or undefined when it is not one this code made under `stamp`
@@ -141,6 +145,7 @@ export const decodeScanIndex = (stamp: string, bytes: Uint8Array): ScanIndex | u
 const str = (u: unknown): u is string => typeof u === "string"
 const strOrNull = (u: unknown): u is string | null => u === null || typeof u === "string"
 
+/** A row back as an entry (past the body's digest only shapes are checked: only this code wrote it). */
 const entryOf = (row: ReadonlyArray<unknown>): RunScanIndexEntry | undefined => {
   const [runId, sha256] = row
   if (!str(runId) || !isSha256(sha256)) return undefined

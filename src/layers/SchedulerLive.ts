@@ -16,6 +16,7 @@ import {
   decodeScanIndex,
   EMPTY_SCAN_INDEX,
   encodeScanIndex,
+  fileDigest,
   type RunScanIndexEntry,
   type ScanIndex,
   scanRunWithIndex,
@@ -248,7 +249,7 @@ export const makeScheduler = (
           const id = entries[i]!.id
           const raw = parseOrUndefined(bytes)
           if (session === null) return isSubscriptionRecord(raw) && raw.id === id ? raw : null
-          const sha256 = sha256Hex(bytes)
+          const sha256 = fileDigest(bytes)
           if (known!.get(id) === sha256) {
             fresh.set(id, sha256)
             return raw as SubscriptionRecord
