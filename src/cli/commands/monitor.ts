@@ -5,7 +5,7 @@ const load = () => import("./monitor.impl.js")
 
 export const monitorGroup = {
   name: "monitor",
-  description: "Subscriptions that re-check a topic on a cadence, their frozen runs and outcomes. State: .dossier/monitor/ (one JSON file per subscription and per run). No daemon."
+  description: "Subscriptions that re-check a topic on a cadence, their frozen runs and outcomes. State: .dossier/monitor/ (one JSON file per subscription and per run, and scan.index: derived, what the scans made of each file by its SHA-256, safe to delete). No daemon."
 }
 
 export const monitorSpecs: ReadonlyArray<CommandSpec> = [
@@ -80,7 +80,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
   },
   {
     path: ["next"],
-    description: "List the factual candidates for what to do next across the work folder, each {kind, …} with the revisions it came from: subscription-due, resume-monitor-run, unresolved-outcome, completion-binding-stale, receipt-mismatch, broken-link, plan-needs-attention, plan-corrupt, journal-unterminated-tail, journal-corrupt, transaction-recovered. Never decides.",
+    description: "List the factual candidates for what to do next across the work folder, each {kind, …} with the revisions it came from: subscription-due, resume-monitor-run, unresolved-outcome, completion-binding-stale, receipt-mismatch, broken-link, plan-needs-attention, plan-corrupt, journal-unterminated-tail, journal-corrupt, transaction-recovered. Never decides. Reads every record file whole on every call; a record whose bytes the scan index already verified is not checked again.",
     flags: { workdir, json, now },
     run: (v) => load().then((m) => m.next(v))
   }
