@@ -26,11 +26,12 @@ await build({
 })
 // The loader wraps the bundle in a function: a leading `#!` line would not parse there. It reads
 // the bundle as latin1, so the bundle must be ASCII (esbuild's default charset escapes the rest).
-const core = readFileSync("dist/dossier-core.cjs", "latin1")
-if (/[^\x00-\x7f]/.test(core)) throw new Error("dist/dossier-core.cjs is not ASCII")
-if (core.startsWith("#!")) writeFileSync("dist/dossier-core.cjs", core.slice(core.indexOf("\n") + 1), "latin1")
+const bundled = readFileSync("dist/dossier-core.cjs", "latin1")
+if (/[^\x00-\x7f]/.test(bundled)) throw new Error("dist/dossier-core.cjs is not ASCII")
+const core = bundled.startsWith("#!") ? bundled.slice(bundled.indexOf("\n") + 1) : bundled
+if (core !== bundled) writeFileSync("dist/dossier-core.cjs", core, "latin1")
 // The loader checks that a code cache was made for this very bundle.
-const coreSha256 = createHash("sha256").update(readFileSync("dist/dossier-core.cjs")).digest("hex")
+const coreSha256 = createHash("sha256").update(core, "latin1").digest("hex")
 await build({
   entryPoints: { dossier: "src/cli/bin.ts" },
   define: { __DOSSIER_CORE_SHA256__: JSON.stringify(coreSha256) },

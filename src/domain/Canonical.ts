@@ -117,14 +117,14 @@ export const canonicalJsonReference = canonicalJsonGeneral
  * runtime has it: no Hash object per call, which matters when `next` re-verifies every receipt.
  */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex" | "base64") => string }).hash
-export const sha256Hex: (data: string | Uint8Array) => string = typeof oneShot === "function"
-  ? (data) => oneShot("sha256", data, "hex")
-  : (data) => crypto.createHash("sha256").update(data).digest("hex")
+const sha256In = (encoding: "hex" | "base64"): (data: string | Uint8Array) => string =>
+  typeof oneShot === "function"
+    ? (data) => oneShot("sha256", data, encoding)
+    : (data) => crypto.createHash("sha256").update(data).digest(encoding)
+export const sha256Hex = sha256In("hex")
 
 /** SHA-256 in base64 (44 characters): for derived state that stores many digests (the scan index). */
-export const sha256Base64: (data: string | Uint8Array) => string = typeof oneShot === "function"
-  ? (data) => oneShot("sha256", data, "base64")
-  : (data) => crypto.createHash("sha256").update(data).digest("base64")
+export const sha256Base64 = sha256In("base64")
 
 /** SHA-256 (lowercase hex) of the canonical JSON of a value. */
 export const canonicalDigest = (value: unknown): string => sha256Hex(canonicalJson(value))

@@ -17,6 +17,7 @@
  */
 import { isUtf8 } from "node:buffer"
 import * as crypto from "node:crypto"
+import { toBuffer } from "./Bytes.js"
 import { canonicalJson } from "./Canonical.js"
 import { eventProblem, type JournalEvent } from "./Journal.js"
 import { Projector } from "./JournalProjection.js"
@@ -74,9 +75,6 @@ interface ReplayState {
 }
 
 const states = new WeakMap<Replay, ReplayState>()
-
-const toBuffer = (bytes: Uint8Array): Buffer =>
-  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 
 /** Replay a journal's bytes. Never throws; damage is reported in `corrupt`. */
 export const replay = (bytes: Uint8Array): Replay =>

@@ -18,6 +18,7 @@
  * damaged or truncated file, a missing one — is ignored whole and rebuilt by the scan: the index
  * can make a scan slower, never different.
  */
+import { toBuffer } from "./Bytes.js"
 import { sha256Base64, sha256Hex } from "./Canonical.js"
 import type { RunStatus, UnresolvedOutcome } from "./Monitor.js"
 import { isRunMismatch, NONE_UNRESOLVED, type RunScan, type RunScanResult, scanRun } from "./RunScan.js"
@@ -69,8 +70,8 @@ export const scanRunWithIndex = (
 /**
  * The index file: a header line `{format, stamp, runs, subscriptions, sha256}` (counts, and the
  * SHA-256 of the body), then the body `{runs: [row…], subscriptions: [[id, sha256]…]}`, the run
- * rows positional so that they are small and quick to parse: a verified run `[runId, fileSha256, subscriptionId, createdAt, status, revision, target,
- * completion, unresolved]` with completion `null | [stagePath, stageSha256, surveyPath | null,
+ * rows positional so that they are small and quick to parse: a verified run `[runId, fileSha256,
+ * subscriptionId, createdAt, status, revision, target, completion, unresolved]` with completion `null | [stagePath, stageSha256, surveyPath | null,
  * surveySha256 | null]` and unresolved `0 | [[outcomeId, label, reason, citations], …]`;
  * a mismatch `[runId, fileSha256, revision | null]`.
  */
@@ -109,7 +110,7 @@ const isSha256 = (u: unknown): u is string => typeof u === "string" && u.length 
  * Past the body's digest the rows are only checked for shape: only this code writes them.
  */
 export const decodeScanIndex = (stamp: string, bytes: Uint8Array): ScanIndex | undefined => {
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const buf = toBuffer(bytes)
   const nl = buf.indexOf(0x0a)
   if (nl < 0) return undefined
   let header: unknown

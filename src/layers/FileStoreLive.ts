@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import { createHash, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { toBuffer } from "../domain/Bytes.js"
 import { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import {
@@ -174,7 +175,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     )
 
   const readText: FileStoreShape["readText"] = (p, options) =>
-    Effect.map(read(p, options), (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"))
+    Effect.map(read(p, options), (bytes) => toBuffer(bytes).toString("utf8"))
 
   /**
    * Streaming SHA-256: synchronous 1 MiB reads into one reused buffer (measured ~1.5x faster than

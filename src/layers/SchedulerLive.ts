@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import { toBuffer } from "../domain/Bytes.js"
 import { sha256Hex } from "../domain/Canonical.js"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import { compileGuard } from "../domain/Guard.js"
@@ -187,7 +188,7 @@ export const makeScheduler = (
       readManyWith(paths, use, { maxBytes })
 
     const textOf = (bytes: Uint8Array) =>
-      (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8")
+      toBuffer(bytes).toString("utf8")
 
     /** Parsed JSON, or undefined when the text is not JSON. */
     const parseOrUndefined = (bytes: Uint8Array): unknown => {
