@@ -15,12 +15,12 @@ import { compileGuard } from "../domain/Guard.js"
 import { isRunMismatch, type RunScan, type RunScanResult, scanRun, scanRunText, verifyRunText } from "../domain/RunScan.js"
 import {
   decodeScanIndex,
-  EMPTY_SCAN_INDEX,
   encodeScanIndex,
   fileDigest,
-  type RunScanIndexEntry,
+  isQuietRun,
+  type RunLineSource,
+  runLine,
   type ScanIndex,
-  scanRunWithIndex,
   scanStamp
 } from "../domain/ScanIndex.js"
 import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
@@ -204,21 +204,39 @@ export const makeScheduler = (
     const useIndex = options.scanIndex !== false
     const stamp = scanStamp(process.versions)
 
-    /** The scan index as stored, or an empty one when it is missing, damaged or made under other rules. */
-    const loadIndex: Effect.Effect<ScanIndex> = store.read(SCAN_INDEX_FILE, { maxBytes: INDEX_MAX }).pipe(
-      Effect.map((bytes) => decodeScanIndex(stamp, bytes) ?? EMPTY_SCAN_INDEX),
-      Effect.orElseSucceed(() => EMPTY_SCAN_INDEX)
+    /** The scan index as stored, or undefined when it is missing, damaged or made under other rules. */
+    const loadIndex: Effect.Effect<ScanIndex | undefined> = store.read(SCAN_INDEX_FILE, { maxBytes: INDEX_MAX }).pipe(
+      Effect.map((bytes) => decodeScanIndex(stamp, bytes)),
+      Effect.orElseSucceed(() => undefined)
     )
 
     /**
      * One command's use of the index: what it knew when the command started, and what this
-     * command's scans found (a section a command did not scan is kept as it was).
+     * command's scans found (a section a command did not scan is kept as it was): the run ids in
+     * listing order (sorted) with, for each, its line of `known` or a new line.
      */
     interface ScanSession {
-      readonly known: ScanIndex
-      runs: ScanIndex["runs"] | null
-      subscriptions: ScanIndex["subscriptions"] | null
+      readonly known: ScanIndex | undefined
+      runs: { readonly ids: ReadonlyArray<string>; readonly lines: ReadonlyArray<RunLineSource> } | null
+      subscriptions: ReadonlyMap<string, string> | null
       dirty: boolean
+    }
+
+    /** The index to write: what this command scanned, and the rest as it was known. */
+    const indexToWrite = (session: ScanSession) => {
+      const known = session.known
+      const subscriptions = session.subscriptions ?? known?.subscriptions ?? new Map<string, string>()
+      if (session.runs !== null) return encodeScanIndex(stamp, subscriptions, session.runs.ids, session.runs.lines, known?.runs)
+      const ids: Array<string> = []
+      const lines: Array<number> = []
+      for (let k = 0; k < (known?.runs.size ?? 0); k++) {
+        const id = known!.runs.runId(k)
+        if (id !== undefined) {
+          ids.push(id)
+          lines.push(k)
+        }
+      }
+      return encodeScanIndex(stamp, subscriptions, ids, lines, known?.runs)
     }
 
     /**
@@ -230,10 +248,7 @@ export const makeScheduler = (
       !useIndex ? body(null) : Effect.gen(function*() {
         const session: ScanSession = { known: yield* loadIndex, runs: null, subscriptions: null, dirty: false }
         const out = yield* body(session)
-        if (session.dirty) {
-          const index = { runs: session.runs ?? session.known.runs, subscriptions: session.subscriptions ?? session.known.subscriptions }
-          yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, encodeScanIndex(stamp, index)))
-        }
+        if (session.dirty) yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(session)))
         return out
       })
 
@@ -244,14 +259,14 @@ export const makeScheduler = (
     const scanSubscriptions = (session: ScanSession | null) =>
       Effect.gen(function*() {
         const entries = yield* listJson(SUBSCRIPTIONS_DIR)
-        const known = session?.known.subscriptions
+        const known = session?.known?.subscriptions ?? new Map<string, string>()
         const fresh = new Map<string, string>()
         const read = yield* readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes, i): SubscriptionRecord | null => {
           const id = entries[i]!.id
           const raw = parseOrUndefined(bytes)
           if (session === null) return isSubscriptionRecord(raw) && raw.id === id ? raw : null
           const sha256 = fileDigest(bytes)
-          if (known!.get(id) === sha256) {
+          if (known.get(id) === sha256) {
             fresh.set(id, sha256)
             return raw as SubscriptionRecord
           }
@@ -261,7 +276,7 @@ export const makeScheduler = (
           return raw
         }, RECORD_MAX)
         if (session !== null) {
-          if (known!.size !== fresh.size) session.dirty = true
+          if (known.size !== fresh.size) session.dirty = true
           session.subscriptions = fresh
         }
         const subs: Array<SubscriptionRecord> = []
@@ -593,43 +608,73 @@ export const makeScheduler = (
      * Each run file is read whole and checked as soon as it is read, and only what the scans use
      * is kept (RunScan): the parsed record dies young instead of surviving the whole scan. With a
      * scan session, the check's answer comes from the scan index when the file's bytes are the
-     * very bytes it was computed from (same SHA-256).
+     * very bytes it was computed from (same SHA-256), and a quiet run (./ScanIndex.ts `isQuietRun`)
+     * stays a line of the index: `next` reads its bindings from there, and builds it only when a
+     * binding no longer holds.
      */
     const loadAllRuns = (session: ScanSession | null) =>
       Effect.gen(function*() {
         const entries = yield* listJson(RUNS_DIR)
-        const paths = entries.map((e) => `${RUNS_DIR}/${e.name}`)
-        let read: ReadonlyArray<{ readonly value: RunScanResult | null }>
-        if (session !== null) {
-          const known = session.known.runs
-          const fresh = new Map<string, RunScanIndexEntry>()
-          read = yield* readAllWith(paths, (bytes, i) => {
-            const id = entries[i]!.id
-            const hit = scanRunWithIndex(known, id, bytes, textOf)
-            fresh.set(id, hit.entry)
-            if (!hit.reused) session.dirty = true
-            return hit.entry.result
-          }, RECORD_MAX)
-          // Every entry was either reused from `known` or marked the session dirty: equal sizes, nothing new, same map.
-          if (known.size !== fresh.size) session.dirty = true
-          session.runs = fresh
-        } else {
-          read = yield* readAllWith(paths, (bytes, i) => scanRun(entries[i]!.id, textOf(bytes)), RECORD_MAX)
+        const ids = entries.map((e) => e.id)
+        const known = session?.known?.runs
+        const lines: Array<RunLineSource> = []
+        const mismatches: Array<{ runId: string; revision: number | null; at: number }> = []
+        const loud: Array<RunScan> = []
+        const quiet: Array<RunScan | number> = []
+        const take = (r: RunScanResult, at: number) => {
+          if (isRunMismatch(r)) mismatches.push({ runId: r.runId, revision: r.revision, at })
+          else if (isQuietRun(r)) quiet.push(r)
+          else loud.push(r)
         }
-        const runs: Array<RunScan> = []
-        const mismatches: Array<{ runId: string; revision: number | null }> = []
+        const read = yield* readAllWith(entries.map((e) => `${RUNS_DIR}/${e.name}`), (bytes, i): true => {
+          const id = ids[i]!
+          if (session === null) {
+            take(scanRun(id, textOf(bytes)), i)
+            return true
+          }
+          const sha256 = fileDigest(bytes)
+          const k = known === undefined ? -1 : known.find(id, sha256)
+          if (k >= 0) {
+            if (known!.isQuiet(k)) {
+              lines[i] = k
+              quiet.push(k)
+              return true
+            }
+            const r = known!.result(k)
+            if (r !== undefined) {
+              lines[i] = k
+              take(r, i)
+              return true
+            }
+          }
+          const r = scanRun(id, textOf(bytes))
+          lines[i] = runLine(id, sha256, r)
+          session.dirty = true
+          take(r, i)
+          return true
+        }, RECORD_MAX)
+        // A file that could not be read is a mismatch (and has no line: the next scan reads it again).
+        const unread: Array<string> = []
         read.forEach((r, i) => {
-          const v = r.value
-          if (v === null) mismatches.push({ runId: entries[i]!.id, revision: null })
-          else if (isRunMismatch(v)) mismatches.push({ runId: v.runId, revision: v.revision })
-          else runs.push(v)
+          if (r.value === null) {
+            mismatches.push({ runId: ids[i]!, revision: null, at: i })
+            unread.push(ids[i]!)
+          }
         })
-        return { runs: runs.sort(byCreation), mismatches }
+        // In listing order, as every scan reports them.
+        if (unread.length > 0) mismatches.sort((a, b) => a.at - b.at)
+        if (session !== null) {
+          if (unread.length > 0 || (known?.size ?? 0) !== ids.length) session.dirty = true
+          const kept = unread.length === 0 ? ids : ids.filter((_, i) => read[i]!.value !== null)
+          session.runs = { ids: kept, lines: unread.length === 0 ? lines : lines.filter((l) => l !== undefined) }
+        }
+        return { ids, mismatches, loud, quiet, index: known }
       })
 
     const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
-      withScanIndex((session) => Effect.map(loadAllRuns(session), ({ mismatches, runs }) => {
-        const outcomes = runs.flatMap((r) => r.unresolved)
+      withScanIndex((session) => Effect.map(loadAllRuns(session), ({ loud, mismatches }) => {
+        // A quiet run has no undecided outcome by definition.
+        const outcomes = loud.sort(byCreation).flatMap((r) => r.unresolved)
         return { outcomes, receiptMismatches: mismatches.map((m) => m.runId) }
       }))
     )
@@ -672,9 +717,8 @@ export const makeScheduler = (
               })
             }
           }
-          const { mismatches, runs } = yield* loadAllRuns(session)
-          const runIds = new Set(runs.map((r) => r.id))
-          for (const m of mismatches) runIds.add(m.runId)
+          const { ids, index, loud, mismatches, quiet } = yield* loadAllRuns(session)
+          const runIds = new Set(ids)
           for (const s of subList) {
             if (s.activeRunId !== null && !runIds.has(s.activeRunId)) {
               out.push({
@@ -688,9 +732,25 @@ export const makeScheduler = (
           }
           for (const m of mismatches) out.push({ kind: "receipt-mismatch", runId: m.runId, runRevision: m.revision })
 
-          // Digests of every bound file (stage, survey) of completed runs, each file read once.
+          // Digests of every bound file (stage, survey) of completed runs, each file read once. A
+          // quiet run is a number when it is a line of the index: its bindings are read from there.
           const bound = new Set<string>()
-          for (const run of runs) {
+          const stagePaths: Array<string> = []
+          const surveyPaths: Array<string | null> = []
+          for (const q of quiet) {
+            if (typeof q === "number") {
+              const stage = index!.stagePath(q)
+              const survey = index!.surveyPath(q)
+              bound.add(stage)
+              if (survey !== null) bound.add(survey)
+              stagePaths.push(stage)
+              surveyPaths.push(survey)
+            } else {
+              bound.add(q.completion!.stage.path)
+              if (q.completion!.survey !== null) bound.add(q.completion!.survey.path)
+            }
+          }
+          for (const run of loud) {
             if (run.status !== "completed" || run.completion === null) continue
             bound.add(run.completion.stage.path)
             if (run.completion.survey !== null) bound.add(run.completion.survey.path)
@@ -701,6 +761,21 @@ export const makeScheduler = (
           const digests = new Map<string, string | null>()
           const hashed = yield* readAllWith(boundPaths, (bytes) => sha256Hex(bytes), FILE_MAX)
           for (let i = 0; i < boundPaths.length; i++) digests.set(boundPaths[i]!, hashed[i]?.value ?? null)
+          // A quiet run reports something only when a binding no longer holds: then it joins the rest.
+          const runs: Array<RunScan> = loud
+          let line = 0
+          for (const q of quiet) {
+            if (typeof q !== "number") {
+              const c = q.completion!
+              if (digests.get(c.stage.path) !== c.stage.sha256 || (c.survey !== null && digests.get(c.survey.path) !== c.survey.sha256)) runs.push(q)
+              continue
+            }
+            const survey = surveyPaths[line]!
+            const holds = index!.stageIs(q, digests.get(stagePaths[line]!)) && (survey === null || index!.surveyIs(q, digests.get(survey)))
+            line++
+            if (!holds) runs.push(index!.result(q) as RunScan) // a quiet line: `find` checked its fields
+          }
+          runs.sort(byCreation)
           const cited = new Set<string>()
           for (const run of runs) for (const u of run.unresolved) for (const c of u.citations) cited.add(c.path)
           const present = new Map<string, boolean>()

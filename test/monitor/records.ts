@@ -1,9 +1,11 @@
 /**
  * Stored monitor records for property tests: valid subscriptions and runs (planned, completed with
- * decided and undecided outcomes), and mutations that damage a JSON value anywhere in it.
+ * decided and undecided outcomes, completed with every outcome decided), and mutations that damage
+ * a JSON value anywhere in it.
  */
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { sha256Hex } from "../../src/domain/Canonical.js"
 import {
   afterRunEnded,
   newRun,
@@ -28,7 +30,15 @@ const inputs: ReadonlyArray<SubscriptionInput> = [
   { kind: "unit-recheck", target: "units", timezone: "UTC", anchor: "2028-02-29T23:59", cadence: { every: 3, unit: "day" }, id: "s3", units: ["research/a.md", "research/b.md"] } as SubscriptionInput
 ]
 
-/** Valid stored records: subscriptions, and runs planned, running and completed with outcomes. */
+/** The stage file some completed seed runs are bound to (a test that wants their bindings to hold writes it). */
+export const SEED_STAGE = { path: "research/results/seed stage.md", text: "a finished stage\n" } as const
+
+/**
+ * Valid stored records: subscriptions, and runs planned, running and completed with outcomes;
+ * and completed runs with every outcome decided (quiet in the scan index): one bound to
+ * SEED_STAGE alone, one also to a survey that is not there (a path with a non-ASCII letter and a
+ * quote), one to a stage that is not there.
+ */
 export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"; readonly value: unknown }> => {
   const out: Array<{ schema: "run" | "subscription"; value: unknown }> = []
   for (const input of inputs) {
@@ -64,6 +74,27 @@ export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"
       }
     })
     out.push({ schema: "subscription", value: afterRunEnded({ ...sub, activeRunId: run.id }, at) })
+    const done = newRun(sub, 4, at)
+    const i = inputs.indexOf(input)
+    out.push({
+      schema: "run",
+      value: {
+        ...done,
+        status: "completed",
+        revision: 3,
+        transitions: [{ from: "planned", to: "running", at: at.toISOString(), reason: null }],
+        completion: {
+          at: at.toISOString(),
+          binding: { runId: done.id, taskDigest: done.receiptDigest },
+          stage: i === 2 ? { path: `research/results/${done.id}.md`, sha256: "c".repeat(64) } : { path: SEED_STAGE.path, sha256: sha256Hex(SEED_STAGE.text) },
+          survey: i === 1 ? { path: 'research/survey "é".md', sha256: "d".repeat(64) } : null,
+          units: []
+        },
+        outcomes: i === 0 ? [] : [
+          { id: "o1", label: "new", reason: "r", citations: [], disposition: { value: "acknowledged", at: at.toISOString(), authorization: null, unitPath: null, reviewItem: null } }
+        ]
+      }
+    })
   }
   return JSON.parse(JSON.stringify(out))
 }

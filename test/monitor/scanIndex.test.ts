@@ -20,9 +20,10 @@ import {
   decodeScanIndex,
   encodeScanIndex,
   fileDigest,
+  isQuietRun,
+  runLine,
   type RunScanIndexEntry,
   SCAN_INDEX_VERSION,
-  type ScanIndex,
   scanStamp
 } from "../../src/domain/ScanIndex.js"
 import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
@@ -31,7 +32,7 @@ import { makeScheduler, SCAN_INDEX_FILE, runPath, subscriptionPath } from "../..
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { tempWorkdir } from "../support/cli.js"
-import { apply, type Json, mutation, seeds } from "./records.js"
+import { apply, type Json, mutation, SEED_STAGE, seeds } from "./records.js"
 import { at, finishInput, mon, read, runningRun, SOURCE_TEXT, weekWindow } from "./support.js"
 
 const STAMP = scanStamp(process.versions)
@@ -55,6 +56,12 @@ const plain = ([id, e]: readonly [string, RunScanIndexEntry]) => {
   }]
 }
 
+/** The index file of these runs and subscriptions, every line made now. */
+const encode = (runs: ReadonlyMap<string, RunScanIndexEntry>, subscriptions: ReadonlyMap<string, string>) =>
+  encodeScanIndex(STAMP, subscriptions, [...runs.keys()], [...runs].map(([id, e]) => runLine(id, e.sha256, e.result)))
+
+const byId = <A>(a: readonly [string, A], b: readonly [string, A]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)
+
 describe("scan index codec", () => {
   it("gives back every entry it was given, verified runs and mismatches alike", () => {
     fc.assert(
@@ -70,10 +77,34 @@ describe("scan index codec", () => {
           index.set(id, { sha256: fileDigest(Buffer.from(bytes)), result: scanRun(id, bytes) })
         })
         const subscriptions = new Map(subShas.map(([id, s]) => [id, fileDigest(Buffer.from(s))]))
-        const back = decodeScanIndex(STAMP, Buffer.from(encodeScanIndex(STAMP, { runs: index, subscriptions })))
+        const back = decodeScanIndex(STAMP, encode(index, subscriptions))
         expect(back).toBeDefined()
-        expect([...back!.runs.entries()].map(plain)).toStrictEqual([...index.entries()].map(plain))
+        // Lines are sorted by run id.
+        expect([...back!.runs.entries()].map(plain)).toStrictEqual([...index.entries()].sort(byId).map(plain))
         expect([...back!.subscriptions.entries()]).toStrictEqual([...subscriptions.entries()])
+        // Each run is found by its id and file digest only; a quiet one answers its bindings from its line.
+        const lines = back!.runs
+        for (const [id, e] of index) {
+          const k = lines.find(id, e.sha256)
+          expect(k).toBeGreaterThanOrEqual(0)
+          expect(lines.find(id, fileDigest(Buffer.from(`other ${e.sha256}`)))).toBe(-1)
+          const r = e.result
+          // Quiet lines hold what the schema allows (an integer revision, hex digests); anything else is written whole.
+          const hex = (d: string | undefined) => d === undefined || /^[0-9a-f]{64}$/.test(d)
+          expect(lines.isQuiet(k)).toBe(
+            !("_tag" in r) && isQuietRun(r) && Number.isSafeInteger(r.revision) && r.revision >= 0 &&
+              hex(r.completion!.stage.sha256) && hex(r.completion!.survey?.sha256)
+          )
+          if (lines.isQuiet(k) && !("_tag" in r)) {
+            expect([lines.stagePath(k), lines.stageSha256(k), lines.surveyPath(k), lines.surveySha256(k)]).toStrictEqual([
+              r.completion!.stage.path,
+              r.completion!.stage.sha256,
+              r.completion!.survey?.path ?? null,
+              r.completion!.survey?.sha256 ?? null
+            ])
+          }
+        }
+        expect(lines.find("not.a.run", fileDigest(Buffer.from("")))).toBe(-1)
       }),
       { numRuns: 300 }
     )
@@ -85,10 +116,10 @@ describe("scan index codec", () => {
       const bytes = text(r)
       index.set(r.id, { sha256: fileDigest(Buffer.from(bytes)), result: scanRun(r.id, bytes) })
     }
-    const full: ScanIndex = { runs: index, subscriptions: new Map(subs.map((s) => [s.id, fileDigest(Buffer.from(text(s)))])) }
-    const good = Buffer.from(encodeScanIndex(STAMP, full))
+    const subscriptions = new Map(subs.map((s) => [s.id, fileDigest(Buffer.from(text(s)))]))
+    const good = encode(index, subscriptions)
     expect(decodeScanIndex(STAMP, good)?.runs.size).toBe(index.size)
-    expect(decodeScanIndex(STAMP, good)?.subscriptions.size).toBe(full.subscriptions.size)
+    expect(decodeScanIndex(STAMP, good)?.subscriptions.size).toBe(subscriptions.size)
     expect(decodeScanIndex(scanStamp({ ...process.versions, tz: "1999z" }), good)).toBeUndefined()
     expect(decodeScanIndex(STAMP, good.subarray(0, good.length - 1))).toBeUndefined()
     expect(decodeScanIndex(STAMP, good.subarray(0, good.indexOf(0x0a)))).toBeUndefined()
@@ -107,7 +138,7 @@ describe("scan index codec", () => {
     // A reminder, not a check of behaviour: a change of a stored record's shape must come with a
     // new index version, or indexes written by the old code would be trusted by the new one.
     const fingerprint = sha256Hex(JSON.stringify([JSONSchema.make(RunRecord), JSONSchema.make(SubscriptionRecord)]))
-    expect({ version: SCAN_INDEX_VERSION, fingerprint }).toStrictEqual({ version: 1, fingerprint: RECORDS_FINGERPRINT })
+    expect({ version: SCAN_INDEX_VERSION, fingerprint }).toStrictEqual({ version: 2, fingerprint: RECORDS_FINGERPRINT })
   })
 })
 
@@ -117,7 +148,9 @@ const RECORDS_FINGERPRINT = "3520cf66d8c8edf1cbad9e723a1548adb5c5d83093eefe09c17
 const op = fc.oneof(
   fc.record({ kind: fc.constant("damage" as const), sub: fc.boolean(), run: fc.nat(), ms: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
   fc.record({ kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const), sub: fc.boolean(), run: fc.nat() }),
-  fc.record({ kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const), at: fc.nat() })
+  fc.record({ kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const), at: fc.nat() }),
+  // The stage file quiet runs are bound to: changed (their bindings no longer hold) or put back.
+  fc.record({ kind: fc.constantFrom("stage-edit" as const, "stage-restore" as const) })
 )
 
 const stores = Layer.merge(FileStoreMemory, LockMemory)
@@ -135,6 +168,7 @@ describe("scans with the scan index", () => {
         for (const s of subs) yield* store.writeAtomic(subscriptionPath(s.id), text(s))
         for (const r of runs) yield* store.writeAtomic(runPath(r.id), text(r))
         yield* store.writeAtomic("research/sources/p.txt", SOURCE_TEXT)
+        yield* store.writeAtomic(SEED_STAGE.path, SEED_STAGE.text)
         const now = new Date("2026-03-01T00:00:00Z")
         const same = Effect.gen(function*() {
           const [a, b] = [yield* indexed.facts(now), yield* scratch.facts(now)]
@@ -155,7 +189,9 @@ describe("scans with the scan index", () => {
             } else if (o.kind === "restore") yield* store.writeAtomic(file, text(r))
             else if (o.kind === "remove") yield* Effect.ignore(store.remove(file))
             else yield* store.writeAtomic(file, text(records[(o.run + 1) % records.length]!))
-          } else {
+          } else if (o.kind === "stage-edit" || o.kind === "stage-restore") {
+            yield* store.writeAtomic(SEED_STAGE.path, o.kind === "stage-edit" ? `${SEED_STAGE.text}edited\n` : SEED_STAGE.text)
+          } else if ("at" in o) {
             const current = yield* Effect.either(store.read(SCAN_INDEX_FILE))
             if (o.kind === "index-remove") yield* Effect.ignore(store.remove(SCAN_INDEX_FILE))
             else if (o.kind === "index-garbage") yield* store.writeAtomic(SCAN_INDEX_FILE, "{}\n[]")
