@@ -18,7 +18,7 @@ await build({
   target: "node20",
   minify: true,
   legalComments: "none",
-  external: ["better-sqlite3"],
+  // better-sqlite3's JavaScript is bundled too (src/layers/LockLive.ts names its native addon by path).
   // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
   define: { "import.meta.url": "__dossierMetaUrl" },
   banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },

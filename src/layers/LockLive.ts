@@ -2,8 +2,9 @@
  * Lock on Node: an in-process semaphore plus a cross-process lock that the OS releases when the
  * holder dies: `.dossier/lock.sqlite`, a SQLite database with no tables, held by an open
  * `BEGIN EXCLUSIVE` transaction. Waiting polls (never blocks the event loop) and gives up after
- * 10 s with `LockTimeout`. better-sqlite3 is loaded only when a lock is first taken.
+ * 10 s with `LockTimeout`. better-sqlite3's native addon is loaded only when a lock is first taken.
  */
+import BetterSqlite3 from "better-sqlite3"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
@@ -23,15 +24,29 @@ interface SqliteDb {
   exec(sql: string): void
   close(): void
 }
-type SqliteCtor = new (file: string, options?: { timeout?: number }) => SqliteDb
 
-let sqliteCtor: SqliteCtor | undefined
-const loadSqlite = (): SqliteCtor => {
-  if (sqliteCtor === undefined) {
-    const require = createRequire(import.meta.url)
-    sqliteCtor = require("better-sqlite3") as SqliteCtor
+/**
+ * The path of better-sqlite3's native addon, or undefined to let better-sqlite3 find it. The CLI
+ * bundles better-sqlite3's JavaScript (it is then compiled once and kept in the code cache:
+ * loading its modules through Node's loader took ~15 ms of every command's start), and inside a
+ * bundle better-sqlite3's own finder (`bindings`, which searches from the calling file) would
+ * look in the wrong package; so the addon is named by path, resolved from here.
+ */
+let addon: string | undefined | null = null
+const addonPath = (): string | undefined => {
+  if (addon === null) {
+    try {
+      addon = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node")
+    } catch {
+      addon = undefined
+    }
   }
-  return sqliteCtor
+  return addon
+}
+
+const openDatabase = (file: string): SqliteDb => {
+  const nativeBinding = addonPath()
+  return new BetterSqlite3(file, nativeBinding === undefined ? { timeout: 0 } : { timeout: 0, nativeBinding })
 }
 
 const isBusy = (e: unknown) => {
@@ -86,8 +101,7 @@ export const makeLockLive = (
     }
 
     const connect = (): Connection | "busy" => {
-      const Database = loadSqlite()
-      const db = new Database(file, { timeout: 0 })
+      const db = openDatabase(file)
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
         // would add directory churn to the holder's own fsyncs (measured: ~2x an append).

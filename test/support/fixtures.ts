@@ -13,7 +13,6 @@ export const bundleFixture = (name: string): string => {
     format: "esm",
     platform: "node",
     target: "node20",
-    external: ["better-sqlite3"],
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     nodePaths: [path.resolve(__dirname, "../../node_modules")],
     logLevel: "error"
