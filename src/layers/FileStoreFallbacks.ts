@@ -47,3 +47,7 @@ export const readManyWithOf = (store: Pick<FileStoreShape, "read" | "readMany">)
           Effect.map((bytes): ReadManyWithEntry<A> => ({ path, value: use(bytes, i), error: null })),
           Effect.catchAll((error) => Effect.succeed<ReadManyWithEntry<A>>({ path, value: null, error }))
         ))
+
+/** `listNames` through `list`. */
+export const listNamesOf = (store: Pick<FileStoreShape, "list">): NonNullable<FileStoreShape["listNames"]> => (dir) =>
+  Effect.map(store.list(dir), (entries) => entries.map((e) => e.name))

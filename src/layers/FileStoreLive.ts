@@ -490,24 +490,40 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       })
     })
 
-  const list: FileStoreShape["list"] = (p) =>
+  /** A directory to list: undefined when it is absent; refused when it is a symlink or not a directory. */
+  const listable = (p: string) =>
     Effect.gen(function*() {
       const rel = yield* normalize(p)
-      if ((yield* checkParents(rel)) === "missing") return []
+      if ((yield* checkParents(rel)) === "missing") return undefined
       const st = lstatOrNone(rel, abs(rel))
       if (Either.isLeft(st)) return yield* st.left
-      if (st.right === undefined) return []
+      if (st.right === undefined) return undefined
       if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
       if (!st.right.isDirectory()) return yield* new UnsafePath({ path: rel, reason: "not-directory" })
-      const entries = yield* Effect.try({ try: () => fs.readdirSync(abs(rel), { withFileTypes: true }), catch: io(rel, "list") })
-      return entries
-        .filter((d) => !isStagingName(d.name))
-        .map((d) => ({
-          name: d.name,
-          kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
-        }))
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      return rel
     })
+
+  const list: FileStoreShape["list"] = (p) =>
+    Effect.flatMap(listable(p), (rel) =>
+      rel === undefined ? Effect.succeed([]) : Effect.try({
+        try: () =>
+          fs.readdirSync(abs(rel), { withFileTypes: true })
+            .filter((d) => !isStagingName(d.name))
+            .map((d) => ({
+              name: d.name,
+              kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
+            }))
+            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        catch: io(rel, "list")
+      }))
+
+  /** Names only: no Dirent per entry. `sort()` orders by UTF-16 code units, as `list` does. */
+  const listNames: NonNullable<FileStoreShape["listNames"]> = (p) =>
+    Effect.flatMap(listable(p), (rel) =>
+      rel === undefined ? Effect.succeed([]) : Effect.try({
+        try: () => fs.readdirSync(abs(rel)).filter((name) => !isStagingName(name)).sort(),
+        catch: io(rel, "list")
+      }))
 
   /**
    * Many small files: parents checked once per directory; each file opened O_NOFOLLOW and
@@ -592,6 +608,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     truncate,
     remove,
     list,
+    listNames,
     readMany,
     readManyWith,
     ensureDir

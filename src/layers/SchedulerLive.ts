@@ -66,7 +66,7 @@ import {
 } from "../domain/MonitorErrors.js"
 import { makeQuoteMatcher } from "../domain/Quote.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
-import { readManyWithOf } from "./FileStoreFallbacks.js"
+import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
@@ -174,10 +174,10 @@ export const makeScheduler = (
         )
       )
 
+    /** The `.json` files of a directory, sorted by name (each is opened and type-checked when read). */
+    const listNames = store.listNames ?? listNamesOf(store)
     const listJson = (dir: string) =>
-      Effect.map(store.list(dir), (entries) =>
-        entries.filter((e) => e.name.endsWith(".json")).map((e) => ({ name: e.name, id: e.name.slice(0, -5), kind: e.kind }))
-      )
+      Effect.map(listNames(dir), (names) => names.filter((n) => n.endsWith(".json")).map((name) => ({ name, id: name.slice(0, -5) })))
 
     /**
      * Read many files and keep only what `use` makes of each (a parsed record, a digest): the

@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { listNamesOf } from "../../src/layers/FileStoreFallbacks.js"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { makeMemoryFs } from "../../src/layers/FileStoreMemory.js"
 import type { FileStoreShape } from "../../src/services/FileStore.js"
@@ -31,6 +32,7 @@ type Op =
   | { op: "remove"; p: string }
   | { op: "truncate"; p: string; size: number }
   | { op: "list"; p: string }
+  | { op: "listNames"; p: string }
   | { op: "ensureDir"; p: string }
   | { op: "symlink"; p: string }
   | { op: "hardlink"; from: string; p: string }
@@ -53,6 +55,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("remove" as const), p }),
   fc.record({ op: fc.constant("truncate" as const), p, size: fc.constantFrom(0, 2) }),
   fc.record({ op: fc.constant("list" as const), p: dir }),
+  fc.record({ op: fc.constant("listNames" as const), p: dir }),
   fc.record({ op: fc.constant("ensureDir" as const), p: dir }),
   fc.record({ op: fc.constant("symlink" as const), p }),
   { arbitrary: fc.record({ op: fc.constant("hardlink" as const), from: fc.constantFrom("a", "d/a"), p: fc.constantFrom("b", "d/b") }), weight: 4 },
@@ -113,6 +116,9 @@ const run = (store: FileStoreShape, op: Op) => {
       return outcome(store.truncate(op.p, op.size))
     case "list":
       return outcome(store.list(op.p))
+    case "listNames":
+      // The live store's own fast path against the other's names from `list`.
+      return outcome((store.listNames ?? listNamesOf(store))(op.p))
     case "ensureDir":
       return outcome(store.ensureDir(op.p))
     case "readThenAppend":
