@@ -7,7 +7,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
-export const CLI = path.resolve("dist/dossier.mjs")
+export const CLI = path.resolve("dist/dossier.cjs")
 
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)

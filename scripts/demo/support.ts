@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
-export const CLI = path.resolve("dist/dossier.mjs")
+export const CLI = path.resolve("dist/dossier.cjs")
 
 export const say = (text: string) => console.log(text)
 

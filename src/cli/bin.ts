@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `dossier` binary (dist/dossier.mjs): runs the CLI bundle (dist/dossier-core.cjs, built from
- * ./main.ts) through V8's code cache, so that a start does not parse and compile the bundle again.
+ * The `dossier` binary (dist/dossier.cjs; dist/dossier.mjs, its earlier name, runs it too): runs
+ * the CLI bundle (dist/dossier-core.cjs, built from ./main.ts) through V8's code cache, so that a
+ * start does not parse and compile the bundle again. It is built as CommonJS: Node starts an ES
+ * module entry through its ES module loader, which cost ~10 ms of every start.
  *
  * Agents start the CLI hundreds of times, and compiling Effect's runtime and the schemas was a
  * large part of every start. Node 20 has no compile cache for ES modules, so the bundle is one

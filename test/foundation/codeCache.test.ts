@@ -13,15 +13,15 @@ import { tempWorkdir } from "../support/cli.js"
 const dist = path.resolve(__dirname, "../../dist")
 // Inside the repository, so that the copy still finds node_modules (better-sqlite3) upwards.
 const copy = fs.mkdtempSync(path.resolve(__dirname, "../../.test-tmp-"))
-for (const f of ["dossier.mjs", "dossier-core.cjs", "dossier-core.cjs.cache", "hash-worker.mjs"]) {
+for (const f of ["dossier.cjs", "dossier.mjs", "dossier-core.cjs", "dossier-core.cjs.cache", "hash-worker.mjs"]) {
   fs.copyFileSync(path.join(dist, f), path.join(copy, f))
 }
 const cache = path.join(copy, "dossier-core.cjs.cache")
 const workdir = tempWorkdir()
 afterAll(() => fs.rmSync(copy, { recursive: true, force: true }))
 
-const run = (env: Record<string, string> = {}) => {
-  const r = spawnSync(process.execPath, [path.join(copy, "dossier.mjs"), "next", "--workdir", workdir, "--now", "2026-01-01T00:00:00Z", "--json"], {
+const run = (env: Record<string, string> = {}, bin = "dossier.cjs") => {
+  const r = spawnSync(process.execPath, [path.join(copy, bin), "next", "--workdir", workdir, "--now", "2026-01-01T00:00:00Z", "--json"], {
     encoding: "utf8",
     env: { ...process.env, ...env }
   })
@@ -34,6 +34,10 @@ describe("code cache of the CLI", () => {
   it("answers with the cache the build wrote", () => {
     expect(reference.status).toBe(0)
     expect(JSON.parse(reference.stdout).ok).toBe(true)
+  })
+
+  it("answers the same through dist/dossier.mjs, the binary's earlier name", () => {
+    expect(run({}, "dossier.mjs")).toStrictEqual(reference)
   })
 
   it("answers the same and writes the cache again when it is missing", () => {

@@ -13,7 +13,7 @@ const FABRICATED = "the export must be encrypted with the customer's public key"
 afterEach(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
 
 beforeAll(() => {
-  expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.mjs"))).toBe(true)
+  expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.cjs"))).toBe(true)
 })
 
 describe("gate: activity", () => {

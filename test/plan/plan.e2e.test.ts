@@ -40,7 +40,7 @@ const refuses = (dir: string, run: () => ReturnType<typeof runCli>, tag: string)
 }
 
 beforeAll(() => {
-  expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.mjs"))).toBe(true)
+  expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.cjs"))).toBe(true)
 })
 
 describe("plan inspect / start", () => {

@@ -1,5 +1,5 @@
 /**
- * End-to-end helpers: run the built CLI (dist/dossier.mjs) in a temporary work folder exactly
+ * End-to-end helpers: run the built CLI (dist/dossier.cjs) in a temporary work folder exactly
  * as an agent would, and parse its `--json` answer.
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
-export const CLI = path.resolve(__dirname, "../../dist/dossier.mjs")
+export const CLI = path.resolve(__dirname, "../../dist/dossier.cjs")
 
 export interface CliResult {
   readonly code: number | null
