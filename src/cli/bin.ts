@@ -57,11 +57,12 @@ const readCache = (): Buffer | undefined => {
 }
 
 const cachedData = useCache ? readCache() : undefined
-// CommonJS's own wrapper, so that `require`, `module` and `__filename` are the bundle's. The
-// bundle is ASCII (esbuild escapes everything else; the build checks), so it is read as latin1,
-// which skips UTF-8 decoding.
+// The file is the bundle inside CommonJS's own wrapper (written so by the build), so that
+// `require`, `module` and `__filename` are the bundle's; compiled as read, without a copy. It is
+// ASCII (esbuild escapes everything else; the build checks), so it is read as latin1, which skips
+// UTF-8 decoding.
 const script = new vm.Script(
-  `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(core, "latin1")}\n})`,
+  fs.readFileSync(core, "latin1"),
   cachedData === undefined ? { filename: core } : { filename: core, cachedData }
 )
 
