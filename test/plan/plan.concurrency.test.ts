@@ -43,10 +43,12 @@ describe("plan under concurrency", () => {
         ...(i === 0 ? { sources: [{ path: "research/sources/big.md", origin: "o" }] } : {})
       })
       const child = spawn(process.execPath, [CLI, "plan", "checkpoint", "--workdir", dir, "--input", input, "--expected", String(revision), "--json"])
+      // Listening from the start: a checkpoint may finish before the kill, and its exit must not be missed.
+      const exited = new Promise((r) => child.once("exit", r))
       const delay = 40 + ((i * 37) % 200)
       await new Promise((r) => setTimeout(r, delay))
       child.kill("SIGKILL")
-      await new Promise((r) => child.once("exit", r))
+      await exited
       const view = runCli(["plan", "inspect", "--workdir", dir, "--json"])
       expect(view.code, view.stdout).toBe(0)
       expect(view.json.state).toBe("active")
