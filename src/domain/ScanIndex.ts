@@ -393,14 +393,15 @@ export class RunIndex {
       const stageAt = this.quietStageAt(rest, end)
       if (stageAt < 0) return undefined
       this.#stageAt[k] = stageAt
-      const fields: Array<string> = []
+      // stage path, survey path (or -), subscription id, creation time, target
+      const fields: Array<string | undefined> = []
       for (let p = this.stagePathAt(k); p <= end;) {
         const e = this.buf.indexOf(fields.length === 4 ? NL : TAB, p)
-        fields.push(this.buf.toString("utf8", p, e))
+        fields.push(this.jsonString(p, e))
         p = e + 1
       }
-      const text = (i: number) => this.parsedString(0, 0, fields[i]!)!
-      const surveyPath = this.surveyPath(k)
+      const text = (i: number) => fields[i]!
+      const surveyPath = fields[1] ?? null // `-` (no survey) is not a JSON string
       return {
         id: runId,
         subscriptionId: text(2),
@@ -460,9 +461,9 @@ export class RunIndex {
     return true
   }
 
-  private parsedString(s: number, e: number, text = this.buf.toString("utf8", s, e)): string | undefined {
+  private parsedString(s: number, e: number): string | undefined {
     try {
-      const v: unknown = JSON.parse(text)
+      const v: unknown = JSON.parse(this.buf.toString("utf8", s, e))
       return typeof v === "string" ? v : undefined
     } catch {
       return undefined

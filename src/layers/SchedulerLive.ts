@@ -17,7 +17,6 @@ import {
   decodeScanIndex,
   encodeScanIndex,
   fileDigest,
-  isQuietRun,
   type RunLineSource,
   runLine,
   type ScanIndex,
@@ -609,8 +608,8 @@ export const makeScheduler = (
      * is kept (RunScan): the parsed record dies young instead of surviving the whole scan. With a
      * scan session, the check's answer comes from the scan index when the file's bytes are the
      * very bytes it was computed from (same SHA-256), and a quiet run (./ScanIndex.ts `isQuietRun`)
-     * stays a line of the index: `next` reads its bindings from there, and builds it only when a
-     * binding no longer holds.
+     * found there stays a line of the index (`quietLines`): `next` reads its bindings from there,
+     * and builds it only when a binding no longer holds. Every other verified run is in `runs`.
      */
     const loadAllRuns = (session: ScanSession | null) =>
       Effect.gen(function*() {
@@ -619,12 +618,11 @@ export const makeScheduler = (
         const known = session?.known?.runs
         const lines: Array<RunLineSource> = []
         const mismatches: Array<{ runId: string; revision: number | null; at: number }> = []
-        const loud: Array<RunScan> = []
-        const quiet: Array<RunScan | number> = []
+        const runs: Array<RunScan> = []
+        const quietLines: Array<number> = []
         const take = (r: RunScanResult, at: number) => {
           if (isRunMismatch(r)) mismatches.push({ runId: r.runId, revision: r.revision, at })
-          else if (isQuietRun(r)) quiet.push(r)
-          else loud.push(r)
+          else runs.push(r)
         }
         const read = yield* readAllWith(entries.map((e) => `${RUNS_DIR}/${e.name}`), (bytes, i): true => {
           const id = ids[i]!
@@ -637,7 +635,7 @@ export const makeScheduler = (
           if (k >= 0) {
             if (known!.isQuiet(k)) {
               lines[i] = k
-              quiet.push(k)
+              quietLines.push(k)
               return true
             }
             const r = known!.result(k)
@@ -654,27 +652,28 @@ export const makeScheduler = (
           return true
         }, RECORD_MAX)
         // A file that could not be read is a mismatch (and has no line: the next scan reads it again).
-        const unread: Array<string> = []
+        let unread = false
         read.forEach((r, i) => {
           if (r.value === null) {
             mismatches.push({ runId: ids[i]!, revision: null, at: i })
-            unread.push(ids[i]!)
+            unread = true
           }
         })
         // In listing order, as every scan reports them.
-        if (unread.length > 0) mismatches.sort((a, b) => a.at - b.at)
+        if (unread) mismatches.sort((a, b) => a.at - b.at)
         if (session !== null) {
-          if (unread.length > 0 || (known?.size ?? 0) !== ids.length) session.dirty = true
-          const kept = unread.length === 0 ? ids : ids.filter((_, i) => read[i]!.value !== null)
-          session.runs = { ids: kept, lines: unread.length === 0 ? lines : lines.filter((l) => l !== undefined) }
+          if (unread || (known?.size ?? 0) !== ids.length) session.dirty = true
+          session.runs = unread
+            ? { ids: ids.filter((_, i) => lines[i] !== undefined), lines: lines.filter((l) => l !== undefined) }
+            : { ids, lines }
         }
-        return { ids, mismatches, loud, quiet, index: known }
+        return { ids, mismatches, runs, quietLines, index: known }
       })
 
     const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
-      withScanIndex((session) => Effect.map(loadAllRuns(session), ({ loud, mismatches }) => {
-        // A quiet run has no undecided outcome by definition.
-        const outcomes = loud.sort(byCreation).flatMap((r) => r.unresolved)
+      withScanIndex((session) => Effect.map(loadAllRuns(session), ({ mismatches, runs }) => {
+        // A quiet run left as a line of the index has no undecided outcome by definition.
+        const outcomes = runs.sort(byCreation).flatMap((r) => r.unresolved)
         return { outcomes, receiptMismatches: mismatches.map((m) => m.runId) }
       }))
     )
@@ -717,7 +716,7 @@ export const makeScheduler = (
               })
             }
           }
-          const { ids, index, loud, mismatches, quiet } = yield* loadAllRuns(session)
+          const { ids, index, mismatches, quietLines, runs } = yield* loadAllRuns(session)
           const runIds = new Set(ids)
           for (const s of subList) {
             if (s.activeRunId !== null && !runIds.has(s.activeRunId)) {
@@ -732,25 +731,14 @@ export const makeScheduler = (
           }
           for (const m of mismatches) out.push({ kind: "receipt-mismatch", runId: m.runId, runRevision: m.revision })
 
-          // Digests of every bound file (stage, survey) of completed runs, each file read once. A
-          // quiet run is a number when it is a line of the index: its bindings are read from there.
+          // Digests of every bound file (stage, survey) of completed runs, each file read once; a
+          // quiet run left as a line of the index has its bindings read from there.
           const bound = new Set<string>()
-          const stagePaths: Array<string> = []
-          const surveyPaths: Array<string | null> = []
-          for (const q of quiet) {
-            if (typeof q === "number") {
-              const stage = index!.stagePath(q)
-              const survey = index!.surveyPath(q)
-              bound.add(stage)
-              if (survey !== null) bound.add(survey)
-              stagePaths.push(stage)
-              surveyPaths.push(survey)
-            } else {
-              bound.add(q.completion!.stage.path)
-              if (q.completion!.survey !== null) bound.add(q.completion!.survey.path)
-            }
-          }
-          for (const run of loud) {
+          const stagePaths = quietLines.map((k) => index!.stagePath(k))
+          const surveyPaths = quietLines.map((k) => index!.surveyPath(k))
+          for (const path of stagePaths) bound.add(path)
+          for (const path of surveyPaths) if (path !== null) bound.add(path)
+          for (const run of runs) {
             if (run.status !== "completed" || run.completion === null) continue
             bound.add(run.completion.stage.path)
             if (run.completion.survey !== null) bound.add(run.completion.survey.path)
@@ -761,20 +749,12 @@ export const makeScheduler = (
           const digests = new Map<string, string | null>()
           const hashed = yield* readAllWith(boundPaths, (bytes) => sha256Hex(bytes), FILE_MAX)
           for (let i = 0; i < boundPaths.length; i++) digests.set(boundPaths[i]!, hashed[i]?.value ?? null)
-          // A quiet run reports something only when a binding no longer holds: then it joins the rest.
-          const runs: Array<RunScan> = loud
-          let line = 0
-          for (const q of quiet) {
-            if (typeof q !== "number") {
-              const c = q.completion!
-              if (digests.get(c.stage.path) !== c.stage.sha256 || (c.survey !== null && digests.get(c.survey.path) !== c.survey.sha256)) runs.push(q)
-              continue
-            }
-            const survey = surveyPaths[line]!
-            const holds = index!.stageIs(q, digests.get(stagePaths[line]!)) && (survey === null || index!.surveyIs(q, digests.get(survey)))
-            line++
-            if (!holds) runs.push(index!.result(q) as RunScan) // a quiet line: `find` checked its fields
-          }
+          // A quiet line reports something only when a binding no longer holds: then it joins the rest.
+          quietLines.forEach((k, i) => {
+            const survey = surveyPaths[i] ?? null
+            const holds = index!.stageIs(k, digests.get(stagePaths[i]!)) && (survey === null || index!.surveyIs(k, digests.get(survey)))
+            if (!holds) runs.push(index!.result(k) as RunScan) // a quiet line: `find` checked its fields
+          })
           runs.sort(byCreation)
           const cited = new Set<string>()
           for (const run of runs) for (const u of run.unresolved) for (const c of u.citations) cited.add(c.path)

@@ -41,61 +41,56 @@ export const SEED_STAGE = { path: "research/results/seed stage.md", text: "a fin
  */
 export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"; readonly value: unknown }> => {
   const out: Array<{ schema: "run" | "subscription"; value: unknown }> = []
-  for (const input of inputs) {
+  const at = new Date("2026-02-10T10:00:00Z")
+  /** `run` completed at `at` with these bindings and outcomes. */
+  const completed = (
+    run: ReturnType<typeof newRun>,
+    revision: number,
+    bound: { stage: unknown; survey: unknown; units: ReadonlyArray<string> },
+    outcomes: ReadonlyArray<unknown>
+  ) => ({
+    ...run,
+    status: "completed",
+    revision,
+    transitions: [{ from: "planned", to: "running", at: at.toISOString(), reason: null }],
+    completion: { at: at.toISOString(), binding: { runId: run.id, taskDigest: run.receiptDigest }, ...bound },
+    outcomes
+  })
+  inputs.forEach((input, i) => {
     const sub = Either.getOrThrow(newSubscription(input, created))
     out.push({ schema: "subscription", value: sub })
-    const at = new Date("2026-02-10T10:00:00Z")
     const run = newRun(sub, 3, at)
     out.push({ schema: "run", value: run })
     out.push({
       schema: "run",
-      value: {
-        ...run,
-        status: "completed",
-        revision: 4,
-        transitions: [{ from: "planned", to: "running", at: at.toISOString(), reason: null }],
-        completion: {
-          at: at.toISOString(),
-          binding: { runId: run.id, taskDigest: run.receiptDigest },
-          stage: { path: `research/results/${run.id}.md`, sha256: "a".repeat(64) },
-          survey: { path: "research/survey.md", sha256: "b".repeat(64) },
-          units: ["research/a.md"]
-        },
-        outcomes: [
-          { id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/p.txt", quote: "a quote here" }], disposition: null },
-          {
-            id: "o2",
-            label: "worth_reviewing",
-            reason: "r2",
-            citations: [],
-            disposition: { value: "sent_to_review", at: at.toISOString(), authorization: { messageId: "m" }, unitPath: null, reviewItem: "research/r.md" }
-          }
-        ]
-      }
+      value: completed(run, 4, {
+        stage: { path: `research/results/${run.id}.md`, sha256: "a".repeat(64) },
+        survey: { path: "research/survey.md", sha256: "b".repeat(64) },
+        units: ["research/a.md"]
+      }, [
+        { id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/p.txt", quote: "a quote here" }], disposition: null },
+        {
+          id: "o2",
+          label: "worth_reviewing",
+          reason: "r2",
+          citations: [],
+          disposition: { value: "sent_to_review", at: at.toISOString(), authorization: { messageId: "m" }, unitPath: null, reviewItem: "research/r.md" }
+        }
+      ])
     })
     out.push({ schema: "subscription", value: afterRunEnded({ ...sub, activeRunId: run.id }, at) })
     const done = newRun(sub, 4, at)
-    const i = inputs.indexOf(input)
     out.push({
       schema: "run",
-      value: {
-        ...done,
-        status: "completed",
-        revision: 3,
-        transitions: [{ from: "planned", to: "running", at: at.toISOString(), reason: null }],
-        completion: {
-          at: at.toISOString(),
-          binding: { runId: done.id, taskDigest: done.receiptDigest },
-          stage: i === 2 ? { path: `research/results/${done.id}.md`, sha256: "c".repeat(64) } : { path: SEED_STAGE.path, sha256: sha256Hex(SEED_STAGE.text) },
-          survey: i === 1 ? { path: 'research/survey "é".md', sha256: "d".repeat(64) } : null,
-          units: []
-        },
-        outcomes: i === 0 ? [] : [
-          { id: "o1", label: "new", reason: "r", citations: [], disposition: { value: "acknowledged", at: at.toISOString(), authorization: null, unitPath: null, reviewItem: null } }
-        ]
-      }
+      value: completed(done, 3, {
+        stage: i === 2 ? { path: `research/results/${done.id}.md`, sha256: "c".repeat(64) } : { path: SEED_STAGE.path, sha256: sha256Hex(SEED_STAGE.text) },
+        survey: i === 1 ? { path: 'research/survey "é".md', sha256: "d".repeat(64) } : null,
+        units: []
+      }, i === 0 ? [] : [
+        { id: "o1", label: "new", reason: "r", citations: [], disposition: { value: "acknowledged", at: at.toISOString(), authorization: null, unitPath: null, reviewItem: null } }
+      ])
     })
-  }
+  })
   return JSON.parse(JSON.stringify(out))
 }
 
