@@ -80,7 +80,7 @@ const dossier = (c: Case): string => readerText(htmlToMarkdown(c.html, c.url))
 
 const readability = (c: Case): string => {
   const { document } = parseHTML(c.html)
-  const article = new Readability(document as unknown as Document).parse()
+  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse()
   return article?.textContent ?? ""
 }
 
