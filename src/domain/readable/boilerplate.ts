@@ -1,0 +1,66 @@
+/**
+ * What page furniture looks like, by tag, attributes and class/id names (the hints Readability
+ * and trafilatura use). Tags of scripts, media, forms' controls, navigation and asides are
+ * dropped outright; class/id names give an element a weight (positive for article-like names,
+ * negative for furniture) and mark furniture that is dropped unless it holds most of the page.
+ */
+
+/** Elements whose whole subtree is dropped. */
+const DROP = new Set([
+  "script", "style", "noscript", "template", "head", "title", "meta", "link", "base",
+  "nav", "button", "input", "select", "option", "textarea", "label", "datalist", "output",
+  "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
+  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot"
+])
+
+const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
+
+/** Whether an element of this (lowercase) name and attributes is left out outright. */
+export const droppedTag = (name: string, attribs: Record<string, string>): boolean => {
+  if (DROP.has(name)) return true
+  if (attribs.hidden !== undefined) return true
+  const ariaHidden = attribs["aria-hidden"]
+  if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true
+  const role = attribs.role
+  if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
+  const style = attribs.style
+  return style !== undefined && HIDDEN_STYLE.test(style)
+}
+
+/** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */
+export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
+
+/** Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks). */
+const FURNITURE =
+  /-ad-|ai2html|banner|breadcrumb|combx|comment|communit|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser|widget|navbar|navigation|toolbar|signup|login|modal|overlay|paywall|outbrain|taboola|recommend|promo|author-?bio|tag-?list|tags/i
+
+/** Names that keep an element a candidate despite a furniture name. */
+const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow|entry|post|story|text/i
+
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|byline|author|dateline|caption|credit|newsletter|subscribe|social|teaser|recommend/i
+
+export interface Marks {
+  readonly weight: number
+  readonly furniture: boolean
+}
+
+const NONE: Marks = { weight: 0, furniture: false }
+
+const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
+
+/** The class/id weight of an element and whether its names (or tag) say furniture. */
+export const markOf = (name: string, attribs: Record<string, string>): Marks => {
+  const cls = attribs.class
+  const id = attribs.id
+  const articleBody = attribs.itemprop === "articleBody" || attribs.itemprop === "text"
+  if (cls === undefined && id === undefined && !articleBody) return NONE
+  const c = cls ?? ""
+  const i = id ?? ""
+  const both = `${c} ${i}`
+  const furniture = (both.length > 1 && FURNITURE.test(both) && !MAYBE_CONTENT.test(both))
+  return { weight: weightOf(c) + weightOf(i) + (articleBody ? 50 : 0), furniture: furniture && name !== "body" && name !== "html" && name !== "a" && name !== "main" && name !== "article" }
+}

@@ -1,0 +1,186 @@
+/**
+ * Which part of the page is the content, by scoring the whole page as Readability does and
+ * cleaning the result of furniture as trafilatura does:
+ *
+ * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
+ *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
+ * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph: it
+ *    scores 1, plus one per comma, plus one per 100 characters (at most 3), and gives that score to
+ *    its parent, half to its grandparent and a third of a level's share to the levels above (five
+ *    levels). A candidate starts from its tag (`div` +5, lists and forms −3, headings −5) and its
+ *    class/id weight; its final score is scaled by the share of its text outside links.
+ * 3. The best candidate moves up to an ancestor that several other strong candidates share, or
+ *    to a parent scoring more than itself, then takes in those siblings that score enough or
+ *    read like prose (long with few links, or a short sentence without any).
+ * 4. Inside the content, blocks that read like furniture are dropped: a negative weight, or (with
+ *    fewer than 10 commas) mostly links, or very short and not a heading.
+ *
+ * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
+ * its outermost `article`s, else its body, with furniture dropped.
+ */
+import { FURNITURE_TAGS } from "./boilerplate.js"
+import { type El, measure, type Page } from "./tree.js"
+
+const MIN_PARAGRAPH = 25
+const MIN_CONTENT = 200
+const SHARE_KEEPING_FURNITURE = 0.4
+
+const TAG_SCORE: Record<string, number> = {
+  div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
+  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5
+}
+
+const HEADING = /^h[1-6]$/
+const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
+
+const elements = (el: El): Array<El> => {
+  const out: Array<El> = []
+  for (const c of el.children) if (typeof c !== "string" && !c.drop) out.push(c)
+  return out
+}
+
+const isAncestor = (a: El, el: El): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p === a) return true
+  return false
+}
+
+/** Step 1: furniture dropped unless it holds a large share of the page. */
+const dropFurniture = (page: Page): void => {
+  measure(page)
+  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && (el.marked || furnitureTag(el)) && el.text < keep) el.drop = true
+  }
+  measure(page)
+}
+
+/** A page's own header or footer is furniture; an article's or a section's is part of it. */
+const furnitureTag = (el: El): boolean =>
+  FURNITURE_TAGS.has(el.name) &&
+  !((el.name === "header" || el.name === "footer") && (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
+
+/** Step 2: candidates and their scores. */
+const scoreCandidates = (page: Page): Array<El> => {
+  const candidates: Array<El> = []
+  for (const el of page.all) {
+    if (el.drop || el.block !== undefined || el.own < MIN_PARAGRAPH) continue
+    const s = 1 + el.commas + Math.min(Math.floor(el.own / 100), 3)
+    let level = 0
+    for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
+      if (!a.scored) {
+        a.scored = true
+        a.score = (TAG_SCORE[a.name] ?? 0) + a.weight
+        candidates.push(a)
+      }
+      a.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
+    }
+  }
+  for (const c of candidates) c.score *= 1 - linkDensity(c)
+  return candidates
+}
+
+/** Step 3: the best candidate, moved up where the page says so, and its siblings. */
+const pickContent = (candidates: ReadonlyArray<El>): Array<El> | undefined => {
+  const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
+  let top = ranked[0]
+  if (top === undefined) return undefined
+  const alternatives = ranked.slice(1).filter((c) => c.score / top!.score >= 0.75)
+  if (alternatives.length >= 3) {
+    for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+      if (alternatives.filter((c) => isAncestor(p!, c)).length >= 3) {
+        top = p
+        break
+      }
+    }
+  }
+  let last = top.score
+  const threshold = last / 3
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+    if (!p.scored) continue
+    if (p.score < threshold) break
+    if (p.score > last) {
+      top = p
+      break
+    }
+    last = p.score
+  }
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1; p = p.parent) top = p
+  const parent = top.parent
+  if (parent === undefined) return [top]
+  const bar = Math.max(10, top.score * 0.2)
+  const cls = top.attribs.class
+  const picked: Array<El> = []
+  for (const sib of elements(parent)) {
+    if (sib === top) picked.push(sib)
+    else if (sib.scored && sib.score + (cls !== undefined && sib.attribs.class === cls ? top.score * 0.2 : 0) >= bar) picked.push(sib)
+    else if (sib.name === "p") {
+      const ld = linkDensity(sib)
+      if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) picked.push(sib)
+    }
+  }
+  return picked
+}
+
+const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "section", "header", "footer", "figure"])
+
+/** Step 4: furniture inside the content. */
+const clean = (roots: ReadonlyArray<El>): void => {
+  for (const root of roots) {
+    const stack: Array<El> = [...elements(root)]
+    while (stack.length > 0) {
+      const el = stack.pop()!
+      if (el.drop) continue
+      if (HEADING.test(el.name)) {
+        if (el.weight < 0) el.drop = true
+        continue
+      }
+      if (CLEANED.has(el.name) && furniture(el)) {
+        el.drop = true
+        continue
+      }
+      for (const c of el.children) if (typeof c !== "string") stack.push(c)
+    }
+  }
+}
+
+const furniture = (el: El): boolean => {
+  if (el.weight + (el.scored ? el.score : 0) < 0) return true
+  if (el.allCommas >= 10) return false
+  const ld = linkDensity(el)
+  const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
+  if (isList) return ld > 0.5
+  return (el.weight < 25 && ld > 0.2) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+}
+
+const hasHeading = (el: El): boolean => {
+  const stack: Array<El> = [el]
+  while (stack.length > 0) {
+    const e = stack.pop()!
+    if (HEADING.test(e.name)) return true
+    for (const c of e.children) if (typeof c !== "string" && !c.drop) stack.push(c)
+  }
+  return false
+}
+
+/** The first `main` (or `role=main`) element, else the outermost `article`s, else the whole page. */
+const declaredContent = (page: Page): Array<El> => {
+  const main = page.all.find((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  if (main !== undefined) return [main]
+  const articles = page.all.filter((el) => !el.drop && el.name === "article" && !hasAncestorNamed(el, "article"))
+  return articles.length > 0 ? articles : [page.root]
+}
+
+const hasAncestorNamed = (el: El, name: string): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
+  return false
+}
+
+/** The elements whose (not dropped) subtrees make the readable copy, in document order. */
+export const chooseContent = (page: Page): ReadonlyArray<El> => {
+  dropFurniture(page)
+  const picked = pickContent(scoreCandidates(page))
+  if (picked === undefined || picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
+  clean(picked)
+  return picked
+}
