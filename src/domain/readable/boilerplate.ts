@@ -7,10 +7,10 @@
 
 /** Elements whose whole subtree is dropped. */
 const DROP = new Set([
-  "script", "style", "noscript", "template", "head", "title", "meta", "link", "base",
+  "script", "style", "noscript", "template", "title", "meta", "link", "base",
   "nav", "button", "input", "select", "option", "textarea", "label", "datalist", "output",
   "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
-  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot"
+  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot", "figcaption"
 ])
 
 const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
@@ -32,23 +32,28 @@ export const droppedTag = (name: string, attribs: Record<string, string>): boole
 /** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */
 export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
 
-/** Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks). */
+/**
+ * Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks):
+ * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
+ */
 const FURNITURE =
-  /-ad-|ai2html|banner|breadcrumb|combx|comment|communit|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscri|share|sharing|teaser|widget|navbar|navigation|toolbar|signup|login|modal|overlay|paywall|outbrain|taboola|recommend|promo|author-?bio|tag-?list|tags/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|paywall|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed/i
+const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|widget|navigation|toolbar|overlay|tag-?list|tags/i
 
 /** Names that keep an element a candidate despite a furniture name. */
-const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow|entry|post|story|text/i
+const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|byline|author|dateline|caption|credit|newsletter|subscribe|social|teaser|recommend/i
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|byline|credit|newsletter|subscribe|social|teaser|recommend/i
 
 export interface Marks {
   readonly weight: number
-  readonly furniture: boolean
+  /** 0: no furniture name; 1: a weak one; 2: a strong one. */
+  readonly furniture: 0 | 1 | 2
 }
 
-const NONE: Marks = { weight: 0, furniture: false }
+const NONE: Marks = { weight: 0, furniture: 0 }
 
 const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
 
@@ -61,6 +66,7 @@ export const markOf = (name: string, attribs: Record<string, string>): Marks => 
   const c = cls ?? ""
   const i = id ?? ""
   const both = `${c} ${i}`
-  const furniture = (both.length > 1 && FURNITURE.test(both) && !MAYBE_CONTENT.test(both))
-  return { weight: weightOf(c) + weightOf(i) + (articleBody ? 50 : 0), furniture: furniture && name !== "body" && name !== "html" && name !== "a" && name !== "main" && name !== "article" }
+  const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
+  if (both.length < 2 || name === "body" || name === "html" || name === "a" || name === "main" || name === "article" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
+  return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
 }

@@ -19,11 +19,12 @@
  * its outermost `article`s, else its body, with furniture dropped.
  */
 import { FURNITURE_TAGS } from "./boilerplate.js"
-import { type El, measure, type Page } from "./tree.js"
+import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js"
 
-const MIN_PARAGRAPH = 25
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
+const GROWTH = 0.1
+const MAX_GROWN_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
   div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
@@ -50,10 +51,13 @@ const dropFurniture = (page: Page): void => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && (el.marked || furnitureTag(el)) && el.text < keep) el.drop = true
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || furnitureTag(el))) el.drop = true
   }
   measure(page)
 }
+
+/** Text that reads like an article's: long, and mostly not links. */
+const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
 
 /** A page's own header or footer is furniture; an article's or a section's is part of it. */
 const furnitureTag = (el: El): boolean =>
@@ -106,6 +110,12 @@ const pickContent = (candidates: ReadonlyArray<El>): Array<El> | undefined => {
     last = p.score
   }
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1; p = p.parent) top = p
+  // Readability stops early on pages whose article is split over several containers: take in an
+  // ancestor while it adds a good share of prose and is not mostly links.
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+    if (linkDensity(p) > MAX_GROWN_LINK_DENSITY) break
+    if (p.prose - top.prose >= GROWTH * top.prose) top = p
+  }
   const parent = top.parent
   if (parent === undefined) return [top]
   const bar = Math.max(10, top.score * 0.2)
@@ -143,6 +153,45 @@ const clean = (roots: ReadonlyArray<El>): void => {
     }
   }
 }
+
+/**
+ * Headings that introduce nothing: followed (in document order, within the content) by a heading
+ * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
+ * articles" over a list of links).
+ */
+const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
+  let open: Array<El> = []
+  const close = (rank: number) => {
+    const kept: Array<El> = []
+    for (const h of open) {
+      if (rankOf(h) >= rank) h.drop = true
+      else kept.push(h)
+    }
+    open = kept
+  }
+  for (const root of roots) {
+    const stack: Array<Node> = [root]
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      if (typeof node === "string") {
+        if (open.length > 0 && /\S/.test(node)) open = []
+        continue
+      }
+      if (node.drop) continue
+      if (HEADING.test(node.name)) {
+        if (node.text === 0) continue
+        close(rankOf(node))
+        open.push(node)
+        continue
+      }
+      const kids = node.children
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+    }
+  }
+  close(1)
+}
+
+const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
 
 const furniture = (el: El): boolean => {
   if (el.weight + (el.scored ? el.score : 0) < 0) return true
@@ -182,5 +231,6 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const picked = pickContent(scoreCandidates(page))
   if (picked === undefined || picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
   clean(picked)
+  dropEmptyHeadings(picked)
   return picked
 }

@@ -20,6 +20,9 @@ export class TooDeep {}
 
 export type Node = El | string
 
+/** The characters of its own text a block needs to count as a paragraph. */
+export const MIN_PARAGRAPH = 25
+
 export class El {
   readonly children: Array<Node> = []
   /** Left out of the copy (by its own tag or marks, or an ancestor's). */
@@ -29,7 +32,7 @@ export class El {
   selfCommas = 0
   /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
   readonly weight: number
-  readonly marked: boolean
+  readonly marked: 0 | 1 | 2
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text = 0
   link = 0
@@ -41,6 +44,8 @@ export class El {
   commas = 0
   /** Commas of the whole subtree. */
   allCommas = 0
+  /** Characters of paragraph text outside links in the subtree (blocks with at least `MIN_PARAGRAPH` of their own). */
+  prose = 0
   /** Content score (see content.ts); `scored` once it is a candidate. */
   score = 0
   scored = false
@@ -132,7 +137,7 @@ export const parsePage = (html: string): Page | undefined => {
 export const measure = (page: Page): void => {
   const all = page.all
   for (const el of all) {
-    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = 0
+    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = 0
   }
   for (let i = all.length - 1; i >= 0; i--) {
     const el = all[i]!
@@ -143,6 +148,7 @@ export const measure = (page: Page): void => {
     block.commas += el.selfCommas
     el.allCommas += el.selfCommas
     if (el.name === "a") el.link = el.text
+    if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
     if (el.name === "p") el.paragraphs++
     else if (el.name === "li") el.items++
     const p = el.parent
@@ -152,6 +158,7 @@ export const measure = (page: Page): void => {
     p.paragraphs += el.paragraphs
     p.items += el.items
     p.allCommas += el.allCommas
+    p.prose += el.prose
   }
 }
 
