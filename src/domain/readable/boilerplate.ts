@@ -38,7 +38,7 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  */
 const FURNITURE =
   /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|paywall|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed/i
-const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|widget|navigation|toolbar|overlay|tag-?list|tags/i
+const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|tag-?list|tags/i
 
 /** Names that keep an element a candidate despite a furniture name. */
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i

@@ -24,6 +24,7 @@ import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
 const GROWTH = 0.1
+const LONG_BLOCK = 500
 const MAX_GROWN_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
@@ -199,7 +200,8 @@ const furniture = (el: El): boolean => {
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
-  return (el.weight < 25 && ld > 0.2) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot).
+  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
 }
 
 const hasHeading = (el: El): boolean => {
