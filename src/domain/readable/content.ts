@@ -146,7 +146,7 @@ const clean = (roots: ReadonlyArray<El>): void => {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if (CLEANED.has(el.name) && furniture(el)) {
+      if ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el)) {
         el.drop = true
         continue
       }
@@ -193,6 +193,9 @@ const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
 }
 
 const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
+
+/** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
+const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
 const furniture = (el: El): boolean => {
   if (el.weight + (el.scored ? el.score : 0) < 0) return true
