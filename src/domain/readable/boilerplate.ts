@@ -57,7 +57,28 @@ const NONE: Marks = { weight: 0, furniture: 0 }
 
 const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
 
-/** The class/id weight of an element and whether its names (or tag) say furniture. */
+/**
+ * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
+ * distinct (tag, class, id, itemprop) is judged once.
+ */
+export const pageMarks = (): ((name: string, attribs: Record<string, string>) => Marks) => {
+  const seen = new Map<string, Marks>()
+  return (name, attribs) => {
+    const cls = attribs.class
+    const id = attribs.id
+    const itemprop = attribs.itemprop
+    if (cls === undefined && id === undefined && itemprop === undefined) return NONE
+    const key = `${name}\u0000${cls ?? ""}\u0000${id ?? ""}\u0000${itemprop ?? ""}`
+    let marks = seen.get(key)
+    if (marks === undefined) {
+      marks = markOf(name, attribs)
+      seen.set(key, marks)
+    }
+    return marks
+  }
+}
+
+/** The class/id weight of an element and whether its names say furniture. */
 export const markOf = (name: string, attribs: Record<string, string>): Marks => {
   const cls = attribs.class
   const id = attribs.id

@@ -6,7 +6,7 @@
  * pass sums children into parents without recursion.
  */
 import { Parser } from "htmlparser2"
-import { droppedTag, markOf } from "./boilerplate.js"
+import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
 
 /**
  * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
@@ -55,10 +55,10 @@ export class El {
     readonly parent: El | undefined,
     /** The nearest block element (itself, when it is one). */
     readonly block: El | undefined,
-    drop: boolean
+    drop: boolean,
+    marks: Marks
   ) {
     this.drop = drop
-    const marks = markOf(name, attribs)
     this.weight = marks.weight
     this.marked = marks.furniture
   }
@@ -84,18 +84,19 @@ const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
 export const parsePage = (html: string): Page | undefined => {
-  const root = new El("#root", {}, undefined, undefined, false)
+  const root = new El("#root", {}, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
   let depth = 0
   let title: El | undefined
   let baseHref: string | undefined
+  const marksOf = pageMarks()
   const parser = new Parser({
     onopentag(name, attribs) {
       if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
       if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
       const isBlock = BLOCKS.has(name)
-      const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs))
+      const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
       if (name === "title" && title === undefined) title = el
       top.children.push(el)
       all.push(el)
