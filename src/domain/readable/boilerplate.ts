@@ -45,7 +45,7 @@ const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|byline|credit|newsletter|subscribe|social|teaser|recommend/i
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
 
 export interface Marks {
   readonly weight: number

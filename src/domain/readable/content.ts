@@ -86,10 +86,11 @@ const scoreCandidates = (page: Page): Array<El> => {
 }
 
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
-const pickContent = (candidates: ReadonlyArray<El>): Array<El> | undefined => {
+const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readonly picked: Array<El> } | undefined => {
   const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
-  let top = ranked[0]
-  if (top === undefined) return undefined
+  const best = ranked[0]
+  if (best === undefined) return undefined
+  let top = best
   const alternatives = ranked.slice(1).filter((c) => c.score / top!.score >= 0.75)
   if (alternatives.length >= 3) {
     for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
@@ -118,7 +119,7 @@ const pickContent = (candidates: ReadonlyArray<El>): Array<El> | undefined => {
     if (p.prose - top.prose >= GROWTH * top.prose) top = p
   }
   const parent = top.parent
-  if (parent === undefined) return [top]
+  if (parent === undefined) return { best, picked: [top] }
   const bar = Math.max(10, top.score * 0.2)
   const cls = top.attribs.class
   const picked: Array<El> = []
@@ -130,13 +131,13 @@ const pickContent = (candidates: ReadonlyArray<El>): Array<El> | undefined => {
       if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) picked.push(sib)
     }
   }
-  return picked
+  return { best, picked }
 }
 
 const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "section", "header", "footer", "figure"])
 
-/** Step 4: furniture inside the content. */
-const clean = (roots: ReadonlyArray<El>): void => {
+/** Step 4: furniture inside the content (never the best candidate or what holds it). */
+const clean = (roots: ReadonlyArray<El>, best: El): void => {
   for (const root of roots) {
     const stack: Array<El> = [...elements(root)]
     while (stack.length > 0) {
@@ -146,7 +147,7 @@ const clean = (roots: ReadonlyArray<El>): void => {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el)) {
+      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el))) {
         el.drop = true
         continue
       }
@@ -233,9 +234,9 @@ const hasAncestorNamed = (el: El, name: string): boolean => {
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
   dropFurniture(page)
-  const picked = pickContent(scoreCandidates(page))
-  if (picked === undefined || picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
-  clean(picked)
-  dropEmptyHeadings(picked)
-  return picked
+  const content = pickContent(scoreCandidates(page))
+  if (content === undefined || content.picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
+  clean(content.picked, content.best)
+  dropEmptyHeadings(content.picked)
+  return content.picked
 }
