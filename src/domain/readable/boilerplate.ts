@@ -40,6 +40,9 @@ const FURNITURE =
   /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|paywall|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed/i
 const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|tag-?list|tags/i
 
+/** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
+const BYLINE = /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
+
 /** Names that keep an element a candidate despite a furniture name. */
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
@@ -49,8 +52,8 @@ const NEGATIVE =
 
 export interface Marks {
   readonly weight: number
-  /** 0: no furniture name; 1: a weak one; 2: a strong one. */
-  readonly furniture: 0 | 1 | 2
+  /** 0: no furniture name; 1: a weak one; 2: a strong one; 3: a byline. */
+  readonly furniture: 0 | 1 | 2 | 3
 }
 
 const NONE: Marks = { weight: 0, furniture: 0 }
@@ -88,6 +91,8 @@ export const markOf = (name: string, attribs: Record<string, string>): Marks => 
   const i = id ?? ""
   const both = `${c} ${i}`
   const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
-  if (both.length < 2 || name === "body" || name === "html" || name === "a" || name === "main" || name === "article" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
+  if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") return { weight, furniture: 0 }
+  if (BYLINE.test(both)) return { weight, furniture: 3 }
+  if (name === "a" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
 }

@@ -25,6 +25,7 @@ const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
 const GROWTH = 0.1
 const LONG_BLOCK = 500
+const MAX_BYLINE = 200
 const MAX_GROWN_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
@@ -52,7 +53,7 @@ const dropFurniture = (page: Page): void => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || furnitureTag(el))) el.drop = true
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) el.drop = true
   }
   measure(page)
 }

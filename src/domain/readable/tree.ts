@@ -32,7 +32,7 @@ export class El {
   selfCommas = 0
   /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
   readonly weight: number
-  readonly marked: 0 | 1 | 2
+  readonly marked: 0 | 1 | 2 | 3
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text = 0
   link = 0
