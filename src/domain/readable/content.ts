@@ -4,8 +4,9 @@
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
  *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
- * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph: it
- *    scores 1, plus one per comma, plus one per 100 characters (at most 3), and gives that score to
+ * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
+ *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
+ *    100 characters (at most 3 for each), and gives that score to
  *    its parent, half to its grandparent and a third of a level's share to the levels above (five
  *    levels). A candidate starts from its tag (`div` +5, lists and forms −3, headings −5) and its
  *    class/id weight; its final score is scaled by the share of its text outside links.
@@ -71,7 +72,9 @@ const scoreCandidates = (page: Page): Array<El> => {
   const candidates: Array<El> = []
   for (const el of page.all) {
     if (el.drop || el.block !== undefined || el.own < MIN_PARAGRAPH) continue
-    const s = 1 + el.commas + Math.min(Math.floor(el.own / 100), 3)
+    // Text split by pairs of <br> counts as that many paragraphs (Readability turns them into <p>s).
+    const paragraphs = Math.min(1 + Math.floor(el.breaks / 2), Math.floor(el.own / MIN_PARAGRAPH))
+    const s = paragraphs + el.commas + Math.min(Math.floor(el.own / 100), 3 * paragraphs)
     let level = 0
     for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
       if (!a.scored) {

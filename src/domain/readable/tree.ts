@@ -42,6 +42,8 @@ export class El {
   /** and the characters and commas of the text runs whose nearest block element is this one. */
   own = 0
   commas = 0
+  /** Line breaks (`<br>`) of the text runs whose nearest block element is this one. */
+  breaks = 0
   /** Commas of the whole subtree. */
   allCommas = 0
   /** Characters of paragraph text outside links in the subtree (blocks with at least `MIN_PARAGRAPH` of their own). */
@@ -138,7 +140,7 @@ export const parsePage = (html: string): Page | undefined => {
 export const measure = (page: Page): void => {
   const all = page.all
   for (const el of all) {
-    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = 0
+    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
   }
   for (let i = all.length - 1; i >= 0; i--) {
     const el = all[i]!
@@ -147,6 +149,7 @@ export const measure = (page: Page): void => {
     const block = el.block ?? el
     block.own += el.selfText
     block.commas += el.selfCommas
+    if (el.name === "br") block.breaks++
     el.allCommas += el.selfCommas
     if (el.name === "a") el.link = el.text
     if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
