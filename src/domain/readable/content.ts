@@ -27,6 +27,7 @@ const SHARE_KEEPING_FURNITURE = 0.4
 const GROWTH = 0.1
 const LONG_BLOCK = 500
 const MAX_BYLINE = 200
+const PROSE_WEIGHT = 300
 const MAX_GROWN_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
@@ -85,7 +86,7 @@ const scoreCandidates = (page: Page): Array<El> => {
       a.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
     }
   }
-  for (const c of candidates) c.score *= 1 - linkDensity(c)
+  for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
   return candidates
 }
 
