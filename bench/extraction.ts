@@ -23,6 +23,7 @@ import * as path from "node:path"
 import * as zlib from "node:zlib"
 import { parseHTML } from "linkedom"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { readerText } from "./readerText.js"
 import { record } from "./support.js"
 
 interface Case {
@@ -54,27 +55,6 @@ interface Score {
 const SET = path.resolve("../shared/extraction")
 
 const normalize = (s: string): string => s.normalize("NFC").replace(/\s+/g, " ").trim()
-
-/**
- * The text a reader sees in a readable copy: link syntax `[text](url)` counts as `text` (with the
- * copy's `\[`/`\]` escapes undone), heading marks, list markers, quote marks, table pipes and code
- * fences do not count. Good enough for snippet scoring (the gate's matcher is the reference).
- */
-export const readerText = (md: string): string =>
-  md
-    .split("\n")
-    .filter((line) => !/^\s*(?:`{3,}|~{3,})\S*\s*$/.test(line) && !/^\|(?: --- \|)+$/.test(line))
-    .map((line) =>
-      line
-        .replace(/^(?:> ?)+/, "")
-        .replace(/^#{1,6} /, "")
-        .replace(/^\s*(?:[-*]|\d+\.) /, "")
-        .replace(/^\| | \|$/g, "")
-        .replace(/ \| /g, " ")
-    )
-    .join("\n")
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)/g, "$1")
-    .replace(/\\([[\]|])/g, "$1")
 
 const dossier = (c: Case): string => readerText(htmlToMarkdown(c.html, c.url))
 

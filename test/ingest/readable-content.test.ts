@@ -4,8 +4,9 @@
  * furniture real pages put around or inside it.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
 import { htmlToMarkdown } from "../../src/domain/Readable.js"
-import { readerText } from "../../bench/extraction.js"
+import { readerText } from "../../bench/readerText.js"
 
 const URL_ = "https://news.example/2026/12/river.html"
 
@@ -120,4 +121,25 @@ describe("readable copy: choosing the content", () => {
     const md = htmlToMarkdown(html, URL_)
     expect(md).toContain("Clients must read the [migration guide](https://news.example/guide) before the removal on June 1.")
   })
+})
+
+describe("readable copy: quotes stay verbatim", () => {
+  const word = fc.constantFrom("river", "gauge", "rose", "the", "board", "sluice", "a", "towpath", "level", "engineers", "5", "%", "night", "dawn", "Zürich", "naïve")
+  const piece = fc.oneof(
+    { weight: 6, arbitrary: word.map((w) => ({ html: w, text: w })) },
+    { weight: 1, arbitrary: word.map((w) => ({ html: `<a href="/w/${w}">${w}</a>`, text: w })) },
+    { weight: 1, arbitrary: word.map((w) => ({ html: `<em>${w}</em>`, text: w })) },
+    { weight: 1, arbitrary: fc.constant({ html: "&amp;", text: "&" }) }
+  )
+  const sentence = fc.array(piece, { minLength: 6, maxLength: 30 }).map((ps) => ({
+    html: `${ps.map((p) => p.html).join(" ")}, and more.`,
+    text: `${ps.map((p) => p.text).join(" ")}, and more.`
+  }))
+
+  it.prop("every sentence of a generated article is in the copy as a reader sees it", [fc.array(sentence, { minLength: 4, maxLength: 12 })], ([sentences]) => {
+    const html = `<html><body><nav><a href="/">Home</a></nav><div class="article-body">${story(1, 2)}${sentences.map((s) => `<p>${s.html}</p>`).join("")}</div><footer>Site footer</footer></body></html>`
+    const text = copy(html).replace(/\s+/g, " ")
+    for (const s of sentences) expect(text).toContain(s.text)
+    expect(text).not.toContain("Site footer")
+  }, { fastCheck: { numRuns: 200 } })
 })
