@@ -143,3 +143,11 @@ describe("readable copy: quotes stay verbatim", () => {
     expect(text).not.toContain("Site footer")
   }, { fastCheck: { numRuns: 200 } })
 })
+
+describe("readable copy: link edges", () => {
+  it("keeps the spaces at the edges of a link's text outside the link", () => {
+    const md = htmlToMarkdown(`<p>started the<a href="/fund"> Go Fund Me </a>page, and <a href="/x">more</a>.</p>`, URL_)
+    expect(md).toBe("started the [Go Fund Me](https://news.example/fund) page, and [more](https://news.example/x).\n")
+    expect(readerText(md)).toContain("started the Go Fund Me page, and more.")
+  })
+})

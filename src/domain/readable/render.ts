@@ -45,7 +45,13 @@ const inline = (node: Node, ctx: Ctx, depth: number): string => {
   if (node.name === "br") return "\n"
   let inner = ""
   for (const child of node.children) inner += inline(child, ctx, depth + 1)
-  if (node.name === "a") return markdownLink(oneLine(finishInline(inner)), node.attribs.href, ctx.base)
+  if (node.name === "a") {
+    // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
+    // still reads "the guide page".
+    const link = markdownLink(oneLine(finishInline(inner)), node.attribs.href, ctx.base)
+    if (link.length === 0) return /\s/.test(inner) ? " " : ""
+    return (/^\s/.test(inner) ? " " : "") + link + (/\s$/.test(inner) ? " " : "")
+  }
   return BLOCKS.has(node.name) ? ` ${inner} ` : inner
 }
 
