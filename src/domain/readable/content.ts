@@ -1,20 +1,22 @@
 /**
  * Which part of the page is the content, by scoring the whole page as Readability does and
- * cleaning the result of furniture as trafilatura does:
+ * cleaning the result of furniture as trafilatura does (docs/ingest.md, "How the content is chosen"):
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
  *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
  * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
  *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
- *    100 characters (at most 3 for each), and gives that score to
- *    its parent, half to its grandparent and a third of a level's share to the levels above (five
- *    levels). A candidate starts from its tag (`div` +5, lists and forms −3, headings −5) and its
- *    class/id weight; its final score is scaled by the share of its text outside links.
- * 3. The best candidate moves up to an ancestor that several other strong candidates share, or
- *    to a parent scoring more than itself, then takes in those siblings that score enough or
- *    read like prose (long with few links, or a short sentence without any).
- * 4. Inside the content, blocks that read like furniture are dropped: a negative weight, or (with
- *    fewer than 10 commas) mostly links, or very short and not a heading.
+ *    100 characters (at most 3 for each), and gives that score to its parent, half to its
+ *    grandparent and a third of a level's share to the levels above (five levels). A candidate
+ *    starts from its tag (`div` +5, lists and forms −3, headings −5) and its class/id weight; its
+ *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`.
+ * 3. The best candidate moves up to an ancestor that several other strong candidates share, to a
+ *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
+ *    that add prose without adding many links (articles split over several containers); then it
+ *    takes in those siblings that score enough or read like prose.
+ * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
+ *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
+ *    and not a heading; short paragraphs that are all links; headings left with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s, else its body, with furniture dropped.
