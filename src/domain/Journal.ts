@@ -8,7 +8,7 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { decodeWith } from "./Decode.js"
+import { decodeWith, FreeJsonObject, jsonProblem, MAX_FREE_DEPTH } from "./Decode.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { normalizeRelative } from "./Paths.js"
 
@@ -164,7 +164,7 @@ export const CandidateCreated = Schema.Struct({
     id: Id,
     title: Text,
     protocolVersion: opt(Text),
-    params: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    params: opt(FreeJsonObject)
   })
 })
 
@@ -366,7 +366,9 @@ export const eventProblem = (u: unknown): string | null => {
       if (!isRecord(k) || !onlyKeys(k, ["id", "title"], ["protocolVersion", "params"])) return "bad candidate"
       if (!isId(k["id"]) || !isText(k["title"])) return "bad candidate"
       if ("protocolVersion" in k && !isText(k["protocolVersion"])) return "bad candidate"
-      if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]))) return "bad candidate"
+      if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]) && jsonProblem(k["params"], MAX_FREE_DEPTH) === null)) {
+        return "bad candidate"
+      }
       return null
     }
     case "execution_linked": {

@@ -7,6 +7,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { canonicalDigest, canonicalJson, normalizeTimestamp, sha256Hex } from "./Canonical.js"
+import { FreeJsonObject } from "./Decode.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { DispositionAlreadySet, DispositionRefused, InvalidTransition } from "./MonitorErrors.js"
 import {
@@ -64,7 +65,7 @@ export const Budget = Schema.Struct({
   maxMinutes: PositiveInt.pipe(Schema.lessThanOrEqualTo(100_000))
 })
 export type Budget = typeof Budget.Type
-export const Scope = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const Scope = FreeJsonObject.annotations({
   description: "free JSON object describing the scope; stored as given, digested into each run"
 })
 export type Scope = typeof Scope.Type
