@@ -3,6 +3,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { InvalidInput, type Issue } from "./Errors.js"
+import { inInstantRange } from "./Instant.js"
 
 const UNDEFINED_ALTERNATIVE = /^Expected undefined, actual /
 
@@ -129,3 +130,9 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidInput> =>
     try: () => JSON.parse(text) as unknown,
     catch: (e) => new InvalidInput({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
   })
+
+/** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */
+export const checkNow = (now: unknown, path = "now"): Either.Either<Date, InvalidInput> =>
+  now instanceof Date && inInstantRange(now.getTime())
+    ? Either.right(now)
+    : Either.left(new InvalidInput({ issues: [{ path, message: "expected a valid date within years 0000-9999" }] }))

@@ -3,9 +3,15 @@
  * `plan checkpoint`, and the outputs of the plan commands.
  */
 import * as Schema from "effect/Schema"
+import { isStoredInstant } from "./Instant.js"
 
 export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.annotations({ description: "SHA-256, lowercase hex" }))
-export const IsoTime = Schema.String.pipe(Schema.annotations({ description: "ISO-8601 UTC time" }))
+export const IsoTime = Schema.String.pipe(
+  Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
+    jsonSchema: { type: "string", format: "date-time" },
+    description: "ISO-8601 UTC time"
+  })
+)
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1))
 
 export const PlanStatus = Schema.Literal("in_progress", "blocked", "complete")
