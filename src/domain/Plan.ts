@@ -74,7 +74,19 @@ export type PlanStartInput = typeof PlanStartInput.Type
 
 export const PlanCheckpointInput = Schema.Struct({
   completedSteps: Schema.optional(
-    Schema.Array(Schema.Struct({ summary: Schema.String, id: Schema.optional(NonEmpty) }))
+    Schema.Array(Schema.Struct({ summary: Schema.String, id: Schema.optional(NonEmpty) })).pipe(
+      Schema.filter((steps) => {
+        // Two steps with one id in one input: refused, as journal append refuses a repeated event id.
+        const seen = new Map<string, number>()
+        for (const [i, s] of steps.entries()) {
+          if (s.id === undefined) continue
+          const first = seen.get(s.id)
+          if (first !== undefined) return { path: [i, "id"], message: `duplicate id '${s.id}' (also at completedSteps.${first})` }
+          seen.set(s.id, i)
+        }
+        return true
+      }, { description: "step ids are unique within one input" })
+    )
   ),
   sources: Schema.optional(Schema.Array(Schema.Struct({ path: Schema.String, origin: Schema.String }))),
   outputs: Schema.optional(

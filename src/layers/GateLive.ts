@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
+import { checkNow, decodeWith, parseJson } from "../domain/Decode.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision } from "../domain/Errors.js"
 import {
   type CitedSource,
@@ -324,7 +324,15 @@ export const makeGateLive = Effect.gen(function*() {
       } satisfies GateRecheckResult
     })
 
-  return { run, recheck } satisfies GateShape
+  // A library caller's arguments are checked as the CLI's are: `now` a real date, the ceiling a count.
+  const rounds = (n: number) =>
+    Number.isSafeInteger(n) && n >= 0
+      ? Either.right(n)
+      : Either.left(new InvalidInput({ issues: [{ path: "maxAskRounds", message: "expected a whole number from 0" }] }))
+  return {
+    run: (options) => Effect.flatMap(Effect.all([checkNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
+    recheck: (options) => Effect.flatMap(checkNow(options.now), () => recheck(options))
+  } satisfies GateShape
 })
 
 export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = Layer.effect(Gate, makeGateLive)
