@@ -271,7 +271,7 @@ export const makeGateLive = Effect.gen(function*() {
       yield* lock.withLock(
         Effect.gen(function*() {
           yield* compareAndWrite(options.state, read.sha256, next)
-          if (options.recordAttempt && researchRounds > 0) {
+          if (options.recordAttempt) {
             const row = { item: state.item, at, researchRounds, decision: record.decision }
             yield* store.append(options.attempts, `${JSON.stringify(row)}\n`)
           }
