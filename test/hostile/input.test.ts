@@ -126,6 +126,11 @@ describe("8: impossible dates and padded numbers", () => {
     const dir = tempWorkdir()
     const rel = putInput(dir, "e.json", { id: "e1", type: "checkpoint_saved", at: "2026-02-30T00:00:00Z", checkpoint: { summary: "s", nextAction: "n", reviewed: false } })
     expect(refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", rel]), 1, "InvalidInput").json.error.issues[0].path).toBe("at")
+    // A plan whose stored time is no real date is corrupt, not read as March 2.
+    expect(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code).toBe(0)
+    const plan = path.join(dir, "plan.md")
+    fs.writeFileSync(plan, fs.readFileSync(plan, "utf8").replace(/"updatedAt": "[^"]*"/, '"updatedAt": "2026-02-30T00:00:00.000Z"'))
+    expect(refused(dir, () => cli(dir, ["plan", "inspect"]), 1, "CorruptPlan").json.error.reason).toContain("updatedAt")
   })
 })
 
