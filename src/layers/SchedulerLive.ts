@@ -101,6 +101,9 @@ export interface SchedulerOptions {
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
 
+const isJsonObjectText = (text: string): boolean =>
+  Either.match(parseJson(text), { onLeft: () => false, onRight: (v) => typeof v === "object" && v !== null && !Array.isArray(v) })
+
 /** A record's stored text; one whose times fall after year 9999 is refused (`timesInRange`). */
 const render = (value: unknown) => Either.map(timesInRange(value), (v) => `${JSON.stringify(v, null, 2)}\n`)
 
@@ -172,11 +175,11 @@ export const makeScheduler = (
           onSome: (t): Effect.Effect<Option.Option<RunRecord>, CorruptMonitorRecord | ReceiptDigestMismatch> => {
             const loaded = verifyRunText(id, t)
             if (loaded._tag === "Ok") return Effect.succeed(Option.some(loaded.run))
-            // A file that is no run record at all is a corrupt record; a well-formed one whose
-            // receipt does not verify is a receipt mismatch.
-            return loaded.revision === null
-              ? Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a valid run record" }))
-              : Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+            // A file that is not even a JSON object is a corrupt record; a JSON object that is no
+            // valid run, or whose receipt does not verify, is a receipt mismatch (fail closed).
+            return isJsonObjectText(t)
+              ? Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+              : Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" }))
           }
         })
       )

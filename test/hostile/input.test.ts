@@ -248,7 +248,7 @@ describe("15–17: monitor contract slips", () => {
     put(dir, `.dossier/monitor/runs/${run.id}.json`, "garbage")
     const show = await read(dir, ["show", "--run", run.id])
     expect(show.code).toBe(1)
-    expect(show.json.error).toMatchObject({ _tag: "CorruptMonitorRecord", path: `.dossier/monitor/runs/${run.id}.json` })
+    expect(show.json.error).toMatchObject({ _tag: "CorruptMonitorRecord", path: `.dossier/monitor/runs/${run.id}.json`, reason: "not a JSON object" })
   })
 })
 
