@@ -13,6 +13,7 @@ export * from "./domain/MonitorErrors.js"
 export * from "./domain/PlanErrors.js"
 // Shared pure pieces
 export * from "./domain/Canonical.js"
+export * from "./domain/Instant.js"
 export * from "./domain/Paths.js"
 export * from "./domain/Quote.js"
 // Plan

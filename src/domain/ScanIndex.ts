@@ -36,7 +36,7 @@ import { isRunMismatch, NONE_UNRESOLVED, type RunScan, type RunScanResult } from
  * the file changes: an index written under another version is ignored. test/monitor/scanIndex.test.ts
  * pins a fingerprint of both schemas as a reminder.
  */
-export const SCAN_INDEX_VERSION = 2
+export const SCAN_INDEX_VERSION = 3
 const FORMAT = "dossier-scan-index"
 
 /** The rules an index was made under: this code's version and the runtime's time-zone data. */

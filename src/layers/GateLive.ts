@@ -10,8 +10,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
-import { InputTooLarge, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { checkNow, decodeWith, parseJson } from "../domain/Decode.js"
+import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision } from "../domain/Errors.js"
 import {
   type CitedSource,
   Descriptor,
@@ -209,7 +209,13 @@ export const makeGateLive = Effect.gen(function*() {
         Effect.catchTag("LimitExceeded", () => Effect.succeed("(larger than 16 MiB)" as string | null))
       )
       if (current !== expected) return yield* new StaleRevision({ expected, actual: current })
-      yield* store.writeAtomic(path, `${JSON.stringify(next, null, 2)}\n`)
+      // The gate never writes a state it would then refuse to read (16 MiB).
+      const text = `${JSON.stringify(next, null, 2)}\n`
+      const bytes = Buffer.byteLength(text, "utf8")
+      if (bytes > MAX_GATE_FILE_BYTES) {
+        return yield* new LimitExceeded({ limit: "state-bytes", max: MAX_GATE_FILE_BYTES, actual: bytes })
+      }
+      yield* store.writeAtomic(path, text)
     })
 
   const run: GateShape["run"] = (options) =>
@@ -258,7 +264,9 @@ export const makeGateLive = Effect.gen(function*() {
         record = researchRecord(state, evaluate(targets, output.gaps, verify), { ...parts, round: used + 1 })
       }
 
-      const researchRounds = record.reason === "maxAskRounds" ? 0 : 1
+      // A round counts when research was evaluated: not at the ceiling, and not on a state with
+      // nothing left to research (after a proceed).
+      const researchRounds = record.reason === "maxAskRounds" || targets.length === 0 ? 0 : 1
       const next = nextState(raw, state, record, targets)
       yield* lock.withLock(
         Effect.gen(function*() {
@@ -316,7 +324,15 @@ export const makeGateLive = Effect.gen(function*() {
       } satisfies GateRecheckResult
     })
 
-  return { run, recheck } satisfies GateShape
+  // A library caller's arguments are checked as the CLI's are: `now` a real date, the ceiling a count.
+  const rounds = (n: number) =>
+    Number.isSafeInteger(n) && n >= 0
+      ? Either.right(n)
+      : Either.left(new InvalidInput({ issues: [{ path: "maxAskRounds", message: "expected a whole number from 0" }] }))
+  return {
+    run: (options) => Effect.flatMap(Effect.all([checkNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
+    recheck: (options) => Effect.flatMap(checkNow(options.now), () => recheck(options))
+  } satisfies GateShape
 })
 
 export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = Layer.effect(Gate, makeGateLive)

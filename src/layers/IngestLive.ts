@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
 import { EditedRetainedFile } from "../domain/Errors.js"
 import { CAPTURES_LOG, captureLine, originalPath, readablePath } from "../domain/IngestContent.js"
@@ -39,6 +40,7 @@ export const makeIngest = Effect.gen(function*() {
 
   const capture: IngestShape["capture"] = (url, options) =>
     Effect.gen(function*() {
+      if (options?.now !== undefined) yield* checkNow(options.now)
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
       const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
       const readable = readableCopyBytes(fetched.kind, fetched.text, fetched.finalUrl)

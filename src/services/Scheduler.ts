@@ -72,7 +72,13 @@ export interface SchedulerShape {
   ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
   readonly due: (now: Date) => Effect.Effect<
-    { readonly now: string; readonly subscriptions: ReadonlyArray<DueEntry>; readonly receiptMismatches: ReadonlyArray<string> },
+    {
+      readonly now: string
+      readonly subscriptions: ReadonlyArray<DueEntry>
+      /** Subscription records that cannot be read, by id (the file name): listed, not fatal. */
+      readonly damaged: ReadonlyArray<{ readonly id: string; readonly damaged: string }>
+      readonly receiptMismatches: ReadonlyArray<string>
+    },
     SchedulerError
   >
   readonly createDueRun: (
@@ -85,6 +91,8 @@ export interface SchedulerShape {
     now: Date
   ) => Effect.Effect<
     {
+      /** false: an exact repeat of the finish that completed the run (nothing written). */
+      readonly changed: boolean
       readonly run: RunRecord
       readonly subscription: { readonly id: string; readonly revision: number; readonly nextDueAt: string }
       readonly reported: boolean

@@ -75,7 +75,7 @@ export const setSubscriptionStatus = (o: WithInput) =>
 
 export const due = (o: WithNow) =>
   inScheduler(o, (s) => s.due(nowOf(o)), (r) =>
-    r.subscriptions.length === 0
+    r.subscriptions.length === 0 && r.damaged.length === 0
       ? "no subscriptions"
       : [
         ...r.subscriptions.map((d) =>
@@ -83,6 +83,7 @@ export const due = (o: WithNow) =>
             d.mode === "remind" ? "remind the user first" : "may run straight away"
           }${d.activeRunId === null ? "" : `, active run ${d.activeRunId}`}`
         ),
+        ...r.damaged.map((d) => `damaged: subscription ${d.id}: ${d.damaged}`),
         ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
       ].join("\n"))
 
