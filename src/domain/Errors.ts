@@ -98,6 +98,8 @@ export const UnsafePathReason = Schema.Literal(
   "not-regular-file",
   "not-directory",
   "changed-while-opening",
+  "replaced-after-publish",
+  "unsupported-platform",
   "invalid"
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type
