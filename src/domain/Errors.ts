@@ -100,6 +100,12 @@ export const UnsafePathReason = Schema.Literal(
   "changed-while-opening",
   "replaced-after-publish",
   "unsupported-platform",
+  "dossier-state",
+  "plan-file",
+  "retained-file",
+  "journal-file",
+  "registered-file",
+  "run-state",
   "invalid"
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type
