@@ -263,6 +263,9 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
                 hashFd(existing.fd, rel, existing.st.size, { maxBytes: Number.MAX_SAFE_INTEGER }),
                 Effect.sync(() => fs.closeSync(existing.fd))
               )
+              // Removed or replaced while it was hashed: what was hashed is no longer the file; look again.
+              const still = yield* step(rel, "lstat", () => boundary.lstatAt(rel, dir, name))
+              if (still === undefined || still.dev !== existing.st.dev || still.ino !== existing.st.ino) continue
               if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return { ...wanted, reused: true }
               return yield* new EditedRetainedFile({ path: rel, expected: wanted.sha256, actual: have.sha256 })
             }

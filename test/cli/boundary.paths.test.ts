@@ -3,13 +3,17 @@
  * written, through the built CLI. Each refusal is `UnsafePath` (or `CorruptMonitorRecord` for a
  * transaction record naming a foreign file), exit 1, and nothing inside or outside changes.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 import { folder, NOW, parkedMaturity } from "../gate/support.js"
 import { at, finishInput, mon, runningRun, weekWindow } from "../monitor/support.js"
+import { Ingest } from "../../src/services/Ingest.js"
+import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "../ingest/support.js"
 
 const planStart = (dir: string) =>
   runCli(["plan", "start", "--workdir", dir, "--json", "--input", putInput(dir, `start-${Math.random()}.json`, { goal: "g", limits: [], nextAction: "n" })])
@@ -190,4 +194,40 @@ describe("the gate writes only files it may own (item 4)", () => {
     }
     expect(snapshot(f.dir)).toEqual(before)
   })
+})
+
+describe("ingest checks every target before writing any (item 5)", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer({
+      "/page": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
+        res.end("a page to retain\n")
+      }
+    })
+  })
+  afterAll(() => server.close())
+
+  it.live("an unsafe capture log (symlink, hard link, directory) refuses the capture before any retained file is written", () =>
+    Effect.gen(function*() {
+      for (const make of ["symlink", "hard-link", "directory"] as const) {
+        const dir = tempWorkdir()
+        const outside = path.join(tempWorkdir("dossier-outside-"), "log")
+        fs.writeFileSync(outside, "")
+        fs.mkdirSync(path.join(dir, ".dossier"))
+        const log = path.join(dir, ".dossier/captures.jsonl")
+        if (make === "symlink") fs.symlinkSync(outside, log)
+        else if (make === "hard-link") fs.linkSync(outside, log)
+        else fs.mkdirSync(log)
+        const layer = ingestLayer(dir, httpLayer(recorder(), { "site.test": ["127.0.0.1"] }, loopbackForTests))
+        const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://site.test:${server.port}/page`)).pipe(Effect.either, Effect.provide(layer))
+        expect(Either.isLeft(r) && r.left, make).toMatchObject({
+          _tag: "UnsafePath",
+          path: ".dossier/captures.jsonl",
+          reason: make === "directory" ? "not-regular-file" : make
+        })
+        expect(fs.existsSync(path.join(dir, "research/sources")) ? fs.readdirSync(path.join(dir, "research/sources")) : []).toEqual([])
+        expect(fs.readFileSync(outside, "utf8")).toBe("")
+      }
+    }), 30_000)
 })
