@@ -77,6 +77,15 @@ describe("smaller holes (item 5)", () => {
     expect(fs.readdirSync(outside)).toEqual([])
   })
 
+  it("an absolute --input through a symlink inside the folder is refused, not resolved", () => {
+    const dir = tempWorkdir()
+    putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
+    fs.symlinkSync(path.join(dir, "research/inputs"), path.join(dir, "research/linked"))
+    const r = runCli(["plan", "start", "--workdir", dir, "--json", "--input", path.join(dir, "research/linked/start.json")])
+    refusedWith(dir, r, { _tag: "UnsafePath", path: "research/linked/start.json", reason: "symlink" })
+    expect(runCli(["plan", "start", "--workdir", dir, "--json", "--input", path.join(dir, "research/inputs/start.json")]).code).toBe(0)
+  })
+
   it("a symlinked unitPath or reviewItem is UnsafePath; a hard-linked citation is refused by finish-run", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
