@@ -131,7 +131,7 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
         throw new UnsafePath({ path: rel, reason: "unsupported-platform" })
       }
       rootFd = fd
-      closer?.register(handle, fd)
+      closer?.register(handle, fd, handle)
     }
     const fd = rootFd
     return { fd, at: (name) => entryOf(fd, name), close: () => {} }

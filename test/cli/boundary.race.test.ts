@@ -6,6 +6,11 @@
  * (journal rebuild and append, plan checkpoint, the gate's state write) and the ingest service
  * (retention). Every answer must be a success or a typed refusal, no byte outside may change,
  * and nothing read may come from outside. Bounded in rounds and in time.
+ *
+ * A real swapper's timing depends on the scheduler: on the code before the boundary primitive the
+ * FileStore test saw outside reads in every run (1 to 13 per run on a loaded machine), the CLI
+ * tests rarely catch one in their few rounds. test/foundation/boundary.interleave.test.ts makes
+ * the same race deterministic (a swap right before each file-system call).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -32,10 +37,16 @@ interface Swapper {
   readonly stop: () => Promise<void>
 }
 
-/** Start swapping `a` and `b`; resolves once the swapper has swapped once (and back). */
-const swapping = (a: string, b: string, seconds = SECONDS + 30): Promise<Swapper> =>
+/**
+ * Start swapping `a` and `b`; resolves once the swapper has swapped once (and back).
+ * `continuous` swaps as fast as it can; `pulse` shows the symlink only for an instant, so that a
+ * command's checks mostly pass and a use by path right after one would follow the symlink (a CLI
+ * command makes several path operations, each of which refuses half the time when swapped
+ * continuously).
+ */
+const swapping = (a: string, b: string, mode: "continuous" | "pulse" = "pulse", seconds = SECONDS + 30): Promise<Swapper> =>
   new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn("python3", [SWAP, a, b, String(seconds)], { stdio: ["ignore", "pipe", "inherit"] })
+    const child: ChildProcess = spawn("python3", [SWAP, a, b, String(seconds), mode], { stdio: ["ignore", "pipe", "inherit"] })
     let out = ""
     const exited = new Promise<void>((done) => child.on("exit", () => done()))
     child.stdout!.on("data", (d) => {
@@ -55,7 +66,11 @@ const allowed = (dir: string, r: ReturnType<typeof runCli>) => {
   expect(leaksNothing(dir, r), r.stdout + r.stderr).toBe(true)
   expect([0, 1], r.stdout + r.stderr).toContain(r.code)
   if (r.code === 0) expect(r.json?.ok).toBe(true)
-  else expect(r.json?.error?._tag).toMatch(/^(UnsafePath|IoError|FileNotFound|LockTimeout|StaleRevision|CorruptJournal|AliasedFile)$/)
+  else {
+    // Any refusal of the catalogue (a gate state already researched is NotResearchable…), never a defect.
+    expect(r.json?.error?._tag, r.stdout).toMatch(/^[A-Z][A-Za-z]+$/)
+    expect(r.json?.error?._tag, r.stdout).not.toBe("Defect")
+  }
   return r
 }
 
@@ -80,7 +95,7 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
     fs.symlinkSync(outside, path.join(dir, "b"))
     const before = tree(outside)
     const store = makeFileStoreLive(dir)
-    const swapper = await swapping(path.join(dir, "a"), path.join(dir, "b"))
+    const swapper = await swapping(path.join(dir, "a"), path.join(dir, "b"), "continuous")
     const outsideReads: Array<string> = []
     const defects: Array<string> = []
     const deadline = Date.now() + SECONDS * 1000
