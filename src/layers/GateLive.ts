@@ -11,7 +11,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
 import { checkNow, decodeWith, parseJson } from "../domain/Decode.js"
-import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision } from "../domain/Errors.js"
+import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
+import { ownerOf } from "../domain/Ownership.js"
 import {
   type CitedSource,
   Descriptor,
@@ -42,6 +43,7 @@ import { BlockersRemain, NoVerdict } from "../domain/GateErrors.js"
 import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
 import { FileStore } from "../services/FileStore.js"
 import {
+  DEFAULT_ATTEMPTS_LOG,
   Gate,
   type GateRecheckResult,
   type GateRunResult,
@@ -218,11 +220,37 @@ export const makeGateLive = Effect.gen(function*() {
       yield* store.writeAtomic(path, text)
     })
 
+  /**
+   * The gate writes its state and (with --record-attempt) its attempts log at paths it was given:
+   * neither may be a file that belongs to something else (dossier's own state, the plan, a retained
+   * capture, a journal and its derived files, a registered source or output): `UnsafePath` naming
+   * why, before anything is read beyond the state. The default attempts log is the gate's own.
+   */
+  const checkWritable = (statePath: string, attempts: string, recordAttempt: boolean) =>
+    Effect.gen(function*() {
+      const doc = yield* plan.read
+      const registered = new Set(Option.match(doc, {
+        onNone: () => [],
+        onSome: (d) => [...d.sources.map((s) => s.path), ...d.outputs.map((o) => o.path)]
+      }))
+      const stateOwner = ownerOf(statePath, registered)
+      if (stateOwner !== null) return yield* new UnsafePath({ path: statePath, reason: stateOwner })
+      if (!recordAttempt) return
+      if (attempts === statePath) return yield* new UnsafePath({ path: attempts, reason: "run-state" })
+      const attemptsOwner = attempts === DEFAULT_ATTEMPTS_LOG ? null : ownerOf(attempts, registered)
+      if (attemptsOwner !== null) return yield* new UnsafePath({ path: attempts, reason: attemptsOwner })
+    })
+
   const run: GateShape["run"] = (options) =>
     Effect.gen(function*() {
       const read = yield* readState(options.state)
       const { state, raw } = read
       if (!isActive(options.unattended ? "1" : undefined, state)) return { active: false } as GateRunResult
+      yield* checkWritable(
+        yield* store.normalize(options.state),
+        yield* store.normalize(options.attempts),
+        options.recordAttempt
+      )
       const kind: GapKind = yield* route(state)
       const targets = targetsOf(state, kind)
       const at = options.now.toISOString()

@@ -12,10 +12,11 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
-import { IoError, LockTimeout } from "../domain/Errors.js"
+import { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { FileStore } from "../services/FileStore.js"
 import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
+import { type Boundary, guard, makeBoundary } from "./Boundary.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
 const POLL_MS = 20
@@ -44,9 +45,13 @@ const addonPath = (): string | undefined => {
   return addon
 }
 
+/** Open the lock file, which `checkLockFile` made sure exists: SQLite never creates a file (that could be elsewhere). */
 const openDatabase = (file: string): SqliteDb => {
   const nativeBinding = addonPath()
-  return new BetterSqlite3(file, nativeBinding === undefined ? { timeout: 0 } : { timeout: 0, nativeBinding })
+  return new BetterSqlite3(
+    file,
+    nativeBinding === undefined ? { timeout: 0, fileMustExist: true } : { timeout: 0, fileMustExist: true, nativeBinding }
+  )
 }
 
 const isBusy = (e: unknown) => {
@@ -61,15 +66,35 @@ interface Connection {
   readonly ino: number
 }
 
-const identity = (file: string): fs.Stats | undefined => {
-  try {
-    return fs.lstatSync(file)
-  } catch (e) {
-    const code = (e as { code?: string })?.code
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined
-    throw e
-  }
-}
+/**
+ * Check `.dossier/lock.sqlite` through the work folder's boundary before SQLite sees the path:
+ * `.dossier` a directory and the lock file a regular file with link count 1, opened without
+ * following a symlink (created here, never by SQLite, when absent). Answers its identity.
+ */
+const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino: number } =>
+  guard(LOCK_FILE, "lock", () =>
+    boundary.inParent(LOCK_FILE, false, (dir, name) => {
+      let fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR)
+      if (fd === undefined) {
+        fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
+        if (fd === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
+        boundary.fsyncDir(LOCK_FILE, dir)
+      }
+      try {
+        const st = fs.fstatSync(fd)
+        if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
+        if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
+        return { dev: st.dev, ino: st.ino }
+      } finally {
+        fs.closeSync(fd)
+      }
+    }, () => {
+      throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
+    }))
+
+/** The lock file's identity now, as the boundary reaches it (undefined when absent). */
+const identityOf = (boundary: Boundary): fs.Stats | undefined =>
+  guard(LOCK_FILE, "lock", () => boundary.inParent(LOCK_FILE, false, (dir, name) => boundary.lstatAt(LOCK_FILE, dir, name), () => undefined))
 
 /**
  * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
@@ -85,12 +110,14 @@ const identity = (file: string): fs.Stats | undefined => {
  */
 export const makeLockLive = (
   root: string,
-  ensureDir: Effect.Effect<void, IoError | import("../domain/Errors.js").UnsafePath>,
+  ensureDir: Effect.Effect<void, IoError | UnsafePath>,
   waitMs = LOCK_WAIT_MS
 ) =>
   Effect.gen(function*() {
     const held = FiberRef.unsafeMake(false)
     const file = path.join(root, ...LOCK_FILE.split("/"))
+    // The work folder's descriptor is kept as long as the lock (closed when it is collected).
+    const boundary = makeBoundary(root)
     /** The open connection; only touched while holding `mutex`. */
     let connection: Connection | undefined
 
@@ -101,15 +128,21 @@ export const makeLockLive = (
     }
 
     const connect = (): Connection | "busy" => {
+      const checked = checkLockFile(boundary)
       const db = openDatabase(file)
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
         // would add directory churn to the holder's own fsyncs (measured: ~2x an append).
         db.exec("PRAGMA journal_mode=MEMORY")
-        const st = identity(file)
+        const st = identityOf(boundary)
         if (st === undefined) {
           db.close()
           return "busy"
+        }
+        // SQLite opened the path by name: it must still be the file checked.
+        if (st.dev !== checked.dev || st.ino !== checked.ino) {
+          db.close()
+          throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
         }
         return { db, dev: st.dev, ino: st.ino }
       } catch (e) {
@@ -139,7 +172,7 @@ export const makeLockLive = (
       }
       let st: fs.Stats | undefined
       try {
-        st = identity(file)
+        st = identityOf(boundary)
       } catch (e) {
         releaseNow(c.db)
         throw e
@@ -161,15 +194,16 @@ export const makeLockLive = (
       }
     }
 
-    const ensure = ensureDir.pipe(
-      Effect.mapError((e) => (e._tag === "IoError" ? e : new IoError({ path: ".dossier", operation: "lock", code: e.reason })))
-    )
+    /** `.dossier` must be a directory (a symlink is `UnsafePath`, never retried). */
+    const ensure = ensureDir
 
-    const lockError = (e: unknown) =>
-      new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
+    const lockError = (e: unknown): IoError | UnsafePath =>
+      e instanceof IoError || e instanceof UnsafePath
+        ? e
+        : new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
 
     /** The usual case without the polling loop: the connection is open and the lock is free. */
-    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.suspend(() => {
+    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError | UnsafePath> = Effect.suspend(() => {
       if (connection === undefined) return acquireOsPolling
       let got: SqliteDb | "busy" | "stale"
       try {
@@ -180,7 +214,7 @@ export const makeLockLive = (
       return typeof got === "object" ? Effect.succeed(got) : acquireOsPolling
     })
 
-    const acquireOsPolling: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
+    const acquireOsPolling: Effect.Effect<SqliteDb, LockTimeout | IoError | UnsafePath> = Effect.gen(function*() {
       const started = Date.now()
       for (;;) {
         if (connection === undefined) yield* ensure
@@ -246,7 +280,7 @@ export const makeLockLive = (
      */
     const withLock: LockShape["withLock"] = <A, E, R>(self: Effect.Effect<A, E, R>) =>
       Effect.uninterruptibleMask((restore) =>
-        Effect.withFiberRuntime<A, E | LockTimeout | IoError, R>((fiber) => {
+        Effect.withFiberRuntime<A, E | LockTimeout | IoError | UnsafePath, R>((fiber) => {
           if (fiber.getFiberRef(held)) return restore(self)
           if (taken || waiters.size > 0 || closed || connection === undefined) return restore(withLockSlow(self))
           taken = true

@@ -23,7 +23,7 @@ import {
   type ScanIndex,
   scanStamp
 } from "../domain/ScanIndex.js"
-import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, StaleRevision, UnsafePath } from "../domain/Errors.js"
 import {
   afterRunEnded,
   CreateDueRunInput,
@@ -319,7 +319,10 @@ export const makeScheduler = (
       Effect.gen(function*() {
         const rel = yield* store.normalize(path)
         const st = yield* store.stat(rel)
-        if (Option.isNone(st) || st.value.kind !== "file") return yield* new FileNotFound({ path: rel })
+        if (Option.isNone(st)) return yield* new FileNotFound({ path: rel })
+        // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
+        if (st.value.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+        if (st.value.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
         return rel
       })
 
@@ -579,7 +582,8 @@ export const makeScheduler = (
               const path = yield* store.normalize(c.path)
               let matcher = matchers.get(path)
               if (matcher === undefined) {
-                const text = yield* store.readText(path, { maxBytes: FILE_MAX }).pipe(
+                // A cited file is evidence: a hard-linked one is refused, as every retained file is.
+                const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
                   Effect.map(Option.some),
                   Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
                 )
