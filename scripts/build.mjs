@@ -5,7 +5,7 @@
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
@@ -82,19 +82,69 @@ for (const outdir of ["dist", "dist/lib"]) {
 }
 
 // The library: dependencies stay external, so an embedding program shares its own `effect`.
+// ES modules (split, so that `dossier` and `dossier/testing` share one copy of every module) and
+// CommonJS for `require` (dist/lib/cjs, marked CommonJS by its own package.json).
+const libraryEntries = { index: "src/index.ts", testing: "src/testing.ts" }
 await build({
-  entryPoints: { index: "src/index.ts" },
+  entryPoints: libraryEntries,
   outdir: "dist/lib",
   outExtension: { ".js": ".mjs" },
   bundle: true,
+  splitting: true,
+  chunkNames: "[name]-[hash]",
   format: "esm",
   platform: "node",
   target: "node20",
   packages: "external",
   logLevel: "warning"
 })
+// Every dependency stays external but canonicalize, which has no CommonJS entry (bundled here).
+const pkg = JSON.parse(readFileSync("package.json", "utf8"))
+const cjsExternal = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((d) => d !== "canonicalize")
+// CommonJS cannot be split: dist/lib/cjs/testing.js carries its own copy of the reference store
+// (the suite compares error tags, never classes).
+await build({
+  entryPoints: { index: "src/index.ts" },
+  outdir: "dist/lib/cjs",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: cjsExternal,
+  define: { "import.meta.url": "__dossierMetaUrl" },
+  banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning"
+})
+await build({
+  entryPoints: { testing: "src/testing.ts" },
+  outdir: "dist/lib/cjs",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: cjsExternal,
+  define: { "import.meta.url": "__dossierMetaUrl" },
+  banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning"
+})
+writeFileSync("dist/lib/cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
+// The hash worker next to the CommonJS library too.
+await build({
+  entryPoints: { "hash-worker": "src/layers/HashWorker.ts" },
+  outdir: "dist/lib/cjs",
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minify: true,
+  logLevel: "warning"
+})
 if (process.argv.includes("--types")) {
-  const { spawnSync } = await import("node:child_process")
   const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], { stdio: "inherit" })
   if (r.status !== 0) process.exit(r.status ?? 1)
+  // The same declarations for `require`: in a folder whose package.json says CommonJS.
+  rmSync("dist/types-cjs", { recursive: true, force: true })
+  cpSync("dist/types", "dist/types-cjs", { recursive: true })
+  writeFileSync("dist/types-cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
 }

@@ -51,6 +51,7 @@ import {
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { dateOr } from "./Now.js"
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -219,7 +220,7 @@ export const makeGateLive = Effect.gen(function*() {
       if (!isActive(options.unattended ? "1" : undefined, state)) return { active: false } as GateRunResult
       const kind: GapKind = yield* route(state)
       const targets = targetsOf(state, kind)
-      const at = options.now.toISOString()
+      const at = (yield* dateOr(options.now)).toISOString()
 
       const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.succeed("")),

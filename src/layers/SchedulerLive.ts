@@ -69,6 +69,7 @@ import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { nowOptional, nowOptional0, type NowGiven } from "./Now.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
@@ -322,7 +323,7 @@ export const makeScheduler = (
 
     // --- subscriptions -------------------------------------------------------------------
 
-    const createSubscription: SchedulerShape["createSubscription"] = (input, now) =>
+    const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -341,7 +342,7 @@ export const makeScheduler = (
         })
       )
 
-    const updateSubscriptionM: SchedulerShape["updateSubscription"] = (input, now) =>
+    const updateSubscriptionM: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -353,7 +354,7 @@ export const makeScheduler = (
         })
       )
 
-    const setSubscriptionStatus: SchedulerShape["setSubscriptionStatus"] = (input, now) =>
+    const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -391,7 +392,7 @@ export const makeScheduler = (
       activeRunId: s.activeRunId
     })
 
-    const due: SchedulerShape["due"] = (now) =>
+    const due: NowGiven<SchedulerShape["due"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
           const subs = yield* loadAllSubscriptions(session)
@@ -406,7 +407,7 @@ export const makeScheduler = (
 
     // --- runs ----------------------------------------------------------------------------
 
-    const createDueRun: SchedulerShape["createDueRun"] = (input, now) =>
+    const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -436,7 +437,7 @@ export const makeScheduler = (
         })
       )
 
-    const transitionRun: SchedulerShape["transitionRun"] = (input, now) =>
+    const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -462,7 +463,7 @@ export const makeScheduler = (
         })
       )
 
-    const finishRun: SchedulerShape["finishRun"] = (input, now) =>
+    const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -576,7 +577,7 @@ export const makeScheduler = (
         })
       )
 
-    const setOutcomeDisposition: SchedulerShape["setOutcomeDisposition"] = (input, now) =>
+    const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -692,7 +693,7 @@ export const makeScheduler = (
 
     // --- next ----------------------------------------------------------------------------
 
-    const facts: SchedulerShape["facts"] = (now) =>
+    const facts: NowGiven<SchedulerShape["facts"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
@@ -822,18 +823,18 @@ export const makeScheduler = (
       ))
 
     return {
-      createSubscription,
-      updateSubscription: updateSubscriptionM,
-      setSubscriptionStatus,
-      due,
-      createDueRun,
-      transitionRun,
-      finishRun,
-      setOutcomeDisposition,
+      createSubscription: nowOptional(createSubscription),
+      updateSubscription: nowOptional(updateSubscriptionM),
+      setSubscriptionStatus: nowOptional(setSubscriptionStatus),
+      due: nowOptional0(due),
+      createDueRun: nowOptional(createDueRun),
+      transitionRun: nowOptional(transitionRun),
+      finishRun: nowOptional(finishRun),
+      setOutcomeDisposition: nowOptional(setOutcomeDisposition),
       unresolvedOutcomes,
       showSubscription,
       showRun,
-      facts,
+      facts: nowOptional0(facts),
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape
   })

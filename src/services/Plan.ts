@@ -47,11 +47,11 @@ export interface PlanShape {
   readonly inspect: Effect.Effect<PlanInspectOutput, PlanReadError>
   readonly start: (
     input: PlanStartInput,
-    options: { readonly replaceGoal: boolean; readonly expected: Option.Option<number>; readonly now: Date }
+    options: { readonly replaceGoal: boolean; readonly expected: Option.Option<number>; readonly now?: Date }
   ) => Effect.Effect<{ readonly revision: number; readonly created: boolean; readonly replaced?: boolean }, PlanWriteError>
   readonly checkpoint: (
     input: PlanCheckpointInput,
-    options: { readonly expected: number; readonly now: Date }
+    options: { readonly expected: number; readonly now?: Date }
   ) => Effect.Effect<{ readonly revision: number }, PlanWriteError>
 }
 

@@ -60,29 +60,29 @@ export interface RecoveredTransaction {
 export interface SchedulerShape {
   readonly createSubscription: (
     input: SubscriptionInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   readonly updateSubscription: (
     input: SubscriptionUpdateInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   readonly setSubscriptionStatus: (
     input: SubscriptionStatusInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
-  readonly due: (now: Date) => Effect.Effect<
+  readonly due: (now?: Date) => Effect.Effect<
     { readonly now: string; readonly subscriptions: ReadonlyArray<DueEntry>; readonly receiptMismatches: ReadonlyArray<string> },
     SchedulerError
   >
   readonly createDueRun: (
     input: CreateDueRunInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, SchedulerError>
-  readonly transitionRun: (input: TransitionRunInput, now: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
+  readonly transitionRun: (input: TransitionRunInput, now?: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
   readonly finishRun: (
     input: FinishRunInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<
     {
       readonly run: RunRecord
@@ -93,7 +93,7 @@ export interface SchedulerShape {
   >
   readonly setOutcomeDisposition: (
     input: OutcomeDispositionInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<
     { readonly changed: boolean; readonly runId: string; readonly runRevision: number; readonly outcome: Outcome },
     SchedulerError
@@ -107,7 +107,7 @@ export interface SchedulerShape {
     id: string
   ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
   /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
-  readonly facts: (now: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
+  readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
   /** Recover an interrupted transaction now (every other method does this first). */
   readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
 }
