@@ -1,7 +1,7 @@
 /**
  * Plan: the work folder's plan in plan.md (one marked JSON section; the user's prose around it
  * is preserved byte for byte). Composes FileStore and Lock. Layer: `PlanLive` in
- * src/layers/PlanLive.ts (needs Workdir, FileStore, Lock).
+ * src/layers/PlanLive.ts (needs FileStore and Lock; no Workdir); `PlanMemory` brings in-memory ones.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"

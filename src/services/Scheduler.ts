@@ -10,7 +10,7 @@
  * transaction, under the work folder's lock. The scans keep a derived scan index
  * (`.dossier/monitor/scan.index`, src/domain/ScanIndex.ts) that never changes an answer.
  *
- * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring Workdir | FileStore | Lock.
+ * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring FileStore | Lock (no Workdir).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
