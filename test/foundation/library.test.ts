@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createRequire } from "node:module"
 import * as path from "node:path"
@@ -55,9 +56,11 @@ describe("library", () => {
       expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
       const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
       expect(Object.keys(testing.FileStoreConformance)).toContain("check")
-      const result: any = yield* (Effect.flatMap(lib.Journal.Journal, (j: any) =>
-        Effect.zipRight(j.append("s", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }), j.inspect("s"))
-      ).pipe(Effect.provide(lib.DossierMemory)) as Effect.Effect<any>)
+      const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>
+        (j.append("s", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }) as Effect.Effect<unknown>).pipe(
+          Effect.zipRight(j.inspect("s") as Effect.Effect<any>)
+        ))
+      const result = yield* Effect.provide(flow, lib.DossierMemory as Layer.Layer<never>)
       expect(result.candidates.map((c: any) => c.id)).toEqual(["a"])
     }))
 })
