@@ -27,7 +27,8 @@ await new Promise((r) => setTimeout(r, 50))
 const cjs = Object.keys(createRequire(import.meta.url).cache)
 const modules = new Set([...loaded].filter((u) => u.startsWith("file:")).map((u) => new URL(u).pathname))
 for (const p of cjs) modules.add(p)
-const Effect = await import(createRequire(entry).resolve("effect/Effect").replace(/\.js$/, ".js"))
+// The same copy of effect as the library's: CommonJS for the CommonJS build.
+const Effect = entry.includes("/cjs/") ? createRequire(entry)("effect/Effect") : await import("effect/Effect")
 const t1 = performance.now()
 if (lib.DossierMemory !== undefined) {
   await Effect.runPromise(
@@ -38,7 +39,8 @@ if (lib.DossierMemory !== undefined) {
       lib.DossierMemory
     )
   )
-} else {
+} else if (lib.JournalMemory !== undefined) {
+  // The library before its namespaced surface (kept for before/after figures).
   await Effect.runPromise(
     Effect.provide(
       Effect.flatMap(lib.Journal, (j) =>
