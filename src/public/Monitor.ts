@@ -43,6 +43,7 @@ export {
   SubscriptionStatus,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
+  TransitionRunFile,
   TransitionRunInput,
   TransitionRunOutput,
   TransitionTarget,
