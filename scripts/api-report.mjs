@@ -69,7 +69,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(im
   if (process.argv.includes("--check")) {
     const current = fs.existsSync(REPORT) ? fs.readFileSync(REPORT, "utf8") : ""
     if (current !== text) {
-      console.error(`${REPORT} is out of date: run npm run api`)
+      const a = current.split("\n")
+      const b = text.split("\n")
+      const i = a.findIndex((line, k) => line !== b[k])
+      console.error(`${REPORT} is out of date (first difference at line ${i + 1}); run npm run api and review the diff:\n- ${a[i]?.slice(0, 300)}\n+ ${b[i]?.slice(0, 300)}`)
       process.exit(1)
     }
   } else {
