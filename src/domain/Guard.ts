@@ -3,11 +3,10 @@
  * `Schema.is(schema, { onExcessProperty: "error" })`, without the ParseResult machinery (which
  * builds an Either, an output object and issue values for every node it visits).
  *
- * Scans that check every record of the work folder (`next`, `due`, `unresolved-outcomes`) and
- * the journal's replay check each one whole with it: `Schema.is` costs about as much a record as
- * reading and hashing it (bench/monitor.ts, bench/journal.ts). The node kinds the stored records
- * are made of (objects, string-keyed records, strings, numbers, booleans, literals, unions,
- * arrays, refinements, `unknown`) are
+ * Scans that check every record of the work folder (`next`, `due`, `unresolved-outcomes`) check
+ * each one whole with it: `Schema.is` costs about as much a record as reading and hashing it
+ * (bench/monitor.ts). The node kinds the stored records are made of
+ * (objects, strings, numbers, booleans, literals, unions, arrays, refinements, `unknown`) are
  * compiled here; anything else falls back to `Schema.is` for its subtree, so the answer never
  * changes, only the speed. A property test compares the two on mutated records.
  */
@@ -23,24 +22,8 @@ const fallback = (ast: AST.AST): Check => Schema.is(Schema.make(ast), OPTIONS)
 
 const hasOwn = Object.prototype.hasOwnProperty
 
-/** A record over all string keys (`Schema.Record({ key: Schema.String, value })`): every own value checked. */
-const stringRecord = (value: AST.AST): Check => {
-  const check = compile(value)
-  return (u) => {
-    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
-    if (Object.getOwnPropertySymbols(u).length > 0) return false
-    const o = u as Record<string, unknown>
-    for (const k in o) if (hasOwn.call(o, k) && !check(o[k])) return false
-    return true
-  }
-}
-
 const typeLiteral = (ast: AST.TypeLiteral): Check => {
-  const only = ast.indexSignatures[0]
-  if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1 && only!.parameter._tag === "StringKeyword") {
-    return stringRecord(only!.type)
-  }
-  // Otherwise only index signatures over all string keys with values of any kind (a free JSON object) are compiled.
+  // Only index signatures over all string keys with values of any kind (a free JSON object) are compiled.
   if (ast.indexSignatures.some((i) => i.parameter._tag !== "StringKeyword" || i.type._tag !== "UnknownKeyword")) return fallback(ast)
   if (ast.propertySignatures.some((p) => typeof p.name !== "string")) return fallback(ast)
   const anyStringKey = ast.indexSignatures.length > 0

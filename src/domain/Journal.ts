@@ -1,17 +1,15 @@
 /**
  * The experiment journal's events, study ids and command results (spec: journal.md).
  *
- * One description of the event language, the `Schema` values: decoded through the Schemas for
- * input files, `dossier schema journal-events` and error paths, and checked on replay (and on
- * append's fast path) by `isJournalEvent`, a guard compiled from the same Schema
- * (src/domain/Guard.ts), since a 100,000-line journal is read on every inspect.
- * test/journal/validate.test.ts property-tests that the guard and the Schemas agree.
+ * Two validators describe the same event language: the `Schema` values (used for input files,
+ * `dossier schema journal-events` and error paths) and `eventProblem`, a hand-written check of
+ * the same rules used on replay, where a 100,000-line journal must be read in well under a
+ * second. test/journal/validate.test.ts property-tests that the two always agree.
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { decodeWith } from "./Decode.js"
 import { InvalidInput, type Issue } from "./Errors.js"
-import { compileGuard } from "./Guard.js"
 import { normalizeRelative } from "./Paths.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -237,9 +235,6 @@ export const JournalEvent = Schema.Union(
 export type JournalEvent = typeof JournalEvent.Type
 export type EventType = JournalEvent["type"]
 
-/** Whether a value is an event (the Schema's answer, compiled: see src/domain/Guard.ts). */
-export const isJournalEvent: (u: unknown) => u is JournalEvent = compileGuard(JournalEvent)
-
 /** The `--input` file of `journal append`: one event or an ordered batch. */
 export const JournalEventsInput = Schema.Union(JournalEvent, Schema.Array(JournalEvent))
 /** What `Journal.append` takes: one encoded event (as a journal line holds it) or an ordered batch. */
@@ -277,14 +272,14 @@ const plainCopy = (value: unknown): unknown => {
  * Decode one event; issue paths are prefixed with `prefix` (the event's index in a batch).
  *
  * Fast path: a structured clone of the value (a private copy, so a caller changing its object
- * later changes nothing here) that passes `isJournalEvent` is the event, as the Schema would
- * decode it (the two agree: validate.test.ts). Anything else goes through the Schema, which
- * decides and words the issues.
+ * later changes nothing here) that passes `eventProblem` is the event, as the Schema would
+ * decode it (the two checks agree: validate.test.ts). Anything else goes through the Schema,
+ * which decides and words the issues.
  */
 export const decodeEvent = (value: unknown, prefix = ""): Either.Either<JournalEvent, ReadonlyArray<Issue>> => {
   if (isRecord(value)) {
     const copy = plainCopy(value)
-    if (copy !== undefined && isJournalEvent(copy)) return Either.right(copy)
+    if (copy !== undefined && eventProblem(copy) === null) return Either.right(copy as JournalEvent)
   }
   return decodeEventBySchema(value, prefix)
 }
@@ -339,6 +334,116 @@ export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<Journal
     else events.push(r.right)
   })
   return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.right(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast check used on replay: the same rules as the Schemas, written out by hand.
+
+const str = (u: unknown): u is string => typeof u === "string"
+const isId = (u: unknown) => str(u) && ID_PATTERN.test(u)
+const isText = (u: unknown) => str(u) && u.length >= 1 && u.length <= MAX_TEXT
+const onlyKeys = (o: Record<string, unknown>, required: ReadonlyArray<string>, optional: ReadonlyArray<string>) => {
+  let seen = 0
+  for (const k in o) {
+    if (required.includes(k)) seen++
+    else if (!optional.includes(k)) return false
+  }
+  return seen === required.length
+}
+const allStrings = (o: Record<string, unknown>) => {
+  for (const k in o) if (!str(k)) return false
+  return true
+}
+
+/** `null` when `u` is a valid event, else a short reason. Agrees with the Schemas above. */
+export const eventProblem = (u: unknown): string | null => {
+  if (!isRecord(u)) return "not an object"
+  if (!isId(u["id"])) return "bad id"
+  if ("at" in u && !(str(u["at"]) && isIso(u["at"]))) return "bad at"
+  const c = u["candidateId"]
+  switch (u["type"]) {
+    case "candidate_created": {
+      if (!onlyKeys(u, ["id", "type", "candidate"], ["at"])) return "unexpected fields"
+      const k = u["candidate"]
+      if (!isRecord(k) || !onlyKeys(k, ["id", "title"], ["protocolVersion", "params"])) return "bad candidate"
+      if (!isId(k["id"]) || !isText(k["title"])) return "bad candidate"
+      if ("protocolVersion" in k && !isText(k["protocolVersion"])) return "bad candidate"
+      if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]))) return "bad candidate"
+      return null
+    }
+    case "execution_linked": {
+      if (!onlyKeys(u, ["id", "type", "candidateId", "execution"], ["at"]) || !isId(c)) return "unexpected fields"
+      const x = u["execution"]
+      if (!isRecord(x) || !onlyKeys(x, ["runtimeId", "status"], ["logRef"])) return "bad execution"
+      if (!isText(x["runtimeId"]) || !isText(x["status"]) || ("logRef" in x && !isText(x["logRef"]))) return "bad execution"
+      return null
+    }
+    case "artifact_linked": {
+      if (!onlyKeys(u, ["id", "type", "candidateId", "artifact"], ["at"]) || !isId(c)) return "unexpected fields"
+      const a = u["artifact"]
+      if (!isRecord(a) || !onlyKeys(a, ["path", "sha256", "bytes"], [])) return "bad artifact"
+      const p = a["path"]
+      const s = a["sha256"]
+      const b = a["bytes"]
+      if (!str(p) || !isRelativePath(p) || !str(s) || !SHA256_PATTERN.test(s)) return "bad artifact"
+      if (typeof b !== "number" || !Number.isSafeInteger(b) || b < 0) return "bad artifact"
+      return null
+    }
+    case "evaluation_recorded": {
+      if (!onlyKeys(u, ["id", "type", "candidateId", "evaluation"], ["at"]) || !isId(c)) return "unexpected fields"
+      const e = u["evaluation"]
+      if (!isRecord(e) || !onlyKeys(e, ["evaluatorVersion", "metrics", "decision"], [])) return "bad evaluation"
+      if (!isText(e["evaluatorVersion"])) return "bad evaluation"
+      const d = e["decision"]
+      if (d !== "accept" && d !== "reject" && d !== "inconclusive") return "bad evaluation"
+      const m = e["metrics"]
+      if (!isRecord(m)) return "bad evaluation"
+      for (const k in m) {
+        const v = m[k]
+        if (typeof v !== "number" || !Number.isFinite(v)) return "bad evaluation"
+      }
+      return null
+    }
+    case "candidate_selected":
+      if (!onlyKeys(u, ["id", "type", "candidateId", "reason"], ["at"]) || !isId(c) || !isText(u["reason"])) {
+        return "bad selection"
+      }
+      return null
+    case "checkpoint_saved": {
+      if (!onlyKeys(u, ["id", "type", "checkpoint"], ["at"])) return "unexpected fields"
+      const k = u["checkpoint"]
+      if (!isRecord(k) || !onlyKeys(k, ["summary", "nextAction", "reviewed"], [])) return "bad checkpoint"
+      if (!isText(k["summary"]) || !isText(k["nextAction"]) || typeof k["reviewed"] !== "boolean") return "bad checkpoint"
+      return null
+    }
+    case "legacy_imported": {
+      if (
+        !onlyKeys(
+          u,
+          ["id", "type", "manifestSha256", "snapshotPath", "protocolVersion", "candidates", "completed", "selected"],
+          ["at"]
+        )
+      ) return "unexpected fields"
+      const s = u["manifestSha256"]
+      const p = u["snapshotPath"]
+      if (!str(s) || !SHA256_PATTERN.test(s) || !str(p) || !isRelativePath(p)) return "bad legacy import"
+      if (u["protocolVersion"] !== null && !isText(u["protocolVersion"])) return "bad legacy import"
+      if (u["selected"] !== null && !isId(u["selected"])) return "bad legacy import"
+      const done = u["completed"]
+      if (!Array.isArray(done) || !done.every(isId)) return "bad legacy import"
+      const cs = u["candidates"]
+      if (!Array.isArray(cs)) return "bad legacy import"
+      for (const k of cs) {
+        if (!isRecord(k) || !onlyKeys(k, ["id", "status", "resultPaths"], [])) return "bad legacy import"
+        if (!isId(k["id"]) || !(CandidateStatus.literals as ReadonlyArray<unknown>).includes(k["status"])) return "bad legacy import"
+        const rp = k["resultPaths"]
+        if (!Array.isArray(rp) || !rp.every((x) => str(x) && isRelativePath(x))) return "bad legacy import"
+      }
+      return null
+    }
+    default:
+      return "unknown type"
+  }
 }
 
 /** The candidate an event refers to (`candidateId`), if any. */

@@ -19,7 +19,7 @@ import { isUtf8 } from "node:buffer"
 import * as crypto from "node:crypto"
 import { toBuffer } from "./Bytes.js"
 import { canonicalJson } from "./Canonical.js"
-import { isJournalEvent, type JournalEvent } from "./Journal.js"
+import { eventProblem, type JournalEvent } from "./Journal.js"
 import { Projector } from "./JournalProjection.js"
 
 const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array) => string }).hash
@@ -175,8 +175,9 @@ const checkLine = (
   } catch {
     return "the event is not JSON"
   }
-  if (!isJournalEvent(value)) return "invalid event (not an event of the journal's schema)"
-  const event = value
+  const problem = eventProblem(value)
+  if (problem !== null) return `invalid event (${problem})`
+  const event = value as JournalEvent
   if (ids.has(event.id)) return `the event id '${event.id}' is repeated`
   const ref = projector.check(event)
   if (ref !== null) {
