@@ -186,6 +186,8 @@ export type EventType = JournalEvent["type"]
 
 /** The `--input` file of `journal append`: one event or an ordered batch. */
 export const JournalEventsInput = Schema.Union(JournalEvent, Schema.Array(JournalEvent))
+/** What `Journal.append` takes: one encoded event (as a journal line holds it) or an ordered batch. */
+export type AppendInput = typeof JournalEventsInput.Encoded
 
 const byType: { readonly [K in EventType]: Schema.Schema<Extract<JournalEvent, { type: K }>, any, never> } = {
   candidate_created: CandidateCreated,

@@ -135,14 +135,23 @@ export type CreateDueRunInput = typeof CreateDueRunInput.Type
 
 export const RunStatus = Schema.Literal("planned", "running", "blocked", "failed_retryable", "completed", "cancelled")
 export type RunStatus = typeof RunStatus.Type
+/** The statuses a transition can reach (`completed` only through finish-run; `planned` never again). */
 export const TransitionTarget = Schema.Literal("running", "blocked", "failed_retryable", "cancelled")
+export type TransitionTarget = typeof TransitionTarget.Type
+/** `Scheduler.transitionRun`'s input: `to` is a status a transition can reach. */
 export const TransitionRunInput = Schema.Struct({
   runId: RunId,
   expectedRevision: PositiveInt,
-  to: RunStatus,
+  to: TransitionTarget,
   reason: Schema.optional(Text(2000))
-}).annotations({ identifier: "transition-run" })
+})
 export type TransitionRunInput = typeof TransitionRunInput.Type
+/**
+ * The transition-run input file: any status in `to`, so that a run asked to reach `planned` or
+ * `completed` is refused as `InvalidTransition {from, to}` (the transitionRun implementation checks
+ * every `to` against the run's status, whatever the caller's types said).
+ */
+export const TransitionRunFile = Schema.Struct({ ...TransitionRunInput.fields, to: RunStatus }).annotations({ identifier: "transition-run" })
 
 export const OutcomeLabel = Schema.Literal(
   "new",

@@ -53,6 +53,7 @@ import {
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { dateOr } from "./Now.js"
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -253,7 +254,7 @@ export const makeGateLive = Effect.gen(function*() {
       )
       const kind: GapKind = yield* route(state)
       const targets = targetsOf(state, kind)
-      const at = options.now.toISOString()
+      const at = (yield* dateOr(options.now)).toISOString()
 
       const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.succeed("")),

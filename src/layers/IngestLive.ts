@@ -4,7 +4,6 @@
  * Every target (both retained files and the capture log) is checked before any is written, so an
  * edited retained file or an unsafe log refuses the whole capture and nothing is written.
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -12,11 +11,15 @@ import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
 import { EditedRetainedFile, UnsafePath } from "../domain/Errors.js"
 import { CAPTURES_LOG, captureLine, originalPath, readablePath } from "../domain/IngestContent.js"
-import { readableCopyBytes } from "../domain/Readable.js"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest, type IngestShape } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { SafeHttp } from "../services/SafeHttp.js"
+import { dateOr } from "./Now.js"
+
+/** The readable-copy extractor (and with it the HTML parser) is loaded at the first capture. */
+let readableModule: Promise<typeof import("../domain/Readable.js")> | undefined
+const loadReadable = Effect.promise(() => (readableModule ??= import("../domain/Readable.js")))
 
 export const makeIngest = Effect.gen(function*() {
   const http = yield* SafeHttp
@@ -55,7 +58,8 @@ export const makeIngest = Effect.gen(function*() {
     Effect.gen(function*() {
       if (options?.now !== undefined) yield* checkNow(options.now)
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
-      const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
+      const fetchedAt = yield* dateOr(options?.now)
+      const { readableCopyBytes } = yield* loadReadable
       const readable = readableCopyBytes(fetched.kind, fetched.text, fetched.finalUrl)
       const originalSha = sha256Hex(fetched.body)
       const readableSha = sha256Hex(readable)

@@ -134,8 +134,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
 
   /**
    * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
-   * fresh memory costs more than reading a small journal on some machines (measured here: ~0.1 ms
-   * for 30 KB, a quarter of an fsync). A verified replay read into recycled memory keeps that
+   * fresh memory can cost more than reading a small journal, a noticeable part of an append
+   * beside its fsync (bench/journal.ts). A verified replay read into recycled memory keeps that
    * memory with it (`Verified.memory`); once the replay has been taken and continued (or dropped)
    * by `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
    * for the next read. Only locked operations, which the lock serializes, use either.

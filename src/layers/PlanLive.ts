@@ -27,6 +27,7 @@ import {
 import { FileStore } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
 import { Plan, type PlanShape } from "../services/Plan.js"
+import { dateOr } from "./Now.js"
 
 const PLAN_MD_MAX = 16 * 1024 * 1024
 
@@ -122,7 +123,7 @@ export const makePlanLive = Effect.gen(function*() {
   const start: PlanShape["start"] = (input, options) =>
     lock.withLock(
       Effect.gen(function*() {
-        const now = options.now.toISOString()
+        const now = (yield* dateOr(options.now)).toISOString()
         const parsed = yield* readParsed
         if (parsed._tag === "NoSection") {
           const doc = newPlan(input, now)
@@ -149,7 +150,7 @@ export const makePlanLive = Effect.gen(function*() {
   const checkpoint: PlanShape["checkpoint"] = (input, options) =>
     lock.withLock(
       Effect.gen(function*() {
-        const now = options.now.toISOString()
+        const now = (yield* dateOr(options.now)).toISOString()
         const parsed = yield* readParsed
         if (parsed._tag === "NoSection") return yield* new NoPlan()
         const doc = parsed.document

@@ -80,6 +80,7 @@ import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { nowOptional, nowOptional0, type NowGiven } from "./Now.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
@@ -349,7 +350,7 @@ export const makeScheduler = (
 
     // --- subscriptions -------------------------------------------------------------------
 
-    const createSubscription: SchedulerShape["createSubscription"] = (input, now) =>
+    const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -368,7 +369,7 @@ export const makeScheduler = (
         })
       )
 
-    const updateSubscriptionM: SchedulerShape["updateSubscription"] = (input, now) =>
+    const updateSubscriptionM: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -380,7 +381,7 @@ export const makeScheduler = (
         })
       )
 
-    const setSubscriptionStatus: SchedulerShape["setSubscriptionStatus"] = (input, now) =>
+    const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -413,7 +414,7 @@ export const makeScheduler = (
       activeRunId: s.activeRunId
     })
 
-    const due: SchedulerShape["due"] = (now) =>
+    const due: NowGiven<SchedulerShape["due"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
           // A damaged subscription record is reported by id, not fatal for the healthy ones.
@@ -430,7 +431,7 @@ export const makeScheduler = (
 
     // --- runs ----------------------------------------------------------------------------
 
-    const createDueRun: SchedulerShape["createDueRun"] = (input, now) =>
+    const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -461,7 +462,7 @@ export const makeScheduler = (
         })
       )
 
-    const transitionRun: SchedulerShape["transitionRun"] = (input, now) =>
+    const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -520,7 +521,7 @@ export const makeScheduler = (
         return canonicalJson(given) === canonicalJson(recorded)
       })
 
-    const finishRun: SchedulerShape["finishRun"] = (input, now) =>
+    const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -647,7 +648,7 @@ export const makeScheduler = (
         })
       )
 
-    const setOutcomeDisposition: SchedulerShape["setOutcomeDisposition"] = (input, now) =>
+    const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -763,7 +764,7 @@ export const makeScheduler = (
 
     // --- next ----------------------------------------------------------------------------
 
-    const facts: SchedulerShape["facts"] = (now) =>
+    const facts: NowGiven<SchedulerShape["facts"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
@@ -907,18 +908,18 @@ export const makeScheduler = (
       Effect.flatMap(checkNow(now), method)
 
     return {
-      createSubscription: checked(SubscriptionInput, createSubscription),
-      updateSubscription: checked(SubscriptionUpdateInput, updateSubscriptionM),
-      setSubscriptionStatus: checked(SubscriptionStatusInput, setSubscriptionStatus),
-      due: nowChecked(due),
-      createDueRun: checked(CreateDueRunInput, createDueRun),
-      transitionRun: checked(TransitionRunInput, transitionRun),
-      finishRun: checked(FinishRunInput, finishRun),
-      setOutcomeDisposition: checked(OutcomeDispositionInput, setOutcomeDisposition),
+      createSubscription: nowOptional(checked(SubscriptionInput, createSubscription)),
+      updateSubscription: nowOptional(checked(SubscriptionUpdateInput, updateSubscriptionM)),
+      setSubscriptionStatus: nowOptional(checked(SubscriptionStatusInput, setSubscriptionStatus)),
+      due: nowOptional0(nowChecked(due)),
+      createDueRun: nowOptional(checked(CreateDueRunInput, createDueRun)),
+      transitionRun: nowOptional(checked(TransitionRunInput, transitionRun)),
+      finishRun: nowOptional(checked(FinishRunInput, finishRun)),
+      setOutcomeDisposition: nowOptional(checked(OutcomeDispositionInput, setOutcomeDisposition)),
       unresolvedOutcomes,
       showSubscription: idChecked(Id, showSubscription),
       showRun: idChecked(RunId, showRun),
-      facts: nowChecked(facts),
+      facts: nowOptional0(nowChecked(facts)),
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape
   })

@@ -133,7 +133,7 @@ const journalCall: fc.Arbitrary<Call> = fc.record({
     ),
     { maxLength: 3 }
   )
-}).map(({ events, study }) => () => Effect.flatMap(Journal, (j) => j.append(study, events)))
+}).map(({ events, study }) => () => Effect.flatMap(Journal, (j) => j.append(study, events as never)))
 
 const gateCall: fc.Arbitrary<Call> = fc.record({
   maxAskRounds: fc.oneof(fc.integer({ min: -1, max: 3 }), fc.constant(Number.NaN)),

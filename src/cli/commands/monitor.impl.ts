@@ -12,7 +12,8 @@ import {
   type SubscriptionRecord,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
-  TransitionRunInput,
+  TransitionRunFile,
+  type TransitionRunInput,
   MONITOR_VERIFICATION_NOTE
 } from "../../domain/Monitor.js"
 import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
@@ -92,7 +93,8 @@ export const createDueRun = (o: WithInput) =>
     `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`)
 
 export const transitionRun = (o: WithInput) =>
-  withInputFile(o, TransitionRunInput, (s, input, now) => s.transitionRun(input, now), (r) => runText(r.run))
+  // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
+  withInputFile(o, TransitionRunFile, (s, input, now) => s.transitionRun(input as TransitionRunInput, now), (r) => runText(r.run))
 
 export const finishRun = (o: WithInput) =>
   withInputFile(
