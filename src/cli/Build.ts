@@ -5,6 +5,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
+import { runWork } from "./Render.js"
 import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "./Spec.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
@@ -57,6 +58,6 @@ export const commandOf = (
   )
 }
 
-/** Run a declaration's handler: load its implementation, then run it. */
+/** Run a declaration's handler: load its implementation, then run and render its work. */
 export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> =>
-  Effect.flatten(Effect.promise(() => spec.run(values)))
+  Effect.flatMap(Effect.promise(() => spec.run(values)), (w) => runWork(values["json"] === true, w))

@@ -6,9 +6,9 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { DossierError } from "../domain/AllErrors.js"
 import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
 import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
+import type { AnyWork, CommandFailure } from "./Work.js"
 
 export const EXIT_OK = 0
 export const EXIT_REFUSED = 1
@@ -31,10 +31,13 @@ const fieldsOf = (error: object): Record<string, unknown> => {
   return out
 }
 
-export const envelopeOf = (error: DossierError): ErrorEnvelope => {
-  const info = errorCatalogue[error._tag]
-  return { _tag: error._tag, message: error.message, retryable: info.retryable, ...fieldsOf(error) }
+export const envelopeOf = (error: CommandFailure): ErrorEnvelope => {
+  const retryable = error._tag === "UsageError" ? usageInfo.retryable : errorCatalogue[error._tag].retryable
+  return { _tag: error._tag, message: error.message, retryable, ...fieldsOf(error) }
 }
+
+/** The envelope of a defect: a fixed message, nothing of the cause. */
+export const defectEnvelope: ErrorEnvelope = { _tag: "Defect", message: DEFECT_MESSAGE, retryable: false }
 
 const write = (stream: NodeJS.WriteStream, text: string) => {
   stream.write(text.endsWith("\n") ? text : `${text}\n`)
@@ -55,17 +58,7 @@ export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string,
 export const printUsageError = (json: boolean, detail: string) =>
   printError(json, { _tag: "UsageError", message: detail, retryable: false, detail }, usageInfo.hint, EXIT_USAGE)
 
-export const printDefect = (json: boolean) =>
-  printError(
-    json,
-    {
-      _tag: "Defect",
-      message: DEFECT_MESSAGE,
-      retryable: false
-    },
-    defectInfo.hint,
-    EXIT_DEFECT
-  )
+export const printDefect = (json: boolean) => printError(json, defectEnvelope, defectInfo.hint, EXIT_DEFECT)
 
 /**
  * Run a command's effect and render its outcome. The error channel is the full domain union,
@@ -73,7 +66,7 @@ export const printDefect = (json: boolean) =>
  */
 export const respond = <A extends object>(
   json: boolean,
-  effect: Effect.Effect<A, DossierError>,
+  effect: Effect.Effect<A, CommandFailure>,
   human: (a: A) => string
 ): Effect.Effect<void> =>
   Effect.matchCause(effect, {
@@ -81,13 +74,17 @@ export const respond = <A extends object>(
     onSuccess: (a) => printSuccess(json, a, json ? "" : human(a)),
     onFailure: (cause) =>
       Option.match(Cause.failureOption(cause), {
-        onSome: (error) => {
-          const envelope = envelopeOf(error)
-          printError(json, envelope, errorCatalogue[error._tag].hint, EXIT_REFUSED)
-        },
+        onSome: (error) =>
+          error._tag === "UsageError"
+            ? printUsageError(json, error.detail)
+            : printError(json, envelopeOf(error), errorCatalogue[error._tag].hint, EXIT_REFUSED),
         onNone: () => {
           if (process.env["DOSSIER_DEBUG"] === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
           printDefect(json)
         }
       })
   })
+
+/** Run a command's work with the layer it declares for the CLI, and render its outcome. */
+export const runWork = (json: boolean, w: AnyWork): Effect.Effect<void> =>
+  respond(json, Effect.provide(w.effect, w.layer), w.human)

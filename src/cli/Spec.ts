@@ -5,7 +5,7 @@
  * loading @effect/cli at all. Anything the fast path is unsure of goes to @effect/cli.
  * This module imports nothing heavy: it is on the start-up path of every command.
  */
-import type * as Effect from "effect/Effect"
+import type { AnyWork } from "./Work.js"
 
 export type FlagSpec =
   | { readonly kind: "text"; readonly name: string; readonly description: string; readonly default?: string }
@@ -36,8 +36,11 @@ export interface CommandSpec {
   /** Keyed by the property name the handler receives. */
   readonly flags: Readonly<Record<string, FlagSpec>>
   readonly args?: Readonly<Record<string, ArgSpec>>
-  /** Load the implementation and run it with the parsed values. */
-  readonly run: (values: any) => Promise<Effect.Effect<void>>
+  /**
+   * Load the implementation and give its work for the parsed values (an Effect answering the
+   * `--json` fields, see ./Work.ts), which the CLI renders and the MCP server answers with.
+   */
+  readonly run: (values: any) => Promise<AnyWork>
 }
 
 /** A group of commands (`dossier plan …`) with its own description. */

@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { fastParse } from "./FastPath.js"
-import { printDefect } from "./Render.js"
+import { printDefect, runWork } from "./Render.js"
 import { allSpecs } from "./Specs.js"
 
 const wantsJson = process.argv.slice(2).includes("--json")
@@ -30,6 +30,6 @@ const finish = (exit: Exit.Exit<void, unknown>) => {
 
 const fast = fastParse(allSpecs, process.argv.slice(2))
 const program = fast !== undefined
-  ? fast.spec.run(fast.values).then((effect) => Effect.runPromiseExit(effect))
+  ? fast.spec.run(fast.values).then((w) => Effect.runPromiseExit(runWork(fast.values["json"] === true, w)))
   : import("./App.js").then((app) => Effect.runPromiseExit(app.runApp(process.argv)))
 program.then(finish, () => printDefect(wantsJson))

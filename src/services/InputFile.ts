@@ -64,12 +64,36 @@ export const readJsonFile = <A, I>(
     return yield* decodeWith(schema)(json)
   })
 
-/** Read and validate an `--input` file: the same as `readJsonFile`, bounded at 64 KiB (`InputTooLarge`). */
+/**
+ * An input given inline instead of as a file (the MCP tools' `input` argument): the parsed JSON
+ * value. It is held to the same 64 KiB (its JSON text) and validated by the same Schema.
+ */
+export class InlineInput {
+  constructor(readonly value: unknown) {}
+}
+
+/** Where a command's input comes from: a file path as given on the command line, or inline. */
+export type InputRef = string | InlineInput
+
+/** The name an inline input is reported by (`InputTooLarge.path`). */
+export const INLINE_INPUT_NAME = "input"
+
+/**
+ * Read and validate an `--input` file (the same as `readJsonFile`, bounded at 64 KiB:
+ * `InputTooLarge`), or validate an inline input under the same bound.
+ */
 export const readInput = <A, I>(
   schema: Schema.Schema<A, I, never>,
-  given: string
-): Effect.Effect<A, InputError, FileStore | Workdir> =>
-  Effect.flatMap(relativeToWorkdir(given), (rel) =>
+  given: InputRef
+): Effect.Effect<A, InputError, FileStore | Workdir> => {
+  if (given instanceof InlineInput) {
+    const bytes = Buffer.byteLength(JSON.stringify(given.value) ?? "", "utf8")
+    return bytes > MAX_INPUT_BYTES
+      ? Effect.fail(new InputTooLarge({ path: INLINE_INPUT_NAME, max: MAX_INPUT_BYTES, actual: bytes }))
+      : decodeWith(schema)(given.value)
+  }
+  return Effect.flatMap(relativeToWorkdir(given), (rel) =>
     readJsonFile(schema, rel, MAX_INPUT_BYTES).pipe(
       Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
     ))
+}

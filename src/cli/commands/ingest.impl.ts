@@ -6,12 +6,11 @@ import { BaseLive } from "../../layers/Base.js"
 import { SafeHttpLive } from "../../layers/SafeHttpLive.js"
 import { Ingest } from "../../services/Ingest.js"
 import { SafeHttp } from "../../services/SafeHttp.js"
-import { respond } from "../Render.js"
+import { work } from "../Work.js"
 
 export interface IngestOptions {
   readonly url: string
   readonly workdir: string
-  readonly json: boolean
   readonly timeout: Option.Option<number>
   readonly dryRun: boolean
   readonly now: Option.Option<Date>
@@ -19,14 +18,15 @@ export interface IngestOptions {
 
 export const ingest = (o: IngestOptions) => {
   if (o.dryRun) {
-    return respond(
-      o.json,
-      Effect.flatMap(SafeHttp, (http) => http.check(o.url)).pipe(
-        Effect.map((c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal })),
-        Effect.provide(SafeHttpLive)
+    return work({
+      effect: Effect.map(
+        Effect.flatMap(SafeHttp, (http) => http.check(o.url)),
+        (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal })
       ),
-      (r) => `dry run: ${r.url} passes the URL checks (host ${r.host}${r.literal ? ", a literal address" : ""}); no DNS or HTTP request was made and nothing was written.`
-    )
+      layer: SafeHttpLive,
+      human: (r) =>
+        `dry run: ${r.url} passes the URL checks (host ${r.host}${r.literal ? ", a literal address" : ""}); no DNS or HTTP request was made and nothing was written.`
+    })
   }
   const options = {
     ...Option.match(o.timeout, { onNone: () => ({}), onSome: (timeoutSeconds) => ({ timeoutSeconds }) }),
@@ -38,15 +38,15 @@ export const ingest = (o: IngestOptions) => {
       Effect.map(({ IngestLive }) => IngestLive.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(o.workdir)))))
     )
   )
-  return respond(
-    o.json,
-    Effect.flatMap(Ingest, (ingest) => ingest.capture(o.url, options)).pipe(Effect.provide(live)),
-    (r) =>
+  return work({
+    effect: Effect.flatMap(Ingest, (ingest) => ingest.capture(o.url, options)),
+    layer: live,
+    human: (r) =>
       [
         `captured ${r.finalUrl}${r.redirects.length > 0 ? ` (after ${r.redirects.length} redirect(s))` : ""}${r.reused ? " — identical to an earlier capture, files kept" : ""}`,
         `  original: ${r.original.path} (${r.original.bytes} bytes, ${r.original.contentType}, sha256 ${r.original.sha256})`,
         `  readable: ${r.source.path} (${r.source.bytes} bytes, sha256 ${r.source.sha256})`,
         `  fetched at ${r.fetchedAt}. The digests prove which bytes were received, not that the page is complete.`
       ].join("\n")
-  )
+  })
 }

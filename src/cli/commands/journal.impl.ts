@@ -4,13 +4,12 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { checkStudyId, type InspectResult } from "../../domain/Journal.js"
 import { JournalLayer } from "../../layers/JournalLayer.js"
-import { readInput } from "../../services/InputFile.js"
+import { type InputRef, readInput } from "../../services/InputFile.js"
 import { Journal } from "../../services/Journal.js"
-import { respond } from "../Render.js"
+import { work } from "../Work.js"
 
 interface Common {
   readonly workdir: string
-  readonly json: boolean
   readonly study: string
 }
 
@@ -38,49 +37,49 @@ const humanInspect = (r: InspectResult): string => {
   return lines.join("\n")
 }
 
-export const append = (o: Common & { readonly input: string }) =>
-  respond(
-    o.json,
-    Effect.gen(function*() {
+export const append = (o: Common & { readonly input: InputRef }) =>
+  work({
+    effect: Effect.gen(function*() {
       yield* studyOk(o.study)
       const value = yield* readInput(Schema.Unknown, o.input)
       const journal = yield* Journal
       return yield* journal.append(o.study, value)
-    }).pipe(Effect.provide(JournalLayer(o.workdir))),
-    (r) =>
+    }),
+    layer: JournalLayer(o.workdir),
+    human: (r) =>
       `Appended ${r.appended.length} event(s), skipped ${r.skipped.length} already recorded; head #${r.head.seq} ${r.head.id}.`
-  )
+  })
 
 export const inspect = (o: Common & { readonly verify: boolean }) =>
-  respond(
-    o.json,
-    Effect.flatMap(Journal, (j) => j.inspect(o.study, { verify: o.verify })).pipe(Effect.provide(JournalLayer(o.workdir))),
-    humanInspect
-  )
+  work({
+    effect: Effect.flatMap(Journal, (j) => j.inspect(o.study, { verify: o.verify })),
+    layer: JournalLayer(o.workdir),
+    human: humanInspect
+  })
 
 export const rebuild = (o: Common) =>
-  respond(
-    o.json,
-    Effect.flatMap(Journal, (j) => j.rebuild(o.study)).pipe(Effect.provide(JournalLayer(o.workdir))),
-    (r) => `Rebuilt ${r.manifest.path} and ${r.index.path} from ${r.events} event(s).`
-  )
+  work({
+    effect: Effect.flatMap(Journal, (j) => j.rebuild(o.study)),
+    layer: JournalLayer(o.workdir),
+    human: (r) => `Rebuilt ${r.manifest.path} and ${r.index.path} from ${r.events} event(s).`
+  })
 
 export const recoverTail = (o: Common) =>
-  respond(
-    o.json,
-    Effect.flatMap(Journal, (j) => j.recoverTail(o.study)).pipe(Effect.provide(JournalLayer(o.workdir))),
-    (r) =>
+  work({
+    effect: Effect.flatMap(Journal, (j) => j.recoverTail(o.study)),
+    layer: JournalLayer(o.workdir),
+    human: (r) =>
       r.recovered === null
         ? "No unterminated tail; nothing to recover."
         : `Kept the ${r.recovered.bytes}-byte tail in ${r.recovered.path} and truncated the journal to its last complete line.`
-  )
+  })
 
 export const importLegacy = (o: Common) =>
-  respond(
-    o.json,
-    Effect.flatMap(Journal, (j) => j.importLegacy(o.study)).pipe(Effect.provide(JournalLayer(o.workdir))),
-    (r) =>
+  work({
+    effect: Effect.flatMap(Journal, (j) => j.importLegacy(o.study)),
+    layer: JournalLayer(o.workdir),
+    human: (r) =>
       r.imported
         ? `Imported the legacy manifest as event ${r.eventId}; its bytes are kept in ${r.snapshot.path}.`
         : `Already imported as event ${r.eventId}; nothing changed.`
-  )
+  })

@@ -18,21 +18,20 @@ import {
 import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
 import { nextFacts } from "../../layers/SchedulerNext.js"
 import type { FileStore } from "../../services/FileStore.js"
-import { readInput } from "../../services/InputFile.js"
+import { type InputRef, readInput } from "../../services/InputFile.js"
 import { Scheduler, type SchedulerShape } from "../../services/Scheduler.js"
 import type { Workdir } from "../../services/Workdir.js"
-import { printUsageError, respond } from "../Render.js"
+import { type AnyWork, type CommandWork, usageError, work } from "../Work.js"
 import type { DossierError } from "../../domain/AllErrors.js"
 
 interface Base {
   readonly workdir: string
-  readonly json: boolean
 }
 interface WithNow extends Base {
   readonly now: Option.Option<Date>
 }
 interface WithInput extends WithNow {
-  readonly input: string
+  readonly input: InputRef
 }
 
 const nowOf = (o: WithNow) => Option.getOrElse(o.now, () => new Date())
@@ -41,14 +40,17 @@ const inScheduler = <A extends object>(
   o: Base,
   body: (s: SchedulerShape) => Effect.Effect<A, DossierError, Scheduler | FileStore | Workdir>,
   human: (a: A) => string
-) => respond(o.json, Effect.provide(Effect.flatMap(Scheduler, body), SchedulerLayer(o.workdir)), human)
+): AnyWork => {
+  const w: CommandWork<A, Scheduler | FileStore | Workdir> = { effect: Effect.flatMap(Scheduler, body), layer: SchedulerLayer(o.workdir), human }
+  return w
+}
 
 const withInputFile = <I, A extends object>(
   o: WithInput,
   schema: Schema.Schema<I, any, never>,
   body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
-) => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+): AnyWork => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
   `every ${s.cadence.every} ${s.cadence.unit}${s.cadence.every === 1 ? "" : "s"}`
@@ -122,7 +124,7 @@ export const unresolvedOutcomes = (o: Base) =>
 
 export const show = (o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }) => {
   if (Option.isSome(o.subscription) === Option.isSome(o.run)) {
-    return Effect.sync(() => printUsageError(o.json, "monitor show needs exactly one of --subscription <id> or --run <id>"))
+    return usageError("monitor show needs exactly one of --subscription <id> or --run <id>")
   }
   return Option.match(o.subscription, {
     onSome: (id) =>
@@ -167,17 +169,14 @@ const factText = (f: Fact): string => {
 
 export const next = (o: WithNow) => {
   const now = nowOf(o)
-  return respond(
-    o.json,
-    Effect.provide(
-      Effect.map(nextFacts(now), (facts) => ({
-        now: now.toISOString(),
-        count: facts.length,
-        facts,
-        note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
-      })),
-      NextLayer(o.workdir)
-    ),
-    (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
-  )
+  return work({
+    effect: Effect.map(nextFacts(now), (facts) => ({
+      now: now.toISOString(),
+      count: facts.length,
+      facts,
+      note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
+    })),
+    layer: NextLayer(o.workdir),
+    human: (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
+  })
 }
