@@ -67,11 +67,15 @@ export const printDefect = (json: boolean) => printError(json, defectEnvelope, d
 export const respond = <A extends object>(
   json: boolean,
   effect: Effect.Effect<A, CommandFailure>,
-  human: (a: A) => string
+  human: (a: A) => string,
+  quiet = false
 ): Effect.Effect<void> =>
   Effect.matchCause(effect, {
     // The human text is built only when it is printed (`next --json` has thousands of facts).
-    onSuccess: (a) => printSuccess(json, a, json ? "" : human(a)),
+    onSuccess: (a) => {
+      if (quiet) process.exitCode = EXIT_OK
+      else printSuccess(json, a, json ? "" : human(a))
+    },
     onFailure: (cause) =>
       Option.match(Cause.failureOption(cause), {
         onSome: (error) =>
@@ -87,4 +91,4 @@ export const respond = <A extends object>(
 
 /** Run a command's work with the layer it declares for the CLI, and render its outcome. */
 export const runWork = (json: boolean, w: AnyWork): Effect.Effect<void> =>
-  respond(json, Effect.provide(w.effect, w.layer), w.human)
+  respond(json, Effect.provide(w.effect, w.layer), w.human, w.quiet === true)

@@ -37,6 +37,11 @@ export interface CommandSpec {
   readonly flags: Readonly<Record<string, FlagSpec>>
   readonly args?: Readonly<Record<string, ArgSpec>>
   /**
+   * For a command that reads an input file (`--input`): the name of its Schema in `dossier schema`
+   * (the MCP tool's inline `input` is described by it).
+   */
+  readonly inputSchema?: string
+  /**
    * Load the implementation and give its work for the parsed values (an Effect answering the
    * `--json` fields, see ./Work.ts), which the CLI renders and the MCP server answers with.
    */

@@ -2,10 +2,11 @@
 import { gateSpecs } from "./commands/gate.js"
 import { ingestSpecs } from "./commands/ingest.js"
 import { journalGroup, journalSpecs } from "./commands/journal.js"
+import { mcpSpecs } from "./commands/mcp.js"
 import { monitorGroup, monitorSpecs } from "./commands/monitor.js"
 import { planGroup, planSpecs } from "./commands/plan.js"
 import { schemaSpecs } from "./commands/schema.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
 
-export const allSpecs: ReadonlyArray<CommandSpec> = [...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...schemaSpecs]
+export const allSpecs: ReadonlyArray<CommandSpec> = [...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...schemaSpecs, ...mcpSpecs]
 export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup]

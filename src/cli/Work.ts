@@ -18,6 +18,8 @@ export interface CommandWork<A extends object, R extends CommandServices> {
   /** The services the CLI builds for this command alone. */
   readonly layer: Layer.Layer<R, CommandFailure>
   readonly human: (a: A) => string
+  /** Print nothing on success (`dossier mcp`, whose stdout is the protocol). */
+  readonly quiet?: boolean
 }
 
 export type AnyWork = CommandWork<any, any>
@@ -38,6 +40,7 @@ export const work = <X extends Effect.Effect<any, any, any>>(w: {
   readonly effect: X & Checked<X>
   readonly layer: Layer.Layer<Effect.Effect.Context<X>, CommandFailure>
   readonly human: (a: Effect.Effect.Success<X>) => string
+  readonly quiet?: boolean
 }): AnyWork => w as unknown as AnyWork
 
 /** The work of a command line its flags could not refuse by themselves (exit 2, `UsageError`). */

@@ -12,10 +12,11 @@ import { JournalLive } from "./JournalLive.js"
 import { PlanLive } from "./PlanLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 import { SchedulerLive } from "./SchedulerLive.js"
+import { SourcesLive } from "./SourcesLive.js"
 
 export const CommandsLive = (dir: string) =>
   Layer.mergeAll(GateLive, IngestLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive)),
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, SourcesLive)),
     Layer.provideMerge(BaseLive(dir))
   )
 

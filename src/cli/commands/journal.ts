@@ -49,6 +49,7 @@ export const journalDescriptions = {
 export const journalSpecs: ReadonlyArray<CommandSpec> = [
   {
     path: ["journal", "append"],
+    inputSchema: "journal-events",
     description: journalDescriptions.append,
     flags: { workdir, json, study: studyFlag, input },
     run: (v) => load().then((m) => m.append(v))

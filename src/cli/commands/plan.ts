@@ -8,6 +8,7 @@ export const planGroup = { name: "plan", description: "The work folder's plan in
 export const planSpecs: ReadonlyArray<CommandSpec> = [
   {
     path: ["plan", "start"],
+    inputSchema: "plan-start",
     description:
       "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
     flags: {
@@ -26,6 +27,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
   },
   {
     path: ["plan", "checkpoint"],
+    inputSchema: "plan-checkpoint",
     description:
       "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
     flags: {
