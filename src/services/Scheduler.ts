@@ -20,6 +20,7 @@ import type {
   IoError,
   LimitExceeded,
   LockTimeout,
+  RecoveryNeeded,
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
@@ -46,6 +47,7 @@ export type SchedulerError =
   | InvalidInput
   | IoError
   | LockTimeout
+  | RecoveryNeeded
   | StaleRevision
   | FileNotFound
   | UnsafePath
