@@ -68,7 +68,7 @@ import { makeQuoteMatcher } from "../domain/Quote.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
-import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
+import { type MonitorList, type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, INTENT_FILE, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
@@ -718,6 +718,42 @@ export const makeScheduler = (
         })
       )
 
+    const list: SchedulerShape["list"] = readLocked(
+      Effect.gen(function*() {
+        const { broken, subs } = yield* scanSubscriptions(null)
+        const subscriptions: Array<MonitorList["subscriptions"][number]> = subs.map((s) => ({
+          id: s.id,
+          status: s.status,
+          revision: s.revision,
+          kind: s.kind,
+          target: s.target,
+          nextDueAt: s.nextDueAt,
+          activeRunId: s.activeRunId
+        }))
+        for (const p of broken) {
+          const id = p.slice(SUBSCRIPTIONS_DIR.length + 1, -".json".length)
+          subscriptions.push({ id, status: "unreadable", revision: null, kind: null, target: null, nextDueAt: null, activeRunId: null })
+        }
+        const entries = yield* listJson(RUNS_DIR)
+        const read = yield* readAllWith(entries.map((e) => runPath(e.id)), (bytes, i) => {
+          const loaded = verifyRunText(entries[i]!.id, textOf(bytes))
+          return loaded._tag === "Ok" ? loaded.run : null
+        }, RECORD_MAX)
+        const good = read.flatMap((r) => (r.value === null ? [] : [r.value])).sort(byCreation)
+        const runs: Array<MonitorList["runs"][number]> = good.map((r) => ({
+          id: r.id,
+          subscriptionId: r.subscriptionId,
+          status: r.status,
+          revision: r.revision,
+          windowStart: r.windowStart
+        }))
+        read.forEach((r, i) => {
+          if (r.value === null) runs.push({ id: entries[i]!.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+        })
+        return { subscriptions, runs }
+      })
+    )
+
     // --- next ----------------------------------------------------------------------------
 
     const facts: SchedulerShape["facts"] = (now) =>
@@ -861,6 +897,7 @@ export const makeScheduler = (
       unresolvedOutcomes,
       showSubscription,
       showRun,
+      list,
       facts,
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape

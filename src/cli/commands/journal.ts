@@ -8,7 +8,7 @@ const load = () => import("./journal.impl.js")
 
 export const journalGroup = {
   name: "journal",
-  description: "The experiment journal of a study: append, inspect, rebuild, recover-tail, import."
+  description: "The experiment journal of a study: list, append, inspect, rebuild, recover-tail, import."
 }
 
 export const studyFlag = {
@@ -38,7 +38,7 @@ export const journalDescriptions = {
     "The whole batch is validated first; candidateId must name a candidate created earlier in the journal or the batch. " +
     "An id already recorded with the same content is skipped (a safe retry); with other content it is ConflictingEvent and nothing is written.",
   inspect: "Show the study's committed history: event count, tail (clean|unterminated), head, candidates with status " +
-    "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. Never writes.",
+    "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. A study without a journal is StudyNotFound. Never writes.",
   rebuild:
     "Derive research/<study>/manifest.json (the six-field v1 projection) and research/<study>/index.json from the journal, each published atomically; byte-identical when nothing changed. Refuses to overwrite a legacy manifest that was never imported.",
   recoverTail:
@@ -48,6 +48,13 @@ export const journalDescriptions = {
 } as const
 
 export const journalSpecs: ReadonlyArray<CommandSpec> = [
+  command({
+    path: ["journal", "list"],
+    description:
+      "List every study under research/ that has a journal: id, events, head, tail (clean | unterminated | corrupt). Never writes.",
+    flags: { workdir, json },
+    run: (v) => load().then((m) => m.list(v))
+  }),
   command({
     path: ["journal", "append"],
     description: journalDescriptions.append,
