@@ -57,10 +57,10 @@ export const status = (o: { readonly workdir: string; readonly json: boolean; re
       const store = yield* FileStore
       const monitorFacts = yield* scheduler.facts(now)
       // A plan.md that cannot be read is a fact (as in next); an I/O failure is a refusal.
-      const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) =>
-        Effect.succeed(Either.left<CorruptPlan | UnsafePath | LimitExceeded, PlanInspectOutput>(e))
+      type Inspected = Either.Either<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>
+      const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) => Effect.succeed<Inspected>(Either.left(e))
       const inspected = yield* Effect.flatMap(Plan, (p) => p.inspect).pipe(
-        Effect.map((out) => Either.right<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>(out)),
+        Effect.map((out): Inspected => Either.right(out)),
         Effect.catchTags({ CorruptPlan: unreadable, UnsafePath: unreadable, LimitExceeded: unreadable })
       )
       const planOut = Either.isRight(inspected) ? inspected.right : null
