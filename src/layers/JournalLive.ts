@@ -421,7 +421,6 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
   const rebuild: JournalShape["rebuild"] = (study) =>
     Effect.gen(function*() {
       yield* study$(study)
-      yield* requireStudy(study)
       const paths = studyPaths(study)
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {

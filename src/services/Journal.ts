@@ -52,7 +52,7 @@ export type AppendError =
 
 export type InspectError = ReadHistoryError | StudyNotFound
 
-export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout | StudyNotFound
+export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout
 
 export type RecoverError = InvalidInput | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
 
