@@ -16,7 +16,7 @@ import { printUsageError } from "./Render.js"
 import type { CommandSpec } from "./Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 
-import { VERSION } from "./Version.js"
+import { VERSION } from "./Usage.js"
 
 export { VERSION }
 

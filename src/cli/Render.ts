@@ -7,6 +7,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
+import { invocation } from "./Context.js"
 import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
 import type { AnyWork, CommandFailure } from "./Work.js"
 
@@ -43,15 +44,53 @@ const write = (stream: NodeJS.WriteStream, text: string) => {
   stream.write(text.endsWith("\n") ? text : `${text}\n`)
 }
 
+/** `"workdir": "../.."` when the folder was discovered elsewhere than the current directory. */
+const shown = () => (invocation.workdirShown === undefined ? {} : { workdir: invocation.workdirShown })
+const shownLine = () => (invocation.workdirShown === undefined ? "" : `work folder: ${invocation.workdirShown}\n`)
+
 export const printSuccess = (json: boolean, result: object, human: string) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: true, ...result }))
-  else write(process.stdout, human)
+  if (json) write(process.stdout, JSON.stringify({ ok: true, ...shown(), ...result }))
+  else write(process.stdout, `${shownLine()}${human}`)
   process.exitCode = EXIT_OK
 }
 
+const isIssue = (x: unknown): x is { readonly path: string; readonly message: string } =>
+  typeof x === "object" && x !== null && typeof (x as { path?: unknown }).path === "string" &&
+  typeof (x as { message?: unknown }).message === "string"
+
+const scalar = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v))
+
+/**
+ * Every field of a refusal, for people: lists one item per line (`path: message` for issues,
+ * blockers and the like as `id (category)` or their JSON), scalars as `field: value`.
+ */
+export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  for (const [k, v] of Object.entries(envelope)) {
+    if (k === "_tag" || k === "message" || k === "retryable" || k === "detail") continue
+    if (Array.isArray(v)) {
+      if (v.length === 0) {
+        lines.push(`  ${k}: none`)
+        continue
+      }
+      lines.push(`  ${k}:`)
+      for (const item of v) {
+        if (isIssue(item)) lines.push(`    ${item.path || "(root)"}: ${item.message}`)
+        else if (typeof item === "object" && item !== null && typeof (item as { id?: unknown }).id === "string") {
+          const { id, ...rest } = item as { id: string }
+          lines.push(`    ${id}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ""}`)
+        } else lines.push(`    ${scalar(item)}`)
+      }
+    } else if (v !== undefined) lines.push(`  ${k}: ${scalar(v)}`)
+  }
+  return lines
+}
+
 export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string, exitCode: number) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: false, error: envelope }))
-  else write(process.stderr, `error ${envelope._tag}: ${envelope.message}\n  ${hint}`)
+  if (json) write(process.stdout, JSON.stringify({ ok: false, ...shown(), error: envelope }))
+  else {
+    write(process.stderr, [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${hint}`].join("\n"))
+  }
   process.exitCode = exitCode
 }
 

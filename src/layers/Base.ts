@@ -3,7 +3,7 @@
  * `BaseLive(dir)` for Node; tests build their own from the in-memory layers.
  */
 import * as Layer from "effect/Layer"
-import type { FileNotFound, UnsafePath } from "../domain/Errors.js"
+import type { WorkdirNotFound } from "../domain/Errors.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Lock } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
@@ -12,5 +12,5 @@ import { LockLive } from "./LockLive.js"
 
 export type Base = Workdir | FileStore | Lock
 
-export const BaseLive = (dir: string): Layer.Layer<Base, FileNotFound | UnsafePath> =>
+export const BaseLive = (dir: string): Layer.Layer<Base, WorkdirNotFound> =>
   LockLive.pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(dir)))

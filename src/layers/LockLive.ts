@@ -286,7 +286,23 @@ export const makeLockLive = (
       disconnect()
     }))
 
-    return { withLock, close }
+    /** The lock file exists and this process may write it (so taking the lock creates nothing). */
+    const lockable = (): boolean => {
+      try {
+        if (!fs.lstatSync(file).isFile()) return false
+        fs.accessSync(file, fs.constants.W_OK)
+        return true
+      } catch {
+        return false
+      }
+    }
+
+    const withReadLock: LockShape["withReadLock"] = (self) =>
+      Effect.withFiberRuntime((fiber) =>
+        fiber.getFiberRef(held) ? self(true) : lockable() ? withLock(Effect.suspend(() => self(true))) : self(false)
+      )
+
+    return { withLock, withReadLock, close }
   })
 
 export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.scoped(
@@ -295,6 +311,6 @@ export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.sco
     const { root } = yield* Workdir
     const store = yield* FileStore
     const lock = yield* Effect.acquireRelease(makeLockLive(root, store.ensureDir(".dossier")), (l) => l.close)
-    return { withLock: lock.withLock } satisfies LockShape
+    return { withLock: lock.withLock, withReadLock: lock.withReadLock } satisfies LockShape
   })
 )

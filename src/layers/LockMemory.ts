@@ -11,7 +11,7 @@ export const makeLockMemory = Effect.gen(function*() {
     Effect.flatMap(FiberRef.get(held), (already) =>
       already ? self : mutex.withPermits(1)(Effect.locally(self, held, true))
     )
-  return { withLock } satisfies LockShape
+  return { withLock, withReadLock: (self) => withLock(self(true)) } satisfies LockShape
 })
 
 export const LockMemory: Layer.Layer<Lock> = Layer.effect(Lock, makeLockMemory)

@@ -22,7 +22,6 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { allSchemas } from "../cli/schemas/index.js"
 import { allSpecs } from "../cli/Specs.js"
-import type { FileNotFound, UnsafePath } from "../domain/Errors.js"
 import { CommandsLive, type CommandServices } from "../layers/CommandsLive.js"
 import { Workdir } from "../services/Workdir.js"
 import { JsonRpcGuard } from "./JsonRpcGuard.js"
@@ -100,7 +99,7 @@ export interface ServeOptions {
 }
 
 /** Serve until stdin closes. Fails only when the work folder cannot be used (before serving). */
-export const serve = (options: ServeOptions): Effect.Effect<void, FileNotFound | UnsafePath> =>
+export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Error<ReturnType<typeof CommandsLive>>> =>
   Effect.scoped(Effect.gen(function*() {
     const services: Context.Context<CommandServices> = yield* Layer.build(CommandsLive(options.dir))
     const root = Context.get(services, Workdir).root

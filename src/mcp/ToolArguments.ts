@@ -10,6 +10,7 @@
  */
 import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { UsageError } from "../domain/CliErrors.js"
@@ -63,6 +64,9 @@ const flagField = (f: FlagSpec): Field => {
         ? Schema.optionalWith(s, { as: "Option" })
         : s
     }
+    case "workdir":
+      // Never a tool argument (the server's folder is fixed at start).
+      return Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "now":
       return Schema.optionalWith(
         described(Instant, `${f.description} ISO-8601, e.g. 2026-11-30T10:00:00Z.`),
@@ -107,14 +111,23 @@ export const toolArguments = (
     decodeFields[key] = flagField(f)
   }
   const docFields: Record<string, Field> = { ...decodeFields }
-  if (spec.inputSchema !== undefined && "input" in decodeFields) {
-    const schema = inputSchemas[spec.inputSchema]
+  const inputFlag = spec.flags["input"]
+  const inlineInput = spec.inputSchema !== undefined && inputFlag !== undefined
+  // A command whose fields may also be given as flags takes its input optionally.
+  const inputOptional = inputFlag?.kind === "optionalText"
+  if (inlineInput) {
+    const schema = inputSchemas[spec.inputSchema!]
     if (schema === undefined) throw new Error(`unknown input schema '${spec.inputSchema}' of ${spec.path.join(" ")}`)
+    const description = `${INPUT_DESCRIPTION}${inputOptional ? " Or give its fields as the other arguments (not both)." : ""}`
     // Validated by the command itself, as a file would be (InvalidInput with paths into the input).
-    decodeFields["input"] = described(Schema.Unknown.pipe(Schema.filter((u) => u !== undefined, { message: () => "is missing" })), INPUT_DESCRIPTION)
-    docFields["input"] = (schema as Schema.Schema<unknown, unknown, never>).annotations({
-      description: `${INPUT_DESCRIPTION} Schema: \`dossier schema ${spec.inputSchema}\`.`
+    const present = Schema.Unknown.pipe(Schema.filter((u) => u !== undefined, { message: () => "is missing" }))
+    decodeFields["input"] = inputOptional
+      ? Schema.optionalWith(described(present, description), { as: "Option" })
+      : described(present, description)
+    const typed = (schema as Schema.Schema<unknown, unknown, never>).annotations({
+      description: `${description} Schema: \`dossier schema ${spec.inputSchema}\`.`
     })
+    docFields["input"] = inputOptional ? Schema.optional(typed) : typed
   }
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
   const names = Object.keys(decodeFields)
@@ -140,12 +153,14 @@ export const toolArguments = (
       if (unknown !== undefined) return Either.left(unknown)
       return Either.match(decoder(args ?? {}), {
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
-        onRight: (values) =>
-          Either.right(
-            "input" in values && spec.inputSchema !== undefined
-              ? { ...values, input: new InlineInput((values as { input: unknown }).input) }
-              : (values as Record<string, unknown>)
-          )
+        onRight: (values) => {
+          if (!inlineInput) return Either.right(values)
+          const input = values["input"]
+          return Either.right({
+            ...values,
+            input: inputOptional ? Option.map(input as Option.Option<unknown>, (v) => new InlineInput(v)) : new InlineInput(input)
+          })
+        }
       })
     }
   }

@@ -29,8 +29,8 @@ export interface GateOptions {
 const layer = (dir: string) => GateLive.pipe(Layer.provideMerge(PlanLayer(dir)))
 
 /** A path given on the command line (relative to the current directory) → relative to the work folder. */
-const given = (value: Option.Option<string>, fallback: string) =>
-  Option.match(value, { onNone: () => Effect.succeed(fallback), onSome: relativeToWorkdir })
+const given = (value: Option.Option<string>, fallback: string, flag: string) =>
+  Option.match(value, { onNone: () => Effect.succeed(fallback), onSome: (v) => relativeToWorkdir(v, flag) })
 
 const list = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "none" : xs.join(", "))
 
@@ -57,8 +57,8 @@ export const gate = (o: GateOptions) => {
     return work({
       effect: Effect.gen(function*() {
         const gate = yield* Gate
-        const state = yield* relativeToWorkdir(o.state)
-        const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor))
+        const state = yield* relativeToWorkdir(o.state, "--state")
+        const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor), "--descriptor")
         return yield* gate.recheck({ state, descriptor, now })
       }),
       layer: layer(o.workdir),
@@ -68,10 +68,10 @@ export const gate = (o: GateOptions) => {
   return work({
     effect: Effect.gen(function*() {
       const gate = yield* Gate
-      const state = yield* relativeToWorkdir(o.state)
-      const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR)
-      const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG)
-      const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value)) : Option.none()
+      const state = yield* relativeToWorkdir(o.state, "--state")
+      const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR, "--research-dir")
+      const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG, "--attempts")
+      const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value, "--descriptor")) : Option.none()
       return yield* gate.run({
         state,
         researchDir,

@@ -1,8 +1,8 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { type CommandSpec, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["gate"],
     description:
       "Research before asking: in an unattended run (DOSSIER_UNATTENDED=1 or autopilot: true in the state) verify every quote the research output cites and close only the gaps it backs; acceptance criteria and business rules are never closed. Answers proceed or ask and records it in the state (atomically, compare-and-set). Otherwise a no-op: {active: false}.",
@@ -56,5 +56,5 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => import("./gate.impl.js").then((m) => m.gate(v))
-  }
+  })
 ]

@@ -1,8 +1,8 @@
 /** `dossier ingest <url>`, declared as data (see src/cli/Spec.ts). The handler loads its implementation lazily. */
-import { type CommandSpec, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
 
 export const ingestSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["ingest"],
     description:
       "Fetch one public http(s) URL and retain the original bytes and a readable Markdown copy (text/plain: the text) under research/sources/, each named by host, a slug and its own SHA-256; every capture is logged in .dossier/captures.jsonl. " +
@@ -28,5 +28,5 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => import("./ingest.impl.js").then((m) => m.ingest(v))
-  }
+  })
 ]

@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { checkStudyId, type InspectResult } from "../../domain/Journal.js"
+import { checkStudyId, type InspectResult, type StudyRow } from "../../domain/Journal.js"
 import { JournalLayer } from "../../layers/JournalLayer.js"
 import { type InputRef, readInput } from "../../services/InputFile.js"
-import { Journal } from "../../services/Journal.js"
+import { Journal, type JournalShape } from "../../services/Journal.js"
 import { work } from "../Work.js"
 
 interface Common {
@@ -36,6 +36,38 @@ const humanInspect = (r: InspectResult): string => {
   }
   return lines.join("\n")
 }
+
+/** One row of `journal list` (and of `status`): a study's journal summarized from its committed history. */
+export const studyOverview = (journal: JournalShape, row: StudyRow) =>
+  row.tail === "corrupt"
+    ? Effect.succeed({ study: row.study, events: null, head: row.head, tail: "corrupt" as const, selected: null, checkpoint: null })
+    : Effect.map(
+      Effect.either(journal.inspect(row.study)),
+      Either.match({
+        onLeft: () => ({ study: row.study, events: null, head: row.head, tail: "corrupt" as const, selected: null, checkpoint: null }),
+        onRight: (r) => ({ study: row.study, events: r.events, head: r.head, tail: r.tail.state, selected: r.selected, checkpoint: r.checkpoint })
+      })
+    )
+
+export const studyLine = (s: {
+  readonly study: string
+  readonly events: number | null
+  readonly head: { readonly seq: number; readonly id: string } | null
+  readonly tail: string
+}) =>
+  `${s.study}: ${s.events === null ? "unreadable" : `${s.events} event(s)`}, head ${s.head === null ? "none" : `#${s.head.seq} ${s.head.id}`}, tail ${s.tail}`
+
+export const list = (o: { readonly workdir: string }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const journal = yield* Journal
+      const rows = yield* journal.studies
+      const studies = yield* Effect.forEach(rows, (row) => studyOverview(journal, row))
+      return { count: studies.length, studies: studies.map(({ selected: _s, checkpoint: _c, ...rest }) => rest) }
+    }),
+    layer: JournalLayer(o.workdir),
+    human: (r) => (r.count === 0 ? "no studies yet (journal append creates one)" : r.studies.map(studyLine).join("\n"))
+  })
 
 export const append = (o: Common & { readonly input: InputRef }) =>
   work({

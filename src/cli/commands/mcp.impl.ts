@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { serve } from "../../mcp/Server.js"
-import { VERSION } from "../Version.js"
+import { VERSION } from "../Usage.js"
 import { work } from "../Work.js"
 
 export const mcp = (o: { readonly workdir: string }) => {

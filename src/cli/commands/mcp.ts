@@ -1,8 +1,8 @@
 /** `dossier mcp`: the MCP server over stdio, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, json, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, workdir } from "../Spec.js"
 
 export const mcpSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["mcp"],
     description:
       "Serve the Model Context Protocol over stdio (JSON-RPC 2.0, one message per line) for this work folder, fixed at start, until stdin closes. " +
@@ -11,5 +11,5 @@ export const mcpSpecs: ReadonlyArray<CommandSpec> = [
       "--json only shapes a refusal at start (e.g. a missing folder).",
     flags: { workdir, json },
     run: (v) => import("./mcp.impl.js").then((m) => m.mcp(v))
-  }
+  })
 ]

@@ -1,12 +1,12 @@
 /** `dossier plan start|checkpoint|inspect`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, input, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, input, json, now, workdir } from "../Spec.js"
 
 const load = () => import("./plan.impl.js")
 
 export const planGroup = { name: "plan", description: "The work folder's plan in plan.md: start, checkpoint, inspect." }
 
 export const planSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["plan", "start"],
     inputSchema: "plan-start",
     description:
@@ -24,8 +24,8 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => load().then((m) => m.start(v))
-  },
-  {
+  }),
+  command({
     path: ["plan", "checkpoint"],
     inputSchema: "plan-checkpoint",
     description:
@@ -38,12 +38,12 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => load().then((m) => m.checkpoint(v))
-  },
-  {
+  }),
+  command({
     path: ["plan", "inspect"],
     description:
       "Show the plan: goal, limits, status, next action, progress, completed steps, sources, outputs, unresolved items, verification findings (source-missing, source-changed, output-missing, output-changed, stale-dependency) and what completion lacks. Never writes.",
     flags: { workdir, json },
     run: (v) => load().then((m) => m.inspect(v))
-  }
+  })
 ]
