@@ -66,12 +66,12 @@ export const warcDate = (d: Date): string => d.toISOString().replace(".000Z", "Z
 /** Header values must stay on one line. */
 const field = (name: string, value: string): string => `${name}: ${value.replace(/[\r\n]+/g, " ")}${CRLF}`
 
-/** One record, gzipped as its own member. */
+/** One record, uncompressed: version line, fields, blank line, block, two CRLFs. */
 const record = (headers: ReadonlyArray<readonly [string, string]>, block: ReadonlyArray<Uint8Array>): Buffer => {
   let length = 0
   for (const b of block) length += b.byteLength
   const head = `WARC/1.1${CRLF}${headers.map(([k, v]) => field(k, v)).join("")}${field("Content-Length", String(length))}${CRLF}`
-  return gzipSync(Buffer.concat([Buffer.from(head, "utf8"), ...block, Buffer.from(CRLF + CRLF, "latin1")]))
+  return Buffer.concat([Buffer.from(head, "utf8"), ...block, Buffer.from(CRLF + CRLF, "latin1")])
 }
 
 const HEAD_END = Buffer.from("\r\n\r\n", "latin1")
@@ -82,8 +82,11 @@ const headLength = (message: Uint8Array): number => {
   return at < 0 ? message.byteLength : at + HEAD_END.length
 }
 
-/** The whole WARC file: every record, each its own gzip member, concatenated. */
-export const warcFile = (input: WarcInput): Buffer => {
+/**
+ * Every record of the file, uncompressed, in order. Each is gzipped as its own member and the
+ * members concatenated (`warcFile`); the service gzips them off the main thread instead.
+ */
+export const warcRecords = (input: WarcInput): Array<Buffer> => {
   const first = input.exchanges[0]
   const infoId = input.newId()
   const infoDate = warcDate(first?.requestedAt ?? new Date(0))
@@ -147,5 +150,8 @@ export const warcFile = (input: WarcInput): Buffer => {
       )
     )
   }
-  return Buffer.concat(members)
+  return members
 }
+
+/** The whole WARC file: every record gzipped as its own member, concatenated. */
+export const warcFile = (input: WarcInput): Buffer => Buffer.concat(warcRecords(input).map((r) => gzipSync(r)))

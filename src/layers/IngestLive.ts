@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
+import { gzip } from "node:zlib"
 import { sha256Hex } from "../domain/Canonical.js"
 import { EditedRetainedFile, InputTooLarge, UnsafePath } from "../domain/Errors.js"
 import {
@@ -31,7 +32,7 @@ import {
 } from "../domain/IngestContent.js"
 import type { ContentKind } from "../domain/Readable.js"
 import { readableCopyBytes } from "../domain/Readable.js"
-import { warcFile } from "../domain/Warc.js"
+import { warcRecords } from "../domain/Warc.js"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.js"
 import { relativeToWorkdir } from "../services/InputFile.js"
@@ -46,6 +47,15 @@ interface Retain extends RetainedFile {
 }
 
 const SOFTWARE = "dossier/0.1 (research capture)"
+
+/**
+ * Gzip each record as its own member on libuv's thread pool, started before the extraction so the
+ * compression runs beside it (the main thread is busy extracting meanwhile).
+ */
+const gzipMembers = (records: ReadonlyArray<Buffer>): Promise<Buffer> =>
+  Promise.all(records.map((r) => new Promise<Buffer>((resolve, reject) => gzip(r, (e, out) => (e === null ? resolve(out) : reject(e)))))).then(
+    (members) => Buffer.concat(members)
+  )
 
 export const makeIngest = Effect.gen(function*() {
   const http = yield* SafeHttp
@@ -102,8 +112,11 @@ export const makeIngest = Effect.gen(function*() {
     Effect.gen(function*() {
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
       const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
+      const compressing = yield* Effect.sync(() =>
+        gzipMembers(warcRecords({ exchanges: fetched.exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` }))
+      )
       const { original, source } = pageFiles(fetched.body, fetched.text, fetched.kind, fetched.finalUrl)
-      const warcBytes = warcFile({ exchanges: fetched.exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` })
+      const warcBytes = yield* Effect.promise(() => compressing)
       const warcSha = sha256Hex(warcBytes)
       const warc: Retain = { path: warcPath(fetched.finalUrl, warcSha), sha256: warcSha, bytes: warcBytes.byteLength, data: warcBytes, kind: "warc" }
       const at = fetchedAt.toISOString()

@@ -53,7 +53,7 @@ const names = () => ({ "site.test": ["127.0.0.1"] })
 
 /** Every record of a WARC, read by warcio: WARC headers, raw block (parseHttp off) and HTTP view. */
 const readWarc = async (bytes: Uint8Array) => {
-  const raw: Array<{ headers: { get: (name: string) => string | null }; block: Uint8Array }> = []
+  const raw: Array<{ headers: { get: (name: string) => string | null | undefined }; block: Uint8Array }> = []
   for await (const r of new WARCParser([bytes], { parseHttp: false })) {
     raw.push({ headers: r.warcHeaders.headers, block: await r.readFully(false) })
   }
