@@ -64,7 +64,7 @@ import {
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
-import { makeQuoteMatcher } from "../domain/Quote.js"
+import { makeFileQuoteMatcher } from "../domain/Quote.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
@@ -548,7 +548,7 @@ export const makeScheduler = (
                 matcher = Option.match(text, {
                   onNone: () => null,
                   onSome: (t) => {
-                    const m = makeQuoteMatcher(t)
+                    const m = makeFileQuoteMatcher(path, t)
                     return (q: string) => m(q).matched
                   }
                 })
