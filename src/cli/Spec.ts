@@ -72,6 +72,12 @@ export interface TypedCommandSpec<F extends Flags, A extends Args> {
    */
   readonly inputSchema?: string
   /**
+   * The command's MCP tools when it has modes that are tools of their own (`gate --recheck` →
+   * `gate_recheck`): each takes only the flags it names, with `fixed` values set. Default: one
+   * tool taking every flag.
+   */
+  readonly tools?: ReadonlyArray<ToolMode>
+  /**
    * Load the implementation and give its work for the parsed values (an Effect answering the
    * `--json` fields, see ./Work.ts), which the CLI renders and the MCP server answers with.
    */
@@ -85,7 +91,20 @@ export interface CommandSpec {
   readonly flags: Flags
   readonly args?: Args
   readonly inputSchema?: string
+  readonly tools?: ReadonlyArray<ToolMode>
   readonly run: (values: Record<string, unknown>) => Promise<AnyWork>
+}
+
+/** One MCP tool of a command (see `tools`). */
+export interface ToolMode {
+  /** Appended to the command's tool name with `_` (none: the command's own name). */
+  readonly suffix?: string
+  /** What this tool does (default: the command's description). */
+  readonly description?: string
+  /** The flags and arguments (by key) it takes; the others keep their defaults. */
+  readonly takes: ReadonlyArray<string>
+  /** Values set for it (e.g. `{recheck: true}`). */
+  readonly fixed?: Readonly<Record<string, unknown>>
 }
 
 /** Declare a command; the handler's `values` are typed from `flags` and `args`. */

@@ -7,6 +7,7 @@ import { mcpSpecs } from "./commands/mcp.js"
 import { monitorGroup, monitorSpecs } from "./commands/monitor.js"
 import { planGroup, planSpecs } from "./commands/plan.js"
 import { schemaSpecs } from "./commands/schema.js"
+import { sourceGroup, sourceSpecs } from "./commands/source.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
 
 /**
@@ -14,5 +15,5 @@ import type { CommandSpec, GroupSpec } from "./Spec.js"
  * To add a command, declare it in its own src/cli/commands/<area>.ts with `command(...)` and add
  * its list here; a new group also goes into `groups`.
  */
-export const allSpecs: ReadonlyArray<CommandSpec> = [...initSpecs, ...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...schemaSpecs, ...mcpSpecs]
-export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup]
+export const allSpecs: ReadonlyArray<CommandSpec> = [...initSpecs, ...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...sourceSpecs, ...schemaSpecs, ...mcpSpecs]
+export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup, sourceGroup]

@@ -43,7 +43,7 @@ const charLength = (s: string): number => [...s].length
 const SURROGATE = /[\ud800-\udfff]/
 
 /** Code points before UTF-16 index `i` of `text`. */
-const codePointOffset = (text: string, i: number): number => {
+export const codePointOffset = (text: string, i: number): number => {
   let pairs = 0
   for (let k = 0; k < i - 1; k++) {
     const c = text.charCodeAt(k)

@@ -15,8 +15,8 @@ import { SchedulerLive } from "./SchedulerLive.js"
 import { SourcesLive } from "./SourcesLive.js"
 
 export const CommandsLive = (dir: string) =>
-  Layer.mergeAll(GateLive, IngestLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, SourcesLive)),
+  Layer.mergeAll(GateLive, IngestLive, SourcesLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive)),
     Layer.provideMerge(BaseLive(dir))
   )
 

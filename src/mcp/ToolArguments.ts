@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { UsageError } from "../domain/CliErrors.js"
-import type { ArgSpec, CommandSpec, FlagSpec } from "../cli/Spec.js"
+import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../cli/Spec.js"
 import { parseNow } from "../cli/Spec.js"
 import { InlineInput } from "../services/InputFile.js"
 
@@ -102,7 +102,8 @@ const issuesText = (e: ParseResult.ParseError) =>
  */
 export const toolArguments = (
   spec: CommandSpec,
-  inputSchemas: Readonly<Record<string, Schema.Schema.Any>>
+  inputSchemas: Readonly<Record<string, Schema.Schema.Any>>,
+  mode?: ToolMode
 ): ToolArguments => {
   const decodeFields: Record<string, Field> = {}
   for (const [key, a] of Object.entries(spec.args ?? {})) decodeFields[key] = argField(a)
@@ -129,8 +130,11 @@ export const toolArguments = (
     })
     docFields["input"] = inputOptional ? Schema.optional(typed) : typed
   }
+  // A mode takes only its own fields; the others decode to their defaults.
+  const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
+  for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
+  const fixed = mode?.fixed ?? {}
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
-  const names = Object.keys(decodeFields)
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
@@ -153,7 +157,8 @@ export const toolArguments = (
       if (unknown !== undefined) return Either.left(unknown)
       return Either.match(decoder(args ?? {}), {
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
-        onRight: (values) => {
+        onRight: (decoded) => {
+          const values = { ...decoded, ...fixed }
           if (!inlineInput) return Either.right(values)
           const input = values["input"]
           return Either.right({

@@ -17,7 +17,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../cli/Render.js"
-import type { CommandSpec } from "../cli/Spec.js"
+import type { CommandSpec, ToolMode } from "../cli/Spec.js"
 import type { CommandFailure } from "../cli/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { toolArguments } from "./ToolArguments.js"
@@ -27,12 +27,22 @@ const NOT_TOOLS: ReadonlyArray<string> = ["mcp"]
 
 export const isTool = (spec: CommandSpec): boolean => !NOT_TOOLS.includes(spec.path.join(" "))
 
-export const toolName = (spec: CommandSpec): string => spec.path.join("_").replaceAll("-", "_")
+/** The tools of a command: its own, or one per mode it declares. */
+export const modesOf = (spec: CommandSpec): ReadonlyArray<ToolMode | undefined> => spec.tools ?? [undefined]
 
-const toolDescription = (spec: CommandSpec): string =>
-  spec.inputSchema === undefined
-    ? spec.description
-    : `${spec.description} The input file's JSON is given inline as \`input\` (its schema: \`dossier schema ${spec.inputSchema}\`).`
+export const toolName = (spec: CommandSpec, mode?: ToolMode): string =>
+  [...spec.path, ...(mode?.suffix === undefined ? [] : [mode.suffix])].join("_").replaceAll("-", "_")
+
+/** Every tool name of the table, in its order. */
+export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<string> =>
+  specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => toolName(spec, mode)))
+
+const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
+  const base = mode?.description ?? spec.description
+  return spec.inputSchema === undefined || (mode !== undefined && !mode.takes.includes("input"))
+    ? base
+    : `${base} The input file's JSON is given inline as \`input\` (its schema: \`dossier schema ${spec.inputSchema}\`).`
+}
 
 const answer = (isError: boolean, body: object) =>
   new McpSchema.CallToolResult({
@@ -77,10 +87,14 @@ const call = (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decod
 
 /** Register every command of the table as a tool. */
 export const registerTools = (server: McpServer["Type"], options: ToolsOptions) =>
-  Effect.forEach(options.specs.filter(isTool), (spec) => {
-    const args = toolArguments(spec, options.inputSchemas)
-    return server.addTool({
-      tool: new McpSchema.Tool({ name: toolName(spec), description: toolDescription(spec), inputSchema: args.jsonSchema }),
-      handle: call(spec, args.decode, options)
-    })
-  }, { discard: true })
+  Effect.forEach(
+    options.specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => [spec, mode] as const)),
+    ([spec, mode]) => {
+      const args = toolArguments(spec, options.inputSchemas, mode)
+      return server.addTool({
+        tool: new McpSchema.Tool({ name: toolName(spec, mode), description: toolDescription(spec, mode), inputSchema: args.jsonSchema }),
+        handle: call(spec, args.decode, options)
+      })
+    },
+    { discard: true }
+  )

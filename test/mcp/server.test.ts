@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { isTool, toolName } from "../../src/mcp/Tools.js"
+import { toolNames } from "../../src/mcp/Tools.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
@@ -70,9 +70,9 @@ describe("dossier mcp (official SDK client)", () => {
   it("lists one tool per command, each with a description and an input schema", async () => {
     const { tools } = await server.client.listTools()
     const names = tools.map((t) => t.name)
-    const commands = allSpecs.filter(isTool).map(toolName)
+    const commands = toolNames(allSpecs)
     expect([...names].sort()).toEqual([...commands].sort())
-    for (const name of SPEC_TOOLS.filter((n) => commands.includes(n))) expect(names).toContain(name)
+    for (const name of SPEC_TOOLS) expect(names).toContain(name)
     for (const t of tools) {
       expect(t.description?.length ?? 0, t.name).toBeGreaterThan(20)
       expect(t.inputSchema.type, t.name).toBe("object")
@@ -85,6 +85,9 @@ describe("dossier mcp (official SDK client)", () => {
     expect(JSON.stringify(start.inputSchema)).toContain("nextAction")
     const ingest = tools.find((t) => t.name === "ingest")!
     expect(ingest.inputSchema.properties).toMatchObject({ url: { type: "string" }, timeout: { type: "integer", minimum: 1, maximum: 120 }, dryRun: { type: "boolean" } })
+    expect(Object.keys(ingest.inputSchema.properties ?? {}).sort()).toEqual(["dryRun", "now", "timeout", "url"])
+    const recheck = tools.find((t) => t.name === "gate_recheck")!
+    expect(Object.keys(recheck.inputSchema.properties ?? {}).sort()).toEqual(["descriptor", "now", "state"])
   })
 
   it("drives a whole flow: plan, capture, checkpoint, journal, gate, monitor, next", async () => {
@@ -99,7 +102,7 @@ describe("dossier mcp (official SDK client)", () => {
     let source = "research/sources/billing.md"
     if (tools.includes("ingest_file")) {
       put(dir, "inbox/billing.md", SOURCE_TEXT)
-      source = (await ok("ingest_file", { file: "inbox/billing.md" })).source.path
+      source = (await ok("ingest_file", { file: "inbox/billing.md", origin: "https://example.test/billing" })).source.path
     }
     const cp = await ok("plan_checkpoint", {
       expected: 1,
@@ -179,7 +182,8 @@ describe("dossier mcp (official SDK client)", () => {
     fs.writeFileSync(path.join(path.dirname(dir), "outside.json"), "{}")
     await refused("gate", { state: "../outside.json" }, "InputOutsideWorkdir")
     await refused("gate", { state: path.join(path.dirname(dir), "outside.json") }, "InputOutsideWorkdir")
-    await refused("gate", { state: "run/state.json", descriptor: "/etc/passwd", recheck: true }, "InputOutsideWorkdir")
+    await refused("gate_recheck", { state: "run/state.json", descriptor: "/etc/passwd" }, "InputOutsideWorkdir")
+    await refused("ingest_file", { file: "../outside.json", origin: "https://example.test/x" }, "InputOutsideWorkdir")
     await refused("gate", { state: "run/state.json", researchDir: "../.." }, "InputOutsideWorkdir")
     // A symlink inside the folder that points out of it is never followed.
     fs.symlinkSync(path.join(path.dirname(dir), "outside.json"), path.join(dir, "run/link.json"))

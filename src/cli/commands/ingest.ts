@@ -4,6 +4,15 @@ import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
 export const ingestSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["ingest"],
+    tools: [
+      { takes: ["url", "timeout", "dryRun", "now"] },
+      {
+        suffix: "file",
+        description:
+          "Import a page the host's own browser saved in the work folder (a regular file, at most 16 MiB, UTF-8; type from contentType or the extension .html/.htm, .xhtml, .txt/.md), recorded as coming from origin: the same two retained files under research/sources/ and answer as a fetch, network \"none\", via \"file\"; nothing is fetched. The gate reports such files as origin registered, not capture.",
+        takes: ["file", "origin", "contentType", "now"]
+      }
+    ],
     description:
       "Fetch one public http(s) URL and retain the original bytes and a readable Markdown copy (text/plain: the text) under research/sources/, each named by host, a slug and its own SHA-256; every capture is logged in .dossier/captures.jsonl. " +
       "Network policy (no override exists): only http/https, no credentials in the URL; every destination - each DNS answer, every literal address in any spelling, every redirect hop (at most 5) - must be public unicast: loopback, private, link-local, CGNAT, documentation, benchmark, multicast, reserved, metadata, NAT64/6to4/Teredo and localhost names are refused (ForbiddenDestination). The socket connects only to the checked addresses. " +
