@@ -111,6 +111,16 @@ describe("dossier mcp (official SDK client)", () => {
     expect(cp.revision).toBe(2)
     expect(await refused("plan_checkpoint", { expected: 1, input: { nextAction: "x" } }, "StaleRevision")).toMatchObject({ expected: 1, actual: 2 })
     expect((await ok("plan_inspect")).verification.state).not.toBe("needs-attention")
+    // Follow a clipped excerpt back to its whole passage in the registered source.
+    const followed = await ok("source_follow", { quote: "…every invoice line item … currency code…" })
+    const inSource = followed.matches.filter((m: any) => m.path === source)
+    expect(inSource).toHaveLength(1)
+    expect(inSource[0]).toMatchObject({ registered: true, origin: "https://example.test/billing", section: "Billing export notes" })
+    expect(inSource[0].paragraph).toContain("rounded half-up to two decimals")
+    // Copies not registered in the plan are found too, and say so.
+    expect(followed.matches.filter((m: any) => m.path !== source).every((m: any) => m.registered === false)).toBe(true)
+    expect((await ok("source_follow", { quote: "this sentence is in no source at all", path: source })).matches).toEqual([])
+    await refused("source_follow", { quote: "a quote long enough to search", path: "../outside.json" }, "UnsafePath")
 
     // Journal.
     const appended = await ok("journal_append", {
@@ -183,7 +193,7 @@ describe("dossier mcp (official SDK client)", () => {
     await refused("gate", { state: "../outside.json" }, "InputOutsideWorkdir")
     await refused("gate", { state: path.join(path.dirname(dir), "outside.json") }, "InputOutsideWorkdir")
     await refused("gate_recheck", { state: "run/state.json", descriptor: "/etc/passwd" }, "InputOutsideWorkdir")
-    await refused("ingest_file", { file: "../outside.json", origin: "https://example.test/x" }, "InputOutsideWorkdir")
+    await refused("ingest_file", { file: "../outside.json", origin: "https://example.test/x" }, "UnsafePath")
     await refused("gate", { state: "run/state.json", researchDir: "../.." }, "InputOutsideWorkdir")
     // A symlink inside the folder that points out of it is never followed.
     fs.symlinkSync(path.join(path.dirname(dir), "outside.json"), path.join(dir, "run/link.json"))
