@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
+import { benchMcp } from "./mcp.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
 import { printTable, type Row, rows } from "./support.js"
@@ -20,7 +21,8 @@ const suites: Record<string, () => Promise<void>> = {
   ingest: benchIngest,
   journal: benchJournal,
   gate: benchGate,
-  monitor: benchMonitor
+  monitor: benchMonitor,
+  mcp: benchMcp
 }
 const [only, mode] = process.argv.slice(2)
 if (only !== undefined) {
