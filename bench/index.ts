@@ -7,6 +7,7 @@
  * inspect 1.1–1.2× alone against 1.2–1.5× after the plan and ingest suites).
  */
 import { spawnSync } from "node:child_process"
+import { benchExtraction } from "./extraction.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
@@ -22,7 +23,8 @@ const suites: Record<string, () => Promise<void>> = {
   journal: benchJournal,
   gate: benchGate,
   monitor: benchMonitor,
-  mcp: benchMcp
+  mcp: benchMcp,
+  extraction: benchExtraction
 }
 const [only, mode] = process.argv.slice(2)
 if (only !== undefined) {
