@@ -377,7 +377,8 @@ describe("help, version and mistakes", () => {
       expect(Math.max(...out.map((l) => l.length)), args.join(" ")).toBeLessThanOrEqual(100)
     }
     const ingest = runCli(["ingest", "--help"]).stdout
-    expect(ingest).toContain("Usage: dossier ingest <url>")
+    // The URL is optional since ingest --file (h14b): a fetch names it, an import does not.
+    expect(ingest).toContain("Usage: dossier ingest [<url>]")
     expect(ingest).toContain("--timeout <integer>")
     expect(ingest).not.toContain("A user-defined piece of text")
     expect(ingest).not.toContain("nearest folder")
