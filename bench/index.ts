@@ -12,6 +12,7 @@ import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
 import { benchLibrary } from "./library.js"
+import { benchMcp } from "./mcp.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
 import { printTable, type Row, rows } from "./support.js"
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<void>> = {
   gate: benchGate,
   monitor: benchMonitor,
   library: benchLibrary,
+  mcp: benchMcp,
   extraction: benchExtraction
 }
 const [only, mode] = process.argv.slice(2)

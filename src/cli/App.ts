@@ -17,7 +17,9 @@ import { outputFailure, printUsageError } from "./Render.js"
 import type { CommandSpec } from "./Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 
-export const VERSION = "0.1.0"
+import { VERSION } from "./Usage.js"
+
+export { VERSION }
 
 type AnyCommand = Command.Command<any, any, any, any>
 

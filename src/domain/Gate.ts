@@ -257,7 +257,10 @@ export const VerifiedSource = Schema.Struct({
   quote: Schema.String,
   verified: Schema.Boolean,
   origin: Schema.optional(SourceOrigin),
-  reason: Schema.optional(SourceReason)
+  reason: Schema.optional(SourceReason),
+  /** Where a verified quote is in the cited text: code-point offsets into the file's own text (end exclusive). */
+  start: Schema.optional(Schema.Number),
+  end: Schema.optional(Schema.Number)
 })
 export type VerifiedSource = typeof VerifiedSource.Type
 

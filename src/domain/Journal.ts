@@ -184,9 +184,26 @@ export const JournalEvent = Schema.Union(
 export type JournalEvent = typeof JournalEvent.Type
 export type EventType = JournalEvent["type"]
 
+/** An `artifact_linked` event as written in an input: `sha256` and `bytes` are computed when omitted. */
+export const ArtifactLinkedInput = Schema.Struct({
+  ...common,
+  type: Schema.Literal("artifact_linked"),
+  candidateId: Id,
+  artifact: Schema.Struct({ path: RelPath, sha256: Schema.optional(Sha256), bytes: Schema.optional(ByteCount) })
+})
+const JournalEventInput = Schema.Union(
+  CandidateCreated,
+  ExecutionLinked,
+  ArtifactLinkedInput,
+  EvaluationRecorded,
+  CandidateSelected,
+  CheckpointSaved,
+  LegacyImported
+)
+
 /** The `--input` file of `journal append`: one event or an ordered batch. */
-export const JournalEventsInput = Schema.Union(JournalEvent, Schema.Array(JournalEvent))
-/** What `Journal.append` takes: one encoded event (as a journal line holds it) or an ordered batch. */
+export const JournalEventsInput = Schema.Union(JournalEventInput, Schema.Array(JournalEventInput))
+/** What `Journal.append` takes: one encoded event (an artifact's digest may be left out) or an ordered batch. */
 export type AppendInput = typeof JournalEventsInput.Encoded
 
 const byType: { readonly [K in EventType]: Schema.Schema<Extract<JournalEvent, { type: K }>, any, never> } = {

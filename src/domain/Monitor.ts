@@ -171,13 +171,15 @@ export const OutcomeInput = Schema.Struct({
 })
 export const FileBinding = Schema.Struct({ path: RelPath, sha256: Sha256 })
 export type FileBinding = typeof FileBinding.Type
+/** A file named in finish-run's input: `sha256` omitted is computed at finish time; given, it must match. */
+export const FileBindingInput = Schema.Struct({ path: RelPath, sha256: Schema.optional(Sha256) })
 export const CompletionBinding = Schema.Struct({ runId: Schema.String, taskDigest: Schema.String })
 export const FinishRunInput = Schema.Struct({
   runId: RunId,
   expectedRevision: PositiveInt,
   binding: CompletionBinding,
-  stage: FileBinding,
-  survey: Schema.optional(FileBinding),
+  stage: FileBindingInput,
+  survey: Schema.optional(FileBindingInput),
   units: Schema.optional(Schema.Array(Text(256)).pipe(Schema.maxItems(256))),
   outcomes: Schema.Array(OutcomeInput).pipe(Schema.maxItems(256))
 }).annotations({ identifier: "finish-run" })

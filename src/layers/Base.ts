@@ -3,7 +3,7 @@
  * `BaseLive(dir)` for Node; `BaseMemory` is one in-memory tree and an in-process lock.
  */
 import * as Layer from "effect/Layer"
-import type { FileNotFound, UnsafePath } from "../domain/Errors.js"
+import type { WorkdirNotFound } from "../domain/Errors.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Lock } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
@@ -14,7 +14,7 @@ import { LockMemory } from "./LockMemory.js"
 
 export type Base = Workdir | FileStore | Lock
 
-export const BaseLive = (dir: string): Layer.Layer<Base, FileNotFound | UnsafePath> =>
+export const BaseLive = (dir: string): Layer.Layer<Base, WorkdirNotFound> =>
   LockLive.pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(dir)))
 
 /** One in-memory tree (FileStoreMemory) and an in-process lock (LockMemory); no Workdir is needed. */

@@ -4,7 +4,7 @@
  * Lock (so a Gate run and a Plan checkpoint exclude each other), with those provided as well.
  */
 import * as Layer from "effect/Layer"
-import type { FileNotFound, UnsafePath } from "../domain/Errors.js"
+import type { WorkdirNotFound } from "../domain/Errors.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Gate } from "../services/Gate.js"
 import type { Ingest } from "../services/Ingest.js"
@@ -13,7 +13,7 @@ import type { Lock } from "../services/Lock.js"
 import type { Plan } from "../services/Plan.js"
 import type { SafeHttp } from "../services/SafeHttp.js"
 import type { Scheduler } from "../services/Scheduler.js"
-import type { Workdir } from "../services/Workdir.js"
+import { Workdir } from "../services/Workdir.js"
 import { BaseLive, BaseMemory } from "./Base.js"
 import { GateLive } from "./GateLive.js"
 import { IngestLive } from "./IngestLive.js"
@@ -27,14 +27,19 @@ export type Dossier = Plan | Journal | Gate | Scheduler | Ingest | SafeHttp | Fi
 
 const services = Layer.mergeAll(GateLive, IngestLive).pipe(Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive)))
 
-/** Every service over the given store and lock and the given network layer. */
+/**
+ * Every service over the given store and lock and the given network layer. `ingest --file`
+ * names its file relative to a work folder: over an in-memory store that is a fixed root that
+ * never touches the disk.
+ */
 export const dossierOver = <E, R>(
   base: Layer.Layer<FileStore | Lock, E, R>,
   http: Layer.Layer<SafeHttp> = SafeHttpLive
-): Layer.Layer<Dossier, E, R> => services.pipe(Layer.provideMerge(http), Layer.provideMerge(base))
+): Layer.Layer<Dossier, E, R> =>
+  services.pipe(Layer.provideMerge(http), Layer.provideMerge(base), Layer.provide(Workdir.fixed("/dossier-memory")))
 
 /** Every service over the work folder `dir` (it must exist). Fetches go through `SafeHttpLive`. */
-export const DossierLive = (dir: string): Layer.Layer<Dossier | Workdir, FileNotFound | UnsafePath> =>
+export const DossierLive = (dir: string): Layer.Layer<Dossier | Workdir, WorkdirNotFound> =>
   services.pipe(Layer.provideMerge(SafeHttpLive), Layer.provideMerge(BaseLive(dir)))
 
 /**

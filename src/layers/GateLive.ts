@@ -50,6 +50,7 @@ import {
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
+import { isFetched } from "../domain/IngestContent.js"
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
@@ -156,10 +157,13 @@ export const makeGateLive = Effect.gen(function*() {
       return Effect.succeed(docs)
     })
 
-  /** (path, sha256) pairs the fetcher recorded; an unreadable log only loses claims. */
+  /**
+   * (path, sha256) pairs the fetcher recorded; an imported file (`via: "file"`) is no claim of
+   * the fetcher's, so it verifies as `registered`. An unreadable log only loses claims.
+   */
   const captureIndex = readCaptures.pipe(
     Effect.provideService(FileStore, store),
-    Effect.map((records) => new Set(records.map((r) => `${r.path}\u0000${r.sha256}`))),
+    Effect.map((records) => new Set(records.filter(isFetched).map((r) => `${r.path}\u0000${r.sha256}`))),
     Effect.orElseSucceed(() => new Set<string>())
   )
 

@@ -253,7 +253,22 @@ export const makeLockLive = (
       disconnect()
     }))
 
-    return { withLock: region.withLock, close }
+    /** The lock file exists and this process may write it (so taking the lock creates nothing). */
+    const lockable = (): boolean => {
+      try {
+        if (!fs.lstatSync(file).isFile()) return false
+        fs.accessSync(file, fs.constants.W_OK)
+        return true
+      } catch {
+        return false
+      }
+    }
+
+    /** Re-entrant like withLock: a holder that reads takes the region again, which is a no-op. */
+    const withReadLock: LockShape["withReadLock"] = (self) =>
+      Effect.suspend(() => (lockable() ? region.withLock(Effect.suspend(() => self(true))) : self(false)))
+
+    return { withLock: region.withLock, withReadLock, close }
   })
 
 export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.scoped(
@@ -262,6 +277,6 @@ export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.sco
     const { root } = yield* Workdir
     const store = yield* FileStore
     const lock = yield* Effect.acquireRelease(makeLockLive(root, store.ensureDir(".dossier")), (l) => l.close)
-    return { withLock: lock.withLock } satisfies LockShape
+    return { withLock: lock.withLock, withReadLock: lock.withReadLock } satisfies LockShape
   })
 )

@@ -9,7 +9,7 @@ import { makeLockRegion } from "./LockRegion.js"
 
 export const makeLockMemory: Effect.Effect<LockShape> = Effect.map(
   makeLockRegion(LOCK_WAIT_MS, { acquire: () => Effect.void, release: () => Effect.void }),
-  ({ withLock }): LockShape => ({ withLock })
+  ({ withLock }): LockShape => ({ withLock, withReadLock: (self) => withLock(self(true)) })
 )
 
 export const LockMemory: Layer.Layer<Lock> = Layer.effect(Lock, makeLockMemory)

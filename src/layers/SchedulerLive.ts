@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
@@ -23,7 +24,7 @@ import {
   type ScanIndex,
   scanStamp
 } from "../domain/ScanIndex.js"
-import { FileNotFound, InvalidInput, StaleRevision, UnsafePath } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, RecoveryNeeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
 import {
   afterRunEnded,
   CreateDueRunInput,
@@ -74,12 +75,12 @@ import {
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
-import { makeQuoteMatcher } from "../domain/Quote.js"
+import { makeFileQuoteMatcher } from "../domain/Quote.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
-import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
-import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { type MonitorList, type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
+import { type Change, INTENT_FILE, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
 import { nowOptional, nowOptional0, type NowGiven } from "./Now.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
@@ -98,6 +99,11 @@ const INDEX_MAX = 256 * 1024 * 1024
 export interface SchedulerOptions {
   /** Keep and use the scan index (default true); false checks every record from scratch and leaves the index alone. */
   readonly scanIndex?: boolean
+  /**
+   * How the methods that only read take the lock (`Lock.withReadLock`); `held` false means they
+   * run without it and write nothing. Default: the writers' lock, always held.
+   */
+  readonly withReadLock?: <A, E>(self: (held: boolean) => Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
 }
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
@@ -135,6 +141,23 @@ export const makeScheduler = (
     /** Every method: under the lock, after recovering an interrupted transaction. */
     const locked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | SchedulerError> =>
       withLock(Effect.zipRight(recoverNow, self))
+
+    /** May this fiber write derived state (the scan index)? False for a reader without the lock. */
+    const mayWrite = FiberRef.unsafeMake(true)
+    const withReadLock = options.withReadLock ?? ((self) => withLock(self(true)))
+
+    /**
+     * The methods that only read: under the lock when it can be taken without creating anything
+     * (then recovering as the writers do); otherwise without it, writing nothing, and refusing
+     * with RecoveryNeeded when an interrupted transaction would have to be recovered first.
+     */
+    const readLocked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | SchedulerError> =>
+      withReadLock((held): Effect.Effect<A, E | SchedulerError> =>
+        held
+          ? Effect.zipRight(recoverNow, self)
+          : Effect.flatMap(tx.pending, (pending): Effect.Effect<A, E | SchedulerError> =>
+            pending ? Effect.fail(new RecoveryNeeded({ path: INTENT_FILE })) : Effect.locally(self, mayWrite, false))
+      )
 
     // --- loading -------------------------------------------------------------------------
 
@@ -268,7 +291,9 @@ export const makeScheduler = (
       !useIndex ? body(null) : Effect.gen(function*() {
         const session: ScanSession = { known: yield* loadIndex, runs: null, subscriptions: null, dirty: false }
         const out = yield* body(session)
-        if (session.dirty) yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(session)))
+        if (session.dirty && (yield* FiberRef.get(mayWrite))) {
+          yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(session)))
+        }
         return out
       })
 
@@ -415,7 +440,7 @@ export const makeScheduler = (
     })
 
     const due: NowGiven<SchedulerShape["due"]> = (now) =>
-      locked(withScanIndex((session) =>
+      readLocked(withScanIndex((session) =>
         Effect.gen(function*() {
           // A damaged subscription record is reported by id, not fatal for the healthy ones.
           const { brokenIds, subs } = yield* scanSubscriptions(session)
@@ -547,14 +572,15 @@ export const makeScheduler = (
           }
           // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
           const stagePath = yield* store.normalize(input.stage.path)
+          const givenStage = input.stage.sha256
           const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
-            Effect.catchTag("FileNotFound", () =>
-              Effect.fail(new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: null }))
+            Effect.catchTag("FileNotFound", (e): Effect.Effect<never, FileNotFound | DigestMismatch> =>
+              givenStage === undefined ? Effect.fail(e) : Effect.fail(new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
             )
           )
           const stageSha = sha256Hex(stageBytes)
-          if (stageSha !== input.stage.sha256) {
-            return yield* new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: stageSha })
+          if (givenStage !== undefined && stageSha !== givenStage) {
+            return yield* new DigestMismatch({ path: stagePath, expected: givenStage, actual: stageSha })
           }
           const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
           if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
@@ -567,10 +593,12 @@ export const makeScheduler = (
               return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
             }
             const actual = yield* digestOrNull(surveyPath)
-            if (actual !== input.survey.sha256) {
-              return yield* new DigestMismatch({ path: surveyPath, expected: input.survey.sha256, actual })
+            const given = input.survey.sha256
+            if (given === undefined && actual === null) return yield* new FileNotFound({ path: surveyPath })
+            if (given !== undefined && actual !== given) {
+              return yield* new DigestMismatch({ path: surveyPath, expected: given, actual })
             }
-            survey = { path: surveyPath, sha256: actual }
+            survey = { path: surveyPath, sha256: actual! }
           }
           const missing = missingUnits(run, input.units)
           if (missing.length > 0) return yield* new MissingUnits({ missing })
@@ -591,7 +619,7 @@ export const makeScheduler = (
                 matcher = Option.match(text, {
                   onNone: () => null,
                   onSome: (t) => {
-                    const m = makeQuoteMatcher(t)
+                    const m = makeFileQuoteMatcher(path, t)
                     return (q: string) => m(q).matched
                   }
                 })
@@ -742,7 +770,7 @@ export const makeScheduler = (
         return { ids, mismatches, runs, quietLines, index: known }
       })
 
-    const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
+    const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = readLocked(
       withScanIndex((session) => Effect.map(loadAllRuns(session), ({ mismatches, runs }) => {
         // A quiet run left as a line of the index has no undecided outcome by definition.
         const outcomes = runs.sort(byCreation).flatMap((r) => r.unresolved)
@@ -751,10 +779,10 @@ export const makeScheduler = (
     )
 
     const showSubscription: SchedulerShape["showSubscription"] = (id) =>
-      locked(Effect.zipRight(checkId(id, MONITOR_ID_PATTERN, "--subscription"), loadSubscription(id)))
+      readLocked(Effect.zipRight(checkId(id, MONITOR_ID_PATTERN, "--subscription"), loadSubscription(id)))
 
     const showRun: SchedulerShape["showRun"] = (id) =>
-      locked(
+      readLocked(
         Effect.gen(function*() {
           const run = yield* loadRun(id)
           const { state } = yield* bindingState(run, digestOrNull)
@@ -762,10 +790,46 @@ export const makeScheduler = (
         })
       )
 
+    const list: SchedulerShape["list"] = readLocked(
+      Effect.gen(function*() {
+        const { broken, subs } = yield* scanSubscriptions(null)
+        const subscriptions: Array<MonitorList["subscriptions"][number]> = subs.map((s) => ({
+          id: s.id,
+          status: s.status,
+          revision: s.revision,
+          kind: s.kind,
+          target: s.target,
+          nextDueAt: s.nextDueAt,
+          activeRunId: s.activeRunId
+        }))
+        for (const p of broken) {
+          const id = p.slice(SUBSCRIPTIONS_DIR.length + 1, -".json".length)
+          subscriptions.push({ id, status: "unreadable", revision: null, kind: null, target: null, nextDueAt: null, activeRunId: null })
+        }
+        const entries = yield* listJson(RUNS_DIR)
+        const read = yield* readAllWith(entries.map((e) => runPath(e.id)), (bytes, i) => {
+          const loaded = verifyRunText(entries[i]!.id, textOf(bytes))
+          return loaded._tag === "Ok" ? loaded.run : null
+        }, RECORD_MAX)
+        const good = read.flatMap((r) => (r.value === null ? [] : [r.value])).sort(byCreation)
+        const runs: Array<MonitorList["runs"][number]> = good.map((r) => ({
+          id: r.id,
+          subscriptionId: r.subscriptionId,
+          status: r.status,
+          revision: r.revision,
+          windowStart: r.windowStart
+        }))
+        read.forEach((r, i) => {
+          if (r.value === null) runs.push({ id: entries[i]!.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+        })
+        return { subscriptions, runs }
+      })
+    )
+
     // --- next ----------------------------------------------------------------------------
 
     const facts: NowGiven<SchedulerShape["facts"]> = (now) =>
-      locked(withScanIndex((session) =>
+      readLocked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
           for (const r of yield* Ref.get(recoveredRef)) {
@@ -919,6 +983,7 @@ export const makeScheduler = (
       unresolvedOutcomes,
       showSubscription: idChecked(Id, showSubscription),
       showRun: idChecked(RunId, showRun),
+      list,
       facts: nowOptional0(nowChecked(facts)),
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape
@@ -929,6 +994,6 @@ export const SchedulerLive: Layer.Layer<Scheduler, never, FileStore | Lock> = La
   Effect.gen(function*() {
     const store = yield* FileStore
     const lock = yield* Lock
-    return yield* makeScheduler(store, lock.withLock)
+    return yield* makeScheduler(store, lock.withLock, {}, { withReadLock: lock.withReadLock })
   })
 )

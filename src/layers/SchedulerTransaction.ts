@@ -157,5 +157,8 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
     }
   )
 
-  return { commit, recover }
+  /** Is an interrupted transaction waiting to be recovered? (Reads only.) */
+  const pending: Effect.Effect<boolean, StoreError> = Effect.map(readOrNull(INTENT_FILE), (t) => t !== null)
+
+  return { commit, recover, pending }
 }

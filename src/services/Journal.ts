@@ -22,6 +22,7 @@ import type {
   CorruptJournal,
   DuplicateEventId,
   InvalidManifest,
+  StudyNotFound,
   UnimportedLegacyManifest,
   UnknownCandidate,
   UnterminatedTail
@@ -35,19 +36,22 @@ import type {
   RecoverResult,
   StudyRow
 } from "../domain/Journal.js"
+import type { DigestMismatch } from "../domain/MonitorErrors.js"
 
 /** Errors of reading a study's committed history. */
 export type ReadHistoryError = InvalidInput | CorruptJournal | AliasedFile | IoError | UnsafePath | LimitExceeded
 
 export type AppendError =
   | ReadHistoryError
+  | FileNotFound
+  | DigestMismatch
   | DuplicateEventId
   | UnknownCandidate
   | ConflictingEvent
   | UnterminatedTail
   | LockTimeout
 
-export type InspectError = ReadHistoryError
+export type InspectError = ReadHistoryError | StudyNotFound
 
 export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout
 

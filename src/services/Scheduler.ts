@@ -20,6 +20,7 @@ import type {
   IoError,
   LimitExceeded,
   LockTimeout,
+  RecoveryNeeded,
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
@@ -46,6 +47,7 @@ export type SchedulerError =
   | InvalidInput
   | IoError
   | LockTimeout
+  | RecoveryNeeded
   | StaleRevision
   | FileNotFound
   | UnsafePath
@@ -114,10 +116,34 @@ export interface SchedulerShape {
   readonly showRun: (
     id: string
   ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
+  /**
+   * Every subscription (status, nextDueAt) and every run (status), in creation order; a record
+   * that cannot be read is listed by id with `status: "unreadable"`. Reads only.
+   */
+  readonly list: Effect.Effect<MonitorList, SchedulerError>
   /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
   readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
   /** Recover an interrupted transaction now (every other method does this first). */
   readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
+}
+
+export interface MonitorList {
+  readonly subscriptions: ReadonlyArray<{
+    readonly id: string
+    readonly status: SubscriptionRecord["status"] | "unreadable"
+    readonly revision: number | null
+    readonly kind: SubscriptionRecord["kind"] | null
+    readonly target: string | null
+    readonly nextDueAt: string | null
+    readonly activeRunId: string | null
+  }>
+  readonly runs: ReadonlyArray<{
+    readonly id: string
+    readonly subscriptionId: string | null
+    readonly status: RunRecord["status"] | "unreadable"
+    readonly revision: number | null
+    readonly windowStart: string | null
+  }>
 }
 
 export class Scheduler extends Context.Tag("dossier/Scheduler")<Scheduler, SchedulerShape>() {}

@@ -1,9 +1,19 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { type CommandSpec, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["gate"],
+    tools: [
+      { takes: ["state", "researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "now"] },
+      {
+        suffix: "recheck",
+        description:
+          "Before resuming a maturity run the gate parked with proceed: re-verify the recorded closures against a fresh descriptor. No blocker left: the working description; else BlockersRemain. Writes nothing.",
+        takes: ["state", "descriptor", "now"],
+        fixed: { recheck: true }
+      }
+    ],
     description:
       "Research before asking: in an unattended run (DOSSIER_UNATTENDED=1 or autopilot: true in the state) verify every quote the research output cites and close only the gaps it backs; acceptance criteria and business rules are never closed. Answers proceed or ask and records it in the state (atomically, compare-and-set). Otherwise a no-op: {active: false}.",
     flags: {
@@ -56,5 +66,5 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => import("./gate.impl.js").then((m) => m.gate(v))
-  }
+  })
 ]
