@@ -31,6 +31,7 @@ const LONG_BLOCK = 500
 const MAX_BYLINE = 200
 const PROSE_WEIGHT = 300
 const MAX_GROWN_LINK_DENSITY = 0.35
+const PROSE_KEPT = 600
 
 const TAG_SCORE: Record<string, number> = {
   div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
@@ -206,7 +207,9 @@ const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
 const furniture = (el: El): boolean => {
-  if (el.weight + (el.scored ? el.score : 0) < 0) return true
+  // A name alone does not condemn a block that reads like the article (Readability counts the
+  // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
+  if (el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
