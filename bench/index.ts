@@ -11,6 +11,7 @@ import { benchExtraction } from "./extraction.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
+import { benchLibrary } from "./library.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
 import { printTable, type Row, rows } from "./support.js"
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<void>> = {
   journal: benchJournal,
   gate: benchGate,
   monitor: benchMonitor,
+  library: benchLibrary,
   extraction: benchExtraction
 }
 const [only, mode] = process.argv.slice(2)

@@ -21,7 +21,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InputOutsideWorkdir: { retryable: false, area: "common", hint: "Put the input file inside the work folder (e.g. research/inputs/)." },
   FileNotFound: { retryable: false, area: "common", hint: "Create the file or correct the path (relative to the work folder)." },
   PathOutsideArea: { retryable: false, area: "common", hint: "Sources live under research/sources/, results under research/results/." },
-  UnsafePath: { retryable: false, area: "common", hint: "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed; use a plain file inside the folder." },
+  UnsafePath: { retryable: false, area: "common", hint: "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path flag may not name a file dossier does not let the command write (`reason` says whose it is); use a plain file inside the folder." },
   LimitExceeded: { retryable: false, area: "common", hint: "A documented limit was reached (`limit`, `max`, `actual`)." },
   AliasedFile: { retryable: false, area: "journal", hint: "Replace the symlink or hard link by a plain file (a person's decision)." },
   CorruptPlan: { retryable: false, area: "plan", hint: "A person must repair the marked section of plan.md; nothing is written until then." },

@@ -36,20 +36,45 @@ export const envelopeOf = (error: DossierError): ErrorEnvelope => {
   return { _tag: error._tag, message: error.message, retryable: info.retryable, ...fieldsOf(error) }
 }
 
-const write = (stream: NodeJS.WriteStream, text: string) => {
-  stream.write(text.endsWith("\n") ? text : `${text}\n`)
+/** EX_IOERR (sysexits.h): the answer could not be written to standard output. */
+export const EXIT_OUTPUT_FAILED = 74
+
+let outputFailed = false
+
+/**
+ * Standard output could not be written (a full disk, a closed file, `> /dev/full`): end quietly
+ * with one line on stderr and exit 74 — no stack trace, no path. Later writes are dropped.
+ */
+export const outputFailure = (error: unknown) => {
+  if (outputFailed) return
+  outputFailed = true
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  try {
+    process.stderr.write(`dossier: could not write the answer to standard output${typeof code === "string" ? ` (${code})` : ""}\n`)
+  } catch {
+    // stderr is gone too: the exit code says it.
+  }
+  process.exitCode = EXIT_OUTPUT_FAILED
+}
+
+const write = (stream: NodeJS.WriteStream, text: string, exitCode: number) => {
+  if (outputFailed) return
+  process.exitCode = exitCode
+  try {
+    stream.write(text.endsWith("\n") ? text : `${text}\n`)
+  } catch (e) {
+    // A file as stdout is written synchronously: its failure is thrown here.
+    if (stream === process.stdout) outputFailure(e)
+  }
 }
 
 export const printSuccess = (json: boolean, result: object, human: string) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: true, ...result }))
-  else write(process.stdout, human)
-  process.exitCode = EXIT_OK
+  write(process.stdout, json ? JSON.stringify({ ok: true, ...result }) : human, EXIT_OK)
 }
 
 export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string, exitCode: number) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: false, error: envelope }))
-  else write(process.stderr, `error ${envelope._tag}: ${envelope.message}\n  ${hint}`)
-  process.exitCode = exitCode
+  if (json) write(process.stdout, JSON.stringify({ ok: false, error: envelope }), exitCode)
+  else write(process.stderr, `error ${envelope._tag}: ${envelope.message}\n  ${hint}`, exitCode)
 }
 
 export const printUsageError = (json: boolean, detail: string) =>

@@ -6,6 +6,7 @@
  * This module imports nothing heavy: it is on the start-up path of every command.
  */
 import type * as Effect from "effect/Effect"
+import { parseRealInstant } from "../domain/Instant.js"
 
 export type FlagSpec =
   | { readonly kind: "text"; readonly name: string; readonly description: string; readonly default?: string }
@@ -71,16 +72,15 @@ export const now: FlagSpec = {
 }
 
 // Value parsers shared by the fast path and the @effect/cli commands, so both accept exactly the same.
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
+// A real calendar time, years 0000–9999 (`2026-02-30` is refused, not rolled over to March 2).
 export const parseNow = (s: string): Date | string => {
-  const ms = ISO.test(s) ? Date.parse(s) : Number.NaN
-  return Number.isNaN(ms) ? `--now expects an ISO-8601 instant such as 2026-11-30T10:00:00Z, got '${s}'` : new Date(ms)
+  const ms = parseRealInstant(s)
+  return ms === undefined ? `--now expects a real ISO-8601 instant such as 2026-11-30T10:00:00Z, got '${s}'` : new Date(ms)
 }
 
 export const parseInteger = (flag: { readonly name: string; readonly min?: number; readonly max?: number }, s: string): number | string => {
-  const t = s.trim()
-  const n = /^-?\d+$/.test(t) ? Number(t) : Number.NaN
+  // Digits only, as written: `' 1'` or `'1 '` is refused, not trimmed.
+  const n = /^-?\d+$/.test(s) ? Number(s) : Number.NaN
   const min = flag.min ?? Number.MIN_SAFE_INTEGER
   const max = flag.max ?? Number.MAX_SAFE_INTEGER
   if (Number.isSafeInteger(n) && n >= min && n <= max) return n

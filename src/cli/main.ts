@@ -7,19 +7,23 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { fastParse } from "./FastPath.js"
-import { printDefect } from "./Render.js"
+import { EXIT_OUTPUT_FAILED, outputFailure, printDefect } from "./Render.js"
 import { allSpecs } from "./Specs.js"
 
 const wantsJson = process.argv.slice(2).includes("--json")
 
 // A reader that closes the pipe early (`dossier … | head`) is not an error of ours: the answer is
 // printed last, after any write has finished, so leave quietly instead of printing a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
-    throw e
-  })
-}
+// Any other failure to write stdout ends the process quietly too: one line on stderr, exit 74.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
+  outputFailure(e)
+  process.exit(EXIT_OUTPUT_FAILED)
+})
+process.stderr.on("error", (e: NodeJS.ErrnoException) => {
+  // Nowhere left to say anything: leave with the exit code already set.
+  process.exit(e.code === "EPIPE" ? process.exitCode ?? 0 : EXIT_OUTPUT_FAILED)
+})
 
 const finish = (exit: Exit.Exit<void, unknown>) => {
   if (Exit.isFailure(exit)) {

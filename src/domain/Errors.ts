@@ -98,6 +98,14 @@ export const UnsafePathReason = Schema.Literal(
   "not-regular-file",
   "not-directory",
   "changed-while-opening",
+  "replaced-after-publish",
+  "unsupported-platform",
+  "dossier-state",
+  "plan-file",
+  "retained-file",
+  "journal-file",
+  "registered-file",
+  "run-state",
   "invalid"
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type

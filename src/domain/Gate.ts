@@ -5,9 +5,10 @@
  * attempts log rows, and the gate's success outputs.
  */
 import * as Schema from "effect/Schema"
+import { FreeJson } from "./Decode.js"
 
 /** Any further keys of an object: accepted and kept untouched. */
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Rest = Schema.Record({ key: Schema.String, value: FreeJson })
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1))
 

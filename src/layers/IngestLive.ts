@@ -1,21 +1,25 @@
 /**
  * Ingest on top of SafeHttp, FileStore and Lock. The fetch happens outside the lock; the
  * retention (both files, then one append to `.dossier/captures.jsonl`) happens inside it.
- * Both targets are checked before either is written, so an edited retained file refuses the
- * whole capture and nothing is written.
+ * Every target (both retained files and the capture log) is checked before any is written, so an
+ * edited retained file or an unsafe log refuses the whole capture and nothing is written.
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
-import { EditedRetainedFile } from "../domain/Errors.js"
+import { EditedRetainedFile, UnsafePath } from "../domain/Errors.js"
 import { CAPTURES_LOG, captureLine, originalPath, readablePath } from "../domain/IngestContent.js"
-import { readableCopyBytes } from "../domain/Readable.js"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest, type IngestShape } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { SafeHttp } from "../services/SafeHttp.js"
+import { dateOr } from "./Now.js"
+
+/** The readable-copy extractor (and with it the HTML parser) is loaded at the first capture. */
+let readableModule: Promise<typeof import("../domain/Readable.js")> | undefined
+const loadReadable = Effect.promise(() => (readableModule ??= import("../domain/Readable.js")))
 
 export const makeIngest = Effect.gen(function*() {
   const http = yield* SafeHttp
@@ -37,10 +41,25 @@ export const makeIngest = Effect.gen(function*() {
           )
     )
 
+  /** Refuse a capture log that could not be appended to (a symlink, hard link or non-regular file), before anything is written. */
+  const expectAppendable = (path: string) =>
+    Effect.flatMap(fs.stat(path), (st) =>
+      Option.isNone(st)
+        ? Effect.void
+        : st.value.kind === "symlink"
+        ? Effect.fail(new UnsafePath({ path, reason: "symlink" }))
+        : st.value.kind !== "file"
+        ? Effect.fail(new UnsafePath({ path, reason: "not-regular-file" }))
+        : st.value.nlink > 1
+        ? Effect.fail(new UnsafePath({ path, reason: "hard-link" }))
+        : Effect.void)
+
   const capture: IngestShape["capture"] = (url, options) =>
     Effect.gen(function*() {
+      if (options?.now !== undefined) yield* checkNow(options.now)
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
-      const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
+      const fetchedAt = yield* dateOr(options?.now)
+      const { readableCopyBytes } = yield* loadReadable
       const readable = readableCopyBytes(fetched.kind, fetched.text, fetched.finalUrl)
       const originalSha = sha256Hex(fetched.body)
       const readableSha = sha256Hex(readable)
@@ -49,9 +68,10 @@ export const makeIngest = Effect.gen(function*() {
       const at = fetchedAt.toISOString()
       const reused = yield* lock.withLock(
         Effect.gen(function*() {
-          // Both checked before either is written.
+          // Every target checked before any is written: both retained files and the capture log.
           yield* expectSameOrAbsent(original.path, original.sha256, original.bytes)
           yield* expectSameOrAbsent(source.path, source.sha256, source.bytes)
+          yield* expectAppendable(CAPTURES_LOG)
           const o = yield* fs.writeRetained(original.path, fetched.body)
           const s = yield* fs.writeRetained(source.path, readable)
           yield* fs.append(

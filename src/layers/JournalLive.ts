@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
-import { AliasedFile, InvalidInput, type IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import { AliasedFile, InvalidInput, IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import {
   type AppendResult,
   checkStudyId,
@@ -134,8 +134,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
 
   /**
    * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
-   * fresh memory costs more than reading a small journal on some machines (measured here: ~0.1 ms
-   * for 30 KB, a quarter of an fsync). A verified replay read into recycled memory keeps that
+   * fresh memory can cost more than reading a small journal, a noticeable part of an append
+   * beside its fsync (bench/journal.ts). A verified replay read into recycled memory keeps that
    * memory with it (`Verified.memory`); once the replay has been taken and continued (or dropped)
    * by `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
    * for the next read. Only locked operations, which the lock serializes, use either.
@@ -447,7 +447,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           const path = paths.recovered(sha256)
           yield* store.writeRetained(path, tail)
           yield* store.truncate(paths.journal, committed).pipe(
-            Effect.catchTag("FileNotFound", () => Effect.die(new Error("the journal vanished while locked"))),
+            // Removed by another process since it was read (the lock binds only dossier): a typed, retryable refusal.
+            Effect.catchTag("FileNotFound", () => Effect.fail(new IoError({ path: paths.journal, operation: "truncate", code: "ENOENT" }))),
             aliased(paths.journal)
           )
           return { study, recovered: { path, bytes: tail.byteLength, sha256 } } satisfies RecoverResult

@@ -8,9 +8,10 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import type * as Schema from "effect/Schema"
 import { toBuffer } from "../domain/Bytes.js"
-import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
+import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
+import { checkNow, decodeWith, parseJson, validateWith } from "../domain/Decode.js"
 import { compileGuard } from "../domain/Guard.js"
 import { isRunMismatch, type RunScan, type RunScanResult, scanRun, scanRunText, verifyRunText } from "../domain/RunScan.js"
 import {
@@ -22,9 +23,18 @@ import {
   type ScanIndex,
   scanStamp
 } from "../domain/ScanIndex.js"
-import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, StaleRevision, UnsafePath } from "../domain/Errors.js"
 import {
   afterRunEnded,
+  CreateDueRunInput,
+  FinishRunInput,
+  Id,
+  OutcomeDispositionInput,
+  RunId,
+  SubscriptionInput,
+  SubscriptionStatusInput,
+  SubscriptionUpdateInput,
+  TransitionRunInput,
   checkDisposition,
   checkFinishInput,
   checkTransition,
@@ -45,6 +55,7 @@ import {
   RunRecord,
   statusChange,
   SubscriptionRecord,
+  timesInRange,
   updateSubscription
 } from "../domain/Monitor.js"
 import {
@@ -69,6 +80,7 @@ import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
 import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
 import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { nowOptional, nowOptional0, type NowGiven } from "./Now.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
@@ -90,7 +102,11 @@ export interface SchedulerOptions {
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
 
-const render = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+const isJsonObjectText = (text: string): boolean =>
+  Either.match(parseJson(text), { onLeft: () => false, onRight: (v) => typeof v === "object" && v !== null && !Array.isArray(v) })
+
+/** A record's stored text; one whose times fall after year 9999 is refused (`timesInRange`). */
+const render = (value: unknown) => Either.map(timesInRange(value), (v) => `${JSON.stringify(v, null, 2)}\n`)
 
 /** `Schema.is(SubscriptionRecord, { onExcessProperty: "error" })`, compiled (scans read every subscription). */
 const isSubscriptionRecord = compileGuard(SubscriptionRecord)
@@ -157,9 +173,14 @@ export const makeScheduler = (
       Effect.flatMap(readOptional(runPath(id)), (text) =>
         Option.match(text, {
           onNone: () => Effect.succeed(Option.none<RunRecord>()),
-          onSome: (t) => {
+          onSome: (t): Effect.Effect<Option.Option<RunRecord>, CorruptMonitorRecord | ReceiptDigestMismatch> => {
             const loaded = verifyRunText(id, t)
-            return loaded._tag === "Ok" ? Effect.succeed(Option.some(loaded.run)) : Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+            if (loaded._tag === "Ok") return Effect.succeed(Option.some(loaded.run))
+            // A file that is not even a JSON object is a corrupt record; a JSON object that is no
+            // valid run, or whose receipt does not verify, is a receipt mismatch (fail closed).
+            return isJsonObjectText(t)
+              ? Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+              : Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" }))
           }
         })
       )
@@ -280,11 +301,15 @@ export const makeScheduler = (
         }
         const subs: Array<SubscriptionRecord> = []
         const broken: Array<string> = []
-        for (const r of read) {
-          if (r.value === null) broken.push(r.path)
+        const brokenIds: Array<string> = []
+        for (const [i, r] of read.entries()) {
+          if (r.value === null) {
+            broken.push(r.path)
+            brokenIds.push(entries[i]!.id)
+          }
           else subs.push(r.value)
         }
-        return { subs: subs.sort(byCreation), broken }
+        return { subs: subs.sort(byCreation), broken, brokenIds }
       })
 
     const checkRevision = (expected: number, actual: number) =>
@@ -295,7 +320,10 @@ export const makeScheduler = (
       Effect.gen(function*() {
         const rel = yield* store.normalize(path)
         const st = yield* store.stat(rel)
-        if (Option.isNone(st) || st.value.kind !== "file") return yield* new FileNotFound({ path: rel })
+        if (Option.isNone(st)) return yield* new FileNotFound({ path: rel })
+        // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
+        if (st.value.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+        if (st.value.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
         return rel
       })
 
@@ -322,7 +350,7 @@ export const makeScheduler = (
 
     // --- subscriptions -------------------------------------------------------------------
 
-    const createSubscription: SchedulerShape["createSubscription"] = (input, now) =>
+    const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -336,24 +364,24 @@ export const makeScheduler = (
             if (same) return { created: false, subscription: existing.value }
             return yield* new ConflictingSubscription({ id: record.id })
           }
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { created: true, subscription: record }
         })
       )
 
-    const updateSubscriptionM: SchedulerShape["updateSubscription"] = (input, now) =>
+    const updateSubscriptionM: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
           yield* checkRevision(input.expectedRevision, sub.revision)
           if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
           const { gridChanged, record } = updateSubscription(sub, input.changes, now)
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { gridChanged, subscription: record }
         })
       )
 
-    const setSubscriptionStatus: SchedulerShape["setSubscriptionStatus"] = (input, now) =>
+    const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -365,17 +393,12 @@ export const makeScheduler = (
             return yield* new ActiveRunExists({ runId: sub.activeRunId })
           }
           const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { changed: true, subscription: record }
         })
       )
 
     /** Every subscription; a damaged record fails closed with CorruptMonitorRecord. */
-    const loadAllSubscriptions = (session: ScanSession | null) => Effect.flatMap(scanSubscriptions(session), ({ broken, subs }) =>
-      broken.length > 0
-        ? Effect.fail(new CorruptMonitorRecord({ path: broken[0]!, reason: "not a valid subscription record" }))
-        : Effect.succeed(subs)
-    )
 
     const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
       id: s.id,
@@ -391,30 +414,33 @@ export const makeScheduler = (
       activeRunId: s.activeRunId
     })
 
-    const due: SchedulerShape["due"] = (now) =>
+    const due: NowGiven<SchedulerShape["due"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
-          const subs = yield* loadAllSubscriptions(session)
+          // A damaged subscription record is reported by id, not fatal for the healthy ones.
+          const { brokenIds, subs } = yield* scanSubscriptions(session)
+          const damaged = brokenIds.map((id) => ({ id, damaged: "not a valid subscription record" }))
           const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
           const read = yield* readAllWith(active.map(runPath), (bytes) => textOf(bytes), RECORD_MAX)
           const receiptMismatches = read.flatMap((r, i) =>
             r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.value ?? "")._tag === "Ok" ? [] : [active[i]!]
           )
-          return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), receiptMismatches }
+          return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), damaged, receiptMismatches }
         })
       ))
 
     // --- runs ----------------------------------------------------------------------------
 
-    const createDueRun: SchedulerShape["createDueRun"] = (input, now) =>
+    const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
           const latest = latestWindow(sub, now)
           if (latest >= 0) {
-            // A run for the latest window that has started already exists: answer it (a retry).
+            // An active run for the latest window that has started: answer it (a retry). A run of
+            // that window that has ended is no answer: the subscription is then not due (NotDue).
             const existing = yield* findRun(runIdOf(sub.id, sub.gridVersion, latest))
-            if (Option.isSome(existing)) return { created: false, run: existing.value }
+            if (Option.isSome(existing) && isActiveRun(existing.value.status)) return { created: false, run: existing.value }
           }
           if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
           if (!isDue(sub, now)) {
@@ -429,14 +455,14 @@ export const makeScheduler = (
             updatedAt: now.toISOString()
           }
           yield* tx.commit([
-            { kind: "replace", path: runPath(run.id), after: render(run) },
-            { kind: "replace", path: subscriptionPath(sub.id), after: render(updated) }
+            { kind: "replace", path: runPath(run.id), after: yield* render(run) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(updated) }
           ])
           return { created: true, run }
         })
       )
 
-    const transitionRun: SchedulerShape["transitionRun"] = (input, now) =>
+    const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -449,23 +475,67 @@ export const makeScheduler = (
             updatedAt: now.toISOString(),
             transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
           }
-          const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: render(updated) }]
+          const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: yield* render(updated) }]
           if (input.to === "cancelled") {
             const sub = yield* findSubscription(run.subscriptionId)
             if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
-              changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: render(afterRunEnded(sub.value, now)) })
+              changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: yield* render(afterRunEnded(sub.value, now)) })
             }
           }
-          if (changes.length === 1) yield* store.writeAtomic(runPath(run.id), render(updated))
+          if (changes.length === 1) yield* store.writeAtomic(runPath(run.id), yield* render(updated))
           else yield* tx.commit(changes)
           return { run: updated }
         })
       )
 
-    const finishRun: SchedulerShape["finishRun"] = (input, now) =>
+    /** Does `input` say exactly what the completed run's finish recorded (paths compared normalized)? */
+    const sameFinish = (run: RunRecord, input: FinishRunInput) =>
+      Effect.gen(function*() {
+        const c = run.completion
+        if (c === null) return false
+        const normalized = (p: string) => store.normalize(p).pipe(Effect.orElseSucceed(() => p))
+        const citations: Array<{ path: string; quote: string }> = []
+        for (const o of input.outcomes) {
+          for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
+        }
+        let i = 0
+        const given = {
+          binding: input.binding,
+          stage: { path: yield* normalized(input.stage.path), sha256: input.stage.sha256 },
+          survey: input.survey === undefined ? null : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
+          units: input.units === undefined ? [] : input.units,
+          outcomes: input.outcomes.map((o) => ({
+            id: o.id,
+            label: o.label,
+            reason: o.reason,
+            citations: o.citations.map(() => citations[i++]!)
+          }))
+        }
+        const recorded = {
+          binding: c.binding,
+          stage: c.stage,
+          survey: c.survey,
+          units: c.units,
+          outcomes: run.outcomes.map((o) => ({ id: o.id, label: o.label, reason: o.reason, citations: o.citations }))
+        }
+        return canonicalJson(given) === canonicalJson(recorded)
+      })
+
+    const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
+          // An exact repeat of the finish that completed this run (a retry after a lost answer)
+          // answers the completed run, unchanged.
+          if (run.status === "completed" && input.expectedRevision === run.revision - 1 && (yield* sameFinish(run, input))) {
+            const sub = yield* loadSubscription(run.subscriptionId)
+            return {
+              changed: false,
+              run,
+              subscription: { id: sub.id, revision: sub.revision, nextDueAt: sub.nextDueAt },
+              reported: false
+            }
+          }
           yield* checkRevision(input.expectedRevision, run.revision)
           if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed" })
           yield* checkFinishInput(run, input)
@@ -513,7 +583,8 @@ export const makeScheduler = (
               const path = yield* store.normalize(c.path)
               let matcher = matchers.get(path)
               if (matcher === undefined) {
-                const text = yield* store.readText(path, { maxBytes: FILE_MAX }).pipe(
+                // A cited file is evidence: a hard-linked one is refused, as every retained file is.
+                const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
                   Effect.map(Option.some),
                   Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
                 )
@@ -550,8 +621,8 @@ export const makeScheduler = (
           }
           const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
           const changes: Array<Change> = [
-            { kind: "replace", path: runPath(run.id), after: render(completed) },
-            { kind: "replace", path: subscriptionPath(sub.id), after: render(nextSub) }
+            { kind: "replace", path: runPath(run.id), after: yield* render(completed) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(nextSub) }
           ]
           const program = sub.program
           if (program !== null) {
@@ -569,6 +640,7 @@ export const makeScheduler = (
           }
           yield* tx.commit(changes)
           return {
+            changed: true,
             run: completed,
             subscription: { id: nextSub.id, revision: nextSub.revision, nextDueAt: nextSub.nextDueAt },
             reported: program !== null
@@ -576,7 +648,7 @@ export const makeScheduler = (
         })
       )
 
-    const setOutcomeDisposition: SchedulerShape["setOutcomeDisposition"] = (input, now) =>
+    const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -597,7 +669,7 @@ export const makeScheduler = (
             updatedAt: now.toISOString(),
             outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
           }
-          yield* store.writeAtomic(runPath(run.id), render(updated))
+          yield* store.writeAtomic(runPath(run.id), yield* render(updated))
           return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
         })
       )
@@ -692,7 +764,7 @@ export const makeScheduler = (
 
     // --- next ----------------------------------------------------------------------------
 
-    const facts: SchedulerShape["facts"] = (now) =>
+    const facts: NowGiven<SchedulerShape["facts"]> = (now) =>
       locked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
@@ -821,19 +893,33 @@ export const makeScheduler = (
         })
       ))
 
+    // Every argument is checked with the Schema the CLI decodes with, so a library caller cannot
+    // make the scheduler write a record it would later refuse to read.
+    const checked = <I, A>(schema: Schema.Schema<I, any, never>, method: (input: I, now: Date) => Effect.Effect<A, SchedulerError>) => {
+      const validate = validateWith(schema)
+      return (input: I, now: Date): Effect.Effect<A, SchedulerError> =>
+        Effect.flatMap(Effect.all([validate(input), checkNow(now)]), ([i, n]) => method(i, n))
+    }
+    const idChecked = <A>(schema: Schema.Schema<string, string, never>, method: (id: string) => Effect.Effect<A, SchedulerError>) => {
+      const validate = validateWith(schema)
+      return (id: string) => Effect.flatMap(validate(id), method)
+    }
+    const nowChecked = <A>(method: (now: Date) => Effect.Effect<A, SchedulerError>) => (now: Date) =>
+      Effect.flatMap(checkNow(now), method)
+
     return {
-      createSubscription,
-      updateSubscription: updateSubscriptionM,
-      setSubscriptionStatus,
-      due,
-      createDueRun,
-      transitionRun,
-      finishRun,
-      setOutcomeDisposition,
+      createSubscription: nowOptional(checked(SubscriptionInput, createSubscription)),
+      updateSubscription: nowOptional(checked(SubscriptionUpdateInput, updateSubscriptionM)),
+      setSubscriptionStatus: nowOptional(checked(SubscriptionStatusInput, setSubscriptionStatus)),
+      due: nowOptional0(nowChecked(due)),
+      createDueRun: nowOptional(checked(CreateDueRunInput, createDueRun)),
+      transitionRun: nowOptional(checked(TransitionRunInput, transitionRun)),
+      finishRun: nowOptional(checked(FinishRunInput, finishRun)),
+      setOutcomeDisposition: nowOptional(checked(OutcomeDispositionInput, setOutcomeDisposition)),
       unresolvedOutcomes,
-      showSubscription,
-      showRun,
-      facts,
+      showSubscription: idChecked(Id, showSubscription),
+      showRun: idChecked(RunId, showRun),
+      facts: nowOptional0(nowChecked(facts)),
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape
   })

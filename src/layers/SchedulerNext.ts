@@ -44,7 +44,7 @@ export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | Schedule
 )
 
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
-export const nextFacts = (now: Date): Effect.Effect<ReadonlyArray<Fact>, SchedulerError, Scheduler | Plan | Journal> =>
+export const nextFacts = (now?: Date): Effect.Effect<ReadonlyArray<Fact>, SchedulerError, Scheduler | Plan | Journal> =>
   Effect.gen(function*() {
     const scheduler = yield* Scheduler
     const monitor = yield* scheduler.facts(now)

@@ -9,7 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { TargetError } from "../domain/DestinationPolicy.js"
-import type { EditedRetainedFile, IoError, LockTimeout, UnsafePath, LimitExceeded } from "../domain/Errors.js"
+import type { EditedRetainedFile, InvalidInput, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { CAPTURES_LOG, type CaptureRecord, parseCaptures } from "../domain/IngestContent.js"
 import type { IngestError } from "../domain/IngestErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
@@ -39,7 +39,7 @@ export interface DryRunResult {
   readonly literal: boolean
 }
 
-export type CaptureError = IngestError | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+export type CaptureError = IngestError | InvalidInput | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
 
 export interface IngestShape {
   /** Fetch, extract, retain both files and record the capture. */

@@ -35,13 +35,18 @@ export const relativeToWorkdir = (given: string): Effect.Effect<string, InputOut
     let rel: string
     if (path.isAbsolute(given)) {
       let abs = path.resolve(given)
-      try {
-        // The work folder's root is a real path; resolve links above the file the same way.
-        abs = path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs))
-      } catch {
-        // The parent does not exist: compare the path as given.
-      }
       rel = path.relative(root, abs)
+      // A path that names the work folder as spelled is taken as it is: a symlink inside the
+      // folder is then refused by the FileStore, never resolved here. Otherwise the path may
+      // reach the folder through links above it (the root is a real path): resolve those.
+      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+        try {
+          abs = path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs))
+        } catch {
+          // The parent does not exist: compare the path as given.
+        }
+        rel = path.relative(root, abs)
+      }
       if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return outside()
       rel = rel.split(path.sep).join("/")
     } else {

@@ -3,7 +3,7 @@
  * decision history of the study. Everything else about a study (inspect state, manifest.json,
  * index.json) is a projection of it.
  *
- * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring Workdir | FileStore | Lock.
+ * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring FileStore | Lock (no Workdir).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -27,6 +27,7 @@ import type {
   UnterminatedTail
 } from "../domain/JournalErrors.js"
 import type {
+  AppendInput,
   AppendResult,
   ImportResult,
   InspectResult,
@@ -65,8 +66,12 @@ export interface JournalShape {
    * aliased journal is a row (`tail: "corrupt"`), never a failure.
    */
   readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath>
-  /** Append one event or an ordered batch (JSON value, validated here as a whole before any write). */
-  readonly append: (study: string, input: unknown) => Effect.Effect<AppendResult, AppendError>
+  /**
+   * Append one event or an ordered batch, in their encoded (JSON) form. The input is still
+   * validated here as a whole before any write (`InvalidInput` names the field), for callers
+   * whose values did not come through the types.
+   */
+  readonly append: (study: string, input: AppendInput) => Effect.Effect<AppendResult, AppendError>
   /** The projection of the committed history; `verify` re-hashes every linked artifact. */
   readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
   /** Publish manifest.json (v1) and index.json atomically from the committed history. */

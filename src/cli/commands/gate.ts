@@ -13,7 +13,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         kind: "text",
         name: "state",
         description:
-          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept."
+          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath."
       },
       researchDir: {
         kind: "optionalText",
@@ -31,7 +31,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         kind: "optionalText",
         name: "attempts",
         description:
-          "The attempts log (JSONL rows {item, at, researchRounds, decision}); rounds are summed over every row of the item (default: .dossier/gate/attempted.jsonl)."
+          "The attempts log (JSONL rows {item, at, researchRounds, decision}); rounds are summed over every row of the item (default: .dossier/gate/attempted.jsonl). With --record-attempt it must not be the state or a file the gate does not own (as for --state; the default is the gate's own): UnsafePath."
       },
       recordAttempt: {
         kind: "boolean",

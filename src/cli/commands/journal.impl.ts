@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { checkStudyId, type InspectResult } from "../../domain/Journal.js"
+import { type AppendInput, checkStudyId, type InspectResult } from "../../domain/Journal.js"
 import { JournalLayer } from "../../layers/JournalLayer.js"
 import { readInput } from "../../services/InputFile.js"
 import { Journal } from "../../services/Journal.js"
@@ -45,7 +45,8 @@ export const append = (o: Common & { readonly input: string }) =>
       yield* studyOk(o.study)
       const value = yield* readInput(Schema.Unknown, o.input)
       const journal = yield* Journal
-      return yield* journal.append(o.study, value)
+      // append validates the whole input itself, so that its issues name the input file's fields.
+      return yield* journal.append(o.study, value as AppendInput)
     }).pipe(Effect.provide(JournalLayer(o.workdir))),
     (r) =>
       `Appended ${r.appended.length} event(s), skipped ${r.skipped.length} already recorded; head #${r.head.seq} ${r.head.id}.`

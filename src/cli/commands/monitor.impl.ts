@@ -12,7 +12,8 @@ import {
   type SubscriptionRecord,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
-  TransitionRunInput,
+  TransitionRunFile,
+  type TransitionRunInput,
   MONITOR_VERIFICATION_NOTE
 } from "../../domain/Monitor.js"
 import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
@@ -75,7 +76,7 @@ export const setSubscriptionStatus = (o: WithInput) =>
 
 export const due = (o: WithNow) =>
   inScheduler(o, (s) => s.due(nowOf(o)), (r) =>
-    r.subscriptions.length === 0
+    r.subscriptions.length === 0 && r.damaged.length === 0
       ? "no subscriptions"
       : [
         ...r.subscriptions.map((d) =>
@@ -83,6 +84,7 @@ export const due = (o: WithNow) =>
             d.mode === "remind" ? "remind the user first" : "may run straight away"
           }${d.activeRunId === null ? "" : `, active run ${d.activeRunId}`}`
         ),
+        ...r.damaged.map((d) => `damaged: subscription ${d.id}: ${d.damaged}`),
         ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
       ].join("\n"))
 
@@ -91,7 +93,8 @@ export const createDueRun = (o: WithInput) =>
     `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`)
 
 export const transitionRun = (o: WithInput) =>
-  withInputFile(o, TransitionRunInput, (s, input, now) => s.transitionRun(input, now), (r) => runText(r.run))
+  // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
+  withInputFile(o, TransitionRunFile, (s, input, now) => s.transitionRun(input as TransitionRunInput, now), (r) => runText(r.run))
 
 export const finishRun = (o: WithInput) =>
   withInputFile(
