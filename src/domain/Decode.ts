@@ -144,3 +144,7 @@ export const checkNow = (now: unknown, path = "now"): Either.Either<Date, Invali
   now instanceof Date && inInstantRange(now.getTime())
     ? Either.right(now)
     : Either.left(new InvalidInput({ issues: [{ path, message: "expected a valid date within years 0000-9999" }] }))
+
+/** `checkNow` where `now` may be left out (the method then reads Effect's Clock). */
+export const checkOptionalNow = (now: unknown, path = "now"): Either.Either<Date | undefined, InvalidInput> =>
+  now === undefined ? Either.right(undefined) : checkNow(now, path)
