@@ -93,7 +93,29 @@ const compile = (ast: AST.AST): Check => {
 }
 
 /** `Schema.is(schema, { onExcessProperty: "error" })`, compiled (see the module comment). */
+/** Does any object inside `u` hold an own `__proto__` key (JSON.parse makes one from text)? Iterative. */
+const hasProtoKey = (u: unknown): boolean => {
+  const stack: Array<unknown> = [u]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (v === null || typeof v !== "object") continue
+    if (Array.isArray(v)) {
+      for (const c of v) if (c !== null && typeof c === "object") stack.push(c)
+      continue
+    }
+    if (hasOwn.call(v, "__proto__")) return true
+    for (const k of Object.keys(v)) {
+      const c = (v as Record<string, unknown>)[k]
+      if (c !== null && typeof c === "object") stack.push(c)
+    }
+  }
+  return false
+}
+
 export const compileGuard = <A, I>(schema: Schema.Schema<A, I, never>): (u: unknown) => u is A => {
   const check = compile(schema.ast)
-  return (u: unknown): u is A => check(u)
+  // A value with an own `__proto__` key anywhere is rare and is judged by Schema itself, whose
+  // filters refuse such keys where dossier's inputs do (the compiled walk does not see them).
+  const reference = fallback(schema.ast)
+  return (u: unknown): u is A => (hasProtoKey(u) ? reference(u) : check(u))
 }

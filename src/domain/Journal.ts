@@ -77,7 +77,9 @@ const Text = Schema.String.pipe(
 const IsoTime = Schema.String.pipe(
   Schema.filter((s) => isRealInstant(s) || "an ISO-8601 instant with Z or an offset", {
     jsonSchema: { format: "date-time" },
-    description: "an ISO-8601 instant with Z or an offset"
+    description: "an ISO-8601 instant with Z or an offset",
+    // Generated as real instants (a filtered random string would almost never pass).
+    arbitrary: () => (fc) => fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
   })
 )
 const Sha256 = Schema.String.pipe(

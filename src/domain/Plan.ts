@@ -9,7 +9,9 @@ export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schem
 export const IsoTime = Schema.String.pipe(
   Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
     jsonSchema: { type: "string", format: "date-time" },
-    description: "ISO-8601 UTC time"
+    description: "ISO-8601 UTC time",
+    // Generated as real instants (a filtered random string would almost never pass).
+    arbitrary: () => (fc) => fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
   })
 )
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1))
