@@ -43,7 +43,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
 
 export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | null => {
-  if (typeof value === "string") return LONE_SURROGATE.test(value) ? { path: [], message: loneSurrogate } : null
   if (value === null || typeof value !== "object") return null
   interface Node {
     readonly v: object
@@ -64,7 +63,6 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const c: unknown = v[i]
-        if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, String(i)), message: loneSurrogate }
         if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
       }
       continue
@@ -73,9 +71,7 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!
       if (k === "__proto__") return { path: pathOf(node, k), message: "the key '__proto__' is not accepted" }
-      if (LONE_SURROGATE.test(k)) return { path: pathOf(node, k), message: loneSurrogate }
       const c: unknown = (v as Record<string, unknown>)[k]
-      if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, k), message: loneSurrogate }
       if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: k, parent: node })
     }
   }
@@ -148,3 +144,29 @@ export const checkNow = (now: unknown, path = "now"): Either.Either<Date, Invali
 /** `checkNow` where `now` may be left out (the method then reads Effect's Clock). */
 export const checkOptionalNow = (now: unknown, path = "now"): Either.Either<Date | undefined, InvalidInput> =>
   now === undefined ? Either.right(undefined) : checkNow(now, path)
+
+/**
+ * The first string (or key) inside `value` holding a lone surrogate, as an issue, or null.
+ * Canonical JSON (RFC 8785) cannot hold one, so inputs that are hashed canonically check this.
+ * Iterative, like `jsonProblem`.
+ */
+export const loneSurrogateProblem = (value: unknown): JsonProblem | null => {
+  const stack: Array<{ readonly v: unknown; readonly path: ReadonlyArray<string> }> = [{ v: value, path: [] }]
+  while (stack.length > 0) {
+    const { path, v } = stack.pop()!
+    if (typeof v === "string") {
+      if (LONE_SURROGATE.test(v)) return { path, message: loneSurrogate }
+      continue
+    }
+    if (v === null || typeof v !== "object") continue
+    if (Array.isArray(v)) {
+      v.forEach((c, i) => stack.push({ v: c, path: [...path, String(i)] }))
+      continue
+    }
+    for (const k of Object.keys(v)) {
+      if (LONE_SURROGATE.test(k)) return { path: [...path, k], message: loneSurrogate }
+      stack.push({ v: (v as Record<string, unknown>)[k], path: [...path, k] })
+    }
+  }
+  return null
+}
