@@ -51,6 +51,10 @@ export const commandOf = (
     const arg = Args.text({ name: a.name }).pipe(Args.withDescription(a.description))
     config[key] = a.optional ? Args.optional(arg) : arg
   }
+  if (spec.rest !== undefined) {
+    const arg = Args.text({ name: spec.rest.name }).pipe(Args.withDescription(spec.rest.description))
+    config[spec.rest.name] = spec.rest.optional ? Args.repeated(arg) : Args.atLeast(arg, 1)
+  }
   for (const [key, f] of Object.entries(spec.flags)) config[key] = optionOf(f)
   return Command.make(spec.path[spec.path.length - 1]!, config, (values) => handle(spec, values as Record<string, unknown>)).pipe(
     Command.withDescription(spec.description)

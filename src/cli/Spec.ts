@@ -36,6 +36,8 @@ export interface CommandSpec {
   /** Keyed by the property name the handler receives. */
   readonly flags: Readonly<Record<string, FlagSpec>>
   readonly args?: Readonly<Record<string, ArgSpec>>
+  /** Every word after `--`, as an array under `rest.name` (e.g. the program `exec` runs). */
+  readonly rest?: ArgSpec
   /** Load the implementation and run it with the parsed values. */
   readonly run: (values: any) => Promise<Effect.Effect<void>>
 }
