@@ -170,6 +170,8 @@ export interface SandboxPlan {
   /** The masked paths (below input roots) that exist, and whether each is a directory. */
   readonly masks: ReadonlyArray<{ readonly path: string; readonly directory: boolean }>
   readonly prlimit: string
+  /** coreutils' env: drops the PWD that bwrap sets after --chdir, so the environment is exactly the five variables. */
+  readonly env: string
 }
 
 /** Where a work-folder-relative path appears inside the sandbox. */
@@ -208,6 +210,9 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   const l = plan.limits
   a.push(
     "--",
+    plan.env,
+    "-u",
+    "PWD",
     plan.prlimit,
     `--cpu=${l.cpuSeconds}`,
     `--as=${l.memoryMiB * 1024 * 1024}`,

@@ -61,6 +61,7 @@ interface Machine {
   readonly bwrap: string
   readonly perl: string
   readonly prlimit: string
+  readonly env: string
   readonly cgroup: string | null
   readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
   readonly etc: ReadonlyArray<string>
@@ -112,6 +113,8 @@ const discover = (): Machine | string => {
   if (perl === undefined) return "perl is not installed (it measures the run)"
   const prlimit = findIn("prlimit", ["/usr/bin"])
   if (prlimit === undefined) return "prlimit (util-linux) is not installed in /usr/bin"
+  const env = findIn("env", ["/usr/bin"])
+  if (env === undefined) return "env (coreutils) is not installed in /usr/bin"
   let cgroup: string | null = null
   if (process.getuid?.() === 0) {
     cgroup = pidsCgroupRoot()
@@ -128,7 +131,7 @@ const discover = (): Machine | string => {
     }
   }
   const etc = ETC_FILES.filter((p) => fs.existsSync(p))
-  return { bwrap, perl, prlimit, cgroup, system, etc }
+  return { bwrap, perl, prlimit, env, cgroup, system, etc }
 }
 
 /** Every descendant of `pid` (from /proc), children before grandchildren. */
@@ -209,7 +212,7 @@ interface Started {
 }
 
 const start = (m: Machine, request: SandboxRequest, cgroup: string | null, echo: boolean): Started => {
-  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit })
+  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env })
   const [w4, pr] = SYSCALLS[process.arch]!
   const child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {
     stdio: ["ignore", "pipe", "pipe", "pipe"],

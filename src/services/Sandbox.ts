@@ -30,7 +30,7 @@ export interface SandboxOutcome {
   readonly stderr: Captured
 }
 
-export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit">
+export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit" | "env">
 
 export interface SandboxShape {
   /** Can a confined run start here? (cached per layer) */
