@@ -4,7 +4,7 @@ import * as Option from "effect/Option"
 import type { ExecutionRecord } from "../../domain/Execution.js"
 import { ExecLayer } from "../../layers/ExecLayer.js"
 import { Exec } from "../../services/Exec.js"
-import { respond } from "../Render.js"
+import { printUsageError, respond } from "../Render.js"
 
 const humanRecord = (r: ExecutionRecord) =>
   [
@@ -18,15 +18,19 @@ const humanRecord = (r: ExecutionRecord) =>
 export const run = (o: {
   readonly workdir: string
   readonly json: boolean
-  readonly grant: string
+  readonly grant: Option.Option<string>
   readonly candidate: Option.Option<string>
   readonly study: Option.Option<string>
   readonly program: ReadonlyArray<string>
 }) =>
-  respond(
+  Option.isNone(o.grant) || o.program.length === 0
+    ? Effect.sync(() =>
+      printUsageError(o.json, Option.isNone(o.grant) ? "Expected to find option: '--grant'" : "Name the program to run after --: dossier exec --grant G -- prog args")
+    )
+    : respond(
     o.json,
     Effect.flatMap(Exec, (x) =>
-      x.run(o.grant, o.program, {
+      x.run(o.grant.pipe(Option.getOrThrow), o.program, {
         candidateId: Option.getOrNull(o.candidate),
         study: Option.getOrNull(o.study),
         echo: !o.json,

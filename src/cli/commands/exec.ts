@@ -16,7 +16,9 @@ export const execDescriptions = {
   show: "Show a recorded execution, re-verified by its receipt digest; --verify also re-hashes its stdout, stderr and outputs."
 } as const
 
-const grantFlag: FlagSpec = { kind: "text", name: "grant", description: "The grant to run under." }
+// Optional for the parser only (a required flag of `exec` would make @effect/cli refuse
+// `exec show`); the handler refuses a missing one as a usage error.
+const grantFlag: FlagSpec = { kind: "optionalText", name: "grant", description: "The grant to run under (required)." }
 
 export const execSpecs: ReadonlyArray<CommandSpec> = [
   {
