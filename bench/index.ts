@@ -7,6 +7,7 @@
  * inspect 1.1–1.2× alone against 1.2–1.5× after the plan and ingest suites).
  */
 import { spawnSync } from "node:child_process"
+import { benchExec } from "./exec.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
@@ -20,7 +21,8 @@ const suites: Record<string, () => Promise<void>> = {
   ingest: benchIngest,
   journal: benchJournal,
   gate: benchGate,
-  monitor: benchMonitor
+  monitor: benchMonitor,
+  exec: benchExec
 }
 const [only, mode] = process.argv.slice(2)
 if (only !== undefined) {

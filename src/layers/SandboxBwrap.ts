@@ -56,6 +56,7 @@ const SIGNALS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT"
 
 const TERM_GRACE_MS = 2000
 const WATCH_MS = 500
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 interface Machine {
   readonly bwrap: string
@@ -203,7 +204,7 @@ const makeCgroup = (root: string, processes: number): string => {
 
 /** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */
 const removeCgroup = (dir: string) =>
-  Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 40, schedule: Schedule.spaced("50 millis") }), Effect.ignore)
+  Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }), Effect.ignore)
 
 interface Started {
   readonly done: Promise<Omit<SandboxOutcome, "killed">>
@@ -253,10 +254,15 @@ const start = (m: Machine, request: SandboxRequest, cgroup: string | null, echo:
       signal(b, "SIGKILL")
     }, TERM_GRACE_MS)
   }
-  const wall = setTimeout(() => terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`), request.limits.wallSeconds * 1000)
+  // Node's timers hold at most 2^31 - 1 ms (a longer delay fires at once); the watchdog loop
+  // enforces a wall limit beyond that.
+  const wallMs = request.limits.wallSeconds * 1000
+  const wall = wallMs <= MAX_TIMER_MS
+    ? setTimeout(() => terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`), wallMs)
+    : undefined
   const done = new Promise<Omit<SandboxOutcome, "killed">>((resolve) => {
     child.on("close", (code, sig) => {
-      clearTimeout(wall)
+      if (wall !== undefined) clearTimeout(wall)
       if (escalation !== undefined) clearTimeout(escalation)
       const end = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m.exec(report)
       let exitCode: number | null = null
@@ -299,9 +305,13 @@ export const SandboxBwrap = Layer.effect(
           catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
         })
         const started = yield* Effect.sync(() => start(m, request, cgroup, options.echo))
+        const began = Date.now()
         const watchdog = Effect.gen(function*() {
           for (;;) {
             yield* Effect.sleep(WATCH_MS)
+            if (Date.now() - began >= request.limits.wallSeconds * 1000) {
+              return started.terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`)
+            }
             const hit = yield* options.check
             if (hit !== null) return started.terminate(hit.reason, hit.detail)
           }
