@@ -23,14 +23,14 @@ const Iso = Schema.String.pipe(
 )
 const Count = (max: number) => Schema.Number.pipe(Schema.int(), Schema.between(0, max))
 
-export const Budget = Schema.Struct({
+export const GrantBudget = Schema.Struct({
   runs: Count(1_000_000),
   wallSeconds: Count(365 * 86_400),
   cpuSeconds: Count(365 * 86_400),
   memoryMiB: Count(1_048_576).pipe(Schema.greaterThanOrEqualTo(16)),
   outputMiB: Count(1_048_576)
 })
-export type Budget = typeof Budget.Type
+export type GrantBudget = typeof GrantBudget.Type
 export const BUDGET_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "memoryMiB", "outputMiB"]
 /** Figures spent by runs and carved out for children; `memoryMiB` is a per-run ceiling, never spent. */
 export const SPENT_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "outputMiB"]
@@ -46,7 +46,7 @@ export const GrantInput = Schema.Struct({
   work: RelPath,
   protected: Schema.optionalWith(Schema.Array(RelPath).pipe(Schema.maxItems(256)), { exact: true, default: () => [] }),
   tools: Schema.Array(Schema.Literal(...TOOLS)).pipe(Schema.maxItems(3)),
-  budget: Budget,
+  budget: GrantBudget,
   deadline: Iso,
   candidateId: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)), { exact: true })
 }).annotations({ identifier: "GrantInput" })
@@ -55,7 +55,7 @@ export type GrantInput = typeof GrantInput.Type
 /** The input of `dossier grant narrow`: a sooner deadline and/or smaller budget figures. */
 export const NarrowInput = Schema.Struct({
   deadline: Schema.optionalWith(Iso, { exact: true }),
-  budget: Schema.optionalWith(Schema.partial(Budget), { exact: true }),
+  budget: Schema.optionalWith(Schema.partial(GrantBudget), { exact: true }),
   reason: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1024)), { exact: true })
 }).annotations({ identifier: "NarrowInput" })
 export type NarrowInput = typeof NarrowInput.Type
@@ -73,7 +73,7 @@ export const GrantContent = Schema.Struct({
   work: RootIdentity,
   protected: Schema.Array(Schema.String),
   tools: Schema.Array(Schema.Literal(...TOOLS)),
-  budget: Budget,
+  budget: GrantBudget,
   deadline: Schema.String,
   network: Schema.Literal("offline"),
   candidateId: Schema.NullOr(Schema.String)
@@ -89,7 +89,7 @@ export const GrantEvent = Schema.Union(
     type: Schema.Literal("narrowed"),
     at: Schema.String,
     deadline: Schema.NullOr(Schema.String),
-    budget: Schema.partial(Budget),
+    budget: Schema.partial(GrantBudget),
     reason: Schema.NullOr(Schema.String)
   })
 )
@@ -206,7 +206,7 @@ export const isRevoked = (events: ReadonlyArray<GrantEvent>): boolean => events.
 /** Remaining budget: the effective budget less what children were granted and what runs spent. */
 export const remainingBudget = (
   budget: Figures,
-  children: ReadonlyArray<Budget>,
+  children: ReadonlyArray<GrantBudget>,
   spent: ReadonlyArray<Spent>
 ): Figures => {
   const out: Record<BudgetResource, number> = { ...budget }
