@@ -44,6 +44,9 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
       "cat /work/plan.md",
       "sh host-path.sh",
       "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
+      // No capability to undo the masks or the read-only binds.
+      "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
+      "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
       "echo done"
     ].join("; ")))
     const out = stdoutOf(dir, x)
@@ -53,6 +56,7 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     // Only the granted roots exist under /work.
     expect(out).toContain("research\nexp\ndata\nruns\n")
     expect(x.status).toBe("exited")
+    expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
   })
 
   it("cannot escape through .., /proc/1/root or an absolute host path", () => {
@@ -298,6 +302,18 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     await waitForRunning(other)
     ok(other, ["grant", "narrow", "--grant", "g1", "--input", putInput(other, "n.json", { deadline: new Date(Date.now() + 1000).toISOString() })])
     expect((await b.done).json.execution).toMatchObject({ status: "killed", reason: "deadline" })
+  })
+
+  it("a root replaced while it runs kills it: root-identity-changed", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sleep", "1000"])
+    await waitForRunning(dir)
+    fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
+    fs.mkdirSync(path.join(dir, "research/exp/data"))
+    const r = await run.done
+    expect(r.json.execution).toMatchObject({ status: "killed", reason: "root-identity-changed" })
+    expect(r.json.execution.detail).toContain("research/exp/data")
   })
 
   it("an exec that dies takes the sandbox with it; the next command records the run as lost", async () => {
