@@ -172,7 +172,18 @@ export interface SandboxPlan {
   readonly prlimit: string
   /** coreutils' env: drops the PWD that bwrap sets after --chdir, so the environment is exactly the five variables. */
   readonly env: string
+  /**
+   * Where bwrap takes each root from (by work-folder-relative path): `/proc/self/fd/<n>` of a
+   * directory dossier opened and checked against the grant's identity, so a root swapped after
+   * the check is never what gets mounted. Roots not listed are taken from their path.
+   */
+  readonly sources?: Readonly<Record<string, string>>
+  /** perl, which closes every descriptor above 2 inside the sandbox before the program starts. */
+  readonly closer?: string
 }
+
+/** Inside the sandbox: close every inherited descriptor above 2 (the roots' directory descriptors), then exec the rest. */
+export const CLOSE_FDS = "use POSIX; POSIX::close($_) for 3..1023; exec { $ARGV[0] } @ARGV or exit 127"
 
 /** Where a work-folder-relative path appears inside the sandbox. */
 export const inSandbox = (rel: string): string => `/work/${rel}`
@@ -192,7 +203,7 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   }
   for (const e of plan.etc) a.push("--ro-bind", e, e)
   a.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/work")
-  const host = (rel: string) => `${plan.root}/${rel}`
+  const host = (rel: string) => plan.sources?.[rel] ?? `${plan.root}/${rel}`
   for (const i of g.inputs) a.push("--ro-bind", host(i.path), inSandbox(i.path))
   for (const m of plan.masks) {
     if (m.directory) a.push("--tmpfs", inSandbox(m.path), "--remount-ro", inSandbox(m.path))
@@ -210,6 +221,7 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   const l = plan.limits
   a.push(
     "--",
+    ...(plan.closer === undefined ? [] : [plan.closer, "-e", CLOSE_FDS, "--"]),
     plan.env,
     "-u",
     "PWD",

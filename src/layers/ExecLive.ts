@@ -158,9 +158,9 @@ export const ExecLive = Layer.effect(
           return null
         }).pipe(Effect.catchAll(() => Effect.succeed({ reason: "revoked" as const, detail: "the grant's records could not be read" })))
 
-        const outcome = yield* sandbox.run(
-          { root, grant, argv, limits: marker.limits, masks },
-          { echo: options.echo, check }
+        // Refused before the program started (a root swapped since admission): no run, no charge.
+        const outcome = yield* sandbox.run({ root, grant, argv, limits: marker.limits, masks }, { echo: options.echo, check }).pipe(
+          Effect.tapError(() => lock.withLock(store.remove(paths.running)).pipe(Effect.ignore))
         )
 
         const after = yield* tree.scan(grant.work.path, MAX_WORK_ENTRIES)

@@ -1,12 +1,15 @@
 /**
  * Sandbox on Linux through bubblewrap. Process tree of a run:
  *
- *   dossier (node) → perl wrapper → bwrap → bwrap's init (PID 1 of the new PID namespace) → prlimit → program
+ *   dossier (node) → perl wrapper → bwrap → bwrap's init (PID 1 of the new PID namespace) → perl (closes fds) → env → prlimit → program
  *
  * The wrapper (perl is part of every Debian system) dies with dossier (PR_SET_PDEATHSIG), joins
  * the run's pids cgroup when there is one, starts bwrap and waits for it with wait4, which gives
  * the CPU time and maximum resident size of the whole tree (every process of the PID namespace
  * is reaped inside it). bwrap's `--die-with-parent` takes the sandbox down with the wrapper.
+ *
+ * Inside the sandbox perl first closes every inherited descriptor above 2 (the roots' directory
+ * descriptors, from which bwrap mounted them), then env drops PWD, then prlimit sets the limits.
  *
  * Limits: prlimit sets RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and no core files inside
  * the sandbox. RLIMIT_NPROC does not bind processes of the machine's root user, so when dossier
@@ -21,7 +24,7 @@ import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { bwrapArgs, ETC_FILES, type KillReason, MAX_LOG_BYTES, SYSTEM_DIRS } from "../domain/Execution.js"
-import { SandboxUnavailable } from "../domain/ExecErrors.js"
+import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 import { type Captured, Sandbox, type SandboxOutcome, type SandboxRequest, type SandboxShape } from "../services/Sandbox.js"
 
 /** The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, cgroup dir (or -), bwrap argv. */
@@ -212,13 +215,45 @@ interface Started {
   readonly killed: () => { reason: KillReason; detail: string; signal: string } | null
 }
 
-const start = (m: Machine, request: SandboxRequest, cgroup: string | null, echo: boolean): Started => {
-  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env })
+/**
+ * Open every root of the grant (no link in the last component) and check that it is the directory
+ * granted (device and inode): bwrap mounts it from this descriptor, so a swap after the check
+ * changes nothing. Returns the descriptors, or the path of the first root that is not the one.
+ */
+const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: number }> } | { changed: string } => {
+  const fds: Array<{ path: string; fd: number }> = []
+  for (const r of [...request.grant.inputs, request.grant.work]) {
+    let fd: number
+    try {
+      fd = fs.openSync(`${request.root}/${r.path}`, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW)
+    } catch {
+      for (const f of fds) fs.closeSync(f.fd)
+      return { changed: r.path }
+    }
+    const st = fs.fstatSync(fd, { bigint: true })
+    fds.push({ path: r.path, fd })
+    if (String(st.dev) !== r.device || String(st.ino) !== r.inode) {
+      for (const f of fds) fs.closeSync(f.fd)
+      return { changed: r.path }
+    }
+  }
+  return { fds }
+}
+
+const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroup: string | null, echo: boolean): Started => {
+  // In the wrapper (and bwrap) the roots' descriptors are 4, 5, … in this order.
+  const sources = Object.fromEntries(roots.map((r, i) => [r.path, `/proc/self/fd/${4 + i}`]))
+  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer: m.perl })
   const [w4, pr] = SYSCALLS[process.arch]!
-  const child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
-    env: {}
-  })
+  let child: ReturnType<typeof spawn>
+  try {
+    child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {
+      stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd)],
+      env: {}
+    })
+  } finally {
+    for (const r of roots) fs.closeSync(r.fd)
+  }
   const began = Date.now()
   const out = new Capture(echo ? process.stdout : null)
   const err = new Capture(echo ? process.stderr : null)
@@ -304,7 +339,12 @@ export const SandboxBwrap = Layer.effect(
           try: () => makeCgroup(m.cgroup!, request.limits.processes),
           catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
         })
-        const started = yield* Effect.sync(() => start(m, request, cgroup, options.echo))
+        const roots = openRoots(request)
+        if ("changed" in roots) {
+          if (cgroup !== null) yield* removeCgroup(cgroup)
+          return yield* new RootIdentityChanged({ grantId: request.grant.id, path: roots.changed })
+        }
+        const started = yield* Effect.sync(() => start(m, request, roots.fds, cgroup, options.echo))
         const began = Date.now()
         const watchdog = Effect.gen(function*() {
           for (;;) {

@@ -3,14 +3,15 @@
  * falls back to an unconfined run: when confinement is not possible here, `SandboxUnavailable`.
  * While the program runs, `check` is called at least once a second; when it names a reason the
  * whole process tree is ended (SIGTERM, then SIGKILL after 2 s). The wall-time limit is enforced
- * the same way.
+ * the same way. Each root is opened and checked against the grant's identity before the
+ * sandbox mounts it from that open directory (`RootIdentityChanged` when it is no longer the one).
  *
  * Layer: `SandboxBwrap` (src/layers/SandboxBwrap.ts).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { KillReason, SandboxPlan } from "../domain/Execution.js"
-import type { SandboxUnavailable } from "../domain/ExecErrors.js"
+import type { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 
 export interface Captured {
   /** The retained bytes (at most `MAX_LOG_BYTES`). */
@@ -30,7 +31,7 @@ export interface SandboxOutcome {
   readonly stderr: Captured
 }
 
-export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit" | "env">
+export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit" | "env" | "sources" | "closer">
 
 export interface SandboxShape {
   /** Can a confined run start here? (cached per layer) */
@@ -43,7 +44,7 @@ export interface SandboxShape {
       /** Called at least once a second while the program runs; a reason ends it. */
       readonly check: Effect.Effect<{ readonly reason: KillReason; readonly detail: string } | null>
     }
-  ) => Effect.Effect<SandboxOutcome, SandboxUnavailable>
+  ) => Effect.Effect<SandboxOutcome, SandboxUnavailable | RootIdentityChanged>
 }
 
 export class Sandbox extends Context.Tag("dossier/Sandbox")<Sandbox, SandboxShape>() {}

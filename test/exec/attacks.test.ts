@@ -309,11 +309,29 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     createGrant(dir)
     const run = execAsync(dir, "g1", ["sleep", "1000"])
     await waitForRunning(dir)
+    await new Promise((r) => setTimeout(r, 300))
     fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
     fs.mkdirSync(path.join(dir, "research/exp/data"))
     const r = await run.done
     expect(r.json.execution).toMatchObject({ status: "killed", reason: "root-identity-changed" })
     expect(r.json.execution.detail).toContain("research/exp/data")
+  })
+
+  it("a root swapped for a link right as the run starts is never what gets mounted", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sh", "-c", "ls /work/research/exp/data; sleep 3; ls /work/research/exp/data"])
+    await waitForRunning(dir, 10_000)
+    fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
+    fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/data"))
+    const r = await run.done
+    if (r.json.ok) {
+      expect(r.json.execution).toMatchObject({ status: "killed", reason: "root-identity-changed" })
+      expect(fs.readFileSync(path.join(dir, r.json.execution.stdout.path), "utf8")).not.toContain("secret.txt")
+    } else {
+      expect(r.json.error).toMatchObject({ _tag: "RootIdentityChanged", path: "research/exp/data" })
+      expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".running.json"))).toEqual([])
+    }
   })
 
   it("an exec that dies takes the sandbox with it; the next command records the run as lost", async () => {
