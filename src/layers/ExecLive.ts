@@ -14,7 +14,6 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
-import type { DossierError } from "../domain/AllErrors.js"
 import { InvalidInput } from "../domain/Errors.js"
 import {
   changedFiles,
@@ -217,7 +216,7 @@ export const ExecLive = Layer.effect(
           return yield* new BudgetExceeded({ grantId, resource: "outputMiB", executionId: record.id, limit: allowedBytes, actual: outputBytes })
         }
         return { execution: record, linked }
-      }) as Effect.Effect<{ execution: ExecutionRecord; linked: { study: string; appended: ReadonlyArray<string>; skipped: ReadonlyArray<string> } | null }, DossierError>
+      })
 
     const show: ExecShape["show"] = (id, options) =>
       Effect.gen(function*() {

@@ -122,7 +122,7 @@ export const GrantsLive = Layer.effect(
         // The work root may not exist yet: check what exists of it now, create it last.
         const workNow = yield* Effect.either(tree.identity(paths.work))
         if (Either.isLeft(workNow) && workNow.left._tag !== "FileNotFound") return yield* workNow.left
-        const probe = (work: RootIdentity): GrantContent => ({
+        const contentWith = (work: RootIdentity): GrantContent => ({
           id,
           task: input.task,
           parent: input.parent ?? null,
@@ -138,7 +138,7 @@ export const GrantsLive = Layer.effect(
         const existing = snap.grants.get(id)
         if (existing !== undefined || snap.damaged.some((d) => d.id === id)) {
           if (existing === undefined || Either.isLeft(workNow)) return yield* new ConflictingGrant({ grantId: id })
-          const same = sealGrant(probe(workNow.right)).digest === existing.grant.digest
+          const same = sealGrant(contentWith(workNow.right)).digest === existing.grant.digest
           if (!same) return yield* new ConflictingGrant({ grantId: id })
           const st = yield* statusIn(snap, id, now)
           return { created: false, grant: { ...existing.grant, state: st.state } }
@@ -147,7 +147,8 @@ export const GrantsLive = Layer.effect(
         if (input.parent !== undefined) {
           const parent = yield* statusIn(snap, input.parent, now)
           if (parent.state !== "active") return yield* new GrantInactive({ grantId: parent.grant.id, state: parent.state })
-          const child = probe(Either.isRight(workNow) ? workNow.right : { path: paths.work, device: "", inode: "" })
+          // Containment looks at paths only; the work root's identity is known once it exists.
+          const child = contentWith(Either.isRight(workNow) ? workNow.right : { path: paths.work, device: "", inode: "" })
           yield* fromEither(checkContained(child, { grant: parent.grant, deadline: parent.deadline, remaining: parent.remaining }))
           ancestors = parent.chain
         }
@@ -166,7 +167,7 @@ export const GrantsLive = Layer.effect(
           yield* store.ensureDir(paths.work)
         }
         const work = yield* identityOf(paths.work)
-        const stored = sealGrant(probe(work))
+        const stored = sealGrant(contentWith(work))
         yield* store.writeRetained(grantPath(id), `${JSON.stringify(stored, null, 2)}\n`)
         const snapAfter = yield* snapshot
         const st = yield* statusIn(snapAfter, id, now)
