@@ -198,7 +198,27 @@ class Capture {
   }
 }
 
+/** Remove the (empty) cgroups left by dossier processes that died before removing theirs. */
+const removeStaleCgroups = (root: string) => {
+  let names: Array<string> = []
+  try {
+    names = fs.readdirSync(root).filter((n) => /^dossier-\d+-[0-9a-f]{8}$/.test(n))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = Number(name.split("-")[1])
+    if (pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue
+    try {
+      fs.rmdirSync(`${root}/${name}`)
+    } catch {
+      // still in use, or not ours to remove
+    }
+  }
+}
+
 const makeCgroup = (root: string, processes: number): string => {
+  removeStaleCgroups(root)
   const dir = `${root}/dossier-${process.pid}-${randomBytes(4).toString("hex")}`
   fs.mkdirSync(dir)
   fs.writeFileSync(`${dir}/pids.max`, String(processes))
