@@ -178,12 +178,9 @@ export interface SandboxPlan {
    * the check is never what gets mounted. Roots not listed are taken from their path.
    */
   readonly sources?: Readonly<Record<string, string>>
-  /** perl, which closes every descriptor above 2 inside the sandbox before the program starts. */
-  readonly closer?: string
+  /** A command run first inside the sandbox that closes the inherited descriptors above 2, then execs the rest. */
+  readonly closer?: ReadonlyArray<string>
 }
-
-/** Inside the sandbox: close every inherited descriptor above 2 (the roots' directory descriptors), then exec the rest. */
-export const CLOSE_FDS = "use POSIX; POSIX::close($_) for 3..1023; exec { $ARGV[0] } @ARGV or exit 127"
 
 /** Where a work-folder-relative path appears inside the sandbox. */
 export const inSandbox = (rel: string): string => `/work/${rel}`
@@ -221,7 +218,7 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   const l = plan.limits
   a.push(
     "--",
-    ...(plan.closer === undefined ? [] : [plan.closer, "-e", CLOSE_FDS, "--"]),
+    ...(plan.closer ?? []),
     plan.env,
     "-u",
     "PWD",

@@ -52,8 +52,8 @@ if ($wait4 ne "-") {
 exit 0;
 `
 
-/** wait4 and prctl syscall numbers where they are known. */
-const SYSCALLS: Record<string, readonly [number, number]> = { x64: [61, 157], arm64: [260, 167] }
+/** wait4, prctl and close syscall numbers where they are known. */
+const SYSCALLS: Record<string, readonly [number, number, number]> = { x64: [61, 157, 3], arm64: [260, 167, 57] }
 
 const SIGNALS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ" }
 
@@ -263,8 +263,18 @@ const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: nu
 const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroup: string | null, echo: boolean): Started => {
   // In the wrapper (and bwrap) the roots' descriptors are 4, 5, … in this order.
   const sources = Object.fromEntries(roots.map((r, i) => [r.path, `/proc/self/fd/${4 + i}`]))
-  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer: m.perl })
-  const [w4, pr] = SYSCALLS[process.arch]!
+  const [w4, pr, close] = SYSCALLS[process.arch]!
+  // Every descriptor above 2 is closed inside before the program starts: the roots' and any that
+  // dossier itself inherited without close-on-exec (Node passes those on to its children). perl
+  // without modules: POSIX alone takes longer to load than bwrap takes to start a sandbox.
+  const closer = [
+    m.perl,
+    "-e",
+    `opendir(my $d, "/proc/self/fd") or exit 126; my @f = grep { /^[0-9]+$/ && $_ > 2 } readdir($d); closedir($d); ` +
+    `syscall(${close}, $_ + 0) for @f; exec { $ARGV[0] } @ARGV or exit 127`,
+    "--"
+  ]
+  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
   let child: ReturnType<typeof spawn>
   try {
     child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {

@@ -176,6 +176,9 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     const [pwd, session] = stdoutOf(dir, y).trim().split("\n")
     expect(pwd).toBe("/work/research/exp/runs/r1")
     expect(Number(session)).toBeGreaterThan(0)
+    // No descriptor but stdin, stdout and stderr reaches the program (ls's own directory handle aside).
+    const fds = exec(dir, "g1", ["ls", "/proc/self/fd"])
+    expect(stdoutOf(dir, fds).trim().split("\n").map(Number).filter((n) => n > 3)).toEqual([])
   })
 
   it("a shell needs bash among the tools", () => {
