@@ -8,6 +8,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { benchExec } from "./exec.js"
+import { benchExtraction } from "./extraction.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<void>> = {
   journal: benchJournal,
   gate: benchGate,
   monitor: benchMonitor,
+  extraction: benchExtraction,
   exec: benchExec
 }
 const [only, mode] = process.argv.slice(2)

@@ -1,0 +1,98 @@
+/**
+ * What page furniture looks like, by tag, attributes and class/id names (the hints Readability
+ * and trafilatura use). Tags of scripts, media, forms' controls, navigation and asides are
+ * dropped outright; class/id names give an element a weight (positive for article-like names,
+ * negative for furniture) and mark furniture that is dropped unless it holds most of the page.
+ */
+
+/** Elements whose whole subtree is dropped. */
+const DROP = new Set([
+  "script", "style", "noscript", "template", "title", "meta", "link", "base",
+  "nav", "button", "input", "select", "option", "textarea", "label", "datalist", "output",
+  "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
+  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot", "figcaption"
+])
+
+const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
+
+/** Whether an element of this (lowercase) name and attributes is left out outright. */
+export const droppedTag = (name: string, attribs: Record<string, string>): boolean => {
+  if (DROP.has(name)) return true
+  if (attribs.hidden !== undefined) return true
+  const ariaHidden = attribs["aria-hidden"]
+  if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true
+  const role = attribs.role
+  if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
+  const style = attribs.style
+  return style !== undefined && HIDDEN_STYLE.test(style)
+}
+
+/** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */
+export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
+
+/**
+ * Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks):
+ * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
+ */
+const FURNITURE =
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed/i
+const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
+
+/** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
+const BYLINE = /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
+
+/** Names that keep an element a candidate despite a furniture name. */
+const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
+
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
+
+export interface Marks {
+  readonly weight: number
+  /** 0: no furniture name; 1: a weak one; 2: a strong one; 3: a byline. */
+  readonly furniture: 0 | 1 | 2 | 3
+}
+
+const NONE: Marks = { weight: 0, furniture: 0 }
+
+const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
+
+/**
+ * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
+ * distinct (tag, class, id, itemprop) is judged once.
+ */
+export const pageMarks = (): ((name: string, attribs: Record<string, string>) => Marks) => {
+  const seen = new Map<string, Marks>()
+  return (name, attribs) => {
+    const cls = attribs.class
+    const id = attribs.id
+    const itemprop = attribs.itemprop
+    if (cls === undefined && id === undefined && itemprop === undefined) return NONE
+    const key = `${name}\u0000${cls ?? ""}\u0000${id ?? ""}\u0000${itemprop ?? ""}`
+    let marks = seen.get(key)
+    if (marks === undefined) {
+      marks = markOf(name, attribs)
+      seen.set(key, marks)
+    }
+    return marks
+  }
+}
+
+/** The class/id weight of an element and whether its names say furniture. */
+export const markOf = (name: string, attribs: Record<string, string>): Marks => {
+  const cls = attribs.class
+  const id = attribs.id
+  const articleBody = attribs.itemprop === "articleBody" || attribs.itemprop === "text"
+  if (cls === undefined && id === undefined && !articleBody) return NONE
+  const c = cls ?? ""
+  const i = id ?? ""
+  const both = `${c} ${i}`
+  const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
+  if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") return { weight, furniture: 0 }
+  if (BYLINE.test(both)) return { weight, furniture: 3 }
+  if (name === "a" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
+  return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
+}

@@ -1,0 +1,249 @@
+/**
+ * Which part of the page is the content, by scoring the whole page as Readability does and
+ * cleaning the result of furniture as trafilatura does (docs/ingest.md, "How the content is chosen"):
+ *
+ * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
+ *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
+ * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
+ *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
+ *    100 characters (at most 3 for each), and gives that score to its parent, half to its
+ *    grandparent and a third of a level's share to the levels above (five levels). A candidate
+ *    starts from its tag (`div` +5, lists and forms −3, headings −5) and its class/id weight; its
+ *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`.
+ * 3. The best candidate moves up to an ancestor that several other strong candidates share, to a
+ *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
+ *    that add prose without adding many links (articles split over several containers); then it
+ *    takes in those siblings that score enough or read like prose.
+ * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
+ *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
+ *    and not a heading; short paragraphs that are all links; headings left with nothing under them.
+ *
+ * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
+ * its outermost `article`s, else its body, with furniture dropped.
+ */
+import { FURNITURE_TAGS } from "./boilerplate.js"
+import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js"
+
+const MIN_CONTENT = 200
+const SHARE_KEEPING_FURNITURE = 0.4
+const GROWTH = 0.1
+const LONG_BLOCK = 500
+const MAX_BYLINE = 200
+const PROSE_WEIGHT = 300
+const MAX_GROWN_LINK_DENSITY = 0.35
+
+const TAG_SCORE: Record<string, number> = {
+  div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
+  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5
+}
+
+const HEADING = /^h[1-6]$/
+const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
+
+const elements = (el: El): Array<El> => {
+  const out: Array<El> = []
+  for (const c of el.children) if (typeof c !== "string" && !c.drop) out.push(c)
+  return out
+}
+
+const isAncestor = (a: El, el: El): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p === a) return true
+  return false
+}
+
+/** Step 1: furniture dropped unless it holds a large share of the page. */
+const dropFurniture = (page: Page): void => {
+  measure(page)
+  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) el.drop = true
+  }
+  measure(page)
+}
+
+/** Text that reads like an article's: long, and mostly not links. */
+const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
+
+/** A page's own header or footer is furniture; an article's or a section's is part of it. */
+const furnitureTag = (el: El): boolean =>
+  FURNITURE_TAGS.has(el.name) &&
+  !((el.name === "header" || el.name === "footer") && (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
+
+/** Step 2: candidates and their scores. */
+const scoreCandidates = (page: Page): Array<El> => {
+  const candidates: Array<El> = []
+  for (const el of page.all) {
+    if (el.drop || el.block !== undefined || el.own < MIN_PARAGRAPH) continue
+    // Text split by pairs of <br> counts as that many paragraphs (Readability turns them into <p>s).
+    const paragraphs = Math.min(1 + Math.floor(el.breaks / 2), Math.floor(el.own / MIN_PARAGRAPH))
+    const s = paragraphs + el.commas + Math.min(Math.floor(el.own / 100), 3 * paragraphs)
+    let level = 0
+    for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
+      if (!a.scored) {
+        a.scored = true
+        a.score = (TAG_SCORE[a.name] ?? 0) + a.weight
+        candidates.push(a)
+      }
+      a.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
+    }
+  }
+  for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
+  return candidates
+}
+
+/** Step 3: the best candidate, moved up where the page says so, and its siblings. */
+const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readonly picked: Array<El> } | undefined => {
+  const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
+  const best = ranked[0]
+  if (best === undefined) return undefined
+  let top = best
+  const alternatives = ranked.slice(1).filter((c) => c.score / top!.score >= 0.75)
+  if (alternatives.length >= 3) {
+    for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+      if (alternatives.filter((c) => isAncestor(p!, c)).length >= 3) {
+        top = p
+        break
+      }
+    }
+  }
+  let last = top.score
+  const threshold = last / 3
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+    if (!p.scored) continue
+    if (p.score < threshold) break
+    if (p.score > last) {
+      top = p
+      break
+    }
+    last = p.score
+  }
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1; p = p.parent) top = p
+  // Readability stops early on pages whose article is split over several containers: take in an
+  // ancestor while it adds a good share of prose and is not mostly links.
+  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
+    if (linkDensity(p) > MAX_GROWN_LINK_DENSITY) break
+    if (p.prose - top.prose >= GROWTH * top.prose) top = p
+  }
+  const parent = top.parent
+  if (parent === undefined) return { best, picked: [top] }
+  const bar = Math.max(10, top.score * 0.2)
+  const cls = top.attribs.class
+  const picked: Array<El> = []
+  for (const sib of elements(parent)) {
+    if (sib === top) picked.push(sib)
+    else if (sib.scored && sib.score + (cls !== undefined && sib.attribs.class === cls ? top.score * 0.2 : 0) >= bar) picked.push(sib)
+    else if (sib.name === "p") {
+      const ld = linkDensity(sib)
+      if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) picked.push(sib)
+    }
+  }
+  return { best, picked }
+}
+
+const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "section", "header", "footer", "figure"])
+
+/** Step 4: furniture inside the content (never the best candidate or what holds it). */
+const clean = (roots: ReadonlyArray<El>, best: El): void => {
+  for (const root of roots) {
+    const stack: Array<El> = [...elements(root)]
+    while (stack.length > 0) {
+      const el = stack.pop()!
+      if (el.drop) continue
+      if (HEADING.test(el.name)) {
+        if (el.weight < 0) el.drop = true
+        continue
+      }
+      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el))) {
+        el.drop = true
+        continue
+      }
+      for (const c of el.children) if (typeof c !== "string") stack.push(c)
+    }
+  }
+}
+
+/**
+ * Headings that introduce nothing: followed (in document order, within the content) by a heading
+ * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
+ * articles" over a list of links).
+ */
+const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
+  let open: Array<El> = []
+  const close = (rank: number) => {
+    const kept: Array<El> = []
+    for (const h of open) {
+      if (rankOf(h) >= rank) h.drop = true
+      else kept.push(h)
+    }
+    open = kept
+  }
+  for (const root of roots) {
+    const stack: Array<Node> = [root]
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      if (typeof node === "string") {
+        if (open.length > 0 && /\S/.test(node)) open = []
+        continue
+      }
+      if (node.drop) continue
+      if (HEADING.test(node.name)) {
+        if (node.text === 0) continue
+        close(rankOf(node))
+        open.push(node)
+        continue
+      }
+      const kids = node.children
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+    }
+  }
+  close(1)
+}
+
+const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
+
+/** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
+const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
+
+const furniture = (el: El): boolean => {
+  if (el.weight + (el.scored ? el.score : 0) < 0) return true
+  if (el.allCommas >= 10) return false
+  const ld = linkDensity(el)
+  const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
+  if (isList) return ld > 0.5
+  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot).
+  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+}
+
+const hasHeading = (el: El): boolean => {
+  const stack: Array<El> = [el]
+  while (stack.length > 0) {
+    const e = stack.pop()!
+    if (HEADING.test(e.name)) return true
+    for (const c of e.children) if (typeof c !== "string" && !c.drop) stack.push(c)
+  }
+  return false
+}
+
+/** The first `main` (or `role=main`) element, else the outermost `article`s, else the whole page. */
+const declaredContent = (page: Page): Array<El> => {
+  const main = page.all.find((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  if (main !== undefined) return [main]
+  const articles = page.all.filter((el) => !el.drop && el.name === "article" && !hasAncestorNamed(el, "article"))
+  return articles.length > 0 ? articles : [page.root]
+}
+
+const hasAncestorNamed = (el: El, name: string): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
+  return false
+}
+
+/** The elements whose (not dropped) subtrees make the readable copy, in document order. */
+export const chooseContent = (page: Page): ReadonlyArray<El> => {
+  dropFurniture(page)
+  const content = pickContent(scoreCandidates(page))
+  if (content === undefined || content.picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
+  clean(content.picked, content.best)
+  dropEmptyHeadings(content.picked)
+  return content.picked
+}

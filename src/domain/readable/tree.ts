@@ -1,0 +1,189 @@
+/**
+ * The page as a tree, built from htmlparser2's events (the parser cheerio uses; forgiving, it
+ * closes what HTML implies). Each element carries the figures content scoring reads: visible
+ * characters and characters inside links (of its subtree), and the text and commas of the runs
+ * it holds as the nearest block. Elements are also listed in document order, so one backward
+ * pass sums children into parents without recursion.
+ */
+import { Parser } from "htmlparser2"
+import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
+
+/**
+ * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
+ * text-only copy: the parser's cost per tag grows with the depth of that stack, so a hostile page
+ * could otherwise stall the capture.
+ */
+export const MAX_PARSE_DEPTH = 512
+
+/** Thrown out of the parser's callbacks when its stack of open elements passes `MAX_PARSE_DEPTH`. */
+export class TooDeep {}
+
+export type Node = El | string
+
+/** The characters of its own text a block needs to count as a paragraph. */
+export const MIN_PARAGRAPH = 25
+
+export class El {
+  readonly children: Array<Node> = []
+  /** Left out of the copy (by its own tag or marks, or an ancestor's). */
+  drop: boolean
+  /** Visible characters (not whitespace) and commas of the element's own text children. */
+  selfText = 0
+  selfCommas = 0
+  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
+  readonly weight: number
+  readonly marked: 0 | 1 | 2 | 3
+  /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
+  text = 0
+  link = 0
+  /** paragraphs and list items in the subtree, */
+  paragraphs = 0
+  items = 0
+  /** and the characters and commas of the text runs whose nearest block element is this one. */
+  own = 0
+  commas = 0
+  /** Line breaks (`<br>`) of the text runs whose nearest block element is this one. */
+  breaks = 0
+  /** Commas of the whole subtree. */
+  allCommas = 0
+  /** Characters of paragraph text outside links in the subtree (blocks with at least `MIN_PARAGRAPH` of their own). */
+  prose = 0
+  /** Content score (see content.ts); `scored` once it is a candidate. */
+  score = 0
+  scored = false
+  constructor(
+    readonly name: string,
+    readonly attribs: Record<string, string>,
+    readonly parent: El | undefined,
+    /** The nearest block element (itself, when it is one). */
+    readonly block: El | undefined,
+    drop: boolean,
+    marks: Marks
+  ) {
+    this.drop = drop
+    this.weight = marks.weight
+    this.marked = marks.furniture
+  }
+}
+
+/** Elements rendered as blocks (they end the paragraph around them). */
+export const BLOCKS = new Set([
+  "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "div", "dl", "dt", "fieldset",
+  "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li",
+  "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+  "caption", "listing", "xmp", "plaintext"
+])
+
+export interface Page {
+  readonly root: El
+  /** Every element in document order (`root` first). */
+  readonly all: ReadonlyArray<El>
+  readonly title: string
+  readonly baseHref: string | undefined
+}
+
+const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
+
+/** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
+export const parsePage = (html: string): Page | undefined => {
+  const root = new El("#root", {}, undefined, undefined, false, { weight: 0, furniture: 0 })
+  const all: Array<El> = [root]
+  let top = root
+  let depth = 0
+  let title: El | undefined
+  let baseHref: string | undefined
+  const marksOf = pageMarks()
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
+      if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
+      const isBlock = BLOCKS.has(name)
+      const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
+      if (name === "title" && title === undefined) title = el
+      top.children.push(el)
+      all.push(el)
+      top = el
+    },
+    ontext(data) {
+      const kids = top.children
+      const last = kids.length - 1
+      if (last >= 0 && typeof kids[last] === "string") kids[last] += data
+      else kids.push(data)
+      if (top.drop) return
+      let n = 0
+      let commas = 0
+      for (let i = 0; i < data.length; i++) {
+        const c = data.charCodeAt(i)
+        if (c > 32 && c !== 160) {
+          n++
+          if ((c === 44 || c > 0x600) && isComma(c)) commas++
+        }
+      }
+      top.selfText += n
+      top.selfCommas += commas
+    },
+    onclosetag() {
+      depth--
+      if (top.parent !== undefined) top = top.parent
+    }
+  })
+  try {
+    parser.end(html)
+  } catch (e) {
+    if (e instanceof TooDeep) return undefined
+    throw e
+  }
+  return { root, all, title: title === undefined ? "" : textContent(title), baseHref }
+}
+
+/** Sum the figures of what is not dropped, children into parents (one backward pass over document order). */
+export const measure = (page: Page): void => {
+  const all = page.all
+  for (const el of all) {
+    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
+  }
+  for (let i = all.length - 1; i >= 0; i--) {
+    const el = all[i]!
+    if (el.drop) continue
+    el.text += el.selfText
+    const block = el.block ?? el
+    block.own += el.selfText
+    block.commas += el.selfCommas
+    if (el.name === "br") block.breaks++
+    el.allCommas += el.selfCommas
+    if (el.name === "a") el.link = el.text
+    if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
+    if (el.name === "p") el.paragraphs++
+    else if (el.name === "li") el.items++
+    const p = el.parent
+    if (p === undefined) continue
+    p.text += el.text
+    p.link += el.link
+    p.paragraphs += el.paragraphs
+    p.items += el.items
+    p.allCommas += el.allCommas
+    p.prose += el.prose
+  }
+}
+
+/** The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace). */
+export const textContent = (root: El, spaced = true, skipDropped = false): string => {
+  let out = ""
+  const stack: Array<Node> = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (typeof node === "string") {
+      out += node
+      continue
+    }
+    if (node !== root && skipDropped && node.drop) continue
+    if (node.name === "br") {
+      out += "\n"
+      continue
+    }
+    const kids = node.children
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+    if (spaced && BLOCKS.has(node.name)) out += " "
+  }
+  return out
+}
