@@ -12,6 +12,8 @@ import { benchExtraction } from "./extraction.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
+import { benchLibrary } from "./library.js"
+import { benchMcp } from "./mcp.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
 import { printTable, type Row, rows } from "./support.js"
@@ -23,6 +25,8 @@ const suites: Record<string, () => Promise<void>> = {
   journal: benchJournal,
   gate: benchGate,
   monitor: benchMonitor,
+  library: benchLibrary,
+  mcp: benchMcp,
   extraction: benchExtraction,
   exec: benchExec
 }

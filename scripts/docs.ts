@@ -1,12 +1,10 @@
 /**
- * `npm run docs`: regenerate the generated parts of README.md — the per-area sections (from
- * docs/<area>.md) and the error catalogue (from the error classes and the CLI catalogue).
- * `--check` exits 1 when README.md is out of date (a test runs it).
+ * `npm run docs`: regenerate the one generated part of README.md, the error catalogue (from the
+ * error classes and the CLI catalogue); the rest of the README is written by hand and the
+ * details live in docs/. `--check` exits 1 when README.md is out of date (a test runs it).
  */
 import * as fs from "node:fs"
 import { errorCatalogueMarkdown } from "./error-catalogue-md.js"
-
-const AREAS = ["ingest", "journal", "gate", "monitor"]
 
 const replaceBetween = (text: string, name: string, body: string) => {
   const begin = `<!-- ${name}:begin -->`
@@ -17,12 +15,7 @@ const replaceBetween = (text: string, name: string, body: string) => {
   return `${text.slice(0, b + begin.length)}\n${body.trim()}\n${text.slice(e)}`
 }
 
-export const generatedReadme = (current: string): string => {
-  const sections = AREAS.filter((a) => fs.existsSync(`docs/${a}.md`))
-    .map((a) => fs.readFileSync(`docs/${a}.md`, "utf8").trim())
-    .join("\n\n")
-  return replaceBetween(replaceBetween(current, "sections", sections), "errors", errorCatalogueMarkdown())
-}
+export const generatedReadme = (current: string): string => replaceBetween(current, "errors", errorCatalogueMarkdown())
 
 const current = fs.readFileSync("README.md", "utf8")
 const next = generatedReadme(current)

@@ -1,81 +1,18 @@
 /**
- * dossier as a library: service tags, their layers, the domain schemas and errors, so another
- * Effect program can `Effect.provide` them. Import by name from "dossier".
+ * dossier as a library: one namespace per area, each holding its service tag, its Live and
+ * Memory layers, its input and output schemas and its errors; `DossierLive(dir)` and
+ * `DossierMemory` provide every service at once. Nothing else is exported: the modules behind
+ * these names are internal and may change. The conformance suite for a custom FileStore is in
+ * `dossier/testing`. docs/library.md has a guide.
+ *
+ *   import { DossierMemory, Journal, Errors } from "dossier"
  */
-// Errors
-export * from "./domain/AllErrors.js"
-export * from "./domain/CliErrors.js"
-export * from "./domain/Errors.js"
-export * from "./domain/GateErrors.js"
-export * from "./domain/IngestErrors.js"
-export * from "./domain/JournalErrors.js"
-export * from "./domain/MonitorErrors.js"
-export * from "./domain/PlanErrors.js"
-// Shared pure pieces
-export * from "./domain/Canonical.js"
-export * from "./domain/Paths.js"
-export * from "./domain/Quote.js"
-// Plan
-export * from "./domain/Plan.js"
-export * from "./domain/PlanMarkdown.js"
-export * from "./domain/PlanRules.js"
-export * from "./services/Plan.js"
-export * from "./layers/PlanLayer.js"
-export * from "./layers/PlanLive.js"
-// Foundation services and layers
-export * from "./layers/Base.js"
-export * from "./layers/FileStoreLive.js"
-export * from "./layers/FileStoreMemory.js"
-export * from "./layers/LockLive.js"
-export * from "./layers/LockMemory.js"
-export * from "./services/FileStore.js"
-export * from "./services/InputFile.js"
-export * from "./services/Lock.js"
-export * from "./services/Workdir.js"
-// Ingest (SafeHttp)
-export * from "./domain/DestinationPolicy.js"
-export * from "./domain/IngestContent.js"
-export * from "./domain/IngestOutput.js"
-export * from "./domain/Readable.js"
-export * from "./services/Ingest.js"
-export * from "./services/SafeHttp.js"
-export * from "./layers/IngestLive.js"
-export * from "./layers/SafeHttpLive.js"
-export * from "./layers/SafeHttpTest.js"
-// Journal
-export * from "./domain/Journal.js"
-export * from "./domain/JournalLines.js"
-export * from "./domain/JournalProjection.js"
-export * from "./services/Journal.js"
-export * from "./layers/JournalLayer.js"
-export * from "./layers/JournalLive.js"
-export * from "./layers/JournalMemory.js"
-// Gate
-export * as GateModel from "./domain/Gate.js"
-export * as GateDecision from "./domain/GateDecision.js"
-export * as GateVerify from "./domain/GateVerify.js"
-export * from "./services/Gate.js"
-export * from "./layers/GateLive.js"
-export * from "./layers/GateMemory.js"
-// Monitor (Scheduler)
-export * from "./domain/Monitor.js"
-export * from "./domain/MonitorWindows.js"
-export * from "./services/Scheduler.js"
-export * from "./layers/SchedulerLayer.js"
-export * from "./layers/SchedulerLive.js"
-export * from "./layers/SchedulerMemory.js"
-export * from "./layers/SchedulerNext.js"
-export * from "./layers/SchedulerTransaction.js"
-// Grants and confined execution
-export * from "./domain/ExecErrors.js"
-export * from "./domain/Execution.js"
-export * from "./domain/Grant.js"
-export * from "./services/Exec.js"
-export * from "./services/Grants.js"
-export * from "./services/Sandbox.js"
-export * from "./services/WorkTree.js"
-export * from "./layers/ExecLayer.js"
-export * from "./layers/ExecLive.js"
-export * from "./layers/GrantsLive.js"
-export * from "./layers/SandboxBwrap.js"
-export * from "./layers/WorkTreeLive.js"
+export * as Errors from "./public/Errors.js"
+export * as Exec from "./public/Exec.js"
+export * as Files from "./public/Files.js"
+export * as Gate from "./public/Gate.js"
+export * as Ingest from "./public/Ingest.js"
+export * as Journal from "./public/Journal.js"
+export * as Monitor from "./public/Monitor.js"
+export * as Plan from "./public/Plan.js"
+export { DossierLive, DossierMemory, dossierOver, type Dossier } from "./public/Dossier.js"

@@ -11,12 +11,15 @@ import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { format } from "node:util"
 import { commandOf, runSpec } from "./Build.js"
-import { printUsageError } from "./Render.js"
+import { outputFailure, printUsageError } from "./Render.js"
 import type { CommandSpec } from "./Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 
-export const VERSION = "0.1.0"
+import { VERSION } from "./Usage.js"
+
+export { VERSION }
 
 type AnyCommand = Command.Command<any, any, any, any>
 
@@ -56,8 +59,17 @@ export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.
     Effect.withConsole(cli(argv), {
       ...console,
       // Help text is plain when stdout is not a terminal (agents read it through pipes).
+      // Written directly (not through the global console, which ignores write errors), so a failure to
+      // write stdout ends as every other one does (exit 74, one line on stderr).
       log: (...args: ReadonlyArray<unknown>) =>
-        process.stdout.isTTY ? console.log(...args) : console.log(...args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))),
+        Effect.sync(() => {
+          const shown = process.stdout.isTTY ? args : args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))
+          try {
+            process.stdout.write(`${format(...shown)}\n`)
+          } catch (e) {
+            outputFailure(e)
+          }
+        }),
       error: () => Effect.void,
       unsafe: { ...console.unsafe, error: () => {} }
     })

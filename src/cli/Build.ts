@@ -5,6 +5,8 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
+import { prepareValues } from "./Discover.js"
+import { runWork } from "./Render.js"
 import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "./Spec.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
@@ -16,6 +18,7 @@ export const optionOf = (f: FlagSpec): Options.Options<unknown> => {
       return f.default === undefined ? o : o.pipe(Options.withDefault(f.default))
     }
     case "optionalText":
+    case "workdir":
       return Options.text(f.name).pipe(Options.withDescription(f.description), Options.optional)
     case "boolean":
       return Options.boolean(f.name).pipe(Options.withDescription(f.description))
@@ -67,6 +70,6 @@ export const commandOf = (
   )
 }
 
-/** Run a declaration's handler: load its implementation, then run it. */
+/** Run a declaration's handler: resolve the work folder, load its implementation, then run and render its work. */
 export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> =>
-  Effect.flatten(Effect.promise(() => spec.run(values)))
+  Effect.flatMap(Effect.promise(() => spec.run(prepareValues(spec, values))), (w) => runWork(values["json"] === true, w))

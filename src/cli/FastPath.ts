@@ -72,6 +72,7 @@ export const fastParse = (specs: ReadonlyArray<CommandSpec>, argv: ReadonlyArray
         values[key] = v ?? f.default
         break
       case "optionalText":
+      case "workdir":
         values[key] = Option.fromNullable(v as string | undefined)
         break
       case "integer": {

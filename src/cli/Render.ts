@@ -6,9 +6,10 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { DossierError } from "../domain/AllErrors.js"
 import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
+import { invocation } from "./Context.js"
 import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
+import type { AnyWork, CommandFailure } from "./Work.js"
 
 export const EXIT_OK = 0
 export const EXIT_REFUSED = 1
@@ -31,41 +32,98 @@ const fieldsOf = (error: object): Record<string, unknown> => {
   return out
 }
 
-export const envelopeOf = (error: DossierError): ErrorEnvelope => {
-  const info = errorCatalogue[error._tag]
-  return { _tag: error._tag, message: error.message, retryable: info.retryable, ...fieldsOf(error) }
+export const envelopeOf = (error: CommandFailure): ErrorEnvelope => {
+  const retryable = error._tag === "UsageError" ? usageInfo.retryable : errorCatalogue[error._tag].retryable
+  return { _tag: error._tag, message: error.message, retryable, ...fieldsOf(error) }
 }
 
-const write = (stream: NodeJS.WriteStream, text: string) => {
-  stream.write(text.endsWith("\n") ? text : `${text}\n`)
+/** The envelope of a defect: a fixed message, nothing of the cause. */
+export const defectEnvelope: ErrorEnvelope = { _tag: "Defect", message: DEFECT_MESSAGE, retryable: false }
+
+/** EX_IOERR (sysexits.h): the answer could not be written to standard output. */
+export const EXIT_OUTPUT_FAILED = 74
+
+let outputFailed = false
+
+/**
+ * Standard output could not be written (a full disk, a closed file, `> /dev/full`): end quietly
+ * with one line on stderr and exit 74 — no stack trace, no path. Later writes are dropped.
+ */
+export const outputFailure = (error: unknown) => {
+  if (outputFailed) return
+  outputFailed = true
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  try {
+    process.stderr.write(`dossier: could not write the answer to standard output${typeof code === "string" ? ` (${code})` : ""}\n`)
+  } catch {
+    // stderr is gone too: the exit code says it.
+  }
+  process.exitCode = EXIT_OUTPUT_FAILED
 }
+
+const write = (stream: NodeJS.WriteStream, text: string, exitCode: number) => {
+  if (outputFailed) return
+  process.exitCode = exitCode
+  try {
+    stream.write(text.endsWith("\n") ? text : `${text}\n`)
+  } catch (e) {
+    // A file as stdout is written synchronously: its failure is thrown here.
+    if (stream === process.stdout) outputFailure(e)
+  }
+}
+
+/** `"workdir": "../.."` when the folder was discovered elsewhere than the current directory. */
+const shown = () => (invocation.workdirShown === undefined ? {} : { workdir: invocation.workdirShown })
+const shownLine = () => (invocation.workdirShown === undefined ? "" : `work folder: ${invocation.workdirShown}\n`)
 
 export const printSuccess = (json: boolean, result: object, human: string) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: true, ...result }))
-  else write(process.stdout, human)
-  process.exitCode = EXIT_OK
+  if (json) write(process.stdout, JSON.stringify({ ok: true, ...shown(), ...result }), EXIT_OK)
+  else write(process.stdout, `${shownLine()}${human}`, EXIT_OK)
+}
+
+const isIssue = (x: unknown): x is { readonly path: string; readonly message: string } =>
+  typeof x === "object" && x !== null && typeof (x as { path?: unknown }).path === "string" &&
+  typeof (x as { message?: unknown }).message === "string"
+
+const scalar = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v))
+
+/**
+ * Every field of a refusal, for people: lists one item per line (`path: message` for issues,
+ * blockers and the like as `id (category)` or their JSON), scalars as `field: value`.
+ */
+export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
+  const lines: Array<string> = []
+  for (const [k, v] of Object.entries(envelope)) {
+    if (k === "_tag" || k === "message" || k === "retryable" || k === "detail") continue
+    if (Array.isArray(v)) {
+      if (v.length === 0) {
+        lines.push(`  ${k}: none`)
+        continue
+      }
+      lines.push(`  ${k}:`)
+      for (const item of v) {
+        if (isIssue(item)) lines.push(`    ${item.path || "(root)"}: ${item.message}`)
+        else if (typeof item === "object" && item !== null && typeof (item as { id?: unknown }).id === "string") {
+          const { id, ...rest } = item as { id: string }
+          lines.push(`    ${id}${Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : ""}`)
+        } else lines.push(`    ${scalar(item)}`)
+      }
+    } else if (v !== undefined) lines.push(`  ${k}: ${scalar(v)}`)
+  }
+  return lines
 }
 
 export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string, exitCode: number) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: false, error: envelope }))
-  else write(process.stderr, `error ${envelope._tag}: ${envelope.message}\n  ${hint}`)
-  process.exitCode = exitCode
+  if (json) write(process.stdout, JSON.stringify({ ok: false, ...shown(), error: envelope }), exitCode)
+  else {
+    write(process.stderr, [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${hint}`].join("\n"), exitCode)
+  }
 }
 
 export const printUsageError = (json: boolean, detail: string) =>
   printError(json, { _tag: "UsageError", message: detail, retryable: false, detail }, usageInfo.hint, EXIT_USAGE)
 
-export const printDefect = (json: boolean) =>
-  printError(
-    json,
-    {
-      _tag: "Defect",
-      message: DEFECT_MESSAGE,
-      retryable: false
-    },
-    defectInfo.hint,
-    EXIT_DEFECT
-  )
+export const printDefect = (json: boolean) => printError(json, defectEnvelope, defectInfo.hint, EXIT_DEFECT)
 
 /**
  * Run a command's effect and render its outcome. The error channel is the full domain union,
@@ -73,21 +131,29 @@ export const printDefect = (json: boolean) =>
  */
 export const respond = <A extends object>(
   json: boolean,
-  effect: Effect.Effect<A, DossierError>,
-  human: (a: A) => string
+  effect: Effect.Effect<A, CommandFailure>,
+  human: (a: A) => string,
+  quiet = false
 ): Effect.Effect<void> =>
   Effect.matchCause(effect, {
     // The human text is built only when it is printed (`next --json` has thousands of facts).
-    onSuccess: (a) => printSuccess(json, a, json ? "" : human(a)),
+    onSuccess: (a) => {
+      if (quiet) process.exitCode = EXIT_OK
+      else printSuccess(json, a, json ? "" : human(a))
+    },
     onFailure: (cause) =>
       Option.match(Cause.failureOption(cause), {
-        onSome: (error) => {
-          const envelope = envelopeOf(error)
-          printError(json, envelope, errorCatalogue[error._tag].hint, EXIT_REFUSED)
-        },
+        onSome: (error) =>
+          error._tag === "UsageError"
+            ? printUsageError(json, error.detail)
+            : printError(json, envelopeOf(error), errorCatalogue[error._tag].hint, EXIT_REFUSED),
         onNone: () => {
           if (process.env["DOSSIER_DEBUG"] === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
           printDefect(json)
         }
       })
   })
+
+/** Run a command's work with the layer it declares for the CLI, and render its outcome. */
+export const runWork = (json: boolean, w: AnyWork): Effect.Effect<void> =>
+  respond(json, Effect.provide(w.effect, w.layer), w.human, w.quiet === true)

@@ -1,25 +1,33 @@
 #!/usr/bin/env node
 /**
  * Entry point of the `dossier` binary. A well-formed command line is parsed by the small fast
- * path and runs without loading @effect/cli; anything else (help, usage errors, completions)
- * goes to the full @effect/cli application. Implementations load lazily either way.
+ * path and runs at once; anything else (help, --version, `--input -`, `--flag=value`, every
+ * mistake) goes to src/cli/Usage.ts, which runs it, prints its help or answers a UsageError.
+ * Only `--completions` loads the full @effect/cli application. Implementations load lazily.
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
-import { printDefect } from "./Render.js"
+import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
+import type { CommandSpec } from "./Spec.js"
 import { allSpecs } from "./Specs.js"
 
-const wantsJson = process.argv.slice(2).includes("--json")
+const argv = process.argv.slice(2)
+const wantsJson = argv.includes("--json")
 
 // A reader that closes the pipe early (`dossier … | head`) is not an error of ours: the answer is
 // printed last, after any write has finished, so leave quietly instead of printing a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
-    throw e
-  })
-}
+// Any other failure to write stdout ends the process quietly too: one line on stderr, exit 74.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
+  outputFailure(e)
+  process.exit(EXIT_OUTPUT_FAILED)
+})
+process.stderr.on("error", (e: NodeJS.ErrnoException) => {
+  // Nowhere left to say anything: leave with the exit code already set.
+  process.exit(e.code === "EPIPE" ? process.exitCode ?? 0 : EXIT_OUTPUT_FAILED)
+})
 
 const finish = (exit: Exit.Exit<void, unknown>) => {
   if (Exit.isFailure(exit)) {
@@ -28,8 +36,27 @@ const finish = (exit: Exit.Exit<void, unknown>) => {
   }
 }
 
-const fast = fastParse(allSpecs, process.argv.slice(2))
+const runCommand = (spec: CommandSpec, values: Record<string, unknown>) =>
+  spec.run(prepareValues(spec, values)).then((w) => Effect.runPromiseExit(runWork(values["json"] === true, w)))
+
+const fast = fastParse(allSpecs, argv)
 const program = fast !== undefined
-  ? fast.spec.run(fast.values).then((effect) => Effect.runPromiseExit(effect))
-  : import("./App.js").then((app) => Effect.runPromiseExit(app.runApp(process.argv)))
-program.then(finish, () => printDefect(wantsJson))
+  ? runCommand(fast.spec, fast.values)
+  : import("./Usage.js").then(({ route }) => {
+    const r = route(argv)
+    switch (r._tag) {
+      case "Run":
+        return runCommand(r.spec, r.values)
+      case "Delegate":
+        return import("./App.js").then((app) => Effect.runPromiseExit(app.runApp(process.argv)))
+      default:
+        return import("./Answer.js").then(({ answer }) => {
+          answer(r, wantsJson)
+          return Exit.void
+        })
+    }
+  })
+program.then(finish, (e) => {
+  if (process.env["DOSSIER_DEBUG"] === "1") console.error(e)
+  printDefect(wantsJson)
+})

@@ -2,7 +2,8 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { InvalidInput } from "./Errors.js"
+import { InvalidInput, type Issue } from "./Errors.js"
+import { inInstantRange } from "./Instant.js"
 
 const UNDEFINED_ALTERNATIVE = /^Expected undefined, actual /
 
@@ -23,11 +24,104 @@ const toIssues = (error: ParseResult.ParseError) => {
   )
 }
 
-/** Decode `value` (already parsed JSON) with `schema`; excess properties are refused. */
+/**
+ * How deeply any JSON document dossier reads (an input file, a record, a journal line, the plan
+ * section, a gate state) may nest: objects and arrays, the outermost one counting 1.
+ */
+export const MAX_DOCUMENT_DEPTH = 128
+/** How deeply a free-form field (`params`, `scope`, keys of a gate state dossier does not own) may nest. */
+export const MAX_FREE_DEPTH = 64
+
+/**
+ * The first reason `value` is not plain JSON data dossier accepts, or null: nested deeper than
+ * `maxDepth`, or an object with an own `__proto__` key (JavaScript objects cannot keep it as
+ * data: it would silently vanish, so it is refused). Iterative, so a value nested millions of
+ * levels deep (or a cycle) is answered, not a stack overflow; the path names the offending value.
+ */
+export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | null => {
+  if (value === null || typeof value !== "object") return null
+  interface Node {
+    readonly v: object
+    readonly depth: number
+    readonly key: string
+    readonly parent: Node | undefined
+  }
+  const pathOf = (node: Node | undefined, last?: string): Array<string> => {
+    const out: Array<string> = last === undefined ? [] : [last]
+    for (let n = node; n !== undefined && n.parent !== undefined; n = n.parent) out.push(n.key)
+    return out.reverse()
+  }
+  const stack: Array<Node> = [{ v: value, depth: 1, key: "", parent: undefined }]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    const { depth, v } = node
+    if (depth > maxDepth) return { path: pathOf(node), message: `nested more than ${maxDepth} levels deep` }
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const c: unknown = v[i]
+        if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
+      }
+      continue
+    }
+    const keys = Object.keys(v)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!
+      if (k === "__proto__") return { path: pathOf(node, k), message: "the key '__proto__' is not accepted" }
+      const c: unknown = (v as Record<string, unknown>)[k]
+      if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: k, parent: node })
+    }
+  }
+  return null
+}
+
+export interface JsonProblem {
+  readonly path: ReadonlyArray<string>
+  readonly message: string
+}
+
+/** A `jsonProblem` as an input issue (dotted path). */
+export const issueOf = (problem: JsonProblem): Issue => ({ path: problem.path.join("."), message: problem.message })
+
+/** A free-form JSON value (keys of a gate state dossier does not own): nested at most `MAX_FREE_DEPTH` levels. */
+export const FreeJson = Schema.Unknown.pipe(
+  Schema.filter((v) => jsonProblem(v, MAX_FREE_DEPTH) ?? true, {
+    description: `any JSON value nested at most ${MAX_FREE_DEPTH} levels deep`
+  })
+)
+
+/**
+ * A free-form JSON object (`params`, `scope`): any keys and values, nested at most
+ * `MAX_FREE_DEPTH` levels, no `__proto__` key.
+ */
+export const FreeJsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+  Schema.filter((o) => {
+    const problem = jsonProblem(o, MAX_FREE_DEPTH)
+    return problem ?? true
+  }, { description: `a JSON object nested at most ${MAX_FREE_DEPTH} levels deep` })
+)
+
+/**
+ * Decode `value` (parsed JSON, or a library caller's argument) with `schema`; excess properties
+ * are refused. The value is first checked to be plain data (`jsonProblem`), so nothing
+ * recursive (the issue formatter, canonical JSON, JSON.stringify) meets an unbounded depth.
+ */
 export const decodeWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const decode = Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
-  return (value: unknown): Either.Either<A, InvalidInput> =>
-    Either.mapLeft(decode(value), (e) => new InvalidInput({ issues: toIssues(e) }))
+  return (value: unknown): Either.Either<A, InvalidInput> => {
+    const problem = jsonProblem(value, MAX_DOCUMENT_DEPTH)
+    if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+    return Either.mapLeft(decode(value), (e) => new InvalidInput({ issues: toIssues(e) }))
+  }
+}
+
+/** Check an already-decoded value against `schema`'s type side (service arguments): `InvalidInput`. */
+export const validateWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
+  const validate = Schema.validateEither(schema, { errors: "all", onExcessProperty: "error" })
+  return (value: unknown): Either.Either<A, InvalidInput> => {
+    const problem = jsonProblem(value, MAX_DOCUMENT_DEPTH)
+    if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+    return Either.mapLeft(validate(value), (e) => new InvalidInput({ issues: toIssues(e) }))
+  }
 }
 
 /** Parse JSON text; a syntax error is `InvalidInput` at the root. */
@@ -36,3 +130,9 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidInput> =>
     try: () => JSON.parse(text) as unknown,
     catch: (e) => new InvalidInput({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
   })
+
+/** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */
+export const checkNow = (now: unknown, path = "now"): Either.Either<Date, InvalidInput> =>
+  now instanceof Date && inInstantRange(now.getTime())
+    ? Either.right(now)
+    : Either.left(new InvalidInput({ issues: [{ path, message: "expected a valid date within years 0000-9999" }] }))

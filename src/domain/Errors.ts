@@ -66,10 +66,14 @@ export class InputTooLarge extends Schema.TaggedError<InputTooLarge>()("InputToo
 }
 
 export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>()("InputOutsideWorkdir", {
-  path: Schema.String
+  /** The path as given when relative, else relative to the work folder (`../x.json`); never absolute. */
+  path: Schema.String,
+  /** The option that named it (`--input`, `--state`, `--research-dir`…); absent means `--input`. */
+  flag: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The input file '${this.path}' is not inside the work folder.`
+    const what = this.flag === undefined || this.flag === "--input" ? "The input file" : `The path given to ${this.flag}`
+    return `${what} '${this.path}' is not inside the work folder.`
   }
 }
 
@@ -98,6 +102,14 @@ export const UnsafePathReason = Schema.Literal(
   "not-regular-file",
   "not-directory",
   "changed-while-opening",
+  "replaced-after-publish",
+  "unsupported-platform",
+  "dossier-state",
+  "plan-file",
+  "retained-file",
+  "journal-file",
+  "registered-file",
+  "run-state",
   "invalid"
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type
@@ -129,6 +141,26 @@ export class AliasedFile extends Schema.TaggedError<AliasedFile>()("AliasedFile"
   }
 }
 
+export class WorkdirNotFound extends Schema.TaggedError<WorkdirNotFound>()("WorkdirNotFound", {
+  /** Nothing is at the path given (`missing`), or something that is not a directory. */
+  reason: Schema.Literal("missing", "not-directory")
+}) {
+  override get message() {
+    return this.reason === "missing"
+      ? "The work folder does not exist (from --workdir or DOSSIER_WORKDIR)."
+      : "The work folder is not a directory (from --workdir or DOSSIER_WORKDIR)."
+  }
+}
+
+export class RecoveryNeeded extends Schema.TaggedError<RecoveryNeeded>()("RecoveryNeeded", {
+  /** The record of the interrupted transaction. */
+  path: Schema.String
+}) {
+  override get message() {
+    return `An interrupted transaction ('${this.path}') must be recovered first, which needs a write this command cannot make.`
+  }
+}
+
 /** Errors any file-touching service method may fail with. */
 export type FileError = IoError | FileNotFound | UnsafePath | LimitExceeded | EditedRetainedFile
 
@@ -144,6 +176,8 @@ export const CommonErrors = [
   PathOutsideArea,
   UnsafePath,
   LimitExceeded,
-  AliasedFile
+  AliasedFile,
+  WorkdirNotFound,
+  RecoveryNeeded
 ] as const
 export type CommonError = InstanceType<(typeof CommonErrors)[number]>

@@ -4,6 +4,7 @@
  * sandbox's command line, the limits, which files under the work root a run created or changed,
  * and the journal events that link a run to a candidate.
  */
+import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
 import type { Figures, StoredGrant } from "./Grant.js"
@@ -235,17 +236,17 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
 }
 
 /** Stable ids of the journal events that link a run to a candidate (a retry appends nothing new). */
-export const linkEvents = (record: ExecutionRecord, candidateId: string): ReadonlyArray<unknown> => [
+export const linkEvents = (record: ExecutionRecord, candidateId: string): AppendInput => [
   {
     id: `${record.id}:execution`,
-    type: "execution_linked",
+    type: "execution_linked" as const,
     at: record.endedAt,
     candidateId,
     execution: { runtimeId: record.id, status: record.status, logRef: record.stdout.path }
   },
   ...record.outputs.map((o, i) => ({
     id: `${record.id}:artifact:${i}`,
-    type: "artifact_linked",
+    type: "artifact_linked" as const,
     at: record.endedAt,
     candidateId,
     artifact: { path: o.path, sha256: o.sha256, bytes: o.bytes }

@@ -5,9 +5,10 @@
  * attempts log rows, and the gate's success outputs.
  */
 import * as Schema from "effect/Schema"
+import { FreeJson } from "./Decode.js"
 
 /** Any further keys of an object: accepted and kept untouched. */
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const Rest = Schema.Record({ key: Schema.String, value: FreeJson })
 
 const NonEmpty = Schema.String.pipe(Schema.minLength(1))
 
@@ -256,7 +257,10 @@ export const VerifiedSource = Schema.Struct({
   quote: Schema.String,
   verified: Schema.Boolean,
   origin: Schema.optional(SourceOrigin),
-  reason: Schema.optional(SourceReason)
+  reason: Schema.optional(SourceReason),
+  /** Where a verified quote is in the cited text: code-point offsets into the file's own text (end exclusive). */
+  start: Schema.optional(Schema.Number),
+  end: Schema.optional(Schema.Number)
 })
 export type VerifiedSource = typeof VerifiedSource.Type
 

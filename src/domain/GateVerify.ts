@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import type { CitedSource, SourceOrigin, SourceReason, VerifiedSource } from "./Gate.js"
 import { SOURCES_AREA } from "./Plan.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
-import { makeQuoteMatcher, type QuoteCheck } from "./Quote.js"
+import { formatOfPath, makeQuoteMatcher, type QuoteCheck, type TextFormat } from "./Quote.js"
 
 /** What a ref names, before any evidence is consulted. */
 export type RefTarget =
@@ -58,7 +58,14 @@ export interface Evidence {
 }
 
 export type Resolution =
-  | { readonly _tag: "Text"; readonly origin: SourceOrigin; readonly key: string; readonly text: string }
+  | {
+    readonly _tag: "Text"
+    readonly origin: SourceOrigin
+    readonly key: string
+    readonly text: string
+    /** How the text is read: a retained file by its name (Markdown, HTML, text); anything else as text. */
+    readonly format: TextFormat
+  }
   | { readonly _tag: "Unresolved"; readonly reason: SourceReason }
 
 const unresolved = (reason: SourceReason): Resolution => ({ _tag: "Unresolved", reason })
@@ -67,7 +74,7 @@ const resolveSourceFile = (path: string, s: SourceEvidence | undefined): Resolut
   if (s === undefined) return unresolved("source-unknown")
   switch (s._tag) {
     case "Current":
-      return { _tag: "Text", origin: s.origin, key: `file:${path}`, text: s.text }
+      return { _tag: "Text", origin: s.origin, key: `file:${path}`, text: s.text, format: formatOfPath(path) }
     case "Changed":
       return unresolved("source-changed")
     case "Missing":
@@ -86,13 +93,13 @@ export const resolveRef = (ref: string, evidence: Evidence): Resolution => {
     case "DescriptorDescription": {
       const d = evidence.descriptor
       if (d === undefined || d.description === null) return unresolved("source-unknown")
-      return { _tag: "Text", origin: "descriptor", key: "descriptor:description", text: d.description }
+      return { _tag: "Text", origin: "descriptor", key: "descriptor:description", text: d.description, format: "text" }
     }
     case "DescriptorComment": {
       const text = evidence.descriptor?.comments.get(target.id)
       return text === undefined
         ? unresolved("source-unknown")
-        : { _tag: "Text", origin: "descriptor", key: `descriptor:comment:${target.id}`, text }
+        : { _tag: "Text", origin: "descriptor", key: `descriptor:comment:${target.id}`, text, format: "text" }
     }
     case "DescriptorOther":
       return unresolved("source-unknown")
@@ -102,14 +109,15 @@ export const resolveRef = (ref: string, evidence: Evidence): Resolution => {
       const text = evidence.context.get(target.ref)
       return text === undefined
         ? unresolved("source-unknown")
-        : { _tag: "Text", origin: "context", key: `context:${target.ref}`, text }
+        : { _tag: "Text", origin: "context", key: `context:${target.ref}`, text, format: "text" }
     }
   }
 }
 
 /**
- * A verifier over one body of evidence. Each resolved text is normalized once and reused for
- * every quote cited from it.
+ * A verifier over one body of evidence. Each resolved text is read (the text a reader sees) and
+ * normalized once and reused for every quote cited from it. A verified quote carries `start`/`end`:
+ * where the passage is in that text (code points).
  */
 export const makeVerifier = (evidence: Evidence) => {
   const matchers = new Map<string, (quote: string) => QuoteCheck>()
@@ -121,12 +129,12 @@ export const makeVerifier = (evidence: Evidence) => {
     if (resolution._tag === "Unresolved") return { ...base, verified: false, reason: resolution.reason }
     let match = matchers.get(resolution.key)
     if (match === undefined) {
-      match = makeQuoteMatcher(resolution.text)
+      match = makeQuoteMatcher(resolution.text, resolution.format)
       matchers.set(resolution.key, match)
     }
     const check = match(source.quote)
     return check.matched
-      ? { ...base, verified: true, origin: resolution.origin }
+      ? { ...base, verified: true, origin: resolution.origin, start: check.start, end: check.end }
       : { ...base, verified: false, origin: resolution.origin, reason: check.reason }
   }
 }

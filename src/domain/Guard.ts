@@ -4,8 +4,8 @@
  * builds an Either, an output object and issue values for every node it visits).
  *
  * Scans that check every record of the work folder (`next`, `due`, `unresolved-outcomes`) check
- * each one whole with it: measured on 10,000 run records, `Schema.is` took ~33 µs a record, as
- * much as reading and hashing everything else. The node kinds the stored records are made of
+ * each one whole with it: `Schema.is` costs about as much a record as reading and hashing it
+ * (bench/monitor.ts). The node kinds the stored records are made of
  * (objects, strings, numbers, booleans, literals, unions, arrays, refinements, `unknown`) are
  * compiled here; anything else falls back to `Schema.is` for its subtree, so the answer never
  * changes, only the speed. A property test compares the two on mutated records.

@@ -4,7 +4,7 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { CompressedResponse, UnsupportedContent } from "./IngestErrors.js"
+import { CompressedResponse, CredentialsInUrl, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "./IngestErrors.js"
 import type { ContentKind } from "./Readable.js"
 import { isAscii, isUtf8 } from "node:buffer"
 
@@ -72,6 +72,47 @@ export const checkContentType = (header: HeaderValue): Either.Either<MediaType, 
 }
 
 /**
+ * The `--origin` of an imported file: an absolute http(s) URL without credentials (it is only
+ * recorded; nothing is fetched). Answers the URL as the WHATWG parser normalizes it; unparseable
+ * or relative is `InvalidUrl`, another scheme `UnsupportedScheme`, a user or password
+ * `CredentialsInUrl` (it would be written into captures.jsonl).
+ */
+export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | UnsupportedScheme | CredentialsInUrl> => {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return Either.left(new InvalidUrl({ url: raw.slice(0, 200) }))
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return Either.left(new UnsupportedScheme({ scheme: url.protocol.slice(0, 40) }))
+  if (url.username !== "" || url.password !== "") return Either.left(new CredentialsInUrl())
+  return Either.right(url.href)
+}
+
+const EXTENSION_TYPES: Record<string, string> = {
+  html: "text/html",
+  htm: "text/html",
+  xhtml: "application/xhtml+xml",
+  txt: "text/plain",
+  md: "text/plain"
+}
+
+/**
+ * The media type of a file `ingest --file` imports: `--content-type` when given (the same rules
+ * as a response's header), else from the extension (`.html`/`.htm`, `.xhtml`, `.txt`/`.md`).
+ */
+export const importContentType = (path: string, given: string | undefined): Either.Either<MediaType, UnsupportedContent> => {
+  if (given !== undefined) return checkContentType(given)
+  const name = path.slice(path.lastIndexOf("/") + 1)
+  const dot = name.lastIndexOf(".")
+  const ext = dot <= 0 ? "" : name.slice(dot + 1).toLowerCase()
+  const type = EXTENSION_TYPES[ext]
+  return type === undefined
+    ? Either.left(new UnsupportedContent({ contentType: ext === "" ? "(no extension; give --content-type)" : `(.${ext.slice(0, 40)}; give --content-type)` }))
+    : checkContentType(type)
+}
+
+/**
  * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
  * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is
  * several times faster on large bodies than the fatal decoder.
@@ -79,8 +120,8 @@ export const checkContentType = (header: HeaderValue): Either.Either<MediaType, 
 export const decodeBody = (body: Uint8Array, contentType: string): Either.Either<string, UnsupportedContent> => {
   if (!isUtf8(body)) return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-  // ASCII decodes to the same text as Latin-1, which V8 copies instead of transcoding (~0.1 ms
-  // against ~7 ms for 2 MiB); an ASCII body cannot start with a BOM.
+  // ASCII decodes to the same text as Latin-1, which V8 copies instead of transcoding (much
+  // cheaper for a large page); an ASCII body cannot start with a BOM.
   if (isAscii(bytes)) return Either.right(bytes.toString("latin1"))
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
   return Either.right(bytes.toString("utf8", bom ? 3 : 0))
@@ -132,16 +173,35 @@ export const originalPath = (finalUrl: string, kind: ContentKind, sha256: string
 export const readablePath = (finalUrl: string, sha256: string): string =>
   `${SOURCES_DIR}/${captureStem(finalUrl)}-${sha256.slice(0, 12)}.md`
 
-/** One line of `.dossier/captures.jsonl`: these bytes, at this path, came from the fetcher. */
+/** Path of a capture's WARC file: `research/sources/<host>-<slug>-<sha12>.warc.gz`. */
+export const warcPath = (finalUrl: string, sha256: string): string =>
+  `${SOURCES_DIR}/${captureStem(finalUrl)}-${sha256.slice(0, 12)}.warc.gz`
+
+/** Largest file `ingest --file` retains. */
+export const MAX_IMPORT_BYTES = 16 * 1024 * 1024
+
+/** How a file's bytes came to dossier: fetched by SafeHttp, or imported from the work folder. */
+export const CaptureVia = Schema.Literal("fetch", "file")
+export type CaptureVia = typeof CaptureVia.Type
+
+/**
+ * One line of `.dossier/captures.jsonl`: these bytes, at this path, came to dossier this way —
+ * from the fetcher (`via: "fetch"`, also every record written before `via` existed) or imported
+ * by `ingest --file` (`via: "file"`: the agent supplied the bytes).
+ */
 export const CaptureRecord = Schema.Struct({
   path: Schema.String,
   sha256: Schema.String,
   bytes: Schema.Number,
   origin: Schema.String,
   fetchedAt: Schema.String,
-  kind: Schema.Literal("original", "source")
+  kind: Schema.Literal("original", "source", "warc"),
+  via: Schema.optional(CaptureVia)
 })
 export type CaptureRecord = typeof CaptureRecord.Type
+
+/** Whether a record says the fetcher produced these bytes (records without `via` are fetches). */
+export const isFetched = (record: CaptureRecord): boolean => record.via !== "file"
 
 const decodeRecord = Schema.decodeUnknownEither(Schema.parseJson(CaptureRecord), { onExcessProperty: "ignore" })
 
@@ -166,5 +226,6 @@ export const captureLine = (record: CaptureRecord): string =>
     bytes: record.bytes,
     origin: record.origin,
     fetchedAt: record.fetchedAt,
-    kind: record.kind
+    kind: record.kind,
+    via: record.via ?? "fetch"
   })}\n`

@@ -8,8 +8,9 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { decodeWith } from "./Decode.js"
+import { decodeWith, FreeJsonObject, jsonProblem, MAX_FREE_DEPTH } from "./Decode.js"
 import { InvalidInput, type Issue } from "./Errors.js"
+import { isRealInstant } from "./Instant.js"
 import { normalizeRelative } from "./Paths.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -57,58 +58,6 @@ export const SHA256_PATTERN = /^[0-9a-f]{64}$/
 export const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 export const MAX_TEXT = 4096
 
-const digitsAt = (s: string, at: number, n: number): number => {
-  let v = 0
-  for (let i = at; i < at + n; i++) {
-    const c = s.charCodeAt(i) - 48
-    if (c < 0 || c > 9) return -1
-    v = v * 10 + c
-  }
-  return v
-}
-const daysIn = (y: number, m: number) =>
-  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
-
-/**
- * An ISO-8601 instant `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM)` naming a real calendar
- * time (month 1–12, day within the month, 00:00–23:59:59) whose UTC form is still within years
- * 0000–9999. Written out by hand: replay checks every event's `at`.
- */
-export const isIso = (s: string): boolean => {
-  const n = s.length
-  if (n < 17 || n > 35) return false
-  const y = digitsAt(s, 0, 4)
-  const mo = digitsAt(s, 5, 2)
-  const d = digitsAt(s, 8, 2)
-  const h = digitsAt(s, 11, 2)
-  const mi = digitsAt(s, 14, 2)
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59) return false
-  if (s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":") return false
-  let p = 16
-  if (s[p] === ":") {
-    const sec = digitsAt(s, p + 1, 2)
-    if (sec < 0 || sec > 59) return false
-    p += 3
-    if (s[p] === ".") {
-      let k = 0
-      while (p + 1 + k < n && digitsAt(s, p + 1 + k, 1) >= 0) k++
-      if (k < 1 || k > 9) return false
-      p += 1 + k
-    }
-  }
-  if (s[p] === "Z") return p === n - 1
-  if (s[p] !== "+" && s[p] !== "-") return false
-  const oh = digitsAt(s, p + 1, 2)
-  const om = digitsAt(s, p + 4, 2)
-  if (!(p + 6 === n && s[p + 3] === ":" && oh >= 0 && oh <= 23 && om >= 0 && om <= 59)) return false
-  // An offset can carry the first or last day of the range into year -1 or 10000, whose UTC form
-  // (stored, normalized) has no four-digit year: refuse those instants here, at the edge years only.
-  if (y !== 0 && y !== 9999) return true
-  const ms = Date.parse(s)
-  return ms >= FIRST_INSTANT && ms <= LAST_INSTANT
-}
-const FIRST_INSTANT = Date.parse("0000-01-01T00:00:00.000Z")
-const LAST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z")
 const isRelativePath = (s: string) => {
   const n = normalizeRelative(s)
   return Either.isRight(n) && n.right === s
@@ -126,7 +75,7 @@ const Text = Schema.String.pipe(
   })
 )
 const IsoTime = Schema.String.pipe(
-  Schema.filter((s) => isIso(s) || "an ISO-8601 instant with Z or an offset", {
+  Schema.filter((s) => isRealInstant(s) || "an ISO-8601 instant with Z or an offset", {
     jsonSchema: { format: "date-time" },
     description: "an ISO-8601 instant with Z or an offset"
   })
@@ -164,7 +113,7 @@ export const CandidateCreated = Schema.Struct({
     id: Id,
     title: Text,
     protocolVersion: opt(Text),
-    params: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    params: opt(FreeJsonObject)
   })
 })
 
@@ -235,8 +184,27 @@ export const JournalEvent = Schema.Union(
 export type JournalEvent = typeof JournalEvent.Type
 export type EventType = JournalEvent["type"]
 
+/** An `artifact_linked` event as written in an input: `sha256` and `bytes` are computed when omitted. */
+export const ArtifactLinkedInput = Schema.Struct({
+  ...common,
+  type: Schema.Literal("artifact_linked"),
+  candidateId: Id,
+  artifact: Schema.Struct({ path: RelPath, sha256: Schema.optional(Sha256), bytes: Schema.optional(ByteCount) })
+})
+const JournalEventInput = Schema.Union(
+  CandidateCreated,
+  ExecutionLinked,
+  ArtifactLinkedInput,
+  EvaluationRecorded,
+  CandidateSelected,
+  CheckpointSaved,
+  LegacyImported
+)
+
 /** The `--input` file of `journal append`: one event or an ordered batch. */
-export const JournalEventsInput = Schema.Union(JournalEvent, Schema.Array(JournalEvent))
+export const JournalEventsInput = Schema.Union(JournalEventInput, Schema.Array(JournalEventInput))
+/** What `Journal.append` takes: one encoded event (an artifact's digest may be left out) or an ordered batch. */
+export type AppendInput = typeof JournalEventsInput.Encoded
 
 const byType: { readonly [K in EventType]: Schema.Schema<Extract<JournalEvent, { type: K }>, any, never> } = {
   candidate_created: CandidateCreated,
@@ -357,7 +325,7 @@ const allStrings = (o: Record<string, unknown>) => {
 export const eventProblem = (u: unknown): string | null => {
   if (!isRecord(u)) return "not an object"
   if (!isId(u["id"])) return "bad id"
-  if ("at" in u && !(str(u["at"]) && isIso(u["at"]))) return "bad at"
+  if ("at" in u && !(str(u["at"]) && isRealInstant(u["at"]))) return "bad at"
   const c = u["candidateId"]
   switch (u["type"]) {
     case "candidate_created": {
@@ -366,7 +334,9 @@ export const eventProblem = (u: unknown): string | null => {
       if (!isRecord(k) || !onlyKeys(k, ["id", "title"], ["protocolVersion", "params"])) return "bad candidate"
       if (!isId(k["id"]) || !isText(k["title"])) return "bad candidate"
       if ("protocolVersion" in k && !isText(k["protocolVersion"])) return "bad candidate"
-      if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]))) return "bad candidate"
+      if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]) && jsonProblem(k["params"], MAX_FREE_DEPTH) === null)) {
+        return "bad candidate"
+      }
       return null
     }
     case "execution_linked": {
@@ -650,3 +620,6 @@ export interface StudyRow {
   readonly corruptLine: number | null
   readonly head: { readonly seq: number; readonly id: string } | null
 }
+
+/** The real-instant check of every instant Schema (./Instant.ts), under its earlier name. */
+export const isIso = isRealInstant

@@ -59,7 +59,16 @@ export class InvalidManifest extends Schema.TaggedError<InvalidManifest>()("Inva
   }
 }
 
+export class StudyNotFound extends Schema.TaggedError<StudyNotFound>()("StudyNotFound", {
+  study: Schema.String
+}) {
+  override get message() {
+    return `No study '${this.study}': research/${this.study}/research-events.jsonl does not exist.`
+  }
+}
+
 export const JournalErrors = [
+  StudyNotFound,
   DuplicateEventId,
   UnknownCandidate,
   ConflictingEvent,

@@ -12,6 +12,7 @@
  * Referential rules enforced while applying: an event's `candidateId` names a candidate created
  * earlier (`candidate_created` or a `legacy_imported` candidate); a candidate is created once.
  */
+import { absurd } from "effect/Function"
 import type {
   CandidateStatus,
   CandidateView,
@@ -90,8 +91,14 @@ const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProbl
     }
     case "checkpoint_saved":
       return null
-    default:
+    case "candidate_selected":
+    case "execution_linked":
+    case "artifact_linked":
+    case "evaluation_recorded":
       return has(e.candidateId) ? null : { _tag: "unknown-candidate", candidateId: e.candidateId }
+    default:
+      // A new event type must say here whether it refers to a candidate.
+      return absurd(e)
   }
 }
 
@@ -191,6 +198,9 @@ export class Projector {
         }
         return
       }
+      default:
+        // A new event type must say here what it changes in the projection.
+        return absurd(e)
     }
   }
 

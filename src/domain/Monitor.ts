@@ -7,7 +7,9 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { canonicalDigest, canonicalJson, normalizeTimestamp, sha256Hex } from "./Canonical.js"
-import { InvalidInput, type Issue } from "./Errors.js"
+import { FreeJsonObject } from "./Decode.js"
+import { isStoredInstant, LAST_YEAR } from "./Instant.js"
+import { InvalidInput, type Issue, LimitExceeded } from "./Errors.js"
 import { DispositionAlreadySet, DispositionRefused, InvalidTransition } from "./MonitorErrors.js"
 import {
   defaultAnchor,
@@ -34,11 +36,6 @@ export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(\.g[1-9][0-9]{0,8
 export const RunId = Schema.String.pipe(Schema.pattern(RUN_ID_PATTERN, { message: () => "expected a run id such as 'lit.w3'" }))
 
 const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
-/** An instant exactly as `Date.prototype.toISOString` writes it (how every stored time is written). */
-const isStoredInstant = (s: string): boolean => {
-  const ms = Date.parse(s)
-  return !Number.isNaN(ms) && new Date(ms).toISOString() === s
-}
 const IsoTime = Schema.String.pipe(
   Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
     jsonSchema: { type: "string", format: "date-time" },
@@ -64,7 +61,7 @@ export const Budget = Schema.Struct({
   maxMinutes: PositiveInt.pipe(Schema.lessThanOrEqualTo(100_000))
 })
 export type Budget = typeof Budget.Type
-export const Scope = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+export const Scope = FreeJsonObject.annotations({
   description: "free JSON object describing the scope; stored as given, digested into each run"
 })
 export type Scope = typeof Scope.Type
@@ -138,14 +135,23 @@ export type CreateDueRunInput = typeof CreateDueRunInput.Type
 
 export const RunStatus = Schema.Literal("planned", "running", "blocked", "failed_retryable", "completed", "cancelled")
 export type RunStatus = typeof RunStatus.Type
+/** The statuses a transition can reach (`completed` only through finish-run; `planned` never again). */
 export const TransitionTarget = Schema.Literal("running", "blocked", "failed_retryable", "cancelled")
+export type TransitionTarget = typeof TransitionTarget.Type
+/** `Scheduler.transitionRun`'s input: `to` is a status a transition can reach. */
 export const TransitionRunInput = Schema.Struct({
   runId: RunId,
   expectedRevision: PositiveInt,
-  to: RunStatus,
+  to: TransitionTarget,
   reason: Schema.optional(Text(2000))
-}).annotations({ identifier: "transition-run" })
+})
 export type TransitionRunInput = typeof TransitionRunInput.Type
+/**
+ * The transition-run input file: any status in `to`, so that a run asked to reach `planned` or
+ * `completed` is refused as `InvalidTransition {from, to}` (the transitionRun implementation checks
+ * every `to` against the run's status, whatever the caller's types said).
+ */
+export const TransitionRunFile = Schema.Struct({ ...TransitionRunInput.fields, to: RunStatus }).annotations({ identifier: "transition-run" })
 
 export const OutcomeLabel = Schema.Literal(
   "new",
@@ -165,13 +171,15 @@ export const OutcomeInput = Schema.Struct({
 })
 export const FileBinding = Schema.Struct({ path: RelPath, sha256: Sha256 })
 export type FileBinding = typeof FileBinding.Type
+/** A file named in finish-run's input: `sha256` omitted is computed at finish time; given, it must match. */
+export const FileBindingInput = Schema.Struct({ path: RelPath, sha256: Schema.optional(Sha256) })
 export const CompletionBinding = Schema.Struct({ runId: Schema.String, taskDigest: Schema.String })
 export const FinishRunInput = Schema.Struct({
   runId: RunId,
   expectedRevision: PositiveInt,
   binding: CompletionBinding,
-  stage: FileBinding,
-  survey: Schema.optional(FileBinding),
+  stage: FileBindingInput,
+  survey: Schema.optional(FileBindingInput),
   units: Schema.optional(Schema.Array(Text(256)).pipe(Schema.maxItems(256))),
   outcomes: Schema.Array(OutcomeInput).pipe(Schema.maxItems(256))
 }).annotations({ identifier: "finish-run" })
@@ -335,6 +343,9 @@ export const DueOutput = Schema.Struct({
   ok: Ok,
   now: IsoTime,
   subscriptions: Schema.Array(DueEntry),
+  damaged: Schema.Array(Schema.Struct({ id: Schema.String, damaged: Schema.String })).annotations({
+    description: "subscription records that cannot be read (by id, the file name) and why; the healthy ones are listed"
+  }),
   receiptMismatches: Schema.Array(Schema.String)
 }).annotations({ identifier: "due-output" })
 export const CreateDueRunOutput = Schema.Struct({ ok: Ok, created: Schema.Boolean, run: RunRecord })
@@ -342,6 +353,7 @@ export const CreateDueRunOutput = Schema.Struct({ ok: Ok, created: Schema.Boolea
 export const TransitionRunOutput = Schema.Struct({ ok: Ok, run: RunRecord }).annotations({ identifier: "transition-run-output" })
 export const FinishRunOutput = Schema.Struct({
   ok: Ok,
+  changed: Schema.Boolean.annotations({ description: "false: an exact repeat of the finish that completed the run; nothing written" }),
   run: RunRecord,
   subscription: Schema.Struct({ id: Schema.String, revision: Schema.Number, nextDueAt: IsoTime }),
   reported: Schema.Boolean,
@@ -495,7 +507,10 @@ export const subscriptionIdOfRun = (runId: string): string => runId.slice(0, run
  * Resolve a create-subscription request into a new record (defaults applied, cross-field rules
  * checked). The survey file's existence is checked by the caller.
  */
-export const newSubscription = (input: SubscriptionInput, now: Date): Either.Either<SubscriptionRecord, InvalidInput> => {
+export const newSubscription = (
+  input: SubscriptionInput,
+  now: Date
+): Either.Either<SubscriptionRecord, InvalidInput | LimitExceeded> => {
   const issues: Array<Issue> = []
   if (input.kind === "unit-recheck" && (input.units === undefined || input.units.length === 0)) {
     issues.push({ path: "units", message: "unit-recheck needs a non-empty list of unit ids" })
@@ -517,7 +532,9 @@ export const newSubscription = (input: SubscriptionInput, now: Date): Either.Eit
   if (input.anchor !== undefined && !isAnchor(input.anchor)) issues.push({ path: "anchor", message: ANCHOR_EXPECTED })
   if (issues.length > 0) return Either.left(new InvalidInput({ issues }))
   const cadence = input.cadence ?? DEFAULT_CADENCE
-  const anchor = input.anchor ?? Option.getOrThrow(defaultAnchor(input.timezone, cadence, now.getTime()))
+  const anchor = input.anchor ?? Option.getOrElse(defaultAnchor(input.timezone, cadence, now.getTime()), () => "")
+  // The default anchor (now + one cadence) can fall after year 9999.
+  if (!isAnchor(anchor)) return Either.left(yearLimit(Number.parseInt(anchor, 10) || LAST_YEAR + 1))
   const requestDigest = requestDigestOf(input)
   const base = {
     kind: input.kind,
@@ -550,6 +567,20 @@ export const newSubscription = (input: SubscriptionInput, now: Date): Either.Eit
     createdAt: at,
     updatedAt: at
   })
+}
+
+const yearLimit = (actual: number) => new LimitExceeded({ limit: "year", max: LAST_YEAR, actual })
+
+const SIX_DIGIT_YEAR = /"[+-](\d{6})-\d{2}-\d{2}T/
+
+/**
+ * A record about to be written whose computed times (a next window, a window start) fall after
+ * year 9999 is refused, `LimitExceeded {limit: "year"}`, instead of storing a six-digit year that
+ * every later read would refuse.
+ */
+export const timesInRange = <A>(record: A): Either.Either<A, LimitExceeded> => {
+  const m = SIX_DIGIT_YEAR.exec(JSON.stringify(record))
+  return m === null ? Either.right(record) : Either.left(yearLimit(Number(m[1])))
 }
 
 /** Apply update-subscription changes: new content digest; a changed grid moves nextDueAt past now. */

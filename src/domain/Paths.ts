@@ -36,13 +36,15 @@ export const isNormalRelative = (p: string): boolean => {
 /** A Windows drive prefix (`C:`): absolute there, so refused, given directly or reached through `.`/`..`. */
 const DRIVE_LETTER = /^[A-Za-z]:/
 
+/** An absolute path is never echoed: it names the machine, not the work folder. */
+export const ABSOLUTE_PATH_SHOWN = "(an absolute path)"
+const absolute = () => new UnsafePath({ path: ABSOLUTE_PATH_SHOWN, reason: "absolute" })
+
 /** normalizeRelative without the already-normal shortcut (exported for the test that compares both). */
 export const normalizeRelativeGeneric = (input: string): Either.Either<string, UnsafePath> => {
   if (input.length === 0 || input.includes("\0")) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
   const slashed = input.replace(/\\/g, "/")
-  if (slashed.startsWith("/") || DRIVE_LETTER.test(slashed)) {
-    return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
-  }
+  if (slashed.startsWith("/") || DRIVE_LETTER.test(slashed)) return Either.left(absolute())
   const out: Array<string> = []
   for (const seg of slashed.split("/")) {
     if (seg === "" || seg === ".") continue
@@ -56,7 +58,7 @@ export const normalizeRelativeGeneric = (input: string): Either.Either<string, U
   if (out.length === 0) return Either.left(new UnsafePath({ path: input, reason: "invalid" }))
   const joined = out.join("/")
   // "./C:x" or "a/../C:x" would come out as "C:x", which is refused as absolute when given as is.
-  if (DRIVE_LETTER.test(joined)) return Either.left(new UnsafePath({ path: input, reason: "absolute" }))
+  if (DRIVE_LETTER.test(joined)) return Either.left(absolute())
   return Either.right(joined)
 }
 

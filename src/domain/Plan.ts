@@ -3,9 +3,15 @@
  * `plan checkpoint`, and the outputs of the plan commands.
  */
 import * as Schema from "effect/Schema"
+import { isStoredInstant } from "./Instant.js"
 
 export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.annotations({ description: "SHA-256, lowercase hex" }))
-export const IsoTime = Schema.String.pipe(Schema.annotations({ description: "ISO-8601 UTC time" }))
+export const IsoTime = Schema.String.pipe(
+  Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
+    jsonSchema: { type: "string", format: "date-time" },
+    description: "ISO-8601 UTC time"
+  })
+)
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1))
 
 export const PlanStatus = Schema.Literal("in_progress", "blocked", "complete")
@@ -68,7 +74,19 @@ export type PlanStartInput = typeof PlanStartInput.Type
 
 export const PlanCheckpointInput = Schema.Struct({
   completedSteps: Schema.optional(
-    Schema.Array(Schema.Struct({ summary: Schema.String, id: Schema.optional(NonEmpty) }))
+    Schema.Array(Schema.Struct({ summary: Schema.String, id: Schema.optional(NonEmpty) })).pipe(
+      Schema.filter((steps) => {
+        // Two steps with one id in one input: refused, as journal append refuses a repeated event id.
+        const seen = new Map<string, number>()
+        for (const [i, s] of steps.entries()) {
+          if (s.id === undefined) continue
+          const first = seen.get(s.id)
+          if (first !== undefined) return { path: [i, "id"], message: `duplicate id '${s.id}' (also at completedSteps.${first})` }
+          seen.set(s.id, i)
+        }
+        return true
+      }, { description: "step ids are unique within one input" })
+    )
   ),
   sources: Schema.optional(Schema.Array(Schema.Struct({ path: Schema.String, origin: Schema.String }))),
   outputs: Schema.optional(

@@ -3,6 +3,7 @@
  * Parsing and rendering are pure; the prose before and after the section is kept byte for byte.
  */
 import * as Either from "effect/Either"
+import { isUtf8 } from "node:buffer"
 import { decodeWith } from "./Decode.js"
 import { type PlanDocument, PlanDocument as PlanDocumentSchema } from "./Plan.js"
 import { CorruptPlan } from "./PlanErrors.js"
@@ -23,7 +24,24 @@ const count = (text: string, needle: string) => {
 const decodeDocument = decodeWith(PlanDocumentSchema)
 
 /** Parse plan.md text. Two sections, an unterminated marker or a bad section → `CorruptPlan`. */
-export const parsePlanMd = (text: string): Either.Either<ParsedPlanMd, CorruptPlan> => {
+export const parsePlanMd = (text: string): Either.Either<ParsedPlanMd, CorruptPlan> => parseWith(text, (json) => json)
+
+/**
+ * Parse plan.md's bytes. The prose around the section belongs to the user in whatever encoding
+ * it has: `before`/`after` hold its bytes one character per byte (latin1), so
+ * `renderPlanBytes` writes them back byte for byte; only the section itself must be UTF-8.
+ */
+export const parsePlanBytes = (bytes: Uint8Array): Either.Either<ParsedPlanMd, CorruptPlan> =>
+  parseWith(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), (json) => {
+    const raw = Buffer.from(json, "latin1")
+    return isUtf8(raw) ? raw.toString("utf8") : undefined
+  })
+
+/** plan.md's bytes from `parsePlanBytes`' prose (one character per byte) and a document. */
+export const renderPlanBytes = (before: string, document: PlanDocument, after: string): Uint8Array =>
+  Buffer.concat([Buffer.from(before, "latin1"), Buffer.from(renderSection(document), "utf8"), Buffer.from(after, "latin1")])
+
+const parseWith = (text: string, sectionText: (json: string) => string | undefined): Either.Either<ParsedPlanMd, CorruptPlan> => {
   const begins = count(text, BEGIN_MARKER)
   const ends = count(text, END_MARKER)
   if (begins === 0 && ends === 0) return Either.right({ _tag: "NoSection", text })
@@ -37,9 +55,11 @@ export const parsePlanMd = (text: string): Either.Either<ParsedPlanMd, CorruptPl
   const inner = text.slice(b + BEGIN_MARKER.length, e).trim()
   const fence = /^```json[ \t]*\r?\n([\s\S]*)\r?\n```$/.exec(inner)
   if (fence === null) return Either.left(new CorruptPlan({ reason: "the section does not hold one ```json block" }))
+  const section = sectionText(fence[1]!)
+  if (section === undefined) return Either.left(new CorruptPlan({ reason: "the section is not valid UTF-8" }))
   let json: unknown
   try {
-    json = JSON.parse(fence[1]!)
+    json = JSON.parse(section)
   } catch {
     return Either.left(new CorruptPlan({ reason: "the section's JSON does not parse" }))
   }

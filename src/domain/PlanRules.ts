@@ -114,19 +114,26 @@ export interface CheckpointPaths {
 export const checkpointPaths = (
   input: PlanCheckpointInput
 ): Either.Either<CheckpointPaths, UnsafePath | PathOutsideArea | InvalidInput> => {
+  // An absolute path is refused naming the field, never echoing the machine's path.
+  const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
+    Either.mapLeft(r, (e) =>
+      e._tag === "UnsafePath" && e.reason === "absolute"
+        ? new InvalidInput({ issues: [{ path: field, message: "an absolute path; paths are relative to the work folder" }] })
+        : e
+    )
   const sources: Array<{ path: string; origin: string }> = []
-  for (const s of input.sources ?? []) {
-    const p = normalizeInArea(s.path, SOURCES_AREA)
+  for (const [i, s] of (input.sources ?? []).entries()) {
+    const p = named(`sources.${i}.path`, normalizeInArea(s.path, SOURCES_AREA))
     if (Either.isLeft(p)) return Either.left(p.left)
     sources.push({ path: p.right, origin: s.origin })
   }
   const outputs: Array<{ path: string; dependsOn: Array<string> }> = []
   for (const [i, o] of (input.outputs ?? []).entries()) {
-    const p = normalizeInArea(o.path, RESULTS_AREA)
+    const p = named(`outputs.${i}.path`, normalizeInArea(o.path, RESULTS_AREA))
     if (Either.isLeft(p)) return Either.left(p.left)
     const deps: Array<string> = []
     for (const [j, d] of o.dependsOn.entries()) {
-      const dp = normalizeRelative(d)
+      const dp = named(`outputs.${i}.dependsOn.${j}`, normalizeRelative(d))
       if (Either.isLeft(dp)) return Either.left(dp.left)
       if (dp.right === p.right) {
         return Either.left(

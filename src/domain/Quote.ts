@@ -2,7 +2,16 @@
  * The one quote matcher (spec README "Quote matching"), shared by the gate and the monitor:
  * after Unicode NFC and collapsing every whitespace run to one space (in both), the quote must be
  * a substring of the text and at least 20 characters long. Otherwise exact.
+ *
+ * The text is the text a reader sees in the file (src/domain/VisibleText.ts: Markdown link
+ * syntax counts as its text, HTML as its text content), and a match reports where it is in the
+ * file's own text: `start`/`end` are offsets in Unicode code points of the text as decoded
+ * (end exclusive), so `[...text].slice(start, end)` is the passage, markup included.
  */
+import { formatOfPath, normalizeMapped, sourceEnd, sourceStart, type TextFormat, visibleText, WHITESPACE_TO_COLLAPSE } from "./VisibleText.js"
+
+export { formatOfPath, type TextFormat } from "./VisibleText.js"
+
 export const MIN_QUOTE_LENGTH = 20
 
 /**
@@ -10,35 +19,67 @@ export const MIN_QUOTE_LENGTH = 20
  * characters and single non-space ones, so text with ordinary single spaces is not rebuilt
  * (several times faster on large sources; a property test checks the equivalence).
  */
-const WHITESPACE_TO_COLLAPSE = /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g
+const COLLAPSE = new RegExp(WHITESPACE_TO_COLLAPSE.source, "g")
 
 /** Every run of whitespace (as `\s` defines it) becomes one space. */
-export const collapseWhitespace = (text: string): string => text.replace(WHITESPACE_TO_COLLAPSE, " ")
+export const collapseWhitespace = (text: string): string => text.replace(COLLAPSE, " ")
 
 /** NFC, then every run of whitespace becomes one space; leading/trailing whitespace trimmed. */
-export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(WHITESPACE_TO_COLLAPSE, " ").trim()
+export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(COLLAPSE, " ").trim()
 
 export type QuoteCheck =
-  | { readonly matched: true }
+  | {
+    readonly matched: true
+    /** Offset (code points) in the file's text where the matched passage starts. */
+    readonly start: number
+    /** Offset (code points, exclusive) where it ends. */
+    readonly end: number
+  }
   | { readonly matched: false; readonly reason: "quote-too-short" | "quote-not-found" }
 
 /** Length in characters (code points) of the normalized quote. */
 const charLength = (s: string): number => [...s].length
 
-export const checkQuote = (quote: string, text: string): QuoteCheck => {
-  const q = normalizeForQuote(quote)
-  if (charLength(q) < MIN_QUOTE_LENGTH) return { matched: false, reason: "quote-too-short" }
-  return normalizeForQuote(text).includes(q) ? { matched: true } : { matched: false, reason: "quote-not-found" }
+const SURROGATE = /[\ud800-\udfff]/
+
+/** Code points before UTF-16 index `i` of `text`. */
+export const codePointOffset = (text: string, i: number): number => {
+  let pairs = 0
+  for (let k = 0; k < i - 1; k++) {
+    const c = text.charCodeAt(k)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(k + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++
+        k++
+      }
+    }
+  }
+  return i - pairs
 }
 
-/** Matcher over a pre-normalized text, for checking many quotes against one large source. */
-export const makeQuoteMatcher = (text: string) => {
-  const normalized = normalizeForQuote(text)
+/**
+ * A matcher over one file's text, read in `format` (default `text`: the text as it is). The
+ * visible text is built and normalized once; each quote is then one substring search.
+ */
+export const makeQuoteMatcher = (text: string, format: TextFormat = "text") => {
+  const visible = normalizeMapped(visibleText(format, text))
+  const astral = SURROGATE.test(text)
+  const offset = (i: number) => (astral ? codePointOffset(text, i) : i)
   return (quote: string): QuoteCheck => {
     const q = normalizeForQuote(quote)
     if (charLength(q) < MIN_QUOTE_LENGTH) return { matched: false, reason: "quote-too-short" }
-    return normalized.includes(q) ? { matched: true } : { matched: false, reason: "quote-not-found" }
+    const at = visible.text.indexOf(q)
+    if (at < 0) return { matched: false, reason: "quote-not-found" }
+    return { matched: true, start: offset(sourceStart(visible, at)), end: offset(sourceEnd(visible, at + q.length - 1)) }
   }
 }
 
-export const quoteMatches = (quote: string, text: string): boolean => checkQuote(quote, text).matched
+/** A matcher for a file, read in the format its name says (`formatOfPath`). */
+export const makeFileQuoteMatcher = (path: string, text: string) => makeQuoteMatcher(text, formatOfPath(path))
+
+export const checkQuote = (quote: string, text: string, format: TextFormat = "text"): QuoteCheck =>
+  makeQuoteMatcher(text, format)(quote)
+
+export const quoteMatches = (quote: string, text: string, format: TextFormat = "text"): boolean =>
+  checkQuote(quote, text, format).matched

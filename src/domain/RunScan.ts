@@ -47,8 +47,8 @@ export const verifyRunText = (runId: string, text: string): LoadedRun =>
 /**
  * The whole-record check of the scans: the same answer as the Schema decode of single-run loads,
  * so a scan lists as a mismatch exactly the runs that `show` and the transitions refuse. Scans
- * touch every run, and a Schema decode of each dominated `next` (measured: ~3x the cost of
- * reading the files), so the guard is compiled from the Schema (./Guard.ts, ~5 µs a record).
+ * touch every run, and a Schema decode of each would cost more than reading the files, so the
+ * guard is compiled from the Schema (./Guard.ts; bench/monitor.ts measures `next`).
  */
 const isRunRecord = compileGuard(RunRecord)
 

@@ -21,9 +21,9 @@
  * The body is read as it is stored and never parsed whole (`RunIndex`): one line per run, sorted
  * by id, found by id when its file is read, and only the fields a scan asks for are decoded. A
  * quiet run — completed, nothing undecided, the usual state of almost every run — keeps its
- * bindings in fields of their own, so `next` checks it without building it at all. Parsing the
- * whole index into objects that live through the scan cost `next` over 10,000 runs ~90 ms and
- * ~3,000 page faults (`npm run bench -- monitor`, instrumented).
+ * bindings in fields of their own, so `next` checks it without building it at all: parsing the
+ * whole index into objects that live through the scan would make every `next` pay for every run
+ * in memory and garbage collection (`npm run bench -- monitor` measures it).
  */
 import { toBuffer } from "./Bytes.js"
 import { sha256Base64, sha256Hex } from "./Canonical.js"
@@ -36,7 +36,7 @@ import { isRunMismatch, NONE_UNRESOLVED, type RunScan, type RunScanResult } from
  * the file changes: an index written under another version is ignored. test/monitor/scanIndex.test.ts
  * pins a fingerprint of both schemas as a reminder.
  */
-export const SCAN_INDEX_VERSION = 2
+export const SCAN_INDEX_VERSION = 3
 const FORMAT = "dossier-scan-index"
 
 /** The rules an index was made under: this code's version and the runtime's time-zone data. */

@@ -1,15 +1,18 @@
 /**
- * FileStore on Node. Every path is normalized, each component is lstat-checked (no symlink,
- * directories only above the target), files are opened with O_NOFOLLOW and the opened file's
- * device and inode are compared with what was checked. Writes publish atomically.
+ * FileStore on Node. Every path is normalized, then reached through the boundary primitive
+ * (src/layers/Boundary.ts): directories are opened one component at a time from the work
+ * folder's own descriptor without following links, and each file is opened, created, staged,
+ * renamed, linked, truncated or removed relative to the descriptor of its verified directory, so a
+ * swap of a directory for a symlink between a check and a use redirects nothing. The opened file's
+ * type, link count and size are checked on its descriptor (fstat). Writes publish atomically and
+ * check after publishing that the name holds the file written.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { createHash, randomBytes } from "node:crypto"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import * as path from "node:path"
 import { toBuffer } from "../domain/Bytes.js"
 import { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
@@ -23,22 +26,22 @@ import {
   isStagingName,
   type ReadManyEntry,
   type ReadManyWithEntry,
-  type ReadOptions,
-  STAGING_SUFFIX
+  type ReadOptions
 } from "../services/FileStore.js"
 import { Workdir } from "../services/Workdir.js"
+import { type BoundaryError, codeOf, type Dir, guard, ioError, isBoundaryError, makeBoundary } from "./Boundary.js"
 import { appendDecided, readThenAppendOf } from "./FileStoreFallbacks.js"
 
 /** The worker pool module loads only when a large file is hashed (keeps start-up small). */
 const loadPool = () => import("./HashPool.js").then((m) => m.hashPool())
 
-const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
+const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND } = fs.constants
 
 const HASH_CHUNK = 1024 * 1024
 /** Files at least this large are hashed by the worker pool when it is available. */
 const POOL_MIN_BYTES = 8 * 1024 * 1024
-
-const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
+/** A retained file created or removed by someone else meanwhile is looked at again this many times. */
+const RETAIN_ATTEMPTS = 3
 
 const kindOf = (st: fs.Stats): EntryKind =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other"
@@ -57,104 +60,109 @@ const readFully = (fd: number, size: number, into?: Buffer): Uint8Array => {
   return buf.subarray(0, off)
 }
 
+const writeAll = (fd: number, bytes: Uint8Array) => {
+  let off = 0
+  while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
+}
+
 const digestOf = (data: Uint8Array): Digest => ({
   bytes: data.byteLength,
   sha256: createHash("sha256").update(data).digest("hex")
 })
 
-export const makeFileStoreLive = (root: string): FileStoreShape => {
-  const abs = (rel: string) => path.join(root, ...rel.split("/"))
+/**
+ * An effect of a synchronous boundary step: what it throws becomes the typed error (`IoError
+ * {operation}` unless already a domain error). `E` names the errors the step can throw (a write
+ * creates its directories, so it never throws `FileNotFound`; only reads bound sizes).
+ */
+const step = <A, E extends BoundaryError | LimitExceeded = IoError | UnsafePath>(
+  rel: string,
+  operation: string,
+  f: () => A
+): Effect.Effect<A, E> =>
+  Effect.try({
+    try: () => guard(rel, operation, f),
+    catch: (e) => (isBoundaryError(e) || e instanceof LimitExceeded ? e : ioError(rel, operation)(e)) as E
+  })
 
-  const io = (rel: string, operation: string) => (e: unknown) => new IoError({ path: rel, operation, code: codeOf(e) })
+interface Opened {
+  readonly fd: number
+  readonly st: fs.Stats
+}
+
+export const makeFileStoreLive = (root: string): FileStoreShape & { readonly close: () => void } => {
+  const boundary = makeBoundary(root)
 
   const normalize = (p: string) => Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
 
-  const lstatOrNone = (rel: string, absolute: string): Either.Either<fs.Stats | undefined, IoError> => {
+  /**
+   * The checks every opened file gets on its descriptor: a regular file, link count 1 when
+   * required, at most `max` bytes. Closes the descriptor and throws when one fails.
+   */
+  const checkOpened = (rel: string, fd: number, requireSingleLink: boolean, max: number): fs.Stats => {
+    let st: fs.Stats
     try {
-      return Either.right(fs.lstatSync(absolute))
+      st = fs.fstatSync(fd)
     } catch (e) {
-      const code = codeOf(e)
-      if (code === "ENOENT") return Either.right(undefined)
-      if (code === "ENOTDIR") return Either.right(undefined)
-      return Either.left(io(rel, "lstat")(e))
+      fs.closeSync(fd)
+      throw ioError(rel, "open")(e)
     }
+    const refusal = !st.isFile()
+      ? new UnsafePath({ path: rel, reason: "not-regular-file" })
+      : requireSingleLink && st.nlink > 1
+      ? new UnsafePath({ path: rel, reason: "hard-link" })
+      : st.size > max
+      ? new LimitExceeded({ limit: "fileBytes", max, actual: st.size })
+      : undefined
+    if (refusal !== undefined) {
+      fs.closeSync(fd)
+      throw refusal
+    }
+    return st
   }
 
-  /** Check every parent component of a normalized path: directories, not symlinks. `missing` when one is absent. */
-  const checkParentsSync = (rel: string): Either.Either<"ok" | "missing", IoError | UnsafePath> => {
-    const parts = rel.split("/")
-    let current = root
-    for (let i = 0; i < parts.length - 1; i++) {
-      current = path.join(current, parts[i]!)
-      const st = lstatOrNone(rel, current)
-      if (Either.isLeft(st)) return Either.left(st.left)
-      if (st.right === undefined) return Either.right("missing" as const)
-      if (st.right.isSymbolicLink()) return Either.left(new UnsafePath({ path: rel, reason: "symlink" }))
-      if (!st.right.isDirectory()) return Either.left(new UnsafePath({ path: rel, reason: "not-directory" }))
-    }
-    return Either.right("ok" as const)
+  /** Open an existing file of `dir` and check it; undefined when absent. */
+  const openIn = (rel: string, dir: Dir, name: string, flags: number, requireSingleLink: boolean, max: number): Opened | undefined => {
+    const fd = boundary.openAt(rel, dir, name, flags)
+    if (fd === undefined) return undefined
+    return { fd, st: checkOpened(rel, fd, requireSingleLink, max) }
   }
 
-  const checkParents = (rel: string): Effect.Effect<"ok" | "missing", IoError | UnsafePath> =>
-    Effect.suspend(() => Either.match(checkParentsSync(rel), { onLeft: Effect.fail, onRight: Effect.succeed }))
-
-  const statEntry = (p: string): Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath> =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      if ((yield* checkParents(rel)) === "missing") return Option.none()
-      const st = lstatOrNone(rel, abs(rel))
-      if (Either.isLeft(st)) return yield* st.left
-      return st.right === undefined
-        ? Option.none()
-        : Option.some({ kind: kindOf(st.right), size: st.right.size, nlink: st.right.nlink })
-    })
-
-  /** Check a path to an existing regular file and open it read-only without following links. */
-  const openChecked = (
-    p: string,
-    options: ReadOptions | undefined
-  ): Effect.Effect<{ rel: string; fd: number; size: number }, IoError | FileNotFound | UnsafePath | LimitExceeded> =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      if ((yield* checkParents(rel)) === "missing") return yield* new FileNotFound({ path: rel })
-      const absolute = abs(rel)
-      const st = lstatOrNone(rel, absolute)
-      if (Either.isLeft(st)) return yield* st.left
-      if (st.right === undefined) return yield* new FileNotFound({ path: rel })
-      if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
-      if (!st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      if (options?.requireSingleLink === true && st.right.nlink > 1) {
-        return yield* new UnsafePath({ path: rel, reason: "hard-link" })
-      }
-      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      if (st.right.size > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size })
-      let fd: number
-      try {
-        fd = fs.openSync(absolute, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-      } catch (e) {
-        const code = codeOf(e)
-        if (code === "ELOOP") return yield* new UnsafePath({ path: rel, reason: "symlink" })
-        if (code === "ENOENT") return yield* new FileNotFound({ path: rel })
-        return yield* io(rel, "open")(e)
-      }
-      const opened = fs.fstatSync(fd)
-      if (opened.dev !== st.right.dev || opened.ino !== st.right.ino || !opened.isFile()) {
-        fs.closeSync(fd)
-        return yield* new UnsafePath({ path: rel, reason: "changed-while-opening" })
-      }
-      if (opened.size > max) {
-        fs.closeSync(fd)
-        return yield* new LimitExceeded({ limit: "fileBytes", max, actual: opened.size })
-      }
-      return { rel, fd, size: opened.size }
-    })
+  /** Open an existing regular file for reading, checked; `FileNotFound` when it (or a directory above it) is absent. */
+  const openForRead = (rel: string, options: ReadOptions | undefined): Opened => {
+    const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+    const opened = boundary.inParent(
+      rel,
+      false,
+      (dir, name) => openIn(rel, dir, name, O_RDONLY, options?.requireSingleLink === true, max),
+      () => undefined
+    )
+    if (opened === undefined) throw new FileNotFound({ path: rel })
+    return opened
+  }
 
   const withOpen = <A, E>(
     p: string,
     options: ReadOptions | undefined,
     use: (h: { rel: string; fd: number; size: number }) => Effect.Effect<A, E>
   ) =>
-    Effect.acquireUseRelease(openChecked(p, options), use, (h) => Effect.sync(() => fs.closeSync(h.fd)))
+    Effect.acquireUseRelease(
+      Effect.flatMap(normalize(p), (rel) =>
+        step<{ rel: string } & Opened, BoundaryError | LimitExceeded>(rel, "open", () => ({ rel, ...openForRead(rel, options) }))),
+      ({ fd, rel, st }) => use({ rel, fd, size: st.size }),
+      (h) => Effect.sync(() => fs.closeSync(h.fd))
+    )
+
+  const statEntry = (p: string): Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath> =>
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "lstat", () =>
+        boundary.inParent(rel, false, (dir, name) => {
+          const st = boundary.lstatAt(rel, dir, name)
+          return st === undefined ? Option.none() : Option.some({ kind: kindOf(st), size: st.size, nlink: st.nlink })
+        }, () => Option.none<EntryStat>())))
+
+  /** The file may have grown since fstat: read on to detect it, bounded by max. */
+  const grewPast = (fd: number, off: number, max: number) => fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, off) > 0 && off + 1 > max
 
   const read: FileStoreShape["read"] = (p, options) =>
     withOpen(p, options, ({ fd, rel, size }) =>
@@ -162,15 +170,10 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
         try: () => {
           const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
           const bytes = readFully(fd, size)
-          const off = bytes.byteLength
-          // The file may have grown since fstat: read on to detect it, bounded by max.
-          const probe = Buffer.allocUnsafe(1)
-          if (fs.readSync(fd, probe, 0, 1, off) > 0 && off + 1 > max) {
-            throw new LimitExceeded({ limit: "fileBytes", max, actual: off + 1 })
-          }
+          if (grewPast(fd, bytes.byteLength, max)) throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
           return bytes
         },
-        catch: (e) => (e instanceof LimitExceeded ? e : io(rel, "read")(e))
+        catch: (e) => (e instanceof LimitExceeded ? e : ioError(rel, "read")(e))
       })
     )
 
@@ -183,207 +186,174 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
    * never held in memory.
    */
   const hashInThread = (fd: number, rel: string, options: ReadOptions | undefined) =>
-      Effect.gen(function*() {
-        const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-        const h = createHash("sha256")
-        const buf = Buffer.allocUnsafe(HASH_CHUNK)
-        let total = 0
-        for (let chunk = 1;; chunk++) {
-          const n = yield* Effect.try({ try: () => fs.readSync(fd, buf, 0, HASH_CHUNK, total), catch: io(rel, "read") })
-          if (n === 0) break
-          total += n
-          if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total })
-          h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
-          if (chunk % 16 === 0) yield* Effect.yieldNow()
-        }
-        return { bytes: total, sha256: h.digest("hex") }
-      })
-
-  /** Large files go to the hash worker pool (when present), so several files hash in parallel. */
-  const hash: FileStoreShape["hash"] = (p, options) =>
-    withOpen(p, options, ({ fd, rel, size }) =>
-      size < POOL_MIN_BYTES ? hashInThread(fd, rel, options) : Effect.flatMap(Effect.promise(loadPool), (pool) => {
-        if (pool === undefined) return hashInThread(fd, rel, options)
-        const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-        return Effect.flatMap(Effect.promise(() => pool.hash(fd, max)), (a): Effect.Effect<Digest, IoError | LimitExceeded> =>
-          "sha256" in a
-            ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
-            : "tooLarge" in a
-            ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
-            : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error })))
-      }))
-
-  const fsyncDir = (rel: string, dirAbs: string) => {
-    let fd: number | undefined
-    try {
-      fd = fs.openSync(dirAbs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-      fs.fsyncSync(fd)
-    } catch (e) {
-      throw io(rel, "fsync-directory")(e)
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd)
-    }
-  }
-
-  /** Create every parent directory of `rel` (or `rel` itself when `includeSelf`), refusing symlinks. */
-  const mkdirs = (rel: string, includeSelf: boolean): Effect.Effect<void, IoError | UnsafePath> =>
-    Effect.suspend((): Effect.Effect<void, IoError | UnsafePath> => {
-      const parts = rel.split("/")
-      const upto = includeSelf ? parts.length : parts.length - 1
-      let current = root
-      for (let i = 0; i < upto; i++) {
-        const parent = current
-        current = path.join(current, parts[i]!)
-        const st = lstatOrNone(rel, current)
-        if (Either.isLeft(st)) return Effect.fail(st.left)
-        if (st.right === undefined) {
-          try {
-            fs.mkdirSync(current)
-            fsyncDir(rel, parent)
-          } catch (e) {
-            if (e instanceof IoError) return Effect.fail(e)
-            if (codeOf(e) !== "EEXIST") return Effect.fail(io(rel, "mkdir")(e))
-            const again = fs.lstatSync(current)
-            if (again.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-            if (!again.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
-          }
-          continue
-        }
-        if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-        if (!st.right.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
-      }
-      return Effect.void
-    })
-
-  /** Write bytes to a fresh staging file next to the target and fsync it; returns its absolute path. */
-  const stage = (rel: string, bytes: Uint8Array): string => {
-    const target = abs(rel)
-    const staging = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString("hex")}${STAGING_SUFFIX}`)
-    const fd = fs.openSync(staging, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
-    try {
-      let off = 0
-      while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
-      fs.fsyncSync(fd)
-    } catch (e) {
-      fs.closeSync(fd)
-      fs.rmSync(staging, { force: true })
-      throw e
-    }
-    fs.closeSync(fd)
-    return staging
-  }
-
-  /** Normalize, create the parents, and require the target to be absent or a regular file. */
-  const prepareTarget = (p: string) =>
     Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      yield* mkdirs(rel, false)
-      const target = abs(rel)
-      const st = lstatOrNone(rel, target)
-      if (Either.isLeft(st)) return yield* st.left
-      if (st.right !== undefined && st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
-      if (st.right !== undefined && !st.right.isFile()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      return { rel, target, existing: st.right }
+      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+      const h = createHash("sha256")
+      const buf = Buffer.allocUnsafe(HASH_CHUNK)
+      let total = 0
+      for (let chunk = 1;; chunk++) {
+        const n = yield* Effect.try({ try: () => fs.readSync(fd, buf, 0, HASH_CHUNK, total), catch: ioError(rel, "read") })
+        if (n === 0) break
+        total += n
+        if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total })
+        h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
+        if (chunk % 16 === 0) yield* Effect.yieldNow()
+      }
+      return { bytes: total, sha256: h.digest("hex") }
     })
+
+  /** Hash an open, checked descriptor; large files go to the hash worker pool (when present), so several files hash in parallel. */
+  const hashFd = (fd: number, rel: string, size: number, options: ReadOptions | undefined) =>
+    size < POOL_MIN_BYTES ? hashInThread(fd, rel, options) : Effect.flatMap(Effect.promise(loadPool), (pool) => {
+      if (pool === undefined) return hashInThread(fd, rel, options)
+      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
+      return Effect.flatMap(Effect.promise(() => pool.hash(fd, max)), (a): Effect.Effect<Digest, IoError | LimitExceeded> =>
+        "sha256" in a
+          ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
+          : "tooLarge" in a
+          ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
+          : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error })))
+    })
+
+  const hash: FileStoreShape["hash"] = (p, options) => withOpen(p, options, ({ fd, rel, size }) => hashFd(fd, rel, size, options))
+
+  /** A target to replace or append to must be absent or a regular file (a symlink is refused, not replaced). */
+  const checkTarget = (rel: string, dir: Dir, name: string): fs.Stats | undefined => {
+    const st = boundary.lstatAt(rel, dir, name)
+    if (st !== undefined && st.isSymbolicLink()) throw new UnsafePath({ path: rel, reason: "symlink" })
+    if (st !== undefined && !st.isFile()) throw new UnsafePath({ path: rel, reason: "not-regular-file" })
+    return st
+  }
 
   const writeAtomic: FileStoreShape["writeAtomic"] = (p, data) =>
-    Effect.gen(function*() {
-      const { rel, target } = yield* prepareTarget(p)
-      const bytes = toBytes(data)
-      return yield* Effect.try({
-        try: () => {
-          const staging = stage(rel, bytes)
-          try {
-            fs.renameSync(staging, target)
-          } catch (e) {
-            fs.rmSync(staging, { force: true })
-            throw e
-          }
-          fsyncDir(rel, path.dirname(target))
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "write", () => {
+        const bytes = toBytes(data)
+        const dir = boundary.walk(rel, true, true)!
+        try {
+          const name = rel.slice(rel.lastIndexOf("/") + 1)
+          checkTarget(rel, dir, name)
+          boundary.publish(rel, dir, boundary.stage(rel, dir, name, bytes), name, "rename")
           return digestOf(bytes)
-        },
-        catch: (e) => (e instanceof IoError ? e : io(rel, "write")(e))
-      })
-    })
+        } finally {
+          dir.close()
+        }
+      }))
 
+  /**
+   * Write-once. The existing file (if any) is opened relative to its directory and hashed through
+   * that descriptor; a file that is absent is created by linking a staged copy (link() never
+   * replaces an entry). Another process creating or removing the file meanwhile is looked at
+   * again; after `RETAIN_ATTEMPTS` the answer is `IoError` (retryable), never a crash.
+   */
   const writeRetained: FileStoreShape["writeRetained"] = (p, data) =>
     Effect.gen(function*() {
       const rel = yield* normalize(p)
-      yield* mkdirs(rel, false)
       const bytes = toBytes(data)
       const wanted = digestOf(bytes)
-      const existing = yield* statEntry(rel)
-      if (Option.isSome(existing)) {
-        const have = yield* hash(rel, { requireSingleLink: true, maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
-          Effect.catchTag("FileNotFound", () => Effect.die("retained file vanished while locked")),
-          Effect.catchTag("LimitExceeded", () => Effect.die("unbounded read refused"))
-        )
-        if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return { ...wanted, reused: true }
-        return yield* new EditedRetainedFile({ path: rel, expected: wanted.sha256, actual: have.sha256 })
-      }
-      const target = abs(rel)
-      return yield* Effect.try({
-        try: () => {
-          const staging = stage(rel, bytes)
-          try {
-            // link() never replaces an existing entry: a retained file is never overwritten.
-            fs.linkSync(staging, target)
-          } finally {
-            fs.rmSync(staging, { force: true })
+      const name = rel.slice(rel.lastIndexOf("/") + 1)
+      const dir = yield* step(rel, "write", () => boundary.walk(rel, true, true)!)
+      return yield* Effect.ensuring(
+        Effect.gen(function*() {
+          for (let attempt = 1; attempt <= RETAIN_ATTEMPTS; attempt++) {
+            const existing = yield* step<Opened | undefined, IoError | UnsafePath | LimitExceeded>(rel, "open", () =>
+              openIn(rel, dir, name, O_RDONLY, true, Number.MAX_SAFE_INTEGER))
+            if (existing !== undefined) {
+              const have = yield* Effect.ensuring(
+                hashFd(existing.fd, rel, existing.st.size, { maxBytes: Number.MAX_SAFE_INTEGER }),
+                Effect.sync(() => fs.closeSync(existing.fd))
+              )
+              // Removed or replaced while it was hashed: what was hashed is no longer the file; look again.
+              const still = yield* step(rel, "lstat", () => boundary.lstatAt(rel, dir, name))
+              if (still === undefined || still.dev !== existing.st.dev || still.ino !== existing.st.ino) continue
+              if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return { ...wanted, reused: true }
+              return yield* new EditedRetainedFile({ path: rel, expected: wanted.sha256, actual: have.sha256 })
+            }
+            const created = yield* step(rel, "write", () => {
+              const staged = boundary.stage(rel, dir, name, bytes)
+              try {
+                boundary.publish(rel, dir, staged, name, "link")
+                return true
+              } catch (e) {
+                if (codeOf(e) === "EEXIST") return false
+                throw e
+              }
+            })
+            if (created) return { ...wanted, reused: false }
           }
-          fsyncDir(rel, path.dirname(target))
-          return { ...wanted, reused: false }
-        },
-        catch: (e) => (e instanceof IoError ? e : io(rel, "write")(e))
-      }).pipe(
-        Effect.catchIf(
-          (e) => e.code === "EEXIST",
-          () => Effect.suspend(() => writeRetained(rel, bytes))
-        )
+          return yield* new IoError({ path: rel, operation: "write", code: "ECHANGED" })
+        }),
+        Effect.sync(() => dir.close())
       )
     })
 
+  /**
+   * Write `bytes` at the end of an open file; when the write or its fsync fails (a full disk),
+   * cut the file back to `before` bytes and fsync it, so a failed append leaves the file exactly
+   * as it was, then throw the write's error.
+   */
+  const appendOrRestore = (rel: string, fd: number, before: number, bytes: Uint8Array) => {
+    try {
+      writeAll(fd, bytes)
+      fs.fsyncSync(fd)
+    } catch (e) {
+      try {
+        fs.ftruncateSync(fd, before)
+        fs.fsyncSync(fd)
+      } catch {
+        // The write's own error is the one to report; the tail is checked by every reader.
+      }
+      throw ioError(rel, "append")(e)
+    }
+  }
+
   const append: FileStoreShape["append"] = (p, data) =>
-    Effect.gen(function*() {
-      const { rel, target, existing } = yield* prepareTarget(p)
-      if (existing !== undefined && existing.nlink > 1) return yield* new UnsafePath({ path: rel, reason: "hard-link" })
-      const bytes = toBytes(data)
-      return yield* Effect.try({
-        try: () => {
-          const fd = fs.openSync(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644)
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "append", () => {
+        const bytes = toBytes(data)
+        const dir = boundary.walk(rel, true, true)!
+        try {
+          const name = rel.slice(rel.lastIndexOf("/") + 1)
+          // O_NOFOLLOW refuses a symlink, O_NONBLOCK a FIFO, and fstat anything but a regular file.
+          let opened: Opened | undefined
+          let created = false
           try {
-            const opened = fs.fstatSync(fd)
-            if (!opened.isFile()) throw new UnsafePath({ path: rel, reason: "not-regular-file" })
-            if (opened.nlink > 1) throw new UnsafePath({ path: rel, reason: "hard-link" })
-            if (existing !== undefined && (opened.dev !== existing.dev || opened.ino !== existing.ino)) {
-              throw new UnsafePath({ path: rel, reason: "changed-while-opening" })
+            opened = openIn(rel, dir, name, O_WRONLY | O_APPEND, true, Number.MAX_SAFE_INTEGER)
+            if (opened === undefined) {
+              const fd = boundary.openAt(rel, dir, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL, 0o644)
+              if (fd === undefined) throw new IoError({ path: rel, operation: "append", code: "ENOENT" })
+              opened = { fd, st: checkOpened(rel, fd, true, Number.MAX_SAFE_INTEGER) }
+              created = true
             }
-            let off = 0
-            while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
-            fs.fsyncSync(fd)
+          } catch (e) {
+            throw e instanceof IoError ? new IoError({ path: rel, operation: "append", code: e.code }) : e
+          }
+          const { fd, st } = opened
+          try {
+            try {
+              appendOrRestore(rel, fd, st.size, bytes)
+            } catch (e) {
+              // A file this append created is removed again: the folder is as before.
+              if (created) boundary.unlinkAt(rel, dir, name)
+              throw e
+            }
             const size = fs.fstatSync(fd).size
-            if (existing === undefined) fsyncDir(rel, path.dirname(target))
-            return { created: existing === undefined, size }
+            if (created) boundary.fsyncDir(rel, dir)
+            return { created, size }
           } finally {
             fs.closeSync(fd)
           }
-        },
-        catch: (e) =>
-          e instanceof UnsafePath || e instanceof IoError
-            ? e
-            : codeOf(e) === "ELOOP"
-            ? new UnsafePath({ path: rel, reason: "symlink" })
-            : io(rel, "append")(e)
-      })
-    })
+        } finally {
+          dir.close()
+        }
+      }))
 
   /**
-   * One descriptor for the read and the append: the path is checked as `read` does (parents,
-   * lstat: a regular file with link count 1), opened O_RDWR | O_APPEND | O_NOFOLLOW, and the
-   * opened file's device and inode compared with what was checked; read, decision, write and
-   * fsync run in one synchronous step, and the descriptor is closed whatever happens. A file
-   * that cannot be opened for writing (read-only) is read through `read` and appended through
-   * `append`, as before.
+   * One descriptor for the read and the append: the file is opened O_RDWR | O_APPEND relative to
+   * its verified directory and checked (a regular file with link count 1, bounded); read,
+   * decision, write and fsync run in one synchronous step, and the descriptor is closed whatever
+   * happens. A failed write is cut back (`appendOrRestore`). A file that cannot be opened for
+   * writing (read-only) is read through `read` and appended through `append`.
    */
   const readThenAppend: NonNullable<FileStoreShape["readThenAppend"]> = <A, E>(
     p: string,
@@ -397,138 +367,117 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       const max = options.maxBytes ?? DEFAULT_MAX_BYTES
       /** No file to open: decide on nothing, and `append` creates the file when there is something to append. */
       const decideOnNothing = () => appendDecided(append, rel, new Uint8Array(0), decide)
-      const parents = checkParentsSync(rel)
-      if (Either.isLeft(parents)) return Effect.fail(parents.left)
-      if (parents.right === "missing") return decideOnNothing()
-      const absolute = abs(rel)
-      const st = lstatOrNone(rel, absolute)
-      if (Either.isLeft(st)) return Effect.fail(st.left)
-      if (st.right === undefined) return decideOnNothing()
-      if (st.right.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-      if (!st.right.isFile()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-regular-file" }))
-      if (st.right.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
-      if (st.right.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: st.right.size }))
-      let fd: number
+      let outcome: { readonly next: () => Effect.Effect<A, E | IoError | UnsafePath | LimitExceeded> }
       try {
-        fd = fs.openSync(absolute, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
+        outcome = guard(rel, "open", () =>
+          boundary.inParent(rel, false, (dir, name) => {
+            let opened: Opened | undefined
+            try {
+              opened = openIn(rel, dir, name, O_RDWR | O_APPEND, true, max)
+            } catch (e) {
+              const code = e instanceof IoError ? e.code : ""
+              if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") {
+                return { next: () => readThenAppendOf({ read, append })(rel, options, decide) }
+              }
+              throw e
+            }
+            if (opened === undefined) return { next: decideOnNothing }
+            const { fd, st } = opened
+            let operation = "read"
+            try {
+              const into = options.buffer?.(st.size)
+              const bytes = readFully(fd, st.size, into !== undefined && into.byteLength >= st.size ? into : undefined)
+              if (grewPast(fd, bytes.byteLength, max)) throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+              const decided = decide(bytes)
+              if (Either.isLeft(decided)) return { next: () => Effect.fail(decided.left) }
+              const { append: data, value } = decided.right
+              if (data !== null && data.length > 0) {
+                operation = "append"
+                appendOrRestore(rel, fd, bytes.byteLength, toBytes(data))
+              }
+              return { next: () => Effect.succeed(value) }
+            } catch (e) {
+              if (isBoundaryError(e) || e instanceof LimitExceeded) throw e
+              throw ioError(rel, operation)(e)
+            } finally {
+              fs.closeSync(fd)
+            }
+          }, () => ({ next: decideOnNothing })))
       } catch (e) {
-        const code = codeOf(e)
-        if (code === "ELOOP") return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-        if (code === "ENOENT") return decideOnNothing()
-        if (code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "ETXTBSY") {
-          return readThenAppendOf({ read, append })(rel, options, decide)
-        }
-        return Effect.fail(io(rel, "open")(e))
+        return Effect.fail(e as IoError | UnsafePath | LimitExceeded)
       }
-      let operation = "open"
-      try {
-        const opened = fs.fstatSync(fd)
-        if (opened.dev !== st.right.dev || opened.ino !== st.right.ino || !opened.isFile()) {
-          return Effect.fail(new UnsafePath({ path: rel, reason: "changed-while-opening" }))
-        }
-        if (opened.nlink > 1) return Effect.fail(new UnsafePath({ path: rel, reason: "hard-link" }))
-        if (opened.size > max) return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: opened.size }))
-        operation = "read"
-        const into = options.buffer?.(opened.size)
-        const bytes = readFully(fd, opened.size, into !== undefined && into.byteLength >= opened.size ? into : undefined)
-        // The file may have grown since fstat: read on to detect it, bounded by max.
-        if (fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, bytes.byteLength) > 0 && bytes.byteLength + 1 > max) {
-          return Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 }))
-        }
-        const decided = decide(bytes)
-        if (Either.isLeft(decided)) return Effect.fail(decided.left)
-        const { append: data, value } = decided.right
-        if (data !== null && data.length > 0) {
-          operation = "append"
-          const out = toBytes(data)
-          let off = 0
-          while (off < out.byteLength) off += fs.writeSync(fd, out, off, out.byteLength - off)
-          fs.fsyncSync(fd)
-        }
-        return Effect.succeed(value)
-      } catch (e) {
-        return Effect.fail(io(rel, operation)(e))
-      } finally {
-        fs.closeSync(fd)
-      }
+      return outcome.next()
     })
 
   const truncate: FileStoreShape["truncate"] = (p, size) =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      const h = yield* openChecked(rel, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: true })
-      fs.closeSync(h.fd)
-      yield* Effect.try({
-        try: () => {
-          const fd = fs.openSync(abs(rel), O_WRONLY | O_NOFOLLOW)
-          try {
-            fs.ftruncateSync(fd, size)
-            fs.fsyncSync(fd)
-          } finally {
-            fs.closeSync(fd)
-          }
-        },
-        catch: io(rel, "truncate")
-      })
-    })
+    Effect.flatMap(normalize(p), (rel) =>
+      step<void, BoundaryError | LimitExceeded>(rel, "truncate", () => {
+        const { fd } = openForWrite(rel)
+        try {
+          fs.ftruncateSync(fd, size)
+          fs.fsyncSync(fd)
+        } finally {
+          fs.closeSync(fd)
+        }
+      }))
+
+  /** An existing regular file with link count 1, opened for writing. */
+  const openForWrite = (rel: string): Opened => {
+    const opened = boundary.inParent(
+      rel,
+      false,
+      (dir, name) => openIn(rel, dir, name, O_WRONLY, true, Number.MAX_SAFE_INTEGER),
+      () => undefined
+    )
+    if (opened === undefined) throw new FileNotFound({ path: rel })
+    return opened
+  }
 
   const remove: FileStoreShape["remove"] = (p) =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      if ((yield* checkParents(rel)) === "missing") return
-      const target = abs(rel)
-      const st = lstatOrNone(rel, target)
-      if (Either.isLeft(st)) return yield* st.left
-      if (st.right === undefined) return
-      if (st.right.isDirectory()) return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      yield* Effect.try({
-        try: () => {
-          fs.unlinkSync(target)
-          fsyncDir(rel, path.dirname(target))
-        },
-        catch: (e) => (e instanceof IoError ? e : io(rel, "remove")(e))
-      })
-    })
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "remove", () =>
+        boundary.inParent(rel, false, (dir, name) => {
+          const st = boundary.lstatAt(rel, dir, name)
+          if (st === undefined) return
+          if (st.isDirectory()) throw new UnsafePath({ path: rel, reason: "not-regular-file" })
+          boundary.unlinkAt(rel, dir, name)
+        }, () => undefined)))
 
-  /** A directory to list: undefined when it is absent; refused when it is a symlink or not a directory. */
-  const listable = (p: string) =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      if ((yield* checkParents(rel)) === "missing") return undefined
-      const st = lstatOrNone(rel, abs(rel))
-      if (Either.isLeft(st)) return yield* st.left
-      if (st.right === undefined) return undefined
-      if (st.right.isSymbolicLink()) return yield* new UnsafePath({ path: rel, reason: "symlink" })
-      if (!st.right.isDirectory()) return yield* new UnsafePath({ path: rel, reason: "not-directory" })
-      return rel
-    })
+  /** Entries of a directory reached through the boundary; empty when it is absent. */
+  const readDir = <A>(p: string, readAll: (dir: Dir) => ReadonlyArray<A>) =>
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "list", () => {
+        const dir = boundary.walk(rel, false, false)
+        if (dir === undefined) return []
+        try {
+          return readAll(dir)
+        } finally {
+          dir.close()
+        }
+      }))
+
+  /** The directory a descriptor holds, as a path the kernel resolves to that descriptor. */
+  const held = (dir: Dir) => `/proc/self/fd/${dir.fd}`
 
   const list: FileStoreShape["list"] = (p) =>
-    Effect.flatMap(listable(p), (rel) =>
-      rel === undefined ? Effect.succeed([]) : Effect.try({
-        try: () =>
-          fs.readdirSync(abs(rel), { withFileTypes: true })
-            .filter((d) => !isStagingName(d.name))
-            .map((d) => ({
-              name: d.name,
-              kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
-            }))
-            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-        catch: io(rel, "list")
-      }))
+    readDir(p, (dir) =>
+      fs.readdirSync(held(dir), { withFileTypes: true })
+        .filter((d) => !isStagingName(d.name))
+        .map((d) => ({
+          name: d.name,
+          kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
 
   /** Names only: no Dirent per entry. `sort()` orders by UTF-16 code units, as `list` does. */
   const listNames: NonNullable<FileStoreShape["listNames"]> = (p) =>
-    Effect.flatMap(listable(p), (rel) =>
-      rel === undefined ? Effect.succeed([]) : Effect.try({
-        try: () => fs.readdirSync(abs(rel)).filter((name) => !isStagingName(name)).sort(),
-        catch: io(rel, "list")
-      }))
+    readDir(p, (dir) => fs.readdirSync(held(dir)).filter((name) => !isStagingName(name)).sort())
 
   /**
-   * Many small files: parents checked once per directory; each file opened O_NOFOLLOW and
-   * fstat-checked (regular file, link count when required, size bound), then read into one
-   * buffer reused across the batch and handed to `use` (no per-file allocation).
+   * Many small files: each directory is walked once per batch (its descriptor kept for the batch);
+   * each file opened relative to it and fstat-checked (regular file, link count when required,
+   * size bound), then read into one buffer reused across the batch and handed to `use` (no
+   * per-file allocation).
    */
   const readManyWith: NonNullable<FileStoreShape["readManyWith"]> = <A>(
     paths: ReadonlyArray<string>,
@@ -537,54 +486,54 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
   ) =>
     Effect.sync(() => {
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      // Per directory: the check of its components, and its absolute path (children are joined to it).
-      const dirs = new Map<string, { parents: Either.Either<"ok" | "missing", IoError | UnsafePath>; absDir: string }>()
+      const requireSingleLink = options?.requireSingleLink === true
+      const dirs = new Map<string, Dir | undefined | BoundaryError>()
       let scratch = Buffer.allocUnsafe(0)
-      return paths.map((p, index): ReadManyWithEntry<A> => {
-        const normalized = normalizeRelative(p)
-        if (Either.isLeft(normalized)) return { path: p, value: null, error: normalized.left }
-        const rel = normalized.right
-        const slash = rel.lastIndexOf("/")
-        const dir = slash < 0 ? "" : rel.slice(0, slash)
-        let d = dirs.get(dir)
-        if (d === undefined) {
-          d = { parents: checkParentsSync(rel), absDir: dir === "" ? root : abs(dir) }
-          dirs.set(dir, d)
-        }
-        const parents = d.parents
-        if (Either.isLeft(parents)) return { path: rel, value: null, error: parents.left }
-        if (parents.right === "missing") return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
-        let fd: number
-        try {
-          // `rel` is normalized: its last component is a plain name (no separator, not . or ..).
-          fd = fs.openSync(`${d.absDir}${path.sep}${rel.slice(slash + 1)}`, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
-        } catch (e) {
-          const code = codeOf(e)
-          const error = code === "ELOOP"
-            ? new UnsafePath({ path: rel, reason: "symlink" })
-            : code === "ENOENT" || code === "ENOTDIR"
-            ? new FileNotFound({ path: rel })
-            : io(rel, "open")(e)
-          return { path: rel, value: null, error }
-        }
-        let bytes: Uint8Array
-        try {
-          const st = fs.fstatSync(fd)
-          if (!st.isFile()) return { path: rel, value: null, error: new UnsafePath({ path: rel, reason: "not-regular-file" }) }
-          if (options?.requireSingleLink === true && st.nlink > 1) {
-            return { path: rel, value: null, error: new UnsafePath({ path: rel, reason: "hard-link" }) }
+      try {
+        return paths.map((p, index): ReadManyWithEntry<A> => {
+          const normalized = normalizeRelative(p)
+          if (Either.isLeft(normalized)) return { path: p, value: null, error: normalized.left }
+          const rel = normalized.right
+          const slash = rel.lastIndexOf("/")
+          const dirRel = slash < 0 ? "" : rel.slice(0, slash)
+          let dir = dirs.get(dirRel)
+          if (!dirs.has(dirRel)) {
+            try {
+              dir = boundary.walk(rel, true, false)
+            } catch (e) {
+              dir = isBoundaryError(e) ? e : ioError(rel, "open")(e)
+            }
+            dirs.set(dirRel, dir)
           }
-          if (st.size > max) return { path: rel, value: null, error: new LimitExceeded({ limit: "fileBytes", max, actual: st.size }) }
-          if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.min(max, Math.max(st.size, 2 * scratch.byteLength, 64 * 1024)))
-          bytes = readFully(fd, st.size, scratch)
-        } catch (e) {
-          return { path: rel, value: null, error: io(rel, "read")(e) }
-        } finally {
-          fs.closeSync(fd)
-        }
-        return { path: rel, value: use(bytes, index), error: null }
-      })
+          if (isBoundaryError(dir)) return { path: rel, value: null, error: dir._tag === "FileNotFound" ? dir : withPath(dir, rel) }
+          if (dir === undefined) return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
+          let opened: Opened | undefined
+          try {
+            opened = openIn(rel, dir, rel.slice(slash + 1), O_RDONLY, requireSingleLink, max)
+          } catch (e) {
+            return { path: rel, value: null, error: isBoundaryError(e) || e instanceof LimitExceeded ? e : ioError(rel, "open")(e) }
+          }
+          if (opened === undefined) return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
+          const { fd, st } = opened
+          let bytes: Uint8Array
+          try {
+            if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.min(max, Math.max(st.size, 2 * scratch.byteLength, 64 * 1024)))
+            bytes = readFully(fd, st.size, scratch)
+          } catch (e) {
+            return { path: rel, value: null, error: ioError(rel, "read")(e) }
+          } finally {
+            fs.closeSync(fd)
+          }
+          return { path: rel, value: use(bytes, index), error: null }
+        })
+      } finally {
+        for (const d of dirs.values()) if (d !== undefined && !isBoundaryError(d)) d.close()
+      }
     })
+
+  /** A directory's refusal, reported for each file of the batch under the file's own path. */
+  const withPath = (e: IoError | UnsafePath, rel: string): IoError | UnsafePath =>
+    e._tag === "UnsafePath" ? new UnsafePath({ path: rel, reason: e.reason }) : new IoError({ path: rel, operation: e.operation, code: e.code })
 
   /** Copies of the bytes, for callers that keep them. */
   const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
@@ -593,7 +542,9 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
       (entries) => entries.map((e): ReadManyEntry => ({ path: e.path, bytes: e.value, error: e.error }))
     )
 
-  const ensureDir: FileStoreShape["ensureDir"] = (p) => Effect.flatMap(normalize(p), (rel) => mkdirs(rel, true))
+  const ensureDir: FileStoreShape["ensureDir"] = (p) =>
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "mkdir", () => boundary.walk(rel, false, true)!.close()))
 
   return {
     normalize,
@@ -611,11 +562,13 @@ export const makeFileStoreLive = (root: string): FileStoreShape => {
     listNames,
     readMany,
     readManyWith,
-    ensureDir
+    ensureDir,
+    close: boundary.closeRoot
   }
 }
 
-export const FileStoreLive: Layer.Layer<FileStore, never, Workdir> = Layer.effect(
+export const FileStoreLive: Layer.Layer<FileStore, never, Workdir> = Layer.scoped(
   FileStore,
-  Effect.map(Workdir, ({ root }) => makeFileStoreLive(root))
+  Effect.flatMap(Workdir, ({ root }) =>
+    Effect.acquireRelease(Effect.sync(() => makeFileStoreLive(root)), (store) => Effect.sync(store.close)))
 )

@@ -10,8 +10,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
-import { InputTooLarge, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { checkNow, decodeWith, parseJson } from "../domain/Decode.js"
+import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
+import { ownerOf } from "../domain/Ownership.js"
 import {
   type CitedSource,
   Descriptor,
@@ -42,15 +43,18 @@ import { BlockersRemain, NoVerdict } from "../domain/GateErrors.js"
 import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
 import { FileStore } from "../services/FileStore.js"
 import {
+  DEFAULT_ATTEMPTS_LOG,
   Gate,
   type GateRecheckResult,
   type GateRunResult,
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
+import { isFetched } from "../domain/IngestContent.js"
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { dateOr } from "./Now.js"
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -153,10 +157,13 @@ export const makeGateLive = Effect.gen(function*() {
       return Effect.succeed(docs)
     })
 
-  /** (path, sha256) pairs the fetcher recorded; an unreadable log only loses claims. */
+  /**
+   * (path, sha256) pairs the fetcher recorded; an imported file (`via: "file"`) is no claim of
+   * the fetcher's, so it verifies as `registered`. An unreadable log only loses claims.
+   */
   const captureIndex = readCaptures.pipe(
     Effect.provideService(FileStore, store),
-    Effect.map((records) => new Set(records.map((r) => `${r.path}\u0000${r.sha256}`))),
+    Effect.map((records) => new Set(records.filter(isFetched).map((r) => `${r.path}\u0000${r.sha256}`))),
     Effect.orElseSucceed(() => new Set<string>())
   )
 
@@ -209,7 +216,34 @@ export const makeGateLive = Effect.gen(function*() {
         Effect.catchTag("LimitExceeded", () => Effect.succeed("(larger than 16 MiB)" as string | null))
       )
       if (current !== expected) return yield* new StaleRevision({ expected, actual: current })
-      yield* store.writeAtomic(path, `${JSON.stringify(next, null, 2)}\n`)
+      // The gate never writes a state it would then refuse to read (16 MiB).
+      const text = `${JSON.stringify(next, null, 2)}\n`
+      const bytes = Buffer.byteLength(text, "utf8")
+      if (bytes > MAX_GATE_FILE_BYTES) {
+        return yield* new LimitExceeded({ limit: "state-bytes", max: MAX_GATE_FILE_BYTES, actual: bytes })
+      }
+      yield* store.writeAtomic(path, text)
+    })
+
+  /**
+   * The gate writes its state and (with --record-attempt) its attempts log at paths it was given:
+   * neither may be a file that belongs to something else (dossier's own state, the plan, a retained
+   * capture, a journal and its derived files, a registered source or output): `UnsafePath` naming
+   * why, before anything is read beyond the state. The default attempts log is the gate's own.
+   */
+  const checkWritable = (statePath: string, attempts: string, recordAttempt: boolean) =>
+    Effect.gen(function*() {
+      const doc = yield* plan.read
+      const registered = new Set(Option.match(doc, {
+        onNone: () => [],
+        onSome: (d) => [...d.sources.map((s) => s.path), ...d.outputs.map((o) => o.path)]
+      }))
+      const stateOwner = ownerOf(statePath, registered)
+      if (stateOwner !== null) return yield* new UnsafePath({ path: statePath, reason: stateOwner })
+      if (!recordAttempt) return
+      if (attempts === statePath) return yield* new UnsafePath({ path: attempts, reason: "run-state" })
+      const attemptsOwner = attempts === DEFAULT_ATTEMPTS_LOG ? null : ownerOf(attempts, registered)
+      if (attemptsOwner !== null) return yield* new UnsafePath({ path: attempts, reason: attemptsOwner })
     })
 
   const run: GateShape["run"] = (options) =>
@@ -217,9 +251,14 @@ export const makeGateLive = Effect.gen(function*() {
       const read = yield* readState(options.state)
       const { state, raw } = read
       if (!isActive(options.unattended ? "1" : undefined, state)) return { active: false } as GateRunResult
+      yield* checkWritable(
+        yield* store.normalize(options.state),
+        yield* store.normalize(options.attempts),
+        options.recordAttempt
+      )
       const kind: GapKind = yield* route(state)
       const targets = targetsOf(state, kind)
-      const at = options.now.toISOString()
+      const at = (yield* dateOr(options.now)).toISOString()
 
       const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.succeed("")),
@@ -258,7 +297,9 @@ export const makeGateLive = Effect.gen(function*() {
         record = researchRecord(state, evaluate(targets, output.gaps, verify), { ...parts, round: used + 1 })
       }
 
-      const researchRounds = record.reason === "maxAskRounds" ? 0 : 1
+      // A round counts when research was evaluated: not at the ceiling, and not on a state with
+      // nothing left to research (after a proceed).
+      const researchRounds = record.reason === "maxAskRounds" || targets.length === 0 ? 0 : 1
       const next = nextState(raw, state, record, targets)
       yield* lock.withLock(
         Effect.gen(function*() {
@@ -316,7 +357,15 @@ export const makeGateLive = Effect.gen(function*() {
       } satisfies GateRecheckResult
     })
 
-  return { run, recheck } satisfies GateShape
+  // A library caller's arguments are checked as the CLI's are: `now` a real date, the ceiling a count.
+  const rounds = (n: number) =>
+    Number.isSafeInteger(n) && n >= 0
+      ? Either.right(n)
+      : Either.left(new InvalidInput({ issues: [{ path: "maxAskRounds", message: "expected a whole number from 0" }] }))
+  return {
+    run: (options) => Effect.flatMap(Effect.all([checkNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
+    recheck: (options) => Effect.flatMap(checkNow(options.now), () => recheck(options))
+  } satisfies GateShape
 })
 
 export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = Layer.effect(Gate, makeGateLive)

@@ -100,6 +100,8 @@ export const GrantsLive = Layer.effect(
       })
 
     const fresh = (now: Date) => Effect.zipRight(xs.reapLost(now), snapshot)
+    /** For show and list, which only read: reap lost runs only when the lock is held (see Lock.withReadLock). */
+    const readSnapshot = (now: Date) => (held: boolean) => held ? fresh(now) : snapshot
 
     const identityOf = (path: string): Effect.Effect<RootIdentity, DossierError> =>
       tree.identity(path).pipe(
@@ -174,11 +176,11 @@ export const GrantsLive = Layer.effect(
         return { created: true, grant: { ...stored, state: st.state } }
       }))
 
-    const show: GrantsShape["show"] = (id, now) => lock.withLock(Effect.flatMap(fresh(now), (snap) => statusIn(snap, id, now)))
+    const show: GrantsShape["show"] = (id, now) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
 
     const list: GrantsShape["list"] = (now) =>
-      lock.withLock(Effect.gen(function*() {
-        const snap = yield* fresh(now)
+      lock.withReadLock((held) => Effect.gen(function*() {
+        const snap = yield* readSnapshot(now)(held)
         const grants = []
         for (const id of snap.grants.keys()) {
           const st = yield* Effect.either(statusIn(snap, id, now))

@@ -1,26 +1,71 @@
 /**
  * Ingest on top of SafeHttp, FileStore and Lock. The fetch happens outside the lock; the
- * retention (both files, then one append to `.dossier/captures.jsonl`) happens inside it.
- * Both targets are checked before either is written, so an edited retained file refuses the
- * whole capture and nothing is written.
+ * retention (every file, then one append to `.dossier/captures.jsonl`) happens inside it.
+ * Every target (each retained file and the capture log) is checked before any is written, so an
+ * edited retained file or an unsafe log refuses the whole capture and nothing is written.
+ *
+ * A fetch retains three files: the original bytes, the readable copy and a WARC/1.1 record of
+ * every hop (src/domain/Warc.ts). An import (`ingest --file`) retains the first two from a file
+ * of the work folder, recorded `via: "file"`: the agent supplied those bytes, not the fetcher.
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { randomUUID } from "node:crypto"
+import { gzip } from "node:zlib"
+import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
-import { EditedRetainedFile } from "../domain/Errors.js"
-import { CAPTURES_LOG, captureLine, originalPath, readablePath } from "../domain/IngestContent.js"
-import { readableCopyBytes } from "../domain/Readable.js"
+import { EditedRetainedFile, InputTooLarge, UnsafePath } from "../domain/Errors.js"
+import {
+  CAPTURES_LOG,
+  captureLine,
+  type CaptureRecord,
+  type CaptureVia,
+  checkOrigin,
+  decodeBody,
+  importContentType,
+  MAX_IMPORT_BYTES,
+  originalPath,
+  readablePath,
+  warcPath
+} from "../domain/IngestContent.js"
+import type { ContentKind } from "../domain/Readable.js"
+import { warcRecords } from "../domain/Warc.js"
 import { FileStore } from "../services/FileStore.js"
-import { Ingest, type IngestShape } from "../services/Ingest.js"
+import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.js"
+import { relativeToWorkdir } from "../services/InputFile.js"
 import { Lock } from "../services/Lock.js"
 import { SafeHttp } from "../services/SafeHttp.js"
+import { dateOr } from "./Now.js"
+import { Workdir } from "../services/Workdir.js"
+
+/** A file to retain: where, its digest, its bytes, and how its captures.jsonl record reads. */
+interface Retain extends RetainedFile {
+  readonly data: Uint8Array
+  readonly kind: CaptureRecord["kind"]
+}
+
+const SOFTWARE = "dossier/0.1 (research capture)"
+
+/**
+ * Gzip each record as its own member on libuv's thread pool, started before the extraction so the
+ * compression runs beside it (the main thread is busy extracting meanwhile).
+ */
+const gzipMembers = (records: ReadonlyArray<Buffer>): Promise<Buffer> =>
+  Promise.all(records.map((r) => new Promise<Buffer>((resolve, reject) => gzip(r, (e, out) => (e === null ? resolve(out) : reject(e)))))).then(
+    (members) => Buffer.concat(members)
+  )
+
+/** The readable-copy extractor (and with it the HTML parser) is loaded at the first capture. */
+let readableModule: Promise<typeof import("../domain/Readable.js")> | undefined
+const loadReadable = Effect.promise(() => (readableModule ??= import("../domain/Readable.js")))
 
 export const makeIngest = Effect.gen(function*() {
   const http = yield* SafeHttp
   const fs = yield* FileStore
   const lock = yield* Lock
+  const workdir = yield* Workdir
 
   /** Refuse when a file already at `path` holds other bytes (checked before anything is written). */
   const expectSameOrAbsent = (path: string, sha256: string, bytes: number) =>
@@ -37,47 +82,114 @@ export const makeIngest = Effect.gen(function*() {
           )
     )
 
+  /** Refuse a capture log that could not be appended to (a symlink, hard link or non-regular file), before anything is written. */
+  const expectAppendable = (path: string) =>
+    Effect.flatMap(fs.stat(path), (st) =>
+      Option.isNone(st)
+        ? Effect.void
+        : st.value.kind === "symlink"
+        ? Effect.fail(new UnsafePath({ path, reason: "symlink" }))
+        : st.value.kind !== "file"
+        ? Effect.fail(new UnsafePath({ path, reason: "not-regular-file" }))
+        : st.value.nlink > 1
+        ? Effect.fail(new UnsafePath({ path, reason: "hard-link" }))
+        : Effect.void)
+
+  /** The original and its readable copy, named from the page's URL and their own digests. */
+  const pageFiles = (body: Uint8Array, text: string, kind: ContentKind, pageUrl: string) => Effect.map(loadReadable, ({ readableCopyBytes }) => {
+    const readable = readableCopyBytes(kind, text, pageUrl)
+    const originalSha = sha256Hex(body)
+    const readableSha = sha256Hex(readable)
+    const original: Retain = { path: originalPath(pageUrl, kind, originalSha), sha256: originalSha, bytes: body.byteLength, data: body, kind: "original" }
+    const source: Retain = { path: readablePath(pageUrl, readableSha), sha256: readableSha, bytes: readable.byteLength, data: readable, kind: "source" }
+    return { original, source }
+  })
+
+  /**
+   * Under the lock: check every target, write each write-once, then log them in one append.
+   * Answers whether every file was already there with these bytes.
+   */
+  const retain = (files: ReadonlyArray<Retain>, origin: string, at: string, via: CaptureVia) =>
+    lock.withLock(
+      Effect.gen(function*() {
+        for (const f of files) yield* expectSameOrAbsent(f.path, f.sha256, f.bytes)
+        yield* expectAppendable(CAPTURES_LOG)
+        const reused: Array<boolean> = []
+        for (const f of files) reused.push((yield* fs.writeRetained(f.path, f.data)).reused)
+        yield* fs.append(
+          CAPTURES_LOG,
+          files.map((f) => captureLine({ path: f.path, sha256: f.sha256, bytes: f.bytes, origin, fetchedAt: at, kind: f.kind, via })).join("")
+        )
+        return reused
+      })
+    )
+
+  const summary = ({ path, bytes, sha256 }: RetainedFile): RetainedFile => ({ path, bytes, sha256 })
+
   const capture: IngestShape["capture"] = (url, options) =>
     Effect.gen(function*() {
+      if (options?.now !== undefined) yield* checkNow(options.now)
       const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
-      const fetchedAt = options?.now ?? new Date(yield* Clock.currentTimeMillis)
-      const readable = readableCopyBytes(fetched.kind, fetched.text, fetched.finalUrl)
-      const originalSha = sha256Hex(fetched.body)
-      const readableSha = sha256Hex(readable)
-      const original = { path: originalPath(fetched.finalUrl, fetched.kind, originalSha), sha256: originalSha, bytes: fetched.body.byteLength }
-      const source = { path: readablePath(fetched.finalUrl, readableSha), sha256: readableSha, bytes: readable.byteLength }
-      const at = fetchedAt.toISOString()
-      const reused = yield* lock.withLock(
-        Effect.gen(function*() {
-          // Both checked before either is written.
-          yield* expectSameOrAbsent(original.path, original.sha256, original.bytes)
-          yield* expectSameOrAbsent(source.path, source.sha256, source.bytes)
-          const o = yield* fs.writeRetained(original.path, fetched.body)
-          const s = yield* fs.writeRetained(source.path, readable)
-          yield* fs.append(
-            CAPTURES_LOG,
-            captureLine({ ...original, origin: fetched.finalUrl, fetchedAt: at, kind: "original" }) +
-              captureLine({ ...source, origin: fetched.finalUrl, fetchedAt: at, kind: "source" })
-          )
-          return o.reused && s.reused
-        })
+      const fetchedAt = yield* dateOr(options?.now)
+      const compressing = yield* Effect.sync(() =>
+        gzipMembers(warcRecords({ exchanges: fetched.exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` }))
       )
+      const { original, source } = yield* pageFiles(fetched.body, fetched.text, fetched.kind, fetched.finalUrl)
+      const warcBytes = yield* Effect.promise(() => compressing)
+      const warcSha = sha256Hex(warcBytes)
+      const warc: Retain = { path: warcPath(fetched.finalUrl, warcSha), sha256: warcSha, bytes: warcBytes.byteLength, data: warcBytes, kind: "warc" }
+      const at = fetchedAt.toISOString()
+      const [o, s] = yield* retain([original, source, warc], fetched.finalUrl, at, "fetch")
       return {
         network: "checked" as const,
+        via: "fetch" as const,
         url: fetched.url,
         finalUrl: fetched.finalUrl,
         redirects: fetched.redirects,
-        original: { ...original, contentType: fetched.contentType },
-        source: { ...source, origin: fetched.finalUrl },
+        original: { ...summary(original), contentType: fetched.contentType },
+        source: { ...summary(source), origin: fetched.finalUrl },
+        warc: summary(warc),
         fetchedAt: at,
-        reused
+        reused: o === true && s === true
+      }
+    })
+
+  const importFile: IngestShape["importFile"] = (given, options) =>
+    Effect.gen(function*() {
+      const origin = yield* Either.match(checkOrigin(options.origin), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const path = yield* relativeToWorkdir(given).pipe(
+        Effect.provideService(Workdir, workdir),
+        Effect.catchTag("InputOutsideWorkdir", (e) => Effect.fail(new UnsafePath({ path: e.path, reason: "outside-workdir" })))
+      )
+      const media = yield* Either.match(importContentType(path, options.contentType), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const body = yield* fs.read(path, { maxBytes: MAX_IMPORT_BYTES }).pipe(
+        Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
+      )
+      const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), { onLeft: Effect.fail, onRight: Effect.succeed })
+      if (options.now !== undefined) yield* checkNow(options.now)
+      const importedAt = yield* dateOr(options.now)
+      const { original, source } = yield* pageFiles(body, text, media.kind, origin)
+      const at = importedAt.toISOString()
+      const [o, s] = yield* retain([original, source], origin, at, "file")
+      return {
+        network: "none" as const,
+        via: "file" as const,
+        url: options.origin,
+        finalUrl: origin,
+        redirects: [],
+        file: path,
+        original: { ...summary(original), contentType: media.essence },
+        source: { ...summary(source), origin },
+        warc: null,
+        fetchedAt: at,
+        reused: o === true && s === true
       }
     })
 
   const dryRun: IngestShape["dryRun"] = (url) =>
     Effect.map(http.check(url), (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal }))
 
-  return Ingest.of({ capture, dryRun })
+  return Ingest.of({ capture, importFile, dryRun })
 })
 
-export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | FileStore | Lock> = Layer.effect(Ingest, makeIngest)
+export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | FileStore | Lock | Workdir> = Layer.effect(Ingest, makeIngest)

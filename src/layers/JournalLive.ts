@@ -11,7 +11,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
 import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../domain/Execution.js"
-import { AliasedFile, InvalidInput, type IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import { AliasedFile, InvalidInput, IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import { DigestMismatch } from "../domain/MonitorErrors.js"
+import { normalizeRelative } from "../domain/Paths.js"
+
+/** Artifacts whose digest `journal append` computes are read up to this size. */
+const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
+const SHA256_PATTERN = /^[0-9a-f]{64}$/
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 import {
   type AppendResult,
   checkStudyId,
@@ -37,6 +44,7 @@ import {
   CorruptJournal,
   DuplicateEventId,
   InvalidManifest,
+  StudyNotFound,
   UnimportedLegacyManifest,
   UnknownCandidate,
   UnterminatedTail
@@ -139,8 +147,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
 
   /**
    * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
-   * fresh memory costs more than reading a small journal on some machines (measured here: ~0.1 ms
-   * for 30 KB, a quarter of an fsync). A verified replay read into recycled memory keeps that
+   * fresh memory can cost more than reading a small journal, a noticeable part of an append
+   * beside its fsync (bench/journal.ts). A verified replay read into recycled memory keeps that
    * memory with it (`Verified.memory`); once the replay has been taken and continued (or dropped)
    * by `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
    * for the next read. Only locked operations, which the lock serializes, use either.
@@ -260,7 +268,48 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
         return Either.right(events)
       }))
 
+  /**
+   * `artifact_linked` events may omit `artifact.sha256` and `artifact.bytes`: both are computed
+   * from the file (boundary-checked, at most 16 MiB) and filled in before anything else, so the
+   * idempotency comparison sees the stored content. Given values must match the file
+   * (`DigestMismatch`). Events whose path is not a valid relative path are left to validation.
+   */
+  const fillDigests = (input: unknown) =>
+    Effect.gen(function*() {
+      const events: ReadonlyArray<unknown> = Array.isArray(input) ? input : [input]
+      let changed = false
+      const out: Array<unknown> = []
+      for (const e of events) {
+        const a = isRecord(e) && e["type"] === "artifact_linked" && isRecord(e["artifact"]) ? e["artifact"] : undefined
+        const p = a?.["path"]
+        if (a === undefined || typeof p !== "string" || Either.isLeft(normalizeRelative(p))) {
+          out.push(e)
+          continue
+        }
+        const digest = yield* store.hash(p, { maxBytes: ARTIFACT_MAX_BYTES })
+        const sha = a["sha256"]
+        const bytes = a["bytes"]
+        if (sha !== undefined && typeof sha === "string" && SHA256_PATTERN.test(sha) && sha !== digest.sha256) {
+          return yield* new DigestMismatch({ path: p, expected: sha, actual: digest.sha256 })
+        }
+        if (typeof bytes === "number" && bytes !== digest.bytes) {
+          return yield* new DigestMismatch({ path: p, expected: `${bytes} bytes`, actual: `${digest.bytes} bytes` })
+        }
+        if (sha === undefined || bytes === undefined) {
+          changed = true
+          out.push({
+            ...(e as object),
+            artifact: { ...a, ...(sha === undefined ? { sha256: digest.sha256 } : {}), ...(bytes === undefined ? { bytes: digest.bytes } : {}) }
+          })
+        } else out.push(e)
+      }
+      return !changed ? input : Array.isArray(input) ? out : out[0]
+    })
+
   const append: JournalShape["append"] = (study, input) =>
+    Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled))
+
+  const appendFilled = (study: string, input: unknown): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {
       const decoded = appendInput(study, input)
       if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
@@ -393,9 +442,15 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       }
     })
 
+  /** Readers of one study: a study without a journal file does not exist (`journal append` creates one). */
+  const requireStudy = (study: string) =>
+    Effect.flatMap(store.stat(studyPaths(study).journal), (st) =>
+      Option.isNone(st) ? Effect.fail(new StudyNotFound({ study })) : Effect.void)
+
   const inspect: JournalShape["inspect"] = (study, options) =>
     Effect.gen(function*() {
       yield* study$(study)
+      yield* requireStudy(study)
       const r = yield* history(studyPaths(study).journal)
       const p = r.projector.result()
       const view = inspectView(study, r, p)
@@ -504,7 +559,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           const path = paths.recovered(sha256)
           yield* store.writeRetained(path, tail)
           yield* store.truncate(paths.journal, committed).pipe(
-            Effect.catchTag("FileNotFound", () => Effect.die(new Error("the journal vanished while locked"))),
+            // Removed by another process since it was read (the lock binds only dossier): a typed, retryable refusal.
+            Effect.catchTag("FileNotFound", () => Effect.fail(new IoError({ path: paths.journal, operation: "truncate", code: "ENOENT" }))),
             aliased(paths.journal)
           )
           return { study, recovered: { path, bytes: tail.byteLength, sha256 } } satisfies RecoverResult

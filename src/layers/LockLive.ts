@@ -1,21 +1,24 @@
 /**
  * Lock on Node: an in-process semaphore plus a cross-process lock that the OS releases when the
  * holder dies: `.dossier/lock.sqlite`, a SQLite database with no tables, held by an open
- * `BEGIN EXCLUSIVE` transaction. Waiting polls (never blocks the event loop) and gives up after
- * 10 s with `LockTimeout`. better-sqlite3's native addon is loaded only when a lock is first taken.
+ * `BEGIN EXCLUSIVE` transaction. Waiting for the OS lock polls (never blocks the event loop);
+ * waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in LockMemory
+ * (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not when the
+ * library is imported), its native addon when a lock is first taken.
  */
-import BetterSqlite3 from "better-sqlite3"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
-import { IoError, LockTimeout } from "../domain/Errors.js"
+import { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { FileStore } from "../services/FileStore.js"
 import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
+import { type Boundary, guard, makeBoundary } from "./Boundary.js"
+import { makeLockRegion } from "./LockRegion.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
 const POLL_MS = 20
@@ -28,7 +31,7 @@ interface SqliteDb {
 /**
  * The path of better-sqlite3's native addon, or undefined to let better-sqlite3 find it. The CLI
  * bundles better-sqlite3's JavaScript (it is then compiled once and kept in the code cache:
- * loading its modules through Node's loader took ~15 ms of every command's start), and inside a
+ * loading its ten modules through Node's loader on every command's start is avoided), and inside a
  * bundle better-sqlite3's own finder (`bindings`, which searches from the calling file) would
  * look in the wrong package; so the addon is named by path, resolved from here.
  */
@@ -44,9 +47,16 @@ const addonPath = (): string | undefined => {
   return addon
 }
 
-const openDatabase = (file: string): SqliteDb => {
+type Sqlite = typeof import("better-sqlite3")
+
+/** better-sqlite3 is loaded when a LockLive is built, so that importing the library does not load it. */
+let sqliteModule: Promise<Sqlite> | undefined
+const loadSqlite = Effect.promise(() => (sqliteModule ??= import("better-sqlite3").then((m) => m.default)))
+
+/** Open the lock file, which `checkLockFile` made sure exists: SQLite never creates a file (that could be elsewhere). */
+const openDatabase = (Sqlite: Sqlite, file: string): SqliteDb => {
   const nativeBinding = addonPath()
-  return new BetterSqlite3(file, nativeBinding === undefined ? { timeout: 0 } : { timeout: 0, nativeBinding })
+  return new Sqlite(file, nativeBinding === undefined ? { timeout: 0, fileMustExist: true } : { timeout: 0, fileMustExist: true, nativeBinding })
 }
 
 const isBusy = (e: unknown) => {
@@ -61,15 +71,35 @@ interface Connection {
   readonly ino: number
 }
 
-const identity = (file: string): fs.Stats | undefined => {
-  try {
-    return fs.lstatSync(file)
-  } catch (e) {
-    const code = (e as { code?: string })?.code
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined
-    throw e
-  }
-}
+/**
+ * Check `.dossier/lock.sqlite` through the work folder's boundary before SQLite sees the path:
+ * `.dossier` a directory and the lock file a regular file with link count 1, opened without
+ * following a symlink (created here, never by SQLite, when absent). Answers its identity.
+ */
+const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino: number } =>
+  guard(LOCK_FILE, "lock", () =>
+    boundary.inParent(LOCK_FILE, false, (dir, name) => {
+      let fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR)
+      if (fd === undefined) {
+        fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
+        if (fd === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
+        boundary.fsyncDir(LOCK_FILE, dir)
+      }
+      try {
+        const st = fs.fstatSync(fd)
+        if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
+        if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
+        return { dev: st.dev, ino: st.ino }
+      } finally {
+        fs.closeSync(fd)
+      }
+    }, () => {
+      throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
+    }))
+
+/** The lock file's identity now, as the boundary reaches it (undefined when absent). */
+const identityOf = (boundary: Boundary): fs.Stats | undefined =>
+  guard(LOCK_FILE, "lock", () => boundary.inParent(LOCK_FILE, false, (dir, name) => boundary.lstatAt(LOCK_FILE, dir, name), () => undefined))
 
 /**
  * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
@@ -85,13 +115,15 @@ const identity = (file: string): fs.Stats | undefined => {
  */
 export const makeLockLive = (
   root: string,
-  ensureDir: Effect.Effect<void, IoError | import("../domain/Errors.js").UnsafePath>,
+  ensureDir: Effect.Effect<void, IoError | UnsafePath>,
   waitMs = LOCK_WAIT_MS
 ) =>
   Effect.gen(function*() {
-    const held = FiberRef.unsafeMake(false)
+    const Sqlite = yield* loadSqlite
     const file = path.join(root, ...LOCK_FILE.split("/"))
-    /** The open connection; only touched while holding `mutex`. */
+    // The work folder's descriptor is kept as long as the lock (closed when it is collected).
+    const boundary = makeBoundary(root)
+    /** The open connection; only touched while holding the in-process semaphore. */
     let connection: Connection | undefined
 
     const disconnect = () => {
@@ -101,15 +133,22 @@ export const makeLockLive = (
     }
 
     const connect = (): Connection | "busy" => {
-      const db = openDatabase(file)
+      const checked = checkLockFile(boundary)
+      const db = openDatabase(Sqlite, file)
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
-        // would add directory churn to the holder's own fsyncs (measured: ~2x an append).
+        // would add a file created and deleted in `.dossier/` to every locked region, beside the
+        // holder's own fsyncs (bench/journal.ts's append measures the difference).
         db.exec("PRAGMA journal_mode=MEMORY")
-        const st = identity(file)
+        const st = identityOf(boundary)
         if (st === undefined) {
           db.close()
           return "busy"
+        }
+        // SQLite opened the path by name: it must still be the file checked.
+        if (st.dev !== checked.dev || st.ino !== checked.ino) {
+          db.close()
+          throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
         }
         return { db, dev: st.dev, ino: st.ino }
       } catch (e) {
@@ -139,7 +178,7 @@ export const makeLockLive = (
       }
       let st: fs.Stats | undefined
       try {
-        st = identity(file)
+        st = identityOf(boundary)
       } catch (e) {
         releaseNow(c.db)
         throw e
@@ -161,36 +200,42 @@ export const makeLockLive = (
       }
     }
 
-    const ensure = ensureDir.pipe(
-      Effect.mapError((e) => (e._tag === "IoError" ? e : new IoError({ path: ".dossier", operation: "lock", code: e.reason })))
-    )
+    /** `.dossier` must be a directory (a symlink is `UnsafePath`, never retried). */
+    const ensure = ensureDir
 
-    const lockError = (e: unknown) =>
-      new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
+    const lockError = (e: unknown): IoError | UnsafePath =>
+      e instanceof IoError || e instanceof UnsafePath
+        ? e
+        : new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
 
-    /** The usual case without the polling loop: the connection is open and the lock is free. */
-    const acquireOs: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.suspend(() => {
-      if (connection === undefined) return acquireOsPolling
-      let got: SqliteDb | "busy" | "stale"
-      try {
-        got = tryAcquire()
-      } catch (e) {
-        return Effect.fail(lockError(e))
-      }
-      return typeof got === "object" ? Effect.succeed(got) : acquireOsPolling
-    })
+    /**
+     * Take the OS lock (called holding the in-process semaphore). The usual case without the
+     * polling loop: the connection is open and the lock is free.
+     */
+    const acquireOs = (started: number): Effect.Effect<SqliteDb, LockTimeout | IoError | UnsafePath> =>
+      Effect.suspend(() => {
+        if (connection === undefined) return acquireOsPolling(started)
+        let got: SqliteDb | "busy" | "stale"
+        try {
+          got = tryAcquire()
+        } catch (e) {
+          return Effect.fail(lockError(e))
+        }
+        return typeof got === "object" ? Effect.succeed(got) : acquireOsPolling(started)
+      })
 
-    const acquireOsPolling: Effect.Effect<SqliteDb, LockTimeout | IoError> = Effect.gen(function*() {
-      const started = Date.now()
-      for (;;) {
-        if (connection === undefined) yield* ensure
-        const got = yield* Effect.try({ try: tryAcquire, catch: lockError })
-        if (got !== "busy" && got !== "stale") return got
-        const waited = Date.now() - started
-        if (waited >= waitMs) return yield* new LockTimeout({ waitedMs: waited })
-        if (got === "busy") yield* Effect.sleep(Duration.millis(POLL_MS))
-      }
-    })
+    /** Poll every POLL_MS until the OS lock is free or `waitMs` (Effect's clock, since `started`) have passed. */
+    const acquireOsPolling = (started: number): Effect.Effect<SqliteDb, LockTimeout | IoError | UnsafePath> =>
+      Effect.gen(function*() {
+        for (;;) {
+          if (connection === undefined) yield* ensure
+          const got = yield* Effect.try({ try: tryAcquire, catch: lockError })
+          if (got !== "busy" && got !== "stale") return got
+          const waited = (yield* Clock.currentTimeMillis) - started
+          if (waited >= waitMs) return yield* new LockTimeout({ waitedMs: waited })
+          if (got === "busy") yield* Effect.sleep(Duration.millis(POLL_MS))
+        }
+      })
 
     /** After `close`, each locked region opens and closes its own connection (nothing stays open). */
     let closed = false
@@ -200,93 +245,30 @@ export const makeLockLive = (
         if (closed) disconnect()
       })
 
-    /**
-     * The in-process mutex. Taken only in uninterruptible code, and released by the finalizer
-     * registered right after taking it (no interruption can fall in between); a release wakes
-     * every waiter, each of which tries again, so an interrupted waiter loses no wake-up.
-     */
-    let taken = false
-    const waiters = new Set<() => void>()
-    const releaseMutex = () => {
-      taken = false
-      for (const wake of [...waiters]) wake()
-    }
-    /** Wait (interruptibly) until the mutex is free at some point; it is not taken. */
-    const mutexFreed = Effect.async<void>((resume) => {
-      if (!taken) return resume(Effect.void)
-      const wake = () => {
-        waiters.delete(wake)
-        resume(Effect.void)
-      }
-      waiters.add(wake)
-      return Effect.sync(() => {
-        waiters.delete(wake)
-      })
-    })
-    const withMutex = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.suspend(() => {
-          if (taken) return restore(Effect.zipRight(mutexFreed, withMutex(self)))
-          taken = true
-          return Effect.ensuring(restore(self), Effect.sync(releaseMutex))
-        })
-      )
-
-    /** The general path: wait for the in-process mutex, then for the OS lock (polling). */
-    const withLockSlow = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      withMutex(Effect.acquireUseRelease(acquireOs, () => Effect.locally(self, held, true), releaseOs))
-
-    /**
-     * The usual case in a few steps (measured: the general path's steps cost ~0.1 ms on each of
-     * a process's first calls): nobody holds or waits for the mutex, the connection is open and
-     * the OS lock free. The mutex is taken all the same and held for the whole region, and
-     * taking the mutex and the OS lock, marking the fiber as holder and registering the
-     * release happen in one uninterruptible step; when the OS lock is busy (or the connection
-     * stale) the mutex is released at once and the general path runs instead.
-     */
-    const withLock: LockShape["withLock"] = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.withFiberRuntime<A, E | LockTimeout | IoError, R>((fiber) => {
-          if (fiber.getFiberRef(held)) return restore(self)
-          if (taken || waiters.size > 0 || closed || connection === undefined) return restore(withLockSlow(self))
-          taken = true
-          let got: SqliteDb | "busy" | "stale"
-          try {
-            got = tryAcquire()
-          } catch (e) {
-            releaseMutex()
-            return Effect.fail(lockError(e))
-          }
-          if (typeof got === "string") {
-            releaseMutex()
-            return restore(withLockSlow(self))
-          }
-          const db = got
-          return Effect.zipRight(
-            FiberRef.set(held, true),
-            Effect.onExit(restore(self), () =>
-              Effect.zipRight(
-                FiberRef.set(held, false),
-                Effect.sync(() => {
-                  try {
-                    releaseNow(db)
-                    if (closed) disconnect()
-                  } finally {
-                    releaseMutex()
-                  }
-                })
-              ))
-          )
-        })
-      )
+    const region = yield* makeLockRegion(waitMs, { acquire: acquireOs, release: releaseOs })
 
     /** Close the connection (after a locked region in progress). The lock stays usable, without keeping a connection. */
-    const close = withMutex(Effect.sync(() => {
+    const close = region.exclusive(Effect.sync(() => {
       closed = true
       disconnect()
     }))
 
-    return { withLock, close }
+    /** The lock file exists and this process may write it (so taking the lock creates nothing). */
+    const lockable = (): boolean => {
+      try {
+        if (!fs.lstatSync(file).isFile()) return false
+        fs.accessSync(file, fs.constants.W_OK)
+        return true
+      } catch {
+        return false
+      }
+    }
+
+    /** Re-entrant like withLock: a holder that reads takes the region again, which is a no-op. */
+    const withReadLock: LockShape["withReadLock"] = (self) =>
+      Effect.suspend(() => (lockable() ? region.withLock(Effect.suspend(() => self(true))) : self(false)))
+
+    return { withLock: region.withLock, withReadLock, close }
   })
 
 export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.scoped(
@@ -295,6 +277,6 @@ export const LockLive: Layer.Layer<Lock, never, Workdir | FileStore> = Layer.sco
     const { root } = yield* Workdir
     const store = yield* FileStore
     const lock = yield* Effect.acquireRelease(makeLockLive(root, store.ensureDir(".dossier")), (l) => l.close)
-    return { withLock: lock.withLock } satisfies LockShape
+    return { withLock: lock.withLock, withReadLock: lock.withReadLock } satisfies LockShape
   })
 )

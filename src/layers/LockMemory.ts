@@ -1,17 +1,15 @@
-/** Lock for tests and in-memory use: an in-process semaphore only (re-entrant like LockLive). */
+/**
+ * Lock for tests and in-memory use: the in-process semaphore of LockLive without the OS lock
+ * (re-entrant like it; `LockTimeout` after 10 s of waiting on Effect's clock, as LockLive).
+ */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
-import { Lock, type LockShape } from "../services/Lock.js"
+import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
+import { makeLockRegion } from "./LockRegion.js"
 
-export const makeLockMemory = Effect.gen(function*() {
-  const mutex = yield* Effect.makeSemaphore(1)
-  const held = FiberRef.unsafeMake(false)
-  const withLock: LockShape["withLock"] = (self) =>
-    Effect.flatMap(FiberRef.get(held), (already) =>
-      already ? self : mutex.withPermits(1)(Effect.locally(self, held, true))
-    )
-  return { withLock } satisfies LockShape
-})
+export const makeLockMemory: Effect.Effect<LockShape> = Effect.map(
+  makeLockRegion(LOCK_WAIT_MS, { acquire: () => Effect.void, release: () => Effect.void }),
+  ({ withLock }): LockShape => ({ withLock, withReadLock: (self) => withLock(self(true)) })
+)
 
 export const LockMemory: Layer.Layer<Lock> = Layer.effect(Lock, makeLockMemory)

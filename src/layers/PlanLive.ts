@@ -7,10 +7,11 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
-import { PLAN_FILE, PLAN_LIMITS, type PlanDocument, type PlanInspectOutput, SOURCES_AREA } from "../domain/Plan.js"
+import { checkNow, validateWith } from "../domain/Decode.js"
+import { PLAN_FILE, PLAN_LIMITS, PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput, SOURCES_AREA } from "../domain/Plan.js"
 import { isUnder } from "../domain/Paths.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
-import { appendPosition, parsePlanMd, type ParsedPlanMd, renderPlanMd } from "../domain/PlanMarkdown.js"
+import { appendPosition, parsePlanBytes, type ParsedPlanMd, renderPlanBytes } from "../domain/PlanMarkdown.js"
 import {
   applyCheckpoint,
   checkpointPaths,
@@ -26,6 +27,7 @@ import {
 import { FileStore } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
 import { Plan, type PlanShape } from "../services/Plan.js"
+import { dateOr } from "./Now.js"
 
 const PLAN_MD_MAX = 16 * 1024 * 1024
 
@@ -37,10 +39,10 @@ export const makePlanLive = Effect.gen(function*() {
   const lock = yield* Lock
 
   const readParsed: Effect.Effect<ParsedPlanMd, import("../services/Plan.js").PlanReadError> = store
-    .readText(PLAN_FILE, { maxBytes: PLAN_MD_MAX })
+    .read(PLAN_FILE, { maxBytes: PLAN_MD_MAX })
     .pipe(
-      Effect.catchTag("FileNotFound", () => Effect.succeed("")),
-      Effect.flatMap((text) => Either.match(parsePlanMd(text), { onLeft: Effect.fail, onRight: Effect.succeed }))
+      Effect.catchTag("FileNotFound", () => Effect.succeed(new Uint8Array(0))),
+      Effect.flatMap((bytes) => Either.match(parsePlanBytes(bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
     )
 
   const read: PlanShape["read"] = Effect.map(readParsed, (p) =>
@@ -115,13 +117,13 @@ export const makePlanLive = Effect.gen(function*() {
 
   const publish = (parsed: ParsedPlanMd, doc: PlanDocument) => {
     const { before, after } = parsed._tag === "Section" ? parsed : appendPosition(parsed.text)
-    return store.writeAtomic(PLAN_FILE, renderPlanMd(before, doc, after))
+    return store.writeAtomic(PLAN_FILE, renderPlanBytes(before, doc, after))
   }
 
   const start: PlanShape["start"] = (input, options) =>
     lock.withLock(
       Effect.gen(function*() {
-        const now = options.now.toISOString()
+        const now = (yield* dateOr(options.now)).toISOString()
         const parsed = yield* readParsed
         if (parsed._tag === "NoSection") {
           const doc = newPlan(input, now)
@@ -148,7 +150,7 @@ export const makePlanLive = Effect.gen(function*() {
   const checkpoint: PlanShape["checkpoint"] = (input, options) =>
     lock.withLock(
       Effect.gen(function*() {
-        const now = options.now.toISOString()
+        const now = (yield* dateOr(options.now)).toISOString()
         const parsed = yield* readParsed
         if (parsed._tag === "NoSection") return yield* new NoPlan()
         const doc = parsed.document
@@ -180,7 +182,32 @@ export const makePlanLive = Effect.gen(function*() {
       })
     )
 
-  return { read, inspect, start, checkpoint } satisfies PlanShape
+  // Every argument is checked with the Schema the CLI decodes with: a library caller cannot make
+  // the plan write a document the plan itself would then call corrupt.
+  const validStart = validateWith(PlanStartInput)
+  const validCheckpoint = validateWith(PlanCheckpointInput)
+  const revision = (value: unknown, path: string) =>
+    Number.isSafeInteger(value) && (value as number) >= 1
+      ? Either.right(value as number)
+      : Either.left(new InvalidInput({ issues: [{ path, message: "expected a revision, a whole number from 1" }] }))
+  return {
+    read,
+    inspect,
+    start: (input, options) =>
+      Effect.flatMap(
+        Effect.all([
+          validStart(input),
+          checkNow(options.now),
+          Option.match(options.expected, { onNone: () => Either.right(0), onSome: (e) => revision(e, "expected") })
+        ]),
+        ([i]) => start(i, options)
+      ),
+    checkpoint: (input, options) =>
+      Effect.flatMap(
+        Effect.all([validCheckpoint(input), checkNow(options.now), revision(options.expected, "expected")]),
+        ([i]) => checkpoint(i, options)
+      )
+  } satisfies PlanShape
 })
 
 export const PlanLive: Layer.Layer<Plan, never, FileStore | Lock> = Layer.effect(Plan, makePlanLive)

@@ -5,12 +5,14 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import type * as Schema from "effect/Schema"
 import { toBuffer } from "../domain/Bytes.js"
-import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
+import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
+import { checkNow, decodeWith, parseJson, validateWith } from "../domain/Decode.js"
 import { compileGuard } from "../domain/Guard.js"
 import { isRunMismatch, type RunScan, type RunScanResult, scanRun, scanRunText, verifyRunText } from "../domain/RunScan.js"
 import {
@@ -22,9 +24,18 @@ import {
   type ScanIndex,
   scanStamp
 } from "../domain/ScanIndex.js"
-import { FileNotFound, InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, RecoveryNeeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
 import {
   afterRunEnded,
+  CreateDueRunInput,
+  FinishRunInput,
+  Id,
+  OutcomeDispositionInput,
+  RunId,
+  SubscriptionInput,
+  SubscriptionStatusInput,
+  SubscriptionUpdateInput,
+  TransitionRunInput,
   checkDisposition,
   checkFinishInput,
   checkTransition,
@@ -45,6 +56,7 @@ import {
   RunRecord,
   statusChange,
   SubscriptionRecord,
+  timesInRange,
   updateSubscription
 } from "../domain/Monitor.js"
 import {
@@ -63,12 +75,13 @@ import {
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
-import { makeQuoteMatcher } from "../domain/Quote.js"
+import { makeFileQuoteMatcher } from "../domain/Quote.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
 import { Lock } from "../services/Lock.js"
-import { type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
-import { type Change, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { type MonitorList, type RecoveredTransaction, Scheduler, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
+import { type Change, INTENT_FILE, makeTransactions, type TransactionHooks } from "./SchedulerTransaction.js"
+import { nowOptional, nowOptional0, type NowGiven } from "./Now.js"
 
 export const MONITOR_DIR = ".dossier/monitor"
 export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
@@ -86,11 +99,20 @@ const INDEX_MAX = 256 * 1024 * 1024
 export interface SchedulerOptions {
   /** Keep and use the scan index (default true); false checks every record from scratch and leaves the index alone. */
   readonly scanIndex?: boolean
+  /**
+   * How the methods that only read take the lock (`Lock.withReadLock`); `held` false means they
+   * run without it and write nothing. Default: the writers' lock, always held.
+   */
+  readonly withReadLock?: <A, E>(self: (held: boolean) => Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
 }
 
 const decodeSubscription = decodeWith(SubscriptionRecord)
 
-const render = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
+const isJsonObjectText = (text: string): boolean =>
+  Either.match(parseJson(text), { onLeft: () => false, onRight: (v) => typeof v === "object" && v !== null && !Array.isArray(v) })
+
+/** A record's stored text; one whose times fall after year 9999 is refused (`timesInRange`). */
+const render = (value: unknown) => Either.map(timesInRange(value), (v) => `${JSON.stringify(v, null, 2)}\n`)
 
 /** `Schema.is(SubscriptionRecord, { onExcessProperty: "error" })`, compiled (scans read every subscription). */
 const isSubscriptionRecord = compileGuard(SubscriptionRecord)
@@ -119,6 +141,23 @@ export const makeScheduler = (
     /** Every method: under the lock, after recovering an interrupted transaction. */
     const locked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | SchedulerError> =>
       withLock(Effect.zipRight(recoverNow, self))
+
+    /** May this fiber write derived state (the scan index)? False for a reader without the lock. */
+    const mayWrite = FiberRef.unsafeMake(true)
+    const withReadLock = options.withReadLock ?? ((self) => withLock(self(true)))
+
+    /**
+     * The methods that only read: under the lock when it can be taken without creating anything
+     * (then recovering as the writers do); otherwise without it, writing nothing, and refusing
+     * with RecoveryNeeded when an interrupted transaction would have to be recovered first.
+     */
+    const readLocked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | SchedulerError> =>
+      withReadLock((held): Effect.Effect<A, E | SchedulerError> =>
+        held
+          ? Effect.zipRight(recoverNow, self)
+          : Effect.flatMap(tx.pending, (pending): Effect.Effect<A, E | SchedulerError> =>
+            pending ? Effect.fail(new RecoveryNeeded({ path: INTENT_FILE })) : Effect.locally(self, mayWrite, false))
+      )
 
     // --- loading -------------------------------------------------------------------------
 
@@ -157,9 +196,14 @@ export const makeScheduler = (
       Effect.flatMap(readOptional(runPath(id)), (text) =>
         Option.match(text, {
           onNone: () => Effect.succeed(Option.none<RunRecord>()),
-          onSome: (t) => {
+          onSome: (t): Effect.Effect<Option.Option<RunRecord>, CorruptMonitorRecord | ReceiptDigestMismatch> => {
             const loaded = verifyRunText(id, t)
-            return loaded._tag === "Ok" ? Effect.succeed(Option.some(loaded.run)) : Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+            if (loaded._tag === "Ok") return Effect.succeed(Option.some(loaded.run))
+            // A file that is not even a JSON object is a corrupt record; a JSON object that is no
+            // valid run, or whose receipt does not verify, is a receipt mismatch (fail closed).
+            return isJsonObjectText(t)
+              ? Effect.fail(new ReceiptDigestMismatch({ runId: id }))
+              : Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" }))
           }
         })
       )
@@ -247,7 +291,9 @@ export const makeScheduler = (
       !useIndex ? body(null) : Effect.gen(function*() {
         const session: ScanSession = { known: yield* loadIndex, runs: null, subscriptions: null, dirty: false }
         const out = yield* body(session)
-        if (session.dirty) yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(session)))
+        if (session.dirty && (yield* FiberRef.get(mayWrite))) {
+          yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(session)))
+        }
         return out
       })
 
@@ -280,11 +326,15 @@ export const makeScheduler = (
         }
         const subs: Array<SubscriptionRecord> = []
         const broken: Array<string> = []
-        for (const r of read) {
-          if (r.value === null) broken.push(r.path)
+        const brokenIds: Array<string> = []
+        for (const [i, r] of read.entries()) {
+          if (r.value === null) {
+            broken.push(r.path)
+            brokenIds.push(entries[i]!.id)
+          }
           else subs.push(r.value)
         }
-        return { subs: subs.sort(byCreation), broken }
+        return { subs: subs.sort(byCreation), broken, brokenIds }
       })
 
     const checkRevision = (expected: number, actual: number) =>
@@ -295,7 +345,10 @@ export const makeScheduler = (
       Effect.gen(function*() {
         const rel = yield* store.normalize(path)
         const st = yield* store.stat(rel)
-        if (Option.isNone(st) || st.value.kind !== "file") return yield* new FileNotFound({ path: rel })
+        if (Option.isNone(st)) return yield* new FileNotFound({ path: rel })
+        // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
+        if (st.value.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+        if (st.value.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
         return rel
       })
 
@@ -322,7 +375,7 @@ export const makeScheduler = (
 
     // --- subscriptions -------------------------------------------------------------------
 
-    const createSubscription: SchedulerShape["createSubscription"] = (input, now) =>
+    const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -336,24 +389,24 @@ export const makeScheduler = (
             if (same) return { created: false, subscription: existing.value }
             return yield* new ConflictingSubscription({ id: record.id })
           }
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { created: true, subscription: record }
         })
       )
 
-    const updateSubscriptionM: SchedulerShape["updateSubscription"] = (input, now) =>
+    const updateSubscriptionM: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
           yield* checkRevision(input.expectedRevision, sub.revision)
           if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
           const { gridChanged, record } = updateSubscription(sub, input.changes, now)
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { gridChanged, subscription: record }
         })
       )
 
-    const setSubscriptionStatus: SchedulerShape["setSubscriptionStatus"] = (input, now) =>
+    const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
@@ -365,17 +418,12 @@ export const makeScheduler = (
             return yield* new ActiveRunExists({ runId: sub.activeRunId })
           }
           const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
-          yield* store.writeAtomic(subscriptionPath(record.id), render(record))
+          yield* store.writeAtomic(subscriptionPath(record.id), yield* render(record))
           return { changed: true, subscription: record }
         })
       )
 
     /** Every subscription; a damaged record fails closed with CorruptMonitorRecord. */
-    const loadAllSubscriptions = (session: ScanSession | null) => Effect.flatMap(scanSubscriptions(session), ({ broken, subs }) =>
-      broken.length > 0
-        ? Effect.fail(new CorruptMonitorRecord({ path: broken[0]!, reason: "not a valid subscription record" }))
-        : Effect.succeed(subs)
-    )
 
     const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
       id: s.id,
@@ -391,30 +439,33 @@ export const makeScheduler = (
       activeRunId: s.activeRunId
     })
 
-    const due: SchedulerShape["due"] = (now) =>
-      locked(withScanIndex((session) =>
+    const due: NowGiven<SchedulerShape["due"]> = (now) =>
+      readLocked(withScanIndex((session) =>
         Effect.gen(function*() {
-          const subs = yield* loadAllSubscriptions(session)
+          // A damaged subscription record is reported by id, not fatal for the healthy ones.
+          const { brokenIds, subs } = yield* scanSubscriptions(session)
+          const damaged = brokenIds.map((id) => ({ id, damaged: "not a valid subscription record" }))
           const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
           const read = yield* readAllWith(active.map(runPath), (bytes) => textOf(bytes), RECORD_MAX)
           const receiptMismatches = read.flatMap((r, i) =>
             r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.value ?? "")._tag === "Ok" ? [] : [active[i]!]
           )
-          return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), receiptMismatches }
+          return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), damaged, receiptMismatches }
         })
       ))
 
     // --- runs ----------------------------------------------------------------------------
 
-    const createDueRun: SchedulerShape["createDueRun"] = (input, now) =>
+    const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const sub = yield* loadSubscription(input.subscriptionId)
           const latest = latestWindow(sub, now)
           if (latest >= 0) {
-            // A run for the latest window that has started already exists: answer it (a retry).
+            // An active run for the latest window that has started: answer it (a retry). A run of
+            // that window that has ended is no answer: the subscription is then not due (NotDue).
             const existing = yield* findRun(runIdOf(sub.id, sub.gridVersion, latest))
-            if (Option.isSome(existing)) return { created: false, run: existing.value }
+            if (Option.isSome(existing) && isActiveRun(existing.value.status)) return { created: false, run: existing.value }
           }
           if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
           if (!isDue(sub, now)) {
@@ -429,14 +480,14 @@ export const makeScheduler = (
             updatedAt: now.toISOString()
           }
           yield* tx.commit([
-            { kind: "replace", path: runPath(run.id), after: render(run) },
-            { kind: "replace", path: subscriptionPath(sub.id), after: render(updated) }
+            { kind: "replace", path: runPath(run.id), after: yield* render(run) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(updated) }
           ])
           return { created: true, run }
         })
       )
 
-    const transitionRun: SchedulerShape["transitionRun"] = (input, now) =>
+    const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -449,23 +500,67 @@ export const makeScheduler = (
             updatedAt: now.toISOString(),
             transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
           }
-          const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: render(updated) }]
+          const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: yield* render(updated) }]
           if (input.to === "cancelled") {
             const sub = yield* findSubscription(run.subscriptionId)
             if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
-              changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: render(afterRunEnded(sub.value, now)) })
+              changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: yield* render(afterRunEnded(sub.value, now)) })
             }
           }
-          if (changes.length === 1) yield* store.writeAtomic(runPath(run.id), render(updated))
+          if (changes.length === 1) yield* store.writeAtomic(runPath(run.id), yield* render(updated))
           else yield* tx.commit(changes)
           return { run: updated }
         })
       )
 
-    const finishRun: SchedulerShape["finishRun"] = (input, now) =>
+    /** Does `input` say exactly what the completed run's finish recorded (paths compared normalized)? */
+    const sameFinish = (run: RunRecord, input: FinishRunInput) =>
+      Effect.gen(function*() {
+        const c = run.completion
+        if (c === null) return false
+        const normalized = (p: string) => store.normalize(p).pipe(Effect.orElseSucceed(() => p))
+        const citations: Array<{ path: string; quote: string }> = []
+        for (const o of input.outcomes) {
+          for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
+        }
+        let i = 0
+        const given = {
+          binding: input.binding,
+          stage: { path: yield* normalized(input.stage.path), sha256: input.stage.sha256 },
+          survey: input.survey === undefined ? null : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
+          units: input.units === undefined ? [] : input.units,
+          outcomes: input.outcomes.map((o) => ({
+            id: o.id,
+            label: o.label,
+            reason: o.reason,
+            citations: o.citations.map(() => citations[i++]!)
+          }))
+        }
+        const recorded = {
+          binding: c.binding,
+          stage: c.stage,
+          survey: c.survey,
+          units: c.units,
+          outcomes: run.outcomes.map((o) => ({ id: o.id, label: o.label, reason: o.reason, citations: o.citations }))
+        }
+        return canonicalJson(given) === canonicalJson(recorded)
+      })
+
+    const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
+          // An exact repeat of the finish that completed this run (a retry after a lost answer)
+          // answers the completed run, unchanged.
+          if (run.status === "completed" && input.expectedRevision === run.revision - 1 && (yield* sameFinish(run, input))) {
+            const sub = yield* loadSubscription(run.subscriptionId)
+            return {
+              changed: false,
+              run,
+              subscription: { id: sub.id, revision: sub.revision, nextDueAt: sub.nextDueAt },
+              reported: false
+            }
+          }
           yield* checkRevision(input.expectedRevision, run.revision)
           if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed" })
           yield* checkFinishInput(run, input)
@@ -477,14 +572,15 @@ export const makeScheduler = (
           }
           // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
           const stagePath = yield* store.normalize(input.stage.path)
+          const givenStage = input.stage.sha256
           const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
-            Effect.catchTag("FileNotFound", () =>
-              Effect.fail(new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: null }))
+            Effect.catchTag("FileNotFound", (e): Effect.Effect<never, FileNotFound | DigestMismatch> =>
+              givenStage === undefined ? Effect.fail(e) : Effect.fail(new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
             )
           )
           const stageSha = sha256Hex(stageBytes)
-          if (stageSha !== input.stage.sha256) {
-            return yield* new DigestMismatch({ path: stagePath, expected: input.stage.sha256, actual: stageSha })
+          if (givenStage !== undefined && stageSha !== givenStage) {
+            return yield* new DigestMismatch({ path: stagePath, expected: givenStage, actual: stageSha })
           }
           const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
           if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
@@ -497,10 +593,12 @@ export const makeScheduler = (
               return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
             }
             const actual = yield* digestOrNull(surveyPath)
-            if (actual !== input.survey.sha256) {
-              return yield* new DigestMismatch({ path: surveyPath, expected: input.survey.sha256, actual })
+            const given = input.survey.sha256
+            if (given === undefined && actual === null) return yield* new FileNotFound({ path: surveyPath })
+            if (given !== undefined && actual !== given) {
+              return yield* new DigestMismatch({ path: surveyPath, expected: given, actual })
             }
-            survey = { path: surveyPath, sha256: actual }
+            survey = { path: surveyPath, sha256: actual! }
           }
           const missing = missingUnits(run, input.units)
           if (missing.length > 0) return yield* new MissingUnits({ missing })
@@ -513,14 +611,15 @@ export const makeScheduler = (
               const path = yield* store.normalize(c.path)
               let matcher = matchers.get(path)
               if (matcher === undefined) {
-                const text = yield* store.readText(path, { maxBytes: FILE_MAX }).pipe(
+                // A cited file is evidence: a hard-linked one is refused, as every retained file is.
+                const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
                   Effect.map(Option.some),
                   Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
                 )
                 matcher = Option.match(text, {
                   onNone: () => null,
                   onSome: (t) => {
-                    const m = makeQuoteMatcher(t)
+                    const m = makeFileQuoteMatcher(path, t)
                     return (q: string) => m(q).matched
                   }
                 })
@@ -550,8 +649,8 @@ export const makeScheduler = (
           }
           const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
           const changes: Array<Change> = [
-            { kind: "replace", path: runPath(run.id), after: render(completed) },
-            { kind: "replace", path: subscriptionPath(sub.id), after: render(nextSub) }
+            { kind: "replace", path: runPath(run.id), after: yield* render(completed) },
+            { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(nextSub) }
           ]
           const program = sub.program
           if (program !== null) {
@@ -569,6 +668,7 @@ export const makeScheduler = (
           }
           yield* tx.commit(changes)
           return {
+            changed: true,
             run: completed,
             subscription: { id: nextSub.id, revision: nextSub.revision, nextDueAt: nextSub.nextDueAt },
             reported: program !== null
@@ -576,7 +676,7 @@ export const makeScheduler = (
         })
       )
 
-    const setOutcomeDisposition: SchedulerShape["setOutcomeDisposition"] = (input, now) =>
+    const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
       locked(
         Effect.gen(function*() {
           const run = yield* loadRun(input.runId)
@@ -597,7 +697,7 @@ export const makeScheduler = (
             updatedAt: now.toISOString(),
             outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
           }
-          yield* store.writeAtomic(runPath(run.id), render(updated))
+          yield* store.writeAtomic(runPath(run.id), yield* render(updated))
           return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
         })
       )
@@ -670,7 +770,7 @@ export const makeScheduler = (
         return { ids, mismatches, runs, quietLines, index: known }
       })
 
-    const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = locked(
+    const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = readLocked(
       withScanIndex((session) => Effect.map(loadAllRuns(session), ({ mismatches, runs }) => {
         // A quiet run left as a line of the index has no undecided outcome by definition.
         const outcomes = runs.sort(byCreation).flatMap((r) => r.unresolved)
@@ -679,10 +779,10 @@ export const makeScheduler = (
     )
 
     const showSubscription: SchedulerShape["showSubscription"] = (id) =>
-      locked(Effect.zipRight(checkId(id, MONITOR_ID_PATTERN, "--subscription"), loadSubscription(id)))
+      readLocked(Effect.zipRight(checkId(id, MONITOR_ID_PATTERN, "--subscription"), loadSubscription(id)))
 
     const showRun: SchedulerShape["showRun"] = (id) =>
-      locked(
+      readLocked(
         Effect.gen(function*() {
           const run = yield* loadRun(id)
           const { state } = yield* bindingState(run, digestOrNull)
@@ -690,10 +790,46 @@ export const makeScheduler = (
         })
       )
 
+    const list: SchedulerShape["list"] = readLocked(
+      Effect.gen(function*() {
+        const { broken, subs } = yield* scanSubscriptions(null)
+        const subscriptions: Array<MonitorList["subscriptions"][number]> = subs.map((s) => ({
+          id: s.id,
+          status: s.status,
+          revision: s.revision,
+          kind: s.kind,
+          target: s.target,
+          nextDueAt: s.nextDueAt,
+          activeRunId: s.activeRunId
+        }))
+        for (const p of broken) {
+          const id = p.slice(SUBSCRIPTIONS_DIR.length + 1, -".json".length)
+          subscriptions.push({ id, status: "unreadable", revision: null, kind: null, target: null, nextDueAt: null, activeRunId: null })
+        }
+        const entries = yield* listJson(RUNS_DIR)
+        const read = yield* readAllWith(entries.map((e) => runPath(e.id)), (bytes, i) => {
+          const loaded = verifyRunText(entries[i]!.id, textOf(bytes))
+          return loaded._tag === "Ok" ? loaded.run : null
+        }, RECORD_MAX)
+        const good = read.flatMap((r) => (r.value === null ? [] : [r.value])).sort(byCreation)
+        const runs: Array<MonitorList["runs"][number]> = good.map((r) => ({
+          id: r.id,
+          subscriptionId: r.subscriptionId,
+          status: r.status,
+          revision: r.revision,
+          windowStart: r.windowStart
+        }))
+        read.forEach((r, i) => {
+          if (r.value === null) runs.push({ id: entries[i]!.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+        })
+        return { subscriptions, runs }
+      })
+    )
+
     // --- next ----------------------------------------------------------------------------
 
-    const facts: SchedulerShape["facts"] = (now) =>
-      locked(withScanIndex((session) =>
+    const facts: NowGiven<SchedulerShape["facts"]> = (now) =>
+      readLocked(withScanIndex((session) =>
         Effect.gen(function*() {
           const out: Array<Fact> = []
           for (const r of yield* Ref.get(recoveredRef)) {
@@ -821,19 +957,34 @@ export const makeScheduler = (
         })
       ))
 
+    // Every argument is checked with the Schema the CLI decodes with, so a library caller cannot
+    // make the scheduler write a record it would later refuse to read.
+    const checked = <I, A>(schema: Schema.Schema<I, any, never>, method: (input: I, now: Date) => Effect.Effect<A, SchedulerError>) => {
+      const validate = validateWith(schema)
+      return (input: I, now: Date): Effect.Effect<A, SchedulerError> =>
+        Effect.flatMap(Effect.all([validate(input), checkNow(now)]), ([i, n]) => method(i, n))
+    }
+    const idChecked = <A>(schema: Schema.Schema<string, string, never>, method: (id: string) => Effect.Effect<A, SchedulerError>) => {
+      const validate = validateWith(schema)
+      return (id: string) => Effect.flatMap(validate(id), method)
+    }
+    const nowChecked = <A>(method: (now: Date) => Effect.Effect<A, SchedulerError>) => (now: Date) =>
+      Effect.flatMap(checkNow(now), method)
+
     return {
-      createSubscription,
-      updateSubscription: updateSubscriptionM,
-      setSubscriptionStatus,
-      due,
-      createDueRun,
-      transitionRun,
-      finishRun,
-      setOutcomeDisposition,
+      createSubscription: nowOptional(checked(SubscriptionInput, createSubscription)),
+      updateSubscription: nowOptional(checked(SubscriptionUpdateInput, updateSubscriptionM)),
+      setSubscriptionStatus: nowOptional(checked(SubscriptionStatusInput, setSubscriptionStatus)),
+      due: nowOptional0(nowChecked(due)),
+      createDueRun: nowOptional(checked(CreateDueRunInput, createDueRun)),
+      transitionRun: nowOptional(checked(TransitionRunInput, transitionRun)),
+      finishRun: nowOptional(checked(FinishRunInput, finishRun)),
+      setOutcomeDisposition: nowOptional(checked(OutcomeDispositionInput, setOutcomeDisposition)),
       unresolvedOutcomes,
-      showSubscription,
-      showRun,
-      facts,
+      showSubscription: idChecked(Id, showSubscription),
+      showRun: idChecked(RunId, showRun),
+      list,
+      facts: nowOptional0(nowChecked(facts)),
       recover: locked(Ref.get(recoveredRef))
     } satisfies SchedulerShape
   })
@@ -843,6 +994,6 @@ export const SchedulerLive: Layer.Layer<Scheduler, never, FileStore | Lock> = La
   Effect.gen(function*() {
     const store = yield* FileStore
     const lock = yield* Lock
-    return yield* makeScheduler(store, lock.withLock)
+    return yield* makeScheduler(store, lock.withLock, {}, { withReadLock: lock.withReadLock })
   })
 )

@@ -8,49 +8,72 @@ import type { Fact } from "../domain/Monitor.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
 import { Scheduler, type SchedulerError } from "../services/Scheduler.js"
-import type { IoError } from "../domain/Errors.js"
+import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import type { StudyRow } from "../domain/Journal.js"
+import type { PlanInspectOutput } from "../domain/Plan.js"
+import type { CorruptPlan } from "../domain/PlanErrors.js"
+
+/** The plan's facts, from what `Plan.inspect` answered. */
+export const planFactsOf = (out: PlanInspectOutput): ReadonlyArray<Fact> =>
+  out.state === "active" && out.verification.state === "needs-attention"
+    ? [{
+      kind: "plan-needs-attention",
+      planRevision: out.revision,
+      findings: out.verification.findings.map((f) => ({ kind: f.kind, path: f.path }))
+    }]
+    : []
+
+/** A plan.md that cannot be read is a fact, not a failure. */
+export const planErrorFact = (e: CorruptPlan | UnsafePath | LimitExceeded): Fact =>
+  e._tag === "CorruptPlan"
+    ? { kind: "plan-corrupt", reason: e.reason }
+    : e._tag === "UnsafePath"
+    ? { kind: "plan-corrupt", reason: `plan.md: ${e.reason}` }
+    : { kind: "plan-corrupt", reason: "plan.md is too large" }
 
 export const planFacts: Effect.Effect<ReadonlyArray<Fact>, IoError, Plan> = Effect.flatMap(Plan, (plan) =>
   plan.inspect.pipe(
-    Effect.map((out): ReadonlyArray<Fact> =>
-      out.state === "active" && out.verification.state === "needs-attention"
-        ? [{
-          kind: "plan-needs-attention",
-          planRevision: out.revision,
-          findings: out.verification.findings.map((f) => ({ kind: f.kind, path: f.path }))
-        }]
-        : []
-    ),
+    Effect.map(planFactsOf),
     Effect.catchTags({
-      CorruptPlan: (e) => Effect.succeed<ReadonlyArray<Fact>>([{ kind: "plan-corrupt", reason: e.reason }]),
-      UnsafePath: (e) => Effect.succeed<ReadonlyArray<Fact>>([{ kind: "plan-corrupt", reason: `plan.md: ${e.reason}` }]),
-      LimitExceeded: () => Effect.succeed<ReadonlyArray<Fact>>([{ kind: "plan-corrupt", reason: "plan.md is too large" }])
+      CorruptPlan: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
+      UnsafePath: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
+      LimitExceeded: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)])
     })
+  ))
+
+/** The journals' facts, from the rows of `Journal.studies`. */
+export const journalFactsOf = (rows: ReadonlyArray<StudyRow>): ReadonlyArray<Fact> =>
+  rows.flatMap((row): ReadonlyArray<Fact> =>
+    row.tail === "unterminated"
+      ? [{ kind: "journal-unterminated-tail", study: row.study, tailBytes: row.tailBytes, head: row.head }]
+      : row.tail === "corrupt"
+      ? [{ kind: "journal-corrupt", study: row.study, corruptLine: row.corruptLine, head: row.head }]
+      : []
   )
-)
 
 export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | SchedulerError, Journal> = Effect.flatMap(
   Journal,
-  (journal) =>
-    Effect.map(journal.studies, (rows) =>
-      rows.flatMap((row): ReadonlyArray<Fact> =>
-        row.tail === "unterminated"
-          ? [{ kind: "journal-unterminated-tail", study: row.study, tailBytes: row.tailBytes, head: row.head }]
-          : row.tail === "corrupt"
-          ? [{ kind: "journal-corrupt", study: row.study, corruptLine: row.corruptLine, head: row.head }]
-          : []
-      )
-    )
+  (journal) => Effect.map(journal.studies, journalFactsOf)
 )
 
+/** The order of `next`: recovered transactions first, then plan, journals, and the monitor's own facts. */
+export const orderFacts = (
+  monitor: ReadonlyArray<Fact>,
+  plan: ReadonlyArray<Fact>,
+  journals: ReadonlyArray<Fact>
+): ReadonlyArray<Fact> => [
+  ...monitor.filter((f) => f.kind === "transaction-recovered"),
+  ...plan,
+  ...journals,
+  ...monitor.filter((f) => f.kind !== "transaction-recovered")
+]
+
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
-export const nextFacts = (now: Date): Effect.Effect<ReadonlyArray<Fact>, SchedulerError, Scheduler | Plan | Journal> =>
+export const nextFacts = (now?: Date): Effect.Effect<ReadonlyArray<Fact>, SchedulerError, Scheduler | Plan | Journal> =>
   Effect.gen(function*() {
     const scheduler = yield* Scheduler
     const monitor = yield* scheduler.facts(now)
-    const recovered = monitor.filter((f) => f.kind === "transaction-recovered")
-    const rest = monitor.filter((f) => f.kind !== "transaction-recovered")
     const plan = yield* planFacts
     const journals = yield* journalFacts
-    return [...recovered, ...plan, ...journals, ...rest]
+    return orderFacts(monitor, plan, journals)
   })

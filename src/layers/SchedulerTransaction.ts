@@ -14,12 +14,15 @@
  * forward truncates then appends exactly once.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import type { IoError, UnsafePath, LimitExceeded, FileNotFound } from "../domain/Errors.js"
+import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../domain/Monitor.js"
 import { CorruptMonitorRecord } from "../domain/MonitorErrors.js"
+import { normalizeRelative } from "../domain/Paths.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 import type { RecoveredTransaction } from "../services/Scheduler.js"
 
@@ -60,6 +63,26 @@ export interface TransactionHooks {
 }
 
 type StoreError = IoError | UnsafePath | LimitExceeded | FileNotFound
+
+const SUBSCRIPTION_RECORD = /^\.dossier\/monitor\/subscriptions\/([^/]+)\.json$/
+const RUN_RECORD = /^\.dossier\/monitor\/runs\/([^/]+)\.json$/
+const REPORTS_RECORD = ".dossier/monitor/reports.jsonl"
+
+/**
+ * Whether an intent entry names one of the files a monitor transaction writes: a subscription
+ * record or a run record (replaced) under a valid id, or the reports log (appended). The path
+ * must be in normal form already (`a/./b`, `a/../b`, `//`, a leading `/` are not), so no
+ * spelling of another file passes.
+ */
+export const isOwnRecordEntry = (entry: IntentEntry): boolean => {
+  const normalized = normalizeRelative(entry.path)
+  if (Either.isLeft(normalized) || normalized.right !== entry.path) return false
+  if (entry.kind === "append") return entry.path === REPORTS_RECORD
+  const sub = SUBSCRIPTION_RECORD.exec(entry.path)
+  if (sub !== null) return MONITOR_ID_PATTERN.test(sub[1]!)
+  const run = RUN_RECORD.exec(entry.path)
+  return run !== null && RUN_ID_PATTERN.test(run[1]!)
+}
 
 const decodeIntent = decodeWith(MonitorIntent)
 
@@ -117,10 +140,11 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
           new CorruptMonitorRecord({ path: INTENT_FILE, reason: e.issues[0]?.message ?? "not an intent record" })
         )
       )
-      // Paths inside the intent must stay inside the monitor's area.
+      // Every path must be one of the monitor's own record files, compared after normalizing:
+      // anything else makes the whole intent corrupt, and nothing is touched.
       for (const f of intent.files) {
-        if (!f.path.startsWith(".dossier/monitor/") || f.path === INTENT_FILE) {
-          return yield* new CorruptMonitorRecord({ path: INTENT_FILE, reason: `names a file outside the monitor: ${f.path}` })
+        if (!isOwnRecordEntry(f)) {
+          return yield* new CorruptMonitorRecord({ path: INTENT_FILE, reason: "names a file that is not one of the monitor's record files" })
         }
       }
       for (const f of intent.files) yield* apply(f, intent.committed)
@@ -133,5 +157,8 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
     }
   )
 
-  return { commit, recover }
+  /** Is an interrupted transaction waiting to be recovered? (Reads only.) */
+  const pending: Effect.Effect<boolean, StoreError> = Effect.map(readOrNull(INTENT_FILE), (t) => t !== null)
+
+  return { commit, recover, pending }
 }

@@ -95,8 +95,8 @@ export interface FileStoreShape {
   ) => Effect.Effect<ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>, IoError | UnsafePath>
   /**
    * Optional fast path: the names of `list`'s entries, sorted the same way, with the same checks
-   * (for a scan that opens every entry anyway and checks its type then: a directory of 10,000
-   * records listed with kinds cost ~20 ms more). Layers that lack it use `list`.
+   * (for a scan that opens every entry anyway and checks its type then, so a kind per entry is
+   * work done twice; bench/monitor.ts measures it). Layers that lack it use `list`.
    */
   readonly listNames?: (dir: string) => Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
   /**
@@ -127,9 +127,9 @@ export interface FileStoreShape {
    *
    * `options.buffer`, when given, supplies the memory to read into: it is called with the file's
    * size and returns a buffer at least that long (the caller may hand the same memory out again
-   * once it no longer keeps the bytes). On some machines first touching fresh memory costs more
-   * than reading a small file (measured: ~0.1 ms for 30 KB here), so a caller that reads the same
-   * growing file over and over can recycle its buffers. A layer may ignore it.
+   * once it no longer keeps the bytes). First touching fresh memory can cost more than reading a
+   * small file, so a caller that reads the same growing file over and over can recycle its
+   * buffers (bench/journal.ts's append measures it). A layer may ignore it.
    */
   readonly readThenAppend?: <A, E>(
     path: string,

@@ -47,7 +47,8 @@ export interface GateRunOptions {
   readonly maxAskRounds: number
   /** `DOSSIER_UNATTENDED=1` in the caller's environment. */
   readonly unattended: boolean
-  readonly now: Date
+  /** The time to record (default: Effect's Clock). */
+  readonly now?: Date
 }
 
 export type GateRunResult =
@@ -65,7 +66,8 @@ export type GateRunResult =
 export interface GateRecheckOptions {
   readonly state: string
   readonly descriptor: string
-  readonly now: Date
+  /** The time to record (default: Effect's Clock). */
+  readonly now?: Date
 }
 
 export interface GateRecheckResult {

@@ -1,17 +1,19 @@
 /**
- * Ingest: capture one URL through `SafeHttp` and retain the original bytes and a readable copy
- * under `research/sources/` (write-once, each named by its own digest), recording every capture
- * in `.dossier/captures.jsonl`.
+ * Ingest: capture one URL through `SafeHttp` and retain the original bytes, a readable copy and
+ * a WARC/1.1 record of the fetch under `research/sources/` (write-once, each named by its own
+ * digest), recording every capture in `.dossier/captures.jsonl`; or import a file of the work
+ * folder that the host's own browser saved (`importFile`: the same two retained files, no WARC,
+ * recorded `via: "file"`).
  *
- * Layer: `IngestLive` (src/layers/IngestLive.ts), requiring SafeHttp | FileStore | Lock.
+ * Layer: `IngestLive` (src/layers/IngestLive.ts), requiring SafeHttp | FileStore | Lock | Workdir.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { TargetError } from "../domain/DestinationPolicy.js"
-import type { EditedRetainedFile, IoError, LockTimeout, UnsafePath, LimitExceeded } from "../domain/Errors.js"
+import type { EditedRetainedFile, FileNotFound, InputTooLarge, InvalidInput, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { CAPTURES_LOG, type CaptureRecord, parseCaptures } from "../domain/IngestContent.js"
-import type { IngestError } from "../domain/IngestErrors.js"
+import type { CredentialsInUrl, IngestError, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "../domain/IngestErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
 
 export interface CaptureOptions {
@@ -21,13 +23,50 @@ export interface CaptureOptions {
   readonly now?: Date
 }
 
+export interface RetainedFile {
+  readonly path: string
+  readonly bytes: number
+  readonly sha256: string
+}
+
 export interface CaptureResult {
   readonly network: "checked"
+  readonly via: "fetch"
   readonly url: string
   readonly finalUrl: string
   readonly redirects: ReadonlyArray<string>
-  readonly original: { readonly path: string; readonly bytes: number; readonly sha256: string; readonly contentType: string }
-  readonly source: { readonly path: string; readonly bytes: number; readonly sha256: string; readonly origin: string }
+  readonly original: RetainedFile & { readonly contentType: string }
+  readonly source: RetainedFile & { readonly origin: string }
+  /** The WARC/1.1 record of this fetch (every hop); each fetch writes its own. */
+  readonly warc: RetainedFile
+  readonly fetchedAt: string
+  /** The original and the readable copy were already retained with these bytes (kept, not rewritten). */
+  readonly reused: boolean
+}
+
+export interface IngestFileOptions {
+  /** Where the page came from (an absolute http(s) URL; only recorded). */
+  readonly origin: string
+  /** The media type; default: from the file's extension. */
+  readonly contentType?: string
+  /** The capture time to record (default: the clock). */
+  readonly now?: Date
+}
+
+export interface IngestFileResult {
+  readonly network: "none"
+  readonly via: "file"
+  /** The origin as given. */
+  readonly url: string
+  /** The origin as the URL parser normalizes it. */
+  readonly finalUrl: string
+  readonly redirects: ReadonlyArray<string>
+  /** The imported file, relative to the work folder. */
+  readonly file: string
+  readonly original: RetainedFile & { readonly contentType: string }
+  readonly source: RetainedFile & { readonly origin: string }
+  /** No WARC: nothing was fetched. */
+  readonly warc: null
   readonly fetchedAt: string
   readonly reused: boolean
 }
@@ -39,11 +78,31 @@ export interface DryRunResult {
   readonly literal: boolean
 }
 
-export type CaptureError = IngestError | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+export type CaptureError = IngestError | InvalidInput | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+
+export type IngestFileError =
+  | InvalidInput
+  | UnsupportedContent
+  | InputTooLarge
+  | UnsafePath
+  | InvalidUrl
+  | UnsupportedScheme
+  | CredentialsInUrl
+  | FileNotFound
+  | EditedRetainedFile
+  | IoError
+  | LimitExceeded
+  | LockTimeout
 
 export interface IngestShape {
-  /** Fetch, extract, retain both files and record the capture. */
+  /** Fetch, extract, retain the original, the readable copy and the WARC, and record the capture. */
   readonly capture: (url: string, options?: CaptureOptions) => Effect.Effect<CaptureResult, CaptureError>
+  /**
+   * Import a file of the work folder (a regular file, at most 16 MiB, UTF-8, of an accepted type):
+   * retain its bytes and a readable copy as a fetch would, and record them `via: "file"`.
+   * `path` is relative to the work folder (or absolute inside it).
+   */
+  readonly importFile: (path: string, options: IngestFileOptions) => Effect.Effect<IngestFileResult, IngestFileError>
   /** Check the URL's syntax and any literal destination; no DNS, no HTTP, no write. */
   readonly dryRun: (url: string) => Effect.Effect<DryRunResult, TargetError>
 }

@@ -10,7 +10,7 @@ import {
   InputOutsideWorkdir,
   InputTooLarge,
   type InvalidInput,
-  type IoError,
+  IoError,
   type LimitExceeded,
   type UnsafePath
 } from "../domain/Errors.js"
@@ -24,31 +24,82 @@ export const MAX_INPUT_BYTES = 64 * 1024
 
 export type InputError = InvalidInput | InputTooLarge | InputOutsideWorkdir | FileNotFound | IoError | UnsafePath
 
+const outsideError = (shown: string, flag: string) =>
+  Effect.fail(new InputOutsideWorkdir(flag === "--input" ? { path: shown } : { path: shown, flag }))
+
+const exists = (p: string) => {
+  try {
+    fs.lstatSync(p)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Resolve a file path given on the command line to a path relative to the work folder.
- * A relative path is taken relative to the work folder (as in `--input research/inputs/x.json`);
- * an absolute path must point inside it. Anything outside → `InputOutsideWorkdir`.
+ * A relative path is taken from the current directory when it names something there (what a
+ * shell's tab completion gives), else from the work folder; an absolute path must point inside
+ * it. Anything outside → `InputOutsideWorkdir`, naming the path relative to the work folder
+ * (never an absolute path, never only its base name) and the option it came from.
  */
-export const relativeToWorkdir = (given: string): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
+export const relativeToWorkdir = (given: string, flag = "--input"): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
   Effect.flatMap(Workdir, ({ root }) => {
-    const outside = () => Effect.fail(new InputOutsideWorkdir({ path: path.basename(given) }))
     let rel: string
-    if (path.isAbsolute(given)) {
-      let abs = path.resolve(given)
-      try {
-        // The work folder's root is a real path; resolve links above the file the same way.
-        abs = path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs))
-      } catch {
-        // The parent does not exist: compare the path as given.
-      }
+    const fromCwd = path.isAbsolute(given) ? given : exists(path.resolve(given)) ? path.resolve(given) : undefined
+    if (fromCwd !== undefined) {
+      let abs = path.resolve(fromCwd)
       rel = path.relative(root, abs)
-      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return outside()
+      // A path that names the work folder as spelled is taken as it is: a symlink inside the
+      // folder is then refused by the FileStore, never resolved here. Otherwise the path may
+      // reach the folder through links above it (the root is a real path): resolve those.
+      if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+        try {
+          abs = path.join(fs.realpathSync(path.dirname(abs)), path.basename(abs))
+        } catch {
+          // The parent does not exist: compare the path as given.
+        }
+        rel = path.relative(root, abs)
+      }
       rel = rel.split(path.sep).join("/")
+      if (rel === "" || rel === ".." || rel.startsWith("../") || path.isAbsolute(rel)) {
+        return outsideError(path.isAbsolute(rel) ? path.basename(abs) : rel === "" ? "." : rel, flag)
+      }
     } else {
       rel = given
     }
     const normalized = normalizeRelative(rel)
-    return normalized._tag === "Right" ? Effect.succeed(normalized.right) : outside()
+    return normalized._tag === "Right" ? Effect.succeed(normalized.right) : outsideError(rel, flag)
+  })
+
+/** `--input -`: standard input, read to its end; bytes past `max` are counted, not kept. */
+const readStdin = (max: number): Effect.Effect<{ readonly bytes: Uint8Array; readonly total: number }, IoError> =>
+  Effect.try({
+    try: () => {
+      const chunks: Array<Buffer> = []
+      let total = 0
+      const buffer = Buffer.alloc(64 * 1024)
+      for (;;) {
+        let n: number
+        try {
+          n = fs.readSync(0, buffer, 0, buffer.length, null)
+        } catch (e) {
+          const code = (e as { code?: string }).code
+          if (code === "EAGAIN") {
+            // A non-blocking pipe with nothing yet: wait a little, without spinning.
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5)
+            continue
+          }
+          if (code === "EOF") break
+          throw e
+        }
+        if (n === 0) break
+        if (total <= max) chunks.push(Buffer.from(buffer.subarray(0, n)))
+        total += n
+      }
+      return { bytes: Buffer.concat(chunks), total }
+    },
+    catch: (e) => new IoError({ path: "-", operation: "read", code: String((e as { code?: string }).code ?? "EUNKNOWN") })
   })
 
 /** Read and validate a JSON file the command names (state, research output…), at most 16 MiB. */
@@ -64,12 +115,44 @@ export const readJsonFile = <A, I>(
     return yield* decodeWith(schema)(json)
   })
 
-/** Read and validate an `--input` file: the same as `readJsonFile`, bounded at 64 KiB (`InputTooLarge`). */
+/**
+ * An input given inline instead of as a file (the MCP tools' `input` argument): the parsed JSON
+ * value. It is held to the same 64 KiB (its JSON text) and validated by the same Schema.
+ */
+export class InlineInput {
+  constructor(readonly value: unknown) {}
+}
+
+/** Where a command's input comes from: a file path as given on the command line, or inline. */
+export type InputRef = string | InlineInput
+
+/** The name an inline input is reported by (`InputTooLarge.path`). */
+export const INLINE_INPUT_NAME = "input"
+
+/**
+ * Read and validate an `--input` file (the same as `readJsonFile`, bounded at 64 KiB:
+ * `InputTooLarge`), or validate an inline input under the same bound.
+ */
 export const readInput = <A, I>(
   schema: Schema.Schema<A, I, never>,
-  given: string
-): Effect.Effect<A, InputError, FileStore | Workdir> =>
-  Effect.flatMap(relativeToWorkdir(given), (rel) =>
+  given: InputRef
+): Effect.Effect<A, InputError, FileStore | Workdir> => {
+  if (given instanceof InlineInput) {
+    const bytes = Buffer.byteLength(JSON.stringify(given.value) ?? "", "utf8")
+    return bytes > MAX_INPUT_BYTES
+      ? Effect.fail(new InputTooLarge({ path: INLINE_INPUT_NAME, max: MAX_INPUT_BYTES, actual: bytes }))
+      : decodeWith(schema)(given.value)
+  }
+  if (given === "-") {
+    return Effect.gen(function*() {
+      const { bytes, total } = yield* readStdin(MAX_INPUT_BYTES)
+      if (total > MAX_INPUT_BYTES) return yield* new InputTooLarge({ path: "-", max: MAX_INPUT_BYTES, actual: total })
+      const json = yield* parseJson(Buffer.from(bytes).toString("utf8"))
+      return yield* decodeWith(schema)(json)
+    })
+  }
+  return Effect.flatMap(relativeToWorkdir(given), (rel) =>
     readJsonFile(schema, rel, MAX_INPUT_BYTES).pipe(
       Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
     ))
+}

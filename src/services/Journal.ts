@@ -3,7 +3,7 @@
  * decision history of the study. Everything else about a study (inspect state, manifest.json,
  * index.json) is a projection of it.
  *
- * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring Workdir | FileStore | Lock.
+ * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring FileStore | Lock (no Workdir).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -22,11 +22,13 @@ import type {
   CorruptJournal,
   DuplicateEventId,
   InvalidManifest,
+  StudyNotFound,
   UnimportedLegacyManifest,
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
 import type {
+  AppendInput,
   AppendResult,
   ImportResult,
   InspectResult,
@@ -34,19 +36,22 @@ import type {
   RecoverResult,
   StudyRow
 } from "../domain/Journal.js"
+import type { DigestMismatch } from "../domain/MonitorErrors.js"
 
 /** Errors of reading a study's committed history. */
 export type ReadHistoryError = InvalidInput | CorruptJournal | AliasedFile | IoError | UnsafePath | LimitExceeded
 
 export type AppendError =
   | ReadHistoryError
+  | FileNotFound
+  | DigestMismatch
   | DuplicateEventId
   | UnknownCandidate
   | ConflictingEvent
   | UnterminatedTail
   | LockTimeout
 
-export type InspectError = ReadHistoryError
+export type InspectError = ReadHistoryError | StudyNotFound
 
 export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout
 
@@ -65,8 +70,12 @@ export interface JournalShape {
    * aliased journal is a row (`tail: "corrupt"`), never a failure.
    */
   readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath>
-  /** Append one event or an ordered batch (JSON value, validated here as a whole before any write). */
-  readonly append: (study: string, input: unknown) => Effect.Effect<AppendResult, AppendError>
+  /**
+   * Append one event or an ordered batch, in their encoded (JSON) form. The input is still
+   * validated here as a whole before any write (`InvalidInput` names the field), for callers
+   * whose values did not come through the types.
+   */
+  readonly append: (study: string, input: AppendInput) => Effect.Effect<AppendResult, AppendError>
   /** The projection of the committed history; `verify` re-hashes every linked artifact. */
   readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
   /** Publish manifest.json (v1) and index.json atomically from the committed history. */

@@ -1,7 +1,7 @@
 /**
  * Plan: the work folder's plan in plan.md (one marked JSON section; the user's prose around it
  * is preserved byte for byte). Composes FileStore and Lock. Layer: `PlanLive` in
- * src/layers/PlanLive.ts (needs Workdir, FileStore, Lock).
+ * src/layers/PlanLive.ts (needs FileStore and Lock; no Workdir); `PlanMemory` brings in-memory ones.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -47,11 +47,11 @@ export interface PlanShape {
   readonly inspect: Effect.Effect<PlanInspectOutput, PlanReadError>
   readonly start: (
     input: PlanStartInput,
-    options: { readonly replaceGoal: boolean; readonly expected: Option.Option<number>; readonly now: Date }
+    options: { readonly replaceGoal: boolean; readonly expected: Option.Option<number>; readonly now?: Date }
   ) => Effect.Effect<{ readonly revision: number; readonly created: boolean; readonly replaced?: boolean }, PlanWriteError>
   readonly checkpoint: (
     input: PlanCheckpointInput,
-    options: { readonly expected: number; readonly now: Date }
+    options: { readonly expected: number; readonly now?: Date }
   ) => Effect.Effect<{ readonly revision: number }, PlanWriteError>
 }
 

@@ -20,6 +20,27 @@ export interface FetchOptions {
   readonly timeoutSeconds?: number
 }
 
+/**
+ * One request and its response as they crossed the wire (after TLS), for the WARC record of a
+ * capture: every hop, redirects included.
+ */
+export interface Exchange {
+  /** The URL requested. */
+  readonly url: string
+  /** The checked address the socket was connected to. */
+  readonly address: string
+  /** When the request was sent. */
+  readonly requestedAt: Date
+  /** The bytes sent: request line and headers. */
+  readonly request: Uint8Array
+  /** The bytes received: status line, headers and body as transferred (chunked framing kept). */
+  readonly response: Uint8Array
+  /** The body with any transfer coding removed (identity content: the bytes a capture retains). */
+  readonly payload: Uint8Array
+  /** The body was longer than the limit and was not read to its end (a redirect's only). */
+  readonly truncated: boolean
+}
+
 export interface Fetched {
   /** The URL as given. */
   readonly url: string
@@ -35,6 +56,8 @@ export interface Fetched {
   readonly body: Uint8Array
   /** The body decoded as UTF-8. */
   readonly text: string
+  /** Every hop's request and response, in order (the last is the one kept). */
+  readonly exchanges: ReadonlyArray<Exchange>
 }
 
 export interface Checked {

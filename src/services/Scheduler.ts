@@ -10,7 +10,7 @@
  * transaction, under the work folder's lock. The scans keep a derived scan index
  * (`.dossier/monitor/scan.index`, src/domain/ScanIndex.ts) that never changes an answer.
  *
- * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring Workdir | FileStore | Lock.
+ * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring FileStore | Lock (no Workdir).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -20,6 +20,7 @@ import type {
   IoError,
   LimitExceeded,
   LockTimeout,
+  RecoveryNeeded,
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
@@ -46,6 +47,7 @@ export type SchedulerError =
   | InvalidInput
   | IoError
   | LockTimeout
+  | RecoveryNeeded
   | StaleRevision
   | FileNotFound
   | UnsafePath
@@ -60,31 +62,39 @@ export interface RecoveredTransaction {
 export interface SchedulerShape {
   readonly createSubscription: (
     input: SubscriptionInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   readonly updateSubscription: (
     input: SubscriptionUpdateInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   readonly setSubscriptionStatus: (
     input: SubscriptionStatusInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
   /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
-  readonly due: (now: Date) => Effect.Effect<
-    { readonly now: string; readonly subscriptions: ReadonlyArray<DueEntry>; readonly receiptMismatches: ReadonlyArray<string> },
+  readonly due: (now?: Date) => Effect.Effect<
+    {
+      readonly now: string
+      readonly subscriptions: ReadonlyArray<DueEntry>
+      /** Subscription records that cannot be read, by id (the file name): listed, not fatal. */
+      readonly damaged: ReadonlyArray<{ readonly id: string; readonly damaged: string }>
+      readonly receiptMismatches: ReadonlyArray<string>
+    },
     SchedulerError
   >
   readonly createDueRun: (
     input: CreateDueRunInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, SchedulerError>
-  readonly transitionRun: (input: TransitionRunInput, now: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
+  readonly transitionRun: (input: TransitionRunInput, now?: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
   readonly finishRun: (
     input: FinishRunInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<
     {
+      /** false: an exact repeat of the finish that completed the run (nothing written). */
+      readonly changed: boolean
       readonly run: RunRecord
       readonly subscription: { readonly id: string; readonly revision: number; readonly nextDueAt: string }
       readonly reported: boolean
@@ -93,7 +103,7 @@ export interface SchedulerShape {
   >
   readonly setOutcomeDisposition: (
     input: OutcomeDispositionInput,
-    now: Date
+    now?: Date
   ) => Effect.Effect<
     { readonly changed: boolean; readonly runId: string; readonly runRevision: number; readonly outcome: Outcome },
     SchedulerError
@@ -106,10 +116,34 @@ export interface SchedulerShape {
   readonly showRun: (
     id: string
   ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
+  /**
+   * Every subscription (status, nextDueAt) and every run (status), in creation order; a record
+   * that cannot be read is listed by id with `status: "unreadable"`. Reads only.
+   */
+  readonly list: Effect.Effect<MonitorList, SchedulerError>
   /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
-  readonly facts: (now: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
+  readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
   /** Recover an interrupted transaction now (every other method does this first). */
   readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
+}
+
+export interface MonitorList {
+  readonly subscriptions: ReadonlyArray<{
+    readonly id: string
+    readonly status: SubscriptionRecord["status"] | "unreadable"
+    readonly revision: number | null
+    readonly kind: SubscriptionRecord["kind"] | null
+    readonly target: string | null
+    readonly nextDueAt: string | null
+    readonly activeRunId: string | null
+  }>
+  readonly runs: ReadonlyArray<{
+    readonly id: string
+    readonly subscriptionId: string | null
+    readonly status: RunRecord["status"] | "unreadable"
+    readonly revision: number | null
+    readonly windowStart: string | null
+  }>
 }
 
 export class Scheduler extends Context.Tag("dossier/Scheduler")<Scheduler, SchedulerShape>() {}

@@ -6,20 +6,20 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
-import { FileNotFound, UnsafePath } from "../domain/Errors.js"
+import { WorkdirNotFound } from "../domain/Errors.js"
 
 export class Workdir extends Context.Tag("dossier/Workdir")<Workdir, { readonly root: string }>() {
   /** Resolve a folder on disk (it must exist and be a directory). */
-  static readonly live = (dir: string): Layer.Layer<Workdir, FileNotFound | UnsafePath> =>
+  static readonly live = (dir: string): Layer.Layer<Workdir, WorkdirNotFound> =>
     Layer.effect(
       Workdir,
       Effect.try({
         try: () => fs.realpathSync(dir),
-        catch: () => new FileNotFound({ path: "--workdir" })
+        catch: () => new WorkdirNotFound({ reason: "missing" })
       }).pipe(
         Effect.filterOrFail(
           (root) => fs.statSync(root).isDirectory(),
-          () => new UnsafePath({ path: "--workdir", reason: "not-directory" })
+          () => new WorkdirNotFound({ reason: "not-directory" })
         ),
         Effect.map((root) => ({ root }))
       )

@@ -9,6 +9,7 @@ import { buildRoot, runApp } from "../../src/cli/App.js"
 import { fastParse } from "../../src/cli/FastPath.js"
 import type { CommandSpec } from "../../src/cli/Spec.js"
 import { allSpecs } from "../../src/cli/Specs.js"
+import { route } from "../../src/cli/Usage.js"
 
 const valueFor = (kind: string) =>
   kind === "integer"
@@ -82,6 +83,21 @@ describe("fast path agrees with @effect/cli", () => {
         expect(slow!.path).toEqual(fast.spec.path)
         expect(slow!.values).toEqual(fast.values)
       }),
+    { fastCheck: { numRuns: 300 } }
+  )
+
+  it.prop(
+    "every line the fast path accepts, the full parser (src/cli/Usage.ts) runs with the same values",
+    { argv: fc.constantFrom(...allSpecs).chain(lineFor) },
+    ({ argv }) => {
+      const fast = fastParse(allSpecs, argv)
+      if (fast === undefined) return
+      const full = route(argv)
+      expect(full._tag, argv.join(" ")).toBe("Run")
+      if (full._tag !== "Run") return
+      expect(full.spec.path).toEqual(fast.spec.path)
+      expect(full.values).toEqual(fast.values)
+    },
     { fastCheck: { numRuns: 300 } }
   )
 

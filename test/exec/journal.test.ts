@@ -28,11 +28,16 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     expect(v.findings).toEqual([])
     expect(v.executions.map((e: any) => [e.runtimeId, e.check])).toEqual([[x.id, "verified"], ["slurm-42", "external"]])
 
-    // An artifact_linked of the candidate at an output path with other bytes than the run produced.
+    // An artifact_linked of the candidate at an output path with other bytes than the run produced
+    // (append checks a given digest against the file, so the file briefly holds those bytes).
+    const score = path.join(dir, "research/exp/runs/r1/score.txt")
+    const scoreBytes = fs.readFileSync(score)
+    fs.writeFileSync(score, "forged bytes")
     ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "a.json", {
       id: "forged", type: "artifact_linked", candidateId: "cand",
-      artifact: { path: "research/exp/runs/r1/score.txt", sha256: "0".repeat(64), bytes: 5 }
+      artifact: { path: "research/exp/runs/r1/score.txt" }
     })])
+    fs.writeFileSync(score, scoreBytes)
     v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
     expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["artifact-changed", "forged"], ["artifact-not-from-execution", "forged"]])
 

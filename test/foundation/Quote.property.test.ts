@@ -15,8 +15,11 @@ describe("quote matching", () => {
     fc.pre([...q.trim()].length >= MIN_QUOTE_LENGTH)
     // Re-space the quote differently: runs of whitespace are one space on both sides.
     const respaced = q.replace(/ /g, sep)
-    expect(checkQuote(respaced, t)).toEqual({ matched: true })
-    expect(makeQuoteMatcher(t)(respaced)).toEqual({ matched: true })
+    const r = checkQuote(respaced, t)
+    expect(r).toMatchObject({ matched: true })
+    expect(makeQuoteMatcher(t)(respaced)).toEqual(r)
+    // The offsets hold a passage of the text that normalizes to the quote.
+    if (r.matched) expect(normalizeForQuote([...t].slice(r.start, r.end).join(""))).toBe(normalizeForQuote(respaced))
   })
 
   it.prop("a quote shorter than 20 characters never matches", [text, fc.string({ maxLength: 19 })], ([t, q]) => {
@@ -34,7 +37,10 @@ describe("quote matching", () => {
 
   it("NFC and NFD spellings match each other", () => {
     const nfd = "Cafe\u0301 au lait, served with crème brûlée".normalize("NFD")
-    expect(checkQuote("Café au lait, served with crème", nfd)).toEqual({ matched: true })
+    const r = checkQuote("Café au lait, served with crème", nfd)
+    expect(r).toMatchObject({ matched: true })
+    // Offsets are in the file's own (NFD) text: the passage ends after crème's combining grave.
+    if (r.matched) expect([...nfd].slice(r.start, r.end).join("")).toBe("Cafe\u0301 au lait, served with cre\u0300me")
     expect(checkQuote("a quote that is not there at all", nfd)).toEqual({ matched: false, reason: "quote-not-found" })
   })
 })

@@ -1,28 +1,66 @@
-/** The built library (dist/lib) is usable from another Effect program: provide a layer, call a service. */
+/**
+ * The built library (dist/lib) is usable from another Effect program, through `import` and
+ * `require`: namespaces by area, whole-app layers, nothing internal.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
 
+const dist = path.resolve(__dirname, "../../dist/lib")
+
 describe("library", () => {
-  it.live("exports the services and layers; an embedding program provides PlanLayer", () =>
+  it.live("import: one namespace per area and DossierLive; an embedding program reads a plan the CLI wrote", () =>
     Effect.gen(function*() {
-      const lib: any = yield* Effect.promise(() => import(path.resolve(__dirname, "../../dist/lib/index.mjs")))
-      for (const name of ["Plan", "PlanLayer", "FileStore", "Lock", "BaseLive", "FileStoreMemory", "LockMemory", "InvalidInput", "StaleRevision", "checkQuote", "canonicalJson"]) {
-        expect(lib[name], name).toBeDefined()
+      const lib: any = yield* Effect.promise(() => import(path.join(dist, "index.mjs")))
+      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
+      for (const [area, names] of Object.entries({
+        Plan: ["Plan", "PlanLive", "PlanMemory", "PlanStartInput", "CorruptPlan"],
+        Journal: ["Journal", "JournalLive", "JournalMemory", "JournalEvent"],
+        Monitor: ["Scheduler", "SchedulerLive", "SchedulerMemory", "SubscriptionInput", "Scope"],
+        Gate: ["Gate", "GateLive", "GateMemory", "Decision", "Finding"],
+        Ingest: ["Ingest", "IngestLive", "SafeHttp", "SafeHttpLive", "SafeHttpTest"],
+        Files: ["FileStore", "FileStoreLive", "FileStoreMemory", "Lock", "LockLive", "LockMemory", "Workdir", "BaseLive", "BaseMemory"],
+        Errors: ["InvalidInput", "StaleRevision", "LockTimeout", "retryable", "AllErrors"]
+      })) {
+        for (const name of names) expect(lib[area][name], `${area}.${name}`).toBeDefined()
       }
+      // Internals and test oracles are not exported under any name.
+      const all = Object.values(lib).flatMap((v: any) => (typeof v === "object" && v !== null ? Object.keys(v) : []))
+      for (const internal of ["makeTransactions", "MonitorIntent", "INTENT_FILE", "canonicalJsonReference", "htmlToMarkdownTree", "firstWindowAfterP", "eventProblem", "UsageError", "Defect"]) {
+        expect(all, internal).not.toContain(internal)
+      }
+      expect(lib.Errors.retryable("LockTimeout")).toBe(true)
+      expect(lib.Errors.retryable(new lib.Errors.StaleRevision({ expected: 1, actual: 2 }))).toBe(false)
+
       const dir = tempWorkdir()
       const input = putInput(dir, "s.json", { goal: "embedded", limits: [], nextAction: "n" })
       expect(runCli(["plan", "start", "--workdir", dir, "--input", input, "--json"]).code).toBe(0)
-      const view: any = yield* (Effect.flatMap(lib.Plan, (p: any) => p.inspect).pipe(Effect.provide(lib.PlanLayer(dir))) as Effect.Effect<any>)
+      const view: any = yield* (Effect.flatMap(lib.Plan.Plan, (p: any) => p.inspect).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any>)
       expect(view.state).toBe("active")
       expect(view.goal).toBe("embedded")
       // A refusal arrives as a tagged error in the typed channel.
       const stale: any = yield* Effect.flip(
-        Effect.flatMap(lib.Plan, (p: any) => p.checkpoint({}, { expected: 9, now: new Date() })).pipe(Effect.provide(lib.PlanLayer(dir))) as Effect.Effect<any, any>
+        Effect.flatMap(lib.Plan.Plan, (p: any) => p.checkpoint({}, { expected: 9 })).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any, any>
       )
       expect(stale._tag).toBe("StaleRevision")
       expect(Option.isOption(Option.none())).toBe(true)
+    }))
+
+  it.live("require: the CommonJS build has the same surface and runs over DossierMemory", () =>
+    Effect.gen(function*() {
+      const lib = createRequire(__filename)(path.join(dist, "cjs/index.js"))
+      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
+      const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
+      expect(Object.keys(testing.FileStoreConformance)).toContain("check")
+      const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>
+        (j.append("s", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }) as Effect.Effect<unknown>).pipe(
+          Effect.zipRight(j.inspect("s") as Effect.Effect<any>)
+        ))
+      const result = yield* Effect.provide(flow, lib.DossierMemory as Layer.Layer<never>)
+      expect(result.candidates.map((c: any) => c.id)).toEqual(["a"])
     }))
 })

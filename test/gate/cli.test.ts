@@ -39,6 +39,66 @@ describe("gate: activity", () => {
   })
 })
 
+describe("gate: quotes that cross markup", () => {
+  it("a sentence copied from a page verifies against the HTML original and the readable copy, with offsets in each file", () => {
+    const f = folder()
+    const sentence = "Clients must read the migration guide before the removal on June 1."
+    const html = `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.</p></article></body></html>`
+    const md = "# Deprecation\n\nClients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1.\n"
+    put(f.dir, "research/sources/page.html", html)
+    put(f.dir, "research/sources/page.md", md)
+    registerSources(f.dir, ["research/sources/page.html", "research/sources/page.md"])
+    f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "scope_unclear",
+        category: "scope",
+        status: "closed",
+        answer: "Migrate before June 1.",
+        sources: [{ ref: "research/sources/page.html", quote: sentence }, { ref: "research/sources/page.md", quote: sentence }]
+      }]
+    })
+    const r = f.gate()
+    expect(r.code, r.stdout).toBe(0)
+    expect(r.json.research.closed).toEqual(["scope_unclear"])
+    const [inHtml, inMd] = r.json.research.gaps[0].sources
+    expect(inHtml).toMatchObject({ verified: true, origin: "registered" })
+    expect(inMd).toMatchObject({ verified: true, origin: "registered" })
+    expect(html.slice(inHtml.start, inHtml.end)).toBe(`Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.`)
+    expect(md.slice(inMd.start, inMd.end)).toBe("Clients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1.")
+  })
+})
+
+describe("gate: imported pages are registered, fetched ones capture", () => {
+  it("a page retained by ingest --file verifies as origin registered; a fetch record of the same bytes makes it capture", () => {
+    const f = folder()
+    const sentence = "Clients must read the migration guide before the removal on June 1."
+    put(f.dir, "saved/page.html", `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June 1.</p></article></body></html>`)
+    const imported = runCli(["ingest", "--file", "saved/page.html", "--origin", "https://api.example.test/news", "--json"], { cwd: f.dir })
+    expect(imported.code, imported.stdout).toBe(0)
+    const { original, source } = imported.json
+    registerSources(f.dir, [original.path, source.path])
+    f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{ id: "scope_unclear", category: "scope", status: "closed", answer: "Before June 1.", sources: [{ ref: original.path, quote: sentence }, { ref: source.path, quote: sentence }] }]
+    })
+    const first = f.gate()
+    expect(first.code, first.stdout).toBe(0)
+    expect(first.json.research.gaps[0].sources.map((s: any) => [s.verified, s.origin])).toEqual([[true, "registered"], [true, "registered"]])
+    // A record without `via` (as every record was before imports existed) is the fetcher's.
+    const log = path.join(f.dir, ".dossier/captures.jsonl")
+    fs.appendFileSync(log, `${JSON.stringify({ path: source.path, sha256: source.sha256, bytes: source.bytes, origin: "https://api.example.test/news", fetchedAt: NOW, kind: "source" })}\n`)
+    f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
+    const second = f.gate()
+    expect(second.code, second.stdout).toBe(0)
+    expect(second.json.research.gaps[0].sources.map((s: any) => s.origin)).toEqual(["registered", "capture"])
+  })
+})
+
 describe("gate: maturity", () => {
   it("closes a gap backed by a registered source, refuses a fabricated quote, keeps unknown keys, and parks with ask", () => {
     const f = folder()
@@ -271,7 +331,7 @@ describe("gate: open questions", () => {
     expect(s.status).toBe("in_progress")
     expect(s.currentPhase).toBe(1)
     expect(s.research.resolved).toEqual([
-      { id: "q1", category: null, answer: "Rate and currency per line.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE, verified: true, origin: "registered" }] }
+      { id: "q1", category: null, answer: "Rate and currency per line.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE, verified: true, origin: "registered", start: SOURCE_TEXT.indexOf(REAL_QUOTE), end: SOURCE_TEXT.indexOf(REAL_QUOTE) + REAL_QUOTE.length }] }
     ])
   })
 

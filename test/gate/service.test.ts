@@ -70,6 +70,7 @@ const interferingLock = (file: string, content: string) =>
   Layer.effect(
     Lock,
     Effect.map(makeLockMemory, (inner) => ({
+      ...inner,
       withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
         Effect.zipRight(Effect.sync(() => fs.writeFileSync(file, content)), inner.withLock(self))
     }))

@@ -253,7 +253,8 @@ describe("Ingest: retention through FileStore", () => {
       expect(r.redirects.length).toBe(2)
       expect(r.fetchedAt).toBe("2026-11-30T10:00:00.000Z")
       expect(r.reused).toBe(false)
-      expect(Object.keys(r).sort()).toEqual(["fetchedAt", "finalUrl", "network", "original", "redirects", "reused", "source", "url"])
+      expect(r.via).toBe("fetch")
+      expect(Object.keys(r).sort()).toEqual(["fetchedAt", "finalUrl", "network", "original", "redirects", "reused", "source", "url", "via", "warc"])
       // The original: the served bytes exactly.
       expect(r.original.sha256).toBe(sha(PAGE))
       expect(r.original.bytes).toBe(Buffer.byteLength(PAGE))
@@ -271,8 +272,9 @@ describe("Ingest: retention through FileStore", () => {
       // The capture log.
       const log = parseCaptures(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8"))
       expect(log).toEqual([
-        { path: r.original.path, sha256: r.original.sha256, bytes: r.original.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "original" },
-        { path: r.source.path, sha256: r.source.sha256, bytes: r.source.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "source" }
+        { path: r.original.path, sha256: r.original.sha256, bytes: r.original.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "original", via: "fetch" },
+        { path: r.source.path, sha256: r.source.sha256, bytes: r.source.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "source", via: "fetch" },
+        { path: r.warc.path, sha256: r.warc.sha256, bytes: r.warc.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "warc", via: "fetch" }
       ])
       const viaReader = yield* readCaptures.pipe(Effect.provide(BaseLive(dir)))
       expect(viaReader).toEqual(log)

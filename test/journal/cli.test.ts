@@ -161,8 +161,8 @@ describe("journal inspect", () => {
     expect(r.candidates[0].executions).toEqual([{ runtimeId: "rt-1", status: "succeeded", eventId: "x1" }])
     expect(r.candidates[0].lastEvaluation).toMatchObject({ decision: "accept", eventId: "e1" })
     expect(r.verify).toBeUndefined()
-    // An empty study is an empty history, not an error.
-    expect(ok(dir, ["inspect", "--study", "empty"])).toMatchObject({ events: 0, head: null, candidates: [], selected: null, checkpoint: null })
+    // A study that does not exist is StudyNotFound (it used to answer an empty history).
+    expect(refused(dir, ["inspect", "--study", "empty"], "StudyNotFound")).toMatchObject({ study: "empty" })
     // Human output.
     const human = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
     expect(human.code).toBe(0)
@@ -174,7 +174,10 @@ describe("journal inspect", () => {
     put(dir, "research/results/a.csv", "a,b\n1,2\n")
     put(dir, "research/results/b.csv", "x\n")
     const art = (id: string, p: string, content: string) => ({ id, type: "artifact_linked", candidateId: "cand-a", artifact: { path: p, sha256: sha(content), bytes: Buffer.byteLength(content) } })
+    // An artifact's file must exist when it is linked (its digest is checked): this one goes away after.
+    put(dir, "research/results/gone.csv", "y\n")
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [cand("c1", "cand-a"), art("a1", "research/results/a.csv", "a,b\n1,2\n"), art("a2", "research/results/b.csv", "x\n"), art("a3", "research/results/gone.csv", "y\n")])])
+    fs.rmSync(path.join(dir, "research/results/gone.csv"))
     expect(ok(dir, ["inspect", "--study", "s", "--verify"]).verify.findings.map((f: any) => [f.kind, f.path])).toEqual([["artifact-missing", "research/results/gone.csv"]])
     put(dir, "research/results/b.csv", "changed\n")
     const v = ok(dir, ["inspect", "--study", "s", "--verify"]).verify

@@ -10,7 +10,7 @@ import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
 import { DEFAULT_MAX_BYTES } from "../../src/services/FileStore.js"
 import { put, tempWorkdir } from "../support/cli.js"
 
-const cand = (id: string, c: string) => ({ id, type: "candidate_created", candidate: { id: c, title: c } })
+const cand = (id: string, c: string) => ({ id, type: "candidate_created" as const, candidate: { id: c, title: c } })
 
 describe("Journal.studies", () => {
   it.effect("one row per study folder holding a journal, sorted, never failing on damage", () => {

@@ -62,6 +62,18 @@ describe("monitor finish-run (CLI)", () => {
     await expectRefusal({ ...good, survey: { path: "research/survey.md", sha256: "a".repeat(64) } }, "InvalidInput")
   })
 
+  it("a citation that crosses a link in a readable copy verifies (the text a reader sees)", async () => {
+    const dir = tempWorkdir()
+    const now = at(weekWindow(0), 1000)
+    const run = await runningRun(dir, "lit", now)
+    put(dir, "research/sources/paper.md", "# Paper\n\nWe find that *block sparsity* keeps [accuracy](https://example.test/acc) within one point.\n")
+    const quote = "block sparsity keeps accuracy within one point"
+    const input = finishInput(dir, run, [{ id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/paper.md", quote }] }])
+    const r = await mon(dir, "finish-run", input, now)
+    assert.strictEqual(r.code, 0, r.stdout)
+    assert.deepStrictEqual(r.json.run.outcomes[0].citations, [{ path: "research/sources/paper.md", quote }])
+  })
+
   it("completes atomically: run completed, outcomes undecided, next window from the anchor, one report line", async () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)

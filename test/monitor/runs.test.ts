@@ -194,9 +194,11 @@ describe("monitor runs (CLI)", () => {
     fs.writeFileSync(file, JSON.stringify({ ...record, nextDueAt: "soon" }))
     const next = (await read(dir, ["next", "--now", NOW])).json
     assert.deepStrictEqual(next.facts.map((f: any) => [f.kind, f.missing]), [["broken-link", ".dossier/monitor/subscriptions/lit.json"]])
+    // `due` lists the damaged record by id, as `next` lists it as a fact (issue 13, item 17).
     const due = await read(dir, ["due", "--now", NOW])
-    assert.strictEqual(due.code, 1)
-    assert.strictEqual(due.json.error._tag, "CorruptMonitorRecord")
+    assert.strictEqual(due.code, 0)
+    assert.deepStrictEqual(due.json.subscriptions, [])
+    assert.deepStrictEqual(due.json.damaged, [{ id: "lit", damaged: "not a valid subscription record" }])
   })
 
   it("broken links fail closed: a run whose subscription is gone, a subscription whose run is gone", async () => {
@@ -228,7 +230,7 @@ describe("monitor state edited by hand (CLI)", () => {
     const r = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(weekWindow(0), 1))
     assert.strictEqual(r.code, 1, r.stdout)
     assert.strictEqual(r.json.error._tag, "CorruptMonitorRecord")
-    assert.strictEqual((await read(dir, ["due", "--now", NOW])).json.error._tag, "CorruptMonitorRecord")
+    assert.deepStrictEqual((await read(dir, ["due", "--now", NOW])).json.damaged, [{ id: "lit", damaged: "not a valid subscription record" }])
     const next = await read(dir, ["next", "--now", NOW])
     assert.strictEqual(next.code, 0)
   })

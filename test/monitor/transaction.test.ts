@@ -96,14 +96,14 @@ describe("monitor transactions: fault injection", () => {
     Effect.gen(function*() {
       const dir = dir2
       put(dir, ".dossier/monitor/reports.jsonl", "old\n")
-      put(dir, ".dossier/monitor/a.json", "A0")
+      put(dir, ".dossier/monitor/subscriptions/a.json", "A0")
       const store = yield* FileStore
       const stopping = makeTransactions(store, { afterStep: (s) => (s === "applied-1" ? Effect.die("stop") : Effect.void) })
       const exit = yield* Effect.exit(
         stopping.commit([
-          { kind: "replace", path: ".dossier/monitor/a.json", after: "A1" },
+          { kind: "replace", path: ".dossier/monitor/subscriptions/a.json", after: "A1" },
           { kind: "append", path: ".dossier/monitor/reports.jsonl", data: "new\n" },
-          { kind: "replace", path: ".dossier/monitor/b.json", after: "B1" }
+          { kind: "replace", path: ".dossier/monitor/runs/b.w0.json", after: "B1" }
         ])
       )
       assert.isTrue(Exit.isFailure(exit))
@@ -112,23 +112,23 @@ describe("monitor transactions: fault injection", () => {
       yield* plain.recover
       yield* plain.recover
       assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/reports.jsonl"), "utf8"), "old\nnew\n")
-      assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/a.json"), "utf8"), "A1")
-      assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/b.json"), "utf8"), "B1")
+      assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/subscriptions/a.json"), "utf8"), "A1")
+      assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/runs/b.w0.json"), "utf8"), "B1")
 
       // Rolling back removes files that did not exist and truncates appends.
       const early = makeTransactions(store, { afterStep: (s) => (s === "intent-written" ? Effect.die("stop") : Effect.void) })
       yield* Effect.exit(
         early.commit([
-          { kind: "replace", path: ".dossier/monitor/c.json", after: "C1" },
+          { kind: "replace", path: ".dossier/monitor/subscriptions/c.json", after: "C1" },
           { kind: "append", path: ".dossier/monitor/reports.jsonl", data: "newer\n" }
         ])
       )
       // Simulate the append having happened before the crash anyway.
       fs.appendFileSync(path.join(dir, ".dossier/monitor/reports.jsonl"), "newer\n")
-      fs.writeFileSync(path.join(dir, ".dossier/monitor/c.json"), "C1")
+      fs.writeFileSync(path.join(dir, ".dossier/monitor/subscriptions/c.json"), "C1")
       const r = yield* plain.recover
       assert.strictEqual(r._tag, "Some")
-      assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/c.json")))
+      assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/subscriptions/c.json")))
       assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/reports.jsonl"), "utf8"), "old\nnew\n")
     }).pipe(Effect.provide(BaseLive(dir2)))
   )

@@ -106,6 +106,10 @@ describe("checkpoint rules", () => {
     expect(Either.getLeft(checkpointPaths({ sources: [{ path: "research/results/x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("PathOutsideArea")
     expect(Either.getLeft(checkpointPaths({ sources: [{ path: "research/sources/../../x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("PathOutsideArea")
     expect(Either.getLeft(checkpointPaths({ sources: [{ path: "../x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("UnsafePath")
-    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("UnsafePath")
+    // An absolute path names the field and never echoes the machine path (issue 13, item 19).
+    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value)).toMatchObject({
+      _tag: "InvalidInput",
+      issues: [{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }]
+    })
   })
 })

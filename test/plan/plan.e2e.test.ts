@@ -169,7 +169,9 @@ describe("plan checkpoint", () => {
     refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "o" }] }, 1), "PathOutsideArea")
     refuses(dir, () => checkpoint(dir, { outputs: [{ path: "research/sources/a.md", dependsOn: [] }] }, 1), "PathOutsideArea")
     refuses(dir, () => checkpoint(dir, { sources: [{ path: "../outside.md", origin: "o" }] }, 1), "UnsafePath")
-    refuses(dir, () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "o" }] }, 1), "UnsafePath")
+    // An absolute path is refused naming the field, never echoing the machine's path (issue 13, item 19).
+    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "o" }] }, 1), "InvalidInput").issues)
+      .toEqual([{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }])
     const invalid = refuses(dir, () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["x", 3] }] }, 1), "InvalidInput")
     expect(invalid.issues[0].path).toBe("outputs.0.dependsOn.1")
     refuses(dir, () => checkpoint(dir, { status: "done" }, 1), "InvalidInput")

@@ -4,7 +4,7 @@ import * as Option from "effect/Option"
 import type { ExecutionRecord } from "../../domain/Execution.js"
 import { ExecLayer } from "../../layers/ExecLayer.js"
 import { Exec } from "../../services/Exec.js"
-import { printUsageError, respond } from "../Render.js"
+import { usageError, work } from "../Work.js"
 
 const humanRecord = (r: ExecutionRecord) =>
   [
@@ -23,27 +23,32 @@ export const run = (o: {
   readonly study: Option.Option<string>
   readonly program: ReadonlyArray<string>
 }) =>
-  Option.isNone(o.grant) || o.program.length === 0
-    ? Effect.sync(() =>
-      printUsageError(o.json, Option.isNone(o.grant) ? "Expected to find option: '--grant'" : "Name the program to run after --: dossier exec --grant G -- prog args")
-    )
-    : respond(
-    o.json,
-    Effect.flatMap(Exec, (x) =>
-      x.run(o.grant.pipe(Option.getOrThrow), o.program, {
-        candidateId: Option.getOrNull(o.candidate),
-        study: Option.getOrNull(o.study),
-        echo: !o.json,
-        now: () => new Date()
-      })).pipe(Effect.provide(ExecLayer(o.workdir))),
-    (r) => humanRecord(r.execution) + (r.linked === null ? "" : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`)
-  )
+  Option.isNone(o.grant)
+    ? usageError("Expected to find option: '--grant'")
+    : o.program.length === 0
+    ? usageError("Name the program to run after --: dossier exec --grant G -- prog args")
+    : work({
+      effect: Effect.flatMap(Exec, (x) =>
+        x.run(Option.getOrThrow(o.grant), o.program, {
+          candidateId: Option.getOrNull(o.candidate),
+          study: Option.getOrNull(o.study),
+          // The program's output is echoed only to a person (never with --json, nor to MCP, where stdout is the protocol).
+          echo: !o.json,
+          now: () => new Date()
+        })),
+      layer: ExecLayer(o.workdir),
+      human: (r) =>
+        humanRecord(r.execution) +
+        (r.linked === null ? "" : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`)
+    })
 
-export const show = (o: { readonly workdir: string; readonly json: boolean; readonly execution: string; readonly verify: boolean }) =>
-  respond(
-    o.json,
-    Effect.flatMap(Exec, (x) => x.show(o.execution, { verify: o.verify, now: new Date() })).pipe(Effect.provide(ExecLayer(o.workdir))),
-    (r) =>
+export const show = (o: { readonly workdir: string; readonly execution: string; readonly verify: boolean }) =>
+  work({
+    effect: Effect.gen(function*() {
+      return yield* (yield* Exec).show(o.execution, { verify: o.verify, now: new Date() })
+    }),
+    layer: ExecLayer(o.workdir),
+    human: (r) =>
       humanRecord(r.execution) + (r.verify === undefined ? "" : `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
         r.verify.findings.map((f) => `\n  - ${f.kind}: ${f.path}`).join(""))
-  )
+  })

@@ -2,7 +2,7 @@
  * `dossier exec` and `dossier exec show`, declared as data (see src/cli/Spec.ts). Light.
  * `exec show` comes first: the fast path takes the first declaration whose words match.
  */
-import { type CommandSpec, type FlagSpec, json, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, json, workdir } from "../Spec.js"
 
 const load = () => import("./exec.impl.js")
 
@@ -17,11 +17,11 @@ export const execDescriptions = {
 } as const
 
 // Optional for the parser only (a required flag of `exec` would make @effect/cli refuse
-// `exec show`); the handler refuses a missing one as a usage error.
-const grantFlag: FlagSpec = { kind: "optionalText", name: "grant", description: "The grant to run under (required)." }
+// `exec show` when completions are built); the handler refuses a missing one as a usage error.
+const grantFlag = { kind: "optionalText", name: "grant", value: "id", description: "The grant to run under (required)." } as const satisfies FlagSpec
 
 export const execSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["exec", "show"],
     description: execDescriptions.show,
     flags: {
@@ -31,8 +31,8 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
       verify: { kind: "boolean", name: "verify", description: "Also re-hash stdout, stderr and every output and list findings." }
     },
     run: (v) => load().then((m) => m.show(v))
-  },
-  {
+  }),
+  command({
     path: ["exec"],
     description: execDescriptions.run,
     flags: {
@@ -44,5 +44,5 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
     },
     rest: { name: "program", description: "The program and its arguments, after --.", optional: false },
     run: (v) => load().then((m) => m.run(v))
-  }
+  })
 ]

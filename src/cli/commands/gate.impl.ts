@@ -12,11 +12,10 @@ import {
   type GateRunResult
 } from "../../services/Gate.js"
 import { relativeToWorkdir } from "../../services/InputFile.js"
-import { printUsageError, respond } from "../Render.js"
+import { usageError, work } from "../Work.js"
 
 export interface GateOptions {
   readonly workdir: string
-  readonly json: boolean
   readonly state: string
   readonly researchDir: Option.Option<string>
   readonly descriptor: Option.Option<string>
@@ -30,8 +29,8 @@ export interface GateOptions {
 const layer = (dir: string) => GateLive.pipe(Layer.provideMerge(PlanLayer(dir)))
 
 /** A path given on the command line (relative to the current directory) → relative to the work folder. */
-const given = (value: Option.Option<string>, fallback: string) =>
-  Option.match(value, { onNone: () => Effect.succeed(fallback), onSome: relativeToWorkdir })
+const given = (value: Option.Option<string>, fallback: string, flag: string) =>
+  Option.match(value, { onNone: () => Effect.succeed(fallback), onSome: (v) => relativeToWorkdir(v, flag) })
 
 const list = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "none" : xs.join(", "))
 
@@ -52,35 +51,39 @@ const humanRecheck = (r: GateRecheckResult): string =>
   [`recheck: no blocker remains; ${r.findings.length} verified finding(s). Working description:`, "", r.description].join("\n")
 
 export const gate = (o: GateOptions) => {
-  if (o.recheck && Option.isNone(o.descriptor)) {
-    return Effect.sync(() => printUsageError(o.json, "--recheck needs --descriptor <file>"))
-  }
+  if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <file>")
   const now = Option.getOrElse(o.now, () => new Date())
   if (o.recheck) {
-    const program = Effect.gen(function*() {
-      const gate = yield* Gate
-      const state = yield* relativeToWorkdir(o.state)
-      const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor))
-      return yield* gate.recheck({ state, descriptor, now })
+    return work({
+      effect: Effect.gen(function*() {
+        const gate = yield* Gate
+        const state = yield* relativeToWorkdir(o.state, "--state")
+        const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor), "--descriptor")
+        return yield* gate.recheck({ state, descriptor, now })
+      }),
+      layer: layer(o.workdir),
+      human: humanRecheck
     })
-    return respond(o.json, program.pipe(Effect.provide(layer(o.workdir))), humanRecheck)
   }
-  const program = Effect.gen(function*() {
-    const gate = yield* Gate
-    const state = yield* relativeToWorkdir(o.state)
-    const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR)
-    const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG)
-    const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value)) : Option.none()
-    return yield* gate.run({
-      state,
-      researchDir,
-      descriptor,
-      attempts,
-      recordAttempt: o.recordAttempt,
-      maxAskRounds: o.maxAskRounds ?? DEFAULT_MAX_ASK_ROUNDS,
-      unattended: process.env["DOSSIER_UNATTENDED"] === "1",
-      now
-    })
+  return work({
+    effect: Effect.gen(function*() {
+      const gate = yield* Gate
+      const state = yield* relativeToWorkdir(o.state, "--state")
+      const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR, "--research-dir")
+      const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG, "--attempts")
+      const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value, "--descriptor")) : Option.none()
+      return yield* gate.run({
+        state,
+        researchDir,
+        descriptor,
+        attempts,
+        recordAttempt: o.recordAttempt,
+        maxAskRounds: o.maxAskRounds ?? DEFAULT_MAX_ASK_ROUNDS,
+        unattended: process.env["DOSSIER_UNATTENDED"] === "1",
+        now
+      })
+    }),
+    layer: layer(o.workdir),
+    human: humanRun
   })
-  return respond(o.json, program.pipe(Effect.provide(layer(o.workdir))), humanRun)
 }

@@ -1,9 +1,19 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { type CommandSpec, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["gate"],
+    tools: [
+      { takes: ["state", "researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "now"] },
+      {
+        suffix: "recheck",
+        description:
+          "Before resuming a maturity run the gate parked with proceed: re-verify the recorded closures against a fresh descriptor. No blocker left: the working description; else BlockersRemain. Writes nothing.",
+        takes: ["state", "descriptor", "now"],
+        fixed: { recheck: true }
+      }
+    ],
     description:
       "Research before asking: in an unattended run (DOSSIER_UNATTENDED=1 or autopilot: true in the state) verify every quote the research output cites and close only the gaps it backs; acceptance criteria and business rules are never closed. Answers proceed or ask and records it in the state (atomically, compare-and-set). Otherwise a no-op: {active: false}.",
     flags: {
@@ -13,7 +23,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         kind: "text",
         name: "state",
         description:
-          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept."
+          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath."
       },
       researchDir: {
         kind: "optionalText",
@@ -31,7 +41,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         kind: "optionalText",
         name: "attempts",
         description:
-          "The attempts log (JSONL rows {item, at, researchRounds, decision}); rounds are summed over every row of the item (default: .dossier/gate/attempted.jsonl)."
+          "The attempts log (JSONL rows {item, at, researchRounds, decision}); rounds are summed over every row of the item (default: .dossier/gate/attempted.jsonl). With --record-attempt it must not be the state or a file the gate does not own (as for --state; the default is the gate's own): UnsafePath."
       },
       recordAttempt: {
         kind: "boolean",
@@ -56,5 +66,5 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => import("./gate.impl.js").then((m) => m.gate(v))
-  }
+  })
 ]

@@ -2,7 +2,7 @@
  * `dossier grant create|show|list|revoke|narrow`, declared as data (see src/cli/Spec.ts) for the
  * start-up fast path. Light: imports only ../Spec.js.
  */
-import { type CommandSpec, type FlagSpec, input, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "../Spec.js"
 
 const load = () => import("./grant.impl.js")
 
@@ -11,8 +11,8 @@ export const grantGroup = {
   description: "Grants for confined runs: create, show, list, revoke, narrow. A grant names read-only input roots, one work root, tools, a budget and a deadline."
 }
 
-const grantFlag: FlagSpec = { kind: "text", name: "grant", description: "The grant id." }
-const reasonFlag: FlagSpec = { kind: "optionalText", name: "reason", description: "Why (kept in the grant's events)." }
+const grantFlag = { kind: "text", name: "grant", value: "id", description: "The grant id." } as const satisfies FlagSpec
+const reasonFlag = { kind: "optionalText", name: "reason", description: "Why (kept in the grant's events)." } as const satisfies FlagSpec
 
 export const grantDescriptions = {
   create: "Create a grant, stored once and immutable under .dossier/grants/<id>.json with a SHA-256 over its content. Input fields: " +
@@ -28,34 +28,36 @@ export const grantDescriptions = {
 } as const
 
 export const grantSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["grant", "create"],
+    inputSchema: "grant-create",
     description: grantDescriptions.create,
     flags: { workdir, json, input, now },
     run: (v) => load().then((m) => m.create(v))
-  },
-  {
+  }),
+  command({
     path: ["grant", "show"],
     description: grantDescriptions.show,
     flags: { workdir, json, grant: grantFlag, now },
     run: (v) => load().then((m) => m.show(v))
-  },
-  {
+  }),
+  command({
     path: ["grant", "list"],
     description: grantDescriptions.list,
     flags: { workdir, json, now },
     run: (v) => load().then((m) => m.list(v))
-  },
-  {
+  }),
+  command({
     path: ["grant", "revoke"],
     description: grantDescriptions.revoke,
     flags: { workdir, json, grant: grantFlag, reason: reasonFlag, now },
     run: (v) => load().then((m) => m.revoke(v))
-  },
-  {
+  }),
+  command({
     path: ["grant", "narrow"],
+    inputSchema: "grant-narrow",
     description: grantDescriptions.narrow,
     flags: { workdir, json, grant: grantFlag, input, now },
     run: (v) => load().then((m) => m.narrow(v))
-  }
+  })
 ]

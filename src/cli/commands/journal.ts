@@ -2,34 +2,35 @@
  * `dossier journal append|inspect|rebuild|recover-tail|import`, declared as data (see
  * src/cli/Spec.ts) for the start-up fast path. Light: imports only ../Spec.js.
  */
-import { type CommandSpec, type FlagSpec, input, json, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, input, json, workdir } from "../Spec.js"
 
 const load = () => import("./journal.impl.js")
 
 export const journalGroup = {
   name: "journal",
-  description: "The experiment journal of a study: append, inspect, rebuild, recover-tail, import."
+  description: "The experiment journal of a study: list, append, inspect, rebuild, recover-tail, import."
 }
 
-export const studyFlag: FlagSpec = {
+export const studyFlag = {
   kind: "text",
   name: "study",
+  value: "id",
   description:
     "The study id: ^[a-z0-9][a-z0-9._-]{0,63}$, not inputs/sources/results/gate. Its journal is research/<study>/research-events.jsonl."
-}
+} as const satisfies FlagSpec
 
-export const verifyFlag: FlagSpec = {
+export const verifyFlag = {
   kind: "boolean",
   name: "verify",
   description: "Also re-hash every linked artifact and list findings (artifact-missing, artifact-changed)."
-}
+} as const satisfies FlagSpec
 
 export const journalDescriptions = {
   append: "Append one event or an ordered batch (a JSON array) to the study's journal, fsynced before answering. " +
     "Every event has id (stable, 1-128 of A-Za-z0-9._:-), type, at? (ISO-8601 time) and, by type: " +
     "candidate_created: candidate {id, title, protocolVersion?, params? (object)}; " +
     "execution_linked: candidateId, execution {runtimeId, status, logRef?}; " +
-    "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256 (64 hex), bytes}; " +
+    "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256? (64 hex), bytes?} (omitted: computed from the file, at most 16 MiB; given: must match it, else DigestMismatch); " +
     "evaluation_recorded: candidateId, evaluation {evaluatorVersion, metrics {name: number}, decision (accept|reject|inconclusive)}; " +
     "candidate_selected: candidateId, reason; " +
     "checkpoint_saved: checkpoint {summary, nextAction, reviewed (boolean)}; " +
@@ -37,7 +38,7 @@ export const journalDescriptions = {
     "The whole batch is validated first; candidateId must name a candidate created earlier in the journal or the batch. " +
     "An id already recorded with the same content is skipped (a safe retry); with other content it is ConflictingEvent and nothing is written.",
   inspect: "Show the study's committed history: event count, tail (clean|unterminated), head, candidates with status " +
-    "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. Never writes.",
+    "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. A study without a journal is StudyNotFound. Never writes.",
   rebuild:
     "Derive research/<study>/manifest.json (the six-field v1 projection) and research/<study>/index.json from the journal, each published atomically; byte-identical when nothing changed. Refuses to overwrite a legacy manifest that was never imported.",
   recoverTail:
@@ -47,34 +48,42 @@ export const journalDescriptions = {
 } as const
 
 export const journalSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
+    path: ["journal", "list"],
+    description:
+      "List every study under research/ that has a journal: id, events, head, tail (clean | unterminated | corrupt). Never writes.",
+    flags: { workdir, json },
+    run: (v) => load().then((m) => m.list(v))
+  }),
+  command({
     path: ["journal", "append"],
+    inputSchema: "journal-events",
     description: journalDescriptions.append,
     flags: { workdir, json, study: studyFlag, input },
     run: (v) => load().then((m) => m.append(v))
-  },
-  {
+  }),
+  command({
     path: ["journal", "inspect"],
     description: journalDescriptions.inspect,
     flags: { workdir, json, study: studyFlag, verify: verifyFlag },
     run: (v) => load().then((m) => m.inspect(v))
-  },
-  {
+  }),
+  command({
     path: ["journal", "rebuild"],
     description: journalDescriptions.rebuild,
     flags: { workdir, json, study: studyFlag },
     run: (v) => load().then((m) => m.rebuild(v))
-  },
-  {
+  }),
+  command({
     path: ["journal", "recover-tail"],
     description: journalDescriptions.recoverTail,
     flags: { workdir, json, study: studyFlag },
     run: (v) => load().then((m) => m.recoverTail(v))
-  },
-  {
+  }),
+  command({
     path: ["journal", "import"],
     description: journalDescriptions.import,
     flags: { workdir, json, study: studyFlag },
     run: (v) => load().then((m) => m.importLegacy(v))
-  }
+  })
 ]

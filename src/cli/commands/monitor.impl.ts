@@ -12,27 +12,29 @@ import {
   type SubscriptionRecord,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
-  TransitionRunInput,
+  TransitionRunFile,
+  type TransitionRunInput,
   MONITOR_VERIFICATION_NOTE
 } from "../../domain/Monitor.js"
 import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
 import { nextFacts } from "../../layers/SchedulerNext.js"
 import type { FileStore } from "../../services/FileStore.js"
-import { readInput } from "../../services/InputFile.js"
+import { type InputRef, readInput } from "../../services/InputFile.js"
 import { Scheduler, type SchedulerShape } from "../../services/Scheduler.js"
 import type { Workdir } from "../../services/Workdir.js"
-import { printUsageError, respond } from "../Render.js"
+import { type AnyWork, type CommandWork, usageError, work } from "../Work.js"
 import type { DossierError } from "../../domain/AllErrors.js"
+import { decodeWith } from "../../domain/Decode.js"
+import { InvalidInput } from "../../domain/Errors.js"
 
 interface Base {
   readonly workdir: string
-  readonly json: boolean
 }
 interface WithNow extends Base {
   readonly now: Option.Option<Date>
 }
 interface WithInput extends WithNow {
-  readonly input: string
+  readonly input: InputRef
 }
 
 const nowOf = (o: WithNow) => Option.getOrElse(o.now, () => new Date())
@@ -41,14 +43,65 @@ const inScheduler = <A extends object>(
   o: Base,
   body: (s: SchedulerShape) => Effect.Effect<A, DossierError, Scheduler | FileStore | Workdir>,
   human: (a: A) => string
-) => respond(o.json, Effect.provide(Effect.flatMap(Scheduler, body), SchedulerLayer(o.workdir)), human)
+): AnyWork => {
+  const w: CommandWork<A, Scheduler | FileStore | Workdir> = { effect: Effect.flatMap(Scheduler, body), layer: SchedulerLayer(o.workdir), human }
+  return w
+}
 
 const withInputFile = <I, A extends object>(
   o: WithInput,
   schema: Schema.Schema<I, any, never>,
   body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
-) => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+): AnyWork => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+
+interface WithInputOrFlags extends WithNow {
+  readonly input: Option.Option<InputRef>
+}
+
+/** One input field given as a flag: its flag name, the field's dotted path and the parsed value. */
+type FlagField = readonly [flag: string, field: string, value: Option.Option<unknown>]
+
+const setPath = (target: Record<string, unknown>, dotted: string, value: unknown) => {
+  const keys = dotted.split(".")
+  let at = target
+  for (const k of keys.slice(0, -1)) at = (at[k] ??= {}) as Record<string, unknown>
+  at[keys[keys.length - 1]!] = value
+}
+
+/**
+ * The input of a small monitor action: the `--input` file, or the same fields given as flags
+ * (validated by the same Schema; an issue names the flag). Both together, or neither, is a
+ * UsageError; `required` names the flags the flag form needs.
+ */
+const withInputOrFlags = <I, A extends object>(
+  o: WithInputOrFlags,
+  command: string,
+  schema: Schema.Schema<I, any, never>,
+  fields: ReadonlyArray<FlagField>,
+  required: ReadonlyArray<string>,
+  body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
+  human: (a: A) => string
+): AnyWork => {
+  const given = fields.filter(([, , v]) => Option.isSome(v))
+  if (Option.isSome(o.input)) {
+    if (given.length > 0) return usageError(`${command}: give --input or the flags (${given.map(([f]) => f).join(", ")}), not both`)
+    return withInputFile({ ...o, input: o.input.value }, schema, body, human)
+  }
+  const missing = required.filter((flag) => !given.some(([f]) => f === flag))
+  if (missing.length > 0) return usageError(`${command} needs --input <path> or the flags ${missing.join(", ")}`)
+  const value: Record<string, unknown> = {}
+  for (const [, field, v] of given) setPath(value, field, Option.getOrThrow(v))
+  const flagOf = new Map(fields.map(([flag, field]) => [field, flag]))
+  const decoded = Effect.mapError(decodeWith(schema)(value), (e) =>
+    new InvalidInput({
+      issues: e.issues.map((i) => {
+        const hit = [...flagOf.entries()].find(([field]) => i.path === field || i.path.startsWith(`${field}.`))
+        return hit === undefined ? i : { path: hit[1], message: i.message }
+      })
+    }))
+  return inScheduler(o, (s) => Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), human)
+}
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
   `every ${s.cadence.every} ${s.cadence.unit}${s.cadence.every === 1 ? "" : "s"}`
@@ -69,13 +122,22 @@ export const updateSubscription = (o: WithInput) =>
   withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, now), (r) =>
     `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
 
-export const setSubscriptionStatus = (o: WithInput) =>
-  withInputFile(o, SubscriptionStatusInput, (s, input, now) => s.setSubscriptionStatus(input, now), (r) =>
-    `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`)
+export const setSubscriptionStatus = (
+  o: WithInputOrFlags & { readonly subscription: Option.Option<string>; readonly expected: Option.Option<number>; readonly status: Option.Option<string> }
+) =>
+  withInputOrFlags(
+    o,
+    "monitor set-subscription-status",
+    SubscriptionStatusInput,
+    [["--subscription", "subscriptionId", o.subscription], ["--expected", "expectedRevision", o.expected], ["--status", "status", o.status]],
+    ["--subscription", "--expected", "--status"],
+    (s, input, now) => s.setSubscriptionStatus(input, now),
+    (r) => `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`
+  )
 
 export const due = (o: WithNow) =>
   inScheduler(o, (s) => s.due(nowOf(o)), (r) =>
-    r.subscriptions.length === 0
+    r.subscriptions.length === 0 && r.damaged.length === 0
       ? "no subscriptions"
       : [
         ...r.subscriptions.map((d) =>
@@ -83,15 +145,39 @@ export const due = (o: WithNow) =>
             d.mode === "remind" ? "remind the user first" : "may run straight away"
           }${d.activeRunId === null ? "" : `, active run ${d.activeRunId}`}`
         ),
+        ...r.damaged.map((d) => `damaged: subscription ${d.id}: ${d.damaged}`),
         ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
       ].join("\n"))
 
-export const createDueRun = (o: WithInput) =>
-  withInputFile(o, CreateDueRunInput, (s, input, now) => s.createDueRun(input, now), (r) =>
-    `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`)
+export const createDueRun = (o: WithInputOrFlags & { readonly subscription: Option.Option<string> }) =>
+  withInputOrFlags(
+    o,
+    "monitor create-due-run",
+    CreateDueRunInput,
+    [["--subscription", "subscriptionId", o.subscription]],
+    ["--subscription"],
+    (s, input, now) => s.createDueRun(input, now),
+    (r) => `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`
+  )
 
-export const transitionRun = (o: WithInput) =>
-  withInputFile(o, TransitionRunInput, (s, input, now) => s.transitionRun(input, now), (r) => runText(r.run))
+export const transitionRun = (
+  o: WithInputOrFlags & {
+    readonly run: Option.Option<string>
+    readonly expected: Option.Option<number>
+    readonly to: Option.Option<string>
+    readonly reason: Option.Option<string>
+  }
+) =>
+  withInputOrFlags(
+    o,
+    "monitor transition-run",
+    // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
+    TransitionRunFile,
+    [["--run", "runId", o.run], ["--expected", "expectedRevision", o.expected], ["--to", "to", o.to], ["--reason", "reason", o.reason]],
+    ["--run", "--expected", "--to"],
+    (s, input, now) => s.transitionRun(input as TransitionRunInput, now),
+    (r) => runText(r.run)
+  )
 
 export const finishRun = (o: WithInput) =>
   withInputFile(
@@ -103,9 +189,51 @@ export const finishRun = (o: WithInput) =>
       `${r.reported ? "; report line written" : ""}\n${r.note}`
   )
 
-export const setOutcomeDisposition = (o: WithInput) =>
-  withInputFile(o, OutcomeDispositionInput, (s, input, now) => s.setOutcomeDisposition(input, now), (r) =>
-    `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`)
+export const setOutcomeDisposition = (
+  o: WithInputOrFlags & {
+    readonly run: Option.Option<string>
+    readonly outcome: Option.Option<string>
+    readonly disposition: Option.Option<string>
+    readonly authorization: Option.Option<string>
+    readonly unit: Option.Option<string>
+    readonly reviewItem: Option.Option<string>
+  }
+) =>
+  withInputOrFlags(
+    o,
+    "monitor set-outcome-disposition",
+    OutcomeDispositionInput,
+    [
+      ["--run", "runId", o.run],
+      ["--outcome", "outcomeId", o.outcome],
+      ["--disposition", "disposition", o.disposition],
+      ["--authorization", "authorization.messageId", o.authorization],
+      ["--unit", "unitPath", o.unit],
+      ["--review-item", "reviewItem", o.reviewItem]
+    ],
+    ["--run", "--outcome", "--disposition"],
+    (s, input, now) => s.setOutcomeDisposition(input, now),
+    (r) => `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
+  )
+
+export const list = (o: Base) =>
+  inScheduler(o, (s) => s.list, (r) =>
+    r.subscriptions.length === 0 && r.runs.length === 0
+      ? "no subscriptions and no runs"
+      : [
+        `${r.subscriptions.length} subscription(s):`,
+        ...r.subscriptions.map((x) =>
+          x.status === "unreadable"
+            ? `  ${x.id}: unreadable`
+            : `  ${x.id} (revision ${x.revision}, ${x.status}): ${x.kind} "${x.target}", next due ${x.nextDueAt}${
+              x.activeRunId === null ? "" : `, active run ${x.activeRunId}`
+            }`
+        ),
+        `${r.runs.length} run(s):`,
+        ...r.runs.map((x) =>
+          x.status === "unreadable" ? `  ${x.id}: unreadable` : `  ${x.id} (revision ${x.revision}, ${x.status}) of ${x.subscriptionId}, window from ${x.windowStart}`
+        )
+      ].join("\n"))
 
 export const unresolvedOutcomes = (o: Base) =>
   inScheduler(
@@ -122,7 +250,7 @@ export const unresolvedOutcomes = (o: Base) =>
 
 export const show = (o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }) => {
   if (Option.isSome(o.subscription) === Option.isSome(o.run)) {
-    return Effect.sync(() => printUsageError(o.json, "monitor show needs exactly one of --subscription <id> or --run <id>"))
+    return usageError("monitor show needs exactly one of --subscription <id> or --run <id>")
   }
   return Option.match(o.subscription, {
     onSome: (id) =>
@@ -136,7 +264,7 @@ export const show = (o: Base & { readonly subscription: Option.Option<string>; r
   })
 }
 
-const factText = (f: Fact): string => {
+export const factText = (f: Fact): string => {
   switch (f.kind) {
     case "subscription-due":
       return `subscription ${f.subscriptionId} is due since ${f.nextDueAt} ("${f.target}"; ${
@@ -167,17 +295,14 @@ const factText = (f: Fact): string => {
 
 export const next = (o: WithNow) => {
   const now = nowOf(o)
-  return respond(
-    o.json,
-    Effect.provide(
-      Effect.map(nextFacts(now), (facts) => ({
-        now: now.toISOString(),
-        count: facts.length,
-        facts,
-        note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
-      })),
-      NextLayer(o.workdir)
-    ),
-    (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
-  )
+  return work({
+    effect: Effect.map(nextFacts(now), (facts) => ({
+      now: now.toISOString(),
+      count: facts.length,
+      facts,
+      note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
+    })),
+    layer: NextLayer(o.workdir),
+    human: (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
+  })
 }

@@ -2,9 +2,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../../domain/Plan.js"
 import { PlanLayer } from "../../layers/PlanLayer.js"
-import { readInput } from "../../services/InputFile.js"
+import { type InputRef, readInput } from "../../services/InputFile.js"
 import { Plan } from "../../services/Plan.js"
-import { respond } from "../Render.js"
+import { work } from "../Work.js"
 
 const nowOf = (now: Option.Option<Date>) => Option.getOrElse(now, () => new Date())
 
@@ -22,49 +22,43 @@ const humanInspect = (r: PlanInspectOutput): string => {
   return lines.join("\n")
 }
 
-export const inspect = (o: { readonly workdir: string; readonly json: boolean }) =>
-  respond(
-    o.json,
-    Effect.flatMap(Plan, (plan) => plan.inspect).pipe(Effect.provide(PlanLayer(o.workdir))),
-    humanInspect
-  )
+export const inspect = (o: { readonly workdir: string }) =>
+  work({ effect: Effect.flatMap(Plan, (plan) => plan.inspect), layer: PlanLayer(o.workdir), human: humanInspect })
 
 export const start = (o: {
   readonly workdir: string
-  readonly json: boolean
-  readonly input: string
+  readonly input: InputRef
   readonly replaceGoal: boolean
   readonly expected: Option.Option<number>
   readonly now: Option.Option<Date>
 }) =>
-  respond(
-    o.json,
-    Effect.gen(function*() {
+  work({
+    effect: Effect.gen(function*() {
       const input = yield* readInput(PlanStartInput, o.input)
       const plan = yield* Plan
       return yield* plan.start(input, { replaceGoal: o.replaceGoal, expected: o.expected, now: nowOf(o.now) })
-    }).pipe(Effect.provide(PlanLayer(o.workdir))),
-    (r) =>
+    }),
+    layer: PlanLayer(o.workdir),
+    human: (r) =>
       r.created
         ? `Plan created (revision ${r.revision}).`
         : r.replaced === true
         ? `Goal replaced (revision ${r.revision}); the old goal is kept under previousGoals.`
         : `A plan with this goal exists already (revision ${r.revision}); nothing changed.`
-  )
+  })
 
 export const checkpoint = (o: {
   readonly workdir: string
-  readonly json: boolean
-  readonly input: string
+  readonly input: InputRef
   readonly expected: number
   readonly now: Option.Option<Date>
 }) =>
-  respond(
-    o.json,
-    Effect.gen(function*() {
+  work({
+    effect: Effect.gen(function*() {
       const input = yield* readInput(PlanCheckpointInput, o.input)
       const plan = yield* Plan
       return yield* plan.checkpoint(input, { expected: o.expected, now: nowOf(o.now) })
-    }).pipe(Effect.provide(PlanLayer(o.workdir))),
-    (r) => `Checkpoint saved (revision ${r.revision}).`
-  )
+    }),
+    layer: PlanLayer(o.workdir),
+    human: (r) => `Checkpoint saved (revision ${r.revision}).`
+  })

@@ -1,13 +1,14 @@
 /** `dossier plan start|checkpoint|inspect`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, input, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, input, json, now, workdir } from "../Spec.js"
 
 const load = () => import("./plan.impl.js")
 
 export const planGroup = { name: "plan", description: "The work folder's plan in plan.md: start, checkpoint, inspect." }
 
 export const planSpecs: ReadonlyArray<CommandSpec> = [
-  {
+  command({
     path: ["plan", "start"],
+    inputSchema: "plan-start",
     description:
       "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
     flags: {
@@ -23,9 +24,10 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => load().then((m) => m.start(v))
-  },
-  {
+  }),
+  command({
     path: ["plan", "checkpoint"],
+    inputSchema: "plan-checkpoint",
     description:
       "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
     flags: {
@@ -36,12 +38,12 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       now
     },
     run: (v) => load().then((m) => m.checkpoint(v))
-  },
-  {
+  }),
+  command({
     path: ["plan", "inspect"],
     description:
       "Show the plan: goal, limits, status, next action, progress, completed steps, sources, outputs, unresolved items, verification findings (source-missing, source-changed, output-missing, output-changed, stale-dependency) and what completion lacks. Never writes.",
     flags: { workdir, json },
     run: (v) => load().then((m) => m.inspect(v))
-  }
+  })
 ]

@@ -3,7 +3,8 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { InvalidInput } from "../../domain/Errors.js"
-import { respond } from "../Render.js"
+import * as Layer from "effect/Layer"
+import { work } from "../Work.js"
 import { allSchemas } from "../schemas/index.js"
 
 /** Put the top-level definition in place of a top-level `$ref`, so readers see the object directly. */
@@ -20,10 +21,9 @@ const inlineTopRef = (root: JSONSchema.JsonSchema7Root): Record<string, unknown>
   return { ...rest, ...(target as object), ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) }
 }
 
-export const run = (json: boolean, name: Option.Option<string>) =>
-  respond(
-    json,
-    Effect.gen(function*() {
+export const run = (name: Option.Option<string>) =>
+  work({
+    effect: Effect.gen(function*() {
       const registry = allSchemas()
       if (Option.isNone(name)) return { names: Object.keys(registry).sort() }
       const schema = registry[name.value]
@@ -34,5 +34,6 @@ export const run = (json: boolean, name: Option.Option<string>) =>
       }
       return { name: name.value, schema: inlineTopRef(JSONSchema.make(schema as Schema.Schema<unknown, unknown, never>)) }
     }),
-    (r) => ("names" in r ? r.names.join("\n") : JSON.stringify(r.schema, null, 2))
-  )
+    layer: Layer.empty,
+    human: (r) => ("names" in r ? r.names.join("\n") : JSON.stringify(r.schema, null, 2))
+  })

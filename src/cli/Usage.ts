@@ -1,0 +1,444 @@
+/**
+ * Every command line the fast path declines comes here (src/cli/main.ts): help pages (`--help`,
+ * `-h`, `dossier help [command…]`, also as one JSON object under `--json`), `--version`, and the
+ * full parser, which accepts what the fast path accepts plus `--flag=value` and `--input -`, and
+ * answers every mistake with a `UsageError` that says what is wrong and what would be right
+ * (the nearest command or flag, the flag given twice, the missing value). @effect/cli is loaded
+ * only for `--completions`. Help pages are generated from the same declarations as the parsers,
+ * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
+ */
+import * as Option from "effect/Option"
+import { type ArgSpec, type CommandSpec, type FlagSpec, json, now, parseInteger, parseNow, valueKindOf, workdir } from "./Spec.js"
+import { allSpecs, groups } from "./Specs.js"
+
+export const VERSION = "0.1.0"
+
+/** Explained once, in `dossier --help`; a command's own page only names them. */
+const SHARED: ReadonlyArray<FlagSpec> = [workdir, json, now]
+const isShared = (f: FlagSpec) => SHARED.some((s) => s.name === f.name)
+
+const ROOT_DESCRIPTION =
+  "Keep agent research in an ordinary folder: a plan with revisions, safely captured sources, results bound to their bytes, an experiment journal, a research gate and subscriptions."
+
+export type Route =
+  | { readonly _tag: "Run"; readonly spec: CommandSpec; readonly values: Record<string, unknown> }
+  | { readonly _tag: "Help"; readonly path: ReadonlyArray<string> }
+  | { readonly _tag: "Version" }
+  | { readonly _tag: "Usage"; readonly message: string }
+  | { readonly _tag: "Delegate" }
+
+const usage = (message: string): Route => ({ _tag: "Usage", message })
+
+// --- suggestions ---------------------------------------------------------------------------
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
+      prev = cur
+    }
+  }
+  return row[b.length]!
+}
+
+/** The nearest candidate, when it is close enough to be what was meant. */
+export const nearest = (word: string, candidates: ReadonlyArray<string>): string | undefined => {
+  let best: string | undefined
+  let bestD = Number.POSITIVE_INFINITY
+  for (const c of candidates) {
+    const d = c.startsWith(word) && word.length >= 2 ? 1 : distance(word, c)
+    if (d < bestD) {
+      best = c
+      bestD = d
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined
+}
+
+const didYouMean = (word: string, candidates: ReadonlyArray<string>) => {
+  const n = nearest(word, candidates)
+  return n === undefined ? "" : `; did you mean '${n}'?`
+}
+
+// --- the command table as a tree -------------------------------------------------------------
+
+const topNames = (): ReadonlyArray<string> => [
+  ...groups.map((g) => g.name),
+  ...allSpecs.filter((s) => s.path.length === 1).map((s) => s.path[0]!),
+  "help"
+]
+const subcommandsOf = (group: string) => allSpecs.filter((s) => s.path.length === 2 && s.path[0] === group)
+const isGroup = (word: string) => groups.some((g) => g.name === word)
+const findSpec = (path: ReadonlyArray<string>) => allSpecs.find((s) => s.path.length === path.length && s.path.every((w, i) => path[i] === w))
+
+type Target =
+  | { readonly _tag: "Root" }
+  | { readonly _tag: "Group"; readonly name: string }
+  | { readonly _tag: "Command"; readonly spec: CommandSpec }
+
+/** Resolve command words (`plan start`) to a help target, or a usage error. */
+type UsageRoute = Extract<Route, { readonly _tag: "Usage" }>
+const usageOnly = (r: Route) => r as UsageRoute
+
+const resolveWords = (words: ReadonlyArray<string>): Target | UsageRoute => {
+  if (words.length === 0) return { _tag: "Root" }
+  const [first, second] = words
+  if (isGroup(first!)) {
+    if (second === undefined) return { _tag: "Group", name: first! }
+    const spec = findSpec([first!, second])
+    if (spec === undefined) return usageOnly(unknownSubcommand(first!, second))
+    if (words.length > 2) return usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`))
+    return { _tag: "Command", spec }
+  }
+  // A command that also has a two-word form (`exec` and `exec show`).
+  const sub = second === undefined ? undefined : findSpec([first!, second])
+  if (sub !== undefined) return words.length > 2 ? usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`)) : { _tag: "Command", spec: sub }
+  const spec = findSpec([first!])
+  if (spec === undefined) return usageOnly(unknownCommand(first!))
+  if (words.length > 1 && spec.args === undefined) return usageOnly(usage(`'dossier ${first}' has no subcommands; unexpected '${second}'`))
+  return { _tag: "Command", spec }
+}
+
+const unknownCommand = (word: string) =>
+  usage(`unknown command '${word}' for 'dossier'${didYouMean(word, topNames())} Commands: ${topNames().join(", ")}.`)
+
+const unknownSubcommand = (group: string, word: string) => {
+  const subs = subcommandsOf(group).map((s) => s.path[1]!)
+  return usage(`unknown command '${word}' for 'dossier ${group}'${didYouMean(word, subs)} Its commands: ${subs.join(", ")}.`)
+}
+
+// --- parsing -----------------------------------------------------------------------------------
+
+const HELP = new Set(["--help", "-h"])
+
+/** Route a command line the fast path declined. */
+export const route = (argv: ReadonlyArray<string>): Route => {
+  if (argv.includes("--completions")) return { _tag: "Delegate" }
+  const first = argv[0]
+  if (first === undefined) return { _tag: "Help", path: [] }
+  if (first === "help") {
+    const words = argv.slice(1).filter((a) => !a.startsWith("-"))
+    const target = resolveWords(words)
+    return target._tag === "Usage" ? target : { _tag: "Help", path: words }
+  }
+  if (first.startsWith("-")) {
+    if (HELP.has(first)) return { _tag: "Help", path: [] }
+    if (first === "--version" || first === "-V") return { _tag: "Version" }
+    if (argv.every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
+      return argv.includes("--version") ? { _tag: "Version" } : argv.some((a) => HELP.has(a)) ? { _tag: "Help", path: [] } : usage("no command given; see dossier --help")
+    }
+    return usage(`'${first}' before a command: give the command first (dossier <command> [options]); see dossier --help`)
+  }
+  if (isGroup(first)) {
+    const second = argv[1]
+    if (second === undefined || second.startsWith("-")) {
+      if (argv.slice(1).some((a) => HELP.has(a))) return { _tag: "Help", path: [first] }
+      const subs = subcommandsOf(first).map((s) => s.path[1]!)
+      return usage(`'dossier ${first}' needs a command: ${subs.join(", ")} (see dossier ${first} --help)`)
+    }
+    const spec = findSpec([first, second])
+    if (spec === undefined) return unknownSubcommand(first, second)
+    return parseCommand(spec, argv.slice(2))
+  }
+  const second = argv[1]
+  const sub = second === undefined ? undefined : findSpec([first, second])
+  if (sub !== undefined) return parseCommand(sub, argv.slice(2))
+  const spec = findSpec([first])
+  if (spec === undefined) return unknownCommand(first)
+  return parseCommand(spec, argv.slice(1))
+}
+
+const commandName = (spec: CommandSpec) => `dossier ${spec.path.join(" ")}`
+const placeholder = (f: FlagSpec) => {
+  const k = valueKindOf(f)
+  return k === undefined ? `--${f.name}` : `--${f.name} <${k}>`
+}
+
+/** Parse the words after the command's path; the values have the fast path's shape. */
+export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): Route => {
+  // A command with `rest` (exec) takes every word after `--` as it is, help flags included.
+  const dashes = spec.rest === undefined ? -1 : words.indexOf("--")
+  const rest = dashes === -1 ? words : words.slice(0, dashes)
+  const forced = dashes === -1 ? [] : words.slice(dashes + 1)
+  if (rest.some((a) => HELP.has(a))) return { _tag: "Help", path: spec.path }
+  if (rest.includes("--version")) return { _tag: "Version" }
+  const name = commandName(spec)
+  if (rest.includes("--wizard")) {
+    return usage(`--wizard (interactive prompts) is not offered: give the flags on the command line (see ${name} --help)`)
+  }
+  const byName = new Map<string, { key: string; f: FlagSpec }>(Object.entries(spec.flags).map(([key, f]) => [f.name, { key, f }]))
+  const raw = new Map<string, string | boolean>()
+  const positionals: Array<string> = []
+  let flagsDone = false
+  for (let i = 0; i < rest.length; i++) {
+    const tok = rest[i]!
+    if (flagsDone || !tok.startsWith("-") || tok === "-") {
+      positionals.push(tok)
+      continue
+    }
+    if (tok === "--") {
+      flagsDone = true
+      continue
+    }
+    const eq = tok.indexOf("=")
+    const flagName = tok.startsWith("--") ? tok.slice(2, eq === -1 ? undefined : eq) : tok.slice(1)
+    const hit = byName.get(flagName)
+    if (hit === undefined || !tok.startsWith("--")) {
+      const known = [...byName.keys()].map((n) => `--${n}`)
+      return usage(`unknown option '${eq === -1 ? tok : tok.slice(0, eq)}' for '${name}'${didYouMean(`--${flagName}`, known)} Its options: ${known.join(", ")}.`)
+    }
+    if (raw.has(hit.key)) return usage(`--${hit.f.name} is given more than once; give each option at most once`)
+    const inline = eq === -1 ? undefined : tok.slice(eq + 1)
+    if (hit.f.kind === "boolean") {
+      if (inline === undefined) raw.set(hit.key, true)
+      else if (/^(true|1|yes|on)$/i.test(inline)) raw.set(hit.key, true)
+      else if (/^(false|0|no|off)$/i.test(inline)) raw.set(hit.key, false)
+      else return usage(`--${hit.f.name} takes no value (or =true / =false), got '${inline}'`)
+      continue
+    }
+    let value = inline
+    if (value === undefined) {
+      const next = rest[i + 1]
+      if (next === undefined || (next.startsWith("--") && next.length > 2)) {
+        return usage(`${placeholder(hit.f)}: the value is missing`)
+      }
+      value = next
+      i++
+    }
+    raw.set(hit.key, value)
+  }
+  const args = Object.entries(spec.args ?? {})
+  if (positionals.length > args.length) {
+    const extra = positionals[args.length]!
+    return usage(
+      args.length === 0
+        ? `unexpected argument '${extra}' for '${name}' (it takes options only; see ${name} --help)`
+        : `unexpected argument '${extra}' for '${name}' (it takes ${args.map(([, a]) => `<${a.name}>`).join(" ")})`
+    )
+  }
+  const values: Record<string, unknown> = {}
+  if (spec.rest !== undefined) {
+    if (forced.length === 0 && !spec.rest.optional) return usage(`'${name}' needs <${spec.rest.name}…> after --: ${spec.rest.description}`)
+    values[spec.rest.name] = forced
+  }
+  for (const [i, [key, a]] of args.entries()) {
+    const v = positionals[i]
+    if (v === undefined && !a.optional) return usage(`'${name}' needs <${a.name}>: ${a.description}`)
+    values[key] = a.optional ? Option.fromNullable(v) : v
+  }
+  for (const [key, f] of Object.entries(spec.flags)) {
+    const v = raw.get(key)
+    switch (f.kind) {
+      case "boolean":
+        values[key] = v === true
+        break
+      case "text":
+        if (v === undefined && f.default === undefined) return usage(`'${name}' needs ${placeholder(f)}: ${f.description}`)
+        values[key] = v ?? f.default
+        break
+      case "optionalText":
+      case "workdir":
+        values[key] = Option.fromNullable(v as string | undefined)
+        break
+      case "integer": {
+        if (v === undefined) {
+          if (f.default !== undefined) values[key] = f.default
+          else if (f.optional === true) values[key] = Option.none()
+          else return usage(`'${name}' needs ${placeholder(f)}: ${f.description}`)
+          break
+        }
+        const n = parseInteger(f, v as string)
+        if (typeof n === "string") return usage(n)
+        values[key] = f.optional === true && f.default === undefined ? Option.some(n) : n
+        break
+      }
+      case "now": {
+        if (v === undefined) {
+          values[key] = Option.none()
+          break
+        }
+        const d = parseNow(v as string)
+        if (typeof d === "string") return usage(d)
+        values[key] = Option.some(d)
+        break
+      }
+    }
+  }
+  return { _tag: "Run", spec, values }
+}
+
+// --- help pages ------------------------------------------------------------------------------
+
+export const WIDTH = 100
+
+/** Wrap text at `width` columns, every line after the first indented by `indent` spaces. */
+export const wrap = (text: string, width: number, indent: number, firstIndent = indent): string => {
+  const lines: Array<string> = []
+  let line = " ".repeat(firstIndent)
+  let empty = true
+  const pad = " ".repeat(indent)
+  for (let word of text.split(/\s+/).filter((w) => w.length > 0)) {
+    while (word.length > 0) {
+      const room = width - line.length - (empty ? 0 : 1)
+      if (word.length <= room) {
+        line += (empty ? "" : " ") + word
+        empty = false
+        word = ""
+      } else if (!empty) {
+        lines.push(line)
+        line = pad
+        empty = true
+      } else {
+        // A word longer than a whole line is cut.
+        line += word.slice(0, room)
+        word = word.slice(room)
+        lines.push(line)
+        line = pad
+      }
+    }
+  }
+  if (!empty) lines.push(line)
+  return lines.join("\n")
+}
+
+const required = (f: FlagSpec) =>
+  (f.kind === "text" && f.default === undefined) || (f.kind === "integer" && f.default === undefined && f.optional !== true)
+
+export const usageLine = (spec: CommandSpec): string => {
+  const parts = [commandName(spec)]
+  for (const a of Object.values(spec.args ?? {})) parts.push(a.optional ? `[<${a.name}>]` : `<${a.name}>`)
+  const own = Object.values(spec.flags).filter((f) => !isShared(f))
+  for (const f of own.filter(required)) parts.push(placeholder(f))
+  for (const f of own.filter((f) => !required(f))) parts.push(`[${placeholder(f)}]`)
+  for (const f of Object.values(spec.flags).filter(isShared)) parts.push(`[${placeholder(f)}]`)
+  if (spec.rest !== undefined) parts.push(spec.rest.optional ? `[-- <${spec.rest.name}>…]` : `-- <${spec.rest.name}>…`)
+  return parts.join(" ")
+}
+
+/** The first sentence of a description (for command lists). */
+const summary = (d: string) => {
+  const m = /^(.+?\.)(\s|$)/.exec(d)
+  return m?.[1] ?? d
+}
+
+interface HelpOption {
+  readonly name: string
+  readonly type: string
+  readonly required: boolean
+  readonly description: string
+}
+
+export interface HelpDoc {
+  readonly command: string
+  readonly usage: string
+  readonly description: string
+  readonly options: ReadonlyArray<HelpOption>
+  readonly arguments: ReadonlyArray<{ readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }>
+  readonly subcommands: ReadonlyArray<{ readonly name: string; readonly command: string; readonly description: string }>
+}
+
+const optionOf = (f: FlagSpec): HelpOption => ({
+  name: `--${f.name}`,
+  type: valueKindOf(f) ?? "boolean",
+  required: required(f),
+  description: f.description
+})
+
+const argOf = (a: ArgSpec) => ({ name: `<${a.name}>`, type: valueKindOf(a) ?? "text", required: !a.optional, description: a.description })
+
+export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
+  const target = resolveWords(path)
+  if (target._tag === "Command") {
+    const spec = target.spec
+    return {
+      command: commandName(spec),
+      usage: usageLine(spec),
+      description: spec.description,
+      options: Object.values(spec.flags).map(optionOf),
+      arguments: Object.values(spec.args ?? {}).map(argOf),
+      subcommands: []
+    }
+  }
+  if (target._tag === "Group") {
+    const name = target.name
+    const g = groups.find((x) => x.name === name)!
+    return {
+      command: `dossier ${name}`,
+      usage: `dossier ${name} <command> [options]`,
+      description: g.description,
+      options: [],
+      arguments: [],
+      subcommands: subcommandsOf(name).map((s) => ({ name: s.path[1]!, command: commandName(s), description: summary(s.description) }))
+    }
+  }
+  return {
+    command: "dossier",
+    usage: "dossier <command> [options]",
+    description: ROOT_DESCRIPTION,
+    options: SHARED.map(optionOf),
+    arguments: [],
+    subcommands: [
+      ...allSpecs.filter((s) => s.path.length === 1).map((s) => ({ name: s.path[0]!, command: commandName(s), description: summary(s.description) })),
+      ...groups.flatMap((g) => subcommandsOf(g.name).map((s) => ({ name: s.path.join(" "), command: commandName(s), description: summary(s.description) }))),
+      { name: "help", command: "dossier help", description: "Show the help of dossier or of a command (dossier help plan start)." }
+    ]
+  }
+}
+
+const optionLine = (o: { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }) => {
+  const head = o.type === "boolean" ? o.name : o.name.startsWith("<") ? o.name : `${o.name} <${o.type}>`
+  const text = `${o.required ? "(required) " : ""}${o.description}`
+  const col = 26
+  if (head.length + 4 <= col) return `  ${head.padEnd(col - 2)}${wrap(text, WIDTH, col, col).slice(col)}`
+  return `  ${head}\n${wrap(text, WIDTH, col)}`
+}
+
+const listLine = (name: string, description: string) => {
+  const col = 28
+  return name.length + 4 <= col ? `  ${name.padEnd(col - 2)}${wrap(description, WIDTH, col, col).slice(col)}` : `  ${name}\n${wrap(description, WIDTH, col)}`
+}
+
+export const helpText = (path: ReadonlyArray<string>): string => {
+  const doc = helpDoc(path)
+  const out: Array<string> = [wrap(`Usage: ${doc.usage}`, WIDTH, 4, 0), "", wrap(doc.description, WIDTH, 0)]
+  if (doc.command === "dossier") {
+    out.push("", "Commands:")
+    for (const s of doc.subcommands) out.push(listLine(s.name, s.description))
+    out.push("", "Options every command shares (each command's page only names them):")
+    for (const o of doc.options) out.push(optionLine(o))
+    out.push(
+      "",
+      wrap("Run 'dossier help <command>' (or 'dossier <command> --help') for a command's own options; add --json for the same page as one JSON object.", WIDTH, 0),
+      "",
+      "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect.",
+      wrap("Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).", WIDTH, 0),
+      "",
+      `dossier ${VERSION}`
+    )
+    return out.join("\n")
+  }
+  if (doc.subcommands.length > 0) {
+    out.push("", "Commands:")
+    for (const s of doc.subcommands) out.push(listLine(s.name, s.description))
+    out.push("", wrap(`Run 'dossier help ${path[0]} <command>' for a command's options.`, WIDTH, 0))
+    return out.join("\n")
+  }
+  if (doc.arguments.length > 0) {
+    out.push("", "Arguments:")
+    for (const a of doc.arguments) out.push(optionLine(a))
+  }
+  const own = doc.options.filter((o) => !SHARED.some((s) => `--${s.name}` === o.name))
+  const shared = doc.options.filter((o) => SHARED.some((s) => `--${s.name}` === o.name))
+  if (own.length > 0) {
+    out.push("", "Options:")
+    for (const o of own) out.push(optionLine(o))
+  }
+  if (shared.length > 0) {
+    out.push("", wrap(`Also: ${shared.map((o) => (o.type === "boolean" ? o.name : `${o.name} <${o.type}>`)).join(", ")} (see dossier --help).`, WIDTH, 0))
+  }
+  return out.join("\n")
+}

@@ -1,0 +1,36 @@
+/** `dossier init`: the folders of a work folder and `.dossier/.gitignore`, created once. */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { FileStoreLive } from "../../layers/FileStoreLive.js"
+import { FileStore } from "../../services/FileStore.js"
+import { Workdir } from "../../services/Workdir.js"
+import { work } from "../Work.js"
+
+export const INIT_DIRS = ["research/inputs", "research/sources", "research/results", ".dossier"] as const
+export const GITIGNORE = ".dossier/.gitignore"
+/** The lock and staging files are not state; everything else under .dossier/ is (kept under version control). */
+export const GITIGNORE_TEXT = "# Written by dossier init: the lock and staging files are not state.\nlock.sqlite\nlock.sqlite-*\n*.dossier-tmp\n"
+
+export const init = (o: { readonly workdir: string }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const store = yield* FileStore
+      const created: Array<string> = []
+      for (const dir of INIT_DIRS) {
+        if (Option.isNone(yield* store.stat(dir))) created.push(`${dir}/`)
+        yield* store.ensureDir(dir)
+      }
+      // A .gitignore already there (perhaps edited by a person) is kept as it is.
+      if (Option.isNone(yield* store.stat(GITIGNORE))) {
+        yield* store.writeAtomic(GITIGNORE, GITIGNORE_TEXT)
+        created.push(GITIGNORE)
+      }
+      return { created: created.length > 0, paths: created }
+    }),
+    layer: FileStoreLive.pipe(Layer.provideMerge(Workdir.live(o.workdir))),
+    human: (r) =>
+      r.created
+        ? `initialized: created ${r.paths.join(", ")}\nnext: write research/inputs/plan.json, then dossier plan start --input research/inputs/plan.json`
+        : "already initialized: nothing created"
+  })

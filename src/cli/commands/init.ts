@@ -1,0 +1,19 @@
+/** `dossier init` and `dossier status`, declared as data (see src/cli/Spec.ts). */
+import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
+
+export const initSpecs: ReadonlyArray<CommandSpec> = [
+  command({
+    path: ["init"],
+    description:
+      "Prepare a work folder: create research/inputs/, research/sources/, research/results/, .dossier/ and .dossier/.gitignore (ignoring the lock and staging files, never the state), and nothing else; `plan start` makes plan.md. Idempotent: {created: true | false, paths: [what it created]}. Every writing command creates the folders it needs by itself, so init is a convenience, never a prerequisite.",
+    flags: { workdir, json },
+    run: (v) => import("./init.impl.js").then((m) => m.init(v))
+  }),
+  command({
+    path: ["status"],
+    description:
+      "The overview to start with in a folder you did not write: the plan (goal, status, revision, next action, verification, completion), every study (events, head, selected, checkpoint, tail), the monitor (subscriptions, due, active runs, unresolved outcomes), active grants, the facts of `dossier next`, and the one command to run next. Never writes.",
+    flags: { workdir, json, now },
+    run: (v) => import("./status.impl.js").then((m) => m.status(v))
+  })
+]

@@ -1,0 +1,28 @@
+/** Implementation of `dossier source follow` (loaded lazily). */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import { PlanLayer } from "../../layers/PlanLayer.js"
+import { SourcesLive } from "../../layers/SourcesLive.js"
+import { Sources } from "../../services/Sources.js"
+import { work } from "../Work.js"
+
+export const follow = (o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }) => {
+  const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, o.path))
+  return work({
+    effect,
+    layer: SourcesLive.pipe(Layer.provideMerge(PlanLayer(o.workdir))),
+    human: (r) =>
+      r.matches.length === 0
+        ? "no match: the excerpt is not in any retained source (check it, or give --path)"
+        : r.matches
+          .map((m) =>
+            [
+              `${m.path}:${m.line} (code points ${m.start}-${m.end}; ${m.registered ? "registered bytes" : "not the registered bytes"}${m.origin === null ? "" : `; from ${m.origin}`})`,
+              ...(m.section === null ? [] : [`  section: ${m.section}`]),
+              `  ${m.paragraph}`
+            ].join("\n")
+          )
+          .join("\n\n")
+  })
+}

@@ -1,0 +1,31 @@
+/** `dossier source follow`, declared as data (see src/cli/Spec.ts). */
+import { type CommandSpec, command, json, workdir } from "../Spec.js"
+
+export const sourceGroup = {
+  name: "source",
+  description: "The files retained under research/sources/: follow an excerpt to its whole passage."
+}
+
+export const sourceSpecs: ReadonlyArray<CommandSpec> = [
+  command({
+    path: ["source", "follow"],
+    description:
+      "Find a remembered excerpt in the readable copies and text originals under research/sources/ (or only --path) and show the whole passage: " +
+      "the excerpt may be clipped at either end and hold … or ... where words were left out; its pieces must occur in order inside one paragraph " +
+      "(list item, table row, quote block), matched under the shared quote rule (the text a reader sees, NFC, whitespace collapsed; at least 20 characters in all). " +
+      "Answers matches [{path, sha256, registered (the current bytes are the ones the plan registered), origin, start, end (code points in the file's text), line, paragraph, section (nearest heading)}]; " +
+      "no match is matches: [] (the excerpt may be wrong). Never writes.",
+    flags: {
+      workdir,
+      json,
+      quote: { kind: "text", name: "quote", description: "The excerpt, as remembered (… or ... for left-out words)." },
+      path: {
+        kind: "optionalText",
+        name: "path",
+        value: "path",
+        description: "Search only this file under research/sources/ (any text format, HTML originals included)."
+      }
+    },
+    run: (v) => import("./source.impl.js").then((m) => m.follow(v))
+  })
+]

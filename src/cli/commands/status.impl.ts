@@ -1,0 +1,123 @@
+/**
+ * `dossier status`: one read-only overview across every subsystem, computed from the same reads
+ * as `dossier next` (the plan inspected once, the journals listed once, the monitor scanned once).
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type { LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type { Fact } from "../../domain/Monitor.js"
+import type { PlanInspectOutput } from "../../domain/Plan.js"
+import type { CorruptPlan } from "../../domain/PlanErrors.js"
+import { NextLayer } from "../../layers/SchedulerLayer.js"
+import { SUBSCRIPTIONS_DIR } from "../../layers/SchedulerLive.js"
+import { journalFactsOf, orderFacts, planErrorFact, planFactsOf } from "../../layers/SchedulerNext.js"
+import { FileStore } from "../../services/FileStore.js"
+import { Journal } from "../../services/Journal.js"
+import { Plan } from "../../services/Plan.js"
+import { Scheduler } from "../../services/Scheduler.js"
+import { relativeFromCwd } from "../Discover.js"
+import { work } from "../Work.js"
+import { studyLine, studyOverview } from "./journal.impl.js"
+import { factText } from "./monitor.impl.js"
+import { grantsOverview } from "./status.grants.js"
+
+/** The one command to run next, from the first fact that needs attention (or the plan's state). */
+const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
+  const f = facts[0]
+  if (f !== undefined) {
+    switch (f.kind) {
+      case "subscription-due":
+        return `dossier monitor create-due-run --subscription ${f.subscriptionId}`
+      case "resume-monitor-run":
+        return `dossier monitor show --run ${f.runId}`
+      case "unresolved-outcome":
+        return `dossier monitor set-outcome-disposition --run ${f.runId} --outcome ${f.outcomeId} --disposition <acknowledged|dismissed|…>`
+      case "journal-unterminated-tail":
+        return `dossier journal recover-tail --study ${f.study}`
+      case "journal-corrupt":
+        return `dossier journal inspect --study ${f.study}`
+      case "plan-needs-attention":
+      case "plan-corrupt":
+        return "dossier plan inspect"
+      default:
+        return "dossier next"
+    }
+  }
+  return hasPlan ? "dossier plan inspect" : "dossier plan start --input <file>"
+}
+
+export const status = (o: { readonly workdir: string; readonly now: Option.Option<Date> }) => {
+  const now = Option.getOrElse(o.now, () => new Date())
+  const effect = Effect.gen(function*() {
+      const scheduler = yield* Scheduler
+      const journal = yield* Journal
+      const store = yield* FileStore
+      const monitorFacts = yield* scheduler.facts(now)
+      // A plan.md that cannot be read is a fact (as in next); an I/O failure is a refusal.
+      type Inspected = Either.Either<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>
+      const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) => Effect.succeed<Inspected>(Either.left(e))
+      const inspected = yield* Effect.flatMap(Plan, (p) => p.inspect).pipe(
+        Effect.map((out): Inspected => Either.right(out)),
+        Effect.catchTags({ CorruptPlan: unreadable, UnsafePath: unreadable, LimitExceeded: unreadable })
+      )
+      const planOut = Either.isRight(inspected) ? inspected.right : null
+      const planFacts = Either.isRight(inspected) ? planFactsOf(inspected.right) : [planErrorFact(inspected.left)]
+      const rows = yield* journal.studies
+      const studies = yield* Effect.forEach(rows, (row) => studyOverview(journal, row))
+      const facts = orderFacts(monitorFacts, planFacts, journalFactsOf(rows))
+      const subscriptions = (yield* store.list(SUBSCRIPTIONS_DIR)).filter((e) => e.kind === "file" && e.name.endsWith(".json")).length
+      const count = (kind: Fact["kind"]) => facts.filter((f) => f.kind === kind).length
+      const plan = planOut === null || planOut.state === "none"
+        ? null
+        : {
+          goal: planOut.goal,
+          status: planOut.status,
+          revision: planOut.revision,
+          nextAction: planOut.nextAction,
+          verification: planOut.verification,
+          completion: planOut.completion
+        }
+      return {
+        workdir: relativeFromCwd(o.workdir),
+        now: now.toISOString(),
+        plan,
+        studies,
+        monitor: {
+          subscriptions,
+          due: count("subscription-due"),
+          activeRuns: count("resume-monitor-run"),
+          unresolvedOutcomes: count("unresolved-outcome")
+        },
+        grants: yield* grantsOverview(o.workdir, now),
+        facts,
+        suggestion: suggestionOf(facts, plan !== null)
+      }
+    })
+  return work({
+    effect,
+    layer: NextLayer(o.workdir),
+    human: (r) => {
+      const lines: Array<string> = []
+      if (r.plan === null) lines.push("plan: none yet")
+      else {
+        lines.push(`plan (revision ${r.plan.revision}, ${r.plan.status}): ${r.plan.goal}`)
+        lines.push(`  next action: ${r.plan.nextAction}`)
+        lines.push(`  verification: ${r.plan.verification.state}; completion: ${r.plan.completion.ready ? "ready" : "not ready"}`)
+      }
+      lines.push(r.studies.length === 0 ? "studies: none" : `studies (${r.studies.length}):`)
+      for (const s of r.studies) lines.push(`  ${studyLine(s)}`)
+      const m = r.monitor
+      lines.push(`monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`)
+      lines.push(`grants: ${r.grants.active} active`)
+      if (r.facts.length === 0) lines.push("nothing needs attention")
+      else {
+        lines.push(`needs attention (${r.facts.length}):`)
+        for (const f of r.facts.slice(0, 20)) lines.push(`  - ${factText(f)}`)
+        if (r.facts.length > 20) lines.push(`  … and ${r.facts.length - 20} more (dossier next)`)
+      }
+      lines.push(`next: ${r.suggestion}`)
+      return lines.join("\n")
+    }
+  })
+}

@@ -1,0 +1,28 @@
+/**
+ * Every service a command may use, over one work folder: what the MCP server builds once at
+ * start and gives every tool call. The CLI builds only what its command needs (each command's
+ * own layer), so that a start loads no more than that. A command whose work needs a service not
+ * listed here fails type-checking (src/cli/Work.ts bounds it by `CommandServices`).
+ */
+import * as Layer from "effect/Layer"
+import { BaseLive } from "./Base.js"
+import { ExecLive } from "./ExecLive.js"
+import { GateLive } from "./GateLive.js"
+import { GrantsLive } from "./GrantsLive.js"
+import { IngestLive } from "./IngestLive.js"
+import { JournalLive } from "./JournalLive.js"
+import { PlanLive } from "./PlanLive.js"
+import { SandboxBwrap } from "./SandboxBwrap.js"
+import { SafeHttpLive } from "./SafeHttpLive.js"
+import { SchedulerLive } from "./SchedulerLive.js"
+import { SourcesLive } from "./SourcesLive.js"
+import { WorkTreeLive } from "./WorkTreeLive.js"
+
+export const CommandsLive = (dir: string) =>
+  Layer.mergeAll(GateLive, IngestLive, SourcesLive, ExecLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
+    Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
+    Layer.provideMerge(BaseLive(dir))
+  )
+
+export type CommandServices = Layer.Layer.Success<ReturnType<typeof CommandsLive>>

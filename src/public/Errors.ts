@@ -1,0 +1,44 @@
+/**
+ * `Errors` of the public surface: every refusal a dossier service can answer with, as
+ * `Schema.TaggedError` classes in the typed channel (match them with `Effect.catchTags`), the
+ * union `DossierError`, and `retryable`: whether the same call may succeed later unchanged
+ * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`), read from the same
+ * catalogue the CLI renders its `retryable` field from.
+ */
+import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
+import { errorCatalogue } from "../cli/ErrorCatalogue.js"
+
+export { AllErrors, type DossierError, type DossierErrorTag } from "../domain/AllErrors.js"
+export {
+  AliasedFile,
+  CommonErrors,
+  EditedRetainedFile,
+  FileNotFound,
+  InputOutsideWorkdir,
+  InputTooLarge,
+  InvalidInput,
+  IoError,
+  Issue,
+  LimitExceeded,
+  LockTimeout,
+  PathOutsideArea,
+  StaleRevision,
+  UnsafePath,
+  UnsafePathReason,
+  type CommonError,
+  type FileError
+} from "../domain/Errors.js"
+export * from "../domain/PlanErrors.js"
+export * from "../domain/IngestErrors.js"
+export * from "../domain/JournalErrors.js"
+export * from "../domain/GateErrors.js"
+export * from "../domain/MonitorErrors.js"
+export * from "../domain/ExecErrors.js"
+
+/** Whether a call that failed with this error (or tag) may succeed later unchanged. */
+export const retryable = (error: DossierError | DossierErrorTag): boolean =>
+  errorCatalogue[typeof error === "string" ? error : error._tag].retryable
+
+/** What to do about an error (the catalogue's hint, as the README's error table shows it). */
+export const hint = (error: DossierError | DossierErrorTag): string =>
+  errorCatalogue[typeof error === "string" ? error : error._tag].hint

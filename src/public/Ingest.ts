@@ -1,0 +1,39 @@
+/**
+ * `Ingest` of the public surface: capture a public URL into `research/sources/` (spec
+ * plan-and-ingest.md, capture.md). `Ingest` needs `SafeHttp` (the network policy) plus a
+ * FileStore and a Lock. `SafeHttpLive` fetches from the network under the real policy (undici
+ * and the HTML parser are loaded at the first fetch, not at import); `SafeHttpTest` is the same
+ * code with a resolver and an address policy of your own (for tests on 127.0.0.1).
+ */
+export {
+  Ingest,
+  readCaptures,
+  type CaptureError,
+  type CaptureOptions,
+  type CaptureResult,
+  type DryRunResult,
+  type IngestShape
+} from "../services/Ingest.js"
+export { SafeHttp, type Checked, type FetchOptions, type Fetched, type SafeHttpShape } from "../services/SafeHttp.js"
+export { IngestLive } from "../layers/IngestLive.js"
+export { SafeHttpLive, type Answer, type ConnectEvent, type Resolver, type SafeHttpConfig } from "../layers/SafeHttpLive.js"
+export { SafeHttpTest, policyAllowing, tableResolver } from "../layers/SafeHttpTest.js"
+export { type AddressPolicy, publicUnicastPolicy, type TargetError } from "../domain/DestinationPolicy.js"
+export { CaptureRecord } from "../domain/IngestContent.js"
+export { IngestDryRunOutput, IngestOutput } from "../domain/IngestOutput.js"
+export {
+  CompressedResponse,
+  ConnectionFailed,
+  CredentialsInUrl,
+  DnsFailure,
+  ForbiddenDestination,
+  HttpStatus,
+  IngestErrors,
+  InvalidUrl,
+  ResponseTooLarge,
+  Timeout,
+  TooManyRedirects,
+  UnsupportedContent,
+  UnsupportedScheme,
+  type IngestError
+} from "../domain/IngestErrors.js"

@@ -1,0 +1,52 @@
+/**
+ * Sources: the files retained under `research/sources/` (captures, readable copies, files the
+ * agent put there), and exact source follow: where a remembered excerpt is, and the whole
+ * passage around it (src/domain/SourceFollow.ts).
+ *
+ * Layer: `SourcesLive` (src/layers/SourcesLive.ts), requiring FileStore | Plan.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type { FileNotFound, InvalidInput, IoError, LimitExceeded, PathOutsideArea, UnsafePath } from "../domain/Errors.js"
+import type { CorruptPlan } from "../domain/PlanErrors.js"
+
+/** At most this many files are listed (a folder holding more is listed in part, in order). */
+export const MAX_LISTED_SOURCES = 10_000
+
+export interface FollowedMatch {
+  readonly path: string
+  /** SHA-256 of the file's current bytes. */
+  readonly sha256: string
+  /** Whether those bytes are the ones the plan registered for this path. */
+  readonly registered: boolean
+  /** Where the file came from: its registration's origin, else its capture's, else null. */
+  readonly origin: string | null
+  readonly start: number
+  readonly end: number
+  readonly line: number
+  readonly paragraph: string
+  readonly section: string | null
+}
+
+export interface FollowResult {
+  readonly matches: ReadonlyArray<FollowedMatch>
+  readonly note: string
+}
+
+export type FollowError = InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded | PathOutsideArea | CorruptPlan
+
+export interface SourcesShape {
+  /**
+   * Every regular file under `research/sources/` (any depth; symlinks, special files and
+   * staging files left out), as paths relative to the work folder, sorted. Empty when absent.
+   */
+  readonly list: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
+  /**
+   * Find an excerpt (clipped, with `…`/`...` gaps) in the readable copies and text originals
+   * under `research/sources/`, or only in `path` (a file under it, in any text format).
+   */
+  readonly follow: (excerpt: string, path: Option.Option<string>) => Effect.Effect<FollowResult, FollowError>
+}
+
+export class Sources extends Context.Tag("dossier/Sources")<Sources, SourcesShape>() {}

@@ -1,0 +1,159 @@
+/** `dossier ingest --file` through the built CLI, as an agent runs it after saving a page with its own browser. */
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { CAPTURES_LOG, parseCaptures } from "../../src/domain/IngestContent.js"
+import { CLI, leaksNothing, put, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+
+const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex")
+const NOW = "2026-11-30T10:00:00.000Z"
+
+const PAGE = `<!doctype html><html><head><title>Deprecation notice</title></head><body><article><h1>Deprecation</h1>
+<p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.</p></article></body></html>`
+
+const ingest = (dir: string, args: ReadonlyArray<string>) => {
+  const r = runCli(["ingest", ...args, "--json"], { cwd: dir })
+  expect(leaksNothing(dir, r)).toBe(true)
+  return r
+}
+
+const refused = (dir: string, args: ReadonlyArray<string>, tag: string, code = 1) => {
+  const before = snapshot(dir)
+  const r = ingest(dir, args)
+  expect(r.code, r.stdout + r.stderr).toBe(code)
+  expect(r.json.ok).toBe(false)
+  expect(r.json.error._tag).toBe(tag)
+  // A refusal writes nothing.
+  expect(snapshot(dir)).toEqual(before)
+  return r.json.error
+}
+
+beforeAll(() => {
+  expect(fs.existsSync(CLI)).toBe(true)
+})
+
+describe("dossier ingest --file (built CLI)", () => {
+  it("retains the saved page and its readable copy as a fetch would, network none, via file, no WARC", () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "saved/page.html", PAGE)
+    const r = ingest(dir, ["--file", "saved/page.html", "--origin", "https://API.example.org/news/deprecation", "--now", NOW])
+    expect(r.code, r.stdout).toBe(0)
+    const origin = "https://api.example.org/news/deprecation"
+    expect(r.json).toMatchObject({
+      ok: true,
+      network: "none",
+      via: "file",
+      url: "https://API.example.org/news/deprecation",
+      finalUrl: origin,
+      redirects: [],
+      file: "saved/page.html",
+      warc: null,
+      fetchedAt: NOW,
+      reused: false
+    })
+    expect(Object.keys(r.json).sort()).toEqual(["fetchedAt", "file", "finalUrl", "network", "ok", "original", "redirects", "reused", "source", "url", "via", "warc"])
+    // The original: the saved bytes exactly, named like a fetched capture of the origin.
+    expect(r.json.original).toEqual({ path: `research/sources/api.example.org-news-deprecation-${sha(PAGE).slice(0, 12)}.html`, bytes: Buffer.byteLength(PAGE), sha256: sha(PAGE), contentType: "text/html" })
+    expect(fs.readFileSync(path.join(dir, r.json.original.path), "utf8")).toBe(PAGE)
+    const md = fs.readFileSync(path.join(dir, r.json.source.path))
+    expect(r.json.source).toEqual({ path: `research/sources/api.example.org-news-deprecation-${sha(md).slice(0, 12)}.md`, bytes: md.byteLength, sha256: sha(md), origin })
+    expect(md.toString("utf8")).toContain("[migration guide](https://api.example.org/docs/migration)")
+    // The log says the agent supplied these bytes.
+    const log = parseCaptures(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8"))
+    expect(log).toEqual([
+      { path: r.json.original.path, sha256: r.json.original.sha256, bytes: r.json.original.bytes, origin, fetchedAt: NOW, kind: "original", via: "file" },
+      { path: r.json.source.path, sha256: r.json.source.sha256, bytes: r.json.source.bytes, origin, fetchedAt: NOW, kind: "source", via: "file" }
+    ])
+    expect(fs.readdirSync(path.join(dir, "research/sources")).some((n) => n.endsWith(".warc.gz"))).toBe(false)
+    // Importing the same bytes again keeps the files.
+    const again = ingest(dir, ["--file", path.join(dir, "saved/page.html"), "--origin", origin])
+    expect(again.code).toBe(0)
+    expect(again.json).toMatchObject({ reused: true, original: r.json.original, source: r.json.source })
+  })
+
+  it("type from --content-type or the extension; text/plain is kept as the text", () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "saved/notes.txt", "plain notes\nsecond line\n")
+    put(dir, "saved/page.xhtml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>xhtml text</p></body></html>`)
+    put(dir, "saved/dump.dat", "<p>typed by the flag</p>")
+    const t = ingest(dir, ["--file", "saved/notes.txt", "--origin", "https://example.org/notes"])
+    expect(t.json.original.contentType).toBe("text/plain")
+    expect(t.json.original.path.endsWith(".txt")).toBe(true)
+    expect(fs.readFileSync(path.join(dir, t.json.source.path), "utf8")).toBe("plain notes\nsecond line\n")
+    const x = ingest(dir, ["--file", "saved/page.xhtml", "--origin", "https://example.org/x"])
+    expect(x.json.original.contentType).toBe("application/xhtml+xml")
+    const d = ingest(dir, ["--file", "saved/dump.dat", "--origin", "https://example.org/d", "--content-type", "text/html; charset=UTF-8"])
+    expect(d.code, d.stdout).toBe(0)
+    expect(d.json.original.contentType).toBe("text/html")
+    expect(fs.readFileSync(path.join(dir, d.json.source.path), "utf8")).toContain("typed by the flag")
+  })
+
+  it("refusals are typed and write nothing: content, size, path, origin", () => {
+    const dir = tempWorkdir("dossier-file-")
+    const origin = ["--origin", "https://example.org/p"]
+    put(dir, "saved/page.html", PAGE)
+    put(dir, "saved/image.png", "\x89PNG")
+    put(dir, "saved/latin1.html", Buffer.from([0x3c, 0x70, 0x3e, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]))
+    expect(refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent").contentType).toContain(".png")
+    refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
+    refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"], "UnsupportedContent")
+    refused(dir, ["--file", "saved/latin1.html", ...origin], "UnsupportedContent")
+    // Larger than 16 MiB.
+    fs.writeFileSync(path.join(dir, "saved/big.html"), Buffer.alloc(16 * 1024 * 1024 + 1, 0x61))
+    expect(refused(dir, ["--file", "saved/big.html", ...origin], "InputTooLarge")).toMatchObject({ path: "saved/big.html", max: 16 * 1024 * 1024, actual: 16 * 1024 * 1024 + 1 })
+    fs.rmSync(path.join(dir, "saved/big.html"))
+    // Outside the work folder, through a symlink, not a regular file, missing.
+    const outside = path.join(fs.realpathSync(os.tmpdir()), `dossier-outside-${process.pid}.html`)
+    fs.writeFileSync(outside, PAGE)
+    expect(refused(dir, ["--file", outside, ...origin], "UnsafePath").reason).toBe("outside-workdir")
+    expect(refused(dir, ["--file", "../outside.html", ...origin], "UnsafePath").reason).toBe("outside-workdir")
+    fs.symlinkSync(outside, path.join(dir, "saved/link.html"))
+    expect(refused(dir, ["--file", "saved/link.html", ...origin], "UnsafePath").reason).toBe("symlink")
+    fs.rmSync(outside)
+    fs.mkdirSync(path.join(dir, "saved/dir.html"))
+    expect(refused(dir, ["--file", "saved/dir.html", ...origin], "UnsafePath").reason).toBe("not-regular-file")
+    refused(dir, ["--file", "saved/missing.html", ...origin], "FileNotFound")
+    // A bad origin.
+    refused(dir, ["--file", "saved/page.html", "--origin", "not a url"], "InvalidUrl")
+    refused(dir, ["--file", "saved/page.html", "--origin", "/news/relative"], "InvalidUrl")
+    refused(dir, ["--file", "saved/page.html", "--origin", "ftp://example.org/p"], "UnsupportedScheme")
+    refused(dir, ["--file", "saved/page.html", "--origin", "https://user:secret@example.org/p"], "CredentialsInUrl")
+    expect(fs.existsSync(path.join(dir, "research"))).toBe(false)
+  })
+
+  it("an edited retained file is refused and kept; nothing is logged", () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "saved/page.html", PAGE)
+    const args = ["--file", "saved/page.html", "--origin", "https://example.org/p"]
+    const first = ingest(dir, args)
+    expect(first.code).toBe(0)
+    fs.writeFileSync(path.join(dir, first.json.source.path), "edited by hand\n")
+    const error = refused(dir, args, "EditedRetainedFile")
+    expect(error).toMatchObject({ path: first.json.source.path, expected: first.json.source.sha256, actual: sha("edited by hand\n") })
+  })
+
+  it("usage errors: --file with a URL, without --origin, with fetch-only flags; --origin without --file", () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "saved/page.html", PAGE)
+    refused(dir, ["https://example.org/p", "--file", "saved/page.html", "--origin", "https://example.org/p"], "UsageError", 2)
+    refused(dir, ["--file", "saved/page.html"], "UsageError", 2)
+    refused(dir, ["--file", "saved/page.html", "--origin", "https://example.org/p", "--dry-run"], "UsageError", 2)
+    refused(dir, ["--file", "saved/page.html", "--origin", "https://example.org/p", "--timeout", "5"], "UsageError", 2)
+    refused(dir, ["https://example.org/p", "--origin", "https://example.org/p", "--dry-run"], "UsageError", 2)
+    refused(dir, [], "UsageError", 2)
+  })
+
+  it("--help describes --file, --origin and --content-type; a human report without --json", () => {
+    const help = runCli(["ingest", "--help"])
+    expect(help.code).toBe(0)
+    for (const s of ["--file", "--origin", "--content-type", "via \"file\"", "WARC"]) expect(help.stdout).toContain(s)
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "saved/page.html", PAGE)
+    const r = runCli(["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p"], { cwd: dir })
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain("nothing was fetched")
+    expect(r.stdout).toContain("research/sources/example.org-p-")
+  })
+})

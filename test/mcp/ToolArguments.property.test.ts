@@ -1,0 +1,86 @@
+/**
+ * A tool call's arguments decode to exactly the values the CLI's parser gives the same command
+ * for the same flags (workdir, json and the input file aside), for every tool of the table.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
+import { fastParse } from "../../src/cli/FastPath.js"
+import { allSchemas } from "../../src/cli/schemas/index.js"
+import type { CommandSpec, FlagSpec } from "../../src/cli/Spec.js"
+import { allSpecs } from "../../src/cli/Specs.js"
+import { InlineInput } from "../../src/services/InputFile.js"
+import { toolArguments } from "../../src/mcp/ToolArguments.js"
+import { isTool, modesOf } from "../../src/mcp/Tools.js"
+
+const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown } | undefined> => {
+  switch (f.kind) {
+    case "boolean":
+      return fc.boolean().map((b) => (b ? { cli: [`--${f.name}`], tool: true } : undefined))
+    case "integer": {
+      const min = f.min ?? 0
+      const max = f.max ?? 1000
+      return fc.integer({ min, max }).map((n) => ({ cli: [`--${f.name}`, String(n)], tool: n }))
+    }
+    case "now":
+      return fc.constantFrom("2026-11-30T10:00:00Z", "2026-11-30T10:00:00.123+02:00").map((s) => ({ cli: ["--now", s], tool: s }))
+    default:
+      return fc.constantFrom("research/inputs/a.json", "x y", "lit.w0").map((s) => ({ cli: [`--${f.name}`, s], tool: s }))
+  }
+}
+
+const tools = allSpecs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => ({ spec, mode })))
+
+describe("tool arguments agree with the CLI's parser", () => {
+  for (const { spec, mode } of tools) {
+    const name = [...spec.path, mode?.suffix ?? ""].join(" ").trim()
+    const keys = Object.entries(spec.flags).filter(([k, f]) => k !== "workdir" && k !== "json" && f.name !== "input" && (mode === undefined || mode.takes.includes(k)))
+    const args = Object.entries(spec.args ?? {}).filter(([k]) => mode === undefined || mode.takes.includes(k))
+    it.prop(`${name}`, {
+      flags: fc.tuple(...keys.map(([, f]) => fc.option(valueOf(f), { nil: undefined }))),
+      positional: fc.constantFrom("https://example.org/a", undefined)
+    }, ({ flags, positional }) => {
+      const cli: Array<string> = [...spec.path]
+      const tool: Record<string, unknown> = {}
+      keys.forEach(([k], i) => {
+        const v = flags[i]
+        if (v === undefined) return
+        cli.push(...v.cli)
+        tool[k] = v.tool
+      })
+      const needsInput = spec.flags["input"] !== undefined && spec.flags["input"].kind === "text"
+      if (needsInput) {
+        cli.push("--input", "research/inputs/x.json")
+        tool["input"] = { any: 1 }
+      }
+      for (const [k] of args) {
+        if (positional === undefined) continue
+        cli.push(positional)
+        tool[k] = positional
+      }
+      const parsed = fastParse(allSpecs, cli)
+      const decoded = toolArguments(spec as CommandSpec, allSchemas(), mode).decode(tool)
+      if (parsed === undefined) return // a required flag was left out: the CLI declines, the tool refuses (checked below)
+      expect(Either.isRight(decoded), JSON.stringify(tool)).toBe(true)
+      const values = Either.getOrThrow(decoded)
+      for (const [k, v] of Object.entries(parsed.values)) {
+        if (k === "workdir" || k === "json") continue
+        if (k === "input") {
+          const inline = Option.isOption(values[k]) ? Option.getOrUndefined(values[k] as Option.Option<unknown>) : values[k]
+          if (needsInput) expect(inline).toBeInstanceOf(InlineInput)
+          continue
+        }
+        expect(values[k], `${name}: ${k}`).toStrictEqual(mode?.fixed?.[k] ?? v)
+      }
+    })
+  }
+
+  it("a tool refuses what it does not take and what is missing", () => {
+    const checkpoint = allSpecs.find((s) => s.path.join(" ") === "plan checkpoint")!
+    const args = toolArguments(checkpoint, allSchemas())
+    expect(Either.isLeft(args.decode({ input: {} }))).toBe(true) // --expected is required
+    expect(Either.isLeft(args.decode({ expected: 1, input: {}, workdir: "/" }))).toBe(true)
+    expect(Either.isRight(args.decode({ expected: 1, input: {} }))).toBe(true)
+  })
+})
