@@ -84,6 +84,9 @@ const generate = (dir: string): Date => {
     }
     write(dir, `.dossier/monitor/subscriptions/${sub.id}.json`, `${JSON.stringify(sub, null, 2)}\n`)
   }
+  // The lock file every writer leaves behind: the readers take the lock (and keep the scan index)
+  // only in a folder where it exists. SQLite takes an empty file as an empty database.
+  write(dir, ".dossier/lock.sqlite", "")
   return new Date(now.getTime() + 3600_000)
 }
 
@@ -130,14 +133,17 @@ export const benchMonitor = async (): Promise<void> => {
   const changing = path.join(dir, ".dossier/monitor/runs/sub-0500.w3.json")
   const changingRecord = JSON.parse(fs.readFileSync(changing, "utf8"))
   const next = () => exec(process.execPath, [CLI, "next", "--workdir", dir, "--now", now.toISOString(), "--json"])
+  const status = () => exec(process.execPath, [CLI, "status", "--workdir", dir, "--now", now.toISOString(), "--json"])
   // Interleave them so that all see the same machine load (these machines are shared).
   const base: Array<number> = []
   const warm: Array<number> = []
   const cold: Array<number> = []
   const oneChanged: Array<number> = []
+  const overview: Array<number> = []
   for (let i = 0; i < runs; i++) {
     base.push(timeSync(1, () => exec(process.execPath, [baselineScript, dir]), i === 0 ? 1 : 0))
     warm.push(timeSync(1, next, i === 0 ? 1 : 0))
+    overview.push(timeSync(1, status, i === 0 ? 1 : 0))
     fs.writeFileSync(changing, i % 2 === 0 ? JSON.stringify(changingRecord) : `${JSON.stringify(changingRecord, null, 2)}\n`)
     oneChanged.push(timeSync(1, next, 0))
     fs.rmSync(index)
@@ -151,6 +157,13 @@ export const benchMonitor = async (): Promise<void> => {
     baselineMs,
     target: 1.5,
     note: `absolute ${median(warm) < 500 ? "under" : "OVER"} 500 ms`
+  })
+  record({
+    name: "status: the same folder (scan index current)",
+    ms: median(overview),
+    baseline: "next, same folder",
+    baselineMs: median(warm),
+    target: 1.2
   })
   record({ name: "next: the same, one run file changed since the last scan", ms: median(oneChanged), baseline: "node read+parse same files", baselineMs })
   record({ name: "next: the same, no scan index (first scan)", ms: median(cold), baseline: "node read+parse same files", baselineMs })

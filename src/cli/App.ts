@@ -1,6 +1,8 @@
 /**
- * The full @effect/cli application: help, completions, usage errors (rendered as `UsageError`,
- * exit 2, also under --json) and every command. Loaded only when the fast path declines.
+ * The full @effect/cli application, built from the same command table. Since src/cli/Usage.ts
+ * answers help and usage errors itself, it is loaded only for `--completions` (its validation
+ * errors are still rendered as `UsageError`, exit 2, also under --json); the property test of the
+ * fast path uses it as an independent parser.
  */
 import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"

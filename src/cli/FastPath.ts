@@ -2,9 +2,10 @@
  * The start-up fast path: parse a well-formed command line against the command declarations
  * without loading @effect/cli. It accepts only the plain form `dossier <words> [--flag value |
  * --bool | positional]...` with known flags, each once, and valid values; anything else
- * (help, `=`, short flags, unknown or repeated flags, a value that fails validation, a missing
- * required flag) returns undefined and @effect/cli handles the line, so usage errors and help
- * always come from one place. A property test checks that both agree.
+ * (help, `=`, `--input -`, short flags, unknown or repeated flags, a value that fails validation,
+ * a missing required flag) returns undefined and src/cli/Usage.ts handles the line, so usage
+ * errors and help always come from one place. Property tests check that the fast path, Usage.ts
+ * and @effect/cli agree on every line the fast path accepts.
  */
 import * as Option from "effect/Option"
 import { type CommandSpec, parseInteger, parseNow } from "./Spec.js"

@@ -38,7 +38,12 @@ export const MAX_FREE_DEPTH = 64
  * data: it would silently vanish, so it is refused). Iterative, so a value nested millions of
  * levels deep (or a cycle) is answered, not a stack overflow; the path names the offending value.
  */
+/** A UTF-16 surrogate without its pair: not Unicode text, and no canonical JSON can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
+
 export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | null => {
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? { path: [], message: loneSurrogate } : null
   if (value === null || typeof value !== "object") return null
   interface Node {
     readonly v: object
@@ -59,6 +64,7 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const c: unknown = v[i]
+        if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, String(i)), message: loneSurrogate }
         if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
       }
       continue
@@ -67,7 +73,9 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!
       if (k === "__proto__") return { path: pathOf(node, k), message: "the key '__proto__' is not accepted" }
+      if (LONE_SURROGATE.test(k)) return { path: pathOf(node, k), message: loneSurrogate }
       const c: unknown = (v as Record<string, unknown>)[k]
+      if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, k), message: loneSurrogate }
       if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: k, parent: node })
     }
   }
@@ -136,3 +144,7 @@ export const checkNow = (now: unknown, path = "now"): Either.Either<Date, Invali
   now instanceof Date && inInstantRange(now.getTime())
     ? Either.right(now)
     : Either.left(new InvalidInput({ issues: [{ path, message: "expected a valid date within years 0000-9999" }] }))
+
+/** `checkNow` where `now` may be left out (the method then reads Effect's Clock). */
+export const checkOptionalNow = (now: unknown, path = "now"): Either.Either<Date | undefined, InvalidInput> =>
+  now === undefined ? Either.right(undefined) : checkNow(now, path)

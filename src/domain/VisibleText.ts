@@ -187,7 +187,9 @@ const htmlVisible = (html: string, xhtml: boolean): MappedText => {
   const noop = () => {}
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, {
     ontext(start, end) {
-      if (hidden === 0) b.verbatim(html.slice(start, end), start)
+      // Clamped: at the end of the input the tokenizer can report a section it never opened.
+      const a = Math.max(0, start)
+      if (hidden === 0 && end > a) b.verbatim(html.slice(a, end), a)
     },
     ontextentity(cp, end) {
       if (hidden > 0) return
@@ -213,7 +215,8 @@ const htmlVisible = (html: string, xhtml: boolean): MappedText => {
     },
     oncdata(start, end, offset) {
       // CDATA is text in XHTML; in HTML it is a bogus comment.
-      if (xhtml && hidden === 0) b.verbatim(html.slice(start, Math.max(start, end - offset)), start)
+      const a = Math.max(0, start)
+      if (xhtml && hidden === 0) b.verbatim(html.slice(a, Math.max(a, end - offset)), a)
     },
     onattribdata: noop,
     onattribentity: noop,

@@ -20,6 +20,10 @@ export interface WarcExchange {
   readonly response: Uint8Array
   readonly payload: Uint8Array
   readonly truncated: boolean
+  /** The payload's SHA-256 when the caller already has it (the retained original's). */
+  readonly payloadSha256?: Uint8Array
+  /** The response's SHA-256 when the caller already has it. */
+  readonly responseSha256?: Uint8Array
 }
 
 export interface WarcInput {
@@ -57,6 +61,8 @@ export const warcDigest = (...parts: ReadonlyArray<Uint8Array>): string => {
   for (const p of parts) h.update(p)
   return `sha256:${base32(h.digest())}`
 }
+
+const warcDigestOf = (sha256: Uint8Array): string => `sha256:${base32(sha256)}`
 
 const CRLF = "\r\n"
 
@@ -143,8 +149,8 @@ export const warcRecords = (input: WarcInput): Array<Buffer> => {
           ["WARC-Warcinfo-ID", infoId],
           ["Content-Type", "application/http;msgtype=response"],
           ...(x.truncated ? [["WARC-Truncated", "length"] as const] : []),
-          ["WARC-Payload-Digest", warcDigest(x.payload)],
-          ["WARC-Block-Digest", warcDigest(x.response)]
+          ["WARC-Payload-Digest", x.payloadSha256 === undefined ? warcDigest(x.payload) : warcDigestOf(x.payloadSha256)],
+          ["WARC-Block-Digest", x.responseSha256 === undefined ? warcDigest(x.response) : warcDigestOf(x.responseSha256)]
         ],
         [x.response]
       )

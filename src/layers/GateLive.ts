@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { checkNow, decodeWith, parseJson } from "../domain/Decode.js"
+import { checkOptionalNow, decodeWith, parseJson } from "../domain/Decode.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
 import { ownerOf } from "../domain/Ownership.js"
 import {
@@ -363,8 +363,8 @@ export const makeGateLive = Effect.gen(function*() {
       ? Either.right(n)
       : Either.left(new InvalidInput({ issues: [{ path: "maxAskRounds", message: "expected a whole number from 0" }] }))
   return {
-    run: (options) => Effect.flatMap(Effect.all([checkNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
-    recheck: (options) => Effect.flatMap(checkNow(options.now), () => recheck(options))
+    run: (options) => Effect.flatMap(Effect.all([checkOptionalNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
+    recheck: (options) => Effect.flatMap(checkOptionalNow(options.now), () => recheck(options))
   } satisfies GateShape
 })
 

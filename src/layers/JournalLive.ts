@@ -272,7 +272,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
    * `artifact_linked` events may omit `artifact.sha256` and `artifact.bytes`: both are computed
    * from the file (boundary-checked, at most 16 MiB) and filled in before anything else, so the
    * idempotency comparison sees the stored content. Given values must match the file
-   * (`DigestMismatch`). Events whose path is not a valid relative path are left to validation.
+   * (`DigestMismatch`); with both given and no file at the path, the event is kept as given.
+   * Events whose path is not a valid relative path are left to validation.
    */
   const fillDigests = (input: unknown) =>
     Effect.gen(function*() {
@@ -286,9 +287,18 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           out.push(e)
           continue
         }
-        const digest = yield* store.hash(p, { maxBytes: ARTIFACT_MAX_BYTES })
         const sha = a["sha256"]
         const bytes = a["bytes"]
+        // Both given and no file (yet): kept as given, as before; `inspect --verify` reports it missing.
+        const found = yield* store.hash(p, { maxBytes: ARTIFACT_MAX_BYTES }).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("FileNotFound", (e) => (sha !== undefined && bytes !== undefined ? Effect.succeed(Option.none()) : Effect.fail(e)))
+        )
+        if (Option.isNone(found)) {
+          out.push(e)
+          continue
+        }
+        const digest = found.value
         if (sha !== undefined && typeof sha === "string" && SHA256_PATTERN.test(sha) && sha !== digest.sha256) {
           return yield* new DigestMismatch({ path: p, expected: sha, actual: digest.sha256 })
         }

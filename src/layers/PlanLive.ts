@@ -7,7 +7,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
-import { checkNow, validateWith } from "../domain/Decode.js"
+import { checkOptionalNow, validateWith } from "../domain/Decode.js"
 import { PLAN_FILE, PLAN_LIMITS, PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput, SOURCES_AREA } from "../domain/Plan.js"
 import { isUnder } from "../domain/Paths.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
@@ -197,14 +197,14 @@ export const makePlanLive = Effect.gen(function*() {
       Effect.flatMap(
         Effect.all([
           validStart(input),
-          checkNow(options.now),
+          checkOptionalNow(options.now),
           Option.match(options.expected, { onNone: () => Either.right(0), onSome: (e) => revision(e, "expected") })
         ]),
         ([i]) => start(i, options)
       ),
     checkpoint: (input, options) =>
       Effect.flatMap(
-        Effect.all([validCheckpoint(input), checkNow(options.now), revision(options.expected, "expected")]),
+        Effect.all([validCheckpoint(input), checkOptionalNow(options.now), revision(options.expected, "expected")]),
         ([i]) => checkpoint(i, options)
       )
   } satisfies PlanShape

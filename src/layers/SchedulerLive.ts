@@ -35,6 +35,7 @@ import {
   SubscriptionInput,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
+  TransitionRunFile,
   TransitionRunInput,
   checkDisposition,
   checkFinishInput,
@@ -977,7 +978,8 @@ export const makeScheduler = (
       setSubscriptionStatus: nowOptional(checked(SubscriptionStatusInput, setSubscriptionStatus)),
       due: nowOptional0(nowChecked(due)),
       createDueRun: nowOptional(checked(CreateDueRunInput, createDueRun)),
-      transitionRun: nowOptional(checked(TransitionRunInput, transitionRun)),
+      // Checked against the file's shape (any status), so an unreachable target is InvalidTransition.
+      transitionRun: nowOptional(checked(TransitionRunFile, (i, n) => transitionRun(i as TransitionRunInput, n))),
       finishRun: nowOptional(checked(FinishRunInput, finishRun)),
       setOutcomeDisposition: nowOptional(checked(OutcomeDispositionInput, setOutcomeDisposition)),
       unresolvedOutcomes,

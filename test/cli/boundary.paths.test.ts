@@ -141,6 +141,8 @@ describe("transaction recovery touches only the monitor's own records (item 3)",
 
   it("an intent naming the monitor's own records is still recovered", async () => {
     const dir = tempWorkdir()
+    // A writer left the intent, so the folder has its lock file (readers take the lock only then).
+    put(dir, ".dossier/lock.sqlite", "")
     put(dir, ".dossier/monitor/intent.json", intentWith([{ kind: "append", path: ".dossier/monitor/reports.jsonl", sizeBefore: 0, data: "{}\n" }]))
     const r = runCli(["monitor", "due", "--workdir", dir, "--now", NOW, "--json"])
     expect(r.code, r.stdout).toBe(0)

@@ -203,6 +203,13 @@ describe("the map and the normalization", () => {
     }
   })
 
+  it("regression: an unterminated tag at the end maps inside the file", () => {
+    for (const format of ["html", "xhtml"] as const) {
+      const m = visibleText(format, "<word/")
+      for (let i = 0; i < m.text.length; i++) expect(sourceStart(m, i)).toBeGreaterThanOrEqual(0)
+    }
+  })
+
   it("a file's format follows from its name", () => {
     expect(formatOfPath("research/sources/a-0123456789ab.md")).toBe("markdown")
     expect(formatOfPath("research/sources/a.HTML")).toBe("html")

@@ -3,6 +3,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import {
   captureLine,
+  isFetched,
   captureStem,
   checkContentType,
   checkEncoding,
@@ -74,8 +75,18 @@ describe("capture rules (pure)", () => {
   })
 
   it("the capture log round-trips and skips lines that are not records", () => {
-    const rec = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const }
+    const rec = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const, via: "fetch" as const }
     const text = captureLine(rec) + "not json\n" + '{"path":1}\n' + captureLine({ ...rec, kind: "source" }) + '{"path":"torn'
     expect(parseCaptures(text)).toEqual([rec, { ...rec, kind: "source" }])
+  })
+
+  it("records carry via; a line without it (written before imports existed) is a fetch", () => {
+    const { via: _, ...legacy } = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const, via: "fetch" as const }
+    // captureLine always writes via (fetch unless told).
+    expect(JSON.parse(captureLine(legacy)).via).toBe("fetch")
+    const [old, imported, warc] = parseCaptures(`${JSON.stringify(legacy)}\n` + captureLine({ ...legacy, via: "file" }) + captureLine({ ...legacy, kind: "warc" }))
+    expect(old).toEqual(legacy)
+    expect([isFetched(old!), isFetched(imported!), isFetched(warc!)]).toEqual([true, false, true])
+    expect(warc!.kind).toBe("warc")
   })
 })

@@ -109,6 +109,26 @@ describe("readable copy: choosing the content", () => {
     for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
   })
 
+  it("keeps a run of paragraphs inside the story whose wrapper has a negative name (banner, media, scroll)", () => {
+    const html = `<html><body><div class="article-body"><div class="intro">${story(1, 2)}</div>
+      <div class="banners-in-story"><div class="scrollblock">${story(3, 4)}</div></div>
+      <div class="media-credit"><p>Photo: Archive</p></div>
+    </div><div class="sidebar">${links("more", 6)}</div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("more headline")
+  })
+
+  it("keeps a forum's first post when it is named as a comment (no other content on the page)", () => {
+    const html = `<html><body><nav>${links("nav", 5)}</nav><h1>Thread: the northern sluice</h1>
+      <div class="thread"><div class="comment-item first"><div class="comment-author">user1</div><div class="comment-body">${story(1, 6)}</div></div>
+      <div class="comment-form"><p>Log in to reply to this thread.</p></div></div>
+      <div class="sidebar">${links("more", 45)}</div><div class="related">${links("related", 45)}</div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("more headline")
+  })
+
   it("leaves out figure captions", () => {
     const html = `<html><body><div class="article">${story(1, 3)}<figure><img src="/a.jpg"><figcaption>The sluice at dawn. Photo: Archive</figcaption></figure>${story(4, 2)}</div></body></html>`
     const text = copy(html)

@@ -21,7 +21,7 @@
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s, else its body, with furniture dropped.
  */
-import { FURNITURE_TAGS } from "./boilerplate.js"
+import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
 import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -31,6 +31,7 @@ const LONG_BLOCK = 500
 const MAX_BYLINE = 200
 const PROSE_WEIGHT = 300
 const MAX_GROWN_LINK_DENSITY = 0.35
+const PROSE_KEPT = 600
 
 const TAG_SCORE: Record<string, number> = {
   div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
@@ -52,14 +53,19 @@ const isAncestor = (a: El, el: El): boolean => {
 }
 
 /** Step 1: furniture dropped unless it holds a large share of the page. */
-const dropFurniture = (page: Page): void => {
+const dropFurniture = (page: Page): number => {
   measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) el.drop = true
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
+      el.drop = true
+      dropped += el.text
+    }
   }
   measure(page)
+  return dropped
 }
 
 /** Text that reads like an article's: long, and mostly not links. */
@@ -206,7 +212,9 @@ const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
 const furniture = (el: El): boolean => {
-  if (el.weight + (el.scored ? el.score : 0) < 0) return true
+  // A name alone does not condemn a block that reads like the article (Readability counts the
+  // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
+  if (el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
@@ -238,11 +246,35 @@ const hasAncestorNamed = (el: El, name: string): boolean => {
   return false
 }
 
+const enough = (content: ReturnType<typeof pickContent>): boolean =>
+  content !== undefined && content.picked.reduce((n, el) => n + el.text, 0) >= MIN_CONTENT
+
+/** Undo step 1 and the scores: only what its tag drops stays dropped. */
+const keepFurniture = (page: Page): void => {
+  for (const el of page.all) {
+    el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs)
+    el.scored = false
+    el.score = 0
+  }
+  measure(page)
+}
+
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
-  dropFurniture(page)
-  const content = pickContent(scoreCandidates(page))
-  if (content === undefined || content.picked.reduce((n, el) => n + el.text, 0) < MIN_CONTENT) return declaredContent(page)
+  const furnitureText = dropFurniture(page)
+  let content = pickContent(scoreCandidates(page))
+  if (!enough(content) && furnitureText >= MIN_CONTENT) {
+    // Everything that reads like content was named as furniture (a forum whose posts are
+    // "comments", a page built of "widgets"): the names are wrong, so score again without them.
+    keepFurniture(page)
+    const again = pickContent(scoreCandidates(page))
+    if (!enough(again)) {
+      dropFurniture(page)
+      return declaredContent(page)
+    }
+    content = again
+  }
+  if (content === undefined || !enough(content)) return declaredContent(page)
   clean(content.picked, content.best)
   dropEmptyHeadings(content.picked)
   return content.picked

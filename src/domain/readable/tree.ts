@@ -23,8 +23,21 @@ export type Node = El | string
 /** The characters of its own text a block needs to count as a paragraph. */
 export const MIN_PARAGRAPH = 25
 
+/**
+ * The children of an element that has none yet: shared, never written (the first child replaces
+ * it with a one-slot array). Most elements hold one child or none, and a pushed-to empty array
+ * reserves room for sixteen, which on big pages is most of the tree's memory and of the
+ * collector's copying.
+ */
+const NO_CHILDREN: Array<Node> = []
+
+const addChild = (parent: El, node: Node): void => {
+  if (parent.children === NO_CHILDREN) parent.children = [node]
+  else parent.children.push(node)
+}
+
 export class El {
-  readonly children: Array<Node> = []
+  children: Array<Node> = NO_CHILDREN
   /** Left out of the copy (by its own tag or marks, or an ancestor's). */
   drop: boolean
   /** Visible characters (not whitespace) and commas of the element's own text children. */
@@ -100,7 +113,7 @@ export const parsePage = (html: string): Page | undefined => {
       const isBlock = BLOCKS.has(name)
       const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
       if (name === "title" && title === undefined) title = el
-      top.children.push(el)
+      addChild(top, el)
       all.push(el)
       top = el
     },
@@ -108,7 +121,7 @@ export const parsePage = (html: string): Page | undefined => {
       const kids = top.children
       const last = kids.length - 1
       if (last >= 0 && typeof kids[last] === "string") kids[last] += data
-      else kids.push(data)
+      else addChild(top, data)
       if (top.drop) return
       let n = 0
       let commas = 0
