@@ -7,6 +7,7 @@
  * inspect 1.1–1.2× alone against 1.2–1.5× after the plan and ingest suites).
  */
 import { spawnSync } from "node:child_process"
+import { benchExec } from "./exec.js"
 import { benchExtraction } from "./extraction.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
@@ -26,7 +27,8 @@ const suites: Record<string, () => Promise<void>> = {
   monitor: benchMonitor,
   library: benchLibrary,
   mcp: benchMcp,
-  extraction: benchExtraction
+  extraction: benchExtraction,
+  exec: benchExec
 }
 const [only, mode] = process.argv.slice(2)
 if (only !== undefined) {

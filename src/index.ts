@@ -8,6 +8,7 @@
  *   import { DossierMemory, Journal, Errors } from "dossier"
  */
 export * as Errors from "./public/Errors.js"
+export * as Exec from "./public/Exec.js"
 export * as Files from "./public/Files.js"
 export * as Gate from "./public/Gate.js"
 export * as Ingest from "./public/Ingest.js"

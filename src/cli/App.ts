@@ -34,7 +34,14 @@ export const buildRoot = (
     const subs = allSpecs.filter((s) => s.path.length === 2 && s.path[0] === g.name).map((s) => commandOf(s, handle))
     top.push(Command.make(g.name).pipe(Command.withDescription(g.description), Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
   }
-  for (const s of allSpecs.filter((s) => s.path.length === 1)) top.push(commandOf(s, handle))
+  for (const s of allSpecs.filter((s) => s.path.length === 1)) {
+    // A command that also has subcommands (`exec` and `exec show`).
+    const subs = groups.some((g) => g.name === s.path[0])
+      ? []
+      : allSpecs.filter((c) => c.path.length === 2 && c.path[0] === s.path[0]).map((c) => commandOf(c, handle))
+    const command = commandOf(s, handle)
+    top.push(subs.length === 0 ? command : command.pipe(Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
+  }
   return Command.make("dossier").pipe(
     Command.withDescription(
       "Keep agent research in an ordinary folder: a plan with revisions, safely captured sources, results bound to their bytes, an experiment journal, a research gate and subscriptions. Every command accepts --json."

@@ -54,8 +54,18 @@ export const commandOf = (
     const arg = Args.text({ name: a.name }).pipe(Args.withDescription(a.description))
     config[key] = a.optional ? Args.optional(arg) : arg
   }
+  if (spec.rest !== undefined) {
+    const arg = Args.text({ name: spec.rest.name }).pipe(Args.withDescription(spec.rest.description))
+    // Zero or more here, so that a command with subcommands (`exec show`) still parses; a handler
+    // whose rest is required refuses an empty one as a usage error.
+    config[spec.rest.name] = Args.repeated(arg)
+  }
   for (const [key, f] of Object.entries(spec.flags)) config[key] = optionOf(f)
-  return Command.make(spec.path[spec.path.length - 1]!, config, (values) => handle(spec, values as Record<string, unknown>)).pipe(
+  return Command.make(spec.path[spec.path.length - 1]!, config, (values) => {
+    // A command with subcommands (`exec`) also receives `subcommand`; it is not one of its values.
+    const { subcommand: _subcommand, ...own } = values as Record<string, unknown>
+    return handle(spec, own)
+  }).pipe(
     Command.withDescription(spec.description)
   )
 }

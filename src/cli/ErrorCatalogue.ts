@@ -7,7 +7,7 @@ import type { DossierErrorTag } from "../domain/AllErrors.js"
 
 export interface ErrorInfo {
   readonly retryable: boolean
-  readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor"
+  readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor" | "exec"
   readonly hint: string
 }
 
@@ -69,7 +69,19 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   OutcomeNotFound: { retryable: false, area: "monitor", hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)." },
   DispositionAlreadySet: { retryable: false, area: "monitor", hint: "Dispositions are set once." },
   DispositionRefused: { retryable: false, area: "monitor", hint: "Supply what the disposition requires (authorization, unitPath or reviewItem)." },
-  CorruptMonitorRecord: { retryable: false, area: "monitor", hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it." }
+  CorruptMonitorRecord: { retryable: false, area: "monitor", hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it." },
+  GrantNotFound: { retryable: false, area: "exec", hint: "Check the grant id (`dossier grant list`)." },
+  ConflictingGrant: { retryable: false, area: "exec", hint: "Grants are immutable: give new content a new id (or omit the id to derive one)." },
+  GrantWidening: { retryable: false, area: "exec", hint: "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field." },
+  ProtectedPathInGrant: { retryable: false, area: "exec", hint: "Choose roots that do not contain .dossier/, plan.md or a study journal; list holdouts below an input root in `protected`." },
+  GrantInactive: { retryable: false, area: "exec", hint: "The grant is revoked, expired or exhausted; ask for a new grant." },
+  GrantDigestMismatch: { retryable: false, area: "exec", hint: "The stored grant was altered by hand; a person must investigate. It is never used." },
+  RootIdentityChanged: { retryable: false, area: "exec", hint: "A granted directory was replaced or swapped for a link; restore it or create a new grant." },
+  SandboxUnavailable: { retryable: false, area: "exec", hint: "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined." },
+  BudgetExhausted: { retryable: false, area: "exec", hint: "The grant has nothing left of the named resource; ask for a new grant." },
+  BudgetExceeded: { retryable: false, area: "exec", hint: "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`." },
+  ExecutionNotFound: { retryable: false, area: "exec", hint: "Check the execution id (the `execution.id` of `dossier exec`)." },
+  ExecutionDigestMismatch: { retryable: false, area: "exec", hint: "The execution record was altered after it was written; a person must investigate. It is not evidence." }
 }
 
 export const usageInfo: ErrorInfo = {

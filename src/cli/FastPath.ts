@@ -20,7 +20,15 @@ export interface FastMatch {
 export const fastParse = (specs: ReadonlyArray<CommandSpec>, argv: ReadonlyArray<string>): FastMatch | undefined => {
   const spec = specs.find((s) => s.path.every((w, i) => argv[i] === w))
   if (spec === undefined) return undefined
-  const rest = argv.slice(spec.path.length)
+  let rest = argv.slice(spec.path.length)
+  let forced: ReadonlyArray<string> | undefined
+  if (spec.rest !== undefined) {
+    const dashes = rest.indexOf("--")
+    if (dashes === -1) return undefined
+    forced = rest.slice(dashes + 1)
+    rest = rest.slice(0, dashes)
+    if (forced.length === 0 && !spec.rest.optional) return undefined
+  }
   const byName = new Map<string, { key: string; f: CommandSpec["flags"][string] }>(
     Object.entries(spec.flags).map(([key, f]) => [`--${f.name}`, { key, f }])
   )
@@ -48,6 +56,7 @@ export const fastParse = (specs: ReadonlyArray<CommandSpec>, argv: ReadonlyArray
   const args = Object.entries(spec.args ?? {})
   if (positionals.length > args.length) return undefined
   const values: Record<string, unknown> = {}
+  if (spec.rest !== undefined) values[spec.rest.name] = forced
   for (const [i, [key, a]] of args.entries()) {
     const v = positionals[i]
     if (v === undefined && !a.optional) return undefined

@@ -56,17 +56,20 @@ export type FlagValue<F> = F extends { readonly kind: "boolean" } ? boolean
 export type ArgValue<A> = A extends { readonly optional: true } ? Option.Option<string> : string
 
 /** The values a handler receives: one per declared flag and argument, typed by its kind. */
-export type ValuesOf<F extends Flags, A extends Args> =
+export type ValuesOf<F extends Flags, A extends Args, R extends ArgSpec = never> =
   & { readonly [K in keyof F]: FlagValue<F[K]> }
   & { readonly [K in keyof A]: ArgValue<A[K]> }
+  & { readonly [K in R["name"]]: ReadonlyArray<string> }
 
-export interface TypedCommandSpec<F extends Flags, A extends Args> {
+export interface TypedCommandSpec<F extends Flags, A extends Args, R extends ArgSpec = never> {
   /** Words after `dossier`, e.g. ["plan", "inspect"]. */
   readonly path: ReadonlyArray<string>
   readonly description: string
   /** Keyed by the property name the handler receives. */
   readonly flags: F
   readonly args?: A
+  /** Every word after `--`, as an array under `rest.name` (e.g. the program `exec` runs). */
+  readonly rest?: R
   /**
    * For a command that reads an input file (`--input`): the name of its Schema in `dossier schema`
    * (the MCP tool's inline `input` is described by it).
@@ -82,7 +85,7 @@ export interface TypedCommandSpec<F extends Flags, A extends Args> {
    * Load the implementation and give its work for the parsed values (an Effect answering the
    * `--json` fields, see ./Work.ts), which the CLI renders and the MCP server answers with.
    */
-  readonly run: (values: ValuesOf<F, A>) => Promise<AnyWork>
+  readonly run: (values: ValuesOf<F, A, R>) => Promise<AnyWork>
 }
 
 /** A declaration with its value types erased: what the tables, parsers and help pages hold. */
@@ -91,6 +94,7 @@ export interface CommandSpec {
   readonly description: string
   readonly flags: Flags
   readonly args?: Args
+  readonly rest?: ArgSpec
   readonly inputSchema?: string
   readonly tools?: ReadonlyArray<ToolMode>
   readonly run: (values: Record<string, unknown>) => Promise<AnyWork>
@@ -109,7 +113,9 @@ export interface ToolMode {
 }
 
 /** Declare a command; the handler's `values` are typed from `flags` and `args`. */
-export const command = <const F extends Flags, const A extends Args = {}>(spec: TypedCommandSpec<F, A>): CommandSpec =>
+export const command = <const F extends Flags, const A extends Args = {}, const R extends ArgSpec = never>(
+  spec: TypedCommandSpec<F, A, R>
+): CommandSpec =>
   spec as unknown as CommandSpec
 
 /** A group of commands (`dossier plan …`) with its own description. */

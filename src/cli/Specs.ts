@@ -1,5 +1,7 @@
 /** Every command declared as data, and the groups they belong to (light: on the start-up path). */
+import { execSpecs } from "./commands/exec.js"
 import { gateSpecs } from "./commands/gate.js"
+import { grantGroup, grantSpecs } from "./commands/grant.js"
 import { initSpecs } from "./commands/init.js"
 import { ingestSpecs } from "./commands/ingest.js"
 import { journalGroup, journalSpecs } from "./commands/journal.js"
@@ -15,5 +17,5 @@ import type { CommandSpec, GroupSpec } from "./Spec.js"
  * To add a command, declare it in its own src/cli/commands/<area>.ts with `command(...)` and add
  * its list here; a new group also goes into `groups`.
  */
-export const allSpecs: ReadonlyArray<CommandSpec> = [...initSpecs, ...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...sourceSpecs, ...schemaSpecs, ...mcpSpecs]
-export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup, sourceGroup]
+export const allSpecs: ReadonlyArray<CommandSpec> = [...initSpecs, ...planSpecs, ...ingestSpecs, ...journalSpecs, ...gateSpecs, ...monitorSpecs, ...sourceSpecs, ...grantSpecs, ...execSpecs, ...schemaSpecs, ...mcpSpecs]
+export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup, sourceGroup, grantGroup]

@@ -94,6 +94,9 @@ const resolveWords = (words: ReadonlyArray<string>): Target | UsageRoute => {
     if (words.length > 2) return usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`))
     return { _tag: "Command", spec }
   }
+  // A command that also has a two-word form (`exec` and `exec show`).
+  const sub = second === undefined ? undefined : findSpec([first!, second])
+  if (sub !== undefined) return words.length > 2 ? usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`)) : { _tag: "Command", spec: sub }
   const spec = findSpec([first!])
   if (spec === undefined) return usageOnly(unknownCommand(first!))
   if (words.length > 1 && spec.args === undefined) return usageOnly(usage(`'dossier ${first}' has no subcommands; unexpected '${second}'`))
@@ -141,6 +144,9 @@ export const route = (argv: ReadonlyArray<string>): Route => {
     if (spec === undefined) return unknownSubcommand(first, second)
     return parseCommand(spec, argv.slice(2))
   }
+  const second = argv[1]
+  const sub = second === undefined ? undefined : findSpec([first, second])
+  if (sub !== undefined) return parseCommand(sub, argv.slice(2))
   const spec = findSpec([first])
   if (spec === undefined) return unknownCommand(first)
   return parseCommand(spec, argv.slice(1))
@@ -153,7 +159,11 @@ const placeholder = (f: FlagSpec) => {
 }
 
 /** Parse the words after the command's path; the values have the fast path's shape. */
-export const parseCommand = (spec: CommandSpec, rest: ReadonlyArray<string>): Route => {
+export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): Route => {
+  // A command with `rest` (exec) takes every word after `--` as it is, help flags included.
+  const dashes = spec.rest === undefined ? -1 : words.indexOf("--")
+  const rest = dashes === -1 ? words : words.slice(0, dashes)
+  const forced = dashes === -1 ? [] : words.slice(dashes + 1)
   if (rest.some((a) => HELP.has(a))) return { _tag: "Help", path: spec.path }
   if (rest.includes("--version")) return { _tag: "Version" }
   const name = commandName(spec)
@@ -211,6 +221,10 @@ export const parseCommand = (spec: CommandSpec, rest: ReadonlyArray<string>): Ro
     )
   }
   const values: Record<string, unknown> = {}
+  if (spec.rest !== undefined) {
+    if (forced.length === 0 && !spec.rest.optional) return usage(`'${name}' needs <${spec.rest.name}…> after --: ${spec.rest.description}`)
+    values[spec.rest.name] = forced
+  }
   for (const [i, [key, a]] of args.entries()) {
     const v = positionals[i]
     if (v === undefined && !a.optional) return usage(`'${name}' needs <${a.name}>: ${a.description}`)
@@ -301,6 +315,7 @@ export const usageLine = (spec: CommandSpec): string => {
   for (const f of own.filter(required)) parts.push(placeholder(f))
   for (const f of own.filter((f) => !required(f))) parts.push(`[${placeholder(f)}]`)
   for (const f of Object.values(spec.flags).filter(isShared)) parts.push(`[${placeholder(f)}]`)
+  if (spec.rest !== undefined) parts.push(spec.rest.optional ? `[-- <${spec.rest.name}>…]` : `-- <${spec.rest.name}>…`)
   return parts.join(" ")
 }
 

@@ -1,12 +1,13 @@
 /** Every domain error of dossier: the union the CLI renderer matches exhaustively. */
 import { CommonErrors, type CommonError } from "./Errors.js"
+import { ExecErrors, type ExecError } from "./ExecErrors.js"
 import { GateErrors, type GateError } from "./GateErrors.js"
 import { IngestErrors, type IngestError } from "./IngestErrors.js"
 import { JournalErrors, type JournalError } from "./JournalErrors.js"
 import { MonitorErrors, type MonitorError } from "./MonitorErrors.js"
 import { PlanErrors, type PlanError } from "./PlanErrors.js"
 
-export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError
+export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError | ExecError
 export type DossierErrorTag = DossierError["_tag"]
 
 export const AllErrors = [
@@ -15,5 +16,6 @@ export const AllErrors = [
   ...IngestErrors,
   ...JournalErrors,
   ...GateErrors,
-  ...MonitorErrors
+  ...MonitorErrors,
+  ...ExecErrors
 ] as const

@@ -542,6 +542,28 @@ export const ArtifactFinding = Schema.Struct({
 })
 export type ArtifactFinding = typeof ArtifactFinding.Type
 
+/** A finding about an `execution_linked` that names a dossier execution (`.dossier/executions/<id>.json`). */
+export const ExecutionFinding = Schema.Struct({
+  kind: Schema.Literal("execution-missing", "execution-tampered", "artifact-not-from-execution"),
+  candidateId: Schema.String,
+  eventId: Schema.String,
+  runtimeId: Schema.String,
+  path: Schema.String,
+  expected: Schema.optionalWith(Schema.Struct({ sha256: Schema.String, bytes: Schema.Number }), { exact: true }),
+  actual: Schema.optionalWith(Schema.Struct({ sha256: Schema.String, bytes: Schema.Number }), { exact: true }),
+  detail: Schema.optionalWith(Schema.String, { exact: true })
+})
+export type ExecutionFinding = typeof ExecutionFinding.Type
+
+/** How each linked execution was checked: a dossier execution verified, missing or tampered, or another runtime's id (unchecked). */
+export const ExecutionCheck = Schema.Struct({
+  candidateId: Schema.String,
+  eventId: Schema.String,
+  runtimeId: Schema.String,
+  check: Schema.Literal("verified", "missing", "tampered", "external")
+})
+export type ExecutionCheck = typeof ExecutionCheck.Type
+
 export const InspectOutput = Schema.Struct({
   study: Schema.String,
   events: Schema.Number,
@@ -553,7 +575,12 @@ export const InspectOutput = Schema.Struct({
   checkpoint: Schema.NullOr(CheckpointView),
   legacyImports: Schema.Array(Schema.Struct({ eventId: Schema.String, manifestSha256: Schema.String, snapshotPath: Schema.String })),
   verify: Schema.optionalWith(
-    Schema.Struct({ checked: Schema.Number, findings: Schema.Array(ArtifactFinding), note: Schema.String }),
+    Schema.Struct({
+      checked: Schema.Number,
+      findings: Schema.Array(Schema.Union(ArtifactFinding, ExecutionFinding)),
+      executions: Schema.Array(ExecutionCheck),
+      note: Schema.String
+    }),
     { exact: true }
   )
 })

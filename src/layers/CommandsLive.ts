@@ -6,17 +6,22 @@
  */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
+import { ExecLive } from "./ExecLive.js"
 import { GateLive } from "./GateLive.js"
+import { GrantsLive } from "./GrantsLive.js"
 import { IngestLive } from "./IngestLive.js"
 import { JournalLive } from "./JournalLive.js"
 import { PlanLive } from "./PlanLive.js"
+import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 import { SchedulerLive } from "./SchedulerLive.js"
 import { SourcesLive } from "./SourcesLive.js"
+import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
-  Layer.mergeAll(GateLive, IngestLive, SourcesLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive)),
+  Layer.mergeAll(GateLive, IngestLive, SourcesLive, ExecLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
+    Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )
 

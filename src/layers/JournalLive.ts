@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
+import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../domain/Execution.js"
 import { AliasedFile, InvalidInput, IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import { normalizeRelative } from "../domain/Paths.js"
@@ -23,6 +24,8 @@ import {
   checkStudyId,
   decodeBatch,
   type ArtifactFinding,
+  type ExecutionCheck,
+  type ExecutionFinding,
   type Head,
   type ImportResult,
   type InspectResult,
@@ -49,6 +52,7 @@ import {
 import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { makeExecutionStore } from "./ExecutionStore.js"
 import { readThenAppendOf } from "./FileStoreFallbacks.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
@@ -94,6 +98,7 @@ const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effec
 const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
 export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShape => {
+  const executions = makeExecutionStore(store)
   /** The journal's bytes (empty when there is none), refusing aliases. */
   const readJournal = (path: string): Effect.Effect<Uint8Array, AliasedFile | IoError | UnsafePath | LimitExceeded> =>
     store.read(path, { maxBytes: JOURNAL_MAX_BYTES, requireSingleLink: true }).pipe(
@@ -360,9 +365,58 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     legacyImports: p.legacyImports
   })
 
+  /**
+   * Every execution_linked whose runtimeId names a dossier execution: its record exists and its
+   * receipt digest holds, and each artifact of the candidate at one of its output paths has the
+   * digest of one of the candidate's verified executions. Other runtime ids are external.
+   */
+  const verifyExecutions = (p: Projection, findings: Array<ArtifactFinding | ExecutionFinding>) =>
+    Effect.gen(function*() {
+      const checks: Array<ExecutionCheck> = []
+      for (const c of p.candidates) {
+        const verified: Array<ExecutionRecord> = []
+        for (const e of c.executions) {
+          const base = { candidateId: c.id, eventId: e.eventId, runtimeId: e.runtimeId }
+          if (!EXECUTION_ID.test(e.runtimeId)) {
+            checks.push({ ...base, check: "external" })
+            continue
+          }
+          const path = executionPaths(e.runtimeId).record
+          const r = yield* Effect.either(executions.loadExecution(e.runtimeId))
+          if (Either.isRight(r)) {
+            verified.push(r.right)
+            checks.push({ ...base, check: "verified" })
+          } else if (r.left._tag === "ExecutionNotFound") {
+            checks.push({ ...base, check: "missing" })
+            findings.push({ kind: "execution-missing", ...base, path })
+          } else if (r.left._tag === "ExecutionDigestMismatch" || r.left._tag === "UnsafePath" || r.left._tag === "LimitExceeded") {
+            checks.push({ ...base, check: "tampered" })
+            findings.push({ kind: "execution-tampered", ...base, path, detail: r.left.message })
+          } else return yield* r.left
+        }
+        for (const a of c.artifacts) {
+          const producers = verified.filter((x) => x.outputs.some((o) => o.path === a.path))
+          if (producers.length === 0) continue
+          if (producers.some((x) => x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes))) continue
+          const x = producers[producers.length - 1]!
+          const o = x.outputs.find((o) => o.path === a.path)!
+          findings.push({
+            kind: "artifact-not-from-execution",
+            candidateId: c.id,
+            eventId: a.eventId,
+            runtimeId: x.id,
+            path: a.path,
+            expected: { sha256: o.sha256, bytes: o.bytes },
+            actual: { sha256: a.sha256, bytes: a.bytes }
+          })
+        }
+      }
+      return checks
+    })
+
   const verifyArtifacts = (p: Projection) =>
     Effect.gen(function*() {
-      const findings: Array<ArtifactFinding> = []
+      const findings: Array<ArtifactFinding | ExecutionFinding> = []
       let checked = 0
       for (const c of p.candidates) {
         for (const a of c.artifacts) {
@@ -388,10 +442,13 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
           else return yield* Effect.die(e)
         }
       }
+      const executions = yield* verifyExecutions(p, findings)
       return {
         checked,
         findings,
-        note: "A matching digest shows the file is the one that was linked, not that the result is correct."
+        executions,
+        note: "A matching digest shows the file is the one that was linked, not that the result is correct. " +
+          "Executions of other runtimes are listed as external: nothing checks them."
       }
     })
 

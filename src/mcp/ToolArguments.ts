@@ -1,7 +1,8 @@
 /**
  * A command's MCP tool arguments, derived from its declaration (src/cli/Spec.ts): every flag
  * but `--workdir` (the server's folder is fixed at start) and `--json` (a tool always answers
- * JSON) becomes a camelCase field, every positional argument a field of its name, and for a
+ * JSON) becomes a camelCase field, every positional argument a field of its name, the words
+ * after `--` (`exec`'s program) an array under the rest's name, and for a
  * command that reads an input file, `input` holds that JSON inline. One Schema decodes the
  * arguments into exactly the values the CLI's parser gives the command (`Option`s, `Date`s),
  * so the command's implementation cannot tell the two apart; the tool's `inputSchema` is the
@@ -107,6 +108,11 @@ export const toolArguments = (
 ): ToolArguments => {
   const decodeFields: Record<string, Field> = {}
   for (const [key, a] of Object.entries(spec.args ?? {})) decodeFields[key] = argField(a)
+  // The words after `--` on the command line (`exec`'s program and its arguments): an array.
+  if (spec.rest !== undefined) {
+    const words = described(Schema.Array(Schema.String), spec.rest.description)
+    decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
+  }
   for (const [key, f] of Object.entries(spec.flags)) {
     if (SERVER_FLAGS.has(key)) continue
     decodeFields[key] = flagField(f)

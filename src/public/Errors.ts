@@ -33,6 +33,7 @@ export * from "../domain/IngestErrors.js"
 export * from "../domain/JournalErrors.js"
 export * from "../domain/GateErrors.js"
 export * from "../domain/MonitorErrors.js"
+export * from "../domain/ExecErrors.js"
 
 /** Whether a call that failed with this error (or tag) may succeed later unchanged. */
 export const retryable = (error: DossierError | DossierErrorTag): boolean =>

@@ -41,7 +41,9 @@ const lineFor = (spec: CommandSpec) => {
     fc.shuffledSubarray(groups as Array<Array<string>>, { minLength: Math.max(0, groups.length - 1) }).map((picked) => {
       const pos = spec.args === undefined ? [] : ["name-or-url"]
       const body = [...picked.flat(), ...extra]
-      return [...spec.path, ...(positionalFirst ? [...pos, ...body] : [...body, ...pos])]
+      // Words after `--` belong to the program, flags included.
+      const rest = spec.rest === undefined ? [] : ["--", "prog", "-x", "--json"]
+      return [...spec.path, ...(positionalFirst ? [...pos, ...body] : [...body, ...pos]), ...rest]
     })
   )
 }
@@ -111,5 +113,8 @@ describe("fast path agrees with @effect/cli", () => {
     expect(fastParse(allSpecs, ["plan", "checkpoint", "--input", "i.json", "--json"])).toBeUndefined()
     expect(fastParse(allSpecs, ["plan", "checkpoint", "--input", "i.json", "--expected", "x"])).toBeUndefined()
     expect(fastParse(allSpecs, ["plan"])).toBeUndefined()
+    expect(fastParse(allSpecs, ["exec", "--grant", "g", "--json", "--", "ls", "--json"])?.values["program"]).toEqual(["ls", "--json"])
+    expect(fastParse(allSpecs, ["exec", "show", "--execution", "x"])?.spec.path).toEqual(["exec", "show"])
+    expect(fastParse(allSpecs, ["exec", "--grant", "g", "--"])).toBeUndefined()
   })
 })

@@ -16,7 +16,7 @@ describe("library", () => {
   it.live("import: one namespace per area and DossierLive; an embedding program reads a plan the CLI wrote", () =>
     Effect.gen(function*() {
       const lib: any = yield* Effect.promise(() => import(path.join(dist, "index.mjs")))
-      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
+      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Exec", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
       for (const [area, names] of Object.entries({
         Plan: ["Plan", "PlanLive", "PlanMemory", "PlanStartInput", "CorruptPlan"],
         Journal: ["Journal", "JournalLive", "JournalMemory", "JournalEvent"],
@@ -53,7 +53,7 @@ describe("library", () => {
   it.live("require: the CommonJS build has the same surface and runs over DossierMemory", () =>
     Effect.gen(function*() {
       const lib = createRequire(__filename)(path.join(dist, "cjs/index.js"))
-      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
+      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Exec", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
       const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
       expect(Object.keys(testing.FileStoreConformance)).toContain("check")
       const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>

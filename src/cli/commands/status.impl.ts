@@ -89,7 +89,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
           activeRuns: count("resume-monitor-run"),
           unresolvedOutcomes: count("unresolved-outcome")
         },
-        grants: yield* grantsOverview(o.workdir),
+        grants: yield* grantsOverview(o.workdir, now),
         facts,
         suggestion: suggestionOf(facts, plan !== null)
       }

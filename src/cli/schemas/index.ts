@@ -1,5 +1,6 @@
 import type * as Schema from "effect/Schema"
 import { errorsSchema } from "./errors.js"
+import { execSchemas } from "./exec.js"
 import { gateSchemas } from "./gate.js"
 import { ingestSchemas } from "./ingest.js"
 import { journalSchemas } from "./journal.js"
@@ -12,5 +13,6 @@ export const allSchemas = (): Record<string, Schema.Schema.Any> => ({
   ...journalSchemas(),
   ...gateSchemas(),
   ...monitorSchemas(),
+  ...execSchemas(),
   errors: errorsSchema()
 })

@@ -1,0 +1,48 @@
+/**
+ * `dossier exec` and `dossier exec show`, declared as data (see src/cli/Spec.ts). Light.
+ * `exec show` comes first: the fast path takes the first declaration whose words match.
+ */
+import { type CommandSpec, command, type FlagSpec, json, workdir } from "../Spec.js"
+
+const load = () => import("./exec.impl.js")
+
+export const execDescriptions = {
+  run: "Run one program confined to a grant (bubblewrap: no network, system directories and input roots read-only, protected paths hidden, " +
+    "the work root the only writable place, a cleared environment, CPU/memory/process limits, wall time until the budget or deadline). " +
+    "While it runs, revocation, narrowing, the deadline or a replaced root kill it (SIGTERM, SIGKILL after 2 s). " +
+    "The evidence is .dossier/executions/<id>.json (argv, times, status exited|killed|lost, exit code, CPU, max RSS, stdout/stderr digests, " +
+    "every file created or changed under the work root with its digest), sealed by a receipt digest. A non-zero exit is still a successful exec. " +
+    "Give the program after --: dossier exec --grant G -- prog args.",
+  show: "Show a recorded execution, re-verified by its receipt digest; --verify also re-hashes its stdout, stderr and outputs."
+} as const
+
+// Optional for the parser only (a required flag of `exec` would make @effect/cli refuse
+// `exec show` when completions are built); the handler refuses a missing one as a usage error.
+const grantFlag = { kind: "optionalText", name: "grant", value: "id", description: "The grant to run under (required)." } as const satisfies FlagSpec
+
+export const execSpecs: ReadonlyArray<CommandSpec> = [
+  command({
+    path: ["exec", "show"],
+    description: execDescriptions.show,
+    flags: {
+      workdir,
+      json,
+      execution: { kind: "text", name: "execution", description: "The execution id (x-YYYYMMDDTHHMMSS-xxxxxxxx)." },
+      verify: { kind: "boolean", name: "verify", description: "Also re-hash stdout, stderr and every output and list findings." }
+    },
+    run: (v) => load().then((m) => m.show(v))
+  }),
+  command({
+    path: ["exec"],
+    description: execDescriptions.run,
+    flags: {
+      workdir,
+      json,
+      grant: grantFlag,
+      candidate: { kind: "optionalText", name: "candidate", description: "The candidate the run belongs to (recorded; with --study, linked in the journal)." },
+      study: { kind: "optionalText", name: "study", description: "Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent)." }
+    },
+    rest: { name: "program", description: "The program and its arguments, after --.", optional: false },
+    run: (v) => load().then((m) => m.run(v))
+  })
+]

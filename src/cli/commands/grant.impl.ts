@@ -1,0 +1,75 @@
+/** Handlers of `dossier grant …`: read the input, call the Grants service; the CLI renders the work. */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { GrantsLayer } from "../../layers/ExecLayer.js"
+import { Grants, type GrantStatus } from "../../services/Grants.js"
+import { type InputRef, readInput } from "../../services/InputFile.js"
+import { work } from "../Work.js"
+
+interface Common {
+  readonly workdir: string
+  readonly now: Option.Option<Date>
+}
+
+const nowOf = (o: Common) => Option.getOrElse(o.now, () => new Date())
+
+const figures = (f: Record<string, number>) => Object.entries(f).map(([k, v]) => `${k} ${v}`).join(", ")
+
+const humanStatus = (s: GrantStatus) =>
+  [
+    `Grant ${s.grant.id} (${s.state}) for task ${s.grant.task}${s.grant.parent === null ? "" : `, child of ${s.grant.parent}`}; deadline ${s.deadline}.`,
+    `  inputs (read-only): ${s.grant.inputs.map((i) => i.path).join(", ") || "none"}; work: ${s.grant.work.path}; tools: ${s.grant.tools.join(", ") || "none"}`,
+    `  left: ${figures(s.remaining)}`,
+    ...(s.children.length > 0 ? [`  children: ${s.children.join(", ")}`] : [])
+  ].join("\n")
+
+export const create = (o: Common & { readonly input: InputRef }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const g = yield* Grants
+      const input = yield* readInput(Schema.Unknown, o.input)
+      return yield* g.create(input, nowOf(o))
+    }),
+    layer: GrantsLayer(o.workdir),
+    human: (r) => `${r.created ? "Created" : "Already stored, unchanged:"} grant ${r.grant.id} (${r.grant.state}), digest ${r.grant.digest}.`
+  })
+
+export const show = (o: Common & { readonly grant: string }) =>
+  work({ effect: Effect.gen(function*() {
+      return yield* (yield* Grants).show(o.grant, nowOf(o))
+    }), layer: GrantsLayer(o.workdir), human: humanStatus })
+
+export const list = (o: Common) =>
+  work({
+    effect: Effect.gen(function*() {
+      return yield* (yield* Grants).list(nowOf(o))
+    }),
+    layer: GrantsLayer(o.workdir),
+    human: (r) =>
+      [
+        `${r.grants.length} grant(s).`,
+        ...r.grants.map((x) => `  - ${x.id} (${x.state}) task ${x.task}; left: ${figures(x.remaining)}`),
+        ...r.damaged.map((d) => `  ! ${d.id}: ${d.error}`)
+      ].join("\n")
+  })
+
+export const revoke = (o: Common & { readonly grant: string; readonly reason: Option.Option<string> }) =>
+  work({
+    effect: Effect.gen(function*() {
+      return yield* (yield* Grants).revoke(o.grant, Option.getOrNull(o.reason), nowOf(o))
+    }),
+    layer: GrantsLayer(o.workdir),
+    human: (r) => (r.revoked.length === 0 ? `Grant ${r.grant.grant.id} was already revoked.` : `Revoked ${r.revoked.join(", ")}.`)
+  })
+
+export const narrow = (o: Common & { readonly grant: string; readonly input: InputRef }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const g = yield* Grants
+      const input = yield* readInput(Schema.Unknown, o.input)
+      return yield* g.narrow(o.grant, input, nowOf(o))
+    }),
+    layer: GrantsLayer(o.workdir),
+    human: humanStatus
+  })

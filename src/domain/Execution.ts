@@ -1,0 +1,254 @@
+/**
+ * Execution evidence: the record of one confined run (`.dossier/executions/<id>.json`), sealed
+ * by a receipt digest over its canonical content, and the pure decisions around a run: the
+ * sandbox's command line, the limits, which files under the work root a run created or changed,
+ * and the journal events that link a run to a candidate.
+ */
+import type { AppendInput } from "./Journal.js"
+import * as Schema from "effect/Schema"
+import { canonicalDigest } from "./Canonical.js"
+import type { Figures, StoredGrant } from "./Grant.js"
+
+export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
+
+export const LogFile = Schema.Struct({
+  path: Schema.String,
+  bytes: Schema.Number,
+  sha256: Schema.String,
+  /** More was written than is retained (at most MAX_LOG_BYTES per stream). */
+  truncated: Schema.Boolean
+})
+export type LogFile = typeof LogFile.Type
+
+export const OutputFile = Schema.Struct({ path: Schema.String, bytes: Schema.Number, sha256: Schema.String })
+export type OutputFile = typeof OutputFile.Type
+
+export const KillReason = Schema.Literal(
+  "revoked",
+  "deadline",
+  "budget-narrowed",
+  "root-identity-changed",
+  "wall-time",
+  "cpu-time"
+)
+export type KillReason = typeof KillReason.Type
+
+export const ExecutionStatus = Schema.Literal("exited", "killed", "lost")
+
+export const ExecutionContent = Schema.Struct({
+  id: Schema.String,
+  grantId: Schema.String,
+  grantDigest: Schema.String,
+  task: Schema.String,
+  candidateId: Schema.NullOr(Schema.String),
+  argv: Schema.Array(Schema.String),
+  startedAt: Schema.String,
+  endedAt: Schema.String,
+  status: ExecutionStatus,
+  exitCode: Schema.NullOr(Schema.Number),
+  signal: Schema.NullOr(Schema.String),
+  reason: Schema.NullOr(KillReason),
+  detail: Schema.NullOr(Schema.String),
+  limits: Schema.Struct({
+    wallSeconds: Schema.Number,
+    cpuSeconds: Schema.Number,
+    memoryMiB: Schema.Number,
+    processes: Schema.Number,
+    fileMiB: Schema.Number
+  }),
+  cpuSeconds: Schema.NullOr(Schema.Number),
+  maxRssKiB: Schema.NullOr(Schema.Number),
+  wallSeconds: Schema.Number,
+  stdout: LogFile,
+  stderr: LogFile,
+  outputs: Schema.Array(OutputFile),
+  /** Entries under the work root that are not regular files (symlinks, FIFOs…): listed, never followed or read. */
+  ignored: Schema.Array(Schema.Struct({ path: Schema.String, kind: Schema.String }))
+})
+export type ExecutionContent = typeof ExecutionContent.Type
+
+export const ExecutionRecord = Schema.Struct({ ...ExecutionContent.fields, receiptDigest: Schema.String })
+export type ExecutionRecord = typeof ExecutionRecord.Type
+
+export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({ ...content, receiptDigest: canonicalDigest(content) })
+
+export const receiptHolds = (record: ExecutionRecord): boolean => {
+  const { receiptDigest, ...content } = record
+  return canonicalDigest(content) === receiptDigest
+}
+
+/** The in-flight marker written before a run starts, so a run whose `exec` died is recorded as `lost`. */
+export const RunningMarker = Schema.Struct({
+  id: Schema.String,
+  grantId: Schema.String,
+  grantDigest: Schema.String,
+  task: Schema.String,
+  candidateId: Schema.NullOr(Schema.String),
+  argv: Schema.Array(Schema.String),
+  startedAt: Schema.String,
+  owner: Schema.Struct({ pid: Schema.Number, startTicks: Schema.String }),
+  limits: ExecutionContent.fields.limits
+})
+export type RunningMarker = typeof RunningMarker.Type
+
+export const executionPaths = (id: string) => ({
+  record: `.dossier/executions/${id}.json`,
+  running: `.dossier/executions/${id}.running.json`,
+  stdout: `.dossier/executions/${id}/stdout`,
+  stderr: `.dossier/executions/${id}/stderr`
+})
+
+export const MAX_LOG_BYTES = 8 * 1024 * 1024
+/** Processes (and threads) a run may have at once. */
+export const MAX_PROCESSES = 256
+
+/** The limits of one run from what the grant has left and its deadline. */
+export const runLimits = (remaining: Figures, deadline: string, now: Date): ExecutionContent["limits"] => ({
+  wallSeconds: Math.max(0, Math.min(remaining.wallSeconds, Math.floor((Date.parse(deadline) - now.getTime()) / 1000))),
+  cpuSeconds: Math.max(1, Math.floor(remaining.cpuSeconds)),
+  memoryMiB: remaining.memoryMiB,
+  processes: MAX_PROCESSES,
+  fileMiB: Math.max(1, Math.ceil(remaining.outputMiB))
+})
+
+/** One entry of a work-root scan (lstat data, never following links). */
+export interface TreeEntry {
+  readonly path: string
+  readonly kind: "file" | "directory" | "symlink" | "other"
+  readonly device: string
+  readonly inode: string
+  readonly size: number
+  readonly mtimeNs: string
+  readonly ctimeNs: string
+}
+
+/** Regular files created or changed between two scans, and the entries that are not regular files. */
+export const changedFiles = (
+  before: ReadonlyArray<TreeEntry>,
+  after: ReadonlyArray<TreeEntry>
+): { readonly files: ReadonlyArray<string>; readonly ignored: ReadonlyArray<{ path: string; kind: string }> } => {
+  const old = new Map(before.map((e) => [e.path, e]))
+  const files: Array<string> = []
+  const ignored: Array<{ path: string; kind: string }> = []
+  for (const e of after) {
+    if (e.kind === "directory") continue
+    const was = old.get(e.path)
+    const same = was !== undefined && was.kind === e.kind && was.inode === e.inode && was.device === e.device &&
+      was.size === e.size && was.mtimeNs === e.mtimeNs && was.ctimeNs === e.ctimeNs
+    if (same) continue
+    if (e.kind === "file") files.push(e.path)
+    else ignored.push({ path: e.path, kind: e.kind })
+  }
+  files.sort()
+  ignored.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return { files, ignored }
+}
+
+/** System directories visible read-only inside the sandbox (those that exist on the machine). */
+export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const
+/** The minimal `/etc`: what the dynamic loader, locale, time zone and user lookup need. */
+export const ETC_FILES = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/alternatives",
+  "/etc/localtime",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/nsswitch.conf",
+  "/etc/hosts"
+] as const
+
+export interface SandboxPlan {
+  /** Absolute path of the work folder on the machine (never printed). */
+  readonly root: string
+  readonly grant: StoredGrant
+  readonly argv: ReadonlyArray<string>
+  readonly limits: ExecutionContent["limits"]
+  /** For each system directory that exists: whether it is a symlink (and to what). */
+  readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
+  readonly etc: ReadonlyArray<string>
+  /** The masked paths (below input roots) that exist, and whether each is a directory. */
+  readonly masks: ReadonlyArray<{ readonly path: string; readonly directory: boolean }>
+  readonly prlimit: string
+  /** coreutils' env: drops the PWD that bwrap sets after --chdir, so the environment is exactly the five variables. */
+  readonly env: string
+  /**
+   * Where bwrap takes each root from (by work-folder-relative path): `/proc/self/fd/<n>` of a
+   * directory dossier opened and checked against the grant's identity, so a root swapped after
+   * the check is never what gets mounted. Roots not listed are taken from their path.
+   */
+  readonly sources?: Readonly<Record<string, string>>
+  /** A command run first inside the sandbox that closes the inherited descriptors above 2, then execs the rest. */
+  readonly closer?: ReadonlyArray<string>
+}
+
+/** Where a work-folder-relative path appears inside the sandbox. */
+export const inSandbox = (rel: string): string => `/work/${rel}`
+
+/**
+ * The bubblewrap command line: new user, mount, PID, IPC, UTS, cgroup and network namespaces,
+ * no capabilities, system directories and a minimal /etc read-only, a private /tmp, the input
+ * roots read-only, masked paths hidden, the work root the only writable place, a cleared
+ * environment, a new session, tied to its parent's life; the program runs under prlimit.
+ */
+export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
+  const g = plan.grant
+  const a: Array<string> = ["--unshare-all", "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv"]
+  for (const s of plan.system) {
+    if (s.link !== null) a.push("--symlink", s.link, s.path)
+    else a.push("--ro-bind", s.path, s.path)
+  }
+  for (const e of plan.etc) a.push("--ro-bind", e, e)
+  a.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/work")
+  const host = (rel: string) => plan.sources?.[rel] ?? `${plan.root}/${rel}`
+  for (const i of g.inputs) a.push("--ro-bind", host(i.path), inSandbox(i.path))
+  for (const m of plan.masks) {
+    if (m.directory) a.push("--tmpfs", inSandbox(m.path), "--remount-ro", inSandbox(m.path))
+    else a.push("--ro-bind", "/dev/null", inSandbox(m.path))
+  }
+  a.push("--bind", host(g.work.path), inSandbox(g.work.path), "--chdir", inSandbox(g.work.path))
+  const env: Array<[string, string]> = [
+    ["PATH", "/usr/local/bin:/usr/bin:/bin"],
+    ["HOME", inSandbox(g.work.path)],
+    ["LANG", "C.UTF-8"],
+    ["TZ", "UTC"],
+    ["DOSSIER_GRANT", g.id]
+  ]
+  for (const [k, v] of env) a.push("--setenv", k, v)
+  const l = plan.limits
+  a.push(
+    "--",
+    ...(plan.closer ?? []),
+    plan.env,
+    "-u",
+    "PWD",
+    plan.prlimit,
+    `--cpu=${l.cpuSeconds}`,
+    `--as=${l.memoryMiB * 1024 * 1024}`,
+    `--nproc=${l.processes}`,
+    `--fsize=${l.fileMiB * 1024 * 1024}`,
+    "--core=0",
+    "--",
+    ...plan.argv
+  )
+  return a
+}
+
+/** Stable ids of the journal events that link a run to a candidate (a retry appends nothing new). */
+export const linkEvents = (record: ExecutionRecord, candidateId: string): AppendInput => [
+  {
+    id: `${record.id}:execution`,
+    type: "execution_linked" as const,
+    at: record.endedAt,
+    candidateId,
+    execution: { runtimeId: record.id, status: record.status, logRef: record.stdout.path }
+  },
+  ...record.outputs.map((o, i) => ({
+    id: `${record.id}:artifact:${i}`,
+    type: "artifact_linked" as const,
+    at: record.endedAt,
+    candidateId,
+    artifact: { path: o.path, sha256: o.sha256, bytes: o.bytes }
+  }))
+]

@@ -1,0 +1,301 @@
+/**
+ * Grants: what a confined run may touch (input roots read-only, one work root read-write,
+ * nothing else), what it may spend (a budget carved from its parent's), until when. The pure
+ * part: input schemas, the stored form and its digest, path rules (always-protected paths,
+ * containment of a child in its parent), and the state and remaining budget of a grant from
+ * its stored record, its appended events, its children and its executions.
+ */
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
+import { InvalidInput, UnsafePath } from "./Errors.js"
+import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant } from "./ExecErrors.js"
+import { isUnder, normalizeRelative } from "./Paths.js"
+
+export const GRANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export const TOOLS = ["read", "bash", "notebook"] as const
+export type Tool = (typeof TOOLS)[number]
+
+const Iso = Schema.String.pipe(
+  Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: () => "expected an ISO-8601 instant with Z or an offset"
+  })
+)
+const Count = (max: number) => Schema.Number.pipe(Schema.int(), Schema.between(0, max))
+
+export const GrantBudget = Schema.Struct({
+  runs: Count(1_000_000),
+  wallSeconds: Count(365 * 86_400),
+  cpuSeconds: Count(365 * 86_400),
+  memoryMiB: Count(1_048_576).pipe(Schema.greaterThanOrEqualTo(16)),
+  outputMiB: Count(1_048_576)
+})
+export type GrantBudget = typeof GrantBudget.Type
+export const BUDGET_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "memoryMiB", "outputMiB"]
+/** Figures spent by runs and carved out for children; `memoryMiB` is a per-run ceiling, never spent. */
+export const SPENT_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "outputMiB"]
+
+const RelPath = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+
+/** The input of `dossier grant create`. */
+export const GrantInput = Schema.Struct({
+  id: Schema.optionalWith(Schema.String.pipe(Schema.pattern(GRANT_ID)), { exact: true }),
+  task: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)),
+  parent: Schema.optionalWith(Schema.String.pipe(Schema.pattern(GRANT_ID)), { exact: true }),
+  inputs: Schema.optionalWith(Schema.Array(RelPath).pipe(Schema.maxItems(64)), { exact: true, default: () => [] }),
+  work: RelPath,
+  protected: Schema.optionalWith(Schema.Array(RelPath).pipe(Schema.maxItems(256)), { exact: true, default: () => [] }),
+  tools: Schema.Array(Schema.Literal(...TOOLS)).pipe(Schema.maxItems(3)),
+  budget: GrantBudget,
+  deadline: Iso,
+  candidateId: Schema.optionalWith(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)), { exact: true })
+}).annotations({ identifier: "GrantInput" })
+export type GrantInput = typeof GrantInput.Type
+
+/** The input of `dossier grant narrow`: a sooner deadline and/or smaller budget figures. */
+export const NarrowInput = Schema.Struct({
+  deadline: Schema.optionalWith(Iso, { exact: true }),
+  budget: Schema.optionalWith(Schema.partial(GrantBudget), { exact: true }),
+  reason: Schema.optionalWith(Schema.String.pipe(Schema.maxLength(1024)), { exact: true })
+}).annotations({ identifier: "NarrowInput" })
+export type NarrowInput = typeof NarrowInput.Type
+
+/** A directory's canonical identity: its real path relative to the work folder, device and inode. */
+export const RootIdentity = Schema.Struct({ path: Schema.String, device: Schema.String, inode: Schema.String })
+export type RootIdentity = typeof RootIdentity.Type
+
+/** The stored grant (without its digest, which is computed over exactly this). */
+export const GrantContent = Schema.Struct({
+  id: Schema.String,
+  task: Schema.String,
+  parent: Schema.NullOr(Schema.String),
+  inputs: Schema.Array(RootIdentity),
+  work: RootIdentity,
+  protected: Schema.Array(Schema.String),
+  tools: Schema.Array(Schema.Literal(...TOOLS)),
+  budget: GrantBudget,
+  deadline: Schema.String,
+  network: Schema.Literal("offline"),
+  candidateId: Schema.NullOr(Schema.String)
+})
+export type GrantContent = typeof GrantContent.Type
+
+export const StoredGrant = Schema.Struct({ ...GrantContent.fields, digest: Schema.String })
+export type StoredGrant = typeof StoredGrant.Type
+
+export const GrantEvent = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("revoked"), at: Schema.String, reason: Schema.NullOr(Schema.String) }),
+  Schema.Struct({
+    type: Schema.Literal("narrowed"),
+    at: Schema.String,
+    deadline: Schema.NullOr(Schema.String),
+    budget: Schema.partial(GrantBudget),
+    reason: Schema.NullOr(Schema.String)
+  })
+)
+export type GrantEvent = typeof GrantEvent.Type
+
+export const grantDigest = (content: GrantContent): string => canonicalDigest(content)
+
+export const sealGrant = (content: GrantContent): StoredGrant => ({ ...content, digest: grantDigest(content) })
+
+/** The id a grant gets when its input names none: derived from the input's content. */
+export const derivedGrantId = (input: GrantInput): string => {
+  const { id: _id, ...rest } = input
+  return `g-${canonicalDigest(rest).slice(0, 16)}`
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/** Paths never visible to a confined run, whatever a grant says. */
+export const ALWAYS_PROTECTED = [".dossier", "plan.md", "research/<study>/research-events.jsonl"] as const
+const STUDY_RESERVED = new Set(["inputs", "sources", "results", "gate"])
+
+/** `a` equals `b` or lies below it. */
+export const within = (a: string, b: string): boolean => a === b || isUnder(a, b)
+export const overlaps = (a: string, b: string): boolean => within(a, b) || within(b, a)
+
+/** The always-protected path a root would expose (or lie inside), if any. */
+export const alwaysProtectedIn = (root: string): string | undefined => {
+  if (within(root, ".dossier")) return ".dossier"
+  if (root === "plan.md") return "plan.md"
+  if (root === "research") return "research/<study>/research-events.jsonl"
+  const parts = root.split("/")
+  if (parts.length === 2 && parts[0] === "research" && !STUDY_RESERVED.has(parts[1]!)) return `${root}/research-events.jsonl`
+  return undefined
+}
+
+export interface CheckedPaths {
+  readonly inputs: ReadonlyArray<string>
+  readonly work: string
+  readonly protected: ReadonlyArray<string>
+}
+
+const normalized = (field: string, p: string): Either.Either<string, UnsafePath> =>
+  Either.mapLeft(normalizeRelative(p), (e) => new UnsafePath({ path: `${field}: ${p}`, reason: e.reason }))
+
+/**
+ * Normalize the roots and apply the protection rules: no root exposes an always-protected path;
+ * no root lies inside a `protected` entry; the work root contains no `protected` entry (an
+ * entry below an input root is masked in the sandbox instead); inputs and work do not overlap.
+ */
+export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, UnsafePath | ProtectedPathInGrant | InvalidInput> =>
+  Either.gen(function*() {
+    const work = yield* normalized("work", input.work)
+    const inputs: Array<string> = []
+    for (const p of input.inputs) {
+      const n = yield* normalized("inputs", p)
+      if (!inputs.includes(n)) inputs.push(n)
+    }
+    const prot: Array<string> = []
+    for (const p of input.protected) {
+      const n = yield* normalized("protected", p)
+      if (!prot.includes(n)) prot.push(n)
+    }
+    for (const root of [...inputs, work]) {
+      const hit = alwaysProtectedIn(root)
+      if (hit !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: hit, root }))
+      const inside = prot.find((p) => within(root, p))
+      if (inside !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inside, root }))
+    }
+    const inWork = prot.find((p) => isUnder(p, work))
+    if (inWork !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work }))
+    const clash = inputs.find((i) => overlaps(i, work))
+    if (clash !== undefined) {
+      return yield* Either.left(
+        new InvalidInput({ issues: [{ path: "work", message: `the work root overlaps the input root '${clash}'` }] })
+      )
+    }
+    return { inputs, work, protected: prot }
+  })
+
+/** The `protected` entries that lie below one of the input roots: masked inside the sandbox. */
+export const maskedPaths = (grant: Pick<GrantContent, "inputs" | "protected">): ReadonlyArray<string> =>
+  grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
+
+// ---------------------------------------------------------------------------------------------
+// State and budget
+
+export type Figures = { readonly [K in BudgetResource]: number }
+
+/** What one execution spent (`outputMiB` in MiB, fractional). */
+export interface Spent {
+  readonly wallSeconds: number
+  readonly cpuSeconds: number
+  readonly outputBytes: number
+}
+
+/** The deadline and budget of a grant after its narrowing events. */
+export const effectiveTerms = (grant: StoredGrant, events: ReadonlyArray<GrantEvent>): { deadline: string; budget: Figures } => {
+  let deadline = grant.deadline
+  const budget: Record<BudgetResource, number> = { ...grant.budget }
+  for (const e of events) {
+    if (e.type !== "narrowed") continue
+    if (e.deadline !== null && Date.parse(e.deadline) < Date.parse(deadline)) deadline = e.deadline
+    for (const f of BUDGET_FIELDS) {
+      const v = e.budget[f]
+      if (v !== undefined && v < budget[f]) budget[f] = v
+    }
+  }
+  return { deadline, budget }
+}
+
+export const isRevoked = (events: ReadonlyArray<GrantEvent>): boolean => events.some((e) => e.type === "revoked")
+
+/** Remaining budget: the effective budget less what children were granted and what runs spent. */
+export const remainingBudget = (
+  budget: Figures,
+  children: ReadonlyArray<GrantBudget>,
+  spent: ReadonlyArray<Spent>
+): Figures => {
+  const out: Record<BudgetResource, number> = { ...budget }
+  for (const c of children) for (const f of SPENT_FIELDS) out[f] -= c[f]
+  out.runs -= spent.length
+  for (const s of spent) {
+    out.wallSeconds -= s.wallSeconds
+    out.cpuSeconds -= s.cpuSeconds
+    out.outputMiB -= s.outputBytes / (1024 * 1024)
+  }
+  for (const f of SPENT_FIELDS) out[f] = Math.max(0, Math.round(out[f] * 1000) / 1000)
+  return out
+}
+
+/** The first spent figure with nothing left, if any. */
+export const exhaustedResource = (remaining: Figures): BudgetResource | undefined =>
+  SPENT_FIELDS.find((f) => (f === "cpuSeconds" ? remaining[f] < 1 : remaining[f] <= 0))
+
+/**
+ * A grant's state. `chain` is the grant and then its ancestors, each with its events; a grant is
+ * revoked when it or an ancestor is, expired when its deadline or an ancestor's has passed.
+ */
+export const grantState = (
+  chain: ReadonlyArray<{ readonly grant: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>,
+  remaining: Figures,
+  now: Date
+): GrantState => {
+  if (chain.some((c) => isRevoked(c.events))) return "revoked"
+  if (Date.parse(effectiveDeadline(chain)) <= now.getTime()) return "expired"
+  if (exhaustedResource(remaining) !== undefined) return "exhausted"
+  return "active"
+}
+
+/** The soonest deadline along the chain (after narrowing). */
+export const effectiveDeadline = (
+  chain: ReadonlyArray<{ readonly grant: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>
+): string =>
+  chain.map((c) => effectiveTerms(c.grant, c.events).deadline).reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a))
+
+/**
+ * A child grant is contained in its parent: every input root inside one of the parent's roots,
+ * its work root inside the parent's work root, tools a subset, each budget figure at most what
+ * the parent has left (memory at most the parent's ceiling), deadline no later.
+ */
+export const checkContained = (
+  child: Pick<GrantContent, "inputs" | "work" | "tools" | "budget" | "deadline">,
+  parent: { readonly grant: StoredGrant; readonly deadline: string; readonly remaining: Figures }
+): Either.Either<void, GrantWidening> => {
+  const p = parent.grant
+  const parentRoots = [...p.inputs.map((i) => i.path), p.work.path]
+  for (const [i, r] of child.inputs.entries()) {
+    if (!parentRoots.some((root) => within(r.path, root))) {
+      return Either.left(new GrantWidening({ field: `inputs.${i}`, detail: `'${r.path}' is not inside a root of grant '${p.id}'` }))
+    }
+  }
+  if (!within(child.work.path, p.work.path)) {
+    return Either.left(new GrantWidening({ field: "work", detail: `'${child.work.path}' is not inside the work root '${p.work.path}' of grant '${p.id}'` }))
+  }
+  for (const t of child.tools) {
+    if (!p.tools.includes(t)) return Either.left(new GrantWidening({ field: "tools", detail: `'${t}' is not among the parent's tools` }))
+  }
+  for (const f of BUDGET_FIELDS) {
+    if (child.budget[f] > parent.remaining[f]) {
+      return Either.left(new GrantWidening({ field: `budget.${f}`, detail: `${child.budget[f]} is more than the ${parent.remaining[f]} the parent has left` }))
+    }
+  }
+  if (Date.parse(child.deadline) > Date.parse(parent.deadline)) {
+    return Either.left(new GrantWidening({ field: "deadline", detail: `${normalizeTimestamp(child.deadline)} is later than the parent's ${parent.deadline}` }))
+  }
+  return Either.right(undefined)
+}
+
+/** A narrowing may only make the deadline sooner and budget figures smaller. */
+export const checkNarrowing = (
+  terms: { readonly deadline: string; readonly budget: Figures },
+  narrow: NarrowInput
+): Either.Either<void, GrantWidening> => {
+  if (narrow.deadline !== undefined && Date.parse(narrow.deadline) > Date.parse(terms.deadline)) {
+    return Either.left(new GrantWidening({ field: "deadline", detail: `${normalizeTimestamp(narrow.deadline)} is later than ${terms.deadline}` }))
+  }
+  for (const f of BUDGET_FIELDS) {
+    const v = narrow.budget?.[f]
+    if (v !== undefined && v > terms.budget[f]) {
+      return Either.left(new GrantWidening({ field: `budget.${f}`, detail: `${v} is more than the current ${terms.budget[f]}` }))
+    }
+  }
+  return Either.right(undefined)
+}
+
+/** Programs that are shells: allowed only when `bash` is among the grant's tools. */
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "rbash"])
+export const isShell = (program: string): boolean => SHELLS.has(program.split("/").pop() ?? program)

@@ -1,0 +1,248 @@
+/**
+ * Grants over the FileStore, the work folder's Lock and WorkTree. Every write (create, revoke,
+ * narrow) runs under the lock across its read → check → write sequence; every command first
+ * records as `lost` the runs whose `dossier exec` died.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import { decodeWith } from "../domain/Decode.js"
+import type { DossierError } from "../domain/AllErrors.js"
+import { InvalidInput } from "../domain/Errors.js"
+import { ConflictingGrant, GrantDigestMismatch, GrantInactive, GrantNotFound, ProtectedPathInGrant } from "../domain/ExecErrors.js"
+import {
+  checkContained,
+  checkNarrowing,
+  checkPaths,
+  derivedGrantId,
+  effectiveDeadline,
+  effectiveTerms,
+  type GrantContent,
+  type GrantEvent,
+  GrantInput,
+  grantState,
+  NarrowInput,
+  overlaps,
+  remainingBudget,
+  type RootIdentity,
+  sealGrant,
+  type StoredGrant
+} from "../domain/Grant.js"
+import { normalizeTimestamp } from "../domain/Canonical.js"
+import { FileStore } from "../services/FileStore.js"
+import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
+import { Lock } from "../services/Lock.js"
+import { WorkTree } from "../services/WorkTree.js"
+import { grantPath, makeExecutionStore } from "./ExecutionStore.js"
+
+const decodeInput = decodeWith(GrantInput)
+const decodeNarrow = decodeWith(NarrowInput)
+const fromEither = <A, E>(e: Either.Either<A, E>) => Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
+
+export const GrantsLive = Layer.effect(
+  Grants,
+  Effect.gen(function*() {
+    const store = yield* FileStore
+    const lock = yield* Lock
+    const tree = yield* WorkTree
+    const xs = makeExecutionStore(store)
+
+    /** Every loadable grant with its events, and the ids of the damaged ones. */
+    const snapshot = Effect.gen(function*() {
+      const grants = new Map<string, { grant: StoredGrant; events: ReadonlyArray<GrantEvent> }>()
+      const damaged: Array<{ id: string; error: string }> = []
+      for (const id of yield* xs.grantIds) {
+        const g = yield* Effect.either(xs.loadGrant(id))
+        if (Either.isLeft(g)) {
+          if (g.left._tag === "GrantDigestMismatch" || g.left._tag === "GrantNotFound") {
+            damaged.push({ id, error: g.left._tag })
+            continue
+          }
+          return yield* g.left
+        }
+        grants.set(id, { grant: g.right, events: yield* xs.grantEvents(id) })
+      }
+      const spent = yield* xs.spentByGrant
+      return { grants, damaged, spent }
+    })
+    type Snapshot = Effect.Effect.Success<typeof snapshot>
+
+    const statusIn = (snap: Snapshot, id: string, now: Date): Effect.Effect<GrantStatus, DossierError> =>
+      Effect.gen(function*() {
+        const chain: Array<{ grant: StoredGrant; events: ReadonlyArray<GrantEvent> }> = []
+        let next: string | null = id
+        while (next !== null) {
+          const entry = snap.grants.get(next)
+          if (entry === undefined) {
+            const missing: string = next
+            return yield* (snap.damaged.some((d) => d.id === missing)
+              ? new GrantDigestMismatch({ grantId: missing })
+              : new GrantNotFound({ grantId: missing }))
+          }
+          if (chain.some((c) => c.grant.id === next)) break
+          chain.push(entry)
+          next = entry.grant.parent
+        }
+        const self = chain[0]!
+        const terms = effectiveTerms(self.grant, self.events)
+        const children = [...snap.grants.values()].filter((g) => g.grant.parent === id)
+        const remaining = remainingBudget(terms.budget, children.map((c) => c.grant.budget), snap.spent.get(id) ?? [])
+        return {
+          grant: self.grant,
+          state: grantState(chain, remaining, now),
+          deadline: effectiveDeadline(chain),
+          budget: terms.budget,
+          remaining,
+          events: self.events,
+          children: children.map((c) => c.grant.id),
+          chain: chain.map((c) => c.grant.id)
+        }
+      })
+
+    const fresh = (now: Date) => Effect.zipRight(xs.reapLost(now), snapshot)
+    /** For show and list, which only read: reap lost runs only when the lock is held (see Lock.withReadLock). */
+    const readSnapshot = (now: Date) => (held: boolean) => held ? fresh(now) : snapshot
+
+    const identityOf = (path: string): Effect.Effect<RootIdentity, DossierError> =>
+      tree.identity(path).pipe(
+        Effect.catchTag("FileNotFound", () =>
+          Effect.fail(new InvalidInput({ issues: [{ path, message: "not an existing directory inside the work folder" }] }))
+        )
+      )
+
+    const create: GrantsShape["create"] = (raw, now) =>
+      lock.withLock(Effect.gen(function*() {
+        const input = yield* fromEither(decodeInput(raw))
+        const paths = yield* fromEither(checkPaths(input))
+        if (Date.parse(input.deadline) <= now.getTime()) {
+          return yield* new InvalidInput({ issues: [{ path: "deadline", message: "the deadline has already passed" }] })
+        }
+        const id = input.id ?? derivedGrantId(input)
+        const snap = yield* fresh(now)
+        const inputs: Array<RootIdentity> = []
+        for (const p of paths.inputs) inputs.push(yield* identityOf(p))
+        // The work root may not exist yet: check what exists of it now, create it last.
+        const workNow = yield* Effect.either(tree.identity(paths.work))
+        if (Either.isLeft(workNow) && workNow.left._tag !== "FileNotFound") return yield* workNow.left
+        const contentWith = (work: RootIdentity): GrantContent => ({
+          id,
+          task: input.task,
+          parent: input.parent ?? null,
+          inputs,
+          work,
+          protected: paths.protected,
+          tools: [...new Set(input.tools)],
+          budget: input.budget,
+          deadline: normalizeTimestamp(input.deadline),
+          network: "offline",
+          candidateId: input.candidateId ?? null
+        })
+        const existing = snap.grants.get(id)
+        if (existing !== undefined || snap.damaged.some((d) => d.id === id)) {
+          if (existing === undefined || Either.isLeft(workNow)) return yield* new ConflictingGrant({ grantId: id })
+          const same = sealGrant(contentWith(workNow.right)).digest === existing.grant.digest
+          if (!same) return yield* new ConflictingGrant({ grantId: id })
+          const st = yield* statusIn(snap, id, now)
+          return { created: false, grant: { ...existing.grant, state: st.state } }
+        }
+        let ancestors: ReadonlyArray<string> = []
+        if (input.parent !== undefined) {
+          const parent = yield* statusIn(snap, input.parent, now)
+          if (parent.state !== "active") return yield* new GrantInactive({ grantId: parent.grant.id, state: parent.state })
+          // Containment looks at paths only; the work root's identity is known once it exists.
+          const child = contentWith(Either.isRight(workNow) ? workNow.right : { path: paths.work, device: "", inode: "" })
+          yield* fromEither(checkContained(child, { grant: parent.grant, deadline: parent.deadline, remaining: parent.remaining }))
+          ancestors = parent.chain
+        }
+        // Another task's active work root is off limits (ancestors excepted: a child lives inside them).
+        for (const other of snap.grants.values()) {
+          if (other.grant.task === input.task || ancestors.includes(other.grant.id)) continue
+          const st = yield* statusIn(snap, other.grant.id, now)
+          if (st.state !== "active") continue
+          for (const root of [...paths.inputs, paths.work]) {
+            if (overlaps(root, other.grant.work.path)) {
+              return yield* new ProtectedPathInGrant({ path: other.grant.work.path, root })
+            }
+          }
+        }
+        if (Either.isLeft(workNow)) {
+          yield* store.ensureDir(paths.work)
+        }
+        const work = yield* identityOf(paths.work)
+        const stored = sealGrant(contentWith(work))
+        yield* store.writeRetained(grantPath(id), `${JSON.stringify(stored, null, 2)}\n`)
+        const snapAfter = yield* snapshot
+        const st = yield* statusIn(snapAfter, id, now)
+        return { created: true, grant: { ...stored, state: st.state } }
+      }))
+
+    const show: GrantsShape["show"] = (id, now) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
+
+    const list: GrantsShape["list"] = (now) =>
+      lock.withReadLock((held) => Effect.gen(function*() {
+        const snap = yield* readSnapshot(now)(held)
+        const grants = []
+        for (const id of snap.grants.keys()) {
+          const st = yield* Effect.either(statusIn(snap, id, now))
+          if (Either.isLeft(st)) continue
+          const { grant, events: _e, chain: _c, ...rest } = st.right
+          grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
+        }
+        return { grants, damaged: snap.damaged }
+      }))
+
+    const descendantsOf = (snap: Snapshot, id: string): Array<string> => {
+      const out: Array<string> = []
+      const queue = [id]
+      while (queue.length > 0) {
+        const p = queue.shift()!
+        for (const g of snap.grants.values()) {
+          if (g.grant.parent === p && !out.includes(g.grant.id) && g.grant.id !== id) {
+            out.push(g.grant.id)
+            queue.push(g.grant.id)
+          }
+        }
+      }
+      return out
+    }
+
+    const revoke: GrantsShape["revoke"] = (id, reason, now) =>
+      lock.withLock(Effect.gen(function*() {
+        const snap = yield* fresh(now)
+        const before = yield* statusIn(snap, id, now)
+        const affected: Array<string> = []
+        for (const g of [id, ...descendantsOf(snap, id)]) {
+          const st = yield* Effect.either(statusIn(snap, g, now))
+          if (Either.isRight(st) && st.right.state !== "revoked") affected.push(g)
+        }
+        const appended = before.state !== "revoked" || !before.events.some((e) => e.type === "revoked")
+        if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
+        const after = yield* statusIn(yield* snapshot, id, now)
+        return { grant: after, appended, revoked: affected }
+      }))
+
+    const narrow: GrantsShape["narrow"] = (id, raw, now) =>
+      lock.withLock(Effect.gen(function*() {
+        const input = yield* fromEither(decodeNarrow(raw))
+        if (input.deadline === undefined && (input.budget === undefined || Object.keys(input.budget).length === 0)) {
+          return yield* new InvalidInput({ issues: [{ path: "", message: "give a deadline or at least one budget figure" }] })
+        }
+        const snap = yield* fresh(now)
+        const st = yield* statusIn(snap, id, now)
+        const own = effectiveTerms(st.grant, st.events)
+        yield* fromEither(checkNarrowing(own, input))
+        yield* xs.appendGrantEvent(id, {
+          type: "narrowed",
+          at: now.toISOString(),
+          deadline: input.deadline === undefined ? null : normalizeTimestamp(input.deadline),
+          budget: input.budget ?? {},
+          reason: input.reason ?? null
+        })
+        return yield* statusIn(yield* snapshot, id, now)
+      }))
+
+    const status: GrantsShape["status"] = (id, now) => Effect.flatMap(snapshot, (snap) => statusIn(snap, id, now))
+
+    return { create, show, list, revoke, narrow, status }
+  })
+)

@@ -1,0 +1,405 @@
+/**
+ * Sandbox on Linux through bubblewrap. Process tree of a run:
+ *
+ *   dossier (node) → perl wrapper → bwrap → bwrap's init (PID 1 of the new PID namespace) → perl (closes fds) → env → prlimit → program
+ *
+ * The wrapper (perl is part of every Debian system) dies with dossier (PR_SET_PDEATHSIG), joins
+ * the run's pids cgroup when there is one, starts bwrap and waits for it with wait4, which gives
+ * the CPU time and maximum resident size of the whole tree (every process of the PID namespace
+ * is reaped inside it). bwrap's `--die-with-parent` takes the sandbox down with the wrapper.
+ *
+ * Inside the sandbox perl first closes every inherited descriptor above 2 (the roots' directory
+ * descriptors, from which bwrap mounted them), then env drops PWD, then prlimit sets the limits.
+ *
+ * Limits: prlimit sets RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and no core files inside
+ * the sandbox. RLIMIT_NPROC does not bind processes of the machine's root user, so when dossier
+ * runs as root the run also gets a pids cgroup (cgroup v1 `pids` hierarchy, or the root of a
+ * cgroup v2 hierarchy with the pids controller); without one, a root run is refused.
+ */
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
+import { bwrapArgs, ETC_FILES, type KillReason, MAX_LOG_BYTES, SYSTEM_DIRS } from "../domain/Execution.js"
+import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
+import { type Captured, Sandbox, type SandboxOutcome, type SandboxRequest, type SandboxShape } from "../services/Sandbox.js"
+
+/** The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, cgroup dir (or -), bwrap argv. */
+const WRAPPER = String.raw`
+use strict; use Fcntl;
+my ($wait4, $prctl, $ppid, $cg, @cmd) = @ARGV;
+open(my $rep, ">&=", 3) or exit 120;
+fcntl($rep, F_SETFD, FD_CLOEXEC);
+select((select($rep), $| = 1)[0]);
+syscall($prctl + 0, 1, 9) if $prctl ne "-";
+exit 121 if getppid() != $ppid;
+if ($cg ne "-") { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
+my $pid = fork(); exit 123 unless defined $pid;
+if ($pid == 0) { exec { $cmd[0] } @cmd; exit 127; }
+print $rep "pid $pid\n";
+if ($wait4 ne "-") {
+  my $st = "\0" x 8; my $ru = "\0" x 256; my $r;
+  do { $r = syscall($wait4 + 0, $pid, $st, 0, $ru) } while ($r == -1);
+  my ($status) = unpack("i", $st); my @f = unpack("q18", $ru);
+  print $rep "end $status " . ($f[0] + $f[1] / 1e6 + $f[2] + $f[3] / 1e6) . " $f[4]\n";
+} else {
+  waitpid($pid, 0); my $status = $?; my @t = times;
+  print $rep "end $status " . ($t[2] + $t[3]) . " -1\n";
+}
+exit 0;
+`
+
+/** wait4, prctl and close syscall numbers where they are known. */
+const SYSCALLS: Record<string, readonly [number, number, number]> = { x64: [61, 157, 3], arm64: [260, 167, 57] }
+
+const SIGNALS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ" }
+
+const TERM_GRACE_MS = 2000
+const WATCH_MS = 500
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+interface Machine {
+  readonly bwrap: string
+  readonly perl: string
+  readonly prlimit: string
+  readonly env: string
+  readonly cgroup: string | null
+  readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
+  readonly etc: ReadonlyArray<string>
+}
+
+const executable = (p: string): boolean => {
+  try {
+    fs.accessSync(p, fs.constants.X_OK)
+    return fs.statSync(p).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** Fixed system locations only: a binary found through PATH could be anyone's. */
+const findIn = (name: string, dirs: ReadonlyArray<string>) => dirs.map((d) => `${d}/${name}`).find(executable)
+
+/** Where this process may create a pids cgroup (as root), if anywhere. */
+const pidsCgroupRoot = (): string | null => {
+  let mounts: string
+  try {
+    mounts = fs.readFileSync("/proc/self/mounts", "utf8")
+  } catch {
+    return null
+  }
+  for (const line of mounts.split("\n")) {
+    const [, dir, type, opts] = line.split(" ")
+    if (type === "cgroup" && dir !== undefined && opts?.split(",").includes("pids")) return dir
+  }
+  for (const line of mounts.split("\n")) {
+    const [, dir, type] = line.split(" ")
+    if (type !== "cgroup2" || dir === undefined) continue
+    try {
+      if (fs.readFileSync(`${dir}/cgroup.subtree_control`, "utf8").split(/\s+/).includes("pids")) return dir
+    } catch {
+      // not usable
+    }
+  }
+  return null
+}
+
+const discover = (): Machine | string => {
+  if (process.platform !== "linux") return `confined runs need Linux and bubblewrap; this is ${process.platform}`
+  if (process.env["DOSSIER_SANDBOX"] === "unavailable") return "turned off by DOSSIER_SANDBOX=unavailable"
+  if (SYSCALLS[process.arch] === undefined) return `no wait4 syscall number known for ${process.arch}`
+  const bwrap = findIn("bwrap", ["/usr/bin", "/bin", "/usr/local/bin"])
+  if (bwrap === undefined) return "bubblewrap (bwrap) is not installed"
+  const perl = findIn("perl", ["/usr/bin", "/bin"])
+  if (perl === undefined) return "perl is not installed (it measures the run)"
+  const prlimit = findIn("prlimit", ["/usr/bin"])
+  if (prlimit === undefined) return "prlimit (util-linux) is not installed in /usr/bin"
+  const env = findIn("env", ["/usr/bin"])
+  if (env === undefined) return "env (coreutils) is not installed in /usr/bin"
+  let cgroup: string | null = null
+  if (process.getuid?.() === 0) {
+    cgroup = pidsCgroupRoot()
+    if (cgroup === null) return "running as root, where RLIMIT_NPROC does not apply, and no pids cgroup is available"
+  }
+  const system: Array<{ path: string; link: string | null }> = []
+  for (const p of SYSTEM_DIRS) {
+    try {
+      const st = fs.lstatSync(p)
+      if (st.isSymbolicLink()) system.push({ path: p, link: fs.readlinkSync(p) })
+      else if (st.isDirectory()) system.push({ path: p, link: null })
+    } catch {
+      // absent on this machine
+    }
+  }
+  const etc = ETC_FILES.filter((p) => fs.existsSync(p))
+  return { bwrap, perl, prlimit, env, cgroup, system, etc }
+}
+
+/** Every descendant of `pid` (from /proc), children before grandchildren. */
+const descendants = (pid: number): Array<{ pid: number; ppid: number }> => {
+  const children = new Map<number, Array<number>>()
+  let names: Array<string> = []
+  try {
+    names = fs.readdirSync("/proc")
+  } catch {
+    return []
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "latin1")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      const list = children.get(ppid) ?? []
+      list.push(Number(name))
+      children.set(ppid, list)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: Array<{ pid: number; ppid: number }> = []
+  const queue = [pid]
+  while (queue.length > 0) {
+    const p = queue.shift()!
+    for (const c of children.get(p) ?? []) {
+      out.push({ pid: c, ppid: p })
+      queue.push(c)
+    }
+  }
+  return out
+}
+
+const signal = (pid: number, sig: NodeJS.Signals) => {
+  try {
+    process.kill(pid, sig)
+  } catch {
+    // already gone
+  }
+}
+
+class Capture {
+  private readonly chunks: Array<Buffer> = []
+  private kept = 0
+  total = 0
+  constructor(private readonly echo: NodeJS.WriteStream | null) {}
+  push(b: Buffer) {
+    this.total += b.length
+    if (this.kept < MAX_LOG_BYTES) {
+      const take = b.subarray(0, MAX_LOG_BYTES - this.kept)
+      this.chunks.push(take)
+      this.kept += take.length
+    }
+    this.echo?.write(b)
+  }
+  result(): Captured {
+    return { bytes: Buffer.concat(this.chunks), total: this.total }
+  }
+}
+
+/** Remove the (empty) cgroups left by dossier processes that died before removing theirs. */
+const removeStaleCgroups = (root: string) => {
+  let names: Array<string> = []
+  try {
+    names = fs.readdirSync(root).filter((n) => /^dossier-\d+-[0-9a-f]{8}$/.test(n))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = Number(name.split("-")[1])
+    if (pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue
+    try {
+      fs.rmdirSync(`${root}/${name}`)
+    } catch {
+      // still in use, or not ours to remove
+    }
+  }
+}
+
+const makeCgroup = (root: string, processes: number): string => {
+  removeStaleCgroups(root)
+  const dir = `${root}/dossier-${process.pid}-${randomBytes(4).toString("hex")}`
+  fs.mkdirSync(dir)
+  fs.writeFileSync(`${dir}/pids.max`, String(processes))
+  return dir
+}
+
+/** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */
+const removeCgroup = (dir: string) =>
+  Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }), Effect.ignore)
+
+interface Started {
+  readonly done: Promise<Omit<SandboxOutcome, "killed">>
+  readonly terminate: (reason: KillReason, detail: string) => void
+  readonly killed: () => { reason: KillReason; detail: string; signal: string } | null
+}
+
+/**
+ * Open every root of the grant (no link in the last component) and check that it is the directory
+ * granted (device and inode): bwrap mounts it from this descriptor, so a swap after the check
+ * changes nothing. Returns the descriptors, or the path of the first root that is not the one.
+ */
+const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: number }> } | { changed: string } => {
+  const fds: Array<{ path: string; fd: number }> = []
+  for (const r of [...request.grant.inputs, request.grant.work]) {
+    let fd: number
+    try {
+      fd = fs.openSync(`${request.root}/${r.path}`, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW)
+    } catch {
+      for (const f of fds) fs.closeSync(f.fd)
+      return { changed: r.path }
+    }
+    const st = fs.fstatSync(fd, { bigint: true })
+    fds.push({ path: r.path, fd })
+    if (String(st.dev) !== r.device || String(st.ino) !== r.inode) {
+      for (const f of fds) fs.closeSync(f.fd)
+      return { changed: r.path }
+    }
+  }
+  return { fds }
+}
+
+const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroup: string | null, echo: boolean): Started => {
+  // In the wrapper (and bwrap) the roots' descriptors are 4, 5, … in this order.
+  const sources = Object.fromEntries(roots.map((r, i) => [r.path, `/proc/self/fd/${4 + i}`]))
+  const [w4, pr, close] = SYSCALLS[process.arch]!
+  // Every descriptor above 2 is closed inside before the program starts: the roots' and any that
+  // dossier itself inherited without close-on-exec (Node passes those on to its children). perl
+  // without modules: POSIX alone takes longer to load than bwrap takes to start a sandbox.
+  const closer = [
+    m.perl,
+    "-e",
+    `opendir(my $d, "/proc/self/fd") or exit 126; my @f = grep { /^[0-9]+$/ && $_ > 2 } readdir($d); closedir($d); ` +
+    `syscall(${close}, $_ + 0) for @f; exec { $ARGV[0] } @ARGV or exit 127`,
+    "--"
+  ]
+  const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
+  let child: ReturnType<typeof spawn>
+  try {
+    child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {
+      stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd)],
+      env: {}
+    })
+  } finally {
+    for (const r of roots) fs.closeSync(r.fd)
+  }
+  const began = Date.now()
+  const out = new Capture(echo ? process.stdout : null)
+  const err = new Capture(echo ? process.stderr : null)
+  child.stdout!.on("data", (b: Buffer) => out.push(b))
+  child.stderr!.on("data", (b: Buffer) => err.push(b))
+  let report = ""
+  ;(child.stdio[3] as NodeJS.ReadableStream).on("data", (b: Buffer) => (report += b.toString("latin1")))
+  let bwrapPid: number | null = null
+  let killed: { reason: KillReason; detail: string; signal: string } | null = null
+  let escalation: NodeJS.Timeout | undefined
+  const bwrap = () => {
+    if (bwrapPid === null) {
+      const m = /^pid (\d+)$/m.exec(report)
+      if (m !== null) bwrapPid = Number(m[1])
+    }
+    return bwrapPid
+  }
+  const terminate = (reason: KillReason, detail: string) => {
+    if (killed !== null) return
+    killed = { reason, detail, signal: "SIGTERM" }
+    const b = bwrap()
+    if (b === null) {
+      signal(child.pid!, "SIGKILL")
+      killed.signal = "SIGKILL"
+      return
+    }
+    // The program and everything it started get SIGTERM; bwrap and the namespace's init are left
+    // alone (ending them would SIGKILL the tree at once).
+    for (const d of descendants(b)) if (d.ppid !== b) signal(d.pid, "SIGTERM")
+    escalation = setTimeout(() => {
+      if (killed !== null) killed.signal = "SIGKILL"
+      for (const d of descendants(b)) if (d.ppid === b) signal(d.pid, "SIGKILL")
+      signal(b, "SIGKILL")
+    }, TERM_GRACE_MS)
+  }
+  // Node's timers hold at most 2^31 - 1 ms (a longer delay fires at once); the watchdog loop
+  // enforces a wall limit beyond that.
+  const wallMs = request.limits.wallSeconds * 1000
+  const wall = wallMs <= MAX_TIMER_MS
+    ? setTimeout(() => terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`), wallMs)
+    : undefined
+  const done = new Promise<Omit<SandboxOutcome, "killed">>((resolve) => {
+    child.on("close", (code, sig) => {
+      if (wall !== undefined) clearTimeout(wall)
+      if (escalation !== undefined) clearTimeout(escalation)
+      const end = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m.exec(report)
+      let exitCode: number | null = null
+      let signalName: string | null = null
+      let cpuSeconds: number | null = null
+      let maxRssKiB: number | null = null
+      if (end !== null) {
+        const status = Number(end[1])
+        const termsig = status & 0x7f
+        if (termsig === 0) exitCode = (status >> 8) & 0xff
+        else signalName = SIGNALS[termsig] ?? `SIG${termsig}`
+        cpuSeconds = Math.round(Number(end[2]) * 1000) / 1000
+        maxRssKiB = Number(end[3]) < 0 ? null : Number(end[3])
+      } else {
+        signalName = sig ?? null
+        exitCode = code
+      }
+      resolve({ exitCode, signal: signalName, cpuSeconds, maxRssKiB, wallMs: Date.now() - began, stdout: out.result(), stderr: err.result() })
+    })
+  })
+  return { done, terminate, killed: () => killed }
+}
+
+export const SandboxBwrap = Layer.effect(
+  Sandbox,
+  Effect.gen(function*() {
+    const machine = yield* Effect.cached(
+      Effect.suspend(() => {
+        const m = discover()
+        return typeof m === "string" ? Effect.fail(new SandboxUnavailable({ reason: m })) : Effect.succeed(m)
+      })
+    )
+    const probe: SandboxShape["probe"] = Effect.asVoid(machine)
+
+    const run: SandboxShape["run"] = (request, options) =>
+      Effect.gen(function*() {
+        const m = yield* machine
+        const cgroup = m.cgroup === null ? null : yield* Effect.try({
+          try: () => makeCgroup(m.cgroup!, request.limits.processes),
+          catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
+        })
+        const roots = openRoots(request)
+        if ("changed" in roots) {
+          if (cgroup !== null) yield* removeCgroup(cgroup)
+          return yield* new RootIdentityChanged({ grantId: request.grant.id, path: roots.changed })
+        }
+        const started = yield* Effect.sync(() => start(m, request, roots.fds, cgroup, options.echo))
+        const began = Date.now()
+        const watchdog = Effect.gen(function*() {
+          for (;;) {
+            yield* Effect.sleep(WATCH_MS)
+            if (Date.now() - began >= request.limits.wallSeconds * 1000) {
+              return started.terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`)
+            }
+            const hit = yield* options.check
+            if (hit !== null) return started.terminate(hit.reason, hit.detail)
+          }
+        })
+        const fiber = yield* Effect.fork(watchdog)
+        const outcome = yield* Effect.promise(() => started.done)
+        yield* Fiber.interrupt(fiber)
+        if (cgroup !== null) yield* removeCgroup(cgroup)
+        const k = started.killed()
+        const killed: SandboxOutcome["killed"] = k === null ? null : { reason: k.reason, detail: k.detail }
+        const cpuLimitHit = k === null && outcome.cpuSeconds !== null && outcome.cpuSeconds >= request.limits.cpuSeconds * 0.9 &&
+          (outcome.exitCode === 137 || outcome.exitCode === 152)
+        if (cpuLimitHit) {
+          return { ...outcome, killed: { reason: "cpu-time" as const, detail: `used the ${request.limits.cpuSeconds} CPU seconds allowed` }, signal: outcome.exitCode === 137 ? "SIGKILL" : "SIGXCPU" }
+        }
+        return { ...outcome, killed, signal: k !== null && outcome.signal === null ? k.signal : outcome.signal }
+      })
+
+    return { probe, run }
+  })
+)

@@ -1,0 +1,91 @@
+/** WorkTree on Node: lstat of each component (bigint device and inode), never following a link. */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import type { TreeEntry } from "../domain/Execution.js"
+import type { RootIdentity } from "../domain/Grant.js"
+import { normalizeRelative } from "../domain/Paths.js"
+import { WorkTree } from "../services/WorkTree.js"
+import { Workdir } from "../services/Workdir.js"
+
+const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
+
+const kindOf = (st: fs.BigIntStats): TreeEntry["kind"] =>
+  st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other"
+
+export const WorkTreeLive = Layer.effect(
+  WorkTree,
+  Effect.map(Workdir, ({ root }) => {
+    const normalize = (p: string) => Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
+
+    const identity = (p: string): Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath> =>
+      Effect.flatMap(normalize(p), (rel) =>
+        Effect.suspend((): Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath> => {
+          let current = root
+          let st: fs.BigIntStats | undefined
+          for (const part of rel.split("/")) {
+            current = path.join(current, part)
+            try {
+              st = fs.lstatSync(current, { bigint: true })
+            } catch (e) {
+              const code = codeOf(e)
+              if (code === "ENOENT" || code === "ENOTDIR") return Effect.fail(new FileNotFound({ path: rel }))
+              return Effect.fail(new IoError({ path: rel, operation: "lstat", code }))
+            }
+            if (st.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+            if (!st.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
+          }
+          return Effect.succeed({ path: rel, device: String(st!.dev), inode: String(st!.ino) })
+        })
+      )
+
+    const scan = (p: string, maxEntries: number) =>
+      Effect.flatMap(identity(p).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null))), (id) =>
+        Effect.suspend(() => {
+          const out: Array<TreeEntry> = []
+          if (id === null) return Effect.succeed(out)
+          const walk = (rel: string): IoError | LimitExceeded | undefined => {
+            let names: Array<string>
+            try {
+              names = fs.readdirSync(path.join(root, rel)).sort()
+            } catch (e) {
+              return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+            }
+            for (const name of names) {
+              const child = `${rel}/${name}`
+              let st: fs.BigIntStats
+              try {
+                st = fs.lstatSync(path.join(root, child), { bigint: true })
+              } catch (e) {
+                if (codeOf(e) === "ENOENT") continue
+                return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
+              }
+              if (out.length >= maxEntries) return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
+              const kind = kindOf(st)
+              out.push({
+                path: child,
+                kind,
+                device: String(st.dev),
+                inode: String(st.ino),
+                size: Number(st.size),
+                mtimeNs: String(st.mtimeNs),
+                ctimeNs: String(st.ctimeNs)
+              })
+              if (kind === "directory") {
+                const e = walk(child)
+                if (e !== undefined) return e
+              }
+            }
+            return undefined
+          }
+          const e = walk(id.path)
+          return e === undefined ? Effect.succeed(out) : Effect.fail(e)
+        })
+      )
+
+    return { identity, scan }
+  })
+)

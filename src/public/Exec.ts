@@ -1,0 +1,30 @@
+/**
+ * `Exec` of the public surface: grants and confined execution (spec exec, docs/exec.md).
+ * `Grants` creates, shows, lists, revokes and narrows the grants of a work folder; `Exec` runs a
+ * program under a grant in a bubblewrap sandbox and shows its recorded execution. `GrantsLayer(dir)`
+ * and `ExecLayer(dir)` provide them over a work folder on disk; `GrantsLive`, `ExecLive`,
+ * `SandboxBwrap` and `WorkTreeLive` are the parts (they need `Files.BaseLive(dir)`).
+ */
+export { Exec, type ExecOptions, type ExecShape, type OutputFinding } from "../services/Exec.js"
+export { Grants, type GrantsShape, type GrantStatus, type GrantView } from "../services/Grants.js"
+export { Sandbox, type SandboxShape } from "../services/Sandbox.js"
+export { WorkTree, type WorkTreeShape } from "../services/WorkTree.js"
+export { ExecLayer, GrantsLayer } from "../layers/ExecLayer.js"
+export { ExecLive } from "../layers/ExecLive.js"
+export { GrantsLive } from "../layers/GrantsLive.js"
+export { SandboxBwrap } from "../layers/SandboxBwrap.js"
+export { WorkTreeLive } from "../layers/WorkTreeLive.js"
+export {
+  BUDGET_FIELDS,
+  GrantBudget,
+  GrantContent,
+  GrantEvent,
+  GrantInput,
+  NarrowInput,
+  RootIdentity,
+  StoredGrant,
+  TOOLS,
+  type Tool
+} from "../domain/Grant.js"
+export { ExecutionContent, ExecutionRecord, ExecutionStatus, KillReason, LogFile, OutputFile, receiptHolds } from "../domain/Execution.js"
+export * from "../domain/ExecErrors.js"

@@ -1,0 +1,40 @@
+/**
+ * Exec: run one program confined to a grant and keep the evidence
+ * (`.dossier/executions/<id>.json`, its stdout and stderr), optionally linking it to a
+ * candidate of a study's journal; show a recorded execution, re-verified.
+ *
+ * Layer: `ExecLive` (src/layers/ExecLive.ts), requiring Workdir | FileStore | Lock | WorkTree |
+ * Grants | Sandbox | Journal.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { DossierError } from "../domain/AllErrors.js"
+import type { ExecutionRecord } from "../domain/Execution.js"
+
+export interface ExecOptions {
+  readonly candidateId: string | null
+  readonly study: string | null
+  /** Copy the program's output to the terminal as well. */
+  readonly echo: boolean
+  readonly now: () => Date
+}
+
+export interface OutputFinding {
+  readonly kind: "output-missing" | "output-changed" | "log-changed"
+  readonly path: string
+  readonly expected: { readonly sha256: string; readonly bytes: number }
+  readonly actual: { readonly sha256: string; readonly bytes: number } | null
+}
+
+export interface ExecShape {
+  readonly run: (grantId: string, argv: ReadonlyArray<string>, options: ExecOptions) => Effect.Effect<{
+    readonly execution: ExecutionRecord
+    readonly linked: { readonly study: string; readonly appended: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> } | null
+  }, DossierError>
+  readonly show: (id: string, options: { readonly verify: boolean; readonly now: Date }) => Effect.Effect<{
+    readonly execution: ExecutionRecord
+    readonly verify?: { readonly checked: number; readonly findings: ReadonlyArray<OutputFinding>; readonly note: string }
+  }, DossierError>
+}
+
+export class Exec extends Context.Tag("dossier/Exec")<Exec, ExecShape>() {}

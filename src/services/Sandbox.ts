@@ -1,0 +1,50 @@
+/**
+ * Sandbox: runs one program confined (bubblewrap on Linux) and reports how it ended. It never
+ * falls back to an unconfined run: when confinement is not possible here, `SandboxUnavailable`.
+ * While the program runs, `check` is called at least once a second; when it names a reason the
+ * whole process tree is ended (SIGTERM, then SIGKILL after 2 s). The wall-time limit is enforced
+ * the same way. Each root is opened and checked against the grant's identity before the
+ * sandbox mounts it from that open directory (`RootIdentityChanged` when it is no longer the one).
+ *
+ * Layer: `SandboxBwrap` (src/layers/SandboxBwrap.ts).
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { KillReason, SandboxPlan } from "../domain/Execution.js"
+import type { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
+
+export interface Captured {
+  /** The retained bytes (at most `MAX_LOG_BYTES`). */
+  readonly bytes: Buffer
+  /** Every byte the program wrote, retained or not. */
+  readonly total: number
+}
+
+export interface SandboxOutcome {
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly killed: { readonly reason: KillReason; readonly detail: string } | null
+  readonly cpuSeconds: number | null
+  readonly maxRssKiB: number | null
+  readonly wallMs: number
+  readonly stdout: Captured
+  readonly stderr: Captured
+}
+
+export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit" | "env" | "sources" | "closer">
+
+export interface SandboxShape {
+  /** Can a confined run start here? (cached per layer) */
+  readonly probe: Effect.Effect<void, SandboxUnavailable>
+  readonly run: (
+    request: SandboxRequest,
+    options: {
+      /** Also copy the program's output to this process's stdout/stderr. */
+      readonly echo: boolean
+      /** Called at least once a second while the program runs; a reason ends it. */
+      readonly check: Effect.Effect<{ readonly reason: KillReason; readonly detail: string } | null>
+    }
+  ) => Effect.Effect<SandboxOutcome, SandboxUnavailable | RootIdentityChanged>
+}
+
+export class Sandbox extends Context.Tag("dossier/Sandbox")<Sandbox, SandboxShape>() {}

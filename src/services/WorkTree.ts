@@ -1,0 +1,22 @@
+/**
+ * WorkTree: what FileStore does not offer and confined execution needs — the canonical identity
+ * of a directory (device, inode, real path) reached without a link in any component, and an
+ * lstat walk of a directory tree that never follows a link. Paths are relative to the work
+ * folder; the same boundary rules as FileStore (no escape, no absolute path, no symlink above).
+ *
+ * Layer: `WorkTreeLive` (src/layers/WorkTreeLive.ts).
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import type { TreeEntry } from "../domain/Execution.js"
+import type { RootIdentity } from "../domain/Grant.js"
+
+export interface WorkTreeShape {
+  /** The identity of a directory; every component must be a directory, not a link. */
+  readonly identity: (path: string) => Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath>
+  /** Every entry below a directory (not the directory itself), sorted by path; at most `maxEntries`. */
+  readonly scan: (path: string, maxEntries: number) => Effect.Effect<ReadonlyArray<TreeEntry>, IoError | UnsafePath | LimitExceeded>
+}
+
+export class WorkTree extends Context.Tag("dossier/WorkTree")<WorkTree, WorkTreeShape>() {}

@@ -1,0 +1,369 @@
+/**
+ * End-to-end attacks on confined execution through the built CLI: each attempt must be refused
+ * or contained, and the evidence must say what happened. Skipped (loudly) without bubblewrap.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as path from "node:path"
+import {
+  createGrant,
+  D,
+  exec,
+  execAsync,
+  folder,
+  ok,
+  processesWith,
+  put,
+  putInput,
+  refused,
+  sandboxWorks,
+  stderrOf,
+  stdoutOf,
+  waitForRunning
+} from "./support.js"
+
+const sh = (script: string) => ["sh", "-c", script]
+
+describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
+  it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", () => {
+    const dir = folder()
+    put(dir, "research/st/research-events.jsonl", "")
+    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "ev.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+    createGrant(dir)
+    // The machine's own path to the folder, from a script (an argv naming it would be printed back).
+    put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)
+    const x = exec(dir, "g1", sh([
+      "cat /work/research/exp/data/train.csv",
+      "cat /work/research/exp/other/secret.txt",
+      "cat /work/research/exp/data/holdout/labels.csv",
+      "ls -A /work/research/exp/data/holdout",
+      "cat /work/research/exp/data/holdout.txt",
+      "cat /work/.dossier/grants/g1.json",
+      "cat /work/research/st/research-events.jsonl",
+      "cat /work/plan.md",
+      "sh host-path.sh",
+      "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
+      // No capability to undo the masks or the read-only binds.
+      "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
+      "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
+      "echo done"
+    ].join("; ")))
+    const out = stdoutOf(dir, x)
+    expect(out).toContain("a,b\n1,2\n")
+    expect(out).toContain("done")
+    for (const secret of ["OUTSIDE-SECRET", "HOLDOUT-LABELS", "HOLDOUT-FILE", "PLAN-TEXT", "candidate_created", "\"digest\""]) expect(out).not.toContain(secret)
+    // Only the granted roots exist under /work.
+    expect(out).toContain("research\nexp\ndata\nruns\n")
+    expect(x.status).toBe("exited")
+    expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
+  })
+
+  it("cannot escape through .., /proc/1/root or an absolute host path", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", sh([
+      "cat ../../other/secret.txt ../../../../plan.md ../../../../../../../../etc/shadow",
+      "cat /proc/1/root/work/plan.md /proc/1/root/work/research/exp/other/secret.txt",
+      "ls -A /proc/1/root/",
+      "echo end"
+    ].join("; ")))
+    const out = stdoutOf(dir, x)
+    expect(out).not.toContain("OUTSIDE-SECRET")
+    expect(out).not.toContain("PLAN-TEXT")
+    const listing = out.split("\n").filter((l) => l !== "end" && l !== "")
+    // The sandbox's own root: system directories, /proc, /dev, /tmp, /work; no home, root, var or the host's folders.
+    for (const host of ["root", "home", "var", "opt"]) expect(listing).not.toContain(host)
+    expect(listing).toContain("work")
+    expect(stderrOf(dir, x)).toMatch(/No such file/)
+  })
+
+  it("refuses roots that would expose protected paths, and paths that escape", () => {
+    const dir = folder()
+    put(dir, "research/st/notes.txt", "x")
+    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "a.json", { ...baseInput(), inputs: ["research/st"] })], "ProtectedPathInGrant").path)
+      .toBe("research/st/research-events.jsonl")
+    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "b.json", { ...baseInput(), inputs: [".dossier/grants"] })], "ProtectedPathInGrant").path).toBe(".dossier")
+    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "c.json", { ...baseInput(), inputs: ["research/exp/data/holdout"] })], "ProtectedPathInGrant").path)
+      .toBe("research/exp/data/holdout")
+    refused(dir, ["grant", "create", "--input", putInput(dir, "d.json", { ...baseInput(), inputs: ["research/../../x"] })], "UnsafePath")
+    refused(dir, ["grant", "create", "--input", putInput(dir, "e.json", { ...baseInput(), work: "/tmp/x" })], "UnsafePath")
+    fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/link"))
+    refused(dir, ["grant", "create", "--input", putInput(dir, "f.json", { ...baseInput(), inputs: ["research/exp/link"] })], "UnsafePath")
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+  })
+})
+
+const baseInput = () => ({
+  id: "g1",
+  task: "task-1",
+  inputs: ["research/exp/data"],
+  work: "research/exp/runs/r1",
+  protected: ["research/exp/data/holdout"],
+  tools: ["read", "bash"],
+  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 },
+  deadline: "2030-01-01T00:00:00Z"
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
+  it("cannot write into an input root; the work root is the only writable place", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", sh("echo bad > /work/research/exp/data/train.csv; echo new > /work/research/exp/data/n.txt; echo x > /tmp/t; echo y > /work/y; echo ok > result.txt"))
+    expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
+    expect(fs.existsSync(path.join(dir, "research/exp/data/n.txt"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, "y"))).toBe(false)
+    expect(stderrOf(dir, x)).toMatch(/Read-only file system/)
+    expect(x.outputs.map((o: any) => o.path)).toEqual(["research/exp/runs/r1/result.txt"])
+  })
+
+  it("a symlink it creates pointing outside is listed, never followed by the evidence scan; a hard link out fails", () => {
+    const dir = folder()
+    createGrant(dir)
+    put(dir, "research/exp/runs/r1/mk-host-link.sh", `ln -s ${dir}/research/exp/other/secret.txt host-link\n`)
+    const x = exec(dir, "g1", sh([
+      "ln -s /work/research/exp/data/train.csv in-link",
+      "ln -s ../../../../plan.md plan-link",
+      "sh mk-host-link.sh",
+      "ln /work/research/exp/data/train.csv hard",
+      "mkfifo fifo",
+      "echo real > real.txt"
+    ].join("; ")))
+    expect(x.outputs.map((o: any) => o.path)).toEqual(["research/exp/runs/r1/real.txt"])
+    expect(x.ignored).toEqual([
+      { path: "research/exp/runs/r1/fifo", kind: "other" },
+      { path: "research/exp/runs/r1/host-link", kind: "symlink" },
+      { path: "research/exp/runs/r1/in-link", kind: "symlink" },
+      { path: "research/exp/runs/r1/plan-link", kind: "symlink" }
+    ])
+    expect(fs.existsSync(path.join(dir, "research/exp/runs/r1/hard"))).toBe(false)
+    expect(stderrOf(dir, x)).toMatch(/Invalid cross-device link|Operation not permitted/)
+    // The record verifies, and a later show does not follow the links either.
+    const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
+    expect(shown.verify.findings).toEqual([])
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
+  it("cannot reach a server on the machine's loopback; only its own lo exists", async () => {
+    const dir = folder()
+    createGrant(dir)
+    let connections = 0
+    const server = net.createServer((s) => {
+      connections++
+      s.destroy()
+    })
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+    const port = (server.address() as net.AddressInfo).port
+    try {
+      const x = exec(dir, "g1", ["bash", "-c", `echo hi > /dev/tcp/127.0.0.1/${port} && echo CONNECTED; cat /proc/net/dev | tail -n +3 | cut -d: -f1`])
+      const out = stdoutOf(dir, x)
+      expect(out).not.toContain("CONNECTED")
+      expect(out.trim().split("\n").map((l) => l.trim())).toEqual(["lo"])
+      expect(connections).toBe(0)
+    } finally {
+      server.close()
+    }
+  })
+
+  it("runs with only PATH, HOME, LANG, TZ and DOSSIER_GRANT, in the work root, in a new session", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", ["env"])
+    expect(stdoutOf(dir, x).trim().split("\n").map((l) => l.split("=")[0]).sort()).toEqual(["DOSSIER_GRANT", "HOME", "LANG", "PATH", "TZ"])
+    expect(stdoutOf(dir, x)).toContain("DOSSIER_GRANT=g1\n")
+    const y = exec(dir, "g1", sh("pwd; cat /proc/self/stat | cut -d' ' -f6"))
+    const [pwd, session] = stdoutOf(dir, y).trim().split("\n")
+    expect(pwd).toBe("/work/research/exp/runs/r1")
+    expect(Number(session)).toBeGreaterThan(0)
+    // No descriptor but stdin, stdout and stderr reaches the program (ls's own directory handle aside).
+    const fds = exec(dir, "g1", ["ls", "/proc/self/fd"])
+    expect(stdoutOf(dir, fds).trim().split("\n").map(Number).filter((n) => n > 3)).toEqual([])
+  })
+
+  it("a shell needs bash among the tools", () => {
+    const dir = folder()
+    createGrant(dir, { tools: ["read"] })
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "sh", "-c", "true"], "GrantWidening").field).toBe("tools")
+    expect(exec(dir, "g1", ["true"]).exitCode).toBe(0)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
+  it("outliving the wall budget: sleep 1000 is killed and recorded", () => {
+    const dir = folder()
+    createGrant(dir, { budget: { runs: 5, wallSeconds: 2, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 } })
+    const t0 = Date.now()
+    const x = exec(dir, "g1", ["sleep", "1000"])
+    expect(Date.now() - t0).toBeLessThan(8000)
+    expect(x).toMatchObject({ status: "killed", reason: "wall-time", signal: "SIGTERM" })
+    expect(processesWith("1000").filter((p) => fs.readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("sleep"))).toEqual([])
+    // The wall budget is spent: nothing more runs.
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("wallSeconds")
+  })
+
+  it("a fork bomb stops at the process limit", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", ["perl", "-e", "my $n = 0; for (1..600) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 20; exit 0 } $n++ } print \"$n\\n\"; kill 9, -$$ if 0; exit 0"])
+    const forked = Number(stdoutOf(dir, x).trim())
+    expect(forked).toBeGreaterThan(10)
+    expect(forked).toBeLessThan(256)
+    expect(x.limits.processes).toBe(256)
+  })
+
+  it("allocating past the memory budget fails inside the sandbox", () => {
+    const dir = folder()
+    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 64, outputMiB: 8 } })
+    const x = exec(dir, "g1", ["perl", "-e", "my $x = 'a' x (300 * 1024 * 1024); print length($x), \"\\n\""])
+    expect(stdoutOf(dir, x)).not.toContain(String(300 * 1024 * 1024))
+    expect(x.exitCode).not.toBe(0)
+    expect(x.maxRssKiB).toBeLessThan(64 * 1024)
+  })
+
+  it("output beyond the budget is BudgetExceeded, and the run is recorded", () => {
+    const dir = folder()
+    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 1 } })
+    const e = refused(dir, ["exec", "--grant", "g1", "--", "sh", "-c", "head -c 700000 /dev/zero > a; head -c 700000 /dev/zero > b"], "BudgetExceeded")
+    expect(e).toMatchObject({ resource: "outputMiB", actual: 1_400_000 })
+    const shown = ok(dir, ["exec", "show", "--execution", e.executionId])
+    expect(shown.execution.outputs.length).toBe(2)
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
+  })
+
+  it("a grant with no run left refuses", () => {
+    const dir = folder()
+    createGrant(dir, { budget: { runs: 1, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 } })
+    exec(dir, "g1", ["true"])
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("runs")
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).state).toBe("exhausted")
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: roots and grants", () => {
+  it("a root replaced by a symlink (or another directory) between grant and exec is RootIdentityChanged", () => {
+    const dir = folder()
+    createGrant(dir)
+    fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-moved"))
+    fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/data"))
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "RootIdentityChanged").path).toBe("research/exp/data")
+    fs.unlinkSync(path.join(dir, "research/exp/data"))
+    fs.mkdirSync(path.join(dir, "research/exp/data"))
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "RootIdentityChanged").path).toBe("research/exp/data")
+    fs.rmdirSync(path.join(dir, "research/exp/data"))
+    fs.renameSync(path.join(dir, "research/exp/data-moved"), path.join(dir, "research/exp/data"))
+    expect(exec(dir, "g1", ["true"]).status).toBe("exited")
+    expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json")).length).toBe(1)
+  })
+
+  it("without a sandbox nothing runs: SandboxUnavailable, nothing recorded", () => {
+    const dir = folder()
+    createGrant(dir)
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "SandboxUnavailable", { DOSSIER_SANDBOX: "unavailable" }).reason).toMatch(/DOSSIER_SANDBOX/)
+    expect(fs.existsSync(path.join(dir, ".dossier/executions"))).toBe(false)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
+  it("revoking the grant while it runs kills it within 2 s, recorded killed: revoked", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sleep", "1000"])
+    await waitForRunning(dir)
+    await new Promise((r) => setTimeout(r, 300))
+    const t0 = Date.now()
+    ok(dir, ["grant", "revoke", "--grant", "g1", "--reason", "test"])
+    const r = await run.done
+    expect(Date.now() - t0).toBeLessThan(2500)
+    expect(r.code).toBe(0)
+    expect(r.json.execution).toMatchObject({ status: "killed", reason: "revoked" })
+    refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantInactive")
+  })
+
+  it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
+    const dir = folder()
+    createGrant(dir)
+    ok(dir, ["grant", "create", "--input", putInput(dir, "child.json", {
+      id: "g2",
+      task: "task-2",
+      parent: "g1",
+      inputs: ["research/exp/data"],
+      work: "research/exp/runs/r1/child",
+      tools: ["bash"],
+      budget: { runs: 2, wallSeconds: 30, cpuSeconds: 30, memoryMiB: 128, outputMiB: 1 },
+      deadline: "2029-01-01T00:00:00Z"
+    })])
+    const a = execAsync(dir, "g2", ["sleep", "1000"])
+    await waitForRunning(dir)
+    const revoked = ok(dir, ["grant", "revoke", "--grant", "g1"])
+    expect(revoked.revoked).toEqual(["g1", "g2"])
+    expect((await a.done).json.execution).toMatchObject({ status: "killed", reason: "revoked" })
+
+    const other = folder()
+    createGrant(other)
+    const b = execAsync(other, "g1", ["sleep", "1000"])
+    await waitForRunning(other)
+    ok(other, ["grant", "narrow", "--grant", "g1", "--input", putInput(other, "n.json", { deadline: new Date(Date.now() + 1000).toISOString() })])
+    expect((await b.done).json.execution).toMatchObject({ status: "killed", reason: "deadline" })
+  })
+
+  it("a root replaced while it runs kills it: root-identity-changed", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sleep", "1000"])
+    await waitForRunning(dir)
+    await new Promise((r) => setTimeout(r, 300))
+    fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
+    fs.mkdirSync(path.join(dir, "research/exp/data"))
+    const r = await run.done
+    expect(r.json.execution).toMatchObject({ status: "killed", reason: "root-identity-changed" })
+    expect(r.json.execution.detail).toContain("research/exp/data")
+  })
+
+  it("a root swapped for a link right as the run starts is never what gets mounted", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sh", "-c", "ls /work/research/exp/data; sleep 3; ls /work/research/exp/data"])
+    await waitForRunning(dir, 10_000)
+    fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
+    fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/data"))
+    const r = await run.done
+    if (r.json.ok) {
+      expect(r.json.execution).toMatchObject({ status: "killed", reason: "root-identity-changed" })
+      expect(fs.readFileSync(path.join(dir, r.json.execution.stdout.path), "utf8")).not.toContain("secret.txt")
+    } else {
+      expect(r.json.error).toMatchObject({ _tag: "RootIdentityChanged", path: "research/exp/data" })
+      expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".running.json"))).toEqual([])
+    }
+  })
+
+  it("an exec that dies takes the sandbox with it; the next command records the run as lost", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", ["sleep", "1234"])
+    const id = await waitForRunning(dir)
+    await new Promise((r) => setTimeout(r, 300))
+    run.child.kill("SIGKILL")
+    await run.done
+    await new Promise((r) => setTimeout(r, 300))
+    expect(processesWith("1234")).toEqual([])
+    const shown = ok(dir, ["exec", "show", "--execution", id])
+    expect(shown.execution).toMatchObject({ id, status: "lost", exitCode: null })
+    expect(fs.existsSync(path.join(dir, `.dossier/executions/${id}.running.json`))).toBe(false)
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(19)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: evidence", () => {
+  it("a tampered record is ExecutionDigestMismatch", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", sh("echo 42 > score.txt"))
+    const file = path.join(dir, `.dossier/executions/${x.id}.json`)
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(`"exitCode": 0`, `"exitCode": 1`))
+    refused(dir, ["exec", "show", "--execution", x.id], "ExecutionDigestMismatch")
+    refused(dir, ["exec", "show", "--execution", "x-20260101T000000-00000000"], "ExecutionNotFound")
+    const d = D(dir, ["exec", "--grant", "nope", "--", "true"])
+    expect(d.json.error._tag).toBe("GrantNotFound")
+  })
+})

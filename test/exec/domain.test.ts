@@ -1,0 +1,137 @@
+/** Pure decisions of grants and execution evidence, property-tested. */
+import { describe, expect, it } from "@effect/vitest"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import { changedFiles, receiptHolds, sealExecution, type TreeEntry } from "../../src/domain/Execution.js"
+import { alwaysProtectedIn, BUDGET_FIELDS, checkContained, checkNarrowing, type Figures, remainingBudget, sealGrant, type StoredGrant } from "../../src/domain/Grant.js"
+
+const parent: StoredGrant = sealGrant({
+  id: "p",
+  task: "t",
+  parent: null,
+  inputs: [{ path: "research/a/data", device: "1", inode: "2" }],
+  work: { path: "research/a/runs", device: "1", inode: "3" },
+  protected: [],
+  tools: ["read", "bash"],
+  budget: { runs: 10, wallSeconds: 100, cpuSeconds: 100, memoryMiB: 512, outputMiB: 50 },
+  deadline: "2030-01-01T00:00:00.000Z",
+  network: "offline",
+  candidateId: null
+})
+const remaining: Figures = { runs: 10, wallSeconds: 100, cpuSeconds: 100, memoryMiB: 512, outputMiB: 50 }
+const within = fc.record({
+  runs: fc.integer({ min: 0, max: 10 }),
+  wallSeconds: fc.integer({ min: 0, max: 100 }),
+  cpuSeconds: fc.integer({ min: 0, max: 100 }),
+  memoryMiB: fc.integer({ min: 16, max: 512 }),
+  outputMiB: fc.integer({ min: 0, max: 50 })
+})
+const childOf = (budget: Figures, over: object = {}) => ({
+  inputs: [{ path: "research/a/data/sub", device: "1", inode: "9" }],
+  work: { path: "research/a/runs/c", device: "1", inode: "8" },
+  tools: ["bash" as const],
+  budget,
+  deadline: "2029-01-01T00:00:00.000Z",
+  ...over
+})
+
+describe("grant containment", () => {
+  it.prop("a child within every figure is contained; raising any one figure past the parent's remainder names it", {
+    budget: within,
+    field: fc.constantFrom(...BUDGET_FIELDS),
+    extra: fc.integer({ min: 1, max: 1000 })
+  }, ({ budget, field, extra }) => {
+    expect(Either.isRight(checkContained(childOf(budget), { grant: parent, deadline: parent.deadline, remaining }))).toBe(true)
+    const wide = checkContained(childOf({ ...budget, [field]: remaining[field] + extra }), { grant: parent, deadline: parent.deadline, remaining })
+    expect(Either.isLeft(wide) && wide.left.field).toBe(`budget.${field}`)
+  })
+
+  it("roots, tools and deadline outside the parent are GrantWidening naming the field", () => {
+    const check = (over: object) => {
+      const r = checkContained(childOf(remaining, over), { grant: parent, deadline: parent.deadline, remaining })
+      return Either.isLeft(r) ? r.left.field : "contained"
+    }
+    expect(check({})).toBe("contained")
+    expect(check({ inputs: [{ path: "research/b", device: "1", inode: "1" }] })).toBe("inputs.0")
+    expect(check({ inputs: [{ path: "research/a/runs/x", device: "1", inode: "1" }] })).toBe("contained")
+    expect(check({ work: { path: "research/a/data/w", device: "1", inode: "1" } })).toBe("work")
+    expect(check({ tools: ["notebook"] })).toBe("tools")
+    expect(check({ deadline: "2030-01-01T00:00:00.001Z" })).toBe("deadline")
+  })
+
+  it.prop("a narrowing may only lower figures and bring the deadline forward", {
+    field: fc.constantFrom(...BUDGET_FIELDS),
+    delta: fc.integer({ min: -5, max: 5 })
+  }, ({ field, delta }) => {
+    const r = checkNarrowing({ deadline: parent.deadline, budget: remaining }, { budget: { [field]: remaining[field] + delta } })
+    expect(Either.isRight(r)).toBe(delta <= 0)
+  })
+
+  it.prop("carving: what children are granted and runs spend is taken from the remainder, never below zero", {
+    children: fc.array(within, { maxLength: 3 }),
+    runs: fc.array(fc.record({ wallSeconds: fc.nat(50), cpuSeconds: fc.nat(50), outputBytes: fc.nat(10 * 1024 * 1024) }), { maxLength: 3 })
+  }, ({ children, runs }) => {
+    const left = remainingBudget(remaining, children, runs)
+    expect(left.memoryMiB).toBe(remaining.memoryMiB)
+    const runsLeft = remaining.runs - children.reduce((n, c) => n + c.runs, 0) - runs.length
+    expect(left.runs).toBe(Math.max(0, runsLeft))
+    for (const f of BUDGET_FIELDS) expect(left[f]).toBeGreaterThanOrEqual(0)
+  })
+
+  it("always-protected paths", () => {
+    expect(alwaysProtectedIn(".dossier")).toBe(".dossier")
+    expect(alwaysProtectedIn(".dossier/grants")).toBe(".dossier")
+    expect(alwaysProtectedIn("research")).toBe("research/<study>/research-events.jsonl")
+    expect(alwaysProtectedIn("research/st")).toBe("research/st/research-events.jsonl")
+    expect(alwaysProtectedIn("research/sources")).toBeUndefined()
+    expect(alwaysProtectedIn("research/st/data")).toBeUndefined()
+  })
+})
+
+const entry = (path: string, over: Partial<TreeEntry> = {}): TreeEntry => ({
+  path, kind: "file", device: "1", inode: path, size: 1, mtimeNs: "1", ctimeNs: "1", ...over
+})
+
+describe("execution evidence", () => {
+  it.prop("outputs are the regular files created or changed; links and special files are listed apart, never as outputs", {
+    names: fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 8 }),
+    change: fc.array(fc.constantFrom("same", "touched", "new-file", "new-link", "gone"), { minLength: 8, maxLength: 8 })
+  }, ({ names, change }) => {
+    const before = names.map((n) => entry(`w/${n}`))
+    const after: Array<TreeEntry> = []
+    const expected: Array<string> = []
+    const ignored: Array<string> = []
+    names.forEach((n, i) => {
+      const c = change[i]!
+      if (c === "same") after.push(entry(`w/${n}`))
+      if (c === "touched") {
+        after.push(entry(`w/${n}`, { mtimeNs: "2" }))
+        expected.push(`w/${n}`)
+      }
+      if (c === "new-file") {
+        after.push(entry(`w/${n}`), entry(`w/${n}.new`))
+        expected.push(`w/${n}.new`)
+      }
+      if (c === "new-link") {
+        after.push(entry(`w/${n}`), entry(`w/${n}.lnk`, { kind: "symlink" }))
+        ignored.push(`w/${n}.lnk`)
+      }
+    })
+    const r = changedFiles(before, after)
+    expect(r.files).toEqual([...expected].sort())
+    expect(r.ignored.map((i) => i.path)).toEqual([...ignored].sort())
+  })
+
+  it("the receipt digest breaks when any field changes", () => {
+    const log = { path: ".dossier/executions/x/stdout", bytes: 0, sha256: "0".repeat(64), truncated: false }
+    const r = sealExecution({
+      id: "x-20260101T000000-00000000", grantId: "g", grantDigest: "d", task: "t", candidateId: null, argv: ["true"],
+      startedAt: "2026-01-01T00:00:00.000Z", endedAt: "2026-01-01T00:00:01.000Z", status: "exited", exitCode: 0, signal: null,
+      reason: null, detail: null, limits: { wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, processes: 1, fileMiB: 1 },
+      cpuSeconds: 0, maxRssKiB: 1, wallSeconds: 1, stdout: log, stderr: log, outputs: [], ignored: []
+    })
+    expect(receiptHolds(r)).toBe(true)
+    expect(receiptHolds({ ...r, exitCode: 1 })).toBe(false)
+    expect(receiptHolds({ ...r, outputs: [{ path: "a", bytes: 1, sha256: "1".repeat(64) }] })).toBe(false)
+  })
+})
