@@ -32,17 +32,20 @@ export const MAX_DOCUMENT_DEPTH = 128
 /** How deeply a free-form field (`params`, `scope`, keys of a gate state dossier does not own) may nest. */
 export const MAX_FREE_DEPTH = 64
 
-/**
- * The first reason `value` is not plain JSON data dossier accepts, or null: nested deeper than
- * `maxDepth`, or an object with an own `__proto__` key (JavaScript objects cannot keep it as
- * data: it would silently vanish, so it is refused). Iterative, so a value nested millions of
- * levels deep (or a cycle) is answered, not a stack overflow; the path names the offending value.
- */
-/** A UTF-16 surrogate without its pair: not Unicode text, and no canonical JSON can hold it. */
+/** A UTF-16 surrogate without its pair: not Unicode text, and no canonical JSON (RFC 8785) can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
 
+/**
+ * The first reason `value` is not plain JSON data dossier accepts, or null: nested deeper than
+ * `maxDepth`, an object with an own `__proto__` key (JavaScript objects cannot keep it as
+ * data: it would silently vanish, so it is refused), or a string or key holding a lone
+ * surrogate (every input may end up in canonical JSON, which cannot hold one). Iterative, so a
+ * value nested millions of levels deep (or a cycle) is answered, not a stack overflow; the path
+ * names the offending value.
+ */
 export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | null => {
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? { path: [], message: loneSurrogate } : null
   if (value === null || typeof value !== "object") return null
   interface Node {
     readonly v: object
@@ -63,6 +66,7 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const c: unknown = v[i]
+        if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, String(i)), message: loneSurrogate }
         if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
       }
       continue
@@ -71,7 +75,9 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!
       if (k === "__proto__") return { path: pathOf(node, k), message: "the key '__proto__' is not accepted" }
+      if (LONE_SURROGATE.test(k)) return { path: pathOf(node, k), message: loneSurrogate }
       const c: unknown = (v as Record<string, unknown>)[k]
+      if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, k), message: loneSurrogate }
       if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: k, parent: node })
     }
   }
@@ -144,29 +150,3 @@ export const checkNow = (now: unknown, path = "now"): Either.Either<Date, Invali
 /** `checkNow` where `now` may be left out (the method then reads Effect's Clock). */
 export const checkOptionalNow = (now: unknown, path = "now"): Either.Either<Date | undefined, InvalidInput> =>
   now === undefined ? Either.right(undefined) : checkNow(now, path)
-
-/**
- * The first string (or key) inside `value` holding a lone surrogate, as an issue, or null.
- * Canonical JSON (RFC 8785) cannot hold one, so inputs that are hashed canonically check this.
- * Iterative, like `jsonProblem`.
- */
-export const loneSurrogateProblem = (value: unknown): JsonProblem | null => {
-  const stack: Array<{ readonly v: unknown; readonly path: ReadonlyArray<string> }> = [{ v: value, path: [] }]
-  while (stack.length > 0) {
-    const { path, v } = stack.pop()!
-    if (typeof v === "string") {
-      if (LONE_SURROGATE.test(v)) return { path, message: loneSurrogate }
-      continue
-    }
-    if (v === null || typeof v !== "object") continue
-    if (Array.isArray(v)) {
-      v.forEach((c, i) => stack.push({ v: c, path: [...path, String(i)] }))
-      continue
-    }
-    for (const k of Object.keys(v)) {
-      if (LONE_SURROGATE.test(k)) return { path: [...path, k], message: loneSurrogate }
-      stack.push({ v: (v as Record<string, unknown>)[k], path: [...path, k] })
-    }
-  }
-  return null
-}

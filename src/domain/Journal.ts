@@ -8,7 +8,7 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { decodeWith, FreeJsonObject, issueOf, jsonProblem, loneSurrogateProblem, MAX_DOCUMENT_DEPTH, MAX_FREE_DEPTH } from "./Decode.js"
+import { decodeWith, FreeJsonObject, issueOf, jsonProblem, MAX_DOCUMENT_DEPTH, MAX_FREE_DEPTH } from "./Decode.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { isRealInstant } from "./Instant.js"
 import { normalizeRelative } from "./Paths.js"
@@ -288,7 +288,7 @@ export const MAX_BATCH = 10_000
 /** Decode an append input (one event or a non-empty array) as a whole; every issue is reported. */
 export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<JournalEvent>, InvalidInput> => {
   // Plain data first (depth, `__proto__`, lone surrogates), as every other input is checked.
-  const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH) ?? loneSurrogateProblem(input)
+  const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH)
   if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
   if (!Array.isArray(input)) {
     return Either.mapBoth(decodeEvent(input), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
