@@ -31,6 +31,9 @@ export const MIN_PARAGRAPH = 25
  */
 const NO_CHILDREN: Array<Node> = []
 
+/** The attributes of every element that has none: shared, never written (most elements have none). */
+const NO_ATTRIBS: Record<string, string> = {}
+
 const addChild = (parent: El, node: Node): void => {
   if (parent.children === NO_CHILDREN) parent.children = [node]
   else parent.children.push(node)
@@ -106,9 +109,16 @@ export const parsePage = (html: string): Page | undefined => {
   let title: El | undefined
   let baseHref: string | undefined
   const marksOf = pageMarks()
+  /** Whether the tag being opened had an attribute (else its element shares `NO_ATTRIBS`). */
+  let hadAttribute = false
   const parser = new Parser({
-    onopentag(name, attribs) {
+    onattribute() {
+      hadAttribute = true
+    },
+    onopentag(name, given) {
       if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
+      const attribs = hadAttribute ? given : NO_ATTRIBS
+      hadAttribute = false
       if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
       const isBlock = BLOCKS.has(name)
       const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
@@ -137,6 +147,10 @@ export const parsePage = (html: string): Page | undefined => {
     },
     onclosetag() {
       depth--
+      // An array pushed to a second time reserves seventeen slots: keep closed elements' children
+      // at their size, since the tree lives through the collector's copying.
+      const kids = top.children
+      if (kids.length > 1) top.children = kids.slice()
       if (top.parent !== undefined) top = top.parent
     }
   })
