@@ -168,10 +168,6 @@ export const parsePage = (html: string): Page | undefined => {
     },
     onclosetag() {
       depth--
-      // An array pushed to a second time reserves seventeen slots: keep closed elements' children
-      // at their size, since the tree lives through the collector's copying.
-      const kids = top.children
-      if (kids.length > 1) top.children = kids.slice()
       if (top.parent !== undefined) top = top.parent
     }
   })
