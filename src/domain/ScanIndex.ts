@@ -27,7 +27,8 @@
  */
 import { toBuffer } from "./Bytes.js"
 import { sha256Base64, sha256Hex } from "./Canonical.js"
-import type { RunStatus, UnresolvedOutcome } from "./Monitor.js"
+import type { UnresolvedOutcome } from "./MonitorOutputs.js"
+import type { RunStatus } from "./MonitorSchema.js"
 import { isRunMismatch, NONE_UNRESOLVED, type RunScan, type RunScanResult } from "./RunScan.js"
 
 /**
