@@ -70,7 +70,7 @@ export const makeCommands = (
       })
     )
 
-  const updateSubscriptionC: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
+  const editSubscription: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
@@ -347,7 +347,7 @@ export const makeCommands = (
 
   return {
     createSubscription,
-    updateSubscription: updateSubscriptionC,
+    updateSubscription: editSubscription,
     setSubscriptionStatus,
     createDueRun,
     transitionRun,
