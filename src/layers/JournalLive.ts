@@ -19,26 +19,9 @@ import { normalizeRelative } from "../domain/Paths.js"
 const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
 const SHA256_PATTERN = /^[0-9a-f]{64}$/
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-import {
-  type AppendResult,
-  checkStudyId,
-  decodeBatch,
-  type ArtifactFinding,
-  type ExecutionCheck,
-  type ExecutionFinding,
-  type Head,
-  type ImportResult,
-  type InspectResult,
-  type JournalEvent,
-  legacyEventId,
-  manifestBytes,
-  type RebuildResult,
-  type RecoverResult,
-  type StudyRow,
-  isStudyId,
-  studyPaths,
-  validateManifest
-} from "../domain/Journal.js"
+import { checkStudyId, isStudyId, type JournalEvent, studyPaths } from "../domain/Journal.js"
+import { type AppendResult, type ArtifactFinding, type ExecutionCheck, type ExecutionFinding, type Head, type ImportResult, type InspectResult, type RebuildResult, type RecoverResult, type StudyRow } from "../domain/JournalOutput.js"
+import { decodeBatch, legacyEventId, manifestBytes, validateManifest } from "../domain/JournalRules.js"
 import {
   ConflictingEvent,
   CorruptJournal,
