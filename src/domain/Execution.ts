@@ -111,6 +111,20 @@ export const runLimits = (remaining: Figures, deadline: string, now: Date): Exec
   fileMiB: Math.max(1, Math.ceil(remaining.outputMiB))
 })
 
+/** What a run used, or what runs before it spent: the figures a narrowing can take away mid-run. */
+export interface RunSpend {
+  readonly wallSeconds: number
+  readonly cpuSeconds: number
+}
+
+/**
+ * The first budget figure narrowed below what a running run may use: `terms` (the grant now) is
+ * smaller than `granted` (at admission) and this run's use has reached the new figure less what
+ * runs before it spent. Null when the run may go on.
+ */
+export const narrowedBeyond = (terms: RunSpend, granted: RunSpend, spentBefore: RunSpend, used: RunSpend): keyof RunSpend | null =>
+  (["wallSeconds", "cpuSeconds"] as const).find((f) => terms[f] < granted[f] && used[f] >= terms[f] - spentBefore[f]) ?? null
+
 /** One entry of a work-root scan (lstat data, never following links). */
 export interface TreeEntry {
   readonly path: string
