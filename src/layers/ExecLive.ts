@@ -90,6 +90,8 @@ export const ExecLive = Layer.effect(
           }
         }
         yield* sandbox.probe
+        // An unknown grant is refused before the lock, which would create `.dossier/` in a folder without one.
+        yield* xs.loadGrant(grantId)
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
@@ -226,7 +228,8 @@ export const ExecLive = Layer.effect(
 
     const show: ExecShape["show"] = (id, options) =>
       Effect.gen(function*() {
-        yield* lock.withLock(xs.reapLost(options.now))
+        // Only reads: lost runs are recorded when the lock can be had without creating anything.
+        yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
         const execution = yield* xs.loadExecution(id)
         if (!options.verify) return { execution }
         const findings: Array<OutputFinding> = []

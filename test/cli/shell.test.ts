@@ -248,7 +248,8 @@ describe("read-only commands", () => {
     ["monitor", "unresolved-outcomes"],
     ["next"],
     ["status"],
-    ["schema"]
+    ["schema"],
+    ["grant", "list"]
   ]
 
   it("create nothing in a folder dossier never wrote (no lock file, no directory)", () => {
