@@ -35,14 +35,19 @@ export type KillReason = typeof KillReason.Type
 
 export const ExecutionStatus = Schema.Literal("exited", "killed", "lost")
 
-export const ExecutionContent = Schema.Struct({
+/** What a run is, known when it starts: shared by its in-flight marker and its record. */
+const runFields = {
   id: Schema.String,
   grantId: Schema.String,
   grantDigest: Schema.String,
   task: Schema.String,
   candidateId: Schema.NullOr(Schema.String),
   argv: Schema.Array(Schema.String),
-  startedAt: Schema.String,
+  startedAt: Schema.String
+}
+
+export const ExecutionContent = Schema.Struct({
+  ...runFields,
   endedAt: Schema.String,
   status: ExecutionStatus,
   exitCode: Schema.NullOr(Schema.Number),
@@ -79,13 +84,7 @@ export const receiptHolds = (record: ExecutionRecord): boolean => {
 
 /** The in-flight marker written before a run starts, so a run whose `exec` died is recorded as `lost`. */
 export const RunningMarker = Schema.Struct({
-  id: Schema.String,
-  grantId: Schema.String,
-  grantDigest: Schema.String,
-  task: Schema.String,
-  candidateId: Schema.NullOr(Schema.String),
-  argv: Schema.Array(Schema.String),
-  startedAt: Schema.String,
+  ...runFields,
   owner: Schema.Struct({ pid: Schema.Number, startTicks: Schema.String }),
   limits: ExecutionContent.fields.limits
 })
