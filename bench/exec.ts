@@ -63,7 +63,7 @@ export const benchExec = async (): Promise<void> => {
     const bare = [...full.slice(0, full.indexOf("--")), "--", "/usr/bin/true"]
     const sandboxRun = () =>
       runtime.runPromise(Effect.flatMap(Sandbox, (s) =>
-        s.run({ root: dir, grant, argv: ["true"], limits, masks: [] }, { echo: false, check: Effect.succeed(null) })))
+        s.run({ root: dir, grant, argv: ["true"], limits, masks: [] }, { echo: false, check: () => Effect.succeed(null) })))
     const execRun = () =>
       runtime.runPromise(Effect.flatMap(Exec, (x) => x.run("bench", ["true"], { candidateId: null, study: null, echo: false, now: () => new Date() })))
     const cliRun = () => run(process.execPath, [CLI, "exec", "--grant", "bench", "--workdir", dir, "--json", "--", "true"])

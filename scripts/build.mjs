@@ -116,20 +116,9 @@ async function bundles() {
   const cjsExternal = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((d) => d !== "canonicalize")
   // CommonJS cannot be split: dist/lib/cjs/testing.js carries its own copy of the reference store
   // (the suite compares error tags, never classes).
+  // (Two entry points without splitting: each is bundled on its own.)
   await build({
-    entryPoints: { index: "src/index.ts" },
-    outdir: "dist/lib/cjs",
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    external: cjsExternal,
-    define: { "import.meta.url": "__dossierMetaUrl" },
-    banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: "warning"
-  })
-  await build({
-    entryPoints: { testing: "src/testing.ts" },
+    entryPoints: { index: "src/index.ts", testing: "src/testing.ts" },
     outdir: "dist/lib/cjs",
     bundle: true,
     format: "cjs",

@@ -7,8 +7,8 @@
  * errors and help always come from one place. Property tests check that the fast path, Usage.ts
  * and @effect/cli agree on every line the fast path accepts.
  */
-import * as Option from "effect/Option"
-import { type CommandSpec, parseInteger, parseNow } from "./Spec.js"
+import type { CommandSpec } from "./Spec.js"
+import { toValues } from "./Values.js"
 
 const BOOLEAN_WORDS = new Set(["true", "1", "y", "yes", "on", "false", "0", "n", "no", "off"])
 
@@ -53,52 +53,7 @@ export const fastParse = (specs: ReadonlyArray<CommandSpec>, argv: ReadonlyArray
     }
     positionals.push(tok)
   }
-  const args = Object.entries(spec.args ?? {})
-  if (positionals.length > args.length) return undefined
-  const values: Record<string, unknown> = {}
-  if (spec.rest !== undefined) values[spec.rest.name] = forced
-  for (const [i, [key, a]] of args.entries()) {
-    const v = positionals[i]
-    if (v === undefined && !a.optional) return undefined
-    values[key] = a.optional ? Option.fromNullable(v) : v
-  }
-  for (const [key, f] of Object.entries(spec.flags)) {
-    const v = raw.get(key)
-    switch (f.kind) {
-      case "boolean":
-        values[key] = v === true
-        break
-      case "text":
-        if (v === undefined && f.default === undefined) return undefined
-        values[key] = v ?? f.default
-        break
-      case "optionalText":
-      case "workdir":
-        values[key] = Option.fromNullable(v as string | undefined)
-        break
-      case "integer": {
-        if (v === undefined) {
-          if (f.default !== undefined) values[key] = f.default
-          else if (f.optional === true) values[key] = Option.none()
-          else return undefined
-          break
-        }
-        const n = parseInteger(f, v as string)
-        if (typeof n === "string") return undefined
-        values[key] = f.optional === true && f.default === undefined ? Option.some(n) : n
-        break
-      }
-      case "now": {
-        if (v === undefined) {
-          values[key] = Option.none()
-          break
-        }
-        const d = parseNow(v as string)
-        if (typeof d === "string") return undefined
-        values[key] = Option.some(d)
-        break
-      }
-    }
-  }
-  return { spec, values }
+  if (positionals.length > Object.keys(spec.args ?? {}).length) return undefined
+  const converted = toValues(spec, raw, positionals, forced ?? [])
+  return converted._tag === "Miss" ? undefined : { spec, values: converted.values }
 }

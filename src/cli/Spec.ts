@@ -16,7 +16,18 @@ export type ValueKind = "text" | "path" | "id" | "url" | "status"
 
 export type FlagSpec =
   | { readonly kind: "text"; readonly name: string; readonly description: string; readonly default?: string; readonly value?: ValueKind }
-  | { readonly kind: "optionalText"; readonly name: string; readonly description: string; readonly value?: ValueKind }
+  | {
+    readonly kind: "optionalText"
+    readonly name: string
+    readonly description: string
+    readonly value?: ValueKind
+    /**
+     * Required all the same: help, usage lines, the parsers and the MCP tool treat it as required,
+     * while its value stays an `Option` and @effect/cli's command tree (for completions) sees it as
+     * optional (`exec --grant`: a required flag of `exec` would make it refuse `exec show`).
+     */
+    readonly required?: boolean
+  }
   | { readonly kind: "boolean"; readonly name: string; readonly description: string }
   | {
     readonly kind: "integer"
@@ -37,6 +48,8 @@ export interface ArgSpec {
   readonly description: string
   readonly optional: boolean
   readonly value?: ValueKind
+  /** How usage lines write it, when not `<name>` (a rest: `<program> [args…]`). */
+  readonly usage?: string
 }
 
 export type Flags = Readonly<Record<string, FlagSpec>>
@@ -151,6 +164,12 @@ export const now = {
 
 /** Flag names every command that has them explains in `dossier --help` instead of on its own page. */
 export const SHARED_FLAGS: ReadonlyArray<FlagSpec> = [workdir, json, now, input]
+
+/** Must the flag be given? (A text or integer flag without a default, or a required optionalText.) */
+export const isRequired = (f: FlagSpec): boolean =>
+  (f.kind === "text" && f.default === undefined) ||
+  (f.kind === "integer" && f.default === undefined && f.optional !== true) ||
+  (f.kind === "optionalText" && f.required === true)
 
 /** The placeholder of a flag's value in usage lines and help (`<integer>`, `<instant>`…). */
 export const valueKindOf = (f: FlagSpec | ArgSpec): string | undefined => {

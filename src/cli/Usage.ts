@@ -7,9 +7,9 @@
  * only for `--completions`. Help pages are generated from the same declarations as the parsers,
  * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
  */
-import * as Option from "effect/Option"
-import { type ArgSpec, type CommandSpec, type FlagSpec, json, now, parseInteger, parseNow, valueKindOf, workdir } from "./Spec.js"
+import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, json, now, valueKindOf, workdir } from "./Spec.js"
 import { allSpecs, groups } from "./Specs.js"
+import { commandName, placeholder, restUsage, toValues } from "./Values.js"
 
 export const VERSION = "0.1.0"
 
@@ -152,11 +152,6 @@ export const route = (argv: ReadonlyArray<string>): Route => {
   return parseCommand(spec, argv.slice(1))
 }
 
-const commandName = (spec: CommandSpec) => `dossier ${spec.path.join(" ")}`
-const placeholder = (f: FlagSpec) => {
-  const k = valueKindOf(f)
-  return k === undefined ? `--${f.name}` : `--${f.name} <${k}>`
-}
 
 /** Parse the words after the command's path; the values have the fast path's shape. */
 export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): Route => {
@@ -220,55 +215,8 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
         : `unexpected argument '${extra}' for '${name}' (it takes ${args.map(([, a]) => `<${a.name}>`).join(" ")})`
     )
   }
-  const values: Record<string, unknown> = {}
-  if (spec.rest !== undefined) {
-    if (forced.length === 0 && !spec.rest.optional) return usage(`'${name}' needs <${spec.rest.name}…> after --: ${spec.rest.description}`)
-    values[spec.rest.name] = forced
-  }
-  for (const [i, [key, a]] of args.entries()) {
-    const v = positionals[i]
-    if (v === undefined && !a.optional) return usage(`'${name}' needs <${a.name}>: ${a.description}`)
-    values[key] = a.optional ? Option.fromNullable(v) : v
-  }
-  for (const [key, f] of Object.entries(spec.flags)) {
-    const v = raw.get(key)
-    switch (f.kind) {
-      case "boolean":
-        values[key] = v === true
-        break
-      case "text":
-        if (v === undefined && f.default === undefined) return usage(`'${name}' needs ${placeholder(f)}: ${f.description}`)
-        values[key] = v ?? f.default
-        break
-      case "optionalText":
-      case "workdir":
-        values[key] = Option.fromNullable(v as string | undefined)
-        break
-      case "integer": {
-        if (v === undefined) {
-          if (f.default !== undefined) values[key] = f.default
-          else if (f.optional === true) values[key] = Option.none()
-          else return usage(`'${name}' needs ${placeholder(f)}: ${f.description}`)
-          break
-        }
-        const n = parseInteger(f, v as string)
-        if (typeof n === "string") return usage(n)
-        values[key] = f.optional === true && f.default === undefined ? Option.some(n) : n
-        break
-      }
-      case "now": {
-        if (v === undefined) {
-          values[key] = Option.none()
-          break
-        }
-        const d = parseNow(v as string)
-        if (typeof d === "string") return usage(d)
-        values[key] = Option.some(d)
-        break
-      }
-    }
-  }
-  return { _tag: "Run", spec, values }
+  const converted = toValues(spec, raw, positionals, forced)
+  return converted._tag === "Miss" ? usage(converted.message) : { _tag: "Run", spec, values: converted.values }
 }
 
 // --- help pages ------------------------------------------------------------------------------
@@ -305,8 +253,7 @@ export const wrap = (text: string, width: number, indent: number, firstIndent = 
   return lines.join("\n")
 }
 
-const required = (f: FlagSpec) =>
-  (f.kind === "text" && f.default === undefined) || (f.kind === "integer" && f.default === undefined && f.optional !== true)
+const required = isRequired
 
 export const usageLine = (spec: CommandSpec): string => {
   const parts = [commandName(spec)]
@@ -315,7 +262,7 @@ export const usageLine = (spec: CommandSpec): string => {
   for (const f of own.filter(required)) parts.push(placeholder(f))
   for (const f of own.filter((f) => !required(f))) parts.push(`[${placeholder(f)}]`)
   for (const f of Object.values(spec.flags).filter(isShared)) parts.push(`[${placeholder(f)}]`)
-  if (spec.rest !== undefined) parts.push(spec.rest.optional ? `[-- <${spec.rest.name}>…]` : `-- <${spec.rest.name}>…`)
+  if (spec.rest !== undefined) parts.push(spec.rest.optional ? `[-- ${restUsage(spec.rest)}]` : `-- ${restUsage(spec.rest)}`)
   return parts.join(" ")
 }
 
@@ -359,7 +306,10 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
       usage: usageLine(spec),
       description: spec.description,
       options: Object.values(spec.flags).map(optionOf),
-      arguments: Object.values(spec.args ?? {}).map(argOf),
+      arguments: [
+        ...Object.values(spec.args ?? {}).map(argOf),
+        ...(spec.rest === undefined ? [] : [{ ...argOf(spec.rest), name: `-- ${restUsage(spec.rest)}` }])
+      ],
       subcommands: []
     }
   }
@@ -390,7 +340,7 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
 }
 
 const optionLine = (o: { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }) => {
-  const head = o.type === "boolean" ? o.name : o.name.startsWith("<") ? o.name : `${o.name} <${o.type}>`
+  const head = o.type === "boolean" ? o.name : o.name.startsWith("<") || o.name.startsWith("-- ") ? o.name : `${o.name} <${o.type}>`
   const text = `${o.required ? "(required) " : ""}${o.description}`
   const col = 26
   if (head.length + 4 <= col) return `  ${head.padEnd(col - 2)}${wrap(text, WIDTH, col, col).slice(col)}`

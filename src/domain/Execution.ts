@@ -35,14 +35,19 @@ export type KillReason = typeof KillReason.Type
 
 export const ExecutionStatus = Schema.Literal("exited", "killed", "lost")
 
-export const ExecutionContent = Schema.Struct({
+/** What a run is, known when it starts: shared by its in-flight marker and its record. */
+const runFields = {
   id: Schema.String,
   grantId: Schema.String,
   grantDigest: Schema.String,
   task: Schema.String,
   candidateId: Schema.NullOr(Schema.String),
   argv: Schema.Array(Schema.String),
-  startedAt: Schema.String,
+  startedAt: Schema.String
+}
+
+export const ExecutionContent = Schema.Struct({
+  ...runFields,
   endedAt: Schema.String,
   status: ExecutionStatus,
   exitCode: Schema.NullOr(Schema.Number),
@@ -79,13 +84,7 @@ export const receiptHolds = (record: ExecutionRecord): boolean => {
 
 /** The in-flight marker written before a run starts, so a run whose `exec` died is recorded as `lost`. */
 export const RunningMarker = Schema.Struct({
-  id: Schema.String,
-  grantId: Schema.String,
-  grantDigest: Schema.String,
-  task: Schema.String,
-  candidateId: Schema.NullOr(Schema.String),
-  argv: Schema.Array(Schema.String),
-  startedAt: Schema.String,
+  ...runFields,
   owner: Schema.Struct({ pid: Schema.Number, startTicks: Schema.String }),
   limits: ExecutionContent.fields.limits
 })
@@ -110,6 +109,20 @@ export const runLimits = (remaining: Figures, deadline: string, now: Date): Exec
   processes: MAX_PROCESSES,
   fileMiB: Math.max(1, Math.ceil(remaining.outputMiB))
 })
+
+/** What a run used, or what runs before it spent: the figures a narrowing can take away mid-run. */
+export interface RunSpend {
+  readonly wallSeconds: number
+  readonly cpuSeconds: number
+}
+
+/**
+ * The first budget figure narrowed below what a running run may use: `terms` (the grant now) is
+ * smaller than `granted` (at admission) and this run's use has reached the new figure less what
+ * runs before it spent. Null when the run may go on.
+ */
+export const narrowedBeyond = (terms: RunSpend, granted: RunSpend, spentBefore: RunSpend, used: RunSpend): keyof RunSpend | null =>
+  (["wallSeconds", "cpuSeconds"] as const).find((f) => terms[f] < granted[f] && used[f] >= terms[f] - spentBefore[f]) ?? null
 
 /** One entry of a work-root scan (lstat data, never following links). */
 export interface TreeEntry {

@@ -14,8 +14,8 @@
  *   heading above it (null when there is none).
  */
 import * as Either from "effect/Either"
-import { Tokenizer } from "htmlparser2"
 import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote } from "./Quote.js"
+import { tokenizeHtml } from "./HtmlText.js"
 import { type MappedText, normalizeMapped, sourceEnd, sourceStart, type TextFormat, visibleText } from "./VisibleText.js"
 
 export interface FollowMatch {
@@ -154,8 +154,7 @@ const HTML_HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 const htmlBlocks = (html: string): Array<Block> => {
   const cuts: Array<{ at: number; heading: "open" | "close" | null }> = [{ at: 0, heading: null }]
   const nameAt = (a: number, b: number) => html.slice(a, b).toLowerCase()
-  const noop = () => {}
-  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, {
+  tokenizeHtml(html, {
     onopentagname(a, b) {
       const name = nameAt(a, b)
       if (HTML_BLOCKS.has(name)) cuts.push({ at: Math.max(0, a - 1), heading: HTML_HEADINGS.has(name) ? "open" : null })
@@ -163,23 +162,8 @@ const htmlBlocks = (html: string): Array<Block> => {
     onclosetag(a, b) {
       const name = nameAt(a, b)
       if (HTML_BLOCKS.has(name)) cuts.push({ at: Math.max(0, a - 2), heading: HTML_HEADINGS.has(name) ? "close" : null })
-    },
-    ontext: noop,
-    ontextentity: noop,
-    onselfclosingtag: noop,
-    oncdata: noop,
-    onattribdata: noop,
-    onattribentity: noop,
-    onattribend: noop,
-    onattribname: noop,
-    oncomment: noop,
-    ondeclaration: noop,
-    onend: noop,
-    onopentagend: noop,
-    onprocessinginstruction: noop
+    }
   })
-  tokenizer.write(html)
-  tokenizer.end()
   cuts.push({ at: html.length, heading: null })
   const blocks: Array<Block> = []
   for (let i = 0; i + 1 < cuts.length; i++) {

@@ -22,6 +22,7 @@ import {
   type KillReason,
   linkEvents,
   type LogFile,
+  narrowedBeyond,
   type OutputFile,
   runLimits,
   type RunningMarker,
@@ -35,7 +36,7 @@ import { FileStore } from "../services/FileStore.js"
 import { Grants } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
-import { Sandbox } from "../services/Sandbox.js"
+import { type RunUsage, Sandbox } from "../services/Sandbox.js"
 import { WorkTree } from "../services/WorkTree.js"
 import { Workdir } from "../services/Workdir.js"
 import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
@@ -89,6 +90,8 @@ export const ExecLive = Layer.effect(
           }
         }
         yield* sandbox.probe
+        // An unknown grant is refused before the lock, which would create `.dossier/` in a folder without one.
+        yield* xs.loadGrant(grantId)
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
@@ -126,7 +129,8 @@ export const ExecLive = Layer.effect(
             limits
           }
           yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(marker)}\n`)
-          return { st, marker, masks, spentBeforeWall: st.budget.wallSeconds - st.remaining.wallSeconds }
+          const spentBefore = { wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds, cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds }
+          return { st, marker, masks, spentBefore }
         }))
         const { st, marker, masks } = admitted
         const grant = st.grant
@@ -134,8 +138,7 @@ export const ExecLive = Layer.effect(
 
         // 2. The run.
         const before = yield* tree.scan(grant.work.path, MAX_WORK_ENTRIES)
-        const startedMs = Date.parse(marker.startedAt)
-        const check: Effect.Effect<{ reason: KillReason; detail: string } | null> = Effect.gen(function*() {
+        const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> => Effect.gen(function*() {
           const now = options.now()
           for (const g of st.chain) {
             const events = yield* xs.grantEvents(g)
@@ -144,11 +147,11 @@ export const ExecLive = Layer.effect(
             if (Either.isLeft(loaded)) return { reason: "revoked" as const, detail: `grant '${g}' can no longer be verified` }
             const terms = effectiveTerms(loaded.right, events)
             if (Date.parse(terms.deadline) <= now.getTime()) return { reason: "deadline" as const, detail: `the deadline ${terms.deadline} of grant '${g}' passed` }
-            if (g === grantId && terms.budget.wallSeconds < st.budget.wallSeconds) {
+            if (g === grantId) {
               // A narrowed budget: what this run may still use is the new figure less what was spent before it.
-              const allowed = terms.budget.wallSeconds - admitted.spentBeforeWall
-              if ((now.getTime() - startedMs) / 1000 >= allowed) {
-                return { reason: "budget-narrowed" as const, detail: `grant '${g}' was narrowed to ${terms.budget.wallSeconds} wall seconds` }
+              const narrowed = narrowedBeyond(terms.budget, st.budget, admitted.spentBefore, used)
+              if (narrowed !== null) {
+                return { reason: "budget-narrowed" as const, detail: `grant '${g}' was narrowed to ${terms.budget[narrowed]} ${narrowed === "wallSeconds" ? "wall" : "CPU"} seconds` }
               }
             }
           }
@@ -210,6 +213,11 @@ export const ExecLive = Layer.effect(
           const a = yield* journal.append(options.study, linkEvents(record, options.candidateId))
           linked = { study: options.study, appended: a.appended, skipped: a.skipped }
         }
+        // The watchdog ends a run whose tree reaches its CPU limit; one that ended between two of
+        // its checks may still have gone beyond it.
+        if (record.status === "exited" && record.cpuSeconds !== null && record.cpuSeconds > marker.limits.cpuSeconds) {
+          return yield* new BudgetExceeded({ grantId, resource: "cpuSeconds", executionId: record.id, limit: marker.limits.cpuSeconds, actual: record.cpuSeconds })
+        }
         const outputBytes = outputs.reduce((n, o) => n + o.bytes, 0)
         const allowedBytes = Math.floor(st.remaining.outputMiB * MiB)
         if (outputBytes > allowedBytes) {
@@ -220,7 +228,8 @@ export const ExecLive = Layer.effect(
 
     const show: ExecShape["show"] = (id, options) =>
       Effect.gen(function*() {
-        yield* lock.withLock(xs.reapLost(options.now))
+        // Only reads: lost runs are recorded when the lock can be had without creating anything.
+        yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
         const execution = yield* xs.loadExecution(id)
         if (!options.verify) return { execution }
         const findings: Array<OutputFinding> = []

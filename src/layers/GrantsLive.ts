@@ -11,6 +11,7 @@ import type { DossierError } from "../domain/AllErrors.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { ConflictingGrant, GrantDigestMismatch, GrantInactive, GrantNotFound, ProtectedPathInGrant } from "../domain/ExecErrors.js"
 import {
+  type CheckedPaths,
   checkContained,
   checkNarrowing,
   checkPaths,
@@ -110,17 +111,25 @@ export const GrantsLive = Layer.effect(
         )
       )
 
+    // What can be refused without the grant records is refused before the lock, which would
+    // create `.dossier/` in a folder without one.
     const create: GrantsShape["create"] = (raw, now) =>
-      lock.withLock(Effect.gen(function*() {
+      Effect.gen(function*() {
         const input = yield* fromEither(decodeInput(raw))
         const paths = yield* fromEither(checkPaths(input))
         if (Date.parse(input.deadline) <= now.getTime()) {
           return yield* new InvalidInput({ issues: [{ path: "deadline", message: "the deadline has already passed" }] })
         }
-        const id = input.id ?? derivedGrantId(input)
-        const snap = yield* fresh(now)
         const inputs: Array<RootIdentity> = []
         for (const p of paths.inputs) inputs.push(yield* identityOf(p))
+        if (input.parent !== undefined) yield* xs.loadGrant(input.parent)
+        return yield* lock.withLock(createLocked(input, paths, inputs, now))
+      })
+
+    const createLocked = (input: GrantInput, paths: CheckedPaths, inputs: ReadonlyArray<RootIdentity>, now: Date) =>
+      Effect.gen(function*() {
+        const id = input.id ?? derivedGrantId(input)
+        const snap = yield* fresh(now)
         // The work root may not exist yet: check what exists of it now, create it last.
         const workNow = yield* Effect.either(tree.identity(paths.work))
         if (Either.isLeft(workNow) && workNow.left._tag !== "FileNotFound") return yield* workNow.left
@@ -174,7 +183,7 @@ export const GrantsLive = Layer.effect(
         const snapAfter = yield* snapshot
         const st = yield* statusIn(snapAfter, id, now)
         return { created: true, grant: { ...stored, state: st.state } }
-      }))
+      })
 
     const show: GrantsShape["show"] = (id, now) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
 
@@ -206,8 +215,10 @@ export const GrantsLive = Layer.effect(
       return out
     }
 
+    // revoke and narrow refuse an unknown grant before taking the lock, which would create
+    // `.dossier/` in a folder without one.
     const revoke: GrantsShape["revoke"] = (id, reason, now) =>
-      lock.withLock(Effect.gen(function*() {
+      Effect.zipRight(xs.loadGrant(id), lock.withLock(Effect.gen(function*() {
         const snap = yield* fresh(now)
         const before = yield* statusIn(snap, id, now)
         const affected: Array<string> = []
@@ -219,14 +230,20 @@ export const GrantsLive = Layer.effect(
         if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
         const after = yield* statusIn(yield* snapshot, id, now)
         return { grant: after, appended, revoked: affected }
-      }))
+      })))
 
     const narrow: GrantsShape["narrow"] = (id, raw, now) =>
-      lock.withLock(Effect.gen(function*() {
+      Effect.gen(function*() {
         const input = yield* fromEither(decodeNarrow(raw))
         if (input.deadline === undefined && (input.budget === undefined || Object.keys(input.budget).length === 0)) {
           return yield* new InvalidInput({ issues: [{ path: "", message: "give a deadline or at least one budget figure" }] })
         }
+        yield* xs.loadGrant(id)
+        return yield* lock.withLock(narrowLocked(id, input, now))
+      })
+
+    const narrowLocked = (id: string, input: NarrowInput, now: Date) =>
+      Effect.gen(function*() {
         const snap = yield* fresh(now)
         const st = yield* statusIn(snap, id, now)
         const own = effectiveTerms(st.grant, st.events)
@@ -239,7 +256,7 @@ export const GrantsLive = Layer.effect(
           reason: input.reason ?? null
         })
         return yield* statusIn(yield* snapshot, id, now)
-      }))
+      })
 
     const status: GrantsShape["status"] = (id, now) => Effect.flatMap(snapshot, (snap) => statusIn(snap, id, now))
 

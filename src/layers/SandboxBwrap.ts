@@ -12,29 +12,37 @@
  * descriptors, from which bwrap mounted them), then env drops PWD, then prlimit sets the limits.
  *
  * Limits: prlimit sets RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and no core files inside
- * the sandbox. RLIMIT_NPROC does not bind processes of the machine's root user, so when dossier
+ * the sandbox. RLIMIT_CPU binds each process on its own, so the watchdog also sums the CPU time of
+ * the whole tree (./ProcessTree.ts) and ends the run when it reaches the budget. RLIMIT_NPROC does not bind processes of the machine's root user, so when dossier
  * runs as root the run also gets a pids cgroup (cgroup v1 `pids` hierarchy, or the root of a
  * cgroup v2 hierarchy with the pids controller); without one, a root run is refused.
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import { spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
-import { bwrapArgs, ETC_FILES, type KillReason, MAX_LOG_BYTES, SYSTEM_DIRS } from "../domain/Execution.js"
+import { bwrapArgs, type KillReason, MAX_LOG_BYTES } from "../domain/Execution.js"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 import { type Captured, Sandbox, type SandboxOutcome, type SandboxRequest, type SandboxShape } from "../services/Sandbox.js"
+import { descendants, signal, treeCpuSeconds } from "./ProcessTree.js"
+import { discover, type Machine, makeCgroup, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
 
-/** The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, cgroup dir (or -), bwrap argv. */
+/**
+ * The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, cgroup dir (or -), bwrap argv.
+ * It is a child subreaper (PR_SET_CHILD_SUBREAPER): bwrap exits as soon as its PID namespace's init
+ * reports the program's status, without reaping that init, so the init (and through it every
+ * process of the namespace, which it reaps) is reparented here and reaped by the loop after
+ * bwrap's own wait4: the sum of all those rusages is the CPU time of the whole tree, and their
+ * maximum the largest resident size.
+ */
 const WRAPPER = String.raw`
 use strict; use Fcntl;
 my ($wait4, $prctl, $ppid, $cg, @cmd) = @ARGV;
 open(my $rep, ">&=", 3) or exit 120;
 fcntl($rep, F_SETFD, FD_CLOEXEC);
 select((select($rep), $| = 1)[0]);
-syscall($prctl + 0, 1, 9) if $prctl ne "-";
+if ($prctl ne "-") { syscall($prctl + 0, 1, 9); syscall($prctl + 0, 36, 1); }
 exit 121 if getppid() != $ppid;
 if ($cg ne "-") { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
 my $pid = fork(); exit 123 unless defined $pid;
@@ -44,140 +52,28 @@ if ($wait4 ne "-") {
   my $st = "\0" x 8; my $ru = "\0" x 256; my $r;
   do { $r = syscall($wait4 + 0, $pid, $st, 0, $ru) } while ($r == -1);
   my ($status) = unpack("i", $st); my @f = unpack("q18", $ru);
-  print $rep "end $status " . ($f[0] + $f[1] / 1e6 + $f[2] + $f[3] / 1e6) . " $f[4]\n";
+  my $cpu = $f[0] + $f[1] / 1e6 + $f[2] + $f[3] / 1e6; my $rss = $f[4];
+  # Every other process that ends up here (ECHILD, 10, when none is left).
+  for (;;) {
+    my $s2 = "\0" x 8; my $u = "\0" x 256;
+    $r = syscall($wait4 + 0, -1, $s2, 0, $u);
+    if ($r == -1) { last if $! + 0 == 10; next; }
+    my @g = unpack("q18", $u);
+    $cpu += $g[0] + $g[1] / 1e6 + $g[2] + $g[3] / 1e6; $rss = $g[4] if $g[4] > $rss;
+  }
+  print $rep "end $status $cpu $rss\n";
 } else {
-  waitpid($pid, 0); my $status = $?; my @t = times;
+  waitpid($pid, 0); my $status = $?; 1 while wait() != -1; my @t = times;
   print $rep "end $status " . ($t[2] + $t[3]) . " -1\n";
 }
 exit 0;
 `
-
-/** wait4, prctl and close syscall numbers where they are known. */
-const SYSCALLS: Record<string, readonly [number, number, number]> = { x64: [61, 157, 3], arm64: [260, 167, 57] }
 
 const SIGNALS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ" }
 
 const TERM_GRACE_MS = 2000
 const WATCH_MS = 500
 const MAX_TIMER_MS = 2 ** 31 - 1
-
-interface Machine {
-  readonly bwrap: string
-  readonly perl: string
-  readonly prlimit: string
-  readonly env: string
-  readonly cgroup: string | null
-  readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
-  readonly etc: ReadonlyArray<string>
-}
-
-const executable = (p: string): boolean => {
-  try {
-    fs.accessSync(p, fs.constants.X_OK)
-    return fs.statSync(p).isFile()
-  } catch {
-    return false
-  }
-}
-
-/** Fixed system locations only: a binary found through PATH could be anyone's. */
-const findIn = (name: string, dirs: ReadonlyArray<string>) => dirs.map((d) => `${d}/${name}`).find(executable)
-
-/** Where this process may create a pids cgroup (as root), if anywhere. */
-const pidsCgroupRoot = (): string | null => {
-  let mounts: string
-  try {
-    mounts = fs.readFileSync("/proc/self/mounts", "utf8")
-  } catch {
-    return null
-  }
-  for (const line of mounts.split("\n")) {
-    const [, dir, type, opts] = line.split(" ")
-    if (type === "cgroup" && dir !== undefined && opts?.split(",").includes("pids")) return dir
-  }
-  for (const line of mounts.split("\n")) {
-    const [, dir, type] = line.split(" ")
-    if (type !== "cgroup2" || dir === undefined) continue
-    try {
-      if (fs.readFileSync(`${dir}/cgroup.subtree_control`, "utf8").split(/\s+/).includes("pids")) return dir
-    } catch {
-      // not usable
-    }
-  }
-  return null
-}
-
-const discover = (): Machine | string => {
-  if (process.platform !== "linux") return `confined runs need Linux and bubblewrap; this is ${process.platform}`
-  if (process.env["DOSSIER_SANDBOX"] === "unavailable") return "turned off by DOSSIER_SANDBOX=unavailable"
-  if (SYSCALLS[process.arch] === undefined) return `no wait4 syscall number known for ${process.arch}`
-  const bwrap = findIn("bwrap", ["/usr/bin", "/bin", "/usr/local/bin"])
-  if (bwrap === undefined) return "bubblewrap (bwrap) is not installed"
-  const perl = findIn("perl", ["/usr/bin", "/bin"])
-  if (perl === undefined) return "perl is not installed (it measures the run)"
-  const prlimit = findIn("prlimit", ["/usr/bin"])
-  if (prlimit === undefined) return "prlimit (util-linux) is not installed in /usr/bin"
-  const env = findIn("env", ["/usr/bin"])
-  if (env === undefined) return "env (coreutils) is not installed in /usr/bin"
-  let cgroup: string | null = null
-  if (process.getuid?.() === 0) {
-    cgroup = pidsCgroupRoot()
-    if (cgroup === null) return "running as root, where RLIMIT_NPROC does not apply, and no pids cgroup is available"
-  }
-  const system: Array<{ path: string; link: string | null }> = []
-  for (const p of SYSTEM_DIRS) {
-    try {
-      const st = fs.lstatSync(p)
-      if (st.isSymbolicLink()) system.push({ path: p, link: fs.readlinkSync(p) })
-      else if (st.isDirectory()) system.push({ path: p, link: null })
-    } catch {
-      // absent on this machine
-    }
-  }
-  const etc = ETC_FILES.filter((p) => fs.existsSync(p))
-  return { bwrap, perl, prlimit, env, cgroup, system, etc }
-}
-
-/** Every descendant of `pid` (from /proc), children before grandchildren. */
-const descendants = (pid: number): Array<{ pid: number; ppid: number }> => {
-  const children = new Map<number, Array<number>>()
-  let names: Array<string> = []
-  try {
-    names = fs.readdirSync("/proc")
-  } catch {
-    return []
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, "latin1")
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      const list = children.get(ppid) ?? []
-      list.push(Number(name))
-      children.set(ppid, list)
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: Array<{ pid: number; ppid: number }> = []
-  const queue = [pid]
-  while (queue.length > 0) {
-    const p = queue.shift()!
-    for (const c of children.get(p) ?? []) {
-      out.push({ pid: c, ppid: p })
-      queue.push(c)
-    }
-  }
-  return out
-}
-
-const signal = (pid: number, sig: NodeJS.Signals) => {
-  try {
-    process.kill(pid, sig)
-  } catch {
-    // already gone
-  }
-}
 
 class Capture {
   private readonly chunks: Array<Buffer> = []
@@ -198,41 +94,12 @@ class Capture {
   }
 }
 
-/** Remove the (empty) cgroups left by dossier processes that died before removing theirs. */
-const removeStaleCgroups = (root: string) => {
-  let names: Array<string> = []
-  try {
-    names = fs.readdirSync(root).filter((n) => /^dossier-\d+-[0-9a-f]{8}$/.test(n))
-  } catch {
-    return
-  }
-  for (const name of names) {
-    const pid = Number(name.split("-")[1])
-    if (pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue
-    try {
-      fs.rmdirSync(`${root}/${name}`)
-    } catch {
-      // still in use, or not ours to remove
-    }
-  }
-}
-
-const makeCgroup = (root: string, processes: number): string => {
-  removeStaleCgroups(root)
-  const dir = `${root}/dossier-${process.pid}-${randomBytes(4).toString("hex")}`
-  fs.mkdirSync(dir)
-  fs.writeFileSync(`${dir}/pids.max`, String(processes))
-  return dir
-}
-
-/** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */
-const removeCgroup = (dir: string) =>
-  Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }), Effect.ignore)
-
 interface Started {
   readonly done: Promise<Omit<SandboxOutcome, "killed">>
   readonly terminate: (reason: KillReason, detail: string) => void
   readonly killed: () => { reason: KillReason; detail: string; signal: string } | null
+  /** CPU seconds the sandbox's processes used so far (0 before bwrap reported its pid). */
+  readonly cpuSeconds: () => number
 }
 
 /**
@@ -348,7 +215,11 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
       resolve({ exitCode, signal: signalName, cpuSeconds, maxRssKiB, wallMs: Date.now() - began, stdout: out.result(), stderr: err.result() })
     })
   })
-  return { done, terminate, killed: () => killed }
+  const cpuSeconds = () => {
+    const b = bwrap()
+    return b === null ? 0 : treeCpuSeconds(b)
+  }
+  return { done, terminate, killed: () => killed, cpuSeconds }
 }
 
 export const SandboxBwrap = Layer.effect(
@@ -382,7 +253,11 @@ export const SandboxBwrap = Layer.effect(
             if (Date.now() - began >= request.limits.wallSeconds * 1000) {
               return started.terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`)
             }
-            const hit = yield* options.check
+            const cpuSeconds = started.cpuSeconds()
+            if (cpuSeconds >= request.limits.cpuSeconds) {
+              return started.terminate("cpu-time", `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed`)
+            }
+            const hit = yield* options.check({ wallSeconds: (Date.now() - began) / 1000, cpuSeconds })
             if (hit !== null) return started.terminate(hit.reason, hit.detail)
           }
         })

@@ -54,7 +54,9 @@ const flagField = (f: FlagSpec): Field => {
         ? described(Schema.String, f.description)
         : Schema.optionalWith(described(Schema.String, f.description), { default: () => f.default! })
     case "optionalText":
-      return Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
+      return f.required === true
+        ? described(Schema.String, f.description).pipe(Schema.transform(Schema.OptionFromSelf(Schema.String), { strict: true, decode: Option.some, encode: Option.getOrElse(() => "") }))
+        : Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "boolean":
       return Schema.optionalWith(described(Schema.Boolean, f.description), { default: () => false })
     case "integer": {

@@ -39,9 +39,13 @@ export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<stri
 
 const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
   const base = mode?.description ?? spec.description
+  // The words the CLI takes after `--` (`exec`'s `-- <program> [args…]`) are one array argument.
+  const rest = spec.rest === undefined
+    ? ""
+    : ` The CLI's \`-- ${spec.rest.usage ?? `<${spec.rest.name}>…`}\` is the array argument \`${spec.rest.name}\`: ["<program>", "<arg>", …].`
   return spec.inputSchema === undefined || (mode !== undefined && !mode.takes.includes("input"))
-    ? base
-    : `${base} The input file's JSON is given inline as \`input\` (its schema: \`dossier schema ${spec.inputSchema}\`).`
+    ? base + rest
+    : `${base}${rest} The input file's JSON is given inline as \`input\` (its schema: \`dossier schema ${spec.inputSchema}\`).`
 }
 
 const answer = (isError: boolean, body: object) =>

@@ -7,7 +7,7 @@
  */
 export { Exec, type ExecOptions, type ExecShape, type OutputFinding } from "../services/Exec.js"
 export { Grants, type GrantsShape, type GrantStatus, type GrantView } from "../services/Grants.js"
-export { Sandbox, type SandboxShape } from "../services/Sandbox.js"
+export { type RunUsage, Sandbox, type SandboxShape } from "../services/Sandbox.js"
 export { WorkTree, type WorkTreeShape } from "../services/WorkTree.js"
 export { ExecLayer, GrantsLayer } from "../layers/ExecLayer.js"
 export { ExecLive } from "../layers/ExecLive.js"

@@ -1,9 +1,10 @@
 /**
  * Sandbox: runs one program confined (bubblewrap on Linux) and reports how it ended. It never
  * falls back to an unconfined run: when confinement is not possible here, `SandboxUnavailable`.
- * While the program runs, `check` is called at least once a second; when it names a reason the
- * whole process tree is ended (SIGTERM, then SIGKILL after 2 s). The wall-time limit is enforced
- * the same way. Each root is opened and checked against the grant's identity before the
+ * While the program runs, `check` is called at least once a second with what the run used so
+ * far; when it names a reason the whole process tree is ended (SIGTERM, then SIGKILL after 2 s).
+ * The wall-time limit and the CPU limit (the CPU time of the whole tree, not of one process) are
+ * enforced the same way. Each root is opened and checked against the grant's identity before the
  * sandbox mounts it from that open directory (`RootIdentityChanged` when it is no longer the one).
  *
  * Layer: `SandboxBwrap` (src/layers/SandboxBwrap.ts).
@@ -31,6 +32,13 @@ export interface SandboxOutcome {
   readonly stderr: Captured
 }
 
+/** What a running program used so far. */
+export interface RunUsage {
+  readonly wallSeconds: number
+  /** Of every process of the sandbox, those still running and those already reaped. */
+  readonly cpuSeconds: number
+}
+
 export type SandboxRequest = Omit<SandboxPlan, "system" | "etc" | "prlimit" | "env" | "sources" | "closer">
 
 export interface SandboxShape {
@@ -41,8 +49,8 @@ export interface SandboxShape {
     options: {
       /** Also copy the program's output to this process's stdout/stderr. */
       readonly echo: boolean
-      /** Called at least once a second while the program runs; a reason ends it. */
-      readonly check: Effect.Effect<{ readonly reason: KillReason; readonly detail: string } | null>
+      /** Called at least once a second while the program runs, with what it used so far; a reason ends it. */
+      readonly check: (used: RunUsage) => Effect.Effect<{ readonly reason: KillReason; readonly detail: string } | null>
     }
   ) => Effect.Effect<SandboxOutcome, SandboxUnavailable | RootIdentityChanged>
 }

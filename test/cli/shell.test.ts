@@ -248,7 +248,8 @@ describe("read-only commands", () => {
     ["monitor", "unresolved-outcomes"],
     ["next"],
     ["status"],
-    ["schema"]
+    ["schema"],
+    ["grant", "list"]
   ]
 
   it("create nothing in a folder dossier never wrote (no lock file, no directory)", () => {
@@ -384,6 +385,21 @@ describe("help, version and mistakes", () => {
     expect(ingest).not.toContain("nearest folder")
     expect(runCli(["--help"]).stdout).toContain("nearest folder")
     expect(runCli(["monitor", "show", "--help"]).stdout).toContain("--run <id>")
+  })
+
+  it("exec's page shows the program after --, and its required --grant as required", () => {
+    const dir = tempWorkdir()
+    const usage = "dossier exec --grant <id> [--candidate <text>] [--study <text>] [--workdir <path>] [--json] -- <program> [args…]"
+    const page = runCli(["exec", "--help"]).stdout
+    expect(page.replace(/\n +/g, " ")).toContain(`Usage: ${usage}`)
+    expect(page).toMatch(/^ {2}-- <program> \[args…\] +\(required\) The program and its arguments/m)
+    expect(runCli(["help", "exec"]).stdout).toBe(page)
+    const doc = okJson(at(dir, ["help", "exec"]))
+    expect(doc.usage).toBe(usage)
+    expect(doc.arguments).toEqual([{ name: "-- <program> [args…]", type: "text", required: true, description: expect.stringContaining("program") }])
+    expect(doc.options).toContainEqual(expect.objectContaining({ name: "--grant", type: "id", required: true }))
+    expect(refusal(at(dir, ["exec", "--", "true"]), "UsageError", 2).message).toContain("'dossier exec' needs --grant <id>")
+    expect(refusal(at(dir, ["exec", "--grant", "g1"]), "UsageError", 2).message).toContain("needs <program> [args…] after --")
   })
 
   it("mistakes get useful answers: the nearest command, the group's commands, the repeated flag", () => {

@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
 import {
+  childGrant,
   createGrant,
   D,
   exec,
@@ -231,6 +232,27 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
   })
 
+  it("the recorded CPU time is the whole tree's, an orphan's included", () => {
+    const dir = folder()
+    createGrant(dir)
+    // The counting loop runs in a process its parent left behind (reparented to the namespace's init).
+    const x = exec(dir, "g1", sh(`(perl -e '$i++ while $i < 1e7; open(F, ">done")' &); while [ ! -e done ]; do sleep 0.1; done`))
+    expect(x.status).toBe("exited")
+    expect(x.cpuSeconds).toBeGreaterThan(0.2)
+  })
+
+  it("a tree of processes that together reach the CPU budget is killed: cpu-time, and the budget is spent", () => {
+    const dir = folder()
+    createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 2, memoryMiB: 256, outputMiB: 8 } })
+    // Four busy loops: each stays under the per-process RLIMIT_CPU of 2 s until the tree has used 2 s.
+    const x = exec(dir, "g1", sh("for i in 1 2 3 4; do (while :; do :; done) & done; wait"))
+    expect(x).toMatchObject({ status: "killed", reason: "cpu-time", signal: "SIGTERM" })
+    expect(x.cpuSeconds).toBeGreaterThanOrEqual(2)
+    // Far below the 4 × 2 s the loops would use if each were held only to its own limit.
+    expect(x.cpuSeconds).toBeLessThan(5)
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("cpuSeconds")
+  })
+
   it("a grant with no run left refuses", () => {
     const dir = folder()
     createGrant(dir, { budget: { runs: 1, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 8 } })
@@ -283,16 +305,7 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
   it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
     const dir = folder()
     createGrant(dir)
-    ok(dir, ["grant", "create", "--input", putInput(dir, "child.json", {
-      id: "g2",
-      task: "task-2",
-      parent: "g1",
-      inputs: ["research/exp/data"],
-      work: "research/exp/runs/r1/child",
-      tools: ["bash"],
-      budget: { runs: 2, wallSeconds: 30, cpuSeconds: 30, memoryMiB: 128, outputMiB: 1 },
-      deadline: "2029-01-01T00:00:00Z"
-    })])
+    ok(dir, ["grant", "create", "--input", putInput(dir, "child.json", childGrant({ budget: { runs: 2, wallSeconds: 30, cpuSeconds: 30, memoryMiB: 128, outputMiB: 1 } }))])
     const a = execAsync(dir, "g2", ["sleep", "1000"])
     await waitForRunning(dir)
     const revoked = ok(dir, ["grant", "revoke", "--grant", "g1"])
@@ -305,6 +318,18 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     await waitForRunning(other)
     ok(other, ["grant", "narrow", "--grant", "g1", "--input", putInput(other, "n.json", { deadline: new Date(Date.now() + 1000).toISOString() })])
     expect((await b.done).json.execution).toMatchObject({ status: "killed", reason: "deadline" })
+  })
+
+  it("narrowing the CPU budget below what the run used kills it: budget-narrowed", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const run = execAsync(dir, "g1", sh("while :; do :; done"))
+    await waitForRunning(dir)
+    ok(dir, ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n.json", { budget: { cpuSeconds: 1 } })])
+    const r = await run.done
+    expect(r.json.execution).toMatchObject({ status: "killed", reason: "budget-narrowed" })
+    expect(r.json.execution.detail).toContain("1 CPU seconds")
+    expect(r.json.execution.cpuSeconds).toBeGreaterThanOrEqual(1)
   })
 
   it("a root replaced while it runs kills it: root-identity-changed", async () => {

@@ -2,19 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { createGrant, folder, grantInput, ok, put, putInput, refused } from "./support.js"
-
-const child = (over: object = {}) => ({
-  id: "g2",
-  task: "task-2",
-  parent: "g1",
-  inputs: ["research/exp/data"],
-  work: "research/exp/runs/r1/child",
-  tools: ["bash"],
-  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 128, outputMiB: 4 },
-  deadline: "2029-01-01T00:00:00Z",
-  ...over
-})
+import { childGrant as child, createGrant, folder, grantInput, ok, put, putInput, refused } from "./support.js"
 
 describe("grants", () => {
   it("are stored once with a digest; the same input again is a no-op, other content ConflictingGrant", () => {

@@ -67,6 +67,19 @@ export const grantInput = (over: object = {}) => ({
   ...over
 })
 
+/** A child of g1 (`grantInput`) within every one of its figures. */
+export const childGrant = (over: object = {}) => ({
+  id: "g2",
+  task: "task-2",
+  parent: "g1",
+  inputs: ["research/exp/data"],
+  work: "research/exp/runs/r1/child",
+  tools: ["bash"],
+  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 128, outputMiB: 4 },
+  deadline: "2029-01-01T00:00:00Z",
+  ...over
+})
+
 export const createGrant = (dir: string, over: object = {}, name = "grant.json") =>
   ok(dir, ["grant", "create", "--input", putInput(dir, name, grantInput(over))])
 

@@ -91,3 +91,23 @@ export const snapshot = (dir: string): Record<string, string> => {
   walk("")
   return out
 }
+
+/**
+ * Every entry under a folder, directories and the lock file included, with each file's digest:
+ * equal before and after shows that a command created, changed and removed nothing at all.
+ */
+export const treeDigest = (dir: string): Array<string> => {
+  const out: Array<string> = []
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`
+      if (e.isDirectory()) {
+        out.push(`${r}/`)
+        walk(r)
+      } else if (e.isFile()) out.push(`${r} ${createHash("sha256").update(fs.readFileSync(path.join(dir, r))).digest("hex")}`)
+      else out.push(`${r} ${e.isSymbolicLink() ? "symlink" : "other"}`)
+    }
+  }
+  walk("")
+  return out.sort()
+}

@@ -16,9 +16,9 @@ export const execDescriptions = {
   show: "Show a recorded execution, re-verified by its receipt digest; --verify also re-hashes its stdout, stderr and outputs."
 } as const
 
-// Optional for the parser only (a required flag of `exec` would make @effect/cli refuse
+// Required, but an Option for @effect/cli (a required flag of `exec` would make it refuse
 // `exec show` when completions are built); the handler refuses a missing one as a usage error.
-const grantFlag = { kind: "optionalText", name: "grant", value: "id", description: "The grant to run under (required)." } as const satisfies FlagSpec
+const grantFlag = { kind: "optionalText", name: "grant", value: "id", required: true, description: "The grant to run under." } as const satisfies FlagSpec
 
 export const execSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -42,7 +42,7 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
       candidate: { kind: "optionalText", name: "candidate", description: "The candidate the run belongs to (recorded; with --study, linked in the journal)." },
       study: { kind: "optionalText", name: "study", description: "Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent)." }
     },
-    rest: { name: "program", description: "The program and its arguments, after --.", optional: false },
+    rest: { name: "program", usage: "<program> [args…]", description: "The program and its arguments, after --.", optional: false },
     run: (v) => load().then((m) => m.run(v))
   })
 ]

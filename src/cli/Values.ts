@@ -1,0 +1,87 @@
+/**
+ * From the words of a command line, split into flag values, positionals and the words after
+ * `--`, to the values a handler receives (`Option`s, numbers, `Date`s, defaults). One function
+ * for the start-up fast path (which declines a line on any miss) and the full parser in
+ * ./Usage.ts (which answers the miss as a usage error), so both convert exactly alike.
+ * Light: on the start-up path of every command.
+ */
+import * as Option from "effect/Option"
+import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, parseInteger, parseNow, valueKindOf } from "./Spec.js"
+
+/** `--name <kind>`, or `--name` for a boolean: how usage lines and messages write a flag. */
+export const placeholder = (f: FlagSpec): string => {
+  const k = valueKindOf(f)
+  return k === undefined ? `--${f.name}` : `--${f.name} <${k}>`
+}
+
+/** How usage lines write the words after `--` (`<program> [args…]`). */
+export const restUsage = (rest: ArgSpec): string => rest.usage ?? `<${rest.name}>…`
+
+export const commandName = (spec: CommandSpec): string => `dossier ${spec.path.join(" ")}`
+
+export type Converted =
+  | { readonly _tag: "Values"; readonly values: Record<string, unknown> }
+  /** What is missing or wrong, said as a usage error says it. */
+  | { readonly _tag: "Miss"; readonly message: string }
+
+const miss = (message: string): Converted => ({ _tag: "Miss", message })
+
+/**
+ * Convert `raw` (flag key → its text, or a boolean for a boolean flag), `positionals` and
+ * `forced` (the words after `--`, for a command with `rest`) into the handler's values.
+ */
+export const toValues = (
+  spec: CommandSpec,
+  raw: ReadonlyMap<string, string | boolean>,
+  positionals: ReadonlyArray<string>,
+  forced: ReadonlyArray<string>
+): Converted => {
+  const name = commandName(spec)
+  const values: Record<string, unknown> = {}
+  if (spec.rest !== undefined) {
+    if (forced.length === 0 && !spec.rest.optional) return miss(`'${name}' needs ${restUsage(spec.rest)} after --: ${spec.rest.description}`)
+    values[spec.rest.name] = forced
+  }
+  for (const [i, [key, a]] of Object.entries(spec.args ?? {}).entries()) {
+    const v = positionals[i]
+    if (v === undefined && !a.optional) return miss(`'${name}' needs <${a.name}>: ${a.description}`)
+    values[key] = a.optional ? Option.fromNullable(v) : v
+  }
+  for (const [key, f] of Object.entries(spec.flags)) {
+    const v = raw.get(key)
+    if (v === undefined && isRequired(f)) return miss(`'${name}' needs ${placeholder(f)}: ${f.description}`)
+    switch (f.kind) {
+      case "boolean":
+        values[key] = v === true
+        break
+      case "text":
+        values[key] = v ?? f.default
+        break
+      case "optionalText":
+      case "workdir":
+        values[key] = Option.fromNullable(v as string | undefined)
+        break
+      case "integer": {
+        if (v === undefined) {
+          values[key] = f.default ?? Option.none()
+          break
+        }
+        const n = parseInteger(f, v as string)
+        if (typeof n === "string") return miss(n)
+        values[key] = f.optional === true && f.default === undefined ? Option.some(n) : n
+        break
+      }
+      case "now": {
+        if (v === undefined) {
+          values[key] = Option.none()
+          break
+        }
+        const d = parseNow(v as string)
+        if (typeof d === "string") return miss(d)
+        values[key] = Option.some(d)
+        break
+      }
+    }
+  }
+  return { _tag: "Values", values }
+}

@@ -1,0 +1,69 @@
+/**
+ * The exec tools over MCP (the official SDK client and the built server): a grant created with
+ * its input inline, a confined run whose program and arguments are one array, the evidence
+ * shown and verified, and the refusals an agent can meet. The run needs bubblewrap: without it
+ * the runs are skipped (loudly, by ../exec/support.ts) and only the tools' descriptions are checked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { put, tempWorkdir } from "../support/cli.js"
+import { sandboxWorks } from "../exec/support.js"
+import { type Connected, connect } from "./support.js"
+
+let dir: string
+let server: Connected
+
+beforeAll(async () => {
+  dir = tempWorkdir("dossier-mcp-exec-")
+  put(dir, "research/exp/data/train.csv", "a,b\n1,2\n")
+  server = await connect(dir)
+})
+
+afterAll(async () => {
+  await server?.client.close()
+})
+
+const grantInput = {
+  id: "g1",
+  task: "task-1",
+  inputs: ["research/exp/data"],
+  work: "research/exp/runs/r1",
+  tools: ["read", "bash"],
+  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
+  deadline: "2030-01-01T00:00:00Z"
+}
+
+describe("exec over MCP", () => {
+  it("the exec tool says how the program is given, and requires grant and program", async () => {
+    const { tools } = await server.client.listTools()
+    const exec = tools.find((t) => t.name === "exec")!
+    expect(exec.description).toContain("`-- <program> [args…]` is the array argument `program`")
+    expect(exec.inputSchema.properties).toMatchObject({ program: { type: "array", items: { type: "string" } }, grant: { type: "string" } })
+    expect([...(exec.inputSchema.required ?? [])].sort()).toEqual(["grant", "program"])
+    const r = await server.call("exec", { program: ["true"] })
+    expect(r.isError).toBe(true)
+    expect(r.body.error._tag).toBe("UsageError")
+    expect(r.body.error.message).toContain("grant")
+  })
+
+  it.skipIf(!sandboxWorks)("runs a program confined, with its arguments, and shows the evidence", async () => {
+    const created = await server.call("grant_create", { input: grantInput })
+    expect(created.isError, created.text).toBe(false)
+    const run = await server.call("exec", { grant: "g1", program: ["sh", "-c", "wc -l < /work/research/exp/data/train.csv > lines.txt; echo \"$1\"", "sh", "--json"] })
+    expect(run.isError, run.text).toBe(false)
+    const x = run.body.execution
+    expect(x).toMatchObject({ status: "exited", exitCode: 0, grantId: "g1", argv: ["sh", "-c", expect.any(String), "sh", "--json"] })
+    // The program's output goes to the evidence, never into the protocol stream.
+    expect(fs.readFileSync(path.join(dir, x.stdout.path), "utf8")).toBe("--json\n")
+    expect(x.outputs).toEqual([{ path: "research/exp/runs/r1/lines.txt", bytes: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    const shown = await server.call("exec_show", { execution: x.id, verify: true })
+    expect(shown.isError, shown.text).toBe(false)
+    expect(shown.body.execution).toEqual(x)
+    expect(shown.body.verify).toMatchObject({ checked: 3, findings: [] })
+    const missing = await server.call("exec", { grant: "nope", program: ["true"] })
+    expect({ isError: missing.isError, tag: missing.body.error._tag }).toEqual({ isError: true, tag: "GrantNotFound" })
+    const unknown = await server.call("exec_show", { execution: "x-20260101T000000-00000000" })
+    expect(unknown.body.error._tag).toBe("ExecutionNotFound")
+  }, 60_000)
+})
