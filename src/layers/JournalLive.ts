@@ -314,6 +314,9 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
+      // Checked before the lock, so a typo creates nothing (not even the lock file). A study with
+      // only a legacy manifest exists: rebuild then refuses with UnimportedLegacyManifest.
+      if (Option.isNone(yield* store.stat(paths.manifest))) yield* requireStudy(study)
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
           const p = r.projector.result()
@@ -383,6 +386,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
   const recoverTail: JournalShape["recoverTail"] = (study) =>
     Effect.gen(function*() {
       yield* study$(study)
+      yield* requireStudy(study)
       const paths = studyPaths(study)
       return yield* lock.withLock(
         Effect.gen(function*() {

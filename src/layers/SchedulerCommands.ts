@@ -18,7 +18,8 @@ import {
   MissingUnits,
   NotDue,
   OutcomeNotFound,
-  SubscriptionCompleted
+  SubscriptionCompleted,
+  SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
 import {
   afterRunEnded,
@@ -51,6 +52,16 @@ export const makeCommands = (
   tx: ReturnType<typeof makeTransactions>,
   locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
 ) => {
+  /**
+   * A command on a subscription that does not exist is refused before the lock, so a typo
+   * creates nothing (not even the lock file). Sound because a subscription file only ever
+   * appears through createSubscription's single write, never through a transaction's recovery;
+   * the record is still loaded and checked again under the lock.
+   */
+  const lockedOn = (subscriptionId: string) => <A, E>(self: Effect.Effect<A, E>) =>
+    Effect.flatMap(store.stat(subscriptionPath(subscriptionId)), (st) =>
+      Option.isNone(st) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
+
   const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
@@ -71,7 +82,7 @@ export const makeCommands = (
     )
 
   const editSubscription: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
-    locked(
+    lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         yield* checkRevision(input.expectedRevision, sub.revision)
@@ -83,7 +94,7 @@ export const makeCommands = (
     )
 
   const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
-    locked(
+    lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         yield* checkRevision(input.expectedRevision, sub.revision)
@@ -100,7 +111,7 @@ export const makeCommands = (
     )
 
   const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
-    locked(
+    lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         const latest = latestWindow(sub, now)

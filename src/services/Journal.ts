@@ -46,9 +46,9 @@ export type AppendError =
 
 export type InspectError = ReadHistoryError | StudyNotFound
 
-export type RebuildError = ReadHistoryError | UnimportedLegacyManifest | LockTimeout
+export type RebuildError = ReadHistoryError | StudyNotFound | UnimportedLegacyManifest | LockTimeout
 
-export type RecoverError = InvalidInput | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+export type RecoverError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
 
 export type ImportError =
   | AppendError

@@ -24,7 +24,11 @@ const REFUSED: ReadonlyArray<ReadonlyArray<string>> = [
   ["grant", "narrow", "--grant", "nope", "--input", "research/inputs/narrow.json"],
   ["grant", "create", "--input", "research/inputs/grant.json"],
   ["journal", "inspect", "--study", "nope"],
-  ["monitor", "show", "--subscription", "nope"]
+  ["journal", "rebuild", "--study", "nope"],
+  ["journal", "recover-tail", "--study", "nope"],
+  ["monitor", "show", "--subscription", "nope"],
+  ["monitor", "create-due-run", "--subscription", "nope"],
+  ["monitor", "set-subscription-status", "--subscription", "nope", "--expected", "1", "--status", "paused"]
 ]
 
 const withFlags = (args: ReadonlyArray<string>, dir: string) => {
