@@ -22,7 +22,7 @@
  * its outermost `article`s, else its body, with furniture dropped.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
-import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js"
+import { type El, measure, MIN_PARAGRAPH, type Node, type Page, textContent } from "./tree.js"
 
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
@@ -199,6 +199,11 @@ const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
         open.push(node)
         continue
       }
+      // A pseudo-heading closes nothing (two in a row are often captions of images between them).
+      if (pseudoHeading(node)) {
+        open.push(node)
+        continue
+      }
       const kids = node.children
       for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
     }
@@ -206,7 +211,31 @@ const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
   close(1)
 }
 
-const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
+/** A heading's rank; a pseudo-heading ranks below `h6`. */
+const rankOf = (h: El): number => (HEADING.test(h.name) ? h.name.charCodeAt(1) - 48 : 7)
+
+const MAX_PSEUDO_HEADING = 80
+
+/**
+ * A short paragraph that acts as a heading: all of it bold and not ending a sentence, or ending
+ * with a colon ("More on this:", "Contact:"). Like a heading it is dropped when nothing follows it (the block it
+ * introduced was dropped).
+ */
+const pseudoHeading = (el: El): boolean => {
+  if (el.name !== "p" || el.text === 0 || el.text > MAX_PSEUDO_HEADING || el.link > 0) return false
+  let bold = true
+  for (const c of el.children) {
+    if (typeof c === "string") {
+      if (/\S/.test(c)) bold = false
+    } else if (!c.drop && c.name !== "b" && c.name !== "strong" && c.name !== "br") bold = false
+  }
+  const text = textContent(el, true, true).trimEnd()
+  const last = text.charCodeAt(text.length - 1)
+  // A bold line that ends a sentence is a sentence ("Thanks for reading.").
+  return last === 58 /* : */ || last === 0xff1a || (bold && !SENTENCE_END.test(text))
+}
+
+const SENTENCE_END = /[.…。]["'”’»)]*$/
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
