@@ -304,7 +304,46 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
     content = again
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
-  clean(content.picked, content.best)
-  dropEmptyHeadings(content.picked)
-  return content.picked
+  const roots = [...leads(page, content.picked), ...content.picked]
+  clean(roots, content.best)
+  dropEmptyHeadings(roots)
+  return roots
+}
+
+/** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
+const LEAD = /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
+const LEAD_LEVELS = 3
+const MIN_LEAD = 50
+const MAX_LEAD_LINK_DENSITY = 0.1
+
+/**
+ * The article's lead when it sits outside the chosen content (in the article's header, a few
+ * levels up): elements before the content, under its nearby ancestors, named as a lead and
+ * reading as text (few links). Readability misses these; news sites put the lead beside the body.
+ */
+const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+  const first = picked[0]!
+  let area: El | undefined = first.parent
+  for (let level = 1; level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" && area.parent.parent !== undefined; level++) area = area.parent
+  if (area === undefined || area.name === "body" || area.parent === undefined) return []
+  const from = page.all.indexOf(area)
+  const to = page.all.indexOf(first)
+  const holdsFirst = new Set<El>()
+  for (let p = first.parent; p !== undefined; p = p.parent) holdsFirst.add(p)
+  // Elements inside a lead already taken (parents come before children in document order).
+  const taken = new Set<El>()
+  const out: Array<El> = []
+  for (let i = from + 1; i < to; i++) {
+    const el = page.all[i]!
+    if (el.parent !== undefined && taken.has(el.parent)) {
+      taken.add(el)
+      continue
+    }
+    if (el.drop || holdsFirst.has(el) || el.text < MIN_LEAD || linkDensity(el) >= MAX_LEAD_LINK_DENSITY) continue
+    if (LEAD.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+      out.push(el)
+      taken.add(el)
+    }
+  }
+  return out
 }
