@@ -95,6 +95,17 @@ export const markOf = (name: string, attribs: Record<string, string>): Marks => 
   const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
   if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") return { weight, furniture: 0 }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
-  if (name === "a" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
+  if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
+}
+
+/**
+ * Whether a content-like name keeps an element a candidate: a class or id that says content and
+ * names no furniture ("article-body has-sidebar" stays; "related-articles", "author-box__content"
+ * and "sidebar-content" name the furniture's own parts).
+ */
+const rescued = (names: string): boolean => {
+  if (!MAYBE_CONTENT.test(names)) return false
+  for (const token of names.split(/\s+/)) if (MAYBE_CONTENT.test(token) && !FURNITURE.test(token)) return true
+  return false
 }
