@@ -95,8 +95,17 @@ const scoreCandidates = (page: Page): Array<El> => {
     }
   }
   for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
+  // A page that marks its main content (one `main` holding prose) is believed: candidates
+  // elsewhere (overlays, teasers in the footer) count for less.
+  const mains = page.all.filter((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  if (mains.length === 1 && mains[0]!.prose >= MIN_CONTENT) {
+    const main = mains[0]!
+    for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) c.score *= OUTSIDE_MAIN
+  }
   return candidates
 }
+
+const OUTSIDE_MAIN = 0.5
 
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
 const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readonly picked: Array<El> } | undefined => {
