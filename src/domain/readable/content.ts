@@ -32,6 +32,8 @@ const MAX_BYLINE = 200
 const PROSE_WEIGHT = 300
 const MAX_GROWN_LINK_DENSITY = 0.35
 const PROSE_KEPT = 600
+const PROSE_LINKED = 200
+const MAX_PROSE_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
   div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
@@ -257,8 +259,9 @@ const furniture = (el: El): boolean => {
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
-  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot).
-  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
+  // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
+  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
 }
 
 const hasHeading = (el: El): boolean => {
