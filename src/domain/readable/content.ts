@@ -171,7 +171,7 @@ const clean = (roots: ReadonlyArray<El>, best: El): void => {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el))) {
+      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el))) {
         el.drop = true
         continue
       }
@@ -247,6 +247,10 @@ const pseudoHeading = (el: El): boolean => {
 }
 
 const SENTENCE_END = /[.…。]["'”’»)]*$/
+
+/** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
+const negativeItem = (el: El): boolean =>
+  el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
