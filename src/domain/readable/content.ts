@@ -258,7 +258,8 @@ const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLO
 const furniture = (el: El): boolean => {
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
-  if (el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
+  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
+  if (el.weight + (el.scored ? el.score : 0) < 0 && (el.weight < 0 || el.link > 0) && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
