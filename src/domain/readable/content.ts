@@ -61,7 +61,7 @@ const dropFurniture = (page: Page): number => {
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el) && el.name !== "table") /* a weak name on a data table ("table-header") is its own */ || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
       el.drop = true
       dropped += el.text
     }
