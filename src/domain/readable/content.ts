@@ -329,7 +329,7 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
 
 /** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
 const LEAD = /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
-const LEAD_LEVELS = 3
+const LEAD_LEVELS = 5
 const MIN_LEAD = 50
 const MAX_LEAD_LINK_DENSITY = 0.1
 
