@@ -350,9 +350,15 @@ const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   // Elements inside a lead already taken (parents come before children in document order).
   const taken = new Set<El>()
   const out: Array<El> = []
+  const revived: Array<El> = []
   for (let i = from + 1; i < to; i++) {
     const el = page.all[i]!
     if (el.parent !== undefined && taken.has(el.parent)) {
+      taken.add(el)
+      continue
+    }
+    if (el.drop && el.marked === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+      revived.push(el)
       taken.add(el)
       continue
     }
@@ -362,5 +368,32 @@ const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
       taken.add(el)
     }
   }
-  return out
+  if (revived.length === 0) return out
+  // A "teaser" above the article is its lead when it reads as text: measure it as kept, then keep it or drop it again.
+  for (const el of revived) setDropped(page, el, false)
+  measure(page)
+  let redropped = false
+  for (const el of revived) {
+    if (el.text >= MIN_LEAD && linkDensity(el) < MAX_LEAD_LINK_DENSITY) out.push(el)
+    else {
+      setDropped(page, el, true)
+      redropped = true
+    }
+  }
+  if (redropped) measure(page)
+  return out.sort((a, b) => page.all.indexOf(a) - page.all.indexOf(b))
+}
+
+const TEASER = /teaser/i
+
+/** Drop a subtree, or undo step 1 for it (`dropped` false: only what its tag or a strong name drops stays dropped). */
+const setDropped = (page: Page, el: El, dropped: boolean): void => {
+  el.drop = dropped
+  const inside = new Set<El>([el])
+  for (let i = page.all.indexOf(el) + 1; i < page.all.length; i++) {
+    const d = page.all[i]!
+    if (d.parent === undefined || !inside.has(d.parent)) break
+    inside.add(d)
+    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marked === 2
+  }
 }
