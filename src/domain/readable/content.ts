@@ -252,8 +252,8 @@ const SENTENCE_END = /[.…。]["'”’»)]*$/
 const negativeItem = (el: El): boolean =>
   el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
-/** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
-const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
+/** A short paragraph that is half links or more ("Read also: …") is a pointer elsewhere, not content. */
+const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.5
 
 const furniture = (el: El): boolean => {
   // A name alone does not condemn a block that reads like the article (Readability counts the
