@@ -99,18 +99,21 @@ const scoreCandidates = (page: Page): Array<El> => {
   for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
   // A page that marks its main content (one `main` holding prose) is believed: candidates
   // elsewhere (overlays, teasers in the footer) count for less.
-  const mains = page.all.filter((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
-  if (mains.length === 1 && mains[0]!.prose >= MIN_CONTENT) {
-    const main = mains[0]!
-    for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) c.score *= OUTSIDE_MAIN
-  }
+  const main = declaredMain(page)
+  if (main !== undefined) for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) c.score *= OUTSIDE_MAIN
   return candidates
+}
+
+/** The page's one `main` (or `role=main`) element when it holds prose. */
+const declaredMain = (page: Page): El | undefined => {
+  const mains = page.all.filter((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  return mains.length === 1 && mains[0]!.prose >= MIN_CONTENT ? mains[0] : undefined
 }
 
 const OUTSIDE_MAIN = 0.5
 
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
-const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readonly picked: Array<El> } | undefined => {
+const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { readonly best: El; readonly picked: Array<El> } | undefined => {
   const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
   const best = ranked[0]
   if (best === undefined) return undefined
@@ -143,7 +146,8 @@ const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readon
     if (p.prose - top.prose >= GROWTH * top.prose) top = p
   }
   const parent = top.parent
-  if (parent === undefined) return { best, picked: [top] }
+  // The content is the page's declared main element: what lies beside it is not.
+  if (parent === undefined || top === main) return { best, picked: [top] }
   const bar = Math.max(10, top.score * 0.2)
   const cls = top.attribs.class
   const picked: Array<El> = []
@@ -252,8 +256,8 @@ const SENTENCE_END = /[.…。]["'”’»)]*$/
 const negativeItem = (el: El): boolean =>
   el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
-/** A short paragraph that is half links or more ("Read also: …") is a pointer elsewhere, not content. */
-const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.5
+/** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
+const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
 const furniture = (el: El): boolean => {
   // A name alone does not condemn a block that reads like the article (Readability counts the
@@ -308,12 +312,12 @@ const keepFurniture = (page: Page): void => {
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page)
-  let content = pickContent(scoreCandidates(page))
+  let content = pickContent(scoreCandidates(page), declaredMain(page))
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
-    const again = pickContent(scoreCandidates(page))
+    const again = pickContent(scoreCandidates(page), declaredMain(page))
     if (!enough(again)) {
       dropFurniture(page)
       return declaredContent(page)
