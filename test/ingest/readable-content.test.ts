@@ -184,8 +184,8 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
   it("drops a teaser list's items inside the story's container", () => {
     const teaser = (n: number) =>
       `<li class="teaser"><a href="/t/${n}">Other story ${n}</a><p>A summary of other story ${n}, which is about something else, ` +
-      `told at length, with commas, so that the list scores like prose, and a reader, skimming, might take it for the article.</p></li>`
-    const html = `<html><body><div class="story">${story(1, 6)}<ul class="list">${[1, 2, 3].map(teaser).join("")}</ul></div></body></html>`
+      `told at length, with commas, so that the list scores like prose, and a reader, skimming, might take it for the article, since it runs on, and on, over several lines of the page.</p></li>`
+    const html = `<html><body><div class="story">${story(1, 6)}<ul class="teaser-item-list">${[1, 2, 3, 4].map(teaser).join("")}</ul></div></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
     expect(text).not.toContain("summary of other story")
