@@ -327,8 +327,48 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
   clean(roots, content.best)
+  dropTrailingNotes(roots)
   dropEmptyHeadings(roots)
   return roots
+}
+
+/**
+ * Paragraphs set all in italics at the very end of the content are the editor's notes on it
+ * (a disclosure, the author's bio, "this story first appeared in…"), not the story.
+ */
+const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
+  const blocks: Array<El> = []
+  for (const root of roots) {
+    const stack: Array<El> = [root]
+    while (stack.length > 0) {
+      const el = stack.pop()!
+      if (el.drop) continue
+      if (el.block === undefined && el.own > 0) blocks.push(el)
+      const kids = el.children
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const k = kids[i]!
+        if (typeof k !== "string") stack.push(k)
+      }
+    }
+  }
+  for (let i = blocks.length - 1; i >= 0 && italicParagraph(blocks[i]!); i--) blocks[i]!.drop = true
+}
+
+const ITALIC = new Set(["em", "i"])
+
+/** A paragraph whose text is all inside `em`/`i`. */
+const italicParagraph = (el: El): boolean => {
+  if (el.name !== "p") return false
+  let italic = false
+  for (const c of el.children) {
+    if (typeof c === "string") {
+      if (/\S/.test(c)) return false
+    } else if (!c.drop && c.name !== "br") {
+      if (!ITALIC.has(c.name) && c.text > 0) return false
+      if (ITALIC.has(c.name)) italic = true
+    }
+  }
+  return italic
 }
 
 /** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
