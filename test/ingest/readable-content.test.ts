@@ -246,6 +246,14 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
     expect(text).toContain("For the dough:")
   })
 
+  it("drops italic notes at the very end of the story (disclosure, author's bio), keeps italics inside it", () => {
+    const html = `<html><body><div class="story">${story(1, 3)}<p><em>${prose(4)}</em></p>${story(5, 2)}
+      <p><em>Jo Writer covers rivers for the paper. This story first appeared in the Valley Weekly, whose permission we thank.</em></p></div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Jo Writer")
+  })
+
   it("leaves out ruby readings (annotations printed above the base text)", () => {
     const html = `<html><body><div class="article">${story(1, 3)}<p><ruby>法律<rp>(</rp><rt>ほうりつ</rt><rp>)</rp></ruby>ができて、親が子どもを教育するために、体罰をしてはいけないことになりました。</p></div></body></html>`
     const text = copy(html)
