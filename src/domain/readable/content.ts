@@ -250,7 +250,7 @@ const pseudoHeading = (el: El): boolean => {
   return last === 58 /* : */ || last === 0xff1a || (bold && !SENTENCE_END.test(text))
 }
 
-const SENTENCE_END = /[.…。]["'”’»)]*$/
+const SENTENCE_END = /[.\u2026\u3002]["'\u201d\u2019\u00bb)]*$/
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
 const negativeItem = (el: El): boolean =>
