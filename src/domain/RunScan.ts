@@ -8,7 +8,9 @@
 import * as Either from "effect/Either"
 import { decodeWith, parseJson } from "./Decode.js"
 import { compileGuard } from "./Guard.js"
-import { receiptDigestOf, RunRecord, type RunStatus, type UnresolvedOutcome } from "./Monitor.js"
+import type { UnresolvedOutcome } from "./MonitorOutputs.js"
+import { receiptDigestOf } from "./MonitorReceipt.js"
+import { RunRecord, type RunStatus } from "./MonitorSchema.js"
 
 export type LoadedRun =
   | { readonly _tag: "Ok"; readonly run: RunRecord }

@@ -4,7 +4,7 @@
  * carries the revisions it was computed from. Unreadable state is a fact, never skipped.
  */
 import * as Effect from "effect/Effect"
-import type { Fact } from "../domain/Monitor.js"
+import type { Fact } from "../domain/MonitorOutputs.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
 import { Scheduler, type SchedulerError } from "../services/Scheduler.js"

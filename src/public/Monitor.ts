@@ -9,23 +9,36 @@ export { SchedulerLive } from "../layers/SchedulerLive.js"
 export { SchedulerMemory } from "../layers/SchedulerMemory.js"
 export { nextFacts } from "../layers/SchedulerNext.js"
 export {
+  CreateDueRunOutput,
+  CreateSubscriptionOutput,
+  DueEntry,
+  DueOutput,
+  Fact,
+  FinishRunOutput,
+  NextOutput,
+  SetOutcomeDispositionOutput,
+  SetSubscriptionStatusOutput,
+  ShowOutput,
+  TransitionRunOutput,
+  UnresolvedOutcome,
+  UnresolvedOutcomesOutput,
+  UpdateSubscriptionOutput
+} from "../domain/MonitorOutputs.js"
+export { ALLOWED_TRANSITIONS } from "../domain/MonitorRules.js"
+export {
   Budget,
   Cadence,
   Citation,
   CreateDueRunInput,
-  CreateDueRunOutput,
-  CreateSubscriptionOutput,
+  DEFAULT_BUDGET,
+  DEFAULT_CADENCE,
+  DEFAULT_MODE,
   Disposition,
   DispositionValue,
-  DueEntry,
-  DueOutput,
-  Fact,
   FileBinding,
   FinishRunInput,
-  FinishRunOutput,
   Frozen,
   Mode,
-  NextOutput,
   Outcome,
   OutcomeDispositionInput,
   OutcomeInput,
@@ -34,9 +47,6 @@ export {
   RunRecord,
   RunStatus,
   Scope,
-  SetOutcomeDispositionOutput,
-  SetSubscriptionStatusOutput,
-  ShowOutput,
   SubscriptionInput,
   SubscriptionKind,
   SubscriptionRecord,
@@ -45,16 +55,8 @@ export {
   SubscriptionUpdateInput,
   TransitionRunFile,
   TransitionRunInput,
-  TransitionRunOutput,
-  TransitionTarget,
-  UnresolvedOutcome,
-  UnresolvedOutcomesOutput,
-  UpdateSubscriptionOutput,
-  ALLOWED_TRANSITIONS,
-  DEFAULT_BUDGET,
-  DEFAULT_CADENCE,
-  DEFAULT_MODE
-} from "../domain/Monitor.js"
+  TransitionTarget
+} from "../domain/MonitorSchema.js"
 export {
   ActiveRunExists,
   BindingMismatch,

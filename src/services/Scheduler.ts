@@ -24,10 +24,9 @@ import type {
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
+import type { DueEntry, Fact, UnresolvedOutcome } from "../domain/MonitorOutputs.js"
 import type {
   CreateDueRunInput,
-  DueEntry,
-  Fact,
   FinishRunInput,
   Outcome,
   OutcomeDispositionInput,
@@ -36,9 +35,8 @@ import type {
   SubscriptionRecord,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
-  TransitionRunInput,
-  UnresolvedOutcome
-} from "../domain/Monitor.js"
+  TransitionRunInput
+} from "../domain/MonitorSchema.js"
 import type { MonitorError } from "../domain/MonitorErrors.js"
 
 /** Every refusal a scheduler method can answer with. */

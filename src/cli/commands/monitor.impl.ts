@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
+import { type Fact, MONITOR_VERIFICATION_NOTE } from "../../domain/MonitorOutputs.js"
 import {
   CreateDueRunInput,
-  type Fact,
   FinishRunInput,
   OutcomeDispositionInput,
   type RunRecord,
@@ -13,9 +13,8 @@ import {
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
   TransitionRunFile,
-  type TransitionRunInput,
-  MONITOR_VERIFICATION_NOTE
-} from "../../domain/Monitor.js"
+  type TransitionRunInput
+} from "../../domain/MonitorSchema.js"
 import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
 import { nextFacts } from "../../layers/SchedulerNext.js"
 import type { FileStore } from "../../services/FileStore.js"

@@ -1,28 +1,30 @@
 /** Schemas of the monitor area for `dossier schema <name>`: input files, stored records and success outputs. */
 import type * as Schema from "effect/Schema"
 import {
-  CreateDueRunInput,
   CreateDueRunOutput,
+  CreateSubscriptionOutput,
   DueOutput,
-  FinishRunInput,
   FinishRunOutput,
   NextOutput,
-  OutcomeDispositionInput,
-  ReportLine,
-  RunRecord,
   SetOutcomeDispositionOutput,
   SetSubscriptionStatusOutput,
   ShowOutput,
+  TransitionRunOutput,
+  UnresolvedOutcomesOutput,
+  UpdateSubscriptionOutput
+} from "../../domain/MonitorOutputs.js"
+import {
+  CreateDueRunInput,
+  FinishRunInput,
+  OutcomeDispositionInput,
+  ReportLine,
+  RunRecord,
   SubscriptionInput,
   SubscriptionRecord,
   SubscriptionStatusInput,
   SubscriptionUpdateInput,
-  TransitionRunFile,
-  TransitionRunOutput,
-  UnresolvedOutcomesOutput,
-  UpdateSubscriptionOutput,
-  CreateSubscriptionOutput
-} from "../../domain/Monitor.js"
+  TransitionRunFile
+} from "../../domain/MonitorSchema.js"
 import { MonitorIntent } from "../../layers/SchedulerTransaction.js"
 
 export const monitorSchemas = (): Record<string, Schema.Schema.Any> => ({

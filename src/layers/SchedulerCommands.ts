@@ -1,0 +1,357 @@
+/**
+ * The scheduler's methods that write: subscriptions (create, update, pause/resume/complete) and
+ * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the work
+ * folder's lock after recovery (`locked`); a change of two files or more is one transaction
+ * (./SchedulerTransaction.ts). The decisions are the pure rules of src/domain/MonitorRules.ts.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
+import { FileNotFound } from "../domain/Errors.js"
+import {
+  ActiveRunExists,
+  BindingMismatch,
+  CitationNotFound,
+  ConflictingSubscription,
+  DigestMismatch,
+  InvalidTransition,
+  MissingUnits,
+  NotDue,
+  OutcomeNotFound,
+  SubscriptionCompleted
+} from "../domain/MonitorErrors.js"
+import {
+  afterRunEnded,
+  checkDisposition,
+  checkFinishInput,
+  checkTransition,
+  dispositionOf,
+  isActiveRun,
+  isDue,
+  latestWindow,
+  missingUnits,
+  newRun,
+  newSubscription,
+  outcomeCounts,
+  runIdOf,
+  statusChange,
+  updateSubscription
+} from "../domain/MonitorRules.js"
+import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
+import { makeFileQuoteMatcher } from "../domain/Quote.js"
+import type { FileStoreShape } from "../services/FileStore.js"
+import type { SchedulerError, SchedulerShape } from "../services/Scheduler.js"
+import type { NowGiven } from "./Now.js"
+import { checkRevision, FILE_MAX, type Records, render, REPORTS_FILE, runPath, subscriptionPath } from "./SchedulerRecords.js"
+import type { Change, makeTransactions } from "./SchedulerTransaction.js"
+
+export const makeCommands = (
+  store: FileStoreShape,
+  records: Records,
+  tx: ReturnType<typeof makeTransactions>,
+  locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
+) => {
+  const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        yield* newSubscription(input, now) // the input's own rules first, then its files
+        const survey = input.survey === undefined ? undefined : yield* records.requireFile(input.survey)
+        const resolved = { ...input, ...(survey === undefined ? {} : { survey }) }
+        const record = yield* newSubscription(resolved, now)
+        const existing = yield* records.findSubscription(record.id)
+        if (Option.isSome(existing)) {
+          const same = existing.value.requestDigest === record.requestDigest ||
+            existing.value.contentDigest === record.contentDigest
+          if (same) return { created: false, subscription: existing.value }
+          return yield* new ConflictingSubscription({ id: record.id })
+        }
+        yield* records.write(subscriptionPath(record.id), record)
+        return { created: true, subscription: record }
+      })
+    )
+
+  const editSubscription: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const sub = yield* records.loadSubscription(input.subscriptionId)
+        yield* checkRevision(input.expectedRevision, sub.revision)
+        if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
+        const { gridChanged, record } = updateSubscription(sub, input.changes, now)
+        yield* records.write(subscriptionPath(record.id), record)
+        return { gridChanged, subscription: record }
+      })
+    )
+
+  const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const sub = yield* records.loadSubscription(input.subscriptionId)
+        yield* checkRevision(input.expectedRevision, sub.revision)
+        const change = statusChange(sub.status, input.status)
+        if (change === "same") return { changed: false, subscription: sub }
+        if (change === "from-completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
+        if (input.status === "completed" && sub.activeRunId !== null) {
+          return yield* new ActiveRunExists({ runId: sub.activeRunId })
+        }
+        const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
+        yield* records.write(subscriptionPath(record.id), record)
+        return { changed: true, subscription: record }
+      })
+    )
+
+  const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const sub = yield* records.loadSubscription(input.subscriptionId)
+        const latest = latestWindow(sub, now)
+        if (latest >= 0) {
+          // An active run for the latest window that has started: answer it (a retry). A run of
+          // that window that has ended is no answer: the subscription is then not due (NotDue).
+          const existing = yield* records.findRun(runIdOf(sub.id, sub.gridVersion, latest))
+          if (Option.isSome(existing) && isActiveRun(existing.value.status)) return { created: false, run: existing.value }
+        }
+        if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
+        if (!isDue(sub, now)) {
+          return yield* new NotDue({ nextDueAt: sub.status === "completed" ? null : sub.nextDueAt, status: sub.status })
+        }
+        const run = newRun(sub, latest, now)
+        const updated: SubscriptionRecord = {
+          ...sub,
+          activeRunId: run.id,
+          lastRunId: run.id,
+          revision: sub.revision + 1,
+          updatedAt: now.toISOString()
+        }
+        yield* tx.commit([
+          { kind: "replace", path: runPath(run.id), after: yield* render(run) },
+          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(updated) }
+        ])
+        return { created: true, run }
+      })
+    )
+
+  const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const run = yield* records.loadRun(input.runId)
+        yield* checkRevision(input.expectedRevision, run.revision)
+        yield* checkTransition(run.status, input.to)
+        const updated: RunRecord = {
+          ...run,
+          status: input.to,
+          revision: run.revision + 1,
+          updatedAt: now.toISOString(),
+          transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
+        }
+        const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: yield* render(updated) }]
+        if (input.to === "cancelled") {
+          const sub = yield* records.findSubscription(run.subscriptionId)
+          if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
+            changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: yield* render(afterRunEnded(sub.value, now)) })
+          }
+        }
+        if (changes.length === 1) yield* records.write(runPath(run.id), updated)
+        else yield* tx.commit(changes)
+        return { run: updated }
+      })
+    )
+
+  /** Does `input` say exactly what the completed run's finish recorded (paths compared normalized)? */
+  const sameFinish = (run: RunRecord, input: FinishRunInput) =>
+    Effect.gen(function*() {
+      const c = run.completion
+      if (c === null) return false
+      const normalized = (p: string) => store.normalize(p).pipe(Effect.orElseSucceed(() => p))
+      const citations: Array<{ path: string; quote: string }> = []
+      for (const o of input.outcomes) {
+        for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
+      }
+      let i = 0
+      const given = {
+        binding: input.binding,
+        stage: { path: yield* normalized(input.stage.path), sha256: input.stage.sha256 },
+        survey: input.survey === undefined ? null : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
+        units: input.units === undefined ? [] : input.units,
+        outcomes: input.outcomes.map((o) => ({
+          id: o.id,
+          label: o.label,
+          reason: o.reason,
+          citations: o.citations.map(() => citations[i++]!)
+        }))
+      }
+      const recorded = {
+        binding: c.binding,
+        stage: c.stage,
+        survey: c.survey,
+        units: c.units,
+        outcomes: run.outcomes.map((o) => ({ id: o.id, label: o.label, reason: o.reason, citations: o.citations }))
+      }
+      return canonicalJson(given) === canonicalJson(recorded)
+    })
+
+  const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const run = yield* records.loadRun(input.runId)
+        // An exact repeat of the finish that completed this run (a retry after a lost answer)
+        // answers the completed run, unchanged.
+        if (run.status === "completed" && input.expectedRevision === run.revision - 1 && (yield* sameFinish(run, input))) {
+          const sub = yield* records.loadSubscription(run.subscriptionId)
+          return {
+            changed: false,
+            run,
+            subscription: { id: sub.id, revision: sub.revision, nextDueAt: sub.nextDueAt },
+            reported: false
+          }
+        }
+        yield* checkRevision(input.expectedRevision, run.revision)
+        if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed" })
+        yield* checkFinishInput(run, input)
+        if (input.binding.runId !== run.id) {
+          return yield* new BindingMismatch({ reason: "binding.runId does not name this run" })
+        }
+        if (input.binding.taskDigest !== run.receiptDigest) {
+          return yield* new BindingMismatch({ reason: "binding.taskDigest is not the run's receiptDigest" })
+        }
+        // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
+        const stagePath = yield* store.normalize(input.stage.path)
+        const givenStage = input.stage.sha256
+        const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
+          Effect.catchTag("FileNotFound", (e): Effect.Effect<never, FileNotFound | DigestMismatch> =>
+            givenStage === undefined ? Effect.fail(e) : Effect.fail(new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
+          )
+        )
+        const stageSha = sha256Hex(stageBytes)
+        if (givenStage !== undefined && stageSha !== givenStage) {
+          return yield* new DigestMismatch({ path: stagePath, expected: givenStage, actual: stageSha })
+        }
+        const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
+        if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
+          return yield* new BindingMismatch({ reason: "the stage file does not contain the run id and its receipt digest" })
+        }
+        let survey: { path: string; sha256: string } | null = null
+        if (input.survey !== undefined) {
+          const surveyPath = yield* store.normalize(input.survey.path)
+          if (surveyPath !== run.frozen.survey) {
+            return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
+          }
+          const actual = yield* records.digestOrNull(surveyPath)
+          const given = input.survey.sha256
+          if (given === undefined && actual === null) return yield* new FileNotFound({ path: surveyPath })
+          if (given !== undefined && actual !== given) {
+            return yield* new DigestMismatch({ path: surveyPath, expected: given, actual })
+          }
+          survey = { path: surveyPath, sha256: actual! }
+        }
+        const missing = missingUnits(run, input.units)
+        if (missing.length > 0) return yield* new MissingUnits({ missing })
+        // Every quote must occur in its cited file (the shared quote matcher).
+        const matchers = new Map<string, ((quote: string) => boolean) | null>()
+        const outcomes = []
+        for (const o of input.outcomes) {
+          const citations = []
+          for (const c of o.citations) {
+            const path = yield* store.normalize(c.path)
+            let matcher = matchers.get(path)
+            if (matcher === undefined) {
+              // A cited file is evidence: a hard-linked one is refused, as every retained file is.
+              const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
+                Effect.map(Option.some),
+                Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
+              )
+              matcher = Option.match(text, {
+                onNone: () => null,
+                onSome: (t) => {
+                  const m = makeFileQuoteMatcher(path, t)
+                  return (q: string) => m(q).matched
+                }
+              })
+              matchers.set(path, matcher)
+            }
+            if (matcher === null || !matcher(c.quote)) return yield* new CitationNotFound({ outcome: o.id, path })
+            citations.push({ path, quote: c.quote })
+          }
+          outcomes.push({ id: o.id, label: o.label, reason: o.reason, citations, disposition: null })
+        }
+        const sub = yield* records.loadSubscription(run.subscriptionId)
+        const at = now.toISOString()
+        const completed: RunRecord = {
+          ...run,
+          status: "completed",
+          revision: run.revision + 1,
+          updatedAt: at,
+          transitions: [...run.transitions, { from: run.status, to: "completed", at, reason: null }],
+          completion: {
+            at,
+            binding: { runId: input.binding.runId, taskDigest: input.binding.taskDigest },
+            stage: { path: stagePath, sha256: stageSha },
+            survey,
+            units: input.units === undefined ? [] : [...input.units]
+          },
+          outcomes
+        }
+        const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
+        const changes: Array<Change> = [
+          { kind: "replace", path: runPath(run.id), after: yield* render(completed) },
+          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(nextSub) }
+        ]
+        const program = sub.program
+        if (program !== null) {
+          const line: ReportLine = {
+            at,
+            event: "run-completed",
+            program,
+            subscriptionId: sub.id,
+            runId: run.id,
+            windowIndex: run.windowIndex,
+            outcomes: outcomes.length,
+            outcomeCounts: outcomeCounts(outcomes)
+          }
+          changes.push({ kind: "append", path: REPORTS_FILE, data: `${JSON.stringify(line)}\n` })
+        }
+        yield* tx.commit(changes)
+        return {
+          changed: true,
+          run: completed,
+          subscription: { id: nextSub.id, revision: nextSub.revision, nextDueAt: nextSub.nextDueAt },
+          reported: program !== null
+        }
+      })
+    )
+
+  const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
+    locked(
+      Effect.gen(function*() {
+        const run = yield* records.loadRun(input.runId)
+        const outcome = run.outcomes.find((o) => o.id === input.outcomeId)
+        if (outcome === undefined) return yield* new OutcomeNotFound({ runId: run.id, outcomeId: input.outcomeId })
+        const decision = yield* checkDisposition(outcome, input)
+        if (decision === "noop") return { changed: false, runId: run.id, runRevision: run.revision, outcome }
+        const unitPath = input.unitPath === undefined ? undefined : yield* records.requireFile(input.unitPath)
+        const reviewItem = input.reviewItem === undefined ? undefined : yield* records.requireFile(input.reviewItem)
+        const disposition = dispositionOf(
+          { ...input, ...(unitPath === undefined ? {} : { unitPath }), ...(reviewItem === undefined ? {} : { reviewItem }) },
+          now
+        )
+        const updatedOutcome = { ...outcome, disposition }
+        const updated: RunRecord = {
+          ...run,
+          revision: run.revision + 1,
+          updatedAt: now.toISOString(),
+          outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
+        }
+        yield* records.write(runPath(run.id), updated)
+        return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
+      })
+    )
+
+  return {
+    createSubscription,
+    updateSubscription: editSubscription,
+    setSubscriptionStatus,
+    createDueRun,
+    transitionRun,
+    finishRun,
+    setOutcomeDisposition
+  }
+}
