@@ -9,20 +9,24 @@
  *    100 characters (at most 3 for each), and gives that score to its parent, half to its
  *    grandparent and a third of a level's share to the levels above (five levels). A candidate
  *    starts from its tag (`div` +5, lists and forms −3, headings −5) and its class/id weight; its
- *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`.
+ *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`;
+ *    candidates outside the page's one declared `main` count for half.
  * 3. The best candidate moves up to an ancestor that several other strong candidates share, to a
  *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
  *    that add prose without adding many links (articles split over several containers); then it
- *    takes in those siblings that score enough or read like prose.
+ *    takes in those siblings that score enough or read like prose, and the article's lead when it
+ *    sits before it (edges.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
- *    and not a heading; short paragraphs that are all links; headings left with nothing under them.
+ *    and not a heading; list items named as furniture; short paragraphs that are all links; then
+ *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s, else its body, with furniture dropped.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
-import { type El, measure, MIN_PARAGRAPH, type Node, type Page, textContent } from "./tree.js"
+import { dropEmptyHeadings, dropTrailingNotes, HEADING, leads, linkDensity } from "./edges.js"
+import { type El, measure, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
@@ -40,8 +44,6 @@ const TAG_SCORE: Record<string, number> = {
   h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5
 }
 
-const HEADING = /^h[1-6]$/
-const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
 
 const elements = (el: El): Array<El> => {
   const out: Array<El> = []
@@ -184,74 +186,6 @@ const clean = (roots: ReadonlyArray<El>, best: El): void => {
   }
 }
 
-/**
- * Headings that introduce nothing: followed (in document order, within the content) by a heading
- * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
- * articles" over a list of links).
- */
-const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
-  let open: Array<El> = []
-  const close = (rank: number) => {
-    const kept: Array<El> = []
-    for (const h of open) {
-      if (rankOf(h) >= rank) h.drop = true
-      else kept.push(h)
-    }
-    open = kept
-  }
-  for (const root of roots) {
-    const stack: Array<Node> = [root]
-    while (stack.length > 0) {
-      const node = stack.pop()!
-      if (typeof node === "string") {
-        if (open.length > 0 && /\S/.test(node)) open = []
-        continue
-      }
-      if (node.drop) continue
-      if (HEADING.test(node.name)) {
-        if (node.text === 0) continue
-        close(rankOf(node))
-        open.push(node)
-        continue
-      }
-      // A pseudo-heading closes nothing (two in a row are often captions of images between them).
-      if (pseudoHeading(node)) {
-        open.push(node)
-        continue
-      }
-      const kids = node.children
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
-    }
-  }
-  close(1)
-}
-
-/** A heading's rank; a pseudo-heading ranks below `h6`. */
-const rankOf = (h: El): number => (HEADING.test(h.name) ? h.name.charCodeAt(1) - 48 : 7)
-
-const MAX_PSEUDO_HEADING = 80
-
-/**
- * A short paragraph that acts as a heading: all of it bold and not ending a sentence, or ending
- * with a colon ("More on this:", "Contact:"). Like a heading it is dropped when nothing follows it (the block it
- * introduced was dropped).
- */
-const pseudoHeading = (el: El): boolean => {
-  if (el.name !== "p" || el.text === 0 || el.text > MAX_PSEUDO_HEADING || el.link > 0) return false
-  let bold = true
-  for (const c of el.children) {
-    if (typeof c === "string") {
-      if (/\S/.test(c)) bold = false
-    } else if (!c.drop && c.name !== "b" && c.name !== "strong" && c.name !== "br") bold = false
-  }
-  const text = textContent(el, true, true).trimEnd()
-  const last = text.charCodeAt(text.length - 1)
-  // A bold line that ends a sentence is a sentence ("Thanks for reading.").
-  return last === 58 /* : */ || last === 0xff1a || (bold && !SENTENCE_END.test(text))
-}
-
-const SENTENCE_END = /[.\u2026\u3002]["'\u201d\u2019\u00bb)]*$/
-
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
 const negativeItem = (el: El): boolean =>
   el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
@@ -330,114 +264,4 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   dropTrailingNotes(roots)
   dropEmptyHeadings(roots)
   return roots
-}
-
-/**
- * Paragraphs set all in italics at the very end of the content are the editor's notes on it
- * (a disclosure, the author's bio, "this story first appeared in…"), not the story.
- */
-const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
-  const blocks: Array<El> = []
-  for (const root of roots) {
-    const stack: Array<El> = [root]
-    while (stack.length > 0) {
-      const el = stack.pop()!
-      if (el.drop) continue
-      if (el.block === undefined && el.own > 0) blocks.push(el)
-      const kids = el.children
-      for (let i = kids.length - 1; i >= 0; i--) {
-        const k = kids[i]!
-        if (typeof k !== "string") stack.push(k)
-      }
-    }
-  }
-  for (let i = blocks.length - 1; i >= 0 && italicParagraph(blocks[i]!); i--) blocks[i]!.drop = true
-}
-
-const ITALIC = new Set(["em", "i"])
-
-/** A paragraph whose text is all inside `em`/`i`. */
-const italicParagraph = (el: El): boolean => {
-  if (el.name !== "p") return false
-  let italic = false
-  for (const c of el.children) {
-    if (typeof c === "string") {
-      if (/\S/.test(c)) return false
-    } else if (!c.drop && c.name !== "br") {
-      if (!ITALIC.has(c.name) && c.text > 0) return false
-      if (ITALIC.has(c.name)) italic = true
-    }
-  }
-  return italic
-}
-
-/** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
-const LEAD = /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
-const LEAD_LEVELS = 5
-const MIN_LEAD = 50
-const MAX_LEAD_LINK_DENSITY = 0.1
-
-/**
- * The article's lead when it sits outside the chosen content (in the article's header, a few
- * levels up): elements before the content, under its nearby ancestors, named as a lead and
- * reading as text (few links). Readability misses these; news sites put the lead beside the body.
- */
-const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
-  const first = picked[0]!
-  let area: El | undefined = first.parent
-  for (let level = 1; level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" && area.parent.parent !== undefined; level++) area = area.parent
-  if (area === undefined || area.name === "body" || area.parent === undefined) return []
-  const from = page.all.indexOf(area)
-  const to = page.all.indexOf(first)
-  const holdsFirst = new Set<El>()
-  for (let p = first.parent; p !== undefined; p = p.parent) holdsFirst.add(p)
-  // Elements inside a lead already taken (parents come before children in document order).
-  const taken = new Set<El>()
-  const out: Array<El> = []
-  const revived: Array<El> = []
-  for (let i = from + 1; i < to; i++) {
-    const el = page.all[i]!
-    if (el.parent !== undefined && taken.has(el.parent)) {
-      taken.add(el)
-      continue
-    }
-    if (el.drop && el.marked === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
-      revived.push(el)
-      taken.add(el)
-      continue
-    }
-    if (el.drop || holdsFirst.has(el) || el.text < MIN_LEAD || linkDensity(el) >= MAX_LEAD_LINK_DENSITY) continue
-    if (LEAD.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
-      out.push(el)
-      taken.add(el)
-    }
-  }
-  if (revived.length === 0) return out
-  // A "teaser" above the article is its lead when it reads as text: measure it as kept, then keep it or drop it again.
-  for (const el of revived) setDropped(page, el, false)
-  measure(page)
-  let redropped = false
-  for (const el of revived) {
-    if (el.text >= MIN_LEAD && linkDensity(el) < MAX_LEAD_LINK_DENSITY) out.push(el)
-    else {
-      setDropped(page, el, true)
-      redropped = true
-    }
-  }
-  if (redropped) measure(page)
-  return out.sort((a, b) => page.all.indexOf(a) - page.all.indexOf(b))
-}
-
-const TEASER = /teaser/i
-
-/** Drop a subtree, or undo step 1 for it (`dropped` false: only what its tag or a strong name drops stays dropped). */
-const setDropped = (page: Page, el: El, dropped: boolean): void => {
-  el.drop = dropped
-  const inside = new Set<El>([el])
-  for (let i = page.all.indexOf(el) + 1; i < page.all.length; i++) {
-    const d = page.all[i]!
-    if (d.parent === undefined || !inside.has(d.parent)) break
-    inside.add(d)
-    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marked === 2
-  }
 }

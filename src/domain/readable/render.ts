@@ -1,7 +1,8 @@
 /**
  * Markdown of the chosen content: headings, paragraphs, lists, links (absolute), code blocks,
  * tables, block quotes and rules; dropped elements are left out. Text is kept verbatim
- * (whitespace collapsed, no escaping, no emphasis marks) so a quote copied from the page matches.
+ * (whitespace collapsed, no emphasis marks); only what Markdown would read as syntax is
+ * backslash-escaped, so a quote copied from the page matches as the gate's matcher reads the copy.
  * The walk is depth-capped: below `MAX_DEPTH` a subtree contributes its text only, gathered
  * without recursion, so no page can exhaust the stack.
  */
