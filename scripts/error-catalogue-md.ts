@@ -11,7 +11,13 @@ export const errorCatalogueMarkdown = (): string => {
     const fields = Object.keys(cls.fields).filter((f) => f !== "_tag")
     rows.push(`| \`${cls._tag}\` | ${info.area} | ${fields.map((f) => `\`${f}\``).join(", ") || "—"} | ${info.retryable ? "yes" : "no"} | ${info.hint} |`)
   }
-  for (const cls of AllErrors as unknown as ReadonlyArray<Cls>) entry(cls, errorCatalogue[cls._tag as keyof typeof errorCatalogue])
+  // One row per tag: StaleStateFile shares StaleRevision's tag and field names.
+  const listed = new Set<string>()
+  for (const cls of AllErrors as unknown as ReadonlyArray<Cls>) {
+    if (listed.has(cls._tag)) continue
+    listed.add(cls._tag)
+    entry(cls, errorCatalogue[cls._tag as keyof typeof errorCatalogue])
+  }
   entry(UsageError as unknown as Cls, usageInfo)
   entry(Defect as unknown as Cls, defectInfo)
   return rows.join("\n")

@@ -36,9 +36,16 @@ export class LockTimeout extends Schema.TaggedError<LockTimeout>()("LockTimeout"
   }
 }
 
+/**
+ * A compare-and-set on a record dossier keeps lost: the caller named revision `expected`, the
+ * record is at `actual`, nothing was changed. Every such record (the plan, a subscription, a
+ * monitor run) carries an integer `revision`: 1 when it is created, one more on every write
+ * (docs/library.md, "Revisions"). The gate's compare-and-set on a state file dossier does not
+ * own compares digests instead, under the same tag: `StaleStateFile` (./GateErrors.ts).
+ */
 export class StaleRevision extends Schema.TaggedError<StaleRevision>()("StaleRevision", {
-  expected: Schema.Union(Schema.Number, Schema.String),
-  actual: Schema.Union(Schema.Number, Schema.String, Schema.Null)
+  expected: Schema.Number,
+  actual: Schema.Number
 }) {
   override get message() {
     return `The record changed since it was read: expected revision ${this.expected}, found ${this.actual}.`

@@ -24,5 +24,21 @@ export class BlockersRemain extends Schema.TaggedError<BlockersRemain>()("Blocke
   }
 }
 
-export const GateErrors = [NotResearchable, NoVerdict, BlockersRemain] as const
+/**
+ * The gate's compare-and-set on the run's state file lost: the file no longer holds the bytes
+ * the gate read. Its revisions are the SHA-256 of the file's bytes (the state file is not
+ * dossier's record and carries no revision of its own): `expected` is the digest of the bytes
+ * read, `actual` that of the bytes found, `null` when the file is gone. The tag and fields are
+ * `StaleRevision {expected, actual}`'s (spec gate.md), so a caller matching the tag sees both.
+ */
+export class StaleStateFile extends Schema.TaggedError<StaleStateFile>("StaleStateFile")("StaleRevision", {
+  expected: Schema.String,
+  actual: Schema.NullOr(Schema.String)
+}) {
+  override get message() {
+    return `The state file changed since it was read: expected SHA-256 ${this.expected}, found ${this.actual ?? "no file"}.`
+  }
+}
+
+export const GateErrors = [NotResearchable, NoVerdict, BlockersRemain, StaleStateFile] as const
 export type GateError = InstanceType<(typeof GateErrors)[number]>

@@ -19,7 +19,8 @@ import { isUtf8 } from "node:buffer"
 import * as crypto from "node:crypto"
 import { toBuffer } from "./Bytes.js"
 import { canonicalJson } from "./Canonical.js"
-import { eventProblem, type JournalEvent } from "./Journal.js"
+import { type JournalEvent } from "./Journal.js"
+import { eventProblem } from "./JournalRules.js"
 import { Projector } from "./JournalProjection.js"
 
 const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array) => string }).hash

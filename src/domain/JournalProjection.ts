@@ -13,13 +13,8 @@
  * earlier (`candidate_created` or a `legacy_imported` candidate); a candidate is created once.
  */
 import { absurd } from "effect/Function"
-import type {
-  CandidateStatus,
-  CandidateView,
-  Head,
-  JournalEvent,
-  ManifestV1
-} from "./Journal.js"
+import type { CandidateStatus, JournalEvent, ManifestV1 } from "./Journal.js"
+import type { CandidateView, Head } from "./JournalOutput.js"
 
 interface CandidateAcc {
   id: string

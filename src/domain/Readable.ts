@@ -20,7 +20,7 @@ import { baseOf } from "./readable/links.js"
 import { oneLineText, renderBlocks } from "./readable/render.js"
 import { parsePage } from "./readable/tree.js"
 
-export { resolveHref } from "./readable/links.js"
+export { resolveHref, resolveHrefGeneric } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
 
 export type ContentKind = "html" | "xhtml" | "text"

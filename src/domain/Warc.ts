@@ -12,14 +12,29 @@
 import { createHash } from "node:crypto"
 import { gzipSync } from "node:zlib"
 
-export interface WarcExchange {
+/**
+ * One request and its response as they crossed the wire (after TLS), for the WARC record of a
+ * capture: every hop, redirects included.
+ */
+export interface Exchange {
+  /** The URL requested. */
   readonly url: string
+  /** The checked address the socket was connected to. */
   readonly address: string
+  /** When the request was sent. */
   readonly requestedAt: Date
+  /** The bytes sent: request line and headers. */
   readonly request: Uint8Array
+  /** The bytes received: status line, headers and body as transferred (chunked framing kept). */
   readonly response: Uint8Array
+  /** The body with any transfer coding removed (identity content: the bytes a capture retains). */
   readonly payload: Uint8Array
+  /** The body was longer than the limit and was not read to its end (a redirect's only). */
   readonly truncated: boolean
+}
+
+/** An exchange to record, with the digests the caller already has (the last hop's, in a capture). */
+export interface WarcExchange extends Exchange {
   /** The payload's SHA-256 when the caller already has it (the retained original's). */
   readonly payloadSha256?: Uint8Array
   /** The response's SHA-256 when the caller already has it. */

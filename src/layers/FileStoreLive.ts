@@ -6,6 +6,12 @@
  * swap of a directory for a symlink between a check and a use redirects nothing. The opened file's
  * type, link count and size are checked on its descriptor (fstat). Writes publish atomically and
  * check after publishing that the name holds the file written.
+ *
+ * Over 400 lines: every method is a few lines over the same boundary helpers of one closure
+ * (`openIn`, `checkOpened`, `withOpen`, `step`, the boundary's verified directories), which are
+ * the part that must be right once; splitting the methods by concern would export those helpers
+ * from a second module for no reader's gain. The fallbacks of the optional fast paths are in
+ * ./FileStoreFallbacks.ts, the boundary primitive in ./Boundary.ts, the hash pool in ./HashPool.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

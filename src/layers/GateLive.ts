@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
 import { checkOptionalNow, decodeWith, parseJson } from "../domain/Decode.js"
-import { InputTooLarge, InvalidInput, LimitExceeded, StaleRevision, UnsafePath } from "../domain/Errors.js"
+import { InputTooLarge, InvalidInput, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { ownerOf } from "../domain/Ownership.js"
 import {
   type CitedSource,
@@ -39,7 +39,7 @@ import {
   route,
   targetsOf
 } from "../domain/GateDecision.js"
-import { BlockersRemain, NoVerdict } from "../domain/GateErrors.js"
+import { BlockersRemain, NoVerdict, StaleStateFile } from "../domain/GateErrors.js"
 import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
 import { FileStore } from "../services/FileStore.js"
 import {
@@ -207,15 +207,15 @@ export const makeGateLive = Effect.gen(function*() {
     comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
   })
 
-  /** Replace the state file if it still holds the bytes that were read; else StaleRevision. */
+  /** Replace the state file if it still holds the bytes that were read; else StaleStateFile (tag StaleRevision). */
   const compareAndWrite = (path: string, expected: string, next: Json) =>
     Effect.gen(function*() {
-      const current = yield* store.read(path, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
-        Effect.map((bytes) => sha256Hex(bytes) as string | null),
-        Effect.catchTag("FileNotFound", () => Effect.succeed(null)),
-        Effect.catchTag("LimitExceeded", () => Effect.succeed("(larger than 16 MiB)" as string | null))
+      // Hashed as a stream, whatever its size: a file grown past what the gate reads is still named by its digest.
+      const current = yield* store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
+        Effect.map((d) => d.sha256 as string | null),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(null))
       )
-      if (current !== expected) return yield* new StaleRevision({ expected, actual: current })
+      if (current !== expected) return yield* new StaleStateFile({ expected, actual: current })
       // The gate never writes a state it would then refuse to read (16 MiB).
       const text = `${JSON.stringify(next, null, 2)}\n`
       const bytes = Buffer.byteLength(text, "utf8")

@@ -4,41 +4,23 @@
  * read → check → write sequence, so concurrent writers are serialized by the OS-released lock.
  * Reads (`inspect`, `studies`) take no lock: an append is one write of whole lines, and a
  * reader that sees a partial write sees an unterminated tail, never a damaged event.
+ *
+ * Over 400 lines: the seven methods share one closure of locked read → replay → plan → commit
+ * helpers (and the instance's verified replays, ./JournalReplayCache.ts), which each write runs
+ * under the same lock; `--verify` is ./JournalVerify.ts, the pure rules are in src/domain.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
-import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../domain/Execution.js"
 import { AliasedFile, InvalidInput, IoError, type LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 
-/** Artifacts whose digest `journal append` computes are read up to this size. */
-const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
-const SHA256_PATTERN = /^[0-9a-f]{64}$/
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-import {
-  type AppendResult,
-  checkStudyId,
-  decodeBatch,
-  type ArtifactFinding,
-  type ExecutionCheck,
-  type ExecutionFinding,
-  type Head,
-  type ImportResult,
-  type InspectResult,
-  type JournalEvent,
-  legacyEventId,
-  manifestBytes,
-  type RebuildResult,
-  type RecoverResult,
-  type StudyRow,
-  isStudyId,
-  studyPaths,
-  validateManifest
-} from "../domain/Journal.js"
+import { checkStudyId, isStudyId, type JournalEvent, studyPaths } from "../domain/Journal.js"
+import { type AppendResult, type Head, type ImportResult, type InspectResult, type RebuildResult, type RecoverResult, type StudyRow } from "../domain/JournalOutput.js"
+import { decodeBatch, legacyEventId, manifestBytes, validateManifest } from "../domain/JournalRules.js"
 import {
   ConflictingEvent,
   CorruptJournal,
@@ -49,13 +31,20 @@ import {
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
-import { encodeLine, eventText, extendReplay, type Replay, replay } from "../domain/JournalLines.js"
+import { encodeLine, eventText, type Replay, replay } from "../domain/JournalLines.js"
 import { manifestOf, type Projection } from "../domain/JournalProjection.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
-import { makeExecutionStore } from "./ExecutionStore.js"
-import { readThenAppendOf } from "./FileStoreFallbacks.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
+import { makeExecutionStore } from "./ExecutionStore.js"
+import { readThenAppendOf } from "./FileStoreFallbacks.js"
+import { makeVerifiedReplays } from "./JournalReplayCache.js"
+import { makeJournalVerify } from "./JournalVerify.js"
+
+/** Artifacts whose digest `journal append` computes are read up to this size. */
+const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
+const SHA256_PATTERN = /^[0-9a-f]{64}$/
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** A journal larger than this is refused (`LimitExceeded {limit: "fileBytes"}`); 100,000 events take ~25 MiB. */
 export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
@@ -63,21 +52,6 @@ export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
 const PROJECTIONS_KEPT = 16
 
 const EMPTY = new Uint8Array(0)
-
-/**
- * How many bytes of verified journals one service instance keeps between locked operations
- * (least recently used first out); a larger journal is replayed whole each time.
- */
-export const VERIFIED_CACHE_BYTES = 64 * 1024 * 1024
-
-/** Journals larger than this are read into fresh memory for each append (see `readBuffer`). */
-const RECYCLED_MAX_BYTES = 16 * 1024 * 1024
-
-/** A replay verified under the lock, and the recycled memory its bytes are in (when they are). */
-interface Verified {
-  readonly replay: Replay
-  readonly memory: Buffer | undefined
-}
 
 interface Planned {
   readonly appended: Array<string>
@@ -98,7 +72,7 @@ const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effec
 const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
 export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShape => {
-  const executions = makeExecutionStore(store)
+  const verifyJournal = makeJournalVerify(store, makeExecutionStore(store))
   /** The journal's bytes (empty when there is none), refusing aliases. */
   const readJournal = (path: string): Effect.Effect<Uint8Array, AliasedFile | IoError | UnsafePath | LimitExceeded> =>
     store.read(path, { maxBytes: JOURNAL_MAX_BYTES, requireSingleLink: true }).pipe(
@@ -113,69 +87,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
 
-  /**
-   * Replays this instance verified under the lock, by journal path: the replay of the bytes read
-   * then (kept with them). The next locked read of the same journal reads the whole file again
-   * and hands it to `extendReplay`, which compares it byte for byte with those bytes and
-   * replays only what follows them: an append by another process is verified line by line, and
-   * any other change (edit of any size, truncation, replacement) means a full replay. Nothing
-   * is trusted from timestamps or sizes. An entry is taken out while in use and put back only
-   * after its operation succeeded, so a refused or failed operation leaves no entry behind.
-   */
-  const verified = new Map<string, Verified>()
-  let verifiedTotal = 0
-  const takeVerified = (path: string): Verified | undefined => {
-    const v = verified.get(path)
-    if (v !== undefined) {
-      verified.delete(path)
-      verifiedTotal -= v.replay.committedBytes
-    }
-    return v
-  }
-  const remember = (path: string, r: Replay, memory?: Buffer) => {
-    takeVerified(path)
-    if (r.corrupt !== null || r.committedBytes > VERIFIED_CACHE_BYTES) return
-    verified.set(path, { replay: r, memory })
-    verifiedTotal += r.committedBytes
-    for (const [p, old] of verified) {
-      if (verifiedTotal <= VERIFIED_CACHE_BYTES) break
-      verified.delete(p)
-      verifiedTotal -= old.replay.committedBytes
-    }
-  }
-  const keepVerified = (path: string, r: Replay) => Effect.sync(() => remember(path, r))
-
-  /**
-   * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
-   * fresh memory can cost more than reading a small journal, a noticeable part of an append
-   * beside its fsync (bench/journal.ts). A verified replay read into recycled memory keeps that
-   * memory with it (`Verified.memory`); once the replay has been taken and continued (or dropped)
-   * by `verifiedReplay`, nothing reads that memory any more and it becomes the `spare`, handed out
-   * for the next read. Only locked operations, which the lock serializes, use either.
-   */
-  let spare: Buffer | undefined
-  const release = (memory: Buffer | undefined) => {
-    if (memory !== undefined && (spare === undefined || spare.byteLength < memory.byteLength)) spare = memory
-  }
-  const readBuffer = (size: number): Buffer => {
-    if (size > RECYCLED_MAX_BYTES) return Buffer.allocUnsafe(size)
-    const s = spare
-    if (s !== undefined && s.byteLength >= size) {
-      spare = undefined
-      return s
-    }
-    // Room to grow: a journal is read again after each append.
-    return Buffer.allocUnsafe(Math.min(RECYCLED_MAX_BYTES, Math.max(64 * 1024, size + (size >> 1))))
-  }
-
-  /** The replay of a journal's bytes read under the lock: this instance's last verified replay, continued, when it still applies. */
-  const verifiedReplay = (path: string, bytes: Uint8Array): Either.Either<Replay, CorruptJournal> => {
-    const previous = takeVerified(path)
-    const r = (previous === undefined ? undefined : extendReplay(previous.replay, bytes)) ?? replay(bytes)
-    // `previous` is consumed or dropped: the memory behind it is free (`bytes` is elsewhere).
-    release(previous?.memory)
-    return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
-  }
+  const { verifiedReplay, remember, keepVerified, readBuffer } = makeVerifiedReplays()
 
   /** `history` for operations under the lock (see `verifiedReplay`). */
   const lockedHistory = (path: string) =>
@@ -365,93 +277,6 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
     legacyImports: p.legacyImports
   })
 
-  /**
-   * Every execution_linked whose runtimeId names a dossier execution: its record exists and its
-   * receipt digest holds, and each artifact of the candidate at one of its output paths has the
-   * digest of one of the candidate's verified executions. Other runtime ids are external.
-   */
-  const verifyExecutions = (p: Projection, findings: Array<ArtifactFinding | ExecutionFinding>) =>
-    Effect.gen(function*() {
-      const checks: Array<ExecutionCheck> = []
-      for (const c of p.candidates) {
-        const verified: Array<ExecutionRecord> = []
-        for (const e of c.executions) {
-          const base = { candidateId: c.id, eventId: e.eventId, runtimeId: e.runtimeId }
-          if (!EXECUTION_ID.test(e.runtimeId)) {
-            checks.push({ ...base, check: "external" })
-            continue
-          }
-          const path = executionPaths(e.runtimeId).record
-          const r = yield* Effect.either(executions.loadExecution(e.runtimeId))
-          if (Either.isRight(r)) {
-            verified.push(r.right)
-            checks.push({ ...base, check: "verified" })
-          } else if (r.left._tag === "ExecutionNotFound") {
-            checks.push({ ...base, check: "missing" })
-            findings.push({ kind: "execution-missing", ...base, path })
-          } else if (r.left._tag === "ExecutionDigestMismatch" || r.left._tag === "UnsafePath" || r.left._tag === "LimitExceeded") {
-            checks.push({ ...base, check: "tampered" })
-            findings.push({ kind: "execution-tampered", ...base, path, detail: r.left.message })
-          } else return yield* r.left
-        }
-        for (const a of c.artifacts) {
-          const producers = verified.filter((x) => x.outputs.some((o) => o.path === a.path))
-          if (producers.length === 0) continue
-          if (producers.some((x) => x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes))) continue
-          const x = producers[producers.length - 1]!
-          const o = x.outputs.find((o) => o.path === a.path)!
-          findings.push({
-            kind: "artifact-not-from-execution",
-            candidateId: c.id,
-            eventId: a.eventId,
-            runtimeId: x.id,
-            path: a.path,
-            expected: { sha256: o.sha256, bytes: o.bytes },
-            actual: { sha256: a.sha256, bytes: a.bytes }
-          })
-        }
-      }
-      return checks
-    })
-
-  const verifyArtifacts = (p: Projection) =>
-    Effect.gen(function*() {
-      const findings: Array<ArtifactFinding | ExecutionFinding> = []
-      let checked = 0
-      for (const c of p.candidates) {
-        for (const a of c.artifacts) {
-          checked++
-          const base = {
-            candidateId: c.id,
-            eventId: a.eventId,
-            path: a.path,
-            expected: { sha256: a.sha256, bytes: a.bytes }
-          }
-          const got = yield* Effect.either(store.hash(a.path, { maxBytes: Number.MAX_SAFE_INTEGER }))
-          if (Either.isRight(got)) {
-            if (got.right.sha256 !== a.sha256 || got.right.bytes !== a.bytes) {
-              findings.push({ kind: "artifact-changed", ...base, actual: { ...got.right } })
-            }
-            continue
-          }
-          const e = got.left
-          if (e._tag === "FileNotFound") findings.push({ kind: "artifact-missing", ...base, actual: null })
-          else if (e._tag === "UnsafePath") {
-            findings.push({ kind: "artifact-changed", ...base, actual: null, detail: `refused to read it: ${e.reason}` })
-          } else if (e._tag === "IoError") return yield* e
-          else return yield* Effect.die(e)
-        }
-      }
-      const executions = yield* verifyExecutions(p, findings)
-      return {
-        checked,
-        findings,
-        executions,
-        note: "A matching digest shows the file is the one that was linked, not that the result is correct. " +
-          "Executions of other runtimes are listed as external: nothing checks them."
-      }
-    })
-
   /** Readers of one study: a study without a journal file does not exist (`journal append` creates one). */
   const requireStudy = (study: string) =>
     Effect.flatMap(store.stat(studyPaths(study).journal), (st) =>
@@ -465,7 +290,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       const p = r.projector.result()
       const view = inspectView(study, r, p)
       if (options?.verify !== true) return view
-      return { ...view, verify: yield* verifyArtifacts(p) }
+      return { ...view, verify: yield* verifyJournal(p) }
     })
 
   /** The private record of manifest digests this program published (a damaged record counts as empty). */

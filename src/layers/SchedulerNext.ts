@@ -9,7 +9,7 @@ import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
 import { Scheduler, type SchedulerError } from "../services/Scheduler.js"
 import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
-import type { StudyRow } from "../domain/Journal.js"
+import type { StudyRow } from "../domain/JournalOutput.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
 

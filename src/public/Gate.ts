@@ -36,4 +36,4 @@ export {
   ResolvedAnswer,
   RunState
 } from "../domain/Gate.js"
-export { BlockersRemain, GateErrors, NoVerdict, NotResearchable, type GateError } from "../domain/GateErrors.js"
+export { BlockersRemain, GateErrors, NoVerdict, NotResearchable, StaleStateFile, type GateError } from "../domain/GateErrors.js"

@@ -16,34 +16,36 @@ export {
 export { JournalLive } from "../layers/JournalLive.js"
 export { JournalMemory } from "../layers/JournalMemory.js"
 export {
-  AppendOutput,
   ArtifactLinked,
   CandidateCreated,
   CandidateSelected,
   CandidateStatus,
-  CandidateView,
   CheckpointSaved,
   Decision,
   EvaluationRecorded,
   ExecutionLinked,
-  ImportOutput,
-  InspectOutput,
   JournalEvent,
   JournalEventsInput,
   LegacyImported,
   ManifestV1,
-  RebuildOutput,
-  RecoverOutput,
   isStudyId,
   studyPaths,
+  type EventType
+} from "../domain/Journal.js"
+export {
+  AppendOutput,
+  CandidateView,
+  ImportOutput,
+  InspectOutput,
+  RebuildOutput,
+  RecoverOutput,
   type AppendResult,
-  type EventType,
   type ImportResult,
   type InspectResult,
   type RebuildResult,
   type RecoverResult,
   type StudyRow
-} from "../domain/Journal.js"
+} from "../domain/JournalOutput.js"
 export {
   ConflictingEvent,
   CorruptJournal,

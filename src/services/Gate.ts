@@ -14,7 +14,6 @@ import type {
   IoError,
   LimitExceeded,
   LockTimeout,
-  StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
 import type {
@@ -25,7 +24,7 @@ import type {
   ResearchRecord,
   ResolvedAnswer
 } from "../domain/Gate.js"
-import type { BlockersRemain, NotResearchable, NoVerdict } from "../domain/GateErrors.js"
+import type { BlockersRemain, NotResearchable, NoVerdict, StaleStateFile } from "../domain/GateErrors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
 
 export const DEFAULT_RESEARCH_DIR = "research/gate"
@@ -93,7 +92,7 @@ export type GateReadError =
   | LimitExceeded
   | CorruptPlan
 
-export type GateRunError = GateReadError | LockTimeout | StaleRevision | NotResearchable | NoVerdict
+export type GateRunError = GateReadError | LockTimeout | StaleStateFile | NotResearchable | NoVerdict
 
 export type GateRecheckError = GateReadError | BlockersRemain
 

@@ -27,15 +27,8 @@ import type {
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
-import type {
-  AppendInput,
-  AppendResult,
-  ImportResult,
-  InspectResult,
-  RebuildResult,
-  RecoverResult,
-  StudyRow
-} from "../domain/Journal.js"
+import type { AppendInput } from "../domain/Journal.js"
+import type { AppendResult, ImportResult, InspectResult, RebuildResult, RecoverResult, StudyRow } from "../domain/JournalOutput.js"
 import type { DigestMismatch } from "../domain/MonitorErrors.js"
 
 /** Errors of reading a study's committed history. */

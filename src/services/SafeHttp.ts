@@ -14,31 +14,13 @@ import type * as Effect from "effect/Effect"
 import type { TargetError } from "../domain/DestinationPolicy.js"
 import type { IngestError } from "../domain/IngestErrors.js"
 import type { ContentKind } from "../domain/Readable.js"
+import type { Exchange } from "../domain/Warc.js"
+
+export type { Exchange } from "../domain/Warc.js"
 
 export interface FetchOptions {
   /** The deadline in seconds, from DNS to the last body byte (default 10). */
   readonly timeoutSeconds?: number
-}
-
-/**
- * One request and its response as they crossed the wire (after TLS), for the WARC record of a
- * capture: every hop, redirects included.
- */
-export interface Exchange {
-  /** The URL requested. */
-  readonly url: string
-  /** The checked address the socket was connected to. */
-  readonly address: string
-  /** When the request was sent. */
-  readonly requestedAt: Date
-  /** The bytes sent: request line and headers. */
-  readonly request: Uint8Array
-  /** The bytes received: status line, headers and body as transferred (chunked framing kept). */
-  readonly response: Uint8Array
-  /** The body with any transfer coding removed (identity content: the bytes a capture retains). */
-  readonly payload: Uint8Array
-  /** The body was longer than the limit and was not read to its end (a redirect's only). */
-  readonly truncated: boolean
 }
 
 export interface Fetched {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { checkQuote, makeQuoteMatcher, MIN_QUOTE_LENGTH, normalizeForQuote } from "../../src/domain/Quote.js"
+import { checkQuote, collapseWhitespace, makeQuoteMatcher, MIN_QUOTE_LENGTH, normalizeForQuote } from "../../src/domain/Quote.js"
 
 const word = fc.string({ unit: fc.constantFrom("a", "b", "é", "Z", ",", ".", "x", "ü"), minLength: 1, maxLength: 8 })
 const ws = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\u00a0", "\r\n")
@@ -49,4 +49,8 @@ describe("whitespace collapsing", () => {
   it.prop("is exactly NFC + /\\s+/g → ' ' + trim", [fc.string({ unit: fc.oneof(fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b", "\u180e", "\u0085"), fc.string({ minLength: 1, maxLength: 1 })) })], ([s]) => {
     expect(normalizeForQuote(s)).toBe(s.normalize("NFC").replace(/\s+/g, " ").trim())
   }, { fastCheck: { numRuns: 2000 } })
+
+  it.prop("collapseWhitespace is exactly /\\s+/g → ' ' (its scan for text with nothing to collapse included)", [fc.string({ unit: fc.oneof(fc.constantFrom(" ", " ", " ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u1fff", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u180e", "\u0085", "\u0008", "\u000e", "\u001f", "!"), fc.string({ minLength: 1, maxLength: 1 })) })], ([s]) => {
+    expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, " "))
+  }, { fastCheck: { numRuns: 5000 } })
 })

@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { StaleStateFile } from "../../src/domain/GateErrors.js"
 import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { GateLive } from "../../src/layers/GateLive.js"
 import { GateMemory } from "../../src/layers/GateMemory.js"
@@ -88,9 +89,13 @@ describe("Gate service", () => {
       const gate = yield* Gate
       const error = yield* Effect.flip(gate.run(options(new Date("2026-11-30T10:00:00Z"))))
       expect(error._tag).toBe("StaleRevision")
+      expect(error).toBeInstanceOf(StaleStateFile)
       if (error._tag === "StaleRevision") {
-        expect(error.expected).toBe(sha(stateText))
-        expect(error.actual).toBe(sha(concurrent))
+        // The type says which revision kind: the gate's are digests (strings), never numbers.
+        const expected: string = error.expected
+        const actual: string | null = error.actual
+        expect(expected).toBe(sha(stateText))
+        expect(actual).toBe(sha(concurrent))
       }
       expect(fs.readFileSync(file, "utf8")).toBe(concurrent)
       // nothing else was written under the lock either

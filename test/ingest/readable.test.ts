@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
-import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref } from "../../src/domain/Readable.js"
+import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref, resolveHrefGeneric } from "../../src/domain/Readable.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -226,4 +226,31 @@ describe("link resolution", () => {
     expect(resolveHref("http://[bad", b)).toBeUndefined()
     expect(resolveHref("/x", undefined)).toBeUndefined()
   })
+
+  // Pieces that matter to the WHATWG URL parser's path, host and scheme rules, plus plain text.
+  const piece = fc.constantFrom(
+    "/", "//", ".", "..", "/.", "/..", "./", "a", "B", "z9", "0", "9", "-", "_", "~", "%", "%2e", "%2E", "?", "#", "\\", " ", "\t", "\n",
+    "'", "(", ")", "!", "$", "&", "*", "+", ",", ";", "=", ":", "@", "^", "`", "{", "}", "|", "\"", "<", ">", "[", "]", "é", "\u00a0",
+    "xn--", "xn--nxasmq6b", "http://", "https://", "HTTP://", "http:", "mailto:", "example", ".org", "1", "0x1", "127", ".0", "a.b.c", ":8080", "u:p@"
+  )
+  const href = fc.oneof(
+    fc.array(piece, { maxLength: 8 }).map((xs) => xs.join("")),
+    fc.tuple(fc.constantFrom("http://", "https://"), fc.array(piece, { maxLength: 6 })).map(([s, xs]) => s + xs.join("")),
+    fc.array(piece, { maxLength: 6 }).map((xs) => `/${xs.join("")}`),
+    fc.webUrl()
+  )
+  const base = fc.constantFrom(
+    undefined,
+    "https://example.org/a/b",
+    "http://u:p@h.test:8080/x/y?q=1#f",
+    "https://[::1]/dir/",
+    "https://xn--nxasmq6b.com/a",
+    "http://EXAMPLE.org:80/",
+    "file:///etc/x",
+    "mailto:someone@example.org"
+  ).map((b) => (b === undefined ? undefined : new URL(b)))
+
+  it.prop("the written-out shapes give exactly what the URL parser gives", [href, base], ([h, b]) => {
+    expect(resolveHref(h, b)).toBe(resolveHrefGeneric(h, b))
+  }, { fastCheck: { numRuns: 20000 } })
 })

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "fast-check"
-import { type JournalEvent, validateManifest } from "../../src/domain/Journal.js"
+import { type JournalEvent } from "../../src/domain/Journal.js"
+import { validateManifest } from "../../src/domain/JournalRules.js"
 import { manifestOf, project } from "../../src/domain/JournalProjection.js"
 import { candidateIdArb, eventsArb, legacyArb, type Op, opArb, toEvents } from "./arbitraries.js"
 

@@ -3,7 +3,8 @@ import * as Schema from "effect/Schema"
 import { AllErrors } from "../../domain/AllErrors.js"
 import { Defect, UsageError } from "../../domain/CliErrors.js"
 
-const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag: string }) =>
+// Named by the class's identifier: two classes may share a tag (StaleRevision and StaleStateFile).
+const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string }) =>
   Schema.Struct({
     ok: Schema.Literal(false),
     error: Schema.Struct({
@@ -12,11 +13,11 @@ const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag:
       message: Schema.String,
       retryable: Schema.Boolean
     })
-  }).annotations({ identifier: cls._tag })
+  }).annotations({ identifier: cls.identifier })
 
 export const errorsSchema = () =>
   Schema.Union(
     ...[...AllErrors, UsageError, Defect].map((cls) =>
-      envelopeOf(cls as unknown as { readonly fields: Schema.Struct.Fields; readonly _tag: string })
+      envelopeOf(cls as unknown as { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string })
     )
   )

@@ -1,15 +1,7 @@
 /** Schemas of the journal area for `dossier schema <name>`: input files and success outputs. */
 import type * as Schema from "effect/Schema"
-import {
-  AppendOutput,
-  ImportOutput,
-  InspectOutput,
-  JournalEvent,
-  JournalEventsInput,
-  ManifestV1,
-  RebuildOutput,
-  RecoverOutput
-} from "../../domain/Journal.js"
+import { JournalEvent, JournalEventsInput, ManifestV1 } from "../../domain/Journal.js"
+import { AppendOutput, ImportOutput, InspectOutput, RebuildOutput, RecoverOutput } from "../../domain/JournalOutput.js"
 
 export const journalSchemas = (): Record<string, Schema.Schema.Any> => ({
   "journal-events": JournalEventsInput,

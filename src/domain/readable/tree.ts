@@ -31,53 +31,77 @@ export const MIN_PARAGRAPH = 25
  */
 const NO_CHILDREN: Array<Node> = []
 
+/** The attributes of every element that has none: shared, never written (most elements have none). */
+const NO_ATTRIBS: Record<string, string> = {}
+
 const addChild = (parent: El, node: Node): void => {
   if (parent.children === NO_CHILDREN) parent.children = [node]
   else parent.children.push(node)
 }
 
-export class El {
-  children: Array<Node> = NO_CHILDREN
+/**
+ * An element of the page. A plain object made by `element` (an object literal): V8 tracks where
+ * literals are allocated and, seeing that a page's elements live on, allocates them straight in
+ * the old generation instead of copying each one through the young generation twice.
+ */
+export interface El {
+  readonly name: string
+  readonly attribs: Record<string, string>
+  readonly parent: El | undefined
+  /** The nearest block element (itself, when it is one: `undefined`). */
+  readonly block: El | undefined
+  children: Array<Node>
   /** Left out of the copy (by its own tag or marks, or an ancestor's). */
   drop: boolean
   /** Visible characters (not whitespace) and commas of the element's own text children. */
-  selfText = 0
-  selfCommas = 0
+  selfText: number
+  selfCommas: number
   /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
   readonly weight: number
   readonly marked: 0 | 1 | 2 | 3
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
-  text = 0
-  link = 0
+  text: number
+  link: number
   /** paragraphs and list items in the subtree, */
-  paragraphs = 0
-  items = 0
+  paragraphs: number
+  items: number
   /** and the characters and commas of the text runs whose nearest block element is this one. */
-  own = 0
-  commas = 0
+  own: number
+  commas: number
   /** Line breaks (`<br>`) of the text runs whose nearest block element is this one. */
-  breaks = 0
+  breaks: number
   /** Commas of the whole subtree. */
-  allCommas = 0
+  allCommas: number
   /** Characters of paragraph text outside links in the subtree (blocks with at least `MIN_PARAGRAPH` of their own). */
-  prose = 0
+  prose: number
   /** Content score (see content.ts); `scored` once it is a candidate. */
-  score = 0
-  scored = false
-  constructor(
-    readonly name: string,
-    readonly attribs: Record<string, string>,
-    readonly parent: El | undefined,
-    /** The nearest block element (itself, when it is one). */
-    readonly block: El | undefined,
-    drop: boolean,
-    marks: Marks
-  ) {
-    this.drop = drop
-    this.weight = marks.weight
-    this.marked = marks.furniture
-  }
+  score: number
+  scored: boolean
 }
+
+const element = (name: string, attribs: Record<string, string>, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
+  name,
+  attribs,
+  parent,
+  block,
+  children: NO_CHILDREN,
+  drop,
+  selfText: 0,
+  selfCommas: 0,
+  weight: marks.weight,
+  marked: marks.furniture,
+  text: 0,
+  link: 0,
+  paragraphs: 0,
+  items: 0,
+  own: 0,
+  commas: 0,
+  breaks: 0,
+  allCommas: 0,
+  prose: 0,
+  score: 0,
+  scored: false
+})
 
 /** Elements rendered as blocks (they end the paragraph around them). */
 export const BLOCKS = new Set([
@@ -99,19 +123,26 @@ const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
 export const parsePage = (html: string): Page | undefined => {
-  const root = new El("#root", {}, undefined, undefined, false, { weight: 0, furniture: 0 })
+  const root = element("#root", {}, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
   let depth = 0
   let title: El | undefined
   let baseHref: string | undefined
   const marksOf = pageMarks()
+  /** Whether the tag being opened had an attribute (else its element shares `NO_ATTRIBS`). */
+  let hadAttribute = false
   const parser = new Parser({
-    onopentag(name, attribs) {
+    onattribute() {
+      hadAttribute = true
+    },
+    onopentag(name, given) {
       if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
+      const attribs = hadAttribute ? given : NO_ATTRIBS
+      hadAttribute = false
       if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
       const isBlock = BLOCKS.has(name)
-      const el = new El(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
+      const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
       if (name === "title" && title === undefined) title = el
       addChild(top, el)
       all.push(el)

@@ -1,0 +1,102 @@
+/**
+ * `journal inspect --verify`: every linked artifact hashed again, every linked dossier execution
+ * checked against its record (src/layers/JournalLive.ts calls it on the replayed projection).
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../domain/Execution.js"
+import type { ArtifactFinding, ExecutionCheck, ExecutionFinding } from "../domain/JournalOutput.js"
+import type { Projection } from "../domain/JournalProjection.js"
+import type { FileStoreShape } from "../services/FileStore.js"
+import type { makeExecutionStore } from "./ExecutionStore.js"
+
+export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof makeExecutionStore>) => {
+  /**
+   * Every execution_linked whose runtimeId names a dossier execution: its record exists and its
+   * receipt digest holds, and each artifact of the candidate at one of its output paths has the
+   * digest of one of the candidate's verified executions. Other runtime ids are external.
+   */
+  const verifyExecutions = (p: Projection, findings: Array<ArtifactFinding | ExecutionFinding>) =>
+    Effect.gen(function*() {
+      const checks: Array<ExecutionCheck> = []
+      for (const c of p.candidates) {
+        const verified: Array<ExecutionRecord> = []
+        for (const e of c.executions) {
+          const base = { candidateId: c.id, eventId: e.eventId, runtimeId: e.runtimeId }
+          if (!EXECUTION_ID.test(e.runtimeId)) {
+            checks.push({ ...base, check: "external" })
+            continue
+          }
+          const path = executionPaths(e.runtimeId).record
+          const r = yield* Effect.either(executions.loadExecution(e.runtimeId))
+          if (Either.isRight(r)) {
+            verified.push(r.right)
+            checks.push({ ...base, check: "verified" })
+          } else if (r.left._tag === "ExecutionNotFound") {
+            checks.push({ ...base, check: "missing" })
+            findings.push({ kind: "execution-missing", ...base, path })
+          } else if (r.left._tag === "ExecutionDigestMismatch" || r.left._tag === "UnsafePath" || r.left._tag === "LimitExceeded") {
+            checks.push({ ...base, check: "tampered" })
+            findings.push({ kind: "execution-tampered", ...base, path, detail: r.left.message })
+          } else return yield* r.left
+        }
+        for (const a of c.artifacts) {
+          const producers = verified.filter((x) => x.outputs.some((o) => o.path === a.path))
+          if (producers.length === 0) continue
+          if (producers.some((x) => x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes))) continue
+          const x = producers[producers.length - 1]!
+          const o = x.outputs.find((o) => o.path === a.path)!
+          findings.push({
+            kind: "artifact-not-from-execution",
+            candidateId: c.id,
+            eventId: a.eventId,
+            runtimeId: x.id,
+            path: a.path,
+            expected: { sha256: o.sha256, bytes: o.bytes },
+            actual: { sha256: a.sha256, bytes: a.bytes }
+          })
+        }
+      }
+      return checks
+    })
+
+  const verifyArtifacts = (p: Projection) =>
+    Effect.gen(function*() {
+      const findings: Array<ArtifactFinding | ExecutionFinding> = []
+      let checked = 0
+      for (const c of p.candidates) {
+        for (const a of c.artifacts) {
+          checked++
+          const base = {
+            candidateId: c.id,
+            eventId: a.eventId,
+            path: a.path,
+            expected: { sha256: a.sha256, bytes: a.bytes }
+          }
+          const got = yield* Effect.either(store.hash(a.path, { maxBytes: Number.MAX_SAFE_INTEGER }))
+          if (Either.isRight(got)) {
+            if (got.right.sha256 !== a.sha256 || got.right.bytes !== a.bytes) {
+              findings.push({ kind: "artifact-changed", ...base, actual: { ...got.right } })
+            }
+            continue
+          }
+          const e = got.left
+          if (e._tag === "FileNotFound") findings.push({ kind: "artifact-missing", ...base, actual: null })
+          else if (e._tag === "UnsafePath") {
+            findings.push({ kind: "artifact-changed", ...base, actual: null, detail: `refused to read it: ${e.reason}` })
+          } else if (e._tag === "IoError") return yield* e
+          else return yield* Effect.die(e)
+        }
+      }
+      const executions = yield* verifyExecutions(p, findings)
+      return {
+        checked,
+        findings,
+        executions,
+        note: "A matching digest shows the file is the one that was linked, not that the result is correct. " +
+          "Executions of other runtimes are listed as external: nothing checks them."
+      }
+    })
+
+  return verifyArtifacts
+}
