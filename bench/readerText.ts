@@ -1,22 +1,11 @@
 /** Shared by the extraction bench and the readable-copy tests. */
+import { visibleText } from "../src/domain/VisibleText.js"
 
 /**
- * The text a reader sees in a readable copy: link syntax `[text](url)` counts as `text` (with the
- * copy's `\[`/`\]` escapes undone), heading marks, list markers, quote marks, table pipes and code
- * fences do not count. Good enough for snippet scoring (the gate's matcher is the reference).
+ * The text a reader sees in a readable copy, exactly as the gate's matcher reads it (spec README
+ * "Quote matching", src/domain/VisibleText.ts): link syntax `[text](url)` counts as `text`;
+ * heading marks, list markers, quote marks, table pipes, code fences and backslash escapes do not
+ * count. Scoring with the matcher itself means a snippet counts as found only where a quote of
+ * it would verify.
  */
-export const readerText = (md: string): string =>
-  md
-    .split("\n")
-    .filter((line) => !/^\s*(?:`{3,}|~{3,})\S*\s*$/.test(line) && !/^\|(?: --- \|)+$/.test(line))
-    .map((line) =>
-      line
-        .replace(/^(?:> ?)+/, "")
-        .replace(/^#{1,6} /, "")
-        .replace(/^\s*(?:[-*]|\d+\.) /, "")
-        .replace(/^\| | \|$/g, "")
-        .replace(/ \| /g, " ")
-    )
-    .join("\n")
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)/g, "$1")
-    .replace(/\\([[\]|])/g, "$1")
+export const readerText = (md: string): string => visibleText("markdown", md).text

@@ -6,12 +6,13 @@
  *
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
- * - readable/content.ts chooses the content by scoring the whole page;
+ * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  * - readable/render.ts renders it as Markdown, readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
  *
- * Text is kept verbatim (whitespace collapsed, no Markdown escaping, no emphasis markers) so a
- * quote copied from the page matches the readable copy; only links add Markdown around text.
+ * Text is kept verbatim (whitespace collapsed, no emphasis markers; only what Markdown would read
+ * as syntax is backslash-escaped) so a quote copied from the page matches the readable copy as the
+ * gate's matcher reads it; only links add Markdown around text.
  */
 import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"

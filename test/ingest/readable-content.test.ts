@@ -143,6 +143,125 @@ describe("readable copy: choosing the content", () => {
   })
 })
 
+describe("readable copy: boilerplate inside and around the story (issue 14)", () => {
+  it("drops pseudo-headings ('More on this:', an all-bold line) that introduce nothing, keeps a bold closing sentence", () => {
+    const html = `<html><body><div class="story">${story(1, 5)}
+      <p><strong>Read next</strong></p><div class="more">${links("next", 5)}</div>
+      <h2>The engineers</h2>${story(6, 2)}
+      <p><strong>Thanks for reading the river report.</strong></p>
+      <p>More on this topic:</p><ul class="more">${links("topic", 5)}</ul>
+    </div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 7; i++) expect(text).toContain(prose(i))
+    expect(text).toContain("Thanks for reading the river report.")
+    expect(text).not.toContain("Read next")
+    expect(text).not.toContain("More on this topic")
+  })
+
+  it("drops disclaimer, copyright, affiliate, call-to-action and rating blocks named as such", () => {
+    const html = `<html><body><div class="story">${story(1, 5)}
+      <p class="ad-disclosure">We may receive a commission when you buy through the links on this page, at no cost to you.</p>
+      <div class="cta-box"><p>Enjoyed this story? Become a member today and support independent river reporting.</p></div>
+      <div class="post-ratings"><p>Was this article helpful to you? Rate it now.</p></div>
+      <div class="copyright"><p>© 2026 River News Ltd. All rights reserved.</p></div>
+    </div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
+    for (const furniture of ["commission", "Become a member", "Rate it now", "All rights reserved"]) expect(text).not.toContain(furniture)
+  })
+
+  it("drops blocks whose class names a furniture part even with a content word in it ('related-articles', 'author-box__content')", () => {
+    const html = `<html><body><div class="story-body">${story(1, 5)}
+      <div class="author-box__content"><p>Jo Writer covers rivers and weather for the paper, and lives near the northern sluice with two cats.</p></div>
+      <div class="related-articles"><p>The dam that was never built, and why the valley still talks about it, twenty years on.</p></div>
+    </div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Jo Writer")
+    expect(text).not.toContain("never built")
+  })
+
+  it("drops a teaser list's items inside the story's container", () => {
+    const teaser = (n: number) =>
+      `<li class="teaser"><a href="/t/${n}">Other story ${n}</a><p>A summary of other story ${n}, which is about something else, ` +
+      `told at length, with commas, so that the list scores like prose, and a reader, skimming, might take it for the article, since it runs on, and on, over several lines of the page.</p></li>`
+    const html = `<html><body><div class="story">${story(1, 6)}<ul class="teaser-item-list">${[1, 2, 3, 4].map(teaser).join("")}</ul></div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("summary of other story")
+  })
+
+  it("takes in the article's lead when it sits in the header beside the body", () => {
+    const html = `<html><body><main><article><header><h1>The river rose</h1>
+      <div class="wrap"><p class="article-lead">Engineers opened the northern sluice before dawn as the water kept rising through the night.</p></div></header>
+      <div class="layout"><div class="col"><div class="body-text">${story(1, 6)}</div></div></div>
+      <div class="sidebar-box"><p class="intro">A different box that is not the lead, placed after the story's body.</p></div>
+    </article></main></body></html>`
+    const text = copy(html)
+    expect(text).toContain("Engineers opened the northern sluice before dawn")
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text.indexOf("Engineers opened")).toBeLessThan(text.indexOf(prose(1)))
+  })
+
+  it("takes a lead named 'teaser' above the article when it reads as text, not a teaser of links", () => {
+    const html = `<html><body><div class="news"><div class="head"><h1>The river rose</h1>
+      <div class="teaser-text">Engineers opened the northern sluice before dawn as the water kept rising through the night.</div>
+      <div class="teaser-more"><a href="/a">Another story entirely</a> <a href="/b">And one more story here</a> and a few words</div></div>
+      <div class="part"><div class="text">${story(1, 6)}</div></div></div></body></html>`
+    const text = copy(html)
+    expect(text).toContain("Engineers opened the northern sluice before dawn")
+    expect(text).not.toContain("Another story entirely")
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+  })
+
+  it("prefers the story inside the page's main element to prose elsewhere (an overlay)", () => {
+    const overlay = `<div class="ie-overlay"><div class="box">${story(100, 4)}</div></div>`
+    const html = `<html><body>${overlay}<main><section class="news"><p>${prose(1)}</p><p>${prose(2)}</p><p>${prose(3)}</p></section></main></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 3; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain(prose(100))
+  })
+
+  it("keeps paragraphs whose sentences carry a few links", () => {
+    // A quarter of this block is link text: Readability's 0.2 would clean it out.
+    const sentence = (n: number) =>
+      `<p>The <a href="/board">water board of the northern district</a> said gauge ${n} rose by four centimetres overnight, and the engineers, who had ` +
+      `<a href="/log">expected far less water this week</a>, opened the sluice before dawn.</p>`
+    const linked = `${sentence(1)}${sentence(2)}<p>Residents were told, in a short notice from the water board, that the towpath would stay closed until the level fell again.</p>`
+    const html = `<html><body><div class="story">${story(1, 4)}<div class="box">${linked}</div></div></body></html>`
+    const text = copy(html)
+    expect(text).toContain("The water board of the northern district said gauge 2 rose by four centimetres overnight")
+    expect(text).toContain("that the towpath would stay closed until the level fell again")
+  })
+
+  it("keeps a recipe's ingredients: a list of short items without links, and a table named '…-header'", () => {
+    const items = ["200 g flour", "100 g butter", "2 eggs", "1 pinch of salt", "50 ml milk"]
+    const html = `<html><body><article class="recipe">${story(1, 4)}
+      <div class="ingredients"><ul>${items.map((i) => `<li>${i}</li>`).join("")}</ul></div>
+      <table class="ingredients table-header"><tr><th>For the dough:</th></tr><tr><td>300 g</td><td>wheat flour</td></tr><tr><td>1 tsp</td><td>baking powder</td></tr></table>
+      ${story(5, 2)}</article></body></html>`
+    const text = copy(html)
+    for (const i of items) expect(text).toContain(i)
+    expect(text).toContain("wheat flour")
+    expect(text).toContain("For the dough:")
+  })
+
+  it("drops italic notes at the very end of the story (disclosure, author's bio), keeps italics inside it", () => {
+    const html = `<html><body><div class="story">${story(1, 3)}<p><em>${prose(4)}</em></p>${story(5, 2)}
+      <p><em>Jo Writer covers rivers for the paper. This story first appeared in the Valley Weekly, whose permission we thank.</em></p></div></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Jo Writer")
+  })
+
+  it("leaves out ruby readings (annotations printed above the base text)", () => {
+    const html = `<html><body><div class="article">${story(1, 3)}<p><ruby>法律<rp>(</rp><rt>ほうりつ</rt><rp>)</rp></ruby>ができて、親が子どもを教育するために、体罰をしてはいけないことになりました。</p></div></body></html>`
+    const text = copy(html)
+    expect(text).toContain("法律ができて、親が子どもを教育するために")
+    expect(text).not.toContain("ほうりつ")
+  })
+})
+
 describe("readable copy: quotes stay verbatim", () => {
   const word = fc.constantFrom("river", "gauge", "rose", "the", "board", "sluice", "a", "towpath", "level", "engineers", "5", "%", "night", "dawn", "Zürich", "naïve")
   const piece = fc.oneof(

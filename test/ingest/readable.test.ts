@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
+import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
 import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref, resolveHrefGeneric } from "../../src/domain/Readable.js"
 
 const URL_ = "https://example.com/articles/one.html"
@@ -76,10 +77,36 @@ if (a) {
     expect(htmlToMarkdown(html, URL_)).toBe("one [x](https://other.example/dir/x)\n\ntwo\n")
   })
 
-  it("keeps text verbatim (no escaping), so quotes copied from the page match", () => {
-    const html = `<p>a * b _c_ [d] <b>bold</b> &amp; &lt;tag&gt;</p>`
-    expect(htmlToMarkdown(html, URL_)).toBe("a * b _c_ [d] bold & <tag>\n")
+  it("keeps text verbatim, escaping only what Markdown would read as syntax, so quotes copied from the page verify", () => {
+    const html = `<p>a * b _c_ [d] <b>bold</b> &amp; &lt;tag&gt; snake_case</p>`
+    expect(htmlToMarkdown(html, URL_)).toBe("a \\* b \\_c\\_ [d] bold & <tag> snake_case\n")
+    // Each of these paragraphs lost characters to the gate's matcher when written unescaped.
+    const paragraphs = [
+      "a * b _c_ [d] bold & <tag>",
+      "1. Choose the right pot before planting",
+      "Leser*innen und Autor*innen lesen mit",
+      "- a dash that opens the paragraph",
+      "# not a heading but text of the page",
+      "> not a quote either, only text",
+      "| a pipe that opens a line",
+      "__init__ and ~~struck~~ and `code` as text",
+      "a literal [link](https://x.example/) in text",
+      "a path C:\\*.txt and <https://x.example/> as text"
+    ]
+    const md = htmlToMarkdown(`<div>${paragraphs.map((p) => `<p>${p.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`).join("")}</div>`, URL_)
+    for (const p of paragraphs) expect(quoteMatches(p, md, "markdown"), p).toBe(true)
   })
+
+  it.prop(
+    "a paragraph's text verifies against the copy whatever Markdown syntax characters it holds",
+    [fc.array(fc.constantFrom("a", "b", "1", "9", " ", ".", ")", "*", "_", "~", "`", "#", ">", "-", "+", "|", "=", "[", "]", "(", "<", "h:", "\\", "!", "é"), { minLength: 20, maxLength: 60 })],
+    ([chars]) => {
+      const text = chars.join("")
+      fc.pre(normalizeForQuote(text).length >= 20)
+      const md = htmlToMarkdown(`<p>${text.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`, URL_)
+      expect(quoteMatches(normalizeForQuote(text), md, "markdown")).toBe(true)
+    }
+  )
 
   it("text/plain is kept as the text itself", () => {
     expect(readableCopy("text", "  line one\n\nline two\t\n", URL_)).toBe("  line one\n\nline two\t\n")

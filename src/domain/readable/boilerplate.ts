@@ -10,7 +10,9 @@ const DROP = new Set([
   "script", "style", "noscript", "template", "title", "meta", "link", "base",
   "nav", "button", "input", "select", "option", "textarea", "label", "datalist", "output",
   "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
-  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot", "figcaption"
+  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot", "figcaption",
+  // Ruby annotations (readings printed above the base text) are not the text itself.
+  "rt", "rp"
 ])
 
 const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
@@ -37,7 +39,7 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating/i
 const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
 /** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
@@ -93,6 +95,17 @@ export const markOf = (name: string, attribs: Record<string, string>): Marks => 
   const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
   if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") return { weight, furniture: 0 }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
-  if (name === "a" || MAYBE_CONTENT.test(both)) return { weight, furniture: 0 }
+  if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
+}
+
+/**
+ * Whether a content-like name keeps an element a candidate: a class or id that says content and
+ * names no furniture ("article-body has-sidebar" stays; "related-articles", "author-box__content"
+ * and "sidebar-content" name the furniture's own parts).
+ */
+const rescued = (names: string): boolean => {
+  if (!MAYBE_CONTENT.test(names)) return false
+  for (const token of names.split(/\s+/)) if (MAYBE_CONTENT.test(token) && !FURNITURE.test(token)) return true
+  return false
 }

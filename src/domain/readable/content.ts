@@ -9,20 +9,24 @@
  *    100 characters (at most 3 for each), and gives that score to its parent, half to its
  *    grandparent and a third of a level's share to the levels above (five levels). A candidate
  *    starts from its tag (`div` +5, lists and forms −3, headings −5) and its class/id weight; its
- *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`.
+ *    final score is scaled by the share of its text outside links, plus its prose over `PROSE_WEIGHT`;
+ *    candidates outside the page's one declared `main` count for half.
  * 3. The best candidate moves up to an ancestor that several other strong candidates share, to a
  *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
  *    that add prose without adding many links (articles split over several containers); then it
- *    takes in those siblings that score enough or read like prose.
+ *    takes in those siblings that score enough or read like prose, and the article's lead when it
+ *    sits before it (edges.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
- *    and not a heading; short paragraphs that are all links; headings left with nothing under them.
+ *    and not a heading; list items named as furniture; short paragraphs that are all links; then
+ *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s, else its body, with furniture dropped.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
-import { type El, measure, MIN_PARAGRAPH, type Node, type Page } from "./tree.js"
+import { dropEmptyHeadings, dropTrailingNotes, HEADING, leads, linkDensity } from "./edges.js"
+import { type El, measure, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
@@ -32,14 +36,14 @@ const MAX_BYLINE = 200
 const PROSE_WEIGHT = 300
 const MAX_GROWN_LINK_DENSITY = 0.35
 const PROSE_KEPT = 600
+const PROSE_LINKED = 200
+const MAX_PROSE_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
   div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
   h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5
 }
 
-const HEADING = /^h[1-6]$/
-const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
 
 const elements = (el: El): Array<El> => {
   const out: Array<El> = []
@@ -59,7 +63,7 @@ const dropFurniture = (page: Page): number => {
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el)) || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
+    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el) && el.name !== "table") /* a weak name on a data table ("table-header") is its own */ || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
       el.drop = true
       dropped += el.text
     }
@@ -95,11 +99,23 @@ const scoreCandidates = (page: Page): Array<El> => {
     }
   }
   for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
+  // A page that marks its main content (one `main` holding prose) is believed: candidates
+  // elsewhere (overlays, teasers in the footer) count for less.
+  const main = declaredMain(page)
+  if (main !== undefined) for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) c.score *= OUTSIDE_MAIN
   return candidates
 }
 
+/** The page's one `main` (or `role=main`) element when it holds prose. */
+const declaredMain = (page: Page): El | undefined => {
+  const mains = page.all.filter((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  return mains.length === 1 && mains[0]!.prose >= MIN_CONTENT ? mains[0] : undefined
+}
+
+const OUTSIDE_MAIN = 0.5
+
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
-const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readonly picked: Array<El> } | undefined => {
+const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { readonly best: El; readonly picked: Array<El> } | undefined => {
   const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
   const best = ranked[0]
   if (best === undefined) return undefined
@@ -132,7 +148,8 @@ const pickContent = (candidates: ReadonlyArray<El>): { readonly best: El; readon
     if (p.prose - top.prose >= GROWTH * top.prose) top = p
   }
   const parent = top.parent
-  if (parent === undefined) return { best, picked: [top] }
+  // The content is the page's declared main element: what lies beside it is not.
+  if (parent === undefined || top === main) return { best, picked: [top] }
   const bar = Math.max(10, top.score * 0.2)
   const cls = top.attribs.class
   const picked: Array<El> = []
@@ -160,7 +177,7 @@ const clean = (roots: ReadonlyArray<El>, best: El): void => {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el))) {
+      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el))) {
         el.drop = true
         continue
       }
@@ -169,44 +186,9 @@ const clean = (roots: ReadonlyArray<El>, best: El): void => {
   }
 }
 
-/**
- * Headings that introduce nothing: followed (in document order, within the content) by a heading
- * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
- * articles" over a list of links).
- */
-const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
-  let open: Array<El> = []
-  const close = (rank: number) => {
-    const kept: Array<El> = []
-    for (const h of open) {
-      if (rankOf(h) >= rank) h.drop = true
-      else kept.push(h)
-    }
-    open = kept
-  }
-  for (const root of roots) {
-    const stack: Array<Node> = [root]
-    while (stack.length > 0) {
-      const node = stack.pop()!
-      if (typeof node === "string") {
-        if (open.length > 0 && /\S/.test(node)) open = []
-        continue
-      }
-      if (node.drop) continue
-      if (HEADING.test(node.name)) {
-        if (node.text === 0) continue
-        close(rankOf(node))
-        open.push(node)
-        continue
-      }
-      const kids = node.children
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
-    }
-  }
-  close(1)
-}
-
-const rankOf = (h: El): number => h.name.charCodeAt(1) - 48
+/** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
+const negativeItem = (el: El): boolean =>
+  el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
@@ -214,13 +196,15 @@ const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLO
 const furniture = (el: El): boolean => {
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
-  if (el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
+  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
+  if (el.weight + (el.scored ? el.score : 0) < 0 && (el.weight < 0 || el.link > 0) && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
-  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot).
-  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+  // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
+  // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
+  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
 }
 
 const hasHeading = (el: El): boolean => {
@@ -262,12 +246,12 @@ const keepFurniture = (page: Page): void => {
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page)
-  let content = pickContent(scoreCandidates(page))
+  let content = pickContent(scoreCandidates(page), declaredMain(page))
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
-    const again = pickContent(scoreCandidates(page))
+    const again = pickContent(scoreCandidates(page), declaredMain(page))
     if (!enough(again)) {
       dropFurniture(page)
       return declaredContent(page)
@@ -275,7 +259,9 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
     content = again
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
-  clean(content.picked, content.best)
-  dropEmptyHeadings(content.picked)
-  return content.picked
+  const roots = [...leads(page, content.picked), ...content.picked]
+  clean(roots, content.best)
+  dropTrailingNotes(roots)
+  dropEmptyHeadings(roots)
+  return roots
 }

@@ -1,7 +1,8 @@
 /**
  * Markdown of the chosen content: headings, paragraphs, lists, links (absolute), code blocks,
  * tables, block quotes and rules; dropped elements are left out. Text is kept verbatim
- * (whitespace collapsed, no escaping, no emphasis marks) so a quote copied from the page matches.
+ * (whitespace collapsed, no emphasis marks); only what Markdown would read as syntax is
+ * backslash-escaped, so a quote copied from the page matches as the gate's matcher reads the copy.
  * The walk is depth-capped: below `MAX_DEPTH` a subtree contributes its text only, gathered
  * without recursion, so no page can exhaust the stack.
  */
@@ -22,15 +23,47 @@ interface Ctx {
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
 
-/** Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks. */
-const finishInline = (s: string): string =>
-  s.indexOf("\n") < 0
-    ? collapse(s).trim()
+/**
+ * Text at the start of a line that Markdown would read as syntax (a list marker, a heading or
+ * quote mark, a table row, a fence, a thematic break or a setext underline): "1. Choose the pot"
+ * as a paragraph would otherwise read "Choose the pot", and a quote of it would not verify.
+ */
+const LINE_SYNTAX = /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
+
+/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
+const escapeLineStart = (line: string): string => {
+  if (!LINE_SYNTAX.test(line)) return line
+  let i = 0
+  while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++
+  return `${line.slice(0, i)}\\${line.slice(i)}`
+}
+
+/**
+ * Characters of a text run that Markdown reads as inline syntax, backslash-escaped: every `*`
+ * (it opens emphasis even inside a word: "Leser*innen und Autor*innen"), every backtick, `_` at a
+ * word's edge (inside a word, as in `snake_case`, it never opens emphasis), `~` next to another,
+ * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
+ */
+const INLINE_SYNTAX = /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
+const MAYBE_INLINE_SYNTAX = /[*`_~\\\]<]/
+
+const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
+
+/**
+ * Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks; lines that
+ * start a block (`atLineStart`: not a heading's, a link's or a table cell's text) get their start
+ * escaped.
+ */
+const finishInline = (s: string, atLineStart = true): string => {
+  const finish = atLineStart ? (line: string) => escapeLineStart(collapse(line).trim()) : (line: string) => collapse(line).trim()
+  return s.indexOf("\n") < 0
+    ? finish(s)
     : s
         .split("\n")
-        .map((line) => collapse(line).trim())
+        .map(finish)
         .filter((line) => line.length > 0)
         .join("\n")
+}
 
 /** `<br>` breaks become spaces (headings, link texts, table cells). */
 const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
@@ -39,7 +72,7 @@ const flatText = (node: El): string => finishInline(collapse(textContent(node, t
 
 /** Inline rendering of a node (text with links). `\n` marks a `<br>`. */
 const inline = (node: Node, ctx: Ctx, depth: number): string => {
-  if (typeof node === "string") return collapse(node)
+  if (typeof node === "string") return escapeInline(collapse(node))
   if (node.drop) return ""
   if (depth > MAX_DEPTH) return collapse(textContent(node, true, true))
   if (node.name === "br") return "\n"
@@ -48,7 +81,7 @@ const inline = (node: Node, ctx: Ctx, depth: number): string => {
   if (node.name === "a") {
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
     // still reads "the guide page".
-    const link = markdownLink(oneLine(finishInline(inner)), node.attribs.href, ctx.base)
+    const link = markdownLink(oneLine(finishInline(inner, false)), node.attribs.href, ctx.base)
     if (link.length === 0) return /\s/.test(inner) ? " " : ""
     return (/^\s/.test(inner) ? " " : "") + link + (/\s$/.test(inner) ? " " : "")
   }
@@ -80,7 +113,7 @@ const codeBlock = (pre: El): string => {
   return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`
 }
 
-const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLine(finishInline(inline(cell, ctx, depth))).replace(/\|/g, "\\|")
+const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLine(finishInline(inline(cell, ctx, depth), false)).replace(/\|/g, "\\|")
 
 const table = (node: El, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return flatText(node)
@@ -154,7 +187,7 @@ const block = (node: El, ctx: Ctx, depth: number): ReadonlyArray<string> => {
   if (depth > MAX_DEPTH) return nonEmpty(flatText(node))
   const level = HEADINGS[name]
   if (level !== undefined) {
-    const text = oneLine(finishInline(inline(node, ctx, depth)))
+    const text = oneLine(finishInline(inline(node, ctx, depth), false))
     return text.length === 0 ? [] : [`${"#".repeat(level)} ${text}`]
   }
   switch (name) {
@@ -197,7 +230,7 @@ const blocks = (nodes: ReadonlyArray<Node>, ctx: Ctx, depth: number): Array<stri
     run = ""
   }
   for (const node of nodes) {
-    if (typeof node === "string") run += collapse(node)
+    if (typeof node === "string") run += escapeInline(collapse(node))
     else if (node.drop) continue
     else if (BLOCKS.has(node.name)) {
       flush()
@@ -220,4 +253,4 @@ export const renderBlocks = (roots: ReadonlyArray<El>, base: URL | undefined): A
 }
 
 /** A one-line text (the title): whitespace collapsed, `<br>`s as spaces. */
-export const oneLineText = (s: string): string => oneLine(finishInline(collapse(s)))
+export const oneLineText = (s: string): string => oneLine(finishInline(escapeInline(collapse(s)), false))

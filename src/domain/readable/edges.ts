@@ -1,0 +1,187 @@
+/**
+ * The edges of the chosen content (content.ts, step 4 and after): the article's lead taken in from
+ * before it, headings and pseudo-headings left with nothing under them, and italic notes after it.
+ */
+import { droppedTag } from "./boilerplate.js"
+import { type El, measure, type Node, type Page, textContent } from "./tree.js"
+
+export const HEADING = /^h[1-6]$/
+export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
+
+/**
+ * Headings that introduce nothing: followed (in document order, within the content) by a heading
+ * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
+ * articles" over a list of links).
+ */
+export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
+  let open: Array<El> = []
+  const close = (rank: number) => {
+    const kept: Array<El> = []
+    for (const h of open) {
+      if (rankOf(h) >= rank) h.drop = true
+      else kept.push(h)
+    }
+    open = kept
+  }
+  for (const root of roots) {
+    const stack: Array<Node> = [root]
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      if (typeof node === "string") {
+        if (open.length > 0 && /\S/.test(node)) open = []
+        continue
+      }
+      if (node.drop) continue
+      if (HEADING.test(node.name)) {
+        if (node.text === 0) continue
+        close(rankOf(node))
+        open.push(node)
+        continue
+      }
+      // A pseudo-heading closes nothing (two in a row are often captions of images between them).
+      if (pseudoHeading(node)) {
+        open.push(node)
+        continue
+      }
+      const kids = node.children
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!)
+    }
+  }
+  close(1)
+}
+
+/** A heading's rank; a pseudo-heading ranks below `h6`. */
+const rankOf = (h: El): number => (HEADING.test(h.name) ? h.name.charCodeAt(1) - 48 : 7)
+
+const MAX_PSEUDO_HEADING = 80
+
+/**
+ * A short paragraph that acts as a heading: all of it bold and not ending a sentence, or ending
+ * with a colon ("More on this:", "Contact:"). Like a heading it is dropped when nothing follows it (the block it
+ * introduced was dropped).
+ */
+const pseudoHeading = (el: El): boolean => {
+  if (el.name !== "p" || el.text === 0 || el.text > MAX_PSEUDO_HEADING || el.link > 0) return false
+  let bold = true
+  for (const c of el.children) {
+    if (typeof c === "string") {
+      if (/\S/.test(c)) bold = false
+    } else if (!c.drop && c.name !== "b" && c.name !== "strong" && c.name !== "br") bold = false
+  }
+  const text = textContent(el, true, true).trimEnd()
+  const last = text.charCodeAt(text.length - 1)
+  // A bold line that ends a sentence is a sentence ("Thanks for reading.").
+  return last === 58 /* : */ || last === 0xff1a || (bold && !SENTENCE_END.test(text))
+}
+
+const SENTENCE_END = /[.\u2026\u3002]["'\u201d\u2019\u00bb)]*$/
+
+/**
+ * Paragraphs set all in italics at the very end of the content are the editor's notes on it
+ * (a disclosure, the author's bio, "this story first appeared in…"), not the story.
+ */
+export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
+  const blocks: Array<El> = []
+  for (const root of roots) {
+    const stack: Array<El> = [root]
+    while (stack.length > 0) {
+      const el = stack.pop()!
+      if (el.drop) continue
+      if (el.block === undefined && el.own > 0) blocks.push(el)
+      const kids = el.children
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const k = kids[i]!
+        if (typeof k !== "string") stack.push(k)
+      }
+    }
+  }
+  for (let i = blocks.length - 1; i >= 0 && italicParagraph(blocks[i]!); i--) blocks[i]!.drop = true
+}
+
+const ITALIC = new Set(["em", "i"])
+
+/** A paragraph whose text is all inside `em`/`i`. */
+const italicParagraph = (el: El): boolean => {
+  if (el.name !== "p") return false
+  let italic = false
+  for (const c of el.children) {
+    if (typeof c === "string") {
+      if (/\S/.test(c)) return false
+    } else if (!c.drop && c.name !== "br") {
+      if (!ITALIC.has(c.name) && c.text > 0) return false
+      if (ITALIC.has(c.name)) italic = true
+    }
+  }
+  return italic
+}
+
+/** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
+const LEAD = /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
+const LEAD_LEVELS = 5
+const MIN_LEAD = 50
+const MAX_LEAD_LINK_DENSITY = 0.1
+
+/**
+ * The article's lead when it sits outside the chosen content (in the article's header, a few
+ * levels up): elements before the content, under its nearby ancestors, named as a lead and
+ * reading as text (few links). Readability misses these; news sites put the lead beside the body.
+ */
+export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+  const first = picked[0]!
+  let area: El | undefined = first.parent
+  for (let level = 1; level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" && area.parent.parent !== undefined; level++) area = area.parent
+  if (area === undefined || area.name === "body" || area.parent === undefined) return []
+  const from = page.all.indexOf(area)
+  const to = page.all.indexOf(first)
+  const holdsFirst = new Set<El>()
+  for (let p = first.parent; p !== undefined; p = p.parent) holdsFirst.add(p)
+  // Elements inside a lead already taken (parents come before children in document order).
+  const taken = new Set<El>()
+  const out: Array<El> = []
+  const revived: Array<El> = []
+  for (let i = from + 1; i < to; i++) {
+    const el = page.all[i]!
+    if (el.parent !== undefined && taken.has(el.parent)) {
+      taken.add(el)
+      continue
+    }
+    if (el.drop && el.marked === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+      revived.push(el)
+      taken.add(el)
+      continue
+    }
+    if (el.drop || holdsFirst.has(el) || el.text < MIN_LEAD || linkDensity(el) >= MAX_LEAD_LINK_DENSITY) continue
+    if (LEAD.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+      out.push(el)
+      taken.add(el)
+    }
+  }
+  if (revived.length === 0) return out
+  // A "teaser" above the article is its lead when it reads as text: measure it as kept, then keep it or drop it again.
+  for (const el of revived) setDropped(page, el, false)
+  measure(page)
+  let redropped = false
+  for (const el of revived) {
+    if (el.text >= MIN_LEAD && linkDensity(el) < MAX_LEAD_LINK_DENSITY) out.push(el)
+    else {
+      setDropped(page, el, true)
+      redropped = true
+    }
+  }
+  if (redropped) measure(page)
+  return out.sort((a, b) => page.all.indexOf(a) - page.all.indexOf(b))
+}
+
+const TEASER = /teaser/i
+
+/** Drop a subtree, or undo step 1 for it (`dropped` false: only what its tag or a strong name drops stays dropped). */
+const setDropped = (page: Page, el: El, dropped: boolean): void => {
+  el.drop = dropped
+  const inside = new Set<El>([el])
+  for (let i = page.all.indexOf(el) + 1; i < page.all.length; i++) {
+    const d = page.all[i]!
+    if (d.parent === undefined || !inside.has(d.parent)) break
+    inside.add(d)
+    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marked === 2
+  }
+}
