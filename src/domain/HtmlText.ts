@@ -4,8 +4,18 @@
  * whitespace), mapped to the source. `tokenizeHtml` is htmlparser2's tokenizer with no-op
  * callbacks for every event a caller does not handle (SourceFollow's block cutter uses it too).
  */
-import { Tokenizer } from "htmlparser2"
+import { createRequire } from "node:module"
+import type { Tokenizer } from "htmlparser2"
 import { Builder, type MappedText } from "./MappedText.js"
+
+/**
+ * htmlparser2 is loaded at the first HTML text, not when the library is imported: the gate's and
+ * the monitor's layers import this module, and an embedding program over the in-memory layers
+ * (or one that only matches Markdown) should not load the HTML parser (bench/library.ts checks).
+ */
+let tokenizerClass: typeof Tokenizer | undefined
+const loadTokenizer = (): typeof Tokenizer =>
+  (tokenizerClass ??= (createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer)
 
 type Callbacks = ConstructorParameters<typeof Tokenizer>[1]
 
@@ -30,7 +40,7 @@ const NO_CALLBACKS: Callbacks = {
 
 /** Run htmlparser2's tokenizer (HTML mode, entities decoded) over `html` with these callbacks. */
 export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>): void => {
-  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, { ...NO_CALLBACKS, ...callbacks })
+  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities: true }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()
 }

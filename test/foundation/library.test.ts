@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { execFile } from "node:child_process"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
@@ -63,4 +64,16 @@ describe("library", () => {
       const result = yield* Effect.provide(flow, lib.DossierMemory as Layer.Layer<never>)
       expect(result.candidates.map((c: any) => c.id)).toEqual(["a"])
     }))
+
+  it("importing either build loads no HTML parser, SQLite, HTTP client or CLI package (a flow over DossierMemory runs too)", async () => {
+    // bench/library-child.mjs imports the build in a fresh process, counts every module loaded
+    // (ES loader hook plus require's cache) and runs one flow over the in-memory layers.
+    const child = path.resolve(__dirname, "../../bench/library-child.mjs")
+    for (const entry of [path.join(dist, "index.mjs"), path.join(dist, "cjs/index.js")]) {
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, [child, entry, "count"], (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr)))))
+      const counts = JSON.parse(out.trim().split("\n").pop()!) as { heavy: number; modules: number }
+      expect({ entry: path.basename(entry), heavy: counts.heavy }).toEqual({ entry: path.basename(entry), heavy: 0 })
+    }
+  }, 60_000)
 })
