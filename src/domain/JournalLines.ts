@@ -20,7 +20,7 @@ import * as crypto from "node:crypto"
 import { toBuffer } from "./Bytes.js"
 import { canonicalJson } from "./Canonical.js"
 import { type JournalEvent } from "./Journal.js"
-import { eventProblem } from "./JournalRules.js"
+import { lineEventProblem } from "./JournalRules.js"
 import { Projector } from "./JournalProjection.js"
 
 const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array) => string }).hash
@@ -176,7 +176,7 @@ const checkLine = (
   } catch {
     return "the event is not JSON"
   }
-  const problem = eventProblem(value)
+  const problem = lineEventProblem(value, text)
   if (problem !== null) return `invalid event (${problem})`
   const event = value as JournalEvent
   if (ids.has(event.id)) return `the event id '${event.id}' is repeated`

@@ -227,7 +227,20 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
 }
 
 /** `null` when `u` is a valid event, else a short reason. Agrees with the Schemas (validate.test.ts). */
-export const eventProblem = (u: unknown): string | null => {
+export const eventProblem = (u: unknown): string | null =>
+  // The plain-data rules every decoded input obeys (depth, no `__proto__` key, no lone surrogate), then the event's own.
+  jsonProblem(u, MAX_DOCUMENT_DEPTH) !== null ? "not plain JSON data" : rulesProblem(u)
+
+/**
+ * `eventProblem` of a value parsed from one journal line's `text`. Text decoded from UTF-8 holds
+ * no lone surrogate and a key spells `__proto__` only as itself or through a `\u` escape, so
+ * the plain-data walk runs only when the text has either; depth is bounded by the event's shape
+ * (its one free field, `params`, is walked by its own rule).
+ */
+export const lineEventProblem = (u: unknown, text: string): string | null =>
+  text.includes("\\u") || text.includes("__proto__") ? eventProblem(u) : rulesProblem(u)
+
+const rulesProblem = (u: unknown): string | null => {
   if (!isRecord(u)) return "not an object"
   if (!isId(u["id"])) return "bad id"
   if ("at" in u && !(str(u["at"]) && isRealInstant(u["at"]))) return "bad at"
