@@ -5,7 +5,8 @@
 import { droppedTag } from "./boilerplate.js"
 import { type El, measure, type Node, type Page, textContent } from "./tree.js"
 
-export const HEADING = /^h[1-6]$/
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
+export const isHeading = (name: string): boolean => HEADINGS.has(name)
 export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
 
 /**
@@ -32,7 +33,7 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
         continue
       }
       if (node.drop) continue
-      if (HEADING.test(node.name)) {
+      if (isHeading(node.name)) {
         if (node.text === 0) continue
         close(rankOf(node))
         open.push(node)
@@ -51,7 +52,7 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
 }
 
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
-const rankOf = (h: El): number => (HEADING.test(h.name) ? h.name.charCodeAt(1) - 48 : 7)
+const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)
 
 const MAX_PSEUDO_HEADING = 80
 
