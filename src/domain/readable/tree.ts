@@ -24,17 +24,12 @@ export type Node = El | string
 export const MIN_PARAGRAPH = 25
 
 /**
- * The children of an element that has none yet: shared, never written (the first child replaces
- * it with a one-slot array). Most elements hold one child or none, and a pushed-to empty array
- * reserves room for sixteen, which on big pages is most of the tree's memory and of the
- * collector's copying.
+ * The children of an element that has none: shared, never written. While the page is read, the
+ * children of the open elements wait on one shared stack; each element gets an array of exactly
+ * its children when it closes (a pushed-to array reserves room for sixteen, which on big pages
+ * was most of the tree's memory and of the collector's copying).
  */
 const NO_CHILDREN: Array<Node> = []
-
-const addChild = (parent: El, node: Node): void => {
-  if (parent.children === NO_CHILDREN) parent.children = [node]
-  else parent.children.push(node)
-}
 
 /**
  * An element of the page. A plain object made by `element` (an object literal): V8 tracks where
@@ -47,6 +42,7 @@ export interface El {
   readonly parent: El | undefined
   /** The nearest block element (itself, when it is one: `undefined`). */
   readonly block: El | undefined
+  /** Set when the element closes (`parsePage`). */
   children: Array<Node>
   /** Left out of the copy (by its own tag or marks, or an ancestor's). */
   drop: boolean
@@ -59,9 +55,6 @@ export interface El {
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text: number
   link: number
-  /** paragraphs and list items in the subtree, */
-  paragraphs: number
-  items: number
   /** and the characters and commas of the text runs whose nearest block element is this one. */
   own: number
   commas: number
@@ -89,8 +82,6 @@ const element = (name: string, attribs: Attribs, parent: El | undefined, block: 
   marked: marks.furniture,
   text: 0,
   link: 0,
-  paragraphs: 0,
-  items: 0,
   own: 0,
   commas: 0,
   breaks: 0,
@@ -130,6 +121,18 @@ export const parsePage = (html: string): Page | undefined => {
   let baseHref: string | undefined
   const marksOf = pageMarks()
   const mains: Array<El> = []
+  /** The children of the open elements so far, outermost first; `starts[k]` is where those of the k-th open element begin. */
+  const pending: Array<Node> = []
+  const starts: Array<number> = [0]
+  /** The element on top takes its children off the shared stack. */
+  const closeTop = () => {
+    const start = starts.pop()!
+    if (pending.length > start) {
+      top.children = pending.slice(start)
+      pending.length = start
+    }
+    sumUp(top)
+  }
   try {
     readElements(html, {
       open(name, attribs) {
@@ -139,15 +142,15 @@ export const parsePage = (html: string): Page | undefined => {
         const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
-        addChild(top, el)
+        pending.push(el)
+        starts.push(pending.length)
         all.push(el)
         top = el
       },
       text(data) {
-        const kids = top.children
-        const last = kids.length - 1
-        if (last >= 0 && typeof kids[last] === "string") kids[last] += data
-        else addChild(top, data)
+        const last = pending.length - 1
+        if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") pending[last] += data
+        else pending.push(data)
         if (top.drop) return
         let n = 0
         let commas = 0
@@ -164,13 +167,14 @@ export const parsePage = (html: string): Page | undefined => {
       close() {
         depth--
         if (top.parent !== undefined) {
-          sumUp(top)
+          closeTop()
           top = top.parent
         }
       }
     })
     // What the page left open is closed at its end.
-    for (let el: El | undefined = top; el !== undefined; el = el.parent) sumUp(el)
+    for (; top.parent !== undefined; top = top.parent) closeTop()
+    closeTop()
   } catch (e) {
     if (e instanceof TooDeep) return undefined
     throw e
@@ -192,14 +196,10 @@ const sumUp = (el: El): void => {
   el.allCommas += el.selfCommas
   if (el.name === "a") el.link = el.text
   if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
-  if (el.name === "p") el.paragraphs++
-  else if (el.name === "li") el.items++
   const p = el.parent
   if (p === undefined) return
   p.text += el.text
   p.link += el.link
-  p.paragraphs += el.paragraphs
-  p.items += el.items
   p.allCommas += el.allCommas
   p.prose += el.prose
 }
@@ -211,7 +211,7 @@ const sumUp = (el: El): void => {
 export const measure = (page: Page): void => {
   const all = page.all
   for (const el of all) {
-    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
+    el.text = el.link = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
   }
   for (let i = all.length - 1; i >= 0; i--) sumUp(all[i]!)
 }
