@@ -121,15 +121,20 @@ export const parsePage = (html: string): Page | undefined => {
   let baseHref: string | undefined
   const marksOf = pageMarks()
   const mains: Array<El> = []
-  /** The children of the open elements so far, outermost first; `starts[k]` is where those of the k-th open element begin. */
+  /**
+   * The children of the open elements so far (the first `pendingSize`), outermost first;
+   * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
+   * stale (overwritten, never read): shrinking the array's length would cost a runtime call per element.
+   */
   const pending: Array<Node> = []
+  let pendingSize = 0
   const starts: Array<number> = [0]
   /** The element on top takes its children off the shared stack. */
   const closeTop = () => {
     const start = starts.pop()!
-    if (pending.length > start) {
-      top.children = pending.slice(start)
-      pending.length = start
+    if (pendingSize > start) {
+      top.children = pending.slice(start, pendingSize)
+      pendingSize = start
     }
     sumUp(top)
   }
@@ -142,15 +147,15 @@ export const parsePage = (html: string): Page | undefined => {
         const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
-        pending.push(el)
-        starts.push(pending.length)
+        pending[pendingSize++] = el
+        starts.push(pendingSize)
         all.push(el)
         top = el
       },
       text(data) {
-        const last = pending.length - 1
+        const last = pendingSize - 1
         if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") pending[last] += data
-        else pending.push(data)
+        else pending[pendingSize++] = data
         if (top.drop) return
         let n = 0
         let commas = 0
