@@ -28,21 +28,19 @@ export interface Attribs {
 
 type AttribName = keyof Attribs
 
-/** One fixed shape for every element's attributes (reads of `attribs.x` stay monomorphic). */
-class KeptAttribs implements Attribs {
-  class: string | undefined = undefined
-  id: string | undefined = undefined
-  itemprop: string | undefined = undefined
-  role: string | undefined = undefined
-  hidden: string | undefined = undefined
-  "aria-hidden": string | undefined = undefined
-  style: string | undefined = undefined
-  href: string | undefined = undefined
-  start: string | undefined = undefined
-}
+type KeptAttribs = { -readonly [K in AttribName]-?: string | undefined }
+
+/**
+ * One fixed shape for every element's attributes (reads of `attribs.x` stay monomorphic), made by
+ * an object literal: V8 allocates a literal whose objects live on straight in the old generation.
+ */
+const keptAttribs = (): KeptAttribs => ({
+  class: undefined, id: undefined, itemprop: undefined, role: undefined, hidden: undefined, "aria-hidden": undefined,
+  style: undefined, href: undefined, start: undefined
+})
 
 /** The attributes of every element that has none of the kept ones: shared, never written. */
-export const NO_ATTRIBS: Attribs = new KeptAttribs()
+export const NO_ATTRIBS: Attribs = keptAttribs()
 
 const KEPT: ReadonlySet<string> = new Set<AttribName>(["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"])
 /** Lengths of the kept names: an attribute of another length is never sliced out of the page. */
@@ -80,6 +78,20 @@ export const VOID = new Set([
 ])
 const FOREIGN = new Set(["math", "svg"])
 const HTML_INTEGRATION = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc", "title"])
+
+/**
+ * The names of the elements a page is mostly made of, as constants: an element keeps its name
+ * for as long as the tree lives, and a name sliced from the page would be copied through the
+ * young generation with it.
+ */
+const KNOWN = new Map<string, string>()
+for (const name of [
+  ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...OPEN_IMPLIES_CLOSE.keys(), ...FORM,
+  "a", "abbr", "b", "bdi", "bdo", "caption", "center", "cite", "code", "colgroup", "data", "dfn", "em", "font", "head",
+  "html", "i", "ins", "kbd", "del", "label", "legend", "li", "mark", "menu", "noscript", "picture", "q", "s", "samp", "script",
+  "small", "span", "strike", "strong", "style", "sub", "summary", "sup", "template", "time", "u", "var", "video", "audio",
+  "iframe", "canvas", "figure", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd", "hgroup", "search"
+]) KNOWN.set(name, name)
 
 /** Run the tokenizer over `html`, telling `events` the elements and text `Parser` would report. */
 export const readElements = (html: string, events: TreeEvents): void => {
@@ -119,7 +131,10 @@ export const readElements = (html: string, events: TreeEvents): void => {
     endOpenTag()
     if (stack[stack.length - 1] === name) closeTop()
   }
-  const nameAt = (start: number, end: number) => html.slice(start, end).toLowerCase()
+  const nameAt = (start: number, end: number) => {
+    let raw = html.slice(start, end)
+    return KNOWN.get(raw) ?? KNOWN.get((raw = raw.toLowerCase())) ?? raw
+  }
 
   tokenizeHtml(html, {
     ontext(start, end) {
@@ -146,7 +161,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
     },
     onattribend() {
       if (attribName === undefined) return
-      attribs ??= new KeptAttribs()
+      attribs ??= keptAttribs()
       attribs[attribName] = attribValue
       attribName = undefined
       attribValue = ""

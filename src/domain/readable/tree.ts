@@ -132,8 +132,13 @@ export const parsePage = (html: string): Page | undefined => {
   /** The element on top takes its children off the shared stack. */
   const closeTop = () => {
     const start = starts.pop()!
-    if (pendingSize > start) {
-      top.children = pending.slice(start, pendingSize)
+    const n = pendingSize - start
+    if (n > 0) {
+      // Most elements hold one to three children: array literals, which V8 (seeing them live on)
+      // allocates straight in the old generation, as it does elements (see `El`); a slice would
+      // be copied through the young generation.
+      top.children =
+        n === 1 ? [pending[start]!] : n === 2 ? [pending[start]!, pending[start + 1]!] : n === 3 ? [pending[start]!, pending[start + 1]!, pending[start + 2]!] : pending.slice(start, pendingSize)
       pendingSize = start
     }
     sumUp(top)
