@@ -179,7 +179,7 @@ const clean = (roots: ReadonlyArray<El>, best: El): void => {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if (!holdsBest.has(el) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el))) {
+      if (((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el)) && !holdsBest.has(el)) {
         el.drop = true
         continue
       }
