@@ -1,9 +1,10 @@
 /**
  * The page as a tree of the elements htmlparser2's `Parser` (the parser cheerio uses; forgiving,
  * it closes what HTML implies) would report, read from its tokenizer (html.ts). Each element
- * carries the figures content scoring reads: visible characters and characters inside links (of its subtree), and the text and commas of the runs
- * it holds as the nearest block. Elements are also listed in document order, so one backward
- * pass sums children into parents without recursion.
+ * carries the figures content scoring reads: visible characters and characters inside links (of
+ * its subtree), and the text and commas of the runs it holds as the nearest block. They are summed
+ * as each element closes; elements are also listed in document order, so after furniture is
+ * dropped one backward pass sums them again, children into parents, without recursion.
  */
 import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
 import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
