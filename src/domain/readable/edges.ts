@@ -148,8 +148,8 @@ export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   let area: El | undefined = first.parent
   for (let level = 1; level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" && area.parent.parent !== undefined; level++) area = area.parent
   if (area === undefined || area.name === "body" || area.parent === undefined) return []
-  const from = page.all.indexOf(area)
-  const to = page.all.indexOf(first)
+  const from = area.order
+  const to = first.order
   const holdsFirst = new Set<El>()
   for (let p = first.parent; p !== undefined; p = p.parent) holdsFirst.add(p)
   // Elements inside a lead already taken (parents come before children in document order).
@@ -186,7 +186,7 @@ export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
     }
   }
   if (redropped) measure(page)
-  return out.sort((a, b) => page.all.indexOf(a) - page.all.indexOf(b))
+  return out.sort((a, b) => a.order - b.order)
 }
 
 const TEASER = /teaser/i
@@ -195,7 +195,7 @@ const TEASER = /teaser/i
 const setDropped = (page: Page, el: El, dropped: boolean): void => {
   el.drop = dropped
   const inside = new Set<El>([el])
-  for (let i = page.all.indexOf(el) + 1; i < page.all.length; i++) {
+  for (let i = el.order + 1; i < page.all.length; i++) {
     const d = page.all[i]!
     if (d.parent === undefined || !inside.has(d.parent)) break
     inside.add(d)

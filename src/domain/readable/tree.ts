@@ -40,6 +40,8 @@ const NO_CHILDREN: Array<Node> = []
 export interface El {
   readonly name: string
   readonly attribs: Attribs
+  /** Its place in document order: its index in `Page.all`. */
+  readonly order: number
   readonly parent: El | undefined
   /** The nearest block element (itself, when it is one: `undefined`). */
   readonly block: El | undefined
@@ -70,9 +72,10 @@ export interface El {
   scored: boolean
 }
 
-const element = (name: string, attribs: Attribs, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
+const element = (name: string, attribs: Attribs, order: number, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
   name,
   attribs,
+  order,
   parent,
   block,
   children: NO_CHILDREN,
@@ -114,7 +117,7 @@ const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
 export const parsePage = (html: string): Page | undefined => {
-  const root = element("#root", NO_ATTRIBS, undefined, undefined, false, { weight: 0, furniture: 0 })
+  const root = element("#root", NO_ATTRIBS, 0, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
   let depth = 0
@@ -150,7 +153,7 @@ export const parsePage = (html: string): Page | undefined => {
         if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
         if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
         const isBlock = BLOCKS.has(name)
-        const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
+        const el = element(name, attribs, all.length, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
         pending[pendingSize++] = el
