@@ -26,7 +26,7 @@
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
-import { type El, measure, MIN_PARAGRAPH, type Page } from "./tree.js"
+import { type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
 const SHARE_KEEPING_FURNITURE = 0.4
@@ -67,8 +67,10 @@ const dropFurniture = (page: Page, measured = false): number => {
       el.drop = true
       dropped += el.text
     }
+    // Its figures were read (the decision above): clear them to sum them again over what is kept.
+    unmeasure(el)
   }
-  measure(page)
+  sumAll(page)
   return dropped
 }
 
@@ -241,8 +243,9 @@ const keepFurniture = (page: Page): void => {
     el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs)
     el.scored = false
     el.score = 0
+    unmeasure(el)
   }
-  measure(page)
+  sumAll(page)
 }
 
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */

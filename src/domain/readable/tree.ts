@@ -223,10 +223,18 @@ const sumUp = (el: El): void => {
  * order). `parsePage` leaves a page measured as parsed (it sums each element as it closes).
  */
 export const measure = (page: Page): void => {
+  for (const el of page.all) unmeasure(el)
+  sumAll(page)
+}
+
+/** Clear an element's measured figures (a pass that decides what is dropped clears them as it goes, then calls `sumAll`). */
+export const unmeasure = (el: El): void => {
+  el.text = el.link = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
+}
+
+/** Sum the figures of a page whose elements are all `unmeasure`d. */
+export const sumAll = (page: Page): void => {
   const all = page.all
-  for (const el of all) {
-    el.text = el.link = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
-  }
   for (let i = all.length - 1; i >= 0; i--) sumUp(all[i]!)
 }
 
