@@ -56,13 +56,33 @@ export interface RetainedDeps {
   readonly hashFd: (fd: number, rel: string, size: number, options: ReadOptions | undefined) => Effect.Effect<Digest, IoError | LimitExceeded>
 }
 
-/** One file of a batch: where, what, and its digest (computed here, from the bytes written). */
+/** Files at least this large are hashed on libuv's thread pool (WebCrypto), beside the writes and fsyncs. */
+const OFF_THREAD_MIN_BYTES = 64 * 1024
+
+/**
+ * One file of a batch: where, what, and its digest, computed here from the bytes written. The
+ * digest starts (`digest()`, memoized) in the same synchronous step as the first thing that
+ * needs the bytes — the write of the staged copy, or the comparison with an existing file — and
+ * WebCrypto copies its input when called, so what is hashed is exactly what is written.
+ */
 interface Target {
   readonly rel: string
   readonly name: string
   readonly bytes: Uint8Array
-  readonly wanted: Digest
+  readonly digest: () => Digest | Promise<Digest>
 }
+
+const targetOf = (rel: string, bytes: Uint8Array): Target => {
+  let started: Digest | Promise<Digest> | undefined
+  const digest = () =>
+    (started ??= bytes.byteLength < OFF_THREAD_MIN_BYTES || bytes.buffer instanceof SharedArrayBuffer
+      ? digestOf(bytes)
+      : globalThis.crypto.subtle.digest("SHA-256", bytes).then((d) => ({ bytes: bytes.byteLength, sha256: Buffer.from(d).toString("hex") })))
+  return { rel, name: rel.slice(rel.lastIndexOf("/") + 1), bytes, digest }
+}
+
+/** A small file's digest is there at once (so a write of small files stays synchronous); a large one's is awaited. */
+const awaitDigest = (d: Digest | Promise<Digest>): Effect.Effect<Digest> => (d instanceof Promise ? Effect.promise(() => d) : Effect.succeed(d))
 
 export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDeps) => {
   /**
@@ -76,14 +96,16 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
         const existing = yield* step<Opened | undefined, IoError | UnsafePath | LimitExceeded>(t.rel, "open", () =>
           openIn(t.rel, dir, t.name, O_RDONLY, true, Number.MAX_SAFE_INTEGER))
         if (existing === undefined) return "absent" as const
+        const wanting = t.digest()
         const have = yield* Effect.ensuring(
           hashFd(existing.fd, t.rel, existing.st.size, { maxBytes: Number.MAX_SAFE_INTEGER }),
           Effect.sync(() => fs.closeSync(existing.fd))
         )
+        const wanted = yield* awaitDigest(wanting)
         const still = yield* step(t.rel, "lstat", () => boundary.lstatAt(t.rel, dir, t.name))
         if (still === undefined || still.dev !== existing.st.dev || still.ino !== existing.st.ino) continue
-        if (have.sha256 === t.wanted.sha256 && have.bytes === t.wanted.bytes) return "reused" as const
-        return yield* new EditedRetainedFile({ path: t.rel, expected: t.wanted.sha256, actual: have.sha256 })
+        if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return "reused" as const
+        return yield* new EditedRetainedFile({ path: t.rel, expected: wanted.sha256, actual: have.sha256 })
       }
       return yield* new IoError({ path: t.rel, operation: "write", code: "ECHANGED" })
     })
@@ -97,6 +119,7 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
     Effect.gen(function*() {
       for (let attempt = 1; attempt <= RETAIN_ATTEMPTS; attempt++) {
         const created = yield* step(t.rel, "write", () => {
+          t.digest()
           const staged = boundary.stage(t.rel, dir, t.name, t.bytes)
           try {
             boundary.publish(t.rel, dir, staged, t.name, "link", false)
@@ -122,9 +145,7 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
     Effect.gen(function*() {
       const targets: Array<Target> = []
       for (const f of files) {
-        const rel = yield* normalize(f.path)
-        const bytes = toBytes(f.data)
-        targets.push({ rel, name: rel.slice(rel.lastIndexOf("/") + 1), bytes, wanted: digestOf(bytes) })
+        targets.push(targetOf(yield* normalize(f.path), toBytes(f.data)))
       }
       const dirs = new Map<string, { readonly dir: Dir; readonly rel: string; linked: boolean }>()
       const dirOf = (t: Target) => dirs.get(t.rel.slice(0, Math.max(0, t.rel.lastIndexOf("/"))))!
@@ -140,15 +161,16 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
         }
         const found: Array<"absent" | "reused"> = []
         for (const t of targets) found.push(yield* look(dirOf(t).dir, t))
-        const answers: Array<RetainedDigest> = []
+        const made: Array<boolean> = []
         for (let i = 0; i < targets.length; i++) {
           const t = targets[i]!
-          const made = found[i] === "absent" && (yield* create(dirOf(t).dir, t))
-          if (made) dirOf(t).linked = true
-          answers.push({ ...t.wanted, reused: !made })
+          const created = found[i] === "absent" && (yield* create(dirOf(t).dir, t))
+          if (created) dirOf(t).linked = true
+          made.push(created)
         }
         yield* syncLinked
-        return answers
+        const digests = yield* Effect.forEach(targets, (t) => awaitDigest(t.digest()))
+        return digests.map((d, i): RetainedDigest => ({ ...d, reused: !made[i] }))
       }).pipe(
         Effect.onError(() => Effect.ignore(syncLinked)),
         Effect.ensuring(Effect.sync(() => {
