@@ -70,8 +70,7 @@ export const writeRetainedManyOf = (
       const bytes = typeof f.data === "string" ? new TextEncoder().encode(f.data) : f.data
       const wanted = { sha256: sha256Hex(bytes), bytes: bytes.byteLength }
       const have = yield* store.hash(f.path, { requireSingleLink: true, maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
-        Effect.catchTag("FileNotFound", () => Effect.succeed(wanted)),
-        Effect.catchTag("LimitExceeded", (e) => Effect.die(e))
+        Effect.catchTag("FileNotFound", () => Effect.succeed(wanted))
       )
       if (have.sha256 !== wanted.sha256 || have.bytes !== wanted.bytes) {
         return yield* new EditedRetainedFile({ path: f.path, expected: wanted.sha256, actual: have.sha256 })
