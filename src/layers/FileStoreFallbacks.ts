@@ -60,10 +60,12 @@ export const listNamesOf = (store: Pick<FileStoreShape, "list">): NonNullable<Fi
  * existing file must hold the same bytes, checked by digest) before the first is written.
  */
 export const writeRetainedManyOf = (
-  store: Pick<FileStoreShape, "stat" | "hash" | "writeRetained">
+  store: Pick<FileStoreShape, "normalize" | "stat" | "hash" | "writeRetained">
 ): NonNullable<FileStoreShape["writeRetainedMany"]> =>
 (files) =>
   Effect.gen(function*() {
+    // Every path is checked before any target is looked at, as FileStoreLive's batch does.
+    for (const f of files) yield* store.normalize(f.path)
     for (const f of files) {
       const st = yield* store.stat(f.path)
       if (Option.isNone(st)) continue

@@ -136,10 +136,11 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
     })
 
   /**
-   * Every directory walked once (created when missing) and every target looked at, before any
-   * file is written: an edited target refuses the batch with nothing written. Then the absent
-   * ones are created and each directory that got a new name is fsynced once. A batch that fails
-   * part-way still fsyncs what it linked (best effort: the failure is the answer).
+   * Every directory walked once and every target looked at (a missing directory holds only
+   * absent targets), before anything is written: an edited target refuses the batch with nothing
+   * written, not even a directory. Then the missing directories are created, the absent files
+   * too, and each directory that got a new name is fsynced once. A batch that fails part-way
+   * still fsyncs what it linked (best effort: the failure is the answer).
    */
   const writeRetainedMany: NonNullable<FileStoreShape["writeRetainedMany"]> = (files) =>
     Effect.gen(function*() {
@@ -147,24 +148,34 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
       for (const f of files) {
         targets.push(targetOf(yield* normalize(f.path), toBytes(f.data)))
       }
-      const dirs = new Map<string, { readonly dir: Dir; readonly rel: string; linked: boolean }>()
+      const dirs = new Map<string, { dir: Dir | undefined; readonly rel: string; linked: boolean }>()
       const dirOf = (t: Target) => dirs.get(t.rel.slice(0, Math.max(0, t.rel.lastIndexOf("/"))))!
+      /** The target's directory, created now if it was missing when looked at. */
+      const madeDirOf = (t: Target) =>
+        Effect.gen(function*() {
+          const d = dirOf(t)
+          if (d.dir === undefined) d.dir = yield* step(t.rel, "write", () => boundary.walk(t.rel, true, true)!)
+          return d.dir
+        })
       const syncLinked = Effect.forEach(dirs.values(), (d) =>
         step(d.rel, "write", () => {
-          if (d.linked) boundary.fsyncDir(d.rel, d.dir)
+          if (d.linked && d.dir !== undefined) boundary.fsyncDir(d.rel, d.dir)
           d.linked = false
         }), { discard: true })
       return yield* Effect.gen(function*() {
         for (const t of targets) {
           const parent = t.rel.slice(0, Math.max(0, t.rel.lastIndexOf("/")))
-          if (!dirs.has(parent)) dirs.set(parent, { dir: yield* step(t.rel, "write", () => boundary.walk(t.rel, true, true)!), rel: t.rel, linked: false })
+          if (!dirs.has(parent)) dirs.set(parent, { dir: yield* step(t.rel, "write", () => boundary.walk(t.rel, true, false)), rel: t.rel, linked: false })
         }
         const found: Array<"absent" | "reused"> = []
-        for (const t of targets) found.push(yield* look(dirOf(t).dir, t))
+        for (const t of targets) {
+          const dir = dirOf(t).dir
+          found.push(dir === undefined ? "absent" : yield* look(dir, t))
+        }
         const made: Array<boolean> = []
         for (let i = 0; i < targets.length; i++) {
           const t = targets[i]!
-          const created = found[i] === "absent" && (yield* create(dirOf(t).dir, t))
+          const created = found[i] === "absent" && (yield* create(yield* madeDirOf(t), t))
           if (created) dirOf(t).linked = true
           made.push(created)
         }
@@ -174,7 +185,7 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
       }).pipe(
         Effect.onError(() => Effect.ignore(syncLinked)),
         Effect.ensuring(Effect.sync(() => {
-          for (const d of dirs.values()) d.dir.close()
+          for (const d of dirs.values()) d.dir?.close()
         }))
       )
     })

@@ -9,8 +9,8 @@
  *     ({ ops }) => FileStoreConformance.check(() => ({ store: myStore() }), ops))
  *
  * Hostile entries a backend cannot hold are skipped when the hook that makes them is omitted.
- * Optional fast paths (`readMany`, `readManyWith`, `readThenAppend`, `listNames`) are checked
- * when the store has them, and their fallbacks otherwise.
+ * Optional fast paths (`readMany`, `readManyWith`, `readThenAppend`, `listNames`,
+ * `writeRetainedMany`) are checked when the store has them, and their fallbacks otherwise.
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -18,7 +18,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { isDeepStrictEqual } from "node:util"
-import { listNamesOf, readManyWithOf, readThenAppendOf } from "../layers/FileStoreFallbacks.js"
+import { listNamesOf, readManyWithOf, readThenAppendOf, writeRetainedManyOf } from "../layers/FileStoreFallbacks.js"
 import { makeMemoryFs } from "../layers/FileStoreMemory.js"
 import type { FileStoreShape, ReadManyEntry } from "../services/FileStore.js"
 
@@ -44,6 +44,7 @@ const DATA = ["", "one", "two\n", "three three three"] as const
 export type Operation =
   | { readonly op: "writeAtomic"; readonly p: string; readonly d: string }
   | { readonly op: "writeRetained"; readonly p: string; readonly d: string }
+  | { readonly op: "writeRetainedMany"; readonly files: ReadonlyArray<{ readonly path: string; readonly data: string }> }
   | { readonly op: "append"; readonly p: string; readonly d: string }
   | { readonly op: "read"; readonly p: string; readonly max: number; readonly single: boolean }
   | { readonly op: "hash"; readonly p: string }
@@ -69,6 +70,7 @@ const dir = fc.constantFrom(...DIRS)
 export const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ op: fc.constant("writeAtomic" as const), p, d }),
   fc.record({ op: fc.constant("writeRetained" as const), p, d }),
+  fc.record({ op: fc.constant("writeRetainedMany" as const), files: fc.array(fc.record({ path: p, data: d }), { minLength: 1, maxLength: 3 }) }),
   fc.record({ op: fc.constant("append" as const), p, d }),
   fc.record({ op: fc.constant("read" as const), p, max: fc.constantFrom(2, 100), single: fc.boolean() }),
   fc.record({ op: fc.constant("hash" as const), p }),
@@ -126,6 +128,8 @@ const run = (store: FileStoreShape, op: Operation): Effect.Effect<unknown> => {
       return outcome(store.writeAtomic(op.p, op.d))
     case "writeRetained":
       return outcome(store.writeRetained(op.p, op.d))
+    case "writeRetainedMany":
+      return outcome((store.writeRetainedMany ?? writeRetainedManyOf(store))(op.files))
     case "append":
       return outcome(store.append(op.p, op.d))
     case "read":
