@@ -7,21 +7,11 @@
  */
 import canonicalizeJcs from "canonicalize"
 import * as crypto from "node:crypto"
-import { isRealInstant } from "./Instant.js"
 
 const ISO_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 
-/**
- * Already in millisecond UTC form, `YYYY-MM-DDTHH:MM:SS.sssZ`, and a real time: such a text is
- * its own normal form (what `toISOString` writes for every instant of years 0000–9999), so it is
- * returned without a `Date` round trip — every stored event's `at` is in this form.
- */
-const isNormalInstant = (s: string): boolean =>
-  s.length === 24 && s.charCodeAt(19) === 0x2e /* . */ && s.charCodeAt(23) === 0x5a /* Z */ && isRealInstant(s)
-
 /** Normalize an ISO-8601 instant to millisecond UTC form; other strings are returned unchanged. */
 export const normalizeTimestamp = (value: string): string => {
-  if (isNormalInstant(value)) return value
   if (!ISO_LIKE.test(value)) return value
   const ms = Date.parse(value)
   return Number.isNaN(ms) ? value : new Date(ms).toISOString()

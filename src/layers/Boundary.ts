@@ -12,15 +12,6 @@
  * a link. After a file is published (rename or link) its name is checked to be the file that was
  * written (device and inode), so a replacement at the last moment is refused, not reported as done.
  *
- * The directories a walk opens are kept open for the boundary's life (at most `HELD_MAX`, least
- * recently used first out), so that the next walk through them need not open them again: before
- * a kept descriptor is used, the name is checked to still reach it — `lstat` of the entry in the
- * (checked) parent, which follows no link, must be a directory with the descriptor's device and
- * inode (which no other directory can have while the descriptor holds it open). A symlink, a
- * missing or another directory there is not the kept one: it is closed and the walk opens the
- * name as above (and refuses what it refused). What is used is thus, at the moment of the check,
- * the directory a fresh walk would open, as a fresh walk's descriptor is at the moment it opens.
- *
  * Node has no `openat`/`mkdirat`/`renameat`/`linkat`/`unlinkat`. On Linux the path
  * `/proc/self/fd/<dirfd>/<name>` gives them: the kernel takes `/proc/self/fd/<dirfd>` to the
  * directory the descriptor holds (not to a path naming it) and then looks `<name>` up in that
@@ -58,20 +49,6 @@ export interface Staged {
   readonly name: string
   readonly dev: number
   readonly ino: number
-}
-
-/** How many directories one boundary keeps open between walks (see the top). */
-export const HELD_MAX = 64
-
-/** A directory a boundary keeps open: its descriptor, its identity, and the walks' answers still using it. */
-interface Kept {
-  readonly fd: number
-  readonly at: (name: string) => string
-  readonly dev: number
-  readonly ino: number
-  users: number
-  /** Forgotten (no longer what its name reaches, or pushed out): closed when `users` is 0. */
-  dropped: boolean
 }
 
 /** The entry `name` of the directory held by `fd`, as a path the kernel resolves relative to that descriptor. */
@@ -130,10 +107,6 @@ export const guard = <A>(rel: string, operation: string, f: () => A): A => {
  */
 export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () => void } => {
   let rootFd: number | undefined
-  /** Directories kept open by walks: path from the work folder → descriptor and identity (in use order). */
-  const held = new Map<string, Kept>()
-  /** Every descriptor this boundary holds (the work folder's and `held`'s), closed when it is collected. */
-  const open = new Set<number>()
 
   const rootDir = (rel: string): Dir => {
     if (rootFd === undefined) {
@@ -158,8 +131,7 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
         throw new UnsafePath({ path: rel, reason: "unsupported-platform" })
       }
       rootFd = fd
-      open.add(fd)
-      closer?.register(handle, open, handle)
+      closer?.register(handle, fd, handle)
     }
     const fd = rootFd
     return { fd, at: (name) => entryOf(fd, name), close: () => {} }
@@ -202,84 +174,14 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
     }
   }
 
-  /**
-   * Close a kept directory and forget it. A walk's answer may still be in use (an operation that
-   * walked, then waits for a hash worker): the descriptor is then closed by the answer's last
-   * `close`, so that its number is never reused under an operation still holding it.
-   */
-  const forget = (prefix: string) => {
-    const h = held.get(prefix)
-    if (h === undefined) return
-    held.delete(prefix)
-    h.dropped = true
-    if (h.users === 0) release(h)
-  }
-  const release = (h: Kept) => {
-    open.delete(h.fd)
-    fs.closeSync(h.fd)
-  }
-
-  /** A kept directory as a walk's answer: `close` ends this use of it (closing it if it was forgotten meanwhile). */
-  const lease = (h: Kept): Dir => {
-    h.users++
-    let closed = false
-    return {
-      fd: h.fd,
-      at: h.at,
-      close: () => {
-        if (closed) return
-        closed = true
-        h.users--
-        if (h.dropped && h.users === 0) release(h)
-      }
-    }
-  }
-
-  /** Keep a directory a walk has just opened. */
-  const keep = (rel: string, prefix: string, opened: Dir): Kept => {
-    let st: fs.Stats
-    try {
-      st = fs.fstatSync(opened.fd)
-    } catch (e) {
-      opened.close()
-      throw ioError(rel, "stat")(e)
-    }
-    const h: Kept = { fd: opened.fd, at: opened.at, dev: st.dev, ino: st.ino, users: 0, dropped: false }
-    held.set(prefix, h)
-    open.add(h.fd)
-    return h
-  }
-
-  /** The kept directory `prefix` (entry `name` of `parent`) when the name still reaches it; otherwise it is forgotten. */
-  const kept = (rel: string, parent: Dir, prefix: string, name: string): Kept | undefined => {
-    const h = held.get(prefix)
-    if (h === undefined) return undefined
-    const st = lstatAt(rel, parent, name)
-    if (st === undefined || !st.isDirectory() || st.dev !== h.dev || st.ino !== h.ino) {
-      forget(prefix)
-      return undefined
-    }
-    // Most recently used last.
-    held.delete(prefix)
-    held.set(prefix, h)
-    return h
-  }
-
   const walk: Boundary["walk"] = (rel, parents, create) => {
     const parts = rel === "" || rel === "." ? [] : rel.split("/")
     const upto = parents ? parts.length - 1 : parts.length
-    const root = rootDir(rel)
-    if (upto <= 0) return root
-    // The directories on the way stay in `held` during the walk (nothing is forgotten before its
-    // end); the last one is leased, then the least recently used beyond HELD_MAX are forgotten.
-    let dir: Dir = root
-    let last: Kept | undefined
-    let prefix = ""
-    for (let i = 0; i < upto; i++) {
-      const name = parts[i]!
-      prefix = i === 0 ? name : `${prefix}/${name}`
-      let h = kept(rel, dir, prefix, name)
-      if (h === undefined) {
+    let dir = rootDir(rel)
+    let reached = false
+    try {
+      for (let i = 0; i < upto; i++) {
+        const name = parts[i]!
         let next = openDirAt(rel, dir, name)
         if (next === undefined) {
           if (!create) return undefined
@@ -293,17 +195,14 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
           next = openDirAt(rel, dir, name)
           if (next === undefined) throw new IoError({ path: rel, operation: "mkdir", code: "ENOENT" })
         }
-        h = keep(rel, prefix, next)
+        dir.close()
+        dir = next
       }
-      last = h
-      dir = { fd: h.fd, at: h.at, close: () => {} }
+      reached = true
+      return dir
+    } finally {
+      if (!reached) dir.close()
     }
-    const answer = lease(last!)
-    for (const oldest of held.keys()) {
-      if (held.size <= HELD_MAX) break
-      forget(oldest)
-    }
-    return answer
   }
 
   const inParent: Boundary["inParent"] = (rel, create, use, missing) => {
@@ -393,10 +292,8 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
 
   const handle = {}
   const closeRoot = () => {
-    for (const prefix of [...held.keys()]) forget(prefix)
     if (rootFd !== undefined) {
       closer?.unregister(handle)
-      open.delete(rootFd)
       fs.closeSync(rootFd)
       rootFd = undefined
     }
@@ -405,15 +302,13 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
   return { walk, inParent, lstatAt, openAt, stage, publish, unlinkAt, fsyncDir, closeRoot }
 }
 
-/** A boundary dropped without `closeRoot` (a store made by `makeFileStoreLive` and let go) closes its descriptors when collected. */
+/** A boundary dropped without `closeRoot` (a store made by `makeFileStoreLive` and let go) closes its descriptor when collected. */
 const closer = typeof FinalizationRegistry === "function"
-  ? new FinalizationRegistry<Set<number>>((fds) => {
-    for (const fd of fds) {
-      try {
-        fs.closeSync(fd)
-      } catch {
-        // Already closed.
-      }
+  ? new FinalizationRegistry<number>((fd) => {
+    try {
+      fs.closeSync(fd)
+    } catch {
+      // Already closed.
     }
   })
   : undefined

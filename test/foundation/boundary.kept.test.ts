@@ -1,12 +1,12 @@
 /**
- * The boundary keeps the directories its walks open (src/layers/Boundary.ts): the swap race of
- * ./boundary.interleave.test.ts, on a store that has already walked the directory. A first
- * operation reaches `a` (and keeps its descriptor); right before the k-th file-system call of a
- * second operation on the same store, `a` is exchanged with a symlink to an outside copy of it.
- * And the kept directory moved out of the folder between two operations, its name left to a
- * symlink to it, to nothing or to another directory. The kept descriptor must be checked against
- * the name, not trusted: every operation succeeds inside the folder or refuses with a typed
- * error, and nothing outside changes (without the check, the moves make 37 of these tests fail).
+ * A store used again after the directories it walked were moved: the swap race of
+ * ./boundary.interleave.test.ts on a store that has already walked `a` and `a/d` (right before
+ * the k-th file-system call of a second operation, `a` is exchanged with a symlink to an outside
+ * copy of it), and `a` moved out of the work folder between two operations, its name left to a
+ * symlink to it, to nothing or to another directory. Every operation succeeds inside the folder
+ * or refuses with a typed error, and nothing outside changes. A boundary that kept the walked
+ * directories' descriptors without checking that their names still reach them fails 37 of these
+ * tests (tried on a variant that kept them: see docs/performance.md, "Journal append").
  */
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
