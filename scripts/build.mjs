@@ -79,8 +79,8 @@ async function bundles() {
     }
   }
 
-  // The hash worker, next to the CLI's chunks and next to the library.
-  for (const outdir of ["dist", "dist/lib"]) {
+  // The hash worker (an ES module in every case), next to the CLI's chunks and next to both builds of the library.
+  for (const outdir of ["dist", "dist/lib", "dist/lib/cjs"]) {
     await build({
       entryPoints: { "hash-worker": "src/layers/HashWorker.ts" },
       outdir,
@@ -130,16 +130,4 @@ async function bundles() {
     logLevel: "warning"
   })
   writeFileSync("dist/lib/cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
-  // The hash worker next to the CommonJS library too.
-  await build({
-    entryPoints: { "hash-worker": "src/layers/HashWorker.ts" },
-    outdir: "dist/lib/cjs",
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    minify: true,
-    logLevel: "warning"
-  })
 }

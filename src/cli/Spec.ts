@@ -27,6 +27,12 @@ export type FlagSpec =
      * optional (`exec --grant`: a required flag of `exec` would make it refuse `exec show`).
      */
     readonly required?: boolean
+    /**
+     * For a command that also takes its input file's fields as flags (the monitor's small
+     * actions): the field (a dotted path) this flag gives, and whether the flag form needs it.
+     */
+    readonly field?: string
+    readonly needed?: boolean
   }
   | { readonly kind: "boolean"; readonly name: string; readonly description: string }
   | {
@@ -38,6 +44,12 @@ export type FlagSpec =
     readonly default?: number
     readonly min?: number
     readonly max?: number
+    /**
+     * For a command that also takes its input file's fields as flags (the monitor's small
+     * actions): the field (a dotted path) this flag gives, and whether the flag form needs it.
+     */
+    readonly field?: string
+    readonly needed?: boolean
   }
   | { readonly kind: "now"; readonly name: "now"; readonly description: string }
   /** `--workdir`: parsed as optional text; without it the folder is discovered (src/cli/Discover.ts). */

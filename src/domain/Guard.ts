@@ -20,7 +20,7 @@
  *   field's value through a Map, so only the member it names is checked;
  * - a refinement runs the filter Schema built (`ast.filter`): for a valid value the predicate's
  *   `true` becomes `Option.none()`, a shared constant, so nothing is allocated.
- * The journal's replay still uses its hand-written check (src/domain/JournalEvent.ts says why).
+ * The journal's replay still uses its hand-written check (src/domain/JournalRules.ts says why).
  */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -61,24 +61,9 @@ const typeLiteral = (ast: AST.TypeLiteral): Check => {
   }
   // One walk over the enumerable own keys (V8 reads them from the object's enum cache), each
   // dispatched to its property's check; an own key the walk does not meet (non-enumerable) is
-  // rare and judged by Schema. Symbol keys are not looked at: see compileGuard.
-  if (index === undefined) {
-    return (u) => {
-      if (!isObject(u)) return false
-      let met = 0
-      let metRequired = 0
-      for (const k in u) {
-        if (!hasOwn.call(u, k)) continue
-        const i = position.get(k)
-        // A key that is no property is excess.
-        if (i === undefined || !checks[i]!(u[k])) return false
-        met++
-        if (isRequired[i]) metRequired++
-      }
-      if (Object.getOwnPropertyNames(u).length !== met) return reference(u)
-      return metRequired === required || missing(u)
-    }
-  }
+  // rare and judged by Schema. Symbol keys are not looked at: see compileGuard. A key that is no
+  // property is excess, unless there is an index signature (whose check every key's value meets).
+  const excessAllowed = index !== undefined
   return (u) => {
     if (!isObject(u)) return false
     let met = 0
@@ -88,7 +73,10 @@ const typeLiteral = (ast: AST.TypeLiteral): Check => {
       met++
       if (value !== undefined && !value(u[k])) return false
       const i = position.get(k)
-      if (i === undefined) continue
+      if (i === undefined) {
+        if (excessAllowed) continue
+        return false
+      }
       if (!checks[i]!(u[k])) return false
       if (isRequired[i]) metRequired++
     }

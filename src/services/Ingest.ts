@@ -29,19 +29,23 @@ export interface RetainedFile {
   readonly sha256: string
 }
 
-export interface CaptureResult {
-  readonly network: "checked"
-  readonly via: "fetch"
-  readonly url: string
+/** What every capture answers, fetched or imported. */
+interface Retained {
   readonly finalUrl: string
   readonly redirects: ReadonlyArray<string>
   readonly original: RetainedFile & { readonly contentType: string }
   readonly source: RetainedFile & { readonly origin: string }
-  /** The WARC/1.1 record of this fetch (every hop); each fetch writes its own. */
-  readonly warc: RetainedFile
   readonly fetchedAt: string
   /** The original and the readable copy were already retained with these bytes (kept, not rewritten). */
   readonly reused: boolean
+}
+
+export interface CaptureResult extends Retained {
+  readonly network: "checked"
+  readonly via: "fetch"
+  readonly url: string
+  /** The WARC/1.1 record of this fetch (every hop); each fetch writes its own. */
+  readonly warc: RetainedFile
 }
 
 export interface IngestFileOptions {
@@ -53,22 +57,15 @@ export interface IngestFileOptions {
   readonly now?: Date
 }
 
-export interface IngestFileResult {
+export interface IngestFileResult extends Retained {
   readonly network: "none"
   readonly via: "file"
-  /** The origin as given. */
+  /** The origin as given (`finalUrl`: as the URL parser normalizes it). */
   readonly url: string
-  /** The origin as the URL parser normalizes it. */
-  readonly finalUrl: string
-  readonly redirects: ReadonlyArray<string>
   /** The imported file, relative to the work folder. */
   readonly file: string
-  readonly original: RetainedFile & { readonly contentType: string }
-  readonly source: RetainedFile & { readonly origin: string }
   /** No WARC: nothing was fetched. */
   readonly warc: null
-  readonly fetchedAt: string
-  readonly reused: boolean
 }
 
 export interface DryRunResult {

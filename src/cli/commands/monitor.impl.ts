@@ -22,6 +22,8 @@ import { type InputRef, readInput } from "../../services/InputFile.js"
 import { Scheduler, type SchedulerShape } from "../../services/Scheduler.js"
 import type { Workdir } from "../../services/Workdir.js"
 import { type AnyWork, type CommandWork, usageError, work } from "../Work.js"
+import type { Flags, ValuesOf } from "../Spec.js"
+import { createDueRunFlags, setOutcomeDispositionFlags, setSubscriptionStatusFlags, transitionRunFlags } from "./monitor.js"
 import type { DossierError } from "../../domain/AllErrors.js"
 import { decodeWith } from "../../domain/Decode.js"
 import { InvalidInput } from "../../domain/Errors.js"
@@ -58,9 +60,6 @@ interface WithInputOrFlags extends WithNow {
   readonly input: Option.Option<InputRef>
 }
 
-/** One input field given as a flag: its flag name, the field's dotted path and the parsed value. */
-type FlagField = readonly [flag: string, field: string, value: Option.Option<unknown>]
-
 const setPath = (target: Record<string, unknown>, dotted: string, value: unknown) => {
   const keys = dotted.split(".")
   let at = target
@@ -69,34 +68,36 @@ const setPath = (target: Record<string, unknown>, dotted: string, value: unknown
 }
 
 /**
- * The input of a small monitor action: the `--input` file, or the same fields given as flags
- * (validated by the same Schema; an issue names the flag). Both together, or neither, is a
- * UsageError; `required` names the flags the flag form needs.
+ * The input of a small monitor action: the `--input` file, or the same fields given as the flags
+ * that declare a `field` (validated by the same Schema; an issue names the flag). Both together,
+ * or neither, is a UsageError; the flag form needs every flag declared `needed`.
  */
-const withInputOrFlags = <I, A extends object>(
-  o: WithInputOrFlags,
+const withInputOrFlags = <F extends Flags, I, A extends object>(
+  o: ValuesOf<F, {}> & WithInputOrFlags,
+  flags: F,
   command: string,
   schema: Schema.Schema<I, any, never>,
-  fields: ReadonlyArray<FlagField>,
-  required: ReadonlyArray<string>,
   body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
 ): AnyWork => {
-  const given = fields.filter(([, , v]) => Option.isSome(v))
+  const values: Readonly<Record<string, unknown>> = o
+  const fields = Object.entries(flags).flatMap(([key, f]) =>
+    "field" in f && f.field !== undefined ? [{ flag: `--${f.name}`, field: f.field, needed: f.needed === true, value: values[key] as Option.Option<unknown> }] : []
+  )
+  const given = fields.filter((f) => Option.isSome(f.value))
   if (Option.isSome(o.input)) {
-    if (given.length > 0) return usageError(`${command}: give --input or the flags (${given.map(([f]) => f).join(", ")}), not both`)
+    if (given.length > 0) return usageError(`${command}: give --input or the flags (${given.map((f) => f.flag).join(", ")}), not both`)
     return withInputFile({ ...o, input: o.input.value }, schema, body, human)
   }
-  const missing = required.filter((flag) => !given.some(([f]) => f === flag))
+  const missing = fields.filter((f) => f.needed && Option.isNone(f.value)).map((f) => f.flag)
   if (missing.length > 0) return usageError(`${command} needs --input <path> or the flags ${missing.join(", ")}`)
   const value: Record<string, unknown> = {}
-  for (const [, field, v] of given) setPath(value, field, Option.getOrThrow(v))
-  const flagOf = new Map(fields.map(([flag, field]) => [field, flag]))
+  for (const f of given) setPath(value, f.field, Option.getOrThrow(f.value))
   const decoded = Effect.mapError(decodeWith(schema)(value), (e) =>
     new InvalidInput({
       issues: e.issues.map((i) => {
-        const hit = [...flagOf.entries()].find(([field]) => i.path === field || i.path.startsWith(`${field}.`))
-        return hit === undefined ? i : { path: hit[1], message: i.message }
+        const hit = fields.find((f) => i.path === f.field || i.path.startsWith(`${f.field}.`))
+        return hit === undefined ? i : { path: hit.flag, message: i.message }
       })
     }))
   return inScheduler(o, (s) => Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), human)
@@ -121,15 +122,12 @@ export const updateSubscription = (o: WithInput) =>
   withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, now), (r) =>
     `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
 
-export const setSubscriptionStatus = (
-  o: WithInputOrFlags & { readonly subscription: Option.Option<string>; readonly expected: Option.Option<number>; readonly status: Option.Option<string> }
-) =>
+export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFlags, {}>) =>
   withInputOrFlags(
     o,
+    setSubscriptionStatusFlags,
     "monitor set-subscription-status",
     SubscriptionStatusInput,
-    [["--subscription", "subscriptionId", o.subscription], ["--expected", "expectedRevision", o.expected], ["--status", "status", o.status]],
-    ["--subscription", "--expected", "--status"],
     (s, input, now) => s.setSubscriptionStatus(input, now),
     (r) => `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`
   )
@@ -148,32 +146,23 @@ export const due = (o: WithNow) =>
         ...r.receiptMismatches.map((id) => `receipt mismatch: run ${id} (fail closed)`)
       ].join("\n"))
 
-export const createDueRun = (o: WithInputOrFlags & { readonly subscription: Option.Option<string> }) =>
+export const createDueRun = (o: ValuesOf<typeof createDueRunFlags, {}>) =>
   withInputOrFlags(
     o,
+    createDueRunFlags,
     "monitor create-due-run",
     CreateDueRunInput,
-    [["--subscription", "subscriptionId", o.subscription]],
-    ["--subscription"],
     (s, input, now) => s.createDueRun(input, now),
     (r) => `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`
   )
 
-export const transitionRun = (
-  o: WithInputOrFlags & {
-    readonly run: Option.Option<string>
-    readonly expected: Option.Option<number>
-    readonly to: Option.Option<string>
-    readonly reason: Option.Option<string>
-  }
-) =>
+export const transitionRun = (o: ValuesOf<typeof transitionRunFlags, {}>) =>
   withInputOrFlags(
     o,
+    transitionRunFlags,
     "monitor transition-run",
     // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
     TransitionRunFile,
-    [["--run", "runId", o.run], ["--expected", "expectedRevision", o.expected], ["--to", "to", o.to], ["--reason", "reason", o.reason]],
-    ["--run", "--expected", "--to"],
     (s, input, now) => s.transitionRun(input as TransitionRunInput, now),
     (r) => runText(r.run)
   )
@@ -188,29 +177,12 @@ export const finishRun = (o: WithInput) =>
       `${r.reported ? "; report line written" : ""}\n${r.note}`
   )
 
-export const setOutcomeDisposition = (
-  o: WithInputOrFlags & {
-    readonly run: Option.Option<string>
-    readonly outcome: Option.Option<string>
-    readonly disposition: Option.Option<string>
-    readonly authorization: Option.Option<string>
-    readonly unit: Option.Option<string>
-    readonly reviewItem: Option.Option<string>
-  }
-) =>
+export const setOutcomeDisposition = (o: ValuesOf<typeof setOutcomeDispositionFlags, {}>) =>
   withInputOrFlags(
     o,
+    setOutcomeDispositionFlags,
     "monitor set-outcome-disposition",
     OutcomeDispositionInput,
-    [
-      ["--run", "runId", o.run],
-      ["--outcome", "outcomeId", o.outcome],
-      ["--disposition", "disposition", o.disposition],
-      ["--authorization", "authorization.messageId", o.authorization],
-      ["--unit", "unitPath", o.unit],
-      ["--review-item", "reviewItem", o.reviewItem]
-    ],
-    ["--run", "--outcome", "--disposition"],
     (s, input, now) => s.setOutcomeDisposition(input, now),
     (r) => `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
   )

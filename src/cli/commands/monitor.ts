@@ -1,5 +1,5 @@
 /** `dossier monitor …` and `dossier next`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, type Flags, type FlagSpec, input, json, now, workdir } from "../Spec.js"
 
 const load = () => import("./monitor.impl.js")
 
@@ -15,15 +15,72 @@ const inputOrFlags = {
   value: "path",
   description: `${input.description} Or give the fields as the flags below (not both).`
 } as const satisfies FlagSpec
-const subscriptionFlag = { kind: "optionalText", name: "subscription", value: "id", description: "The subscription id (input field subscriptionId)." } as const satisfies FlagSpec
-const runFlag = { kind: "optionalText", name: "run", value: "id", description: "The run id (input field runId)." } as const satisfies FlagSpec
+const subscriptionFlag = {
+  kind: "optionalText",
+  name: "subscription",
+  value: "id",
+  description: "The subscription id (input field subscriptionId).",
+  field: "subscriptionId",
+  needed: true
+} as const satisfies FlagSpec
+const runFlag = { kind: "optionalText", name: "run", value: "id", description: "The run id (input field runId).", field: "runId", needed: true } as const satisfies FlagSpec
 const expectedFlag = {
   kind: "integer",
   name: "expected",
   description: "The revision last seen (input field expectedRevision; compare-and-set).",
   optional: true,
-  min: 1
+  min: 1,
+  field: "expectedRevision",
+  needed: true
 } as const satisfies FlagSpec
+
+// The flags of the actions that take their input file's fields as flags too: each names its field
+// (and whether the flag form needs it), and the handler builds the input from these tables.
+export const setSubscriptionStatusFlags = {
+  workdir,
+  json,
+  input: inputOrFlags,
+  subscription: subscriptionFlag,
+  expected: expectedFlag,
+  status: { kind: "optionalText", name: "status", value: "status", description: "active | paused | completed (input field status).", field: "status", needed: true },
+  now
+} as const satisfies Flags
+export const createDueRunFlags = { workdir, json, input: inputOrFlags, subscription: subscriptionFlag, now } as const satisfies Flags
+export const transitionRunFlags = {
+  workdir,
+  json,
+  input: inputOrFlags,
+  run: runFlag,
+  expected: expectedFlag,
+  to: { kind: "optionalText", name: "to", value: "status", description: "running | blocked | failed_retryable | cancelled (input field to).", field: "to", needed: true },
+  reason: { kind: "optionalText", name: "reason", description: "Why (input field reason, optional).", field: "reason" },
+  now
+} as const satisfies Flags
+export const setOutcomeDispositionFlags = {
+  workdir,
+  json,
+  input: inputOrFlags,
+  run: runFlag,
+  outcome: { kind: "optionalText", name: "outcome", value: "id", description: "The outcome id (input field outcomeId).", field: "outcomeId", needed: true },
+  disposition: {
+    kind: "optionalText",
+    name: "disposition",
+    value: "status",
+    description: "acknowledged | materialized | sent_to_review | dismissed (input field disposition).",
+    field: "disposition",
+    needed: true
+  },
+  authorization: {
+    kind: "optionalText",
+    name: "authorization",
+    value: "id",
+    description: "The id of the user message that allowed materializing (input field authorization.messageId).",
+    field: "authorization.messageId"
+  },
+  unit: { kind: "optionalText", name: "unit", value: "path", description: "The materialized unit file (input field unitPath).", field: "unitPath" },
+  reviewItem: { kind: "optionalText", name: "review-item", value: "path", description: "The review item file (input field reviewItem).", field: "reviewItem" },
+  now
+} as const satisfies Flags
 
 export const monitorSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -44,15 +101,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     path: ["monitor", "set-subscription-status"],
     inputSchema: "subscription-status",
     description: "Pause, resume or complete a subscription. Input file fields: subscriptionId; expectedRevision; status (active | paused | completed); or the flags --subscription, --expected, --status. active and paused switch freely; completed never returns (SubscriptionCompleted); a subscription with an active run cannot complete (ActiveRunExists).",
-    flags: {
-      workdir,
-      json,
-      input: inputOrFlags,
-      subscription: subscriptionFlag,
-      expected: expectedFlag,
-      status: { kind: "optionalText", name: "status", value: "status", description: "active | paused | completed (input field status)." },
-      now
-    },
+    flags: setSubscriptionStatusFlags,
     run: (v) => load().then((m) => m.setSubscriptionStatus(v))
   }),
   command({
@@ -65,23 +114,14 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     path: ["monitor", "create-due-run"],
     inputSchema: "create-due-run",
     description: "Create the one frozen run of the latest window that has started; missed windows coalesce into it (coalescedWindows). Input file fields: subscriptionId (or --subscription <id>). A retry for the same window answers the same run with created false; an active run of an earlier window is ActiveRunExists; not due is NotDue {nextDueAt}.",
-    flags: { workdir, json, input: inputOrFlags, subscription: subscriptionFlag, now },
+    flags: createDueRunFlags,
     run: (v) => load().then((m) => m.createDueRun(v))
   }),
   command({
     path: ["monitor", "transition-run"],
     inputSchema: "transition-run",
     description: "Move a run along its graph. Input file fields: runId; expectedRevision; to (running | blocked | failed_retryable | cancelled); reason (optional string); or the flags --run, --expected, --to, --reason. Allowed: planned→running|cancelled; running→blocked|failed_retryable|cancelled; blocked→running|cancelled; failed_retryable→running|cancelled. completed is reached only by finish-run; terminal runs never reopen (InvalidTransition).",
-    flags: {
-      workdir,
-      json,
-      input: inputOrFlags,
-      run: runFlag,
-      expected: expectedFlag,
-      to: { kind: "optionalText", name: "to", value: "status", description: "running | blocked | failed_retryable | cancelled (input field to)." },
-      reason: { kind: "optionalText", name: "reason", description: "Why (input field reason, optional)." },
-      now
-    },
+    flags: transitionRunFlags,
     run: (v) => load().then((m) => m.transitionRun(v))
   }),
   command({
@@ -95,28 +135,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     path: ["monitor", "set-outcome-disposition"],
     inputSchema: "outcome-disposition",
     description: "Set an outcome's disposition once. Input file fields: runId; outcomeId; disposition (acknowledged | materialized | sent_to_review | dismissed); authorization {messageId} (materialized: the user message that allowed it); unitPath (materialized: an existing file); reviewItem (sent_to_review, only for contradiction_candidate: an existing file); or the flags --run, --outcome, --disposition, --authorization, --unit, --review-item. A contradiction candidate is never materialized. The same disposition again is a no-op; another one is DispositionAlreadySet.",
-    flags: {
-      workdir,
-      json,
-      input: inputOrFlags,
-      run: runFlag,
-      outcome: { kind: "optionalText", name: "outcome", value: "id", description: "The outcome id (input field outcomeId)." },
-      disposition: {
-        kind: "optionalText",
-        name: "disposition",
-        value: "status",
-        description: "acknowledged | materialized | sent_to_review | dismissed (input field disposition)."
-      },
-      authorization: {
-        kind: "optionalText",
-        name: "authorization",
-        value: "id",
-        description: "The id of the user message that allowed materializing (input field authorization.messageId)."
-      },
-      unit: { kind: "optionalText", name: "unit", value: "path", description: "The materialized unit file (input field unitPath)." },
-      reviewItem: { kind: "optionalText", name: "review-item", value: "path", description: "The review item file (input field reviewItem)." },
-      now
-    },
+    flags: setOutcomeDispositionFlags,
     run: (v) => load().then((m) => m.setOutcomeDisposition(v))
   }),
   command({

@@ -4,6 +4,7 @@
  * dropped outright; class/id names give an element a weight (positive for article-like names,
  * negative for furniture) and mark furniture that is dropped unless it holds most of the page.
  */
+import type { Attribs } from "./html.js"
 
 /** Elements whose whole subtree is dropped. */
 const DROP = new Set([
@@ -20,7 +21,7 @@ const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementar
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 
 /** Whether an element of this (lowercase) name and attributes is left out outright. */
-export const droppedTag = (name: string, attribs: Record<string, string>): boolean => {
+export const droppedTag = (name: string, attribs: Attribs): boolean => {
   if (DROP.has(name)) return true
   if (attribs.hidden !== undefined) return true
   const ariaHidden = attribs["aria-hidden"]
@@ -66,7 +67,7 @@ const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) 
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
  * distinct (tag, class, id, itemprop) is judged once.
  */
-export const pageMarks = (): ((name: string, attribs: Record<string, string>) => Marks) => {
+export const pageMarks = (): ((name: string, attribs: Attribs) => Marks) => {
   const seen = new Map<string, Marks>()
   return (name, attribs) => {
     const cls = attribs.class
@@ -84,7 +85,7 @@ export const pageMarks = (): ((name: string, attribs: Record<string, string>) =>
 }
 
 /** The class/id weight of an element and whether its names say furniture. */
-export const markOf = (name: string, attribs: Record<string, string>): Marks => {
+export const markOf = (name: string, attribs: Attribs): Marks => {
   const cls = attribs.class
   const id = attribs.id
   const articleBody = attribs.itemprop === "articleBody" || attribs.itemprop === "text"

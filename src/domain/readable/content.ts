@@ -25,7 +25,7 @@
  * its outermost `article`s, else its body, with furniture dropped.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
-import { dropEmptyHeadings, dropTrailingNotes, HEADING, leads, linkDensity } from "./edges.js"
+import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { type El, measure, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -57,8 +57,8 @@ const isAncestor = (a: El, el: El): boolean => {
 }
 
 /** Step 1: furniture dropped unless it holds a large share of the page. */
-const dropFurniture = (page: Page): number => {
-  measure(page)
+const dropFurniture = (page: Page, measured = false): number => {
+  if (!measured) measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   let dropped = 0
   for (const el of page.all) {
@@ -108,7 +108,7 @@ const scoreCandidates = (page: Page): Array<El> => {
 
 /** The page's one `main` (or `role=main`) element when it holds prose. */
 const declaredMain = (page: Page): El | undefined => {
-  const mains = page.all.filter((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  const mains = page.mains.filter((el) => !el.drop)
   return mains.length === 1 && mains[0]!.prose >= MIN_CONTENT ? mains[0] : undefined
 }
 
@@ -168,16 +168,18 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
 
 /** Step 4: furniture inside the content (never the best candidate or what holds it). */
 const clean = (roots: ReadonlyArray<El>, best: El): void => {
+  const holdsBest = new Set<El>()
+  for (let p: El | undefined = best; p !== undefined; p = p.parent) holdsBest.add(p)
   for (const root of roots) {
     const stack: Array<El> = [...elements(root)]
     while (stack.length > 0) {
       const el = stack.pop()!
       if (el.drop) continue
-      if (HEADING.test(el.name)) {
+      if (isHeading(el.name)) {
         if (el.weight < 0) el.drop = true
         continue
       }
-      if (!(el === best || isAncestor(el, best)) && ((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el))) {
+      if (((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el)) && !holdsBest.has(el)) {
         el.drop = true
         continue
       }
@@ -211,7 +213,7 @@ const hasHeading = (el: El): boolean => {
   const stack: Array<El> = [el]
   while (stack.length > 0) {
     const e = stack.pop()!
-    if (HEADING.test(e.name)) return true
+    if (isHeading(e.name)) return true
     for (const c of e.children) if (typeof c !== "string" && !c.drop) stack.push(c)
   }
   return false
@@ -219,7 +221,7 @@ const hasHeading = (el: El): boolean => {
 
 /** The first `main` (or `role=main`) element, else the outermost `article`s, else the whole page. */
 const declaredContent = (page: Page): Array<El> => {
-  const main = page.all.find((el) => !el.drop && (el.name === "main" || (el.attribs.role ?? "").toLowerCase() === "main"))
+  const main = page.mains.find((el) => !el.drop)
   if (main !== undefined) return [main]
   const articles = page.all.filter((el) => !el.drop && el.name === "article" && !hasAncestorNamed(el, "article"))
   return articles.length > 0 ? articles : [page.root]
@@ -245,7 +247,7 @@ const keepFurniture = (page: Page): void => {
 
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
-  const furnitureText = dropFurniture(page)
+  const furnitureText = dropFurniture(page, true)
   let content = pickContent(scoreCandidates(page), declaredMain(page))
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are

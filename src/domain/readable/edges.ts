@@ -5,7 +5,12 @@
 import { droppedTag } from "./boilerplate.js"
 import { type El, measure, type Node, type Page, textContent } from "./tree.js"
 
-export const HEADING = /^h[1-6]$/
+/** `h1` to `h6` (tag names are lowercase). */
+export const isHeading = (name: string): boolean => {
+  if (name.length !== 2 || name.charCodeAt(0) !== 104 /* h */) return false
+  const level = name.charCodeAt(1)
+  return level >= 49 && level <= 54
+}
 export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el.text)
 
 /**
@@ -32,7 +37,7 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
         continue
       }
       if (node.drop) continue
-      if (HEADING.test(node.name)) {
+      if (isHeading(node.name)) {
         if (node.text === 0) continue
         close(rankOf(node))
         open.push(node)
@@ -51,7 +56,7 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
 }
 
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
-const rankOf = (h: El): number => (HEADING.test(h.name) ? h.name.charCodeAt(1) - 48 : 7)
+const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)
 
 const MAX_PSEUDO_HEADING = 80
 
@@ -81,21 +86,33 @@ const SENTENCE_END = /[.\u2026\u3002]["'\u201d\u2019\u00bb)]*$/
  * (a disclosure, the author's bio, "this story first appeared in…"), not the story.
  */
 export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
-  const blocks: Array<El> = []
-  for (const root of roots) {
-    const stack: Array<El> = [root]
+  // The content's blocks from the last backwards (the reverse of document order: an element after
+  // everything inside it), up to the first that is not such a paragraph.
+  const stack: Array<El> = []
+  /** Whether `stack[k]` is to be judged (its subtree is done) rather than entered. */
+  const judge: Array<boolean> = []
+  for (let r = roots.length - 1; r >= 0; r--) {
+    stack.push(roots[r]!)
+    judge.push(false)
     while (stack.length > 0) {
       const el = stack.pop()!
+      if (judge.pop()!) {
+        if (!italicParagraph(el)) return
+        el.drop = true
+        continue
+      }
       if (el.drop) continue
-      if (el.block === undefined && el.own > 0) blocks.push(el)
-      const kids = el.children
-      for (let i = kids.length - 1; i >= 0; i--) {
-        const k = kids[i]!
-        if (typeof k !== "string") stack.push(k)
+      if (el.block === undefined && el.own > 0) {
+        stack.push(el)
+        judge.push(true)
+      }
+      for (const k of el.children) {
+        if (typeof k === "string") continue
+        stack.push(k)
+        judge.push(false)
       }
     }
   }
-  for (let i = blocks.length - 1; i >= 0 && italicParagraph(blocks[i]!); i--) blocks[i]!.drop = true
 }
 
 const ITALIC = new Set(["em", "i"])

@@ -1,12 +1,13 @@
 /**
- * The page as a tree, built from htmlparser2's events (the parser cheerio uses; forgiving, it
- * closes what HTML implies). Each element carries the figures content scoring reads: visible
- * characters and characters inside links (of its subtree), and the text and commas of the runs
- * it holds as the nearest block. Elements are also listed in document order, so one backward
- * pass sums children into parents without recursion.
+ * The page as a tree of the elements htmlparser2's `Parser` (the parser cheerio uses; forgiving,
+ * it closes what HTML implies) would report, read from its tokenizer (html.ts). Each element
+ * carries the figures content scoring reads: visible characters and characters inside links (of
+ * its subtree), and the text and commas of the runs it holds as the nearest block. They are summed
+ * as each element closes; elements are also listed in document order, so after furniture is
+ * dropped one backward pass sums them again, children into parents, without recursion.
  */
-import { Parser } from "htmlparser2"
 import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
+import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
 
 /**
  * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
@@ -24,20 +25,12 @@ export type Node = El | string
 export const MIN_PARAGRAPH = 25
 
 /**
- * The children of an element that has none yet: shared, never written (the first child replaces
- * it with a one-slot array). Most elements hold one child or none, and a pushed-to empty array
- * reserves room for sixteen, which on big pages is most of the tree's memory and of the
- * collector's copying.
+ * The children of an element that has none: shared, never written. While the page is read, the
+ * children of the open elements wait on one shared stack; each element gets an array of exactly
+ * its children when it closes (a pushed-to array reserves room for sixteen, which on big pages
+ * was most of the tree's memory and of the collector's copying).
  */
 const NO_CHILDREN: Array<Node> = []
-
-/** The attributes of every element that has none: shared, never written (most elements have none). */
-const NO_ATTRIBS: Record<string, string> = {}
-
-const addChild = (parent: El, node: Node): void => {
-  if (parent.children === NO_CHILDREN) parent.children = [node]
-  else parent.children.push(node)
-}
 
 /**
  * An element of the page. A plain object made by `element` (an object literal): V8 tracks where
@@ -46,10 +39,11 @@ const addChild = (parent: El, node: Node): void => {
  */
 export interface El {
   readonly name: string
-  readonly attribs: Record<string, string>
+  readonly attribs: Attribs
   readonly parent: El | undefined
   /** The nearest block element (itself, when it is one: `undefined`). */
   readonly block: El | undefined
+  /** Set when the element closes (`parsePage`). */
   children: Array<Node>
   /** Left out of the copy (by its own tag or marks, or an ancestor's). */
   drop: boolean
@@ -62,9 +56,6 @@ export interface El {
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text: number
   link: number
-  /** paragraphs and list items in the subtree, */
-  paragraphs: number
-  items: number
   /** and the characters and commas of the text runs whose nearest block element is this one. */
   own: number
   commas: number
@@ -79,7 +70,7 @@ export interface El {
   scored: boolean
 }
 
-const element = (name: string, attribs: Record<string, string>, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
+const element = (name: string, attribs: Attribs, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
   name,
   attribs,
   parent,
@@ -92,8 +83,6 @@ const element = (name: string, attribs: Record<string, string>, parent: El | und
   marked: marks.furniture,
   text: 0,
   link: 0,
-  paragraphs: 0,
-  items: 0,
   own: 0,
   commas: 0,
   breaks: 0,
@@ -115,6 +104,8 @@ export interface Page {
   readonly root: El
   /** Every element in document order (`root` first). */
   readonly all: ReadonlyArray<El>
+  /** The `main` (and `role=main`) elements, in document order. */
+  readonly mains: ReadonlyArray<El>
   readonly title: string
   readonly baseHref: string | undefined
 }
@@ -123,91 +114,117 @@ const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
 export const parsePage = (html: string): Page | undefined => {
-  const root = element("#root", {}, undefined, undefined, false, { weight: 0, furniture: 0 })
+  const root = element("#root", NO_ATTRIBS, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
   let depth = 0
   let title: El | undefined
   let baseHref: string | undefined
   const marksOf = pageMarks()
-  /** Whether the tag being opened had an attribute (else its element shares `NO_ATTRIBS`). */
-  let hadAttribute = false
-  const parser = new Parser({
-    onattribute() {
-      hadAttribute = true
-    },
-    onopentag(name, given) {
-      if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
-      const attribs = hadAttribute ? given : NO_ATTRIBS
-      hadAttribute = false
-      if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
-      const isBlock = BLOCKS.has(name)
-      const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
-      if (name === "title" && title === undefined) title = el
-      addChild(top, el)
-      all.push(el)
-      top = el
-    },
-    ontext(data) {
-      const kids = top.children
-      const last = kids.length - 1
-      if (last >= 0 && typeof kids[last] === "string") kids[last] += data
-      else addChild(top, data)
-      if (top.drop) return
-      let n = 0
-      let commas = 0
-      for (let i = 0; i < data.length; i++) {
-        const c = data.charCodeAt(i)
-        if (c > 32 && c !== 160) {
-          n++
-          if ((c === 44 || c > 0x600) && isComma(c)) commas++
+  const mains: Array<El> = []
+  /**
+   * The children of the open elements so far (the first `pendingSize`), outermost first;
+   * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
+   * stale (overwritten, never read): shrinking the array's length would cost a runtime call per element.
+   */
+  const pending: Array<Node> = []
+  let pendingSize = 0
+  const starts: Array<number> = [0]
+  /** The element on top takes its children off the shared stack. */
+  const closeTop = () => {
+    const start = starts.pop()!
+    const n = pendingSize - start
+    if (n > 0) {
+      // Most elements hold one to three children: array literals, which V8 (seeing them live on)
+      // allocates straight in the old generation, as it does elements (see `El`); a slice would
+      // be copied through the young generation.
+      top.children =
+        n === 1 ? [pending[start]!] : n === 2 ? [pending[start]!, pending[start + 1]!] : n === 3 ? [pending[start]!, pending[start + 1]!, pending[start + 2]!] : pending.slice(start, pendingSize)
+      pendingSize = start
+    }
+    sumUp(top)
+  }
+  try {
+    readElements(html, {
+      open(name, attribs) {
+        if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
+        if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
+        const isBlock = BLOCKS.has(name)
+        const el = element(name, attribs, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
+        if (name === "title" && title === undefined) title = el
+        if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
+        pending[pendingSize++] = el
+        starts.push(pendingSize)
+        all.push(el)
+        top = el
+      },
+      text(data) {
+        const last = pendingSize - 1
+        if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") pending[last] += data
+        else pending[pendingSize++] = data
+        if (top.drop) return
+        let n = 0
+        let commas = 0
+        for (let i = 0; i < data.length; i++) {
+          const c = data.charCodeAt(i)
+          if (c > 32 && c !== 160) {
+            n++
+            if ((c === 44 || c > 0x600) && isComma(c)) commas++
+          }
+        }
+        top.selfText += n
+        top.selfCommas += commas
+      },
+      close() {
+        depth--
+        if (top.parent !== undefined) {
+          closeTop()
+          top = top.parent
         }
       }
-      top.selfText += n
-      top.selfCommas += commas
-    },
-    onclosetag() {
-      depth--
-      if (top.parent !== undefined) top = top.parent
-    }
-  })
-  try {
-    parser.end(html)
+    })
+    // What the page left open is closed at its end.
+    for (; top.parent !== undefined; top = top.parent) closeTop()
+    closeTop()
   } catch (e) {
     if (e instanceof TooDeep) return undefined
     throw e
   }
-  return { root, all, title: title === undefined ? "" : textContent(title), baseHref }
+  return { root, all, mains, title: title === undefined ? "" : textContent(title), baseHref }
 }
 
-/** Sum the figures of what is not dropped, children into parents (one backward pass over document order). */
+/**
+ * Add an element's own figures to its nearest block and its subtree's to its parent: once every
+ * element below it has been summed (children before parents). Dropped elements add nothing.
+ */
+const sumUp = (el: El): void => {
+  if (el.drop) return
+  el.text += el.selfText
+  const block = el.block ?? el
+  block.own += el.selfText
+  block.commas += el.selfCommas
+  if (el.name === "br") block.breaks++
+  el.allCommas += el.selfCommas
+  if (el.name === "a") el.link = el.text
+  if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
+  const p = el.parent
+  if (p === undefined) return
+  p.text += el.text
+  p.link += el.link
+  p.allCommas += el.allCommas
+  p.prose += el.prose
+}
+
+/**
+ * Sum the figures of what is not dropped, children into parents (one backward pass over document
+ * order). `parsePage` leaves a page measured as parsed (it sums each element as it closes).
+ */
 export const measure = (page: Page): void => {
   const all = page.all
   for (const el of all) {
-    el.text = el.link = el.paragraphs = el.items = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
+    el.text = el.link = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
   }
-  for (let i = all.length - 1; i >= 0; i--) {
-    const el = all[i]!
-    if (el.drop) continue
-    el.text += el.selfText
-    const block = el.block ?? el
-    block.own += el.selfText
-    block.commas += el.selfCommas
-    if (el.name === "br") block.breaks++
-    el.allCommas += el.selfCommas
-    if (el.name === "a") el.link = el.text
-    if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
-    if (el.name === "p") el.paragraphs++
-    else if (el.name === "li") el.items++
-    const p = el.parent
-    if (p === undefined) continue
-    p.text += el.text
-    p.link += el.link
-    p.paragraphs += el.paragraphs
-    p.items += el.items
-    p.allCommas += el.allCommas
-    p.prose += el.prose
-  }
+  for (let i = all.length - 1; i >= 0; i--) sumUp(all[i]!)
 }
 
 /** The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace). */

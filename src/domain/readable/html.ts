@@ -1,0 +1,194 @@
+/**
+ * The elements of a page as htmlparser2's `Parser` reports them (the parser cheerio uses), driven
+ * from its low-level `Tokenizer`: the same implied closes, void elements and foreign (SVG, MathML)
+ * self-closing tags, so the tree is the one `Parser` gives. What `Parser` does and this does not:
+ * it keeps its stack of open elements with `unshift`/`shift` (a cost per tag that grows with the
+ * depth), and it builds every attribute's name and value as strings into an object per element;
+ * here only the few attributes the readable copy reads (`Attribs`) are sliced out of the page,
+ * into one fixed-shape object, and elements with none of them share `NO_ATTRIBS`.
+ *
+ * The tables below (`OPEN_IMPLIES_CLOSE`, `VOID`, `FOREIGN`, `HTML_INTEGRATION`) and the rules of
+ * `openTag`, `closeTag` and `selfClosingTag` are copied from htmlparser2 10.1.0's `Parser.js`
+ * (MIT licence, copyright 2010–2016 Chris Winberg and contributors).
+ */
+import { tokenizeHtml } from "../HtmlText.js"
+
+/** The attributes the readable copy reads (lowercase names; the first of duplicates wins, as in `Parser`). */
+export interface Attribs {
+  readonly class?: string | undefined
+  readonly id?: string | undefined
+  readonly itemprop?: string | undefined
+  readonly role?: string | undefined
+  readonly hidden?: string | undefined
+  readonly "aria-hidden"?: string | undefined
+  readonly style?: string | undefined
+  readonly href?: string | undefined
+  readonly start?: string | undefined
+}
+
+type AttribName = keyof Attribs
+
+type KeptAttribs = { -readonly [K in AttribName]-?: string | undefined }
+
+/**
+ * One fixed shape for every element's attributes (reads of `attribs.x` stay monomorphic), made by
+ * an object literal: V8 allocates a literal whose objects live on straight in the old generation.
+ */
+const keptAttribs = (): KeptAttribs => ({
+  class: undefined, id: undefined, itemprop: undefined, role: undefined, hidden: undefined, "aria-hidden": undefined,
+  style: undefined, href: undefined, start: undefined
+})
+
+/** The attributes of every element that has none of the kept ones: shared, never written. */
+export const NO_ATTRIBS: Attribs = keptAttribs()
+
+const KEPT: ReadonlySet<string> = new Set<AttribName>(["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"])
+/** Lengths of the kept names: an attribute of another length is never sliced out of the page. */
+const KEPT_LENGTH = new Set([...KEPT].map((n) => n.length))
+
+/** What the tree builder is told, in `Parser`'s order: `open` at the end of a start tag, `close` at each (implied) end. */
+export interface TreeEvents {
+  open(name: string, attribs: Attribs): void
+  close(): void
+  text(data: string): void
+}
+
+const P = new Set(["p"])
+const FORM = new Set(["input", "option", "optgroup", "select", "button", "datalist", "textarea"])
+const TABLE_SECTION = new Set(["thead", "tbody"])
+const DD_DT = new Set(["dd", "dt"])
+const RT_RP = new Set(["rt", "rp"])
+
+/** Open elements closed by opening this one. */
+const OPEN_IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>([
+  ["tr", new Set(["tr", "th", "td"])], ["th", new Set(["th"])], ["td", new Set(["thead", "th", "td"])],
+  ["body", new Set(["head", "link", "script"])], ["li", new Set(["li"])],
+  ["p", P], ["h1", P], ["h2", P], ["h3", P], ["h4", P], ["h5", P], ["h6", P],
+  ["select", FORM], ["input", FORM], ["output", FORM], ["button", FORM], ["datalist", FORM], ["textarea", FORM],
+  ["option", new Set(["option"])], ["optgroup", new Set(["optgroup", "option"])], ["dd", DD_DT], ["dt", DD_DT],
+  ["address", P], ["article", P], ["aside", P], ["blockquote", P], ["details", P], ["div", P], ["dl", P],
+  ["fieldset", P], ["figcaption", P], ["figure", P], ["footer", P], ["form", P], ["header", P], ["hr", P],
+  ["main", P], ["nav", P], ["ol", P], ["pre", P], ["section", P], ["table", P], ["ul", P],
+  ["rt", RT_RP], ["rp", RT_RP], ["tbody", TABLE_SECTION], ["tfoot", TABLE_SECTION]
+])
+
+export const VOID = new Set([
+  "area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex", "keygen",
+  "link", "meta", "param", "source", "track", "wbr"
+])
+const FOREIGN = new Set(["math", "svg"])
+const HTML_INTEGRATION = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc", "title"])
+
+/**
+ * The names of the elements a page is mostly made of, as constants: an element keeps its name
+ * for as long as the tree lives, and a name sliced from the page would be copied through the
+ * young generation with it.
+ */
+const KNOWN = new Map<string, string>()
+for (const name of [
+  ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...OPEN_IMPLIES_CLOSE.keys(), ...FORM,
+  "a", "abbr", "b", "bdi", "bdo", "caption", "center", "cite", "code", "colgroup", "data", "dfn", "em", "font", "head",
+  "html", "i", "ins", "kbd", "del", "label", "legend", "li", "mark", "menu", "noscript", "picture", "q", "s", "samp", "script",
+  "small", "span", "strike", "strong", "style", "sub", "summary", "sup", "template", "time", "u", "var", "video", "audio",
+  "iframe", "canvas", "figure", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd", "hgroup", "search"
+]) KNOWN.set(name, name)
+
+/** Run the tokenizer over `html`, telling `events` the elements and text `Parser` would report. */
+export const readElements = (html: string, events: TreeEvents): void => {
+  /** Open elements' names, innermost last. */
+  const stack: Array<string> = []
+  /** Whether a self-closing tag closes its element here (SVG, MathML), innermost last. */
+  const foreign: Array<boolean> = [false]
+  let tagName = ""
+  let attribs: KeptAttribs | undefined
+  /** The kept attribute being read (`undefined`: one that is not kept), and its value so far. */
+  let attribName: AttribName | undefined
+  let attribValue = ""
+
+  const closeTop = () => {
+    stack.pop()
+    events.close()
+  }
+  const openTag = (name: string) => {
+    const implied = OPEN_IMPLIES_CLOSE.get(name)
+    if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) closeTop()
+    if (!VOID.has(name)) {
+      stack.push(name)
+      if (FOREIGN.has(name)) foreign.push(true)
+      else if (HTML_INTEGRATION.has(name)) foreign.push(false)
+    }
+    tagName = name
+    attribs = undefined
+  }
+  const endOpenTag = () => {
+    events.open(tagName, attribs ?? NO_ATTRIBS)
+    attribs = undefined
+    if (VOID.has(tagName)) events.close()
+  }
+  /** The element just opened is closed too (a self-closing foreign tag, or `</p>` with no `p` open). */
+  const closeCurrent = () => {
+    const name = tagName
+    endOpenTag()
+    if (stack[stack.length - 1] === name) closeTop()
+  }
+  const nameAt = (start: number, end: number) => {
+    let raw = html.slice(start, end)
+    return KNOWN.get(raw) ?? KNOWN.get((raw = raw.toLowerCase())) ?? raw
+  }
+
+  tokenizeHtml(html, {
+    ontext(start, end) {
+      events.text(html.slice(start, end))
+    },
+    ontextentity(cp) {
+      events.text(String.fromCodePoint(cp))
+    },
+    onopentagname(start, end) {
+      openTag(nameAt(start, end))
+    },
+    onattribname(start, end) {
+      attribName = undefined
+      attribValue = ""
+      if (!KEPT_LENGTH.has(end - start)) return
+      const name = nameAt(start, end)
+      if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) attribName = name as AttribName
+    },
+    onattribdata(start, end) {
+      if (attribName !== undefined) attribValue += html.slice(start, end)
+    },
+    onattribentity(cp) {
+      if (attribName !== undefined) attribValue += String.fromCodePoint(cp)
+    },
+    onattribend() {
+      if (attribName === undefined) return
+      attribs ??= keptAttribs()
+      attribs[attribName] = attribValue
+      attribName = undefined
+      attribValue = ""
+    },
+    onopentagend() {
+      endOpenTag()
+    },
+    onselfclosingtag() {
+      if (foreign[foreign.length - 1] === true) closeCurrent()
+      else endOpenTag()
+    },
+    onclosetag(start, end) {
+      const name = nameAt(start, end)
+      if (FOREIGN.has(name) || HTML_INTEGRATION.has(name)) foreign.pop()
+      if (!VOID.has(name)) {
+        const at = stack.lastIndexOf(name)
+        if (at >= 0) while (stack.length > at) closeTop()
+        else if (name === "p") {
+          // `</p>` with no `p` open is an empty paragraph.
+          openTag("p")
+          closeCurrent()
+        }
+      } else if (name === "br") {
+        // `</br>` is a line break.
+        events.open("br", NO_ATTRIBS)
+        events.close()
+      }
+    }
+  })
+}

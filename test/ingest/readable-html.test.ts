@@ -1,0 +1,88 @@
+/**
+ * The readable copy's tree builder (src/domain/readable/html.ts) drives htmlparser2's tokenizer
+ * with its `Parser`'s rules: on any input it must report the same elements, attributes (the kept
+ * ones), closes and text, in the same order, as `Parser` does.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { Parser } from "htmlparser2"
+import { type Attribs, readElements } from "../../src/domain/readable/html.js"
+
+const KEPT = ["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"] as const
+
+type Event = readonly ["open", string, Record<string, string>] | readonly ["close"] | readonly ["text", string]
+
+/** Adjacent text events as one (both builders' trees join them). */
+const push = (events: Array<Event>, e: Event) => {
+  const last = events[events.length - 1]
+  if (e[0] === "text" && last !== undefined && last[0] === "text") events[events.length - 1] = ["text", last[1] + e[1]]
+  else events.push(e)
+}
+
+const kept = (attribs: Attribs | Record<string, string>): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const k of KEPT) {
+    const v = (attribs as Record<string, string | undefined>)[k]
+    if (v !== undefined) out[k] = v
+  }
+  return out
+}
+
+/** The reference: htmlparser2's own `Parser`. */
+const byParser = (html: string): Array<Event> => {
+  const events: Array<Event> = []
+  let ended = false
+  const parser = new Parser({
+    onopentag: (name, attribs) => push(events, ["open", name, kept(attribs)]),
+    onclosetag: () => {
+      if (!ended) push(events, ["close"])
+    },
+    ontext: (data) => push(events, ["text", data]),
+    onend: () => {}
+  })
+  parser.write(html)
+  // `end` reports the text left at the end, then closes what is still open: the tree builder
+  // closes those itself, after the last event.
+  ended = true
+  parser.end()
+  return events
+}
+
+const byTokenizer = (html: string): Array<Event> => {
+  const events: Array<Event> = []
+  readElements(html, {
+    open: (name, attribs) => push(events, ["open", name, kept(attribs)]),
+    close: () => push(events, ["close"]),
+    text: (data) => push(events, ["text", data])
+  })
+  return events
+}
+
+const TAGS = ["p", "P", "div", "li", "ul", "ol", "a", "br", "BR", "hr", "img", "table", "tr", "td", "th", "thead", "tbody", "tfoot", "svg", "math", "path", "title", "desc", "mi", "foreignObject", "select", "option", "optgroup", "input", "button", "textarea", "dd", "dt", "rt", "rp", "h1", "h6", "body", "head", "script", "style", "pre", "span", "section", "custom-el", "x:y"]
+const ATTRS = ["", " class=\"c\"", " CLASS='a b'", " id=x", " href=\"/a?b=1&amp;c\"", " href", " hidden", " aria-hidden=\"true\"", " style=\"display:none\"", " role=main", " start=3", " class=a class=b", " data-x=\"1\"", " itemprop=articleBody", " href=\"&lt;&#x41;\""]
+const tag = fc.constantFrom(...TAGS)
+const piece = fc.oneof(
+  { weight: 4, arbitrary: fc.tuple(tag, fc.constantFrom(...ATTRS), fc.boolean()).map(([t, a, self]) => `<${t}${a}${self ? "/" : ""}>`) },
+  { weight: 3, arbitrary: tag.map((t) => `</${t}>`) },
+  { weight: 3, arbitrary: fc.string({ maxLength: 10 }) },
+  { weight: 2, arbitrary: fc.constantFrom("&amp;", "&nbsp;", "&#128512;", "&bogus;", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "<?xml x?>", "<", ">", "</", "<a", "<div class=\"x", "&") }
+)
+const soup = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""))
+
+describe("readable copy: tree builder", () => {
+  it.prop("reports what htmlparser2's Parser reports", [soup], ([html]) => {
+    expect(byTokenizer(html)).toEqual(byParser(html))
+  }, { fastCheck: { numRuns: 2000 } })
+
+  it("implied closes, void and foreign self-closing tags, </p> and </br>", () => {
+    const cases = [
+      "<p>a<div>b</div><li>c<li>d</ul>",
+      "<table><tr><td>1<td>2<tr><th>3</table>",
+      "<svg><path/><g>x</g></svg><div/>after",
+      "</p></br><br/>x",
+      "<select><option>a<option>b</select>",
+      "<a HREF='/x' href='/y' Class=k>t</a>"
+    ]
+    for (const html of cases) expect(byTokenizer(html)).toEqual(byParser(html))
+  })
+})
