@@ -2,7 +2,7 @@
  * Benchmarks of the ingest subsystem (see bench/support.ts for the conventions).
  *
  * 1. Ingest of a 2 MiB HTML page served on 127.0.0.1, in process, through the test layer
- *    (the CLI can never reach loopback): fetch under the policy, extract, retain both files,
+ *    (the CLI can never reach loopback): fetch under the policy, extract, retain the three files,
  *    append the capture log. Baseline: `curl -s -o FILE` of the same page plus `sha256sum FILE`
  *    (or, without curl, a node http GET + sha256). Target: <= 2x.
  * 2. Extraction throughput (MB/s) of the readable copy, against cheerio's parse alone.
@@ -154,7 +154,7 @@ export const benchIngest = async (): Promise<void> => {
       baseline,
       baselineMs,
       target: 2,
-      note: "after 20 captures; fetch + policy + extraction + 2 retained files + capture log"
+      note: "after 20 captures; fetch + policy + extraction + 3 retained files (original, readable copy, WARC) + capture log"
     })
     record({ name: "ingest 2 MiB page (in process, captures 3–11)", ms: early, baseline, baselineMs, note: "V8 still compiling the extractor" })
     record({

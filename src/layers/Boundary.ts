@@ -79,9 +79,10 @@ export interface Boundary {
   readonly stage: (rel: string, dir: Dir, name: string, bytes: Uint8Array) => Staged
   /**
    * Publish a staged file under `name`: `rename` (replaces) or `link` (never replaces: EEXIST is
-   * thrown as is), fsync the directory, then check that `name` is the staged file.
+   * thrown as is), fsync the directory (unless `syncDir` is false: a caller publishing several
+   * files of `dir` fsyncs it once after the last), then check that `name` is the staged file.
    */
-  readonly publish: (rel: string, dir: Dir, staged: Staged, name: string, how: "rename" | "link") => void
+  readonly publish: (rel: string, dir: Dir, staged: Staged, name: string, how: "rename" | "link", syncDir?: boolean) => void
   /** Remove an entry of `dir` (not a directory) and fsync `dir`; nothing when absent. */
   readonly unlinkAt: (rel: string, dir: Dir, name: string) => void
   /** fsync a directory. */
@@ -263,7 +264,7 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
     }
   }
 
-  const publish: Boundary["publish"] = (rel, dir, staged, name, how) => {
+  const publish: Boundary["publish"] = (rel, dir, staged, name, how, syncDir = true) => {
     try {
       if (how === "rename") fs.renameSync(dir.at(staged.name), dir.at(name))
       else fs.linkSync(dir.at(staged.name), dir.at(name))
@@ -283,7 +284,7 @@ export const makeBoundary = (root: string): Boundary & { readonly closeRoot: () 
         throw ioError(rel, "write")(e)
       }
     }
-    fsyncDir(rel, dir)
+    if (syncDir) fsyncDir(rel, dir)
     const now = lstatAt(rel, dir, name)
     if (now === undefined || now.dev !== staged.dev || now.ino !== staged.ino) {
       throw new UnsafePath({ path: rel, reason: "replaced-after-publish" })

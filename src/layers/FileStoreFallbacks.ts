@@ -5,6 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { EditedRetainedFile } from "../domain/Errors.js"
+import { sha256Hex } from "../domain/Canonical.js"
 import type { FileStoreShape, ReadManyWithEntry, ReadThenAppendError } from "../services/FileStore.js"
 
 const EMPTY = new Uint8Array(0)
@@ -51,3 +54,27 @@ export const readManyWithOf = (store: Pick<FileStoreShape, "read" | "readMany">)
 /** `listNames` through `list`. */
 export const listNamesOf = (store: Pick<FileStoreShape, "list">): NonNullable<FileStoreShape["listNames"]> => (dir) =>
   Effect.map(store.list(dir), (entries) => entries.map((e) => e.name))
+
+/**
+ * `writeRetainedMany` through `stat`, `hash` and `writeRetained`: every target is looked at (an
+ * existing file must hold the same bytes, checked by digest) before the first is written.
+ */
+export const writeRetainedManyOf = (
+  store: Pick<FileStoreShape, "stat" | "hash" | "writeRetained">
+): NonNullable<FileStoreShape["writeRetainedMany"]> =>
+(files) =>
+  Effect.gen(function*() {
+    for (const f of files) {
+      const st = yield* store.stat(f.path)
+      if (Option.isNone(st)) continue
+      const bytes = typeof f.data === "string" ? new TextEncoder().encode(f.data) : f.data
+      const wanted = { sha256: sha256Hex(bytes), bytes: bytes.byteLength }
+      const have = yield* store.hash(f.path, { requireSingleLink: true, maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
+        Effect.catchTag("FileNotFound", () => Effect.succeed(wanted))
+      )
+      if (have.sha256 !== wanted.sha256 || have.bytes !== wanted.bytes) {
+        return yield* new EditedRetainedFile({ path: f.path, expected: wanted.sha256, actual: have.sha256 })
+      }
+    }
+    return yield* Effect.forEach(files, (f) => store.writeRetained(f.path, f.data))
+  })

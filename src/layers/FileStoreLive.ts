@@ -8,9 +8,9 @@
  * check after publishing that the name holds the file written.
  *
  * Over 400 lines: every method is a few lines over the same boundary helpers of one closure
- * (`openIn`, `checkOpened`, `withOpen`, `step`, the boundary's verified directories), which are
- * the part that must be right once; splitting the methods by concern would export those helpers
- * from a second module for no reader's gain. The fallbacks of the optional fast paths are in
+ * (`openIn`, `checkOpened`, `withOpen`, the boundary's verified directories), which are the part
+ * that must be right once. The write-once files (`writeRetained`, `writeRetainedMany`) are in
+ * ./FileStoreRetained.ts, handed those helpers; the fallbacks of the optional fast paths are in
  * ./FileStoreFallbacks.ts, the boundary primitive in ./Boundary.ts, the hash pool in ./HashPool.ts.
  */
 import * as Effect from "effect/Effect"
@@ -20,7 +20,7 @@ import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { toBuffer } from "../domain/Bytes.js"
-import { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import {
   DEFAULT_MAX_BYTES,
@@ -35,8 +35,9 @@ import {
   type ReadOptions
 } from "../services/FileStore.js"
 import { Workdir } from "../services/Workdir.js"
-import { type BoundaryError, codeOf, type Dir, guard, ioError, isBoundaryError, makeBoundary } from "./Boundary.js"
+import { type BoundaryError, type Dir, guard, ioError, isBoundaryError, makeBoundary } from "./Boundary.js"
 import { appendDecided, readThenAppendOf } from "./FileStoreFallbacks.js"
+import { digestOf, makeRetained, type Opened, step, toBytes } from "./FileStoreRetained.js"
 
 /** The worker pool module loads only when a large file is hashed (keeps start-up small). */
 const loadPool = () => import("./HashPool.js").then((m) => m.hashPool())
@@ -46,13 +47,9 @@ const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_APPEND } = fs.constants
 const HASH_CHUNK = 1024 * 1024
 /** Files at least this large are hashed by the worker pool when it is available. */
 const POOL_MIN_BYTES = 8 * 1024 * 1024
-/** A retained file created or removed by someone else meanwhile is looked at again this many times. */
-const RETAIN_ATTEMPTS = 3
 
 const kindOf = (st: fs.Stats): EntryKind =>
   st.isSymbolicLink() ? "symlink" : st.isFile() ? "file" : st.isDirectory() ? "directory" : "other"
-
-const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
 
 /** Read up to `size` bytes from the start of an open file (fewer if it shrank meanwhile), into `into` when given (at least `size` bytes long). */
 const readFully = (fd: number, size: number, into?: Buffer): Uint8Array => {
@@ -69,31 +66,6 @@ const readFully = (fd: number, size: number, into?: Buffer): Uint8Array => {
 const writeAll = (fd: number, bytes: Uint8Array) => {
   let off = 0
   while (off < bytes.byteLength) off += fs.writeSync(fd, bytes, off, bytes.byteLength - off)
-}
-
-const digestOf = (data: Uint8Array): Digest => ({
-  bytes: data.byteLength,
-  sha256: createHash("sha256").update(data).digest("hex")
-})
-
-/**
- * An effect of a synchronous boundary step: what it throws becomes the typed error (`IoError
- * {operation}` unless already a domain error). `E` names the errors the step can throw (a write
- * creates its directories, so it never throws `FileNotFound`; only reads bound sizes).
- */
-const step = <A, E extends BoundaryError | LimitExceeded = IoError | UnsafePath>(
-  rel: string,
-  operation: string,
-  f: () => A
-): Effect.Effect<A, E> =>
-  Effect.try({
-    try: () => guard(rel, operation, f),
-    catch: (e) => (isBoundaryError(e) || e instanceof LimitExceeded ? e : ioError(rel, operation)(e)) as E
-  })
-
-interface Opened {
-  readonly fd: number
-  readonly st: fs.Stats
 }
 
 export const makeFileStoreLive = (root: string): FileStoreShape & { readonly close: () => void } => {
@@ -246,52 +218,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
         }
       }))
 
-  /**
-   * Write-once. The existing file (if any) is opened relative to its directory and hashed through
-   * that descriptor; a file that is absent is created by linking a staged copy (link() never
-   * replaces an entry). Another process creating or removing the file meanwhile is looked at
-   * again; after `RETAIN_ATTEMPTS` the answer is `IoError` (retryable), never a crash.
-   */
-  const writeRetained: FileStoreShape["writeRetained"] = (p, data) =>
-    Effect.gen(function*() {
-      const rel = yield* normalize(p)
-      const bytes = toBytes(data)
-      const wanted = digestOf(bytes)
-      const name = rel.slice(rel.lastIndexOf("/") + 1)
-      const dir = yield* step(rel, "write", () => boundary.walk(rel, true, true)!)
-      return yield* Effect.ensuring(
-        Effect.gen(function*() {
-          for (let attempt = 1; attempt <= RETAIN_ATTEMPTS; attempt++) {
-            const existing = yield* step<Opened | undefined, IoError | UnsafePath | LimitExceeded>(rel, "open", () =>
-              openIn(rel, dir, name, O_RDONLY, true, Number.MAX_SAFE_INTEGER))
-            if (existing !== undefined) {
-              const have = yield* Effect.ensuring(
-                hashFd(existing.fd, rel, existing.st.size, { maxBytes: Number.MAX_SAFE_INTEGER }),
-                Effect.sync(() => fs.closeSync(existing.fd))
-              )
-              // Removed or replaced while it was hashed: what was hashed is no longer the file; look again.
-              const still = yield* step(rel, "lstat", () => boundary.lstatAt(rel, dir, name))
-              if (still === undefined || still.dev !== existing.st.dev || still.ino !== existing.st.ino) continue
-              if (have.sha256 === wanted.sha256 && have.bytes === wanted.bytes) return { ...wanted, reused: true }
-              return yield* new EditedRetainedFile({ path: rel, expected: wanted.sha256, actual: have.sha256 })
-            }
-            const created = yield* step(rel, "write", () => {
-              const staged = boundary.stage(rel, dir, name, bytes)
-              try {
-                boundary.publish(rel, dir, staged, name, "link")
-                return true
-              } catch (e) {
-                if (codeOf(e) === "EEXIST") return false
-                throw e
-              }
-            })
-            if (created) return { ...wanted, reused: false }
-          }
-          return yield* new IoError({ path: rel, operation: "write", code: "ECHANGED" })
-        }),
-        Effect.sync(() => dir.close())
-      )
-    })
+  const { writeRetained, writeRetainedMany } = makeRetained({ boundary, normalize, openIn, hashFd })
 
   /**
    * Write `bytes` at the end of an open file; when the write or its fsync fails (a full disk),
@@ -561,6 +488,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
     hash,
     writeAtomic,
     writeRetained,
+    writeRetainedMany,
     append,
     truncate,
     remove,

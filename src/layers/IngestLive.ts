@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto"
 import { constants, gzip } from "node:zlib"
 import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
-import { EditedRetainedFile, InputTooLarge, UnsafePath } from "../domain/Errors.js"
+import { InputTooLarge, UnsafePath } from "../domain/Errors.js"
 import {
   CAPTURES_LOG,
   captureLine,
@@ -37,6 +37,7 @@ import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.
 import { relativeToWorkdir } from "../services/InputFile.js"
 import { Lock } from "../services/Lock.js"
 import { SafeHttp } from "../services/SafeHttp.js"
+import { writeRetainedManyOf } from "./FileStoreFallbacks.js"
 import { dateOr } from "./Now.js"
 import { Workdir } from "../services/Workdir.js"
 
@@ -52,15 +53,24 @@ const SOFTWARE = "dossier/0.1 (research capture)"
 const digestOffThread = (bytes: Uint8Array): Effect.Effect<Buffer> =>
   Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", bytes)).pipe(Effect.map((d) => Buffer.from(d)))
 
+/** At least the size of a gzip member of `n` bytes, stored blocks included (zlib's deflateBound, plus the gzip header and trailer). */
+const gzipBound = (n: number): number => Math.max(64, n + (n >>> 12) + (n >>> 14) + (n >>> 25) + 64)
+
 /**
  * Gzip each record as its own member on libuv's thread pool, started before the extraction so the
  * compression runs beside it (the main thread is busy extracting meanwhile). The fastest level:
  * the record is an archive of text, and level 6 costs about three times as much for ~25% less.
+ * The output chunk is as large as the record could compress to: with zlib's default 16 KiB, each
+ * chunk is one trip to the pool and back to the main thread, so only the first chunk was
+ * compressed during the extraction and the rest (a hundred trips for a 2 MiB page) after it; one
+ * chunk is one trip, made beside the extraction.
  */
 const gzipMembers = (records: ReadonlyArray<Buffer>): Promise<Buffer> =>
   Promise.all(
     records.map((r) =>
-      new Promise<Buffer>((resolve, reject) => gzip(r, { level: constants.Z_BEST_SPEED }, (e, out) => (e === null ? resolve(out) : reject(e))))
+      new Promise<Buffer>((resolve, reject) =>
+        gzip(r, { level: constants.Z_BEST_SPEED, chunkSize: gzipBound(r.byteLength) }, (e, out) => (e === null ? resolve(out) : reject(e)))
+      )
     )
   ).then(
     (members) => Buffer.concat(members)
@@ -75,21 +85,6 @@ export const makeIngest = Effect.gen(function*() {
   const fs = yield* FileStore
   const lock = yield* Lock
   const workdir = yield* Workdir
-
-  /** Refuse when a file already at `path` holds other bytes (checked before anything is written). */
-  const expectSameOrAbsent = (path: string, sha256: string, bytes: number) =>
-    Effect.flatMap(fs.stat(path), (st) =>
-      Option.isNone(st)
-        ? Effect.void
-        : fs.hash(path, { requireSingleLink: true, maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
-            Effect.catchTag("FileNotFound", () => Effect.succeed({ sha256, bytes })),
-            Effect.flatMap((have) =>
-              have.sha256 === sha256 && have.bytes === bytes
-                ? Effect.void
-                : Effect.fail(new EditedRetainedFile({ path, expected: sha256, actual: have.sha256 }))
-            )
-          )
-    )
 
   /** Refuse a capture log that could not be appended to (a symlink, hard link or non-regular file), before anything is written. */
   const expectAppendable = (path: string) =>
@@ -113,17 +108,19 @@ export const makeIngest = Effect.gen(function*() {
     return { original, source }
   })
 
+  /** The store's batch of write-once files, or the same made of its required methods. */
+  const writeRetainedMany = fs.writeRetainedMany ?? writeRetainedManyOf(fs)
+
   /**
-   * Under the lock: check every target, write each write-once, then log them in one append.
-   * Answers whether every file was already there with these bytes.
+   * Under the lock: check the capture log, then write the files as one write-once batch (every
+   * target checked before any is written; all durable when it returns), then log them in one
+   * append. Answers, for each file, whether it was already there with these bytes.
    */
   const retain = (files: ReadonlyArray<Retain>, origin: string, at: string, via: CaptureVia) =>
     lock.withLock(
       Effect.gen(function*() {
-        for (const f of files) yield* expectSameOrAbsent(f.path, f.sha256, f.bytes)
         yield* expectAppendable(CAPTURES_LOG)
-        const reused: Array<boolean> = []
-        for (const f of files) reused.push((yield* fs.writeRetained(f.path, f.data)).reused)
+        const reused = (yield* writeRetainedMany(files)).map((r) => r.reused)
         yield* fs.append(
           CAPTURES_LOG,
           files.map((f) => captureLine({ path: f.path, sha256: f.sha256, bytes: f.bytes, origin, fetchedAt: at, kind: f.kind, via })).join("")

@@ -16,6 +16,7 @@ export {
   type ReadManyWithEntry,
   type ReadOptions,
   type ReadThenAppendError,
+  type RetainedDigest,
   type WriteError,
   DEFAULT_MAX_BYTES,
   STAGING_SUFFIX

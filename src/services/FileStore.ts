@@ -19,6 +19,11 @@ export interface Digest {
 
 export type EntryKind = "file" | "directory" | "symlink" | "other"
 
+/** What a write-once answers: the file's digest, and whether it was already there with these bytes. */
+export interface RetainedDigest extends Digest {
+  readonly reused: boolean
+}
+
 export interface EntryStat {
   readonly kind: EntryKind
   readonly size: number
@@ -76,7 +81,17 @@ export interface FileStoreShape {
   readonly writeRetained: (
     path: string,
     data: Uint8Array | string
-  ) => Effect.Effect<Digest & { readonly reused: boolean }, WriteError | EditedRetainedFile>
+  ) => Effect.Effect<RetainedDigest, WriteError | EditedRetainedFile>
+  /**
+   * Optional fast path: `writeRetained` of several files, answered in their order. Every target
+   * is looked at (absent, or holding the same bytes) before any is written, so one edited target
+   * (`EditedRetainedFile`) refuses the batch with nothing written. When it succeeds, every file is
+   * as durable as after `writeRetained` (a layer may fsync a directory once for all its new
+   * files). Layers that lack it are checked then written file by file (`writeRetainedManyOf`).
+   */
+  readonly writeRetainedMany?: (
+    files: ReadonlyArray<{ readonly path: string; readonly data: Uint8Array | string }>
+  ) => Effect.Effect<ReadonlyArray<RetainedDigest>, WriteError | EditedRetainedFile>
   /**
    * Append bytes with one write and one fsync (the directory is fsynced when the file is
    * created). The file must be a regular file with link count 1.
