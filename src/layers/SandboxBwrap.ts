@@ -222,6 +222,16 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
   return { done, terminate, killed: () => killed, cpuSeconds }
 }
 
+/**
+ * The CPU seconds to record: the wrapper's count of the tree, or what the watchdog saw the tree
+ * use when that is more (rounded to milliseconds as the wrapper's is; null when neither counted).
+ */
+export const recordedCpuSeconds = (reported: number | null, seen: number): number | null => {
+  const s = Math.round(seen * 1000) / 1000
+  if (reported === null) return s > 0 ? s : null
+  return Math.max(reported, s)
+}
+
 export const SandboxBwrap = Layer.effect(
   Sandbox,
   Effect.gen(function*() {
@@ -247,6 +257,9 @@ export const SandboxBwrap = Layer.effect(
         }
         const started = yield* Effect.sync(() => start(m, request, roots.fds, cgroup, options.echo))
         const began = Date.now()
+        // The most CPU time the watchdog saw the tree use: a lower bound of what it used, kept
+        // because the wrapper's own count can miss what processes killed with it had used.
+        let seenCpuSeconds = 0
         const watchdog = Effect.gen(function*() {
           for (;;) {
             yield* Effect.sleep(WATCH_MS)
@@ -254,6 +267,7 @@ export const SandboxBwrap = Layer.effect(
               return started.terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`)
             }
             const cpuSeconds = started.cpuSeconds()
+            seenCpuSeconds = Math.max(seenCpuSeconds, cpuSeconds)
             if (cpuSeconds >= request.limits.cpuSeconds) {
               return started.terminate("cpu-time", `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed`)
             }
@@ -262,8 +276,9 @@ export const SandboxBwrap = Layer.effect(
           }
         })
         const fiber = yield* Effect.fork(watchdog)
-        const outcome = yield* Effect.promise(() => started.done)
+        const reported = yield* Effect.promise(() => started.done)
         yield* Fiber.interrupt(fiber)
+        const outcome = { ...reported, cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds) }
         if (cgroup !== null) yield* removeCgroup(cgroup)
         const k = started.killed()
         const killed: SandboxOutcome["killed"] = k === null ? null : { reason: k.reason, detail: k.detail }
