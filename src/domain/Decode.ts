@@ -35,18 +35,28 @@ export const MAX_FREE_DEPTH = 64
 /** A UTF-16 surrogate without its pair: not Unicode text, and no canonical JSON (RFC 8785) can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
+/** JSON.parse reads `1e400` as Infinity, which no JSON (and no canonical JSON) can write back. */
+const notFinite = "a number beyond the range of a double (such as 1e400) has no JSON form; write it as a string"
+/** A leaf that is not plain JSON data: a lone-surrogate string or a non-finite number. */
+const leafProblem = (c: unknown): string | null =>
+  typeof c === "string" ? (LONE_SURROGATE.test(c) ? loneSurrogate : null)
+  : typeof c === "number" && !Number.isFinite(c) ? notFinite
+  : null
 
 /**
  * The first reason `value` is not plain JSON data dossier accepts, or null: nested deeper than
  * `maxDepth`, an object with an own `__proto__` key (JavaScript objects cannot keep it as
- * data: it would silently vanish, so it is refused), or a string or key holding a lone
- * surrogate (every input may end up in canonical JSON, which cannot hold one). Iterative, so a
+ * data: it would silently vanish, so it is refused), a string or key holding a lone
+ * surrogate, or a number that is not finite (every input may end up in canonical JSON, which
+ * can hold neither; JSON.parse reads `1e400` as Infinity). Iterative, so a
  * value nested millions of levels deep (or a cycle) is answered, not a stack overflow; the path
  * names the offending value.
  */
 export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | null => {
-  if (typeof value === "string") return LONE_SURROGATE.test(value) ? { path: [], message: loneSurrogate } : null
-  if (value === null || typeof value !== "object") return null
+  if (value === null || typeof value !== "object") {
+    const message = leafProblem(value)
+    return message === null ? null : { path: [], message }
+  }
   interface Node {
     readonly v: object
     readonly depth: number
@@ -66,8 +76,12 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const c: unknown = v[i]
-        if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, String(i)), message: loneSurrogate }
-        if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
+        if (c !== null && typeof c !== "object") {
+          const message = leafProblem(c)
+          if (message !== null) return { path: pathOf(node, String(i)), message }
+          continue
+        }
+        if (c !== null) stack.push({ v: c, depth: depth + 1, key: String(i), parent: node })
       }
       continue
     }
@@ -77,8 +91,12 @@ export const jsonProblem = (value: unknown, maxDepth: number): JsonProblem | nul
       if (k === "__proto__") return { path: pathOf(node, k), message: "the key '__proto__' is not accepted" }
       if (LONE_SURROGATE.test(k)) return { path: pathOf(node, k), message: loneSurrogate }
       const c: unknown = (v as Record<string, unknown>)[k]
-      if (typeof c === "string" && LONE_SURROGATE.test(c)) return { path: pathOf(node, k), message: loneSurrogate }
-      if (c !== null && typeof c === "object") stack.push({ v: c, depth: depth + 1, key: k, parent: node })
+      if (c !== null && typeof c !== "object") {
+        const message = leafProblem(c)
+        if (message !== null) return { path: pathOf(node, k), message }
+        continue
+      }
+      if (c !== null) stack.push({ v: c, depth: depth + 1, key: k, parent: node })
     }
   }
   return null

@@ -204,6 +204,33 @@ describe("fuzz: every input file of every command (built CLI)", () => {
     }, 120_000)
   }
 
+  // CI, seed 1043465559: `1e400` planted in `scope` parsed as Infinity, which passed the Schema
+  // and crashed canonical JSON (a Defect, exit 70); in a gate state's `maturity.score` it was
+  // accepted (exit 0) and would have been written back as null. Every number of every template,
+  // one at a time.
+  it("a number beyond a double's range, wherever a template has a number, is InvalidInput", () => {
+    const NUMBER = "__FUZZ_NUMBER__"
+    /** The template's text with its `k`-th number (in JSON.stringify order) written as `huge`. */
+    const withHuge = (value: unknown, k: number, huge: string) => {
+      let seen = 0
+      return JSON.stringify(value, (_key, v) => (typeof v === "number" && seen++ === k ? NUMBER : v)).replace(`"${NUMBER}"`, huge)
+    }
+    const tried: Array<string> = []
+    for (const command of COMMANDS) {
+      const template = command === "plan-section" ? templates["plan-start"] : templates[command]
+      for (let k = 0; ; k++) {
+        const text = withHuge(template, k, k % 2 === 0 ? "1e400" : "-1e400")
+        if (!text.includes("1e400")) break
+        tried.push(command)
+        const { before, dir, r } = attempt(command, text)
+        expect({ text, code: r.code, tag: r.json?.error?._tag }).toEqual({ text, code: 1, tag: "InvalidInput" })
+        expect(snapshot(dir)).toEqual(before)
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    }
+    expect(tried).toEqual(expect.arrayContaining(["subscription", "subscription-update", "journal-events", "run-state"]))
+  })
+
   it("the valid templates themselves succeed (the fuzz reaches past decoding)", () => {
     for (const command of ["plan-checkpoint", "journal-events", "subscription", "subscription-update", "finish-run", "run-state"]) {
       const { r } = attempt(command, JSON.stringify(templates[command]))
