@@ -35,10 +35,9 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   if (node.drop) return
   if (depth > MAX_DEPTH) return run.piece(collapse(textContent(node, true, true)))
   if (node.name === "br") return run.lineBreak()
-  const kids = node.children
   if (node.name === "a") {
     const inner = new Run(true)
-    for (let i = 0; i < kids.length; i++) inline(kids[i]!, ctx, depth + 1, inner)
+    children(node, ctx, depth + 1, inner)
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
     // still reads "the guide page".
     const link = markdownLink(inner.text(), node.attribs.href, ctx.base)
@@ -53,8 +52,20 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   }
   const block = isBlock(node)
   if (block) run.piece(" ")
-  for (let i = 0; i < kids.length; i++) inline(kids[i]!, ctx, depth + 1, run)
+  children(node, ctx, depth + 1, run)
   if (block) run.piece(" ")
+}
+
+/** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
+const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
+  const kids = el.children
+  const plain = el.plainText
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i]!
+    if (typeof kid !== "string") inline(kid, ctx, depth, run)
+    else if (plain) run.piece(kid)
+    else run.textNode(kid)
+  }
 }
 
 /** The text of a node rendered inline on one line, no line start escaped (headings, table cells). */
@@ -148,7 +159,7 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
     if (child.name === "ul" || child.name === "ol") add(list(child, inner, depth + 1), true)
     else if (child.name === "li") {
       const item: Array<string> = []
-      blocks(child.children, inner, depth + 1, item)
+      blocks(child, inner, depth + 1, item)
       add(item.join("\n"), false)
     } else {
       const run = new Run(false)
@@ -205,23 +216,28 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
       return pushNonEmpty(out, table(node, ctx, depth))
     case "blockquote": {
       const inner: Array<string> = []
-      blocks(node.children, { base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
+      blocks(node, { base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
       if (inner.length > 0) out.push(quoted(inner.join("\n\n"), ctx.nesting))
       return
     }
     default:
-      return blocks(node.children, ctx, depth + 1, out)
+      return blocks(node, ctx, depth + 1, out)
   }
 }
 
-/** Render a sequence of sibling nodes as Markdown blocks, appended to `out`. */
-const blocks = (nodes: ReadonlyArray<Node>, ctx: Ctx, depth: number, out: Array<string>): void => {
+/** Render the children of an element as Markdown blocks, appended to `out`. */
+const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void => {
+  const nodes = parent.children
+  const plain = parent.plainText
   // The inline run between block children (one paragraph), made at its first piece.
   let run: Run | undefined
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!
-    if (typeof node === "string") (run ??= new Run(false)).textNode(node)
-    else if (node.drop) continue
+    if (typeof node === "string") {
+      run ??= new Run(false)
+      if (plain) run.piece(node)
+      else run.textNode(node)
+    } else if (node.drop) continue
     else if (isBlock(node)) {
       if (run !== undefined) {
         pushNonEmpty(out, run.text())
@@ -239,7 +255,7 @@ export const renderBlocks = (roots: ReadonlyArray<El>, base: URL | undefined): A
   const out: Array<string> = []
   for (const root of roots) {
     if (isBlock(root)) block(root, ctx, 1, out)
-    else blocks(root.children, ctx, 1, out)
+    else blocks(root, ctx, 1, out)
   }
   return out
 }
