@@ -75,13 +75,15 @@ const oneLineOf = (node: El, ctx: Ctx, depth: number): string => {
   return run.text()
 }
 
-const indent = (text: string, prefix: string, first: string): string =>
-  text.indexOf("\n") < 0
-    ? first + text
-    : text
-        .split("\n")
-        .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
-        .join("\n")
+/** `text` with `first` before its first line and `width` spaces before each later non-empty one. */
+const indent = (text: string, first: string, width: number): string => {
+  if (text.indexOf("\n") < 0) return first + text
+  const prefix = " ".repeat(width)
+  return text
+    .split("\n")
+    .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
+    .join("\n")
+}
 
 const codeLanguage = (pre: El): string => {
   const classes = [pre.attribs.class ?? ""]
@@ -142,30 +144,31 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
   const marked = ctx.nesting < MAX_MARKED_NESTING
   let next = listStart(node.attribs.start)
   const entries: Array<string> = []
-  /** An entry of the list: a nested list is indented, anything else gets the next marker. */
-  const add = (content: string, nested: boolean) => {
-    if (content.length === 0) return
-    if (nested) {
-      entries.push(marked ? indent(content, "  ", "  ") : content)
-      return
-    }
-    const marker = ordered ? `${next}. ` : "- "
-    next++
-    entries.push(indent(content, marked ? " ".repeat(marker.length) : "", marker))
-  }
   const inner: Ctx = { base: ctx.base, nesting: ctx.nesting + 1 }
-  for (const child of node.children) {
+  const kids = node.children
+  for (let i = 0; i < kids.length; i++) {
+    const child = kids[i]!
     if (typeof child === "string" || child.drop) continue
-    if (child.name === "ul" || child.name === "ol") add(list(child, inner, depth + 1), true)
-    else if (child.name === "li") {
+    // An entry of the list: a nested list is indented, anything else gets the next marker.
+    if (child.name === "ul" || child.name === "ol") {
+      const content = list(child, inner, depth + 1)
+      if (content.length > 0) entries.push(marked ? indent(content, "  ", 2) : content)
+      continue
+    }
+    let content: string
+    if (child.name === "li") {
       const item: Array<string> = []
       blocks(child, inner, depth + 1, item)
-      add(item.join("\n"), false)
+      content = item.length === 1 ? item[0]! : item.join("\n")
     } else {
       const run = new Run(false)
       inline(child, inner, depth + 1, run)
-      add(run.text(), false)
+      content = run.text()
     }
+    if (content.length === 0) continue
+    const marker = ordered ? `${next}. ` : "- "
+    next++
+    entries.push(indent(content, marker, marked ? marker.length : 0))
   }
   return entries.join("\n")
 }
