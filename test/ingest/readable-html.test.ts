@@ -6,7 +6,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { Parser } from "htmlparser2"
+import { collapseWhitespace } from "../../src/domain/Quote.js"
 import { type Attribs, readElements } from "../../src/domain/readable/html.js"
+import { escapeInline } from "../../src/domain/readable/inline.js"
+import { type El, parsePage } from "../../src/domain/readable/tree.js"
 
 const KEPT = ["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"] as const
 
@@ -85,4 +88,32 @@ describe("readable copy: tree builder", () => {
     ]
     for (const html of cases) expect(byTokenizer(html)).toEqual(byParser(html))
   })
+
+  // Text pieces around what render rewrites: whitespace runs and kinds, Markdown syntax, entities.
+  const textPiece = fc.constantFrom(" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "*", "`", "_x", "x_", "~", "~~", "\\", "\\*", "]", "](", "<", "<b", "&lt;", "&amp;", "&nbsp;", "&#x2003;", "a", "b c", "日本、", ",", "\u0001")
+  const textSoup = fc.array(fc.oneof(piece, textPiece, textPiece), { maxLength: 60 }).map((parts) => parts.join(""))
+
+  it.prop("text the tree marks plain is what collapsing and escaping leave as it is", [textSoup], ([html]) => {
+    const page = parsePage(html)
+    if (page === undefined) return
+    for (const el of page.all) {
+      if (!el.plainText) continue
+      for (const c of el.children) if (typeof c === "string") expect(escapeInline(collapseWhitespace(c))).toBe(c)
+    }
+  }, { fastCheck: { numRuns: 3000 } })
+
+  it.prop("each element's subtree is Page.all from its order to its end", [soup], ([html]) => {
+    const page = parsePage(html)
+    if (page === undefined) return
+    for (const el of page.all) {
+      let end = el.order + 1
+      while (end < page.all.length && isInside(page.all[end]!, el)) end++
+      expect(el.end).toBe(end)
+    }
+  }, { fastCheck: { numRuns: 1000 } })
 })
+
+const isInside = (el: El, ancestor: El): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p === ancestor) return true
+  return false
+}
