@@ -38,11 +38,33 @@ const NO_CALLBACKS: Callbacks = {
   ontextentity: noop
 }
 
-/** Run htmlparser2's tokenizer (HTML mode, entities decoded) over `html` with these callbacks. */
-export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>): void => {
-  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities: true }, { ...NO_CALLBACKS, ...callbacks })
+/**
+ * Run htmlparser2's tokenizer (HTML mode) over `html` with these callbacks; `decodeEntities`
+ * false reports text and attribute values as they are written (the tokenizer then skips over
+ * text to the next `<` instead of stepping through it character by character).
+ */
+export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>, decodeEntities = true): void => {
+  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()
+}
+
+/** The character reference decoders of the `entities` package htmlparser2's tokenizer itself uses (its own dependency). */
+export interface EntityDecoders {
+  /** As the tokenizer decodes text. */
+  readonly text: (s: string) => string
+  /** As it decodes an attribute value. */
+  readonly attribute: (s: string) => string
+}
+
+let entityDecoders: EntityDecoders | undefined
+export const loadEntityDecoders = (): EntityDecoders => {
+  if (entityDecoders === undefined) {
+    const fromParser = createRequire(createRequire(import.meta.url).resolve("htmlparser2"))
+    const entities = fromParser("entities") as { decodeHTML: (s: string) => string; decodeHTMLAttribute: (s: string) => string }
+    entityDecoders = { text: (s) => entities.decodeHTML(s), attribute: (s) => entities.decodeHTMLAttribute(s) }
+  }
+  return entityDecoders
 }
 
 /** Elements whose text a reader never sees. */

@@ -11,7 +11,7 @@
  * `openTag`, `closeTag` and `selfClosingTag` are copied from htmlparser2 10.1.0's `Parser.js`
  * (MIT licence, copyright 2010–2016 Chris Winberg and contributors).
  */
-import { tokenizeHtml } from "../HtmlText.js"
+import { loadEntityDecoders, tokenizeHtml } from "../HtmlText.js"
 
 /** The attributes the readable copy reads (lowercase names; the first of duplicates wins, as in `Parser`). */
 export interface Attribs {
@@ -177,9 +177,26 @@ export const readElements = (html: string, events: TreeEvents): void => {
     return tagAt(start, end)
   }
 
+  // The tokenizer reports text and attribute values as written (it skips through text faster
+  // so); they are decoded here as it decodes them: by the same decoder, which sees the same next
+  // character (a value's closing quote, the `<` after text). Text inside `script`, `style`,
+  // `textarea` and `xmp` is never decoded; a `title`'s is decoded by the tokenizer itself. What
+  // the page leaves unfinished at its end (`<!x`, `</&`…) is reported as text, undecoded: a page
+  // with a `&` after its last `>` is tokenized with decoding instead.
+  const raw = html.indexOf("&", html.lastIndexOf(">") + 1) < 0
+  const decode = loadEntityDecoders()
+  /** The raw-text element the tokenizer is inside (its text ends at its end tag), if any. */
+  let special: "title" | "raw" | undefined
+  /** Where the attribute value being read ends in the page (the character after it ends it). */
+  let attribEnd = 0
+  /** `s` (written in the page up to `end`) decoded with what follows it there. */
+  const decodedAt = (s: string, end: number, decoder: (s: string) => string): string =>
+    end < html.length ? decoder(s + html[end]!).slice(0, -1) : decoder(s)
   tokenizeHtml(html, {
     ontext(start, end) {
-      events.text(html.slice(start, end))
+      const data = html.slice(start, end)
+      if (!raw || special === "raw" || data.indexOf("&") < 0) events.text(data)
+      else events.text(special === "title" ? decodedTitle(data) : decodedAt(data, end, decode.text))
     },
     ontextentity(cp) {
       events.text(String.fromCodePoint(cp))
@@ -196,7 +213,9 @@ export const readElements = (html: string, events: TreeEvents): void => {
       if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) attribName = name as AttribName
     },
     onattribdata(start, end) {
-      if (attribName !== undefined) attribValue += html.slice(start, end)
+      if (attribName === undefined) return
+      attribValue += html.slice(start, end)
+      attribEnd = end
     },
     onattribentity(cp) {
       if (attribName !== undefined) attribValue += String.fromCodePoint(cp)
@@ -204,18 +223,22 @@ export const readElements = (html: string, events: TreeEvents): void => {
     onattribend() {
       if (attribName === undefined) return
       attribs ??= keptAttribs()
-      attribs[attribName] = attribValue
+      attribs[attribName] = raw && attribValue.indexOf("&") >= 0 ? decodedAt(attribValue, attribEnd, decode.attribute) : attribValue
       attribName = undefined
       attribValue = ""
     },
     onopentagend() {
       endOpenTag()
+      const name = tag.name
+      if (name === "title") special = "title"
+      else if (name === "script" || name === "style" || name === "textarea" || name === "xmp") special = "raw"
     },
     onselfclosingtag() {
       if (foreign[foreign.length - 1] === true) closeCurrent()
       else endOpenTag()
     },
     onclosetag(start, end) {
+      special = undefined
       const t = closingTagAt(start, end)
       const name = t.name
       if (t.isForeign || t.isIntegration) foreign.pop()
@@ -233,5 +256,20 @@ export const readElements = (html: string, events: TreeEvents): void => {
         events.close()
       }
     }
+  }, !raw)
+}
+
+/** A title's text decoded by the tokenizer itself, inside a title as on the page (its rules there differ slightly from text's). */
+const decodedTitle = (data: string): string => {
+  const html = `<title>${data}</title>`
+  let out = ""
+  tokenizeHtml(html, {
+    ontext(start, end) {
+      out += html.slice(start, end)
+    },
+    ontextentity(cp) {
+      out += String.fromCodePoint(cp)
+    }
   })
+  return out
 }
