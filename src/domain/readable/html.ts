@@ -196,7 +196,8 @@ export const readElements = (html: string, events: TreeEvents): void => {
     ontext(start, end) {
       const data = html.slice(start, end)
       if (!raw || special === "raw" || data.indexOf("&") < 0) events.text(data)
-      else events.text(special === "title" ? decodedTitle(data) : decodedAt(data, end, decode.text))
+      // In a title, a `<` changes how the tokenizer reads what follows it (a possible end tag).
+      else events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
     },
     ontextentity(cp) {
       events.text(String.fromCodePoint(cp))
