@@ -15,7 +15,38 @@ import { Builder, type MappedText } from "./MappedText.js"
  */
 let tokenizerClass: typeof Tokenizer | undefined
 const loadTokenizer = (): typeof Tokenizer =>
-  (tokenizerClass ??= (createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer)
+  (tokenizerClass ??= skippingByIndexOf((createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer))
+
+/** The tokenizer's fields its `fastForwardTo` reads and writes (private in its types). */
+interface SkipState {
+  index: number
+  buffer: string
+  offset: number
+}
+
+/**
+ * htmlparser2's tokenizer with its `fastForwardTo` (the skip to the next `<` through text, to the
+ * next `>` or quote through a tag) done by `String.prototype.indexOf` instead of a loop over the
+ * characters: the same result (the index of the character, or the buffer's last index and
+ * `false`), a native scan (docs/performance.md, "Ingest"). `fastForwardTo` is private to
+ * htmlparser2 10.1.0 (pinned in package.json); the tree builder's property test compares the
+ * events with its `Parser`'s.
+ */
+const skippingByIndexOf = (Base: typeof Tokenizer): typeof Tokenizer => {
+  class Fast extends Base {}
+  Object.defineProperty(Fast.prototype, "fastForwardTo", {
+    value: function fastForwardTo(this: SkipState, c: number): boolean {
+      const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset)
+      if (at >= 0) {
+        this.index = at + this.offset
+        return true
+      }
+      this.index = this.buffer.length + this.offset - 1
+      return false
+    }
+  })
+  return Fast
+}
 
 type Callbacks = ConstructorParameters<typeof Tokenizer>[1]
 
