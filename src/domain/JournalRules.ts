@@ -65,6 +65,14 @@ export const decodeEvent = (value: unknown, prefix = ""): Either.Either<JournalE
   return decodeEventBySchema(value, prefix)
 }
 
+/**
+ * `decodeEvent` of `value` whose private copy `copy` `jsonProblem` already found plain: only the
+ * event's own rules are left to check on the copy; what they refuse, the Schema decides and words
+ * on `value` itself, as `decodeEvent` does.
+ */
+const decodeCopiedEvent = (copy: unknown, value: unknown, prefix: string): Either.Either<JournalEvent, ReadonlyArray<Issue>> =>
+  isRecord(copy) && rulesProblem(copy) === null ? Either.right(copy as JournalEvent) : decodeEventBySchema(value, prefix)
+
 /** `decodeEvent` through the Schemas only (the reference the fast path is tested against). */
 export const decodeEventBySchema = (value: unknown, prefix = ""): Either.Either<JournalEvent, ReadonlyArray<Issue>> => {
   if (!isRecord(value)) return Either.left([{ path: prefix, message: "expected an event object" }])
@@ -100,11 +108,20 @@ export const MAX_BATCH = 10_000
 
 /** Decode an append input (one event or a non-empty array) as a whole; every issue is reported. */
 export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<JournalEvent>, InvalidInput> => {
-  // Plain data first (depth, `__proto__`, lone surrogates), as every other input is checked.
-  const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH)
+  // One private copy of the whole input (a caller changing its objects later, or a getter
+  // answering differently the second time, changes nothing here), checked once for plain data
+  // (depth, `__proto__`, lone surrogates) as every other input is; its events then need only
+  // their own rules. Input that cannot be copied is checked as given, event by event.
+  const copy = typeof input === "object" && input !== null ? plainCopy(input) : undefined
+  const problem = jsonProblem(copy ?? input, MAX_DOCUMENT_DEPTH)
   if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+  const decode = (i: number | undefined) => {
+    const value = i === undefined ? input : (input as ReadonlyArray<unknown>)[i]
+    const prefix = i === undefined ? "" : String(i)
+    return copy === undefined ? decodeEvent(value, prefix) : decodeCopiedEvent(i === undefined ? copy : (copy as ReadonlyArray<unknown>)[i], value, prefix)
+  }
   if (!Array.isArray(input)) {
-    return Either.mapBoth(decodeEvent(input), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
+    return Either.mapBoth(decode(undefined), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
   }
   if (input.length === 0) return Either.left(new InvalidInput({ issues: [{ path: "", message: "a batch holds at least one event" }] }))
   if (input.length > MAX_BATCH) {
@@ -112,8 +129,8 @@ export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<Journal
   }
   const issues: Array<Issue> = []
   const events: Array<JournalEvent> = []
-  input.forEach((v, i) => {
-    const r = decodeEvent(v, String(i))
+  input.forEach((_, i) => {
+    const r = decode(i)
     if (Either.isLeft(r)) issues.push(...r.left)
     else events.push(r.right)
   })

@@ -1,10 +1,10 @@
 /**
  * Lock on Node: an in-process semaphore plus a cross-process lock that the OS releases when the
  * holder dies: `.dossier/lock.sqlite`, a SQLite database with no tables, held by an open
- * `BEGIN EXCLUSIVE` transaction. Waiting for the OS lock polls (never blocks the event loop);
- * waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in LockMemory
- * (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not when the
- * library is imported), its native addon when a lock is first taken.
+ * `BEGIN IMMEDIATE` transaction (see `BEGIN`). Waiting for the OS lock polls (never blocks the
+ * event loop); waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in
+ * LockMemory (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not
+ * when the library is imported), its native addon when a lock is first taken.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -22,6 +22,16 @@ import { makeLockRegion } from "./LockRegion.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
 const POLL_MS = 20
+
+/**
+ * The statement that takes the lock. `BEGIN IMMEDIATE` takes SQLite's RESERVED lock on the file
+ * (an fcntl lock the kernel drops when the process dies), and SQLite lets one connection at a time
+ * hold RESERVED or anything above it: a second `BEGIN IMMEDIATE` (or `BEGIN EXCLUSIVE`, as
+ * dossier took before) is SQLITE_BUSY until the holder's `ROLLBACK`, in this process or another.
+ * `EXCLUSIVE` would go on to PENDING and EXCLUSIVE, two more fcntl calls to take and to release,
+ * excluding only readers of the database, and this database has none (no tables, never read).
+ */
+const BEGIN = "BEGIN IMMEDIATE"
 
 interface SqliteDb {
   exec(sql: string): void
@@ -105,7 +115,7 @@ const identityOf = (boundary: Boundary): fs.Stats | undefined =>
  * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
  *
  * The SQLite connection stays open between locked regions (opening one costs more than taking
- * the lock) and holds no lock outside them: only the open `BEGIN EXCLUSIVE` transaction
+ * the lock) and holds no lock outside them: only the open `BEGIN IMMEDIATE` transaction
  * excludes other processes, and the OS releases it when this process dies. Each time the
  * transaction is taken, the lock file's path must still name the file the connection opened
  * (device and inode); if `.dossier/lock.sqlite` was removed or replaced meanwhile, the
@@ -170,7 +180,7 @@ export const makeLockLive = (
       }
       const c = connection
       try {
-        c.db.exec("BEGIN EXCLUSIVE")
+        c.db.exec(BEGIN)
       } catch (e) {
         if (isBusy(e)) return "busy"
         disconnect()
