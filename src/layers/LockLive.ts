@@ -17,7 +17,7 @@ import { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { FileStore } from "../services/FileStore.js"
 import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
-import { type Boundary, guard, makeBoundary } from "./Boundary.js"
+import { type Boundary, type Dir, guard, makeBoundary } from "./Boundary.js"
 import { makeLockRegion } from "./LockRegion.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
@@ -74,11 +74,18 @@ const isBusy = (e: unknown) => {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED"
 }
 
-/** The file a connection opened, identified as `lstat` saw it right after opening. */
+/**
+ * The file a connection opened, identified as `lstat` saw it right after opening, and the
+ * `.dossier` directory it was found in: kept open (and identified) so that checking the path
+ * again looks the lock file up in that very directory, without opening it each time.
+ */
 interface Connection {
   readonly db: SqliteDb
   readonly dev: number
   readonly ino: number
+  readonly dir: Dir
+  readonly dirDev: number
+  readonly dirIno: number
 }
 
 /**
@@ -107,9 +114,38 @@ const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino
       throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
     }))
 
-/** The lock file's identity now, as the boundary reaches it (undefined when absent). */
-const identityOf = (boundary: Boundary): fs.Stats | undefined =>
-  guard(LOCK_FILE, "lock", () => boundary.inParent(LOCK_FILE, false, (dir, name) => boundary.lstatAt(LOCK_FILE, dir, name), () => undefined))
+const DOSSIER_DIR = ".dossier"
+const LOCK_NAME = "lock.sqlite"
+
+/** `.dossier` opened through the boundary (never through a symlink), with its identity; undefined when absent. */
+const openLockDir = (boundary: Boundary): { readonly dir: Dir; readonly dev: number; readonly ino: number } | undefined =>
+  guard(LOCK_FILE, "lock", () => {
+    const dir = boundary.walk(DOSSIER_DIR, false, false)
+    if (dir === undefined) return undefined
+    try {
+      const st = fs.fstatSync(dir.fd)
+      return { dir, dev: st.dev, ino: st.ino }
+    } catch (e) {
+      dir.close()
+      throw e
+    }
+  })
+
+/**
+ * Whether `.dossier/lock.sqlite` still names the connection's file: the work folder's entry
+ * `.dossier` is (not a symlink to) the directory the connection kept, and that directory's entry
+ * `lock.sqlite` is the file (device and inode). The same two steps as walking to the file again
+ * (open `.dossier` without following a link, look the name up in it), with an `lstat` of the
+ * entry compared to the kept descriptor in place of opening and closing the directory.
+ */
+const stillNamed = (boundary: Boundary, c: Connection): boolean =>
+  guard(LOCK_FILE, "lock", () => {
+    const root = boundary.walk(DOSSIER_DIR, true, false)!
+    const top = boundary.lstatAt(DOSSIER_DIR, root, DOSSIER_DIR)
+    if (top === undefined || !top.isDirectory() || top.dev !== c.dirDev || top.ino !== c.dirIno) return false
+    const st = boundary.lstatAt(LOCK_FILE, c.dir, LOCK_NAME)
+    return st !== undefined && st.dev === c.dev && st.ino === c.ino
+  })
 
 /**
  * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
@@ -139,32 +175,41 @@ export const makeLockLive = (
     const disconnect = () => {
       const c = connection
       connection = undefined
-      c?.db.close()
+      if (c === undefined) return
+      try {
+        c.db.close()
+      } finally {
+        c.dir.close()
+      }
     }
 
     const connect = (): Connection | "busy" => {
       const checked = checkLockFile(boundary)
       const db = openDatabase(Sqlite, file)
+      let held: ReturnType<typeof openLockDir>
+      let connected: Connection | undefined
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
         // would add a file created and deleted in `.dossier/` to every locked region, beside the
         // holder's own fsyncs (bench/journal.ts's append measures the difference).
         db.exec("PRAGMA journal_mode=MEMORY")
-        const st = identityOf(boundary)
-        if (st === undefined) {
-          db.close()
-          return "busy"
-        }
+        held = openLockDir(boundary)
+        if (held === undefined) return "busy"
+        const dir = held.dir
+        const st = guard(LOCK_FILE, "lock", () => boundary.lstatAt(LOCK_FILE, dir, LOCK_NAME))
+        if (st === undefined) return "busy"
         // SQLite opened the path by name: it must still be the file checked.
-        if (st.dev !== checked.dev || st.ino !== checked.ino) {
-          db.close()
-          throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
-        }
-        return { db, dev: st.dev, ino: st.ino }
+        if (st.dev !== checked.dev || st.ino !== checked.ino) throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
+        connected = { db, dev: st.dev, ino: st.ino, dir, dirDev: held.dev, dirIno: held.ino }
+        return connected
       } catch (e) {
-        db.close()
         if (isBusy(e)) return "busy"
         throw e
+      } finally {
+        if (connected === undefined) {
+          held?.dir.close()
+          db.close()
+        }
       }
     }
 
@@ -186,14 +231,14 @@ export const makeLockLive = (
         disconnect()
         throw e
       }
-      let st: fs.Stats | undefined
+      let named: boolean
       try {
-        st = identityOf(boundary)
+        named = stillNamed(boundary, c)
       } catch (e) {
         releaseNow(c.db)
         throw e
       }
-      if (st !== undefined && st.dev === c.dev && st.ino === c.ino) return c.db
+      if (named) return c.db
       // The path names another file now (or none): this lock would exclude nobody.
       releaseNow(c.db)
       disconnect()

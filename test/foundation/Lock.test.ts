@@ -3,6 +3,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Ref from "effect/Ref"
+import Sqlite from "better-sqlite3"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -137,6 +138,54 @@ describe("Lock", () => {
       fs.writeFileSync(`${file}.other`, "")
       fs.renameSync(`${file}.other`, file)
       yield* blockedWhileChildHolds(lock, script, root, "after replacement")
+    }))
+
+  it.live("the lock (BEGIN IMMEDIATE) and a BEGIN EXCLUSIVE taker, as dossier was before, exclude each other", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 200)
+      yield* lock.withLock(Effect.void)
+      const db = new Sqlite(path.join(root, ".dossier", "lock.sqlite"), { timeout: 0, fileMustExist: true })
+      try {
+        db.exec("BEGIN EXCLUSIVE")
+        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+        db.exec("ROLLBACK")
+        const codes = yield* lock.withLock(Effect.sync(() =>
+          ["BEGIN EXCLUSIVE", "BEGIN IMMEDIATE"].map((sql) => {
+            try {
+              db.exec(sql)
+              db.exec("ROLLBACK")
+              return "taken"
+            } catch (e) {
+              return (e as { code?: string }).code
+            }
+          })
+        ))
+        expect(codes).toEqual(["SQLITE_BUSY", "SQLITE_BUSY"])
+        expect(yield* lock.withLock(Effect.succeed("after"))).toBe("after")
+      } finally {
+        db.close()
+      }
+    }))
+
+  it.live("`.dossier` moved away or swapped for a symlink between regions: the instance locks what other processes see, or refuses", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const dossier = path.join(root, ".dossier")
+      const lock = yield* lockFor(root, 300)
+      yield* lock.withLock(Effect.void)
+      // The kept `.dossier` still holds the connection's file, under another name in the folder:
+      // the next process creates a new `.dossier` and lock file, and this instance must wait for it.
+      fs.renameSync(dossier, `${dossier}-old`)
+      yield* blockedWhileChildHolds(lock, bundleFixture("hold-lock"), root, "after the move")
+      // `.dossier` a symlink to a directory holding the connection's file: never followed.
+      yield* lock.withLock(Effect.void)
+      fs.rmSync(`${dossier}-old`, { recursive: true })
+      fs.renameSync(dossier, `${dossier}-old`)
+      fs.symlinkSync(`${dossier}-old`, dossier)
+      const refused = yield* Effect.either(lock.withLock(Effect.void))
+      expect(refused._tag === "Left" && refused.left._tag === "UnsafePath" && refused.left.reason).toBe("symlink")
     }))
 
   it.live("the short path (connection open, nothing waiting) excludes like the general one: failures, defects and interruptions release the lock", () =>
