@@ -40,8 +40,45 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const join = (prefix: string, path: string) => (prefix === "" ? path : path === "" ? prefix : `${prefix}.${path}`)
 
+const NOT_PLAIN = Symbol("not plain")
+
+/**
+ * A copy of JSON-like data, as `structuredClone` makes it, in one walk: plain objects (prototype
+ * `Object.prototype` or null) and arrays without holes, of strings, numbers, booleans, null and
+ * undefined, at most `MAX_DOCUMENT_DEPTH` levels deep. Anything else (another prototype, a
+ * function, a symbol, a bigint, a hole, deeper nesting or a cycle, a `__proto__` key that an
+ * assignment would not copy as data) is `NOT_PLAIN`, left to `structuredClone`.
+ */
+const copyJsonLike = (v: unknown, depth: number): unknown => {
+  if (v === null || typeof v !== "object") return typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? NOT_PLAIN : v
+  if (depth > MAX_DOCUMENT_DEPTH) return NOT_PLAIN
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN
+    const out: Array<unknown> = new Array(v.length)
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return NOT_PLAIN
+      const c = copyJsonLike(v[i], depth + 1)
+      if (c === NOT_PLAIN) return NOT_PLAIN
+      out[i] = c
+    }
+    return out
+  }
+  const proto: unknown = Object.getPrototypeOf(v)
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(v)) {
+    if (k === "__proto__") return NOT_PLAIN
+    const c = copyJsonLike((v as Record<string, unknown>)[k], depth + 1)
+    if (c === NOT_PLAIN) return NOT_PLAIN
+    out[k] = c
+  }
+  return out
+}
+
 /** A private copy of plain data (JSON-like values), or undefined when it cannot be copied that way. */
 const plainCopy = (value: unknown): unknown => {
+  const copy = copyJsonLike(value, 1)
+  if (copy !== NOT_PLAIN) return copy
   try {
     return structuredClone(value)
   } catch {

@@ -163,6 +163,28 @@ describe("event validation", () => {
     expect(Either.isLeft(decodeBatch(worse))).toBe(true)
   })
 
+  it("the batch's copy keeps what the input holds: a __proto__ key, deep nesting, cycles and class instances are still decided as before", () => {
+    const event = { id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } }
+    const withProto = JSON.parse(`[${JSON.stringify(event)}, {"id":"e2","type":"checkpoint_saved","checkpoint":{"summary":"s","nextAction":"n","reviewed":true,"__proto__":{}}}]`)
+    const proto = decodeBatch(withProto)
+    expect(Either.isLeft(proto) && proto.left.issues).toEqual([{ path: "1.checkpoint.__proto__", message: "the key '__proto__' is not accepted" }])
+    let deep: unknown = {}
+    for (let i = 0; i < 200; i++) deep = { d: deep }
+    const tooDeep = decodeBatch({ ...event, checkpoint: { ...event.checkpoint, extra: deep } })
+    expect(Either.isLeft(tooDeep) && tooDeep.left.issues[0]!.message).toBe(`nested more than ${MAX_DOCUMENT_DEPTH} levels deep`)
+    const cyclic: Record<string, unknown> = { ...event }
+    cyclic["self"] = cyclic
+    expect(Either.isLeft(decodeBatch(cyclic))).toBe(true)
+    // An array with a hole, a Date, a class instance: copied by structuredClone, decided by the Schema as before.
+    expect(decodeBatch([event, , event].filter(() => true))).toEqual(decodeBatch([event, event]))
+    expect(Either.isLeft(decodeBatch({ ...event, at: new Date(0) }))).toBe(true)
+    class Checkpoint {
+      constructor(readonly summary: string, readonly nextAction: string, readonly reviewed: boolean) {}
+    }
+    const withInstance = { id: "e3", type: "checkpoint_saved", checkpoint: new Checkpoint("s", "n", true) }
+    expect(decodeBatch(withInstance)).toEqual(Either.mapBoth(decodeEvent(withInstance), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] }))
+  })
+
   it("issue paths are dotted paths into the batch", () => {
     const r = decodeBatch([
       { id: "ok", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } },
