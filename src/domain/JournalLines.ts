@@ -101,29 +101,8 @@ export const extendReplay = (previous: Replay, bytes: Uint8Array): Replay | unde
   return run({ ...state, buf, consumed: false }, n, previous.events)
 }
 
-/**
- * `extendReplay` over lines this program encoded itself (`encodeLine`) and appended right after
- * the bytes `previous` was made from: `buf` holds those bytes (compared, byte for byte) followed
- * by the lines. A line's digest is the SHA-256 `encodeLine` computed of this very text, and the
- * text is well-formed (canonical JSON holds no lone surrogate), so neither is computed again;
- * everything else (framing, position, the event's rules, its id, its candidate) is checked as
- * replay checks it, and the result equals `replay(buf)`. What is on disk is compared with `buf`
- * by the next `extendReplay`, as for any remembered replay.
- */
-export const extendWithOwnLines = (previous: Replay, buf: Buffer): Replay | undefined => {
-  const state = states.get(previous)
-  if (state === undefined || state.consumed || previous.corrupt !== null || previous.tail.state !== "clean") return undefined
-  const n = previous.committedBytes
-  if (buf.byteLength < n || buf.compare(state.buf, 0, n, 0, n) !== 0) return undefined
-  state.consumed = true
-  return run({ ...state, buf, consumed: false }, n, previous.events, true)
-}
-
-/**
- * Replay `state.buf` from `pos` (a line start) after `seq` already replayed lines; `own` when the
- * lines are this program's own `encodeLine` output (see `extendWithOwnLines`).
- */
-const run = (state: ReplayState, from: number, seqBefore: number, own = false): Replay => {
+/** Replay `state.buf` from `pos` (a line start) after `seq` already replayed lines. */
+const run = (state: ReplayState, from: number, seqBefore: number): Replay => {
   const { buf, projector, ids, spans } = state
   const textOf = (id: string) => {
     const seq = ids.get(id)
@@ -134,14 +113,14 @@ const run = (state: ReplayState, from: number, seqBefore: number, own = false): 
   const tail: TailInfo = tailBytes > 0 ? { state: "unterminated", bytes: tailBytes } : { state: "clean", bytes: 0 }
   // One fast check of the whole (new) part; only when it fails is each line checked on its own.
   // A line break never occurs inside a multi-byte sequence, so checking lines apart is the same.
-  const allUtf8 = own || isUtf8(buf.subarray(from, committedBytes))
+  const allUtf8 = isUtf8(buf.subarray(from, committedBytes))
   let pos = from
   let seq = seqBefore
   let corrupt: Replay["corrupt"] = null
   while (pos < committedBytes) {
     const nl = buf.indexOf(0x0a, pos)
     seq++
-    const reason = checkLine(buf, pos, nl, seq, allUtf8, own, projector, ids, spans)
+    const reason = checkLine(buf, pos, nl, seq, allUtf8, projector, ids, spans)
     if (reason !== null) {
       corrupt = { line: seq, reason }
       seq--
@@ -165,7 +144,6 @@ const checkLine = (
   end: number,
   seq: number,
   utf8Checked: boolean,
-  ownDigest: boolean,
   projector: Projector,
   ids: Map<string, number>,
   spans: Array<number>
@@ -187,11 +165,10 @@ const checkLine = (
   const bodyAt = shaAt + 64 + EVENT.length
   if (bodyAt >= end || !startsWith(buf, shaAt + 64, EVENT) || buf[end - 1] !== 0x7d /* } */) return "not a journal line"
   if (n !== seq) return `sequence number ${n} where ${seq} was expected`
+  const body = buf.subarray(bodyAt, end - 1)
   // The computed digest is 64 lowercase hex digits, so equality also checks the field's form.
-  if (!ownDigest) {
-    const digest = sha256(buf.subarray(bodyAt, end - 1))
-    for (let i = 0; i < 64; i++) if (digest.charCodeAt(i) !== buf[shaAt + i]) return "the event does not match its digest"
-  }
+  const digest = sha256(body)
+  for (let i = 0; i < 64; i++) if (digest.charCodeAt(i) !== buf[shaAt + i]) return "the event does not match its digest"
   const text = buf.toString("utf8", bodyAt, end - 1)
   let value: unknown
   try {

@@ -88,7 +88,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
 
-  const { verifiedReplay, remember, rememberAppended, keepVerified, readBuffer } = makeVerifiedReplays()
+  const { verifiedReplay, remember, keepVerified, readBuffer } = makeVerifiedReplays()
 
   /** `history` for operations under the lock (see `verifiedReplay`). */
   const lockedHistory = (path: string) =>
@@ -259,12 +259,11 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
               Either.flatMap(verifiedReplay(path, bytes), (r) =>
                 Either.map(plan(r, events, onDuplicate), ({ lines, ...out }) => ({
                   append: lines === "" ? null : lines,
-                  value: { out, r, bytes, lines }
+                  value: { out, r }
                 }))))
           ),
-          ({ out, r, bytes, lines }) => {
-            if (lines === "") remember(path, r, memory)
-            else rememberAppended(path, r, bytes, lines, memory)
+          ({ out, r }) => {
+            remember(path, r, memory)
             return { study, ...out, head: out.head! } satisfies AppendResult
           }
         )

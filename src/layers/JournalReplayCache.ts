@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { CorruptJournal } from "../domain/JournalErrors.js"
-import { extendReplay, extendWithOwnLines, type Replay, replay } from "../domain/JournalLines.js"
+import { extendReplay, type Replay, replay } from "../domain/JournalLines.js"
 
 /**
  * How many bytes of verified journals one service instance keeps between locked operations
@@ -57,37 +57,6 @@ export const makeVerifiedReplays = () => {
   const keepVerified = (path: string, r: Replay) => Effect.sync(() => remember(path, r))
 
   /**
-   * After an append of `lines` (this instance's own `encodeLine` output) to the journal whose
-   * verified bytes `bytes` were read (into `memory` when recycled): remember the replay of both,
-   * continued without hashing the new lines again (`extendWithOwnLines`), so that the next
-   * locked read only compares the file with them. The lines are written after `bytes` in
-   * `memory` when it has room (it was sized to grow), else into new memory.
-   */
-  const rememberAppended = (path: string, r: Replay, bytes: Uint8Array, lines: string, memory: Buffer | undefined) => {
-    const size = bytes.byteLength
-    const length = Buffer.byteLength(lines)
-    const inMemory = memory !== undefined && bytes.buffer === memory.buffer && bytes.byteOffset === memory.byteOffset &&
-      memory.byteLength >= size + length
-    let buf: Buffer
-    if (inMemory) {
-      memory.write(lines, size, "utf8")
-      buf = memory.subarray(0, size + length)
-    } else {
-      buf = Buffer.allocUnsafe(size + length)
-      buf.set(bytes, 0)
-      buf.write(lines, size, "utf8")
-    }
-    const next = extendWithOwnLines(r, buf)
-    if (!inMemory) release(memory)
-    if (next === undefined) {
-      // Not continued (it always is after an append): nothing is remembered, the next read replays whole.
-      if (inMemory) release(memory)
-      return
-    }
-    remember(path, next, inMemory ? memory : undefined)
-  }
-
-  /**
    * Memory recycled for the appends' locked reads (`readThenAppend`'s `buffer`): first touching
    * fresh memory can cost more than reading a small journal, a noticeable part of an append
    * beside its fsync (bench/journal.ts). A verified replay read into recycled memory keeps that
@@ -119,5 +88,5 @@ export const makeVerifiedReplays = () => {
     return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
   }
 
-  return { verifiedReplay, remember, rememberAppended, keepVerified, readBuffer }
+  return { verifiedReplay, remember, keepVerified, readBuffer }
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import type { JournalEvent } from "../../src/domain/Journal.js"
-import { encodeLine, eventText, extendReplay, extendWithOwnLines, type Replay, replay } from "../../src/domain/JournalLines.js"
+import { encodeLine, eventText, extendReplay, type Replay, replay } from "../../src/domain/JournalLines.js"
 import { candidatesCreatedBy, project, Projector } from "../../src/domain/JournalProjection.js"
 import { eventsArb, legacyArb, toEvents } from "./arbitraries.js"
 
@@ -91,34 +91,6 @@ describe("extendReplay", () => {
       }),
       { numRuns: 400 }
     )
-  })
-
-  it("extendWithOwnLines over a clean replay and its own encoded lines equals a full replay", () => {
-    fc.assert(
-      fc.property(journalArb, ({ before, after }) => {
-        const previous = replay(before)
-        const now = Buffer.from(concat(before, after))
-        const own = extendWithOwnLines(previous, now)
-        expect(own).toBeDefined()
-        expect(observe(own!)).toEqual(observe(replay(now)))
-        // Consumed, as by extendReplay; and never over bytes that do not start with the replayed ones.
-        expect(extendWithOwnLines(previous, now)).toBeUndefined()
-        if (before.byteLength > 0) {
-          const edited = Buffer.from(now)
-          edited[0] = edited[0]! ^ 1
-          expect(extendWithOwnLines(replay(before), edited)).toBeUndefined()
-        }
-      }),
-      { numRuns: 300 }
-    )
-    // The checks other than the digest still run on the lines: a repeated id is refused there too.
-    const events = toEvents([{ k: "eval", c: "cand-a", decision: "accept", metric: 0.5 }])
-    const bytes = enc.encode(linesOf(events))
-    const again = enc.encode(linesOf([events[events.length - 1]!], events.length + 1))
-    const r = extendWithOwnLines(replay(bytes), Buffer.from(concat(bytes, again)))
-    expect(r?.corrupt).toEqual({ line: events.length + 1, reason: `the event id '${events[events.length - 1]!.id}' is repeated` })
-    // Not over a torn tail (plan refuses to append after one).
-    expect(extendWithOwnLines(replay(bytes.subarray(0, bytes.byteLength - 3)), Buffer.from(concat(bytes, again)))).toBeUndefined()
   })
 
   it("a same-size edit of a committed byte is never taken from the earlier replay", () => {
