@@ -90,26 +90,43 @@ interface Connection {
 
 /**
  * Check `.dossier/lock.sqlite` through the work folder's boundary before SQLite sees the path:
- * `.dossier` a directory and the lock file a regular file with link count 1, opened without
- * following a symlink (created here, never by SQLite, when absent). Answers its identity.
+ * `.dossier` a directory and the lock file a regular file with link count 1 (looked at with
+ * `lstat`, never followed if a symlink) that this process may write (created here, never by
+ * SQLite, when absent). Answers its identity.
+ *
+ * An existing lock file is never opened here: fcntl locks belong to the process, and closing
+ * any descriptor of the file drops all of them, so opening and closing it while another
+ * instance in this process holds the lock would let other processes take it too. A file
+ * created here is new: no connection holds a lock on it yet.
  */
 const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino: number } =>
   guard(LOCK_FILE, "lock", () =>
     boundary.inParent(LOCK_FILE, false, (dir, name) => {
-      let fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR)
-      if (fd === undefined) {
-        fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
-        if (fd === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
-        boundary.fsyncDir(LOCK_FILE, dir)
+      let st = boundary.lstatAt(LOCK_FILE, dir, name)
+      if (st === undefined) {
+        let fd: number | undefined
+        try {
+          fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
+        } catch (e) {
+          // Created by another process meanwhile: look at it as it is.
+          if (!(e instanceof IoError && e.code === "EEXIST")) throw e
+        }
+        if (fd !== undefined) {
+          try {
+            st = fs.fstatSync(fd)
+          } finally {
+            fs.closeSync(fd)
+          }
+          boundary.fsyncDir(LOCK_FILE, dir)
+        } else st = boundary.lstatAt(LOCK_FILE, dir, name)
+        if (st === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
       }
-      try {
-        const st = fs.fstatSync(fd)
-        if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
-        if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
-        return { dev: st.dev, ino: st.ino }
-      } finally {
-        fs.closeSync(fd)
-      }
+      if (st.isSymbolicLink()) throw new UnsafePath({ path: LOCK_FILE, reason: "symlink" })
+      if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
+      if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
+      // SQLite would open a file it may not write read-only, and fail only when locking.
+      fs.accessSync(dir.at(name), fs.constants.W_OK)
+      return { dev: st.dev, ino: st.ino }
     }, () => {
       throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
     }))

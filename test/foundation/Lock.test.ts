@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Ref from "effect/Ref"
 import Sqlite from "better-sqlite3"
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Layer from "effect/Layer"
@@ -228,6 +228,27 @@ describe("Lock", () => {
       const inB = yield* other.withLock(Effect.either((yield* lockFor(root, 100)).withLock(Effect.succeed("inside"))))
       expect(inB._tag === "Left" && inB.left._tag).toBe("LockTimeout")
       expect(yield* lock.withLock(Effect.succeed("after"))).toBe("after")
+    }))
+
+  it.live("a second instance in the same process connecting while the first holds leaves the lock held for other processes", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const file = path.join(root, ".dossier", "lock.sqlite")
+      // Another process tries the lock once, as any other taker would.
+      const otherProcess = () =>
+        spawnSync(process.execPath, [
+          "-e",
+          `const S = require("better-sqlite3"); const d = new S(${JSON.stringify(file)}, { timeout: 0 });` +
+          `try { d.exec("BEGIN IMMEDIATE"); console.log("taken") } catch (e) { console.log(e.code) }`
+        ], { encoding: "utf8", env: { ...process.env, NODE_PATH: path.resolve(__dirname, "../../node_modules") } }).stdout.trim()
+      const a = yield* lockFor(root, 5_000)
+      const b = yield* lockFor(root, 100)
+      const seen = yield* a.withLock(Effect.gen(function*() {
+        const before = otherProcess()
+        const inB = yield* Effect.either(b.withLock(Effect.void))
+        return { before, inB: inB._tag === "Left" ? inB.left._tag : "taken", after: otherProcess() }
+      }))
+      expect(seen).toEqual({ before: "SQLITE_BUSY", inB: "LockTimeout", after: "SQLITE_BUSY" })
     }))
 
   it.live("two instances in one process exclude each other; close keeps the lock usable", () =>
