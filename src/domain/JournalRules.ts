@@ -40,8 +40,45 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const join = (prefix: string, path: string) => (prefix === "" ? path : path === "" ? prefix : `${prefix}.${path}`)
 
+const NOT_PLAIN = Symbol("not plain")
+
+/**
+ * A copy of JSON-like data, as `structuredClone` makes it, in one walk: plain objects (prototype
+ * `Object.prototype` or null) and arrays without holes, of strings, numbers, booleans, null and
+ * undefined, at most `MAX_DOCUMENT_DEPTH` levels deep. Anything else (another prototype, a
+ * function, a symbol, a bigint, a hole, deeper nesting or a cycle, a `__proto__` key that an
+ * assignment would not copy as data) is `NOT_PLAIN`, left to `structuredClone`.
+ */
+const copyJsonLike = (v: unknown, depth: number): unknown => {
+  if (v === null || typeof v !== "object") return typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? NOT_PLAIN : v
+  if (depth > MAX_DOCUMENT_DEPTH) return NOT_PLAIN
+  if (Array.isArray(v)) {
+    if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN
+    const out: Array<unknown> = new Array(v.length)
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return NOT_PLAIN
+      const c = copyJsonLike(v[i], depth + 1)
+      if (c === NOT_PLAIN) return NOT_PLAIN
+      out[i] = c
+    }
+    return out
+  }
+  const proto: unknown = Object.getPrototypeOf(v)
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(v)) {
+    if (k === "__proto__") return NOT_PLAIN
+    const c = copyJsonLike((v as Record<string, unknown>)[k], depth + 1)
+    if (c === NOT_PLAIN) return NOT_PLAIN
+    out[k] = c
+  }
+  return out
+}
+
 /** A private copy of plain data (JSON-like values), or undefined when it cannot be copied that way. */
 const plainCopy = (value: unknown): unknown => {
+  const copy = copyJsonLike(value, 1)
+  if (copy !== NOT_PLAIN) return copy
   try {
     return structuredClone(value)
   } catch {
@@ -64,6 +101,14 @@ export const decodeEvent = (value: unknown, prefix = ""): Either.Either<JournalE
   }
   return decodeEventBySchema(value, prefix)
 }
+
+/**
+ * `decodeEvent` of `value` whose private copy `copy` `jsonProblem` already found plain: only the
+ * event's own rules are left to check on the copy; what they refuse, the Schema decides and words
+ * on `value` itself, as `decodeEvent` does.
+ */
+const decodeCopiedEvent = (copy: unknown, value: unknown, prefix: string): Either.Either<JournalEvent, ReadonlyArray<Issue>> =>
+  isRecord(copy) && rulesProblem(copy) === null ? Either.right(copy as JournalEvent) : decodeEventBySchema(value, prefix)
 
 /** `decodeEvent` through the Schemas only (the reference the fast path is tested against). */
 export const decodeEventBySchema = (value: unknown, prefix = ""): Either.Either<JournalEvent, ReadonlyArray<Issue>> => {
@@ -100,11 +145,20 @@ export const MAX_BATCH = 10_000
 
 /** Decode an append input (one event or a non-empty array) as a whole; every issue is reported. */
 export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<JournalEvent>, InvalidInput> => {
-  // Plain data first (depth, `__proto__`, lone surrogates), as every other input is checked.
-  const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH)
+  // One private copy of the whole input (a caller changing its objects later, or a getter
+  // answering differently the second time, changes nothing here), checked once for plain data
+  // (depth, `__proto__`, lone surrogates) as every other input is; its events then need only
+  // their own rules. Input that cannot be copied is checked as given, event by event.
+  const copy = typeof input === "object" && input !== null ? plainCopy(input) : undefined
+  const problem = jsonProblem(copy ?? input, MAX_DOCUMENT_DEPTH)
   if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+  const decode = (i: number | undefined) => {
+    const value = i === undefined ? input : (input as ReadonlyArray<unknown>)[i]
+    const prefix = i === undefined ? "" : String(i)
+    return copy === undefined ? decodeEvent(value, prefix) : decodeCopiedEvent(i === undefined ? copy : (copy as ReadonlyArray<unknown>)[i], value, prefix)
+  }
   if (!Array.isArray(input)) {
-    return Either.mapBoth(decodeEvent(input), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
+    return Either.mapBoth(decode(undefined), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
   }
   if (input.length === 0) return Either.left(new InvalidInput({ issues: [{ path: "", message: "a batch holds at least one event" }] }))
   if (input.length > MAX_BATCH) {
@@ -112,8 +166,8 @@ export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<Journal
   }
   const issues: Array<Issue> = []
   const events: Array<JournalEvent> = []
-  input.forEach((v, i) => {
-    const r = decodeEvent(v, String(i))
+  input.forEach((_, i) => {
+    const r = decode(i)
     if (Either.isLeft(r)) issues.push(...r.left)
     else events.push(r.right)
   })

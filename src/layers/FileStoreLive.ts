@@ -139,8 +139,12 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
           return st === undefined ? Option.none() : Option.some({ kind: kindOf(st), size: st.size, nlink: st.nlink })
         }, () => Option.none<EntryStat>())))
 
-  /** The file may have grown since fstat: read on to detect it, bounded by max. */
-  const grewPast = (fd: number, off: number, max: number) => fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, off) > 0 && off + 1 > max
+  /**
+   * The file may have grown since fstat: whether it has a byte past `off` (what was read) that
+   * takes it over `max`. Looked for only when `off` is `max` already: below that, the answer is
+   * no whatever follows (the bytes read are within the bound), so no system call is made.
+   */
+  const grewPast = (fd: number, off: number, max: number) => off + 1 > max && fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, off) > 0
 
   const read: FileStoreShape["read"] = (p, options) =>
     withOpen(p, options, ({ fd, rel, size }) =>

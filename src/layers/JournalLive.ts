@@ -45,6 +45,7 @@ import { makeJournalVerify } from "./JournalVerify.js"
 const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
 const SHA256_PATTERN = /^[0-9a-f]{64}$/
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isArtifactEvent = (e: unknown): e is Record<string, unknown> => isRecord(e) && e["type"] === "artifact_linked"
 
 /** A journal larger than this is refused (`LimitExceeded {limit: "fileBytes"}`); 100,000 events take ~25 MiB. */
 export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
@@ -193,7 +194,7 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       let changed = false
       const out: Array<unknown> = []
       for (const e of events) {
-        const a = isRecord(e) && e["type"] === "artifact_linked" && isRecord(e["artifact"]) ? e["artifact"] : undefined
+        const a = isArtifactEvent(e) && isRecord(e["artifact"]) ? e["artifact"] : undefined
         const p = a?.["path"]
         if (a === undefined || typeof p !== "string" || Either.isLeft(normalizeRelative(p))) {
           out.push(e)
@@ -228,8 +229,12 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
       return !changed ? input : Array.isArray(input) ? out : out[0]
     })
 
+  /** Whether `fillDigests` has anything to look at (most appends link no artifact). */
+  const linksArtifacts = (input: unknown) =>
+    Array.isArray(input) ? input.some(isArtifactEvent) : isArtifactEvent(input)
+
   const append: JournalShape["append"] = (study, input) =>
-    Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled))
+    linksArtifacts(input) ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled)) : appendFilled(study, input)
 
   const appendFilled = (study: string, input: unknown): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {

@@ -1,10 +1,10 @@
 /**
  * Lock on Node: an in-process semaphore plus a cross-process lock that the OS releases when the
  * holder dies: `.dossier/lock.sqlite`, a SQLite database with no tables, held by an open
- * `BEGIN EXCLUSIVE` transaction. Waiting for the OS lock polls (never blocks the event loop);
- * waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in LockMemory
- * (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not when the
- * library is imported), its native addon when a lock is first taken.
+ * `BEGIN IMMEDIATE` transaction (see `BEGIN`). Waiting for the OS lock polls (never blocks the
+ * event loop); waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in
+ * LockMemory (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not
+ * when the library is imported), its native addon when a lock is first taken.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -17,11 +17,21 @@ import { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { FileStore } from "../services/FileStore.js"
 import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
-import { type Boundary, guard, makeBoundary } from "./Boundary.js"
+import { type Boundary, type Dir, guard, makeBoundary } from "./Boundary.js"
 import { makeLockRegion } from "./LockRegion.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
 const POLL_MS = 20
+
+/**
+ * The statement that takes the lock. `BEGIN IMMEDIATE` takes SQLite's RESERVED lock on the file
+ * (an fcntl lock the kernel drops when the process dies), and SQLite lets one connection at a time
+ * hold RESERVED or anything above it: a second `BEGIN IMMEDIATE` (or `BEGIN EXCLUSIVE`, as
+ * dossier took before) is SQLITE_BUSY until the holder's `ROLLBACK`, in this process or another.
+ * `EXCLUSIVE` would go on to PENDING and EXCLUSIVE, two more fcntl calls to take and to release,
+ * excluding only readers of the database, and this database has none (no tables, never read).
+ */
+const BEGIN = "BEGIN IMMEDIATE"
 
 interface SqliteDb {
   exec(sql: string): void
@@ -64,48 +74,101 @@ const isBusy = (e: unknown) => {
   return code === "SQLITE_BUSY" || code === "SQLITE_LOCKED"
 }
 
-/** The file a connection opened, identified as `lstat` saw it right after opening. */
+/**
+ * The file a connection opened, identified as `lstat` saw it right after opening, and the
+ * `.dossier` directory it was found in: kept open (and identified) so that checking the path
+ * again looks the lock file up in that very directory, without opening it each time.
+ */
 interface Connection {
   readonly db: SqliteDb
   readonly dev: number
   readonly ino: number
+  readonly dir: Dir
+  readonly dirDev: number
+  readonly dirIno: number
 }
 
 /**
  * Check `.dossier/lock.sqlite` through the work folder's boundary before SQLite sees the path:
- * `.dossier` a directory and the lock file a regular file with link count 1, opened without
- * following a symlink (created here, never by SQLite, when absent). Answers its identity.
+ * `.dossier` a directory and the lock file a regular file with link count 1 (looked at with
+ * `lstat`, never followed if a symlink) that this process may write (created here, never by
+ * SQLite, when absent). Answers its identity.
+ *
+ * An existing lock file is never opened here: fcntl locks belong to the process, and closing
+ * any descriptor of the file drops all of them, so opening and closing it while another
+ * instance in this process holds the lock would let other processes take it too. A file
+ * created here is new: no connection holds a lock on it yet.
  */
 const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino: number } =>
   guard(LOCK_FILE, "lock", () =>
     boundary.inParent(LOCK_FILE, false, (dir, name) => {
-      let fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR)
-      if (fd === undefined) {
-        fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
-        if (fd === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
-        boundary.fsyncDir(LOCK_FILE, dir)
+      let st = boundary.lstatAt(LOCK_FILE, dir, name)
+      if (st === undefined) {
+        let fd: number | undefined
+        try {
+          fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
+        } catch (e) {
+          // Created by another process meanwhile: look at it as it is.
+          if (!(e instanceof IoError && e.code === "EEXIST")) throw e
+        }
+        if (fd !== undefined) {
+          try {
+            st = fs.fstatSync(fd)
+          } finally {
+            fs.closeSync(fd)
+          }
+          boundary.fsyncDir(LOCK_FILE, dir)
+        } else st = boundary.lstatAt(LOCK_FILE, dir, name)
+        if (st === undefined) throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
       }
-      try {
-        const st = fs.fstatSync(fd)
-        if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
-        if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
-        return { dev: st.dev, ino: st.ino }
-      } finally {
-        fs.closeSync(fd)
-      }
+      if (st.isSymbolicLink()) throw new UnsafePath({ path: LOCK_FILE, reason: "symlink" })
+      if (!st.isFile()) throw new UnsafePath({ path: LOCK_FILE, reason: "not-regular-file" })
+      if (st.nlink > 1) throw new UnsafePath({ path: LOCK_FILE, reason: "hard-link" })
+      // SQLite would open a file it may not write read-only, and fail only when locking.
+      fs.accessSync(dir.at(name), fs.constants.W_OK)
+      return { dev: st.dev, ino: st.ino }
     }, () => {
       throw new IoError({ path: LOCK_FILE, operation: "lock", code: "ENOENT" })
     }))
 
-/** The lock file's identity now, as the boundary reaches it (undefined when absent). */
-const identityOf = (boundary: Boundary): fs.Stats | undefined =>
-  guard(LOCK_FILE, "lock", () => boundary.inParent(LOCK_FILE, false, (dir, name) => boundary.lstatAt(LOCK_FILE, dir, name), () => undefined))
+const DOSSIER_DIR = ".dossier"
+const LOCK_NAME = "lock.sqlite"
+
+/** `.dossier` opened through the boundary (never through a symlink), with its identity; undefined when absent. */
+const openLockDir = (boundary: Boundary): { readonly dir: Dir; readonly dev: number; readonly ino: number } | undefined =>
+  guard(LOCK_FILE, "lock", () => {
+    const dir = boundary.walk(DOSSIER_DIR, false, false)
+    if (dir === undefined) return undefined
+    try {
+      const st = fs.fstatSync(dir.fd)
+      return { dir, dev: st.dev, ino: st.ino }
+    } catch (e) {
+      dir.close()
+      throw e
+    }
+  })
+
+/**
+ * Whether `.dossier/lock.sqlite` still names the connection's file: the work folder's entry
+ * `.dossier` is (not a symlink to) the directory the connection kept, and that directory's entry
+ * `lock.sqlite` is the file (device and inode). The same two steps as walking to the file again
+ * (open `.dossier` without following a link, look the name up in it), with an `lstat` of the
+ * entry compared to the kept descriptor in place of opening and closing the directory.
+ */
+const stillNamed = (boundary: Boundary, c: Connection): boolean =>
+  guard(LOCK_FILE, "lock", () => {
+    const root = boundary.walk(DOSSIER_DIR, true, false)!
+    const top = boundary.lstatAt(DOSSIER_DIR, root, DOSSIER_DIR)
+    if (top === undefined || !top.isDirectory() || top.dev !== c.dirDev || top.ino !== c.dirIno) return false
+    const st = boundary.lstatAt(LOCK_FILE, c.dir, LOCK_NAME)
+    return st !== undefined && st.dev === c.dev && st.ino === c.ino
+  })
 
 /**
  * Build a lock over a work folder root; `waitMs` bounds the wait (10 s by default).
  *
  * The SQLite connection stays open between locked regions (opening one costs more than taking
- * the lock) and holds no lock outside them: only the open `BEGIN EXCLUSIVE` transaction
+ * the lock) and holds no lock outside them: only the open `BEGIN IMMEDIATE` transaction
  * excludes other processes, and the OS releases it when this process dies. Each time the
  * transaction is taken, the lock file's path must still name the file the connection opened
  * (device and inode); if `.dossier/lock.sqlite` was removed or replaced meanwhile, the
@@ -129,32 +192,41 @@ export const makeLockLive = (
     const disconnect = () => {
       const c = connection
       connection = undefined
-      c?.db.close()
+      if (c === undefined) return
+      try {
+        c.db.close()
+      } finally {
+        c.dir.close()
+      }
     }
 
     const connect = (): Connection | "busy" => {
       const checked = checkLockFile(boundary)
       const db = openDatabase(Sqlite, file)
+      let held: ReturnType<typeof openLockDir>
+      let connected: Connection | undefined
       try {
         // No rollback-journal file: creating and deleting `lock.sqlite-journal` on every lock
         // would add a file created and deleted in `.dossier/` to every locked region, beside the
         // holder's own fsyncs (bench/journal.ts's append measures the difference).
         db.exec("PRAGMA journal_mode=MEMORY")
-        const st = identityOf(boundary)
-        if (st === undefined) {
-          db.close()
-          return "busy"
-        }
+        held = openLockDir(boundary)
+        if (held === undefined) return "busy"
+        const dir = held.dir
+        const st = guard(LOCK_FILE, "lock", () => boundary.lstatAt(LOCK_FILE, dir, LOCK_NAME))
+        if (st === undefined) return "busy"
         // SQLite opened the path by name: it must still be the file checked.
-        if (st.dev !== checked.dev || st.ino !== checked.ino) {
-          db.close()
-          throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
-        }
-        return { db, dev: st.dev, ino: st.ino }
+        if (st.dev !== checked.dev || st.ino !== checked.ino) throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
+        connected = { db, dev: st.dev, ino: st.ino, dir, dirDev: held.dev, dirIno: held.ino }
+        return connected
       } catch (e) {
-        db.close()
         if (isBusy(e)) return "busy"
         throw e
+      } finally {
+        if (connected === undefined) {
+          held?.dir.close()
+          db.close()
+        }
       }
     }
 
@@ -170,20 +242,20 @@ export const makeLockLive = (
       }
       const c = connection
       try {
-        c.db.exec("BEGIN EXCLUSIVE")
+        c.db.exec(BEGIN)
       } catch (e) {
         if (isBusy(e)) return "busy"
         disconnect()
         throw e
       }
-      let st: fs.Stats | undefined
+      let named: boolean
       try {
-        st = identityOf(boundary)
+        named = stillNamed(boundary, c)
       } catch (e) {
         releaseNow(c.db)
         throw e
       }
-      if (st !== undefined && st.dev === c.dev && st.ino === c.ino) return c.db
+      if (named) return c.db
       // The path names another file now (or none): this lock would exclude nobody.
       releaseNow(c.db)
       disconnect()

@@ -27,8 +27,17 @@ export interface LockRegion {
 export const makeLockRegion = <H>(waitMs: number, inner: Inner<H>): Effect.Effect<LockRegion> =>
   Effect.map(Effect.makeSemaphore(1), (mutex) => {
     const held = FiberRef.unsafeMake(false)
+    /**
+     * Take the inner lock and mark the fiber as holding (its forks inherit the mark) for `self`.
+     * Entered only when the fiber does not hold already, so the mark is cleared (not restored)
+     * after: one acquire/release instead of a second one nested for `Effect.locally`.
+     */
     const region = <A, E, R>(self: Effect.Effect<A, E, R>, started: number) =>
-      Effect.acquireUseRelease(inner.acquire(started), () => Effect.locally(self, held, true), inner.release)
+      Effect.acquireUseRelease(
+        Effect.zipLeft(inner.acquire(started), FiberRef.set(held, true)),
+        () => self,
+        (h) => Effect.zipRight(FiberRef.set(held, false), inner.release(h))
+      )
     /** The semaphore was taken by someone else: wait for it, at most what is left of `waitMs`. */
     const waitThenRun = <A, E, R>(self: Effect.Effect<A, E, R>, started: number) =>
       Effect.uninterruptibleMask((restore) =>

@@ -3,7 +3,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Ref from "effect/Ref"
-import { spawn } from "node:child_process"
+import Sqlite from "better-sqlite3"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Layer from "effect/Layer"
@@ -139,6 +140,54 @@ describe("Lock", () => {
       yield* blockedWhileChildHolds(lock, script, root, "after replacement")
     }))
 
+  it.live("the lock (BEGIN IMMEDIATE) and a BEGIN EXCLUSIVE taker, as dossier was before, exclude each other", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const lock = yield* lockFor(root, 200)
+      yield* lock.withLock(Effect.void)
+      const db = new Sqlite(path.join(root, ".dossier", "lock.sqlite"), { timeout: 0, fileMustExist: true })
+      try {
+        db.exec("BEGIN EXCLUSIVE")
+        const blocked = yield* Effect.either(lock.withLock(Effect.succeed("got")))
+        expect(blocked._tag === "Left" && blocked.left._tag).toBe("LockTimeout")
+        db.exec("ROLLBACK")
+        const codes = yield* lock.withLock(Effect.sync(() =>
+          ["BEGIN EXCLUSIVE", "BEGIN IMMEDIATE"].map((sql) => {
+            try {
+              db.exec(sql)
+              db.exec("ROLLBACK")
+              return "taken"
+            } catch (e) {
+              return (e as { code?: string }).code
+            }
+          })
+        ))
+        expect(codes).toEqual(["SQLITE_BUSY", "SQLITE_BUSY"])
+        expect(yield* lock.withLock(Effect.succeed("after"))).toBe("after")
+      } finally {
+        db.close()
+      }
+    }))
+
+  it.live("`.dossier` moved away or swapped for a symlink between regions: the instance locks what other processes see, or refuses", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const dossier = path.join(root, ".dossier")
+      const lock = yield* lockFor(root, 300)
+      yield* lock.withLock(Effect.void)
+      // The kept `.dossier` still holds the connection's file, under another name in the folder:
+      // the next process creates a new `.dossier` and lock file, and this instance must wait for it.
+      fs.renameSync(dossier, `${dossier}-old`)
+      yield* blockedWhileChildHolds(lock, bundleFixture("hold-lock"), root, "after the move")
+      // `.dossier` a symlink to a directory holding the connection's file: never followed.
+      yield* lock.withLock(Effect.void)
+      fs.rmSync(`${dossier}-old`, { recursive: true })
+      fs.renameSync(dossier, `${dossier}-old`)
+      fs.symlinkSync(`${dossier}-old`, dossier)
+      const refused = yield* Effect.either(lock.withLock(Effect.void))
+      expect(refused._tag === "Left" && refused.left._tag === "UnsafePath" && refused.left.reason).toBe("symlink")
+    }))
+
   it.live("the short path (connection open, nothing waiting) excludes like the general one: failures, defects and interruptions release the lock", () =>
     Effect.gen(function*() {
       const root = tempWorkdir()
@@ -179,6 +228,27 @@ describe("Lock", () => {
       const inB = yield* other.withLock(Effect.either((yield* lockFor(root, 100)).withLock(Effect.succeed("inside"))))
       expect(inB._tag === "Left" && inB.left._tag).toBe("LockTimeout")
       expect(yield* lock.withLock(Effect.succeed("after"))).toBe("after")
+    }))
+
+  it.live("a second instance in the same process connecting while the first holds leaves the lock held for other processes", () =>
+    Effect.gen(function*() {
+      const root = tempWorkdir()
+      const file = path.join(root, ".dossier", "lock.sqlite")
+      // Another process tries the lock once, as any other taker would.
+      const otherProcess = () =>
+        spawnSync(process.execPath, [
+          "-e",
+          `const S = require("better-sqlite3"); const d = new S(${JSON.stringify(file)}, { timeout: 0 });` +
+          `try { d.exec("BEGIN IMMEDIATE"); console.log("taken") } catch (e) { console.log(e.code) }`
+        ], { encoding: "utf8", env: { ...process.env, NODE_PATH: path.resolve(__dirname, "../../node_modules") } }).stdout.trim()
+      const a = yield* lockFor(root, 5_000)
+      const b = yield* lockFor(root, 100)
+      const seen = yield* a.withLock(Effect.gen(function*() {
+        const before = otherProcess()
+        const inB = yield* Effect.either(b.withLock(Effect.void))
+        return { before, inB: inB._tag === "Left" ? inB.left._tag : "taken", after: otherProcess() }
+      }))
+      expect(seen).toEqual({ before: "SQLITE_BUSY", inB: "LockTimeout", after: "SQLITE_BUSY" })
     }))
 
   it.live("two instances in one process exclude each other; close keeps the lock usable", () =>

@@ -9,10 +9,11 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as Either from "effect/Either"
 import * as efc from "effect/FastCheck"
 import * as fc from "fast-check"
-import { jsonProblem, MAX_DOCUMENT_DEPTH } from "../../src/domain/Decode.js"
+import { issueOf, jsonProblem, MAX_DOCUMENT_DEPTH } from "../../src/domain/Decode.js"
+import { InvalidInput, type Issue } from "../../src/domain/Errors.js"
 import { compileGuard } from "../../src/domain/Guard.js"
 import { checkStudyId, isIso, ISO_PATTERN, JournalEvent } from "../../src/domain/Journal.js"
-import { decodeBatch, decodeEvent, decodeEventBySchema, eventProblem, validateManifest } from "../../src/domain/JournalRules.js"
+import { decodeBatch, decodeEvent, decodeEventBySchema, eventProblem, MAX_BATCH, validateManifest } from "../../src/domain/JournalRules.js"
 import { anyEventArb } from "./arbitraries.js"
 
 const isJournalEvent = compileGuard(JournalEvent)
@@ -109,6 +110,79 @@ describe("event validation", () => {
 
   it("the fast check agrees with the Schemas on arbitrary JSON", () => {
     fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), agree), { numRuns: 500 })
+  })
+
+  it("decodeBatch checks the plain-data rules once and gives what the Schemas give, event by event", () => {
+    // The reference: the plain-data check of the whole input, then each event through the Schema.
+    const reference = (input: unknown): Either.Either<ReadonlyArray<unknown>, InvalidInput> => {
+      const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH)
+      if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
+      if (!Array.isArray(input)) return Either.mapBoth(decodeEventBySchema(input), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
+      if (input.length === 0 || input.length > MAX_BATCH) return Either.left(new InvalidInput({ issues: [] }))
+      const issues: Array<Issue> = []
+      const events: Array<unknown> = []
+      input.forEach((v, i) => Either.match(decodeEventBySchema(v, String(i)), { onLeft: (is) => issues.push(...is), onRight: (e) => events.push(e) }))
+      return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.right(events)
+    }
+    const same = (input: unknown) => {
+      const got = decodeBatch(input)
+      const want = reference(input)
+      if (Either.isRight(want)) expect(got).toEqual(want)
+      else if (Array.isArray(input) && (input.length === 0 || input.length > MAX_BATCH)) expect(Either.isLeft(got)).toBe(true)
+      else expect(Either.isLeft(got) && got.left.issues).toEqual(want.left.issues)
+    }
+    const mutated = fc.tuple(
+      anyEventArb,
+      fc.array(fc.string({ maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom("drop" as const, "add" as const, "replace" as const),
+      fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("", "\ud800", 1.5, -1, "2026-13-01T00:00:00Z"))
+    ).map(([e, path, how, junk]) => mutate(JSON.parse(JSON.stringify(e)), path, how, junk))
+    const eventish = fc.oneof(anyEventArb, mutated)
+    fc.assert(fc.property(eventish, same), { numRuns: 1000 })
+    fc.assert(fc.property(fc.array(eventish, { maxLength: 5 }), same), { numRuns: 1000 })
+    fc.assert(fc.property(fc.jsonValue({ maxDepth: 3 }), same), { numRuns: 300 })
+  })
+
+  it("a decoded batch is a private copy; a getter is read once, and what it gave is what is checked", () => {
+    const input = [{ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]
+    const decoded = decodeBatch(input)
+    input[0]!.checkpoint.summary = ""
+    expect(decoded).toEqual(Either.right([{ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]))
+    // A getter that answers a plain string once and a lone surrogate after: the copy holds the first answer.
+    let reads = 0
+    const tricky = { id: "e2", type: "checkpoint_saved", checkpoint: { nextAction: "n", reviewed: false, get summary() {
+      return reads++ === 0 ? "s" : "\ud800"
+    } } }
+    expect(decodeBatch(tricky)).toEqual(Either.right([{ id: "e2", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]))
+    expect(reads).toBe(1)
+    // A getter answering a lone surrogate first is refused, whatever it answers next.
+    reads = 0
+    const worse = { id: "e3", type: "checkpoint_saved", checkpoint: { nextAction: "n", reviewed: false, get summary() {
+      return reads++ === 0 ? "\ud800" : "s"
+    } } }
+    expect(Either.isLeft(decodeBatch(worse))).toBe(true)
+  })
+
+  it("the batch's copy keeps what the input holds: a __proto__ key, deep nesting, cycles and class instances are still decided as before", () => {
+    const event = { id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } }
+    const withProto = JSON.parse(`[${JSON.stringify(event)}, {"id":"e2","type":"checkpoint_saved","checkpoint":{"summary":"s","nextAction":"n","reviewed":true,"__proto__":{}}}]`)
+    const proto = decodeBatch(withProto)
+    expect(Either.isLeft(proto) && proto.left.issues).toEqual([{ path: "1.checkpoint.__proto__", message: "the key '__proto__' is not accepted" }])
+    let deep: unknown = {}
+    for (let i = 0; i < 200; i++) deep = { d: deep }
+    const tooDeep = decodeBatch({ ...event, checkpoint: { ...event.checkpoint, extra: deep } })
+    expect(Either.isLeft(tooDeep) && tooDeep.left.issues[0]!.message).toBe(`nested more than ${MAX_DOCUMENT_DEPTH} levels deep`)
+    const cyclic: Record<string, unknown> = { ...event }
+    cyclic["self"] = cyclic
+    expect(Either.isLeft(decodeBatch(cyclic))).toBe(true)
+    // An array with a hole, a Date, a class instance: copied by structuredClone, decided by the Schema as before.
+    expect(decodeBatch([event, , event].filter(() => true))).toEqual(decodeBatch([event, event]))
+    expect(Either.isLeft(decodeBatch({ ...event, at: new Date(0) }))).toBe(true)
+    class Checkpoint {
+      constructor(readonly summary: string, readonly nextAction: string, readonly reviewed: boolean) {}
+    }
+    const withInstance = { id: "e3", type: "checkpoint_saved", checkpoint: new Checkpoint("s", "n", true) }
+    expect(decodeBatch(withInstance)).toEqual(Either.mapBoth(decodeEvent(withInstance), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] }))
   })
 
   it("issue paths are dotted paths into the batch", () => {

@@ -91,6 +91,30 @@ describe("an instance's verified journal state is never taken for a changed file
       })
     ))
 
+  it.effect("a same-size edit of the line the instance appended last is CorruptJournal at that line", () =>
+    withInstance((dir, j) =>
+      Effect.gen(function*() {
+        // e1's line was appended by this instance, which remembers its bytes without reading them back.
+        const file = journalFile(dir)
+        const before = fs.readFileSync(file, "utf8")
+        for (const [from, to] of [['"m":1', '"m":2'], ['"seq":2,"sha256":"', '"seq":2,"sha256":"'], ['"id":"e1"', '"id":"e9"']] as const) {
+          const lastLine = before.slice(before.lastIndexOf("\n", before.length - 2) + 1)
+          const edited = before.slice(0, before.length - lastLine.length) + (from === to
+            ? lastLine.replace(/"sha256":"(.)/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`)
+            : lastLine.replace(from, to))
+          expect(edited).not.toBe(before)
+          expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(before))
+          const fd = fs.openSync(file, "r+")
+          fs.writeSync(fd, edited, 0, "utf8")
+          fs.closeSync(fd)
+          const r = yield* Effect.either(j.append("s", evaluation("e3", "cand-a")))
+          expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "CorruptJournal", line: 2 })
+          fs.writeFileSync(file, before)
+        }
+        expect((yield* j.append("s", evaluation("e3", "cand-a"))).head).toEqual({ seq: 3, id: "e3" })
+      })
+    ))
+
   it.effect("truncation: to a line boundary the dropped event is appended again; mid-line it is UnterminatedTail", () =>
     withInstance((dir, j) =>
       Effect.gen(function*() {
