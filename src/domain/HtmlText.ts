@@ -15,7 +15,38 @@ import { Builder, type MappedText } from "./MappedText.js"
  */
 let tokenizerClass: typeof Tokenizer | undefined
 const loadTokenizer = (): typeof Tokenizer =>
-  (tokenizerClass ??= (createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer)
+  (tokenizerClass ??= skippingByIndexOf((createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer))
+
+/** The tokenizer's fields its `fastForwardTo` reads and writes (private in its types). */
+interface SkipState {
+  index: number
+  buffer: string
+  offset: number
+}
+
+/**
+ * htmlparser2's tokenizer with its `fastForwardTo` (the skip to the next `<` through text, to the
+ * next `>` or quote through a tag) done by `String.prototype.indexOf` instead of a loop over the
+ * characters: the same result (the index of the character, or the buffer's last index and
+ * `false`), a native scan (docs/performance.md, "Ingest"). `fastForwardTo` is private to
+ * htmlparser2 10.1.0 (pinned in package.json); the tree builder's property test compares the
+ * events with its `Parser`'s.
+ */
+const skippingByIndexOf = (Base: typeof Tokenizer): typeof Tokenizer => {
+  class Fast extends Base {}
+  Object.defineProperty(Fast.prototype, "fastForwardTo", {
+    value: function fastForwardTo(this: SkipState, c: number): boolean {
+      const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset)
+      if (at >= 0) {
+        this.index = at + this.offset
+        return true
+      }
+      this.index = this.buffer.length + this.offset - 1
+      return false
+    }
+  })
+  return Fast
+}
 
 type Callbacks = ConstructorParameters<typeof Tokenizer>[1]
 
@@ -38,11 +69,33 @@ const NO_CALLBACKS: Callbacks = {
   ontextentity: noop
 }
 
-/** Run htmlparser2's tokenizer (HTML mode, entities decoded) over `html` with these callbacks. */
-export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>): void => {
-  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities: true }, { ...NO_CALLBACKS, ...callbacks })
+/**
+ * Run htmlparser2's tokenizer (HTML mode) over `html` with these callbacks; `decodeEntities`
+ * false reports text and attribute values as they are written (the tokenizer then skips over
+ * text to the next `<` instead of stepping through it character by character).
+ */
+export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>, decodeEntities = true): void => {
+  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()
+}
+
+/** The character reference decoders of the `entities` package htmlparser2's tokenizer itself uses (its own dependency). */
+export interface EntityDecoders {
+  /** As the tokenizer decodes text. */
+  readonly text: (s: string) => string
+  /** As it decodes an attribute value. */
+  readonly attribute: (s: string) => string
+}
+
+let entityDecoders: EntityDecoders | undefined
+export const loadEntityDecoders = (): EntityDecoders => {
+  if (entityDecoders === undefined) {
+    const fromParser = createRequire(createRequire(import.meta.url).resolve("htmlparser2"))
+    const entities = fromParser("entities") as { decodeHTML: (s: string) => string; decodeHTMLAttribute: (s: string) => string }
+    entityDecoders = { text: (s) => entities.decodeHTML(s), attribute: (s) => entities.decodeHTMLAttribute(s) }
+  }
+  return entityDecoders
 }
 
 /** Elements whose text a reader never sees. */

@@ -6,7 +6,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { Parser } from "htmlparser2"
+import { collapseWhitespace } from "../../src/domain/Quote.js"
 import { type Attribs, readElements } from "../../src/domain/readable/html.js"
+import { escapeInline } from "../../src/domain/readable/inline.js"
+import { type El, parsePage } from "../../src/domain/readable/tree.js"
 
 const KEPT = ["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"] as const
 
@@ -59,20 +62,21 @@ const byTokenizer = (html: string): Array<Event> => {
 }
 
 const TAGS = ["p", "P", "div", "li", "ul", "ol", "a", "br", "BR", "hr", "img", "table", "tr", "td", "th", "thead", "tbody", "tfoot", "svg", "math", "path", "title", "desc", "mi", "foreignObject", "select", "option", "optgroup", "input", "button", "textarea", "dd", "dt", "rt", "rp", "h1", "h6", "body", "head", "script", "style", "pre", "span", "section", "custom-el", "x:y"]
-const ATTRS = ["", " class=\"c\"", " CLASS='a b'", " id=x", " href=\"/a?b=1&amp;c\"", " href", " hidden", " aria-hidden=\"true\"", " style=\"display:none\"", " role=main", " start=3", " class=a class=b", " data-x=\"1\"", " itemprop=articleBody", " href=\"&lt;&#x41;\""]
+const ATTRS = ["", " href=\"?a=1&copy=2&amp;b\"", " href='&notin'", " class=&amp;x", " href=\"&notin\"", " id=\"&am\"", " href=&not", " class=\"&#65&#x42;&#\"", " class=\"c\"", " CLASS='a b'", " id=x", " href=\"/a?b=1&amp;c\"", " href", " hidden", " aria-hidden=\"true\"", " style=\"display:none\"", " role=main", " start=3", " class=a class=b", " data-x=\"1\"", " itemprop=articleBody", " href=\"&lt;&#x41;\""]
 const tag = fc.constantFrom(...TAGS)
 const piece = fc.oneof(
   { weight: 4, arbitrary: fc.tuple(tag, fc.constantFrom(...ATTRS), fc.boolean()).map(([t, a, self]) => `<${t}${a}${self ? "/" : ""}>`) },
   { weight: 3, arbitrary: tag.map((t) => `</${t}>`) },
   { weight: 3, arbitrary: fc.string({ maxLength: 10 }) },
-  { weight: 2, arbitrary: fc.constantFrom("&amp;", "&nbsp;", "&#128512;", "&bogus;", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "<?xml x?>", "<", ">", "</", "<a", "<div class=\"x", "&") }
+  { weight: 2, arbitrary: fc.constantFrom("&amp;", "&nbsp;", "&#128512;", "&bogus;", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "<?xml x?>", "<", ">", "</", "<a", "<div class=\"x", "&") },
+  { weight: 2, arbitrary: fc.constantFrom("&amp", "&notin", "&noti", "&not", "&#65", "&#x41", "&#", "&#x", "&ampx", "&am", "&NotEqualTilde;", "&#xD800;", "&#0;", "<title>", "</title>", "<textarea>", "</textarea>", "<xmp>", "</xmp>", "<script>", "</script>", "<style>", "</&", "<!&", "<?&", "< &amp;") }
 )
 const soup = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""))
 
 describe("readable copy: tree builder", () => {
   it.prop("reports what htmlparser2's Parser reports", [soup], ([html]) => {
     expect(byTokenizer(html)).toEqual(byParser(html))
-  }, { fastCheck: { numRuns: 2000 } })
+  }, { fastCheck: { numRuns: 5000 } })
 
   it("implied closes, void and foreign self-closing tags, </p> and </br>", () => {
     const cases = [
@@ -85,4 +89,32 @@ describe("readable copy: tree builder", () => {
     ]
     for (const html of cases) expect(byTokenizer(html)).toEqual(byParser(html))
   })
+
+  // Text pieces around what render rewrites: whitespace runs and kinds, Markdown syntax, entities.
+  const textPiece = fc.constantFrom(" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "*", "`", "_x", "x_", "~", "~~", "\\", "\\*", "]", "](", "<", "<b", "&lt;", "&amp;", "&nbsp;", "&#x2003;", "a", "b c", "日本、", ",", "\u0001")
+  const textSoup = fc.array(fc.oneof(piece, textPiece, textPiece), { maxLength: 60 }).map((parts) => parts.join(""))
+
+  it.prop("text the tree marks plain is what collapsing and escaping leave as it is", [textSoup], ([html]) => {
+    const page = parsePage(html)
+    if (page === undefined) return
+    for (const el of page.all) {
+      if (!el.plainText) continue
+      for (const c of el.children) if (typeof c === "string") expect(escapeInline(collapseWhitespace(c))).toBe(c)
+    }
+  }, { fastCheck: { numRuns: 3000 } })
+
+  it.prop("each element's subtree is Page.all from its order to its end", [soup], ([html]) => {
+    const page = parsePage(html)
+    if (page === undefined) return
+    for (const el of page.all) {
+      let end = el.order + 1
+      while (end < page.all.length && isInside(page.all[end]!, el)) end++
+      expect(el.end).toBe(end)
+    }
+  }, { fastCheck: { numRuns: 1000 } })
 })
+
+const isInside = (el: El, ancestor: El): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p === ancestor) return true
+  return false
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
 import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref, resolveHrefGeneric } from "../../src/domain/Readable.js"
+import { linkTarget } from "../../src/domain/readable/links.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -253,4 +254,8 @@ describe("link resolution", () => {
   it.prop("the written-out shapes give exactly what the URL parser gives", [href, base], ([h, b]) => {
     expect(resolveHref(h, b)).toBe(resolveHrefGeneric(h, b))
   }, { fastCheck: { numRuns: 20000 } })
+
+  it.prop("a link target has its parentheses and whitespace percent-encoded, nothing else", [fc.oneof(href, fc.string({ unit: "grapheme", maxLength: 40 }))], ([u]) => {
+    expect(linkTarget(u)).toBe(u.replace(/[()\s]/g, (c) => encodeURIComponent(c)))
+  }, { fastCheck: { numRuns: 5000 } })
 })

@@ -168,24 +168,32 @@ const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { rea
 
 const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "section", "header", "footer", "figure"])
 
-/** Step 4: furniture inside the content (never the best candidate or what holds it). */
-const clean = (roots: ReadonlyArray<El>, best: El): void => {
-  const holdsBest = new Set<El>()
-  for (let p: El | undefined = best; p !== undefined; p = p.parent) holdsBest.add(p)
+/**
+ * Step 4: furniture inside the content (never the best candidate or what holds it). One pass over
+ * the roots' subtrees in document order, skipping each dropped or judged subtree: a judgement
+ * reads an element's figures and its subtree, never what was decided beside it.
+ */
+const clean = (page: Page, roots: ReadonlyArray<El>, best: El): void => {
+  const all = page.all
   for (const root of roots) {
-    const stack: Array<El> = [...elements(root)]
-    while (stack.length > 0) {
-      const el = stack.pop()!
-      if (el.drop) continue
+    for (let i = root.order + 1; i < root.end; ) {
+      const el = all[i]!
+      if (el.drop) {
+        i = el.end
+        continue
+      }
       if (isHeading(el.name)) {
         if (el.weight < 0) el.drop = true
+        i = el.end
         continue
       }
-      if (((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el)) && !holdsBest.has(el)) {
+      // `el` holds the best candidate when the best is in its subtree.
+      if (((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el)) && !(best.order >= el.order && best.order < el.end)) {
         el.drop = true
+        i = el.end
         continue
       }
-      for (const c of el.children) if (typeof c !== "string") stack.push(c)
+      i++
     }
   }
 }
@@ -265,7 +273,7 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
-  clean(roots, content.best)
+  clean(page, roots, content.best)
   dropTrailingNotes(roots)
   dropEmptyHeadings(roots)
   return roots

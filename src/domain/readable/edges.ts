@@ -19,21 +19,22 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * articles" over a list of links).
  */
 export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
-  let open: Array<El> = []
+  const open: Array<El> = []
   const close = (rank: number) => {
-    const kept: Array<El> = []
-    for (const h of open) {
+    let kept = 0
+    for (let i = 0; i < open.length; i++) {
+      const h = open[i]!
       if (rankOf(h) >= rank) h.drop = true
-      else kept.push(h)
+      else open[kept++] = h
     }
-    open = kept
+    open.length = kept
   }
   for (const root of roots) {
     const stack: Array<Node> = [root]
     while (stack.length > 0) {
       const node = stack.pop()!
       if (typeof node === "string") {
-        if (open.length > 0 && /\S/.test(node)) open = []
+        if (open.length > 0 && /\S/.test(node)) open.length = 0
         continue
       }
       if (node.drop) continue

@@ -11,7 +11,7 @@
  * `openTag`, `closeTag` and `selfClosingTag` are copied from htmlparser2 10.1.0's `Parser.js`
  * (MIT licence, copyright 2010–2016 Chris Winberg and contributors).
  */
-import { tokenizeHtml } from "../HtmlText.js"
+import { loadEntityDecoders, tokenizeHtml } from "../HtmlText.js"
 
 /** The attributes the readable copy reads (lowercase names; the first of duplicates wins, as in `Parser`). */
 export interface Attribs {
@@ -80,26 +80,51 @@ const FOREIGN = new Set(["math", "svg"])
 const HTML_INTEGRATION = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc", "title"])
 
 /**
- * The names of the elements a page is mostly made of, as constants: an element keeps its name
- * for as long as the tree lives, and a name sliced from the page would be copied through the
- * young generation with it.
+ * What the rules above say about a tag name, looked up once per tag instead of once per rule.
+ * A name is in a table only if it is in `KNOWN`, so an unknown name has all of them false.
  */
-const KNOWN = new Map<string, string>()
+interface Tag {
+  readonly name: string
+  readonly isVoid: boolean
+  readonly isForeign: boolean
+  readonly isIntegration: boolean
+  readonly implied: ReadonlySet<string> | undefined
+}
+
+const tagOf = (name: string): Tag => ({
+  name,
+  isVoid: VOID.has(name),
+  isForeign: FOREIGN.has(name),
+  isIntegration: HTML_INTEGRATION.has(name),
+  implied: OPEN_IMPLIES_CLOSE.get(name)
+})
+
+/**
+ * The tags a page is mostly made of, their names as constants: an element keeps its name for
+ * as long as the tree lives, and a name sliced from the page would be copied through the young
+ * generation with it.
+ */
+const KNOWN = new Map<string, Tag>()
 for (const name of [
   ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...OPEN_IMPLIES_CLOSE.keys(), ...FORM,
   "a", "abbr", "b", "bdi", "bdo", "caption", "center", "cite", "code", "colgroup", "data", "dfn", "em", "font", "head",
   "html", "i", "ins", "kbd", "del", "label", "legend", "li", "mark", "menu", "noscript", "picture", "q", "s", "samp", "script",
   "small", "span", "strike", "strong", "style", "sub", "summary", "sup", "template", "time", "u", "var", "video", "audio",
   "iframe", "canvas", "figure", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd", "hgroup", "search"
-]) KNOWN.set(name, name)
+]) KNOWN.set(name, tagOf(name))
+
+const P_TAG = KNOWN.get("p")!
 
 /** Run the tokenizer over `html`, telling `events` the elements and text `Parser` would report. */
 export const readElements = (html: string, events: TreeEvents): void => {
-  /** Open elements' names, innermost last. */
+  /** Open elements' names, innermost last, and their tags. */
   const stack: Array<string> = []
+  const tags: Array<Tag> = []
   /** Whether a self-closing tag closes its element here (SVG, MathML), innermost last. */
   const foreign: Array<boolean> = [false]
-  let tagName = ""
+  /** Tags of names not in `KNOWN` met on this page. */
+  const unknown = new Map<string, Tag>()
+  let tag = P_TAG
   let attribs: KeptAttribs | undefined
   /** The kept attribute being read (`undefined`: one that is not kept), and its value so far. */
   let attribName: AttribName | undefined
@@ -107,54 +132,91 @@ export const readElements = (html: string, events: TreeEvents): void => {
 
   const closeTop = () => {
     stack.pop()
+    tags.pop()
     events.close()
   }
-  const openTag = (name: string) => {
-    const implied = OPEN_IMPLIES_CLOSE.get(name)
+  const openTag = (t: Tag) => {
+    const implied = t.implied
     if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) closeTop()
-    if (!VOID.has(name)) {
-      stack.push(name)
-      if (FOREIGN.has(name)) foreign.push(true)
-      else if (HTML_INTEGRATION.has(name)) foreign.push(false)
+    if (!t.isVoid) {
+      stack.push(t.name)
+      tags.push(t)
+      if (t.isForeign) foreign.push(true)
+      else if (t.isIntegration) foreign.push(false)
     }
-    tagName = name
+    tag = t
     attribs = undefined
   }
   const endOpenTag = () => {
-    events.open(tagName, attribs ?? NO_ATTRIBS)
+    events.open(tag.name, attribs ?? NO_ATTRIBS)
     attribs = undefined
-    if (VOID.has(tagName)) events.close()
+    if (tag.isVoid) events.close()
   }
   /** The element just opened is closed too (a self-closing foreign tag, or `</p>` with no `p` open). */
   const closeCurrent = () => {
-    const name = tagName
+    const name = tag.name
     endOpenTag()
     if (stack[stack.length - 1] === name) closeTop()
   }
-  const nameAt = (start: number, end: number) => {
+  const tagAt = (start: number, end: number): Tag => {
     let raw = html.slice(start, end)
-    return KNOWN.get(raw) ?? KNOWN.get((raw = raw.toLowerCase())) ?? raw
+    let t = KNOWN.get(raw) ?? KNOWN.get((raw = raw.toLowerCase())) ?? unknown.get(raw)
+    if (t === undefined) {
+      t = tagOf(raw)
+      unknown.set(raw, t)
+    }
+    return t
+  }
+  /** The tag an end tag names: most close the innermost open element, written as it was opened. */
+  const closingTagAt = (start: number, end: number): Tag => {
+    const n = tags.length
+    if (n > 0) {
+      const top = stack[n - 1]!
+      if (top.length === end - start && html.startsWith(top, start)) return tags[n - 1]!
+    }
+    return tagAt(start, end)
   }
 
+  // The tokenizer reports text and attribute values as written (it skips through text faster
+  // so); they are decoded here as it decodes them: by the same decoder, which sees the same next
+  // character (a value's closing quote, the `<` after text). Text inside `script`, `style`,
+  // `textarea` and `xmp` is never decoded; a `title`'s is decoded by the tokenizer itself. What
+  // the page leaves unfinished at its end (`<!x`, `</&`…) is reported as text, undecoded: a page
+  // with a `&` after its last `>` is tokenized with decoding instead.
+  const raw = html.indexOf("&", html.lastIndexOf(">") + 1) < 0
+  const decode = loadEntityDecoders()
+  /** The raw-text element the tokenizer is inside (its text ends at its end tag), if any. */
+  let special: "title" | "raw" | undefined
+  /** Where the attribute value being read ends in the page (the character after it ends it). */
+  let attribEnd = 0
+  /** `s` (written in the page up to `end`) decoded with what follows it there. */
+  const decodedAt = (s: string, end: number, decoder: (s: string) => string): string =>
+    end < html.length ? decoder(s + html[end]!).slice(0, -1) : decoder(s)
   tokenizeHtml(html, {
     ontext(start, end) {
-      events.text(html.slice(start, end))
+      const data = html.slice(start, end)
+      if (!raw || special === "raw" || data.indexOf("&") < 0) events.text(data)
+      // In a title, a `<` changes how the tokenizer reads what follows it (a possible end tag).
+      else events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
     },
     ontextentity(cp) {
       events.text(String.fromCodePoint(cp))
     },
     onopentagname(start, end) {
-      openTag(nameAt(start, end))
+      openTag(tagAt(start, end))
     },
     onattribname(start, end) {
       attribName = undefined
       attribValue = ""
       if (!KEPT_LENGTH.has(end - start)) return
-      const name = nameAt(start, end)
+      const raw = html.slice(start, end)
+      const name = KEPT.has(raw) ? raw : raw.toLowerCase()
       if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) attribName = name as AttribName
     },
     onattribdata(start, end) {
-      if (attribName !== undefined) attribValue += html.slice(start, end)
+      if (attribName === undefined) return
+      attribValue += html.slice(start, end)
+      attribEnd = end
     },
     onattribentity(cp) {
       if (attribName !== undefined) attribValue += String.fromCodePoint(cp)
@@ -162,26 +224,31 @@ export const readElements = (html: string, events: TreeEvents): void => {
     onattribend() {
       if (attribName === undefined) return
       attribs ??= keptAttribs()
-      attribs[attribName] = attribValue
+      attribs[attribName] = raw && attribValue.indexOf("&") >= 0 ? decodedAt(attribValue, attribEnd, decode.attribute) : attribValue
       attribName = undefined
       attribValue = ""
     },
     onopentagend() {
       endOpenTag()
+      const name = tag.name
+      if (name === "title") special = "title"
+      else if (name === "script" || name === "style" || name === "textarea" || name === "xmp") special = "raw"
     },
     onselfclosingtag() {
       if (foreign[foreign.length - 1] === true) closeCurrent()
       else endOpenTag()
     },
     onclosetag(start, end) {
-      const name = nameAt(start, end)
-      if (FOREIGN.has(name) || HTML_INTEGRATION.has(name)) foreign.pop()
-      if (!VOID.has(name)) {
+      special = undefined
+      const t = closingTagAt(start, end)
+      const name = t.name
+      if (t.isForeign || t.isIntegration) foreign.pop()
+      if (!t.isVoid) {
         const at = stack.lastIndexOf(name)
         if (at >= 0) while (stack.length > at) closeTop()
         else if (name === "p") {
           // `</p>` with no `p` open is an empty paragraph.
-          openTag("p")
+          openTag(P_TAG)
           closeCurrent()
         }
       } else if (name === "br") {
@@ -190,5 +257,20 @@ export const readElements = (html: string, events: TreeEvents): void => {
         events.close()
       }
     }
+  }, !raw)
+}
+
+/** A title's text decoded by the tokenizer itself, inside a title as on the page (its rules there differ slightly from text's). */
+const decodedTitle = (data: string): string => {
+  const html = `<title>${data}</title>`
+  let out = ""
+  tokenizeHtml(html, {
+    ontext(start, end) {
+      out += html.slice(start, end)
+    },
+    ontextentity(cp) {
+      out += String.fromCodePoint(cp)
+    }
   })
+  return out
 }

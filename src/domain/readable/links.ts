@@ -37,21 +37,65 @@ export const baseOf = (baseHref: string | undefined, pageUrl: string): URL | und
  */
 export const resolveHref = (href: string, base: URL | undefined): string | undefined => {
   if (href.charCodeAt(0) === 47 /* / */) {
-    if (base !== undefined && href.charCodeAt(1) !== 47 && isPlainPath(href)) {
+    if (base !== undefined && href.charCodeAt(1) !== 47 && isPlainPath(href, 0)) {
       const prefix = prefixOf(base)
       if (prefix !== undefined) return prefix + href
     }
   } else if (href.startsWith("http")) {
-    const m = PLAIN_ABSOLUTE.exec(href)
-    if (m !== null && !m[2]!.includes("xn--") && (m[3] === undefined || isPlainPath(m[3]))) return m[3] === undefined ? `${href}/` : href
+    const plain = plainAbsolute(href)
+    if (plain !== undefined) return plain
   }
   return resolveHrefGeneric(href, base)
 }
 
-const PLAIN_ABSOLUTE = /^(https?:\/\/)((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(\/.*)?$/
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9\-._~!$&'()*+,;=:@]*)+$/
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
-const isPlainPath = (path: string): boolean => PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)
+/** Characters a plain path holds besides `/` (`A-Za-z0-9-._~!$&'()*+,;=:@`: the parser keeps them as they are). */
+const PATH_CHAR = new Uint8Array(128)
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@") PATH_CHAR[c.charCodeAt(0)] = 1
+
+/** Whether `s` from `from` is a plain path: `/`, then segments of `PATH_CHAR`s, none of them `.` or `..`. */
+const isPlainPath = (s: string, from: number): boolean => {
+  const n = s.length
+  if (from >= n || s.charCodeAt(from) !== 47) return false
+  let segment = from + 1
+  for (let i = segment; i <= n; i++) {
+    const c = i < n ? s.charCodeAt(i) : 47
+    if (c === 47) {
+      const len = i - segment
+      if ((len === 1 || len === 2) && s.charCodeAt(segment) === 46 && s.charCodeAt(i - 1) === 46) return false
+      segment = i + 1
+    } else if (c >= 128 || PATH_CHAR[c] === 0) return false
+  }
+  return true
+}
+
+const isHostChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45
+
+/**
+ * The second shape: `http(s)://`, a host of dot-separated non-empty labels of lowercase letters,
+ * digits and hyphens whose last label starts with a letter and none holds `xn--`, then nothing
+ * (`/` is added) or a plain path; else `undefined`.
+ */
+const plainAbsolute = (href: string): string | undefined => {
+  const hostStart = href.startsWith("https://") ? 8 : href.startsWith("http://") ? 7 : -1
+  if (hostStart < 0) return undefined
+  const n = href.length
+  let label = hostStart
+  let i = hostStart
+  for (; i < n; i++) {
+    const c = href.charCodeAt(i)
+    if (c === 47) break
+    if (c === 46) {
+      if (i === label) return undefined
+      label = i + 1
+    } else if (!isHostChar(c)) return undefined
+  }
+  const first = href.charCodeAt(label)
+  if (label >= i || first < 97 || first > 122) return undefined
+  const xn = href.indexOf("xn--", hostStart)
+  if (xn >= 0 && xn + 4 <= i) return undefined
+  if (i === n) return `${href}/`
+  return isPlainPath(href, i) ? href : undefined
+}
 
 /** What `new URL("/x", base).href` starts with before `/x`, for http(s) bases (kept per base). */
 const prefixes = new WeakMap<URL, string | null>()
@@ -74,11 +118,21 @@ export const resolveHrefGeneric = (href: string, base: URL | undefined): string 
   }
 }
 
-const LINK_TARGET_ESCAPE = /[()\s]/
+/** Whether a URL holds a parenthesis or whitespace (as `\s` reads it): a scan of its codes, mostly printable ASCII. */
+const needsTargetEscape = (url: string): boolean => {
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i)
+    if (c > 41 && c < 160) continue
+    if (c === 40 || c === 41 || c === 32 || (c >= 9 && c <= 13) || (c >= 160 && WIDE_SPACE.test(url[i]!))) return true
+  }
+  return false
+}
+
+const WIDE_SPACE = /\s/
 
 /** A URL as a Markdown link target: parentheses and whitespace percent-encoded. */
 export const linkTarget = (url: string): string =>
-  LINK_TARGET_ESCAPE.test(url) ? url.replace(/[()\s]/g, (c) => encodeURIComponent(c)) : url
+  needsTargetEscape(url) ? url.replace(/[()\s]/g, (c) => encodeURIComponent(c)) : url
 
 /** Link text with its brackets escaped, so `[text](url)` stays one link. */
 export const escapeLinkText = (text: string): string =>

@@ -8,7 +8,8 @@
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { markdownLink } from "./links.js"
-import { BLOCKS, type El, type Node, textContent } from "./tree.js"
+import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
+import { type El, type Node, textContent } from "./tree.js"
 
 const MAX_DEPTH = 120
 
@@ -23,78 +24,66 @@ interface Ctx {
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
 
-/**
- * Text at the start of a line that Markdown would read as syntax (a list marker, a heading or
- * quote mark, a table row, a fence, a thematic break or a setext underline): "1. Choose the pot"
- * as a paragraph would otherwise read "Choose the pot", and a quote of it would not verify.
- */
-const LINE_SYNTAX = /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
-
-/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
-const escapeLineStart = (line: string): string => {
-  if (!LINE_SYNTAX.test(line)) return line
-  let i = 0
-  while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++
-  return `${line.slice(0, i)}\\${line.slice(i)}`
-}
-
-/**
- * Characters of a text run that Markdown reads as inline syntax, backslash-escaped: every `*`
- * (it opens emphasis even inside a word: "Leser*innen und Autor*innen"), every backtick, `_` at a
- * word's edge (inside a word, as in `snake_case`, it never opens emphasis), `~` next to another,
- * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
- */
-const INLINE_SYNTAX = /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
-const MAYBE_INLINE_SYNTAX = /[*`_~\\\]<]/
-
-const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
-
-/**
- * Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks; lines that
- * start a block (`atLineStart`: not a heading's, a link's or a table cell's text) get their start
- * escaped.
- */
-const finishInline = (s: string, atLineStart = true): string => {
-  const finish = atLineStart ? (line: string) => escapeLineStart(collapse(line).trim()) : (line: string) => collapse(line).trim()
-  return s.indexOf("\n") < 0
-    ? finish(s)
-    : s
-        .split("\n")
-        .map(finish)
-        .filter((line) => line.length > 0)
-        .join("\n")
-}
-
-/** `<br>` breaks become spaces (headings, link texts, table cells). */
-const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
+/** Whether an element is rendered as a block (`BLOCKS`; the tree marks them: no nearest block above). */
+const isBlock = (el: El): boolean => el.block === undefined && el.parent !== undefined
 
 const flatText = (node: El): string => finishInline(collapse(textContent(node, true, true)))
 
-/** Inline rendering of a node (text with links). `\n` marks a `<br>`. */
-const inline = (node: Node, ctx: Ctx, depth: number): string => {
-  if (typeof node === "string") return escapeInline(collapse(node))
-  if (node.drop) return ""
-  if (depth > MAX_DEPTH) return collapse(textContent(node, true, true))
-  if (node.name === "br") return "\n"
-  let inner = ""
-  for (const child of node.children) inner += inline(child, ctx, depth + 1)
+/** Write the inline rendering of a node (text with links) into `run`. */
+const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
+  if (typeof node === "string") return run.textNode(node)
+  if (node.drop) return
+  if (depth > MAX_DEPTH) return run.piece(collapse(textContent(node, true, true)))
+  if (node.name === "br") return run.lineBreak()
   if (node.name === "a") {
+    const inner = new Run(true)
+    children(node, ctx, depth + 1, inner)
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
     // still reads "the guide page".
-    const link = markdownLink(oneLine(finishInline(inner, false)), node.attribs.href, ctx.base)
-    if (link.length === 0) return /\s/.test(inner) ? " " : ""
-    return (/^\s/.test(inner) ? " " : "") + link + (/\s$/.test(inner) ? " " : "")
+    const link = markdownLink(inner.text(), node.attribs.href, ctx.base)
+    if (link.length === 0) {
+      if (inner.wrote) run.piece(" ")
+      return
+    }
+    if (inner.lead) run.piece(" ")
+    run.piece(link)
+    if (inner.trail) run.piece(" ")
+    return
   }
-  return BLOCKS.has(node.name) ? ` ${inner} ` : inner
+  const block = isBlock(node)
+  if (block) run.piece(" ")
+  children(node, ctx, depth + 1, run)
+  if (block) run.piece(" ")
 }
 
-const indent = (text: string, prefix: string, first: string): string =>
-  text.indexOf("\n") < 0
-    ? first + text
-    : text
-        .split("\n")
-        .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
-        .join("\n")
+/** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
+const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
+  const kids = el.children
+  const plain = el.plainText
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i]!
+    if (typeof kid !== "string") inline(kid, ctx, depth, run)
+    else if (plain) run.piece(kid)
+    else run.textNode(kid)
+  }
+}
+
+/** The text of a node rendered inline on one line, no line start escaped (headings, table cells). */
+const oneLineOf = (node: El, ctx: Ctx, depth: number): string => {
+  const run = new Run(true)
+  inline(node, ctx, depth, run)
+  return run.text()
+}
+
+/** `text` with `first` before its first line and `width` spaces before each later non-empty one. */
+const indent = (text: string, first: string, width: number): string => {
+  if (text.indexOf("\n") < 0) return first + text
+  const prefix = " ".repeat(width)
+  return text
+    .split("\n")
+    .map((line, i) => (i === 0 ? first + line : line.length === 0 ? "" : prefix + line))
+    .join("\n")
+}
 
 const codeLanguage = (pre: El): string => {
   const classes = [pre.attribs.class ?? ""]
@@ -113,7 +102,7 @@ const codeBlock = (pre: El): string => {
   return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`
 }
 
-const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLine(finishInline(inline(cell, ctx, depth), false)).replace(/\|/g, "\\|")
+const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLineOf(cell, ctx, depth).replace(/\|/g, "\\|")
 
 const table = (node: El, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return flatText(node)
@@ -155,23 +144,31 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
   const marked = ctx.nesting < MAX_MARKED_NESTING
   let next = listStart(node.attribs.start)
   const entries: Array<string> = []
-  /** An entry of the list: a nested list is indented, anything else gets the next marker. */
-  const add = (content: string, nested: boolean) => {
-    if (content.length === 0) return
-    if (nested) {
-      entries.push(marked ? indent(content, "  ", "  ") : content)
-      return
+  const inner: Ctx = { base: ctx.base, nesting: ctx.nesting + 1 }
+  const kids = node.children
+  for (let i = 0; i < kids.length; i++) {
+    const child = kids[i]!
+    if (typeof child === "string" || child.drop) continue
+    // An entry of the list: a nested list is indented, anything else gets the next marker.
+    if (child.name === "ul" || child.name === "ol") {
+      const content = list(child, inner, depth + 1)
+      if (content.length > 0) entries.push(marked ? indent(content, "  ", 2) : content)
+      continue
     }
+    let content: string
+    if (child.name === "li") {
+      const item: Array<string> = []
+      blocks(child, inner, depth + 1, item)
+      content = item.length === 1 ? item[0]! : item.join("\n")
+    } else {
+      const run = new Run(false)
+      inline(child, inner, depth + 1, run)
+      content = run.text()
+    }
+    if (content.length === 0) continue
     const marker = ordered ? `${next}. ` : "- "
     next++
-    entries.push(indent(content, marked ? " ".repeat(marker.length) : "", marker))
-  }
-  const inner: Ctx = { ...ctx, nesting: ctx.nesting + 1 }
-  for (const child of node.children) {
-    if (typeof child === "string" || child.drop) continue
-    if (child.name === "ul" || child.name === "ol") add(list(child, inner, depth + 1), true)
-    else if (child.name === "li") add(blocks(child.children, inner, depth + 1).join("\n"), false)
-    else add(finishInline(inline(child, inner, depth + 1)), false)
+    entries.push(indent(content, marker, marked ? marker.length : 0))
   }
   return entries.join("\n")
 }
@@ -180,15 +177,19 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
 const quoted = (inner: string, nesting: number): string =>
   nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner
 
-const nonEmpty = (text: string): ReadonlyArray<string> => (text.length === 0 ? [] : [text])
+const pushNonEmpty = (out: Array<string>, text: string): void => {
+  if (text.length > 0) out.push(text)
+}
 
-const block = (node: El, ctx: Ctx, depth: number): ReadonlyArray<string> => {
+/** Render a block element as Markdown blocks, appended to `out`. */
+const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   const name = node.name
-  if (depth > MAX_DEPTH) return nonEmpty(flatText(node))
+  if (depth > MAX_DEPTH) return pushNonEmpty(out, flatText(node))
   const level = HEADINGS[name]
   if (level !== undefined) {
-    const text = oneLine(finishInline(inline(node, ctx, depth), false))
-    return text.length === 0 ? [] : [`${"#".repeat(level)} ${text}`]
+    const text = oneLineOf(node, ctx, depth)
+    if (text.length > 0) out.push(`${"#".repeat(level)} ${text}`)
+    return
   }
   switch (name) {
     case "p":
@@ -197,48 +198,58 @@ const block = (node: El, ctx: Ctx, depth: number): ReadonlyArray<string> => {
     case "summary":
     case "figcaption":
     case "caption":
-    case "address":
-      return nonEmpty(finishInline(inline(node, ctx, depth)))
+    case "address": {
+      const run = new Run(false)
+      inline(node, ctx, depth, run)
+      return pushNonEmpty(out, run.text())
+    }
     case "pre":
     case "listing":
     case "xmp":
     case "plaintext":
-      return [codeBlock(node)]
+      out.push(codeBlock(node))
+      return
     case "hr":
-      return ["---"]
+      out.push("---")
+      return
     case "ul":
     case "ol":
-      return nonEmpty(list(node, ctx, depth))
+      return pushNonEmpty(out, list(node, ctx, depth))
     case "table":
-      return nonEmpty(table(node, ctx, depth))
+      return pushNonEmpty(out, table(node, ctx, depth))
     case "blockquote": {
-      const inner = blocks(node.children, { ...ctx, nesting: ctx.nesting + 1 }, depth + 1).join("\n\n")
-      return inner.length === 0 ? [] : [quoted(inner, ctx.nesting)]
+      const inner: Array<string> = []
+      blocks(node, { base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
+      if (inner.length > 0) out.push(quoted(inner.join("\n\n"), ctx.nesting))
+      return
     }
     default:
-      return blocks(node.children, ctx, depth + 1)
+      return blocks(node, ctx, depth + 1, out)
   }
 }
 
-/** Render a sequence of sibling nodes as Markdown blocks. */
-const blocks = (nodes: ReadonlyArray<Node>, ctx: Ctx, depth: number): Array<string> => {
-  const out: Array<string> = []
-  let run = ""
-  const flush = () => {
-    const text = finishInline(run)
-    if (text.length > 0) out.push(text)
-    run = ""
+/** Render the children of an element as Markdown blocks, appended to `out`. */
+const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void => {
+  const nodes = parent.children
+  const plain = parent.plainText
+  // The inline run between block children (one paragraph), made at its first piece.
+  let run: Run | undefined
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!
+    if (typeof node === "string") {
+      run ??= new Run(false)
+      if (plain) run.piece(node)
+      else run.textNode(node)
+    } else if (node.drop) continue
+    else if (isBlock(node)) {
+      if (run !== undefined) {
+        pushNonEmpty(out, run.text())
+        run.reset()
+      }
+      block(node, ctx, depth, out)
+    } else inline(node, ctx, depth, (run ??= new Run(false)))
   }
-  for (const node of nodes) {
-    if (typeof node === "string") run += escapeInline(collapse(node))
-    else if (node.drop) continue
-    else if (BLOCKS.has(node.name)) {
-      flush()
-      for (const b of block(node, ctx, depth)) out.push(b)
-    } else run += inline(node, ctx, depth)
-  }
-  flush()
-  return out
+  if (run !== undefined) pushNonEmpty(out, run.text())
 }
 
 /** The Markdown blocks of the content roots (each rendered as its children, in order). */
@@ -246,8 +257,8 @@ export const renderBlocks = (roots: ReadonlyArray<El>, base: URL | undefined): A
   const ctx: Ctx = { base, nesting: 0 }
   const out: Array<string> = []
   for (const root of roots) {
-    const own = root.name === "#root" || !BLOCKS.has(root.name) ? blocks(root.children, ctx, 1) : block(root, ctx, 1)
-    for (const b of own) out.push(b)
+    if (isBlock(root)) block(root, ctx, 1, out)
+    else blocks(root, ctx, 1, out)
   }
   return out
 }

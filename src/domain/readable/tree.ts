@@ -40,8 +40,9 @@ const NO_CHILDREN: Array<Node> = []
 export interface El {
   readonly name: string
   readonly attribs: Attribs
-  /** Its place in document order: its index in `Page.all`. */
+  /** Its place in document order: its index in `Page.all`; its subtree is `Page.all[order, end)` (`end` set when it closes). */
   readonly order: number
+  end: number
   readonly parent: El | undefined
   /** The nearest block element (itself, when it is one: `undefined`). */
   readonly block: El | undefined
@@ -52,6 +53,12 @@ export interface El {
   /** Visible characters (not whitespace) and commas of the element's own text children. */
   selfText: number
   selfCommas: number
+  /**
+   * Its own text children hold nothing the readable copy rewrites: no whitespace to collapse, no
+   * character Markdown could read as inline syntax (render.ts writes them as they are). Left
+   * false for text not looked at (under an element dropped by its tag) and for merged runs.
+   */
+  plainText: boolean
   /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
   readonly weight: number
   readonly marked: 0 | 1 | 2 | 3
@@ -76,12 +83,14 @@ const element = (name: string, attribs: Attribs, order: number, parent: El | und
   name,
   attribs,
   order,
+  end: order + 1,
   parent,
   block,
   children: NO_CHILDREN,
   drop,
   selfText: 0,
   selfCommas: 0,
+  plainText: !drop,
   weight: marks.weight,
   marked: marks.furniture,
   text: 0,
@@ -91,7 +100,10 @@ const element = (name: string, attribs: Attribs, order: number, parent: El | und
   breaks: 0,
   allCommas: 0,
   prose: 0,
-  score: 0,
+  // -0, not 0: a double from the start. Scores are fractions; a field created holding a small
+  // integer (0) changes representation at the first fraction, and V8 then migrates every element
+  // of the page to a new shape one by one (a runtime call each) the next time each is read.
+  score: -0,
   scored: false
 })
 
@@ -112,6 +124,14 @@ export interface Page {
   readonly title: string
   readonly baseHref: string | undefined
 }
+
+/** ASCII characters `escapeInline` may escape (`*`, backtick, `_`, `~`, backslash, `]`, `<`). */
+const INLINE_SYNTAX_CHAR = new Uint8Array(128)
+for (const c of "*`_~\\]<") INLINE_SYNTAX_CHAR[c.charCodeAt(0)] = 1
+
+/** The characters of `\s` beyond ASCII and U+00A0 (as `collapseWhitespace` reads them). */
+const isWideSpace = (c: number): boolean =>
+  c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
@@ -137,6 +157,7 @@ export const parsePage = (html: string): Page | undefined => {
   const closeTop = () => {
     const start = starts.pop()!
     const n = pendingSize - start
+    top.end = all.length
     if (n > 0) {
       // Most elements hold one to three children: array literals, which V8 (seeing them live on)
       // allocates straight in the old generation, as it does elements (see `El`); a slice would
@@ -163,20 +184,36 @@ export const parsePage = (html: string): Page | undefined => {
       },
       text(data) {
         const last = pendingSize - 1
-        if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") pending[last] += data
-        else pending[pendingSize++] = data
+        let plain = top.plainText
+        if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") {
+          pending[last] += data
+          plain = false
+        } else pending[pendingSize++] = data
         if (top.drop) return
         let n = 0
         let commas = 0
+        let space = false
         for (let i = 0; i < data.length; i++) {
           const c = data.charCodeAt(i)
           if (c > 32 && c !== 160) {
             n++
-            if ((c === 44 || c > 0x600) && isComma(c)) commas++
+            if (c < 128) {
+              if (c === 44) commas++
+              else if (INLINE_SYNTAX_CHAR[c] === 1) plain = false
+            } else if (c > 0x600) {
+              if (isComma(c)) commas++
+              else if (isWideSpace(c)) plain = false
+            }
+            space = false
+          } else {
+            // Whitespace other than one space at a time is collapsed.
+            if (c !== 32 || space) plain = false
+            space = true
           }
         }
         top.selfText += n
         top.selfCommas += commas
+        top.plainText = plain
       },
       close() {
         depth--

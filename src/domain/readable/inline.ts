@@ -1,0 +1,133 @@
+/**
+ * Inline text of the readable copy: the escapes Markdown needs (render.ts says where they apply)
+ * and `Run`, which normalizes an inline run while it is written instead of after: the walk writes
+ * each node's piece into the run of the block it belongs to, and the run keeps the text finished
+ * as `finishInline` would finish the pieces' concatenation (no string per element, no re-split).
+ */
+import { collapseWhitespace as collapse } from "../Quote.js"
+
+/**
+ * Text at the start of a line that Markdown would read as syntax (a list marker, a heading or
+ * quote mark, a table row, a fence, a thematic break or a setext underline): "1. Choose the pot"
+ * as a paragraph would otherwise read "Choose the pot", and a quote of it would not verify.
+ */
+const LINE_SYNTAX = /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
+
+/** Whether a line starting with this character code can match `LINE_SYNTAX` (`-*+#>|=`~_` and digits). */
+const mayStartSyntax = (c: number): boolean =>
+  (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 || c === 96 || c === 126 || c === 95
+
+/** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
+export const escapeLineStart = (line: string): string => {
+  if (!mayStartSyntax(line.charCodeAt(0)) || !LINE_SYNTAX.test(line)) return line
+  let i = 0
+  while (i < line.length && line.charCodeAt(i) >= 48 && line.charCodeAt(i) <= 57) i++
+  return `${line.slice(0, i)}\\${line.slice(i)}`
+}
+
+/**
+ * Characters of a text run that Markdown reads as inline syntax, backslash-escaped: every `*`
+ * (it opens emphasis even inside a word: "Leser*innen und Autor*innen"), every backtick, `_` at a
+ * word's edge (inside a word, as in `snake_case`, it never opens emphasis), `~` next to another,
+ * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
+ */
+const INLINE_SYNTAX = /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
+const MAYBE_INLINE_SYNTAX = /[*`_~\\\]<]/
+
+export const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
+
+/**
+ * Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks; lines that
+ * start a block (`atLineStart`: not a heading's, a link's or a table cell's text) get their start
+ * escaped.
+ */
+export const finishInline = (s: string, atLineStart = true): string => {
+  const finish = atLineStart ? (line: string) => escapeLineStart(collapse(line).trim()) : (line: string) => collapse(line).trim()
+  return s.indexOf("\n") < 0
+    ? finish(s)
+    : s
+        .split("\n")
+        .map(finish)
+        .filter((line) => line.length > 0)
+        .join("\n")
+}
+
+/** `<br>` breaks become spaces (headings, link texts, table cells). */
+export const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
+
+/**
+ * An inline run being written. Its pieces are collapsed text (whitespace only as single spaces:
+ * text nodes, links, spaces around inline blocks) and line breaks (`<br>`); `text()` is what
+ * `finishInline` gives for their concatenation (`oneLine` of it for a run `inOneLine`): the
+ * words of each line joined by one space, empty lines left out. The run also knows what a link
+ * needs of its text's raw concatenation: whether it was empty, began or ended with whitespace.
+ */
+export class Run {
+  /** Finished lines, joined by "\n". */
+  private done = ""
+  /** The current line, trimmed at its start; `lineSpace`: it ends with one space (to trim). */
+  private line = ""
+  private lineSpace = false
+  /** Whether any non-empty piece was written; whether the first began, and the last ended, with whitespace. */
+  wrote = false
+  lead = false
+  trail = false
+
+  /** `inOneLine`: breaks are spaces and no line start is escaped (headings, link texts, cells). */
+  constructor(private readonly inOneLine: boolean) {}
+
+  /** A text node's text. */
+  textNode(text: string): void {
+    this.piece(escapeInline(collapse(text)))
+  }
+
+  /** A collapsed piece (no whitespace but single spaces). */
+  piece(p: string): void {
+    const n = p.length
+    if (n === 0) return
+    const startsSpace = p.charCodeAt(0) === 32
+    if (!this.wrote) {
+      this.wrote = true
+      this.lead = startsSpace
+    }
+    this.trail = p.charCodeAt(n - 1) === 32
+    if (startsSpace && (this.lineSpace || this.line.length === 0)) {
+      if (n === 1) return
+      p = p.slice(1)
+    }
+    this.line += p
+    this.lineSpace = this.trail
+  }
+
+  /** A `<br>`. */
+  lineBreak(): void {
+    if (this.inOneLine) return this.piece(" ")
+    if (!this.wrote) {
+      this.wrote = true
+      this.lead = true
+    }
+    this.trail = true
+    this.endLine()
+  }
+
+  private endLine(): void {
+    let line = this.line
+    if (line.length === 0) return
+    if (this.lineSpace) line = line.slice(0, -1)
+    if (!this.inOneLine) line = escapeLineStart(line)
+    this.done = this.done.length === 0 ? line : `${this.done}\n${line}`
+    this.line = ""
+    this.lineSpace = false
+  }
+
+  /** The finished text (the run can be written on afterwards only after `reset`). */
+  text(): string {
+    this.endLine()
+    return this.done
+  }
+
+  reset(): void {
+    this.done = this.line = ""
+    this.lineSpace = this.wrote = this.lead = this.trail = false
+  }
+}
