@@ -29,6 +29,15 @@ const linesOf = (events: ReadonlyArray<JournalEvent>, first = 1) => events.map((
 
 const journalFile = (dir: string) => path.join(dir, "research", "s", "research-events.jsonl")
 
+/** Rewrite a file's bytes in place (same inode, same size), as an editor saving over it would. */
+const overwriteSameSize = (file: string, before: string, edited: string) => {
+  expect(edited).not.toBe(before)
+  expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(before))
+  const fd = fs.openSync(file, "r+")
+  fs.writeSync(fd, edited, 0, "utf8")
+  fs.closeSync(fd)
+}
+
 /**
  * A work folder whose journal holds c0 (cand-a) and e1, appended one by one by the instance
  * under test, so that it holds a verified state of a non-empty prefix (c0) when `body` runs.
@@ -76,13 +85,7 @@ describe("an instance's verified journal state is never taken for a changed file
       Effect.gen(function*() {
         const file = journalFile(dir)
         const before = fs.readFileSync(file, "utf8")
-        const edited = before.replace('"title":"title cand-a"', '"title":"title cand-b"')
-        expect(edited).not.toBe(before)
-        expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(before))
-        // Rewrite the bytes in place (same inode, same size), as an editor saving over it would.
-        const fd = fs.openSync(file, "r+")
-        fs.writeSync(fd, edited, 0, "utf8")
-        fs.closeSync(fd)
+        overwriteSameSize(file, before, before.replace('"title":"title cand-a"', '"title":"title cand-b"'))
         const r = yield* Effect.either(j.append("s", evaluation("e3", "cand-a")))
         expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "CorruptJournal", line: 1 })
         // Restoring the exact bytes makes the journal good again.
@@ -102,11 +105,7 @@ describe("an instance's verified journal state is never taken for a changed file
           const edited = before.slice(0, before.length - lastLine.length) + (from === to
             ? lastLine.replace(/"sha256":"(.)/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`)
             : lastLine.replace(from, to))
-          expect(edited).not.toBe(before)
-          expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(before))
-          const fd = fs.openSync(file, "r+")
-          fs.writeSync(fd, edited, 0, "utf8")
-          fs.closeSync(fd)
+          overwriteSameSize(file, before, edited)
           const r = yield* Effect.either(j.append("s", evaluation("e3", "cand-a")))
           expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "CorruptJournal", line: 2 })
           fs.writeFileSync(file, before)
