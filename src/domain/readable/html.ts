@@ -117,9 +117,8 @@ const P_TAG = KNOWN.get("p")!
 
 /** Run the tokenizer over `html`, telling `events` the elements and text `Parser` would report. */
 export const readElements = (html: string, events: TreeEvents): void => {
-  /** Open elements' names, innermost last, and their tags. */
-  const stack: Array<string> = []
-  const tags: Array<Tag> = []
+  /** Open elements' tags, innermost last. */
+  const stack: Array<Tag> = []
   /** Whether a self-closing tag closes its element here (SVG, MathML), innermost last. */
   const foreign: Array<boolean> = [false]
   /** Tags of names not in `KNOWN` met on this page. */
@@ -132,15 +131,13 @@ export const readElements = (html: string, events: TreeEvents): void => {
 
   const closeTop = () => {
     stack.pop()
-    tags.pop()
     events.close()
   }
   const openTag = (t: Tag) => {
     const implied = t.implied
-    if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!)) closeTop()
+    if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!.name)) closeTop()
     if (!t.isVoid) {
-      stack.push(t.name)
-      tags.push(t)
+      stack.push(t)
       if (t.isForeign) foreign.push(true)
       else if (t.isIntegration) foreign.push(false)
     }
@@ -156,7 +153,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
   const closeCurrent = () => {
     const name = tag.name
     endOpenTag()
-    if (stack[stack.length - 1] === name) closeTop()
+    if (stack[stack.length - 1]?.name === name) closeTop()
   }
   const tagAt = (start: number, end: number): Tag => {
     let raw = html.slice(start, end)
@@ -169,11 +166,8 @@ export const readElements = (html: string, events: TreeEvents): void => {
   }
   /** The tag an end tag names: most close the innermost open element, written as it was opened. */
   const closingTagAt = (start: number, end: number): Tag => {
-    const n = tags.length
-    if (n > 0) {
-      const top = stack[n - 1]!
-      if (top.length === end - start && html.startsWith(top, start)) return tags[n - 1]!
-    }
+    const top = stack[stack.length - 1]
+    if (top !== undefined && top.name.length === end - start && html.startsWith(top.name, start)) return top
     return tagAt(start, end)
   }
 
@@ -183,7 +177,8 @@ export const readElements = (html: string, events: TreeEvents): void => {
   // `textarea` and `xmp` is never decoded; a `title`'s is decoded by the tokenizer itself. What
   // the page leaves unfinished at its end (`<!x`, `</&`…) is reported as text, undecoded: a page
   // with a `&` after its last `>` is tokenized with decoding instead.
-  const raw = html.indexOf("&", html.lastIndexOf(">") + 1) < 0
+  /** Whether the tokenizer runs without decoding (and this decodes what it reports). */
+  const undecoded = html.indexOf("&", html.lastIndexOf(">") + 1) < 0
   const decode = loadEntityDecoders()
   /** The raw-text element the tokenizer is inside (its text ends at its end tag), if any. */
   let special: "title" | "raw" | undefined
@@ -195,7 +190,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
   tokenizeHtml(html, {
     ontext(start, end) {
       const data = html.slice(start, end)
-      if (!raw || special === "raw" || data.indexOf("&") < 0) events.text(data)
+      if (!undecoded || special === "raw" || data.indexOf("&") < 0) events.text(data)
       // In a title, a `<` changes how the tokenizer reads what follows it (a possible end tag).
       else events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
     },
@@ -209,8 +204,8 @@ export const readElements = (html: string, events: TreeEvents): void => {
       attribName = undefined
       attribValue = ""
       if (!KEPT_LENGTH.has(end - start)) return
-      const raw = html.slice(start, end)
-      const name = KEPT.has(raw) ? raw : raw.toLowerCase()
+      const written = html.slice(start, end)
+      const name = KEPT.has(written) ? written : written.toLowerCase()
       if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) attribName = name as AttribName
     },
     onattribdata(start, end) {
@@ -224,7 +219,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
     onattribend() {
       if (attribName === undefined) return
       attribs ??= keptAttribs()
-      attribs[attribName] = raw && attribValue.indexOf("&") >= 0 ? decodedAt(attribValue, attribEnd, decode.attribute) : attribValue
+      attribs[attribName] = undecoded && attribValue.indexOf("&") >= 0 ? decodedAt(attribValue, attribEnd, decode.attribute) : attribValue
       attribName = undefined
       attribValue = ""
     },
@@ -244,7 +239,8 @@ export const readElements = (html: string, events: TreeEvents): void => {
       const name = t.name
       if (t.isForeign || t.isIntegration) foreign.pop()
       if (!t.isVoid) {
-        const at = stack.lastIndexOf(name)
+        let at = stack.length - 1
+        while (at >= 0 && stack[at]!.name !== name) at--
         if (at >= 0) while (stack.length > at) closeTop()
         else if (name === "p") {
           // `</p>` with no `p` open is an empty paragraph.
@@ -257,7 +253,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
         events.close()
       }
     }
-  }, !raw)
+  }, !undecoded)
 }
 
 /** A title's text decoded by the tokenizer itself, inside a title as on the page (its rules there differ slightly from text's). */
