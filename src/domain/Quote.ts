@@ -43,7 +43,7 @@ const needsCollapse = (text: string): boolean => {
 }
 
 /** The characters of `\s` beyond ASCII. */
-const isWideSpace = (c: number): boolean =>
+export const isWideSpace = (c: number): boolean =>
   c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
 /** NFC, then every run of whitespace becomes one space; leading/trailing whitespace trimmed. */

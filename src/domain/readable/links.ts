@@ -2,6 +2,7 @@
  * Links of the readable copy: the page's base URL and the absolute form of each `href`
  * (http, https and mailto only, by the WHATWG URL parser), written as a Markdown link target.
  */
+import { isWideSpace } from "../Quote.js"
 
 /** The URL links resolve against: a usable http(s) `<base href>` (resolved against the page), else the page URL. */
 export const baseOf = (baseHref: string | undefined, pageUrl: string): URL | undefined => {
@@ -123,12 +124,10 @@ const needsTargetEscape = (url: string): boolean => {
   for (let i = 0; i < url.length; i++) {
     const c = url.charCodeAt(i)
     if (c > 41 && c < 160) continue
-    if (c === 40 || c === 41 || c === 32 || (c >= 9 && c <= 13) || (c >= 160 && WIDE_SPACE.test(url[i]!))) return true
+    if (c === 40 || c === 41 || c === 32 || (c >= 9 && c <= 13) || (c >= 160 && isWideSpace(c))) return true
   }
   return false
 }
-
-const WIDE_SPACE = /\s/
 
 /** A URL as a Markdown link target: parentheses and whitespace percent-encoded. */
 export const linkTarget = (url: string): string =>

@@ -6,6 +6,7 @@
  * as each element closes; elements are also listed in document order, so after furniture is
  * dropped one backward pass sums them again, children into parents, without recursion.
  */
+import { isWideSpace } from "../Quote.js"
 import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
 import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
 
@@ -128,10 +129,6 @@ export interface Page {
 /** ASCII characters `escapeInline` may escape (`*`, backtick, `_`, `~`, backslash, `]`, `<`). */
 const INLINE_SYNTAX_CHAR = new Uint8Array(128)
 for (const c of "*`_~\\]<") INLINE_SYNTAX_CHAR[c.charCodeAt(0)] = 1
-
-/** The characters of `\s` beyond ASCII and U+00A0 (as `collapseWhitespace` reads them). */
-const isWideSpace = (c: number): boolean =>
-  c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
 
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
