@@ -32,7 +32,13 @@ export const escapeLineStart = (line: string): string => {
  * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
  */
 const INLINE_SYNTAX = /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
-const MAYBE_INLINE_SYNTAX = /[*`_~\\\]<]/
+/** The characters `INLINE_SYNTAX` can escape: text without any of them is left as it is. */
+const MAY_ESCAPE = "*`_~\\]<"
+const MAYBE_INLINE_SYNTAX = new RegExp(`[${MAY_ESCAPE.replace(/[\\\]]/g, "\\$&")}]`)
+
+/** The same characters by code (all ASCII), for a scan that reads codes (tree.ts marks plain text with it). */
+export const MAY_ESCAPE_CODE = new Uint8Array(128)
+for (const c of MAY_ESCAPE) MAY_ESCAPE_CODE[c.charCodeAt(0)] = 1
 
 export const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
 

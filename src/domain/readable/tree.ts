@@ -8,6 +8,7 @@
  */
 import { isWideSpace } from "../Quote.js"
 import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
+import { MAY_ESCAPE_CODE } from "./inline.js"
 import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
 
 /**
@@ -126,10 +127,6 @@ export interface Page {
   readonly baseHref: string | undefined
 }
 
-/** ASCII characters `escapeInline` may escape (`*`, backtick, `_`, `~`, backslash, `]`, `<`). */
-const INLINE_SYNTAX_CHAR = new Uint8Array(128)
-for (const c of "*`_~\\]<") INLINE_SYNTAX_CHAR[c.charCodeAt(0)] = 1
-
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
@@ -196,7 +193,7 @@ export const parsePage = (html: string): Page | undefined => {
             n++
             if (c < 128) {
               if (c === 44) commas++
-              else if (INLINE_SYNTAX_CHAR[c] === 1) plain = false
+              else if (MAY_ESCAPE_CODE[c] === 1) plain = false
             } else if (c > 0x600) {
               if (isComma(c)) commas++
               else if (isWideSpace(c)) plain = false
