@@ -45,6 +45,23 @@ const TAG_SCORE: Record<string, number> = {
 }
 
 
+/**
+ * Content scores by element number (`El.order`), NaN for an element that is not a candidate: kept
+ * beside the tree, since only candidates have one (a score on every element was a boxed double
+ * and two more fields on each, for every element of the page).
+ */
+type Scores = Float64Array
+
+const noScores = (page: Page): Scores => new Float64Array(page.all.length).fill(Number.NaN)
+
+const isScored = (scores: Scores, el: El): boolean => !Number.isNaN(scores[el.order]!)
+
+/** An element's score, 0 when it is not a candidate. */
+const scoreOr0 = (scores: Scores, el: El): number => {
+  const s = scores[el.order]!
+  return Number.isNaN(s) ? 0 : s
+}
+
 const elements = (el: El): Array<El> => {
   const out: Array<El> = []
   for (const c of el.children) if (typeof c !== "string" && !c.drop) out.push(c)
@@ -63,7 +80,7 @@ const dropFurniture = (page: Page, measured = false): number => {
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marked === 2 || (el.marked === 1 && !prose(el) && el.name !== "table") /* a weak name on a data table ("table-header") is its own */ || (el.marked === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
+    else if (!el.drop && el.text < keep && (el.marks.furniture === 2 || (el.marks.furniture === 1 && !prose(el) && el.name !== "table") /* a weak name on a data table ("table-header") is its own */ || (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
       el.drop = true
       dropped += el.text
     }
@@ -83,7 +100,7 @@ const furnitureTag = (el: El): boolean =>
   !((el.name === "header" || el.name === "footer") && (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
 
 /** Step 2: candidates and their scores. */
-const scoreCandidates = (page: Page): Array<El> => {
+const scoreCandidates = (page: Page, scores: Scores): Array<El> => {
   const candidates: Array<El> = []
   for (const el of page.all) {
     if (el.drop || el.block !== undefined || el.own < MIN_PARAGRAPH) continue
@@ -92,19 +109,19 @@ const scoreCandidates = (page: Page): Array<El> => {
     const s = paragraphs + el.commas + Math.min(Math.floor(el.own / 100), 3 * paragraphs)
     let level = 0
     for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
-      if (!a.scored) {
-        a.scored = true
-        a.score = (TAG_SCORE[a.name] ?? 0) + a.weight
+      const at = a.order
+      if (Number.isNaN(scores[at]!)) {
+        scores[at] = (TAG_SCORE[a.name] ?? 0) + a.marks.weight
         candidates.push(a)
       }
-      a.score += s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
+      scores[at] = scores[at]! + s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
     }
   }
-  for (const c of candidates) c.score = c.score * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
+  for (const c of candidates) scores[c.order] = scores[c.order]! * (1 - linkDensity(c)) + c.prose / PROSE_WEIGHT
   // A page that marks its main content (one `main` holding prose) is believed: candidates
   // elsewhere (overlays, teasers in the footer) count for less.
   const main = declaredMain(page)
-  if (main !== undefined) for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) c.score *= OUTSIDE_MAIN
+  if (main !== undefined) for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) scores[c.order] = scores[c.order]! * OUTSIDE_MAIN
   return candidates
 }
 
@@ -117,12 +134,14 @@ const declaredMain = (page: Page): El | undefined => {
 const OUTSIDE_MAIN = 0.5
 
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
-const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { readonly best: El; readonly picked: Array<El> } | undefined => {
-  const ranked = [...candidates].sort((a, b) => b.score - a.score).slice(0, 5)
+const pickContent = (scores: Scores, candidates: ReadonlyArray<El>, main: El | undefined): { readonly best: El; readonly picked: Array<El> } | undefined => {
+  // An ancestor taken as the content may not be a candidate: it scores 0.
+  const score = (el: El): number => scoreOr0(scores, el)
+  const ranked = [...candidates].sort((a, b) => score(b) - score(a)).slice(0, 5)
   const best = ranked[0]
   if (best === undefined) return undefined
   let top = best
-  const alternatives = ranked.slice(1).filter((c) => c.score / top!.score >= 0.75)
+  const alternatives = ranked.slice(1).filter((c) => score(c) / score(top!) >= 0.75)
   if (alternatives.length >= 3) {
     for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
       if (alternatives.filter((c) => isAncestor(p!, c)).length >= 3) {
@@ -131,16 +150,16 @@ const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { rea
       }
     }
   }
-  let last = top.score
+  let last = score(top)
   const threshold = last / 3
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
-    if (!p.scored) continue
-    if (p.score < threshold) break
-    if (p.score > last) {
+    if (!isScored(scores, p)) continue
+    if (score(p) < threshold) break
+    if (score(p) > last) {
       top = p
       break
     }
-    last = p.score
+    last = score(p)
   }
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1; p = p.parent) top = p
   // Readability stops early on pages whose article is split over several containers: take in an
@@ -152,12 +171,12 @@ const pickContent = (candidates: ReadonlyArray<El>, main: El | undefined): { rea
   const parent = top.parent
   // The content is the page's declared main element: what lies beside it is not.
   if (parent === undefined || top === main) return { best, picked: [top] }
-  const bar = Math.max(10, top.score * 0.2)
+  const bar = Math.max(10, score(top) * 0.2)
   const cls = top.attribs.class
   const picked: Array<El> = []
   for (const sib of elements(parent)) {
     if (sib === top) picked.push(sib)
-    else if (sib.scored && sib.score + (cls !== undefined && sib.attribs.class === cls ? top.score * 0.2 : 0) >= bar) picked.push(sib)
+    else if (isScored(scores, sib) && score(sib) + (cls !== undefined && sib.attribs.class === cls ? score(top) * 0.2 : 0) >= bar) picked.push(sib)
     else if (sib.name === "p") {
       const ld = linkDensity(sib)
       if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) picked.push(sib)
@@ -173,7 +192,7 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
  * the roots' subtrees in document order, skipping each dropped or judged subtree: a judgement
  * reads an element's figures and its subtree, never what was decided beside it.
  */
-const clean = (page: Page, roots: ReadonlyArray<El>, best: El): void => {
+const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El): void => {
   const all = page.all
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end; ) {
@@ -183,12 +202,12 @@ const clean = (page: Page, roots: ReadonlyArray<El>, best: El): void => {
         continue
       }
       if (isHeading(el.name)) {
-        if (el.weight < 0) el.drop = true
+        if (el.marks.weight < 0) el.drop = true
         i = el.end
         continue
       }
       // `el` holds the best candidate when the best is in its subtree.
-      if (((CLEANED.has(el.name) && furniture(el)) || linkParagraph(el) || negativeItem(el)) && !(best.order >= el.order && best.order < el.end)) {
+      if (((CLEANED.has(el.name) && furniture(scores, el)) || linkParagraph(el) || negativeItem(scores, el)) && !(best.order >= el.order && best.order < el.end)) {
         el.drop = true
         i = el.end
         continue
@@ -199,24 +218,25 @@ const clean = (page: Page, roots: ReadonlyArray<El>, best: El): void => {
 }
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
-const negativeItem = (el: El): boolean =>
-  el.name === "li" && el.weight < 0 && el.weight + (el.scored ? el.score : 0) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+const negativeItem = (scores: Scores, el: El): boolean =>
+  el.name === "li" && el.marks.weight < 0 && el.marks.weight + scoreOr0(scores, el) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
-const furniture = (el: El): boolean => {
+const furniture = (scores: Scores, el: El): boolean => {
+  const weight = el.marks.weight
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
   // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
-  if (el.weight + (el.scored ? el.score : 0) < 0 && (el.weight < 0 || el.link > 0) && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
+  if (weight + scoreOr0(scores, el) < 0 && (weight < 0 || el.link > 0) && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
   // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
-  return (el.weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) || (el.weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+  return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) || (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
 }
 
 const hasHeading = (el: El): boolean => {
@@ -245,12 +265,10 @@ const hasAncestorNamed = (el: El, name: string): boolean => {
 const enough = (content: ReturnType<typeof pickContent>): boolean =>
   content !== undefined && content.picked.reduce((n, el) => n + el.text, 0) >= MIN_CONTENT
 
-/** Undo step 1 and the scores: only what its tag drops stays dropped. */
+/** Undo step 1: only what its tag drops stays dropped (the caller scores again from none). */
 const keepFurniture = (page: Page): void => {
   for (const el of page.all) {
     el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs)
-    el.scored = false
-    el.score = 0
     unmeasure(el)
   }
   sumAll(page)
@@ -259,12 +277,14 @@ const keepFurniture = (page: Page): void => {
 /** The elements whose (not dropped) subtrees make the readable copy, in document order. */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true)
-  let content = pickContent(scoreCandidates(page), declaredMain(page))
+  let scores = noScores(page)
+  let content = pickContent(scores, scoreCandidates(page, scores), declaredMain(page))
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
-    const again = pickContent(scoreCandidates(page), declaredMain(page))
+    scores = noScores(page)
+    const again = pickContent(scores, scoreCandidates(page, scores), declaredMain(page))
     if (!enough(again)) {
       dropFurniture(page)
       return declaredContent(page)
@@ -273,7 +293,7 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
-  clean(page, roots, content.best)
+  clean(page, scores, roots, content.best)
   dropTrailingNotes(roots)
   dropEmptyHeadings(roots)
   return roots

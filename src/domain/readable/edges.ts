@@ -163,7 +163,7 @@ export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
       taken.add(el)
       continue
     }
-    if (el.drop && el.marked === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+    if (el.drop && el.marks.furniture === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
       revived.push(el)
       taken.add(el)
       continue
@@ -200,6 +200,6 @@ const setDropped = (page: Page, el: El, dropped: boolean): void => {
     const d = page.all[i]!
     if (d.parent === undefined || !inside.has(d.parent)) break
     inside.add(d)
-    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marked === 2
+    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marks.furniture === 2
   }
 }

@@ -61,9 +61,8 @@ export interface El {
    * false for text not looked at (under an element dropped by its tag) and for merged runs.
    */
   plainText: boolean
-  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture. */
-  readonly weight: number
-  readonly marked: 0 | 1 | 2 | 3
+  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture (shared by elements with the same names). */
+  readonly marks: Marks
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text: number
   link: number
@@ -76,9 +75,6 @@ export interface El {
   allCommas: number
   /** Characters of paragraph text outside links in the subtree (blocks with at least `MIN_PARAGRAPH` of their own). */
   prose: number
-  /** Content score (see content.ts); `scored` once it is a candidate. */
-  score: number
-  scored: boolean
 }
 
 const element = (name: string, attribs: Attribs, order: number, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
@@ -93,20 +89,14 @@ const element = (name: string, attribs: Attribs, order: number, parent: El | und
   selfText: 0,
   selfCommas: 0,
   plainText: !drop,
-  weight: marks.weight,
-  marked: marks.furniture,
+  marks,
   text: 0,
   link: 0,
   own: 0,
   commas: 0,
   breaks: 0,
   allCommas: 0,
-  prose: 0,
-  // -0, not 0: a double from the start. Scores are fractions; a field created holding a small
-  // integer (0) changes representation at the first fraction, and V8 then migrates every element
-  // of the page to a new shape one by one (a runtime call each) the next time each is read.
-  score: -0,
-  scored: false
+  prose: 0
 })
 
 /** Elements rendered as blocks (they end the paragraph around them). */
