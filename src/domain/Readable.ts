@@ -33,7 +33,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   const page = parsePage(html)
   if (page === undefined) return flatBlocks(html)
   const roots = chooseContent(page)
-  return assemble(oneLineText(page.title), renderBlocks(roots, baseOf(page.baseHref, pageUrl)))
+  return assemble(oneLineText(page.title), renderBlocks(page.texts, roots, baseOf(page.baseHref, pageUrl)))
 }
 
 /** The document's blocks: the title as a first-level heading (else the first `# ` heading), then the body. */

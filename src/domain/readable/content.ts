@@ -64,7 +64,7 @@ const scoreOr0 = (scores: Scores, el: El): number => {
 
 const elements = (el: El): Array<El> => {
   const out: Array<El> = []
-  for (const c of el.children) if (typeof c !== "string" && !c.drop) out.push(c)
+  for (const c of el.children) if (typeof c !== "number" && !c.drop) out.push(c)
   return out
 }
 
@@ -244,7 +244,7 @@ const hasHeading = (el: El): boolean => {
   while (stack.length > 0) {
     const e = stack.pop()!
     if (isHeading(e.name)) return true
-    for (const c of e.children) if (typeof c !== "string" && !c.drop) stack.push(c)
+    for (const c of e.children) if (typeof c !== "number" && !c.drop) stack.push(c)
   }
   return false
 }
@@ -294,7 +294,7 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
   clean(page, scores, roots, content.best)
-  dropTrailingNotes(roots)
-  dropEmptyHeadings(roots)
+  dropTrailingNotes(page.texts, roots)
+  dropEmptyHeadings(page.texts, roots)
   return roots
 }

@@ -3,7 +3,7 @@
  * before it, headings and pseudo-headings left with nothing under them, and italic notes after it.
  */
 import { droppedTag } from "./boilerplate.js"
-import { type El, measure, type Node, type Page, textContent } from "./tree.js"
+import { type El, measure, type Node, type Page, textContent, type Texts } from "./tree.js"
 
 /** `h1` to `h6` (tag names are lowercase). */
 export const isHeading = (name: string): boolean => {
@@ -18,7 +18,7 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
  * articles" over a list of links).
  */
-export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
+export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>): void => {
   const open: Array<El> = []
   const close = (rank: number) => {
     let kept = 0
@@ -33,8 +33,8 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
     const stack: Array<Node> = [root]
     while (stack.length > 0) {
       const node = stack.pop()!
-      if (typeof node === "string") {
-        if (open.length > 0 && /\S/.test(node)) open.length = 0
+      if (typeof node === "number") {
+        if (open.length > 0 && /\S/.test(texts.of(node))) open.length = 0
         continue
       }
       if (node.drop) continue
@@ -45,7 +45,7 @@ export const dropEmptyHeadings = (roots: ReadonlyArray<El>): void => {
         continue
       }
       // A pseudo-heading closes nothing (two in a row are often captions of images between them).
-      if (pseudoHeading(node)) {
+      if (pseudoHeading(texts, node)) {
         open.push(node)
         continue
       }
@@ -66,15 +66,15 @@ const MAX_PSEUDO_HEADING = 80
  * with a colon ("More on this:", "Contact:"). Like a heading it is dropped when nothing follows it (the block it
  * introduced was dropped).
  */
-const pseudoHeading = (el: El): boolean => {
+const pseudoHeading = (texts: Texts, el: El): boolean => {
   if (el.name !== "p" || el.text === 0 || el.text > MAX_PSEUDO_HEADING || el.link > 0) return false
   let bold = true
   for (const c of el.children) {
-    if (typeof c === "string") {
-      if (/\S/.test(c)) bold = false
+    if (typeof c === "number") {
+      if (/\S/.test(texts.of(c))) bold = false
     } else if (!c.drop && c.name !== "b" && c.name !== "strong" && c.name !== "br") bold = false
   }
-  const text = textContent(el, true, true).trimEnd()
+  const text = textContent(texts, el, true, true).trimEnd()
   const last = text.charCodeAt(text.length - 1)
   // A bold line that ends a sentence is a sentence ("Thanks for reading.").
   return last === 58 /* : */ || last === 0xff1a || (bold && !SENTENCE_END.test(text))
@@ -86,7 +86,7 @@ const SENTENCE_END = /[.\u2026\u3002]["'\u201d\u2019\u00bb)]*$/
  * Paragraphs set all in italics at the very end of the content are the editor's notes on it
  * (a disclosure, the author's bio, "this story first appeared in…"), not the story.
  */
-export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
+export const dropTrailingNotes = (texts: Texts, roots: ReadonlyArray<El>): void => {
   // The content's blocks from the last backwards (the reverse of document order: an element after
   // everything inside it), up to the first that is not such a paragraph.
   const stack: Array<El> = []
@@ -98,7 +98,7 @@ export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
     while (stack.length > 0) {
       const el = stack.pop()!
       if (judge.pop()!) {
-        if (!italicParagraph(el)) return
+        if (!italicParagraph(texts, el)) return
         el.drop = true
         continue
       }
@@ -108,7 +108,7 @@ export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
         judge.push(true)
       }
       for (const k of el.children) {
-        if (typeof k === "string") continue
+        if (typeof k === "number") continue
         stack.push(k)
         judge.push(false)
       }
@@ -119,12 +119,12 @@ export const dropTrailingNotes = (roots: ReadonlyArray<El>): void => {
 const ITALIC = new Set(["em", "i"])
 
 /** A paragraph whose text is all inside `em`/`i`. */
-const italicParagraph = (el: El): boolean => {
+const italicParagraph = (texts: Texts, el: El): boolean => {
   if (el.name !== "p") return false
   let italic = false
   for (const c of el.children) {
-    if (typeof c === "string") {
-      if (/\S/.test(c)) return false
+    if (typeof c === "number") {
+      if (/\S/.test(texts.of(c))) return false
     } else if (!c.drop && c.name !== "br") {
       if (!ITALIC.has(c.name) && c.text > 0) return false
       if (ITALIC.has(c.name)) italic = true

@@ -50,7 +50,10 @@ const KEPT_LENGTH = new Set([...KEPT].map((n) => n.length))
 export interface TreeEvents {
   open(name: string, attribs: Attribs): void
   close(): void
+  /** Text with references decoded (or joined), as a string. */
   text(data: string): void
+  /** Text as written in the page, from `start` to `end` (nothing in it to decode). */
+  textAt(start: number, end: number): void
 }
 
 const P = new Set(["p"])
@@ -185,14 +188,24 @@ export const readElements = (html: string, events: TreeEvents): void => {
   /** Where the attribute value being read ends in the page (the character after it ends it). */
   let attribEnd = 0
   /** `s` (written in the page up to `end`) decoded with what follows it there. */
+  /** The first `&` at or after `from` (the page's length if none); texts come in page order, so it is looked for again only once passed. */
+  const amp = (from: number): number => {
+    const at = html.indexOf("&", from)
+    return at < 0 ? html.length : at
+  }
+  let nextAmp = -1
   const decodedAt = (s: string, end: number, decoder: (s: string) => string): string =>
     end < html.length ? decoder(s + html[end]!).slice(0, -1) : decoder(s)
   tokenizeHtml(html, {
     ontext(start, end) {
+      if (nextAmp < start) nextAmp = amp(start)
+      if (!undecoded || special === "raw" || nextAmp >= end) {
+        // (What the tokenizer reports at the page's end can lie outside it: kept as the slice it gives.)
+        return start >= 0 && start <= end && end <= html.length ? events.textAt(start, end) : events.text(html.slice(start, end))
+      }
       const data = html.slice(start, end)
-      if (!undecoded || special === "raw" || data.indexOf("&") < 0) events.text(data)
       // In a title, a `<` changes how the tokenizer reads what follows it (a possible end tag).
-      else events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
+      events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
     },
     ontextentity(cp) {
       events.text(String.fromCodePoint(cp))

@@ -9,7 +9,7 @@
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { markdownLink } from "./links.js"
 import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
-import { type El, type Node, textContent } from "./tree.js"
+import { type El, type Node, textContent, type Texts } from "./tree.js"
 
 const MAX_DEPTH = 120
 
@@ -17,6 +17,7 @@ const MAX_DEPTH = 120
 const MAX_MARKED_NESTING = 8
 
 interface Ctx {
+  readonly texts: Texts
   readonly base: URL | undefined
   /** Lists and quotes around this node; past `MAX_MARKED_NESTING` no more prefixes are added. */
   readonly nesting: number
@@ -27,13 +28,13 @@ const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6
 /** Whether an element is rendered as a block (`BLOCKS`; the tree marks them: no nearest block above). */
 const isBlock = (el: El): boolean => el.block === undefined && el.parent !== undefined
 
-const flatText = (node: El): string => finishInline(collapse(textContent(node, true, true)))
+const flatText = (ctx: Ctx, node: El): string => finishInline(collapse(textContent(ctx.texts, node, true, true)))
 
 /** Write the inline rendering of a node (text with links) into `run`. */
 const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
-  if (typeof node === "string") return run.textNode(node)
+  if (typeof node === "number") return run.textNode(ctx.texts.of(node))
   if (node.drop) return
-  if (depth > MAX_DEPTH) return run.piece(collapse(textContent(node, true, true)))
+  if (depth > MAX_DEPTH) return run.piece(collapse(textContent(ctx.texts, node, true, true)))
   if (node.name === "br") return run.lineBreak()
   if (node.name === "a") {
     const inner = new Run(true)
@@ -62,9 +63,9 @@ const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   const plain = el.plainText
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
-    if (typeof kid !== "string") inline(kid, ctx, depth, run)
-    else if (plain) run.piece(kid)
-    else run.textNode(kid)
+    if (typeof kid !== "number") inline(kid, ctx, depth, run)
+    else if (plain) run.piece(ctx.texts.of(kid))
+    else run.textNode(ctx.texts.of(kid))
   }
 }
 
@@ -87,7 +88,7 @@ const indent = (text: string, first: string, width: number): string => {
 
 const codeLanguage = (pre: El): string => {
   const classes = [pre.attribs.class ?? ""]
-  for (const c of pre.children) if (typeof c !== "string" && c.name === "code") classes.push(c.attribs.class ?? "")
+  for (const c of pre.children) if (typeof c !== "number" && c.name === "code") classes.push(c.attribs.class ?? "")
   for (const cls of classes) {
     const m = /(?:^|\s)(?:language|lang)-([A-Za-z0-9_+#.-]{1,32})(?:\s|$)/.exec(cls)
     if (m !== null) return m[1]!
@@ -95,8 +96,8 @@ const codeLanguage = (pre: El): string => {
   return ""
 }
 
-const codeBlock = (pre: El): string => {
-  const code = textContent(pre, false).replace(/\r\n?/g, "\n").replace(/^\n/, "").replace(/\s+$/, "")
+const codeBlock = (ctx: Ctx, pre: El): string => {
+  const code = textContent(ctx.texts, pre, false).replace(/\r\n?/g, "\n").replace(/^\n/, "").replace(/\s+$/, "")
   let fence = "```"
   while (code.includes(fence)) fence += "`"
   return `${fence}${codeLanguage(pre)}\n${code}\n${fence}`
@@ -105,16 +106,16 @@ const codeBlock = (pre: El): string => {
 const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLineOf(cell, ctx, depth).replace(/\|/g, "\\|")
 
 const table = (node: El, ctx: Ctx, depth: number): string => {
-  if (depth > MAX_DEPTH) return flatText(node)
+  if (depth > MAX_DEPTH) return flatText(ctx, node)
   const rows: Array<Array<string>> = []
   // Rows of this table only (not of nested tables), in document order.
   const collect = (el: El, level: number) => {
     for (const child of el.children) {
-      if (typeof child === "string" || child.drop) continue
+      if (typeof child === "number" || child.drop) continue
       if (child.name === "tr") {
         const cells: Array<string> = []
         for (const cell of child.children) {
-          if (typeof cell !== "string" && !cell.drop && (cell.name === "td" || cell.name === "th")) cells.push(cellText(cell, ctx, depth + 2))
+          if (typeof cell !== "number" && !cell.drop && (cell.name === "td" || cell.name === "th")) cells.push(cellText(cell, ctx, depth + 2))
         }
         rows.push(cells)
       } else if ((child.name === "thead" || child.name === "tbody" || child.name === "tfoot") && level < 2) {
@@ -139,16 +140,16 @@ const listStart = (start: string | undefined): number => {
 }
 
 const list = (node: El, ctx: Ctx, depth: number): string => {
-  if (depth > MAX_DEPTH) return flatText(node)
+  if (depth > MAX_DEPTH) return flatText(ctx, node)
   const ordered = node.name === "ol"
   const marked = ctx.nesting < MAX_MARKED_NESTING
   let next = listStart(node.attribs.start)
   const entries: Array<string> = []
-  const inner: Ctx = { base: ctx.base, nesting: ctx.nesting + 1 }
+  const inner: Ctx = { texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 }
   const kids = node.children
   for (let i = 0; i < kids.length; i++) {
     const child = kids[i]!
-    if (typeof child === "string" || child.drop) continue
+    if (typeof child === "number" || child.drop) continue
     // An entry of the list: a nested list is indented, anything else gets the next marker.
     if (child.name === "ul" || child.name === "ol") {
       const content = list(child, inner, depth + 1)
@@ -184,7 +185,7 @@ const pushNonEmpty = (out: Array<string>, text: string): void => {
 /** Render a block element as Markdown blocks, appended to `out`. */
 const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   const name = node.name
-  if (depth > MAX_DEPTH) return pushNonEmpty(out, flatText(node))
+  if (depth > MAX_DEPTH) return pushNonEmpty(out, flatText(ctx, node))
   const level = HEADINGS[name]
   if (level !== undefined) {
     const text = oneLineOf(node, ctx, depth)
@@ -207,7 +208,7 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
     case "listing":
     case "xmp":
     case "plaintext":
-      out.push(codeBlock(node))
+      out.push(codeBlock(ctx, node))
       return
     case "hr":
       out.push("---")
@@ -219,7 +220,7 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
       return pushNonEmpty(out, table(node, ctx, depth))
     case "blockquote": {
       const inner: Array<string> = []
-      blocks(node, { base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
+      blocks(node, { texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
       if (inner.length > 0) out.push(quoted(inner.join("\n\n"), ctx.nesting))
       return
     }
@@ -236,10 +237,10 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
   let run: Run | undefined
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!
-    if (typeof node === "string") {
+    if (typeof node === "number") {
       run ??= new Run(false)
-      if (plain) run.piece(node)
-      else run.textNode(node)
+      if (plain) run.piece(ctx.texts.of(node))
+      else run.textNode(ctx.texts.of(node))
     } else if (node.drop) continue
     else if (isBlock(node)) {
       if (run !== undefined) {
@@ -253,8 +254,8 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
 }
 
 /** The Markdown blocks of the content roots (each rendered as its children, in order). */
-export const renderBlocks = (roots: ReadonlyArray<El>, base: URL | undefined): Array<string> => {
-  const ctx: Ctx = { base, nesting: 0 }
+export const renderBlocks = (texts: Texts, roots: ReadonlyArray<El>, base: URL | undefined): Array<string> => {
+  const ctx: Ctx = { texts, base, nesting: 0 }
   const out: Array<string> = []
   for (const root of roots) {
     if (isBlock(root)) block(root, ctx, 1, out)

@@ -21,7 +21,78 @@ export const MAX_PARSE_DEPTH = 512
 /** Thrown out of the parser's callbacks when its stack of open elements passes `MAX_PARSE_DEPTH`. */
 export class TooDeep {}
 
-export type Node = El | string
+/** A child of an element: an element, or the number of a text node in the page's `Texts`. */
+export type Node = El | number
+
+/**
+ * The text nodes of a page, by number. Most are a range of the page as written (the tokenizer
+ * reports text as ranges): a number in a child list and two integers here, where a string per
+ * text node was an object for the collector to copy twice as it survived the parse, and a pointer
+ * from an older child list to a younger object on every store. A text with references decoded,
+ * or two joined that are not one range, is a string of its own.
+ */
+export class Texts {
+  private starts: Int32Array
+  private ends: Int32Array
+  private size = 0
+  private readonly own: Array<string> = []
+
+  constructor(readonly html: string, capacity: number) {
+    this.starts = new Int32Array(capacity)
+    this.ends = new Int32Array(capacity)
+  }
+
+  /** A new text node: `html` from `start` to `end`. */
+  range(start: number, end: number): number {
+    const k = this.next()
+    this.starts[k] = start
+    this.ends[k] = end
+    return k
+  }
+
+  /** A new text node holding `text`. */
+  string(text: string): number {
+    const k = this.next()
+    this.starts[k] = -1 - this.own.length
+    this.own.push(text)
+    return k
+  }
+
+  /** Whether text node `k` is a range of the page that ends where `start` begins. */
+  endsAt(k: number, start: number): boolean {
+    return this.starts[k]! >= 0 && this.ends[k] === start
+  }
+
+  /** Text node `k` (a range: see `endsAt`) extended to `end`. */
+  extend(k: number, end: number): void {
+    this.ends[k] = end
+  }
+
+  /** The text of node `k`. */
+  of(k: number): string {
+    const start = this.starts[k]!
+    return start >= 0 ? this.html.slice(start, this.ends[k]) : this.own[-1 - start]!
+  }
+
+  private next(): number {
+    if (this.size === this.starts.length) {
+      const starts = new Int32Array(this.size * 2 + 16)
+      const ends = new Int32Array(this.size * 2 + 16)
+      starts.set(this.starts)
+      ends.set(this.ends)
+      this.starts = starts
+      this.ends = ends
+    }
+    return this.size++
+  }
+}
+
+/** At least the number of text ranges the tokenizer reports for `html` (one before each `<`, one after the last), and one. */
+const textBound = (html: string): number => {
+  let n = 2
+  for (let i = html.indexOf("<"); i >= 0; i = html.indexOf("<", i + 1)) n++
+  return n
+}
 
 /** The characters of its own text a block needs to count as a paragraph. */
 export const MIN_PARAGRAPH = 25
@@ -115,6 +186,7 @@ export interface Page {
   readonly mains: ReadonlyArray<El>
   readonly title: string
   readonly baseHref: string | undefined
+  readonly texts: Texts
 }
 
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
@@ -134,9 +206,38 @@ export const parsePage = (html: string): Page | undefined => {
    * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
    * stale (overwritten, never read): shrinking the array's length would cost a runtime call per element.
    */
+  const texts = new Texts(html, textBound(html))
   const pending: Array<Node> = []
   let pendingSize = 0
   const starts: Array<number> = [0]
+  /** Count the visible characters and commas of `s` from `from` to `to` as text of the element on top, and whether it stays plain. */
+  const measureText = (s: string, from: number, to: number) => {
+    let plain = top.plainText
+    let n = 0
+    let commas = 0
+    let space = false
+    for (let i = from; i < to; i++) {
+      const c = s.charCodeAt(i)
+      if (c > 32 && c !== 160) {
+        n++
+        if (c < 128) {
+          if (c === 44) commas++
+          else if (MAY_ESCAPE_CODE[c] === 1) plain = false
+        } else if (c > 0x600) {
+          if (isComma(c)) commas++
+          else if (isWideSpace(c)) plain = false
+        }
+        space = false
+      } else {
+        // Whitespace other than one space at a time is collapsed.
+        if (c !== 32 || space) plain = false
+        space = true
+      }
+    }
+    top.selfText += n
+    top.selfCommas += commas
+    top.plainText = plain
+  }
   /** The element on top takes its children off the shared stack. */
   const closeTop = () => {
     const start = starts.pop()!
@@ -168,36 +269,21 @@ export const parsePage = (html: string): Page | undefined => {
       },
       text(data) {
         const last = pendingSize - 1
-        let plain = top.plainText
-        if (last >= starts[starts.length - 1]! && typeof pending[last] === "string") {
-          pending[last] += data
-          plain = false
-        } else pending[pendingSize++] = data
-        if (top.drop) return
-        let n = 0
-        let commas = 0
-        let space = false
-        for (let i = 0; i < data.length; i++) {
-          const c = data.charCodeAt(i)
-          if (c > 32 && c !== 160) {
-            n++
-            if (c < 128) {
-              if (c === 44) commas++
-              else if (MAY_ESCAPE_CODE[c] === 1) plain = false
-            } else if (c > 0x600) {
-              if (isComma(c)) commas++
-              else if (isWideSpace(c)) plain = false
-            }
-            space = false
-          } else {
-            // Whitespace other than one space at a time is collapsed.
-            if (c !== 32 || space) plain = false
-            space = true
-          }
-        }
-        top.selfText += n
-        top.selfCommas += commas
-        top.plainText = plain
+        if (last >= starts[starts.length - 1]! && typeof pending[last] === "number") {
+          pending[last] = texts.string(texts.of(pending[last] as number) + data)
+          top.plainText = false
+        } else pending[pendingSize++] = texts.string(data)
+        if (!top.drop) measureText(data, 0, data.length)
+      },
+      textAt(start, end) {
+        const last = pendingSize - 1
+        if (last >= starts[starts.length - 1]! && typeof pending[last] === "number") {
+          const k = pending[last] as number
+          if (texts.endsAt(k, start)) texts.extend(k, end)
+          else pending[last] = texts.string(texts.of(k) + html.slice(start, end))
+          top.plainText = false
+        } else pending[pendingSize++] = texts.range(start, end)
+        if (!top.drop) measureText(html, start, end)
       },
       close() {
         depth--
@@ -214,7 +300,7 @@ export const parsePage = (html: string): Page | undefined => {
     if (e instanceof TooDeep) return undefined
     throw e
   }
-  return { root, all, mains, title: title === undefined ? "" : textContent(title), baseHref }
+  return { root, all, mains, title: title === undefined ? "" : textContent(texts, title), baseHref, texts }
 }
 
 /**
@@ -260,13 +346,13 @@ export const sumAll = (page: Page): void => {
 }
 
 /** The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace). */
-export const textContent = (root: El, spaced = true, skipDropped = false): string => {
+export const textContent = (texts: Texts, root: El, spaced = true, skipDropped = false): string => {
   let out = ""
   const stack: Array<Node> = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
-    if (typeof node === "string") {
-      out += node
+    if (typeof node === "number") {
+      out += texts.of(node)
       continue
     }
     if (node !== root && skipDropped && node.drop) continue
