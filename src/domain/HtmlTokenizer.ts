@@ -126,7 +126,9 @@ export const tokenizeUndecoded = (html: string, cbs: TokenizerCallbacks): void =
         break
       }
       case State.BeforeTagName: {
-        const c = html.charCodeAt(i)
+        // The common tags' names are read on here, without a dispatch per state: a start tag's
+        // name (not one that may name a raw-text element) to its end, an end tag's to its `>`.
+        let c = html.charCodeAt(i)
         if (c === Char.ExclamationMark) {
           state = State.BeforeDeclaration
           sectionStart = i + 1
@@ -136,13 +138,46 @@ export const tokenizeUndecoded = (html: string, cbs: TokenizerCallbacks): void =
         } else if (isASCIIAlpha(c)) {
           const lower = c | 0x20
           sectionStart = i
-          state = lower === 0x73 /* s */
-            ? State.BeforeSpecialS
-            : lower === 0x74 /* t */ || lower === 0x78 /* x */
-            ? State.BeforeSpecialT
-            : State.InTagName
+          if (lower === 0x73 /* s */) state = State.BeforeSpecialS
+          else if (lower === 0x74 /* t */ || lower === 0x78 /* x */) state = State.BeforeSpecialT
+          else {
+            // InTagName.
+            do {
+              if (++i === len) break
+              c = html.charCodeAt(i)
+            } while (!isEndOfTagSection(c))
+            if (i === len) {
+              state = State.InTagName
+              break
+            }
+            cbs.onopentagname(sectionStart, i)
+            sectionStart = -1
+            state = State.BeforeAttributeName
+            break
+          }
         } else if (c === Char.Slash) {
           state = State.BeforeClosingTagName
+          if (++i === len) break
+          c = html.charCodeAt(i)
+          if (!isASCIIAlpha(c)) break
+          // InClosingTagName.
+          sectionStart = i
+          do {
+            if (++i === len) break
+            c = html.charCodeAt(i)
+          } while (c !== Char.Gt && !isWhitespace(c))
+          if (i === len) {
+            state = State.InClosingTagName
+            break
+          }
+          cbs.onclosetag(sectionStart, i)
+          sectionStart = -1
+          if (c === Char.Gt) {
+            state = State.Text
+            sectionStart = i + 1
+            i++
+          } else state = State.AfterClosingTagName
+          break
         } else {
           // Not a tag: text again, this character included (it may be another `<`).
           state = State.Text
@@ -241,26 +276,89 @@ export const tokenizeUndecoded = (html: string, cbs: TokenizerCallbacks): void =
         break
       }
       case State.BeforeAttributeName: {
-        let c = html.charCodeAt(i)
-        while (isWhitespace(c)) {
-          if (++i === len) break
-          c = html.charCodeAt(i)
-        }
-        if (i === len) break
-        if (c === Char.Gt) {
-          cbs.onopentagend(i)
-          if (isSpecial) {
-            state = State.InSpecialTag
-            sequenceIndex = 0
-          } else state = State.Text
-          sectionStart = i + 1
-        } else if (c === Char.Slash) {
-          state = State.InSelfClosingTag
-        } else {
-          state = State.InAttributeName
+        // A start tag's common attributes (`name`, `name="value"`, `name='value'`, `name=value`)
+        // are read on here, one after another, without a dispatch per state; at anything else
+        // (whitespace around `=`, a name after a name, the end of the input) this leaves
+        // htmlparser2's state at that character, and the dispatch goes on from there.
+        for (;;) {
+          let c = 0
+          while (i < len && isWhitespace((c = html.charCodeAt(i)))) i++
+          if (i === len) break
+          if (c === Char.Gt) {
+            cbs.onopentagend(i)
+            if (isSpecial) {
+              state = State.InSpecialTag
+              sequenceIndex = 0
+            } else state = State.Text
+            sectionStart = i + 1
+            i++
+            break
+          }
+          if (c === Char.Slash) {
+            state = State.InSelfClosingTag
+            i++
+            break
+          }
+          // InAttributeName.
           sectionStart = i
+          do {
+            if (++i === len) break
+            c = html.charCodeAt(i)
+          } while (c !== Char.Eq && !isEndOfTagSection(c))
+          if (i === len) {
+            state = State.InAttributeName
+            break
+          }
+          cbs.onattribname(sectionStart, i)
+          sectionStart = i
+          // AfterAttributeName.
+          if (c === Char.Slash || c === Char.Gt) {
+            cbs.onattribend(NO_VALUE, sectionStart)
+            sectionStart = -1
+            continue
+          }
+          if (c !== Char.Eq) {
+            state = State.AfterAttributeName
+            break
+          }
+          // BeforeAttributeValue.
+          if (++i === len) {
+            state = State.BeforeAttributeValue
+            break
+          }
+          c = html.charCodeAt(i)
+          if (c === Char.DoubleQuote || c === Char.SingleQuote) {
+            sectionStart = i + 1
+            const end = html.indexOf(c === Char.DoubleQuote ? "\"" : "'", sectionStart)
+            if (end < 0) {
+              state = c === Char.DoubleQuote ? State.InAttributeValueDq : State.InAttributeValueSq
+              i = len
+              break
+            }
+            cbs.onattribdata(sectionStart, end)
+            sectionStart = -1
+            cbs.onattribend(c === Char.DoubleQuote ? DOUBLE : SINGLE, end + 1)
+            i = end + 1
+            continue
+          }
+          if (isWhitespace(c)) {
+            state = State.BeforeAttributeValue
+            break
+          }
+          // InAttributeValueNq (`>` may end it at once: `a=>`).
+          sectionStart = i
+          while (c !== Char.Gt && !isWhitespace(c)) {
+            if (++i === len) break
+            c = html.charCodeAt(i)
+          }
+          if (i === len) {
+            state = State.InAttributeValueNq
+            break
+          }
+          cbs.onattribdata(sectionStart, i)
+          sectionStart = -1
+          cbs.onattribend(UNQUOTED, i)
         }
-        i++
         break
       }
       case State.InSelfClosingTag: {
