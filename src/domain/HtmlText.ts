@@ -27,8 +27,9 @@ interface SkipState {
 }
 
 /**
- * htmlparser2's tokenizer with its `fastForwardTo` (the skip to the next `<` through text, to the
- * next `>` or quote through a tag) done by `String.prototype.indexOf` instead of a loop over the
+ * htmlparser2's tokenizer (run when decoding; without decoding, HtmlTokenizer.ts runs instead)
+ * with its `fastForwardTo` (the skip to the next `<` through raw text, to the next `>` through a
+ * comment or after an end tag's name) done by `String.prototype.indexOf` instead of a loop over the
  * characters: the same result (the index of the character, or the buffer's last index and
  * `false`), a native scan (docs/performance.md, "Ingest"). `fastForwardTo` is private to
  * htmlparser2 10.1.0 (pinned in package.json); the tree builder's property test compares the
