@@ -27,6 +27,20 @@ export const timeSync = (runs: number, fn: () => void, warmup = 1): number => {
   return median(xs)
 }
 
+/** Medians of `fns`, each run `runs` times after `warmup` rounds, one run of each in turn (same conditions for all). */
+export const timeSyncAlternating = <const F extends ReadonlyArray<() => void>>(runs: number, fns: F, warmup = 1): { -readonly [K in keyof F]: number } => {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) fn()
+  const xs: Array<Array<number>> = fns.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    fns.forEach((fn, k) => {
+      const t = process.hrtime.bigint()
+      fn()
+      xs[k]!.push(Number(process.hrtime.bigint() - t) / 1e6)
+    })
+  }
+  return xs.map(median) as { -readonly [K in keyof F]: number }
+}
+
 export const timeAsync = async (runs: number, fn: () => Promise<unknown>, warmup = 1): Promise<number> => {
   for (let i = 0; i < warmup; i++) await fn()
   const xs: Array<number> = []
