@@ -9,7 +9,7 @@ import { Parser } from "htmlparser2"
 import { collapseWhitespace } from "../../src/domain/Quote.js"
 import { type Attribs, readElements } from "../../src/domain/readable/html.js"
 import { escapeInline } from "../../src/domain/readable/inline.js"
-import { type El, parsePage } from "../../src/domain/readable/tree.js"
+import { type El, parsePage, textContent } from "../../src/domain/readable/tree.js"
 
 const KEPT = ["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"] as const
 
@@ -107,6 +107,25 @@ describe("readable copy: tree builder", () => {
       }
     }
   }, { fastCheck: { numRuns: 3000 } })
+
+  it.prop("the tree's text nodes (ranges of the page, decoded strings, joined runs) hold the text Parser reports", [soup], ([html]) => {
+    const page = parsePage(html)
+    if (page === undefined) return
+    let expected = ""
+    for (const e of byParser(html)) {
+      if (e[0] === "text") expected += e[1]
+      else if (e[0] === "open" && e[1] === "br") expected += "\n"
+    }
+    expect(textContent(page.texts, page.root, false)).toBe(expected)
+  }, { fastCheck: { numRuns: 2000 } })
+
+  it("a page with more text nodes than its tags suggest keeps every one (decoded references)", () => {
+    // A `&` after the last `>` makes the tokenizer decode: each reference is a text event of its
+    // own and each joined run a new text node, far past the store's first estimate.
+    const html = `<p>${"a&amp;b ".repeat(2000)}</p>&`
+    const page = parsePage(html)!
+    expect(textContent(page.texts, page.root, false)).toBe(`${"a&b ".repeat(2000)}&`)
+  })
 
   it.prop("each element's subtree is Page.all from its order to its end", [soup], ([html]) => {
     const page = parsePage(html)
