@@ -89,9 +89,11 @@ export const ExecLive = Layer.effect(
             })
           }
         }
-        yield* sandbox.probe
-        // An unknown grant is refused before the lock, which would create `.dossier/` in a folder without one.
+        // An unknown grant is refused before the lock, which would create `.dossier/` in a folder
+        // without one; an unknown or hand-edited grant is named before the sandbox is looked for,
+        // so that a machine without one still says what is wrong with the grant.
         yield* xs.loadGrant(grantId)
+        yield* sandbox.probe
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
