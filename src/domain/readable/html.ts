@@ -187,13 +187,13 @@ export const readElements = (html: string, events: TreeEvents): void => {
   let special: "title" | "raw" | undefined
   /** Where the attribute value being read ends in the page (the character after it ends it). */
   let attribEnd = 0
-  /** `s` (written in the page up to `end`) decoded with what follows it there. */
   /** The first `&` at or after `from` (the page's length if none); texts come in page order, so it is looked for again only once passed. */
   const amp = (from: number): number => {
     const at = html.indexOf("&", from)
     return at < 0 ? html.length : at
   }
   let nextAmp = -1
+  /** `s` (written in the page up to `end`) decoded with what follows it there. */
   const decodedAt = (s: string, end: number, decoder: (s: string) => string): string =>
     end < html.length ? decoder(s + html[end]!).slice(0, -1) : decoder(s)
   tokenizeHtml(html, {

@@ -87,13 +87,6 @@ export class Texts {
   }
 }
 
-/** At least the number of text ranges the tokenizer reports for `html` (one before each `<`, one after the last), and one. */
-const textBound = (html: string): number => {
-  let n = 2
-  for (let i = html.indexOf("<"); i >= 0; i = html.indexOf("<", i + 1)) n++
-  return n
-}
-
 /** The characters of its own text a block needs to count as a paragraph. */
 export const MIN_PARAGRAPH = 25
 
@@ -206,10 +199,22 @@ export const parsePage = (html: string): Page | undefined => {
    * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
    * stale (overwritten, never read): shrinking the array's length would cost a runtime call per element.
    */
-  const texts = new Texts(html, textBound(html))
+  // A first capacity from the page's size (about one text node per 32 characters on text-heavy
+  // pages); the store grows past it.
+  const texts = new Texts(html, (html.length >>> 5) + 16)
   const pending: Array<Node> = []
   let pendingSize = 0
   const starts: Array<number> = [0]
+  /** Where in `pending` the element on top's last child is, when that child is a text (the next text joins it); else -1. */
+  const lastText = (): number => {
+    const last = pendingSize - 1
+    return last >= starts[starts.length - 1]! && typeof pending[last] === "number" ? last : -1
+  }
+  /** The text at `pending[at]` with `data` after it, as one text node (no longer text the tree left plain). */
+  const joinText = (at: number, data: string) => {
+    pending[at] = texts.string(texts.of(pending[at] as number) + data)
+    top.plainText = false
+  }
   /** Count the visible characters and commas of `s` from `from` to `to` as text of the element on top, and whether it stays plain. */
   const measureText = (s: string, from: number, to: number) => {
     let plain = top.plainText
@@ -268,21 +273,18 @@ export const parsePage = (html: string): Page | undefined => {
         top = el
       },
       text(data) {
-        const last = pendingSize - 1
-        if (last >= starts[starts.length - 1]! && typeof pending[last] === "number") {
-          pending[last] = texts.string(texts.of(pending[last] as number) + data)
-          top.plainText = false
-        } else pending[pendingSize++] = texts.string(data)
+        const at = lastText()
+        if (at >= 0) joinText(at, data)
+        else pending[pendingSize++] = texts.string(data)
         if (!top.drop) measureText(data, 0, data.length)
       },
       textAt(start, end) {
-        const last = pendingSize - 1
-        if (last >= starts[starts.length - 1]! && typeof pending[last] === "number") {
-          const k = pending[last] as number
-          if (texts.endsAt(k, start)) texts.extend(k, end)
-          else pending[last] = texts.string(texts.of(k) + html.slice(start, end))
+        const at = lastText()
+        if (at < 0) pending[pendingSize++] = texts.range(start, end)
+        else if (texts.endsAt(pending[at] as number, start)) {
+          texts.extend(pending[at] as number, end)
           top.plainText = false
-        } else pending[pendingSize++] = texts.range(start, end)
+        } else joinText(at, html.slice(start, end))
         if (!top.drop) measureText(html, start, end)
       },
       close() {
