@@ -16,6 +16,13 @@
  *
  * The states, their transitions and the callbacks' arguments are ported from htmlparser2 10.1.0's
  * `Tokenizer.js` (MIT licence, copyright 2010–2016 Felix Böhm and contributors).
+ *
+ * One file of some 600 lines, on purpose: the states are the cases of one loop over shared local
+ * variables (the index, the section's start, the state), which is what makes it fast; split into
+ * modules they would be functions passing that state back and forth. The common tag's name and
+ * attributes are read twice over, in `BeforeTagName`/`BeforeAttributeName` and in their own
+ * states: going through the state dispatch for them instead cost the tokenizer ~40% more time
+ * on the 2 MiB bench page (4.0 → 5.7 ms, median of 160 alternating runs).
  */
 import type { Tokenizer } from "htmlparser2"
 
