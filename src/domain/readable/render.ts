@@ -23,6 +23,15 @@ interface Ctx {
   readonly nesting: number
 }
 
+/** The context inside a list or a quote. */
+const nested = (ctx: Ctx): Ctx => ({ texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 })
+
+/** Write text node `k` into `run`: as it is when the tree found nothing in its element's text to rewrite (`plain`). */
+const writeText = (run: Run, ctx: Ctx, k: number, plain: boolean): void => {
+  if (plain) run.piece(ctx.texts.of(k))
+  else run.textNode(ctx.texts.of(k))
+}
+
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
 
 /** Whether an element is rendered as a block (`BLOCKS`; the tree marks them: no nearest block above). */
@@ -64,8 +73,7 @@ const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
     if (typeof kid !== "number") inline(kid, ctx, depth, run)
-    else if (plain) run.piece(ctx.texts.of(kid))
-    else run.textNode(ctx.texts.of(kid))
+    else writeText(run, ctx, kid, plain)
   }
 }
 
@@ -145,7 +153,7 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
   const marked = ctx.nesting < MAX_MARKED_NESTING
   let next = listStart(node.attribs.start)
   const entries: Array<string> = []
-  const inner: Ctx = { texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 }
+  const inner = nested(ctx)
   const kids = node.children
   for (let i = 0; i < kids.length; i++) {
     const child = kids[i]!
@@ -220,7 +228,7 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
       return pushNonEmpty(out, table(node, ctx, depth))
     case "blockquote": {
       const inner: Array<string> = []
-      blocks(node, { texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 }, depth + 1, inner)
+      blocks(node, nested(ctx), depth + 1, inner)
       if (inner.length > 0) out.push(quoted(inner.join("\n\n"), ctx.nesting))
       return
     }
@@ -239,8 +247,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
     const node = nodes[i]!
     if (typeof node === "number") {
       run ??= new Run(false)
-      if (plain) run.piece(ctx.texts.of(node))
-      else run.textNode(ctx.texts.of(node))
+      writeText(run, ctx, node, plain)
     } else if (node.drop) continue
     else if (isBlock(node)) {
       if (run !== undefined) {
