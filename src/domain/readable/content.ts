@@ -110,7 +110,7 @@ const scoreCandidates = (page: Page, scores: Scores): Array<El> => {
     let level = 0
     for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
       const at = a.order
-      if (Number.isNaN(scores[at]!)) {
+      if (!isScored(scores, a)) {
         scores[at] = (TAG_SCORE[a.name] ?? 0) + a.marks.weight
         candidates.push(a)
       }
