@@ -52,6 +52,20 @@ export const timeAsync = async (runs: number, fn: () => Promise<unknown>, warmup
   return median(xs)
 }
 
+/** `timeSyncAlternating` for async work (separate processes, say): one run of each in turn. */
+export const timeAsyncAlternating = async <const F extends ReadonlyArray<() => Promise<unknown>>>(runs: number, fns: F, warmup = 1): Promise<{ -readonly [K in keyof F]: number }> => {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn()
+  const xs: Array<Array<number>> = fns.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < fns.length; k++) {
+      const t = process.hrtime.bigint()
+      await fns[k]!()
+      xs[k]!.push(Number(process.hrtime.bigint() - t) / 1e6)
+    }
+  }
+  return xs.map(median) as { -readonly [K in keyof F]: number }
+}
+
 /** Run a command and fail loudly if it does not exit 0. */
 export const exec = (cmd: string, args: ReadonlyArray<string>, cwd?: string) => {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
