@@ -7,6 +7,8 @@
  *    (or, without curl, a node http GET + sha256). Target: <= 2x.
  * 2. Extraction throughput (MB/s) of the readable copy, against cheerio's parse alone.
  * 3. CLI start (`dossier ingest --dry-run`), reported separately against `node -e 0`.
+ * 4. One CLI process importing the page (`dossier ingest --file`: start, extraction in a cold V8,
+ *    two retained files), against one node process reading it and parsing it with cheerio.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
