@@ -54,9 +54,9 @@ export const bigPage = (): string => {
   return parts.join("")
 }
 
-const run = (cmd: string, args: ReadonlyArray<string>): Promise<string> =>
+const run = (cmd: string, args: ReadonlyArray<string>, cwd?: string): Promise<string> =>
   new Promise((resolve, reject) =>
-    execFile(cmd, [...args], { maxBuffer: 64 * MiB }, (err, stdout) => (err ? reject(err) : resolve(stdout)))
+    execFile(cmd, [...args], { cwd, maxBuffer: 64 * MiB }, (err, stdout) => (err ? reject(err) : resolve(stdout)))
   )
 
 /** The page server: serves the file named by argv[1] on 127.0.0.1 and prints its port. */
@@ -190,12 +190,12 @@ export const benchIngest = async (): Promise<void> => {
       const dir = path.join(scratch, `file${folders++}`)
       fs.mkdirSync(dir)
       fs.copyFileSync(pageFile, path.join(dir, "page.html"))
-      return new Promise<void>((resolve, reject) =>
-        execFile(process.execPath, [CLI, "ingest", "--file", "page.html", "--origin", "https://bench.example/article", "--json"], { cwd: dir, maxBuffer: 64 * MiB }, (err, stdout) =>
-          err ? reject(err) : JSON.parse(stdout).ok === true ? resolve() : reject(new Error(stdout))))
+      return run(process.execPath, [CLI, "ingest", "--file", "page.html", "--origin", "https://bench.example/article", "--json"], dir).then((stdout) => {
+        if (JSON.parse(stdout).ok !== true) throw new Error(stdout)
+      })
     }
-    const parseInProcess = () => run(process.execPath, ["-e", "require('cheerio/slim').load(require('node:fs').readFileSync(process.argv[1], 'utf8'))", pageFile])
-    const [imported, parsedCold] = await timeAsyncAlternating(7, [importOnce, parseInProcess], 1)
+    const parseInOneProcess = () => run(process.execPath, ["-e", "require('cheerio/slim').load(require('node:fs').readFileSync(process.argv[1], 'utf8'))", pageFile])
+    const [imported, parsedCold] = await timeAsyncAlternating(7, [importOnce, parseInOneProcess], 1)
     record({ name: "CLI ingest --file of the 2 MiB page (one process)", ms: imported, baseline: "node: read + cheerio parse", baselineMs: parsedCold, note: "start + extraction in a cold V8 + 2 retained files" })
   } finally {
     server.kill()
