@@ -26,12 +26,45 @@ export class GrantWidening extends Schema.TaggedError<GrantWidening>()("GrantWid
   }
 }
 
+/**
+ * Why a root was refused (`ProtectedPathInGrant.reason`): it would expose an always-protected path
+ * (`.dossier/`, `plan.md`); it is `research` or a study folder, which holds (or will hold) the
+ * study's journal; it lies in a journal's recovered or legacy folder; it is a work root in an area
+ * dossier owns (`research/sources`, `results`, `inputs`, `gate`); it lies inside (or, for the work
+ * root, contains) one of the grant's own `protected` entries, or one an ancestor grant protects;
+ * it overlaps the work root of another task's active grant.
+ */
+export const ProtectedReason = Schema.Literal(
+  "always-protected",
+  "study-folder",
+  "journal-file",
+  "dossier-owned",
+  "protected",
+  "ancestor-protected",
+  "other-task-work"
+)
+export type ProtectedReason = typeof ProtectedReason.Type
+
 export class ProtectedPathInGrant extends Schema.TaggedError<ProtectedPathInGrant>()("ProtectedPathInGrant", {
   path: Schema.String,
-  root: Schema.String
+  root: Schema.String,
+  reason: Schema.optionalWith(ProtectedReason, { exact: true })
 }) {
   override get message() {
-    return `The root '${this.root}' would expose the protected path '${this.path}'.`
+    switch (this.reason) {
+      case "study-folder":
+        return `The root '${this.root}' is a study folder: its journal '${this.path}' is always protected, whether or not it exists yet, and no entry of 'protected' can change that; grant a folder below it instead (e.g. '${this.root}/data').`
+      case "journal-file":
+        return `The root '${this.root}' lies in '${this.path}', which holds a study's journal; grant a folder outside it.`
+      case "dossier-owned":
+        return `The work root '${this.root}' lies in '${this.path}', which dossier owns and a run may never write; choose a work root elsewhere (e.g. 'research/<study>/runs/<name>').`
+      case "ancestor-protected":
+        return `The root '${this.root}' would expose '${this.path}', which an ancestor grant protects; a child grant never sees what an ancestor hides.`
+      case "other-task-work":
+        return `The root '${this.root}' overlaps '${this.path}', the work root of another task's active grant.`
+      default:
+        return `The root '${this.root}' would expose the protected path '${this.path}'.`
+    }
   }
 }
 

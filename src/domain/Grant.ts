@@ -9,7 +9,8 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
 import { InvalidInput, UnsafePath } from "./Errors.js"
-import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant } from "./ExecErrors.js"
+import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant, type ProtectedReason } from "./ExecErrors.js"
+import { RESERVED_STUDY_IDS } from "./Journal.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
 
 export const GRANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -110,21 +111,49 @@ export const derivedGrantId = (input: GrantInput): string => {
 
 /** Paths never visible to a confined run, whatever a grant says. */
 export const ALWAYS_PROTECTED = [".dossier", "plan.md", "research/<study>/research-events.jsonl"] as const
-const STUDY_RESERVED = new Set(["inputs", "sources", "results", "gate"])
+/** Folders of `research/` that are not studies (Journal's reserved study ids). */
+const STUDY_RESERVED = new Set(RESERVED_STUDY_IDS)
+/** Areas dossier owns below `research/`: readable by a run, never its work root. */
+export const OWNED_AREAS: ReadonlyArray<string> = ["research/sources", "research/results", "research/inputs", "research/gate"]
+/** Folders of a study that hold its journal's recovered tails and legacy snapshots. */
+const JOURNAL_FOLDERS = new Set(["recovered", "legacy"])
 
 /** `a` equals `b` or lies below it. */
 export const within = (a: string, b: string): boolean => a === b || isUnder(a, b)
 export const overlaps = (a: string, b: string): boolean => within(a, b) || within(b, a)
 
-/** The always-protected path a root would expose (or lie inside), if any. */
-export const alwaysProtectedIn = (root: string): string | undefined => {
-  if (within(root, ".dossier")) return ".dossier"
-  if (root === "plan.md") return "plan.md"
-  if (root === "research") return "research/<study>/research-events.jsonl"
+/** Why a root may not be granted whatever `protected` says, and the path it would expose. */
+export interface Reserved {
+  readonly path: string
+  readonly reason: ProtectedReason
+}
+
+/**
+ * The reason a root may never be granted, if any. Any root: `.dossier/` and below, `plan.md`,
+ * `research` itself, a study folder `research/<study>` (it holds — or will hold — the study's
+ * journal, manifest and index: a root is refused whether or not they exist yet, because a mask can
+ * only hide what exists when the run starts), and a study's `recovered/` or `legacy/` folder. A
+ * work root, besides: anything in `research/sources`, `research/results`, `research/inputs` or
+ * `research/gate` (write-once captures, bound results, input files, the gate's research).
+ */
+export const reservedRoot = (root: string, role: "input" | "work"): Reserved | undefined => {
+  if (within(root, ".dossier")) return { path: ".dossier", reason: "always-protected" }
+  if (root === "plan.md") return { path: "plan.md", reason: "always-protected" }
+  if (root === "research") return { path: "research/<study>/research-events.jsonl", reason: "study-folder" }
   const parts = root.split("/")
-  if (parts.length === 2 && parts[0] === "research" && !STUDY_RESERVED.has(parts[1]!)) return `${root}/research-events.jsonl`
+  if (parts[0] === "research" && parts.length >= 2 && !STUDY_RESERVED.has(parts[1]!)) {
+    if (parts.length === 2) return { path: `${root}/research-events.jsonl`, reason: "study-folder" }
+    if (JOURNAL_FOLDERS.has(parts[2]!)) return { path: parts.slice(0, 3).join("/"), reason: "journal-file" }
+  }
+  if (role === "work") {
+    const area = OWNED_AREAS.find((a) => within(root, a))
+    if (area !== undefined) return { path: area, reason: "dossier-owned" }
+  }
   return undefined
 }
+
+/** The always-protected path a root would expose (or lie inside), if any (any role). */
+export const alwaysProtectedIn = (root: string): string | undefined => reservedRoot(root, "input")?.path
 
 export interface CheckedPaths {
   readonly inputs: ReadonlyArray<string>
@@ -136,9 +165,9 @@ const normalized = (field: string, p: string): Either.Either<string, UnsafePath>
   Either.mapLeft(normalizeRelative(p), (e) => new UnsafePath({ path: `${field}: ${p}`, reason: e.reason }))
 
 /**
- * Normalize the roots and apply the protection rules: no root exposes an always-protected path;
- * no root lies inside a `protected` entry; the work root contains no `protected` entry (an
- * entry below an input root is masked in the sandbox instead); inputs and work do not overlap.
+ * Normalize the roots and apply the protection rules: no root is reserved (`reservedRoot`); no
+ * root lies inside a `protected` entry; the work root contains no `protected` entry (an entry
+ * below an input root is masked in the sandbox instead); inputs and work do not overlap.
  */
 export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, UnsafePath | ProtectedPathInGrant | InvalidInput> =>
   Either.gen(function*() {
@@ -153,14 +182,14 @@ export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, Unsaf
       const n = yield* normalized("protected", p)
       if (!prot.includes(n)) prot.push(n)
     }
-    for (const root of [...inputs, work]) {
-      const hit = alwaysProtectedIn(root)
-      if (hit !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: hit, root }))
+    for (const [root, role] of [...inputs.map((i) => [i, "input"] as const), [work, "work"] as const]) {
+      const hit = reservedRoot(root, role)
+      if (hit !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: hit.path, root, reason: hit.reason }))
       const inside = prot.find((p) => within(root, p))
-      if (inside !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inside, root }))
+      if (inside !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inside, root, reason: "protected" }))
     }
     const inWork = prot.find((p) => isUnder(p, work))
-    if (inWork !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work }))
+    if (inWork !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work, reason: "protected" }))
     const clash = inputs.find((i) => overlaps(i, work))
     if (clash !== undefined) {
       return yield* Either.left(
@@ -170,9 +199,44 @@ export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, Unsaf
     return { inputs, work, protected: prot }
   })
 
+/**
+ * What a grant hides, given what its ancestors hide: its own `protected` entries and every
+ * ancestor's (a child never sees what an ancestor protects). Refused when one of its roots lies
+ * inside an entry an ancestor protects, or its work root contains one (the work root is never
+ * masked): `ProtectedPathInGrant {reason: "ancestor-protected"}`. Entries come out normalized,
+ * each once, the grant's own first.
+ */
+export const inheritProtection = (
+  grant: { readonly inputs: ReadonlyArray<string>; readonly work: string; readonly protected: ReadonlyArray<string> },
+  ancestors: ReadonlyArray<{ readonly protected: ReadonlyArray<string> }>
+): Either.Either<ReadonlyArray<string>, ProtectedPathInGrant> => {
+  const out = [...grant.protected]
+  for (const a of ancestors) {
+    for (const p of a.protected) {
+      for (const root of [...grant.inputs, grant.work]) {
+        if (within(root, p)) return Either.left(new ProtectedPathInGrant({ path: p, root, reason: "ancestor-protected" }))
+      }
+      if (isUnder(p, grant.work)) return Either.left(new ProtectedPathInGrant({ path: p, root: grant.work, reason: "ancestor-protected" }))
+      if (!out.includes(p)) out.push(p)
+    }
+  }
+  return Either.right(out)
+}
+
 /** The `protected` entries that lie below one of the input roots: masked inside the sandbox. */
-export const maskedPaths = (grant: Pick<GrantContent, "inputs" | "protected">): ReadonlyArray<string> =>
+export const maskedPaths = (grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly protected: ReadonlyArray<string> }): ReadonlyArray<string> =>
   grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
+
+/**
+ * Whether a path of the work folder can be seen inside a sandbox of this grant: it lies in one of
+ * its roots and in none of the paths masked there (the model of the mounts `bwrapArgs` makes,
+ * with every mask present; the property tests hold the grant checks to it).
+ */
+export const visibleIn = (
+  grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly work: { readonly path: string }; readonly protected: ReadonlyArray<string> },
+  path: string
+): boolean =>
+  [...grant.inputs, grant.work].some((r) => within(path, r.path)) && !maskedPaths(grant).some((m) => within(path, m))
 
 // ---------------------------------------------------------------------------------------------
 // State and budget

@@ -29,7 +29,7 @@ import {
   sealExecution
 } from "../domain/Execution.js"
 import { BudgetExceeded, BudgetExhausted, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
-import { effectiveTerms, exhaustedResource, isRevoked, isShell, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
+import { effectiveTerms, exhaustedResource, inheritProtection, isRevoked, isShell, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
 import { Exec, type ExecShape, type OutputFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
@@ -111,8 +111,15 @@ export const ExecLive = Layer.effect(
           }
           const limits = runLimits(st.remaining, st.deadline, now)
           if (limits.wallSeconds < 1) return yield* new BudgetExhausted({ grantId, resource: "wallSeconds" })
+          // What every ancestor protects is hidden too (grants stored before children inherited it included).
+          const ancestors: Array<StoredGrant> = []
+          for (const a of st.chain.slice(1)) ancestors.push(yield* xs.loadGrant(a))
+          const hidden = yield* Either.match(
+            inheritProtection({ inputs: st.grant.inputs.map((i) => i.path), work: st.grant.work.path, protected: st.grant.protected }, ancestors),
+            { onLeft: Effect.fail, onRight: Effect.succeed }
+          )
           const masks: Array<{ path: string; directory: boolean }> = []
-          for (const m of maskedPaths(st.grant)) {
+          for (const m of maskedPaths({ inputs: st.grant.inputs, protected: hidden })) {
             const s = yield* store.stat(m).pipe(Effect.catchTag("UnsafePath", () => Effect.succeed(Option.none())))
             if (Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")) {
               masks.push({ path: m, directory: s.value.kind === "directory" })

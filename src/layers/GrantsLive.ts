@@ -22,6 +22,7 @@ import {
   type GrantEvent,
   GrantInput,
   grantState,
+  inheritProtection,
   NarrowInput,
   overlaps,
   remainingBudget,
@@ -67,6 +68,19 @@ export const GrantsLive = Layer.effect(
       return { grants, damaged, spent }
     })
     type Snapshot = Effect.Effect.Success<typeof snapshot>
+
+    /** The grant `id` and its ancestors that can be loaded, nearest first (stops at a cycle or a missing one). */
+    const chainOf = (snap: Snapshot, id: string): Array<{ grant: StoredGrant; events: ReadonlyArray<GrantEvent> }> => {
+      const out: Array<{ grant: StoredGrant; events: ReadonlyArray<GrantEvent> }> = []
+      let next: string | null = id
+      while (next !== null) {
+        const entry = snap.grants.get(next)
+        if (entry === undefined || out.some((c) => c.grant.id === next)) break
+        out.push(entry)
+        next = entry.grant.parent
+      }
+      return out
+    }
 
     const statusIn = (snap: Snapshot, id: string, now: Date): Effect.Effect<GrantStatus, DossierError> =>
       Effect.gen(function*() {
@@ -139,13 +153,18 @@ export const GrantsLive = Layer.effect(
           parent: input.parent ?? null,
           inputs,
           work,
-          protected: paths.protected,
+          protected: protectedAll,
           tools: [...new Set(input.tools)],
           budget: input.budget,
           deadline: normalizeTimestamp(input.deadline),
           network: "offline",
           candidateId: input.candidateId ?? null
         })
+        // A child hides what every ancestor hides; a root inside an ancestor's protected entry is refused.
+        const ancestorChain = input.parent === undefined ? [] : chainOf(snap, input.parent)
+        const protectedAll = yield* fromEither(
+          inheritProtection(paths, ancestorChain.map((a) => a.grant))
+        )
         const existing = snap.grants.get(id)
         if (existing !== undefined || snap.damaged.some((d) => d.id === id)) {
           if (existing === undefined || Either.isLeft(workNow)) return yield* new ConflictingGrant({ grantId: id })
@@ -170,7 +189,7 @@ export const GrantsLive = Layer.effect(
           if (st.state !== "active") continue
           for (const root of [...paths.inputs, paths.work]) {
             if (overlaps(root, other.grant.work.path)) {
-              return yield* new ProtectedPathInGrant({ path: other.grant.work.path, root })
+              return yield* new ProtectedPathInGrant({ path: other.grant.work.path, root, reason: "other-task-work" })
             }
           }
         }

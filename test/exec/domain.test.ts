@@ -83,7 +83,7 @@ describe("grant containment", () => {
     expect(alwaysProtectedIn(".dossier/grants")).toBe(".dossier")
     expect(alwaysProtectedIn("research")).toBe("research/<study>/research-events.jsonl")
     expect(alwaysProtectedIn("research/st")).toBe("research/st/research-events.jsonl")
-    expect(alwaysProtectedIn("research/sources")).toBeUndefined()
+    expect(alwaysProtectedIn("research/sources")).toBeUndefined() // readable; never a work root (reservedRoot)
     expect(alwaysProtectedIn("research/st/data")).toBeUndefined()
   })
 })
