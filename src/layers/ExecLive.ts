@@ -179,7 +179,9 @@ export const ExecLive = Layer.effect(
         const outputs: Array<OutputFile> = []
         const ignored = [...changes.ignored]
         for (const path of changes.files) {
-          const d = yield* Effect.either(store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER }))
+          // A run may hard-link files of its own work root to each other (a link across mounts is
+          // EXDEV): they are outputs; only their digests are taken.
+          const d = yield* Effect.either(store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false }))
           if (Either.isRight(d)) outputs.push({ path, bytes: d.right.bytes, sha256: d.right.sha256 })
           else if (d.left._tag === "FileNotFound") continue
           else if (d.left._tag === "UnsafePath") ignored.push({ path, kind: d.left.reason })
@@ -248,7 +250,7 @@ export const ExecLive = Layer.effect(
           ...execution.outputs.map((o) => ({ ...o, log: false }))
         ]
         for (const f of files) {
-          const d = yield* Effect.either(store.hash(f.path, { maxBytes: Number.MAX_SAFE_INTEGER }))
+          const d = yield* Effect.either(store.hash(f.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: f.log }))
           const expected = { sha256: f.sha256, bytes: f.bytes }
           if (Either.isRight(d)) {
             if (d.right.sha256 !== f.sha256 || d.right.bytes !== f.bytes) {

@@ -112,7 +112,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
     const opened = boundary.inParent(
       rel,
       false,
-      (dir, name) => openIn(rel, dir, name, O_RDONLY, options?.requireSingleLink === true, max),
+      (dir, name) => openIn(rel, dir, name, O_RDONLY, options?.requireSingleLink !== false, max),
       () => undefined
     )
     if (opened === undefined) throw new FileNotFound({ path: rel })
@@ -423,7 +423,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
   ) =>
     Effect.sync(() => {
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      const requireSingleLink = options?.requireSingleLink === true
+      const requireSingleLink = options?.requireSingleLink !== false
       const dirs = new Map<string, Dir | undefined | BoundaryError>()
       let scratch = Buffer.allocUnsafe(0)
       try {

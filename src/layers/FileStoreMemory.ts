@@ -99,7 +99,7 @@ export const makeMemoryFs = (): MemoryFs => {
       if (n === undefined) return yield* new FileNotFound({ path: rel })
       if (n.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
       if (n.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      if (options?.requireSingleLink === true && n.inode.links > 1) {
+      if (options?.requireSingleLink !== false && n.inode.links > 1) {
         return yield* new UnsafePath({ path: rel, reason: "hard-link" })
       }
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES

@@ -203,7 +203,8 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
         const sha = a["sha256"]
         const bytes = a["bytes"]
         // Both given and no file (yet): kept as given, as before; `inspect --verify` reports it missing.
-        const found = yield* store.hash(p, { maxBytes: ARTIFACT_MAX_BYTES }).pipe(
+        // An artifact is bound by its digest (never shown): a hard-linked one, as a run may leave, is hashed.
+        const found = yield* store.hash(p, { maxBytes: ARTIFACT_MAX_BYTES, requireSingleLink: false }).pipe(
           Effect.map(Option.some),
           Effect.catchTag("FileNotFound", (e) => (sha !== undefined && bytes !== undefined ? Effect.succeed(Option.none()) : Effect.fail(e)))
         )

@@ -1,7 +1,7 @@
 /**
  * FileStore: every read and write of the work folder goes through here. Paths are relative to
  * the work folder (`/`-separated); each is boundary-checked (no escape, no absolute path, no
- * symlink in any component, regular files only, optionally link count 1) before it is touched.
+ * symlink in any component, regular files only, link count 1 unless a read opts out) before it is touched.
  *
  * Layers: `FileStoreLive` (Node, in src/layers/FileStoreLive.ts) and `FileStoreMemory`
  * (src/layers/FileStoreMemory.ts), with the same semantics.
@@ -33,7 +33,13 @@ export interface EntryStat {
 export interface ReadOptions {
   /** Refuse files larger than this many bytes (`LimitExceeded {limit: "fileBytes"}`). Default 16 MiB. */
   readonly maxBytes?: number
-  /** Refuse hard-linked files (`UnsafePath {reason: "hard-link"}`), as for retained files. */
+  /**
+   * Refuse hard-linked files (`UnsafePath {reason: "hard-link"}`). **On by default**: a file with
+   * a second name may be one outside the work folder, so every read on a user's behalf (`--input`,
+   * `ingest --file`, the gate's files, stage files, sources, resources…) refuses it. `false` only
+   * where a run's or a result's digest is taken and its content never shown: a run's outputs in its
+   * work root, a journal artifact, a plan output.
+   */
   readonly requireSingleLink?: boolean
 }
 

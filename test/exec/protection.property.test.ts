@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
-import * as fc from "fast-check"
+import * as fc from "effect/FastCheck"
 import {
   checkContained,
   checkPaths,
