@@ -15,10 +15,60 @@ const NonEmpty = Schema.String.pipe(Schema.minLength(1))
 export const GapKind = Schema.Literal("maturity", "open-questions")
 export type GapKind = typeof GapKind.Type
 
+/** Categories research may decide (close with verified quotes). */
+export const RESEARCHABLE_CATEGORIES = [
+  "description",
+  "scope",
+  "technical",
+  "dependency",
+  "design",
+  "data",
+  "environment",
+  "estimate",
+  "other"
+] as const
 /** Categories research may never decide: they only ever become candidates. */
-export const NON_RESEARCHABLE_CATEGORIES: ReadonlyArray<string> = ["acceptance-criteria", "business-rule"]
+export const NON_RESEARCHABLE_CATEGORIES = ["acceptance-criteria", "business-rule"] as const
+/** Every category a blocker, an open question or a research gap may carry. */
+export const GAP_CATEGORIES = [...RESEARCHABLE_CATEGORIES, ...NON_RESEARCHABLE_CATEGORIES] as const
+
+/**
+ * Researchable only when it is one of the researchable categories (or absent): a category read
+ * from anywhere else — a misspelt `acceptance_criteria`, an unknown label in a recorded research —
+ * is never closed.
+ */
 export const isResearchable = (category: string | null): boolean =>
-  category === null || !NON_RESEARCHABLE_CATEGORIES.includes(category)
+  category === null || (RESEARCHABLE_CATEGORIES as ReadonlyArray<string>).includes(category)
+
+/** A label reduced to its letters, singular: `Acceptance_Criteria`, `acceptanceCriteria` → `acceptancecriterion`-like keys. */
+const spellingKey = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, "").replace(/(ies|ia|s)$/, (m) => (m === "ies" ? "y" : m === "ia" ? "ion" : ""))
+
+/** The category a misspelt label most likely means (same letters, case, separators or plural aside). */
+export const meantCategory = (label: string): string | undefined => {
+  const key = spellingKey(label)
+  return GAP_CATEGORIES.find((c) => spellingKey(c) === key)
+}
+
+/** Why a label is not a category, naming what it likely means and every allowed value. */
+export const categoryMessage = (label: unknown): string => {
+  const shown = typeof label === "string" ? `'${label}'` : JSON.stringify(label) ?? String(label)
+  const meant = typeof label === "string" ? meantCategory(label) : undefined
+  return `${shown} is not a category${meant === undefined ? "" : ` (did you mean '${meant}'?)`}; allowed: ${GAP_CATEGORIES.join(", ")} (research never closes ${NON_RESEARCHABLE_CATEGORIES.join(" or ")})`
+}
+
+/** A gap's category: an enumeration; anything else (a spelling variant included) is refused with the allowed values. */
+export const GapCategory = Schema.String.pipe(
+  Schema.filter((s): s is (typeof GAP_CATEGORIES)[number] => (GAP_CATEGORIES as ReadonlyArray<string>).includes(s), {
+    message: (issue) => categoryMessage(issue.actual)
+  })
+).annotations({
+  identifier: "GapCategory",
+  description:
+    `The category of a blocker, open question or gap: one of ${GAP_CATEGORIES.join(", ")}. Research never closes ${NON_RESEARCHABLE_CATEGORIES.join(" or ")}: they only become candidates. Any other value, a spelling variant such as acceptance_criteria included, is refused.`,
+  jsonSchema: { enum: [...GAP_CATEGORIES] }
+})
+export type GapCategory = typeof GapCategory.Type
+const Category = Schema.optional(Schema.NullOr(GapCategory))
 
 // ---------------------------------------------------------------------------------------------
 // Run state (lenient)
@@ -26,7 +76,7 @@ export const isResearchable = (category: string | null): boolean =>
 export const Blocker = Schema.Struct(
   {
     id: NonEmpty,
-    category: Schema.optional(Schema.NullOr(Schema.String))
+    category: Category
   },
   Rest
 ).annotations({ description: "A maturity blocker; further keys are kept." })
@@ -36,7 +86,7 @@ export const OpenQuestion = Schema.Struct(
   {
     id: NonEmpty,
     text: Schema.optional(Schema.String),
-    category: Schema.optional(Schema.NullOr(Schema.String))
+    category: Category
   },
   Rest
 ).annotations({ description: "An open analysis question; further keys are kept." })
@@ -96,7 +146,7 @@ export type CitedSource = typeof CitedSource.Type
 
 export const ResearchGap = Schema.Struct({
   id: NonEmpty.annotations({ description: "A blocker id (maturity) or an open question id (open-questions) of the state." }),
-  category: Schema.optional(Schema.NullOr(Schema.String)),
+  category: Category,
   status: GapStatus,
   answer: Schema.optional(Schema.NullOr(Schema.String)),
   sources: Schema.optionalWith(Schema.Array(CitedSource), { default: () => [] })

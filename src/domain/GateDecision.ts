@@ -349,10 +349,19 @@ export const recheck = (input: RecheckInput): RecheckOutcome => {
     const sources = g.sources.map((s) =>
       input.verify(s.label === undefined ? { ref: s.ref, quote: s.quote } : { label: s.label, ref: s.ref, quote: s.quote })
     )
+    const row = beforeBlockers.find((b) => asObject(b)["id"] === g.id)
+    // The category the blocker had (else the recorded one): a closure research may not make —
+    // acceptance criteria, business rules, or any label that is not a researchable category, as a
+    // state edited by hand may carry — is never applied.
+    const stated = row === undefined ? undefined : asObject(row)["category"]
+    const category = typeof stated === "string" ? stated : g.category
+    if (!isResearchable(category)) {
+      failed.push({ ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)), reason: "not-researchable", sources })
+      continue
+    }
     if (sources.length > 0 && sources.every((s) => s.verified)) {
       findings.push({ id: g.id, category: g.category, answer: g.answer, sources })
     } else {
-      const row = beforeBlockers.find((b) => asObject(b)["id"] === g.id)
       failed.push({ ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)), reason: "no-longer-verified", sources })
     }
   }

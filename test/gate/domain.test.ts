@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import { COMMENT_LIMITS, CUT_MARKER, limitComments, type ResearchGap, type RunState } from "../../src/domain/Gate.js"
+import { COMMENT_LIMITS, CUT_MARKER, type GapCategory, limitComments, type ResearchGap, type RunState } from "../../src/domain/Gate.js"
 import {
   decide,
   describeWithFindings,
@@ -39,7 +39,7 @@ const badSource = fc.oneof(
   fc.constantFrom("research/sources/edited.md", "research/sources/gone.md", "research/sources/unregistered.md", "descriptor:comment:zz", "https://elsewhere.test/")
     .map((ref) => ({ ref, quote: GOOD_QUOTE }))
 )
-const category = fc.constantFrom<string | null>(null, "description", "scope", "acceptance-criteria", "business-rule", "technical")
+const category = fc.constantFrom<GapCategory | null>(null, "description", "scope", "acceptance-criteria", "business-rule", "technical")
 const status = fc.constantFrom("closed" as const, "candidate" as const, "open" as const)
 const ids = ["b1", "b2", "b3", "b4"]
 

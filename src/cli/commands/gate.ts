@@ -15,7 +15,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       }
     ],
     description:
-      "Research before asking: in an unattended run (DOSSIER_UNATTENDED=1 or autopilot: true in the state) verify every quote the research output cites and close only the gaps it backs; acceptance criteria and business rules are never closed. Answers proceed or ask and records it in the state (atomically, compare-and-set). Otherwise a no-op: {active: false}.",
+      "Research before asking: in an unattended run (DOSSIER_UNATTENDED=1 or autopilot: true in the state) verify every quote the research output cites and close only the gaps it backs; acceptance criteria and business rules are never closed. Categories (of blockers, open questions and gaps): description, scope, technical, dependency, design, data, environment, estimate, other, acceptance-criteria, business-rule; research never closes the last two, and any other value (acceptance_criteria included) is refused: InvalidInput in the state, NoVerdict in research.json. Answers proceed or ask and records it in the state (atomically, compare-and-set). Otherwise a no-op: {active: false}.",
     flags: {
       workdir,
       json,
