@@ -73,7 +73,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   GrantNotFound: { retryable: false, area: "exec", hint: "Check the grant id (`dossier grant list`)." },
   ConflictingGrant: { retryable: false, area: "exec", hint: "Grants are immutable: give new content a new id (or omit the id to derive one)." },
   GrantWidening: { retryable: false, area: "exec", hint: "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field." },
-  ProtectedPathInGrant: { retryable: false, area: "exec", hint: "Choose roots that do not contain .dossier/, plan.md or a study journal; list holdouts below an input root in `protected`." },
+  ProtectedPathInGrant: { retryable: false, area: "exec", hint: "`reason` says why: no root may be or contain .dossier/ or plan.md, be `research` or a study folder research/<study> (grant a folder below it, e.g. research/<study>/data; `protected` cannot make it acceptable), or lie in a journal's recovered/legacy folder; a work root never lies in research/sources, results, inputs or gate; no root lies inside a `protected` entry of the grant or of an ancestor; holdouts below an input root go in `protected`." },
   GrantInactive: { retryable: false, area: "exec", hint: "The grant is revoked, expired or exhausted; ask for a new grant." },
   GrantDigestMismatch: { retryable: false, area: "exec", hint: "The stored grant was altered by hand; a person must investigate. It is never used." },
   RootIdentityChanged: { retryable: false, area: "exec", hint: "A granted directory was replaced or swapped for a link; restore it or create a new grant." },
