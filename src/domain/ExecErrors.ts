@@ -60,6 +60,10 @@ export class ProtectedPathInGrant extends Schema.TaggedError<ProtectedPathInGran
         return `The work root '${this.root}' lies in '${this.path}', which dossier owns and a run may never write; choose a work root elsewhere (e.g. 'research/<study>/runs/<name>').`
       case "ancestor-protected":
         return `The root '${this.root}' would expose '${this.path}', which an ancestor grant protects; a child grant never sees what an ancestor hides.`
+      case "protected":
+        return this.path.startsWith(`${this.root}/`)
+          ? `The root '${this.root}' contains the protected path '${this.path}', and a work root is never masked; move '${this.path}' out of it or choose a work root beside it.`
+          : `The root '${this.root}' lies inside the protected path '${this.path}'; choose a root outside it.`
       case "other-task-work":
         return `The root '${this.root}' overlaps '${this.path}', the work root of another task's active grant.`
       default:

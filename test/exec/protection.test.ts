@@ -72,6 +72,10 @@ describe("areas dossier owns are never a work root", () => {
     for (const work of ["research/exp/recovered", "research/exp/legacy/x"]) {
       expect(refused(dir, ["grant", "create", "--input", putInput(dir, "j.json", grantInput({ id: "j", work }))], "ProtectedPathInGrant").reason).toBe("journal-file")
     }
+    // A holdout inside the work root cannot be hidden: the message says what to do instead.
+    const w = refused(dir, ["grant", "create", "--input", putInput(dir, "hw.json", grantInput({ id: "hw", protected: ["research/exp/runs/r1/holdout"] }))], "ProtectedPathInGrant")
+    expect(w).toMatchObject({ reason: "protected", root: "research/exp/runs/r1", path: "research/exp/runs/r1/holdout" })
+    expect(w.message).toContain("a work root is never masked")
     // Reading them is fine.
     ok(dir, ["grant", "create", "--input", putInput(dir, "r.json", grantInput({ id: "r", inputs: ["research/sources"], protected: [] }))])
   })
