@@ -14,7 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
-import { InvalidInput } from "../domain/Errors.js"
+import { InvalidInput, UnsafePath } from "../domain/Errors.js"
 import {
   changedFiles,
   type ExecutionRecord,
@@ -120,7 +120,12 @@ export const ExecLive = Layer.effect(
           )
           const masks: Array<{ path: string; directory: boolean }> = []
           for (const m of maskedPaths({ inputs: st.grant.inputs, protected: hidden })) {
-            const s = yield* store.stat(m).pipe(Effect.catchTag("UnsafePath", () => Effect.succeed(Option.none())))
+            // A protected path that is a symlink, or reached through one, cannot be masked: what it
+            // names would be visible inside through the link. Refused, never run unmasked.
+            const s = yield* store.stat(m).pipe(Effect.catchTag("UnsafePath", (e) =>
+              e.reason === "symlink" ? Effect.fail(new UnsafePath({ path: m, reason: "symlink" })) : Effect.succeed(Option.none())
+            ))
+            if (Option.isSome(s) && s.value.kind === "symlink") return yield* new UnsafePath({ path: m, reason: "symlink" })
             if (Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")) {
               masks.push({ path: m, directory: s.value.kind === "directory" })
             }

@@ -59,6 +59,18 @@ describe("a child grant never sees what an ancestor protects", () => {
   })
 })
 
+describe("a protected path that cannot be masked", () => {
+  it.skipIf(!sandboxWorks)("a symlink (or a path through one) is refused at exec, never run unmasked", () => {
+    const dir = folder()
+    put(dir, "research/exp/data/kept/s.txt", "SECRET-BEHIND-LINK\n")
+    fs.symlinkSync("kept", path.join(dir, "research/exp/data/alias"))
+    createGrant(dir, { protected: ["research/exp/data/alias", "research/exp/data/alias/s.txt"] })
+    const e = refused(dir, ["exec", "--grant", "g1", "--", "/bin/cat", "/work/research/exp/data/alias/s.txt"], "UnsafePath")
+    expect(e).toMatchObject({ path: "research/exp/data/alias", reason: "symlink" })
+    expect(fs.existsSync(path.join(dir, ".dossier/executions")) ? fs.readdirSync(path.join(dir, ".dossier/executions")) : []).toEqual([])
+  })
+})
+
 describe("areas dossier owns are never a work root", () => {
   it("research/sources, results, inputs, gate and below, and a journal's folders, are refused with a clear message", () => {
     const dir = folder()
