@@ -98,7 +98,7 @@ export const ExecutionContent = Schema.Struct({
   /**
    * How the limits were enforced: memory `run` (one memory cgroup holds every process of the run,
    * its /tmp and /dev/shm to `memoryMiB` together) or `process` (each process on its own, by
-   * RLIMIT_AS; /tmp and /dev/shm each capped at `memoryMiB`). Absent in records made before it existed.
+   * RLIMIT_AS; /tmp and /dev/shm hold half of `memoryMiB` each). Absent in records made before it existed.
    */
   enforcement: Schema.optional(Schema.Struct({ memory: Schema.Literal("run", "process") })),
   /** The most memory the run's processes held at once (the memory cgroup's peak); null when not measured. */
@@ -262,10 +262,11 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
     else a.push("--ro-bind", s.path, s.path)
   }
   for (const e of plan.etc) a.push("--ro-bind", e, e)
-  // The only writable places besides the work root are /tmp and /dev/shm, each a tmpfs no larger
-  // than the memory budget (with a memory cgroup, their pages count against the run's memory);
-  // the sandbox's root and /dev are read-only once everything is mounted.
-  const tmpfsBytes = String(Math.max(1, Math.floor(plan.limits.memoryMiB * 1024 * 1024)))
+  // The only writable places besides the work root are /tmp and /dev/shm, each a tmpfs of half
+  // the memory budget, so that together they hold no more than the budget (with a memory cgroup
+  // their pages also count against the run's memory); the sandbox's root and /dev are read-only
+  // once everything is mounted.
+  const tmpfsBytes = String(Math.max(4096, Math.floor(plan.limits.memoryMiB * 1024 * 1024 / 2)))
   a.push("--proc", "/proc", "--dev", "/dev", "--size", tmpfsBytes, "--tmpfs", "/tmp", "--size", tmpfsBytes, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--dir", "/work")
   const host = (rel: string) => plan.sources?.[rel] ?? `${plan.root}/${rel}`
   for (const i of g.inputs) a.push("--ro-bind", host(i.path), inSandbox(i.path))

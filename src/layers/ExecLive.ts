@@ -174,13 +174,15 @@ export const ExecLive = Layer.effect(
         // MCP cancel, the server shutting down) ends the sandbox and the run is recorded
         // `cancelled` or `interrupted`; a signal to dossier or its stdout closing does the same
         // through RunStops. Only a refusal before the program started leaves no record.
-        const { outcome, before } = yield* Effect.uninterruptibleMask((restore) =>
+        return yield* Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {
             const stop = yield* Deferred.make<RunStop>()
             const unregister = registerRun((s) => Deferred.unsafeDone(stop, Exit.succeed(s)))
             return yield* Effect.gen(function*() {
               const before = yield* Effect.either(tree.scanUpTo(grant.work.path, MAX_WORK_ENTRIES))
-              const running = yield* Effect.fork(
+              // A daemon: an interruption of this fiber reaches its children at once, and the
+              // sandbox's watchdog must go on until the program is gone.
+              const running = yield* Effect.forkDaemon(
                 sandbox.run({ root, grant, argv, limits: marker.limits, masks }, { echo: options.echo, check, stop: Deferred.await(stop) })
               )
               const waited = yield* Effect.exit(restore(Fiber.join(running)))
@@ -194,11 +196,10 @@ export const ExecLive = Layer.effect(
                 yield* lock.withLock(store.remove(paths.running)).pipe(Effect.ignore)
                 return yield* Effect.failCause(ended.cause)
               }
-              return { outcome: ended.value, before }
+              return yield* record(admitted, ended.value, before, argv, options)
             }).pipe(Effect.ensuring(Effect.sync(unregister)))
           })
         )
-        return yield* Effect.uninterruptible(record(admitted, outcome, before, argv, options))
       })
 
     /** What the run left under the work root: bounded, never failing; what could not be read is a finding. */
@@ -292,6 +293,18 @@ export const ExecLive = Layer.effect(
             detail: `the kernel ended ${outcome.memory.oomKills} process(es) of the run at its memory limit of ${marker.limits.memoryMiB} MiB`
           })
         }
+        // `grant revoke` kills the sandbox of a run in flight itself (SIGKILL): such a run is
+        // recorded as killed by the revocation, not as a program that died of a signal.
+        let killed = outcome.killed
+        if (killed === null && outcome.stopped === null && (outcome.signal !== null || (outcome.exitCode ?? 0) >= 128)) {
+          for (const g of st.chain) {
+            const events = yield* Effect.either(xs.grantEvents(g))
+            if (Either.isRight(events) && isRevoked(events.right)) {
+              killed = { reason: "revoked", detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked` }
+              break
+            }
+          }
+        }
         const r = yield* lock.withLock(Effect.gen(function*() {
           const endedAt = options.now()
           const logs = [...findings]
@@ -306,11 +319,11 @@ export const ExecLive = Layer.effect(
             argv,
             startedAt: marker.startedAt,
             endedAt: endedAt.toISOString(),
-            status: outcome.killed !== null ? "killed" : outcome.stopped !== null ? outcome.stopped.status : "exited",
+            status: killed !== null ? "killed" : outcome.stopped !== null ? outcome.stopped.status : "exited",
             exitCode: outcome.exitCode,
             signal: outcome.signal,
-            reason: outcome.killed?.reason ?? null,
-            detail: outcome.killed?.detail ?? outcome.stopped?.detail ?? null,
+            reason: killed?.reason ?? null,
+            detail: killed?.detail ?? outcome.stopped?.detail ?? null,
             limits: marker.limits,
             cpuSeconds: outcome.cpuSeconds,
             maxRssKiB: outcome.maxRssKiB,
