@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
+import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
 import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
 import type { CommandSpec } from "./Spec.js"
 import { allSpecs } from "./Specs.js"
@@ -19,14 +20,18 @@ const wantsJson = argv.includes("--json")
 // A reader that closes the pipe early (`dossier … | head`) is not an error of ours: the answer is
 // printed last, after any write has finished, so leave quietly instead of printing a stack trace.
 // Any other failure to write stdout ends the process quietly too: one line on stderr, exit 74.
+// While `exec` relays a program's output, the run is ended and recorded first (exit 141 then).
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
+  if (outputClosed(e.code ?? "error")) return
+  if (e.code === "EPIPE") process.exit(interruptedExitCode() ?? process.exitCode ?? 0)
   outputFailure(e)
   process.exit(EXIT_OUTPUT_FAILED)
 })
 process.stderr.on("error", (e: NodeJS.ErrnoException) => {
-  // Nowhere left to say anything: leave with the exit code already set.
-  process.exit(e.code === "EPIPE" ? process.exitCode ?? 0 : EXIT_OUTPUT_FAILED)
+  // Nowhere left to say anything: leave with the exit code already set (a run in flight goes on;
+  // its stderr is no longer relayed).
+  if (inFlight() > 0) return
+  process.exit(e.code === "EPIPE" ? interruptedExitCode() ?? process.exitCode ?? 0 : EXIT_OUTPUT_FAILED)
 })
 
 const finish = (exit: Exit.Exit<void, unknown>) => {
@@ -34,6 +39,9 @@ const finish = (exit: Exit.Exit<void, unknown>) => {
     if (process.env["DOSSIER_DEBUG"] === "1") console.error(exit.cause)
     printDefect(wantsJson)
   }
+  // A run interrupted by a signal or a closed stdout was recorded; the exit code still says so.
+  const interrupted = interruptedExitCode()
+  if (interrupted !== null) process.exitCode = interrupted
 }
 
 const runCommand = (spec: CommandSpec, values: Record<string, unknown>) =>

@@ -33,7 +33,33 @@ export const KillReason = Schema.Literal(
 )
 export type KillReason = typeof KillReason.Type
 
-export const ExecutionStatus = Schema.Literal("exited", "killed", "lost")
+/**
+ * How a run ended: `exited` (on its own), `killed` (by the watchdog: see `reason`), `cancelled`
+ * (its request was cancelled: an MCP `notifications/cancelled`), `interrupted` (dossier was told
+ * to stop while it ran: a signal, its standard output closing, the MCP client going away), or
+ * `lost` (dossier ended without recording it; found and recorded by a later command).
+ */
+export const ExecutionStatus = Schema.Literal("exited", "killed", "cancelled", "interrupted", "lost")
+
+/** Why a run was ended on request rather than by the watchdog. */
+export interface RunStop {
+  readonly status: "cancelled" | "interrupted"
+  readonly detail: string
+}
+
+/**
+ * Something the record could not fully hold, or that happened to the run, said plainly:
+ * `outputs-incomplete` (the work root could not be scanned in full: too many entries, a path
+ * too long, an unreadable directory; the outputs listed are those that could be scanned),
+ * `output-unreadable` (a changed file could not be hashed), `logs-not-kept` (the disk was full:
+ * stdout/stderr were kept in part or not at all), `memory-limit` (the kernel ended processes
+ * of the run at its memory limit).
+ */
+export const RunFinding = Schema.Struct({
+  kind: Schema.Literal("outputs-incomplete", "output-unreadable", "logs-not-kept", "memory-limit"),
+  detail: Schema.String
+})
+export type RunFinding = typeof RunFinding.Type
 
 /** What a run is, known when it starts: shared by its in-flight marker and its record. */
 const runFields = {
@@ -68,7 +94,21 @@ export const ExecutionContent = Schema.Struct({
   stderr: LogFile,
   outputs: Schema.Array(OutputFile),
   /** Entries under the work root that are not regular files (symlinks, FIFOs…): listed, never followed or read. */
-  ignored: Schema.Array(Schema.Struct({ path: Schema.String, kind: Schema.String }))
+  ignored: Schema.Array(Schema.Struct({ path: Schema.String, kind: Schema.String })),
+  /**
+   * How the limits were enforced: memory `run` (one memory cgroup holds every process of the run,
+   * its /tmp and /dev/shm to `memoryMiB` together) or `process` (each process on its own, by
+   * RLIMIT_AS; /tmp and /dev/shm hold half of `memoryMiB` each). Absent in records made before it existed.
+   */
+  enforcement: Schema.optional(Schema.Struct({ memory: Schema.Literal("run", "process") })),
+  /** The most memory the run's processes held at once (the memory cgroup's peak); null when not measured. */
+  memoryPeakKiB: Schema.optional(Schema.NullOr(Schema.Number)),
+  /**
+   * The bytes of every regular file the run created or changed under the work root, listed in
+   * `outputs` or not (a record lists at most MAX_LISTED_OUTPUTS): what the run is charged.
+   */
+  outputBytes: Schema.optional(Schema.Number),
+  findings: Schema.optional(Schema.Array(RunFinding))
 })
 export type ExecutionContent = typeof ExecutionContent.Type
 
@@ -98,6 +138,15 @@ export const executionPaths = (id: string) => ({
 })
 
 export const MAX_LOG_BYTES = 8 * 1024 * 1024
+/** Entries of the work root a scan reads at most (before and after a run). */
+export const MAX_WORK_ENTRIES = 100_000
+/** Outputs (and ignored entries) a record lists at most, and the most bytes of their paths: a record stays loadable. */
+export const MAX_LISTED_OUTPUTS = 10_000
+export const MAX_LISTED_PATH_BYTES = 4 * 1024 * 1024
+
+/** What a run is charged for output: the recorded total, or the listed outputs of older records. */
+export const chargedOutputBytes = (r: { readonly outputBytes?: number | undefined; readonly outputs: ReadonlyArray<{ readonly bytes: number }> }): number =>
+  r.outputBytes ?? r.outputs.reduce((n, o) => n + o.bytes, 0)
 /** Processes (and threads) a run may have at once. */
 export const MAX_PROCESSES = 256
 
@@ -213,7 +262,12 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
     else a.push("--ro-bind", s.path, s.path)
   }
   for (const e of plan.etc) a.push("--ro-bind", e, e)
-  a.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/work")
+  // The only writable places besides the work root are /tmp and /dev/shm, each a tmpfs of half
+  // the memory budget, so that together they hold no more than the budget (with a memory cgroup
+  // their pages also count against the run's memory); the sandbox's root and /dev are read-only
+  // once everything is mounted.
+  const tmpfsBytes = String(Math.max(4096, Math.floor(plan.limits.memoryMiB * 1024 * 1024 / 2)))
+  a.push("--proc", "/proc", "--dev", "/dev", "--size", tmpfsBytes, "--tmpfs", "/tmp", "--size", tmpfsBytes, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--dir", "/work")
   const host = (rel: string) => plan.sources?.[rel] ?? `${plan.root}/${rel}`
   for (const i of g.inputs) a.push("--ro-bind", host(i.path), inSandbox(i.path))
   for (const m of plan.masks) {
@@ -228,6 +282,7 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
     ["TZ", "UTC"],
     ["DOSSIER_GRANT", g.id]
   ]
+  a.push("--remount-ro", "/")
   for (const [k, v] of env) a.push("--setenv", k, v)
   const l = plan.limits
   a.push(

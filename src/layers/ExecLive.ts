@@ -9,12 +9,15 @@
  *   3. under the lock: stdout/stderr and the sealed record are written once, the marker removed;
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
  */
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
-import { InvalidInput, UnsafePath } from "../domain/Errors.js"
+import { InvalidInput, type IoError, UnsafePath } from "../domain/Errors.js"
 import {
   changedFiles,
   type ExecutionRecord,
@@ -22,26 +25,32 @@ import {
   type KillReason,
   linkEvents,
   type LogFile,
+  MAX_LISTED_OUTPUTS,
+  MAX_LISTED_PATH_BYTES,
+  MAX_WORK_ENTRIES,
   narrowedBeyond,
   type OutputFile,
+  type RunFinding,
   runLimits,
   type RunningMarker,
-  sealExecution
+  type RunStop,
+  sealExecution,
+  type TreeEntry
 } from "../domain/Execution.js"
 import { BudgetExceeded, BudgetExhausted, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
 import { effectiveTerms, exhaustedResource, inheritProtection, isRevoked, isShell, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
 import { Exec, type ExecShape, type OutputFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
-import { Grants } from "../services/Grants.js"
+import { Grants, type GrantStatus } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
-import { type RunUsage, Sandbox } from "../services/Sandbox.js"
+import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
 import { WorkTree } from "../services/WorkTree.js"
 import { Workdir } from "../services/Workdir.js"
 import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
+import { registerRun } from "./RunStops.js"
 
-const MAX_WORK_ENTRIES = 100_000
 const MiB = 1024 * 1024
 
 const executionId = (now: Date): string =>
@@ -151,7 +160,6 @@ export const ExecLive = Layer.effect(
         const paths = executionPaths(marker.id)
 
         // 2. The run.
-        const before = yield* tree.scan(grant.work.path, MAX_WORK_ENTRIES)
         const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> => Effect.gen(function*() {
           const now = options.now()
           for (const g of st.chain) {
@@ -174,28 +182,148 @@ export const ExecLive = Layer.effect(
           return null
         }).pipe(Effect.catchAll(() => Effect.succeed({ reason: "revoked" as const, detail: "the grant's records could not be read" })))
 
-        // Refused before the program started (a root swapped since admission): no run, no charge.
-        const outcome = yield* sandbox.run({ root, grant, argv, limits: marker.limits, masks }, { echo: options.echo, check }).pipe(
-          Effect.tapError(() => lock.withLock(store.remove(paths.running)).pipe(Effect.ignore))
+        // From here on the run is recorded whatever happens to this fiber: an interruption (an
+        // MCP cancel, the server shutting down) ends the sandbox and the run is recorded
+        // `cancelled` or `interrupted`; a signal to dossier or its stdout closing does the same
+        // through RunStops. Only a refusal before the program started leaves no record.
+        return yield* Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function*() {
+            const stop = yield* Deferred.make<RunStop>()
+            const unregister = registerRun((s) => Deferred.unsafeDone(stop, Exit.succeed(s)))
+            return yield* Effect.gen(function*() {
+              const before = yield* Effect.either(tree.scanUpTo(grant.work.path, MAX_WORK_ENTRIES))
+              // A daemon: an interruption of this fiber reaches its children at once, and the
+              // sandbox's watchdog must go on until the program is gone.
+              const running = yield* Effect.forkDaemon(
+                sandbox.run({ root, grant, argv, limits: marker.limits, masks }, { echo: options.echo, check, stop: Deferred.await(stop) })
+              )
+              const waited = yield* Effect.exit(restore(Fiber.join(running)))
+              const ended = Exit.isInterrupted(waited)
+                ? yield* Deferred.succeed(stop, { status: "cancelled" as const, detail: "the request that started the run was cancelled" }).pipe(
+                  Effect.zipRight(Effect.exit(Fiber.join(running)))
+                )
+                : waited
+              if (Exit.isFailure(ended)) {
+                // Refused before the program started (a root swapped since admission): no run, no charge.
+                yield* lock.withLock(store.remove(paths.running)).pipe(Effect.ignore)
+                return yield* Effect.failCause(ended.cause)
+              }
+              return yield* record(admitted, ended.value, before, argv, options)
+            }).pipe(Effect.ensuring(Effect.sync(unregister)))
+          })
         )
+      })
 
-        const after = yield* tree.scan(grant.work.path, MAX_WORK_ENTRIES)
-        const changes = changedFiles(before, after)
+    /** What the run left under the work root: bounded, never failing; what could not be read is a finding. */
+    const outputsOf = (
+      workPath: string,
+      scannedBefore: Either.Either<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>
+    ) =>
+      Effect.gen(function*() {
+        const findings: Array<RunFinding> = []
+        const after = yield* Effect.either(tree.scanUpTo(workPath, MAX_WORK_ENTRIES))
+        const scanned = (e: typeof after, when: string) => {
+          if (Either.isLeft(e)) {
+            findings.push({ kind: "outputs-incomplete", detail: `the work root could not be scanned ${when} the run (${e.left._tag})` })
+            return []
+          }
+          if (e.right.incomplete !== null) findings.push({ kind: "outputs-incomplete", detail: `scanning the work root ${when} the run: ${e.right.incomplete}` })
+          return e.right.entries
+        }
+        const changes = changedFiles(scanned(scannedBefore, "before"), scanned(after, "after"))
+        const sizes = new Map(Either.isRight(after) ? after.right.entries.map((e) => [e.path, e.size]) : [])
         const outputs: Array<OutputFile> = []
-        const ignored = [...changes.ignored]
+        const ignored: Array<{ path: string; kind: string }> = []
+        let listedBytes = 0
+        let unlisted = 0
+        let outputBytes = 0
+        const room = (p: string) => outputs.length + ignored.length < MAX_LISTED_OUTPUTS && listedBytes + p.length <= MAX_LISTED_PATH_BYTES
+        for (const e of changes.ignored) {
+          if (!room(e.path)) {
+            unlisted++
+            continue
+          }
+          listedBytes += e.path.length
+          ignored.push(e)
+        }
         for (const path of changes.files) {
+          if (!room(path)) {
+            unlisted++
+            outputBytes += sizes.get(path) ?? 0
+            continue
+          }
           // A run may hard-link files of its own work root to each other (a link across mounts is
           // EXDEV): they are outputs; only their digests are taken.
           const d = yield* Effect.either(store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false }))
-          if (Either.isRight(d)) outputs.push({ path, bytes: d.right.bytes, sha256: d.right.sha256 })
-          else if (d.left._tag === "FileNotFound") continue
-          else if (d.left._tag === "UnsafePath") ignored.push({ path, kind: d.left.reason })
-          else return yield* d.left
+          if (Either.isRight(d)) {
+            listedBytes += path.length
+            outputs.push({ path, bytes: d.right.bytes, sha256: d.right.sha256 })
+            outputBytes += d.right.bytes
+          } else if (d.left._tag === "FileNotFound") continue
+          else if (d.left._tag === "UnsafePath") {
+            listedBytes += path.length
+            ignored.push({ path, kind: d.left.reason })
+          } else {
+            outputBytes += sizes.get(path) ?? 0
+            findings.push({ kind: "output-unreadable", detail: `'${path}' could not be hashed (${d.left._tag}); its size is charged` })
+          }
         }
+        if (unlisted > 0) {
+          findings.push({
+            kind: "outputs-incomplete",
+            detail: `${unlisted} changed entries are not listed: a record lists at most ${MAX_LISTED_OUTPUTS} (and ${MAX_LISTED_PATH_BYTES} bytes of paths); their sizes are charged`
+          })
+        }
+        return { outputs, ignored, outputBytes, findings }
+      })
 
-        // 3. The evidence, under the lock.
-        const record = yield* lock.withLock(Effect.gen(function*() {
+    /** Keep a log, or as much of it as the disk takes (the record says what was not kept). */
+    const keepLog = (path: string, captured: { bytes: Buffer; total: number }, findings: Array<RunFinding>) =>
+      retained(path, captured.bytes, captured.total).pipe(
+        Effect.catchTag("IoError", (e) => {
+          findings.push({ kind: "logs-not-kept", detail: `'${path}' could not be written (${e.code}); kept empty` })
+          return retained(path, Buffer.alloc(0), captured.total)
+        })
+      )
+
+    /** Step 3: the evidence, under the lock; then the journal links and the budget checks. */
+    const record = (
+      admitted: { st: GrantStatus; marker: RunningMarker },
+      outcome: SandboxOutcome,
+      before: Either.Either<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>,
+      argv: ReadonlyArray<string>,
+      options: Parameters<ExecShape["run"]>[2]
+    ) =>
+      Effect.gen(function*() {
+        const { st, marker } = admitted
+        const grant = st.grant
+        const grantId = grant.id
+        const paths = executionPaths(marker.id)
+        const scanned = yield* outputsOf(grant.work.path, before)
+        const findings = [...scanned.findings]
+        if (outcome.memory.oomKills > 0) {
+          findings.push({
+            kind: "memory-limit",
+            detail: `the kernel ended ${outcome.memory.oomKills} process(es) of the run at its memory limit of ${marker.limits.memoryMiB} MiB`
+          })
+        }
+        // `grant revoke` kills the sandbox of a run in flight itself (SIGKILL): such a run is
+        // recorded as killed by the revocation, not as a program that died of a signal.
+        let killed = outcome.killed
+        if (killed === null && outcome.stopped === null && (outcome.signal !== null || (outcome.exitCode ?? 0) >= 128)) {
+          for (const g of st.chain) {
+            const events = yield* Effect.either(xs.grantEvents(g))
+            if (Either.isRight(events) && isRevoked(events.right)) {
+              killed = { reason: "revoked", detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked` }
+              break
+            }
+          }
+        }
+        const r = yield* lock.withLock(Effect.gen(function*() {
           const endedAt = options.now()
+          const logs = [...findings]
+          const stdout = yield* keepLog(paths.stdout, outcome.stdout, logs)
+          const stderr = yield* keepLog(paths.stderr, outcome.stderr, logs)
           const r: ExecutionRecord = sealExecution({
             id: marker.id,
             grantId,
@@ -205,19 +333,23 @@ export const ExecLive = Layer.effect(
             argv,
             startedAt: marker.startedAt,
             endedAt: endedAt.toISOString(),
-            status: outcome.killed === null ? "exited" : "killed",
+            status: killed !== null ? "killed" : outcome.stopped !== null ? outcome.stopped.status : "exited",
             exitCode: outcome.exitCode,
             signal: outcome.signal,
-            reason: outcome.killed?.reason ?? null,
-            detail: outcome.killed?.detail ?? null,
+            reason: killed?.reason ?? null,
+            detail: killed?.detail ?? outcome.stopped?.detail ?? null,
             limits: marker.limits,
             cpuSeconds: outcome.cpuSeconds,
             maxRssKiB: outcome.maxRssKiB,
             wallSeconds: Math.round(outcome.wallMs) / 1000,
-            stdout: yield* retained(paths.stdout, outcome.stdout.bytes, outcome.stdout.total),
-            stderr: yield* retained(paths.stderr, outcome.stderr.bytes, outcome.stderr.total),
-            outputs,
-            ignored
+            stdout,
+            stderr,
+            outputs: scanned.outputs,
+            ignored: scanned.ignored,
+            enforcement: { memory: outcome.memory.enforcement },
+            memoryPeakKiB: outcome.memory.peakKiB,
+            outputBytes: scanned.outputBytes,
+            findings: logs
           })
           yield* store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`)
           yield* store.remove(paths.running)
@@ -226,20 +358,19 @@ export const ExecLive = Layer.effect(
 
         let linked: { study: string; appended: ReadonlyArray<string>; skipped: ReadonlyArray<string> } | null = null
         if (options.study !== null && options.candidateId !== null) {
-          const a = yield* journal.append(options.study, linkEvents(record, options.candidateId))
+          const a = yield* journal.append(options.study, linkEvents(r, options.candidateId))
           linked = { study: options.study, appended: a.appended, skipped: a.skipped }
         }
         // The watchdog ends a run whose tree reaches its CPU limit; one that ended between two of
         // its checks may still have gone beyond it.
-        if (record.status === "exited" && record.cpuSeconds !== null && record.cpuSeconds > marker.limits.cpuSeconds) {
-          return yield* new BudgetExceeded({ grantId, resource: "cpuSeconds", executionId: record.id, limit: marker.limits.cpuSeconds, actual: record.cpuSeconds })
+        if (r.status === "exited" && r.cpuSeconds !== null && r.cpuSeconds > marker.limits.cpuSeconds) {
+          return yield* new BudgetExceeded({ grantId, resource: "cpuSeconds", executionId: r.id, limit: marker.limits.cpuSeconds, actual: r.cpuSeconds })
         }
-        const outputBytes = outputs.reduce((n, o) => n + o.bytes, 0)
         const allowedBytes = Math.floor(st.remaining.outputMiB * MiB)
-        if (outputBytes > allowedBytes) {
-          return yield* new BudgetExceeded({ grantId, resource: "outputMiB", executionId: record.id, limit: allowedBytes, actual: outputBytes })
+        if (scanned.outputBytes > allowedBytes) {
+          return yield* new BudgetExceeded({ grantId, resource: "outputMiB", executionId: r.id, limit: allowedBytes, actual: scanned.outputBytes })
         }
-        return { execution: record, linked }
+        return { execution: r, linked }
       })
 
     const show: ExecShape["show"] = (id, options) =>

@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import type { IoError, LimitExceeded, UnsafePath, EditedRetainedFile } from "../domain/Errors.js"
 import {
+  chargedOutputBytes,
   EXECUTION_ID,
   type ExecutionRecord,
   ExecutionRecord as ExecutionRecordSchema,
@@ -104,7 +105,7 @@ export const makeExecutionStore = (store: FileStoreShape) => {
       add(r.right.grantId, {
         wallSeconds: r.right.wallSeconds,
         cpuSeconds: r.right.cpuSeconds ?? r.right.limits.cpuSeconds,
-        outputBytes: r.right.outputs.reduce((n, o) => n + o.bytes, 0)
+        outputBytes: chargedOutputBytes(r.right)
       })
     }
     for (const m of yield* runningMarkers) {

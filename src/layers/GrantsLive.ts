@@ -35,7 +35,8 @@ import { FileStore } from "../services/FileStore.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
 import { Lock } from "../services/Lock.js"
 import { WorkTree } from "../services/WorkTree.js"
-import { grantPath, makeExecutionStore } from "./ExecutionStore.js"
+import { grantPath, makeExecutionStore, ownerAlive } from "./ExecutionStore.js"
+import { killSandboxes } from "./ProcessTree.js"
 
 const decodeInput = decodeWith(GrantInput)
 const decodeNarrow = decodeWith(NarrowInput)
@@ -247,6 +248,12 @@ export const GrantsLive = Layer.effect(
         }
         const appended = before.state !== "revoked" || !before.events.some((e) => e.type === "revoked")
         if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
+        // A revocation ends the runs in flight of the grant and its descendants at once, whatever
+        // the `dossier exec` (or MCP server) that started them is doing; it records them `killed`.
+        const ended = new Set([id, ...descendantsOf(snap, id)])
+        for (const m of yield* xs.runningMarkers) {
+          if (ended.has(m.grantId) && ownerAlive(m.owner)) killSandboxes(m.owner.pid, ended)
+        }
         const after = yield* statusIn(yield* snapshot, id, now)
         return { grant: after, appended, revoked: affected }
       })))

@@ -73,3 +73,32 @@ export const signal = (pid: number, sig: NodeJS.Signals) => {
     // already gone
   }
 }
+
+/** The command line of a process (its arguments), or null when it is gone. */
+const cmdline = (pid: number): ReadonlyArray<string> | null => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+  } catch {
+    return null
+  }
+}
+
+/**
+ * End at once (SIGKILL) the sandbox of every run of `grantIds` started by `ownerPid`: the
+ * processes below the run's wrapper, found as the owner's child whose command line carries
+ * `DOSSIER_GRANT <id>` (the sandbox's environment, set by dossier). The wrapper itself is left to
+ * report how the run ended, so that the owner still records it. Returns how many runs were hit.
+ */
+export const killSandboxes = (ownerPid: number, grantIds: ReadonlySet<string>): number => {
+  let hit = 0
+  for (const d of descendants(ownerPid)) {
+    if (d.ppid !== ownerPid) continue
+    const args = cmdline(d.pid)
+    if (args === null) continue
+    const at = args.indexOf("DOSSIER_GRANT")
+    if (at < 1 || args[at - 1] !== "--setenv" || !grantIds.has(args[at + 1] ?? "")) continue
+    hit++
+    for (const below of descendants(d.pid)) signal(below.pid, "SIGKILL")
+  }
+  return hit
+}

@@ -22,14 +22,15 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import { bwrapArgs, type KillReason, MAX_LOG_BYTES } from "../domain/Execution.js"
+import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 import { type Captured, Sandbox, type SandboxOutcome, type SandboxRequest, type SandboxShape } from "../services/Sandbox.js"
 import { descendants, signal, treeCpuSeconds } from "./ProcessTree.js"
-import { discover, type Machine, makeCgroup, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
+import { discover, type Machine, makeRunCgroups, memoryUse, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
 
 /**
- * The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, cgroup dir (or -), bwrap argv.
+ * The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, the number of
+ * cgroup directories to join, those directories, bwrap argv.
  * It is a child subreaper (PR_SET_CHILD_SUBREAPER): bwrap exits as soon as its PID namespace's init
  * reports the program's status, without reaping that init, so the init (and through it every
  * process of the namespace, which it reaps) is reparented here and reaped by the loop after
@@ -38,13 +39,14 @@ import { discover, type Machine, makeCgroup, removeCgroup, SYSCALLS } from "./Sa
  */
 const WRAPPER = String.raw`
 use strict; use Fcntl;
-my ($wait4, $prctl, $ppid, $cg, @cmd) = @ARGV;
+my ($wait4, $prctl, $ppid, $ncg, @cmd) = @ARGV;
+my @cgs = splice(@cmd, 0, $ncg);
 open(my $rep, ">&=", 3) or exit 120;
 fcntl($rep, F_SETFD, FD_CLOEXEC);
 select((select($rep), $| = 1)[0]);
 if ($prctl ne "-") { syscall($prctl + 0, 1, 9); syscall($prctl + 0, 36, 1); }
 exit 121 if getppid() != $ppid;
-if ($cg ne "-") { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
+for my $cg (@cgs) { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
 my $pid = fork(); exit 123 unless defined $pid;
 if ($pid == 0) { exec { $cmd[0] } @cmd; exit 127; }
 print $rep "pid $pid\n";
@@ -75,29 +77,69 @@ const TERM_GRACE_MS = 2000
 const WATCH_MS = 500
 const MAX_TIMER_MS = 2 ** 31 - 1
 
+/**
+ * One output stream of the program: the first MAX_LOG_BYTES are kept for the evidence, and with
+ * `echo` every byte is relayed to dossier's own stream. The relay holds at most one chunk: when
+ * the echo stream's buffer is full, the program's pipe is paused until it drains, so a slow
+ * reader slows the program (its writes block) instead of growing dossier's memory. When the echo
+ * stream closes or fails (a reader that went away), relaying stops; the program's output is
+ * still read and counted.
+ */
 class Capture {
   private readonly chunks: Array<Buffer> = []
   private kept = 0
   total = 0
-  constructor(private readonly echo: NodeJS.WriteStream | null) {}
-  push(b: Buffer) {
+  private echo: NodeJS.WritableStream | null
+  constructor(private readonly source: NodeJS.ReadableStream, echo: NodeJS.WriteStream | null) {
+    this.echo = echo !== null && !echo.destroyed && echo.writable ? echo : null
+    if (this.echo !== null) {
+      const gone = () => this.stopEcho()
+      echo!.once("close", gone)
+      echo!.once("error", gone)
+    }
+    source.on("data", (b: Buffer) => this.push(b))
+  }
+  private stopEcho() {
+    this.echo = null
+    this.source.resume()
+  }
+  private push(b: Buffer) {
     this.total += b.length
     if (this.kept < MAX_LOG_BYTES) {
       const take = b.subarray(0, MAX_LOG_BYTES - this.kept)
       this.chunks.push(take)
       this.kept += take.length
     }
-    this.echo?.write(b)
+    const echo = this.echo
+    if (echo === null) return
+    let full = false
+    try {
+      full = !echo.write(b)
+    } catch {
+      // A file as stdout is written synchronously and throws (its own handler reports it).
+      return this.stopEcho()
+    }
+    if (full) {
+      this.source.pause()
+      echo.once("drain", () => this.source.resume())
+    }
   }
   result(): Captured {
     return { bytes: Buffer.concat(this.chunks), total: this.total }
   }
 }
 
+/** How a run was ended early: by the watchdog (`killed`), or on request (`cancelled`, `interrupted`). */
+export type Ending =
+  | { readonly status: "killed"; readonly reason: KillReason; readonly detail: string }
+  | { readonly status: Stop["status"]; readonly reason: null; readonly detail: string }
+
+type Reported = Omit<SandboxOutcome, "killed" | "stopped" | "memory">
+
 interface Started {
-  readonly done: Promise<Omit<SandboxOutcome, "killed">>
-  readonly terminate: (reason: KillReason, detail: string) => void
-  readonly killed: () => { reason: KillReason; detail: string; signal: string } | null
+  readonly done: Promise<Reported>
+  readonly terminate: (ending: Ending) => void
+  readonly killed: () => (Ending & { signal: string }) | null
   /** CPU seconds the sandbox's processes used so far (0 before bwrap reported its pid). */
   readonly cpuSeconds: () => number
 }
@@ -127,7 +169,7 @@ const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: nu
   return { fds }
 }
 
-const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroup: string | null, echo: boolean): Started => {
+const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroups: ReadonlyArray<string>, echo: boolean): Started => {
   // In the wrapper (and bwrap) the roots' descriptors are 4, 5, … in this order.
   const sources = Object.fromEntries(roots.map((r, i) => [r.path, `/proc/self/fd/${4 + i}`]))
   const [w4, pr, close] = SYSCALLS[process.arch]!
@@ -144,22 +186,23 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
   const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
   let child: ReturnType<typeof spawn>
   try {
-    child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), cgroup ?? "-", m.bwrap, ...args], {
+    child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), String(cgroups.length), ...cgroups, m.bwrap, ...args], {
       stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd)],
-      env: {}
+      env: {},
+      // Its own session: a Ctrl-C meant for dossier reaches dossier, which ends the run and
+      // records it; the wrapper still dies with dossier (PR_SET_PDEATHSIG).
+      detached: true
     })
   } finally {
     for (const r of roots) fs.closeSync(r.fd)
   }
   const began = Date.now()
-  const out = new Capture(echo ? process.stdout : null)
-  const err = new Capture(echo ? process.stderr : null)
-  child.stdout!.on("data", (b: Buffer) => out.push(b))
-  child.stderr!.on("data", (b: Buffer) => err.push(b))
+  const out = new Capture(child.stdout!, echo ? process.stdout : null)
+  const err = new Capture(child.stderr!, echo ? process.stderr : null)
   let report = ""
   ;(child.stdio[3] as NodeJS.ReadableStream).on("data", (b: Buffer) => (report += b.toString("latin1")))
   let bwrapPid: number | null = null
-  let killed: { reason: KillReason; detail: string; signal: string } | null = null
+  let killed: (Ending & { signal: string }) | null = null
   let escalation: NodeJS.Timeout | undefined
   const bwrap = () => {
     if (bwrapPid === null) {
@@ -168,9 +211,9 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
     }
     return bwrapPid
   }
-  const terminate = (reason: KillReason, detail: string) => {
+  const terminate = (ending: Ending) => {
     if (killed !== null) return
-    killed = { reason, detail, signal: "SIGTERM" }
+    killed = { ...ending, signal: "SIGTERM" }
     const b = bwrap()
     if (b === null) {
       signal(child.pid!, "SIGKILL")
@@ -190,9 +233,9 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
   // enforces a wall limit beyond that.
   const wallMs = request.limits.wallSeconds * 1000
   const wall = wallMs <= MAX_TIMER_MS
-    ? setTimeout(() => terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`), wallMs)
+    ? setTimeout(() => terminate({ status: "killed", reason: "wall-time", detail: `ran for the ${request.limits.wallSeconds} s allowed` }), wallMs)
     : undefined
-  const done = new Promise<Omit<SandboxOutcome, "killed">>((resolve) => {
+  const done = new Promise<Reported>((resolve) => {
     child.on("close", (code, sig) => {
       if (wall !== undefined) clearTimeout(wall)
       if (escalation !== undefined) clearTimeout(escalation)
@@ -243,51 +286,84 @@ export const SandboxBwrap = Layer.effect(
     )
     const probe: SandboxShape["probe"] = Effect.asVoid(machine)
 
+    /**
+     * Run the program. Safe to run uninterruptibly (Exec does, so that an interrupted run is still
+     * recorded): `options.stop` completing ends the run (`cancelled` or `interrupted`), and the
+     * answer comes once every process of the sandbox is gone.
+     */
     const run: SandboxShape["run"] = (request, options) =>
       Effect.gen(function*() {
         const m = yield* machine
-        const cgroup = m.cgroup === null ? null : yield* Effect.try({
-          try: () => makeCgroup(m.cgroup!, request.limits.processes),
+        const cgroups = yield* Effect.try({
+          try: () => makeRunCgroups(m, request.limits.processes, request.limits.memoryMiB),
           catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
         })
+        const removeCgroups = Effect.forEach(cgroups.join, removeCgroup, { discard: true })
         const roots = openRoots(request)
         if ("changed" in roots) {
-          if (cgroup !== null) yield* removeCgroup(cgroup)
+          yield* removeCgroups
           return yield* new RootIdentityChanged({ grantId: request.grant.id, path: roots.changed })
         }
-        const started = yield* Effect.sync(() => start(m, request, roots.fds, cgroup, options.echo))
+        const started = yield* Effect.sync(() => start(m, request, roots.fds, cgroups.join, options.echo))
         const began = Date.now()
         // The most CPU time the watchdog saw the tree use: a lower bound of what it used, kept
-        // because the wrapper's own count can miss what processes killed with it had used.
+        // because the wrapper's own count can miss what processes killed with it had used. It is
+        // sampled until the tree is gone, so the grace period between SIGTERM and SIGKILL is counted.
         let seenCpuSeconds = 0
+        const sample = () => {
+          const cpuSeconds = started.cpuSeconds()
+          seenCpuSeconds = Math.max(seenCpuSeconds, cpuSeconds)
+          return cpuSeconds
+        }
+        const end = (ending: Ending) => Effect.sync(() => started.terminate(ending))
         const watchdog = Effect.gen(function*() {
           for (;;) {
             yield* Effect.sleep(WATCH_MS)
+            const cpuSeconds = sample()
+            if (started.killed() !== null) continue
             if (Date.now() - began >= request.limits.wallSeconds * 1000) {
-              return started.terminate("wall-time", `ran for the ${request.limits.wallSeconds} s allowed`)
+              yield* end({ status: "killed", reason: "wall-time", detail: `ran for the ${request.limits.wallSeconds} s allowed` })
+            } else if (cpuSeconds >= request.limits.cpuSeconds) {
+              yield* end({ status: "killed", reason: "cpu-time", detail: `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed` })
+            } else {
+              const hit = yield* options.check({ wallSeconds: (Date.now() - began) / 1000, cpuSeconds })
+              if (hit !== null && started.killed() === null) yield* end({ status: "killed", reason: hit.reason, detail: hit.detail })
             }
-            const cpuSeconds = started.cpuSeconds()
-            seenCpuSeconds = Math.max(seenCpuSeconds, cpuSeconds)
-            if (cpuSeconds >= request.limits.cpuSeconds) {
-              return started.terminate("cpu-time", `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed`)
-            }
-            const hit = yield* options.check({ wallSeconds: (Date.now() - began) / 1000, cpuSeconds })
-            if (hit !== null) return started.terminate(hit.reason, hit.detail)
           }
         })
-        const fiber = yield* Effect.fork(watchdog)
+        // Both run in their own interruptible fibers, whatever the caller's region.
+        const fibers = [
+          yield* Effect.fork(Effect.interruptible(watchdog)),
+          ...(options.stop === undefined ? [] : [yield* Effect.fork(Effect.interruptible(Effect.flatMap(options.stop, (s) => end({ ...s, reason: null }))))])
+        ]
         const reported = yield* Effect.promise(() => started.done)
-        yield* Fiber.interrupt(fiber)
-        const outcome = { ...reported, cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds) }
-        if (cgroup !== null) yield* removeCgroup(cgroup)
+        yield* Effect.forEach(fibers, Fiber.interrupt, { discard: true })
+        sample()
+        const memory = cgroups.memory === null ? null : memoryUse(cgroups.memory)
+        yield* removeCgroups
+        const outcome = {
+          ...reported,
+          cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
+          memory: {
+            enforcement: cgroups.memory === null ? "process" as const : "run" as const,
+            peakKiB: memory?.peakKiB ?? null,
+            oomKills: memory?.oomKills ?? 0
+          }
+        }
         const k = started.killed()
-        const killed: SandboxOutcome["killed"] = k === null ? null : { reason: k.reason, detail: k.detail }
+        const stopped: SandboxOutcome["stopped"] = k !== null && k.status !== "killed" ? { status: k.status, detail: k.detail } : null
+        const killed: SandboxOutcome["killed"] = k !== null && k.status === "killed" ? { reason: k.reason, detail: k.detail } : null
         const cpuLimitHit = k === null && outcome.cpuSeconds !== null && outcome.cpuSeconds >= request.limits.cpuSeconds * 0.9 &&
           (outcome.exitCode === 137 || outcome.exitCode === 152)
         if (cpuLimitHit) {
-          return { ...outcome, killed: { reason: "cpu-time" as const, detail: `used the ${request.limits.cpuSeconds} CPU seconds allowed` }, signal: outcome.exitCode === 137 ? "SIGKILL" : "SIGXCPU" }
+          return {
+            ...outcome,
+            killed: { reason: "cpu-time" as const, detail: `used the ${request.limits.cpuSeconds} CPU seconds allowed` },
+            stopped: null,
+            signal: outcome.exitCode === 137 ? "SIGKILL" : "SIGXCPU"
+          }
         }
-        return { ...outcome, killed, signal: k !== null && outcome.signal === null ? k.signal : outcome.signal }
+        return { ...outcome, killed, stopped, signal: k !== null && outcome.signal === null ? k.signal : outcome.signal }
       })
 
     return { probe, run }

@@ -1,8 +1,10 @@
 /**
  * What a confined run needs from the machine, found once: bubblewrap, perl, prlimit and env in
  * fixed system directories (never through PATH), the system directories and /etc files to mount,
- * and, when dossier runs as root (where RLIMIT_NPROC does not apply), a pids cgroup hierarchy.
- * Also the per-run pids cgroup itself.
+ * when dossier runs as root (where RLIMIT_NPROC does not apply) a pids cgroup hierarchy, and,
+ * where dossier may create one, a memory cgroup below its own (cgroup v1 memory controller, or a
+ * cgroup v2 subtree with the memory controller delegated) so that a run's memory is limited as a
+ * whole. Also the per-run cgroups themselves.
  */
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -19,6 +21,8 @@ export interface Machine {
   readonly prlimit: string
   readonly env: string
   readonly cgroup: string | null
+  /** Where a run's memory cgroup is made (below dossier's own cgroup), when anywhere. */
+  readonly memory: MemoryPlace | null
   readonly system: ReadonlyArray<{ readonly path: string; readonly link: string | null }>
   readonly etc: ReadonlyArray<string>
 }
@@ -59,6 +63,77 @@ const pidsCgroupRoot = (): string | null => {
   return null
 }
 
+/** A cgroup below which dossier may make a run's memory cgroup. */
+export interface MemoryPlace {
+  readonly version: 1 | 2
+  readonly parent: string
+  /** v2: the mount of the unified hierarchy (to tell whether the pids cgroup is on it). */
+  readonly mount: string
+}
+
+const readText = (p: string): string | null => {
+  try {
+    return fs.readFileSync(p, "utf8")
+  } catch {
+    return null
+  }
+}
+
+const writable = (dir: string): boolean => {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK)
+    return fs.statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Where a run's memory cgroup can be made: below this process's own cgroup (never above it, which
+ * would escape the limits the machine put on dossier), in the cgroup v1 memory hierarchy, or in
+ * the v2 hierarchy when the memory controller is (or can be) enabled for the children of that cgroup.
+ */
+export const memoryCgroupPlace = (): MemoryPlace | null => {
+  if (process.env["DOSSIER_MEMORY_CGROUP"] === "off") return null
+  const mounts = readText("/proc/self/mounts")
+  const own = readText("/proc/self/cgroup")
+  if (mounts === null || own === null) return null
+  const ownPath = (pred: (controllers: ReadonlyArray<string>, hierarchy: string) => boolean): string | null => {
+    for (const line of own.split("\n")) {
+      const m = /^(\d+):([^:]*):(.*)$/.exec(line)
+      if (m !== null && pred(m[2]!.split(","), m[1]!)) return m[3]!
+    }
+    return null
+  }
+  const under = (mount: string, rel: string) => rel === "/" ? mount : `${mount}${rel}`
+  for (const line of mounts.split("\n")) {
+    const [, dir, type, opts] = line.split(" ")
+    if (type !== "cgroup" || dir === undefined || !opts?.split(",").includes("memory")) continue
+    const rel = ownPath((c) => c.includes("memory"))
+    if (rel === null) continue
+    const parent = under(dir, rel)
+    if (writable(parent) && fs.existsSync(`${parent}/memory.limit_in_bytes`)) return { version: 1, parent, mount: dir }
+  }
+  for (const line of mounts.split("\n")) {
+    const [, dir, type] = line.split(" ")
+    if (type !== "cgroup2" || dir === undefined) continue
+    const rel = ownPath((c, h) => h === "0" && c.length === 1 && c[0] === "")
+    if (rel === null) continue
+    const parent = under(dir, rel)
+    if (!writable(parent) || !(readText(`${parent}/cgroup.controllers`) ?? "").split(/\s+/).includes("memory")) continue
+    if (!(readText(`${parent}/cgroup.subtree_control`) ?? "").split(/\s+/).includes("memory")) {
+      // Enabling it succeeds only where the cgroup holds no process of its own (or is the root).
+      try {
+        fs.writeFileSync(`${parent}/cgroup.subtree_control`, "+memory")
+      } catch {
+        continue
+      }
+    }
+    return { version: 2, parent, mount: dir }
+  }
+  return null
+}
+
 export const discover = (): Machine | string => {
   if (process.platform !== "linux") return `confined runs need Linux and bubblewrap; this is ${process.platform}`
   if (process.env["DOSSIER_SANDBOX"] === "unavailable") return "turned off by DOSSIER_SANDBOX=unavailable"
@@ -87,7 +162,7 @@ export const discover = (): Machine | string => {
     }
   }
   const etc = ETC_FILES.filter((p) => fs.existsSync(p))
-  return { bwrap, perl, prlimit, env, cgroup, system, etc }
+  return { bwrap, perl, prlimit, env, cgroup, memory: memoryCgroupPlace(), system, etc }
 }
 
 /** Remove the (empty) cgroups left by dossier processes that died before removing theirs. */
@@ -109,12 +184,89 @@ const removeStaleCgroups = (root: string) => {
   }
 }
 
-export const makeCgroup = (root: string, processes: number): string => {
-  removeStaleCgroups(root)
-  const dir = `${root}/dossier-${process.pid}-${randomBytes(4).toString("hex")}`
+const newCgroup = (parent: string): string => {
+  removeStaleCgroups(parent)
+  const dir = `${parent}/dossier-${process.pid}-${randomBytes(4).toString("hex")}`
   fs.mkdirSync(dir)
+  return dir
+}
+
+export const makeCgroup = (root: string, processes: number): string => {
+  const dir = newCgroup(root)
   fs.writeFileSync(`${dir}/pids.max`, String(processes))
   return dir
+}
+
+/** The cgroups of one run: those its wrapper joins, and the one that limits its memory (if any). */
+export interface RunCgroups {
+  readonly join: ReadonlyArray<string>
+  readonly memory: { readonly version: 1 | 2; readonly dir: string } | null
+}
+
+const removeNow = (dir: string) => {
+  try {
+    fs.rmdirSync(dir)
+  } catch {
+    // left for removeStaleCgroups
+  }
+}
+
+/**
+ * Make the cgroups of a run: the pids cgroup (as root) and a memory cgroup limited to `memoryMiB`
+ * (swap included) where the machine has a place for one. A memory cgroup that cannot be made is
+ * not an error: the run's memory is then limited per process (`enforcement.memory: "process"`).
+ * A pids cgroup that cannot be made is (it is what holds a root run to its process limit).
+ */
+export const makeRunCgroups = (m: { readonly cgroup: string | null; readonly memory: MemoryPlace | null }, processes: number, memoryMiB: number): RunCgroups => {
+  const bytes = String(Math.max(1, Math.floor(memoryMiB * 1024 * 1024)))
+  const place = m.memory
+  const makeMemory = (): RunCgroups["memory"] => {
+    if (place === null) return null
+    let dir: string | null = null
+    try {
+      dir = newCgroup(place.parent)
+      if (place.version === 1) {
+        fs.writeFileSync(`${dir}/memory.limit_in_bytes`, bytes)
+        if (fs.existsSync(`${dir}/memory.memsw.limit_in_bytes`)) fs.writeFileSync(`${dir}/memory.memsw.limit_in_bytes`, bytes)
+      } else {
+        fs.writeFileSync(`${dir}/memory.max`, bytes)
+        if (fs.existsSync(`${dir}/memory.swap.max`)) fs.writeFileSync(`${dir}/memory.swap.max`, "0")
+      }
+      return { version: place.version, dir }
+    } catch {
+      if (dir !== null) removeNow(dir)
+      return null
+    }
+  }
+  // One cgroup v2 hierarchy: a process is in one cgroup of it, so pids and memory share the run's cgroup.
+  if (place?.version === 2 && m.cgroup !== null && m.cgroup.startsWith(place.mount)) {
+    const memory = (readText(`${place.parent}/cgroup.subtree_control`) ?? "").split(/\s+/).includes("pids") ? makeMemory() : null
+    if (memory !== null) {
+      try {
+        fs.writeFileSync(`${memory.dir}/pids.max`, String(processes))
+        return { join: [memory.dir], memory }
+      } catch {
+        removeNow(memory.dir)
+      }
+    }
+    return { join: [makeCgroup(m.cgroup, processes)], memory: null }
+  }
+  const pids = m.cgroup === null ? null : makeCgroup(m.cgroup, processes)
+  const memory = makeMemory()
+  return { join: [...(pids === null ? [] : [pids]), ...(memory === null ? [] : [memory.dir])], memory }
+}
+
+/** What a run's memory cgroup saw: its peak use and how many processes the kernel ended at the limit. */
+export const memoryUse = (memory: NonNullable<RunCgroups["memory"]>): { peakKiB: number | null; oomKills: number } => {
+  const num = (text: string | null, key: string | null): number | null => {
+    if (text === null) return null
+    const v = key === null ? text.trim() : new RegExp(`^${key} (\\d+)$`, "m").exec(text)?.[1]
+    return v === undefined || !/^\d+$/.test(v) ? null : Number(v)
+  }
+  const d = memory.dir
+  const peak = memory.version === 1 ? num(readText(`${d}/memory.max_usage_in_bytes`), null) : num(readText(`${d}/memory.peak`), null)
+  const kills = memory.version === 1 ? num(readText(`${d}/memory.oom_control`), "oom_kill") : num(readText(`${d}/memory.events`), "oom_kill")
+  return { peakKiB: peak === null ? null : Math.ceil(peak / 1024), oomKills: kills ?? 0 }
 }
 
 /** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */

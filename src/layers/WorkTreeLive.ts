@@ -42,17 +42,26 @@ export const WorkTreeLive = Layer.effect(
         })
       )
 
-    const scan = (p: string, maxEntries: number) =>
+    /**
+     * The walk. `strict`: the first error or the entry limit fails it; otherwise the walk goes
+     * on past what it cannot read, stops at the limit, and says why it is incomplete.
+     */
+    const walkTree = (p: string, maxEntries: number, strict: boolean) =>
       Effect.flatMap(identity(p).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null))), (id) =>
         Effect.suspend(() => {
           const out: Array<TreeEntry> = []
-          if (id === null) return Effect.succeed(out)
+          const skipped = new Map<string, number>()
+          const skip = (why: string) => void skipped.set(why, (skipped.get(why) ?? 0) + 1)
+          let full = false
+          if (id === null) return Effect.succeed({ entries: out, incomplete: null as string | null })
           const walk = (rel: string): IoError | LimitExceeded | undefined => {
             let names: Array<string>
             try {
               names = fs.readdirSync(path.join(root, rel)).sort()
             } catch (e) {
-              return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+              if (strict) return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+              skip(`a directory could not be read (${codeOf(e)})`)
+              return undefined
             }
             for (const name of names) {
               const child = `${rel}/${name}`
@@ -60,10 +69,17 @@ export const WorkTreeLive = Layer.effect(
               try {
                 st = fs.lstatSync(path.join(root, child), { bigint: true })
               } catch (e) {
-                if (codeOf(e) === "ENOENT") continue
-                return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
+                // Gone since the listing, or a name that is not UTF-8 (read back mangled).
+                if (codeOf(e) === "ENOENT" && !name.includes("\uFFFD")) continue
+                if (strict) return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
+                skip(codeOf(e) === "ENOENT" ? "a name is not UTF-8" : `an entry could not be read (${codeOf(e)})`)
+                continue
               }
-              if (out.length >= maxEntries) return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
+              if (out.length >= maxEntries) {
+                if (strict) return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
+                full = true
+                return undefined
+              }
               const kind = kindOf(st)
               out.push({
                 path: child,
@@ -77,15 +93,25 @@ export const WorkTreeLive = Layer.effect(
               if (kind === "directory") {
                 const e = walk(child)
                 if (e !== undefined) return e
+                if (full) return undefined
               }
             }
             return undefined
           }
           const e = walk(id.path)
-          return e === undefined ? Effect.succeed(out) : Effect.fail(e)
+          if (e !== undefined) return Effect.fail(e)
+          const why = [
+            ...(full ? [`the walk stopped at ${maxEntries} entries`] : []),
+            ...[...skipped].map(([w, n]) => `${w}: ${n} time(s)`)
+          ]
+          return Effect.succeed({ entries: out, incomplete: why.length === 0 ? null : why.join("; ") })
         })
       )
 
-    return { identity, scan }
+    const scan = (p: string, maxEntries: number) => Effect.map(walkTree(p, maxEntries, true), (r) => r.entries)
+    const scanUpTo = (p: string, maxEntries: number) =>
+      walkTree(p, maxEntries, false) as Effect.Effect<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>
+
+    return { identity, scan, scanUpTo }
   })
 )

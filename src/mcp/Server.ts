@@ -23,6 +23,7 @@ import * as Stream from "effect/Stream"
 import { allSchemas } from "../cli/schemas/index.js"
 import { allSpecs } from "../cli/Specs.js"
 import { CommandsLive, type CommandServices } from "../layers/CommandsLive.js"
+import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
 import { JsonRpcGuard } from "./JsonRpcGuard.js"
 import { registerResources } from "./Resources.js"
@@ -64,11 +65,12 @@ const guardedStdin = (
       }),
       Stream.filterMap((chunk: Uint8Array | undefined) => Option.fromNullable(chunk)),
       // stdin closed: let the requests already handed over be answered before the server stops.
+      // A confined run in flight is ended and recorded `interrupted` (nobody is left to wait for it).
       Stream.concat(Stream.fromEffect(
-        Effect.repeat(Effect.sync(() => guard.inFlight), {
+        Effect.sync(() => stopAll({ status: "interrupted", detail: "the MCP client disconnected while the program ran" })).pipe(Effect.zipRight(Effect.repeat(Effect.sync(() => guard.inFlight), {
           until: (n) => n === 0,
           schedule: Schedule.spaced("10 millis")
-        }).pipe(Effect.timeout(DRAIN_MS), Effect.ignore)
+        }))).pipe(Effect.timeout(DRAIN_MS), Effect.ignore)
       ).pipe(Stream.drain))
     )
   ))

@@ -11,7 +11,7 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { KillReason, SandboxPlan } from "../domain/Execution.js"
+import type { KillReason, RunStop, SandboxPlan } from "../domain/Execution.js"
 import type { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 
 export interface Captured {
@@ -24,7 +24,15 @@ export interface Captured {
 export interface SandboxOutcome {
   readonly exitCode: number | null
   readonly signal: string | null
+  /** Ended by the watchdog. */
   readonly killed: { readonly reason: KillReason; readonly detail: string } | null
+  /** Ended on request (`options.stop`). */
+  readonly stopped: RunStop | null
+  /**
+   * How memory was limited: `run` (one memory cgroup for the whole run, its peak and how many of
+   * its processes the kernel ended at the limit) or `process` (RLIMIT_AS per process only).
+   */
+  readonly memory: { readonly enforcement: "run" | "process"; readonly peakKiB: number | null; readonly oomKills: number }
   readonly cpuSeconds: number | null
   readonly maxRssKiB: number | null
   readonly wallMs: number
@@ -51,6 +59,8 @@ export interface SandboxShape {
       readonly echo: boolean
       /** Called at least once a second while the program runs, with what it used so far; a reason ends it. */
       readonly check: (used: RunUsage) => Effect.Effect<{ readonly reason: KillReason; readonly detail: string } | null>
+      /** Completes when the run must end early (cancelled or interrupted); the answer still comes when the program is gone. */
+      readonly stop?: Effect.Effect<RunStop>
     }
   ) => Effect.Effect<SandboxOutcome, SandboxUnavailable | RootIdentityChanged>
 }

@@ -17,6 +17,15 @@ export interface WorkTreeShape {
   readonly identity: (path: string) => Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath>
   /** Every entry below a directory (not the directory itself), sorted by path; at most `maxEntries`. */
   readonly scan: (path: string, maxEntries: number) => Effect.Effect<ReadonlyArray<TreeEntry>, IoError | UnsafePath | LimitExceeded>
+  /**
+   * The same walk, bounded and never failing below the directory itself: it stops at `maxEntries`,
+   * and skips what cannot be read (a path too long for the system, an unreadable directory, a name
+   * that is not UTF-8). `incomplete` says why the entries are not all of them (null when they are).
+   */
+  readonly scanUpTo: (path: string, maxEntries: number) => Effect.Effect<{
+    readonly entries: ReadonlyArray<TreeEntry>
+    readonly incomplete: string | null
+  }, IoError | UnsafePath>
 }
 
 export class WorkTree extends Context.Tag("dossier/WorkTree")<WorkTree, WorkTreeShape>() {}

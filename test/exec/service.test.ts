@@ -22,6 +22,8 @@ const ended = (over: Partial<SandboxOutcome> = {}): SandboxOutcome => ({
   exitCode: 0,
   signal: null,
   killed: null,
+  stopped: null,
+  memory: { enforcement: "process", peakKiB: null, oomKills: 0 },
   cpuSeconds: 0.1,
   maxRssKiB: 1000,
   wallMs: 100,

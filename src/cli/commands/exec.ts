@@ -10,7 +10,7 @@ export const execDescriptions = {
   run: "Run one program confined to a grant (bubblewrap: no network, system directories and input roots read-only, protected paths hidden, " +
     "the work root the only writable place, a cleared environment, CPU/memory/process limits, wall time until the budget or deadline). " +
     "While it runs, revocation, narrowing, the deadline or a replaced root kill it (SIGTERM, SIGKILL after 2 s). " +
-    "The evidence is .dossier/executions/<id>.json (argv, times, status exited|killed|lost, exit code, CPU, max RSS, stdout/stderr digests, " +
+    "The evidence is .dossier/executions/<id>.json (argv, times, status exited|killed|cancelled|interrupted|lost, exit code, CPU, max RSS, stdout/stderr digests, " +
     "every file created or changed under the work root with its digest), sealed by a receipt digest. A non-zero exit is still a successful exec. " +
     "Give the program after --: dossier exec --grant G -- prog args.",
   show: "Show a recorded execution, re-verified by its receipt digest; --verify also re-hashes its stdout, stderr and outputs."

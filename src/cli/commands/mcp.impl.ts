@@ -5,11 +5,14 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { reraiseSignals } from "../../layers/RunStops.js"
 import { serve } from "../../mcp/Server.js"
 import { VERSION } from "../Usage.js"
 import { work } from "../Work.js"
 
 export const mcp = (o: { readonly workdir: string }) => {
+  // A signal that interrupts a confined run ends the server too, once the run is recorded.
+  reraiseSignals(true)
   const served = serve({
     dir: o.workdir,
     name: "dossier",
