@@ -29,7 +29,7 @@ import {
   sealExecution
 } from "../domain/Execution.js"
 import { BudgetExceeded, BudgetExhausted, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
-import { effectiveTerms, exhaustedResource, isRevoked, isShell, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
+import { effectiveTerms, execRefusal, exhaustedResource, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
 import { Exec, type ExecShape, type OutputFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
@@ -106,9 +106,8 @@ export const ExecLive = Layer.effect(
           if (st.state !== "active") return yield* new GrantInactive({ grantId, state: st.state })
           const changed = yield* changedRoot(st.grant)
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
-          if (isShell(argv[0]!) && !st.grant.tools.includes("bash")) {
-            return yield* new GrantWidening({ field: "tools", detail: `'${argv[0]}' is a shell and 'bash' is not among the grant's tools` })
-          }
+          const notAllowed = execRefusal(st.grant.tools, argv[0]!)
+          if (notAllowed !== null) return yield* new GrantWidening({ field: "tools", detail: notAllowed })
           const limits = runLimits(st.remaining, st.deadline, now)
           if (limits.wallSeconds < 1) return yield* new BudgetExhausted({ grantId, resource: "wallSeconds" })
           const masks: Array<{ path: string; directory: boolean }> = []
