@@ -199,6 +199,57 @@ export interface SandboxPlan {
 /** Where a work-folder-relative path appears inside the sandbox. */
 export const inSandbox = (rel: string): string => `/work/${rel}`
 
+/** The sandbox's PATH: where a program named without a slash is looked for. */
+export const SANDBOX_PATH = ["/usr/local/bin", "/usr/bin", "/bin"] as const
+
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`)
+
+/**
+ * Where the program of a run can be found, seen from inside the sandbox: the places on the machine
+ * (a system path, or a path relative to the work folder) that the sandbox shows at the name the
+ * program is given by, in the order `execvp` tries them. A name without a slash is looked for on
+ * the sandbox's PATH; a relative one is relative to the work root (the current directory there);
+ * `/work/<path>` exists only inside a granted root and outside a masked path; `/tmp` is empty at
+ * the start and nothing else holds a program. Empty: the program does not exist inside.
+ */
+export const programPlaces = (
+  program: string,
+  view: { readonly work: string; readonly inputs: ReadonlyArray<string>; readonly masks: ReadonlyArray<string> }
+): ReadonlyArray<{ readonly system: string } | { readonly folder: string }> => {
+  if (program === "") return []
+  if (!program.includes("/")) return SANDBOX_PATH.map((d) => ({ system: `${d}/${program}` }))
+  const abs = posixNormalize(program.startsWith("/") ? program : `${inSandbox(view.work)}/${program}`)
+  if (abs.startsWith("/work/")) {
+    const rel = abs.slice("/work/".length)
+    if (![view.work, ...view.inputs].some((r) => within(rel, r))) return []
+    if (view.masks.some((m) => within(rel, m))) return []
+    return [{ folder: rel }]
+  }
+  return SYSTEM_DIRS.some((d) => within(abs, d)) ? [{ system: abs }] : []
+}
+
+/** `.` and `..` resolved lexically in an absolute POSIX path (`..` at the top stays at `/`). */
+const posixNormalize = (abs: string): string => {
+  const out: Array<string> = []
+  for (const part of abs.split("/")) {
+    if (part === "" || part === ".") continue
+    if (part === "..") out.pop()
+    else out.push(part)
+  }
+  return `/${out.join("/")}`
+}
+
+/** Why a program cannot start inside the sandbox (said in sandbox terms), for `InvalidInput` at `program`. */
+export const programMissing = (program: string, work: string, found: "missing" | "directory" | "not-executable"): string =>
+  found === "directory"
+    ? `'${program}' is a directory inside the sandbox, not a program`
+    : found === "not-executable"
+    ? `'${program}' is not executable inside the sandbox (no execute permission)`
+    : program.includes("/")
+    ? `'${program}' does not exist inside the sandbox: the current directory there is the work root ${inSandbox(work)}, ` +
+      `a file of the folder appears at /work/<path> only inside one of the grant's roots, and nothing else of the folder is there`
+    : `'${program}' is not found on the sandbox's PATH (${SANDBOX_PATH.join(":")})`
+
 /**
  * The bubblewrap command line: new user, mount, PID, IPC, UTS, cgroup and network namespaces,
  * no capabilities, system directories and a minimal /etc read-only, a private /tmp, the input
@@ -255,7 +306,7 @@ export const linkEvents = (record: ExecutionRecord, candidateId: string): Append
     type: "execution_linked" as const,
     at: record.endedAt,
     candidateId,
-    execution: { runtimeId: record.id, status: record.status, logRef: record.stdout.path }
+    execution: { runtimeId: record.id, status: record.status, exitCode: record.exitCode, logRef: record.stdout.path }
   },
   ...record.outputs.map((o, i) => ({
     id: `${record.id}:artifact:${i}`,

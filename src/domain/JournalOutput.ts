@@ -15,6 +15,7 @@ export const ArtifactView = Schema.Struct({ path: Schema.String, sha256: Schema.
 export const ExecutionView = Schema.Struct({
   runtimeId: Schema.String,
   status: Schema.String,
+  exitCode: Schema.optionalWith(Schema.NullOr(Schema.Number), { exact: true }),
   logRef: Schema.optionalWith(Schema.String, { exact: true }),
   eventId: Schema.String
 })

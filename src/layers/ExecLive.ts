@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
 import { InvalidInput } from "../domain/Errors.js"
 import {
   changedFiles,
@@ -24,6 +25,8 @@ import {
   type LogFile,
   narrowedBeyond,
   type OutputFile,
+  programMissing,
+  programPlaces,
   runLimits,
   type RunningMarker,
   sealExecution
@@ -43,6 +46,29 @@ import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
 
 const MAX_WORK_ENTRIES = 100_000
 const MiB = 1024 * 1024
+
+/** The sandbox's view of the folder that decides where a program can be: the roots and the masks. */
+const sandboxView = (g: StoredGrant, masks: ReadonlyArray<{ path: string }>) => ({ work: g.work.path, inputs: g.inputs.map((i) => i.path), masks: masks.map((m) => m.path) })
+
+/**
+ * Can the program start inside the sandbox? Looked up on the machine at the places the sandbox
+ * shows at its name (as execvp would: the first executable regular file wins). A link inside a
+ * root that points outside the sandbox is found here but not inside; prlimit then says so.
+ */
+const programProblem = (root: string, program: string, view: Parameters<typeof programPlaces>[1]): "missing" | "directory" | "not-executable" | null => {
+  let seen: "missing" | "directory" | "not-executable" = "missing"
+  for (const place of programPlaces(program, view)) {
+    let st: fs.Stats
+    try {
+      st = fs.statSync("system" in place ? place.system : `${root}/${place.folder}`)
+    } catch {
+      continue
+    }
+    if (st.isFile() && (st.mode & 0o111) !== 0) return null
+    if (seen === "missing") seen = st.isDirectory() ? "directory" : "not-executable"
+  }
+  return seen
+}
 
 const executionId = (now: Date): string =>
   `x-${now.toISOString().slice(0, 19).replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}`
@@ -117,6 +143,8 @@ export const ExecLive = Layer.effect(
               masks.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
+          const missing = programProblem(root, argv[0]!, sandboxView(st.grant, masks))
+          if (missing !== null) return yield* new InvalidInput({ issues: [{ path: "program", message: programMissing(argv[0]!, st.grant.work.path, missing) }] })
           const id = executionId(now)
           const marker: RunningMarker = {
             id,
