@@ -7,6 +7,7 @@
 import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
+import { Signature } from "./Evidence.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 
 export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
@@ -72,13 +73,18 @@ export const ExecutionContent = Schema.Struct({
 })
 export type ExecutionContent = typeof ExecutionContent.Type
 
-export const ExecutionRecord = Schema.Struct({ ...ExecutionContent.fields, receiptDigest: Schema.String })
+/** The record: its content, the receipt digest over it, and the signature over that digest (absent in records made before signing). */
+export const ExecutionRecord = Schema.Struct({
+  ...ExecutionContent.fields,
+  receiptDigest: Schema.String,
+  signature: Schema.optionalWith(Signature, { exact: true })
+})
 export type ExecutionRecord = typeof ExecutionRecord.Type
 
 export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({ ...content, receiptDigest: canonicalDigest(content) })
 
 export const receiptHolds = (record: ExecutionRecord): boolean => {
-  const { receiptDigest, ...content } = record
+  const { receiptDigest, signature: _signature, ...content } = record
   return canonicalDigest(content) === receiptDigest
 }
 
@@ -157,6 +163,8 @@ export const changedFiles = (
   return { files, ignored }
 }
 
+const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`)
+
 /** System directories visible read-only inside the sandbox (those that exist on the machine). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const
 /** The minimal `/etc`: what the dynamic loader, locale, time zone and user lookup need. */
@@ -196,13 +204,22 @@ export interface SandboxPlan {
   readonly closer?: ReadonlyArray<string>
 }
 
+/**
+ * Why a key directory (its real path) may not hold the key, or null: inside the work folder (the
+ * folder would hold its own key, and the sandbox mounts its roots from it), or inside anything the
+ * sandbox shows of the machine (its system directories and the files of its minimal /etc).
+ */
+export const keyExposure = (keyDir: string, workRoot: string): string | null => {
+  if (within(keyDir, workRoot)) return "the key's directory is inside the work folder, which must not hold its own key"
+  const shown = [...SYSTEM_DIRS, ...ETC_FILES].find((d) => within(keyDir, d))
+  return shown === undefined ? null : `the key's directory is inside ${shown}, which every sandbox shows`
+}
+
 /** Where a work-folder-relative path appears inside the sandbox. */
 export const inSandbox = (rel: string): string => `/work/${rel}`
 
 /** The sandbox's PATH: where a program named without a slash is looked for. */
 export const SANDBOX_PATH = ["/usr/local/bin", "/usr/bin", "/bin"] as const
-
-const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`)
 
 /**
  * Where the program of a run can be found, seen from inside the sandbox: the places on the machine

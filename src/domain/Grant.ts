@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
 import { InvalidInput, UnsafePath } from "./Errors.js"
 import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant } from "./ExecErrors.js"
+import { Signature } from "./Evidence.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
 
 export const GRANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -80,7 +81,12 @@ export const GrantContent = Schema.Struct({
 })
 export type GrantContent = typeof GrantContent.Type
 
-export const StoredGrant = Schema.Struct({ ...GrantContent.fields, digest: Schema.String })
+/** The stored grant: its content, the digest over it, and the signature over that digest (absent in grants made before signing). */
+export const StoredGrant = Schema.Struct({
+  ...GrantContent.fields,
+  digest: Schema.String,
+  signature: Schema.optionalWith(Signature, { exact: true })
+})
 export type StoredGrant = typeof StoredGrant.Type
 
 export const GrantEvent = Schema.Union(

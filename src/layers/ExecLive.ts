@@ -28,14 +28,14 @@ import {
   programMissing,
   programPlaces,
   runLimits,
-  type RunningMarker,
-  sealExecution
+  type RunningMarker
 } from "../domain/Execution.js"
-import { BudgetExceeded, BudgetExhausted, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
+import { BudgetExceeded, BudgetExhausted, ExecutionDigestMismatch, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
 import { effectiveTerms, execRefusal, exhaustedResource, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
-import { Exec, type ExecShape, type OutputFinding } from "../services/Exec.js"
+import { Exec, type ExecShape, type OutputFinding, type RecordFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
+import { EvidenceKey } from "../services/EvidenceKey.js"
 import { Grants } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
@@ -83,7 +83,8 @@ export const ExecLive = Layer.effect(
     const grants = yield* Grants
     const sandbox = yield* Sandbox
     const journal = yield* Journal
-    const xs = makeExecutionStore(store)
+    const key = yield* EvidenceKey
+    const xs = makeExecutionStore(store, key)
 
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 
@@ -132,6 +133,10 @@ export const ExecLive = Layer.effect(
           if (st.state !== "active") return yield* new GrantInactive({ grantId, state: st.state })
           const changed = yield* changedRoot(st.grant)
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
+          // The record will be signed: the key must be usable (and is created on first use) before
+          // anything runs, or the run could not be recorded.
+          yield* key.sign("execution", "admission")
+          yield* xs.requireAuthentic(grantId)
           const notAllowed = execRefusal(st.grant.tools, argv[0]!)
           if (notAllowed !== null) return yield* new GrantWidening({ field: "tools", detail: notAllowed })
           const limits = runLimits(st.remaining, st.deadline, now)
@@ -209,7 +214,7 @@ export const ExecLive = Layer.effect(
         // 3. The evidence, under the lock.
         const record = yield* lock.withLock(Effect.gen(function*() {
           const endedAt = options.now()
-          const r: ExecutionRecord = sealExecution({
+          const r: ExecutionRecord = yield* xs.sealSigned({
             id: marker.id,
             grantId,
             grantDigest: grant.digest,
@@ -259,9 +264,16 @@ export const ExecLive = Layer.effect(
       Effect.gen(function*() {
         // Only reads: lost runs are recorded when the lock can be had without creating anything.
         yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
-        const execution = yield* xs.loadExecution(id)
-        if (!options.verify) return { execution }
-        const findings: Array<OutputFinding> = []
+        const inspected = yield* xs.inspectExecution(id)
+        const { record: execution, verdict: authentication } = inspected
+        if (!options.verify) {
+          if (authentication.authenticity === "tampered") return yield* new ExecutionDigestMismatch({ executionId: id })
+          return { execution, authentication }
+        }
+        const findings: Array<RecordFinding | OutputFinding> = []
+        if (authentication.authenticity !== "signed") {
+          findings.push({ kind: `execution-${authentication.authenticity}`, path: executionPaths(id).record, detail: authentication.detail })
+        }
         const files: Array<{ path: string; sha256: string; bytes: number; log: boolean }> = [
           { ...execution.stdout, log: true },
           { ...execution.stderr, log: true },
@@ -280,6 +292,7 @@ export const ExecLive = Layer.effect(
         }
         return {
           execution,
+          authentication,
           verify: {
             checked: files.length,
             findings,
