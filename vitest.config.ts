@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    setupFiles: ["test/support/yieldEach.ts"]
+    setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"]
   }
 })

@@ -48,7 +48,7 @@ export const benchExec = async (): Promise<void> => {
         task: "bench",
         inputs: ["research/b/data"],
         work: "research/b/runs/w",
-        tools: ["read"],
+        tools: ["read", "bash"],
         budget: { runs: 100_000, wallSeconds: 10_000_000, cpuSeconds: 10_000_000, memoryMiB: 1024, outputMiB: 1024 },
         deadline: "2099-01-01T00:00:00Z"
       }, new Date())))

@@ -81,7 +81,17 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   BudgetExhausted: { retryable: false, area: "exec", hint: "The grant has nothing left of the named resource; ask for a new grant." },
   BudgetExceeded: { retryable: false, area: "exec", hint: "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`." },
   ExecutionNotFound: { retryable: false, area: "exec", hint: "Check the execution id (the `execution.id` of `dossier exec`)." },
-  ExecutionDigestMismatch: { retryable: false, area: "exec", hint: "The execution record was altered after it was written; a person must investigate. It is not evidence." }
+  ExecutionDigestMismatch: { retryable: false, area: "exec", hint: "The execution record was altered after it was written; a person must investigate. It is not evidence." },
+  EvidenceKeyUnavailable: {
+    retryable: false,
+    area: "exec",
+    hint: "The signing key lives at $XDG_CONFIG_HOME/dossier/evidence.key (else ~/.config/dossier/): a 0600 regular file of the user, outside the work folder and the system directories; fix or move it (see docs/exec.md)."
+  },
+  GrantUnauthenticated: {
+    retryable: false,
+    area: "exec",
+    hint: "The grant is unsigned (made before signing, or its signature removed) or signed with another machine's key; create it again here, under a new id."
+  }
 }
 
 export const usageInfo: ErrorInfo = {

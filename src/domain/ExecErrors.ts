@@ -88,7 +88,7 @@ export class GrantDigestMismatch extends Schema.TaggedError<GrantDigestMismatch>
   grantId: Schema.String
 }) {
   override get message() {
-    return `The stored grant '${this.grantId}' does not match its digest; it was altered and is not used.`
+    return `The stored grant '${this.grantId}' does not match its digest or its signature; it was altered and is not used.`
   }
 }
 
@@ -145,7 +145,28 @@ export class ExecutionDigestMismatch extends Schema.TaggedError<ExecutionDigestM
   executionId: Schema.String
 }) {
   override get message() {
-    return `The execution record '${this.executionId}' does not match its receipt digest; it was altered.`
+    return `The execution record '${this.executionId}' does not match its receipt digest or its signature; it was altered.`
+  }
+}
+
+export class EvidenceKeyUnavailable extends Schema.TaggedError<EvidenceKeyUnavailable>()("EvidenceKeyUnavailable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Grants and execution records cannot be signed: ${this.reason}.`
+  }
+}
+
+export const Authenticity = Schema.Literal("signed", "unsigned", "unverifiable", "tampered")
+export type Authenticity = typeof Authenticity.Type
+
+export class GrantUnauthenticated extends Schema.TaggedError<GrantUnauthenticated>()("GrantUnauthenticated", {
+  grantId: Schema.String,
+  authenticity: Schema.Literal("unsigned", "unverifiable"),
+  detail: Schema.String
+}) {
+  override get message() {
+    return `The grant '${this.grantId}' cannot be authenticated (${this.detail}); nothing runs under it and no child is made from it.`
   }
 }
 
@@ -161,6 +182,8 @@ export const ExecErrors = [
   BudgetExhausted,
   BudgetExceeded,
   ExecutionNotFound,
-  ExecutionDigestMismatch
+  ExecutionDigestMismatch,
+  EvidenceKeyUnavailable,
+  GrantUnauthenticated
 ] as const
 export type ExecError = InstanceType<(typeof ExecErrors)[number]>

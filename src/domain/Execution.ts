@@ -7,6 +7,7 @@
 import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
+import { Signature } from "./Evidence.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 
 export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
@@ -112,13 +113,18 @@ export const ExecutionContent = Schema.Struct({
 })
 export type ExecutionContent = typeof ExecutionContent.Type
 
-export const ExecutionRecord = Schema.Struct({ ...ExecutionContent.fields, receiptDigest: Schema.String })
+/** The record: its content, the receipt digest over it, and the signature over that digest (absent in records made before signing). */
+export const ExecutionRecord = Schema.Struct({
+  ...ExecutionContent.fields,
+  receiptDigest: Schema.String,
+  signature: Schema.optionalWith(Signature, { exact: true })
+})
 export type ExecutionRecord = typeof ExecutionRecord.Type
 
 export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({ ...content, receiptDigest: canonicalDigest(content) })
 
 export const receiptHolds = (record: ExecutionRecord): boolean => {
-  const { receiptDigest, ...content } = record
+  const { receiptDigest, signature: _signature, ...content } = record
   return canonicalDigest(content) === receiptDigest
 }
 
@@ -206,6 +212,8 @@ export const changedFiles = (
   return { files, ignored }
 }
 
+const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`)
+
 /** System directories visible read-only inside the sandbox (those that exist on the machine). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const
 /** The minimal `/etc`: what the dynamic loader, locale, time zone and user lookup need. */
@@ -245,8 +253,68 @@ export interface SandboxPlan {
   readonly closer?: ReadonlyArray<string>
 }
 
+/**
+ * Why a key directory (its real path) may not hold the key, or null: inside the work folder (the
+ * folder would hold its own key, and the sandbox mounts its roots from it), or inside anything the
+ * sandbox shows of the machine (its system directories and the files of its minimal /etc).
+ */
+export const keyExposure = (keyDir: string, workRoot: string): string | null => {
+  if (within(keyDir, workRoot)) return "the key's directory is inside the work folder, which must not hold its own key"
+  const shown = [...SYSTEM_DIRS, ...ETC_FILES].find((d) => within(keyDir, d))
+  return shown === undefined ? null : `the key's directory is inside ${shown}, which every sandbox shows`
+}
+
 /** Where a work-folder-relative path appears inside the sandbox. */
 export const inSandbox = (rel: string): string => `/work/${rel}`
+
+/** The sandbox's PATH: where a program named without a slash is looked for. */
+export const SANDBOX_PATH = ["/usr/local/bin", "/usr/bin", "/bin"] as const
+
+/**
+ * Where the program of a run can be found, seen from inside the sandbox: the places on the machine
+ * (a system path, or a path relative to the work folder) that the sandbox shows at the name the
+ * program is given by, in the order `execvp` tries them. A name without a slash is looked for on
+ * the sandbox's PATH; a relative one is relative to the work root (the current directory there);
+ * `/work/<path>` exists only inside a granted root and outside a masked path; `/tmp` is empty at
+ * the start and nothing else holds a program. Empty: the program does not exist inside.
+ */
+export const programPlaces = (
+  program: string,
+  view: { readonly work: string; readonly inputs: ReadonlyArray<string>; readonly masks: ReadonlyArray<string> }
+): ReadonlyArray<{ readonly system: string } | { readonly folder: string }> => {
+  if (program === "") return []
+  if (!program.includes("/")) return SANDBOX_PATH.map((d) => ({ system: `${d}/${program}` }))
+  const abs = posixNormalize(program.startsWith("/") ? program : `${inSandbox(view.work)}/${program}`)
+  if (abs.startsWith("/work/")) {
+    const rel = abs.slice("/work/".length)
+    if (![view.work, ...view.inputs].some((r) => within(rel, r))) return []
+    if (view.masks.some((m) => within(rel, m))) return []
+    return [{ folder: rel }]
+  }
+  return SYSTEM_DIRS.some((d) => within(abs, d)) ? [{ system: abs }] : []
+}
+
+/** `.` and `..` resolved lexically in an absolute POSIX path (`..` at the top stays at `/`). */
+const posixNormalize = (abs: string): string => {
+  const out: Array<string> = []
+  for (const part of abs.split("/")) {
+    if (part === "" || part === ".") continue
+    if (part === "..") out.pop()
+    else out.push(part)
+  }
+  return `/${out.join("/")}`
+}
+
+/** Why a program cannot start inside the sandbox (said in sandbox terms), for `InvalidInput` at `program`. */
+export const programMissing = (program: string, work: string, found: "missing" | "directory" | "not-executable"): string =>
+  found === "directory"
+    ? `'${program}' is a directory inside the sandbox, not a program`
+    : found === "not-executable"
+    ? `'${program}' is not executable inside the sandbox (no execute permission)`
+    : program.includes("/")
+    ? `'${program}' does not exist inside the sandbox: the current directory there is the work root ${inSandbox(work)}, ` +
+      `a file of the folder appears at /work/<path> only inside one of the grant's roots, and nothing else of the folder is there`
+    : `'${program}' is not found on the sandbox's PATH (${SANDBOX_PATH.join(":")})`
 
 /**
  * The bubblewrap command line: new user, mount, PID, IPC, UTS, cgroup and network namespaces,
@@ -310,7 +378,7 @@ export const linkEvents = (record: ExecutionRecord, candidateId: string): Append
     type: "execution_linked" as const,
     at: record.endedAt,
     candidateId,
-    execution: { runtimeId: record.id, status: record.status, logRef: record.stdout.path }
+    execution: { runtimeId: record.id, status: record.status, exitCode: record.exitCode, logRef: record.stdout.path }
   },
   ...record.outputs.map((o, i) => ({
     id: `${record.id}:artifact:${i}`,

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
 import { InvalidInput, UnsafePath } from "./Errors.js"
 import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant, type ProtectedReason } from "./ExecErrors.js"
+import { Signature } from "./Evidence.js"
 import { RESERVED_STUDY_IDS } from "./Journal.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
 
@@ -81,7 +82,12 @@ export const GrantContent = Schema.Struct({
 })
 export type GrantContent = typeof GrantContent.Type
 
-export const StoredGrant = Schema.Struct({ ...GrantContent.fields, digest: Schema.String })
+/** The stored grant: its content, the digest over it, and the signature over that digest (absent in grants made before signing). */
+export const StoredGrant = Schema.Struct({
+  ...GrantContent.fields,
+  digest: Schema.String,
+  signature: Schema.optionalWith(Signature, { exact: true })
+})
 export type StoredGrant = typeof StoredGrant.Type
 
 export const GrantEvent = Schema.Union(
@@ -360,6 +366,17 @@ export const checkNarrowing = (
   return Either.right(undefined)
 }
 
-/** Programs that are shells: allowed only when `bash` is among the grant's tools. */
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "busybox", "rbash"])
-export const isShell = (program: string): boolean => SHELLS.has(program.split("/").pop() ?? program)
+/**
+ * The tools ceiling and `exec`. Any program can start a shell (`env sh`, `perl -e 'exec "/bin/sh"'`,
+ * `python3 -c 'os.system(…)'`, a copy of a shell binary written to the work root, a script with
+ * `#!/bin/sh`), so no check of the program's name can keep a shell out of a run. Running a program
+ * is therefore what the `bash` tool allows: `exec` needs `bash` among the grant's tools, whatever
+ * the program is. `read` and `notebook` run nothing through dossier. Null when the run may go on,
+ * else why it may not.
+ */
+export const execRefusal = (tools: ReadonlyArray<Tool>, program: string): string | null =>
+  tools.includes("bash")
+    ? null
+    : `exec runs '${program}' as a program, which only the 'bash' tool allows (this grant has ${
+      tools.length === 0 ? "no tools" : tools.map((t) => `'${t}'`).join(", ")
+    }); any program can start a shell, so the ceiling does not depend on the program's name`

@@ -123,7 +123,8 @@ export const ExecutionLinked = Schema.Struct({
   ...common,
   type: Schema.Literal("execution_linked"),
   candidateId: Id,
-  execution: Schema.Struct({ runtimeId: Text, status: Text, logRef: opt(Text) })
+  /** `exitCode`: how the run ended (null when a signal ended it or it was lost), so a reader sees a failed run. */
+  execution: Schema.Struct({ runtimeId: Text, status: Text, exitCode: opt(Schema.NullOr(Schema.Int)), logRef: opt(Text) })
 })
 
 export const ArtifactLinked = Schema.Struct({

@@ -15,6 +15,7 @@ export const ArtifactView = Schema.Struct({ path: Schema.String, sha256: Schema.
 export const ExecutionView = Schema.Struct({
   runtimeId: Schema.String,
   status: Schema.String,
+  exitCode: Schema.optionalWith(Schema.NullOr(Schema.Number), { exact: true }),
   logRef: Schema.optionalWith(Schema.String, { exact: true }),
   eventId: Schema.String
 })
@@ -59,7 +60,7 @@ export type ArtifactFinding = typeof ArtifactFinding.Type
 
 /** A finding about an `execution_linked` that names a dossier execution (`.dossier/executions/<id>.json`). */
 export const ExecutionFinding = Schema.Struct({
-  kind: Schema.Literal("execution-missing", "execution-tampered", "artifact-not-from-execution"),
+  kind: Schema.Literal("execution-missing", "execution-tampered", "execution-unsigned", "execution-unverifiable", "artifact-not-from-execution"),
   candidateId: Schema.String,
   eventId: Schema.String,
   runtimeId: Schema.String,
@@ -70,12 +71,17 @@ export const ExecutionFinding = Schema.Struct({
 })
 export type ExecutionFinding = typeof ExecutionFinding.Type
 
-/** How each linked execution was checked: a dossier execution verified, missing or tampered, or another runtime's id (unchecked). */
+/**
+ * How each linked execution was checked: a dossier execution verified (its record signed with this
+ * machine's key and its digest holding), missing, tampered, unsigned (made before records were
+ * signed, or its signature removed), unverifiable (signed with a key this machine does not have),
+ * or another runtime's id (unchecked).
+ */
 export const ExecutionCheck = Schema.Struct({
   candidateId: Schema.String,
   eventId: Schema.String,
   runtimeId: Schema.String,
-  check: Schema.Literal("verified", "missing", "tampered", "external")
+  check: Schema.Literal("verified", "missing", "tampered", "unsigned", "unverifiable", "external")
 })
 export type ExecutionCheck = typeof ExecutionCheck.Type
 

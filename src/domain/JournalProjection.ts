@@ -26,7 +26,7 @@ interface CandidateAcc {
   legacyCompleted: boolean
   legacyResultPaths: Array<string>
   artifacts: Array<{ path: string; sha256: string; bytes: number; eventId: string }>
-  executions: Array<{ runtimeId: string; status: string; logRef?: string; eventId: string }>
+  executions: Array<{ runtimeId: string; status: string; exitCode?: number | null; logRef?: string; eventId: string }>
   lastEvaluation: { evaluatorVersion: string; metrics: Record<string, number>; decision: "accept" | "reject" | "inconclusive"; eventId: string } | null
   lastSeq: number
 }

@@ -210,8 +210,9 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
   execution_linked: (u) => {
     if (!onlyKeys(u, ["id", "type", "candidateId", "execution"], ["at"]) || !isId(u["candidateId"])) return "unexpected fields"
     const x = u["execution"]
-    if (!isRecord(x) || !onlyKeys(x, ["runtimeId", "status"], ["logRef"])) return "bad execution"
+    if (!isRecord(x) || !onlyKeys(x, ["runtimeId", "status"], ["exitCode", "logRef"])) return "bad execution"
     if (!isText(x["runtimeId"]) || !isText(x["status"]) || ("logRef" in x && !isText(x["logRef"]))) return "bad execution"
+    if ("exitCode" in x && x["exitCode"] !== null && !(typeof x["exitCode"] === "number" && Number.isSafeInteger(x["exitCode"]))) return "bad execution"
     return null
   },
   artifact_linked: (u) => {

@@ -17,6 +17,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
+import * as fs from "node:fs"
 import { InvalidInput, type IoError, UnsafePath } from "../domain/Errors.js"
 import {
   changedFiles,
@@ -30,18 +31,20 @@ import {
   MAX_WORK_ENTRIES,
   narrowedBeyond,
   type OutputFile,
+  programMissing,
+  programPlaces,
   type RunFinding,
   runLimits,
   type RunningMarker,
   type RunStop,
-  sealExecution,
   type TreeEntry
 } from "../domain/Execution.js"
-import { BudgetExceeded, BudgetExhausted, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
-import { effectiveTerms, exhaustedResource, inheritProtection, isRevoked, isShell, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
+import { BudgetExceeded, BudgetExhausted, ExecutionDigestMismatch, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
+import { effectiveTerms, execRefusal, exhaustedResource, inheritProtection, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
-import { Exec, type ExecShape, type OutputFinding } from "../services/Exec.js"
+import { Exec, type ExecShape, type OutputFinding, type RecordFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
+import { EvidenceKey } from "../services/EvidenceKey.js"
 import { Grants, type GrantStatus } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
@@ -52,6 +55,29 @@ import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
 import { registerRun } from "./RunStops.js"
 
 const MiB = 1024 * 1024
+
+/** The sandbox's view of the folder that decides where a program can be: the roots and the masks. */
+const sandboxView = (g: StoredGrant, masks: ReadonlyArray<{ path: string }>) => ({ work: g.work.path, inputs: g.inputs.map((i) => i.path), masks: masks.map((m) => m.path) })
+
+/**
+ * Can the program start inside the sandbox? Looked up on the machine at the places the sandbox
+ * shows at its name (as execvp would: the first executable regular file wins). A link inside a
+ * root that points outside the sandbox is found here but not inside; prlimit then says so.
+ */
+const programProblem = (root: string, program: string, view: Parameters<typeof programPlaces>[1]): "missing" | "directory" | "not-executable" | null => {
+  let seen: "missing" | "directory" | "not-executable" = "missing"
+  for (const place of programPlaces(program, view)) {
+    let st: fs.Stats
+    try {
+      st = fs.statSync("system" in place ? place.system : `${root}/${place.folder}`)
+    } catch {
+      continue
+    }
+    if (st.isFile() && (st.mode & 0o111) !== 0) return null
+    if (seen === "missing") seen = st.isDirectory() ? "directory" : "not-executable"
+  }
+  return seen
+}
 
 const executionId = (now: Date): string =>
   `x-${now.toISOString().slice(0, 19).replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}`
@@ -66,7 +92,8 @@ export const ExecLive = Layer.effect(
     const grants = yield* Grants
     const sandbox = yield* Sandbox
     const journal = yield* Journal
-    const xs = makeExecutionStore(store)
+    const key = yield* EvidenceKey
+    const xs = makeExecutionStore(store, key)
 
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 
@@ -115,9 +142,12 @@ export const ExecLive = Layer.effect(
           if (st.state !== "active") return yield* new GrantInactive({ grantId, state: st.state })
           const changed = yield* changedRoot(st.grant)
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
-          if (isShell(argv[0]!) && !st.grant.tools.includes("bash")) {
-            return yield* new GrantWidening({ field: "tools", detail: `'${argv[0]}' is a shell and 'bash' is not among the grant's tools` })
-          }
+          // The record will be signed: the key must be usable (and is created on first use) before
+          // anything runs, or the run could not be recorded.
+          yield* key.sign("execution", "admission")
+          yield* xs.requireAuthentic(grantId)
+          const notAllowed = execRefusal(st.grant.tools, argv[0]!)
+          if (notAllowed !== null) return yield* new GrantWidening({ field: "tools", detail: notAllowed })
           const limits = runLimits(st.remaining, st.deadline, now)
           if (limits.wallSeconds < 1) return yield* new BudgetExhausted({ grantId, resource: "wallSeconds" })
           // What every ancestor protects is hidden too (grants stored before children inherited it included).
@@ -139,6 +169,8 @@ export const ExecLive = Layer.effect(
               masks.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
+          const missing = programProblem(root, argv[0]!, sandboxView(st.grant, masks))
+          if (missing !== null) return yield* new InvalidInput({ issues: [{ path: "program", message: programMissing(argv[0]!, st.grant.work.path, missing) }] })
           const id = executionId(now)
           const marker: RunningMarker = {
             id,
@@ -324,7 +356,7 @@ export const ExecLive = Layer.effect(
           const logs = [...findings]
           const stdout = yield* keepLog(paths.stdout, outcome.stdout, logs)
           const stderr = yield* keepLog(paths.stderr, outcome.stderr, logs)
-          const r: ExecutionRecord = sealExecution({
+          const r: ExecutionRecord = yield* xs.sealSigned({
             id: marker.id,
             grantId,
             grantDigest: grant.digest,
@@ -377,9 +409,16 @@ export const ExecLive = Layer.effect(
       Effect.gen(function*() {
         // Only reads: lost runs are recorded when the lock can be had without creating anything.
         yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
-        const execution = yield* xs.loadExecution(id)
-        if (!options.verify) return { execution }
-        const findings: Array<OutputFinding> = []
+        const inspected = yield* xs.inspectExecution(id)
+        const { record: execution, verdict: authentication } = inspected
+        if (!options.verify) {
+          if (authentication.authenticity === "tampered") return yield* new ExecutionDigestMismatch({ executionId: id })
+          return { execution, authentication }
+        }
+        const findings: Array<RecordFinding | OutputFinding> = []
+        if (authentication.authenticity !== "signed") {
+          findings.push({ kind: `execution-${authentication.authenticity}`, path: executionPaths(id).record, detail: authentication.detail })
+        }
         const files: Array<{ path: string; sha256: string; bytes: number; log: boolean }> = [
           { ...execution.stdout, log: true },
           { ...execution.stderr, log: true },
@@ -398,6 +437,7 @@ export const ExecLive = Layer.effect(
         }
         return {
           execution,
+          authentication,
           verify: {
             checked: files.length,
             findings,

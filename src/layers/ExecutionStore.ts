@@ -22,8 +22,17 @@ import {
   RunningMarker,
   sealExecution
 } from "../domain/Execution.js"
-import { ExecutionDigestMismatch, ExecutionNotFound, GrantDigestMismatch, GrantNotFound } from "../domain/ExecErrors.js"
+import {
+  type EvidenceKeyUnavailable,
+  ExecutionDigestMismatch,
+  ExecutionNotFound,
+  GrantDigestMismatch,
+  GrantNotFound,
+  GrantUnauthenticated
+} from "../domain/ExecErrors.js"
 import { type GrantEvent, GrantEvent as GrantEventSchema, grantDigest, GRANT_ID, type Spent, type StoredGrant, StoredGrant as StoredGrantSchema } from "../domain/Grant.js"
+import type { Verdict } from "../domain/Evidence.js"
+import type { EvidenceKeyShape } from "../services/EvidenceKey.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 
 export const GRANTS_DIR = ".dossier/grants"
@@ -38,7 +47,12 @@ const decodeEvent = decodeWith(GrantEventSchema)
 const decodeRecord = decodeWith(ExecutionRecordSchema)
 const decodeMarker = decodeWith(RunningMarker)
 
-export const makeExecutionStore = (store: FileStoreShape) => {
+export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape) => {
+  /**
+   * A stored grant whose digest holds and whose signature is not forged. An unsigned grant (made
+   * before signing, or its signature removed) or one signed with another key loads (its state and
+   * budget are still shown); `grantAuthenticity` tells, and exec and child grants require `signed`.
+   */
   const loadGrant = (id: string): Effect.Effect<StoredGrant, GrantNotFound | GrantDigestMismatch | Fs> =>
     GRANT_ID.test(id)
       ? store.readText(grantPath(id), { requireSingleLink: true, maxBytes: 1024 * 1024 }).pipe(
@@ -46,13 +60,29 @@ export const makeExecutionStore = (store: FileStoreShape) => {
         Effect.flatMap((text) => {
           const g = Either.flatMap(parseJson(text), decodeGrant)
           if (Either.isLeft(g)) return Effect.fail(new GrantDigestMismatch({ grantId: id }))
-          const { digest, ...content } = g.right
-          return digest === grantDigest(content) && content.id === id
-            ? Effect.succeed(g.right)
-            : Effect.fail(new GrantDigestMismatch({ grantId: id }))
+          const { digest, signature, ...content } = g.right
+          if (digest !== grantDigest(content) || content.id !== id) return Effect.fail(new GrantDigestMismatch({ grantId: id }))
+          return Effect.flatMap(key.check("grant", digest, signature), (v) =>
+            v.authenticity === "tampered" ? Effect.fail(new GrantDigestMismatch({ grantId: id })) : Effect.succeed(g.right))
         })
       )
       : Effect.fail(new GrantNotFound({ grantId: id }))
+
+  const grantAuthenticity = (g: StoredGrant): Effect.Effect<Verdict> => key.check("grant", g.digest, g.signature)
+
+  /** The grant and every ancestor load and are signed with this machine's key (`GrantUnauthenticated` otherwise). */
+  const requireAuthentic = (id: string): Effect.Effect<void, GrantNotFound | GrantDigestMismatch | GrantUnauthenticated | Fs> =>
+    Effect.gen(function*() {
+      let next: string | null = id
+      for (let depth = 0; next !== null && depth < 1000; depth++) {
+        const g: StoredGrant = yield* loadGrant(next)
+        const v = yield* grantAuthenticity(g)
+        if (v.authenticity !== "signed") {
+          return yield* new GrantUnauthenticated({ grantId: g.id, authenticity: v.authenticity === "unsigned" ? "unsigned" : "unverifiable", detail: v.detail })
+        }
+        next = g.parent
+      }
+    })
 
   /** The appended events of a grant; a line that does not decode counts as a revocation (fail closed). */
   const grantEvents = (id: string): Effect.Effect<ReadonlyArray<GrantEvent>, Fs> =>
@@ -72,18 +102,37 @@ export const makeExecutionStore = (store: FileStoreShape) => {
     entries.filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)).filter((id) => GRANT_ID.test(id))
   )
 
-  const loadExecution = (id: string): Effect.Effect<ExecutionRecord, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
+  /**
+   * An execution record as stored, with how it stands: its receipt digest (a record that does not
+   * decode, or names another id, is `ExecutionDigestMismatch`) and its signature. A record whose
+   * digest does not hold is `tampered` whatever its signature says.
+   */
+  const inspectExecution = (id: string): Effect.Effect<{ record: ExecutionRecord; verdict: Verdict }, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
     EXECUTION_ID.test(id)
       ? store.readText(executionPaths(id).record, { requireSingleLink: true }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.fail(new ExecutionNotFound({ executionId: id }))),
         Effect.flatMap((text) => {
           const r = Either.flatMap(parseJson(text), decodeRecord)
-          return Either.isRight(r) && r.right.id === id && receiptHolds(r.right)
-            ? Effect.succeed(r.right)
-            : Effect.fail(new ExecutionDigestMismatch({ executionId: id }))
+          if (Either.isLeft(r) || r.right.id !== id) return Effect.fail(new ExecutionDigestMismatch({ executionId: id }))
+          const record = r.right
+          if (!receiptHolds(record)) {
+            return Effect.succeed({ record, verdict: { authenticity: "tampered" as const, detail: "the record does not match its receipt digest" } })
+          }
+          return Effect.map(key.check("execution", record.receiptDigest, record.signature), (verdict) => ({ record, verdict }))
         })
       )
       : Effect.fail(new ExecutionNotFound({ executionId: id }))
+
+  /** A record that is not tampered (signed, unsigned or signed with another key: see `inspectExecution`). */
+  const loadExecution = (id: string): Effect.Effect<ExecutionRecord, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
+    Effect.flatMap(inspectExecution(id), ({ record, verdict }) =>
+      verdict.authenticity === "tampered" ? Effect.fail(new ExecutionDigestMismatch({ executionId: id })) : Effect.succeed(record))
+
+  /** Seal a record's content and sign its receipt digest. */
+  const sealSigned = (content: Parameters<typeof sealExecution>[0]) => {
+    const sealed = sealExecution(content)
+    return Effect.map(key.sign("execution", sealed.receiptDigest), (signature): ExecutionRecord => ({ ...sealed, signature }))
+  }
 
   const executionNames = Effect.map(store.list(EXECUTIONS_DIR), (entries) => entries.filter((e) => e.kind === "file").map((e) => e.name))
 
@@ -96,16 +145,19 @@ export const makeExecutionStore = (store: FileStoreShape) => {
     for (const name of names) {
       if (!name.endsWith(".json") || name.endsWith(".running.json")) continue
       const id = name.slice(0, -5)
-      const r = yield* Effect.either(loadExecution(id))
+      const r = yield* Effect.either(inspectExecution(id))
       if (Either.isLeft(r)) {
         if (r.left._tag === "ExecutionNotFound" || r.left._tag === "ExecutionDigestMismatch") continue
         return yield* r.left
       }
       recorded.add(id)
-      add(r.right.grantId, {
-        wallSeconds: r.right.wallSeconds,
-        cpuSeconds: r.right.cpuSeconds ?? r.right.limits.cpuSeconds,
-        outputBytes: chargedOutputBytes(r.right)
+      const x = r.right.record
+      // A tampered record's figures are not believed: it is charged its whole wall and CPU limits.
+      const believed = r.right.verdict.authenticity !== "tampered"
+      add(x.grantId, {
+        wallSeconds: believed ? x.wallSeconds : x.limits.wallSeconds,
+        cpuSeconds: believed ? x.cpuSeconds ?? x.limits.cpuSeconds : x.limits.cpuSeconds,
+        outputBytes: chargedOutputBytes(x)
       })
     }
     for (const m of yield* runningMarkers) {
@@ -142,7 +194,7 @@ export const makeExecutionStore = (store: FileStoreShape) => {
    * Record as `lost` every in-flight run whose `dossier exec` is gone (call under the lock). A lost
    * run is charged its whole wall and CPU limits: nothing measured it.
    */
-  const reapLost = (now: Date): Effect.Effect<ReadonlyArray<string>, Fs | EditedRetainedFile | ExecutionNotFound> =>
+  const reapLost = (now: Date): Effect.Effect<ReadonlyArray<string>, Fs | EditedRetainedFile | ExecutionNotFound | EvidenceKeyUnavailable> =>
     Effect.gen(function*() {
       const lost: Array<string> = []
       for (const m of yield* runningMarkers) {
@@ -152,7 +204,7 @@ export const makeExecutionStore = (store: FileStoreShape) => {
           continue
         }
         if (ownerAlive(m.owner)) continue
-        const record = sealExecution({
+        const record = yield* sealSigned({
           id: m.id,
           grantId: m.grantId,
           grantDigest: m.grantDigest,
@@ -187,7 +239,11 @@ export const makeExecutionStore = (store: FileStoreShape) => {
     grantEvents,
     appendGrantEvent,
     grantIds,
+    grantAuthenticity,
+    requireAuthentic,
+    inspectExecution,
     loadExecution,
+    sealSigned,
     spentByGrant,
     runningMarkers,
     reapLost

@@ -34,6 +34,7 @@ import { normalizeTimestamp } from "../domain/Canonical.js"
 import { FileStore } from "../services/FileStore.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
 import { Lock } from "../services/Lock.js"
+import { EvidenceKey } from "../services/EvidenceKey.js"
 import { WorkTree } from "../services/WorkTree.js"
 import { grantPath, makeExecutionStore, ownerAlive } from "./ExecutionStore.js"
 import { killSandboxes } from "./ProcessTree.js"
@@ -48,7 +49,8 @@ export const GrantsLive = Layer.effect(
     const store = yield* FileStore
     const lock = yield* Lock
     const tree = yield* WorkTree
-    const xs = makeExecutionStore(store)
+    const key = yield* EvidenceKey
+    const xs = makeExecutionStore(store, key)
 
     /** Every loadable grant with its events, and the ids of the damaged ones. */
     const snapshot = Effect.gen(function*() {
@@ -138,6 +140,9 @@ export const GrantsLive = Layer.effect(
         const inputs: Array<RootIdentity> = []
         for (const p of paths.inputs) inputs.push(yield* identityOf(p))
         if (input.parent !== undefined) yield* xs.loadGrant(input.parent)
+        // A child is signed here: its parent chain must be authentic, or an unsigned grant written
+        // by hand into the folder could be laundered into a signed child.
+        if (input.parent !== undefined) yield* xs.requireAuthentic(input.parent)
         return yield* lock.withLock(createLocked(input, paths, inputs, now))
       })
 
@@ -198,7 +203,8 @@ export const GrantsLive = Layer.effect(
           yield* store.ensureDir(paths.work)
         }
         const work = yield* identityOf(paths.work)
-        const stored = sealGrant(contentWith(work))
+        const sealed = sealGrant(contentWith(work))
+        const stored = { ...sealed, signature: yield* key.sign("grant", sealed.digest) }
         yield* store.writeRetained(grantPath(id), `${JSON.stringify(stored, null, 2)}\n`)
         const snapAfter = yield* snapshot
         const st = yield* statusIn(snapAfter, id, now)

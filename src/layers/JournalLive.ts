@@ -37,6 +37,9 @@ import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 import { makeExecutionStore } from "./ExecutionStore.js"
+import { checkSignature } from "../domain/Evidence.js"
+import { EvidenceKeyUnavailable } from "../domain/ExecErrors.js"
+import { EvidenceKey, type EvidenceKeyShape } from "../services/EvidenceKey.js"
 import { readThenAppendOf } from "./FileStoreFallbacks.js"
 import { makeVerifiedReplays } from "./JournalReplayCache.js"
 import { makeJournalVerify } from "./JournalVerify.js"
@@ -72,8 +75,8 @@ const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effec
 
 const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
-export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShape => {
-  const verifyJournal = makeJournalVerify(store, makeExecutionStore(store))
+export const makeJournal = (store: FileStoreShape, lock: LockShape, key: EvidenceKeyShape = NO_KEY): JournalShape => {
+  const verifyJournal = makeJournalVerify(store, makeExecutionStore(store, key))
   /** The journal's bytes (empty when there is none), refusing aliases. */
   const readJournal = (path: string): Effect.Effect<Uint8Array, AliasedFile | IoError | UnsafePath | LimitExceeded> =>
     store.read(path, { maxBytes: JOURNAL_MAX_BYTES, requireSingleLink: true }).pipe(
@@ -539,7 +542,17 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
   return { studies, append, inspect, rebuild, recoverTail, importLegacy }
 }
 
+/**
+ * Without an EvidenceKey in the context (a FileStore and Lock composed by hand), signatures cannot
+ * be checked: a signed execution is `unverifiable`, never `verified`.
+ */
+const NO_KEY: EvidenceKeyShape = {
+  sign: () => Effect.fail(new EvidenceKeyUnavailable({ reason: "no evidence key in this composition" })),
+  check: (kind, digest, signature) => Effect.sync(() => checkSignature({ missing: "no evidence key in this composition" }, kind, digest, signature))
+}
+
 export const JournalLive: Layer.Layer<Journal, never, FileStore | Lock> = Layer.effect(
   Journal,
-  Effect.map(Effect.all([FileStore, Lock]), ([store, lock]) => makeJournal(store, lock))
+  Effect.map(Effect.all([FileStore, Lock, Effect.serviceOption(EvidenceKey)]), ([store, lock, key]) =>
+    makeJournal(store, lock, Option.getOrElse(key, () => NO_KEY)))
 )

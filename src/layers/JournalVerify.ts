@@ -10,17 +10,25 @@ import type { Projection } from "../domain/JournalProjection.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 import type { makeExecutionStore } from "./ExecutionStore.js"
 
+/** What the journal's execution_linked says that the record does not (status, exit code), or null. */
+const linkMismatch = (link: { readonly status: string; readonly exitCode?: number | null }, record: ExecutionRecord): string | null => {
+  if (link.status !== record.status) return `the journal says status '${link.status}', the record '${record.status}'`
+  if (link.exitCode !== undefined && link.exitCode !== record.exitCode) return `the journal says exit code ${link.exitCode}, the record ${record.exitCode}`
+  return null
+}
+
 export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof makeExecutionStore>) => {
   /**
-   * Every execution_linked whose runtimeId names a dossier execution: its record exists and its
-   * receipt digest holds, and each artifact of the candidate at one of its output paths has the
-   * digest of one of the candidate's verified executions. Other runtime ids are external.
+   * Every execution_linked whose runtimeId names a dossier execution: its record exists, its
+   * receipt digest holds, it is signed with this machine's key, and it ended as the link says
+   * (status, exit code); each artifact of the candidate at one of its output paths has the digest
+   * of one of the candidate's executions that are not tampered. Other runtime ids are external.
    */
   const verifyExecutions = (p: Projection, findings: Array<ArtifactFinding | ExecutionFinding>) =>
     Effect.gen(function*() {
       const checks: Array<ExecutionCheck> = []
       for (const c of p.candidates) {
-        const verified: Array<ExecutionRecord> = []
+        const considered: Array<ExecutionRecord> = []
         for (const e of c.executions) {
           const base = { candidateId: c.id, eventId: e.eventId, runtimeId: e.runtimeId }
           if (!EXECUTION_ID.test(e.runtimeId)) {
@@ -28,10 +36,26 @@ export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<
             continue
           }
           const path = executionPaths(e.runtimeId).record
-          const r = yield* Effect.either(executions.loadExecution(e.runtimeId))
+          const r = yield* Effect.either(executions.inspectExecution(e.runtimeId))
           if (Either.isRight(r)) {
-            verified.push(r.right)
-            checks.push({ ...base, check: "verified" })
+            const { record, verdict } = r.right
+            if (verdict.authenticity === "tampered") {
+              checks.push({ ...base, check: "tampered" })
+              findings.push({ kind: "execution-tampered", ...base, path, detail: verdict.detail })
+              continue
+            }
+            // Not tampered: its outputs are what the record says, signed or not; only a signed record is verified.
+            considered.push(record)
+            const linkSays = linkMismatch(e, record)
+            if (linkSays !== null) {
+              checks.push({ ...base, check: "tampered" })
+              findings.push({ kind: "execution-tampered", ...base, path, detail: linkSays })
+            } else if (verdict.authenticity === "signed") {
+              checks.push({ ...base, check: "verified" })
+            } else {
+              checks.push({ ...base, check: verdict.authenticity })
+              findings.push({ kind: `execution-${verdict.authenticity}`, ...base, path, detail: verdict.detail })
+            }
           } else if (r.left._tag === "ExecutionNotFound") {
             checks.push({ ...base, check: "missing" })
             findings.push({ kind: "execution-missing", ...base, path })
@@ -41,7 +65,7 @@ export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<
           } else return yield* r.left
         }
         for (const a of c.artifacts) {
-          const producers = verified.filter((x) => x.outputs.some((o) => o.path === a.path))
+          const producers = considered.filter((x) => x.outputs.some((o) => o.path === a.path))
           if (producers.length === 0) continue
           if (producers.some((x) => x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes))) continue
           const x = producers[producers.length - 1]!

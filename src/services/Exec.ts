@@ -9,6 +9,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { DossierError } from "../domain/AllErrors.js"
+import type { Verdict } from "../domain/Evidence.js"
 import type { ExecutionRecord } from "../domain/Execution.js"
 
 export interface ExecOptions {
@@ -26,6 +27,13 @@ export interface OutputFinding {
   readonly actual: { readonly sha256: string; readonly bytes: number } | null
 }
 
+/** How the record itself stands (`exec show --verify`): anything but `signed` is a finding. */
+export interface RecordFinding {
+  readonly kind: "execution-tampered" | "execution-unsigned" | "execution-unverifiable"
+  readonly path: string
+  readonly detail: string
+}
+
 export interface ExecShape {
   readonly run: (grantId: string, argv: ReadonlyArray<string>, options: ExecOptions) => Effect.Effect<{
     readonly execution: ExecutionRecord
@@ -33,7 +41,9 @@ export interface ExecShape {
   }, DossierError>
   readonly show: (id: string, options: { readonly verify: boolean; readonly now: Date }) => Effect.Effect<{
     readonly execution: ExecutionRecord
-    readonly verify?: { readonly checked: number; readonly findings: ReadonlyArray<OutputFinding>; readonly note: string }
+    /** Is the record the one dossier signed? `signed`, `unsigned` (legacy, or its signature removed), `unverifiable` (another key, or none here), `tampered` (only with --verify: without it a tampered record is refused). */
+    readonly authentication: Verdict
+    readonly verify?: { readonly checked: number; readonly findings: ReadonlyArray<RecordFinding | OutputFinding>; readonly note: string }
   }, DossierError>
 }
 

@@ -182,11 +182,37 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(stdoutOf(dir, fds).trim().split("\n").map(Number).filter((n) => n > 3)).toEqual([])
   })
 
-  it("a shell needs bash among the tools", () => {
+  it("without bash among the tools nothing runs, whatever program would start the shell", () => {
     const dir = folder()
-    createGrant(dir, { tools: ["read"] })
-    expect(refused(dir, ["exec", "--grant", "g1", "--", "sh", "-c", "true"], "GrantWidening").field).toBe("tools")
-    expect(exec(dir, "g1", ["true"]).exitCode).toBe(0)
+    createGrant(dir, { tools: ["read", "notebook"] })
+    // A copy of a shell under another name, in the work root.
+    put(dir, "research/exp/runs/r1/notashell", fs.readFileSync("/bin/sh"))
+    fs.chmodSync(path.join(dir, "research/exp/runs/r1/notashell"), 0o755)
+    const attempts = [
+      ["/bin/sh", "-c", "echo PWNED > pwned.txt"],
+      ["/usr/bin/env", "sh", "-c", "echo PWNED > pwned.txt"],
+      ["perl", "-e", `exec "/bin/sh", "-c", "echo PWNED > pwned.txt"`],
+      ["python3", "-c", "import os; os.system('echo PWNED > pwned.txt')"],
+      ["./notashell", "-c", "echo PWNED > pwned.txt"],
+      ["true"]
+    ]
+    for (const argv of attempts) {
+      const e = refused(dir, ["exec", "--grant", "g1", "--", ...argv], "GrantWidening")
+      expect(e.field, argv.join(" ")).toBe("tools")
+      expect(e.detail).toContain("'bash'")
+    }
+    expect(fs.existsSync(path.join(dir, "research/exp/runs/r1/pwned.txt"))).toBe(false)
+    // Nothing ran, so nothing was recorded or charged.
+    const records = path.join(dir, ".dossier/executions")
+    expect(fs.existsSync(records) ? fs.readdirSync(records) : []).toEqual([])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+    // The same programs run under a grant that has bash.
+    createGrant(dir, { id: "g2", task: "task-2", work: "research/exp/runs/r2", tools: ["bash"] }, "g2.json")
+    for (const argv of attempts.slice(1, 4)) {
+      const x = exec(dir, "g2", argv)
+      expect(x.exitCode, argv.join(" ")).toBe(0)
+    }
+    expect(fs.readFileSync(path.join(dir, "research/exp/runs/r2/pwned.txt"), "utf8")).toBe("PWNED\n")
   })
 })
 

@@ -58,7 +58,7 @@ const grant = {
   task: "t",
   inputs: ["research/exp/data"],
   work: "research/exp/runs/r1",
-  tools: ["read"],
+  tools: ["read", "bash"],
   budget: { runs: 5, wallSeconds: 60, cpuSeconds: 3, memoryMiB: 64, outputMiB: 1 },
   deadline: "2030-01-01T00:00:00Z"
 }

@@ -49,6 +49,6 @@ export const show = (o: { readonly workdir: string; readonly execution: string; 
     }),
     layer: ExecLayer(o.workdir),
     human: (r) =>
-      humanRecord(r.execution) + (r.verify === undefined ? "" : `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
+      humanRecord(r.execution) + `\n  record: ${r.authentication.authenticity} (${r.authentication.detail})` + (r.verify === undefined ? "" : `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
         r.verify.findings.map((f) => `\n  - ${f.kind}: ${f.path}`).join(""))
   })

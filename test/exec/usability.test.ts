@@ -1,0 +1,69 @@
+/**
+ * exec as a new user meets it: a program that is not there inside the sandbox is named as such
+ * (not `prlimit: failed to execute`), and the journal's execution_linked says how the run ended.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { createGrant, exec, folder, ok, put, putInput, refused, sandboxWorks } from "./support.js"
+
+const noRecords = (dir: string) => {
+  const xs = path.join(dir, ".dossier/executions")
+  expect(fs.existsSync(xs) ? fs.readdirSync(xs) : []).toEqual([])
+}
+
+describe.skipIf(!sandboxWorks)("exec: a program that is not there", () => {
+  it("is refused before the run as not found inside the sandbox, saying where the folder is there", () => {
+    const dir = folder()
+    createGrant(dir)
+    // In the folder, but not inside the sandbox: the current directory there is the work root.
+    put(dir, "tools/bench.py", "#!/usr/bin/env python3\nprint('bench')\n")
+    fs.chmodSync(path.join(dir, "tools/bench.py"), 0o755)
+    put(dir, "research/exp/runs/r1/run.sh", "#!/bin/sh\necho hi\n")
+    const cases: Array<[ReadonlyArray<string>, string]> = [
+      [["no-such-program-xyz"], "not found on the sandbox's PATH"],
+      [["tools/bench.py"], "current directory there is the work root /work/research/exp/runs/r1"],
+      [["/work/tools/bench.py"], "does not exist inside the sandbox"],
+      // Hidden inside the sandbox: a protected path below an input root.
+      [["/work/research/exp/data/holdout/labels.csv"], "does not exist inside the sandbox"],
+      [["./run.sh"], "not executable inside the sandbox"],
+      [["/work/research/exp/data"], "is a directory inside the sandbox"]
+    ]
+    for (const [argv, message] of cases) {
+      const e = refused(dir, ["exec", "--grant", "g1", "--", ...argv], "InvalidInput")
+      expect(e.issues[0].path, argv.join(" ")).toBe("program")
+      expect(e.issues[0].message, argv.join(" ")).toContain(message)
+      expect(JSON.stringify(e)).not.toContain("prlimit")
+    }
+    noRecords(dir)
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+    // What does exist there runs: by PATH, relative to the work root, at /work/<path>.
+    fs.chmodSync(path.join(dir, "research/exp/runs/r1/run.sh"), 0o755)
+    expect(exec(dir, "g1", ["./run.sh"]).exitCode).toBe(0)
+    expect(exec(dir, "g1", ["/work/research/exp/runs/r1/run.sh"]).exitCode).toBe(0)
+    expect(exec(dir, "g1", ["cat", "../../data/train.csv"]).exitCode).toBe(0)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("exec: the journal sees a failed run", () => {
+  it("execution_linked carries the run's exit code", () => {
+    const dir = folder()
+    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+    createGrant(dir)
+    const failed = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "sh", "-c", "exit 3"]).execution
+    const passed = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "true"]).execution
+    const lines = fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).event)
+    expect(lines.filter((e) => e.type === "execution_linked").map((e) => [e.execution.runtimeId, e.execution.status, e.execution.exitCode]))
+      .toEqual([[failed.id, "exited", 3], [passed.id, "exited", 0]])
+    const view = ok(dir, ["journal", "inspect", "--study", "st", "--verify"])
+    expect(view.candidates[0].executions.map((e: any) => e.exitCode)).toEqual([3, 0])
+    expect(view.verify.findings).toEqual([])
+    // An event written by hand with an exit code is accepted; a non-integer one is not.
+    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "x.json", {
+      id: "ext", type: "execution_linked", candidateId: "cand", execution: { runtimeId: "slurm-1", status: "failed", exitCode: 1 }
+    })])
+    refused(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "y.json", {
+      id: "ext2", type: "execution_linked", candidateId: "cand", execution: { runtimeId: "slurm-2", status: "failed", exitCode: 1.5 }
+    })], "InvalidInput")
+  })
+})
