@@ -37,6 +37,14 @@ export const STATELESS_REVISIONS: ReadonlyArray<string> = ["2026-07-28"]
 export const HANDSHAKE_REVISIONS: ReadonlyArray<string> = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+/**
+ * Results 2026-07-28 lets a client cache: they carry `ttlMs` and `cacheScope`. This server says
+ * 0 ms, private: the folder changes under it (resources), and a list is cheap to ask again.
+ */
+const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"])
+const NO_CACHE = { ttlMs: 0, cacheScope: "private" }
 
 type Id = string | number
 
@@ -194,7 +202,9 @@ export class JsonRpcGuard {
       }
     }
     if (method === "server/discover") {
-      return { _tag: "Reply", line: JSON.stringify({ jsonrpc: "2.0", id, result: { resultType: "complete", ...this.options.discover } }) }
+      const discover = this.options.discover
+      const result = { resultType: "complete", ...NO_CACHE, ...discover, _meta: { [SERVER_INFO_KEY]: discover["serverInfo"] } }
+      return { _tag: "Reply", line: JSON.stringify({ jsonrpc: "2.0", id, result }) }
     }
     if (!this.options.requests.has(method)) return { _tag: "Reply", line: errorLine(replyId, METHOD_NOT_FOUND, `Method not found: ${clip(method)}`) }
     const key = JSON.stringify(id)
@@ -249,7 +259,7 @@ export class JsonRpcGuard {
       return errorLine(pending.id, answered, clip(text), data)
     }
     let result = isObject(message["result"]) ? message["result"] : {}
-    if (pending.stateless) result = { resultType: "complete", ...result }
+    if (pending.stateless) result = { resultType: "complete", ...(CACHEABLE.has(pending.method) ? NO_CACHE : {}), ...result }
     return JSON.stringify({ jsonrpc: "2.0", id: pending.id, result })
   }
 }

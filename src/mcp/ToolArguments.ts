@@ -64,7 +64,7 @@ const described = <S extends Schema.Schema.Any>(s: S, description: string) => s.
 
 /** The field of one flag: decoded to what the CLI's parser gives for it. */
 /** An argument's description in a tool list: its first sentences, up to this many characters. */
-const ARGUMENT_DESCRIPTION_MAX = 100
+const ARGUMENT_DESCRIPTION_MAX = 90
 
 /** The first sentences of `text` that fit in `max` characters (at least the first, clipped at a word). */
 export const brief = (text: string, max: number): string => {

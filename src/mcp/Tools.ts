@@ -39,7 +39,7 @@ export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<stri
   specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => toolName(spec, mode)))
 
 /** Sentences of a description kept for a tool list: the first ones, up to this many characters. */
-const DESCRIPTION_MAX = 140
+const DESCRIPTION_MAX = 120
 
 /** Sentences that only restate the input's schema (the tool's `input` carries it). */
 const RESTATES_INPUT = /^(Input file fields|Input fields)\b/
@@ -76,18 +76,23 @@ export interface ToolDefinition {
 export const outputSchemaOf = (names: ReadonlyArray<string>, schemas: Readonly<Record<string, Schema.Schema.Any>>): Record<string, unknown> => {
   const properties: Record<string, unknown> = {}
   const required = new Set<string>()
-  names.forEach((name, i) => {
+  // Each output, or each alternative of one that is a union, is one shape the success may have.
+  const shapes = names.flatMap((name) => {
     const schema = schemas[name]
     if (schema === undefined) throw new Error(`unknown output schema '${name}'`)
     const defs: Record<string, JSONSchema.JsonSchema7> = {}
     const full = compact(JSONSchema.fromAST(schema.ast, { definitions: defs, topLevelReferenceStrategy: "skip" }))
     const top = shallow(full, compact(defs) as Record<string, unknown>, { depth: 1, describe: 0 })
+    const alternatives = Array.isArray(top["anyOf"]) ? top["anyOf"] as ReadonlyArray<Record<string, unknown>> : [top]
+    return alternatives.map((a) => shallow(a, {}, { depth: 1, describe: 0 }))
+  })
+  shapes.forEach((top, i) => {
     for (const [k, v] of Object.entries((top["properties"] ?? {}) as Record<string, unknown>)) {
-      // A field two outputs describe differently (`network`: checked | not_checked) is either.
+      // A field two shapes describe differently (`network`: checked | not_checked) is either.
       if (!Object.hasOwn(properties, k)) properties[k] = v
       else if (JSON.stringify(properties[k]) !== JSON.stringify(v)) properties[k] = {}
     }
-    // A field is required of a success when every output of the tool requires it.
+    // A field is required of a success when every shape requires it.
     const req = new Set((top["required"] ?? []) as ReadonlyArray<string>)
     if (i === 0) for (const r of req) required.add(r)
     else for (const r of [...required]) if (!req.has(r)) required.delete(r)
