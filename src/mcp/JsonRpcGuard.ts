@@ -1,25 +1,50 @@
 /**
  * The edge of the MCP server's stdio: every line a client sends passes through `incoming`,
- * every line the server writes through `outgoing`. @effect/ai's McpServer (on @effect/rpc's
- * stdio protocol) serves well-formed requests, but on its own a line that is not JSON, a
- * message without `method`, an unknown method or a string `id` stops it answering (its input
- * stream fails, or the id comes back as `null`), and its errors carry `_tag`/`data` fields with
- * the internal cause. The official SDK's stdio transport would not answer malformed lines
- * either (it reports them to `onerror` and sends nothing). So the guard answers what JSON-RPC
- * 2.0 says it must itself — `-32700` for a line that is not JSON, `-32600` for a message that
- * is not a request (a batch included: MCP 2025-06-18 has none), `-32601` for an unknown method —
- * and hands the server only requests and notifications it knows, each request under an id of
- * its own (a positive integer, mapped back on the answer), so any id a client uses (string,
- * zero, negative, fractional) is answered under that same id.
+ * every line the server writes through `outgoing`. The official SDK's server (./Server.ts)
+ * serves well-formed requests, but its stdio transport answers nothing to a line that is not
+ * JSON or not a request (it reports it to `onerror`), and it knows only the handshake revisions.
+ * So the guard answers what JSON-RPC 2.0 says it must itself — `-32700` for a line that is not
+ * JSON, `-32600` for a message that is not a request (a batch included: MCP has none since
+ * 2025-06-18) or nested deeper than `MAX_DEPTH`, `-32601` for an unknown method — and hands the
+ * server only requests and notifications it knows, each request under an id of its own (a
+ * positive integer, mapped back on the answer), so any id a client uses (string, zero,
+ * negative, fractional) is answered under that same id.
+ *
+ * It also speaks the stateless revision 2026-07-28 beside the handshake ones: `server/discover`
+ * is answered here, a request whose `_meta` names a protocol version is checked
+ * (`-32022` UnsupportedProtocolVersion with `{supported, requested}` for one it does not serve),
+ * and the answer to a 2026-07-28 request carries `resultType: "complete"` and that revision's
+ * codes (resource not found: `-32602` with `{uri}`; the older revisions' `-32002`).
  *
  * Pure apart from its own bookkeeping: no I/O, never throws (property-tested).
  */
+import { IdScanner } from "./Lines.js"
 
 export const PARSE_ERROR = -32700
 export const INVALID_REQUEST = -32600
 export const METHOD_NOT_FOUND = -32601
 export const INVALID_PARAMS = -32602
 export const INTERNAL_ERROR = -32603
+export const RESOURCE_NOT_FOUND = -32002
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+/** Deepest nesting of arrays and objects in one message (a tool's inline input needs far less). */
+export const MAX_DEPTH = 64
+
+/** The stateless revision: no handshake, the version in every request's `_meta`. */
+export const STATELESS_REVISIONS: ReadonlyArray<string> = ["2026-07-28"]
+/** The handshake revisions (`initialize`), newest first. */
+export const HANDSHAKE_REVISIONS: ReadonlyArray<string> = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+/**
+ * Results 2026-07-28 lets a client cache: they carry `ttlMs` and `cacheScope`. This server says
+ * 0 ms, private: the folder changes under it (resources), and a list is cheap to ask again.
+ */
+const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"])
+const NO_CACHE = { ttlMs: 0, cacheScope: "private" }
 
 type Id = string | number
 
@@ -37,25 +62,60 @@ export interface GuardOptions {
   readonly requests: ReadonlySet<string>
   /** Notifications the server takes. */
   readonly notifications: ReadonlySet<string>
-  /** Added to the answer of `initialize` (MCP's `instructions`). */
-  readonly instructions?: string
+  /** The answer to `server/discover` (without `resultType`, added here). */
+  readonly discover: Readonly<Record<string, unknown>>
 }
 
 interface Pending {
   readonly id: Id
   readonly method: string
+  /** Asked under the stateless revision (answered in its terms). */
+  readonly stateless: boolean
 }
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const isId = (u: unknown): u is Id => typeof u === "string" || (typeof u === "number" && Number.isFinite(u))
 
-const errorLine = (id: Id | null, code: number, message: string): string =>
-  JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })
+const errorLine = (id: Id | null, code: number, message: string, data?: unknown): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } })
+
+/** How deep arrays and objects nest in a JSON text (outside strings), counted without parsing. */
+export const nestingDepth = (text: string): number => {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) max = depth
+    } else if (c === 0x7d || c === 0x5d) depth--
+  }
+  return max
+}
 
 const MAX_DETAIL = 400
 
 const clip = (s: string) => (s.length > MAX_DETAIL ? `${s.slice(0, MAX_DETAIL)}…` : s)
+
+/** The issues of a schema validation error's message (a JSON array of {path, message}), as text. */
+const paramIssues = (text: string): string | undefined => {
+  if (!text.startsWith("[")) return undefined
+  try {
+    const issues: unknown = JSON.parse(text)
+    if (!Array.isArray(issues)) return undefined
+    return issues
+      .filter(isObject)
+      .map((i) => `${Array.isArray(i["path"]) ? i["path"].join(".") : "params"}: ${typeof i["message"] === "string" ? i["message"] : "invalid"}`)
+      .join("; ")
+  } catch {
+    return undefined
+  }
+}
 
 export class JsonRpcGuard {
   private next = 1
@@ -73,6 +133,11 @@ export class JsonRpcGuard {
 
   incoming(line: string): Incoming {
     if (line.trim() === "") return { _tag: "Ignore" }
+    if (nestingDepth(line) > MAX_DEPTH) {
+      const scanner = new IdScanner()
+      scanner.feed(Buffer.from(line, "utf8"))
+      return { _tag: "Reply", line: errorLine(scanner.id(), INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_DEPTH} levels`) }
+    }
     let message: unknown
     try {
       message = JSON.parse(line)
@@ -118,13 +183,36 @@ export class JsonRpcGuard {
     if (this.options.notifications.has(method)) {
       return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, `Invalid Request: ${method} is a notification and takes no id`) }
     }
+    // The stateless revision: the version a request is asked under is in its `_meta`.
+    const meta = isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined
+    const stateless = meta !== undefined && Object.hasOwn(meta, PROTOCOL_VERSION_KEY)
+    if (stateless) {
+      const requested = meta![PROTOCOL_VERSION_KEY]
+      if (typeof requested !== "string" || !STATELESS_REVISIONS.includes(requested)) {
+        return {
+          _tag: "Reply",
+          line: errorLine(replyId, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clip(String(requested))}`, {
+            supported: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS],
+            requested: typeof requested === "string" ? clip(requested) : null
+          })
+        }
+      }
+      if (!isObject(meta![CLIENT_CAPABILITIES_KEY])) {
+        return { _tag: "Reply", line: errorLine(replyId, INVALID_PARAMS, `Invalid params: _meta must carry ${CLIENT_CAPABILITIES_KEY} (an object) with ${PROTOCOL_VERSION_KEY}`) }
+      }
+    }
+    if (method === "server/discover") {
+      const discover = this.options.discover
+      const result = { resultType: "complete", ...NO_CACHE, ...discover, _meta: { [SERVER_INFO_KEY]: discover["serverInfo"] } }
+      return { _tag: "Reply", line: JSON.stringify({ jsonrpc: "2.0", id, result }) }
+    }
     if (!this.options.requests.has(method)) return { _tag: "Reply", line: errorLine(replyId, METHOD_NOT_FOUND, `Method not found: ${clip(method)}`) }
     const key = JSON.stringify(id)
     if (this.byClientId.has(key)) {
       return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, "Invalid Request: this id is already in use by a request not yet answered") }
     }
     const ours = this.next++
-    this.pending.set(ours, { id: id as Id, method })
+    this.pending.set(ours, { id: id as Id, method, stateless })
     this.byClientId.set(key, ours)
     // tools/call without arguments is a call with none.
     const forwarded = method === "tools/call" && isObject(params) && !Object.hasOwn(params, "arguments")
@@ -154,23 +242,24 @@ export class JsonRpcGuard {
     this.byClientId.delete(JSON.stringify(pending.id))
     const error = message["error"]
     if (isObject(error)) {
-      const data = isObject(error["data"]) ? error["data"] : undefined
-      // A cancelled request is not answered (MCP: notifications/cancelled).
-      if (data?.["_tag"] === "Interrupt") return undefined
-      const code = typeof error["code"] === "number" && error["code"] !== 0 ? error["code"] : undefined
-      if (code !== undefined) {
-        return errorLine(pending.id, code, typeof error["message"] === "string" ? clip(error["message"]) : "Error")
+      const code = typeof error["code"] === "number" && Number.isInteger(error["code"]) && error["code"] !== 0 ? error["code"] : INTERNAL_ERROR
+      const data = isObject(error["data"]) && typeof error["data"]["uri"] === "string" ? { uri: error["data"]["uri"] } : undefined
+      // The SDK's errors repeat their code in the message ("MCP error -32602: …").
+      const text = typeof error["message"] === "string" ? error["message"].replace(/^(MCP error -?\d+: )+/, "") : "Error"
+      if (code === INTERNAL_ERROR) {
+        // Params the SDK's own schemas refused (its message is the list of issues); any other
+        // internal error says nothing of the inside.
+        const issues = paramIssues(text)
+        return issues === undefined
+          ? errorLine(pending.id, INTERNAL_ERROR, "Internal error")
+          : errorLine(pending.id, INVALID_PARAMS, `Invalid params for ${pending.method}: ${clip(issues)}`)
       }
-      // The server failed to decode the request's params (its decoder dies with the Schema's message).
-      const defect = data?.["_tag"] === "Die" && typeof data["defect"] === "string" ? data["defect"] : undefined
-      return defect === undefined
-        ? errorLine(pending.id, INTERNAL_ERROR, "Internal error")
-        : errorLine(pending.id, INVALID_PARAMS, `Invalid params for ${pending.method}: ${clip(defect)}`)
+      // 2026-07-28 answers a missing resource with -32602 (data {uri}); earlier revisions with -32002.
+      const answered = code === RESOURCE_NOT_FOUND && pending.stateless ? INVALID_PARAMS : code
+      return errorLine(pending.id, answered, clip(text), data)
     }
-    let result = message["result"]
-    if (pending.method === "initialize" && isObject(result) && this.options.instructions !== undefined) {
-      result = { ...result, instructions: this.options.instructions }
-    }
-    return JSON.stringify({ jsonrpc: "2.0", id: pending.id, result: result ?? {} })
+    let result = isObject(message["result"]) ? message["result"] : {}
+    if (pending.stateless) result = { resultType: "complete", ...(CACHEABLE.has(pending.method) ? NO_CACHE : {}), ...result }
+    return JSON.stringify({ jsonrpc: "2.0", id: pending.id, result })
   }
 }

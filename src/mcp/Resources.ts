@@ -8,9 +8,10 @@
  * The list names the plan, every retained file and every study's journal; it is brought up to
  * date before each `resources/list` and after each tool call, and the client is told when it
  * grew (`notifications/resources/list_changed`). Both URI templates are listed too.
+ * A URI that names no resource of the folder (another scheme such as `file:///etc/passwd`, a path
+ * that leaves research/sources/, a missing file, a symlink, a study without a journal) is the MCP
+ * "resource not found" error (-32002, data `{uri}`); a file too large to read is -32602.
  */
-import * as McpSchema from "@effect/ai/McpSchema"
-import type { McpServer } from "@effect/ai/McpServer"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -26,8 +27,31 @@ export const PLAN_URI = "dossier://plan"
 export const SOURCES_PREFIX = "dossier://sources/"
 export const JOURNAL_PREFIX = "dossier://journal/"
 
+/** MCP's "resource not found" (2025-11-25 and earlier; the 2026-07-28 revision answers -32602). */
+export const RESOURCE_NOT_FOUND = -32002
+const INVALID_PARAMS = -32602
+const INTERNAL_ERROR = -32603
+
 /** Resources larger than this are refused (InvalidParams): a client reads them whole. */
 const MAX_RESOURCE_BYTES = 16 * 1024 * 1024
+
+/** A failed read, as the JSON-RPC error to answer. */
+export interface ResourceError {
+  readonly code: number
+  readonly message: string
+  readonly data?: { readonly uri: string }
+}
+
+export interface Resource {
+  readonly uri: string
+  readonly name: string
+  readonly mimeType: string
+  readonly description: string
+}
+
+export type ResourceContents =
+  | { readonly uri: string; readonly mimeType: string; readonly text: string }
+  | { readonly uri: string; readonly mimeType: string; readonly blob: string }
 
 const MIME: Record<string, string> = {
   md: "text/markdown",
@@ -45,7 +69,7 @@ const mimeOf = (path: string): string => MIME[path.slice(path.lastIndexOf(".") +
 export const sourceUri = (path: string): string =>
   `${SOURCES_PREFIX}${path.slice(SOURCES_AREA.length + 1).split("/").map(encodeURIComponent).join("/")}`
 
-const notFound = (uri: string) => new McpSchema.InvalidParams({ message: `Resource not found: ${uri}` })
+export const notFound = (uri: string): ResourceError => ({ code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`, data: { uri } })
 
 /** The path a `dossier://sources/…` URI names, or undefined when it names nothing under research/sources/. */
 export const sourcePathOf = (uri: string): string | undefined => {
@@ -61,8 +85,8 @@ export const sourcePathOf = (uri: string): string | undefined => {
   return Either.getOrUndefined(normalizeInArea(`${SOURCES_AREA}/${rest}`, SOURCES_AREA))
 }
 
-/** Read a file for a resource: text when it is UTF-8, else bytes (base64 on the wire). */
-const contents = (uri: string, path: string) =>
+/** Read a file for a resource: text when it is UTF-8, else bytes (base64). */
+const contents = (uri: string, path: string): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, FileStore> =>
   Effect.flatMap(FileStore, (store) => store.read(path, { maxBytes: MAX_RESOURCE_BYTES })).pipe(
     Effect.map((bytes) => {
       const mimeType = mimeOf(path)
@@ -70,83 +94,72 @@ const contents = (uri: string, path: string) =>
         const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
         return { contents: [{ uri, mimeType, text }] }
       } catch {
-        return { contents: [{ uri, mimeType, blob: bytes }] }
+        return { contents: [{ uri, mimeType, blob: Buffer.from(bytes).toString("base64") }] }
       }
     }),
-    Effect.catchAll((e) =>
-      Effect.fail(e._tag === "FileNotFound" ? notFound(uri) : new McpSchema.InvalidParams({ message: `${uri}: ${e.message}` }))
+    Effect.catchAll((e): Effect.Effect<never, ResourceError> =>
+      // Missing, or not a regular file of the folder (a symlink, a special file): no such resource.
+      Effect.fail(
+        e._tag === "LimitExceeded"
+          ? { code: INVALID_PARAMS, message: `${uri}: ${e.message}` }
+          : e._tag === "IoError"
+          ? { code: INTERNAL_ERROR, message: `${uri}: the file could not be read` }
+          : notFound(uri)
+      )
     )
   )
 
-export const registerResources = (server: McpServer["Type"], services: Context.Context<CommandServices>) => {
-  const provided = <A, E>(effect: Effect.Effect<A, E, CommandServices>) =>
-    effect.pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.fail(new McpSchema.InternalError({ message: "Internal error" }))))
+export interface ResourceHandlers {
+  /** Every resource there is now. */
+  readonly list: Effect.Effect<ReadonlyArray<Resource>>
+  readonly templates: ReadonlyArray<{ readonly uriTemplate: string; readonly name: string; readonly description: string; readonly mimeType?: string }>
+  readonly read: (uri: string) => Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError>
+}
 
-  const listed = new Set<string>()
-  // A listed resource answers a failed read with InternalError (the only error @effect/ai lets it give).
-  const add = (resource: McpSchema.Resource, read: Effect.Effect<typeof McpSchema.ReadResourceResult.Type, McpSchema.InvalidParams | McpSchema.InternalError>) =>
-    listed.has(resource.uri)
-      ? Effect.void
-      : Effect.zipRight(
-        Effect.sync(() => listed.add(resource.uri)),
-        server.addResource(resource, Effect.mapError(read, (e) => e._tag === "InternalError" ? e : new McpSchema.InternalError({ message: e.message })))
-      )
+export const resourceHandlers = (services: Context.Context<CommandServices>): ResourceHandlers => {
+  const provided = <A>(effect: Effect.Effect<A, ResourceError, CommandServices>) =>
+    effect.pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.fail<ResourceError>({ code: INTERNAL_ERROR, message: "Internal error" })))
 
-  const readSource = (uri: string) => {
-    const path = sourcePathOf(uri)
-    return path === undefined ? Effect.fail(notFound(uri)) : provided(contents(uri, path))
+  const read = (uri: string) => {
+    if (uri === PLAN_URI) return provided(contents(PLAN_URI, "plan.md"))
+    if (uri.startsWith(SOURCES_PREFIX)) {
+      const path = sourcePathOf(uri)
+      return path === undefined ? Effect.fail(notFound(uri)) : provided(contents(uri, path))
+    }
+    if (uri.startsWith(JOURNAL_PREFIX)) {
+      const study = uri.slice(JOURNAL_PREFIX.length)
+      return Either.isLeft(checkStudyId(study)) ? Effect.fail(notFound(uri)) : provided(contents(uri, studyPaths(study).journal))
+    }
+    return Effect.fail(notFound(uri))
   }
-  const readJournal = (uri: string) => {
-    const study = uri.startsWith(JOURNAL_PREFIX) ? uri.slice(JOURNAL_PREFIX.length) : ""
-    return Either.isLeft(checkStudyId(study)) ? Effect.fail(notFound(uri)) : provided(contents(uri, studyPaths(study).journal))
-  }
 
-  /** Add what appeared since the last refresh (retained files are write-once: nothing leaves the list). */
-  const refresh: Effect.Effect<void> = provided(
-    Effect.gen(function*() {
-      const sources = yield* Effect.flatMap(Sources, (s) => s.list)
-      for (const path of sources) {
-        const uri = sourceUri(path)
-        yield* add(new McpSchema.Resource({ uri, name: path, mimeType: mimeOf(path), description: "A retained source (write-once)." }), readSource(uri))
-      }
-      const studies = yield* Effect.flatMap(Journal, (j) => j.studies)
-      for (const row of studies) {
-        const uri = `${JOURNAL_PREFIX}${row.study}`
-        yield* add(
-          new McpSchema.Resource({ uri, name: `journal of ${row.study}`, mimeType: "application/jsonl", description: `research/${row.study}/research-events.jsonl` }),
-          readJournal(uri)
-        )
-      }
-    })
-  ).pipe(Effect.ignore)
+  const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.gen(function*() {
+    const out: Array<Resource> = [
+      { uri: PLAN_URI, name: "plan.md", mimeType: "text/markdown", description: "The work folder's plan (prose and the marked plan section)." }
+    ]
+    const sources = yield* Effect.flatMap(Sources, (s) => s.list)
+    for (const path of sources) out.push({ uri: sourceUri(path), name: path, mimeType: mimeOf(path), description: "A retained source (write-once)." })
+    const studies = yield* Effect.flatMap(Journal, (j) => j.studies)
+    for (const row of studies) {
+      out.push({ uri: `${JOURNAL_PREFIX}${row.study}`, name: `journal of ${row.study}`, mimeType: "application/jsonl", description: `research/${row.study}/research-events.jsonl` })
+    }
+    return out
+  }).pipe(
+    Effect.provide(services),
+    Effect.catchAllCause(() => Effect.succeed([{ uri: PLAN_URI, name: "plan.md", mimeType: "text/markdown", description: "The work folder's plan." }]))
+  )
 
-  return Effect.gen(function*() {
-    yield* add(
-      new McpSchema.Resource({ uri: PLAN_URI, name: "plan.md", mimeType: "text/markdown", description: "The work folder's plan (prose and the marked plan section)." }),
-      provided(contents(PLAN_URI, "plan.md"))
-    )
-    yield* server.addResourceTemplate({
-      template: new McpSchema.ResourceTemplate({
-        uriTemplate: `${SOURCES_PREFIX}{+path}`,
-        name: "retained source",
-        description: "A file retained under research/sources/ (path below it)."
-      }),
-      routerPath: `${SOURCES_PREFIX}*`,
-      completions: {},
-      handle: (uri) => readSource(uri)
-    })
-    yield* server.addResourceTemplate({
-      template: new McpSchema.ResourceTemplate({
+  return {
+    list,
+    templates: [
+      { uriTemplate: `${SOURCES_PREFIX}{+path}`, name: "retained source", description: "A file retained under research/sources/ (path below it)." },
+      {
         uriTemplate: `${JOURNAL_PREFIX}{study}`,
         name: "study journal",
         description: "A study's experiment journal (JSON lines), research/<study>/research-events.jsonl.",
         mimeType: "application/jsonl"
-      }),
-      routerPath: `${JOURNAL_PREFIX}*`,
-      completions: {},
-      handle: (uri) => readJournal(uri)
-    })
-    yield* refresh
-    return refresh
-  })
+      }
+    ],
+    read
+  }
 }

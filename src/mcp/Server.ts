@@ -1,94 +1,116 @@
 /**
  * `dossier mcp`: the Model Context Protocol over stdio (JSON-RPC 2.0, one message per line)
- * for one work folder, fixed at start. Built on @effect/ai's McpServer (`layerStdio`; protocol
- * revisions 2025-06-18, 2025-03-26, 2024-11-05), with stdin and stdout passed through the
- * JSON-RPC guard (./JsonRpcGuard.ts). Every service is built once, at start; a tool call runs
- * the command's work on them (./Tools.ts). Resources: ./Resources.ts.
+ * for one work folder, fixed at start. The protocol layer is the official TypeScript SDK's
+ * `Server` (handshake revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; @effect/ai's
+ * McpServer answers 2025-06-18 at most and takes no method of its own, so it could serve neither
+ * 2025-11-25 nor `server/discover`), on a stdio transport of ours: stdin passes through the line
+ * reader (./Lines.ts: `MAX_MESSAGE_BYTES`) and the JSON-RPC guard (./JsonRpcGuard.ts: malformed
+ * and too deep messages, the stateless revision 2026-07-28), and every answer back through the
+ * guard. The one command table (src/cli/Specs.ts) gives the tools (./Tools.ts), the services are
+ * built once at start and each call runs the command's Effect on them, in a fiber of its own that
+ * a client's `notifications/cancelled` interrupts. Resources: ./Resources.ts.
  *
  * Closing stdin ends the server: the requests already read are answered first (for at most
- * `DRAIN_MS`), then the services are released and the process exits 0.
+ * `DRAIN_MS`, after which they are cancelled), then the services are released and the process
+ * exits 0.
  */
-import * as McpSchema from "@effect/ai/McpSchema"
-import * as McpServer from "@effect/ai/McpServer"
-import * as NodeStream from "@effect/platform-node/NodeStream"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schedule from "effect/Schedule"
-import * as Sink from "effect/Sink"
-import * as Stream from "effect/Stream"
+import * as Runtime from "effect/Runtime"
 import { allSchemas } from "../cli/schemas/index.js"
 import { allSpecs } from "../cli/Specs.js"
 import { CommandsLive, type CommandServices } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
-import { JsonRpcGuard } from "./JsonRpcGuard.js"
-import { registerResources } from "./Resources.js"
-import { registerTools } from "./Tools.js"
+import { HANDSHAKE_REVISIONS, INVALID_REQUEST, JsonRpcGuard, STATELESS_REVISIONS } from "./JsonRpcGuard.js"
+import { LineReader } from "./Lines.js"
+import { resourceHandlers } from "./Resources.js"
+import { toolCatalogue, type ToolSelection } from "./Tools.js"
 
 /** After stdin closes, answers to requests already read are awaited at most this long. */
-export const DRAIN_MS = 130_000
+export const DRAIN_MS = 10_000
+
+/** The largest message the server reads: a longer line is refused unread (-32600). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 export const INSTRUCTIONS =
   "dossier keeps research in one work folder so that another agent or a person can check it and continue. " +
-  "Call `status` first to see what is there and what needs attention. Each tool is a dossier command; its arguments are the command's flags. " +
+  "Call `status` first. Each tool is a dossier command; its arguments are the command's flags in camelCase, `input` the command's input file as JSON inline (at most 64 KiB). " +
+  "A success is {ok: true, …}; a refusal isError with {ok: false, error: {_tag, message, retryable, …}}. " +
+  "Tool lists sketch nested inputs and outputs; the `schema` tool gives each whole schema. " +
   "Inspect before retrying an uncertain write; quote sources verbatim; register a source in the plan before citing it. " +
   "A SHA-256 proves that a file is the one registered, not that it is true."
 
-const encoder = new TextEncoder()
+/** The methods the server answers (the SDK's handlers, and `server/discover` in the guard). */
+const REQUESTS = new Set(["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "server/discover"])
+const NOTIFICATIONS = new Set(["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed"])
 
-/** Lines from stdin, through the guard: replies written at once, the rest handed to the server. */
-const guardedStdin = (
-  guard: JsonRpcGuard,
-  write: (line: string) => void,
-  ready: Deferred.Deferred<Effect.Effect<void>>
-): Stream.Stream<Uint8Array> =>
-  Stream.unwrap(Effect.map(Deferred.await(ready), (refresh) =>
-    NodeStream.stdin.pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      Stream.mapEffect((line) => {
-        const verdict = guard.incoming(line)
-        switch (verdict._tag) {
-          case "Ignore":
-            return Effect.succeed(undefined)
-          case "Reply":
-            return Effect.sync(() => write(verdict.line)).pipe(Effect.as(undefined))
-          case "Forward":
-            return (verdict.method === "resources/list" ? refresh : Effect.void).pipe(
-              Effect.as(encoder.encode(`${verdict.line}\n`))
-            )
-        }
-      }),
-      Stream.filterMap((chunk: Uint8Array | undefined) => Option.fromNullable(chunk)),
-      // stdin closed: let the requests already handed over be answered before the server stops.
-      // A confined run in flight is ended and recorded `interrupted` (nobody is left to wait for it).
-      Stream.concat(Stream.fromEffect(
-        Effect.sync(() => stopAll({ status: "interrupted", detail: "the MCP client disconnected while the program ran" })).pipe(Effect.zipRight(Effect.repeat(Effect.sync(() => guard.inFlight), {
-          until: (n) => n === 0,
-          schedule: Schedule.spaced("10 millis")
-        }))).pipe(Effect.timeout(DRAIN_MS), Effect.ignore)
-      ).pipe(Stream.drain))
-    )
-  ))
+/** stdio through the line reader and the guard: what the SDK's server reads and writes. */
+class GuardedStdio implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  private readonly reader = new LineReader(MAX_MESSAGE_BYTES)
+  private closed = false
 
-/** What the server writes, through the guard, one line at a time. */
-const guardedStdout = (guard: JsonRpcGuard, write: (line: string) => void) => {
-  let rest = ""
-  return Sink.forEach((chunk: Uint8Array | string) =>
-    Effect.sync(() => {
-      const text = rest + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk))
-      const lines = text.split("\n")
-      rest = lines.pop() ?? ""
-      for (const line of lines) {
-        const out = line === "" ? undefined : guard.outgoing(line)
-        if (out !== undefined) write(out)
-      }
+  constructor(
+    private readonly guard: JsonRpcGuard,
+    private readonly input: NodeJS.ReadableStream,
+    private readonly write: (line: string) => void,
+    /** Called once stdin has ended. */
+    private readonly ended: () => void
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on("data", (chunk: Buffer) => this.items(this.reader.push(chunk)))
+    this.input.on("end", () => {
+      this.items(this.reader.end())
+      this.ended()
     })
-  )
+    this.input.on("error", () => this.ended())
+  }
+
+  private items(items: ReturnType<LineReader["push"]>) {
+    for (const item of items) {
+      if (item._tag === "TooLarge") {
+        this.write(JSON.stringify({
+          jsonrpc: "2.0",
+          id: item.id,
+          error: { code: INVALID_REQUEST, message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})` }
+        }))
+        continue
+      }
+      const verdict = this.guard.incoming(item.line)
+      if (verdict._tag === "Reply") this.write(verdict.line)
+      else if (verdict._tag === "Forward") this.onmessage?.(JSON.parse(verdict.line) as JSONRPCMessage)
+    }
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return
+    const line = this.guard.outgoing(JSON.stringify(message))
+    if (line !== undefined) this.write(line)
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    this.onclose?.()
+  }
 }
 
 export interface ServeOptions {
@@ -96,6 +118,8 @@ export interface ServeOptions {
   readonly dir: string
   readonly name: string
   readonly version: string
+  /** Which tools to offer (`--read-only`, `--tools`); default every one. */
+  readonly select?: ToolSelection
   /** Called once the folder is resolved, with its real path (the CLI changes into it). */
   readonly onRoot?: (root: string) => void
 }
@@ -106,34 +130,59 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
     const services: Context.Context<CommandServices> = yield* Layer.build(CommandsLive(options.dir))
     const root = Context.get(services, Workdir).root
     options.onRoot?.(root)
+    const runtime = yield* Effect.runtime<never>()
+    const run = <A, E>(effect: Effect.Effect<A, E>, signal?: AbortSignal) => Runtime.runPromise(runtime)(effect, signal === undefined ? {} : { signal })
+
+    const catalogue = toolCatalogue({ root, specs: allSpecs, schemas: allSchemas(), services, ...(options.select === undefined ? {} : { select: options.select }) })
+    const resources = resourceHandlers(services)
+    const capabilities = { tools: {}, resources: { listChanged: true } }
+    const serverInfo = { name: options.name, version: options.version }
     const guard = new JsonRpcGuard({
-      requests: new Set(McpSchema.ClientRequestRpcs.requests.keys()),
-      notifications: new Set(McpSchema.ClientNotificationRpcs.requests.keys()),
-      instructions: INSTRUCTIONS
+      requests: REQUESTS,
+      notifications: NOTIFICATIONS,
+      discover: { supportedVersions: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS], capabilities, serverInfo, instructions: INSTRUCTIONS }
     })
-    const write = (line: string) => void process.stdout.write(`${line}\n`)
-    const ready = yield* Deferred.make<Effect.Effect<void>>()
-    let refresh: Effect.Effect<void> = Effect.void
-    const registrations = Layer.effectDiscard(Effect.gen(function*() {
-      const server = yield* McpServer.McpServer
-      yield* registerTools(server, {
-        root,
-        specs: allSpecs,
-        inputSchemas: allSchemas(),
-        services,
-        afterCall: Effect.suspend(() => refresh)
-      })
-      refresh = yield* registerResources(server, services)
-      yield* Deferred.succeed(ready, refresh)
-    }))
-    const server = registrations.pipe(
-      Layer.provide(McpServer.layerStdio({
-        name: options.name,
-        version: options.version,
-        stdin: guardedStdin(guard, write, ready),
-        stdout: guardedStdout(guard, write)
-      }))
-    )
-    // The stdio protocol interrupts the fiber that launched it when stdin ends: that is the end.
-    yield* Fiber.await(yield* Effect.fork(Layer.launch(server)))
+    const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS })
+
+    let listed = new Set<string>()
+    const uris = Effect.map(resources.list, (list) => new Set(list.map((r) => r.uri)))
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalogue.tools as Array<never> }))
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const call = catalogue.call(request.params.name, request.params.arguments ?? {})
+      if (call === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${request.params.name.slice(0, 200)}`)
+      const result = await run(call, extra.signal)
+      // A call may have retained files or started a journal: tell the client the list grew.
+      const now = await run(uris)
+      if ([...now].some((u) => !listed.has(u))) {
+        listed = now
+        void server.sendResourceListChanged().catch(() => undefined)
+      }
+      return result as never
+    })
+    server.setRequestHandler(ListResourcesRequestSchema, async () => {
+      const list = await run(resources.list)
+      listed = new Set(list.map((r) => r.uri))
+      return { resources: list as Array<never> }
+    })
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: resources.templates as Array<never> }))
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+      const read = await run(Effect.either(resources.read(request.params.uri)), extra.signal)
+      if (Either.isLeft(read)) throw new McpError(read.left.code, read.left.message, read.left.data)
+      return read.right as never
+    })
+    listed = yield* uris
+
+    let stdinEnded: () => void = () => undefined
+    const ended = new Promise<void>((resolve) => (stdinEnded = resolve))
+    const transport = new GuardedStdio(guard, process.stdin, (line) => void process.stdout.write(`${line}\n`), () => stdinEnded())
+    yield* Effect.promise(() => server.connect(transport))
+    yield* Effect.promise(() => ended)
+    // stdin closed: a confined run in flight is ended and recorded `interrupted` (nobody is left
+    // to wait for it); answer what was already read, then close (cancelling whatever still runs).
+    stopAll({ status: "interrupted", detail: "the MCP client disconnected while the program ran" })
+    yield* Effect.promise(async () => {
+      const until = Date.now() + DRAIN_MS
+      while (guard.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10))
+    })
+    yield* Effect.promise(() => server.close())
   }))

@@ -18,6 +18,7 @@ import { UsageError } from "../domain/CliErrors.js"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../cli/Spec.js"
 import { parseNow } from "../cli/Spec.js"
 import { InlineInput } from "../services/InputFile.js"
+import { compact, shallow, slim } from "./ToolSchemas.js"
 
 /** Flags a tool never takes. */
 const SERVER_FLAGS = new Set(["workdir", "json"])
@@ -31,12 +32,27 @@ const Instant = Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
   encode: (d) => ParseResult.succeed(d.toISOString())
 })
 
-const integer = (f: Extract<FlagSpec, { kind: "integer" }>) => {
+const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string) => {
   let s: Schema.Schema<number> = Schema.Number.pipe(Schema.int())
   if (f.min !== undefined) s = s.pipe(Schema.greaterThanOrEqualTo(f.min))
   if (f.max !== undefined) s = s.pipe(Schema.lessThanOrEqualTo(f.max))
-  return s.annotations({ jsonSchema: { type: "integer", ...(f.min !== undefined ? { minimum: f.min } : {}), ...(f.max !== undefined ? { maximum: f.max } : {}) } })
+  // The JSON Schema annotation replaces the whole generated schema: it carries the description too.
+  return s.annotations({
+    description,
+    jsonSchema: { type: "integer", description, ...(f.min !== undefined ? { minimum: f.min } : {}), ...(f.max !== undefined ? { maximum: f.max } : {}) }
+  })
 }
+
+/**
+ * A description written for the command line, for a tool: every `--flag` it names becomes the
+ * argument's name (`--content-type` → `contentType`, `--input <file>` → `input`), the words after
+ * `--` the array argument.
+ */
+export const forTool = (text: string, restName?: string): string =>
+  text
+    .replace(/--input <file>/g, "`input`")
+    .replace(/(after|following) `?--`?(?=[\s.,;:)]|$)/g, (_m, w) => `${w} ${restName === undefined ? "--" : `the \`${restName}\` array`}`)
+    .replace(/`?--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`?( <[^>]+>)?/g, (_m, name: string) => `\`${name.replace(/-([a-z0-9])/g, (_x, c: string) => c.toUpperCase())}\``)
 
 type Field = Schema.Struct.Field
 
@@ -47,21 +63,54 @@ const struct = (fields: Record<string, Field>) =>
 const described = <S extends Schema.Schema.Any>(s: S, description: string) => s.annotations({ description }) as S
 
 /** The field of one flag: decoded to what the CLI's parser gives for it. */
-const flagField = (f: FlagSpec): Field => {
+/** An argument's description in a tool list: its first sentences, up to this many characters. */
+const ARGUMENT_DESCRIPTION_MAX = 90
+
+/** The first sentences of `text` that fit in `max` characters (at least the first, clipped at a word). */
+export const brief = (text: string, max: number): string => {
+  const all = text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
+  let out = all[0] ?? ""
+  if (out.length > max) {
+    // Too long a sentence: up to its last clause that fits outside parentheses, else its last whole
+    // word outside them.
+    const cut = out.slice(0, max - 1)
+    let open = 0
+    let clause = -1
+    let outside = 0
+    for (let i = 0; i < cut.length; i++) {
+      const c = cut[i]
+      if (c === "(" || c === "[" || c === "{") open++
+      else if (c === ")" || c === "]" || c === "}") open = Math.max(0, open - 1)
+      else if (open === 0 && (c === ";" || c === ":") && cut[i + 1] === " ") clause = i
+      if (open === 0 && c === " ") outside = i
+    }
+    return clause > max / 2 ? `${cut.slice(0, clause)}.` : `${cut.slice(0, outside).replace(/[\s,;:]+$/, "")}…`
+  }
+  for (const x of all.slice(1)) {
+    if (out.length + 1 + x.length > max) break
+    out = `${out} ${x}`
+  }
+  return out
+}
+
+const flagField = (flag: FlagSpec, required: boolean): Field => {
+  const f = { ...flag, description: brief(forTool(flag.description), ARGUMENT_DESCRIPTION_MAX) } as FlagSpec
   switch (f.kind) {
     case "text":
       return f.default === undefined
         ? described(Schema.String, f.description)
         : Schema.optionalWith(described(Schema.String, f.description), { default: () => f.default! })
     case "optionalText":
-      return f.required === true
+      return f.required === true || required
         ? described(Schema.String, f.description).pipe(Schema.transform(Schema.OptionFromSelf(Schema.String), { strict: true, decode: Option.some, encode: Option.getOrElse(() => "") }))
         : Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "boolean":
       return Schema.optionalWith(described(Schema.Boolean, f.description), { default: () => false })
     case "integer": {
-      const s = described(integer(f), f.description)
-      return f.default !== undefined
+      const s = integer(f, f.description)
+      return required
+        ? s
+        : f.default !== undefined
         ? Schema.optionalWith(s, { default: () => f.default! })
         : f.optional === true
         ? Schema.optionalWith(s, { as: "Option" })
@@ -72,18 +121,23 @@ const flagField = (f: FlagSpec): Field => {
       return Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "now":
       return Schema.optionalWith(
-        described(Instant, `${f.description} ISO-8601, e.g. 2026-11-30T10:00:00Z.`),
+        described(Instant, "ISO-8601 instant to act at (default: now)."),
         { as: "Option" }
       )
   }
 }
 
-const argField = (a: ArgSpec): Field =>
-  a.optional
-    ? Schema.optionalWith(described(Schema.String, a.description), { as: "Option" })
-    : described(Schema.String, a.description)
+const argField = (a: ArgSpec, required: boolean): Field =>
+  a.optional && !required
+    ? Schema.optionalWith(described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)), { as: "Option" })
+    : a.optional
+    ? described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)).pipe(Schema.transform(Schema.OptionFromSelf(Schema.String), { strict: true, decode: Option.some, encode: Option.getOrElse(() => "") }))
+    : described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX))
 
-const INPUT_DESCRIPTION = "The command's input JSON, inline (what the CLI reads from --input <file>), at most 64 KiB."
+const INPUT_DESCRIPTION = "The input file's JSON, inline (at most 64 KiB)."
+
+/** An inline input whose compact schema is larger than this is sketched: its fields and their types. */
+const INPUT_SCHEMA_MAX = 700
 
 export interface ToolArguments {
   /** Decode a tool call's arguments into the values the command's implementation takes. */
@@ -106,24 +160,29 @@ const issuesText = (e: ParseResult.ParseError) =>
 export const toolArguments = (
   spec: CommandSpec,
   inputSchemas: Readonly<Record<string, Schema.Schema.Any>>,
-  mode?: ToolMode
+  mode?: ToolMode,
+  /** Arguments this tool requires though the command takes them optionally (src/mcp/ToolHints.ts). */
+  required: ReadonlyArray<string> = []
 ): ToolArguments => {
+  const needed = (key: string) => required.includes(key)
   const decodeFields: Record<string, Field> = {}
-  for (const [key, a] of Object.entries(spec.args ?? {})) decodeFields[key] = argField(a)
+  for (const [key, a] of Object.entries(spec.args ?? {})) decodeFields[key] = argField(a, needed(key))
   // The words after `--` on the command line (`exec`'s program and its arguments): an array.
   if (spec.rest !== undefined) {
-    const words = described(Schema.Array(Schema.String), spec.rest.description)
+    const usage = spec.rest.usage ?? `<${spec.rest.name}>…`
+    const words = described(Schema.Array(Schema.String), `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`)
     decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
   }
   for (const [key, f] of Object.entries(spec.flags)) {
     if (SERVER_FLAGS.has(key)) continue
-    decodeFields[key] = flagField(f)
+    decodeFields[key] = flagField(f, needed(key))
   }
   const docFields: Record<string, Field> = { ...decodeFields }
   const inputFlag = spec.flags["input"]
   const inlineInput = spec.inputSchema !== undefined && inputFlag !== undefined
   // A command whose fields may also be given as flags takes its input optionally.
   const inputOptional = inputFlag?.kind === "optionalText"
+  let inputDoc: Record<string, unknown> | undefined
   if (inlineInput) {
     const schema = inputSchemas[spec.inputSchema!]
     if (schema === undefined) throw new Error(`unknown input schema '${spec.inputSchema}' of ${spec.path.join(" ")}`)
@@ -133,22 +192,37 @@ export const toolArguments = (
     decodeFields["input"] = inputOptional
       ? Schema.optionalWith(described(present, description), { as: "Option" })
       : described(present, description)
-    const typed = (schema as Schema.Schema<unknown, unknown, never>).annotations({
-      description: `${description} Schema: \`dossier schema ${spec.inputSchema}\`.`
-    })
-    docFields["input"] = inputOptional ? Schema.optional(typed) : typed
+    docFields["input"] = inputOptional ? Schema.optional(Schema.Unknown) : Schema.Unknown
+    // The inline input's own schema, whole when small, else its first two levels.
+    const defs: Record<string, JSONSchema.JsonSchema7> = {}
+    const full = slim(compact(JSONSchema.fromAST((schema as Schema.Schema.Any).ast, { definitions: defs, topLevelReferenceStrategy: "skip" })), 1) as Record<string, unknown>
+    const whole = JSON.stringify(full).includes("$ref") ? undefined : full
+    // An input whose every field is also an argument of its own needs no sketch of its fields.
+    const fieldsAsFlags = inputOptional && Object.values(spec.flags).some((f) => "field" in f && f.field !== undefined)
+    const sketch = () => {
+      const fields = shallow(full, compact(defs) as Record<string, unknown>, { depth: 1, describe: 0 })
+      // A union of many shapes (journal events) is only typed: its shapes are one schema call away.
+      return JSON.stringify(fields).length <= INPUT_SCHEMA_MAX * 2 ? fields : shallow(full, compact(defs) as Record<string, unknown>, { depth: 0, describe: 0 })
+    }
+    inputDoc = fieldsAsFlags
+      ? { type: "object", description: "Or the other arguments (not both)." }
+      : whole !== undefined && JSON.stringify(whole).length <= INPUT_SCHEMA_MAX
+      ? { ...whole, description: `The input (schema ${spec.inputSchema})${inputOptional ? "; or the other arguments, not both" : ""}.` }
+      : { ...sketch(), description: `The input, sketched; schema tool, name ${spec.inputSchema}, gives it whole.` }
   }
   // A mode takes only its own fields; the others decode to their defaults.
   const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
   for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
   const fixed = mode?.fixed ?? {}
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
-  const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
-    ? { type: "object", properties: {}, additionalProperties: false }
-    : JSONSchema.fromAST(struct(docFields).ast, { definitions, topLevelReferenceStrategy: "skip" }) as unknown as Record<string, unknown>
-  const jsonSchema = Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
+    ? { type: "object", properties: {} }
+    : slim(compact(JSONSchema.fromAST(struct(docFields).ast, { definitions: {}, topLevelReferenceStrategy: "skip" }))) as Record<string, unknown>
+  const properties = root["properties"] as Record<string, unknown>
+  if (inputDoc !== undefined && Object.hasOwn(properties, "input")) properties["input"] = inputDoc
+  // Unknown arguments are refused all the same (with the list of those the tool takes).
+  const { additionalProperties: _closed, ...jsonSchema } = root
   const unknownArgument = (args: unknown): UsageError | undefined => {
     if (typeof args !== "object" || args === null || Array.isArray(args)) return new UsageError({ detail: "arguments: expected an object" })
     const extra = Object.keys(args).filter((k) => !names.includes(k))

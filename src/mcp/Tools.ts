@@ -8,19 +8,20 @@
  * - refusal → `isError: true` with `{ok: false, error: <the envelope>}`;
  * - defect → `isError: true` with the `Defect` envelope; the server goes on serving.
  */
-import * as McpSchema from "@effect/ai/McpSchema"
-import type { McpServer } from "@effect/ai/McpServer"
 import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../cli/Render.js"
 import type { CommandSpec, ToolMode } from "../cli/Spec.js"
 import type { CommandFailure } from "../cli/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
-import { toolArguments } from "./ToolArguments.js"
+import { brief, forTool, toolArguments } from "./ToolArguments.js"
+import { TOOL_HINTS, type ToolHints, toolArea } from "./ToolHints.js"
+import { compact, shallow } from "./ToolSchemas.js"
 
 /** Commands that are no tool: the server itself. */
 const NOT_TOOLS: ReadonlyArray<string> = ["mcp"]
@@ -37,23 +38,82 @@ export const toolName = (spec: CommandSpec, mode?: ToolMode): string =>
 export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<string> =>
   specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => toolName(spec, mode)))
 
-const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
-  const base = mode?.description ?? spec.description
-  // The words the CLI takes after `--` (`exec`'s `-- <program> [args…]`) are one array argument.
-  const rest = spec.rest === undefined
-    ? ""
-    : ` The CLI's \`-- ${spec.rest.usage ?? `<${spec.rest.name}>…`}\` is the array argument \`${spec.rest.name}\`: ["<program>", "<arg>", …].`
-  return spec.inputSchema === undefined || (mode !== undefined && !mode.takes.includes("input"))
-    ? base + rest
-    : `${base}${rest} The input file's JSON is given inline as \`input\` (its schema: \`dossier schema ${spec.inputSchema}\`).`
+/** Sentences of a description kept for a tool list: the first ones, up to this many characters. */
+const DESCRIPTION_MAX = 120
+
+/** Sentences that only restate the input's schema (the tool's `input` carries it). */
+const RESTATES_INPUT = /^(Input file fields|Input fields)\b/
+
+/** Sentences end at `.`, `!` or `?` followed by a space and a capital (not inside `a.b` or `e.g. x`). */
+const sentences = (text: string): ReadonlyArray<string> => text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
+
+/** A tool's description: the command's first sentences (what it does), in the tool's own words. */
+export const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
+  const all = sentences(forTool(mode?.description ?? spec.description, spec.rest?.name)).filter((x) => !RESTATES_INPUT.test(x))
+  // A long first sentence is kept up to its first clause that fits.
+  return brief(all.join(" "), DESCRIPTION_MAX)
 }
 
-const answer = (isError: boolean, body: object) =>
-  new McpSchema.CallToolResult({
-    isError,
-    structuredContent: body,
-    content: [{ type: "text", text: JSON.stringify(body) }]
+export interface ToolDefinition {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: Record<string, unknown>
+  readonly outputSchema: Record<string, unknown>
+  readonly annotations: {
+    readonly readOnlyHint?: boolean
+    readonly destructiveHint?: boolean
+    readonly idempotentHint?: boolean
+    readonly openWorldHint: boolean
+  }
+}
+
+/**
+ * A tool's output schema: its success output's first level (`dossier schema <name>`; the whole
+ * schema through the `schema` tool), and for a refusal `{ok: false, error}` (the envelope of
+ * `dossier schema errors`). Validating clients check every answer against it, refusals too.
+ */
+export const outputSchemaOf = (names: ReadonlyArray<string>, schemas: Readonly<Record<string, Schema.Schema.Any>>): Record<string, unknown> => {
+  const properties: Record<string, unknown> = {}
+  const required = new Set<string>()
+  // Each output, or each alternative of one that is a union, is one shape the success may have.
+  const shapes = names.flatMap((name) => {
+    const schema = schemas[name]
+    if (schema === undefined) throw new Error(`unknown output schema '${name}'`)
+    const defs: Record<string, JSONSchema.JsonSchema7> = {}
+    const full = compact(JSONSchema.fromAST(schema.ast, { definitions: defs, topLevelReferenceStrategy: "skip" }))
+    const top = shallow(full, compact(defs) as Record<string, unknown>, { depth: 1, describe: 0 })
+    const alternatives = Array.isArray(top["anyOf"]) ? top["anyOf"] as ReadonlyArray<Record<string, unknown>> : [top]
+    return alternatives.map((a) => shallow(a, {}, { depth: 1, describe: 0 }))
   })
+  shapes.forEach((top, i) => {
+    for (const [k, v] of Object.entries((top["properties"] ?? {}) as Record<string, unknown>)) {
+      // A field two shapes describe differently (`network`: checked | not_checked) is either.
+      if (!Object.hasOwn(properties, k)) properties[k] = v
+      else if (JSON.stringify(properties[k]) !== JSON.stringify(v)) properties[k] = {}
+    }
+    // A field is required of a success when every shape requires it.
+    const req = new Set((top["required"] ?? []) as ReadonlyArray<string>)
+    if (i === 0) for (const r of req) required.add(r)
+    else for (const r of [...required]) if (!req.has(r)) required.delete(r)
+  })
+  // `ok` (true or false) is required of every answer; its type goes without saying.
+  delete properties["ok"]
+  required.delete("ok")
+  return {
+    type: "object",
+    properties,
+    required: ["ok"],
+    // A success has its fields, a refusal its error.
+    anyOf: [{ required: [...required] }, { required: ["error"] }]
+  }
+}
+
+const answer = (isError: boolean, body: object): CallToolResult => ({
+  isError,
+  structuredContent: body as Record<string, unknown>,
+  content: [{ type: "text", text: JSON.stringify(body) }]
+})
 
 const refusal = (error: CommandFailure) => answer(true, { ok: false, error: envelopeOf(error) })
 
@@ -63,14 +123,36 @@ const defect = (cause: Cause.Cause<unknown>) =>
     return answer(true, { ok: false, error: defectEnvelope satisfies ErrorEnvelope })
   })
 
+export interface CallToolResult {
+  readonly isError: boolean
+  readonly structuredContent: Record<string, unknown>
+  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+}
+
+/** Which tools a server offers (`dossier mcp --read-only`, `--tools <areas>`). */
+export interface ToolSelection {
+  /** Only the tools that never write. */
+  readonly readOnly?: boolean
+  /** Only the tools of these areas (the first word of the command: plan, journal, monitor, …). */
+  readonly areas?: ReadonlyArray<string>
+}
+
 export interface ToolsOptions {
   /** The work folder's real path: every call acts on it. */
   readonly root: string
   readonly specs: ReadonlyArray<CommandSpec>
-  readonly inputSchemas: Readonly<Record<string, Schema.Schema.Any>>
+  /** Every schema of `dossier schema`, by name: inputs and outputs. */
+  readonly schemas: Readonly<Record<string, Schema.Schema.Any>>
   readonly services: Context.Context<CommandServices>
-  /** Run after every call (the resource list may have grown). */
-  readonly afterCall: Effect.Effect<void>
+  readonly select?: ToolSelection
+  /** Hints by tool name (default: ./ToolHints.ts). */
+  readonly hints?: Readonly<Record<string, ToolHints>>
+}
+
+export interface ToolCatalogue {
+  readonly tools: ReadonlyArray<ToolDefinition>
+  /** Run one call; `undefined` for a tool this server does not offer. */
+  readonly call: (name: string, args: unknown) => Effect.Effect<CallToolResult> | undefined
 }
 
 /** Run one command for a tool call. */
@@ -84,21 +166,47 @@ const call = (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decod
           onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
           onFailure: (cause) =>
             Option.match(Cause.failureOption(cause), { onSome: (e) => Effect.succeed(refusal(e)), onNone: () => defect(cause) })
-        }),
-        Effect.ensuring(options.afterCall)
+        })
       )
   }).pipe(Effect.catchAllCause(defect))
 
-/** Register every command of the table as a tool. */
-export const registerTools = (server: McpServer["Type"], options: ToolsOptions) =>
-  Effect.forEach(
-    options.specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => [spec, mode] as const)),
-    ([spec, mode]) => {
-      const args = toolArguments(spec, options.inputSchemas, mode)
-      return server.addTool({
-        tool: new McpSchema.Tool({ name: toolName(spec, mode), description: toolDescription(spec, mode), inputSchema: args.jsonSchema }),
-        handle: call(spec, args.decode, options)
+/** The `schema` tool is always offered: the whole schemas the tool list only sketches are there. */
+const ALWAYS = new Set(["schema"])
+
+/** Every command of the table as a tool (those `select` keeps), and how to run one. */
+export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
+  const hintsOf = options.hints ?? TOOL_HINTS
+  const tools: Array<ToolDefinition> = []
+  const runners = new Map<string, (args: unknown) => Effect.Effect<CallToolResult>>()
+  for (const spec of options.specs.filter(isTool)) {
+    for (const mode of modesOf(spec)) {
+      const name = toolName(spec, mode)
+      const hints = hintsOf[name]
+      if (hints === undefined) throw new Error(`the tool ${name} has no hints (src/mcp/ToolHints.ts)`)
+      const select = options.select ?? {}
+      if (!ALWAYS.has(name)) {
+        if (select.readOnly === true && !hints.readOnly) continue
+        if (select.areas !== undefined && !select.areas.includes(toolArea(name))) continue
+      }
+      const args = toolArguments(spec, options.schemas, mode, hints.required)
+      tools.push({
+        name,
+        title: hints.title,
+        description: toolDescription(spec, mode),
+        inputSchema: args.jsonSchema,
+        outputSchema: outputSchemaOf(typeof hints.output === "string" ? [hints.output] : hints.output, options.schemas),
+        annotations: {
+          // MCP's defaults (may write, destructive, not idempotent, open world) are left unsaid.
+          ...(hints.readOnly ? { readOnlyHint: true } : { destructiveHint: hints.destructive ?? true }),
+          ...(hints.idempotent === true && !hints.readOnly ? { idempotentHint: true } : {}),
+          openWorldHint: hints.openWorld ?? false
+        }
       })
-    },
-    { discard: true }
-  )
+      runners.set(name, call(spec, args.decode, options))
+    }
+  }
+  return { tools, call: (name, args) => runners.get(name)?.(args) }
+}
+
+/** Every area a `--tools` list may name. */
+export const toolAreas = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<string> => [...new Set(toolNames(specs).map(toolArea))]

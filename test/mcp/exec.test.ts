@@ -38,7 +38,7 @@ describe("exec over MCP", () => {
   it("the exec tool says how the program is given, and requires grant and program", async () => {
     const { tools } = await server.client.listTools()
     const exec = tools.find((t) => t.name === "exec")!
-    expect(exec.description).toContain("`-- <program> [args…]` is the array argument `program`")
+    expect((exec.inputSchema.properties as any).program.description).toContain("`-- <program> [args…]` as an array")
     expect(exec.inputSchema.properties).toMatchObject({ program: { type: "array", items: { type: "string" } }, grant: { type: "string" } })
     expect([...(exec.inputSchema.required ?? [])].sort()).toEqual(["grant", "program"])
     const r = await server.call("exec", { program: ["true"] })

@@ -11,24 +11,30 @@ export interface Connected {
   readonly stderr: () => string
   /** Call a tool; `structuredContent` and the call's `isError`. */
   readonly call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; body: any; text: string }>
+  /** The protocol revision the handshake settled on. */
+  readonly protocolVersion: () => string | undefined
 }
 
 /** Spawn `dossier mcp --workdir <dir>` and connect the official SDK client to it. */
-export const connect = async (dir: string, env: Record<string, string> = {}): Promise<Connected> => {
+export const connect = async (dir: string, env: Record<string, string> = {}, flags: ReadonlyArray<string> = []): Promise<Connected> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "mcp", "--workdir", dir],
+    args: [CLI, "mcp", "--workdir", dir, ...flags],
     env: { ...(process.env as Record<string, string>), ...env },
     stderr: "pipe"
   })
   let err = ""
   transport.stderr?.on("data", (d) => (err += d))
   const client = new Client({ name: "dossier-test", version: "1.0.0" })
+  // The client tells its transport the revision the server answered.
+  let negotiated: string | undefined
+  ;(transport as { setProtocolVersion?: (v: string) => void }).setProtocolVersion = (v) => (negotiated = v)
   await client.connect(transport)
   return {
     client,
     transport,
     stderr: () => err,
+    protocolVersion: () => negotiated,
     call: async (name, args = {}) => {
       const r = await client.callTool({ name, arguments: args })
       const content = r.content as ReadonlyArray<{ type: string; text?: string }>
@@ -47,8 +53,9 @@ export interface RawServer {
 }
 
 /** Spawn `dossier mcp` and talk to it line by line, as a careless client would. */
-export const raw = (dir: string): RawServer => {
-  const child = spawn(process.execPath, [CLI, "mcp", "--workdir", dir], { stdio: ["pipe", "pipe", "pipe"] })
+export const raw = (dir: string, flags: ReadonlyArray<string> = []): RawServer & { readonly lines: () => ReadonlyArray<string> } => {
+  const child = spawn(process.execPath, [CLI, "mcp", "--workdir", dir, ...flags], { stdio: ["pipe", "pipe", "pipe"] })
+  const seen: Array<string> = []
   let buffer = ""
   let stderr = ""
   const waiting: Array<(line: string) => void> = []
@@ -59,6 +66,7 @@ export const raw = (dir: string): RawServer => {
     while ((i = buffer.indexOf("\n")) >= 0) {
       const line = buffer.slice(0, i)
       buffer = buffer.slice(i + 1)
+      seen.push(line)
       const w = waiting.shift()
       if (w) w(line)
       else lines.push(line)
@@ -67,6 +75,7 @@ export const raw = (dir: string): RawServer => {
   child.stderr.on("data", (d) => (stderr += d))
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
   return {
+    lines: () => seen,
     send: (line) => void child.stdin.write(`${line}\n`),
     next: (ms = 20_000) =>
       new Promise((resolve, reject) => {
@@ -86,10 +95,19 @@ export const raw = (dir: string): RawServer => {
   }
 }
 
-export const initialize = (id: number | string = 1) =>
+export const initialize = (id: number | string = 1, protocolVersion = "2025-06-18") =>
   JSON.stringify({
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } }
+  })
+
+/** A request of the stateless revision: the version and the client's capabilities in `_meta`. */
+export const stateless = (id: number | string, method: string, params: Record<string, unknown> = {}, version = "2026-07-28") =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method,
+    params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } }
   })

@@ -5,6 +5,7 @@ import { gateSchemas } from "./gate.js"
 import { ingestSchemas } from "./ingest.js"
 import { journalSchemas } from "./journal.js"
 import { monitorSchemas } from "./monitor.js"
+import { outputSchemas } from "./outputs.js"
 import { planSchemas } from "./plan.js"
 
 export const allSchemas = (): Record<string, Schema.Schema.Any> => ({
@@ -14,5 +15,6 @@ export const allSchemas = (): Record<string, Schema.Schema.Any> => ({
   ...gateSchemas(),
   ...monitorSchemas(),
   ...execSchemas(),
+  ...outputSchemas(),
   errors: errorsSchema()
 })

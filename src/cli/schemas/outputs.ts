@@ -1,0 +1,77 @@
+/**
+ * Success outputs (`--json`, and an MCP tool's `structuredContent`) of the commands whose
+ * output has no Schema of its own elsewhere: their top-level fields, with what is below them
+ * described in words (each nested record has its own schema where one exists: `grant-record`,
+ * `grant-event`, `execution-record`, `subscription-record`, `run-record`).
+ */
+import * as Schema from "effect/Schema"
+import { ExecutionRecord } from "../../domain/Execution.js"
+import { StoredGrant } from "../../domain/Grant.js"
+
+const Ok = Schema.Literal(true)
+const Anything = Schema.Unknown
+const Rows = (description: string) => Schema.Array(Anything).annotations({ description })
+const Obj = (description: string) => Schema.Record({ key: Schema.String, value: Anything }).annotations({ description })
+const NullableObj = (description: string) => Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
+
+const GrantStatus = {
+  grant: StoredGrant,
+  state: Schema.Literal("active", "revoked", "expired", "exhausted"),
+  deadline: Schema.String.annotations({ description: "The soonest deadline of the grant and its ancestors (ISO-8601)." }),
+  budget: Obj("The budget after narrowing: runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB."),
+  remaining: Obj("What is left of the budget (same fields)."),
+  events: Rows("The grant's events (schema grant-event)."),
+  children: Schema.Array(Schema.String),
+  chain: Schema.Array(Schema.String).annotations({ description: "The grant and its ancestors, nearest first." })
+}
+
+export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
+  "init-output": Schema.Struct({ ok: Ok, created: Schema.Boolean, paths: Schema.Array(Schema.String) }),
+  "status-output": Schema.Struct({
+    ok: Ok,
+    workdir: Schema.String,
+    now: Schema.String,
+    plan: NullableObj("goal, status, revision, nextAction, verification, completion; null without a plan."),
+    studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
+    monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
+    grants: Obj("active (count) and what needs attention."),
+    facts: Rows("The facts of `next`, each {kind, …}."),
+    suggestion: Schema.NullOr(Schema.String).annotations({ description: "The one command to run next." })
+  }),
+  "journal-list-output": Schema.Struct({ ok: Ok, count: Schema.Number, studies: Rows("Each study: study, events, head, tail, selected, checkpoint.") }),
+  "monitor-list-output": Schema.Struct({
+    ok: Ok,
+    subscriptions: Rows("id, status, kind, target, nextDueAt, activeRunId, revision (creation order)."),
+    runs: Rows("id, subscriptionId, status, revision, windowStart (creation order).")
+  }),
+  "source-follow-output": Schema.Struct({
+    ok: Ok,
+    matches: Rows("Each {path, sha256, registered, origin, start, end, line, paragraph, section}."),
+    note: Schema.optional(Schema.String)
+  }),
+  "grant-create-output": Schema.Struct({ ok: Ok, created: Schema.Boolean, grant: Obj("The stored grant (schema grant-record) with its state.") }),
+  "grant-show-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
+  "grant-narrow-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
+  "grant-list-output": Schema.Struct({
+    ok: Ok,
+    grants: Rows("Each {id, task, parent, state, deadline, budget, remaining, children}."),
+    damaged: Rows("Each {id, error}: a record that cannot be read or verified.")
+  }),
+  "grant-revoke-output": Schema.Struct({
+    ok: Ok,
+    grant: Obj("The grant's status after revocation (as grant show)."),
+    appended: Schema.Boolean,
+    revoked: Schema.Array(Schema.String).annotations({ description: "The grant and descendants this revocation ended." })
+  }),
+  "exec-show-output": Schema.Struct({
+    ok: Ok,
+    execution: ExecutionRecord,
+    verify: Schema.optional(Obj("With verify: checked (count), findings [{kind, path}], note."))
+  }),
+  "schema-output": Schema.Struct({
+    ok: Ok,
+    names: Schema.optional(Schema.Array(Schema.String).annotations({ description: "Without a name: every schema name." })),
+    name: Schema.optional(Schema.String),
+    schema: Schema.optional(Obj("The JSON Schema (draft-07)."))
+  })
+})
