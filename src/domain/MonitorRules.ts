@@ -212,6 +212,24 @@ export const afterRunEnded = (sub: SubscriptionRecord, endedAt: Date): Subscript
   }
 }
 
+/**
+ * The start of the next window the subscription can be due in. Without an active run it is
+ * `nextDueAt`. While a run is active, `nextDueAt` still names the window the run covers (already
+ * started, so in the past): the next one is the first window after the active run's (the grid
+ * version and window index are in the run's id, see `runIdOf`), and never before
+ * `nextWindowIndex`. A run of an earlier grid (the cadence changed while it was active): the new
+ * grid's `nextWindowIndex`, which the edit set after its own time.
+ */
+export const nextWindowAt = (sub: SubscriptionRecord): string => {
+  if (sub.activeRunId === null) return sub.nextDueAt
+  const m = /(?:\.g(\d+))?\.w(\d+)$/.exec(sub.activeRunId)
+  const grid = prepare(gridOf(sub))
+  if (m === null || Option.isNone(grid)) return sub.nextDueAt
+  const sameGrid = (m[1] === undefined ? 1 : Number(m[1])) === sub.gridVersion
+  const k = Math.max(sub.nextWindowIndex, sameGrid ? Number(m[2]) + 1 : 0)
+  return iso(windowStartP(grid.value, k))
+}
+
 /** The latest window of the subscription's grid that has started at `now` (-1: none). */
 export const latestWindow = (sub: SubscriptionRecord, now: Date): number =>
   latestStartedWindowP(Option.getOrThrow(prepare(gridOf(sub))), now.getTime())
