@@ -293,7 +293,7 @@ export const ALLOWED_TRANSITIONS: Readonly<Record<RunStatus, ReadonlyArray<RunSt
 }
 
 export const checkTransition = (from: RunStatus, to: RunStatus): Either.Either<void, InvalidTransition> =>
-  ALLOWED_TRANSITIONS[from].includes(to) ? Either.void : Either.left(new InvalidTransition({ from, to }))
+  ALLOWED_TRANSITIONS[from].includes(to) ? Either.void : Either.left(new InvalidTransition({ from, to, allowed: ALLOWED_TRANSITIONS[from] }))
 
 /** Subscription status changes: active ⇄ paused; active/paused → completed; completed never returns. */
 export type StatusChange = "same" | "change" | "from-completed"
@@ -355,17 +355,18 @@ export const checkDisposition = (
       ? Either.right("noop")
       : Either.left(new DispositionAlreadySet({ outcomeId: outcome.id, current: outcome.disposition.value }))
   }
-  const refuse = (reason: string) => Either.left(new DispositionRefused({ outcomeId: outcome.id, reason }))
+  const refuse = (reason: string, missing?: string) =>
+    Either.left(new DispositionRefused(missing === undefined ? { outcomeId: outcome.id, reason } : { outcomeId: outcome.id, reason, missing }))
   switch (input.disposition) {
     case "materialized":
       if (outcome.label === "contradiction_candidate") return refuse("a contradiction candidate can never be materialized")
-      if (input.authorization === undefined) return refuse("materialized needs authorization {messageId} of the user message that allowed it")
-      if (input.unitPath === undefined) return refuse("materialized needs unitPath naming the unit file")
+      if (input.authorization === undefined) return refuse("materialized needs the authorization {messageId} of the user message that allowed it", "authorization")
+      if (input.unitPath === undefined) return refuse("materialized needs the unit file", "unitPath")
       if (input.reviewItem !== undefined) return Either.left(invalid("reviewItem", "reviewItem is only for sent_to_review"))
       return Either.right("set")
     case "sent_to_review":
       if (outcome.label !== "contradiction_candidate") return refuse("only a contradiction candidate is sent to review")
-      if (input.reviewItem === undefined) return refuse("sent_to_review needs reviewItem naming the review file")
+      if (input.reviewItem === undefined) return refuse("sent_to_review needs the review item file", "reviewItem")
       if (input.authorization !== undefined || input.unitPath !== undefined) {
         return Either.left(invalid(input.authorization !== undefined ? "authorization" : "unitPath", "only for materialized"))
       }

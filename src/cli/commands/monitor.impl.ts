@@ -27,6 +27,7 @@ import { createDueRunFlags, setOutcomeDispositionFlags, setSubscriptionStatusFla
 import type { DossierError } from "../../domain/AllErrors.js"
 import { decodeWith } from "../../domain/Decode.js"
 import { InvalidInput } from "../../domain/Errors.js"
+import { DispositionRefused } from "../../domain/MonitorErrors.js"
 import { nextWindowAt } from "../../domain/MonitorRules.js"
 
 interface Base {
@@ -101,7 +102,13 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
         return hit === undefined ? i : { path: hit.flag, message: i.message }
       })
     }))
-  return inScheduler(o, (s) => Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), human)
+  // A refusal that names what is missing names the option, as the action was given as options.
+  const asOptions = (e: DossierError): DossierError => {
+    if (e._tag !== "DispositionRefused" || e.missing === undefined) return e
+    const hit = fields.find((f) => f.field === e.missing || f.field.startsWith(`${e.missing}.`))
+    return hit === undefined ? e : new DispositionRefused({ outcomeId: e.outcomeId, reason: e.reason, missing: hit.flag })
+  }
+  return inScheduler(o, (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions), human)
 }
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
