@@ -192,3 +192,34 @@ describe("usage without a command", () => {
     expect(runCli(["--help"]).code).toBe(0)
   })
 })
+
+describe("status", () => {
+  it("reports an unreadable plan as unreadable, never as no plan", () => {
+    const dir = started()
+    const text = fs.readFileSync(path.join(dir, "plan.md"), "utf8")
+    fs.writeFileSync(path.join(dir, "plan.md"), `${text}\n${text}`)
+    const json = run(dir, ["status", "--json"]).json
+    expect(json.plan).toBeNull()
+    expect(json.planError._tag).toBe("CorruptPlan")
+    expect(json.facts.map((f: any) => f.kind)).toContain("plan-corrupt")
+    const human = run(dir, ["status"]).stdout
+    expect(human).not.toContain("plan: none yet")
+    expect(human).toContain("plan: unreadable (CorruptPlan)")
+  })
+
+  it("says plainly which checks it does not run when nothing needs attention", () => {
+    const dir = started()
+    put(dir, "research/results/r.txt", "result")
+    const events = [
+      { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } },
+      { id: "l1", type: "artifact_linked", candidateId: "a", artifact: { path: "research/results/r.txt" } }
+    ]
+    expect(run(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", events), "--json"]).json?.ok).toBe(true)
+    put(dir, "research/results/r.txt", "changed since it was linked")
+    const json = run(dir, ["status", "--json"]).json
+    expect(json.unchecked).toEqual(["journal-artifacts", "execution-outputs"])
+    const human = run(dir, ["status"]).stdout
+    expect(human).not.toMatch(/^nothing needs attention$/m)
+    expect(human).toContain("journal inspect --study <id> --verify")
+  })
+})
