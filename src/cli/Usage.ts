@@ -103,6 +103,9 @@ const resolveWords = (words: ReadonlyArray<string>): Target | UsageRoute => {
   return { _tag: "Command", spec }
 }
 
+const noCommand = () =>
+  usage(`no command given: dossier <command> [options]. Commands: ${topNames().join(", ")} (see dossier --help)`)
+
 const unknownCommand = (word: string) =>
   usage(`unknown command '${word}' for 'dossier'${didYouMean(word, topNames())} Commands: ${topNames().join(", ")}.`)
 
@@ -119,7 +122,8 @@ const HELP = new Set(["--help", "-h"])
 export const route = (argv: ReadonlyArray<string>): Route => {
   if (argv.includes("--completions")) return { _tag: "Delegate" }
   const first = argv[0]
-  if (first === undefined) return { _tag: "Help", path: [] }
+  // No command is a usage error (exit 2), as a missing subcommand is; help stays on --help.
+  if (first === undefined) return noCommand()
   if (first === "help") {
     const words = argv.slice(1).filter((a) => !a.startsWith("-"))
     const target = resolveWords(words)
@@ -129,7 +133,7 @@ export const route = (argv: ReadonlyArray<string>): Route => {
     if (HELP.has(first)) return { _tag: "Help", path: [] }
     if (first === "--version" || first === "-V") return { _tag: "Version" }
     if (argv.every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
-      return argv.includes("--version") ? { _tag: "Version" } : argv.some((a) => HELP.has(a)) ? { _tag: "Help", path: [] } : usage("no command given; see dossier --help")
+      return argv.includes("--version") ? { _tag: "Version" } : argv.some((a) => HELP.has(a)) ? { _tag: "Help", path: [] } : noCommand()
     }
     return usage(`'${first}' before a command: give the command first (dossier <command> [options]); see dossier --help`)
   }

@@ -92,14 +92,35 @@ export const OpenQuestion = Schema.Struct(
 ).annotations({ description: "An open analysis question; further keys are kept." })
 export type OpenQuestion = typeof OpenQuestion.Type
 
+/** The maturity scale: scores and thresholds are numbers from 0 to 100 (the run's own scale; 40 means 40 of 100). */
+export const MATURITY_MAX = 100
+
+const OnMaturityScale = Schema.Number.pipe(
+  Schema.filter((n) => (Number.isFinite(n) && n >= 0 && n <= MATURITY_MAX) || `expected a number from 0 to ${MATURITY_MAX} (the maturity scale), got ${n}`, {
+    jsonSchema: { minimum: 0, maximum: MATURITY_MAX }
+  })
+).annotations({ description: `On the maturity scale, 0 to ${MATURITY_MAX}.` })
+
 export const Maturity = Schema.Struct(
   {
-    score: Schema.optional(Schema.NullOr(Schema.Number)),
-    threshold: Schema.optional(Schema.NullOr(Schema.Number)),
+    score: Schema.optional(Schema.NullOr(OnMaturityScale)),
+    threshold: Schema.optional(Schema.NullOr(OnMaturityScale)),
     blockers: Schema.optional(Schema.Array(Blocker))
   },
   Rest
-)
+).pipe(
+  // 0.4 with threshold 0.8 is a 0-1 scale: re-scored on 0-100 it would become 60, so it is refused
+  // (a threshold of at most 1 means nothing on a 0-100 scale).
+  Schema.filter((m) =>
+    typeof m.threshold === "number" && m.threshold > 0 && m.threshold <= 1 && typeof m.score === "number" && m.score <= 1
+      ? {
+        path: ["threshold"],
+        message: `score ${m.score} and threshold ${m.threshold} look like a 0-1 scale; the maturity scale is 0 to ${MATURITY_MAX} (write ${
+          Math.round(m.score * 100)
+        } and ${Math.round(m.threshold * 100)})`
+      }
+      : true)
+).annotations({ description: `maturity {score, threshold} on the scale 0 to ${MATURITY_MAX}, blockers; further keys are kept.` })
 export type Maturity = typeof Maturity.Type
 
 export const PendingQuestion = Schema.Struct(
@@ -124,7 +145,7 @@ export const RunState = Schema.Struct(
 ).annotations({
   identifier: "run-state",
   description:
-    "The parked run (--state). The gate reads item, autopilot, status, waitingFor, pendingQuestion, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}; it is the only writer of research. Keys it does not own are kept as they were."
+    "The parked run (--state). The gate reads item, autopilot, status, waitingFor, pendingQuestion, maturity {score, threshold (each 0 to 100), blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}; it is the only writer of research. Keys it does not own are kept as they were."
 })
 export type RunState = typeof RunState.Type
 

@@ -108,7 +108,7 @@ export const importContentType = (path: string, given: string | undefined): Eith
   const ext = dot <= 0 ? "" : name.slice(dot + 1).toLowerCase()
   const type = EXTENSION_TYPES[ext]
   return type === undefined
-    ? Either.left(new UnsupportedContent({ contentType: ext === "" ? "(no extension; give --content-type)" : `(.${ext.slice(0, 40)}; give --content-type)` }))
+    ? Either.left(new UnsupportedContent({ contentType: null, extension: ext.slice(0, 40) }))
     : checkContentType(type)
 }
 

@@ -49,10 +49,18 @@ export class CompressedResponse extends Schema.TaggedError<CompressedResponse>()
 }
 
 export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
-  contentType: Schema.String
+  /** The media type as received or given; null when `ingest --file` found none (see `extension`). */
+  contentType: Schema.NullOr(Schema.String),
+  /** `ingest --file` without --content-type: the file's extension ("" for none), which names no accepted type. */
+  extension: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The content type '${this.contentType}' is not accepted (text/html, application/xhtml+xml or text/plain in UTF-8).`
+    const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
+    if (this.contentType === null) {
+      const ext = this.extension === undefined || this.extension === "" ? "The file has no extension" : `The extension '.${this.extension}' names no accepted type`
+      return `${ext}: give its type with --content-type (${accepted}).`
+    }
+    return `The content type '${this.contentType}' is not accepted (${accepted}).`
   }
 }
 

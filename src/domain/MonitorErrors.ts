@@ -61,10 +61,20 @@ export class ReceiptDigestMismatch extends Schema.TaggedError<ReceiptDigestMisma
 
 export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("InvalidTransition", {
   from: Schema.String,
-  to: Schema.String
+  to: Schema.String,
+  /** The statuses `monitor transition-run` may take the run to from `from` (none: it is terminal). */
+  allowed: Schema.Array(Schema.String)
 }) {
   override get message() {
-    return `A run cannot go from '${this.from}' to '${this.to}'.`
+    const head = `A run cannot go from '${this.from}' to '${this.to}'`
+    const terminal = this.from === "completed" || this.from === "cancelled"
+    if (terminal) return `${head}: '${this.from}' is final and never reopens; the next window gets a new run (monitor create-due-run).`
+    if (this.to === "completed") {
+      return this.from === "running"
+        ? `${head} by a transition: only monitor finish-run completes a run (with its stage, binding and outcomes).`
+        : `${head}: monitor finish-run completes only a running run; first monitor transition-run --to running.`
+    }
+    return `${head}; from '${this.from}' it may go to ${this.allowed.join(" or ")} (monitor transition-run --to <status>), and to completed only by monitor finish-run.`
   }
 }
 
@@ -123,10 +133,16 @@ export class DispositionAlreadySet extends Schema.TaggedError<DispositionAlready
 
 export class DispositionRefused extends Schema.TaggedError<DispositionRefused>()("DispositionRefused", {
   outcomeId: Schema.String,
-  reason: Schema.String
+  reason: Schema.String,
+  /**
+   * What to give to be accepted, when something is missing: the input field (`reviewItem`,
+   * `unitPath`, `authorization`), or the option (`--review-item`…) when the action was given
+   * as options.
+   */
+  missing: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The disposition of '${this.outcomeId}' is refused: ${this.reason}.`
+    return `The disposition of '${this.outcomeId}' is refused: ${this.reason}${this.missing === undefined ? "" : `; give ${this.missing}`}.`
   }
 }
 

@@ -82,7 +82,14 @@ export const UnresolvedOutcomesOutput = Schema.Struct({
   receiptMismatches: Schema.Array(Schema.String)
 }).annotations({ identifier: "unresolved-outcomes-output" })
 export const ShowOutput = Schema.Union(
-  Schema.Struct({ ok: Ok, subscription: SubscriptionRecord }),
+  Schema.Struct({
+    ok: Ok,
+    subscription: SubscriptionRecord,
+    nextWindowAt: IsoTime.annotations({
+      description:
+        "The start of the next window the subscription can be due in: nextDueAt without an active run; with one (whose window nextDueAt still names), the first window after the active run's."
+    })
+  }),
   Schema.Struct({ ok: Ok, run: RunView })
 ).annotations({ identifier: "show-output" })
 

@@ -212,6 +212,24 @@ export const afterRunEnded = (sub: SubscriptionRecord, endedAt: Date): Subscript
   }
 }
 
+/**
+ * The start of the next window the subscription can be due in. Without an active run it is
+ * `nextDueAt`. While a run is active, `nextDueAt` still names the window the run covers (already
+ * started, so in the past): the next one is the first window after the active run's (the grid
+ * version and window index are in the run's id, see `runIdOf`), and never before
+ * `nextWindowIndex`. A run of an earlier grid (the cadence changed while it was active): the new
+ * grid's `nextWindowIndex`, which the edit set after its own time.
+ */
+export const nextWindowAt = (sub: SubscriptionRecord): string => {
+  if (sub.activeRunId === null) return sub.nextDueAt
+  const m = /(?:\.g(\d+))?\.w(\d+)$/.exec(sub.activeRunId)
+  const grid = prepare(gridOf(sub))
+  if (m === null || Option.isNone(grid)) return sub.nextDueAt
+  const sameGrid = (m[1] === undefined ? 1 : Number(m[1])) === sub.gridVersion
+  const k = Math.max(sub.nextWindowIndex, sameGrid ? Number(m[2]) + 1 : 0)
+  return iso(windowStartP(grid.value, k))
+}
+
 /** The latest window of the subscription's grid that has started at `now` (-1: none). */
 export const latestWindow = (sub: SubscriptionRecord, now: Date): number =>
   latestStartedWindowP(Option.getOrThrow(prepare(gridOf(sub))), now.getTime())
@@ -275,7 +293,7 @@ export const ALLOWED_TRANSITIONS: Readonly<Record<RunStatus, ReadonlyArray<RunSt
 }
 
 export const checkTransition = (from: RunStatus, to: RunStatus): Either.Either<void, InvalidTransition> =>
-  ALLOWED_TRANSITIONS[from].includes(to) ? Either.void : Either.left(new InvalidTransition({ from, to }))
+  ALLOWED_TRANSITIONS[from].includes(to) ? Either.void : Either.left(new InvalidTransition({ from, to, allowed: ALLOWED_TRANSITIONS[from] }))
 
 /** Subscription status changes: active ⇄ paused; active/paused → completed; completed never returns. */
 export type StatusChange = "same" | "change" | "from-completed"
@@ -337,17 +355,18 @@ export const checkDisposition = (
       ? Either.right("noop")
       : Either.left(new DispositionAlreadySet({ outcomeId: outcome.id, current: outcome.disposition.value }))
   }
-  const refuse = (reason: string) => Either.left(new DispositionRefused({ outcomeId: outcome.id, reason }))
+  const refuse = (reason: string, missing?: string) =>
+    Either.left(new DispositionRefused(missing === undefined ? { outcomeId: outcome.id, reason } : { outcomeId: outcome.id, reason, missing }))
   switch (input.disposition) {
     case "materialized":
       if (outcome.label === "contradiction_candidate") return refuse("a contradiction candidate can never be materialized")
-      if (input.authorization === undefined) return refuse("materialized needs authorization {messageId} of the user message that allowed it")
-      if (input.unitPath === undefined) return refuse("materialized needs unitPath naming the unit file")
+      if (input.authorization === undefined) return refuse("materialized needs the authorization {messageId} of the user message that allowed it", "authorization")
+      if (input.unitPath === undefined) return refuse("materialized needs the unit file", "unitPath")
       if (input.reviewItem !== undefined) return Either.left(invalid("reviewItem", "reviewItem is only for sent_to_review"))
       return Either.right("set")
     case "sent_to_review":
       if (outcome.label !== "contradiction_candidate") return refuse("only a contradiction candidate is sent to review")
-      if (input.reviewItem === undefined) return refuse("sent_to_review needs reviewItem naming the review file")
+      if (input.reviewItem === undefined) return refuse("sent_to_review needs the review item file", "reviewItem")
       if (input.authorization !== undefined || input.unitPath !== undefined) {
         return Either.left(invalid(input.authorization !== undefined ? "authorization" : "unitPath", "only for materialized"))
       }

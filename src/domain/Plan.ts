@@ -67,10 +67,16 @@ export const PlanDocument = Schema.Struct({
 }).annotations({ identifier: "PlanDocument" })
 export type PlanDocument = typeof PlanDocument.Type
 
+/** A revision a write names (compare-and-set): a whole number from 1. */
+const Revision = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1, { message: () => "expected a revision, a whole number from 1" }))
+
 export const PlanStartInput = Schema.Struct({
   goal: NonEmpty.annotations({ description: "The destination of the research (non-empty)." }),
   limits: Schema.Array(Schema.String).annotations({ description: "Constraints the work must respect." }),
-  nextAction: Schema.String.annotations({ description: "What to do next." })
+  nextAction: Schema.String.annotations({ description: "What to do next." }),
+  expectedRevision: Schema.optional(Revision.annotations({
+    description: "With --replace-goal: the plan's revision you reconciled (the same as --expected; give either)."
+  }))
 }).annotations({ identifier: "plan-start" })
 export type PlanStartInput = typeof PlanStartInput.Type
 
@@ -96,7 +102,10 @@ export const PlanCheckpointInput = Schema.Struct({
   ),
   unresolved: Schema.optional(Schema.Array(Unresolved)),
   status: Schema.optional(PlanStatus),
-  nextAction: Schema.optional(Schema.String)
+  nextAction: Schema.optional(Schema.String),
+  expectedRevision: Schema.optional(Revision.annotations({
+    description: "The plan's current revision (compare-and-set; the same as --expected; give either)."
+  }))
 }).annotations({ identifier: "plan-checkpoint" })
 export type PlanCheckpointInput = typeof PlanCheckpointInput.Type
 

@@ -168,10 +168,9 @@ export const makeIngest = Effect.gen(function*() {
   const importFile: IngestShape["importFile"] = (given, options) =>
     Effect.gen(function*() {
       const origin = yield* Either.match(checkOrigin(options.origin), { onLeft: Effect.fail, onRight: Effect.succeed })
-      const path = yield* relativeToWorkdir(given).pipe(
-        Effect.provideService(Workdir, workdir),
-        Effect.catchTag("InputOutsideWorkdir", (e) => Effect.fail(new UnsafePath({ path: e.path, reason: "outside-workdir" })))
-      )
+      // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
+      // naming the option (as --input, --state and --descriptor do).
+      const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
       const media = yield* Either.match(importContentType(path, options.contentType), { onLeft: Effect.fail, onRight: Effect.succeed })
       const body = yield* fs.read(path, { maxBytes: MAX_IMPORT_BYTES }).pipe(
         Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))

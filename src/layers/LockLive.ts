@@ -63,10 +63,23 @@ type Sqlite = typeof import("better-sqlite3")
 let sqliteModule: Promise<Sqlite> | undefined
 const loadSqlite = Effect.promise(() => (sqliteModule ??= import("better-sqlite3").then((m) => m.default)))
 
+/**
+ * Every connection this process opened, closed ones included, kept reachable until the process
+ * ends. On Node 24, better-sqlite3 12's native object (a `node::ObjectWrap`) asserts and aborts
+ * the process (SIGABRT, exit 134, a native stack trace on stderr) when the garbage collector
+ * destroys it while no Node environment is current: at exit, or from a collection that runs
+ * outside JavaScript. An object that is never garbage is never destroyed that way. Each entry is
+ * a closed or open handle of a few hundred bytes, and a process opens one connection per work
+ * folder (plus one per replaced lock file), so nothing grows with the work done.
+ */
+const connections: Array<SqliteDb> = []
+
 /** Open the lock file, which `checkLockFile` made sure exists: SQLite never creates a file (that could be elsewhere). */
 const openDatabase = (Sqlite: Sqlite, file: string): SqliteDb => {
   const nativeBinding = addonPath()
-  return new Sqlite(file, nativeBinding === undefined ? { timeout: 0, fileMustExist: true } : { timeout: 0, fileMustExist: true, nativeBinding })
+  const db: SqliteDb = new Sqlite(file, nativeBinding === undefined ? { timeout: 0, fileMustExist: true } : { timeout: 0, fileMustExist: true, nativeBinding })
+  connections.push(db)
+  return db
 }
 
 const isBusy = (e: unknown) => {

@@ -120,7 +120,7 @@ export const makePlanLive = Effect.gen(function*() {
     return store.writeAtomic(PLAN_FILE, renderPlanBytes(before, doc, after))
   }
 
-  const start: PlanShape["start"] = (input, options) =>
+  const start = (input: PlanStartInput, options: { readonly replaceGoal: boolean; readonly expected: number | undefined; readonly now: Date | undefined }) =>
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
@@ -131,14 +131,14 @@ export const makePlanLive = Effect.gen(function*() {
           return { revision: doc.revision, created: true }
         }
         const current = parsed.document
-        if (Option.isSome(options.expected) && options.expected.value !== current.revision) {
-          return yield* new StaleRevision({ expected: options.expected.value, actual: current.revision })
+        if (options.expected !== undefined && options.expected !== current.revision) {
+          return yield* new StaleRevision({ expected: options.expected, actual: current.revision })
         }
         if (current.goal === input.goal) return { revision: current.revision, created: false }
         if (!options.replaceGoal) return yield* new GoalConflict({ current: current.goal })
-        if (Option.isNone(options.expected)) {
+        if (options.expected === undefined) {
           return yield* new InvalidInput({
-            issues: [{ path: "--expected", message: "--replace-goal needs --expected <revision> (the revision you reconciled)" }]
+            issues: [{ path: "--expected", message: "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled" }]
           })
         }
         const doc = replaceGoal(current, input, now)
@@ -147,7 +147,7 @@ export const makePlanLive = Effect.gen(function*() {
       })
     )
 
-  const checkpoint: PlanShape["checkpoint"] = (input, options) =>
+  const checkpoint = (input: PlanCheckpointInput, options: { readonly expected: number; readonly now: Date | undefined }) =>
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
@@ -190,22 +190,55 @@ export const makePlanLive = Effect.gen(function*() {
     Number.isSafeInteger(value) && (value as number) >= 1
       ? Either.right(value as number)
       : Either.left(new InvalidInput({ issues: [{ path, message: "expected a revision, a whole number from 1" }] }))
+  const invalid = (path: string, message: string) => Either.left(new InvalidInput({ issues: [{ path, message }] }))
+  /** The options object: left out (or null) is no option; anything but an object is InvalidInput. */
+  const optionsOf = (options: unknown): Either.Either<Readonly<Record<string, unknown>>, InvalidInput> =>
+    options === undefined || options === null
+      ? Either.right({})
+      : typeof options === "object" && !Array.isArray(options)
+      ? Either.right(options as Record<string, unknown>)
+      : invalid("options", "expected an object of options (or none)")
+  /** The revision named by `options.expected` or the input's `expectedRevision`; both must agree. */
+  const expectedOf = (given: unknown, inInput: number | undefined): Either.Either<number | undefined, InvalidInput> => {
+    if (given === undefined) return Either.right(inInput)
+    return Either.flatMap(revision(given, "expected"), (e) =>
+      inInput === undefined || inInput === e
+        ? Either.right(e)
+        : invalid("expectedRevision", `the input names revision ${inInput} and the call ${e}: name the revision once`))
+  }
   return {
     read,
     inspect,
     start: (input, options) =>
       Effect.flatMap(
-        Effect.all([
-          validStart(input),
-          checkOptionalNow(options.now),
-          Option.match(options.expected, { onNone: () => Either.right(0), onSome: (e) => revision(e, "expected") })
-        ]),
-        ([i]) => start(i, options)
+        Effect.all([validStart(input), optionsOf(options)]),
+        ([i, o]) =>
+          Effect.flatMap(
+            Effect.all([
+              checkOptionalNow(o["now"]),
+              expectedOf(o["expected"], i.expectedRevision),
+              o["replaceGoal"] === undefined || typeof o["replaceGoal"] === "boolean"
+                ? Either.right(o["replaceGoal"] === true)
+                : invalid("replaceGoal", "expected true or false")
+            ]),
+            ([now, expected, replace]) => start(i, { replaceGoal: replace, expected, now })
+          )
       ),
     checkpoint: (input, options) =>
       Effect.flatMap(
-        Effect.all([validCheckpoint(input), checkOptionalNow(options.now), revision(options.expected, "expected")]),
-        ([i]) => checkpoint(i, options)
+        Effect.all([validCheckpoint(input), optionsOf(options)]),
+        ([i, o]) =>
+          Effect.flatMap(
+            Effect.all([checkOptionalNow(o["now"]), expectedOf(o["expected"], i.expectedRevision)]),
+            ([now, expected]) =>
+              expected === undefined
+                ? Effect.fail(
+                  new InvalidInput({
+                    issues: [{ path: "expectedRevision", message: "the plan's current revision is missing: give expectedRevision in the input (or --expected)" }]
+                  })
+                )
+                : checkpoint(i, { expected, now })
+          )
       )
   } satisfies PlanShape
 })

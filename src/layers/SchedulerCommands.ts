@@ -23,6 +23,7 @@ import {
 } from "../domain/MonitorErrors.js"
 import {
   afterRunEnded,
+  ALLOWED_TRANSITIONS,
   checkDisposition,
   checkFinishInput,
   checkTransition,
@@ -216,7 +217,7 @@ export const makeCommands = (
           }
         }
         yield* checkRevision(input.expectedRevision, run.revision)
-        if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed" })
+        if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed", allowed: ALLOWED_TRANSITIONS[run.status] })
         yield* checkFinishInput(run, input)
         if (input.binding.runId !== run.id) {
           return yield* new BindingMismatch({ reason: "binding.runId does not name this run" })

@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { TargetError } from "../domain/DestinationPolicy.js"
-import type { EditedRetainedFile, FileNotFound, InputTooLarge, InvalidInput, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
+import type { EditedRetainedFile, FileNotFound, InputOutsideWorkdir, InputTooLarge, InvalidInput, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { CAPTURES_LOG, type CaptureRecord, parseCaptures } from "../domain/IngestContent.js"
 import type { CredentialsInUrl, IngestError, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "../domain/IngestErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
@@ -78,6 +78,7 @@ export interface DryRunResult {
 export type CaptureError = IngestError | InvalidInput | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
 
 export type IngestFileError =
+  | InputOutsideWorkdir
   | InvalidInput
   | UnsupportedContent
   | InputTooLarge

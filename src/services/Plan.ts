@@ -40,18 +40,44 @@ export type PlanWriteError =
   | PathOutsideArea
   | InvalidInput
 
+/**
+ * Optional arguments, as every service of the library takes them: one trailing object that may be
+ * left out, whose fields are plain values that may be left out (never an `Option`); `now`
+ * defaults to Effect's Clock. A wrong value (or object) is `InvalidInput`, never a defect.
+ */
+export interface PlanStartOptions {
+  readonly replaceGoal?: boolean | undefined
+  /** The revision last seen (needed with `replaceGoal` unless the input has `expectedRevision`). */
+  readonly expected?: number | undefined
+  readonly now?: Date | undefined
+}
+
+export interface PlanCheckpointOptions {
+  /** The plan's current revision (or the input's `expectedRevision`). */
+  readonly expected?: number | undefined
+  readonly now?: Date | undefined
+}
+
 export interface PlanShape {
   /** The current plan document, or None when plan.md has no plan section (or no plan.md). */
   readonly read: Effect.Effect<Option.Option<PlanDocument>, PlanReadError>
   /** Everything a newcomer needs to continue, with verification findings. Never writes. */
   readonly inspect: Effect.Effect<PlanInspectOutput, PlanReadError>
+  /**
+   * Create the plan, or (`replaceGoal` with the revision reconciled: `expected` or the input's
+   * `expectedRevision`) replace its goal. `options` may be left out.
+   */
   readonly start: (
     input: PlanStartInput,
-    options: { readonly replaceGoal: boolean; readonly expected: Option.Option<number>; readonly now?: Date }
+    options?: PlanStartOptions
   ) => Effect.Effect<{ readonly revision: number; readonly created: boolean; readonly replaced?: boolean }, PlanWriteError>
+  /**
+   * Record progress, naming the plan's current revision: `options.expected` or the input's
+   * `expectedRevision` (both: they must agree); neither is `InvalidInput`.
+   */
   readonly checkpoint: (
     input: PlanCheckpointInput,
-    options: { readonly expected: number; readonly now?: Date }
+    options?: PlanCheckpointOptions
   ) => Effect.Effect<{ readonly revision: number }, PlanWriteError>
 }
 

@@ -52,7 +52,7 @@ const flow = Effect.gen(function*() {
   const scheduler = yield* Monitor.Scheduler
   const lock = yield* Files.Lock
 
-  const started = yield* plan.start({ goal: "embedded", limits: [], nextAction: "read" }, { replaceGoal: false, expected: Option.none() })
+  const started = yield* plan.start({ goal: "embedded", limits: [], nextAction: "read" }, { replaceGoal: false, expected: undefined })
   const stale = yield* Effect.flip(plan.checkpoint({}, { expected: started.revision + 5 }))
 
   const appended = yield* journal.append("study-1", events)

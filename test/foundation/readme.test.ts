@@ -56,3 +56,36 @@ describe("README", () => {
     fs.rmSync(bin, { recursive: true, force: true })
   })
 })
+
+/** `dossier <words> --help --json` of the built CLI. */
+const helpOf = (words: ReadonlyArray<string>): { options: ReadonlyArray<{ name: string; type: string }> } | undefined => {
+  const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
+  return r.status === 0 ? JSON.parse(r.stdout) : undefined
+}
+
+describe("README usage lines", () => {
+  it("name each option with the kind of value --help gives it (<path>, <id>, <integer>…)", () => {
+    const text = readme()
+    const blocks = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const lines = blocks.flatMap((b) => b.split("\n")).filter((l) => l.startsWith("dossier ") && / <[a-z]+>/.test(l))
+    expect(lines.length).toBeGreaterThan(10)
+    const mismatches: Array<string> = []
+    for (const line of lines) {
+      const words = line.split(" ").slice(1)
+      const command = words.slice(0, words.findIndex((w) => !/^[a-z-]+$/.test(w) || w.startsWith("-")))
+      // The longest command path --help knows (`exec show` before `exec`).
+      let help: ReturnType<typeof helpOf>
+      for (let n = Math.min(command.length, 2); n >= 1 && help === undefined; n--) help = helpOf(command.slice(0, n))
+      if (help === undefined) {
+        mismatches.push(`${line}: no such command`)
+        continue
+      }
+      for (const m of line.matchAll(/(--[a-z-]+) <([a-z]+)>/g)) {
+        const option = help.options.find((o) => o.name === m[1])
+        if (option === undefined) mismatches.push(`${line}: ${m[1]} is not an option of it`)
+        else if (option.type !== m[2]) mismatches.push(`${line}: ${m[1]} <${m[2]}>, but --help says <${option.type}>`)
+      }
+    }
+    expect(mismatches).toEqual([])
+  }, 120_000)
+})

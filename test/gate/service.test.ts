@@ -126,7 +126,7 @@ describe("Gate service", () => {
       const now = new Date("2026-11-30T10:00:00Z")
       yield* store.writeAtomic("research/sources/a.md", `Notes. ${DESCRIPTION}\n`)
       yield* store.writeAtomic("research/sources/b.md", `Other notes. ${DESCRIPTION}\n`)
-      yield* plan.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: Option.none(), now })
+      yield* plan.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
       yield* plan.checkpoint(
         { sources: [{ path: "research/sources/a.md", origin: "o" }, { path: "research/sources/b.md", origin: "o" }] },
         { expected: 1, now }

@@ -96,7 +96,10 @@ describe("dossier ingest --file (built CLI)", () => {
     put(dir, "saved/page.html", PAGE)
     put(dir, "saved/image.png", "\x89PNG")
     put(dir, "saved/latin1.html", Buffer.from([0x3c, 0x70, 0x3e, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]))
-    expect(refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent").contentType).toContain(".png")
+    // No type known: the extension is a field and the way out is in the message, not in contentType.
+    const png = refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent")
+    expect(png).toMatchObject({ contentType: null, extension: "png" })
+    expect(png.message).toContain("--content-type")
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"], "UnsupportedContent")
     refused(dir, ["--file", "saved/latin1.html", ...origin], "UnsupportedContent")
@@ -107,8 +110,9 @@ describe("dossier ingest --file (built CLI)", () => {
     // Outside the work folder, through a symlink, not a regular file, missing.
     const outside = path.join(fs.realpathSync(os.tmpdir()), `dossier-outside-${process.pid}.html`)
     fs.writeFileSync(outside, PAGE)
-    expect(refused(dir, ["--file", outside, ...origin], "UnsafePath").reason).toBe("outside-workdir")
-    expect(refused(dir, ["--file", "../outside.html", ...origin], "UnsafePath").reason).toBe("outside-workdir")
+    // The mistake --input, --state and --descriptor answer with InputOutsideWorkdir, naming the option.
+    expect(refused(dir, ["--file", outside, ...origin], "InputOutsideWorkdir").flag).toBe("--file")
+    expect(refused(dir, ["--file", "../outside.html", ...origin], "InputOutsideWorkdir")).toMatchObject({ path: "../outside.html", flag: "--file" })
     fs.symlinkSync(outside, path.join(dir, "saved/link.html"))
     expect(refused(dir, ["--file", "saved/link.html", ...origin], "UnsafePath").reason).toBe("symlink")
     fs.rmSync(outside)

@@ -27,7 +27,7 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      execution: { kind: "text", name: "execution", description: "The execution id (x-YYYYMMDDTHHMMSS-xxxxxxxx)." },
+      execution: { kind: "text", name: "execution", value: "id", description: "The execution id (x-YYYYMMDDTHHMMSS-xxxxxxxx)." },
       verify: { kind: "boolean", name: "verify", description: "Also re-hash stdout, stderr and every output and list findings." }
     },
     run: (v) => load().then((m) => m.show(v))
@@ -39,8 +39,8 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
       workdir,
       json,
       grant: grantFlag,
-      candidate: { kind: "optionalText", name: "candidate", description: "The candidate the run belongs to (recorded; with --study, linked in the journal)." },
-      study: { kind: "optionalText", name: "study", description: "Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent)." }
+      candidate: { kind: "optionalText", name: "candidate", value: "id", description: "The candidate the run belongs to (recorded; with --study, linked in the journal)." },
+      study: { kind: "optionalText", name: "study", value: "id", description: "Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent)." }
     },
     rest: { name: "program", usage: "<program> [args…]", description: "The program and its arguments, after --.", optional: false },
     run: (v) => load().then((m) => m.run(v))

@@ -22,24 +22,28 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       state: {
         kind: "text",
         name: "state",
+        value: "path",
         description:
-          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold, blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath."
+          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold (numbers from 0 to 100; a 0-1 scale is refused: InvalidInput), blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath."
       },
       researchDir: {
         kind: "optionalText",
         name: "research-dir",
+        value: "path",
         description:
           "Folder with research.json {item, kind: maturity | open-questions, gaps [{id, category, status: closed | candidate | open, answer, sources [{label, ref, quote}]}]} and context.json {documents [{ref, text}]} (default: research/gate in the work folder)."
       },
       descriptor: {
         kind: "optionalText",
         name: "descriptor",
+        value: "path",
         description:
           "The item as fetched fresh: {item, description, acceptanceCriteria [...], comments [{id, text}] (oldest first; newest 20 used, each cut to 1500 characters, 12000 bytes together), links [{ref, title}]}. Needed for refs descriptor:description and descriptor:comment:<id>, and for --recheck."
       },
       attempts: {
         kind: "optionalText",
         name: "attempts",
+        value: "path",
         description:
           "The attempts log (JSONL rows {item, at, researchRounds, decision}); rounds are summed over every row of the item (default: .dossier/gate/attempted.jsonl). With --record-attempt it must not be the state or a file the gate does not own (as for --state; the default is the gate's own): UnsafePath."
       },

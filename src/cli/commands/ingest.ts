@@ -39,11 +39,13 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
       file: {
         kind: "optionalText",
         name: "file",
+        value: "path",
         description: "Import this saved page instead of fetching: a file inside the work folder (a relative path is taken from the work folder). Needs --origin; no URL argument."
       },
       origin: {
         kind: "optionalText",
         name: "origin",
+        value: "url",
         description: "With --file: the absolute http(s) URL the page was saved from (only recorded; nothing is fetched)."
       },
       contentType: {

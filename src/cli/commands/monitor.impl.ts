@@ -27,6 +27,8 @@ import { createDueRunFlags, setOutcomeDispositionFlags, setSubscriptionStatusFla
 import type { DossierError } from "../../domain/AllErrors.js"
 import { decodeWith } from "../../domain/Decode.js"
 import { InvalidInput } from "../../domain/Errors.js"
+import { DispositionRefused } from "../../domain/MonitorErrors.js"
+import { nextWindowAt } from "../../domain/MonitorRules.js"
 
 interface Base {
   readonly workdir: string
@@ -100,7 +102,13 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
         return hit === undefined ? i : { path: hit.flag, message: i.message }
       })
     }))
-  return inScheduler(o, (s) => Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), human)
+  // A refusal that names what is missing names the option, as the action was given as options.
+  const asOptions = (e: DossierError): DossierError => {
+    if (e._tag !== "DispositionRefused" || e.missing === undefined) return e
+    const hit = fields.find((f) => f.field === e.missing || f.field.startsWith(`${e.missing}.`))
+    return hit === undefined ? e : new DispositionRefused({ outcomeId: e.outcomeId, reason: e.reason, missing: hit.flag })
+  }
+  return inScheduler(o, (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions), human)
 }
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
@@ -108,7 +116,9 @@ const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
 
 const subscriptionText = (s: SubscriptionRecord) =>
   `subscription ${s.id} (revision ${s.revision}, ${s.status}): ${s.kind} "${s.target}", ${cadenceText(s)} in ${s.timezone}, ` +
-  `next due ${s.nextDueAt}, mode ${s.mode}${s.activeRunId === null ? "" : `, active run ${s.activeRunId}`}`
+  (s.activeRunId === null
+    ? `next due ${s.nextDueAt}, mode ${s.mode}`
+    : `mode ${s.mode}, active run ${s.activeRunId} (window from ${s.nextDueAt}); next window after it ${nextWindowAt(s)}`)
 
 const runText = (r: RunRecord) =>
   `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
@@ -225,7 +235,11 @@ export const show = (o: Base & { readonly subscription: Option.Option<string>; r
   }
   return Option.match(o.subscription, {
     onSome: (id) =>
-      inScheduler(o, (s) => Effect.map(s.showSubscription(id), (subscription) => ({ subscription })), (r) => subscriptionText(r.subscription)),
+      inScheduler(
+        o,
+        (s) => Effect.map(s.showSubscription(id), (subscription) => ({ subscription, nextWindowAt: nextWindowAt(subscription) })),
+        (r) => subscriptionText(r.subscription)
+      ),
     onNone: () =>
       inScheduler(
         o,

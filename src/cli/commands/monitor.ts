@@ -150,10 +150,11 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      subscription: { kind: "optionalText", name: "subscription", description: "Show this subscription." },
+      subscription: { kind: "optionalText", name: "subscription", value: "id", description: "Show this subscription." },
       run: {
         kind: "optionalText",
         name: "run",
+        value: "id",
         description: "Show this run, with binding verified | stale | null (null until it completes)."
       }
     },

@@ -13,9 +13,15 @@ const humanInspect = (r: PlanInspectOutput): string => {
   const lines = [
     `Plan (revision ${r.revision}, ${r.status}): ${r.goal}`,
     `Next action: ${r.nextAction}`,
-    `Progress: ${r.progress.completedSteps} step(s), ${r.progress.sources} source(s), ${r.progress.outputs} output(s), ${r.progress.unresolved} unresolved`,
-    `Verification: ${r.verification.state}`
+    `Progress: ${r.progress.completedSteps} step(s), ${r.progress.sources} source(s), ${r.progress.outputs} output(s), ${r.progress.unresolved} unresolved`
   ]
+  // Which ones, not only how many: what a newcomer opens next.
+  if (r.sources.length > 0) lines.push("Sources:", ...r.sources.map((s) => `  ${s.path} (${s.origin})`))
+  if (r.outputs.length > 0) {
+    lines.push("Outputs:", ...r.outputs.map((o) => `  ${o.path}${o.dependsOn.length === 0 ? "" : ` (depends on ${o.dependsOn.map((d) => d.path).join(", ")})`}`))
+  }
+  if (r.unresolved.length > 0) lines.push("Unresolved:", ...r.unresolved.map((u) => `  ${u.id}: ${u.text}`))
+  lines.push(`Verification: ${r.verification.state}${r.verification.findings.length === 0 ? "" : ` (${r.verification.findings.length} finding(s))`}`)
   for (const f of r.verification.findings) lines.push(`  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}`)
   lines.push(r.completion.ready ? "Completion: ready" : `Completion: not ready (${r.completion.missing.join("; ")})`)
   lines.push(r.note)
@@ -36,7 +42,7 @@ export const start = (o: {
     effect: Effect.gen(function*() {
       const input = yield* readInput(PlanStartInput, o.input)
       const plan = yield* Plan
-      return yield* plan.start(input, { replaceGoal: o.replaceGoal, expected: o.expected, now: nowOf(o.now) })
+      return yield* plan.start(input, { replaceGoal: o.replaceGoal, expected: Option.getOrUndefined(o.expected), now: nowOf(o.now) })
     }),
     layer: PlanLayer(o.workdir),
     human: (r) =>
@@ -50,14 +56,14 @@ export const start = (o: {
 export const checkpoint = (o: {
   readonly workdir: string
   readonly input: InputRef
-  readonly expected: number
+  readonly expected: Option.Option<number>
   readonly now: Option.Option<Date>
 }) =>
   work({
     effect: Effect.gen(function*() {
       const input = yield* readInput(PlanCheckpointInput, o.input)
       const plan = yield* Plan
-      return yield* plan.checkpoint(input, { expected: o.expected, now: nowOf(o.now) })
+      return yield* plan.checkpoint(input, { expected: Option.getOrUndefined(o.expected), now: nowOf(o.now) })
     }),
     layer: PlanLayer(o.workdir),
     human: (r) => `Checkpoint saved (revision ${r.revision}).`

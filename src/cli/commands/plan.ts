@@ -10,7 +10,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "start"],
     inputSchema: "plan-start",
     description:
-      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
+      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
     flags: {
       workdir,
       json,
@@ -20,7 +20,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
         name: "replace-goal",
         description: "Replace the goal of an existing plan (after reconciling with its owner); needs --expected."
       },
-      expected: { kind: "integer", name: "expected", description: "The revision last seen (with --replace-goal).", optional: true, min: 1 },
+      expected: { kind: "integer", name: "expected", description: "The revision last seen (with --replace-goal); or expectedRevision in the input file.", optional: true, min: 1 },
       now
     },
     run: (v) => load().then((m) => m.start(v))
@@ -29,12 +29,18 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "checkpoint"],
     inputSchema: "plan-checkpoint",
     description:
-      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
+      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string); expectedRevision (the plan's current revision, instead of --expected). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
     flags: {
       workdir,
       json,
       input,
-      expected: { kind: "integer", name: "expected", description: "The current revision of the plan (compare-and-set).", min: 1 },
+      expected: {
+        kind: "integer",
+        name: "expected",
+        description: "The current revision of the plan (compare-and-set); or expectedRevision in the input file (both: they must agree).",
+        optional: true,
+        min: 1
+      },
       now
     },
     run: (v) => load().then((m) => m.checkpoint(v))

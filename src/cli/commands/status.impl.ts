@@ -22,6 +22,14 @@ import { studyLine, studyOverview } from "./journal.impl.js"
 import { factText } from "./monitor.impl.js"
 import { grantsOverview } from "./status.grants.js"
 
+/**
+ * What status (like next) does not check, because it would re-hash files: said in every answer so
+ * that "nothing needs attention" is never read as "everything verified".
+ */
+const UNCHECKED = ["journal-artifacts", "execution-outputs"] as const
+const UNCHECKED_TEXT =
+  "files linked by journals, checked by dossier journal inspect --study <id> --verify; outputs of confined runs, checked by dossier exec show --execution <id> --verify"
+
 /** The one command to run next, from the first fact that needs attention (or the plan's state). */
 const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
   const f = facts[0]
@@ -82,6 +90,8 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
         workdir: relativeFromCwd(o.workdir),
         now: now.toISOString(),
         plan,
+        // plan is null both without a plan and with a plan.md that cannot be read: this says which.
+        planError: Either.isLeft(inspected) ? { _tag: inspected.left._tag, message: inspected.left.message } : null,
         studies,
         monitor: {
           subscriptions,
@@ -91,7 +101,8 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
         },
         grants: yield* grantsOverview(o.workdir, now),
         facts,
-        suggestion: suggestionOf(facts, plan !== null)
+        unchecked: UNCHECKED,
+        suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected))
       }
     })
   return work({
@@ -99,7 +110,8 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
     layer: NextLayer(o.workdir),
     human: (r) => {
       const lines: Array<string> = []
-      if (r.plan === null) lines.push("plan: none yet")
+      if (r.planError !== null) lines.push(`plan: unreadable (${r.planError._tag}): ${r.planError.message}`)
+      else if (r.plan === null) lines.push("plan: none yet")
       else {
         lines.push(`plan (revision ${r.plan.revision}, ${r.plan.status}): ${r.plan.goal}`)
         lines.push(`  next action: ${r.plan.nextAction}`)
@@ -110,7 +122,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
       const m = r.monitor
       lines.push(`monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`)
       lines.push(`grants: ${r.grants.active} active`)
-      if (r.facts.length === 0) lines.push("nothing needs attention")
+      if (r.facts.length === 0) lines.push(`nothing needs attention in what status checks (not checked: ${UNCHECKED_TEXT})`)
       else {
         lines.push(`needs attention (${r.facts.length}):`)
         for (const f of r.facts.slice(0, 20)) lines.push(`  - ${factText(f)}`)

@@ -1,0 +1,225 @@
+/**
+ * What the command line tells its users agrees with what it does, through the built CLI: the
+ * revision named in an input file, the maturity scale, the next window while a run is active,
+ * one tag per mistake, hints that name the way out, `plan inspect`'s lists, and usage without a
+ * command.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { literature, mon, runningRun } from "../monitor/support.js"
+import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+
+const run = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir])
+
+const started = (goal = "g") => {
+  const dir = tempWorkdir("dossier-surface-")
+  const r = run(dir, ["plan", "start", "--input", putInput(dir, "start.json", { goal, limits: [], nextAction: "read" }), "--json"])
+  expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
+  return dir
+}
+
+describe("the revision in input files (expectedRevision)", () => {
+  it("plan checkpoint takes it in the input, as --expected; the two must agree; neither is refused", () => {
+    const dir = started()
+    const ok = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c1.json", { nextAction: "next", expectedRevision: 1 }), "--json"])
+    expect(ok.json, ok.stdout + ok.stderr).toEqual({ ok: true, revision: 2 })
+    const stale = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c2.json", { nextAction: "again", expectedRevision: 1 }), "--json"])
+    expect(stale.json.error).toMatchObject({ _tag: "StaleRevision", expected: 1, actual: 2 })
+    const differ = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c3.json", { expectedRevision: 2 }), "--expected", "3", "--json"])
+    expect(differ.code).toBe(1)
+    expect(differ.json.error._tag).toBe("InvalidInput")
+    expect(differ.json.error.issues[0].path).toBe("expectedRevision")
+    const neither = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c4.json", { nextAction: "x" }), "--json"])
+    expect(neither.json.error._tag).toBe("InvalidInput")
+    expect(neither.json.error.issues[0].message).toContain("--expected")
+    // --expected alone still works.
+    expect(run(dir, ["plan", "checkpoint", "--input", "research/inputs/c4.json", "--expected", "2", "--json"]).json).toEqual({ ok: true, revision: 3 })
+  })
+
+  it("plan start --replace-goal takes it in the input too", () => {
+    const dir = started("old goal")
+    const r = run(dir, ["plan", "start", "--replace-goal", "--input", putInput(dir, "s2.json", { goal: "new goal", limits: [], nextAction: "n", expectedRevision: 1 }), "--json"])
+    expect(r.json, r.stdout + r.stderr).toMatchObject({ ok: true, replaced: true, revision: 2 })
+  })
+
+  it("the schema and --help of every input with a revision name expectedRevision", () => {
+    for (const name of ["plan-start", "plan-checkpoint", "subscription-update", "subscription-status", "transition-run", "finish-run"]) {
+      const schema = runCli(["schema", name]).stdout
+      expect(schema, name).toContain("expectedRevision")
+    }
+    expect(runCli(["plan", "checkpoint", "--help"]).stdout).toContain("expectedRevision")
+  })
+})
+
+describe("the gate's maturity scale", () => {
+  const gateState = (dir: string, maturity: object) => {
+    put(dir, "run/state.json", JSON.stringify({
+      item: "PROJ-1",
+      autopilot: true,
+      status: "parked",
+      waitingFor: "maturity",
+      pendingQuestion: null,
+      maturity: { blockers: [{ id: "b1", category: "description" }], ...maturity }
+    }))
+    return run(dir, ["gate", "--state", "run/state.json", "--json"])
+  }
+
+  it("is 0 to 100, said in help and schema; a score outside it or a 0-1 scale is InvalidInput, nothing written", () => {
+    const dir = tempWorkdir("dossier-surface-")
+    const fractional = gateState(dir, { score: 0.4, threshold: 0.8 })
+    expect(fractional.code).toBe(1)
+    expect(fractional.json.error._tag).toBe("InvalidInput")
+    expect(fractional.json.error.issues[0]).toMatchObject({ path: "maturity.threshold" })
+    expect(fractional.json.error.issues[0].message).toContain("0 to 100")
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "run/state.json"), "utf8")).research).toBeUndefined()
+    const above = gateState(dir, { score: 140, threshold: 70 })
+    expect(above.json.error.issues[0]).toMatchObject({ path: "maturity.score" })
+    expect(runCli(["gate", "--help"]).stdout).toMatch(/score, threshold \(numbers from 0 to\s+100/)
+    expect(runCli(["schema", "run-state"]).stdout).toContain("\"maximum\": 100")
+  })
+})
+
+describe("monitor show while a run is active", () => {
+  it("shows the next window after the active run's, not the past one it covers", async () => {
+    const dir = tempWorkdir("dossier-surface-")
+    // Window 0 starts 2026-12-01T08:00Z; the run is created on 12-02 for window 0.
+    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const shown = run(dir, ["monitor", "show", "--subscription", "lit", "--json"])
+    expect(shown.json.subscription.activeRunId).toBe(r.id)
+    expect(shown.json.nextWindowAt).toBe("2026-12-08T08:00:00.000Z")
+    const human = run(dir, ["monitor", "show", "--subscription", "lit"]).stdout
+    expect(human).toContain("next window after it 2026-12-08T08:00:00.000Z")
+    expect(human).not.toContain("next due 2026-12-01")
+    // Without an active run it is nextDueAt.
+    const dir2 = tempWorkdir("dossier-surface-")
+    await mon(dir2, "create-subscription", literature("idle"), "2026-11-30T10:00:00Z")
+    const idle = run(dir2, ["monitor", "show", "--subscription", "idle", "--json"]).json
+    expect(idle.nextWindowAt).toBe(idle.subscription.nextDueAt)
+  })
+})
+
+describe("hints that name the way out", () => {
+  it("InvalidTransition to completed names finish-run; a missing review item names --review-item as options, reviewItem in a file", async () => {
+    const dir = tempWorkdir("dossier-surface-")
+    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    const t = run(dir, ["monitor", "transition-run", "--run", r.id, "--expected", String(r.revision), "--to", "completed", "--json"])
+    expect(t.json.error).toMatchObject({ _tag: "InvalidTransition", from: "running", to: "completed", allowed: ["blocked", "failed_retryable", "cancelled"] })
+    expect(t.json.error.message).toContain("finish-run")
+    const human = run(dir, ["monitor", "transition-run", "--run", r.id, "--expected", String(r.revision), "--to", "completed"])
+    expect(human.stderr).toContain("finish-run")
+  })
+
+  it("DispositionRefused names the option when the action was given as options", async () => {
+    const dir = tempWorkdir("dossier-surface-")
+    const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
+    put(dir, "research/sources/paper.txt", "A contradiction: block sparsity loses five points of accuracy on long documents.\n")
+    const stage = `stage\nmonitor_binding: run_id=${r.id} task_digest=${r.receiptDigest}\n`
+    put(dir, `research/results/${r.id}.md`, stage)
+    const finished = await mon(dir, "finish-run", {
+      runId: r.id,
+      expectedRevision: r.revision,
+      binding: { runId: r.id, taskDigest: r.receiptDigest },
+      stage: { path: `research/results/${r.id}.md` },
+      outcomes: [{ id: "o1", label: "contradiction_candidate", reason: "r", citations: [{ path: "research/sources/paper.txt", quote: "block sparsity loses five points of accuracy" }] }]
+    }, "2026-12-02T11:00:00Z")
+    expect(finished.json?.ok, finished.stdout + finished.stderr).toBe(true)
+    const flags = run(dir, ["monitor", "set-outcome-disposition", "--run", r.id, "--outcome", "o1", "--disposition", "sent_to_review", "--json"])
+    expect(flags.json.error).toMatchObject({ _tag: "DispositionRefused", missing: "--review-item" })
+    expect(flags.json.error.message).toContain("--review-item")
+    const file = await mon(dir, "set-outcome-disposition", { runId: r.id, outcomeId: "o1", disposition: "sent_to_review" }, "2026-12-02T11:00:00Z")
+    expect(file.json.error).toMatchObject({ _tag: "DispositionRefused", missing: "reviewItem" })
+  })
+})
+
+describe("one tag per mistake", () => {
+  it("a path outside the folder is InputOutsideWorkdir naming the option, for --input and --file alike", () => {
+    const dir = tempWorkdir("dossier-surface-")
+    const outside = tempWorkdir("dossier-outside-")
+    put(outside, "page.html", "<p>x</p>")
+    const input = run(dir, ["plan", "start", "--input", path.join(outside, "page.html"), "--json"])
+    expect(input.json.error._tag).toBe("InputOutsideWorkdir")
+    const file = run(dir, ["ingest", "--file", path.join(outside, "page.html"), "--origin", "https://example.org/", "--json"])
+    expect(file.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", flag: "--file" })
+  })
+
+  it("an unknown extension keeps the way out in the message, not in contentType", () => {
+    const dir = tempWorkdir("dossier-surface-")
+    put(dir, "saved/data.json", "{}")
+    const r = run(dir, ["ingest", "--file", "saved/data.json", "--origin", "https://example.org/", "--json"])
+    expect(r.json.error).toMatchObject({ _tag: "UnsupportedContent", contentType: null, extension: "json" })
+    expect(r.json.error.message).toContain("--content-type")
+  })
+
+  it("every path option's value is <path> in help (the gate's included)", () => {
+    const gate = runCli(["gate", "--help", "--json"]).json
+    for (const name of ["--state", "--research-dir", "--descriptor", "--attempts"]) {
+      expect(gate.options.find((o: any) => o.name === name).type, name).toBe("path")
+    }
+    expect(runCli(["ingest", "--help", "--json"]).json.options.find((o: any) => o.name === "--file").type).toBe("path")
+  })
+})
+
+describe("plan inspect without --json", () => {
+  it("lists which sources, outputs and findings, not only their counts", () => {
+    const dir = started()
+    put(dir, "research/sources/a.txt", "alpha")
+    put(dir, "research/results/r.md", "result")
+    const c = run(dir, ["plan", "checkpoint", "--expected", "1", "--input", putInput(dir, "c.json", {
+      sources: [{ path: "research/sources/a.txt", origin: "https://example.org/a" }],
+      outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.txt"] }],
+      unresolved: [{ id: "u1", text: "which year?" }]
+    }), "--json"])
+    expect(c.json?.ok, c.stdout + c.stderr).toBe(true)
+    put(dir, "research/results/r.md", "changed")
+    const text = run(dir, ["plan", "inspect"]).stdout
+    expect(text).toContain("research/sources/a.txt (https://example.org/a)")
+    expect(text).toContain("research/results/r.md (depends on research/sources/a.txt)")
+    expect(text).toContain("u1: which year?")
+    expect(text).toContain("output-changed: research/results/r.md")
+  })
+})
+
+describe("usage without a command", () => {
+  it("is a usage error (exit 2) naming the commands; --help stays exit 0", () => {
+    const bare = runCli([])
+    expect(bare.code).toBe(2)
+    expect(bare.stderr).toContain("no command given")
+    expect(bare.stdout).toBe("")
+    const json = runCli(["--json"])
+    expect(json.code).toBe(2)
+    expect(json.json.error._tag).toBe("UsageError")
+    expect(runCli(["--help"]).code).toBe(0)
+  })
+})
+
+describe("status", () => {
+  it("reports an unreadable plan as unreadable, never as no plan", () => {
+    const dir = started()
+    const text = fs.readFileSync(path.join(dir, "plan.md"), "utf8")
+    fs.writeFileSync(path.join(dir, "plan.md"), `${text}\n${text}`)
+    const json = run(dir, ["status", "--json"]).json
+    expect(json.plan).toBeNull()
+    expect(json.planError._tag).toBe("CorruptPlan")
+    expect(json.facts.map((f: any) => f.kind)).toContain("plan-corrupt")
+    const human = run(dir, ["status"]).stdout
+    expect(human).not.toContain("plan: none yet")
+    expect(human).toContain("plan: unreadable (CorruptPlan)")
+  })
+
+  it("says plainly which checks it does not run when nothing needs attention", () => {
+    const dir = started()
+    put(dir, "research/results/r.txt", "result")
+    const events = [
+      { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } },
+      { id: "l1", type: "artifact_linked", candidateId: "a", artifact: { path: "research/results/r.txt" } }
+    ]
+    expect(run(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", events), "--json"]).json?.ok).toBe(true)
+    put(dir, "research/results/r.txt", "changed since it was linked")
+    const json = run(dir, ["status", "--json"]).json
+    expect(json.unchecked).toEqual(["journal-artifacts", "execution-outputs"])
+    const human = run(dir, ["status"]).stdout
+    expect(human).not.toMatch(/^nothing needs attention$/m)
+    expect(human).toContain("journal inspect --study <id> --verify")
+  })
+})
