@@ -9,6 +9,26 @@ import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
+/**
+ * effect/Utils decides at load whether V8 keeps the `effect_internal_function` frame in a stack
+ * trace by formatting one: `new Error().stack`. Formatting a stack trace makes V8 compute the line
+ * ends of the whole script it comes from (the 1.6 MB bundle: ~19 million instructions, about an
+ * eighth of `--version`'s cost over `node -e 0`). On V8 the answer is always yes (the frame is
+ * named by its property key, which minifying keeps), so the CLI's bundle gets the answer as a
+ * constant. The build stops when the expression is not found (an effect upgrade changed it).
+ */
+const effectStackProbe = {
+  name: "effect-stack-probe",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/](esm|cjs)[\\/]Utils\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8")
+      const probe = /standard\.effect_internal_function\(\(\) => new Error\(\)\.stack\)\?\.includes\("effect_internal_function"\) === true/
+      if (!probe.test(text)) throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
+      return { contents: text.replace(probe, "true"), loader: "js" }
+    })
+  }
+}
+
 if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: true })
 // `--types-only`: only the declarations (dist/types, dist/types-cjs), e.g. before `npm pack`.
 const typesOnly = process.argv.includes("--types-only")
@@ -25,6 +45,7 @@ if (typesOnly || process.argv.includes("--types")) {
 async function bundles() {
   await build({
     entryPoints: ["src/cli/main.ts"],
+    plugins: [effectStackProbe],
     outfile: "dist/dossier-core.cjs",
     bundle: true,
     format: "cjs",
