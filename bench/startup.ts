@@ -7,13 +7,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, exec, record, tempDir, timeSyncAlternating } from "./support.js"
-
-const writeJson = (dir: string, rel: string, value: unknown) => {
-  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
-  fs.writeFileSync(path.join(dir, rel), JSON.stringify(value))
-  return rel
-}
+import { CLI, exec, record, tempDir, timeSyncAlternating, writeJson } from "./support.js"
 
 export const benchStartup = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-startup-")
