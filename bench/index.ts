@@ -16,10 +16,12 @@ import { benchLibrary } from "./library.js"
 import { benchMcp } from "./mcp.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
+import { benchStartup } from "./startup.js"
 import { printTable, type Row, rows } from "./support.js"
 
 const ROWS = "@@bench-rows "
 const suites: Record<string, () => Promise<void>> = {
+  startup: benchStartup,
   plan: benchPlan,
   ingest: benchIngest,
   journal: benchJournal,

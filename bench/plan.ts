@@ -5,18 +5,12 @@
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, exec, record, tempDir, timeSync } from "./support.js"
+import { CLI, exec, record, tempDir, timeSync, writeJson } from "./support.js"
 
 const run = (args: ReadonlyArray<string>) => {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
   if (r.status !== 0) throw new Error(`dossier ${args.join(" ")} exited ${r.status}: ${r.stdout}${r.stderr}`)
   return r.stdout
-}
-
-const writeJson = (dir: string, rel: string, value: unknown) => {
-  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
-  fs.writeFileSync(path.join(dir, rel), JSON.stringify(value))
-  return rel
 }
 
 export const benchPlan = async (): Promise<void> => {

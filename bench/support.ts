@@ -73,6 +73,13 @@ export const exec = (cmd: string, args: ReadonlyArray<string>, cwd?: string) => 
   return r.stdout
 }
 
+/** Write `value` as JSON at `rel` inside `dir` (parents created); answers `rel`. */
+export const writeJson = (dir: string, rel: string, value: unknown) => {
+  fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+  fs.writeFileSync(path.join(dir, rel), JSON.stringify(value))
+  return rel
+}
+
 export const tempDir = (prefix: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
 
 export interface Row {

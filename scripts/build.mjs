@@ -1,59 +1,121 @@
-// Bundle the CLI with esbuild: the CLI as one CommonJS script (dist/dossier-core.cjs; subcommand
-// implementations are still initialized lazily inside it), run by a small CommonJS loader
-// (dist/dossier.cjs, the binary; src/cli/bin.ts) through V8's code cache, which this script writes
-// after a representative command. dist/dossier.mjs runs the same loader (the binary's earlier name).
+// Bundle the CLI with esbuild: one CommonJS script per group of commands (dist/dossier-<group>.cjs,
+// and dist/dossier-core.cjs with everything; see src/cli/Bundles.ts), each holding only the
+// implementations its commands can run (initialized lazily inside it), run by a small CommonJS
+// loader (dist/dossier.cjs, the binary; src/cli/bin.ts) through V8's code cache, which this script
+// writes after a representative command of each. dist/dossier.mjs runs the same loader (the
+// binary's earlier name). Then the hash worker and the library.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
-if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: true })
-// `--types-only`: only the declarations (dist/types, dist/types-cjs), e.g. before `npm pack`.
-const typesOnly = process.argv.includes("--types-only")
-if (!typesOnly) await bundles()
-if (typesOnly || process.argv.includes("--types")) {
-  const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], { stdio: "inherit" })
-  if (r.status !== 0) process.exit(r.status ?? 1)
-  // The same declarations for `require`: in a folder whose package.json says CommonJS.
-  rmSync("dist/types-cjs", { recursive: true, force: true })
-  cpSync("dist/types", "dist/types-cjs", { recursive: true })
-  writeFileSync("dist/types-cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
+/**
+ * effect/Utils decides at load whether V8 keeps the `effect_internal_function` frame in a stack
+ * trace by formatting one: `new Error().stack`. Formatting a stack trace makes V8 compute the line
+ * ends of the whole script it comes from (the 1.6 MB bundle: ~19 million instructions, about an
+ * eighth of `--version`'s cost over `node -e 0`). On V8 the answer is always yes (the frame is
+ * named by its property key, which minifying keeps), so the CLI's bundle gets the answer as a
+ * constant. The build stops when the expression is not found (an effect upgrade changed it).
+ */
+const effectStackProbe = {
+  name: "effect-stack-probe",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/](esm|cjs)[\\/]Utils\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8")
+      const probe = /standard\.effect_internal_function\(\(\) => new Error\(\)\.stack\)\?\.includes\("effect_internal_function"\) === true/
+      if (!probe.test(text)) throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
+      return { contents: text.replace(probe, "true"), loader: "js" }
+    })
+  }
+}
+
+
+/** The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep. */
+const cutOff = (name, spec) => ({
+  name: "cut-off",
+  setup(b) {
+    if (spec.impls === "all") return
+    b.onResolve({ filter: /(\.impl|[\\/]App)\.js$/ }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined
+      const impl = /([\w-]+)\.impl\.js$/.exec(args.path)?.[1]
+      if (impl !== undefined && spec.impls.includes(impl)) return undefined
+      return { path: args.path, namespace: "cut-off" }
+    })
+    // Never reached when src/cli/Bundles.ts is right (test/cli/bundles.test.ts): a defect if it is.
+    b.onLoad({ filter: /.*/, namespace: "cut-off" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in the ${name} bundle (src/cli/Bundles.ts)`)})`,
+      loader: "js"
+    }))
+  }
+})
+
+/**
+ * A source's name in dist/bundles.json: its path in the repository for our own, else the package
+ * (`npm:undici`, `npm:@effect/cli`).
+ */
+const inputName = (p) => {
+  const i = p.lastIndexOf("node_modules/")
+  if (i === -1) return p.replace(/^(\.\.\/)+[^/]+\//, "")
+  const parts = p.slice(i + "node_modules/".length).split("/")
+  return `npm:${parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]}`
 }
 
 async function bundles() {
-  await build({
-    entryPoints: ["src/cli/main.ts"],
-    outfile: "dist/dossier-core.cjs",
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    minify: true,
-    legalComments: "none",
-    // better-sqlite3's JavaScript is bundled too (src/layers/LockLive.ts names its native addon by path).
-    // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
-    define: { "import.meta.url": "__dossierMetaUrl" },
-    banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: "warning"
-  })
-  // The file holds the bundle inside CommonJS's own function wrapper, which the loader compiles as
-  // it is read (building the wrapped text at run time copied 1.4 MB on every start); a leading `#!`
-  // line would not parse there. The loader reads it as latin1, so it must be ASCII (esbuild's
-  // default charset escapes the rest).
-  const bundled = readFileSync("dist/dossier-core.cjs", "latin1")
-  if (/[^\x00-\x7f]/.test(bundled)) throw new Error("dist/dossier-core.cjs is not ASCII")
-  const core = `(function (exports, require, module, __filename, __dirname) {${
-    bundled.startsWith("#!") ? bundled.slice(bundled.indexOf("\n") + 1) : bundled
-  }\n})`
-  writeFileSync("dist/dossier-core.cjs", core, "latin1")
-  // The loader checks that a code cache was made for this very bundle.
-  const coreSha256 = createHash("sha256").update(core, "latin1").digest("hex")
+  // The command-line bundles (src/cli/Bundles.ts): one per group of commands, and the full one.
+  const table = await build({ entryPoints: ["src/cli/Bundles.ts"], bundle: true, format: "esm", platform: "node", write: false, logLevel: "warning" })
+  const { BUNDLES, bundleFile } = await import(`data:text/javascript;base64,${Buffer.from(table.outputFiles[0].contents).toString("base64")}`)
+  const sha256s = {}
+  const manifest = {}
+  for (const [name, spec] of Object.entries(BUNDLES)) {
+    const file = `dist/${bundleFile(name)}`
+    const r = await build({
+      entryPoints: ["src/cli/main.ts"],
+      plugins: [effectStackProbe, cutOff(name, spec)],
+      write: false,
+      metafile: true,
+      bundle: true,
+      format: "cjs",
+      platform: "node",
+      target: "node20",
+      minify: true,
+      legalComments: "none",
+      // better-sqlite3's JavaScript is bundled too (src/layers/LockLive.ts names its native addon by path).
+      // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
+      define: { "import.meta.url": "__dossierMetaUrl" },
+      banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+      logLevel: "warning"
+    })
+    // The file holds the bundle inside CommonJS's own function wrapper, which the loader compiles
+    // as it is read (building the wrapped text at run time copied the bundle on every start); a
+    // leading `#!` line would not parse there. The loader reads it as latin1, so it must be ASCII
+    // (esbuild's default charset escapes the rest).
+    const bundled = Buffer.from(r.outputFiles[0].contents).toString("latin1")
+    if (/[^\x00-\x7f]/.test(bundled)) throw new Error(`${file} is not ASCII`)
+    const core = `(function (exports, require, module, __filename, __dirname) {${
+      bundled.startsWith("#!") ? bundled.slice(bundled.indexOf("\n") + 1) : bundled
+    }\n})`
+    writeFileSync(file, core, "latin1")
+    // The code cache: written by the loader when a run ends without one (a fresh build has none).
+    rmSync(`${file}.cache`, { force: true })
+    // The loader checks that a code cache was made for this very bundle.
+    sha256s[name] = createHash("sha256").update(core, "latin1").digest("hex")
+    // What each bundle holds, for the tests (test/cli/bundles.test.ts): its sources, and the lazy
+    // imports it cut off.
+    const inputs = Object.keys(r.metafile.inputs)
+    manifest[name] = {
+      file: bundleFile(name),
+      bytes: core.length,
+      sources: [...new Set(inputs.filter((p) => !p.startsWith("cut-off:")).map(inputName))].sort(),
+      cutOff: inputs.filter((p) => p.startsWith("cut-off:")).map((p) => p.slice("cut-off:".length)).sort()
+    }
+  }
+  writeFileSync("dist/bundles.json", `${JSON.stringify(manifest, null, 1)}\n`)
   await build({
     entryPoints: { dossier: "src/cli/bin.ts" },
     // A CommonJS entry: Node starts an ES module entry through its ES module loader, ~10 ms more.
-    define: { __DOSSIER_CORE_SHA256__: JSON.stringify(coreSha256), "import.meta.url": "__dossierMetaUrl" },
+    define: { __DOSSIER_BUNDLE_SHA256__: JSON.stringify(sha256s), "import.meta.url": "__dossierMetaUrl" },
     banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
     outdir: "dist",
     outExtension: { ".js": ".cjs" },
@@ -67,19 +129,8 @@ async function bundles() {
   chmodSync("dist/dossier.cjs", 0o755)
   writeFileSync("dist/dossier.mjs", `#!/usr/bin/env node\n// The binary's earlier name: runs dist/dossier.cjs.\nimport "./dossier.cjs"\n`)
   chmodSync("dist/dossier.mjs", 0o755)
-  // The code cache: written by the loader when a run ends without one (a fresh build has none).
-  rmSync("dist/dossier-core.cjs.cache", { force: true })
-  {
-    const dir = mkdtempSync(path.join(tmpdir(), "dossier-build-"))
-    const r = spawnSync(process.execPath, ["dist/dossier.cjs", "next", "--workdir", dir, "--now", "2026-01-01T00:00:00Z", "--json"], { encoding: "utf8" })
-    rmSync(dir, { recursive: true, force: true })
-    if (r.status !== 0) {
-      console.error(r.stdout, r.stderr)
-      throw new Error("the built CLI failed its first run")
-    }
-  }
 
-  // The hash worker (an ES module in every case), next to the CLI's chunks and next to both builds of the library.
+  // The hash worker (an ES module in every case), next to the CLI's bundles and next to both builds of the library.
   for (const outdir of ["dist", "dist/lib", "dist/lib/cjs"]) {
     await build({
       entryPoints: { "hash-worker": "src/layers/HashWorker.ts" },
@@ -93,6 +144,8 @@ async function bundles() {
       logLevel: "warning"
     })
   }
+
+  warmCodeCaches(BUNDLES, bundleFile)
 
   // The library: dependencies stay external, so an embedding program shares its own `effect`.
   // ES modules (split, so that `dossier` and `dossier/testing` share one copy of every module) and
@@ -130,4 +183,65 @@ async function bundles() {
     logLevel: "warning"
   })
   writeFileSync("dist/lib/cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
+}
+
+/**
+ * Write each bundle's code cache after a representative command of its own, in a fresh folder:
+ * the cache holds what that run compiled. Set-up steps run without the cache, so that the
+ * command after them writes it. A bundle whose commands run here with a refusal (exit 1) still
+ * gets its cache; any other exit stops the build.
+ */
+function warmCodeCaches(BUNDLES, bundleFile) {
+  const dir = mkdtempSync(path.join(tmpdir(), "dossier-build-"))
+  try {
+    const at = ["--workdir", dir, "--json"]
+    const now = ["--now", "2026-01-01T00:00:00Z"]
+    writeFileSync(path.join(dir, "start.json"), JSON.stringify({ goal: "g", limits: [], nextAction: "n" }))
+    /** [argv, set-up (no cache)?, stdin] */
+    const steps = [
+      [["--help"]],
+      [["plan", "start", "--input", "start.json", ...at, ...now], true],
+      [["plan", "inspect", ...at]],
+      [["status", ...at, ...now]],
+      [["next", ...at, ...now]],
+      [["journal", "list", ...at]],
+      [["grant", "list", ...at]],
+      [["exec", "show", "--execution", "x-20260101T000000-00000000", ...at]],
+      [["schema", "plan-start", "--json"]],
+      [["gate", "--state", "research/none.json", ...at]],
+      [["source", "follow", "--path", "research/sources/none.md", "--quote", "q", ...at]],
+      [["ingest", "https://example.com/", "--dry-run", ...at]],
+      [["mcp", "--workdir", dir], false, ""]
+    ]
+    for (const [argv, setUp, input] of steps) {
+      const r = spawnSync(process.execPath, [path.resolve("dist/dossier.cjs"), ...argv], {
+        cwd: dir,
+        encoding: "utf8",
+        input: input ?? "",
+        env: { ...process.env, ...(setUp === true ? { DOSSIER_CODE_CACHE: "0" } : {}) }
+      })
+      if (r.status !== 0 && r.status !== 1) {
+        console.error(r.stdout, r.stderr)
+        throw new Error(`the built CLI failed: dossier ${argv.join(" ")} exited ${r.status}`)
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  for (const name of Object.keys(BUNDLES)) {
+    if (!existsSync(`dist/${bundleFile(name)}.cache`)) console.warn(`no code cache was written for the ${name} bundle`)
+  }
+}
+
+if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: true })
+// `--types-only`: only the declarations (dist/types, dist/types-cjs), e.g. before `npm pack`.
+const typesOnly = process.argv.includes("--types-only")
+if (!typesOnly) await bundles()
+if (typesOnly || process.argv.includes("--types")) {
+  const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], { stdio: "inherit" })
+  if (r.status !== 0) process.exit(r.status ?? 1)
+  // The same declarations for `require`: in a folder whose package.json says CommonJS.
+  rmSync("dist/types-cjs", { recursive: true, force: true })
+  cpSync("dist/types", "dist/types-cjs", { recursive: true })
+  writeFileSync("dist/types-cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
 }

@@ -1,29 +1,34 @@
 #!/usr/bin/env node
 /**
  * The `dossier` binary (dist/dossier.cjs; dist/dossier.mjs, its earlier name, runs it too): runs
- * the CLI bundle (dist/dossier-core.cjs, built from ./main.ts) through V8's code cache, so that a
- * start does not parse and compile the bundle again. It is built as CommonJS: Node starts an ES
- * module entry through its ES module loader, which cost ~10 ms of every start.
+ * the CLI bundle the command line needs (dist/dossier-<group>.cjs, built from ./main.ts; see
+ * ./Bundles.ts) through V8's code cache, so that a start neither reads nor compiles code the
+ * command cannot run. It is built as CommonJS: Node starts an ES module entry through its ES
+ * module loader, which cost ~10 ms of every start.
  *
  * Agents start the CLI hundreds of times, and compiling Effect's runtime and the schemas was a
- * large part of every start. Node 20 has no compile cache for ES modules, so the bundle is one
+ * large part of every start. Node 20 has no compile cache for ES modules, so each bundle is one
  * CommonJS script compiled with `vm.Script` and the bytecode V8 produced for it — every function
- * compiled by the end of a run — kept next to it (`dossier-core.cjs.cache`). The build writes the
- * cache after a representative command. V8 refuses a cache made by another V8 version or with
- * other flags, but it checks the source only by its length and does not check the bytecode at
- * all (a cache with a few bits flipped crashed the process in a test), so the file carries its
- * own header: the SHA-256 of the bundle it was made for (set by the build) and the SHA-256 of the
- * bytecode. A cache that fails either check, or that V8 refuses, is ignored: the script compiles
- * as usual and the cache is written again when the process exits (write-temp then rename;
- * skipped quietly where the installation is read-only). `DOSSIER_CODE_CACHE=0` turns it off.
+ * compiled by the end of a run — kept next to it (`dossier-<group>.cjs.cache`). The build writes
+ * each cache after a representative command of its group. V8 refuses a cache made by another V8
+ * version or with other flags, but it checks the source only by its length, and by default it
+ * does not check the bytecode at all (a cache with a few bits flipped crashed the process in a
+ * test). So the file starts with the SHA-256 of the bundle it was made for (set by the build,
+ * compared as bytes: the bundle is not hashed at run time), and V8's own checksum of the bytecode
+ * is turned on (`--verify-snapshot-checksum`: an Adler-32 V8 computes when it makes the cache and
+ * checks before it reads one; hashing the bytecode with SHA-256 here cost ~34 million
+ * instructions of every start, a fifth of `--version`'s cost over `node -e 0`). A cache made for
+ * another bundle, or that V8 refuses, is ignored: the script compiles as usual and the cache is
+ * written again when the process exits (write-temp then rename; skipped quietly where the
+ * installation is read-only). `DOSSIER_CODE_CACHE=0` turns it off.
  */
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
+import { type BundleName, bundleFile, bundleFor } from "./Bundles.js"
 
 // Keep V8's young generation at its initial size instead of doubling it as the program allocates.
 // On these machines first touching fresh memory is slow (~3 ms per MiB), and a CLI process is
@@ -32,17 +37,22 @@ import * as vm from "node:vm"
 // (`npm run bench -- monitor`); the empty command's start ~20 ms faster. V8 reads this flag each
 // time it would grow the space, so setting it now takes effect.
 v8.setFlagsFromString("--semi-space-growth-factor=1")
+// V8 checksums the code cache it makes and checks the checksum of one it is given (see above).
+// Set before the script is compiled and before its cache is made: the flags are part of what a
+// cache must match, so a cache made without it is refused and made again.
+v8.setFlagsFromString("--verify-snapshot-checksum")
 
-/** SHA-256 (hex) of dist/dossier-core.cjs, set by scripts/build.mjs. */
-declare const __DOSSIER_CORE_SHA256__: string
+/** SHA-256 (hex) of each bundle, set by scripts/build.mjs. */
+declare const __DOSSIER_BUNDLE_SHA256__: Record<BundleName, string>
 
-const core = fileURLToPath(new URL("./dossier-core.cjs", import.meta.url))
+const bundle = bundleFor(process.argv.slice(2))
+const bundleSha256 = __DOSSIER_BUNDLE_SHA256__[bundle]
+const core = fileURLToPath(new URL(`./${bundleFile(bundle)}`, import.meta.url))
 const cacheFile = `${core}.cache`
 const useCache = process.env["DOSSIER_CODE_CACHE"] !== "0"
-const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest()
 
-/** The cache file: the bundle's SHA-256, the bytecode's SHA-256, the bytecode. */
-const HEADER = 64
+/** The cache file: the bundle's SHA-256, then V8's cache (which carries V8's checksum). */
+const HEADER = 32
 
 const readCache = (): Buffer | undefined => {
   let file: Buffer
@@ -51,9 +61,8 @@ const readCache = (): Buffer | undefined => {
   } catch {
     return undefined
   }
-  if (file.length <= HEADER || file.toString("hex", 0, 32) !== __DOSSIER_CORE_SHA256__) return undefined
-  const bytecode = file.subarray(HEADER)
-  return sha256(bytecode).equals(file.subarray(32, HEADER)) ? bytecode : undefined
+  if (file.length <= HEADER || file.toString("hex", 0, HEADER) !== bundleSha256) return undefined
+  return file.subarray(HEADER)
 }
 
 const cachedData = useCache ? readCache() : undefined
@@ -71,7 +80,7 @@ if (useCache && (cachedData === undefined || script.cachedDataRejected === true)
     const tmp = `${cacheFile}.${process.pid}.tmp`
     try {
       const bytecode = script.createCachedData()
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(__DOSSIER_CORE_SHA256__, "hex"), sha256(bytecode), bytecode]))
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(bundleSha256, "hex"), bytecode]))
       fs.renameSync(tmp, cacheFile)
     } catch {
       try {

@@ -1,0 +1,183 @@
+/**
+ * A command loads only what it can run (src/cli/Bundles.ts, scripts/build.mjs, src/cli/bin.ts):
+ * each command line is served by one bundle, which holds the implementation of every command it
+ * can route to and, for the read-only commands, none of ingest (undici, the readable extractor),
+ * of @effect/cli or of the other groups. Checked on what the build wrote (dist/bundles.json) and
+ * by running copies of the CLI that hold nothing but the loader and the one bundle. Nothing here
+ * times anything.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { BUNDLES, type BundleName, bundleFile, bundleFor } from "../../src/cli/Bundles.js"
+import { fastParse } from "../../src/cli/FastPath.js"
+import type { CommandSpec } from "../../src/cli/Spec.js"
+import { allSpecs } from "../../src/cli/Specs.js"
+import { route } from "../../src/cli/Usage.js"
+import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+
+const dist = path.resolve(__dirname, "../../dist")
+const commandsDir = path.resolve(__dirname, "../../src/cli/commands")
+
+interface Built {
+  readonly file: string
+  readonly bytes: number
+  readonly sources: ReadonlyArray<string>
+  readonly cutOff: ReadonlyArray<string>
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(dist, "bundles.json"), "utf8")) as Record<BundleName, Built>
+
+/** The implementations each command's declaration imports lazily, by the declaring module. */
+const implsOf = (spec: CommandSpec): ReadonlyArray<string> => {
+  for (const f of fs.readdirSync(commandsDir).filter((f) => /^[a-z]+\.ts$/.test(f))) {
+    const text = fs.readFileSync(path.join(commandsDir, f), "utf8")
+    const declared = [...text.matchAll(/path: \[([^\]]*)\]/g)].map((m) => m[1]!.replace(/["\s]/g, ""))
+    if (declared.includes(spec.path.join(","))) return [...text.matchAll(/import\("\.\/([\w-]+)\.impl\.js"\)/g)].map((m) => m[1]!)
+  }
+  throw new Error(`no declaration of ${spec.path.join(" ")}`)
+}
+
+/** Read-only command lines an agent runs once per call, and what each must not carry. */
+const READ_ONLY: ReadonlyArray<ReadonlyArray<string>> = [
+  ["plan", "inspect"],
+  ["status"],
+  ["next"],
+  ["journal", "list"],
+  ["journal", "inspect"],
+  ["monitor", "show"],
+  ["monitor", "list"],
+  ["exec", "show"],
+  ["grant", "show"],
+  ["grant", "list"],
+  ["schema", "plan-start"],
+  ["--version"],
+  ["--help"]
+]
+const HEAVY = ["npm:undici", "npm:cheerio", "npm:@effect/cli", "src/domain/Readable.ts", "src/layers/IngestLive.ts", "src/layers/SafeHttpLive.ts", "src/cli/App.ts"]
+
+describe("the bundles the build wrote", () => {
+  it("every bundle of src/cli/Bundles.ts was built, and every command's first word has one", () => {
+    expect(Object.keys(manifest).sort()).toEqual(Object.keys(BUNDLES).sort())
+    for (const name of Object.keys(BUNDLES) as Array<BundleName>) expect(fs.existsSync(path.join(dist, bundleFile(name)))).toBe(true)
+    const words = Object.values(BUNDLES).flatMap((b) => b.words as ReadonlyArray<string>)
+    for (const spec of allSpecs) expect(words, spec.path.join(" ")).toContain(spec.path[0])
+  })
+
+  it("each command's bundle holds the implementation its declaration loads", () => {
+    for (const spec of allSpecs) {
+      const built = manifest[bundleFor(spec.path)]
+      for (const impl of implsOf(spec)) {
+        expect(built.sources, `${spec.path.join(" ")} -> ${built.file}`).toContain(`src/cli/commands/${impl}.impl.ts`)
+        expect(built.cutOff).not.toContain(`./${impl}.impl.js`)
+      }
+    }
+  })
+
+  it("read-only commands load nothing of ingest, of @effect/cli or of other groups", () => {
+    for (const argv of READ_ONLY) {
+      const name = bundleFor(argv)
+      const built = manifest[name]
+      expect(name, argv.join(" ")).not.toBe("full")
+      for (const heavy of HEAVY) expect(built.sources, `${argv.join(" ")} -> ${built.file}`).not.toContain(heavy)
+      const own = new Set(["init", "status", ...(BUNDLES[name].impls as ReadonlyArray<string>)])
+      for (const s of built.sources) {
+        const impl = /^src\/cli\/commands\/([\w-]+)\.impl\.ts$/.exec(s)?.[1]
+        // status reads the journal's and the monitor's overviews.
+        if (impl !== undefined && !own.has(impl)) expect(name === "status" && ["journal", "monitor"].includes(impl), `${built.file} holds ${s}`).toBe(true)
+      }
+      expect(built.bytes, built.file).toBeLessThan(manifest.full.bytes / 3)
+    }
+  })
+
+  it("the full bundle keeps everything, for the MCP server and --completions", () => {
+    expect(manifest.full.cutOff).toEqual([])
+    expect(bundleFor(["mcp"])).toBe("full")
+    expect(bundleFor(["plan", "inspect", "--completions", "sh"])).toBe("full")
+  })
+
+  it.prop(
+    "a command line the parsers run is served by a bundle that holds its command",
+    [
+      fc.constantFrom(...allSpecs),
+      fc.array(fc.constantFrom("--json", "--workdir", ".", "--help", "--version", "--completions", "x", "--study", "s", "--", "-h", "--input=-"), { maxLength: 5 })
+    ],
+    ([spec, tail]) => {
+      const argv = [...spec.path, ...tail]
+      const fast = fastParse(allSpecs, argv)
+      const r = fast === undefined ? route(argv) : { _tag: "Run" as const, spec: fast.spec }
+      const name = bundleFor(argv)
+      if (r._tag === "Delegate") expect(name).toBe("full")
+      if (r._tag === "Run") {
+        for (const impl of implsOf(r.spec)) expect(manifest[name].sources).toContain(`src/cli/commands/${impl}.impl.ts`)
+      }
+      return true
+    },
+    { fastCheck: { numRuns: 60 } }
+  )
+})
+
+describe("a copy of the CLI with only the loader and one bundle", () => {
+  const only = (name: BundleName) => {
+    const dir = fs.mkdtempSync(path.resolve(__dirname, "../../.test-tmp-"))
+    for (const f of ["dossier.cjs", "hash-worker.mjs", bundleFile(name), `${bundleFile(name)}.cache`]) {
+      if (fs.existsSync(path.join(dist, f))) fs.copyFileSync(path.join(dist, f), path.join(dir, f))
+    }
+    return dir
+  }
+  const run = (dir: string, args: ReadonlyArray<string>) => {
+    const r = spawnSync(process.execPath, [path.join(dir, "dossier.cjs"), ...args], { encoding: "utf8" })
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+  }
+
+  it("answers the read-only commands as the whole CLI does", () => {
+    const work = tempWorkdir("dossier-bundles-")
+    expect(runCli(["plan", "start", "--workdir", work, "--input", putInput(work, "s.json", { goal: "g", limits: [], nextAction: "n" }), "--json"]).code).toBe(0)
+    put(work, "research/inputs/e.json", JSON.stringify({ id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } }))
+    expect(runCli(["journal", "append", "--study", "s1", "--workdir", work, "--input", "research/inputs/e.json", "--json"]).code).toBe(0)
+    const lines: ReadonlyArray<ReadonlyArray<string>> = [
+      ["plan", "inspect", "--workdir", work, "--json"],
+      ["status", "--workdir", work, "--now", "2026-01-01T00:00:00Z", "--json"],
+      ["next", "--workdir", work, "--now", "2026-01-01T00:00:00Z", "--json"],
+      ["journal", "inspect", "--study", "s1", "--workdir", work, "--json"],
+      ["grant", "list", "--workdir", work, "--json"],
+      ["schema", "plan-start", "--json"],
+      ["--version"],
+      ["--help"],
+      ["pln", "inspect"]
+    ]
+    const dirs = new Map<BundleName, string>()
+    try {
+      for (const args of lines) {
+        const name = bundleFor(args)
+        if (!dirs.has(name)) dirs.set(name, only(name))
+        const whole = runCli(args)
+        const alone = run(dirs.get(name)!, args)
+        expect({ code: alone.code, stdout: alone.stdout, stderr: alone.stderr }, `${args.join(" ")} (${name})`).toEqual({
+          code: whole.code,
+          stdout: whole.stdout,
+          stderr: whole.stderr
+        })
+      }
+    } finally {
+      for (const d of dirs.values()) fs.rmSync(d, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("loading", () => {
+  it("formats no stack trace (which makes V8 compute the line ends of the whole bundle)", () => {
+    const work = tempWorkdir("dossier-bundles-")
+    const hook = path.join(work, "hook.cjs")
+    fs.writeFileSync(
+      hook,
+      `let n = 0\nError.prepareStackTrace = (e, frames) => { n++; return String(e) }\nprocess.on("exit", () => process.stderr.write("stack traces formatted: " + n + "\\n"))\n`
+    )
+    for (const args of [["--version"], ["plan", "inspect", "--workdir", work, "--json"], ["status", "--workdir", work, "--json"]]) {
+      const r = spawnSync(process.execPath, ["-r", hook, path.join(dist, "dossier.cjs"), ...args], { encoding: "utf8" })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr, args.join(" ")).toContain("stack traces formatted: 0")
+    }
+  })
+})
