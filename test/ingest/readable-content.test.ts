@@ -315,7 +315,7 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     <div class="cookie-banner"><p>We use cookies to make this site work, accept them to continue.</p></div>`
 
   it("keeps a listing of short cards as the page's visible text, without header, navigation, footer and cookie banner", () => {
-    const cards = Array.from({ length: 12 }, (_, i) => `<div class="card"><a href="/item/${i}"><h3>Walking boot model ${i}</h3></a><span>From ${20 + i} euros</span></div>`).join("")
+    const cards = Array.from({ length: 12 }, (_, i) => `<div class="card teaser"><a href="/item/${i}"><h3>Walking boot model ${i}</h3></a><span>From ${20 + i} euros</span></div>`).join("")
     const html = `<html><head><title>Boots</title></head><body>${furniture}
       <div class="grid"><h1>Walking boots</h1>${cards}</div>${footer}</body></html>`
     const text = copy(html)
