@@ -9,6 +9,7 @@
 import { spawnSync } from "node:child_process"
 import { benchExec } from "./exec.js"
 import { benchExtraction } from "./extraction.js"
+import { benchExtractionWcxb } from "./extractionWcxb.js"
 import { benchGate } from "./gate.js"
 import { benchIngest } from "./ingest.js"
 import { benchJournal } from "./journal.js"
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<void>> = {
   library: benchLibrary,
   mcp: benchMcp,
   extraction: benchExtraction,
+  "extraction-wcxb": benchExtractionWcxb,
   exec: benchExec
 }
 const [only, mode] = process.argv.slice(2)

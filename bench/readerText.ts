@@ -9,3 +9,10 @@ import { visibleText } from "../src/domain/VisibleText.js"
  * it would verify.
  */
 export const readerText = (md: string): string => visibleText("markdown", md).text
+
+/** A readable copy without the front matter at its top (`---` … `---`), when it has one. */
+export const withoutFrontMatter = (md: string): string => {
+  if (!md.startsWith("---\n")) return md
+  const end = md.indexOf("\n---\n", 3)
+  return end < 0 ? md : md.slice(end + 5)
+}

@@ -29,8 +29,15 @@ export type ContentKind = "html" | "xhtml" | "text"
 /** Markdown of an HTML (or XHTML) page, links resolved against `pageUrl` (or the page's `<base href>`). */
 export const htmlToMarkdown = (html: string, pageUrl: string): string => joinBlocks(markdownBlocks(html, pageUrl))
 
+/**
+ * A page that shows less than half the text it conceals (in `noscript`, or `hidden` until a script moves it
+ * in place) is read with them revealed: an app shell around its crawler copy, a streamed article.
+ */
+const REVEAL_MIN = 200
+
 const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
-  const page = parsePage(html)
+  let page = parsePage(html)
+  if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) page = parsePage(html, true)
   if (page === undefined) return flatBlocks(html)
   const roots = chooseContent(page)
   return assemble(oneLineText(page.title), renderBlocks(page.texts, roots, baseOf(page.baseHref, pageUrl)))

@@ -307,3 +307,56 @@ describe("readable copy: many leads above the story", () => {
     expect(hostile).toContain(prose(6))
   })
 })
+
+describe("readable copy: pages that are not articles (listings, app shells, streamed pages)", () => {
+  const furniture = `<header class="site-header"><a href="/">Home of the Shop</a> <a href="/login">Sign in to your account</a></header>
+    <nav>${links("nav", 6)}</nav>`
+  const footer = `<footer><p>Copyright 2026 The Shop Company, all rights reserved, registered in the valley.</p></footer>
+    <div class="cookie-banner"><p>We use cookies to make this site work, accept them to continue.</p></div>`
+
+  it("keeps a listing of short cards as the page's visible text, without header, navigation, footer and cookie banner", () => {
+    const cards = Array.from({ length: 12 }, (_, i) => `<div class="card teaser"><a href="/item/${i}"><h3>Walking boot model ${i}</h3></a><span>From ${20 + i} euros</span></div>`).join("")
+    const html = `<html><head><title>Boots</title></head><body>${furniture}
+      <div class="grid"><h1>Walking boots</h1>${cards}</div>${footer}</body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 12; i++) {
+      expect(text).toContain(`Walking boot model ${i}`)
+      expect(text).toContain(`From ${20 + i} euros`)
+    }
+    for (const f of ["Sign in to your account", "nav headline", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
+
+  it("keeps a thread whose posts are all named as comments, and every post of it", () => {
+    const posts = Array.from({ length: 4 }, (_, i) => `<div class="comment-item"><div class="comment-author">member${i}</div><div class="comment-body">${`<p>${prose(i)}</p>`}</div></div>`).join("")
+    const html = `<html><head><title>Thread</title></head><body>${furniture}<div id="comments-list">${posts}</div>${footer}</body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 4; i++) expect(text).toContain(prose(i))
+  })
+
+  it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
+    const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
+      <div id="app"><p>Loading…</p></div>
+      <noscript><div id="main-outlet" role="main"><h1>Sluice question</h1>${story(1, 4)}</div></noscript></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
+  })
+
+  it("reads an article streamed into a hidden container that a script moves in place", () => {
+    const html = `<html><head><title>River</title></head><body>${furniture}
+      <main><template id="B:0"></template><p>Loading the story</p></main>${footer}
+      <div hidden id="S:0"><article><h1>The river rose</h1>${story(1, 5)}</article></div>
+      <script>$RC("B:0","S:0")</script></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
+  })
+
+  it("still leaves out a hidden menu and a noscript notice beside a visible article", () => {
+    const html = `<html><body><div hidden class="mobile-drawer"><p>Drawer entry with a long label for the mobile menu of the site.</p></div>
+      <noscript><p>Please enable JavaScript to see the comments and the interactive map of the river.</p></noscript>
+      <article>${story(1, 5)}</article></body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(5))
+    expect(text).not.toContain("Drawer entry")
+    expect(text).not.toContain("Please enable JavaScript")
+  })
+})

@@ -20,8 +20,16 @@ const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementar
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 
-/** Whether an element of this (lowercase) name and attributes is left out outright. */
-export const droppedTag = (name: string, attribs: Attribs): boolean => {
+/**
+ * Whether an element hides what it holds until a script acts: `noscript` (a page that renders
+ * itself puts its crawler copy there) and the `hidden` attribute (streaming frameworks send the
+ * article hidden, then a script moves it in place). `reveal` keeps them (tree.ts decides when).
+ */
+export const concealing = (name: string, attribs: Attribs): boolean => name === "noscript" || attribs.hidden !== undefined
+
+/** Whether an element of this (lowercase) name and attributes is left out outright (`reveal`: see `concealing`). */
+export const droppedTag = (name: string, attribs: Attribs, reveal = false): boolean => {
+  if (reveal && concealing(name, attribs)) return false
   if (DROP.has(name)) return true
   if (attribs.hidden !== undefined) return true
   const ariaHidden = attribs["aria-hidden"]

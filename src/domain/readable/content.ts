@@ -99,8 +99,14 @@ const furnitureTag = (el: El): boolean =>
   FURNITURE_TAGS.has(el.name) &&
   !((el.name === "header" || el.name === "footer") && (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
 
-/** Step 2: candidates and their scores. */
-const scoreCandidates = (page: Page, scores: Scores): Array<El> => {
+/**
+ * An element's class/id weight, or 0 where the page's names were found wrong (everything that
+ * reads like content was named as furniture: a forum whose posts are "comments").
+ */
+const weightOf = (el: El, names: boolean): number => (names ? el.marks.weight : 0)
+
+/** Step 2: candidates and their scores (`names`: see `weightOf`). */
+const scoreCandidates = (page: Page, scores: Scores, names: boolean): Array<El> => {
   const candidates: Array<El> = []
   for (const el of page.all) {
     if (el.drop || el.block !== undefined || el.own < MIN_PARAGRAPH) continue
@@ -111,7 +117,7 @@ const scoreCandidates = (page: Page, scores: Scores): Array<El> => {
     for (let a = el.parent; a !== undefined && a.parent !== undefined && level < 5; a = a.parent, level++) {
       const at = a.order
       if (!isScored(scores, a)) {
-        scores[at] = (TAG_SCORE[a.name] ?? 0) + a.marks.weight
+        scores[at] = (TAG_SCORE[a.name] ?? 0) + weightOf(a, names)
         candidates.push(a)
       }
       scores[at] = scores[at]! + s / (level === 0 ? 1 : level === 1 ? 2 : level * 3)
@@ -192,7 +198,7 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
  * the roots' subtrees in document order, skipping each dropped or judged subtree: a judgement
  * reads an element's figures and its subtree, never what was decided beside it.
  */
-const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El): void => {
+const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, names: boolean): void => {
   const all = page.all
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end; ) {
@@ -202,12 +208,12 @@ const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El): 
         continue
       }
       if (isHeading(el.name)) {
-        if (el.marks.weight < 0) el.drop = true
+        if (weightOf(el, names) < 0) el.drop = true
         i = el.end
         continue
       }
       // `el` holds the best candidate when the best is in its subtree.
-      if (((CLEANED.has(el.name) && furniture(scores, el)) || linkParagraph(el) || negativeItem(scores, el)) && !(best.order >= el.order && best.order < el.end)) {
+      if (((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) || negativeItem(scores, el, names)) && !(best.order >= el.order && best.order < el.end)) {
         el.drop = true
         i = el.end
         continue
@@ -218,14 +224,14 @@ const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El): 
 }
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
-const negativeItem = (scores: Scores, el: El): boolean =>
-  el.name === "li" && el.marks.weight < 0 && el.marks.weight + scoreOr0(scores, el) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
+  el.name === "li" && weightOf(el, names) < 0 && weightOf(el, names) + scoreOr0(scores, el) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
-const furniture = (scores: Scores, el: El): boolean => {
-  const weight = el.marks.weight
+const furniture = (scores: Scores, el: El, names: boolean): boolean => {
+  const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
   // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
@@ -268,23 +274,87 @@ const enough = (content: ReturnType<typeof pickContent>): boolean =>
 /** Undo step 1: only what its tag drops stays dropped (the caller scores again from none). */
 const keepFurniture = (page: Page): void => {
   for (const el of page.all) {
-    el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs)
+    el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs, page.revealed)
     unmeasure(el)
   }
   sumAll(page)
 }
 
-/** The elements whose (not dropped) subtrees make the readable copy, in document order. */
+/**
+ * The elements whose (not dropped) subtrees make the readable copy, in document order. A choice
+ * that keeps less than `MIN_CONTENT` characters (a listing, a homepage, a page built of cards) is
+ * replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
+ * that holds more: never a title-only copy of a page that shows text.
+ */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
+  const roots = scoredContent(page)
+  const kept = keptText(page, roots)
+  if (kept >= MIN_CONTENT) return roots
+  const drops = page.all.map((el) => el.drop)
+  const fallback = visibleFallback(page)
+  if (keptText(page, fallback) > kept) return fallback
+  page.all.forEach((el, i) => (el.drop = drops[i]!))
+  return roots
+}
+
+/** Visible characters left in the roots' subtrees (what is not dropped). */
+const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
+  const all = page.all
+  let n = 0
+  for (const root of roots) {
+    if (root.drop) continue
+    n += root.selfText
+    for (let i = root.order + 1; i < root.end; ) {
+      const el = all[i]!
+      if (el.drop) {
+        i = el.end
+        continue
+      }
+      n += el.selfText
+      i++
+    }
+  }
+  return n
+}
+
+/** Names of banners that sit over or under any page: cookie consent, subscription and sign-up prompts, skip links. */
+const BANNER = /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar/i
+
+/**
+ * The page's visible text (of its `main`, or of its articles, when it declares them) without the
+ * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
+ * the page's own header and footer, and banners named as such. Class names that merely sound like furniture ("comment", "related", "widget") are not
+ * believed here: on such a page they name the content.
+ */
+const visibleFallback = (page: Page): Array<El> => {
+  keepFurniture(page)
+  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el))) el.drop = true
+  }
+  measure(page)
+  return declaredContent(page)
+}
+
+const isBanner = (el: El): boolean => {
+  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  return names.length > 1 && BANNER.test(names)
+}
+
+/** The content as scoring chooses it (steps 1 to 4). */
+const scoredContent = (page: Page): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true)
   let scores = noScores(page)
-  let content = pickContent(scores, scoreCandidates(page, scores), declaredMain(page))
+  let names = true
+  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
     scores = noScores(page)
-    const again = pickContent(scores, scoreCandidates(page, scores), declaredMain(page))
+    names = false
+    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
     if (!enough(again)) {
       dropFurniture(page)
       return declaredContent(page)
@@ -293,7 +363,7 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
-  clean(page, scores, roots, content.best)
+  clean(page, scores, roots, content.best, names)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots)
   return roots

@@ -200,6 +200,6 @@ const setDropped = (page: Page, el: El, dropped: boolean): void => {
     const d = page.all[i]!
     if (d.parent === undefined || !inside.has(d.parent)) break
     inside.add(d)
-    d.drop = d.parent.drop || droppedTag(d.name, d.attribs) || d.marks.furniture === 2
+    d.drop = d.parent.drop || droppedTag(d.name, d.attribs, page.revealed) || d.marks.furniture === 2
   }
 }

@@ -7,7 +7,7 @@
  * dropped one backward pass sums them again, children into parents, without recursion.
  */
 import { isWideSpace } from "../Quote.js"
-import { droppedTag, type Marks, pageMarks } from "./boilerplate.js"
+import { concealing, droppedTag, type Marks, pageMarks } from "./boilerplate.js"
 import { MAY_ESCAPE_CODE } from "./inline.js"
 import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
 
@@ -180,12 +180,16 @@ export interface Page {
   readonly title: string
   readonly baseHref: string | undefined
   readonly texts: Texts
+  /** Whether `noscript` and `hidden` elements were kept (`parsePage`'s `reveal`). */
+  readonly revealed: boolean
+  /** Visible characters inside `noscript` and `hidden` elements that were dropped (0 when revealed). */
+  readonly concealed: number
 }
 
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
-/** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`. */
-export const parsePage = (html: string): Page | undefined => {
+/** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`; `reveal` keeps `noscript` and `hidden` elements (boilerplate.ts `concealing`). */
+export const parsePage = (html: string, reveal = false): Page | undefined => {
   const root = element("#root", NO_ATTRIBS, 0, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
@@ -194,6 +198,13 @@ export const parsePage = (html: string): Page | undefined => {
   let baseHref: string | undefined
   const marksOf = pageMarks()
   const mains: Array<El> = []
+  /** The outermost open `noscript` or `hidden` element that was dropped, and the visible characters counted inside it. */
+  let concealer: El | undefined
+  let concealed = 0
+  const countConcealed = (s: string, from: number, to: number) => {
+    if (top.name === "script" || top.name === "style" || top.name === "template") return
+    for (let i = from; i < to; i++) if (s.charCodeAt(i) > 32) concealed++
+  }
   /**
    * The children of the open elements so far (the first `pendingSize`), outermost first;
    * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
@@ -264,7 +275,8 @@ export const parsePage = (html: string): Page | undefined => {
         if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
         if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
         const isBlock = BLOCKS.has(name)
-        const el = element(name, attribs, all.length, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs), marksOf(name, attribs))
+        const el = element(name, attribs, all.length, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs, reveal), marksOf(name, attribs))
+        if (!top.drop && el.drop && concealing(name, attribs)) concealer = el
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
         pending[pendingSize++] = el
@@ -277,6 +289,7 @@ export const parsePage = (html: string): Page | undefined => {
         if (at >= 0) joinText(at, data)
         else pending[pendingSize++] = texts.string(data)
         if (!top.drop) measureText(data, 0, data.length)
+        else if (concealer !== undefined) countConcealed(data, 0, data.length)
       },
       textAt(start, end) {
         const at = lastText()
@@ -286,9 +299,11 @@ export const parsePage = (html: string): Page | undefined => {
           top.plainText = false
         } else joinText(at, html.slice(start, end))
         if (!top.drop) measureText(html, start, end)
+        else if (concealer !== undefined) countConcealed(html, start, end)
       },
       close() {
         depth--
+        if (top === concealer) concealer = undefined
         if (top.parent !== undefined) {
           closeTop()
           top = top.parent
@@ -302,7 +317,7 @@ export const parsePage = (html: string): Page | undefined => {
     if (e instanceof TooDeep) return undefined
     throw e
   }
-  return { root, all, mains, title: title === undefined ? "" : textContent(texts, title), baseHref, texts }
+  return { root, all, mains, title: title === undefined ? "" : textContent(texts, title), baseHref, texts, revealed: reveal, concealed }
 }
 
 /**
