@@ -78,6 +78,7 @@ interface PlanModel {
 
 interface SubscriptionModel {
   readonly id: string
+  readonly anchor: string
   /** Start of window 0 of its daily grid (ms). */
   readonly first: number
   /** Windows (their start, ms) a run was created for, with that run's id. */
@@ -102,6 +103,8 @@ export interface Model {
   /** The model's clock (ms), given as `now` to time-dependent methods. */
   now: number
   readonly subscriptions: Map<string, SubscriptionModel>
+  /** The last journal append asked for (a retry sends it again). */
+  lastAppend: { readonly study: string; readonly events: ReadonlyArray<EventSpec>; readonly single: boolean } | null
 }
 
 const START = Date.UTC(2026, 0, 5, 9, 0, 0)
@@ -115,7 +118,8 @@ const emptyModel = (): Model => ({
   retained: new Map(),
   edited: new Set(),
   now: START,
-  subscriptions: new Map()
+  subscriptions: new Map(),
+  lastAppend: null
 })
 
 /** JSON with sorted keys: the model's own notion of "the same content". */
@@ -406,6 +410,7 @@ class JournalAppend extends Base {
     return `journal.append(${this.study}, ${this.single ? body[0] : `[${body.join(", ")}]`})`
   }
   async step(m: Model, real: Real) {
+    m.lastAppend = { study: this.study, events: this.events, single: this.single }
     const input = this.single ? eventOf(this.events[0]!) : this.events.map(eventOf)
     const actual = await outcomeOf(real, Effect.flatMap(Journal, (j) => j.append(this.study, input as never)), (r) => r)
     const want = ((): Outcome => {
@@ -437,6 +442,22 @@ class JournalAppend extends Base {
       return ok({ study: this.study, appended: appended.map((e) => e.id), skipped, head: { seq: s.events.length, id: last.id } })
     })()
     same(this.toString(), want, actual)
+  }
+}
+
+/** The last append sent again, as a client does when its answer was lost. */
+class JournalRetry extends Base {
+  private readonly inner: { current: JournalAppend | null } = { current: null }
+  get label() {
+    return this.inner.current === null ? "journal.retry(the last append)" : `journal.retry: ${this.inner.current.label}`
+  }
+  override check(m: Readonly<Model>) {
+    return m.lastAppend !== null
+  }
+  async step(m: Model, real: Real) {
+    const last = m.lastAppend!
+    this.inner.current = new JournalAppend(last.study, last.events, last.single)
+    await this.inner.current.step(m, real)
   }
 }
 
@@ -528,8 +549,16 @@ const SUBSCRIPTION_TARGET = "what changed in the field"
 const latestWindow = (first: number, now: number) => (now < first ? -1 : Math.floor((now - first) / DAY))
 
 class Subscribe extends Base {
-  constructor(readonly id: string) {
+  constructor(readonly id: string, readonly again = false) {
     super()
+  }
+  /** Window 0 starts at the model's time of the first request (local minutes, UTC): due at once. */
+  private anchorAt: string | null = null
+  anchor(m: Model) {
+    return (this.anchorAt ??= m.subscriptions.get(this.id)?.anchor ?? new Date(m.now).toISOString().slice(0, 16))
+  }
+  override check(m: Readonly<Model>) {
+    return this.again === m.subscriptions.has(this.id)
   }
   get label() {
     return `monitor.subscribe(${this.id})`
@@ -538,7 +567,7 @@ class Subscribe extends Base {
     const actual = await outcomeOf(
       real,
       Effect.flatMap(Scheduler, (s) =>
-        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" } }, new Date(m.now))),
+        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, new Date(m.now))),
       (r) => ({ created: r.created, nextDueAt: r.subscription.nextDueAt })
     )
     const known = m.subscriptions.get(this.id)
@@ -546,14 +575,17 @@ class Subscribe extends Base {
     if (!("ok" in actual)) throw new HarnessMismatch(this.toString(), "a subscription", actual)
     const nextDue = Date.parse((actual.ok as { nextDueAt: string }).nextDueAt)
     same(this.toString(), ok({ created: true, nextDueAt: new Date(nextDue).toISOString() }), actual)
-    if (nextDue < m.now - DAY || nextDue > m.now + DAY) throw new HarnessMismatch(this.toString(), "a first window within a day of now", new Date(nextDue).toISOString())
-    m.subscriptions.set(this.id, { id: this.id, first: nextDue, runs: new Map(), active: null, nextDue })
+    if (nextDue !== Date.parse(`${this.anchor(m)}Z`)) throw new HarnessMismatch(this.toString(), `window 0 at the anchor ${this.anchor(m)}`, new Date(nextDue).toISOString())
+    m.subscriptions.set(this.id, { id: this.id, anchor: this.anchor(m), first: nextDue, runs: new Map(), active: null, nextDue })
   }
 }
 
 class DueRun extends Base {
   constructor(readonly id: string) {
     super()
+  }
+  override check(m: Readonly<Model>) {
+    return this.id === "m3" || m.subscriptions.has(this.id)
   }
   get label() {
     return `monitor.createDueRun(${this.id})`
@@ -642,12 +674,16 @@ export const commandArbitraries: ReadonlyArray<fc.Arbitrary<Cmd>> = [
     fc.oneof({ arbitrary: fc.uniqueArray(eventSpec, { minLength: 1, maxLength: 3, selector: (e) => e.id }), weight: 4 }, fc.array(eventSpec, { minLength: 2, maxLength: 3 })),
     fc.boolean()
   ).map(([study, events, single]) => new JournalAppend(study, events, single && events.length === 1)),
+  fc.constant(null).map(() => new JournalRetry()),
   page.map((p) => new CaptureFile(p)),
   fc.tuple(page, fc.constantFrom<"original" | "source">("original", "source")).map(([p, w]) => new EditRetained(p, w)),
   fc.constantFrom(1, 7, 25).map((h) => new Tick(h)),
   fc.constantFrom("m1", "m2").map((id) => new Subscribe(id)),
+  fc.constantFrom("m1", "m2").map((id) => new Subscribe(id, true)),
   fc.constantFrom("m1", "m1", "m2", "m2", "m3").map((id) => new DueRun(id)),
-  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current", "current", "stale")).map(([id, e]) => new CancelRun(id, e))
+  fc.constantFrom("m1", "m2").map((id) => new DueRun(id)),
+  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current", "current", "stale")).map(([id, e]) => new CancelRun(id, e)),
+  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current")).map(([id, e]) => new CancelRun(id, e))
 ]
 
 /** Sequences of up to `maxCommands` commands (default 30): what `check` takes. */

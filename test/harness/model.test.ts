@@ -57,7 +57,8 @@ describe("what the harness exercised", () => {
         "ingest.importFile → EditedRetainedFile",
         "monitor.subscribe → ok",
         "monitor.createDueRun → ok",
-        "monitor.createDueRun → NotDue"
+        "monitor.createDueRun → NotDue",
+        "monitor.cancelRun → ok"
       ]
     ) expect(seen.get(key) ?? 0, key).toBeGreaterThan(0)
   })
