@@ -42,6 +42,11 @@ export interface AdapterUnderTest {
    * its refusal, and the harness skips the edit).
    */
   readonly edit?: (path: string, data: string) => void
+  /**
+   * Build the layer afresh for every command (as every CLI call is a new process) instead of once
+   * for the sequence: what one instance keeps in memory between calls is then never used.
+   */
+  readonly freshPerCommand?: boolean
   /** Called after the sequence (remove a temporary folder). */
   readonly dispose?: () => void
 }
@@ -145,12 +150,13 @@ export class HarnessMismatch extends Error {
 }
 
 export interface Real {
-  readonly runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
+  /** Run an effect on the layer under test. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
   readonly edit: ((path: string, data: string) => void) | undefined
 }
 
 const outcomeOf = async <A>(real: Real, e: Effect.Effect<A, { readonly _tag: string }, Services>, view: (a: A) => unknown): Promise<Outcome> => {
-  const r = await real.runtime.runPromise(Effect.either(e))
+  const r = await real.run(Effect.either(e))
   return Either.isLeft(r) ? { error: r.left._tag } : { ok: view(r.right) }
 }
 
@@ -182,7 +188,7 @@ const checkInvariants = async (m: Model, real: Real, command: string): Promise<v
   const fail = (what: string, expected: unknown, actual: unknown) => {
     throw new HarnessMismatch(command, expected, actual, what)
   }
-  await real.runtime.runPromise(Effect.gen(function*() {
+  await real.run(Effect.gen(function*() {
     const plan = yield* Plan
     const journal = yield* Journal
     const store = yield* FileStore
@@ -366,7 +372,7 @@ class PlanCheckpoint extends Base {
       // A source first registered after an edit: the plan takes the bytes it finds (the model
       // learns their digest from the plan).
       if (!("ok" in actual)) return same(this.toString(), ok({ revision: m.plan!.revision + 1 }), actual)
-      const doc = await real.runtime.runPromise(Effect.flatMap(Plan, (p) => p.read))
+      const doc = await real.run(Effect.flatMap(Plan, (p) => p.read))
       const registered = Option.getOrThrow(doc).sources.find((s) => s.path === sourcePath)
       m.plan!.sources.set(sourcePath!, registered?.sha256 ?? "")
       if (this.stepId !== null) m.plan!.stepIds.add(this.stepId)
@@ -523,7 +529,7 @@ class EditRetained extends Base {
     const data = `edited by hand ${m.now}\n`
     if (real.edit !== undefined) real.edit(path, data)
     else {
-      const r = await real.runtime.runPromise(Effect.either(Effect.flatMap(FileStore, (s) => s.writeAtomic(path, data))))
+      const r = await real.run(Effect.either(Effect.flatMap(FileStore, (s) => s.writeAtomic(path, data))))
       if (Either.isLeft(r)) return
     }
     m.edited.add(path)
@@ -694,11 +700,16 @@ export const commands = (options: { readonly maxCommands?: number } = {}) =>
 export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): Promise<void> => {
   const adapter = make()
   const runtime = ManagedRuntime.make(adapter.layer)
+  const run = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
+    if (adapter.freshPerCommand !== true) return runtime.runPromise(effect)
+    const once = ManagedRuntime.make(adapter.layer)
+    return once.runPromise(effect).finally(() => once.dispose())
+  }
   try {
     // The pages a capture imports are files of the work folder.
-    await runtime.runPromise(Effect.flatMap(FileStore, (s) =>
+    await run(Effect.flatMap(FileStore, (s) =>
       Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))))
-    const real: Real = { runtime, edit: adapter.edit }
+    const real: Real = { run, edit: adapter.edit }
     await fc.asyncModelRun(() => ({ model: emptyModel(), real }), cmds)
   } finally {
     await runtime.dispose()

@@ -12,10 +12,11 @@ import { DossierHarness } from "../../src/testing.js"
 
 const memory = (): DossierHarness.AdapterUnderTest => ({ layer: DossierMemory })
 
-const folder = (): DossierHarness.AdapterUnderTest => {
+const folder = (freshPerCommand: boolean) => (): DossierHarness.AdapterUnderTest => {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-harness-")))
   return {
     layer: DossierLive(dir),
+    freshPerCommand,
     // An editor saving over the file in place.
     edit: (p, data) => fs.writeFileSync(path.join(dir, p), data),
     dispose: () => fs.rmSync(dir, { recursive: true, force: true })
@@ -26,7 +27,8 @@ const FIXED_SEEDS = [1, 2, 3]
 const RANDOM_SEED = Number(process.env["DOSSIER_HARNESS_SEED"] ?? Math.floor(Math.random() * 2 ** 31))
 
 describe("the model-based harness", () => {
-  for (const [name, make, runs] of [["memory", memory, 25], ["folder", folder, 12]] as const) {
+  // "folder, fresh": a new instance of every service for each command, as each CLI call is.
+  for (const [name, make, runs] of [["memory", memory, 25], ["folder", folder(false), 12], ["folder, fresh", folder(true), 8]] as const) {
     for (const seed of FIXED_SEEDS) {
       it(`${name}: agrees with the model (seed ${seed})`, () => DossierHarness.assert(make, { seed, numRuns: runs }), 120_000)
     }
