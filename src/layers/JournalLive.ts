@@ -284,7 +284,9 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape): JournalShap
               added.forEach((e, i) => (all[r.events + i] = idHash(e.id)))
               return all
             }
-            const index$ = !keepIndex
+            // A study's first append writes no index (a new study's journal costs nothing to
+            // replay, and a batch into it stays one write): its next append builds one.
+            const index$ = !keepIndex || (index === undefined && r.events === 0)
               ? Effect.void
               : index !== undefined
               ? (added.length === 0 ? Effect.void : appendIndex.extend(study, index, state, added.map((e) => e.id)))
