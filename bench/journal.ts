@@ -2,7 +2,9 @@
  * Benchmarks of the journal (see bench/support.ts): a single-event append through the service
  * against a raw appendFileSync + fsyncSync of the same line; a 1000-event batch against a raw
  * write + fsync of the same bytes; inspect of a 100,000-event journal against reading the file
- * and JSON.parse-ing each line.
+ * and JSON.parse-ing each line; a one-event `journal append` in a fresh CLI process on a study
+ * of 100,000 events against the same on a study of 1,000 (what an append costs must not grow
+ * with the history).
  */
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -12,7 +14,8 @@ import type { JournalEvent } from "../src/domain/Journal.js"
 import { encodeLine, eventText } from "../src/domain/JournalLines.js"
 import { JournalLayer } from "../src/layers/JournalLayer.js"
 import { Journal } from "../src/services/Journal.js"
-import { median, record, tempDir, timeAsync, timeSync } from "./support.js"
+import { spawnSync } from "node:child_process"
+import { CLI, median, record, tempDir, timeAsync, timeSync } from "./support.js"
 
 const evaluation = (id: string, i: number): JournalEvent => ({
   id,
@@ -144,6 +147,42 @@ export const benchJournal = async (): Promise<void> => {
       baselineMs,
       target: 1.5,
       note: `${(size / 1024 / 1024).toFixed(1)} MiB; ${inspectMs < 1000 ? "under" : "OVER"} 1 s`
+    })
+
+    // 4. one-event append in a fresh CLI process: a study of 100,000 events against one of 1,000.
+    // Each study's journal is laid out first (as `journal append` would have written it) and
+    // appended to once unmeasured (a first append of a study made outside dossier may do
+    // one-time work); the two are then measured interleaved, run by run, one new event each.
+    const studyOf = (name: string, events: number) => {
+      const file = path.join(dir, "research", name, "research-events.jsonl")
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      fs.writeFileSync(file, parts.slice(0, events).join(""))
+      return name
+    }
+    const small = studyOf("hist-1k", 1_000)
+    const large = studyOf("hist-100k", 100_000)
+    let n = 0
+    const cliAppend = (study: string) => () => {
+      const input = path.join(dir, `event-${n}.json`)
+      fs.writeFileSync(input, JSON.stringify(evaluation(`cli-${n++}`, n)))
+      const r = spawnSync(process.execPath, [CLI, "journal", "append", "--workdir", dir, "--study", study, "--input", input, "--json"], { encoding: "utf8" })
+      if (r.status !== 0) throw new Error(`journal append exited ${r.status}: ${r.stderr}`)
+    }
+    cliAppend(small)()
+    cliAppend(large)()
+    const atSmall: Array<number> = []
+    const atLarge: Array<number> = []
+    for (let i = 0; i < 9; i++) {
+      atLarge.push(timeSync(1, cliAppend(large), 0))
+      atSmall.push(timeSync(1, cliAppend(small), 0))
+    }
+    record({
+      name: "journal append (1 event, fresh CLI process, study of 100,000 events)",
+      ms: median(atLarge),
+      baseline: "the same on a study of 1,000 events",
+      baselineMs: median(atSmall),
+      target: 1.2,
+      note: "interleaved, 9 runs each"
     })
   } finally {
     await runtime.dispose()

@@ -1,5 +1,8 @@
 /**
  * `dossier/testing`: what a custom implementation of a dossier service can be checked with.
- * `FileStoreConformance` is the property suite FileStoreLive and FileStoreMemory pass.
+ * `FileStoreConformance` is the property suite FileStoreLive and FileStoreMemory pass;
+ * `DossierHarness` is the model-based harness every layer of dossier's services must pass
+ * (docs/testing.md).
  */
+export * as DossierHarness from "./testing/DossierHarness.js"
 export * as FileStoreConformance from "./testing/FileStoreConformance.js"

@@ -74,7 +74,7 @@ export const candidatesCreatedBy = (e: JournalEvent): ReadonlyArray<string> =>
   e.type === "candidate_created" ? [e.candidate.id] : e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : []
 
 /** The referential rules: may `e` follow a history whose candidates are those `has` names? */
-const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProblem | null => {
+export const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProblem | null => {
   switch (e.type) {
     case "candidate_created":
       return has(e.candidate.id) ? { _tag: "duplicate-candidate", candidateId: e.candidate.id } : null
@@ -123,6 +123,11 @@ export class Projector {
   }
 
   readonly hasCandidate = (id: string): boolean => this.cands.has(id)
+
+  /** The ids of the candidates created so far, in creation order. */
+  candidateIds(): ReadonlyArray<string> {
+    return [...this.cands.keys()]
+  }
 
   check(e: JournalEvent): ApplyProblem | null {
     return checkAgainst(this.hasCandidate, e)

@@ -131,6 +131,16 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
       (h) => Effect.sync(() => fs.closeSync(h.fd))
     )
 
+  const fingerprint: NonNullable<FileStoreShape["fingerprint"]> = (p) =>
+    Effect.flatMap(normalize(p), (rel) =>
+      step(rel, "lstat", () =>
+        boundary.inParent(rel, false, (dir, name) => {
+          const st = boundary.lstatAt(rel, dir, name)
+          return st === undefined
+            ? Option.none()
+            : Option.some(`${st.dev}:${st.ino}:${st.mode}:${st.nlink}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`)
+        }, () => Option.none<string>())))
+
   const statEntry = (p: string): Effect.Effect<Option.Option<EntryStat>, IoError | UnsafePath> =>
     Effect.flatMap(normalize(p), (rel) =>
       step(rel, "lstat", () =>
@@ -487,6 +497,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
     normalize,
     readThenAppend,
     stat: statEntry,
+    fingerprint,
     read,
     readText,
     hash,

@@ -32,7 +32,7 @@ import {
   UnterminatedTail
 } from "../domain/JournalErrors.js"
 import { encodeLine, eventText, type Replay, replay } from "../domain/JournalLines.js"
-import { manifestOf, type Projection } from "../domain/JournalProjection.js"
+import { candidatesCreatedBy, checkAgainst, manifestOf, type Projection } from "../domain/JournalProjection.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { Lock, type LockShape } from "../services/Lock.js"
@@ -41,6 +41,7 @@ import { checkSignature } from "../domain/Evidence.js"
 import { EvidenceKeyUnavailable } from "../domain/ExecErrors.js"
 import { EvidenceKey, type EvidenceKeyShape } from "../services/EvidenceKey.js"
 import { readThenAppendOf } from "./FileStoreFallbacks.js"
+import { type AppendIndex, idHash, makeAppendIndex } from "./JournalAppendIndex.js"
 import { makeVerifiedReplays } from "./JournalReplayCache.js"
 import { makeJournalVerify } from "./JournalVerify.js"
 
@@ -91,7 +92,10 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape, key: Evidenc
       return r.corrupt === null ? Effect.succeed(r) : Effect.fail(new CorruptJournal(r.corrupt))
     })
 
-  const { verifiedReplay, remember, keepVerified, readBuffer } = makeVerifiedReplays()
+  const { verifiedReplay, remember, keepVerified, readBuffer, hasVerified } = makeVerifiedReplays()
+  /** The append index (./JournalAppendIndex.ts), over stores that can fingerprint a file. */
+  const fingerprint = store.fingerprint
+  const appendIndex = fingerprint === undefined ? undefined : makeAppendIndex({ ...store, fingerprint })
 
   /** `history` for operations under the lock (see `verifiedReplay`). */
   const lockedHistory = (path: string) =>
@@ -254,10 +258,13 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape, key: Evidenc
           }]
         })
       // The journal is read, checked and appended to through one descriptor, under the lock.
-      let memory: Buffer | undefined
-      const buffer = (size: number) => (memory = readBuffer(size))
-      return lock.withLock(
-        Effect.map(
+      const replayed = (index: AppendIndex | undefined) => {
+        // A new instance (a new process) keeps the append index current for the next one; an
+        // instance that holds a verified replay appends through it and leaves the index alone.
+        const keepIndex = appendIndex !== undefined && !hasVerified(path)
+        let memory: Buffer | undefined
+        const buffer = (size: number) => (memory = readBuffer(size))
+        return Effect.flatMap(
           aliased(path)(
             readThenAppend(path, { maxBytes: JOURNAL_MAX_BYTES, buffer }, (bytes) =>
               Either.flatMap(verifiedReplay(path, bytes), (r) =>
@@ -267,10 +274,83 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape, key: Evidenc
                 }))))
           ),
           ({ out, r }) => {
+            const result = { study, ...out, head: out.head! } satisfies AppendResult
+            const appendedIds = new Set(out.appended)
+            const added = events.filter((e) => appendedIds.has(e.id))
+            const state = {
+              events: r.events + added.length,
+              head: out.head,
+              candidates: [...r.projector.candidateIds(), ...added.flatMap(candidatesCreatedBy)]
+            }
+            const hashes = () => {
+              const all = new Uint32Array(state.events)
+              for (const [id, seq] of r.ids) all[seq - 1] = idHash(id)
+              added.forEach((e, i) => (all[r.events + i] = idHash(e.id)))
+              return all
+            }
+            // A study's first append writes no index (a new study's journal costs nothing to
+            // replay, and a batch into it stays one write): its next append builds one.
+            const index$ = !keepIndex || (index === undefined && r.events === 0)
+              ? Effect.void
+              : index !== undefined
+              ? (added.length === 0 ? Effect.void : appendIndex.extend(study, index, state, added.map((e) => e.id)))
+              : appendIndex.rebuild(study, state, hashes())
             remember(path, r, memory)
-            return { study, ...out, head: out.head! } satisfies AppendResult
+            return Effect.as(index$, result)
           }
         )
+      }
+      /**
+       * The append through a current index: only when every id is new for certain (its hash is not
+       * in the index); the referential checks are those of `plan`, over the indexed candidates.
+       * Undefined: the journal must be replayed.
+       */
+      const indexed = (index: AppendIndex) => {
+        const hashes = events.map((e) => idHash(e.id))
+        if (events.length <= 8) {
+          if (hashes.some((h) => index.hashes.includes(h))) return undefined
+        } else {
+          const wanted = new Set(hashes)
+          if (index.hashes.some((h) => wanted.has(h))) return undefined
+        }
+        const known = new Set(index.candidates)
+        const created: Array<string> = []
+        const has = (id: string) => known.has(id)
+        const lines: Array<string> = []
+        let seq = index.events
+        for (let i = 0; i < events.length; i++) {
+          const e = events[i]!
+          const problem = checkAgainst(has, e)
+          if (problem !== null) {
+            return Effect.fail(
+              problem._tag === "unknown-candidate"
+                ? new UnknownCandidate({ eventId: e.id, candidateId: problem.candidateId })
+                : onDuplicate(i, problem.candidateId)
+            )
+          }
+          for (const c of candidatesCreatedBy(e)) {
+            created.push(c)
+            known.add(c)
+          }
+          lines.push(encodeLine(++seq, eventText(e)))
+        }
+        const head = { seq, id: events[events.length - 1]!.id }
+        const state = { events: seq, head, candidates: [...index.candidates, ...created] }
+        return Effect.flatMap(aliased(path)(store.append(path, lines.join(""))), ({ size }) =>
+          // Past the journal's size limit the next append replays, and refuses as before.
+          Effect.as(
+            size > JOURNAL_MAX_BYTES ? Effect.void : appendIndex!.extend(study, index, state, events.map((e) => e.id)),
+            { study, appended: events.map((e) => e.id), skipped: [], head } satisfies AppendResult
+          ))
+      }
+      return lock.withLock(
+        appendIndex === undefined || hasVerified(path)
+          ? replayed(undefined)
+          : Effect.flatMap(appendIndex.load(study), (index) =>
+            Option.match(index, {
+              onNone: () => replayed(undefined),
+              onSome: (ix) => indexed(ix) ?? replayed(ix)
+            }))
       )
     })
 

@@ -88,5 +88,8 @@ export const makeVerifiedReplays = () => {
     return r.corrupt === null ? Either.right(r) : Either.left(new CorruptJournal(r.corrupt))
   }
 
-  return { verifiedReplay, remember, keepVerified, readBuffer }
+  /** Whether this instance holds a verified replay of the journal at `path`. */
+  const hasVerified = (path: string) => verified.has(path)
+
+  return { verifiedReplay, remember, keepVerified, readBuffer, hasVerified }
 }

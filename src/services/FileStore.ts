@@ -157,6 +157,14 @@ export interface FileStoreShape {
     options: ReadOptions & { readonly buffer?: (size: number) => Buffer },
     decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
   ) => Effect.Effect<A, E | ReadThenAppendError>
+  /**
+   * Optional, for caches derived from a file: a string that changes whenever the entry at the
+   * path changes (its device and inode, type, link count, size, modification and change times),
+   * read without opening it; None when nothing is there. A cache that recorded it may trust what
+   * it derived while it is unchanged (src/layers/JournalAppendIndex.ts). A layer without such
+   * metadata leaves it out, and its callers read the file instead.
+   */
+  readonly fingerprint?: (path: string) => Effect.Effect<Option.Option<string>, IoError | UnsafePath>
   /** Create a directory and its parents (each checked not to be a symlink). */
   readonly ensureDir: (dir: string) => Effect.Effect<void, IoError | UnsafePath>
 }
