@@ -308,7 +308,7 @@ class PlanStart extends Base {
     const actual = await outcomeOf(
       real,
       Effect.flatMap(Plan, (p) =>
-        p.start({ goal: this.goal, limits: [], nextAction: "read" }, { replaceGoal: this.replace, expected: Option.fromNullable(expected), now: new Date(m.now) })),
+        p.start({ goal: this.goal, limits: [], nextAction: "read" }, { replaceGoal: this.replace, ...(expected === undefined || expected === null ? {} : { expected }), now: new Date(m.now) })),
       (r) => r
     )
     const want = ((): Outcome => {
