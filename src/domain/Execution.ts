@@ -92,9 +92,16 @@ export const receiptHolds = (record: ExecutionRecord): boolean => {
 export const RunningMarker = Schema.Struct({
   ...runFields,
   owner: Schema.Struct({ pid: Schema.Number, startTicks: Schema.String }),
-  limits: ExecutionContent.fields.limits
+  limits: ExecutionContent.fields.limits,
+  /** Over `markerDigest`: a marker written into the folder by hand never becomes a signed `lost` record. */
+  signature: Schema.optionalWith(Signature, { exact: true })
 })
 export type RunningMarker = typeof RunningMarker.Type
+
+export const markerDigest = (marker: RunningMarker): string => {
+  const { signature: _signature, ...content } = marker
+  return canonicalDigest(content)
+}
 
 export const executionPaths = (id: string) => ({
   record: `.dossier/executions/${id}.json`,

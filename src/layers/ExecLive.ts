@@ -23,6 +23,7 @@ import {
   type KillReason,
   linkEvents,
   type LogFile,
+  markerDigest,
   narrowedBeyond,
   type OutputFile,
   programMissing,
@@ -162,7 +163,8 @@ export const ExecLive = Layer.effect(
             owner: { pid: process.pid, startTicks: startTicks(process.pid) ?? "" },
             limits
           }
-          yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(marker)}\n`)
+          const signed: RunningMarker = { ...marker, signature: yield* key.sign("marker", markerDigest(marker)) }
+          yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(signed)}\n`)
           const spentBefore = { wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds, cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds }
           return { st, marker, masks, spentBefore }
         }))
