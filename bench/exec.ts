@@ -38,6 +38,9 @@ export const benchExec = async (): Promise<void> => {
     return
   }
   const dir = tempDir("dossier-bench-exec-")
+  // The key that signs the records goes to a config directory of the bench's own, not the user's
+  // (the CLI rows inherit it).
+  process.env["XDG_CONFIG_HOME"] = tempDir("dossier-bench-config-")
   fs.mkdirSync(path.join(dir, "research/b/data"), { recursive: true })
   fs.writeFileSync(path.join(dir, "research/b/data/x.csv"), "1,2\n")
   const runtime = ManagedRuntime.make(ExecLayer(dir))

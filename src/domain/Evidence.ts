@@ -20,7 +20,7 @@ export const Signature = Schema.Struct({
 export type Signature = typeof Signature.Type
 
 /** What is signed: the kind of record (a grant's signature is never an execution's) and its digest. */
-export type SignedKind = "grant" | "execution"
+export type SignedKind = "grant" | "execution" | "marker"
 
 export const KEY_FILE = "evidence.key"
 

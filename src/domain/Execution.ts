@@ -8,6 +8,7 @@ import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
 import { Signature } from "./Evidence.js"
+import { isUnder } from "./Paths.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 
 export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
@@ -132,9 +133,16 @@ export const receiptHolds = (record: ExecutionRecord): boolean => {
 export const RunningMarker = Schema.Struct({
   ...runFields,
   owner: Schema.Struct({ pid: Schema.Number, startTicks: Schema.String }),
-  limits: ExecutionContent.fields.limits
+  limits: ExecutionContent.fields.limits,
+  /** Over `markerDigest`: a marker written into the folder by hand never becomes a signed `lost` record. */
+  signature: Schema.optionalWith(Signature, { exact: true })
 })
 export type RunningMarker = typeof RunningMarker.Type
+
+export const markerDigest = (marker: RunningMarker): string => {
+  const { signature: _signature, ...content } = marker
+  return canonicalDigest(content)
+}
 
 export const executionPaths = (id: string) => ({
   record: `.dossier/executions/${id}.json`,
@@ -212,7 +220,8 @@ export const changedFiles = (
   return { files, ignored }
 }
 
-const within = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith("/") ? dir : `${dir}/`)
+/** The path is the directory or lies below it. */
+const within = (path: string, dir: string) => path === dir || isUnder(path, dir)
 
 /** System directories visible read-only inside the sandbox (those that exist on the machine). */
 export const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"] as const

@@ -26,6 +26,7 @@ import {
   type KillReason,
   linkEvents,
   type LogFile,
+  markerDigest,
   MAX_LISTED_OUTPUTS,
   MAX_LISTED_PATH_BYTES,
   MAX_WORK_ENTRIES,
@@ -183,7 +184,8 @@ export const ExecLive = Layer.effect(
             owner: { pid: process.pid, startTicks: startTicks(process.pid) ?? "" },
             limits
           }
-          yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(marker)}\n`)
+          const signed: RunningMarker = { ...marker, signature: yield* key.sign("marker", markerDigest(marker)) }
+          yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(signed)}\n`)
           const spentBefore = { wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds, cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds }
           return { st, marker, masks, spentBefore }
         }))

@@ -16,8 +16,10 @@ import {
   EXECUTION_ID,
   type ExecutionRecord,
   ExecutionRecord as ExecutionRecordSchema,
+  type ExecutionContent,
   executionPaths,
   type LogFile,
+  markerDigest,
   receiptHolds,
   RunningMarker,
   sealExecution
@@ -204,7 +206,10 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
           continue
         }
         if (ownerAlive(m.owner)) continue
-        const record = yield* sealSigned({
+        // Only a marker dossier signed becomes a signed record; any other (written by hand, or by a
+        // version before signing) is recorded unsigned, and reported so.
+        const authentic = (yield* key.check("marker", markerDigest(m), m.signature)).authenticity === "signed"
+        const content: ExecutionContent = {
           id: m.id,
           grantId: m.grantId,
           grantDigest: m.grantDigest,
@@ -226,7 +231,8 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
           stderr: yield* logOf(paths.stderr),
           outputs: [],
           ignored: []
-        })
+        }
+        const record = authentic ? yield* sealSigned(content) : sealExecution(content)
         yield* store.writeRetained(paths.record, `${JSON.stringify(record, null, 2)}\n`)
         yield* store.remove(paths.running)
         lost.push(m.id)

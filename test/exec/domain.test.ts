@@ -2,7 +2,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import { changedFiles, receiptHolds, sealExecution, type TreeEntry } from "../../src/domain/Execution.js"
+import { checkSignature, signDigest } from "../../src/domain/Evidence.js"
+import { changedFiles, keyExposure, programPlaces, receiptHolds, sealExecution, SYSTEM_DIRS, type TreeEntry } from "../../src/domain/Execution.js"
 import { alwaysProtectedIn, BUDGET_FIELDS, checkContained, checkNarrowing, type Figures, remainingBudget, sealGrant, type StoredGrant } from "../../src/domain/Grant.js"
 
 const parent: StoredGrant = sealGrant({
@@ -133,5 +134,50 @@ describe("execution evidence", () => {
     expect(receiptHolds(r)).toBe(true)
     expect(receiptHolds({ ...r, exitCode: 1 })).toBe(false)
     expect(receiptHolds({ ...r, outputs: [{ path: "a", bytes: 1, sha256: "1".repeat(64) }] })).toBe(false)
+  })
+})
+
+describe("signatures and where a program is", () => {
+  const hex64 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b))
+  const digest = fc.stringMatching(/^[0-9a-f]{64}$/)
+
+  it.prop("a signature holds only for its key, kind and digest; none is unsigned, another key unverifiable", {
+    key: hex64,
+    other: hex64,
+    d: digest,
+    e: digest
+  }, ({ key, other, d, e }) => {
+    const s = signDigest(key, "execution", d)
+    expect(checkSignature({ key }, "execution", d, s).authenticity).toBe("signed")
+    expect(checkSignature({ key }, "execution", e, s).authenticity).toBe(d === e ? "signed" : "tampered")
+    expect(checkSignature({ key }, "grant", d, s).authenticity).toBe("tampered")
+    expect(checkSignature({ key }, "execution", d, { ...s, mac: signDigest(key, "execution", `${d}x`).mac }).authenticity).toBe("tampered")
+    expect(checkSignature({ key }, "execution", d, undefined).authenticity).toBe("unsigned")
+    expect(checkSignature({ missing: "none here" }, "execution", d, s).authenticity).toBe("unverifiable")
+    if (!key.equals(other)) expect(checkSignature({ key: other }, "execution", d, s).authenticity).toBe("unverifiable")
+  }, { fastCheck: { numRuns: 100 } })
+
+  it.prop("a program is looked for only inside the sandbox's view: a root, not masked, or a system directory", {
+    program: fc.array(fc.constantFrom("..", ".", "work", "research", "a", "data", "holdout", "usr", "bin", "tmp", "x"), { maxLength: 6 })
+      .chain((parts) => fc.constantFrom(parts.join("/"), `/${parts.join("/")}`, `./${parts.join("/")}`))
+  }, ({ program }) => {
+    const view = { work: "research/a/runs/r1", inputs: ["research/a/data"], masks: ["research/a/data/holdout"] }
+    for (const place of programPlaces(program, view)) {
+      if ("folder" in place) {
+        expect([view.work, ...view.inputs].some((r) => place.folder === r || place.folder.startsWith(`${r}/`)), place.folder).toBe(true)
+        expect(place.folder === view.masks[0] || place.folder.startsWith(`${view.masks[0]}/`)).toBe(false)
+        expect(place.folder.split("/")).not.toContain("..")
+      } else {
+        expect(SYSTEM_DIRS.some((d) => place.system === d || place.system.startsWith(`${d}/`)), place.system).toBe(true)
+      }
+    }
+  }, { fastCheck: { numRuns: 200 } })
+
+  it("a key inside the work folder or anything the sandbox shows is refused", () => {
+    expect(keyExposure("/home/u/.config/dossier", "/home/u/project")).toBeNull()
+    expect(keyExposure("/home/u/project/.config/dossier", "/home/u/project")).toContain("work folder")
+    expect(keyExposure("/usr/local/etc/dossier", "/home/u/project")).toContain("/usr")
+    expect(keyExposure("/etc/alternatives/dossier", "/home/u/project")).toContain("/etc/alternatives")
+    expect(keyExposure("/home/u/project-2/dossier", "/home/u/project")).toBeNull()
   })
 })

@@ -48,7 +48,8 @@ const setup = () => {
   return dir
 }
 
-describe.skipIf(!sandboxWorks)("authenticated evidence", () => {
+// Each test makes a dozen CLI calls; on a loaded machine that takes more than the default minute.
+describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, () => {
   it("a record edited (exit code 1 → 0, stdout) with its plain SHA-256 recomputed is execution-tampered", () => {
     const dir = setup()
     const x = linkedRun(dir, "echo 2 TESTS FAILED; exit 1")
@@ -133,6 +134,23 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantUnauthenticated").authenticity).toBe("unsigned")
     const child = { id: "g2", task: "task-2", parent: "g1", inputs: ["research/exp/data"], work: "research/exp/runs/r1/child", tools: ["bash"], budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 }, deadline: "2029-01-01T00:00:00Z" }
     refused(dir, ["grant", "create", "--input", putInput(dir, "child.json", child)], "GrantUnauthenticated")
+  })
+
+  it("an in-flight marker written by hand is recorded lost but unsigned, never signed by dossier", () => {
+    const dir = setup()
+    const id = "x-20260101T000000-0000abcd"
+    fs.mkdirSync(path.join(dir, ".dossier/executions"), { recursive: true })
+    const limits = { wallSeconds: 1, cpuSeconds: 1, memoryMiB: 64, processes: 256, fileMiB: 1 }
+    writeJson(path.join(dir, `.dossier/executions/${id}.running.json`), {
+      id, grantId: "g1", grantDigest: "d", task: "task-1", candidateId: null, argv: ["make-believe"], startedAt: "2026-01-01T00:00:00.000Z",
+      owner: { pid: 999_999_999, startTicks: "1" }, limits
+    })
+    const shown = ok(dir, ["exec", "show", "--execution", id])
+    expect(shown.execution).toMatchObject({ id, status: "lost" })
+    expect(shown.authentication.authenticity).toBe("unsigned")
+    // A run dossier itself started and lost is signed.
+    const x = linkedRun(dir, "echo ok")
+    expect(ok(dir, ["exec", "show", "--execution", x.id]).authentication.authenticity).toBe("signed")
   })
 
   it("no sandbox can reach the key, and a key inside the folder or readable by others is refused", () => {

@@ -10,14 +10,16 @@ const iso = fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(
 
 /** One operation; `toEvents` turns a list of them into a valid event sequence. */
 export type Op =
-  | { readonly k: "exec"; readonly c: string; readonly runtimeId: string; readonly status: string; readonly logRef?: string }
+  | { readonly k: "exec"; readonly c: string; readonly runtimeId: string; readonly status: string; readonly exitCode?: number | null; readonly logRef?: string }
   | { readonly k: "artifact"; readonly c: string; readonly path: string; readonly sha256: string; readonly bytes: number }
   | { readonly k: "eval"; readonly c: string; readonly decision: "accept" | "reject" | "inconclusive"; readonly metric: number }
   | { readonly k: "select"; readonly c: string; readonly reason: string }
   | { readonly k: "checkpoint"; readonly summary: string; readonly reviewed: boolean }
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ k: fc.constant("exec" as const), c: candidateIdArb, runtimeId: text, status: text, logRef: text }, { requiredKeys: ["k", "c", "runtimeId", "status"] }),
+  fc.record({ k: fc.constant("exec" as const), c: candidateIdArb, runtimeId: text, status: text, exitCode: fc.option(fc.integer({ min: -1, max: 255 })), logRef: text }, {
+    requiredKeys: ["k", "c", "runtimeId", "status"]
+  }),
   fc.record({
     k: fc.constant("artifact" as const),
     c: candidateIdArb,
@@ -59,7 +61,12 @@ export const toEvents = (ops: ReadonlyArray<Op>, prefix = "e", at?: string): Arr
           ...stamp,
           type: "execution_linked",
           candidateId: op.c,
-          execution: { runtimeId: op.runtimeId, status: op.status, ...(op.logRef !== undefined ? { logRef: op.logRef } : {}) }
+          execution: {
+            runtimeId: op.runtimeId,
+            status: op.status,
+            ...(op.exitCode !== undefined ? { exitCode: op.exitCode } : {}),
+            ...(op.logRef !== undefined ? { logRef: op.logRef } : {})
+          }
         })
         return
       case "artifact":

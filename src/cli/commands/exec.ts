@@ -12,8 +12,15 @@ export const execDescriptions = {
     "While it runs, revocation, narrowing, the deadline or a replaced root kill it (SIGTERM, SIGKILL after 2 s). " +
     "The evidence is .dossier/executions/<id>.json (argv, times, status exited|killed|cancelled|interrupted|lost, exit code, CPU, max RSS, stdout/stderr digests, " +
     "every file created or changed under the work root with its digest), sealed by a receipt digest. A non-zero exit is still a successful exec. " +
+    "Running anything needs 'bash' among the grant's tools (any program can start a shell). " +
+    "Inside, the folder is at /work and only the grant's roots are there; the current directory is the work root /work/<work>, " +
+    "so name a script from there (exec -- python3 bench.py for the work root's bench.py, or /work/<input root>/bench.py), not by its path in the folder. " +
+    "A program not there inside (not on PATH /usr/local/bin:/usr/bin:/bin, outside the roots, masked, not executable) is InvalidInput before the run. " +
+    "Records and grants are signed (HMAC-SHA-256) with a key outside the folder: $XDG_CONFIG_HOME/dossier/evidence.key or ~/.config/dossier/evidence.key. " +
     "Give the program after --: dossier exec --grant G -- prog args.",
-  show: "Show a recorded execution, re-verified by its receipt digest; --verify also re-hashes its stdout, stderr and outputs."
+  show: "Show a recorded execution, re-verified by its receipt digest and signature (authentication: signed | unsigned | unverifiable; " +
+    "a tampered record is ExecutionDigestMismatch); --verify reports the record as a finding instead " +
+    "(execution-tampered, execution-unsigned, execution-unverifiable) and re-hashes its stdout, stderr and outputs."
 } as const
 
 // Required, but an Option for @effect/cli (a required flag of `exec` would make it refuse

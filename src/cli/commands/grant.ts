@@ -18,7 +18,7 @@ export const grantDescriptions = {
   create: "Create a grant, stored once and immutable under .dossier/grants/<id>.json with a SHA-256 over its content. Input fields: " +
     "id? (1-64 of A-Za-z0-9._-; default derived from the content), task (the child task's identity), parent? (a parent grant id: the child must lie within it), " +
     "inputs [paths] (read-only roots: directories inside the work folder, no link on the way), work (the one read-write root; created if missing), " +
-    "protected [paths] (never visible; entries below an input root are masked; a child also hides every ancestor's, and no root may lie inside one), tools [read|bash|notebook] (ceiling; a shell needs bash), " +
+    "protected [paths] (never visible; entries below an input root are masked; a child also hides every ancestor's, and no root may lie inside one), tools [read|bash|notebook] (ceiling; exec runs a program only with bash, whatever the program), " +
     "budget {runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB} (carved from the parent's remainder), deadline (ISO-8601), candidateId? (metadata). " +
     ".dossier/, plan.md and every research/<study>/research-events.jsonl are always protected: no root may be research or a study folder research/<study> (grant a folder below it), " +
     "and a work root never lies in research/sources, research/results, research/inputs or research/gate (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
