@@ -174,8 +174,13 @@ export class JsonRpcGuard {
       if (!this.options.notifications.has(method)) return { _tag: "Ignore" }
       if (method === "notifications/cancelled" && isObject(params)) {
         // The server knows the request by its own id.
-        const ours = isId(params["requestId"]) ? this.byClientId.get(JSON.stringify(params["requestId"])) : undefined
+        const key = isId(params["requestId"]) ? JSON.stringify(params["requestId"]) : undefined
+        const ours = key === undefined ? undefined : this.byClientId.get(key)
         if (ours === undefined) return { _tag: "Ignore" }
+        // A cancelled request is never answered (MCP): it is no longer in flight, and an answer
+        // that comes all the same is dropped.
+        this.pending.delete(ours)
+        this.byClientId.delete(key!)
         return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, requestId: ours } }) }
       }
       return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }) }
@@ -234,10 +239,8 @@ export class JsonRpcGuard {
     if (Object.hasOwn(message, "method") && !Object.hasOwn(message, "id")) return line
     const ours = typeof message["id"] === "number" ? message["id"] : undefined
     const pending = ours === undefined ? undefined : this.pending.get(ours)
-    if (pending === undefined) {
-      // An answer to no request of the client's: only a server failure writes one.
-      return Object.hasOwn(message, "error") ? errorLine(null, INTERNAL_ERROR, "Internal error") : undefined
-    }
+    // An answer to no request in flight (one the client cancelled): nothing to send.
+    if (pending === undefined) return undefined
     this.pending.delete(ours!)
     this.byClientId.delete(JSON.stringify(pending.id))
     const error = message["error"]
