@@ -102,13 +102,13 @@ const MAX_DETAIL = 400
 
 const clip = (s: string) => (s.length > MAX_DETAIL ? `${s.slice(0, MAX_DETAIL)}…` : s)
 
-/** The issues of a schema validation error's message (a JSON array of {path, message}), as text. */
-const paramIssues = (text: string): string | undefined => {
+/** The problems of a schema validation error's message (a JSON array of {path, message}), as text. */
+const paramProblems = (text: string): string | undefined => {
   if (!text.startsWith("[")) return undefined
   try {
-    const issues: unknown = JSON.parse(text)
-    if (!Array.isArray(issues)) return undefined
-    return issues
+    const problems: unknown = JSON.parse(text)
+    if (!Array.isArray(problems)) return undefined
+    return problems
       .filter(isObject)
       .map((i) => `${Array.isArray(i["path"]) ? i["path"].join(".") : "params"}: ${typeof i["message"] === "string" ? i["message"] : "invalid"}`)
       .join("; ")
@@ -174,8 +174,13 @@ export class JsonRpcGuard {
       if (!this.options.notifications.has(method)) return { _tag: "Ignore" }
       if (method === "notifications/cancelled" && isObject(params)) {
         // The server knows the request by its own id.
-        const ours = isId(params["requestId"]) ? this.byClientId.get(JSON.stringify(params["requestId"])) : undefined
+        const key = isId(params["requestId"]) ? JSON.stringify(params["requestId"]) : undefined
+        const ours = key === undefined ? undefined : this.byClientId.get(key)
         if (ours === undefined) return { _tag: "Ignore" }
+        // A cancelled request is never answered (MCP): it is no longer in flight, and an answer
+        // that comes all the same is dropped.
+        this.pending.delete(ours)
+        this.byClientId.delete(key!)
         return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, requestId: ours } }) }
       }
       return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }) }
@@ -234,10 +239,8 @@ export class JsonRpcGuard {
     if (Object.hasOwn(message, "method") && !Object.hasOwn(message, "id")) return line
     const ours = typeof message["id"] === "number" ? message["id"] : undefined
     const pending = ours === undefined ? undefined : this.pending.get(ours)
-    if (pending === undefined) {
-      // An answer to no request of the client's: only a server failure writes one.
-      return Object.hasOwn(message, "error") ? errorLine(null, INTERNAL_ERROR, "Internal error") : undefined
-    }
+    // An answer to no request in flight (one the client cancelled): nothing to send.
+    if (pending === undefined) return undefined
     this.pending.delete(ours!)
     this.byClientId.delete(JSON.stringify(pending.id))
     const error = message["error"]
@@ -247,12 +250,12 @@ export class JsonRpcGuard {
       // The SDK's errors repeat their code in the message ("MCP error -32602: …").
       const text = typeof error["message"] === "string" ? error["message"].replace(/^(MCP error -?\d+: )+/, "") : "Error"
       if (code === INTERNAL_ERROR) {
-        // Params the SDK's own schemas refused (its message is the list of issues); any other
+        // Params the SDK's own schemas refused (its message lists the problems); any other
         // internal error says nothing of the inside.
-        const issues = paramIssues(text)
-        return issues === undefined
+        const problems = paramProblems(text)
+        return problems === undefined
           ? errorLine(pending.id, INTERNAL_ERROR, "Internal error")
-          : errorLine(pending.id, INVALID_PARAMS, `Invalid params for ${pending.method}: ${clip(issues)}`)
+          : errorLine(pending.id, INVALID_PARAMS, `Invalid params for ${pending.method}: ${clip(problems)}`)
       }
       // 2026-07-28 answers a missing resource with -32602 (data {uri}); earlier revisions with -32002.
       const answered = code === RESOURCE_NOT_FOUND && pending.stateless ? INVALID_PARAMS : code

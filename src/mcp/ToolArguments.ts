@@ -62,13 +62,15 @@ const struct = (fields: Record<string, Field>) =>
 
 const described = <S extends Schema.Schema.Any>(s: S, description: string) => s.annotations({ description }) as S
 
-/** The field of one flag: decoded to what the CLI's parser gives for it. */
 /** An argument's description in a tool list: its first sentences, up to this many characters. */
 const ARGUMENT_DESCRIPTION_MAX = 90
 
-/** The first sentences of `text` that fit in `max` characters (at least the first, clipped at a word). */
+/** Sentences end at `.`, `!` or `?` followed by a space and a capital (not inside `a.b` or `e.g. x`). */
+export const sentences = (text: string): ReadonlyArray<string> => text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
+
+/** The first sentences of `text` that fit in `max` characters (at least the first, clipped at a clause or word). */
 export const brief = (text: string, max: number): string => {
-  const all = text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
+  const all = sentences(text)
   let out = all[0] ?? ""
   if (out.length > max) {
     // Too long a sentence: up to its last clause that fits outside parentheses, else its last whole
@@ -93,6 +95,7 @@ export const brief = (text: string, max: number): string => {
   return out
 }
 
+/** The field of one flag: decoded to what the CLI's parser gives for it. */
 const flagField = (flag: FlagSpec, required: boolean): Field => {
   const f = { ...flag, description: brief(forTool(flag.description), ARGUMENT_DESCRIPTION_MAX) } as FlagSpec
   switch (f.kind) {

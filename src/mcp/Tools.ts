@@ -1,9 +1,10 @@
 /**
  * One MCP tool per command of the table (src/cli/Specs.ts), so a new command is a new tool:
  * named by its words joined with `_` (`plan inspect` → `plan_inspect`, `journal recover-tail`
- * → `journal_recover_tail`), described by its description, with the arguments of
- * ./ToolArguments.ts. A call runs the command's own work (the Effect the CLI renders) on the
- * services the server built once:
+ * → `journal_recover_tail`), described by its description's first sentences, with the arguments
+ * of ./ToolArguments.ts, the title and hints of ./ToolHints.ts and the first level of its
+ * `--json` output as `outputSchema`; `--read-only` and `--tools` keep a subset. A call runs the
+ * command's own work (the Effect the CLI renders) on the services the server built once:
  * - success → `structuredContent` is the command's `--json` object, and one text item holds it;
  * - refusal → `isError: true` with `{ok: false, error: <the envelope>}`;
  * - defect → `isError: true` with the `Defect` envelope; the server goes on serving.
@@ -19,7 +20,7 @@ import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../cli/Render.js
 import type { CommandSpec, ToolMode } from "../cli/Spec.js"
 import type { CommandFailure } from "../cli/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
-import { brief, forTool, toolArguments } from "./ToolArguments.js"
+import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
 import { TOOL_HINTS, type ToolHints, toolArea } from "./ToolHints.js"
 import { compact, shallow } from "./ToolSchemas.js"
 
@@ -44,13 +45,10 @@ const DESCRIPTION_MAX = 120
 /** Sentences that only restate the input's schema (the tool's `input` carries it). */
 const RESTATES_INPUT = /^(Input file fields|Input fields)\b/
 
-/** Sentences end at `.`, `!` or `?` followed by a space and a capital (not inside `a.b` or `e.g. x`). */
-const sentences = (text: string): ReadonlyArray<string> => text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
 
 /** A tool's description: the command's first sentences (what it does), in the tool's own words. */
 export const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
   const all = sentences(forTool(mode?.description ?? spec.description, spec.rest?.name)).filter((x) => !RESTATES_INPUT.test(x))
-  // A long first sentence is kept up to its first clause that fits.
   return brief(all.join(" "), DESCRIPTION_MAX)
 }
 

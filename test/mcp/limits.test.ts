@@ -46,11 +46,19 @@ describe("dossier mcp: limits of a message", () => {
     expect(await s.next(20_000)).toMatchObject({ id: null, error: { code: -32600 } })
     await alive("a4")
     expect(Date.now() - started).toBeLessThan(20_000)
+    // A cancelled call is never answered and is no longer waited for.
+    // (One write: the cancellation is read before the call can finish.)
+    s.send([
+      JSON.stringify({ jsonrpc: "2.0", id: "c1", method: "tools/call", params: { name: "next", arguments: {} } }),
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c1" } })
+    ].join("\n"))
+    await alive("a5")
     // Closing stdin ends the server at once.
     started = Date.now()
     const end = await s.end()
     expect(end.code).toBe(0)
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(end.stderr).toBe("")
+    expect(end.rest.trim()).toBe("")
   }, 120_000)
 })
