@@ -7,7 +7,7 @@
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
@@ -63,6 +63,8 @@ const inputName = (p) => {
 }
 
 async function bundles() {
+  // The bundles are written by hand (esbuild's `write: false`): after `--clean` there is no dist/.
+  mkdirSync("dist", { recursive: true })
   // The command-line bundles (src/cli/Bundles.ts): one per group of commands, and the full one.
   const table = await build({ entryPoints: ["src/cli/Bundles.ts"], bundle: true, format: "esm", platform: "node", write: false, logLevel: "warning" })
   const { BUNDLES, bundleFile } = await import(`data:text/javascript;base64,${Buffer.from(table.outputFiles[0].contents).toString("base64")}`)
