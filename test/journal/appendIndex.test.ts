@@ -11,7 +11,7 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
-import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
+import { created, evaluation, linesOf } from "./events.js"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { JournalLive } from "../../src/layers/JournalLive.js"
 import { LockLive } from "../../src/layers/LockLive.js"
@@ -20,14 +20,6 @@ import { Journal } from "../../src/services/Journal.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { tempWorkdir } from "../support/cli.js"
 
-const created = (id: string, c: string): JournalEvent => ({ id, type: "candidate_created", candidate: { id: c, title: `title ${c}` } })
-const evaluation = (id: string, c: string, decision: "accept" | "reject" = "accept"): JournalEvent => ({
-  id,
-  type: "evaluation_recorded",
-  candidateId: c,
-  evaluation: { evaluatorVersion: "v1", metrics: { m: 1 }, decision }
-})
-const linesOf = (events: ReadonlyArray<JournalEvent>, first = 1) => events.map((e, i) => encodeLine(first + i, eventText(e))).join("")
 const JOURNAL = "research/s/research-events.jsonl"
 
 /** A fresh Journal over the folder (a new process, in effect), counting the bytes it reads of the journal. */

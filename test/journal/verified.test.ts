@@ -13,19 +13,11 @@ import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
-import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
+import { created, evaluation, linesOf } from "./events.js"
 import { JournalLayer } from "../../src/layers/JournalLayer.js"
 import { Journal } from "../../src/services/Journal.js"
 import { tempWorkdir } from "../support/cli.js"
 
-const created = (id: string, c: string): JournalEvent => ({ id, type: "candidate_created", candidate: { id: c, title: `title ${c}` } })
-const evaluation = (id: string, c: string, decision: "accept" | "reject" = "accept"): JournalEvent => ({
-  id,
-  type: "evaluation_recorded",
-  candidateId: c,
-  evaluation: { evaluatorVersion: "v1", metrics: { m: 1 }, decision }
-})
-const linesOf = (events: ReadonlyArray<JournalEvent>, first = 1) => events.map((e, i) => encodeLine(first + i, eventText(e))).join("")
 
 const journalFile = (dir: string) => path.join(dir, "research", "s", "research-events.jsonl")
 
