@@ -93,3 +93,14 @@ export const initialize = (id: number | string = 1) =>
     method: "initialize",
     params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }
   })
+
+/** A grant the exec tests create over MCP (its input given inline). */
+export const execGrant = {
+  id: "g1",
+  task: "task-1",
+  inputs: ["research/exp/data"],
+  work: "research/exp/runs/r1",
+  tools: ["read", "bash"],
+  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
+  deadline: "2030-01-01T00:00:00Z"
+}
