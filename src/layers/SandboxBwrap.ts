@@ -90,14 +90,20 @@ class Capture {
   private kept = 0
   total = 0
   private echo: NodeJS.WritableStream | null
-  constructor(private readonly source: NodeJS.ReadableStream, echo: NodeJS.WriteStream | null) {
-    this.echo = echo !== null && !echo.destroyed && echo.writable ? echo : null
+  private readonly gone = () => this.stopEcho()
+  constructor(private readonly source: NodeJS.ReadableStream, private readonly stream: NodeJS.WriteStream | null) {
+    this.echo = stream !== null && !stream.destroyed && stream.writable ? stream : null
     if (this.echo !== null) {
-      const gone = () => this.stopEcho()
-      echo!.once("close", gone)
-      echo!.once("error", gone)
+      this.echo.once("close", this.gone)
+      this.echo.once("error", this.gone)
     }
     source.on("data", (b: Buffer) => this.push(b))
+  }
+  /** The run is over: leave dossier's stream as it was (a long-lived process runs many). */
+  dispose() {
+    this.stream?.off("close", this.gone)
+    this.stream?.off("error", this.gone)
+    this.echo = null
   }
   private stopEcho() {
     this.echo = null
@@ -255,6 +261,8 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
         signalName = sig ?? null
         exitCode = code
       }
+      out.dispose()
+      err.dispose()
       resolve({ exitCode, signal: signalName, cpuSeconds, maxRssKiB, wallMs: Date.now() - began, stdout: out.result(), stderr: err.result() })
     })
   })
@@ -298,7 +306,7 @@ export const SandboxBwrap = Layer.effect(
           try: () => makeRunCgroups(m, request.limits.processes, request.limits.memoryMiB),
           catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
         })
-        const removeCgroups = Effect.forEach(cgroups.join, removeCgroup, { discard: true })
+        const removeCgroups = Effect.forEach(cgroups.join, removeCgroup, { discard: true, concurrency: "unbounded" })
         const roots = openRoots(request)
         if ("changed" in roots) {
           yield* removeCgroups
@@ -338,9 +346,10 @@ export const SandboxBwrap = Layer.effect(
         ]
         const reported = yield* Effect.promise(() => started.done)
         yield* Effect.forEach(fibers, Fiber.interrupt, { discard: true })
-        sample()
         const memory = cgroups.memory === null ? null : memoryUse(cgroups.memory)
-        yield* removeCgroups
+        // Empty now; the kernel frees a cgroup asynchronously, so its removal (retried) is left off
+        // the answer's path (a cgroup left by a process that died is removed by the next run).
+        yield* Effect.forkDaemon(removeCgroups)
         const outcome = {
           ...reported,
           cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),

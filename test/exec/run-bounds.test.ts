@@ -86,7 +86,7 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
     const shown = ok(dir, ["grant", "show", "--grant", "g1"])
     expect(shown.remaining.wallSeconds).toBeGreaterThan(100)
     expect(exec(dir, "g1", ["true"])).toMatchObject({ status: "exited", exitCode: 0 })
-  }, 60_000)
+  }, 180_000)
 
   it("100,001 files: recorded (listed up to the record's cap, every byte charged) with a finding, and later runs work", () => {
     const dir = folder()

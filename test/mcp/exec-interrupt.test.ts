@@ -9,17 +9,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { put, runCli, tempWorkdir } from "../support/cli.js"
 import { processesWith, sandboxWorks, waitForRunning } from "../exec/support.js"
-import { type Connected, connect } from "./support.js"
+import { type Connected, connect, execGrant } from "./support.js"
 
-const grantInput = {
-  id: "g1",
-  task: "task-1",
-  inputs: ["research/exp/data"],
-  work: "research/exp/runs/r1",
-  tools: ["read", "bash"],
-  budget: { runs: 5, wallSeconds: 120, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
-  deadline: "2030-01-01T00:00:00Z"
-}
+const grantInput = { ...execGrant, budget: { ...execGrant.budget, wallSeconds: 120 } }
 
 const recordOf = (dir: string, id: string) => {
   const p = path.join(dir, ".dossier/executions", `${id}.json`)

@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { put, tempWorkdir } from "../support/cli.js"
 import { sandboxWorks } from "../exec/support.js"
-import { type Connected, connect } from "./support.js"
+import { type Connected, connect, execGrant } from "./support.js"
 
 let dir: string
 let server: Connected
@@ -24,15 +24,7 @@ afterAll(async () => {
   await server?.client.close()
 })
 
-const grantInput = {
-  id: "g1",
-  task: "task-1",
-  inputs: ["research/exp/data"],
-  work: "research/exp/runs/r1",
-  tools: ["read", "bash"],
-  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
-  deadline: "2030-01-01T00:00:00Z"
-}
+const grantInput = execGrant
 
 describe("exec over MCP", () => {
   it("the exec tool says how the program is given, and requires grant and program", async () => {

@@ -111,3 +111,14 @@ export const stateless = (id: number | string, method: string, params: Record<st
     method,
     params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } }
   })
+
+/** A grant the exec tests create over MCP (its input given inline). */
+export const execGrant = {
+  id: "g1",
+  task: "task-1",
+  inputs: ["research/exp/data"],
+  work: "research/exp/runs/r1",
+  tools: ["read", "bash"],
+  budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
+  deadline: "2030-01-01T00:00:00Z"
+}
