@@ -79,7 +79,9 @@ describe("tool arguments agree with the CLI's parser", () => {
   it("a tool refuses what it does not take and what is missing", () => {
     const checkpoint = allSpecs.find((s) => s.path.join(" ") === "plan checkpoint")!
     const args = toolArguments(checkpoint, allSchemas())
-    expect(Either.isLeft(args.decode({ input: {} }))).toBe(true) // --expected is required
+    expect(Either.isLeft(args.decode({}))).toBe(true) // the input is required
+    // The revision may be `expected` or the input's `expectedRevision`: the command checks that one is given.
+    expect(Either.isRight(args.decode({ input: { expectedRevision: 1 } }))).toBe(true)
     expect(Either.isLeft(args.decode({ expected: 1, input: {}, workdir: "/" }))).toBe(true)
     expect(Either.isRight(args.decode({ expected: 1, input: {} }))).toBe(true)
   })

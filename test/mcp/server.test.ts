@@ -193,7 +193,7 @@ describe("dossier mcp (official SDK client)", () => {
     await refused("gate", { state: "../outside.json" }, "InputOutsideWorkdir")
     await refused("gate", { state: path.join(path.dirname(dir), "outside.json") }, "InputOutsideWorkdir")
     await refused("gate_recheck", { state: "run/state.json", descriptor: "/etc/passwd" }, "InputOutsideWorkdir")
-    await refused("ingest_file", { file: "../outside.json", origin: "https://example.test/x" }, "UnsafePath")
+    await refused("ingest_file", { file: "../outside.json", origin: "https://example.test/x" }, "InputOutsideWorkdir")
     await refused("gate", { state: "run/state.json", researchDir: "../.." }, "InputOutsideWorkdir")
     // A symlink inside the folder that points out of it is never followed.
     fs.symlinkSync(path.join(path.dirname(dir), "outside.json"), path.join(dir, "run/link.json"))

@@ -249,7 +249,7 @@ describe("command line", () => {
     for (const args of [
       ["plan", "inspect", "--bogus"],
       ["plan", "nope"],
-      ["plan", "checkpoint", "--input", "x.json"],
+      ["plan", "checkpoint", "--expected", "1"],
       ["plan", "checkpoint", "--input", "x.json", "--expected", "abc"],
       ["plan", "start", "--input", "x.json", "--now", "yesterday"]
     ]) {
