@@ -15,6 +15,11 @@
  * Prints F, precision, recall and ms per page for both, the slowest page, and the 20 pages with
  * the most scoring errors so a person can look at them.
  *
+ * Last, the case an agent meets: one fresh `dossier ingest --file` of the set's median page (by
+ * size, about 140 KB), against one fresh `dossier plan inspect` (the CLI's start and a small
+ * command), in CPU time (user + system of the child, as bash's `times` reports it). Target: at
+ * most 1.6x.
+ *
  * Where the set is absent (a user's clone has none) the area prints one line and skips.
  */
 import { Readability } from "@mozilla/readability"
@@ -24,7 +29,8 @@ import * as zlib from "node:zlib"
 import { parseHTML } from "linkedom"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText } from "./readerText.js"
-import { record } from "./support.js"
+import { spawnSync } from "node:child_process"
+import { CLI, median, record, tempDir } from "./support.js"
 
 interface Case {
   readonly url: string
@@ -64,7 +70,7 @@ const readability = (c: Case): string => {
   return article?.textContent ?? ""
 }
 
-const loadCases = (): Array<Case> => {
+export const loadCases = (): Array<Case> => {
   const index = JSON.parse(fs.readFileSync(path.join(SET, "cases.json"), "utf8")) as Record<
     string,
     { page: string; with: Array<string>; without: Array<string> }
@@ -144,4 +150,55 @@ export const benchExtraction = async (): Promise<void> => {
     target: 0.33,
     note: `F ${ours.f.toFixed(3)} vs ${base.f.toFixed(3)} (target F >= 0.93: ${ours.f >= 0.93 ? "met" : "MISSED"})`
   })
+  benchFreshIngest(cases)
+}
+
+/** User + system CPU ms of one `node <args>` child process (bash's `times`: the shell's children). */
+const childCpuMs = (args: ReadonlyArray<string>, cwd: string): number => {
+  const r = spawnSync("bash", ["-c", 'node="$1"; shift; "$node" "$@" >/dev/null || exit 9; times', "bench", process.execPath, ...args], { cwd, encoding: "utf8" })
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`)
+  const children = r.stdout.trim().split("\n").pop()!
+  const [user, system] = children.split(/\s+/).map((t) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(t)
+    return m === null ? Number.NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000
+  })
+  return user! + system!
+}
+
+/** Fresh-process CPU of `ingest --file` of the median page against a fresh `plan inspect`, alternating, 9 runs each. */
+export const benchFreshIngest = (cases: ReadonlyArray<Case>): void => {
+  const sorted = [...cases].sort((a, b) => Buffer.byteLength(a.html) - Buffer.byteLength(b.html))
+  const page = sorted[Math.floor(sorted.length / 2)]!
+  const dir = tempDir("dossier-bench-fresh-")
+  try {
+    fs.mkdirSync(path.join(dir, "research/inputs"), { recursive: true })
+    fs.writeFileSync(path.join(dir, "research/inputs/s.json"), JSON.stringify({ goal: "g", limits: [], nextAction: "n" }))
+    spawnSync(process.execPath, [CLI, "plan", "start", "--workdir", dir, "--input", "research/inputs/s.json", "--json"], { encoding: "utf8" })
+    let n = 0
+    const ingest = () => {
+      const name = `page${n++}.html`
+      // A page of its own each time: the same bytes would be refused as already retained.
+      fs.writeFileSync(path.join(dir, name), `${page.html}<!-- ${n} -->`)
+      return childCpuMs([CLI, "ingest", "--file", name, "--origin", "https://bench.example/median", "--workdir", dir, "--json"], dir)
+    }
+    const inspect = () => childCpuMs([CLI, "plan", "inspect", "--workdir", dir, "--json"], dir)
+    ingest()
+    inspect()
+    const a: Array<number> = []
+    const b: Array<number> = []
+    for (let i = 0; i < 9; i++) {
+      a.push(ingest())
+      b.push(inspect())
+    }
+    record({
+      name: `fresh ingest --file of the median page (${Math.round(Buffer.byteLength(page.html) / 1024)} KB), CPU`,
+      ms: median(a),
+      baseline: "fresh dossier plan inspect, CPU",
+      baselineMs: median(b),
+      target: 1.6,
+      note: "user + system time of one CLI process each"
+    })
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 }

@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
-import { readerText } from "./readerText.js"
+import { readerText, withoutFrontMatter } from "./readerText.js"
 import { loadWcxb, type PageResult, summarize, TYPES, wordScore } from "./wcxb.js"
 
 const [label = "now", compare, only] = process.argv.slice(2)
@@ -19,7 +19,7 @@ for (const c of cases) {
   const t = performance.now()
   let text = ""
   try {
-    text = readerText(htmlToMarkdown(c.html, c.url))
+    text = readerText(withoutFrontMatter(htmlToMarkdown(c.html, c.url)))
   } catch (e) {
     console.log(`THREW ${c.id}: ${String(e)}`)
   }

@@ -4,7 +4,8 @@
  * 1. Ingest of a 2 MiB HTML page served on 127.0.0.1, in process, through the test layer
  *    (the CLI can never reach loopback): fetch under the policy, extract, retain the three files,
  *    append the capture log. Baseline: `curl -s -o FILE` of the same page plus `sha256sum FILE`
- *    (or, without curl, a node http GET + sha256). Target: <= 2x.
+ *    (or, without curl, a node http GET + sha256). Reported, no longer a target: a steady-state
+ *    process is not how an agent runs ingest (the extraction area holds the fresh-process target).
  * 2. Extraction throughput (MB/s) of the readable copy, against cheerio's parse alone.
  * 3. CLI start (`dossier ingest --dry-run`), reported separately against `node -e 0`.
  * 4. One CLI process importing the page (`dossier ingest --file`: start, extraction in a cold V8,
@@ -155,7 +156,6 @@ export const benchIngest = async (): Promise<void> => {
       ms: steady,
       baseline,
       baselineMs,
-      target: 2,
       note: "after 20 captures; fetch + policy + extraction + 3 retained files (original, readable copy, WARC) + capture log"
     })
     record({ name: "ingest 2 MiB page (in process, captures 3–11)", ms: early, baseline, baselineMs, note: "V8 still compiling the extractor" })

@@ -1,6 +1,6 @@
 /**
  * The readable copy of a capture (pure, deterministic, total). HTML and XHTML become Markdown
- * of the page's content: the title, then the headings, paragraphs, lists, links (made absolute),
+ * of the page's content: front matter with the page's metadata (readable/meta.ts), one title, then the headings, paragraphs, lists, links (made absolute),
  * code blocks, tables and block quotes of the part of the page that scores as its content;
  * `text/plain` is kept as the text itself. See docs/ingest.md ("The readable copy").
  *
@@ -15,9 +15,11 @@
  * as syntax is backslash-escaped) so a quote copied from the page matches the readable copy as the
  * gate's matcher reads it; only links add Markdown around text.
  */
+import { collapseWhitespace as collapse } from "./Quote.js"
 import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
+import { frontMatter, pageMeta, type PageMeta } from "./readable/meta.js"
 import { oneLineText, renderBlocks } from "./readable/render.js"
 import { parsePage } from "./readable/tree.js"
 
@@ -39,22 +41,30 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   let page = parsePage(html)
   if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) page = parsePage(html, true)
   if (page === undefined) return flatBlocks(html)
+  const base = baseOf(page.baseHref, pageUrl)
+  const meta = pageMeta(page, base)
   const roots = chooseContent(page)
-  return assemble(oneLineText(page.title), renderBlocks(page.texts, roots, baseOf(page.baseHref, pageUrl)))
+  return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
 }
 
-/** The document's blocks: the title as a first-level heading (else the first `# ` heading), then the body. */
-const assemble = (pageTitle: string, body: ReadonlyArray<string>): ReadonlyArray<string> => {
-  let title = pageTitle
-  if (title.length === 0) {
-    const h1 = body.find((b) => b.startsWith("# "))
-    if (h1 !== undefined) title = h1.slice(2)
+/** How many of the body's first blocks may hold the page's own `# ` title. */
+const TITLE_WITHIN = 3
+
+/**
+ * The document's blocks: the front matter (meta.ts), then one title — the body's own first-level
+ * heading when it opens with one, else the page's title as a `#` heading — then the body.
+ */
+const assemble = (meta: PageMeta, pageTitle: string, body: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const title = meta.title ?? (pageTitle.length > 0 ? pageTitle : undefined)
+  const all: Array<string> = []
+  const front = frontMatter({ ...meta, title })
+  if (front !== undefined) all.push(front)
+  const ownTitle = body.slice(0, TITLE_WITHIN).some((b) => b.startsWith("# "))
+  if (!ownTitle && title !== undefined) {
+    const heading = oneLineText(title)
+    if (heading.length > 0) all.push(`# ${heading}`)
   }
-  const head = title.length > 0 ? `# ${title}` : undefined
-  const rest = head !== undefined && body[0] === head ? body.slice(1) : body
-  if (head === undefined) return rest
-  const all: Array<string> = [head]
-  for (const block of rest) all.push(block)
+  for (const block of body) all.push(block)
   return all
 }
 

@@ -316,7 +316,7 @@ describe("Ingest: retention through FileStore", () => {
       const x = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/xhtml`)).pipe(Effect.provide(layer))
       expect(x.original.contentType).toBe("application/xhtml+xml")
       expect(x.original.path.endsWith(".xhtml")).toBe(true)
-      expect(fs.readFileSync(path.join(dir, x.source.path), "utf8")).toBe("# X\n\nxhtml body text\n")
+      expect(fs.readFileSync(path.join(dir, x.source.path), "utf8")).toBe('---\ntitle: "X"\n---\n\n# X\n\nxhtml body text\n')
     }))
 
   it.live("a refused fetch writes nothing", () =>

@@ -3,6 +3,7 @@ import * as fc from "effect/FastCheck"
 import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
 import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref, resolveHrefGeneric } from "../../src/domain/Readable.js"
 import { linkTarget } from "../../src/domain/readable/links.js"
+import { readerText } from "../../bench/readerText.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -32,6 +33,10 @@ if (a) {
     const md = htmlToMarkdown(html, URL_)
     expect(md).toBe(
       [
+        "---",
+        'title: "The Title"',
+        "---",
+        "",
         "# The Title",
         "",
         "First paragraph with a [relative link](https://example.com/about?x=1) and emphasis.",
@@ -153,7 +158,7 @@ if (a) {
     expect(htmlToMarkdown(html, URL_)).toBe("deep & text\n")
     // At the limit the page is still parsed: its title is found (the text-only copy has none).
     const fits = "<div>".repeat(MAX_PARSE_DEPTH - 1) + "<title>T</title><p>deep &amp; text</p>"
-    expect(htmlToMarkdown(fits, URL_)).toBe("# T\n\ndeep & text\n")
+    expect(htmlToMarkdown(fits, URL_)).toBe('---\ntitle: "T"\n---\n\n# T\n\ndeep & text\n')
     expect(htmlToMarkdown("<div>" + fits, URL_)).toBe("deep & text\n")
   })
 
@@ -258,4 +263,66 @@ describe("link resolution", () => {
   it.prop("a link target has its parentheses and whitespace percent-encoded, nothing else", [fc.oneof(href, fc.string({ unit: "grapheme", maxLength: 40 }))], ([u]) => {
     expect(linkTarget(u)).toBe(u.replace(/[()\s]/g, (c) => encodeURIComponent(c)))
   }, { fastCheck: { numRuns: 5000 } })
+})
+
+describe("readable copy: front matter, one title, code spans, permalinks", () => {
+  const sentence = "The river gauge at station one rose by four centimetres overnight, the water board said, and the engineers opened the sluice."
+  const page = `<!doctype html><html lang="en-GB"><head><title>River rose - The Valley News</title>
+    <meta property="og:site_name" content="The Valley News"><meta property="og:title" content="Ignored: JSON-LD names the headline first">
+    <link rel="canonical" href="/2026/12/river.html">
+    <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Valley"},
+      {"@type":"NewsArticle","headline":"River rose","datePublished":"2026-12-01T08:00:00Z","author":[{"@type":"Person","name":"Jo Writer"},{"name":"Al Second"}]}]}</script>
+    </head><body><article><h1>River rose</h1><p>${sentence}</p>
+    <h2 id="install">Install<a class="headerlink" href="#install" title="Permalink to this heading">¶</a></h2>
+    <p>Run <code>npm run *build*</code> once, then <code>dossier ingest</code> for each page you read.</p></article></body></html>`
+
+  it("puts the page's metadata (JSON-LD first, then meta tags) in front matter, and one title", () => {
+    const md = htmlToMarkdown(page, URL_)
+    expect(md.startsWith(
+      [
+        "---",
+        'title: "River rose"',
+        'author: "Jo Writer, Al Second"',
+        'published: "2026-12-01T08:00:00Z"',
+        'site: "The Valley News"',
+        'canonical: "https://example.com/2026/12/river.html"',
+        'language: "en-GB"',
+        "---",
+        "",
+        "# River rose",
+        ""
+      ].join("\n")
+    )).toBe(true)
+    expect(md.match(/^# /gm)).toHaveLength(1)
+    expect(md).not.toContain("The Valley News\n\n# ")
+  })
+
+  it("takes the author and date from meta tags when the page has no JSON-LD, and skips an author that is a link", () => {
+    const html = `<html><head><title>Notes</title><meta property="article:author" content="https://social.example/jo">
+      <meta name="author" content="Jo Writer"><meta property="article:published_time" content="2026-11-30"></head>
+      <body><p>${sentence}</p></body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(md).toContain('author: "Jo Writer"')
+    expect(md).toContain('published: "2026-11-30"')
+    expect(md).toContain("# Notes")
+  })
+
+  it("ignores JSON-LD that does not parse", () => {
+    const html = `<html><head><title>Notes</title><script type="application/ld+json">{"headline": broken</script></head><body><p>${sentence}</p></body></html>`
+    expect(htmlToMarkdown(html, URL_).startsWith('---\ntitle: "Notes"\n---\n\n# Notes\n')).toBe(true)
+  })
+
+  it("drops a heading's permalink mark and keeps inline code as code spans", () => {
+    const md = htmlToMarkdown(page, URL_)
+    expect(md).toContain("\n## Install\n")
+    expect(md).not.toContain("¶")
+    expect(md).toContain("Run `npm run *build*` once, then `dossier ingest` for each page you read.")
+  })
+
+  it("quotes across code spans and the title still verify against the text a reader sees", () => {
+    const seen = readerText(htmlToMarkdown(page, URL_))
+    expect(seen).toContain(sentence)
+    expect(seen).toContain("Run npm run *build* once, then dossier ingest for each page you read.")
+    expect(seen).toContain("River rose")
+  })
 })

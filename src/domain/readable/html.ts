@@ -24,6 +24,15 @@ export interface Attribs {
   readonly style?: string | undefined
   readonly href?: string | undefined
   readonly start?: string | undefined
+  /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
+  readonly name?: string | undefined
+  readonly property?: string | undefined
+  readonly content?: string | undefined
+  readonly "http-equiv"?: string | undefined
+  readonly rel?: string | undefined
+  readonly lang?: string | undefined
+  readonly "xml:lang"?: string | undefined
+  readonly type?: string | undefined
 }
 
 type AttribName = keyof Attribs
@@ -36,13 +45,17 @@ type KeptAttribs = { -readonly [K in AttribName]-?: string | undefined }
  */
 const keptAttribs = (): KeptAttribs => ({
   class: undefined, id: undefined, itemprop: undefined, role: undefined, hidden: undefined, "aria-hidden": undefined,
-  style: undefined, href: undefined, start: undefined
+  style: undefined, href: undefined, start: undefined, name: undefined, property: undefined, content: undefined,
+  "http-equiv": undefined, rel: undefined, lang: undefined, "xml:lang": undefined, type: undefined
 })
 
 /** The attributes of every element that has none of the kept ones: shared, never written. */
 export const NO_ATTRIBS: Attribs = keptAttribs()
 
-const KEPT: ReadonlySet<string> = new Set<AttribName>(["class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start"])
+const KEPT: ReadonlySet<string> = new Set<AttribName>([
+  "class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start",
+  "name", "property", "content", "http-equiv", "rel", "lang", "xml:lang", "type"
+])
 /** Lengths of the kept names: an attribute of another length is never sliced out of the page. */
 const KEPT_LENGTH = new Set([...KEPT].map((n) => n.length))
 

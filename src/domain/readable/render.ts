@@ -45,9 +45,12 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   if (node.drop) return
   if (depth > MAX_DEPTH) return run.piece(collapse(textContent(ctx.texts, node, true, true)))
   if (node.name === "br") return run.lineBreak()
+  if (node.name === "code") return codeSpan(node, ctx, run)
   if (node.name === "a") {
     const inner = new Run(true)
     children(node, ctx, depth + 1, inner)
+    // A heading's permalink ("¶", "#", "🔗" to its own anchor) is a control, not text.
+    if (isPermalink(node, inner.text())) return
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
     // still reads "the guide page".
     const link = markdownLink(inner.text(), node.attribs.href, ctx.base)
@@ -64,6 +67,30 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   if (block) run.piece(" ")
   children(node, ctx, depth + 1, run)
   if (block) run.piece(" ")
+}
+
+/** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
+const isPermalink = (a: El, text: string): boolean => (a.attribs.href ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test(text)
+
+/**
+ * Inline `<code>` as a code span: its text as written (Markdown reads no escapes inside a span),
+ * between enough backticks, which the gate's matcher does not count; whitespace at its edges
+ * stays outside, as for a link.
+ */
+const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
+  const raw = collapse(oneLine(textContent(ctx.texts, node, true, true)))
+  const code = raw.trim()
+  if (code.length === 0) {
+    if (raw.length > 0) run.piece(" ")
+    return
+  }
+  let longest = 0
+  for (const m of code.match(/`+/g) ?? []) longest = Math.max(longest, m.length)
+  const fence = "`".repeat(longest + 1)
+  const pad = code.startsWith("`") || code.endsWith("`") ? " " : ""
+  if (raw.startsWith(" ")) run.piece(" ")
+  run.piece(`${fence}${pad}${code}${pad}${fence}`)
+  if (raw.endsWith(" ")) run.piece(" ")
 }
 
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */

@@ -24,66 +24,24 @@ export class TooDeep {}
 /** A child of an element: an element, or the number of a text node in the page's `Texts`. */
 export type Node = El | number
 
-/**
- * The text nodes of a page, by number. Most are a range of the page as written (the tokenizer
- * reports text as ranges): a number in a child list and two integers here, where a string per
- * text node was an object for the collector to copy twice as it survived the parse, and a pointer
- * from an older child list to a younger object on every store. A text with references decoded,
- * or two joined that are not one range, is a string of its own.
- */
+/** The text nodes of a page, by number (a child list holds the number). */
 export class Texts {
-  private starts: Int32Array
-  private ends: Int32Array
-  private size = 0
-  private readonly own: Array<string> = []
-
-  constructor(readonly html: string, capacity: number) {
-    this.starts = new Int32Array(capacity)
-    this.ends = new Int32Array(capacity)
-  }
-
-  /** A new text node: `html` from `start` to `end`. */
-  range(start: number, end: number): number {
-    const k = this.next()
-    this.starts[k] = start
-    this.ends[k] = end
-    return k
-  }
+  private readonly all: Array<string> = []
 
   /** A new text node holding `text`. */
   string(text: string): number {
-    const k = this.next()
-    this.starts[k] = -1 - this.own.length
-    this.own.push(text)
-    return k
+    this.all.push(text)
+    return this.all.length - 1
   }
 
-  /** Whether text node `k` is a range of the page that ends where `start` begins. */
-  endsAt(k: number, start: number): boolean {
-    return this.starts[k]! >= 0 && this.ends[k] === start
-  }
-
-  /** Text node `k` (a range: see `endsAt`) extended to `end`. */
-  extend(k: number, end: number): void {
-    this.ends[k] = end
+  /** Text node `k` replaced by `text`. */
+  set(k: number, text: string): void {
+    this.all[k] = text
   }
 
   /** The text of node `k`. */
   of(k: number): string {
-    const start = this.starts[k]!
-    return start >= 0 ? this.html.slice(start, this.ends[k]) : this.own[-1 - start]!
-  }
-
-  private next(): number {
-    if (this.size === this.starts.length) {
-      const starts = new Int32Array(this.size * 2 + 16)
-      const ends = new Int32Array(this.size * 2 + 16)
-      starts.set(this.starts)
-      ends.set(this.ends)
-      this.starts = starts
-      this.ends = ends
-    }
-    return this.size++
+    return this.all[k]!
   }
 }
 
@@ -210,9 +168,7 @@ export const parsePage = (html: string, reveal = false): Page | undefined => {
    * `starts[k]` is where those of the k-th open element begin. Entries past `pendingSize` are
    * stale (overwritten, never read): shrinking the array's length would cost a runtime call per element.
    */
-  // A first capacity from the page's size (about one text node per 32 characters on text-heavy
-  // pages); the store grows past it.
-  const texts = new Texts(html, (html.length >>> 5) + 16)
+  const texts = new Texts()
   const pending: Array<Node> = []
   let pendingSize = 0
   const starts: Array<number> = [0]
@@ -223,7 +179,7 @@ export const parsePage = (html: string, reveal = false): Page | undefined => {
   }
   /** The text at `pending[at]` with `data` after it, as one text node (no longer text the tree left plain). */
   const joinText = (at: number, data: string) => {
-    pending[at] = texts.string(texts.of(pending[at] as number) + data)
+    texts.set(pending[at] as number, texts.of(pending[at] as number) + data)
     top.plainText = false
   }
   /** Count the visible characters and commas of `s` from `from` to `to` as text of the element on top, and whether it stays plain. */
@@ -253,6 +209,14 @@ export const parsePage = (html: string, reveal = false): Page | undefined => {
     top.selfText += n
     top.selfCommas += commas
     top.plainText = plain
+  }
+  /** A text node (joined to the one before it when the element on top's last child is a text). */
+  const onText = (data: string) => {
+    const at = lastText()
+    if (at >= 0) joinText(at, data)
+    else pending[pendingSize++] = texts.string(data)
+    if (!top.drop) measureText(data, 0, data.length)
+    else if (concealer !== undefined) countConcealed(data, 0, data.length)
   }
   /** The element on top takes its children off the shared stack. */
   const closeTop = () => {
@@ -284,22 +248,9 @@ export const parsePage = (html: string, reveal = false): Page | undefined => {
         all.push(el)
         top = el
       },
-      text(data) {
-        const at = lastText()
-        if (at >= 0) joinText(at, data)
-        else pending[pendingSize++] = texts.string(data)
-        if (!top.drop) measureText(data, 0, data.length)
-        else if (concealer !== undefined) countConcealed(data, 0, data.length)
-      },
+      text: onText,
       textAt(start, end) {
-        const at = lastText()
-        if (at < 0) pending[pendingSize++] = texts.range(start, end)
-        else if (texts.endsAt(pending[at] as number, start)) {
-          texts.extend(pending[at] as number, end)
-          top.plainText = false
-        } else joinText(at, html.slice(start, end))
-        if (!top.drop) measureText(html, start, end)
-        else if (concealer !== undefined) countConcealed(html, start, end)
+        onText(html.slice(start, end))
       },
       close() {
         depth--

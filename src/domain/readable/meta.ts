@@ -1,0 +1,147 @@
+/**
+ * The page's metadata for the front matter of the readable copy: title, author, published date,
+ * site name, canonical URL and language, from its JSON-LD (schema.org), its meta tags (Open Graph,
+ * `name=author`, `article:published_time`, …), `<link rel=canonical>` and `<html lang>`. The first
+ * source that names a field wins, in that order; every value is one line of at most `MAX_VALUE`
+ * characters. Pure and total: JSON-LD that does not parse is ignored.
+ */
+import { collapseWhitespace as collapse } from "../Quote.js"
+import { resolveHrefGeneric } from "./links.js"
+import { type Page, textContent } from "./tree.js"
+
+export interface PageMeta {
+  readonly title: string | undefined
+  readonly author: string | undefined
+  readonly published: string | undefined
+  readonly site: string | undefined
+  readonly canonical: string | undefined
+  readonly language: string | undefined
+}
+
+const MAX_VALUE = 300
+/** JSON-LD blocks read (a page can hold many; the article's is among the first). */
+const MAX_LD = 8
+const MAX_LD_CHARS = 512 * 1024
+
+const one = (s: unknown): string | undefined => {
+  if (typeof s !== "string") return undefined
+  const v = collapse(s).trim()
+  return v.length === 0 ? undefined : v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE - 1)}…` : v
+}
+
+const ARTICLE_TYPES = /article|posting|blog|report|webpage|qapage|product|course|event|recipe|howto|creativework|faqpage|itempage|collectionpage/i
+
+type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [k: string]: Json }
+
+const isObject = (j: Json | undefined): j is { readonly [k: string]: Json } => typeof j === "object" && j !== null && !Array.isArray(j)
+
+/** The schema.org objects of a JSON-LD value (top level, arrays and `@graph`), breadth-first, at most 64. */
+const ldObjects = (root: Json): Array<{ readonly [k: string]: Json }> => {
+  const out: Array<{ readonly [k: string]: Json }> = []
+  const queue: Array<Json> = [root]
+  while (queue.length > 0 && out.length < 64) {
+    const j = queue.shift()!
+    if (Array.isArray(j)) queue.push(...(j as ReadonlyArray<Json>).slice(0, 64))
+    else if (isObject(j)) {
+      out.push(j)
+      const graph = j["@graph"]
+      if (graph !== undefined) queue.push(graph)
+    }
+  }
+  return out
+}
+
+const typeOf = (o: { readonly [k: string]: Json }): string => {
+  const t = o["@type"]
+  return typeof t === "string" ? t : Array.isArray(t) ? t.filter((x) => typeof x === "string").join(" ") : ""
+}
+
+/** A person's or organization's name: a string, `{name}`, or the first of an array of them. */
+const nameOf = (j: Json | undefined): string | undefined => {
+  if (typeof j === "string") return one(j)
+  if (Array.isArray(j)) {
+    const names = (j as ReadonlyArray<Json>).slice(0, 8).map(nameOf).filter((n): n is string => n !== undefined)
+    return names.length === 0 ? undefined : one(names.join(", "))
+  }
+  return isObject(j) ? one(j.name) : undefined
+}
+
+const fromLd = (texts: ReadonlyArray<string>): Pick<PageMeta, "title" | "author" | "published" | "site"> => {
+  let title: string | undefined
+  let author: string | undefined
+  let published: string | undefined
+  let site: string | undefined
+  for (const text of texts) {
+    let root: Json
+    try {
+      root = JSON.parse(text) as Json
+    } catch {
+      continue
+    }
+    for (const o of ldObjects(root)) {
+      const type = typeOf(o)
+      if (!ARTICLE_TYPES.test(type)) continue
+      title ??= one(o.headline) ?? (/webpage|collectionpage|itempage/i.test(type) ? undefined : one(o.name))
+      author ??= nameOf(o.author)
+      published ??= one(o.datePublished)
+      site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
+    }
+  }
+  return { title, author, published, site }
+}
+
+/** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
+const notUrl = (s: string | undefined): string | undefined => (s !== undefined && /^https?:\/\//i.test(s) ? undefined : s)
+
+/** The page's metadata (`base` resolves a relative canonical link). */
+export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
+  const meta = new Map<string, string>()
+  const ld: Array<string> = []
+  let ldChars = 0
+  let canonical: string | undefined
+  let lang: string | undefined
+  for (const el of page.all) {
+    const name = el.name
+    const a = el.attribs
+    if (name === "meta") {
+      const key = (a.property ?? a.name ?? a.itemprop ?? a["http-equiv"])?.toLowerCase()
+      const value = one(a.content)
+      if (key !== undefined && value !== undefined && !meta.has(key)) meta.set(key, value)
+    } else if (name === "link" && canonical === undefined && a.href !== undefined && (a.rel ?? "").toLowerCase().split(/\s+/).includes("canonical")) {
+      canonical = a.href
+    } else if (name === "html" && lang === undefined) {
+      lang = one(a.lang ?? a["xml:lang"])
+    } else if (name === "script" && ld.length < MAX_LD && (a.type ?? "").toLowerCase().trim() === "application/ld+json") {
+      const text = textContent(page.texts, el, false)
+      ldChars += text.length
+      if (ldChars <= MAX_LD_CHARS) ld.push(text)
+    }
+  }
+  const fromLdMeta = fromLd(ld)
+  const m = (k: string) => meta.get(k)
+  const href = canonical ?? m("og:url")
+  return {
+    title: fromLdMeta.title ?? m("og:title") ?? m("twitter:title") ?? m("dc.title") ?? m("citation_title"),
+    author: fromLdMeta.author ?? m("author") ?? notUrl(m("article:author")) ?? m("dc.creator") ?? m("citation_author") ?? m("byl"),
+    published:
+      fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ?? m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
+    site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
+    canonical: href === undefined ? undefined : one(resolveHrefGeneric(href, base)),
+    language: lang ?? m("og:locale") ?? m("content-language")
+  }
+}
+
+const FIELDS = ["title", "author", "published", "site", "canonical", "language"] as const
+
+/**
+ * The front matter block (YAML: one `key: "value"` line per field the page names, each value a
+ * JSON string, which YAML reads as it is), or `undefined` when the page names none.
+ */
+export const frontMatter = (meta: PageMeta): string | undefined => {
+  const lines: Array<string> = []
+  for (const k of FIELDS) {
+    const v = meta[k]
+    if (v !== undefined) lines.push(`${k}: ${JSON.stringify(v)}`)
+  }
+  return lines.length === 0 ? undefined : `---\n${lines.join("\n")}\n---`
+}
