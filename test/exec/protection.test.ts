@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { KEY_FILE, signDigest } from "../../src/domain/Evidence.js"
 import { sealGrant } from "../../src/domain/Grant.js"
 import { childGrant, createGrant, exec, folder, grantInput, ok, put, putInput, refused, sandboxWorks, stdoutOf } from "./support.js"
 
@@ -46,8 +47,11 @@ describe("a child grant never sees what an ancestor protects", () => {
     ok(dir, ["grant", "create", "--input", putInput(dir, "c.json", childGrant({ protected: [] }))])
     const file = path.join(dir, ".dossier/grants/g2.json")
     const rewrite = (over: object) => {
-      const { digest: _d, ...content } = JSON.parse(fs.readFileSync(file, "utf8"))
-      fs.writeFileSync(file, `${JSON.stringify(sealGrant({ ...content, ...over }), null, 2)}\n`)
+      // As an earlier version stored it, signed with this machine's key (as `grant create` signs).
+      const { digest: _d, signature: _s, ...content } = JSON.parse(fs.readFileSync(file, "utf8"))
+      const sealed = sealGrant({ ...content, ...over })
+      const key = Buffer.from(fs.readFileSync(path.join(process.env["XDG_CONFIG_HOME"]!, "dossier", KEY_FILE), "latin1").slice(0, 64), "hex")
+      fs.writeFileSync(file, `${JSON.stringify({ ...sealed, signature: signDigest(key, "grant", sealed.digest) }, null, 2)}\n`)
     }
     rewrite({ protected: [] })
     const x = exec(dir, "g2", ["/bin/cat", "/work/research/exp/data/holdout/labels.csv"])
