@@ -99,6 +99,10 @@ describe("FileStore fallbacks (for stores without the optional methods)", () => 
       fs.linkSync(path.join(root, "d/log"), path.join(root, "d/hard"))
       const aliased = yield* Effect.either(viaReadAndAppend("d/log", {}, keep("x\n")))
       expect(Either.isLeft(aliased) && aliased.left).toMatchObject({ _tag: "UnsafePath", reason: "hard-link" })
+      // Reads refuse a hard-linked file too; with the second name gone, the file reads again.
+      const linkedRead = yield* Effect.either(store.readManyWith!(["d/log"], (b) => b.byteLength))
+      expect(linkedRead).toMatchObject(Either.right([{ error: { _tag: "UnsafePath", reason: "hard-link" } }]))
+      fs.unlinkSync(path.join(root, "d/hard"))
 
       const paths = ["d/log", "d/missing", "../out", "d"]
       const size = (bytes: Uint8Array, i: number) => `${i}:${bytes.byteLength}`
