@@ -10,7 +10,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { withoutListing } from "../../src/domain/Execution.js"
 import { put } from "../support/cli.js"
-import { budget, createGrant, D, execAsync, folder, ok, sandboxWorks, waitForRunning } from "./support.js"
+import { budget, createGrant, D, execAsync, folder, ok, refused, sandboxWorks, waitForRunning } from "./support.js"
 
 /** A folder on an 8 MiB tmpfs of its own, or null (with a note) when one cannot be mounted here. */
 const mountPoint = (() => {
@@ -55,6 +55,11 @@ describe.skipIf(mountPoint === null)("a full disk", () => {
     expect(ok(dir, ["exec", "show", "--execution", x.id]).authentication.authenticity).toBe("signed")
     // Charged what it used, not its whole limits.
     expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.wallSeconds).toBeGreaterThan(60)
+    // While the disk is still full, a run is refused before it starts, with nothing charged or left.
+    const before = ok(dir, ["grant", "show", "--grant", "g1"]).remaining
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "IoError")).toMatchObject({ code: "ENOSPC" })
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining).toEqual(before)
+    expect(executions(dir).sort()).toEqual([x.id, `${x.id}.json`])
     // Once the file is gone, the next run of the grant works and keeps its logs.
     fs.rmSync(path.join(dir, "research/exp/runs/r1/big"))
     const next = ok(dir, ["exec", "--grant", "g1", "--", "sh", "-c", "echo again"]).execution
