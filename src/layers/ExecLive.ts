@@ -2,11 +2,12 @@
  * Exec over Grants, Sandbox, WorkTree, the FileStore and the Lock. A run:
  *   1. under the lock: runs whose exec died are recorded as lost; the grant must be active with
  *      a run left, its roots' identities unchanged, the program allowed by its tools; an
- *      in-flight marker reserves the run's limits;
+ *      in-flight marker reserves the run's limits, and a reservation file the record's space;
  *   2. the work root is scanned (lstat, no link followed), the program runs in the sandbox with
  *      the watchdog, the work root is scanned again and every created or changed regular file
  *      hashed;
- *   3. under the lock: stdout/stderr and the sealed record are written once, the marker removed;
+ *   3. under the lock: stdout/stderr are written in the space left, the reservation given back
+ *      and the sealed record written in its place, the marker removed;
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
  */
 import * as Deferred from "effect/Deferred"
