@@ -147,9 +147,45 @@ export const markerDigest = (marker: RunningMarker): string => {
 export const executionPaths = (id: string) => ({
   record: `.dossier/executions/${id}.json`,
   running: `.dossier/executions/${id}.running.json`,
+  /** Disk space held from admission until the record is written: a program that fills the disk cannot make its run unrecordable. */
+  reserve: `.dossier/executions/${id}.reserve`,
   stdout: `.dossier/executions/${id}/stdout`,
   stderr: `.dossier/executions/${id}/stderr`
 })
+
+/**
+ * Bytes reserved for a run's record: enough for a record that lists no output (its argv as the
+ * marker holds it, pretty-printed, and at most RESERVED_FINDINGS findings), which is what is
+ * written when the full record no longer fits. A multiple of 4 KiB.
+ */
+export const reserveBytes = (markerText: string, argvLength: number): number =>
+  Math.ceil((Buffer.byteLength(markerText) + 8 * argvLength + 64 * 1024) / 4096) * 4096
+/** Findings a record written into its reservation keeps at most, and the characters of each detail. */
+export const RESERVED_FINDINGS = 20
+export const RESERVED_DETAIL_CHARS = 600
+
+/**
+ * The record that fits in its reservation when the full one did not (the disk was full): no
+ * output or ignored entry listed (their bytes are still charged in `outputBytes`), at most
+ * RESERVED_FINDINGS findings of at most RESERVED_DETAIL_CHARS characters each, the last saying so.
+ */
+export const withoutListing = (content: ExecutionContent): ExecutionContent => {
+  const listed = content.outputs.length + content.ignored.length
+  const cut = (f: RunFinding): RunFinding =>
+    f.detail.length <= RESERVED_DETAIL_CHARS ? f : { kind: f.kind, detail: `${f.detail.slice(0, RESERVED_DETAIL_CHARS - 1)}…` }
+  const findings = (content.findings ?? []).slice(0, RESERVED_FINDINGS - 1).map(cut)
+  return {
+    ...content,
+    outputs: [],
+    ignored: [],
+    findings: [...findings, {
+      kind: "outputs-incomplete",
+      detail: `the disk was full: the record lists none of the ${listed} changed entries${
+        (content.findings ?? []).length > findings.length ? ` and only ${findings.length} of its ${(content.findings ?? []).length} findings` : ""
+      }; their bytes are charged`
+    }]
+  }
+}
 
 export const MAX_LOG_BYTES = 8 * 1024 * 1024
 /** Entries of the work root a scan reads at most (before and after a run). */

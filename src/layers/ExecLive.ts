@@ -2,11 +2,12 @@
  * Exec over Grants, Sandbox, WorkTree, the FileStore and the Lock. A run:
  *   1. under the lock: runs whose exec died are recorded as lost; the grant must be active with
  *      a run left, its roots' identities unchanged, the program allowed by its tools; an
- *      in-flight marker reserves the run's limits;
+ *      in-flight marker reserves the run's limits, and a reservation file the record's space;
  *   2. the work root is scanned (lstat, no link followed), the program runs in the sandbox with
  *      the watchdog, the work root is scanned again and every created or changed regular file
  *      hashed;
- *   3. under the lock: stdout/stderr and the sealed record are written once, the marker removed;
+ *   3. under the lock: stdout/stderr are written in the space left, the reservation given back
+ *      and the sealed record written in its place, the marker removed;
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
  */
 import * as Deferred from "effect/Deferred"
@@ -21,6 +22,7 @@ import * as fs from "node:fs"
 import { InvalidInput, type IoError, UnsafePath } from "../domain/Errors.js"
 import {
   changedFiles,
+  type ExecutionContent,
   type ExecutionRecord,
   executionPaths,
   type KillReason,
@@ -34,11 +36,13 @@ import {
   type OutputFile,
   programMissing,
   programPlaces,
+  reserveBytes,
   type RunFinding,
   runLimits,
   type RunningMarker,
   type RunStop,
-  type TreeEntry
+  type TreeEntry,
+  withoutListing
 } from "../domain/Execution.js"
 import { BudgetExceeded, BudgetExhausted, ExecutionDigestMismatch, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
 import { effectiveTerms, execRefusal, exhaustedResource, inheritProtection, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
@@ -185,7 +189,12 @@ export const ExecLive = Layer.effect(
             limits
           }
           const signed: RunningMarker = { ...marker, signature: yield* key.sign("marker", markerDigest(marker)) }
-          yield* store.writeAtomic(executionPaths(id).running, `${JSON.stringify(signed)}\n`)
+          const markerText = `${JSON.stringify(signed)}\n`
+          // The record's space is taken now (random bytes: no file system compresses them away),
+          // before the program can fill the disk; a disk already too full refuses the run here.
+          const reserve = executionPaths(id).reserve
+          yield* store.writeAtomic(reserve, randomBytes(reserveBytes(markerText, argv.length)))
+          yield* store.writeAtomic(executionPaths(id).running, markerText).pipe(Effect.tapError(() => Effect.ignore(store.remove(reserve))))
           const spentBefore = { wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds, cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds }
           return { st, marker, masks, spentBefore }
         }))
@@ -239,7 +248,7 @@ export const ExecLive = Layer.effect(
                 : waited
               if (Exit.isFailure(ended)) {
                 // Refused before the program started (a root swapped since admission): no run, no charge.
-                yield* lock.withLock(store.remove(paths.running)).pipe(Effect.ignore)
+                yield* lock.withLock(Effect.zipRight(store.remove(paths.running), store.remove(paths.reserve))).pipe(Effect.ignore)
                 return yield* Effect.failCause(ended.cause)
               }
               return yield* record(admitted, ended.value, before, argv, options)
@@ -311,14 +320,25 @@ export const ExecLive = Layer.effect(
         return { outputs, ignored, outputBytes, findings }
       })
 
-    /** Keep a log, or as much of it as the disk takes (the record says what was not kept). */
-    const keepLog = (path: string, captured: { bytes: Buffer; total: number }, findings: Array<RunFinding>) =>
-      retained(path, captured.bytes, captured.total).pipe(
-        Effect.catchTag("IoError", (e) => {
-          findings.push({ kind: "logs-not-kept", detail: `'${path}' could not be written (${e.code}); kept empty` })
-          return retained(path, Buffer.alloc(0), captured.total)
-        })
-      )
+    /**
+     * Keep a log if the disk takes it beside the record's reservation; else keep it empty (the
+     * reservation given up first: an empty file may still need a directory entry), and say so.
+     * Once the reservation is given up, a log is kept empty: its room is the record's.
+     */
+    const keepLog = (
+      path: string,
+      captured: { bytes: Buffer; total: number },
+      findings: Array<RunFinding>,
+      reservation: { held: boolean; release: Effect.Effect<void> }
+    ) => {
+      const empty = (why: string) => {
+        findings.push({ kind: "logs-not-kept", detail: `'${path}' could not be written (${why}); kept empty` })
+        reservation.held = false
+        return Effect.zipRight(reservation.release, retained(path, Buffer.alloc(0), captured.total))
+      }
+      if (!reservation.held && captured.bytes.length > 0) return empty("the disk was full")
+      return retained(path, captured.bytes, captured.total).pipe(Effect.catchTag("IoError", (e) => empty(e.code)))
+    }
 
     /** Step 3: the evidence, under the lock; then the journal links and the budget checks. */
     const record = (
@@ -356,9 +376,13 @@ export const ExecLive = Layer.effect(
         const r = yield* lock.withLock(Effect.gen(function*() {
           const endedAt = options.now()
           const logs = [...findings]
-          const stdout = yield* keepLog(paths.stdout, outcome.stdout, logs)
-          const stderr = yield* keepLog(paths.stderr, outcome.stderr, logs)
-          const r: ExecutionRecord = yield* xs.sealSigned({
+          // The logs take what the disk has left beside the reservation; then the reservation
+          // makes room for the record.
+          const reservation = { held: true, release: Effect.ignore(store.remove(paths.reserve)) }
+          const stdout = yield* keepLog(paths.stdout, outcome.stdout, logs, reservation)
+          const stderr = yield* keepLog(paths.stderr, outcome.stderr, logs, reservation)
+          yield* reservation.release
+          const content: ExecutionContent = {
             id: marker.id,
             grantId,
             grantDigest: grant.digest,
@@ -384,8 +408,14 @@ export const ExecLive = Layer.effect(
             memoryPeakKiB: outcome.memory.peakKiB,
             outputBytes: scanned.outputBytes,
             findings: logs
-          })
-          yield* store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`)
+          }
+          const write = (c: ExecutionContent) =>
+            Effect.flatMap(xs.sealSigned(c), (r) => Effect.as(store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`), r))
+          // A record too long for the reservation on a disk still full: written without its
+          // listing (every byte still charged), which the reservation holds.
+          const r: ExecutionRecord = yield* write(content).pipe(
+            Effect.catchTag("IoError", (e) => e.code === "ENOSPC" || e.code === "EDQUOT" ? write(withoutListing(content)) : Effect.fail(e))
+          )
           yield* store.remove(paths.running)
           return r
         }))

@@ -199,13 +199,24 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
   const reapLost = (now: Date): Effect.Effect<ReadonlyArray<string>, Fs | EditedRetainedFile | ExecutionNotFound | EvidenceKeyUnavailable> =>
     Effect.gen(function*() {
       const lost: Array<string> = []
-      for (const m of yield* runningMarkers) {
+      const markers = yield* runningMarkers
+      // A reservation whose run is not in flight (its exec died between the two writes of
+      // admission, or after the record): given back.
+      const inFlight = new Set(markers.map((m) => executionPaths(m.id).reserve))
+      for (const name of yield* executionNames) {
+        const p = `${EXECUTIONS_DIR}/${name}`
+        if (name.endsWith(".reserve") && !inFlight.has(p)) yield* store.remove(p)
+      }
+      for (const m of markers) {
         const paths = executionPaths(m.id)
         if (Option.isSome(yield* store.stat(paths.record))) {
+          yield* store.remove(paths.reserve)
           yield* store.remove(paths.running)
           continue
         }
         if (ownerAlive(m.owner)) continue
+        // Its reservation makes room for the record (the run may have filled the disk).
+        yield* store.remove(paths.reserve)
         // Only a marker dossier signed becomes a signed record; any other (written by hand, or by a
         // version before signing) is recorded unsigned, and reported so.
         const authentic = (yield* key.check("marker", markerDigest(m), m.signature)).authenticity === "signed"
