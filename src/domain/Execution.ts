@@ -3,6 +3,9 @@
  * by a receipt digest over its canonical content, and the pure decisions around a run: the
  * sandbox's command line, the limits, which files under the work root a run created or changed,
  * and the journal events that link a run to a candidate.
+ *
+ * Over 400 lines: the record's schema and the pure decisions over it (limits, changed files,
+ * listing bounds, the reservation's size, the link events) change together with the record.
  */
 import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"

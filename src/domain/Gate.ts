@@ -3,6 +3,10 @@
  * gate does not own are kept as they were), the research output and its context (decoded
  * strictly), the descriptor of the item as fetched fresh (with its comment limits), the
  * attempts log rows, and the gate's success outputs.
+ *
+ * Over 400 lines: one schema per file the spec's "Files" section names, each with its field
+ * descriptions (the source of `dossier schema` and the help); they share the lenient and strict
+ * building blocks at the top.
  */
 import * as Schema from "effect/Schema"
 import { FreeJson } from "./Decode.js"

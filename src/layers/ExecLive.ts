@@ -9,6 +9,10 @@
  *   3. under the lock: stdout/stderr are written in the space left, the reservation given back
  *      and the sealed record written in its place, the marker removed;
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
+ *
+ * Over 400 lines: admission, the run, the recording and `show` share one closure over the
+ * services (store, lock, execution store, key, sandbox) and the run's marker and paths; split
+ * into modules, each would take all of them as arguments.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

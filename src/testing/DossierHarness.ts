@@ -16,6 +16,10 @@
  * same bytes twice, other bytes), edits of retained files behind the services' back, and the
  * monitor (subscriptions, due runs asked for repeatedly in each window, runs finished, time moved
  * on by the model's clock, given to every time-dependent method as `now`).
+ *
+ * Over 400 lines: the model, its commands (each a class pairing the layer's call with the model's
+ * expected answer) and the invariants read one state type; a command is read beside the model it
+ * updates. Splitting by subsystem is the next step when grants join (docs/testing.md).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
