@@ -1,7 +1,7 @@
 /** The README's error catalogue (Markdown), from the error classes and the CLI catalogue. */
 import { AllErrors } from "../src/domain/AllErrors.js"
 import { Defect, UsageError } from "../src/domain/CliErrors.js"
-import { defectInfo, errorCatalogue, type ErrorInfo, usageInfo } from "../src/cli/ErrorCatalogue.js"
+import { defectInfo, errorCatalogue, type ErrorInfo, usageInfo } from "../src/commands/ErrorCatalogue.js"
 
 type Cls = { readonly _tag: string; readonly fields: Record<string, unknown> }
 

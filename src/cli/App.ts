@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import { format } from "node:util"
 import { commandOf, runSpec } from "./Build.js"
 import { outputFailure, printUsageError } from "./Render.js"
-import type { CommandSpec } from "./Spec.js"
+import type { CommandSpec } from "../commands/Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 
 import { VERSION } from "./Usage.js"

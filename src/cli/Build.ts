@@ -7,7 +7,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import { prepareValues } from "./Discover.js"
 import { runWork } from "./Render.js"
-import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "./Spec.js"
+import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "../commands/Spec.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
 

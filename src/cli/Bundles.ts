@@ -17,7 +17,7 @@
 export interface BundleSpec {
   /** The command lines' first words this bundle serves. */
   readonly words: ReadonlyArray<string>
-  /** The implementations (src/cli/commands/<name>.impl.ts) it keeps; `all` keeps every one and @effect/cli. */
+  /** The implementations (src/commands/<name>.impl.ts) it keeps; `all` keeps every one and @effect/cli. */
   readonly impls: ReadonlyArray<string> | "all"
 }
 

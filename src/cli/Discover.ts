@@ -8,8 +8,9 @@
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { relativeFromCwd } from "../commands/Cwd.js"
+import type { CommandSpec } from "../commands/Spec.js"
 import { invocation } from "./Context.js"
-import type { CommandSpec } from "./Spec.js"
 
 /** The marker of the plan's section in plan.md (src/domain/PlanMarkdown.ts, repeated: this module stays light). */
 const PLAN_MARKER = "<!-- dossier:plan:begin -->"
@@ -83,20 +84,6 @@ export const discoverWorkdir = (
   if (fromEnv !== undefined && fromEnv !== "") return { dir: fromEnv, source: "env" }
   const found = searchUpward(cwd)
   return found === undefined ? { dir: cwd, source: "cwd" } : { dir: found, source: "search" }
-}
-
-/** A folder relative to the current directory, with `/` ("." for the current directory itself). */
-export const relativeFromCwd = (dir: string, cwd: string = process.cwd()): string => {
-  let a = path.resolve(cwd, dir)
-  let c = cwd
-  try {
-    a = fs.realpathSync(a)
-    c = fs.realpathSync(cwd)
-  } catch {
-    // compare as given
-  }
-  const rel = path.relative(c, a)
-  return rel === "" ? "." : rel.split(path.sep).join("/")
 }
 
 /**

@@ -7,7 +7,7 @@
  * errors and help always come from one place. Property tests check that the fast path, Usage.ts
  * and @effect/cli agree on every line the fast path accepts.
  */
-import type { CommandSpec } from "./Spec.js"
+import type { CommandSpec } from "../commands/Spec.js"
 import { toValues } from "./Values.js"
 
 const BOOLEAN_WORDS = new Set(["true", "1", "y", "yes", "on", "false", "0", "n", "no", "off"])

@@ -6,39 +6,15 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
+import { type ErrorEnvelope, defectEnvelope, envelopeOf } from "../commands/Envelope.js"
+import { defectInfo, errorCatalogue, usageInfo } from "../commands/ErrorCatalogue.js"
+import type { AnyWork, CommandFailure } from "../commands/Work.js"
 import { invocation } from "./Context.js"
-import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
-import type { AnyWork, CommandFailure } from "./Work.js"
 
 export const EXIT_OK = 0
 export const EXIT_REFUSED = 1
 export const EXIT_USAGE = 2
 export const EXIT_DEFECT = 70
-
-export interface ErrorEnvelope {
-  readonly _tag: string
-  readonly message: string
-  readonly retryable: boolean
-  readonly [field: string]: unknown
-}
-
-const fieldsOf = (error: object): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(error)) {
-    if (k === "_tag" || k === "message" || k === "stack" || k === "cause") continue
-    out[k] = v
-  }
-  return out
-}
-
-export const envelopeOf = (error: CommandFailure): ErrorEnvelope => {
-  const retryable = error._tag === "UsageError" ? usageInfo.retryable : errorCatalogue[error._tag].retryable
-  return { _tag: error._tag, message: error.message, retryable, ...fieldsOf(error) }
-}
-
-/** The envelope of a defect: a fixed message, nothing of the cause. */
-export const defectEnvelope: ErrorEnvelope = { _tag: "Defect", message: DEFECT_MESSAGE, retryable: false }
 
 /** EX_IOERR (sysexits.h): the answer could not be written to standard output. */
 export const EXIT_OUTPUT_FAILED = 74

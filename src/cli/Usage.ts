@@ -7,7 +7,7 @@
  * only for `--completions`. Help pages are generated from the same declarations as the parsers,
  * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
  */
-import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, json, now, valueKindOf, workdir } from "./Spec.js"
+import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, json, now, valueKindOf, workdir } from "../commands/Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 import { commandName, placeholder, restUsage, toValues } from "./Values.js"
 

@@ -6,7 +6,7 @@
  * Light: on the start-up path of every command.
  */
 import * as Option from "effect/Option"
-import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, parseInteger, parseNow, valueKindOf } from "./Spec.js"
+import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, parseInteger, parseNow, valueKindOf } from "../commands/Spec.js"
 
 /** `--name <kind>`, or `--name` for a boolean: how usage lines and messages write a flag. */
 export const placeholder = (f: FlagSpec): string => {

@@ -2,7 +2,7 @@
  * Every service a command may use, over one work folder: what the MCP server builds once at
  * start and gives every tool call. The CLI builds only what its command needs (each command's
  * own layer), so that a start loads no more than that. A command whose work needs a service not
- * listed here fails type-checking (src/cli/Work.ts bounds it by `CommandServices`).
+ * listed here fails type-checking (src/commands/Work.ts bounds it by `CommandServices`).
  */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"

@@ -6,7 +6,7 @@
  * 2025-11-25 nor `server/discover`), on a stdio transport of ours: stdin passes through the line
  * reader (./Lines.ts: `MAX_MESSAGE_BYTES`) and the JSON-RPC guard (./JsonRpcGuard.ts: malformed
  * and too deep messages, the stateless revision 2026-07-28), and every answer back through the
- * guard. The one command table (src/cli/Specs.ts) gives the tools (./Tools.ts), the services are
+ * guard. The one command table (src/commands/Specs.ts) gives the tools (./Tools.ts), the services are
  * built once at start and each call runs the command's Effect on them, in a fiber of its own that
  * a client's `notifications/cancelled` interrupts. Resources: ./Resources.ts.
  *
@@ -31,8 +31,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
-import { allSchemas } from "../cli/schemas/index.js"
-import { allSpecs } from "../cli/Specs.js"
+import { allSchemas } from "../commands/schemas/index.js"
+import { commandSpecs } from "../commands/Specs.js"
 import { CommandsLive, type CommandServices } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -133,7 +133,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
     const runtime = yield* Effect.runtime<never>()
     const run = <A, E>(effect: Effect.Effect<A, E>, signal?: AbortSignal) => Runtime.runPromise(runtime)(effect, signal === undefined ? {} : { signal })
 
-    const catalogue = toolCatalogue({ root, specs: allSpecs, schemas: allSchemas(), services, ...(options.select === undefined ? {} : { select: options.select }) })
+    const catalogue = toolCatalogue({ root, specs: commandSpecs, schemas: allSchemas(), services, ...(options.select === undefined ? {} : { select: options.select }) })
     const resources = resourceHandlers(services)
     const capabilities = { tools: {}, resources: { listChanged: true } }
     const serverInfo = { name: options.name, version: options.version }

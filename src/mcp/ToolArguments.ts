@@ -1,5 +1,5 @@
 /**
- * A command's MCP tool arguments, derived from its declaration (src/cli/Spec.ts): every flag
+ * A command's MCP tool arguments, derived from its declaration (src/commands/Spec.ts): every flag
  * but `--workdir` (the server's folder is fixed at start) and `--json` (a tool always answers
  * JSON) becomes a camelCase field, every positional argument a field of its name, the words
  * after `--` (`exec`'s program) an array under the rest's name, and for a
@@ -15,8 +15,8 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { UsageError } from "../domain/CliErrors.js"
-import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../cli/Spec.js"
-import { parseNow } from "../cli/Spec.js"
+import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
+import { parseNow } from "../commands/Spec.js"
 import { InlineInput } from "../services/InputFile.js"
 import { compact, shallow, slim } from "./ToolSchemas.js"
 

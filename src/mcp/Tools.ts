@@ -1,5 +1,5 @@
 /**
- * One MCP tool per command of the table (src/cli/Specs.ts), so a new command is a new tool:
+ * One MCP tool per command of the table (src/commands/Specs.ts), so a new command is a new tool:
  * named by its words joined with `_` (`plan inspect` → `plan_inspect`, `journal recover-tail`
  * → `journal_recover_tail`), described by its description's first sentences, with the arguments
  * of ./ToolArguments.ts, the title and hints of ./ToolHints.ts and the first level of its
@@ -16,9 +16,9 @@ import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../cli/Render.js"
-import type { CommandSpec, ToolMode } from "../cli/Spec.js"
-import type { CommandFailure } from "../cli/Work.js"
+import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../commands/Envelope.js"
+import type { CommandSpec, ToolMode } from "../commands/Spec.js"
+import type { CommandFailure } from "../commands/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
 import { TOOL_HINTS, type ToolHints, toolArea } from "./ToolHints.js"

@@ -6,7 +6,7 @@
  * catalogue the CLI renders its `retryable` field from.
  */
 import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
-import { errorCatalogue } from "../cli/ErrorCatalogue.js"
+import { errorCatalogue } from "../commands/ErrorCatalogue.js"
 
 export { AllErrors, type DossierError, type DossierErrorTag } from "../domain/AllErrors.js"
 export {

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { buildRoot, runApp } from "../../src/cli/App.js"
 import { fastParse } from "../../src/cli/FastPath.js"
-import type { CommandSpec } from "../../src/cli/Spec.js"
+import type { CommandSpec } from "../../src/commands/Spec.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { route } from "../../src/cli/Usage.js"
 

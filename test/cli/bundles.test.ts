@@ -13,13 +13,14 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { BUNDLES, type BundleName, bundleFile, bundleFor } from "../../src/cli/Bundles.js"
 import { fastParse } from "../../src/cli/FastPath.js"
-import type { CommandSpec } from "../../src/cli/Spec.js"
+import type { CommandSpec } from "../../src/commands/Spec.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { route } from "../../src/cli/Usage.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const dist = path.resolve(__dirname, "../../dist")
-const commandsDir = path.resolve(__dirname, "../../src/cli/commands")
+/** The folders that declare commands: the command table's, and the CLI's own (`dossier mcp`). */
+const declaringDirs = ["src/commands", "src/cli"]
 
 interface Built {
   readonly file: string
@@ -29,12 +30,19 @@ interface Built {
 }
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, "bundles.json"), "utf8")) as Record<BundleName, Built>
 
-/** The implementations each command's declaration imports lazily, by the declaring module. */
-const implsOf = (spec: CommandSpec): ReadonlyArray<string> => {
-  for (const f of fs.readdirSync(commandsDir).filter((f) => /^[a-z]+\.ts$/.test(f))) {
-    const text = fs.readFileSync(path.join(commandsDir, f), "utf8")
-    const declared = [...text.matchAll(/path: \[([^\]]*)\]/g)].map((m) => m[1]!.replace(/["\s]/g, ""))
-    if (declared.includes(spec.path.join(","))) return [...text.matchAll(/import\("\.\/([\w-]+)\.impl\.js"\)/g)].map((m) => m[1]!)
+/**
+ * The implementations each command's declaration imports lazily, by the declaring module: their
+ * names and their sources (`src/commands/plan.impl.ts`).
+ */
+const implsOf = (spec: CommandSpec): ReadonlyArray<{ readonly name: string; readonly source: string }> => {
+  for (const dir of declaringDirs) {
+    for (const f of fs.readdirSync(path.resolve(__dirname, "../..", dir)).filter((f) => /^[a-z]+\.ts$/.test(f))) {
+      const text = fs.readFileSync(path.resolve(__dirname, "../..", dir, f), "utf8")
+      const declared = [...text.matchAll(/path: \[([^\]]*)\]/g)].map((m) => m[1]!.replace(/["\s]/g, ""))
+      if (declared.includes(spec.path.join(","))) {
+        return [...text.matchAll(/import\("\.\/([\w-]+)\.impl\.js"\)/g)].map((m) => ({ name: m[1]!, source: `${dir}/${m[1]!}.impl.ts` }))
+      }
+    }
   }
   throw new Error(`no declaration of ${spec.path.join(" ")}`)
 }
@@ -69,8 +77,8 @@ describe("the bundles the build wrote", () => {
     for (const spec of allSpecs) {
       const built = manifest[bundleFor(spec.path)]
       for (const impl of implsOf(spec)) {
-        expect(built.sources, `${spec.path.join(" ")} -> ${built.file}`).toContain(`src/cli/commands/${impl}.impl.ts`)
-        expect(built.cutOff).not.toContain(`./${impl}.impl.js`)
+        expect(built.sources, `${spec.path.join(" ")} -> ${built.file}`).toContain(impl.source)
+        expect(built.cutOff).not.toContain(`./${impl.name}.impl.js`)
       }
     }
   })
@@ -83,7 +91,7 @@ describe("the bundles the build wrote", () => {
       for (const heavy of HEAVY) expect(built.sources, `${argv.join(" ")} -> ${built.file}`).not.toContain(heavy)
       const own = new Set(["init", "status", ...(BUNDLES[name].impls as ReadonlyArray<string>)])
       for (const s of built.sources) {
-        const impl = /^src\/cli\/commands\/([\w-]+)\.impl\.ts$/.exec(s)?.[1]
+        const impl = /^src\/(?:commands|cli)\/([\w-]+)\.impl\.ts$/.exec(s)?.[1]
         // status reads the journal's and the monitor's overviews.
         if (impl !== undefined && !own.has(impl)) expect(name === "status" && ["journal", "monitor"].includes(impl), `${built.file} holds ${s}`).toBe(true)
       }
@@ -110,7 +118,7 @@ describe("the bundles the build wrote", () => {
       const name = bundleFor(argv)
       if (r._tag === "Delegate") expect(name).toBe("full")
       if (r._tag === "Run") {
-        for (const impl of implsOf(r.spec)) expect(manifest[name].sources).toContain(`src/cli/commands/${impl}.impl.ts`)
+        for (const impl of implsOf(r.spec)) expect(manifest[name].sources).toContain(impl.source)
       }
       return true
     },

@@ -1,4 +1,4 @@
 /** The schemas the tool tests need (the whole registry is heavier than they are). */
-import { allSchemas } from "../../src/cli/schemas/index.js"
+import { allSchemas } from "../../src/commands/schemas/index.js"
 
 export const schemaSchemas = allSchemas()

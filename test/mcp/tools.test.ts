@@ -3,8 +3,8 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { command } from "../../src/cli/Spec.js"
-import { work } from "../../src/cli/Work.js"
+import { command } from "../../src/commands/Spec.js"
+import { work } from "../../src/commands/Work.js"
 import { toolCatalogue } from "../../src/mcp/Tools.js"
 
 const specs = [

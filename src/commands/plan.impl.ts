@@ -1,10 +1,10 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../../domain/Plan.js"
-import { PlanLayer } from "../../layers/PlanLayer.js"
-import { type InputRef, readInput } from "../../services/InputFile.js"
-import { Plan } from "../../services/Plan.js"
-import { work } from "../Work.js"
+import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
+import { PlanLayer } from "../layers/PlanLayer.js"
+import { type InputRef, readInput } from "../services/InputFile.js"
+import { Plan } from "../services/Plan.js"
+import { work } from "./Work.js"
 
 const nowOf = (now: Option.Option<Date>) => Option.getOrElse(now, () => new Date())
 

@@ -1,8 +1,8 @@
 /**
- * `dossier exec` and `dossier exec show`, declared as data (see src/cli/Spec.ts). Light.
+ * `dossier exec` and `dossier exec show`, declared as data (see src/commands/Spec.ts). Light.
  * `exec show` comes first: the fast path takes the first declaration whose words match.
  */
-import { type CommandSpec, command, type FlagSpec, json, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, json, workdir } from "./Spec.js"
 
 const load = () => import("./exec.impl.js")
 

@@ -1,8 +1,8 @@
 /**
  * `dossier journal append|inspect|rebuild|recover-tail|import`, declared as data (see
- * src/cli/Spec.ts) for the start-up fast path. Light: imports only ../Spec.js.
+ * src/commands/Spec.ts) for the start-up fast path. Light: imports only ./Spec.js.
  */
-import { type CommandSpec, command, type FlagSpec, input, json, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, input, json, workdir } from "./Spec.js"
 
 const load = () => import("./journal.impl.js")
 

@@ -1,5 +1,5 @@
-/** `dossier schema [name]`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, command, json } from "../Spec.js"
+/** `dossier schema [name]`, declared as data (see src/commands/Spec.ts). */
+import { type CommandSpec, command, json } from "./Spec.js"
 
 export const schemaSpecs: ReadonlyArray<CommandSpec> = [
   command({

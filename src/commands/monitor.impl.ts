@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import { type Fact, MONITOR_VERIFICATION_NOTE } from "../../domain/MonitorOutputs.js"
+import { type Fact, MONITOR_VERIFICATION_NOTE } from "../domain/MonitorOutputs.js"
 import {
   CreateDueRunInput,
   FinishRunInput,
@@ -14,21 +14,21 @@ import {
   SubscriptionUpdateInput,
   TransitionRunFile,
   type TransitionRunInput
-} from "../../domain/MonitorSchema.js"
-import { NextLayer, SchedulerLayer } from "../../layers/SchedulerLayer.js"
-import { nextFacts } from "../../layers/SchedulerNext.js"
-import type { FileStore } from "../../services/FileStore.js"
-import { type InputRef, readInput } from "../../services/InputFile.js"
-import { Scheduler, type SchedulerShape } from "../../services/Scheduler.js"
-import type { Workdir } from "../../services/Workdir.js"
-import { type AnyWork, type CommandWork, usageError, work } from "../Work.js"
-import type { Flags, ValuesOf } from "../Spec.js"
+} from "../domain/MonitorSchema.js"
+import { NextLayer, SchedulerLayer } from "../layers/SchedulerLayer.js"
+import { nextFacts } from "../layers/SchedulerNext.js"
+import type { FileStore } from "../services/FileStore.js"
+import { type InputRef, readInput } from "../services/InputFile.js"
+import { Scheduler, type SchedulerShape } from "../services/Scheduler.js"
+import type { Workdir } from "../services/Workdir.js"
+import { type AnyWork, type CommandWork, usageError, work } from "./Work.js"
+import type { Flags, ValuesOf } from "./Spec.js"
 import { createDueRunFlags, setOutcomeDispositionFlags, setSubscriptionStatusFlags, transitionRunFlags } from "./monitor.js"
-import type { DossierError } from "../../domain/AllErrors.js"
-import { decodeWith } from "../../domain/Decode.js"
-import { InvalidInput } from "../../domain/Errors.js"
-import { DispositionRefused } from "../../domain/MonitorErrors.js"
-import { nextWindowAt } from "../../domain/MonitorRules.js"
+import type { DossierError } from "../domain/AllErrors.js"
+import { decodeWith } from "../domain/Decode.js"
+import { InvalidInput } from "../domain/Errors.js"
+import { DispositionRefused } from "../domain/MonitorErrors.js"
+import { nextWindowAt } from "../domain/MonitorRules.js"
 
 interface Base {
   readonly workdir: string

@@ -1,5 +1,5 @@
-/** `dossier ingest <url>` and `dossier ingest --file <path> --origin <url>`, declared as data (see src/cli/Spec.ts). The handler loads its implementation lazily. */
-import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
+/** `dossier ingest <url>` and `dossier ingest --file <path> --origin <url>`, declared as data (see src/commands/Spec.ts). The handler loads its implementation lazily. */
+import { type CommandSpec, command, json, now, workdir } from "./Spec.js"
 
 export const ingestSpecs: ReadonlyArray<CommandSpec> = [
   command({

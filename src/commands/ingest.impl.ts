@@ -2,11 +2,11 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { BaseLive } from "../../layers/Base.js"
-import { SafeHttpLive } from "../../layers/SafeHttpLive.js"
-import { Ingest } from "../../services/Ingest.js"
-import { SafeHttp } from "../../services/SafeHttp.js"
-import { usageError, work } from "../Work.js"
+import { BaseLive } from "../layers/Base.js"
+import { SafeHttpLive } from "../layers/SafeHttpLive.js"
+import { Ingest } from "../services/Ingest.js"
+import { SafeHttp } from "../services/SafeHttp.js"
+import { usageError, work } from "./Work.js"
 
 export interface IngestOptions {
   readonly url: Option.Option<string>
@@ -37,7 +37,7 @@ const usageProblem = (o: IngestOptions): string | undefined => {
 /** The capture service (extraction, retention), loaded only when a capture or an import is asked for. */
 const ingestLayer = (workdir: string) =>
   Layer.unwrapEffect(
-    Effect.promise(() => import("../../layers/IngestLive.js")).pipe(
+    Effect.promise(() => import("../layers/IngestLive.js")).pipe(
       Effect.map(({ IngestLive }) => IngestLive.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(workdir)))))
     )
   )

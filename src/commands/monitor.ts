@@ -1,5 +1,5 @@
-/** `dossier monitor …` and `dossier next`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, command, type Flags, type FlagSpec, input, json, now, workdir } from "../Spec.js"
+/** `dossier monitor …` and `dossier next`, declared as data (see src/commands/Spec.ts). */
+import { type CommandSpec, command, type Flags, type FlagSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./monitor.impl.js")
 

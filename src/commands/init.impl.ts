@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { FileStoreLive } from "../../layers/FileStoreLive.js"
-import { FileStore } from "../../services/FileStore.js"
-import { Workdir } from "../../services/Workdir.js"
-import { work } from "../Work.js"
+import { FileStoreLive } from "../layers/FileStoreLive.js"
+import { FileStore } from "../services/FileStore.js"
+import { Workdir } from "../services/Workdir.js"
+import { work } from "./Work.js"
 
 export const INIT_DIRS = ["research/inputs", "research/sources", "research/results", ".dossier"] as const
 export const GITIGNORE = ".dossier/.gitignore"

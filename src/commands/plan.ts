@@ -1,5 +1,5 @@
-/** `dossier plan start|checkpoint|inspect`, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, command, input, json, now, workdir } from "../Spec.js"
+/** `dossier plan start|checkpoint|inspect`, declared as data (see src/commands/Spec.ts). */
+import { type CommandSpec, command, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./plan.impl.js")
 

@@ -1,8 +1,8 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { GateLive } from "../../layers/GateLive.js"
-import { PlanLayer } from "../../layers/PlanLayer.js"
+import { GateLive } from "../layers/GateLive.js"
+import { PlanLayer } from "../layers/PlanLayer.js"
 import {
   DEFAULT_ATTEMPTS_LOG,
   DEFAULT_MAX_ASK_ROUNDS,
@@ -10,9 +10,9 @@ import {
   Gate,
   type GateRecheckResult,
   type GateRunResult
-} from "../../services/Gate.js"
-import { relativeToWorkdir } from "../../services/InputFile.js"
-import { usageError, work } from "../Work.js"
+} from "../services/Gate.js"
+import { relativeToWorkdir } from "../services/InputFile.js"
+import { usageError, work } from "./Work.js"
 
 export interface GateOptions {
   readonly workdir: string

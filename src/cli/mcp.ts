@@ -1,5 +1,5 @@
-/** `dossier mcp`: the MCP server over stdio, declared as data (see src/cli/Spec.ts). */
-import { type CommandSpec, command, json, workdir } from "../Spec.js"
+/** `dossier mcp`: the MCP server over stdio, declared as data (see src/commands/Spec.ts). */
+import { type CommandSpec, command, json, workdir } from "../commands/Spec.js"
 
 export const mcpSpecs: ReadonlyArray<CommandSpec> = [
   command({

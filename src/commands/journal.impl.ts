@@ -2,12 +2,12 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { type AppendInput, checkStudyId } from "../../domain/Journal.js"
-import { type InspectResult, type StudyRow } from "../../domain/JournalOutput.js"
-import { JournalLayer } from "../../layers/JournalLayer.js"
-import { type InputRef, readInput } from "../../services/InputFile.js"
-import { Journal, type JournalShape } from "../../services/Journal.js"
-import { work } from "../Work.js"
+import { type AppendInput, checkStudyId } from "../domain/Journal.js"
+import { type InspectResult, type StudyRow } from "../domain/JournalOutput.js"
+import { JournalLayer } from "../layers/JournalLayer.js"
+import { type InputRef, readInput } from "../services/InputFile.js"
+import { Journal, type JournalShape } from "../services/Journal.js"
+import { work } from "./Work.js"
 
 interface Common {
   readonly workdir: string

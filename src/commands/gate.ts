@@ -1,5 +1,5 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { type CommandSpec, command, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, json, now, workdir } from "./Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
   command({

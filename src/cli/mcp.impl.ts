@@ -7,18 +7,18 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { UsageError } from "../../domain/CliErrors.js"
-import { reraiseSignals } from "../../layers/RunStops.js"
-import { serve } from "../../mcp/Server.js"
-import { toolAreas } from "../../mcp/Tools.js"
-import { allSpecs } from "../Specs.js"
-import { VERSION } from "../Usage.js"
-import { work } from "../Work.js"
+import { commandSpecs } from "../commands/Specs.js"
+import { work } from "../commands/Work.js"
+import { UsageError } from "../domain/CliErrors.js"
+import { reraiseSignals } from "../layers/RunStops.js"
+import { serve } from "../mcp/Server.js"
+import { toolAreas } from "../mcp/Tools.js"
+import { VERSION } from "./Usage.js"
 
 export const mcp = (o: { readonly workdir: string; readonly readOnly: boolean; readonly tools: Option.Option<string> }) => {
   // A signal that interrupts a confined run ends the server too, once the run is recorded.
   reraiseSignals(true)
-  const known = toolAreas(allSpecs)
+  const known = toolAreas(commandSpecs)
   const areas = Option.map(o.tools, (t) => t.split(",").map((a) => a.trim()).filter((a) => a !== ""))
   const unknown = Option.match(areas, { onNone: () => [], onSome: (a) => a.filter((x) => !known.includes(x)) })
   const effect = unknown.length > 0 || Option.exists(areas, (a) => a.length === 0)

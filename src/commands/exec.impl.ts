@@ -1,10 +1,10 @@
 /** Handlers of `dossier exec` and `dossier exec show`. */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ExecutionRecord } from "../../domain/Execution.js"
-import { ExecLayer } from "../../layers/ExecLayer.js"
-import { Exec } from "../../services/Exec.js"
-import { usageError, work } from "../Work.js"
+import type { ExecutionRecord } from "../domain/Execution.js"
+import { ExecLayer } from "../layers/ExecLayer.js"
+import { Exec } from "../services/Exec.js"
+import { usageError, work } from "./Work.js"
 
 const humanRecord = (r: ExecutionRecord) =>
   [

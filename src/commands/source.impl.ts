@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
-import { PlanLayer } from "../../layers/PlanLayer.js"
-import { SourcesLive } from "../../layers/SourcesLive.js"
-import { Sources } from "../../services/Sources.js"
-import { work } from "../Work.js"
+import { PlanLayer } from "../layers/PlanLayer.js"
+import { SourcesLive } from "../layers/SourcesLive.js"
+import { Sources } from "../services/Sources.js"
+import { work } from "./Work.js"
 
 export const follow = (o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }) => {
   const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, o.path))

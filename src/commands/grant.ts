@@ -1,8 +1,8 @@
 /**
- * `dossier grant create|show|list|revoke|narrow`, declared as data (see src/cli/Spec.ts) for the
- * start-up fast path. Light: imports only ../Spec.js.
+ * `dossier grant create|show|list|revoke|narrow`, declared as data (see src/commands/Spec.ts) for the
+ * start-up fast path. Light: imports only ./Spec.js.
  */
-import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "../Spec.js"
+import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./grant.impl.js")
 

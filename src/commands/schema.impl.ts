@@ -2,10 +2,10 @@ import * as Effect from "effect/Effect"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { InvalidInput } from "../../domain/Errors.js"
+import { InvalidInput } from "../domain/Errors.js"
 import * as Layer from "effect/Layer"
-import { work } from "../Work.js"
-import { allSchemas } from "../schemas/index.js"
+import { work } from "./Work.js"
+import { allSchemas } from "./schemas/index.js"
 
 /** Put the top-level definition in place of a top-level `$ref`, so readers see the object directly. */
 const inlineTopRef = (root: JSONSchema.JsonSchema7Root): Record<string, unknown> => {
