@@ -77,7 +77,7 @@ export default [
       "@typescript-eslint/no-wrapper-object-types": "off",
       // `typeof import("./X.js")` stays allowed: it types a module that is loaded lazily (start-up
       // time, src/cli/Bundles.ts), which an `import type` at the top would not express.
-      "@typescript-eslint/consistent-type-imports": ["warn", { disallowTypeAnnotations: false }],
+      "@typescript-eslint/consistent-type-imports": ["warn", { disallowTypeAnnotations: false, fixStyle: "inline-type-imports" }],
       // The house matches control characters on purpose: ANSI escapes stripped from help text,
       // the ASCII check of the bundles, NUL and C0 characters in extracted text.
       "no-control-regex": "off",
