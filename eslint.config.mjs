@@ -77,7 +77,10 @@ export default [
       "@typescript-eslint/no-wrapper-object-types": "off",
       // `typeof import("./X.js")` stays allowed: it types a module that is loaded lazily (start-up
       // time, src/cli/Bundles.ts), which an `import type` at the top would not express.
-      "@typescript-eslint/consistent-type-imports": ["warn", { disallowTypeAnnotations: false, fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/consistent-type-imports": ["warn", {
+        disallowTypeAnnotations: false,
+        fixStyle: "inline-type-imports"
+      }],
       // The house matches control characters on purpose: ANSI escapes stripped from help text,
       // the ASCII check of the bundles, NUL and C0 characters in extracted text.
       "no-control-regex": "off",
@@ -113,7 +116,9 @@ export default [
     // The library's sources import effect's modules by path (start-up time, STYLE.md), never the barrel.
     files: ["src/**/*.ts"],
     rules: {
-      "@effect/no-import-from-barrel-package": ["error", { packageNames: ["effect", "@effect/platform", "@effect/sql"] }]
+      "@effect/no-import-from-barrel-package": ["error", {
+        packageNames: ["effect", "@effect/platform", "@effect/sql"]
+      }]
     }
   }
 ]

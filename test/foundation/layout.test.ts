@@ -73,14 +73,18 @@ for (const i of between) {
   set.add(folderOf(i.to))
   folderEdges.set(folderOf(i.from), set)
 }
-const from = (a: string, b: string) => between.filter((i) => folderOf(i.from) === a && folderOf(i.to) === b).map((i) => `${i.from} -> ${i.to}`)
+const from = (a: string, b: string) =>
+  between.filter((i) => folderOf(i.from) === a && folderOf(i.to) === b).map((i) => `${i.from} -> ${i.to}`)
 
 describe("the layout of src/", () => {
   it("reads the imports it checks", () => {
     // Guards the reader itself: the table is imported by both faces, and the faces read domain types.
     expect(from("mcp", "commands").length).toBeGreaterThan(0)
     expect(from("cli", "commands").length).toBeGreaterThan(0)
-    expect(imports.some((i) => i.from === "src/commands/plan.ts" && i.to === "src/commands/plan.impl.ts"), "a dynamic import").toBe(true)
+    expect(
+      imports.some((i) => i.from === "src/commands/plan.ts" && i.to === "src/commands/plan.impl.ts"),
+      "a dynamic import"
+    ).toBe(true)
   })
 
   it("finds a loop when there is one", () => {
@@ -90,7 +94,12 @@ describe("the layout of src/", () => {
       return m
     }
     expect(findLoop(g([["cli", "commands"], ["mcp", "commands"], ["commands", "domain"]]))).toBeUndefined()
-    expect(findLoop(g([["cli", "mcp"], ["mcp", "commands"], ["commands", "cli"]]))).toEqual(["cli", "mcp", "commands", "cli"])
+    expect(findLoop(g([["cli", "mcp"], ["mcp", "commands"], ["commands", "cli"]]))).toEqual([
+      "cli",
+      "mcp",
+      "commands",
+      "cli"
+    ])
   })
 
   it("no loop between the folders of src/", () => {
@@ -107,7 +116,12 @@ describe("the layout of src/", () => {
 
   it("the CLI reaches the MCP face only through `dossier mcp`'s implementation", () => {
     // src/cli/mcp.impl.ts starts the server; src/cli/mcp.ts loads it lazily, as every command its implementation.
-    expect(between.filter((i) => folderOf(i.from) === "cli" && folderOf(i.to) === "mcp").every((i) => i.from === "src/cli/mcp.impl.ts"), from("cli", "mcp").join("\n"))
+    expect(
+      between.filter((i) => folderOf(i.from) === "cli" && folderOf(i.to) === "mcp").every((i) =>
+        i.from === "src/cli/mcp.impl.ts"
+      ),
+      from("cli", "mcp").join("\n")
+    )
       .toBe(true)
   })
 

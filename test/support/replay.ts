@@ -50,8 +50,8 @@ export const GRANT_RECORD = /^\.dossier\/grants\/[^/]+\.json$/
 /** A grant's directory identities, and the digest and signature over them (grant records, answers). */
 const maskGrant = (text: string): string =>
   text
-    .replace(/("(?:device|inode)":\s*)"\d+"/g, '$1"…"')
-    .replace(/("(?:digest|mac)":\s*)"[0-9a-f]{64}"/g, '$1"…"')
+    .replace(/("(?:device|inode)":\s*)"\d+"/g, "$1\"…\"")
+    .replace(/("(?:digest|mac)":\s*)"[0-9a-f]{64}"/g, "$1\"…\"")
 
 /**
  * A file's text (or the answers' JSON, `rel` undefined) with the values that depend on the file
@@ -61,9 +61,9 @@ export const masked = (text: string, rel?: string): string => {
   if (rel === undefined || GRANT_RECORD.test(rel)) return maskGrant(text)
   if (/^\.dossier\/journal\/[^/]+\.append-index\.json$/.test(rel)) {
     // device:inode:mode:links:size:mtime:ctime
-    return text.replace(/("fingerprint":")\d+:\d+:\d+:(\d+):(\d+):[\d.]+:[\d.]+"/g, '$1…:…:…:$2:$3:…:…"')
+    return text.replace(/("fingerprint":")\d+:\d+:\d+:(\d+):(\d+):[\d.]+:[\d.]+"/g, "$1…:…:…:$2:$3:…:…\"")
   }
-  if (rel === ".dossier/monitor/scan.index") return text.replace(/("stamp":")[^"]*"/, '$1…"')
+  if (rel === ".dossier/monitor/scan.index") return text.replace(/("stamp":")[^"]*"/, "$1…\"")
   return text
 }
 
@@ -126,7 +126,16 @@ export const STEPS: ReadonlyArray<Step> = [
       nextAction: "capture two papers"
     })
   })),
-  step("plan checkpoint", ["plan", "checkpoint", "--input", "research/inputs/progress.json", "--expected", "1", "--now", T_CHECKPOINT], () => ({
+  step("plan checkpoint", [
+    "plan",
+    "checkpoint",
+    "--input",
+    "research/inputs/progress.json",
+    "--expected",
+    "1",
+    "--now",
+    T_CHECKPOINT
+  ], () => ({
     "research/sources/notes.txt": "Block sparsity keeps accuracy within one point on long documents.\n",
     "research/results/scores.csv": "method,score\nblock-sparse,0.91\n",
     "research/inputs/progress.json": json({
@@ -136,22 +145,38 @@ export const STEPS: ReadonlyArray<Step> = [
       nextAction: "compare with dense attention"
     })
   })),
-  step("journal append", ["journal", "append", "--study", "attention", "--input", "research/inputs/events.json"], () => ({
-    "research/inputs/events.json": json([
-      { id: "c1", type: "candidate_created", candidate: { id: "block-sparse", title: "Block-sparse attention" } },
-      { id: "a1", type: "artifact_linked", candidateId: "block-sparse", artifact: { path: "research/results/scores.csv" } },
-      {
-        id: "e1",
-        type: "evaluation_recorded",
-        candidateId: "block-sparse",
-        evaluation: { evaluatorVersion: "v1", metrics: { score: 0.91 }, decision: "accept" }
-      }
-    ])
-  })),
+  step(
+    "journal append",
+    ["journal", "append", "--study", "attention", "--input", "research/inputs/events.json"],
+    () => ({
+      "research/inputs/events.json": json([
+        { id: "c1", type: "candidate_created", candidate: { id: "block-sparse", title: "Block-sparse attention" } },
+        {
+          id: "a1",
+          type: "artifact_linked",
+          candidateId: "block-sparse",
+          artifact: { path: "research/results/scores.csv" }
+        },
+        {
+          id: "e1",
+          type: "evaluation_recorded",
+          candidateId: "block-sparse",
+          evaluation: { evaluatorVersion: "v1", metrics: { score: 0.91 }, decision: "accept" }
+        }
+      ])
+    })
+  ),
   step("gate (quick start: not active)", ["gate", "--state", "research/inputs/state.json", "--now", T_GATE], () => ({
     "research/inputs/state.json": json({ item: "ISSUE-1", status: "waiting", waitingFor: "user" })
   })),
-  step("monitor create-subscription", ["monitor", "create-subscription", "--input", "research/inputs/subscription.json", "--now", T_SUBSCRIBE], () => ({
+  step("monitor create-subscription", [
+    "monitor",
+    "create-subscription",
+    "--input",
+    "research/inputs/subscription.json",
+    "--now",
+    T_SUBSCRIBE
+  ], () => ({
     "research/inputs/subscription.json": json({
       id: "sparse-attention",
       kind: "literature",
@@ -164,18 +189,69 @@ export const STEPS: ReadonlyArray<Step> = [
   step("monitor create-due-run", ["monitor", "create-due-run", "--subscription", "sparse-attention", "--now", T_RUN]),
 
   // One of each other writing command.
-  step("plan checkpoint (second)", ["plan", "checkpoint", "--input", "research/inputs/progress-2.json", "--expected", "2", "--now", T_CHECKPOINT], () => ({
-    "research/inputs/progress-2.json": json({ completedSteps: [{ summary: "an unnamed step" }], unresolved: [{ id: "u1", text: "dense baseline?" }], status: "blocked" })
+  step("plan checkpoint (second)", [
+    "plan",
+    "checkpoint",
+    "--input",
+    "research/inputs/progress-2.json",
+    "--expected",
+    "2",
+    "--now",
+    T_CHECKPOINT
+  ], () => ({
+    "research/inputs/progress-2.json": json({
+      completedSteps: [{ summary: "an unnamed step" }],
+      unresolved: [{ id: "u1", text: "dense baseline?" }],
+      status: "blocked"
+    })
   })),
-  step("ingest --file", ["ingest", "--file", "research/inputs/page.html", "--origin", "https://example.org/block-sparse", "--now", T_CHECKPOINT], () => ({
+  step("ingest --file", [
+    "ingest",
+    "--file",
+    "research/inputs/page.html",
+    "--origin",
+    "https://example.org/block-sparse",
+    "--now",
+    T_CHECKPOINT
+  ], () => ({
     "research/inputs/page.html": PAGE
   })),
-  step("source follow", (a) => ["source", "follow", "--path", a["ingest --file"].source.path, "--quote", "Block sparsity keeps accuracy within one point"]),
-  step("journal append (retry)", ["journal", "append", "--study", "attention", "--input", "research/inputs/events.json"]),
-  step("journal append (selection)", ["journal", "append", "--study", "attention", "--input", "research/inputs/select.json"], () => ({
+  step(
+    "source follow",
+    (
+      a
+    ) => [
+      "source",
+      "follow",
+      "--path",
+      a["ingest --file"].source.path,
+      "--quote",
+      "Block sparsity keeps accuracy within one point"
+    ]
+  ),
+  step("journal append (retry)", [
+    "journal",
+    "append",
+    "--study",
+    "attention",
+    "--input",
+    "research/inputs/events.json"
+  ]),
+  step("journal append (selection)", [
+    "journal",
+    "append",
+    "--study",
+    "attention",
+    "--input",
+    "research/inputs/select.json"
+  ], () => ({
     "research/inputs/select.json": json([
       { id: "s1", type: "candidate_selected", candidateId: "block-sparse", reason: "best score" },
-      { id: "k1", type: "checkpoint_saved", checkpoint: { summary: "selected", nextAction: "write up", reviewed: true } }
+      {
+        id: "k1",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "selected", nextAction: "write up", reviewed: true }
+      }
     ])
   })),
   step("journal rebuild", ["journal", "rebuild", "--study", "attention"]),
@@ -190,7 +266,11 @@ export const STEPS: ReadonlyArray<Step> = [
       version: 1,
       study: "legacy",
       protocolVersion: "proto-3",
-      candidates: [{ id: "old-a", status: "accepted", resultPaths: ["research/results/scores.csv"] }, { id: "old-b", status: "rejected", resultPaths: [] }],
+      candidates: [{ id: "old-a", status: "accepted", resultPaths: ["research/results/scores.csv"] }, {
+        id: "old-b",
+        status: "rejected",
+        resultPaths: []
+      }],
       completed: ["old-a"],
       selected: null
     })
@@ -218,32 +298,78 @@ export const STEPS: ReadonlyArray<Step> = [
       }]
     })
   })),
-  step("monitor update-subscription", ["monitor", "update-subscription", "--input", "research/inputs/update.json", "--now", T_SUBSCRIBE], () => ({
-    "research/inputs/update.json": json({ subscriptionId: "sparse-attention", expectedRevision: 2, changes: { budget: { maxSources: 5, maxMinutes: 10 } } })
+  step("monitor update-subscription", [
+    "monitor",
+    "update-subscription",
+    "--input",
+    "research/inputs/update.json",
+    "--now",
+    T_SUBSCRIBE
+  ], () => ({
+    "research/inputs/update.json": json({
+      subscriptionId: "sparse-attention",
+      expectedRevision: 2,
+      changes: { budget: { maxSources: 5, maxMinutes: 10 } }
+    })
   })),
-  step("monitor transition-run", (a) => ["monitor", "transition-run", "--run", runOf(a).id, "--expected", "1", "--to", "running", "--now", T_RUN]),
-  step("monitor finish-run", ["monitor", "finish-run", "--input", "research/inputs/finish.json", "--now", T_FINISH], (a) => {
-    const run = runOf(a)
-    const stage = `# literature stage\nmonitor_binding: run_id=${run.id} task_digest=${run.receiptDigest}\n\nfindings\n`
-    return {
-      "research/sources/paper.txt": SOURCE_TEXT,
-      [`research/results/${run.id}.md`]: stage,
-      "research/inputs/finish.json": json({
-        runId: run.id,
-        expectedRevision: 2,
-        binding: { runId: run.id, taskDigest: run.receiptDigest },
-        stage: { path: `research/results/${run.id}.md`, sha256: sha(stage) },
-        outcomes: [{
-          id: "o1",
-          label: "new",
-          reason: "a new paper on block sparsity",
-          citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }]
-        }]
-      })
+  step(
+    "monitor transition-run",
+    (a) => ["monitor", "transition-run", "--run", runOf(a).id, "--expected", "1", "--to", "running", "--now", T_RUN]
+  ),
+  step(
+    "monitor finish-run",
+    ["monitor", "finish-run", "--input", "research/inputs/finish.json", "--now", T_FINISH],
+    (a) => {
+      const run = runOf(a)
+      const stage =
+        `# literature stage\nmonitor_binding: run_id=${run.id} task_digest=${run.receiptDigest}\n\nfindings\n`
+      return {
+        "research/sources/paper.txt": SOURCE_TEXT,
+        [`research/results/${run.id}.md`]: stage,
+        "research/inputs/finish.json": json({
+          runId: run.id,
+          expectedRevision: 2,
+          binding: { runId: run.id, taskDigest: run.receiptDigest },
+          stage: { path: `research/results/${run.id}.md`, sha256: sha(stage) },
+          outcomes: [{
+            id: "o1",
+            label: "new",
+            reason: "a new paper on block sparsity",
+            citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }]
+          }]
+        })
+      }
     }
-  }),
-  step("monitor set-outcome-disposition", (a) => ["monitor", "set-outcome-disposition", "--run", runOf(a).id, "--outcome", "o1", "--disposition", "acknowledged", "--now", T_FINISH]),
-  step("monitor set-subscription-status", ["monitor", "set-subscription-status", "--subscription", "sparse-attention", "--expected", "4", "--status", "paused", "--now", T_FINISH]),
+  ),
+  step(
+    "monitor set-outcome-disposition",
+    (
+      a
+    ) => [
+      "monitor",
+      "set-outcome-disposition",
+      "--run",
+      runOf(a).id,
+      "--outcome",
+      "o1",
+      "--disposition",
+      "acknowledged",
+      "--now",
+      T_FINISH
+    ]
+  ),
+  step("monitor set-subscription-status", [
+    "monitor",
+    "set-subscription-status",
+    "--subscription",
+    "sparse-attention",
+    "--expected",
+    "4",
+    "--status",
+    "paused",
+    "--now",
+    T_FINISH
+  ]),
   step("grant create", ["grant", "create", "--input", "research/inputs/grant.json", "--now", T_GRANT], () => ({
     "research/exp/data/train.csv": "a,b\n1,2\n",
     "research/exp/data/holdout/labels.csv": "HOLDOUT\n",
@@ -270,9 +396,13 @@ export const STEPS: ReadonlyArray<Step> = [
       deadline: "2029-01-01T00:00:00Z"
     })
   })),
-  step("grant narrow", ["grant", "narrow", "--grant", "g1", "--input", "research/inputs/narrow.json", "--now", T_GRANT], () => ({
-    "research/inputs/narrow.json": json({ budget: { runs: 10 } })
-  })),
+  step(
+    "grant narrow",
+    ["grant", "narrow", "--grant", "g1", "--input", "research/inputs/narrow.json", "--now", T_GRANT],
+    () => ({
+      "research/inputs/narrow.json": json({ budget: { runs: 10 } })
+    })
+  ),
   step("grant revoke", ["grant", "revoke", "--grant", "g2", "--reason", "no longer needed", "--now", T_GRANT]),
 
   // Readers last: whatever they keep (the monitor's scan index) must be the same bytes too.
@@ -294,13 +424,22 @@ export const replay = (dir: string): Replayed => {
   const config = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-replay-config-"))
   fs.mkdirSync(path.join(config, "dossier"), { mode: 0o700 })
   fs.writeFileSync(path.join(config, "dossier", "evidence.key"), KEY, { mode: 0o600 })
-  const env: Record<string, string> = { PATH: process.env["PATH"] ?? "", TZ: "UTC", XDG_CONFIG_HOME: config, HOME: config }
+  const env: Record<string, string> = {
+    PATH: process.env["PATH"] ?? "",
+    TZ: "UTC",
+    XDG_CONFIG_HOME: config,
+    HOME: config
+  }
   const answers: Answers = {}
   const out: Array<{ step: string; code: number | null; answer: unknown }> = []
   try {
     for (const s of STEPS) {
       for (const [rel, content] of Object.entries(s.before?.(answers) ?? {})) put(dir, rel, content)
-      const r = spawnSync(process.execPath, [CLI, ...s.argv(answers), "--workdir", dir, "--json"], { cwd: dir, env, encoding: "utf8" })
+      const r = spawnSync(process.execPath, [CLI, ...s.argv(answers), "--workdir", dir, "--json"], {
+        cwd: dir,
+        env,
+        encoding: "utf8"
+      })
       if (r.status !== 0) throw new Error(`replay step '${s.name}' exited ${r.status}: ${r.stdout}${r.stderr}`)
       answers[s.name] = JSON.parse(r.stdout)
       out.push({ step: s.name, code: r.status, answer: answers[s.name] })
