@@ -11,7 +11,7 @@ import { GateLive } from "./GateLive.js"
 import { GrantsLive } from "./GrantsLive.js"
 import { IngestLive } from "./IngestLive.js"
 import { JournalLive } from "./JournalLive.js"
-import { PlanLive } from "./PlanLive.js"
+import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 import { SchedulerLive } from "./SchedulerLive.js"
@@ -20,7 +20,7 @@ import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
   Layer.mergeAll(GateLive, IngestLive, SourcesLive, ExecLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
+    Layer.provideMerge(Layer.mergeAll(PlanFolder, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )
