@@ -5,6 +5,7 @@
  * `DossierHarness` is the model-based harness every layer of dossier's services must pass
  * (docs/testing.md).
  */
+export * as CaptureStoreConformance from "./testing/CaptureStoreConformance.js"
 export * as DossierHarness from "./testing/DossierHarness.js"
 export * as FileStoreConformance from "./testing/FileStoreConformance.js"
 export * as PlanStoreConformance from "./testing/PlanStoreConformance.js"
