@@ -22,7 +22,7 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { BaseLive } from "../src/layers/Base.js"
-import { IngestLive } from "../src/layers/IngestLive.js"
+import { IngestFolder } from "../src/layers/folder/IngestFolder.js"
 import { policyAllowing, SafeHttpTest, tableResolver } from "../src/layers/SafeHttpTest.js"
 import { sha256Hex } from "../src/domain/Canonical.js"
 import { FileStore } from "../src/services/FileStore.js"
@@ -95,7 +95,7 @@ export const benchIngest = async (): Promise<void> => {
     // under another path), so that each writes both files instead of finding them retained.
     const workdir = path.join(scratch, "work")
     fs.mkdirSync(workdir)
-    const runtime = ManagedRuntime.make(IngestLive.pipe(Layer.provide(Layer.merge(http_, BaseLive(workdir)))))
+    const runtime = ManagedRuntime.make(IngestFolder.pipe(Layer.provide(Layer.merge(http_, BaseLive(workdir)))))
     const ingestOnce = async () => {
       const r = await runtime.runPromise(Effect.flatMap(Ingest, (i) => i.capture(`${url}-${n++}`)))
       if (r.reused) throw new Error("a capture found its files already retained")

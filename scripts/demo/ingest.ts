@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { BaseLive } from "../../src/layers/Base.js"
-import { IngestLive } from "../../src/layers/IngestLive.js"
+import { IngestFolder } from "../../src/layers/folder/IngestFolder.js"
 import { policyAllowing, SafeHttpTest, tableResolver } from "../../src/layers/SafeHttpTest.js"
 import { Ingest } from "../../src/services/Ingest.js"
 import { dossier, say, write } from "./support.js"
@@ -57,7 +57,7 @@ export const demoIngest = async (dir: string): Promise<void> => {
     say(`So this demo captures its own embedded page, served on 127.0.0.1:${port}, in process through the`)
     say("library with the test layer (the same SafeHttp code; its resolver maps river.test to 127.0.0.1 and")
     say("its policy admits exactly that address). Nothing leaves this machine.")
-    const layer = IngestLive.pipe(
+    const layer = IngestFolder.pipe(
       Layer.provide(
         Layer.merge(
           SafeHttpTest({ resolve: tableResolver({ "river.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) }),

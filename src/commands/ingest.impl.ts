@@ -37,8 +37,8 @@ const usageProblem = (o: IngestOptions): string | undefined => {
 /** The capture service (extraction, retention), loaded only when a capture or an import is asked for. */
 const ingestLayer = (workdir: string) =>
   Layer.unwrapEffect(
-    Effect.promise(() => import("../layers/IngestLive.js")).pipe(
-      Effect.map(({ IngestLive }) => IngestLive.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(workdir)))))
+    Effect.promise(() => import("../layers/folder/IngestFolder.js")).pipe(
+      Effect.map(({ IngestFolder }) => IngestFolder.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(workdir)))))
     )
   )
 

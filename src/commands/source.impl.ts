@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
+import { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
 import { PlanLayer } from "../layers/PlanLayer.js"
 import { SourcesLive } from "../layers/SourcesLive.js"
 import { Sources } from "../services/Sources.js"
@@ -11,7 +12,7 @@ export const follow = (o: { readonly workdir: string; readonly quote: string; re
   const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, o.path))
   return work({
     effect,
-    layer: SourcesLive.pipe(Layer.provideMerge(PlanLayer(o.workdir))),
+    layer: SourcesLive.pipe(Layer.provide(CaptureStoreFolder), Layer.provideMerge(PlanLayer(o.workdir))),
     human: (r) =>
       r.matches.length === 0
         ? "no match: the excerpt is not in any retained source (check it, or give --path)"

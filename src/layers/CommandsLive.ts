@@ -9,9 +9,10 @@ import { BaseLive } from "./Base.js"
 import { ExecLive } from "./ExecLive.js"
 import { GateLive } from "./GateLive.js"
 import { GrantsLive } from "./GrantsLive.js"
-import { IngestLive } from "./IngestLive.js"
+import { IngestFolder } from "./folder/IngestFolder.js"
 import { JournalLive } from "./JournalLive.js"
-import { PlanLive } from "./PlanLive.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 import { SchedulerLive } from "./SchedulerLive.js"
@@ -19,8 +20,8 @@ import { SourcesLive } from "./SourcesLive.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
-  Layer.mergeAll(GateLive, IngestLive, SourcesLive, ExecLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
+  Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanFolder, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )

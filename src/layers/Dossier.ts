@@ -11,6 +11,8 @@ import type { Ingest } from "../services/Ingest.js"
 import type { Journal } from "../services/Journal.js"
 import type { Lock } from "../services/Lock.js"
 import type { Plan } from "../services/Plan.js"
+import type { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
+import type { PlanStore } from "../services/ports/PlanStore.js"
 import type { SafeHttp } from "../services/SafeHttp.js"
 import type { Scheduler } from "../services/Scheduler.js"
 import { Workdir } from "../services/Workdir.js"
@@ -18,6 +20,10 @@ import { BaseLive, BaseMemory } from "./Base.js"
 import { GateLive } from "./GateLive.js"
 import { IngestLive } from "./IngestLive.js"
 import { JournalLive } from "./JournalLive.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
+import { WarcWriterLive } from "./folder/WarcWriter.js"
+import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
 import { PlanLive } from "./PlanLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 import { SchedulerLive } from "./SchedulerLive.js"
@@ -25,7 +31,15 @@ import { SchedulerLive } from "./SchedulerLive.js"
 /** The services `DossierMemory` provides (`DossierLive` adds `Workdir`). */
 export type Dossier = Plan | Journal | Gate | Scheduler | Ingest | SafeHttp | FileStore | Lock
 
-const services = Layer.mergeAll(GateLive, IngestLive).pipe(Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive)))
+/** Every service over the given storage ports (whatever they need besides is left to provide). */
+const servicesOver = <R>(ports: Layer.Layer<PlanStore | CaptureStore | WarcWriter, never, R>) =>
+  Layer.mergeAll(GateLive, IngestLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive)),
+    Layer.provide(ports)
+  )
+
+/** The folder's adapters of the storage ports (over the FileStore given). */
+const services = servicesOver(Layer.mergeAll(PlanStoreFolder, CaptureStoreFolder, WarcWriterLive))
 
 /**
  * Every service over the given store and lock and the given network layer. `ingest --file`
@@ -43,8 +57,15 @@ export const DossierLive = (dir: string): Layer.Layer<Dossier | Workdir, Workdir
   services.pipe(Layer.provideMerge(SafeHttpLive), Layer.provideMerge(BaseLive(dir)))
 
 /**
- * Every service over one in-memory tree, built afresh each time the layer is provided. Fetches
- * still go through `SafeHttpLive` (the network); use `dossierOver(BaseMemory, SafeHttpTest(…))`
- * to keep them on a test server.
+ * Every service over the memory adapters of the storage ports (the plan record in memory) and
+ * one in-memory tree, built afresh each time the layer is provided. The capture log stays in the
+ * tree (the folder's CaptureStore over it): the gate reads it there to tell fetched bytes from
+ * imported ones. Fetches still go through
+ * `SafeHttpLive` (the network); use `dossierOver(BaseMemory, SafeHttpTest(…))` to keep them on a
+ * test server (the folder's adapters over the in-memory tree).
  */
-export const DossierMemory: Layer.Layer<Dossier> = dossierOver(BaseMemory)
+export const DossierMemory: Layer.Layer<Dossier> = servicesOver(Layer.mergeAll(PlanStoreMemory, CaptureStoreFolder, WarcWriterLive)).pipe(
+  Layer.provideMerge(SafeHttpLive),
+  Layer.provideMerge(BaseMemory),
+  Layer.provide(Workdir.fixed("/dossier-memory"))
+)

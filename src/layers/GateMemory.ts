@@ -3,10 +3,10 @@ import * as Layer from "effect/Layer"
 import { FileStoreMemory } from "./FileStoreMemory.js"
 import { GateLive } from "./GateLive.js"
 import { LockMemory } from "./LockMemory.js"
-import { PlanLive } from "./PlanLive.js"
+import { PlanFolder } from "./folder/PlanStoreFolder.js"
 
 export const GateMemory = GateLive.pipe(
-  Layer.provideMerge(PlanLive),
+  Layer.provideMerge(PlanFolder),
   Layer.provideMerge(FileStoreMemory),
   Layer.provideMerge(LockMemory)
 )

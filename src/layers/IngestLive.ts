@@ -1,25 +1,21 @@
 /**
- * Ingest on top of SafeHttp, FileStore and Lock. The fetch happens outside the lock; the
- * retention (every file, then one append to `.dossier/captures.jsonl`) happens inside it.
- * Every target (each retained file and the capture log) is checked before any is written, so an
- * edited retained file or an unsafe log refuses the whole capture and nothing is written.
+ * Ingest over the CaptureStore port, SafeHttp and Lock. The fetch happens outside the lock; the
+ * retention (every file, then the capture records) happens inside it, as one `CaptureStore.record`:
+ * every target is checked before any is written, so an edited retained file or an unwritable log
+ * refuses the whole capture and nothing is stored.
  *
  * A fetch retains three files: the original bytes, the readable copy and a WARC/1.1 record of
- * every hop (src/domain/Warc.ts). An import (`ingest --file`) retains the first two from a file
+ * every hop (made by `WarcWriter`). An import (`ingest --file`) retains the first two from a file
  * of the work folder, recorded `via: "file"`: the agent supplied those bytes, not the fetcher.
+ * Nothing here names a file of the store: the folder's are src/layers/folder/CaptureStoreFolder.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import { randomUUID } from "node:crypto"
-import { constants, gzip } from "node:zlib"
 import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
-import { InputTooLarge, UnsafePath } from "../domain/Errors.js"
+import { InputTooLarge } from "../domain/Errors.js"
 import {
-  CAPTURES_LOG,
-  captureLine,
   type CaptureRecord,
   type CaptureVia,
   checkOrigin,
@@ -31,50 +27,23 @@ import {
   warcPath
 } from "../domain/IngestContent.js"
 import type { ContentKind } from "../domain/Readable.js"
-import { warcRecords } from "../domain/Warc.js"
-import { FileStore } from "../services/FileStore.js"
 import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.js"
 import { relativeToWorkdir } from "../services/InputFile.js"
 import { Lock } from "../services/Lock.js"
+import { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
 import { SafeHttp } from "../services/SafeHttp.js"
-import { writeRetainedManyOf } from "./FileStoreFallbacks.js"
 import { dateOr } from "./Now.js"
 import { Workdir } from "../services/Workdir.js"
 
-/** A file to retain: where, its digest, its bytes, and how its captures.jsonl record reads. */
+/** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
   readonly data: Uint8Array
   readonly kind: CaptureRecord["kind"]
 }
 
-const SOFTWARE = "dossier/0.1 (research capture)"
-
 /** SHA-256 on libuv's thread pool (WebCrypto), so two large digests run side by side off the main thread. */
 const digestOffThread = (bytes: Uint8Array): Effect.Effect<Buffer> =>
   Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", bytes)).pipe(Effect.map((d) => Buffer.from(d)))
-
-/** At least the size of a gzip member of `n` bytes, stored blocks included (zlib's deflateBound, plus the gzip header and trailer). */
-const gzipBound = (n: number): number => Math.max(64, n + (n >>> 12) + (n >>> 14) + (n >>> 25) + 64)
-
-/**
- * Gzip each record as its own member on libuv's thread pool, started before the extraction so the
- * compression runs beside it (the main thread is busy extracting meanwhile). The fastest level:
- * the record is an archive of text, and level 6 costs about three times as much for ~25% less.
- * The output chunk is as large as the record could compress to: with zlib's default 16 KiB, each
- * chunk is one trip to the pool and back to the main thread, so only the first chunk was
- * compressed during the extraction and the rest (a hundred trips for a 2 MiB page) after it; one
- * chunk is one trip, made beside the extraction.
- */
-const gzipMembers = (records: ReadonlyArray<Buffer>): Promise<Buffer> =>
-  Promise.all(
-    records.map((r) =>
-      new Promise<Buffer>((resolve, reject) =>
-        gzip(r, { level: constants.Z_BEST_SPEED, chunkSize: gzipBound(r.byteLength) }, (e, out) => (e === null ? resolve(out) : reject(e)))
-      )
-    )
-  ).then(
-    (members) => Buffer.concat(members)
-  )
 
 /** The readable-copy extractor (and with it the HTML parser) is loaded at the first capture. */
 let readableModule: Promise<typeof import("../domain/Readable.js")> | undefined
@@ -82,22 +51,10 @@ const loadReadable = Effect.promise(() => (readableModule ??= import("../domain/
 
 export const makeIngest = Effect.gen(function*() {
   const http = yield* SafeHttp
-  const fs = yield* FileStore
+  const store = yield* CaptureStore
+  const warcWriter = yield* WarcWriter
   const lock = yield* Lock
   const workdir = yield* Workdir
-
-  /** Refuse a capture log that could not be appended to (a symlink, hard link or non-regular file), before anything is written. */
-  const expectAppendable = (path: string) =>
-    Effect.flatMap(fs.stat(path), (st) =>
-      Option.isNone(st)
-        ? Effect.void
-        : st.value.kind === "symlink"
-        ? Effect.fail(new UnsafePath({ path, reason: "symlink" }))
-        : st.value.kind !== "file"
-        ? Effect.fail(new UnsafePath({ path, reason: "not-regular-file" }))
-        : st.value.nlink > 1
-        ? Effect.fail(new UnsafePath({ path, reason: "hard-link" }))
-        : Effect.void)
 
   /** The original and its readable copy, named from the page's URL and their own digests. */
   const pageFiles = (body: Uint8Array, text: string, kind: ContentKind, pageUrl: string, originalSha = sha256Hex(body)) => Effect.map(loadReadable, ({ readableCopyBytes }) => {
@@ -108,25 +65,20 @@ export const makeIngest = Effect.gen(function*() {
     return { original, source }
   })
 
-  /** The store's batch of write-once files, or the same made of its required methods. */
-  const writeRetainedMany = fs.writeRetainedMany ?? writeRetainedManyOf(fs)
-
   /**
-   * Under the lock: check the capture log, then write the files as one write-once batch (every
-   * target checked before any is written; all durable when it returns), then log them in one
-   * append. Answers, for each file, whether it was already there with these bytes.
+   * Under the lock: retain the files and record them in one unit of the store (every target
+   * checked before any is written). Answers, for each file, whether it was already there with
+   * these bytes.
    */
   const retain = (files: ReadonlyArray<Retain>, origin: string, at: string, via: CaptureVia) =>
     lock.withLock(
-      Effect.gen(function*() {
-        yield* expectAppendable(CAPTURES_LOG)
-        const reused = (yield* writeRetainedMany(files)).map((r) => r.reused)
-        yield* fs.append(
-          CAPTURES_LOG,
-          files.map((f) => captureLine({ path: f.path, sha256: f.sha256, bytes: f.bytes, origin, fetchedAt: at, kind: f.kind, via })).join("")
-        )
-        return reused
-      })
+      Effect.map(
+        store.record(
+          files,
+          files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, origin, fetchedAt: at, kind: f.kind, via }))
+        ),
+        (stored) => stored.map((r) => r.reused)
+      )
     )
 
   const summary = ({ path, bytes, sha256 }: RetainedFile): RetainedFile => ({ path, bytes, sha256 })
@@ -142,11 +94,9 @@ export const makeIngest = Effect.gen(function*() {
       const last = fetched.exchanges.length - 1
       const [bodySha, responseSha] = yield* Effect.all([digestOffThread(fetched.body), digestOffThread(fetched.exchanges[last]!.response)], { concurrency: 2 })
       const exchanges = fetched.exchanges.map((x, i) => (i === last ? { ...x, payloadSha256: bodySha, responseSha256: responseSha } : x))
-      const compressing = yield* Effect.sync(() =>
-        gzipMembers(warcRecords({ exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` }))
-      )
+      const compressing = yield* warcWriter.start(exchanges)
       const { original, source } = yield* pageFiles(fetched.body, fetched.text, fetched.kind, fetched.finalUrl, bodySha.toString("hex"))
-      const warcBytes = yield* Effect.promise(() => compressing)
+      const warcBytes = yield* compressing
       const warcSha = sha256Hex(warcBytes)
       const warc: Retain = { path: warcPath(fetched.finalUrl, warcSha), sha256: warcSha, bytes: warcBytes.byteLength, data: warcBytes, kind: "warc" }
       const at = fetchedAt.toISOString()
@@ -172,7 +122,7 @@ export const makeIngest = Effect.gen(function*() {
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
       const media = yield* Either.match(importContentType(path, options.contentType), { onLeft: Effect.fail, onRight: Effect.succeed })
-      const body = yield* fs.read(path, { maxBytes: MAX_IMPORT_BYTES }).pipe(
+      const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
         Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
       )
       const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), { onLeft: Effect.fail, onRight: Effect.succeed })
@@ -202,4 +152,5 @@ export const makeIngest = Effect.gen(function*() {
   return Ingest.of({ capture, importFile, dryRun })
 })
 
-export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | FileStore | Lock | Workdir> = Layer.effect(Ingest, makeIngest)
+/** Ingest over a CaptureStore and a WarcWriter (the folder's: `IngestFolder`), SafeHttp, Lock and the work folder. */
+export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | CaptureStore | WarcWriter | Lock | Workdir> = Layer.effect(Ingest, makeIngest)

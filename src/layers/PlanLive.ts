@@ -1,6 +1,7 @@
 /**
- * Plan on top of FileStore and Lock: read-check-write of plan.md under the work folder's lock,
- * revision compare-and-set, digests measured by streaming hashes.
+ * Plan over the PlanStore port and the Lock: read-check-write of the plan record under the lock,
+ * revision compare-and-set, digests of the registered files measured by the store. Nothing here
+ * names a file: the folder's plan.md is src/layers/folder/PlanStoreFolder.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -8,10 +9,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
 import { checkOptionalNow, validateWith } from "../domain/Decode.js"
-import { PLAN_FILE, PLAN_LIMITS, PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput, SOURCES_AREA } from "../domain/Plan.js"
-import { isUnder } from "../domain/Paths.js"
+import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
-import { appendPosition, parsePlanBytes, type ParsedPlanMd, renderPlanBytes } from "../domain/PlanMarkdown.js"
+import { appendPosition } from "../domain/PlanMarkdown.js"
 import {
   applyCheckpoint,
   checkpointPaths,
@@ -24,38 +24,26 @@ import {
   requireComplete,
   verify
 } from "../domain/PlanRules.js"
-import { FileStore } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
 import { Plan, type PlanShape } from "../services/Plan.js"
+import { PLAN_KEY, type PlanRecord, PlanStore } from "../services/ports/PlanStore.js"
+import type { Versioned } from "../services/Store.js"
 import { dateOr } from "./Now.js"
-
-const PLAN_MD_MAX = 16 * 1024 * 1024
 
 export const VERIFICATION_NOTE =
   "Digests show these are the registered bytes; they do not show that a result is correct."
 
 export const makePlanLive = Effect.gen(function*() {
-  const store = yield* FileStore
+  const store = yield* PlanStore
   const lock = yield* Lock
 
-  const readParsed: Effect.Effect<ParsedPlanMd, import("../services/Plan.js").PlanReadError> = store
-    .read(PLAN_FILE, { maxBytes: PLAN_MD_MAX })
-    .pipe(
-      Effect.catchTag("FileNotFound", () => Effect.succeed(new Uint8Array(0))),
-      Effect.flatMap((bytes) => Either.match(parsePlanBytes(bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
-    )
+  const current = store.plan.get(PLAN_KEY)
 
-  const read: PlanShape["read"] = Effect.map(readParsed, (p) =>
-    p._tag === "Section" ? Option.some(p.document) : Option.none()
-  )
-
-  /** The current digest of a registered (or to-be-registered) file; sources must not be hard-linked. */
-  const hashNamed = (path: string) =>
-    store.hash(path, { requireSingleLink: isUnder(path, SOURCES_AREA), maxBytes: PLAN_LIMITS.fileBytes })
+  const read: PlanShape["read"] = Effect.map(current, Option.map((r) => r.value.document))
 
   /** Observe a path for verification: its digest, absence, or an unsafe entry (never followed). */
   const observe = (path: string): Effect.Effect<Observed> =>
-    hashNamed(path).pipe(
+    store.observe(path).pipe(
       Effect.map((d): Observed => ({ _tag: "Present", sha256: d.sha256, bytes: d.bytes })),
       Effect.catchTags({
         FileNotFound: () => Effect.succeed<Observed>({ _tag: "Missing" }),
@@ -82,11 +70,11 @@ export const makePlanLive = Effect.gen(function*() {
     ).pipe(Effect.map((entries) => new Map(entries)))
 
   const inspect: PlanShape["inspect"] = Effect.gen(function*() {
-    const parsed = yield* readParsed
-    if (parsed._tag === "NoSection") {
+    const stored = yield* current
+    if (Option.isNone(stored)) {
       return { ok: true, state: "none", hint: "No plan yet: run `dossier plan start --input <file>`." } as const
     }
-    const doc = parsed.document
+    const doc = stored.value.value.document
     const verification = verify(doc, yield* observeAll(doc))
     const out: PlanInspectOutput = {
       ok: true,
@@ -115,34 +103,36 @@ export const makePlanLive = Effect.gen(function*() {
     return out
   })
 
-  const publish = (parsed: ParsedPlanMd, doc: PlanDocument) => {
-    const { before, after } = parsed._tag === "Section" ? parsed : appendPosition(parsed.text)
-    return store.writeAtomic(PLAN_FILE, renderPlanBytes(before, doc, after))
-  }
+  /** Store `doc` after the record read (its prose kept), or as the first plan, after any prose. */
+  const publish = (stored: Option.Option<Versioned<PlanRecord>>, doc: PlanDocument) =>
+    Option.match(stored, {
+      onNone: () => Effect.flatMap(store.prose, (prose) => store.plan.put(PLAN_KEY, { document: doc, ...appendPosition(prose) }, null)),
+      onSome: (r) => store.plan.put(PLAN_KEY, { document: doc, before: r.value.before, after: r.value.after }, r.revision)
+    })
 
   const start = (input: PlanStartInput, options: { readonly replaceGoal: boolean; readonly expected: number | undefined; readonly now: Date | undefined }) =>
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
-        const parsed = yield* readParsed
-        if (parsed._tag === "NoSection") {
+        const stored = yield* current
+        if (Option.isNone(stored)) {
           const doc = newPlan(input, now)
-          yield* publish(parsed, doc)
+          yield* publish(stored, doc)
           return { revision: doc.revision, created: true }
         }
-        const current = parsed.document
-        if (options.expected !== undefined && options.expected !== current.revision) {
-          return yield* new StaleRevision({ expected: options.expected, actual: current.revision })
+        const was = stored.value.value.document
+        if (options.expected !== undefined && options.expected !== was.revision) {
+          return yield* new StaleRevision({ expected: options.expected, actual: was.revision })
         }
-        if (current.goal === input.goal) return { revision: current.revision, created: false }
-        if (!options.replaceGoal) return yield* new GoalConflict({ current: current.goal })
+        if (was.goal === input.goal) return { revision: was.revision, created: false }
+        if (!options.replaceGoal) return yield* new GoalConflict({ current: was.goal })
         if (options.expected === undefined) {
           return yield* new InvalidInput({
             issues: [{ path: "--expected", message: "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled" }]
           })
         }
-        const doc = replaceGoal(current, input, now)
-        yield* publish(parsed, doc)
+        const doc = replaceGoal(was, input, now)
+        yield* publish(stored, doc)
         return { revision: doc.revision, created: false, replaced: true }
       })
     )
@@ -151,9 +141,9 @@ export const makePlanLive = Effect.gen(function*() {
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
-        const parsed = yield* readParsed
-        if (parsed._tag === "NoSection") return yield* new NoPlan()
-        const doc = parsed.document
+        const stored = yield* current
+        if (Option.isNone(stored)) return yield* new NoPlan()
+        const doc = stored.value.value.document
         if (options.expected !== doc.revision) {
           return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
         }
@@ -166,7 +156,7 @@ export const makePlanLive = Effect.gen(function*() {
           for (const d of o.dependsOn) named.add(d)
         }
         const digests = new Map<string, { sha256: string; bytes: number }>()
-        for (const p of named) digests.set(p, yield* hashNamed(p))
+        for (const p of named) digests.set(p, yield* store.register(p))
         const applied = yield* Either.match(
           applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
           { onLeft: Effect.fail, onRight: Effect.succeed }
@@ -177,7 +167,7 @@ export const makePlanLive = Effect.gen(function*() {
             onRight: Effect.succeed
           })
           : applied
-        yield* publish(parsed, next)
+        yield* publish(stored, next)
         return { revision: next.revision }
       })
     )
@@ -243,4 +233,5 @@ export const makePlanLive = Effect.gen(function*() {
   } satisfies PlanShape
 })
 
-export const PlanLive: Layer.Layer<Plan, never, FileStore | Lock> = Layer.effect(Plan, makePlanLive)
+/** Plan over a PlanStore (the folder's, memory's, or another) and a Lock. */
+export const PlanLive: Layer.Layer<Plan, never, PlanStore | Lock> = Layer.effect(Plan, makePlanLive)

@@ -2,10 +2,10 @@
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
 import { JournalLive } from "./JournalLive.js"
-import { PlanLive } from "./PlanLive.js"
+import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { SchedulerLive } from "./SchedulerLive.js"
 
 export const SchedulerLayer = (dir: string) => SchedulerLive.pipe(Layer.provideMerge(BaseLive(dir)))
 
 export const NextLayer = (dir: string) =>
-  Layer.mergeAll(SchedulerLive, PlanLive, JournalLive).pipe(Layer.provideMerge(BaseLive(dir)))
+  Layer.mergeAll(SchedulerLive, PlanFolder, JournalLive).pipe(Layer.provideMerge(BaseLive(dir)))

@@ -1,4 +1,7 @@
-/** Sources over the FileStore and the Plan: the retained files under research/sources/, and follow. */
+/**
+ * Sources over the FileStore, the Plan and the CaptureStore: the files under research/sources/
+ * (retained captures and files the agent put there), and follow (origins from the capture log).
+ */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -10,8 +13,8 @@ import { SOURCES_AREA } from "../domain/Plan.js"
 import { formatOfPath } from "../domain/Quote.js"
 import { excerptPieces, follow } from "../domain/SourceFollow.js"
 import { FileStore } from "../services/FileStore.js"
-import { readCaptures } from "../services/Ingest.js"
 import { Plan } from "../services/Plan.js"
+import { CaptureStore } from "../services/ports/CaptureStore.js"
 import { type FollowedMatch, MAX_LISTED_SOURCES, Sources, type SourcesShape } from "../services/Sources.js"
 
 /** Files searched without --path: readable copies and text originals (not HTML originals, not WARC). */
@@ -25,6 +28,7 @@ export const FOLLOW_NOTE =
 export const makeSources = Effect.gen(function*() {
   const store = yield* FileStore
   const plan = yield* Plan
+  const captureStore = yield* CaptureStore
 
   const list: SourcesShape["list"] = Effect.suspend(() => {
     const out: Array<string> = []
@@ -48,7 +52,7 @@ export const makeSources = Effect.gen(function*() {
         : (yield* list).filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
       const doc = yield* plan.read
       const registry = new Map(Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const))
-      const captures = new Map((yield* Effect.provideService(readCaptures, FileStore, store)).map((c) => [c.path, c.origin] as const))
+      const captures = new Map((yield* captureStore.records).map((c) => [c.path, c.origin] as const))
       const matches: Array<FollowedMatch> = []
       for (const path of paths) {
         const read = store.read(path, { maxBytes: MAX_FOLLOW_BYTES })
@@ -77,4 +81,4 @@ export const makeSources = Effect.gen(function*() {
   return { list, follow: followIn } satisfies SourcesShape
 })
 
-export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan> = Layer.effect(Sources, makeSources)
+export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan | CaptureStore> = Layer.effect(Sources, makeSources)

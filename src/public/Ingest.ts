@@ -1,7 +1,9 @@
 /**
  * `Ingest` of the public surface: capture a public URL into `research/sources/` (spec
- * plan-and-ingest.md, capture.md). `Ingest` needs `SafeHttp` (the network policy) plus a
- * FileStore and a Lock. `SafeHttpLive` fetches from the network under the real policy (undici
+ * plan-and-ingest.md, capture.md). `IngestLive` is the capture logic over the `CaptureStore`
+ * port and a `WarcWriter`, `SafeHttp` (the network policy), a Lock and the work folder;
+ * `IngestFolder` is it over the work folder's files (needs SafeHttp, a FileStore, a Lock and the
+ * Workdir); `CaptureStoreFolder`/`CaptureStoreMemory` are the port's adapters. `SafeHttpLive` fetches from the network under the real policy (undici
  * and the HTML parser are loaded at the first fetch, not at import); `SafeHttpTest` is the same
  * code with a resolver and an address policy of your own (for tests on 127.0.0.1).
  */
@@ -16,6 +18,19 @@ export {
 } from "../services/Ingest.js"
 export { SafeHttp, type Checked, type FetchOptions, type Fetched, type SafeHttpShape } from "../services/SafeHttp.js"
 export { IngestLive } from "../layers/IngestLive.js"
+export { IngestFolder } from "../layers/folder/IngestFolder.js"
+export { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
+export { WarcWriterLive } from "../layers/folder/WarcWriter.js"
+export { CaptureStoreMemory } from "../layers/memory/CaptureStoreMemory.js"
+export {
+  CaptureStore,
+  type CaptureStoreError,
+  type CaptureStoreShape,
+  type RetainedContent,
+  type RetainFile,
+  WarcWriter,
+  type WarcWriterShape
+} from "../services/ports/CaptureStore.js"
 export { SafeHttpLive, type Answer, type ConnectEvent, type Resolver, type SafeHttpConfig } from "../layers/SafeHttpLive.js"
 export { SafeHttpTest, policyAllowing, tableResolver } from "../layers/SafeHttpTest.js"
 export { type AddressPolicy, publicUnicastPolicy, type TargetError } from "../domain/DestinationPolicy.js"

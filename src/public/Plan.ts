@@ -1,10 +1,15 @@
 /**
  * `Plan` of the public surface: the work folder's plan in plan.md (spec plan-and-ingest.md).
- * `Plan` is the service tag; `PlanLive` needs a FileStore and a Lock (`Files.BaseLive(dir)` or
- * `Files.BaseMemory`); `PlanMemory` brings its own in-memory store and lock.
+ * `Plan` is the service tag. `PlanLive` is the plan's logic over a `PlanStore` (the storage
+ * port) and a Lock; `PlanFolder` is it over plan.md (needs a FileStore and a Lock:
+ * `Files.BaseLive(dir)` or `Files.BaseMemory`); `PlanMemory` keeps the plan in memory and brings
+ * its own in-memory store and lock. `PlanStoreFolder`/`PlanStoreMemory` are the port's adapters.
  */
 export { Plan, type PlanReadError, type PlanShape, type PlanWriteError } from "../services/Plan.js"
+export { PLAN_KEY, type PlanKey, type PlanRecord, PlanStore, type PlanStoreError, type PlanStoreShape, type RegisteredFileError } from "../services/ports/PlanStore.js"
 export { PlanLive } from "../layers/PlanLive.js"
+export { PlanFolder, PlanStoreFolder } from "../layers/folder/PlanStoreFolder.js"
+export { PlanStoreMemory } from "../layers/memory/PlanStoreMemory.js"
 export { PlanMemory } from "../layers/PlanMemory.js"
 export {
   Completion,

@@ -5,7 +5,10 @@
  * folder that the host's own browser saved (`importFile`: the same two retained files, no WARC,
  * recorded `via: "file"`).
  *
- * Layer: `IngestLive` (src/layers/IngestLive.ts), requiring SafeHttp | FileStore | Lock | Workdir.
+ * Layers: `IngestLive` (src/layers/IngestLive.ts), the logic over the CaptureStore port
+ * (src/services/ports/CaptureStore.ts), requiring SafeHttp | CaptureStore | WarcWriter | Lock |
+ * Workdir; `IngestFolder` (src/layers/folder/IngestFolder.ts) is it over the work folder,
+ * requiring SafeHttp | FileStore | Lock | Workdir.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"

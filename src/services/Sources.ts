@@ -3,7 +3,7 @@
  * agent put there), and exact source follow: where a remembered excerpt is, and the whole
  * passage around it (src/domain/SourceFollow.ts).
  *
- * Layer: `SourcesLive` (src/layers/SourcesLive.ts), requiring FileStore | Plan.
+ * Layer: `SourcesLive` (src/layers/SourcesLive.ts), requiring FileStore | Plan | CaptureStore.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"

@@ -12,7 +12,7 @@ import { GateMemory } from "../../src/layers/GateMemory.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Plan } from "../../src/services/Plan.js"
 import { makeLockMemory } from "../../src/layers/LockMemory.js"
-import { PlanLive } from "../../src/layers/PlanLive.js"
+import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
 import { Gate, type GateRunOptions } from "../../src/services/Gate.js"
 import { Lock } from "../../src/services/Lock.js"
 import { Workdir } from "../../src/services/Workdir.js"
@@ -78,7 +78,7 @@ const interferingLock = (file: string, content: string) =>
   )
 
 const gateLayer = (dir: string, lock: Layer.Layer<Lock>) =>
-  GateLive.pipe(Layer.provide(PlanLive), Layer.provide(lock), Layer.provide(FileStoreLive), Layer.provide(Workdir.live(dir)), Layer.orDie)
+  GateLive.pipe(Layer.provide(PlanFolder), Layer.provide(lock), Layer.provide(FileStoreLive), Layer.provide(Workdir.live(dir)), Layer.orDie)
 
 describe("Gate service", () => {
   it.effect("StaleRevision when the state file changed between read and write; the other writer's change is kept", () => {

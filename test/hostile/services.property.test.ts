@@ -22,7 +22,7 @@ import { fileStoreMemoryOf, makeMemoryFs } from "../../src/layers/FileStoreMemor
 import { GateLive } from "../../src/layers/GateLive.js"
 import { JournalLive } from "../../src/layers/JournalLive.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
-import { PlanLive } from "../../src/layers/PlanLive.js"
+import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
 import { SchedulerLive } from "../../src/layers/SchedulerLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Gate } from "../../src/services/Gate.js"
@@ -33,7 +33,7 @@ import { Scheduler } from "../../src/services/Scheduler.js"
 const world = () => {
   const fs = makeMemoryFs()
   const base = Layer.merge(fileStoreMemoryOf(fs), LockMemory)
-  const services = Layer.mergeAll(SchedulerLive, JournalLive, GateLive).pipe(Layer.provideMerge(PlanLive), Layer.provideMerge(base))
+  const services = Layer.mergeAll(SchedulerLive, JournalLive, GateLive).pipe(Layer.provideMerge(PlanFolder), Layer.provideMerge(base))
   return { fs, services }
 }
 

@@ -4,7 +4,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { type AddressPolicy, publicUnicastPolicy } from "../../src/domain/DestinationPolicy.js"
 import { BaseLive } from "../../src/layers/Base.js"
-import { IngestLive } from "../../src/layers/IngestLive.js"
+import { IngestFolder } from "../../src/layers/folder/IngestFolder.js"
 import type { ConnectEvent, Resolver } from "../../src/layers/SafeHttpLive.js"
 import { SafeHttpTest, policyAllowing, tableResolver } from "../../src/layers/SafeHttpTest.js"
 
@@ -88,4 +88,4 @@ export const httpLayer = (
 export const loopbackForTests = policyAllowing(["127.0.0.1"])
 
 export const ingestLayer = (dir: string, http: ReturnType<typeof httpLayer>) =>
-  IngestLive.pipe(Layer.provide(Layer.merge(http, BaseLive(dir))))
+  IngestFolder.pipe(Layer.provide(Layer.merge(http, BaseLive(dir))))

@@ -1,0 +1,69 @@
+/**
+ * PlanStore: where the plan is kept, and how the files it registers are measured. The plan's
+ * logic (src/layers/PlanLive.ts) runs over this port and the `Lock` only.
+ *
+ * Contract:
+ * - `plan` is a `VersionedRecords` (src/services/Store.ts) with one key, `"plan"`. The record's
+ *   revision is its document's `revision`; `put(key, value, expected)` stores `value` only when
+ *   the stored revision is `expected` (null: no plan stored), else `StaleRevision {expected,
+ *   actual}` (`actual` 0 when there is none) and nothing changes. `value.document.revision` must
+ *   be `(expected ?? 0) + 1` (the logic never asks otherwise; an adapter may die on it). SQL: one row per study,
+ *   `UPDATE … WHERE study = $1 AND revision = $expected` (or `INSERT … ON CONFLICT DO NOTHING`).
+ * - `PlanRecord.before`/`after` are the prose around the plan's section, one character per byte
+ *   (latin1; src/domain/PlanMarkdown.ts), kept and answered byte for byte. A store that renders
+ *   no document keeps them as given.
+ * - `prose` is text kept where no plan is yet (the folder: a plan.md written by hand before
+ *   `plan start`); "" when there is none, or when a plan is stored. The logic places a new plan
+ *   after it (`appendPosition`) and hands the result to `put` as `before`/`after`.
+ * - `register(path)` and `observe(path)` measure the file a plan names (a source under
+ *   `research/sources/`, an output, a dependency; a normalized relative path) as it is now:
+ *   its SHA-256 and size, or `FileNotFound`, `UnsafePath` (a symlink; a hard-linked source),
+ *   `LimitExceeded` (over `PLAN_LIMITS.fileBytes`), `IoError`. `register` is called when a
+ *   checkpoint registers the file: a store that keeps content (SQL: a `ContentStore` by SHA-256)
+ *   keeps these bytes then; the folder and memory stores leave the file where it is.
+ * - Errors: `PlanStoreError` (a stored plan that does not decode is `CorruptPlan`; storage
+ *   failures are tagged domain errors; nothing names a descriptor or a Node error).
+ * - The logic calls the port inside `Lock.withLock` for every write (`get` then `put`: one
+ *   transaction in SQL); reads may run without it.
+ *
+ * Adapters: `PlanStoreFolder` (src/layers/folder/PlanStoreFolder.ts: plan.md, byte for byte) and
+ * `PlanStoreMemory` (src/layers/memory/PlanStoreMemory.ts: the record in a Ref). Both measure
+ * files through the `FileStore` they are given: the registered files are the work folder's.
+ * `PlanStoreConformance` (src/testing/PlanStoreConformance.ts) holds any adapter to this contract.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type { PlanDocument } from "../../domain/Plan.js"
+import type { CorruptPlan } from "../../domain/PlanErrors.js"
+import type { Digest } from "../FileStore.js"
+import type { VersionedRecords } from "../Store.js"
+
+/** The one key of the plan's records. */
+export type PlanKey = "plan"
+export const PLAN_KEY: PlanKey = "plan"
+
+/** The plan and the prose around its section (one character per byte). */
+export interface PlanRecord {
+  readonly document: PlanDocument
+  readonly before: string
+  readonly after: string
+}
+
+/** What reading or writing the stored plan may fail with. */
+export type PlanStoreError = CorruptPlan | IoError | UnsafePath | LimitExceeded
+
+/** What measuring a registered file may fail with. */
+export type RegisteredFileError = FileNotFound | IoError | UnsafePath | LimitExceeded
+
+export interface PlanStoreShape {
+  readonly plan: VersionedRecords<PlanKey, PlanRecord, PlanStoreError>
+  /** Prose kept where no plan is yet ("" when none, or when a plan is stored). */
+  readonly prose: Effect.Effect<string, PlanStoreError>
+  /** Measure a file a checkpoint registers now (a content-keeping store keeps its bytes). */
+  readonly register: (path: string) => Effect.Effect<Digest, RegisteredFileError>
+  /** Measure a registered file as it is now, for verification. Never writes. */
+  readonly observe: (path: string) => Effect.Effect<Digest, RegisteredFileError>
+}
+
+export class PlanStore extends Context.Tag("dossier/PlanStore")<PlanStore, PlanStoreShape>() {}
