@@ -169,6 +169,8 @@ async function bundles() {
     // What each bundle holds, for the tests (test/cli/bundles.test.ts): its sources, and the lazy
     // imports it cut off.
     const inputs = Object.keys(r.metafile.inputs)
+    // effectLazyClasses rewrites effect's ES module build only.
+    if (inputs.some((p) => /[\\/]effect[\\/]dist[\\/]cjs[\\/]Schema\.js$/.test(p))) throw new Error(`${file}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
     manifest[name] = {
       file: bundleFile(name),
       bytes: core.length,
