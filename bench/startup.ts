@@ -46,6 +46,8 @@ export const benchStartup = async (): Promise<void> => {
     ["journal", "inspect", "--study", "s1", ...at],
     ["monitor", "list", ...at],
     ["monitor", "show", "--subscription", "lit", ...at],
+    ["monitor", "due", ...at],
+    ["monitor", "unresolved-outcomes", ...at],
     ["grant", "list", ...at],
     ["grant", "show", "--grant", "g1", ...at],
     ["schema", "plan-start", "--json"],

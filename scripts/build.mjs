@@ -32,6 +32,69 @@ const effectStackProbe = {
 }
 
 
+/**
+ * effect's Schema classes (`Schema.TaggedError`, `Schema.Class`, …) build six schemas of their
+ * fields when the class is defined (its type side, constructor, encoded side, surrogates) and a
+ * TaggedError also its whole schema (its fields' struct extended by `_tag`): ~1 million
+ * instructions per class, and the domain defines ~80 errors, all at load, though a command meets
+ * one of them at most. In the CLI's bundle each of these is built on first use (when the class is
+ * first constructed, decoded with, or asked for its `ast`) and kept: the same values, computed from
+ * the same immutable inputs, later. Measured by instruction count on importing every domain error:
+ * 114 million over `effect/Schema` alone before, 34 million after. The build stops when the code
+ * it rewrites is not found (an effect upgrade changed it); the library keeps effect external and is
+ * not rewritten.
+ */
+const LAZY_CLASS_VALUES = ["typeSchema_", "declarationSurrogate", "typeSide", "constructorSchema", "encodedSide", "transformationSurrogate"]
+const effectLazyClasses = {
+  name: "effect-lazy-classes",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, (args) => {
+      const changed = (what) => new Error(`${args.path}: effect's ${what} changed; see effectLazyClasses in scripts/build.mjs`)
+      const replaceOnce = (text, from, to) => {
+        const i = text.indexOf(from)
+        if (i === -1 || text.indexOf(from, i + 1) !== -1) throw changed(JSON.stringify(from))
+        return text.slice(0, i) + to + text.slice(i + from.length)
+      }
+      /** The text of the top-level function starting at `head`, and a rewrite of it. */
+      const rewrite = (text, head, f) => {
+        const start = text.indexOf(head)
+        const end = text.indexOf("\n};\n", start)
+        if (start === -1 || end === -1) throw changed(head)
+        return text.slice(0, start) + f(text.slice(start, end)) + text.slice(end)
+      }
+      let text = readFileSync(args.path, "utf8")
+      text = rewrite(text, "export const TaggedError = identifier => (tag, fieldsOr, annotations) => {", (body) => {
+        body = replaceOnce(body, "const schema = getSchemaFromFieldsOr(fieldsOr);", "const schema$f = () => getSchemaFromFieldsOr(fieldsOr);")
+        return replaceOnce(body, "schema: extend(schema, Struct(newFields)),", "schema: new LazyClassSchema(() => extend(schema$f(), Struct(newFields))),")
+      })
+      text = rewrite(text, "const makeClass = ({", (body) => {
+        body = replaceOnce(
+          body,
+          "  kind,\n  schema\n}) => {\n",
+          "  kind,\n  schema: schema$in\n}) => {\n  let schema$v;\n  const schema = () => schema$v ??= schema$in instanceof LazyClassSchema ? schema$in.f() : schema$in;\n"
+        )
+        const declStart = body.indexOf("  const typeSchema_ = typeSchema(schema);")
+        const declEnd = body.indexOf("  const fallbackInstanceOf")
+        if (declStart === -1 || declEnd < declStart) throw changed("makeClass")
+        let decls = body.slice(declStart, declEnd)
+        let rest = body.slice(declEnd)
+        for (const n of LAZY_CLASS_VALUES) {
+          const declaration = new RegExp(`const ${n} = ([\\s\\S]*?);\\n(?=  const |$)`)
+          if (!declaration.test(decls)) throw changed(`makeClass's ${n}`)
+          decls = decls.replace(declaration, (_, expr) => `let ${n}$v;\n  const ${n} = () => ${n}$v ??= ${expr};\n`)
+        }
+        // Every use (not a property key, not a member) becomes a call of the memoized thunk.
+        for (const n of [...LAZY_CLASS_VALUES, "schema"]) {
+          decls = decls.replace(new RegExp(`(?<![\\w$.])${n}(?=[.)])`, "g"), `${n}()`)
+          rest = rest.replace(new RegExp(`(?<![\\w$.])${n}(?![\\w$:(])`, "g"), `${n}()`)
+        }
+        return `class LazyClassSchema {\n  constructor(f) {\n    this.f = f;\n  }\n}\n${body.slice(0, declStart)}${decls}${rest}`
+      })
+      return { contents: text, loader: "js" }
+    })
+  }
+}
+
 /** The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep. */
 const cutOff = (name, spec) => ({
   name: "cut-off",
@@ -74,7 +137,7 @@ async function bundles() {
     const file = `dist/${bundleFile(name)}`
     const r = await build({
       entryPoints: ["src/cli/main.ts"],
-      plugins: [effectStackProbe, cutOff(name, spec)],
+      plugins: [effectStackProbe, effectLazyClasses, cutOff(name, spec)],
       write: false,
       metafile: true,
       bundle: true,
@@ -106,6 +169,8 @@ async function bundles() {
     // What each bundle holds, for the tests (test/cli/bundles.test.ts): its sources, and the lazy
     // imports it cut off.
     const inputs = Object.keys(r.metafile.inputs)
+    // effectLazyClasses rewrites effect's ES module build only.
+    if (inputs.some((p) => /[\\/]effect[\\/]dist[\\/]cjs[\\/]Schema\.js$/.test(p))) throw new Error(`${file}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
     manifest[name] = {
       file: bundleFile(name),
       bytes: core.length,

@@ -3,8 +3,10 @@
  * holder dies: `.dossier/lock.sqlite`, a SQLite database with no tables, held by an open
  * `BEGIN IMMEDIATE` transaction (see `BEGIN`). Waiting for the OS lock polls (never blocks the
  * event loop); waiting for both is bounded by 10 s on Effect's clock (`LockTimeout`), as in
- * LockMemory (src/layers/LockRegion.ts). better-sqlite3 is loaded when the layer is built (not
- * when the library is imported), its native addon when a lock is first taken.
+ * LockMemory (src/layers/LockRegion.ts). better-sqlite3 and its native addon are loaded when a
+ * lock is first taken (not when the library is imported, nor when the layer is built): a
+ * read-only command in a folder without a lock file, or one that cannot be written, never loads
+ * them.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -59,7 +61,7 @@ const addonPath = (): string | undefined => {
 
 type Sqlite = typeof import("better-sqlite3")
 
-/** better-sqlite3 is loaded when a LockLive is built, so that importing the library does not load it. */
+/** better-sqlite3 is loaded when a LockLive first takes the OS lock, so that importing the library or building the layer does not load it. */
 let sqliteModule: Promise<Sqlite> | undefined
 const loadSqlite = Effect.promise(() => (sqliteModule ??= import("better-sqlite3").then((m) => m.default)))
 
@@ -195,7 +197,8 @@ export const makeLockLive = (
   waitMs = LOCK_WAIT_MS
 ) =>
   Effect.gen(function*() {
-    const Sqlite = yield* loadSqlite
+    /** better-sqlite3, once loaded (before the first connection: see `acquireOsPolling`). */
+    let Sqlite: Sqlite | undefined
     const file = path.join(root, ...LOCK_FILE.split("/"))
     // The work folder's descriptor is kept as long as the lock (closed when it is collected).
     const boundary = makeBoundary(root)
@@ -215,7 +218,7 @@ export const makeLockLive = (
 
     const connect = (): Connection | "busy" => {
       const checked = checkLockFile(boundary)
-      const db = openDatabase(Sqlite, file)
+      const db = openDatabase(Sqlite!, file)
       let held: ReturnType<typeof openLockDir>
       let connected: Connection | undefined
       try {
@@ -312,6 +315,8 @@ export const makeLockLive = (
     /** Poll every POLL_MS until the OS lock is free or `waitMs` (Effect's clock, since `started`) have passed. */
     const acquireOsPolling = (started: number): Effect.Effect<SqliteDb, LockTimeout | IoError | UnsafePath> =>
       Effect.gen(function*() {
+        // The first time the OS lock is taken: no connection yet, so `acquireOs` came here.
+        if (Sqlite === undefined) Sqlite = yield* loadSqlite
         for (;;) {
           if (connection === undefined) yield* ensure
           const got = yield* Effect.try({ try: tryAcquire, catch: lockError })
