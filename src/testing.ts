@@ -1,8 +1,10 @@
 /**
  * `dossier/testing`: what a custom implementation of a dossier service can be checked with.
  * `FileStoreConformance` is the property suite FileStoreLive and FileStoreMemory pass;
+ * `JournalStoreConformance` the one the JournalStore port's folder and memory adapters pass;
  * `DossierHarness` is the model-based harness every layer of dossier's services must pass
  * (docs/testing.md).
  */
 export * as DossierHarness from "./testing/DossierHarness.js"
 export * as FileStoreConformance from "./testing/FileStoreConformance.js"
+export * as JournalStoreConformance from "./testing/JournalStoreConformance.js"
