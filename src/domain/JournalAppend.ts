@@ -6,7 +6,7 @@
 import * as Either from "effect/Either"
 import { type JournalEvent } from "./Journal.js"
 import { ConflictingEvent, UnknownCandidate, UnterminatedTail } from "./JournalErrors.js"
-import { eventDigest } from "./JournalLines.js"
+import { eventText, sha256Text } from "./JournalLines.js"
 import { candidatesCreatedBy, checkAgainst } from "./JournalProjection.js"
 
 /** An event as a store takes it: id, digest of its canonical text, and the candidate ids it creates. */
@@ -17,12 +17,22 @@ export interface BatchEntry {
   readonly claims: ReadonlyArray<string>
 }
 
-export const entryOf = (event: JournalEvent): BatchEntry => ({
-  id: event.id,
-  digest: eventDigest(event),
-  event,
-  claims: candidatesCreatedBy(event)
-})
+/** An entry made by `entryOf` also carries its canonical text (what `entryText` reads back). */
+interface TextedEntry extends BatchEntry {
+  readonly text: string
+}
+
+export const entryOf = (event: JournalEvent): BatchEntry => {
+  const text = eventText(event)
+  const entry: TextedEntry = { id: event.id, digest: sha256Text(text), event, claims: candidatesCreatedBy(event), text }
+  return entry
+}
+
+/** The canonical text of an entry's event: kept by `entryOf`, computed again for other entries. */
+export const entryText = (entry: BatchEntry): string => {
+  const text = (entry as Partial<TextedEntry>).text
+  return typeof text === "string" ? text : eventText(entry.event)
+}
 
 /** What the rules look at of a stored history (a structural `AppendView`). */
 export interface HistoryView {

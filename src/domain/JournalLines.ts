@@ -27,15 +27,11 @@ const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array) => 
 const sha256 = (s: string | Uint8Array): string =>
   oneShot !== undefined ? oneShot("sha256", s) : crypto.createHash("sha256").update(s).digest("hex")
 
-/** Texts already computed, by event object (events are not changed once decoded). */
-const texts = new WeakMap<JournalEvent, string>()
-
 /** The canonical text of an event, as stored in its line and compared for idempotency. */
-export const eventText = (e: JournalEvent): string => {
-  let text = texts.get(e)
-  if (text === undefined) texts.set(e, text = canonicalJson(e))
-  return text
-}
+export const eventText = (e: JournalEvent): string => canonicalJson(e)
+
+/** The SHA-256 (lower-case hex) of a text. */
+export const sha256Text = (text: string): string => sha256(text)
 
 /** The SHA-256 (lower-case hex) of an event's canonical text: its digest, the `sha256` of its line. */
 export const eventDigest = (e: JournalEvent): string => sha256(eventText(e))

@@ -22,7 +22,7 @@ import { checkStudyId, type JournalEvent } from "../domain/Journal.js"
 import type { AppendResult, InspectResult } from "../domain/JournalOutput.js"
 import { decodeBatch } from "../domain/JournalRules.js"
 import { DuplicateEventId, StudyNotFound } from "../domain/JournalErrors.js"
-import { type Projection, Projector } from "../domain/JournalProjection.js"
+import { type Projection, projectionOf } from "../domain/JournalProjection.js"
 import type { FileStore } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
@@ -165,10 +165,8 @@ export const makeJournal = (
       yield* study$(study)
       const history = yield* stored(study)
       // The store answers a history that keeps the journal's rules (else CorruptJournal).
-      const projector = new Projector()
-      for (const e of history.events) projector.apply(e.event)
-      const p = projector.result()
-      const view = inspectView(study, history.events.length, history.tail, p)
+      const { events, projection: p } = projectionOf(history)
+      const view = inspectView(study, events, history.tail, p)
       if (options?.verify !== true) return view
       return { ...view, verify: yield* artifacts.verify(p) }
     })

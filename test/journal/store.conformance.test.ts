@@ -77,7 +77,7 @@ describe("the Journal over the memory adapter", () => {
   it.effect("answers append and inspect as the folder does", () =>
     Effect.gen(function*() {
       const j = yield* Journal
-      const cand = { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }
+      const cand = { id: "c1", type: "candidate_created" as const, candidate: { id: "a", title: "t" } }
       expect(yield* j.append("s", cand)).toEqual({ study: "s", appended: ["c1"], skipped: [], head: { seq: 1, id: "c1" } })
       expect(yield* j.append("s", cand)).toEqual({ study: "s", appended: [], skipped: ["c1"], head: { seq: 1, id: "c1" } })
       expect((yield* Effect.flip(j.append("s", { ...cand, candidate: { id: "a", title: "u" } })))._tag).toBe("ConflictingEvent")

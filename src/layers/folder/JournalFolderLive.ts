@@ -11,10 +11,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
 import { AliasedFile, IoError, UnsafePath } from "../../domain/Errors.js"
-import { checkBatch, entryOf, splitBatch } from "../../domain/JournalAppend.js"
+import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { checkStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { InvalidManifest, StudyNotFound, UnimportedLegacyManifest, UnterminatedTail } from "../../domain/JournalErrors.js"
-import { encodeLine, eventText, storedDigest } from "../../domain/JournalLines.js"
+import { encodeLine, storedDigest } from "../../domain/JournalLines.js"
 import type { ImportResult, RebuildResult, RecoverResult } from "../../domain/JournalOutput.js"
 import { manifestOf } from "../../domain/JournalProjection.js"
 import { legacyEventId, manifestBytes, validateManifest } from "../../domain/JournalRules.js"
@@ -253,7 +253,7 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
           const split = splitBatch([entry], view.digestOf)
           if (Either.isLeft(split)) return yield* split.left
           const { fresh } = split.right
-          if (fresh.length > 0) yield* appendLines(paths.journal, encodeLine(r.events + 1, eventText(event), entry.digest))
+          if (fresh.length > 0) yield* appendLines(paths.journal, encodeLine(r.events + 1, entryText(entry), entry.digest))
           return {
             study,
             eventId: event.id,

@@ -15,13 +15,14 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { AliasedFile, type IoError, type LimitExceeded, UnsafePath } from "../../domain/Errors.js"
-import { type BatchEntry, splitBatch } from "../../domain/JournalAppend.js"
+import { type BatchEntry, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { isStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
-import { encodeLine, eventText, type Replay, replay, storedDigest } from "../../domain/JournalLines.js"
+import { encodeLine, eventDigest, type Replay, replay, storedDigest } from "../../domain/JournalLines.js"
 import type { StudyRow } from "../../domain/JournalOutput.js"
+import { rememberProjection } from "../../domain/JournalProjection.js"
 import type { FileStoreShape } from "../../services/FileStore.js"
-import type { AppendView, JournalAppended, JournalStoreShape, JournalTail } from "../../services/ports/JournalStore.js"
+import type { AppendView, JournalAppended, JournalStoreShape, JournalTail, StoredJournal } from "../../services/ports/JournalStore.js"
 import type { LoggedEvent } from "../../services/Store.js"
 import { readThenAppendOf } from "../FileStoreFallbacks.js"
 import { type AppendIndex, idHash, makeAppendIndex } from "./JournalAppendIndex.js"
@@ -50,7 +51,7 @@ class StoredEvent implements LoggedEvent<JournalEvent> {
     return this.event.id
   }
   get digest() {
-    return storedDigest(eventText(this.event))
+    return eventDigest(this.event)
   }
 }
 
@@ -102,10 +103,24 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
       if (!found) return Effect.succeed(Option.none())
       const path = studyPaths(study).journal
       return Effect.flatMap(readJournal(path), (bytes) => {
-        const events: Array<JournalEvent> = []
-        const r = replay(bytes, events)
+        const r = replay(bytes)
         if (r.corrupt !== null) return Effect.fail(new CorruptJournal(r.corrupt))
-        return Effect.succeed(Option.some({ events: events.map((e) => new StoredEvent(e)), tail: tailOf(r) }))
+        // The events are decoded again only when asked for: `projectionOf` takes the projection
+        // this replay built, so that an inspection keeps no event (100,000 of them cost seconds of GC).
+        let events: ReadonlyArray<LoggedEvent<JournalEvent>> | undefined
+        const history: StoredJournal = {
+          tail: tailOf(r),
+          get events() {
+            if (events === undefined) {
+              const list: Array<JournalEvent> = []
+              replay(bytes, list)
+              events = list.map((e) => new StoredEvent(e))
+            }
+            return events
+          }
+        }
+        rememberProjection(history, r.projector, r.events)
+        return Effect.succeed(Option.some(history))
       })
     })
 
@@ -122,7 +137,7 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
         if (refused !== null) return Either.left(refused)
         return Either.map(splitBatch(batch, view.digestOf), ({ existing, fresh }) => {
           let seq = view.events
-          const lines = fresh.map((e) => encodeLine(++seq, eventText(e.event), e.digest)).join("")
+          const lines = fresh.map((e) => encodeLine(++seq, entryText(e), e.digest)).join("")
           const last = fresh[fresh.length - 1]
           const outcome: JournalAppended = {
             appended: fresh.map((e) => e.id),
