@@ -30,8 +30,24 @@ const sha256 = (s: string | Uint8Array): string =>
 /** The canonical text of an event, as stored in its line and compared for idempotency. */
 export const eventText = (e: JournalEvent): string => canonicalJson(e)
 
-/** One journal line (with its `\n`) for an event's canonical text at a 1-based position. */
-export const encodeLine = (seq: number, text: string): string => `{"seq":${seq},"sha256":"${sha256(text)}","event":${text}}\n`
+/** The SHA-256 (lower-case hex) of a text. */
+export const sha256Text = (text: string): string => sha256(text)
+
+/** The SHA-256 (lower-case hex) of an event's canonical text: its digest, the `sha256` of its line. */
+export const eventDigest = (e: JournalEvent): string => sha256(eventText(e))
+
+/** The digest of an event's stored text (canonical or not), as `eventDigest` of its value. */
+export const storedDigest = (text: string): string => {
+  const canonical = canonicalJson(JSON.parse(text))
+  return sha256(canonical)
+}
+
+/**
+ * One journal line (with its `\n`) for an event's canonical text at a 1-based position;
+ * `digest`, when given, is `sha256(text)` already computed.
+ */
+export const encodeLine = (seq: number, text: string, digest?: string): string =>
+  `{"seq":${seq},"sha256":"${digest ?? sha256(text)}","event":${text}}\n`
 
 export interface TailInfo {
   readonly state: "clean" | "unterminated"
@@ -73,13 +89,18 @@ interface ReplayState {
   readonly spans: Array<number>
   /** Set once the state has been continued: a replay is extended at most once. */
   consumed: boolean
+  /** When given, every replayed event is pushed here, in order. */
+  readonly collect?: Array<JournalEvent> | undefined
 }
 
 const states = new WeakMap<Replay, ReplayState>()
 
-/** Replay a journal's bytes. Never throws; damage is reported in `corrupt`. */
-export const replay = (bytes: Uint8Array): Replay =>
-  run({ buf: toBuffer(bytes), projector: new Projector(), ids: new Map(), spans: [], consumed: false }, 0, 0)
+/**
+ * Replay a journal's bytes. Never throws; damage is reported in `corrupt`. `collect`, when given,
+ * receives the events of the valid prefix, in order.
+ */
+export const replay = (bytes: Uint8Array, collect?: Array<JournalEvent>): Replay =>
+  run({ buf: toBuffer(bytes), projector: new Projector(), ids: new Map(), spans: [], consumed: false, collect }, 0, 0)
 
 /**
  * Continue a clean replay over `bytes`, a later state of the same file: only when `bytes`
@@ -98,12 +119,12 @@ export const extendReplay = (previous: Replay, bytes: Uint8Array): Replay | unde
   const n = previous.committedBytes
   if (buf.byteLength < n || buf.compare(state.buf, 0, n, 0, n) !== 0) return undefined
   state.consumed = true
-  return run({ ...state, buf, consumed: false }, n, previous.events)
+  return run({ ...state, buf, consumed: false, collect: undefined }, n, previous.events)
 }
 
 /** Replay `state.buf` from `pos` (a line start) after `seq` already replayed lines. */
 const run = (state: ReplayState, from: number, seqBefore: number): Replay => {
-  const { buf, projector, ids, spans } = state
+  const { buf, projector, ids, spans, collect } = state
   const textOf = (id: string) => {
     const seq = ids.get(id)
     return seq === undefined ? undefined : buf.toString("utf8", spans[2 * (seq - 1)], spans[2 * (seq - 1) + 1])
@@ -120,7 +141,7 @@ const run = (state: ReplayState, from: number, seqBefore: number): Replay => {
   while (pos < committedBytes) {
     const nl = buf.indexOf(0x0a, pos)
     seq++
-    const reason = checkLine(buf, pos, nl, seq, allUtf8, projector, ids, spans)
+    const reason = checkLine(buf, pos, nl, seq, allUtf8, projector, ids, spans, collect)
     if (reason !== null) {
       corrupt = { line: seq, reason }
       seq--
@@ -146,7 +167,8 @@ const checkLine = (
   utf8Checked: boolean,
   projector: Projector,
   ids: Map<string, number>,
-  spans: Array<number>
+  spans: Array<number>,
+  collect: Array<JournalEvent> | undefined
 ): string | null => {
   if (!utf8Checked && !isUtf8(buf.subarray(start, end))) return "the line is not valid UTF-8"
   if (!startsWith(buf, start, SEQ)) return "not a journal line"
@@ -187,6 +209,7 @@ const checkLine = (
       : `the candidate '${ref.candidateId}' is created twice`
   }
   projector.apply(event)
+  collect?.push(event)
   ids.set(event.id, seq)
   spans.push(bodyAt, end - 1)
   return null

@@ -70,8 +70,10 @@ export type ApplyProblem =
   | { readonly _tag: "duplicate-candidate"; readonly candidateId: string }
 
 /** The ids of the candidates an event creates. */
+const NONE: ReadonlyArray<string> = []
+
 export const candidatesCreatedBy = (e: JournalEvent): ReadonlyArray<string> =>
-  e.type === "candidate_created" ? [e.candidate.id] : e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : []
+  e.type === "candidate_created" ? [e.candidate.id] : e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : NONE
 
 /** The referential rules: may `e` follow a history whose candidates are those `has` names? */
 export const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProblem | null => {
@@ -274,6 +276,33 @@ export const project = (
     p.apply(events[i]!)
   }
   return { projection: p.result(), problem: null }
+}
+
+/** A stored history's projection and its event count. */
+export interface HistoryProjection {
+  readonly projection: Projection
+  readonly events: number
+}
+
+/** Projections stores already computed while reading a history, by the history object they answered. */
+const remembered = new WeakMap<object, () => HistoryProjection>()
+
+/**
+ * Remember the projection of a history a store replayed with a Projector while reading it (the
+ * folder's replay checks every line that way), so that `projectionOf` does not apply every event
+ * again, nor make the store keep every event: `history` must be the object the store answers.
+ */
+export const rememberProjection = (history: object, projector: Projector, events: number): void => {
+  remembered.set(history, () => ({ projection: projector.result(), events }))
+}
+
+/** The projection of a stored history (its events, in order, keep the referential rules). */
+export const projectionOf = (history: { readonly events: ReadonlyArray<{ readonly event: JournalEvent }> }): HistoryProjection => {
+  const known = remembered.get(history)
+  if (known !== undefined) return known()
+  const p = new Projector()
+  for (const e of history.events) p.apply(e.event)
+  return { projection: p.result(), events: history.events.length }
 }
 
 /** The manifest v1 projection of a study. */

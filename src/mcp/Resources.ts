@@ -4,7 +4,8 @@
  * - `dossier://plan`: plan.md;
  * - `dossier://sources/<path>`: a retained file under `research/sources/` (`<path>` below it,
  *   percent-encoded as a URI path);
- * - `dossier://journal/<study>`: the study's journal, `research/<study>/research-events.jsonl`.
+ * - `dossier://journal/<study>`: the study's journal, `research/<study>/research-events.jsonl`,
+ *   read through the Journal service (`Journal.lines`), whatever stores it.
  * The list names the plan, every retained file and every study's journal; it is brought up to
  * date before each `resources/list` and after each tool call, and the client is told when it
  * grew (`notifications/resources/list_changed`). Both URI templates are listed too.
@@ -87,7 +88,18 @@ export const sourcePathOf = (uri: string): string | undefined => {
 
 /** Read a file for a resource: text when it is UTF-8, else bytes (base64). */
 const contents = (uri: string, path: string): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, FileStore> =>
-  Effect.flatMap(FileStore, (store) => store.read(path, { maxBytes: MAX_RESOURCE_BYTES })).pipe(
+  bytesOf(uri, path, Effect.flatMap(FileStore, (store) => store.read(path, { maxBytes: MAX_RESOURCE_BYTES })))
+
+/** A study's journal for a resource, read through the Journal service. */
+const journalContents = (uri: string, study: string): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, Journal> =>
+  bytesOf(uri, studyPaths(study).journal, Effect.flatMap(Journal, (j) => j.lines(study, MAX_RESOURCE_BYTES)))
+
+const bytesOf = <R>(
+  uri: string,
+  path: string,
+  read: Effect.Effect<Uint8Array, { readonly _tag: string; readonly message: string }, R>
+): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, R> =>
+  read.pipe(
     Effect.map((bytes) => {
       const mimeType = mimeOf(path)
       try {
@@ -128,7 +140,7 @@ export const resourceHandlers = (services: Context.Context<CommandServices>): Re
     }
     if (uri.startsWith(JOURNAL_PREFIX)) {
       const study = uri.slice(JOURNAL_PREFIX.length)
-      return Either.isLeft(checkStudyId(study)) ? Effect.fail(notFound(uri)) : provided(contents(uri, studyPaths(study).journal))
+      return Either.isLeft(checkStudyId(study)) ? Effect.fail(notFound(uri)) : provided(journalContents(uri, study))
     }
     return Effect.fail(notFound(uri))
   }

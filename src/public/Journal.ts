@@ -2,6 +2,10 @@
  * `Journal` of the public surface: one study's experiment journal (spec journal.md). `Journal`
  * is the service tag; `JournalLive` needs a FileStore and a Lock (`Files.BaseLive(dir)` or
  * `Files.BaseMemory`); `JournalMemory` brings its own in-memory store and lock.
+ *
+ * Storage: the journal's logic is `JournalFromStore`, over the `JournalStore` port (its contract
+ * is in its doc comment), `JournalArtifacts` and a Lock. `JournalStoreMemory` is the port's memory
+ * adapter; the folder's is inside `JournalLive`, with the folder-only `JournalFolder` service.
  */
 export {
   Journal,
@@ -13,7 +17,25 @@ export {
   type RebuildError,
   type RecoverError
 } from "../services/Journal.js"
-export { JournalLive } from "../layers/JournalLive.js"
+export { JournalFromStore, JournalLive } from "../layers/JournalLive.js"
+export { type LinesError } from "../services/Journal.js"
+export { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
+export {
+  type AppendView,
+  type ArtifactDigest,
+  JournalArtifacts,
+  type JournalArtifactsShape,
+  type JournalAppended,
+  type JournalEntry,
+  JournalStore,
+  type JournalStoreError,
+  type JournalStoreShape,
+  type JournalTail,
+  type StoredJournal,
+  type VerifyResult
+} from "../services/ports/JournalStore.js"
+export { JournalStoreMemory } from "../layers/memory/JournalStoreMemory.js"
+export { JournalArtifactsFolder } from "../layers/folder/JournalArtifactsFolder.js"
 export { JournalMemory } from "../layers/JournalMemory.js"
 export {
   ArtifactLinked,

@@ -161,7 +161,7 @@ export interface FileStoreShape {
    * Optional, for caches derived from a file: a string that changes whenever the entry at the
    * path changes (its device and inode, type, link count, size, modification and change times),
    * read without opening it; None when nothing is there. A cache that recorded it may trust what
-   * it derived while it is unchanged (src/layers/JournalAppendIndex.ts). A layer without such
+   * it derived while it is unchanged (src/layers/folder/JournalAppendIndex.ts). A layer without such
    * metadata leaves it out, and its callers read the file instead.
    */
   readonly fingerprint?: (path: string) => Effect.Effect<Option.Option<string>, IoError | UnsafePath>

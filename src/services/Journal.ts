@@ -3,7 +3,11 @@
  * decision history of the study. Everything else about a study (inspect state, manifest.json,
  * index.json) is a projection of it.
  *
- * Layer: `JournalLive` (src/layers/JournalLive.ts), requiring FileStore | Lock (no Workdir).
+ * Its logic is written once over the JournalStore port (src/services/ports/JournalStore.ts).
+ * Layers (src/layers/JournalLive.ts): `JournalFromStore`, over any JournalStore (with
+ * JournalArtifacts and Lock), and `JournalLive`, the work folder's, requiring FileStore | Lock
+ * (no Workdir). `rebuild`, `recoverTail` and `importLegacy` are folder work: the Journal answers
+ * them through the JournalFolder service (src/services/JournalFolder.ts).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -50,6 +54,9 @@ export type RebuildError = ReadHistoryError | StudyNotFound | UnimportedLegacyMa
 
 export type RecoverError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
 
+/** Errors of reading a study's journal in its exchange form. */
+export type LinesError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded
+
 export type ImportError =
   | AppendError
   | InvalidManifest
@@ -71,6 +78,11 @@ export interface JournalShape {
   readonly append: (study: string, input: AppendInput) => Effect.Effect<AppendResult, AppendError>
   /** The projection of the committed history; `verify` re-hashes every linked artifact. */
   readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
+  /**
+   * The study's journal in its exchange form (the JSON lines of journal.md, a torn tail included),
+   * at most `maxBytes` (`LimitExceeded` beyond): what the MCP resource `dossier://journal/<study>` reads.
+   */
+  readonly lines: (study: string, maxBytes: number) => Effect.Effect<Uint8Array, LinesError>
   /** Publish manifest.json (v1) and index.json atomically from the committed history. */
   readonly rebuild: (study: string) => Effect.Effect<RebuildResult, RebuildError>
   /** Preserve an unterminated tail write-once, then truncate the journal to its last `\n`. */

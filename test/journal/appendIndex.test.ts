@@ -1,6 +1,6 @@
 /**
  * An append by a new Journal instance (a new process: one CLI call) goes through the append
- * index (src/layers/JournalAppendIndex.ts) instead of replaying the history: it must read none
+ * index (src/layers/folder/JournalAppendIndex.ts) instead of replaying the history: it must read none
  * of the journal, write exactly the bytes a replaying append writes, and still refuse a journal
  * changed behind its back (edited, truncated, torn, replaced) exactly as a replay does.
  */

@@ -5,8 +5,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { CorruptJournal } from "../domain/JournalErrors.js"
-import { extendReplay, type Replay, replay } from "../domain/JournalLines.js"
+import { CorruptJournal } from "../../domain/JournalErrors.js"
+import { extendReplay, type Replay, replay } from "../../domain/JournalLines.js"
 
 /**
  * How many bytes of verified journals one service instance keeps between locked operations

@@ -1,14 +1,22 @@
 /**
- * `journal inspect --verify`: every linked artifact hashed again, every linked dossier execution
- * checked against its record (src/layers/JournalLive.ts calls it on the replayed projection).
+ * JournalArtifacts over a FileStore: the digest `journal append` computes for an
+ * `artifact_linked` event, and `journal inspect --verify` (every linked artifact hashed again,
+ * every linked dossier execution checked against its record).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../domain/Execution.js"
-import type { ArtifactFinding, ExecutionCheck, ExecutionFinding } from "../domain/JournalOutput.js"
-import type { Projection } from "../domain/JournalProjection.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import type { makeExecutionStore } from "./ExecutionStore.js"
+import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../../domain/Execution.js"
+import type { ArtifactFinding, ExecutionCheck, ExecutionFinding } from "../../domain/JournalOutput.js"
+import type { Projection } from "../../domain/JournalProjection.js"
+import type { FileStoreShape } from "../../services/FileStore.js"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { checkSignature } from "../../domain/Evidence.js"
+import { EvidenceKeyUnavailable } from "../../domain/ExecErrors.js"
+import { EvidenceKey, type EvidenceKeyShape } from "../../services/EvidenceKey.js"
+import { FileStore } from "../../services/FileStore.js"
+import { JournalArtifacts, type JournalArtifactsShape } from "../../services/ports/JournalStore.js"
+import { makeExecutionStore } from "../ExecutionStore.js"
 
 /** What the journal's execution_linked says that the record does not (status, exit code), or null. */
 const linkMismatch = (link: { readonly status: string; readonly exitCode?: number | null }, record: ExecutionRecord): string | null => {
@@ -17,7 +25,7 @@ const linkMismatch = (link: { readonly status: string; readonly exitCode?: numbe
   return null
 }
 
-export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof makeExecutionStore>) => {
+const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof makeExecutionStore>) => {
   /**
    * Every execution_linked whose runtimeId names a dossier execution: its record exists, its
    * receipt digest holds, it is signed with this machine's key, and it ended as the link says
@@ -124,3 +132,24 @@ export const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<
 
   return verifyArtifacts
 }
+
+/**
+ * Without an EvidenceKey in the context (a FileStore and Lock composed by hand), signatures cannot
+ * be checked: a signed execution is `unverifiable`, never `verified`.
+ */
+const NO_KEY: EvidenceKeyShape = {
+  sign: () => Effect.fail(new EvidenceKeyUnavailable({ reason: "no evidence key in this composition" })),
+  check: (kind, digest, signature) => Effect.sync(() => checkSignature({ missing: "no evidence key in this composition" }, kind, digest, signature))
+}
+
+export const makeJournalArtifacts = (store: FileStoreShape, key: EvidenceKeyShape = NO_KEY): JournalArtifactsShape => ({
+  digest: (path, maxBytes) => store.hash(path, { maxBytes, requireSingleLink: false }),
+  verify: makeJournalVerify(store, makeExecutionStore(store, key))
+})
+
+/** JournalArtifacts over the FileStore (and the EvidenceKey, when the context has one). */
+export const JournalArtifactsFolder: Layer.Layer<JournalArtifacts, never, FileStore> = Layer.effect(
+  JournalArtifacts,
+  Effect.map(Effect.all([FileStore, Effect.serviceOption(EvidenceKey)]), ([store, key]) =>
+    makeJournalArtifacts(store, Option.getOrElse(key, () => NO_KEY)))
+)

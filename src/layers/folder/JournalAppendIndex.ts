@@ -25,9 +25,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { studyPaths } from "../domain/Journal.js"
-import type { Head } from "../domain/JournalOutput.js"
-import type { FileStoreShape } from "../services/FileStore.js"
+import { studyPaths } from "../../domain/Journal.js"
+import type { Head } from "../../domain/JournalOutput.js"
+import type { FileStoreShape } from "../../services/FileStore.js"
 
 export const appendIndexPaths = (study: string) => ({
   index: `.dossier/journal/${study}.append-index.json`,
