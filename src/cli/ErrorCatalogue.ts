@@ -95,7 +95,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   StoreUnavailable: {
     retryable: true,
     area: "store",
-    hint: "The PostgreSQL server could not be reached or did not answer in time (`reason` says how); nothing was written. Check the server and the network (`dossier store status`), then run the same command again."
+    hint: "The PostgreSQL server could not be reached or did not answer in time (`reason` says how); the command is one transaction, stored whole or not at all. Check the server and the network, then run the same command again (a write whose commit was cut off may then answer as already done)."
   },
   StoreConflict: {
     retryable: false,

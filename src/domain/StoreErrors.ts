@@ -7,15 +7,16 @@ import * as Schema from "effect/Schema"
 
 /**
  * The store could not be reached or stopped answering within the command's deadline (refused,
- * timed out, reset, shutting down, restarting, the network cut). Nothing was written: a
- * command is one transaction. The same command may succeed later unchanged.
+ * timed out, reset, shutting down, restarting, the network cut). A command is one transaction:
+ * all of it or none was stored (none, unless the connection was lost while the server was
+ * committing). The same command may succeed later unchanged.
  */
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
   /** What happened, in words (never the password nor the URL's user information). */
   reason: Schema.String
 }) {
   override get message() {
-    return `The shared store is unavailable: ${this.reason}. Nothing was written.`
+    return `The shared store is unavailable: ${this.reason}.`
   }
 }
 

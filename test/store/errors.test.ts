@@ -23,7 +23,7 @@ describe("store errors", () => {
   it("renders the envelope the CLI and MCP answer, with the fields and no more", () => {
     expect(envelopeOf(new StoreUnavailable({ reason: "connection refused" }))).toEqual({
       _tag: "StoreUnavailable",
-      message: "The shared store is unavailable: connection refused. Nothing was written.",
+      message: "The shared store is unavailable: connection refused.",
       retryable: true,
       reason: "connection refused"
     })

@@ -13,7 +13,7 @@ declare module "pg" {
     port?: number | undefined
     user?: string | undefined
     database?: string | undefined
-    password?: string | (() => string | Promise<string | undefined>) | undefined
+    password?: string | (() => string | undefined | Promise<string | undefined>) | undefined
     ssl?: unknown
     connectionTimeoutMillis?: number | undefined
     statement_timeout?: number | undefined
