@@ -84,8 +84,10 @@ export interface Cluster {
 }
 
 export interface ClusterOptions {
-  /** More addresses to listen on beside 127.0.0.1 (the network-namespace tests' own address). */
+  /** More addresses to listen on beside 127.0.0.1 (the network-namespace tests' own addresses). */
   readonly listen?: ReadonlyArray<string>
+  /** Client addresses (beside 127.0.0.1) whose connections are trusted (`pg_hba.conf`, a /32 each). */
+  readonly clients?: ReadonlyArray<string>
 }
 
 /** Start a throwaway cluster (only without `DOSSIER_TEST_PG`). */
@@ -95,9 +97,9 @@ export const startCluster = async (options: ClusterOptions = {}): Promise<Cluste
   const data = path.join(dir, "data")
   if (isRoot) execFileSync("chown", ["postgres:postgres", dir])
   runBin("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"])
-  // Host connections from the test's extra addresses (a /32 each) are trusted as well.
+  // Host connections from the test's client addresses (a /32 each) are trusted as well.
   const hba = path.join(data, "pg_hba.conf")
-  const extra = (options.listen ?? []).map((a) => `host all all ${a}/32 trust\n`).join("")
+  const extra = (options.clients ?? []).map((a) => `host all all ${a}/32 trust\n`).join("")
   if (extra !== "") {
     fs.appendFileSync(hba, extra)
   }
