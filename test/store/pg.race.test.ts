@@ -68,7 +68,7 @@ describe.skipIf(!pgAvailable)("racing writers from several processes", () => {
 
   it("N processes racing a checkpoint at revision 1: one winner at revision 2, the rest StaleRevision", async () => {
     const dossier = "race-cas"
-    // Revision 1 first (the processes also race the schema's creation on this fresh database).
+    // Revision 1 first, from one process (which also creates the schema on this fresh database).
     const [created] = await runWorkers([{ url: db.url, dossier, op: "checkpoint", startAt: 0, expected: null, value: "r1" }])
     expect(created).toEqual({ ok: true, value: 1 })
     const startAt = Date.now() + 3_000
