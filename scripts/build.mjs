@@ -150,6 +150,9 @@ async function bundles() {
       // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
       define: { "import.meta.url": "__dossierMetaUrl" },
       banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+      // node-postgres (the store, src/layers/postgres) requires its optional native binding only
+      // when asked for it (`pg.native`), which dossier never does.
+      external: ["pg-native"],
       logLevel: "warning"
     })
     // The file holds the bundle inside CommonJS's own function wrapper, which the loader compiles

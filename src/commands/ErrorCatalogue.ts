@@ -7,7 +7,7 @@ import type { DossierErrorTag } from "../domain/AllErrors.js"
 
 export interface ErrorInfo {
   readonly retryable: boolean
-  readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor" | "exec"
+  readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor" | "exec" | "store"
   readonly hint: string
 }
 
@@ -91,6 +91,21 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "exec",
     hint: "The grant is unsigned (made before signing, or its signature removed) or signed with another machine's key; create it again here, under a new id."
+  },
+  StoreUnavailable: {
+    retryable: true,
+    area: "store",
+    hint: "The PostgreSQL server could not be reached or did not answer in time (`reason` says how); the command is one transaction, stored whole or not at all. Check the server and the network, then run the same command again (a write whose commit was cut off may then answer as already done)."
+  },
+  StoreConflict: {
+    retryable: false,
+    area: "store",
+    hint: "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder."
+  },
+  StoreTooNew: {
+    retryable: false,
+    area: "store",
+    hint: "A newer dossier migrated the store's schema: upgrade dossier on this host to a version that knows it."
   }
 }
 

@@ -6,8 +6,9 @@ import { IngestErrors, type IngestError } from "./IngestErrors.js"
 import { JournalErrors, type JournalError } from "./JournalErrors.js"
 import { MonitorErrors, type MonitorError } from "./MonitorErrors.js"
 import { PlanErrors, type PlanError } from "./PlanErrors.js"
+import { StoreErrors, type StoreError } from "./StoreErrors.js"
 
-export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError | ExecError
+export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError | ExecError | StoreError
 export type DossierErrorTag = DossierError["_tag"]
 
 export const AllErrors = [
@@ -17,5 +18,6 @@ export const AllErrors = [
   ...JournalErrors,
   ...GateErrors,
   ...MonitorErrors,
-  ...ExecErrors
+  ...ExecErrors,
+  ...StoreErrors
 ] as const

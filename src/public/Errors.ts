@@ -2,7 +2,7 @@
  * `Errors` of the public surface: every refusal a dossier service can answer with, as
  * `Schema.TaggedError` classes in the typed channel (match them with `Effect.catchTags`), the
  * union `DossierError`, and `retryable`: whether the same call may succeed later unchanged
- * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`), read from the same
+ * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`, `StoreUnavailable`), read from the same
  * catalogue the CLI renders its `retryable` field from.
  */
 import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
@@ -34,6 +34,7 @@ export * from "../domain/JournalErrors.js"
 export * from "../domain/GateErrors.js"
 export * from "../domain/MonitorErrors.js"
 export * from "../domain/ExecErrors.js"
+export * from "../domain/StoreErrors.js"
 
 /** Whether a call that failed with this error (or tag) may succeed later unchanged. */
 export const retryable = (error: DossierError | DossierErrorTag): boolean =>

@@ -1,0 +1,43 @@
+/**
+ * Errors of a shared store (PostgreSQL, docs/store.md): the server out of reach, a folder that
+ * cannot be imported into a dossier that already has state, a schema newer than this binary.
+ * None of them ever carries a password, a URL with one, or a driver's error object.
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * The store could not be reached or stopped answering within the command's deadline (refused,
+ * timed out, reset, shutting down, restarting, the network cut). A command is one transaction:
+ * all of it or none was stored (none, unless the connection was lost while the server was
+ * committing). The same command may succeed later unchanged.
+ */
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
+  /** What happened, in words (never the password nor the URL's user information). */
+  reason: Schema.String
+}) {
+  override get message() {
+    return `The shared store is unavailable: ${this.reason}.`
+  }
+}
+
+/** A folder that holds state cannot be bound to (imported into) a dossier that already has state. */
+export class StoreConflict extends Schema.TaggedError<StoreConflict>()("StoreConflict", {
+  dossier: Schema.String
+}) {
+  override get message() {
+    return `The shared dossier '${this.dossier}' already holds state, and so does this folder; nothing was changed.`
+  }
+}
+
+/** The store's schema was made by a newer dossier than this one (`schema` > `supported`). */
+export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew", {
+  schema: Schema.Number,
+  supported: Schema.Number
+}) {
+  override get message() {
+    return `The store's schema is version ${this.schema}; this dossier knows versions up to ${this.supported}.`
+  }
+}
+
+export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew] as const
+export type StoreError = InstanceType<(typeof StoreErrors)[number]>

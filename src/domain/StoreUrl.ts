@@ -1,0 +1,71 @@
+/**
+ * The URL of a shared store (`dossier init --store <url>`, `DOSSIER_STORE`): a libpq connection
+ * URI, `postgres://[user@]host[:port]/database[?sslmode=…&…]` (or `postgresql://`). Parameters
+ * are kept as given (node-postgres honours `sslmode`, `sslrootcert`, `application_name`, …).
+ * A password in the URL is used for that connection only: it is never written to the folder,
+ * printed, or put in an error (`withoutPassword`); the libpq way (`PGPASSWORD`, `~/.pgpass`)
+ * is how a bound folder's commands get it.
+ */
+
+/** A parsed store URL: the text to connect with, and the same without its password. */
+export interface StoreUrl {
+  /** The URL as given (may hold a password): for the connection only. */
+  readonly connect: string
+  /** The URL without its password: what is written and shown. */
+  readonly shown: string
+  readonly host: string
+  readonly port: number
+  readonly database: string
+  readonly user: string | null
+  readonly hasPassword: boolean
+}
+
+/** Parse a store URL; a string saying what is wrong when it is malformed (a `UsageError`). */
+export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: string } => {
+  let u: URL
+  try {
+    u = new URL(text)
+  } catch {
+    return { malformed: "the store URL is not a URL; give postgres://[user@]host[:port]/database" }
+  }
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
+    return { malformed: `the store URL must start with postgres:// or postgresql://, not ${u.protocol}//` }
+  }
+  if (u.hash !== "") return { malformed: "the store URL may not have a #fragment" }
+  let database: string
+  let user: string
+  try {
+    database = decodeURIComponent(u.pathname.replace(/^\//, ""))
+    user = decodeURIComponent(u.username)
+  } catch {
+    return { malformed: "the store URL has a malformed %-escape" }
+  }
+  if (database === "") return { malformed: "the store URL names no database: give postgres://host/database" }
+  if (database.includes("/")) return { malformed: "the store URL's database name may not contain '/'" }
+  const socketHost = u.searchParams.get("host")
+  const host = u.hostname !== "" ? u.hostname : socketHost ?? ""
+  if (host === "") return { malformed: "the store URL names no host: give postgres://host/database" }
+  const port = u.port === "" ? 5432 : Number(u.port)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return { malformed: "the store URL's port is not 1-65535" }
+  const hasPassword = u.password !== ""
+  const shownUrl = new URL(u.href)
+  shownUrl.password = ""
+  if (shownUrl.searchParams.has("password")) {
+    return { malformed: "the store URL may not carry a password parameter; use PGPASSWORD or ~/.pgpass" }
+  }
+  return {
+    connect: u.href,
+    shown: shownUrl.href,
+    host,
+    port,
+    database,
+    user: user === "" ? null : user,
+    hasPassword
+  }
+}
+
+/** Whether `parseStoreUrl` refused the text. */
+export const isMalformed = (r: StoreUrl | { readonly malformed: string }): r is { readonly malformed: string } => "malformed" in r
+
+/** A dossier's name in a store: 1-63 letters, digits, `-`, `_`, `.`, starting with a letter or digit. */
+export const DOSSIER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/

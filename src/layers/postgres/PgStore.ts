@@ -1,0 +1,163 @@
+/**
+ * PgStore: one shared dossier in a PostgreSQL database, reached through `@effect/sql-pg` over a
+ * node-postgres pool that dossier configures itself:
+ *
+ * - the URL's parameters are honoured the libpq way (`sslmode`, `sslrootcert`, `application_name`,
+ *   …; pg-connection-string with libpq semantics); the password comes from the URL, else
+ *   `PGPASSWORD`, else `~/.pgpass` (`PgPassword.ts`), and is handed to the driver only;
+ * - every wait is bounded: the connect timeout, `lock_timeout` (a wait for another writer:
+ *   `LockTimeout`), `statement_timeout` on the server and a read timeout on the client (the
+ *   server or the network gone quiet), TCP keep-alive, and `idle_in_transaction_session_timeout`
+ *   (a client that vanished mid-transaction does not hold its locks for long);
+ * - a failure of the driver becomes `StoreUnavailable {reason}` or `LockTimeout` (`PgErrors.ts`).
+ *
+ * Building the layer connects once and checks the schema: a writer (`mode: "write"`) creates or
+ * migrates it and the dossier's row; a reader only reads the version (it sends no write).
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Pg from "pg"
+import { parse as parseConnectionString } from "pg-connection-string"
+import * as os from "node:os"
+import { UsageError } from "../../domain/CliErrors.js"
+import type { LockTimeout } from "../../domain/Errors.js"
+import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../../domain/StoreUrl.js"
+import { StoreUnavailable, type StoreTooNew } from "../../domain/StoreErrors.js"
+import { LOCK_WAIT_MS } from "../../services/Lock.js"
+import { lookupPassword } from "./PgPassword.js"
+import { mapSqlError } from "./PgErrors.js"
+import { checkSchema, ensureDossier, migrate } from "./PgSchema.js"
+
+export interface PgStoreOptions {
+  /** `postgres://[user[:password]@]host[:port]/database[?…]`; a password here is used, never kept. */
+  readonly url: string
+  /** The shared dossier's name (`DOSSIER_NAME`). */
+  readonly dossier: string
+  /** `write` migrates the schema and creates the dossier's row; `read` sends no write. */
+  readonly mode?: "write" | "read"
+  /** Connecting, including TLS and authentication (default 5 s). */
+  readonly connectTimeoutMs?: number
+  /** Waiting for another writer of the dossier, or any lock (default `LOCK_WAIT_MS`, 10 s). */
+  readonly lockTimeoutMs?: number
+  /** One statement on the server (default: the lock wait + 5 s). */
+  readonly statementTimeoutMs?: number
+  /** A whole command (one transaction), from its first statement to its commit (default 60 s). */
+  readonly deadlineMs?: number
+}
+
+export interface PgStoreConfig {
+  readonly dossier: string
+  readonly mode: "write" | "read"
+  readonly connectTimeoutMs: number
+  readonly lockTimeoutMs: number
+  readonly statementTimeoutMs: number
+  /** The client's read timeout: the server's statement timeout and a margin. */
+  readonly queryTimeoutMs: number
+  readonly deadlineMs: number
+}
+
+export interface PgStoreShape {
+  readonly config: PgStoreConfig
+  readonly sql: SqlClient.SqlClient
+  /** Map a driver failure of `self` to `StoreUnavailable` / `LockTimeout` (a defect otherwise). */
+  readonly mapErrors: <A, E, R>(self: Effect.Effect<A, E | SqlError, R>) => Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>
+}
+
+export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
+
+/** The options with their defaults. */
+export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
+  const lockTimeoutMs = options.lockTimeoutMs ?? LOCK_WAIT_MS
+  const statementTimeoutMs = options.statementTimeoutMs ?? lockTimeoutMs + 5_000
+  return {
+    dossier: options.dossier,
+    mode: options.mode ?? "write",
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    lockTimeoutMs,
+    statementTimeoutMs,
+    queryTimeoutMs: statementTimeoutMs + 2_000,
+    deadlineMs: options.deadlineMs ?? 60_000
+  }
+}
+
+/** The node-postgres pool's configuration (no password in it unless the URL had one). */
+const poolConfig = (url: string, config: PgStoreConfig): Pg.PoolConfig => {
+  const parsed = parseConnectionString(url, { useLibpqCompat: true })
+  const { password: urlPassword, port, host, database, user, ...rest } = parsed
+  const target = {
+    host: host ?? "localhost",
+    port: port === null || port === undefined || port === "" ? 5432 : Number(port),
+    database: database ?? user ?? os.userInfo().username,
+    user: user ?? process.env.PGUSER ?? os.userInfo().username
+  }
+  return {
+    ...(rest as Pg.PoolConfig),
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    // The URL's, else PGPASSWORD, else the password file; undefined lets the server decide (trust, peer).
+    password: urlPassword !== undefined && urlPassword !== "" ? urlPassword : () => lookupPassword(target),
+    connectionTimeoutMillis: config.connectTimeoutMs,
+    lock_timeout: config.lockTimeoutMs,
+    statement_timeout: config.statementTimeoutMs,
+    query_timeout: config.queryTimeoutMs,
+    idle_in_transaction_session_timeout: Math.max(config.deadlineMs, config.queryTimeoutMs) + 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5_000,
+    application_name: (rest.application_name as string | undefined) ?? "dossier",
+    max: 4,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true
+  }
+}
+
+/**
+ * The store's layer: a `PgStore` (and the `SqlClient` it wraps) for one dossier. Fails with
+ * `UsageError` for a malformed URL or dossier name, `StoreUnavailable` when the server cannot be
+ * reached within the connect timeout, `StoreTooNew` for a newer schema.
+ */
+export const PgStoreLayer = (
+  options: PgStoreOptions
+): Layer.Layer<PgStore | SqlClient.SqlClient, UsageError | StoreUnavailable | StoreTooNew | LockTimeout> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const parsed = parseStoreUrl(options.url)
+      if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
+      if (!DOSSIER_NAME.test(options.dossier)) {
+        return yield* new UsageError({ detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit" })
+      }
+      const config = resolveConfig(options)
+      const mapErrors = mapSqlError(config.lockTimeoutMs)
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const p = new Pg.Pool(poolConfig(parsed.connect, config))
+          // An idle client's socket error: the next command finds out and answers StoreUnavailable.
+          p.on("error", () => {})
+          return p
+        }),
+        (p) => Effect.promise(() => p.end()).pipe(Effect.timeoutOption(1_000), Effect.ignore)
+      )
+      const client = yield* mapErrors(PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "dossier" }))
+      const sql: SqlClient.SqlClient = client
+      const connectDeadline = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+        Effect.timeoutFail(self, {
+          duration: Duration.millis(config.connectTimeoutMs + config.queryTimeoutMs),
+          onTimeout: () => new StoreUnavailable({ reason: "no answer from the server within the connect timeout" })
+        })
+      if (config.mode === "write") {
+        yield* connectDeadline(mapErrors(Effect.zipRight(migrate(sql), ensureDossier(sql, config.dossier))))
+      } else {
+        yield* connectDeadline(mapErrors(checkSchema(sql)))
+      }
+      const store: PgStoreShape = { config, sql, mapErrors }
+      return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
+    })
+  ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<PgStore | SqlClient.SqlClient, UsageError | StoreUnavailable | StoreTooNew | LockTimeout>

@@ -1,0 +1,53 @@
+/**
+ * The few parts of node-postgres (`pg`, installed with @effect/sql-pg) that dossier uses
+ * directly: the package ships no types of its own and `@types/pg` is not installed.
+ */
+declare module "pg" {
+  export interface QueryResult<R = Record<string, unknown>> {
+    readonly rows: Array<R>
+    readonly rowCount: number | null
+  }
+  export interface ClientConfig {
+    connectionString?: string | undefined
+    host?: string | undefined
+    port?: number | undefined
+    user?: string | undefined
+    database?: string | undefined
+    password?: string | (() => string | undefined | Promise<string | undefined>) | undefined
+    ssl?: unknown
+    connectionTimeoutMillis?: number | undefined
+    statement_timeout?: number | undefined
+    lock_timeout?: number | undefined
+    query_timeout?: number | undefined
+    idle_in_transaction_session_timeout?: number | undefined
+    keepAlive?: boolean | undefined
+    keepAliveInitialDelayMillis?: number | undefined
+    application_name?: string | undefined
+  }
+  export interface PoolConfig extends ClientConfig {
+    max?: number | undefined
+    min?: number | undefined
+    idleTimeoutMillis?: number | undefined
+    allowExitOnIdle?: boolean | undefined
+  }
+  export class Client {
+    constructor(config?: string | ClientConfig)
+    readonly processID: number | undefined
+    connect(): Promise<void>
+    query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+    end(): Promise<void>
+    on(event: "error", listener: (err: Error) => void): this
+  }
+  export class Pool {
+    constructor(config?: PoolConfig)
+    readonly options: PoolConfig
+    readonly ending: boolean
+    query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+    end(): Promise<void>
+    on(event: "error", listener: (err: Error) => void): this
+  }
+  export function escapeIdentifier(s: string): string
+  export interface CustomTypesConfig {
+    getTypeParser: (oid: number, format?: string) => (value: string) => unknown
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The store's errors reach every face: the catalogue (retryable, area, hint), the envelope the
+ * CLI and `dossier mcp` answer, `dossier schema errors`, and the README's generated table.
+ */
+import { describe, expect, it } from "vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { errorCatalogue } from "../../src/cli/ErrorCatalogue.js"
+import { envelopeOf } from "../../src/cli/Render.js"
+import { errorsSchema } from "../../src/cli/schemas/errors.js"
+import * as JSONSchema from "effect/JSONSchema"
+import { StoreConflict, StoreTooNew, StoreUnavailable } from "../../src/domain/StoreErrors.js"
+import { retryable } from "../../src/public/Errors.js"
+
+describe("store errors", () => {
+  it("StoreUnavailable is retryable; StoreConflict and StoreTooNew are not", () => {
+    expect(retryable("StoreUnavailable")).toBe(true)
+    expect(retryable("StoreConflict")).toBe(false)
+    expect(retryable("StoreTooNew")).toBe(false)
+    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"] as const) expect(errorCatalogue[tag].area).toBe("store")
+  })
+
+  it("renders the envelope the CLI and MCP answer, with the fields and no more", () => {
+    expect(envelopeOf(new StoreUnavailable({ reason: "connection refused" }))).toEqual({
+      _tag: "StoreUnavailable",
+      message: "The shared store is unavailable: connection refused.",
+      retryable: true,
+      reason: "connection refused"
+    })
+    expect(envelopeOf(new StoreConflict({ dossier: "q1" }))).toMatchObject({ _tag: "StoreConflict", dossier: "q1", retryable: false })
+    expect(envelopeOf(new StoreTooNew({ schema: 3, supported: 1 }))).toMatchObject({ _tag: "StoreTooNew", schema: 3, supported: 1, retryable: false })
+  })
+
+  it("are in `dossier schema errors` and in the README's catalogue", () => {
+    const schema = JSON.stringify(JSONSchema.make(errorsSchema()))
+    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(schema).toContain(`"${tag}"`)
+    const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
+    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(readme).toContain(`| \`${tag}\` | store |`)
+  })
+})

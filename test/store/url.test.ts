@@ -1,0 +1,34 @@
+/** The store URL (what is kept and shown never holds the password) and the password file, the libpq way. */
+import { describe, expect, it } from "vitest"
+import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
+import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
+
+describe("store URL", () => {
+  it("keeps the parameters and drops the password from what is shown", () => {
+    const r = parseStoreUrl("postgres://ann:pa%3Ass@127.0.0.1:5433/research?sslmode=verify-full&application_name=x")
+    if (isMalformed(r)) throw new Error(r.malformed)
+    expect(r.shown).toBe("postgres://ann@127.0.0.1:5433/research?sslmode=verify-full&application_name=x")
+    expect(r.shown).not.toContain("pa")
+    expect(r).toMatchObject({ host: "127.0.0.1", port: 5433, database: "research", user: "ann", hasPassword: true })
+    expect(r.connect).toContain("pa%3Ass")
+  })
+
+  it("refuses what is not a PostgreSQL URL, or names no host or database, or carries a password parameter", () => {
+    for (const text of ["", "127.0.0.1:5432/db", "mysql://h/db", "postgres://h/", "postgres:///db", "postgres://h:99999/db", "postgres://h/db?password=x", "postgres://h/a/b"]) {
+      expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
+    }
+    expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
+    expect(isMalformed(parseStoreUrl("postgres:///db?host=/run/postgresql"))).toBe(false)
+  })
+})
+
+describe("password file", () => {
+  const target = { host: "db.example", port: 5432, database: "research", user: "ann" }
+  it("answers the first matching line, with wildcards and escapes", () => {
+    const text = ["# comment", "other:5432:research:ann:no", "db.example:5432:*:bob:no", "db.example:*:research:ann:p\\:w\\\\d", "*:*:*:*:last"].join("\n")
+    expect(passwordFromFile(text, target)).toBe("p:w\\d")
+    expect(passwordFromFile("*:*:*:*:any\n", target)).toBe("any")
+    expect(passwordFromFile("db.example:5433:research:ann:x\n", target)).toBeUndefined()
+    expect(passwordFromFile("malformed line\n", target)).toBeUndefined()
+  })
+})
