@@ -31,7 +31,7 @@ export const optionalInteger = (min: number, max: number): Check<number | undefi
     ? Either.right(undefined)
     : Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
     ? Either.right(value as number)
-    : invalid(path, `expected a whole number from ${min} to ${max}`)
+    : invalid(path, max === Number.MAX_SAFE_INTEGER ? `expected a whole number from ${min}` : `expected a whole number from ${min} to ${max}`)
 
 /** `now`: a valid Date (years 0000–9999) or left out (the method reads Effect's Clock). */
 export const optionalNow: Check<Date | undefined> = (value, path) => checkOptionalNow(value, path)
