@@ -1,7 +1,8 @@
 /**
  * Ids: one rule, and the exceptions a stored format or the spec binds, each named with its
- * reason. Every id field's Schema, every id check of a service, every refusal's message and every
- * `--help` line about an id is built from this module (docs/cli.md, "Ids").
+ * reason. Every id field's Schema, every id check of a service (`checkIdOf` in ./Options.ts),
+ * every refusal's message and every `--help` line about an id is built from this module
+ * (docs/cli.md, "Ids").
  *
  * The rule (`ID`): 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit. Grants
  * follow it, and so does every id added later.
@@ -18,9 +19,7 @@
  *   (`exec:<execution>:…`) are longer than 64 and use ':'.
  * - Run ids (`RUN_ID`) and execution ids (`EXECUTION_ID`) are made by dossier, never chosen.
  */
-import * as Either from "effect/Either"
-import * as Schema from "effect/Schema"
-import { InvalidInput } from "./Errors.js"
+// No imports: the command declarations (on every command's start-up path) quote these rules.
 
 export const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export const ID_RULE = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
@@ -72,16 +71,3 @@ export const idProblem = (kind: IdKind, value: unknown): string =>
     : kind === "study" && RESERVED_STUDY_IDS.includes(value)
     ? `'${value}' is a reserved folder name (inputs, sources, results, gate), not a study id`
     : `'${value}' is not a ${kind} id: ${grammar[kind].rule}`
-
-/** Check an id argument: the id, or `InvalidInput` at `path` with the one message. */
-export const checkIdOf = (kind: IdKind, value: unknown, path: string): Either.Either<string, InvalidInput> =>
-  isIdOf(kind, value) ? Either.right(value) : Either.left(new InvalidInput({ issues: [{ path, message: idProblem(kind, value) }] }))
-
-/** The Schema of an id field of this kind (its JSON Schema states the pattern and the rule). */
-export const IdOf = (kind: IdKind) =>
-  Schema.String.pipe(
-    Schema.filter((s) => isIdOf(kind, s) || idProblem(kind, s), {
-      jsonSchema: { pattern: grammar[kind].pattern.source },
-      description: `a ${kind} id: ${grammar[kind].rule}`
-    })
-  )

@@ -9,6 +9,7 @@
 import * as Either from "effect/Either"
 import { checkOptionalNow } from "./Decode.js"
 import { InvalidInput } from "./Errors.js"
+import { type IdKind, idProblem, isIdOf } from "./Ids.js"
 
 /** A check of one argument or field: its value, or `InvalidInput` at `path`. */
 export type Check<A> = (value: unknown, path: string) => Either.Either<A, InvalidInput>
@@ -19,6 +20,10 @@ export const invalid = (path: string, message: string): Either.Either<never, Inv
 /** A required string argument (an id, a URL, a path, an excerpt): non-empty. */
 export const text: Check<string> = (value, path) =>
   typeof value === "string" && value.length > 0 ? Either.right(value) : invalid(path, "expected a non-empty string")
+
+/** An id argument of this kind: the id, or `InvalidInput` at `path` with the one message (./Ids.ts). */
+export const checkIdOf = (kind: IdKind, value: unknown, path: string): Either.Either<string, InvalidInput> =>
+  isIdOf(kind, value) ? Either.right(value) : invalid(path, idProblem(kind, value))
 
 /** Fields of an options object. */
 export const optionalText: Check<string | undefined> = (value, path) => (value === undefined ? Either.right(undefined) : text(value, path))

@@ -19,6 +19,7 @@ import { DigestMismatch } from "../domain/MonitorErrors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 
 import { checkStudyId, isStudyId, type JournalEvent, studyPaths } from "../domain/Journal.js"
+import { optionalBoolean, readOptions } from "../domain/Options.js"
 import { type AppendResult, type Head, type ImportResult, type InspectResult, type RebuildResult, type RecoverResult, type StudyRow } from "../domain/JournalOutput.js"
 import { decodeBatch, legacyEventId, manifestBytes, validateManifest } from "../domain/JournalRules.js"
 import {
@@ -374,11 +375,12 @@ export const makeJournal = (store: FileStoreShape, lock: LockShape, key: Evidenc
   const inspect: JournalShape["inspect"] = (study, options) =>
     Effect.gen(function*() {
       yield* study$(study)
+      const { verify } = yield* Either.match(readOptions(options, { verify: optionalBoolean }), { onLeft: Effect.fail, onRight: Effect.succeed })
       yield* requireStudy(study)
       const r = yield* history(studyPaths(study).journal)
       const p = r.projector.result()
       const view = inspectView(study, r, p)
-      if (options?.verify !== true) return view
+      if (verify !== true) return view
       return { ...view, verify: yield* verifyJournal(p) }
     })
 

@@ -56,6 +56,12 @@ export type ImportError =
   | FileNotFound
   | EditedRetainedFile
 
+/** Options of `Journal.inspect` (the convention: src/domain/Options.ts). */
+export interface JournalInspectOptions {
+  /** Re-hash every linked artifact (and check every linked execution record). */
+  readonly verify?: boolean | undefined
+}
+
 export interface JournalShape {
   /**
    * One row per folder under `research/` (excluding inputs/sources/results/gate and names that
@@ -70,7 +76,7 @@ export interface JournalShape {
    */
   readonly append: (study: string, input: AppendInput) => Effect.Effect<AppendResult, AppendError>
   /** The projection of the committed history; `verify` re-hashes every linked artifact. */
-  readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
+  readonly inspect: (study: string, options?: JournalInspectOptions) => Effect.Effect<InspectResult, InspectError>
   /** Publish manifest.json (v1) and index.json atomically from the committed history. */
   readonly rebuild: (study: string) => Effect.Effect<RebuildResult, RebuildError>
   /** Preserve an unterminated tail write-once, then truncate the journal to its last `\n`. */
