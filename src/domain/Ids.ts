@@ -27,11 +27,11 @@ export const ID_RULE = "1-64 letters, digits, '.', '_' or '-', starting with a l
 export const STUDY_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/
 export const RESERVED_STUDY_IDS: ReadonlyArray<string> = ["inputs", "sources", "results", "gate"]
 export const STUDY_ID_RULE =
-  "the id rule in lower case (1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit), and not inputs, sources, results or gate"
+  "1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit; not inputs, sources, results or gate"
 
 export const SUBSCRIPTION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
 export const SUBSCRIPTION_ID_RULE =
-  "the id rule without '.' (1-64 letters, digits, '_' or '-', starting with a letter or digit): the dot separates a run id's window"
+  "1-64 letters, digits, '_' or '-', starting with a letter or digit (no '.': it separates a run id's window)"
 
 export const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export const EVENT_ID_RULE = "1-128 letters, digits, '.', '_', ':' or '-'"
@@ -64,10 +64,12 @@ export const isStudyId = (s: string): boolean => STUDY_ID.test(s) && !RESERVED_S
 export const isIdOf = (kind: IdKind, value: unknown): value is string =>
   typeof value === "string" && grammar[kind].pattern.test(value) && (kind !== "study" || !RESERVED_STUDY_IDS.includes(value))
 
+const named = (kind: IdKind) => `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} id`
+
 /** Why `value` is not an id of this kind (one message for every command and service). */
 export const idProblem = (kind: IdKind, value: unknown): string =>
   typeof value !== "string"
-    ? `expected a ${kind} id (a string): ${grammar[kind].rule}`
+    ? `expected ${named(kind)} (a string): ${grammar[kind].rule}`
     : kind === "study" && RESERVED_STUDY_IDS.includes(value)
     ? `'${value}' is a reserved folder name (inputs, sources, results, gate), not a study id`
-    : `'${value}' is not a ${kind} id: ${grammar[kind].rule}`
+    : `'${value}' is not ${named(kind)}: ${grammar[kind].rule}`
