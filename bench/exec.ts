@@ -54,7 +54,7 @@ export const benchExec = async (): Promise<void> => {
         tools: ["read", "bash"],
         budget: { runs: 100_000, wallSeconds: 10_000_000, cpuSeconds: 10_000_000, memoryMiB: 1024, outputMiB: 1024 },
         deadline: "2099-01-01T00:00:00Z"
-      }, new Date())))
+      })))
     const limits = { wallSeconds: 60, cpuSeconds: 60, memoryMiB: 1024, processes: 256, fileMiB: 64 }
     const system = SYSTEM_DIRS.filter((p) => fs.existsSync(p)).map((p) => {
       const st = fs.lstatSync(p)
@@ -68,7 +68,7 @@ export const benchExec = async (): Promise<void> => {
       runtime.runPromise(Effect.flatMap(Sandbox, (s) =>
         s.run({ root: dir, grant, argv: ["true"], limits, masks: [] }, { echo: false, check: () => Effect.succeed(null) })))
     const execRun = () =>
-      runtime.runPromise(Effect.flatMap(Exec, (x) => x.run("bench", ["true"], { candidateId: null, study: null, echo: false, now: () => new Date() })))
+      runtime.runPromise(Effect.flatMap(Exec, (x) => x.run("bench", ["true"])))
     const cliRun = () => run(process.execPath, [CLI, "exec", "--grant", "bench", "--workdir", dir, "--json", "--", "true"])
     const bareRun = () => run("bwrap", bare)
 

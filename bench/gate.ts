@@ -6,7 +6,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { makeQuoteMatcher } from "../src/domain/Quote.js"
@@ -97,16 +96,14 @@ export const benchGate = async (): Promise<void> => {
 
     const runtime = ManagedRuntime.make(GateLive.pipe(Layer.provideMerge(PlanLayer(dir)), Layer.orDie))
     const options = {
-      state: "run/state.json",
       researchDir: "research/gate",
-      descriptor: Option.none<string>(),
       attempts: ".dossier/gate/attempted.jsonl",
       recordAttempt: false,
       maxAskRounds: 2,
       unattended: false,
       now: new Date("2026-11-30T10:00:00Z")
     }
-    const once = () => runtime.runPromise(Effect.flatMap(Gate, (g) => g.run(options)))
+    const once = () => runtime.runPromise(Effect.flatMap(Gate, (g) => g.run("run/state.json", options)))
     const check = await once()
     if (!check.active || check.research.closed.length !== CITATIONS / 2 - 1 || check.decision !== "ask") {
       throw new Error(`gate bench: unexpected result ${JSON.stringify({ active: check.active, decision: check.active && check.decision })}`)

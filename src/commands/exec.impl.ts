@@ -30,11 +30,10 @@ export const run = (o: {
     : work({
       effect: Effect.flatMap(Exec, (x) =>
         x.run(Option.getOrThrow(o.grant), o.program, {
-          candidateId: Option.getOrNull(o.candidate),
-          study: Option.getOrNull(o.study),
+          candidateId: Option.getOrUndefined(o.candidate),
+          study: Option.getOrUndefined(o.study),
           // The program's output is echoed only to a person (never with --json, nor to MCP, where stdout is the protocol).
-          echo: !o.json,
-          now: () => new Date()
+          echo: !o.json
         })),
       layer: ExecLayer(o.workdir),
       human: (r) =>
@@ -45,7 +44,7 @@ export const run = (o: {
 export const show = (o: { readonly workdir: string; readonly execution: string; readonly verify: boolean }) =>
   work({
     effect: Effect.gen(function*() {
-      return yield* (yield* Exec).show(o.execution, { verify: o.verify, now: new Date() })
+      return yield* (yield* Exec).show(o.execution, { verify: o.verify })
     }),
     layer: ExecLayer(o.workdir),
     human: (r) =>

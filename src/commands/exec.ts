@@ -2,6 +2,7 @@
  * `dossier exec` and `dossier exec show`, declared as data (see src/commands/Spec.ts). Light.
  * `exec show` comes first: the fast path takes the first declaration whose words match.
  */
+import { idRule } from "../domain/Ids.js"
 import { type CommandSpec, command, type FlagSpec, json, workdir } from "./Spec.js"
 
 const load = () => import("./exec.impl.js")
@@ -25,7 +26,7 @@ export const execDescriptions = {
 
 // Required, but an Option for @effect/cli (a required flag of `exec` would make it refuse
 // `exec show` when completions are built); the handler refuses a missing one as a usage error.
-const grantFlag = { kind: "optionalText", name: "grant", value: "id", required: true, description: "The grant to run under." } as const satisfies FlagSpec
+const grantFlag = { kind: "optionalText", name: "grant", value: "id", required: true, description: `The grant to run under (${idRule("grant")}).` } as const satisfies FlagSpec
 
 export const execSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -34,7 +35,7 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      execution: { kind: "text", name: "execution", value: "id", description: "The execution id (x-YYYYMMDDTHHMMSS-xxxxxxxx)." },
+      execution: { kind: "text", name: "execution", value: "id", description: `The execution id: ${idRule("execution")}.` },
       verify: { kind: "boolean", name: "verify", description: "Also re-hash stdout, stderr and every output and list findings." }
     },
     run: (v) => load().then((m) => m.show(v))
@@ -46,8 +47,8 @@ export const execSpecs: ReadonlyArray<CommandSpec> = [
       workdir,
       json,
       grant: grantFlag,
-      candidate: { kind: "optionalText", name: "candidate", value: "id", description: "The candidate the run belongs to (recorded; with --study, linked in the journal)." },
-      study: { kind: "optionalText", name: "study", value: "id", description: "Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent)." }
+      candidate: { kind: "optionalText", name: "candidate", value: "id", description: `The candidate the run belongs to (recorded; with --study, linked in the journal); an event id: ${idRule("candidate")}.` },
+      study: { kind: "optionalText", name: "study", value: "id", description: `Append execution_linked and artifact_linked events for --candidate to this study's journal (idempotent); ${idRule("study")}.` }
     },
     rest: { name: "program", usage: "<program> [args…]", description: "The program and its arguments, after --.", optional: false },
     run: (v) => load().then((m) => m.run(v))

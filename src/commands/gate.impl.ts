@@ -52,14 +52,14 @@ const humanRecheck = (r: GateRecheckResult): string =>
 
 export const gate = (o: GateOptions) => {
   if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <file>")
-  const now = Option.getOrElse(o.now, () => new Date())
+  const now = Option.getOrUndefined(o.now)
   if (o.recheck) {
     return work({
       effect: Effect.gen(function*() {
         const gate = yield* Gate
         const state = yield* relativeToWorkdir(o.state, "--state")
         const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor), "--descriptor")
-        return yield* gate.recheck({ state, descriptor, now })
+        return yield* gate.recheck(state, descriptor, { now })
       }),
       layer: layer(o.workdir),
       human: humanRecheck
@@ -71,9 +71,8 @@ export const gate = (o: GateOptions) => {
       const state = yield* relativeToWorkdir(o.state, "--state")
       const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR, "--research-dir")
       const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG, "--attempts")
-      const descriptor = Option.isSome(o.descriptor) ? Option.some(yield* relativeToWorkdir(o.descriptor.value, "--descriptor")) : Option.none()
-      return yield* gate.run({
-        state,
+      const descriptor = Option.isSome(o.descriptor) ? yield* relativeToWorkdir(o.descriptor.value, "--descriptor") : undefined
+      return yield* gate.run(state, {
         researchDir,
         descriptor,
         attempts,

@@ -12,7 +12,8 @@ interface Common {
   readonly now: Option.Option<Date>
 }
 
-const nowOf = (o: Common) => Option.getOrElse(o.now, () => new Date())
+/** The options of every Grants call: `--now`, else the clock. */
+const nowOf = (o: Common) => ({ now: Option.getOrUndefined(o.now) })
 
 const figures = (f: Record<string, number>) => Object.entries(f).map(([k, v]) => `${k} ${v}`).join(", ")
 
@@ -57,7 +58,7 @@ export const list = (o: Common) =>
 export const revoke = (o: Common & { readonly grant: string; readonly reason: Option.Option<string> }) =>
   work({
     effect: Effect.gen(function*() {
-      return yield* (yield* Grants).revoke(o.grant, Option.getOrNull(o.reason), nowOf(o))
+      return yield* (yield* Grants).revoke(o.grant, { ...nowOf(o), reason: Option.getOrUndefined(o.reason) })
     }),
     layer: GrantsLayer(o.workdir),
     human: (r) => (r.revoked.length === 0 ? `Grant ${r.grant.grant.id} was already revoked.` : `Revoked ${r.revoked.join(", ")}.`)

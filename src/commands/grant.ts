@@ -2,6 +2,7 @@
  * `dossier grant create|show|list|revoke|narrow`, declared as data (see src/commands/Spec.ts) for the
  * start-up fast path. Light: imports only ./Spec.js.
  */
+import { idRule } from "../domain/Ids.js"
 import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./grant.impl.js")
@@ -11,12 +12,12 @@ export const grantGroup = {
   description: "Grants for confined runs: create, show, list, revoke, narrow. A grant names read-only input roots, one work root, tools, a budget and a deadline."
 }
 
-const grantFlag = { kind: "text", name: "grant", value: "id", description: "The grant id." } as const satisfies FlagSpec
+const grantFlag = { kind: "text", name: "grant", value: "id", description: `The grant id: ${idRule("grant")}.` } as const satisfies FlagSpec
 const reasonFlag = { kind: "optionalText", name: "reason", description: "Why (kept in the grant's events)." } as const satisfies FlagSpec
 
 export const grantDescriptions = {
   create: "Create a grant, stored once and immutable under .dossier/grants/<id>.json with a SHA-256 over its content. Input fields: " +
-    "id? (1-64 of A-Za-z0-9._-; default derived from the content), task (the child task's identity), parent? (a parent grant id: the child must lie within it), " +
+    `id? (${idRule("grant")}; default derived from the content), task (the child task's identity), parent? (a parent grant id: the child must lie within it), ` +
     "inputs [paths] (read-only roots: directories inside the work folder, no link on the way), work (the one read-write root; created if missing), " +
     "protected [paths] (never visible; entries below an input root are masked; a child also hides every ancestor's, and no root may lie inside one), tools [read|bash|notebook] (ceiling; exec runs a program only with bash, whatever the program), " +
     "budget {runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB} (carved from the parent's remainder), deadline (ISO-8601), candidateId? (metadata). " +

@@ -53,12 +53,11 @@ export const ingest = (o: IngestOptions) => {
   const now = Option.match(o.now, { onNone: () => ({}), onSome: (now) => ({ now }) })
   if (Option.isSome(o.file)) {
     const options = {
-      origin: Option.getOrElse(o.origin, () => ""),
       ...Option.match(o.contentType, { onNone: () => ({}), onSome: (contentType) => ({ contentType }) }),
       ...now
     }
     return work({
-      effect: Effect.flatMap(Ingest, (ingest) => ingest.importFile(o.file.pipe(Option.getOrElse(() => "")), options)),
+      effect: Effect.flatMap(Ingest, (ingest) => ingest.importFile(o.file.pipe(Option.getOrElse(() => "")), Option.getOrElse(o.origin, () => ""), options)),
       layer: ingestLayer(o.workdir),
       human: (r) =>
         [

@@ -2,6 +2,7 @@
  * `dossier journal append|inspect|rebuild|recover-tail|import`, declared as data (see
  * src/commands/Spec.ts) for the start-up fast path. Light: imports only ./Spec.js.
  */
+import { idRule } from "../domain/Ids.js"
 import { type CommandSpec, command, type FlagSpec, input, json, workdir } from "./Spec.js"
 
 const load = () => import("./journal.impl.js")
@@ -16,7 +17,7 @@ export const studyFlag = {
   name: "study",
   value: "id",
   description:
-    "The study id: ^[a-z0-9][a-z0-9._-]{0,63}$, not inputs/sources/results/gate. Its journal is research/<study>/research-events.jsonl."
+    `The study id: ${idRule("study")}. Its journal is research/<study>/research-events.jsonl.`
 } as const satisfies FlagSpec
 
 export const verifyFlag = {
@@ -27,7 +28,7 @@ export const verifyFlag = {
 
 export const journalDescriptions = {
   append: "Append one event or an ordered batch (a JSON array) to the study's journal, fsynced before answering. " +
-    "Every event has id (stable, 1-128 of A-Za-z0-9._:-), type, at? (ISO-8601 time) and, by type: " +
+    `Every event has id (stable: ${idRule("event")}), type, at? (ISO-8601 time) and, by type: ` +
     "candidate_created: candidate {id, title, protocolVersion?, params? (object)}; " +
     "execution_linked: candidateId, execution {runtimeId, status, logRef?}; " +
     "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256? (64 hex), bytes?} (omitted: computed from the file, at most 16 MiB; given: must match it, else DigestMismatch); " +

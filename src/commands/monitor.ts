@@ -1,4 +1,5 @@
 /** `dossier monitor …` and `dossier next`, declared as data (see src/commands/Spec.ts). */
+import { idRule } from "../domain/Ids.js"
 import { type CommandSpec, command, type Flags, type FlagSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./monitor.impl.js")
@@ -19,11 +20,11 @@ const subscriptionFlag = {
   kind: "optionalText",
   name: "subscription",
   value: "id",
-  description: "The subscription id (input field subscriptionId).",
+  description: `The subscription id (input field subscriptionId): ${idRule("subscription")}.`,
   field: "subscriptionId",
   needed: true
 } as const satisfies FlagSpec
-const runFlag = { kind: "optionalText", name: "run", value: "id", description: "The run id (input field runId).", field: "runId", needed: true } as const satisfies FlagSpec
+const runFlag = { kind: "optionalText", name: "run", value: "id", description: `The run id (input field runId): ${idRule("run")}.`, field: "runId", needed: true } as const satisfies FlagSpec
 const expectedFlag = {
   kind: "integer",
   name: "expected",
@@ -61,7 +62,7 @@ export const setOutcomeDispositionFlags = {
   json,
   input: inputOrFlags,
   run: runFlag,
-  outcome: { kind: "optionalText", name: "outcome", value: "id", description: "The outcome id (input field outcomeId).", field: "outcomeId", needed: true },
+  outcome: { kind: "optionalText", name: "outcome", value: "id", description: `The outcome id (input field outcomeId): ${idRule("outcome")}.`, field: "outcomeId", needed: true },
   disposition: {
     kind: "optionalText",
     name: "disposition",
@@ -86,7 +87,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["monitor", "create-subscription"],
     inputSchema: "subscription",
-    description: "Create a subscription that re-checks a topic on a cadence. Input file fields: kind (literature | survey-freshness | unit-recheck, required); target (string, required); scope (object, default {}); budget {maxSources, maxMinutes} (positive integers, default 20 and 30); cadence {every (1-366), unit (day | week | month)} (default every 2 weeks); timezone (IANA, required); anchor (local YYYY-MM-DDTHH:MM of window 0, no seconds or offset; default now + one cadence, local); mode (remind | run, default remind: tell the user first); units (array of unit ids, required and non-empty for unit-recheck); survey (path in the work folder, required for survey-freshness, must exist); program (optional program id); preference (optional opaque selection id, stored as given); id (optional stable id: 1-64 of A-Za-z0-9_-). Same id and same request again: created false. Same id, other content: ConflictingSubscription.",
+    description: `Create a subscription that re-checks a topic on a cadence. Input file fields: kind (literature | survey-freshness | unit-recheck, required); target (string, required); scope (object, default {}); budget {maxSources, maxMinutes} (positive integers, default 20 and 30); cadence {every (1-366), unit (day | week | month)} (default every 2 weeks); timezone (IANA, required); anchor (local YYYY-MM-DDTHH:MM of window 0, no seconds or offset; default now + one cadence, local); mode (remind | run, default remind: tell the user first); units (array of unit ids, required and non-empty for unit-recheck); survey (path in the work folder, required for survey-freshness, must exist); program (optional program id); preference (optional opaque selection id, stored as given); id (optional stable id: ${idRule("subscription")}). Same id and same request again: created false. Same id, other content: ConflictingSubscription.`,
     flags: { workdir, json, input, now },
     run: (v) => load().then((m) => m.createSubscription(v))
   }),
@@ -150,7 +151,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      subscription: { kind: "optionalText", name: "subscription", value: "id", description: "Show this subscription." },
+      subscription: { kind: "optionalText", name: "subscription", value: "id", description: `Show this subscription: ${idRule("subscription")}.` },
       run: {
         kind: "optionalText",
         name: "run",

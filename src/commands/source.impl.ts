@@ -1,7 +1,7 @@
 /** Implementation of `dossier source follow` (loaded lazily). */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
 import { PlanLayer } from "../layers/PlanLayer.js"
 import { SourcesLive } from "../layers/SourcesLive.js"
@@ -9,7 +9,7 @@ import { Sources } from "../services/Sources.js"
 import { work } from "./Work.js"
 
 export const follow = (o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }) => {
-  const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, o.path))
+  const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, { path: Option.getOrUndefined(o.path) }))
   return work({
     effect,
     layer: SourcesLive.pipe(Layer.provide(CaptureStoreFolder), Layer.provideMerge(PlanLayer(o.workdir))),

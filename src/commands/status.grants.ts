@@ -8,7 +8,7 @@ import { GrantsLayer } from "../layers/ExecLayer.js"
 import { Grants } from "../services/Grants.js"
 
 export const grantsOverview = (workdir: string, now: Date): Effect.Effect<{ readonly active: number }, DossierError> =>
-  Effect.flatMap(Grants, (g) => g.list(now)).pipe(
+  Effect.flatMap(Grants, (g) => g.list({ now })).pipe(
     Effect.map((r) => ({ active: r.grants.filter((x) => x.state === "active").length })),
     Effect.provide(GrantsLayer(workdir))
   )

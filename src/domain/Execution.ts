@@ -14,7 +14,7 @@ import { Signature } from "./Evidence.js"
 import { isUnder } from "./Paths.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 
-export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
+export { EXECUTION_ID } from "./Ids.js"
 
 export const LogFile = Schema.Struct({
   path: Schema.String,

@@ -11,10 +11,12 @@ import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
 import { InvalidInput, UnsafePath } from "./Errors.js"
 import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant, type ProtectedReason } from "./ExecErrors.js"
 import { Signature } from "./Evidence.js"
-import { RESERVED_STUDY_IDS } from "./Journal.js"
+import { ID, idProblem, RESERVED_STUDY_IDS } from "./Ids.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
 
-export const GRANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+/** Grant ids follow the id rule (./Ids.ts). */
+export const GRANT_ID = ID
+const GrantId = Schema.String.pipe(Schema.pattern(GRANT_ID, { message: (issue) => idProblem("grant", issue.actual) }))
 export const TOOLS = ["read", "bash", "notebook"] as const
 export type Tool = (typeof TOOLS)[number]
 
@@ -41,9 +43,9 @@ const RelPath = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
 
 /** The input of `dossier grant create`. */
 export const GrantInput = Schema.Struct({
-  id: Schema.optionalWith(Schema.String.pipe(Schema.pattern(GRANT_ID)), { exact: true }),
+  id: Schema.optionalWith(GrantId, { exact: true }),
   task: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(256)),
-  parent: Schema.optionalWith(Schema.String.pipe(Schema.pattern(GRANT_ID)), { exact: true }),
+  parent: Schema.optionalWith(GrantId, { exact: true }),
   inputs: Schema.optionalWith(Schema.Array(RelPath).pipe(Schema.maxItems(64)), { exact: true, default: () => [] }),
   work: RelPath,
   protected: Schema.optionalWith(Schema.Array(RelPath).pipe(Schema.maxItems(256)), { exact: true, default: () => [] }),

@@ -8,6 +8,8 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { FreeJsonObject } from "./Decode.js"
 import { InvalidInput } from "./Errors.js"
+import { EVENT_ID, EVENT_ID_RULE, idProblem, isStudyId } from "./Ids.js"
+import { checkIdOf } from "./Options.js"
 import { isRealInstant } from "./Instant.js"
 import { normalizeRelative } from "./Paths.js"
 
@@ -15,24 +17,10 @@ import { normalizeRelative } from "./Paths.js"
 // ---------------------------------------------------------------------------------------------
 // Study ids
 
-export const STUDY_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/
-export const RESERVED_STUDY_IDS: ReadonlyArray<string> = ["inputs", "sources", "results", "gate"]
+export { isStudyId, RESERVED_STUDY_IDS, STUDY_ID } from "./Ids.js"
 
-export const isStudyId = (s: string): boolean => STUDY_ID.test(s) && !RESERVED_STUDY_IDS.includes(s)
-
-export const checkStudyId = (study: string): Either.Either<string, InvalidInput> =>
-  isStudyId(study)
-    ? Either.right(study)
-    : Either.left(
-      new InvalidInput({
-        issues: [{
-          path: "study",
-          message: STUDY_ID.test(study)
-            ? `'${study}' is a reserved folder name (inputs, sources, results, gate)`
-            : "a study id matches ^[a-z0-9][a-z0-9._-]{0,63}$"
-        }]
-      })
-    )
+/** A study id argument, or `InvalidInput` at `study` (the rule and its reason: ./Ids.ts). */
+export const checkStudyId = (study: unknown): Either.Either<string, InvalidInput> => checkIdOf("study", study, "study")
 
 /** Paths of a study's files, relative to the work folder. */
 export const studyPaths = (study: string) => {
@@ -52,7 +40,8 @@ export const studyPaths = (study: string) => {
 // ---------------------------------------------------------------------------------------------
 // Field rules (shared by the Schemas and the hand-written check of ./JournalRules.ts)
 
-export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/
+/** Event ids (and candidate ids): an exception to the id rule, see ./Ids.ts. */
+export const ID_PATTERN = EVENT_ID
 export const SHA256_PATTERN = /^[0-9a-f]{64}$/
 export const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 export const MAX_TEXT = 4096
@@ -64,9 +53,9 @@ export const isRelativePath = (s: string): boolean => {
 }
 
 const Id = Schema.String.pipe(
-  Schema.filter((s) => ID_PATTERN.test(s) || "1–128 characters of A-Za-z0-9._:-", {
+  Schema.filter((s) => ID_PATTERN.test(s) || EVENT_ID_RULE, {
     jsonSchema: { pattern: ID_PATTERN.source },
-    description: "a stable id: 1–128 characters of A-Za-z0-9._:-"
+    description: `a stable id: ${EVENT_ID_RULE}`
   })
 )
 const Text = Schema.String.pipe(
@@ -226,7 +215,7 @@ export const EVENT_TYPES = Object.keys(EVENT_SCHEMAS) as ReadonlyArray<EventType
 
 export const ManifestV1 = Schema.Struct({
   version: Schema.Literal(1),
-  study: Schema.String.pipe(Schema.filter((s) => isStudyId(s) || "a study id")),
+  study: Schema.String.pipe(Schema.filter((s) => isStudyId(s) || idProblem("study", s))),
   protocolVersion: Schema.NullOr(Text),
   candidates: Schema.Array(ManifestCandidate),
   completed: Schema.Array(Id),

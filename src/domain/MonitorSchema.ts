@@ -7,20 +7,21 @@
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { FreeJsonObject } from "./Decode.js"
+import { idProblem, RUN_ID, SUBSCRIPTION_ID } from "./Ids.js"
 import { isStoredInstant } from "./Instant.js"
 import { parseAnchor, zoneOf } from "./MonitorWindows.js"
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
-/** Ids chosen by clients (subscriptions, outcomes): safe as file names, no dots. */
-export const MONITOR_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
+/** Ids chosen by clients (subscriptions, outcomes): the id rule without dots (./Ids.ts says why). */
+export const MONITOR_ID_PATTERN = SUBSCRIPTION_ID
 export const Id = Schema.String.pipe(
-  Schema.pattern(MONITOR_ID_PATTERN, { message: () => "expected 1-64 letters, digits, '_' or '-', starting with a letter or digit" })
+  Schema.pattern(MONITOR_ID_PATTERN, { message: (issue) => idProblem("subscription", issue.actual) })
 )
 /** Run ids are generated: `<subscriptionId>.w<k>` or `<subscriptionId>.g<grid>.w<k>`. */
-export const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(\.g[1-9][0-9]{0,8})?\.w(0|[1-9][0-9]{0,9})$/
-export const RunId = Schema.String.pipe(Schema.pattern(RUN_ID_PATTERN, { message: () => "expected a run id such as 'lit.w3'" }))
+export const RUN_ID_PATTERN = RUN_ID
+export const RunId = Schema.String.pipe(Schema.pattern(RUN_ID_PATTERN, { message: (issue) => idProblem("run", issue.actual) }))
 
 const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
 export const IsoTime = Schema.String.pipe(

@@ -51,6 +51,7 @@ import {
 import { BudgetExceeded, BudgetExhausted, ExecutionDigestMismatch, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
 import { effectiveTerms, execRefusal, exhaustedResource, inheritProtection, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
+import { checkIdOf, optionalBoolean, optionalNow, optionalText, readArgs, readOptions, textArray } from "../domain/Options.js"
 import { Exec, type ExecShape, type OutputFinding, type RecordFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
@@ -61,6 +62,7 @@ import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox
 import { WorkTree } from "../services/WorkTree.js"
 import { Workdir } from "../services/Workdir.js"
 import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
+import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
 
 const MiB = 1024 * 1024
@@ -119,7 +121,15 @@ export const ExecLive = Layer.effect(
     const retained = (path: string, bytes: Buffer, total: number) =>
       Effect.map(store.writeRetained(path, bytes), (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: total > bytes.length }))
 
-    const run: ExecShape["run"] = (grantId, argv, options) =>
+    /** The checked options of `run`; `now` is read at admission, by the watchdog and at the end. */
+    interface RunOptions {
+      readonly candidateId: string | null
+      readonly study: string | null
+      readonly echo: boolean
+      readonly now: Effect.Effect<Date>
+    }
+
+    const run = (grantId: string, argv: ReadonlyArray<string>, options: RunOptions) =>
       Effect.gen(function*() {
         if (argv.length === 0) return yield* new InvalidInput({ issues: [{ path: "program", message: "name the program to run after --" }] })
         if (options.study !== null) {
@@ -142,9 +152,9 @@ export const ExecLive = Layer.effect(
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
-          const now = options.now()
+          const now = (yield* options.now)
           yield* xs.reapLost(now)
-          const st = yield* grants.status(grantId, now)
+          const st = yield* grants.status(grantId, { now })
           if (st.state === "exhausted") {
             return yield* new BudgetExhausted({ grantId, resource: exhaustedResource(st.remaining) ?? "runs" })
           }
@@ -208,7 +218,7 @@ export const ExecLive = Layer.effect(
 
         // 2. The run.
         const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> => Effect.gen(function*() {
-          const now = options.now()
+          const now = (yield* options.now)
           for (const g of st.chain) {
             const events = yield* xs.grantEvents(g)
             if (isRevoked(events)) return { reason: "revoked" as const, detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked` }
@@ -350,7 +360,7 @@ export const ExecLive = Layer.effect(
       outcome: SandboxOutcome,
       before: Either.Either<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>,
       argv: ReadonlyArray<string>,
-      options: Parameters<ExecShape["run"]>[2]
+      options: RunOptions
     ) =>
       Effect.gen(function*() {
         const { st, marker } = admitted
@@ -378,7 +388,7 @@ export const ExecLive = Layer.effect(
           }
         }
         const r = yield* lock.withLock(Effect.gen(function*() {
-          const endedAt = options.now()
+          const endedAt = (yield* options.now)
           const logs = [...findings]
           // The logs take what the disk has left beside the reservation; then the reservation
           // makes room for the record.
@@ -441,7 +451,7 @@ export const ExecLive = Layer.effect(
         return { execution: r, linked }
       })
 
-    const show: ExecShape["show"] = (id, options) =>
+    const show = (id: string, options: { readonly verify: boolean; readonly now: Date }) =>
       Effect.gen(function*() {
         // Only reads: lost runs are recorded when the lock can be had without creating anything.
         yield* lock.withReadLock((held) => held ? xs.reapLost(options.now) : Effect.void)
@@ -482,6 +492,31 @@ export const ExecLive = Layer.effect(
         }
       })
 
-    return { run, show }
+    const fromEither = <A, E>(e: Either.Either<A, E>) => Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
+
+    // The public methods: arguments and options checked first (src/domain/Options.ts); ids by
+    // their grammar (src/domain/Ids.ts); `now` defaults to Effect's Clock.
+    return {
+      run: (grantId, argv, options) =>
+        Effect.flatMap(
+          fromEither(readArgs(
+            checkIdOf("grant", grantId, "grant"),
+            textArray(0)(argv, "argv"),
+            readOptions(options, { candidateId: optionalText, study: optionalText, echo: optionalBoolean, now: optionalNow })
+          )),
+          ([g, a, o]) =>
+            run(g, a, {
+              candidateId: o.candidateId ?? null,
+              study: o.study ?? null,
+              echo: o.echo === true,
+              now: o.now === undefined ? currentDate : Effect.succeed(o.now)
+            })
+        ),
+      show: (id, options) =>
+        Effect.flatMap(
+          fromEither(readArgs(checkIdOf("execution", id, "execution"), readOptions(options, { verify: optionalBoolean, now: optionalNow }))),
+          ([x, o]) => Effect.flatMap(dateOr(o.now), (now) => show(x, { verify: o.verify === true, now }))
+        )
+    } satisfies ExecShape
   })
 )

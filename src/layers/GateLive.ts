@@ -10,7 +10,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { checkOptionalNow, decodeWith, parseJson } from "../domain/Decode.js"
+import { decodeWith, parseJson } from "../domain/Decode.js"
+import { optionalBoolean, optionalInteger, optionalNow, optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { ownerOf } from "../domain/Ownership.js"
 import {
@@ -44,6 +45,8 @@ import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } fr
 import { FileStore } from "../services/FileStore.js"
 import {
   DEFAULT_ATTEMPTS_LOG,
+  DEFAULT_MAX_ASK_ROUNDS,
+  DEFAULT_RESEARCH_DIR,
   Gate,
   type GateRecheckResult,
   type GateRunResult,
@@ -246,7 +249,19 @@ export const makeGateLive = Effect.gen(function*() {
       if (attemptsOwner !== null) return yield* new UnsafePath({ path: attempts, reason: attemptsOwner })
     })
 
-  const run: GateShape["run"] = (options) =>
+  /** `run`'s arguments, checked and with their defaults. */
+  interface RunArgs {
+    readonly state: string
+    readonly researchDir: string
+    readonly descriptor: Option.Option<string>
+    readonly attempts: string
+    readonly recordAttempt: boolean
+    readonly maxAskRounds: number
+    readonly unattended: boolean
+    readonly now: Date | undefined
+  }
+
+  const run = (options: RunArgs) =>
     Effect.gen(function*() {
       const read = yield* readState(options.state)
       const { state, raw } = read
@@ -321,7 +336,7 @@ export const makeGateLive = Effect.gen(function*() {
       } as GateRunResult
     })
 
-  const recheck: GateShape["recheck"] = (options) =>
+  const recheck = (options: { readonly state: string; readonly descriptor: string; readonly now: Date | undefined }) =>
     Effect.gen(function*() {
       const { state } = yield* readState(options.state)
       const { descriptor, limited } = yield* readDescriptor(options.descriptor, state.item)
@@ -357,14 +372,41 @@ export const makeGateLive = Effect.gen(function*() {
       } satisfies GateRecheckResult
     })
 
-  // A library caller's arguments are checked as the CLI's are: `now` a real date, the ceiling a count.
-  const rounds = (n: number) =>
-    Number.isSafeInteger(n) && n >= 0
-      ? Either.right(n)
-      : Either.left(new InvalidInput({ issues: [{ path: "maxAskRounds", message: "expected a whole number from 0" }] }))
+  // A library caller's arguments are checked as the CLI's are (src/domain/Options.ts): paths
+  // non-empty strings, `now` a real date, the ceiling a count; wrong ones are InvalidInput.
+  const fromEither = <A, E>(e: Either.Either<A, E>) => Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
   return {
-    run: (options) => Effect.flatMap(Effect.all([checkOptionalNow(options.now), rounds(options.maxAskRounds)]), () => run(options)),
-    recheck: (options) => Effect.flatMap(checkOptionalNow(options.now), () => recheck(options))
+    run: (state, options) =>
+      Effect.flatMap(
+        fromEither(readArgs(
+          text(state, "state"),
+          readOptions(options, {
+            researchDir: optionalText,
+            descriptor: optionalText,
+            attempts: optionalText,
+            recordAttempt: optionalBoolean,
+            maxAskRounds: optionalInteger(0, Number.MAX_SAFE_INTEGER),
+            unattended: optionalBoolean,
+            now: optionalNow
+          })
+        )),
+        ([s, o]) =>
+          run({
+            state: s,
+            researchDir: o.researchDir ?? DEFAULT_RESEARCH_DIR,
+            descriptor: Option.fromNullable(o.descriptor),
+            attempts: o.attempts ?? DEFAULT_ATTEMPTS_LOG,
+            recordAttempt: o.recordAttempt === true,
+            maxAskRounds: o.maxAskRounds ?? DEFAULT_MAX_ASK_ROUNDS,
+            unattended: o.unattended === true,
+            now: o.now
+          })
+      ),
+    recheck: (state, descriptor, options) =>
+      Effect.flatMap(
+        fromEither(readArgs(text(state, "state"), text(descriptor, "descriptor"), readOptions(options, { now: optionalNow }))),
+        ([s, d, o]) => recheck({ state: s, descriptor: d, now: o.now })
+      )
   } satisfies GateShape
 })
 

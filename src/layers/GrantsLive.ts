@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { decodeWith } from "../domain/Decode.js"
+import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
 import type { DossierError } from "../domain/AllErrors.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { ConflictingGrant, GrantDigestMismatch, GrantInactive, GrantNotFound, ProtectedPathInGrant } from "../domain/ExecErrors.js"
@@ -37,6 +38,7 @@ import { Lock } from "../services/Lock.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
 import { WorkTree } from "../services/WorkTree.js"
 import { grantPath, makeExecutionStore, ownerAlive } from "./ExecutionStore.js"
+import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
 
 const decodeInput = decodeWith(GrantInput)
@@ -130,7 +132,7 @@ export const GrantsLive = Layer.effect(
 
     // What can be refused without the grant records is refused before the lock, which would
     // create `.dossier/` in a folder without one.
-    const create: GrantsShape["create"] = (raw, now) =>
+    const create = (raw: unknown, now: Date) =>
       Effect.gen(function*() {
         const input = yield* fromEither(decodeInput(raw))
         const paths = yield* fromEither(checkPaths(input))
@@ -211,9 +213,9 @@ export const GrantsLive = Layer.effect(
         return { created: true, grant: { ...stored, state: st.state } }
       })
 
-    const show: GrantsShape["show"] = (id, now) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
+    const show = (id: string, now: Date) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
 
-    const list: GrantsShape["list"] = (now) =>
+    const list = (now: Date) =>
       lock.withReadLock((held) => Effect.gen(function*() {
         const snap = yield* readSnapshot(now)(held)
         const grants = []
@@ -243,7 +245,7 @@ export const GrantsLive = Layer.effect(
 
     // revoke and narrow refuse an unknown grant before taking the lock, which would create
     // `.dossier/` in a folder without one.
-    const revoke: GrantsShape["revoke"] = (id, reason, now) =>
+    const revoke = (id: string, reason: string | null, now: Date) =>
       Effect.zipRight(xs.loadGrant(id), lock.withLock(Effect.gen(function*() {
         const snap = yield* fresh(now)
         const before = yield* statusIn(snap, id, now)
@@ -264,7 +266,7 @@ export const GrantsLive = Layer.effect(
         return { grant: after, appended, revoked: affected }
       })))
 
-    const narrow: GrantsShape["narrow"] = (id, raw, now) =>
+    const narrow = (id: string, raw: unknown, now: Date) =>
       Effect.gen(function*() {
         const input = yield* fromEither(decodeNarrow(raw))
         if (input.deadline === undefined && (input.budget === undefined || Object.keys(input.budget).length === 0)) {
@@ -290,8 +292,27 @@ export const GrantsLive = Layer.effect(
         return yield* statusIn(yield* snapshot, id, now)
       })
 
-    const status: GrantsShape["status"] = (id, now) => Effect.flatMap(snapshot, (snap) => statusIn(snap, id, now))
+    const status = (id: string, now: Date) => Effect.flatMap(snapshot, (snap) => statusIn(snap, id, now))
 
-    return { create, show, list, revoke, narrow, status }
+    // The public methods: arguments and options checked first (src/domain/Options.ts), a
+    // malformed grant id is InvalidInput (src/domain/Ids.ts), `now` defaults to the clock.
+    const nowOnly = { now: optionalNow }
+    const grantId = (id: unknown) => checkIdOf("grant", id, "grant")
+    const call = <A, B>(args: Either.Either<A, InvalidInput>, f: (a: A) => Effect.Effect<B, DossierError>) =>
+      Effect.flatMap(fromEither(args), f)
+    return {
+      create: (raw, options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), (now) => create(raw, now))),
+      show: (id, options) => call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => show(g, now))),
+      list: (options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), list)),
+      revoke: (id, options) =>
+        call(
+          readArgs(grantId(id), readOptions(options, { now: optionalNow, reason: optionalText })),
+          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => revoke(g, o.reason ?? null, now))
+        ),
+      narrow: (id, raw, options) =>
+        call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => narrow(g, raw, now))),
+      status: (id, options) =>
+        call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => status(g, now)))
+    } satisfies GrantsShape
   })
 )

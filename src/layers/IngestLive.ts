@@ -12,9 +12,10 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import { checkNow } from "../domain/Decode.js"
 import { sha256Hex } from "../domain/Canonical.js"
+import { optionalInteger, optionalNow, optionalText, readArgs, readOptions, text as requiredText } from "../domain/Options.js"
 import { InputTooLarge } from "../domain/Errors.js"
+import { InvalidUrl } from "../domain/IngestErrors.js"
 import {
   type CaptureRecord,
   type CaptureVia,
@@ -83,11 +84,15 @@ export const makeIngest = Effect.gen(function*() {
 
   const summary = ({ path, bytes, sha256 }: RetainedFile): RetainedFile => ({ path, bytes, sha256 })
 
-  const capture: IngestShape["capture"] = (url, options) =>
+  // Every method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.
+  const capture: IngestShape["capture"] = (url, given) =>
     Effect.gen(function*() {
-      if (options?.now !== undefined) yield* checkNow(options.now)
-      const fetched = yield* http.fetch(url, options?.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
-      const fetchedAt = yield* dateOr(options?.now)
+      const [checkedUrl, options] = yield* Either.match(
+        readArgs(requiredText(url, "url"), readOptions(given, { timeoutSeconds: optionalInteger(1, 120), now: optionalNow })),
+        { onLeft: Effect.fail, onRight: Effect.succeed }
+      )
+      const fetched = yield* http.fetch(checkedUrl, options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
+      const fetchedAt = yield* dateOr(options.now)
       // The two large digests (the body: the original's name and the last payload digest; the last
       // response as received: its block digest) side by side on the thread pool; then the WARC's
       // members are gzipped there while the main thread extracts the readable copy.
@@ -115,9 +120,13 @@ export const makeIngest = Effect.gen(function*() {
       }
     })
 
-  const importFile: IngestShape["importFile"] = (given, options) =>
+  const importFile: IngestShape["importFile"] = (file, givenOrigin, givenOptions) =>
     Effect.gen(function*() {
-      const origin = yield* Either.match(checkOrigin(options.origin), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const [given, originText, options] = yield* Either.match(
+        readArgs(requiredText(file, "file"), requiredText(givenOrigin, "origin"), readOptions(givenOptions, { contentType: optionalText, now: optionalNow })),
+        { onLeft: Effect.fail, onRight: Effect.succeed }
+      )
+      const origin = yield* Either.match(checkOrigin(originText), { onLeft: Effect.fail, onRight: Effect.succeed })
       // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
@@ -126,7 +135,6 @@ export const makeIngest = Effect.gen(function*() {
         Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
       )
       const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), { onLeft: Effect.fail, onRight: Effect.succeed })
-      if (options.now !== undefined) yield* checkNow(options.now)
       const importedAt = yield* dateOr(options.now)
       const { original, source } = yield* pageFiles(body, text, media.kind, origin)
       const at = importedAt.toISOString()
@@ -134,7 +142,7 @@ export const makeIngest = Effect.gen(function*() {
       return {
         network: "none" as const,
         via: "file" as const,
-        url: options.origin,
+        url: originText,
         finalUrl: origin,
         redirects: [],
         file: path,
@@ -147,7 +155,7 @@ export const makeIngest = Effect.gen(function*() {
     })
 
   const dryRun: IngestShape["dryRun"] = (url) =>
-    Effect.map(http.check(url), (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal }))
+    Effect.map(typeof url === "string" ? http.check(url) : Effect.fail(new InvalidUrl({ url: String(url) })), (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal }))
 
   return Ingest.of({ capture, importFile, dryRun })
 })

@@ -24,6 +24,7 @@ import { decodeBatch } from "../domain/JournalRules.js"
 import { DuplicateEventId, StudyNotFound } from "../domain/JournalErrors.js"
 import { type Projection, projectionOf } from "../domain/JournalProjection.js"
 import type { FileStore } from "../services/FileStore.js"
+import { optionalBoolean, readOptions } from "../domain/Options.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
 import { Lock, type LockShape } from "../services/Lock.js"
@@ -163,11 +164,12 @@ export const makeJournal = (
   const inspect: JournalShape["inspect"] = (study, options) =>
     Effect.gen(function*() {
       yield* study$(study)
+      const { verify } = yield* Either.match(readOptions(options, { verify: optionalBoolean }), { onLeft: Effect.fail, onRight: Effect.succeed })
       const history = yield* stored(study)
       // The store answers a history that keeps the journal's rules (else CorruptJournal).
       const { events, projection: p } = projectionOf(history)
       const view = inspectView(study, events, history.tail, p)
-      if (options?.verify !== true) return view
+      if (verify !== true) return view
       return { ...view, verify: yield* artifacts.verify(p) }
     })
 

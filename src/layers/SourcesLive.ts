@@ -7,6 +7,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../domain/Canonical.js"
+import { optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { normalizeInArea } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
@@ -43,7 +44,7 @@ export const makeSources = Effect.gen(function*() {
     return Effect.map(walk(SOURCES_AREA), () => out.sort())
   })
 
-  const followIn: SourcesShape["follow"] = (excerpt, given) =>
+  const followIn = (excerpt: string, given: Option.Option<string>) =>
     Effect.gen(function*() {
       const pieces = excerptPieces(excerpt)
       if (Either.isLeft(pieces)) return yield* new InvalidInput({ issues: [{ path: "quote", message: pieces.left }] })
@@ -78,7 +79,15 @@ export const makeSources = Effect.gen(function*() {
       return { matches, note: FOLLOW_NOTE }
     })
 
-  return { list, follow: followIn } satisfies SourcesShape
+  // The public method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.
+  return {
+    list,
+    follow: (excerpt, options) =>
+      Either.match(readArgs(text(excerpt, "quote"), readOptions(options, { path: optionalText })), {
+        onLeft: Effect.fail,
+        onRight: ([q, o]) => followIn(q, Option.fromNullable(o.path))
+      })
+  } satisfies SourcesShape
 })
 
 export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan | CaptureStore> = Layer.effect(Sources, makeSources)

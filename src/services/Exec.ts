@@ -12,12 +12,26 @@ import type { DossierError } from "../domain/AllErrors.js"
 import type { Verdict } from "../domain/Evidence.js"
 import type { ExecutionRecord } from "../domain/Execution.js"
 
+/** Options of `Exec.run`, every field optional (the convention: src/domain/Options.ts). */
 export interface ExecOptions {
-  readonly candidateId: string | null
-  readonly study: string | null
-  /** Copy the program's output to the terminal as well. */
-  readonly echo: boolean
-  readonly now: () => Date
+  /** The candidate the run belongs to (recorded; with `study`, linked in its journal). */
+  readonly candidateId?: string | undefined
+  /** Append `execution_linked` and `artifact_linked` for `candidateId` to this study's journal. */
+  readonly study?: string | undefined
+  /** Copy the program's output to the terminal as well (default false). */
+  readonly echo?: boolean | undefined
+  /**
+   * The time to record and to judge the grant by; default: Effect's Clock, read at admission, by
+   * the watchdog and at the end (a `now` given stands for all three).
+   */
+  readonly now?: Date | undefined
+}
+
+/** Options of `Exec.show`. */
+export interface ExecShowOptions {
+  /** Re-hash the logs and outputs and check the record's signature. */
+  readonly verify?: boolean | undefined
+  readonly now?: Date | undefined
 }
 
 export interface OutputFinding {
@@ -35,11 +49,11 @@ export interface RecordFinding {
 }
 
 export interface ExecShape {
-  readonly run: (grantId: string, argv: ReadonlyArray<string>, options: ExecOptions) => Effect.Effect<{
+  readonly run: (grantId: string, argv: ReadonlyArray<string>, options?: ExecOptions) => Effect.Effect<{
     readonly execution: ExecutionRecord
     readonly linked: { readonly study: string; readonly appended: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> } | null
   }, DossierError>
-  readonly show: (id: string, options: { readonly verify: boolean; readonly now: Date }) => Effect.Effect<{
+  readonly show: (id: string, options?: ExecShowOptions) => Effect.Effect<{
     readonly execution: ExecutionRecord
     /** Is the record the one dossier signed? `signed`, `unsigned` (legacy, or its signature removed), `unverifiable` (another key, or none here), `tampered` (only with --verify: without it a tampered record is refused). */
     readonly authentication: Verdict

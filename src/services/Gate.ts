@@ -6,7 +6,6 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
 import type {
   FileNotFound,
   InputTooLarge,
@@ -32,22 +31,25 @@ export const DEFAULT_ATTEMPTS_LOG = ".dossier/gate/attempted.jsonl"
 export const DEFAULT_MAX_ASK_ROUNDS = 2
 export const MAX_GATE_FILE_BYTES = 16 * 1024 * 1024
 
+/**
+ * Options of `Gate.run` (the convention: src/domain/Options.ts): every field may be left out.
+ * Paths are relative to the work folder.
+ */
 export interface GateRunOptions {
-  /** The run state file, relative to the work folder. */
-  readonly state: string
-  /** The research folder (research.json, context.json), relative to the work folder. */
-  readonly researchDir: string
-  /** The descriptor file (the item as fetched fresh), relative to the work folder. */
-  readonly descriptor: Option.Option<string>
-  /** The attempts log (JSONL), relative to the work folder. */
-  readonly attempts: string
-  /** Append `{item, at, researchRounds, decision}` to the attempts log (under the lock). */
-  readonly recordAttempt: boolean
-  readonly maxAskRounds: number
-  /** `DOSSIER_UNATTENDED=1` in the caller's environment. */
-  readonly unattended: boolean
+  /** The research folder (research.json, context.json); default `research/gate`. */
+  readonly researchDir?: string | undefined
+  /** The descriptor file (the item as fetched fresh); default: none. */
+  readonly descriptor?: string | undefined
+  /** The attempts log (JSONL); default `.dossier/gate/attempted.jsonl`. */
+  readonly attempts?: string | undefined
+  /** Append `{item, at, researchRounds, decision}` to the attempts log (under the lock); default false. */
+  readonly recordAttempt?: boolean | undefined
+  /** Research rounds allowed per item; default 2. */
+  readonly maxAskRounds?: number | undefined
+  /** `DOSSIER_UNATTENDED=1` in the caller's environment; default false. */
+  readonly unattended?: boolean | undefined
   /** The time to record (default: Effect's Clock). */
-  readonly now?: Date
+  readonly now?: Date | undefined
 }
 
 export type GateRunResult =
@@ -63,10 +65,8 @@ export type GateRunResult =
   }
 
 export interface GateRecheckOptions {
-  readonly state: string
-  readonly descriptor: string
   /** The time to record (default: Effect's Clock). */
-  readonly now?: Date
+  readonly now?: Date | undefined
 }
 
 export interface GateRecheckResult {
@@ -97,10 +97,13 @@ export type GateRunError = GateReadError | LockTimeout | StaleStateFile | NotRes
 export type GateRecheckError = GateReadError | BlockersRemain
 
 export interface GateShape {
-  /** Evaluate the research output of a parked run and record the verdict in its state. */
-  readonly run: (options: GateRunOptions) => Effect.Effect<GateRunResult, GateRunError>
-  /** Re-verify the recorded closures against a fresh descriptor (maturity). Never writes. */
-  readonly recheck: (options: GateRecheckOptions) => Effect.Effect<GateRecheckResult, GateRecheckError>
+  /**
+   * Evaluate the research output of a parked run (`state`: its run state file, relative to the
+   * work folder) and record the verdict in its state.
+   */
+  readonly run: (state: string, options?: GateRunOptions) => Effect.Effect<GateRunResult, GateRunError>
+  /** Re-verify the recorded closures against a fresh descriptor file (maturity). Never writes. */
+  readonly recheck: (state: string, descriptor: string, options?: GateRecheckOptions) => Effect.Effect<GateRecheckResult, GateRecheckError>
 }
 
 export class Gate extends Context.Tag("dossier/Gate")<Gate, GateShape>() {}

@@ -30,22 +30,36 @@ export interface GrantView extends StoredGrant {
   readonly state: GrantState
 }
 
+/** The time to judge states and deadlines by (default: Effect's Clock); see src/domain/Options.ts. */
+export interface GrantsOptions {
+  readonly now?: Date | undefined
+}
+
+export interface GrantRevokeOptions extends GrantsOptions {
+  /** Why (kept in the grant's events). */
+  readonly reason?: string | undefined
+}
+
+/**
+ * Every method takes its required arguments first and one options object that may be left out;
+ * a wrong argument (of any type) is `InvalidInput`, never a defect.
+ */
 export interface GrantsShape {
-  readonly create: (input: unknown, now: Date) => Effect.Effect<{ readonly created: boolean; readonly grant: GrantView }, DossierError>
-  readonly show: (id: string, now: Date) => Effect.Effect<GrantStatus, DossierError>
-  readonly list: (now: Date) => Effect.Effect<{
+  readonly create: (input: unknown, options?: GrantsOptions) => Effect.Effect<{ readonly created: boolean; readonly grant: GrantView }, DossierError>
+  readonly show: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
+  readonly list: (options?: GrantsOptions) => Effect.Effect<{
     readonly grants: ReadonlyArray<Omit<GrantStatus, "grant" | "events" | "chain"> & { readonly id: string; readonly task: string; readonly parent: string | null }>
     readonly damaged: ReadonlyArray<{ readonly id: string; readonly error: string }>
   }, DossierError>
-  readonly revoke: (id: string, reason: string | null, now: Date) => Effect.Effect<{
+  readonly revoke: (id: string, options?: GrantRevokeOptions) => Effect.Effect<{
     readonly grant: GrantStatus
     readonly appended: boolean
     /** The grant and its descendants that this revocation ended (they were not revoked before). */
     readonly revoked: ReadonlyArray<string>
   }, DossierError>
-  readonly narrow: (id: string, input: unknown, now: Date) => Effect.Effect<GrantStatus, DossierError>
+  readonly narrow: (id: string, input: unknown, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
   /** The status of a grant; fails when it or an ancestor is missing or damaged. */
-  readonly status: (id: string, now: Date) => Effect.Effect<GrantStatus, DossierError>
+  readonly status: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
 }
 
 export class Grants extends Context.Tag("dossier/Grants")<Grants, GrantsShape>() {}

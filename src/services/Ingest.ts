@@ -19,11 +19,12 @@ import { CAPTURES_LOG, type CaptureRecord, parseCaptures } from "../domain/Inges
 import type { CredentialsInUrl, IngestError, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "../domain/IngestErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
 
+/** Options of `Ingest.capture` (the convention: src/domain/Options.ts). */
 export interface CaptureOptions {
   /** Deadline in seconds (1–120, default 10). */
-  readonly timeoutSeconds?: number
-  /** The capture time to record (default: the clock). */
-  readonly now?: Date
+  readonly timeoutSeconds?: number | undefined
+  /** The capture time to record (default: Effect's Clock). */
+  readonly now?: Date | undefined
 }
 
 export interface RetainedFile {
@@ -51,13 +52,12 @@ export interface CaptureResult extends Retained {
   readonly warc: RetainedFile
 }
 
+/** Options of `Ingest.importFile`. */
 export interface IngestFileOptions {
-  /** Where the page came from (an absolute http(s) URL; only recorded). */
-  readonly origin: string
   /** The media type; default: from the file's extension. */
-  readonly contentType?: string
-  /** The capture time to record (default: the clock). */
-  readonly now?: Date
+  readonly contentType?: string | undefined
+  /** The capture time to record (default: Effect's Clock). */
+  readonly now?: Date | undefined
 }
 
 export interface IngestFileResult extends Retained {
@@ -101,9 +101,10 @@ export interface IngestShape {
   /**
    * Import a file of the work folder (a regular file, at most 16 MiB, UTF-8, of an accepted type):
    * retain its bytes and a readable copy as a fetch would, and record them `via: "file"`.
-   * `path` is relative to the work folder (or absolute inside it).
+   * `path` is relative to the work folder (or absolute inside it); `origin` is where the page came
+   * from (an absolute http(s) URL; only recorded).
    */
-  readonly importFile: (path: string, options: IngestFileOptions) => Effect.Effect<IngestFileResult, IngestFileError>
+  readonly importFile: (path: string, origin: string, options?: IngestFileOptions) => Effect.Effect<IngestFileResult, IngestFileError>
   /** Check the URL's syntax and any literal destination; no DNS, no HTTP, no write. */
   readonly dryRun: (url: string) => Effect.Effect<DryRunResult, TargetError>
 }

@@ -63,6 +63,12 @@ export type ImportError =
   | FileNotFound
   | EditedRetainedFile
 
+/** Options of `Journal.inspect` (the convention: src/domain/Options.ts). */
+export interface JournalInspectOptions {
+  /** Re-hash every linked artifact (and check every linked execution record). */
+  readonly verify?: boolean | undefined
+}
+
 export interface JournalShape {
   /**
    * One row per folder under `research/` (excluding inputs/sources/results/gate and names that
@@ -77,7 +83,7 @@ export interface JournalShape {
    */
   readonly append: (study: string, input: AppendInput) => Effect.Effect<AppendResult, AppendError>
   /** The projection of the committed history; `verify` re-hashes every linked artifact. */
-  readonly inspect: (study: string, options?: { readonly verify?: boolean }) => Effect.Effect<InspectResult, InspectError>
+  readonly inspect: (study: string, options?: JournalInspectOptions) => Effect.Effect<InspectResult, InspectError>
   /**
    * The study's journal in its exchange form (the JSON lines of journal.md, a torn tail included),
    * at most `maxBytes` (`LimitExceeded` beyond): what the MCP resource `dossier://journal/<study>` reads.

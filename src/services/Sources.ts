@@ -7,7 +7,6 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
 import type { FileNotFound, InvalidInput, IoError, LimitExceeded, PathOutsideArea, UnsafePath } from "../domain/Errors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
 
@@ -36,6 +35,12 @@ export interface FollowResult {
 
 export type FollowError = InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded | PathOutsideArea | CorruptPlan
 
+/** Options of `Sources.follow` (the convention: src/domain/Options.ts). */
+export interface FollowOptions {
+  /** Search only this file under `research/sources/` (relative to the work folder). */
+  readonly path?: string | undefined
+}
+
 export interface SourcesShape {
   /**
    * Every regular file under `research/sources/` (any depth; symlinks, special files and
@@ -44,9 +49,9 @@ export interface SourcesShape {
   readonly list: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
   /**
    * Find an excerpt (clipped, with `…`/`...` gaps) in the readable copies and text originals
-   * under `research/sources/`, or only in `path` (a file under it, in any text format).
+   * under `research/sources/`, or only in `options.path` (a file under it, in any text format).
    */
-  readonly follow: (excerpt: string, path: Option.Option<string>) => Effect.Effect<FollowResult, FollowError>
+  readonly follow: (excerpt: string, options?: FollowOptions) => Effect.Effect<FollowResult, FollowError>
 }
 
 export class Sources extends Context.Tag("dossier/Sources")<Sources, SourcesShape>() {}

@@ -497,7 +497,7 @@ class CaptureFile extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Ingest, (i) => i.importFile(inputFile(this.page), { origin: `https://example.org/${this.page}`, now: new Date(m.now) })),
+      Effect.flatMap(Ingest, (i) => i.importFile(inputFile(this.page), `https://example.org/${this.page}`, { now: new Date(m.now) })),
       (r) => r
     )
     const known = m.captures.get(this.page)

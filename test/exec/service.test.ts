@@ -70,12 +70,12 @@ const runOnce = (outcome: SandboxOutcome, used: RunUsage, narrowDuring?: object)
   const asked: Array<unknown> = []
   const during = narrowDuring === undefined
     ? Effect.void
-    : Effect.flatMap(Grants, (g) => g.narrow("g1", narrowDuring, NOW)).pipe(Effect.provide(GrantsLayer(dir)), Effect.orDie, Effect.asVoid)
+    : Effect.flatMap(Grants, (g) => g.narrow("g1", narrowDuring, { now: NOW })).pipe(Effect.provide(GrantsLayer(dir)), Effect.orDie, Effect.asVoid)
   return Effect.gen(function*() {
     const grants = yield* Grants
-    yield* grants.create(grant, NOW)
-    const result = yield* Effect.either((yield* Exec).run("g1", ["true"], { candidateId: null, study: null, echo: false, now: () => NOW }))
-    const status = yield* grants.status("g1", NOW)
+    yield* grants.create(grant, { now: NOW })
+    const result = yield* Effect.either((yield* Exec).run("g1", ["true"], { now: NOW }))
+    const status = yield* grants.status("g1", { now: NOW })
     return { result, status, asked }
   }).pipe(Effect.provide(layerFor(dir, scripted(outcome, used, asked, during))))
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -56,9 +55,8 @@ const setup = () => {
 }
 
 const options = (now: Date): GateRunOptions => ({
-  state: "run/state.json",
   researchDir: "research/gate",
-  descriptor: Option.some("run/descriptor.json"),
+  descriptor: "run/descriptor.json",
   attempts: ".dossier/gate/attempted.jsonl",
   recordAttempt: true,
   maxAskRounds: 2,
@@ -87,7 +85,7 @@ describe("Gate service", () => {
     const concurrent = `${JSON.stringify({ ...JSON.parse(stateText), status: "cancelled-by-other-writer" }, null, 2)}\n`
     return Effect.gen(function*() {
       const gate = yield* Gate
-      const error = yield* Effect.flip(gate.run(options(new Date("2026-11-30T10:00:00Z"))))
+      const error = yield* Effect.flip(gate.run("run/state.json", options(new Date("2026-11-30T10:00:00Z"))))
       expect(error._tag).toBe("StaleRevision")
       expect(error).toBeInstanceOf(StaleStateFile)
       if (error._tag === "StaleRevision") {
@@ -107,7 +105,7 @@ describe("Gate service", () => {
     const { dir } = setup()
     return Effect.gen(function*() {
       const gate = yield* Gate
-      const r = yield* gate.run(options(new Date("2026-11-30T10:00:00Z")))
+      const r = yield* gate.run("run/state.json", options(new Date("2026-11-30T10:00:00Z")))
       expect(r.active && r.decision).toBe("proceed")
       const written = JSON.parse(fs.readFileSync(path.join(dir, "run/state.json"), "utf8"))
       expect(written.owner).toBe("runner")
@@ -151,7 +149,7 @@ describe("Gate service", () => {
           ]
         })
       )
-      const r = yield* gate.run({ ...options(now), descriptor: Option.none(), recordAttempt: false })
+      const r = yield* gate.run("run/state.json", { ...options(now), descriptor: undefined, recordAttempt: false })
       expect(r.active).toBe(true)
       if (!r.active) return
       expect(r.decision).toBe("ask")

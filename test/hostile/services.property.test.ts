@@ -150,10 +150,8 @@ const gateCall: fc.Arbitrary<Call> = fc.record({
     yield* store.writeAtomic("run/state.json", `${state.slice(0, -1)},"extra":${extra}}`)
     yield* store.writeAtomic("research/gate/research.json", JSON.stringify({ item: "PROJ-1", kind: "maturity", gaps: [] }))
     const gate = yield* Gate
-    return yield* gate.run({
-      state: "run/state.json",
+    return yield* gate.run("run/state.json", {
       researchDir: "research/gate",
-      descriptor: Option.none(),
       attempts: ".dossier/gate/attempted.jsonl",
       recordAttempt,
       maxAskRounds,
