@@ -1,13 +1,11 @@
 /**
  * HTML and XHTML as a reader sees them: the text content (tags and comments removed, character
  * references decoded, `script`/`style`/`template` dropped, a block element's boundaries as
- * whitespace), mapped to the source. `tokenizeHtml` is htmlparser2's tokenizer (without decoding,
- * our port of it) with no-op callbacks for every event a caller does not handle (SourceFollow's
+ * whitespace), mapped to the source. `tokenizeHtml` is htmlparser2's tokenizer with no-op callbacks for every event a caller does not handle (SourceFollow's
  * block cutter uses it too).
  */
 import { createRequire } from "node:module"
 import type { Tokenizer } from "htmlparser2"
-import { tokenizeUndecoded } from "./HtmlTokenizer.js"
 import { Builder, type MappedText } from "./MappedText.js"
 
 /**
@@ -27,8 +25,7 @@ interface SkipState {
 }
 
 /**
- * htmlparser2's tokenizer (run when decoding; without decoding, HtmlTokenizer.ts runs instead)
- * with its `fastForwardTo` (the skip to the next `<` through raw text, to the next `>` through a
+ * htmlparser2's tokenizer with its `fastForwardTo` (the skip to the next `<` through raw text, to the next `>` through a
  * comment or after an end tag's name) done by `String.prototype.indexOf` instead of a loop over the
  * characters: the same result (the index of the character, or the buffer's last index and
  * `false`), a native scan (docs/performance.md, "Ingest"). `fastForwardTo` is private to
@@ -74,11 +71,9 @@ const NO_CALLBACKS: Callbacks = {
 
 /**
  * Run htmlparser2's tokenizer (HTML mode) over `html` with these callbacks; `decodeEntities`
- * false reports text and attribute values as they are written, through our port of the tokenizer
- * specialised for that (HtmlTokenizer.ts: the same callbacks, with the same arguments, faster).
+ * false reports text and attribute values as they are written.
  */
 export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>, decodeEntities = true): void => {
-  if (!decodeEntities) return tokenizeUndecoded(html, { ...NO_CALLBACKS, ...callbacks })
   const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()

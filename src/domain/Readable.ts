@@ -20,7 +20,7 @@ import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, pageMeta, type PageMeta } from "./readable/meta.js"
-import { oneLineText, renderBlocks } from "./readable/render.js"
+import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { parsePage } from "./readable/tree.js"
 
 export { resolveHref, resolveHrefGeneric } from "./readable/links.js"
@@ -65,6 +65,8 @@ const assemble = (meta: PageMeta, pageTitle: string, body: ReadonlyArray<string>
     if (heading.length > 0) all.push(`# ${heading}`)
   }
   for (const block of body) all.push(block)
+  // A page that shows no text of its own (a script renders it) still says what it is in its description.
+  if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
   return all
 }
 

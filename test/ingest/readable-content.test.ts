@@ -359,4 +359,40 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).not.toContain("Drawer entry")
     expect(text).not.toContain("Please enable JavaScript")
   })
+  it("reads a stray CDATA opener in the body as a browser does: a bogus comment ending at the first '>'", () => {
+    // htmlparser2 reads `<![CDATA[` to a `]]>` that never comes, which swallowed the whole thread.
+    const posts = Array.from({ length: 3 }, (_, i) => `<article class="message-body"><div class="bbWrapper">${prose(i)}</div></article>`).join("")
+    const html = `<html><head><title>Thread</title></head><body class="forum">
+      <![CDATA[
+      <div id="jumpToTop"></div><div class="p-body"><h1>Sluice question</h1>${posts}</div></body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 3; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("CDATA")
+  })
+
+  it("gives the page's description when the page shows no text of its own (a script renders it)", () => {
+    const html = `<html><head><title>Sluice question</title>
+      <meta name="description" content="Which sluice opens first when the river gauge rises overnight, and who decides it?">
+      <script src="/app.js"></script></head><body><div id="app"></div></body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(readerText(md)).toContain("Which sluice opens first when the river gauge rises overnight, and who decides it?")
+  })
+
+  it("keeps a service page's short offers when the scored paragraph is a small part of what it shows, without its bare link lists", () => {
+    // One paragraph scores; the rest of the page is short blocks that never score (a price table
+    // of cards): the scored choice keeps under a twentieth of the visible text.
+    const offers = Array.from({ length: 80 }, (_, i) =>
+      `<div class="offer"><div class="name">Sluice inspection plan ${i}</div><div class="price">${100 + i} euros a year</div><div class="term">Monthly visit ${i}</div><div class="extra">Report within ${i + 2} days</div></div>`).join("")
+    const menu = `<ul class="quick">${Array.from({ length: 8 }, (_, i) => `<li><a href="/q/${i}">Quick link to section ${i}</a></li>`).join("")}</ul>`
+    const html = `<html><head><title>Plans</title></head><body>${furniture}${menu}
+      <div class="intro"><p>${prose(1)}</p></div><div class="offers">${offers}</div>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 80; i++) {
+      expect(text).toContain(`Sluice inspection plan ${i}`)
+      expect(text).toContain(`${100 + i} euros a year`)
+    }
+    expect(text).not.toContain("Quick link to section")
+    for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
 })

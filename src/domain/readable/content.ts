@@ -29,6 +29,10 @@ import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } f
 import { type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
+/** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
+const MIN_SHARE_CHOSEN = 0.05
+/** The least share of a list's text inside links that makes it a bare link list (`linkList`). */
+const LINK_LIST = 0.9
 const SHARE_KEEPING_FURNITURE = 0.4
 const GROWTH = 0.1
 const LONG_BLOCK = 500
@@ -282,17 +286,18 @@ const keepFurniture = (page: Page): void => {
 
 /**
  * The elements whose (not dropped) subtrees make the readable copy, in document order. A choice
- * that keeps less than `MIN_CONTENT` characters (a listing, a homepage, a page built of cards) is
- * replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
+ * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
+ * shows (a listing, a homepage, a service page built of cards and short blocks that never score),
+ * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
 export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
-  if (kept >= MIN_CONTENT) return roots
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page)
-  if (keptText(page, fallback) > kept) return fallback
+  const shown = keptText(page, fallback)
+  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown)) return fallback
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
 }
@@ -323,7 +328,7 @@ const BANNER = /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|moda
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
- * the page's own header and footer, and banners named as such. Class names that merely sound like furniture ("comment", "related", "widget") are not
+ * the page's own header and footer, banners named as such, and lists of nothing but links. Class names that merely sound like furniture ("comment", "related", "widget") are not
  * believed here: on such a page they name the content.
  */
 const visibleFallback = (page: Page): Array<El> => {
@@ -331,11 +336,14 @@ const visibleFallback = (page: Page): Array<El> => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el))) el.drop = true
+    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || linkList(el))) el.drop = true
   }
   measure(page)
   return declaredContent(page)
 }
+
+/** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
+const linkList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.text > 0 && el.link >= LINK_LIST * el.text
 
 const isBanner = (el: El): boolean => {
   const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`

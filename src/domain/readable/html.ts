@@ -282,6 +282,32 @@ export const readElements = (html: string, events: TreeEvents): void => {
   }, !undecoded)
 }
 
+/**
+ * The page with each CDATA section the tokenizer would meet in HTML content (outside raw text)
+ * made a bogus comment, as a browser reads it (HTML's "CDATA in HTML content" parse error): it
+ * ends at the first `>`, not at `]]>`. htmlparser2 reads it as CDATA to `]]>`, so a stray
+ * `<![CDATA[` at the top of a body (a template's leftover) swallowed the whole page. `<![` becomes
+ * `<?[` (a processing instruction to htmlparser2, which also ends at the first `>`): the same
+ * length, so every offset stays. Only CDATA inside SVG or MathML is real CDATA, and those are dropped.
+ */
+export const cdataAsComments = (html: string): string => {
+  if (html.indexOf("<![CDATA[") < 0) return html
+  const at: Array<number> = []
+  tokenizeHtml(html, {
+    oncdata(start) {
+      at.push(start - "<![CDATA[".length)
+    }
+  }, false)
+  if (at.length === 0) return html
+  let out = ""
+  let from = 0
+  for (const i of at) {
+    out += `${html.slice(from, i)}<?`
+    from = i + 2
+  }
+  return out + html.slice(from)
+}
+
 /** A title's text decoded by the tokenizer itself, inside a title as on the page (its rules there differ slightly from text's). */
 const decodedTitle = (data: string): string => {
   const html = `<title>${data}</title>`

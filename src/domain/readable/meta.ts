@@ -16,6 +16,8 @@ export interface PageMeta {
   readonly site: string | undefined
   readonly canonical: string | undefined
   readonly language: string | undefined
+  /** The page's own summary (`description` meta tags): not front matter; the body of a page that shows no text (Readable.ts). */
+  readonly description?: string | undefined
 }
 
 const MAX_VALUE = 300
@@ -127,7 +129,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
       fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ?? m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
     site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
     canonical: href === undefined ? undefined : one(resolveHrefGeneric(href, base)),
-    language: lang ?? m("og:locale") ?? m("content-language")
+    language: lang ?? m("og:locale") ?? m("content-language"),
+    description: m("description") ?? m("og:description") ?? m("twitter:description")
   }
 }
 

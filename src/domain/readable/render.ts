@@ -300,3 +300,6 @@ export const renderBlocks = (texts: Texts, roots: ReadonlyArray<El>, base: URL |
 
 /** A one-line text (the title): whitespace collapsed, `<br>`s as spaces. */
 export const oneLineText = (s: string): string => oneLine(finishInline(escapeInline(collapse(s)), false))
+
+/** `s` as one paragraph of Markdown (collapsed, escaped, never read as a heading or list). */
+export const paragraphText = (s: string): string => oneLine(finishInline(escapeInline(collapse(s))))

@@ -9,7 +9,7 @@
 import { isWideSpace } from "../Quote.js"
 import { concealing, droppedTag, type Marks, pageMarks } from "./boilerplate.js"
 import { MAY_ESCAPE_CODE } from "./inline.js"
-import { type Attribs, NO_ATTRIBS, readElements } from "./html.js"
+import { type Attribs, cdataAsComments, NO_ATTRIBS, readElements } from "./html.js"
 
 /**
  * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
@@ -147,7 +147,8 @@ export interface Page {
 const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`; `reveal` keeps `noscript` and `hidden` elements (boilerplate.ts `concealing`). */
-export const parsePage = (html: string, reveal = false): Page | undefined => {
+export const parsePage = (source: string, reveal = false): Page | undefined => {
+  const html = cdataAsComments(source)
   const root = element("#root", NO_ATTRIBS, 0, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
   let top = root
