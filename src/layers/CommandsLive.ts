@@ -14,13 +14,13 @@ import { JournalLive } from "./JournalLive.js"
 import { PlanLive } from "./PlanLive.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
-import { SchedulerLive } from "./SchedulerLive.js"
+import { MonitorLive } from "./MonitorLive.js"
 import { SourcesLive } from "./SourcesLive.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
   Layer.mergeAll(GateLive, IngestLive, SourcesLive, ExecLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive)),
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, MonitorLive, SafeHttpLive, GrantsLive)),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )

@@ -1,6 +1,6 @@
 /**
  * Every service over one work folder (`DossierLive(dir)`) or one in-memory tree
- * (`DossierMemory`): Plan, Journal, Gate, Scheduler and Ingest sharing one FileStore and one
+ * (`DossierMemory`): Plan, Journal, Gate, Monitor and Ingest sharing one FileStore and one
  * Lock (so a Gate run and a Plan checkpoint exclude each other), with those provided as well.
  */
 import * as Layer from "effect/Layer"
@@ -12,7 +12,7 @@ import type { Journal } from "../services/Journal.js"
 import type { Lock } from "../services/Lock.js"
 import type { Plan } from "../services/Plan.js"
 import type { SafeHttp } from "../services/SafeHttp.js"
-import type { Scheduler } from "../services/Scheduler.js"
+import type { Monitor } from "../services/Monitor.js"
 import { Workdir } from "../services/Workdir.js"
 import { BaseLive, BaseMemory } from "./Base.js"
 import { GateLive } from "./GateLive.js"
@@ -20,12 +20,12 @@ import { IngestLive } from "./IngestLive.js"
 import { JournalLive } from "./JournalLive.js"
 import { PlanLive } from "./PlanLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
-import { SchedulerLive } from "./SchedulerLive.js"
+import { MonitorLive } from "./MonitorLive.js"
 
 /** The services `DossierMemory` provides (`DossierLive` adds `Workdir`). */
-export type Dossier = Plan | Journal | Gate | Scheduler | Ingest | SafeHttp | FileStore | Lock
+export type Dossier = Plan | Journal | Gate | Monitor | Ingest | SafeHttp | FileStore | Lock
 
-const services = Layer.mergeAll(GateLive, IngestLive).pipe(Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive)))
+const services = Layer.mergeAll(GateLive, IngestLive).pipe(Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, MonitorLive)))
 
 /**
  * Every service over the given store and lock and the given network layer. `ingest --file`

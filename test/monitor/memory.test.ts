@@ -1,17 +1,17 @@
-/** The Scheduler service on the in-memory layers: the whole flow without a disk or a CLI. */
+/** The Monitor service on the in-memory layers: the whole flow without a disk or a CLI. */
 import { assert, describe, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { sha256Hex } from "../../src/domain/Canonical.js"
-import { SchedulerMemory } from "../../src/layers/SchedulerMemory.js"
+import { MonitorMemory } from "../../src/layers/MonitorMemory.js"
 import { FileStore } from "../../src/services/FileStore.js"
-import { Scheduler } from "../../src/services/Scheduler.js"
+import { Monitor } from "../../src/services/Monitor.js"
 import { literature, SOURCE_TEXT, weekWindow } from "./support.js"
 
-describe("Scheduler on memory layers", () => {
-  layer(SchedulerMemory)((it) => {
+describe("Monitor on memory layers", () => {
+  layer(MonitorMemory)((it) => {
     it.effect("subscribe, coalesce, finish with a citation, dispose; facts follow", () =>
       Effect.gen(function*() {
-        const s = yield* Scheduler
+        const s = yield* Monitor
         const store = yield* FileStore
         const created = yield* s.createSubscription(literature("mem", { program: "p" }) as any, new Date("2026-11-30T10:00:00Z"))
         assert.isTrue(created.created)

@@ -8,8 +8,8 @@ import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BaseLive } from "../../src/layers/Base.js"
-import { makeScheduler } from "../../src/layers/SchedulerLive.js"
-import { INTENT_FILE, makeTransactions, type Step } from "../../src/layers/SchedulerTransaction.js"
+import { makeMonitor } from "../../src/layers/MonitorLive.js"
+import { INTENT_FILE, makeTransactions, type Step } from "../../src/layers/MonitorTransaction.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { put, tempWorkdir } from "../support/cli.js"
@@ -19,7 +19,7 @@ const scheduler = (steps?: { stopAfter: Step }) =>
   Effect.gen(function*() {
     const store = yield* FileStore
     const lock = yield* Lock
-    return yield* makeScheduler(
+    return yield* makeMonitor(
       store,
       lock.withLock,
       steps === undefined ? {} : { afterStep: (s) => (s === steps.stopAfter ? Effect.die(`stopped after ${s}`) : Effect.void) }

@@ -1,6 +1,6 @@
 /**
- * The scheduler's methods that only read: `due`, `unresolvedOutcomes` and `list` over every
- * record (through the scan, ./SchedulerScanIndex.ts), `showSubscription` and `showRun` of one.
+ * The monitor's methods that only read: `due`, `unresolvedOutcomes` and `list` over every
+ * record (through the scan, ./MonitorScanIndex.ts), `showSubscription` and `showRun` of one.
  * A damaged record is listed (by id or as a receipt mismatch), never fatal for the healthy ones,
  * except where one record is asked for by id (then it fails closed).
  */
@@ -9,10 +9,10 @@ import type { DueEntry } from "../domain/MonitorOutputs.js"
 import { isDue } from "../domain/MonitorRules.js"
 import { MONITOR_ID_PATTERN, type SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { scanRunText, verifyRunText } from "../domain/RunScan.js"
-import type { MonitorList, SchedulerError, SchedulerShape } from "../services/Scheduler.js"
+import type { MonitorList, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { NowGiven } from "./Now.js"
-import { byCreation, checkId, RECORD_MAX, type Records, RUNS_DIR, runPath, SUBSCRIPTIONS_DIR, textOf } from "./SchedulerRecords.js"
-import type { Scan } from "./SchedulerScanIndex.js"
+import { byCreation, checkId, RECORD_MAX, type Records, RUNS_DIR, runPath, SUBSCRIPTIONS_DIR, textOf } from "./MonitorRecords.js"
+import type { Scan } from "./MonitorScanIndex.js"
 
 const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
   id: s.id,
@@ -32,9 +32,9 @@ const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
 export const makeScans = (
   records: Records,
   scan: Scan,
-  readLocked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
+  readLocked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
 ) => {
-  const due: NowGiven<SchedulerShape["due"]> = (now) =>
+  const due: NowGiven<MonitorShape["due"]> = (now) =>
     readLocked(
       Effect.gen(function*() {
         // A damaged subscription record is reported by id, not fatal for the healthy ones.
@@ -49,7 +49,7 @@ export const makeScans = (
       })
     )
 
-  const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = readLocked(
+  const unresolvedOutcomes: MonitorShape["unresolvedOutcomes"] = readLocked(
     Effect.map(scan(["runs"]), ({ runs: { mismatches, runs } }) => ({
       outcomes: runs.flatMap((r) => r.unresolved),
       receiptMismatches: mismatches.map((m) => m.runId)
@@ -67,7 +67,7 @@ export const makeScans = (
       })
     )
 
-  const list: SchedulerShape["list"] = readLocked(
+  const list: MonitorShape["list"] = readLocked(
     Effect.gen(function*() {
       // Every subscription checked from scratch: `list` leaves the scan index alone.
       const { subscriptions: { broken, subs } } = yield* scan(["subscriptions"], true)

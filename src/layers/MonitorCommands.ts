@@ -1,8 +1,8 @@
 /**
- * The scheduler's methods that write: subscriptions (create, update, pause/resume/complete) and
+ * The monitor's methods that write: subscriptions (create, update, pause/resume/complete) and
  * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the work
  * folder's lock after recovery (`locked`); a change of two files or more is one transaction
- * (./SchedulerTransaction.ts). The decisions are the pure rules of src/domain/MonitorRules.ts.
+ * (./MonitorTransaction.ts). The decisions are the pure rules of src/domain/MonitorRules.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -42,16 +42,16 @@ import {
 import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { makeFileQuoteMatcher } from "../domain/Quote.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import type { SchedulerError, SchedulerShape } from "../services/Scheduler.js"
+import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { NowGiven } from "./Now.js"
-import { checkRevision, FILE_MAX, type Records, render, REPORTS_FILE, runPath, subscriptionPath } from "./SchedulerRecords.js"
-import type { Change, makeTransactions } from "./SchedulerTransaction.js"
+import { checkRevision, FILE_MAX, type Records, render, REPORTS_FILE, runPath, subscriptionPath } from "./MonitorRecords.js"
+import type { Change, makeTransactions } from "./MonitorTransaction.js"
 
 export const makeCommands = (
   store: FileStoreShape,
   records: Records,
   tx: ReturnType<typeof makeTransactions>,
-  locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
+  locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
 ) => {
   /**
    * A command on a subscription that does not exist is refused before the lock, so a typo
@@ -63,7 +63,7 @@ export const makeCommands = (
     Effect.flatMap(store.stat(subscriptionPath(subscriptionId)), (st) =>
       Option.isNone(st) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
 
-  const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
+  const createSubscription: NowGiven<MonitorShape["createSubscription"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -82,7 +82,7 @@ export const makeCommands = (
       })
     )
 
-  const editSubscription: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
+  const editSubscription: NowGiven<MonitorShape["updateSubscription"]> = (input, now) =>
     lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
@@ -94,7 +94,7 @@ export const makeCommands = (
       })
     )
 
-  const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
+  const setSubscriptionStatus: NowGiven<MonitorShape["setSubscriptionStatus"]> = (input, now) =>
     lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
@@ -111,7 +111,7 @@ export const makeCommands = (
       })
     )
 
-  const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
+  const createDueRun: NowGiven<MonitorShape["createDueRun"]> = (input, now) =>
     lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
@@ -142,7 +142,7 @@ export const makeCommands = (
       })
     )
 
-  const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
+  const transitionRun: NowGiven<MonitorShape["transitionRun"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
@@ -201,7 +201,7 @@ export const makeCommands = (
       return canonicalJson(given) === canonicalJson(recorded)
     })
 
-  const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
+  const finishRun: NowGiven<MonitorShape["finishRun"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
@@ -331,7 +331,7 @@ export const makeCommands = (
       })
     )
 
-  const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
+  const setOutcomeDisposition: NowGiven<MonitorShape["setOutcomeDisposition"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)

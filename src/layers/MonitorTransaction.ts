@@ -24,7 +24,7 @@ import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../domain/MonitorSchema.js"
 import { CorruptMonitorRecord } from "../domain/MonitorErrors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import type { RecoveredTransaction } from "../services/Scheduler.js"
+import type { RecoveredTransaction } from "../services/Monitor.js"
 
 export const INTENT_FILE = ".dossier/monitor/intent.json"
 

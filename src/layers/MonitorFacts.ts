@@ -3,7 +3,7 @@
  * undecided outcomes, stale completion bindings, receipt mismatches and broken links, each with
  * the revisions it was computed from. `monitorFacts` reads (every record through the scan, the
  * digest of every bound file once, whether each cited file is there); `monitorFactsOf` decides
- * from what was read. The plan's and the journals' facts, and their order, are in ./SchedulerNext.ts.
+ * from what was read. The plan's and the journals' facts, and their order, are in ./MonitorNext.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -12,9 +12,9 @@ import type { Fact } from "../domain/MonitorOutputs.js"
 import { isActiveRun, isDue } from "../domain/MonitorRules.js"
 import type { RunScan } from "../domain/RunScan.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import type { RecoveredTransaction } from "../services/Scheduler.js"
-import { FILE_MAX, type Records, runPath, subscriptionPath } from "./SchedulerRecords.js"
-import type { RunsScan, Scan, SubscriptionsScan } from "./SchedulerScanIndex.js"
+import type { RecoveredTransaction } from "../services/Monitor.js"
+import { FILE_MAX, type Records, runPath, subscriptionPath } from "./MonitorRecords.js"
+import type { RunsScan, Scan, SubscriptionsScan } from "./MonitorScanIndex.js"
 
 /** What the facts are decided from. */
 export interface FactsInput {

@@ -1,5 +1,5 @@
 /**
- * Scheduler: the research monitor (spec monitor.md). Subscriptions that re-check a topic on a
+ * Monitor: the research monitor (spec monitor.md). Subscriptions that re-check a topic on a
  * cadence, frozen runs with receipt digests, completions bound to the bytes they used, and
  * set-once outcome dispositions. No daemon: due subscriptions are discovered by the next
  * `dossier next` or `dossier monitor due`.
@@ -10,7 +10,7 @@
  * transaction, under the work folder's lock. The scans keep a derived scan index
  * (`.dossier/monitor/scan.index`, src/domain/ScanIndex.ts) that never changes an answer.
  *
- * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring FileStore | Lock (no Workdir).
+ * Layer: `MonitorLive` (src/layers/MonitorLive.ts), requiring FileStore | Lock (no Workdir).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -39,8 +39,8 @@ import type {
 } from "../domain/MonitorSchema.js"
 import type { MonitorError } from "../domain/MonitorErrors.js"
 
-/** Every refusal a scheduler method can answer with. */
-export type SchedulerError =
+/** Every refusal a monitor method can answer with. */
+export type MonitorServiceError =
   | MonitorError
   | InvalidInput
   | IoError
@@ -57,19 +57,19 @@ export interface RecoveredTransaction {
   readonly paths: ReadonlyArray<string>
 }
 
-export interface SchedulerShape {
+export interface MonitorShape {
   readonly createSubscription: (
     input: SubscriptionInput,
     now?: Date
-  ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   readonly updateSubscription: (
     input: SubscriptionUpdateInput,
     now?: Date
-  ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   readonly setSubscriptionStatus: (
     input: SubscriptionStatusInput,
     now?: Date
-  ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+  ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
   readonly due: (now?: Date) => Effect.Effect<
     {
@@ -79,13 +79,13 @@ export interface SchedulerShape {
       readonly damaged: ReadonlyArray<{ readonly id: string; readonly damaged: string }>
       readonly receiptMismatches: ReadonlyArray<string>
     },
-    SchedulerError
+    MonitorServiceError
   >
   readonly createDueRun: (
     input: CreateDueRunInput,
     now?: Date
-  ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, SchedulerError>
-  readonly transitionRun: (input: TransitionRunInput, now?: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
+  ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, MonitorServiceError>
+  readonly transitionRun: (input: TransitionRunInput, now?: Date) => Effect.Effect<{ readonly run: RunRecord }, MonitorServiceError>
   readonly finishRun: (
     input: FinishRunInput,
     now?: Date
@@ -97,32 +97,32 @@ export interface SchedulerShape {
       readonly subscription: { readonly id: string; readonly revision: number; readonly nextDueAt: string }
       readonly reported: boolean
     },
-    SchedulerError
+    MonitorServiceError
   >
   readonly setOutcomeDisposition: (
     input: OutcomeDispositionInput,
     now?: Date
   ) => Effect.Effect<
     { readonly changed: boolean; readonly runId: string; readonly runRevision: number; readonly outcome: Outcome },
-    SchedulerError
+    MonitorServiceError
   >
   readonly unresolvedOutcomes: Effect.Effect<
     { readonly outcomes: ReadonlyArray<UnresolvedOutcome>; readonly receiptMismatches: ReadonlyArray<string> },
-    SchedulerError
+    MonitorServiceError
   >
-  readonly showSubscription: (id: string) => Effect.Effect<SubscriptionRecord, SchedulerError>
+  readonly showSubscription: (id: string) => Effect.Effect<SubscriptionRecord, MonitorServiceError>
   readonly showRun: (
     id: string
-  ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
+  ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, MonitorServiceError>
   /**
    * Every subscription (status, nextDueAt) and every run (status), in creation order; a record
    * that cannot be read is listed by id with `status: "unreadable"`. Reads only.
    */
-  readonly list: Effect.Effect<MonitorList, SchedulerError>
+  readonly list: Effect.Effect<MonitorList, MonitorServiceError>
   /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
-  readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
+  readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError>
   /** Recover an interrupted transaction now (every other method does this first). */
-  readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
+  readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, MonitorServiceError>
 }
 
 export interface MonitorList {
@@ -144,4 +144,4 @@ export interface MonitorList {
   }>
 }
 
-export class Scheduler extends Context.Tag("dossier/Scheduler")<Scheduler, SchedulerShape>() {}
+export class Monitor extends Context.Tag("dossier/Monitor")<Monitor, MonitorShape>() {}

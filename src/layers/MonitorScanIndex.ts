@@ -21,7 +21,7 @@ import {
   scanStamp
 } from "../domain/ScanIndex.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import { byCreation, RECORD_MAX, type Records, RUNS_DIR, SCAN_INDEX_FILE, SUBSCRIPTIONS_DIR, textOf } from "./SchedulerRecords.js"
+import { byCreation, RECORD_MAX, type Records, RUNS_DIR, SCAN_INDEX_FILE, SUBSCRIPTIONS_DIR, textOf } from "./MonitorRecords.js"
 
 const INDEX_MAX = 256 * 1024 * 1024
 
