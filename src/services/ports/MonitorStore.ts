@@ -113,6 +113,10 @@ export interface MonitorStoreShape {
   readonly commit: (writes: ReadonlyArray<MonitorWrite>) => Effect.Effect<void, MonitorStoreError | StaleRevision | ConflictingEvent>
   readonly scanSubscriptions: (options?: ScanOptions) => Effect.Effect<SubscriptionsScan, MonitorStoreError>
   readonly scanRuns: (options?: ScanOptions) => Effect.Effect<RunsScan, MonitorStoreError>
+  /** Both scans in one pass (subscriptions read first): the same answers as the two calls. */
+  readonly scan: (
+    options?: ScanOptions
+  ) => Effect.Effect<{ readonly subscriptions: SubscriptionsScan; readonly runs: RunsScan }, MonitorStoreError>
   /** How each run checks out, in the order asked; an unreadable record is a `mismatch`. */
   readonly checkRuns: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<RunCheck>, MonitorStoreError>
   /** Every run record in full, in key order; `run` null for one that fails its check. */
