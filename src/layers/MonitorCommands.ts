@@ -1,13 +1,16 @@
 /**
  * The monitor's methods that write: subscriptions (create, update, pause/resume/complete) and
- * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the work
- * folder's lock after recovery (`locked`); a change of two files or more is one transaction
- * (./MonitorTransaction.ts). The decisions are the pure rules of src/domain/MonitorRules.ts.
+ * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the
+ * lock after recovery (`locked`); a change of two records or more is one `commit` of the store
+ * (all or nothing). The decisions are the pure rules of src/domain/MonitorRules.ts; storage is
+ * the ports of src/services/ports/MonitorStore.ts, nothing else.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
-import { FileNotFound } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, StaleRevision, UnsafePath } from "../domain/Errors.js"
+import { reportEvent } from "../domain/MonitorLayout.js"
 import {
   ActiveRunExists,
   BindingMismatch,
@@ -18,6 +21,7 @@ import {
   MissingUnits,
   NotDue,
   OutcomeNotFound,
+  RunNotFound,
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
@@ -37,31 +41,97 @@ import {
   outcomeCounts,
   runIdOf,
   statusChange,
+  timesInRange,
   updateSubscription
 } from "../domain/MonitorRules.js"
-import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
+import { type FinishRunInput, type ReportLine, RUN_ID_PATTERN, type RunRecord, type SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { makeFileQuoteMatcher } from "../domain/Quote.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
-import type { NowGiven } from "./Now.js"
-import { checkRevision, FILE_MAX, type Records, render, REPORTS_FILE, runPath, subscriptionPath } from "./MonitorRecords.js"
-import type { Change, makeTransactions } from "./MonitorTransaction.js"
+import { toBuffer } from "../domain/Bytes.js"
+import type { MonitorOptions, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
+import type { MonitorFilesShape, MonitorStoreShape, MonitorWrite } from "../services/ports/MonitorStore.js"
+
+export const checkRevision = (expected: number, actual: number) =>
+  expected === actual ? Effect.void : Effect.fail(new StaleRevision({ expected, actual }))
+
+export const checkId = (id: string, pattern: RegExp, field: string) =>
+  pattern.test(id) ? Effect.void : Effect.fail(new InvalidInput({ issues: [{ path: field, message: `'${id}' is not a valid id` }] }))
+
+/** A file's bytes as UTF-8 text. */
+export const textOf = (bytes: Uint8Array) => toBuffer(bytes).toString("utf8")
+
+/** The record access every method shares, over the store. */
+export const makeRecordAccess = (store: MonitorStoreShape, files: MonitorFilesShape) => {
+  const findSubscription = (id: string) => Effect.map(store.subscriptions.get(id), Option.map((v) => v.value))
+  const loadSubscription = (id: string) =>
+    Effect.flatMap(findSubscription(id), (o) =>
+      Option.match(o, { onNone: () => Effect.fail(new SubscriptionNotFound({ subscriptionId: id })), onSome: Effect.succeed }))
+  const findRun = (id: string) => Effect.map(store.runs.get(id), Option.map((v) => v.value))
+  /** Load a run (the store re-verifies its receipt digest: fail closed). */
+  const loadRun = (id: string) =>
+    Effect.zipRight(
+      checkId(id, RUN_ID_PATTERN, "runId"),
+      Effect.flatMap(findRun(id), (o) => Option.match(o, { onNone: () => Effect.fail(new RunNotFound({ runId: id })), onSome: Effect.succeed }))
+    )
+  /** A file the input names must exist as a regular file in the work folder. */
+  const requireFile = (path: string) =>
+    Effect.gen(function*() {
+      const rel = yield* files.normalize(path)
+      const kind = yield* files.kind(rel)
+      if (kind === "none") return yield* new FileNotFound({ path: rel })
+      // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
+      if (kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+      if (kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
+      return rel
+    })
+  /** Whether a completed run's stage (and survey) still have the digests it was completed with. */
+  const bindingState = (run: RunRecord) =>
+    Effect.gen(function*() {
+      if (run.completion === null) return null
+      let stale = false
+      for (const b of [run.completion.stage, ...(run.completion.survey === null ? [] : [run.completion.survey])]) {
+        if ((yield* files.digest(b.path)) !== b.sha256) stale = true
+      }
+      return stale ? "stale" as const : "verified" as const
+    })
+  return { findSubscription, loadSubscription, findRun, loadRun, requireFile, bindingState }
+}
+
+export type RecordAccess = ReturnType<typeof makeRecordAccess>
+
+/** A method's type with its trailing options replaced by the `now` it resolved to. */
+export type NowGiven<F> = F extends (options?: MonitorOptions) => infer R ? (now: Date) => R
+  : F extends (input: infer I, options?: MonitorOptions) => infer R ? (input: I, now: Date) => R
+  : never
+
+/** A record is stored only when its times are within years 0000–9999 (`LimitExceeded` otherwise, nothing written). */
+const inRange = <A>(record: A) => Either.map(timesInRange(record), () => record)
 
 export const makeCommands = (
-  store: FileStoreShape,
-  records: Records,
-  tx: ReturnType<typeof makeTransactions>,
+  store: MonitorStoreShape,
+  files: MonitorFilesShape,
+  records: RecordAccess,
   locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
 ) => {
+  /** Every write of a command, checked for its times first: one record, or several as one. */
+  const commit = (writes: ReadonlyArray<MonitorWrite>) =>
+    Effect.zipRight(
+      Effect.forEach(writes, (w) => (w._tag === "Report" ? Effect.void : Effect.asVoid(inRange(w.record))), { discard: true }),
+      store.commit(writes)
+    )
+  const putSubscription = (record: SubscriptionRecord, expected: number | null) =>
+    commit([{ _tag: "Subscription", record, expected }])
+  const putRun = (record: RunRecord, expected: number | null) => commit([{ _tag: "Run", record, expected }])
+
   /**
    * A command on a subscription that does not exist is refused before the lock, so a typo
-   * creates nothing (not even the lock file). Sound because a subscription file only ever
+   * creates nothing (not even the lock file). Sound because a subscription record only ever
    * appears through createSubscription's single write, never through a transaction's recovery;
-   * the record is still loaded and checked again under the lock.
+   * the record is still loaded and checked again under the lock (a record there that does not
+   * read is left for that check).
    */
   const lockedOn = (subscriptionId: string) => <A, E>(self: Effect.Effect<A, E>) =>
-    Effect.flatMap(store.stat(subscriptionPath(subscriptionId)), (st) =>
-      Option.isNone(st) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
+    Effect.flatMap(Effect.either(store.subscriptions.get(subscriptionId)), (got) =>
+      Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
 
   const createSubscription: NowGiven<MonitorShape["createSubscription"]> = (input, now) =>
     locked(
@@ -77,7 +147,7 @@ export const makeCommands = (
           if (same) return { created: false, subscription: existing.value }
           return yield* new ConflictingSubscription({ id: record.id })
         }
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, null)
         return { created: true, subscription: record }
       })
     )
@@ -89,7 +159,7 @@ export const makeCommands = (
         yield* checkRevision(input.expectedRevision, sub.revision)
         if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
         const { gridChanged, record } = updateSubscription(sub, input.changes, now)
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, sub.revision)
         return { gridChanged, subscription: record }
       })
     )
@@ -106,14 +176,13 @@ export const makeCommands = (
           return yield* new ActiveRunExists({ runId: sub.activeRunId })
         }
         const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, sub.revision)
         return { changed: true, subscription: record }
       })
     )
 
-  const createDueRun: NowGiven<MonitorShape["createDueRun"]> = (input, now) =>
-    lockedOn(input.subscriptionId)(
-      Effect.gen(function*() {
+  const createDueRun: NowGiven<MonitorShape["createDueRun"]> = (input, now) => {
+    const attempt = Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         const latest = latestWindow(sub, now)
         if (latest >= 0) {
@@ -134,13 +203,18 @@ export const makeCommands = (
           revision: sub.revision + 1,
           updatedAt: now.toISOString()
         }
-        yield* tx.commit([
-          { kind: "replace", path: runPath(run.id), after: yield* render(run) },
-          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(updated) }
+        // The run's id names its window: creating it is refused (StaleRevision) if another
+        // command created it first, as is the subscription's change if it changed meanwhile.
+        yield* commit([
+          { _tag: "Run", record: run, expected: null },
+          { _tag: "Subscription", record: updated, expected: sub.revision }
         ])
-        return { created: true, run }
+        return { created: true as boolean, run }
       })
-    )
+    // One run per window, whoever asks: a store shared by several hosts may lose this race to
+    // another command; reading again then answers the run it created (or why there is none).
+    return lockedOn(input.subscriptionId)(Effect.catchTag(attempt, "StaleRevision", () => attempt))
+  }
 
   const transitionRun: NowGiven<MonitorShape["transitionRun"]> = (input, now) =>
     locked(
@@ -155,15 +229,14 @@ export const makeCommands = (
           updatedAt: now.toISOString(),
           transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
         }
-        const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: yield* render(updated) }]
+        const writes: Array<MonitorWrite> = [{ _tag: "Run", record: updated, expected: run.revision }]
         if (input.to === "cancelled") {
           const sub = yield* records.findSubscription(run.subscriptionId)
           if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
-            changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: yield* render(afterRunEnded(sub.value, now)) })
+            writes.push({ _tag: "Subscription", record: afterRunEnded(sub.value, now), expected: sub.value.revision })
           }
         }
-        if (changes.length === 1) yield* records.write(runPath(run.id), updated)
-        else yield* tx.commit(changes)
+        yield* commit(writes)
         return { run: updated }
       })
     )
@@ -173,7 +246,7 @@ export const makeCommands = (
     Effect.gen(function*() {
       const c = run.completion
       if (c === null) return false
-      const normalized = (p: string) => store.normalize(p).pipe(Effect.orElseSucceed(() => p))
+      const normalized = (p: string) => files.normalize(p).pipe(Effect.orElseSucceed(() => p))
       const citations: Array<{ path: string; quote: string }> = []
       for (const o of input.outcomes) {
         for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
@@ -226,28 +299,30 @@ export const makeCommands = (
           return yield* new BindingMismatch({ reason: "binding.taskDigest is not the run's receiptDigest" })
         }
         // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
-        const stagePath = yield* store.normalize(input.stage.path)
+        const stagePath = yield* files.normalize(input.stage.path)
         const givenStage = input.stage.sha256
-        const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
-          Effect.catchTag("FileNotFound", (e): Effect.Effect<never, FileNotFound | DigestMismatch> =>
-            givenStage === undefined ? Effect.fail(e) : Effect.fail(new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
-          )
-        )
+        const stageRead = yield* files.read(stagePath)
+        if (Option.isNone(stageRead)) {
+          return yield* (givenStage === undefined
+            ? new FileNotFound({ path: stagePath })
+            : new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
+        }
+        const stageBytes = stageRead.value
         const stageSha = sha256Hex(stageBytes)
         if (givenStage !== undefined && stageSha !== givenStage) {
           return yield* new DigestMismatch({ path: stagePath, expected: givenStage, actual: stageSha })
         }
-        const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
+        const stageText = textOf(stageBytes)
         if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
           return yield* new BindingMismatch({ reason: "the stage file does not contain the run id and its receipt digest" })
         }
         let survey: { path: string; sha256: string } | null = null
         if (input.survey !== undefined) {
-          const surveyPath = yield* store.normalize(input.survey.path)
+          const surveyPath = yield* files.normalize(input.survey.path)
           if (surveyPath !== run.frozen.survey) {
             return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
           }
-          const actual = yield* records.digestOrNull(surveyPath)
+          const actual = yield* files.digest(surveyPath)
           const given = input.survey.sha256
           if (given === undefined && actual === null) return yield* new FileNotFound({ path: surveyPath })
           if (given !== undefined && actual !== given) {
@@ -263,14 +338,11 @@ export const makeCommands = (
         for (const o of input.outcomes) {
           const citations = []
           for (const c of o.citations) {
-            const path = yield* store.normalize(c.path)
+            const path = yield* files.normalize(c.path)
             let matcher = matchers.get(path)
             if (matcher === undefined) {
               // A cited file is evidence: a hard-linked one is refused, as every retained file is.
-              const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
-                Effect.map(Option.some),
-                Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
-              )
+              const text = Option.map(yield* files.read(path, { singleLink: true }), textOf)
               matcher = Option.match(text, {
                 onNone: () => null,
                 onSome: (t) => {
@@ -303,9 +375,9 @@ export const makeCommands = (
           outcomes
         }
         const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
-        const changes: Array<Change> = [
-          { kind: "replace", path: runPath(run.id), after: yield* render(completed) },
-          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(nextSub) }
+        const writes: Array<MonitorWrite> = [
+          { _tag: "Run", record: completed, expected: run.revision },
+          { _tag: "Subscription", record: nextSub, expected: sub.revision }
         ]
         const program = sub.program
         if (program !== null) {
@@ -319,9 +391,9 @@ export const makeCommands = (
             outcomes: outcomes.length,
             outcomeCounts: outcomeCounts(outcomes)
           }
-          changes.push({ kind: "append", path: REPORTS_FILE, data: `${JSON.stringify(line)}\n` })
+          writes.push({ _tag: "Report", event: reportEvent(line) })
         }
-        yield* tx.commit(changes)
+        yield* commit(writes)
         return {
           changed: true,
           run: completed,
@@ -352,7 +424,7 @@ export const makeCommands = (
           updatedAt: now.toISOString(),
           outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
         }
-        yield* records.write(runPath(run.id), updated)
+        yield* putRun(updated, run.revision)
         return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
       })
     )

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
-import { Monitor, type MonitorServiceError } from "../services/Monitor.js"
+import { Monitor, type MonitorOptions, type MonitorServiceError } from "../services/Monitor.js"
 import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { StudyRow } from "../domain/JournalOutput.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
@@ -69,10 +69,10 @@ export const orderFacts = (
 ]
 
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
-export const nextFacts = (now?: Date): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
+export const nextFacts = (options?: MonitorOptions): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
   Effect.gen(function*() {
     const service = yield* Monitor
-    const monitor = yield* service.facts(now)
+    const monitor = yield* service.facts(options)
     const plan = yield* planFacts
     const journals = yield* journalFacts
     return orderFacts(monitor, plan, journals)

@@ -586,7 +586,7 @@ class Subscribe extends Base {
     const actual = await outcomeOf(
       real,
       Effect.flatMap(Monitor, (s) =>
-        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, new Date(m.now))),
+        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, { now: new Date(m.now) })),
       (r) => ({ created: r.created, nextDueAt: r.subscription.nextDueAt })
     )
     const known = m.subscriptions.get(this.id)
@@ -612,7 +612,7 @@ class DueRun extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Monitor, (s) => s.createDueRun({ subscriptionId: this.id }, new Date(m.now))),
+      Effect.flatMap(Monitor, (s) => s.createDueRun({ subscriptionId: this.id }, { now: new Date(m.now) })),
       (r) => ({ created: r.created, runId: r.run.id, windowStart: r.run.windowStart })
     )
     const sub = m.subscriptions.get(this.id)
@@ -653,7 +653,7 @@ class CancelRun extends Base {
     const expectedRevision = this.expected === "current" ? revision : revision + 1
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Monitor, (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, new Date(m.now))),
+      Effect.flatMap(Monitor, (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, { now: new Date(m.now) })),
       (r) => ({ status: r.run.status, revision: r.run.revision })
     )
     const want = ((): Outcome => {

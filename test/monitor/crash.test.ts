@@ -24,9 +24,9 @@ const template = async (): Promise<string> => {
       const store = yield* FileStore
       const lock = yield* Lock
       const s = yield* makeMonitor(store, lock.withLock)
-      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, new Date("2026-11-30T10:00:00Z"))
-      const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, NOW)
-      yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, NOW)
+      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, { now: new Date("2026-11-30T10:00:00Z") })
+      const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, { now: NOW })
+      yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now: NOW })
       put(dir, "research/sources/paper.txt", SOURCE_TEXT)
       const stage = `binding ${run.id} ${run.receiptDigest}\n`
       put(dir, "research/results/stage.md", stage)

@@ -171,10 +171,10 @@ describe("scans with the scan index", () => {
         yield* store.writeAtomic(SEED_STAGE.path, SEED_STAGE.text)
         const now = new Date("2026-03-01T00:00:00Z")
         const same = Effect.gen(function*() {
-          const [a, b] = [yield* indexed.facts(now), yield* scratch.facts(now)]
+          const [a, b] = [yield* indexed.facts({ now }), yield* scratch.facts({ now })]
           assert.deepStrictEqual(a, b)
           assert.deepStrictEqual(yield* indexed.unresolvedOutcomes, yield* scratch.unresolvedOutcomes)
-          assert.deepStrictEqual(yield* Effect.either(indexed.due(now)), yield* Effect.either(scratch.due(now)))
+          assert.deepStrictEqual(yield* Effect.either(indexed.due({ now })), yield* Effect.either(scratch.due({ now })))
         })
         yield* same
         for (const o of ops) {

@@ -125,11 +125,11 @@ const runText = (r: RunRecord) =>
   `${r.coalescedWindows > 1 ? ` (${r.coalescedWindows} windows coalesced)` : ""}; receipt ${r.receiptDigest}`
 
 export const createSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, now), (r) =>
+  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, { now }), (r) =>
     `${r.created ? "created" : "already there (no change)"}: ${subscriptionText(r.subscription)}`)
 
 export const updateSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, now), (r) =>
+  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, { now }), (r) =>
     `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
 
 export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFlags, {}>) =>
@@ -138,12 +138,12 @@ export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFl
     setSubscriptionStatusFlags,
     "monitor set-subscription-status",
     SubscriptionStatusInput,
-    (s, input, now) => s.setSubscriptionStatus(input, now),
+    (s, input, now) => s.setSubscriptionStatus(input, { now }),
     (r) => `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`
   )
 
 export const due = (o: WithNow) =>
-  inMonitor(o, (s) => s.due(nowOf(o)), (r) =>
+  inMonitor(o, (s) => s.due({ now: nowOf(o) }), (r) =>
     r.subscriptions.length === 0 && r.damaged.length === 0
       ? "no subscriptions"
       : [
@@ -162,7 +162,7 @@ export const createDueRun = (o: ValuesOf<typeof createDueRunFlags, {}>) =>
     createDueRunFlags,
     "monitor create-due-run",
     CreateDueRunInput,
-    (s, input, now) => s.createDueRun(input, now),
+    (s, input, now) => s.createDueRun(input, { now }),
     (r) => `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`
   )
 
@@ -173,7 +173,7 @@ export const transitionRun = (o: ValuesOf<typeof transitionRunFlags, {}>) =>
     "monitor transition-run",
     // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
     TransitionRunFile,
-    (s, input, now) => s.transitionRun(input as TransitionRunInput, now),
+    (s, input, now) => s.transitionRun(input as TransitionRunInput, { now }),
     (r) => runText(r.run)
   )
 
@@ -181,7 +181,7 @@ export const finishRun = (o: WithInput) =>
   withInputFile(
     o,
     FinishRunInput,
-    (s, input, now) => Effect.map(s.finishRun(input, now), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
+    (s, input, now) => Effect.map(s.finishRun(input, { now }), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
     (r) =>
       `completed: ${runText(r.run)} with ${r.run.outcomes.length} outcome(s); subscription next due ${r.subscription.nextDueAt}` +
       `${r.reported ? "; report line written" : ""}\n${r.note}`
@@ -193,7 +193,7 @@ export const setOutcomeDisposition = (o: ValuesOf<typeof setOutcomeDispositionFl
     setOutcomeDispositionFlags,
     "monitor set-outcome-disposition",
     OutcomeDispositionInput,
-    (s, input, now) => s.setOutcomeDisposition(input, now),
+    (s, input, now) => s.setOutcomeDisposition(input, { now }),
     (r) => `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
   )
 
@@ -281,7 +281,7 @@ export const factText = (f: Fact): string => {
 export const next = (o: WithNow) => {
   const now = nowOf(o)
   return work({
-    effect: Effect.map(nextFacts(now), (facts) => ({
+    effect: Effect.map(nextFacts({ now }), (facts) => ({
       now: now.toISOString(),
       count: facts.length,
       facts,
