@@ -11,7 +11,7 @@ import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import { MonitorLive } from "../layers/MonitorLive.js"
 import { MonitorMemory } from "../layers/MonitorMemory.js"
 
-export { Monitor, type MonitorServiceError, type MonitorShape, type RecoveredTransaction } from "../services/Monitor.js"
+export { Monitor, type MonitorOptions, type MonitorServiceError, type MonitorShape, type RecoveredTransaction } from "../services/Monitor.js"
 export { MonitorLive } from "../layers/MonitorLive.js"
 export { MonitorMemory } from "../layers/MonitorMemory.js"
 export { nextFacts } from "../layers/MonitorNext.js"

@@ -18,7 +18,9 @@ const fineOptions: ReadonlyArray<unknown> = [OMITTED, undefined, null, {}, { now
 const badInputs: ReadonlyArray<unknown> = [undefined, null, 7, "x", [], {}]
 
 /** Call `method` as JavaScript would, with the options left out when `options` is OMITTED. */
-const call = (method: (...args: Array<any>) => Effect.Effect<unknown, { readonly _tag: string }>, args: ReadonlyArray<unknown>, options: unknown) =>
+type Method = (...args: Array<any>) => Effect.Effect<unknown, { readonly _tag: string }>
+
+const call = (method: Method, args: ReadonlyArray<unknown>, options: unknown) =>
   options === OMITTED ? method(...args) : method(...args, options)
 
 /** The exit's error tag, "ok", or a failed assertion when it is a defect. */
@@ -55,7 +57,7 @@ describe("Monitor: optional arguments", () => {
           facts: []
         }
         for (const [name, args] of Object.entries(withInput)) {
-          const method = (s as any)[name].bind(s)
+          const method: Method = (s as any)[name].bind(s)
           for (const options of wrongOptions) {
             const tag = answer(yield* Effect.exit(call(method, args, options)), `${name}(…, ${String(options)})`)
             assert.strictEqual(tag, "InvalidInput", `${name} with options ${JSON.stringify(options)}`)
@@ -74,7 +76,7 @@ describe("Monitor: optional arguments", () => {
         }
         for (const name of ["showSubscription", "showRun"] as const) {
           for (const id of [undefined, null, 3, {}, "a b/c"]) {
-            assert.strictEqual(answer(yield* Effect.exit((s as any)[name](id)), `${name}(${String(id)})`), "InvalidInput")
+            assert.strictEqual(answer(yield* Effect.exit(((s as any)[name] as Method)(id)), `${name}(${String(id)})`), "InvalidInput")
           }
         }
         assert.strictEqual(answer(yield* Effect.exit(s.list), "list"), "ok")

@@ -9,7 +9,6 @@ import * as Option from "effect/Option"
 import { toBuffer } from "../../domain/Bytes.js"
 import { sha256Hex } from "../../domain/Canonical.js"
 import { decodeWith, parseJson } from "../../domain/Decode.js"
-import { FileNotFound, UnsafePath } from "../../domain/Errors.js"
 import { MONITOR_DIR, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
 import { RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import { timesInRange } from "../../domain/MonitorRules.js"
@@ -95,18 +94,6 @@ export const makeRecords = (store: FileStoreShape) => {
   const readAllWith = <A>(paths: ReadonlyArray<string>, use: (bytes: Uint8Array, index: number) => A, maxBytes: number) =>
     readManyWith(paths, use, { maxBytes })
 
-  /** A file the input names must exist as a regular file in the work folder. */
-  const requireFile = (path: string) =>
-    Effect.gen(function*() {
-      const rel = yield* store.normalize(path)
-      const st = yield* store.stat(rel)
-      if (Option.isNone(st)) return yield* new FileNotFound({ path: rel })
-      // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
-      if (st.value.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
-      if (st.value.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      return rel
-    })
-
   /** SHA-256 of a file, or null when it is missing or cannot be read safely (one read, no stream). */
   const digestOrNull = (path: string) =>
     store.read(path, { maxBytes: FILE_MAX }).pipe(
@@ -118,26 +105,13 @@ export const makeRecords = (store: FileStoreShape) => {
       })
     )
 
-  /** Whether a completed run's stage (and survey) still have the digests it was completed with. */
-  const bindingState = (run: RunRecord) =>
-    Effect.gen(function*() {
-      if (run.completion === null) return null
-      let stale = false
-      for (const b of [run.completion.stage, ...(run.completion.survey === null ? [] : [run.completion.survey])]) {
-        if ((yield* digestOrNull(b.path)) !== b.sha256) stale = true
-      }
-      return stale ? "stale" as const : "verified" as const
-    })
-
   return {
     findSubscription,
     findRun,
     write,
     listJson,
     readAllWith,
-    requireFile,
-    digestOrNull,
-    bindingState
+    digestOrNull
   }
 }
 
