@@ -11,7 +11,7 @@ import { MONITOR_ID_PATTERN, type SubscriptionRecord } from "../domain/MonitorSc
 import { byCreation } from "../domain/MonitorLayout.js"
 import type { MonitorList, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { MonitorStoreShape } from "../services/ports/MonitorStore.js"
-import { checkId, type NowGiven, type RecordAccess } from "./MonitorCommands.js"
+import { checkId, type NowGiven, type RecordAccess } from "./MonitorRecordAccess.js"
 
 const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
   id: s.id,
