@@ -22,7 +22,7 @@ const write = (dir: string, rel: string, text: string) => {
   fs.writeFileSync(p, text)
 }
 
-/** Generate the files directly (the same records the Scheduler writes), for speed. */
+/** Generate the files directly (the same records the Monitor writes), for speed. */
 const generate = (dir: string): Date => {
   write(dir, "research/sources/paper.txt", "Block sparsity keeps accuracy within one point on long documents.\n")
   const created = new Date("2026-01-01T00:00:00Z")

@@ -15,11 +15,11 @@ import {
   TransitionRunFile,
   type TransitionRunInput
 } from "../domain/MonitorSchema.js"
-import { NextLayer, SchedulerLayer } from "../layers/SchedulerLayer.js"
-import { nextFacts } from "../layers/SchedulerNext.js"
+import { NextLayer, MonitorLayer } from "../layers/MonitorLayer.js"
+import { nextFacts } from "../layers/MonitorNext.js"
 import type { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
-import { Scheduler, type SchedulerShape } from "../services/Scheduler.js"
+import { Monitor, type MonitorShape } from "../services/Monitor.js"
 import type { Workdir } from "../services/Workdir.js"
 import { type AnyWork, type CommandWork, usageError, work } from "./Work.js"
 import type { Flags, ValuesOf } from "./Spec.js"
@@ -42,21 +42,21 @@ interface WithInput extends WithNow {
 
 const nowOf = (o: WithNow) => Option.getOrElse(o.now, () => new Date())
 
-const inScheduler = <A extends object>(
+const inMonitor = <A extends object>(
   o: Base,
-  body: (s: SchedulerShape) => Effect.Effect<A, DossierError, Scheduler | FileStore | Workdir>,
+  body: (s: MonitorShape) => Effect.Effect<A, DossierError, Monitor | FileStore | Workdir>,
   human: (a: A) => string
 ): AnyWork => {
-  const w: CommandWork<A, Scheduler | FileStore | Workdir> = { effect: Effect.flatMap(Scheduler, body), layer: SchedulerLayer(o.workdir), human }
+  const w: CommandWork<A, Monitor | FileStore | Workdir> = { effect: Effect.flatMap(Monitor, body), layer: MonitorLayer(o.workdir), human }
   return w
 }
 
 const withInputFile = <I, A extends object>(
   o: WithInput,
   schema: Schema.Schema<I, any, never>,
-  body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
+  body: (s: MonitorShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
-): AnyWork => inScheduler(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+): AnyWork => inMonitor(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
 
 interface WithInputOrFlags extends WithNow {
   readonly input: Option.Option<InputRef>
@@ -79,7 +79,7 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
   flags: F,
   command: string,
   schema: Schema.Schema<I, any, never>,
-  body: (s: SchedulerShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
+  body: (s: MonitorShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
 ): AnyWork => {
   const values: Readonly<Record<string, unknown>> = o
@@ -108,7 +108,7 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
     const hit = fields.find((f) => f.field === e.missing || f.field.startsWith(`${e.missing}.`))
     return hit === undefined ? e : new DispositionRefused({ outcomeId: e.outcomeId, reason: e.reason, missing: hit.flag })
   }
-  return inScheduler(o, (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions), human)
+  return inMonitor(o, (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions), human)
 }
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
@@ -125,11 +125,11 @@ const runText = (r: RunRecord) =>
   `${r.coalescedWindows > 1 ? ` (${r.coalescedWindows} windows coalesced)` : ""}; receipt ${r.receiptDigest}`
 
 export const createSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, now), (r) =>
+  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, { now }), (r) =>
     `${r.created ? "created" : "already there (no change)"}: ${subscriptionText(r.subscription)}`)
 
 export const updateSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, now), (r) =>
+  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, { now }), (r) =>
     `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
 
 export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFlags, {}>) =>
@@ -138,12 +138,12 @@ export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFl
     setSubscriptionStatusFlags,
     "monitor set-subscription-status",
     SubscriptionStatusInput,
-    (s, input, now) => s.setSubscriptionStatus(input, now),
+    (s, input, now) => s.setSubscriptionStatus(input, { now }),
     (r) => `${r.changed ? "status set" : "no change"}: ${subscriptionText(r.subscription)}`
   )
 
 export const due = (o: WithNow) =>
-  inScheduler(o, (s) => s.due(nowOf(o)), (r) =>
+  inMonitor(o, (s) => s.due({ now: nowOf(o) }), (r) =>
     r.subscriptions.length === 0 && r.damaged.length === 0
       ? "no subscriptions"
       : [
@@ -162,7 +162,7 @@ export const createDueRun = (o: ValuesOf<typeof createDueRunFlags, {}>) =>
     createDueRunFlags,
     "monitor create-due-run",
     CreateDueRunInput,
-    (s, input, now) => s.createDueRun(input, now),
+    (s, input, now) => s.createDueRun(input, { now }),
     (r) => `${r.created ? "created" : "already there (same window)"}: ${runText(r.run)}`
   )
 
@@ -173,7 +173,7 @@ export const transitionRun = (o: ValuesOf<typeof transitionRunFlags, {}>) =>
     "monitor transition-run",
     // The file may name any status: transitionRun refuses an unreachable one as InvalidTransition.
     TransitionRunFile,
-    (s, input, now) => s.transitionRun(input as TransitionRunInput, now),
+    (s, input, now) => s.transitionRun(input as TransitionRunInput, { now }),
     (r) => runText(r.run)
   )
 
@@ -181,7 +181,7 @@ export const finishRun = (o: WithInput) =>
   withInputFile(
     o,
     FinishRunInput,
-    (s, input, now) => Effect.map(s.finishRun(input, now), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
+    (s, input, now) => Effect.map(s.finishRun(input, { now }), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
     (r) =>
       `completed: ${runText(r.run)} with ${r.run.outcomes.length} outcome(s); subscription next due ${r.subscription.nextDueAt}` +
       `${r.reported ? "; report line written" : ""}\n${r.note}`
@@ -193,12 +193,12 @@ export const setOutcomeDisposition = (o: ValuesOf<typeof setOutcomeDispositionFl
     setOutcomeDispositionFlags,
     "monitor set-outcome-disposition",
     OutcomeDispositionInput,
-    (s, input, now) => s.setOutcomeDisposition(input, now),
+    (s, input, now) => s.setOutcomeDisposition(input, { now }),
     (r) => `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
   )
 
 export const list = (o: Base) =>
-  inScheduler(o, (s) => s.list, (r) =>
+  inMonitor(o, (s) => s.list, (r) =>
     r.subscriptions.length === 0 && r.runs.length === 0
       ? "no subscriptions and no runs"
       : [
@@ -217,7 +217,7 @@ export const list = (o: Base) =>
       ].join("\n"))
 
 export const unresolvedOutcomes = (o: Base) =>
-  inScheduler(
+  inMonitor(
     o,
     (s) => Effect.map(s.unresolvedOutcomes, (r) => ({ count: r.outcomes.length, ...r })),
     (r) =>
@@ -235,13 +235,13 @@ export const show = (o: Base & { readonly subscription: Option.Option<string>; r
   }
   return Option.match(o.subscription, {
     onSome: (id) =>
-      inScheduler(
+      inMonitor(
         o,
         (s) => Effect.map(s.showSubscription(id), (subscription) => ({ subscription, nextWindowAt: nextWindowAt(subscription) })),
         (r) => subscriptionText(r.subscription)
       ),
     onNone: () =>
-      inScheduler(
+      inMonitor(
         o,
         (s) => Effect.map(s.showRun(Option.getOrThrow(o.run)), (run) => ({ run })),
         (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}`
@@ -281,7 +281,7 @@ export const factText = (f: Fact): string => {
 export const next = (o: WithNow) => {
   const now = nowOf(o)
   return work({
-    effect: Effect.map(nextFacts(now), (facts) => ({
+    effect: Effect.map(nextFacts({ now }), (facts) => ({
       now: now.toISOString(),
       count: facts.length,
       facts,

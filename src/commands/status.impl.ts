@@ -9,13 +9,11 @@ import type { LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
-import { NextLayer } from "../layers/SchedulerLayer.js"
-import { SUBSCRIPTIONS_DIR } from "../layers/SchedulerRecords.js"
-import { journalFactsOf, orderFacts, planErrorFact, planFactsOf } from "../layers/SchedulerNext.js"
-import { FileStore } from "../services/FileStore.js"
+import { NextLayer } from "../layers/MonitorLayer.js"
+import { journalFactsOf, orderFacts, planErrorFact, planFactsOf } from "../layers/MonitorNext.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
-import { Scheduler } from "../services/Scheduler.js"
+import { Monitor } from "../services/Monitor.js"
 import { relativeFromCwd } from "./Cwd.js"
 import { work } from "./Work.js"
 import { studyLine, studyOverview } from "./journal.impl.js"
@@ -58,10 +56,9 @@ const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
 export const status = (o: { readonly workdir: string; readonly now: Option.Option<Date> }) => {
   const now = Option.getOrElse(o.now, () => new Date())
   const effect = Effect.gen(function*() {
-      const scheduler = yield* Scheduler
+      const monitorService = yield* Monitor
       const journal = yield* Journal
-      const store = yield* FileStore
-      const monitorFacts = yield* scheduler.facts(now)
+      const monitorFacts = yield* monitorService.facts({ now })
       // A plan.md that cannot be read is a fact (as in next); an I/O failure is a refusal.
       type Inspected = Either.Either<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>
       const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) => Effect.succeed<Inspected>(Either.left(e))
@@ -74,7 +71,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
       const rows = yield* journal.studies
       const studies = yield* Effect.forEach(rows, (row) => studyOverview(journal, row))
       const facts = orderFacts(monitorFacts, planFacts, journalFactsOf(rows))
-      const subscriptions = (yield* store.list(SUBSCRIPTIONS_DIR)).filter((e) => e.kind === "file" && e.name.endsWith(".json")).length
+      const subscriptions = yield* monitorService.subscriptionCount
       const count = (kind: Fact["kind"]) => facts.filter((f) => f.kind === kind).length
       const plan = planOut === null || planOut.state === "none"
         ? null

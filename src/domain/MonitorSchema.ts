@@ -2,7 +2,7 @@
  * Research monitor schema: the input files, the stored records (one JSON file each under
  * `.dossier/monitor/`) and their building blocks (spec monitor.md). The outputs are in
  * ./MonitorOutputs.ts, the pure rules in ./MonitorRules.ts, the receipt digest in
- * ./MonitorReceipt.ts; I/O in src/layers/Scheduler*.ts; window arithmetic in ./MonitorWindows.ts.
+ * ./MonitorReceipt.ts; I/O in src/layers/Monitor*.ts; window arithmetic in ./MonitorWindows.ts.
  */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -126,7 +126,7 @@ export type RunStatus = typeof RunStatus.Type
 /** The statuses a transition can reach (`completed` only through finish-run; `planned` never again). */
 export const TransitionTarget = Schema.Literal("running", "blocked", "failed_retryable", "cancelled")
 export type TransitionTarget = typeof TransitionTarget.Type
-/** `Scheduler.transitionRun`'s input: `to` is a status a transition can reach. */
+/** `Monitor.transitionRun`'s input: `to` is a status a transition can reach. */
 export const TransitionRunInput = Schema.Struct({
   runId: RunId,
   expectedRevision: PositiveInt,

@@ -104,7 +104,7 @@ const unresolvedOf = (run: RunRecord): ReadonlyArray<UnresolvedOutcome> => {
   return out ?? NONE_UNRESOLVED
 }
 
-const runScanOf = (run: RunRecord): RunScan => ({
+export const runScanOf = (run: RunRecord): RunScan => ({
   id: run.id,
   subscriptionId: run.subscriptionId,
   createdAt: run.createdAt,

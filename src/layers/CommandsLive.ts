@@ -15,13 +15,13 @@ import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
-import { SchedulerLive } from "./SchedulerLive.js"
+import { MonitorLive } from "./MonitorLive.js"
 import { SourcesLive } from "./SourcesLive.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
   Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanFolder, JournalLive, SchedulerLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)),
+    Layer.provideMerge(Layer.mergeAll(PlanFolder, JournalLive, MonitorLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )

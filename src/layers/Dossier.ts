@@ -1,6 +1,6 @@
 /**
  * Every service over one work folder (`DossierLive(dir)`) or one in-memory tree
- * (`DossierMemory`): Plan, Journal, Gate, Scheduler and Ingest sharing one FileStore and one
+ * (`DossierMemory`): Plan, Journal, Gate, Monitor and Ingest sharing one FileStore and one
  * Lock (so a Gate run and a Plan checkpoint exclude each other), with those provided as well.
  */
 import * as Layer from "effect/Layer"
@@ -14,7 +14,7 @@ import type { Plan } from "../services/Plan.js"
 import type { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
 import type { PlanStore } from "../services/ports/PlanStore.js"
 import type { SafeHttp } from "../services/SafeHttp.js"
-import type { Scheduler } from "../services/Scheduler.js"
+import type { Monitor } from "../services/Monitor.js"
 import { Workdir } from "../services/Workdir.js"
 import { BaseLive, BaseMemory } from "./Base.js"
 import { GateLive } from "./GateLive.js"
@@ -26,15 +26,15 @@ import { WarcWriterLive } from "./folder/WarcWriter.js"
 import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
 import { PlanLive } from "./PlanLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
-import { SchedulerLive } from "./SchedulerLive.js"
+import { MonitorLive } from "./MonitorLive.js"
 
 /** The services `DossierMemory` provides (`DossierLive` adds `Workdir`). */
-export type Dossier = Plan | Journal | Gate | Scheduler | Ingest | SafeHttp | FileStore | Lock
+export type Dossier = Plan | Journal | Gate | Monitor | Ingest | SafeHttp | FileStore | Lock
 
 /** Every service over the given storage ports (whatever they need besides is left to provide). */
 const servicesOver = <R>(ports: Layer.Layer<PlanStore | CaptureStore | WarcWriter, never, R>) =>
   Layer.mergeAll(GateLive, IngestLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, SchedulerLive)),
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, MonitorLive)),
     Layer.provide(ports)
   )
 

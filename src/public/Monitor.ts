@@ -1,13 +1,33 @@
 /**
- * `Monitor` of the public surface: the research monitor (spec monitor.md). `Scheduler` is the
- * service tag; `SchedulerLive` needs a FileStore and a Lock (`Files.BaseLive(dir)` or
- * `Files.BaseMemory`); `SchedulerMemory` brings its own in-memory store and lock. `nextFacts`
+ * `Monitor` of the public surface: the research monitor (spec monitor.md). `Monitor` is the
+ * service tag; `MonitorLive` needs a FileStore and a Lock (`Files.BaseLive(dir)` or
+ * `Files.BaseMemory`); `MonitorMemory` brings its own in-memory store and lock. `nextFacts`
  * gathers what `dossier next` reports (the monitor's facts with the plan's and the journals').
+ * `Scheduler`, `SchedulerLive`, `SchedulerMemory`, `SchedulerError` and `SchedulerShape` are the
+ * names of an earlier release, kept as deprecated aliases.
  */
-export { Scheduler, type RecoveredTransaction, type SchedulerError, type SchedulerShape } from "../services/Scheduler.js"
-export { SchedulerLive } from "../layers/SchedulerLive.js"
-export { SchedulerMemory } from "../layers/SchedulerMemory.js"
-export { nextFacts } from "../layers/SchedulerNext.js"
+import { Monitor } from "../services/Monitor.js"
+import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
+import { MonitorLive } from "../layers/MonitorLive.js"
+import { MonitorMemory } from "../layers/MonitorMemory.js"
+
+export { Monitor, type MonitorOptions, type MonitorServiceError, type MonitorShape, type RecoveredTransaction } from "../services/Monitor.js"
+export { MonitorLive } from "../layers/MonitorLive.js"
+export { MonitorMemory } from "../layers/MonitorMemory.js"
+export { nextFacts } from "../layers/MonitorNext.js"
+
+/** @deprecated Use `Monitor` (the same tag; its key is now `dossier/Monitor`). */
+export const Scheduler = Monitor
+/** @deprecated Use `Monitor`. */
+export type Scheduler = Monitor
+/** @deprecated Use `MonitorLive`. */
+export const SchedulerLive = MonitorLive
+/** @deprecated Use `MonitorMemory`. */
+export const SchedulerMemory = MonitorMemory
+/** @deprecated Use `MonitorServiceError`. */
+export type SchedulerError = MonitorServiceError
+/** @deprecated Use `MonitorShape`. */
+export type SchedulerShape = MonitorShape
 export {
   CreateDueRunOutput,
   CreateSubscriptionOutput,

@@ -32,10 +32,10 @@ import { FileStore } from "../services/FileStore.js"
 import { Ingest } from "../services/Ingest.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
-import { Scheduler } from "../services/Scheduler.js"
+import { Monitor } from "../services/Monitor.js"
 
 /** The services the harness drives. `DossierMemory`, `DossierLive(dir)` and `dossierOver(base)` provide them. */
-export type Services = Plan | Journal | Ingest | Scheduler | FileStore
+export type Services = Plan | Journal | Ingest | Monitor | FileStore
 
 /** A layer to check, built afresh for each sequence, with optional hooks. */
 export interface AdapterUnderTest {
@@ -252,8 +252,8 @@ const checkInvariants = async (m: Model, real: Real, command: string): Promise<v
     }
     // One run per window: no two runs of a subscription share a window start.
     if (m.subscriptions.size > 0) {
-      const scheduler = yield* Scheduler
-      const list = yield* Effect.either(scheduler.list)
+      const monitor = yield* Monitor
+      const list = yield* Effect.either(monitor.list)
       if (Either.isLeft(list)) return fail("monitor list", "a list", list.left._tag)
       const seen = new Set<string>()
       for (const run of list.right.runs) {
@@ -585,8 +585,8 @@ class Subscribe extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Scheduler, (s) =>
-        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, new Date(m.now))),
+      Effect.flatMap(Monitor, (s) =>
+        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, { now: new Date(m.now) })),
       (r) => ({ created: r.created, nextDueAt: r.subscription.nextDueAt })
     )
     const known = m.subscriptions.get(this.id)
@@ -612,7 +612,7 @@ class DueRun extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Scheduler, (s) => s.createDueRun({ subscriptionId: this.id }, new Date(m.now))),
+      Effect.flatMap(Monitor, (s) => s.createDueRun({ subscriptionId: this.id }, { now: new Date(m.now) })),
       (r) => ({ created: r.created, runId: r.run.id, windowStart: r.run.windowStart })
     )
     const sub = m.subscriptions.get(this.id)
@@ -653,7 +653,7 @@ class CancelRun extends Base {
     const expectedRevision = this.expected === "current" ? revision : revision + 1
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Scheduler, (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, new Date(m.now))),
+      Effect.flatMap(Monitor, (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, { now: new Date(m.now) })),
       (r) => ({ status: r.run.status, revision: r.run.revision })
     )
     const want = ((): Outcome => {

@@ -49,7 +49,7 @@ const flow = Effect.gen(function*() {
   yield* TestClock.setTime(Date.parse("2026-11-30T10:00:00.000Z"))
   const plan = yield* Plan.Plan
   const journal = yield* Journal.Journal
-  const scheduler = yield* Monitor.Scheduler
+  const monitor = yield* Monitor.Monitor
   const lock = yield* Files.Lock
 
   const started = yield* plan.start({ goal: "embedded", limits: [], nextAction: "read" }, { replaceGoal: false, expected: undefined })
@@ -61,10 +61,10 @@ const flow = Effect.gen(function*() {
   )
   const inspected = yield* journal.inspect("study-1")
 
-  const created = yield* scheduler.createSubscription(subscription)
-  const dueBefore = yield* scheduler.due()
+  const created = yield* monitor.createSubscription(subscription)
+  const dueBefore = yield* monitor.due()
   yield* TestClock.adjust("22 hours")
-  const dueAfter = yield* scheduler.due()
+  const dueAfter = yield* monitor.due()
 
   // The lock gives up after 10 s of the (test) clock.
   const holding = yield* Deferred.make<void>()

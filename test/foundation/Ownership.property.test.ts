@@ -7,7 +7,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { ownerOf } from "../../src/domain/Ownership.js"
 import { normalizeRelative } from "../../src/domain/Paths.js"
-import { isOwnRecordEntry } from "../../src/layers/SchedulerTransaction.js"
+import { isOwnRecordEntry } from "../../src/layers/folder/MonitorTransaction.js"
 
 const segment = fc.constantFrom("a", "b", ".", "..", "", ".dossier", "monitor", "runs", "subscriptions", "reports.jsonl", "x.json", "lit.w3.json", "plan.md")
 const pathLike = fc.array(segment, { minLength: 1, maxLength: 7 }).map((xs) => xs.join("/"))

@@ -14,9 +14,9 @@ import * as path from "node:path"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { makeLockLive } from "../../src/layers/LockLive.js"
 import { makeLockMemory } from "../../src/layers/LockMemory.js"
-import { SchedulerMemory } from "../../src/layers/SchedulerMemory.js"
+import { MonitorMemory } from "../../src/layers/MonitorMemory.js"
 import type { LockShape } from "../../src/services/Lock.js"
-import { Scheduler } from "../../src/services/Scheduler.js"
+import { Monitor } from "../../src/services/Monitor.js"
 import { literature } from "../monitor/support.js"
 
 /** A holder keeps `first` locked; a second caller of `second` waits, then times out at 10 s of TestClock. */
@@ -66,7 +66,7 @@ describe("Effect's clock", () => {
   it.effect("a subscription's due window moves with TestClock when no `now` is given", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.parse("2026-11-30T10:00:00.000Z"))
-      const s = yield* Scheduler
+      const s = yield* Monitor
       const { subscription } = yield* s.createSubscription(literature("clock") as never)
       assert.strictEqual(subscription.createdAt, "2026-11-30T10:00:00.000Z")
       const before = yield* s.due()
@@ -77,5 +77,5 @@ describe("Effect's clock", () => {
       const after = yield* s.due()
       assert.strictEqual(after.now, "2026-12-01T08:00:00.000Z")
       assert.isTrue(after.subscriptions[0]!.due)
-    }).pipe(Effect.provide(SchedulerMemory)))
+    }).pipe(Effect.provide(MonitorMemory)))
 })

@@ -21,7 +21,7 @@ describe("library", () => {
       for (const [area, names] of Object.entries({
         Plan: ["Plan", "PlanLive", "PlanMemory", "PlanStartInput", "CorruptPlan"],
         Journal: ["Journal", "JournalLive", "JournalMemory", "JournalEvent"],
-        Monitor: ["Scheduler", "SchedulerLive", "SchedulerMemory", "SubscriptionInput", "Scope"],
+        Monitor: ["Monitor", "MonitorLive", "MonitorMemory", "SubscriptionInput", "Scope"],
         Gate: ["Gate", "GateLive", "GateMemory", "Decision", "Finding"],
         Ingest: ["Ingest", "IngestLive", "SafeHttp", "SafeHttpLive", "SafeHttpTest"],
         Files: ["FileStore", "FileStoreLive", "FileStoreMemory", "Lock", "LockLive", "LockMemory", "Workdir", "BaseLive", "BaseMemory"],
@@ -29,6 +29,10 @@ describe("library", () => {
       })) {
         for (const name of names) expect(lib[area][name], `${area}.${name}`).toBeDefined()
       }
+      // The monitor's earlier names stay as deprecated aliases of the same values.
+      expect(lib.Monitor.Scheduler).toBe(lib.Monitor.Monitor)
+      expect(lib.Monitor.SchedulerLive).toBe(lib.Monitor.MonitorLive)
+      expect(lib.Monitor.SchedulerMemory).toBe(lib.Monitor.MonitorMemory)
       // Internals and test oracles are not exported under any name.
       const all = Object.values(lib).flatMap((v: any) => (typeof v === "object" && v !== null ? Object.keys(v) : []))
       for (const internal of ["makeTransactions", "MonitorIntent", "INTENT_FILE", "canonicalJsonReference", "htmlToMarkdownTree", "firstWindowAfterP", "eventProblem", "UsageError", "Defect"]) {

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BaseLive } from "../../src/layers/Base.js"
-import { makeScheduler } from "../../src/layers/SchedulerLive.js"
+import { makeMonitor } from "../../src/layers/MonitorLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { CLI, put, putInput, runCliAsync, tempWorkdir } from "../support/cli.js"
@@ -23,10 +23,10 @@ const template = async (): Promise<string> => {
     Effect.gen(function*() {
       const store = yield* FileStore
       const lock = yield* Lock
-      const s = yield* makeScheduler(store, lock.withLock)
-      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, new Date("2026-11-30T10:00:00Z"))
-      const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, NOW)
-      yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, NOW)
+      const s = yield* makeMonitor(store, lock.withLock)
+      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, { now: new Date("2026-11-30T10:00:00Z") })
+      const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, { now: NOW })
+      yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now: NOW })
       put(dir, "research/sources/paper.txt", SOURCE_TEXT)
       const stage = `binding ${run.id} ${run.receiptDigest}\n`
       put(dir, "research/results/stage.md", stage)

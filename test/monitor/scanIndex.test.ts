@@ -28,7 +28,7 @@ import {
 } from "../../src/domain/ScanIndex.js"
 import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
-import { makeScheduler, SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/SchedulerLive.js"
+import { makeMonitor, SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/MonitorLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { tempWorkdir } from "../support/cli.js"
@@ -163,18 +163,18 @@ describe("scans with the scan index", () => {
       Effect.gen(function*() {
         const store = yield* FileStore
         const lock = yield* Lock
-        const indexed = yield* makeScheduler(store, lock.withLock)
-        const scratch = yield* makeScheduler(store, lock.withLock, {}, { scanIndex: false })
+        const indexed = yield* makeMonitor(store, lock.withLock)
+        const scratch = yield* makeMonitor(store, lock.withLock, {}, { scanIndex: false })
         for (const s of subs) yield* store.writeAtomic(subscriptionPath(s.id), text(s))
         for (const r of runs) yield* store.writeAtomic(runPath(r.id), text(r))
         yield* store.writeAtomic("research/sources/p.txt", SOURCE_TEXT)
         yield* store.writeAtomic(SEED_STAGE.path, SEED_STAGE.text)
         const now = new Date("2026-03-01T00:00:00Z")
         const same = Effect.gen(function*() {
-          const [a, b] = [yield* indexed.facts(now), yield* scratch.facts(now)]
+          const [a, b] = [yield* indexed.facts({ now }), yield* scratch.facts({ now })]
           assert.deepStrictEqual(a, b)
           assert.deepStrictEqual(yield* indexed.unresolvedOutcomes, yield* scratch.unresolvedOutcomes)
-          assert.deepStrictEqual(yield* Effect.either(indexed.due(now)), yield* Effect.either(scratch.due(now)))
+          assert.deepStrictEqual(yield* Effect.either(indexed.due({ now })), yield* Effect.either(scratch.due({ now })))
         })
         yield* same
         for (const o of ops) {

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { SCAN_INDEX_FILE } from "../../src/layers/SchedulerLive.js"
+import { SCAN_INDEX_FILE } from "../../src/layers/MonitorLive.js"
 import { type CliResult, put, putInput, runCliAsync } from "../support/cli.js"
 
 let counter = 0

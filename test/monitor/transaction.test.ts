@@ -8,8 +8,8 @@ import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BaseLive } from "../../src/layers/Base.js"
-import { makeScheduler } from "../../src/layers/SchedulerLive.js"
-import { INTENT_FILE, makeTransactions, type Step } from "../../src/layers/SchedulerTransaction.js"
+import { makeMonitor } from "../../src/layers/MonitorLive.js"
+import { INTENT_FILE, makeTransactions, type Step } from "../../src/layers/folder/MonitorTransaction.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { put, tempWorkdir } from "../support/cli.js"
@@ -19,7 +19,7 @@ const scheduler = (steps?: { stopAfter: Step }) =>
   Effect.gen(function*() {
     const store = yield* FileStore
     const lock = yield* Lock
-    return yield* makeScheduler(
+    return yield* makeMonitor(
       store,
       lock.withLock,
       steps === undefined ? {} : { afterStep: (s) => (s === steps.stopAfter ? Effect.die(`stopped after ${s}`) : Effect.void) }
@@ -32,9 +32,9 @@ const now = new Date(Date.parse(weekWindow(0)) + 1000)
 const prepare = (dir: string) =>
   Effect.gen(function*() {
     const s = yield* scheduler()
-    yield* s.createSubscription({ ...(literature("lit", { program: "p1" }) as any) }, new Date("2026-11-30T10:00:00Z"))
-    const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, now)
-    const running = yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, now)
+    yield* s.createSubscription({ ...(literature("lit", { program: "p1" }) as any) }, { now: new Date("2026-11-30T10:00:00Z") })
+    const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, { now })
+    const running = yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now })
     put(dir, "research/sources/paper.txt", SOURCE_TEXT)
     const stage = `binding ${run.id} ${run.receiptDigest}\n`
     put(dir, "research/results/stage.md", stage)
@@ -57,14 +57,14 @@ describe("monitor transactions: fault injection", () => {
         const input = yield* prepare(dir)
         const before = monitorState(dir)
         const exit = yield* Effect.exit(
-          Effect.flatMap(scheduler({ stopAfter }), (s) => s.finishRun(input, now)).pipe(Effect.provide(BaseLive(dir)))
+          Effect.flatMap(scheduler({ stopAfter }), (s) => s.finishRun(input, { now })).pipe(Effect.provide(BaseLive(dir)))
         )
         assert.isTrue(Exit.isFailure(exit))
         const intentLeft = fs.existsSync(path.join(dir, INTENT_FILE))
         assert.strictEqual(intentLeft, stopAfter !== "done")
 
         // The next command (here: next's facts, a read-only one) recovers first.
-        const facts = yield* Effect.flatMap(scheduler(), (s) => s.facts(now)).pipe(Effect.provide(BaseLive(dir)))
+        const facts = yield* Effect.flatMap(scheduler(), (s) => s.facts({ now })).pipe(Effect.provide(BaseLive(dir)))
         assert.isFalse(fs.existsSync(path.join(dir, INTENT_FILE)))
         const recovered = facts.filter((f) => f.kind === "transaction-recovered")
         if (stopAfter === "done") assert.strictEqual(recovered.length, 0)
@@ -84,7 +84,7 @@ describe("monitor transactions: fault injection", () => {
           assert.strictEqual(state[".dossier/monitor/reports.jsonl"]!.trim().split("\n").length, 1)
         }
         // Recovering again is a no-op.
-        const again = yield* Effect.flatMap(scheduler(), (s) => s.facts(now)).pipe(Effect.provide(BaseLive(dir)))
+        const again = yield* Effect.flatMap(scheduler(), (s) => s.facts({ now })).pipe(Effect.provide(BaseLive(dir)))
         assert.strictEqual(again.filter((f) => f.kind === "transaction-recovered").length, 0)
         assert.deepStrictEqual(monitorState(dir), state)
       })

@@ -25,7 +25,7 @@ import {
   SubscriptionUpdateInput,
   TransitionRunFile
 } from "../../domain/MonitorSchema.js"
-import { MonitorIntent } from "../../layers/SchedulerTransaction.js"
+import { MonitorIntent } from "../../layers/folder/MonitorTransaction.js"
 
 export const monitorSchemas = (): Record<string, Schema.Schema.Any> => ({
   subscription: SubscriptionInput,

@@ -1,6 +1,6 @@
 /**
- * The scheduler's methods that only read: `due`, `unresolvedOutcomes` and `list` over every
- * record (through the scan, ./SchedulerScanIndex.ts), `showSubscription` and `showRun` of one.
+ * The monitor's methods that only read: `due`, `unresolvedOutcomes` and `list` over every
+ * record (through the store's scans), `showSubscription` and `showRun` of one.
  * A damaged record is listed (by id or as a receipt mismatch), never fatal for the healthy ones,
  * except where one record is asked for by id (then it fails closed).
  */
@@ -8,11 +8,10 @@ import * as Effect from "effect/Effect"
 import type { DueEntry } from "../domain/MonitorOutputs.js"
 import { isDue } from "../domain/MonitorRules.js"
 import { MONITOR_ID_PATTERN, type SubscriptionRecord } from "../domain/MonitorSchema.js"
-import { scanRunText, verifyRunText } from "../domain/RunScan.js"
-import type { MonitorList, SchedulerError, SchedulerShape } from "../services/Scheduler.js"
-import type { NowGiven } from "./Now.js"
-import { byCreation, checkId, RECORD_MAX, type Records, RUNS_DIR, runPath, SUBSCRIPTIONS_DIR, textOf } from "./SchedulerRecords.js"
-import type { Scan } from "./SchedulerScanIndex.js"
+import { byCreation } from "../domain/MonitorLayout.js"
+import type { MonitorList, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
+import type { MonitorStoreShape } from "../services/ports/MonitorStore.js"
+import { checkId, type NowGiven, type RecordAccess } from "./MonitorRecordAccess.js"
 
 const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
   id: s.id,
@@ -30,27 +29,27 @@ const dueEntry = (s: SubscriptionRecord, now: Date): DueEntry => ({
 
 /** The read methods, each run under `readLocked` (the lock when it can be taken without writing). */
 export const makeScans = (
-  records: Records,
-  scan: Scan,
-  readLocked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
+  store: MonitorStoreShape,
+  records: RecordAccess,
+  /** Whether this fiber reads without the lock (then the store writes nothing). */
+  readOnly: Effect.Effect<boolean>,
+  readLocked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
 ) => {
-  const due: NowGiven<SchedulerShape["due"]> = (now) =>
+  const due: NowGiven<MonitorShape["due"]> = (now) =>
     readLocked(
       Effect.gen(function*() {
         // A damaged subscription record is reported by id, not fatal for the healthy ones.
-        const { subscriptions: { brokenIds, subs } } = yield* scan(["subscriptions"])
+        const { brokenIds, subs } = yield* store.scanSubscriptions({ readOnly: yield* readOnly })
         const damaged = brokenIds.map((id) => ({ id, damaged: "not a valid subscription record" }))
         const active = subs.flatMap((s) => (s.activeRunId === null ? [] : [s.activeRunId]))
-        const read = yield* records.readAllWith(active.map(runPath), (bytes) => textOf(bytes), RECORD_MAX)
-        const receiptMismatches = read.flatMap((r, i) =>
-          r.error?._tag === "FileNotFound" ? [] : scanRunText(active[i]!, r.value ?? "")._tag === "Ok" ? [] : [active[i]!]
-        )
+        const checks = yield* store.checkRuns(active)
+        const receiptMismatches = active.filter((_, i) => checks[i] === "mismatch")
         return { now: now.toISOString(), subscriptions: subs.map((s) => dueEntry(s, now)), damaged, receiptMismatches }
       })
     )
 
-  const unresolvedOutcomes: SchedulerShape["unresolvedOutcomes"] = readLocked(
-    Effect.map(scan(["runs"]), ({ runs: { mismatches, runs } }) => ({
+  const unresolvedOutcomes: MonitorShape["unresolvedOutcomes"] = readLocked(
+    Effect.map(Effect.flatMap(readOnly, (r) => store.scanRuns({ readOnly: r })), ({ mismatches, runs }) => ({
       outcomes: runs.flatMap((r) => r.unresolved),
       receiptMismatches: mismatches.map((m) => m.runId)
     }))
@@ -67,10 +66,10 @@ export const makeScans = (
       })
     )
 
-  const list: SchedulerShape["list"] = readLocked(
+  const list: MonitorShape["list"] = readLocked(
     Effect.gen(function*() {
       // Every subscription checked from scratch: `list` leaves the scan index alone.
-      const { subscriptions: { broken, subs } } = yield* scan(["subscriptions"], true)
+      const { brokenIds, subs } = yield* store.scanSubscriptions({ fromScratch: true, readOnly: yield* readOnly })
       const subscriptions: Array<MonitorList["subscriptions"][number]> = subs.map((s) => ({
         id: s.id,
         status: s.status,
@@ -80,16 +79,11 @@ export const makeScans = (
         nextDueAt: s.nextDueAt,
         activeRunId: s.activeRunId
       }))
-      for (const p of broken) {
-        const id = p.slice(SUBSCRIPTIONS_DIR.length + 1, -".json".length)
+      for (const id of brokenIds) {
         subscriptions.push({ id, status: "unreadable", revision: null, kind: null, target: null, nextDueAt: null, activeRunId: null })
       }
-      const entries = yield* records.listJson(RUNS_DIR)
-      const read = yield* records.readAllWith(entries.map((e) => runPath(e.id)), (bytes, i) => {
-        const loaded = verifyRunText(entries[i]!.id, textOf(bytes))
-        return loaded._tag === "Ok" ? loaded.run : null
-      }, RECORD_MAX)
-      const good = read.flatMap((r) => (r.value === null ? [] : [r.value])).sort(byCreation)
+      const read = yield* store.allRuns
+      const good = read.flatMap((r) => (r.run === null ? [] : [r.run])).sort(byCreation)
       const runs: Array<MonitorList["runs"][number]> = good.map((r) => ({
         id: r.id,
         subscriptionId: r.subscriptionId,
@@ -97,9 +91,9 @@ export const makeScans = (
         revision: r.revision,
         windowStart: r.windowStart
       }))
-      read.forEach((r, i) => {
-        if (r.value === null) runs.push({ id: entries[i]!.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
-      })
+      for (const r of read) {
+        if (r.run === null) runs.push({ id: r.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+      }
       return { subscriptions, runs }
     })
   )

@@ -1,13 +1,13 @@
 /**
  * `dossier next`: the factual candidates across the work folder. Monitor facts come from the
- * Scheduler; plan facts from `Plan.inspect`; journal facts from `Journal.studies`. Each fact
+ * Monitor; plan facts from `Plan.inspect`; journal facts from `Journal.studies`. Each fact
  * carries the revisions it was computed from. Unreadable state is a fact, never skipped.
  */
 import * as Effect from "effect/Effect"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import { Journal } from "../services/Journal.js"
 import { Plan } from "../services/Plan.js"
-import { Scheduler, type SchedulerError } from "../services/Scheduler.js"
+import { Monitor, type MonitorOptions, type MonitorServiceError } from "../services/Monitor.js"
 import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { StudyRow } from "../domain/JournalOutput.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
@@ -51,7 +51,7 @@ export const journalFactsOf = (rows: ReadonlyArray<StudyRow>): ReadonlyArray<Fac
       : []
   )
 
-export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | SchedulerError, Journal> = Effect.flatMap(
+export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | MonitorServiceError, Journal> = Effect.flatMap(
   Journal,
   (journal) => Effect.map(journal.studies, journalFactsOf)
 )
@@ -69,10 +69,10 @@ export const orderFacts = (
 ]
 
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
-export const nextFacts = (now?: Date): Effect.Effect<ReadonlyArray<Fact>, SchedulerError, Scheduler | Plan | Journal> =>
+export const nextFacts = (options?: MonitorOptions): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
   Effect.gen(function*() {
-    const scheduler = yield* Scheduler
-    const monitor = yield* scheduler.facts(now)
+    const service = yield* Monitor
+    const monitor = yield* service.facts(options)
     const plan = yield* planFacts
     const journals = yield* journalFacts
     return orderFacts(monitor, plan, journals)

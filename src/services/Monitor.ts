@@ -1,16 +1,18 @@
 /**
- * Scheduler: the research monitor (spec monitor.md). Subscriptions that re-check a topic on a
+ * Monitor: the research monitor (spec monitor.md). Subscriptions that re-check a topic on a
  * cadence, frozen runs with receipt digests, completions bound to the bytes they used, and
  * set-once outcome dispositions. No daemon: due subscriptions are discovered by the next
  * `dossier next` or `dossier monitor due`.
  *
- * State: `.dossier/monitor/subscriptions/<id>.json`, `.dossier/monitor/runs/<runId>.json`,
+ * State: behind the ports of ./ports/MonitorStore.ts. In the work folder (the folder adapter,
+ * src/layers/folder/): `.dossier/monitor/subscriptions/<id>.json`, `.dossier/monitor/runs/<runId>.json`,
  * `.dossier/monitor/reports.jsonl`; multi-file writes go through one transaction with an intent
  * record (`.dossier/monitor/intent.json`). Every method first recovers an interrupted
- * transaction, under the work folder's lock. The scans keep a derived scan index
+ * transaction, under the lock. The folder's scans keep a derived scan index
  * (`.dossier/monitor/scan.index`, src/domain/ScanIndex.ts) that never changes an answer.
  *
- * Layer: `SchedulerLive` (src/layers/SchedulerLive.ts), requiring FileStore | Lock (no Workdir).
+ * Layers (src/layers/MonitorLive.ts): `MonitorLive`, requiring FileStore | Lock (no Workdir);
+ * `MonitorFromStore`, requiring the ports and a Lock; `MonitorMemory`, in memory.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -37,11 +39,14 @@ import type {
   SubscriptionUpdateInput,
   TransitionRunInput
 } from "../domain/MonitorSchema.js"
+import type { ConflictingEvent } from "../domain/JournalErrors.js"
 import type { MonitorError } from "../domain/MonitorErrors.js"
+import type { RecoveredTransaction } from "./ports/MonitorStore.js"
 
-/** Every refusal a scheduler method can answer with. */
-export type SchedulerError =
+/** Every refusal a monitor method can answer with. */
+export type MonitorServiceError =
   | MonitorError
+  | ConflictingEvent
   | InvalidInput
   | IoError
   | LockTimeout
@@ -51,27 +56,32 @@ export type SchedulerError =
   | UnsafePath
   | LimitExceeded
 
-export interface RecoveredTransaction {
-  readonly transactionId: string
-  readonly direction: "rolled-back" | "rolled-forward"
-  readonly paths: ReadonlyArray<string>
+export type { RecoveredTransaction } from "./ports/MonitorStore.js"
+
+/**
+ * Optional arguments, as every service of the library takes them: one trailing object that may be
+ * left out, whose fields are plain values that may be left out. `now` defaults to Effect's Clock.
+ * A wrong value (or object: a bare `Date` included) is `InvalidInput`, never a defect.
+ */
+export interface MonitorOptions {
+  readonly now?: Date | undefined
 }
 
-export interface SchedulerShape {
+export interface MonitorShape {
   readonly createSubscription: (
     input: SubscriptionInput,
-    now?: Date
-  ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+    options?: MonitorOptions
+  ) => Effect.Effect<{ readonly created: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   readonly updateSubscription: (
     input: SubscriptionUpdateInput,
-    now?: Date
-  ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+    options?: MonitorOptions
+  ) => Effect.Effect<{ readonly gridChanged: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   readonly setSubscriptionStatus: (
     input: SubscriptionStatusInput,
-    now?: Date
-  ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, SchedulerError>
+    options?: MonitorOptions
+  ) => Effect.Effect<{ readonly changed: boolean; readonly subscription: SubscriptionRecord }, MonitorServiceError>
   /** Every subscription with its due state; receipt mismatches of active runs are listed, not fatal. */
-  readonly due: (now?: Date) => Effect.Effect<
+  readonly due: (options?: MonitorOptions) => Effect.Effect<
     {
       readonly now: string
       readonly subscriptions: ReadonlyArray<DueEntry>
@@ -79,16 +89,16 @@ export interface SchedulerShape {
       readonly damaged: ReadonlyArray<{ readonly id: string; readonly damaged: string }>
       readonly receiptMismatches: ReadonlyArray<string>
     },
-    SchedulerError
+    MonitorServiceError
   >
   readonly createDueRun: (
     input: CreateDueRunInput,
-    now?: Date
-  ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, SchedulerError>
-  readonly transitionRun: (input: TransitionRunInput, now?: Date) => Effect.Effect<{ readonly run: RunRecord }, SchedulerError>
+    options?: MonitorOptions
+  ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, MonitorServiceError>
+  readonly transitionRun: (input: TransitionRunInput, options?: MonitorOptions) => Effect.Effect<{ readonly run: RunRecord }, MonitorServiceError>
   readonly finishRun: (
     input: FinishRunInput,
-    now?: Date
+    options?: MonitorOptions
   ) => Effect.Effect<
     {
       /** false: an exact repeat of the finish that completed the run (nothing written). */
@@ -97,32 +107,34 @@ export interface SchedulerShape {
       readonly subscription: { readonly id: string; readonly revision: number; readonly nextDueAt: string }
       readonly reported: boolean
     },
-    SchedulerError
+    MonitorServiceError
   >
   readonly setOutcomeDisposition: (
     input: OutcomeDispositionInput,
-    now?: Date
+    options?: MonitorOptions
   ) => Effect.Effect<
     { readonly changed: boolean; readonly runId: string; readonly runRevision: number; readonly outcome: Outcome },
-    SchedulerError
+    MonitorServiceError
   >
   readonly unresolvedOutcomes: Effect.Effect<
     { readonly outcomes: ReadonlyArray<UnresolvedOutcome>; readonly receiptMismatches: ReadonlyArray<string> },
-    SchedulerError
+    MonitorServiceError
   >
-  readonly showSubscription: (id: string) => Effect.Effect<SubscriptionRecord, SchedulerError>
+  readonly showSubscription: (id: string) => Effect.Effect<SubscriptionRecord, MonitorServiceError>
   readonly showRun: (
     id: string
-  ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, SchedulerError>
+  ) => Effect.Effect<RunRecord & { readonly binding: "verified" | "stale" | null }, MonitorServiceError>
   /**
    * Every subscription (status, nextDueAt) and every run (status), in creation order; a record
    * that cannot be read is listed by id with `status: "unreadable"`. Reads only.
    */
-  readonly list: Effect.Effect<MonitorList, SchedulerError>
+  readonly list: Effect.Effect<MonitorList, MonitorServiceError>
+  /** How many subscription records are stored, readable or not (`dossier status`). Reads only, without the lock. */
+  readonly subscriptionCount: Effect.Effect<number, MonitorServiceError>
   /** The monitor's facts for `dossier next` (transaction-recovered first), each with its revisions. */
-  readonly facts: (now?: Date) => Effect.Effect<ReadonlyArray<Fact>, SchedulerError>
+  readonly facts: (options?: MonitorOptions) => Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError>
   /** Recover an interrupted transaction now (every other method does this first). */
-  readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, SchedulerError>
+  readonly recover: Effect.Effect<ReadonlyArray<RecoveredTransaction>, MonitorServiceError>
 }
 
 export interface MonitorList {
@@ -144,4 +156,4 @@ export interface MonitorList {
   }>
 }
 
-export class Scheduler extends Context.Tag("dossier/Scheduler")<Scheduler, SchedulerShape>() {}
+export class Monitor extends Context.Tag("dossier/Monitor")<Monitor, MonitorShape>() {}

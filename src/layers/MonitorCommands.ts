@@ -1,13 +1,16 @@
 /**
- * The scheduler's methods that write: subscriptions (create, update, pause/resume/complete) and
- * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the work
- * folder's lock after recovery (`locked`); a change of two files or more is one transaction
- * (./SchedulerTransaction.ts). The decisions are the pure rules of src/domain/MonitorRules.ts.
+ * The monitor's methods that write: subscriptions (create, update, pause/resume/complete) and
+ * runs (create the due run, transitions, finish, outcome dispositions). Each runs under the
+ * lock after recovery (`locked`); a change of two records or more is one `commit` of the store
+ * (all or nothing). The decisions are the pure rules of src/domain/MonitorRules.ts; storage is
+ * the ports of src/services/ports/MonitorStore.ts, nothing else.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
 import { FileNotFound } from "../domain/Errors.js"
+import { reportEvent } from "../domain/MonitorLayout.js"
 import {
   ActiveRunExists,
   BindingMismatch,
@@ -41,29 +44,38 @@ import {
 } from "../domain/MonitorRules.js"
 import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { makeFileQuoteMatcher } from "../domain/Quote.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import type { SchedulerError, SchedulerShape } from "../services/Scheduler.js"
-import type { NowGiven } from "./Now.js"
-import { checkRevision, FILE_MAX, type Records, render, REPORTS_FILE, runPath, subscriptionPath } from "./SchedulerRecords.js"
-import type { Change, makeTransactions } from "./SchedulerTransaction.js"
+import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
+import type { MonitorFilesShape, MonitorStoreShape, MonitorWrite } from "../services/ports/MonitorStore.js"
+import { checkRevision, inRange, type NowGiven, type RecordAccess, textOf } from "./MonitorRecordAccess.js"
 
 export const makeCommands = (
-  store: FileStoreShape,
-  records: Records,
-  tx: ReturnType<typeof makeTransactions>,
-  locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | SchedulerError>
+  store: MonitorStoreShape,
+  files: MonitorFilesShape,
+  records: RecordAccess,
+  locked: <A, E>(self: Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
 ) => {
+  /** Every write of a command, checked for its times first: one record, or several as one. */
+  const commit = (writes: ReadonlyArray<MonitorWrite>) =>
+    Effect.zipRight(
+      Effect.forEach(writes, (w) => (w._tag === "Report" ? Effect.void : Effect.asVoid(inRange(w.record))), { discard: true }),
+      store.commit(writes)
+    )
+  const putSubscription = (record: SubscriptionRecord, expected: number | null) =>
+    commit([{ _tag: "Subscription", record, expected }])
+  const putRun = (record: RunRecord, expected: number | null) => commit([{ _tag: "Run", record, expected }])
+
   /**
    * A command on a subscription that does not exist is refused before the lock, so a typo
-   * creates nothing (not even the lock file). Sound because a subscription file only ever
+   * creates nothing (not even the lock file). Sound because a subscription record only ever
    * appears through createSubscription's single write, never through a transaction's recovery;
-   * the record is still loaded and checked again under the lock.
+   * the record is still loaded and checked again under the lock (a record there that does not
+   * read is left for that check).
    */
   const lockedOn = (subscriptionId: string) => <A, E>(self: Effect.Effect<A, E>) =>
-    Effect.flatMap(store.stat(subscriptionPath(subscriptionId)), (st) =>
-      Option.isNone(st) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
+    Effect.flatMap(Effect.either(store.subscriptions.get(subscriptionId)), (got) =>
+      Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
 
-  const createSubscription: NowGiven<SchedulerShape["createSubscription"]> = (input, now) =>
+  const createSubscription: NowGiven<MonitorShape["createSubscription"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         yield* newSubscription(input, now) // the input's own rules first, then its files
@@ -77,24 +89,24 @@ export const makeCommands = (
           if (same) return { created: false, subscription: existing.value }
           return yield* new ConflictingSubscription({ id: record.id })
         }
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, null)
         return { created: true, subscription: record }
       })
     )
 
-  const editSubscription: NowGiven<SchedulerShape["updateSubscription"]> = (input, now) =>
+  const editSubscription: NowGiven<MonitorShape["updateSubscription"]> = (input, now) =>
     lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         yield* checkRevision(input.expectedRevision, sub.revision)
         if (sub.status === "completed") return yield* new SubscriptionCompleted({ subscriptionId: sub.id })
         const { gridChanged, record } = updateSubscription(sub, input.changes, now)
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, sub.revision)
         return { gridChanged, subscription: record }
       })
     )
 
-  const setSubscriptionStatus: NowGiven<SchedulerShape["setSubscriptionStatus"]> = (input, now) =>
+  const setSubscriptionStatus: NowGiven<MonitorShape["setSubscriptionStatus"]> = (input, now) =>
     lockedOn(input.subscriptionId)(
       Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
@@ -106,14 +118,13 @@ export const makeCommands = (
           return yield* new ActiveRunExists({ runId: sub.activeRunId })
         }
         const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
-        yield* records.write(subscriptionPath(record.id), record)
+        yield* putSubscription(record, sub.revision)
         return { changed: true, subscription: record }
       })
     )
 
-  const createDueRun: NowGiven<SchedulerShape["createDueRun"]> = (input, now) =>
-    lockedOn(input.subscriptionId)(
-      Effect.gen(function*() {
+  const createDueRun: NowGiven<MonitorShape["createDueRun"]> = (input, now) => {
+    const attempt = Effect.gen(function*() {
         const sub = yield* records.loadSubscription(input.subscriptionId)
         const latest = latestWindow(sub, now)
         if (latest >= 0) {
@@ -134,15 +145,20 @@ export const makeCommands = (
           revision: sub.revision + 1,
           updatedAt: now.toISOString()
         }
-        yield* tx.commit([
-          { kind: "replace", path: runPath(run.id), after: yield* render(run) },
-          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(updated) }
+        // The run's id names its window: creating it is refused (StaleRevision) if another
+        // command created it first, as is the subscription's change if it changed meanwhile.
+        yield* commit([
+          { _tag: "Run", record: run, expected: null },
+          { _tag: "Subscription", record: updated, expected: sub.revision }
         ])
-        return { created: true, run }
+        return { created: true as boolean, run }
       })
-    )
+    // One run per window, whoever asks: a store shared by several hosts may lose this race to
+    // another command; reading again then answers the run it created (or why there is none).
+    return lockedOn(input.subscriptionId)(Effect.catchTag(attempt, "StaleRevision", () => attempt))
+  }
 
-  const transitionRun: NowGiven<SchedulerShape["transitionRun"]> = (input, now) =>
+  const transitionRun: NowGiven<MonitorShape["transitionRun"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
@@ -155,15 +171,14 @@ export const makeCommands = (
           updatedAt: now.toISOString(),
           transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
         }
-        const changes: Array<Change> = [{ kind: "replace", path: runPath(run.id), after: yield* render(updated) }]
+        const writes: Array<MonitorWrite> = [{ _tag: "Run", record: updated, expected: run.revision }]
         if (input.to === "cancelled") {
           const sub = yield* records.findSubscription(run.subscriptionId)
           if (Option.isSome(sub) && sub.value.activeRunId === run.id) {
-            changes.push({ kind: "replace", path: subscriptionPath(sub.value.id), after: yield* render(afterRunEnded(sub.value, now)) })
+            writes.push({ _tag: "Subscription", record: afterRunEnded(sub.value, now), expected: sub.value.revision })
           }
         }
-        if (changes.length === 1) yield* records.write(runPath(run.id), updated)
-        else yield* tx.commit(changes)
+        yield* commit(writes)
         return { run: updated }
       })
     )
@@ -173,7 +188,7 @@ export const makeCommands = (
     Effect.gen(function*() {
       const c = run.completion
       if (c === null) return false
-      const normalized = (p: string) => store.normalize(p).pipe(Effect.orElseSucceed(() => p))
+      const normalized = (p: string) => files.normalize(p).pipe(Effect.orElseSucceed(() => p))
       const citations: Array<{ path: string; quote: string }> = []
       for (const o of input.outcomes) {
         for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
@@ -201,7 +216,7 @@ export const makeCommands = (
       return canonicalJson(given) === canonicalJson(recorded)
     })
 
-  const finishRun: NowGiven<SchedulerShape["finishRun"]> = (input, now) =>
+  const finishRun: NowGiven<MonitorShape["finishRun"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
@@ -226,28 +241,30 @@ export const makeCommands = (
           return yield* new BindingMismatch({ reason: "binding.taskDigest is not the run's receiptDigest" })
         }
         // The stage file: its bytes, read once, must have the SHA-256 given and carry the binding.
-        const stagePath = yield* store.normalize(input.stage.path)
+        const stagePath = yield* files.normalize(input.stage.path)
         const givenStage = input.stage.sha256
-        const stageBytes = yield* store.read(stagePath, { maxBytes: FILE_MAX }).pipe(
-          Effect.catchTag("FileNotFound", (e): Effect.Effect<never, FileNotFound | DigestMismatch> =>
-            givenStage === undefined ? Effect.fail(e) : Effect.fail(new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
-          )
-        )
+        const stageRead = yield* files.read(stagePath)
+        if (Option.isNone(stageRead)) {
+          return yield* (givenStage === undefined
+            ? new FileNotFound({ path: stagePath })
+            : new DigestMismatch({ path: stagePath, expected: givenStage, actual: null }))
+        }
+        const stageBytes = stageRead.value
         const stageSha = sha256Hex(stageBytes)
         if (givenStage !== undefined && stageSha !== givenStage) {
           return yield* new DigestMismatch({ path: stagePath, expected: givenStage, actual: stageSha })
         }
-        const stageText = Buffer.from(stageBytes.buffer, stageBytes.byteOffset, stageBytes.byteLength).toString("utf8")
+        const stageText = textOf(stageBytes)
         if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
           return yield* new BindingMismatch({ reason: "the stage file does not contain the run id and its receipt digest" })
         }
         let survey: { path: string; sha256: string } | null = null
         if (input.survey !== undefined) {
-          const surveyPath = yield* store.normalize(input.survey.path)
+          const surveyPath = yield* files.normalize(input.survey.path)
           if (surveyPath !== run.frozen.survey) {
             return yield* new BindingMismatch({ reason: "the survey path is not the run's frozen survey" })
           }
-          const actual = yield* records.digestOrNull(surveyPath)
+          const actual = yield* files.digest(surveyPath)
           const given = input.survey.sha256
           if (given === undefined && actual === null) return yield* new FileNotFound({ path: surveyPath })
           if (given !== undefined && actual !== given) {
@@ -263,14 +280,11 @@ export const makeCommands = (
         for (const o of input.outcomes) {
           const citations = []
           for (const c of o.citations) {
-            const path = yield* store.normalize(c.path)
+            const path = yield* files.normalize(c.path)
             let matcher = matchers.get(path)
             if (matcher === undefined) {
               // A cited file is evidence: a hard-linked one is refused, as every retained file is.
-              const text = yield* store.readText(path, { maxBytes: FILE_MAX, requireSingleLink: true }).pipe(
-                Effect.map(Option.some),
-                Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
-              )
+              const text = Option.map(yield* files.read(path, { singleLink: true }), textOf)
               matcher = Option.match(text, {
                 onNone: () => null,
                 onSome: (t) => {
@@ -303,9 +317,9 @@ export const makeCommands = (
           outcomes
         }
         const nextSub = sub.activeRunId === run.id ? afterRunEnded(sub, now) : sub
-        const changes: Array<Change> = [
-          { kind: "replace", path: runPath(run.id), after: yield* render(completed) },
-          { kind: "replace", path: subscriptionPath(sub.id), after: yield* render(nextSub) }
+        const writes: Array<MonitorWrite> = [
+          { _tag: "Run", record: completed, expected: run.revision },
+          { _tag: "Subscription", record: nextSub, expected: sub.revision }
         ]
         const program = sub.program
         if (program !== null) {
@@ -319,9 +333,9 @@ export const makeCommands = (
             outcomes: outcomes.length,
             outcomeCounts: outcomeCounts(outcomes)
           }
-          changes.push({ kind: "append", path: REPORTS_FILE, data: `${JSON.stringify(line)}\n` })
+          writes.push({ _tag: "Report", event: reportEvent(line) })
         }
-        yield* tx.commit(changes)
+        yield* commit(writes)
         return {
           changed: true,
           run: completed,
@@ -331,7 +345,7 @@ export const makeCommands = (
       })
     )
 
-  const setOutcomeDisposition: NowGiven<SchedulerShape["setOutcomeDisposition"]> = (input, now) =>
+  const setOutcomeDisposition: NowGiven<MonitorShape["setOutcomeDisposition"]> = (input, now) =>
     locked(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
@@ -352,7 +366,7 @@ export const makeCommands = (
           updatedAt: now.toISOString(),
           outcomes: run.outcomes.map((o) => (o.id === outcome.id ? updatedOutcome : o))
         }
-        yield* records.write(runPath(run.id), updated)
+        yield* putRun(updated, run.revision)
         return { changed: true, runId: run.id, runRevision: updated.revision, outcome: updatedOutcome }
       })
     )

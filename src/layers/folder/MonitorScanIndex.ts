@@ -7,9 +7,9 @@
  * state: a failure to write it (a read-only folder, a full disk) only costs the next scan time.
  */
 import * as Effect from "effect/Effect"
-import { compileGuard } from "../domain/Guard.js"
-import { SubscriptionRecord } from "../domain/MonitorSchema.js"
-import { isRunMismatch, type RunScan, type RunScanResult, scanRun } from "../domain/RunScan.js"
+import { compileGuard } from "../../domain/Guard.js"
+import { SubscriptionRecord } from "../../domain/MonitorSchema.js"
+import { isRunMismatch, type RunScan, type RunScanResult, scanRun } from "../../domain/RunScan.js"
 import {
   decodeScanIndex,
   encodeScanIndex,
@@ -19,9 +19,11 @@ import {
   runLine,
   type ScanIndex,
   scanStamp
-} from "../domain/ScanIndex.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import { byCreation, RECORD_MAX, type Records, RUNS_DIR, SCAN_INDEX_FILE, SUBSCRIPTIONS_DIR, textOf } from "./SchedulerRecords.js"
+} from "../../domain/ScanIndex.js"
+import type { FileStoreShape } from "../../services/FileStore.js"
+import { byCreation } from "../../domain/MonitorLayout.js"
+import type { RunsScan, SubscriptionsScan } from "../../services/ports/MonitorStore.js"
+import { RECORD_MAX, type Records, RUNS_DIR, SCAN_INDEX_FILE, SUBSCRIPTIONS_DIR, textOf } from "./MonitorRecords.js"
 
 const INDEX_MAX = 256 * 1024 * 1024
 
@@ -37,34 +39,18 @@ const parseOrUndefined = (bytes: Uint8Array): unknown => {
   }
 }
 
-export interface SubscriptionsScan {
-  /** Every valid subscription record, by creation. */
-  readonly subs: ReadonlyArray<SubscriptionRecord>
-  /** The files that are no valid record under their name, in listing order: paths and ids. */
-  readonly broken: ReadonlyArray<string>
-  readonly brokenIds: ReadonlyArray<string>
-}
-
-export interface RunsScan {
-  /** Every run file's id, in listing order. */
-  readonly ids: ReadonlyArray<string>
-  /** The runs that failed the check (unreadable, malformed, altered), in listing order: never skipped. */
-  readonly mismatches: ReadonlyArray<{ readonly runId: string; readonly revision: number | null }>
-  /** What the scans use of every verified run (./RunScan.ts), by creation. */
-  readonly runs: ReadonlyArray<RunScan>
-}
-
 export interface Scanned {
   readonly subscriptions: SubscriptionsScan
   readonly runs: RunsScan
 }
 
+export type { RunsScan, SubscriptionsScan }
+
 /**
  * The scan of one store. `useIndex` false checks every record from scratch and leaves the index
- * alone; `mayWrite` says whether this fiber may publish the index (false for a reader without
- * the lock).
+ * alone; a scan `readOnly` (a reader without the lock) never publishes it.
  */
-export const makeScan = (store: FileStoreShape, records: Records, useIndex: boolean, mayWrite: Effect.Effect<boolean>) => {
+export const makeScan = (store: FileStoreShape, records: Records, useIndex: boolean) => {
   const stamp = scanStamp(process.versions)
 
   /** The scan index as stored, or undefined when it is missing, damaged or made under other rules. */
@@ -98,15 +84,12 @@ export const makeScan = (store: FileStoreShape, records: Records, useIndex: bool
       }, RECORD_MAX)
       if ((known?.size ?? 0) !== digests.size) changed = true
       const subs: Array<SubscriptionRecord> = []
-      const broken: Array<string> = []
       const brokenIds: Array<string> = []
       for (const [i, r] of read.entries()) {
-        if (r.value === null) {
-          broken.push(r.path)
-          brokenIds.push(entries[i]!.id)
-        } else subs.push(r.value)
+        if (r.value === null) brokenIds.push(entries[i]!.id)
+        else subs.push(r.value)
       }
-      const scan: SubscriptionsScan = { subs: subs.sort(byCreation), broken, brokenIds }
+      const scan: SubscriptionsScan = { subs: subs.sort(byCreation), brokenIds }
       return { scan, digests, changed }
     })
 
@@ -192,13 +175,13 @@ export const makeScan = (store: FileStoreShape, records: Records, useIndex: bool
    * Every record of the sections asked for, checked (subscriptions read first); `fromScratch`
    * checks every file and leaves the index alone.
    */
-  const scan = <K extends keyof Scanned>(sections: ReadonlyArray<K>, fromScratch = false) =>
+  const scan = <K extends keyof Scanned>(sections: ReadonlyArray<K>, fromScratch = false, readOnly = false) =>
     Effect.gen(function*() {
       const indexed = useIndex && !fromScratch
       const known = indexed ? yield* loadIndex : undefined
       const subs = sections.includes("subscriptions" as K) ? yield* scanSubscriptions(indexed, known?.subscriptions) : undefined
       const runs = sections.includes("runs" as K) ? yield* scanRuns(indexed, known?.runs) : undefined
-      if (indexed && (subs?.changed === true || runs?.changed === true) && (yield* mayWrite)) {
+      if (indexed && (subs?.changed === true || runs?.changed === true) && !readOnly) {
         yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(known, subs?.digests, runs?.held)))
       }
       return { subscriptions: subs?.scan, runs: runs?.scan } as Pick<Scanned, K>

@@ -3,18 +3,20 @@
  * undecided outcomes, stale completion bindings, receipt mismatches and broken links, each with
  * the revisions it was computed from. `monitorFacts` reads (every record through the scan, the
  * digest of every bound file once, whether each cited file is there); `monitorFactsOf` decides
- * from what was read. The plan's and the journals' facts, and their order, are in ./SchedulerNext.ts.
+ * from what was read. The plan's and the journals' facts, and their order, are in ./MonitorNext.ts.
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { sha256Hex } from "../domain/Canonical.js"
+import { runPath, subscriptionPath } from "../domain/MonitorLayout.js"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import { isActiveRun, isDue } from "../domain/MonitorRules.js"
 import type { RunScan } from "../domain/RunScan.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import type { RecoveredTransaction } from "../services/Scheduler.js"
-import { FILE_MAX, type Records, runPath, subscriptionPath } from "./SchedulerRecords.js"
-import type { RunsScan, Scan, SubscriptionsScan } from "./SchedulerScanIndex.js"
+import type {
+  MonitorFilesShape,
+  MonitorStoreShape,
+  RecoveredTransaction,
+  RunsScan,
+  SubscriptionsScan
+} from "../services/ports/MonitorStore.js"
 
 /** What the facts are decided from. */
 export interface FactsInput {
@@ -53,8 +55,8 @@ export const monitorFactsOf = ({ digests, now, present, recovered, runs: scanned
     out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
   }
   const subs = new Map(subscriptions.subs.map((s) => [s.id, s]))
-  for (const path of subscriptions.broken) {
-    out.push({ kind: "broken-link", runId: null, runRevision: null, missing: path, reason: "unreadable subscription record" })
+  for (const id of subscriptions.brokenIds) {
+    out.push({ kind: "broken-link", runId: null, runRevision: null, missing: subscriptionPath(id), reason: "unreadable subscription record" })
   }
   for (const s of subscriptions.subs) {
     if (isDue(s, now)) {
@@ -140,25 +142,24 @@ export const monitorFactsOf = ({ digests, now, present, recovered, runs: scanned
 
 /** Read what the facts are decided from, then decide them (the caller holds the read lock). */
 export const makeMonitorFacts = (
-  store: FileStoreShape,
-  records: Records,
-  scan: Scan,
+  store: MonitorStoreShape,
+  files: MonitorFilesShape,
+  readOnly: Effect.Effect<boolean>,
   recoveredSoFar: Effect.Effect<ReadonlyArray<RecoveredTransaction>>
 ) =>
 (now: Date) =>
   Effect.gen(function*() {
     const recovered = yield* recoveredSoFar
-    const { runs, subscriptions } = yield* scan(["subscriptions", "runs"])
-    // Keyed by each path as the records write it (the entries come back in the same order, their
-    // own `path` normalized), so another spelling of a bound path still finds its digest.
+    const { runs, subscriptions } = yield* store.scan({ readOnly: yield* readOnly })
+    // Keyed by each path as the records write it, so another spelling of a bound path still finds its digest.
     const bound = boundPathsOf(runs.runs)
-    const hashed = yield* records.readAllWith(bound, (bytes) => sha256Hex(bytes), FILE_MAX)
+    const hashed = yield* files.digests(bound)
     const digests = new Map<string, string | null>()
-    for (let i = 0; i < bound.length; i++) digests.set(bound[i]!, hashed[i]?.value ?? null)
+    for (let i = 0; i < bound.length; i++) digests.set(bound[i]!, hashed[i] ?? null)
     const present = new Map<string, boolean>()
     for (const path of citedPathsOf(runs.runs)) {
-      const st = yield* store.stat(path).pipe(Effect.catchAll(() => Effect.succeed(Option.none())))
-      present.set(path, Option.isSome(st) && st.value.kind === "file")
+      const kind = yield* files.kind(path).pipe(Effect.orElseSucceed(() => "none" as const))
+      present.set(path, kind === "file")
     }
     return monitorFactsOf({ now, recovered, subscriptions, runs, digests, present })
   })

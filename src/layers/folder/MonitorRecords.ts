@@ -1,30 +1,25 @@
 /**
- * The monitor's stored records: where they live under `.dossier/monitor/`, how a subscription or
+ * The folder's monitor records: where they live under `.dossier/monitor/`, how a subscription or
  * a run is read (and its receipt re-verified), written, listed and read in batches, and the
- * files a record is bound to. Every access goes through the FileStore.
+ * work folder's files a record is bound to. Every access goes through the FileStore.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { toBuffer } from "../domain/Bytes.js"
-import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
-import { FileNotFound, InvalidInput, StaleRevision, UnsafePath } from "../domain/Errors.js"
-import { RUN_ID_PATTERN, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
-import { timesInRange } from "../domain/MonitorRules.js"
-import { CorruptMonitorRecord, ReceiptDigestMismatch, RunNotFound, SubscriptionNotFound } from "../domain/MonitorErrors.js"
-import { verifyRunText } from "../domain/RunScan.js"
-import type { FileStoreShape } from "../services/FileStore.js"
-import { listNamesOf, readManyWithOf } from "./FileStoreFallbacks.js"
+import { toBuffer } from "../../domain/Bytes.js"
+import { sha256Hex } from "../../domain/Canonical.js"
+import { decodeWith, parseJson } from "../../domain/Decode.js"
+import { MONITOR_DIR, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
+import { RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
+import { timesInRange } from "../../domain/MonitorRules.js"
+import { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
+import { verifyRunText } from "../../domain/RunScan.js"
+import type { FileStoreShape } from "../../services/FileStore.js"
+import { listNamesOf, readManyWithOf } from "../FileStoreFallbacks.js"
 
-export const MONITOR_DIR = ".dossier/monitor"
-export const SUBSCRIPTIONS_DIR = `${MONITOR_DIR}/subscriptions`
-export const RUNS_DIR = `${MONITOR_DIR}/runs`
-export const REPORTS_FILE = `${MONITOR_DIR}/reports.jsonl`
+export { MONITOR_DIR, REPORTS_FILE, RUNS_DIR, runPath, SUBSCRIPTIONS_DIR, subscriptionPath } from "../../domain/MonitorLayout.js"
 /** Derived: what the scans made of each record file, by the SHA-256 of its bytes (src/domain/ScanIndex.ts). */
 export const SCAN_INDEX_FILE = `${MONITOR_DIR}/scan.index`
-export const subscriptionPath = (id: string) => `${SUBSCRIPTIONS_DIR}/${id}.json`
-export const runPath = (id: string) => `${RUNS_DIR}/${id}.json`
 
 /** The largest file a run is bound to or cites (stage, survey, sources). */
 export const FILE_MAX = 16 * 1024 * 1024
@@ -33,16 +28,6 @@ export const RECORD_MAX = 4 * 1024 * 1024
 
 /** A record's stored text; one whose times fall after year 9999 is refused (`timesInRange`). */
 export const render = (value: unknown) => Either.map(timesInRange(value), (v) => `${JSON.stringify(v, null, 2)}\n`)
-
-/** Creation order (then id): the order every list and scan answers in. */
-export const byCreation = <A extends { readonly createdAt: string; readonly id: string }>(a: A, b: A) =>
-  a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-
-export const checkRevision = (expected: number, actual: number) =>
-  expected === actual ? Effect.void : Effect.fail(new StaleRevision({ expected, actual }))
-
-export const checkId = (id: string, pattern: RegExp, field: string) =>
-  pattern.test(id) ? Effect.void : Effect.fail(new InvalidInput({ issues: [{ path: field, message: `'${id}' is not a valid id` }] }))
 
 /** A file's bytes as UTF-8 text. */
 export const textOf = (bytes: Uint8Array) => toBuffer(bytes).toString("utf8")
@@ -77,11 +62,6 @@ export const makeRecords = (store: FileStoreShape) => {
       })
     )
 
-  const loadSubscription = (id: string) =>
-    Effect.flatMap(findSubscription(id), (o) =>
-      Option.match(o, { onNone: () => Effect.fail(new SubscriptionNotFound({ subscriptionId: id })), onSome: Effect.succeed })
-    )
-
   const findRun = (id: string) =>
     Effect.flatMap(readOptional(runPath(id)), (text) =>
       Option.match(text, {
@@ -96,13 +76,6 @@ export const makeRecords = (store: FileStoreShape) => {
             : Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" }))
         }
       })
-    )
-
-  /** Load a run and re-verify its receipt digest (fail closed). */
-  const loadRun = (id: string) =>
-    Effect.zipRight(
-      checkId(id, RUN_ID_PATTERN, "runId"),
-      Effect.flatMap(findRun(id), (o) => Option.match(o, { onNone: () => Effect.fail(new RunNotFound({ runId: id })), onSome: Effect.succeed }))
     )
 
   /** Replace one record file (a change of one file needs no transaction). */
@@ -121,18 +94,6 @@ export const makeRecords = (store: FileStoreShape) => {
   const readAllWith = <A>(paths: ReadonlyArray<string>, use: (bytes: Uint8Array, index: number) => A, maxBytes: number) =>
     readManyWith(paths, use, { maxBytes })
 
-  /** A file the input names must exist as a regular file in the work folder. */
-  const requireFile = (path: string) =>
-    Effect.gen(function*() {
-      const rel = yield* store.normalize(path)
-      const st = yield* store.stat(rel)
-      if (Option.isNone(st)) return yield* new FileNotFound({ path: rel })
-      // A symlink is never followed, whatever it points to; a directory, FIFO or device is no unit file.
-      if (st.value.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
-      if (st.value.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      return rel
-    })
-
   /** SHA-256 of a file, or null when it is missing or cannot be read safely (one read, no stream). */
   const digestOrNull = (path: string) =>
     store.read(path, { maxBytes: FILE_MAX }).pipe(
@@ -144,28 +105,13 @@ export const makeRecords = (store: FileStoreShape) => {
       })
     )
 
-  /** Whether a completed run's stage (and survey) still have the digests it was completed with. */
-  const bindingState = (run: RunRecord) =>
-    Effect.gen(function*() {
-      if (run.completion === null) return null
-      let stale = false
-      for (const b of [run.completion.stage, ...(run.completion.survey === null ? [] : [run.completion.survey])]) {
-        if ((yield* digestOrNull(b.path)) !== b.sha256) stale = true
-      }
-      return stale ? "stale" as const : "verified" as const
-    })
-
   return {
     findSubscription,
-    loadSubscription,
     findRun,
-    loadRun,
     write,
     listJson,
     readAllWith,
-    requireFile,
-    digestOrNull,
-    bindingState
+    digestOrNull
   }
 }
 
