@@ -62,21 +62,42 @@ export const benchExec = async (): Promise<void> => {
     })
     const etc = ETC_FILES.filter((p) => fs.existsSync(p))
     // The same namespaces and mounts, running true directly (no wrapper, env or prlimit).
-    const full = bwrapArgs({ root: dir, grant, argv: ["true"], limits, system, etc, masks: [], prlimit: "/usr/bin/prlimit", env: "/usr/bin/env" })
+    const full = bwrapArgs({
+      root: dir,
+      grant,
+      argv: ["true"],
+      limits,
+      system,
+      etc,
+      masks: [],
+      prlimit: "/usr/bin/prlimit",
+      env: "/usr/bin/env"
+    })
     const bare = [...full.slice(0, full.indexOf("--")), "--", "/usr/bin/true"]
     const sandboxRun = () =>
-      runtime.runPromise(Effect.flatMap(Sandbox, (s) =>
-        s.run({ root: dir, grant, argv: ["true"], limits, masks: [] }, { echo: false, check: () => Effect.succeed(null) })))
-    const execRun = () =>
-      runtime.runPromise(Effect.flatMap(Exec, (x) => x.run("bench", ["true"])))
-    const cliRun = () => run(process.execPath, [CLI, "exec", "--grant", "bench", "--workdir", dir, "--json", "--", "true"])
+      runtime.runPromise(
+        Effect.flatMap(Sandbox, (s) =>
+          s.run({ root: dir, grant, argv: ["true"], limits, masks: [] }, {
+            echo: false,
+            check: () => Effect.succeed(null)
+          }))
+      )
+    const execRun = () => runtime.runPromise(Effect.flatMap(Exec, (x) => x.run("bench", ["true"])))
+    const cliRun = () =>
+      run(process.execPath, [CLI, "exec", "--grant", "bench", "--workdir", dir, "--json", "--", "true"])
     const bareRun = () => run("bwrap", bare)
 
     await bareRun()
     await sandboxRun()
     await execRun()
     await cliRun()
-    const t = { bare: [] as Array<number>, sandbox: [] as Array<number>, exec: [] as Array<number>, cli: [] as Array<number>, bare2: [] as Array<number> }
+    const t = {
+      bare: [] as Array<number>,
+      sandbox: [] as Array<number>,
+      exec: [] as Array<number>,
+      cli: [] as Array<number>,
+      bare2: [] as Array<number>
+    }
     for (let i = 0; i < RUNS; i++) {
       t.bare.push(await ms(bareRun))
       t.sandbox.push(await ms(sandboxRun))
@@ -85,9 +106,27 @@ export const benchExec = async (): Promise<void> => {
       t.cli.push(await ms(cliRun))
     }
     const baseline = median([...t.bare, ...t.bare2])
-    record({ name: "exec: Sandbox service starts a confined true", ms: median(t.sandbox), baseline: "bare bwrap true, same mounts", baselineMs: baseline, target: 3 })
-    record({ name: "exec: Exec service, true with evidence", ms: median(t.exec), baseline: "bare bwrap true, same mounts", baselineMs: baseline, note: "lock, marker, scans, 4 fsynced writes" })
-    record({ name: "exec: dossier exec -- true (CLI)", ms: median(t.cli), baseline: "bare bwrap true, same mounts", baselineMs: baseline, note: "includes the CLI's start" })
+    record({
+      name: "exec: Sandbox service starts a confined true",
+      ms: median(t.sandbox),
+      baseline: "bare bwrap true, same mounts",
+      baselineMs: baseline,
+      target: 3
+    })
+    record({
+      name: "exec: Exec service, true with evidence",
+      ms: median(t.exec),
+      baseline: "bare bwrap true, same mounts",
+      baselineMs: baseline,
+      note: "lock, marker, scans, 4 fsynced writes"
+    })
+    record({
+      name: "exec: dossier exec -- true (CLI)",
+      ms: median(t.cli),
+      baseline: "bare bwrap true, same mounts",
+      baselineMs: baseline,
+      note: "includes the CLI's start"
+    })
   } finally {
     await runtime.dispose()
   }

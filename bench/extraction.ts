@@ -23,13 +23,13 @@
  * Where the set is absent (a user's clone has none) the area prints one line and skips.
  */
 import { Readability } from "@mozilla/readability"
+import { parseHTML } from "linkedom"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as zlib from "node:zlib"
-import { parseHTML } from "linkedom"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText } from "./readerText.js"
-import { spawnSync } from "node:child_process"
 import { CLI, median, record, tempDir } from "./support.js"
 
 interface Case {
@@ -112,11 +112,21 @@ const score = (name: string, cases: ReadonlyArray<Case>, extract: (c: Case) => s
   const precision = tp / (tp + fp)
   const recall = tp / (tp + fn)
   const slowest = pages.reduce((a, b) => (b.ms > a.ms ? b : a))
-  return { name, f: (2 * precision * recall) / (precision + recall), precision, recall, msPerPage: total / cases.length, slowest, pages }
+  return {
+    name,
+    f: (2 * precision * recall) / (precision + recall),
+    precision,
+    recall,
+    msPerPage: total / cases.length,
+    slowest,
+    pages
+  }
 }
 
 const line = (s: Score) =>
-  `| ${s.name} | ${s.f.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.msPerPage.toFixed(1)} | ${s.slowest.ms.toFixed(1)} |`
+  `| ${s.name} | ${s.f.toFixed(3)} | ${s.precision.toFixed(3)} | ${s.recall.toFixed(3)} | ${s.msPerPage.toFixed(1)} | ${
+    s.slowest.ms.toFixed(1)
+  } |`
 
 const clip = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s)
 
@@ -128,14 +138,21 @@ export const benchExtraction = async (): Promise<void> => {
   const cases = loadCases()
   const ours = score("dossier readable copy", cases, dossier)
   const base = score("Readability 0.6.0 over linkedom", cases, readability)
-  console.log(`\n  ${cases.length} pages, ${cases.reduce((n, c) => n + c.with.length, 0)} 'with' and ${cases.reduce((n, c) => n + c.without.length, 0)} 'without' snippets`)
+  console.log(
+    `\n  ${cases.length} pages, ${cases.reduce((n, c) => n + c.with.length, 0)} 'with' and ${
+      cases.reduce((n, c) => n + c.without.length, 0)
+    } 'without' snippets`
+  )
   console.log("\n| extractor | F | precision | recall | ms per page | slowest page ms |")
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |")
   console.log(line(ours))
   console.log(line(base))
-  console.log(`\n  slowest page (dossier): ${ours.slowest.url} (${ours.slowest.page}, ${ours.slowest.ms.toFixed(1)} ms)`)
+  console.log(
+    `\n  slowest page (dossier): ${ours.slowest.url} (${ours.slowest.page}, ${ours.slowest.ms.toFixed(1)} ms)`
+  )
   console.log("\n  worst 20 pages (dossier; missed 'with' + leaked 'without'):")
-  const worst = [...ours.pages].sort((a, b) => b.missed.length + b.leaked.length - (a.missed.length + a.leaked.length)).slice(0, 20)
+  const worst = [...ours.pages].sort((a, b) => b.missed.length + b.leaked.length - (a.missed.length + a.leaked.length))
+    .slice(0, 20)
   for (const p of worst) {
     console.log(`  - ${p.page} ${p.url}: missed ${p.missed.length}, leaked ${p.leaked.length}`)
     for (const s of p.missed.slice(0, 2)) console.log(`      missed: ${JSON.stringify(clip(s))}`)
@@ -155,7 +172,13 @@ export const benchExtraction = async (): Promise<void> => {
 
 /** User + system CPU ms of one `node <args>` child process (bash's `times`: the shell's children). */
 const childCpuMs = (args: ReadonlyArray<string>, cwd: string): number => {
-  const r = spawnSync("bash", ["-c", 'node="$1"; shift; "$node" "$@" >/dev/null || exit 9; times', "bench", process.execPath, ...args], { cwd, encoding: "utf8" })
+  const r = spawnSync("bash", [
+    "-c",
+    "node=\"$1\"; shift; \"$node\" \"$@\" >/dev/null || exit 9; times",
+    "bench",
+    process.execPath,
+    ...args
+  ], { cwd, encoding: "utf8" })
   if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`)
   const children = r.stdout.trim().split("\n").pop()!
   const [user, system] = children.split(/\s+/).map((t) => {
@@ -172,14 +195,31 @@ export const benchFreshIngest = (cases: ReadonlyArray<Case>): void => {
   const dir = tempDir("dossier-bench-fresh-")
   try {
     fs.mkdirSync(path.join(dir, "research/inputs"), { recursive: true })
-    fs.writeFileSync(path.join(dir, "research/inputs/s.json"), JSON.stringify({ goal: "g", limits: [], nextAction: "n" }))
-    spawnSync(process.execPath, [CLI, "plan", "start", "--workdir", dir, "--input", "research/inputs/s.json", "--json"], { encoding: "utf8" })
+    fs.writeFileSync(
+      path.join(dir, "research/inputs/s.json"),
+      JSON.stringify({ goal: "g", limits: [], nextAction: "n" })
+    )
+    spawnSync(
+      process.execPath,
+      [CLI, "plan", "start", "--workdir", dir, "--input", "research/inputs/s.json", "--json"],
+      { encoding: "utf8" }
+    )
     let n = 0
     const ingest = () => {
       const name = `page${n++}.html`
       // A page of its own each time: the same bytes would be refused as already retained.
       fs.writeFileSync(path.join(dir, name), `${page.html}<!-- ${n} -->`)
-      return childCpuMs([CLI, "ingest", "--file", name, "--origin", "https://bench.example/median", "--workdir", dir, "--json"], dir)
+      return childCpuMs([
+        CLI,
+        "ingest",
+        "--file",
+        name,
+        "--origin",
+        "https://bench.example/median",
+        "--workdir",
+        dir,
+        "--json"
+      ], dir)
     }
     const inspect = () => childCpuMs([CLI, "plan", "inspect", "--workdir", dir, "--json"], dir)
     ingest()

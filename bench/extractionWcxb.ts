@@ -12,9 +12,9 @@
  * Where the set is absent (a user's clone has none) the area prints one line and skips.
  */
 import { Readability } from "@mozilla/readability"
+import { parseHTML } from "linkedom"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { parseHTML } from "linkedom"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { record } from "./support.js"
@@ -28,7 +28,10 @@ const readability = (c: WcxbCase): string => {
   return article?.textContent ?? ""
 }
 
-const run = (cases: ReadonlyArray<WcxbCase>, extract: (c: WcxbCase) => string): { results: Array<PageResult>; msPerPage: number } => {
+const run = (
+  cases: ReadonlyArray<WcxbCase>,
+  extract: (c: WcxbCase) => string
+): { results: Array<PageResult>; msPerPage: number } => {
   for (const c of cases.slice(0, 40)) extract(c)
   const results: Array<PageResult> = []
   let total = 0
@@ -65,17 +68,27 @@ export const benchExtractionWcxb = async (): Promise<void> => {
   const ours = run(cases, dossier)
   const base = run(cases, readability)
   const held = cases.filter((c) => c.held).length
-  console.log(`\n  ${cases.length} pages (${cases.length - held} tuned, ${held} held back by id hash); word F1 (WCXB's metric)`)
-  console.log("\n| page type | pages | dossier tuned | dossier held | dossier all | Readability all | dossier recall < 0.1 | Readability recall < 0.1 |")
+  console.log(
+    `\n  ${cases.length} pages (${cases.length - held} tuned, ${held} held back by id hash); word F1 (WCXB's metric)`
+  )
+  console.log(
+    "\n| page type | pages | dossier tuned | dossier held | dossier all | Readability all | dossier recall < 0.1 | Readability recall < 0.1 |"
+  )
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   const row = (name: string, keep: (r: PageResult) => boolean) => {
     const o = ours.results.filter(keep)
     const b = base.results.filter(keep)
-    console.log(`| ${name} | ${o.length} | ${cell(o.filter((r) => !r.held))} | ${cell(o.filter((r) => r.held))} | ${cell(o)} | ${cell(b)} | ${lostCell(o)} | ${lostCell(b)} |`)
+    console.log(
+      `| ${name} | ${o.length} | ${cell(o.filter((r) => !r.held))} | ${cell(o.filter((r) => r.held))} | ${cell(o)} | ${
+        cell(b)
+      } | ${lostCell(o)} | ${lostCell(b)} |`
+    )
   }
   row("**all**", () => true)
   for (const t of TYPES) row(t, (r) => r.type === t)
-  console.log(`\n  ms per page: dossier ${ours.msPerPage.toFixed(1)}, Readability over linkedom ${base.msPerPage.toFixed(1)}`)
+  console.log(
+    `\n  ms per page: dossier ${ours.msPerPage.toFixed(1)}, Readability over linkedom ${base.msPerPage.toFixed(1)}`
+  )
   const worst = [...ours.results].sort((a, b) => a.f1 - b.f1).slice(0, 15)
   console.log(`  lowest F1 (dossier): ${worst.map((r) => `${r.id} ${r.type} ${r.f1.toFixed(2)}`).join(", ")}\n`)
   const all = summarize(ours.results)
@@ -87,6 +100,8 @@ export const benchExtractionWcxb = async (): Promise<void> => {
     baseline: "Readability over linkedom",
     baselineMs: base.msPerPage,
     target: 0.33,
-    note: `F1 ${all.f1.toFixed(3)} vs ${summarize(base.results).f1.toFixed(3)}, lowest type ${Math.min(...types).toFixed(3)}, recall<0.1 ${all.lost} (target F1 >= 0.90, types >= 0.80, <= 1%: ${met ? "met" : "MISSED"})`
+    note: `F1 ${all.f1.toFixed(3)} vs ${summarize(base.results).f1.toFixed(3)}, lowest type ${
+      Math.min(...types).toFixed(3)
+    }, recall<0.1 ${all.lost} (target F1 >= 0.90, types >= 0.80, <= 1%: ${met ? "met" : "MISSED"})`
   })
 }

@@ -30,16 +30,28 @@ const fmt = (rs: ReadonlyArray<PageResult>) => {
   const s = summarize(rs)
   return `${s.f1.toFixed(3)} (${s.pages}, lost ${s.lost})`
 }
-console.log(`all ${fmt(results)} tuned ${fmt(results.filter((r) => !r.held))} held ${fmt(results.filter((r) => r.held))} ${(ms / results.length).toFixed(1)} ms/page`)
+console.log(
+  `all ${fmt(results)} tuned ${fmt(results.filter((r) => !r.held))} held ${fmt(results.filter((r) => r.held))} ${
+    (ms / results.length).toFixed(1)
+  } ms/page`
+)
 for (const t of TYPES) {
   const rs = results.filter((r) => r.type === t)
-  console.log(`  ${t.padEnd(14)} ${fmt(rs)}  tuned ${fmt(rs.filter((r) => !r.held))} held ${fmt(rs.filter((r) => r.held))}`)
+  console.log(
+    `  ${t.padEnd(14)} ${fmt(rs)}  tuned ${fmt(rs.filter((r) => !r.held))} held ${fmt(rs.filter((r) => r.held))}`
+  )
 }
 fs.mkdirSync(".bench-tmp", { recursive: true })
 fs.writeFileSync(path.resolve(".bench-tmp", `wcxb-${label}.json`), JSON.stringify(results))
 if (compare !== undefined) {
-  const old = new Map((JSON.parse(fs.readFileSync(path.resolve(".bench-tmp", `wcxb-${compare}.json`), "utf8")) as Array<PageResult>).map((r) => [r.id, r]))
+  const old = new Map(
+    (JSON.parse(fs.readFileSync(path.resolve(".bench-tmp", `wcxb-${compare}.json`), "utf8")) as Array<PageResult>).map((
+      r
+    ) => [r.id, r])
+  )
   const diffs = results.map((r) => ({ r, d: r.f1 - (old.get(r.id)?.f1 ?? r.f1) })).filter((x) => Math.abs(x.d) > 0.02)
   diffs.sort((a, b) => a.d - b.d)
-  for (const { r, d } of diffs) console.log(`${d > 0 ? "better" : "worse "} ${r.id} ${r.type} ${d.toFixed(3)} -> ${r.f1.toFixed(3)}`)
+  for (const { r, d } of diffs) {
+    console.log(`${d > 0 ? "better" : "worse "} ${r.id} ${r.type} ${d.toFixed(3)} -> ${r.f1.toFixed(3)}`)
+  }
 }

@@ -20,7 +20,24 @@ const CITATIONS = 200
 
 /** Deterministic prose-like text (a small LCG over a word list). */
 const makeText = (seed: number, bytes: number): string => {
-  const words = ["invoice", "ledger", "export", "currency", "rounding", "finance", "monthly", "customer", "tax", "line", "item", "report", "total", "approval", "archive", "period"]
+  const words = [
+    "invoice",
+    "ledger",
+    "export",
+    "currency",
+    "rounding",
+    "finance",
+    "monthly",
+    "customer",
+    "tax",
+    "line",
+    "item",
+    "report",
+    "total",
+    "approval",
+    "archive",
+    "period"
+  ]
   let x = seed >>> 0
   const parts: Array<string> = []
   let size = 0
@@ -48,13 +65,25 @@ export const benchGate = async (): Promise<void> => {
       texts.push(text)
       paths.push(rel)
     }
-    fs.writeFileSync(path.join(dir, "research/inputs/start.json"), JSON.stringify({ goal: "bench", limits: [], nextAction: "gate" }))
+    fs.writeFileSync(
+      path.join(dir, "research/inputs/start.json"),
+      JSON.stringify({ goal: "bench", limits: [], nextAction: "gate" })
+    )
     fs.writeFileSync(
       path.join(dir, "research/inputs/cp.json"),
       JSON.stringify({ sources: paths.map((p) => ({ path: p, origin: "bench" })) })
     )
     exec(process.execPath, [CLI, "plan", "start", "--input", "research/inputs/start.json", "--json"], dir)
-    exec(process.execPath, [CLI, "plan", "checkpoint", "--input", "research/inputs/cp.json", "--expected", "1", "--json"], dir)
+    exec(process.execPath, [
+      CLI,
+      "plan",
+      "checkpoint",
+      "--input",
+      "research/inputs/cp.json",
+      "--expected",
+      "1",
+      "--json"
+    ], dir)
 
     // 200 citations: 100 open questions with two sources each, quotes taken from the files
     // (the last one a business rule, so the decision stays `ask` and the state stays researchable).
@@ -106,7 +135,11 @@ export const benchGate = async (): Promise<void> => {
     const once = () => runtime.runPromise(Effect.flatMap(Gate, (g) => g.run("run/state.json", options)))
     const check = await once()
     if (!check.active || check.research.closed.length !== CITATIONS / 2 - 1 || check.decision !== "ask") {
-      throw new Error(`gate bench: unexpected result ${JSON.stringify({ active: check.active, decision: check.active && check.decision })}`)
+      throw new Error(
+        `gate bench: unexpected result ${
+          JSON.stringify({ active: check.active, decision: check.active && check.decision })
+        }`
+      )
     }
     const ms = await timeAsync(7, once)
 

@@ -44,9 +44,13 @@ if (only !== undefined) {
   else printTable()
 } else {
   for (const name of Object.keys(suites)) {
-    const r = spawnSync(process.execPath, [process.argv[1]!, name, "--rows"], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+    const r = spawnSync(process.execPath, [process.argv[1]!, name, "--rows"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024
+    })
     for (const line of r.stdout.split("\n")) {
-      if (line.startsWith(ROWS)) rows.push(...(JSON.parse(line.slice(ROWS.length)) as Array<Row>))
+      if (line.startsWith(ROWS)) { for (const row of JSON.parse(line.slice(ROWS.length)) as Array<Row>) rows.push(row) }
       else if (line.length > 0) console.log(line)
     }
     if (r.status !== 0) throw new Error(`the ${name} suite exited ${r.status}`)

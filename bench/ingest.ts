@@ -11,20 +11,20 @@
  * 4. One CLI process importing the page (`dossier ingest --file`: start, extraction in a cold V8,
  *    two retained files), against one node process reading it and parsing it with cheerio.
  */
+import { load } from "cheerio/slim"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
-import { load } from "cheerio/slim"
 import { execFile, spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as path from "node:path"
+import { sha256Hex } from "../src/domain/Canonical.js"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { BaseLive } from "../src/layers/Base.js"
 import { IngestFolder } from "../src/layers/folder/IngestFolder.js"
 import { policyAllowing, SafeHttpTest, tableResolver } from "../src/layers/SafeHttpTest.js"
-import { sha256Hex } from "../src/domain/Canonical.js"
 import { FileStore } from "../src/services/FileStore.js"
 import { Ingest } from "../src/services/Ingest.js"
 import { SafeHttp } from "../src/services/SafeHttp.js"
@@ -34,7 +34,8 @@ const MiB = 1024 * 1024
 
 /** A realistic 2 MiB article page: headings, paragraphs with links, lists, code, a table, furniture. */
 export const bigPage = (): string => {
-  const head = `<!doctype html><html><head><meta charset="utf-8"><title>Benchmark article</title><style>body{}</style><script>var t=1</script></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav><main>`
+  const head =
+    `<!doctype html><html><head><meta charset="utf-8"><title>Benchmark article</title><style>body{}</style><script>var t=1</script></head><body><nav><a href="/">Home</a><a href="/a">A</a></nav><main>`
   const tail = `</main><footer>footer</footer></body></html>`
   const parts: Array<string> = [head]
   let size = head.length + tail.length
@@ -87,8 +88,15 @@ export const benchIngest = async (): Promise<void> => {
   })
   const url = `http://bench.test:${port}/article`
   try {
-    console.log(`  page: ${(page.byteLength / MiB).toFixed(2)} MiB of HTML on 127.0.0.1, served by a separate process (reached through the test layer)`)
-    const http_ = SafeHttpTest({ resolve: tableResolver({ "bench.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) })
+    console.log(
+      `  page: ${
+        (page.byteLength / MiB).toFixed(2)
+      } MiB of HTML on 127.0.0.1, served by a separate process (reached through the test layer)`
+    )
+    const http_ = SafeHttpTest({
+      resolve: tableResolver({ "bench.test": ["127.0.0.1"] }),
+      policy: policyAllowing(["127.0.0.1"])
+    })
     let n = 0
     // One program capturing into one work folder, as an embedding program would (its layers built
     // once, the lock's connection kept open); each capture names another page (the same bytes
@@ -156,9 +164,16 @@ export const benchIngest = async (): Promise<void> => {
       ms: steady,
       baseline,
       baselineMs,
-      note: "after 20 captures; fetch + policy + extraction + 3 retained files (original, readable copy, WARC) + capture log"
+      note:
+        "after 20 captures; fetch + policy + extraction + 3 retained files (original, readable copy, WARC) + capture log"
     })
-    record({ name: "ingest 2 MiB page (in process, captures 3–11)", ms: early, baseline, baselineMs, note: "V8 still compiling the extractor" })
+    record({
+      name: "ingest 2 MiB page (in process, captures 3–11)",
+      ms: early,
+      baseline,
+      baselineMs,
+      note: "V8 still compiling the extractor"
+    })
     record({
       name: "capture path only (fetch + sha256 + retain original)",
       ms: capture,
@@ -174,10 +189,20 @@ export const benchIngest = async (): Promise<void> => {
     const text = page.toString("utf8")
     const [extract, parseOnly] = timeSyncAlternating(15, [() => htmlToMarkdown(text, url), () => load(text)], 3)
     const mbps = page.byteLength / MiB / (extract / 1000)
-    record({ name: "extract readable copy of 2 MiB", ms: extract, baseline: "cheerio parse only", baselineMs: parseOnly, note: `${mbps.toFixed(1)} MiB/s` })
+    record({
+      name: "extract readable copy of 2 MiB",
+      ms: extract,
+      baseline: "cheerio parse only",
+      baselineMs: parseOnly,
+      note: `${mbps.toFixed(1)} MiB/s`
+    })
 
     // CLI start, reported separately (the in-process figures above exclude it).
-    const cliMs = await timeAsync(5, () => run(process.execPath, [CLI, "ingest", "https://example.com/", "--dry-run", "--json"]), 1)
+    const cliMs = await timeAsync(
+      5,
+      () => run(process.execPath, [CLI, "ingest", "https://example.com/", "--dry-run", "--json"]),
+      1
+    )
     const nodeMs = await timeAsync(5, () => run(process.execPath, ["-e", "0"]), 1)
     record({ name: "CLI start: ingest --dry-run", ms: cliMs, baseline: "node -e 0", baselineMs: nodeMs })
 
@@ -190,13 +215,32 @@ export const benchIngest = async (): Promise<void> => {
       const dir = path.join(scratch, `file${folders++}`)
       fs.mkdirSync(dir)
       fs.copyFileSync(pageFile, path.join(dir, "page.html"))
-      return run(process.execPath, [CLI, "ingest", "--file", "page.html", "--origin", "https://bench.example/article", "--json"], dir).then((stdout) => {
+      return run(process.execPath, [
+        CLI,
+        "ingest",
+        "--file",
+        "page.html",
+        "--origin",
+        "https://bench.example/article",
+        "--json"
+      ], dir).then((stdout) => {
         if (JSON.parse(stdout).ok !== true) throw new Error(stdout)
       })
     }
-    const parseInOneProcess = () => run(process.execPath, ["-e", "require('cheerio/slim').load(require('node:fs').readFileSync(process.argv[1], 'utf8'))", pageFile])
+    const parseInOneProcess = () =>
+      run(process.execPath, [
+        "-e",
+        "require('cheerio/slim').load(require('node:fs').readFileSync(process.argv[1], 'utf8'))",
+        pageFile
+      ])
     const [imported, parsedCold] = await timeAsyncAlternating(7, [importOnce, parseInOneProcess], 1)
-    record({ name: "CLI ingest --file of the 2 MiB page (one process)", ms: imported, baseline: "node: read + cheerio parse", baselineMs: parsedCold, note: "start + extraction in a cold V8 + 2 retained files" })
+    record({
+      name: "CLI ingest --file of the 2 MiB page (one process)",
+      ms: imported,
+      baseline: "node: read + cheerio parse",
+      baselineMs: parsedCold,
+      note: "start + extraction in a cold V8 + 2 retained files"
+    })
   } finally {
     server.kill()
     fs.rmSync(scratch, { recursive: true, force: true })

@@ -8,13 +8,13 @@
  */
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../src/domain/Journal.js"
 import { encodeLine, eventText } from "../src/domain/JournalLines.js"
 import { JournalLayer } from "../src/layers/JournalLayer.js"
 import { Journal } from "../src/services/Journal.js"
-import { spawnSync } from "node:child_process"
 import { CLI, median, record, tempDir, timeAsync, timeSync } from "./support.js"
 
 const evaluation = (id: string, i: number): JournalEvent => ({
@@ -22,14 +22,23 @@ const evaluation = (id: string, i: number): JournalEvent => ({
   type: "evaluation_recorded",
   at: "2026-11-30T10:00:00.000Z",
   candidateId: "cand-a",
-  evaluation: { evaluatorVersion: "ev-1", metrics: { accuracy: 0.5 + (i % 1000) / 10_000, loss: 1 / (i + 1) }, decision: i % 2 === 0 ? "accept" : "inconclusive" }
+  evaluation: {
+    evaluatorVersion: "ev-1",
+    metrics: { accuracy: 0.5 + (i % 1000) / 10_000, loss: 1 / (i + 1) },
+    decision: i % 2 === 0 ? "accept" : "inconclusive"
+  }
 })
-const created: JournalEvent = { id: "c0", type: "candidate_created", candidate: { id: "cand-a", title: "baseline", protocolVersion: "p1" } }
+const created: JournalEvent = {
+  id: "c0",
+  type: "candidate_created",
+  candidate: { id: "cand-a", title: "baseline", protocolVersion: "p1" }
+}
 
 export const benchJournal = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-journal-")
   const runtime = ManagedRuntime.make(JournalLayer(dir))
-  const call = <A, E>(f: (j: typeof Journal.Service) => Effect.Effect<A, E>) => runtime.runPromise(Effect.flatMap(Journal, f))
+  const call = <A, E>(f: (j: typeof Journal.Service) => Effect.Effect<A, E>) =>
+    runtime.runPromise(Effect.flatMap(Journal, f))
   try {
     // 1. single-event append (in-process service call) vs raw append + fsync of the same line.
     // The two are interleaved run by run, so that both see the same disk (fsync time varies a lot).
@@ -100,7 +109,12 @@ export const benchJournal = async (): Promise<void> => {
         fs.closeSync(fd)
       }
     }, 1)
-    record({ name: "journal append (1000-event batch)", ms: batchMs, baseline: "raw write+fsync of the same lines", baselineMs: rawBatchMs })
+    record({
+      name: "journal append (1000-event batch)",
+      ms: batchMs,
+      baseline: "raw write+fsync of the same lines",
+      baselineMs: rawBatchMs
+    })
 
     // 3. inspect of a 100,000-event journal vs read + JSON.parse of each line.
     const big = path.join(dir, "research", "big", "research-events.jsonl")
@@ -165,7 +179,18 @@ export const benchJournal = async (): Promise<void> => {
     const cliAppend = (study: string) => () => {
       const input = path.join(dir, `event-${n}.json`)
       fs.writeFileSync(input, JSON.stringify(evaluation(`cli-${n++}`, n)))
-      const r = spawnSync(process.execPath, [CLI, "journal", "append", "--workdir", dir, "--study", study, "--input", input, "--json"], { encoding: "utf8" })
+      const r = spawnSync(process.execPath, [
+        CLI,
+        "journal",
+        "append",
+        "--workdir",
+        dir,
+        "--study",
+        study,
+        "--input",
+        input,
+        "--json"
+      ], { encoding: "utf8" })
       if (r.status !== 0) throw new Error(`journal append exited ${r.status}: ${r.stderr}`)
     }
     cliAppend(small)()

@@ -13,7 +13,12 @@ const child = path.resolve("bench/library-child.mjs")
 const measure = (entry: string, mode: "time" | "count") => {
   const r = spawnSync(process.execPath, [child, entry, mode], { encoding: "utf8" })
   if (r.status !== 0) throw new Error(`library-child ${entry}: ${r.stderr}`)
-  return JSON.parse(r.stdout.trim().split("\n").pop()!) as { importMs: number; modules: number; heavy: number; flowMs: number }
+  return JSON.parse(r.stdout.trim().split("\n").pop()!) as {
+    importMs: number
+    modules: number
+    heavy: number
+    flowMs: number
+  }
 }
 
 export const benchLibrary = async (): Promise<void> => {
@@ -30,11 +35,30 @@ export const benchLibrary = async (): Promise<void> => {
   }
   const counts = { esm: measure(esm, "count"), cjs: measure(cjs, "count"), effect: measure(effect, "count") }
   for (const [name, c] of Object.entries(counts)) {
-    if (c.heavy > 0 && name !== "effect") throw new Error(`${name}: ${c.heavy} modules of better-sqlite3/cheerio/htmlparser2/undici loaded by the import`)
+    if (c.heavy > 0 && name !== "effect") {
+      throw new Error(`${name}: ${c.heavy} modules of better-sqlite3/cheerio/htmlparser2/undici loaded by the import`)
+    }
   }
   const baseline = median(times["effect"]!)
   const note = (c: { modules: number }) => `${c.modules} modules (effect alone: ${counts.effect.modules})`
-  record({ name: "import dossier (ES module)", ms: median(times["esm"]!), baseline: "import effect", baselineMs: baseline, note: note(counts.esm) })
-  record({ name: "import dossier (CommonJS)", ms: median(times["cjs"]!), baseline: "import effect", baselineMs: baseline, note: note(counts.cjs) })
-  record({ name: "first append + inspect over DossierMemory (incl. building it)", ms: median(times["flow"]!), baseline: "import effect", baselineMs: baseline })
+  record({
+    name: "import dossier (ES module)",
+    ms: median(times["esm"]!),
+    baseline: "import effect",
+    baselineMs: baseline,
+    note: note(counts.esm)
+  })
+  record({
+    name: "import dossier (CommonJS)",
+    ms: median(times["cjs"]!),
+    baseline: "import effect",
+    baselineMs: baseline,
+    note: note(counts.cjs)
+  })
+  record({
+    name: "first append + inspect over DossierMemory (incl. building it)",
+    ms: median(times["flow"]!),
+    baseline: "import effect",
+    baselineMs: baseline
+  })
 }

@@ -14,13 +14,26 @@ export const benchMcp = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-mcp-")
   fs.mkdirSync(path.join(dir, "research/inputs"), { recursive: true })
   fs.writeFileSync(path.join(dir, "research/inputs/s.json"), JSON.stringify({ goal: "g", limits: [], nextAction: "n" }))
-  const start = spawnSync(process.execPath, [CLI, "plan", "start", "--workdir", dir, "--input", "research/inputs/s.json", "--json"])
+  const start = spawnSync(process.execPath, [
+    CLI,
+    "plan",
+    "start",
+    "--workdir",
+    dir,
+    "--input",
+    "research/inputs/s.json",
+    "--json"
+  ])
   if (start.status !== 0) throw new Error(String(start.stdout))
   const cli = timeSync(21, () => {
     const r = spawnSync(process.execPath, [CLI, "plan", "inspect", "--workdir", dir, "--json"], { encoding: "utf8" })
     if (r.status !== 0) throw new Error(r.stdout)
   }, 3)
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", "--workdir", dir], stderr: "inherit" })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp", "--workdir", dir],
+    stderr: "inherit"
+  })
   const client = new Client({ name: "dossier-bench", version: "1.0.0" })
   await client.connect(transport)
   const viaMcp = await timeAsync(101, async () => {
@@ -28,6 +41,12 @@ export const benchMcp = async (): Promise<void> => {
     if (r.isError === true) throw new Error(JSON.stringify(r))
   }, 5)
   await client.close()
-  record({ name: "plan_inspect through dossier mcp (round trip)", ms: viaMcp, baseline: "dossier plan inspect --json (process)", baselineMs: cli, target: 0.2 })
+  record({
+    name: "plan_inspect through dossier mcp (round trip)",
+    ms: viaMcp,
+    baseline: "dossier plan inspect --json (process)",
+    baselineMs: cli,
+    target: 0.2
+  })
   fs.rmSync(dir, { recursive: true, force: true })
 }

@@ -144,7 +144,10 @@ export const benchMonitor = async (): Promise<void> => {
     base.push(timeSync(1, () => exec(process.execPath, [baselineScript, dir]), i === 0 ? 1 : 0))
     warm.push(timeSync(1, next, i === 0 ? 1 : 0))
     overview.push(timeSync(1, status, i === 0 ? 1 : 0))
-    fs.writeFileSync(changing, i % 2 === 0 ? JSON.stringify(changingRecord) : `${JSON.stringify(changingRecord, null, 2)}\n`)
+    fs.writeFileSync(
+      changing,
+      i % 2 === 0 ? JSON.stringify(changingRecord) : `${JSON.stringify(changingRecord, null, 2)}\n`
+    )
     oneChanged.push(timeSync(1, next, 0))
     fs.rmSync(index)
     cold.push(timeSync(1, next, 0))
@@ -165,8 +168,18 @@ export const benchMonitor = async (): Promise<void> => {
     baselineMs: median(warm),
     target: 1.2
   })
-  record({ name: "next: the same, one run file changed since the last scan", ms: median(oneChanged), baseline: "node read+parse same files", baselineMs })
-  record({ name: "next: the same, no scan index (first scan)", ms: median(cold), baseline: "node read+parse same files", baselineMs })
+  record({
+    name: "next: the same, one run file changed since the last scan",
+    ms: median(oneChanged),
+    baseline: "node read+parse same files",
+    baselineMs
+  })
+  record({
+    name: "next: the same, no scan index (first scan)",
+    ms: median(cold),
+    baseline: "node read+parse same files",
+    baselineMs
+  })
   if (process.env["DOSSIER_BENCH_KEEP"] === undefined) {
     fs.rmSync(dir, { recursive: true, force: true })
     fs.rmSync(path.dirname(baselineScript), { recursive: true, force: true })

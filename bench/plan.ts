@@ -16,7 +16,15 @@ const run = (args: ReadonlyArray<string>) => {
 export const benchPlan = async (): Promise<void> => {
   // Cold start on a small folder.
   const small = tempDir("dossier-bench-plan-")
-  run(["plan", "start", "--workdir", small, "--input", writeJson(small, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }), "--json"])
+  run([
+    "plan",
+    "start",
+    "--workdir",
+    small,
+    "--input",
+    writeJson(small, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }),
+    "--json"
+  ])
   const runs = 21
   const node = timeSync(runs, () => exec(process.execPath, ["-e", "0"]), 3)
   const inspect = timeSync(runs, () => run(["plan", "inspect", "--workdir", small, "--json"]), 3)
@@ -26,7 +34,15 @@ export const benchPlan = async (): Promise<void> => {
 
   // Hashing: 32 registered files of 16 MiB.
   const big = tempDir("dossier-bench-plan-big-")
-  run(["plan", "start", "--workdir", big, "--input", writeJson(big, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }), "--json"])
+  run([
+    "plan",
+    "start",
+    "--workdir",
+    big,
+    "--input",
+    writeJson(big, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" }),
+    "--json"
+  ])
   const block = Buffer.alloc(16 * 1024 * 1024)
   const files: Array<string> = []
   for (let i = 0; i < 32; i++) {
@@ -36,7 +52,17 @@ export const benchPlan = async (): Promise<void> => {
     fs.writeFileSync(path.join(big, rel), block)
     files.push(rel)
   }
-  run(["plan", "checkpoint", "--workdir", big, "--expected", "1", "--input", writeJson(big, "research/inputs/c.json", { sources: files.map((p) => ({ path: p, origin: "bench" })) }), "--json"])
+  run([
+    "plan",
+    "checkpoint",
+    "--workdir",
+    big,
+    "--expected",
+    "1",
+    "--input",
+    writeJson(big, "research/inputs/c.json", { sources: files.map((p) => ({ path: p, origin: "bench" })) }),
+    "--json"
+  ])
   const absFiles = files.map((f) => path.join(big, f))
   const opensslOk = spawnSync("openssl", ["version"]).status === 0
   const baselineCmd = opensslOk ? "openssl" : "sha256sum"

@@ -29,14 +29,103 @@ for (const [url, c] of Object.entries(index)) {
 }
 add("bigPage", bigPage(), "http://bench.test:1/article")
 add("deep600", "<div>".repeat(600) + "deep text, with commas, here" + "</div>".repeat(600), "https://e.org/")
-add("deep511", "<body>" + "<div>".repeat(509) + "<p>deep text, with commas, here and some more to be a paragraph</p>" + "</div>".repeat(509), "https://e.org/")
-add("deepInline", "<p>" + "<span>".repeat(400) + "x, y, z ".repeat(40) + "<a href='/q'>link</a>" + "</span>".repeat(400), "https://e.org/")
+add(
+  "deep511",
+  "<body>" + "<div>".repeat(509) + "<p>deep text, with commas, here and some more to be a paragraph</p>" +
+    "</div>".repeat(509),
+  "https://e.org/"
+)
+add(
+  "deepInline",
+  "<p>" + "<span>".repeat(400) + "x, y, z ".repeat(40) + "<a href='/q'>link</a>" + "</span>".repeat(400),
+  "https://e.org/"
+)
 // Seeded random pages over a tag soup.
 let seed = 12345
-const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n }
-const TAGS = ["div", "p", "a", "span", "em", "ul", "li", "ol", "table", "tr", "td", "th", "pre", "code", "blockquote", "h1", "h2", "h3", "br", "hr", "section", "article", "main", "nav", "footer", "header", "aside", "script", "style", "img", "b", "i", "dl", "dt", "dd", "tbody", "thead", "form", "title", "base", "figure", "figcaption"]
-const ATTRS = [" class=\"content\"", " class=\"sidebar\"", " id=\"main\"", " href=\"/x?y=1\"", " href=\"https://o.example/a b\"", " href=\"javascript:x\"", " hidden", " style=\"display:none\"", " role=\"navigation\"", " class=\"byline\"", " class=\"language-js\"", " start=\"3\"", " href=\"../up\"", " class=\"comment\"", " itemprop=\"articleBody\"", ""]
-const WORDS = ["alpha", "beta,", "gamma.", "&amp;", "&nbsp;", "&lt;x&gt;", "  \n ", "Ünïcode", "日本語、", "[brackets]", "|pipe|", "`tick`", "```", "*star*", "\t", "long sentence of prose that goes on, and on, with commas, to count as a paragraph."]
+const rnd = (n: number) => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff
+  return seed % n
+}
+const TAGS = [
+  "div",
+  "p",
+  "a",
+  "span",
+  "em",
+  "ul",
+  "li",
+  "ol",
+  "table",
+  "tr",
+  "td",
+  "th",
+  "pre",
+  "code",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "br",
+  "hr",
+  "section",
+  "article",
+  "main",
+  "nav",
+  "footer",
+  "header",
+  "aside",
+  "script",
+  "style",
+  "img",
+  "b",
+  "i",
+  "dl",
+  "dt",
+  "dd",
+  "tbody",
+  "thead",
+  "form",
+  "title",
+  "base",
+  "figure",
+  "figcaption"
+]
+const ATTRS = [
+  " class=\"content\"",
+  " class=\"sidebar\"",
+  " id=\"main\"",
+  " href=\"/x?y=1\"",
+  " href=\"https://o.example/a b\"",
+  " href=\"javascript:x\"",
+  " hidden",
+  " style=\"display:none\"",
+  " role=\"navigation\"",
+  " class=\"byline\"",
+  " class=\"language-js\"",
+  " start=\"3\"",
+  " href=\"../up\"",
+  " class=\"comment\"",
+  " itemprop=\"articleBody\"",
+  ""
+]
+const WORDS = [
+  "alpha",
+  "beta,",
+  "gamma.",
+  "&amp;",
+  "&nbsp;",
+  "&lt;x&gt;",
+  "  \n ",
+  "Ünïcode",
+  "日本語、",
+  "[brackets]",
+  "|pipe|",
+  "`tick`",
+  "```",
+  "*star*",
+  "\t",
+  "long sentence of prose that goes on, and on, with commas, to count as a paragraph."
+]
 for (let k = 0; k < 3000; k++) {
   let s = rnd(3) === 0 ? "<!doctype html><html><head><title>T " + k + "</title></head><body>" : ""
   const n = 5 + rnd(200)
@@ -55,8 +144,24 @@ const recs = warcRecords({
   software: "dossier/test",
   newId: () => `<urn:uuid:00000000-0000-0000-0000-${String(id++).padStart(12, "0")}>`,
   exchanges: [
-    { url: "http://a.example/", address: "127.0.0.1", requestedAt: new Date(1e12), request: enc("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), response: enc("HTTP/1.1 301 Moved\r\nLocation: /b\r\n\r\n"), payload: new Uint8Array(), truncated: false },
-    { url: "http://a.example/b", address: "127.0.0.1", requestedAt: new Date(1e12 + 5), request: enc("GET /b HTTP/1.1\r\nHost: a\r\n\r\n"), response: enc("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"), payload: enc("hello"), truncated: true }
+    {
+      url: "http://a.example/",
+      address: "127.0.0.1",
+      requestedAt: new Date(1e12),
+      request: enc("GET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+      response: enc("HTTP/1.1 301 Moved\r\nLocation: /b\r\n\r\n"),
+      payload: new Uint8Array(),
+      truncated: false
+    },
+    {
+      url: "http://a.example/b",
+      address: "127.0.0.1",
+      requestedAt: new Date(1e12 + 5),
+      request: enc("GET /b HTTP/1.1\r\nHost: a\r\n\r\n"),
+      response: enc("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"),
+      payload: enc("hello"),
+      truncated: true
+    }
   ]
 })
 out["warc"] = sha(Buffer.concat(recs))
@@ -67,7 +172,12 @@ if (process.argv[3] === "write") {
 } else {
   const old = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, string>
   let diff = 0
-  for (const [k, v] of Object.entries(old)) if (out[k] !== v) { diff++; if (diff < 20) console.log("DIFF", k) }
+  for (const [k, v] of Object.entries(old)) {
+    if (out[k] !== v) {
+      diff++
+      if (diff < 20) console.log("DIFF", k)
+    }
+  }
   console.log(`${Object.keys(old).length} compared, ${diff} differ`)
   if (diff > 0) process.exit(1)
 }

@@ -13,8 +13,26 @@ export const benchStartup = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-startup-")
   const cli = (args: ReadonlyArray<string>) => exec(process.execPath, [CLI, ...args])
   const at = ["--workdir", dir, "--json"]
-  cli(["plan", "start", ...at, "--input", writeJson(dir, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" })])
-  cli(["journal", "append", "--study", "s1", ...at, "--input", writeJson(dir, "research/inputs/e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })])
+  cli([
+    "plan",
+    "start",
+    ...at,
+    "--input",
+    writeJson(dir, "research/inputs/s.json", { goal: "g", limits: [], nextAction: "n" })
+  ])
+  cli([
+    "journal",
+    "append",
+    "--study",
+    "s1",
+    ...at,
+    "--input",
+    writeJson(dir, "research/inputs/e.json", {
+      id: "c1",
+      type: "candidate_created",
+      candidate: { id: "a", title: "A" }
+    })
+  ])
   const subscription = {
     id: "lit",
     kind: "literature",
@@ -25,7 +43,15 @@ export const benchStartup = async (): Promise<void> => {
     timezone: "Europe/Berlin",
     anchor: "2026-12-01T09:00"
   }
-  cli(["monitor", "create-subscription", ...at, "--now", "2026-11-30T10:00:00Z", "--input", writeJson(dir, "research/inputs/sub.json", subscription)])
+  cli([
+    "monitor",
+    "create-subscription",
+    ...at,
+    "--now",
+    "2026-11-30T10:00:00Z",
+    "--input",
+    writeJson(dir, "research/inputs/sub.json", subscription)
+  ])
   fs.mkdirSync(path.join(dir, "research/exp/data"), { recursive: true })
   const grant = {
     id: "g1",

@@ -28,7 +28,11 @@ export const timeSync = (runs: number, fn: () => void, warmup = 1): number => {
 }
 
 /** Medians of `fns`, each run `runs` times after `warmup` rounds, one run of each in turn (same conditions for all). */
-export const timeSyncAlternating = <const F extends ReadonlyArray<() => void>>(runs: number, fns: F, warmup = 1): { -readonly [K in keyof F]: number } => {
+export const timeSyncAlternating = <const F extends ReadonlyArray<() => void>>(
+  runs: number,
+  fns: F,
+  warmup = 1
+): { -readonly [K in keyof F]: number } => {
   for (let i = 0; i < warmup; i++) for (const fn of fns) fn()
   const xs: Array<Array<number>> = fns.map(() => [])
   for (let i = 0; i < runs; i++) {
@@ -53,7 +57,11 @@ export const timeAsync = async (runs: number, fn: () => Promise<unknown>, warmup
 }
 
 /** `timeSyncAlternating` for async work (separate processes, say): one run of each in turn. */
-export const timeAsyncAlternating = async <const F extends ReadonlyArray<() => Promise<unknown>>>(runs: number, fns: F, warmup = 1): Promise<{ -readonly [K in keyof F]: number }> => {
+export const timeAsyncAlternating = async <const F extends ReadonlyArray<() => Promise<unknown>>>(
+  runs: number,
+  fns: F,
+  warmup = 1
+): Promise<{ -readonly [K in keyof F]: number }> => {
   for (let i = 0; i < warmup; i++) for (const fn of fns) await fn()
   const xs: Array<Array<number>> = fns.map(() => [])
   for (let i = 0; i < runs; i++) {
@@ -96,9 +104,13 @@ export const rows: Array<Row> = []
 export const record = (row: Row) => {
   rows.push(row)
   const ratio = row.ms / row.baselineMs
-  const target = row.target === undefined ? "" : ` (target <= ${row.target}x: ${ratio <= row.target ? "met" : "MISSED"})`
+  const target = row.target === undefined
+    ? ""
+    : ` (target <= ${row.target}x: ${ratio <= row.target ? "met" : "MISSED"})`
   console.log(
-    `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${ratio.toFixed(2)}x${target}${row.note ? ` — ${row.note}` : ""}`
+    `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${
+      ratio.toFixed(2)
+    }x${target}${row.note ? ` — ${row.note}` : ""}`
   )
 }
 
@@ -108,7 +120,9 @@ export const printTable = () => {
   for (const r of rows) {
     const ratio = r.ms / r.baselineMs
     console.log(
-      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${ratio.toFixed(2)}x | ${r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`} |`
+      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${ratio.toFixed(2)}x | ${
+        r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`
+      } |`
     )
   }
 }

@@ -31,10 +31,16 @@ export interface WcxbCase {
 export const isHeld = (id: string): boolean => createHash("sha256").update(id).digest()[0]! < 77
 
 export const loadWcxb = (): Array<WcxbCase> => {
-  const index = JSON.parse(fs.readFileSync(path.join(WCXB, "cases.json"), "utf8")) as Record<string, { url: string; type: string; main_content: string }>
+  const index = JSON.parse(fs.readFileSync(path.join(WCXB, "cases.json"), "utf8")) as Record<
+    string,
+    { url: string; type: string; main_content: string }
+  >
   // Some cases of the published split lack a page of their own (id "undefined", no url) or a
   // reference with any word in it (nothing to recall: every copy would count as lost): skipped.
-  return Object.entries(index).filter(([id, c]) => typeof c.url === "string" && typeof c.main_content === "string" && /[\p{L}\p{N}]/u.test(c.main_content) && fs.existsSync(path.join(WCXB, "pages", `${id}.html.gz`))).map(([id, c]) => ({
+  return Object.entries(index).filter(([id, c]) =>
+    typeof c.url === "string" && typeof c.main_content === "string" && /[\p{L}\p{N}]/u.test(c.main_content) &&
+    fs.existsSync(path.join(WCXB, "pages", `${id}.html.gz`))
+  ).map(([id, c]) => ({
     id,
     url: c.url,
     type: c.type,

@@ -24,13 +24,15 @@ const effectStackProbe = {
   setup(b) {
     b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/](esm|cjs)[\\/]Utils\.js$/ }, (args) => {
       const text = readFileSync(args.path, "utf8")
-      const probe = /standard\.effect_internal_function\(\(\) => new Error\(\)\.stack\)\?\.includes\("effect_internal_function"\) === true/
-      if (!probe.test(text)) throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
+      const probe =
+        /standard\.effect_internal_function\(\(\) => new Error\(\)\.stack\)\?\.includes\("effect_internal_function"\) === true/
+      if (!probe.test(text)) {
+        throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
+      }
       return { contents: text.replace(probe, "true"), loader: "js" }
     })
   }
 }
-
 
 /**
  * effect's Schema classes (`Schema.TaggedError`, `Schema.Class`, …) build six schemas of their
@@ -44,12 +46,20 @@ const effectStackProbe = {
  * it rewrites is not found (an effect upgrade changed it); the library keeps effect external and is
  * not rewritten.
  */
-const LAZY_CLASS_VALUES = ["typeSchema_", "declarationSurrogate", "typeSide", "constructorSchema", "encodedSide", "transformationSurrogate"]
+const LAZY_CLASS_VALUES = [
+  "typeSchema_",
+  "declarationSurrogate",
+  "typeSide",
+  "constructorSchema",
+  "encodedSide",
+  "transformationSurrogate"
+]
 const effectLazyClasses = {
   name: "effect-lazy-classes",
   setup(b) {
     b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, (args) => {
-      const changed = (what) => new Error(`${args.path}: effect's ${what} changed; see effectLazyClasses in scripts/build.mjs`)
+      const changed = (what) =>
+        new Error(`${args.path}: effect's ${what} changed; see effectLazyClasses in scripts/build.mjs`)
       const replaceOnce = (text, from, to) => {
         const i = text.indexOf(from)
         if (i === -1 || text.indexOf(from, i + 1) !== -1) throw changed(JSON.stringify(from))
@@ -64,8 +74,16 @@ const effectLazyClasses = {
       }
       let text = readFileSync(args.path, "utf8")
       text = rewrite(text, "export const TaggedError = identifier => (tag, fieldsOr, annotations) => {", (body) => {
-        body = replaceOnce(body, "const schema = getSchemaFromFieldsOr(fieldsOr);", "const schema$f = () => getSchemaFromFieldsOr(fieldsOr);")
-        return replaceOnce(body, "schema: extend(schema, Struct(newFields)),", "schema: new LazyClassSchema(() => extend(schema$f(), Struct(newFields))),")
+        body = replaceOnce(
+          body,
+          "const schema = getSchemaFromFieldsOr(fieldsOr);",
+          "const schema$f = () => getSchemaFromFieldsOr(fieldsOr);"
+        )
+        return replaceOnce(
+          body,
+          "schema: extend(schema, Struct(newFields)),",
+          "schema: new LazyClassSchema(() => extend(schema$f(), Struct(newFields))),"
+        )
       })
       text = rewrite(text, "const makeClass = ({", (body) => {
         body = replaceOnce(
@@ -88,7 +106,9 @@ const effectLazyClasses = {
           decls = decls.replace(new RegExp(`(?<![\\w$.])${n}(?=[.)])`, "g"), `${n}()`)
           rest = rest.replace(new RegExp(`(?<![\\w$.])${n}(?![\\w$:(])`, "g"), `${n}()`)
         }
-        return `class LazyClassSchema {\n  constructor(f) {\n    this.f = f;\n  }\n}\n${body.slice(0, declStart)}${decls}${rest}`
+        return `class LazyClassSchema {\n  constructor(f) {\n    this.f = f;\n  }\n}\n${
+          body.slice(0, declStart)
+        }${decls}${rest}`
       })
       return { contents: text, loader: "js" }
     })
@@ -129,8 +149,17 @@ async function bundles() {
   // The bundles are written by hand (esbuild's `write: false`): after `--clean` there is no dist/.
   mkdirSync("dist", { recursive: true })
   // The command-line bundles (src/cli/Bundles.ts): one per group of commands, and the full one.
-  const table = await build({ entryPoints: ["src/cli/Bundles.ts"], bundle: true, format: "esm", platform: "node", write: false, logLevel: "warning" })
-  const { BUNDLES, bundleFile } = await import(`data:text/javascript;base64,${Buffer.from(table.outputFiles[0].contents).toString("base64")}`)
+  const table = await build({
+    entryPoints: ["src/cli/Bundles.ts"],
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "warning"
+  })
+  const { BUNDLES, bundleFile } = await import(
+    `data:text/javascript;base64,${Buffer.from(table.outputFiles[0].contents).toString("base64")}`
+  )
   const sha256s = {}
   const manifest = {}
   for (const [name, spec] of Object.entries(BUNDLES)) {
@@ -173,7 +202,9 @@ async function bundles() {
     // imports it cut off.
     const inputs = Object.keys(r.metafile.inputs)
     // effectLazyClasses rewrites effect's ES module build only.
-    if (inputs.some((p) => /[\\/]effect[\\/]dist[\\/]cjs[\\/]Schema\.js$/.test(p))) throw new Error(`${file}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
+    if (inputs.some((p) => /[\\/]effect[\\/]dist[\\/]cjs[\\/]Schema\.js$/.test(p))) {
+      throw new Error(`${file}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
+    }
     manifest[name] = {
       file: bundleFile(name),
       bytes: core.length,
@@ -197,7 +228,10 @@ async function bundles() {
     logLevel: "warning"
   })
   chmodSync("dist/dossier.cjs", 0o755)
-  writeFileSync("dist/dossier.mjs", `#!/usr/bin/env node\n// The binary's earlier name: runs dist/dossier.cjs.\nimport "./dossier.cjs"\n`)
+  writeFileSync(
+    "dist/dossier.mjs",
+    `#!/usr/bin/env node\n// The binary's earlier name: runs dist/dossier.cjs.\nimport "./dossier.cjs"\n`
+  )
   chmodSync("dist/dossier.mjs", 0o755)
 
   // The hash worker (an ES module in every case), next to the CLI's bundles and next to both builds of the library.
@@ -236,7 +270,9 @@ async function bundles() {
   })
   // Every dependency stays external but canonicalize, which has no CommonJS entry (bundled here).
   const pkg = JSON.parse(readFileSync("package.json", "utf8"))
-  const cjsExternal = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((d) => d !== "canonicalize")
+  const cjsExternal = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((d) =>
+    d !== "canonicalize"
+  )
   // CommonJS cannot be split: dist/lib/cjs/testing.js carries its own copy of the reference store
   // (the suite compares error tags, never classes).
   // (Two entry points without splitting: each is bundled on its own.)
@@ -308,7 +344,9 @@ if (process.argv.includes("--clean")) rmSync("dist", { recursive: true, force: t
 const typesOnly = process.argv.includes("--types-only")
 if (!typesOnly) await bundles()
 if (typesOnly || process.argv.includes("--types")) {
-  const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], { stdio: "inherit" })
+  const r = spawnSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.lib.json"], {
+    stdio: "inherit"
+  })
   if (r.status !== 0) process.exit(r.status ?? 1)
   // The same declarations for `require`: in a folder whose package.json says CommonJS.
   rmSync("dist/types-cjs", { recursive: true, force: true })

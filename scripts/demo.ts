@@ -11,13 +11,15 @@ import { demoPlan } from "./demo/plan.js"
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-demo-")))
 console.log("dossier demo: a temporary work folder is used and removed at the end.\n")
 try {
-  for (const [name, step] of [
-    ["plan", demoPlan],
-    ["ingest", demoIngest],
-    ["journal", demoJournal],
-    ["gate", demoGate],
-    ["monitor", demoMonitor]
-  ] as const) {
+  for (
+    const [name, step] of [
+      ["plan", demoPlan],
+      ["ingest", demoIngest],
+      ["journal", demoJournal],
+      ["gate", demoGate],
+      ["monitor", demoMonitor]
+    ] as const
+  ) {
     console.log(`\n== ${name} ==`)
     await step(dir)
   }

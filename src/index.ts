@@ -7,6 +7,7 @@
  *
  *   import { DossierMemory, Journal, Errors } from "dossier"
  */
+export { type Dossier, DossierLive, DossierMemory, dossierOver } from "./public/Dossier.js"
 export * as Errors from "./public/Errors.js"
 export * as Exec from "./public/Exec.js"
 export * as Files from "./public/Files.js"
@@ -15,4 +16,3 @@ export * as Ingest from "./public/Ingest.js"
 export * as Journal from "./public/Journal.js"
 export * as Monitor from "./public/Monitor.js"
 export * as Plan from "./public/Plan.js"
-export { DossierLive, DossierMemory, dossierOver, type Dossier } from "./public/Dossier.js"

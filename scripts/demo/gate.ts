@@ -19,7 +19,11 @@ const passageOf = (text: string): string | undefined => {
 
 /** A registered source whose file is still there, with a passage to quote; else register one. */
 const pickSource = (dir: string): { path: string; quote: string } => {
-  const plan = dossier(dir, ["plan", "inspect"], (j) => `plan: ${j.state ?? "?"}, ${j.sources?.length ?? 0} registered source(s)`)
+  const plan = dossier(
+    dir,
+    ["plan", "inspect"],
+    (j) => `plan: ${j.state ?? "?"}, ${j.sources?.length ?? 0} registered source(s)`
+  )
   for (const s of plan.sources ?? []) {
     const file = path.join(dir, s.path)
     if (!fs.existsSync(file)) continue
@@ -34,7 +38,11 @@ const pickSource = (dir: string): { path: string; quote: string } => {
     "# Notes from the billing thread\n\nThe monthly export must contain every invoice line item with its VAT rate and currency code.\n"
   )
   if (plan.state !== "active") {
-    write(dir, "research/inputs/gate-plan-start.json", JSON.stringify({ goal: "Ship the invoice export", limits: [], nextAction: "research" }))
+    write(
+      dir,
+      "research/inputs/gate-plan-start.json",
+      JSON.stringify({ goal: "Ship the invoice export", limits: [], nextAction: "research" })
+    )
     dossier(dir, ["plan", "start", "--input", "research/inputs/gate-plan-start.json"])
   }
   const revision = dossier(dir, ["plan", "inspect"], (j) => `revision ${j.revision}`).revision
@@ -51,69 +59,82 @@ export const demoGate = async (dir: string): Promise<void> => {
   write(
     dir,
     "run/state.json",
-    `${JSON.stringify(
-      {
-        item: "PROJ-12",
-        autopilot: true,
-        status: "parked",
-        waitingFor: "maturity",
-        pendingQuestion: null,
-        maturity: {
-          score: 40,
-          threshold: 70,
-          blockers: [
-            { id: "scope_unclear", category: "scope" },
-            { id: "data_retention", category: "technical" }
-          ]
+    `${
+      JSON.stringify(
+        {
+          item: "PROJ-12",
+          autopilot: true,
+          status: "parked",
+          waitingFor: "maturity",
+          pendingQuestion: null,
+          maturity: {
+            score: 40,
+            threshold: 70,
+            blockers: [
+              { id: "scope_unclear", category: "scope" },
+              { id: "data_retention", category: "technical" }
+            ]
+          },
+          runner: { session: "demo" }
         },
-        runner: { session: "demo" }
-      },
-      null,
-      2
-    )}\n`
+        null,
+        2
+      )
+    }\n`
   )
   write(
     dir,
     "research/gate/research.json",
-    `${JSON.stringify(
-      {
-        item: "PROJ-12",
-        kind: "maturity",
-        gaps: [
-          {
-            id: "scope_unclear",
-            category: "scope",
-            status: "closed",
-            answer: "The scope is stated in the captured source.",
-            sources: [{ label: "registered source", ref: source.path, quote: source.quote }]
-          },
-          {
-            id: "data_retention",
-            category: "technical",
-            status: "closed",
-            answer: "Exports are kept for ten years.",
-            sources: [{ label: "registered source", ref: source.path, quote: "exports are retained for exactly ten years in cold storage" }]
-          }
-        ]
-      },
-      null,
-      2
-    )}\n`
+    `${
+      JSON.stringify(
+        {
+          item: "PROJ-12",
+          kind: "maturity",
+          gaps: [
+            {
+              id: "scope_unclear",
+              category: "scope",
+              status: "closed",
+              answer: "The scope is stated in the captured source.",
+              sources: [{ label: "registered source", ref: source.path, quote: source.quote }]
+            },
+            {
+              id: "data_retention",
+              category: "technical",
+              status: "closed",
+              answer: "Exports are kept for ten years.",
+              sources: [{
+                label: "registered source",
+                ref: source.path,
+                quote: "exports are retained for exactly ten years in cold storage"
+              }]
+            }
+          ]
+        },
+        null,
+        2
+      )
+    }\n`
   )
   say(`research.json: 'scope_unclear' quotes "${source.quote}" from ${source.path};`)
   say("'data_retention' cites the same file with a sentence that is not in it.")
 
   const r = dossier(dir, ["gate", "--state", "run/state.json"], (j) =>
     j.ok
-      ? `decision ${j.decision} (${j.reason}); closed: [${j.research.closed.join(", ")}]; candidates: ${j.research.candidates
-        .map((c: any) => `${c.id} (${c.sources.map((s: any) => s.reason ?? "verified").join(", ")})`)
-        .join("; ")}`
-      : `${j.error._tag}: ${j.error.message}`
-  )
+      ? `decision ${j.decision} (${j.reason}); closed: [${j.research.closed.join(", ")}]; candidates: ${
+        j.research.candidates
+          .map((c: any) => `${c.id} (${c.sources.map((s: any) => s.reason ?? "verified").join(", ")})`)
+          .join("; ")
+      }`
+      : `${j.error._tag}: ${j.error.message}`)
   if (r.ok) {
     const state = JSON.parse(fs.readFileSync(path.join(dir, "run/state.json"), "utf8"))
     say(`The state now waits for a person: waitingFor '${state.waitingFor}', question '${state.pendingQuestion.id}'`)
-    say(`with rows [${state.pendingQuestion.rows.map((b: any) => b.id).join(", ")}] and options [${state.pendingQuestion.options.join(", ")}];`)
+    say(
+      `with rows [${state.pendingQuestion.rows.map((b: any) => b.id).join(", ")}] and options [${
+        state.pendingQuestion.options.join(", ")
+      }];`
+    )
     say(`the keys the gate does not own are kept (runner.session = '${state.runner.session}').`)
     say("The fabricated quote closed nothing: it is shown as a candidate with reason quote-not-found.")
   }

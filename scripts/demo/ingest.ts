@@ -50,8 +50,16 @@ export const demoIngest = async (dir: string): Promise<void> => {
     say("The CLI refuses loopback, private and metadata destinations in every spelling, with no override:")
     dossier(dir, ["ingest", `http://127.0.0.1:${port}/notes`], (j) => `${j.error?._tag} range=${j.error?.range}`)
     dossier(dir, ["ingest", "http://0x7f.1/notes"], (j) => `${j.error?._tag} address=${j.error?.address}`)
-    dossier(dir, ["ingest", "http://[::ffff:169.254.169.254]/latest"], (j) => `${j.error?._tag} range=${j.error?.range}`)
-    dossier(dir, ["ingest", "https://example.com/some page", "--dry-run"], (j) => `network=${j.network} url=${j.url} (no DNS, no HTTP)`)
+    dossier(
+      dir,
+      ["ingest", "http://[::ffff:169.254.169.254]/latest"],
+      (j) => `${j.error?._tag} range=${j.error?.range}`
+    )
+    dossier(
+      dir,
+      ["ingest", "https://example.com/some page", "--dry-run"],
+      (j) => `network=${j.network} url=${j.url} (no DNS, no HTTP)`
+    )
 
     say("")
     say(`So this demo captures its own embedded page, served on 127.0.0.1:${port}, in process through the`)
@@ -60,12 +68,16 @@ export const demoIngest = async (dir: string): Promise<void> => {
     const layer = IngestFolder.pipe(
       Layer.provide(
         Layer.merge(
-          SafeHttpTest({ resolve: tableResolver({ "river.test": ["127.0.0.1"] }), policy: policyAllowing(["127.0.0.1"]) }),
+          SafeHttpTest({
+            resolve: tableResolver({ "river.test": ["127.0.0.1"] }),
+            policy: policyAllowing(["127.0.0.1"])
+          }),
           BaseLive(dir)
         )
       )
     )
-    const capture = (url: string) => Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
+    const capture = (url: string) =>
+      Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
     const r = await capture(`http://river.test:${port}/notes`)
     say(`  captured ${r.finalUrl} after ${r.redirects.length} redirect(s)`)
     say(`  original: ${r.original.path} (${r.original.bytes} bytes, ${r.original.contentType})`)
@@ -89,7 +101,11 @@ export const demoIngest = async (dir: string): Promise<void> => {
       dossier(
         dir,
         ["plan", "checkpoint", "--input", "research/inputs/ingest-sources.json", "--expected", String(plan.revision)],
-        (j) => (j.ok ? `registered both files as plan sources; revision ${j.revision}` : `${j.error?._tag}: ${j.error?.message}`)
+        (
+          j
+        ) => (j.ok
+          ? `registered both files as plan sources; revision ${j.revision}`
+          : `${j.error?._tag}: ${j.error?.message}`)
       )
     } else {
       say("  (no plan in this folder, so the files are not registered with one)")

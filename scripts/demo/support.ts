@@ -8,7 +8,11 @@ export const CLI = path.resolve("dist/dossier.cjs")
 export const say = (text: string) => console.log(text)
 
 /** Run `dossier <args> --json` in `dir`, print the command and a short view of its answer. */
-export const dossier = (dir: string, args: ReadonlyArray<string>, show: (json: any) => string = (j) => JSON.stringify(j)) => {
+export const dossier = (
+  dir: string,
+  args: ReadonlyArray<string>,
+  show: (json: any) => string = (j) => JSON.stringify(j)
+) => {
   const r = spawnSync(process.execPath, [CLI, ...args, "--json"], { cwd: dir, encoding: "utf8" })
   const json = JSON.parse(r.stdout)
   console.log(`$ dossier ${args.join(" ")} --json   (exit ${r.status})`)

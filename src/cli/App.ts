@@ -14,9 +14,9 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { format } from "node:util"
+import type { CommandSpec } from "../commands/Spec.js"
 import { commandOf, runSpec } from "./Build.js"
 import { outputFailure, printUsageError } from "./Render.js"
-import type { CommandSpec } from "../commands/Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 
 import { VERSION } from "./Usage.js"
@@ -32,7 +32,12 @@ export const buildRoot = (
   const top: Array<AnyCommand> = []
   for (const g of groups) {
     const subs = allSpecs.filter((s) => s.path.length === 2 && s.path[0] === g.name).map((s) => commandOf(s, handle))
-    top.push(Command.make(g.name).pipe(Command.withDescription(g.description), Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
+    top.push(
+      Command.make(g.name).pipe(
+        Command.withDescription(g.description),
+        Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])
+      )
+    )
   }
   for (const s of allSpecs.filter((s) => s.path.length === 1)) {
     // A command that also has subcommands (`exec` and `exec show`).
@@ -40,7 +45,11 @@ export const buildRoot = (
       ? []
       : allSpecs.filter((c) => c.path.length === 2 && c.path[0] === s.path[0]).map((c) => commandOf(c, handle))
     const command = commandOf(s, handle)
-    top.push(subs.length === 0 ? command : command.pipe(Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>])))
+    top.push(
+      subs.length === 0
+        ? command
+        : command.pipe(Command.withSubcommands(subs as unknown as [AnyCommand, ...Array<AnyCommand>]))
+    )
   }
   return Command.make("dossier").pipe(
     Command.withDescription(
@@ -80,8 +89,7 @@ export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.
       Effect.sync(() => {
         const text = stripAnsi(HelpDoc.toAnsiText(e.error)).trim().replace(/\s+/g, " ")
         printUsageError(wantsJson, text.length > 0 ? text : "Invalid command line; see --help.")
-      })
-    ),
+      })),
     Effect.provide(Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer))
   ) as Effect.Effect<void, unknown>
 }

@@ -5,9 +5,9 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
+import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "../commands/Spec.js"
 import { prepareValues } from "./Discover.js"
 import { runWork } from "./Render.js"
-import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "../commands/Spec.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
 
@@ -72,4 +72,7 @@ export const commandOf = (
 
 /** Run a declaration's handler: resolve the work folder, load its implementation, then run and render its work. */
 export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> =>
-  Effect.flatMap(Effect.promise(() => spec.run(prepareValues(spec, values))), (w) => runWork(values["json"] === true, w))
+  Effect.flatMap(
+    Effect.promise(() => spec.run(prepareValues(spec, values))),
+    (w) => runWork(values["json"] === true, w)
+  )

@@ -6,7 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ErrorEnvelope, defectEnvelope, envelopeOf } from "../commands/Envelope.js"
+import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Envelope.js"
 import { defectInfo, errorCatalogue, usageInfo } from "../commands/ErrorCatalogue.js"
 import type { AnyWork, CommandFailure } from "../commands/Work.js"
 import { invocation } from "./Context.js"
@@ -30,7 +30,9 @@ export const outputFailure = (error: unknown) => {
   outputFailed = true
   const code = (error as NodeJS.ErrnoException | undefined)?.code
   try {
-    process.stderr.write(`dossier: could not write the answer to standard output${typeof code === "string" ? ` (${code})` : ""}\n`)
+    process.stderr.write(
+      `dossier: could not write the answer to standard output${typeof code === "string" ? ` (${code})` : ""}\n`
+    )
   } catch {
     // stderr is gone too: the exit code says it.
   }
@@ -92,7 +94,11 @@ export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
 export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string, exitCode: number) => {
   if (json) write(process.stdout, JSON.stringify({ ok: false, ...shown(), error: envelope }), exitCode)
   else {
-    write(process.stderr, [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${hint}`].join("\n"), exitCode)
+    write(
+      process.stderr,
+      [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${hint}`].join("\n"),
+      exitCode
+    )
   }
 }
 

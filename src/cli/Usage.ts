@@ -7,7 +7,16 @@
  * only for `--completions`. Help pages are generated from the same declarations as the parsers,
  * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
  */
-import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, json, now, valueKindOf, workdir } from "../commands/Spec.js"
+import {
+  type ArgSpec,
+  type CommandSpec,
+  type FlagSpec,
+  isRequired,
+  json,
+  now,
+  valueKindOf,
+  workdir
+} from "../commands/Spec.js"
 import { allSpecs, groups } from "./Specs.js"
 import { commandName, placeholder, restUsage, toValues } from "./Values.js"
 
@@ -73,7 +82,8 @@ const topNames = (): ReadonlyArray<string> => [
 ]
 const subcommandsOf = (group: string) => allSpecs.filter((s) => s.path.length === 2 && s.path[0] === group)
 const isGroup = (word: string) => groups.some((g) => g.name === word)
-const findSpec = (path: ReadonlyArray<string>) => allSpecs.find((s) => s.path.length === path.length && s.path.every((w, i) => path[i] === w))
+const findSpec = (path: ReadonlyArray<string>) =>
+  allSpecs.find((s) => s.path.length === path.length && s.path.every((w, i) => path[i] === w))
 
 type Target =
   | { readonly _tag: "Root" }
@@ -91,15 +101,23 @@ const resolveWords = (words: ReadonlyArray<string>): Target | UsageRoute => {
     if (second === undefined) return { _tag: "Group", name: first! }
     const spec = findSpec([first!, second])
     if (spec === undefined) return usageOnly(unknownSubcommand(first!, second))
-    if (words.length > 2) return usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`))
+    if (words.length > 2) {
+      return usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`))
+    }
     return { _tag: "Command", spec }
   }
   // A command that also has a two-word form (`exec` and `exec show`).
   const sub = second === undefined ? undefined : findSpec([first!, second])
-  if (sub !== undefined) return words.length > 2 ? usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`)) : { _tag: "Command", spec: sub }
+  if (sub !== undefined) {
+    return words.length > 2
+      ? usageOnly(usage(`unexpected argument '${words[2]}' after 'dossier ${first} ${second}'`))
+      : { _tag: "Command", spec: sub }
+  }
   const spec = findSpec([first!])
   if (spec === undefined) return usageOnly(unknownCommand(first!))
-  if (words.length > 1 && spec.args === undefined) return usageOnly(usage(`'dossier ${first}' has no subcommands; unexpected '${second}'`))
+  if (words.length > 1 && spec.args === undefined) {
+    return usageOnly(usage(`'dossier ${first}' has no subcommands; unexpected '${second}'`))
+  }
   return { _tag: "Command", spec }
 }
 
@@ -111,7 +129,9 @@ const unknownCommand = (word: string) =>
 
 const unknownSubcommand = (group: string, word: string) => {
   const subs = subcommandsOf(group).map((s) => s.path[1]!)
-  return usage(`unknown command '${word}' for 'dossier ${group}'${didYouMean(word, subs)} Its commands: ${subs.join(", ")}.`)
+  return usage(
+    `unknown command '${word}' for 'dossier ${group}'${didYouMean(word, subs)} Its commands: ${subs.join(", ")}.`
+  )
 }
 
 // --- parsing -----------------------------------------------------------------------------------
@@ -133,9 +153,15 @@ export const route = (argv: ReadonlyArray<string>): Route => {
     if (HELP.has(first)) return { _tag: "Help", path: [] }
     if (first === "--version" || first === "-V") return { _tag: "Version" }
     if (argv.every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
-      return argv.includes("--version") ? { _tag: "Version" } : argv.some((a) => HELP.has(a)) ? { _tag: "Help", path: [] } : noCommand()
+      return argv.includes("--version")
+        ? { _tag: "Version" }
+        : argv.some((a) => HELP.has(a))
+        ? { _tag: "Help", path: [] }
+        : noCommand()
     }
-    return usage(`'${first}' before a command: give the command first (dossier <command> [options]); see dossier --help`)
+    return usage(
+      `'${first}' before a command: give the command first (dossier <command> [options]); see dossier --help`
+    )
   }
   if (isGroup(first)) {
     const second = argv[1]
@@ -156,7 +182,6 @@ export const route = (argv: ReadonlyArray<string>): Route => {
   return parseCommand(spec, argv.slice(1))
 }
 
-
 /** Parse the words after the command's path; the values have the fast path's shape. */
 export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): Route => {
   // A command with `rest` (exec) takes every word after `--` as it is, help flags included.
@@ -167,9 +192,13 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
   if (rest.includes("--version")) return { _tag: "Version" }
   const name = commandName(spec)
   if (rest.includes("--wizard")) {
-    return usage(`--wizard (interactive prompts) is not offered: give the flags on the command line (see ${name} --help)`)
+    return usage(
+      `--wizard (interactive prompts) is not offered: give the flags on the command line (see ${name} --help)`
+    )
   }
-  const byName = new Map<string, { key: string; f: FlagSpec }>(Object.entries(spec.flags).map(([key, f]) => [f.name, { key, f }]))
+  const byName = new Map<string, { key: string; f: FlagSpec }>(
+    Object.entries(spec.flags).map(([key, f]) => [f.name, { key, f }])
+  )
   const raw = new Map<string, string | boolean>()
   const positionals: Array<string> = []
   let flagsDone = false
@@ -188,7 +217,11 @@ export const parseCommand = (spec: CommandSpec, words: ReadonlyArray<string>): R
     const hit = byName.get(flagName)
     if (hit === undefined || !tok.startsWith("--")) {
       const known = [...byName.keys()].map((n) => `--${n}`)
-      return usage(`unknown option '${eq === -1 ? tok : tok.slice(0, eq)}' for '${name}'${didYouMean(`--${flagName}`, known)} Its options: ${known.join(", ")}.`)
+      return usage(
+        `unknown option '${eq === -1 ? tok : tok.slice(0, eq)}' for '${name}'${
+          didYouMean(`--${flagName}`, known)
+        } Its options: ${known.join(", ")}.`
+      )
     }
     if (raw.has(hit.key)) return usage(`--${hit.f.name} is given more than once; give each option at most once`)
     const inline = eq === -1 ? undefined : tok.slice(eq + 1)
@@ -266,7 +299,9 @@ export const usageLine = (spec: CommandSpec): string => {
   for (const f of own.filter(required)) parts.push(placeholder(f))
   for (const f of own.filter((f) => !required(f))) parts.push(`[${placeholder(f)}]`)
   for (const f of Object.values(spec.flags).filter(isShared)) parts.push(`[${placeholder(f)}]`)
-  if (spec.rest !== undefined) parts.push(spec.rest.optional ? `[-- ${restUsage(spec.rest)}]` : `-- ${restUsage(spec.rest)}`)
+  if (spec.rest !== undefined) {
+    parts.push(spec.rest.optional ? `[-- ${restUsage(spec.rest)}]` : `-- ${restUsage(spec.rest)}`)
+  }
   return parts.join(" ")
 }
 
@@ -288,7 +323,9 @@ export interface HelpDoc {
   readonly usage: string
   readonly description: string
   readonly options: ReadonlyArray<HelpOption>
-  readonly arguments: ReadonlyArray<{ readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }>
+  readonly arguments: ReadonlyArray<
+    { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }
+  >
   readonly subcommands: ReadonlyArray<{ readonly name: string; readonly command: string; readonly description: string }>
 }
 
@@ -299,7 +336,12 @@ const optionOf = (f: FlagSpec): HelpOption => ({
   description: f.description
 })
 
-const argOf = (a: ArgSpec) => ({ name: `<${a.name}>`, type: valueKindOf(a) ?? "text", required: !a.optional, description: a.description })
+const argOf = (a: ArgSpec) => ({
+  name: `<${a.name}>`,
+  type: valueKindOf(a) ?? "text",
+  required: !a.optional,
+  description: a.description
+})
 
 export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
   const target = resolveWords(path)
@@ -326,7 +368,11 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
       description: g.description,
       options: [],
       arguments: [],
-      subcommands: subcommandsOf(name).map((s) => ({ name: s.path[1]!, command: commandName(s), description: summary(s.description) }))
+      subcommands: subcommandsOf(name).map((s) => ({
+        name: s.path[1]!,
+        command: commandName(s),
+        description: summary(s.description)
+      }))
     }
   }
   return {
@@ -336,15 +382,35 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
     options: SHARED.map(optionOf),
     arguments: [],
     subcommands: [
-      ...allSpecs.filter((s) => s.path.length === 1).map((s) => ({ name: s.path[0]!, command: commandName(s), description: summary(s.description) })),
-      ...groups.flatMap((g) => subcommandsOf(g.name).map((s) => ({ name: s.path.join(" "), command: commandName(s), description: summary(s.description) }))),
-      { name: "help", command: "dossier help", description: "Show the help of dossier or of a command (dossier help plan start)." }
+      ...allSpecs.filter((s) => s.path.length === 1).map((s) => ({
+        name: s.path[0]!,
+        command: commandName(s),
+        description: summary(s.description)
+      })),
+      ...groups.flatMap((g) =>
+        subcommandsOf(g.name).map((s) => ({
+          name: s.path.join(" "),
+          command: commandName(s),
+          description: summary(s.description)
+        }))
+      ),
+      {
+        name: "help",
+        command: "dossier help",
+        description: "Show the help of dossier or of a command (dossier help plan start)."
+      }
     ]
   }
 }
 
-const optionLine = (o: { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }) => {
-  const head = o.type === "boolean" ? o.name : o.name.startsWith("<") || o.name.startsWith("-- ") ? o.name : `${o.name} <${o.type}>`
+const optionLine = (
+  o: { readonly name: string; readonly type: string; readonly required: boolean; readonly description: string }
+) => {
+  const head = o.type === "boolean"
+    ? o.name
+    : o.name.startsWith("<") || o.name.startsWith("-- ")
+    ? o.name
+    : `${o.name} <${o.type}>`
   const text = `${o.required ? "(required) " : ""}${o.description}`
   const col = 26
   if (head.length + 4 <= col) return `  ${head.padEnd(col - 2)}${wrap(text, WIDTH, col, col).slice(col)}`
@@ -353,7 +419,9 @@ const optionLine = (o: { readonly name: string; readonly type: string; readonly 
 
 const listLine = (name: string, description: string) => {
   const col = 28
-  return name.length + 4 <= col ? `  ${name.padEnd(col - 2)}${wrap(description, WIDTH, col, col).slice(col)}` : `  ${name}\n${wrap(description, WIDTH, col)}`
+  return name.length + 4 <= col
+    ? `  ${name.padEnd(col - 2)}${wrap(description, WIDTH, col, col).slice(col)}`
+    : `  ${name}\n${wrap(description, WIDTH, col)}`
 }
 
 export const helpText = (path: ReadonlyArray<string>): string => {
@@ -366,10 +434,18 @@ export const helpText = (path: ReadonlyArray<string>): string => {
     for (const o of doc.options) out.push(optionLine(o))
     out.push(
       "",
-      wrap("Run 'dossier help <command>' (or 'dossier <command> --help') for a command's own options; add --json for the same page as one JSON object.", WIDTH, 0),
+      wrap(
+        "Run 'dossier help <command>' (or 'dossier <command> --help') for a command's own options; add --json for the same page as one JSON object.",
+        WIDTH,
+        0
+      ),
       "",
       "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect.",
-      wrap("Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).", WIDTH, 0),
+      wrap(
+        "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).",
+        WIDTH,
+        0
+      ),
       "",
       `dossier ${VERSION}`
     )
@@ -392,7 +468,16 @@ export const helpText = (path: ReadonlyArray<string>): string => {
     for (const o of own) out.push(optionLine(o))
   }
   if (shared.length > 0) {
-    out.push("", wrap(`Also: ${shared.map((o) => (o.type === "boolean" ? o.name : `${o.name} <${o.type}>`)).join(", ")} (see dossier --help).`, WIDTH, 0))
+    out.push(
+      "",
+      wrap(
+        `Also: ${
+          shared.map((o) => (o.type === "boolean" ? o.name : `${o.name} <${o.type}>`)).join(", ")
+        } (see dossier --help).`,
+        WIDTH,
+        0
+      )
+    )
   }
   return out.join("\n")
 }

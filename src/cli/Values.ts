@@ -6,7 +6,15 @@
  * Light: on the start-up path of every command.
  */
 import * as Option from "effect/Option"
-import { type ArgSpec, type CommandSpec, type FlagSpec, isRequired, parseInteger, parseNow, valueKindOf } from "../commands/Spec.js"
+import {
+  type ArgSpec,
+  type CommandSpec,
+  type FlagSpec,
+  isRequired,
+  parseInteger,
+  parseNow,
+  valueKindOf
+} from "../commands/Spec.js"
 
 /** `--name <kind>`, or `--name` for a boolean: how usage lines and messages write a flag. */
 export const placeholder = (f: FlagSpec): string => {
@@ -39,7 +47,9 @@ export const toValues = (
   const name = commandName(spec)
   const values: Record<string, unknown> = {}
   if (spec.rest !== undefined) {
-    if (forced.length === 0 && !spec.rest.optional) return miss(`'${name}' needs ${restUsage(spec.rest)} after --: ${spec.rest.description}`)
+    if (forced.length === 0 && !spec.rest.optional) {
+      return miss(`'${name}' needs ${restUsage(spec.rest)} after --: ${spec.rest.description}`)
+    }
     values[spec.rest.name] = forced
   }
   for (const [i, [key, a]] of Object.entries(spec.args ?? {}).entries()) {

@@ -28,7 +28,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { type BundleName, bundleFile, bundleFor } from "./Bundles.js"
+import { bundleFile, bundleFor, type BundleName } from "./Bundles.js"
 
 // Keep V8's young generation at its initial size instead of doubling it as the program allocates.
 // On these machines first touching fresh memory is slow (~3 ms per MiB), and a CLI process is

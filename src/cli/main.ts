@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type { CommandSpec } from "../commands/Spec.js"
+import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
 import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
-import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
 import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
-import type { CommandSpec } from "../commands/Spec.js"
 import { allSpecs } from "./Specs.js"
 
 const argv = process.argv.slice(2)

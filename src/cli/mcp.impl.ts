@@ -15,14 +15,20 @@ import { serve } from "../mcp/Server.js"
 import { toolAreas } from "../mcp/Tools.js"
 import { VERSION } from "./Usage.js"
 
-export const mcp = (o: { readonly workdir: string; readonly readOnly: boolean; readonly tools: Option.Option<string> }) => {
+export const mcp = (
+  o: { readonly workdir: string; readonly readOnly: boolean; readonly tools: Option.Option<string> }
+) => {
   // A signal that interrupts a confined run ends the server too, once the run is recorded.
   reraiseSignals(true)
   const known = toolAreas(commandSpecs)
   const areas = Option.map(o.tools, (t) => t.split(",").map((a) => a.trim()).filter((a) => a !== ""))
   const unknown = Option.match(areas, { onNone: () => [], onSome: (a) => a.filter((x) => !known.includes(x)) })
   const effect = unknown.length > 0 || Option.exists(areas, (a) => a.length === 0)
-    ? Effect.fail(new UsageError({ detail: `--tools takes areas among ${known.join(", ")}; got '${Option.getOrElse(o.tools, () => "")}'` }))
+    ? Effect.fail(
+      new UsageError({
+        detail: `--tools takes areas among ${known.join(", ")}; got '${Option.getOrElse(o.tools, () => "")}'`
+      })
+    )
     : Effect.as(
       serve({
         dir: o.workdir,

@@ -1,5 +1,5 @@
 /** `dossier mcp`: the MCP server over stdio, declared as data (see src/commands/Spec.ts). */
-import { type CommandSpec, command, json, workdir } from "../commands/Spec.js"
+import { command, type CommandSpec, json, workdir } from "../commands/Spec.js"
 
 export const mcpSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -14,7 +14,11 @@ export const mcpSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      readOnly: { kind: "boolean", name: "read-only", description: "Offer only the tools that never write (status, plan_inspect, journal_inspect, …)." },
+      readOnly: {
+        kind: "boolean",
+        name: "read-only",
+        description: "Offer only the tools that never write (status, plan_inspect, journal_inspect, …)."
+      },
       tools: {
         kind: "optionalText",
         name: "tools",

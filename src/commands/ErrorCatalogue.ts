@@ -12,95 +12,303 @@ export interface ErrorInfo {
 }
 
 export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
-  InvalidInput: { retryable: false, area: "common", hint: "Fix the fields named in `issues[].path` (dotted path into the input) and call again." },
-  IoError: { retryable: true, area: "common", hint: "A file-system call failed (permissions, disk full); fix the folder and retry." },
-  LockTimeout: { retryable: true, area: "common", hint: "Another dossier process is writing this work folder; retry in a moment." },
-  StaleRevision: { retryable: false, area: "common", hint: "Read the record again (inspect/show), reconcile, and pass the current revision." },
-  EditedRetainedFile: { retryable: false, area: "common", hint: "Retained files are write-once; capture or write to a new file instead of editing." },
-  InputTooLarge: { retryable: false, area: "common", hint: "Input files are at most 64 KiB (a page for ingest --file at most 16 MiB); split the input." },
-  InputOutsideWorkdir: { retryable: false, area: "common", hint: "Put the input file inside the work folder (e.g. research/inputs/)." },
-  FileNotFound: { retryable: false, area: "common", hint: "Create the file or correct the path (relative to the work folder)." },
-  PathOutsideArea: { retryable: false, area: "common", hint: "Sources live under research/sources/, results under research/results/." },
-  UnsafePath: { retryable: false, area: "common", hint: "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path flag may not name a file dossier does not let the command write (`reason` says whose it is); use a plain file inside the folder." },
-  LimitExceeded: { retryable: false, area: "common", hint: "A documented limit was reached (`limit`, `max`, `actual`)." },
-  WorkdirNotFound: { retryable: false, area: "common", hint: "Give an existing folder with --workdir (or DOSSIER_WORKDIR), or create it first (mkdir, then `dossier init`)." },
-  RecoveryNeeded: { retryable: false, area: "common", hint: "Run a writing command of that subsystem in a writable copy of the folder (it recovers first), or make the folder writable; until then nothing is answered from a half-written state." },
-  StudyNotFound: { retryable: false, area: "journal", hint: "Check the study id (`dossier journal list`); `journal append` creates a new study." },
-  AliasedFile: { retryable: false, area: "journal", hint: "Replace the symlink or hard link by a plain file (a person's decision)." },
-  CorruptPlan: { retryable: false, area: "plan", hint: "A person must repair the marked section of plan.md; nothing is written until then." },
-  GoalConflict: { retryable: false, area: "plan", hint: "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>`." },
-  CompletionRefused: { retryable: false, area: "plan", hint: "Resolve the listed reasons (an output, no findings, nothing unresolved) first." },
-  UnregisteredDependency: { retryable: false, area: "plan", hint: "Register the dependency as a source (or output) before the output that uses it." },
+  InvalidInput: {
+    retryable: false,
+    area: "common",
+    hint: "Fix the fields named in `issues[].path` (dotted path into the input) and call again."
+  },
+  IoError: {
+    retryable: true,
+    area: "common",
+    hint: "A file-system call failed (permissions, disk full); fix the folder and retry."
+  },
+  LockTimeout: {
+    retryable: true,
+    area: "common",
+    hint: "Another dossier process is writing this work folder; retry in a moment."
+  },
+  StaleRevision: {
+    retryable: false,
+    area: "common",
+    hint: "Read the record again (inspect/show), reconcile, and pass the current revision."
+  },
+  EditedRetainedFile: {
+    retryable: false,
+    area: "common",
+    hint: "Retained files are write-once; capture or write to a new file instead of editing."
+  },
+  InputTooLarge: {
+    retryable: false,
+    area: "common",
+    hint: "Input files are at most 64 KiB (a page for ingest --file at most 16 MiB); split the input."
+  },
+  InputOutsideWorkdir: {
+    retryable: false,
+    area: "common",
+    hint: "Put the input file inside the work folder (e.g. research/inputs/)."
+  },
+  FileNotFound: {
+    retryable: false,
+    area: "common",
+    hint: "Create the file or correct the path (relative to the work folder)."
+  },
+  PathOutsideArea: {
+    retryable: false,
+    area: "common",
+    hint: "Sources live under research/sources/, results under research/results/."
+  },
+  UnsafePath: {
+    retryable: false,
+    area: "common",
+    hint:
+      "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path flag may not name a file dossier does not let the command write (`reason` says whose it is); use a plain file inside the folder."
+  },
+  LimitExceeded: {
+    retryable: false,
+    area: "common",
+    hint: "A documented limit was reached (`limit`, `max`, `actual`)."
+  },
+  WorkdirNotFound: {
+    retryable: false,
+    area: "common",
+    hint:
+      "Give an existing folder with --workdir (or DOSSIER_WORKDIR), or create it first (mkdir, then `dossier init`)."
+  },
+  RecoveryNeeded: {
+    retryable: false,
+    area: "common",
+    hint:
+      "Run a writing command of that subsystem in a writable copy of the folder (it recovers first), or make the folder writable; until then nothing is answered from a half-written state."
+  },
+  StudyNotFound: {
+    retryable: false,
+    area: "journal",
+    hint: "Check the study id (`dossier journal list`); `journal append` creates a new study."
+  },
+  AliasedFile: {
+    retryable: false,
+    area: "journal",
+    hint: "Replace the symlink or hard link by a plain file (a person's decision)."
+  },
+  CorruptPlan: {
+    retryable: false,
+    area: "plan",
+    hint: "A person must repair the marked section of plan.md; nothing is written until then."
+  },
+  GoalConflict: {
+    retryable: false,
+    area: "plan",
+    hint: "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>`."
+  },
+  CompletionRefused: {
+    retryable: false,
+    area: "plan",
+    hint: "Resolve the listed reasons (an output, no findings, nothing unresolved) first."
+  },
+  UnregisteredDependency: {
+    retryable: false,
+    area: "plan",
+    hint: "Register the dependency as a source (or output) before the output that uses it."
+  },
   NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` first." },
   InvalidUrl: { retryable: false, area: "ingest", hint: "Give a complete http(s) URL." },
   UnsupportedScheme: { retryable: false, area: "ingest", hint: "Only http: and https: are fetched." },
   CredentialsInUrl: { retryable: false, area: "ingest", hint: "Remove the user name and password from the URL." },
-  ForbiddenDestination: { retryable: false, area: "ingest", hint: "Only public unicast destinations are fetched; there is no override." },
+  ForbiddenDestination: {
+    retryable: false,
+    area: "ingest",
+    hint: "Only public unicast destinations are fetched; there is no override."
+  },
   TooManyRedirects: { retryable: false, area: "ingest", hint: "Fetch the final address directly." },
-  CompressedResponse: { retryable: false, area: "ingest", hint: "The server ignored Accept-Encoding: identity; the page cannot be captured as is." },
-  UnsupportedContent: { retryable: false, area: "ingest", hint: "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file, name the type with --content-type." },
+  CompressedResponse: {
+    retryable: false,
+    area: "ingest",
+    hint: "The server ignored Accept-Encoding: identity; the page cannot be captured as is."
+  },
+  UnsupportedContent: {
+    retryable: false,
+    area: "ingest",
+    hint:
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file, name the type with --content-type."
+  },
   ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
   Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },
   HttpStatus: { retryable: false, area: "ingest", hint: "The server did not answer 2xx; check the URL." },
   DnsFailure: { retryable: true, area: "ingest", hint: "The name did not resolve; check it or retry later." },
   ConnectionFailed: { retryable: true, area: "ingest", hint: "The connection or TLS handshake failed; retry later." },
   DuplicateEventId: { retryable: false, area: "journal", hint: "Give every event of a batch its own id." },
-  UnknownCandidate: { retryable: false, area: "journal", hint: "Create the candidate (candidate_created) earlier in the journal or the batch." },
+  UnknownCandidate: {
+    retryable: false,
+    area: "journal",
+    hint: "Create the candidate (candidate_created) earlier in the journal or the batch."
+  },
   ConflictingEvent: { retryable: false, area: "journal", hint: "An event id is stable: use a new id for new content." },
-  CorruptJournal: { retryable: false, area: "journal", hint: "A person must repair the named line; it is never repaired automatically." },
-  UnterminatedTail: { retryable: false, area: "journal", hint: "Run `dossier journal recover-tail`, then retry the append." },
+  CorruptJournal: {
+    retryable: false,
+    area: "journal",
+    hint: "A person must repair the named line; it is never repaired automatically."
+  },
+  UnterminatedTail: {
+    retryable: false,
+    area: "journal",
+    hint: "Run `dossier journal recover-tail`, then retry the append."
+  },
   UnimportedLegacyManifest: { retryable: false, area: "journal", hint: "Run `dossier journal import` first." },
-  InvalidManifest: { retryable: false, area: "journal", hint: "The legacy manifest does not have the strict v1 shape; a person must fix it." },
+  InvalidManifest: {
+    retryable: false,
+    area: "journal",
+    hint: "The legacy manifest does not have the strict v1 shape; a person must fix it."
+  },
   NotResearchable: { retryable: false, area: "gate", hint: "This wait is a person's call; ask them." },
-  NoVerdict: { retryable: false, area: "gate", hint: "Write a research output for this item and kind, then run the gate again." },
+  NoVerdict: {
+    retryable: false,
+    area: "gate",
+    hint: "Write a research output for this item and kind, then run the gate again."
+  },
   BlockersRemain: { retryable: false, area: "gate", hint: "Blockers remain after the recheck; ask a person." },
-  SubscriptionNotFound: { retryable: false, area: "monitor", hint: "Check the subscription id (`dossier monitor list`)." },
+  SubscriptionNotFound: {
+    retryable: false,
+    area: "monitor",
+    hint: "Check the subscription id (`dossier monitor list`)."
+  },
   RunNotFound: { retryable: false, area: "monitor", hint: "Check the run id (`dossier monitor list`)." },
-  ConflictingSubscription: { retryable: false, area: "monitor", hint: "That id is taken by other content; choose a new id or use update-subscription." },
-  SubscriptionCompleted: { retryable: false, area: "monitor", hint: "A completed subscription never returns; create a new one." },
+  ConflictingSubscription: {
+    retryable: false,
+    area: "monitor",
+    hint: "That id is taken by other content; choose a new id or use update-subscription."
+  },
+  SubscriptionCompleted: {
+    retryable: false,
+    area: "monitor",
+    hint: "A completed subscription never returns; create a new one."
+  },
   ActiveRunExists: { retryable: false, area: "monitor", hint: "Finish or cancel the active run first." },
   NotDue: { retryable: false, area: "monitor", hint: "Wait until nextDueAt, or resume a paused subscription." },
-  ReceiptDigestMismatch: { retryable: false, area: "monitor", hint: "The run's frozen receipt was altered; a person must investigate. Nothing uses it." },
-  InvalidTransition: { retryable: false, area: "monitor", hint: "`allowed` lists where transition-run may take the run; only monitor finish-run completes a run; completed and cancelled runs never reopen." },
-  BindingMismatch: { retryable: false, area: "monitor", hint: "Write the run id and receipt digest into the stage file and name them in the binding." },
-  DigestMismatch: { retryable: false, area: "common", hint: "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values." },
+  ReceiptDigestMismatch: {
+    retryable: false,
+    area: "monitor",
+    hint: "The run's frozen receipt was altered; a person must investigate. Nothing uses it."
+  },
+  InvalidTransition: {
+    retryable: false,
+    area: "monitor",
+    hint:
+      "`allowed` lists where transition-run may take the run; only monitor finish-run completes a run; completed and cancelled runs never reopen."
+  },
+  BindingMismatch: {
+    retryable: false,
+    area: "monitor",
+    hint: "Write the run id and receipt digest into the stage file and name them in the binding."
+  },
+  DigestMismatch: {
+    retryable: false,
+    area: "common",
+    hint: "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values."
+  },
   MissingUnits: { retryable: false, area: "monitor", hint: "List every frozen unit of the run." },
-  CitationNotFound: { retryable: false, area: "monitor", hint: "Quote the cited file verbatim (at least 20 characters)." },
-  OutcomeNotFound: { retryable: false, area: "monitor", hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)." },
+  CitationNotFound: {
+    retryable: false,
+    area: "monitor",
+    hint: "Quote the cited file verbatim (at least 20 characters)."
+  },
+  OutcomeNotFound: {
+    retryable: false,
+    area: "monitor",
+    hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)."
+  },
   DispositionAlreadySet: { retryable: false, area: "monitor", hint: "Dispositions are set once." },
-  DispositionRefused: { retryable: false, area: "monitor", hint: "Give what `missing` names: --authorization, --unit or --review-item as options (authorization, unitPath or reviewItem in an input file)." },
-  CorruptMonitorRecord: { retryable: false, area: "monitor", hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it." },
+  DispositionRefused: {
+    retryable: false,
+    area: "monitor",
+    hint:
+      "Give what `missing` names: --authorization, --unit or --review-item as options (authorization, unitPath or reviewItem in an input file)."
+  },
+  CorruptMonitorRecord: {
+    retryable: false,
+    area: "monitor",
+    hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it."
+  },
   GrantNotFound: { retryable: false, area: "exec", hint: "Check the grant id (`dossier grant list`)." },
-  ConflictingGrant: { retryable: false, area: "exec", hint: "Grants are immutable: give new content a new id (or omit the id to derive one)." },
-  GrantWidening: { retryable: false, area: "exec", hint: "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field." },
-  ProtectedPathInGrant: { retryable: false, area: "exec", hint: "`reason` says why: no root may be or contain .dossier/ or plan.md, be `research` or a study folder research/<study> (grant a folder below it, e.g. research/<study>/data; `protected` cannot make it acceptable), or lie in a journal's recovered/legacy folder; a work root never lies in research/sources, results, inputs or gate; no root lies inside a `protected` entry of the grant or of an ancestor; holdouts below an input root go in `protected`." },
-  GrantInactive: { retryable: false, area: "exec", hint: "The grant is revoked, expired or exhausted; ask for a new grant." },
-  GrantDigestMismatch: { retryable: false, area: "exec", hint: "The stored grant was altered by hand; a person must investigate. It is never used." },
-  RootIdentityChanged: { retryable: false, area: "exec", hint: "A granted directory was replaced or swapped for a link; restore it or create a new grant." },
-  SandboxUnavailable: { retryable: false, area: "exec", hint: "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined." },
-  BudgetExhausted: { retryable: false, area: "exec", hint: "The grant has nothing left of the named resource; ask for a new grant." },
-  BudgetExceeded: { retryable: false, area: "exec", hint: "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`." },
-  ExecutionNotFound: { retryable: false, area: "exec", hint: "Check the execution id (the `execution.id` of `dossier exec`)." },
-  ExecutionDigestMismatch: { retryable: false, area: "exec", hint: "The execution record was altered after it was written; a person must investigate. It is not evidence." },
+  ConflictingGrant: {
+    retryable: false,
+    area: "exec",
+    hint: "Grants are immutable: give new content a new id (or omit the id to derive one)."
+  },
+  GrantWidening: {
+    retryable: false,
+    area: "exec",
+    hint: "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field."
+  },
+  ProtectedPathInGrant: {
+    retryable: false,
+    area: "exec",
+    hint:
+      "`reason` says why: no root may be or contain .dossier/ or plan.md, be `research` or a study folder research/<study> (grant a folder below it, e.g. research/<study>/data; `protected` cannot make it acceptable), or lie in a journal's recovered/legacy folder; a work root never lies in research/sources, results, inputs or gate; no root lies inside a `protected` entry of the grant or of an ancestor; holdouts below an input root go in `protected`."
+  },
+  GrantInactive: {
+    retryable: false,
+    area: "exec",
+    hint: "The grant is revoked, expired or exhausted; ask for a new grant."
+  },
+  GrantDigestMismatch: {
+    retryable: false,
+    area: "exec",
+    hint: "The stored grant was altered by hand; a person must investigate. It is never used."
+  },
+  RootIdentityChanged: {
+    retryable: false,
+    area: "exec",
+    hint: "A granted directory was replaced or swapped for a link; restore it or create a new grant."
+  },
+  SandboxUnavailable: {
+    retryable: false,
+    area: "exec",
+    hint: "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined."
+  },
+  BudgetExhausted: {
+    retryable: false,
+    area: "exec",
+    hint: "The grant has nothing left of the named resource; ask for a new grant."
+  },
+  BudgetExceeded: {
+    retryable: false,
+    area: "exec",
+    hint:
+      "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`."
+  },
+  ExecutionNotFound: {
+    retryable: false,
+    area: "exec",
+    hint: "Check the execution id (the `execution.id` of `dossier exec`)."
+  },
+  ExecutionDigestMismatch: {
+    retryable: false,
+    area: "exec",
+    hint: "The execution record was altered after it was written; a person must investigate. It is not evidence."
+  },
   EvidenceKeyUnavailable: {
     retryable: false,
     area: "exec",
-    hint: "The signing key lives at $XDG_CONFIG_HOME/dossier/evidence.key (else ~/.config/dossier/): a 0600 regular file of the user, outside the work folder and the system directories; fix or move it (see docs/exec.md)."
+    hint:
+      "The signing key lives at $XDG_CONFIG_HOME/dossier/evidence.key (else ~/.config/dossier/): a 0600 regular file of the user, outside the work folder and the system directories; fix or move it (see docs/exec.md)."
   },
   GrantUnauthenticated: {
     retryable: false,
     area: "exec",
-    hint: "The grant is unsigned (made before signing, or its signature removed) or signed with another machine's key; create it again here, under a new id."
+    hint:
+      "The grant is unsigned (made before signing, or its signature removed) or signed with another machine's key; create it again here, under a new id."
   },
   StoreUnavailable: {
     retryable: true,
     area: "store",
-    hint: "The PostgreSQL server could not be reached or did not answer in time (`reason` says how); the command is one transaction, stored whole or not at all. Check the server and the network, then run the same command again (a write whose commit was cut off may then answer as already done)."
+    hint:
+      "The PostgreSQL server could not be reached or did not answer in time (`reason` says how); the command is one transaction, stored whole or not at all. Check the server and the network, then run the same command again (a write whose commit was cut off may then answer as already done)."
   },
   StoreConflict: {
     retryable: false,
     area: "store",
-    hint: "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder."
+    hint:
+      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder."
   },
   StoreTooNew: {
     retryable: false,

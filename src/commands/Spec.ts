@@ -15,7 +15,13 @@ import type { AnyWork } from "./Work.js"
 export type ValueKind = "text" | "path" | "id" | "url" | "status"
 
 export type FlagSpec =
-  | { readonly kind: "text"; readonly name: string; readonly description: string; readonly default?: string; readonly value?: ValueKind }
+  | {
+    readonly kind: "text"
+    readonly name: string
+    readonly description: string
+    readonly default?: string
+    readonly value?: ValueKind
+  }
   | {
     readonly kind: "optionalText"
     readonly name: string
@@ -140,8 +146,7 @@ export interface ToolMode {
 /** Declare a command; the handler's `values` are typed from `flags` and `args`. */
 export const command = <const F extends Flags, const A extends Args = {}, const R extends ArgSpec = never>(
   spec: TypedCommandSpec<F, A, R>
-): CommandSpec =>
-  spec as unknown as CommandSpec
+): CommandSpec => spec as unknown as CommandSpec
 
 /** A group of commands (`dossier plan …`) with its own description. */
 export interface GroupSpec {
@@ -204,10 +209,15 @@ export const valueKindOf = (f: FlagSpec | ArgSpec): string | undefined => {
 // A real calendar time, years 0000–9999 (`2026-02-30` is refused, not rolled over to March 2).
 export const parseNow = (s: string): Date | string => {
   const ms = parseRealInstant(s)
-  return ms === undefined ? `--now expects a real ISO-8601 instant such as 2026-11-30T10:00:00Z, got '${s}'` : new Date(ms)
+  return ms === undefined
+    ? `--now expects a real ISO-8601 instant such as 2026-11-30T10:00:00Z, got '${s}'`
+    : new Date(ms)
 }
 
-export const parseInteger = (flag: { readonly name: string; readonly min?: number; readonly max?: number }, s: string): number | string => {
+export const parseInteger = (
+  flag: { readonly name: string; readonly min?: number; readonly max?: number },
+  s: string
+): number | string => {
   // Digits only, as written: `' 1'` or `'1 '` is refused, not trimmed.
   const n = /^-?\d+$/.test(s) ? Number(s) : Number.NaN
   const min = flag.min ?? Number.MIN_SAFE_INTEGER

@@ -8,10 +8,12 @@ import { usageError, work } from "./Work.js"
 
 const humanRecord = (r: ExecutionRecord) =>
   [
-    `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${r.signal !== null ? `, ${r.signal}` : ""}${
-      r.reason !== null ? ` (${r.reason}: ${r.detail})` : ""
-    }.`,
-    `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${r.maxRssKiB ?? "?"} KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
+    `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
+      r.signal !== null ? `, ${r.signal}` : ""
+    }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : ""}.`,
+    `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
+      r.maxRssKiB ?? "?"
+    } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
     `  ${r.outputs.length} output(s)${r.outputs.length > 0 ? ": " + r.outputs.map((o) => o.path).join(", ") : ""}`
   ].join("\n")
 
@@ -38,7 +40,9 @@ export const run = (o: {
       layer: ExecLayer(o.workdir),
       human: (r) =>
         humanRecord(r.execution) +
-        (r.linked === null ? "" : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`)
+        (r.linked === null
+          ? ""
+          : `\n  linked in study ${r.linked.study}: ${r.linked.appended.length} event(s) appended, ${r.linked.skipped.length} already there.`)
     })
 
 export const show = (o: { readonly workdir: string; readonly execution: string; readonly verify: boolean }) =>
@@ -48,6 +52,9 @@ export const show = (o: { readonly workdir: string; readonly execution: string; 
     }),
     layer: ExecLayer(o.workdir),
     human: (r) =>
-      humanRecord(r.execution) + `\n  record: ${r.authentication.authenticity} (${r.authentication.detail})` + (r.verify === undefined ? "" : `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
+      humanRecord(r.execution) + `\n  record: ${r.authentication.authenticity} (${r.authentication.detail})` +
+      (r.verify === undefined ?
+        "" :
+        `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
         r.verify.findings.map((f) => `\n  - ${f.kind}: ${f.path}`).join(""))
   })

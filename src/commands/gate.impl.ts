@@ -36,7 +36,9 @@ const list = (xs: ReadonlyArray<string>) => (xs.length === 0 ? "none" : xs.join(
 
 const humanRun = (r: GateRunResult): string => {
   if (!r.active) return "gate inactive (attended run: neither DOSSIER_UNATTENDED=1 nor autopilot): nothing done."
-  const c = r.research.candidates.map((x) => `${x.id} (${x.reason}${x.sources.filter((s) => !s.verified).map((s) => `; ${s.ref}: ${s.reason}`).join("")})`)
+  const c = r.research.candidates.map((x) =>
+    `${x.id} (${x.reason}${x.sources.filter((s) => !s.verified).map((s) => `; ${s.ref}: ${s.reason}`).join("")})`
+  )
   return [
     `gate ${r.kind}: ${r.decision} (${r.reason}), round ${r.research.round}`,
     `  closed: ${list(r.research.closed)}`,
@@ -48,7 +50,8 @@ const humanRun = (r: GateRunResult): string => {
 }
 
 const humanRecheck = (r: GateRecheckResult): string =>
-  [`recheck: no blocker remains; ${r.findings.length} verified finding(s). Working description:`, "", r.description].join("\n")
+  [`recheck: no blocker remains; ${r.findings.length} verified finding(s). Working description:`, "", r.description]
+    .join("\n")
 
 export const gate = (o: GateOptions) => {
   if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <file>")
@@ -71,7 +74,9 @@ export const gate = (o: GateOptions) => {
       const state = yield* relativeToWorkdir(o.state, "--state")
       const researchDir = yield* given(o.researchDir, DEFAULT_RESEARCH_DIR, "--research-dir")
       const attempts = yield* given(o.attempts, DEFAULT_ATTEMPTS_LOG, "--attempts")
-      const descriptor = Option.isSome(o.descriptor) ? yield* relativeToWorkdir(o.descriptor.value, "--descriptor") : undefined
+      const descriptor = Option.isSome(o.descriptor)
+        ? yield* relativeToWorkdir(o.descriptor.value, "--descriptor")
+        : undefined
       return yield* gate.run(state, {
         researchDir,
         descriptor,

@@ -1,5 +1,5 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { type CommandSpec, command, json, now, workdir } from "./Spec.js"
+import { command, type CommandSpec, json, now, workdir } from "./Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -56,7 +56,8 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
       maxAskRounds: {
         kind: "integer",
         name: "max-ask-rounds",
-        description: "Research rounds allowed per item (default 2). At the ceiling nothing is evaluated: decision ask, reason maxAskRounds.",
+        description:
+          "Research rounds allowed per item (default 2). At the ceiling nothing is evaluated: decision ask, reason maxAskRounds.",
         default: 2,
         min: 0,
         max: 1000

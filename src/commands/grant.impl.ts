@@ -19,8 +19,12 @@ const figures = (f: Record<string, number>) => Object.entries(f).map(([k, v]) =>
 
 const humanStatus = (s: GrantStatus) =>
   [
-    `Grant ${s.grant.id} (${s.state}) for task ${s.grant.task}${s.grant.parent === null ? "" : `, child of ${s.grant.parent}`}; deadline ${s.deadline}.`,
-    `  inputs (read-only): ${s.grant.inputs.map((i) => i.path).join(", ") || "none"}; work: ${s.grant.work.path}; tools: ${s.grant.tools.join(", ") || "none"}`,
+    `Grant ${s.grant.id} (${s.state}) for task ${s.grant.task}${
+      s.grant.parent === null ? "" : `, child of ${s.grant.parent}`
+    }; deadline ${s.deadline}.`,
+    `  inputs (read-only): ${
+      s.grant.inputs.map((i) => i.path).join(", ") || "none"
+    }; work: ${s.grant.work.path}; tools: ${s.grant.tools.join(", ") || "none"}`,
     `  left: ${figures(s.remaining)}`,
     ...(s.children.length > 0 ? [`  children: ${s.children.join(", ")}`] : [])
   ].join("\n")
@@ -33,13 +37,20 @@ export const create = (o: Common & { readonly input: InputRef }) =>
       return yield* g.create(input, nowOf(o))
     }),
     layer: GrantsLayer(o.workdir),
-    human: (r) => `${r.created ? "Created" : "Already stored, unchanged:"} grant ${r.grant.id} (${r.grant.state}), digest ${r.grant.digest}.`
+    human: (r) =>
+      `${
+        r.created ? "Created" : "Already stored, unchanged:"
+      } grant ${r.grant.id} (${r.grant.state}), digest ${r.grant.digest}.`
   })
 
 export const show = (o: Common & { readonly grant: string }) =>
-  work({ effect: Effect.gen(function*() {
+  work({
+    effect: Effect.gen(function*() {
       return yield* (yield* Grants).show(o.grant, nowOf(o))
-    }), layer: GrantsLayer(o.workdir), human: humanStatus })
+    }),
+    layer: GrantsLayer(o.workdir),
+    human: humanStatus
+  })
 
 export const list = (o: Common) =>
   work({
@@ -61,7 +72,11 @@ export const revoke = (o: Common & { readonly grant: string; readonly reason: Op
       return yield* (yield* Grants).revoke(o.grant, { ...nowOf(o), reason: Option.getOrUndefined(o.reason) })
     }),
     layer: GrantsLayer(o.workdir),
-    human: (r) => (r.revoked.length === 0 ? `Grant ${r.grant.grant.id} was already revoked.` : `Revoked ${r.revoked.join(", ")}.`)
+    human: (
+      r
+    ) => (r.revoked.length === 0
+      ? `Grant ${r.grant.grant.id} was already revoked.`
+      : `Revoked ${r.revoked.join(", ")}.`)
   })
 
 export const narrow = (o: Common & { readonly grant: string; readonly input: InputRef }) =>

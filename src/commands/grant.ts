@@ -3,30 +3,46 @@
  * start-up fast path. Light: imports only ./Spec.js.
  */
 import { idRule } from "../domain/Ids.js"
-import { type CommandSpec, command, type FlagSpec, input, json, now, workdir } from "./Spec.js"
+import { command, type CommandSpec, type FlagSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./grant.impl.js")
 
 export const grantGroup = {
   name: "grant",
-  description: "Grants for confined runs: create, show, list, revoke, narrow. A grant names read-only input roots, one work root, tools, a budget and a deadline."
+  description:
+    "Grants for confined runs: create, show, list, revoke, narrow. A grant names read-only input roots, one work root, tools, a budget and a deadline."
 }
 
-const grantFlag = { kind: "text", name: "grant", value: "id", description: `The grant id: ${idRule("grant")}.` } as const satisfies FlagSpec
-const reasonFlag = { kind: "optionalText", name: "reason", description: "Why (kept in the grant's events)." } as const satisfies FlagSpec
+const grantFlag = {
+  kind: "text",
+  name: "grant",
+  value: "id",
+  description: `The grant id: ${idRule("grant")}.`
+} as const satisfies FlagSpec
+const reasonFlag = {
+  kind: "optionalText",
+  name: "reason",
+  description: "Why (kept in the grant's events)."
+} as const satisfies FlagSpec
 
 export const grantDescriptions = {
-  create: "Create a grant, stored once and immutable under .dossier/grants/<id>.json with a SHA-256 over its content. Input fields: " +
-    `id? (${idRule("grant")}; default derived from the content), task (the child task's identity), parent? (a parent grant id: the child must lie within it), ` +
+  create:
+    "Create a grant, stored once and immutable under .dossier/grants/<id>.json with a SHA-256 over its content. Input fields: " +
+    `id? (${
+      idRule("grant")
+    }; default derived from the content), task (the child task's identity), parent? (a parent grant id: the child must lie within it), ` +
     "inputs [paths] (read-only roots: directories inside the work folder, no link on the way), work (the one read-write root; created if missing), " +
     "protected [paths] (never visible; entries below an input root are masked; a child also hides every ancestor's, and no root may lie inside one), tools [read|bash|notebook] (ceiling; exec runs a program only with bash, whatever the program), " +
     "budget {runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB} (carved from the parent's remainder), deadline (ISO-8601), candidateId? (metadata). " +
     ".dossier/, plan.md and every research/<study>/research-events.jsonl are always protected: no root may be research or a study folder research/<study> (grant a folder below it), " +
     "and a work root never lies in research/sources, research/results, research/inputs or research/gate (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
-  show: "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
+  show:
+    "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
   list: "List the grants of the work folder with state and what is left; damaged records are listed apart.",
-  revoke: "Revoke a grant (an appended event); its descendants are revoked with it, and running executions under them are killed within about a second.",
-  narrow: "Narrow a grant (an appended event): input fields deadline? (sooner only), budget? {runs?, wallSeconds?, cpuSeconds?, memoryMiB?, outputMiB?} (smaller only), reason?. A wider value is GrantWidening."
+  revoke:
+    "Revoke a grant (an appended event); its descendants are revoked with it, and running executions under them are killed within about a second.",
+  narrow:
+    "Narrow a grant (an appended event): input fields deadline? (sooner only), budget? {runs?, wallSeconds?, cpuSeconds?, memoryMiB?, outputMiB?} (smaller only), reason?. A wider value is GrantWidening."
 } as const
 
 export const grantSpecs: ReadonlyArray<CommandSpec> = [

@@ -22,7 +22,9 @@ export interface IngestOptions {
 /** The command line's own contradictions (a usage error), or nothing. */
 const usageProblem = (o: IngestOptions): string | undefined => {
   if (Option.isSome(o.file)) {
-    if (Option.isSome(o.url)) return "--file imports a saved page: give no URL argument with it (its URL goes in --origin)"
+    if (Option.isSome(o.url)) {
+      return "--file imports a saved page: give no URL argument with it (its URL goes in --origin)"
+    }
     if (Option.isNone(o.origin)) return "--file needs --origin <url>: the address the page was saved from"
     if (o.dryRun) return "--dry-run checks a URL before a fetch; --file fetches nothing"
     if (Option.isSome(o.timeout)) return "--timeout bounds a fetch; --file fetches nothing"
@@ -42,7 +44,12 @@ const ingestLayer = (workdir: string) =>
     )
   )
 
-const files = (r: { original: { path: string; bytes: number; sha256: string; contentType: string }; source: { path: string; bytes: number; sha256: string } }) => [
+const files = (
+  r: {
+    original: { path: string; bytes: number; sha256: string; contentType: string }
+    source: { path: string; bytes: number; sha256: string }
+  }
+) => [
   `  original: ${r.original.path} (${r.original.bytes} bytes, ${r.original.contentType}, sha256 ${r.original.sha256})`,
   `  readable: ${r.source.path} (${r.source.bytes} bytes, sha256 ${r.source.sha256})`
 ]
@@ -57,11 +64,17 @@ export const ingest = (o: IngestOptions) => {
       ...now
     }
     return work({
-      effect: Effect.flatMap(Ingest, (ingest) => ingest.importFile(o.file.pipe(Option.getOrElse(() => "")), Option.getOrElse(o.origin, () => ""), options)),
+      effect: Effect.flatMap(
+        Ingest,
+        (ingest) =>
+          ingest.importFile(o.file.pipe(Option.getOrElse(() => "")), Option.getOrElse(o.origin, () => ""), options)
+      ),
       layer: ingestLayer(o.workdir),
       human: (r) =>
         [
-          `imported ${r.file} as a page of ${r.finalUrl}${r.reused ? " — identical to an earlier capture, files kept" : ""}; nothing was fetched`,
+          `imported ${r.file} as a page of ${r.finalUrl}${
+            r.reused ? " — identical to an earlier capture, files kept" : ""
+          }; nothing was fetched`,
           ...files(r),
           `  recorded at ${r.fetchedAt} as via file: the bytes are the agent's, not the fetcher's (the gate reports them as registered, not capture).`
         ].join("\n")
@@ -76,7 +89,9 @@ export const ingest = (o: IngestOptions) => {
       ),
       layer: SafeHttpLive,
       human: (r) =>
-        `dry run: ${r.url} passes the URL checks (host ${r.host}${r.literal ? ", a literal address" : ""}); no DNS or HTTP request was made and nothing was written.`
+        `dry run: ${r.url} passes the URL checks (host ${r.host}${
+          r.literal ? ", a literal address" : ""
+        }); no DNS or HTTP request was made and nothing was written.`
     })
   }
   const options = {
@@ -88,7 +103,9 @@ export const ingest = (o: IngestOptions) => {
     layer: ingestLayer(o.workdir),
     human: (r) =>
       [
-        `captured ${r.finalUrl}${r.redirects.length > 0 ? ` (after ${r.redirects.length} redirect(s))` : ""}${r.reused ? " — identical to an earlier capture, files kept" : ""}`,
+        `captured ${r.finalUrl}${r.redirects.length > 0 ? ` (after ${r.redirects.length} redirect(s))` : ""}${
+          r.reused ? " — identical to an earlier capture, files kept" : ""
+        }`,
         ...files(r),
         `  warc:     ${r.warc.path} (${r.warc.bytes} bytes, sha256 ${r.warc.sha256}): every hop's request and response as sent and received`,
         `  fetched at ${r.fetchedAt}. The digests prove which bytes were received, not that the page is complete.`

@@ -1,5 +1,5 @@
 /** `dossier ingest <url>` and `dossier ingest --file <path> --origin <url>`, declared as data (see src/commands/Spec.ts). The handler loads its implementation lazily. */
-import { type CommandSpec, command, json, now, workdir } from "./Spec.js"
+import { command, type CommandSpec, json, now, workdir } from "./Spec.js"
 
 export const ingestSpecs: ReadonlyArray<CommandSpec> = [
   command({
@@ -19,7 +19,9 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
       "Accepted: identity-encoded, UTF-8 text/html, application/xhtml+xml or text/plain, at most 2 MiB, within --timeout. " +
       "Every fetch also retains a WARC/1.1 record (<stem>-<sha12>.warc.gz: each hop's request and response exactly as sent and received, with the checked address the socket was pinned to). " +
       "--file <path> --origin <url> instead imports a page the host's own browser saved in the work folder (a regular file, at most 16 MiB, UTF-8; type from --content-type or the extension .html/.htm, .xhtml, .txt/.md): the same two retained files and answer, network \"none\", via \"file\", no WARC; nothing is fetched. The gate reports such files as origin registered, not capture: the agent supplied the bytes.",
-    args: { url: { name: "url", description: "The public http(s) URL to capture (omit it with --file).", optional: true } },
+    args: {
+      url: { name: "url", description: "The public http(s) URL to capture (omit it with --file).", optional: true }
+    },
     flags: {
       workdir,
       json,
@@ -40,18 +42,21 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
         kind: "optionalText",
         name: "file",
         value: "path",
-        description: "Import this saved page instead of fetching: a file inside the work folder (a relative path is taken from the work folder). Needs --origin; no URL argument."
+        description:
+          "Import this saved page instead of fetching: a file inside the work folder (a relative path is taken from the work folder). Needs --origin; no URL argument."
       },
       origin: {
         kind: "optionalText",
         name: "origin",
         value: "url",
-        description: "With --file: the absolute http(s) URL the page was saved from (only recorded; nothing is fetched)."
+        description:
+          "With --file: the absolute http(s) URL the page was saved from (only recorded; nothing is fetched)."
       },
       contentType: {
         kind: "optionalText",
         name: "content-type",
-        description: "With --file: text/html, application/xhtml+xml or text/plain (a UTF-8 charset parameter is allowed); default: from the file's extension."
+        description:
+          "With --file: text/html, application/xhtml+xml or text/plain (a UTF-8 charset parameter is allowed); default: from the file's extension."
       },
       now
     },

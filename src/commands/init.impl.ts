@@ -10,7 +10,8 @@ import { work } from "./Work.js"
 export const INIT_DIRS = ["research/inputs", "research/sources", "research/results", ".dossier"] as const
 export const GITIGNORE = ".dossier/.gitignore"
 /** The lock and staging files are not state; everything else under .dossier/ is (kept under version control). */
-export const GITIGNORE_TEXT = "# Written by dossier init: the lock and staging files are not state.\nlock.sqlite\nlock.sqlite-*\n*.dossier-tmp\n"
+export const GITIGNORE_TEXT =
+  "# Written by dossier init: the lock and staging files are not state.\nlock.sqlite\nlock.sqlite-*\n*.dossier-tmp\n"
 
 export const init = (o: { readonly workdir: string }) =>
   work({
@@ -31,6 +32,8 @@ export const init = (o: { readonly workdir: string }) =>
     layer: FileStoreLive.pipe(Layer.provideMerge(Workdir.live(o.workdir))),
     human: (r) =>
       r.created
-        ? `initialized: created ${r.paths.join(", ")}\nnext: write research/inputs/plan.json, then dossier plan start --input research/inputs/plan.json`
+        ? `initialized: created ${
+          r.paths.join(", ")
+        }\nnext: write research/inputs/plan.json, then dossier plan start --input research/inputs/plan.json`
         : "already initialized: nothing created"
   })

@@ -1,5 +1,5 @@
 /** `dossier init` and `dossier status`, declared as data (see src/commands/Spec.ts). */
-import { type CommandSpec, command, json, now, workdir } from "./Spec.js"
+import { command, type CommandSpec, json, now, workdir } from "./Spec.js"
 
 export const initSpecs: ReadonlyArray<CommandSpec> = [
   command({

@@ -18,17 +18,23 @@ const studyOk = (study: string) => Either.match(checkStudyId(study), { onLeft: E
 
 const humanInspect = (r: InspectResult): string => {
   const lines = [
-    `Study ${r.study}: ${r.events} event(s), head ${r.head === null ? "none" : `#${r.head.seq} ${r.head.id}`}, tail ${r.tail.state}${
-      r.tail.bytes !== undefined ? ` (${r.tail.bytes} bytes; run recover-tail)` : ""
-    }`
+    `Study ${r.study}: ${r.events} event(s), head ${
+      r.head === null ? "none" : `#${r.head.seq} ${r.head.id}`
+    }, tail ${r.tail.state}${r.tail.bytes !== undefined ? ` (${r.tail.bytes} bytes; run recover-tail)` : ""}`
   ]
   for (const c of r.candidates) {
     const ev = c.lastEvaluation === null ? "" : `, last evaluation ${c.lastEvaluation.decision}`
-    lines.push(`  - ${c.id} (${c.status}): ${c.title}; ${c.artifacts.length} artifact(s), ${c.executions.length} execution(s)${ev}`)
+    lines.push(
+      `  - ${c.id} (${c.status}): ${c.title}; ${c.artifacts.length} artifact(s), ${c.executions.length} execution(s)${ev}`
+    )
   }
   if (r.selected !== null) lines.push(`Selected: ${r.selected.candidateId} (${r.selected.reason})`)
   if (r.checkpoint !== null) {
-    lines.push(`Checkpoint: ${r.checkpoint.summary} — next: ${r.checkpoint.nextAction}${r.checkpoint.reviewed ? " (reviewed)" : ""}`)
+    lines.push(
+      `Checkpoint: ${r.checkpoint.summary} — next: ${r.checkpoint.nextAction}${
+        r.checkpoint.reviewed ? " (reviewed)" : ""
+      }`
+    )
   }
   if (r.verify !== undefined) {
     lines.push(`Verified ${r.verify.checked} artifact(s): ${r.verify.findings.length} finding(s)`)
@@ -41,12 +47,33 @@ const humanInspect = (r: InspectResult): string => {
 /** One row of `journal list` (and of `status`): a study's journal summarized from its committed history. */
 export const studyOverview = (journal: JournalShape, row: StudyRow) =>
   row.tail === "corrupt"
-    ? Effect.succeed({ study: row.study, events: null, head: row.head, tail: "corrupt" as const, selected: null, checkpoint: null })
+    ? Effect.succeed({
+      study: row.study,
+      events: null,
+      head: row.head,
+      tail: "corrupt" as const,
+      selected: null,
+      checkpoint: null
+    })
     : Effect.map(
       Effect.either(journal.inspect(row.study)),
       Either.match({
-        onLeft: () => ({ study: row.study, events: null, head: row.head, tail: "corrupt" as const, selected: null, checkpoint: null }),
-        onRight: (r) => ({ study: row.study, events: r.events, head: r.head, tail: r.tail.state, selected: r.selected, checkpoint: r.checkpoint })
+        onLeft: () => ({
+          study: row.study,
+          events: null,
+          head: row.head,
+          tail: "corrupt" as const,
+          selected: null,
+          checkpoint: null
+        }),
+        onRight: (r) => ({
+          study: row.study,
+          events: r.events,
+          head: r.head,
+          tail: r.tail.state,
+          selected: r.selected,
+          checkpoint: r.checkpoint
+        })
       })
     )
 
@@ -56,7 +83,9 @@ export const studyLine = (s: {
   readonly head: { readonly seq: number; readonly id: string } | null
   readonly tail: string
 }) =>
-  `${s.study}: ${s.events === null ? "unreadable" : `${s.events} event(s)`}, head ${s.head === null ? "none" : `#${s.head.seq} ${s.head.id}`}, tail ${s.tail}`
+  `${s.study}: ${s.events === null ? "unreadable" : `${s.events} event(s)`}, head ${
+    s.head === null ? "none" : `#${s.head.seq} ${s.head.id}`
+  }, tail ${s.tail}`
 
 export const list = (o: { readonly workdir: string }) =>
   work({

@@ -3,7 +3,7 @@
  * src/commands/Spec.ts) for the start-up fast path. Light: imports only ./Spec.js.
  */
 import { idRule } from "../domain/Ids.js"
-import { type CommandSpec, command, type FlagSpec, input, json, workdir } from "./Spec.js"
+import { command, type CommandSpec, type FlagSpec, input, json, workdir } from "./Spec.js"
 
 const load = () => import("./journal.impl.js")
 
@@ -16,8 +16,7 @@ export const studyFlag = {
   kind: "text",
   name: "study",
   value: "id",
-  description:
-    `The study id: ${idRule("study")}. Its journal is research/<study>/research-events.jsonl.`
+  description: `The study id: ${idRule("study")}. Its journal is research/<study>/research-events.jsonl.`
 } as const satisfies FlagSpec
 
 export const verifyFlag = {

@@ -2,7 +2,12 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
+import type { DossierError } from "../domain/AllErrors.js"
+import { decodeWith } from "../domain/Decode.js"
+import { InvalidInput } from "../domain/Errors.js"
+import { DispositionRefused } from "../domain/MonitorErrors.js"
 import { type Fact, MONITOR_VERIFICATION_NOTE } from "../domain/MonitorOutputs.js"
+import { nextWindowAt } from "../domain/MonitorRules.js"
 import {
   CreateDueRunInput,
   FinishRunInput,
@@ -15,20 +20,20 @@ import {
   TransitionRunFile,
   type TransitionRunInput
 } from "../domain/MonitorSchema.js"
-import { NextLayer, MonitorLayer } from "../layers/MonitorLayer.js"
+import { MonitorLayer, NextLayer } from "../layers/MonitorLayer.js"
 import { nextFacts } from "../layers/MonitorNext.js"
 import type { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Monitor, type MonitorShape } from "../services/Monitor.js"
 import type { Workdir } from "../services/Workdir.js"
-import { type AnyWork, type CommandWork, usageError, work } from "./Work.js"
+import {
+  createDueRunFlags,
+  setOutcomeDispositionFlags,
+  setSubscriptionStatusFlags,
+  transitionRunFlags
+} from "./monitor.js"
 import type { Flags, ValuesOf } from "./Spec.js"
-import { createDueRunFlags, setOutcomeDispositionFlags, setSubscriptionStatusFlags, transitionRunFlags } from "./monitor.js"
-import type { DossierError } from "../domain/AllErrors.js"
-import { decodeWith } from "../domain/Decode.js"
-import { InvalidInput } from "../domain/Errors.js"
-import { DispositionRefused } from "../domain/MonitorErrors.js"
-import { nextWindowAt } from "../domain/MonitorRules.js"
+import { type AnyWork, type CommandWork, usageError, work } from "./Work.js"
 
 interface Base {
   readonly workdir: string
@@ -47,7 +52,11 @@ const inMonitor = <A extends object>(
   body: (s: MonitorShape) => Effect.Effect<A, DossierError, Monitor | FileStore | Workdir>,
   human: (a: A) => string
 ): AnyWork => {
-  const w: CommandWork<A, Monitor | FileStore | Workdir> = { effect: Effect.flatMap(Monitor, body), layer: MonitorLayer(o.workdir), human }
+  const w: CommandWork<A, Monitor | FileStore | Workdir> = {
+    effect: Effect.flatMap(Monitor, body),
+    layer: MonitorLayer(o.workdir),
+    human
+  }
   return w
 }
 
@@ -56,7 +65,8 @@ const withInputFile = <I, A extends object>(
   schema: Schema.Schema<I, any, never>,
   body: (s: MonitorShape, input: I, now: Date) => Effect.Effect<A, DossierError>,
   human: (a: A) => string
-): AnyWork => inMonitor(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
+): AnyWork =>
+  inMonitor(o, (s) => Effect.flatMap(readInput(schema, o.input), (input) => body(s, input, nowOf(o))), human)
 
 interface WithInputOrFlags extends WithNow {
   readonly input: Option.Option<InputRef>
@@ -84,11 +94,20 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
 ): AnyWork => {
   const values: Readonly<Record<string, unknown>> = o
   const fields = Object.entries(flags).flatMap(([key, f]) =>
-    "field" in f && f.field !== undefined ? [{ flag: `--${f.name}`, field: f.field, needed: f.needed === true, value: values[key] as Option.Option<unknown> }] : []
+    "field" in f && f.field !== undefined
+      ? [{
+        flag: `--${f.name}`,
+        field: f.field,
+        needed: f.needed === true,
+        value: values[key] as Option.Option<unknown>
+      }]
+      : []
   )
   const given = fields.filter((f) => Option.isSome(f.value))
   if (Option.isSome(o.input)) {
-    if (given.length > 0) return usageError(`${command}: give --input or the flags (${given.map((f) => f.flag).join(", ")}), not both`)
+    if (given.length > 0) {
+      return usageError(`${command}: give --input or the flags (${given.map((f) => f.flag).join(", ")}), not both`)
+    }
     return withInputFile({ ...o, input: o.input.value }, schema, body, human)
   }
   const missing = fields.filter((f) => f.needed && Option.isNone(f.value)).map((f) => f.flag)
@@ -106,31 +125,49 @@ const withInputOrFlags = <F extends Flags, I, A extends object>(
   const asOptions = (e: DossierError): DossierError => {
     if (e._tag !== "DispositionRefused" || e.missing === undefined) return e
     const hit = fields.find((f) => f.field === e.missing || f.field.startsWith(`${e.missing}.`))
-    return hit === undefined ? e : new DispositionRefused({ outcomeId: e.outcomeId, reason: e.reason, missing: hit.flag })
+    return hit === undefined
+      ? e
+      : new DispositionRefused({ outcomeId: e.outcomeId, reason: e.reason, missing: hit.flag })
   }
-  return inMonitor(o, (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions), human)
+  return inMonitor(
+    o,
+    (s) => Effect.mapError(Effect.flatMap(decoded, (input) => body(s, input, nowOf(o))), asOptions),
+    human
+  )
 }
 
 const cadenceText = (s: Pick<SubscriptionRecord, "cadence">) =>
   `every ${s.cadence.every} ${s.cadence.unit}${s.cadence.every === 1 ? "" : "s"}`
 
 const subscriptionText = (s: SubscriptionRecord) =>
-  `subscription ${s.id} (revision ${s.revision}, ${s.status}): ${s.kind} "${s.target}", ${cadenceText(s)} in ${s.timezone}, ` +
+  `subscription ${s.id} (revision ${s.revision}, ${s.status}): ${s.kind} "${s.target}", ${
+    cadenceText(s)
+  } in ${s.timezone}, ` +
   (s.activeRunId === null
     ? `next due ${s.nextDueAt}, mode ${s.mode}`
-    : `mode ${s.mode}, active run ${s.activeRunId} (window from ${s.nextDueAt}); next window after it ${nextWindowAt(s)}`)
+    : `mode ${s.mode}, active run ${s.activeRunId} (window from ${s.nextDueAt}); next window after it ${
+      nextWindowAt(s)
+    }`)
 
 const runText = (r: RunRecord) =>
   `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
   `${r.coalescedWindows > 1 ? ` (${r.coalescedWindows} windows coalesced)` : ""}; receipt ${r.receiptDigest}`
 
 export const createSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionInput, (s, input, now) => s.createSubscription(input, { now }), (r) =>
-    `${r.created ? "created" : "already there (no change)"}: ${subscriptionText(r.subscription)}`)
+  withInputFile(
+    o,
+    SubscriptionInput,
+    (s, input, now) => s.createSubscription(input, { now }),
+    (r) => `${r.created ? "created" : "already there (no change)"}: ${subscriptionText(r.subscription)}`
+  )
 
 export const updateSubscription = (o: WithInput) =>
-  withInputFile(o, SubscriptionUpdateInput, (s, input, now) => s.updateSubscription(input, { now }), (r) =>
-    `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`)
+  withInputFile(
+    o,
+    SubscriptionUpdateInput,
+    (s, input, now) => s.updateSubscription(input, { now }),
+    (r) => `updated${r.gridChanged ? " (new window grid)" : ""}: ${subscriptionText(r.subscription)}`
+  )
 
 export const setSubscriptionStatus = (o: ValuesOf<typeof setSubscriptionStatusFlags, {}>) =>
   withInputOrFlags(
@@ -183,7 +220,9 @@ export const finishRun = (o: WithInput) =>
     FinishRunInput,
     (s, input, now) => Effect.map(s.finishRun(input, { now }), (r) => ({ ...r, note: MONITOR_VERIFICATION_NOTE })),
     (r) =>
-      `completed: ${runText(r.run)} with ${r.run.outcomes.length} outcome(s); subscription next due ${r.subscription.nextDueAt}` +
+      `completed: ${
+        runText(r.run)
+      } with ${r.run.outcomes.length} outcome(s); subscription next due ${r.subscription.nextDueAt}` +
       `${r.reported ? "; report line written" : ""}\n${r.note}`
   )
 
@@ -194,7 +233,10 @@ export const setOutcomeDisposition = (o: ValuesOf<typeof setOutcomeDispositionFl
     "monitor set-outcome-disposition",
     OutcomeDispositionInput,
     (s, input, now) => s.setOutcomeDisposition(input, { now }),
-    (r) => `${r.changed ? "set" : "already set (no change)"}: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
+    (r) =>
+      `${
+        r.changed ? "set" : "already set (no change)"
+      }: outcome ${r.outcome.id} of run ${r.runId} is ${r.outcome.disposition?.value}`
   )
 
 export const list = (o: Base) =>
@@ -212,7 +254,9 @@ export const list = (o: Base) =>
         ),
         `${r.runs.length} run(s):`,
         ...r.runs.map((x) =>
-          x.status === "unreadable" ? `  ${x.id}: unreadable` : `  ${x.id} (revision ${x.revision}, ${x.status}) of ${x.subscriptionId}, window from ${x.windowStart}`
+          x.status === "unreadable"
+            ? `  ${x.id}: unreadable`
+            : `  ${x.id} (revision ${x.revision}, ${x.status}) of ${x.subscriptionId}, window from ${x.windowStart}`
         )
       ].join("\n"))
 
@@ -229,7 +273,9 @@ export const unresolvedOutcomes = (o: Base) =>
         ].join("\n")
   )
 
-export const show = (o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }) => {
+export const show = (
+  o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }
+) => {
   if (Option.isSome(o.subscription) === Option.isSome(o.run)) {
     return usageError("monitor show needs exactly one of --subscription <id> or --run <id>")
   }
@@ -237,7 +283,11 @@ export const show = (o: Base & { readonly subscription: Option.Option<string>; r
     onSome: (id) =>
       inMonitor(
         o,
-        (s) => Effect.map(s.showSubscription(id), (subscription) => ({ subscription, nextWindowAt: nextWindowAt(subscription) })),
+        (s) =>
+          Effect.map(
+            s.showSubscription(id),
+            (subscription) => ({ subscription, nextWindowAt: nextWindowAt(subscription) })
+          ),
         (r) => subscriptionText(r.subscription)
       ),
     onNone: () =>
@@ -266,7 +316,9 @@ export const factText = (f: Fact): string => {
     case "broken-link":
       return `${f.runId === null ? "monitor state" : `run ${f.runId}`}: ${f.missing} — ${f.reason}`
     case "plan-needs-attention":
-      return `the plan (revision ${f.planRevision}) needs attention: ${f.findings.map((x) => `${x.kind} ${x.path}`).join(", ")}`
+      return `the plan (revision ${f.planRevision}) needs attention: ${
+        f.findings.map((x) => `${x.kind} ${x.path}`).join(", ")
+      }`
     case "plan-corrupt":
       return `plan.md cannot be read: ${f.reason}`
     case "journal-unterminated-tail":

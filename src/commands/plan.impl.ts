@@ -16,13 +16,30 @@ const humanInspect = (r: PlanInspectOutput): string => {
     `Progress: ${r.progress.completedSteps} step(s), ${r.progress.sources} source(s), ${r.progress.outputs} output(s), ${r.progress.unresolved} unresolved`
   ]
   // Which ones, not only how many: what a newcomer opens next.
-  if (r.sources.length > 0) lines.push("Sources:", ...r.sources.map((s) => `  ${s.path} (${s.origin})`))
-  if (r.outputs.length > 0) {
-    lines.push("Outputs:", ...r.outputs.map((o) => `  ${o.path}${o.dependsOn.length === 0 ? "" : ` (depends on ${o.dependsOn.map((d) => d.path).join(", ")})`}`))
+  if (r.sources.length > 0) {
+    lines.push("Sources:")
+    for (const s of r.sources) lines.push(`  ${s.path} (${s.origin})`)
   }
-  if (r.unresolved.length > 0) lines.push("Unresolved:", ...r.unresolved.map((u) => `  ${u.id}: ${u.text}`))
-  lines.push(`Verification: ${r.verification.state}${r.verification.findings.length === 0 ? "" : ` (${r.verification.findings.length} finding(s))`}`)
-  for (const f of r.verification.findings) lines.push(`  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}`)
+  if (r.outputs.length > 0) {
+    lines.push("Outputs:")
+    for (const o of r.outputs) {
+      lines.push(
+        `  ${o.path}${o.dependsOn.length === 0 ? "" : ` (depends on ${o.dependsOn.map((d) => d.path).join(", ")})`}`
+      )
+    }
+  }
+  if (r.unresolved.length > 0) {
+    lines.push("Unresolved:")
+    for (const u of r.unresolved) lines.push(`  ${u.id}: ${u.text}`)
+  }
+  lines.push(
+    `Verification: ${r.verification.state}${
+      r.verification.findings.length === 0 ? "" : ` (${r.verification.findings.length} finding(s))`
+    }`
+  )
+  for (const f of r.verification.findings) {
+    lines.push(`  - ${f.kind}: ${f.path}${f.dependency ? ` (depends on ${f.dependency})` : ""}`)
+  }
   lines.push(r.completion.ready ? "Completion: ready" : `Completion: not ready (${r.completion.missing.join("; ")})`)
   lines.push(r.note)
   return lines.join("\n")
@@ -42,7 +59,11 @@ export const start = (o: {
     effect: Effect.gen(function*() {
       const input = yield* readInput(PlanStartInput, o.input)
       const plan = yield* Plan
-      return yield* plan.start(input, { replaceGoal: o.replaceGoal, expected: Option.getOrUndefined(o.expected), now: nowOf(o.now) })
+      return yield* plan.start(input, {
+        replaceGoal: o.replaceGoal,
+        expected: Option.getOrUndefined(o.expected),
+        now: nowOf(o.now)
+      })
     }),
     layer: PlanLayer(o.workdir),
     human: (r) =>

@@ -1,5 +1,5 @@
 /** `dossier plan start|checkpoint|inspect`, declared as data (see src/commands/Spec.ts). */
-import { type CommandSpec, command, input, json, now, workdir } from "./Spec.js"
+import { command, type CommandSpec, input, json, now, workdir } from "./Spec.js"
 
 const load = () => import("./plan.impl.js")
 
@@ -20,7 +20,13 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
         name: "replace-goal",
         description: "Replace the goal of an existing plan (after reconciling with its owner); needs --expected."
       },
-      expected: { kind: "integer", name: "expected", description: "The revision last seen (with --replace-goal); or expectedRevision in the input file.", optional: true, min: 1 },
+      expected: {
+        kind: "integer",
+        name: "expected",
+        description: "The revision last seen (with --replace-goal); or expectedRevision in the input file.",
+        optional: true,
+        min: 1
+      },
       now
     },
     run: (v) => load().then((m) => m.start(v))
@@ -37,7 +43,8 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       expected: {
         kind: "integer",
         name: "expected",
-        description: "The current revision of the plan (compare-and-set); or expectedRevision in the input file (both: they must agree).",
+        description:
+          "The current revision of the plan (compare-and-set); or expectedRevision in the input file (both: they must agree).",
         optional: true,
         min: 1
       },

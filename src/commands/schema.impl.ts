@@ -1,11 +1,11 @@
 import * as Effect from "effect/Effect"
 import * as JSONSchema from "effect/JSONSchema"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import { InvalidInput } from "../domain/Errors.js"
 import * as Layer from "effect/Layer"
-import { work } from "./Work.js"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
+import { InvalidInput } from "../domain/Errors.js"
 import { allSchemas } from "./schemas/index.js"
+import { work } from "./Work.js"
 
 /** Put the top-level definition in place of a top-level `$ref`, so readers see the object directly. */
 const inlineTopRef = (root: JSONSchema.JsonSchema7Root): Record<string, unknown> => {
@@ -29,10 +29,16 @@ export const run = (name: Option.Option<string>) =>
       const schema = registry[name.value]
       if (schema === undefined) {
         return yield* new InvalidInput({
-          issues: [{ path: "name", message: `unknown schema '${name.value}'; known: ${Object.keys(registry).sort().join(", ")}` }]
+          issues: [{
+            path: "name",
+            message: `unknown schema '${name.value}'; known: ${Object.keys(registry).sort().join(", ")}`
+          }]
         })
       }
-      return { name: name.value, schema: inlineTopRef(JSONSchema.make(schema as Schema.Schema<unknown, unknown, never>)) }
+      return {
+        name: name.value,
+        schema: inlineTopRef(JSONSchema.make(schema as Schema.Schema<unknown, unknown, never>))
+      }
     }),
     layer: Layer.empty,
     human: (r) => ("names" in r ? r.names.join("\n") : JSON.stringify(r.schema, null, 2))

@@ -1,5 +1,5 @@
 /** `dossier schema [name]`, declared as data (see src/commands/Spec.ts). */
-import { type CommandSpec, command, json } from "./Spec.js"
+import { command, type CommandSpec, json } from "./Spec.js"
 
 export const schemaSpecs: ReadonlyArray<CommandSpec> = [
   command({

@@ -8,7 +8,9 @@ import { SourcesLive } from "../layers/SourcesLive.js"
 import { Sources } from "../services/Sources.js"
 import { work } from "./Work.js"
 
-export const follow = (o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }) => {
+export const follow = (
+  o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }
+) => {
   const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, { path: Option.getOrUndefined(o.path) }))
   return work({
     effect,
@@ -19,7 +21,9 @@ export const follow = (o: { readonly workdir: string; readonly quote: string; re
         : r.matches
           .map((m) =>
             [
-              `${m.path}:${m.line} (code points ${m.start}-${m.end}; ${m.registered ? "registered bytes" : "not the registered bytes"}${m.origin === null ? "" : `; from ${m.origin}`})`,
+              `${m.path}:${m.line} (code points ${m.start}-${m.end}; ${
+                m.registered ? "registered bytes" : "not the registered bytes"
+              }${m.origin === null ? "" : `; from ${m.origin}`})`,
               ...(m.section === null ? [] : [`  section: ${m.section}`]),
               `  ${m.paragraph}`
             ].join("\n")

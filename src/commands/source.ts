@@ -1,5 +1,5 @@
 /** `dossier source follow`, declared as data (see src/commands/Spec.ts). */
-import { type CommandSpec, command, json, workdir } from "./Spec.js"
+import { command, type CommandSpec, json, workdir } from "./Spec.js"
 
 export const sourceGroup = {
   name: "source",

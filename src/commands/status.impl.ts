@@ -12,13 +12,13 @@ import type { CorruptPlan } from "../domain/PlanErrors.js"
 import { NextLayer } from "../layers/MonitorLayer.js"
 import { journalFactsOf, orderFacts, planErrorFact, planFactsOf } from "../layers/MonitorNext.js"
 import { Journal } from "../services/Journal.js"
-import { Plan } from "../services/Plan.js"
 import { Monitor } from "../services/Monitor.js"
+import { Plan } from "../services/Plan.js"
 import { relativeFromCwd } from "./Cwd.js"
-import { work } from "./Work.js"
 import { studyLine, studyOverview } from "./journal.impl.js"
 import { factText } from "./monitor.impl.js"
 import { grantsOverview } from "./status.grants.js"
+import { work } from "./Work.js"
 
 /**
  * What status (like next) does not check, because it would re-hash files: said in every answer so
@@ -56,52 +56,52 @@ const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
 export const status = (o: { readonly workdir: string; readonly now: Option.Option<Date> }) => {
   const now = Option.getOrElse(o.now, () => new Date())
   const effect = Effect.gen(function*() {
-      const monitorService = yield* Monitor
-      const journal = yield* Journal
-      const monitorFacts = yield* monitorService.facts({ now })
-      // A plan.md that cannot be read is a fact (as in next); an I/O failure is a refusal.
-      type Inspected = Either.Either<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>
-      const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) => Effect.succeed<Inspected>(Either.left(e))
-      const inspected = yield* Effect.flatMap(Plan, (p) => p.inspect).pipe(
-        Effect.map((out): Inspected => Either.right(out)),
-        Effect.catchTags({ CorruptPlan: unreadable, UnsafePath: unreadable, LimitExceeded: unreadable })
-      )
-      const planOut = Either.isRight(inspected) ? inspected.right : null
-      const planFacts = Either.isRight(inspected) ? planFactsOf(inspected.right) : [planErrorFact(inspected.left)]
-      const rows = yield* journal.studies
-      const studies = yield* Effect.forEach(rows, (row) => studyOverview(journal, row))
-      const facts = orderFacts(monitorFacts, planFacts, journalFactsOf(rows))
-      const subscriptions = yield* monitorService.subscriptionCount
-      const count = (kind: Fact["kind"]) => facts.filter((f) => f.kind === kind).length
-      const plan = planOut === null || planOut.state === "none"
-        ? null
-        : {
-          goal: planOut.goal,
-          status: planOut.status,
-          revision: planOut.revision,
-          nextAction: planOut.nextAction,
-          verification: planOut.verification,
-          completion: planOut.completion
-        }
-      return {
-        workdir: relativeFromCwd(o.workdir),
-        now: now.toISOString(),
-        plan,
-        // plan is null both without a plan and with a plan.md that cannot be read: this says which.
-        planError: Either.isLeft(inspected) ? { _tag: inspected.left._tag, message: inspected.left.message } : null,
-        studies,
-        monitor: {
-          subscriptions,
-          due: count("subscription-due"),
-          activeRuns: count("resume-monitor-run"),
-          unresolvedOutcomes: count("unresolved-outcome")
-        },
-        grants: yield* grantsOverview(o.workdir, now),
-        facts,
-        unchecked: UNCHECKED,
-        suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected))
+    const monitorService = yield* Monitor
+    const journal = yield* Journal
+    const monitorFacts = yield* monitorService.facts({ now })
+    // A plan.md that cannot be read is a fact (as in next); an I/O failure is a refusal.
+    type Inspected = Either.Either<PlanInspectOutput, CorruptPlan | UnsafePath | LimitExceeded>
+    const unreadable = (e: CorruptPlan | UnsafePath | LimitExceeded) => Effect.succeed<Inspected>(Either.left(e))
+    const inspected = yield* Effect.flatMap(Plan, (p) => p.inspect).pipe(
+      Effect.map((out): Inspected => Either.right(out)),
+      Effect.catchTags({ CorruptPlan: unreadable, UnsafePath: unreadable, LimitExceeded: unreadable })
+    )
+    const planOut = Either.isRight(inspected) ? inspected.right : null
+    const planFacts = Either.isRight(inspected) ? planFactsOf(inspected.right) : [planErrorFact(inspected.left)]
+    const rows = yield* journal.studies
+    const studies = yield* Effect.forEach(rows, (row) => studyOverview(journal, row))
+    const facts = orderFacts(monitorFacts, planFacts, journalFactsOf(rows))
+    const subscriptions = yield* monitorService.subscriptionCount
+    const count = (kind: Fact["kind"]) => facts.filter((f) => f.kind === kind).length
+    const plan = planOut === null || planOut.state === "none"
+      ? null
+      : {
+        goal: planOut.goal,
+        status: planOut.status,
+        revision: planOut.revision,
+        nextAction: planOut.nextAction,
+        verification: planOut.verification,
+        completion: planOut.completion
       }
-    })
+    return {
+      workdir: relativeFromCwd(o.workdir),
+      now: now.toISOString(),
+      plan,
+      // plan is null both without a plan and with a plan.md that cannot be read: this says which.
+      planError: Either.isLeft(inspected) ? { _tag: inspected.left._tag, message: inspected.left.message } : null,
+      studies,
+      monitor: {
+        subscriptions,
+        due: count("subscription-due"),
+        activeRuns: count("resume-monitor-run"),
+        unresolvedOutcomes: count("unresolved-outcome")
+      },
+      grants: yield* grantsOverview(o.workdir, now),
+      facts,
+      unchecked: UNCHECKED,
+      suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected))
+    }
+  })
   return work({
     effect,
     layer: NextLayer(o.workdir),
@@ -112,15 +112,20 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
       else {
         lines.push(`plan (revision ${r.plan.revision}, ${r.plan.status}): ${r.plan.goal}`)
         lines.push(`  next action: ${r.plan.nextAction}`)
-        lines.push(`  verification: ${r.plan.verification.state}; completion: ${r.plan.completion.ready ? "ready" : "not ready"}`)
+        lines.push(
+          `  verification: ${r.plan.verification.state}; completion: ${r.plan.completion.ready ? "ready" : "not ready"}`
+        )
       }
       lines.push(r.studies.length === 0 ? "studies: none" : `studies (${r.studies.length}):`)
       for (const s of r.studies) lines.push(`  ${studyLine(s)}`)
       const m = r.monitor
-      lines.push(`monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`)
+      lines.push(
+        `monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`
+      )
       lines.push(`grants: ${r.grants.active} active`)
-      if (r.facts.length === 0) lines.push(`nothing needs attention in what status checks (not checked: ${UNCHECKED_TEXT})`)
-      else {
+      if (r.facts.length === 0) {
+        lines.push(`nothing needs attention in what status checks (not checked: ${UNCHECKED_TEXT})`)
+      } else {
         lines.push(`needs attention (${r.facts.length}):`)
         for (const f of r.facts.slice(0, 20)) lines.push(`  - ${factText(f)}`)
         if (r.facts.length > 20) lines.push(`  … and ${r.facts.length - 20} more (dossier next)`)

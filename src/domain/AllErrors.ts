@@ -1,14 +1,22 @@
 /** Every domain error of dossier: the union the CLI renderer matches exhaustively. */
-import { CommonErrors, type CommonError } from "./Errors.js"
-import { ExecErrors, type ExecError } from "./ExecErrors.js"
-import { GateErrors, type GateError } from "./GateErrors.js"
-import { IngestErrors, type IngestError } from "./IngestErrors.js"
-import { JournalErrors, type JournalError } from "./JournalErrors.js"
-import { MonitorErrors, type MonitorError } from "./MonitorErrors.js"
-import { PlanErrors, type PlanError } from "./PlanErrors.js"
-import { StoreErrors, type StoreError } from "./StoreErrors.js"
+import { type CommonError, CommonErrors } from "./Errors.js"
+import { type ExecError, ExecErrors } from "./ExecErrors.js"
+import { type GateError, GateErrors } from "./GateErrors.js"
+import { type IngestError, IngestErrors } from "./IngestErrors.js"
+import { type JournalError, JournalErrors } from "./JournalErrors.js"
+import { type MonitorError, MonitorErrors } from "./MonitorErrors.js"
+import { type PlanError, PlanErrors } from "./PlanErrors.js"
+import { type StoreError, StoreErrors } from "./StoreErrors.js"
 
-export type DossierError = CommonError | PlanError | IngestError | JournalError | GateError | MonitorError | ExecError | StoreError
+export type DossierError =
+  | CommonError
+  | PlanError
+  | IngestError
+  | JournalError
+  | GateError
+  | MonitorError
+  | ExecError
+  | StoreError
 export type DossierErrorTag = DossierError["_tag"]
 
 export const AllErrors = [

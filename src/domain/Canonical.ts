@@ -116,7 +116,8 @@ export const canonicalJsonReference = canonicalJsonGeneral
  * SHA-256, lowercase hex (strings as UTF-8). The one-shot `crypto.hash` (Node >= 20.12) when the
  * runtime has it: no Hash object per call, which matters when `next` re-verifies every receipt.
  */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex" | "base64") => string }).hash
+const oneShot =
+  (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: "hex" | "base64") => string }).hash
 const sha256In = (encoding: "hex" | "base64"): (data: string | Uint8Array) => string =>
   typeof oneShot === "function"
     ? (data) => oneShot("sha256", data, encoding)

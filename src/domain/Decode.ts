@@ -20,7 +20,9 @@ const toIssues = (error: ParseResult.ParseError) => {
   const within = (path: string, inner: string) => inner === path || inner.startsWith(`${path}.`)
   return all.filter((issue) =>
     !UNDEFINED_ALTERNATIVE.test(issue.message) ||
-    !all.some((other) => other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message))
+    !all.some((other) =>
+      other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message)
+    )
   )
 }
 
@@ -39,9 +41,11 @@ const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is no
 const notFinite = "a number beyond the range of a double (such as 1e400) has no JSON form; write it as a string"
 /** A leaf that is not plain JSON data: a lone-surrogate string or a non-finite number. */
 const leafProblem = (c: unknown): string | null =>
-  typeof c === "string" ? (LONE_SURROGATE.test(c) ? loneSurrogate : null)
-  : typeof c === "number" && !Number.isFinite(c) ? notFinite
-  : null
+  typeof c === "string" ?
+    (LONE_SURROGATE.test(c) ? loneSurrogate : null)
+    : typeof c === "number" && !Number.isFinite(c) ?
+    notFinite
+    : null
 
 /**
  * The first reason `value` is not plain JSON data dossier accepts, or null: nested deeper than

@@ -79,7 +79,9 @@ export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>
   flag: Schema.optional(Schema.String)
 }) {
   override get message() {
-    const what = this.flag === undefined || this.flag === "--input" ? "The input file" : `The path given to ${this.flag}`
+    const what = this.flag === undefined || this.flag === "--input"
+      ? "The input file"
+      : `The path given to ${this.flag}`
     return `${what} '${this.path}' is not inside the work folder.`
   }
 }

@@ -49,11 +49,21 @@ export const checkSignature = (
   digest: string,
   signature: Signature | undefined
 ): Verdict => {
-  if (signature === undefined) return { authenticity: "unsigned", detail: "the record has no signature (made before records were signed, or the signature was removed)" }
-  if ("missing" in key) return { authenticity: "unverifiable", detail: `signed with key ${signature.keyId}, and ${key.missing}` }
+  if (signature === undefined) {
+    return {
+      authenticity: "unsigned",
+      detail: "the record has no signature (made before records were signed, or the signature was removed)"
+    }
+  }
+  if ("missing" in key) {
+    return { authenticity: "unverifiable", detail: `signed with key ${signature.keyId}, and ${key.missing}` }
+  }
   const expected = signDigest(key.key, kind, digest)
   if (signature.keyId !== expected.keyId) {
-    return { authenticity: "unverifiable", detail: `signed with key ${signature.keyId}, not this machine's key ${expected.keyId}` }
+    return {
+      authenticity: "unverifiable",
+      detail: `signed with key ${signature.keyId}, not this machine's key ${expected.keyId}`
+    }
   }
   return signature.mac === expected.mac && signature.alg === expected.alg
     ? { authenticity: "signed", detail: `signed with this machine's key ${expected.keyId}` }

@@ -7,12 +7,12 @@
  * Over 400 lines: the record's schema and the pure decisions over it (limits, changed files,
  * listing bounds, the reservation's size, the link events) change together with the record.
  */
-import type { AppendInput } from "./Journal.js"
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
 import { Signature } from "./Evidence.js"
-import { isUnder } from "./Paths.js"
 import type { Figures, StoredGrant } from "./Grant.js"
+import type { AppendInput } from "./Journal.js"
+import { isUnder } from "./Paths.js"
 
 export { EXECUTION_ID } from "./Ids.js"
 
@@ -125,7 +125,10 @@ export const ExecutionRecord = Schema.Struct({
 })
 export type ExecutionRecord = typeof ExecutionRecord.Type
 
-export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({ ...content, receiptDigest: canonicalDigest(content) })
+export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({
+  ...content,
+  receiptDigest: canonicalDigest(content)
+})
 
 export const receiptHolds = (record: ExecutionRecord): boolean => {
   const { receiptDigest, signature: _signature, ...content } = record
@@ -175,7 +178,9 @@ export const RESERVED_DETAIL_CHARS = 600
 export const withoutListing = (content: ExecutionContent): ExecutionContent => {
   const listed = content.outputs.length + content.ignored.length
   const cut = (f: RunFinding): RunFinding =>
-    f.detail.length <= RESERVED_DETAIL_CHARS ? f : { kind: f.kind, detail: `${f.detail.slice(0, RESERVED_DETAIL_CHARS - 1)}…` }
+    f.detail.length <= RESERVED_DETAIL_CHARS
+      ? f
+      : { kind: f.kind, detail: `${f.detail.slice(0, RESERVED_DETAIL_CHARS - 1)}…` }
   const findings = (content.findings ?? []).slice(0, RESERVED_FINDINGS - 1).map(cut)
   return {
     ...content,
@@ -184,7 +189,9 @@ export const withoutListing = (content: ExecutionContent): ExecutionContent => {
     findings: [...findings, {
       kind: "outputs-incomplete",
       detail: `the disk was full: the record lists none of the ${listed} changed entries${
-        (content.findings ?? []).length > findings.length ? ` and only ${findings.length} of its ${(content.findings ?? []).length} findings` : ""
+        (content.findings ?? []).length > findings.length
+          ? ` and only ${findings.length} of its ${(content.findings ?? []).length} findings`
+          : ""
       }; their bytes are charged`
     }]
   }
@@ -198,8 +205,9 @@ export const MAX_LISTED_OUTPUTS = 10_000
 export const MAX_LISTED_PATH_BYTES = 4 * 1024 * 1024
 
 /** What a run is charged for output: the recorded total, or the listed outputs of older records. */
-export const chargedOutputBytes = (r: { readonly outputBytes?: number | undefined; readonly outputs: ReadonlyArray<{ readonly bytes: number }> }): number =>
-  r.outputBytes ?? r.outputs.reduce((n, o) => n + o.bytes, 0)
+export const chargedOutputBytes = (
+  r: { readonly outputBytes?: number | undefined; readonly outputs: ReadonlyArray<{ readonly bytes: number }> }
+): number => r.outputBytes ?? r.outputs.reduce((n, o) => n + o.bytes, 0)
 /** Processes (and threads) a run may have at once. */
 export const MAX_PROCESSES = 256
 
@@ -223,8 +231,14 @@ export interface RunSpend {
  * smaller than `granted` (at admission) and this run's use has reached the new figure less what
  * runs before it spent. Null when the run may go on.
  */
-export const narrowedBeyond = (terms: RunSpend, granted: RunSpend, spentBefore: RunSpend, used: RunSpend): keyof RunSpend | null =>
-  (["wallSeconds", "cpuSeconds"] as const).find((f) => terms[f] < granted[f] && used[f] >= terms[f] - spentBefore[f]) ?? null
+export const narrowedBeyond = (
+  terms: RunSpend,
+  granted: RunSpend,
+  spentBefore: RunSpend,
+  used: RunSpend
+): keyof RunSpend | null =>
+  (["wallSeconds", "cpuSeconds"] as const).find((f) => terms[f] < granted[f] && used[f] >= terms[f] - spentBefore[f]) ??
+    null
 
 /** One entry of a work-root scan (lstat data, never following links). */
 export interface TreeEntry {
@@ -354,13 +368,19 @@ const posixNormalize = (abs: string): string => {
 }
 
 /** Why a program cannot start inside the sandbox (said in sandbox terms), for `InvalidInput` at `program`. */
-export const programMissing = (program: string, work: string, found: "missing" | "directory" | "not-executable"): string =>
+export const programMissing = (
+  program: string,
+  work: string,
+  found: "missing" | "directory" | "not-executable"
+): string =>
   found === "directory"
     ? `'${program}' is a directory inside the sandbox, not a program`
     : found === "not-executable"
     ? `'${program}' is not executable inside the sandbox (no execute permission)`
     : program.includes("/")
-    ? `'${program}' does not exist inside the sandbox: the current directory there is the work root ${inSandbox(work)}, ` +
+    ? `'${program}' does not exist inside the sandbox: the current directory there is the work root ${
+      inSandbox(work)
+    }, ` +
       `a file of the folder appears at /work/<path> only inside one of the grant's roots, and nothing else of the folder is there`
     : `'${program}' is not found on the sandbox's PATH (${SANDBOX_PATH.join(":")})`
 
@@ -383,7 +403,24 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   // their pages also count against the run's memory); the sandbox's root and /dev are read-only
   // once everything is mounted.
   const tmpfsBytes = String(Math.max(4096, Math.floor(plan.limits.memoryMiB * 1024 * 1024 / 2)))
-  a.push("--proc", "/proc", "--dev", "/dev", "--size", tmpfsBytes, "--tmpfs", "/tmp", "--size", tmpfsBytes, "--tmpfs", "/dev/shm", "--remount-ro", "/dev", "--dir", "/work")
+  a.push(
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--size",
+    tmpfsBytes,
+    "--tmpfs",
+    "/tmp",
+    "--size",
+    tmpfsBytes,
+    "--tmpfs",
+    "/dev/shm",
+    "--remount-ro",
+    "/dev",
+    "--dir",
+    "/work"
+  )
   const host = (rel: string) => plan.sources?.[rel] ?? `${plan.root}/${rel}`
   for (const i of g.inputs) a.push("--ro-bind", host(i.path), inSandbox(i.path))
   for (const m of plan.masks) {
@@ -401,9 +438,9 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   a.push("--remount-ro", "/")
   for (const [k, v] of env) a.push("--setenv", k, v)
   const l = plan.limits
+  a.push("--")
+  for (const c of plan.closer ?? []) a.push(c)
   a.push(
-    "--",
-    ...(plan.closer ?? []),
     plan.env,
     "-u",
     "PWD",
@@ -413,9 +450,9 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
     `--nproc=${l.processes}`,
     `--fsize=${l.fileMiB * 1024 * 1024}`,
     "--core=0",
-    "--",
-    ...plan.argv
+    "--"
   )
+  for (const arg of plan.argv) a.push(arg)
   return a
 }
 

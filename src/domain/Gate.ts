@@ -45,7 +45,8 @@ export const isResearchable = (category: string | null): boolean =>
   category === null || (RESEARCHABLE_CATEGORIES as ReadonlyArray<string>).includes(category)
 
 /** A label reduced to its letters, singular: `Acceptance_Criteria`, `acceptanceCriteria` → `acceptancecriterion`-like keys. */
-const spellingKey = (s: string): string => s.toLowerCase().replace(/[^a-z]/g, "").replace(/(ies|ia|s)$/, (m) => (m === "ies" ? "y" : m === "ia" ? "ion" : ""))
+const spellingKey = (s: string): string =>
+  s.toLowerCase().replace(/[^a-z]/g, "").replace(/(ies|ia|s)$/, (m) => (m === "ies" ? "y" : m === "ia" ? "ion" : ""))
 
 /** The category a misspelt label most likely means (same letters, case, separators or plural aside). */
 export const meantCategory = (label: string): string | undefined => {
@@ -57,7 +58,9 @@ export const meantCategory = (label: string): string | undefined => {
 export const categoryMessage = (label: unknown): string => {
   const shown = typeof label === "string" ? `'${label}'` : JSON.stringify(label) ?? String(label)
   const meant = typeof label === "string" ? meantCategory(label) : undefined
-  return `${shown} is not a category${meant === undefined ? "" : ` (did you mean '${meant}'?)`}; allowed: ${GAP_CATEGORIES.join(", ")} (research never closes ${NON_RESEARCHABLE_CATEGORIES.join(" or ")})`
+  return `${shown} is not a category${meant === undefined ? "" : ` (did you mean '${meant}'?)`}; allowed: ${
+    GAP_CATEGORIES.join(", ")
+  } (research never closes ${NON_RESEARCHABLE_CATEGORIES.join(" or ")})`
 }
 
 /** A gap's category: an enumeration; anything else (a spelling variant included) is refused with the allowed values. */
@@ -67,8 +70,11 @@ export const GapCategory = Schema.String.pipe(
   })
 ).annotations({
   identifier: "GapCategory",
-  description:
-    `The category of a blocker, open question or gap: one of ${GAP_CATEGORIES.join(", ")}. Research never closes ${NON_RESEARCHABLE_CATEGORIES.join(" or ")}: they only become candidates. Any other value, a spelling variant such as acceptance_criteria included, is refused.`,
+  description: `The category of a blocker, open question or gap: one of ${
+    GAP_CATEGORIES.join(", ")
+  }. Research never closes ${
+    NON_RESEARCHABLE_CATEGORIES.join(" or ")
+  }: they only become candidates. Any other value, a spelling variant such as acceptance_criteria included, is refused.`,
   jsonSchema: { enum: [...GAP_CATEGORIES] }
 })
 export type GapCategory = typeof GapCategory.Type
@@ -100,9 +106,14 @@ export type OpenQuestion = typeof OpenQuestion.Type
 export const MATURITY_MAX = 100
 
 const OnMaturityScale = Schema.Number.pipe(
-  Schema.filter((n) => (Number.isFinite(n) && n >= 0 && n <= MATURITY_MAX) || `expected a number from 0 to ${MATURITY_MAX} (the maturity scale), got ${n}`, {
-    jsonSchema: { minimum: 0, maximum: MATURITY_MAX }
-  })
+  Schema.filter(
+    (n) =>
+      (Number.isFinite(n) && n >= 0 && n <= MATURITY_MAX) ||
+      `expected a number from 0 to ${MATURITY_MAX} (the maturity scale), got ${n}`,
+    {
+      jsonSchema: { minimum: 0, maximum: MATURITY_MAX }
+    }
+  )
 ).annotations({ description: `On the maturity scale, 0 to ${MATURITY_MAX}.` })
 
 export const Maturity = Schema.Struct(
@@ -116,15 +127,20 @@ export const Maturity = Schema.Struct(
   // 0.4 with threshold 0.8 is a 0-1 scale: re-scored on 0-100 it would become 60, so it is refused
   // (a threshold of at most 1 means nothing on a 0-100 scale).
   Schema.filter((m) =>
-    typeof m.threshold === "number" && m.threshold > 0 && m.threshold <= 1 && typeof m.score === "number" && m.score <= 1
+    typeof m.threshold === "number" && m.threshold > 0 && m.threshold <= 1 && typeof m.score === "number" &&
+      m.score <= 1
       ? {
         path: ["threshold"],
-        message: `score ${m.score} and threshold ${m.threshold} look like a 0-1 scale; the maturity scale is 0 to ${MATURITY_MAX} (write ${
-          Math.round(m.score * 100)
-        } and ${Math.round(m.threshold * 100)})`
+        message:
+          `score ${m.score} and threshold ${m.threshold} look like a 0-1 scale; the maturity scale is 0 to ${MATURITY_MAX} (write ${
+            Math.round(m.score * 100)
+          } and ${Math.round(m.threshold * 100)})`
       }
-      : true)
-).annotations({ description: `maturity {score, threshold} on the scale 0 to ${MATURITY_MAX}, blockers; further keys are kept.` })
+      : true
+  )
+).annotations({
+  description: `maturity {score, threshold} on the scale 0 to ${MATURITY_MAX}, blockers; further keys are kept.`
+})
 export type Maturity = typeof Maturity.Type
 
 export const PendingQuestion = Schema.Struct(
@@ -165,12 +181,16 @@ export const CitedSource = Schema.Struct({
     description:
       "descriptor:description, descriptor:comment:<id>, a path under research/sources/ registered in the plan, or a context.json document ref."
   }),
-  quote: Schema.String.annotations({ description: "Verbatim text of the source (at least 20 characters after whitespace collapsing)." })
+  quote: Schema.String.annotations({
+    description: "Verbatim text of the source (at least 20 characters after whitespace collapsing)."
+  })
 })
 export type CitedSource = typeof CitedSource.Type
 
 export const ResearchGap = Schema.Struct({
-  id: NonEmpty.annotations({ description: "A blocker id (maturity) or an open question id (open-questions) of the state." }),
+  id: NonEmpty.annotations({
+    description: "A blocker id (maturity) or an open question id (open-questions) of the state."
+  }),
   category: Category,
   status: GapStatus,
   answer: Schema.optional(Schema.NullOr(Schema.String)),
@@ -192,7 +212,8 @@ export type ResearchOutput = typeof ResearchOutput.Type
 export const ContextDocument = Schema.Struct({ ref: NonEmpty, text: Schema.String })
 export const ResearchContext = Schema.Struct({ documents: Schema.Array(ContextDocument) }).annotations({
   identifier: "context",
-  description: "context.json in the research folder: {documents: [{ref, text}]}, the documents the research session read (written by the session: weaker evidence)."
+  description:
+    "context.json in the research folder: {documents: [{ref, text}]}, the documents the research session read (written by the session: weaker evidence)."
 })
 export type ResearchContext = typeof ResearchContext.Type
 
@@ -203,7 +224,10 @@ export const DescriptorComment = Schema.Struct(
   { id: Schema.Union(NonEmpty, Schema.Number), text: Schema.String },
   Rest
 )
-export const DescriptorLink = Schema.Struct({ ref: Schema.String, title: Schema.optional(Schema.NullOr(Schema.String)) }, Rest)
+export const DescriptorLink = Schema.Struct({
+  ref: Schema.String,
+  title: Schema.optional(Schema.NullOr(Schema.String))
+}, Rest)
 
 export const Descriptor = Schema.Struct(
   {
@@ -211,7 +235,8 @@ export const Descriptor = Schema.Struct(
     description: Schema.optional(Schema.NullOr(Schema.String)),
     acceptanceCriteria: Schema.optional(Schema.Array(Schema.Unknown)),
     comments: Schema.optional(Schema.Array(DescriptorComment)).annotations({
-      description: "Oldest first. Only the newest 20 are used, each cut to 1500 characters, 12000 UTF-8 bytes together; a cut comment ends with the marker ' [… cut by dossier]'."
+      description:
+        "Oldest first. Only the newest 20 are used, each cut to 1500 characters, 12000 UTF-8 bytes together; a cut comment ends with the marker ' [… cut by dossier]'."
     }),
     commentsTotal: Schema.optional(Schema.Number),
     links: Schema.optional(Schema.Array(DescriptorLink))
@@ -427,7 +452,12 @@ export const GateRecheckOutput = Schema.Struct({
   description: Schema.String,
   findings: Schema.Array(Finding),
   maturity: MaturitySnapshot,
-  comments: Schema.Struct({ total: Schema.Number, used: Schema.Number, truncated: Schema.Array(Schema.String), dropped: Schema.Number }),
+  comments: Schema.Struct({
+    total: Schema.Number,
+    used: Schema.Number,
+    truncated: Schema.Array(Schema.String),
+    dropped: Schema.Number
+  }),
   note: Schema.String
 }).annotations({ identifier: "gate-recheck-output" })
 

@@ -56,18 +56,27 @@ export interface Target {
 }
 
 export const targetsOf = (state: RunState, kind: GapKind): ReadonlyArray<Target> => {
-  const rows: ReadonlyArray<Readonly<Record<string, unknown>> & { readonly id: string; readonly category?: string | null | undefined }> =
-    kind === "maturity" ? (state.maturity?.blockers ?? []) : (state.analysis?.openQuestions ?? [])
+  const rows: ReadonlyArray<
+    Readonly<Record<string, unknown>> & { readonly id: string; readonly category?: string | null | undefined }
+  > = kind === "maturity" ? (state.maturity?.blockers ?? []) : (state.analysis?.openQuestions ?? [])
   return rows.map((row) => ({ id: row.id, category: row.category ?? null, row }))
 }
 
 /** The research output must be for this item and this kind; otherwise it is stale. */
-export const checkFreshness = (output: ResearchOutput, item: string, kind: GapKind): Either.Either<ResearchOutput, NoVerdict> => {
+export const checkFreshness = (
+  output: ResearchOutput,
+  item: string,
+  kind: GapKind
+): Either.Either<ResearchOutput, NoVerdict> => {
   if (output.item !== item) {
-    return Either.left(new NoVerdict({ reason: `the research output is for item '${output.item}', the state for '${item}'` }))
+    return Either.left(
+      new NoVerdict({ reason: `the research output is for item '${output.item}', the state for '${item}'` })
+    )
   }
   if (output.kind !== kind) {
-    return Either.left(new NoVerdict({ reason: `the research output is of kind '${output.kind}', the state waits on '${kind}'` }))
+    return Either.left(
+      new NoVerdict({ reason: `the research output is of kind '${output.kind}', the state waits on '${kind}'` })
+    )
   }
   const seen = new Set<string>()
   for (const g of output.gaps) {
@@ -148,7 +157,9 @@ export const evaluate = (
 
 /** `proceed` exactly when nothing blocking is left; the score never enters this. */
 export const decide = (evaluation: Pick<Evaluation, "open">): { decision: Decision; reason: DecisionReason } =>
-  evaluation.open.length === 0 ? { decision: "proceed", reason: "nothing-blocking" } : { decision: "ask", reason: "gaps-remain" }
+  evaluation.open.length === 0
+    ? { decision: "proceed", reason: "nothing-blocking" }
+    : { decision: "ask", reason: "gaps-remain" }
 
 // ---------------------------------------------------------------------------------------------
 // Maturity re-score (information only)
@@ -224,10 +235,15 @@ export const nextState = (raw: Json, state: RunState, record: ResearchRecord, ta
   } else {
     const rows = targets.filter((t) => !closedSet.has(t.id)).map((t) => t.row)
     out["waitingFor"] = "question"
-    out["pendingQuestion"] =
-      record.kind === "maturity"
-        ? { id: "maturity", stepId: MATURITY_STEP, rows, candidates: record.candidates, options: [...MATURITY_OPTIONS] }
-        : { id: "open-questions", stepId: OPEN_QUESTIONS_STEP, rows, candidates: record.candidates, options: [...OPEN_QUESTIONS_OPTIONS] }
+    out["pendingQuestion"] = record.kind === "maturity"
+      ? { id: "maturity", stepId: MATURITY_STEP, rows, candidates: record.candidates, options: [...MATURITY_OPTIONS] }
+      : {
+        id: "open-questions",
+        stepId: OPEN_QUESTIONS_STEP,
+        rows,
+        candidates: record.candidates,
+        options: [...OPEN_QUESTIONS_OPTIONS]
+      }
   }
   out["research"] = record
   return out
@@ -323,7 +339,10 @@ export interface RecordedClosure {
 export interface RecheckInput {
   readonly state: RunState
   /** The recorded research (state.research), if any, of kind maturity. */
-  readonly recorded: { readonly closedGaps: ReadonlyArray<RecordedClosure>; readonly maturityBefore: MaturitySnapshot | null } | null
+  readonly recorded: {
+    readonly closedGaps: ReadonlyArray<RecordedClosure>
+    readonly maturityBefore: MaturitySnapshot | null
+  } | null
   readonly verify: (source: CitedSource) => VerifiedSource
 }
 
@@ -347,7 +366,9 @@ export const recheck = (input: RecheckInput): RecheckOutcome => {
   const beforeBlockers = input.recorded?.maturityBefore?.blockers ?? []
   for (const g of closedGaps) {
     const sources = g.sources.map((s) =>
-      input.verify(s.label === undefined ? { ref: s.ref, quote: s.quote } : { label: s.label, ref: s.ref, quote: s.quote })
+      input.verify(
+        s.label === undefined ? { ref: s.ref, quote: s.quote } : { label: s.label, ref: s.ref, quote: s.quote }
+      )
     )
     const row = beforeBlockers.find((b) => asObject(b)["id"] === g.id)
     // The category the blocker had (else the recorded one): a closure research may not make —
@@ -356,13 +377,21 @@ export const recheck = (input: RecheckInput): RecheckOutcome => {
     const stated = row === undefined ? undefined : asObject(row)["category"]
     const category = typeof stated === "string" ? stated : g.category
     if (!isResearchable(category)) {
-      failed.push({ ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)), reason: "not-researchable", sources })
+      failed.push({
+        ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)),
+        reason: "not-researchable",
+        sources
+      })
       continue
     }
     if (sources.length > 0 && sources.every((s) => s.verified)) {
       findings.push({ id: g.id, category: g.category, answer: g.answer, sources })
     } else {
-      failed.push({ ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)), reason: "no-longer-verified", sources })
+      failed.push({
+        ...(row === undefined ? { id: g.id, category: g.category } : asObject(row)),
+        reason: "no-longer-verified",
+        sources
+      })
     }
   }
   const remaining = [...neverClosed, ...failed]
@@ -384,8 +413,12 @@ export const describeWithFindings = (description: string, findings: ReadonlyArra
   if (findings.length === 0) return description
   const lines = findings.map((f) => {
     const cites = f.sources.map((s) => `"${s.quote.replace(/\s+/g, " ").trim()}" (${s.ref})`).join("; ")
-    return `- ${f.id}${f.category === null ? "" : ` [${f.category}]`}: ${f.answer ?? "(no answer text)"} — source: ${cites}`
+    return `- ${f.id}${f.category === null ? "" : ` [${f.category}]`}: ${
+      f.answer ?? "(no answer text)"
+    } — source: ${cites}`
   })
   const head = description.trimEnd()
-  return `${head}${head.length > 0 ? "\n\n" : ""}Research findings (quotes verified by dossier gate --recheck):\n${lines.join("\n")}\n`
+  return `${head}${head.length > 0 ? "\n\n" : ""}Research findings (quotes verified by dossier gate --recheck):\n${
+    lines.join("\n")
+  }\n`
 }

@@ -36,7 +36,9 @@ export class StaleStateFile extends Schema.TaggedError<StaleStateFile>("StaleSta
   actual: Schema.NullOr(Schema.String)
 }) {
   override get message() {
-    return `The state file changed since it was read: expected SHA-256 ${this.expected}, found ${this.actual ?? "no file"}.`
+    return `The state file changed since it was read: expected SHA-256 ${this.expected}, found ${
+      this.actual ?? "no file"
+    }.`
   }
 }
 

@@ -6,8 +6,8 @@
  */
 import * as Either from "effect/Either"
 import type { CitedSource, SourceOrigin, SourceReason, VerifiedSource } from "./Gate.js"
-import { SOURCES_AREA } from "./Plan.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
+import { SOURCES_AREA } from "./Plan.js"
 import { formatOfPath, makeQuoteMatcher, type QuoteCheck, type TextFormat } from "./Quote.js"
 
 /** What a ref names, before any evidence is consulted. */

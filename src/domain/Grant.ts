@@ -9,8 +9,14 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { canonicalDigest, normalizeTimestamp } from "./Canonical.js"
 import { InvalidInput, UnsafePath } from "./Errors.js"
-import { type BudgetResource, type GrantState, GrantWidening, ProtectedPathInGrant, type ProtectedReason } from "./ExecErrors.js"
 import { Signature } from "./Evidence.js"
+import {
+  type BudgetResource,
+  type GrantState,
+  GrantWidening,
+  ProtectedPathInGrant,
+  type ProtectedReason
+} from "./ExecErrors.js"
 import { ID, idProblem, RESERVED_STUDY_IDS } from "./Ids.js"
 import { isUnder, normalizeRelative } from "./Paths.js"
 
@@ -21,9 +27,13 @@ export const TOOLS = ["read", "bash", "notebook"] as const
 export type Tool = (typeof TOOLS)[number]
 
 const Iso = Schema.String.pipe(
-  Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: () => "expected an ISO-8601 instant with Z or an offset"
-  })
+  Schema.filter(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+    {
+      message: () => "expected an ISO-8601 instant with Z or an offset"
+    }
+  )
 )
 const Count = (max: number) => Schema.Number.pipe(Schema.int(), Schema.between(0, max))
 
@@ -35,7 +45,13 @@ export const GrantBudget = Schema.Struct({
   outputMiB: Count(1_048_576)
 })
 export type GrantBudget = typeof GrantBudget.Type
-export const BUDGET_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "memoryMiB", "outputMiB"]
+export const BUDGET_FIELDS: ReadonlyArray<BudgetResource> = [
+  "runs",
+  "wallSeconds",
+  "cpuSeconds",
+  "memoryMiB",
+  "outputMiB"
+]
 /** Figures spent by runs and carved out for children; `memoryMiB` is a per-run ceiling, never spent. */
 export const SPENT_FIELDS: ReadonlyArray<BudgetResource> = ["runs", "wallSeconds", "cpuSeconds", "outputMiB"]
 
@@ -122,7 +138,12 @@ export const ALWAYS_PROTECTED = [".dossier", "plan.md", "research/<study>/resear
 /** Folders of `research/` that are not studies (Journal's reserved study ids). */
 const STUDY_RESERVED = new Set(RESERVED_STUDY_IDS)
 /** Areas dossier owns below `research/`: readable by a run, never its work root. */
-export const OWNED_AREAS: ReadonlyArray<string> = ["research/sources", "research/results", "research/inputs", "research/gate"]
+export const OWNED_AREAS: ReadonlyArray<string> = [
+  "research/sources",
+  "research/results",
+  "research/inputs",
+  "research/gate"
+]
 /** Folders of a study that hold its journal's recovered tails and legacy snapshots. */
 const JOURNAL_FOLDERS = new Set(["recovered", "legacy"])
 
@@ -177,7 +198,9 @@ const normalized = (field: string, p: string): Either.Either<string, UnsafePath>
  * root lies inside a `protected` entry; the work root contains no `protected` entry (an entry
  * below an input root is masked in the sandbox instead); inputs and work do not overlap.
  */
-export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, UnsafePath | ProtectedPathInGrant | InvalidInput> =>
+export const checkPaths = (
+  input: GrantInput
+): Either.Either<CheckedPaths, UnsafePath | ProtectedPathInGrant | InvalidInput> =>
   Either.gen(function*() {
     const work = yield* normalized("work", input.work)
     const inputs: Array<string> = []
@@ -192,12 +215,18 @@ export const checkPaths = (input: GrantInput): Either.Either<CheckedPaths, Unsaf
     }
     for (const [root, role] of [...inputs.map((i) => [i, "input"] as const), [work, "work"] as const]) {
       const hit = reservedRoot(root, role)
-      if (hit !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: hit.path, root, reason: hit.reason }))
+      if (hit !== undefined) {
+        return yield* Either.left(new ProtectedPathInGrant({ path: hit.path, root, reason: hit.reason }))
+      }
       const inside = prot.find((p) => within(root, p))
-      if (inside !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inside, root, reason: "protected" }))
+      if (inside !== undefined) {
+        return yield* Either.left(new ProtectedPathInGrant({ path: inside, root, reason: "protected" }))
+      }
     }
     const inWork = prot.find((p) => isUnder(p, work))
-    if (inWork !== undefined) return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work, reason: "protected" }))
+    if (inWork !== undefined) {
+      return yield* Either.left(new ProtectedPathInGrant({ path: inWork, root: work, reason: "protected" }))
+    }
     const clash = inputs.find((i) => overlaps(i, work))
     if (clash !== undefined) {
       return yield* Either.left(
@@ -222,9 +251,13 @@ export const inheritProtection = (
   for (const a of ancestors) {
     for (const p of a.protected) {
       for (const root of [...grant.inputs, grant.work]) {
-        if (within(root, p)) return Either.left(new ProtectedPathInGrant({ path: p, root, reason: "ancestor-protected" }))
+        if (within(root, p)) {
+          return Either.left(new ProtectedPathInGrant({ path: p, root, reason: "ancestor-protected" }))
+        }
       }
-      if (isUnder(p, grant.work)) return Either.left(new ProtectedPathInGrant({ path: p, root: grant.work, reason: "ancestor-protected" }))
+      if (isUnder(p, grant.work)) {
+        return Either.left(new ProtectedPathInGrant({ path: p, root: grant.work, reason: "ancestor-protected" }))
+      }
       if (!out.includes(p)) out.push(p)
     }
   }
@@ -232,8 +265,9 @@ export const inheritProtection = (
 }
 
 /** The `protected` entries that lie below one of the input roots: masked inside the sandbox. */
-export const maskedPaths = (grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly protected: ReadonlyArray<string> }): ReadonlyArray<string> =>
-  grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
+export const maskedPaths = (
+  grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly protected: ReadonlyArray<string> }
+): ReadonlyArray<string> => grant.protected.filter((p) => grant.inputs.some((i) => isUnder(p, i.path)))
 
 /**
  * Whether a path of the work folder can be seen inside a sandbox of this grant: it lies in one of
@@ -241,7 +275,11 @@ export const maskedPaths = (grant: { readonly inputs: ReadonlyArray<{ readonly p
  * with every mask present; the property tests hold the grant checks to it).
  */
 export const visibleIn = (
-  grant: { readonly inputs: ReadonlyArray<{ readonly path: string }>; readonly work: { readonly path: string }; readonly protected: ReadonlyArray<string> },
+  grant: {
+    readonly inputs: ReadonlyArray<{ readonly path: string }>
+    readonly work: { readonly path: string }
+    readonly protected: ReadonlyArray<string>
+  },
   path: string
 ): boolean =>
   [...grant.inputs, grant.work].some((r) => within(path, r.path)) && !maskedPaths(grant).some((m) => within(path, m))
@@ -259,7 +297,10 @@ export interface Spent {
 }
 
 /** The deadline and budget of a grant after its narrowing events. */
-export const effectiveTerms = (grant: StoredGrant, events: ReadonlyArray<GrantEvent>): { deadline: string; budget: Figures } => {
+export const effectiveTerms = (
+  grant: StoredGrant,
+  events: ReadonlyArray<GrantEvent>
+): { deadline: string; budget: Figures } => {
   let deadline = grant.deadline
   const budget: Record<BudgetResource, number> = { ...grant.budget }
   for (const e of events) {
@@ -331,22 +372,41 @@ export const checkContained = (
   const parentRoots = [...p.inputs.map((i) => i.path), p.work.path]
   for (const [i, r] of child.inputs.entries()) {
     if (!parentRoots.some((root) => within(r.path, root))) {
-      return Either.left(new GrantWidening({ field: `inputs.${i}`, detail: `'${r.path}' is not inside a root of grant '${p.id}'` }))
+      return Either.left(
+        new GrantWidening({ field: `inputs.${i}`, detail: `'${r.path}' is not inside a root of grant '${p.id}'` })
+      )
     }
   }
   if (!within(child.work.path, p.work.path)) {
-    return Either.left(new GrantWidening({ field: "work", detail: `'${child.work.path}' is not inside the work root '${p.work.path}' of grant '${p.id}'` }))
+    return Either.left(
+      new GrantWidening({
+        field: "work",
+        detail: `'${child.work.path}' is not inside the work root '${p.work.path}' of grant '${p.id}'`
+      })
+    )
   }
   for (const t of child.tools) {
-    if (!p.tools.includes(t)) return Either.left(new GrantWidening({ field: "tools", detail: `'${t}' is not among the parent's tools` }))
+    if (!p.tools.includes(t)) {
+      return Either.left(new GrantWidening({ field: "tools", detail: `'${t}' is not among the parent's tools` }))
+    }
   }
   for (const f of BUDGET_FIELDS) {
     if (child.budget[f] > parent.remaining[f]) {
-      return Either.left(new GrantWidening({ field: `budget.${f}`, detail: `${child.budget[f]} is more than the ${parent.remaining[f]} the parent has left` }))
+      return Either.left(
+        new GrantWidening({
+          field: `budget.${f}`,
+          detail: `${child.budget[f]} is more than the ${parent.remaining[f]} the parent has left`
+        })
+      )
     }
   }
   if (Date.parse(child.deadline) > Date.parse(parent.deadline)) {
-    return Either.left(new GrantWidening({ field: "deadline", detail: `${normalizeTimestamp(child.deadline)} is later than the parent's ${parent.deadline}` }))
+    return Either.left(
+      new GrantWidening({
+        field: "deadline",
+        detail: `${normalizeTimestamp(child.deadline)} is later than the parent's ${parent.deadline}`
+      })
+    )
   }
   return Either.right(undefined)
 }
@@ -357,12 +417,19 @@ export const checkNarrowing = (
   narrow: NarrowInput
 ): Either.Either<void, GrantWidening> => {
   if (narrow.deadline !== undefined && Date.parse(narrow.deadline) > Date.parse(terms.deadline)) {
-    return Either.left(new GrantWidening({ field: "deadline", detail: `${normalizeTimestamp(narrow.deadline)} is later than ${terms.deadline}` }))
+    return Either.left(
+      new GrantWidening({
+        field: "deadline",
+        detail: `${normalizeTimestamp(narrow.deadline)} is later than ${terms.deadline}`
+      })
+    )
   }
   for (const f of BUDGET_FIELDS) {
     const v = narrow.budget?.[f]
     if (v !== undefined && v > terms.budget[f]) {
-      return Either.left(new GrantWidening({ field: `budget.${f}`, detail: `${v} is more than the current ${terms.budget[f]}` }))
+      return Either.left(
+        new GrantWidening({ field: `budget.${f}`, detail: `${v} is more than the current ${terms.budget[f]}` })
+      )
     }
   }
   return Either.right(undefined)

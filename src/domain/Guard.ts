@@ -24,7 +24,7 @@
  */
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as AST from "effect/SchemaAST"
+import type * as AST from "effect/SchemaAST"
 
 type Check = (u: unknown) => boolean
 
@@ -43,11 +43,15 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const typeLiteral = (ast: AST.TypeLiteral): Check => {
   // Index signatures over all string keys are compiled (free JSON objects, string-keyed records).
-  if (ast.indexSignatures.length > 1 || ast.indexSignatures.some((i) => i.parameter._tag !== "StringKeyword")) return fallback(ast)
+  if (ast.indexSignatures.length > 1 || ast.indexSignatures.some((i) => i.parameter._tag !== "StringKeyword")) {
+    return fallback(ast)
+  }
   if (ast.propertySignatures.some((p) => typeof p.name !== "string")) return fallback(ast)
   const index = ast.indexSignatures[0]
   // Schema checks the value of every enumerable own string key against the index signature.
-  const value: Check | undefined = index === undefined || index.type._tag === "UnknownKeyword" ? undefined : compile(index.type)
+  const value: Check | undefined = index === undefined || index.type._tag === "UnknownKeyword"
+    ? undefined
+    : compile(index.type)
   const names = ast.propertySignatures.map((p) => p.name as string)
   const checks = ast.propertySignatures.map((p) => compile(p.type))
   const isRequired = ast.propertySignatures.map((p) => !p.isOptional)
@@ -56,7 +60,9 @@ const typeLiteral = (ast: AST.TypeLiteral): Check => {
   const reference = fallback(ast)
   /** The required keys the walk did not meet, checked as what reading them gives (`undefined`), as Schema does. */
   const missing = (u: Record<string, unknown>): boolean => {
-    for (let i = 0; i < names.length; i++) if (isRequired[i] && !hasOwn.call(u, names[i]!) && !checks[i]!(u[names[i]!])) return false
+    for (let i = 0; i < names.length; i++) {
+      if (isRequired[i] && !hasOwn.call(u, names[i]!) && !checks[i]!(u[names[i]!])) return false
+    }
     return true
   }
   // One walk over the enumerable own keys (V8 reads them from the object's enum cache), each
@@ -88,7 +94,9 @@ const typeLiteral = (ast: AST.TypeLiteral): Check => {
 /** The literal values a property's type admits, if it is a literal or a union of literals. */
 const literalsOf = (ast: AST.AST): ReadonlyArray<AST.LiteralValue> | undefined => {
   if (ast._tag === "Literal") return [ast.literal]
-  if (ast._tag === "Union" && ast.types.every((t) => t._tag === "Literal")) return ast.types.map((t) => (t as AST.Literal).literal)
+  if (ast._tag === "Union" && ast.types.every((t) => t._tag === "Literal")) {
+    return ast.types.map((t) => (t as AST.Literal).literal)
+  }
   return undefined
 }
 

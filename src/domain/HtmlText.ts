@@ -4,8 +4,8 @@
  * whitespace), mapped to the source. `tokenizeHtml` is htmlparser2's tokenizer with no-op callbacks for every event a caller does not handle (SourceFollow's
  * block cutter uses it too).
  */
-import { createRequire } from "node:module"
 import type { Tokenizer } from "htmlparser2"
+import { createRequire } from "node:module"
 import { Builder, type MappedText } from "./MappedText.js"
 
 /**
@@ -14,8 +14,9 @@ import { Builder, type MappedText } from "./MappedText.js"
  * (or one that only matches Markdown) should not load the HTML parser (bench/library.ts checks).
  */
 let tokenizerClass: typeof Tokenizer | undefined
-const loadTokenizer = (): typeof Tokenizer =>
-  (tokenizerClass ??= skippingByIndexOf((createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer))
+const loadTokenizer = (): typeof Tokenizer => (tokenizerClass ??= skippingByIndexOf(
+  (createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer
+))
 
 /** The tokenizer's fields its `fastForwardTo` reads and writes (private in its types). */
 interface SkipState {
@@ -91,7 +92,10 @@ let entityDecoders: EntityDecoders | undefined
 export const loadEntityDecoders = (): EntityDecoders => {
   if (entityDecoders === undefined) {
     const fromParser = createRequire(createRequire(import.meta.url).resolve("htmlparser2"))
-    const entities = fromParser("entities") as { decodeHTML: (s: string) => string; decodeHTMLAttribute: (s: string) => string }
+    const entities = fromParser("entities") as {
+      decodeHTML: (s: string) => string
+      decodeHTMLAttribute: (s: string) => string
+    }
     entityDecoders = { text: (s) => entities.decodeHTML(s), attribute: (s) => entities.decodeHTMLAttribute(s) }
   }
   return entityDecoders
@@ -102,11 +106,70 @@ const HIDDEN_ELEMENTS = new Set(["script", "style", "template"])
 
 /** Elements whose start and end separate words (rendered as blocks, cells, line breaks). */
 const BLOCK_ELEMENTS = new Set([
-  "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details", "dialog", "dir",
-  "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "frameset", "h1", "h2", "h3", "h4", "h5",
-  "h6", "head", "header", "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav", "ol", "optgroup",
-  "option", "p", "plaintext", "pre", "search", "section", "select", "summary", "table", "tbody", "td", "textarea",
-  "tfoot", "th", "thead", "title", "tr", "ul", "xmp", "iframe", "noscript", "img", "input", "button"
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "br",
+  "caption",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "frameset",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "head",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "li",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "optgroup",
+  "option",
+  "p",
+  "plaintext",
+  "pre",
+  "search",
+  "section",
+  "select",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "textarea",
+  "tfoot",
+  "th",
+  "thead",
+  "title",
+  "tr",
+  "ul",
+  "xmp",
+  "iframe",
+  "noscript",
+  "img",
+  "input",
+  "button"
 ])
 
 /**
@@ -164,7 +227,7 @@ export const htmlVisible = (html: string, xhtml: boolean): MappedText => {
       // CDATA is text in XHTML; in HTML it is a bogus comment.
       const a = Math.max(0, start)
       if (xhtml && hidden === 0) b.verbatim(html.slice(a, Math.max(a, end - offset)), a)
-    },
+    }
   })
   return b.done()
 }

@@ -62,7 +62,8 @@ export const isStudyId = (s: string): boolean => STUDY_ID.test(s) && !RESERVED_S
 
 /** Is `value` an id of this kind? */
 export const isIdOf = (kind: IdKind, value: unknown): value is string =>
-  typeof value === "string" && grammar[kind].pattern.test(value) && (kind !== "study" || !RESERVED_STUDY_IDS.includes(value))
+  typeof value === "string" && grammar[kind].pattern.test(value) &&
+  (kind !== "study" || !RESERVED_STUDY_IDS.includes(value))
 
 const named = (kind: IdKind) => `${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind} id`
 

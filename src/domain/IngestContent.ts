@@ -4,9 +4,15 @@
  */
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { CompressedResponse, CredentialsInUrl, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "./IngestErrors.js"
-import type { ContentKind } from "./Readable.js"
 import { isAscii, isUtf8 } from "node:buffer"
+import {
+  CompressedResponse,
+  CredentialsInUrl,
+  InvalidUrl,
+  UnsupportedContent,
+  UnsupportedScheme
+} from "./IngestErrors.js"
+import type { ContentKind } from "./Readable.js"
 
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
 export const MAX_REDIRECTS = 5
@@ -84,7 +90,9 @@ export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | Uns
   } catch {
     return Either.left(new InvalidUrl({ url: raw.slice(0, 200) }))
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return Either.left(new UnsupportedScheme({ scheme: url.protocol.slice(0, 40) }))
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return Either.left(new UnsupportedScheme({ scheme: url.protocol.slice(0, 40) }))
+  }
   if (url.username !== "" || url.password !== "") return Either.left(new CredentialsInUrl())
   return Either.right(url.href)
 }
@@ -101,7 +109,10 @@ const EXTENSION_TYPES: Record<string, string> = {
  * The media type of a file `ingest --file` imports: `--content-type` when given (the same rules
  * as a response's header), else from the extension (`.html`/`.htm`, `.xhtml`, `.txt`/`.md`).
  */
-export const importContentType = (path: string, given: string | undefined): Either.Either<MediaType, UnsupportedContent> => {
+export const importContentType = (
+  path: string,
+  given: string | undefined
+): Either.Either<MediaType, UnsupportedContent> => {
   if (given !== undefined) return checkContentType(given)
   const name = path.slice(path.lastIndexOf("/") + 1)
   const dot = name.lastIndexOf(".")
@@ -220,12 +231,14 @@ export const parseCaptures = (text: string): ReadonlyArray<CaptureRecord> => {
 }
 
 export const captureLine = (record: CaptureRecord): string =>
-  `${JSON.stringify({
-    path: record.path,
-    sha256: record.sha256,
-    bytes: record.bytes,
-    origin: record.origin,
-    fetchedAt: record.fetchedAt,
-    kind: record.kind,
-    via: record.via ?? "fetch"
-  })}\n`
+  `${
+    JSON.stringify({
+      path: record.path,
+      sha256: record.sha256,
+      bytes: record.bytes,
+      origin: record.origin,
+      fetchedAt: record.fetchedAt,
+      kind: record.kind,
+      via: record.via ?? "fetch"
+    })
+  }\n`

@@ -57,7 +57,9 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
   override get message() {
     const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
     if (this.contentType === null) {
-      const ext = this.extension === undefined || this.extension === "" ? "The file has no extension" : `The extension '.${this.extension}' names no accepted type`
+      const ext = this.extension === undefined || this.extension === ""
+        ? "The file has no extension"
+        : `The extension '.${this.extension}' names no accepted type`
       return `${ext}: give its type with --content-type (${accepted}).`
     }
     return `The content type '${this.contentType}' is not accepted (${accepted}).`

@@ -23,7 +23,11 @@ const digitsAt = (s: string, at: number, n: number): number => {
   return v
 }
 const daysIn = (y: number, m: number) =>
-  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
+  m === 2
+    ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28)
+    : m === 4 || m === 6 || m === 9 || m === 11
+    ? 30
+    : 31
 
 /**
  * An ISO-8601 instant `YYYY-MM-DDTHH:MM[:SS[.fraction]](Z|±HH:MM)` naming a real calendar

@@ -7,12 +7,11 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { FreeJsonObject } from "./Decode.js"
-import { InvalidInput } from "./Errors.js"
+import { type InvalidInput } from "./Errors.js"
 import { EVENT_ID, EVENT_ID_RULE, idProblem, isStudyId } from "./Ids.js"
-import { checkIdOf } from "./Options.js"
 import { isRealInstant } from "./Instant.js"
+import { checkIdOf } from "./Options.js"
 import { normalizeRelative } from "./Paths.js"
-
 
 // ---------------------------------------------------------------------------------------------
 // Study ids
@@ -59,16 +58,20 @@ const Id = Schema.String.pipe(
   })
 )
 const Text = Schema.String.pipe(
-  Schema.filter((s) => (s.length >= 1 && s.length <= MAX_TEXT) || `a non-empty string of at most ${MAX_TEXT} characters`, {
-    jsonSchema: { minLength: 1, maxLength: MAX_TEXT }
-  })
+  Schema.filter(
+    (s) => (s.length >= 1 && s.length <= MAX_TEXT) || `a non-empty string of at most ${MAX_TEXT} characters`,
+    {
+      jsonSchema: { minLength: 1, maxLength: MAX_TEXT }
+    }
+  )
 )
 const IsoTime = Schema.String.pipe(
   Schema.filter((s) => isRealInstant(s) || "an ISO-8601 instant with Z or an offset", {
     jsonSchema: { format: "date-time" },
     description: "an ISO-8601 instant with Z or an offset",
     // Generated as real instants (a filtered random string would almost never pass).
-    arbitrary: () => (fc) => fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
+    arbitrary: () => (fc) =>
+      fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
   })
 )
 const Sha256 = Schema.String.pipe(
@@ -81,7 +84,9 @@ const RelPath = Schema.String.pipe(
     description: "a normalized path relative to the work folder, with / (no .., no leading /)"
   })
 )
-const FiniteNumber = Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) || "a finite number", { jsonSchema: {} }))
+const FiniteNumber = Schema.Number.pipe(
+  Schema.filter((n) => Number.isFinite(n) || "a finite number", { jsonSchema: {} })
+)
 const ByteCount = Schema.Number.pipe(
   Schema.filter((n) => (Number.isSafeInteger(n) && n >= 0) || "a whole number of bytes, at least 0", {
     jsonSchema: { type: "integer", minimum: 0 }
@@ -113,7 +118,12 @@ export const ExecutionLinked = Schema.Struct({
   type: Schema.Literal("execution_linked"),
   candidateId: Id,
   /** `exitCode`: how the run ended (null when a signal ended it or it was lost), so a reader sees a failed run. */
-  execution: Schema.Struct({ runtimeId: Text, status: Text, exitCode: opt(Schema.NullOr(Schema.Int)), logRef: opt(Text) })
+  execution: Schema.Struct({
+    runtimeId: Text,
+    status: Text,
+    exitCode: opt(Schema.NullOr(Schema.Int)),
+    logRef: opt(Text)
+  })
 })
 
 export const ArtifactLinked = Schema.Struct({
@@ -199,7 +209,9 @@ export const JournalEventsInput = Schema.Union(JournalEventInput, Schema.Array(J
 export type AppendInput = typeof JournalEventsInput.Encoded
 
 /** Each event type's Schema: a new member of `JournalEvent` fails to compile until it is listed here. */
-export const EVENT_SCHEMAS: { readonly [K in EventType]: Schema.Schema<Extract<JournalEvent, { type: K }>, any, never> } = {
+export const EVENT_SCHEMAS: {
+  readonly [K in EventType]: Schema.Schema<Extract<JournalEvent, { type: K }>, any, never>
+} = {
   candidate_created: CandidateCreated,
   execution_linked: ExecutionLinked,
   artifact_linked: ArtifactLinked,

@@ -43,9 +43,11 @@ export class UnterminatedTail extends Schema.TaggedError<UnterminatedTail>()("Un
   }
 }
 
-export class UnimportedLegacyManifest extends Schema.TaggedError<UnimportedLegacyManifest>()("UnimportedLegacyManifest", {
-  path: Schema.String
-}) {
+export class UnimportedLegacyManifest
+  extends Schema.TaggedError<UnimportedLegacyManifest>()("UnimportedLegacyManifest", {
+    path: Schema.String
+  })
+{
   override get message() {
     return `'${this.path}' is a legacy manifest that was never imported; run \`dossier journal import\` first.`
   }

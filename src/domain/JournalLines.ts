@@ -20,8 +20,8 @@ import * as crypto from "node:crypto"
 import { toBuffer } from "./Bytes.js"
 import { canonicalJson } from "./Canonical.js"
 import { type JournalEvent } from "./Journal.js"
-import { lineEventProblem } from "./JournalRules.js"
 import { Projector } from "./JournalProjection.js"
+import { lineEventProblem } from "./JournalRules.js"
 
 const oneShot = (crypto as { hash?: (alg: string, data: string | Uint8Array) => string }).hash
 const sha256 = (s: string | Uint8Array): string =>
@@ -70,9 +70,9 @@ export interface Replay {
   readonly corrupt: { readonly line: number; readonly reason: string } | null
 }
 
-const SEQ = Buffer.from('{"seq":', "latin1")
-const SHA = Buffer.from(',"sha256":"', "latin1")
-const EVENT = Buffer.from('","event":', "latin1")
+const SEQ = Buffer.from("{\"seq\":", "latin1")
+const SHA = Buffer.from(",\"sha256\":\"", "latin1")
+const EVENT = Buffer.from("\",\"event\":", "latin1")
 
 const startsWith = (buf: Buffer, at: number, prefix: Buffer): boolean => {
   if (at + prefix.length > buf.length) return false

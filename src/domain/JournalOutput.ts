@@ -11,7 +11,12 @@ export const Tail = Schema.Struct({
 })
 export type Tail = typeof Tail.Type
 
-export const ArtifactView = Schema.Struct({ path: Schema.String, sha256: Schema.String, bytes: Schema.Number, eventId: Schema.String })
+export const ArtifactView = Schema.Struct({
+  path: Schema.String,
+  sha256: Schema.String,
+  bytes: Schema.Number,
+  eventId: Schema.String
+})
 export const ExecutionView = Schema.Struct({
   runtimeId: Schema.String,
   status: Schema.String,
@@ -38,7 +43,11 @@ export const CandidateView = Schema.Struct({
 })
 export type CandidateView = typeof CandidateView.Type
 
-export const SelectionView = Schema.Struct({ candidateId: Schema.String, reason: Schema.String, eventId: Schema.String })
+export const SelectionView = Schema.Struct({
+  candidateId: Schema.String,
+  reason: Schema.String,
+  eventId: Schema.String
+})
 export const CheckpointView = Schema.Struct({
   summary: Schema.String,
   nextAction: Schema.String,
@@ -60,7 +69,13 @@ export type ArtifactFinding = typeof ArtifactFinding.Type
 
 /** A finding about an `execution_linked` that names a dossier execution (`.dossier/executions/<id>.json`). */
 export const ExecutionFinding = Schema.Struct({
-  kind: Schema.Literal("execution-missing", "execution-tampered", "execution-unsigned", "execution-unverifiable", "artifact-not-from-execution"),
+  kind: Schema.Literal(
+    "execution-missing",
+    "execution-tampered",
+    "execution-unsigned",
+    "execution-unverifiable",
+    "artifact-not-from-execution"
+  ),
   candidateId: Schema.String,
   eventId: Schema.String,
   runtimeId: Schema.String,
@@ -94,7 +109,9 @@ export const InspectOutput = Schema.Struct({
   candidates: Schema.Array(CandidateView),
   selected: Schema.NullOr(SelectionView),
   checkpoint: Schema.NullOr(CheckpointView),
-  legacyImports: Schema.Array(Schema.Struct({ eventId: Schema.String, manifestSha256: Schema.String, snapshotPath: Schema.String })),
+  legacyImports: Schema.Array(
+    Schema.Struct({ eventId: Schema.String, manifestSha256: Schema.String, snapshotPath: Schema.String })
+  ),
   verify: Schema.optionalWith(
     Schema.Struct({
       checked: Schema.Number,

@@ -27,7 +27,12 @@ interface CandidateAcc {
   legacyResultPaths: Array<string>
   artifacts: Array<{ path: string; sha256: string; bytes: number; eventId: string }>
   executions: Array<{ runtimeId: string; status: string; exitCode?: number | null; logRef?: string; eventId: string }>
-  lastEvaluation: { evaluatorVersion: string; metrics: Record<string, number>; decision: "accept" | "reject" | "inconclusive"; eventId: string } | null
+  lastEvaluation: {
+    evaluatorVersion: string
+    metrics: Record<string, number>
+    decision: "accept" | "reject" | "inconclusive"
+    eventId: string
+  } | null
   lastSeq: number
 }
 
@@ -44,12 +49,20 @@ export interface Projection {
     readonly at?: string
     readonly eventId: string
   } | null
-  readonly legacyImports: ReadonlyArray<{ readonly eventId: string; readonly manifestSha256: string; readonly snapshotPath: string }>
+  readonly legacyImports: ReadonlyArray<
+    { readonly eventId: string; readonly manifestSha256: string; readonly snapshotPath: string }
+  >
   /** Candidates whose latest evaluation is an accept (or, before any evaluation, that a legacy manifest listed as completed). */
   readonly completed: ReadonlyArray<string>
 }
 
-const fresh = (eventId: string, seq: number, id: string, title: string, protocolVersion: string | null): CandidateAcc => ({
+const fresh = (
+  eventId: string,
+  seq: number,
+  id: string,
+  title: string,
+  protocolVersion: string | null
+): CandidateAcc => ({
   id,
   title,
   protocolVersion,
@@ -73,7 +86,11 @@ export type ApplyProblem =
 const NONE: ReadonlyArray<string> = []
 
 export const candidatesCreatedBy = (e: JournalEvent): ReadonlyArray<string> =>
-  e.type === "candidate_created" ? [e.candidate.id] : e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : NONE
+  e.type === "candidate_created"
+    ? [e.candidate.id]
+    : e.type === "legacy_imported"
+    ? e.candidates.map((c) => c.id)
+    : NONE
 
 /** The referential rules: may `e` follow a history whose candidates are those `has` names? */
 export const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): ApplyProblem | null => {
@@ -171,7 +188,9 @@ export class Projector {
           this.cands.set(c.id, acc)
         }
         if (e.protocolVersion !== null) this.protocolVersion = e.protocolVersion
-        if (e.selected !== null) this.selected = { candidateId: e.selected, reason: "selected in the imported legacy manifest", eventId: e.id }
+        if (e.selected !== null) {
+          this.selected = { candidateId: e.selected, reason: "selected in the imported legacy manifest", eventId: e.id }
+        }
         this.legacy.push({ eventId: e.id, manifestSha256: e.manifestSha256, snapshotPath: e.snapshotPath })
         return
       }
@@ -196,7 +215,12 @@ export class Projector {
         const c = this.touch(e.candidateId, seq)
         if (c !== undefined) {
           const v = e.evaluation
-          c.lastEvaluation = { evaluatorVersion: v.evaluatorVersion, metrics: v.metrics, decision: v.decision, eventId: e.id }
+          c.lastEvaluation = {
+            evaluatorVersion: v.evaluatorVersion,
+            metrics: v.metrics,
+            decision: v.decision,
+            eventId: e.id
+          }
         }
         return
       }
@@ -229,7 +253,9 @@ export class Projector {
     const candidates: Array<CandidateView> = []
     for (const c of this.cands.values()) {
       const resultPaths: Array<string> = []
-      for (const p of [...c.legacyResultPaths, ...c.artifacts.map((a) => a.path)]) if (!resultPaths.includes(p)) resultPaths.push(p)
+      for (const p of [...c.legacyResultPaths, ...c.artifacts.map((a) => a.path)]) {
+        if (!resultPaths.includes(p)) resultPaths.push(p)
+      }
       candidates.push({
         id: c.id,
         title: c.title,
@@ -237,7 +263,9 @@ export class Projector {
         protocolVersion: c.protocolVersion,
         artifacts: c.artifacts.map((a) => ({ ...a })),
         executions: c.executions.map((x) => ({ ...x })),
-        lastEvaluation: c.lastEvaluation === null ? null : { ...c.lastEvaluation, metrics: { ...c.lastEvaluation.metrics } },
+        lastEvaluation: c.lastEvaluation === null
+          ? null
+          : { ...c.lastEvaluation, metrics: { ...c.lastEvaluation.metrics } },
         resultPaths,
         createdBy: c.createdBy
       })
@@ -268,7 +296,10 @@ export class Projector {
  */
 export const project = (
   events: ReadonlyArray<JournalEvent>
-): { readonly projection: Projection; readonly problem: { readonly index: number; readonly problem: ApplyProblem } | null } => {
+): {
+  readonly projection: Projection
+  readonly problem: { readonly index: number; readonly problem: ApplyProblem } | null
+} => {
   const p = new Projector()
   for (let i = 0; i < events.length; i++) {
     const problem = p.check(events[i]!)
@@ -297,7 +328,9 @@ export const rememberProjection = (history: object, projector: Projector, events
 }
 
 /** The projection of a stored history (its events, in order, keep the referential rules). */
-export const projectionOf = (history: { readonly events: ReadonlyArray<{ readonly event: JournalEvent }> }): HistoryProjection => {
+export const projectionOf = (
+  history: { readonly events: ReadonlyArray<{ readonly event: JournalEvent }> }
+): HistoryProjection => {
   const known = remembered.get(history)
   if (known !== undefined) return known()
   const p = new Projector()

@@ -50,7 +50,9 @@ const NOT_PLAIN = Symbol("not plain")
  * assignment would not copy as data) is `NOT_PLAIN`, left to `structuredClone`.
  */
 const copyJsonLike = (v: unknown, depth: number): unknown => {
-  if (v === null || typeof v !== "object") return typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? NOT_PLAIN : v
+  if (v === null || typeof v !== "object") {
+    return typeof v === "function" || typeof v === "symbol" || typeof v === "bigint" ? NOT_PLAIN : v
+  }
   if (depth > MAX_DOCUMENT_DEPTH) return NOT_PLAIN
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype) return NOT_PLAIN
@@ -107,8 +109,14 @@ export const decodeEvent = (value: unknown, prefix = ""): Either.Either<JournalE
  * event's own rules are left to check on the copy; what they refuse, the Schema decides and words
  * on `value` itself, as `decodeEvent` does.
  */
-const decodeCopiedEvent = (copy: unknown, value: unknown, prefix: string): Either.Either<JournalEvent, ReadonlyArray<Issue>> =>
-  isRecord(copy) && rulesProblem(copy) === null ? Either.right(copy as JournalEvent) : decodeEventBySchema(value, prefix)
+const decodeCopiedEvent = (
+  copy: unknown,
+  value: unknown,
+  prefix: string
+): Either.Either<JournalEvent, ReadonlyArray<Issue>> =>
+  isRecord(copy) && rulesProblem(copy) === null
+    ? Either.right(copy as JournalEvent)
+    : decodeEventBySchema(value, prefix)
 
 /** `decodeEvent` through the Schemas only (the reference the fast path is tested against). */
 export const decodeEventBySchema = (value: unknown, prefix = ""): Either.Either<JournalEvent, ReadonlyArray<Issue>> => {
@@ -117,8 +125,10 @@ export const decodeEventBySchema = (value: unknown, prefix = ""): Either.Either<
   if (typeof type !== "string" || !(EVENT_TYPES as ReadonlyArray<string>).includes(type)) {
     return Either.left([{ path: join(prefix, "type"), message: `expected one of ${EVENT_TYPES.join(", ")}` }])
   }
-  return Either.mapLeft(decoders[type as EventType](value), (e) =>
-    mergeIssues(e.issues).map((i) => ({ path: join(prefix, i.path), message: i.message })))
+  return Either.mapLeft(
+    decoders[type as EventType](value),
+    (e) => mergeIssues(e.issues).map((i) => ({ path: join(prefix, i.path), message: i.message }))
+  )
 }
 
 const LITERAL_MISS = /^Expected (".*"), actual (.*)$/
@@ -155,20 +165,26 @@ export const decodeBatch = (input: unknown): Either.Either<ReadonlyArray<Journal
   const decode = (i: number | undefined) => {
     const value = i === undefined ? input : (input as ReadonlyArray<unknown>)[i]
     const prefix = i === undefined ? "" : String(i)
-    return copy === undefined ? decodeEvent(value, prefix) : decodeCopiedEvent(i === undefined ? copy : (copy as ReadonlyArray<unknown>)[i], value, prefix)
+    return copy === undefined
+      ? decodeEvent(value, prefix)
+      : decodeCopiedEvent(i === undefined ? copy : (copy as ReadonlyArray<unknown>)[i], value, prefix)
   }
   if (!Array.isArray(input)) {
     return Either.mapBoth(decode(undefined), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
   }
-  if (input.length === 0) return Either.left(new InvalidInput({ issues: [{ path: "", message: "a batch holds at least one event" }] }))
+  if (input.length === 0) {
+    return Either.left(new InvalidInput({ issues: [{ path: "", message: "a batch holds at least one event" }] }))
+  }
   if (input.length > MAX_BATCH) {
-    return Either.left(new InvalidInput({ issues: [{ path: "", message: `a batch holds at most ${MAX_BATCH} events` }] }))
+    return Either.left(
+      new InvalidInput({ issues: [{ path: "", message: `a batch holds at most ${MAX_BATCH} events` }] })
+    )
   }
   const issues: Array<Issue> = []
   const events: Array<JournalEvent> = []
   input.forEach((_, i) => {
     const r = decode(i)
-    if (Either.isLeft(r)) issues.push(...r.left)
+    if (Either.isLeft(r)) { for (const issue of r.left) issues.push(issue) }
     else events.push(r.right)
   })
   return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.right(events)
@@ -202,21 +218,33 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
     if (!isRecord(k) || !onlyKeys(k, ["id", "title"], ["protocolVersion", "params"])) return "bad candidate"
     if (!isId(k["id"]) || !isText(k["title"])) return "bad candidate"
     if ("protocolVersion" in k && !isText(k["protocolVersion"])) return "bad candidate"
-    if ("params" in k && !(isRecord(k["params"]) && allStrings(k["params"]) && jsonProblem(k["params"], MAX_FREE_DEPTH) === null)) {
+    if (
+      "params" in k &&
+      !(isRecord(k["params"]) && allStrings(k["params"]) && jsonProblem(k["params"], MAX_FREE_DEPTH) === null)
+    ) {
       return "bad candidate"
     }
     return null
   },
   execution_linked: (u) => {
-    if (!onlyKeys(u, ["id", "type", "candidateId", "execution"], ["at"]) || !isId(u["candidateId"])) return "unexpected fields"
+    if (!onlyKeys(u, ["id", "type", "candidateId", "execution"], ["at"]) || !isId(u["candidateId"])) {
+      return "unexpected fields"
+    }
     const x = u["execution"]
     if (!isRecord(x) || !onlyKeys(x, ["runtimeId", "status"], ["exitCode", "logRef"])) return "bad execution"
-    if (!isText(x["runtimeId"]) || !isText(x["status"]) || ("logRef" in x && !isText(x["logRef"]))) return "bad execution"
-    if ("exitCode" in x && x["exitCode"] !== null && !(typeof x["exitCode"] === "number" && Number.isSafeInteger(x["exitCode"]))) return "bad execution"
+    if (!isText(x["runtimeId"]) || !isText(x["status"]) || ("logRef" in x && !isText(x["logRef"]))) {
+      return "bad execution"
+    }
+    if (
+      "exitCode" in x && x["exitCode"] !== null &&
+      !(typeof x["exitCode"] === "number" && Number.isSafeInteger(x["exitCode"]))
+    ) return "bad execution"
     return null
   },
   artifact_linked: (u) => {
-    if (!onlyKeys(u, ["id", "type", "candidateId", "artifact"], ["at"]) || !isId(u["candidateId"])) return "unexpected fields"
+    if (!onlyKeys(u, ["id", "type", "candidateId", "artifact"], ["at"]) || !isId(u["candidateId"])) {
+      return "unexpected fields"
+    }
     const a = u["artifact"]
     if (!isRecord(a) || !onlyKeys(a, ["path", "sha256", "bytes"], [])) return "bad artifact"
     const p = a["path"]
@@ -227,7 +255,9 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
     return null
   },
   evaluation_recorded: (u) => {
-    if (!onlyKeys(u, ["id", "type", "candidateId", "evaluation"], ["at"]) || !isId(u["candidateId"])) return "unexpected fields"
+    if (!onlyKeys(u, ["id", "type", "candidateId", "evaluation"], ["at"]) || !isId(u["candidateId"])) {
+      return "unexpected fields"
+    }
     const e = u["evaluation"]
     if (!isRecord(e) || !onlyKeys(e, ["evaluatorVersion", "metrics", "decision"], [])) return "bad evaluation"
     if (!isText(e["evaluatorVersion"])) return "bad evaluation"
@@ -242,7 +272,9 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
     return null
   },
   candidate_selected: (u) => {
-    if (!onlyKeys(u, ["id", "type", "candidateId", "reason"], ["at"]) || !isId(u["candidateId"]) || !isText(u["reason"])) {
+    if (
+      !onlyKeys(u, ["id", "type", "candidateId", "reason"], ["at"]) || !isId(u["candidateId"]) || !isText(u["reason"])
+    ) {
       return "bad selection"
     }
     return null
@@ -273,7 +305,9 @@ const eventRules: { readonly [K in EventType]: (u: Record<string, unknown>) => s
     if (!Array.isArray(cs)) return "bad legacy import"
     for (const k of cs) {
       if (!isRecord(k) || !onlyKeys(k, ["id", "status", "resultPaths"], [])) return "bad legacy import"
-      if (!isId(k["id"]) || !(CandidateStatus.literals as ReadonlyArray<unknown>).includes(k["status"])) return "bad legacy import"
+      if (!isId(k["id"]) || !(CandidateStatus.literals as ReadonlyArray<unknown>).includes(k["status"])) {
+        return "bad legacy import"
+      }
       const rp = k["resultPaths"]
       if (!Array.isArray(rp) || !rp.every((x) => str(x) && isRelativePath(x))) return "bad legacy import"
     }

@@ -148,7 +148,8 @@ const nfcMapped = (m: MappedText): MappedText => {
  * defines them) and single ones that are not a space, so text with ordinary single spaces is
  * left alone. Shared with `Quote.collapseWhitespace` (each user makes its own global copy).
  */
-export const WHITESPACE_TO_COLLAPSE = /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g
+export const WHITESPACE_TO_COLLAPSE =
+  /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g
 
 const COLLAPSE = new RegExp(WHITESPACE_TO_COLLAPSE.source, "g")
 

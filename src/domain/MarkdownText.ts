@@ -110,7 +110,11 @@ export const markdownVisible = (md: string): MappedText => {
   }
 
   /** The character a delimiter run sees beside it (a line edge or a table pipe counts as whitespace). */
-  const charAt = (i: number, s: number, e: number): string => (i < s || i >= e || (mask[i]! & AS_SPACE) !== 0 ? " " : md[i]!)
+  const charAt = (
+    i: number,
+    s: number,
+    e: number
+  ): string => (i < s || i >= e || (mask[i]! & AS_SPACE) !== 0 ? " " : md[i]!)
 
   const emphasis = (s: number, e: number) => {
     if (emphasisSyntax.next(s) >= e) return
@@ -169,7 +173,7 @@ export const markdownVisible = (md: string): MappedText => {
       let j = i + 1
       while (j < e && md.charCodeAt(j) === BACKTICK) j++
       let r = runs.get(j - i)
-      if (r === undefined) runs.set(j - i, (r = { list: [], next: 0 }))
+      if (r === undefined) runs.set(j - i, r = { list: [], next: 0 })
       r.list.push(i)
       i = j
     }
@@ -375,7 +379,10 @@ export const markdownVisible = (md: string): MappedText => {
         }
       }
       if (fence === null) {
-        if ((k >= tail && test(THEMATIC_BREAK_AT)) || (c === 0x3d && !previousBlank && !marker && quotes === 0 && test(SETEXT_EQUALS))) {
+        if (
+          (k >= tail && test(THEMATIC_BREAK_AT)) ||
+          (c === 0x3d && !previousBlank && !marker && quotes === 0 && test(SETEXT_EQUALS))
+        ) {
           hide(k, end)
         } else if (c === HASH) {
           let j = k

@@ -68,13 +68,17 @@ export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("
   override get message() {
     const head = `A run cannot go from '${this.from}' to '${this.to}'`
     const terminal = this.from === "completed" || this.from === "cancelled"
-    if (terminal) return `${head}: '${this.from}' is final and never reopens; the next window gets a new run (monitor create-due-run).`
+    if (terminal) {
+      return `${head}: '${this.from}' is final and never reopens; the next window gets a new run (monitor create-due-run).`
+    }
     if (this.to === "completed") {
       return this.from === "running"
         ? `${head} by a transition: only monitor finish-run completes a run (with its stage, binding and outcomes).`
         : `${head}: monitor finish-run completes only a running run; first monitor transition-run --to running.`
     }
-    return `${head}; from '${this.from}' it may go to ${this.allowed.join(" or ")} (monitor transition-run --to <status>), and to completed only by monitor finish-run.`
+    return `${head}; from '${this.from}' it may go to ${
+      this.allowed.join(" or ")
+    } (monitor transition-run --to <status>), and to completed only by monitor finish-run.`
   }
 }
 
@@ -142,7 +146,9 @@ export class DispositionRefused extends Schema.TaggedError<DispositionRefused>()
   missing: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The disposition of '${this.outcomeId}' is refused: ${this.reason}${this.missing === undefined ? "" : `; give ${this.missing}`}.`
+    return `The disposition of '${this.outcomeId}' is refused: ${this.reason}${
+      this.missing === undefined ? "" : `; give ${this.missing}`
+    }.`
   }
 }
 

@@ -22,7 +22,9 @@ export const byCreation = <A extends { readonly createdAt: string; readonly id: 
 export const INTENT_FILE = `${MONITOR_DIR}/intent.json`
 
 /** A completion report as an event of the reports log: its stable id and the digest of its canonical JSON. */
-export const reportEvent = (line: ReportLine): { readonly id: string; readonly digest: string; readonly event: ReportLine } => ({
+export const reportEvent = (
+  line: ReportLine
+): { readonly id: string; readonly digest: string; readonly event: ReportLine } => ({
   id: `${line.runId}:run-completed`,
   digest: sha256Hex(canonicalJson(line)),
   event: line

@@ -18,11 +18,23 @@ const Ok = Schema.Literal(true)
 export const BindingState = Schema.NullOr(Schema.Literal("verified", "stale"))
 export const RunView = Schema.extend(RunRecord, Schema.Struct({ binding: BindingState }))
 
-export const CreateSubscriptionOutput = Schema.Struct({ ok: Ok, created: Schema.Boolean, subscription: SubscriptionRecord })
+export const CreateSubscriptionOutput = Schema.Struct({
+  ok: Ok,
+  created: Schema.Boolean,
+  subscription: SubscriptionRecord
+})
   .annotations({ identifier: "create-subscription-output" })
-export const UpdateSubscriptionOutput = Schema.Struct({ ok: Ok, gridChanged: Schema.Boolean, subscription: SubscriptionRecord })
+export const UpdateSubscriptionOutput = Schema.Struct({
+  ok: Ok,
+  gridChanged: Schema.Boolean,
+  subscription: SubscriptionRecord
+})
   .annotations({ identifier: "update-subscription-output" })
-export const SetSubscriptionStatusOutput = Schema.Struct({ ok: Ok, changed: Schema.Boolean, subscription: SubscriptionRecord })
+export const SetSubscriptionStatusOutput = Schema.Struct({
+  ok: Ok,
+  changed: Schema.Boolean,
+  subscription: SubscriptionRecord
+})
   .annotations({ identifier: "set-subscription-status-output" })
 export const DueEntry = Schema.Struct({
   id: Schema.String,
@@ -49,10 +61,14 @@ export const DueOutput = Schema.Struct({
 }).annotations({ identifier: "due-output" })
 export const CreateDueRunOutput = Schema.Struct({ ok: Ok, created: Schema.Boolean, run: RunRecord })
   .annotations({ identifier: "create-due-run-output" })
-export const TransitionRunOutput = Schema.Struct({ ok: Ok, run: RunRecord }).annotations({ identifier: "transition-run-output" })
+export const TransitionRunOutput = Schema.Struct({ ok: Ok, run: RunRecord }).annotations({
+  identifier: "transition-run-output"
+})
 export const FinishRunOutput = Schema.Struct({
   ok: Ok,
-  changed: Schema.Boolean.annotations({ description: "false: an exact repeat of the finish that completed the run; nothing written" }),
+  changed: Schema.Boolean.annotations({
+    description: "false: an exact repeat of the finish that completed the run; nothing written"
+  }),
   run: RunRecord,
   subscription: Schema.Struct({ id: Schema.String, revision: Schema.Number, nextDueAt: IsoTime }),
   reported: Schema.Boolean,
@@ -124,7 +140,11 @@ export const Fact = Schema.Union(
     runRevision: Schema.Number,
     paths: Schema.Array(Schema.String)
   }),
-  Schema.Struct({ kind: Schema.Literal("receipt-mismatch"), runId: Schema.String, runRevision: Schema.NullOr(Schema.Number) }),
+  Schema.Struct({
+    kind: Schema.Literal("receipt-mismatch"),
+    runId: Schema.String,
+    runRevision: Schema.NullOr(Schema.Number)
+  }),
   Schema.Struct({
     kind: Schema.Literal("broken-link"),
     runId: Schema.NullOr(Schema.String),
@@ -144,7 +164,12 @@ export const Fact = Schema.Union(
     tailBytes: Schema.Number,
     head: Schema.Unknown
   }),
-  Schema.Struct({ kind: Schema.Literal("journal-corrupt"), study: Schema.String, corruptLine: Schema.Unknown, head: Schema.Unknown }),
+  Schema.Struct({
+    kind: Schema.Literal("journal-corrupt"),
+    study: Schema.String,
+    corruptLine: Schema.Unknown,
+    head: Schema.Unknown
+  }),
   Schema.Struct({
     kind: Schema.Literal("transaction-recovered"),
     transactionId: Schema.String,

@@ -6,10 +6,19 @@ import { canonicalJson, normalizeTimestamp, sha256Hex } from "./Canonical.js"
 import type { RunRecord } from "./MonitorSchema.js"
 
 /** What the receipt digest covers: the frozen content, the run's id and its window. */
-export const receiptOf = (run: Pick<
-  RunRecord,
-  "id" | "subscriptionId" | "gridVersion" | "windowIndex" | "windowStart" | "coalescedWindows" | "createdAt" | "frozen"
->) => ({
+export const receiptOf = (
+  run: Pick<
+    RunRecord,
+    | "id"
+    | "subscriptionId"
+    | "gridVersion"
+    | "windowIndex"
+    | "windowStart"
+    | "coalescedWindows"
+    | "createdAt"
+    | "frozen"
+  >
+) => ({
   id: run.id,
   subscriptionId: run.subscriptionId,
   gridVersion: run.gridVersion,
@@ -59,8 +68,11 @@ const fastReceiptJson = (run: Parameters<typeof receiptOf>[0]): string => {
   let unitsJson = "["
   for (let i = 0; i < units.length; i++) unitsJson += i === 0 ? q(units[i]) : `,${q(units[i])}`
   unitsJson += "]"
-  if (Object.keys(f).length !== 15 || Object.keys(budget).length !== 2 || Object.keys(cadence).length !== 2) throw new OffShape()
-  const out = `{"coalescedWindows":${int(run.coalescedWindows)},"createdAt":${q(normalizeTimestamp(str(run.createdAt)))},` +
+  if (Object.keys(f).length !== 15 || Object.keys(budget).length !== 2 || Object.keys(cadence).length !== 2) {
+    throw new OffShape()
+  }
+  const out =
+    `{"coalescedWindows":${int(run.coalescedWindows)},"createdAt":${q(normalizeTimestamp(str(run.createdAt)))},` +
     `"frozen":{"anchor":${q(f["anchor"])},` +
     `"budget":{"maxMinutes":${int(budget["maxMinutes"])},"maxSources":${int(budget["maxSources"])}},` +
     `"cadence":{"every":${int(cadence["every"])},"unit":${q(cadence["unit"])}},` +

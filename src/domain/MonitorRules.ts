@@ -31,15 +31,36 @@ import {
   type SubscriptionStatus,
   TIMEZONE_EXPECTED
 } from "./MonitorSchema.js"
-import { defaultAnchor, firstWindowAfterP as firstAfter, type Grid, iso, latestStartedWindowP, prepare, windowStartP } from "./MonitorWindows.js"
+import {
+  defaultAnchor,
+  firstWindowAfterP as firstAfter,
+  type Grid,
+  iso,
+  latestStartedWindowP,
+  prepare,
+  windowStartP
+} from "./MonitorWindows.js"
 
 const invalid = (path: string, message: string) => new InvalidInput({ issues: [{ path, message }] })
 
 /** The content of a subscription that its digest covers (everything a run freezes). */
-export const contentOf = (s: Pick<
-  SubscriptionRecord,
-  "kind" | "target" | "scope" | "budget" | "cadence" | "timezone" | "anchor" | "mode" | "units" | "survey" | "program" | "preference"
->) => ({
+export const contentOf = (
+  s: Pick<
+    SubscriptionRecord,
+    | "kind"
+    | "target"
+    | "scope"
+    | "budget"
+    | "cadence"
+    | "timezone"
+    | "anchor"
+    | "mode"
+    | "units"
+    | "survey"
+    | "program"
+    | "preference"
+  >
+) => ({
   kind: s.kind,
   target: s.target,
   scope: s.scope,
@@ -61,7 +82,8 @@ export const gridOf = (s: Pick<SubscriptionRecord, "timezone" | "anchor" | "cade
 })
 
 export const sameGrid = (a: Grid, b: Grid): boolean =>
-  a.timezone === b.timezone && a.anchor === b.anchor && a.cadence.every === b.cadence.every && a.cadence.unit === b.cadence.unit
+  a.timezone === b.timezone && a.anchor === b.anchor && a.cadence.every === b.cadence.every &&
+  a.cadence.unit === b.cadence.unit
 
 /** Digest of the request as given (without its id): a retry of the same request is recognised by it. */
 export const requestDigestOf = (input: SubscriptionInput): string => {
@@ -293,7 +315,9 @@ export const ALLOWED_TRANSITIONS: Readonly<Record<RunStatus, ReadonlyArray<RunSt
 }
 
 export const checkTransition = (from: RunStatus, to: RunStatus): Either.Either<void, InvalidTransition> =>
-  ALLOWED_TRANSITIONS[from].includes(to) ? Either.void : Either.left(new InvalidTransition({ from, to, allowed: ALLOWED_TRANSITIONS[from] }))
+  ALLOWED_TRANSITIONS[from].includes(to)
+    ? Either.void
+    : Either.left(new InvalidTransition({ from, to, allowed: ALLOWED_TRANSITIONS[from] }))
 
 /** Subscription status changes: active ⇄ paused; active/paused → completed; completed never returns. */
 export type StatusChange = "same" | "change" | "from-completed"
@@ -309,7 +333,10 @@ export const checkFinishInput = (run: RunRecord, input: FinishRunInput): Either.
     seen.add(o.id)
   })
   if (run.frozen.kind === "survey-freshness" && input.survey === undefined) {
-    issues.push({ path: "survey", message: "a survey-freshness run needs the survey bytes actually read {path, sha256}" })
+    issues.push({
+      path: "survey",
+      message: "a survey-freshness run needs the survey bytes actually read {path, sha256}"
+    })
   }
   if (run.frozen.kind !== "survey-freshness" && input.survey !== undefined) {
     issues.push({ path: "survey", message: "survey is only for survey-freshness runs" })
@@ -319,7 +346,9 @@ export const checkFinishInput = (run: RunRecord, input: FinishRunInput): Either.
   }
   if (run.frozen.kind === "unit-recheck" && input.units !== undefined) {
     input.units.forEach((u, i) => {
-      if (!run.frozen.units.includes(u)) issues.push({ path: `units.${i}`, message: `'${u}' is not a frozen unit of the run` })
+      if (!run.frozen.units.includes(u)) {
+        issues.push({ path: `units.${i}`, message: `'${u}' is not a frozen unit of the run` })
+      }
     })
   }
   return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.void
@@ -330,7 +359,9 @@ export const missingUnits = (run: RunRecord, listed: ReadonlyArray<string> | und
   run.frozen.kind === "unit-recheck" ? run.frozen.units.filter((u) => !(listed ?? []).includes(u)) : []
 
 /** Factual counts per label for the report line. */
-export const outcomeCounts = (outcomes: ReadonlyArray<{ readonly label: OutcomeLabel }>): Record<OutcomeLabel, number> => {
+export const outcomeCounts = (
+  outcomes: ReadonlyArray<{ readonly label: OutcomeLabel }>
+): Record<OutcomeLabel, number> => {
   const counts: Record<OutcomeLabel, number> = {
     new: 0,
     duplicate: 0,
@@ -356,25 +387,44 @@ export const checkDisposition = (
       : Either.left(new DispositionAlreadySet({ outcomeId: outcome.id, current: outcome.disposition.value }))
   }
   const refuse = (reason: string, missing?: string) =>
-    Either.left(new DispositionRefused(missing === undefined ? { outcomeId: outcome.id, reason } : { outcomeId: outcome.id, reason, missing }))
+    Either.left(
+      new DispositionRefused(
+        missing === undefined ? { outcomeId: outcome.id, reason } : { outcomeId: outcome.id, reason, missing }
+      )
+    )
   switch (input.disposition) {
     case "materialized":
-      if (outcome.label === "contradiction_candidate") return refuse("a contradiction candidate can never be materialized")
-      if (input.authorization === undefined) return refuse("materialized needs the authorization {messageId} of the user message that allowed it", "authorization")
+      if (outcome.label === "contradiction_candidate") {
+        return refuse("a contradiction candidate can never be materialized")
+      }
+      if (input.authorization === undefined) {
+        return refuse(
+          "materialized needs the authorization {messageId} of the user message that allowed it",
+          "authorization"
+        )
+      }
       if (input.unitPath === undefined) return refuse("materialized needs the unit file", "unitPath")
-      if (input.reviewItem !== undefined) return Either.left(invalid("reviewItem", "reviewItem is only for sent_to_review"))
+      if (input.reviewItem !== undefined) {
+        return Either.left(invalid("reviewItem", "reviewItem is only for sent_to_review"))
+      }
       return Either.right("set")
     case "sent_to_review":
       if (outcome.label !== "contradiction_candidate") return refuse("only a contradiction candidate is sent to review")
       if (input.reviewItem === undefined) return refuse("sent_to_review needs the review item file", "reviewItem")
       if (input.authorization !== undefined || input.unitPath !== undefined) {
-        return Either.left(invalid(input.authorization !== undefined ? "authorization" : "unitPath", "only for materialized"))
+        return Either.left(
+          invalid(input.authorization !== undefined ? "authorization" : "unitPath", "only for materialized")
+        )
       }
       return Either.right("set")
     case "acknowledged":
     case "dismissed":
       if (input.authorization !== undefined || input.unitPath !== undefined || input.reviewItem !== undefined) {
-        const field = input.authorization !== undefined ? "authorization" : input.unitPath !== undefined ? "unitPath" : "reviewItem"
+        const field = input.authorization !== undefined
+          ? "authorization"
+          : input.unitPath !== undefined
+          ? "unitPath"
+          : "reviewItem"
         return Either.left(invalid(field, `not used by '${input.disposition}'`))
       }
       return Either.right("set")

@@ -21,7 +21,9 @@ export const Id = Schema.String.pipe(
 )
 /** Run ids are generated: `<subscriptionId>.w<k>` or `<subscriptionId>.g<grid>.w<k>`. */
 export const RUN_ID_PATTERN = RUN_ID
-export const RunId = Schema.String.pipe(Schema.pattern(RUN_ID_PATTERN, { message: (issue) => idProblem("run", issue.actual) }))
+export const RunId = Schema.String.pipe(
+  Schema.pattern(RUN_ID_PATTERN, { message: (issue) => idProblem("run", issue.actual) })
+)
 
 const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
 export const IsoTime = Schema.String.pipe(
@@ -30,7 +32,9 @@ export const IsoTime = Schema.String.pipe(
     description: "ISO-8601 UTC instant"
   })
 )
-const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/, { message: () => "expected 64 lowercase hex digits" }))
+const Sha256 = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{64}$/, { message: () => "expected 64 lowercase hex digits" })
+)
 const PositiveInt = Schema.Int.pipe(Schema.positive())
 const RelPath = Text(1024).annotations({ description: "a path relative to the work folder, with '/'" })
 
@@ -139,7 +143,9 @@ export type TransitionRunInput = typeof TransitionRunInput.Type
  * `completed` is refused as `InvalidTransition {from, to}` (the transitionRun implementation checks
  * every `to` against the run's status, whatever the caller's types said).
  */
-export const TransitionRunFile = Schema.Struct({ ...TransitionRunInput.fields, to: RunStatus }).annotations({ identifier: "transition-run" })
+export const TransitionRunFile = Schema.Struct({ ...TransitionRunInput.fields, to: RunStatus }).annotations({
+  identifier: "transition-run"
+})
 
 export const OutcomeLabel = Schema.Literal(
   "new",

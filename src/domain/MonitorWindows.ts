@@ -50,12 +50,22 @@ export const parseAnchor = (anchor: string): Option.Option<WallParts> => {
   if (year < 1970 || month < 1 || month > 12 || day < 1 || hours > 23 || minutes > 59) return Option.none()
   const wall = wallOf({ year, month, day, hours, minutes })
   const back = DateTime.toPartsUtc(wall)
-  return back.year === year && back.month === month && back.day === day ? Option.some({ year, month, day, hours, minutes }) : Option.none()
+  return back.year === year && back.month === month && back.day === day
+    ? Option.some({ year, month, day, hours, minutes })
+    : Option.none()
 }
 
 /** A zone-less wall clock value: a UTC DateTime whose parts are the local calendar parts. */
 const wallOf = (p: WallParts): DateTime.Utc =>
-  DateTime.unsafeMake({ year: p.year, month: p.month, day: p.day, hours: p.hours, minutes: p.minutes, seconds: 0, millis: 0 }) as DateTime.Utc
+  DateTime.unsafeMake({
+    year: p.year,
+    month: p.month,
+    day: p.day,
+    hours: p.hours,
+    minutes: p.minutes,
+    seconds: 0,
+    millis: 0
+  }) as DateTime.Utc
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0")
 
@@ -95,8 +105,10 @@ export interface PreparedGrid {
 }
 
 export const prepare = (grid: Grid): Option.Option<PreparedGrid> =>
-  Option.flatMap(zoneOf(grid.timezone), (zone) =>
-    Option.map(parseAnchor(grid.anchor), (parts) => ({ zone, anchorWall: wallOf(parts), cadence: grid.cadence }))
+  Option.flatMap(
+    zoneOf(grid.timezone),
+    (zone) =>
+      Option.map(parseAnchor(grid.anchor), (parts) => ({ zone, anchorWall: wallOf(parts), cadence: grid.cadence }))
   )
 
 const unsafePrepare = (grid: Grid): PreparedGrid =>
@@ -106,7 +118,8 @@ const unsafePrepare = (grid: Grid): PreparedGrid =>
 export const windowWall = (g: PreparedGrid, k: number): WallParts => partsOfWall(addSteps(g.anchorWall, g.cadence, k))
 
 /** Start (epoch ms) of window k, computed directly from the anchor. */
-export const windowStartP = (g: PreparedGrid, k: number): number => instantOf(addSteps(g.anchorWall, g.cadence, k), g.zone)
+export const windowStartP = (g: PreparedGrid, k: number): number =>
+  instantOf(addSteps(g.anchorWall, g.cadence, k), g.zone)
 
 export const windowStart = (grid: Grid, k: number): number => windowStartP(unsafePrepare(grid), k)
 
@@ -135,7 +148,13 @@ export const firstWindowAfter = (grid: Grid, t: number): number => firstWindowAf
 export const defaultAnchor = (timezone: string, cadence: GridCadence, now: number): Option.Option<string> =>
   Option.map(zoneOf(timezone), (zone) => {
     const local = DateTime.toParts(DateTime.unsafeMakeZoned(now, { timeZone: zone }))
-    const wall = wallOf({ year: local.year, month: local.month, day: local.day, hours: local.hours, minutes: local.minutes })
+    const wall = wallOf({
+      year: local.year,
+      month: local.month,
+      day: local.day,
+      hours: local.hours,
+      minutes: local.minutes
+    })
     return formatWall(partsOfWall(addSteps(wall, cadence, 1)))
   })
 

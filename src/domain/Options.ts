@@ -26,7 +26,10 @@ export const checkIdOf = (kind: IdKind, value: unknown, path: string): Either.Ei
   isIdOf(kind, value) ? Either.right(value) : invalid(path, idProblem(kind, value))
 
 /** Fields of an options object. */
-export const optionalText: Check<string | undefined> = (value, path) => (value === undefined ? Either.right(undefined) : text(value, path))
+export const optionalText: Check<string | undefined> = (
+  value,
+  path
+) => (value === undefined ? Either.right(undefined) : text(value, path))
 
 export const optionalBoolean: Check<boolean | undefined> = (value, path) =>
   value === undefined || typeof value === "boolean" ? Either.right(value) : invalid(path, "expected true or false")
@@ -36,7 +39,12 @@ export const optionalInteger = (min: number, max: number): Check<number | undefi
     ? Either.right(undefined)
     : Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
     ? Either.right(value as number)
-    : invalid(path, max === Number.MAX_SAFE_INTEGER ? `expected a whole number from ${min}` : `expected a whole number from ${min} to ${max}`)
+    : invalid(
+      path,
+      max === Number.MAX_SAFE_INTEGER
+        ? `expected a whole number from ${min}`
+        : `expected a whole number from ${min} to ${max}`
+    )
 
 /** `now`: a valid Date (years 0000–9999) or left out (the method reads Effect's Clock). */
 export const optionalNow: Check<Date | undefined> = (value, path) => checkOptionalNow(value, path)
@@ -66,7 +74,7 @@ export const readOptions = <C extends Readonly<Record<string, Check<unknown>>>>(
   const issues: Array<{ path: string; message: string }> = []
   for (const [key, check] of Object.entries(checks)) {
     const r = check(given[key], key)
-    if (Either.isLeft(r)) issues.push(...r.left.issues)
+    if (Either.isLeft(r)) { for (const issue of r.left.issues) issues.push(issue) }
     else out[key] = r.right
   }
   return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.right(out as Checked<C>)
@@ -75,7 +83,10 @@ export const readOptions = <C extends Readonly<Record<string, Check<unknown>>>>(
 /** Check several positional arguments at once (all issues together). */
 export const readArgs = <T extends ReadonlyArray<Either.Either<unknown, InvalidInput>>>(
   ...args: T
-): Either.Either<{ readonly [K in keyof T]: T[K] extends Either.Either<infer A, InvalidInput> ? A : never }, InvalidInput> => {
+): Either.Either<
+  { readonly [K in keyof T]: T[K] extends Either.Either<infer A, InvalidInput> ? A : never },
+  InvalidInput
+> => {
   const issues = args.flatMap((a) => (Either.isLeft(a) ? a.left.issues : []))
   return issues.length > 0
     ? Either.left(new InvalidInput({ issues }))

@@ -70,6 +70,7 @@ export const normalizeInArea = (
   input: string,
   area: string
 ): Either.Either<string, UnsafePath | PathOutsideArea> =>
-  Either.flatMap(normalizeRelative(input), (p) =>
-    isUnder(p, area) ? Either.right(p) : Either.left(new PathOutsideArea({ path: input, area: `${area}/` }))
+  Either.flatMap(
+    normalizeRelative(input),
+    (p) => isUnder(p, area) ? Either.right(p) : Either.left(new PathOutsideArea({ path: input, area: `${area}/` }))
   )

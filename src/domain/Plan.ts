@@ -5,13 +5,17 @@
 import * as Schema from "effect/Schema"
 import { isStoredInstant } from "./Instant.js"
 
-export const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/), Schema.annotations({ description: "SHA-256, lowercase hex" }))
+export const Sha256 = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-f]{64}$/),
+  Schema.annotations({ description: "SHA-256, lowercase hex" })
+)
 export const IsoTime = Schema.String.pipe(
   Schema.filter((s) => isStoredInstant(s) || "expected an ISO-8601 UTC instant such as 2026-01-05T08:00:00.000Z", {
     jsonSchema: { type: "string", format: "date-time" },
     description: "ISO-8601 UTC time",
     // Generated as real instants (a filtered random string would almost never pass).
-    arbitrary: () => (fc) => fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
+    arbitrary: () => (fc) =>
+      fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 11, 31) }).map((ms) => new Date(ms).toISOString())
   })
 )
 export const NonEmpty = Schema.String.pipe(Schema.minLength(1))
@@ -68,7 +72,9 @@ export const PlanDocument = Schema.Struct({
 export type PlanDocument = typeof PlanDocument.Type
 
 /** A revision a write names (compare-and-set): a whole number from 1. */
-const Revision = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1, { message: () => "expected a revision, a whole number from 1" }))
+const Revision = Schema.Int.pipe(
+  Schema.greaterThanOrEqualTo(1, { message: () => "expected a revision, a whole number from 1" })
+)
 
 export const PlanStartInput = Schema.Struct({
   goal: NonEmpty.annotations({ description: "The destination of the research (non-empty)." }),
@@ -89,7 +95,9 @@ export const PlanCheckpointInput = Schema.Struct({
         for (const [i, s] of steps.entries()) {
           if (s.id === undefined) continue
           const first = seen.get(s.id)
-          if (first !== undefined) return { path: [i, "id"], message: `duplicate id '${s.id}' (also at completedSteps.${first})` }
+          if (first !== undefined) {
+            return { path: [i, "id"], message: `duplicate id '${s.id}' (also at completedSteps.${first})` }
+          }
           seen.set(s.id, i)
         }
         return true
@@ -109,7 +117,13 @@ export const PlanCheckpointInput = Schema.Struct({
 }).annotations({ identifier: "plan-checkpoint" })
 export type PlanCheckpointInput = typeof PlanCheckpointInput.Type
 
-export const FindingKind = Schema.Literal("source-missing", "source-changed", "output-missing", "output-changed", "stale-dependency")
+export const FindingKind = Schema.Literal(
+  "source-missing",
+  "source-changed",
+  "output-missing",
+  "output-changed",
+  "stale-dependency"
+)
 export type FindingKind = typeof FindingKind.Type
 
 export const Finding = Schema.Struct({
@@ -160,7 +174,9 @@ export const PlanInspectActive = Schema.Struct({
   completion: Completion,
   note: Schema.String
 })
-export const PlanInspectOutput = Schema.Union(PlanInspectNone, PlanInspectActive).annotations({ identifier: "plan-inspect-output" })
+export const PlanInspectOutput = Schema.Union(PlanInspectNone, PlanInspectActive).annotations({
+  identifier: "plan-inspect-output"
+})
 export type PlanInspectOutput = typeof PlanInspectActive.Type | typeof PlanInspectNone.Type
 
 export const PlanStartOutput = Schema.Struct({

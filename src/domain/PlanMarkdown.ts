@@ -39,9 +39,16 @@ export const parsePlanBytes = (bytes: Uint8Array): Either.Either<ParsedPlanMd, C
 
 /** plan.md's bytes from `parsePlanBytes`' prose (one character per byte) and a document. */
 export const renderPlanBytes = (before: string, document: PlanDocument, after: string): Uint8Array =>
-  Buffer.concat([Buffer.from(before, "latin1"), Buffer.from(renderSection(document), "utf8"), Buffer.from(after, "latin1")])
+  Buffer.concat([
+    Buffer.from(before, "latin1"),
+    Buffer.from(renderSection(document), "utf8"),
+    Buffer.from(after, "latin1")
+  ])
 
-const parseWith = (text: string, sectionText: (json: string) => string | undefined): Either.Either<ParsedPlanMd, CorruptPlan> => {
+const parseWith = (
+  text: string,
+  sectionText: (json: string) => string | undefined
+): Either.Either<ParsedPlanMd, CorruptPlan> => {
   const begins = count(text, BEGIN_MARKER)
   const ends = count(text, END_MARKER)
   if (begins === 0 && ends === 0) return Either.right({ _tag: "NoSection", text })
@@ -68,7 +75,9 @@ const parseWith = (text: string, sectionText: (json: string) => string | undefin
       const first = invalid.issues[0]
       return Either.left(
         new CorruptPlan({
-          reason: `the section's JSON is not a valid plan${first ? ` (${first.path || "(root)"}: ${first.message})` : ""}`
+          reason: `the section's JSON is not a valid plan${
+            first ? ` (${first.path || "(root)"}: ${first.message})` : ""
+          }`
         })
       )
     },

@@ -3,11 +3,11 @@
  * checkpoint changes the document given the digests the shell measured.
  */
 import * as Either from "effect/Either"
-import { EditedRetainedFile, InvalidInput, LimitExceeded, PathOutsideArea, type UnsafePath } from "./Errors.js"
+import { EditedRetainedFile, InvalidInput, LimitExceeded, type PathOutsideArea, type UnsafePath } from "./Errors.js"
 import { normalizeInArea, normalizeRelative } from "./Paths.js"
 import {
-  type Completion,
   type CompletedStep,
+  type Completion,
   type Finding,
   PLAN_LIMITS,
   type PlanCheckpointInput,
@@ -48,14 +48,20 @@ export const verify = (doc: PlanDocument, obs: Observations): Verification => {
   for (const s of doc.sources) {
     const o = observedOf(obs, s.path)
     if (o._tag === "Missing") findings.push({ kind: "source-missing", path: s.path, expected: s.sha256 })
-    else if (o._tag === "Unsafe") findings.push({ kind: "source-changed", path: s.path, expected: s.sha256, actual: `unsafe:${o.reason}` })
-    else if (o.sha256 !== s.sha256) findings.push({ kind: "source-changed", path: s.path, expected: s.sha256, actual: o.sha256 })
+    else if (o._tag === "Unsafe") {
+      findings.push({ kind: "source-changed", path: s.path, expected: s.sha256, actual: `unsafe:${o.reason}` })
+    } else if (o.sha256 !== s.sha256) {
+      findings.push({ kind: "source-changed", path: s.path, expected: s.sha256, actual: o.sha256 })
+    }
   }
   for (const out of doc.outputs) {
     const o = observedOf(obs, out.path)
     if (o._tag === "Missing") findings.push({ kind: "output-missing", path: out.path, expected: out.sha256 })
-    else if (o._tag === "Unsafe") findings.push({ kind: "output-changed", path: out.path, expected: out.sha256, actual: `unsafe:${o.reason}` })
-    else if (o.sha256 !== out.sha256) findings.push({ kind: "output-changed", path: out.path, expected: out.sha256, actual: o.sha256 })
+    else if (o._tag === "Unsafe") {
+      findings.push({ kind: "output-changed", path: out.path, expected: out.sha256, actual: `unsafe:${o.reason}` })
+    } else if (o.sha256 !== out.sha256) {
+      findings.push({ kind: "output-changed", path: out.path, expected: out.sha256, actual: o.sha256 })
+    }
     for (const d of out.dependsOn) {
       const od = observedOf(obs, d.path)
       const actual = od._tag === "Present" ? od.sha256 : od._tag === "Missing" ? "missing" : `unsafe:${od.reason}`
@@ -118,9 +124,10 @@ export const checkpointPaths = (
   const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
     Either.mapLeft(r, (e) =>
       e._tag === "UnsafePath" && e.reason === "absolute"
-        ? new InvalidInput({ issues: [{ path: field, message: "an absolute path; paths are relative to the work folder" }] })
-        : e
-    )
+        ? new InvalidInput({
+          issues: [{ path: field, message: "an absolute path; paths are relative to the work folder" }]
+        })
+        : e)
   const sources: Array<{ path: string; origin: string }> = []
   for (const [i, s] of (input.sources ?? []).entries()) {
     const p = named(`sources.${i}.path`, normalizeInArea(s.path, SOURCES_AREA))
@@ -137,7 +144,9 @@ export const checkpointPaths = (
       if (Either.isLeft(dp)) return Either.left(dp.left)
       if (dp.right === p.right) {
         return Either.left(
-          new InvalidInput({ issues: [{ path: `outputs.${i}.dependsOn.${j}`, message: "an output cannot depend on itself" }] })
+          new InvalidInput({
+            issues: [{ path: `outputs.${i}.dependsOn.${j}`, message: "an output cannot depend on itself" }]
+          })
         )
       }
       if (!deps.includes(dp.right)) deps.push(dp.right)
@@ -172,7 +181,9 @@ export const applyCheckpoint = (
     steps.push(s.id === undefined ? { summary: s.summary, at: now } : { summary: s.summary, at: now, id: s.id })
   }
   if (steps.length > PLAN_LIMITS.completedSteps) {
-    return Either.left(new LimitExceeded({ limit: "completedSteps", max: PLAN_LIMITS.completedSteps, actual: steps.length }))
+    return Either.left(
+      new LimitExceeded({ limit: "completedSteps", max: PLAN_LIMITS.completedSteps, actual: steps.length })
+    )
   }
 
   // Sources: write-once registration.
@@ -228,10 +239,16 @@ export const applyCheckpoint = (
 }
 
 /** The completion rule for a document about to be marked complete, given what its files hold now. */
-export const requireComplete = (doc: PlanDocument, obs: Observations): Either.Either<PlanDocument, CompletionRefused> => {
+export const requireComplete = (
+  doc: PlanDocument,
+  obs: Observations
+): Either.Either<PlanDocument, CompletionRefused> => {
   const v = verify(doc, obs)
   const c = completion(doc, v)
   if (c.ready) return Either.right(doc)
-  const reasons = [...c.missing, ...v.findings.map((f) => `${f.kind}: ${f.path}${f.dependency ? ` (${f.dependency})` : ""}`)]
+  const reasons = [
+    ...c.missing,
+    ...v.findings.map((f) => `${f.kind}: ${f.path}${f.dependency ? ` (${f.dependency})` : ""}`)
+  ]
   return Either.left(new CompletionRefused({ reasons }))
 }

@@ -8,7 +8,15 @@
  * file's own text: `start`/`end` are offsets in Unicode code points of the text as decoded
  * (end exclusive), so `[...text].slice(start, end)` is the passage, markup included.
  */
-import { formatOfPath, normalizeMapped, sourceEnd, sourceStart, type TextFormat, visibleText, WHITESPACE_TO_COLLAPSE } from "./VisibleText.js"
+import {
+  formatOfPath,
+  normalizeMapped,
+  sourceEnd,
+  sourceStart,
+  type TextFormat,
+  visibleText,
+  WHITESPACE_TO_COLLAPSE
+} from "./VisibleText.js"
 
 export { formatOfPath, type TextFormat } from "./VisibleText.js"
 
@@ -44,7 +52,8 @@ const needsCollapse = (text: string): boolean => {
 
 /** The characters of `\s` beyond ASCII. */
 export const isWideSpace = (c: number): boolean =>
-  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f ||
+  c === 0x205f || c === 0x3000 || c === 0xfeff
 
 /** NFC, then every run of whitespace becomes one space; leading/trailing whitespace trimmed. */
 export const normalizeForQuote = (text: string): string => text.normalize("NFC").replace(COLLAPSE, " ").trim()
@@ -93,7 +102,11 @@ export const makeQuoteMatcher = (text: string, format: TextFormat = "text") => {
     if (charLength(q) < MIN_QUOTE_LENGTH) return { matched: false, reason: "quote-too-short" }
     const at = visible.text.indexOf(q)
     if (at < 0) return { matched: false, reason: "quote-not-found" }
-    return { matched: true, start: offset(sourceStart(visible, at)), end: offset(sourceEnd(visible, at + q.length - 1)) }
+    return {
+      matched: true,
+      start: offset(sourceStart(visible, at)),
+      end: offset(sourceEnd(visible, at + q.length - 1))
+    }
   }
 }
 

@@ -19,7 +19,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
-import { frontMatter, pageMeta, type PageMeta } from "./readable/meta.js"
+import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { parsePage } from "./readable/tree.js"
 
@@ -39,7 +39,9 @@ const REVEAL_MIN = 200
 
 const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
   let page = parsePage(html)
-  if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) page = parsePage(html, true)
+  if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) {
+    page = parsePage(html, true)
+  }
   if (page === undefined) return flatBlocks(html)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)

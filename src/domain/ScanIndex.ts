@@ -31,8 +31,8 @@ export {
   fileDigest,
   isQuietRun,
   RunIndex,
-  type RunLineSource,
   runLine,
+  type RunLineSource,
   type RunScanIndexEntry
 } from "./ScanIndexLines.js"
 
@@ -86,7 +86,13 @@ export const encodeScanIndex = (
     else throw new Error("a reused index line without its index")
   }
   const body = Buffer.concat(parts)
-  const header = { format: FORMAT, stamp, runs: order.length, subscriptions: subscriptions.size, sha256: sha256Hex(body) }
+  const header = {
+    format: FORMAT,
+    stamp,
+    runs: order.length,
+    subscriptions: subscriptions.size,
+    sha256: sha256Hex(body)
+  }
   return Buffer.concat([Buffer.from(`${json(header)}\n`), body])
 }
 
@@ -117,7 +123,10 @@ export const decodeScanIndex = (stamp: string, bytes: Uint8Array): ScanIndex | u
   if (!Array.isArray(subs) || subs.length !== header.subscriptions) return undefined
   const subscriptions = new Map<string, string>()
   for (const pair of subs) {
-    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || !isFileDigest(pair[1]) || subscriptions.has(pair[0])) {
+    if (
+      !Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string" || !isFileDigest(pair[1]) ||
+      subscriptions.has(pair[0])
+    ) {
       return undefined
     }
     subscriptions.set(pair[0], pair[1])
@@ -137,7 +146,9 @@ export const decodeScanIndex = (stamp: string, bytes: Uint8Array): ScanIndex | u
   return { runs: new RunIndex(buf, starts), subscriptions }
 }
 
-const isHeader = (u: unknown): u is { format: string; stamp: string; runs: number; subscriptions: number; sha256: string } => {
+const isHeader = (
+  u: unknown
+): u is { format: string; stamp: string; runs: number; subscriptions: number; sha256: string } => {
   if (typeof u !== "object" || u === null) return false
   const h = u as Record<string, unknown>
   return typeof h["format"] === "string" && typeof h["stamp"] === "string" && typeof h["runs"] === "number" &&

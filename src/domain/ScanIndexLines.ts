@@ -64,8 +64,12 @@ export const runLine = (runId: string, sha256: string, r: RunScanResult): string
       c.survey === null ? "-" : json(c.survey.path)
     }\t${json(r.subscriptionId)}\t${json(r.createdAt)}\t${json(r.target)}\n`
   }
-  const completion = c === null ? null : [c.stage.path, c.stage.sha256, c.survey?.path ?? null, c.survey?.sha256 ?? null]
-  const unresolved = r.unresolved.length === 0 ? 0 : r.unresolved.map((u) => [u.outcomeId, u.label, u.reason, u.citations])
+  const completion = c === null
+    ? null
+    : [c.stage.path, c.stage.sha256, c.survey?.path ?? null, c.survey?.sha256 ?? null]
+  const unresolved = r.unresolved.length === 0
+    ? 0
+    : r.unresolved.map((u) => [u.outcomeId, u.label, u.reason, u.citations])
   return `${head}v\t${json([r.subscriptionId, r.createdAt, r.status, r.revision, r.target, completion, unresolved])}\n`
 }
 
@@ -117,7 +121,10 @@ export class RunIndex {
       const c = runId.charCodeAt(j)
       if (c >= 0x7f || c < 0x20 || c === QUOTE || c === BACKSLASH) return this.runId(k) === runId
     }
-    if (s + n + 2 >= this.starts[k + 1]! || this.buf[s] !== QUOTE || this.buf[s + n + 1] !== QUOTE || this.buf[s + n + 2] !== TAB) {
+    if (
+      s + n + 2 >= this.starts[k + 1]! || this.buf[s] !== QUOTE || this.buf[s + n + 1] !== QUOTE ||
+      this.buf[s + n + 2] !== TAB
+    ) {
       return false
     }
     for (let j = 0; j < n; j++) if (this.buf[s + 1 + j] !== runId.charCodeAt(j)) return false
@@ -160,7 +167,10 @@ export class RunIndex {
     this.#cursor = k + 1
     const t = this.idEnd(k)
     const end = this.starts[k + 1]! - 1
-    if (t + FILE_DIGEST_LENGTH + 3 > end || this.buf[t + FILE_DIGEST_LENGTH + 1] !== TAB || this.buf[t + FILE_DIGEST_LENGTH + 3] !== TAB) return -1
+    if (
+      t + FILE_DIGEST_LENGTH + 3 > end || this.buf[t + FILE_DIGEST_LENGTH + 1] !== TAB ||
+      this.buf[t + FILE_DIGEST_LENGTH + 3] !== TAB
+    ) return -1
     if (!this.bytesAre(t + 1, sha256, FILE_DIGEST_LENGTH)) return -1
     const kind = this.buf[t + FILE_DIGEST_LENGTH + 2]
     if (kind === KIND_QUIET) {
@@ -287,7 +297,11 @@ export class RunIndex {
     } catch {
       return undefined
     }
-    if (kind === KIND_MISMATCH) return row === null || typeof row === "number" ? { _tag: "Mismatch", runId, revision: row } : undefined
+    if (kind === KIND_MISMATCH) {
+      return row === null || typeof row === "number"
+        ? { _tag: "Mismatch", runId, revision: row }
+        : undefined
+    }
     return kind === KIND_VERIFIED && Array.isArray(row) ? verifiedOf(runId, row) : undefined
   }
 
@@ -340,15 +354,22 @@ export class RunIndex {
 const verifiedOf = (id: string, row: ReadonlyArray<unknown>): RunScan | undefined => {
   if (row.length !== 7) return undefined
   const [subscriptionId, createdAt, status, revision, target, c, u] = row
-  if (!str(subscriptionId) || !str(createdAt) || !str(status) || typeof revision !== "number" || !str(target)) return undefined
-  if (c !== null && (!Array.isArray(c) || c.length !== 4 || !str(c[0]) || !str(c[1]) || !strOrNull(c[2]) || !strOrNull(c[3]))) {
+  if (!str(subscriptionId) || !str(createdAt) || !str(status) || typeof revision !== "number" || !str(target)) {
+    return undefined
+  }
+  if (
+    c !== null &&
+    (!Array.isArray(c) || c.length !== 4 || !str(c[0]) || !str(c[1]) || !strOrNull(c[2]) || !strOrNull(c[3]))
+  ) {
     return undefined
   }
   let unresolved: ReadonlyArray<UnresolvedOutcome> = NONE_UNRESOLVED
   if (u !== 0) {
     if (!Array.isArray(u)) return undefined
     for (const o of u) {
-      if (!Array.isArray(o) || o.length !== 4 || !str(o[0]) || !str(o[1]) || !str(o[2]) || !Array.isArray(o[3])) return undefined
+      if (!Array.isArray(o) || o.length !== 4 || !str(o[0]) || !str(o[1]) || !str(o[2]) || !Array.isArray(o[3])) {
+        return undefined
+      }
     }
     unresolved = u.map(([outcomeId, label, reason, citations]) => ({
       runId: id,

@@ -14,9 +14,16 @@
  *   heading above it (null when there is none).
  */
 import * as Either from "effect/Either"
-import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote } from "./Quote.js"
 import { tokenizeHtml } from "./HtmlText.js"
-import { type MappedText, normalizeMapped, sourceEnd, sourceStart, type TextFormat, visibleText } from "./VisibleText.js"
+import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote } from "./Quote.js"
+import {
+  type MappedText,
+  normalizeMapped,
+  sourceEnd,
+  sourceStart,
+  type TextFormat,
+  visibleText
+} from "./VisibleText.js"
 
 export interface FollowMatch {
   readonly start: number
@@ -143,10 +150,54 @@ const markdownBlocks = (text: string): Array<Block> => {
 
 /** Elements that end one block and begin another (a table row is one block: cells do not split it). */
 const HTML_BLOCKS = new Set([
-  "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div", "dl", "dt",
-  "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html",
-  "legend", "li", "listing", "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead",
-  "title", "tr", "ul", "xmp"
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "li",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "tfoot",
+  "thead",
+  "title",
+  "tr",
+  "ul",
+  "xmp"
 ])
 const HTML_HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"])
 
@@ -161,7 +212,9 @@ const htmlBlocks = (html: string): Array<Block> => {
     },
     onclosetag(a, b) {
       const name = nameAt(a, b)
-      if (HTML_BLOCKS.has(name)) cuts.push({ at: Math.max(0, a - 2), heading: HTML_HEADINGS.has(name) ? "close" : null })
+      if (HTML_BLOCKS.has(name)) {
+        cuts.push({ at: Math.max(0, a - 2), heading: HTML_HEADINGS.has(name) ? "close" : null })
+      }
     }
   })
   cuts.push({ at: html.length, heading: null })
@@ -175,7 +228,11 @@ const htmlBlocks = (html: string): Array<Block> => {
 }
 
 const blocksOf = (format: TextFormat, text: string): Array<Block> =>
-  format === "markdown" ? markdownBlocks(text) : format === "html" || format === "xhtml" ? htmlBlocks(text) : plainBlocks(text)
+  format === "markdown"
+    ? markdownBlocks(text)
+    : format === "html" || format === "xhtml"
+    ? htmlBlocks(text)
+    : plainBlocks(text)
 
 /** The first unit of the normalized text whose source starts at or after `offset`. */
 const unitAtOrAfter = (m: MappedText, offset: number): number => {
@@ -225,7 +282,8 @@ export const follow = (text: string, format: TextFormat, pieces: ReadonlyArray<s
     }
     const paragraph = blocks.length === 0
       ? readerText(format, text, 0, text.length)
-      : blocks.slice(first, last + 1).map((b) => readerText(format, text, b.start, b.end)).filter((t) => t.length > 0).join("\n\n")
+      : blocks.slice(first, last + 1).map((b) => readerText(format, text, b.start, b.end)).filter((t) => t.length > 0)
+        .join("\n\n")
     let line = 1
     for (let i = text.indexOf("\n"); i >= 0 && i < s; i = text.indexOf("\n", i + 1)) line++
     return { start: cp(s), end: cp(e), line, paragraph, section }

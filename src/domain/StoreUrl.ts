@@ -65,7 +65,8 @@ export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: st
 }
 
 /** Whether `parseStoreUrl` refused the text. */
-export const isMalformed = (r: StoreUrl | { readonly malformed: string }): r is { readonly malformed: string } => "malformed" in r
+export const isMalformed = (r: StoreUrl | { readonly malformed: string }): r is { readonly malformed: string } =>
+  "malformed" in r
 
 /** A dossier's name in a store: 1-63 letters, digits, `-`, `_`, `.`, starting with a letter or digit. */
 export const DOSSIER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/

@@ -91,7 +91,9 @@ const field = (name: string, value: string): string => `${name}: ${value.replace
 const record = (headers: ReadonlyArray<readonly [string, string]>, block: ReadonlyArray<Uint8Array>): Buffer => {
   let length = 0
   for (const b of block) length += b.byteLength
-  const head = `WARC/1.1${CRLF}${headers.map(([k, v]) => field(k, v)).join("")}${field("Content-Length", String(length))}${CRLF}`
+  const head = `WARC/1.1${CRLF}${headers.map(([k, v]) => field(k, v)).join("")}${
+    field("Content-Length", String(length))
+  }${CRLF}`
   return Buffer.concat([Buffer.from(head, "utf8"), ...block, Buffer.from(CRLF + CRLF, "latin1")])
 }
 
@@ -116,7 +118,10 @@ export const warcRecords = (input: WarcInput): Array<Buffer> => {
       field("software", input.software),
       field("format", "WARC File Format 1.1"),
       field("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"),
-      field("description", "One capture by dossier ingest: every hop of the fetch, redirects included. WARC-IP-Address is the checked address the socket was pinned to.")
+      field(
+        "description",
+        "One capture by dossier ingest: every hop of the fetch, redirects included. WARC-IP-Address is the checked address the socket was pinned to."
+      )
     ].join(""),
     "utf8"
   )
@@ -164,8 +169,14 @@ export const warcRecords = (input: WarcInput): Array<Buffer> => {
           ["WARC-Warcinfo-ID", infoId],
           ["Content-Type", "application/http;msgtype=response"],
           ...(x.truncated ? [["WARC-Truncated", "length"] as const] : []),
-          ["WARC-Payload-Digest", x.payloadSha256 === undefined ? warcDigest(x.payload) : warcDigestOf(x.payloadSha256)],
-          ["WARC-Block-Digest", x.responseSha256 === undefined ? warcDigest(x.response) : warcDigestOf(x.responseSha256)]
+          [
+            "WARC-Payload-Digest",
+            x.payloadSha256 === undefined ? warcDigest(x.payload) : warcDigestOf(x.payloadSha256)
+          ],
+          [
+            "WARC-Block-Digest",
+            x.responseSha256 === undefined ? warcDigest(x.response) : warcDigestOf(x.responseSha256)
+          ]
         ],
         [x.response]
       )

@@ -5,9 +5,9 @@
  */
 import * as Layer from "effect/Layer"
 import type { WorkdirNotFound } from "../domain/Errors.js"
+import type { EvidenceKey } from "../services/EvidenceKey.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Lock } from "../services/Lock.js"
-import type { EvidenceKey } from "../services/EvidenceKey.js"
 import { Workdir } from "../services/Workdir.js"
 import { EvidenceKeyLive, EvidenceKeyMemory } from "./EvidenceKeyLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
@@ -18,7 +18,14 @@ import { LockMemory } from "./LockMemory.js"
 export type Base = Workdir | FileStore | Lock | EvidenceKey
 
 export const BaseLive = (dir: string): Layer.Layer<Base, WorkdirNotFound> =>
-  Layer.mergeAll(LockLive, EvidenceKeyLive).pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(dir)))
+  Layer.mergeAll(LockLive, EvidenceKeyLive).pipe(
+    Layer.provideMerge(FileStoreLive),
+    Layer.provideMerge(Workdir.live(dir))
+  )
 
 /** One in-memory tree (FileStoreMemory), an in-process lock (LockMemory) and a key in memory; no Workdir is needed. */
-export const BaseMemory: Layer.Layer<FileStore | Lock | EvidenceKey> = Layer.mergeAll(FileStoreMemory, LockMemory, EvidenceKeyMemory)
+export const BaseMemory: Layer.Layer<FileStore | Lock | EvidenceKey> = Layer.mergeAll(
+  FileStoreMemory,
+  LockMemory,
+  EvidenceKeyMemory
+)

@@ -82,14 +82,22 @@ export interface Boundary {
    * thrown as is), fsync the directory (unless `syncDir` is false: a caller publishing several
    * files of `dir` fsyncs it once after the last), then check that `name` is the staged file.
    */
-  readonly publish: (rel: string, dir: Dir, staged: Staged, name: string, how: "rename" | "link", syncDir?: boolean) => void
+  readonly publish: (
+    rel: string,
+    dir: Dir,
+    staged: Staged,
+    name: string,
+    how: "rename" | "link",
+    syncDir?: boolean
+  ) => void
   /** Remove an entry of `dir` (not a directory) and fsync `dir`; nothing when absent. */
   readonly unlinkAt: (rel: string, dir: Dir, name: string) => void
   /** fsync a directory. */
   readonly fsyncDir: (rel: string, dir: Dir) => void
 }
 
-export const ioError = (rel: string, operation: string) => (e: unknown) => new IoError({ path: rel, operation, code: codeOf(e) })
+export const ioError = (rel: string, operation: string) => (e: unknown) =>
+  new IoError({ path: rel, operation, code: codeOf(e) })
 
 /** Run a boundary step: what it throws that is not already a domain error becomes `IoError {operation}`. */
 export const guard = <A>(rel: string, operation: string, f: () => A): A => {

@@ -7,21 +7,23 @@
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
 import { ExecLive } from "./ExecLive.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { IngestFolder } from "./folder/IngestFolder.js"
+import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { GateLive } from "./GateLive.js"
 import { GrantsLive } from "./GrantsLive.js"
-import { IngestFolder } from "./folder/IngestFolder.js"
 import { JournalLive } from "./JournalLive.js"
-import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
-import { PlanFolder } from "./folder/PlanStoreFolder.js"
-import { SandboxBwrap } from "./SandboxBwrap.js"
-import { SafeHttpLive } from "./SafeHttpLive.js"
 import { MonitorLive } from "./MonitorLive.js"
+import { SafeHttpLive } from "./SafeHttpLive.js"
+import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SourcesLive } from "./SourcesLive.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
   Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanFolder, JournalLive, MonitorLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)),
+    Layer.provideMerge(
+      Layer.mergeAll(PlanFolder, JournalLive, MonitorLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)
+    ),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))
   )

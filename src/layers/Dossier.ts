@@ -10,23 +10,23 @@ import type { Gate } from "../services/Gate.js"
 import type { Ingest } from "../services/Ingest.js"
 import type { Journal } from "../services/Journal.js"
 import type { Lock } from "../services/Lock.js"
+import type { Monitor } from "../services/Monitor.js"
 import type { Plan } from "../services/Plan.js"
 import type { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
 import type { PlanStore } from "../services/ports/PlanStore.js"
 import type { SafeHttp } from "../services/SafeHttp.js"
-import type { Monitor } from "../services/Monitor.js"
 import { Workdir } from "../services/Workdir.js"
 import { BaseLive, BaseMemory } from "./Base.js"
-import { GateLive } from "./GateLive.js"
-import { IngestLive } from "./IngestLive.js"
-import { JournalLive } from "./JournalLive.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
 import { WarcWriterLive } from "./folder/WarcWriter.js"
+import { GateLive } from "./GateLive.js"
+import { IngestLive } from "./IngestLive.js"
+import { JournalLive } from "./JournalLive.js"
 import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
+import { MonitorLive } from "./MonitorLive.js"
 import { PlanLive } from "./PlanLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
-import { MonitorLive } from "./MonitorLive.js"
 
 /** The services `DossierMemory` provides (`DossierLive` adds `Workdir`). */
 export type Dossier = Plan | Journal | Gate | Monitor | Ingest | SafeHttp | FileStore | Lock
@@ -64,7 +64,9 @@ export const DossierLive = (dir: string): Layer.Layer<Dossier | Workdir, Workdir
  * `SafeHttpLive` (the network); use `dossierOver(BaseMemory, SafeHttpTest(…))` to keep them on a
  * test server (the folder's adapters over the in-memory tree).
  */
-export const DossierMemory: Layer.Layer<Dossier> = servicesOver(Layer.mergeAll(PlanStoreMemory, CaptureStoreFolder, WarcWriterLive)).pipe(
+export const DossierMemory: Layer.Layer<Dossier> = servicesOver(
+  Layer.mergeAll(PlanStoreMemory, CaptureStoreFolder, WarcWriterLive)
+).pipe(
   Layer.provideMerge(SafeHttpLive),
   Layer.provideMerge(BaseMemory),
   Layer.provide(Workdir.fixed("/dossier-memory"))

@@ -38,7 +38,12 @@ const readKey = (dir: string, root: string): Loaded => {
   try {
     real = fs.realpathSync(dir)
   } catch (e) {
-    return { missing: code(e) === "ENOENT" ? "there is no evidence key on this machine" : `its directory cannot be read (${code(e)})`, absent: code(e) === "ENOENT" }
+    return {
+      missing: code(e) === "ENOENT"
+        ? "there is no evidence key on this machine"
+        : `its directory cannot be read (${code(e)})`,
+      absent: code(e) === "ENOENT"
+    }
   }
   const exposed = keyExposure(real, root)
   if (exposed !== null) return { missing: exposed, absent: false }
@@ -48,16 +53,29 @@ const readKey = (dir: string, root: string): Loaded => {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
   } catch (e) {
     const c = code(e)
-    return { missing: c === "ENOENT" ? "there is no evidence key on this machine" : c === "ELOOP" ? "the key file is a symlink" : `the key file cannot be read (${c})`, absent: c === "ENOENT" }
+    return {
+      missing: c === "ENOENT"
+        ? "there is no evidence key on this machine"
+        : c === "ELOOP"
+        ? "the key file is a symlink"
+        : `the key file cannot be read (${c})`,
+      absent: c === "ENOENT"
+    }
   }
   try {
     const st = fs.fstatSync(fd)
     if (!st.isFile()) return { missing: "the key file is not a regular file", absent: false }
     if (st.nlink !== 1) return { missing: "the key file has more than one link", absent: false }
-    if (typeof process.getuid === "function" && st.uid !== process.getuid()) return { missing: "the key file belongs to another user", absent: false }
-    if ((st.mode & 0o077) !== 0) return { missing: "the key file is readable or writable by group or others (it must be 0600)", absent: false }
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
+      return { missing: "the key file belongs to another user", absent: false }
+    }
+    if ((st.mode & 0o077) !== 0) {
+      return { missing: "the key file is readable or writable by group or others (it must be 0600)", absent: false }
+    }
     const text = fs.readFileSync(fd, "latin1")
-    if (!/^[0-9a-f]{64}\n?$/.test(text)) return { missing: "the key file does not hold a key (64 hex digits)", absent: false }
+    if (!/^[0-9a-f]{64}\n?$/.test(text)) {
+      return { missing: "the key file does not hold a key (64 hex digits)", absent: false }
+    }
     return { key: Buffer.from(text.slice(0, 64), "hex") }
   } finally {
     fs.closeSync(fd)
@@ -84,7 +102,11 @@ const realOrPlanned = (dir: string): string => {
 const createKey = (dir: string): void => {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = path.join(dir, `.${KEY_FILE}.${process.pid}.${randomBytes(4).toString("hex")}`)
-  const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600)
+  const fd = fs.openSync(
+    tmp,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o600
+  )
   try {
     fs.writeSync(fd, `${randomBytes(32).toString("hex")}\n`)
     fs.fsyncSync(fd)
@@ -133,9 +155,12 @@ export const EvidenceKeyLive: Layer.Layer<EvidenceKey, never, Workdir> = Layer.e
           }
           k = load()
         }
-        return "key" in k ? Effect.succeed(signDigest(k.key, kind, digest)) : Effect.fail(new EvidenceKeyUnavailable({ reason: k.missing }))
+        return "key" in k
+          ? Effect.succeed(signDigest(k.key, kind, digest))
+          : Effect.fail(new EvidenceKeyUnavailable({ reason: k.missing }))
       })
-    const check: EvidenceKeyShape["check"] = (kind, digest, signature) => Effect.sync(() => checkSignature(load(), kind, digest, signature))
+    const check: EvidenceKeyShape["check"] = (kind, digest, signature) =>
+      Effect.sync(() => checkSignature(load(), kind, digest, signature))
     return { sign, check }
   })
 )

@@ -7,7 +7,8 @@ import { JournalLive } from "./JournalLive.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
-export const GrantsLayer = (dir: string) => GrantsLive.pipe(Layer.provideMerge(WorkTreeLive), Layer.provideMerge(BaseLive(dir)))
+export const GrantsLayer = (dir: string) =>
+  GrantsLive.pipe(Layer.provideMerge(WorkTreeLive), Layer.provideMerge(BaseLive(dir)))
 
 export const ExecLayer = (dir: string) =>
   ExecLive.pipe(

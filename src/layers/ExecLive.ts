@@ -25,10 +25,18 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { InvalidInput, type IoError, UnsafePath } from "../domain/Errors.js"
 import {
+  BudgetExceeded,
+  BudgetExhausted,
+  ExecutionDigestMismatch,
+  GrantInactive,
+  GrantWidening,
+  RootIdentityChanged
+} from "../domain/ExecErrors.js"
+import {
   changedFiles,
   type ExecutionContent,
-  type ExecutionRecord,
   executionPaths,
+  type ExecutionRecord,
   type KillReason,
   linkEvents,
   type LogFile,
@@ -48,19 +56,35 @@ import {
   type TreeEntry,
   withoutListing
 } from "../domain/Execution.js"
-import { BudgetExceeded, BudgetExhausted, ExecutionDigestMismatch, GrantInactive, GrantWidening, RootIdentityChanged } from "../domain/ExecErrors.js"
-import { effectiveTerms, execRefusal, exhaustedResource, inheritProtection, isRevoked, maskedPaths, type RootIdentity, type StoredGrant } from "../domain/Grant.js"
+import {
+  effectiveTerms,
+  execRefusal,
+  exhaustedResource,
+  inheritProtection,
+  isRevoked,
+  maskedPaths,
+  type RootIdentity,
+  type StoredGrant
+} from "../domain/Grant.js"
 import { checkStudyId } from "../domain/Journal.js"
-import { checkIdOf, optionalBoolean, optionalNow, optionalText, readArgs, readOptions, textArray } from "../domain/Options.js"
+import {
+  checkIdOf,
+  optionalBoolean,
+  optionalNow,
+  optionalText,
+  readArgs,
+  readOptions,
+  textArray
+} from "../domain/Options.js"
+import { EvidenceKey } from "../services/EvidenceKey.js"
 import { Exec, type ExecShape, type OutputFinding, type RecordFinding } from "../services/Exec.js"
 import { FileStore } from "../services/FileStore.js"
-import { EvidenceKey } from "../services/EvidenceKey.js"
 import { Grants, type GrantStatus } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
 import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
-import { WorkTree } from "../services/WorkTree.js"
 import { Workdir } from "../services/Workdir.js"
+import { WorkTree } from "../services/WorkTree.js"
 import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
@@ -68,14 +92,22 @@ import { registerRun } from "./RunStops.js"
 const MiB = 1024 * 1024
 
 /** The sandbox's view of the folder that decides where a program can be: the roots and the masks. */
-const sandboxView = (g: StoredGrant, masks: ReadonlyArray<{ path: string }>) => ({ work: g.work.path, inputs: g.inputs.map((i) => i.path), masks: masks.map((m) => m.path) })
+const sandboxView = (g: StoredGrant, masks: ReadonlyArray<{ path: string }>) => ({
+  work: g.work.path,
+  inputs: g.inputs.map((i) => i.path),
+  masks: masks.map((m) => m.path)
+})
 
 /**
  * Can the program start inside the sandbox? Looked up on the machine at the places the sandbox
  * shows at its name (as execvp would: the first executable regular file wins). A link inside a
  * root that points outside the sandbox is found here but not inside; prlimit then says so.
  */
-const programProblem = (root: string, program: string, view: Parameters<typeof programPlaces>[1]): "missing" | "directory" | "not-executable" | null => {
+const programProblem = (
+  root: string,
+  program: string,
+  view: Parameters<typeof programPlaces>[1]
+): "missing" | "directory" | "not-executable" | null => {
   let seen: "missing" | "directory" | "not-executable" = "missing"
   for (const place of programPlaces(program, view)) {
     let st: fs.Stats
@@ -119,7 +151,10 @@ export const ExecLive = Layer.effect(
       })
 
     const retained = (path: string, bytes: Buffer, total: number) =>
-      Effect.map(store.writeRetained(path, bytes), (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: total > bytes.length }))
+      Effect.map(
+        store.writeRetained(path, bytes),
+        (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: total > bytes.length })
+      )
 
     /** The checked options of `run`; `now` is read at admission, by the watchdog and at the end. */
     interface RunOptions {
@@ -131,16 +166,23 @@ export const ExecLive = Layer.effect(
 
     const run = (grantId: string, argv: ReadonlyArray<string>, options: RunOptions) =>
       Effect.gen(function*() {
-        if (argv.length === 0) return yield* new InvalidInput({ issues: [{ path: "program", message: "name the program to run after --" }] })
+        if (argv.length === 0) {
+          return yield* new InvalidInput({ issues: [{ path: "program", message: "name the program to run after --" }] })
+        }
         if (options.study !== null) {
           yield* Either.match(checkStudyId(options.study), { onLeft: Effect.fail, onRight: Effect.succeed })
           if (options.candidateId === null) {
-            return yield* new InvalidInput({ issues: [{ path: "candidate", message: "--study needs --candidate: the candidate the run is linked to" }] })
+            return yield* new InvalidInput({
+              issues: [{ path: "candidate", message: "--study needs --candidate: the candidate the run is linked to" }]
+            })
           }
           const view = yield* journal.inspect(options.study)
           if (!view.candidates.some((c) => c.id === options.candidateId)) {
             return yield* new InvalidInput({
-              issues: [{ path: "candidate", message: `no candidate '${options.candidateId}' in the journal of study '${options.study}'` }]
+              issues: [{
+                path: "candidate",
+                message: `no candidate '${options.candidateId}' in the journal of study '${options.study}'`
+              }]
             })
           }
         }
@@ -152,7 +194,7 @@ export const ExecLive = Layer.effect(
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
-          const now = (yield* options.now)
+          const now = yield* options.now
           yield* xs.reapLost(now)
           const st = yield* grants.status(grantId, { now })
           if (st.state === "exhausted") {
@@ -173,7 +215,11 @@ export const ExecLive = Layer.effect(
           const ancestors: Array<StoredGrant> = []
           for (const a of st.chain.slice(1)) ancestors.push(yield* xs.loadGrant(a))
           const hidden = yield* Either.match(
-            inheritProtection({ inputs: st.grant.inputs.map((i) => i.path), work: st.grant.work.path, protected: st.grant.protected }, ancestors),
+            inheritProtection({
+              inputs: st.grant.inputs.map((i) => i.path),
+              work: st.grant.work.path,
+              protected: st.grant.protected
+            }, ancestors),
             { onLeft: Effect.fail, onRight: Effect.succeed }
           )
           const masks: Array<{ path: string; directory: boolean }> = []
@@ -181,15 +227,24 @@ export const ExecLive = Layer.effect(
             // A protected path that is a symlink, or reached through one, cannot be masked: what it
             // names would be visible inside through the link. Refused, never run unmasked.
             const s = yield* store.stat(m).pipe(Effect.catchTag("UnsafePath", (e) =>
-              e.reason === "symlink" ? Effect.fail(new UnsafePath({ path: m, reason: "symlink" })) : Effect.succeed(Option.none())
-            ))
-            if (Option.isSome(s) && s.value.kind === "symlink") return yield* new UnsafePath({ path: m, reason: "symlink" })
-            if (Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")) {
+              e.reason === "symlink"
+                ? Effect.fail(new UnsafePath({ path: m, reason: "symlink" }))
+                : Effect.succeed(Option.none())))
+            if (Option.isSome(s) && s.value.kind === "symlink") {
+              return yield* new UnsafePath({ path: m, reason: "symlink" })
+            }
+            if (
+              Option.isSome(s) && (s.value.kind === "directory" || s.value.kind === "file" || s.value.kind === "other")
+            ) {
               masks.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
           const missing = programProblem(root, argv[0]!, sandboxView(st.grant, masks))
-          if (missing !== null) return yield* new InvalidInput({ issues: [{ path: "program", message: programMissing(argv[0]!, st.grant.work.path, missing) }] })
+          if (missing !== null) {
+            return yield* new InvalidInput({
+              issues: [{ path: "program", message: programMissing(argv[0]!, st.grant.work.path, missing) }]
+            })
+          }
           const id = executionId(now)
           const marker: RunningMarker = {
             id,
@@ -208,8 +263,13 @@ export const ExecLive = Layer.effect(
           // before the program can fill the disk; a disk already too full refuses the run here.
           const reserve = executionPaths(id).reserve
           yield* store.writeAtomic(reserve, randomBytes(reserveBytes(markerText, argv.length)))
-          yield* store.writeAtomic(executionPaths(id).running, markerText).pipe(Effect.tapError(() => Effect.ignore(store.remove(reserve))))
-          const spentBefore = { wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds, cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds }
+          yield* store.writeAtomic(executionPaths(id).running, markerText).pipe(
+            Effect.tapError(() => Effect.ignore(store.remove(reserve)))
+          )
+          const spentBefore = {
+            wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds,
+            cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds
+          }
           return { st, marker, masks, spentBefore }
         }))
         const { st, marker, masks } = admitted
@@ -217,27 +277,49 @@ export const ExecLive = Layer.effect(
         const paths = executionPaths(marker.id)
 
         // 2. The run.
-        const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> => Effect.gen(function*() {
-          const now = (yield* options.now)
-          for (const g of st.chain) {
-            const events = yield* xs.grantEvents(g)
-            if (isRevoked(events)) return { reason: "revoked" as const, detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked` }
-            const loaded = yield* Effect.either(xs.loadGrant(g))
-            if (Either.isLeft(loaded)) return { reason: "revoked" as const, detail: `grant '${g}' can no longer be verified` }
-            const terms = effectiveTerms(loaded.right, events)
-            if (Date.parse(terms.deadline) <= now.getTime()) return { reason: "deadline" as const, detail: `the deadline ${terms.deadline} of grant '${g}' passed` }
-            if (g === grantId) {
-              // A narrowed budget: what this run may still use is the new figure less what was spent before it.
-              const narrowed = narrowedBeyond(terms.budget, st.budget, admitted.spentBefore, used)
-              if (narrowed !== null) {
-                return { reason: "budget-narrowed" as const, detail: `grant '${g}' was narrowed to ${terms.budget[narrowed]} ${narrowed === "wallSeconds" ? "wall" : "CPU"} seconds` }
+        const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> =>
+          Effect.gen(function*() {
+            const now = yield* options.now
+            for (const g of st.chain) {
+              const events = yield* xs.grantEvents(g)
+              if (isRevoked(events)) {
+                return {
+                  reason: "revoked" as const,
+                  detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked`
+                }
+              }
+              const loaded = yield* Effect.either(xs.loadGrant(g))
+              if (Either.isLeft(loaded)) {
+                return { reason: "revoked" as const, detail: `grant '${g}' can no longer be verified` }
+              }
+              const terms = effectiveTerms(loaded.right, events)
+              if (Date.parse(terms.deadline) <= now.getTime()) {
+                return { reason: "deadline" as const, detail: `the deadline ${terms.deadline} of grant '${g}' passed` }
+              }
+              if (g === grantId) {
+                // A narrowed budget: what this run may still use is the new figure less what was spent before it.
+                const narrowed = narrowedBeyond(terms.budget, st.budget, admitted.spentBefore, used)
+                if (narrowed !== null) {
+                  return {
+                    reason: "budget-narrowed" as const,
+                    detail: `grant '${g}' was narrowed to ${terms.budget[narrowed]} ${
+                      narrowed === "wallSeconds" ? "wall" : "CPU"
+                    } seconds`
+                  }
+                }
               }
             }
-          }
-          const changed = yield* changedRoot(grant)
-          if (changed !== null) return { reason: "root-identity-changed" as const, detail: `'${changed}' is no longer the directory granted` }
-          return null
-        }).pipe(Effect.catchAll(() => Effect.succeed({ reason: "revoked" as const, detail: "the grant's records could not be read" })))
+            const changed = yield* changedRoot(grant)
+            if (changed !== null) {
+              return {
+                reason: "root-identity-changed" as const,
+                detail: `'${changed}' is no longer the directory granted`
+              }
+            }
+            return null
+          }).pipe(Effect.catchAll(() =>
+            Effect.succeed({ reason: "revoked" as const, detail: "the grant's records could not be read" })
+          ))
 
         // From here on the run is recorded whatever happens to this fiber: an interruption (an
         // MCP cancel, the server shutting down) ends the sandbox and the run is recorded
@@ -246,23 +328,34 @@ export const ExecLive = Layer.effect(
         return yield* Effect.uninterruptibleMask((restore) =>
           Effect.gen(function*() {
             const stop = yield* Deferred.make<RunStop>()
-            const unregister = registerRun((s) => Deferred.unsafeDone(stop, Exit.succeed(s)))
+            const unregister = registerRun((s) =>
+              Deferred.unsafeDone(stop, Exit.succeed(s))
+            )
             return yield* Effect.gen(function*() {
               const before = yield* Effect.either(tree.scanUpTo(grant.work.path, MAX_WORK_ENTRIES))
               // A daemon: an interruption of this fiber reaches its children at once, and the
               // sandbox's watchdog must go on until the program is gone.
               const running = yield* Effect.forkDaemon(
-                sandbox.run({ root, grant, argv, limits: marker.limits, masks }, { echo: options.echo, check, stop: Deferred.await(stop) })
+                sandbox.run({ root, grant, argv, limits: marker.limits, masks }, {
+                  echo: options.echo,
+                  check,
+                  stop: Deferred.await(stop)
+                })
               )
               const waited = yield* Effect.exit(restore(Fiber.join(running)))
               const ended = Exit.isInterrupted(waited)
-                ? yield* Deferred.succeed(stop, { status: "cancelled" as const, detail: "the request that started the run was cancelled" }).pipe(
+                ? yield* Deferred.succeed(stop, {
+                  status: "cancelled" as const,
+                  detail: "the request that started the run was cancelled"
+                }).pipe(
                   Effect.zipRight(Effect.exit(Fiber.join(running)))
                 )
                 : waited
               if (Exit.isFailure(ended)) {
                 // Refused before the program started (a root swapped since admission): no run, no charge.
-                yield* lock.withLock(Effect.zipRight(store.remove(paths.running), store.remove(paths.reserve))).pipe(Effect.ignore)
+                yield* lock.withLock(Effect.zipRight(store.remove(paths.running), store.remove(paths.reserve))).pipe(
+                  Effect.ignore
+                )
                 return yield* Effect.failCause(ended.cause)
               }
               return yield* record(admitted, ended.value, before, argv, options)
@@ -274,17 +367,28 @@ export const ExecLive = Layer.effect(
     /** What the run left under the work root: bounded, never failing; what could not be read is a finding. */
     const outputsOf = (
       workPath: string,
-      scannedBefore: Either.Either<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>
+      scannedBefore: Either.Either<
+        { entries: ReadonlyArray<TreeEntry>; incomplete: string | null },
+        IoError | UnsafePath
+      >
     ) =>
       Effect.gen(function*() {
         const findings: Array<RunFinding> = []
         const after = yield* Effect.either(tree.scanUpTo(workPath, MAX_WORK_ENTRIES))
         const scanned = (e: typeof after, when: string) => {
           if (Either.isLeft(e)) {
-            findings.push({ kind: "outputs-incomplete", detail: `the work root could not be scanned ${when} the run (${e.left._tag})` })
+            findings.push({
+              kind: "outputs-incomplete",
+              detail: `the work root could not be scanned ${when} the run (${e.left._tag})`
+            })
             return []
           }
-          if (e.right.incomplete !== null) findings.push({ kind: "outputs-incomplete", detail: `scanning the work root ${when} the run: ${e.right.incomplete}` })
+          if (e.right.incomplete !== null) {
+            findings.push({
+              kind: "outputs-incomplete",
+              detail: `scanning the work root ${when} the run: ${e.right.incomplete}`
+            })
+          }
           return e.right.entries
         }
         const changes = changedFiles(scanned(scannedBefore, "before"), scanned(after, "after"))
@@ -294,7 +398,8 @@ export const ExecLive = Layer.effect(
         let listedBytes = 0
         let unlisted = 0
         let outputBytes = 0
-        const room = (p: string) => outputs.length + ignored.length < MAX_LISTED_OUTPUTS && listedBytes + p.length <= MAX_LISTED_PATH_BYTES
+        const room = (p: string) =>
+          outputs.length + ignored.length < MAX_LISTED_OUTPUTS && listedBytes + p.length <= MAX_LISTED_PATH_BYTES
         for (const e of changes.ignored) {
           if (!room(e.path)) {
             unlisted++
@@ -311,7 +416,9 @@ export const ExecLive = Layer.effect(
           }
           // A run may hard-link files of its own work root to each other (a link across mounts is
           // EXDEV): they are outputs; only their digests are taken.
-          const d = yield* Effect.either(store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false }))
+          const d = yield* Effect.either(
+            store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false })
+          )
           if (Either.isRight(d)) {
             listedBytes += path.length
             outputs.push({ path, bytes: d.right.bytes, sha256: d.right.sha256 })
@@ -322,13 +429,17 @@ export const ExecLive = Layer.effect(
             ignored.push({ path, kind: d.left.reason })
           } else {
             outputBytes += sizes.get(path) ?? 0
-            findings.push({ kind: "output-unreadable", detail: `'${path}' could not be hashed (${d.left._tag}); its size is charged` })
+            findings.push({
+              kind: "output-unreadable",
+              detail: `'${path}' could not be hashed (${d.left._tag}); its size is charged`
+            })
           }
         }
         if (unlisted > 0) {
           findings.push({
             kind: "outputs-incomplete",
-            detail: `${unlisted} changed entries are not listed: a record lists at most ${MAX_LISTED_OUTPUTS} (and ${MAX_LISTED_PATH_BYTES} bytes of paths); their sizes are charged`
+            detail:
+              `${unlisted} changed entries are not listed: a record lists at most ${MAX_LISTED_OUTPUTS} (and ${MAX_LISTED_PATH_BYTES} bytes of paths); their sizes are charged`
           })
         }
         return { outputs, ignored, outputBytes, findings }
@@ -372,23 +483,29 @@ export const ExecLive = Layer.effect(
         if (outcome.memory.oomKills > 0) {
           findings.push({
             kind: "memory-limit",
-            detail: `the kernel ended ${outcome.memory.oomKills} process(es) of the run at its memory limit of ${marker.limits.memoryMiB} MiB`
+            detail:
+              `the kernel ended ${outcome.memory.oomKills} process(es) of the run at its memory limit of ${marker.limits.memoryMiB} MiB`
           })
         }
         // `grant revoke` kills the sandbox of a run in flight itself (SIGKILL): such a run is
         // recorded as killed by the revocation, not as a program that died of a signal.
         let killed = outcome.killed
-        if (killed === null && outcome.stopped === null && (outcome.signal !== null || (outcome.exitCode ?? 0) >= 128)) {
+        if (
+          killed === null && outcome.stopped === null && (outcome.signal !== null || (outcome.exitCode ?? 0) >= 128)
+        ) {
           for (const g of st.chain) {
             const events = yield* Effect.either(xs.grantEvents(g))
             if (Either.isRight(events) && isRevoked(events.right)) {
-              killed = { reason: "revoked", detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked` }
+              killed = {
+                reason: "revoked",
+                detail: g === grantId ? `grant '${g}' was revoked` : `ancestor grant '${g}' was revoked`
+              }
               break
             }
           }
         }
         const r = yield* lock.withLock(Effect.gen(function*() {
-          const endedAt = (yield* options.now)
+          const endedAt = yield* options.now
           const logs = [...findings]
           // The logs take what the disk has left beside the reservation; then the reservation
           // makes room for the record.
@@ -424,11 +541,17 @@ export const ExecLive = Layer.effect(
             findings: logs
           }
           const write = (c: ExecutionContent) =>
-            Effect.flatMap(xs.sealSigned(c), (r) => Effect.as(store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`), r))
+            Effect.flatMap(
+              xs.sealSigned(c),
+              (r) => Effect.as(store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`), r)
+            )
           // A record too long for the reservation on a disk still full: written without its
           // listing (every byte still charged), which the reservation holds.
           const r: ExecutionRecord = yield* write(content).pipe(
-            Effect.catchTag("IoError", (e) => e.code === "ENOSPC" || e.code === "EDQUOT" ? write(withoutListing(content)) : Effect.fail(e))
+            Effect.catchTag(
+              "IoError",
+              (e) => e.code === "ENOSPC" || e.code === "EDQUOT" ? write(withoutListing(content)) : Effect.fail(e)
+            )
           )
           yield* store.remove(paths.running)
           return r
@@ -442,11 +565,23 @@ export const ExecLive = Layer.effect(
         // The watchdog ends a run whose tree reaches its CPU limit; one that ended between two of
         // its checks may still have gone beyond it.
         if (r.status === "exited" && r.cpuSeconds !== null && r.cpuSeconds > marker.limits.cpuSeconds) {
-          return yield* new BudgetExceeded({ grantId, resource: "cpuSeconds", executionId: r.id, limit: marker.limits.cpuSeconds, actual: r.cpuSeconds })
+          return yield* new BudgetExceeded({
+            grantId,
+            resource: "cpuSeconds",
+            executionId: r.id,
+            limit: marker.limits.cpuSeconds,
+            actual: r.cpuSeconds
+          })
         }
         const allowedBytes = Math.floor(st.remaining.outputMiB * MiB)
         if (scanned.outputBytes > allowedBytes) {
-          return yield* new BudgetExceeded({ grantId, resource: "outputMiB", executionId: r.id, limit: allowedBytes, actual: scanned.outputBytes })
+          return yield* new BudgetExceeded({
+            grantId,
+            resource: "outputMiB",
+            executionId: r.id,
+            limit: allowedBytes,
+            actual: scanned.outputBytes
+          })
         }
         return { execution: r, linked }
       })
@@ -463,7 +598,11 @@ export const ExecLive = Layer.effect(
         }
         const findings: Array<RecordFinding | OutputFinding> = []
         if (authentication.authenticity !== "signed") {
-          findings.push({ kind: `execution-${authentication.authenticity}`, path: executionPaths(id).record, detail: authentication.detail })
+          findings.push({
+            kind: `execution-${authentication.authenticity}`,
+            path: executionPaths(id).record,
+            detail: authentication.detail
+          })
         }
         const files: Array<{ path: string; sha256: string; bytes: number; log: boolean }> = [
           { ...execution.stdout, log: true },
@@ -471,15 +610,24 @@ export const ExecLive = Layer.effect(
           ...execution.outputs.map((o) => ({ ...o, log: false }))
         ]
         for (const f of files) {
-          const d = yield* Effect.either(store.hash(f.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: f.log }))
+          const d = yield* Effect.either(
+            store.hash(f.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: f.log })
+          )
           const expected = { sha256: f.sha256, bytes: f.bytes }
           if (Either.isRight(d)) {
             if (d.right.sha256 !== f.sha256 || d.right.bytes !== f.bytes) {
-              findings.push({ kind: f.log ? "log-changed" : "output-changed", path: f.path, expected, actual: { ...d.right } })
+              findings.push({
+                kind: f.log ? "log-changed" : "output-changed",
+                path: f.path,
+                expected,
+                actual: { ...d.right }
+              })
             }
-          } else if (d.left._tag === "FileNotFound") findings.push({ kind: f.log ? "log-changed" : "output-missing", path: f.path, expected, actual: null })
-          else if (d.left._tag === "UnsafePath") findings.push({ kind: f.log ? "log-changed" : "output-changed", path: f.path, expected, actual: null })
-          else return yield* d.left
+          } else if (d.left._tag === "FileNotFound") {
+            findings.push({ kind: f.log ? "log-changed" : "output-missing", path: f.path, expected, actual: null })
+          } else if (d.left._tag === "UnsafePath") {
+            findings.push({ kind: f.log ? "log-changed" : "output-changed", path: f.path, expected, actual: null })
+          } else return yield* d.left
         }
         return {
           execution,
@@ -492,7 +640,8 @@ export const ExecLive = Layer.effect(
         }
       })
 
-    const fromEither = <A, E>(e: Either.Either<A, E>) => Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
+    const fromEither = <A, E>(e: Either.Either<A, E>) =>
+      Either.match(e, { onLeft: Effect.fail, onRight: Effect.succeed })
 
     // The public methods: arguments and options checked first (src/domain/Options.ts); ids by
     // their grammar (src/domain/Ids.ts); `now` defaults to Effect's Clock.
@@ -502,7 +651,12 @@ export const ExecLive = Layer.effect(
           fromEither(readArgs(
             checkIdOf("grant", grantId, "grant"),
             textArray(0)(argv, "argv"),
-            readOptions(options, { candidateId: optionalText, study: optionalText, echo: optionalBoolean, now: optionalNow })
+            readOptions(options, {
+              candidateId: optionalText,
+              study: optionalText,
+              echo: optionalBoolean,
+              now: optionalNow
+            })
           )),
           ([g, a, o]) =>
             run(g, a, {
@@ -514,7 +668,12 @@ export const ExecLive = Layer.effect(
         ),
       show: (id, options) =>
         Effect.flatMap(
-          fromEither(readArgs(checkIdOf("execution", id, "execution"), readOptions(options, { verify: optionalBoolean, now: optionalNow }))),
+          fromEither(
+            readArgs(
+              checkIdOf("execution", id, "execution"),
+              readOptions(options, { verify: optionalBoolean, now: optionalNow })
+            )
+          ),
           ([x, o]) => Effect.flatMap(dateOr(o.now), (now) => show(x, { verify: o.verify === true, now }))
         )
     } satisfies ExecShape

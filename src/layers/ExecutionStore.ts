@@ -10,20 +10,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import { decodeWith, parseJson } from "../domain/Decode.js"
-import type { IoError, LimitExceeded, UnsafePath, EditedRetainedFile } from "../domain/Errors.js"
-import {
-  chargedOutputBytes,
-  EXECUTION_ID,
-  type ExecutionRecord,
-  ExecutionRecord as ExecutionRecordSchema,
-  type ExecutionContent,
-  executionPaths,
-  type LogFile,
-  markerDigest,
-  receiptHolds,
-  RunningMarker,
-  sealExecution
-} from "../domain/Execution.js"
+import type { EditedRetainedFile, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import type { Verdict } from "../domain/Evidence.js"
 import {
   type EvidenceKeyUnavailable,
   ExecutionDigestMismatch,
@@ -32,8 +20,28 @@ import {
   GrantNotFound,
   GrantUnauthenticated
 } from "../domain/ExecErrors.js"
-import { type GrantEvent, GrantEvent as GrantEventSchema, grantDigest, GRANT_ID, type Spent, type StoredGrant, StoredGrant as StoredGrantSchema } from "../domain/Grant.js"
-import type { Verdict } from "../domain/Evidence.js"
+import {
+  chargedOutputBytes,
+  EXECUTION_ID,
+  type ExecutionContent,
+  executionPaths,
+  type ExecutionRecord,
+  ExecutionRecord as ExecutionRecordSchema,
+  type LogFile,
+  markerDigest,
+  receiptHolds,
+  RunningMarker,
+  sealExecution
+} from "../domain/Execution.js"
+import {
+  GRANT_ID,
+  grantDigest,
+  type GrantEvent,
+  GrantEvent as GrantEventSchema,
+  type Spent,
+  type StoredGrant,
+  StoredGrant as StoredGrantSchema
+} from "../domain/Grant.js"
 import type { EvidenceKeyShape } from "../services/EvidenceKey.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 
@@ -63,9 +71,16 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
           const g = Either.flatMap(parseJson(text), decodeGrant)
           if (Either.isLeft(g)) return Effect.fail(new GrantDigestMismatch({ grantId: id }))
           const { digest, signature, ...content } = g.right
-          if (digest !== grantDigest(content) || content.id !== id) return Effect.fail(new GrantDigestMismatch({ grantId: id }))
-          return Effect.flatMap(key.check("grant", digest, signature), (v) =>
-            v.authenticity === "tampered" ? Effect.fail(new GrantDigestMismatch({ grantId: id })) : Effect.succeed(g.right))
+          if (digest !== grantDigest(content) || content.id !== id) {
+            return Effect.fail(new GrantDigestMismatch({ grantId: id }))
+          }
+          return Effect.flatMap(
+            key.check("grant", digest, signature),
+            (v) =>
+              v.authenticity === "tampered"
+                ? Effect.fail(new GrantDigestMismatch({ grantId: id }))
+                : Effect.succeed(g.right)
+          )
         })
       )
       : Effect.fail(new GrantNotFound({ grantId: id }))
@@ -73,14 +88,20 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
   const grantAuthenticity = (g: StoredGrant): Effect.Effect<Verdict> => key.check("grant", g.digest, g.signature)
 
   /** The grant and every ancestor load and are signed with this machine's key (`GrantUnauthenticated` otherwise). */
-  const requireAuthentic = (id: string): Effect.Effect<void, GrantNotFound | GrantDigestMismatch | GrantUnauthenticated | Fs> =>
+  const requireAuthentic = (
+    id: string
+  ): Effect.Effect<void, GrantNotFound | GrantDigestMismatch | GrantUnauthenticated | Fs> =>
     Effect.gen(function*() {
       let next: string | null = id
       for (let depth = 0; next !== null && depth < 1000; depth++) {
         const g: StoredGrant = yield* loadGrant(next)
         const v = yield* grantAuthenticity(g)
         if (v.authenticity !== "signed") {
-          return yield* new GrantUnauthenticated({ grantId: g.id, authenticity: v.authenticity === "unsigned" ? "unsigned" : "unverifiable", detail: v.detail })
+          return yield* new GrantUnauthenticated({
+            grantId: g.id,
+            authenticity: v.authenticity === "unsigned" ? "unsigned" : "unverifiable",
+            detail: v.detail
+          })
         }
         next = g.parent
       }
@@ -92,16 +113,23 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
       Effect.map((text) =>
         text.split("\n").filter((l) => l.trim() !== "").map((line): GrantEvent => {
           const e = Either.flatMap(parseJson(line), decodeEvent)
-          return Either.isRight(e) ? e.right : { type: "revoked", at: new Date(0).toISOString(), reason: "damaged event line" }
+          return Either.isRight(e)
+            ? e.right
+            : { type: "revoked", at: new Date(0).toISOString(), reason: "damaged event line" }
         })
       ),
       Effect.catchTag("FileNotFound", () => Effect.succeed([]))
     )
 
-  const appendGrantEvent = (id: string, event: GrantEvent) => store.append(grantEventsPath(id), `${JSON.stringify(event)}\n`)
+  const appendGrantEvent = (id: string, event: GrantEvent) =>
+    store.append(grantEventsPath(id), `${JSON.stringify(event)}\n`)
 
-  const grantIds: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath> = Effect.map(store.list(GRANTS_DIR), (entries) =>
-    entries.filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)).filter((id) => GRANT_ID.test(id))
+  const grantIds: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath> = Effect.map(
+    store.list(GRANTS_DIR),
+    (entries) =>
+      entries.filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)).filter((
+        id
+      ) => GRANT_ID.test(id))
   )
 
   /**
@@ -109,34 +137,57 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
    * decode, or names another id, is `ExecutionDigestMismatch`) and its signature. A record whose
    * digest does not hold is `tampered` whatever its signature says.
    */
-  const inspectExecution = (id: string): Effect.Effect<{ record: ExecutionRecord; verdict: Verdict }, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
+  const inspectExecution = (
+    id: string
+  ): Effect.Effect<{ record: ExecutionRecord; verdict: Verdict }, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
     EXECUTION_ID.test(id)
       ? store.readText(executionPaths(id).record, { requireSingleLink: true }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.fail(new ExecutionNotFound({ executionId: id }))),
         Effect.flatMap((text) => {
           const r = Either.flatMap(parseJson(text), decodeRecord)
-          if (Either.isLeft(r) || r.right.id !== id) return Effect.fail(new ExecutionDigestMismatch({ executionId: id }))
+          if (Either.isLeft(r) || r.right.id !== id) {
+            return Effect.fail(new ExecutionDigestMismatch({ executionId: id }))
+          }
           const record = r.right
           if (!receiptHolds(record)) {
-            return Effect.succeed({ record, verdict: { authenticity: "tampered" as const, detail: "the record does not match its receipt digest" } })
+            return Effect.succeed({
+              record,
+              verdict: { authenticity: "tampered" as const, detail: "the record does not match its receipt digest" }
+            })
           }
-          return Effect.map(key.check("execution", record.receiptDigest, record.signature), (verdict) => ({ record, verdict }))
+          return Effect.map(
+            key.check("execution", record.receiptDigest, record.signature),
+            (verdict) => ({ record, verdict })
+          )
         })
       )
       : Effect.fail(new ExecutionNotFound({ executionId: id }))
 
   /** A record that is not tampered (signed, unsigned or signed with another key: see `inspectExecution`). */
-  const loadExecution = (id: string): Effect.Effect<ExecutionRecord, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
-    Effect.flatMap(inspectExecution(id), ({ record, verdict }) =>
-      verdict.authenticity === "tampered" ? Effect.fail(new ExecutionDigestMismatch({ executionId: id })) : Effect.succeed(record))
+  const loadExecution = (
+    id: string
+  ): Effect.Effect<ExecutionRecord, ExecutionNotFound | ExecutionDigestMismatch | Fs> =>
+    Effect.flatMap(
+      inspectExecution(id),
+      ({ record, verdict }) =>
+        verdict.authenticity === "tampered"
+          ? Effect.fail(new ExecutionDigestMismatch({ executionId: id }))
+          : Effect.succeed(record)
+    )
 
   /** Seal a record's content and sign its receipt digest. */
   const sealSigned = (content: Parameters<typeof sealExecution>[0]) => {
     const sealed = sealExecution(content)
-    return Effect.map(key.sign("execution", sealed.receiptDigest), (signature): ExecutionRecord => ({ ...sealed, signature }))
+    return Effect.map(
+      key.sign("execution", sealed.receiptDigest),
+      (signature): ExecutionRecord => ({ ...sealed, signature })
+    )
   }
 
-  const executionNames = Effect.map(store.list(EXECUTIONS_DIR), (entries) => entries.filter((e) => e.kind === "file").map((e) => e.name))
+  const executionNames = Effect.map(
+    store.list(EXECUTIONS_DIR),
+    (entries) => entries.filter((e) => e.kind === "file").map((e) => e.name)
+  )
 
   /** What every recorded and in-flight run of each grant spent (in-flight runs count their limits). */
   const spentByGrant: Effect.Effect<ReadonlyMap<string, ReadonlyArray<Spent>>, Fs> = Effect.gen(function*() {
@@ -188,15 +239,19 @@ export const makeExecutionStore = (store: FileStoreShape, key: EvidenceKeyShape)
     store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
       Effect.map((d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: false })),
       Effect.catchTag("FileNotFound", () =>
-        Effect.map(store.writeRetained(path, ""), (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: false }))
-      )
+        Effect.map(
+          store.writeRetained(path, ""),
+          (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: false })
+        ))
     )
 
   /**
    * Record as `lost` every in-flight run whose `dossier exec` is gone (call under the lock). A lost
    * run is charged its whole wall and CPU limits: nothing measured it.
    */
-  const reapLost = (now: Date): Effect.Effect<ReadonlyArray<string>, Fs | EditedRetainedFile | ExecutionNotFound | EvidenceKeyUnavailable> =>
+  const reapLost = (
+    now: Date
+  ): Effect.Effect<ReadonlyArray<string>, Fs | EditedRetainedFile | ExecutionNotFound | EvidenceKeyUnavailable> =>
     Effect.gen(function*() {
       const lost: Array<string> = []
       const markers = yield* runningMarkers

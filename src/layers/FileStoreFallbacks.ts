@@ -6,8 +6,8 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { EditedRetainedFile } from "../domain/Errors.js"
 import { sha256Hex } from "../domain/Canonical.js"
+import { EditedRetainedFile } from "../domain/Errors.js"
 import type { FileStoreShape, ReadManyWithEntry, ReadThenAppendError } from "../services/FileStore.js"
 
 const EMPTY = new Uint8Array(0)
@@ -21,30 +21,44 @@ export const appendDecided = <A, E>(
 ): Effect.Effect<A, E | ReadThenAppendError> =>
   Either.match(decide(bytes), {
     onLeft: (e) => Effect.fail(e),
-    onRight: ({ append: data, value }) => (data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(path, data), value))
+    onRight: (
+      { append: data, value }
+    ) => (data === null || data.length === 0 ? Effect.succeed(value) : Effect.as(append(path, data), value))
   })
 
 /**
  * `readThenAppend` through `read` (single link required; an absent file reads as empty) and
  * `append`: two descriptors instead of one, so the caller's lock is what keeps them together.
  */
-export const readThenAppendOf = (store: Pick<FileStoreShape, "read" | "append">): NonNullable<FileStoreShape["readThenAppend"]> =>
+export const readThenAppendOf =
+  (store: Pick<FileStoreShape, "read" | "append">): NonNullable<FileStoreShape["readThenAppend"]> =>
   <A, E>(
     path: string,
     options: Parameters<NonNullable<FileStoreShape["readThenAppend"]>>[1],
     decide: (bytes: Uint8Array) => Either.Either<{ readonly append: string | null; readonly value: A }, E>
   ) =>
     Effect.flatMap(
-      Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () => Effect.succeed(EMPTY)),
-      (bytes) => appendDecided(store.append, path, bytes, decide)
+      Effect.catchTag(store.read(path, { ...options, requireSingleLink: true }), "FileNotFound", () =>
+        Effect.succeed(EMPTY)),
+      (bytes) =>
+        appendDecided(store.append, path, bytes, decide)
     )
 
 /** `readManyWith` through `readMany` when the store has it, else file by file through `read`. */
-export const readManyWithOf = (store: Pick<FileStoreShape, "read" | "readMany">): NonNullable<FileStoreShape["readManyWith"]> =>
-  <A>(paths: ReadonlyArray<string>, use: (bytes: Uint8Array, index: number) => A, options?: Parameters<FileStoreShape["read"]>[1]) =>
+export const readManyWithOf =
+  (store: Pick<FileStoreShape, "read" | "readMany">): NonNullable<FileStoreShape["readManyWith"]> =>
+  <A>(
+    paths: ReadonlyArray<string>,
+    use: (bytes: Uint8Array, index: number) => A,
+    options?: Parameters<FileStoreShape["read"]>[1]
+  ) =>
     store.readMany !== undefined
       ? Effect.map(store.readMany(paths, options), (entries) =>
-        entries.map((e, i): ReadManyWithEntry<A> => ({ path: e.path, value: e.bytes === null ? null : use(e.bytes, i), error: e.error })))
+        entries.map((e, i): ReadManyWithEntry<A> => ({
+          path: e.path,
+          value: e.bytes === null ? null : use(e.bytes, i),
+          error: e.error
+        })))
       : Effect.forEach(paths, (path, i) =>
         store.read(path, options).pipe(
           Effect.map((bytes): ReadManyWithEntry<A> => ({ path, value: use(bytes, i), error: null })),

@@ -100,7 +100,14 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
   }
 
   /** Open an existing file of `dir` and check it; undefined when absent. */
-  const openIn = (rel: string, dir: Dir, name: string, flags: number, requireSingleLink: boolean, max: number): Opened | undefined => {
+  const openIn = (
+    rel: string,
+    dir: Dir,
+    name: string,
+    flags: number,
+    requireSingleLink: boolean,
+    max: number
+  ): Opened | undefined => {
     const fd = boundary.openAt(rel, dir, name, flags)
     if (fd === undefined) return undefined
     return { fd, st: checkOpened(rel, fd, requireSingleLink, max) }
@@ -126,7 +133,11 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
   ) =>
     Effect.acquireUseRelease(
       Effect.flatMap(normalize(p), (rel) =>
-        step<{ rel: string } & Opened, BoundaryError | LimitExceeded>(rel, "open", () => ({ rel, ...openForRead(rel, options) }))),
+        step<{ rel: string } & Opened, BoundaryError | LimitExceeded>(
+          rel,
+          "open",
+          () => ({ rel, ...openForRead(rel, options) })
+        )),
       ({ fd, rel, st }) => use({ rel, fd, size: st.size }),
       (h) => Effect.sync(() => fs.closeSync(h.fd))
     )
@@ -154,7 +165,8 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
    * takes it over `max`. Looked for only when `off` is `max` already: below that, the answer is
    * no whatever follows (the bytes read are within the bound), so no system call is made.
    */
-  const grewPast = (fd: number, off: number, max: number) => off + 1 > max && fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, off) > 0
+  const grewPast = (fd: number, off: number, max: number) =>
+    off + 1 > max && fs.readSync(fd, Buffer.allocUnsafe(1), 0, 1, off) > 0
 
   const read: FileStoreShape["read"] = (p, options) =>
     withOpen(p, options, ({ fd, rel, size }) =>
@@ -162,12 +174,13 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
         try: () => {
           const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
           const bytes = readFully(fd, size)
-          if (grewPast(fd, bytes.byteLength, max)) throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+          if (grewPast(fd, bytes.byteLength, max)) {
+            throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+          }
           return bytes
         },
         catch: (e) => (e instanceof LimitExceeded ? e : ioError(rel, "read")(e))
-      })
-    )
+      }))
 
   const readText: FileStoreShape["readText"] = (p, options) =>
     Effect.map(read(p, options), (bytes) => toBuffer(bytes).toString("utf8"))
@@ -184,7 +197,10 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
       const buf = Buffer.allocUnsafe(HASH_CHUNK)
       let total = 0
       for (let chunk = 1;; chunk++) {
-        const n = yield* Effect.try({ try: () => fs.readSync(fd, buf, 0, HASH_CHUNK, total), catch: ioError(rel, "read") })
+        const n = yield* Effect.try({
+          try: () => fs.readSync(fd, buf, 0, HASH_CHUNK, total),
+          catch: ioError(rel, "read")
+        })
         if (n === 0) break
         total += n
         if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total })
@@ -199,15 +215,19 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
     size < POOL_MIN_BYTES ? hashInThread(fd, rel, options) : Effect.flatMap(Effect.promise(loadPool), (pool) => {
       if (pool === undefined) return hashInThread(fd, rel, options)
       const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      return Effect.flatMap(Effect.promise(() => pool.hash(fd, max)), (a): Effect.Effect<Digest, IoError | LimitExceeded> =>
-        "sha256" in a
-          ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
-          : "tooLarge" in a
-          ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
-          : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error })))
+      return Effect.flatMap(
+        Effect.promise(() => pool.hash(fd, max)),
+        (a): Effect.Effect<Digest, IoError | LimitExceeded> =>
+          "sha256" in a
+            ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
+            : "tooLarge" in a
+            ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
+            : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error }))
+      )
     })
 
-  const hash: FileStoreShape["hash"] = (p, options) => withOpen(p, options, ({ fd, rel, size }) => hashFd(fd, rel, size, options))
+  const hash: FileStoreShape["hash"] = (p, options) =>
+    withOpen(p, options, ({ fd, rel, size }) => hashFd(fd, rel, size, options))
 
   /** A target to replace or append to must be absent or a regular file (a symlink is refused, not replaced). */
   const checkTarget = (rel: string, dir: Dir, name: string): fs.Stats | undefined => {
@@ -334,9 +354,15 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
             try {
               const into = options.buffer?.(st.size)
               const bytes = readFully(fd, st.size, into !== undefined && into.byteLength >= st.size ? into : undefined)
-              if (grewPast(fd, bytes.byteLength, max)) throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+              if (grewPast(fd, bytes.byteLength, max)) {
+                throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+              }
               const decided = decide(bytes)
-              if (Either.isLeft(decided)) return { next: () => Effect.fail(decided.left) }
+              if (Either.isLeft(decided)) {
+                return {
+                  next: () => Effect.fail(decided.left)
+                }
+              }
               const { append: data, value } = decided.right
               if (data !== null && data.length > 0) {
                 operation = "append"
@@ -412,7 +438,13 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
         .filter((d) => !isStagingName(d.name))
         .map((d) => ({
           name: d.name,
-          kind: (d.isSymbolicLink() ? "symlink" : d.isFile() ? "file" : d.isDirectory() ? "directory" : "other") as EntryKind
+          kind: (d.isSymbolicLink()
+            ? "symlink"
+            : d.isFile()
+            ? "file"
+            : d.isDirectory()
+            ? "directory"
+            : "other") as EntryKind
         }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)))
 
@@ -452,19 +484,29 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
             }
             dirs.set(dirRel, dir)
           }
-          if (isBoundaryError(dir)) return { path: rel, value: null, error: dir._tag === "FileNotFound" ? dir : withPath(dir, rel) }
-          if (dir === undefined) return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
+          if (isBoundaryError(dir)) {
+            return { path: rel, value: null, error: dir._tag === "FileNotFound" ? dir : withPath(dir, rel) }
+          }
+          if (dir === undefined) {
+            return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
+          }
           let opened: Opened | undefined
           try {
             opened = openIn(rel, dir, rel.slice(slash + 1), O_RDONLY, requireSingleLink, max)
           } catch (e) {
-            return { path: rel, value: null, error: isBoundaryError(e) || e instanceof LimitExceeded ? e : ioError(rel, "open")(e) }
+            return {
+              path: rel,
+              value: null,
+              error: isBoundaryError(e) || e instanceof LimitExceeded ? e : ioError(rel, "open")(e)
+            }
           }
           if (opened === undefined) return { path: rel, value: null, error: new FileNotFound({ path: rel }) }
           const { fd, st } = opened
           let bytes: Uint8Array
           try {
-            if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.min(max, Math.max(st.size, 2 * scratch.byteLength, 64 * 1024)))
+            if (scratch.byteLength < st.size) {
+              scratch = Buffer.allocUnsafe(Math.min(max, Math.max(st.size, 2 * scratch.byteLength, 64 * 1024)))
+            }
             bytes = readFully(fd, st.size, scratch)
           } catch (e) {
             return { path: rel, value: null, error: ioError(rel, "read")(e) }
@@ -480,7 +522,9 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
 
   /** A directory's refusal, reported for each file of the batch under the file's own path. */
   const withPath = (e: IoError | UnsafePath, rel: string): IoError | UnsafePath =>
-    e._tag === "UnsafePath" ? new UnsafePath({ path: rel, reason: e.reason }) : new IoError({ path: rel, operation: e.operation, code: e.code })
+    e._tag === "UnsafePath"
+      ? new UnsafePath({ path: rel, reason: e.reason })
+      : new IoError({ path: rel, operation: e.operation, code: e.code })
 
   /** Copies of the bytes, for callers that keep them. */
   const readMany: NonNullable<FileStoreShape["readMany"]> = (paths, options) =>
@@ -490,8 +534,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
     )
 
   const ensureDir: FileStoreShape["ensureDir"] = (p) =>
-    Effect.flatMap(normalize(p), (rel) =>
-      step(rel, "mkdir", () => boundary.walk(rel, false, true)!.close()))
+    Effect.flatMap(normalize(p), (rel) => step(rel, "mkdir", () => boundary.walk(rel, false, true)!.close()))
 
   return {
     normalize,
@@ -518,6 +561,8 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
 
 export const FileStoreLive: Layer.Layer<FileStore, never, Workdir> = Layer.scoped(
   FileStore,
-  Effect.flatMap(Workdir, ({ root }) =>
-    Effect.acquireRelease(Effect.sync(() => makeFileStoreLive(root)), (store) => Effect.sync(store.close)))
+  Effect.flatMap(
+    Workdir,
+    ({ root }) => Effect.acquireRelease(Effect.sync(() => makeFileStoreLive(root)), (store) => Effect.sync(store.close))
+  )
 )

@@ -12,7 +12,6 @@ import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import { EditedRetainedFile, FileNotFound, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
-import { readManyWithOf } from "./FileStoreFallbacks.js"
 import {
   DEFAULT_MAX_BYTES,
   type Digest,
@@ -21,6 +20,7 @@ import {
   type FileStoreShape,
   isStagingName
 } from "../services/FileStore.js"
+import { readManyWithOf } from "./FileStoreFallbacks.js"
 
 interface Inode {
   data: Uint8Array
@@ -109,7 +109,8 @@ export const makeMemoryFs = (): MemoryFs => {
       return { rel, inode: n.inode }
     })
 
-  const read: FileStoreShape["read"] = (p, options) => Effect.map(openFile(p, options), (f) => new Uint8Array(f.inode.data))
+  const read: FileStoreShape["read"] = (p, options) =>
+    Effect.map(openFile(p, options), (f) => new Uint8Array(f.inode.data))
   const readText: FileStoreShape["readText"] = (p, options) =>
     Effect.map(openFile(p, options), (f) => Buffer.from(f.inode.data).toString("utf8"))
   const hash: FileStoreShape["hash"] = (p, options) => Effect.map(openFile(p, options), (f) => digestOf(f.inode.data))

@@ -27,7 +27,9 @@ export interface Opened {
   readonly st: fs.Stats
 }
 
-export const toBytes = (data: Uint8Array | string): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
+export const toBytes = (
+  data: Uint8Array | string
+): Uint8Array => (typeof data === "string" ? Buffer.from(data, "utf8") : data)
 
 export const digestOf = (data: Uint8Array): Digest => ({
   bytes: data.byteLength,
@@ -52,8 +54,20 @@ export const step = <A, E extends BoundaryError | LimitExceeded = IoError | Unsa
 export interface RetainedDeps {
   readonly boundary: Boundary
   readonly normalize: (p: string) => Effect.Effect<string, UnsafePath>
-  readonly openIn: (rel: string, dir: Dir, name: string, flags: number, requireSingleLink: boolean, max: number) => Opened | undefined
-  readonly hashFd: (fd: number, rel: string, size: number, options: ReadOptions | undefined) => Effect.Effect<Digest, IoError | LimitExceeded>
+  readonly openIn: (
+    rel: string,
+    dir: Dir,
+    name: string,
+    flags: number,
+    requireSingleLink: boolean,
+    max: number
+  ) => Opened | undefined
+  readonly hashFd: (
+    fd: number,
+    rel: string,
+    size: number,
+    options: ReadOptions | undefined
+  ) => Effect.Effect<Digest, IoError | LimitExceeded>
 }
 
 /** Files at least this large are hashed on libuv's thread pool (WebCrypto), beside the writes and fsyncs. */
@@ -74,15 +88,19 @@ interface Target {
 
 const targetOf = (rel: string, bytes: Uint8Array): Target => {
   let started: Digest | Promise<Digest> | undefined
-  const digest = () =>
-    (started ??= bytes.byteLength < OFF_THREAD_MIN_BYTES || bytes.buffer instanceof SharedArrayBuffer
-      ? digestOf(bytes)
-      : globalThis.crypto.subtle.digest("SHA-256", bytes).then((d) => ({ bytes: bytes.byteLength, sha256: Buffer.from(d).toString("hex") })))
+  const digest = () => (started ??= bytes.byteLength < OFF_THREAD_MIN_BYTES || bytes.buffer instanceof SharedArrayBuffer
+    ? digestOf(bytes)
+    : globalThis.crypto.subtle.digest("SHA-256", bytes).then((d) => ({
+      bytes: bytes.byteLength,
+      sha256: Buffer.from(d).toString("hex")
+    })))
   return { rel, name: rel.slice(rel.lastIndexOf("/") + 1), bytes, digest }
 }
 
 /** A small file's digest is there at once (so a write of small files stays synchronous); a large one's is awaited. */
-const awaitDigest = (d: Digest | Promise<Digest>): Effect.Effect<Digest> => (d instanceof Promise ? Effect.promise(() => d) : Effect.succeed(d))
+const awaitDigest = (
+  d: Digest | Promise<Digest>
+): Effect.Effect<Digest> => (d instanceof Promise ? Effect.promise(() => d) : Effect.succeed(d))
 
 export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDeps) => {
   /**
@@ -93,8 +111,11 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
   const look = (dir: Dir, t: Target): Effect.Effect<"absent" | "reused", WriteError | EditedRetainedFile> =>
     Effect.gen(function*() {
       for (let attempt = 1; attempt <= RETAIN_ATTEMPTS; attempt++) {
-        const existing = yield* step<Opened | undefined, IoError | UnsafePath | LimitExceeded>(t.rel, "open", () =>
-          openIn(t.rel, dir, t.name, O_RDONLY, true, Number.MAX_SAFE_INTEGER))
+        const existing = yield* step<Opened | undefined, IoError | UnsafePath | LimitExceeded>(
+          t.rel,
+          "open",
+          () => openIn(t.rel, dir, t.name, O_RDONLY, true, Number.MAX_SAFE_INTEGER)
+        )
         if (existing === undefined) return "absent" as const
         const wanting = t.digest()
         const have = yield* Effect.ensuring(
@@ -165,7 +186,13 @@ export const makeRetained = ({ boundary, normalize, openIn, hashFd }: RetainedDe
       return yield* Effect.gen(function*() {
         for (const t of targets) {
           const parent = t.rel.slice(0, Math.max(0, t.rel.lastIndexOf("/")))
-          if (!dirs.has(parent)) dirs.set(parent, { dir: yield* step(t.rel, "write", () => boundary.walk(t.rel, true, false)), rel: t.rel, linked: false })
+          if (!dirs.has(parent)) {
+            dirs.set(parent, {
+              dir: yield* step(t.rel, "write", () => boundary.walk(t.rel, true, false)),
+              rel: t.rel,
+              linked: false
+            })
+          }
         }
         const found: Array<"absent" | "reused"> = []
         for (const t of targets) {

@@ -11,9 +11,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
 import { decodeWith, parseJson } from "../domain/Decode.js"
-import { optionalBoolean, optionalInteger, optionalNow, optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, UnsafePath } from "../domain/Errors.js"
-import { ownerOf } from "../domain/Ownership.js"
 import {
   type CitedSource,
   Descriptor,
@@ -42,6 +40,17 @@ import {
 } from "../domain/GateDecision.js"
 import { BlockersRemain, NoVerdict, StaleStateFile } from "../domain/GateErrors.js"
 import { citedSourcePaths, type Evidence, makeVerifier, type SourceEvidence } from "../domain/GateVerify.js"
+import { isFetched } from "../domain/IngestContent.js"
+import {
+  optionalBoolean,
+  optionalInteger,
+  optionalNow,
+  optionalText,
+  readArgs,
+  readOptions,
+  text
+} from "../domain/Options.js"
+import { ownerOf } from "../domain/Ownership.js"
 import { FileStore } from "../services/FileStore.js"
 import {
   DEFAULT_ATTEMPTS_LOG,
@@ -53,7 +62,6 @@ import {
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
-import { isFetched } from "../domain/IngestContent.js"
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
@@ -71,7 +79,9 @@ const RecordedGap = Schema.Struct(
     category: Schema.optional(Schema.NullOr(Schema.String)),
     status: Schema.String,
     answer: Schema.optional(Schema.NullOr(Schema.String)),
-    sources: Schema.Array(Schema.Struct({ label: Schema.optional(Schema.String), ref: Schema.String, quote: Schema.String }, Rest))
+    sources: Schema.Array(
+      Schema.Struct({ label: Schema.optional(Schema.String), ref: Schema.String, quote: Schema.String }, Rest)
+    )
   },
   Rest
 )
@@ -114,7 +124,10 @@ export const makeGateLive = Effect.gen(function*() {
       const descriptor = yield* decodeJson(Descriptor, bytes)
       if (descriptor.item !== item) {
         return yield* new InvalidInput({
-          issues: [{ path: "item", message: `the descriptor is for item '${descriptor.item}', the state for '${item}'` }]
+          issues: [{
+            path: "item",
+            message: `the descriptor is for item '${descriptor.item}', the state for '${item}'`
+          }]
         })
       }
       const limited = limitComments(descriptor.comments ?? [], descriptor.commentsTotal)
@@ -127,7 +140,8 @@ export const makeGateLive = Effect.gen(function*() {
       Effect.map(Option.some),
       Effect.catchTags({
         FileNotFound: () => Effect.succeed(Option.none<Uint8Array>()),
-        LimitExceeded: (e) => Effect.fail(new NoVerdict({ reason: `${what} at ${path} has ${e.actual} bytes (at most ${e.max})` })),
+        LimitExceeded: (e) =>
+          Effect.fail(new NoVerdict({ reason: `${what} at ${path} has ${e.actual} bytes (at most ${e.max})` })),
         UnsafePath: (e) => Effect.fail(new NoVerdict({ reason: `${what} at ${path} was refused (${e.reason})` }))
       }),
       Effect.flatMap(
@@ -139,7 +153,9 @@ export const makeGateLive = Effect.gen(function*() {
                 const first = e.issues[0]
                 return Effect.fail(
                   new NoVerdict({
-                    reason: `${what} at ${path} is invalid${first === undefined ? "" : ` at '${first.path || "(root)"}': ${first.message}`}`
+                    reason: `${what} at ${path} is invalid${
+                      first === undefined ? "" : ` at '${first.path || "(root)"}': ${first.message}`
+                    }`
                   })
                 )
               },
@@ -154,7 +170,9 @@ export const makeGateLive = Effect.gen(function*() {
       const docs = new Map<string, string>()
       if (Option.isNone(context)) return Effect.succeed(docs)
       for (const d of context.value.documents) {
-        if (docs.has(d.ref)) return Effect.fail(new NoVerdict({ reason: `context.json lists the document '${d.ref}' twice` }))
+        if (docs.has(d.ref)) {
+          return Effect.fail(new NoVerdict({ reason: `context.json lists the document '${d.ref}' twice` }))
+        }
         docs.set(d.ref, d.text)
       }
       return Effect.succeed(docs)
@@ -176,7 +194,9 @@ export const makeGateLive = Effect.gen(function*() {
       const out = new Map<string, SourceEvidence>()
       if (paths.length === 0) return out
       const doc = yield* plan.read
-      const registry = new Map(Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const))
+      const registry = new Map(
+        Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const)
+      )
       const captures = yield* captureIndex
       const read = (path: string) =>
         Effect.gen(function*() {
@@ -205,7 +225,10 @@ export const makeGateLive = Effect.gen(function*() {
       return out
     })
 
-  const descriptorTexts = (limited: LimitedComments, description: string | null | undefined): Evidence["descriptor"] => ({
+  const descriptorTexts = (
+    limited: LimitedComments,
+    description: string | null | undefined
+  ): Evidence["descriptor"] => ({
     description: description ?? null,
     comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
   })
@@ -278,8 +301,7 @@ export const makeGateLive = Effect.gen(function*() {
       const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
         Effect.catchTag("FileNotFound", () => Effect.succeed("")),
         Effect.catchTag("LimitExceeded", (e) =>
-          Effect.fail(new InputTooLarge({ path: options.attempts, max: e.max, actual: e.actual }))
-        )
+          Effect.fail(new InputTooLarge({ path: options.attempts, max: e.max, actual: e.actual })))
       )
       const used = roundsUsed(log, state.item)
       const parts = { kind, dir: options.researchDir, at }
@@ -288,16 +310,20 @@ export const makeGateLive = Effect.gen(function*() {
       if (used >= options.maxAskRounds) {
         record = ceilingRecord(state, targets, { ...parts, round: used })
       } else {
-        const output = yield* readResearchFile(ResearchOutput, `${options.researchDir}/research.json`, "research.json").pipe(
-          Effect.flatMap(
-            Option.match({
-              onNone: () => Effect.fail(new NoVerdict({ reason: `no research output at ${options.researchDir}/research.json` })),
-              onSome: Effect.succeed
-            })
+        const output = yield* readResearchFile(ResearchOutput, `${options.researchDir}/research.json`, "research.json")
+          .pipe(
+            Effect.flatMap(
+              Option.match({
+                onNone: () =>
+                  Effect.fail(new NoVerdict({ reason: `no research output at ${options.researchDir}/research.json` })),
+                onSome: Effect.succeed
+              })
+            )
           )
-        )
         yield* checkFreshness(output, state.item, kind)
-        const targetIds = new Set(targets.map((t) => t.id))
+        const targetIds = new Set(targets.map((t) =>
+          t.id
+        ))
         const cited: Array<CitedSource> = output.gaps.filter((g) => targetIds.has(g.id)).flatMap((g) => g.sources)
         const context = yield* readContext(options.researchDir)
         const descriptor = Option.isSome(options.descriptor)
@@ -305,7 +331,9 @@ export const makeGateLive = Effect.gen(function*() {
           : undefined
         const sources = yield* sourceEvidence(citedSourcePaths(cited))
         const verify = makeVerifier({
-          descriptor: descriptor === undefined ? undefined : descriptorTexts(descriptor.limited, descriptor.descriptor.description),
+          descriptor: descriptor === undefined
+            ? undefined
+            : descriptorTexts(descriptor.limited, descriptor.descriptor.description),
           sources,
           context
         })
@@ -342,7 +370,9 @@ export const makeGateLive = Effect.gen(function*() {
       const { descriptor, limited } = yield* readDescriptor(options.descriptor, state.item)
       const decoded = decodeRecorded(state.research ?? {})
       if (Either.isLeft(decoded)) {
-        return yield* new InvalidInput({ issues: [{ path: "research", message: "state.research is not a gate record" }] })
+        return yield* new InvalidInput({
+          issues: [{ path: "research", message: "state.research is not a gate record" }]
+        })
       }
       const research = decoded.right
       const recorded = research.kind === "maturity"
@@ -356,7 +386,9 @@ export const makeGateLive = Effect.gen(function*() {
       const cited = (recorded?.closedGaps ?? []).flatMap((g) => g.sources)
       const citesContext = cited.some((s) => !s.ref.startsWith("descriptor:") && citedSourcePaths([s]).length === 0)
       const context = citesContext && research.dir !== undefined
-        ? yield* readContext(research.dir).pipe(Effect.catchTag("NoVerdict", () => Effect.succeed(new Map<string, string>())))
+        ? yield* readContext(research.dir).pipe(
+          Effect.catchTag("NoVerdict", () => Effect.succeed(new Map<string, string>()))
+        )
         : new Map<string, string>()
       const sources = yield* sourceEvidence(citedSourcePaths(cited))
       const verify = makeVerifier({ descriptor: descriptorTexts(limited, descriptor.description), sources, context })
@@ -367,7 +399,12 @@ export const makeGateLive = Effect.gen(function*() {
         description: describeWithFindings(descriptor.description ?? "", outcome.findings),
         findings: outcome.findings,
         maturity: outcome.maturity,
-        comments: { total: limited.total, used: limited.comments.length, truncated: limited.truncated, dropped: limited.dropped },
+        comments: {
+          total: limited.total,
+          used: limited.comments.length,
+          truncated: limited.truncated,
+          dropped: limited.dropped
+        },
         note: VERIFICATION_NOTE
       } satisfies GateRecheckResult
     })
@@ -404,7 +441,9 @@ export const makeGateLive = Effect.gen(function*() {
       ),
     recheck: (state, descriptor, options) =>
       Effect.flatMap(
-        fromEither(readArgs(text(state, "state"), text(descriptor, "descriptor"), readOptions(options, { now: optionalNow }))),
+        fromEither(
+          readArgs(text(state, "state"), text(descriptor, "descriptor"), readOptions(options, { now: optionalNow }))
+        ),
         ([s, d, o]) => recheck({ state: s, descriptor: d, now: o.now })
       )
   } satisfies GateShape

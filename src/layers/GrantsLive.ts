@@ -6,14 +6,20 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import { decodeWith } from "../domain/Decode.js"
-import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
 import type { DossierError } from "../domain/AllErrors.js"
+import { normalizeTimestamp } from "../domain/Canonical.js"
+import { decodeWith } from "../domain/Decode.js"
 import { InvalidInput } from "../domain/Errors.js"
-import { ConflictingGrant, GrantDigestMismatch, GrantInactive, GrantNotFound, ProtectedPathInGrant } from "../domain/ExecErrors.js"
 import {
-  type CheckedPaths,
+  ConflictingGrant,
+  GrantDigestMismatch,
+  GrantInactive,
+  GrantNotFound,
+  ProtectedPathInGrant
+} from "../domain/ExecErrors.js"
+import {
   checkContained,
+  type CheckedPaths,
   checkNarrowing,
   checkPaths,
   derivedGrantId,
@@ -31,11 +37,11 @@ import {
   sealGrant,
   type StoredGrant
 } from "../domain/Grant.js"
-import { normalizeTimestamp } from "../domain/Canonical.js"
+import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
+import { EvidenceKey } from "../services/EvidenceKey.js"
 import { FileStore } from "../services/FileStore.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
 import { Lock } from "../services/Lock.js"
-import { EvidenceKey } from "../services/EvidenceKey.js"
 import { WorkTree } from "../services/WorkTree.js"
 import { grantPath, makeExecutionStore, ownerAlive } from "./ExecutionStore.js"
 import { dateOr } from "./Now.js"
@@ -126,8 +132,9 @@ export const GrantsLive = Layer.effect(
     const identityOf = (path: string): Effect.Effect<RootIdentity, DossierError> =>
       tree.identity(path).pipe(
         Effect.catchTag("FileNotFound", () =>
-          Effect.fail(new InvalidInput({ issues: [{ path, message: "not an existing directory inside the work folder" }] }))
-        )
+          Effect.fail(
+            new InvalidInput({ issues: [{ path, message: "not an existing directory inside the work folder" }] })
+          ))
       )
 
     // What can be refused without the grant records is refused before the lock, which would
@@ -184,10 +191,16 @@ export const GrantsLive = Layer.effect(
         let ancestors: ReadonlyArray<string> = []
         if (input.parent !== undefined) {
           const parent = yield* statusIn(snap, input.parent, now)
-          if (parent.state !== "active") return yield* new GrantInactive({ grantId: parent.grant.id, state: parent.state })
+          if (parent.state !== "active") {
+            return yield* new GrantInactive({ grantId: parent.grant.id, state: parent.state })
+          }
           // Containment looks at paths only; the work root's identity is known once it exists.
-          const child = contentWith(Either.isRight(workNow) ? workNow.right : { path: paths.work, device: "", inode: "" })
-          yield* fromEither(checkContained(child, { grant: parent.grant, deadline: parent.deadline, remaining: parent.remaining }))
+          const child = contentWith(
+            Either.isRight(workNow) ? workNow.right : { path: paths.work, device: "", inode: "" }
+          )
+          yield* fromEither(
+            checkContained(child, { grant: parent.grant, deadline: parent.deadline, remaining: parent.remaining })
+          )
           ancestors = parent.chain
         }
         // Another task's active work root is off limits (ancestors excepted: a child lives inside them).
@@ -213,20 +226,23 @@ export const GrantsLive = Layer.effect(
         return { created: true, grant: { ...stored, state: st.state } }
       })
 
-    const show = (id: string, now: Date) => lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
+    const show = (id: string, now: Date) =>
+      lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
 
     const list = (now: Date) =>
-      lock.withReadLock((held) => Effect.gen(function*() {
-        const snap = yield* readSnapshot(now)(held)
-        const grants = []
-        for (const id of snap.grants.keys()) {
-          const st = yield* Effect.either(statusIn(snap, id, now))
-          if (Either.isLeft(st)) continue
-          const { grant, events: _e, chain: _c, ...rest } = st.right
-          grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
-        }
-        return { grants, damaged: snap.damaged }
-      }))
+      lock.withReadLock((held) =>
+        Effect.gen(function*() {
+          const snap = yield* readSnapshot(now)(held)
+          const grants = []
+          for (const id of snap.grants.keys()) {
+            const st = yield* Effect.either(statusIn(snap, id, now))
+            if (Either.isLeft(st)) continue
+            const { grant, events: _e, chain: _c, ...rest } = st.right
+            grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
+          }
+          return { grants, damaged: snap.damaged }
+        })
+      )
 
     const descendantsOf = (snap: Snapshot, id: string): Array<string> => {
       const out: Array<string> = []
@@ -246,31 +262,36 @@ export const GrantsLive = Layer.effect(
     // revoke and narrow refuse an unknown grant before taking the lock, which would create
     // `.dossier/` in a folder without one.
     const revoke = (id: string, reason: string | null, now: Date) =>
-      Effect.zipRight(xs.loadGrant(id), lock.withLock(Effect.gen(function*() {
-        const snap = yield* fresh(now)
-        const before = yield* statusIn(snap, id, now)
-        const affected: Array<string> = []
-        for (const g of [id, ...descendantsOf(snap, id)]) {
-          const st = yield* Effect.either(statusIn(snap, g, now))
-          if (Either.isRight(st) && st.right.state !== "revoked") affected.push(g)
-        }
-        const appended = before.state !== "revoked" || !before.events.some((e) => e.type === "revoked")
-        if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
-        // A revocation ends the runs in flight of the grant and its descendants at once, whatever
-        // the `dossier exec` (or MCP server) that started them is doing; it records them `killed`.
-        const ended = new Set([id, ...descendantsOf(snap, id)])
-        for (const m of yield* xs.runningMarkers) {
-          if (ended.has(m.grantId) && ownerAlive(m.owner)) killSandboxes(m.owner.pid, ended)
-        }
-        const after = yield* statusIn(yield* snapshot, id, now)
-        return { grant: after, appended, revoked: affected }
-      })))
+      Effect.zipRight(
+        xs.loadGrant(id),
+        lock.withLock(Effect.gen(function*() {
+          const snap = yield* fresh(now)
+          const before = yield* statusIn(snap, id, now)
+          const affected: Array<string> = []
+          for (const g of [id, ...descendantsOf(snap, id)]) {
+            const st = yield* Effect.either(statusIn(snap, g, now))
+            if (Either.isRight(st) && st.right.state !== "revoked") affected.push(g)
+          }
+          const appended = before.state !== "revoked" || !before.events.some((e) => e.type === "revoked")
+          if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
+          // A revocation ends the runs in flight of the grant and its descendants at once, whatever
+          // the `dossier exec` (or MCP server) that started them is doing; it records them `killed`.
+          const ended = new Set([id, ...descendantsOf(snap, id)])
+          for (const m of yield* xs.runningMarkers) {
+            if (ended.has(m.grantId) && ownerAlive(m.owner)) killSandboxes(m.owner.pid, ended)
+          }
+          const after = yield* statusIn(yield* snapshot, id, now)
+          return { grant: after, appended, revoked: affected }
+        }))
+      )
 
     const narrow = (id: string, raw: unknown, now: Date) =>
       Effect.gen(function*() {
         const input = yield* fromEither(decodeNarrow(raw))
         if (input.deadline === undefined && (input.budget === undefined || Object.keys(input.budget).length === 0)) {
-          return yield* new InvalidInput({ issues: [{ path: "", message: "give a deadline or at least one budget figure" }] })
+          return yield* new InvalidInput({
+            issues: [{ path: "", message: "give a deadline or at least one budget figure" }]
+          })
         }
         yield* xs.loadGrant(id)
         return yield* lock.withLock(narrowLocked(id, input, now))
@@ -301,8 +322,13 @@ export const GrantsLive = Layer.effect(
     const call = <A, B>(args: Either.Either<A, InvalidInput>, f: (a: A) => Effect.Effect<B, DossierError>) =>
       Effect.flatMap(fromEither(args), f)
     return {
-      create: (raw, options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), (now) => create(raw, now))),
-      show: (id, options) => call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => show(g, now))),
+      create: (raw, options) =>
+        call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), (now) => create(raw, now))),
+      show: (id, options) =>
+        call(
+          readArgs(grantId(id), readOptions(options, nowOnly)),
+          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => show(g, now))
+        ),
       list: (options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), list)),
       revoke: (id, options) =>
         call(
@@ -310,9 +336,15 @@ export const GrantsLive = Layer.effect(
           ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => revoke(g, o.reason ?? null, now))
         ),
       narrow: (id, raw, options) =>
-        call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => narrow(g, raw, now))),
+        call(
+          readArgs(grantId(id), readOptions(options, nowOnly)),
+          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => narrow(g, raw, now))
+        ),
       status: (id, options) =>
-        call(readArgs(grantId(id), readOptions(options, nowOnly)), ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => status(g, now)))
+        call(
+          readArgs(grantId(id), readOptions(options, nowOnly)),
+          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => status(g, now))
+        )
     } satisfies GrantsShape
   })
 )

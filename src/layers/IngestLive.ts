@@ -13,9 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { sha256Hex } from "../domain/Canonical.js"
-import { optionalInteger, optionalNow, optionalText, readArgs, readOptions, text as requiredText } from "../domain/Options.js"
 import { InputTooLarge } from "../domain/Errors.js"
-import { InvalidUrl } from "../domain/IngestErrors.js"
 import {
   type CaptureRecord,
   type CaptureVia,
@@ -27,14 +25,23 @@ import {
   readablePath,
   warcPath
 } from "../domain/IngestContent.js"
+import { InvalidUrl } from "../domain/IngestErrors.js"
+import {
+  optionalInteger,
+  optionalNow,
+  optionalText,
+  readArgs,
+  readOptions,
+  text as requiredText
+} from "../domain/Options.js"
 import type { ContentKind } from "../domain/Readable.js"
 import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.js"
 import { relativeToWorkdir } from "../services/InputFile.js"
 import { Lock } from "../services/Lock.js"
 import { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
 import { SafeHttp } from "../services/SafeHttp.js"
-import { dateOr } from "./Now.js"
 import { Workdir } from "../services/Workdir.js"
+import { dateOr } from "./Now.js"
 
 /** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
@@ -58,13 +65,32 @@ export const makeIngest = Effect.gen(function*() {
   const workdir = yield* Workdir
 
   /** The original and its readable copy, named from the page's URL and their own digests. */
-  const pageFiles = (body: Uint8Array, text: string, kind: ContentKind, pageUrl: string, originalSha = sha256Hex(body)) => Effect.map(loadReadable, ({ readableCopyBytes }) => {
-    const readable = readableCopyBytes(kind, text, pageUrl)
-    const readableSha = sha256Hex(readable)
-    const original: Retain = { path: originalPath(pageUrl, kind, originalSha), sha256: originalSha, bytes: body.byteLength, data: body, kind: "original" }
-    const source: Retain = { path: readablePath(pageUrl, readableSha), sha256: readableSha, bytes: readable.byteLength, data: readable, kind: "source" }
-    return { original, source }
-  })
+  const pageFiles = (
+    body: Uint8Array,
+    text: string,
+    kind: ContentKind,
+    pageUrl: string,
+    originalSha = sha256Hex(body)
+  ) =>
+    Effect.map(loadReadable, ({ readableCopyBytes }) => {
+      const readable = readableCopyBytes(kind, text, pageUrl)
+      const readableSha = sha256Hex(readable)
+      const original: Retain = {
+        path: originalPath(pageUrl, kind, originalSha),
+        sha256: originalSha,
+        bytes: body.byteLength,
+        data: body,
+        kind: "original"
+      }
+      const source: Retain = {
+        path: readablePath(pageUrl, readableSha),
+        sha256: readableSha,
+        bytes: readable.byteLength,
+        data: readable,
+        kind: "source"
+      }
+      return { original, source }
+    })
 
   /**
    * Under the lock: retain the files and record them in one unit of the store (every target
@@ -76,7 +102,15 @@ export const makeIngest = Effect.gen(function*() {
       Effect.map(
         store.record(
           files,
-          files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, origin, fetchedAt: at, kind: f.kind, via }))
+          files.map((f) => ({
+            path: f.path,
+            sha256: f.sha256,
+            bytes: f.bytes,
+            origin,
+            fetchedAt: at,
+            kind: f.kind,
+            via
+          }))
         ),
         (stored) => stored.map((r) => r.reused)
       )
@@ -88,22 +122,46 @@ export const makeIngest = Effect.gen(function*() {
   const capture: IngestShape["capture"] = (url, given) =>
     Effect.gen(function*() {
       const [checkedUrl, options] = yield* Either.match(
-        readArgs(requiredText(url, "url"), readOptions(given, { timeoutSeconds: optionalInteger(1, 120), now: optionalNow })),
+        readArgs(
+          requiredText(url, "url"),
+          readOptions(given, { timeoutSeconds: optionalInteger(1, 120), now: optionalNow })
+        ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
       )
-      const fetched = yield* http.fetch(checkedUrl, options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds })
+      const fetched = yield* http.fetch(
+        checkedUrl,
+        options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }
+      )
       const fetchedAt = yield* dateOr(options.now)
       // The two large digests (the body: the original's name and the last payload digest; the last
       // response as received: its block digest) side by side on the thread pool; then the WARC's
       // members are gzipped there while the main thread extracts the readable copy.
       const last = fetched.exchanges.length - 1
-      const [bodySha, responseSha] = yield* Effect.all([digestOffThread(fetched.body), digestOffThread(fetched.exchanges[last]!.response)], { concurrency: 2 })
-      const exchanges = fetched.exchanges.map((x, i) => (i === last ? { ...x, payloadSha256: bodySha, responseSha256: responseSha } : x))
+      const [bodySha, responseSha] = yield* Effect.all([
+        digestOffThread(fetched.body),
+        digestOffThread(fetched.exchanges[last]!.response)
+      ], { concurrency: 2 })
+      const exchanges = fetched.exchanges.map((
+        x,
+        i
+      ) => (i === last ? { ...x, payloadSha256: bodySha, responseSha256: responseSha } : x))
       const compressing = yield* warcWriter.start(exchanges)
-      const { original, source } = yield* pageFiles(fetched.body, fetched.text, fetched.kind, fetched.finalUrl, bodySha.toString("hex"))
+      const { original, source } = yield* pageFiles(
+        fetched.body,
+        fetched.text,
+        fetched.kind,
+        fetched.finalUrl,
+        bodySha.toString("hex")
+      )
       const warcBytes = yield* compressing
       const warcSha = sha256Hex(warcBytes)
-      const warc: Retain = { path: warcPath(fetched.finalUrl, warcSha), sha256: warcSha, bytes: warcBytes.byteLength, data: warcBytes, kind: "warc" }
+      const warc: Retain = {
+        path: warcPath(fetched.finalUrl, warcSha),
+        sha256: warcSha,
+        bytes: warcBytes.byteLength,
+        data: warcBytes,
+        kind: "warc"
+      }
       const at = fetchedAt.toISOString()
       const [o, s] = yield* retain([original, source, warc], fetched.finalUrl, at, "fetch")
       return {
@@ -123,18 +181,28 @@ export const makeIngest = Effect.gen(function*() {
   const importFile: IngestShape["importFile"] = (file, givenOrigin, givenOptions) =>
     Effect.gen(function*() {
       const [given, originText, options] = yield* Either.match(
-        readArgs(requiredText(file, "file"), requiredText(givenOrigin, "origin"), readOptions(givenOptions, { contentType: optionalText, now: optionalNow })),
+        readArgs(
+          requiredText(file, "file"),
+          requiredText(givenOrigin, "origin"),
+          readOptions(givenOptions, { contentType: optionalText, now: optionalNow })
+        ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
       )
       const origin = yield* Either.match(checkOrigin(originText), { onLeft: Effect.fail, onRight: Effect.succeed })
       // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
-      const media = yield* Either.match(importContentType(path, options.contentType), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const media = yield* Either.match(importContentType(path, options.contentType), {
+        onLeft: Effect.fail,
+        onRight: Effect.succeed
+      })
       const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
         Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
       )
-      const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), {
+        onLeft: Effect.fail,
+        onRight: Effect.succeed
+      })
       const importedAt = yield* dateOr(options.now)
       const { original, source } = yield* pageFiles(body, text, media.kind, origin)
       const at = importedAt.toISOString()
@@ -155,10 +223,14 @@ export const makeIngest = Effect.gen(function*() {
     })
 
   const dryRun: IngestShape["dryRun"] = (url) =>
-    Effect.map(typeof url === "string" ? http.check(url) : Effect.fail(new InvalidUrl({ url: String(url) })), (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal }))
+    Effect.map(
+      typeof url === "string" ? http.check(url) : Effect.fail(new InvalidUrl({ url: String(url) })),
+      (c) => ({ network: "not_checked" as const, url: c.url, host: c.host, literal: c.literal })
+    )
 
   return Ingest.of({ capture, importFile, dryRun })
 })
 
 /** Ingest over a CaptureStore and a WarcWriter (the folder's: `IngestFolder`), SafeHttp, Lock and the work folder. */
-export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | CaptureStore | WarcWriter | Lock | Workdir> = Layer.effect(Ingest, makeIngest)
+export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | CaptureStore | WarcWriter | Lock | Workdir> = Layer
+  .effect(Ingest, makeIngest)

@@ -15,16 +15,16 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { InvalidInput } from "../domain/Errors.js"
-import { DigestMismatch } from "../domain/MonitorErrors.js"
-import { normalizeRelative } from "../domain/Paths.js"
-import { checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { checkStudyId, type JournalEvent } from "../domain/Journal.js"
-import type { AppendResult, InspectResult } from "../domain/JournalOutput.js"
-import { decodeBatch } from "../domain/JournalRules.js"
+import { checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { DuplicateEventId, StudyNotFound } from "../domain/JournalErrors.js"
+import type { AppendResult, InspectResult } from "../domain/JournalOutput.js"
 import { type Projection, projectionOf } from "../domain/JournalProjection.js"
-import type { FileStore } from "../services/FileStore.js"
+import { decodeBatch } from "../domain/JournalRules.js"
+import { DigestMismatch } from "../domain/MonitorErrors.js"
 import { optionalBoolean, readOptions } from "../domain/Options.js"
+import { normalizeRelative } from "../domain/Paths.js"
+import type { FileStore } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
 import { Lock, type LockShape } from "../services/Lock.js"
@@ -47,7 +47,8 @@ const isArtifactEvent = (e: unknown): e is Record<string, unknown> => isRecord(e
 const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
 /** Without a JournalFolder the folder-only operations are a composition error, not a refusal a user meets. */
-const noFolder = (operation: string) => Effect.dieMessage(`journal ${operation} needs the JournalFolder service (a work folder)`)
+const noFolder = (operation: string) =>
+  Effect.dieMessage(`journal ${operation} needs the JournalFolder service (a work folder)`)
 
 export const makeJournal = (
   journals: JournalStoreShape,
@@ -57,15 +58,18 @@ export const makeJournal = (
 ): JournalShape => {
   /** The input of an append, decoded and checked on its own (before the lock). */
   const appendInput = (study: string, input: unknown) =>
-    Either.flatMap(checkStudyId(study), () =>
-      Either.flatMap(decodeBatch(input), (events): Either.Either<ReadonlyArray<JournalEvent>, DuplicateEventId> => {
-        const seen = new Set<string>()
-        for (const e of events) {
-          if (seen.has(e.id)) return Either.left(new DuplicateEventId({ id: e.id }))
-          seen.add(e.id)
-        }
-        return Either.right(events)
-      }))
+    Either.flatMap(
+      checkStudyId(study),
+      () =>
+        Either.flatMap(decodeBatch(input), (events): Either.Either<ReadonlyArray<JournalEvent>, DuplicateEventId> => {
+          const seen = new Set<string>()
+          for (const e of events) {
+            if (seen.has(e.id)) return Either.left(new DuplicateEventId({ id: e.id }))
+            seen.add(e.id)
+          }
+          return Either.right(events)
+        })
+    )
 
   /**
    * `artifact_linked` events may omit `artifact.sha256` and `artifact.bytes`: both are computed
@@ -92,7 +96,10 @@ export const makeJournal = (
         // An artifact is bound by its digest (never shown): a hard-linked one, as a run may leave, is hashed.
         const found = yield* artifacts.digest(p, ARTIFACT_MAX_BYTES).pipe(
           Effect.map(Option.some),
-          Effect.catchTag("FileNotFound", (e) => (sha !== undefined && bytes !== undefined ? Effect.succeed(Option.none()) : Effect.fail(e)))
+          Effect.catchTag(
+            "FileNotFound",
+            (e) => (sha !== undefined && bytes !== undefined ? Effect.succeed(Option.none()) : Effect.fail(e))
+          )
         )
         if (Option.isNone(found)) {
           out.push(e)
@@ -109,7 +116,11 @@ export const makeJournal = (
           changed = true
           out.push({
             ...(e as object),
-            artifact: { ...a, ...(sha === undefined ? { sha256: digest.sha256 } : {}), ...(bytes === undefined ? { bytes: digest.bytes } : {}) }
+            artifact: {
+              ...a,
+              ...(sha === undefined ? { sha256: digest.sha256 } : {}),
+              ...(bytes === undefined ? { bytes: digest.bytes } : {})
+            }
           })
         } else out.push(e)
       }
@@ -117,11 +128,12 @@ export const makeJournal = (
     })
 
   /** Whether `fillDigests` has anything to look at (most appends link no artifact). */
-  const linksArtifacts = (input: unknown) =>
-    Array.isArray(input) ? input.some(isArtifactEvent) : isArtifactEvent(input)
+  const linksArtifacts = (input: unknown) => Array.isArray(input) ? input.some(isArtifactEvent) : isArtifactEvent(input)
 
   const append: JournalShape["append"] = (study, input) =>
-    linksArtifacts(input) ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled)) : appendFilled(study, input)
+    linksArtifacts(input)
+      ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled))
+      : appendFilled(study, input)
 
   const appendFilled = (study: string, input: unknown): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {
@@ -156,15 +168,21 @@ export const makeJournal = (
 
   /** A study's stored history; a study without a journal does not exist (`journal append` creates one). */
   const stored = (study: string) =>
-    Effect.flatMap(journals.read(study), Option.match({
-      onNone: () => Effect.fail(new StudyNotFound({ study })),
-      onSome: Effect.succeed
-    }))
+    Effect.flatMap(
+      journals.read(study),
+      Option.match({
+        onNone: () => Effect.fail(new StudyNotFound({ study })),
+        onSome: Effect.succeed
+      })
+    )
 
   const inspect: JournalShape["inspect"] = (study, options) =>
     Effect.gen(function*() {
       yield* study$(study)
-      const { verify } = yield* Either.match(readOptions(options, { verify: optionalBoolean }), { onLeft: Effect.fail, onRight: Effect.succeed })
+      const { verify } = yield* Either.match(readOptions(options, { verify: optionalBoolean }), {
+        onLeft: Effect.fail,
+        onRight: Effect.succeed
+      })
       const history = yield* stored(study)
       // The store answers a history that keeps the journal's rules (else CorruptJournal).
       const { events, projection: p } = projectionOf(history)
@@ -175,10 +193,13 @@ export const makeJournal = (
 
   const lines: JournalShape["lines"] = (study, maxBytes) =>
     Effect.flatMap(study$(study), () =>
-      Effect.flatMap(journals.lines(study, maxBytes), Option.match({
-        onNone: () => Effect.fail(new StudyNotFound({ study })),
-        onSome: Effect.succeed
-      })))
+      Effect.flatMap(
+        journals.lines(study, maxBytes),
+        Option.match({
+          onNone: () => Effect.fail(new StudyNotFound({ study })),
+          onSome: Effect.succeed
+        })
+      ))
 
   return {
     studies: journals.studies,
@@ -186,8 +207,10 @@ export const makeJournal = (
     inspect,
     lines,
     rebuild: (study) => Option.match(folder, { onNone: () => noFolder("rebuild"), onSome: (f) => f.rebuild(study) }),
-    recoverTail: (study) => Option.match(folder, { onNone: () => noFolder("recover-tail"), onSome: (f) => f.recoverTail(study) }),
-    importLegacy: (study) => Option.match(folder, { onNone: () => noFolder("import-legacy"), onSome: (f) => f.importLegacy(study) })
+    recoverTail: (study) =>
+      Option.match(folder, { onNone: () => noFolder("recover-tail"), onSome: (f) => f.recoverTail(study) }),
+    importLegacy: (study) =>
+      Option.match(folder, { onNone: () => noFolder("import-legacy"), onSome: (f) => f.importLegacy(study) })
   }
 }
 

@@ -17,7 +17,7 @@ import { createRequire } from "node:module"
 import * as path from "node:path"
 import { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import { FileStore } from "../services/FileStore.js"
-import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
+import { Lock, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
 import { type Boundary, type Dir, guard, makeBoundary } from "./Boundary.js"
 import { makeLockRegion } from "./LockRegion.js"
@@ -79,7 +79,12 @@ const connections: Array<SqliteDb> = []
 /** Open the lock file, which `checkLockFile` made sure exists: SQLite never creates a file (that could be elsewhere). */
 const openDatabase = (Sqlite: Sqlite, file: string): SqliteDb => {
   const nativeBinding = addonPath()
-  const db: SqliteDb = new Sqlite(file, nativeBinding === undefined ? { timeout: 0, fileMustExist: true } : { timeout: 0, fileMustExist: true, nativeBinding })
+  const db: SqliteDb = new Sqlite(
+    file,
+    nativeBinding === undefined
+      ? { timeout: 0, fileMustExist: true }
+      : { timeout: 0, fileMustExist: true, nativeBinding }
+  )
   connections.push(db)
   return db
 }
@@ -121,7 +126,13 @@ const checkLockFile = (boundary: Boundary): { readonly dev: number; readonly ino
       if (st === undefined) {
         let fd: number | undefined
         try {
-          fd = boundary.openAt(LOCK_FILE, dir, name, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644)
+          fd = boundary.openAt(
+            LOCK_FILE,
+            dir,
+            name,
+            fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL,
+            0o644
+          )
         } catch (e) {
           // Created by another process meanwhile: look at it as it is.
           if (!(e instanceof IoError && e.code === "EEXIST")) throw e
@@ -150,7 +161,9 @@ const DOSSIER_DIR = ".dossier"
 const LOCK_NAME = "lock.sqlite"
 
 /** `.dossier` opened through the boundary (never through a symlink), with its identity; undefined when absent. */
-const openLockDir = (boundary: Boundary): { readonly dir: Dir; readonly dev: number; readonly ino: number } | undefined =>
+const openLockDir = (
+  boundary: Boundary
+): { readonly dir: Dir; readonly dev: number; readonly ino: number } | undefined =>
   guard(LOCK_FILE, "lock", () => {
     const dir = boundary.walk(DOSSIER_DIR, false, false)
     if (dir === undefined) return undefined
@@ -232,11 +245,15 @@ export const makeLockLive = (
         const st = guard(LOCK_FILE, "lock", () => boundary.lstatAt(LOCK_FILE, dir, LOCK_NAME))
         if (st === undefined) return "busy"
         // SQLite opened the path by name: it must still be the file checked.
-        if (st.dev !== checked.dev || st.ino !== checked.ino) throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
+        if (st.dev !== checked.dev || st.ino !== checked.ino) {
+          throw new UnsafePath({ path: LOCK_FILE, reason: "changed-while-opening" })
+        }
         connected = { db, dev: st.dev, ino: st.ino, dir, dirDev: held.dev, dirIno: held.ino }
         return connected
       } catch (e) {
-        if (isBusy(e)) return "busy"
+        if (isBusy(e)) {
+          return "busy"
+        }
         throw e
       } finally {
         if (connected === undefined) {
@@ -294,7 +311,11 @@ export const makeLockLive = (
     const lockError = (e: unknown): IoError | UnsafePath =>
       e instanceof IoError || e instanceof UnsafePath
         ? e
-        : new IoError({ path: LOCK_FILE, operation: "lock", code: String((e as { code?: string })?.code ?? "EUNKNOWN") })
+        : new IoError({
+          path: LOCK_FILE,
+          operation: "lock",
+          code: String((e as { code?: string })?.code ?? "EUNKNOWN")
+        })
 
     /**
      * Take the OS lock (called holding the in-process semaphore). The usual case without the

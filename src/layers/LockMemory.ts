@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { LOCK_WAIT_MS, Lock, type LockShape } from "../services/Lock.js"
+import { Lock, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
 import { makeLockRegion } from "./LockRegion.js"
 
 export const makeLockMemory: Effect.Effect<LockShape> = Effect.map(

@@ -10,7 +10,6 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { canonicalJson, sha256Hex } from "../domain/Canonical.js"
 import { FileNotFound } from "../domain/Errors.js"
-import { reportEvent } from "../domain/MonitorLayout.js"
 import {
   ActiveRunExists,
   BindingMismatch,
@@ -24,6 +23,7 @@ import {
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
+import { reportEvent } from "../domain/MonitorLayout.js"
 import {
   afterRunEnded,
   ALLOWED_TRANSITIONS,
@@ -57,7 +57,9 @@ export const makeCommands = (
   /** Every write of a command, checked for its times first: one record, or several as one. */
   const commit = (writes: ReadonlyArray<MonitorWrite>) =>
     Effect.zipRight(
-      Effect.forEach(writes, (w) => (w._tag === "Report" ? Effect.void : Effect.asVoid(inRange(w.record))), { discard: true }),
+      Effect.forEach(writes, (w) => (w._tag === "Report" ? Effect.void : Effect.asVoid(inRange(w.record))), {
+        discard: true
+      }),
       store.commit(writes)
     )
   const putSubscription = (record: SubscriptionRecord, expected: number | null) =>
@@ -72,8 +74,13 @@ export const makeCommands = (
    * read is left for that check).
    */
   const lockedOn = (subscriptionId: string) => <A, E>(self: Effect.Effect<A, E>) =>
-    Effect.flatMap(Effect.either(store.subscriptions.get(subscriptionId)), (got) =>
-      Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new SubscriptionNotFound({ subscriptionId })) : locked(self))
+    Effect.flatMap(
+      Effect.either(store.subscriptions.get(subscriptionId)),
+      (got) =>
+        Either.isRight(got) && Option.isNone(got.right)
+          ? Effect.fail(new SubscriptionNotFound({ subscriptionId }))
+          : locked(self)
+    )
 
   const createSubscription: NowGiven<MonitorShape["createSubscription"]> = (input, now) =>
     locked(
@@ -117,7 +124,12 @@ export const makeCommands = (
         if (input.status === "completed" && sub.activeRunId !== null) {
           return yield* new ActiveRunExists({ runId: sub.activeRunId })
         }
-        const record: SubscriptionRecord = { ...sub, status: input.status, revision: sub.revision + 1, updatedAt: now.toISOString() }
+        const record: SubscriptionRecord = {
+          ...sub,
+          status: input.status,
+          revision: sub.revision + 1,
+          updatedAt: now.toISOString()
+        }
         yield* putSubscription(record, sub.revision)
         return { changed: true, subscription: record }
       })
@@ -125,34 +137,36 @@ export const makeCommands = (
 
   const createDueRun: NowGiven<MonitorShape["createDueRun"]> = (input, now) => {
     const attempt = Effect.gen(function*() {
-        const sub = yield* records.loadSubscription(input.subscriptionId)
-        const latest = latestWindow(sub, now)
-        if (latest >= 0) {
-          // An active run for the latest window that has started: answer it (a retry). A run of
-          // that window that has ended is no answer: the subscription is then not due (NotDue).
-          const existing = yield* records.findRun(runIdOf(sub.id, sub.gridVersion, latest))
-          if (Option.isSome(existing) && isActiveRun(existing.value.status)) return { created: false, run: existing.value }
+      const sub = yield* records.loadSubscription(input.subscriptionId)
+      const latest = latestWindow(sub, now)
+      if (latest >= 0) {
+        // An active run for the latest window that has started: answer it (a retry). A run of
+        // that window that has ended is no answer: the subscription is then not due (NotDue).
+        const existing = yield* records.findRun(runIdOf(sub.id, sub.gridVersion, latest))
+        if (Option.isSome(existing) && isActiveRun(existing.value.status)) {
+          return { created: false, run: existing.value }
         }
-        if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
-        if (!isDue(sub, now)) {
-          return yield* new NotDue({ nextDueAt: sub.status === "completed" ? null : sub.nextDueAt, status: sub.status })
-        }
-        const run = newRun(sub, latest, now)
-        const updated: SubscriptionRecord = {
-          ...sub,
-          activeRunId: run.id,
-          lastRunId: run.id,
-          revision: sub.revision + 1,
-          updatedAt: now.toISOString()
-        }
-        // The run's id names its window: creating it is refused (StaleRevision) if another
-        // command created it first, as is the subscription's change if it changed meanwhile.
-        yield* commit([
-          { _tag: "Run", record: run, expected: null },
-          { _tag: "Subscription", record: updated, expected: sub.revision }
-        ])
-        return { created: true as boolean, run }
-      })
+      }
+      if (sub.activeRunId !== null) return yield* new ActiveRunExists({ runId: sub.activeRunId })
+      if (!isDue(sub, now)) {
+        return yield* new NotDue({ nextDueAt: sub.status === "completed" ? null : sub.nextDueAt, status: sub.status })
+      }
+      const run = newRun(sub, latest, now)
+      const updated: SubscriptionRecord = {
+        ...sub,
+        activeRunId: run.id,
+        lastRunId: run.id,
+        revision: sub.revision + 1,
+        updatedAt: now.toISOString()
+      }
+      // The run's id names its window: creating it is refused (StaleRevision) if another
+      // command created it first, as is the subscription's change if it changed meanwhile.
+      yield* commit([
+        { _tag: "Run", record: run, expected: null },
+        { _tag: "Subscription", record: updated, expected: sub.revision }
+      ])
+      return { created: true as boolean, run }
+    })
     // One run per window, whoever asks: a store shared by several hosts may lose this race to
     // another command; reading again then answers the run it created (or why there is none).
     return lockedOn(input.subscriptionId)(Effect.catchTag(attempt, "StaleRevision", () => attempt))
@@ -169,7 +183,12 @@ export const makeCommands = (
           status: input.to,
           revision: run.revision + 1,
           updatedAt: now.toISOString(),
-          transitions: [...run.transitions, { from: run.status, to: input.to, at: now.toISOString(), reason: input.reason ?? null }]
+          transitions: [...run.transitions, {
+            from: run.status,
+            to: input.to,
+            at: now.toISOString(),
+            reason: input.reason ?? null
+          }]
         }
         const writes: Array<MonitorWrite> = [{ _tag: "Run", record: updated, expected: run.revision }]
         if (input.to === "cancelled") {
@@ -197,7 +216,9 @@ export const makeCommands = (
       const given = {
         binding: input.binding,
         stage: { path: yield* normalized(input.stage.path), sha256: input.stage.sha256 },
-        survey: input.survey === undefined ? null : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
+        survey: input.survey === undefined
+          ? null
+          : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
         units: input.units === undefined ? [] : input.units,
         outcomes: input.outcomes.map((o) => ({
           id: o.id,
@@ -222,7 +243,9 @@ export const makeCommands = (
         const run = yield* records.loadRun(input.runId)
         // An exact repeat of the finish that completed this run (a retry after a lost answer)
         // answers the completed run, unchanged.
-        if (run.status === "completed" && input.expectedRevision === run.revision - 1 && (yield* sameFinish(run, input))) {
+        if (
+          run.status === "completed" && input.expectedRevision === run.revision - 1 && (yield* sameFinish(run, input))
+        ) {
           const sub = yield* records.loadSubscription(run.subscriptionId)
           return {
             changed: false,
@@ -232,7 +255,13 @@ export const makeCommands = (
           }
         }
         yield* checkRevision(input.expectedRevision, run.revision)
-        if (run.status !== "running") return yield* new InvalidTransition({ from: run.status, to: "completed", allowed: ALLOWED_TRANSITIONS[run.status] })
+        if (run.status !== "running") {
+          return yield* new InvalidTransition({
+            from: run.status,
+            to: "completed",
+            allowed: ALLOWED_TRANSITIONS[run.status]
+          })
+        }
         yield* checkFinishInput(run, input)
         if (input.binding.runId !== run.id) {
           return yield* new BindingMismatch({ reason: "binding.runId does not name this run" })
@@ -256,7 +285,9 @@ export const makeCommands = (
         }
         const stageText = textOf(stageBytes)
         if (!stageText.includes(run.id) || !stageText.includes(run.receiptDigest)) {
-          return yield* new BindingMismatch({ reason: "the stage file does not contain the run id and its receipt digest" })
+          return yield* new BindingMismatch({
+            reason: "the stage file does not contain the run id and its receipt digest"
+          })
         }
         let survey: { path: string; sha256: string } | null = null
         if (input.survey !== undefined) {
@@ -356,7 +387,11 @@ export const makeCommands = (
         const unitPath = input.unitPath === undefined ? undefined : yield* records.requireFile(input.unitPath)
         const reviewItem = input.reviewItem === undefined ? undefined : yield* records.requireFile(input.reviewItem)
         const disposition = dispositionOf(
-          { ...input, ...(unitPath === undefined ? {} : { unitPath }), ...(reviewItem === undefined ? {} : { reviewItem }) },
+          {
+            ...input,
+            ...(unitPath === undefined ? {} : { unitPath }),
+            ...(reviewItem === undefined ? {} : { reviewItem })
+          },
           now
         )
         const updatedOutcome = { ...outcome, disposition }

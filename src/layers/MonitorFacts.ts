@@ -49,14 +49,22 @@ export const citedPathsOf = (runs: ReadonlyArray<RunScan>): ReadonlyArray<string
 }
 
 /** The monitor's facts, in the order `next` lists them (after the recovered transactions). */
-export const monitorFactsOf = ({ digests, now, present, recovered, runs: scanned, subscriptions }: FactsInput): Array<Fact> => {
+export const monitorFactsOf = (
+  { digests, now, present, recovered, runs: scanned, subscriptions }: FactsInput
+): Array<Fact> => {
   const out: Array<Fact> = []
   for (const r of recovered) {
     out.push({ kind: "transaction-recovered", transactionId: r.transactionId, direction: r.direction, paths: r.paths })
   }
   const subs = new Map(subscriptions.subs.map((s) => [s.id, s]))
   for (const id of subscriptions.brokenIds) {
-    out.push({ kind: "broken-link", runId: null, runRevision: null, missing: subscriptionPath(id), reason: "unreadable subscription record" })
+    out.push({
+      kind: "broken-link",
+      runId: null,
+      runRevision: null,
+      missing: subscriptionPath(id),
+      reason: "unreadable subscription record"
+    })
   }
   for (const s of subscriptions.subs) {
     if (isDue(s, now)) {
@@ -123,18 +131,37 @@ export const monitorFactsOf = ({ digests, now, present, recovered, runs: scanned
     let links: Array<string> | null = gone === null ? null : [...gone]
     if (unresolved.length > 0) {
       if (sub === undefined) (links ??= []).push(subscriptionPath(run.subscriptionId))
-      for (const u of unresolved) for (const c of u.citations) if (present.get(c.path) !== true) (links ??= []).push(c.path)
+      for (const u of unresolved) {
+        for (const c of u.citations) if (present.get(c.path) !== true) (links ??= []).push(c.path)
+      }
     }
     if (links !== null) {
       for (const path of new Set(links)) {
-        out.push({ kind: "broken-link", runId: run.id, runRevision: run.revision, missing: path, reason: "a file the completed run is bound to is gone" })
+        out.push({
+          kind: "broken-link",
+          runId: run.id,
+          runRevision: run.revision,
+          missing: path,
+          reason: "a file the completed run is bound to is gone"
+        })
       }
     }
     if (stale !== null || gone !== null) {
-      out.push({ kind: "completion-binding-stale", runId: run.id, runRevision: run.revision, paths: [...(stale ?? []), ...(gone ?? [])] })
+      out.push({
+        kind: "completion-binding-stale",
+        runId: run.id,
+        runRevision: run.revision,
+        paths: [...(stale ?? []), ...(gone ?? [])]
+      })
     }
     for (const u of unresolved) {
-      out.push({ kind: "unresolved-outcome", runId: run.id, runRevision: run.revision, outcomeId: u.outcomeId, label: u.label })
+      out.push({
+        kind: "unresolved-outcome",
+        runId: run.id,
+        runRevision: run.revision,
+        outcomeId: u.outcomeId,
+        label: u.label
+      })
     }
   }
   return out

@@ -1,8 +1,8 @@
 /** The layers the monitor commands use: Monitor (and, for `next`, Plan and Journal) over the base. */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
-import { JournalLive } from "./JournalLive.js"
 import { PlanFolder } from "./folder/PlanStoreFolder.js"
+import { JournalLive } from "./JournalLive.js"
 import { MonitorLive } from "./MonitorLive.js"
 
 export const MonitorLayer = (dir: string) => MonitorLive.pipe(Layer.provideMerge(BaseLive(dir)))

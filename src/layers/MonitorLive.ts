@@ -29,7 +29,7 @@ import {
   type TransitionRunInput
 } from "../domain/MonitorSchema.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import { FileStore } from "../services/FileStore.js"
+import { type FileStore } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
 import { Monitor, type MonitorServiceError, type MonitorShape } from "../services/Monitor.js"
 import {
@@ -42,8 +42,8 @@ import {
 import { makeMonitorFilesFolder, makeMonitorStoreFolder, MonitorStoreFolder } from "./folder/MonitorStoreFolder.js"
 import type { TransactionHooks } from "./folder/MonitorTransaction.js"
 import { makeCommands } from "./MonitorCommands.js"
-import { makeRecordAccess } from "./MonitorRecordAccess.js"
 import { makeMonitorFacts } from "./MonitorFacts.js"
+import { makeRecordAccess } from "./MonitorRecordAccess.js"
 import { makeScans } from "./MonitorScans.js"
 import { currentDate } from "./Now.js"
 
@@ -51,18 +51,20 @@ import { currentDate } from "./Now.js"
 export {
   MONITOR_DIR,
   REPORTS_FILE,
-  RUNS_DIR,
   runPath,
+  RUNS_DIR,
   SCAN_INDEX_FILE,
-  SUBSCRIPTIONS_DIR,
-  subscriptionPath
+  subscriptionPath,
+  SUBSCRIPTIONS_DIR
 } from "./folder/MonitorRecords.js"
 
 /**
  * How the methods that only read take the lock (`Lock.withReadLock`); `held` false means they
  * run without it and write nothing. Default: the writers' lock, always held.
  */
-export type WithReadLock = <A, E>(self: (held: boolean) => Effect.Effect<A, E>) => Effect.Effect<A, E | MonitorServiceError>
+export type WithReadLock = <A, E>(
+  self: (held: boolean) => Effect.Effect<A, E>
+) => Effect.Effect<A, E | MonitorServiceError>
 
 const invalid = (path: string, message: string) => new InvalidInput({ issues: [{ path, message }] })
 
@@ -99,7 +101,8 @@ export const monitorOver = (
     )
 
     /** Every method: under the lock, after recovering an interrupted commit. */
-    const locked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | MonitorServiceError> => withLock(Effect.zipRight(recoverNow, self))
+    const locked = <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E | MonitorServiceError> =>
+      withLock(Effect.zipRight(recoverNow, self))
 
     /** Does this fiber read without the lock (then the store writes nothing, not even derived state)? */
     const readOnlyRef = FiberRef.unsafeMake(false)
@@ -115,8 +118,11 @@ export const monitorOver = (
       readLock((held): Effect.Effect<A, E | MonitorServiceError> =>
         held
           ? Effect.zipRight(recoverNow, self)
-          : Effect.flatMap(store.pending, (pending): Effect.Effect<A, E | MonitorServiceError> =>
-            pending ? Effect.fail(new RecoveryNeeded({ path: INTENT_FILE })) : Effect.locally(self, readOnlyRef, true))
+          : Effect.flatMap(
+            store.pending,
+            (pending): Effect.Effect<A, E | MonitorServiceError> =>
+              pending ? Effect.fail(new RecoveryNeeded({ path: INTENT_FILE })) : Effect.locally(self, readOnlyRef, true)
+          )
       )
 
     const records = makeRecordAccess(store, files)
@@ -126,12 +132,21 @@ export const monitorOver = (
 
     // Every argument is checked with the Schema the CLI decodes with, so a library caller cannot
     // make the monitor write a record it would later refuse to read.
-    const checked = <I, A>(schema: Schema.Schema<I, any, never>, method: (input: I, now: Date) => Effect.Effect<A, MonitorServiceError>) => {
+    const checked = <I, A>(
+      schema: Schema.Schema<I, any, never>,
+      method: (input: I, now: Date) => Effect.Effect<A, MonitorServiceError>
+    ) => {
       const validate = validateWith(schema)
       return (input: I, options?: unknown): Effect.Effect<A, MonitorServiceError> =>
-        Effect.flatMap(Effect.all([validate(input), nowOf(options)]), ([i, n]) => Effect.flatMap(checkNow(n), (d) => method(i, d)))
+        Effect.flatMap(
+          Effect.all([validate(input), nowOf(options)]),
+          ([i, n]) => Effect.flatMap(checkNow(n), (d) => method(i, d))
+        )
     }
-    const idChecked = <A>(schema: Schema.Schema<string, string, never>, method: (id: string) => Effect.Effect<A, MonitorServiceError>) => {
+    const idChecked = <A>(
+      schema: Schema.Schema<string, string, never>,
+      method: (id: string) => Effect.Effect<A, MonitorServiceError>
+    ) => {
       const validate = validateWith(schema)
       return (id: string) => Effect.flatMap(validate(id), method)
     }
@@ -171,7 +186,9 @@ export const MonitorFromStore: Layer.Layer<Monitor, never, MonitorStore | Monito
 )
 
 /** The monitor in the work folder: the folder's ports over the FileStore, and the Lock. */
-export const MonitorLive: Layer.Layer<Monitor, never, FileStore | Lock> = MonitorFromStore.pipe(Layer.provide(MonitorStoreFolder))
+export const MonitorLive: Layer.Layer<Monitor, never, FileStore | Lock> = MonitorFromStore.pipe(
+  Layer.provide(MonitorStoreFolder)
+)
 
 export interface MonitorFolderOptions {
   /** Keep and use the scan index (default true); false checks every record from scratch and leaves the index alone. */

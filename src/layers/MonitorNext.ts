@@ -4,14 +4,14 @@
  * carries the revisions it was computed from. Unreadable state is a fact, never skipped.
  */
 import * as Effect from "effect/Effect"
-import type { Fact } from "../domain/MonitorOutputs.js"
-import { Journal } from "../services/Journal.js"
-import { Plan } from "../services/Plan.js"
-import { Monitor, type MonitorOptions, type MonitorServiceError } from "../services/Monitor.js"
 import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { StudyRow } from "../domain/JournalOutput.js"
+import type { Fact } from "../domain/MonitorOutputs.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
+import { Journal } from "../services/Journal.js"
+import { Monitor, type MonitorOptions, type MonitorServiceError } from "../services/Monitor.js"
+import { Plan } from "../services/Plan.js"
 
 /** The plan's facts, from what `Plan.inspect` answered. */
 export const planFactsOf = (out: PlanInspectOutput): ReadonlyArray<Fact> =>
@@ -31,15 +31,18 @@ export const planErrorFact = (e: CorruptPlan | UnsafePath | LimitExceeded): Fact
     ? { kind: "plan-corrupt", reason: `plan.md: ${e.reason}` }
     : { kind: "plan-corrupt", reason: "plan.md is too large" }
 
-export const planFacts: Effect.Effect<ReadonlyArray<Fact>, IoError, Plan> = Effect.flatMap(Plan, (plan) =>
-  plan.inspect.pipe(
-    Effect.map(planFactsOf),
-    Effect.catchTags({
-      CorruptPlan: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
-      UnsafePath: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
-      LimitExceeded: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)])
-    })
-  ))
+export const planFacts: Effect.Effect<ReadonlyArray<Fact>, IoError, Plan> = Effect.flatMap(
+  Plan,
+  (plan) =>
+    plan.inspect.pipe(
+      Effect.map(planFactsOf),
+      Effect.catchTags({
+        CorruptPlan: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
+        UnsafePath: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)]),
+        LimitExceeded: (e) => Effect.succeed<ReadonlyArray<Fact>>([planErrorFact(e)])
+      })
+    )
+)
 
 /** The journals' facts, from the rows of `Journal.studies`. */
 export const journalFactsOf = (rows: ReadonlyArray<StudyRow>): ReadonlyArray<Fact> =>
@@ -69,7 +72,9 @@ export const orderFacts = (
 ]
 
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
-export const nextFacts = (options?: MonitorOptions): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
+export const nextFacts = (
+  options?: MonitorOptions
+): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
   Effect.gen(function*() {
     const service = yield* Monitor
     const monitor = yield* service.facts(options)

@@ -18,7 +18,9 @@ export const checkRevision = (expected: number, actual: number) =>
   expected === actual ? Effect.void : Effect.fail(new StaleRevision({ expected, actual }))
 
 export const checkId = (id: string, pattern: RegExp, field: string) =>
-  pattern.test(id) ? Effect.void : Effect.fail(new InvalidInput({ issues: [{ path: field, message: `'${id}' is not a valid id` }] }))
+  pattern.test(id)
+    ? Effect.void
+    : Effect.fail(new InvalidInput({ issues: [{ path: field, message: `'${id}' is not a valid id` }] }))
 
 /** A file's bytes as UTF-8 text. */
 export const textOf = (bytes: Uint8Array) => toBuffer(bytes).toString("utf8")
@@ -27,14 +29,21 @@ export const textOf = (bytes: Uint8Array) => toBuffer(bytes).toString("utf8")
 export const makeRecordAccess = (store: MonitorStoreShape, files: MonitorFilesShape) => {
   const findSubscription = (id: string) => Effect.map(store.subscriptions.get(id), Option.map((v) => v.value))
   const loadSubscription = (id: string) =>
-    Effect.flatMap(findSubscription(id), (o) =>
-      Option.match(o, { onNone: () => Effect.fail(new SubscriptionNotFound({ subscriptionId: id })), onSome: Effect.succeed }))
+    Effect.flatMap(
+      findSubscription(id),
+      (o) =>
+        Option.match(o, {
+          onNone: () => Effect.fail(new SubscriptionNotFound({ subscriptionId: id })),
+          onSome: Effect.succeed
+        })
+    )
   const findRun = (id: string) => Effect.map(store.runs.get(id), Option.map((v) => v.value))
   /** Load a run (the store re-verifies its receipt digest: fail closed). */
   const loadRun = (id: string) =>
     Effect.zipRight(
       checkId(id, RUN_ID_PATTERN, "runId"),
-      Effect.flatMap(findRun(id), (o) => Option.match(o, { onNone: () => Effect.fail(new RunNotFound({ runId: id })), onSome: Effect.succeed }))
+      Effect.flatMap(findRun(id), (o) =>
+        Option.match(o, { onNone: () => Effect.fail(new RunNotFound({ runId: id })), onSome: Effect.succeed }))
     )
   /** A file the input names must exist as a regular file in the work folder. */
   const requireFile = (path: string) =>

@@ -5,10 +5,10 @@
  * except where one record is asked for by id (then it fails closed).
  */
 import * as Effect from "effect/Effect"
+import { byCreation } from "../domain/MonitorLayout.js"
 import type { DueEntry } from "../domain/MonitorOutputs.js"
 import { isDue } from "../domain/MonitorRules.js"
 import { MONITOR_ID_PATTERN, type SubscriptionRecord } from "../domain/MonitorSchema.js"
-import { byCreation } from "../domain/MonitorLayout.js"
 import type { MonitorList, MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { MonitorStoreShape } from "../services/ports/MonitorStore.js"
 import { checkId, type NowGiven, type RecordAccess } from "./MonitorRecordAccess.js"
@@ -80,7 +80,15 @@ export const makeScans = (
         activeRunId: s.activeRunId
       }))
       for (const id of brokenIds) {
-        subscriptions.push({ id, status: "unreadable", revision: null, kind: null, target: null, nextDueAt: null, activeRunId: null })
+        subscriptions.push({
+          id,
+          status: "unreadable",
+          revision: null,
+          kind: null,
+          target: null,
+          nextDueAt: null,
+          activeRunId: null
+        })
       }
       const read = yield* store.allRuns
       const good = read.flatMap((r) => (r.run === null ? [] : [r.run])).sort(byCreation)
@@ -92,7 +100,9 @@ export const makeScans = (
         windowStart: r.windowStart
       }))
       for (const r of read) {
-        if (r.run === null) runs.push({ id: r.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+        if (r.run === null) {
+          runs.push({ id: r.id, subscriptionId: null, status: "unreadable", revision: null, windowStart: null })
+        }
       }
       return { subscriptions, runs }
     })

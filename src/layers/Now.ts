@@ -10,7 +10,9 @@ import * as Effect from "effect/Effect"
 export const currentDate: Effect.Effect<Date> = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 /** `now` when given, else the clock's time. */
-export const dateOr = (now: Date | undefined): Effect.Effect<Date> => (now === undefined ? currentDate : Effect.succeed(now))
+export const dateOr = (
+  now: Date | undefined
+): Effect.Effect<Date> => (now === undefined ? currentDate : Effect.succeed(now))
 
 /** The method type with its trailing `now?: Date` made required. */
 export type NowGiven<F> = F extends (now?: Date) => infer R ? (now: Date) => R
@@ -18,8 +20,9 @@ export type NowGiven<F> = F extends (now?: Date) => infer R ? (now: Date) => R
   : never
 
 /** `(input, now?)` from `(input, now)`. */
-export const nowOptional = <I, A, E>(f: (input: I, now: Date) => Effect.Effect<A, E>) => (input: I, now?: Date): Effect.Effect<A, E> =>
-  Effect.flatMap(dateOr(now), (date) => f(input, date))
+export const nowOptional =
+  <I, A, E>(f: (input: I, now: Date) => Effect.Effect<A, E>) => (input: I, now?: Date): Effect.Effect<A, E> =>
+    Effect.flatMap(dateOr(now), (date) => f(input, date))
 
 /** `(now?)` from `(now)`. */
 export const nowOptional0 = <A, E>(f: (now: Date) => Effect.Effect<A, E>) => (now?: Date): Effect.Effect<A, E> =>

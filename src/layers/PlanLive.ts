@@ -7,8 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidInput, StaleRevision } from "../domain/Errors.js"
 import { checkOptionalNow, validateWith } from "../domain/Decode.js"
+import { InvalidInput, StaleRevision } from "../domain/Errors.js"
 import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
 import { appendPosition } from "../domain/PlanMarkdown.js"
@@ -106,11 +106,17 @@ export const makePlanLive = Effect.gen(function*() {
   /** Store `doc` after the record read (its prose kept), or as the first plan, after any prose. */
   const publish = (stored: Option.Option<Versioned<PlanRecord>>, doc: PlanDocument) =>
     Option.match(stored, {
-      onNone: () => Effect.flatMap(store.prose, (prose) => store.plan.put(PLAN_KEY, { document: doc, ...appendPosition(prose) }, null)),
-      onSome: (r) => store.plan.put(PLAN_KEY, { document: doc, before: r.value.before, after: r.value.after }, r.revision)
+      onNone: () =>
+        Effect.flatMap(store.prose, (prose) =>
+          store.plan.put(PLAN_KEY, { document: doc, ...appendPosition(prose) }, null)),
+      onSome: (r) =>
+        store.plan.put(PLAN_KEY, { document: doc, before: r.value.before, after: r.value.after }, r.revision)
     })
 
-  const start = (input: PlanStartInput, options: { readonly replaceGoal: boolean; readonly expected: number | undefined; readonly now: Date | undefined }) =>
+  const start = (
+    input: PlanStartInput,
+    options: { readonly replaceGoal: boolean; readonly expected: number | undefined; readonly now: Date | undefined }
+  ) =>
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
@@ -128,7 +134,11 @@ export const makePlanLive = Effect.gen(function*() {
         if (!options.replaceGoal) return yield* new GoalConflict({ current: was.goal })
         if (options.expected === undefined) {
           return yield* new InvalidInput({
-            issues: [{ path: "--expected", message: "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled" }]
+            issues: [{
+              path: "--expected",
+              message:
+                "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
+            }]
           })
         }
         const doc = replaceGoal(was, input, now)
@@ -137,7 +147,10 @@ export const makePlanLive = Effect.gen(function*() {
       })
     )
 
-  const checkpoint = (input: PlanCheckpointInput, options: { readonly expected: number; readonly now: Date | undefined }) =>
+  const checkpoint = (
+    input: PlanCheckpointInput,
+    options: { readonly expected: number; readonly now: Date | undefined }
+  ) =>
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
@@ -224,7 +237,11 @@ export const makePlanLive = Effect.gen(function*() {
               expected === undefined
                 ? Effect.fail(
                   new InvalidInput({
-                    issues: [{ path: "expectedRevision", message: "the plan's current revision is missing: give expectedRevision in the input (or --expected)" }]
+                    issues: [{
+                      path: "expectedRevision",
+                      message:
+                        "the plan's current revision is missing: give expectedRevision in the input (or --expected)"
+                    }]
                   })
                 )
                 : checkpoint(i, { expected, now })

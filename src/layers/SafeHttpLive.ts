@@ -48,7 +48,7 @@ import {
 import {
   ConnectionFailed,
   DnsFailure,
-  ForbiddenDestination,
+  type ForbiddenDestination,
   HttpStatus,
   type IngestError,
   ResponseTooLarge,
@@ -103,7 +103,11 @@ const sameAddress = (a: string, b: string): boolean => {
   }
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | ReadonlyArray<Answer>, family?: number) => void
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | ReadonlyArray<Answer>,
+  family?: number
+) => void
 
 /** A `lookup` for net/tls.connect that only ever answers the checked addresses of one host. */
 const pinnedLookup =
@@ -152,15 +156,18 @@ const newWire = (): Wire => ({ address: "", sent: [], received: [] })
 const tap = (socket: Socket, wire: Wire): void => {
   const write = socket.write as (...args: Array<unknown>) => boolean
   socket.write = function(this: Socket, chunk: unknown, ...rest: Array<unknown>) {
-    if (typeof chunk === "string") wire.sent.push(Buffer.from(chunk, typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : "utf8"))
-    else if (chunk instanceof Uint8Array) wire.sent.push(Buffer.from(chunk))
+    if (typeof chunk === "string") {
+      wire.sent.push(Buffer.from(chunk, typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : "utf8"))
+    } else if (chunk instanceof Uint8Array) wire.sent.push(Buffer.from(chunk))
     return write.call(this, chunk, ...rest)
   } as Socket["write"]
   const read = socket.read
   socket.read = function(this: Socket, size?: number) {
     const chunk: unknown = read.call(this, size)
     if (typeof chunk === "string") wire.received.push(Buffer.from(chunk, "latin1"))
-    else if (chunk instanceof Uint8Array) wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    else if (chunk instanceof Uint8Array) {
+      wire.received.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+    }
     return chunk
   }
 }
@@ -207,9 +214,17 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
         )
     })
 
-  const makeAgent = (undici: Undici, target: Target, answers: ReadonlyArray<Answer>, timeoutMs: number, wire: Wire): Agent => {
+  const makeAgent = (
+    undici: Undici,
+    target: Target,
+    answers: ReadonlyArray<Answer>,
+    timeoutMs: number,
+    wire: Wire
+  ): Agent => {
     const host = bareHost(target.host)
-    const connector = undici.buildConnector({ lookup: pinnedLookup(host, answers), timeout: timeoutMs } as buildConnector.BuildOptions)
+    const connector = undici.buildConnector(
+      { lookup: pinnedLookup(host, answers), timeout: timeoutMs } as buildConnector.BuildOptions
+    )
     const connect: buildConnector.connector = (options, callback) => {
       config.observe?.({ phase: "connecting", host: target.host })
       connector(options, (err, socket) => {
@@ -227,7 +242,14 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
         return callback(null, socket)
       })
     }
-    return new undici.Agent({ connect, pipelining: 1, connections: 1, keepAliveTimeout: 1000, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    return new undici.Agent({
+      connect,
+      pipelining: 1,
+      connections: 1,
+      keepAliveTimeout: 1000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs
+    })
   }
 
   const send = (undici: Undici, target: Target, agent: Agent): Effect.Effect<Hop, ConnectionFailed> =>
@@ -248,37 +270,54 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
     hop: Hop,
     cut = false
   ): Effect.Effect<{ readonly body: Uint8Array; readonly truncated: boolean }, ResponseTooLarge | ConnectionFailed> =>
-    Effect.async<{ readonly body: Uint8Array; readonly truncated: boolean }, ResponseTooLarge | ConnectionFailed>((resume) => {
-      const chunks: Array<Buffer> = []
-      let total = 0
-      let done = false
-      const finish = (outcome: Effect.Effect<{ readonly body: Uint8Array; readonly truncated: boolean }, ResponseTooLarge | ConnectionFailed>) => {
-        if (done) return
-        done = true
-        resume(outcome)
-      }
-      // Pulled with 'readable' + read() rather than 'data' events: the same bytes, counted the same
-      // way, but undici hands them over in fewer, larger chunks (bench/ingest.ts measures a 2 MiB body).
-      hop.body.on("readable", () => {
-        let chunk: Buffer | null
-        while (!done && (chunk = hop.body.read() as Buffer | null) !== null) {
-          if (total + chunk.length > MAX_BODY_BYTES) {
-            discard(hop)
-            if (cut) chunks.push(chunk.subarray(0, MAX_BODY_BYTES - total))
-            finish(cut ? Effect.succeed({ body: Buffer.concat(chunks), truncated: true }) : Effect.fail(new ResponseTooLarge({ max: MAX_BODY_BYTES })))
-            return
-          }
-          total += chunk.length
-          chunks.push(chunk)
+    Effect.async<{ readonly body: Uint8Array; readonly truncated: boolean }, ResponseTooLarge | ConnectionFailed>(
+      (resume) => {
+        const chunks: Array<Buffer> = []
+        let total = 0
+        let done = false
+        const finish = (
+          outcome: Effect.Effect<
+            { readonly body: Uint8Array; readonly truncated: boolean },
+            ResponseTooLarge | ConnectionFailed
+          >
+        ) => {
+          if (done) return
+          done = true
+          resume(outcome)
         }
-      })
-      hop.body.on("end", () => finish(Effect.succeed({ body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), truncated: false })))
-      hop.body.on("error", (e: unknown) => finish(Effect.fail(new ConnectionFailed({ host: target.host, reason: codeOf(e) }))))
-      return Effect.sync(() => {
-        done = true
-        discard(hop)
-      })
-    })
+        // Pulled with 'readable' + read() rather than 'data' events: the same bytes, counted the same
+        // way, but undici hands them over in fewer, larger chunks (bench/ingest.ts measures a 2 MiB body).
+        hop.body.on("readable", () => {
+          let chunk: Buffer | null
+          while (!done && (chunk = hop.body.read() as Buffer | null) !== null) {
+            if (total + chunk.length > MAX_BODY_BYTES) {
+              discard(hop)
+              if (cut) chunks.push(chunk.subarray(0, MAX_BODY_BYTES - total))
+              finish(
+                cut
+                  ? Effect.succeed({ body: Buffer.concat(chunks), truncated: true })
+                  : Effect.fail(new ResponseTooLarge({ max: MAX_BODY_BYTES }))
+              )
+              return
+            }
+            total += chunk.length
+            chunks.push(chunk)
+          }
+        })
+        hop.body.on("end", () =>
+          finish(
+            Effect.succeed({ body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total), truncated: false })
+          ))
+        hop.body.on(
+          "error",
+          (e: unknown) => finish(Effect.fail(new ConnectionFailed({ host: target.host, reason: codeOf(e) })))
+        )
+        return Effect.sync(() => {
+          done = true
+          discard(hop)
+        })
+      }
+    )
 
   const header = (hop: Hop, name: string): string | Array<string> | undefined => hop.headers[name]
 
@@ -370,6 +409,7 @@ export const makeSafeHttp = (config: SafeHttpConfig): SafeHttpShape => {
 }
 
 /** The live layer: the system resolver and the real policy. Nothing about it is configurable. */
-export const SafeHttpLive: Layer.Layer<SafeHttp> = Layer.sync(SafeHttp, () =>
-  makeSafeHttp({ resolve: systemResolver, policy: publicUnicastPolicy })
+export const SafeHttpLive: Layer.Layer<SafeHttp> = Layer.sync(
+  SafeHttp,
+  () => makeSafeHttp({ resolve: systemResolver, policy: publicUnicastPolicy })
 )

@@ -29,8 +29,11 @@ export const policyAllowing = (allowed: ReadonlyArray<string>): AddressPolicy =>
 /** A resolver from a fixed table (host → answers); unknown names fail like NXDOMAIN. */
 export const tableResolver = (table: Readonly<Record<string, ReadonlyArray<string>>>): Resolver => async (host) => {
   const answers = table[host.toLowerCase()]
-  if (answers === undefined || answers.length === 0) throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: "ENOTFOUND" })
+  if (answers === undefined || answers.length === 0) {
+    throw Object.assign(new Error(`ENOTFOUND ${host}`), { code: "ENOTFOUND" })
+  }
   return answers.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
 }
 
-export const SafeHttpTest = (config: SafeHttpConfig): Layer.Layer<SafeHttp> => Layer.sync(SafeHttp, () => makeSafeHttp(config))
+export const SafeHttpTest = (config: SafeHttpConfig): Layer.Layer<SafeHttp> =>
+  Layer.sync(SafeHttp, () => makeSafeHttp(config))

@@ -22,9 +22,15 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
-import { type Captured, Sandbox, type SandboxOutcome, type SandboxRequest, type SandboxShape } from "../services/Sandbox.js"
+import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
+import {
+  type Captured,
+  Sandbox,
+  type SandboxOutcome,
+  type SandboxRequest,
+  type SandboxShape
+} from "../services/Sandbox.js"
 import { descendants, signal, treeCpuSeconds } from "./ProcessTree.js"
 import { discover, type Machine, makeRunCgroups, memoryUse, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
 
@@ -71,7 +77,17 @@ if ($wait4 ne "-") {
 exit 0;
 `
 
-const SIGNALS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 6: "SIGABRT", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ" }
+const SIGNALS: Record<number, string> = {
+  1: "SIGHUP",
+  2: "SIGINT",
+  6: "SIGABRT",
+  9: "SIGKILL",
+  11: "SIGSEGV",
+  13: "SIGPIPE",
+  15: "SIGTERM",
+  24: "SIGXCPU",
+  25: "SIGXFSZ"
+}
 
 const TERM_GRACE_MS = 2000
 const WATCH_MS = 500
@@ -160,7 +176,10 @@ const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: nu
   for (const r of [...request.grant.inputs, request.grant.work]) {
     let fd: number
     try {
-      fd = fs.openSync(`${request.root}/${r.path}`, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW)
+      fd = fs.openSync(
+        `${request.root}/${r.path}`,
+        fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW
+      )
     } catch {
       for (const f of fds) fs.closeSync(f.fd)
       return { changed: r.path }
@@ -175,7 +194,13 @@ const openRoots = (request: SandboxRequest): { fds: Array<{ path: string; fd: nu
   return { fds }
 }
 
-const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string; fd: number }>, cgroups: ReadonlyArray<string>, echo: boolean): Started => {
+const start = (
+  m: Machine,
+  request: SandboxRequest,
+  roots: Array<{ path: string; fd: number }>,
+  cgroups: ReadonlyArray<string>,
+  echo: boolean
+): Started => {
   // In the wrapper (and bwrap) the roots' descriptors are 4, 5, … in this order.
   const sources = Object.fromEntries(roots.map((r, i) => [r.path, `/proc/self/fd/${4 + i}`]))
   const [w4, pr, close] = SYSCALLS[process.arch]!
@@ -192,7 +217,18 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
   const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
   let child: ReturnType<typeof spawn>
   try {
-    child = spawn(m.perl, ["-e", WRAPPER, "--", String(w4), String(pr), String(process.pid), String(cgroups.length), ...cgroups, m.bwrap, ...args], {
+    child = spawn(m.perl, [
+      "-e",
+      WRAPPER,
+      "--",
+      String(w4),
+      String(pr),
+      String(process.pid),
+      String(cgroups.length),
+      ...cgroups,
+      m.bwrap,
+      ...args
+    ], {
       stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd)],
       env: {},
       // Its own session: a Ctrl-C meant for dossier reaches dossier, which ends the run and
@@ -239,7 +275,15 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
   // enforces a wall limit beyond that.
   const wallMs = request.limits.wallSeconds * 1000
   const wall = wallMs <= MAX_TIMER_MS
-    ? setTimeout(() => terminate({ status: "killed", reason: "wall-time", detail: `ran for the ${request.limits.wallSeconds} s allowed` }), wallMs)
+    ? setTimeout(
+      () =>
+        terminate({
+          status: "killed",
+          reason: "wall-time",
+          detail: `ran for the ${request.limits.wallSeconds} s allowed`
+        }),
+      wallMs
+    )
     : undefined
   const done = new Promise<Reported>((resolve) => {
     child.on("close", (code, sig) => {
@@ -263,7 +307,15 @@ const start = (m: Machine, request: SandboxRequest, roots: Array<{ path: string;
       }
       out.dispose()
       err.dispose()
-      resolve({ exitCode, signal: signalName, cpuSeconds, maxRssKiB, wallMs: Date.now() - began, stdout: out.result(), stderr: err.result() })
+      resolve({
+        exitCode,
+        signal: signalName,
+        cpuSeconds,
+        maxRssKiB,
+        wallMs: Date.now() - began,
+        stdout: out.result(),
+        stderr: err.result()
+      })
     })
   })
   const cpuSeconds = () => {
@@ -304,7 +356,10 @@ export const SandboxBwrap = Layer.effect(
         const m = yield* machine
         const cgroups = yield* Effect.try({
           try: () => makeRunCgroups(m, request.limits.processes, request.limits.memoryMiB),
-          catch: (e) => new SandboxUnavailable({ reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})` })
+          catch: (e) =>
+            new SandboxUnavailable({
+              reason: `could not create a pids cgroup (${(e as NodeJS.ErrnoException).code ?? "error"})`
+            })
         })
         const removeCgroups = Effect.forEach(cgroups.join, removeCgroup, { discard: true, concurrency: "unbounded" })
         const roots = openRoots(request)
@@ -330,19 +385,33 @@ export const SandboxBwrap = Layer.effect(
             const cpuSeconds = sample()
             if (started.killed() !== null) continue
             if (Date.now() - began >= request.limits.wallSeconds * 1000) {
-              yield* end({ status: "killed", reason: "wall-time", detail: `ran for the ${request.limits.wallSeconds} s allowed` })
+              yield* end({
+                status: "killed",
+                reason: "wall-time",
+                detail: `ran for the ${request.limits.wallSeconds} s allowed`
+              })
             } else if (cpuSeconds >= request.limits.cpuSeconds) {
-              yield* end({ status: "killed", reason: "cpu-time", detail: `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed` })
+              yield* end({
+                status: "killed",
+                reason: "cpu-time",
+                detail: `the process tree used the ${request.limits.cpuSeconds} CPU seconds allowed`
+              })
             } else {
               const hit = yield* options.check({ wallSeconds: (Date.now() - began) / 1000, cpuSeconds })
-              if (hit !== null && started.killed() === null) yield* end({ status: "killed", reason: hit.reason, detail: hit.detail })
+              if (hit !== null && started.killed() === null) {
+                yield* end({ status: "killed", reason: hit.reason, detail: hit.detail })
+              }
             }
           }
         })
         // Both run in their own interruptible fibers, whatever the caller's region.
         const fibers = [
           yield* Effect.fork(Effect.interruptible(watchdog)),
-          ...(options.stop === undefined ? [] : [yield* Effect.fork(Effect.interruptible(Effect.flatMap(options.stop, (s) => end({ ...s, reason: null }))))])
+          ...(options.stop === undefined
+            ? []
+            : [
+              yield* Effect.fork(Effect.interruptible(Effect.flatMap(options.stop, (s) => end({ ...s, reason: null }))))
+            ])
         ]
         const reported = yield* Effect.promise(() => started.done)
         yield* Effect.forEach(fibers, Fiber.interrupt, { discard: true })
@@ -360,19 +429,32 @@ export const SandboxBwrap = Layer.effect(
           }
         }
         const k = started.killed()
-        const stopped: SandboxOutcome["stopped"] = k !== null && k.status !== "killed" ? { status: k.status, detail: k.detail } : null
-        const killed: SandboxOutcome["killed"] = k !== null && k.status === "killed" ? { reason: k.reason, detail: k.detail } : null
-        const cpuLimitHit = k === null && outcome.cpuSeconds !== null && outcome.cpuSeconds >= request.limits.cpuSeconds * 0.9 &&
+        const stopped: SandboxOutcome["stopped"] = k !== null && k.status !== "killed"
+          ? { status: k.status, detail: k.detail }
+          : null
+        const killed: SandboxOutcome["killed"] = k !== null && k.status === "killed"
+          ? { reason: k.reason, detail: k.detail }
+          : null
+        const cpuLimitHit = k === null && outcome.cpuSeconds !== null &&
+          outcome.cpuSeconds >= request.limits.cpuSeconds * 0.9 &&
           (outcome.exitCode === 137 || outcome.exitCode === 152)
         if (cpuLimitHit) {
           return {
             ...outcome,
-            killed: { reason: "cpu-time" as const, detail: `used the ${request.limits.cpuSeconds} CPU seconds allowed` },
+            killed: {
+              reason: "cpu-time" as const,
+              detail: `used the ${request.limits.cpuSeconds} CPU seconds allowed`
+            },
             stopped: null,
             signal: outcome.exitCode === 137 ? "SIGKILL" : "SIGXCPU"
           }
         }
-        return { ...outcome, killed, stopped, signal: k !== null && outcome.signal === null ? k.signal : outcome.signal }
+        return {
+          ...outcome,
+          killed,
+          stopped,
+          signal: k !== null && outcome.signal === null ? k.signal : outcome.signal
+        }
       })
 
     return { probe, run }

@@ -217,7 +217,11 @@ const removeNow = (dir: string) => {
  * not an error: the run's memory is then limited per process (`enforcement.memory: "process"`).
  * A pids cgroup that cannot be made is (it is what holds a root run to its process limit).
  */
-export const makeRunCgroups = (m: { readonly cgroup: string | null; readonly memory: MemoryPlace | null }, processes: number, memoryMiB: number): RunCgroups => {
+export const makeRunCgroups = (
+  m: { readonly cgroup: string | null; readonly memory: MemoryPlace | null },
+  processes: number,
+  memoryMiB: number
+): RunCgroups => {
   const bytes = String(Math.max(1, Math.floor(memoryMiB * 1024 * 1024)))
   const place = m.memory
   const makeMemory = (): RunCgroups["memory"] => {
@@ -227,7 +231,9 @@ export const makeRunCgroups = (m: { readonly cgroup: string | null; readonly mem
       dir = newCgroup(place.parent)
       if (place.version === 1) {
         fs.writeFileSync(`${dir}/memory.limit_in_bytes`, bytes)
-        if (fs.existsSync(`${dir}/memory.memsw.limit_in_bytes`)) fs.writeFileSync(`${dir}/memory.memsw.limit_in_bytes`, bytes)
+        if (fs.existsSync(`${dir}/memory.memsw.limit_in_bytes`)) {
+          fs.writeFileSync(`${dir}/memory.memsw.limit_in_bytes`, bytes)
+        }
       } else {
         fs.writeFileSync(`${dir}/memory.max`, bytes)
         if (fs.existsSync(`${dir}/memory.swap.max`)) fs.writeFileSync(`${dir}/memory.swap.max`, "0")
@@ -240,7 +246,9 @@ export const makeRunCgroups = (m: { readonly cgroup: string | null; readonly mem
   }
   // One cgroup v2 hierarchy: a process is in one cgroup of it, so pids and memory share the run's cgroup.
   if (place?.version === 2 && m.cgroup !== null && m.cgroup.startsWith(place.mount)) {
-    const memory = (readText(`${place.parent}/cgroup.subtree_control`) ?? "").split(/\s+/).includes("pids") ? makeMemory() : null
+    const memory = (readText(`${place.parent}/cgroup.subtree_control`) ?? "").split(/\s+/).includes("pids")
+      ? makeMemory()
+      : null
     if (memory !== null) {
       try {
         fs.writeFileSync(`${memory.dir}/pids.max`, String(processes))
@@ -264,11 +272,18 @@ export const memoryUse = (memory: NonNullable<RunCgroups["memory"]>): { peakKiB:
     return v === undefined || !/^\d+$/.test(v) ? null : Number(v)
   }
   const d = memory.dir
-  const peak = memory.version === 1 ? num(readText(`${d}/memory.max_usage_in_bytes`), null) : num(readText(`${d}/memory.peak`), null)
-  const kills = memory.version === 1 ? num(readText(`${d}/memory.oom_control`), "oom_kill") : num(readText(`${d}/memory.events`), "oom_kill")
+  const peak = memory.version === 1
+    ? num(readText(`${d}/memory.max_usage_in_bytes`), null)
+    : num(readText(`${d}/memory.peak`), null)
+  const kills = memory.version === 1
+    ? num(readText(`${d}/memory.oom_control`), "oom_kill")
+    : num(readText(`${d}/memory.events`), "oom_kill")
   return { peakKiB: peak === null ? null : Math.ceil(peak / 1024), oomKills: kills ?? 0 }
 }
 
 /** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */
 export const removeCgroup = (dir: string) =>
-  Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }), Effect.ignore)
+  Effect.try(() => fs.rmdirSync(dir)).pipe(
+    Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }),
+    Effect.ignore
+  )

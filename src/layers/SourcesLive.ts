@@ -7,8 +7,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../domain/Canonical.js"
-import { optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { InvalidInput } from "../domain/Errors.js"
+import { optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { normalizeInArea } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
 import { formatOfPath } from "../domain/Quote.js"
@@ -49,10 +49,17 @@ export const makeSources = Effect.gen(function*() {
       const pieces = excerptPieces(excerpt)
       if (Either.isLeft(pieces)) return yield* new InvalidInput({ issues: [{ path: "quote", message: pieces.left }] })
       const paths: ReadonlyArray<string> = Option.isSome(given)
-        ? [yield* Either.match(normalizeInArea(given.value, SOURCES_AREA), { onLeft: Effect.fail, onRight: Effect.succeed })]
+        ? [
+          yield* Either.match(normalizeInArea(given.value, SOURCES_AREA), {
+            onLeft: Effect.fail,
+            onRight: Effect.succeed
+          })
+        ]
         : (yield* list).filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
       const doc = yield* plan.read
-      const registry = new Map(Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const))
+      const registry = new Map(
+        Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const)
+      )
       const captures = new Map((yield* captureStore.records).map((c) => [c.path, c.origin] as const))
       const matches: Array<FollowedMatch> = []
       for (const path of paths) {
@@ -66,7 +73,9 @@ export const makeSources = Effect.gen(function*() {
         try {
           text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
         } catch {
-          if (Option.isSome(given)) return yield* new InvalidInput({ issues: [{ path: "path", message: "not a UTF-8 text file" }] })
+          if (Option.isSome(given)) {
+            return yield* new InvalidInput({ issues: [{ path: "path", message: "not a UTF-8 text file" }] })
+          }
           continue
         }
         const found = follow(text, formatOfPath(path), pieces.right)
@@ -90,4 +99,7 @@ export const makeSources = Effect.gen(function*() {
   } satisfies SourcesShape
 })
 
-export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan | CaptureStore> = Layer.effect(Sources, makeSources)
+export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan | CaptureStore> = Layer.effect(
+  Sources,
+  makeSources
+)

@@ -8,8 +8,8 @@ import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Erro
 import type { TreeEntry } from "../domain/Execution.js"
 import type { RootIdentity } from "../domain/Grant.js"
 import { normalizeRelative } from "../domain/Paths.js"
-import { WorkTree } from "../services/WorkTree.js"
 import { Workdir } from "../services/Workdir.js"
+import { WorkTree } from "../services/WorkTree.js"
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
@@ -19,27 +19,30 @@ const kindOf = (st: fs.BigIntStats): TreeEntry["kind"] =>
 export const WorkTreeLive = Layer.effect(
   WorkTree,
   Effect.map(Workdir, ({ root }) => {
-    const normalize = (p: string) => Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
+    const normalize = (p: string) =>
+      Either.match(normalizeRelative(p), { onLeft: Effect.fail, onRight: Effect.succeed })
 
     const identity = (p: string): Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath> =>
-      Effect.flatMap(normalize(p), (rel) =>
-        Effect.suspend((): Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath> => {
-          let current = root
-          let st: fs.BigIntStats | undefined
-          for (const part of rel.split("/")) {
-            current = path.join(current, part)
-            try {
-              st = fs.lstatSync(current, { bigint: true })
-            } catch (e) {
-              const code = codeOf(e)
-              if (code === "ENOENT" || code === "ENOTDIR") return Effect.fail(new FileNotFound({ path: rel }))
-              return Effect.fail(new IoError({ path: rel, operation: "lstat", code }))
+      Effect.flatMap(
+        normalize(p),
+        (rel) =>
+          Effect.suspend((): Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath> => {
+            let current = root
+            let st: fs.BigIntStats | undefined
+            for (const part of rel.split("/")) {
+              current = path.join(current, part)
+              try {
+                st = fs.lstatSync(current, { bigint: true })
+              } catch (e) {
+                const code = codeOf(e)
+                if (code === "ENOENT" || code === "ENOTDIR") return Effect.fail(new FileNotFound({ path: rel }))
+                return Effect.fail(new IoError({ path: rel, operation: "lstat", code }))
+              }
+              if (st.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
+              if (!st.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
             }
-            if (st.isSymbolicLink()) return Effect.fail(new UnsafePath({ path: rel, reason: "symlink" }))
-            if (!st.isDirectory()) return Effect.fail(new UnsafePath({ path: rel, reason: "not-directory" }))
-          }
-          return Effect.succeed({ path: rel, device: String(st!.dev), inode: String(st!.ino) })
-        })
+            return Effect.succeed({ path: rel, device: String(st!.dev), inode: String(st!.ino) })
+          })
       )
 
     /**
@@ -47,70 +50,79 @@ export const WorkTreeLive = Layer.effect(
      * on past what it cannot read, stops at the limit, and says why it is incomplete.
      */
     const walkTree = (p: string, maxEntries: number, strict: boolean) =>
-      Effect.flatMap(identity(p).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null))), (id) =>
-        Effect.suspend(() => {
-          const out: Array<TreeEntry> = []
-          const skipped = new Map<string, number>()
-          const skip = (why: string) => void skipped.set(why, (skipped.get(why) ?? 0) + 1)
-          let full = false
-          if (id === null) return Effect.succeed({ entries: out, incomplete: null as string | null })
-          const walk = (rel: string): IoError | LimitExceeded | undefined => {
-            let names: Array<string>
-            try {
-              names = fs.readdirSync(path.join(root, rel)).sort()
-            } catch (e) {
-              if (strict) return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
-              skip(`a directory could not be read (${codeOf(e)})`)
-              return undefined
-            }
-            for (const name of names) {
-              const child = `${rel}/${name}`
-              let st: fs.BigIntStats
+      Effect.flatMap(
+        identity(p).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null))),
+        (id) =>
+          Effect.suspend(() => {
+            const out: Array<TreeEntry> = []
+            const skipped = new Map<string, number>()
+            const skip = (why: string) => void skipped.set(why, (skipped.get(why) ?? 0) + 1)
+            let full = false
+            if (id === null) return Effect.succeed({ entries: out, incomplete: null as string | null })
+            const walk = (rel: string): IoError | LimitExceeded | undefined => {
+              let names: Array<string>
               try {
-                st = fs.lstatSync(path.join(root, child), { bigint: true })
+                names = fs.readdirSync(path.join(root, rel)).sort()
               } catch (e) {
-                // Gone since the listing, or a name that is not UTF-8 (read back mangled).
-                if (codeOf(e) === "ENOENT" && !name.includes("\uFFFD")) continue
-                if (strict) return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
-                skip(codeOf(e) === "ENOENT" ? "a name is not UTF-8" : `an entry could not be read (${codeOf(e)})`)
-                continue
-              }
-              if (out.length >= maxEntries) {
-                if (strict) return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
-                full = true
+                if (strict) return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+                skip(`a directory could not be read (${codeOf(e)})`)
                 return undefined
               }
-              const kind = kindOf(st)
-              out.push({
-                path: child,
-                kind,
-                device: String(st.dev),
-                inode: String(st.ino),
-                size: Number(st.size),
-                mtimeNs: String(st.mtimeNs),
-                ctimeNs: String(st.ctimeNs)
-              })
-              if (kind === "directory") {
-                const e = walk(child)
-                if (e !== undefined) return e
-                if (full) return undefined
+              for (const name of names) {
+                const child = `${rel}/${name}`
+                let st: fs.BigIntStats
+                try {
+                  st = fs.lstatSync(path.join(root, child), { bigint: true })
+                } catch (e) {
+                  // Gone since the listing, or a name that is not UTF-8 (read back mangled).
+                  if (codeOf(e) === "ENOENT" && !name.includes("\uFFFD")) continue
+                  if (strict) return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
+                  skip(codeOf(e) === "ENOENT" ? "a name is not UTF-8" : `an entry could not be read (${codeOf(e)})`)
+                  continue
+                }
+                if (out.length >= maxEntries) {
+                  if (strict) {
+                    return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
+                  }
+                  full = true
+                  return undefined
+                }
+                const kind = kindOf(st)
+                out.push({
+                  path: child,
+                  kind,
+                  device: String(st.dev),
+                  inode: String(st.ino),
+                  size: Number(st.size),
+                  mtimeNs: String(st.mtimeNs),
+                  ctimeNs: String(st.ctimeNs)
+                })
+                if (kind === "directory") {
+                  const e = walk(child)
+                  if (e !== undefined) {
+                    return e
+                  }
+                  if (full) return undefined
+                }
               }
+              return undefined
             }
-            return undefined
-          }
-          const e = walk(id.path)
-          if (e !== undefined) return Effect.fail(e)
-          const why = [
-            ...(full ? [`the walk stopped at ${maxEntries} entries`] : []),
-            ...[...skipped].map(([w, n]) => `${w}: ${n} time(s)`)
-          ]
-          return Effect.succeed({ entries: out, incomplete: why.length === 0 ? null : why.join("; ") })
-        })
+            const e = walk(id.path)
+            if (e !== undefined) return Effect.fail(e)
+            const why = [
+              ...(full ? [`the walk stopped at ${maxEntries} entries`] : []),
+              ...[...skipped].map(([w, n]) => `${w}: ${n} time(s)`)
+            ]
+            return Effect.succeed({ entries: out, incomplete: why.length === 0 ? null : why.join("; ") })
+          })
       )
 
     const scan = (p: string, maxEntries: number) => Effect.map(walkTree(p, maxEntries, true), (r) => r.entries)
     const scanUpTo = (p: string, maxEntries: number) =>
-      walkTree(p, maxEntries, false) as Effect.Effect<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>
+      walkTree(p, maxEntries, false) as Effect.Effect<
+        { entries: ReadonlyArray<TreeEntry>; incomplete: string | null },
+        IoError | UnsafePath
+      >
 
     return { identity, scan, scanUpTo }
   })

@@ -43,7 +43,14 @@ export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
  * Results 2026-07-28 lets a client cache: they carry `ttlMs` and `cacheScope`. This server says
  * 0 ms, private: the folder changes under it (resources), and a list is cheap to ask again.
  */
-const CACHEABLE = new Set(["tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "server/discover"])
+const CACHEABLE = new Set([
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "server/discover"
+])
 const NO_CACHE = { ttlMs: 0, cacheScope: "private" }
 
 type Id = string | number
@@ -110,7 +117,11 @@ const paramProblems = (text: string): string | undefined => {
     if (!Array.isArray(problems)) return undefined
     return problems
       .filter(isObject)
-      .map((i) => `${Array.isArray(i["path"]) ? i["path"].join(".") : "params"}: ${typeof i["message"] === "string" ? i["message"] : "invalid"}`)
+      .map((i) =>
+        `${Array.isArray(i["path"]) ? i["path"].join(".") : "params"}: ${
+          typeof i["message"] === "string" ? i["message"] : "invalid"
+        }`
+      )
       .join("; ")
   } catch {
     return undefined
@@ -136,7 +147,10 @@ export class JsonRpcGuard {
     if (nestingDepth(line) > MAX_DEPTH) {
       const scanner = new IdScanner()
       scanner.feed(Buffer.from(line, "utf8"))
-      return { _tag: "Reply", line: errorLine(scanner.id(), INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_DEPTH} levels`) }
+      return {
+        _tag: "Reply",
+        line: errorLine(scanner.id(), INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_DEPTH} levels`)
+      }
     }
     let message: unknown
     try {
@@ -145,9 +159,14 @@ export class JsonRpcGuard {
       return { _tag: "Reply", line: errorLine(null, PARSE_ERROR, `Parse error: ${clip(String((e as Error).message))}`) }
     }
     if (Array.isArray(message)) {
-      return { _tag: "Reply", line: errorLine(null, INVALID_REQUEST, "Invalid Request: batches are not supported (MCP 2025-06-18)") }
+      return {
+        _tag: "Reply",
+        line: errorLine(null, INVALID_REQUEST, "Invalid Request: batches are not supported (MCP 2025-06-18)")
+      }
     }
-    if (!isObject(message)) return { _tag: "Reply", line: errorLine(null, INVALID_REQUEST, "Invalid Request: not a JSON-RPC message object") }
+    if (!isObject(message)) {
+      return { _tag: "Reply", line: errorLine(null, INVALID_REQUEST, "Invalid Request: not a JSON-RPC message object") }
+    }
     const hasId = Object.hasOwn(message, "id")
     const id = message["id"]
     const replyId: Id | null = hasId && isId(id) ? id : null
@@ -160,9 +179,14 @@ export class JsonRpcGuard {
       if (hasId && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) return { _tag: "Ignore" }
       return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, "Invalid Request: no method") }
     }
-    if (typeof method !== "string") return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, "Invalid Request: method must be a string") }
+    if (typeof method !== "string") {
+      return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, "Invalid Request: method must be a string") }
+    }
     if (hasId && !isId(id)) {
-      return { _tag: "Reply", line: errorLine(null, INVALID_REQUEST, "Invalid Request: id must be a string or a number") }
+      return {
+        _tag: "Reply",
+        line: errorLine(null, INVALID_REQUEST, "Invalid Request: id must be a string or a number")
+      }
     }
     const params = message["params"]
     if (Object.hasOwn(message, "params") && !isObject(params)) {
@@ -181,12 +205,23 @@ export class JsonRpcGuard {
         // that comes all the same is dropped.
         this.pending.delete(ours)
         this.byClientId.delete(key!)
-        return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, requestId: ours } }) }
+        return {
+          _tag: "Forward",
+          method,
+          line: JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, requestId: ours } })
+        }
       }
-      return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }) }
+      return {
+        _tag: "Forward",
+        method,
+        line: JSON.stringify({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) })
+      }
     }
     if (this.options.notifications.has(method)) {
-      return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, `Invalid Request: ${method} is a notification and takes no id`) }
+      return {
+        _tag: "Reply",
+        line: errorLine(replyId, INVALID_REQUEST, `Invalid Request: ${method} is a notification and takes no id`)
+      }
     }
     // The stateless revision: the version a request is asked under is in its `_meta`.
     const meta = isObject(params) && isObject(params["_meta"]) ? params["_meta"] : undefined
@@ -196,25 +231,51 @@ export class JsonRpcGuard {
       if (typeof requested !== "string" || !STATELESS_REVISIONS.includes(requested)) {
         return {
           _tag: "Reply",
-          line: errorLine(replyId, UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${clip(String(requested))}`, {
-            supported: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS],
-            requested: typeof requested === "string" ? clip(requested) : null
-          })
+          line: errorLine(
+            replyId,
+            UNSUPPORTED_PROTOCOL_VERSION,
+            `Unsupported protocol version: ${clip(String(requested))}`,
+            {
+              supported: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS],
+              requested: typeof requested === "string" ? clip(requested) : null
+            }
+          )
         }
       }
       if (!isObject(meta![CLIENT_CAPABILITIES_KEY])) {
-        return { _tag: "Reply", line: errorLine(replyId, INVALID_PARAMS, `Invalid params: _meta must carry ${CLIENT_CAPABILITIES_KEY} (an object) with ${PROTOCOL_VERSION_KEY}`) }
+        return {
+          _tag: "Reply",
+          line: errorLine(
+            replyId,
+            INVALID_PARAMS,
+            `Invalid params: _meta must carry ${CLIENT_CAPABILITIES_KEY} (an object) with ${PROTOCOL_VERSION_KEY}`
+          )
+        }
       }
     }
     if (method === "server/discover") {
       const discover = this.options.discover
-      const result = { resultType: "complete", ...NO_CACHE, ...discover, _meta: { [SERVER_INFO_KEY]: discover["serverInfo"] } }
+      const result = {
+        resultType: "complete",
+        ...NO_CACHE,
+        ...discover,
+        _meta: { [SERVER_INFO_KEY]: discover["serverInfo"] }
+      }
       return { _tag: "Reply", line: JSON.stringify({ jsonrpc: "2.0", id, result }) }
     }
-    if (!this.options.requests.has(method)) return { _tag: "Reply", line: errorLine(replyId, METHOD_NOT_FOUND, `Method not found: ${clip(method)}`) }
+    if (!this.options.requests.has(method)) {
+      return { _tag: "Reply", line: errorLine(replyId, METHOD_NOT_FOUND, `Method not found: ${clip(method)}`) }
+    }
     const key = JSON.stringify(id)
     if (this.byClientId.has(key)) {
-      return { _tag: "Reply", line: errorLine(replyId, INVALID_REQUEST, "Invalid Request: this id is already in use by a request not yet answered") }
+      return {
+        _tag: "Reply",
+        line: errorLine(
+          replyId,
+          INVALID_REQUEST,
+          "Invalid Request: this id is already in use by a request not yet answered"
+        )
+      }
     }
     const ours = this.next++
     this.pending.set(ours, { id: id as Id, method, stateless })
@@ -223,7 +284,16 @@ export class JsonRpcGuard {
     const forwarded = method === "tools/call" && isObject(params) && !Object.hasOwn(params, "arguments")
       ? { ...params, arguments: {} }
       : params
-    return { _tag: "Forward", method, line: JSON.stringify({ jsonrpc: "2.0", id: ours, method, ...(forwarded === undefined ? {} : { params: forwarded }) }) }
+    return {
+      _tag: "Forward",
+      method,
+      line: JSON.stringify({
+        jsonrpc: "2.0",
+        id: ours,
+        method,
+        ...(forwarded === undefined ? {} : { params: forwarded })
+      })
+    }
   }
 
   /** The line to send the client for one line the server wrote, or undefined to send nothing. */
@@ -245,10 +315,16 @@ export class JsonRpcGuard {
     this.byClientId.delete(JSON.stringify(pending.id))
     const error = message["error"]
     if (isObject(error)) {
-      const code = typeof error["code"] === "number" && Number.isInteger(error["code"]) && error["code"] !== 0 ? error["code"] : INTERNAL_ERROR
-      const data = isObject(error["data"]) && typeof error["data"]["uri"] === "string" ? { uri: error["data"]["uri"] } : undefined
+      const code = typeof error["code"] === "number" && Number.isInteger(error["code"]) && error["code"] !== 0
+        ? error["code"]
+        : INTERNAL_ERROR
+      const data = isObject(error["data"]) && typeof error["data"]["uri"] === "string"
+        ? { uri: error["data"]["uri"] }
+        : undefined
       // The SDK's errors repeat their code in the message ("MCP error -32602: …").
-      const text = typeof error["message"] === "string" ? error["message"].replace(/^(MCP error -?\d+: )+/, "") : "Error"
+      const text = typeof error["message"] === "string"
+        ? error["message"].replace(/^(MCP error -?\d+: )+/, "")
+        : "Error"
       if (code === INTERNAL_ERROR) {
         // Params the SDK's own schemas refused (its message lists the problems); any other
         // internal error says nothing of the inside.
@@ -262,7 +338,9 @@ export class JsonRpcGuard {
       return errorLine(pending.id, answered, clip(text), data)
     }
     let result = isObject(message["result"]) ? message["result"] : {}
-    if (pending.stateless) result = { resultType: "complete", ...(CACHEABLE.has(pending.method) ? NO_CACHE : {}), ...result }
+    if (pending.stateless) {
+      result = { resultType: "complete", ...(CACHEABLE.has(pending.method) ? NO_CACHE : {}), ...result }
+    }
     return JSON.stringify({ jsonrpc: "2.0", id: pending.id, result })
   }
 }

@@ -64,13 +64,18 @@ const MIME: Record<string, string> = {
   jsonl: "application/jsonl"
 }
 
-const mimeOf = (path: string): string => MIME[path.slice(path.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream"
+const mimeOf = (path: string): string =>
+  MIME[path.slice(path.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream"
 
 /** `research/sources/a b/c.md` → `dossier://sources/a%20b/c.md` (each segment percent-encoded). */
 export const sourceUri = (path: string): string =>
   `${SOURCES_PREFIX}${path.slice(SOURCES_AREA.length + 1).split("/").map(encodeURIComponent).join("/")}`
 
-export const notFound = (uri: string): ResourceError => ({ code: RESOURCE_NOT_FOUND, message: `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`, data: { uri } })
+export const notFound = (uri: string): ResourceError => ({
+  code: RESOURCE_NOT_FOUND,
+  message: `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`,
+  data: { uri }
+})
 
 /** The path a `dossier://sources/…` URI names, or undefined when it names nothing under research/sources/. */
 export const sourcePathOf = (uri: string): string | undefined => {
@@ -87,11 +92,17 @@ export const sourcePathOf = (uri: string): string | undefined => {
 }
 
 /** Read a file for a resource: text when it is UTF-8, else bytes (base64). */
-const contents = (uri: string, path: string): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, FileStore> =>
+const contents = (
+  uri: string,
+  path: string
+): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, FileStore> =>
   bytesOf(uri, path, Effect.flatMap(FileStore, (store) => store.read(path, { maxBytes: MAX_RESOURCE_BYTES })))
 
 /** A study's journal for a resource, read through the Journal service. */
-const journalContents = (uri: string, study: string): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, Journal> =>
+const journalContents = (
+  uri: string,
+  study: string
+): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, Journal> =>
   bytesOf(uri, studyPaths(study).journal, Effect.flatMap(Journal, (j) => j.lines(study, MAX_RESOURCE_BYTES)))
 
 const bytesOf = <R>(
@@ -124,13 +135,18 @@ const bytesOf = <R>(
 export interface ResourceHandlers {
   /** Every resource there is now. */
   readonly list: Effect.Effect<ReadonlyArray<Resource>>
-  readonly templates: ReadonlyArray<{ readonly uriTemplate: string; readonly name: string; readonly description: string; readonly mimeType?: string }>
+  readonly templates: ReadonlyArray<
+    { readonly uriTemplate: string; readonly name: string; readonly description: string; readonly mimeType?: string }
+  >
   readonly read: (uri: string) => Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError>
 }
 
 export const resourceHandlers = (services: Context.Context<CommandServices>): ResourceHandlers => {
   const provided = <A>(effect: Effect.Effect<A, ResourceError, CommandServices>) =>
-    effect.pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.fail<ResourceError>({ code: INTERNAL_ERROR, message: "Internal error" })))
+    effect.pipe(
+      Effect.provide(services),
+      Effect.catchAllDefect(() => Effect.fail<ResourceError>({ code: INTERNAL_ERROR, message: "Internal error" }))
+    )
 
   const read = (uri: string) => {
     if (uri === PLAN_URI) return provided(contents(PLAN_URI, "plan.md"))
@@ -147,24 +163,52 @@ export const resourceHandlers = (services: Context.Context<CommandServices>): Re
 
   const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.gen(function*() {
     const out: Array<Resource> = [
-      { uri: PLAN_URI, name: "plan.md", mimeType: "text/markdown", description: "The work folder's plan (prose and the marked plan section)." }
+      {
+        uri: PLAN_URI,
+        name: "plan.md",
+        mimeType: "text/markdown",
+        description: "The work folder's plan (prose and the marked plan section)."
+      }
     ]
     const sources = yield* Effect.flatMap(Sources, (s) => s.list)
-    for (const path of sources) out.push({ uri: sourceUri(path), name: path, mimeType: mimeOf(path), description: "A retained source (write-once)." })
+    for (const path of sources) {
+      out.push({
+        uri: sourceUri(path),
+        name: path,
+        mimeType: mimeOf(path),
+        description: "A retained source (write-once)."
+      })
+    }
     const studies = yield* Effect.flatMap(Journal, (j) => j.studies)
     for (const row of studies) {
-      out.push({ uri: `${JOURNAL_PREFIX}${row.study}`, name: `journal of ${row.study}`, mimeType: "application/jsonl", description: `research/${row.study}/research-events.jsonl` })
+      out.push({
+        uri: `${JOURNAL_PREFIX}${row.study}`,
+        name: `journal of ${row.study}`,
+        mimeType: "application/jsonl",
+        description: `research/${row.study}/research-events.jsonl`
+      })
     }
     return out
   }).pipe(
     Effect.provide(services),
-    Effect.catchAllCause(() => Effect.succeed([{ uri: PLAN_URI, name: "plan.md", mimeType: "text/markdown", description: "The work folder's plan." }]))
+    Effect.catchAllCause(() =>
+      Effect.succeed([{
+        uri: PLAN_URI,
+        name: "plan.md",
+        mimeType: "text/markdown",
+        description: "The work folder's plan."
+      }])
+    )
   )
 
   return {
     list,
     templates: [
-      { uriTemplate: `${SOURCES_PREFIX}{+path}`, name: "retained source", description: "A file retained under research/sources/ (path below it)." },
+      {
+        uriTemplate: `${SOURCES_PREFIX}{+path}`,
+        name: "retained source",
+        description: "A file retained under research/sources/ (path below it)."
+      },
       {
         uriTemplate: `${JOURNAL_PREFIX}{study}`,
         name: "study journal",

@@ -33,7 +33,7 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import { allSchemas } from "../commands/schemas/index.js"
 import { commandSpecs } from "../commands/Specs.js"
-import { CommandsLive, type CommandServices } from "../layers/CommandsLive.js"
+import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
 import { HANDSHAKE_REVISIONS, INVALID_REQUEST, JsonRpcGuard, STATELESS_REVISIONS } from "./JsonRpcGuard.js"
@@ -56,8 +56,22 @@ export const INSTRUCTIONS =
   "A SHA-256 proves that a file is the one registered, not that it is true."
 
 /** The methods the server answers (the SDK's handlers, and `server/discover` in the guard). */
-const REQUESTS = new Set(["initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "server/discover"])
-const NOTIFICATIONS = new Set(["notifications/initialized", "notifications/cancelled", "notifications/progress", "notifications/roots/list_changed"])
+const REQUESTS = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "server/discover"
+])
+const NOTIFICATIONS = new Set([
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/roots/list_changed"
+])
 
 /** stdio through the line reader and the guard: what the SDK's server reads and writes. */
 class GuardedStdio implements Transport {
@@ -90,7 +104,10 @@ class GuardedStdio implements Transport {
         this.write(JSON.stringify({
           jsonrpc: "2.0",
           id: item.id,
-          error: { code: INVALID_REQUEST, message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})` }
+          error: {
+            code: INVALID_REQUEST,
+            message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})`
+          }
         }))
         continue
       }
@@ -131,16 +148,28 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
     const root = Context.get(services, Workdir).root
     options.onRoot?.(root)
     const runtime = yield* Effect.runtime<never>()
-    const run = <A, E>(effect: Effect.Effect<A, E>, signal?: AbortSignal) => Runtime.runPromise(runtime)(effect, signal === undefined ? {} : { signal })
+    const run = <A, E>(effect: Effect.Effect<A, E>, signal?: AbortSignal) =>
+      Runtime.runPromise(runtime)(effect, signal === undefined ? {} : { signal })
 
-    const catalogue = toolCatalogue({ root, specs: commandSpecs, schemas: allSchemas(), services, ...(options.select === undefined ? {} : { select: options.select }) })
+    const catalogue = toolCatalogue({
+      root,
+      specs: commandSpecs,
+      schemas: allSchemas(),
+      services,
+      ...(options.select === undefined ? {} : { select: options.select })
+    })
     const resources = resourceHandlers(services)
     const capabilities = { tools: {}, resources: { listChanged: true } }
     const serverInfo = { name: options.name, version: options.version }
     const guard = new JsonRpcGuard({
       requests: REQUESTS,
       notifications: NOTIFICATIONS,
-      discover: { supportedVersions: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS], capabilities, serverInfo, instructions: INSTRUCTIONS }
+      discover: {
+        supportedVersions: [...STATELESS_REVISIONS, ...HANDSHAKE_REVISIONS],
+        capabilities,
+        serverInfo,
+        instructions: INSTRUCTIONS
+      }
     })
     const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS })
 
@@ -149,7 +178,9 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalogue.tools as Array<never> }))
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const call = catalogue.call(request.params.name, request.params.arguments ?? {})
-      if (call === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${request.params.name.slice(0, 200)}`)
+      if (call === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${request.params.name.slice(0, 200)}`)
+      }
       const result = await run(call, extra.signal)
       // A call may have retained files or started a journal: tell the client the list grew.
       const now = await run(uris)
@@ -164,7 +195,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
       listed = new Set(list.map((r) => r.uri))
       return { resources: list as Array<never> }
     })
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: resources.templates as Array<never> }))
+    server.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      async () => ({ resourceTemplates: resources.templates as Array<never> })
+    )
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
       const read = await run(Effect.either(resources.read(request.params.uri)), extra.signal)
       if (Either.isLeft(read)) throw new McpError(read.left.code, read.left.message, read.left.data)
@@ -174,7 +208,12 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
 
     let stdinEnded: () => void = () => undefined
     const ended = new Promise<void>((resolve) => (stdinEnded = resolve))
-    const transport = new GuardedStdio(guard, process.stdin, (line) => void process.stdout.write(`${line}\n`), () => stdinEnded())
+    const transport = new GuardedStdio(
+      guard,
+      process.stdin,
+      (line) => void process.stdout.write(`${line}\n`),
+      () => stdinEnded()
+    )
     yield* Effect.promise(() => server.connect(transport))
     yield* Effect.promise(() => ended)
     // stdin closed: a confined run in flight is ended and recorded `interrupted` (nobody is left

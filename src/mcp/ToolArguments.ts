@@ -14,9 +14,9 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { UsageError } from "../domain/CliErrors.js"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
 import { parseNow } from "../commands/Spec.js"
+import { UsageError } from "../domain/CliErrors.js"
 import { InlineInput } from "../services/InputFile.js"
 import { compact, shallow, slim } from "./ToolSchemas.js"
 
@@ -27,7 +27,9 @@ const Instant = Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
   strict: true,
   decode: (s, _, ast) => {
     const d = parseNow(s)
-    return typeof d === "string" ? ParseResult.fail(new ParseResult.Type(ast, s, d.replace("--now", "now"))) : ParseResult.succeed(d)
+    return typeof d === "string"
+      ? ParseResult.fail(new ParseResult.Type(ast, s, d.replace("--now", "now")))
+      : ParseResult.succeed(d)
   },
   encode: (d) => ParseResult.succeed(d.toISOString())
 })
@@ -39,7 +41,12 @@ const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string)
   // The JSON Schema annotation replaces the whole generated schema: it carries the description too.
   return s.annotations({
     description,
-    jsonSchema: { type: "integer", description, ...(f.min !== undefined ? { minimum: f.min } : {}), ...(f.max !== undefined ? { maximum: f.max } : {}) }
+    jsonSchema: {
+      type: "integer",
+      description,
+      ...(f.min !== undefined ? { minimum: f.min } : {}),
+      ...(f.max !== undefined ? { maximum: f.max } : {})
+    }
   })
 }
 
@@ -51,8 +58,12 @@ const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string)
 export const forTool = (text: string, restName?: string): string =>
   text
     .replace(/--input <file>/g, "`input`")
-    .replace(/(after|following) `?--`?(?=[\s.,;:)]|$)/g, (_m, w) => `${w} ${restName === undefined ? "--" : `the \`${restName}\` array`}`)
-    .replace(/`?--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`?( <[^>]+>)?/g, (_m, name: string) => `\`${name.replace(/-([a-z0-9])/g, (_x, c: string) => c.toUpperCase())}\``)
+    .replace(/(after|following) `?--`?(?=[\s.,;:)]|$)/g, (_m, w) =>
+      `${w} ${restName === undefined ? "--" : `the \`${restName}\` array`}`)
+    .replace(/`?--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`?( <[^>]+>)?/g, (_m, name: string) =>
+      `\`${
+        name.replace(/-([a-z0-9])/g, (_x, c: string) => c.toUpperCase())
+      }\``)
 
 type Field = Schema.Struct.Field
 
@@ -66,7 +77,8 @@ const described = <S extends Schema.Schema.Any>(s: S, description: string) => s.
 const ARGUMENT_DESCRIPTION_MAX = 90
 
 /** Sentences end at `.`, `!` or `?` followed by a space and a capital (not inside `a.b` or `e.g. x`). */
-export const sentences = (text: string): ReadonlyArray<string> => text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
+export const sentences = (text: string): ReadonlyArray<string> =>
+  text.split(/(?<=[.!?])\s+(?=[A-Z`"])/).map((x) => x.trim())
 
 /** The first sentences of `text` that fit in `max` characters (at least the first, clipped at a clause or word). */
 export const brief = (text: string, max: number): string => {
@@ -105,7 +117,13 @@ const flagField = (flag: FlagSpec, required: boolean): Field => {
         : Schema.optionalWith(described(Schema.String, f.description), { default: () => f.default! })
     case "optionalText":
       return f.required === true || required
-        ? described(Schema.String, f.description).pipe(Schema.transform(Schema.OptionFromSelf(Schema.String), { strict: true, decode: Option.some, encode: Option.getOrElse(() => "") }))
+        ? described(Schema.String, f.description).pipe(
+          Schema.transform(Schema.OptionFromSelf(Schema.String), {
+            strict: true,
+            decode: Option.some,
+            encode: Option.getOrElse(() => "")
+          })
+        )
         : Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "boolean":
       return Schema.optionalWith(described(Schema.Boolean, f.description), { default: () => false })
@@ -132,9 +150,17 @@ const flagField = (flag: FlagSpec, required: boolean): Field => {
 
 const argField = (a: ArgSpec, required: boolean): Field =>
   a.optional && !required
-    ? Schema.optionalWith(described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)), { as: "Option" })
+    ? Schema.optionalWith(described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)), {
+      as: "Option"
+    })
     : a.optional
-    ? described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)).pipe(Schema.transform(Schema.OptionFromSelf(Schema.String), { strict: true, decode: Option.some, encode: Option.getOrElse(() => "") }))
+    ? described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX)).pipe(
+      Schema.transform(Schema.OptionFromSelf(Schema.String), {
+        strict: true,
+        decode: Option.some,
+        encode: Option.getOrElse(() => "")
+      })
+    )
     : described(Schema.String, brief(forTool(a.description), ARGUMENT_DESCRIPTION_MAX))
 
 const INPUT_DESCRIPTION = "The input file's JSON, inline (at most 64 KiB)."
@@ -173,7 +199,10 @@ export const toolArguments = (
   // The words after `--` on the command line (`exec`'s program and its arguments): an array.
   if (spec.rest !== undefined) {
     const usage = spec.rest.usage ?? `<${spec.rest.name}>…`
-    const words = described(Schema.Array(Schema.String), `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`)
+    const words = described(
+      Schema.Array(Schema.String),
+      `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`
+    )
     decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
   }
   for (const [key, f] of Object.entries(spec.flags)) {
@@ -189,7 +218,9 @@ export const toolArguments = (
   if (inlineInput) {
     const schema = inputSchemas[spec.inputSchema!]
     if (schema === undefined) throw new Error(`unknown input schema '${spec.inputSchema}' of ${spec.path.join(" ")}`)
-    const description = `${INPUT_DESCRIPTION}${inputOptional ? " Or give its fields as the other arguments (not both)." : ""}`
+    const description = `${INPUT_DESCRIPTION}${
+      inputOptional ? " Or give its fields as the other arguments (not both)." : ""
+    }`
     // Validated by the command itself, as a file would be (InvalidInput with paths into the input).
     const present = Schema.Unknown.pipe(Schema.filter((u) => u !== undefined, { message: () => "is missing" }))
     decodeFields["input"] = inputOptional
@@ -198,19 +229,31 @@ export const toolArguments = (
     docFields["input"] = inputOptional ? Schema.optional(Schema.Unknown) : Schema.Unknown
     // The inline input's own schema, whole when small, else its first two levels.
     const defs: Record<string, JSONSchema.JsonSchema7> = {}
-    const full = slim(compact(JSONSchema.fromAST((schema as Schema.Schema.Any).ast, { definitions: defs, topLevelReferenceStrategy: "skip" })), 1) as Record<string, unknown>
+    const full = slim(
+      compact(
+        JSONSchema.fromAST((schema as Schema.Schema.Any).ast, { definitions: defs, topLevelReferenceStrategy: "skip" })
+      ),
+      1
+    ) as Record<string, unknown>
     const whole = JSON.stringify(full).includes("$ref") ? undefined : full
     // An input whose every field is also an argument of its own needs no sketch of its fields.
     const fieldsAsFlags = inputOptional && Object.values(spec.flags).some((f) => "field" in f && f.field !== undefined)
     const sketch = () => {
       const fields = shallow(full, compact(defs) as Record<string, unknown>, { depth: 1, describe: 0 })
       // A union of many shapes (journal events) is only typed: its shapes are one schema call away.
-      return JSON.stringify(fields).length <= INPUT_SCHEMA_MAX * 2 ? fields : shallow(full, compact(defs) as Record<string, unknown>, { depth: 0, describe: 0 })
+      return JSON.stringify(fields).length <= INPUT_SCHEMA_MAX * 2
+        ? fields
+        : shallow(full, compact(defs) as Record<string, unknown>, { depth: 0, describe: 0 })
     }
     inputDoc = fieldsAsFlags
       ? { type: "object", description: "Or the other arguments (not both)." }
       : whole !== undefined && JSON.stringify(whole).length <= INPUT_SCHEMA_MAX
-      ? { ...whole, description: `The input (schema ${spec.inputSchema})${inputOptional ? "; or the other arguments, not both" : ""}.` }
+      ? {
+        ...whole,
+        description: `The input (schema ${spec.inputSchema})${
+          inputOptional ? "; or the other arguments, not both" : ""
+        }.`
+      }
       : { ...sketch(), description: `The input, sketched; schema tool, name ${spec.inputSchema}, gives it whole.` }
   }
   // A mode takes only its own fields; the others decode to their defaults.
@@ -221,18 +264,24 @@ export const toolArguments = (
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
     ? { type: "object", properties: {} }
-    : slim(compact(JSONSchema.fromAST(struct(docFields).ast, { definitions: {}, topLevelReferenceStrategy: "skip" }))) as Record<string, unknown>
+    : slim(
+      compact(JSONSchema.fromAST(struct(docFields).ast, { definitions: {}, topLevelReferenceStrategy: "skip" }))
+    ) as Record<string, unknown>
   const properties = root["properties"] as Record<string, unknown>
   if (inputDoc !== undefined && Object.hasOwn(properties, "input")) properties["input"] = inputDoc
   // Unknown arguments are refused all the same (with the list of those the tool takes).
   const { additionalProperties: _closed, ...jsonSchema } = root
   const unknownArgument = (args: unknown): UsageError | undefined => {
-    if (typeof args !== "object" || args === null || Array.isArray(args)) return new UsageError({ detail: "arguments: expected an object" })
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      return new UsageError({ detail: "arguments: expected an object" })
+    }
     const extra = Object.keys(args).filter((k) => !names.includes(k))
     return extra.length === 0
       ? undefined
       : new UsageError({
-        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `'${k}'`).join(", ")}; ${toolWords(spec)} takes ${names.length === 0 ? "none" : names.join(", ")}`
+        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `'${k}'`).join(", ")}; ${
+          toolWords(spec)
+        } takes ${names.length === 0 ? "none" : names.join(", ")}`
       })
   }
   return {
@@ -248,7 +297,9 @@ export const toolArguments = (
           const input = values["input"]
           return Either.right({
             ...values,
-            input: inputOptional ? Option.map(input as Option.Option<unknown>, (v) => new InlineInput(v)) : new InlineInput(input)
+            input: inputOptional
+              ? Option.map(input as Option.Option<unknown>, (v) => new InlineInput(v))
+              : new InlineInput(input)
           })
         }
       })

@@ -25,9 +25,18 @@ export interface ToolHints {
   readonly required?: ReadonlyArray<string>
 }
 
-const read = (title: string, output: ToolHints["output"]): ToolHints => ({ title, readOnly: true, idempotent: true, output })
+const read = (title: string, output: ToolHints["output"]): ToolHints => ({
+  title,
+  readOnly: true,
+  idempotent: true,
+  output
+})
 
-const write = (title: string, output: ToolHints["output"], o: { destructive: boolean; idempotent: boolean }): ToolHints => ({
+const write = (
+  title: string,
+  output: ToolHints["output"],
+  o: { destructive: boolean; idempotent: boolean }
+): ToolHints => ({
   title,
   readOnly: false,
   destructive: o.destructive,
@@ -46,7 +55,11 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   plan_start: write("Start (or re-goal) the plan", "plan-start-output", CHANGES),
   plan_checkpoint: write("Record plan progress", "plan-checkpoint-output", CHANGES),
   plan_inspect: read("Show the plan", "plan-inspect-output"),
-  ingest: { ...write("Capture a public web page", ["ingest-output", "ingest-dry-run-output"], ADDS), openWorld: true, required: ["url"] },
+  ingest: {
+    ...write("Capture a public web page", ["ingest-output", "ingest-dry-run-output"], ADDS),
+    openWorld: true,
+    required: ["url"]
+  },
   ingest_file: { ...write("Import a saved page", "ingest-file-output", ADDS), required: ["file", "origin"] },
   journal_list: read("List study journals", "journal-list-output"),
   journal_append: write("Append journal events", "journal-append-output", ADDS_ONCE),
@@ -58,13 +71,21 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   gate_recheck: read("Re-verify the gate's closures", "gate-recheck-output"),
   monitor_create_subscription: write("Create a monitor subscription", "create-subscription-output", ADDS),
   monitor_update_subscription: write("Edit a monitor subscription", "update-subscription-output", CHANGES_ONCE),
-  monitor_set_subscription_status: write("Pause, resume or complete a subscription", "set-subscription-status-output", CHANGES_ONCE),
+  monitor_set_subscription_status: write(
+    "Pause, resume or complete a subscription",
+    "set-subscription-status-output",
+    CHANGES_ONCE
+  ),
   monitor_due: read("List due subscriptions", "due-output"),
   monitor_list: read("List subscriptions and runs", "monitor-list-output"),
   monitor_create_due_run: write("Create the due monitor run", "create-due-run-output", ADDS_ONCE),
   monitor_transition_run: write("Move a monitor run along", "transition-run-output", CHANGES_ONCE),
   monitor_finish_run: write("Finish a monitor run", "finish-run-output", CHANGES_ONCE),
-  monitor_set_outcome_disposition: write("Set an outcome's disposition", "set-outcome-disposition-output", CHANGES_ONCE),
+  monitor_set_outcome_disposition: write(
+    "Set an outcome's disposition",
+    "set-outcome-disposition-output",
+    CHANGES_ONCE
+  ),
   monitor_unresolved_outcomes: read("List unresolved outcomes", "unresolved-outcomes-output"),
   monitor_show: read("Show a subscription or run", "show-output"),
   next: read("What to do next (facts)", "next-output"),

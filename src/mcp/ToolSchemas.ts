@@ -81,7 +81,7 @@ const typeOnly = (schema: unknown, defs: Json): Json => {
     for (const a of alternatives) {
       const t = typeOnly(a, defs)
       if (typeof t["type"] === "string") types.add(t["type"])
-      else if (Array.isArray(t["type"])) for (const x of t["type"]) types.add(x)
+      else if (Array.isArray(t["type"])) { for (const x of t["type"]) types.add(x) }
       else if (Object.hasOwn(t, "const") && t["const"] === null) types.add("null")
       else return {}
     }
@@ -112,12 +112,16 @@ export const shallow = (schema: unknown, defs: Json, options: ShallowOptions): J
   if (Array.isArray(alternatives)) {
     const kept = alternatives.map((a) => shallow(a, defs, options))
     // An alternative that accepts anything makes the union accept anything.
-    return kept.some((k) => Object.keys(k).filter((x) => x !== "description").length === 0) ? out : { ...out, anyOf: kept }
+    return kept.some((k) => Object.keys(k).filter((x) => x !== "description").length === 0)
+      ? out
+      : { ...out, anyOf: kept }
   }
   for (const k of ["type", "enum", "const", "required"]) if (Object.hasOwn(s, k)) out[k] = s[k]
   const next = { ...options, depth: options.depth - 1 }
   if (isObject(s["properties"])) {
-    out["properties"] = Object.fromEntries(Object.entries(s["properties"]).map(([name, p]) => [name, shallow(p, defs, next)]))
+    out["properties"] = Object.fromEntries(
+      Object.entries(s["properties"]).map(([name, p]) => [name, shallow(p, defs, next)])
+    )
   }
   if (isObject(s["items"])) out["items"] = shallow(s["items"], defs, next)
   return out

@@ -16,12 +16,12 @@ import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import { envelopeOf, defectEnvelope, type ErrorEnvelope } from "../commands/Envelope.js"
+import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Envelope.js"
 import type { CommandSpec, ToolMode } from "../commands/Spec.js"
 import type { CommandFailure } from "../commands/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
-import { TOOL_HINTS, type ToolHints, toolArea } from "./ToolHints.js"
+import { TOOL_HINTS, toolArea, type ToolHints } from "./ToolHints.js"
 import { compact, shallow } from "./ToolSchemas.js"
 
 /** Commands that are no tool: the server itself. */
@@ -45,10 +45,11 @@ const DESCRIPTION_MAX = 120
 /** Sentences that only restate the input's schema (the tool's `input` carries it). */
 const RESTATES_INPUT = /^(Input file fields|Input fields)\b/
 
-
 /** A tool's description: the command's first sentences (what it does), in the tool's own words. */
 export const toolDescription = (spec: CommandSpec, mode?: ToolMode): string => {
-  const all = sentences(forTool(mode?.description ?? spec.description, spec.rest?.name)).filter((x) => !RESTATES_INPUT.test(x))
+  const all = sentences(forTool(mode?.description ?? spec.description, spec.rest?.name)).filter((x) =>
+    !RESTATES_INPUT.test(x)
+  )
   return brief(all.join(" "), DESCRIPTION_MAX)
 }
 
@@ -71,7 +72,10 @@ export interface ToolDefinition {
  * schema through the `schema` tool), and for a refusal `{ok: false, error}` (the envelope of
  * `dossier schema errors`). Validating clients check every answer against it, refusals too.
  */
-export const outputSchemaOf = (names: ReadonlyArray<string>, schemas: Readonly<Record<string, Schema.Schema.Any>>): Record<string, unknown> => {
+export const outputSchemaOf = (
+  names: ReadonlyArray<string>,
+  schemas: Readonly<Record<string, Schema.Schema.Any>>
+): Record<string, unknown> => {
   const properties: Record<string, unknown> = {}
   const required = new Set<string>()
   // Each output, or each alternative of one that is a union, is one shape the success may have.
@@ -92,7 +96,7 @@ export const outputSchemaOf = (names: ReadonlyArray<string>, schemas: Readonly<R
     }
     // A field is required of a success when every shape requires it.
     const req = new Set((top["required"] ?? []) as ReadonlyArray<string>)
-    if (i === 0) for (const r of req) required.add(r)
+    if (i === 0) { for (const r of req) required.add(r) }
     else for (const r of [...required]) if (!req.has(r)) required.delete(r)
   })
   // `ok` (true or false) is required of every answer; its type goes without saying.
@@ -154,19 +158,25 @@ export interface ToolCatalogue {
 }
 
 /** Run one command for a tool call. */
-const call = (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions) => (args: unknown) =>
-  Either.match(decode(args), {
-    onLeft: (e) => Effect.succeed(refusal(e)),
-    onRight: (values) =>
-      Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
-        Effect.flatMap((w) => Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)),
-        Effect.matchCauseEffect({
-          onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
-          onFailure: (cause) =>
-            Option.match(Cause.failureOption(cause), { onSome: (e) => Effect.succeed(refusal(e)), onNone: () => defect(cause) })
-        })
-      )
-  }).pipe(Effect.catchAllCause(defect))
+const call =
+  (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions) => (args: unknown) =>
+    Either.match(decode(args), {
+      onLeft: (e) => Effect.succeed(refusal(e)),
+      onRight: (values) =>
+        Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
+          Effect.flatMap((w) =>
+            Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
+          ),
+          Effect.matchCauseEffect({
+            onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
+            onFailure: (cause) =>
+              Option.match(Cause.failureOption(cause), {
+                onSome: (e) => Effect.succeed(refusal(e)),
+                onNone: () => defect(cause)
+              })
+          })
+        )
+    }).pipe(Effect.catchAllCause(defect))
 
 /** The `schema` tool is always offered: the whole schemas the tool list only sketches are there. */
 const ALWAYS = new Set(["schema"])
@@ -207,4 +217,6 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
 }
 
 /** Every area a `--tools` list may name. */
-export const toolAreas = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<string> => [...new Set(toolNames(specs).map(toolArea))]
+export const toolAreas = (
+  specs: ReadonlyArray<CommandSpec>
+): ReadonlyArray<string> => [...new Set(toolNames(specs).map(toolArea))]

@@ -1,2 +1,2 @@
 /** Whole-app layers of the public surface (see src/layers/Dossier.ts). */
-export { DossierLive, DossierMemory, dossierOver, type Dossier } from "../layers/Dossier.js"
+export { type Dossier, DossierLive, DossierMemory, dossierOver } from "../layers/Dossier.js"

@@ -5,14 +5,16 @@
  * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`, `StoreUnavailable`), read from the same
  * catalogue the CLI renders its `retryable` field from.
  */
-import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
 import { errorCatalogue } from "../commands/ErrorCatalogue.js"
+import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
 
 export { AllErrors, type DossierError, type DossierErrorTag } from "../domain/AllErrors.js"
 export {
   AliasedFile,
+  type CommonError,
   CommonErrors,
   EditedRetainedFile,
+  type FileError,
   FileNotFound,
   InputOutsideWorkdir,
   InputTooLarge,
@@ -24,16 +26,14 @@ export {
   PathOutsideArea,
   StaleRevision,
   UnsafePath,
-  UnsafePathReason,
-  type CommonError,
-  type FileError
+  UnsafePathReason
 } from "../domain/Errors.js"
-export * from "../domain/PlanErrors.js"
+export * from "../domain/ExecErrors.js"
+export * from "../domain/GateErrors.js"
 export * from "../domain/IngestErrors.js"
 export * from "../domain/JournalErrors.js"
-export * from "../domain/GateErrors.js"
 export * from "../domain/MonitorErrors.js"
-export * from "../domain/ExecErrors.js"
+export * from "../domain/PlanErrors.js"
 export * from "../domain/StoreErrors.js"
 
 /** Whether a call that failed with this error (or tag) may succeed later unchanged. */

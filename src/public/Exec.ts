@@ -5,15 +5,16 @@
  * and `ExecLayer(dir)` provide them over a work folder on disk; `GrantsLive`, `ExecLive`,
  * `SandboxBwrap` and `WorkTreeLive` are the parts (they need `Files.BaseLive(dir)`).
  */
-export { Exec, type ExecOptions, type ExecShape, type OutputFinding } from "../services/Exec.js"
-export { Grants, type GrantsShape, type GrantStatus, type GrantView } from "../services/Grants.js"
-export { type RunUsage, Sandbox, type SandboxShape } from "../services/Sandbox.js"
-export { WorkTree, type WorkTreeShape } from "../services/WorkTree.js"
-export { ExecLayer, GrantsLayer } from "../layers/ExecLayer.js"
-export { ExecLive } from "../layers/ExecLive.js"
-export { GrantsLive } from "../layers/GrantsLive.js"
-export { SandboxBwrap } from "../layers/SandboxBwrap.js"
-export { WorkTreeLive } from "../layers/WorkTreeLive.js"
+export * from "../domain/ExecErrors.js"
+export {
+  ExecutionContent,
+  ExecutionRecord,
+  ExecutionStatus,
+  KillReason,
+  LogFile,
+  OutputFile,
+  receiptHolds
+} from "../domain/Execution.js"
 export {
   BUDGET_FIELDS,
   GrantBudget,
@@ -23,8 +24,15 @@ export {
   NarrowInput,
   RootIdentity,
   StoredGrant,
-  TOOLS,
-  type Tool
+  type Tool,
+  TOOLS
 } from "../domain/Grant.js"
-export { ExecutionContent, ExecutionRecord, ExecutionStatus, KillReason, LogFile, OutputFile, receiptHolds } from "../domain/Execution.js"
-export * from "../domain/ExecErrors.js"
+export { ExecLayer, GrantsLayer } from "../layers/ExecLayer.js"
+export { ExecLive } from "../layers/ExecLive.js"
+export { GrantsLive } from "../layers/GrantsLive.js"
+export { SandboxBwrap } from "../layers/SandboxBwrap.js"
+export { WorkTreeLive } from "../layers/WorkTreeLive.js"
+export { Exec, type ExecOptions, type ExecShape, type OutputFinding } from "../services/Exec.js"
+export { Grants, type GrantsShape, type GrantStatus, type GrantView } from "../services/Grants.js"
+export { type RunUsage, Sandbox, type SandboxShape } from "../services/Sandbox.js"
+export { WorkTree, type WorkTreeShape } from "../services/WorkTree.js"

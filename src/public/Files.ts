@@ -4,12 +4,17 @@
  * (`Lock`), each with its Node and in-memory layers. A custom store implements `FileStoreShape`
  * and can be checked with `dossier/testing`'s conformance suite.
  */
-export { Workdir } from "../services/Workdir.js"
+export { type Base, BaseLive, BaseMemory } from "../layers/Base.js"
+export { FileStoreLive } from "../layers/FileStoreLive.js"
+export { FileStoreMemory } from "../layers/FileStoreMemory.js"
+export { LOCK_FILE, LockLive } from "../layers/LockLive.js"
+export { LockMemory } from "../layers/LockMemory.js"
 export {
-  FileStore,
+  DEFAULT_MAX_BYTES,
   type Digest,
   type EntryKind,
   type EntryStat,
+  FileStore,
   type FileStoreShape,
   type ReadError,
   type ReadManyEntry,
@@ -17,13 +22,8 @@ export {
   type ReadOptions,
   type ReadThenAppendError,
   type RetainedDigest,
-  type WriteError,
-  DEFAULT_MAX_BYTES,
-  STAGING_SUFFIX
+  STAGING_SUFFIX,
+  type WriteError
 } from "../services/FileStore.js"
-export { Lock, type LockShape, LOCK_WAIT_MS } from "../services/Lock.js"
-export { FileStoreLive } from "../layers/FileStoreLive.js"
-export { FileStoreMemory } from "../layers/FileStoreMemory.js"
-export { LockLive, LOCK_FILE } from "../layers/LockLive.js"
-export { LockMemory } from "../layers/LockMemory.js"
-export { BaseLive, BaseMemory, type Base } from "../layers/Base.js"
+export { Lock, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
+export { Workdir } from "../services/Workdir.js"

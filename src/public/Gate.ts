@@ -4,6 +4,40 @@
  * in-memory store and lock (and provides them too, so a test can lay out the run state).
  */
 export {
+  AttemptRow,
+  ContextDocument,
+  Decision,
+  DecisionReason,
+  Descriptor,
+  Finding,
+  GAP_CATEGORIES,
+  GapCategory,
+  GapKind,
+  GateOutput,
+  GateRecheckOutput,
+  MaturitySnapshot,
+  NON_RESEARCHABLE_CATEGORIES,
+  RESEARCHABLE_CATEGORIES,
+  ResearchContext,
+  ResearchOutput,
+  ResearchRecord,
+  ResolvedAnswer,
+  RunState
+} from "../domain/Gate.js"
+export {
+  BlockersRemain,
+  type GateError,
+  GateErrors,
+  NotResearchable,
+  NoVerdict,
+  StaleStateFile
+} from "../domain/GateErrors.js"
+export { GateLive } from "../layers/GateLive.js"
+export { GateMemory } from "../layers/GateMemory.js"
+export {
+  DEFAULT_ATTEMPTS_LOG,
+  DEFAULT_MAX_ASK_ROUNDS,
+  DEFAULT_RESEARCH_DIR,
   Gate,
   type GateReadError,
   type GateRecheckError,
@@ -12,32 +46,5 @@ export {
   type GateRunError,
   type GateRunOptions,
   type GateRunResult,
-  type GateShape,
-  DEFAULT_ATTEMPTS_LOG,
-  DEFAULT_MAX_ASK_ROUNDS,
-  DEFAULT_RESEARCH_DIR
+  type GateShape
 } from "../services/Gate.js"
-export { GateLive } from "../layers/GateLive.js"
-export { GateMemory } from "../layers/GateMemory.js"
-export {
-  AttemptRow,
-  ContextDocument,
-  Decision,
-  DecisionReason,
-  Descriptor,
-  Finding,
-  GapCategory,
-  GapKind,
-  GAP_CATEGORIES,
-  NON_RESEARCHABLE_CATEGORIES,
-  RESEARCHABLE_CATEGORIES,
-  GateOutput,
-  GateRecheckOutput,
-  MaturitySnapshot,
-  ResearchContext,
-  ResearchOutput,
-  ResearchRecord,
-  ResolvedAnswer,
-  RunState
-} from "../domain/Gate.js"
-export { BlockersRemain, GateErrors, NoVerdict, NotResearchable, StaleStateFile, type GateError } from "../domain/GateErrors.js"

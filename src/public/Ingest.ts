@@ -7,21 +7,47 @@
  * and the HTML parser are loaded at the first fetch, not at import); `SafeHttpTest` is the same
  * code with a resolver and an address policy of your own (for tests on 127.0.0.1).
  */
+export { type AddressPolicy, publicUnicastPolicy, type TargetError } from "../domain/DestinationPolicy.js"
+export { CaptureRecord } from "../domain/IngestContent.js"
 export {
-  Ingest,
-  readCaptures,
+  CompressedResponse,
+  ConnectionFailed,
+  CredentialsInUrl,
+  DnsFailure,
+  ForbiddenDestination,
+  HttpStatus,
+  type IngestError,
+  IngestErrors,
+  InvalidUrl,
+  ResponseTooLarge,
+  Timeout,
+  TooManyRedirects,
+  UnsupportedContent,
+  UnsupportedScheme
+} from "../domain/IngestErrors.js"
+export { IngestDryRunOutput, IngestOutput } from "../domain/IngestOutput.js"
+export { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
+export { IngestFolder } from "../layers/folder/IngestFolder.js"
+export { WarcWriterLive } from "../layers/folder/WarcWriter.js"
+export { IngestLive } from "../layers/IngestLive.js"
+export { CaptureStoreMemory } from "../layers/memory/CaptureStoreMemory.js"
+export {
+  type Answer,
+  type ConnectEvent,
+  type Resolver,
+  type SafeHttpConfig,
+  SafeHttpLive
+} from "../layers/SafeHttpLive.js"
+export { policyAllowing, SafeHttpTest, tableResolver } from "../layers/SafeHttpTest.js"
+export {
   type CaptureError,
   type CaptureOptions,
   type CaptureResult,
   type DryRunResult,
-  type IngestShape
+  Ingest,
+  type IngestShape,
+  readCaptures
 } from "../services/Ingest.js"
-export { SafeHttp, type Checked, type FetchOptions, type Fetched, type SafeHttpShape } from "../services/SafeHttp.js"
-export { IngestLive } from "../layers/IngestLive.js"
-export { IngestFolder } from "../layers/folder/IngestFolder.js"
-export { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
-export { WarcWriterLive } from "../layers/folder/WarcWriter.js"
-export { CaptureStoreMemory } from "../layers/memory/CaptureStoreMemory.js"
 export {
   CaptureStore,
   type CaptureStoreError,
@@ -31,24 +57,4 @@ export {
   WarcWriter,
   type WarcWriterShape
 } from "../services/ports/CaptureStore.js"
-export { SafeHttpLive, type Answer, type ConnectEvent, type Resolver, type SafeHttpConfig } from "../layers/SafeHttpLive.js"
-export { SafeHttpTest, policyAllowing, tableResolver } from "../layers/SafeHttpTest.js"
-export { type AddressPolicy, publicUnicastPolicy, type TargetError } from "../domain/DestinationPolicy.js"
-export { CaptureRecord } from "../domain/IngestContent.js"
-export { IngestDryRunOutput, IngestOutput } from "../domain/IngestOutput.js"
-export {
-  CompressedResponse,
-  ConnectionFailed,
-  CredentialsInUrl,
-  DnsFailure,
-  ForbiddenDestination,
-  HttpStatus,
-  IngestErrors,
-  InvalidUrl,
-  ResponseTooLarge,
-  Timeout,
-  TooManyRedirects,
-  UnsupportedContent,
-  UnsupportedScheme,
-  type IngestError
-} from "../domain/IngestErrors.js"
+export { type Checked, type Fetched, type FetchOptions, SafeHttp, type SafeHttpShape } from "../services/SafeHttp.js"

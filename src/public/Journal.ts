@@ -8,24 +8,69 @@
  * adapter; the folder's is inside `JournalLive`, with the folder-only `JournalFolder` service.
  */
 export {
-  Journal,
+  ArtifactLinked,
+  CandidateCreated,
+  CandidateSelected,
+  CandidateStatus,
+  CheckpointSaved,
+  Decision,
+  EvaluationRecorded,
+  type EventType,
+  ExecutionLinked,
+  isStudyId,
+  JournalEvent,
+  JournalEventsInput,
+  LegacyImported,
+  ManifestV1,
+  studyPaths
+} from "../domain/Journal.js"
+export {
+  ConflictingEvent,
+  CorruptJournal,
+  DuplicateEventId,
+  InvalidManifest,
+  type JournalError,
+  JournalErrors,
+  UnimportedLegacyManifest,
+  UnknownCandidate,
+  UnterminatedTail
+} from "../domain/JournalErrors.js"
+export {
+  AppendOutput,
+  type AppendResult,
+  CandidateView,
+  ImportOutput,
+  type ImportResult,
+  InspectOutput,
+  type InspectResult,
+  RebuildOutput,
+  type RebuildResult,
+  RecoverOutput,
+  type RecoverResult,
+  type StudyRow
+} from "../domain/JournalOutput.js"
+export { JournalArtifactsFolder } from "../layers/folder/JournalArtifactsFolder.js"
+export { JournalFromStore, JournalLive } from "../layers/JournalLive.js"
+export { JournalMemory } from "../layers/JournalMemory.js"
+export { JournalStoreMemory } from "../layers/memory/JournalStoreMemory.js"
+export {
   type AppendError,
   type ImportError,
   type InspectError,
+  Journal,
   type JournalShape,
   type ReadHistoryError,
   type RebuildError,
   type RecoverError
 } from "../services/Journal.js"
-export { JournalFromStore, JournalLive } from "../layers/JournalLive.js"
 export { type LinesError } from "../services/Journal.js"
 export { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
 export {
   type AppendView,
   type ArtifactDigest,
+  type JournalAppended,
   JournalArtifacts,
   type JournalArtifactsShape,
-  type JournalAppended,
   type JournalEntry,
   JournalStore,
   type JournalStoreError,
@@ -34,48 +79,3 @@ export {
   type StoredJournal,
   type VerifyResult
 } from "../services/ports/JournalStore.js"
-export { JournalStoreMemory } from "../layers/memory/JournalStoreMemory.js"
-export { JournalArtifactsFolder } from "../layers/folder/JournalArtifactsFolder.js"
-export { JournalMemory } from "../layers/JournalMemory.js"
-export {
-  ArtifactLinked,
-  CandidateCreated,
-  CandidateSelected,
-  CandidateStatus,
-  CheckpointSaved,
-  Decision,
-  EvaluationRecorded,
-  ExecutionLinked,
-  JournalEvent,
-  JournalEventsInput,
-  LegacyImported,
-  ManifestV1,
-  isStudyId,
-  studyPaths,
-  type EventType
-} from "../domain/Journal.js"
-export {
-  AppendOutput,
-  CandidateView,
-  ImportOutput,
-  InspectOutput,
-  RebuildOutput,
-  RecoverOutput,
-  type AppendResult,
-  type ImportResult,
-  type InspectResult,
-  type RebuildResult,
-  type RecoverResult,
-  type StudyRow
-} from "../domain/JournalOutput.js"
-export {
-  ConflictingEvent,
-  CorruptJournal,
-  DuplicateEventId,
-  InvalidManifest,
-  JournalErrors,
-  UnimportedLegacyManifest,
-  UnknownCandidate,
-  UnterminatedTail,
-  type JournalError
-} from "../domain/JournalErrors.js"

@@ -6,15 +6,21 @@
  * `Scheduler`, `SchedulerLive`, `SchedulerMemory`, `SchedulerError` and `SchedulerShape` are the
  * names of an earlier release, kept as deprecated aliases.
  */
-import { Monitor } from "../services/Monitor.js"
-import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import { MonitorLive } from "../layers/MonitorLive.js"
 import { MonitorMemory } from "../layers/MonitorMemory.js"
+import { Monitor } from "../services/Monitor.js"
+import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 
-export { Monitor, type MonitorOptions, type MonitorServiceError, type MonitorShape, type RecoveredTransaction } from "../services/Monitor.js"
 export { MonitorLive } from "../layers/MonitorLive.js"
 export { MonitorMemory } from "../layers/MonitorMemory.js"
 export { nextFacts } from "../layers/MonitorNext.js"
+export {
+  Monitor,
+  type MonitorOptions,
+  type MonitorServiceError,
+  type MonitorShape,
+  type RecoveredTransaction
+} from "../services/Monitor.js"
 
 /** @deprecated Use `Monitor` (the same tag; its key is now `dossier/Monitor`). */
 export const Scheduler = Monitor
@@ -28,6 +34,26 @@ export const SchedulerMemory = MonitorMemory
 export type SchedulerError = MonitorServiceError
 /** @deprecated Use `MonitorShape`. */
 export type SchedulerShape = MonitorShape
+export {
+  ActiveRunExists,
+  BindingMismatch,
+  CitationNotFound,
+  ConflictingSubscription,
+  CorruptMonitorRecord,
+  DigestMismatch,
+  DispositionAlreadySet,
+  DispositionRefused,
+  InvalidTransition,
+  MissingUnits,
+  type MonitorError,
+  MonitorErrors,
+  NotDue,
+  OutcomeNotFound,
+  ReceiptDigestMismatch,
+  RunNotFound,
+  SubscriptionCompleted,
+  SubscriptionNotFound
+} from "../domain/MonitorErrors.js"
 export {
   CreateDueRunOutput,
   CreateSubscriptionOutput,
@@ -77,23 +103,3 @@ export {
   TransitionRunInput,
   TransitionTarget
 } from "../domain/MonitorSchema.js"
-export {
-  ActiveRunExists,
-  BindingMismatch,
-  CitationNotFound,
-  ConflictingSubscription,
-  CorruptMonitorRecord,
-  DigestMismatch,
-  DispositionAlreadySet,
-  DispositionRefused,
-  InvalidTransition,
-  MissingUnits,
-  MonitorErrors,
-  NotDue,
-  OutcomeNotFound,
-  ReceiptDigestMismatch,
-  RunNotFound,
-  SubscriptionCompleted,
-  SubscriptionNotFound,
-  type MonitorError
-} from "../domain/MonitorErrors.js"

@@ -5,18 +5,14 @@
  * `Files.BaseLive(dir)` or `Files.BaseMemory`); `PlanMemory` keeps the plan in memory and brings
  * its own in-memory store and lock. `PlanStoreFolder`/`PlanStoreMemory` are the port's adapters.
  */
-export { Plan, type PlanReadError, type PlanShape, type PlanWriteError } from "../services/Plan.js"
-export { PLAN_KEY, type PlanKey, type PlanRecord, PlanStore, type PlanStoreError, type PlanStoreShape, type RegisteredFileError } from "../services/ports/PlanStore.js"
-export { PlanLive } from "../layers/PlanLive.js"
-export { PlanFolder, PlanStoreFolder } from "../layers/folder/PlanStoreFolder.js"
-export { PlanStoreMemory } from "../layers/memory/PlanStoreMemory.js"
-export { PlanMemory } from "../layers/PlanMemory.js"
 export {
-  Completion,
   CompletedStep,
+  Completion,
   Dependency,
   Finding,
   FindingKind,
+  PLAN_FILE,
+  PLAN_LIMITS,
   PlanCheckpointInput,
   PlanCheckpointOutput,
   PlanDocument,
@@ -26,11 +22,31 @@ export {
   PlanStatus,
   RegisteredOutput,
   RegisteredSource,
-  Unresolved,
-  Verification,
-  PLAN_FILE,
-  PLAN_LIMITS,
   RESULTS_AREA,
-  SOURCES_AREA
+  SOURCES_AREA,
+  Unresolved,
+  Verification
 } from "../domain/Plan.js"
-export { CompletionRefused, CorruptPlan, GoalConflict, NoPlan, PlanErrors, UnregisteredDependency, type PlanError } from "../domain/PlanErrors.js"
+export {
+  CompletionRefused,
+  CorruptPlan,
+  GoalConflict,
+  NoPlan,
+  type PlanError,
+  PlanErrors,
+  UnregisteredDependency
+} from "../domain/PlanErrors.js"
+export { PlanFolder, PlanStoreFolder } from "../layers/folder/PlanStoreFolder.js"
+export { PlanStoreMemory } from "../layers/memory/PlanStoreMemory.js"
+export { PlanLive } from "../layers/PlanLive.js"
+export { PlanMemory } from "../layers/PlanMemory.js"
+export { Plan, type PlanReadError, type PlanShape, type PlanWriteError } from "../services/Plan.js"
+export {
+  PLAN_KEY,
+  type PlanKey,
+  type PlanRecord,
+  PlanStore,
+  type PlanStoreError,
+  type PlanStoreShape,
+  type RegisteredFileError
+} from "../services/ports/PlanStore.js"

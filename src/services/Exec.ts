@@ -51,13 +51,21 @@ export interface RecordFinding {
 export interface ExecShape {
   readonly run: (grantId: string, argv: ReadonlyArray<string>, options?: ExecOptions) => Effect.Effect<{
     readonly execution: ExecutionRecord
-    readonly linked: { readonly study: string; readonly appended: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> } | null
+    readonly linked: {
+      readonly study: string
+      readonly appended: ReadonlyArray<string>
+      readonly skipped: ReadonlyArray<string>
+    } | null
   }, DossierError>
   readonly show: (id: string, options?: ExecShowOptions) => Effect.Effect<{
     readonly execution: ExecutionRecord
     /** Is the record the one dossier signed? `signed`, `unsigned` (legacy, or its signature removed), `unverifiable` (another key, or none here), `tampered` (only with --verify: without it a tampered record is refused). */
     readonly authentication: Verdict
-    readonly verify?: { readonly checked: number; readonly findings: ReadonlyArray<RecordFinding | OutputFinding>; readonly note: string }
+    readonly verify?: {
+      readonly checked: number
+      readonly findings: ReadonlyArray<RecordFinding | OutputFinding>
+      readonly note: string
+    }
   }, DossierError>
 }
 

@@ -125,7 +125,10 @@ export interface FileStoreShape {
    * boundary checks as `read` (parent components checked once per directory, O_NOFOLLOW, regular
    * files only, bounded), without one effect per file. Layers that lack it are read file by file.
    */
-  readonly readMany?: (paths: ReadonlyArray<string>, options?: ReadOptions) => Effect.Effect<ReadonlyArray<ReadManyEntry>>
+  readonly readMany?: (
+    paths: ReadonlyArray<string>,
+    options?: ReadOptions
+  ) => Effect.Effect<ReadonlyArray<ReadManyEntry>>
   /**
    * `readMany` that hands each file's bytes to `use` as soon as they are read and keeps only what
    * `use` returns (a parsed record, a digest), with the same checks. The bytes are valid only

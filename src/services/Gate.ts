@@ -103,7 +103,11 @@ export interface GateShape {
    */
   readonly run: (state: string, options?: GateRunOptions) => Effect.Effect<GateRunResult, GateRunError>
   /** Re-verify the recorded closures against a fresh descriptor file (maturity). Never writes. */
-  readonly recheck: (state: string, descriptor: string, options?: GateRecheckOptions) => Effect.Effect<GateRecheckResult, GateRecheckError>
+  readonly recheck: (
+    state: string,
+    descriptor: string,
+    options?: GateRecheckOptions
+  ) => Effect.Effect<GateRecheckResult, GateRecheckError>
 }
 
 export class Gate extends Context.Tag("dossier/Gate")<Gate, GateShape>() {}

@@ -45,10 +45,19 @@ export interface GrantRevokeOptions extends GrantsOptions {
  * a wrong argument (of any type) is `InvalidInput`, never a defect.
  */
 export interface GrantsShape {
-  readonly create: (input: unknown, options?: GrantsOptions) => Effect.Effect<{ readonly created: boolean; readonly grant: GrantView }, DossierError>
+  readonly create: (
+    input: unknown,
+    options?: GrantsOptions
+  ) => Effect.Effect<{ readonly created: boolean; readonly grant: GrantView }, DossierError>
   readonly show: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
   readonly list: (options?: GrantsOptions) => Effect.Effect<{
-    readonly grants: ReadonlyArray<Omit<GrantStatus, "grant" | "events" | "chain"> & { readonly id: string; readonly task: string; readonly parent: string | null }>
+    readonly grants: ReadonlyArray<
+      Omit<GrantStatus, "grant" | "events" | "chain"> & {
+        readonly id: string
+        readonly task: string
+        readonly parent: string | null
+      }
+    >
     readonly damaged: ReadonlyArray<{ readonly id: string; readonly error: string }>
   }, DossierError>
   readonly revoke: (id: string, options?: GrantRevokeOptions) => Effect.Effect<{

@@ -14,9 +14,25 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { TargetError } from "../domain/DestinationPolicy.js"
-import type { EditedRetainedFile, FileNotFound, InputOutsideWorkdir, InputTooLarge, InvalidInput, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
-import { CAPTURES_LOG, type CaptureRecord, parseCaptures } from "../domain/IngestContent.js"
-import type { CredentialsInUrl, IngestError, InvalidUrl, UnsupportedContent, UnsupportedScheme } from "../domain/IngestErrors.js"
+import type {
+  EditedRetainedFile,
+  FileNotFound,
+  InputOutsideWorkdir,
+  InputTooLarge,
+  InvalidInput,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  UnsafePath
+} from "../domain/Errors.js"
+import { type CaptureRecord, CAPTURES_LOG, parseCaptures } from "../domain/IngestContent.js"
+import type {
+  CredentialsInUrl,
+  IngestError,
+  InvalidUrl,
+  UnsupportedContent,
+  UnsupportedScheme
+} from "../domain/IngestErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
 
 /** Options of `Ingest.capture` (the convention: src/domain/Options.ts). */
@@ -78,7 +94,14 @@ export interface DryRunResult {
   readonly literal: boolean
 }
 
-export type CaptureError = IngestError | InvalidInput | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+export type CaptureError =
+  | IngestError
+  | InvalidInput
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | EditedRetainedFile
+  | LockTimeout
 
 export type IngestFileError =
   | InputOutsideWorkdir
@@ -104,7 +127,11 @@ export interface IngestShape {
    * `path` is relative to the work folder (or absolute inside it); `origin` is where the page came
    * from (an absolute http(s) URL; only recorded).
    */
-  readonly importFile: (path: string, origin: string, options?: IngestFileOptions) => Effect.Effect<IngestFileResult, IngestFileError>
+  readonly importFile: (
+    path: string,
+    origin: string,
+    options?: IngestFileOptions
+  ) => Effect.Effect<IngestFileResult, IngestFileError>
   /** Check the URL's syntax and any literal destination; no DNS, no HTTP, no write. */
   readonly dryRun: (url: string) => Effect.Effect<DryRunResult, TargetError>
 }
@@ -115,16 +142,18 @@ export class Ingest extends Context.Tag("dossier/Ingest")<Ingest, IngestShape>()
  * Every capture recorded in `.dossier/captures.jsonl` (empty when there is none): the record
  * that these bytes at this path came from the fetcher. Invalid lines are skipped.
  */
-export const readCaptures: Effect.Effect<ReadonlyArray<CaptureRecord>, Exclude<ReadError, { _tag: "FileNotFound" }>, FileStore> =
-  Effect.flatMap(FileStore, (fs) =>
-    fs.stat(CAPTURES_LOG).pipe(
-      Effect.flatMap((st) =>
-        Option.isNone(st)
-          ? Effect.succeed<ReadonlyArray<CaptureRecord>>([])
-          : fs.readText(CAPTURES_LOG, { maxBytes: 256 * 1024 * 1024 }).pipe(
-              Effect.map(parseCaptures),
-              Effect.catchTag("FileNotFound", () => Effect.succeed<ReadonlyArray<CaptureRecord>>([]))
-            )
-      )
+export const readCaptures: Effect.Effect<
+  ReadonlyArray<CaptureRecord>,
+  Exclude<ReadError, { _tag: "FileNotFound" }>,
+  FileStore
+> = Effect.flatMap(FileStore, (fs) =>
+  fs.stat(CAPTURES_LOG).pipe(
+    Effect.flatMap((st) =>
+      Option.isNone(st)
+        ? Effect.succeed<ReadonlyArray<CaptureRecord>>([])
+        : fs.readText(CAPTURES_LOG, { maxBytes: 256 * 1024 * 1024 }).pipe(
+          Effect.map(parseCaptures),
+          Effect.catchTag("FileNotFound", () => Effect.succeed<ReadonlyArray<CaptureRecord>>([]))
+        )
     )
-  )
+  ))

@@ -4,6 +4,8 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { decodeWith, parseJson } from "../domain/Decode.js"
 import {
   type FileNotFound,
@@ -17,8 +19,6 @@ import {
 import { normalizeRelative } from "../domain/Paths.js"
 import { DEFAULT_MAX_BYTES, FileStore } from "./FileStore.js"
 import { Workdir } from "./Workdir.js"
-import * as fs from "node:fs"
-import * as path from "node:path"
 
 export const MAX_INPUT_BYTES = 64 * 1024
 
@@ -43,7 +43,10 @@ const exists = (p: string) => {
  * it. Anything outside → `InputOutsideWorkdir`, naming the path relative to the work folder
  * (never an absolute path, never only its base name) and the option it came from.
  */
-export const relativeToWorkdir = (given: string, flag = "--input"): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
+export const relativeToWorkdir = (
+  given: string,
+  flag = "--input"
+): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
   Effect.flatMap(Workdir, ({ root }) => {
     let rel: string
     const fromCwd = path.isAbsolute(given) ? given : exists(path.resolve(given)) ? path.resolve(given) : undefined
@@ -99,7 +102,8 @@ const readStdin = (max: number): Effect.Effect<{ readonly bytes: Uint8Array; rea
       }
       return { bytes: Buffer.concat(chunks), total }
     },
-    catch: (e) => new IoError({ path: "-", operation: "read", code: String((e as { code?: string }).code ?? "EUNKNOWN") })
+    catch: (e) =>
+      new IoError({ path: "-", operation: "read", code: String((e as { code?: string }).code ?? "EUNKNOWN") })
   })
 
 /** Read and validate a JSON file the command names (state, research output…), at most 16 MiB. */
@@ -153,6 +157,9 @@ export const readInput = <A, I>(
   }
   return Effect.flatMap(relativeToWorkdir(given), (rel) =>
     readJsonFile(schema, rel, MAX_INPUT_BYTES).pipe(
-      Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual })))
+      Effect.catchTag(
+        "LimitExceeded",
+        (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual }))
+      )
     ))
 }

@@ -13,14 +13,15 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type {
   AliasedFile,
+  EditedRetainedFile,
   FileNotFound,
   InvalidInput,
   IoError,
   LimitExceeded,
   LockTimeout,
-  UnsafePath,
-  EditedRetainedFile
+  UnsafePath
 } from "../domain/Errors.js"
+import type { AppendInput } from "../domain/Journal.js"
 import type {
   ConflictingEvent,
   CorruptJournal,
@@ -31,8 +32,14 @@ import type {
   UnknownCandidate,
   UnterminatedTail
 } from "../domain/JournalErrors.js"
-import type { AppendInput } from "../domain/Journal.js"
-import type { AppendResult, ImportResult, InspectResult, RebuildResult, RecoverResult, StudyRow } from "../domain/JournalOutput.js"
+import type {
+  AppendResult,
+  ImportResult,
+  InspectResult,
+  RebuildResult,
+  RecoverResult,
+  StudyRow
+} from "../domain/JournalOutput.js"
 import type { DigestMismatch } from "../domain/MonitorErrors.js"
 
 /** Errors of reading a study's committed history. */
@@ -52,7 +59,15 @@ export type InspectError = ReadHistoryError | StudyNotFound
 
 export type RebuildError = ReadHistoryError | StudyNotFound | UnimportedLegacyManifest | LockTimeout
 
-export type RecoverError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded | EditedRetainedFile | LockTimeout
+export type RecoverError =
+  | InvalidInput
+  | StudyNotFound
+  | AliasedFile
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | EditedRetainedFile
+  | LockTimeout
 
 /** Errors of reading a study's journal in its exchange form. */
 export type LinesError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded

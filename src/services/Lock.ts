@@ -17,14 +17,18 @@ export interface LockShape {
    * Run `self` holding the lock. `UnsafePath` when `.dossier` or `.dossier/lock.sqlite` is not a
    * plain directory and a plain single-link file (a symlink is never followed to a lock elsewhere).
    */
-  readonly withLock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
+  readonly withLock: <A, E, R>(
+    self: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
   /**
    * For commands that only read: take the lock only when its file already exists and can be
    * written; otherwise (no lock file yet, a read-only mount or copy) run without it and create
    * nothing. `self` learns whether the lock is held, i.e. whether it may write (recover an
    * interrupted transaction, refresh a derived index).
    */
-  readonly withReadLock: <A, E, R>(self: (held: boolean) => Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
+  readonly withReadLock: <A, E, R>(
+    self: (held: boolean) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
 }
 
 export class Lock extends Context.Tag("dossier/Lock")<Lock, LockShape>() {}

@@ -26,6 +26,8 @@ import type {
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
+import type { ConflictingEvent } from "../domain/JournalErrors.js"
+import type { MonitorError } from "../domain/MonitorErrors.js"
 import type { DueEntry, Fact, UnresolvedOutcome } from "../domain/MonitorOutputs.js"
 import type {
   CreateDueRunInput,
@@ -39,8 +41,6 @@ import type {
   SubscriptionUpdateInput,
   TransitionRunInput
 } from "../domain/MonitorSchema.js"
-import type { ConflictingEvent } from "../domain/JournalErrors.js"
-import type { MonitorError } from "../domain/MonitorErrors.js"
 import type { RecoveredTransaction } from "./ports/MonitorStore.js"
 
 /** Every refusal a monitor method can answer with. */
@@ -95,7 +95,10 @@ export interface MonitorShape {
     input: CreateDueRunInput,
     options?: MonitorOptions
   ) => Effect.Effect<{ readonly created: boolean; readonly run: RunRecord }, MonitorServiceError>
-  readonly transitionRun: (input: TransitionRunInput, options?: MonitorOptions) => Effect.Effect<{ readonly run: RunRecord }, MonitorServiceError>
+  readonly transitionRun: (
+    input: TransitionRunInput,
+    options?: MonitorOptions
+  ) => Effect.Effect<{ readonly run: RunRecord }, MonitorServiceError>
   readonly finishRun: (
     input: FinishRunInput,
     options?: MonitorOptions

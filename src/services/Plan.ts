@@ -17,13 +17,14 @@ import type {
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
+import type { PlanCheckpointInput, PlanDocument, PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import type {
-  PlanCheckpointInput,
-  PlanDocument,
-  PlanInspectOutput,
-  PlanStartInput
-} from "../domain/Plan.js"
-import type { CompletionRefused, CorruptPlan, GoalConflict, NoPlan, UnregisteredDependency } from "../domain/PlanErrors.js"
+  CompletionRefused,
+  CorruptPlan,
+  GoalConflict,
+  NoPlan,
+  UnregisteredDependency
+} from "../domain/PlanErrors.js"
 
 export type PlanReadError = CorruptPlan | IoError | UnsafePath | LimitExceeded
 
@@ -70,7 +71,10 @@ export interface PlanShape {
   readonly start: (
     input: PlanStartInput,
     options?: PlanStartOptions
-  ) => Effect.Effect<{ readonly revision: number; readonly created: boolean; readonly replaced?: boolean }, PlanWriteError>
+  ) => Effect.Effect<
+    { readonly revision: number; readonly created: boolean; readonly replaced?: boolean },
+    PlanWriteError
+  >
   /**
    * Record progress, naming the plan's current revision: `options.expected` or the input's
    * `expectedRevision` (both: they must agree); neither is `InvalidInput`.

@@ -11,8 +11,8 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { KillReason, RunStop, SandboxPlan } from "../domain/Execution.js"
 import type { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
+import type { KillReason, RunStop, SandboxPlan } from "../domain/Execution.js"
 
 export interface Captured {
   /** The retained bytes (at most `MAX_LOG_BYTES`). */
@@ -32,7 +32,11 @@ export interface SandboxOutcome {
    * How memory was limited: `run` (one memory cgroup for the whole run, its peak and how many of
    * its processes the kernel ended at the limit) or `process` (RLIMIT_AS per process only).
    */
-  readonly memory: { readonly enforcement: "run" | "process"; readonly peakKiB: number | null; readonly oomKills: number }
+  readonly memory: {
+    readonly enforcement: "run" | "process"
+    readonly peakKiB: number | null
+    readonly oomKills: number
+  }
   readonly cpuSeconds: number | null
   readonly maxRssKiB: number | null
   readonly wallMs: number

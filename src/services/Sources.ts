@@ -7,7 +7,14 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { FileNotFound, InvalidInput, IoError, LimitExceeded, PathOutsideArea, UnsafePath } from "../domain/Errors.js"
+import type {
+  FileNotFound,
+  InvalidInput,
+  IoError,
+  LimitExceeded,
+  PathOutsideArea,
+  UnsafePath
+} from "../domain/Errors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
 
 /** At most this many files are listed (a folder holding more is listed in part, in order). */
@@ -33,7 +40,14 @@ export interface FollowResult {
   readonly note: string
 }
 
-export type FollowError = InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded | PathOutsideArea | CorruptPlan
+export type FollowError =
+  | InvalidInput
+  | FileNotFound
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | PathOutsideArea
+  | CorruptPlan
 
 /** Options of `Sources.follow` (the convention: src/domain/Options.ts). */
 export interface FollowOptions {

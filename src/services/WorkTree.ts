@@ -16,7 +16,10 @@ export interface WorkTreeShape {
   /** The identity of a directory; every component must be a directory, not a link. */
   readonly identity: (path: string) => Effect.Effect<RootIdentity, IoError | FileNotFound | UnsafePath>
   /** Every entry below a directory (not the directory itself), sorted by path; at most `maxEntries`. */
-  readonly scan: (path: string, maxEntries: number) => Effect.Effect<ReadonlyArray<TreeEntry>, IoError | UnsafePath | LimitExceeded>
+  readonly scan: (
+    path: string,
+    maxEntries: number
+  ) => Effect.Effect<ReadonlyArray<TreeEntry>, IoError | UnsafePath | LimitExceeded>
   /**
    * The same walk, bounded and never failing below the directory itself: it stops at `maxEntries`,
    * and skips what cannot be read (a path too long for the system, an unreadable directory, a name

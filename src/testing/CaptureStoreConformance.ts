@@ -47,7 +47,13 @@ const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
 const text = (o: Option.Option<Uint8Array>) => Option.map(o, (b) => Buffer.from(b).toString("utf8"))
 
 const file = (path: string, data: string): RetainFile => ({ path, data: bytes(data) })
-const recordOf = (path: string, data: string, kind: CaptureRecord["kind"], at: string, via: "fetch" | "file" = "fetch"): CaptureRecord => ({
+const recordOf = (
+  path: string,
+  data: string,
+  kind: CaptureRecord["kind"],
+  at: string,
+  via: "fetch" | "file" = "fetch"
+): CaptureRecord => ({
   path,
   sha256: sha(data),
   bytes: Buffer.byteLength(data),
@@ -62,7 +68,10 @@ const READABLE = "research/sources/example.org/page.def.md"
 const WARC = "research/sources/example.org/page.123.warc.gz"
 
 const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.either(effect), Either.match({ onLeft: (e): unknown => ({ error: e._tag }), onRight: (a): unknown => ({ ok: a }) }))
+  Effect.map(
+    Effect.either(effect),
+    Either.match({ onLeft: (e): unknown => ({ error: e._tag }), onRight: (a): unknown => ({ ok: a }) })
+  )
 
 /** Every assertion of the contract, on fresh stores from `make`. */
 export const check = (make: Make): Effect.Effect<void, unknown> =>
@@ -71,14 +80,22 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
     {
       const { store } = yield* make()
       yield* same("records of an empty store", [], yield* store.records)
-      yield* same("readImport of an absent file", { error: "FileNotFound" }, yield* outcome(store.readImport("page.html", 1024)))
+      yield* same(
+        "readImport of an absent file",
+        { error: "FileNotFound" },
+        yield* outcome(store.readImport("page.html", 1024))
+      )
     }
     // A capture, the same capture again (reused, recorded again), and an edited target refused whole.
     {
       const { readFile, putFile, store } = yield* make()
       const at1 = "2026-01-01T00:00:00.000Z"
       const files = [file(ORIGINAL, "<p>page</p>"), file(READABLE, "page\n"), file(WARC, "warc bytes")]
-      const records1 = [recordOf(ORIGINAL, "<p>page</p>", "original", at1), recordOf(READABLE, "page\n", "source", at1), recordOf(WARC, "warc bytes", "warc", at1)]
+      const records1 = [
+        recordOf(ORIGINAL, "<p>page</p>", "original", at1),
+        recordOf(READABLE, "page\n", "source", at1),
+        recordOf(WARC, "warc bytes", "warc", at1)
+      ]
       yield* same("a first capture", {
         ok: [
           { path: ORIGINAL, sha256: sha("<p>page</p>"), bytes: 11, reused: false },
@@ -89,7 +106,10 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       yield* same("records after a capture", records1, yield* store.records)
       yield* same("a retained file's bytes", Option.some("<p>page</p>"), text(yield* readFile(ORIGINAL)))
       const at2 = "2026-01-02T00:00:00.000Z"
-      const records2 = [recordOf(ORIGINAL, "<p>page</p>", "original", at2, "file"), recordOf(READABLE, "page\n", "source", at2, "file")]
+      const records2 = [
+        recordOf(ORIGINAL, "<p>page</p>", "original", at2, "file"),
+        recordOf(READABLE, "page\n", "source", at2, "file")
+      ]
       yield* same("the same bytes again", {
         ok: [
           { path: ORIGINAL, sha256: sha("<p>page</p>"), bytes: 11, reused: true },
@@ -100,7 +120,9 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       // Someone edits the readable copy: a capture naming it is refused, and stores nothing.
       yield* putFile(READABLE, "edited\n")
       const fresh = "research/sources/example.org/new.999.html"
-      const refused = yield* outcome(store.record([file(fresh, "new"), file(READABLE, "page\n")], [recordOf(fresh, "new", "original", at2)]))
+      const refused = yield* outcome(
+        store.record([file(fresh, "new"), file(READABLE, "page\n")], [recordOf(fresh, "new", "original", at2)])
+      )
       yield* same("a capture over an edited retained file", { error: "EditedRetainedFile" }, refused)
       yield* same("the refused capture's other file", Option.none(), yield* readFile(fresh))
       yield* same("the refused capture's records", [...records1, ...records2], yield* store.records)
@@ -112,6 +134,10 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       yield* putFile("saved/page.html", "<html>saved</html>")
       const read = yield* store.readImport("saved/page.html", 1024)
       yield* same("readImport", "<html>saved</html>", Buffer.from(read).toString("utf8"))
-      yield* same("readImport over its bound", { error: "LimitExceeded" }, yield* outcome(store.readImport("saved/page.html", 4)))
+      yield* same(
+        "readImport over its bound",
+        { error: "LimitExceeded" },
+        yield* outcome(store.readImport("saved/page.html", 4))
+      )
     }
   }))

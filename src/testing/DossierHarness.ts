@@ -31,8 +31,8 @@ import { isDeepStrictEqual } from "node:util"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest } from "../services/Ingest.js"
 import { Journal } from "../services/Journal.js"
-import { Plan } from "../services/Plan.js"
 import { Monitor } from "../services/Monitor.js"
+import { Plan } from "../services/Plan.js"
 
 /** The services the harness drives. `DossierMemory`, `DossierLive(dir)` and `dossierOver(base)` provide them. */
 export type Services = Plan | Journal | Ingest | Monitor | FileStore
@@ -136,7 +136,9 @@ const canonical = (v: unknown): string =>
   Array.isArray(v)
     ? `[${v.map(canonical).join(",")}]`
     : typeof v === "object" && v !== null
-    ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`
+    ? `{${
+      Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")
+    }}`
     : JSON.stringify(v)
 
 // ---------------------------------------------------------------------------------------------
@@ -147,7 +149,12 @@ export type Outcome = { readonly ok: unknown } | { readonly error: string }
 
 /** The first command where the layer and the model disagreed, or an invariant broke. */
 export class HarnessMismatch extends Error {
-  constructor(readonly command: string, readonly expected: unknown, readonly actual: unknown, readonly what = "answer") {
+  constructor(
+    readonly command: string,
+    readonly expected: unknown,
+    readonly actual: unknown,
+    readonly what = "answer"
+  ) {
     super(`${command}: ${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`)
     this.name = "HarnessMismatch"
   }
@@ -159,7 +166,11 @@ export interface Real {
   readonly edit: ((path: string, data: string) => void) | undefined
 }
 
-const outcomeOf = async <A>(real: Real, e: Effect.Effect<A, { readonly _tag: string }, Services>, view: (a: A) => unknown): Promise<Outcome> => {
+const outcomeOf = async <A>(
+  real: Real,
+  e: Effect.Effect<A, { readonly _tag: string }, Services>,
+  view: (a: A) => unknown
+): Promise<Outcome> => {
   const r = await real.run(Effect.either(e))
   return Either.isLeft(r) ? { error: r.left._tag } : { ok: view(r.right) }
 }
@@ -209,7 +220,9 @@ const checkInvariants = async (m: Model, real: Real, command: string): Promise<v
       const d = doc.right.value
       if (d.goal !== m.plan?.goal) fail("plan goal", m.plan?.goal, d.goal)
       const sources = Object.fromEntries(d.sources.map((s) => [s.path, s.sha256]))
-      if (!isDeepStrictEqual(sources, Object.fromEntries(m.plan!.sources))) fail("plan sources", Object.fromEntries(m.plan!.sources), sources)
+      if (!isDeepStrictEqual(sources, Object.fromEntries(m.plan!.sources))) {
+        fail("plan sources", Object.fromEntries(m.plan!.sources), sources)
+      }
     }
     m.highestRevision = Math.max(m.highestRevision, revision)
     // Every journal line decodes, in order, and holds each event once: the model's events.
@@ -218,7 +231,9 @@ const checkInvariants = async (m: Model, real: Real, command: string): Promise<v
       const bytes = yield* Effect.either(store.read(journalPath(study)))
       if (s === undefined) {
         // No append of this study succeeded: a refused one wrote nothing.
-        if (Either.isRight(bytes) && bytes.right.byteLength > 0) fail(`${study}: no events stored`, "", utf8.decode(bytes.right))
+        if (Either.isRight(bytes) && bytes.right.byteLength > 0) {
+          fail(`${study}: no events stored`, "", utf8.decode(bytes.right))
+        }
         continue
       }
       if (Either.isLeft(bytes)) return fail(`${study}: journal readable`, "bytes", bytes.left._tag)
@@ -264,7 +279,9 @@ const checkInvariants = async (m: Model, real: Real, command: string): Promise<v
       }
       const want = [...m.subscriptions.values()].reduce((n, s) => n + s.runs.size, 0)
       if (list.right.runs.length !== want) fail("monitor runs", want, list.right.runs.length)
-      for (const sub of list.right.subscriptions) if (sub.status === "unreadable") fail("monitor records decode", "a subscription", sub.id)
+      for (const sub of list.right.subscriptions) {
+        if (sub.status === "unreadable") fail("monitor records decode", "a subscription", sub.id)
+      }
     }
   }))
 }
@@ -320,8 +337,15 @@ class PlanStart extends Base {
     this.resolved = `${this.expected === "none" ? "" : `, expected ${this.expected}`})`
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Plan, (p) =>
-        p.start({ goal: this.goal, limits: [], nextAction: "read" }, { replaceGoal: this.replace, ...(expected === undefined || expected === null ? {} : { expected }), now: new Date(m.now) })),
+      Effect.flatMap(
+        Plan,
+        (p) =>
+          p.start({ goal: this.goal, limits: [], nextAction: "read" }, {
+            replaceGoal: this.replace,
+            ...(expected === undefined || expected === null ? {} : { expected }),
+            now: new Date(m.now)
+          })
+      ),
       (r) => r
     )
     const want = ((): Outcome => {
@@ -352,19 +376,28 @@ class PlanCheckpoint extends Base {
     super()
   }
   get label() {
-    return `plan.checkpoint(${[this.stepId === null ? "" : `step ${this.stepId}`, this.source === null ? "" : `source of ${this.source}`].filter((s) => s !== "").join(", ")}`
+    return `plan.checkpoint(${
+      [this.stepId === null ? "" : `step ${this.stepId}`, this.source === null ? "" : `source of ${this.source}`]
+        .filter((s) => s !== "").join(", ")
+    }`
   }
   async step(m: Model, real: Real) {
     const expected = pickRevision(m, this.expected === "none" ? "current" : this.expected)!
     const capture = this.source === null ? undefined : m.captures.get(this.source)
     const sourcePath = this.source === null ? undefined : capture?.sourcePath ?? "research/sources/never-captured.md"
-    this.resolved = `${this.stepId === null && this.source === null ? "" : ", "}expected ${this.expected === "none" ? "current" : this.expected})`
+    this.resolved = `${this.stepId === null && this.source === null ? "" : ", "}expected ${
+      this.expected === "none" ? "current" : this.expected
+    })`
     const input = {
       ...(this.stepId === null ? {} : { completedSteps: [{ summary: `did ${this.stepId}`, id: this.stepId }] }),
       ...(sourcePath === undefined ? {} : { sources: [{ path: sourcePath, origin: "https://example.org/page" }] }),
       nextAction: "continue"
     }
-    const actual = await outcomeOf(real, Effect.flatMap(Plan, (p) => p.checkpoint(input, { expected, now: new Date(m.now) })), (r) => r)
+    const actual = await outcomeOf(
+      real,
+      Effect.flatMap(Plan, (p) => p.checkpoint(input, { expected, now: new Date(m.now) })),
+      (r) => r
+    )
     const want = ((): Outcome => {
       const plan = m.plan
       if (plan === null) return err("NoPlan")
@@ -399,7 +432,12 @@ class PlanCheckpoint extends Base {
 /** Journal events from a small pool of ids and values, so that retries and conflicts are frequent. */
 type EventSpec =
   | { readonly id: string; readonly type: "candidate_created"; readonly candidate: string; readonly title: string }
-  | { readonly id: string; readonly type: "evaluation_recorded"; readonly candidate: string; readonly decision: "accept" | "reject" }
+  | {
+    readonly id: string
+    readonly type: "evaluation_recorded"
+    readonly candidate: string
+    readonly decision: "accept" | "reject"
+  }
   | { readonly id: string; readonly type: "checkpoint_saved"; readonly summary: string }
 
 const eventOf = (e: EventSpec): Record<string, unknown> => {
@@ -407,7 +445,12 @@ const eventOf = (e: EventSpec): Record<string, unknown> => {
     case "candidate_created":
       return { id: e.id, type: e.type, candidate: { id: e.candidate, title: e.title } }
     case "evaluation_recorded":
-      return { id: e.id, type: e.type, candidateId: e.candidate, evaluation: { evaluatorVersion: "v1", metrics: { score: 1 }, decision: e.decision } }
+      return {
+        id: e.id,
+        type: e.type,
+        candidateId: e.candidate,
+        evaluation: { evaluatorVersion: "v1", metrics: { score: 1 }, decision: e.decision }
+      }
     case "checkpoint_saved":
       return { id: e.id, type: e.type, checkpoint: { summary: e.summary, nextAction: "next", reviewed: false } }
   }
@@ -454,11 +497,16 @@ class JournalAppend extends Base {
         } else if (spec.type === "evaluation_recorded" && !has(spec.candidate)) return err("UnknownCandidate")
         appended.push({ id: spec.id, text })
       }
-      s.events.push(...appended)
+      for (const e of appended) s.events.push(e)
       for (const c of created) s.candidates.add(c)
       m.studies.set(this.study, s)
       const last = s.events[s.events.length - 1]!
-      return ok({ study: this.study, appended: appended.map((e) => e.id), skipped, head: { seq: s.events.length, id: last.id } })
+      return ok({
+        study: this.study,
+        appended: appended.map((e) => e.id),
+        skipped,
+        head: { seq: s.events.length, id: last.id }
+      })
     })()
     same(this.toString(), want, actual)
   }
@@ -482,8 +530,10 @@ class JournalRetry extends Base {
 
 /** The pages a capture can import: two with different bytes. */
 const PAGES: Record<string, string> = {
-  p1: "<html><head><title>One</title></head><body><main><h1>One</h1><p>The first page says that the sky is blue on clear days.</p></main></body></html>\n",
-  p2: "<html><head><title>Two</title></head><body><main><h1>Two</h1><p>The second page says that grass is green in the spring.</p></main></body></html>\n"
+  p1:
+    "<html><head><title>One</title></head><body><main><h1>One</h1><p>The first page says that the sky is blue on clear days.</p></main></body></html>\n",
+  p2:
+    "<html><head><title>Two</title></head><body><main><h1>Two</h1><p>The second page says that grass is green in the spring.</p></main></body></html>\n"
 }
 const inputFile = (page: string) => `inbox/${page}.html`
 
@@ -497,14 +547,26 @@ class CaptureFile extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Ingest, (i) => i.importFile(inputFile(this.page), `https://example.org/${this.page}`, { now: new Date(m.now) })),
+      Effect.flatMap(
+        Ingest,
+        (i) => i.importFile(inputFile(this.page), `https://example.org/${this.page}`, { now: new Date(m.now) })
+      ),
       (r) => r
     )
     const known = m.captures.get(this.page)
     if (known === undefined) {
       if (!("ok" in actual)) throw new HarnessMismatch(this.toString(), "a capture", actual)
-      const r = actual.ok as { original: { path: string; sha256: string }; source: { path: string; sha256: string }; reused: boolean }
-      const c: Capture = { originalPath: r.original.path, sourcePath: r.source.path, originalSha: r.original.sha256, sourceSha: r.source.sha256 }
+      const r = actual.ok as {
+        original: { path: string; sha256: string }
+        source: { path: string; sha256: string }
+        reused: boolean
+      }
+      const c: Capture = {
+        originalPath: r.original.path,
+        sourcePath: r.source.path,
+        originalSha: r.original.sha256,
+        sourceSha: r.source.sha256
+      }
       same(this.toString(), ok({ reused: false }), ok({ reused: r.reused }))
       m.captures.set(this.page, c)
       m.retained.set(c.originalPath, c.originalSha)
@@ -585,17 +647,42 @@ class Subscribe extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Monitor, (s) =>
-        s.createSubscription({ id: this.id, kind: "literature", target: SUBSCRIPTION_TARGET, timezone: "UTC", cadence: { every: 1, unit: "day" }, anchor: this.anchor(m) }, { now: new Date(m.now) })),
+      Effect.flatMap(
+        Monitor,
+        (s) =>
+          s.createSubscription({
+            id: this.id,
+            kind: "literature",
+            target: SUBSCRIPTION_TARGET,
+            timezone: "UTC",
+            cadence: { every: 1, unit: "day" },
+            anchor: this.anchor(m)
+          }, { now: new Date(m.now) })
+      ),
       (r) => ({ created: r.created, nextDueAt: r.subscription.nextDueAt })
     )
     const known = m.subscriptions.get(this.id)
-    if (known !== undefined) return same(this.toString(), ok({ created: false, nextDueAt: new Date(known.nextDue).toISOString() }), actual)
+    if (known !== undefined) {
+      return same(this.toString(), ok({ created: false, nextDueAt: new Date(known.nextDue).toISOString() }), actual)
+    }
     if (!("ok" in actual)) throw new HarnessMismatch(this.toString(), "a subscription", actual)
     const nextDue = Date.parse((actual.ok as { nextDueAt: string }).nextDueAt)
     same(this.toString(), ok({ created: true, nextDueAt: new Date(nextDue).toISOString() }), actual)
-    if (nextDue !== Date.parse(`${this.anchor(m)}Z`)) throw new HarnessMismatch(this.toString(), `window 0 at the anchor ${this.anchor(m)}`, new Date(nextDue).toISOString())
-    m.subscriptions.set(this.id, { id: this.id, anchor: this.anchor(m), first: nextDue, runs: new Map(), active: null, nextDue })
+    if (nextDue !== Date.parse(`${this.anchor(m)}Z`)) {
+      throw new HarnessMismatch(
+        this.toString(),
+        `window 0 at the anchor ${this.anchor(m)}`,
+        new Date(nextDue).toISOString()
+      )
+    }
+    m.subscriptions.set(this.id, {
+      id: this.id,
+      anchor: this.anchor(m),
+      first: nextDue,
+      runs: new Map(),
+      active: null,
+      nextDue
+    })
   }
 }
 
@@ -622,7 +709,11 @@ class DueRun extends Base {
     if (sub.active !== null) {
       // The window's run asked for again (a retry): the same run, nothing created.
       if (sub.active.window === latestStart) {
-        return same(this.toString(), ok({ created: false, runId: sub.active.runId, windowStart: new Date(latestStart).toISOString() }), actual)
+        return same(
+          this.toString(),
+          ok({ created: false, runId: sub.active.runId, windowStart: new Date(latestStart).toISOString() }),
+          actual
+        )
       }
       return same(this.toString(), err("ActiveRunExists"), actual)
     }
@@ -653,7 +744,10 @@ class CancelRun extends Base {
     const expectedRevision = this.expected === "current" ? revision : revision + 1
     const actual = await outcomeOf(
       real,
-      Effect.flatMap(Monitor, (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, { now: new Date(m.now) })),
+      Effect.flatMap(
+        Monitor,
+        (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, { now: new Date(m.now) })
+      ),
       (r) => ({ status: r.run.status, revision: r.run.revision })
     )
     const want = ((): Outcome => {
@@ -674,25 +768,44 @@ class CancelRun extends Base {
 const revisionChoice = fc.constantFrom<RevisionChoice>("current", "current", "stale", "ahead", "none")
 const eventId = fc.constantFrom("e1", "e2", "e3", "e4", "e5", "e6")
 const eventSpec: fc.Arbitrary<EventSpec> = fc.oneof(
-  fc.record({ id: eventId, type: fc.constant("candidate_created" as const), candidate: fc.constantFrom("a", "b"), title: fc.constantFrom("t1", "t2") }),
-  fc.record({ id: eventId, type: fc.constant("evaluation_recorded" as const), candidate: fc.constantFrom("a", "b"), decision: fc.constantFrom<"accept" | "reject">("accept", "reject") }),
+  fc.record({
+    id: eventId,
+    type: fc.constant("candidate_created" as const),
+    candidate: fc.constantFrom("a", "b"),
+    title: fc.constantFrom("t1", "t2")
+  }),
+  fc.record({
+    id: eventId,
+    type: fc.constant("evaluation_recorded" as const),
+    candidate: fc.constantFrom("a", "b"),
+    decision: fc.constantFrom<"accept" | "reject">("accept", "reject")
+  }),
   fc.record({ id: eventId, type: fc.constant("checkpoint_saved" as const), summary: fc.constantFrom("x", "y") })
 )
 
 const page = fc.constantFrom(...Object.keys(PAGES))
 
 const journalAppend: fc.Arbitrary<Cmd> = fc.tuple(
-    fc.constantFrom<string>(STUDIES[0], STUDIES[0], STUDIES[1]),
-    // Mostly distinct ids in a batch; sometimes one id twice (refused as a whole).
-    fc.oneof({ arbitrary: fc.uniqueArray(eventSpec, { minLength: 1, maxLength: 3, selector: (e) => e.id }), weight: 4 }, fc.array(eventSpec, { minLength: 2, maxLength: 3 })),
-    fc.boolean()
-  ).map(([study, events, single]) => new JournalAppend(study, events, single && events.length === 1))
+  fc.constantFrom<string>(STUDIES[0], STUDIES[0], STUDIES[1]),
+  // Mostly distinct ids in a batch; sometimes one id twice (refused as a whole).
+  fc.oneof(
+    { arbitrary: fc.uniqueArray(eventSpec, { minLength: 1, maxLength: 3, selector: (e) => e.id }), weight: 4 },
+    fc.array(eventSpec, { minLength: 2, maxLength: 3 })
+  ),
+  fc.boolean()
+).map(([study, events, single]) => new JournalAppend(study, events, single && events.length === 1))
 
 /** Every command the harness generates (see the module comment). */
 export const commandArbitraries: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.tuple(fc.constantFrom("g1", "g2"), fc.boolean(), revisionChoice).map(([g, r, e]) => new PlanStart(g, r, e)),
-  fc.tuple(revisionChoice, fc.option(fc.constantFrom("s1", "s2"), { nil: null })).map(([e, s]) => new PlanCheckpoint(e, s, null)),
-  fc.tuple(revisionChoice, fc.option(fc.constantFrom("s1", "s2"), { nil: null }), fc.option(fc.constantFrom(...Object.keys(PAGES), "p3"), { nil: null }))
+  fc.tuple(revisionChoice, fc.option(fc.constantFrom("s1", "s2"), { nil: null })).map(([e, s]) =>
+    new PlanCheckpoint(e, s, null)
+  ),
+  fc.tuple(
+    revisionChoice,
+    fc.option(fc.constantFrom("s1", "s2"), { nil: null }),
+    fc.option(fc.constantFrom(...Object.keys(PAGES), "p3"), { nil: null })
+  )
     .map(([e, s, src]) => new PlanCheckpoint(e, s, src)),
   journalAppend,
   journalAppend,
@@ -705,13 +818,20 @@ export const commandArbitraries: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.constantFrom("m1", "m2").map((id) => new Subscribe(id, true)),
   fc.constantFrom("m1", "m1", "m2", "m2", "m3").map((id) => new DueRun(id)),
   fc.constantFrom("m1", "m2").map((id) => new DueRun(id)),
-  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current", "current", "stale")).map(([id, e]) => new CancelRun(id, e)),
-  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current")).map(([id, e]) => new CancelRun(id, e))
+  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current", "current", "stale")).map((
+    [id, e]
+  ) => new CancelRun(id, e)),
+  fc.tuple(fc.constantFrom("m1", "m2"), fc.constantFrom<"current" | "stale">("current")).map(([id, e]) =>
+    new CancelRun(id, e)
+  )
 ]
 
 /** Sequences of up to `maxCommands` commands (default 40): what `check` takes. */
 export const commands = (options: { readonly maxCommands?: number } = {}) =>
-  fc.commands(commandArbitraries as Array<fc.Arbitrary<Cmd>>, { maxCommands: options.maxCommands ?? 40, size: "xlarge" })
+  fc.commands(commandArbitraries as Array<fc.Arbitrary<Cmd>>, {
+    maxCommands: options.maxCommands ?? 40,
+    size: "xlarge"
+  })
 
 /** Run one sequence on a fresh layer and the model, in lockstep. */
 export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): Promise<void> => {
@@ -724,8 +844,12 @@ export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): 
   }
   try {
     // The pages a capture imports are files of the work folder.
-    await run(Effect.flatMap(FileStore, (s) =>
-      Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))))
+    await run(
+      Effect.flatMap(
+        FileStore,
+        (s) => Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))
+      )
+    )
     const real: Real = { run, edit: adapter.edit }
     await fc.asyncModelRun(() => ({ model: emptyModel(), real }), cmds)
   } finally {
@@ -742,7 +866,10 @@ export const property = (make: () => AdapterUnderTest, options: { readonly maxCo
  * Check `make`'s layer on `numRuns` sequences from `seed` (fast-check's `assert`: a failure is
  * thrown with the shrunk sequence of commands and the seed that replays it).
  */
-export const assert = (make: () => AdapterUnderTest, options: { readonly seed?: number; readonly numRuns?: number; readonly maxCommands?: number } = {}) =>
+export const assert = (
+  make: () => AdapterUnderTest,
+  options: { readonly seed?: number; readonly numRuns?: number; readonly maxCommands?: number } = {}
+) =>
   fc.assert(property(make, options), {
     numRuns: options.numRuns ?? 50,
     ...(options.seed === undefined ? {} : { seed: options.seed })

@@ -44,7 +44,10 @@ const DATA = ["", "one", "two\n", "three three three"] as const
 export type Operation =
   | { readonly op: "writeAtomic"; readonly p: string; readonly d: string }
   | { readonly op: "writeRetained"; readonly p: string; readonly d: string }
-  | { readonly op: "writeRetainedMany"; readonly files: ReadonlyArray<{ readonly path: string; readonly data: string }> }
+  | {
+    readonly op: "writeRetainedMany"
+    readonly files: ReadonlyArray<{ readonly path: string; readonly data: string }>
+  }
   | { readonly op: "append"; readonly p: string; readonly d: string }
   | { readonly op: "read"; readonly p: string; readonly max: number; readonly single: boolean }
   | { readonly op: "hash"; readonly p: string }
@@ -60,7 +63,13 @@ export type Operation =
   | { readonly op: "hardlink"; readonly from: string; readonly p: string }
   | { readonly op: "fifo"; readonly p: string }
   | { readonly op: "edit"; readonly p: string; readonly d: string }
-  | { readonly op: "readThenAppend"; readonly p: string; readonly d: string; readonly max: number; readonly refuse: boolean }
+  | {
+    readonly op: "readThenAppend"
+    readonly p: string
+    readonly d: string
+    readonly max: number
+    readonly refuse: boolean
+  }
 
 const p = fc.constantFrom(...PATHS)
 const d = fc.constantFrom(...DATA)
@@ -70,7 +79,10 @@ const dir = fc.constantFrom(...DIRS)
 export const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ op: fc.constant("writeAtomic" as const), p, d }),
   fc.record({ op: fc.constant("writeRetained" as const), p, d }),
-  fc.record({ op: fc.constant("writeRetainedMany" as const), files: fc.array(fc.record({ path: p, data: d }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    op: fc.constant("writeRetainedMany" as const),
+    files: fc.array(fc.record({ path: p, data: d }), { minLength: 1, maxLength: 3 })
+  }),
   fc.record({ op: fc.constant("append" as const), p, d }),
   fc.record({ op: fc.constant("read" as const), p, max: fc.constantFrom(2, 100), single: fc.boolean() }),
   fc.record({ op: fc.constant("hash" as const), p }),
@@ -83,10 +95,26 @@ export const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ op: fc.constant("listNames" as const), p: dir }),
   fc.record({ op: fc.constant("ensureDir" as const), p: dir }),
   fc.record({ op: fc.constant("symlink" as const), p }),
-  { arbitrary: fc.record({ op: fc.constant("hardlink" as const), from: fc.constantFrom("a", "d/a"), p: fc.constantFrom("b", "d/b") }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant("hardlink" as const),
+      from: fc.constantFrom("a", "d/a"),
+      p: fc.constantFrom("b", "d/b")
+    }),
+    weight: 4
+  },
   fc.record({ op: fc.constant("fifo" as const), p }),
   fc.record({ op: fc.constant("edit" as const), p, d }),
-  { arbitrary: fc.record({ op: fc.constant("readThenAppend" as const), p, d, max: fc.constantFrom(2, 100), refuse: fc.boolean() }), weight: 3 }
+  {
+    arbitrary: fc.record({
+      op: fc.constant("readThenAppend" as const),
+      p,
+      d,
+      max: fc.constantFrom(2, 100),
+      refuse: fc.boolean()
+    }),
+    weight: 3
+  }
 )
 
 /** Sequences of 5 to 40 operations: what `check` takes. */
@@ -100,7 +128,9 @@ export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")
   readonly actual: unknown
 }> {
   override get message() {
-    return `step ${this.step} (${JSON.stringify(this.operation)}): expected ${JSON.stringify(this.expected)}, got ${JSON.stringify(this.actual)}`
+    return `step ${this.step} (${JSON.stringify(this.operation)}): expected ${JSON.stringify(this.expected)}, got ${
+      JSON.stringify(this.actual)
+    }`
   }
 }
 
@@ -113,7 +143,9 @@ const outcome = <A>(e: Effect.Effect<A, { readonly _tag: string; readonly reason
       ? { error: r.left._tag, ...(r.left.reason === undefined ? {} : { reason: r.left.reason }) }
       : { ok: r.right instanceof Uint8Array ? hex(r.right) : r.right })
 
-const errorOf = (e: ReadManyEntry["error"]) => (e === null ? null : { tag: e._tag, reason: "reason" in e ? e.reason : undefined })
+const errorOf = (
+  e: ReadManyEntry["error"]
+) => (e === null ? null : { tag: e._tag, reason: "reason" in e ? e.reason : undefined })
 
 const readManyOf = (store: FileStoreShape): NonNullable<FileStoreShape["readMany"]> => (paths, options) =>
   Effect.forEach(paths, (path) =>
@@ -138,21 +170,34 @@ const run = (store: FileStoreShape, op: Operation): Effect.Effect<unknown> => {
       return outcome(store.hash(op.p))
     case "readMany":
       return outcome(
-        Effect.map((store.readMany ?? readManyOf(store))(op.ps, { requireSingleLink: op.single }), (entries) =>
-          entries.map((e) => ({ path: e.path, bytes: e.bytes === null ? null : hex(e.bytes), error: errorOf(e.error) })))
+        Effect.map(
+          (store.readMany ?? readManyOf(store))(op.ps, { requireSingleLink: op.single }),
+          (entries) =>
+            entries.map((e) => ({
+              path: e.path,
+              bytes: e.bytes === null ? null : hex(e.bytes),
+              error: errorOf(e.error)
+            }))
+        )
       )
     case "readManyWith":
       // `use` sees each file's bytes while they are valid; only its result is kept.
       return outcome(
-        Effect.map((store.readManyWith ?? readManyWithOf(store))(op.ps, hex, { requireSingleLink: op.single }), (entries) =>
-          entries.map((e) => ({ path: e.path, bytes: e.value, error: errorOf(e.error) })))
+        Effect.map(
+          (store.readManyWith ?? readManyWithOf(store))(op.ps, hex, { requireSingleLink: op.single }),
+          (entries) => entries.map((e) => ({ path: e.path, bytes: e.value, error: errorOf(e.error) }))
+        )
       )
     case "stat":
       return outcome(
         Effect.map(store.stat(op.p), (s) =>
           Option.match(s, {
             onNone: () => null,
-            onSome: (x) => ({ kind: x.kind, size: x.kind === "file" ? x.size : 0, nlink: x.kind === "file" ? x.nlink : 1 })
+            onSome: (x) => ({
+              kind: x.kind,
+              size: x.kind === "file" ? x.size : 0,
+              nlink: x.kind === "file" ? x.nlink : 1
+            })
           }))
       )
     case "remove":
@@ -220,7 +265,10 @@ const plain = (u: unknown): unknown => (u === undefined ? null : JSON.parse(JSON
  * Run `ops` on a fresh store from `make` and on a fresh reference store; fail with the first
  * step whose results differ.
  */
-export const check = (make: () => StoreUnderTest, ops: ReadonlyArray<Operation>): Effect.Effect<void, ConformanceMismatch> =>
+export const check = (
+  make: () => StoreUnderTest,
+  ops: ReadonlyArray<Operation>
+): Effect.Effect<void, ConformanceMismatch> =>
   Effect.acquireUseRelease(
     Effect.sync(() => ({ subject: make(), reference: makeMemoryFs() })),
     ({ reference, subject }) =>
@@ -229,7 +277,9 @@ export const check = (make: () => StoreUnderTest, ops: ReadonlyArray<Operation>)
           setup(subject, reference, op)
           const actual = plain(yield* run(subject.store, op))
           const expected = plain(yield* run(reference.store, op))
-          if (!isDeepStrictEqual(actual, expected)) return yield* new ConformanceMismatch({ step, operation: op, expected, actual })
+          if (!isDeepStrictEqual(actual, expected)) {
+            return yield* new ConformanceMismatch({ step, operation: op, expected, actual })
+          }
         }), { discard: true }),
     ({ subject }) => Effect.sync(() => subject.dispose?.())
   )

@@ -20,8 +20,8 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { isDeepStrictEqual } from "node:util"
-import { type BatchEntry, checkBatch, entryOf } from "../domain/JournalAppend.js"
 import type { JournalEvent } from "../domain/Journal.js"
+import { type BatchEntry, checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { encodeLine, eventDigest, eventText } from "../domain/JournalLines.js"
 import type { AppendView, JournalStoreShape } from "../services/ports/JournalStore.js"
 
@@ -43,7 +43,12 @@ export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")
 export type CheckMode = "rules" | "store-conflicts" | "refuse"
 
 export type Operation =
-  | { readonly op: "append"; readonly study: string; readonly events: ReadonlyArray<JournalEvent>; readonly mode: CheckMode }
+  | {
+    readonly op: "append"
+    readonly study: string
+    readonly events: ReadonlyArray<JournalEvent>
+    readonly mode: CheckMode
+  }
   | { readonly op: "read"; readonly study: string }
   | { readonly op: "studies" }
   | { readonly op: "lines"; readonly study: string; readonly maxBytes: number }
@@ -51,7 +56,11 @@ export type Operation =
 const STUDIES = ["s1", "s2"] as const
 const CANDIDATES = ["a", "b", "c"] as const
 
-const created = (id: string, candidate: string, title: string): JournalEvent => ({ id, type: "candidate_created", candidate: { id: candidate, title } })
+const created = (id: string, candidate: string, title: string): JournalEvent => ({
+  id,
+  type: "candidate_created",
+  candidate: { id: candidate, title }
+})
 const evaluated = (id: string, candidate: string, value: number): JournalEvent => ({
   id,
   type: "evaluation_recorded",
@@ -66,8 +75,12 @@ const checkpoint = (id: string, summary: string): JournalEvent => ({
 
 /** Events from a small pool: the same id comes back with the same or another content. */
 export const event: fc.Arbitrary<JournalEvent> = fc.oneof(
-  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...CANDIDATES), fc.constantFrom("t", "u")).map(([i, c, t]) => created(`c${i}`, c, t)),
-  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...CANDIDATES), fc.constantFrom(1, 2)).map(([i, c, v]) => evaluated(`e${i}`, c, v)),
+  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...CANDIDATES), fc.constantFrom("t", "u")).map(([i, c, t]) =>
+    created(`c${i}`, c, t)
+  ),
+  fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom(...CANDIDATES), fc.constantFrom(1, 2)).map(([i, c, v]) =>
+    evaluated(`e${i}`, c, v)
+  ),
   fc.tuple(fc.integer({ min: 1, max: 3 }), fc.constantFrom("x", "y")).map(([i, s]) => checkpoint(`k${i}`, s))
 )
 
@@ -86,7 +99,11 @@ export const operation: fc.Arbitrary<Operation> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: "studies" as const }) },
   {
     weight: 1,
-    arbitrary: fc.record({ op: fc.constant("lines" as const), study: fc.constantFrom(...STUDIES, "s3"), maxBytes: fc.constantFrom(200, 1_000_000) })
+    arbitrary: fc.record({
+      op: fc.constant("lines" as const),
+      study: fc.constantFrom(...STUDIES, "s3"),
+      maxBytes: fc.constantFrom(200, 1_000_000)
+    })
   }
 )
 
@@ -94,7 +111,11 @@ export const operations: fc.Arbitrary<ReadonlyArray<Operation>> = fc.array(opera
 
 class Refused extends Data.TaggedError("Refused")<{}> {}
 
-const onDuplicate = (index: number, candidateId: string) => ({ _tag: "DuplicateCandidate" as const, index, candidateId })
+const onDuplicate = (index: number, candidateId: string) => ({
+  _tag: "DuplicateCandidate" as const,
+  index,
+  candidateId
+})
 
 /** The check an append runs in `mode`; it records every view it is called with. */
 const checkOf = (mode: CheckMode, entries: ReadonlyArray<BatchEntry>, seen: Array<unknown>) => {
@@ -117,7 +138,13 @@ const makeModel = (): JournalStoreShape => {
   const streams = new Map<string, Array<BatchEntry>>()
   const head = (s: ReadonlyArray<BatchEntry>) => s.length === 0 ? null : { seq: s.length, id: s[s.length - 1]!.id }
   return {
-    read: (study) => Effect.sync(() => Option.map(Option.fromNullable(streams.get(study)), (s) => ({ events: s, tail: { state: "clean", bytes: 0 } as const }))),
+    read: (study) =>
+      Effect.sync(() =>
+        Option.map(
+          Option.fromNullable(streams.get(study)),
+          (s) => ({ events: s, tail: { state: "clean", bytes: 0 } as const })
+        )
+      ),
     append: (study, batch, check) =>
       Effect.suspend(() => {
         const s = streams.get(study) ?? []
@@ -144,7 +171,15 @@ const makeModel = (): JournalStoreShape => {
         if (next.length > 0) streams.set(study, next)
         return Effect.succeed({ appended, existing, head: head(next) })
       }),
-    studies: Effect.sync(() => [...streams.keys()].sort().map((study) => ({ study, tail: "clean" as const, tailBytes: 0, corruptLine: null, head: head(streams.get(study)!) }))),
+    studies: Effect.sync(() =>
+      [...streams.keys()].sort().map((study) => ({
+        study,
+        tail: "clean" as const,
+        tailBytes: 0,
+        corruptLine: null,
+        head: head(streams.get(study)!)
+      }))
+    ),
     lines: (study, maxBytes) =>
       Effect.suspend(() => {
         const s = streams.get(study)
@@ -162,25 +197,39 @@ const outcome = <A>(effect: Effect.Effect<A, unknown>, view: (a: A) => unknown) 
   Effect.map(Effect.either(effect), (r) =>
     Either.isRight(r)
       ? { ok: view(r.right) }
-      : { error: (r.left as { _tag?: string })._tag ?? "?", ...(r.left instanceof Object && "id" in r.left ? { id: (r.left as { id: unknown }).id } : {}) })
+      : {
+        error: (r.left as { _tag?: string })._tag ?? "?",
+        ...(r.left instanceof Object && "id" in r.left ? { id: (r.left as { id: unknown }).id } : {})
+      })
 
 const run = (store: JournalStoreShape, op: Operation) => {
   switch (op.op) {
     case "append": {
       const entries = op.events.map(entryOf)
       const seen: Array<unknown> = []
-      return Effect.map(outcome(store.append(op.study, entries, checkOf(op.mode, entries, seen)), (a) => a), (answer) => ({ answer, seen }))
+      return Effect.map(
+        outcome(store.append(op.study, entries, checkOf(op.mode, entries, seen)), (a) => a),
+        (answer) => ({ answer, seen })
+      )
     }
     case "read":
       return outcome(store.read(op.study), (h) =>
         Option.map(h, (s) => ({
           tail: s.tail,
-          events: s.events.map((e) => ({ id: e.id, digest: e.digest, event: e.event, digestHolds: e.digest === eventDigest(e.event) }))
+          events: s.events.map((e) => ({
+            id: e.id,
+            digest: e.digest,
+            event: e.event,
+            digestHolds: e.digest === eventDigest(e.event)
+          }))
         })))
     case "studies":
       return outcome(store.studies, (rows) => rows)
     case "lines":
-      return outcome(store.lines(op.study, op.maxBytes), (b) => Option.map(b, (bytes) => Buffer.from(bytes).toString("utf8")))
+      return outcome(
+        store.lines(op.study, op.maxBytes),
+        (b) => Option.map(b, (bytes) => Buffer.from(bytes).toString("utf8"))
+      )
   }
 }
 
@@ -191,7 +240,10 @@ const plain = (u: unknown): unknown => JSON.parse(JSON.stringify(u)) as unknown
  * Run `ops` on a fresh store from `make` and on a fresh reference model; fail with the first step
  * whose answers (or the views `check` saw) differ.
  */
-export const check = (make: () => JournalStoreUnderTest, ops: ReadonlyArray<Operation>): Effect.Effect<void, ConformanceMismatch> =>
+export const check = (
+  make: () => JournalStoreUnderTest,
+  ops: ReadonlyArray<Operation>
+): Effect.Effect<void, ConformanceMismatch> =>
   Effect.acquireUseRelease(
     Effect.sync(() => ({ subject: make(), reference: makeModel() })),
     ({ reference, subject }) =>
@@ -199,7 +251,9 @@ export const check = (make: () => JournalStoreUnderTest, ops: ReadonlyArray<Oper
         Effect.gen(function*() {
           const actual = plain(yield* run(subject.store, op))
           const expected = plain(yield* run(reference, op))
-          if (!isDeepStrictEqual(actual, expected)) return yield* new ConformanceMismatch({ step, operation: op, expected, actual })
+          if (!isDeepStrictEqual(actual, expected)) {
+            return yield* new ConformanceMismatch({ step, operation: op, expected, actual })
+          }
         }), { discard: true }),
     ({ subject }) => Effect.sync(() => subject.dispose?.())
   )

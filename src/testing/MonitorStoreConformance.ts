@@ -42,14 +42,24 @@ const T0 = new Date("2026-11-30T10:00:00.000Z")
 export const subscriptionOf = (id: string, at: Date = T0): SubscriptionRecord =>
   Either.getOrThrow(
     newSubscription(
-      { id, kind: "literature", target: `topic ${id}`, timezone: "UTC", anchor: "2026-12-01T09:00", cadence: { every: 1, unit: "day" } } as SubscriptionInput,
+      {
+        id,
+        kind: "literature",
+        target: `topic ${id}`,
+        timezone: "UTC",
+        anchor: "2026-12-01T09:00",
+        cadence: { every: 1, unit: "day" }
+      } as SubscriptionInput,
       at
     )
   )
 
 /** The run of window `k` of a subscription record, created at `at`. */
-export const runOf = (sub: SubscriptionRecord, k: number, at: Date = new Date(Date.parse("2026-12-01T09:00:00Z") + k * 86_400_000 + 60_000)): RunRecord =>
-  newRun(sub, k, at)
+export const runOf = (
+  sub: SubscriptionRecord,
+  k: number,
+  at: Date = new Date(Date.parse("2026-12-01T09:00:00Z") + k * 86_400_000 + 60_000)
+): RunRecord => newRun(sub, k, at)
 
 const reportOf = (run: RunRecord, program: string, outcomes = 0): ReportLine => ({
   at: run.createdAt,
@@ -59,7 +69,13 @@ const reportOf = (run: RunRecord, program: string, outcomes = 0): ReportLine => 
   runId: run.id,
   windowIndex: run.windowIndex,
   outcomes,
-  outcomeCounts: { new: outcomes, duplicate: 0, contradiction_candidate: 0, worth_reviewing: 0, no_substantive_change: 0 }
+  outcomeCounts: {
+    new: outcomes,
+    duplicate: 0,
+    contradiction_candidate: 0,
+    worth_reviewing: 0,
+    no_substantive_change: 0
+  }
 })
 
 /** What an effect answered: its value, or its error's tag. */
@@ -83,7 +99,9 @@ export const scenarios: ReadonlyArray<Scenario> = [
       Effect.gen(function*() {
         yield* expectEq("subscriptions.keys", { ok: [] }, yield* outcome(store.subscriptions.keys))
         yield* expectEq("runs.get", { ok: Option.none() }, yield* outcome(store.runs.get("s0.w0")))
-        yield* expectEq("scan", { ok: { subscriptions: { subs: [], brokenIds: [] }, runs: { ids: [], mismatches: [], runs: [] } } }, yield* outcome(store.scan()))
+        yield* expectEq("scan", {
+          ok: { subscriptions: { subs: [], brokenIds: [] }, runs: { ids: [], mismatches: [], runs: [] } }
+        }, yield* outcome(store.scan()))
         yield* expectEq("reports.streams", { ok: [] }, yield* outcome(store.reports.streams))
         yield* expectEq("recover", { ok: Option.none() }, yield* outcome(store.recover))
         yield* expectEq("pending", { ok: false }, yield* outcome(store.pending))
@@ -95,12 +113,28 @@ export const scenarios: ReadonlyArray<Scenario> = [
       Effect.gen(function*() {
         const s1 = subscriptionOf("s0")
         yield* expectEq("create", { ok: 1 }, yield* outcome(store.subscriptions.put("s0", s1, null)))
-        yield* expectEq("create again", { error: "StaleRevision" }, yield* outcome(store.subscriptions.put("s0", s1, null)))
+        yield* expectEq(
+          "create again",
+          { error: "StaleRevision" },
+          yield* outcome(store.subscriptions.put("s0", s1, null))
+        )
         const s2 = { ...s1, revision: 2, status: "paused" as const }
-        yield* expectEq("stale replace", { error: "StaleRevision" }, yield* outcome(store.subscriptions.put("s0", { ...s2, revision: 3 }, 2)))
+        yield* expectEq(
+          "stale replace",
+          { error: "StaleRevision" },
+          yield* outcome(store.subscriptions.put("s0", { ...s2, revision: 3 }, 2))
+        )
         yield* expectEq("replace", { ok: 2 }, yield* outcome(store.subscriptions.put("s0", s2, 1)))
-        yield* expectEq("get", { ok: Option.some({ revision: 2, value: s2 }) }, yield* outcome(store.subscriptions.get("s0")))
-        yield* expectEq("replace absent", { error: "StaleRevision" }, yield* outcome(store.subscriptions.put("s1", subscriptionOf("s1"), 1)))
+        yield* expectEq(
+          "get",
+          { ok: Option.some({ revision: 2, value: s2 }) },
+          yield* outcome(store.subscriptions.get("s0"))
+        )
+        yield* expectEq(
+          "replace absent",
+          { error: "StaleRevision" },
+          yield* outcome(store.subscriptions.put("s1", subscriptionOf("s1"), 1))
+        )
         yield* expectEq("keys", { ok: ["s0"] }, yield* outcome(store.subscriptions.keys))
       })
   },
@@ -123,9 +157,19 @@ export const scenarios: ReadonlyArray<Scenario> = [
         yield* expectEq(
           "second run of the window",
           { error: "StaleRevision" },
-          yield* outcome(store.commit([{ _tag: "Run", record: other, expected: null }, { _tag: "Subscription", record: { ...taken, revision: 3 }, expected: 2 }]))
+          yield* outcome(
+            store.commit([{ _tag: "Run", record: other, expected: null }, {
+              _tag: "Subscription",
+              record: { ...taken, revision: 3 },
+              expected: 2
+            }])
+          )
         )
-        yield* expectEq("the one run", { ok: Option.some({ revision: 1, value: run }) }, yield* outcome(store.runs.get(run.id)))
+        yield* expectEq(
+          "the one run",
+          { ok: Option.some({ revision: 1, value: run }) },
+          yield* outcome(store.runs.get(run.id))
+        )
         yield* expectEq("the subscription", 2, revisionOf(yield* store.subscriptions.get("s0").pipe(Effect.orDie)))
         yield* expectEq("run keys", { ok: [run.id] }, yield* outcome(store.runs.keys))
       })
@@ -148,7 +192,11 @@ export const scenarios: ReadonlyArray<Scenario> = [
         yield* expectEq("stale batch", { error: "StaleRevision" }, refused)
         yield* expectEq("no run", { ok: Option.none() }, yield* outcome(store.runs.get(run.id)))
         yield* expectEq("no report", { ok: [] }, yield* outcome(store.reports.read("p")))
-        yield* expectEq("subscription unchanged", 1, revisionOf(yield* store.subscriptions.get("s0").pipe(Effect.orDie)))
+        yield* expectEq(
+          "subscription unchanged",
+          1,
+          revisionOf(yield* store.subscriptions.get("s0").pipe(Effect.orDie))
+        )
       })
   },
   {
@@ -158,12 +206,24 @@ export const scenarios: ReadonlyArray<Scenario> = [
         const sub = subscriptionOf("s0")
         const run = runOf(sub, 0)
         const e = reportEvent(reportOf(run, "p"))
-        yield* expectEq("append", { ok: { appended: [e.id], existing: [] } }, yield* outcome(store.reports.append("p", [e])))
-        yield* expectEq("retry", { ok: { appended: [], existing: [e.id] } }, yield* outcome(store.reports.append("p", [e])))
+        yield* expectEq(
+          "append",
+          { ok: { appended: [e.id], existing: [] } },
+          yield* outcome(store.reports.append("p", [e]))
+        )
+        yield* expectEq(
+          "retry",
+          { ok: { appended: [], existing: [e.id] } },
+          yield* outcome(store.reports.append("p", [e]))
+        )
         yield* expectEq("commit retry", { ok: undefined }, yield* outcome(store.commit([{ _tag: "Report", event: e }])))
         const changed = reportEvent(reportOf(run, "p", 3))
         const e2 = reportEvent(reportOf(runOf(sub, 1), "p"))
-        yield* expectEq("conflict", { error: "ConflictingEvent" }, yield* outcome(store.reports.append("p", [e2, changed])))
+        yield* expectEq(
+          "conflict",
+          { error: "ConflictingEvent" },
+          yield* outcome(store.reports.append("p", [e2, changed]))
+        )
         yield* expectEq("read", { ok: [e] }, yield* outcome(store.reports.read("p")))
         yield* expectEq("streams", { ok: ["p"] }, yield* outcome(store.reports.streams))
       })
@@ -179,7 +239,11 @@ export const scenarios: ReadonlyArray<Scenario> = [
         const r1 = runOf(b, 1)
         const r0 = runOf(b, 0)
         const ended = afterRunEnded({ ...b, activeRunId: r1.id, revision: 2 }, new Date(r1.createdAt))
-        yield* store.commit([{ _tag: "Run", record: r1, expected: null }, { _tag: "Subscription", record: ended, expected: 1 }]).pipe(Effect.orDie)
+        yield* store.commit([{ _tag: "Run", record: r1, expected: null }, {
+          _tag: "Subscription",
+          record: ended,
+          expected: 1
+        }]).pipe(Effect.orDie)
         yield* store.runs.put(r0.id, r0, null).pipe(Effect.orDie)
         const subs = yield* store.scanSubscriptions().pipe(Effect.orDie)
         yield* expectEq("subscriptions by creation", ["b", "a"], subs.subs.map((s) => s.id))
@@ -188,8 +252,14 @@ export const scenarios: ReadonlyArray<Scenario> = [
         yield* expectEq("runs by creation", [r0.id, r1.id], runs.runs.map((r) => r.id))
         const both = yield* store.scan().pipe(Effect.orDie)
         yield* expectEq("scan = the two scans", { subscriptions: subs, runs }, both)
-        yield* expectEq("checkRuns", { ok: ["ok", "missing", "ok"] }, yield* outcome(store.checkRuns([r1.id, "b.w9", r0.id])))
-        yield* expectEq("allRuns", { ok: [r0, r1].sort((x, y) => (x.id < y.id ? -1 : 1)).map((run) => ({ id: run.id, run })) }, yield* outcome(store.allRuns))
+        yield* expectEq(
+          "checkRuns",
+          { ok: ["ok", "missing", "ok"] },
+          yield* outcome(store.checkRuns([r1.id, "b.w9", r0.id]))
+        )
+        yield* expectEq("allRuns", {
+          ok: [r0, r1].sort((x, y) => (x.id < y.id ? -1 : 1)).map((run) => ({ id: run.id, run }))
+        }, yield* outcome(store.allRuns))
       })
   }
 ]
@@ -200,16 +270,36 @@ export type Operation =
   | { readonly op: "touchSubscription"; readonly id: string; readonly expected: number }
   | { readonly op: "createRun"; readonly id: string; readonly window: number; readonly expected: number }
   | { readonly op: "touchRun"; readonly id: string; readonly window: number; readonly expected: number }
-  | { readonly op: "report"; readonly id: string; readonly window: number; readonly program: string; readonly outcomes: number }
+  | {
+    readonly op: "report"
+    readonly id: string
+    readonly window: number
+    readonly program: string
+    readonly outcomes: number
+  }
   | { readonly op: "read"; readonly what: "subscriptions" | "runs" | "reports" | "scan" | "check" }
 
 const IDS = ["s0", "s1", "s2"] as const
 
 export const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ op: fc.constant("createSubscription" as const), id: fc.constantFrom(...IDS) }),
-  fc.record({ op: fc.constant("touchSubscription" as const), id: fc.constantFrom(...IDS), expected: fc.integer({ min: 0, max: 4 }) }),
-  fc.record({ op: fc.constant("createRun" as const), id: fc.constantFrom(...IDS), window: fc.integer({ min: 0, max: 2 }), expected: fc.integer({ min: 0, max: 4 }) }),
-  fc.record({ op: fc.constant("touchRun" as const), id: fc.constantFrom(...IDS), window: fc.integer({ min: 0, max: 2 }), expected: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({
+    op: fc.constant("touchSubscription" as const),
+    id: fc.constantFrom(...IDS),
+    expected: fc.integer({ min: 0, max: 4 })
+  }),
+  fc.record({
+    op: fc.constant("createRun" as const),
+    id: fc.constantFrom(...IDS),
+    window: fc.integer({ min: 0, max: 2 }),
+    expected: fc.integer({ min: 0, max: 4 })
+  }),
+  fc.record({
+    op: fc.constant("touchRun" as const),
+    id: fc.constantFrom(...IDS),
+    window: fc.integer({ min: 0, max: 2 }),
+    expected: fc.integer({ min: 0, max: 3 })
+  }),
   fc.record({
     op: fc.constant("report" as const),
     id: fc.constantFrom(...IDS),
@@ -217,7 +307,12 @@ export const operation: fc.Arbitrary<Operation> = fc.oneof(
     program: fc.constantFrom("p", "q"),
     outcomes: fc.integer({ min: 0, max: 1 })
   }),
-  fc.record({ op: fc.constant("read" as const), what: fc.constantFrom("subscriptions", "runs", "reports", "scan", "check") as fc.Arbitrary<"subscriptions" | "runs" | "reports" | "scan" | "check"> })
+  fc.record({
+    op: fc.constant("read" as const),
+    what: fc.constantFrom("subscriptions", "runs", "reports", "scan", "check") as fc.Arbitrary<
+      "subscriptions" | "runs" | "reports" | "scan" | "check"
+    >
+  })
 )
 
 export const operations: fc.Arbitrary<ReadonlyArray<Operation>> = fc.array(operation, { maxLength: 25 })
@@ -231,7 +326,9 @@ const apply = (store: MonitorStoreShape, o: Operation): Effect.Effect<unknown> =
       case "touchSubscription": {
         const current = yield* store.subscriptions.get(o.id).pipe(Effect.orDie)
         const base = Option.isSome(current) ? current.value.value : subscriptionOf(o.id)
-        return yield* outcome(store.subscriptions.put(o.id, { ...base, revision: o.expected + 1, target: `${base.target}+` }, o.expected))
+        return yield* outcome(
+          store.subscriptions.put(o.id, { ...base, revision: o.expected + 1, target: `${base.target}+` }, o.expected)
+        )
       }
       case "createRun": {
         // create-due-run: the window's run and the subscription's change, as one commit.
@@ -241,14 +338,20 @@ const apply = (store: MonitorStoreShape, o: Operation): Effect.Effect<unknown> =
         return yield* outcome(
           store.commit([
             { _tag: "Run", record: run, expected: null },
-            { _tag: "Subscription", record: { ...sub, activeRunId: run.id, lastRunId: run.id, revision: o.expected + 1 }, expected: o.expected }
+            {
+              _tag: "Subscription",
+              record: { ...sub, activeRunId: run.id, lastRunId: run.id, revision: o.expected + 1 },
+              expected: o.expected
+            }
           ])
         )
       }
       case "touchRun": {
         const id = `${o.id}.w${o.window}`
         const current = yield* store.runs.get(id).pipe(Effect.orDie)
-        if (Option.isNone(current)) return yield* outcome(store.runs.put(id, runOf(subscriptionOf(o.id), o.window), o.expected))
+        if (Option.isNone(current)) {
+          return yield* outcome(store.runs.put(id, runOf(subscriptionOf(o.id), o.window), o.expected))
+        }
         const run = current.value.value
         return yield* outcome(store.runs.put(id, { ...run, revision: o.expected + 1, status: "running" }, o.expected))
       }

@@ -33,7 +33,9 @@ export interface PlanStoreUnderTest {
  * Builds an empty store. `prose`: text kept before any plan (as a hand-written plan.md); an
  * adapter that keeps no prose answers `keepsProse: false` and the prose assertions are skipped.
  */
-export type Make = (setup: { readonly prose: string }) => Effect.Effect<PlanStoreUnderTest & { readonly keepsProse: boolean }, unknown, Scope.Scope>
+export type Make = (
+  setup: { readonly prose: string }
+) => Effect.Effect<PlanStoreUnderTest & { readonly keepsProse: boolean }, unknown, Scope.Scope>
 
 export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")<{
   readonly what: string
@@ -61,9 +63,17 @@ const PROSE_BEFORE = "# Notes\r\nCaf\u00e9 \u00ff\u0000 bytes kept\n\n"
 const PROSE_AFTER = "\n\n## After\n\u0080\n"
 
 const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.either(effect), Either.match({ onLeft: (e): unknown => ({ error: e._tag, ...e }), onRight: (a): unknown => ({ ok: a }) }))
+  Effect.map(
+    Effect.either(effect),
+    Either.match({ onLeft: (e): unknown => ({ error: e._tag, ...e }), onRight: (a): unknown => ({ ok: a }) })
+  )
 
-const stale = (expected: number, actual: number) => ({ error: "StaleRevision", _tag: "StaleRevision", expected, actual })
+const stale = (expected: number, actual: number) => ({
+  error: "StaleRevision",
+  _tag: "StaleRevision",
+  expected,
+  actual
+})
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
 
@@ -77,7 +87,11 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       yield* same("keys of an empty store", [], yield* store.plan.keys)
       yield* same("prose of an empty store", "", yield* store.prose)
       const rec: PlanRecord = { document: documentAt(4), before: "", after: "\n" }
-      yield* same("put naming revision 3 on an empty store", stale(3, 0), yield* outcome(store.plan.put(PLAN_KEY, rec, 3)))
+      yield* same(
+        "put naming revision 3 on an empty store",
+        stale(3, 0),
+        yield* outcome(store.plan.put(PLAN_KEY, rec, 3))
+      )
       yield* same("a refused put stores nothing", Option.none(), yield* store.plan.get(PLAN_KEY))
     }
     // Create, read back exactly (document and prose byte for byte), then compare-and-set.
@@ -92,9 +106,21 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       yield* same("create over a plan", stale(0, 1), yield* outcome(store.plan.put(PLAN_KEY, again, null)))
       const second: PlanRecord = { ...first, document: documentAt(2, "second") }
       yield* same("put at the current revision", { ok: 2 }, yield* outcome(store.plan.put(PLAN_KEY, second, 1)))
-      yield* same("put at a stale revision", stale(1, 2), yield* outcome(store.plan.put(PLAN_KEY, { ...first, document: documentAt(2, "lost") }, 1)))
-      yield* same("put ahead of the stored revision", stale(5, 2), yield* outcome(store.plan.put(PLAN_KEY, { ...first, document: documentAt(6) }, 5)))
-      yield* same("the record after refused puts", Option.some({ revision: 2, value: second }), yield* store.plan.get(PLAN_KEY))
+      yield* same(
+        "put at a stale revision",
+        stale(1, 2),
+        yield* outcome(store.plan.put(PLAN_KEY, { ...first, document: documentAt(2, "lost") }, 1))
+      )
+      yield* same(
+        "put ahead of the stored revision",
+        stale(5, 2),
+        yield* outcome(store.plan.put(PLAN_KEY, { ...first, document: documentAt(6) }, 5))
+      )
+      yield* same(
+        "the record after refused puts",
+        Option.some({ revision: 2, value: second }),
+        yield* store.plan.get(PLAN_KEY)
+      )
     }
     // Prose kept before a plan is answered as is, and gone from `prose` once a plan is stored.
     {
@@ -104,7 +130,11 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
         yield* same("no record beside prose", Option.none(), yield* store.plan.get(PLAN_KEY))
         const rec: PlanRecord = { document: documentAt(1), before: "# Hand-written\n\nCaf\u00e9\n\n", after: "\n" }
         yield* same("create after prose", { ok: 1 }, yield* outcome(store.plan.put(PLAN_KEY, rec, null)))
-        yield* same("get after create with prose", Option.some({ revision: 1, value: rec }), yield* store.plan.get(PLAN_KEY))
+        yield* same(
+          "get after create with prose",
+          Option.some({ revision: 1, value: rec }),
+          yield* store.plan.get(PLAN_KEY)
+        )
         yield* same("prose after create", "", yield* store.prose)
       }
     }
@@ -112,8 +142,16 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
     {
       const { putFile, store } = yield* make({ prose: "" })
       const path = "research/sources/a.md"
-      yield* same("register of an absent file", "FileNotFound", yield* Effect.map(Effect.flip(store.register(path)), (e) => e._tag))
-      yield* same("observe of an absent file", "FileNotFound", yield* Effect.map(Effect.flip(store.observe(path)), (e) => e._tag))
+      yield* same(
+        "register of an absent file",
+        "FileNotFound",
+        yield* Effect.map(Effect.flip(store.register(path)), (e) => e._tag)
+      )
+      yield* same(
+        "observe of an absent file",
+        "FileNotFound",
+        yield* Effect.map(Effect.flip(store.observe(path)), (e) => e._tag)
+      )
       yield* putFile(path, "first bytes\n")
       yield* same("register", { sha256: sha("first bytes\n"), bytes: 12 }, yield* store.register(path))
       yield* putFile(path, "changed\n")
@@ -144,9 +182,12 @@ export const checkSteps = (make: Make, sequence: ReadonlyArray<Step>): Effect.Ef
     let model: { revision: number; value: PlanRecord } | undefined
     for (const [i, s] of sequence.entries()) {
       const stored = model?.revision ?? 0
-      const names = s.names === "current" ? (model === undefined ? null : stored)
-        : s.names === "stale" ? Math.max(1, stored - 1)
-        : s.names === "ahead" ? stored + 1
+      const names = s.names === "current" ?
+        (model === undefined ? null : stored)
+        : s.names === "stale" ?
+        Math.max(1, stored - 1)
+        : s.names === "ahead" ?
+        stored + 1
         : null
       const value: PlanRecord = { document: documentAt((names ?? 0) + 1, s.goal), before: `before ${i}\n`, after: "\n" }
       const accepted = (names ?? 0) === stored
@@ -157,6 +198,10 @@ export const checkSteps = (make: Make, sequence: ReadonlyArray<Step>): Effect.Ef
       } else {
         yield* same(`step ${i}: put naming ${names}`, stale(names ?? 0, stored), answer)
       }
-      yield* same(`step ${i}: the record`, model === undefined ? Option.none() : Option.some(model), yield* store.plan.get(PLAN_KEY))
+      yield* same(
+        `step ${i}: the record`,
+        model === undefined ? Option.none() : Option.some(model),
+        yield* store.plan.get(PLAN_KEY)
+      )
     }
   }))

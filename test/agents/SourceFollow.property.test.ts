@@ -9,7 +9,10 @@ import { checkQuote } from "../../src/domain/Quote.js"
 import { excerptPieces, follow } from "../../src/domain/SourceFollow.js"
 
 /** Paragraphs of unique words (so a substring occurs once), some lines broken, blank lines between. */
-const document = fc.array(fc.array(fc.stringMatching(/^[a-zA-Zé]{1,8}$/), { minLength: 4, maxLength: 30 }), { minLength: 1, maxLength: 5 })
+const document = fc.array(fc.array(fc.stringMatching(/^[a-zA-Zé]{1,8}$/), { minLength: 4, maxLength: 30 }), {
+  minLength: 1,
+  maxLength: 5
+})
   .map((paras) => {
     let n = 0
     return paras.map((words) => words.map((w) => `${w}${n++}`))
@@ -53,7 +56,9 @@ describe("source follow", () => {
     const j = Math.min(words.length, i + 5 + (len % 10))
     const chosen = words.slice(i, j)
     const cut = 1 + (gap % (chosen.length - 2))
-    const excerpt = `${clipped ? ellipsis : ""}${chosen.slice(0, cut).join(" ")}${ellipsis}${chosen.slice(cut + 1).join(" ")}${clipped ? ellipsis : ""}`
+    const excerpt = `${clipped ? ellipsis : ""}${chosen.slice(0, cut).join(" ")}${ellipsis}${
+      chosen.slice(cut + 1).join(" ")
+    }${clipped ? ellipsis : ""}`
     if (Either.isLeft(excerptPieces(excerpt))) return
     const text = doc.map((w) => w.join(" ")).join("\n\n")
     const para = words.join(" ")
@@ -64,18 +69,28 @@ describe("source follow", () => {
   })
 
   it("keeps the pieces inside one paragraph, and answers the block and its heading", () => {
-    const md = "# Limits\n\nThe p95 latency must stay under 400 ms.\n\nIt is measured at the gateway.\n\n## Retries\n\n- retries are capped at three attempts\n- then the call fails\n"
+    const md =
+      "# Limits\n\nThe p95 latency must stay under 400 ms.\n\nIt is measured at the gateway.\n\n## Retries\n\n- retries are capped at three attempts\n- then the call fails\n"
     expect(follows(md, "p95 latency … measured at the gateway", "markdown")).toEqual([])
     const m = follows(md, "…must stay under 400 ms…", "markdown")
     expect(m).toHaveLength(1)
     expect(m[0]).toMatchObject({ paragraph: "The p95 latency must stay under 400 ms.", section: "Limits", line: 3 })
     expect(md.slice(m[0]!.start, m[0]!.end)).toBe("must stay under 400 ms")
-    expect(follows(md, "retries are capped ... attempts", "markdown")[0]).toMatchObject({ paragraph: "retries are capped at three attempts", section: "Retries", line: 9 })
-    const html = "<h2>Limits</h2><p>The p95 <b>latency</b> must stay under 400&nbsp;ms for checkout.</p><table><tr><td>retries</td><td>three attempts per call</td></tr></table>"
+    expect(follows(md, "retries are capped ... attempts", "markdown")[0]).toMatchObject({
+      paragraph: "retries are capped at three attempts",
+      section: "Retries",
+      line: 9
+    })
+    const html =
+      "<h2>Limits</h2><p>The p95 <b>latency</b> must stay under 400&nbsp;ms for checkout.</p><table><tr><td>retries</td><td>three attempts per call</td></tr></table>"
     expect(follows(html.replace("&nbsp;", " "), "p95 latency must stay … checkout", "text")).toEqual([])
     const h = follow(html, "html", Either.getOrThrow(excerptPieces("p95 latency must stay … checkout")))
-    expect(h[0]).toMatchObject({ section: "Limits", paragraph: "The p95 latency must stay under 400\u00a0ms for checkout.".replace("\u00a0", " ") })
-    expect(follow(html, "html", Either.getOrThrow(excerptPieces("retries … three attempts per call")))[0]?.paragraph).toBe("retries three attempts per call")
+    expect(h[0]).toMatchObject({
+      section: "Limits",
+      paragraph: "The p95 latency must stay under 400\u00a0ms for checkout.".replace("\u00a0", " ")
+    })
+    expect(follow(html, "html", Either.getOrThrow(excerptPieces("retries … three attempts per call")))[0]?.paragraph)
+      .toBe("retries three attempts per call")
     expect(Either.isLeft(excerptPieces("… short … bits …"))).toBe(true)
   })
 })

@@ -3,16 +3,17 @@
  * from the program: every `dossier …` line in its code blocks names a real command, and every
  * flag it uses is one of that command's options (checked through the built CLI's `--help --json`).
  */
-import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { describe, expect, it } from "vitest"
 import { runCli } from "../support/cli.js"
 
 const SKILL = path.resolve(__dirname, "../../skills/dossier/SKILL.md")
 const text = fs.readFileSync(SKILL, "utf8")
 
 /** Shell words of one line (single and double quotes, no escapes needed here). */
-const words = (line: string): Array<string> => [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
+const words = (line: string): Array<string> =>
+  [...line.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
 
 const commandLines = (): Array<string> => {
   const out: Array<string> = []
@@ -26,7 +27,9 @@ describe("skills/dossier/SKILL.md", () => {
   it("has Agent Skills front matter: name dossier, a description of at most 1024 characters, a body under 500 lines", () => {
     const m = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text)
     expect(m).not.toBeNull()
-    const fields = Object.fromEntries(m![1]!.split("\n").map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]))
+    const fields = Object.fromEntries(
+      m![1]!.split("\n").map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()])
+    )
     expect(Object.keys(fields).sort()).toEqual(["description", "name"])
     expect(fields["name"]).toBe("dossier")
     expect(fields["description"]!.length).toBeGreaterThan(100)
@@ -50,7 +53,9 @@ describe("skills/dossier/SKILL.md", () => {
       expect(r.code, `${line}\n${r.stdout}${r.stderr}`).toBe(0)
       expect(r.json.ok, line).toBe(true)
       const options = new Set<string>((r.json.options as Array<{ name: string }>).map((o) => o.name.split(/[ ,=]/)[0]!))
-      for (const flag of argv.filter((w) => w.startsWith("--") && w !== "--help")) expect(options, `${line}: ${flag}`).toContain(flag)
+      for (const flag of argv.filter((w) => w.startsWith("--") && w !== "--help")) {
+        expect(options, `${line}: ${flag}`).toContain(flag)
+      }
       seen.add(r.json.command)
     }
     // The first thing the skill tells an agent to run.

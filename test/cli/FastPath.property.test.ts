@@ -7,15 +7,21 @@ import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { buildRoot, runApp } from "../../src/cli/App.js"
 import { fastParse } from "../../src/cli/FastPath.js"
-import type { CommandSpec } from "../../src/commands/Spec.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { route } from "../../src/cli/Usage.js"
+import type { CommandSpec } from "../../src/commands/Spec.js"
 
 const valueFor = (kind: string) =>
   kind === "integer"
     ? fc.constantFrom("1", "7", "0", "-3", "abc", "1.5", "99999999999999999999", " 4", "0x10")
     : kind === "now"
-    ? fc.constantFrom("2026-11-30T10:00:00Z", "2026-11-30T10:00:00.123+02:00", "2026-11-30", "garbage", "2026-02-30T10:00:00Z")
+    ? fc.constantFrom(
+      "2026-11-30T10:00:00Z",
+      "2026-11-30T10:00:00.123+02:00",
+      "2026-11-30",
+      "garbage",
+      "2026-02-30T10:00:00Z"
+    )
     : fc.constantFrom("research/inputs/a.json", ".", "x y", "-dash", "--json", "true", "=")
 
 const lineFor = (spec: CommandSpec) => {
@@ -35,7 +41,13 @@ const lineFor = (spec: CommandSpec) => {
   )
   const extras = fc.oneof(
     { weight: 6, arbitrary: fc.constant<ReadonlyArray<string>>([]) },
-    { weight: 1, arbitrary: fc.constantFrom<ReadonlyArray<string>>(["--help"], ["-h"], ["--bogus"], ["positional"], ["--json"], ["--workdir", "."]) }
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<ReadonlyArray<string>>(["--help"], ["-h"], ["--bogus"], ["positional"], ["--json"], [
+        "--workdir",
+        "."
+      ])
+    }
   )
   return fc.tuple(fc.tuple(...flagTokens), extras, fc.boolean()).chain(([groups, extra, positionalFirst]) =>
     fc.shuffledSubarray(groups as Array<Array<string>>, { minLength: Math.max(0, groups.length - 1) }).map((picked) => {
@@ -111,10 +123,15 @@ describe("fast path agrees with @effect/cli", () => {
     expect(fastParse(allSpecs, ["plan", "inspect", "--help"])).toBeUndefined()
     expect(fastParse(allSpecs, ["plan", "inspect", "--bogus"])).toBeUndefined()
     // --expected may be left out: the input's expectedRevision may give it.
-    expect(fastParse(allSpecs, ["plan", "checkpoint", "--input", "i.json", "--json"])?.values).toMatchObject({ input: "i.json" })
+    expect(fastParse(allSpecs, ["plan", "checkpoint", "--input", "i.json", "--json"])?.values).toMatchObject({
+      input: "i.json"
+    })
     expect(fastParse(allSpecs, ["plan", "checkpoint", "--input", "i.json", "--expected", "x"])).toBeUndefined()
     expect(fastParse(allSpecs, ["plan"])).toBeUndefined()
-    expect(fastParse(allSpecs, ["exec", "--grant", "g", "--json", "--", "ls", "--json"])?.values["program"]).toEqual(["ls", "--json"])
+    expect(fastParse(allSpecs, ["exec", "--grant", "g", "--json", "--", "ls", "--json"])?.values["program"]).toEqual([
+      "ls",
+      "--json"
+    ])
     expect(fastParse(allSpecs, ["exec", "show", "--execution", "x"])?.spec.path).toEqual(["exec", "show"])
     expect(fastParse(allSpecs, ["exec", "--grant", "g", "--"])).toBeUndefined()
   })

@@ -21,16 +21,17 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { Ingest } from "../../src/services/Ingest.js"
-import { leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 import { folder, NOW, parkedMaturity } from "../gate/support.js"
 import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "../ingest/support.js"
+import { leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
 const SWAP = path.resolve(__dirname, "../fixtures/swap.py")
 /** Upper bounds of each scenario: whichever is reached first ends it. */
 const SECONDS = 6
 const CLI_ROUNDS = 14
 
-const python = spawnSync("python3", ["-c", "import ctypes; ctypes.CDLL(None).renameat2"], { stdio: "ignore" }).status === 0
+const python =
+  spawnSync("python3", ["-c", "import ctypes; ctypes.CDLL(None).renameat2"], { stdio: "ignore" }).status === 0
 if (!python) console.log("boundary.race: skipped, python3 with renameat2 is not available to run the swapper")
 
 interface Swapper {
@@ -44,9 +45,16 @@ interface Swapper {
  * command makes several path operations, each of which refuses half the time when swapped
  * continuously).
  */
-const swapping = (a: string, b: string, mode: "continuous" | "pulse" = "pulse", seconds = SECONDS + 30): Promise<Swapper> =>
+const swapping = (
+  a: string,
+  b: string,
+  mode: "continuous" | "pulse" = "pulse",
+  seconds = SECONDS + 30
+): Promise<Swapper> =>
   new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn("python3", [SWAP, a, b, String(seconds), mode], { stdio: ["ignore", "pipe", "inherit"] })
+    const child: ChildProcess = spawn("python3", [SWAP, a, b, String(seconds), mode], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     const exited = new Promise<void>((done) => child.on("exit", () => done()))
     child.stdout!.on("data", (d) => {
@@ -99,20 +107,20 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
     const outsideReads: Array<string> = []
     const defects: Array<string> = []
     const deadline = Date.now() + SECONDS * 1000
-    let ops = 0
     let succeeded = 0
     try {
       for (let i = 0; i < 4000 && Date.now() < deadline; i++) {
         const results: Array<Exit.Exit<string | null, unknown>> = [
           Effect.runSyncExit(Effect.map(store.readText("a/f.txt"), (t) => (t === "inside" ? null : `read:${t}`))),
-          Effect.runSyncExit(Effect.map(store.list("a"), (es) => (es.some((e) => e.name === "only-outside") ? "list" : null))),
+          Effect.runSyncExit(
+            Effect.map(store.list("a"), (es) => (es.some((e) => e.name === "only-outside") ? "list" : null))
+          ),
           Effect.runSyncExit(Effect.as(store.writeAtomic(`a/w${i % 7}.json`, "{}"), null)),
           Effect.runSyncExit(Effect.as(store.append("a/log", "l\n"), null)),
           Effect.runSyncExit(Effect.as(store.writeRetained(`a/r${i % 5}`, "retained"), null)),
           Effect.runSyncExit(Effect.as(store.ensureDir(`a/d${i % 3}`), null)),
           Effect.runSyncExit(Effect.as(store.remove(`a/w${(i + 3) % 7}.json`), null))
         ]
-        ops += results.length
         for (const r of results) {
           if (Exit.isSuccess(r)) {
             succeeded++
@@ -131,13 +139,30 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
 
   it("journal rebuild and append below a swapped study folder write nothing outside", async () => {
     const dir = tempWorkdir()
-    const first = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", putInput(dir, "b0.json", [{ id: "c0", type: "candidate_created", candidate: { id: "k0", title: "T" } }])])
+    const first = runCli([
+      "journal",
+      "append",
+      "--workdir",
+      dir,
+      "--study",
+      "s",
+      "--json",
+      "--input",
+      putInput(dir, "b0.json", [{ id: "c0", type: "candidate_created", candidate: { id: "k0", title: "T" } }])
+    ])
     expect(first.code, first.stdout).toBe(0)
     expect(runCli(["journal", "rebuild", "--workdir", dir, "--study", "s", "--json"]).code).toBe(0)
     const outside = outsideCopy(dir, "research/s", "research/t", ["index.json", "manifest.json"])
     const before = tree(outside)
-    const inputs = Array.from({ length: CLI_ROUNDS }, (_, i) =>
-      putInput(dir, `b${i + 1}.json`, [{ id: `c${i + 1}`, type: "candidate_created", candidate: { id: `k${i + 1}`, title: "T" } }]))
+    const inputs = Array.from(
+      { length: CLI_ROUNDS },
+      (_, i) =>
+        putInput(dir, `b${i + 1}.json`, [{
+          id: `c${i + 1}`,
+          type: "candidate_created",
+          candidate: { id: `k${i + 1}`, title: "T" }
+        }])
+    )
     const swapper = await swapping(path.join(dir, "research/s"), path.join(dir, "research/t"))
     const deadline = Date.now() + SECONDS * 1000
     try {
@@ -151,32 +176,65 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
     expect(tree(outside)).toEqual(before)
   }, 120_000)
 
-  it("plan checkpoint registers the inside file's digest, never the outside one's, while research/sources is swapped", async () => {
-    const dir = tempWorkdir()
-    expect(runCli(["plan", "start", "--workdir", dir, "--json", "--input", putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })]).code).toBe(0)
-    for (let i = 0; i < CLI_ROUNDS; i++) put(dir, `research/sources/x${i}.md`, `inside ${i}\n`)
-    const outside = outsideCopy(dir, "research/sources", "research/elsewhere")
-    for (let i = 0; i < CLI_ROUNDS; i++) fs.writeFileSync(path.join(outside, "copy", `x${i}.md`), `OUTSIDE ${i}\n`)
-    const before = tree(outside)
-    const inputs = Array.from({ length: CLI_ROUNDS }, (_, i) =>
-      putInput(dir, `cp${i}.json`, { sources: [{ path: `research/sources/x${i}.md`, origin: "https://example.test/x" }] }))
-    let revision = 1
-    const swapper = await swapping(path.join(dir, "research/sources"), path.join(dir, "research/elsewhere"))
-    const deadline = Date.now() + SECONDS * 1000
-    try {
-      for (let i = 0; i < CLI_ROUNDS && Date.now() < deadline; i++) {
-        const r = allowed(dir, runCli(["plan", "checkpoint", "--workdir", dir, "--json", "--input", inputs[i]!, "--expected", String(revision), "--now", NOW]))
-        if (r.code === 0) revision = r.json.revision
+  it(
+    "plan checkpoint registers the inside file's digest, never the outside one's, while research/sources is swapped",
+    async () => {
+      const dir = tempWorkdir()
+      expect(
+        runCli([
+          "plan",
+          "start",
+          "--workdir",
+          dir,
+          "--json",
+          "--input",
+          putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
+        ]).code
+      ).toBe(0)
+      for (let i = 0; i < CLI_ROUNDS; i++) put(dir, `research/sources/x${i}.md`, `inside ${i}\n`)
+      const outside = outsideCopy(dir, "research/sources", "research/elsewhere")
+      for (let i = 0; i < CLI_ROUNDS; i++) fs.writeFileSync(path.join(outside, "copy", `x${i}.md`), `OUTSIDE ${i}\n`)
+      const before = tree(outside)
+      const inputs = Array.from({ length: CLI_ROUNDS }, (_, i) =>
+        putInput(dir, `cp${i}.json`, {
+          sources: [{ path: `research/sources/x${i}.md`, origin: "https://example.test/x" }]
+        }))
+      let revision = 1
+      const swapper = await swapping(path.join(dir, "research/sources"), path.join(dir, "research/elsewhere"))
+      const deadline = Date.now() + SECONDS * 1000
+      try {
+        for (let i = 0; i < CLI_ROUNDS && Date.now() < deadline; i++) {
+          const r = allowed(
+            dir,
+            runCli([
+              "plan",
+              "checkpoint",
+              "--workdir",
+              dir,
+              "--json",
+              "--input",
+              inputs[i]!,
+              "--expected",
+              String(revision),
+              "--now",
+              NOW
+            ])
+          )
+          if (r.code === 0) {
+            revision = r.json.revision
+          }
+        }
+      } finally {
+        await swapper.stop()
       }
-    } finally {
-      await swapper.stop()
-    }
-    const plan = runCli(["plan", "inspect", "--workdir", dir, "--json"]).json
-    for (const s of plan.plan?.sources ?? plan.sources ?? []) {
-      expect(s.sha256).toBe(sha(fs.readFileSync(path.join(dir, s.path))))
-    }
-    expect(tree(outside)).toEqual(before)
-  }, 120_000)
+      const plan = runCli(["plan", "inspect", "--workdir", dir, "--json"]).json
+      for (const s of plan.plan?.sources ?? plan.sources ?? []) {
+        expect(s.sha256).toBe(sha(fs.readFileSync(path.join(dir, s.path))))
+      }
+      expect(tree(outside)).toEqual(before)
+    },
+    120_000
+  )
 
   it("the gate's state write below a swapped run folder writes nothing outside", async () => {
     const f = folder()
@@ -199,10 +257,12 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
   describe("ingest retention below a swapped research/sources", () => {
     let server: TestServer
     beforeAll(async () => {
-      server = await startServer(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/p${i}`, (_req: unknown, res: any) => {
-        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
-        res.end(`page ${i}\n`)
-      }])))
+      server = await startServer(
+        Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`/p${i}`, (_req: unknown, res: any) => {
+          res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
+          res.end(`page ${i}\n`)
+        }]))
+      )
     })
     afterAll(() => server.close())
 
@@ -218,7 +278,9 @@ describe.skipIf(!python)("the boundary holds under concurrent swaps", () => {
       try {
         for (let i = 0; i < 40 && Date.now() < deadline; i++) {
           const exit = await Effect.runPromiseExit(
-            Effect.flatMap(Ingest, (ing) => ing.capture(`http://site.test:${server.port}/p${i}`)).pipe(Effect.provide(layer))
+            Effect.flatMap(Ingest, (ing) => ing.capture(`http://site.test:${server.port}/p${i}`)).pipe(
+              Effect.provide(layer)
+            )
           )
           if (Exit.isFailure(exit) && exit.cause._tag !== "Fail") defects.push(String(exit.cause))
         }

@@ -11,11 +11,11 @@ import * as fc from "effect/FastCheck"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { BUNDLES, type BundleName, bundleFile, bundleFor } from "../../src/cli/Bundles.js"
+import { bundleFile, bundleFor, type BundleName, BUNDLES } from "../../src/cli/Bundles.js"
 import { fastParse } from "../../src/cli/FastPath.js"
-import type { CommandSpec } from "../../src/commands/Spec.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { route } from "../../src/cli/Usage.js"
+import type { CommandSpec } from "../../src/commands/Spec.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const dist = path.resolve(__dirname, "../../dist")
@@ -40,7 +40,10 @@ const implsOf = (spec: CommandSpec): ReadonlyArray<{ readonly name: string; read
       const text = fs.readFileSync(path.resolve(__dirname, "../..", dir, f), "utf8")
       const declared = [...text.matchAll(/path: \[([^\]]*)\]/g)].map((m) => m[1]!.replace(/["\s]/g, ""))
       if (declared.includes(spec.path.join(","))) {
-        return [...text.matchAll(/import\("\.\/([\w-]+)\.impl\.js"\)/g)].map((m) => ({ name: m[1]!, source: `${dir}/${m[1]!}.impl.ts` }))
+        return [...text.matchAll(/import\("\.\/([\w-]+)\.impl\.js"\)/g)].map((m) => ({
+          name: m[1]!,
+          source: `${dir}/${m[1]!}.impl.ts`
+        }))
       }
     }
   }
@@ -63,12 +66,22 @@ const READ_ONLY: ReadonlyArray<ReadonlyArray<string>> = [
   ["--version"],
   ["--help"]
 ]
-const HEAVY = ["npm:undici", "npm:cheerio", "npm:@effect/cli", "src/domain/Readable.ts", "src/layers/IngestLive.ts", "src/layers/SafeHttpLive.ts", "src/cli/App.ts"]
+const HEAVY = [
+  "npm:undici",
+  "npm:cheerio",
+  "npm:@effect/cli",
+  "src/domain/Readable.ts",
+  "src/layers/IngestLive.ts",
+  "src/layers/SafeHttpLive.ts",
+  "src/cli/App.ts"
+]
 
 describe("the bundles the build wrote", () => {
   it("every bundle of src/cli/Bundles.ts was built, and every command's first word has one", () => {
     expect(Object.keys(manifest).sort()).toEqual(Object.keys(BUNDLES).sort())
-    for (const name of Object.keys(BUNDLES) as Array<BundleName>) expect(fs.existsSync(path.join(dist, bundleFile(name)))).toBe(true)
+    for (const name of Object.keys(BUNDLES) as Array<BundleName>) {
+      expect(fs.existsSync(path.join(dist, bundleFile(name)))).toBe(true)
+    }
     const words = Object.values(BUNDLES).flatMap((b) => b.words as ReadonlyArray<string>)
     for (const spec of allSpecs) expect(words, spec.path.join(" ")).toContain(spec.path[0])
   })
@@ -93,7 +106,9 @@ describe("the bundles the build wrote", () => {
       for (const s of built.sources) {
         const impl = /^src\/(?:commands|cli)\/([\w-]+)\.impl\.ts$/.exec(s)?.[1]
         // status reads the journal's and the monitor's overviews.
-        if (impl !== undefined && !own.has(impl)) expect(name === "status" && ["journal", "monitor"].includes(impl), `${built.file} holds ${s}`).toBe(true)
+        if (impl !== undefined && !own.has(impl)) {
+          expect(name === "status" && ["journal", "monitor"].includes(impl), `${built.file} holds ${s}`).toBe(true)
+        }
       }
       expect(built.bytes, built.file).toBeLessThan(manifest.full.bytes / 3)
     }
@@ -109,7 +124,23 @@ describe("the bundles the build wrote", () => {
     "a command line the parsers run is served by a bundle that holds its command",
     [
       fc.constantFrom(...allSpecs),
-      fc.array(fc.constantFrom("--json", "--workdir", ".", "--help", "--version", "--completions", "x", "--study", "s", "--", "-h", "--input=-"), { maxLength: 5 })
+      fc.array(
+        fc.constantFrom(
+          "--json",
+          "--workdir",
+          ".",
+          "--help",
+          "--version",
+          "--completions",
+          "x",
+          "--study",
+          "s",
+          "--",
+          "-h",
+          "--input=-"
+        ),
+        { maxLength: 5 }
+      )
     ],
     ([spec, tail]) => {
       const argv = [...spec.path, ...tail]
@@ -141,9 +172,26 @@ describe("a copy of the CLI with only the loader and one bundle", () => {
 
   it("answers the read-only commands as the whole CLI does", () => {
     const work = tempWorkdir("dossier-bundles-")
-    expect(runCli(["plan", "start", "--workdir", work, "--input", putInput(work, "s.json", { goal: "g", limits: [], nextAction: "n" }), "--json"]).code).toBe(0)
-    put(work, "research/inputs/e.json", JSON.stringify({ id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } }))
-    expect(runCli(["journal", "append", "--study", "s1", "--workdir", work, "--input", "research/inputs/e.json", "--json"]).code).toBe(0)
+    expect(
+      runCli([
+        "plan",
+        "start",
+        "--workdir",
+        work,
+        "--input",
+        putInput(work, "s.json", { goal: "g", limits: [], nextAction: "n" }),
+        "--json"
+      ]).code
+    ).toBe(0)
+    put(
+      work,
+      "research/inputs/e.json",
+      JSON.stringify({ id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
+    )
+    expect(
+      runCli(["journal", "append", "--study", "s1", "--workdir", work, "--input", "research/inputs/e.json", "--json"])
+        .code
+    ).toBe(0)
     const lines: ReadonlyArray<ReadonlyArray<string>> = [
       ["plan", "inspect", "--workdir", work, "--json"],
       ["status", "--workdir", work, "--now", "2026-01-01T00:00:00Z", "--json"],
@@ -162,11 +210,13 @@ describe("a copy of the CLI with only the loader and one bundle", () => {
         if (!dirs.has(name)) dirs.set(name, only(name))
         const whole = runCli(args)
         const alone = run(dirs.get(name)!, args)
-        expect({ code: alone.code, stdout: alone.stdout, stderr: alone.stderr }, `${args.join(" ")} (${name})`).toEqual({
-          code: whole.code,
-          stdout: whole.stdout,
-          stderr: whole.stderr
-        })
+        expect({ code: alone.code, stdout: alone.stdout, stderr: alone.stderr }, `${args.join(" ")} (${name})`).toEqual(
+          {
+            code: whole.code,
+            stdout: whole.stdout,
+            stderr: whole.stderr
+          }
+        )
       }
     } finally {
       for (const d of dirs.values()) fs.rmSync(d, { recursive: true, force: true })
@@ -182,7 +232,14 @@ describe("loading", () => {
       hook,
       `let n = 0\nError.prepareStackTrace = (e, frames) => { n++; return String(e) }\nprocess.on("exit", () => process.stderr.write("stack traces formatted: " + n + "\\n"))\n`
     )
-    for (const args of [["--version"], ["plan", "inspect", "--workdir", work, "--json"], ["status", "--workdir", work, "--json"]]) {
+    for (
+      const args of [["--version"], ["plan", "inspect", "--workdir", work, "--json"], [
+        "status",
+        "--workdir",
+        work,
+        "--json"
+      ]]
+    ) {
       const r = spawnSync(process.execPath, ["-r", hook, path.join(dist, "dossier.cjs"), ...args], { encoding: "utf8" })
       expect(r.status, r.stderr).toBe(0)
       expect(r.stderr, args.join(" ")).toContain("stack traces formatted: 0")

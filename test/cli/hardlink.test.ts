@@ -24,7 +24,11 @@ const refusedAsHardLink = (dir: string, args: ReadonlyArray<string>, secret: str
   const before = snapshot(dir)
   const r = runCli([...args, "--workdir", dir, "--json"])
   expect(leaksNothing(dir, r)).toBe(true)
-  expect({ code: r.code, tag: r.json?.error?._tag, reason: r.json?.error?.reason }).toEqual({ code: 1, tag: "UnsafePath", reason: "hard-link" })
+  expect({ code: r.code, tag: r.json?.error?._tag, reason: r.json?.error?.reason }).toEqual({
+    code: 1,
+    tag: "UnsafePath",
+    reason: "hard-link"
+  })
   expect(r.stdout + r.stderr).not.toContain(secret)
   expect(snapshot(dir)).toEqual(before)
 }
@@ -40,7 +44,11 @@ describe("hard links are never read", () => {
   it("ingest --file", () => {
     const secret = "OUTSIDE-PAGE-TEXT that must never be captured"
     const dir = linkedIn("saved/page.html", `<html><body><p>${secret}</p></body></html>`)
-    refusedAsHardLink(dir, ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p", "--now", NOW], secret)
+    refusedAsHardLink(
+      dir,
+      ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p", "--now", NOW],
+      secret
+    )
     expect(fs.existsSync(path.join(dir, "research/sources"))).toBe(false)
   })
 
@@ -56,8 +64,22 @@ describe("hard links are never read", () => {
 
   it("a file with one name is read as before", () => {
     const dir = tempWorkdir("dossier-hardlink-")
-    put(dir, "research/inputs/start.json", JSON.stringify({ goal: "Compare X and Y", limits: [], nextAction: "search" }))
-    const r = runCli(["plan", "start", "--workdir", dir, "--input", "research/inputs/start.json", "--now", NOW, "--json"])
+    put(
+      dir,
+      "research/inputs/start.json",
+      JSON.stringify({ goal: "Compare X and Y", limits: [], nextAction: "search" })
+    )
+    const r = runCli([
+      "plan",
+      "start",
+      "--workdir",
+      dir,
+      "--input",
+      "research/inputs/start.json",
+      "--now",
+      NOW,
+      "--json"
+    ])
     expect(r.json).toEqual({ ok: true, revision: 1, created: true })
   })
 })

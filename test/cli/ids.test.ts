@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import * as Ids from "../../src/domain/Ids.js"
 import { EXECUTION_ID } from "../../src/domain/Execution.js"
 import { GRANT_ID } from "../../src/domain/Grant.js"
+import * as Ids from "../../src/domain/Ids.js"
 import { ID_PATTERN, STUDY_ID } from "../../src/domain/Journal.js"
 import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../../src/domain/MonitorSchema.js"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
@@ -52,13 +52,15 @@ describe("ids: the command line", () => {
   }
 
   it("a malformed id is InvalidInput naming its flag, with the one message, whichever command reads it", () => {
-    for (const [args, kind, path, value] of [
-      [["grant", "show", "--grant", "a b"], "grant", "grant", "a b"],
-      [["grant", "revoke", "--grant", "../g"], "grant", "grant", "../g"],
-      [["exec", "show", "--execution", "x-1"], "execution", "execution", "x-1"],
-      [["journal", "inspect", "--study", "Exp-1"], "study", "study", "Exp-1"],
-      [["journal", "inspect", "--study", "a b"], "study", "study", "a b"]
-    ] as const) {
+    for (
+      const [args, kind, path, value] of [
+        [["grant", "show", "--grant", "a b"], "grant", "grant", "a b"],
+        [["grant", "revoke", "--grant", "../g"], "grant", "grant", "../g"],
+        [["exec", "show", "--execution", "x-1"], "execution", "execution", "x-1"],
+        [["journal", "inspect", "--study", "Exp-1"], "study", "study", "Exp-1"],
+        [["journal", "inspect", "--study", "a b"], "study", "study", "a b"]
+      ] as const
+    ) {
       const e = refusal(args)
       expect(e._tag, args.join(" ")).toBe("InvalidInput")
       expect(e.issues, args.join(" ")).toEqual([{ path, message: Ids.idProblem(kind, value) }])
@@ -84,21 +86,23 @@ describe("ids: the command line", () => {
   })
 
   it("--help of every id a user chooses or names states its grammar, from the one definition", () => {
-    for (const [command, flag, kind] of [
-      [["grant", "show"], "--grant", "grant"],
-      [["grant", "revoke"], "--grant", "grant"],
-      [["grant", "narrow"], "--grant", "grant"],
-      [["exec"], "--grant", "grant"],
-      [["exec"], "--study", "study"],
-      [["exec"], "--candidate", "candidate"],
-      [["exec", "show"], "--execution", "execution"],
-      [["journal", "append"], "--study", "study"],
-      [["journal", "inspect"], "--study", "study"],
-      [["monitor", "show"], "--subscription", "subscription"],
-      [["monitor", "create-due-run"], "--subscription", "subscription"],
-      [["monitor", "transition-run"], "--run", "run"],
-      [["monitor", "set-outcome-disposition"], "--outcome", "outcome"]
-    ] as const) {
+    for (
+      const [command, flag, kind] of [
+        [["grant", "show"], "--grant", "grant"],
+        [["grant", "revoke"], "--grant", "grant"],
+        [["grant", "narrow"], "--grant", "grant"],
+        [["exec"], "--grant", "grant"],
+        [["exec"], "--study", "study"],
+        [["exec"], "--candidate", "candidate"],
+        [["exec", "show"], "--execution", "execution"],
+        [["journal", "append"], "--study", "study"],
+        [["journal", "inspect"], "--study", "study"],
+        [["monitor", "show"], "--subscription", "subscription"],
+        [["monitor", "create-due-run"], "--subscription", "subscription"],
+        [["monitor", "transition-run"], "--run", "run"],
+        [["monitor", "set-outcome-disposition"], "--outcome", "outcome"]
+      ] as const
+    ) {
       const help = runCli([...command, "--help", "--json"]).json
       const option = help.options.find((o: { name: string }) => o.name === flag)
       expect(option?.type, `${command.join(" ")} ${flag}`).toBe("id")
@@ -107,14 +111,23 @@ describe("ids: the command line", () => {
   })
 
   it("every flag whose value is a file or folder shows <path>", () => {
-    for (const command of [["gate"], ["ingest"], ["source", "follow"], ["plan", "start"], ["monitor", "set-outcome-disposition"], ["grant", "create"]]) {
+    for (
+      const command of [["gate"], ["ingest"], ["source", "follow"], ["plan", "start"], [
+        "monitor",
+        "set-outcome-disposition"
+      ], ["grant", "create"]]
+    ) {
       const help = runCli([...command, "--help", "--json"]).json
       for (const o of help.options as ReadonlyArray<{ name: string; type: string; description: string }>) {
         // A text value that is a file or folder (its first clause says so, flags named aside) would show <text>.
         const first = o.description.replace(/--[a-z-]+/g, "").split(/[.(:]/)[0]!
-        if (o.type === "text") expect(/\b(file|folder|log|directory)\b/i.test(first), `${command.join(" ")} ${o.name}: ${first}`).toBe(false)
+        if (o.type === "text") {
+          expect(/\b(file|folder|log|directory)\b/i.test(first), `${command.join(" ")} ${o.name}: ${first}`).toBe(false)
+        }
       }
-      expect(help.usage, command.join(" ")).not.toMatch(/--(state|research-dir|descriptor|attempts|file|path|input|unit|review-item) <text>/)
+      expect(help.usage, command.join(" ")).not.toMatch(
+        /--(state|research-dir|descriptor|attempts|file|path|input|unit|review-item) <text>/
+      )
     }
   })
 })

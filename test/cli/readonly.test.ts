@@ -11,7 +11,14 @@ const plainFolder = () => {
   const dir = tempWorkdir("dossier-readonly-")
   put(dir, "notes.txt", "mine\n")
   putInput(dir, "narrow.json", { budget: { runs: 1 } })
-  putInput(dir, "grant.json", { task: "t", inputs: ["research/missing"], work: "research/runs/r1", tools: ["read"], budget: { runs: 1, wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, outputMiB: 1 }, deadline: "2030-01-01T00:00:00Z" })
+  putInput(dir, "grant.json", {
+    task: "t",
+    inputs: ["research/missing"],
+    work: "research/runs/r1",
+    tools: ["read"],
+    budget: { runs: 1, wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, outputMiB: 1 },
+    deadline: "2030-01-01T00:00:00Z"
+  })
   return dir
 }
 
@@ -51,20 +58,30 @@ describe("a folder with grants", () => {
   it("refused exec and grant commands change nothing, not even the lock file", () => {
     const dir = plainFolder()
     put(dir, "research/exp/data/a.csv", "a\n")
-    const grant = { id: "g1", task: "t", inputs: ["research/exp/data"], work: "research/exp/runs/r1", tools: ["read"], budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 }, deadline: "2030-01-01T00:00:00Z" }
+    const grant = {
+      id: "g1",
+      task: "t",
+      inputs: ["research/exp/data"],
+      work: "research/exp/runs/r1",
+      tools: ["read"],
+      budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 },
+      deadline: "2030-01-01T00:00:00Z"
+    }
     expect(runCli(withFlags(["grant", "create", "--input", putInput(dir, "g1.json", grant)], dir)).code).toBe(0)
     expect(runCli(withFlags(["grant", "revoke", "--grant", "g1"], dir)).code).toBe(0)
     const wider = putInput(dir, "g1-wider.json", { ...grant, tools: ["bash"] })
     const widerNarrow = putInput(dir, "narrow-wider.json", { budget: { runs: 2 } })
     const before = treeDigest(dir)
-    for (const args of [
-      ["exec", "--grant", "g1", "--", "true"],
-      ["exec", "--grant", "g2", "--", "true"],
-      ["exec", "--grant", "g1", "--study", "s", "--candidate", "c", "--", "true"],
-      ["exec", "show", "--execution", "x-20260101T000000-00000000"],
-      ["grant", "narrow", "--grant", "g1", "--input", widerNarrow],
-      ["grant", "create", "--input", wider]
-    ]) {
+    for (
+      const args of [
+        ["exec", "--grant", "g1", "--", "true"],
+        ["exec", "--grant", "g2", "--", "true"],
+        ["exec", "--grant", "g1", "--study", "s", "--candidate", "c", "--", "true"],
+        ["exec", "show", "--execution", "x-20260101T000000-00000000"],
+        ["grant", "narrow", "--grant", "g1", "--input", widerNarrow],
+        ["grant", "create", "--input", wider]
+      ]
+    ) {
       const r = runCli(withFlags(args, dir))
       expect({ args, code: r.code }, r.stdout).toEqual({ args, code: 1 })
       expect(treeDigest(dir), args.join(" ")).toEqual(before)

@@ -8,8 +8,8 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CLI, leaksNothing, put, putInput, runCli, type RunOptions, snapshot, tempWorkdir } from "../support/cli.js"
 import { finishInput, literature, runningRun, sha } from "../monitor/support.js"
+import { CLI, leaksNothing, put, putInput, runCli, type RunOptions, snapshot, tempWorkdir } from "../support/cli.js"
 
 /** `dossier <args> --json` without --workdir, from `cwd`; DOSSIER_WORKDIR cleared unless given. */
 const at = (cwd: string, args: ReadonlyArray<string>, options: RunOptions = {}) =>
@@ -25,7 +25,11 @@ const refusal = (r: ReturnType<typeof runCli>, tag: string, code = 1) => {
   return r.json.error
 }
 
-const PLAN = { goal: "Compare sparse attention methods", limits: ["public sources only"], nextAction: "capture two papers" }
+const PLAN = {
+  goal: "Compare sparse attention methods",
+  limits: ["public sources only"],
+  nextAction: "capture two papers"
+}
 
 /** Every path under a folder (files and directories), to show a command created nothing. */
 const tree = (dir: string): ReadonlyArray<string> => {
@@ -79,7 +83,9 @@ describe("finding the work folder", () => {
     expect(human.stderr).toContain("The work folder does not exist")
     expect(human.stderr).not.toContain("input")
     put(dir, "file", "x")
-    expect(refusal(at(dir, ["next", "--workdir", path.join(dir, "file")]), "WorkdirNotFound").reason).toBe("not-directory")
+    expect(refusal(at(dir, ["next", "--workdir", path.join(dir, "file")]), "WorkdirNotFound").reason).toBe(
+      "not-directory"
+    )
   })
 })
 
@@ -90,12 +96,16 @@ describe("--input", () => {
     const sub = path.join(dir, "research", "inputs")
     putInput(dir, "plan.json", PLAN)
     // From research/inputs/ tab completion gives `plan.json`.
-    expect(okJson(at(sub, ["plan", "start", "--input", "plan.json"]))).toMatchObject({ created: true, workdir: "../.." })
+    expect(okJson(at(sub, ["plan", "start", "--input", "plan.json"]))).toMatchObject({
+      created: true,
+      workdir: "../.."
+    })
     // Not there: from the work folder.
     putInput(dir, "c.json", { nextAction: "write the comparison" })
     const deeper = path.join(dir, "research", "results")
     fs.mkdirSync(deeper, { recursive: true })
-    expect(okJson(at(deeper, ["plan", "checkpoint", "--expected", "1", "--input", "research/inputs/c.json"])).revision).toBe(2)
+    expect(okJson(at(deeper, ["plan", "checkpoint", "--expected", "1", "--input", "research/inputs/c.json"])).revision)
+      .toBe(2)
     // Outside: the path relative to the work folder, never the base name alone, never absolute.
     const outside = tempWorkdir()
     put(outside, "x.json", "{}")
@@ -103,7 +113,10 @@ describe("--input", () => {
     const e = refusal(r, "InputOutsideWorkdir")
     expect(e.path).toBe(`../${path.basename(outside)}/x.json`)
     expect(leaksNothing(dir, r) && leaksNothing(outside, r)).toBe(true)
-    const rel = refusal(at(dir, ["plan", "checkpoint", "--expected", "2", "--input", "../../x.json"]), "InputOutsideWorkdir")
+    const rel = refusal(
+      at(dir, ["plan", "checkpoint", "--expected", "2", "--input", "../../x.json"]),
+      "InputOutsideWorkdir"
+    )
     expect(rel.path).toBe("../../x.json")
   })
 
@@ -119,10 +132,16 @@ describe("--input", () => {
 
   it("'-' reads standard input, with the same 64 KiB limit", () => {
     const dir = tempWorkdir()
-    expect(okJson(at(dir, ["plan", "start", "--input", "-"], { input: JSON.stringify(PLAN) }))).toMatchObject({ created: true })
+    expect(okJson(at(dir, ["plan", "start", "--input", "-"], { input: JSON.stringify(PLAN) }))).toMatchObject({
+      created: true
+    })
     const big = JSON.stringify({ ...PLAN, goal: "x".repeat(70 * 1024) })
-    expect(refusal(at(dir, ["plan", "start", "--input", "-"], { input: big }), "InputTooLarge")).toMatchObject({ path: "-", max: 65536 })
-    expect(refusal(at(dir, ["plan", "start", "--input", "-"], { input: "{nope" }), "InvalidInput").issues.length).toBeGreaterThan(0)
+    expect(refusal(at(dir, ["plan", "start", "--input", "-"], { input: big }), "InputTooLarge")).toMatchObject({
+      path: "-",
+      max: 65536
+    })
+    expect(refusal(at(dir, ["plan", "start", "--input", "-"], { input: "{nope" }), "InvalidInput").issues.length)
+      .toBeGreaterThan(0)
   })
 })
 
@@ -135,7 +154,14 @@ describe("init, status and the lists", () => {
       created: true,
       paths: ["research/inputs/", "research/sources/", "research/results/", ".dossier/", ".dossier/.gitignore"]
     })
-    expect(tree(dir)).toEqual([".dossier", ".dossier/.gitignore", "research", "research/inputs", "research/results", "research/sources"])
+    expect(tree(dir)).toEqual([
+      ".dossier",
+      ".dossier/.gitignore",
+      "research",
+      "research/inputs",
+      "research/results",
+      "research/sources"
+    ])
     expect(fs.readFileSync(path.join(dir, ".dossier/.gitignore"), "utf8")).toContain("lock.sqlite")
     expect(okJson(at(dir, ["init"]))).toEqual({ ok: true, created: false, paths: [] })
     expect(runCli(["init", "--workdir", dir]).stdout).toContain("already initialized")
@@ -153,13 +179,38 @@ describe("init, status and the lists", () => {
       facts: []
     })
     okJson(at(dir, ["plan", "start", "--input", putInput(dir, "plan.json", PLAN)]))
-    okJson(at(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })]))
-    okJson(at(dir, ["monitor", "create-subscription", "--input", putInput(dir, "sub.json", literature("lit")), "--now", "2026-11-30T10:00:00Z"]))
+    okJson(
+      at(dir, [
+        "journal",
+        "append",
+        "--study",
+        "s1",
+        "--input",
+        putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
+      ])
+    )
+    okJson(
+      at(dir, [
+        "monitor",
+        "create-subscription",
+        "--input",
+        putInput(dir, "sub.json", literature("lit")),
+        "--now",
+        "2026-11-30T10:00:00Z"
+      ])
+    )
     const now = "2026-12-02T10:00:00Z"
     const r = okJson(at(dir, ["status", "--now", now]))
     expect(r.plan).toMatchObject({ goal: PLAN.goal, status: "in_progress", revision: 1, nextAction: PLAN.nextAction })
     expect(r.plan.verification.state).toBe("current")
-    expect(r.studies).toEqual([{ study: "s1", events: 1, head: { seq: 1, id: "c1" }, tail: "clean", selected: null, checkpoint: null }])
+    expect(r.studies).toEqual([{
+      study: "s1",
+      events: 1,
+      head: { seq: 1, id: "c1" },
+      tail: "clean",
+      selected: null,
+      checkpoint: null
+    }])
     expect(r.monitor).toEqual({ subscriptions: 1, due: 1, activeRuns: 0, unresolvedOutcomes: 0 })
     const next = okJson(at(dir, ["next", "--now", now]))
     expect(r.facts).toEqual(next.facts)
@@ -173,14 +224,30 @@ describe("init, status and the lists", () => {
   it("journal list and monitor list; readers of one record refuse a missing one", async () => {
     const dir = tempWorkdir()
     expect(okJson(at(dir, ["journal", "list"]))).toMatchObject({ count: 0, studies: [] })
-    okJson(at(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })]))
-    expect(okJson(at(dir, ["journal", "list"])).studies).toEqual([{ study: "s1", events: 1, head: { seq: 1, id: "c1" }, tail: "clean" }])
+    okJson(
+      at(dir, [
+        "journal",
+        "append",
+        "--study",
+        "s1",
+        "--input",
+        putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
+      ])
+    )
+    expect(okJson(at(dir, ["journal", "list"])).studies).toEqual([{
+      study: "s1",
+      events: 1,
+      head: { seq: 1, id: "c1" },
+      tail: "clean"
+    }])
     expect(refusal(at(dir, ["journal", "inspect", "--study", "typo"]), "StudyNotFound").study).toBe("typo")
     const run = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
     const list = okJson(at(dir, ["monitor", "list"]))
     expect(list.subscriptions).toMatchObject([{ id: "lit", status: "active", activeRunId: run.id }])
     expect(list.runs).toMatchObject([{ id: run.id, subscriptionId: "lit", status: "running", revision: 2 }])
-    expect(refusal(at(dir, ["monitor", "show", "--subscription", "nope"]), "SubscriptionNotFound").subscriptionId).toBe("nope")
+    expect(refusal(at(dir, ["monitor", "show", "--subscription", "nope"]), "SubscriptionNotFound").subscriptionId).toBe(
+      "nope"
+    )
     expect(refusal(at(dir, ["monitor", "show", "--run", "lit.w99"]), "RunNotFound").runId).toBe("lit.w99")
     expect(runCli(["monitor", "list", "--workdir", dir]).stdout).toContain(`${run.id} (revision 2, running) of lit`)
   })
@@ -189,23 +256,90 @@ describe("init, status and the lists", () => {
 describe("flags instead of input files", () => {
   it("the four small monitor actions take flags; --input with them is a UsageError", async () => {
     const dir = tempWorkdir()
-    okJson(at(dir, ["monitor", "create-subscription", "--input", putInput(dir, "sub.json", literature("lit")), "--now", "2026-11-30T10:00:00Z"]))
+    okJson(
+      at(dir, [
+        "monitor",
+        "create-subscription",
+        "--input",
+        putInput(dir, "sub.json", literature("lit")),
+        "--now",
+        "2026-11-30T10:00:00Z"
+      ])
+    )
     const now = "2026-12-02T10:00:00Z"
     const created = okJson(at(dir, ["monitor", "create-due-run", "--subscription", "lit", "--now", now]))
     const runId = created.run.id
-    const both = at(dir, ["monitor", "transition-run", "--input", putInput(dir, "t.json", {}), "--run", runId, "--now", now])
+    const both = at(dir, [
+      "monitor",
+      "transition-run",
+      "--input",
+      putInput(dir, "t.json", {}),
+      "--run",
+      runId,
+      "--now",
+      now
+    ])
     expect(refusal(both, "UsageError", 2).message).toContain("not both")
-    expect(refusal(at(dir, ["monitor", "transition-run", "--run", runId, "--now", now]), "UsageError", 2).message).toContain("--expected, --to")
-    expect(refusal(at(dir, ["monitor", "transition-run", "--run", runId, "--expected", "1", "--to", "flying", "--now", now]), "InvalidInput").issues[0].path).toBe("--to")
-    const t = okJson(at(dir, ["monitor", "transition-run", "--run", runId, "--expected", "1", "--to", "running", "--reason", "start now", "--now", now]))
+    expect(refusal(at(dir, ["monitor", "transition-run", "--run", runId, "--now", now]), "UsageError", 2).message)
+      .toContain("--expected, --to")
+    expect(
+      refusal(
+        at(dir, ["monitor", "transition-run", "--run", runId, "--expected", "1", "--to", "flying", "--now", now]),
+        "InvalidInput"
+      ).issues[0].path
+    ).toBe("--to")
+    const t = okJson(
+      at(dir, [
+        "monitor",
+        "transition-run",
+        "--run",
+        runId,
+        "--expected",
+        "1",
+        "--to",
+        "running",
+        "--reason",
+        "start now",
+        "--now",
+        now
+      ])
+    )
     expect(t.run).toMatchObject({ status: "running", revision: 2 })
-    const paused = okJson(at(dir, ["monitor", "set-subscription-status", "--subscription", "lit", "--expected", "2", "--status", "paused", "--now", now]))
+    const paused = okJson(
+      at(dir, [
+        "monitor",
+        "set-subscription-status",
+        "--subscription",
+        "lit",
+        "--expected",
+        "2",
+        "--status",
+        "paused",
+        "--now",
+        now
+      ])
+    )
     expect(paused.subscription.status).toBe("paused")
     const fin = finishInput(dir, t.run)
     const { sha256: _omitted, ...stage } = fin.stage
-    const done = okJson(at(dir, ["monitor", "finish-run", "--input", putInput(dir, "f.json", { ...fin, stage }), "--now", now]))
+    const done = okJson(
+      at(dir, ["monitor", "finish-run", "--input", putInput(dir, "f.json", { ...fin, stage }), "--now", now])
+    )
     expect(done.run.completion.stage.sha256).toBe(fin.stage.sha256)
-    const d = okJson(at(dir, ["monitor", "set-outcome-disposition", "--run", runId, "--outcome", "o1", "--disposition", "acknowledged", "--now", now]))
+    const d = okJson(
+      at(dir, [
+        "monitor",
+        "set-outcome-disposition",
+        "--run",
+        runId,
+        "--outcome",
+        "o1",
+        "--disposition",
+        "acknowledged",
+        "--now",
+        now
+      ])
+    )
     expect(d.outcome.disposition.value).toBe("acknowledged")
   })
 })
@@ -221,18 +355,34 @@ describe("computed digests", () => {
     const input = putInput(dir, "e.json", events)
     okJson(at(dir, ["journal", "append", "--study", "s", "--input", input]))
     const r = okJson(at(dir, ["journal", "inspect", "--study", "s"]))
-    expect(r.candidates[0].artifacts[0]).toMatchObject({ path: "research/results/a.csv", sha256: sha("a,b\n1,2\n"), bytes: 8 })
+    expect(r.candidates[0].artifacts[0]).toMatchObject({
+      path: "research/results/a.csv",
+      sha256: sha("a,b\n1,2\n"),
+      bytes: 8
+    })
     // The same batch again is a harmless retry.
     expect(okJson(at(dir, ["journal", "append", "--study", "s", "--input", input])).skipped).toEqual(["c1", "l1"])
     // A typo in a given digest is refused, not recorded.
-    const typo = putInput(dir, "t.json", { id: "l2", type: "artifact_linked", candidateId: "a", artifact: { path: "research/results/a.csv", sha256: "0".repeat(64) } })
+    const typo = putInput(dir, "t.json", {
+      id: "l2",
+      type: "artifact_linked",
+      candidateId: "a",
+      artifact: { path: "research/results/a.csv", sha256: "0".repeat(64) }
+    })
     expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", typo]), "DigestMismatch")).toMatchObject({
       path: "research/results/a.csv",
       expected: "0".repeat(64),
       actual: sha("a,b\n1,2\n")
     })
-    const bytes = putInput(dir, "b.json", { id: "l3", type: "artifact_linked", candidateId: "a", artifact: { path: "research/results/a.csv", bytes: 9 } })
-    expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", bytes]), "DigestMismatch").expected).toBe("9 bytes")
+    const bytes = putInput(dir, "b.json", {
+      id: "l3",
+      type: "artifact_linked",
+      candidateId: "a",
+      artifact: { path: "research/results/a.csv", bytes: 9 }
+    })
+    expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", bytes]), "DigestMismatch").expected).toBe(
+      "9 bytes"
+    )
     // The file changed, then the first batch is retried: its digest is computed first, so it conflicts.
     put(dir, "research/results/a.csv", "changed\n")
     expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", input]), "ConflictingEvent")).toBeDefined()
@@ -275,9 +425,27 @@ describe("read-only commands", () => {
   const populated = async () => {
     const dir = tempWorkdir()
     okJson(at(dir, ["plan", "start", "--input", putInput(dir, "plan.json", PLAN)]))
-    okJson(at(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })]))
+    okJson(
+      at(dir, [
+        "journal",
+        "append",
+        "--study",
+        "s1",
+        "--input",
+        putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
+      ])
+    )
     const run = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
-    okJson(at(dir, ["monitor", "finish-run", "--input", putInput(dir, "f.json", finishInput(dir, run)), "--now", "2026-12-02T11:00:00Z"]))
+    okJson(
+      at(dir, [
+        "monitor",
+        "finish-run",
+        "--input",
+        putInput(dir, "f.json", finishInput(dir, run)),
+        "--now",
+        "2026-12-02T11:00:00Z"
+      ])
+    )
     return dir
   }
 
@@ -308,7 +476,9 @@ describe("read-only commands", () => {
     const ro = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-ro-"))
     const mounted = spawnSync("mount", ["--bind", "-o", "ro", dir, ro])
     if (mounted.status !== 0) {
-      console.warn("SKIPPED: read-only bind mount not permitted here (needs root); the non-root test below covers read-only folders")
+      console.warn(
+        "SKIPPED: read-only bind mount not permitted here (needs root); the non-root test below covers read-only folders"
+      )
       return
     }
     try {
@@ -333,7 +503,14 @@ describe("read-only commands", () => {
     fs.chmodSync(copy, 0o755)
     spawnSync("chmod", ["-R", "a-w,a+rX", copy])
     const asNobody = (args: ReadonlyArray<string>) => {
-      const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...args], {
+      const r = spawnSync("setpriv", [
+        "--reuid=65534",
+        "--regid=65534",
+        "--clear-groups",
+        process.execPath,
+        CLI,
+        ...args
+      ], {
         cwd: copy,
         encoding: "utf8",
         env: { ...process.env, DOSSIER_WORKDIR: "" }
@@ -361,19 +538,32 @@ describe("help, version and mistakes", () => {
     const h = okJson(at(dir, ["plan", "start", "--help"]))
     expect(h).toMatchObject({ command: "dossier plan start", subcommands: [] })
     expect(h.usage).toMatch(/^dossier plan start --input <path> \[--replace-goal\] \[--expected <integer>\]/)
-    expect(h.options).toContainEqual({ name: "--input", type: "path", required: true, description: expect.stringContaining("64 KiB") })
+    expect(h.options).toContainEqual({
+      name: "--input",
+      type: "path",
+      required: true,
+      description: expect.stringContaining("64 KiB")
+    })
     expect(h.options).toContainEqual(expect.objectContaining({ name: "--now", type: "instant", required: false }))
     expect(okJson(at(dir, ["help", "plan", "start"]))).toEqual(h)
     expect(runCli(["help", "plan", "start"]).stdout).toBe(runCli(["plan", "start", "--help"]).stdout)
     expect(okJson(at(dir, ["--version"]))).toEqual({ ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
     const root = okJson(at(dir, ["--help"]))
-    expect(root.subcommands.map((s: any) => s.name)).toEqual(expect.arrayContaining(["init", "status", "next", "journal list", "monitor list", "help"]))
+    expect(root.subcommands.map((s: any) => s.name)).toEqual(
+      expect.arrayContaining(["init", "status", "next", "journal list", "monitor list", "help"])
+    )
     expect(root.options.map((o: any) => o.name)).toEqual(["--workdir", "--json", "--now"])
   })
 
   it("help pages wrap at 100 columns, show option kinds and explain the shared options once", () => {
     const lines = (args: ReadonlyArray<string>) => runCli(args).stdout.split("\n")
-    for (const args of [["--help"], ["help", "gate"], ["monitor", "--help"], ["monitor", "set-outcome-disposition", "--help"], ["ingest", "--help"]]) {
+    for (
+      const args of [["--help"], ["help", "gate"], ["monitor", "--help"], [
+        "monitor",
+        "set-outcome-disposition",
+        "--help"
+      ], ["ingest", "--help"]]
+    ) {
       const out = lines(args)
       expect(Math.max(...out.map((l) => l.length)), args.join(" ")).toBeLessThanOrEqual(100)
     }
@@ -389,17 +579,27 @@ describe("help, version and mistakes", () => {
 
   it("exec's page shows the program after --, and its required --grant as required", () => {
     const dir = tempWorkdir()
-    const usage = "dossier exec --grant <id> [--candidate <id>] [--study <id>] [--workdir <path>] [--json] -- <program> [args…]"
+    const usage =
+      "dossier exec --grant <id> [--candidate <id>] [--study <id>] [--workdir <path>] [--json] -- <program> [args…]"
     const page = runCli(["exec", "--help"]).stdout
     expect(page.replace(/\n +/g, " ")).toContain(`Usage: ${usage}`)
     expect(page).toMatch(/^ {2}-- <program> \[args…\] +\(required\) The program and its arguments/m)
     expect(runCli(["help", "exec"]).stdout).toBe(page)
     const doc = okJson(at(dir, ["help", "exec"]))
     expect(doc.usage).toBe(usage)
-    expect(doc.arguments).toEqual([{ name: "-- <program> [args…]", type: "text", required: true, description: expect.stringContaining("program") }])
+    expect(doc.arguments).toEqual([{
+      name: "-- <program> [args…]",
+      type: "text",
+      required: true,
+      description: expect.stringContaining("program")
+    }])
     expect(doc.options).toContainEqual(expect.objectContaining({ name: "--grant", type: "id", required: true }))
-    expect(refusal(at(dir, ["exec", "--", "true"]), "UsageError", 2).message).toContain("'dossier exec' needs --grant <id>")
-    expect(refusal(at(dir, ["exec", "--grant", "g1"]), "UsageError", 2).message).toContain("needs <program> [args…] after --")
+    expect(refusal(at(dir, ["exec", "--", "true"]), "UsageError", 2).message).toContain(
+      "'dossier exec' needs --grant <id>"
+    )
+    expect(refusal(at(dir, ["exec", "--grant", "g1"]), "UsageError", 2).message).toContain(
+      "needs <program> [args…] after --"
+    )
   })
 
   it("mistakes get useful answers: the nearest command, the group's commands, the repeated flag", () => {
@@ -407,11 +607,19 @@ describe("help, version and mistakes", () => {
     const strat = refusal(at(dir, ["plan", "strat"]), "UsageError", 2)
     expect(strat.message).toContain("unknown command 'strat' for 'dossier plan'; did you mean 'start'?")
     expect(strat.message).toContain("start, checkpoint, inspect")
-    expect(refusal(at(dir, ["plan"]), "UsageError", 2).message).toContain("'dossier plan' needs a command: start, checkpoint, inspect")
+    expect(refusal(at(dir, ["plan"]), "UsageError", 2).message).toContain(
+      "'dossier plan' needs a command: start, checkpoint, inspect"
+    )
     expect(refusal(at(dir, ["stauts"]), "UsageError", 2).message).toContain("did you mean 'status'?")
-    expect(refusal(runCli(["plan", "inspect", "--json", "--json"]), "UsageError", 2).message).toContain("--json is given more than once")
-    expect(refusal(at(dir, ["plan", "inspect", "--verbose"]), "UsageError", 2).message).toContain("unknown option '--verbose'")
-    expect(refusal(at(dir, ["journal", "inspect", "--stdy", "s"]), "UsageError", 2).message).toContain("did you mean '--study'?")
+    expect(refusal(runCli(["plan", "inspect", "--json", "--json"]), "UsageError", 2).message).toContain(
+      "--json is given more than once"
+    )
+    expect(refusal(at(dir, ["plan", "inspect", "--verbose"]), "UsageError", 2).message).toContain(
+      "unknown option '--verbose'"
+    )
+    expect(refusal(at(dir, ["journal", "inspect", "--stdy", "s"]), "UsageError", 2).message).toContain(
+      "did you mean '--study'?"
+    )
     expect(refusal(at(dir, ["plan", "inspect", "--wizard"]), "UsageError", 2).message).toContain("--wizard")
     // --expected may be left out (the input's expectedRevision may give it): not a usage mistake.
     expect(refusal(at(dir, ["plan", "checkpoint", "--input", "x.json"]), "FileNotFound").path).toBe("x.json")

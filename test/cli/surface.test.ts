@@ -14,7 +14,13 @@ const run = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--wo
 
 const started = (goal = "g") => {
   const dir = tempWorkdir("dossier-surface-")
-  const r = run(dir, ["plan", "start", "--input", putInput(dir, "start.json", { goal, limits: [], nextAction: "read" }), "--json"])
+  const r = run(dir, [
+    "plan",
+    "start",
+    "--input",
+    putInput(dir, "start.json", { goal, limits: [], nextAction: "read" }),
+    "--json"
+  ])
   expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
   return dir
 }
@@ -22,11 +28,31 @@ const started = (goal = "g") => {
 describe("the revision in input files (expectedRevision)", () => {
   it("plan checkpoint takes it in the input, as --expected; the two must agree; neither is refused", () => {
     const dir = started()
-    const ok = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c1.json", { nextAction: "next", expectedRevision: 1 }), "--json"])
+    const ok = run(dir, [
+      "plan",
+      "checkpoint",
+      "--input",
+      putInput(dir, "c1.json", { nextAction: "next", expectedRevision: 1 }),
+      "--json"
+    ])
     expect(ok.json, ok.stdout + ok.stderr).toEqual({ ok: true, revision: 2 })
-    const stale = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c2.json", { nextAction: "again", expectedRevision: 1 }), "--json"])
+    const stale = run(dir, [
+      "plan",
+      "checkpoint",
+      "--input",
+      putInput(dir, "c2.json", { nextAction: "again", expectedRevision: 1 }),
+      "--json"
+    ])
     expect(stale.json.error).toMatchObject({ _tag: "StaleRevision", expected: 1, actual: 2 })
-    const differ = run(dir, ["plan", "checkpoint", "--input", putInput(dir, "c3.json", { expectedRevision: 2 }), "--expected", "3", "--json"])
+    const differ = run(dir, [
+      "plan",
+      "checkpoint",
+      "--input",
+      putInput(dir, "c3.json", { expectedRevision: 2 }),
+      "--expected",
+      "3",
+      "--json"
+    ])
     expect(differ.code).toBe(1)
     expect(differ.json.error._tag).toBe("InvalidInput")
     expect(differ.json.error.issues[0].path).toBe("expectedRevision")
@@ -34,17 +60,34 @@ describe("the revision in input files (expectedRevision)", () => {
     expect(neither.json.error._tag).toBe("InvalidInput")
     expect(neither.json.error.issues[0].message).toContain("--expected")
     // --expected alone still works.
-    expect(run(dir, ["plan", "checkpoint", "--input", "research/inputs/c4.json", "--expected", "2", "--json"]).json).toEqual({ ok: true, revision: 3 })
+    expect(run(dir, ["plan", "checkpoint", "--input", "research/inputs/c4.json", "--expected", "2", "--json"]).json)
+      .toEqual({ ok: true, revision: 3 })
   })
 
   it("plan start --replace-goal takes it in the input too", () => {
     const dir = started("old goal")
-    const r = run(dir, ["plan", "start", "--replace-goal", "--input", putInput(dir, "s2.json", { goal: "new goal", limits: [], nextAction: "n", expectedRevision: 1 }), "--json"])
+    const r = run(dir, [
+      "plan",
+      "start",
+      "--replace-goal",
+      "--input",
+      putInput(dir, "s2.json", { goal: "new goal", limits: [], nextAction: "n", expectedRevision: 1 }),
+      "--json"
+    ])
     expect(r.json, r.stdout + r.stderr).toMatchObject({ ok: true, replaced: true, revision: 2 })
   })
 
   it("the schema and --help of every input with a revision name expectedRevision", () => {
-    for (const name of ["plan-start", "plan-checkpoint", "subscription-update", "subscription-status", "transition-run", "finish-run"]) {
+    for (
+      const name of [
+        "plan-start",
+        "plan-checkpoint",
+        "subscription-update",
+        "subscription-status",
+        "transition-run",
+        "finish-run"
+      ]
+    ) {
       const schema = runCli(["schema", name]).stdout
       expect(schema, name).toContain("expectedRevision")
     }
@@ -54,14 +97,18 @@ describe("the revision in input files (expectedRevision)", () => {
 
 describe("the gate's maturity scale", () => {
   const gateState = (dir: string, maturity: object) => {
-    put(dir, "run/state.json", JSON.stringify({
-      item: "PROJ-1",
-      autopilot: true,
-      status: "parked",
-      waitingFor: "maturity",
-      pendingQuestion: null,
-      maturity: { blockers: [{ id: "b1", category: "description" }], ...maturity }
-    }))
+    put(
+      dir,
+      "run/state.json",
+      JSON.stringify({
+        item: "PROJ-1",
+        autopilot: true,
+        status: "parked",
+        waitingFor: "maturity",
+        pendingQuestion: null,
+        maturity: { blockers: [{ id: "b1", category: "description" }], ...maturity }
+      })
+    )
     return run(dir, ["gate", "--state", "run/state.json", "--json"])
   }
 
@@ -103,17 +150,45 @@ describe("hints that name the way out", () => {
   it("InvalidTransition to completed names finish-run; a missing review item names --review-item as options, reviewItem in a file", async () => {
     const dir = tempWorkdir("dossier-surface-")
     const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
-    const t = run(dir, ["monitor", "transition-run", "--run", r.id, "--expected", String(r.revision), "--to", "completed", "--json"])
-    expect(t.json.error).toMatchObject({ _tag: "InvalidTransition", from: "running", to: "completed", allowed: ["blocked", "failed_retryable", "cancelled"] })
+    const t = run(dir, [
+      "monitor",
+      "transition-run",
+      "--run",
+      r.id,
+      "--expected",
+      String(r.revision),
+      "--to",
+      "completed",
+      "--json"
+    ])
+    expect(t.json.error).toMatchObject({
+      _tag: "InvalidTransition",
+      from: "running",
+      to: "completed",
+      allowed: ["blocked", "failed_retryable", "cancelled"]
+    })
     expect(t.json.error.message).toContain("finish-run")
-    const human = run(dir, ["monitor", "transition-run", "--run", r.id, "--expected", String(r.revision), "--to", "completed"])
+    const human = run(dir, [
+      "monitor",
+      "transition-run",
+      "--run",
+      r.id,
+      "--expected",
+      String(r.revision),
+      "--to",
+      "completed"
+    ])
     expect(human.stderr).toContain("finish-run")
   })
 
   it("DispositionRefused names the option when the action was given as options", async () => {
     const dir = tempWorkdir("dossier-surface-")
     const r = await runningRun(dir, "lit", "2026-12-02T10:00:00Z")
-    put(dir, "research/sources/paper.txt", "A contradiction: block sparsity loses five points of accuracy on long documents.\n")
+    put(
+      dir,
+      "research/sources/paper.txt",
+      "A contradiction: block sparsity loses five points of accuracy on long documents.\n"
+    )
     const stage = `stage\nmonitor_binding: run_id=${r.id} task_digest=${r.receiptDigest}\n`
     put(dir, `research/results/${r.id}.md`, stage)
     const finished = await mon(dir, "finish-run", {
@@ -121,13 +196,32 @@ describe("hints that name the way out", () => {
       expectedRevision: r.revision,
       binding: { runId: r.id, taskDigest: r.receiptDigest },
       stage: { path: `research/results/${r.id}.md` },
-      outcomes: [{ id: "o1", label: "contradiction_candidate", reason: "r", citations: [{ path: "research/sources/paper.txt", quote: "block sparsity loses five points of accuracy" }] }]
+      outcomes: [{
+        id: "o1",
+        label: "contradiction_candidate",
+        reason: "r",
+        citations: [{ path: "research/sources/paper.txt", quote: "block sparsity loses five points of accuracy" }]
+      }]
     }, "2026-12-02T11:00:00Z")
     expect(finished.json?.ok, finished.stdout + finished.stderr).toBe(true)
-    const flags = run(dir, ["monitor", "set-outcome-disposition", "--run", r.id, "--outcome", "o1", "--disposition", "sent_to_review", "--json"])
+    const flags = run(dir, [
+      "monitor",
+      "set-outcome-disposition",
+      "--run",
+      r.id,
+      "--outcome",
+      "o1",
+      "--disposition",
+      "sent_to_review",
+      "--json"
+    ])
     expect(flags.json.error).toMatchObject({ _tag: "DispositionRefused", missing: "--review-item" })
     expect(flags.json.error.message).toContain("--review-item")
-    const file = await mon(dir, "set-outcome-disposition", { runId: r.id, outcomeId: "o1", disposition: "sent_to_review" }, "2026-12-02T11:00:00Z")
+    const file = await mon(dir, "set-outcome-disposition", {
+      runId: r.id,
+      outcomeId: "o1",
+      disposition: "sent_to_review"
+    }, "2026-12-02T11:00:00Z")
     expect(file.json.error).toMatchObject({ _tag: "DispositionRefused", missing: "reviewItem" })
   })
 })
@@ -139,7 +233,14 @@ describe("one tag per mistake", () => {
     put(outside, "page.html", "<p>x</p>")
     const input = run(dir, ["plan", "start", "--input", path.join(outside, "page.html"), "--json"])
     expect(input.json.error._tag).toBe("InputOutsideWorkdir")
-    const file = run(dir, ["ingest", "--file", path.join(outside, "page.html"), "--origin", "https://example.org/", "--json"])
+    const file = run(dir, [
+      "ingest",
+      "--file",
+      path.join(outside, "page.html"),
+      "--origin",
+      "https://example.org/",
+      "--json"
+    ])
     expect(file.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", flag: "--file" })
   })
 
@@ -165,11 +266,19 @@ describe("plan inspect without --json", () => {
     const dir = started()
     put(dir, "research/sources/a.txt", "alpha")
     put(dir, "research/results/r.md", "result")
-    const c = run(dir, ["plan", "checkpoint", "--expected", "1", "--input", putInput(dir, "c.json", {
-      sources: [{ path: "research/sources/a.txt", origin: "https://example.org/a" }],
-      outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.txt"] }],
-      unresolved: [{ id: "u1", text: "which year?" }]
-    }), "--json"])
+    const c = run(dir, [
+      "plan",
+      "checkpoint",
+      "--expected",
+      "1",
+      "--input",
+      putInput(dir, "c.json", {
+        sources: [{ path: "research/sources/a.txt", origin: "https://example.org/a" }],
+        outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.txt"] }],
+        unresolved: [{ id: "u1", text: "which year?" }]
+      }),
+      "--json"
+    ])
     expect(c.json?.ok, c.stdout + c.stderr).toBe(true)
     put(dir, "research/results/r.md", "changed")
     const text = run(dir, ["plan", "inspect"]).stdout
@@ -214,7 +323,9 @@ describe("status", () => {
       { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } },
       { id: "l1", type: "artifact_linked", candidateId: "a", artifact: { path: "research/results/r.txt" } }
     ]
-    expect(run(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", events), "--json"]).json?.ok).toBe(true)
+    expect(
+      run(dir, ["journal", "append", "--study", "s1", "--input", putInput(dir, "e.json", events), "--json"]).json?.ok
+    ).toBe(true)
     put(dir, "research/results/r.txt", "changed since it was linked")
     const json = run(dir, ["status", "--json"]).json
     expect(json.unchecked).toEqual(["journal-artifacts", "execution-outputs"])

@@ -6,11 +6,11 @@
  * (test/consumer/main.ts) compiles with `tsc --strict` against the public surface only and runs a
  * flow over DossierMemory with TestClock.
  */
-import { describe, expect, it } from "vitest"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { describe, expect, it } from "vitest"
 
 const repo = path.resolve(__dirname, "../..")
 const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")) as {
@@ -19,13 +19,22 @@ const pkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"))
 /** Run a command (asynchronously: a long synchronous call would starve vitest's worker). */
 const run = (cmd: string, args: ReadonlyArray<string>, cwd: string) =>
   new Promise<string>((resolve, reject) =>
-    execFile(cmd, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${path.basename(cmd)} ${args.join(" ")}: ${stdout}${stderr}`)) : resolve(stdout)))
+    execFile(
+      cmd,
+      args,
+      { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${path.basename(cmd)} ${args.join(" ")}: ${stdout}${stderr}`)) : resolve(stdout)
+    )
+  )
 
 /** Pack the library once (declarations first: `npm run build` does not emit them). */
 const pack = async (dir: string): Promise<string> => {
-  if (!fs.existsSync(path.join(repo, "dist/types-cjs/index.d.ts"))) await run(process.execPath, ["scripts/build.mjs", "--types-only"], repo)
-  const out = (await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], repo)).trim().split("\n").pop()!
+  if (!fs.existsSync(path.join(repo, "dist/types-cjs/index.d.ts"))) {
+    await run(process.execPath, ["scripts/build.mjs", "--types-only"], repo)
+  }
+  const out = (await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir], repo)).trim()
+    .split("\n").pop()!
   return path.join(dir, out)
 }
 
@@ -41,11 +50,27 @@ const consumer = async (root: string, tarball: string, type: "module" | "commonj
   fs.mkdirSync(path.join(modules, "dossier"), { recursive: true })
   await run("tar", ["-xzf", tarball, "-C", path.join(modules, "dossier"), "--strip-components=1"], dir)
   for (const name of [...Object.keys(pkg.dependencies), "effect", "@types/node"]) link(modules, name)
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `consumer-${type}`, private: true, type, dependencies: { dossier: "0.1.0", effect: "3.22.4" } }))
+  fs.writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({
+      name: `consumer-${type}`,
+      private: true,
+      type,
+      dependencies: { dossier: "0.1.0", effect: "3.22.4" }
+    })
+  )
   fs.writeFileSync(
     path.join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", types: ["node"], outDir: "out", rootDir: "src" },
+      compilerOptions: {
+        strict: true,
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        types: ["node"],
+        outDir: "out",
+        rootDir: "src"
+      },
       include: ["src"]
     })
   )
@@ -66,7 +91,7 @@ describe("a consumer package of the packed library", () => {
         // Without skipLibCheck: dossier's declarations are checked too.
         await run(process.execPath, [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "."], dir)
         const emitted = fs.readFileSync(path.join(dir, "out/main.js"), "utf8")
-        expect(emitted.includes('require("dossier")'), type).toBe(type === "commonjs")
+        expect(emitted.includes("require(\"dossier\")"), type).toBe(type === "commonjs")
         const result = JSON.parse(await run(process.execPath, ["out/main.js"], dir))
         expect(result, type).toEqual({
           planRevision: 1,

@@ -9,13 +9,17 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
 import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
 
 const events: ReadonlyArray<typeof Journal.JournalEvent.Encoded> = [
   { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "baseline", protocolVersion: "p1" } },
-  { id: "e1", type: "evaluation_recorded", candidateId: "cand-a", evaluation: { evaluatorVersion: "v1", metrics: { accuracy: 0.9 }, decision: "accept" } }
+  {
+    id: "e1",
+    type: "evaluation_recorded",
+    candidateId: "cand-a",
+    evaluation: { evaluatorVersion: "v1", metrics: { accuracy: 0.9 }, decision: "accept" }
+  }
 ]
 
 const subscription: Monitor.SubscriptionInput = {
@@ -52,7 +56,10 @@ const flow = Effect.gen(function*() {
   const monitor = yield* Monitor.Monitor
   const lock = yield* Files.Lock
 
-  const started = yield* plan.start({ goal: "embedded", limits: [], nextAction: "read" }, { replaceGoal: false, expected: undefined })
+  const started = yield* plan.start({ goal: "embedded", limits: [], nextAction: "read" }, {
+    replaceGoal: false,
+    expected: undefined
+  })
   const stale = yield* Effect.flip(plan.checkpoint({}, { expected: started.revision + 5 }))
 
   const appended = yield* journal.append("study-1", events)
@@ -89,10 +96,18 @@ const flow = Effect.gen(function*() {
 })
 
 /** The exported conformance suite, on the in-memory store from the public layer. */
-const conformance = Effect.forEach(FastCheck.sample(FileStoreConformance.operations, { numRuns: 5, seed: 42 }), (ops) =>
-  Effect.flatMap(Files.FileStore, (store) => FileStoreConformance.check(() => ({ store }), ops)).pipe(Effect.provide(Files.FileStoreMemory)))
+const conformance = Effect.forEach(
+  FastCheck.sample(FileStoreConformance.operations, { numRuns: 5, seed: 42 }),
+  (ops) =>
+    Effect.flatMap(Files.FileStore, (store) => FileStoreConformance.check(() => ({ store }), ops)).pipe(
+      Effect.provide(Files.FileStoreMemory)
+    )
+)
 
-const program = Effect.zipLeft(flow, conformance).pipe(Effect.provide(DossierMemory), Effect.provide(TestContext.TestContext))
+const program = Effect.zipLeft(flow, conformance).pipe(
+  Effect.provide(DossierMemory),
+  Effect.provide(TestContext.TestContext)
+)
 
 Effect.runPromise(program).then((result) => console.log(JSON.stringify(result)), (e: unknown) => {
   console.error(e)

@@ -3,9 +3,9 @@
  * way a user without types writes calls: optional arguments left out, wrong values given. Every
  * call shape answers (a result or a typed refusal); none dies with a TypeError or a defect.
  */
-import { describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
 import * as path from "node:path"
+import { describe, expect, it } from "vitest"
 
 const repo = path.resolve(__dirname, "../..")
 

@@ -30,30 +30,50 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", () => {
     const dir = folder()
     put(dir, "research/st/research-events.jsonl", "")
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "ev.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "ev.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
+    ])
     createGrant(dir)
     // The machine's own path to the folder, from a script (an argv naming it would be printed back).
     put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)
-    const x = exec(dir, "g1", sh([
-      "cat /work/research/exp/data/train.csv",
-      "cat /work/research/exp/other/secret.txt",
-      "cat /work/research/exp/data/holdout/labels.csv",
-      "ls -A /work/research/exp/data/holdout",
-      "cat /work/research/exp/data/holdout.txt",
-      "cat /work/.dossier/grants/g1.json",
-      "cat /work/research/st/research-events.jsonl",
-      "cat /work/plan.md",
-      "sh host-path.sh",
-      "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
-      // No capability to undo the masks or the read-only binds.
-      "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
-      "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
-      "echo done"
-    ].join("; ")))
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        "cat /work/research/exp/data/train.csv",
+        "cat /work/research/exp/other/secret.txt",
+        "cat /work/research/exp/data/holdout/labels.csv",
+        "ls -A /work/research/exp/data/holdout",
+        "cat /work/research/exp/data/holdout.txt",
+        "cat /work/.dossier/grants/g1.json",
+        "cat /work/research/st/research-events.jsonl",
+        "cat /work/plan.md",
+        "sh host-path.sh",
+        "ls -A /work; ls -A /work/research; ls -A /work/research/exp",
+        // No capability to undo the masks or the read-only binds.
+        "umount /work/research/exp/data/holdout; umount -l /work/research/exp/data/holdout.txt; cat /work/research/exp/data/holdout/labels.csv /work/research/exp/data/holdout.txt",
+        "mount -o remount,rw,bind /work/research/exp/data && echo bad > /work/research/exp/data/train.csv",
+        "echo done"
+      ].join("; "))
+    )
     const out = stdoutOf(dir, x)
     expect(out).toContain("a,b\n1,2\n")
     expect(out).toContain("done")
-    for (const secret of ["OUTSIDE-SECRET", "HOLDOUT-LABELS", "HOLDOUT-FILE", "PLAN-TEXT", "candidate_created", "\"digest\""]) expect(out).not.toContain(secret)
+    for (
+      const secret of [
+        "OUTSIDE-SECRET",
+        "HOLDOUT-LABELS",
+        "HOLDOUT-FILE",
+        "PLAN-TEXT",
+        "candidate_created",
+        "\"digest\""
+      ]
+    ) expect(out).not.toContain(secret)
     // Only the granted roots exist under /work.
     expect(out).toContain("research\nexp\ndata\nruns\n")
     expect(x.status).toBe("exited")
@@ -63,12 +83,16 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   it("cannot escape through .., /proc/1/root or an absolute host path", () => {
     const dir = folder()
     createGrant(dir)
-    const x = exec(dir, "g1", sh([
-      "cat ../../other/secret.txt ../../../../plan.md ../../../../../../../../etc/shadow",
-      "cat /proc/1/root/work/plan.md /proc/1/root/work/research/exp/other/secret.txt",
-      "ls -A /proc/1/root/",
-      "echo end"
-    ].join("; ")))
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        "cat ../../other/secret.txt ../../../../plan.md ../../../../../../../../etc/shadow",
+        "cat /proc/1/root/work/plan.md /proc/1/root/work/research/exp/other/secret.txt",
+        "ls -A /proc/1/root/",
+        "echo end"
+      ].join("; "))
+    )
     const out = stdoutOf(dir, x)
     expect(out).not.toContain("OUTSIDE-SECRET")
     expect(out).not.toContain("PLAN-TEXT")
@@ -82,15 +106,49 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   it("refuses roots that would expose protected paths, and paths that escape", () => {
     const dir = folder()
     put(dir, "research/st/notes.txt", "x")
-    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "a.json", { ...baseInput(), inputs: ["research/st"] })], "ProtectedPathInGrant").path)
+    expect(
+      refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "a.json", { ...baseInput(), inputs: ["research/st"] })],
+        "ProtectedPathInGrant"
+      ).path
+    )
       .toBe("research/st/research-events.jsonl")
-    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "b.json", { ...baseInput(), inputs: [".dossier/grants"] })], "ProtectedPathInGrant").path).toBe(".dossier")
-    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "c.json", { ...baseInput(), inputs: ["research/exp/data/holdout"] })], "ProtectedPathInGrant").path)
+    expect(
+      refused(dir, [
+        "grant",
+        "create",
+        "--input",
+        putInput(dir, "b.json", { ...baseInput(), inputs: [".dossier/grants"] })
+      ], "ProtectedPathInGrant").path
+    ).toBe(".dossier")
+    expect(
+      refused(dir, [
+        "grant",
+        "create",
+        "--input",
+        putInput(dir, "c.json", { ...baseInput(), inputs: ["research/exp/data/holdout"] })
+      ], "ProtectedPathInGrant").path
+    )
       .toBe("research/exp/data/holdout")
-    refused(dir, ["grant", "create", "--input", putInput(dir, "d.json", { ...baseInput(), inputs: ["research/../../x"] })], "UnsafePath")
-    refused(dir, ["grant", "create", "--input", putInput(dir, "e.json", { ...baseInput(), work: "/tmp/x" })], "UnsafePath")
+    refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(dir, "d.json", { ...baseInput(), inputs: ["research/../../x"] })
+    ], "UnsafePath")
+    refused(
+      dir,
+      ["grant", "create", "--input", putInput(dir, "e.json", { ...baseInput(), work: "/tmp/x" })],
+      "UnsafePath"
+    )
     fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/link"))
-    refused(dir, ["grant", "create", "--input", putInput(dir, "f.json", { ...baseInput(), inputs: ["research/exp/link"] })], "UnsafePath")
+    refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(dir, "f.json", { ...baseInput(), inputs: ["research/exp/link"] })
+    ], "UnsafePath")
     expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
   })
 })
@@ -110,7 +168,13 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
   it("cannot write into an input root; the work root is the only writable place", () => {
     const dir = folder()
     createGrant(dir)
-    const x = exec(dir, "g1", sh("echo bad > /work/research/exp/data/train.csv; echo new > /work/research/exp/data/n.txt; echo x > /tmp/t; echo y > /work/y; echo ok > result.txt"))
+    const x = exec(
+      dir,
+      "g1",
+      sh(
+        "echo bad > /work/research/exp/data/train.csv; echo new > /work/research/exp/data/n.txt; echo x > /tmp/t; echo y > /work/y; echo ok > result.txt"
+      )
+    )
     expect(fs.readFileSync(path.join(dir, "research/exp/data/train.csv"), "utf8")).toBe("a,b\n1,2\n")
     expect(fs.existsSync(path.join(dir, "research/exp/data/n.txt"))).toBe(false)
     expect(fs.existsSync(path.join(dir, "y"))).toBe(false)
@@ -122,14 +186,18 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
     const dir = folder()
     createGrant(dir)
     put(dir, "research/exp/runs/r1/mk-host-link.sh", `ln -s ${dir}/research/exp/other/secret.txt host-link\n`)
-    const x = exec(dir, "g1", sh([
-      "ln -s /work/research/exp/data/train.csv in-link",
-      "ln -s ../../../../plan.md plan-link",
-      "sh mk-host-link.sh",
-      "ln /work/research/exp/data/train.csv hard",
-      "mkfifo fifo",
-      "echo real > real.txt"
-    ].join("; ")))
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        "ln -s /work/research/exp/data/train.csv in-link",
+        "ln -s ../../../../plan.md plan-link",
+        "sh mk-host-link.sh",
+        "ln /work/research/exp/data/train.csv hard",
+        "mkfifo fifo",
+        "echo real > real.txt"
+      ].join("; "))
+    )
     expect(x.outputs.map((o: any) => o.path)).toEqual(["research/exp/runs/r1/real.txt"])
     expect(x.ignored).toEqual([
       { path: "research/exp/runs/r1/fifo", kind: "other" },
@@ -157,7 +225,11 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
     const port = (server.address() as net.AddressInfo).port
     try {
-      const x = exec(dir, "g1", ["bash", "-c", `echo hi > /dev/tcp/127.0.0.1/${port} && echo CONNECTED; cat /proc/net/dev | tail -n +3 | cut -d: -f1`])
+      const x = exec(dir, "g1", [
+        "bash",
+        "-c",
+        `echo hi > /dev/tcp/127.0.0.1/${port} && echo CONNECTED; cat /proc/net/dev | tail -n +3 | cut -d: -f1`
+      ])
       const out = stdoutOf(dir, x)
       expect(out).not.toContain("CONNECTED")
       expect(out.trim().split("\n").map((l) => l.trim())).toEqual(["lo"])
@@ -171,7 +243,13 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     const dir = folder()
     createGrant(dir)
     const x = exec(dir, "g1", ["env"])
-    expect(stdoutOf(dir, x).trim().split("\n").map((l) => l.split("=")[0]).sort()).toEqual(["DOSSIER_GRANT", "HOME", "LANG", "PATH", "TZ"])
+    expect(stdoutOf(dir, x).trim().split("\n").map((l) => l.split("=")[0]).sort()).toEqual([
+      "DOSSIER_GRANT",
+      "HOME",
+      "LANG",
+      "PATH",
+      "TZ"
+    ])
     expect(stdoutOf(dir, x)).toContain("DOSSIER_GRANT=g1\n")
     const y = exec(dir, "g1", sh("pwd; cat /proc/self/stat | cut -d' ' -f6"))
     const [pwd, session] = stdoutOf(dir, y).trim().split("\n")
@@ -224,7 +302,8 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     const x = exec(dir, "g1", ["sleep", "1000"])
     expect(Date.now() - t0).toBeLessThan(8000)
     expect(x).toMatchObject({ status: "killed", reason: "wall-time", signal: "SIGTERM" })
-    expect(processesWith("1000").filter((p) => fs.readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("sleep"))).toEqual([])
+    expect(processesWith("1000").filter((p) => fs.readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("sleep")))
+      .toEqual([])
     // The wall budget is spent: nothing more runs.
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("wallSeconds")
   })
@@ -232,7 +311,11 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
   it("a fork bomb stops at the process limit", () => {
     const dir = folder()
     createGrant(dir)
-    const x = exec(dir, "g1", ["perl", "-e", "my $n = 0; for (1..600) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 20; exit 0 } $n++ } print \"$n\\n\"; kill 9, -$$ if 0; exit 0"])
+    const x = exec(dir, "g1", [
+      "perl",
+      "-e",
+      "my $n = 0; for (1..600) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 20; exit 0 } $n++ } print \"$n\\n\"; kill 9, -$$ if 0; exit 0"
+    ])
     const forked = Number(stdoutOf(dir, x).trim())
     expect(forked).toBeGreaterThan(10)
     expect(forked).toBeLessThan(256)
@@ -251,7 +334,15 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
   it("output beyond the budget is BudgetExceeded, and the run is recorded", () => {
     const dir = folder()
     createGrant(dir, { budget: { runs: 5, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 1 } })
-    const e = refused(dir, ["exec", "--grant", "g1", "--", "sh", "-c", "head -c 700000 /dev/zero > a; head -c 700000 /dev/zero > b"], "BudgetExceeded")
+    const e = refused(dir, [
+      "exec",
+      "--grant",
+      "g1",
+      "--",
+      "sh",
+      "-c",
+      "head -c 700000 /dev/zero > a; head -c 700000 /dev/zero > b"
+    ], "BudgetExceeded")
     expect(e).toMatchObject({ resource: "outputMiB", actual: 1_400_000 })
     const shown = ok(dir, ["exec", "show", "--execution", e.executionId])
     expect(shown.execution.outputs.length).toBe(2)
@@ -264,7 +355,13 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     // The counting loop runs in a process its parent left behind (reparented to the namespace's
     // init), which writes down the CPU time it used: the record must count at least that (the
     // parent only sleeps), on a fast machine as on a slow one.
-    const x = exec(dir, "g1", sh(`(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`))
+    const x = exec(
+      dir,
+      "g1",
+      sh(
+        `(perl -e '$i++ while $i < 2e7; open(F, ">used"); print F ((times)[0] + (times)[1]); close F; rename("used", "done")' &); while [ ! -e done ]; do sleep 0.1; done`
+      )
+    )
     expect(x.status).toBe("exited")
     const orphan = Number(fs.readFileSync(path.join(dir, "research/exp/runs/r1/done"), "utf8"))
     expect(orphan).toBeGreaterThan(0.1)
@@ -311,7 +408,10 @@ describe.skipIf(!sandboxWorks)("confined exec: roots and grants", () => {
   it("without a sandbox nothing runs: SandboxUnavailable, nothing recorded", () => {
     const dir = folder()
     createGrant(dir)
-    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "SandboxUnavailable", { DOSSIER_SANDBOX: "unavailable" }).reason).toMatch(/DOSSIER_SANDBOX/)
+    expect(
+      refused(dir, ["exec", "--grant", "g1", "--", "true"], "SandboxUnavailable", { DOSSIER_SANDBOX: "unavailable" })
+        .reason
+    ).toMatch(/DOSSIER_SANDBOX/)
     expect(fs.existsSync(path.join(dir, ".dossier/executions"))).toBe(false)
   })
 })
@@ -335,7 +435,16 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
   it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
     const dir = folder()
     createGrant(dir)
-    ok(dir, ["grant", "create", "--input", putInput(dir, "child.json", childGrant({ budget: { runs: 2, wallSeconds: 30, cpuSeconds: 30, memoryMiB: 128, outputMiB: 1 } }))])
+    ok(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(
+        dir,
+        "child.json",
+        childGrant({ budget: { runs: 2, wallSeconds: 30, cpuSeconds: 30, memoryMiB: 128, outputMiB: 1 } })
+      )
+    ])
     const a = execAsync(dir, "g2", ["sleep", "1000"])
     await waitForRunning(dir)
     const revoked = ok(dir, ["grant", "revoke", "--grant", "g1"])
@@ -346,7 +455,14 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     createGrant(other)
     const b = execAsync(other, "g1", ["sleep", "1000"])
     await waitForRunning(other)
-    ok(other, ["grant", "narrow", "--grant", "g1", "--input", putInput(other, "n.json", { deadline: new Date(Date.now() + 1000).toISOString() })])
+    ok(other, [
+      "grant",
+      "narrow",
+      "--grant",
+      "g1",
+      "--input",
+      putInput(other, "n.json", { deadline: new Date(Date.now() + 1000).toISOString() })
+    ])
     expect((await b.done).json.execution).toMatchObject({ status: "killed", reason: "deadline" })
   })
 
@@ -388,7 +504,9 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
       expect(fs.readFileSync(path.join(dir, r.json.execution.stdout.path), "utf8")).not.toContain("secret.txt")
     } else {
       expect(r.json.error).toMatchObject({ _tag: "RootIdentityChanged", path: "research/exp/data" })
-      expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".running.json"))).toEqual([])
+      expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".running.json"))).toEqual(
+        []
+      )
     }
   })
 

@@ -12,16 +12,22 @@ describe("recordedCpuSeconds", () => {
   })
 
   it("never records less than either count, and records one of them", () => {
-    fc.assert(fc.property(fc.option(fc.integer({ min: 0, max: 10_000_000 }).map((ms) => ms / 1000), { nil: null }), fc.double({ min: 0, max: 10_000, noNaN: true }), (reported, seen) => {
-      const r = recordedCpuSeconds(reported, seen)
-      if (r === null) {
-        expect(reported).toBeNull()
-        expect(seen).toBeLessThan(0.0005)
-        return
-      }
-      if (reported !== null) expect(r).toBeGreaterThanOrEqual(reported)
-      expect(r).toBeGreaterThanOrEqual(seen - 0.0005)
-      expect(r === reported || Math.abs(r - seen) <= 0.0005).toBe(true)
-    }))
+    fc.assert(
+      fc.property(
+        fc.option(fc.integer({ min: 0, max: 10_000_000 }).map((ms) => ms / 1000), { nil: null }),
+        fc.double({ min: 0, max: 10_000, noNaN: true }),
+        (reported, seen) => {
+          const r = recordedCpuSeconds(reported, seen)
+          if (r === null) {
+            expect(reported).toBeNull()
+            expect(seen).toBeLessThan(0.0005)
+            return
+          }
+          if (reported !== null) expect(r).toBeGreaterThanOrEqual(reported)
+          expect(r).toBeGreaterThanOrEqual(seen - 0.0005)
+          expect(r === reported || Math.abs(r - seen) <= 0.0005).toBe(true)
+        }
+      )
+    )
   })
 })

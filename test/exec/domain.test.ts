@@ -3,8 +3,25 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { checkSignature, signDigest } from "../../src/domain/Evidence.js"
-import { changedFiles, keyExposure, programPlaces, receiptHolds, sealExecution, SYSTEM_DIRS, type TreeEntry } from "../../src/domain/Execution.js"
-import { alwaysProtectedIn, BUDGET_FIELDS, checkContained, checkNarrowing, type Figures, remainingBudget, sealGrant, type StoredGrant } from "../../src/domain/Grant.js"
+import {
+  changedFiles,
+  keyExposure,
+  programPlaces,
+  receiptHolds,
+  sealExecution,
+  SYSTEM_DIRS,
+  type TreeEntry
+} from "../../src/domain/Execution.js"
+import {
+  alwaysProtectedIn,
+  BUDGET_FIELDS,
+  checkContained,
+  checkNarrowing,
+  type Figures,
+  remainingBudget,
+  sealGrant,
+  type StoredGrant
+} from "../../src/domain/Grant.js"
 
 const parent: StoredGrant = sealGrant({
   id: "p",
@@ -42,8 +59,13 @@ describe("grant containment", () => {
     field: fc.constantFrom(...BUDGET_FIELDS),
     extra: fc.integer({ min: 1, max: 1000 })
   }, ({ budget, field, extra }) => {
-    expect(Either.isRight(checkContained(childOf(budget), { grant: parent, deadline: parent.deadline, remaining }))).toBe(true)
-    const wide = checkContained(childOf({ ...budget, [field]: remaining[field] + extra }), { grant: parent, deadline: parent.deadline, remaining })
+    expect(Either.isRight(checkContained(childOf(budget), { grant: parent, deadline: parent.deadline, remaining })))
+      .toBe(true)
+    const wide = checkContained(childOf({ ...budget, [field]: remaining[field] + extra }), {
+      grant: parent,
+      deadline: parent.deadline,
+      remaining
+    })
     expect(Either.isLeft(wide) && wide.left.field).toBe(`budget.${field}`)
   })
 
@@ -64,13 +86,18 @@ describe("grant containment", () => {
     field: fc.constantFrom(...BUDGET_FIELDS),
     delta: fc.integer({ min: -5, max: 5 })
   }, ({ field, delta }) => {
-    const r = checkNarrowing({ deadline: parent.deadline, budget: remaining }, { budget: { [field]: remaining[field] + delta } })
+    const r = checkNarrowing({ deadline: parent.deadline, budget: remaining }, {
+      budget: { [field]: remaining[field] + delta }
+    })
     expect(Either.isRight(r)).toBe(delta <= 0)
   })
 
   it.prop("carving: what children are granted and runs spend is taken from the remainder, never below zero", {
     children: fc.array(within, { maxLength: 3 }),
-    runs: fc.array(fc.record({ wallSeconds: fc.nat(50), cpuSeconds: fc.nat(50), outputBytes: fc.nat(10 * 1024 * 1024) }), { maxLength: 3 })
+    runs: fc.array(
+      fc.record({ wallSeconds: fc.nat(50), cpuSeconds: fc.nat(50), outputBytes: fc.nat(10 * 1024 * 1024) }),
+      { maxLength: 3 }
+    )
   }, ({ children, runs }) => {
     const left = remainingBudget(remaining, children, runs)
     expect(left.memoryMiB).toBe(remaining.memoryMiB)
@@ -90,46 +117,77 @@ describe("grant containment", () => {
 })
 
 const entry = (path: string, over: Partial<TreeEntry> = {}): TreeEntry => ({
-  path, kind: "file", device: "1", inode: path, size: 1, mtimeNs: "1", ctimeNs: "1", ...over
+  path,
+  kind: "file",
+  device: "1",
+  inode: path,
+  size: 1,
+  mtimeNs: "1",
+  ctimeNs: "1",
+  ...over
 })
 
 describe("execution evidence", () => {
-  it.prop("outputs are the regular files created or changed; links and special files are listed apart, never as outputs", {
-    names: fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 8 }),
-    change: fc.array(fc.constantFrom("same", "touched", "new-file", "new-link", "gone"), { minLength: 8, maxLength: 8 })
-  }, ({ names, change }) => {
-    const before = names.map((n) => entry(`w/${n}`))
-    const after: Array<TreeEntry> = []
-    const expected: Array<string> = []
-    const ignored: Array<string> = []
-    names.forEach((n, i) => {
-      const c = change[i]!
-      if (c === "same") after.push(entry(`w/${n}`))
-      if (c === "touched") {
-        after.push(entry(`w/${n}`, { mtimeNs: "2" }))
-        expected.push(`w/${n}`)
-      }
-      if (c === "new-file") {
-        after.push(entry(`w/${n}`), entry(`w/${n}.new`))
-        expected.push(`w/${n}.new`)
-      }
-      if (c === "new-link") {
-        after.push(entry(`w/${n}`), entry(`w/${n}.lnk`, { kind: "symlink" }))
-        ignored.push(`w/${n}.lnk`)
-      }
-    })
-    const r = changedFiles(before, after)
-    expect(r.files).toEqual([...expected].sort())
-    expect(r.ignored.map((i) => i.path)).toEqual([...ignored].sort())
-  })
+  it.prop(
+    "outputs are the regular files created or changed; links and special files are listed apart, never as outputs",
+    {
+      names: fc.uniqueArray(fc.stringMatching(/^[a-z]{1,6}$/), { minLength: 1, maxLength: 8 }),
+      change: fc.array(fc.constantFrom("same", "touched", "new-file", "new-link", "gone"), {
+        minLength: 8,
+        maxLength: 8
+      })
+    },
+    ({ names, change }) => {
+      const before = names.map((n) => entry(`w/${n}`))
+      const after: Array<TreeEntry> = []
+      const expected: Array<string> = []
+      const ignored: Array<string> = []
+      names.forEach((n, i) => {
+        const c = change[i]!
+        if (c === "same") after.push(entry(`w/${n}`))
+        if (c === "touched") {
+          after.push(entry(`w/${n}`, { mtimeNs: "2" }))
+          expected.push(`w/${n}`)
+        }
+        if (c === "new-file") {
+          after.push(entry(`w/${n}`), entry(`w/${n}.new`))
+          expected.push(`w/${n}.new`)
+        }
+        if (c === "new-link") {
+          after.push(entry(`w/${n}`), entry(`w/${n}.lnk`, { kind: "symlink" }))
+          ignored.push(`w/${n}.lnk`)
+        }
+      })
+      const r = changedFiles(before, after)
+      expect(r.files).toEqual([...expected].sort())
+      expect(r.ignored.map((i) => i.path)).toEqual([...ignored].sort())
+    }
+  )
 
   it("the receipt digest breaks when any field changes", () => {
     const log = { path: ".dossier/executions/x/stdout", bytes: 0, sha256: "0".repeat(64), truncated: false }
     const r = sealExecution({
-      id: "x-20260101T000000-00000000", grantId: "g", grantDigest: "d", task: "t", candidateId: null, argv: ["true"],
-      startedAt: "2026-01-01T00:00:00.000Z", endedAt: "2026-01-01T00:00:01.000Z", status: "exited", exitCode: 0, signal: null,
-      reason: null, detail: null, limits: { wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, processes: 1, fileMiB: 1 },
-      cpuSeconds: 0, maxRssKiB: 1, wallSeconds: 1, stdout: log, stderr: log, outputs: [], ignored: []
+      id: "x-20260101T000000-00000000",
+      grantId: "g",
+      grantDigest: "d",
+      task: "t",
+      candidateId: null,
+      argv: ["true"],
+      startedAt: "2026-01-01T00:00:00.000Z",
+      endedAt: "2026-01-01T00:00:01.000Z",
+      status: "exited",
+      exitCode: 0,
+      signal: null,
+      reason: null,
+      detail: null,
+      limits: { wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, processes: 1, fileMiB: 1 },
+      cpuSeconds: 0,
+      maxRssKiB: 1,
+      wallSeconds: 1,
+      stdout: log,
+      stderr: log,
+      outputs: [],
+      ignored: []
     })
     expect(receiptHolds(r)).toBe(true)
     expect(receiptHolds({ ...r, exitCode: 1 })).toBe(false)
@@ -151,20 +209,28 @@ describe("signatures and where a program is", () => {
     expect(checkSignature({ key }, "execution", d, s).authenticity).toBe("signed")
     expect(checkSignature({ key }, "execution", e, s).authenticity).toBe(d === e ? "signed" : "tampered")
     expect(checkSignature({ key }, "grant", d, s).authenticity).toBe("tampered")
-    expect(checkSignature({ key }, "execution", d, { ...s, mac: signDigest(key, "execution", `${d}x`).mac }).authenticity).toBe("tampered")
+    expect(
+      checkSignature({ key }, "execution", d, { ...s, mac: signDigest(key, "execution", `${d}x`).mac }).authenticity
+    ).toBe("tampered")
     expect(checkSignature({ key }, "execution", d, undefined).authenticity).toBe("unsigned")
     expect(checkSignature({ missing: "none here" }, "execution", d, s).authenticity).toBe("unverifiable")
     if (!key.equals(other)) expect(checkSignature({ key: other }, "execution", d, s).authenticity).toBe("unverifiable")
   }, { fastCheck: { numRuns: 100 } })
 
   it.prop("a program is looked for only inside the sandbox's view: a root, not masked, or a system directory", {
-    program: fc.array(fc.constantFrom("..", ".", "work", "research", "a", "data", "holdout", "usr", "bin", "tmp", "x"), { maxLength: 6 })
+    program: fc.array(
+      fc.constantFrom("..", ".", "work", "research", "a", "data", "holdout", "usr", "bin", "tmp", "x"),
+      { maxLength: 6 }
+    )
       .chain((parts) => fc.constantFrom(parts.join("/"), `/${parts.join("/")}`, `./${parts.join("/")}`))
   }, ({ program }) => {
     const view = { work: "research/a/runs/r1", inputs: ["research/a/data"], masks: ["research/a/data/holdout"] }
     for (const place of programPlaces(program, view)) {
       if ("folder" in place) {
-        expect([view.work, ...view.inputs].some((r) => place.folder === r || place.folder.startsWith(`${r}/`)), place.folder).toBe(true)
+        expect(
+          [view.work, ...view.inputs].some((r) => place.folder === r || place.folder.startsWith(`${r}/`)),
+          place.folder
+        ).toBe(true)
         expect(place.folder === view.masks[0] || place.folder.startsWith(`${view.masks[0]}/`)).toBe(false)
         expect(place.folder.split("/")).not.toContain("..")
       } else {

@@ -5,6 +5,7 @@
  * such, another machine's is `unverifiable`, and no sandbox can read the key.
  */
 import { describe, expect, it } from "@effect/vitest"
+import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -12,7 +13,7 @@ import { canonicalDigest } from "../../src/domain/Canonical.js"
 import { createGrant, D, exec, folder, ok, putInput, refused, sandboxWorks, stdoutOf } from "./support.js"
 
 const keyDir = () => path.join(process.env["XDG_CONFIG_HOME"]!, "dossier")
-const sha256 = (text: string) => require("node:crypto").createHash("sha256").update(text).digest("hex")
+const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex")
 const recordFile = (dir: string, id: string) => path.join(dir, `.dossier/executions/${id}.json`)
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"))
 const writeJson = (file: string, value: unknown) => fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`)
@@ -23,7 +24,11 @@ const forge = (dir: string, id: string, edit: (r: any) => void) => {
   const r = readJson(file)
   edit(r)
   const { receiptDigest: _d, signature, ...content } = r
-  writeJson(file, { ...content, receiptDigest: canonicalDigest(content), ...(signature === undefined ? {} : { signature }) })
+  writeJson(file, {
+    ...content,
+    receiptDigest: canonicalDigest(content),
+    ...(signature === undefined ? {} : { signature })
+  })
 }
 
 const forgeStdout = (dir: string, r: any, text: string) => {
@@ -43,7 +48,14 @@ const journalChecks = (dir: string, env?: Record<string, string>) => {
 
 const setup = () => {
   const dir = folder()
-  ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+  ok(dir, [
+    "journal",
+    "append",
+    "--study",
+    "st",
+    "--input",
+    putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
+  ])
   createGrant(dir)
   return dir
 }
@@ -70,7 +82,9 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     refused(dir, ["exec", "show", "--execution", x.id], "ExecutionDigestMismatch")
     const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
     expect(shown.authentication.authenticity).toBe("tampered")
-    expect(shown.verify.findings).toEqual([expect.objectContaining({ kind: "execution-tampered", path: `.dossier/executions/${x.id}.json` })])
+    expect(shown.verify.findings).toEqual([
+      expect.objectContaining({ kind: "execution-tampered", path: `.dossier/executions/${x.id}.json` })
+    ])
     const v = journalChecks(dir)
     expect(v.executions).toEqual([expect.objectContaining({ runtimeId: x.id, check: "tampered" })])
     expect(v.findings.map((f: any) => f.kind)).toEqual(["execution-tampered"])
@@ -84,7 +98,13 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     const x = linkedRun(dir, "echo 2 TESTS FAILED")
     forge(dir, x.id, (r) => forgeStdout(dir, r, "ALL TESTS PASSED\n"))
     const v = journalChecks(dir)
-    expect(v.findings).toEqual([expect.objectContaining({ kind: "execution-tampered", runtimeId: x.id, detail: expect.stringContaining("signature") })])
+    expect(v.findings).toEqual([
+      expect.objectContaining({
+        kind: "execution-tampered",
+        runtimeId: x.id,
+        detail: expect.stringContaining("signature")
+      })
+    ])
   })
 
   it("a legacy record without a signature is reported as unsigned, never as verified", () => {
@@ -95,7 +115,9 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     writeJson(file, legacy)
     const shown = ok(dir, ["exec", "show", "--execution", x.id])
     expect(shown.authentication.authenticity).toBe("unsigned")
-    expect(ok(dir, ["exec", "show", "--execution", x.id, "--verify"]).verify.findings.map((f: any) => f.kind)).toEqual(["execution-unsigned"])
+    expect(ok(dir, ["exec", "show", "--execution", x.id, "--verify"]).verify.findings.map((f: any) => f.kind)).toEqual([
+      "execution-unsigned"
+    ])
     const v = journalChecks(dir)
     expect(v.executions.map((e: any) => e.check)).toEqual(["unsigned"])
     expect(v.findings.map((f: any) => f.kind)).toEqual(["execution-unsigned"])
@@ -104,7 +126,9 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
   it("on a machine with another key, or none, records are unverifiable and grants run nothing", () => {
     const dir = setup()
     const x = linkedRun(dir, "echo ok")
-    const elsewhere = { XDG_CONFIG_HOME: fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-config-other-"))) }
+    const elsewhere = {
+      XDG_CONFIG_HOME: fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-config-other-")))
+    }
     // No key there: checking creates none.
     const shown = D(dir, ["exec", "show", "--execution", x.id, "--verify"], elsewhere).json
     expect(shown.verify.findings.map((f: any) => f.kind)).toEqual(["execution-unverifiable"])
@@ -112,10 +136,26 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     expect(fs.existsSync(path.join(elsewhere.XDG_CONFIG_HOME, "dossier/evidence.key"))).toBe(false)
     expect(journalChecks(dir, elsewhere).executions.map((e: any) => e.check)).toEqual(["unverifiable"])
     // Another key there (made by a grant of its own): the first machine's grant runs nothing.
-    expect(D(dir, ["grant", "create", "--input", putInput(dir, "g9.json", { task: "t9", inputs: [], work: "research/exp/runs/r9", tools: ["bash"], budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 }, deadline: "2030-01-01T00:00:00Z" })], elsewhere).code).toBe(0)
+    expect(
+      D(dir, [
+        "grant",
+        "create",
+        "--input",
+        putInput(dir, "g9.json", {
+          task: "t9",
+          inputs: [],
+          work: "research/exp/runs/r9",
+          tools: ["bash"],
+          budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 },
+          deadline: "2030-01-01T00:00:00Z"
+        })
+      ], elsewhere).code
+    ).toBe(0)
     expect(fs.statSync(path.join(elsewhere.XDG_CONFIG_HOME, "dossier/evidence.key")).mode & 0o777).toBe(0o600)
     expect(fs.statSync(path.join(elsewhere.XDG_CONFIG_HOME, "dossier")).mode & 0o777).toBe(0o700)
-    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantUnauthenticated", elsewhere).authenticity).toBe("unverifiable")
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantUnauthenticated", elsewhere).authenticity).toBe(
+      "unverifiable"
+    )
     expect(journalChecks(dir, elsewhere).findings.map((f: any) => f.kind)).toEqual(["execution-unverifiable"])
   })
 
@@ -132,7 +172,16 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     writeJson(file, { ...content, digest: canonicalDigest(content) })
     expect(ok(dir, ["grant", "show", "--grant", "g1"]).state).toBe("active")
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantUnauthenticated").authenticity).toBe("unsigned")
-    const child = { id: "g2", task: "task-2", parent: "g1", inputs: ["research/exp/data"], work: "research/exp/runs/r1/child", tools: ["bash"], budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 }, deadline: "2029-01-01T00:00:00Z" }
+    const child = {
+      id: "g2",
+      task: "task-2",
+      parent: "g1",
+      inputs: ["research/exp/data"],
+      work: "research/exp/runs/r1/child",
+      tools: ["bash"],
+      budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 },
+      deadline: "2029-01-01T00:00:00Z"
+    }
     refused(dir, ["grant", "create", "--input", putInput(dir, "child.json", child)], "GrantUnauthenticated")
   })
 
@@ -142,8 +191,15 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     fs.mkdirSync(path.join(dir, ".dossier/executions"), { recursive: true })
     const limits = { wallSeconds: 1, cpuSeconds: 1, memoryMiB: 64, processes: 256, fileMiB: 1 }
     writeJson(path.join(dir, `.dossier/executions/${id}.running.json`), {
-      id, grantId: "g1", grantDigest: "d", task: "task-1", candidateId: null, argv: ["make-believe"], startedAt: "2026-01-01T00:00:00.000Z",
-      owner: { pid: 999_999_999, startTicks: "1" }, limits
+      id,
+      grantId: "g1",
+      grantDigest: "d",
+      task: "task-1",
+      candidateId: null,
+      argv: ["make-believe"],
+      startedAt: "2026-01-01T00:00:00.000Z",
+      owner: { pid: 999_999_999, startTicks: "1" },
+      limits
     })
     const shown = ok(dir, ["exec", "show", "--execution", id])
     expect(shown.execution).toMatchObject({ id, status: "lost" })
@@ -157,12 +213,33 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
     const dir = setup()
     const key = path.join(keyDir(), "evidence.key")
     expect(fs.existsSync(key)).toBe(true)
-    const x = exec(dir, "g1", ["sh", "-c", `cat '${key}'; ls -a '${keyDir()}'; ls -a "$(dirname '${keyDir()}')"; echo end`])
+    const x = exec(dir, "g1", [
+      "sh",
+      "-c",
+      `cat '${key}'; ls -a '${keyDir()}'; ls -a "$(dirname '${keyDir()}')"; echo end`
+    ])
     expect(stdoutOf(dir, x)).toBe("end\n")
     // A config directory inside the work folder: the folder would hold its own key.
     const inside = { XDG_CONFIG_HOME: path.join(dir, "research/exp/data/config") }
     refused(dir, ["exec", "--grant", "g1", "--", "true"], "EvidenceKeyUnavailable", inside)
-    refused(dir, ["grant", "create", "--input", putInput(dir, "g3.json", { task: "t3", inputs: [], work: "research/exp/runs/r3", tools: ["bash"], budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 }, deadline: "2030-01-01T00:00:00Z" })], "EvidenceKeyUnavailable", inside)
+    refused(
+      dir,
+      [
+        "grant",
+        "create",
+        "--input",
+        putInput(dir, "g3.json", {
+          task: "t3",
+          inputs: [],
+          work: "research/exp/runs/r3",
+          tools: ["bash"],
+          budget: { runs: 1, wallSeconds: 5, cpuSeconds: 5, memoryMiB: 64, outputMiB: 1 },
+          deadline: "2030-01-01T00:00:00Z"
+        })
+      ],
+      "EvidenceKeyUnavailable",
+      inside
+    )
     expect(fs.existsSync(path.join(dir, "research/exp/data/config/dossier/evidence.key"))).toBe(false)
     // A key others can read is not used.
     fs.chmodSync(key, 0o644)

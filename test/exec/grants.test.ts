@@ -8,14 +8,26 @@ describe("grants", () => {
   it("are stored once with a digest; the same input again is a no-op, other content ConflictingGrant", () => {
     const dir = folder()
     const a = createGrant(dir)
-    expect(a).toMatchObject({ created: true, grant: { id: "g1", state: "active", network: "offline", work: { path: "research/exp/runs/r1" } } })
+    expect(a).toMatchObject({
+      created: true,
+      grant: { id: "g1", state: "active", network: "offline", work: { path: "research/exp/runs/r1" } }
+    })
     expect(a.grant.digest).toMatch(/^[0-9a-f]{64}$/)
     expect(a.grant.inputs[0]).toMatchObject({ path: "research/exp/data" })
     expect(fs.statSync(path.join(dir, "research/exp/runs/r1")).isDirectory()).toBe(true)
     expect(createGrant(dir)).toMatchObject({ created: false, grant: { digest: a.grant.digest } })
-    refused(dir, ["grant", "create", "--input", putInput(dir, "other.json", grantInput({ task: "changed" }))], "ConflictingGrant")
+    refused(
+      dir,
+      ["grant", "create", "--input", putInput(dir, "other.json", grantInput({ task: "changed" }))],
+      "ConflictingGrant"
+    )
     // Without an id, the id is derived from the content.
-    const b = ok(dir, ["grant", "create", "--input", putInput(dir, "noid.json", { ...grantInput({ work: "research/exp/runs/r2" }), id: undefined })])
+    const b = ok(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(dir, "noid.json", { ...grantInput({ work: "research/exp/runs/r2" }), id: undefined })
+    ])
     expect(b.grant.id).toMatch(/^g-[0-9a-f]{16}$/)
     expect(ok(dir, ["grant", "list"]).grants.map((g: any) => g.id).sort()).toEqual([b.grant.id, "g1"].sort())
   })
@@ -24,7 +36,7 @@ describe("grants", () => {
     const dir = folder()
     createGrant(dir)
     const file = path.join(dir, ".dossier/grants/g1.json")
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace('"runs": 20', '"runs": 2000'))
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("\"runs\": 20", "\"runs\": 2000"))
     refused(dir, ["grant", "show", "--grant", "g1"], "GrantDigestMismatch")
     refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantDigestMismatch")
     expect(ok(dir, ["grant", "list"]).damaged).toEqual([{ id: "g1", error: "GrantDigestMismatch" }])
@@ -36,7 +48,11 @@ describe("grants", () => {
     put(dir, "research/exp/elsewhere/x.txt", "x")
     createGrant(dir)
     const widen = (over: object, field: string) => {
-      const e = refused(dir, ["grant", "create", "--input", putInput(dir, `c-${field}.json`, child(over))], "GrantWidening")
+      const e = refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, `c-${field}.json`, child(over))],
+        "GrantWidening"
+      )
       expect(e.field).toBe(field)
     }
     widen({ inputs: ["research/exp/elsewhere"] }, "inputs.0")
@@ -52,10 +68,28 @@ describe("grants", () => {
     expect(parent.remaining).toEqual({ runs: 15, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 12 })
     expect(parent.children).toEqual(["g2"])
     // A second child may take only what is left.
-    const e = refused(dir, ["grant", "create", "--input", putInput(dir, "c3.json", child({ id: "g3", work: "research/exp/runs/r1/c3", budget: { ...child().budget, wallSeconds: 61 } }))], "GrantWidening")
+    const e = refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(
+        dir,
+        "c3.json",
+        child({ id: "g3", work: "research/exp/runs/r1/c3", budget: { ...child().budget, wallSeconds: 61 } })
+      )
+    ], "GrantWidening")
     expect(e.field).toBe("budget.wallSeconds")
     // The child's own work root is off limits to another task's grant.
-    const p = refused(dir, ["grant", "create", "--input", putInput(dir, "o.json", grantInput({ id: "g4", task: "task-4", inputs: ["research/exp/runs/r1/child"], work: "research/exp/runs/r4" }))], "ProtectedPathInGrant")
+    const p = refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(
+        dir,
+        "o.json",
+        grantInput({ id: "g4", task: "task-4", inputs: ["research/exp/runs/r1/child"], work: "research/exp/runs/r4" })
+      )
+    ], "ProtectedPathInGrant")
     expect(p.path).toBe("research/exp/runs/r1")
   })
 
@@ -63,9 +97,31 @@ describe("grants", () => {
     const dir = folder()
     createGrant(dir)
     ok(dir, ["grant", "create", "--input", putInput(dir, "c.json", child())])
-    expect(refused(dir, ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n1.json", { deadline: "2031-01-01T00:00:00Z" })], "GrantWidening").field).toBe("deadline")
-    expect(refused(dir, ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n2.json", { budget: { runs: 21 } })], "GrantWidening").field).toBe("budget.runs")
-    const n = ok(dir, ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n3.json", { budget: { runs: 10 }, deadline: "2028-01-01T00:00:00Z", reason: "tighter" })])
+    expect(
+      refused(dir, [
+        "grant",
+        "narrow",
+        "--grant",
+        "g1",
+        "--input",
+        putInput(dir, "n1.json", { deadline: "2031-01-01T00:00:00Z" })
+      ], "GrantWidening").field
+    ).toBe("deadline")
+    expect(
+      refused(
+        dir,
+        ["grant", "narrow", "--grant", "g1", "--input", putInput(dir, "n2.json", { budget: { runs: 21 } })],
+        "GrantWidening"
+      ).field
+    ).toBe("budget.runs")
+    const n = ok(dir, [
+      "grant",
+      "narrow",
+      "--grant",
+      "g1",
+      "--input",
+      putInput(dir, "n3.json", { budget: { runs: 10 }, deadline: "2028-01-01T00:00:00Z", reason: "tighter" })
+    ])
     expect(n).toMatchObject({ budget: { runs: 10 }, deadline: "2028-01-01T00:00:00.000Z", remaining: { runs: 5 } })
     // The child's effective deadline follows the narrowed parent.
     expect(ok(dir, ["grant", "show", "--grant", "g2"]).deadline).toBe("2028-01-01T00:00:00.000Z")
@@ -73,15 +129,41 @@ describe("grants", () => {
     expect(r).toMatchObject({ appended: true, revoked: ["g1", "g2"], grant: { state: "revoked" } })
     expect(ok(dir, ["grant", "show", "--grant", "g2"]).state).toBe("revoked")
     expect(ok(dir, ["grant", "revoke", "--grant", "g1"])).toMatchObject({ appended: false, revoked: [] })
-    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "c5.json", child({ id: "g5", work: "research/exp/runs/r1/c5" }))], "GrantInactive").state).toBe("revoked")
-    expect(fs.readFileSync(path.join(dir, ".dossier/grants/g1.events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).type)).toEqual(["narrowed", "revoked"])
+    expect(
+      refused(dir, [
+        "grant",
+        "create",
+        "--input",
+        putInput(dir, "c5.json", child({ id: "g5", work: "research/exp/runs/r1/c5" }))
+      ], "GrantInactive").state
+    ).toBe("revoked")
+    expect(
+      fs.readFileSync(path.join(dir, ".dossier/grants/g1.events.jsonl"), "utf8").trim().split("\n").map((l) =>
+        JSON.parse(l).type
+      )
+    ).toEqual(["narrowed", "revoked"])
   })
 
   it("expires at its deadline (--now), and refuses a deadline already past", () => {
     const dir = folder()
     createGrant(dir, { deadline: "2027-01-01T00:00:00Z" })
     expect(ok(dir, ["grant", "show", "--grant", "g1", "--now", "2027-01-02T00:00:00Z"]).state).toBe("expired")
-    refused(dir, ["grant", "create", "--input", putInput(dir, "old.json", grantInput({ id: "g9", work: "research/exp/runs/r9", deadline: "2020-01-01T00:00:00Z" }))], "InvalidInput")
-    expect(refused(dir, ["grant", "create", "--input", putInput(dir, "bad.json", { ...grantInput(), tools: ["root"] })], "InvalidInput").issues[0].path).toBe("tools.0")
+    refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(
+        dir,
+        "old.json",
+        grantInput({ id: "g9", work: "research/exp/runs/r9", deadline: "2020-01-01T00:00:00Z" })
+      )
+    ], "InvalidInput")
+    expect(
+      refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "bad.json", { ...grantInput(), tools: ["root"] })],
+        "InvalidInput"
+      ).issues[0].path
+    ).toBe("tools.0")
   })
 })

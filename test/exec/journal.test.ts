@@ -5,24 +5,60 @@ import * as path from "node:path"
 import { createGrant, D, folder, ok, putInput, sandboxWorks } from "./support.js"
 
 const events = (dir: string) =>
-  fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).event)
+  fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) =>
+    JSON.parse(l).event
+  )
 
 describe.skipIf(!sandboxWorks)("exec and the journal", () => {
   it("links the run idempotently, and --verify tells verified, tampered, missing, external and foreign artifacts apart", () => {
     const dir = folder()
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "c.json", [
-      { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
-      { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } },
-      { id: "ext", type: "execution_linked", candidateId: "other", execution: { runtimeId: "slurm-42", status: "done" } }
-    ])])
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", [
+        { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } },
+        { id: "c2", type: "candidate_created", candidate: { id: "other", title: "O" } },
+        {
+          id: "ext",
+          type: "execution_linked",
+          candidateId: "other",
+          execution: { runtimeId: "slurm-42", status: "done" }
+        }
+      ])
+    ])
     createGrant(dir)
-    const r = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "sh", "-c", "echo 0.91 > score.txt; echo m > model.bin"])
+    const r = ok(dir, [
+      "exec",
+      "--grant",
+      "g1",
+      "--study",
+      "st",
+      "--candidate",
+      "cand",
+      "--",
+      "sh",
+      "-c",
+      "echo 0.91 > score.txt; echo m > model.bin"
+    ])
     const x = r.execution
     expect(x.candidateId).toBe("cand")
-    expect(r.linked).toEqual({ study: "st", appended: [`${x.id}:execution`, `${x.id}:artifact:0`, `${x.id}:artifact:1`], skipped: [] })
+    expect(r.linked).toEqual({
+      study: "st",
+      appended: [`${x.id}:execution`, `${x.id}:artifact:0`, `${x.id}:artifact:1`],
+      skipped: []
+    })
     const linked = events(dir).filter((e) => e.candidateId === "cand")
-    expect(linked[0]).toMatchObject({ type: "execution_linked", execution: { runtimeId: x.id, status: "exited", logRef: x.stdout.path } })
-    expect(linked.slice(1).map((e) => e.artifact.path)).toEqual(["research/exp/runs/r1/model.bin", "research/exp/runs/r1/score.txt"])
+    expect(linked[0]).toMatchObject({
+      type: "execution_linked",
+      execution: { runtimeId: x.id, status: "exited", logRef: x.stdout.path }
+    })
+    expect(linked.slice(1).map((e) => e.artifact.path)).toEqual([
+      "research/exp/runs/r1/model.bin",
+      "research/exp/runs/r1/score.txt"
+    ])
 
     let v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
     expect(v.findings).toEqual([])
@@ -33,18 +69,30 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     const score = path.join(dir, "research/exp/runs/r1/score.txt")
     const scoreBytes = fs.readFileSync(score)
     fs.writeFileSync(score, "forged bytes")
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "a.json", {
-      id: "forged", type: "artifact_linked", candidateId: "cand",
-      artifact: { path: "research/exp/runs/r1/score.txt" }
-    })])
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "a.json", {
+        id: "forged",
+        type: "artifact_linked",
+        candidateId: "cand",
+        artifact: { path: "research/exp/runs/r1/score.txt" }
+      })
+    ])
     fs.writeFileSync(score, scoreBytes)
     v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
-    expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["artifact-changed", "forged"], ["artifact-not-from-execution", "forged"]])
+    expect(v.findings.map((f: any) => [f.kind, f.eventId])).toEqual([["artifact-changed", "forged"], [
+      "artifact-not-from-execution",
+      "forged"
+    ]])
 
     // The record altered, then removed.
     const file = path.join(dir, `.dossier/executions/${x.id}.json`)
     const original = fs.readFileSync(file, "utf8")
-    fs.writeFileSync(file, original.replace('"status": "exited"', '"status": "killed"'))
+    fs.writeFileSync(file, original.replace("\"status\": \"exited\"", "\"status\": \"killed\""))
     v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
     expect(v.findings.map((f: any) => f.kind)).toContain("execution-tampered")
     expect(v.executions.find((e: any) => e.runtimeId === x.id).check).toBe("tampered")
@@ -61,9 +109,17 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
   it("--study needs a --candidate of that journal; nothing runs otherwise", () => {
     const dir = folder()
     createGrant(dir)
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
+    ])
     expect(D(dir, ["exec", "--grant", "g1", "--study", "st", "--", "true"]).json.error._tag).toBe("InvalidInput")
-    expect(D(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "nope", "--", "true"]).json.error._tag).toBe("InvalidInput")
+    expect(D(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "nope", "--", "true"]).json.error._tag)
+      .toBe("InvalidInput")
     expect(fs.existsSync(path.join(dir, ".dossier/executions"))).toBe(false)
   })
 })

@@ -57,7 +57,10 @@ const create = (input: GrantInput, ancestors: ReadonlyArray<StoredGrant>): Store
     candidateId: null
   }
   const parent = ancestors[0]
-  if (parent !== undefined && Either.isLeft(checkContained(content, { grant: parent, deadline: parent.deadline, remaining: REMAINING }))) {
+  if (
+    parent !== undefined &&
+    Either.isLeft(checkContained(content, { grant: parent, deadline: parent.deadline, remaining: REMAINING }))
+  ) {
     return null
   }
   const hidden = inheritProtection(paths.right, ancestors)
@@ -73,7 +76,9 @@ const node = fc.record({
 })
 
 describe("inherited protection", () => {
-  it.prop("no path is visible to a descendant that an ancestor hides", { nodes: fc.array(node, { minLength: 2, maxLength: 8 }) }, ({ nodes }) => {
+  it.prop("no path is visible to a descendant that an ancestor hides", {
+    nodes: fc.array(node, { minLength: 2, maxLength: 8 })
+  }, ({ nodes }) => {
     // Node 0 is the root; node k > 0 names an earlier node (accepted or not) as its parent.
     const accepted: Array<{ grant: StoredGrant; ancestors: ReadonlyArray<StoredGrant> } | null> = []
     for (const [k, n] of nodes.entries()) {
@@ -119,24 +124,55 @@ describe("inherited protection", () => {
 
   it("a child with the parent's input and no protected entry hides the parent's holdout; the holdout as input is refused", () => {
     const parent = create({
-      id: "p", task: "t", inputs: ["research/exp/data"], work: "research/exp/runs/r1", protected: ["research/exp/data/holdout"],
-      tools: ["read"], budget: BUDGET, deadline: "2030-01-01T00:00:00.000Z"
+      id: "p",
+      task: "t",
+      inputs: ["research/exp/data"],
+      work: "research/exp/runs/r1",
+      protected: ["research/exp/data/holdout"],
+      tools: ["read"],
+      budget: BUDGET,
+      deadline: "2030-01-01T00:00:00.000Z"
     }, [])!
-    const base = { task: "c", parent: "p", work: "research/exp/runs/r1/c", protected: [], tools: ["read"] as const, budget: BUDGET, deadline: "2030-01-01T00:00:00.000Z" }
+    const base = {
+      task: "c",
+      parent: "p",
+      work: "research/exp/runs/r1/c",
+      protected: [],
+      tools: ["read"] as const,
+      budget: BUDGET,
+      deadline: "2030-01-01T00:00:00.000Z"
+    }
     const child = create({ ...base, id: "c1", inputs: ["research/exp/data"] }, [parent])!
     expect(child.protected).toEqual(["research/exp/data/holdout"])
     expect(visibleIn(child, "research/exp/data/holdout/h.txt")).toBe(false)
     expect(visibleIn(child, "research/exp/data/train/x")).toBe(true)
     expect(create({ ...base, id: "c2", inputs: ["research/exp/data/holdout"] }, [parent])).toBeNull()
-    const refusal = inheritProtection({ inputs: ["research/exp/data/holdout/a"], work: "research/exp/runs/r1/c", protected: [] }, [parent])
-    expect(Either.isLeft(refusal) && refusal.left).toMatchObject({ _tag: "ProtectedPathInGrant", reason: "ancestor-protected", path: "research/exp/data/holdout" })
+    const refusal = inheritProtection({
+      inputs: ["research/exp/data/holdout/a"],
+      work: "research/exp/runs/r1/c",
+      protected: []
+    }, [parent])
+    expect(Either.isLeft(refusal) && refusal.left).toMatchObject({
+      _tag: "ProtectedPathInGrant",
+      reason: "ancestor-protected",
+      path: "research/exp/data/holdout"
+    })
   })
 
   it("reserved roots: study folders for any root; dossier-owned areas and journal folders never a work root", () => {
-    expect(reservedRoot("research/bench", "input")).toEqual({ path: "research/bench/research-events.jsonl", reason: "study-folder" })
+    expect(reservedRoot("research/bench", "input")).toEqual({
+      path: "research/bench/research-events.jsonl",
+      reason: "study-folder"
+    })
     expect(reservedRoot("research/bench/tools", "input")).toBeUndefined()
-    expect(reservedRoot("research/bench/recovered", "input")).toEqual({ path: "research/bench/recovered", reason: "journal-file" })
-    expect(reservedRoot("research/bench/legacy/x", "work")).toEqual({ path: "research/bench/legacy", reason: "journal-file" })
+    expect(reservedRoot("research/bench/recovered", "input")).toEqual({
+      path: "research/bench/recovered",
+      reason: "journal-file"
+    })
+    expect(reservedRoot("research/bench/legacy/x", "work")).toEqual({
+      path: "research/bench/legacy",
+      reason: "journal-file"
+    })
     for (const area of ["research/sources", "research/results", "research/inputs", "research/gate"]) {
       expect(reservedRoot(area, "input")).toBeUndefined()
       expect(reservedRoot(area, "work")).toEqual({ path: area, reason: "dossier-owned" })

@@ -20,9 +20,12 @@ const memoryCgroup = (() => {
     return false
   }
 })()
-if (sandboxWorks && !memoryCgroup) console.warn("run-bounds: no memory cgroup here: the run-wide memory test is skipped")
+if (sandboxWorks && !memoryCgroup) {
+  console.warn("run-bounds: no memory cgroup here: the run-wide memory test is skipped")
+}
 
-const records = (dir: string) => fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json"))
+const records = (dir: string) =>
+  fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json"))
 
 /** Twelve processes that each hold 50 MiB and wait (at most 3 s) until all twelve do. */
 const HOG = String.raw`
@@ -41,18 +44,22 @@ waitpid($_, 0) for @kids;
 `
 
 describe.skipIf(!sandboxWorks)("budgets hold for the whole run", () => {
-  it.skipIf(!memoryCgroup)("twelve forked processes with memoryMiB 64 cannot hold 600 MiB together, and the record says how memory was enforced", () => {
-    const dir = folder()
-    put(dir, "research/exp/data/hog.pl", HOG)
-    createGrant(dir, { budget: budget({ memoryMiB: 64 }) })
-    const x = exec(dir, "g1", ["perl", "/work/research/exp/data/hog.pl"])
-    const work = fs.readdirSync(path.join(dir, "research/exp/runs/r1"))
-    expect(work.filter((n) => n.startsWith("together"))).toEqual([])
-    expect(work.filter((n) => n.startsWith("ready")).length).toBeLessThan(12)
-    expect(x.enforcement).toEqual({ memory: "run" })
-    expect(x.memoryPeakKiB).toBeLessThanOrEqual(64 * 1024)
-    expect(x.findings).toContainEqual({ kind: "memory-limit", detail: expect.stringContaining("64 MiB") })
-  }, 90_000)
+  it.skipIf(!memoryCgroup)(
+    "twelve forked processes with memoryMiB 64 cannot hold 600 MiB together, and the record says how memory was enforced",
+    () => {
+      const dir = folder()
+      put(dir, "research/exp/data/hog.pl", HOG)
+      createGrant(dir, { budget: budget({ memoryMiB: 64 }) })
+      const x = exec(dir, "g1", ["perl", "/work/research/exp/data/hog.pl"])
+      const work = fs.readdirSync(path.join(dir, "research/exp/runs/r1"))
+      expect(work.filter((n) => n.startsWith("together"))).toEqual([])
+      expect(work.filter((n) => n.startsWith("ready")).length).toBeLessThan(12)
+      expect(x.enforcement).toEqual({ memory: "run" })
+      expect(x.memoryPeakKiB).toBeLessThanOrEqual(64 * 1024)
+      expect(x.findings).toContainEqual({ kind: "memory-limit", detail: expect.stringContaining("64 MiB") })
+    },
+    90_000
+  )
 
   it("the sandbox's /tmp and /dev/shm hold half the memory budget each; its root and /dev are read-only", () => {
     const dir = folder()
@@ -74,44 +81,78 @@ describe.skipIf(!sandboxWorks)("budgets hold for the whole run", () => {
 })
 
 describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () => {
-  it("3,000 nested directories: the run is recorded with what could be scanned and a finding, and later runs work", () => {
-    const dir = folder()
-    createGrant(dir)
-    const x = exec(dir, "g1", ["perl", "-e", `open(my $g, ">", "top.txt"); print $g "top"; close $g; for (1..3000) { mkdir "n" or die; chdir "n" or die } open(my $f, ">", "deep.txt"); print $f "deep"`])
-    expect(x).toMatchObject({ status: "exited", exitCode: 0 })
-    expect(x.outputs.map((o: { path: string }) => o.path)).toEqual(["research/exp/runs/r1/top.txt"])
-    expect(x.findings).toContainEqual({ kind: "outputs-incomplete", detail: expect.stringContaining("ENAMETOOLONG") })
-    expect(records(dir).filter((n) => n.endsWith(".running.json"))).toEqual([])
-    // Charged what it used, not its whole limits; the next run of the grant works.
-    const shown = ok(dir, ["grant", "show", "--grant", "g1"])
-    expect(shown.remaining.wallSeconds).toBeGreaterThan(100)
-    expect(exec(dir, "g1", ["true"])).toMatchObject({ status: "exited", exitCode: 0 })
-  }, 180_000)
+  it(
+    "3,000 nested directories: the run is recorded with what could be scanned and a finding, and later runs work",
+    () => {
+      const dir = folder()
+      createGrant(dir)
+      const x = exec(dir, "g1", [
+        "perl",
+        "-e",
+        `open(my $g, ">", "top.txt"); print $g "top"; close $g; for (1..3000) { mkdir "n" or die; chdir "n" or die } open(my $f, ">", "deep.txt"); print $f "deep"`
+      ])
+      expect(x).toMatchObject({ status: "exited", exitCode: 0 })
+      expect(x.outputs.map((o: { path: string }) => o.path)).toEqual(["research/exp/runs/r1/top.txt"])
+      expect(x.findings).toContainEqual({ kind: "outputs-incomplete", detail: expect.stringContaining("ENAMETOOLONG") })
+      expect(records(dir).filter((n) => n.endsWith(".running.json"))).toEqual([])
+      // Charged what it used, not its whole limits; the next run of the grant works.
+      const shown = ok(dir, ["grant", "show", "--grant", "g1"])
+      expect(shown.remaining.wallSeconds).toBeGreaterThan(100)
+      expect(exec(dir, "g1", ["true"])).toMatchObject({ status: "exited", exitCode: 0 })
+    },
+    180_000
+  )
 
-  it("100,001 files: recorded (listed up to the record's cap, every byte charged) with a finding, and later runs work", () => {
-    const dir = folder()
-    createGrant(dir)
-    // The answer lists 10,000 outputs: more than spawnSync's default buffer.
-    const r = spawnSync(process.execPath, [CLI, "exec", "--grant", "g1", "--workdir", dir, "--json", "--", "perl", "-e", `mkdir "d"; for (1..100001) { open(my $f, ">", "d/f$_") or die; print $f "x" }`], {
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024
-    })
-    expect(r.status).toBe(0)
-    const x = JSON.parse(r.stdout).execution
-    expect(x).toMatchObject({ status: "exited", exitCode: 0 })
-    expect(x.outputs.length).toBe(10_000)
-    expect(x.outputBytes).toBeGreaterThanOrEqual(99_999)
-    expect(x.findings.map((f: { kind: string }) => f.kind)).toEqual(["outputs-incomplete", "outputs-incomplete"])
-    expect(records(dir).filter((n) => n.endsWith(".running.json"))).toEqual([])
-    const next = exec(dir, "g1", ["sh", "-c", "echo again"])
-    expect(next).toMatchObject({ status: "exited", exitCode: 0 })
-    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.wallSeconds).toBeGreaterThan(60)
-  }, 180_000)
+  it(
+    "100,001 files: recorded (listed up to the record's cap, every byte charged) with a finding, and later runs work",
+    () => {
+      const dir = folder()
+      createGrant(dir)
+      // The answer lists 10,000 outputs: more than spawnSync's default buffer.
+      const r = spawnSync(process.execPath, [
+        CLI,
+        "exec",
+        "--grant",
+        "g1",
+        "--workdir",
+        dir,
+        "--json",
+        "--",
+        "perl",
+        "-e",
+        `mkdir "d"; for (1..100001) { open(my $f, ">", "d/f$_") or die; print $f "x" }`
+      ], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024
+      })
+      expect(r.status).toBe(0)
+      const x = JSON.parse(r.stdout).execution
+      expect(x).toMatchObject({ status: "exited", exitCode: 0 })
+      expect(x.outputs.length).toBe(10_000)
+      expect(x.outputBytes).toBeGreaterThanOrEqual(99_999)
+      expect(x.findings.map((f: { kind: string }) => f.kind)).toEqual(["outputs-incomplete", "outputs-incomplete"])
+      expect(records(dir).filter((n) => n.endsWith(".running.json"))).toEqual([])
+      const next = exec(dir, "g1", ["sh", "-c", "echo again"])
+      expect(next).toMatchObject({ status: "exited", exitCode: 0 })
+      expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.wallSeconds).toBeGreaterThan(60)
+    },
+    180_000
+  )
 })
 
 /** Start `dossier exec` (without --json unless asked) with its stdout piped to the test. */
 const startExec = (dir: string, argv: ReadonlyArray<string>, json = true) => {
-  const child = spawn(process.execPath, [CLI, "exec", "--grant", "g1", "--workdir", dir, ...(json ? ["--json"] : []), "--", ...argv], {
+  const child = spawn(process.execPath, [
+    CLI,
+    "exec",
+    "--grant",
+    "g1",
+    "--workdir",
+    dir,
+    ...(json ? ["--json"] : []),
+    "--",
+    ...argv
+  ], {
     stdio: ["ignore", "pipe", "pipe"]
   })
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
@@ -146,9 +187,15 @@ describe.skipIf(!sandboxWorks)("an interrupted dossier still records the run", (
   it("`dossier exec … | head -1`: the run is recorded `interrupted` and dossier does not exit 0", async () => {
     const dir = folder()
     createGrant(dir)
-    const { child, exited } = startExec(dir, ["sh", "-c", "i=0; while [ $i -lt 100000 ]; do echo line $i; i=$((i+1)); done; sleep 30.5"], false)
+    const { child, exited } = startExec(dir, [
+      "sh",
+      "-c",
+      "i=0; while [ $i -lt 100000 ]; do echo line $i; i=$((i+1)); done; sleep 30.5"
+    ], false)
     // `head -1`: read one line, then close the pipe.
-    const first = await new Promise<string>((resolve) => child.stdout.once("data", (d) => resolve(String(d).split("\n")[0]!)))
+    const first = await new Promise<string>((resolve) =>
+      child.stdout.once("data", (d) => resolve(String(d).split("\n")[0]!))
+    )
     child.stdout.destroy()
     expect(first).toBe("line 0")
     const code = await exited
@@ -161,29 +208,33 @@ describe.skipIf(!sandboxWorks)("an interrupted dossier still records the run", (
 })
 
 describe.skipIf(!sandboxWorks)("dossier's memory does not grow with the program's output", () => {
-  it("300 MiB through a reader that stalls 8 s: dossier's resident size stays bounded, every byte arrives", async () => {
-    const dir = folder()
-    createGrant(dir)
-    const { child, exited } = startExec(dir, ["head", "-c", "300M", "/dev/zero"], false)
-    let maxKiB = 0
-    const poll = setInterval(() => {
-      try {
-        const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))
-        if (m !== null) maxKiB = Math.max(maxKiB, Number(m[1]))
-      } catch {
-        // gone
-      }
-    }, 50)
-    let got = 0
-    child.stdout.pause()
-    await new Promise((r) => setTimeout(r, 8000))
-    child.stdout.on("data", (b: Buffer) => (got += b.length))
-    child.stdout.resume()
-    expect(await exited).toBe(0)
-    clearInterval(poll)
-    // Node's own footprint plus the 8 MiB kept for the evidence; unbounded relaying held hundreds of MiB.
-    expect(maxKiB / 1024).toBeLessThan(200)
-    expect(got).toBeGreaterThanOrEqual(300 * 1024 * 1024)
-    expect(lastRecord(dir).stdout).toMatchObject({ bytes: 8 * 1024 * 1024, truncated: true })
-  }, 90_000)
+  it(
+    "300 MiB through a reader that stalls 8 s: dossier's resident size stays bounded, every byte arrives",
+    async () => {
+      const dir = folder()
+      createGrant(dir)
+      const { child, exited } = startExec(dir, ["head", "-c", "300M", "/dev/zero"], false)
+      let maxKiB = 0
+      const poll = setInterval(() => {
+        try {
+          const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))
+          if (m !== null) maxKiB = Math.max(maxKiB, Number(m[1]))
+        } catch {
+          // gone
+        }
+      }, 50)
+      let got = 0
+      child.stdout.pause()
+      await new Promise((r) => setTimeout(r, 8000))
+      child.stdout.on("data", (b: Buffer) => (got += b.length))
+      child.stdout.resume()
+      expect(await exited).toBe(0)
+      clearInterval(poll)
+      // Node's own footprint plus the 8 MiB kept for the evidence; unbounded relaying held hundreds of MiB.
+      expect(maxKiB / 1024).toBeLessThan(200)
+      expect(got).toBeGreaterThanOrEqual(300 * 1024 * 1024)
+      expect(lastRecord(dir).stdout).toMatchObject({ bytes: 8 * 1024 * 1024, truncated: true })
+    },
+    90_000
+  )
 })

@@ -70,7 +70,11 @@ const runOnce = (outcome: SandboxOutcome, used: RunUsage, narrowDuring?: object)
   const asked: Array<unknown> = []
   const during = narrowDuring === undefined
     ? Effect.void
-    : Effect.flatMap(Grants, (g) => g.narrow("g1", narrowDuring, { now: NOW })).pipe(Effect.provide(GrantsLayer(dir)), Effect.orDie, Effect.asVoid)
+    : Effect.flatMap(Grants, (g) => g.narrow("g1", narrowDuring, { now: NOW })).pipe(
+      Effect.provide(GrantsLayer(dir)),
+      Effect.orDie,
+      Effect.asVoid
+    )
   return Effect.gen(function*() {
     const grants = yield* Grants
     yield* grants.create(grant, { now: NOW })
@@ -104,7 +108,10 @@ describe("Exec over a scripted sandbox", () => {
       expect(below.asked).toEqual([null])
       const reached = yield* runOnce(ended(), { wallSeconds: 1, cpuSeconds: 1 }, { budget: { cpuSeconds: 1 } })
       expect(reached.asked).toEqual([{ reason: "budget-narrowed", detail: "grant 'g1' was narrowed to 1 CPU seconds" }])
-      expect(reached.result._tag === "Right" && reached.result.right.execution).toMatchObject({ status: "killed", reason: "budget-narrowed" })
+      expect(reached.result._tag === "Right" && reached.result.right.execution).toMatchObject({
+        status: "killed",
+        reason: "budget-narrowed"
+      })
       const wall = yield* runOnce(ended(), { wallSeconds: 30, cpuSeconds: 0 }, { budget: { wallSeconds: 30 } })
       expect(wall.asked).toEqual([{ reason: "budget-narrowed", detail: "grant 'g1' was narrowed to 30 wall seconds" }])
     }))

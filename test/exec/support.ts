@@ -8,21 +8,42 @@ import { CLI, type CliResult, leaksNothing, put, putInput, runCli, tempWorkdir }
 /** Can bubblewrap start a sandbox here? When not, the exec tests are skipped loudly. */
 export const sandboxWorks = (() => {
   const r = spawnSync("bwrap", [
-    "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-    "--unshare-all", "--die-with-parent", "--proc", "/proc", "--dev", "/dev", "/bin/true"
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--symlink",
+    "usr/bin",
+    "/bin",
+    "--symlink",
+    "usr/lib",
+    "/lib",
+    "--symlink",
+    "usr/lib64",
+    "/lib64",
+    "--unshare-all",
+    "--die-with-parent",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "/bin/true"
   ])
   return r.status === 0
 })()
 
 if (!sandboxWorks) {
   const line = "!".repeat(78)
-  console.warn(`\n${line}\n!! SKIPPED: the confined-execution tests need bubblewrap (apt-get install bubblewrap).\n!! dossier exec refuses with SandboxUnavailable on this machine.\n${line}\n`)
+  console.warn(
+    `\n${line}\n!! SKIPPED: the confined-execution tests need bubblewrap (apt-get install bubblewrap).\n!! dossier exec refuses with SandboxUnavailable on this machine.\n${line}\n`
+  )
 }
 
 export const D = (dir: string, args: ReadonlyArray<string>, env?: Record<string, string>): CliResult => {
   // The flags go before `--`: what follows it is the program's.
   const cut = args.indexOf("--")
-  const line = cut === -1 ? [...args, "--workdir", dir, "--json"] : [...args.slice(0, cut), "--workdir", dir, "--json", ...args.slice(cut)]
+  const line = cut === -1
+    ? [...args, "--workdir", dir, "--json"]
+    : [...args.slice(0, cut), "--workdir", dir, "--json", ...args.slice(cut)]
   const r = runCli(line, env === undefined ? {} : { env })
   expect(leaksNothing(dir, r)).toBe(true)
   expect(r.json).toBeDefined()
@@ -42,7 +63,14 @@ export const refused = (dir: string, args: ReadonlyArray<string>, tag: string, e
 }
 
 export const FAR = "2030-01-01T00:00:00Z"
-export const budget = (over: object = {}) => ({ runs: 20, wallSeconds: 120, cpuSeconds: 120, memoryMiB: 256, outputMiB: 16, ...over })
+export const budget = (over: object = {}) => ({
+  runs: 20,
+  wallSeconds: 120,
+  cpuSeconds: 120,
+  memoryMiB: 256,
+  outputMiB: 16,
+  ...over
+})
 
 /** A work folder with an input root (with a holdout below it), a secret outside every grant, plan.md and a journal. */
 export const folder = () => {
@@ -86,8 +114,10 @@ export const createGrant = (dir: string, over: object = {}, name = "grant.json")
 export const exec = (dir: string, grant: string, argv: ReadonlyArray<string>, extra: ReadonlyArray<string> = []) =>
   ok(dir, ["exec", "--grant", grant, ...extra, "--", ...argv]).execution
 
-export const stdoutOf = (dir: string, execution: { stdout: { path: string } }) => fs.readFileSync(path.join(dir, execution.stdout.path), "utf8")
-export const stderrOf = (dir: string, execution: { stderr: { path: string } }) => fs.readFileSync(path.join(dir, execution.stderr.path), "utf8")
+export const stdoutOf = (dir: string, execution: { stdout: { path: string } }) =>
+  fs.readFileSync(path.join(dir, execution.stdout.path), "utf8")
+export const stderrOf = (dir: string, execution: { stderr: { path: string } }) =>
+  fs.readFileSync(path.join(dir, execution.stderr.path), "utf8")
 
 /** Start `dossier exec` in the background; resolves with its answer. */
 export const execAsync = (dir: string, grant: string, argv: ReadonlyArray<string>) => {
@@ -112,7 +142,9 @@ export const execAsync = (dir: string, grant: string, argv: ReadonlyArray<string
 export const waitForRunning = async (dir: string, timeoutMs = 10_000): Promise<string> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const names = fs.existsSync(path.join(dir, ".dossier/executions")) ? fs.readdirSync(path.join(dir, ".dossier/executions")) : []
+    const names = fs.existsSync(path.join(dir, ".dossier/executions"))
+      ? fs.readdirSync(path.join(dir, ".dossier/executions"))
+      : []
     const m = names.find((n) => n.endsWith(".running.json"))
     if (m !== undefined) return m.slice(0, -".running.json".length)
     if (Date.now() > deadline) throw new Error("no run started")

@@ -48,22 +48,56 @@ describe.skipIf(!sandboxWorks)("exec: a program that is not there", () => {
 describe.skipIf(!sandboxWorks)("exec: the journal sees a failed run", () => {
   it("execution_linked carries the run's exit code", () => {
     const dir = folder()
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })])
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
+    ])
     createGrant(dir)
-    const failed = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "sh", "-c", "exit 3"]).execution
+    const failed =
+      ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "sh", "-c", "exit 3"]).execution
     const passed = ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "true"]).execution
-    const lines = fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).event)
-    expect(lines.filter((e) => e.type === "execution_linked").map((e) => [e.execution.runtimeId, e.execution.status, e.execution.exitCode]))
+    const lines = fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((
+      l
+    ) => JSON.parse(l).event)
+    expect(
+      lines.filter((e) => e.type === "execution_linked").map((
+        e
+      ) => [e.execution.runtimeId, e.execution.status, e.execution.exitCode])
+    )
       .toEqual([[failed.id, "exited", 3], [passed.id, "exited", 0]])
     const view = ok(dir, ["journal", "inspect", "--study", "st", "--verify"])
     expect(view.candidates[0].executions.map((e: any) => e.exitCode)).toEqual([3, 0])
     expect(view.verify.findings).toEqual([])
     // An event written by hand with an exit code is accepted; a non-integer one is not.
-    ok(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "x.json", {
-      id: "ext", type: "execution_linked", candidateId: "cand", execution: { runtimeId: "slurm-1", status: "failed", exitCode: 1 }
-    })])
-    refused(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "y.json", {
-      id: "ext2", type: "execution_linked", candidateId: "cand", execution: { runtimeId: "slurm-2", status: "failed", exitCode: 1.5 }
-    })], "InvalidInput")
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "x.json", {
+        id: "ext",
+        type: "execution_linked",
+        candidateId: "cand",
+        execution: { runtimeId: "slurm-1", status: "failed", exitCode: 1 }
+      })
+    ])
+    refused(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "y.json", {
+        id: "ext2",
+        type: "execution_linked",
+        candidateId: "cand",
+        execution: { runtimeId: "slurm-2", status: "failed", exitCode: 1.5 }
+      })
+    ], "InvalidInput")
   })
 })

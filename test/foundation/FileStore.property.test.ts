@@ -31,9 +31,17 @@ const memory = (): FileStoreConformance.StoreUnderTest => {
 }
 
 describe("FileStore conformance", () => {
-  it.effect.prop("FileStoreLive agrees with the reference store", { ops: FileStoreConformance.operations }, ({ ops }) =>
-    FileStoreConformance.check(live, ops), { fastCheck: { numRuns: 300 } })
+  it.effect.prop(
+    "FileStoreLive agrees with the reference store",
+    { ops: FileStoreConformance.operations },
+    ({ ops }) => FileStoreConformance.check(live, ops),
+    { fastCheck: { numRuns: 300 } }
+  )
 
-  it.effect.prop("FileStoreMemory agrees with the reference store", { ops: FileStoreConformance.operations }, ({ ops }) =>
-    FileStoreConformance.check(memory, ops), { fastCheck: { numRuns: 100 } })
+  it.effect.prop(
+    "FileStoreMemory agrees with the reference store",
+    { ops: FileStoreConformance.operations },
+    ({ ops }) => FileStoreConformance.check(memory, ops),
+    { fastCheck: { numRuns: 100 } }
+  )
 })

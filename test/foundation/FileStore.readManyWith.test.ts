@@ -46,7 +46,9 @@ describe("FileStoreLive.readManyWith", () => {
         expect(out.map((e) => e.value)).toEqual(files.map(([, b]) => b.toString("hex")))
         // readMany keeps copies: they stay intact after later files were read.
         const copies = Effect.runSync(store.readMany!(files.map(([p]) => p)))
-        expect(copies.map((e) => Buffer.from(e.bytes!).toString("hex"))).toEqual(files.map(([, b]) => b.toString("hex")))
+        expect(copies.map((e) => Buffer.from(e.bytes!).toString("hex"))).toEqual(
+          files.map(([, b]) => b.toString("hex"))
+        )
       })
     ))
 
@@ -70,7 +72,9 @@ describe("FileStoreLive.readManyWith", () => {
             return Buffer.from(bytes).toString("utf8")
           }, { maxBytes: 5, requireSingleLink: true })
         )
-        const summary = out.map((e) => e.error === null ? e.value : `${e.error._tag}${"reason" in e.error ? `:${e.error.reason}` : ""}`)
+        const summary = out.map((e) =>
+          e.error === null ? e.value : `${e.error._tag}${"reason" in e.error ? `:${e.error.reason}` : ""}`
+        )
         expect(summary).toEqual([
           "UnsafePath:hard-link", // d/ok now has two links (d/hard)
           "LimitExceeded",

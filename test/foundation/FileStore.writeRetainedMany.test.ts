@@ -46,10 +46,16 @@ const tree = (root: string): Record<string, string> => {
 const memoryStore = (): FileStoreShape => Effect.runSync(Effect.provide(FileStore, FileStoreMemory))
 
 /** The outcome as data: the answers, or the refusal's tag and path. */
-const outcome = (exit: Exit.Exit<ReadonlyArray<{ sha256: string; bytes: number; reused: boolean }>, { _tag: string; path?: string }>) =>
+const outcome = (
+  exit: Exit.Exit<ReadonlyArray<{ sha256: string; bytes: number; reused: boolean }>, { _tag: string; path?: string }>
+) =>
   Exit.isSuccess(exit)
     ? { ok: exit.value.map((a) => ({ ...a })) }
-    : { refused: Exit.isFailure(exit) && exit.cause._tag === "Fail" ? { tag: exit.cause.error._tag, path: exit.cause.error.path } : String(exit.cause) }
+    : {
+      refused: Exit.isFailure(exit) && exit.cause._tag === "Fail"
+        ? { tag: exit.cause.error._tag, path: exit.cause.error.path }
+        : String(exit.cause)
+    }
 
 describe("FileStoreLive.writeRetainedMany", () => {
   it.effect("writes a batch over two directories (a large file hashed off the main thread), then finds it all reused", () =>
@@ -65,7 +71,9 @@ describe("FileStoreLive.writeRetainedMany", () => {
           { path: "research/sources/a.warc.gz", data: new Uint8Array([1, 2, 3]) }
         ]
         const first = yield* store.writeRetainedMany!(files)
-        expect(first).toEqual(files.map((f) => ({ sha256: sha(f.data), bytes: Buffer.byteLength(f.data), reused: false })))
+        expect(first).toEqual(
+          files.map((f) => ({ sha256: sha(f.data), bytes: Buffer.byteLength(f.data), reused: false }))
+        )
         expect(tree(root)).toEqual(Object.fromEntries(files.map((f) => [f.path, sha(f.data)])))
         const again = yield* store.writeRetainedMany!(files)
         expect(again.map((a) => a.reused)).toEqual([true, true, true, true])
@@ -89,7 +97,9 @@ describe("FileStoreLive.writeRetainedMany", () => {
         { path: "d/c", data: "c" }
       ]))
       expect(outcome(edited)).toEqual({ refused: { tag: "EditedRetainedFile", path: "d/c" } })
-      const linked = Effect.runSyncExit(store.writeRetainedMany!([{ path: "d/a", data: "a" }, { path: "d/link", data: "c" }]))
+      const linked = Effect.runSyncExit(
+        store.writeRetainedMany!([{ path: "d/a", data: "a" }, { path: "d/link", data: "c" }])
+      )
       expect(outcome(linked)).toEqual({ refused: { tag: "UnsafePath", path: "d/link" } })
       expect(tree(root)).toEqual(before)
       store.close()
@@ -99,8 +109,17 @@ describe("FileStoreLive.writeRetainedMany", () => {
     Effect.promise(() =>
       fc.assert(
         fc.asyncProperty(
-          fc.uniqueArray(fc.record({ p: fc.constantFrom("a", "b", "d/c", "d/e/f"), d: fc.constantFrom("x", "y", "") }), { selector: (f) => f.p, maxLength: 3 }),
-          fc.array(fc.record({ p: fc.constantFrom("a", "b", "d/c", "d/e/f", "g"), d: fc.constantFrom("x", "y", "", "z".repeat(70 * 1024)) }), { minLength: 1, maxLength: 4 }),
+          fc.uniqueArray(
+            fc.record({ p: fc.constantFrom("a", "b", "d/c", "d/e/f"), d: fc.constantFrom("x", "y", "") }),
+            { selector: (f) => f.p, maxLength: 3 }
+          ),
+          fc.array(
+            fc.record({
+              p: fc.constantFrom("a", "b", "d/c", "d/e/f", "g"),
+              d: fc.constantFrom("x", "y", "", "z".repeat(70 * 1024))
+            }),
+            { minLength: 1, maxLength: 4 }
+          ),
           async (existing, batch) => {
             const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-retainmany-")))
             try {

@@ -1,22 +1,23 @@
 import { describe, expect, it } from "@effect/vitest"
+import Sqlite from "better-sqlite3"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import Sqlite from "better-sqlite3"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import * as Layer from "effect/Layer"
 import { FileStoreLive, makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { LockLive, makeLockLive } from "../../src/layers/LockLive.js"
+import { makeLockMemory } from "../../src/layers/LockMemory.js"
 import { Lock } from "../../src/services/Lock.js"
 import { Workdir } from "../../src/services/Workdir.js"
-import { makeLockMemory } from "../../src/layers/LockMemory.js"
-import { bundleFixture } from "../support/fixtures.js"
 import { tempWorkdir } from "../support/cli.js"
+import { bundleFixture } from "../support/fixtures.js"
 
-const lockFor = (root: string, waitMs: number) => makeLockLive(root, makeFileStoreLive(root).ensureDir(".dossier"), waitMs)
+const lockFor = (root: string, waitMs: number) =>
+  makeLockLive(root, makeFileStoreLive(root).ensureDir(".dossier"), waitMs)
 
 /** Start the fixture that holds the lock; resolves once it says it holds it. */
 const holdInChild = (script: string, root: string) =>
@@ -108,7 +109,12 @@ describe("Lock", () => {
       const lock = yield* lockFor(root, 5_000)
       const order: Array<string> = []
       const first = yield* Effect.fork(
-        lock.withLock(Effect.sync(() => order.push("first-in")).pipe(Effect.zipRight(Effect.sleep("50 millis")), Effect.zipRight(Effect.sync(() => order.push("first-out")))))
+        lock.withLock(
+          Effect.sync(() => order.push("first-in")).pipe(
+            Effect.zipRight(Effect.sleep("50 millis")),
+            Effect.zipRight(Effect.sync(() => order.push("first-out")))
+          )
+        )
       )
       yield* Effect.sleep("10 millis")
       yield* lock.withLock(Effect.sync(() => order.push("second")))
@@ -207,7 +213,12 @@ describe("Lock", () => {
             yield* Effect.sleep("2 millis")
           }).pipe(Effect.ensuring(Ref.update(inside, (x) => x - 1)), Effect.zipRight(end))
         )
-      const kinds: ReadonlyArray<Effect.Effect<void, string>> = [Effect.void, Effect.fail("refused"), Effect.die(new Error("defect")), Effect.never]
+      const kinds: ReadonlyArray<Effect.Effect<void, string>> = [
+        Effect.void,
+        Effect.fail("refused"),
+        Effect.die(new Error("defect")),
+        Effect.never
+      ]
       for (let round = 0; round < 5; round++) {
         const fibers = yield* Effect.forEach(
           Array.from({ length: 8 }, (_, i) => i),
@@ -240,7 +251,8 @@ describe("Lock", () => {
           "-e",
           `const S = require("better-sqlite3"); const d = new S(${JSON.stringify(file)}, { timeout: 0 });` +
           `try { d.exec("BEGIN IMMEDIATE"); console.log("taken") } catch (e) { console.log(e.code) }`
-        ], { encoding: "utf8", env: { ...process.env, NODE_PATH: path.resolve(__dirname, "../../node_modules") } }).stdout.trim()
+        ], { encoding: "utf8", env: { ...process.env, NODE_PATH: path.resolve(__dirname, "../../node_modules") } })
+          .stdout.trim()
       const a = yield* lockFor(root, 5_000)
       const b = yield* lockFor(root, 100)
       const seen = yield* a.withLock(Effect.gen(function*() {
@@ -263,28 +275,31 @@ describe("Lock", () => {
       expect(yield* a.withLock(Effect.succeed("a after close"))).toBe("a after close")
     }))
 
-  it.live.skipIf(!fs.existsSync("/proc/self/fd"))("the layer closes its connection when its scope closes", () =>
-    Effect.gen(function*() {
-      const root = tempWorkdir()
-      const file = path.join(root, ".dossier", "lock.sqlite")
-      const openOnLockFile = () =>
-        fs.readdirSync("/proc/self/fd").filter((fd) => {
-          try {
-            return fs.readlinkSync(`/proc/self/fd/${fd}`) === file
-          } catch {
-            return false
-          }
-        }).length
-      const layer = LockLive.pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(root)))
-      const lock = yield* Effect.scoped(Effect.gen(function*() {
-        const lock = Context.get(yield* Layer.build(layer), Lock)
-        yield* lock.withLock(Effect.void)
-        expect(openOnLockFile()).toBe(1)
-        return lock
-      }))
-      expect(openOnLockFile()).toBe(0)
-      // Used after its scope closed, it still works and leaves nothing open.
-      expect(yield* lock.withLock(Effect.succeed("late"))).toBe("late")
-      expect(openOnLockFile()).toBe(0)
-    }))
+  it.live.skipIf(!fs.existsSync("/proc/self/fd"))(
+    "the layer closes its connection when its scope closes",
+    () =>
+      Effect.gen(function*() {
+        const root = tempWorkdir()
+        const file = path.join(root, ".dossier", "lock.sqlite")
+        const openOnLockFile = () =>
+          fs.readdirSync("/proc/self/fd").filter((fd) => {
+            try {
+              return fs.readlinkSync(`/proc/self/fd/${fd}`) === file
+            } catch {
+              return false
+            }
+          }).length
+        const layer = LockLive.pipe(Layer.provideMerge(FileStoreLive), Layer.provideMerge(Workdir.live(root)))
+        const lock = yield* Effect.scoped(Effect.gen(function*() {
+          const lock = Context.get(yield* Layer.build(layer), Lock)
+          yield* lock.withLock(Effect.void)
+          expect(openOnLockFile()).toBe(1)
+          return lock
+        }))
+        expect(openOnLockFile()).toBe(0)
+        // Used after its scope closed, it still works and leaves nothing open.
+        expect(yield* lock.withLock(Effect.succeed("late"))).toBe("late")
+        expect(openOnLockFile()).toBe(0)
+      })
+  )
 })

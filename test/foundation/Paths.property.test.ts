@@ -10,7 +10,9 @@ import { isNormalRelative, normalizeRelative, normalizeRelativeGeneric } from ".
 
 // Strings built from the characters that matter to path normalization, plus ordinary text.
 const pathLike = fc.oneof(
-  fc.array(fc.constantFrom("a", "b", ".", "..", "/", "\\", ":", "C", "\0", "é", " ", ".dossier", "x.json"), { maxLength: 12 }).map((xs) => xs.join("")),
+  fc.array(fc.constantFrom("a", "b", ".", "..", "/", "\\", ":", "C", "\0", "é", " ", ".dossier", "x.json"), {
+    maxLength: 12
+  }).map((xs) => xs.join("")),
   fc.string(),
   fc.string({ unit: "binary" })
 )
@@ -28,12 +30,36 @@ describe("relative path normalization", () => {
   }, { fastCheck: { numRuns: 3000 } })
 
   it("refuses or rewrites what is not normal", () => {
-    for (const p of ["", "/a", "a//b", "a/", "./a", "a/./b", "a/..", "../a", "a\\b", "C:x", "c:/x", "a:b", "a\0b", ".", ".."]) {
+    for (
+      const p of [
+        "",
+        "/a",
+        "a//b",
+        "a/",
+        "./a",
+        "a/./b",
+        "a/..",
+        "../a",
+        "a\\b",
+        "C:x",
+        "c:/x",
+        "a:b",
+        "a\0b",
+        ".",
+        ".."
+      ]
+    ) {
       expect(isNormalRelative(p)).toBe(false)
     }
-    for (const p of ["a", ".dossier/monitor/runs/r.json", "a/.b/..c/...", "1:x/y", "ab:c"]) expect(isNormalRelative(p)).toBe(true)
+    for (const p of ["a", ".dossier/monitor/runs/r.json", "a/.b/..c/...", "1:x/y", "ab:c"]) {
+      expect(isNormalRelative(p)).toBe(true)
+    }
     expect(normalizeRelative("a/../b")).toEqual(Either.right("b"))
     // A drive letter reached through "." or ".." segments is as absolute as one given directly.
-    for (const p of ["./C:x", "a/../C:x", ".\\c:\\x", "C:x"]) expect(Either.isLeft(normalizeRelative(p)) && normalizeRelative(p)).toMatchObject({ left: { reason: "absolute" } })
+    for (const p of ["./C:x", "a/../C:x", ".\\c:\\x", "C:x"]) {
+      expect(Either.isLeft(normalizeRelative(p)) && normalizeRelative(p)).toMatchObject({
+        left: { reason: "absolute" }
+      })
+    }
   })
 })

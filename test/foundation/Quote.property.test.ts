@@ -1,13 +1,26 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { checkQuote, collapseWhitespace, makeQuoteMatcher, MIN_QUOTE_LENGTH, normalizeForQuote } from "../../src/domain/Quote.js"
+import {
+  checkQuote,
+  collapseWhitespace,
+  makeQuoteMatcher,
+  MIN_QUOTE_LENGTH,
+  normalizeForQuote
+} from "../../src/domain/Quote.js"
 
 const word = fc.string({ unit: fc.constantFrom("a", "b", "é", "Z", ",", ".", "x", "ü"), minLength: 1, maxLength: 8 })
 const ws = fc.constantFrom(" ", "  ", "\n", "\t", " \n ", "\u00a0", "\r\n")
-const text = fc.array(fc.tuple(word, ws), { minLength: 1, maxLength: 40 }).map((xs) => xs.map(([w, s]) => w + s).join(""))
+const text = fc.array(fc.tuple(word, ws), { minLength: 1, maxLength: 40 }).map((xs) =>
+  xs.map(([w, s]) => w + s).join("")
+)
 
 describe("quote matching", () => {
-  it.prop("a normalized substring of at least 20 characters always matches, whatever its whitespace", [text, fc.nat(), fc.nat(), ws], ([t, a, b, sep]) => {
+  it.prop("a normalized substring of at least 20 characters always matches, whatever its whitespace", [
+    text,
+    fc.nat(),
+    fc.nat(),
+    ws
+  ], ([t, a, b, sep]) => {
     const n = normalizeForQuote(t)
     const start = a % Math.max(1, n.length)
     const len = MIN_QUOTE_LENGTH + (b % 30)
@@ -46,11 +59,72 @@ describe("quote matching", () => {
 })
 
 describe("whitespace collapsing", () => {
-  it.prop("is exactly NFC + /\\s+/g → ' ' + trim", [fc.string({ unit: fc.oneof(fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b", "\u180e", "\u0085"), fc.string({ minLength: 1, maxLength: 1 })) })], ([s]) => {
+  it.prop("is exactly NFC + /\\s+/g → ' ' + trim", [
+    fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          " ",
+          "\t",
+          "\n",
+          "\r",
+          "\v",
+          "\f",
+          "\u00a0",
+          "\u1680",
+          "\u2000",
+          "\u200a",
+          "\u2028",
+          "\u2029",
+          "\u202f",
+          "\u205f",
+          "\u3000",
+          "\ufeff",
+          "\u200b",
+          "\u180e",
+          "\u0085"
+        ),
+        fc.string({ minLength: 1, maxLength: 1 })
+      )
+    })
+  ], ([s]) => {
     expect(normalizeForQuote(s)).toBe(s.normalize("NFC").replace(/\s+/g, " ").trim())
   }, { fastCheck: { numRuns: 2000 } })
 
-  it.prop("collapseWhitespace is exactly /\\s+/g → ' ' (its scan for text with nothing to collapse included)", [fc.string({ unit: fc.oneof(fc.constantFrom(" ", " ", " ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u1fff", "\u2000", "\u200a", "\u200b", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\u180e", "\u0085", "\u0008", "\u000e", "\u001f", "!"), fc.string({ minLength: 1, maxLength: 1 })) })], ([s]) => {
+  it.prop("collapseWhitespace is exactly /\\s+/g → ' ' (its scan for text with nothing to collapse included)", [
+    fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          " ",
+          " ",
+          " ",
+          "\t",
+          "\n",
+          "\r",
+          "\v",
+          "\f",
+          "\u00a0",
+          "\u1680",
+          "\u1fff",
+          "\u2000",
+          "\u200a",
+          "\u200b",
+          "\u2028",
+          "\u2029",
+          "\u202f",
+          "\u205f",
+          "\u3000",
+          "\ufeff",
+          "\u180e",
+          "\u0085",
+          "\u0008",
+          "\u000e",
+          "\u001f",
+          "!"
+        ),
+        fc.string({ minLength: 1, maxLength: 1 })
+      )
+    })
+  ], ([s]) => {
     expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, " "))
   }, { fastCheck: { numRuns: 5000 } })
 })

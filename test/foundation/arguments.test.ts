@@ -11,8 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { DossierLive, Exec, Gate, Ingest, Journal, Plan } from "../../src/index.js"
-import { SourcesLive } from "../../src/layers/SourcesLive.js"
 import { CaptureStoreFolder } from "../../src/layers/folder/CaptureStoreFolder.js"
+import { SourcesLive } from "../../src/layers/SourcesLive.js"
 import { Sources } from "../../src/services/Sources.js"
 import { put, tempWorkdir } from "../support/cli.js"
 
@@ -54,39 +54,82 @@ const outcome = (call: Call) =>
 
 /** An issue path of the InvalidInput a call answers. */
 const issuePaths = (call: Call) =>
-  Effect.map(Effect.exit(Effect.flatMap(services, (s) => Effect.suspend(() => call(s)))), (exit) =>
-    Exit.isFailure(exit) && Cause.isFailType(exit.cause) && (exit.cause.error as any)?._tag === "InvalidInput"
-      ? (exit.cause.error as { issues: ReadonlyArray<{ path: string }> }).issues.map((i) => i.path)
-      : [])
+  Effect.map(
+    Effect.exit(Effect.flatMap(services, (s) => Effect.suspend(() => call(s)))),
+    (exit) =>
+      Exit.isFailure(exit) && Cause.isFailType(exit.cause) && (exit.cause.error as any)?._tag === "InvalidInput"
+        ? (exit.cause.error as { issues: ReadonlyArray<{ path: string }> }).issues.map((i) => i.path)
+        : []
+  )
 
 /**
  * Every public method with options, as `(options) => call`, with a valid option field and the
  * value each of its fields must refuse. The required arguments are valid (or name nothing here).
  */
-const WITH_OPTIONS: ReadonlyArray<{ readonly name: string; readonly call: (o: unknown) => Call; readonly fields: ReadonlyArray<string> }> = [
-  { name: "Plan.start", call: (o) => (s) => s.plan.start({ goal: "a goal", limits: [], nextAction: "read" }, o), fields: ["replaceGoal", "expected", "now"] },
+const WITH_OPTIONS: ReadonlyArray<
+  { readonly name: string; readonly call: (o: unknown) => Call; readonly fields: ReadonlyArray<string> }
+> = [
+  {
+    name: "Plan.start",
+    call: (o) => (s) => s.plan.start({ goal: "a goal", limits: [], nextAction: "read" }, o),
+    fields: ["replaceGoal", "expected", "now"]
+  },
   { name: "Plan.checkpoint", call: (o) => (s) => s.plan.checkpoint({}, o), fields: ["expected", "now"] },
   { name: "Journal.inspect", call: (o) => (s) => s.journal.inspect("study-1", o), fields: ["verify"] },
-  { name: "Gate.run", call: (o) => (s) => s.gate.run("run/state.json", o), fields: ["researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "unattended", "now"] },
-  { name: "Gate.recheck", call: (o) => (s) => s.gate.recheck("run/state.json", "run/descriptor.json", o), fields: ["now"] },
-  { name: "Ingest.capture", call: (o) => (s) => s.ingest.capture("http://127.0.0.1:1/page", o), fields: ["timeoutSeconds", "now"] },
-  { name: "Ingest.importFile", call: (o) => (s) => s.ingest.importFile("saved.html", "https://example.org/page", o), fields: ["contentType", "now"] },
-  { name: "Sources.follow", call: (o) => (s) => s.sources.follow("an excerpt of at least twenty characters", o), fields: ["path"] },
+  {
+    name: "Gate.run",
+    call: (o) => (s) => s.gate.run("run/state.json", o),
+    fields: ["researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "unattended", "now"]
+  },
+  {
+    name: "Gate.recheck",
+    call: (o) => (s) => s.gate.recheck("run/state.json", "run/descriptor.json", o),
+    fields: ["now"]
+  },
+  {
+    name: "Ingest.capture",
+    call: (o) => (s) => s.ingest.capture("http://127.0.0.1:1/page", o),
+    fields: ["timeoutSeconds", "now"]
+  },
+  {
+    name: "Ingest.importFile",
+    call: (o) => (s) => s.ingest.importFile("saved.html", "https://example.org/page", o),
+    fields: ["contentType", "now"]
+  },
+  {
+    name: "Sources.follow",
+    call: (o) => (s) => s.sources.follow("an excerpt of at least twenty characters", o),
+    fields: ["path"]
+  },
   { name: "Grants.create", call: (o) => (s) => s.grants.create({}, o), fields: ["now"] },
   { name: "Grants.show", call: (o) => (s) => s.grants.show("g1", o), fields: ["now"] },
   { name: "Grants.list", call: (o) => (s) => s.grants.list(o), fields: ["now"] },
   { name: "Grants.revoke", call: (o) => (s) => s.grants.revoke("g1", o), fields: ["reason", "now"] },
-  { name: "Grants.narrow", call: (o) => (s) => s.grants.narrow("g1", { deadline: "2099-01-01T00:00:00Z" }, o), fields: ["now"] },
+  {
+    name: "Grants.narrow",
+    call: (o) => (s) => s.grants.narrow("g1", { deadline: "2099-01-01T00:00:00Z" }, o),
+    fields: ["now"]
+  },
   { name: "Grants.status", call: (o) => (s) => s.grants.status("g1", o), fields: ["now"] },
-  { name: "Exec.run", call: (o) => (s) => s.exec.run("g1", ["true"], o), fields: ["candidateId", "study", "echo", "now"] },
+  {
+    name: "Exec.run",
+    call: (o) => (s) => s.exec.run("g1", ["true"], o),
+    fields: ["candidateId", "study", "echo", "now"]
+  },
   { name: "Exec.show", call: (o) => (s) => s.exec.show("x-20261130T100000-0123abcd", o), fields: ["verify", "now"] }
 ]
 
 /** Every public method's required arguments, each given a wrong type: InvalidInput (or the tag named). */
-const WRONG_REQUIRED: ReadonlyArray<{ readonly name: string; readonly call: (v: unknown) => Call; readonly tag?: string }> = [
+const WRONG_REQUIRED: ReadonlyArray<
+  { readonly name: string; readonly call: (v: unknown) => Call; readonly tag?: string }
+> = [
   { name: "Plan.start input", call: (v) => (s) => s.plan.start(v) },
   { name: "Plan.checkpoint input", call: (v) => (s) => s.plan.checkpoint(v, { expected: 1 }) },
-  { name: "Journal.append study", call: (v) => (s) => s.journal.append(v, { id: "e1", type: "candidate_created", candidate: { id: "c1", title: "t" } }) },
+  {
+    name: "Journal.append study",
+    call: (v) => (s) =>
+      s.journal.append(v, { id: "e1", type: "candidate_created", candidate: { id: "c1", title: "t" } })
+  },
   { name: "Journal.append input", call: (v) => (s) => s.journal.append("study-1", v) },
   { name: "Journal.inspect study", call: (v) => (s) => s.journal.inspect(v) },
   { name: "Journal.rebuild study", call: (v) => (s) => s.journal.rebuild(v) },
@@ -124,7 +167,9 @@ describe("library arguments: one convention, no defect", () => {
     Effect.gen(function*() {
       for (const m of WITH_OPTIONS) {
         for (const o of [undefined, null, {}]) {
-          const r = yield* outcome((s) => (o === undefined && m.name !== "Grants.list" ? dropLast(m.call(o))(s) : m.call(o)(s)))
+          const r = yield* outcome((
+            s
+          ) => (o === undefined && m.name !== "Grants.list" ? dropLast(m.call(o))(s) : m.call(o)(s)))
           expect(r, `${m.name}(…, ${String(o)})`).not.toMatch(/^DEFECT/)
           const given = yield* outcome(m.call(o))
           expect(given, `${m.name}(…, ${JSON.stringify(o)})`).not.toMatch(/^DEFECT/)
@@ -163,7 +208,16 @@ describe("library arguments: one convention, no defect", () => {
 })
 
 /** The text-valued option fields (any string is a value; the method may still refuse its content). */
-const TEXT_FIELDS = new Set(["researchDir", "descriptor", "attempts", "contentType", "path", "reason", "candidateId", "study"])
+const TEXT_FIELDS = new Set([
+  "researchDir",
+  "descriptor",
+  "attempts",
+  "contentType",
+  "path",
+  "reason",
+  "candidateId",
+  "study"
+])
 
 /** The same call with its trailing options argument left out entirely (arity, not `undefined`). */
 const dropLast = (call: Call): Call => (s) => {
@@ -172,7 +226,9 @@ const dropLast = (call: Call): Call => (s) => {
       new Proxy(target[area], {
         get: (svc, method: string) =>
           typeof svc[method] === "function"
-            ? (...args: Array<unknown>) => (args.length > 0 && args[args.length - 1] === undefined ? svc[method](...args.slice(0, -1)) : svc[method](...args))
+            ? (...args: Array<unknown>) => (args.length > 0 && args[args.length - 1] === undefined
+              ? svc[method](...args.slice(0, -1))
+              : svc[method](...args))
             : svc[method]
       })
   })

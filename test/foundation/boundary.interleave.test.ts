@@ -10,7 +10,17 @@ import { afterEach, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { type FsName, swapAtEveryCall, swapFolder, type SwapOp, swapOps, unhook } from "../support/swapRace.js"
 
-const HOOKED: ReadonlyArray<FsName> = ["openSync", "lstatSync", "statSync", "renameSync", "linkSync", "unlinkSync", "mkdirSync", "readdirSync", "rmSync"]
+const HOOKED: ReadonlyArray<FsName> = [
+  "openSync",
+  "lstatSync",
+  "statSync",
+  "renameSync",
+  "linkSync",
+  "unlinkSync",
+  "mkdirSync",
+  "readdirSync",
+  "rmSync"
+]
 
 afterEach(() => unhook(HOOKED))
 
@@ -26,6 +36,7 @@ const operations: Record<string, SwapOp> = {
 
 describe("FileStoreLive with a directory swapped for a symlink before any one of its calls", () => {
   for (const [name, op] of Object.entries(operations)) {
-    it(`${name}: inside or a typed refusal, at every call`, () => swapAtEveryCall(name, op, { hooked: HOOKED, setup: () => swapFolder() }))
+    it(`${name}: inside or a typed refusal, at every call`, () =>
+      swapAtEveryCall(name, op, { hooked: HOOKED, setup: () => swapFolder() }))
   }
 })

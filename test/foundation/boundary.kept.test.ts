@@ -14,9 +14,29 @@ import * as Exit from "effect/Exit"
 import * as path from "node:path"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { put, snapshot } from "../support/cli.js"
-import { type FsName, real, type Store, swapAtEveryCall, swapFolder, type SwapOp, swapOps, unhook } from "../support/swapRace.js"
+import {
+  type FsName,
+  real,
+  type Store,
+  swapAtEveryCall,
+  swapFolder,
+  type SwapOp,
+  swapOps,
+  unhook
+} from "../support/swapRace.js"
 
-const HOOKED: ReadonlyArray<FsName> = ["openSync", "lstatSync", "statSync", "fstatSync", "renameSync", "linkSync", "unlinkSync", "mkdirSync", "readdirSync", "rmSync"]
+const HOOKED: ReadonlyArray<FsName> = [
+  "openSync",
+  "lstatSync",
+  "statSync",
+  "fstatSync",
+  "renameSync",
+  "linkSync",
+  "unlinkSync",
+  "mkdirSync",
+  "readdirSync",
+  "rmSync"
+]
 
 afterEach(() => unhook(HOOKED))
 
@@ -34,7 +54,8 @@ const operations: Record<string, SwapOp> = {
 
 describe("FileStoreLive, a directory it already walked and keeps open", () => {
   for (const [name, op] of Object.entries(operations)) {
-    it(`${name}: inside or a typed refusal, at every call`, () => swapAtEveryCall(name, op, { hooked: HOOKED, setup, warm }))
+    it(`${name}: inside or a typed refusal, at every call`, () =>
+      swapAtEveryCall(name, op, { hooked: HOOKED, setup, warm }))
   }
 
   // The directory the store keeps moved out of the work folder between two operations (and its

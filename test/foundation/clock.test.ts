@@ -23,7 +23,9 @@ import { literature } from "../monitor/support.js"
 const timesOutOnTheClock = (first: LockShape, second: LockShape) =>
   Effect.gen(function*() {
     const holding = yield* Deferred.make<void>()
-    const holder = yield* Effect.fork(first.withLock(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never)))
+    const holder = yield* Effect.fork(
+      first.withLock(Effect.zipRight(Deferred.succeed(holding, undefined), Effect.never))
+    )
     yield* Deferred.await(holding)
     const waiter = yield* Effect.fork(Effect.either(second.withLock(Effect.succeed("got it"))))
     yield* TestClock.adjust("9 seconds")

@@ -15,14 +15,24 @@ const dist = path.resolve(__dirname, "../../dist")
 // Inside the repository, so that the copy still finds node_modules (better-sqlite3) upwards.
 const copy = fs.mkdtempSync(path.resolve(__dirname, "../../.test-tmp-"))
 for (const f of fs.readdirSync(dist)) {
-  if (/^dossier[\w.-]*\.(cjs|mjs|cache)$/.test(f) || f === "hash-worker.mjs") fs.copyFileSync(path.join(dist, f), path.join(copy, f))
+  if (/^dossier[\w.-]*\.(cjs|mjs|cache)$/.test(f) || f === "hash-worker.mjs") {
+    fs.copyFileSync(path.join(dist, f), path.join(copy, f))
+  }
 }
 const cache = path.join(copy, "dossier-monitor.cjs.cache")
 const workdir = tempWorkdir()
 afterAll(() => fs.rmSync(copy, { recursive: true, force: true }))
 
 const run = (env: Record<string, string> = {}, bin = "dossier.cjs") => {
-  const r = spawnSync(process.execPath, [path.join(copy, bin), "next", "--workdir", workdir, "--now", "2026-01-01T00:00:00Z", "--json"], {
+  const r = spawnSync(process.execPath, [
+    path.join(copy, bin),
+    "next",
+    "--workdir",
+    workdir,
+    "--now",
+    "2026-01-01T00:00:00Z",
+    "--json"
+  ], {
     encoding: "utf8",
     env: { ...process.env, ...env }
   })

@@ -27,7 +27,9 @@ beforeAll(() => {
   if (r.status === 0) mountPoint = dir
   else {
     mountRefusal = (r.stderr || r.error?.message || "mount failed").trim()
-    console.log(`faults.boundary: the full-disk tests are skipped: mounting a tmpfs is not permitted here (${mountRefusal})`)
+    console.log(
+      `faults.boundary: the full-disk tests are skipped: mounting a tmpfs is not permitted here (${mountRefusal})`
+    )
   }
 })
 
@@ -45,31 +47,48 @@ const fillTo = (dir: string, left: number) => {
 }
 
 describe("a full disk never tears a batch (item 12)", () => {
-  it("journal append: ENOSPC leaves the journal byte for byte as before; the same retry succeeds once there is space", (ctx) => {
-    if (mountPoint === undefined) return ctx.skip()
-    const dir = path.join(mountPoint, "journal-work")
-    fs.mkdirSync(dir)
-    const first = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", putInput(dir, "b0.json", [{ id: "c0", type: "candidate_created", candidate: { id: "k0", title: "T" } }])])
-    expect(first.code, first.stdout).toBe(0)
-    const journal = path.join(dir, "research/s/research-events.jsonl")
-    const before = fs.readFileSync(journal)
-    // 20 events of ~3 KB each (the input stays under 64 KiB), with about 24 KB free.
-    const batch = Array.from({ length: 20 }, (_, i) => ({
-      id: `c${i + 1}`,
-      type: "candidate_created",
-      candidate: { id: `k${i + 1}`, title: "T", params: { blob: "x".repeat(3000) } }
-    }))
-    const input = putInput(dir, "b1.json", batch)
-    const filler = fillTo(mountPoint, 24 * 1024)
-    const full = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", input])
-    expect(leaksNothing(dir, full)).toBe(true)
-    expect({ code: full.code, error: full.json?.error }).toMatchObject({ code: 1, error: { _tag: "IoError", code: "ENOSPC", retryable: true } })
-    expect(fs.readFileSync(journal).equals(before)).toBe(true)
-    fs.rmSync(filler)
-    const again = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", input])
-    expect(again.code, again.stdout).toBe(0)
-    expect(again.json.appended).toHaveLength(20)
-  }, 60_000)
+  it(
+    "journal append: ENOSPC leaves the journal byte for byte as before; the same retry succeeds once there is space",
+    (ctx) => {
+      if (mountPoint === undefined) return ctx.skip()
+      const dir = path.join(mountPoint, "journal-work")
+      fs.mkdirSync(dir)
+      const first = runCli([
+        "journal",
+        "append",
+        "--workdir",
+        dir,
+        "--study",
+        "s",
+        "--json",
+        "--input",
+        putInput(dir, "b0.json", [{ id: "c0", type: "candidate_created", candidate: { id: "k0", title: "T" } }])
+      ])
+      expect(first.code, first.stdout).toBe(0)
+      const journal = path.join(dir, "research/s/research-events.jsonl")
+      const before = fs.readFileSync(journal)
+      // 20 events of ~3 KB each (the input stays under 64 KiB), with about 24 KB free.
+      const batch = Array.from({ length: 20 }, (_, i) => ({
+        id: `c${i + 1}`,
+        type: "candidate_created",
+        candidate: { id: `k${i + 1}`, title: "T", params: { blob: "x".repeat(3000) } }
+      }))
+      const input = putInput(dir, "b1.json", batch)
+      const filler = fillTo(mountPoint, 24 * 1024)
+      const full = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", input])
+      expect(leaksNothing(dir, full)).toBe(true)
+      expect({ code: full.code, error: full.json?.error }).toMatchObject({
+        code: 1,
+        error: { _tag: "IoError", code: "ENOSPC", retryable: true }
+      })
+      expect(fs.readFileSync(journal).equals(before)).toBe(true)
+      fs.rmSync(filler)
+      const again = runCli(["journal", "append", "--workdir", dir, "--study", "s", "--json", "--input", input])
+      expect(again.code, again.stdout).toBe(0)
+      expect(again.json.appended).toHaveLength(20)
+    },
+    60_000
+  )
 
   it("FileStore append: a failed append cuts the file back (and removes a file it created)", (ctx) => {
     if (mountPoint === undefined) return ctx.skip()
@@ -82,10 +101,16 @@ describe("a full disk never tears a batch (item 12)", () => {
     const filler = fillTo(mountPoint, 64 * 1024)
     const big = "y".repeat(200 * 1024)
     const failed = Effect.runSyncExit(store.append(".dossier/captures.jsonl", big))
-    expect(Exit.isFailure(failed) && failed.cause._tag === "Fail" && failed.cause.error).toMatchObject({ _tag: "IoError", code: "ENOSPC" })
+    expect(Exit.isFailure(failed) && failed.cause._tag === "Fail" && failed.cause.error).toMatchObject({
+      _tag: "IoError",
+      code: "ENOSPC"
+    })
     expect(fs.readFileSync(log).equals(before)).toBe(true)
     const fresh = Effect.runSyncExit(store.append(".dossier/gate/attempted.jsonl", big))
-    expect(Exit.isFailure(fresh) && fresh.cause._tag === "Fail" && fresh.cause.error).toMatchObject({ _tag: "IoError", code: "ENOSPC" })
+    expect(Exit.isFailure(fresh) && fresh.cause._tag === "Fail" && fresh.cause.error).toMatchObject({
+      _tag: "IoError",
+      code: "ENOSPC"
+    })
     expect(fs.existsSync(path.join(dir, ".dossier/gate/attempted.jsonl"))).toBe(false)
     fs.rmSync(filler)
     const retried = Effect.runSyncExit(store.append(".dossier/captures.jsonl", big))
@@ -105,7 +130,9 @@ describe("writeRetained on a file another process removes (item 13)", () => {
       "-e",
       `const fs = require("fs"); const end = Date.now() + 20000; const p = ${JSON.stringify(target)};
        process.on("SIGTERM", () => process.exit(0)); process.stdout.write("ready\\n");
-       while (Date.now() < end) { try { fs.unlinkSync(p) } catch {} ; try { fs.writeFileSync(p, ${JSON.stringify(bytes)}) } catch {} }`
+       while (Date.now() < end) { try { fs.unlinkSync(p) } catch {} ; try { fs.writeFileSync(p, ${
+        JSON.stringify(bytes)
+      }) } catch {} }`
     ], { stdio: ["ignore", "pipe", "inherit"] })
     await new Promise<void>((resolve) => churn.stdout!.once("data", () => resolve()))
     const store = makeFileStoreLive(dir)
@@ -131,7 +158,10 @@ describe("writeRetained on a file another process removes (item 13)", () => {
     // The churner writes the same bytes, non-atomically (a partial file reads as an edit), and may
     // replace a file just published (refused, as the name no longer holds what was written).
     for (const tag of tags.keys()) {
-      expect(["reused", "created", "IoError", "EditedRetainedFile", "UnsafePath replaced-after-publish"], JSON.stringify([...tags])).toContain(tag)
+      expect(
+        ["reused", "created", "IoError", "EditedRetainedFile", "UnsafePath replaced-after-publish"],
+        JSON.stringify([...tags])
+      ).toContain(tag)
     }
   }, 60_000)
 })

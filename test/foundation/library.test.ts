@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
+import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { execFile } from "node:child_process"
 import { createRequire } from "node:module"
@@ -17,16 +17,40 @@ describe("library", () => {
   it.live("import: one namespace per area and DossierLive; an embedding program reads a plan the CLI wrote", () =>
     Effect.gen(function*() {
       const lib: any = yield* Effect.promise(() => import(path.join(dist, "index.mjs")))
-      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Exec", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
-      for (const [area, names] of Object.entries({
-        Plan: ["Plan", "PlanLive", "PlanMemory", "PlanStartInput", "CorruptPlan"],
-        Journal: ["Journal", "JournalLive", "JournalMemory", "JournalEvent"],
-        Monitor: ["Monitor", "MonitorLive", "MonitorMemory", "SubscriptionInput", "Scope"],
-        Gate: ["Gate", "GateLive", "GateMemory", "Decision", "Finding"],
-        Ingest: ["Ingest", "IngestLive", "SafeHttp", "SafeHttpLive", "SafeHttpTest"],
-        Files: ["FileStore", "FileStoreLive", "FileStoreMemory", "Lock", "LockLive", "LockMemory", "Workdir", "BaseLive", "BaseMemory"],
-        Errors: ["InvalidInput", "StaleRevision", "LockTimeout", "retryable", "AllErrors"]
-      })) {
+      expect(Object.keys(lib).sort()).toEqual([
+        "DossierLive",
+        "DossierMemory",
+        "Errors",
+        "Exec",
+        "Files",
+        "Gate",
+        "Ingest",
+        "Journal",
+        "Monitor",
+        "Plan",
+        "dossierOver"
+      ])
+      for (
+        const [area, names] of Object.entries({
+          Plan: ["Plan", "PlanLive", "PlanMemory", "PlanStartInput", "CorruptPlan"],
+          Journal: ["Journal", "JournalLive", "JournalMemory", "JournalEvent"],
+          Monitor: ["Monitor", "MonitorLive", "MonitorMemory", "SubscriptionInput", "Scope"],
+          Gate: ["Gate", "GateLive", "GateMemory", "Decision", "Finding"],
+          Ingest: ["Ingest", "IngestLive", "SafeHttp", "SafeHttpLive", "SafeHttpTest"],
+          Files: [
+            "FileStore",
+            "FileStoreLive",
+            "FileStoreMemory",
+            "Lock",
+            "LockLive",
+            "LockMemory",
+            "Workdir",
+            "BaseLive",
+            "BaseMemory"
+          ],
+          Errors: ["InvalidInput", "StaleRevision", "LockTimeout", "retryable", "AllErrors"]
+        })
+      ) {
         for (const name of names) expect(lib[area][name], `${area}.${name}`).toBeDefined()
       }
       // The monitor's earlier names stay as deprecated aliases of the same values.
@@ -35,7 +59,19 @@ describe("library", () => {
       expect(lib.Monitor.SchedulerMemory).toBe(lib.Monitor.MonitorMemory)
       // Internals and test oracles are not exported under any name.
       const all = Object.values(lib).flatMap((v: any) => (typeof v === "object" && v !== null ? Object.keys(v) : []))
-      for (const internal of ["makeTransactions", "MonitorIntent", "INTENT_FILE", "canonicalJsonReference", "htmlToMarkdownTree", "firstWindowAfterP", "eventProblem", "UsageError", "Defect"]) {
+      for (
+        const internal of [
+          "makeTransactions",
+          "MonitorIntent",
+          "INTENT_FILE",
+          "canonicalJsonReference",
+          "htmlToMarkdownTree",
+          "firstWindowAfterP",
+          "eventProblem",
+          "UsageError",
+          "Defect"
+        ]
+      ) {
         expect(all, internal).not.toContain(internal)
       }
       expect(lib.Errors.retryable("LockTimeout")).toBe(true)
@@ -44,12 +80,14 @@ describe("library", () => {
       const dir = tempWorkdir()
       const input = putInput(dir, "s.json", { goal: "embedded", limits: [], nextAction: "n" })
       expect(runCli(["plan", "start", "--workdir", dir, "--input", input, "--json"]).code).toBe(0)
-      const view: any = yield* (Effect.flatMap(lib.Plan.Plan, (p: any) => p.inspect).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any>)
+      const view: any = yield* (Effect.flatMap(lib.Plan.Plan, (p: any) =>
+        p.inspect).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any>)
       expect(view.state).toBe("active")
       expect(view.goal).toBe("embedded")
       // A refusal arrives as a tagged error in the typed channel.
       const stale: any = yield* Effect.flip(
-        Effect.flatMap(lib.Plan.Plan, (p: any) => p.checkpoint({}, { expected: 9 })).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any, any>
+        Effect.flatMap(lib.Plan.Plan, (p: any) =>
+          p.checkpoint({}, { expected: 9 })).pipe(Effect.provide(lib.DossierLive(dir))) as Effect.Effect<any, any>
       )
       expect(stale._tag).toBe("StaleRevision")
       expect(Option.isOption(Option.none())).toBe(true)
@@ -58,26 +96,51 @@ describe("library", () => {
   it.live("require: the CommonJS build has the same surface and runs over DossierMemory", () =>
     Effect.gen(function*() {
       const lib = createRequire(__filename)(path.join(dist, "cjs/index.js"))
-      expect(Object.keys(lib).sort()).toEqual(["DossierLive", "DossierMemory", "Errors", "Exec", "Files", "Gate", "Ingest", "Journal", "Monitor", "Plan", "dossierOver"])
+      expect(Object.keys(lib).sort()).toEqual([
+        "DossierLive",
+        "DossierMemory",
+        "Errors",
+        "Exec",
+        "Files",
+        "Gate",
+        "Ingest",
+        "Journal",
+        "Monitor",
+        "Plan",
+        "dossierOver"
+      ])
       const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
       expect(Object.keys(testing.FileStoreConformance)).toContain("check")
       const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>
-        (j.append("s", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }) as Effect.Effect<unknown>).pipe(
+        (j.append("s", { id: "c1", type: "candidate_created", candidate: { id: "a", title: "t" } }) as Effect.Effect<
+          unknown
+        >).pipe(
           Effect.zipRight(j.inspect("s") as Effect.Effect<any>)
         ))
       const result = yield* Effect.provide(flow, lib.DossierMemory as Layer.Layer<never>)
-      expect(result.candidates.map((c: any) => c.id)).toEqual(["a"])
+      expect(result.candidates.map((c: any) =>
+        c.id
+      )).toEqual(["a"])
     }))
 
-  it("importing either build loads no HTML parser, SQLite, HTTP client or CLI package (a flow over DossierMemory runs too)", async () => {
-    // bench/library-child.mjs imports the build in a fresh process, counts every module loaded
-    // (ES loader hook plus require's cache) and runs one flow over the in-memory layers.
-    const child = path.resolve(__dirname, "../../bench/library-child.mjs")
-    for (const entry of [path.join(dist, "index.mjs"), path.join(dist, "cjs/index.js")]) {
-      const out = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, [child, entry, "count"], (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr)))))
-      const counts = JSON.parse(out.trim().split("\n").pop()!) as { heavy: number; modules: number }
-      expect({ entry: path.basename(entry), heavy: counts.heavy }).toEqual({ entry: path.basename(entry), heavy: 0 })
-    }
-  }, 60_000)
+  it(
+    "importing either build loads no HTML parser, SQLite, HTTP client or CLI package (a flow over DossierMemory runs too)",
+    async () => {
+      // bench/library-child.mjs imports the build in a fresh process, counts every module loaded
+      // (ES loader hook plus require's cache) and runs one flow over the in-memory layers.
+      const child = path.resolve(__dirname, "../../bench/library-child.mjs")
+      for (const entry of [path.join(dist, "index.mjs"), path.join(dist, "cjs/index.js")]) {
+        const out = await new Promise<string>((resolve, reject) =>
+          execFile(
+            process.execPath,
+            [child, entry, "count"],
+            (error, stdout, stderr) => (error === null ? resolve(stdout) : reject(new Error(stderr)))
+          )
+        )
+        const counts = JSON.parse(out.trim().split("\n").pop()!) as { heavy: number; modules: number }
+        expect({ entry: path.basename(entry), heavy: counts.heavy }).toEqual({ entry: path.basename(entry), heavy: 0 })
+      }
+    },
+    60_000
+  )
 })

@@ -41,8 +41,10 @@ describe("FileStoreLive.readThenAppend", () => {
       fs.linkSync(path.join(root, "target"), path.join(root, "hard"))
       fs.mkdirSync(path.join(root, "dir"))
       const reason = (p: string, max?: number) =>
-        Effect.map(Effect.either(store.readThenAppend!(p, max === undefined ? {} : { maxBytes: max }, keep("y\n"))), (r) =>
-          Either.isLeft(r) ? ("reason" in r.left ? r.left.reason : r.left._tag) : "ok")
+        Effect.map(
+          Effect.either(store.readThenAppend!(p, max === undefined ? {} : { maxBytes: max }, keep("y\n"))),
+          (r) => Either.isLeft(r) ? ("reason" in r.left ? r.left.reason : r.left._tag) : "ok"
+        )
       expect(yield* reason("link")).toBe("symlink")
       expect(yield* reason("hard")).toBe("hard-link")
       expect(yield* reason("dir")).toBe("not-regular-file")
@@ -65,22 +67,25 @@ describe("FileStoreLive.readThenAppend", () => {
     }
   })()
 
-  it.effect.skipIf(!immutable)("a file that cannot be opened for writing is still read; appending to it fails as append does", () =>
-    Effect.gen(function*() {
-      const root = tempWorkdir()
-      const store = makeFileStoreLive(root)
-      const file = path.join(root, "log")
-      fs.writeFileSync(file, "one\n")
-      execFileSync("chattr", ["+i", file])
-      try {
-        expect(yield* store.readThenAppend!("log", {}, keep(null))).toBe("one\n")
-        const r = yield* Effect.either(store.readThenAppend!("log", {}, keep("two\n")))
-        expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "IoError", operation: "append", code: "EPERM" })
-      } finally {
-        execFileSync("chattr", ["-i", file])
-      }
-      expect(fs.readFileSync(file, "utf8")).toBe("one\n")
-    }))
+  it.effect.skipIf(!immutable)(
+    "a file that cannot be opened for writing is still read; appending to it fails as append does",
+    () =>
+      Effect.gen(function*() {
+        const root = tempWorkdir()
+        const store = makeFileStoreLive(root)
+        const file = path.join(root, "log")
+        fs.writeFileSync(file, "one\n")
+        execFileSync("chattr", ["+i", file])
+        try {
+          expect(yield* store.readThenAppend!("log", {}, keep(null))).toBe("one\n")
+          const r = yield* Effect.either(store.readThenAppend!("log", {}, keep("two\n")))
+          expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "IoError", operation: "append", code: "EPERM" })
+        } finally {
+          execFileSync("chattr", ["-i", file])
+        }
+        expect(fs.readFileSync(file, "utf8")).toBe("one\n")
+      })
+  )
 })
 
 describe("FileStore fallbacks (for stores without the optional methods)", () => {
@@ -94,7 +99,9 @@ describe("FileStore fallbacks (for stores without the optional methods)", () => 
       expect(yield* viaReadAndAppend("d/log", {}, keep("one\n"))).toBe("")
       expect(yield* store.readThenAppend!("d/log", {}, keep("two\n"))).toBe("one\n")
       expect(yield* viaReadAndAppend("d/log", {}, keep(null))).toBe("one\ntwo\n")
-      expect(yield* Effect.either(viaReadAndAppend("d/log", {}, () => Either.left("no" as const)))).toEqual(Either.left("no"))
+      expect(yield* Effect.either(viaReadAndAppend("d/log", {}, () => Either.left("no" as const)))).toEqual(
+        Either.left("no")
+      )
       expect(fs.readFileSync(path.join(root, "d/log"), "utf8")).toBe("one\ntwo\n")
       fs.linkSync(path.join(root, "d/log"), path.join(root, "d/hard"))
       const aliased = yield* Effect.either(viaReadAndAppend("d/log", {}, keep("x\n")))

@@ -22,7 +22,10 @@ export const quickStart = (text: string): string => {
 
 describe("README", () => {
   it("is up to date with the error catalogue (npm run docs)", () => {
-    const r = spawnSync(process.execPath, ["scripts/run-ts.mjs", "scripts/docs.ts", "--check"], { cwd: root, encoding: "utf8" })
+    const r = spawnSync(process.execPath, ["scripts/run-ts.mjs", "scripts/docs.ts", "--check"], {
+      cwd: root,
+      encoding: "utf8"
+    })
     expect(r.stderr + r.stdout).toContain("up to date")
     expect(r.status).toBe(0)
   })
@@ -38,7 +41,9 @@ describe("README", () => {
   it("its quick start runs in a fresh folder, every command succeeding", () => {
     const dir = tempWorkdir("dossier-readme-")
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-bin-"))
-    fs.writeFileSync(path.join(bin, "dossier"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 })
+    fs.writeFileSync(path.join(bin, "dossier"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, {
+      mode: 0o755
+    })
     const script = quickStart(readme())
     // -e: the first failing command fails the test; -x: the failing line is named in the output.
     const r = spawnSync("bash", ["-e", "-x", "-c", script], {
@@ -58,7 +63,9 @@ describe("README", () => {
 })
 
 /** `dossier <words> --help --json` of the built CLI. */
-const helpOf = (words: ReadonlyArray<string>): { options: ReadonlyArray<{ name: string; type: string }> } | undefined => {
+const helpOf = (
+  words: ReadonlyArray<string>
+): { options: ReadonlyArray<{ name: string; type: string }> } | undefined => {
   const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
   return r.status === 0 ? JSON.parse(r.stdout) : undefined
 }

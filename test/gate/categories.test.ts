@@ -20,7 +20,13 @@ const closing = (id: string, category?: string) => ({
 
 describe("gap categories", () => {
   it("a spelling variant in the state is InvalidInput naming the category meant and every allowed one; nothing is written", () => {
-    const variants: ReadonlyArray<readonly [string, string]> = [["acceptance_criteria", "acceptance-criteria"], ["Acceptance Criteria", "acceptance-criteria"], ["acceptanceCriteria", "acceptance-criteria"], ["business_rules", "business-rule"], ["BusinessRule", "business-rule"]]
+    const variants: ReadonlyArray<readonly [string, string]> = [
+      ["acceptance_criteria", "acceptance-criteria"],
+      ["Acceptance Criteria", "acceptance-criteria"],
+      ["acceptanceCriteria", "acceptance-criteria"],
+      ["business_rules", "business-rule"],
+      ["BusinessRule", "business-rule"]
+    ]
     for (const [variant, meant] of variants) {
       const f = folder()
       f.writeState(parkedMaturity([{ id: "ac", category: variant }]))
@@ -36,7 +42,12 @@ describe("gap categories", () => {
     }
     // An open question's category too; and a label that is no category at all.
     const f = folder()
-    f.writeState({ ...parkedMaturity([]), waitingFor: "question", pendingQuestion: { id: "open-questions", stepId: "phase-1/open-questions" }, analysis: { openQuestions: [{ id: "q1", text: "?", category: "legal" }] } })
+    f.writeState({
+      ...parkedMaturity([]),
+      waitingFor: "question",
+      pendingQuestion: { id: "open-questions", stepId: "phase-1/open-questions" },
+      analysis: { openQuestions: [{ id: "q1", text: "?", category: "legal" }] }
+    })
     const r = f.gate()
     expect(r.json.error.issues[0]).toMatchObject({ path: "analysis.openQuestions.0.category" })
     expect(r.json.error.issues[0].message).toContain("'legal' is not a category;")
@@ -53,7 +64,10 @@ describe("gap categories", () => {
     expect(f.stateBytes().equals(before)).toBe(true)
     f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [closing("ac", "acceptance-criteria")] })
     const exact = f.gate()
-    expect(exact.json).toMatchObject({ decision: "ask", research: { closed: [], candidates: [{ id: "ac", reason: "not-researchable" }] } })
+    expect(exact.json).toMatchObject({
+      decision: "ask",
+      research: { closed: [], candidates: [{ id: "ac", reason: "not-researchable" }] }
+    })
   })
 
   it("the recheck never applies a recorded closure of a blocker research may not close", () => {
@@ -64,18 +78,36 @@ describe("gap categories", () => {
     expect(f.gate(["--descriptor", descriptor]).json.decision).toBe("proceed")
     // The state edited by hand: the closed blocker is now an acceptance criterion.
     const file = path.join(f.dir, "run/state.json")
-    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replaceAll('"technical"', '"acceptance-criteria"'))
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replaceAll("\"technical\"", "\"acceptance-criteria\""))
     const r = f.gate(["--recheck", "--descriptor", descriptor])
     expect({ code: r.code, tag: r.json.error?._tag }).toEqual({ code: 1, tag: "BlockersRemain" })
-    expect(r.json.error.blockers).toMatchObject([{ id: "rounding", category: "acceptance-criteria", reason: "not-researchable" }])
+    expect(r.json.error.blockers).toMatchObject([{
+      id: "rounding",
+      category: "acceptance-criteria",
+      reason: "not-researchable"
+    }])
   })
 
   it("are documented in dossier help gate and in the schemas", () => {
     const help = runCli(["help", "gate"]).stdout.replace(/\s+/g, " ")
-    expect(help).toContain("description, scope, technical, dependency, design, data, environment, estimate, other, acceptance-criteria, business-rule")
+    expect(help).toContain(
+      "description, scope, technical, dependency, design, data, environment, estimate, other, acceptance-criteria, business-rule"
+    )
     for (const name of ["run-state", "research-output"]) {
       const schema = runCli(["schema", name]).stdout
-      expect(JSON.parse(schema).$defs.GapCategory.enum).toEqual(["description", "scope", "technical", "dependency", "design", "data", "environment", "estimate", "other", "acceptance-criteria", "business-rule"])
+      expect(JSON.parse(schema).$defs.GapCategory.enum).toEqual([
+        "description",
+        "scope",
+        "technical",
+        "dependency",
+        "design",
+        "data",
+        "environment",
+        "estimate",
+        "other",
+        "acceptance-criteria",
+        "business-rule"
+      ])
     }
   })
 })

@@ -1,7 +1,7 @@
 /** `dossier gate` end to end, through the built CLI (npm run build first). */
-import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { put, runCli, runCliAsync } from "../support/cli.js"
 import { DESCRIPTION, folder, NOW, parkedMaturity, registerSources, sha, SOURCE_TEXT } from "./support.js"
 
@@ -43,8 +43,10 @@ describe("gate: quotes that cross markup", () => {
   it("a sentence copied from a page verifies against the HTML original and the readable copy, with offsets in each file", () => {
     const f = folder()
     const sentence = "Clients must read the migration guide before the removal on June 1."
-    const html = `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.</p></article></body></html>`
-    const md = "# Deprecation\n\nClients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1.\n"
+    const html =
+      `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.</p></article></body></html>`
+    const md =
+      "# Deprecation\n\nClients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1.\n"
     put(f.dir, "research/sources/page.html", html)
     put(f.dir, "research/sources/page.md", md)
     registerSources(f.dir, ["research/sources/page.html", "research/sources/page.md"])
@@ -57,7 +59,10 @@ describe("gate: quotes that cross markup", () => {
         category: "scope",
         status: "closed",
         answer: "Migrate before June 1.",
-        sources: [{ ref: "research/sources/page.html", quote: sentence }, { ref: "research/sources/page.md", quote: sentence }]
+        sources: [{ ref: "research/sources/page.html", quote: sentence }, {
+          ref: "research/sources/page.md",
+          quote: sentence
+        }]
       }]
     })
     const r = f.gate()
@@ -66,8 +71,12 @@ describe("gate: quotes that cross markup", () => {
     const [inHtml, inMd] = r.json.research.gaps[0].sources
     expect(inHtml).toMatchObject({ verified: true, origin: "registered" })
     expect(inMd).toMatchObject({ verified: true, origin: "registered" })
-    expect(html.slice(inHtml.start, inHtml.end)).toBe(`Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.`)
-    expect(md.slice(inMd.start, inMd.end)).toBe("Clients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1.")
+    expect(html.slice(inHtml.start, inHtml.end)).toBe(
+      `Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June&nbsp;1.`
+    )
+    expect(md.slice(inMd.start, inMd.end)).toBe(
+      "Clients must read the [migration guide](https://api.example.test/docs/migration) before the removal on June 1."
+    )
   })
 })
 
@@ -75,8 +84,19 @@ describe("gate: imported pages are registered, fetched ones capture", () => {
   it("a page retained by ingest --file verifies as origin registered; a fetch record of the same bytes makes it capture", () => {
     const f = folder()
     const sentence = "Clients must read the migration guide before the removal on June 1."
-    put(f.dir, "saved/page.html", `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June 1.</p></article></body></html>`)
-    const imported = runCli(["ingest", "--file", "saved/page.html", "--origin", "https://api.example.test/news", "--json"], { cwd: f.dir })
+    put(
+      f.dir,
+      "saved/page.html",
+      `<html><body><article><p>Clients must read the <a href="/docs/migration">migration guide</a> before the removal on June 1.</p></article></body></html>`
+    )
+    const imported = runCli([
+      "ingest",
+      "--file",
+      "saved/page.html",
+      "--origin",
+      "https://api.example.test/news",
+      "--json"
+    ], { cwd: f.dir })
     expect(imported.code, imported.stdout).toBe(0)
     const { original, source } = imported.json
     registerSources(f.dir, [original.path, source.path])
@@ -84,14 +104,35 @@ describe("gate: imported pages are registered, fetched ones capture", () => {
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
-      gaps: [{ id: "scope_unclear", category: "scope", status: "closed", answer: "Before June 1.", sources: [{ ref: original.path, quote: sentence }, { ref: source.path, quote: sentence }] }]
+      gaps: [{
+        id: "scope_unclear",
+        category: "scope",
+        status: "closed",
+        answer: "Before June 1.",
+        sources: [{ ref: original.path, quote: sentence }, { ref: source.path, quote: sentence }]
+      }]
     })
     const first = f.gate()
     expect(first.code, first.stdout).toBe(0)
-    expect(first.json.research.gaps[0].sources.map((s: any) => [s.verified, s.origin])).toEqual([[true, "registered"], [true, "registered"]])
+    expect(first.json.research.gaps[0].sources.map((s: any) => [s.verified, s.origin])).toEqual([[true, "registered"], [
+      true,
+      "registered"
+    ]])
     // A record without `via` (as every record was before imports existed) is the fetcher's.
     const log = path.join(f.dir, ".dossier/captures.jsonl")
-    fs.appendFileSync(log, `${JSON.stringify({ path: source.path, sha256: source.sha256, bytes: source.bytes, origin: "https://api.example.test/news", fetchedAt: NOW, kind: "source" })}\n`)
+    fs.appendFileSync(
+      log,
+      `${
+        JSON.stringify({
+          path: source.path,
+          sha256: source.sha256,
+          bytes: source.bytes,
+          origin: "https://api.example.test/news",
+          fetchedAt: NOW,
+          kind: "source"
+        })
+      }\n`
+    )
     f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
     const second = f.gate()
     expect(second.code, second.stdout).toBe(0)
@@ -102,19 +143,40 @@ describe("gate: imported pages are registered, fetched ones capture", () => {
 describe("gate: maturity", () => {
   it("closes a gap backed by a registered source, refuses a fabricated quote, keeps unknown keys, and parks with ask", () => {
     const f = folder()
-    f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }, { id: "security", category: "technical" }]))
+    f.writeState(
+      parkedMaturity([{ id: "scope_unclear", category: "scope" }, { id: "security", category: "technical" }])
+    )
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "scope_unclear", category: "scope", status: "closed", answer: "Line items with VAT and currency.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }] },
-        { id: "security", category: "technical", status: "closed", answer: "Encrypt.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: FABRICATED }] },
+        {
+          id: "scope_unclear",
+          category: "scope",
+          status: "closed",
+          answer: "Line items with VAT and currency.",
+          sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+        },
+        {
+          id: "security",
+          category: "technical",
+          status: "closed",
+          answer: "Encrypt.",
+          sources: [{ label: "notes", ref: "research/sources/billing.md", quote: FABRICATED }]
+        },
         { id: "not_a_blocker", status: "closed", answer: "?", sources: [] }
       ]
     })
     const r = f.gate()
     expect(r.code).toBe(0)
-    expect(r.json).toMatchObject({ ok: true, active: true, kind: "maturity", decision: "ask", reason: "gaps-remain", researchRounds: 1 })
+    expect(r.json).toMatchObject({
+      ok: true,
+      active: true,
+      kind: "maturity",
+      decision: "ask",
+      reason: "gaps-remain",
+      researchRounds: 1
+    })
     const research = r.json.research
     expect(research.closed).toEqual(["scope_unclear"])
     expect(research.open).toEqual(["security"])
@@ -125,7 +187,14 @@ describe("gate: maturity", () => {
         category: "technical",
         reason: "unverified",
         answer: "Encrypt.",
-        sources: [{ label: "notes", ref: "research/sources/billing.md", quote: FABRICATED, verified: false, origin: "registered", reason: "quote-not-found" }]
+        sources: [{
+          label: "notes",
+          ref: "research/sources/billing.md",
+          quote: FABRICATED,
+          verified: false,
+          origin: "registered",
+          reason: "quote-not-found"
+        }]
       }
     ])
     expect(research.gaps[0].sources[0]).toMatchObject({ verified: true, origin: "registered" })
@@ -133,7 +202,12 @@ describe("gate: maturity", () => {
     expect(research.maturityAfter).toMatchObject({ score: 70, blockers: [{ id: "security", category: "technical" }] })
     const s = f.state()
     expect(s.runner).toEqual({ session: "s-1", phases: [0] })
-    expect(s.maturity).toEqual({ score: 40, threshold: 70, blockers: [{ id: "scope_unclear", category: "scope" }, { id: "security", category: "technical" }], scoredBy: "fetcher" })
+    expect(s.maturity).toEqual({
+      score: 40,
+      threshold: 70,
+      blockers: [{ id: "scope_unclear", category: "scope" }, { id: "security", category: "technical" }],
+      scoredBy: "fetcher"
+    })
     expect(s.waitingFor).toBe("question")
     expect(s.pendingQuestion).toEqual({
       id: "maturity",
@@ -148,14 +222,36 @@ describe("gate: maturity", () => {
 
   it("proceeds when every blocker is closed: blockers removed, re-scored, waitingFor stays maturity", () => {
     const f = folder()
-    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, acceptanceCriteria: [], comments: [{ id: "101", text: "Totals are rounded half-up to two decimals, as agreed with finance." }], links: [] })
-    f.writeState(parkedMaturity([{ id: "description_empty", category: "description" }, { id: "rounding", category: "technical" }]))
+    const descriptor = f.writeDescriptor({
+      item: "PROJ-12",
+      description: DESCRIPTION,
+      acceptanceCriteria: [],
+      comments: [{ id: "101", text: "Totals are rounded half-up to two decimals, as agreed with finance." }],
+      links: []
+    })
+    f.writeState(
+      parkedMaturity([{ id: "description_empty", category: "description" }, { id: "rounding", category: "technical" }])
+    )
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "description_empty", status: "closed", answer: "Monthly CSV export.", sources: [{ label: "item", ref: "descriptor:description", quote: "Finance wants one file per month" }] },
-        { id: "rounding", status: "closed", answer: "Half-up, two decimals.", sources: [{ label: "thread", ref: "descriptor:comment:101", quote: "rounded half-up to two decimals" }, { label: "notes", ref: "research/sources/billing.md", quote: "totals are rounded half-up to two decimals" }] }
+        {
+          id: "description_empty",
+          status: "closed",
+          answer: "Monthly CSV export.",
+          sources: [{ label: "item", ref: "descriptor:description", quote: "Finance wants one file per month" }]
+        },
+        {
+          id: "rounding",
+          status: "closed",
+          answer: "Half-up, two decimals.",
+          sources: [{ label: "thread", ref: "descriptor:comment:101", quote: "rounded half-up to two decimals" }, {
+            label: "notes",
+            ref: "research/sources/billing.md",
+            quote: "totals are rounded half-up to two decimals"
+          }]
+        }
       ]
     })
     const r = f.gate(["--descriptor", descriptor])
@@ -173,7 +269,16 @@ describe("gate: maturity", () => {
   it("descriptor refs do not verify without --descriptor (source-unknown)", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "description_empty", category: "description" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "description_empty", status: "closed", answer: "x", sources: [{ label: "item", ref: "descriptor:description", quote: "Finance wants one file per month" }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "description_empty",
+        status: "closed",
+        answer: "x",
+        sources: [{ label: "item", ref: "descriptor:description", quote: "Finance wants one file per month" }]
+      }]
+    })
     const r = f.gate()
     expect(r.json.decision).toBe("ask")
     expect(r.json.research.candidates[0].sources[0]).toMatchObject({ verified: false, reason: "source-unknown" })
@@ -184,18 +289,39 @@ describe("gate: maturity", () => {
     fs.chmodSync(path.join(f.dir, "research/sources/billing.md"), 0o644)
     fs.writeFileSync(path.join(f.dir, "research/sources/billing.md"), `${SOURCE_TEXT}Edited later: ${REAL_QUOTE}.\n`)
     f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "scope_unclear", status: "closed", answer: "x", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "scope_unclear",
+        status: "closed",
+        answer: "x",
+        sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+      }]
+    })
     const r = f.gate()
     expect(r.json.decision).toBe("ask")
     expect(r.json.research.closed).toEqual([])
-    expect(r.json.research.candidates[0]).toMatchObject({ reason: "unverified", sources: [{ verified: false, reason: "source-changed" }] })
+    expect(r.json.research.candidates[0]).toMatchObject({
+      reason: "unverified",
+      sources: [{ verified: false, reason: "source-changed" }]
+    })
   })
 
   it("an unregistered file under research/sources/ does not verify (source-unknown)", () => {
     const f = folder()
     put(f.dir, "research/sources/unregistered.md", SOURCE_TEXT)
     f.writeState(parkedMaturity([{ id: "scope_unclear", category: "scope" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "scope_unclear", status: "closed", answer: "x", sources: [{ ref: "research/sources/unregistered.md", quote: REAL_QUOTE }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "scope_unclear",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/unregistered.md", quote: REAL_QUOTE }]
+      }]
+    })
     const r = f.gate()
     expect(r.json.research.candidates[0].sources[0]).toMatchObject({ verified: false, reason: "source-unknown" })
   })
@@ -208,15 +334,38 @@ describe("gate: maturity", () => {
     put(
       f.dir,
       ".dossier/captures.jsonl",
-      `${JSON.stringify({ path: "research/sources/captured.md", sha256: sha(bytes), bytes: bytes.length, origin: "https://example.test/billing", fetchedAt: NOW, kind: "source" })}\n` +
-        `${JSON.stringify({ path: "research/sources/billing.md", sha256: "0".repeat(64), bytes: 1, origin: "https://example.test/x", fetchedAt: NOW, kind: "source" })}\n`
+      `${
+        JSON.stringify({
+          path: "research/sources/captured.md",
+          sha256: sha(bytes),
+          bytes: bytes.length,
+          origin: "https://example.test/billing",
+          fetchedAt: NOW,
+          kind: "source"
+        })
+      }\n` +
+        `${
+          JSON.stringify({
+            path: "research/sources/billing.md",
+            sha256: "0".repeat(64),
+            bytes: 1,
+            origin: "https://example.test/x",
+            fetchedAt: NOW,
+            kind: "source"
+          })
+        }\n`
     )
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }, { id: "b", category: "scope" }]))
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }] },
+        {
+          id: "a",
+          status: "closed",
+          answer: "x",
+          sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }]
+        },
         { id: "b", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }
       ]
     })
@@ -230,15 +379,38 @@ describe("gate: maturity", () => {
     put(f.dir, "research/sources/captured.md", `Captured page.\n${SOURCE_TEXT}`)
     registerSources(f.dir, ["research/sources/captured.md"])
     const bytes = fs.readFileSync(path.join(f.dir, "research/sources/captured.md"))
-    const filler = `${JSON.stringify({ path: "research/sources/other.md", sha256: "1".repeat(64), bytes: 1, origin: "https://example.test/o", fetchedAt: NOW, kind: "source" })}\n`
+    const filler = `${
+      JSON.stringify({
+        path: "research/sources/other.md",
+        sha256: "1".repeat(64),
+        bytes: 1,
+        origin: "https://example.test/o",
+        fetchedAt: NOW,
+        kind: "source"
+      })
+    }\n`
     const log = filler.repeat(Math.ceil((17 * 1024 * 1024) / filler.length)) +
-      `${JSON.stringify({ path: "research/sources/captured.md", sha256: sha(bytes), bytes: bytes.length, origin: "https://example.test/billing", fetchedAt: NOW, kind: "source" })}\n`
+      `${
+        JSON.stringify({
+          path: "research/sources/captured.md",
+          sha256: sha(bytes),
+          bytes: bytes.length,
+          origin: "https://example.test/billing",
+          fetchedAt: NOW,
+          kind: "source"
+        })
+      }\n`
     put(f.dir, ".dossier/captures.jsonl", log)
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
-      gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }] }]
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }]
+      }]
     })
     const r = f.gate()
     expect(r.json.research.gaps[0].sources[0].origin).toBe("capture")
@@ -247,29 +419,61 @@ describe("gate: maturity", () => {
   it("verifies context documents with origin context, and refuses too-short quotes", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }, { id: "b", category: "scope" }]))
-    f.writeContext({ documents: [{ ref: "https://wiki.example.test/billing", text: "The  export\n runs nightly at 02:00 UTC on the reporting replica." }] })
+    f.writeContext({
+      documents: [{
+        ref: "https://wiki.example.test/billing",
+        text: "The  export\n runs nightly at 02:00 UTC on the reporting replica."
+      }]
+    })
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "a", status: "closed", answer: "nightly", sources: [{ ref: "https://wiki.example.test/billing", quote: "The export runs nightly at 02:00 UTC" }] },
-        { id: "b", status: "closed", answer: "nightly", sources: [{ ref: "https://wiki.example.test/billing", quote: "runs nightly" }] }
+        {
+          id: "a",
+          status: "closed",
+          answer: "nightly",
+          sources: [{ ref: "https://wiki.example.test/billing", quote: "The export runs nightly at 02:00 UTC" }]
+        },
+        {
+          id: "b",
+          status: "closed",
+          answer: "nightly",
+          sources: [{ ref: "https://wiki.example.test/billing", quote: "runs nightly" }]
+        }
       ]
     })
     const r = f.gate()
     expect(r.json.research.gaps[0].sources[0]).toMatchObject({ verified: true, origin: "context" })
-    expect(r.json.research.candidates[0]).toMatchObject({ id: "b", sources: [{ verified: false, reason: "quote-too-short" }] })
+    expect(r.json.research.candidates[0]).toMatchObject({
+      id: "b",
+      sources: [{ verified: false, reason: "quote-too-short" }]
+    })
   })
 
   it("never closes acceptance criteria or business rules, whatever research labels them", () => {
     const f = folder()
-    f.writeState(parkedMaturity([{ id: "ac_missing", category: "acceptance-criteria" }, { id: "rule", category: "business-rule" }]))
+    f.writeState(
+      parkedMaturity([{ id: "ac_missing", category: "acceptance-criteria" }, { id: "rule", category: "business-rule" }])
+    )
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "ac_missing", category: "description", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] },
-        { id: "rule", category: "business-rule", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }
+        {
+          id: "ac_missing",
+          category: "description",
+          status: "closed",
+          answer: "x",
+          sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+        },
+        {
+          id: "rule",
+          category: "business-rule",
+          status: "closed",
+          answer: "x",
+          sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+        }
       ]
     })
     const r = f.gate()
@@ -284,7 +488,16 @@ describe("gate: maturity", () => {
   it("routes a halted run that still carries blockers", () => {
     const f = folder()
     f.writeState({ ...parkedMaturity([{ id: "a", category: "scope" }]), status: "halted", waitingFor: null })
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+      }]
+    })
     const r = f.gate()
     expect(r.json).toMatchObject({ kind: "maturity", decision: "proceed" })
     expect(f.state().waitingFor).toBe("maturity")
@@ -293,9 +506,23 @@ describe("gate: maturity", () => {
   it("cuts descriptor comments to their limits: a quote from a cut part does not verify", () => {
     const f = folder()
     const long = `${"x".repeat(1490)} the decisive sentence is here at the end of a long comment.`
-    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, comments: [{ id: "7", text: long }], links: [] })
+    const descriptor = f.writeDescriptor({
+      item: "PROJ-12",
+      description: DESCRIPTION,
+      comments: [{ id: "7", text: long }],
+      links: []
+    })
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "descriptor:comment:7", quote: "the decisive sentence is here at the end" }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "descriptor:comment:7", quote: "the decisive sentence is here at the end" }]
+      }]
+    })
     const r = f.gate(["--descriptor", descriptor])
     expect(r.json.research.candidates[0].sources[0]).toMatchObject({ verified: false, reason: "quote-not-found" })
   })
@@ -320,8 +547,20 @@ describe("gate: open questions", () => {
 
   it("proceed: closed rows removed, waiting cleared, in_progress, gate pass, answers in resolved", () => {
     const f = folder()
-    f.writeState({ ...parkedQuestions(), analysis: { ...parkedQuestions().analysis, openQuestions: [parkedQuestions().analysis.openQuestions[0]] } })
-    f.writeResearch({ item: "PROJ-12", kind: "open-questions", gaps: [{ id: "q1", status: "closed", answer: "Rate and currency per line.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }] }] })
+    f.writeState({
+      ...parkedQuestions(),
+      analysis: { ...parkedQuestions().analysis, openQuestions: [parkedQuestions().analysis.openQuestions[0]] }
+    })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "open-questions",
+      gaps: [{
+        id: "q1",
+        status: "closed",
+        answer: "Rate and currency per line.",
+        sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+      }]
+    })
     const r = f.gate()
     expect(r.json).toMatchObject({ kind: "open-questions", decision: "proceed", researchRounds: 1 })
     const s = f.state()
@@ -331,7 +570,20 @@ describe("gate: open questions", () => {
     expect(s.status).toBe("in_progress")
     expect(s.currentPhase).toBe(1)
     expect(s.research.resolved).toEqual([
-      { id: "q1", category: null, answer: "Rate and currency per line.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE, verified: true, origin: "registered", start: SOURCE_TEXT.indexOf(REAL_QUOTE), end: SOURCE_TEXT.indexOf(REAL_QUOTE) + REAL_QUOTE.length }] }
+      {
+        id: "q1",
+        category: null,
+        answer: "Rate and currency per line.",
+        sources: [{
+          label: "notes",
+          ref: "research/sources/billing.md",
+          quote: REAL_QUOTE,
+          verified: true,
+          origin: "registered",
+          start: SOURCE_TEXT.indexOf(REAL_QUOTE),
+          end: SOURCE_TEXT.indexOf(REAL_QUOTE) + REAL_QUOTE.length
+        }]
+      }
     ])
   })
 
@@ -342,15 +594,34 @@ describe("gate: open questions", () => {
       item: "PROJ-12",
       kind: "open-questions",
       gaps: [
-        { id: "q1", status: "closed", answer: "Rate and currency.", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] },
-        { id: "q2", status: "closed", answer: "Finance.", sources: [{ ref: "research/sources/billing.md", quote: "The finance team exports invoices" }] }
+        {
+          id: "q1",
+          status: "closed",
+          answer: "Rate and currency.",
+          sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+        },
+        {
+          id: "q2",
+          status: "closed",
+          answer: "Finance.",
+          sources: [{ ref: "research/sources/billing.md", quote: "The finance team exports invoices" }]
+        }
       ]
     })
     const r = f.gate()
     expect(r.json.decision).toBe("ask")
     const s = f.state()
-    expect(s.pendingQuestion).toMatchObject({ id: "open-questions", stepId: "phase-1/open-questions", rows: [{ id: "q2" }], options: ["ask-now", "assume", "abort"] })
-    expect(s.pendingQuestion.candidates).toMatchObject([{ id: "q2", category: "business-rule", reason: "not-researchable" }])
+    expect(s.pendingQuestion).toMatchObject({
+      id: "open-questions",
+      stepId: "phase-1/open-questions",
+      rows: [{ id: "q2" }],
+      options: ["ask-now", "assume", "abort"]
+    })
+    expect(s.pendingQuestion.candidates).toMatchObject([{
+      id: "q2",
+      category: "business-rule",
+      reason: "not-researchable"
+    }])
     expect(s.analysis.openQuestions).toHaveLength(2)
     expect(s.status).toBe("parked")
   })
@@ -359,7 +630,11 @@ describe("gate: open questions", () => {
 describe("gate: refusals change nothing", () => {
   it("NotResearchable for a wait that is a person's call", () => {
     const f = folder()
-    f.writeState({ ...parkedMaturity([]), waitingFor: "question", pendingQuestion: { id: "channels", stepId: "phase-4/channels" } })
+    f.writeState({
+      ...parkedMaturity([]),
+      waitingFor: "question",
+      pendingQuestion: { id: "channels", stepId: "phase-4/channels" }
+    })
     const before = f.stateBytes()
     const r = f.gate()
     expect(r.code).toBe(1)
@@ -376,7 +651,12 @@ describe("gate: refusals change nothing", () => {
     expect(missing.json.error).toMatchObject({ _tag: "NoVerdict" })
     expect(missing.json.error.reason).toContain("research/gate/research.json")
 
-    const gap = { id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }
+    const gap = {
+      id: "a",
+      status: "closed",
+      answer: "x",
+      sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+    }
     f.writeResearch({ item: "PROJ-11", kind: "maturity", gaps: [gap] })
     const staleItem = f.gate()
     expect(staleItem.json.error).toMatchObject({ _tag: "NoVerdict" })
@@ -430,7 +710,16 @@ describe("gate: concurrent runs", () => {
   it("two gates on one state: exactly one records its verdict, the other is refused", async () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }, { id: "b", category: "scope" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+      }]
+    })
     const args = ["gate", "--state", "run/state.json", "--record-attempt", "--now", NOW, "--json"]
     const results = await Promise.all([runCliAsync(args, { cwd: f.dir }), runCliAsync(args, { cwd: f.dir })])
     const codes = results.map((r) => r.code).sort()
@@ -457,10 +746,17 @@ describe("gate: round ceiling", () => {
     const r = f.gate(["--attempts", "runner/attempted.jsonl"])
     expect(r.code).toBe(0)
     expect(r.json).toMatchObject({ active: true, decision: "ask", reason: "maxAskRounds", researchRounds: 0 })
-    expect(f.state().pendingQuestion).toMatchObject({ id: "maturity", rows: [{ id: "a", category: "scope" }], candidates: [] })
+    expect(f.state().pendingQuestion).toMatchObject({
+      id: "maturity",
+      rows: [{ id: "a", category: "scope" }],
+      candidates: []
+    })
 
     // the ask parked the run for a person: the same state is no longer researchable
-    expect(f.gate(["--attempts", "runner/attempted.jsonl"]).json.error).toMatchObject({ _tag: "NotResearchable", waitingFor: "question" })
+    expect(f.gate(["--attempts", "runner/attempted.jsonl"]).json.error).toMatchObject({
+      _tag: "NotResearchable",
+      waitingFor: "question"
+    })
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
     const raised = f.gate(["--attempts", "runner/attempted.jsonl", "--max-ask-rounds", "3"])
     expect(raised.json.error._tag).toBe("NoVerdict")
@@ -468,7 +764,16 @@ describe("gate: round ceiling", () => {
 
   it("--record-attempt appends the row under the lock; the third round hits the default ceiling", () => {
     const f = folder()
-    const research = { item: "PROJ-12", kind: "maturity", gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }] }] }
+    const research = {
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
+      }]
+    }
     const log = path.join(f.dir, ".dossier/gate/attempted.jsonl")
     for (let round = 1; round <= 2; round++) {
       f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
@@ -494,14 +799,29 @@ describe("gate: round ceiling", () => {
 describe("gate --recheck", () => {
   const proceedWithComment = () => {
     const f = folder()
-    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, comments: [{ id: "101", text: "Totals are rounded half-up to two decimals, as agreed with finance." }], links: [] })
+    const descriptor = f.writeDescriptor({
+      item: "PROJ-12",
+      description: DESCRIPTION,
+      comments: [{ id: "101", text: "Totals are rounded half-up to two decimals, as agreed with finance." }],
+      links: []
+    })
     f.writeState(parkedMaturity([{ id: "rounding", category: "technical" }, { id: "format", category: "scope" }]))
     f.writeResearch({
       item: "PROJ-12",
       kind: "maturity",
       gaps: [
-        { id: "rounding", status: "closed", answer: "Half-up, two decimals.", sources: [{ label: "thread", ref: "descriptor:comment:101", quote: "rounded half-up to two decimals" }] },
-        { id: "format", status: "closed", answer: "CSV, monthly.", sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }] }
+        {
+          id: "rounding",
+          status: "closed",
+          answer: "Half-up, two decimals.",
+          sources: [{ label: "thread", ref: "descriptor:comment:101", quote: "rounded half-up to two decimals" }]
+        },
+        {
+          id: "format",
+          status: "closed",
+          answer: "CSV, monthly.",
+          sources: [{ label: "notes", ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+        }
       ]
     })
     const r = f.gate(["--descriptor", descriptor])
@@ -511,7 +831,15 @@ describe("gate --recheck", () => {
 
   it("exit 0 with the fresh description and the verified findings appended", () => {
     const f = proceedWithComment()
-    const fresh = f.writeDescriptor({ item: "PROJ-12", description: "Add a CSV export for invoices (updated).", comments: [{ id: "99", text: "new" }, { id: "101", text: "Totals are rounded half-up to two decimals, as agreed with finance." }], links: [] }, "fresh.json")
+    const fresh = f.writeDescriptor({
+      item: "PROJ-12",
+      description: "Add a CSV export for invoices (updated).",
+      comments: [{ id: "99", text: "new" }, {
+        id: "101",
+        text: "Totals are rounded half-up to two decimals, as agreed with finance."
+      }],
+      links: []
+    }, "fresh.json")
     const before = f.stateBytes()
     const r = f.gate(["--recheck", "--descriptor", fresh])
     expect(r.code).toBe(0)
@@ -525,7 +853,10 @@ describe("gate --recheck", () => {
 
   it("a comment deleted since the research no longer backs its gap: BlockersRemain, exit 1", () => {
     const f = proceedWithComment()
-    const fresh = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] }, "fresh.json")
+    const fresh = f.writeDescriptor(
+      { item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] },
+      "fresh.json"
+    )
     const r = f.gate(["--recheck", "--descriptor", fresh])
     expect(r.code).toBe(1)
     expect(r.json.error._tag).toBe("BlockersRemain")
@@ -534,7 +865,13 @@ describe("gate --recheck", () => {
         id: "rounding",
         category: "technical",
         reason: "no-longer-verified",
-        sources: [{ label: "thread", ref: "descriptor:comment:101", quote: "rounded half-up to two decimals", verified: false, reason: "source-unknown" }]
+        sources: [{
+          label: "thread",
+          ref: "descriptor:comment:101",
+          quote: "rounded half-up to two decimals",
+          verified: false,
+          reason: "source-unknown"
+        }]
       }
     ])
   })
@@ -560,7 +897,16 @@ describe("gate: human output", () => {
   it("prints a short report without --json", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
-    f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }] }] })
+    f.writeResearch({
+      item: "PROJ-12",
+      kind: "maturity",
+      gaps: [{
+        id: "a",
+        status: "closed",
+        answer: "x",
+        sources: [{ ref: "research/sources/billing.md", quote: REAL_QUOTE }]
+      }]
+    })
     const r = runCli(["gate", "--state", "run/state.json"], { cwd: f.dir })
     expect(r.code).toBe(0)
     expect(r.stdout).toContain("proceed")

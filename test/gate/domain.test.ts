@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import { COMMENT_LIMITS, CUT_MARKER, type GapCategory, limitComments, type ResearchGap, type RunState } from "../../src/domain/Gate.js"
+import {
+  COMMENT_LIMITS,
+  CUT_MARKER,
+  type GapCategory,
+  limitComments,
+  type ResearchGap,
+  type RunState
+} from "../../src/domain/Gate.js"
 import {
   decide,
   describeWithFindings,
@@ -20,7 +27,10 @@ const TEXT = "The export must include every invoice line item with its VAT rate 
 const GOOD_QUOTE = "every invoice line item with its VAT rate"
 
 const evidence: Evidence = {
-  descriptor: { description: TEXT, comments: new Map([["c1", "We agreed the deadline is the end of the quarter, not the month."]]) },
+  descriptor: {
+    description: TEXT,
+    comments: new Map([["c1", "We agreed the deadline is the end of the quarter, not the month."]])
+  },
   sources: new Map([
     ["research/sources/ok.md", { _tag: "Current", origin: "registered", text: TEXT }],
     ["research/sources/cap.md", { _tag: "Current", origin: "capture", text: TEXT }],
@@ -31,21 +41,41 @@ const evidence: Evidence = {
 }
 const verify = makeVerifier(evidence)
 
-const goodRefs = ["descriptor:description", "research/sources/ok.md", "research/sources/cap.md", "https://example.test/page"]
+const goodRefs = [
+  "descriptor:description",
+  "research/sources/ok.md",
+  "research/sources/cap.md",
+  "https://example.test/page"
+]
 const goodSource = fc.constantFrom(...goodRefs).map((ref) => ({ label: "evidence", ref, quote: GOOD_QUOTE }))
 const badSource = fc.oneof(
   fc.constantFrom(...goodRefs).map((ref) => ({ ref, quote: "this sentence appears nowhere in any text" })),
   fc.constantFrom(...goodRefs).map((ref) => ({ ref, quote: "VAT rate" })),
-  fc.constantFrom("research/sources/edited.md", "research/sources/gone.md", "research/sources/unregistered.md", "descriptor:comment:zz", "https://elsewhere.test/")
+  fc.constantFrom(
+    "research/sources/edited.md",
+    "research/sources/gone.md",
+    "research/sources/unregistered.md",
+    "descriptor:comment:zz",
+    "https://elsewhere.test/"
+  )
     .map((ref) => ({ ref, quote: GOOD_QUOTE }))
 )
-const category = fc.constantFrom<GapCategory | null>(null, "description", "scope", "acceptance-criteria", "business-rule", "technical")
+const category = fc.constantFrom<GapCategory | null>(
+  null,
+  "description",
+  "scope",
+  "acceptance-criteria",
+  "business-rule",
+  "technical"
+)
 const status = fc.constantFrom("closed" as const, "candidate" as const, "open" as const)
 const ids = ["b1", "b2", "b3", "b4"]
 
 const targetsArb: fc.Arbitrary<ReadonlyArray<Target>> = fc
   .uniqueArray(fc.constantFrom(...ids), { minLength: 0, maxLength: 4 })
-  .chain((xs) => fc.tuple(...xs.map((id) => category.map((c): Target => ({ id, category: c, row: { id, category: c } })))))
+  .chain((xs) =>
+    fc.tuple(...xs.map((id) => category.map((c): Target => ({ id, category: c, row: { id, category: c } }))))
+  )
 
 const gapArb = (id: fc.Arbitrary<string>): fc.Arbitrary<ResearchGap> =>
   fc.record({
@@ -59,17 +89,50 @@ const gapsArb = fc.uniqueArray(gapArb(fc.constantFrom(...ids, "x9")), { selector
 
 describe("quote verification", () => {
   it("resolves each kind of ref and gives a reason per failed source", () => {
-    expect(verify({ ref: "descriptor:description", quote: GOOD_QUOTE })).toMatchObject({ verified: true, origin: "descriptor" })
-    expect(verify({ ref: "descriptor:comment:c1", quote: "the deadline is the end of the quarter" })).toMatchObject({ verified: true, origin: "descriptor" })
-    expect(verify({ ref: "research/sources/ok.md", quote: GOOD_QUOTE })).toMatchObject({ verified: true, origin: "registered" })
-    expect(verify({ ref: "research/sources/cap.md", quote: GOOD_QUOTE })).toMatchObject({ verified: true, origin: "capture" })
-    expect(verify({ ref: "https://example.test/page", quote: GOOD_QUOTE })).toMatchObject({ verified: true, origin: "context" })
-    expect(verify({ ref: "research/sources/ok.md", quote: "not in there at all, certainly" })).toMatchObject({ verified: false, reason: "quote-not-found" })
-    expect(verify({ ref: "research/sources/ok.md", quote: "VAT rate" })).toMatchObject({ verified: false, reason: "quote-too-short" })
-    expect(verify({ ref: "research/sources/edited.md", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-changed" })
-    expect(verify({ ref: "research/sources/gone.md", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-missing" })
-    expect(verify({ ref: "research/sources/nope.md", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-unknown" })
-    expect(verify({ ref: "descriptor:comment:deleted", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-unknown" })
+    expect(verify({ ref: "descriptor:description", quote: GOOD_QUOTE })).toMatchObject({
+      verified: true,
+      origin: "descriptor"
+    })
+    expect(verify({ ref: "descriptor:comment:c1", quote: "the deadline is the end of the quarter" })).toMatchObject({
+      verified: true,
+      origin: "descriptor"
+    })
+    expect(verify({ ref: "research/sources/ok.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: true,
+      origin: "registered"
+    })
+    expect(verify({ ref: "research/sources/cap.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: true,
+      origin: "capture"
+    })
+    expect(verify({ ref: "https://example.test/page", quote: GOOD_QUOTE })).toMatchObject({
+      verified: true,
+      origin: "context"
+    })
+    expect(verify({ ref: "research/sources/ok.md", quote: "not in there at all, certainly" })).toMatchObject({
+      verified: false,
+      reason: "quote-not-found"
+    })
+    expect(verify({ ref: "research/sources/ok.md", quote: "VAT rate" })).toMatchObject({
+      verified: false,
+      reason: "quote-too-short"
+    })
+    expect(verify({ ref: "research/sources/edited.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-changed"
+    })
+    expect(verify({ ref: "research/sources/gone.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-missing"
+    })
+    expect(verify({ ref: "research/sources/nope.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-unknown"
+    })
+    expect(verify({ ref: "descriptor:comment:deleted", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-unknown"
+    })
   })
 
   it("descriptor refs resolve only from the descriptor, never from a context document", () => {
@@ -78,29 +141,45 @@ describe("quote verification", () => {
       sources: new Map(),
       context: new Map([["descriptor:description", TEXT], ["research/sources/x.md", TEXT]])
     })
-    expect(v({ ref: "descriptor:description", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-unknown" })
-    expect(v({ ref: "research/sources/x.md", quote: GOOD_QUOTE })).toMatchObject({ verified: false, reason: "source-unknown" })
+    expect(v({ ref: "descriptor:description", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-unknown"
+    })
+    expect(v({ ref: "research/sources/x.md", quote: GOOD_QUOTE })).toMatchObject({
+      verified: false,
+      reason: "source-unknown"
+    })
   })
 
   it("classifies source paths after normalization", () => {
-    expect(classifyRef("research/sources/../sources/a.md")).toEqual({ _tag: "SourceFile", path: "research/sources/a.md" })
-    expect(classifyRef("https://x.test/research/sources/a")).toEqual({ _tag: "ContextDocument", ref: "https://x.test/research/sources/a" })
+    expect(classifyRef("research/sources/../sources/a.md")).toEqual({
+      _tag: "SourceFile",
+      path: "research/sources/a.md"
+    })
+    expect(classifyRef("https://x.test/research/sources/a")).toEqual({
+      _tag: "ContextDocument",
+      ref: "https://x.test/research/sources/a"
+    })
     expect(classifyRef("descriptor:comment:42")).toEqual({ _tag: "DescriptorComment", id: "42" })
   })
 })
 
 describe("closure rule (properties)", () => {
-  it.prop("adding a failing source to a gap never closes it", [targetsArb, gapsArb, badSource, fc.nat()], ([targets, gaps, bad, n]) => {
-    if (gaps.length === 0) return true
-    const i = n % gaps.length
-    const withBad = gaps.map((g, j) => (j === i ? { ...g, sources: [...g.sources, bad] } : g))
-    const after = evaluate(targets, withBad, verify)
-    const before = evaluate(targets, gaps, verify)
-    expect(after.closed).not.toContain(gaps[i]!.id)
-    // and nothing else becomes closed
-    for (const id of after.closed) expect(before.closed).toContain(id)
-    return true
-  })
+  it.prop(
+    "adding a failing source to a gap never closes it",
+    [targetsArb, gapsArb, badSource, fc.nat()],
+    ([targets, gaps, bad, n]) => {
+      if (gaps.length === 0) return true
+      const i = n % gaps.length
+      const withBad = gaps.map((g, j) => (j === i ? { ...g, sources: [...g.sources, bad] } : g))
+      const after = evaluate(targets, withBad, verify)
+      const before = evaluate(targets, gaps, verify)
+      expect(after.closed).not.toContain(gaps[i]!.id)
+      // and nothing else becomes closed
+      for (const id of after.closed) expect(before.closed).toContain(id)
+      return true
+    }
+  )
 
   it.prop("a gap in a non-researchable category is never closed", [targetsArb, gapsArb], ([targets, gaps]) => {
     const e = evaluate(targets, gaps, verify)
@@ -133,19 +212,27 @@ describe("closure rule (properties)", () => {
     return true
   })
 
-  it.prop("closed means: proposed closed, cites a source, every source verified", [targetsArb, gapsArb], ([targets, gaps]) => {
-    const e = evaluate(targets, gaps, verify)
-    for (const g of e.gaps.filter((x) => x.status === "closed")) {
-      expect(g.proposed).toBe("closed")
-      expect(g.sources.length).toBeGreaterThan(0)
-      expect(g.sources.every((s) => s.verified)).toBe(true)
+  it.prop(
+    "closed means: proposed closed, cites a source, every source verified",
+    [targetsArb, gapsArb],
+    ([targets, gaps]) => {
+      const e = evaluate(targets, gaps, verify)
+      for (const g of e.gaps.filter((x) => x.status === "closed")) {
+        expect(g.proposed).toBe("closed")
+        expect(g.sources.length).toBeGreaterThan(0)
+        expect(g.sources.every((s) => s.verified)).toBe(true)
+      }
+      const targetIds = new Set(targets.map((t) => t.id))
+      expect(e.ignored).toEqual(gaps.filter((g) => !targetIds.has(g.id)).map((g) => g.id))
+      return true
     }
-    const targetIds = new Set(targets.map((t) => t.id))
-    expect(e.ignored).toEqual(gaps.filter((g) => !targetIds.has(g.id)).map((g) => g.id))
-    return true
-  })
+  )
 
-  it.prop("rescore stays within [score, 100] and reaches 100 only when all closed", [fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 10 }), fc.nat({ max: 10 })], ([s, n, c]) => {
+  it.prop("rescore stays within [score, 100] and reaches 100 only when all closed", [
+    fc.integer({ min: 0, max: 100 }),
+    fc.integer({ min: 1, max: 10 }),
+    fc.nat({ max: 10 })
+  ], ([s, n, c]) => {
     const r = rescore(s, n, Math.min(c, n))!
     expect(r).toBeGreaterThanOrEqual(s)
     expect(r).toBeLessThanOrEqual(100)
@@ -160,24 +247,44 @@ describe("routing and state updates", () => {
     autopilot: true,
     status: "parked",
     waitingFor: "maturity",
-    maturity: { score: 40, threshold: 70, blockers: [{ id: "b1", category: "description" }, { id: "b2", category: "acceptance-criteria" }] }
+    maturity: {
+      score: 40,
+      threshold: 70,
+      blockers: [{ id: "b1", category: "description" }, { id: "b2", category: "acceptance-criteria" }]
+    }
   }
 
   it("routes maturity, halted with blockers, open questions, and refuses the rest", () => {
     expect(route(base)).toEqual(Either.right("maturity"))
     expect(route({ ...base, waitingFor: null, status: "halted" })).toEqual(Either.right("maturity"))
     expect(Either.isLeft(route({ ...base, waitingFor: null, status: "halted", maturity: { blockers: [] } }))).toBe(true)
-    expect(route({ ...base, waitingFor: "question", pendingQuestion: { stepId: "phase-1/open-questions" } })).toEqual(Either.right("open-questions"))
+    expect(route({ ...base, waitingFor: "question", pendingQuestion: { stepId: "phase-1/open-questions" } })).toEqual(
+      Either.right("open-questions")
+    )
     const refused = route({ ...base, waitingFor: "channels" })
-    expect(Either.isLeft(refused) && refused.left._tag === "NotResearchable" && refused.left.waitingFor === "channels").toBe(true)
+    expect(Either.isLeft(refused) && refused.left._tag === "NotResearchable" && refused.left.waitingFor === "channels")
+      .toBe(true)
   })
 
   it("maturity proceed keeps unknown keys, removes closed blockers, keeps waitingFor maturity", () => {
-    const state: RunState = { ...base, maturity: { ...base.maturity, blockers: [{ id: "b1", category: "description" }] } }
+    const state: RunState = {
+      ...base,
+      maturity: { ...base.maturity, blockers: [{ id: "b1", category: "description" }] }
+    }
     const raw = { ...state, extra: { keep: [1, 2] }, maturity: { ...state.maturity, note: "kept" } }
     const targets: Array<Target> = [{ id: "b1", category: "description", row: { id: "b1", category: "description" } }]
-    const e = evaluate(targets, [{ id: "b1", status: "closed", answer: "a", sources: [{ ref: "descriptor:description", quote: GOOD_QUOTE }] }], verify)
-    const record = researchRecord(state, e, { kind: "maturity", dir: "research/gate", at: "2026-11-30T10:00:00.000Z", round: 1 })
+    const e = evaluate(targets, [{
+      id: "b1",
+      status: "closed",
+      answer: "a",
+      sources: [{ ref: "descriptor:description", quote: GOOD_QUOTE }]
+    }], verify)
+    const record = researchRecord(state, e, {
+      kind: "maturity",
+      dir: "research/gate",
+      at: "2026-11-30T10:00:00.000Z",
+      round: 1
+    })
     const next = nextState(raw, state, record, targets)
     expect(record.decision).toBe("proceed")
     expect(next["extra"]).toEqual({ keep: [1, 2] })
@@ -188,16 +295,34 @@ describe("routing and state updates", () => {
 
   it("recheck: a finding whose comment was deleted becomes a remaining blocker", () => {
     const closedGaps = [
-      { id: "b1", category: "description", proposed: "closed" as const, status: "closed" as const, answer: "a", sources: [{ ref: "descriptor:comment:c1", quote: "the deadline is the end of the quarter", verified: true }] }
+      {
+        id: "b1",
+        category: "description",
+        proposed: "closed" as const,
+        status: "closed" as const,
+        answer: "a",
+        sources: [{ ref: "descriptor:comment:c1", quote: "the deadline is the end of the quarter", verified: true }]
+      }
     ]
     const state: RunState = { item: "PROJ-12", maturity: { score: 100, threshold: 70, blockers: [] } }
-    const recorded = { closedGaps, maturityBefore: { score: 40, threshold: 70, blockers: [{ id: "b1", category: "description" }] } }
+    const recorded = {
+      closedGaps,
+      maturityBefore: { score: 40, threshold: 70, blockers: [{ id: "b1", category: "description" }] }
+    }
     const ok = recheck({ state, recorded, verify })
     expect(ok.remaining).toEqual([])
     expect(ok.maturity.score).toBe(100)
     expect(describeWithFindings("Fresh.", ok.findings)).toContain("(descriptor:comment:c1)")
-    const gone = recheck({ state, recorded, verify: makeVerifier({ ...evidence, descriptor: { description: TEXT, comments: new Map() } }) })
-    expect(gone.remaining).toMatchObject([{ id: "b1", reason: "no-longer-verified", sources: [{ verified: false, reason: "source-unknown" }] }])
+    const gone = recheck({
+      state,
+      recorded,
+      verify: makeVerifier({ ...evidence, descriptor: { description: TEXT, comments: new Map() } })
+    })
+    expect(gone.remaining).toMatchObject([{
+      id: "b1",
+      reason: "no-longer-verified",
+      sources: [{ verified: false, reason: "source-unknown" }]
+    }])
   })
 })
 
@@ -231,10 +356,13 @@ describe("descriptor comment limits", () => {
 describe("round ceiling", () => {
   it("sums researchRounds over the whole log for the item; torn lines count nothing", () => {
     const rows = [
-      ...Array.from({ length: 500 }, (_, i) => JSON.stringify({ item: i === 3 ? "PROJ-12" : "OTHER", researchRounds: 1 })),
+      ...Array.from(
+        { length: 500 },
+        (_, i) => JSON.stringify({ item: i === 3 ? "PROJ-12" : "OTHER", researchRounds: 1 })
+      ),
       JSON.stringify({ item: "PROJ-12", researchRounds: 1, decision: "ask" }),
       JSON.stringify({ item: "PROJ-12", status: "awaiting-answer" }),
-      '{"item":"PROJ-12","researchRou'
+      "{\"item\":\"PROJ-12\",\"researchRou"
     ]
     expect(roundsUsed(rows.join("\n"), "PROJ-12")).toBe(2)
     expect(roundsUsed("", "PROJ-12")).toBe(0)

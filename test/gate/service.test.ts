@@ -6,14 +6,14 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { StaleStateFile } from "../../src/domain/GateErrors.js"
 import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
+import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
 import { GateLive } from "../../src/layers/GateLive.js"
 import { GateMemory } from "../../src/layers/GateMemory.js"
-import { FileStore } from "../../src/services/FileStore.js"
-import { Plan } from "../../src/services/Plan.js"
 import { makeLockMemory } from "../../src/layers/LockMemory.js"
-import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
+import { FileStore } from "../../src/services/FileStore.js"
 import { Gate, type GateRunOptions } from "../../src/services/Gate.js"
 import { Lock } from "../../src/services/Lock.js"
+import { Plan } from "../../src/services/Plan.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { put, tempWorkdir } from "../support/cli.js"
 
@@ -33,7 +33,11 @@ const setup = () => {
   }
   const stateText = `${JSON.stringify(state, null, 2)}\n`
   put(dir, "run/state.json", stateText)
-  put(dir, "run/descriptor.json", JSON.stringify({ item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] }))
+  put(
+    dir,
+    "run/descriptor.json",
+    JSON.stringify({ item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] })
+  )
   put(
     dir,
     "research/gate/research.json",
@@ -46,7 +50,11 @@ const setup = () => {
           category: "description",
           status: "closed",
           answer: "A CSV export of invoice line items.",
-          sources: [{ label: "item", ref: "descriptor:description", quote: "every invoice line item with its VAT rate" }]
+          sources: [{
+            label: "item",
+            ref: "descriptor:description",
+            quote: "every invoice line item with its VAT rate"
+          }]
         }
       ]
     })
@@ -76,7 +84,13 @@ const interferingLock = (file: string, content: string) =>
   )
 
 const gateLayer = (dir: string, lock: Layer.Layer<Lock>) =>
-  GateLive.pipe(Layer.provide(PlanFolder), Layer.provide(lock), Layer.provide(FileStoreLive), Layer.provide(Workdir.live(dir)), Layer.orDie)
+  GateLive.pipe(
+    Layer.provide(PlanFolder),
+    Layer.provide(lock),
+    Layer.provide(FileStoreLive),
+    Layer.provide(Workdir.live(dir)),
+    Layer.orDie
+  )
 
 describe("Gate service", () => {
   it.effect("StaleRevision when the state file changed between read and write; the other writer's change is kept", () => {
@@ -111,7 +125,9 @@ describe("Gate service", () => {
       expect(written.owner).toBe("runner")
       expect(written.research.closed).toEqual(["description_empty"])
       expect(fs.readFileSync(path.join(dir, ".dossier/gate/attempted.jsonl"), "utf8")).toBe(
-        `${JSON.stringify({ item: "PROJ-12", at: "2026-11-30T10:00:00.000Z", researchRounds: 1, decision: "proceed" })}\n`
+        `${
+          JSON.stringify({ item: "PROJ-12", at: "2026-11-30T10:00:00.000Z", researchRounds: 1, decision: "proceed" })
+        }\n`
       )
     }).pipe(Effect.provide(gateLayer(dir, Layer.effect(Lock, makeLockMemory))))
   })
@@ -134,7 +150,11 @@ describe("Gate service", () => {
         item: "PROJ-12",
         autopilot: true,
         waitingFor: "maturity",
-        maturity: { score: 20, threshold: 70, blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }] }
+        maturity: {
+          score: 20,
+          threshold: 70,
+          blockers: [{ id: "a", category: "scope" }, { id: "b", category: "scope" }]
+        }
       }
       yield* store.writeAtomic("run/state.json", JSON.stringify(state))
       const quote = "every invoice line item with its VAT rate"
@@ -158,6 +178,5 @@ describe("Gate service", () => {
       expect(r.research.maturityAfter?.score).toBe(60)
       const written = JSON.parse(yield* store.readText("run/state.json"))
       expect(written.pendingQuestion.rows).toEqual([{ id: "b", category: "scope" }])
-    }).pipe(Effect.provide(GateMemory))
-  )
+    }).pipe(Effect.provide(GateMemory)))
 })

@@ -16,7 +16,8 @@ export const SOURCE_TEXT = [
   ""
 ].join("\n")
 
-export const DESCRIPTION = "Add a CSV export for invoices. Finance wants one file per month, delivered to the shared drive."
+export const DESCRIPTION =
+  "Add a CSV export for invoices. Finance wants one file per month, delivered to the shared drive."
 
 export const NOW = "2026-11-30T10:00:00.000Z"
 
@@ -42,14 +43,21 @@ export const ok = (dir: string, args: ReadonlyArray<string>) => {
 export const registerSources = (dir: string, paths: ReadonlyArray<string>) => {
   const inspect = ok(dir, ["plan", "inspect"])
   if (inspect.state === "none") {
-    ok(dir, ["plan", "start", "--input", putInput(dir, "plan-start.json", { goal: "Ship the invoice export", limits: [], nextAction: "research" })])
+    ok(dir, [
+      "plan",
+      "start",
+      "--input",
+      putInput(dir, "plan-start.json", { goal: "Ship the invoice export", limits: [], nextAction: "research" })
+    ])
   }
   const revision = ok(dir, ["plan", "inspect"]).revision
   ok(dir, [
     "plan",
     "checkpoint",
     "--input",
-    putInput(dir, `checkpoint-${revision}.json`, { sources: paths.map((p) => ({ path: p, origin: "https://example.test/billing" })) }),
+    putInput(dir, `checkpoint-${revision}.json`, {
+      sources: paths.map((p) => ({ path: p, origin: "https://example.test/billing" }))
+    }),
     "--expected",
     String(revision)
   ])

@@ -28,12 +28,25 @@ const RANDOM_SEED = Number(process.env["DOSSIER_HARNESS_SEED"] ?? Math.floor(Mat
 
 describe("the model-based harness", () => {
   // "folder, fresh": a new instance of every service for each command, as each CLI call is.
-  for (const [name, make, runs] of [["memory", memory, 25], ["folder", folder(false), 12], ["folder, fresh", folder(true), 8]] as const) {
+  for (
+    const [name, make, runs] of [["memory", memory, 25], ["folder", folder(false), 12], [
+      "folder, fresh",
+      folder(true),
+      8
+    ]] as const
+  ) {
     for (const seed of FIXED_SEEDS) {
-      it(`${name}: agrees with the model (seed ${seed})`, () => DossierHarness.assert(make, { seed, numRuns: runs }), 120_000)
+      it(
+        `${name}: agrees with the model (seed ${seed})`,
+        () => DossierHarness.assert(make, { seed, numRuns: runs }),
+        120_000
+      )
     }
-    it(`${name}: agrees with the model (random seed ${RANDOM_SEED}; DOSSIER_HARNESS_SEED=${RANDOM_SEED} replays it)`, () =>
-      DossierHarness.assert(make, { seed: RANDOM_SEED, numRuns: runs }), 120_000)
+    it(
+      `${name}: agrees with the model (random seed ${RANDOM_SEED}; DOSSIER_HARNESS_SEED=${RANDOM_SEED} replays it)`,
+      () => DossierHarness.assert(make, { seed: RANDOM_SEED, numRuns: runs }),
+      120_000
+    )
   }
 })
 

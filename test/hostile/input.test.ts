@@ -3,13 +3,13 @@
  * CLI as an agent meets it. Every refusal is checked to be typed (exit 1 or 2), to leak no path
  * or stack trace, and to change nothing in the work folder.
  */
-import { afterEach, describe, expect, it } from "vitest"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { CLI, type CliResult, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { afterEach, describe, expect, it } from "vitest"
 import { folder, NOW, parkedMaturity } from "../gate/support.js"
 import { at, finishInput, literature, mon, read, runningRun, weekWindow } from "../monitor/support.js"
+import { CLI, type CliResult, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
 afterEach(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
 
@@ -48,19 +48,39 @@ describe("6: deep nesting is a typed refusal, never a Defect", () => {
     expect(r.json.error.issues[0].path).toMatch(/^candidate\.params\.x(\.0)+$/)
     expect(r.json.error.issues[0].message).toBe("nested more than 64 levels deep")
     // 63 levels inside params (64 with params itself) is accepted and stored.
-    const ok = cli(dir, ["journal", "append", "--study", "s", "--input", putInput(dir, "ok.json", event("e2", `{"x":${nested(63)}}`))])
+    const ok = cli(dir, [
+      "journal",
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "ok.json", event("e2", `{"x":${nested(63)}}`))
+    ])
     expect(ok.code, ok.stdout).toBe(0)
     expect(cli(dir, ["journal", "inspect", "--study", "s"]).code).toBe(0)
   })
 
   it("create-subscription with a deep scope, a deep gate state and a deep plan section are refused (exit 1)", () => {
     const dir = tempWorkdir()
-    const sub = putInput(dir, "sub.json", JSON.stringify(literature("deep")).replace(/"scope":\{[^}]*\}/, `"scope":{"q":${nested(20_000)}}`))
-    const r = refused(dir, () => cli(dir, ["monitor", "create-subscription", "--input", sub, "--now", NOW]), 1, "InvalidInput")
+    const sub = putInput(
+      dir,
+      "sub.json",
+      JSON.stringify(literature("deep")).replace(/"scope":\{[^}]*\}/, `"scope":{"q":${nested(20_000)}}`)
+    )
+    const r = refused(
+      dir,
+      () => cli(dir, ["monitor", "create-subscription", "--input", sub, "--now", NOW]),
+      1,
+      "InvalidInput"
+    )
     expect(r.json.error.issues[0].path).toMatch(/^scope\.q\.0/)
 
     const f = folder()
-    put(f.dir, "run/state.json", JSON.stringify(parkedMaturity([{ id: "b1" }])).replace(/\}$/, `,"extra":${nested(20_000)}}`))
+    put(
+      f.dir,
+      "run/state.json",
+      JSON.stringify(parkedMaturity([{ id: "b1" }])).replace(/\}$/, `,"extra":${nested(20_000)}}`)
+    )
     refused(f.dir, () => f.gate(), 1, "InvalidInput")
 
     const p = tempWorkdir()
@@ -72,10 +92,12 @@ describe("6: deep nesting is a typed refusal, never a Defect", () => {
   it("monitor show of a hand-edited record with a deep scope is a typed refusal", async () => {
     const dir = tempWorkdir()
     const run = await runningRun(dir, "lit", at(weekWindow(0), 1000))
-    for (const [file, flag, id] of [
-      [".dossier/monitor/subscriptions/lit.json", "--subscription", "lit"],
-      [`.dossier/monitor/runs/${run.id}.json`, "--run", run.id]
-    ] as const) {
+    for (
+      const [file, flag, id] of [
+        [".dossier/monitor/subscriptions/lit.json", "--subscription", "lit"],
+        [`.dossier/monitor/runs/${run.id}.json`, "--run", run.id]
+      ] as const
+    ) {
       const p = path.join(dir, file)
       const record = fs.readFileSync(p, "utf8")
       fs.writeFileSync(p, record.replace(/"scope": \{/, `"scope": {"deep": ${nested(20_000)},`))
@@ -93,12 +115,25 @@ describe("7: __proto__ keys are refused, never dropped", () => {
     const dir = tempWorkdir()
     const rel = putInput(dir, "proto.json", `[${event("e1", `{"__proto__":{"a":1},"x":1}`)}]`)
     const r = refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", rel]), 1, "InvalidInput")
-    expect(r.json.error.issues).toEqual([{ path: "0.candidate.params.__proto__", message: "the key '__proto__' is not accepted" }])
+    expect(r.json.error.issues).toEqual([{
+      path: "0.candidate.params.__proto__",
+      message: "the key '__proto__' is not accepted"
+    }])
     const deeper = putInput(dir, "proto2.json", event("e1", `{"x":{"y":[{"__proto__":null}]}}`))
-    expect(refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", deeper]), 1, "InvalidInput").json.error.issues[0].path)
+    expect(
+      refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", deeper]), 1, "InvalidInput").json
+        .error.issues[0].path
+    )
       .toBe("candidate.params.x.y.0.__proto__")
-    const sub = putInput(dir, "sub.json", JSON.stringify(literature("p")).replace(/"scope":\{/, `"scope":{"__proto__":{"v":2},`))
-    expect(refused(dir, () => cli(dir, ["monitor", "create-subscription", "--input", sub, "--now", NOW]), 1, "InvalidInput").json.error.issues[0].path)
+    const sub = putInput(
+      dir,
+      "sub.json",
+      JSON.stringify(literature("p")).replace(/"scope":\{/, `"scope":{"__proto__":{"v":2},`)
+    )
+    expect(
+      refused(dir, () => cli(dir, ["monitor", "create-subscription", "--input", sub, "--now", NOW]), 1, "InvalidInput")
+        .json.error.issues[0].path
+    )
       .toBe("scope.__proto__")
   })
 })
@@ -119,17 +154,37 @@ describe("8: impossible dates and padded numbers", () => {
     const rel = putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })
     expect(cli(dir, ["plan", "start", "--input", rel]).code).toBe(0)
     const cp = putInput(dir, "c.json", { nextAction: "x" })
-    for (const e of [" 1", "1 ", "+1"]) refused(dir, () => cli(dir, ["plan", "checkpoint", "--input", cp, "--expected", e]), 2, "UsageError")
+    for (const e of [" 1", "1 ", "+1"]) {
+      refused(
+        dir,
+        () => cli(dir, ["plan", "checkpoint", "--input", cp, "--expected", e]),
+        2,
+        "UsageError"
+      )
+    }
   })
 
   it("an impossible date inside a file is InvalidInput", () => {
     const dir = tempWorkdir()
-    const rel = putInput(dir, "e.json", { id: "e1", type: "checkpoint_saved", at: "2026-02-30T00:00:00Z", checkpoint: { summary: "s", nextAction: "n", reviewed: false } })
-    expect(refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", rel]), 1, "InvalidInput").json.error.issues[0].path).toBe("at")
+    const rel = putInput(dir, "e.json", {
+      id: "e1",
+      type: "checkpoint_saved",
+      at: "2026-02-30T00:00:00Z",
+      checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+    })
+    expect(
+      refused(dir, () => cli(dir, ["journal", "append", "--study", "s", "--input", rel]), 1, "InvalidInput").json.error
+        .issues[0].path
+    ).toBe("at")
     // A plan whose stored time is no real date is corrupt, not read as March 2.
-    expect(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code).toBe(0)
+    expect(
+      cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code
+    ).toBe(0)
     const plan = path.join(dir, "plan.md")
-    fs.writeFileSync(plan, fs.readFileSync(plan, "utf8").replace(/"updatedAt": "[^"]*"/, '"updatedAt": "2026-02-30T00:00:00.000Z"'))
+    fs.writeFileSync(
+      plan,
+      fs.readFileSync(plan, "utf8").replace(/"updatedAt": "[^"]*"/, "\"updatedAt\": \"2026-02-30T00:00:00.000Z\"")
+    )
     expect(refused(dir, () => cli(dir, ["plan", "inspect"]), 1, "CorruptPlan").json.error.reason).toContain("updatedAt")
   })
 })
@@ -139,10 +194,20 @@ describe("9: times past 9999-12-31", () => {
     const dir = tempWorkdir()
     const { anchor: _anchor, ...input } = literature("late")
     const rel = putInput(dir, "late.json", input)
-    const r = refused(dir, () => cli(dir, ["monitor", "create-subscription", "--input", rel, "--now", "9999-12-31T23:59:59Z"]), 1, "LimitExceeded")
+    const r = refused(
+      dir,
+      () => cli(dir, ["monitor", "create-subscription", "--input", rel, "--now", "9999-12-31T23:59:59Z"]),
+      1,
+      "LimitExceeded"
+    )
     expect(r.json.error).toMatchObject({ limit: "year", max: 9999 })
     // An offset that carries the instant into year 10000 is no instant dossier accepts.
-    refused(dir, () => cli(dir, ["monitor", "create-subscription", "--input", rel, "--now", "9999-12-31T23:59:59-01:00"]), 2, "UsageError")
+    refused(
+      dir,
+      () => cli(dir, ["monitor", "create-subscription", "--input", rel, "--now", "9999-12-31T23:59:59-01:00"]),
+      2,
+      "UsageError"
+    )
   })
 
   it("cancelling the last run before year 10000 is LimitExceeded, no six-digit year is stored", async () => {
@@ -152,7 +217,12 @@ describe("9: times past 9999-12-31", () => {
     const run = await mon(dir, "create-due-run", { subscriptionId: "y" }, "9999-12-28T00:00:00Z")
     expect(run.code, run.stdout).toBe(0)
     const before = snapshot(dir)
-    const r = await mon(dir, "transition-run", { runId: run.json.run.id, expectedRevision: 1, to: "cancelled" }, "9999-12-28T01:00:00Z")
+    const r = await mon(
+      dir,
+      "transition-run",
+      { runId: run.json.run.id, expectedRevision: 1, to: "cancelled" },
+      "9999-12-28T01:00:00Z"
+    )
     expect(r.code, r.stdout).toBe(1)
     expect(r.json.error).toMatchObject({ _tag: "LimitExceeded", limit: "year", max: 9999, actual: 10000 })
     const after = snapshot(dir)
@@ -165,7 +235,11 @@ describe("10: the gate never writes a state it would refuse", () => {
     const f = folder()
     const state = parkedMaturity([{ id: "b1", category: "scope" }])
     const base = JSON.stringify({ ...state, padding: "" }, null, 2).length + 1
-    put(f.dir, "run/state.json", `${JSON.stringify({ ...state, padding: "x".repeat(16 * 1024 * 1024 - base - 10) }, null, 2)}\n`)
+    put(
+      f.dir,
+      "run/state.json",
+      `${JSON.stringify({ ...state, padding: "x".repeat(16 * 1024 * 1024 - base - 10) }, null, 2)}\n`
+    )
     f.writeResearch({ item: "PROJ-12", kind: "maturity", gaps: [] })
     const r = refused(f.dir, () => f.gate(), 1, "LimitExceeded")
     expect(r.json.error).toMatchObject({ limit: "state-bytes", max: 16 * 1024 * 1024 })
@@ -176,7 +250,9 @@ describe("14: a failure writing stdout ends quietly", () => {
   it("plan inspect --json > /dev/full: exit 74, one line on stderr, no trace, no path", () => {
     if (!fs.existsSync("/dev/full")) return void console.warn("skipped: no /dev/full on this system")
     const dir = tempWorkdir()
-    for (const args of [["plan", "inspect", "--workdir", dir, "--json"], ["plan", "inspect", "--workdir", dir], ["--help"]]) {
+    for (
+      const args of [["plan", "inspect", "--workdir", dir, "--json"], ["plan", "inspect", "--workdir", dir], ["--help"]]
+    ) {
       const out = fs.openSync("/dev/full", "w")
       const r = spawnSync(process.execPath, [CLI, ...args], { stdio: ["ignore", out, "pipe"], encoding: "utf8" })
       fs.closeSync(out)
@@ -191,7 +267,9 @@ describe("15–17: monitor contract slips", () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
     const run = await runningRun(dir, "lit", now)
-    expect((await mon(dir, "transition-run", { runId: run.id, expectedRevision: run.revision, to: "cancelled" }, now)).code).toBe(0)
+    expect(
+      (await mon(dir, "transition-run", { runId: run.id, expectedRevision: run.revision, to: "cancelled" }, now)).code
+    ).toBe(0)
     const r = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(now, 1000))
     expect(r.code, r.stdout).toBe(1)
     expect(r.json.error).toMatchObject({ _tag: "NotDue", nextDueAt: weekWindow(1) })
@@ -208,7 +286,12 @@ describe("15–17: monitor contract slips", () => {
     const before = snapshot(dir)
     const again = await mon(dir, "finish-run", input, at(now, 5000))
     expect(again.code, again.stdout).toBe(0)
-    expect(again.json).toMatchObject({ ok: true, changed: false, run: first.json.run, subscription: first.json.subscription })
+    expect(again.json).toMatchObject({
+      ok: true,
+      changed: false,
+      run: first.json.run,
+      subscription: first.json.subscription
+    })
     const after = snapshot(dir)
     for (const k of Object.keys(after)) if (!k.startsWith("research/inputs/")) expect(after[k]).toBe(before[k])
     // A different input after the success is still refused.
@@ -218,10 +301,15 @@ describe("15–17: monitor contract slips", () => {
 
   it("16: plan checkpoint refuses two steps with the same id in one input", () => {
     const dir = tempWorkdir()
-    expect(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code).toBe(0)
+    expect(
+      cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code
+    ).toBe(0)
     const cp = putInput(dir, "c.json", { completedSteps: [{ summary: "a", id: "s1" }, { summary: "b", id: "s1" }] })
     const r = refused(dir, () => cli(dir, ["plan", "checkpoint", "--input", cp, "--expected", "1"]), 1, "InvalidInput")
-    expect(r.json.error.issues).toEqual([{ path: "completedSteps.1.id", message: "duplicate id 's1' (also at completedSteps.0)" }])
+    expect(r.json.error.issues).toEqual([{
+      path: "completedSteps.1.id",
+      message: "duplicate id 's1' (also at completedSteps.0)"
+    }])
   })
 
   it("16: a gate run with nothing left to research records no round", () => {
@@ -232,7 +320,9 @@ describe("15–17: monitor contract slips", () => {
     expect(r.code, r.stdout).toBe(0)
     expect(r.json).toMatchObject({ decision: "proceed", researchRounds: 0 })
     // The row records the answer, which counts no round.
-    const rows = fs.readFileSync(path.join(f.dir, ".dossier/gate/attempted.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const rows = fs.readFileSync(path.join(f.dir, ".dossier/gate/attempted.jsonl"), "utf8").trim().split("\n").map((
+      l
+    ) => JSON.parse(l))
     expect(rows).toEqual([{ item: "PROJ-12", at: NOW, researchRounds: 0, decision: "proceed" }])
   })
 
@@ -248,21 +338,35 @@ describe("15–17: monitor contract slips", () => {
     put(dir, `.dossier/monitor/runs/${run.id}.json`, "garbage")
     const show = await read(dir, ["show", "--run", run.id])
     expect(show.code).toBe(1)
-    expect(show.json.error).toMatchObject({ _tag: "CorruptMonitorRecord", path: `.dossier/monitor/runs/${run.id}.json`, reason: "not a JSON object" })
+    expect(show.json.error).toMatchObject({
+      _tag: "CorruptMonitorRecord",
+      path: `.dossier/monitor/runs/${run.id}.json`,
+      reason: "not a JSON object"
+    })
   })
 })
 
 describe("18: plan.md prose is kept byte for byte, whatever its encoding", () => {
   it("Latin-1 and stray bytes around the section survive plan start and checkpoint", () => {
     const dir = tempWorkdir()
-    const prose = Buffer.concat([Buffer.from("# Caf"), Buffer.from([0xe9]), Buffer.from(" notes "), Buffer.from([0xff, 0xfe]), Buffer.from("\n")])
+    const prose = Buffer.concat([
+      Buffer.from("# Caf"),
+      Buffer.from([0xe9]),
+      Buffer.from(" notes "),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("\n")
+    ])
     put(dir, "plan.md", prose)
-    expect(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g é", limits: [], nextAction: "n" })]).code).toBe(0)
+    expect(
+      cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g é", limits: [], nextAction: "n" })]).code
+    ).toBe(0)
     const started = fs.readFileSync(path.join(dir, "plan.md"))
     expect(started.subarray(0, prose.length).equals(prose)).toBe(true)
     const tail = Buffer.from([0x0a, 0x80, 0x41, 0x0a])
     fs.writeFileSync(path.join(dir, "plan.md"), Buffer.concat([started, tail]))
-    expect(cli(dir, ["plan", "checkpoint", "--input", putInput(dir, "c.json", { nextAction: "m" }), "--expected", "1"]).code).toBe(0)
+    expect(
+      cli(dir, ["plan", "checkpoint", "--input", putInput(dir, "c.json", { nextAction: "m" }), "--expected", "1"]).code
+    ).toBe(0)
     const after = fs.readFileSync(path.join(dir, "plan.md"))
     expect(after.subarray(0, prose.length).equals(prose)).toBe(true)
     expect(after.subarray(after.length - tail.length - 1).equals(Buffer.concat([Buffer.from("\n"), tail]))).toBe(true)
@@ -274,10 +378,17 @@ describe("19: absolute paths are never echoed", () => {
   it("an absolute source path is InvalidInput naming the field, not the machine path", () => {
     const dir = tempWorkdir()
     put(dir, "research/sources/x.html", "<p>x</p>")
-    expect(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code).toBe(0)
-    const cp = putInput(dir, "c.json", { sources: [{ path: path.join(dir, "research/sources/x.html"), origin: "https://example.org/" }] })
+    expect(
+      cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "g", limits: [], nextAction: "n" })]).code
+    ).toBe(0)
+    const cp = putInput(dir, "c.json", {
+      sources: [{ path: path.join(dir, "research/sources/x.html"), origin: "https://example.org/" }]
+    })
     const r = refused(dir, () => cli(dir, ["plan", "checkpoint", "--input", cp, "--expected", "1"]), 1, "InvalidInput")
-    expect(r.json.error.issues).toEqual([{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }])
+    expect(r.json.error.issues).toEqual([{
+      path: "sources.0.path",
+      message: "an absolute path; paths are relative to the work folder"
+    }])
   })
 
   it("an absolute stage path in finish-run names no machine path", async () => {
@@ -285,7 +396,10 @@ describe("19: absolute paths are never echoed", () => {
     const now = at(weekWindow(0), 1000)
     const run = await runningRun(dir, "lit", now)
     const input = finishInput(dir, run)
-    const r = await mon(dir, "finish-run", { ...input, stage: { ...input.stage, path: path.join(dir, input.stage.path) } }, now)
+    const r = await mon(dir, "finish-run", {
+      ...input,
+      stage: { ...input.stage, path: path.join(dir, input.stage.path) }
+    }, now)
     expect(r.code).toBe(1)
     expect(leaksNothing(dir, r)).toBe(true)
   })

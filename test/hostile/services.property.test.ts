@@ -5,7 +5,6 @@
  * free-form fields, `new Date(NaN)`, dates past 9999 — and afterwards every record on "disk" must
  * decode: no call may write a record that the library would later refuse, and no call may die.
  */
-import { describe, expect, it } from "vitest"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -13,27 +12,31 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import fc from "fast-check"
+import { describe, expect, it } from "vitest"
 import { decodeWith, parseJson } from "../../src/domain/Decode.js"
 import { RunState } from "../../src/domain/Gate.js"
 import { SubscriptionRecord } from "../../src/domain/Monitor.js"
 import { parsePlanBytes } from "../../src/domain/PlanMarkdown.js"
 import { verifyRunText } from "../../src/domain/RunScan.js"
 import { fileStoreMemoryOf, makeMemoryFs } from "../../src/layers/FileStoreMemory.js"
+import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
 import { GateLive } from "../../src/layers/GateLive.js"
 import { JournalLive } from "../../src/layers/JournalLive.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
-import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
 import { MonitorLive } from "../../src/layers/MonitorLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Gate } from "../../src/services/Gate.js"
 import { Journal } from "../../src/services/Journal.js"
-import { Plan } from "../../src/services/Plan.js"
 import { Monitor } from "../../src/services/Monitor.js"
+import { Plan } from "../../src/services/Plan.js"
 
 const world = () => {
   const fs = makeMemoryFs()
   const base = Layer.merge(fileStoreMemoryOf(fs), LockMemory)
-  const services = Layer.mergeAll(MonitorLive, JournalLive, GateLive).pipe(Layer.provideMerge(PlanFolder), Layer.provideMerge(base))
+  const services = Layer.mergeAll(MonitorLive, JournalLive, GateLive).pipe(
+    Layer.provideMerge(PlanFolder),
+    Layer.provideMerge(base)
+  )
   return { fs, services }
 }
 
@@ -42,7 +45,7 @@ const deep = (n: number): unknown => {
   for (let i = 0; i < n; i++) v = [v]
   return v
 }
-const protoKeyed = (): unknown => JSON.parse('{"__proto__": {"polluted": true}, "x": 1}')
+const protoKeyed = (): unknown => JSON.parse("{\"__proto__\": {\"polluted\": true}, \"x\": 1}")
 
 /** A value a careless or hostile caller might pass for a free-form field. */
 const freeForm = fc.oneof(
@@ -68,10 +71,14 @@ const revision = fc.oneof(fc.integer({ min: -1, max: 4 }), fc.constantFrom(Numbe
 const text = fc.oneof(fc.constantFrom("", "target", "\u0000", "\ud800"), fc.string({ maxLength: 8 }))
 const timezone = fc.constantFrom("UTC", "Europe/Berlin", "Mars/Olympus", "")
 const anchor = fc.constantFrom(undefined, "2026-12-01T09:00", "2026-02-30T09:00", "9999-12-31T23:59", "soon")
-const cadence = fc.record({ every: fc.integer({ min: -1, max: 400 }), unit: fc.constantFrom("day", "week", "month", "year") })
+const cadence = fc.record({
+  every: fc.integer({ min: -1, max: 400 }),
+  unit: fc.constantFrom("day", "week", "month", "year")
+})
 
 /** Mostly a valid value (so that flows get far), sometimes a bad one. */
-const mostly = <A, B>(good: fc.Arbitrary<A>, bad: fc.Arbitrary<B>) => fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: bad, weight: 1 })
+const mostly = <A, B>(good: fc.Arbitrary<A>, bad: fc.Arbitrary<B>) =>
+  fc.oneof({ arbitrary: good, weight: 4 }, { arbitrary: bad, weight: 1 })
 
 const subscriptionInput = fc.record(
   {
@@ -91,13 +98,30 @@ const subscriptionInput = fc.record(
 type Call = (now: Date) => Effect.Effect<unknown, unknown, Monitor | Plan | Journal | Gate | FileStore>
 
 const schedulerCall: fc.Arbitrary<Call> = fc.oneof(
-  fc.tuple(subscriptionInput).map(([input]) => (now: Date) => Effect.flatMap(Monitor, (s) => s.createSubscription(input as any, { now }))),
-  fc.record({ subscriptionId: id, expectedRevision: revision, changes: fc.record({ target: text, scope: freeForm, cadence, timezone, anchor }, { requiredKeys: [] }) })
+  fc.tuple(subscriptionInput).map(([input]) => (now: Date) =>
+    Effect.flatMap(Monitor, (s) => s.createSubscription(input as any, { now }))
+  ),
+  fc.record({
+    subscriptionId: id,
+    expectedRevision: revision,
+    changes: fc.record({ target: text, scope: freeForm, cadence, timezone, anchor }, { requiredKeys: [] })
+  })
     .map((input) => (now: Date) => Effect.flatMap(Monitor, (s) => s.updateSubscription(input as any, { now }))),
-  fc.record({ subscriptionId: id, expectedRevision: revision, status: fc.constantFrom("active", "paused", "completed", "gone") })
+  fc.record({
+    subscriptionId: id,
+    expectedRevision: revision,
+    status: fc.constantFrom("active", "paused", "completed", "gone")
+  })
     .map((input) => (now: Date) => Effect.flatMap(Monitor, (s) => s.setSubscriptionStatus(input as any, { now }))),
-  fc.record({ subscriptionId: mostly(fc.constantFrom("lit", "s1"), id) }).map((input) => (now: Date) => Effect.flatMap(Monitor, (s) => s.createDueRun(input as any, { now }))),
-  fc.record({ runId: mostly(fc.constantFrom("lit.w0", "lit.w1", "s1.w0", "s1.w1"), runId), expectedRevision: revision, to: fc.constantFrom("running", "cancelled", "completed", "x"), reason: text }, { requiredKeys: ["runId", "expectedRevision", "to"] })
+  fc.record({ subscriptionId: mostly(fc.constantFrom("lit", "s1"), id) }).map((input) => (now: Date) =>
+    Effect.flatMap(Monitor, (s) => s.createDueRun(input as any, { now }))
+  ),
+  fc.record({
+    runId: mostly(fc.constantFrom("lit.w0", "lit.w1", "s1.w0", "s1.w1"), runId),
+    expectedRevision: revision,
+    to: fc.constantFrom("running", "cancelled", "completed", "x"),
+    reason: text
+  }, { requiredKeys: ["runId", "expectedRevision", "to"] })
     .map((input) => (now: Date) => Effect.flatMap(Monitor, (s) => s.transitionRun(input as any, { now }))),
   fc.record({ runId, outcomeId: id, disposition: fc.constantFrom("acknowledged", "dismissed", "nope") })
     .map((input) => (now: Date) => Effect.flatMap(Monitor, (s) => s.setOutcomeDisposition(input as any, { now }))),
@@ -108,18 +132,25 @@ const schedulerCall: fc.Arbitrary<Call> = fc.oneof(
 )
 
 const planCall: fc.Arbitrary<Call> = fc.oneof(
-  fc.record({ goal: text, limits: fc.oneof(fc.array(text, { maxLength: 2 }), fc.constant([1])), nextAction: text }).chain((input) =>
-    fc.record({ replaceGoal: fc.boolean(), expected: fc.option(revision, { nil: undefined }) }).map((o) => (now: Date) =>
-      Effect.flatMap(Plan, (p) => p.start(input as any, { replaceGoal: o.replaceGoal, expected: o.expected, now }))
-    )
-  ),
+  fc.record({ goal: text, limits: fc.oneof(fc.array(text, { maxLength: 2 }), fc.constant([1])), nextAction: text })
+    .chain((input) =>
+      fc.record({ replaceGoal: fc.boolean(), expected: fc.option(revision, { nil: undefined }) }).map(
+        (o) => (now: Date) =>
+          Effect.flatMap(Plan, (p) => p.start(input as any, { replaceGoal: o.replaceGoal, expected: o.expected, now }))
+      )
+    ),
   fc.record({
-    completedSteps: fc.array(fc.record({ summary: text, id: fc.constantFrom(undefined, "s1", "") }, { requiredKeys: ["summary"] }), { maxLength: 3 }),
+    completedSteps: fc.array(
+      fc.record({ summary: text, id: fc.constantFrom(undefined, "s1", "") }, { requiredKeys: ["summary"] }),
+      { maxLength: 3 }
+    ),
     status: fc.constantFrom("in_progress", "blocked", "done"),
     nextAction: text,
     unresolved: fc.array(fc.record({ id: text, text }), { maxLength: 2 })
   }, { requiredKeys: [] }).chain((input) =>
-    revision.map((expected) => (now: Date) => Effect.flatMap(Plan, (p) => p.checkpoint(input as any, { expected, now })))
+    revision.map((expected) => (now: Date) =>
+      Effect.flatMap(Plan, (p) => p.checkpoint(input as any, { expected, now }))
+    )
   )
 )
 
@@ -127,8 +158,19 @@ const journalCall: fc.Arbitrary<Call> = fc.record({
   study: fc.constantFrom("s", "S", "inputs", "../x", ""),
   events: fc.array(
     fc.oneof(
-      fc.record({ id: fc.constantFrom("e1", "e2", "bad id"), type: fc.constant("candidate_created"), candidate: fc.record({ id: fc.constantFrom("c1", "c2"), title: text, params: freeForm }, { requiredKeys: ["id", "title"] }) }),
-      fc.record({ id: fc.constantFrom("e3", "e4"), type: fc.constant("checkpoint_saved"), at: fc.constantFrom("2026-02-30T00:00:00Z", "2026-12-01T00:00:00Z", "+010000-01-01T00:00:00Z"), checkpoint: fc.record({ summary: text, nextAction: text, reviewed: fc.boolean() }) }),
+      fc.record({
+        id: fc.constantFrom("e1", "e2", "bad id"),
+        type: fc.constant("candidate_created"),
+        candidate: fc.record({ id: fc.constantFrom("c1", "c2"), title: text, params: freeForm }, {
+          requiredKeys: ["id", "title"]
+        })
+      }),
+      fc.record({
+        id: fc.constantFrom("e3", "e4"),
+        type: fc.constant("checkpoint_saved"),
+        at: fc.constantFrom("2026-02-30T00:00:00Z", "2026-12-01T00:00:00Z", "+010000-01-01T00:00:00Z"),
+        checkpoint: fc.record({ summary: text, nextAction: text, reviewed: fc.boolean() })
+      }),
       fc.anything({ maxDepth: 2 })
     ),
     { maxLength: 3 }
@@ -141,14 +183,22 @@ const gateCall: fc.Arbitrary<Call> = fc.record({
   // The text of a key the gate does not own (deep values as text: JSON.stringify cannot write them).
   extra: fc.oneof(
     fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
-    fc.constantFrom("[".repeat(70) + "]".repeat(70), "[".repeat(5000) + "]".repeat(5000), '{"__proto__":{"a":1}}')
+    fc.constantFrom("[".repeat(70) + "]".repeat(70), "[".repeat(5000) + "]".repeat(5000), "{\"__proto__\":{\"a\":1}}")
   )
 }).map(({ extra, maxAskRounds, recordAttempt }) => (now: Date) =>
   Effect.gen(function*() {
     const store = yield* FileStore
-    const state = JSON.stringify({ item: "PROJ-1", autopilot: true, waitingFor: "maturity", maturity: { blockers: [{ id: "b1" }] } })
+    const state = JSON.stringify({
+      item: "PROJ-1",
+      autopilot: true,
+      waitingFor: "maturity",
+      maturity: { blockers: [{ id: "b1" }] }
+    })
     yield* store.writeAtomic("run/state.json", `${state.slice(0, -1)},"extra":${extra}}`)
-    yield* store.writeAtomic("research/gate/research.json", JSON.stringify({ item: "PROJ-1", kind: "maturity", gaps: [] }))
+    yield* store.writeAtomic(
+      "research/gate/research.json",
+      JSON.stringify({ item: "PROJ-1", kind: "maturity", gaps: [] })
+    )
     const gate = yield* Gate
     return yield* gate.run("run/state.json", {
       researchDir: "research/gate",
@@ -165,7 +215,10 @@ const gateCall: fc.Arbitrary<Call> = fc.record({
 const checkRecords = Effect.gen(function*() {
   const store = yield* FileStore
   const names = (dir: string) =>
-    store.list(dir).pipe(Effect.map((l) => l.filter((e) => e.kind === "file").map((e) => e.name)), Effect.orElseSucceed(() => []))
+    store.list(dir).pipe(
+      Effect.map((l) => l.filter((e) => e.kind === "file").map((e) => e.name)),
+      Effect.orElseSucceed(() => [])
+    )
   for (const name of yield* names(".dossier/monitor/subscriptions")) {
     const text = yield* store.readText(`.dossier/monitor/subscriptions/${name}`)
     const decoded = Either.flatMap(parseJson(text), decodeWith(SubscriptionRecord))
@@ -176,7 +229,9 @@ const checkRecords = Effect.gen(function*() {
     expect(verifyRunText(name.slice(0, -5), text)._tag, text).toBe("Ok")
   }
   const plan = yield* store.read("plan.md").pipe(Effect.option)
-  if (Option.isSome(plan)) expect(Either.isRight(parsePlanBytes(plan.value)), Buffer.from(plan.value).toString()).toBe(true)
+  if (Option.isSome(plan)) {
+    expect(Either.isRight(parsePlanBytes(plan.value)), Buffer.from(plan.value).toString()).toBe(true)
+  }
   const journal = yield* Journal
   for (const study of yield* journal.studies) {
     const inspected = yield* Effect.either(journal.inspect(study.study))
@@ -184,13 +239,16 @@ const checkRecords = Effect.gen(function*() {
   }
   const state = yield* store.readText("run/state.json").pipe(Effect.option)
   // The test writes the state (any content); once the gate has written its research into it, it must decode.
-  if (Option.isSome(state) && state.value.includes('"research"')) {
+  if (Option.isSome(state) && state.value.includes("\"research\"")) {
     expect(Either.isRight(Either.flatMap(parseJson(state.value), decodeWith(RunState))), state.value).toBe(true)
   }
 })
 
 const calls = fc.array(
-  fc.tuple(fc.oneof({ arbitrary: schedulerCall, weight: 3 }, planCall, journalCall, gateCall), mostly(fc.constantFrom(new Date("2026-12-01T08:00:01Z"), new Date("2026-12-09T08:00:01Z")), dates)),
+  fc.tuple(
+    fc.oneof({ arbitrary: schedulerCall, weight: 3 }, planCall, journalCall, gateCall),
+    mostly(fc.constantFrom(new Date("2026-12-01T08:00:01Z"), new Date("2026-12-09T08:00:01Z")), dates)
+  ),
   { minLength: 1, maxLength: 12 }
 )
 
@@ -231,12 +289,22 @@ describe("services refuse bad arguments and never write a record they would refu
           yield* tagOf(s.createSubscription({ ...base, cadence: { every: 0, unit: "week" } }, { now })),
           yield* tagOf(s.createSubscription(base, { now: new Date(Number.NaN) })),
           yield* tagOf(s.due({ now: new Date(Number.NaN) })),
-          yield* tagOf(p.start({ goal: "", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })),
-          yield* tagOf(p.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now: new Date(Number.NaN) })),
+          yield* tagOf(
+            p.start({ goal: "", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
+          ),
+          yield* tagOf(
+            p.start({ goal: "g", limits: [], nextAction: "n" }, {
+              replaceGoal: false,
+              expected: undefined,
+              now: new Date(Number.NaN)
+            })
+          ),
           // A lone surrogate has no canonical JSON: the request digest used to throw (CI, seed 1959690365).
           yield* tagOf(s.createSubscription({ ...base, target: "t\ud800" }, { now })),
           yield* tagOf(s.createSubscription({ ...base, scope: { ["k\udc00"]: "v" } }, { now })),
-          yield* tagOf(p.start({ goal: "\udbff", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })),
+          yield* tagOf(
+            p.start({ goal: "\udbff", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
+          ),
           // Nor a number that is not finite: JSON.parse reads 1e400 as Infinity (CI, seed 1043465559).
           yield* tagOf(s.createSubscription({ ...base, scope: { a: Number.POSITIVE_INFINITY } }, { now })),
           yield* tagOf(s.createSubscription({ ...base, scope: { a: [Number.NaN] } }, { now })),

@@ -21,7 +21,8 @@ import { CaptureStoreConformance } from "../../src/testing.js"
 
 const hooks = (files: FileStoreShape, edit: (p: string, d: string) => void) => ({
   putFile: (p: string, d: string) => Effect.sync(() => edit(p, d)),
-  readFile: (p: string) => Effect.map(Effect.either(files.read(p, { requireSingleLink: false })), (r) => Option.getRight(r))
+  readFile: (p: string) =>
+    Effect.map(Effect.either(files.read(p, { requireSingleLink: false })), (r) => Option.getRight(r))
 })
 
 const memory: CaptureStoreConformance.Make = () =>
@@ -57,7 +58,12 @@ const onDisk = (dir: string) =>
 const folderOnDisk: CaptureStoreConformance.Make = () => Effect.flatMap(tempDir, onDisk)
 
 describe("CaptureStore conformance", () => {
-  for (const [name, make] of [["memory", memory], ["folder (in-memory tree)", folderInMemory], ["folder (on disk)", folderOnDisk]] as const) {
+  for (
+    const [name, make] of [["memory", memory], ["folder (in-memory tree)", folderInMemory], [
+      "folder (on disk)",
+      folderOnDisk
+    ]] as const
+  ) {
     it.effect(`${name}: the contract`, () => CaptureStoreConformance.check(make))
   }
 

@@ -26,7 +26,9 @@ describe("dossier ingest (built CLI)", () => {
     const dir = tempWorkdir("dossier-ingest-cli-")
     for (let i = 0; i < sample.length; i += 6) {
       const batch = sample.slice(i, i + 6)
-      const results = await Promise.all(batch.map((entry) => runCliAsync(["ingest", entry.url, "--workdir", dir, "--json"])))
+      const results = await Promise.all(
+        batch.map((entry) => runCliAsync(["ingest", entry.url, "--workdir", dir, "--json"]))
+      )
       batch.forEach((entry, k) => {
         const r = results[k]!
         expect(r.code, entry.url).toBe(1)
@@ -42,8 +44,17 @@ describe("dossier ingest (built CLI)", () => {
 
   it("cannot reach a real server on 127.0.0.1: refused before any connection", async () => {
     const dir = tempWorkdir("dossier-ingest-cli-")
-    for (const url of [`http://127.0.0.1:${server.port}/page`, `http://localhost:${server.port}/page`, `http://2130706433:${server.port}/page`, `http://[::ffff:127.0.0.1]:${server.port}/page`]) {
-      const r = await runCliAsync(["ingest", url, "--workdir", dir, "--json"], { env: { NO_PROXY: "", HTTP_PROXY: "", DOSSIER_DEBUG: "0" } })
+    for (
+      const url of [
+        `http://127.0.0.1:${server.port}/page`,
+        `http://localhost:${server.port}/page`,
+        `http://2130706433:${server.port}/page`,
+        `http://[::ffff:127.0.0.1]:${server.port}/page`
+      ]
+    ) {
+      const r = await runCliAsync(["ingest", url, "--workdir", dir, "--json"], {
+        env: { NO_PROXY: "", HTTP_PROXY: "", DOSSIER_DEBUG: "0" }
+      })
       expect(r.code).toBe(1)
       expect(r.json.error._tag).toBe("ForbiddenDestination")
     }
@@ -53,8 +64,12 @@ describe("dossier ingest (built CLI)", () => {
 
   it("other refusals keep their tags: scheme, credentials, unparseable", () => {
     const dir = tempWorkdir("dossier-ingest-cli-")
-    expect(runCli(["ingest", "file:///etc/passwd", "--workdir", dir, "--json"]).json.error._tag).toBe("UnsupportedScheme")
-    expect(runCli(["ingest", "http://user:pw@example.com/", "--workdir", dir, "--json"]).json.error._tag).toBe("CredentialsInUrl")
+    expect(runCli(["ingest", "file:///etc/passwd", "--workdir", dir, "--json"]).json.error._tag).toBe(
+      "UnsupportedScheme"
+    )
+    expect(runCli(["ingest", "http://user:pw@example.com/", "--workdir", dir, "--json"]).json.error._tag).toBe(
+      "CredentialsInUrl"
+    )
     const bad = runCli(["ingest", "http://[::1/", "--workdir", dir, "--json"])
     expect(bad.code).toBe(1)
     expect(bad.json.error._tag).toBe("InvalidUrl")
@@ -64,7 +79,13 @@ describe("dossier ingest (built CLI)", () => {
     const dir = tempWorkdir("dossier-ingest-cli-")
     const r = runCli(["ingest", "HTTPS://Example.COM/a b", "--dry-run", "--workdir", dir, "--json"])
     expect(r.code).toBe(0)
-    expect(r.json).toEqual({ ok: true, network: "not_checked", url: "https://example.com/a%20b", host: "example.com", literal: false })
+    expect(r.json).toEqual({
+      ok: true,
+      network: "not_checked",
+      url: "https://example.com/a%20b",
+      host: "example.com",
+      literal: false
+    })
     const lit = runCli(["ingest", "http://0x7f.1/", "--dry-run", "--workdir", dir, "--json"])
     expect(lit.code).toBe(1)
     expect(lit.json.error._tag).toBe("ForbiddenDestination")
@@ -92,7 +113,23 @@ describe("dossier ingest (built CLI)", () => {
   it("--help explains the policy and lists the flags", () => {
     const r = runCli(["ingest", "--help"])
     expect(r.code).toBe(0)
-    for (const word of ["--timeout", "--dry-run", "--workdir", "--now", "--json", "public unicast", "loopback", "private", "metadata", "localhost", "redirect", "2 MiB", "captures.jsonl"]) {
+    for (
+      const word of [
+        "--timeout",
+        "--dry-run",
+        "--workdir",
+        "--now",
+        "--json",
+        "public unicast",
+        "loopback",
+        "private",
+        "metadata",
+        "localhost",
+        "redirect",
+        "2 MiB",
+        "captures.jsonl"
+      ]
+    ) {
       expect(r.stdout, word).toContain(word)
     }
   })

@@ -3,11 +3,11 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import {
   captureLine,
-  isFetched,
   captureStem,
   checkContentType,
   checkEncoding,
   decodeBody,
+  isFetched,
   originalPath,
   parseCaptures,
   readablePath
@@ -18,15 +18,31 @@ describe("capture rules (pure)", () => {
     expect(Either.isRight(checkEncoding(undefined))).toBe(true)
     expect(Either.isRight(checkEncoding("identity"))).toBe(true)
     expect(Either.isRight(checkEncoding(" Identity "))).toBe(true)
-    for (const e of ["gzip", "br", "deflate", "identity, gzip", "zstd"]) expect(Either.isLeft(checkEncoding(e)), e).toBe(true)
+    for (const e of ["gzip", "br", "deflate", "identity, gzip", "zstd"]) {
+      expect(Either.isLeft(checkEncoding(e)), e).toBe(true)
+    }
   })
 
   it("accepts the three media types, in UTF-8 when a charset is declared", () => {
     expect(checkContentType("text/html")).toEqual(Either.right({ kind: "html", essence: "text/html" }))
-    expect(checkContentType('Text/HTML; charset="UTF-8"')).toEqual(Either.right({ kind: "html", essence: "text/html" }))
-    expect(checkContentType("application/xhtml+xml; charset=utf8")).toEqual(Either.right({ kind: "xhtml", essence: "application/xhtml+xml" }))
+    expect(checkContentType("Text/HTML; charset=\"UTF-8\"")).toEqual(
+      Either.right({ kind: "html", essence: "text/html" })
+    )
+    expect(checkContentType("application/xhtml+xml; charset=utf8")).toEqual(
+      Either.right({ kind: "xhtml", essence: "application/xhtml+xml" })
+    )
     expect(checkContentType("text/plain;format=flowed")).toEqual(Either.right({ kind: "text", essence: "text/plain" }))
-    for (const t of [undefined, "", "image/png", "application/json", "text/html; charset=iso-8859-1", "text/plain; charset=windows-1252", "text/htmlx"]) {
+    for (
+      const t of [
+        undefined,
+        "",
+        "image/png",
+        "application/json",
+        "text/html; charset=iso-8859-1",
+        "text/plain; charset=windows-1252",
+        "text/htmlx"
+      ]
+    ) {
       expect(Either.isLeft(checkContentType(t)), String(t)).toBe(true)
     }
   })
@@ -50,7 +66,13 @@ describe("capture rules (pure)", () => {
       fc.uint8Array({ maxLength: 6 }),
       fc.string({ unit: "grapheme", maxLength: 4 }).map((s) => new TextEncoder().encode(s)),
       fc.constantFrom(
-        [0xef, 0xbb, 0xbf], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98, 0x80], [0xff]
+        [0xef, 0xbb, 0xbf],
+        [0xc0, 0x80],
+        [0xed, 0xa0, 0x80],
+        [0xf4, 0x90, 0x80, 0x80],
+        [0xe2, 0x82],
+        [0xf0, 0x9f, 0x98, 0x80],
+        [0xff]
       ).map((b) => Uint8Array.from(b))
     ),
     { maxLength: 12 }
@@ -64,27 +86,54 @@ describe("capture rules (pure)", () => {
 
   it("names files by host, slug and their own digest", () => {
     const sha = "a".repeat(64)
-    expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe("research/sources/example.com-some-page-html-aaaaaaaaaaaa.html")
-    expect(originalPath("https://example.com/", "text", sha)).toBe("research/sources/example.com-index-aaaaaaaaaaaa.txt")
-    expect(readablePath("http://[2001:db8::1]:8080/Ünïcode%20path", sha)).toBe("research/sources/2001-db8-1-unicode-path-aaaaaaaaaaaa.md")
+    expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe(
+      "research/sources/example.com-some-page-html-aaaaaaaaaaaa.html"
+    )
+    expect(originalPath("https://example.com/", "text", sha)).toBe(
+      "research/sources/example.com-index-aaaaaaaaaaaa.txt"
+    )
+    expect(readablePath("http://[2001:db8::1]:8080/Ünïcode%20path", sha)).toBe(
+      "research/sources/2001-db8-1-unicode-path-aaaaaaaaaaaa.md"
+    )
   })
 
-  it.prop("stems are short, ASCII and safe as one path segment", [fc.webUrl({ withQueryParameters: true, withFragments: true })], ([url]) => {
+  it.prop("stems are short, ASCII and safe as one path segment", [
+    fc.webUrl({ withQueryParameters: true, withFragments: true })
+  ], ([url]) => {
     const stem = captureStem(url)
     return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !stem.startsWith(".") && !stem.includes("/")
   })
 
   it("the capture log round-trips and skips lines that are not records", () => {
-    const rec = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const, via: "fetch" as const }
-    const text = captureLine(rec) + "not json\n" + '{"path":1}\n' + captureLine({ ...rec, kind: "source" }) + '{"path":"torn'
+    const rec = {
+      path: "research/sources/x.html",
+      sha256: "b".repeat(64),
+      bytes: 3,
+      origin: "https://example.com/",
+      fetchedAt: "2026-11-30T10:00:00.000Z",
+      kind: "original" as const,
+      via: "fetch" as const
+    }
+    const text = captureLine(rec) + "not json\n" + "{\"path\":1}\n" + captureLine({ ...rec, kind: "source" }) +
+      "{\"path\":\"torn"
     expect(parseCaptures(text)).toEqual([rec, { ...rec, kind: "source" }])
   })
 
   it("records carry via; a line without it (written before imports existed) is a fetch", () => {
-    const { via: _, ...legacy } = { path: "research/sources/x.html", sha256: "b".repeat(64), bytes: 3, origin: "https://example.com/", fetchedAt: "2026-11-30T10:00:00.000Z", kind: "original" as const, via: "fetch" as const }
+    const { via: _, ...legacy } = {
+      path: "research/sources/x.html",
+      sha256: "b".repeat(64),
+      bytes: 3,
+      origin: "https://example.com/",
+      fetchedAt: "2026-11-30T10:00:00.000Z",
+      kind: "original" as const,
+      via: "fetch" as const
+    }
     // captureLine always writes via (fetch unless told).
     expect(JSON.parse(captureLine(legacy)).via).toBe("fetch")
-    const [old, imported, warc] = parseCaptures(`${JSON.stringify(legacy)}\n` + captureLine({ ...legacy, via: "file" }) + captureLine({ ...legacy, kind: "warc" }))
+    const [old, imported, warc] = parseCaptures(
+      `${JSON.stringify(legacy)}\n` + captureLine({ ...legacy, via: "file" }) + captureLine({ ...legacy, kind: "warc" })
+    )
     expect(old).toEqual(legacy)
     expect([isFetched(old!), isFetched(imported!), isFetched(warc!)]).toEqual([true, false, true])
     expect(warc!.kind).toBe("warc")

@@ -10,7 +10,10 @@ export interface Hostile {
   readonly range?: string
 }
 
-const F = (url: string, range?: string): Hostile => (range === undefined ? { url, tag: "ForbiddenDestination" } : { url, tag: "ForbiddenDestination", range })
+const F = (
+  url: string,
+  range?: string
+): Hostile => (range === undefined ? { url, tag: "ForbiddenDestination" } : { url, tag: "ForbiddenDestination", range })
 
 export const corpus: ReadonlyArray<Hostile> = [
   // IPv4 loopback in every spelling the WHATWG parser accepts

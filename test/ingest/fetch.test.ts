@@ -7,13 +7,13 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { gzipSync } from "node:zlib"
 import { CAPTURES_LOG, parseCaptures } from "../../src/domain/IngestContent.js"
+import { BaseLive } from "../../src/layers/Base.js"
 import { SafeHttpTest, tableResolver } from "../../src/layers/SafeHttpTest.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Ingest, readCaptures } from "../../src/services/Ingest.js"
 import { SafeHttp } from "../../src/services/SafeHttp.js"
 import { tempWorkdir } from "../support/cli.js"
 import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "./support.js"
-import { BaseLive } from "../../src/layers/Base.js"
 
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex")
 
@@ -24,16 +24,18 @@ const PAGE = `<!doctype html><html><head><title>Field notes</title><script>var x
 let server: TestServer
 const slowTimers: Array<NodeJS.Timeout> = []
 
-const html = (body: string | Uint8Array, extra: Record<string, string | number> = {}) =>
+const html =
+  (body: string | Uint8Array, extra: Record<string, string | number> = {}) =>
   (_req: unknown, res: import("node:http").ServerResponse) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", ...extra })
     res.end(body)
   }
 
-const redirect = (status: number, location: () => string) => (_req: unknown, res: import("node:http").ServerResponse) => {
-  res.writeHead(status, { location: location() })
-  res.end("moved")
-}
+const redirect =
+  (status: number, location: () => string) => (_req: unknown, res: import("node:http").ServerResponse) => {
+    res.writeHead(status, { location: location() })
+    res.end("moved")
+  }
 
 const hops: Record<string, ReturnType<typeof redirect>> = {}
 for (let i = 1; i <= 6; i++) hops[`/hop/${i}`] = redirect(302, () => `/hop/${i + 1}`)
@@ -95,7 +97,9 @@ beforeAll(async () => {
     },
     "/xhtml": (_req, res) => {
       res.writeHead(200, { "content-type": "application/xhtml+xml" })
-      res.end('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>xhtml body text</p></body></html>')
+      res.end(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>X</title></head><body><p>xhtml body text</p></body></html>"
+      )
     }
   })
 })
@@ -105,7 +109,10 @@ afterAll(async () => {
   await server.close()
 })
 
-const names = (): Record<string, ReadonlyArray<string>> => ({ "site.test": ["127.0.0.1"], "internal.test": ["10.0.0.1"] })
+const names = (): Record<string, ReadonlyArray<string>> => ({
+  "site.test": ["127.0.0.1"],
+  "internal.test": ["10.0.0.1"]
+})
 
 const fetchWith = (url: string, rec = recorder(), table = names(), timeoutSeconds = 5) =>
   Effect.flatMap(SafeHttp, (h) => h.fetch(url, { timeoutSeconds })).pipe(
@@ -149,9 +156,15 @@ describe("SafeHttp through the test layer", () => {
     Effect.gen(function*() {
       const rec = recorder()
       const table = { "mixed.test": ["127.0.0.1", "10.0.0.1"], "mixed6.test": ["127.0.0.1", "fe80::1"] }
-      const e1 = refusedWith(yield* fetchWith(`http://mixed.test:${server.port}/page`, rec, table), "ForbiddenDestination")
+      const e1 = refusedWith(
+        yield* fetchWith(`http://mixed.test:${server.port}/page`, rec, table),
+        "ForbiddenDestination"
+      )
       expect(e1).toMatchObject({ host: "mixed.test", address: "10.0.0.1", range: "private" })
-      const e2 = refusedWith(yield* fetchWith(`http://mixed6.test:${server.port}/page`, rec, table), "ForbiddenDestination")
+      const e2 = refusedWith(
+        yield* fetchWith(`http://mixed6.test:${server.port}/page`, rec, table),
+        "ForbiddenDestination"
+      )
       expect(e2).toMatchObject({ host: "mixed6.test", address: "fe80::1", range: "linkLocal" })
       expect(rec.events).toEqual([])
     }))
@@ -168,23 +181,39 @@ describe("SafeHttp through the test layer", () => {
       }
       const layer = SafeHttpTest({ resolve, policy: loopbackForTests, observe: (e) => rec.events.push(e) })
       // One hop: one lookup; the socket uses the checked answer, never a second lookup.
-      const ok = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://rebind.test:${server.port}/page`)).pipe(Effect.either, Effect.provide(layer))
+      const ok = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://rebind.test:${server.port}/page`)).pipe(
+        Effect.either,
+        Effect.provide(layer)
+      )
       assert(Either.isRight(ok))
       expect(rec.resolved).toEqual(["rebind.test"])
       expect(rec.connectedTo()).toEqual(["127.0.0.1"])
       // A redirect to the same name is a new hop: checked again, and the private answer is refused.
-      const hop = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://127.0.0.1:${server.port}/rebind-self`)).pipe(Effect.either, Effect.provide(layer))
-      expect(refusedWith(hop, "ForbiddenDestination")).toMatchObject({ host: "rebind.test", address: "::1", range: "loopback" })
+      const hop = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://127.0.0.1:${server.port}/rebind-self`)).pipe(
+        Effect.either,
+        Effect.provide(layer)
+      )
+      expect(refusedWith(hop, "ForbiddenDestination")).toMatchObject({
+        host: "rebind.test",
+        address: "::1",
+        range: "loopback"
+      })
       expect(rec.connectedTo()).toEqual(["127.0.0.1", "127.0.0.1"])
     }))
 
   it.live("redirects to a private literal, a hex-spelled private literal, localhost, a private name or ftp are refused", () =>
     Effect.gen(function*() {
       const rec = recorder()
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private`, rec), "ForbiddenDestination")).toMatchObject({ address: "10.0.0.1", range: "private" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private-hex`, rec), "ForbiddenDestination")).toMatchObject({ address: "10.0.0.1" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-localhost`, rec), "ForbiddenDestination")).toMatchObject({ range: "localhost" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private-name`, rec), "ForbiddenDestination")).toMatchObject({ host: "internal.test" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private`, rec), "ForbiddenDestination"))
+        .toMatchObject({ address: "10.0.0.1", range: "private" })
+      expect(
+        refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private-hex`, rec), "ForbiddenDestination")
+      ).toMatchObject({ address: "10.0.0.1" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-localhost`, rec), "ForbiddenDestination"))
+        .toMatchObject({ range: "localhost" })
+      expect(
+        refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-private-name`, rec), "ForbiddenDestination")
+      ).toMatchObject({ host: "internal.test" })
       refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/to-ftp`, rec), "UnsupportedScheme")
       refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/no-location`, rec), "HttpStatus")
       // Only the first hops (to our own server) ever connected.
@@ -203,7 +232,9 @@ describe("SafeHttp through the test layer", () => {
 
   it.live("an oversize body is cut off (streamed or declared); exactly 2 MiB is accepted", () =>
     Effect.gen(function*() {
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/big`), "ResponseTooLarge")).toMatchObject({ max: 2 * 1024 * 1024 })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/big`), "ResponseTooLarge")).toMatchObject({
+        max: 2 * 1024 * 1024
+      })
       refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/big-declared`), "ResponseTooLarge")
       const exact = yield* fetchWith(`http://127.0.0.1:${server.port}/exact`)
       assert(Either.isRight(exact))
@@ -213,30 +244,47 @@ describe("SafeHttp through the test layer", () => {
   it.live("a body slower than the deadline is a Timeout; so is a DNS answer slower than it", () =>
     Effect.gen(function*() {
       const started = Date.now()
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/slow`, recorder(), names(), 1), "Timeout")).toMatchObject({ seconds: 1 })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/slow`, recorder(), names(), 1), "Timeout"))
+        .toMatchObject({ seconds: 1 })
       expect(Date.now() - started).toBeLessThan(2500)
       const hanging = SafeHttpTest({ resolve: () => new Promise(() => {}), policy: loopbackForTests })
-      const dns = yield* Effect.flatMap(SafeHttp, (h) => h.fetch("http://slow-dns.test/", { timeoutSeconds: 1 })).pipe(Effect.either, Effect.provide(hanging))
+      const dns = yield* Effect.flatMap(SafeHttp, (h) => h.fetch("http://slow-dns.test/", { timeoutSeconds: 1 })).pipe(
+        Effect.either,
+        Effect.provide(hanging)
+      )
       refusedWith(dns, "Timeout")
     }))
 
   it.live("gzip, image/png, declared Latin-1, undeclared non-UTF-8 and a missing type are refused with their tags", () =>
     Effect.gen(function*() {
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/gzip`), "CompressedResponse")).toMatchObject({ encoding: "gzip" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/png`), "UnsupportedContent")).toMatchObject({ contentType: "image/png" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/latin1`), "UnsupportedContent")).toMatchObject({ contentType: "text/plain; charset=iso-8859-1" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/latin1-undeclared`), "UnsupportedContent")).toMatchObject({ contentType: "text/html" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/no-type`), "UnsupportedContent")).toMatchObject({ contentType: "" })
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/missing`), "HttpStatus")).toMatchObject({ status: 404 })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/gzip`), "CompressedResponse")).toMatchObject(
+        { encoding: "gzip" }
+      )
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/png`), "UnsupportedContent")).toMatchObject({
+        contentType: "image/png"
+      })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/latin1`), "UnsupportedContent"))
+        .toMatchObject({ contentType: "text/plain; charset=iso-8859-1" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/latin1-undeclared`), "UnsupportedContent"))
+        .toMatchObject({ contentType: "text/html" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/no-type`), "UnsupportedContent"))
+        .toMatchObject({ contentType: "" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${server.port}/missing`), "HttpStatus")).toMatchObject({
+        status: 404
+      })
     }))
 
   it.live("an unresolvable name is DnsFailure; a refused connection is ConnectionFailed", () =>
     Effect.gen(function*() {
-      expect(refusedWith(yield* fetchWith("http://nowhere.test/"), "DnsFailure")).toMatchObject({ host: "nowhere.test" })
+      expect(refusedWith(yield* fetchWith("http://nowhere.test/"), "DnsFailure")).toMatchObject({
+        host: "nowhere.test"
+      })
       // A port nothing listens on (our server's port, after a throwaway server is closed).
       const gone = yield* Effect.promise(() => startServer({}))
       yield* Effect.promise(() => gone.close())
-      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${gone.port}/`), "ConnectionFailed")).toMatchObject({ reason: "ECONNREFUSED" })
+      expect(refusedWith(yield* fetchWith(`http://127.0.0.1:${gone.port}/`), "ConnectionFailed")).toMatchObject({
+        reason: "ECONNREFUSED"
+      })
     }))
 })
 
@@ -246,7 +294,9 @@ describe("Ingest: retention through FileStore", () => {
       const dir = tempWorkdir("dossier-ingest-")
       const layer = ingestLayer(dir, httpLayer(recorder(), names(), loopbackForTests))
       const now = new Date("2026-11-30T10:00:00.000Z")
-      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/r1`, { now })).pipe(Effect.provide(layer))
+      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/r1`, { now })).pipe(
+        Effect.provide(layer)
+      )
       expect(r.network).toBe("checked")
       expect(r.url).toBe(`http://127.0.0.1:${server.port}/r1`)
       expect(r.finalUrl).toBe(`http://site.test:${server.port}/page`)
@@ -254,7 +304,18 @@ describe("Ingest: retention through FileStore", () => {
       expect(r.fetchedAt).toBe("2026-11-30T10:00:00.000Z")
       expect(r.reused).toBe(false)
       expect(r.via).toBe("fetch")
-      expect(Object.keys(r).sort()).toEqual(["fetchedAt", "finalUrl", "network", "original", "redirects", "reused", "source", "url", "via", "warc"])
+      expect(Object.keys(r).sort()).toEqual([
+        "fetchedAt",
+        "finalUrl",
+        "network",
+        "original",
+        "redirects",
+        "reused",
+        "source",
+        "url",
+        "via",
+        "warc"
+      ])
       // The original: the served bytes exactly.
       expect(r.original.sha256).toBe(sha(PAGE))
       expect(r.original.bytes).toBe(Buffer.byteLength(PAGE))
@@ -267,14 +328,40 @@ describe("Ingest: retention through FileStore", () => {
       expect(r.source.bytes).toBe(md.byteLength)
       expect(r.source.path).toBe(`research/sources/site.test-page-${sha(md).slice(0, 12)}.md`)
       expect(r.source.origin).toBe(r.finalUrl)
-      expect(md.toString("utf8")).toContain(`The river rose [two metres](http://site.test:${server.port}/gauge) overnight.`)
+      expect(md.toString("utf8")).toContain(
+        `The river rose [two metres](http://site.test:${server.port}/gauge) overnight.`
+      )
       expect(md.toString("utf8")).not.toContain("var x")
       // The capture log.
       const log = parseCaptures(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8"))
       expect(log).toEqual([
-        { path: r.original.path, sha256: r.original.sha256, bytes: r.original.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "original", via: "fetch" },
-        { path: r.source.path, sha256: r.source.sha256, bytes: r.source.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "source", via: "fetch" },
-        { path: r.warc.path, sha256: r.warc.sha256, bytes: r.warc.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "warc", via: "fetch" }
+        {
+          path: r.original.path,
+          sha256: r.original.sha256,
+          bytes: r.original.bytes,
+          origin: r.finalUrl,
+          fetchedAt: r.fetchedAt,
+          kind: "original",
+          via: "fetch"
+        },
+        {
+          path: r.source.path,
+          sha256: r.source.sha256,
+          bytes: r.source.bytes,
+          origin: r.finalUrl,
+          fetchedAt: r.fetchedAt,
+          kind: "source",
+          via: "fetch"
+        },
+        {
+          path: r.warc.path,
+          sha256: r.warc.sha256,
+          bytes: r.warc.bytes,
+          origin: r.finalUrl,
+          fetchedAt: r.fetchedAt,
+          kind: "warc",
+          via: "fetch"
+        }
       ])
       const viaReader = yield* readCaptures.pipe(Effect.provide(BaseLive(dir)))
       expect(viaReader).toEqual(log)
@@ -300,7 +387,11 @@ describe("Ingest: retention through FileStore", () => {
       fs.writeFileSync(md, "edited by hand\n")
       const lines = fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8")
       const third = yield* Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.either, Effect.provide(layer))
-      expect(refusedWith(third, "EditedRetainedFile")).toMatchObject({ path: first.source.path, expected: first.source.sha256, actual: sha("edited by hand\n") })
+      expect(refusedWith(third, "EditedRetainedFile")).toMatchObject({
+        path: first.source.path,
+        expected: first.source.sha256,
+        actual: sha("edited by hand\n")
+      })
       expect(fs.readFileSync(md, "utf8")).toBe("edited by hand\n")
       expect(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8")).toBe(lines)
     }))
@@ -309,27 +400,40 @@ describe("Ingest: retention through FileStore", () => {
     Effect.gen(function*() {
       const dir = tempWorkdir("dossier-ingest-")
       const layer = ingestLayer(dir, httpLayer(recorder(), names(), loopbackForTests))
-      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/plain`)).pipe(Effect.provide(layer))
+      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/plain`)).pipe(
+        Effect.provide(layer)
+      )
       expect(r.original.path.endsWith(".txt")).toBe(true)
       expect(r.source.path.endsWith(".md")).toBe(true)
-      expect(fs.readFileSync(path.join(dir, r.source.path), "utf8")).toBe("plain words, kept as they are\nsecond line\n")
-      const x = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/xhtml`)).pipe(Effect.provide(layer))
+      expect(fs.readFileSync(path.join(dir, r.source.path), "utf8")).toBe(
+        "plain words, kept as they are\nsecond line\n"
+      )
+      const x = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/xhtml`)).pipe(
+        Effect.provide(layer)
+      )
       expect(x.original.contentType).toBe("application/xhtml+xml")
       expect(x.original.path.endsWith(".xhtml")).toBe(true)
-      expect(fs.readFileSync(path.join(dir, x.source.path), "utf8")).toBe('---\ntitle: "X"\n---\n\n# X\n\nxhtml body text\n')
+      expect(fs.readFileSync(path.join(dir, x.source.path), "utf8")).toBe(
+        "---\ntitle: \"X\"\n---\n\n# X\n\nxhtml body text\n"
+      )
     }))
 
   it.live("a refused fetch writes nothing", () =>
     Effect.gen(function*() {
       const dir = tempWorkdir("dossier-ingest-")
       const layer = ingestLayer(dir, httpLayer(recorder(), names(), loopbackForTests))
-      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/png`)).pipe(Effect.either, Effect.provide(layer))
+      const r = yield* Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}/png`)).pipe(
+        Effect.either,
+        Effect.provide(layer)
+      )
       refusedWith(r, "UnsupportedContent")
       expect(fs.readdirSync(dir)).toEqual([])
       const d = yield* Effect.flatMap(Ingest, (i) => i.dryRun("http://Example.com/a")).pipe(Effect.provide(layer))
       expect(d).toEqual({ network: "not_checked", url: "http://example.com/a", host: "example.com", literal: false })
       expect(fs.readdirSync(dir)).toEqual([])
-      const stat = yield* Effect.flatMap(FileStore, (f) => f.stat("research/sources")).pipe(Effect.provide(BaseLive(dir)))
+      const stat = yield* Effect.flatMap(FileStore, (f) => f.stat("research/sources")).pipe(
+        Effect.provide(BaseLive(dir))
+      )
       expect(stat._tag).toBe("None")
     }))
 
@@ -338,7 +442,10 @@ describe("Ingest: retention through FileStore", () => {
       const dir = tempWorkdir("dossier-ingest-")
       const rec = recorder()
       const layer = ingestLayer(dir, httpLayer(rec, {}))
-      const r = yield* Effect.flatMap(Ingest, (i) => i.capture("http://[::ffff:169.254.169.254]/latest")).pipe(Effect.either, Effect.provide(layer))
+      const r = yield* Effect.flatMap(Ingest, (i) => i.capture("http://[::ffff:169.254.169.254]/latest")).pipe(
+        Effect.either,
+        Effect.provide(layer)
+      )
       expect(refusedWith(r, "ForbiddenDestination")).toMatchObject({ range: "metadata" })
       expect(rec.resolved).toEqual([])
       expect(rec.events).toEqual([])

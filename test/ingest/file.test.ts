@@ -38,7 +38,14 @@ describe("dossier ingest --file (built CLI)", () => {
   it("retains the saved page and its readable copy as a fetch would, network none, via file, no WARC", () => {
     const dir = tempWorkdir("dossier-file-")
     put(dir, "saved/page.html", PAGE)
-    const r = ingest(dir, ["--file", "saved/page.html", "--origin", "https://API.example.org/news/deprecation", "--now", NOW])
+    const r = ingest(dir, [
+      "--file",
+      "saved/page.html",
+      "--origin",
+      "https://API.example.org/news/deprecation",
+      "--now",
+      NOW
+    ])
     expect(r.code, r.stdout).toBe(0)
     const origin = "https://api.example.org/news/deprecation"
     expect(r.json).toMatchObject({
@@ -53,18 +60,57 @@ describe("dossier ingest --file (built CLI)", () => {
       fetchedAt: NOW,
       reused: false
     })
-    expect(Object.keys(r.json).sort()).toEqual(["fetchedAt", "file", "finalUrl", "network", "ok", "original", "redirects", "reused", "source", "url", "via", "warc"])
+    expect(Object.keys(r.json).sort()).toEqual([
+      "fetchedAt",
+      "file",
+      "finalUrl",
+      "network",
+      "ok",
+      "original",
+      "redirects",
+      "reused",
+      "source",
+      "url",
+      "via",
+      "warc"
+    ])
     // The original: the saved bytes exactly, named like a fetched capture of the origin.
-    expect(r.json.original).toEqual({ path: `research/sources/api.example.org-news-deprecation-${sha(PAGE).slice(0, 12)}.html`, bytes: Buffer.byteLength(PAGE), sha256: sha(PAGE), contentType: "text/html" })
+    expect(r.json.original).toEqual({
+      path: `research/sources/api.example.org-news-deprecation-${sha(PAGE).slice(0, 12)}.html`,
+      bytes: Buffer.byteLength(PAGE),
+      sha256: sha(PAGE),
+      contentType: "text/html"
+    })
     expect(fs.readFileSync(path.join(dir, r.json.original.path), "utf8")).toBe(PAGE)
     const md = fs.readFileSync(path.join(dir, r.json.source.path))
-    expect(r.json.source).toEqual({ path: `research/sources/api.example.org-news-deprecation-${sha(md).slice(0, 12)}.md`, bytes: md.byteLength, sha256: sha(md), origin })
+    expect(r.json.source).toEqual({
+      path: `research/sources/api.example.org-news-deprecation-${sha(md).slice(0, 12)}.md`,
+      bytes: md.byteLength,
+      sha256: sha(md),
+      origin
+    })
     expect(md.toString("utf8")).toContain("[migration guide](https://api.example.org/docs/migration)")
     // The log says the agent supplied these bytes.
     const log = parseCaptures(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8"))
     expect(log).toEqual([
-      { path: r.json.original.path, sha256: r.json.original.sha256, bytes: r.json.original.bytes, origin, fetchedAt: NOW, kind: "original", via: "file" },
-      { path: r.json.source.path, sha256: r.json.source.sha256, bytes: r.json.source.bytes, origin, fetchedAt: NOW, kind: "source", via: "file" }
+      {
+        path: r.json.original.path,
+        sha256: r.json.original.sha256,
+        bytes: r.json.original.bytes,
+        origin,
+        fetchedAt: NOW,
+        kind: "original",
+        via: "file"
+      },
+      {
+        path: r.json.source.path,
+        sha256: r.json.source.sha256,
+        bytes: r.json.source.bytes,
+        origin,
+        fetchedAt: NOW,
+        kind: "source",
+        via: "file"
+      }
     ])
     expect(fs.readdirSync(path.join(dir, "research/sources")).some((n) => n.endsWith(".warc.gz"))).toBe(false)
     // Importing the same bytes again keeps the files.
@@ -76,7 +122,11 @@ describe("dossier ingest --file (built CLI)", () => {
   it("type from --content-type or the extension; text/plain is kept as the text", () => {
     const dir = tempWorkdir("dossier-file-")
     put(dir, "saved/notes.txt", "plain notes\nsecond line\n")
-    put(dir, "saved/page.xhtml", `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>xhtml text</p></body></html>`)
+    put(
+      dir,
+      "saved/page.xhtml",
+      `<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>xhtml text</p></body></html>`
+    )
     put(dir, "saved/dump.dat", "<p>typed by the flag</p>")
     const t = ingest(dir, ["--file", "saved/notes.txt", "--origin", "https://example.org/notes"])
     expect(t.json.original.contentType).toBe("text/plain")
@@ -84,7 +134,14 @@ describe("dossier ingest --file (built CLI)", () => {
     expect(fs.readFileSync(path.join(dir, t.json.source.path), "utf8")).toBe("plain notes\nsecond line\n")
     const x = ingest(dir, ["--file", "saved/page.xhtml", "--origin", "https://example.org/x"])
     expect(x.json.original.contentType).toBe("application/xhtml+xml")
-    const d = ingest(dir, ["--file", "saved/dump.dat", "--origin", "https://example.org/d", "--content-type", "text/html; charset=UTF-8"])
+    const d = ingest(dir, [
+      "--file",
+      "saved/dump.dat",
+      "--origin",
+      "https://example.org/d",
+      "--content-type",
+      "text/html; charset=UTF-8"
+    ])
     expect(d.code, d.stdout).toBe(0)
     expect(d.json.original.contentType).toBe("text/html")
     expect(fs.readFileSync(path.join(dir, d.json.source.path), "utf8")).toContain("typed by the flag")
@@ -101,18 +158,29 @@ describe("dossier ingest --file (built CLI)", () => {
     expect(png).toMatchObject({ contentType: null, extension: "png" })
     expect(png.message).toContain("--content-type")
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
-    refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"], "UnsupportedContent")
+    refused(
+      dir,
+      ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"],
+      "UnsupportedContent"
+    )
     refused(dir, ["--file", "saved/latin1.html", ...origin], "UnsupportedContent")
     // Larger than 16 MiB.
     fs.writeFileSync(path.join(dir, "saved/big.html"), Buffer.alloc(16 * 1024 * 1024 + 1, 0x61))
-    expect(refused(dir, ["--file", "saved/big.html", ...origin], "InputTooLarge")).toMatchObject({ path: "saved/big.html", max: 16 * 1024 * 1024, actual: 16 * 1024 * 1024 + 1 })
+    expect(refused(dir, ["--file", "saved/big.html", ...origin], "InputTooLarge")).toMatchObject({
+      path: "saved/big.html",
+      max: 16 * 1024 * 1024,
+      actual: 16 * 1024 * 1024 + 1
+    })
     fs.rmSync(path.join(dir, "saved/big.html"))
     // Outside the work folder, through a symlink, not a regular file, missing.
     const outside = path.join(fs.realpathSync(os.tmpdir()), `dossier-outside-${process.pid}.html`)
     fs.writeFileSync(outside, PAGE)
     // The mistake --input, --state and --descriptor answer with InputOutsideWorkdir, naming the option.
     expect(refused(dir, ["--file", outside, ...origin], "InputOutsideWorkdir").flag).toBe("--file")
-    expect(refused(dir, ["--file", "../outside.html", ...origin], "InputOutsideWorkdir")).toMatchObject({ path: "../outside.html", flag: "--file" })
+    expect(refused(dir, ["--file", "../outside.html", ...origin], "InputOutsideWorkdir")).toMatchObject({
+      path: "../outside.html",
+      flag: "--file"
+    })
     fs.symlinkSync(outside, path.join(dir, "saved/link.html"))
     expect(refused(dir, ["--file", "saved/link.html", ...origin], "UnsafePath").reason).toBe("symlink")
     fs.rmSync(outside)
@@ -135,13 +203,22 @@ describe("dossier ingest --file (built CLI)", () => {
     expect(first.code).toBe(0)
     fs.writeFileSync(path.join(dir, first.json.source.path), "edited by hand\n")
     const error = refused(dir, args, "EditedRetainedFile")
-    expect(error).toMatchObject({ path: first.json.source.path, expected: first.json.source.sha256, actual: sha("edited by hand\n") })
+    expect(error).toMatchObject({
+      path: first.json.source.path,
+      expected: first.json.source.sha256,
+      actual: sha("edited by hand\n")
+    })
   })
 
   it("usage errors: --file with a URL, without --origin, with fetch-only flags; --origin without --file", () => {
     const dir = tempWorkdir("dossier-file-")
     put(dir, "saved/page.html", PAGE)
-    refused(dir, ["https://example.org/p", "--file", "saved/page.html", "--origin", "https://example.org/p"], "UsageError", 2)
+    refused(
+      dir,
+      ["https://example.org/p", "--file", "saved/page.html", "--origin", "https://example.org/p"],
+      "UsageError",
+      2
+    )
     refused(dir, ["--file", "saved/page.html"], "UsageError", 2)
     refused(dir, ["--file", "saved/page.html", "--origin", "https://example.org/p", "--dry-run"], "UsageError", 2)
     refused(dir, ["--file", "saved/page.html", "--origin", "https://example.org/p", "--timeout", "5"], "UsageError", 2)

@@ -1,8 +1,8 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
 import { checkUrl, isLocalhostName, publicUnicastPolicy } from "../../src/domain/DestinationPolicy.js"
 import { SafeHttp } from "../../src/services/SafeHttp.js"
 import { corpus, hostileDns } from "./corpus.js"
@@ -108,7 +108,10 @@ describe("SafeHttp refuses the corpus before any connection", () => {
       const rec = recorder()
       const layer = httpLayer(rec, {})
       for (const entry of corpus) {
-        const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(entry.url, { timeoutSeconds: 5 })).pipe(Effect.either, Effect.provide(layer))
+        const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(entry.url, { timeoutSeconds: 5 })).pipe(
+          Effect.either,
+          Effect.provide(layer)
+        )
         assert(Either.isLeft(r), `fetched ${entry.url}`)
         expect(r.left._tag, entry.url).toBe(entry.tag)
       }
@@ -121,7 +124,10 @@ describe("SafeHttp refuses the corpus before any connection", () => {
       const rec = recorder()
       const layer = httpLayer(rec, hostileDns)
       for (const host of Object.keys(hostileDns)) {
-        const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://${host}/`)).pipe(Effect.either, Effect.provide(layer))
+        const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`http://${host}/`)).pipe(
+          Effect.either,
+          Effect.provide(layer)
+        )
         assert(Either.isLeft(r))
         assert(r.left._tag === "ForbiddenDestination", `${host}: ${r.left._tag}`)
         expect(r.left.host).toBe(host)
@@ -135,9 +141,14 @@ describe("SafeHttp refuses the corpus before any connection", () => {
     Effect.gen(function*() {
       const rec = recorder()
       const layer = httpLayer(rec, {})
-      const ok = yield* Effect.flatMap(SafeHttp, (h) => h.check("https://Example.COM./a b?q=1")).pipe(Effect.provide(layer))
+      const ok = yield* Effect.flatMap(SafeHttp, (h) => h.check("https://Example.COM./a b?q=1")).pipe(
+        Effect.provide(layer)
+      )
       expect(ok).toEqual({ url: "https://example.com./a%20b?q=1", host: "example.com.", literal: false })
-      const bad = yield* Effect.flatMap(SafeHttp, (h) => h.check("http://0x7f.1/")).pipe(Effect.either, Effect.provide(layer))
+      const bad = yield* Effect.flatMap(SafeHttp, (h) => h.check("http://0x7f.1/")).pipe(
+        Effect.either,
+        Effect.provide(layer)
+      )
       assert(Either.isLeft(bad) && bad.left._tag === "ForbiddenDestination")
       expect(rec.resolved).toEqual([])
     }))

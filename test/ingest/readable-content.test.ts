@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { htmlToMarkdown } from "../../src/domain/Readable.js"
 import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
 
 const URL_ = "https://news.example/2026/12/river.html"
 
@@ -22,7 +22,12 @@ const story = (from: number, count: number): string =>
 const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
 
 const links = (label: string, n: number): string =>
-  `<ul>${Array.from({ length: n }, (_, i) => `<li><a href="/${label}/${i}">${label} headline number ${i} of the week</a></li>`).join("")}</ul>`
+  `<ul>${
+    Array.from(
+      { length: n },
+      (_, i) => `<li><a href="/${label}/${i}">${label} headline number ${i} of the week</a></li>`
+    ).join("")
+  }</ul>`
 
 describe("readable copy: choosing the content", () => {
   it("takes the scored story, not the first article element (a teaser card)", () => {
@@ -48,7 +53,16 @@ describe("readable copy: choosing the content", () => {
     </div></main></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
-    for (const furniture of ["Share on Facebook", "Jo Writer covers", "Related articles", "related headline", "Great article", "We use cookies"]) {
+    for (
+      const furniture of [
+        "Share on Facebook",
+        "Jo Writer covers",
+        "Related articles",
+        "related headline",
+        "Great article",
+        "We use cookies"
+      ]
+    ) {
       expect(text).not.toContain(furniture)
     }
   })
@@ -64,7 +78,9 @@ describe("readable copy: choosing the content", () => {
   })
 
   it("keeps a wrapper whose name says furniture when it holds most of the page, and an ASP.NET form around everything", () => {
-    const html = `<html><body><form id="aspnetForm"><div class="layout has-sidebar"><div class="main-col">${story(1, 5)}</div></div></form></body></html>`
+    const html = `<html><body><form id="aspnetForm"><div class="layout has-sidebar"><div class="main-col">${
+      story(1, 5)
+    }</div></div></form></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
   })
@@ -97,7 +113,9 @@ describe("readable copy: choosing the content", () => {
     const linked = (n: number) =>
       `<p>The <a href="/board">water board</a> said the gauge at <a href="/s/${n}">station ${n}</a> rose overnight, and the ` +
       `<a href="/eng">engineers</a> opened the sluice, as <a href="/log">the log</a> shows, before the towpath closed again.</p>`
-    const html = `<html><body><div class="entry">${story(1, 3)}<div class="part">${[7, 8, 9, 10, 11].map(linked).join("")}</div></div></body></html>`
+    const html = `<html><body><div class="entry">${story(1, 3)}<div class="part">${
+      [7, 8, 9, 10, 11].map(linked).join("")
+    }</div></div></body></html>`
     const text = copy(html)
     expect(text).toContain(prose(1))
     expect(text).toContain("The water board said the gauge at station 9 rose overnight")
@@ -121,7 +139,9 @@ describe("readable copy: choosing the content", () => {
 
   it("keeps a forum's first post when it is named as a comment (no other content on the page)", () => {
     const html = `<html><body><nav>${links("nav", 5)}</nav><h1>Thread: the northern sluice</h1>
-      <div class="thread"><div class="comment-item first"><div class="comment-author">user1</div><div class="comment-body">${story(1, 6)}</div></div>
+      <div class="thread"><div class="comment-item first"><div class="comment-author">user1</div><div class="comment-body">${
+      story(1, 6)
+    }</div></div>
       <div class="comment-form"><p>Log in to reply to this thread.</p></div></div>
       <div class="sidebar">${links("more", 45)}</div><div class="related">${links("related", 45)}</div></body></html>`
     const text = copy(html)
@@ -130,16 +150,24 @@ describe("readable copy: choosing the content", () => {
   })
 
   it("leaves out figure captions", () => {
-    const html = `<html><body><div class="article">${story(1, 3)}<figure><img src="/a.jpg"><figcaption>The sluice at dawn. Photo: Archive</figcaption></figure>${story(4, 2)}</div></body></html>`
+    const html = `<html><body><div class="article">${
+      story(1, 3)
+    }<figure><img src="/a.jpg"><figcaption>The sluice at dawn. Photo: Archive</figcaption></figure>${
+      story(4, 2)
+    }</div></body></html>`
     const text = copy(html)
     expect(text).toContain(prose(5))
     expect(text).not.toContain("The sluice at dawn")
   })
 
   it("keeps a sentence that crosses links, emphasis and entities verbatim (only link syntax around the text)", () => {
-    const html = `<html><body><div class="article">${story(1, 3)}<p>Clients must read the <a href="/guide">migration guide</a> before the <em>removal</em> on June&nbsp;1.</p></div></body></html>`
+    const html = `<html><body><div class="article">${
+      story(1, 3)
+    }<p>Clients must read the <a href="/guide">migration guide</a> before the <em>removal</em> on June&nbsp;1.</p></div></body></html>`
     const md = htmlToMarkdown(html, URL_)
-    expect(md).toContain("Clients must read the [migration guide](https://news.example/guide) before the removal on June 1.")
+    expect(md).toContain(
+      "Clients must read the [migration guide](https://news.example/guide) before the removal on June 1."
+    )
   })
 })
 
@@ -167,7 +195,9 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
     </div></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
-    for (const furniture of ["commission", "Become a member", "Rate it now", "All rights reserved"]) expect(text).not.toContain(furniture)
+    for (const furniture of ["commission", "Become a member", "Rate it now", "All rights reserved"]) {
+      expect(text).not.toContain(furniture)
+    }
   })
 
   it("drops blocks whose class names a furniture part even with a content word in it ('related-articles', 'author-box__content')", () => {
@@ -185,7 +215,9 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
     const teaser = (n: number) =>
       `<li class="teaser"><a href="/t/${n}">Other story ${n}</a><p>A summary of other story ${n}, which is about something else, ` +
       `told at length, with commas, so that the list scores like prose, and a reader, skimming, might take it for the article, since it runs on, and on, over several lines of the page.</p></li>`
-    const html = `<html><body><div class="story">${story(1, 6)}<ul class="teaser-item-list">${[1, 2, 3, 4].map(teaser).join("")}</ul></div></body></html>`
+    const html = `<html><body><div class="story">${story(1, 6)}<ul class="teaser-item-list">${
+      [1, 2, 3, 4].map(teaser).join("")
+    }</ul></div></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 6; i++) expect(text).toContain(prose(i))
     expect(text).not.toContain("summary of other story")
@@ -216,7 +248,9 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
 
   it("prefers the story inside the page's main element to prose elsewhere (an overlay)", () => {
     const overlay = `<div class="ie-overlay"><div class="box">${story(100, 4)}</div></div>`
-    const html = `<html><body>${overlay}<main><section class="news"><p>${prose(1)}</p><p>${prose(2)}</p><p>${prose(3)}</p></section></main></body></html>`
+    const html = `<html><body>${overlay}<main><section class="news"><p>${prose(1)}</p><p>${prose(2)}</p><p>${
+      prose(3)
+    }</p></section></main></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 3; i++) expect(text).toContain(prose(i))
     expect(text).not.toContain(prose(100))
@@ -227,7 +261,9 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
     const sentence = (n: number) =>
       `<p>The <a href="/board">water board of the northern district</a> said gauge ${n} rose by four centimetres overnight, and the engineers, who had ` +
       `<a href="/log">expected far less water this week</a>, opened the sluice before dawn.</p>`
-    const linked = `${sentence(1)}${sentence(2)}<p>Residents were told, in a short notice from the water board, that the towpath would stay closed until the level fell again.</p>`
+    const linked = `${sentence(1)}${
+      sentence(2)
+    }<p>Residents were told, in a short notice from the water board, that the towpath would stay closed until the level fell again.</p>`
     const html = `<html><body><div class="story">${story(1, 4)}<div class="box">${linked}</div></div></body></html>`
     const text = copy(html)
     expect(text).toContain("The water board of the northern district said gauge 2 rose by four centimetres overnight")
@@ -255,7 +291,9 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
   })
 
   it("leaves out ruby readings (annotations printed above the base text)", () => {
-    const html = `<html><body><div class="article">${story(1, 3)}<p><ruby>法律<rp>(</rp><rt>ほうりつ</rt><rp>)</rp></ruby>ができて、親が子どもを教育するために、体罰をしてはいけないことになりました。</p></div></body></html>`
+    const html = `<html><body><div class="article">${
+      story(1, 3)
+    }<p><ruby>法律<rp>(</rp><rt>ほうりつ</rt><rp>)</rp></ruby>ができて、親が子どもを教育するために、体罰をしてはいけないことになりました。</p></div></body></html>`
     const text = copy(html)
     expect(text).toContain("法律ができて、親が子どもを教育するために")
     expect(text).not.toContain("ほうりつ")
@@ -263,7 +301,24 @@ describe("readable copy: boilerplate inside and around the story (issue 14)", ()
 })
 
 describe("readable copy: quotes stay verbatim", () => {
-  const word = fc.constantFrom("river", "gauge", "rose", "the", "board", "sluice", "a", "towpath", "level", "engineers", "5", "%", "night", "dawn", "Zürich", "naïve")
+  const word = fc.constantFrom(
+    "river",
+    "gauge",
+    "rose",
+    "the",
+    "board",
+    "sluice",
+    "a",
+    "towpath",
+    "level",
+    "engineers",
+    "5",
+    "%",
+    "night",
+    "dawn",
+    "Zürich",
+    "naïve"
+  )
   const piece = fc.oneof(
     { weight: 6, arbitrary: word.map((w) => ({ html: w, text: w })) },
     { weight: 1, arbitrary: word.map((w) => ({ html: `<a href="/w/${w}">${w}</a>`, text: w })) },
@@ -275,8 +330,12 @@ describe("readable copy: quotes stay verbatim", () => {
     text: `${ps.map((p) => p.text).join(" ")}, and more.`
   }))
 
-  it.prop("every sentence of a generated article is in the copy as a reader sees it", [fc.array(sentence, { minLength: 4, maxLength: 12 })], ([sentences]) => {
-    const html = `<html><body><nav><a href="/">Home</a></nav><div class="article-body">${story(1, 2)}${sentences.map((s) => `<p>${s.html}</p>`).join("")}</div><footer>Site footer</footer></body></html>`
+  it.prop("every sentence of a generated article is in the copy as a reader sees it", [
+    fc.array(sentence, { minLength: 4, maxLength: 12 })
+  ], ([sentences]) => {
+    const html = `<html><body><nav><a href="/">Home</a></nav><div class="article-body">${story(1, 2)}${
+      sentences.map((s) => `<p>${s.html}</p>`).join("")
+    }</div><footer>Site footer</footer></body></html>`
     const text = copy(html).replace(/\s+/g, " ")
     for (const s of sentences) expect(text).toContain(s.text)
     expect(text).not.toContain("Site footer")
@@ -285,7 +344,10 @@ describe("readable copy: quotes stay verbatim", () => {
 
 describe("readable copy: link edges", () => {
   it("keeps the spaces at the edges of a link's text outside the link", () => {
-    const md = htmlToMarkdown(`<p>started the<a href="/fund"> Go Fund Me </a>page, and <a href="/x">more</a>.</p>`, URL_)
+    const md = htmlToMarkdown(
+      `<p>started the<a href="/fund"> Go Fund Me </a>page, and <a href="/x">more</a>.</p>`,
+      URL_
+    )
     expect(md).toBe("started the [Go Fund Me](https://news.example/fund) page, and [more](https://news.example/x).\n")
     expect(readerText(md)).toContain("started the Go Fund Me page, and more.")
   })
@@ -294,7 +356,10 @@ describe("readable copy: link edges", () => {
 describe("readable copy: many leads above the story", () => {
   const page = (cls: string, n: number): string =>
     `<html><body><div class="news"><div class="head"><h1>The river rose</h1>` +
-    Array.from({ length: n }, (_, i) => `<div class="${cls}">Engineers opened sluice number ${i} before dawn as the water kept rising.</div>`).join("") +
+    Array.from(
+      { length: n },
+      (_, i) => `<div class="${cls}">Engineers opened sluice number ${i} before dawn as the water kept rising.</div>`
+    ).join("") +
     `</div><div class="part"><div class="text">${story(1, 6)}</div></div></div></body></html>`
 
   it("takes in thousands of 'teaser' leads above the story, the first and the last", () => {
@@ -309,13 +374,21 @@ describe("readable copy: many leads above the story", () => {
 })
 
 describe("readable copy: pages that are not articles (listings, app shells, streamed pages)", () => {
-  const furniture = `<header class="site-header"><a href="/">Home of the Shop</a> <a href="/login">Sign in to your account</a></header>
+  const furniture =
+    `<header class="site-header"><a href="/">Home of the Shop</a> <a href="/login">Sign in to your account</a></header>
     <nav>${links("nav", 6)}</nav>`
-  const footer = `<footer><p>Copyright 2026 The Shop Company, all rights reserved, registered in the valley.</p></footer>
+  const footer =
+    `<footer><p>Copyright 2026 The Shop Company, all rights reserved, registered in the valley.</p></footer>
     <div class="cookie-banner"><p>We use cookies to make this site work, accept them to continue.</p></div>`
 
   it("keeps a listing of short cards as the page's visible text, without header, navigation, footer and cookie banner", () => {
-    const cards = Array.from({ length: 12 }, (_, i) => `<div class="card teaser"><a href="/item/${i}"><h3>Walking boot model ${i}</h3></a><span>From ${20 + i} euros</span></div>`).join("")
+    const cards = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `<div class="card teaser"><a href="/item/${i}"><h3>Walking boot model ${i}</h3></a><span>From ${
+          20 + i
+        } euros</span></div>`
+    ).join("")
     const html = `<html><head><title>Boots</title></head><body>${furniture}
       <div class="grid"><h1>Walking boots</h1>${cards}</div>${footer}</body></html>`
     const text = copy(html)
@@ -323,12 +396,21 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
       expect(text).toContain(`Walking boot model ${i}`)
       expect(text).toContain(`From ${20 + i} euros`)
     }
-    for (const f of ["Sign in to your account", "nav headline", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+    for (const f of ["Sign in to your account", "nav headline", "Copyright 2026", "We use cookies"]) {
+      expect(text).not.toContain(f)
+    }
   })
 
   it("keeps a thread whose posts are all named as comments, and every post of it", () => {
-    const posts = Array.from({ length: 4 }, (_, i) => `<div class="comment-item"><div class="comment-author">member${i}</div><div class="comment-body">${`<p>${prose(i)}</p>`}</div></div>`).join("")
-    const html = `<html><head><title>Thread</title></head><body>${furniture}<div id="comments-list">${posts}</div>${footer}</body></html>`
+    const posts = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<div class="comment-item"><div class="comment-author">member${i}</div><div class="comment-body">${`<p>${
+          prose(i)
+        }</p>`}</div></div>`
+    ).join("")
+    const html =
+      `<html><head><title>Thread</title></head><body>${furniture}<div id="comments-list">${posts}</div>${footer}</body></html>`
     const text = copy(html)
     for (let i = 0; i < 4; i++) expect(text).toContain(prose(i))
   })
@@ -351,7 +433,8 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
   })
 
   it("still leaves out a hidden menu and a noscript notice beside a visible article", () => {
-    const html = `<html><body><div hidden class="mobile-drawer"><p>Drawer entry with a long label for the mobile menu of the site.</p></div>
+    const html =
+      `<html><body><div hidden class="mobile-drawer"><p>Drawer entry with a long label for the mobile menu of the site.</p></div>
       <noscript><p>Please enable JavaScript to see the comments and the interactive map of the river.</p></noscript>
       <article>${story(1, 5)}</article></body></html>`
     const text = copy(html)
@@ -361,7 +444,10 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
   })
   it("reads a stray CDATA opener in the body as a browser does: a bogus comment ending at the first '>'", () => {
     // htmlparser2 reads `<![CDATA[` to a `]]>` that never comes, which swallowed the whole thread.
-    const posts = Array.from({ length: 3 }, (_, i) => `<article class="message-body"><div class="bbWrapper">${prose(i)}</div></article>`).join("")
+    const posts = Array.from(
+      { length: 3 },
+      (_, i) => `<article class="message-body"><div class="bbWrapper">${prose(i)}</div></article>`
+    ).join("")
     const html = `<html><head><title>Thread</title></head><body class="forum">
       <![CDATA[
       <div id="jumpToTop"></div><div class="p-body"><h1>Sluice question</h1>${posts}</div></body></html>`
@@ -375,15 +461,26 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
       <meta name="description" content="Which sluice opens first when the river gauge rises overnight, and who decides it?">
       <script src="/app.js"></script></head><body><div id="app"></div></body></html>`
     const md = htmlToMarkdown(html, URL_)
-    expect(readerText(md)).toContain("Which sluice opens first when the river gauge rises overnight, and who decides it?")
+    expect(readerText(md)).toContain(
+      "Which sluice opens first when the river gauge rises overnight, and who decides it?"
+    )
   })
 
   it("keeps a service page's short offers when the scored paragraph is a small part of what it shows, without its bare link lists", () => {
     // One paragraph scores; the rest of the page is short blocks that never score (a price table
     // of cards): the scored choice keeps under a twentieth of the visible text.
-    const offers = Array.from({ length: 80 }, (_, i) =>
-      `<div class="offer"><div class="name">Sluice inspection plan ${i}</div><div class="price">${100 + i} euros a year</div><div class="term">Monthly visit ${i}</div><div class="extra">Report within ${i + 2} days</div></div>`).join("")
-    const menu = `<ul class="quick">${Array.from({ length: 8 }, (_, i) => `<li><a href="/q/${i}">Quick link to section ${i}</a></li>`).join("")}</ul>`
+    const offers = Array.from(
+      { length: 80 },
+      (_, i) =>
+        `<div class="offer"><div class="name">Sluice inspection plan ${i}</div><div class="price">${
+          100 + i
+        } euros a year</div><div class="term">Monthly visit ${i}</div><div class="extra">Report within ${
+          i + 2
+        } days</div></div>`
+    ).join("")
+    const menu = `<ul class="quick">${
+      Array.from({ length: 8 }, (_, i) => `<li><a href="/q/${i}">Quick link to section ${i}</a></li>`).join("")
+    }</ul>`
     const html = `<html><head><title>Plans</title></head><body>${furniture}${menu}
       <div class="intro"><p>${prose(1)}</p></div><div class="offers">${offers}</div>${footer}</body></html>`
     const text = copy(html)

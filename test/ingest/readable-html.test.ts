@@ -62,15 +62,138 @@ const byTokenizer = (html: string): Array<Event> => {
   return events
 }
 
-const TAGS = ["p", "P", "div", "li", "ul", "ol", "a", "br", "BR", "hr", "img", "table", "tr", "td", "th", "thead", "tbody", "tfoot", "svg", "math", "path", "title", "desc", "mi", "foreignObject", "select", "option", "optgroup", "input", "button", "textarea", "dd", "dt", "rt", "rp", "h1", "h6", "body", "head", "script", "style", "pre", "span", "section", "custom-el", "x:y"]
-const ATTRS = ["", " href=\"?a=1&copy=2&amp;b\"", " href='&notin'", " class=&amp;x", " href=\"&notin\"", " id=\"&am\"", " href=&not", " class=\"&#65&#x42;&#\"", " class=\"c\"", " CLASS='a b'", " id=x", " href=\"/a?b=1&amp;c\"", " href", " hidden", " aria-hidden=\"true\"", " style=\"display:none\"", " role=main", " start=3", " class=a class=b", " data-x=\"1\"", " itemprop=articleBody", " href=\"&lt;&#x41;\""]
+const TAGS = [
+  "p",
+  "P",
+  "div",
+  "li",
+  "ul",
+  "ol",
+  "a",
+  "br",
+  "BR",
+  "hr",
+  "img",
+  "table",
+  "tr",
+  "td",
+  "th",
+  "thead",
+  "tbody",
+  "tfoot",
+  "svg",
+  "math",
+  "path",
+  "title",
+  "desc",
+  "mi",
+  "foreignObject",
+  "select",
+  "option",
+  "optgroup",
+  "input",
+  "button",
+  "textarea",
+  "dd",
+  "dt",
+  "rt",
+  "rp",
+  "h1",
+  "h6",
+  "body",
+  "head",
+  "script",
+  "style",
+  "pre",
+  "span",
+  "section",
+  "custom-el",
+  "x:y"
+]
+const ATTRS = [
+  "",
+  " href=\"?a=1&copy=2&amp;b\"",
+  " href='&notin'",
+  " class=&amp;x",
+  " href=\"&notin\"",
+  " id=\"&am\"",
+  " href=&not",
+  " class=\"&#65&#x42;&#\"",
+  " class=\"c\"",
+  " CLASS='a b'",
+  " id=x",
+  " href=\"/a?b=1&amp;c\"",
+  " href",
+  " hidden",
+  " aria-hidden=\"true\"",
+  " style=\"display:none\"",
+  " role=main",
+  " start=3",
+  " class=a class=b",
+  " data-x=\"1\"",
+  " itemprop=articleBody",
+  " href=\"&lt;&#x41;\""
+]
 const tag = fc.constantFrom(...TAGS)
 const piece = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(tag, fc.constantFrom(...ATTRS), fc.boolean()).map(([t, a, self]) => `<${t}${a}${self ? "/" : ""}>`) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(tag, fc.constantFrom(...ATTRS), fc.boolean()).map(([t, a, self]) =>
+      `<${t}${a}${self ? "/" : ""}>`
+    )
+  },
   { weight: 3, arbitrary: tag.map((t) => `</${t}>`) },
   { weight: 3, arbitrary: fc.string({ maxLength: 10 }) },
-  { weight: 2, arbitrary: fc.constantFrom("&amp;", "&nbsp;", "&#128512;", "&bogus;", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "<?xml x?>", "<", ">", "</", "<a", "<div class=\"x", "&") },
-  { weight: 2, arbitrary: fc.constantFrom("&amp", "&notin", "&noti", "&not", "&#65", "&#x41", "&#", "&#x", "&ampx", "&am", "&NotEqualTilde;", "&#xD800;", "&#0;", "<title>", "</title>", "<textarea>", "</textarea>", "<xmp>", "</xmp>", "<script>", "</script>", "<style>", "</&", "<!&", "<?&", "< &amp;") }
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "&amp;",
+      "&nbsp;",
+      "&#128512;",
+      "&bogus;",
+      "<!-- c -->",
+      "<![CDATA[x]]>",
+      "<!doctype html>",
+      "<?xml x?>",
+      "<",
+      ">",
+      "</",
+      "<a",
+      "<div class=\"x",
+      "&"
+    )
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "&amp",
+      "&notin",
+      "&noti",
+      "&not",
+      "&#65",
+      "&#x41",
+      "&#",
+      "&#x",
+      "&ampx",
+      "&am",
+      "&NotEqualTilde;",
+      "&#xD800;",
+      "&#0;",
+      "<title>",
+      "</title>",
+      "<textarea>",
+      "</textarea>",
+      "<xmp>",
+      "</xmp>",
+      "<script>",
+      "</script>",
+      "<style>",
+      "</&",
+      "<!&",
+      "<?&",
+      "< &amp;"
+    )
+  }
 )
 const soup = fc.array(piece, { maxLength: 60 }).map((parts) => parts.join(""))
 
@@ -92,7 +215,38 @@ describe("readable copy: tree builder", () => {
   })
 
   // Text pieces around what render rewrites: whitespace runs and kinds, Markdown syntax, entities.
-  const textPiece = fc.constantFrom(" ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "*", "`", "_x", "x_", "~", "~~", "\\", "\\*", "]", "](", "<", "<b", "&lt;", "&amp;", "&nbsp;", "&#x2003;", "a", "b c", "日本、", ",", "\u0001")
+  const textPiece = fc.constantFrom(
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u00a0",
+    "\u2003",
+    "\u3000",
+    "\ufeff",
+    "*",
+    "`",
+    "_x",
+    "x_",
+    "~",
+    "~~",
+    "\\",
+    "\\*",
+    "]",
+    "](",
+    "<",
+    "<b",
+    "&lt;",
+    "&amp;",
+    "&nbsp;",
+    "&#x2003;",
+    "a",
+    "b c",
+    "日本、",
+    ",",
+    "\u0001"
+  )
   const textSoup = fc.array(fc.oneof(piece, textPiece, textPiece), { maxLength: 60 }).map((parts) => parts.join(""))
 
   it.prop("text the tree marks plain is what collapsing and escaping leave as it is", [textSoup], ([html]) => {
@@ -108,7 +262,9 @@ describe("readable copy: tree builder", () => {
     }
   }, { fastCheck: { numRuns: 3000 } })
 
-  it.prop("the tree's text nodes (ranges of the page, decoded strings, joined runs) hold the text Parser reports", [soup], ([html]) => {
+  it.prop("the tree's text nodes (ranges of the page, decoded strings, joined runs) hold the text Parser reports", [
+    soup
+  ], ([html]) => {
     const page = parsePage(html)
     if (page === undefined) return
     let expected = ""

@@ -1,9 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
-import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
-import { htmlToMarkdown, MAX_PARSE_DEPTH, readableCopy, readableCopyBytes, resolveHref, resolveHrefGeneric } from "../../src/domain/Readable.js"
-import { linkTarget } from "../../src/domain/readable/links.js"
 import { readerText } from "../../bench/readerText.js"
+import { normalizeForQuote, quoteMatches } from "../../src/domain/Quote.js"
+import {
+  htmlToMarkdown,
+  MAX_PARSE_DEPTH,
+  readableCopy,
+  readableCopyBytes,
+  resolveHref,
+  resolveHrefGeneric
+} from "../../src/domain/Readable.js"
+import { linkTarget } from "../../src/domain/readable/links.js"
 
 const URL_ = "https://example.com/articles/one.html"
 
@@ -34,7 +41,7 @@ if (a) {
     expect(md).toBe(
       [
         "---",
-        'title: "The Title"',
+        "title: \"The Title\"",
         "---",
         "",
         "# The Title",
@@ -54,7 +61,7 @@ if (a) {
         "````ts",
         "const a = 1",
         "if (a) {",
-        '  log("``` fence")',
+        "  log(\"``` fence\")",
         "}",
         "````",
         "",
@@ -74,12 +81,14 @@ if (a) {
   })
 
   it("prefers main over the rest of the page and drops navigation, forms, asides and hidden parts", () => {
-    const html = `<html><body><div>outside text</div><main><p>inside</p><aside>aside</aside><div hidden>hidden</div><div role="navigation">roles</div></main></body></html>`
+    const html =
+      `<html><body><div>outside text</div><main><p>inside</p><aside>aside</aside><div hidden>hidden</div><div role="navigation">roles</div></main></body></html>`
     expect(htmlToMarkdown(html, URL_)).toBe("inside\n")
   })
 
   it("keeps several articles in order and honours <base href>", () => {
-    const html = `<html><head><base href="https://other.example/dir/"></head><body><p>lead</p><article><p>one <a href="x">x</a></p></article><article><p>two</p></article></body></html>`
+    const html =
+      `<html><head><base href="https://other.example/dir/"></head><body><p>lead</p><article><p>one <a href="x">x</a></p></article><article><p>two</p></article></body></html>`
     expect(htmlToMarkdown(html, URL_)).toBe("one [x](https://other.example/dir/x)\n\ntwo\n")
   })
 
@@ -99,13 +108,45 @@ if (a) {
       "a literal [link](https://x.example/) in text",
       "a path C:\\*.txt and <https://x.example/> as text"
     ]
-    const md = htmlToMarkdown(`<div>${paragraphs.map((p) => `<p>${p.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`).join("")}</div>`, URL_)
+    const md = htmlToMarkdown(
+      `<div>${paragraphs.map((p) => `<p>${p.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</p>`).join("")}</div>`,
+      URL_
+    )
     for (const p of paragraphs) expect(quoteMatches(p, md, "markdown"), p).toBe(true)
   })
 
   it.prop(
     "a paragraph's text verifies against the copy whatever Markdown syntax characters it holds",
-    [fc.array(fc.constantFrom("a", "b", "1", "9", " ", ".", ")", "*", "_", "~", "`", "#", ">", "-", "+", "|", "=", "[", "]", "(", "<", "h:", "\\", "!", "é"), { minLength: 20, maxLength: 60 })],
+    [fc.array(
+      fc.constantFrom(
+        "a",
+        "b",
+        "1",
+        "9",
+        " ",
+        ".",
+        ")",
+        "*",
+        "_",
+        "~",
+        "`",
+        "#",
+        ">",
+        "-",
+        "+",
+        "|",
+        "=",
+        "[",
+        "]",
+        "(",
+        "<",
+        "h:",
+        "\\",
+        "!",
+        "é"
+      ),
+      { minLength: 20, maxLength: 60 }
+    )],
     ([chars]) => {
       const text = chars.join("")
       fc.pre(normalizeForQuote(text).length >= 20)
@@ -120,7 +161,8 @@ if (a) {
 
   it("survives pathological nesting without exhausting the stack", () => {
     const depth = 50_000
-    const html = "<div>".repeat(depth) + "<p>deep text</p>" + "</div>".repeat(depth) + "<ul>".repeat(5000) + "<li>x" + "</ul>".repeat(5000)
+    const html = "<div>".repeat(depth) + "<p>deep text</p>" + "</div>".repeat(depth) + "<ul>".repeat(5000) + "<li>x" +
+      "</ul>".repeat(5000)
     const md = htmlToMarkdown(html, URL_)
     expect(md).toContain("deep text")
     expect(md).toContain("x")
@@ -154,22 +196,65 @@ if (a) {
   })
 
   it("a page too deeply nested to parse still yields its text, decoded", () => {
-    const html = "<div>".repeat(MAX_PARSE_DEPTH + 1) + "<p>deep &amp; text</p><script>hidden()</script>" + "</div>".repeat(10)
+    const html = "<div>".repeat(MAX_PARSE_DEPTH + 1) + "<p>deep &amp; text</p><script>hidden()</script>" +
+      "</div>".repeat(10)
     expect(htmlToMarkdown(html, URL_)).toBe("deep & text\n")
     // At the limit the page is still parsed: its title is found (the text-only copy has none).
     const fits = "<div>".repeat(MAX_PARSE_DEPTH - 1) + "<title>T</title><p>deep &amp; text</p>"
-    expect(htmlToMarkdown(fits, URL_)).toBe('---\ntitle: "T"\n---\n\n# T\n\ndeep & text\n')
+    expect(htmlToMarkdown(fits, URL_)).toBe("---\ntitle: \"T\"\n---\n\n# T\n\ndeep & text\n")
     expect(htmlToMarkdown("<div>" + fits, URL_)).toBe("deep & text\n")
   })
 
-  it.prop("never throws and is deterministic on arbitrary input", [fc.string({ maxLength: 2000 }), fc.webUrl()], ([s, url]) => {
-    const a = htmlToMarkdown(s, url)
-    const b = htmlToMarkdown(s, url)
-    return typeof a === "string" && a === b
-  })
+  it.prop(
+    "never throws and is deterministic on arbitrary input",
+    [fc.string({ maxLength: 2000 }), fc.webUrl()],
+    ([s, url]) => {
+      const a = htmlToMarkdown(s, url)
+      const b = htmlToMarkdown(s, url)
+      return typeof a === "string" && a === b
+    }
+  )
 
-  const tag = fc.constantFrom("p", "div", "a", "ul", "ol", "li", "pre", "code", "table", "tr", "td", "th", "blockquote", "h1", "h3", "main", "article", "nav", "script", "br", "hr", "base", "title", "header", "footer", "b")
-  const attr = fc.constantFrom("", ' href="/x"', ' href="javascript:x"', ' href="http://[bad"', ' class="language-js"', ' hidden', ' role="main"', ' start="-3"', ' start="99999999999999"', ' href="https://e.example/a b(c)"')
+  const tag = fc.constantFrom(
+    "p",
+    "div",
+    "a",
+    "ul",
+    "ol",
+    "li",
+    "pre",
+    "code",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "blockquote",
+    "h1",
+    "h3",
+    "main",
+    "article",
+    "nav",
+    "script",
+    "br",
+    "hr",
+    "base",
+    "title",
+    "header",
+    "footer",
+    "b"
+  )
+  const attr = fc.constantFrom(
+    "",
+    " href=\"/x\"",
+    " href=\"javascript:x\"",
+    " href=\"http://[bad\"",
+    " class=\"language-js\"",
+    " hidden",
+    " role=\"main\"",
+    " start=\"-3\"",
+    " start=\"99999999999999\"",
+    " href=\"https://e.example/a b(c)\""
+  )
   const htmlish = fc.array(
     fc.oneof(
       fc.tuple(tag, attr).map(([t, a]) => `<${t}${a}>`),
@@ -188,26 +273,106 @@ if (a) {
   // Tag soup covering content-root changes (main after articles, role=main, main inside dropped
   // furniture), <base> before and after links, titles, nested lists/quotes/tables, code, comments, entities.
   const soupTag = fc.constantFrom(
-    "p", "div", "span", "a", "ul", "ol", "li", "pre", "code", "table", "thead", "tbody", "tr", "td", "th", "blockquote",
-    "h1", "h2", "main", "article", "section", "nav", "header", "footer", "aside", "script", "style", "br", "hr", "base",
-    "title", "head", "body", "html", "dl", "dt", "dd", "details", "summary", "figure", "figcaption", "em", "form", "template", "svg", "textarea"
+    "p",
+    "div",
+    "span",
+    "a",
+    "ul",
+    "ol",
+    "li",
+    "pre",
+    "code",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "td",
+    "th",
+    "blockquote",
+    "h1",
+    "h2",
+    "main",
+    "article",
+    "section",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "script",
+    "style",
+    "br",
+    "hr",
+    "base",
+    "title",
+    "head",
+    "body",
+    "html",
+    "dl",
+    "dt",
+    "dd",
+    "details",
+    "summary",
+    "figure",
+    "figcaption",
+    "em",
+    "form",
+    "template",
+    "svg",
+    "textarea"
   )
   const soupAttr = fc.constantFrom(
-    "", "", "", ' href="/x"', ' href="../y?q=1"', ' href="javascript:x"', ' href="http://[bad"', ' href="https://other.example/p"',
-    ' class="language-js"', ' class="cookie-banner"', ' id="sidebar"', " hidden", ' aria-hidden="true"', ' role="main"', ' role="MAIN"',
-    ' role="navigation"', ' start="3"', ' href="https://e.example/a b(c)"'
+    "",
+    "",
+    "",
+    " href=\"/x\"",
+    " href=\"../y?q=1\"",
+    " href=\"javascript:x\"",
+    " href=\"http://[bad\"",
+    " href=\"https://other.example/p\"",
+    " class=\"language-js\"",
+    " class=\"cookie-banner\"",
+    " id=\"sidebar\"",
+    " hidden",
+    " aria-hidden=\"true\"",
+    " role=\"main\"",
+    " role=\"MAIN\"",
+    " role=\"navigation\"",
+    " start=\"3\"",
+    " href=\"https://e.example/a b(c)\""
   )
   const soup = fc.array(
     fc.oneof(
       { weight: 4, arbitrary: fc.tuple(soupTag, soupAttr).map(([t, a]) => `<${t}${a}>`) },
       { weight: 3, arbitrary: soupTag.map((t) => `</${t}>`) },
       { weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
-      { weight: 2, arbitrary: fc.constantFrom("```", "|", "\n", "  ", "\t", "&amp;", "&lt;p&gt;", "&nbsp;", "\u00a0", "<!-- c -->", "<![CDATA[x]]>", "<!doctype html>", "[", "]", "# ") }
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          "```",
+          "|",
+          "\n",
+          "  ",
+          "\t",
+          "&amp;",
+          "&lt;p&gt;",
+          "&nbsp;",
+          "\u00a0",
+          "<!-- c -->",
+          "<![CDATA[x]]>",
+          "<!doctype html>",
+          "[",
+          "]",
+          "# "
+        )
+      }
     ),
     { maxLength: 250 }
   ).map((parts) => parts.join(""))
 
-  it.prop("the retained bytes are the readable copy encoded as UTF-8", [fc.oneof(soup, fc.string({ unit: "grapheme", maxLength: 200 })), fc.constantFrom("html" as const, "text" as const)], ([s, kind]) => {
+  it.prop("the retained bytes are the readable copy encoded as UTF-8", [
+    fc.oneof(soup, fc.string({ unit: "grapheme", maxLength: 200 })),
+    fc.constantFrom("html" as const, "text" as const)
+  ], ([s, kind]) => {
     expect(readableCopyBytes(kind, s, URL_).equals(Buffer.from(readableCopy(kind, s, URL_), "utf8"))).toBe(true)
   }, { fastCheck: { numRuns: 500 } })
 
@@ -235,13 +400,77 @@ describe("link resolution", () => {
 
   // Pieces that matter to the WHATWG URL parser's path, host and scheme rules, plus plain text.
   const piece = fc.constantFrom(
-    "/", "//", ".", "..", "/.", "/..", "./", "a", "B", "z9", "0", "9", "-", "_", "~", "%", "%2e", "%2E", "?", "#", "\\", " ", "\t", "\n",
-    "'", "(", ")", "!", "$", "&", "*", "+", ",", ";", "=", ":", "@", "^", "`", "{", "}", "|", "\"", "<", ">", "[", "]", "é", "\u00a0",
-    "xn--", "xn--nxasmq6b", "http://", "https://", "HTTP://", "http:", "mailto:", "example", ".org", "1", "0x1", "127", ".0", "a.b.c", ":8080", "u:p@"
+    "/",
+    "//",
+    ".",
+    "..",
+    "/.",
+    "/..",
+    "./",
+    "a",
+    "B",
+    "z9",
+    "0",
+    "9",
+    "-",
+    "_",
+    "~",
+    "%",
+    "%2e",
+    "%2E",
+    "?",
+    "#",
+    "\\",
+    " ",
+    "\t",
+    "\n",
+    "'",
+    "(",
+    ")",
+    "!",
+    "$",
+    "&",
+    "*",
+    "+",
+    ",",
+    ";",
+    "=",
+    ":",
+    "@",
+    "^",
+    "`",
+    "{",
+    "}",
+    "|",
+    "\"",
+    "<",
+    ">",
+    "[",
+    "]",
+    "é",
+    "\u00a0",
+    "xn--",
+    "xn--nxasmq6b",
+    "http://",
+    "https://",
+    "HTTP://",
+    "http:",
+    "mailto:",
+    "example",
+    ".org",
+    "1",
+    "0x1",
+    "127",
+    ".0",
+    "a.b.c",
+    ":8080",
+    "u:p@"
   )
   const href = fc.oneof(
     fc.array(piece, { maxLength: 8 }).map((xs) => xs.join("")),
-    fc.tuple(fc.constantFrom("http://", "https://"), fc.array(piece, { maxLength: 6 })).map(([s, xs]) => s + xs.join("")),
+    fc.tuple(fc.constantFrom("http://", "https://"), fc.array(piece, { maxLength: 6 })).map(([s, xs]) =>
+      s + xs.join("")
+    ),
     fc.array(piece, { maxLength: 6 }).map((xs) => `/${xs.join("")}`),
     fc.webUrl()
   )
@@ -260,13 +489,16 @@ describe("link resolution", () => {
     expect(resolveHref(h, b)).toBe(resolveHrefGeneric(h, b))
   }, { fastCheck: { numRuns: 20000 } })
 
-  it.prop("a link target has its parentheses and whitespace percent-encoded, nothing else", [fc.oneof(href, fc.string({ unit: "grapheme", maxLength: 40 }))], ([u]) => {
+  it.prop("a link target has its parentheses and whitespace percent-encoded, nothing else", [
+    fc.oneof(href, fc.string({ unit: "grapheme", maxLength: 40 }))
+  ], ([u]) => {
     expect(linkTarget(u)).toBe(u.replace(/[()\s]/g, (c) => encodeURIComponent(c)))
   }, { fastCheck: { numRuns: 5000 } })
 })
 
 describe("readable copy: front matter, one title, code spans, permalinks", () => {
-  const sentence = "The river gauge at station one rose by four centimetres overnight, the water board said, and the engineers opened the sluice."
+  const sentence =
+    "The river gauge at station one rose by four centimetres overnight, the water board said, and the engineers opened the sluice."
   const page = `<!doctype html><html lang="en-GB"><head><title>River rose - The Valley News</title>
     <meta property="og:site_name" content="The Valley News"><meta property="og:title" content="Ignored: JSON-LD names the headline first">
     <link rel="canonical" href="/2026/12/river.html">
@@ -281,12 +513,12 @@ describe("readable copy: front matter, one title, code spans, permalinks", () =>
     expect(md.startsWith(
       [
         "---",
-        'title: "River rose"',
-        'author: "Jo Writer, Al Second"',
-        'published: "2026-12-01T08:00:00Z"',
-        'site: "The Valley News"',
-        'canonical: "https://example.com/2026/12/river.html"',
-        'language: "en-GB"',
+        "title: \"River rose\"",
+        "author: \"Jo Writer, Al Second\"",
+        "published: \"2026-12-01T08:00:00Z\"",
+        "site: \"The Valley News\"",
+        "canonical: \"https://example.com/2026/12/river.html\"",
+        "language: \"en-GB\"",
         "---",
         "",
         "# River rose",
@@ -302,14 +534,15 @@ describe("readable copy: front matter, one title, code spans, permalinks", () =>
       <meta name="author" content="Jo Writer"><meta property="article:published_time" content="2026-11-30"></head>
       <body><p>${sentence}</p></body></html>`
     const md = htmlToMarkdown(html, URL_)
-    expect(md).toContain('author: "Jo Writer"')
-    expect(md).toContain('published: "2026-11-30"')
+    expect(md).toContain("author: \"Jo Writer\"")
+    expect(md).toContain("published: \"2026-11-30\"")
     expect(md).toContain("# Notes")
   })
 
   it("ignores JSON-LD that does not parse", () => {
-    const html = `<html><head><title>Notes</title><script type="application/ld+json">{"headline": broken</script></head><body><p>${sentence}</p></body></html>`
-    expect(htmlToMarkdown(html, URL_).startsWith('---\ntitle: "Notes"\n---\n\n# Notes\n')).toBe(true)
+    const html =
+      `<html><head><title>Notes</title><script type="application/ld+json">{"headline": broken</script></head><body><p>${sentence}</p></body></html>`
+    expect(htmlToMarkdown(html, URL_).startsWith("---\ntitle: \"Notes\"\n---\n\n# Notes\n")).toBe(true)
   })
 
   it("drops a heading's permalink mark and keeps inline code as code spans", () => {

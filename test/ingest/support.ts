@@ -6,7 +6,7 @@ import { type AddressPolicy, publicUnicastPolicy } from "../../src/domain/Destin
 import { BaseLive } from "../../src/layers/Base.js"
 import { IngestFolder } from "../../src/layers/folder/IngestFolder.js"
 import type { ConnectEvent, Resolver } from "../../src/layers/SafeHttpLive.js"
-import { SafeHttpTest, policyAllowing, tableResolver } from "../../src/layers/SafeHttpTest.js"
+import { policyAllowing, SafeHttpTest, tableResolver } from "../../src/layers/SafeHttpTest.js"
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void
 

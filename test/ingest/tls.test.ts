@@ -23,8 +23,21 @@ beforeAll(async () => {
   // A throwaway self-signed certificate, generated for this run only (never stored in the repository).
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-tls-"))
   execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"),
-    "-days", "1", "-subj", "/CN=site.test", "-addext", "subjectAltName=DNS:site.test"
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    path.join(dir, "key.pem"),
+    "-out",
+    path.join(dir, "cert.pem"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=site.test",
+    "-addext",
+    "subjectAltName=DNS:site.test"
   ], { stdio: "ignore" })
   const key = fs.readFileSync(path.join(dir, "key.pem"))
   const cert = fs.readFileSync(path.join(dir, "cert.pem"))
@@ -53,10 +66,11 @@ describe.skipIf(!hasOpenssl)("SafeHttp over TLS", () => {
   it.live("SNI carries the host name; a certificate that does not verify is ConnectionFailed", () =>
     Effect.gen(function*() {
       const rec = recorder()
-      const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`https://site.test:${port}/`, { timeoutSeconds: 5 })).pipe(
-        Effect.either,
-        Effect.provide(httpLayer(rec, { "site.test": ["127.0.0.1"] }, loopbackForTests))
-      )
+      const r = yield* Effect.flatMap(SafeHttp, (h) => h.fetch(`https://site.test:${port}/`, { timeoutSeconds: 5 }))
+        .pipe(
+          Effect.either,
+          Effect.provide(httpLayer(rec, { "site.test": ["127.0.0.1"] }, loopbackForTests))
+        )
       assert(Either.isLeft(r))
       expect(r.left._tag).toBe("ConnectionFailed")
       assert(r.left._tag === "ConnectionFailed")

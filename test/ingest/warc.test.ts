@@ -23,7 +23,10 @@ const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("h
 /** `sha256:<base32>` computed with warcio's own base32 dependency, not dossier's. */
 const digest = (b: Uint8Array) => `sha256:${base32Encode(createHash("sha256").update(b).digest(), "RFC4648")}`
 
-const PAGE_PARTS = ["<!doctype html><html><head><title>Pegel</title></head><body><main><h1>Pegelstände</h1>", "<p>Der Fluss stieg über Nacht um <a href=\"/gauge\">zwei Meter</a>.</p></main></body></html>"]
+const PAGE_PARTS = [
+  "<!doctype html><html><head><title>Pegel</title></head><body><main><h1>Pegelstände</h1>",
+  "<p>Der Fluss stieg über Nacht um <a href=\"/gauge\">zwei Meter</a>.</p></main></body></html>"
+]
 const PAGE = PAGE_PARTS.join("")
 
 let server: TestServer
@@ -57,7 +60,9 @@ const readWarc = async (bytes: Uint8Array) => {
   for await (const r of new WARCParser([bytes], { parseHttp: false })) {
     raw.push({ headers: r.warcHeaders.headers, block: await r.readFully(false) })
   }
-  const http: Array<{ type: string; status: number | null; headers: Headers | null; payload: Uint8Array; content: Uint8Array }> = []
+  const http: Array<
+    { type: string; status: number | null; headers: Headers | null; payload: Uint8Array; content: Uint8Array }
+  > = []
   for await (const r of new WARCParser([bytes]) as AsyncIterable<WARCRecord>) {
     const type = r.warcType ?? ""
     const status = r.httpHeaders?.statusCode === undefined ? null : Number(r.httpHeaders.statusCode)
@@ -76,12 +81,24 @@ describe("WARC/1.1 of a fetch", () => {
     const start = `http://127.0.0.1:${server.port}/start`
     const r = await Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(start)).pipe(Effect.provide(layer)))
     const file = fs.readFileSync(path.join(dir, r.warc.path))
-    expect(r.warc).toEqual({ path: `research/sources/site.test-page-${sha(file).slice(0, 12)}.warc.gz`, bytes: file.byteLength, sha256: sha(file) })
+    expect(r.warc).toEqual({
+      path: `research/sources/site.test-page-${sha(file).slice(0, 12)}.warc.gz`,
+      bytes: file.byteLength,
+      sha256: sha(file)
+    })
     const original = fs.readFileSync(path.join(dir, r.original.path))
     expect(original.toString("utf8")).toBe(PAGE)
 
     const { raw, http } = await readWarc(file)
-    expect(raw.map((x) => x.headers.get("WARC-Type"))).toEqual(["warcinfo", "request", "response", "request", "response", "request", "response"])
+    expect(raw.map((x) => x.headers.get("WARC-Type"))).toEqual([
+      "warcinfo",
+      "request",
+      "response",
+      "request",
+      "response",
+      "request",
+      "response"
+    ])
     const hops = [start, `http://127.0.0.1:${server.port}/moved`, `http://site.test:${server.port}/page`]
     const ids = raw.map((x) => x.headers.get("WARC-Record-ID")!)
     expect(new Set(ids).size).toBe(ids.length)
@@ -126,7 +143,11 @@ describe("WARC/1.1 of a fetch", () => {
 
     // Each record is its own gzip member: the reader's offsets cut the file into members that
     // each decompress to exactly one record.
-    const index = execFileSync(process.execPath, [path.resolve("node_modules/warcio/dist/cli.js"), "index", path.join(dir, r.warc.path)], { encoding: "utf8" })
+    const index = execFileSync(process.execPath, [
+      path.resolve("node_modules/warcio/dist/cli.js"),
+      "index",
+      path.join(dir, r.warc.path)
+    ], { encoding: "utf8" })
     const rows = index.trim().split("\n").map((l) => JSON.parse(l))
     expect(rows.map((x) => x["warc-type"])).toEqual(raw.map((x) => x.headers.get("WARC-Type")))
     expect(rows.slice(1).map((x) => x["warc-target-uri"])).toEqual(hops.flatMap((h) => [h, h]))
@@ -140,7 +161,15 @@ describe("WARC/1.1 of a fetch", () => {
     // captures.jsonl lists it.
     const log = parseCaptures(fs.readFileSync(path.join(dir, CAPTURES_LOG), "utf8"))
     expect(log.filter((x) => x.kind === "warc")).toEqual([
-      { path: r.warc.path, sha256: r.warc.sha256, bytes: r.warc.bytes, origin: r.finalUrl, fetchedAt: r.fetchedAt, kind: "warc", via: "fetch" }
+      {
+        path: r.warc.path,
+        sha256: r.warc.sha256,
+        bytes: r.warc.bytes,
+        origin: r.finalUrl,
+        fetchedAt: r.fetchedAt,
+        kind: "warc",
+        via: "fetch"
+      }
     ])
   })
 
@@ -158,7 +187,15 @@ describe("WARC/1.1 of a fetch", () => {
   })
 
   it("base32 is RFC 4648's (the test vectors)", () => {
-    const vectors: Record<string, string> = { "": "", f: "MY======", fo: "MZXQ====", foo: "MZXW6===", foob: "MZXW6YQ=", fooba: "MZXW6YTB", foobar: "MZXW6YTBOI======" }
+    const vectors: Record<string, string> = {
+      "": "",
+      f: "MY======",
+      fo: "MZXQ====",
+      foo: "MZXW6===",
+      foob: "MZXW6YQ=",
+      fooba: "MZXW6YTB",
+      foobar: "MZXW6YTBOI======"
+    }
     for (const [input, out] of Object.entries(vectors)) expect(base32(Buffer.from(input))).toBe(out)
   })
 })

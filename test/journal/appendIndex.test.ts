@@ -11,7 +11,6 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
-import { created, evaluation, linesOf } from "./events.js"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { JournalLive } from "../../src/layers/JournalLive.js"
 import { LockLive } from "../../src/layers/LockLive.js"
@@ -19,6 +18,7 @@ import { FileStore, type FileStoreShape } from "../../src/services/FileStore.js"
 import { Journal } from "../../src/services/Journal.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { tempWorkdir } from "../support/cli.js"
+import { created, evaluation, linesOf } from "./events.js"
 
 const JOURNAL = "research/s/research-events.jsonl"
 
@@ -63,7 +63,14 @@ describe("append through the index in a new instance", () => {
       const next = fresh(dir)
       const batch = [created(`c${k}`, `cand-${k}`), evaluation(`n${k}`, `cand-${k}`, "reject")]
       const r = await next.run((j) => j.append("s", batch))
-      expect(r).toEqual(Either.right({ study: "s", appended: [`c${k}`, `n${k}`], skipped: [], head: { seq: 2000 + 2 * k, id: `n${k}` } }))
+      expect(r).toEqual(
+        Either.right({
+          study: "s",
+          appended: [`c${k}`, `n${k}`],
+          skipped: [],
+          head: { seq: 2000 + 2 * k, id: `n${k}` }
+        })
+      )
       expect(next.counted.journalBytes).toBe(0)
     }
     const all = [
@@ -73,13 +80,22 @@ describe("append through the index in a new instance", () => {
     ]
     expect(fs.readFileSync(path.join(dir, JOURNAL), "utf8")).toBe(linesOf(all))
     // Refusals through the index are those of a replay.
-    expect(tagOf(await fresh(dir).run((j) => j.append("s", evaluation("n9", "cand-zz"))))).toMatchObject({ _tag: "UnknownCandidate", candidateId: "cand-zz" })
-    expect(tagOf(await fresh(dir).run((j) => j.append("s", [evaluation("n8", "cand-a"), created("n9", "cand-2")])))).toMatchObject({ _tag: "InvalidInput" })
+    expect(tagOf(await fresh(dir).run((j) => j.append("s", evaluation("n9", "cand-zz"))))).toMatchObject({
+      _tag: "UnknownCandidate",
+      candidateId: "cand-zz"
+    })
+    expect(tagOf(await fresh(dir).run((j) => j.append("s", [evaluation("n8", "cand-a"), created("n9", "cand-2")]))))
+      .toMatchObject({ _tag: "InvalidInput" })
     // A retry and a conflict are decided on the stored text.
-    expect(await fresh(dir).run((j) => j.append("s", [evaluation("n3", "cand-3", "reject"), evaluation("n5", "cand-a")]))).toEqual(
+    expect(
+      await fresh(dir).run((j) => j.append("s", [evaluation("n3", "cand-3", "reject"), evaluation("n5", "cand-a")]))
+    ).toEqual(
       Either.right({ study: "s", appended: ["n5"], skipped: ["n3"], head: { seq: 2009, id: "n5" } })
     )
-    expect(tagOf(await fresh(dir).run((j) => j.append("s", evaluation("n5", "cand-a", "reject"))))).toMatchObject({ _tag: "ConflictingEvent", id: "n5" })
+    expect(tagOf(await fresh(dir).run((j) => j.append("s", evaluation("n5", "cand-a", "reject"))))).toMatchObject({
+      _tag: "ConflictingEvent",
+      id: "n5"
+    })
     expect((await fresh(dir).run((j) => j.inspect("s"))).pipe(Either.map((r) => r.events))).toEqual(Either.right(2009))
   }, 60_000)
 
@@ -93,14 +109,16 @@ describe("append through the index in a new instance", () => {
     const good = fs.readFileSync(file, "utf8")
     // A same-size edit in place of the first line.
     const fd = fs.openSync(file, "r+")
-    fs.writeSync(fd, good.replace('"title":"title cand-a"', '"title":"title cand-b"'), 0, "utf8")
+    fs.writeSync(fd, good.replace("\"title\":\"title cand-a\"", "\"title\":\"title cand-b\""), 0, "utf8")
     fs.closeSync(fd)
     expect(tagOf(await append(evaluation("e3", "cand-a")))).toMatchObject({ _tag: "CorruptJournal", line: 1 })
     fs.writeFileSync(file, good)
     // Truncated to a line boundary: the dropped event is appended again at its place.
     expect(tagOf(await append(evaluation("e3", "cand-a")))).toBe("ok")
     fs.truncateSync(file, Buffer.byteLength(linesOf([created("c0", "cand-a")])))
-    expect(await append(evaluation("e1", "cand-a"))).toEqual(Either.right({ study: "s", appended: ["e1"], skipped: [], head: { seq: 2, id: "e1" } }))
+    expect(await append(evaluation("e1", "cand-a"))).toEqual(
+      Either.right({ study: "s", appended: ["e1"], skipped: [], head: { seq: 2, id: "e1" } })
+    )
     // A torn tail.
     fs.appendFileSync(file, linesOf([evaluation("x", "cand-a")], 3).slice(0, 12))
     expect(tagOf(await append(evaluation("e4", "cand-a")))).toMatchObject({ _tag: "UnterminatedTail", bytes: 12 })
@@ -114,13 +132,17 @@ describe("append through the index in a new instance", () => {
     // The file replaced by another with other content (same size, new inode).
     const before = fs.readFileSync(file, "utf8")
     fs.rmSync(file)
-    fs.writeFileSync(file, before.replace('"m":1}', '"m":2}'))
+    fs.writeFileSync(file, before.replace("\"m\":1}", "\"m\":2}"))
     expect(tagOf(await append(evaluation("e6", "cand-a")))).toMatchObject({ _tag: "CorruptJournal" })
     // A damaged index is not trusted: the journal is replayed.
     fs.writeFileSync(file, before)
     fs.writeFileSync(path.join(dir, ".dossier/journal/s.id-hashes"), "")
-    expect(await append(evaluation("e6", "cand-a"))).toEqual(Either.right({ study: "s", appended: ["e6"], skipped: [], head: { seq: 6, id: "e6" } }))
-    expect(await append(evaluation("e6", "cand-a"))).toEqual(Either.right({ study: "s", appended: [], skipped: ["e6"], head: { seq: 6, id: "e6" } }))
+    expect(await append(evaluation("e6", "cand-a"))).toEqual(
+      Either.right({ study: "s", appended: ["e6"], skipped: [], head: { seq: 6, id: "e6" } })
+    )
+    expect(await append(evaluation("e6", "cand-a"))).toEqual(
+      Either.right({ study: "s", appended: [], skipped: ["e6"], head: { seq: 6, id: "e6" } })
+    )
     expect(fs.readFileSync(file, "utf8")).toBe(before + linesOf([evaluation("e6", "cand-a")], 6))
   }, 60_000)
 })

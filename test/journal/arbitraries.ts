@@ -10,14 +10,39 @@ const iso = fc.integer({ min: 0, max: 4_000_000_000_000 }).map((ms) => new Date(
 
 /** One operation; `toEvents` turns a list of them into a valid event sequence. */
 export type Op =
-  | { readonly k: "exec"; readonly c: string; readonly runtimeId: string; readonly status: string; readonly exitCode?: number | null; readonly logRef?: string }
-  | { readonly k: "artifact"; readonly c: string; readonly path: string; readonly sha256: string; readonly bytes: number }
-  | { readonly k: "eval"; readonly c: string; readonly decision: "accept" | "reject" | "inconclusive"; readonly metric: number }
+  | {
+    readonly k: "exec"
+    readonly c: string
+    readonly runtimeId: string
+    readonly status: string
+    readonly exitCode?: number | null
+    readonly logRef?: string
+  }
+  | {
+    readonly k: "artifact"
+    readonly c: string
+    readonly path: string
+    readonly sha256: string
+    readonly bytes: number
+  }
+  | {
+    readonly k: "eval"
+    readonly c: string
+    readonly decision: "accept" | "reject" | "inconclusive"
+    readonly metric: number
+  }
   | { readonly k: "select"; readonly c: string; readonly reason: string }
   | { readonly k: "checkpoint"; readonly summary: string; readonly reviewed: boolean }
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ k: fc.constant("exec" as const), c: candidateIdArb, runtimeId: text, status: text, exitCode: fc.option(fc.integer({ min: -1, max: 255 })), logRef: text }, {
+  fc.record({
+    k: fc.constant("exec" as const),
+    c: candidateIdArb,
+    runtimeId: text,
+    status: text,
+    exitCode: fc.option(fc.integer({ min: -1, max: 255 })),
+    logRef: text
+  }, {
     requiredKeys: ["k", "c", "runtimeId", "status"]
   }),
   fc.record({
@@ -70,7 +95,13 @@ export const toEvents = (ops: ReadonlyArray<Op>, prefix = "e", at?: string): Arr
         })
         return
       case "artifact":
-        out.push({ id, ...stamp, type: "artifact_linked", candidateId: op.c, artifact: { path: op.path, sha256: op.sha256, bytes: op.bytes } })
+        out.push({
+          id,
+          ...stamp,
+          type: "artifact_linked",
+          candidateId: op.c,
+          artifact: { path: op.path, sha256: op.sha256, bytes: op.bytes }
+        })
         return
       case "eval":
         out.push({
@@ -85,7 +116,12 @@ export const toEvents = (ops: ReadonlyArray<Op>, prefix = "e", at?: string): Arr
         out.push({ id, ...stamp, type: "candidate_selected", candidateId: op.c, reason: op.reason })
         return
       case "checkpoint":
-        out.push({ id, ...stamp, type: "checkpoint_saved", checkpoint: { summary: op.summary, nextAction: "next", reviewed: op.reviewed } })
+        out.push({
+          id,
+          ...stamp,
+          type: "checkpoint_saved",
+          checkpoint: { summary: op.summary, nextAction: "next", reviewed: op.reviewed }
+        })
         return
     }
   })
@@ -98,7 +134,13 @@ export const legacyArb: fc.Arbitrary<JournalEvent> = fc
   .record({
     sha: hex64,
     ids: fc.uniqueArray(fc.constantFrom("old-1", "old-2", "old-3"), { minLength: 1 }),
-    status: fc.constantFrom("created" as const, "evaluated" as const, "accepted" as const, "rejected" as const, "selected" as const),
+    status: fc.constantFrom(
+      "created" as const,
+      "evaluated" as const,
+      "accepted" as const,
+      "rejected" as const,
+      "selected" as const
+    ),
     pv: fc.option(text, { nil: null })
   })
   .map(({ sha, ids, status, pv }) => ({
@@ -116,9 +158,16 @@ export const legacyArb: fc.Arbitrary<JournalEvent> = fc
 export const anyEventArb: fc.Arbitrary<JournalEvent> = fc.oneof(
   eventsArb(3).filter((es) => es.length > 0).chain((es) => fc.constantFrom(...es)),
   legacyArb,
-  iso.map((at): JournalEvent => ({ id: "t1", at, type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } })),
+  iso.map((at): JournalEvent => ({
+    id: "t1",
+    at,
+    type: "checkpoint_saved",
+    checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+  })),
   // fc.jsonValue sometimes makes a `__proto__` key, which no valid event holds (it is refused).
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })).filter((params) => jsonProblem(params, MAX_FREE_DEPTH) === null).map((params): JournalEvent => ({
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })).filter((params) =>
+    jsonProblem(params, MAX_FREE_DEPTH) === null
+  ).map((params): JournalEvent => ({
     id: "p1",
     type: "candidate_created",
     candidate: { id: "x", title: "t", params }

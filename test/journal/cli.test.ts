@@ -24,7 +24,11 @@ const refused = (dir: string, args: ReadonlyArray<string>, tag: string) => {
   return r.json.error
 }
 
-const cand = (id: string, c: string, extra: object = {}) => ({ id, type: "candidate_created", candidate: { id: c, title: `T ${c}`, ...extra } })
+const cand = (id: string, c: string, extra: object = {}) => ({
+  id,
+  type: "candidate_created",
+  candidate: { id: c, title: `T ${c}`, ...extra }
+})
 const evalEv = (id: string, c: string, decision: string) => ({
   id,
   type: "evaluation_recorded",
@@ -36,7 +40,12 @@ const batch = [
   { id: "x1", type: "execution_linked", candidateId: "cand-a", execution: { runtimeId: "rt-1", status: "succeeded" } },
   evalEv("e1", "cand-a", "accept"),
   { id: "s1", type: "candidate_selected", candidateId: "cand-a", reason: "best score" },
-  { id: "k1", type: "checkpoint_saved", at: "2026-11-30T10:00:00+01:00", checkpoint: { summary: "first round", nextAction: "second round", reviewed: true } }
+  {
+    id: "k1",
+    type: "checkpoint_saved",
+    at: "2026-11-30T10:00:00+01:00",
+    checkpoint: { summary: "first round", nextAction: "second round", reviewed: true }
+  }
 ]
 const journalOf = (dir: string, study = "s") => path.join(dir, "research", study, "research-events.jsonl")
 
@@ -45,7 +54,12 @@ describe("journal append", () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "b.json", batch)
     const first = ok(dir, ["append", "--study", "s", "--input", input])
-    expect(first).toMatchObject({ study: "s", appended: ["c1", "x1", "e1", "s1", "k1"], skipped: [], head: { seq: 5, id: "k1" } })
+    expect(first).toMatchObject({
+      study: "s",
+      appended: ["c1", "x1", "e1", "s1", "k1"],
+      skipped: [],
+      head: { seq: 5, id: "k1" }
+    })
     const before = fs.readFileSync(journalOf(dir))
     const again = ok(dir, ["append", "--study", "s", "--input", input])
     expect(again).toMatchObject({ appended: [], skipped: ["c1", "x1", "e1", "s1", "k1"], head: { seq: 5, id: "k1" } })
@@ -56,7 +70,7 @@ describe("journal append", () => {
       const parsed = JSON.parse(l)
       expect(Object.keys(parsed)).toEqual(["seq", "sha256", "event"])
       expect(parsed.seq).toBe(i + 1)
-      expect(parsed.sha256).toBe(sha(l.slice(l.indexOf('"event":') + 8, -1)))
+      expect(parsed.sha256).toBe(sha(l.slice(l.indexOf("\"event\":") + 8, -1)))
     })
     // A single event (not an array) and a retry with equivalent timestamps are fine.
     const single = putInput(dir, "one.json", evalEv("e2", "cand-a", "reject"))
@@ -79,16 +93,33 @@ describe("journal append", () => {
     const dup = putInput(dir, "d.json", [cand("c1", "a"), cand("c1", "b")])
     expect(refused(dir, ["append", "--study", "s", "--input", dup], "DuplicateEventId")).toMatchObject({ id: "c1" })
     const unknown = putInput(dir, "u.json", [cand("c1", "a"), evalEv("e1", "b", "accept")])
-    expect(refused(dir, ["append", "--study", "s", "--input", unknown], "UnknownCandidate")).toMatchObject({ eventId: "e1", candidateId: "b" })
-    const invalid = putInput(dir, "i.json", [cand("c1", "a"), { id: "e1", type: "evaluation_recorded", candidateId: "a", evaluation: { evaluatorVersion: "v", metrics: { m: "high" }, decision: "maybe" } }])
+    expect(refused(dir, ["append", "--study", "s", "--input", unknown], "UnknownCandidate")).toMatchObject({
+      eventId: "e1",
+      candidateId: "b"
+    })
+    const invalid = putInput(dir, "i.json", [cand("c1", "a"), {
+      id: "e1",
+      type: "evaluation_recorded",
+      candidateId: "a",
+      evaluation: { evaluatorVersion: "v", metrics: { m: "high" }, decision: "maybe" }
+    }])
     const err = refused(dir, ["append", "--study", "s", "--input", invalid], "InvalidInput")
     expect(err.issues.map((i: any) => i.path).sort()).toEqual(["1.evaluation.decision", "1.evaluation.metrics.m"])
     const extra = putInput(dir, "x.json", { ...cand("c1", "a"), note: "x" })
     expect(refused(dir, ["append", "--study", "s", "--input", extra], "InvalidInput").issues[0].path).toBe("note")
     const twice = putInput(dir, "t.json", [cand("c1", "a"), cand("c2", "a")])
-    expect(refused(dir, ["append", "--study", "s", "--input", twice], "InvalidInput").issues[0].path).toBe("1.candidate.id")
-    const badPath = putInput(dir, "p.json", [cand("c1", "a"), { id: "a1", type: "artifact_linked", candidateId: "a", artifact: { path: "../x", sha256: "0".repeat(64), bytes: 1 } }])
-    expect(refused(dir, ["append", "--study", "s", "--input", badPath], "InvalidInput").issues[0].path).toBe("1.artifact.path")
+    expect(refused(dir, ["append", "--study", "s", "--input", twice], "InvalidInput").issues[0].path).toBe(
+      "1.candidate.id"
+    )
+    const badPath = putInput(dir, "p.json", [cand("c1", "a"), {
+      id: "a1",
+      type: "artifact_linked",
+      candidateId: "a",
+      artifact: { path: "../x", sha256: "0".repeat(64), bytes: 1 }
+    }])
+    expect(refused(dir, ["append", "--study", "s", "--input", badPath], "InvalidInput").issues[0].path).toBe(
+      "1.artifact.path"
+    )
     expect(fs.existsSync(journalOf(dir))).toBe(false)
   })
 
@@ -118,7 +149,9 @@ describe("journal append", () => {
     const input = putInput(dir, "b.json", batch)
     ok(dir, ["append", "--study", "s", "--input", input])
     fs.linkSync(journalOf(dir), path.join(dir, "copy.jsonl"))
-    expect(refused(dir, ["append", "--study", "s", "--input", input], "AliasedFile").path).toBe("research/s/research-events.jsonl")
+    expect(refused(dir, ["append", "--study", "s", "--input", input], "AliasedFile").path).toBe(
+      "research/s/research-events.jsonl"
+    )
     refused(dir, ["inspect", "--study", "s"], "AliasedFile")
     const dir2 = tempWorkdir()
     put(dir2, "elsewhere.jsonl", "")
@@ -138,7 +171,36 @@ describe("journal append", () => {
 
   it("--help names every field of the input file", () => {
     const r = runCli(["journal", "append", "--help"])
-    for (const field of ["candidate_created", "execution_linked", "artifact_linked", "evaluation_recorded", "candidate_selected", "checkpoint_saved", "legacy_imported", "candidateId", "evaluatorVersion", "metrics", "decision", "runtimeId", "logRef", "sha256", "bytes", "reason", "summary", "nextAction", "reviewed", "protocolVersion", "params", "manifestSha256", "snapshotPath", "resultPaths", "completed", "selected"]) {
+    for (
+      const field of [
+        "candidate_created",
+        "execution_linked",
+        "artifact_linked",
+        "evaluation_recorded",
+        "candidate_selected",
+        "checkpoint_saved",
+        "legacy_imported",
+        "candidateId",
+        "evaluatorVersion",
+        "metrics",
+        "decision",
+        "runtimeId",
+        "logRef",
+        "sha256",
+        "bytes",
+        "reason",
+        "summary",
+        "nextAction",
+        "reviewed",
+        "protocolVersion",
+        "params",
+        "manifestSha256",
+        "snapshotPath",
+        "resultPaths",
+        "completed",
+        "selected"
+      ]
+    ) {
       expect(r.stdout).toContain(field)
     }
   })
@@ -147,7 +209,13 @@ describe("journal append", () => {
 describe("journal inspect", () => {
   it("reports candidates, selection, checkpoint and head", () => {
     const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "inconclusive")])])
+    ok(dir, [
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "inconclusive")])
+    ])
     const r = ok(dir, ["inspect", "--study", "s"])
     expect(r).toMatchObject({
       study: "s",
@@ -155,9 +223,19 @@ describe("journal inspect", () => {
       tail: { state: "clean" },
       head: { seq: 7, id: "e2" },
       selected: { candidateId: "cand-a", reason: "best score", eventId: "s1" },
-      checkpoint: { summary: "first round", nextAction: "second round", reviewed: true, eventId: "k1", at: "2026-11-30T09:00:00.000Z" }
+      checkpoint: {
+        summary: "first round",
+        nextAction: "second round",
+        reviewed: true,
+        eventId: "k1",
+        at: "2026-11-30T09:00:00.000Z"
+      }
     })
-    expect(r.candidates.map((c: any) => [c.id, c.status, c.protocolVersion])).toEqual([["cand-a", "selected", "p1"], ["cand-b", "evaluated", null]])
+    expect(r.candidates.map((c: any) => [c.id, c.status, c.protocolVersion])).toEqual([["cand-a", "selected", "p1"], [
+      "cand-b",
+      "evaluated",
+      null
+    ]])
     expect(r.candidates[0].executions).toEqual([{ runtimeId: "rt-1", status: "succeeded", eventId: "x1" }])
     expect(r.candidates[0].lastEvaluation).toMatchObject({ decision: "accept", eventId: "e1" })
     expect(r.verify).toBeUndefined()
@@ -173,12 +251,30 @@ describe("journal inspect", () => {
     const dir = tempWorkdir()
     put(dir, "research/results/a.csv", "a,b\n1,2\n")
     put(dir, "research/results/b.csv", "x\n")
-    const art = (id: string, p: string, content: string) => ({ id, type: "artifact_linked", candidateId: "cand-a", artifact: { path: p, sha256: sha(content), bytes: Buffer.byteLength(content) } })
+    const art = (id: string, p: string, content: string) => ({
+      id,
+      type: "artifact_linked",
+      candidateId: "cand-a",
+      artifact: { path: p, sha256: sha(content), bytes: Buffer.byteLength(content) }
+    })
     // An artifact's file must exist when it is linked (its digest is checked): this one goes away after.
     put(dir, "research/results/gone.csv", "y\n")
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [cand("c1", "cand-a"), art("a1", "research/results/a.csv", "a,b\n1,2\n"), art("a2", "research/results/b.csv", "x\n"), art("a3", "research/results/gone.csv", "y\n")])])
+    ok(dir, [
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "b.json", [
+        cand("c1", "cand-a"),
+        art("a1", "research/results/a.csv", "a,b\n1,2\n"),
+        art("a2", "research/results/b.csv", "x\n"),
+        art("a3", "research/results/gone.csv", "y\n")
+      ])
+    ])
     fs.rmSync(path.join(dir, "research/results/gone.csv"))
-    expect(ok(dir, ["inspect", "--study", "s", "--verify"]).verify.findings.map((f: any) => [f.kind, f.path])).toEqual([["artifact-missing", "research/results/gone.csv"]])
+    expect(ok(dir, ["inspect", "--study", "s", "--verify"]).verify.findings.map((f: any) => [f.kind, f.path])).toEqual([
+      ["artifact-missing", "research/results/gone.csv"]
+    ])
     put(dir, "research/results/b.csv", "changed\n")
     const v = ok(dir, ["inspect", "--study", "s", "--verify"]).verify
     expect(v.checked).toBe(3)
@@ -211,16 +307,26 @@ describe("journal recover-tail", () => {
     ok(dir, ["append", "--study", "s", "--input", input])
     expect(ok(dir, ["recover-tail", "--study", "s"]).recovered).toBeNull()
     const clean = fs.readFileSync(journalOf(dir))
-    const tail = Buffer.from('{"seq":6,"sha256":"ab', "utf8")
+    const tail = Buffer.from("{\"seq\":6,\"sha256\":\"ab", "utf8")
     fs.appendFileSync(journalOf(dir), tail)
     expect(ok(dir, ["inspect", "--study", "s"]).tail).toEqual({ state: "unterminated", bytes: tail.byteLength })
-    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "n.json", cand("c9", "z"))], "UnterminatedTail").bytes).toBe(tail.byteLength)
+    expect(
+      refused(dir, ["append", "--study", "s", "--input", putInput(dir, "n.json", cand("c9", "z"))], "UnterminatedTail")
+        .bytes
+    ).toBe(tail.byteLength)
     refused(dir, ["import", "--study", "s"], "UnterminatedTail")
     const r = ok(dir, ["recover-tail", "--study", "s"])
-    expect(r.recovered).toEqual({ path: `research/s/recovered/tail-${sha(tail)}.bin`, bytes: tail.byteLength, sha256: sha(tail) })
+    expect(r.recovered).toEqual({
+      path: `research/s/recovered/tail-${sha(tail)}.bin`,
+      bytes: tail.byteLength,
+      sha256: sha(tail)
+    })
     expect(fs.readFileSync(path.join(dir, r.recovered.path))).toEqual(tail)
     expect(fs.readFileSync(journalOf(dir))).toEqual(clean)
-    expect(ok(dir, ["append", "--study", "s", "--input", putInput(dir, "n2.json", cand("c9", "z"))]).head).toEqual({ seq: 6, id: "c9" })
+    expect(ok(dir, ["append", "--study", "s", "--input", putInput(dir, "n2.json", cand("c9", "z"))]).head).toEqual({
+      seq: 6,
+      id: "c9"
+    })
     // The same tail again: the retained file is reused, not rewritten.
     fs.appendFileSync(journalOf(dir), tail)
     expect(ok(dir, ["recover-tail", "--study", "s"]).recovered.path).toBe(r.recovered.path)
@@ -254,7 +360,13 @@ const legacy = (study = "s") => ({
 describe("journal rebuild", () => {
   it("publishes manifest v1 and index; rebuilding twice is byte-identical", () => {
     const dir = tempWorkdir()
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "accept")])])
+    ok(dir, [
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "b.json", [...batch, cand("c2", "cand-b"), evalEv("e2", "cand-b", "accept")])
+    ])
     const r1 = ok(dir, ["rebuild", "--study", "s"])
     const m1 = fs.readFileSync(path.join(dir, "research/s/manifest.json"))
     const i1 = fs.readFileSync(path.join(dir, "research/s/index.json"))
@@ -263,7 +375,11 @@ describe("journal rebuild", () => {
       version: 1,
       study: "s",
       protocolVersion: "p1",
-      candidates: [{ id: "cand-a", status: "selected", resultPaths: [] }, { id: "cand-b", status: "accepted", resultPaths: [] }],
+      candidates: [{ id: "cand-a", status: "selected", resultPaths: [] }, {
+        id: "cand-b",
+        status: "accepted",
+        resultPaths: []
+      }],
       completed: ["cand-a", "cand-b"],
       selected: "cand-a"
     })
@@ -274,7 +390,9 @@ describe("journal rebuild", () => {
     // After more history, the previous projection is recognized as ours and replaced.
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "n.json", evalEv("e3", "cand-b", "reject"))])
     ok(dir, ["rebuild", "--study", "s"])
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual(["cand-a"])
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual([
+      "cand-a"
+    ])
   })
 
   it("UnimportedLegacyManifest: refuses to overwrite a manifest it did not write; import first", () => {
@@ -330,23 +448,38 @@ describe("journal import", () => {
       ["old-b", "rejected", []]
     ])
     // Legacy candidates count for references.
-    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "k.json", [evalEv("e1", "old-b", "accept"), { id: "k1", type: "checkpoint_saved", checkpoint: { summary: "imported", nextAction: "continue", reviewed: true } }])])
+    ok(dir, [
+      "append",
+      "--study",
+      "s",
+      "--input",
+      putInput(dir, "k.json", [evalEv("e1", "old-b", "accept"), {
+        id: "k1",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "imported", nextAction: "continue", reviewed: true }
+      }])
+    ])
     ok(dir, ["rebuild", "--study", "s"])
     expect(ok(dir, ["import", "--study", "s"])).toEqual({ ...r, imported: false })
     expect(ok(dir, ["inspect", "--study", "s"]).events).toBe(3)
     expect(fs.readFileSync(path.join(dir, "research/s/state.json"), "utf8")).toBe("{ not json, and never read")
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual(["old-a", "old-b"])
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual([
+      "old-a",
+      "old-b"
+    ])
   })
 
   it("InvalidManifest for any other shape; FileNotFound without a manifest", () => {
     const dir = tempWorkdir()
     refused(dir, ["import", "--study", "s"], "FileNotFound")
-    for (const [bad, p] of [
-      [{ ...legacy(), extra: true }, "extra"],
-      [{ ...legacy(), version: 2 }, "version"],
-      [{ ...legacy(), completed: ["ghost"] }, "completed.0"],
-      [{ ...legacy("other") }, "study"]
-    ] as const) {
+    for (
+      const [bad, p] of [
+        [{ ...legacy(), extra: true }, "extra"],
+        [{ ...legacy(), version: 2 }, "version"],
+        [{ ...legacy(), completed: ["ghost"] }, "completed.0"],
+        [{ ...legacy("other") }, "study"]
+      ] as const
+    ) {
       put(dir, "research/s/manifest.json", JSON.stringify(bad))
       const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
       expect(e.issues.map((i: any) => i.path)).toContain(p)

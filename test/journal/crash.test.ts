@@ -10,7 +10,9 @@ import * as path from "node:path"
 import { CLI, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
 
 const journalLines = (dir: string, study: string) =>
-  fs.readFileSync(path.join(dir, "research", study, "research-events.jsonl"), "utf8").split("\n").filter((l) => l !== "")
+  fs.readFileSync(path.join(dir, "research", study, "research-events.jsonl"), "utf8").split("\n").filter((l) =>
+    l !== ""
+  )
 
 const expectExactlyOnce = (dir: string, study: string, ids: ReadonlyArray<string>) => {
   const lines = journalLines(dir, study).map((l) => JSON.parse(l))
@@ -39,7 +41,11 @@ describe("crash and concurrency", () => {
         id: `ev-${i}`,
         type: "evaluation_recorded",
         candidateId: "cand",
-        evaluation: { evaluatorVersion: "v1", metrics: { score: i / 7 }, decision: i % 3 === 0 ? "accept" : "inconclusive" }
+        evaluation: {
+          evaluatorVersion: "v1",
+          metrics: { score: i / 7 },
+          decision: i % 3 === 0 ? "accept" : "inconclusive"
+        }
       }))
     ]
     const input = putInput(dir, "batch.json", events)
@@ -72,7 +78,19 @@ describe("crash and concurrency", () => {
 
   it("6 processes × 30 single-event appends at once: all 180 land exactly once", async () => {
     const dir = tempWorkdir()
-    expect(runCli(["journal", "append", "--study", "race", "--input", putInput(dir, "c.json", { id: "c0", type: "candidate_created", candidate: { id: "cand", title: "t" } }), "--workdir", dir, "--json"]).code).toBe(0)
+    expect(
+      runCli([
+        "journal",
+        "append",
+        "--study",
+        "race",
+        "--input",
+        putInput(dir, "c.json", { id: "c0", type: "candidate_created", candidate: { id: "cand", title: "t" } }),
+        "--workdir",
+        dir,
+        "--json"
+      ]).code
+    ).toBe(0)
     const ids: Array<string> = []
     const workers = Array.from({ length: 6 }, async (_, w) => {
       for (let i = 0; i < 30; i++) {
@@ -84,7 +102,17 @@ describe("crash and concurrency", () => {
           candidateId: "cand",
           execution: { runtimeId: `rt-${id}`, status: "succeeded" }
         })
-        const r = await runCliAsync(["journal", "append", "--study", "race", "--input", input, "--workdir", dir, "--json"])
+        const r = await runCliAsync([
+          "journal",
+          "append",
+          "--study",
+          "race",
+          "--input",
+          input,
+          "--workdir",
+          dir,
+          "--json"
+        ])
         expect({ id, code: r.code, appended: r.json?.appended }).toEqual({ id, code: 0, appended: [id] })
       }
     })

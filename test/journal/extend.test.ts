@@ -12,7 +12,8 @@ import { candidatesCreatedBy, project, Projector } from "../../src/domain/Journa
 import { eventsArb, legacyArb, toEvents } from "./arbitraries.js"
 
 const enc = new TextEncoder()
-const linesOf = (events: ReadonlyArray<JournalEvent>, first = 1) => events.map((e, i) => encodeLine(first + i, eventText(e))).join("")
+const linesOf = (events: ReadonlyArray<JournalEvent>, first = 1) =>
+  events.map((e, i) => encodeLine(first + i, eventText(e))).join("")
 const concat = (...parts: ReadonlyArray<Uint8Array>) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0))
   let at = 0
@@ -36,16 +37,22 @@ const observe = (r: Replay) => ({
 })
 
 /** A valid journal split in two at a line boundary, plus what may follow. */
-const journalArb = fc.tuple(fc.option(legacyArb, { nil: undefined }), eventsArb(24), fc.nat()).map(([legacy, events, cut]) => {
-  const all = legacy === undefined ? events : [legacy, ...events]
-  const k = all.length === 0 ? 0 : cut % (all.length + 1)
-  return { all, k, before: enc.encode(linesOf(all.slice(0, k))), after: enc.encode(linesOf(all.slice(k), k + 1)) }
-})
+const journalArb = fc.tuple(fc.option(legacyArb, { nil: undefined }), eventsArb(24), fc.nat()).map(
+  ([legacy, events, cut]) => {
+    const all = legacy === undefined ? events : [legacy, ...events]
+    const k = all.length === 0 ? 0 : cut % (all.length + 1)
+    return { all, k, before: enc.encode(linesOf(all.slice(0, k))), after: enc.encode(linesOf(all.slice(k), k + 1)) }
+  }
+)
 
 /** What another writer or a person may have done to the file since it was replayed. */
 const changeArb = fc.oneof(
   fc.constant({ kind: "append-valid" as const }),
-  fc.record({ kind: fc.constant("append-garbage" as const), bytes: fc.uint8Array({ minLength: 1, maxLength: 40 }), newline: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("append-garbage" as const),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 40 }),
+    newline: fc.boolean()
+  }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ kind: fc.constant("edit-in-place" as const), at: fc.nat(), xor: fc.integer({ min: 1, max: 255 }) }),
   fc.record({ kind: fc.constant("replace" as const), seed: fc.nat() })
@@ -61,7 +68,11 @@ describe("extendReplay", () => {
             now = concat(before, after)
             break
           case "append-garbage":
-            now = concat(before, change.bytes.map((b) => (b === 0x0a ? 0x20 : b)), change.newline ? enc.encode("\n") : new Uint8Array(0))
+            now = concat(
+              before,
+              change.bytes.map((b) => (b === 0x0a ? 0x20 : b)),
+              change.newline ? enc.encode("\n") : new Uint8Array(0)
+            )
             break
           case "truncate":
             now = before.subarray(0, before.byteLength === 0 ? 0 : change.at % before.byteLength)
@@ -81,7 +92,8 @@ describe("extendReplay", () => {
         const full = replay(now)
         if (extended === undefined) {
           // Refused only when the old bytes are not a prefix of the new ones.
-          const prefix = now.byteLength >= before.byteLength && Buffer.compare(now.subarray(0, before.byteLength), before) === 0
+          const prefix = now.byteLength >= before.byteLength &&
+            Buffer.compare(now.subarray(0, before.byteLength), before) === 0
           expect(prefix).toBe(false)
         } else {
           expect(observe(extended)).toEqual(observe(full))
@@ -94,9 +106,13 @@ describe("extendReplay", () => {
   })
 
   it("a same-size edit of a committed byte is never taken from the earlier replay", () => {
-    const events = toEvents([{ k: "eval", c: "cand-a", decision: "accept", metric: 0.5 }, { k: "checkpoint", summary: "abc", reviewed: false }])
+    const events = toEvents([{ k: "eval", c: "cand-a", decision: "accept", metric: 0.5 }, {
+      k: "checkpoint",
+      summary: "abc",
+      reviewed: false
+    }])
     const text = linesOf(events)
-    const edited = enc.encode(text.replace('"summary":"abc"', '"summary":"abd"'))
+    const edited = enc.encode(text.replace("\"summary\":\"abc\"", "\"summary\":\"abd\""))
     expect(edited.byteLength).toBe(enc.encode(text).byteLength)
     const previous = replay(enc.encode(text))
     expect(extendReplay(previous, edited)).toBeUndefined()
@@ -111,7 +127,9 @@ describe("extendReplay", () => {
     expect(once).toBeDefined()
     expect(extendReplay(previous, bytes)).toBeUndefined()
     // The extension itself can be extended again.
-    const more = enc.encode(linesOf(toEvents([{ k: "checkpoint", summary: "s", reviewed: true }], "k"), events.length + 1))
+    const more = enc.encode(
+      linesOf(toEvents([{ k: "checkpoint", summary: "s", reviewed: true }], "k"), events.length + 1)
+    )
     expect(extendReplay(once!, concat(bytes, more))?.events).toBe(events.length + 1)
     const damaged = replay(concat(bytes, enc.encode("garbage\n")))
     expect(damaged.corrupt?.line).toBe(events.length + 1)
@@ -119,7 +137,11 @@ describe("extendReplay", () => {
   })
 
   it("an unterminated tail is re-read from the new bytes: it may have been completed or recovered", () => {
-    const events = toEvents([{ k: "eval", c: "cand-a", decision: "accept", metric: 0.5 }, { k: "checkpoint", summary: "s", reviewed: false }])
+    const events = toEvents([{ k: "eval", c: "cand-a", decision: "accept", metric: 0.5 }, {
+      k: "checkpoint",
+      summary: "s",
+      reviewed: false
+    }])
     const whole = enc.encode(linesOf(events))
     const lastStart = whole.lastIndexOf(0x0a, whole.byteLength - 2) + 1
     const torn = whole.subarray(0, whole.byteLength - 5)
@@ -139,7 +161,11 @@ describe("Projector.pending", () => {
         const k = events.length === 0 ? 0 : cut % (events.length + 1)
         // The batch: the rest of a valid history, with some of its events duplicated (refusals).
         const rest: Array<JournalEvent> = events.slice(k)
-        for (const d of dupes) if (events.length > 0) rest.splice(d % (rest.length + 1), 0, { ...events[d % events.length]!, id: `dup-${d}` })
+        for (const d of dupes) {
+          if (events.length > 0) {
+            rest.splice(d % (rest.length + 1), 0, { ...events[d % events.length]!, id: `dup-${d}` })
+          }
+        }
         const base = new Projector()
         for (const e of events.slice(0, k)) base.apply(e)
         const before = base.result()
@@ -154,7 +180,9 @@ describe("Projector.pending", () => {
           pending.add(rest[i]!)
         }
         const whole = project([...events.slice(0, k), ...rest])
-        expect(firstProblem).toEqual(whole.problem === null ? null : { index: whole.problem.index - k, problem: whole.problem.problem })
+        expect(firstProblem).toEqual(
+          whole.problem === null ? null : { index: whole.problem.index - k, problem: whole.problem.problem }
+        )
         expect(base.result()).toEqual(before)
       })
     )
@@ -164,7 +192,15 @@ describe("Projector.pending", () => {
     fc.assert(fc.property(legacyArb, (e) => {
       expect(candidatesCreatedBy(e)).toEqual(e.type === "legacy_imported" ? e.candidates.map((c) => c.id) : [])
     }))
-    expect(candidatesCreatedBy({ id: "c", type: "candidate_created", candidate: { id: "x", title: "t" } })).toEqual(["x"])
-    expect(candidatesCreatedBy({ id: "k", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } })).toEqual([])
+    expect(candidatesCreatedBy({ id: "c", type: "candidate_created", candidate: { id: "x", title: "t" } })).toEqual([
+      "x"
+    ])
+    expect(
+      candidatesCreatedBy({
+        id: "k",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "s", nextAction: "n", reviewed: true }
+      })
+    ).toEqual([])
   })
 })

@@ -65,7 +65,9 @@ describe("replay of a journal cut at every byte offset of the last append", () =
       const lastBoundary = whole[whole.length - 1]!
       expect(r.corrupt).toBeNull()
       expect(r.events).toBe(base.length + whole.length - 1)
-      expect(r.tail).toEqual(k === lastBoundary ? { state: "clean", bytes: 0 } : { state: "unterminated", bytes: k - lastBoundary })
+      expect(r.tail).toEqual(
+        k === lastBoundary ? { state: "clean", bytes: 0 } : { state: "unterminated", bytes: k - lastBoundary }
+      )
       expect(r.projector.currentHead()?.seq).toBe(r.events)
     }
   })
@@ -90,8 +92,11 @@ describe("replay of a journal cut at every byte offset of the last append", () =
   it("edits that keep the JSON valid are caught by the position or the digest", () => {
     const text = baseBytes
     const lines = text.split("\n")
-    const flipped = lines[0]!.replace('"p1"', '"p2"')
-    expect(replay(enc.encode([flipped, ...lines.slice(1)].join("\n"))).corrupt).toEqual({ line: 1, reason: "the event does not match its digest" })
+    const flipped = lines[0]!.replace("\"p1\"", "\"p2\"")
+    expect(replay(enc.encode([flipped, ...lines.slice(1)].join("\n"))).corrupt).toEqual({
+      line: 1,
+      reason: "the event does not match its digest"
+    })
     const swapped = [lines[1], lines[0], ...lines.slice(2)].join("\n")
     expect(replay(enc.encode(swapped)).corrupt?.line).toBe(1)
     const duplicated = [lines[0], lines[0], ...lines.slice(1)].join("\n")
@@ -99,7 +104,7 @@ describe("replay of a journal cut at every byte offset of the last append", () =
     const blank = `${text}\n`
     expect(replay(enc.encode(blank)).corrupt?.line).toBe(base.length + 1)
     // A hand-made line with a correct digest but an invalid event is still refused.
-    const bad = '{"id":"z","type":"checkpoint_saved","checkpoint":{}}'
+    const bad = "{\"id\":\"z\",\"type\":\"checkpoint_saved\",\"checkpoint\":{}}"
     const crafted = `${text}{"seq":${base.length + 1},"sha256":"${sha256Hex(bad)}","event":${bad}}\n`
     expect(replay(enc.encode(crafted)).corrupt?.reason).toMatch(/invalid event/)
     const invalidUtf8 = new Uint8Array([...enc.encode(text), 0xff, 0xfe, 0x0a])
@@ -144,7 +149,9 @@ describe("the service at every cut point", () => {
         expect(tailFile).toEqual(batchBytes.subarray(lastBoundary, k))
       }
       const committedBefore = boundaries.indexOf(lastBoundary)
-      expect(retry.skipped).toEqual(k === lastBoundary ? batch.map((e) => e.id) : batch.slice(0, committedBefore).map((e) => e.id))
+      expect(retry.skipped).toEqual(
+        k === lastBoundary ? batch.map((e) => e.id) : batch.slice(0, committedBefore).map((e) => e.id)
+      )
       expect(inspected.events).toBe(base.length + batch.length)
       expect(inspected.tail).toEqual({ state: "clean" })
       expect(text).toBe(baseBytes + linesOf(batch, base.length + 1))

@@ -3,8 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "fast-check"
 import { type JournalEvent } from "../../src/domain/Journal.js"
-import { validateManifest } from "../../src/domain/JournalRules.js"
 import { manifestOf, project } from "../../src/domain/JournalProjection.js"
+import { validateManifest } from "../../src/domain/JournalRules.js"
 import { candidateIdArb, eventsArb, legacyArb, type Op, opArb, toEvents } from "./arbitraries.js"
 
 const statuses = (events: ReadonlyArray<JournalEvent>) =>
@@ -63,20 +63,26 @@ describe("projection", () => {
       return out
     }
     fc.assert(
-      fc.property(perCandidate, fc.array(fc.nat(), { minLength: 1 }), fc.array(fc.nat(), { minLength: 1 }), fc.option(candidateIdArb), (lists, a, b, sel) => {
-        const tagged = (ops: ReadonlyArray<Op>) => {
-          // Stable ids per op so both orders hold the same events.
-          const events = toEvents(ops)
-          return events
+      fc.property(
+        perCandidate,
+        fc.array(fc.nat(), { minLength: 1 }),
+        fc.array(fc.nat(), { minLength: 1 }),
+        fc.option(candidateIdArb),
+        (lists, a, b, sel) => {
+          const tagged = (ops: ReadonlyArray<Op>) => {
+            // Stable ids per op so both orders hold the same events.
+            const events = toEvents(ops)
+            return events
+          }
+          const ea = tagged(merge(lists, a))
+          const eb = tagged(merge(lists, b))
+          const withSel = (es: Array<JournalEvent>) =>
+            sel !== null && es.some((e) => e.type === "candidate_created" && e.candidate.id === sel)
+              ? [...es, { id: "sel", type: "candidate_selected" as const, candidateId: sel, reason: "r" }]
+              : es
+          expect(statuses(withSel(ea))).toEqual(statuses(withSel(eb)))
         }
-        const ea = tagged(merge(lists, a))
-        const eb = tagged(merge(lists, b))
-        const withSel = (es: Array<JournalEvent>) =>
-          sel !== null && es.some((e) => e.type === "candidate_created" && e.candidate.id === sel)
-            ? [...es, { id: "sel", type: "candidate_selected" as const, candidateId: sel, reason: "r" }]
-            : es
-        expect(statuses(withSel(ea))).toEqual(statuses(withSel(eb)))
-      })
+      )
     )
   })
 
@@ -91,7 +97,12 @@ describe("projection", () => {
       { k: "artifact", c: "cand-d", path: "out.txt", sha256: "0".repeat(64), bytes: 1 }
     ])
     const { projection } = project(events)
-    expect(statuses(events)).toEqual({ "cand-a": "accepted", "cand-b": "selected", "cand-c": "rejected", "cand-d": "created" })
+    expect(statuses(events)).toEqual({
+      "cand-a": "accepted",
+      "cand-b": "selected",
+      "cand-c": "rejected",
+      "cand-d": "created"
+    })
     expect(projection.selected).toEqual({ candidateId: "cand-b", reason: "second", eventId: "e5" })
     expect(projection.completed).toEqual(["cand-a"])
     expect(projection.candidates.find((c) => c.id === "cand-c")!.lastEvaluation!.decision).toBe("reject")
@@ -136,7 +147,12 @@ describe("projection", () => {
       selected: "old-1"
     }
     const later: Array<JournalEvent> = [
-      { id: "n1", type: "evaluation_recorded", candidateId: "old-2", evaluation: { evaluatorVersion: "v", metrics: {}, decision: "accept" } },
+      {
+        id: "n1",
+        type: "evaluation_recorded",
+        candidateId: "old-2",
+        evaluation: { evaluatorVersion: "v", metrics: {}, decision: "accept" }
+      },
       { id: "n2", type: "candidate_selected", candidateId: "old-2", reason: "better" }
     ]
     expect(statuses([legacy])).toEqual({ "old-1": "selected", "old-2": "rejected" })

@@ -3,11 +3,11 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
 import { JournalLayer } from "../../src/layers/JournalLayer.js"
 import { JournalMemory } from "../../src/layers/JournalMemory.js"
-import { Journal } from "../../src/services/Journal.js"
-import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
 import { DEFAULT_MAX_BYTES } from "../../src/services/FileStore.js"
+import { Journal } from "../../src/services/Journal.js"
 import { put, tempWorkdir } from "../support/cli.js"
 
 const cand = (id: string, c: string) => ({ id, type: "candidate_created" as const, candidate: { id: c, title: c } })
@@ -24,7 +24,7 @@ describe("Journal.studies", () => {
       yield* j.append("bad", [cand("c1", "a"), cand("c2", "b")])
       fs.appendFileSync(path.join(dir, "research/mid/research-events.jsonl"), "torn")
       const badFile = path.join(dir, "research/bad/research-events.jsonl")
-      fs.writeFileSync(badFile, fs.readFileSync(badFile, "utf8").replace('"title":"b"', '"title":"B"'))
+      fs.writeFileSync(badFile, fs.readFileSync(badFile, "utf8").replace("\"title\":\"b\"", "\"title\":\"B\""))
       // Not studies: reserved folders, folders without a journal, names that are not study ids.
       put(dir, "research/inputs/research-events.jsonl", "x\n")
       put(dir, "research/gate/research-events.jsonl", "x\n")
@@ -49,7 +49,12 @@ describe("Journal in memory", () => {
   it.effect("append, inspect, rebuild, recover-tail and import work on the in-memory layers", () =>
     Effect.gen(function*() {
       const j = yield* Journal
-      const r = yield* j.append("s", [cand("c1", "a"), { id: "e1", type: "evaluation_recorded", candidateId: "a", evaluation: { evaluatorVersion: "v", metrics: { m: 1 }, decision: "accept" } }])
+      const r = yield* j.append("s", [cand("c1", "a"), {
+        id: "e1",
+        type: "evaluation_recorded",
+        candidateId: "a",
+        evaluation: { evaluatorVersion: "v", metrics: { m: 1 }, decision: "accept" }
+      }])
       expect(r).toEqual({ study: "s", appended: ["c1", "e1"], skipped: [], head: { seq: 2, id: "e1" } })
       expect((yield* j.inspect("s")).candidates.map((c) => c.status)).toEqual(["accepted"])
       const b1 = yield* j.rebuild("s")
@@ -73,7 +78,10 @@ describe("large journals", () => {
         expect(refused._tag).toBe("InvalidInput")
       }
       // The last representable minutes on either side still go in and replay.
-      yield* j.append("edge", [{ ...cand("c1", "a"), at: "9999-12-31T23:59:00Z" }, { ...cand("c2", "b"), at: "0000-01-01T00:30:00-01:00" }])
+      yield* j.append("edge", [{ ...cand("c1", "a"), at: "9999-12-31T23:59:00Z" }, {
+        ...cand("c2", "b"),
+        at: "0000-01-01T00:30:00-01:00"
+      }])
       const state = yield* j.inspect("edge")
       expect(state.head).toMatchObject({ seq: 2, id: "c2" })
     }).pipe(Effect.provide(JournalLayer(dir)))
@@ -81,10 +89,21 @@ describe("large journals", () => {
 
   it.effect("a journal larger than FileStore's 16 MiB default is read whole", () => {
     const dir = tempWorkdir()
-    const parts = [encodeLine(1, eventText({ id: "c0", type: "candidate_created", candidate: { id: "a", title: "t" } }))]
+    const parts = [
+      encodeLine(1, eventText({ id: "c0", type: "candidate_created", candidate: { id: "a", title: "t" } }))
+    ]
     const pad = "x".repeat(400)
     for (let i = 1; i < 45_000; i++) {
-      parts.push(encodeLine(i + 1, eventText({ id: `k${i}`, type: "checkpoint_saved", checkpoint: { summary: pad, nextAction: "n", reviewed: false } })))
+      parts.push(
+        encodeLine(
+          i + 1,
+          eventText({
+            id: `k${i}`,
+            type: "checkpoint_saved",
+            checkpoint: { summary: pad, nextAction: "n", reviewed: false }
+          })
+        )
+      )
     }
     put(dir, "research/big/research-events.jsonl", parts.join(""))
     expect(fs.statSync(path.join(dir, "research/big/research-events.jsonl")).size).toBeGreaterThan(DEFAULT_MAX_BYTES)
@@ -93,7 +112,13 @@ describe("large journals", () => {
       const r = yield* j.inspect("big")
       expect(r.events).toBe(parts.length)
       expect(r.head).toEqual({ seq: parts.length, id: `k${parts.length - 1}` })
-      expect((yield* j.append("big", { id: "last", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } })).head.seq).toBe(parts.length + 1)
+      expect(
+        (yield* j.append("big", {
+          id: "last",
+          type: "checkpoint_saved",
+          checkpoint: { summary: "s", nextAction: "n", reviewed: true }
+        })).head.seq
+      ).toBe(parts.length + 1)
     }).pipe(Effect.provide(JournalLayer(dir)))
   }, 60_000)
 })

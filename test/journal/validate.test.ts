@@ -13,7 +13,14 @@ import { issueOf, jsonProblem, MAX_DOCUMENT_DEPTH } from "../../src/domain/Decod
 import { InvalidInput, type Issue } from "../../src/domain/Errors.js"
 import { compileGuard } from "../../src/domain/Guard.js"
 import { checkStudyId, isIso, ISO_PATTERN, JournalEvent } from "../../src/domain/Journal.js"
-import { decodeBatch, decodeEvent, decodeEventBySchema, eventProblem, MAX_BATCH, validateManifest } from "../../src/domain/JournalRules.js"
+import {
+  decodeBatch,
+  decodeEvent,
+  decodeEventBySchema,
+  eventProblem,
+  MAX_BATCH,
+  validateManifest
+} from "../../src/domain/JournalRules.js"
 import { anyEventArb } from "./arbitraries.js"
 
 const isJournalEvent = compileGuard(JournalEvent)
@@ -31,7 +38,12 @@ const agree = (value: unknown) => {
 }
 
 /** Mutations: drop a key, add a key, or replace a value somewhere in the event. */
-const mutate = (value: unknown, path: ReadonlyArray<string>, how: "drop" | "add" | "replace", junk: unknown): unknown => {
+const mutate = (
+  value: unknown,
+  path: ReadonlyArray<string>,
+  how: "drop" | "add" | "replace",
+  junk: unknown
+): unknown => {
   if (typeof value !== "object" || value === null) return how === "replace" ? junk : value
   const copy: any = Array.isArray(value) ? [...value] : { ...value }
   const keys = Object.keys(copy)
@@ -52,20 +64,26 @@ const mutate = (value: unknown, path: ReadonlyArray<string>, how: "drop" | "add"
 
 describe("event validation", () => {
   it("valid generated events pass both checks", () => {
-    fc.assert(fc.property(anyEventArb, (e) => {
-      expect(eventProblem(e)).toBeNull()
-      expect(Either.isRight(decodeEventBySchema(e))).toBe(true)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(anyEventArb, (e) => {
+        expect(eventProblem(e)).toBeNull()
+        expect(Either.isRight(decodeEventBySchema(e))).toBe(true)
+      }),
+      { numRuns: 300 }
+    )
   })
 
   it("events generated from the Schema pass every check; the checks agree on their mutations", () => {
     // The Schema alone admits a `__proto__` key in `metrics`, which the plain-data rules refuse.
     const fromSchema = Arbitrary.make(JournalEvent).filter((e) => plainData(JSON.parse(JSON.stringify(e))))
-    efc.assert(efc.property(fromSchema, (e) => {
-      const json = JSON.parse(JSON.stringify(e))
-      expect(eventProblem(json)).toBeNull()
-      expect(isJournalEvent(json)).toBe(true)
-    }), { numRuns: 300 })
+    efc.assert(
+      efc.property(fromSchema, (e) => {
+        const json = JSON.parse(JSON.stringify(e))
+        expect(eventProblem(json)).toBeNull()
+        expect(isJournalEvent(json)).toBe(true)
+      }),
+      { numRuns: 300 }
+    )
     efc.assert(
       efc.property(
         fromSchema,
@@ -84,7 +102,10 @@ describe("event validation", () => {
         anyEventArb,
         fc.array(fc.string({ maxLength: 3 }), { minLength: 1, maxLength: 4 }),
         fc.constantFrom("drop" as const, "add" as const, "replace" as const),
-        fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("", "x".repeat(5000), "../up", "/abs", "a//b", 1.5, -1, "2026-13-01T00:00:00Z")),
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constantFrom("", "x".repeat(5000), "../up", "/abs", "a//b", 1.5, -1, "2026-13-01T00:00:00Z")
+        ),
         (e, path, how, junk) => agree(mutate(JSON.parse(JSON.stringify(e)), path, how, junk))
       ),
       { numRuns: 2000 }
@@ -96,10 +117,21 @@ describe("event validation", () => {
     const decoded = decodeEvent(input)
     input.checkpoint.summary = ""
     ;(input as Record<string, unknown>)["extra"] = 1
-    expect(decoded).toEqual(Either.right({ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }))
+    expect(decoded).toEqual(
+      Either.right({
+        id: "e1",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+      })
+    )
     // Values a structured clone cannot copy (functions) or would change (class instances keep
     // their fields) are decided by the Schema, as before.
-    const withFunction = { ...input, checkpoint: { summary: "s", nextAction: "n", reviewed: false }, extra: undefined, at: () => "x" }
+    const withFunction = {
+      ...input,
+      checkpoint: { summary: "s", nextAction: "n", reviewed: false },
+      extra: undefined,
+      at: () => "x"
+    }
     expect(decodeEvent(withFunction)).toEqual(decodeEventBySchema(withFunction))
     class Checkpoint {
       constructor(readonly summary: string, readonly nextAction: string, readonly reviewed: boolean) {}
@@ -117,19 +149,32 @@ describe("event validation", () => {
     const reference = (input: unknown): Either.Either<ReadonlyArray<unknown>, InvalidInput> => {
       const problem = jsonProblem(input, MAX_DOCUMENT_DEPTH)
       if (problem !== null) return Either.left(new InvalidInput({ issues: [issueOf(problem)] }))
-      if (!Array.isArray(input)) return Either.mapBoth(decodeEventBySchema(input), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] })
+      if (!Array.isArray(input)) {
+        return Either.mapBoth(decodeEventBySchema(input), {
+          onLeft: (issues) => new InvalidInput({ issues }),
+          onRight: (e) => [e]
+        })
+      }
       if (input.length === 0 || input.length > MAX_BATCH) return Either.left(new InvalidInput({ issues: [] }))
       const issues: Array<Issue> = []
       const events: Array<unknown> = []
-      input.forEach((v, i) => Either.match(decodeEventBySchema(v, String(i)), { onLeft: (is) => issues.push(...is), onRight: (e) => events.push(e) }))
+      input.forEach((v, i) =>
+        Either.match(decodeEventBySchema(v, String(i)), {
+          onLeft: (is) => {
+            for (const issue of is) issues.push(issue)
+          },
+          onRight: (e) => events.push(e)
+        })
+      )
       return issues.length > 0 ? Either.left(new InvalidInput({ issues })) : Either.right(events)
     }
     const same = (input: unknown) => {
       const got = decodeBatch(input)
       const want = reference(input)
       if (Either.isRight(want)) expect(got).toEqual(want)
-      else if (Array.isArray(input) && (input.length === 0 || input.length > MAX_BATCH)) expect(Either.isLeft(got)).toBe(true)
-      else expect(Either.isLeft(got) && got.left.issues).toEqual(want.left.issues)
+      else if (Array.isArray(input) && (input.length === 0 || input.length > MAX_BATCH)) {
+        expect(Either.isLeft(got)).toBe(true)
+      } else expect(Either.isLeft(got) && got.left.issues).toEqual(want.left.issues)
     }
     const mutated = fc.tuple(
       anyEventArb,
@@ -144,34 +189,75 @@ describe("event validation", () => {
   })
 
   it("a decoded batch is a private copy; a getter is read once, and what it gave is what is checked", () => {
-    const input = [{ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]
+    const input = [{
+      id: "e1",
+      type: "checkpoint_saved",
+      checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+    }]
     const decoded = decodeBatch(input)
     input[0]!.checkpoint.summary = ""
-    expect(decoded).toEqual(Either.right([{ id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]))
+    expect(decoded).toEqual(
+      Either.right([{
+        id: "e1",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+      }])
+    )
     // A getter that answers a plain string once and a lone surrogate after: the copy holds the first answer.
     let reads = 0
-    const tricky = { id: "e2", type: "checkpoint_saved", checkpoint: { nextAction: "n", reviewed: false, get summary() {
-      return reads++ === 0 ? "s" : "\ud800"
-    } } }
-    expect(decodeBatch(tricky)).toEqual(Either.right([{ id: "e2", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: false } }]))
+    const tricky = {
+      id: "e2",
+      type: "checkpoint_saved",
+      checkpoint: {
+        nextAction: "n",
+        reviewed: false,
+        get summary() {
+          return reads++ === 0 ? "s" : "\ud800"
+        }
+      }
+    }
+    expect(decodeBatch(tricky)).toEqual(
+      Either.right([{
+        id: "e2",
+        type: "checkpoint_saved",
+        checkpoint: { summary: "s", nextAction: "n", reviewed: false }
+      }])
+    )
     expect(reads).toBe(1)
     // A getter answering a lone surrogate first is refused, whatever it answers next.
     reads = 0
-    const worse = { id: "e3", type: "checkpoint_saved", checkpoint: { nextAction: "n", reviewed: false, get summary() {
-      return reads++ === 0 ? "\ud800" : "s"
-    } } }
+    const worse = {
+      id: "e3",
+      type: "checkpoint_saved",
+      checkpoint: {
+        nextAction: "n",
+        reviewed: false,
+        get summary() {
+          return reads++ === 0 ? "\ud800" : "s"
+        }
+      }
+    }
     expect(Either.isLeft(decodeBatch(worse))).toBe(true)
   })
 
   it("the batch's copy keeps what the input holds: a __proto__ key, deep nesting, cycles and class instances are still decided as before", () => {
     const event = { id: "e1", type: "checkpoint_saved", checkpoint: { summary: "s", nextAction: "n", reviewed: true } }
-    const withProto = JSON.parse(`[${JSON.stringify(event)}, {"id":"e2","type":"checkpoint_saved","checkpoint":{"summary":"s","nextAction":"n","reviewed":true,"__proto__":{}}}]`)
+    const withProto = JSON.parse(
+      `[${
+        JSON.stringify(event)
+      }, {"id":"e2","type":"checkpoint_saved","checkpoint":{"summary":"s","nextAction":"n","reviewed":true,"__proto__":{}}}]`
+    )
     const proto = decodeBatch(withProto)
-    expect(Either.isLeft(proto) && proto.left.issues).toEqual([{ path: "1.checkpoint.__proto__", message: "the key '__proto__' is not accepted" }])
+    expect(Either.isLeft(proto) && proto.left.issues).toEqual([{
+      path: "1.checkpoint.__proto__",
+      message: "the key '__proto__' is not accepted"
+    }])
     let deep: unknown = {}
     for (let i = 0; i < 200; i++) deep = { d: deep }
     const tooDeep = decodeBatch({ ...event, checkpoint: { ...event.checkpoint, extra: deep } })
-    expect(Either.isLeft(tooDeep) && tooDeep.left.issues[0]!.message).toBe(`nested more than ${MAX_DOCUMENT_DEPTH} levels deep`)
+    expect(Either.isLeft(tooDeep) && tooDeep.left.issues[0]!.message).toBe(
+      `nested more than ${MAX_DOCUMENT_DEPTH} levels deep`
+    )
     const cyclic: Record<string, unknown> = { ...event }
     cyclic["self"] = cyclic
     expect(Either.isLeft(decodeBatch(cyclic))).toBe(true)
@@ -182,7 +268,12 @@ describe("event validation", () => {
       constructor(readonly summary: string, readonly nextAction: string, readonly reviewed: boolean) {}
     }
     const withInstance = { id: "e3", type: "checkpoint_saved", checkpoint: new Checkpoint("s", "n", true) }
-    expect(decodeBatch(withInstance)).toEqual(Either.mapBoth(decodeEvent(withInstance), { onLeft: (issues) => new InvalidInput({ issues }), onRight: (e) => [e] }))
+    expect(decodeBatch(withInstance)).toEqual(
+      Either.mapBoth(decodeEvent(withInstance), {
+        onLeft: (issues) => new InvalidInput({ issues }),
+        onRight: (e) => [e]
+      })
+    )
   })
 
   it("issue paths are dotted paths into the batch", () => {
@@ -242,28 +333,45 @@ describe("manifest v1 validator", () => {
 describe("isIso", () => {
   it("accepts every instant's ISO form, with offsets and fractions", () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }), (d) => {
-        const s = d.toISOString()
-        expect(isIso(s)).toBe(true)
-        expect(isIso(s.replace("Z", "+02:00"))).toBe(true)
-        expect(isIso(s.slice(0, 19) + "Z")).toBe(true)
-        expect(isIso(s.slice(0, 16) + "Z")).toBe(true)
-      })
+      fc.property(
+        fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }),
+        (d) => {
+          const s = d.toISOString()
+          expect(isIso(s)).toBe(true)
+          expect(isIso(s.replace("Z", "+02:00"))).toBe(true)
+          expect(isIso(s.slice(0, 19) + "Z")).toBe(true)
+          expect(isIso(s.slice(0, 16) + "Z")).toBe(true)
+        }
+      )
     )
   })
   it("whatever it accepts, Date.parse reads as a valid instant", () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(:[0-6]\d(\.\d{1,10})?)?(Z|[+-][0-2]\d:[0-6]\d)$/), (s) => {
-        if (isIso(s)) {
-          expect(ISO_PATTERN.test(s)).toBe(true)
-          expect(Number.isNaN(Date.parse(s))).toBe(false)
+      fc.property(
+        fc.stringMatching(/^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(:[0-6]\d(\.\d{1,10})?)?(Z|[+-][0-2]\d:[0-6]\d)$/),
+        (s) => {
+          if (isIso(s)) {
+            expect(ISO_PATTERN.test(s)).toBe(true)
+            expect(Number.isNaN(Date.parse(s))).toBe(false)
+          }
         }
-      }),
+      ),
       { numRuns: 2000 }
     )
   })
   it("refuses impossible dates and other forms", () => {
-    for (const bad of ["2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T10:00:00", "2026-01-01 10:00:00Z", "2026-01-01T10:00:00.Z", "2026-01-01T10:00:00.1234567890Z", "x"]) {
+    for (
+      const bad of [
+        "2026-02-30T00:00:00Z",
+        "2026-13-01T00:00:00Z",
+        "2026-01-01T24:00:00Z",
+        "2026-01-01T10:00:00",
+        "2026-01-01 10:00:00Z",
+        "2026-01-01T10:00:00.Z",
+        "2026-01-01T10:00:00.1234567890Z",
+        "x"
+      ]
+    ) {
       expect(isIso(bad)).toBe(false)
     }
     expect(isIso("2024-02-29T00:00:00Z")).toBe(true)

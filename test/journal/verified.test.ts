@@ -13,11 +13,10 @@ import * as fc from "fast-check"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { JournalEvent } from "../../src/domain/Journal.js"
-import { created, evaluation, linesOf } from "./events.js"
 import { JournalLayer } from "../../src/layers/JournalLayer.js"
 import { Journal } from "../../src/services/Journal.js"
 import { tempWorkdir } from "../support/cli.js"
-
+import { created, evaluation, linesOf } from "./events.js"
 
 const journalFile = (dir: string) => path.join(dir, "research", "s", "research-events.jsonl")
 
@@ -53,10 +52,15 @@ describe("an instance's verified journal state is never taken for a changed file
         fs.appendFileSync(journalFile(dir), linesOf([evaluation("x1", "cand-a"), created("x2", "cand-b")], 3))
         const r = yield* j.append("s", [evaluation("x1", "cand-a"), evaluation("e3", "cand-b")])
         expect(r).toEqual({ study: "s", appended: ["e3"], skipped: ["x1"], head: { seq: 5, id: "e3" } })
-        expect(tagOf(yield* Effect.either(j.append("s", evaluation("x1", "cand-a", "reject"))))).toBe("ConflictingEvent")
+        expect(tagOf(yield* Effect.either(j.append("s", evaluation("x1", "cand-a", "reject"))))).toBe(
+          "ConflictingEvent"
+        )
         expect((yield* j.rebuild("s")).events).toBe(5)
         // Another instance (another process, in effect) appends too.
-        yield* Effect.provide(Effect.flatMap(Journal, (other) => other.append("s", evaluation("o1", "cand-b"))), JournalLayer(dir))
+        yield* Effect.provide(
+          Effect.flatMap(Journal, (other) => other.append("s", evaluation("o1", "cand-b"))),
+          JournalLayer(dir)
+        )
         expect((yield* j.append("s", evaluation("e4", "cand-a"))).head).toEqual({ seq: 7, id: "e4" })
         const seqs = fs.readFileSync(journalFile(dir), "utf8").trimEnd().split("\n").map((l) => JSON.parse(l).seq)
         expect(seqs).toEqual([1, 2, 3, 4, 5, 6, 7])
@@ -77,7 +81,7 @@ describe("an instance's verified journal state is never taken for a changed file
       Effect.gen(function*() {
         const file = journalFile(dir)
         const before = fs.readFileSync(file, "utf8")
-        overwriteSameSize(file, before, before.replace('"title":"title cand-a"', '"title":"title cand-b"'))
+        overwriteSameSize(file, before, before.replace("\"title\":\"title cand-a\"", "\"title\":\"title cand-b\""))
         const r = yield* Effect.either(j.append("s", evaluation("e3", "cand-a")))
         expect(Either.isLeft(r) && r.left).toMatchObject({ _tag: "CorruptJournal", line: 1 })
         // Restoring the exact bytes makes the journal good again.
@@ -92,7 +96,12 @@ describe("an instance's verified journal state is never taken for a changed file
         // e1's line was appended by this instance, which remembers its bytes without reading them back.
         const file = journalFile(dir)
         const before = fs.readFileSync(file, "utf8")
-        for (const [from, to] of [['"m":1', '"m":2'], ['"seq":2,"sha256":"', '"seq":2,"sha256":"'], ['"id":"e1"', '"id":"e9"']] as const) {
+        for (
+          const [from, to] of [["\"m\":1", "\"m\":2"], ["\"seq\":2,\"sha256\":\"", "\"seq\":2,\"sha256\":\""], [
+            "\"id\":\"e1\"",
+            "\"id\":\"e9\""
+          ]] as const
+        ) {
           const lastLine = before.slice(before.lastIndexOf("\n", before.length - 2) + 1)
           const edited = before.slice(0, before.length - lastLine.length) + (from === to
             ? lastLine.replace(/"sha256":"(.)/, (_m, c: string) => `"sha256":"${c === "0" ? "1" : "0"}`)
@@ -118,7 +127,10 @@ describe("an instance's verified journal state is never taken for a changed file
         const torn = yield* Effect.either(j.append("s", evaluation("e2", "cand-a")))
         expect(Either.isLeft(torn) && torn.left).toMatchObject({ _tag: "UnterminatedTail", bytes: 10 })
         expect((yield* j.recoverTail("s")).recovered?.bytes).toBe(10)
-        expect((yield* j.append("s", [evaluation("e1", "cand-a"), evaluation("e2", "cand-a")])).appended).toEqual(["e1", "e2"])
+        expect((yield* j.append("s", [evaluation("e1", "cand-a"), evaluation("e2", "cand-a")])).appended).toEqual([
+          "e1",
+          "e2"
+        ])
       })
     ))
 
@@ -178,10 +190,15 @@ describe("an instance's verified journal state is never taken for a changed file
     withInstance((_dir, j) =>
       Effect.gen(function*() {
         const refused = yield* Effect.either(j.append("s", [created("c5", "cand-new"), evaluation("e5", "nobody")]))
-        expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "UnknownCandidate", candidateId: "nobody" })
+        expect(Either.isLeft(refused) && refused.left).toMatchObject({
+          _tag: "UnknownCandidate",
+          candidateId: "nobody"
+        })
         const next = yield* Effect.either(j.append("s", evaluation("e6", "cand-new")))
         expect(Either.isLeft(next) && next.left).toMatchObject({ _tag: "UnknownCandidate", candidateId: "cand-new" })
-        const conflict = yield* Effect.either(j.append("s", [created("c6", "cand-new2"), evaluation("e1", "cand-a", "reject")]))
+        const conflict = yield* Effect.either(
+          j.append("s", [created("c6", "cand-new2"), evaluation("e1", "cand-a", "reject")])
+        )
         expect(tagOf(conflict)).toBe("ConflictingEvent")
         expect((yield* j.append("s", created("c6", "cand-new2"))).head).toEqual({ seq: 3, id: "c6" })
         expect((yield* j.inspect("s")).candidates.map((c) => c.id)).toEqual(["cand-a", "cand-new2"])
@@ -190,10 +207,21 @@ describe("an instance's verified journal state is never taken for a changed file
 })
 
 describe("recycled read memory (the appends read each journal into memory freed by the previous read)", () => {
-  type Op = { readonly study: "a" | "b"; readonly kind: "new" | "retry" | "other-writer" | "conflict" | "tamper"; readonly pick: number }
+  type Op = {
+    readonly study: "a" | "b"
+    readonly kind: "new" | "retry" | "other-writer" | "conflict" | "tamper"
+    readonly pick: number
+  }
   const opArb = fc.record({
     study: fc.constantFrom("a" as const, "b" as const),
-    kind: fc.constantFrom("new" as const, "new" as const, "retry" as const, "other-writer" as const, "conflict" as const, "tamper" as const),
+    kind: fc.constantFrom(
+      "new" as const,
+      "new" as const,
+      "retry" as const,
+      "other-writer" as const,
+      "conflict" as const,
+      "tamper" as const
+    ),
     pick: fc.nat()
   })
 
@@ -235,7 +263,9 @@ describe("recycled read memory (the appends read each journal into memory freed 
               expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "CorruptJournal", line: line + 1 })
               fs.writeFileSync(file, bytes)
             } else if (op.kind === "conflict") {
-              const other = old.type === "candidate_created" ? created(old.id, "other") : evaluation(old.id, "cand", "reject")
+              const other = old.type === "candidate_created"
+                ? created(old.id, "other")
+                : evaluation(old.id, "cand", "reject")
               expect(tagOf(yield* Effect.either(j.append(op.study, other)))).toBe("ConflictingEvent")
             } else {
               const e = evaluation(`${op.study}-o${n++}`, "cand")

@@ -9,7 +9,11 @@ import { nestingDepth } from "../../src/mcp/JsonRpcGuard.js"
 import { IdScanner, LineReader } from "../../src/mcp/Lines.js"
 
 const depthOf = (u: unknown): number =>
-  Array.isArray(u) ? 1 + Math.max(0, ...u.map(depthOf)) : typeof u === "object" && u !== null ? 1 + Math.max(0, ...Object.values(u).map(depthOf)) : 0
+  Array.isArray(u)
+    ? 1 + Math.max(0, ...u.map(depthOf))
+    : typeof u === "object" && u !== null
+    ? 1 + Math.max(0, ...Object.values(u).map(depthOf))
+    : 0
 
 const chunked = (bytes: Uint8Array, cuts: ReadonlyArray<number>): Array<Uint8Array> => {
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)
@@ -37,12 +41,18 @@ describe("message limits", () => {
   }, { fastCheck: { numRuns: 200 } })
 
   it.prop("a line over the limit is refused with the id found at the top, wherever it stands", {
-    before: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== "id"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
-    after: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== "id"), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+    before: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== "id"), fc.jsonValue({ maxDepth: 3 }), {
+      maxKeys: 3
+    }),
+    after: fc.dictionary(fc.string({ maxLength: 6 }).filter((k) => k !== "id"), fc.jsonValue({ maxDepth: 3 }), {
+      maxKeys: 3
+    }),
     id,
     cuts: fc.array(fc.nat(), { maxLength: 10 })
   }, ({ before, after, id, cuts }) => {
-    const line = `${JSON.stringify({ ...before, id, ...after, pad: "p".repeat(300), nested: { id: "not this one" } })}\n`
+    const line = `${
+      JSON.stringify({ ...before, id, ...after, pad: "p".repeat(300), nested: { id: "not this one" } })
+    }\n`
     const reader = new LineReader(200)
     const out = chunked(Buffer.from(line, "utf8"), cuts).flatMap((c) => reader.push(c))
     expect(out).toHaveLength(1)
@@ -50,7 +60,10 @@ describe("message limits", () => {
     expect(out[0]).toEqual({ _tag: "TooLarge", id: expected, bytes: Buffer.byteLength(line) - 1 })
   }, { fastCheck: { numRuns: 200 } })
 
-  it.prop("the id scanner agrees with JSON.parse on the top-level id", { value: fc.jsonValue({ maxDepth: 4 }), id: fc.option(id, { nil: undefined }) }, ({ value, id }) => {
+  it.prop("the id scanner agrees with JSON.parse on the top-level id", {
+    value: fc.jsonValue({ maxDepth: 4 }),
+    id: fc.option(id, { nil: undefined })
+  }, ({ value, id }) => {
     const message = typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : { value }
     if (id === undefined) delete (message as Record<string, unknown>)["id"]
     else (message as Record<string, unknown>)["id"] = id

@@ -7,12 +7,12 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { fastParse } from "../../src/cli/FastPath.js"
+import { allSpecs } from "../../src/cli/Specs.js"
 import { allSchemas } from "../../src/commands/schemas/index.js"
 import type { CommandSpec, FlagSpec } from "../../src/commands/Spec.js"
-import { allSpecs } from "../../src/cli/Specs.js"
-import { InlineInput } from "../../src/services/InputFile.js"
 import { toolArguments } from "../../src/mcp/ToolArguments.js"
 import { isTool, modesOf } from "../../src/mcp/Tools.js"
+import { InlineInput } from "../../src/services/InputFile.js"
 
 const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown } | undefined> => {
   switch (f.kind) {
@@ -24,9 +24,15 @@ const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown 
       return fc.integer({ min, max }).map((n) => ({ cli: [`--${f.name}`, String(n)], tool: n }))
     }
     case "now":
-      return fc.constantFrom("2026-11-30T10:00:00Z", "2026-11-30T10:00:00.123+02:00").map((s) => ({ cli: ["--now", s], tool: s }))
+      return fc.constantFrom("2026-11-30T10:00:00Z", "2026-11-30T10:00:00.123+02:00").map((s) => ({
+        cli: ["--now", s],
+        tool: s
+      }))
     default:
-      return fc.constantFrom("research/inputs/a.json", "x y", "lit.w0").map((s) => ({ cli: [`--${f.name}`, s], tool: s }))
+      return fc.constantFrom("research/inputs/a.json", "x y", "lit.w0").map((s) => ({
+        cli: [`--${f.name}`, s],
+        tool: s
+      }))
   }
 }
 
@@ -35,7 +41,9 @@ const tools = allSpecs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode)
 describe("tool arguments agree with the CLI's parser", () => {
   for (const { spec, mode } of tools) {
     const name = [...spec.path, mode?.suffix ?? ""].join(" ").trim()
-    const keys = Object.entries(spec.flags).filter(([k, f]) => k !== "workdir" && k !== "json" && f.name !== "input" && (mode === undefined || mode.takes.includes(k)))
+    const keys = Object.entries(spec.flags).filter(([k, f]) =>
+      k !== "workdir" && k !== "json" && f.name !== "input" && (mode === undefined || mode.takes.includes(k))
+    )
     const args = Object.entries(spec.args ?? {}).filter(([k]) => mode === undefined || mode.takes.includes(k))
     it.prop(`${name}`, {
       flags: fc.tuple(...keys.map(([, f]) => fc.option(valueOf(f), { nil: undefined }))),
@@ -46,7 +54,7 @@ describe("tool arguments agree with the CLI's parser", () => {
       keys.forEach(([k], i) => {
         const v = flags[i]
         if (v === undefined) return
-        cli.push(...v.cli)
+        for (const arg of v.cli) cli.push(arg)
         tool[k] = v.tool
       })
       const needsInput = spec.flags["input"] !== undefined && spec.flags["input"].kind === "text"
@@ -67,7 +75,9 @@ describe("tool arguments agree with the CLI's parser", () => {
       for (const [k, v] of Object.entries(parsed.values)) {
         if (k === "workdir" || k === "json") continue
         if (k === "input") {
-          const inline = Option.isOption(values[k]) ? Option.getOrUndefined(values[k] as Option.Option<unknown>) : values[k]
+          const inline = Option.isOption(values[k])
+            ? Option.getOrUndefined(values[k] as Option.Option<unknown>)
+            : values[k]
           if (needsInput) expect(inline).toBeInstanceOf(InlineInput)
           continue
         }

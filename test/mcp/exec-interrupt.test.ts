@@ -4,12 +4,12 @@
  * a revocation kills a run in flight, and a client that goes away leaves the run recorded
  * `interrupted`. Needs bubblewrap (skipped loudly by ../exec/support.ts without it).
  */
-import { afterEach, describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { put, runCli, tempWorkdir } from "../support/cli.js"
+import { afterEach, describe, expect, it } from "vitest"
 import { processesWith, sandboxWorks, waitForRunning } from "../exec/support.js"
-import { type Connected, connect, execGrant } from "./support.js"
+import { put, runCli, tempWorkdir } from "../support/cli.js"
+import { connect, type Connected, execGrant } from "./support.js"
 
 const grantInput = { ...execGrant, budget: { ...execGrant.budget, wallSeconds: 120 } }
 
@@ -45,59 +45,74 @@ const start = async () => {
 }
 
 describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
-  it("notifications/cancelled ends the program and the run is recorded `cancelled` promptly; the grant goes on", async () => {
-    const dir = await start()
-    const ac = new AbortController()
-    const call = server!.client.callTool({ name: "exec", arguments: { grant: "g1", program: ["sleep", "25.25"] } }, undefined, {
-      signal: ac.signal,
-      timeout: 60_000
-    }).then(() => "answered", () => "rejected")
-    const id = await waitForRunning(dir)
-    await within(5000, () => (processesWith("25.25").length > 0 ? true : undefined))
-    const cancelledAt = Date.now()
-    ac.abort("the agent changed its mind")
-    expect(await call).toBe("rejected")
-    const record = await within(8000, () => recordOf(dir, id))
-    expect(Date.now() - cancelledAt).toBeLessThan(8000)
-    expect(record).toMatchObject({ status: "cancelled", detail: expect.stringContaining("cancelled") })
-    expect(record.wallSeconds).toBeLessThan(10)
-    expect(processesWith("25.25")).toEqual([])
-    // Charged what it used: the grant still has most of its wall time, and the server still serves.
-    const shown = await server!.call("grant_show", { grant: "g1" })
-    expect(shown.body.remaining.wallSeconds).toBeGreaterThan(100)
-    const next = await server!.call("exec", { grant: "g1", program: ["true"] })
-    expect(next.body.execution).toMatchObject({ status: "exited", exitCode: 0 })
-  }, 60_000)
+  it(
+    "notifications/cancelled ends the program and the run is recorded `cancelled` promptly; the grant goes on",
+    async () => {
+      const dir = await start()
+      const ac = new AbortController()
+      const call = server!.client.callTool(
+        { name: "exec", arguments: { grant: "g1", program: ["sleep", "25.25"] } },
+        undefined,
+        {
+          signal: ac.signal,
+          timeout: 60_000
+        }
+      ).then(() => "answered", () => "rejected")
+      const id = await waitForRunning(dir)
+      await within(5000, () => (processesWith("25.25").length > 0 ? true : undefined))
+      const cancelledAt = Date.now()
+      ac.abort("the agent changed its mind")
+      expect(await call).toBe("rejected")
+      const record = await within(8000, () => recordOf(dir, id))
+      expect(Date.now() - cancelledAt).toBeLessThan(8000)
+      expect(record).toMatchObject({ status: "cancelled", detail: expect.stringContaining("cancelled") })
+      expect(record.wallSeconds).toBeLessThan(10)
+      expect(processesWith("25.25")).toEqual([])
+      // Charged what it used: the grant still has most of its wall time, and the server still serves.
+      const shown = await server!.call("grant_show", { grant: "g1" })
+      expect(shown.body.remaining.wallSeconds).toBeGreaterThan(100)
+      const next = await server!.call("exec", { grant: "g1", program: ["true"] })
+      expect(next.body.execution).toMatchObject({ status: "exited", exitCode: 0 })
+    },
+    60_000
+  )
 
-  it("`grant revoke` kills a running program itself, even while the server that started it is stopped; the run is recorded killed: revoked", async () => {
-    const dir = await start()
-    const call = server!.call("exec", { grant: "g1", program: ["sleep", "26.25"] })
-    await waitForRunning(dir)
-    await within(5000, () => (processesWith("26.25").length > 0 ? true : undefined))
-    // The server (and its watchdog) cannot act: only the revocation itself can end the program.
-    const pid = server!.transport.pid!
-    process.kill(pid, "SIGSTOP")
-    try {
-      const revoked = runCli(["grant", "revoke", "--grant", "g1", "--workdir", dir, "--json"])
-      expect(revoked.code).toBe(0)
-      expect(await within(1500, () => (processesWith("26.25").length === 0 ? true : undefined))).toBe(true)
-    } finally {
-      process.kill(pid, "SIGCONT")
-    }
-    const answer = await call
-    expect(answer.body.execution).toMatchObject({ status: "killed", reason: "revoked" })
-    expect(answer.body.execution.wallSeconds).toBeLessThan(20)
-  }, 60_000)
+  it(
+    "`grant revoke` kills a running program itself, even while the server that started it is stopped; the run is recorded killed: revoked",
+    async () => {
+      const dir = await start()
+      const call = server!.call("exec", { grant: "g1", program: ["sleep", "26.25"] })
+      await waitForRunning(dir)
+      await within(5000, () => (processesWith("26.25").length > 0 ? true : undefined))
+      // The server (and its watchdog) cannot act: only the revocation itself can end the program.
+      const pid = server!.transport.pid!
+      process.kill(pid, "SIGSTOP")
+      try {
+        const revoked = runCli(["grant", "revoke", "--grant", "g1", "--workdir", dir, "--json"])
+        expect(revoked.code).toBe(0)
+        expect(await within(1500, () => (processesWith("26.25").length === 0 ? true : undefined))).toBe(true)
+      } finally {
+        process.kill(pid, "SIGCONT")
+      }
+      const answer = await call
+      expect(answer.body.execution).toMatchObject({ status: "killed", reason: "revoked" })
+      expect(answer.body.execution.wallSeconds).toBeLessThan(20)
+    },
+    60_000
+  )
 
   it("a client that goes away leaves the run recorded `interrupted` and the program dead", async () => {
     const dir = await start()
-    void server!.client.callTool({ name: "exec", arguments: { grant: "g1", program: ["sleep", "27.25"] } }, undefined, { timeout: 60_000 }).catch(() => undefined)
+    void server!.client.callTool({ name: "exec", arguments: { grant: "g1", program: ["sleep", "27.25"] } }, undefined, {
+      timeout: 60_000
+    }).catch(() => undefined)
     const id = await waitForRunning(dir)
     await within(5000, () => (processesWith("27.25").length > 0 ? true : undefined))
     // The client goes away: the server's stdin ends. (The SDK's close() also SIGKILLs a server still
     // there 4 s later, a host's choice that a loaded machine can reach before the run is recorded;
     // such a run is recorded `lost` by the next command, charged its limits.)
-    const child = (server!.transport as unknown as { _process?: { stdin?: { end: () => void }; exitCode: number | null } })._process
+    const child =
+      (server!.transport as unknown as { _process?: { stdin?: { end: () => void }; exitCode: number | null } })._process
     child!.stdin!.end()
     const record = await within(20_000, () => recordOf(dir, id))
     expect(await within(20_000, () => (child!.exitCode !== null ? true : undefined))).toBe(true)

@@ -4,12 +4,12 @@
  * shown and verified, and the refusals an agent can meet. The run needs bubblewrap: without it
  * the runs are skipped (loudly, by ../exec/support.ts) and only the tools' descriptions are checked.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { put, tempWorkdir } from "../support/cli.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { sandboxWorks } from "../exec/support.js"
-import { type Connected, connect, execGrant } from "./support.js"
+import { put, tempWorkdir } from "../support/cli.js"
+import { connect, type Connected, execGrant } from "./support.js"
 
 let dir: string
 let server: Connected
@@ -31,7 +31,10 @@ describe("exec over MCP", () => {
     const { tools } = await server.client.listTools()
     const exec = tools.find((t) => t.name === "exec")!
     expect((exec.inputSchema.properties as any).program.description).toContain("`-- <program> [args…]` as an array")
-    expect(exec.inputSchema.properties).toMatchObject({ program: { type: "array", items: { type: "string" } }, grant: { type: "string" } })
+    expect(exec.inputSchema.properties).toMatchObject({
+      program: { type: "array", items: { type: "string" } },
+      grant: { type: "string" }
+    })
     expect([...(exec.inputSchema.required ?? [])].sort()).toEqual(["grant", "program"])
     const r = await server.call("exec", { program: ["true"] })
     expect(r.isError).toBe(true)
@@ -42,13 +45,25 @@ describe("exec over MCP", () => {
   it.skipIf(!sandboxWorks)("runs a program confined, with its arguments, and shows the evidence", async () => {
     const created = await server.call("grant_create", { input: grantInput })
     expect(created.isError, created.text).toBe(false)
-    const run = await server.call("exec", { grant: "g1", program: ["sh", "-c", "wc -l < /work/research/exp/data/train.csv > lines.txt; echo \"$1\"", "sh", "--json"] })
+    const run = await server.call("exec", {
+      grant: "g1",
+      program: ["sh", "-c", "wc -l < /work/research/exp/data/train.csv > lines.txt; echo \"$1\"", "sh", "--json"]
+    })
     expect(run.isError, run.text).toBe(false)
     const x = run.body.execution
-    expect(x).toMatchObject({ status: "exited", exitCode: 0, grantId: "g1", argv: ["sh", "-c", expect.any(String), "sh", "--json"] })
+    expect(x).toMatchObject({
+      status: "exited",
+      exitCode: 0,
+      grantId: "g1",
+      argv: ["sh", "-c", expect.any(String), "sh", "--json"]
+    })
     // The program's output goes to the evidence, never into the protocol stream.
     expect(fs.readFileSync(path.join(dir, x.stdout.path), "utf8")).toBe("--json\n")
-    expect(x.outputs).toEqual([{ path: "research/exp/runs/r1/lines.txt", bytes: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    expect(x.outputs).toEqual([{
+      path: "research/exp/runs/r1/lines.txt",
+      bytes: 2,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/)
+    }])
     const shown = await server.call("exec_show", { execution: x.id, verify: true })
     expect(shown.isError, shown.text).toBe(false)
     expect(shown.body.execution).toEqual(x)

@@ -14,12 +14,25 @@ import { allSpecs } from "../../src/cli/Specs.js"
 import { TOOL_HINTS } from "../../src/mcp/ToolHints.js"
 import { toolNames } from "../../src/mcp/Tools.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
-import { type Connected, connect, raw } from "./support.js"
+import { connect, type Connected, raw } from "./support.js"
 
 /** The tools that never write (their commands say "Never writes" or only show). */
 const READ_ONLY = [
-  "status", "plan_inspect", "journal_list", "journal_inspect", "gate_recheck", "monitor_due", "monitor_list",
-  "monitor_show", "monitor_unresolved_outcomes", "next", "source_follow", "grant_show", "grant_list", "exec_show", "schema"
+  "status",
+  "plan_inspect",
+  "journal_list",
+  "journal_inspect",
+  "gate_recheck",
+  "monitor_due",
+  "monitor_list",
+  "monitor_show",
+  "monitor_unresolved_outcomes",
+  "next",
+  "source_follow",
+  "grant_show",
+  "grant_list",
+  "exec_show",
+  "schema"
 ]
 
 /** The most a whole `tools/list` answer may weigh: 31 KiB (bytes of its JSON-RPC line; it was 60,163). */
@@ -107,20 +120,37 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     expect(byName("ingest").inputSchema.required).toEqual(["url"])
     expect([...(byName("ingest_file").inputSchema.required ?? [])].sort()).toEqual(["file", "origin"])
     for (const t of tools) {
-      for (const [arg, schema] of Object.entries(t.inputSchema.properties ?? {}) as Array<[string, { description?: string }]>) {
+      for (
+        const [arg, schema] of Object.entries(t.inputSchema.properties ?? {}) as Array<
+          [string, { description?: string }]
+        >
+      ) {
         const d = schema.description ?? ""
         expect(d.length, `${t.name}.${arg}`).toBeGreaterThan(8)
         // Argument names, not the CLI's flags; no generated filler.
         expect(d, `${t.name}.${arg}`).not.toMatch(/--[a-z]/)
-        expect(JSON.stringify(schema), `${t.name}.${arg}`).not.toMatch(/character\(s\)|a string at least|a non empty string/)
+        expect(JSON.stringify(schema), `${t.name}.${arg}`).not.toMatch(
+          /character\(s\)|a string at least|a non empty string/
+        )
       }
       expect(t.description ?? "", t.name).not.toMatch(/--[a-z]/)
     }
-    expect(byName("plan_checkpoint").inputSchema.properties?.["expected"]).toMatchObject({ type: "integer", description: expect.stringContaining("revision") })
-    expect(byName("ingest").inputSchema.properties?.["timeout"]).toMatchObject({ description: expect.stringContaining("seconds") })
-    expect(byName("gate").inputSchema.properties?.["maxAskRounds"]).toMatchObject({ description: expect.stringContaining("rounds") })
-    expect(byName("ingest_file").inputSchema.properties?.["file"]).toMatchObject({ description: expect.stringContaining("work folder") })
-    expect(byName("ingest_file").inputSchema.properties?.["origin"]).toMatchObject({ description: expect.stringContaining("`file`") })
+    expect(byName("plan_checkpoint").inputSchema.properties?.["expected"]).toMatchObject({
+      type: "integer",
+      description: expect.stringContaining("revision")
+    })
+    expect(byName("ingest").inputSchema.properties?.["timeout"]).toMatchObject({
+      description: expect.stringContaining("seconds")
+    })
+    expect(byName("gate").inputSchema.properties?.["maxAskRounds"]).toMatchObject({
+      description: expect.stringContaining("rounds")
+    })
+    expect(byName("ingest_file").inputSchema.properties?.["file"]).toMatchObject({
+      description: expect.stringContaining("work folder")
+    })
+    expect(byName("ingest_file").inputSchema.properties?.["origin"]).toMatchObject({
+      description: expect.stringContaining("`file`")
+    })
     // A sketched input points at its whole schema, which the schema tool gives.
     const events = byName("journal_append").inputSchema.properties?.["input"] as { description: string }
     expect(events.description).toContain("journal-events")
@@ -144,10 +174,27 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     expect(readOnly.names.sort()).toEqual([...READ_ONLY].sort())
     const some = await size(["--tools", "plan,journal"])
     expect(some.names.sort()).toEqual(
-      ["plan_start", "plan_checkpoint", "plan_inspect", "journal_list", "journal_append", "journal_inspect", "journal_rebuild", "journal_recover_tail", "journal_import", "schema"].sort()
+      [
+        "plan_start",
+        "plan_checkpoint",
+        "plan_inspect",
+        "journal_list",
+        "journal_append",
+        "journal_inspect",
+        "journal_rebuild",
+        "journal_recover_tail",
+        "journal_import",
+        "schema"
+      ].sort()
     )
     const both = await size(["--read-only", "--tools=monitor"])
-    expect(both.names.sort()).toEqual(["monitor_due", "monitor_list", "monitor_show", "monitor_unresolved_outcomes", "schema"])
+    expect(both.names.sort()).toEqual([
+      "monitor_due",
+      "monitor_list",
+      "monitor_show",
+      "monitor_unresolved_outcomes",
+      "schema"
+    ])
     // A subset serves only its own tools.
     const subset = await connect(dir, {}, ["--read-only"])
     try {
@@ -155,7 +202,9 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     } finally {
       await subset.client.close()
     }
-    const bad = spawnSync(process.execPath, [CLI, "mcp", "--workdir", dir, "--tools", "plan,nope", "--json"], { encoding: "utf8" })
+    const bad = spawnSync(process.execPath, [CLI, "mcp", "--workdir", dir, "--tools", "plan,nope", "--json"], {
+      encoding: "utf8"
+    })
     expect(bad.status).toBe(2)
     expect(JSON.parse(bad.stdout).error._tag).toBe("UsageError")
     expect(bad.stdout).toContain("nope")
@@ -184,6 +233,10 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     // The plan is missing too until it exists: the same error.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
     const ok = await server.client.readResource({ uri: "dossier://sources/notes.md" })
-    expect(ok.contents[0]).toMatchObject({ uri: "dossier://sources/notes.md", mimeType: "text/markdown", text: expect.stringContaining("VAT rate") })
+    expect(ok.contents[0]).toMatchObject({
+      uri: "dossier://sources/notes.md",
+      mimeType: "text/markdown",
+      text: expect.stringContaining("VAT rate")
+    })
   })
 })

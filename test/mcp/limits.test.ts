@@ -22,11 +22,18 @@ describe("dossier mcp: limits of a message", () => {
     let started = Date.now()
     s.send(`{"jsonrpc":"2.0","id":"deep-ping","method":"ping","params":{"x":${nested(20_000)}}}`)
     const deep = await s.next(5_000)
-    expect(deep).toMatchObject({ id: "deep-ping", error: { code: -32600, message: expect.stringContaining("64 levels") } })
+    expect(deep).toMatchObject({
+      id: "deep-ping",
+      error: { code: -32600, message: expect.stringContaining("64 levels") }
+    })
     expect(Date.now() - started).toBeLessThan(3_000)
     await alive("a1")
     // Tool arguments 5,000 levels deep, the id last (as the SDK client writes it).
-    s.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"source_follow","arguments":{"quote":${nested(5_000)}}},"id":7}`)
+    s.send(
+      `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"source_follow","arguments":{"quote":${
+        nested(5_000)
+      }}},"id":7}`
+    )
     expect(await s.next(5_000)).toMatchObject({ id: 7, error: { code: -32600 } })
     await alive("a2")
     // 64 levels (the message, params and 62 arrays) are served, 65 refused.
@@ -37,9 +44,14 @@ describe("dossier mcp: limits of a message", () => {
     // A 20 MiB argument, its id after it: refused unread, under its id.
     started = Date.now()
     const big = "x".repeat(20 * 1024 * 1024)
-    s.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"source_follow","arguments":{"quote":"${big}"}},"id":"big"}`)
+    s.send(
+      `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"source_follow","arguments":{"quote":"${big}"}},"id":"big"}`
+    )
     const tooLarge = await s.next(20_000)
-    expect(tooLarge).toMatchObject({ id: "big", error: { code: -32600, message: expect.stringContaining(String(4 * 1024 * 1024)) } })
+    expect(tooLarge).toMatchObject({
+      id: "big",
+      error: { code: -32600, message: expect.stringContaining(String(4 * 1024 * 1024)) }
+    })
     await alive("a3")
     // A large message without an id at the top: answered with id null.
     s.send(`{"jsonrpc":"2.0","method":"ping","params":{"x":"${"y".repeat(5 * 1024 * 1024)}","id":3}}`)

@@ -28,7 +28,16 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
       [JSON.stringify({ jsonrpc: "2.0", id: { a: 1 }, method: "ping" }), null, -32600],
       [JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/call", params: "x" }), 8, -32602],
       [JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: 5 } }), 9, -32602],
-      [JSON.stringify({ jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }), 10, -32602],
+      [
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 10,
+          method: "tools/call",
+          params: { name: "no_such_tool", arguments: {} }
+        }),
+        10,
+        -32602
+      ],
       [JSON.stringify({ jsonrpc: "2.0", id: 11, method: "notifications/initialized" }), 11, -32600]
     ]
     for (const [line, id, code] of cases) {
@@ -62,7 +71,14 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
     const s = raw(tempWorkdir("dossier-mcp-raw-"))
     s.send(initialize(1))
     await s.next()
-    s.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "plan_start", arguments: { input: { goal: "g", limits: [], nextAction: "n" } } } }))
+    s.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "plan_start", arguments: { input: { goal: "g", limits: [], nextAction: "n" } } }
+      })
+    )
     const end = await s.end()
     expect(end.code).toBe(0)
     const answer = JSON.parse(end.rest.trim())

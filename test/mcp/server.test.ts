@@ -3,23 +3,45 @@
  * temporary work folder, lists its tools and resources and drives a whole research flow through
  * the tools, including refusals and arguments that try to leave the folder.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { toolNames } from "../../src/mcp/Tools.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
-import { CLI, put, tempWorkdir } from "../support/cli.js"
+import { toolNames } from "../../src/mcp/Tools.js"
 import { parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
-import { at, literature, SOURCE_TEXT as PAPER_TEXT, sha, weekWindow } from "../monitor/support.js"
-import { type Connected, connect } from "./support.js"
+import { at, literature, sha, SOURCE_TEXT as PAPER_TEXT, weekWindow } from "../monitor/support.js"
+import { CLI, put, tempWorkdir } from "../support/cli.js"
+import { connect, type Connected } from "./support.js"
 
 /** The tools the spec (agents.md) names; those of commands not built yet are checked once they exist. */
 const SPEC_TOOLS = [
-  "plan_inspect", "plan_start", "plan_checkpoint", "ingest", "ingest_file", "journal_append", "journal_inspect",
-  "journal_list", "journal_rebuild", "journal_recover_tail", "journal_import", "gate", "gate_recheck",
-  "monitor_create_subscription", "monitor_update_subscription", "monitor_set_subscription_status", "monitor_due",
-  "monitor_list", "monitor_create_due_run", "monitor_transition_run", "monitor_finish_run",
-  "monitor_set_outcome_disposition", "monitor_unresolved_outcomes", "monitor_show", "next", "status", "source_follow"
+  "plan_inspect",
+  "plan_start",
+  "plan_checkpoint",
+  "ingest",
+  "ingest_file",
+  "journal_append",
+  "journal_inspect",
+  "journal_list",
+  "journal_rebuild",
+  "journal_recover_tail",
+  "journal_import",
+  "gate",
+  "gate_recheck",
+  "monitor_create_subscription",
+  "monitor_update_subscription",
+  "monitor_set_subscription_status",
+  "monitor_due",
+  "monitor_list",
+  "monitor_create_due_run",
+  "monitor_transition_run",
+  "monitor_finish_run",
+  "monitor_set_outcome_disposition",
+  "monitor_unresolved_outcomes",
+  "monitor_show",
+  "next",
+  "status",
+  "source_follow"
 ]
 
 const REAL_QUOTE = "every invoice line item with its VAT rate and currency code"
@@ -76,7 +98,7 @@ describe("dossier mcp (official SDK client)", () => {
     for (const t of tools) {
       expect(t.description?.length ?? 0, t.name).toBeGreaterThan(20)
       expect(t.inputSchema.type, t.name).toBe("object")
-      expect(JSON.stringify(t.inputSchema), t.name).not.toContain('"workdir"')
+      expect(JSON.stringify(t.inputSchema), t.name).not.toContain("\"workdir\"")
     }
     const start = tools.find((t) => t.name === "plan_start")!
     expect(Object.keys(start.inputSchema.properties ?? {}).sort()).toEqual(["expected", "input", "now", "replaceGoal"])
@@ -84,7 +106,11 @@ describe("dossier mcp (official SDK client)", () => {
     // The inline input is described by the same Schema as `dossier schema plan-start`.
     expect(JSON.stringify(start.inputSchema)).toContain("nextAction")
     const ingest = tools.find((t) => t.name === "ingest")!
-    expect(ingest.inputSchema.properties).toMatchObject({ url: { type: "string" }, timeout: { type: "integer", minimum: 1, maximum: 120 }, dryRun: { type: "boolean" } })
+    expect(ingest.inputSchema.properties).toMatchObject({
+      url: { type: "string" },
+      timeout: { type: "integer", minimum: 1, maximum: 120 },
+      dryRun: { type: "boolean" }
+    })
     expect(Object.keys(ingest.inputSchema.properties ?? {}).sort()).toEqual(["dryRun", "now", "timeout", "url"])
     const recheck = tools.find((t) => t.name === "gate_recheck")!
     expect(Object.keys(recheck.inputSchema.properties ?? {}).sort()).toEqual(["descriptor", "now", "state"])
@@ -94,32 +120,50 @@ describe("dossier mcp (official SDK client)", () => {
     const tools = (await server.client.listTools()).tools.map((t) => t.name)
     if (tools.includes("status")) expect((await ok("status")).plan).toBeNull()
     expect(await ok("plan_inspect")).toMatchObject({ state: "none" })
-    expect(await ok("plan_start", { input: { goal: "Ship the invoice export", limits: ["no customer data"], nextAction: "read the notes" } }))
+    expect(
+      await ok("plan_start", {
+        input: { goal: "Ship the invoice export", limits: ["no customer data"], nextAction: "read the notes" }
+      })
+    )
       .toMatchObject({ created: true, revision: 1 })
     // Capture: a dry run passes the checks; loopback is refused before any connection.
-    expect(await ok("ingest", { url: "https://example.com/billing", dryRun: true })).toMatchObject({ network: "not_checked", host: "example.com" })
+    expect(await ok("ingest", { url: "https://example.com/billing", dryRun: true })).toMatchObject({
+      network: "not_checked",
+      host: "example.com"
+    })
     await refused("ingest", { url: "http://127.0.0.1:9/x" }, "ForbiddenDestination")
     let source = "research/sources/billing.md"
     if (tools.includes("ingest_file")) {
       put(dir, "inbox/billing.md", SOURCE_TEXT)
-      source = (await ok("ingest_file", { file: "inbox/billing.md", origin: "https://example.test/billing" })).source.path
+      source =
+        (await ok("ingest_file", { file: "inbox/billing.md", origin: "https://example.test/billing" })).source.path
     }
     const cp = await ok("plan_checkpoint", {
       expected: 1,
-      input: { sources: [{ path: source, origin: "https://example.test/billing" }], completedSteps: [{ id: "s1", summary: "read the notes" }], nextAction: "journal" }
+      input: {
+        sources: [{ path: source, origin: "https://example.test/billing" }],
+        completedSteps: [{ id: "s1", summary: "read the notes" }],
+        nextAction: "journal"
+      }
     })
     expect(cp.revision).toBe(2)
-    expect(await refused("plan_checkpoint", { expected: 1, input: { nextAction: "x" } }, "StaleRevision")).toMatchObject({ expected: 1, actual: 2 })
+    expect(await refused("plan_checkpoint", { expected: 1, input: { nextAction: "x" } }, "StaleRevision"))
+      .toMatchObject({ expected: 1, actual: 2 })
     expect((await ok("plan_inspect")).verification.state).not.toBe("needs-attention")
     // Follow a clipped excerpt back to its whole passage in the registered source.
     const followed = await ok("source_follow", { quote: "…every invoice line item … currency code…" })
     const inSource = followed.matches.filter((m: any) => m.path === source)
     expect(inSource).toHaveLength(1)
-    expect(inSource[0]).toMatchObject({ registered: true, origin: "https://example.test/billing", section: "Billing export notes" })
+    expect(inSource[0]).toMatchObject({
+      registered: true,
+      origin: "https://example.test/billing",
+      section: "Billing export notes"
+    })
     expect(inSource[0].paragraph).toContain("rounded half-up to two decimals")
     // Copies not registered in the plan are found too, and say so.
     expect(followed.matches.filter((m: any) => m.path !== source).every((m: any) => m.registered === false)).toBe(true)
-    expect((await ok("source_follow", { quote: "this sentence is in no source at all", path: source })).matches).toEqual([])
+    expect((await ok("source_follow", { quote: "this sentence is in no source at all", path: source })).matches)
+      .toEqual([])
     await refused("source_follow", { quote: "a quote long enough to search", path: "../outside.json" }, "UnsafePath")
 
     // Journal.
@@ -127,33 +171,53 @@ describe("dossier mcp (official SDK client)", () => {
       study: "exp",
       input: [
         { id: "e1", type: "candidate_created", candidate: { id: "c1", title: "CSV per month" } },
-        { id: "e2", type: "evaluation_recorded", candidateId: "c1", evaluation: { evaluatorVersion: "v1", metrics: { score: 0.9 }, decision: "accept" } }
+        {
+          id: "e2",
+          type: "evaluation_recorded",
+          candidateId: "c1",
+          evaluation: { evaluatorVersion: "v1", metrics: { score: 0.9 }, decision: "accept" }
+        }
       ]
     })
     expect(appended.appended).toEqual(["e1", "e2"])
     const inspected = await ok("journal_inspect", { study: "exp", verify: true })
     expect(inspected).toMatchObject({ events: 2, head: { seq: 2, id: "e2" } })
     expect(inspected.candidates.map((c: any) => c.status)).toEqual(["accepted"])
-    await refused("journal_append", { study: "exp", input: [{ id: "e1", type: "candidate_created", candidate: { id: "c1", title: "other" } }] }, "ConflictingEvent")
+    await refused("journal_append", {
+      study: "exp",
+      input: [{ id: "e1", type: "candidate_created", candidate: { id: "c1", title: "other" } }]
+    }, "ConflictingEvent")
 
     // Gate: a quote from the registered source closes the gap.
     put(dir, "run/state.json", JSON.stringify(parkedMaturity([{ id: "scope_unclear", category: "scope" }])))
-    put(dir, "research/gate/research.json", JSON.stringify({
-      item: "PROJ-12",
-      kind: "maturity",
-      gaps: [{ id: "scope_unclear", category: "scope", status: "closed", answer: "Line items.", sources: [{ label: "notes", ref: source, quote: REAL_QUOTE }] }]
-    }))
+    put(
+      dir,
+      "research/gate/research.json",
+      JSON.stringify({
+        item: "PROJ-12",
+        kind: "maturity",
+        gaps: [{
+          id: "scope_unclear",
+          category: "scope",
+          status: "closed",
+          answer: "Line items.",
+          sources: [{ label: "notes", ref: source, quote: REAL_QUOTE }]
+        }]
+      })
+    )
     const gate = await ok("gate", { state: "run/state.json", now: "2026-11-30T10:00:00Z" })
     expect(gate).toMatchObject({ active: true, kind: "maturity" })
     expect(gate.research.closed).toEqual(["scope_unclear"])
 
     // Monitor: subscription → due → run → finish.
-    expect((await ok("monitor_create_subscription", { input: literature("lit"), now: "2026-11-30T10:00:00Z" })).created).toBe(true)
+    expect((await ok("monitor_create_subscription", { input: literature("lit"), now: "2026-11-30T10:00:00Z" })).created)
+      .toBe(true)
     const now = at(weekWindow(0), 1000)
     const due = await ok("monitor_due", { now })
     expect(due.subscriptions.map((s: any) => [s.id, s.due])).toEqual([["lit", true]])
     const run = (await ok("monitor_create_due_run", { input: { subscriptionId: "lit" }, now })).run
-    const running = (await ok("monitor_transition_run", { input: { runId: run.id, expectedRevision: 1, to: "running" }, now })).run
+    const running =
+      (await ok("monitor_transition_run", { input: { runId: run.id, expectedRevision: 1, to: "running" }, now })).run
     put(dir, "research/sources/paper.txt", PAPER_TEXT)
     const stage = `# literature stage\nmonitor_binding: run_id=${running.id} task_digest=${running.receiptDigest}\n`
     put(dir, `research/results/${running.id}.md`, stage)
@@ -164,7 +228,12 @@ describe("dossier mcp (official SDK client)", () => {
         expectedRevision: running.revision,
         binding: { runId: running.id, taskDigest: running.receiptDigest },
         stage: { path: `research/results/${running.id}.md`, sha256: sha(stage) },
-        outcomes: [{ id: "o1", label: "new", reason: "block sparsity", citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }] }]
+        outcomes: [{
+          id: "o1",
+          label: "new",
+          reason: "block sparsity",
+          citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }]
+        }]
       }
     })
     expect(finished.run.status).toBe("completed")
@@ -177,7 +246,14 @@ describe("dossier mcp (official SDK client)", () => {
     // Resources: the plan, every retained file, every journal.
     const { resources } = await server.client.listResources()
     const uris = resources.map((r) => r.uri)
-    expect(uris).toEqual(expect.arrayContaining(["dossier://plan", `dossier://sources/${source.slice("research/sources/".length)}`, "dossier://sources/paper.txt", "dossier://journal/exp"]))
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        "dossier://plan",
+        `dossier://sources/${source.slice("research/sources/".length)}`,
+        "dossier://sources/paper.txt",
+        "dossier://journal/exp"
+      ])
+    )
     const plan = await server.client.readResource({ uri: "dossier://plan" })
     expect((plan.contents[0] as { text: string }).text).toContain("Ship the invoice export")
     const paper = await server.client.readResource({ uri: "dossier://sources/paper.txt" })
@@ -185,7 +261,10 @@ describe("dossier mcp (official SDK client)", () => {
     const journal = await server.client.readResource({ uri: "dossier://journal/exp" })
     expect((journal.contents[0] as { text: string }).text.trim().split("\n")).toHaveLength(2)
     const { resourceTemplates } = await server.client.listResourceTemplates()
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(["dossier://journal/{study}", "dossier://sources/{+path}"])
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+      "dossier://journal/{study}",
+      "dossier://sources/{+path}"
+    ])
   })
 
   it("no argument can name a path outside the folder", async () => {
@@ -200,21 +279,38 @@ describe("dossier mcp (official SDK client)", () => {
     await refused("gate", { state: "run/link.json" }, "UnsafePath")
     // Inline inputs name paths too; they are held to the same areas.
     const revision = (await ok("plan_inspect")).revision
-    await refused("plan_checkpoint", { expected: revision, input: { sources: [{ path: "../outside.json", origin: "x" }] } }, "UnsafePath")
-    for (const uri of ["dossier://sources/../../plan.md", "dossier://sources/%2e%2e/%2e%2e/plan.md", "dossier://sources/..%2F..%2Fplan.md", "dossier://journal/../../etc", "dossier://sources/%2Fetc%2Fpasswd"]) {
+    await refused("plan_checkpoint", {
+      expected: revision,
+      input: { sources: [{ path: "../outside.json", origin: "x" }] }
+    }, "UnsafePath")
+    for (
+      const uri of [
+        "dossier://sources/../../plan.md",
+        "dossier://sources/%2e%2e/%2e%2e/plan.md",
+        "dossier://sources/..%2F..%2Fplan.md",
+        "dossier://journal/../../etc",
+        "dossier://sources/%2Fetc%2Fpasswd"
+      ]
+    ) {
       await expect(server.client.readResource({ uri }), uri).rejects.toThrow()
     }
   })
 
   it("refuses bad arguments with a UsageError envelope, and answers the error catalogue's envelope for refusals", async () => {
     expect((await refused("plan_inspect", { bogus: 1 }, "UsageError")).message).toContain("bogus")
-    expect((await refused("plan_checkpoint", { expected: "two", input: {} }, "UsageError")).message).toContain("expected")
+    expect((await refused("plan_checkpoint", { expected: "two", input: {} }, "UsageError")).message).toContain(
+      "expected"
+    )
     expect((await refused("plan_start", {}, "UsageError")).message).toContain("input")
     expect((await refused("monitor_due", { now: "yesterday" }, "UsageError")).message).toContain("now")
     const invalid = await refused("plan_start", { input: { goal: "" } }, "InvalidInput")
     expect(invalid.issues.map((i: any) => i.path)).toEqual(expect.arrayContaining(["limits", "nextAction"]))
     await refused("journal_inspect", { study: "Bad Id" }, "InvalidInput")
-    const big = await refused("plan_start", { input: { goal: "x".repeat(70_000), limits: [], nextAction: "y" } }, "InputTooLarge")
+    const big = await refused(
+      "plan_start",
+      { input: { goal: "x".repeat(70_000), limits: [], nextAction: "y" } },
+      "InputTooLarge"
+    )
     expect(big).toMatchObject({ path: "input", max: 65536 })
     // An unknown tool is a protocol error, not a tool result.
     await expect(server.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/not found/)

@@ -10,13 +10,20 @@ export interface Connected {
   /** What the server wrote on stderr so far. */
   readonly stderr: () => string
   /** Call a tool; `structuredContent` and the call's `isError`. */
-  readonly call: (name: string, args?: Record<string, unknown>) => Promise<{ isError: boolean; body: any; text: string }>
+  readonly call: (
+    name: string,
+    args?: Record<string, unknown>
+  ) => Promise<{ isError: boolean; body: any; text: string }>
   /** The protocol revision the handshake settled on. */
   readonly protocolVersion: () => string | undefined
 }
 
 /** Spawn `dossier mcp --workdir <dir>` and connect the official SDK client to it. */
-export const connect = async (dir: string, env: Record<string, string> = {}, flags: ReadonlyArray<string> = []): Promise<Connected> => {
+export const connect = async (
+  dir: string,
+  env: Record<string, string> = {},
+  flags: ReadonlyArray<string> = []
+): Promise<Connected> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "mcp", "--workdir", dir, ...flags],
@@ -38,7 +45,11 @@ export const connect = async (dir: string, env: Record<string, string> = {}, fla
     call: async (name, args = {}) => {
       const r = await client.callTool({ name, arguments: args })
       const content = r.content as ReadonlyArray<{ type: string; text?: string }>
-      return { isError: r.isError === true, body: r.structuredContent, text: content.length === 1 ? content[0]!.text ?? "" : "" }
+      return {
+        isError: r.isError === true,
+        body: r.structuredContent,
+        text: content.length === 1 ? content[0]!.text ?? "" : ""
+      }
     }
   }
 }
@@ -53,7 +64,10 @@ export interface RawServer {
 }
 
 /** Spawn `dossier mcp` and talk to it line by line, as a careless client would. */
-export const raw = (dir: string, flags: ReadonlyArray<string> = []): RawServer & { readonly lines: () => ReadonlyArray<string> } => {
+export const raw = (
+  dir: string,
+  flags: ReadonlyArray<string> = []
+): RawServer & { readonly lines: () => ReadonlyArray<string> } => {
   const child = spawn(process.execPath, [CLI, "mcp", "--workdir", dir, ...flags], { stdio: ["pipe", "pipe", "pipe"] })
   const seen: Array<string> = []
   let buffer = ""
@@ -104,12 +118,20 @@ export const initialize = (id: number | string = 1, protocolVersion = "2025-06-1
   })
 
 /** A request of the stateless revision: the version and the client's capabilities in `_meta`. */
-export const stateless = (id: number | string, method: string, params: Record<string, unknown> = {}, version = "2026-07-28") =>
+export const stateless = (
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  version = "2026-07-28"
+) =>
   JSON.stringify({
     jsonrpc: "2.0",
     id,
     method,
-    params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } }
+    params: {
+      ...params,
+      _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} }
+    }
   })
 
 /** A grant the exec tests create over MCP (its input given inline). */

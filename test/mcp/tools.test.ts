@@ -8,9 +8,24 @@ import { work } from "../../src/commands/Work.js"
 import { toolCatalogue } from "../../src/mcp/Tools.js"
 
 const specs = [
-  command({ path: ["boom"], description: "dies inside its work", flags: {}, run: () => Promise.resolve(work({ effect: Effect.die(new Error("boom")), layer: Layer.empty, human: () => "" })) }),
-  command({ path: ["throws"], description: "fails to load", flags: {}, run: () => Promise.reject(new Error("no module")) }),
-  command({ path: ["fine"], description: "answers", flags: {}, run: () => Promise.resolve(work({ effect: Effect.succeed({ n: 1 }), layer: Layer.empty, human: () => "" })) })
+  command({
+    path: ["boom"],
+    description: "dies inside its work",
+    flags: {},
+    run: () => Promise.resolve(work({ effect: Effect.die(new Error("boom")), layer: Layer.empty, human: () => "" }))
+  }),
+  command({
+    path: ["throws"],
+    description: "fails to load",
+    flags: {},
+    run: () => Promise.reject(new Error("no module"))
+  }),
+  command({
+    path: ["fine"],
+    description: "answers",
+    flags: {},
+    run: () => Promise.resolve(work({ effect: Effect.succeed({ n: 1 }), layer: Layer.empty, human: () => "" }))
+  })
 ]
 
 const hint = { title: "t", readOnly: true, output: "schema-output" }
@@ -29,7 +44,10 @@ describe("MCP tools", () => {
       for (const name of ["boom", "throws"]) {
         const r = yield* catalogue.call(name, {})!
         assert.isTrue(r.isError)
-        assert.deepStrictEqual(r.structuredContent, { ok: false, error: { _tag: "Defect", message: "dossier hit an internal error; this is a bug.", retryable: false } })
+        assert.deepStrictEqual(r.structuredContent, {
+          ok: false,
+          error: { _tag: "Defect", message: "dossier hit an internal error; this is a bug.", retryable: false }
+        })
         assert.notInclude(JSON.stringify(r.content), "boom")
       }
       const ok = yield* catalogue.call("fine", {})!

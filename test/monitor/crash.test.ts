@@ -24,7 +24,9 @@ const template = async (): Promise<string> => {
       const store = yield* FileStore
       const lock = yield* Lock
       const s = yield* makeMonitor(store, lock.withLock)
-      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, { now: new Date("2026-11-30T10:00:00Z") })
+      yield* s.createSubscription(literature("lit", { program: "p1" }) as any, {
+        now: new Date("2026-11-30T10:00:00Z")
+      })
       const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, { now: NOW })
       yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now: NOW })
       put(dir, "research/sources/paper.txt", SOURCE_TEXT)
@@ -35,7 +37,12 @@ const template = async (): Promise<string> => {
         expectedRevision: 2,
         binding: { runId: run.id, taskDigest: run.receiptDigest },
         stage: { path: "research/results/stage.md", sha256: sha(stage) },
-        outcomes: [{ id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }] }]
+        outcomes: [{
+          id: "o1",
+          label: "new",
+          reason: "r",
+          citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }]
+        }]
       })
     }).pipe(Effect.provide(BaseLive(dir)))
   )
@@ -43,7 +50,16 @@ const template = async (): Promise<string> => {
 }
 
 const finishArgs = (dir: string) => [
-  CLI, "monitor", "finish-run", "--workdir", dir, "--input", "research/inputs/finish.json", "--now", NOW.toISOString(), "--json"
+  CLI,
+  "monitor",
+  "finish-run",
+  "--workdir",
+  dir,
+  "--input",
+  "research/inputs/finish.json",
+  "--now",
+  NOW.toISOString(),
+  "--json"
 ]
 
 /** Run finish-run and SIGKILL it after `delayMs` (or let it finish when it is faster). */
@@ -99,7 +115,9 @@ const classify = (dir: string, run: any, sub: any): "before" | "after" => {
 }
 
 describe("monitor transactions: SIGKILL of the built CLI", () => {
-  it("finish-run killed at random moments leaves all-before or all-after, recovered by the next command", { timeout: 600_000 }, async () => {
+  it("finish-run killed at random moments leaves all-before or all-after, recovered by the next command", {
+    timeout: 600_000
+  }, async () => {
     const tpl = await template()
     // Calibrate: how long does an uninterrupted finish-run take here?
     const probe = tempWorkdir("dossier-crash-")

@@ -2,11 +2,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { canonicalJson } from "../../src/domain/Canonical.js"
+import { decodeWith } from "../../src/domain/Decode.js"
 import {
   afterRunEnded,
   ALLOWED_TRANSITIONS,
   checkDisposition,
   checkTransition,
+  DispositionValue,
   isDue,
   latestWindow,
   newRun,
@@ -17,14 +20,11 @@ import {
   receiptJsonOf,
   receiptOf,
   RunStatus,
-  DispositionValue,
   statusChange,
   SubscriptionInput,
   updateSubscription
 } from "../../src/domain/Monitor.js"
-import { decodeWith } from "../../src/domain/Decode.js"
 import { windowStart } from "../../src/domain/MonitorWindows.js"
-import { canonicalJson } from "../../src/domain/Canonical.js"
 
 const input: SubscriptionInput = {
   kind: "literature",
@@ -40,10 +40,15 @@ const sub = Either.getOrThrow(newSubscription(input, created))
 describe("monitor domain", () => {
   it("the transition graph is exactly the spec's; completed is never a transition target", () => {
     const allowed = new Set([
-      "planned>running", "planned>cancelled",
-      "running>blocked", "running>failed_retryable", "running>cancelled",
-      "blocked>running", "blocked>cancelled",
-      "failed_retryable>running", "failed_retryable>cancelled"
+      "planned>running",
+      "planned>cancelled",
+      "running>blocked",
+      "running>failed_retryable",
+      "running>cancelled",
+      "blocked>running",
+      "blocked>cancelled",
+      "failed_retryable>running",
+      "failed_retryable>cancelled"
     ])
     for (const from of RunStatus.literals) {
       for (const to of RunStatus.literals) {
@@ -66,14 +71,20 @@ describe("monitor domain", () => {
 
   it.prop(
     "dispositions are set once; contradiction candidates are never materialized; sent_to_review only for them",
-    [fc.constantFrom(...OutcomeLabel.literals), fc.constantFrom(...DispositionValue.literals), fc.option(fc.constantFrom(...DispositionValue.literals), { nil: null })],
+    [
+      fc.constantFrom(...OutcomeLabel.literals),
+      fc.constantFrom(...DispositionValue.literals),
+      fc.option(fc.constantFrom(...DispositionValue.literals), { nil: null })
+    ],
     ([label, wanted, current]) => {
       const outcome: Outcome = {
         id: "o",
         label,
         reason: "r",
         citations: [],
-        disposition: current === null ? null : { value: current, at: "2026-01-01T00:00:00.000Z", authorization: null, unitPath: null, reviewItem: null }
+        disposition: current === null
+          ? null
+          : { value: current, at: "2026-01-01T00:00:00.000Z", authorization: null, unitPath: null, reviewItem: null }
       }
       const full = {
         runId: "s.w0",
@@ -85,7 +96,10 @@ describe("monitor domain", () => {
       const r = checkDisposition(outcome, full)
       if (current !== null) {
         if (current === wanted) assert.deepStrictEqual(r, Either.right("noop"))
-        else assert.strictEqual(Either.getLeft(r).pipe((o) => o._tag === "Some" && o.value._tag), "DispositionAlreadySet")
+        else {assert.strictEqual(
+            Either.getLeft(r).pipe((o) => o._tag === "Some" && o.value._tag),
+            "DispositionAlreadySet"
+          )}
         return
       }
       const refused = Either.isLeft(r)
@@ -102,7 +116,11 @@ describe("monitor domain", () => {
 
   it.prop(
     "due, coalescing and completion: one run for the latest window; next due is the first window after the end",
-    [fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 86_399_999 }), fc.integer({ min: 0, max: 40 * 86_400_000 })],
+    [
+      fc.integer({ min: 0, max: 300 }),
+      fc.integer({ min: 0, max: 86_399_999 }),
+      fc.integer({ min: 0, max: 40 * 86_400_000 })
+    ],
     ([k, into, runFor]) => {
       const now = new Date(windowStart(sub, k) + Math.min(into, windowStart(sub, k + 1) - windowStart(sub, k) - 1))
       assert.isTrue(isDue(sub, now))
@@ -134,10 +152,18 @@ describe("monitor domain", () => {
 
   it.prop(
     "an edit never makes a subscription due: a grid change moves nextDueAt after now",
-    [fc.integer({ min: 0, max: 400 * 86_400_000 }), fc.integer({ min: 1, max: 30 }), fc.constantFrom("day" as const, "week" as const, "month" as const)],
+    [
+      fc.integer({ min: 0, max: 400 * 86_400_000 }),
+      fc.integer({ min: 1, max: 30 }),
+      fc.constantFrom("day" as const, "week" as const, "month" as const)
+    ],
     ([offset, every, unit]) => {
       const now = new Date(windowStart(sub, 0) + offset)
-      const { gridChanged, record } = updateSubscription(sub, { cadence: { every, unit }, anchor: "2025-03-09T02:30" }, now)
+      const { gridChanged, record } = updateSubscription(
+        sub,
+        { cadence: { every, unit }, anchor: "2025-03-09T02:30" },
+        now
+      )
       assert.isTrue(gridChanged)
       assert.isFalse(isDue(record, now))
       assert.strictEqual(record.gridVersion, 2)
@@ -153,11 +179,15 @@ describe("monitor input checks", () => {
     const at = new Date("2026-01-01T00:00:00Z")
     const refused = (i: SubscriptionInput) => {
       const r = newSubscription(i, at)
-      return Either.isLeft(r) && r.left._tag === "InvalidInput" ? r.left.issues.map((x: { path: string }) => x.path) : []
+      return Either.isLeft(r) && r.left._tag === "InvalidInput"
+        ? r.left.issues.map((x: { path: string }) => x.path)
+        : []
     }
     assert.deepStrictEqual(refused({ ...input, anchor: "2026-02-29T23:59" }), ["anchor"])
     assert.deepStrictEqual(refused({ ...input, timezone: "Mars/Olympus" }), ["timezone"])
-    assert.deepStrictEqual(refused({ ...input, timezone: "Mars/Olympus", anchor: undefined } as SubscriptionInput), ["timezone"])
+    assert.deepStrictEqual(refused({ ...input, timezone: "Mars/Olympus", anchor: undefined } as SubscriptionInput), [
+      "timezone"
+    ])
     assert.isTrue(Either.isRight(newSubscription({ ...input, anchor: "2028-02-29T23:59" }, at)))
   })
 
@@ -169,7 +199,9 @@ describe("monitor input checks", () => {
     }
     const base = { kind: "literature", target: "t", timezone: "UTC" }
     assert.deepStrictEqual(issues({ ...base, anchor: "2026-02-29T23:59" }).map((i) => i.path), ["anchor"])
-    assert.deepStrictEqual(issues({ ...base, budget: { maxSources: 0, maxMinutes: 5 } }).map((i) => i.path), ["budget.maxSources"])
+    assert.deepStrictEqual(issues({ ...base, budget: { maxSources: 0, maxMinutes: 5 } }).map((i) => i.path), [
+      "budget.maxSources"
+    ])
     const wrongType = issues({ ...base, budget: "x" })
     assert.deepStrictEqual(wrongType.map((i) => i.path), ["budget"])
     assert.notInclude(wrongType[0]!.message, "Expected undefined")
@@ -185,7 +217,16 @@ describe("monitor receipt canonical form", () => {
     fc.constantFrom("\uD800", "a\uDC00b", "\uDBFF\uDFFF", "\\ud800", "\\uDC00x")
   )
   const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-    value: fc.oneof({ depthSize: "small" }, str, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie("arr"), tie("obj")),
+    value: fc.oneof(
+      { depthSize: "small" },
+      str,
+      fc.integer(),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+      tie("arr"),
+      tie("obj")
+    ),
     arr: fc.array(tie("value"), { maxLength: 3 }),
     obj: fc.dictionary(str, tie("value"), { maxKeys: 3 })
   })).value
@@ -230,26 +271,50 @@ describe("monitor receipt canonical form", () => {
   // Off-shape receipts (a field of another type, -0, a fraction, an unsafe integer, an extra or
   // missing key) must give the generic form too, or fail as it does.
   const fields = [
-    "id", "subscriptionId", "gridVersion", "windowIndex", "windowStart", "coalescedWindows", "createdAt",
-    "frozen.kind", "frozen.target", "frozen.scope", "frozen.scopeDigest", "frozen.budget", "frozen.budget.maxSources",
-    "frozen.cadence.every", "frozen.cadence.unit", "frozen.units", "frozen.survey", "frozen.program",
-    "frozen.subscriptionRevision", "frozen.preference", "frozen.extra", "frozen.budget.extra", "frozen.cadence.extra"
+    "id",
+    "subscriptionId",
+    "gridVersion",
+    "windowIndex",
+    "windowStart",
+    "coalescedWindows",
+    "createdAt",
+    "frozen.kind",
+    "frozen.target",
+    "frozen.scope",
+    "frozen.scopeDigest",
+    "frozen.budget",
+    "frozen.budget.maxSources",
+    "frozen.cadence.every",
+    "frozen.cadence.unit",
+    "frozen.units",
+    "frozen.survey",
+    "frozen.program",
+    "frozen.subscriptionRevision",
+    "frozen.preference",
+    "frozen.extra",
+    "frozen.budget.extra",
+    "frozen.cadence.extra"
   ]
   const odd = fc.oneof(json, fc.constantFrom(-0, 0.5, 2 ** 53, -1, undefined, [], {}, ["a", 1], null))
-  it.prop("an off-shape receipt gives the generic form or fails as it does", [runArb, fc.constantFrom(...fields), odd], ([run, field, value]) => {
-    const copy = JSON.parse(JSON.stringify(run))
-    const keys = field.split(".")
-    let target = copy
-    for (const k of keys.slice(0, -1)) target = target[k]
-    if (value === undefined) delete target[keys[keys.length - 1]!]
-    else target[keys[keys.length - 1]!] = value
-    let generic: string | Error
-    try {
-      generic = canonicalJson(receiptOf(copy))
-    } catch (e) {
-      generic = e as Error
-    }
-    if (typeof generic === "string") assert.strictEqual(receiptJsonOf(copy), generic)
-    else assert.throws(() => receiptJsonOf(copy))
-  }, { fastCheck: { numRuns: 1000 } })
+  it.prop(
+    "an off-shape receipt gives the generic form or fails as it does",
+    [runArb, fc.constantFrom(...fields), odd],
+    ([run, field, value]) => {
+      const copy = JSON.parse(JSON.stringify(run))
+      const keys = field.split(".")
+      let target = copy
+      for (const k of keys.slice(0, -1)) target = target[k]
+      if (value === undefined) delete target[keys[keys.length - 1]!]
+      else target[keys[keys.length - 1]!] = value
+      let generic: string | Error
+      try {
+        generic = canonicalJson(receiptOf(copy))
+      } catch (e) {
+        generic = e as Error
+      }
+      if (typeof generic === "string") assert.strictEqual(receiptJsonOf(copy), generic)
+      else assert.throws(() => receiptJsonOf(copy))
+    },
+    { fastCheck: { numRuns: 1000 } }
+  )
 })

@@ -5,7 +5,6 @@ import * as path from "node:path"
 import { put, tempWorkdir } from "../support/cli.js"
 import { at, finishInput, mon, monitorState, read, runningRun, sha, weekWindow } from "./support.js"
 
-
 describe("monitor finish-run (CLI)", () => {
   it("refuses every failed check with its tag and changes nothing", async () => {
     const dir = tempWorkdir()
@@ -29,33 +28,58 @@ describe("monitor finish-run (CLI)", () => {
       expected: "f".repeat(64),
       actual: good.stage.sha256
     })
-    await expectRefusal({ ...good, stage: { path: "research/results/none.md", sha256: good.stage.sha256 } }, "DigestMismatch", {
-      actual: null
-    })
+    await expectRefusal(
+      { ...good, stage: { path: "research/results/none.md", sha256: good.stage.sha256 } },
+      "DigestMismatch",
+      {
+        actual: null
+      }
+    )
     // A stage file without the binding in its text.
     put(dir, "research/results/unbound.md", "no binding here\n")
-    await expectRefusal({ ...good, stage: { path: "research/results/unbound.md", sha256: sha("no binding here\n") } }, "BindingMismatch")
+    await expectRefusal(
+      { ...good, stage: { path: "research/results/unbound.md", sha256: sha("no binding here\n") } },
+      "BindingMismatch"
+    )
     const outcome = good.outcomes[0] as any
     await expectRefusal({ ...good, outcomes: [{ ...outcome, label: "confirmed" }] }, "InvalidInput")
     await expectRefusal({ ...good, outcomes: [outcome, outcome] }, "InvalidInput", {
       issues: [{ path: "outcomes.1.id", message: "duplicate outcome id 'o1'" }]
     })
     await expectRefusal(
-      { ...good, outcomes: [{ ...outcome, citations: [{ path: "research/sources/paper.txt", quote: "this sentence is not in the paper at all" }] }] },
+      {
+        ...good,
+        outcomes: [{
+          ...outcome,
+          citations: [{ path: "research/sources/paper.txt", quote: "this sentence is not in the paper at all" }]
+        }]
+      },
       "CitationNotFound",
       { outcome: "o1", path: "research/sources/paper.txt" }
     )
     await expectRefusal(
-      { ...good, outcomes: [{ ...outcome, citations: [{ path: "research/sources/paper.txt", quote: "Sparse attention" }] }] },
+      {
+        ...good,
+        outcomes: [{ ...outcome, citations: [{ path: "research/sources/paper.txt", quote: "Sparse attention" }] }]
+      },
       "CitationNotFound"
     )
     await expectRefusal(
-      { ...good, outcomes: [{ ...outcome, citations: [{ path: "research/sources/gone.txt", quote: "block sparsity keeps accuracy" }] }] },
+      {
+        ...good,
+        outcomes: [{
+          ...outcome,
+          citations: [{ path: "research/sources/gone.txt", quote: "block sparsity keeps accuracy" }]
+        }]
+      },
       "CitationNotFound",
       { path: "research/sources/gone.txt" }
     )
     await expectRefusal(
-      { ...good, outcomes: [{ ...outcome, citations: [{ path: "../outside.txt", quote: "block sparsity keeps accuracy" }] }] },
+      {
+        ...good,
+        outcomes: [{ ...outcome, citations: [{ path: "../outside.txt", quote: "block sparsity keeps accuracy" }] }]
+      },
       "UnsafePath"
     )
     await expectRefusal({ ...good, units: ["u1"] }, "InvalidInput")
@@ -66,9 +90,18 @@ describe("monitor finish-run (CLI)", () => {
     const dir = tempWorkdir()
     const now = at(weekWindow(0), 1000)
     const run = await runningRun(dir, "lit", now)
-    put(dir, "research/sources/paper.md", "# Paper\n\nWe find that *block sparsity* keeps [accuracy](https://example.test/acc) within one point.\n")
+    put(
+      dir,
+      "research/sources/paper.md",
+      "# Paper\n\nWe find that *block sparsity* keeps [accuracy](https://example.test/acc) within one point.\n"
+    )
     const quote = "block sparsity keeps accuracy within one point"
-    const input = finishInput(dir, run, [{ id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/paper.md", quote }] }])
+    const input = finishInput(dir, run, [{
+      id: "o1",
+      label: "new",
+      reason: "r",
+      citations: [{ path: "research/sources/paper.md", quote }]
+    }])
     const r = await mon(dir, "finish-run", input, now)
     assert.strictEqual(r.code, 0, r.stdout)
     assert.deepStrictEqual(r.json.run.outcomes[0].citations, [{ path: "research/sources/paper.md", quote }])
@@ -94,7 +127,10 @@ describe("monitor finish-run (CLI)", () => {
     assert.strictEqual(r.code, 0, r.stdout)
     assert.strictEqual(r.json.run.status, "completed")
     assert.strictEqual(r.json.run.revision, 3)
-    assert.deepStrictEqual(r.json.run.outcomes.map((o: any) => [o.id, o.disposition]), [["o1", null], ["o2", null], ["o3", null]])
+    assert.deepStrictEqual(r.json.run.outcomes.map((o: any) => [o.id, o.disposition]), [["o1", null], ["o2", null], [
+      "o3",
+      null
+    ]])
     assert.strictEqual(r.json.subscription.nextDueAt, weekWindow(3))
     assert.isTrue(r.json.reported)
     assert.include(r.json.note, "not")
@@ -102,7 +138,14 @@ describe("monitor finish-run (CLI)", () => {
     assert.strictEqual(lines.length, 1)
     const line = JSON.parse(lines[0]!)
     assert.deepStrictEqual(
-      [line.event, line.program, line.runId, line.outcomes, line.outcomeCounts.new, line.outcomeCounts.contradiction_candidate],
+      [
+        line.event,
+        line.program,
+        line.runId,
+        line.outcomes,
+        line.outcomeCounts.new,
+        line.outcomeCounts.contradiction_candidate
+      ],
       ["run-completed", "prog-1", run.id, 3, 1, 1]
     )
     assert.notProperty(line, "reason")
@@ -121,7 +164,10 @@ describe("monitor finish-run (CLI)", () => {
     const record = path.join(dir, ".dossier/monitor/runs", `${run.id}.json`)
     const recordBytes = fs.readFileSync(record)
     const respelled = input.stage.path.replace("research/", "research/./")
-    fs.writeFileSync(record, recordBytes.toString("utf8").replace(JSON.stringify(input.stage.path), JSON.stringify(respelled)))
+    fs.writeFileSync(
+      record,
+      recordBytes.toString("utf8").replace(JSON.stringify(input.stage.path), JSON.stringify(respelled))
+    )
     assert.deepStrictEqual(
       (await read(dir, ["next", "--now", finishedAt])).json.facts.map((f: any) => f.kind),
       ["unresolved-outcome", "unresolved-outcome", "unresolved-outcome"]
@@ -161,12 +207,21 @@ describe("monitor finish-run (CLI)", () => {
     const srun = await runningRun(dir, "survey", now, { kind: "survey-freshness", survey: "research/survey.md" })
     const sinput = finishInput(dir, srun, [])
     assert.strictEqual((await mon(dir, "finish-run", sinput, now)).json.error._tag, "InvalidInput")
-    const wrong = await mon(dir, "finish-run", { ...sinput, survey: { path: "research/survey.md", sha256: sha("# Survey\nv0\n") } }, now)
+    const wrong = await mon(dir, "finish-run", {
+      ...sinput,
+      survey: { path: "research/survey.md", sha256: sha("# Survey\nv0\n") }
+    }, now)
     assert.strictEqual(wrong.json.error._tag, "DigestMismatch")
     assert.strictEqual(wrong.json.error.actual, sha("# Survey\nv1\n"))
-    const other = await mon(dir, "finish-run", { ...sinput, survey: { path: input.stage.path, sha256: input.stage.sha256 } }, now)
+    const other = await mon(dir, "finish-run", {
+      ...sinput,
+      survey: { path: input.stage.path, sha256: input.stage.sha256 }
+    }, now)
     assert.strictEqual(other.json.error._tag, "BindingMismatch")
-    const done = await mon(dir, "finish-run", { ...sinput, survey: { path: "research/survey.md", sha256: sha("# Survey\nv1\n") } }, now)
+    const done = await mon(dir, "finish-run", {
+      ...sinput,
+      survey: { path: "research/survey.md", sha256: sha("# Survey\nv1\n") }
+    }, now)
     assert.strictEqual(done.code, 0, done.stdout)
     put(dir, "research/survey.md", "# Survey\nv2\n")
     assert.strictEqual((await read(dir, ["show", "--run", srun.id])).json.run.binding, "stale")
@@ -194,7 +249,11 @@ describe("monitor outcome dispositions (CLI)", () => {
       { id: "w1", label: "worth_reviewing", reason: "r", citations: [] }
     ])
     // Not completed yet: no outcome to decide.
-    assert.strictEqual((await mon(dir, "set-outcome-disposition", { runId: run.id, outcomeId: "n1", disposition: "acknowledged" }, now)).json.error._tag, "OutcomeNotFound")
+    assert.strictEqual(
+      (await mon(dir, "set-outcome-disposition", { runId: run.id, outcomeId: "n1", disposition: "acknowledged" }, now))
+        .json.error._tag,
+      "OutcomeNotFound"
+    )
     assert.strictEqual((await mon(dir, "finish-run", input, now)).code, 0)
     const set = (body: Record<string, unknown>) => mon(dir, "set-outcome-disposition", { runId: run.id, ...body }, now)
 
@@ -203,9 +262,19 @@ describe("monitor outcome dispositions (CLI)", () => {
     assert.strictEqual(noAuth.json.error._tag, "DispositionRefused")
     const noUnit = await set({ outcomeId: "n1", disposition: "materialized", authorization: { messageId: "msg-1" } })
     assert.strictEqual(noUnit.json.error._tag, "DispositionRefused")
-    const unitGone = await set({ outcomeId: "n1", disposition: "materialized", authorization: { messageId: "msg-1" }, unitPath: "units/u1.md" })
+    const unitGone = await set({
+      outcomeId: "n1",
+      disposition: "materialized",
+      authorization: { messageId: "msg-1" },
+      unitPath: "units/u1.md"
+    })
     assert.strictEqual(unitGone.json.error._tag, "FileNotFound")
-    const contradiction = await set({ outcomeId: "c1", disposition: "materialized", authorization: { messageId: "m" }, unitPath: "units/u1.md" })
+    const contradiction = await set({
+      outcomeId: "c1",
+      disposition: "materialized",
+      authorization: { messageId: "m" },
+      unitPath: "units/u1.md"
+    })
     assert.strictEqual(contradiction.json.error._tag, "DispositionRefused")
     assert.include(contradiction.json.error.reason, "never be materialized")
     const review = await set({ outcomeId: "n1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })
@@ -217,14 +286,24 @@ describe("monitor outcome dispositions (CLI)", () => {
 
     put(dir, "units/u1.md", "# unit\n")
     put(dir, "reviews/r1.md", "# review\n")
-    const m = await set({ outcomeId: "n1", disposition: "materialized", authorization: { messageId: "msg-1" }, unitPath: "units/u1.md" })
+    const m = await set({
+      outcomeId: "n1",
+      disposition: "materialized",
+      authorization: { messageId: "msg-1" },
+      unitPath: "units/u1.md"
+    })
     assert.strictEqual(m.code, 0, m.stdout)
     assert.isTrue(m.json.changed)
     assert.deepStrictEqual(m.json.outcome.disposition.authorization, { messageId: "msg-1" })
     const sent = await set({ outcomeId: "c1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })
     assert.strictEqual(sent.json.outcome.disposition.value, "sent_to_review")
 
-    const sameAgain = await set({ outcomeId: "n1", disposition: "materialized", authorization: { messageId: "msg-1" }, unitPath: "units/u1.md" })
+    const sameAgain = await set({
+      outcomeId: "n1",
+      disposition: "materialized",
+      authorization: { messageId: "msg-1" },
+      unitPath: "units/u1.md"
+    })
     assert.isFalse(sameAgain.json.changed)
     const other = await set({ outcomeId: "n1", disposition: "dismissed" })
     assert.strictEqual(other.json.error._tag, "DispositionAlreadySet")

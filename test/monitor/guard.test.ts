@@ -5,8 +5,8 @@
  * by another JSON value (tricky strings and numbers included).
  */
 import { describe, expect, it } from "@effect/vitest"
-import * as Schema from "effect/Schema"
 import * as fc from "effect/FastCheck"
+import * as Schema from "effect/Schema"
 import { compileGuard } from "../../src/domain/Guard.js"
 import { RunRecord, SubscriptionRecord } from "../../src/domain/Monitor.js"
 import { apply, type Json, mutation, seeds } from "./records.js"

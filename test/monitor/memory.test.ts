@@ -14,7 +14,9 @@ describe("Monitor on memory layers", () => {
       Effect.gen(function*() {
         const s = yield* Monitor
         const store = yield* FileStore
-        const created = yield* s.createSubscription(literature("mem", { program: "p" }) as any, { now: new Date("2026-11-30T10:00:00Z") })
+        const created = yield* s.createSubscription(literature("mem", { program: "p" }) as any, {
+          now: new Date("2026-11-30T10:00:00Z")
+        })
         assert.isTrue(created.created)
         const now = new Date(Date.parse(weekWindow(4)) + 5000)
         const facts0 = yield* s.facts({ now })
@@ -34,7 +36,12 @@ describe("Monitor on memory layers", () => {
             expectedRevision: 2,
             binding: { runId: run.id, taskDigest: run.receiptDigest },
             stage: { path: "research/results/stage.md", sha256: sha256Hex(stage) },
-            outcomes: [{ id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/p.txt", quote: "not in the source at all, surely" }] }]
+            outcomes: [{
+              id: "o1",
+              label: "new",
+              reason: "r",
+              citations: [{ path: "research/sources/p.txt", quote: "not in the source at all, surely" }]
+            }]
           }, { now })
         )
         assert.strictEqual(refused._tag, "CitationNotFound")
@@ -43,7 +50,12 @@ describe("Monitor on memory layers", () => {
           expectedRevision: 2,
           binding: { runId: run.id, taskDigest: run.receiptDigest },
           stage: { path: "research/results/stage.md", sha256: sha256Hex(stage) },
-          outcomes: [{ id: "o1", label: "worth_reviewing", reason: "r", citations: [{ path: "research/sources/p.txt", quote: "reduces the quadratic cost of transformers" }] }]
+          outcomes: [{
+            id: "o1",
+            label: "worth_reviewing",
+            reason: "r",
+            citations: [{ path: "research/sources/p.txt", quote: "reduces the quadratic cost of transformers" }]
+          }]
         }, { now })
         assert.strictEqual(done.subscription.nextDueAt, weekWindow(5))
         assert.isTrue(done.reported)
@@ -55,7 +67,6 @@ describe("Monitor on memory layers", () => {
         assert.strictEqual((yield* s.showRun(run.id)).binding, "verified")
         yield* store.writeAtomic("research/results/stage.md", `${stage}edited\n`)
         assert.strictEqual((yield* s.showRun(run.id)).binding, "stale")
-      })
-    )
+      }))
   })
 })

@@ -12,12 +12,30 @@ describe("dossier next (CLI)", () => {
     const dir = tempWorkdir()
     assert.deepStrictEqual((await read(dir, ["next", "--now", NOW])).json.facts, [])
     const p = putInput(dir, "plan.json", { goal: "survey sparse attention", limits: [], nextAction: "read" })
-    assert.strictEqual((await runCliAsync(["plan", "start", "--workdir", dir, "--input", p, "--now", NOW, "--json"])).code, 0)
+    assert.strictEqual(
+      (await runCliAsync(["plan", "start", "--workdir", dir, "--input", p, "--now", NOW, "--json"])).code,
+      0
+    )
     put(dir, "research/sources/a.txt", "source bytes\n")
     const c = putInput(dir, "cp.json", { sources: [{ path: "research/sources/a.txt", origin: "test" }] })
-    assert.strictEqual((await runCliAsync(["plan", "checkpoint", "--workdir", dir, "--input", c, "--expected", "1", "--now", NOW, "--json"])).code, 0)
+    assert.strictEqual(
+      (await runCliAsync([
+        "plan",
+        "checkpoint",
+        "--workdir",
+        dir,
+        "--input",
+        c,
+        "--expected",
+        "1",
+        "--now",
+        NOW,
+        "--json"
+      ])).code,
+      0
+    )
     fs.appendFileSync(path.join(dir, "research/sources/a.txt"), "edited\n")
-    put(dir, "research/s1/research-events.jsonl", '{"id":"e1"')
+    put(dir, "research/s1/research-events.jsonl", "{\"id\":\"e1\"")
     put(dir, "research/s2/research-events.jsonl", "garbage\n")
     await mon(dir, "create-subscription", literature("lit", { mode: "run" }), NOW)
     const now = at(weekWindow(1), 5)
@@ -59,12 +77,16 @@ describe("dossier next (CLI)", () => {
     const before = fs.readFileSync(path.join(dir, subFile), "utf8")
     const after = JSON.stringify({ ...JSON.parse(before), mode: "run", revision: 2 })
     // A transaction that died after its commit mark, before replacing the file.
-    put(dir, ".dossier/monitor/intent.json", JSON.stringify({
-      version: 1,
-      id: "t1",
-      committed: true,
-      files: [{ kind: "replace", path: subFile, before, after }]
-    }))
+    put(
+      dir,
+      ".dossier/monitor/intent.json",
+      JSON.stringify({
+        version: 1,
+        id: "t1",
+        committed: true,
+        files: [{ kind: "replace", path: subFile, before, after }]
+      })
+    )
     const r = await read(dir, ["next", "--now", NOW])
     assert.deepStrictEqual(r.json.facts, [
       { kind: "transaction-recovered", transactionId: "t1", direction: "rolled-forward", paths: [subFile] }
@@ -74,23 +96,31 @@ describe("dossier next (CLI)", () => {
     assert.deepStrictEqual((await read(dir, ["next", "--now", NOW])).json.facts, [])
 
     // Uncommitted: rolled back, by any monitor command (here `due`).
-    put(dir, ".dossier/monitor/intent.json", JSON.stringify({
-      version: 1,
-      id: "t2",
-      committed: false,
-      files: [{ kind: "replace", path: ".dossier/monitor/runs/lit.w0.json", before: null, after: "{}" }]
-    }))
+    put(
+      dir,
+      ".dossier/monitor/intent.json",
+      JSON.stringify({
+        version: 1,
+        id: "t2",
+        committed: false,
+        files: [{ kind: "replace", path: ".dossier/monitor/runs/lit.w0.json", before: null, after: "{}" }]
+      })
+    )
     put(dir, ".dossier/monitor/runs/lit.w0.json", "{}")
     assert.strictEqual((await read(dir, ["due", "--now", NOW])).code, 0)
     assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/runs/lit.w0.json")))
 
     // An intent naming a file outside the monitor is refused, not followed.
-    put(dir, ".dossier/monitor/intent.json", JSON.stringify({
-      version: 1,
-      id: "t3",
-      committed: true,
-      files: [{ kind: "replace", path: "plan.md", before: null, after: "owned" }]
-    }))
+    put(
+      dir,
+      ".dossier/monitor/intent.json",
+      JSON.stringify({
+        version: 1,
+        id: "t3",
+        committed: true,
+        files: [{ kind: "replace", path: "plan.md", before: null, after: "owned" }]
+      })
+    )
     const refused = await read(dir, ["due", "--now", NOW])
     assert.strictEqual(refused.code, 1)
     assert.strictEqual(refused.json.error._tag, "CorruptMonitorRecord")

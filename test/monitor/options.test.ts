@@ -13,8 +13,19 @@ import { Monitor } from "../../src/services/Monitor.js"
 import { literature } from "./support.js"
 
 const OMITTED = Symbol("omitted")
-const wrongOptions: ReadonlyArray<unknown> = [5, "now", true, [], new Date("2026-12-01T00:00:00Z"), { now: "2026-12-01" }, { now: new Date(Number.NaN) }, { now: 0 }]
-const fineOptions: ReadonlyArray<unknown> = [OMITTED, undefined, null, {}, { now: undefined }, { now: new Date("2026-12-01T10:00:00Z") }]
+const wrongOptions: ReadonlyArray<unknown> = [
+  5,
+  "now",
+  true,
+  [],
+  new Date("2026-12-01T00:00:00Z"),
+  { now: "2026-12-01" },
+  { now: new Date(Number.NaN) },
+  { now: 0 }
+]
+const fineOptions: ReadonlyArray<unknown> = [OMITTED, undefined, null, {}, { now: undefined }, {
+  now: new Date("2026-12-01T10:00:00Z")
+}]
 const badInputs: ReadonlyArray<unknown> = [undefined, null, 7, "x", [], {}]
 
 /** Call `method` as JavaScript would, with the options left out when `options` is OMITTED. */
@@ -65,18 +76,25 @@ describe("Monitor: optional arguments", () => {
           for (const options of fineOptions) {
             // A typed answer either way (the call itself may be refused: a stale revision, not due, …).
             const tag = answer(yield* Effect.exit(call(method, args, options)), `${name}(…, ${String(options)})`)
-            if (name === "due" || name === "facts") assert.strictEqual(tag, "ok", `${name} with options ${String(options)}`)
-            else assert.notStrictEqual(tag, "InvalidInput", `${name} with options ${String(options)}`)
+            if (name === "due" || name === "facts") {
+              assert.strictEqual(tag, "ok", `${name} with options ${String(options)}`)
+            } else assert.notStrictEqual(tag, "InvalidInput", `${name} with options ${String(options)}`)
           }
           if (args.length > 0) {
             for (const input of badInputs) {
-              assert.strictEqual(answer(yield* Effect.exit(method(input)), `${name}(${JSON.stringify(input)})`), "InvalidInput")
+              assert.strictEqual(
+                answer(yield* Effect.exit(method(input)), `${name}(${JSON.stringify(input)})`),
+                "InvalidInput"
+              )
             }
           }
         }
         for (const name of ["showSubscription", "showRun"] as const) {
           for (const id of [undefined, null, 3, {}, "a b/c"]) {
-            assert.strictEqual(answer(yield* Effect.exit(((s as any)[name] as Method)(id)), `${name}(${String(id)})`), "InvalidInput")
+            assert.strictEqual(
+              answer(yield* Effect.exit(((s as any)[name] as Method)(id)), `${name}(${String(id)})`),
+              "InvalidInput"
+            )
           }
         }
         assert.strictEqual(answer(yield* Effect.exit(s.list), "list"), "ok")

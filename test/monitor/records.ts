@@ -6,16 +6,18 @@
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { sha256Hex } from "../../src/domain/Canonical.js"
-import {
-  afterRunEnded,
-  newRun,
-  newSubscription,
-  type SubscriptionInput
-} from "../../src/domain/Monitor.js"
+import { afterRunEnded, newRun, newSubscription, type SubscriptionInput } from "../../src/domain/Monitor.js"
 
 const created = new Date("2026-01-01T00:00:00Z")
 const inputs: ReadonlyArray<SubscriptionInput> = [
-  { kind: "literature", target: "topic", timezone: "Europe/Berlin", anchor: "2026-01-05T09:00", cadence: { every: 1, unit: "week" }, id: "s1" },
+  {
+    kind: "literature",
+    target: "topic",
+    timezone: "Europe/Berlin",
+    anchor: "2026-01-05T09:00",
+    cadence: { every: 1, unit: "week" },
+    id: "s1"
+  },
   {
     kind: "literature",
     target: "other",
@@ -27,7 +29,15 @@ const inputs: ReadonlyArray<SubscriptionInput> = [
     scope: { venues: ["a", "b"], since: 2020, nested: { x: null } },
     mode: "run"
   } as SubscriptionInput,
-  { kind: "unit-recheck", target: "units", timezone: "UTC", anchor: "2028-02-29T23:59", cadence: { every: 3, unit: "day" }, id: "s3", units: ["research/a.md", "research/b.md"] } as SubscriptionInput
+  {
+    kind: "unit-recheck",
+    target: "units",
+    timezone: "UTC",
+    anchor: "2028-02-29T23:59",
+    cadence: { every: 3, unit: "day" },
+    id: "s3",
+    units: ["research/a.md", "research/b.md"]
+  } as SubscriptionInput
 ]
 
 /** The stage file some completed seed runs are bound to (a test that wants their bindings to hold writes it). */
@@ -68,13 +78,25 @@ export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"
         survey: { path: "research/survey.md", sha256: "b".repeat(64) },
         units: ["research/a.md"]
       }, [
-        { id: "o1", label: "new", reason: "r", citations: [{ path: "research/sources/p.txt", quote: "a quote here" }], disposition: null },
+        {
+          id: "o1",
+          label: "new",
+          reason: "r",
+          citations: [{ path: "research/sources/p.txt", quote: "a quote here" }],
+          disposition: null
+        },
         {
           id: "o2",
           label: "worth_reviewing",
           reason: "r2",
           citations: [],
-          disposition: { value: "sent_to_review", at: at.toISOString(), authorization: { messageId: "m" }, unitPath: null, reviewItem: "research/r.md" }
+          disposition: {
+            value: "sent_to_review",
+            at: at.toISOString(),
+            authorization: { messageId: "m" },
+            unitPath: null,
+            reviewItem: "research/r.md"
+          }
         }
       ])
     })
@@ -82,13 +104,32 @@ export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"
     const done = newRun(sub, 4, at)
     out.push({
       schema: "run",
-      value: completed(done, 3, {
-        stage: i === 2 ? { path: `research/results/${done.id}.md`, sha256: "c".repeat(64) } : { path: SEED_STAGE.path, sha256: sha256Hex(SEED_STAGE.text) },
-        survey: i === 1 ? { path: 'research/survey "é".md', sha256: "d".repeat(64) } : null,
-        units: []
-      }, i === 0 ? [] : [
-        { id: "o1", label: "new", reason: "r", citations: [], disposition: { value: "acknowledged", at: at.toISOString(), authorization: null, unitPath: null, reviewItem: null } }
-      ])
+      value: completed(
+        done,
+        3,
+        {
+          stage: i === 2
+            ? { path: `research/results/${done.id}.md`, sha256: "c".repeat(64) }
+            : { path: SEED_STAGE.path, sha256: sha256Hex(SEED_STAGE.text) },
+          survey: i === 1 ? { path: "research/survey \"é\".md", sha256: "d".repeat(64) } : null,
+          units: []
+        },
+        i === 0 ? [] : [
+          {
+            id: "o1",
+            label: "new",
+            reason: "r",
+            citations: [],
+            disposition: {
+              value: "acknowledged",
+              at: at.toISOString(),
+              authorization: null,
+              unitPath: null,
+              reviewItem: null
+            }
+          }
+        ]
+      )
     })
   })
   return JSON.parse(JSON.stringify(out))
@@ -97,7 +138,11 @@ export const seeds = (): ReadonlyArray<{ readonly schema: "run" | "subscription"
 export type Json = null | boolean | number | string | Array<Json> | { [k: string]: Json }
 
 /** Every container (object or array) of a JSON value, with the key path to it. */
-const containers = (v: Json, at: Array<string | number> = [], acc: Array<{ path: Array<string | number>; node: Json }> = []) => {
+const containers = (
+  v: Json,
+  at: Array<string | number> = [],
+  acc: Array<{ path: Array<string | number>; node: Json }> = []
+) => {
   if (v !== null && typeof v === "object") {
     acc.push({ path: at, node: v })
     if (Array.isArray(v)) v.forEach((x, i) => containers(x, [...at, i], acc))
@@ -107,7 +152,36 @@ const containers = (v: Json, at: Array<string | number> = [], acc: Array<{ path:
 }
 
 const tricky: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>("", "x", "../up", "/abs", "a".repeat(64), "A".repeat(64), "research/a.md", "q".repeat(4001), 0, -1, 1, 1.5, 1e9, 366, 367, 10_000, 10_001, null, true, false, [], {}, "2026-01-05T09:00", "Europe/Berlin", "Mars/Olympus", "new", "completed", "acknowledged"),
+  fc.constantFrom<Json>(
+    "",
+    "x",
+    "../up",
+    "/abs",
+    "a".repeat(64),
+    "A".repeat(64),
+    "research/a.md",
+    "q".repeat(4001),
+    0,
+    -1,
+    1,
+    1.5,
+    1e9,
+    366,
+    367,
+    10_000,
+    10_001,
+    null,
+    true,
+    false,
+    [],
+    {},
+    "2026-01-05T09:00",
+    "Europe/Berlin",
+    "Mars/Olympus",
+    "new",
+    "completed",
+    "acknowledged"
+  ),
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>
 )
 
@@ -133,9 +207,9 @@ export const apply = (value: Json, m: Mutation): Json => {
   }
   const obj = node as { [k: string]: Json }
   const keys = Object.keys(obj)
-  if (m.kind === "add" || keys.length === 0) Object.defineProperty(obj, m.name, { value: m.value, enumerable: true, writable: true, configurable: true })
-  else if (m.kind === "delete") delete obj[keys[m.key % keys.length]!]
+  if (m.kind === "add" || keys.length === 0) {
+    Object.defineProperty(obj, m.name, { value: m.value, enumerable: true, writable: true, configurable: true })
+  } else if (m.kind === "delete") delete obj[keys[m.key % keys.length]!]
   else obj[keys[m.key % keys.length]!] = m.value
   return copy
 }
-

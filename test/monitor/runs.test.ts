@@ -59,7 +59,9 @@ describe("monitor runs (CLI)", () => {
     const dir = tempWorkdir()
     await mon(dir, "create-subscription", literature("lit"), NOW)
     const now = at(weekWindow(1), 1000)
-    const results = await Promise.all(Array.from({ length: 6 }, () => mon(dir, "create-due-run", { subscriptionId: "lit" }, now)))
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => mon(dir, "create-due-run", { subscriptionId: "lit" }, now))
+    )
     for (const r of results) assert.strictEqual(r.code, 0, r.stdout + r.stderr)
     assert.strictEqual(results.filter((r) => r.json.created === true).length, 1)
     assert.deepStrictEqual([...new Set(results.map((r) => r.json.run.id))], ["lit.w1"])
@@ -71,7 +73,11 @@ describe("monitor runs (CLI)", () => {
     await mon(dir, "create-subscription", literature("lit"), NOW)
     const now = at(weekWindow(0), 1000)
     const run = (await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)).json.run
-    await mon(dir, "update-subscription", { subscriptionId: "lit", expectedRevision: 2, changes: { target: "another topic", budget: { maxSources: 99, maxMinutes: 99 } } }, now)
+    await mon(dir, "update-subscription", {
+      subscriptionId: "lit",
+      expectedRevision: 2,
+      changes: { target: "another topic", budget: { maxSources: 99, maxMinutes: 99 } }
+    }, now)
     await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 3, status: "paused" }, now)
     const shown = (await read(dir, ["show", "--run", run.id])).json.run
     assert.deepStrictEqual(shown.frozen, run.frozen)
@@ -165,11 +171,21 @@ describe("monitor runs (CLI)", () => {
     const file = path.join(dir, ".dossier/monitor/runs", `${id}.json`)
     const good = fs.readFileSync(file, "utf8")
     const damages: ReadonlyArray<(r: any) => void> = [
-      (r) => { r.note = "an extra field" },
-      (r) => { r.updatedAt = "yesterday" },
-      (r) => { r.transitions = [{ from: "planned", to: "running", at: "2026-12-01T08:00:00Z", reason: null }] },
-      (r) => { r.windowIndex = -1 },
-      (r) => { delete r.outcomes }
+      (r) => {
+        r.note = "an extra field"
+      },
+      (r) => {
+        r.updatedAt = "yesterday"
+      },
+      (r) => {
+        r.transitions = [{ from: "planned", to: "running", at: "2026-12-01T08:00:00Z", reason: null }]
+      },
+      (r) => {
+        r.windowIndex = -1
+      },
+      (r) => {
+        delete r.outcomes
+      }
     ]
     for (const damage of damages) {
       const record = JSON.parse(good)
@@ -183,7 +199,9 @@ describe("monitor runs (CLI)", () => {
       assert.deepStrictEqual((await read(dir, ["unresolved-outcomes"])).json.receiptMismatches, [id])
     }
     fs.writeFileSync(file, good)
-    assert.deepStrictEqual((await read(dir, ["next", "--now", now])).json.facts.map((f: any) => f.kind), ["resume-monitor-run"])
+    assert.deepStrictEqual((await read(dir, ["next", "--now", now])).json.facts.map((f: any) => f.kind), [
+      "resume-monitor-run"
+    ])
   })
 
   it("a subscription record whose time is not an instant is broken for next and corrupt for due (never silently not due)", async () => {
@@ -193,7 +211,10 @@ describe("monitor runs (CLI)", () => {
     const record = JSON.parse(fs.readFileSync(file, "utf8"))
     fs.writeFileSync(file, JSON.stringify({ ...record, nextDueAt: "soon" }))
     const next = (await read(dir, ["next", "--now", NOW])).json
-    assert.deepStrictEqual(next.facts.map((f: any) => [f.kind, f.missing]), [["broken-link", ".dossier/monitor/subscriptions/lit.json"]])
+    assert.deepStrictEqual(next.facts.map((f: any) => [f.kind, f.missing]), [[
+      "broken-link",
+      ".dossier/monitor/subscriptions/lit.json"
+    ]])
     // `due` lists the damaged record by id, as `next` lists it as a fact (issue 13, item 17).
     const due = await read(dir, ["due", "--now", NOW])
     assert.strictEqual(due.code, 0)
@@ -230,7 +251,10 @@ describe("monitor state edited by hand (CLI)", () => {
     const r = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(weekWindow(0), 1))
     assert.strictEqual(r.code, 1, r.stdout)
     assert.strictEqual(r.json.error._tag, "CorruptMonitorRecord")
-    assert.deepStrictEqual((await read(dir, ["due", "--now", NOW])).json.damaged, [{ id: "lit", damaged: "not a valid subscription record" }])
+    assert.deepStrictEqual((await read(dir, ["due", "--now", NOW])).json.damaged, [{
+      id: "lit",
+      damaged: "not a valid subscription record"
+    }])
     const next = await read(dir, ["next", "--now", NOW])
     assert.strictEqual(next.code, 0)
   })

@@ -8,9 +8,9 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as fc from "effect/FastCheck"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Layer from "effect/Layer"
-import * as fc from "effect/FastCheck"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { sha256Hex } from "../../src/domain/Canonical.js"
@@ -28,7 +28,7 @@ import {
 } from "../../src/domain/ScanIndex.js"
 import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
-import { makeMonitor, SCAN_INDEX_FILE, runPath, subscriptionPath } from "../../src/layers/MonitorLive.js"
+import { makeMonitor, runPath, SCAN_INDEX_FILE, subscriptionPath } from "../../src/layers/MonitorLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { tempWorkdir } from "../support/cli.js"
@@ -44,16 +44,20 @@ const text = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`
 /** An index entry as plain data (the index answers through getters; compare what they read). */
 const plain = ([id, e]: readonly [string, RunScanIndexEntry]) => {
   const r = e.result
-  return [id, e.sha256, "_tag" in r ? { ...r } : {
-    id: r.id,
-    subscriptionId: r.subscriptionId,
-    createdAt: r.createdAt,
-    status: r.status,
-    revision: r.revision,
-    target: r.target,
-    completion: r.completion,
-    unresolved: r.unresolved
-  }]
+  return [
+    id,
+    e.sha256,
+    "_tag" in r ? { ...r } : {
+      id: r.id,
+      subscriptionId: r.subscriptionId,
+      createdAt: r.createdAt,
+      status: r.status,
+      revision: r.revision,
+      target: r.target,
+      completion: r.completion,
+      unresolved: r.unresolved
+    }
+  ]
 }
 
 /** The index file of these runs and subscriptions, every line made now. */
@@ -65,47 +69,52 @@ const byId = <A>(a: readonly [string, A], b: readonly [string, A]) => (a[0] < b[
 describe("scan index codec", () => {
   it("gives back every entry it was given, verified runs and mismatches alike", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(), fc.array(mutation, { maxLength: 2 })), { maxLength: 12 }), fc.array(fc.tuple(fc.string(), fc.string())), (picks, subShas) => {
-        const index = new Map<string, RunScanIndexEntry>()
-        picks.forEach(([which, ms], i) => {
-          const seed = runs[which % runs.length]!
-          let value = seed as unknown as Json
-          for (const m of ms) value = apply(value, m)
-          const bytes = text(value)
-          // Under its own id (verified when undamaged) or another (always a mismatch).
-          const id = i % 3 === 0 ? `other.w${i}` : seed.id
-          index.set(id, { sha256: fileDigest(Buffer.from(bytes)), result: scanRun(id, bytes) })
-        })
-        const subscriptions = new Map(subShas.map(([id, s]) => [id, fileDigest(Buffer.from(s))]))
-        const back = decodeScanIndex(STAMP, encode(index, subscriptions))
-        expect(back).toBeDefined()
-        // Lines are sorted by run id.
-        expect([...back!.runs.entries()].map(plain)).toStrictEqual([...index.entries()].sort(byId).map(plain))
-        expect([...back!.subscriptions.entries()]).toStrictEqual([...subscriptions.entries()])
-        // Each run is found by its id and file digest only; a quiet one answers its bindings from its line.
-        const lines = back!.runs
-        for (const [id, e] of index) {
-          const k = lines.find(id, e.sha256)
-          expect(k).toBeGreaterThanOrEqual(0)
-          expect(lines.find(id, fileDigest(Buffer.from(`other ${e.sha256}`)))).toBe(-1)
-          const r = e.result
-          // Quiet lines hold what the schema allows (an integer revision, hex digests); anything else is written whole.
-          const hex = (d: string | undefined) => d === undefined || /^[0-9a-f]{64}$/.test(d)
-          expect(lines.isQuiet(k)).toBe(
-            !("_tag" in r) && isQuietRun(r) && Number.isSafeInteger(r.revision) && r.revision >= 0 &&
-              hex(r.completion!.stage.sha256) && hex(r.completion!.survey?.sha256)
-          )
-          if (lines.isQuiet(k) && !("_tag" in r)) {
-            expect([lines.stagePath(k), lines.stageSha256(k), lines.surveyPath(k), lines.surveySha256(k)]).toStrictEqual([
-              r.completion!.stage.path,
-              r.completion!.stage.sha256,
-              r.completion!.survey?.path ?? null,
-              r.completion!.survey?.sha256 ?? null
-            ])
+      fc.property(
+        fc.array(fc.tuple(fc.nat(), fc.array(mutation, { maxLength: 2 })), { maxLength: 12 }),
+        fc.array(fc.tuple(fc.string(), fc.string())),
+        (picks, subShas) => {
+          const index = new Map<string, RunScanIndexEntry>()
+          picks.forEach(([which, ms], i) => {
+            const seed = runs[which % runs.length]!
+            let value = seed as unknown as Json
+            for (const m of ms) value = apply(value, m)
+            const bytes = text(value)
+            // Under its own id (verified when undamaged) or another (always a mismatch).
+            const id = i % 3 === 0 ? `other.w${i}` : seed.id
+            index.set(id, { sha256: fileDigest(Buffer.from(bytes)), result: scanRun(id, bytes) })
+          })
+          const subscriptions = new Map(subShas.map(([id, s]) => [id, fileDigest(Buffer.from(s))]))
+          const back = decodeScanIndex(STAMP, encode(index, subscriptions))
+          expect(back).toBeDefined()
+          // Lines are sorted by run id.
+          expect([...back!.runs.entries()].map(plain)).toStrictEqual([...index.entries()].sort(byId).map(plain))
+          expect([...back!.subscriptions.entries()]).toStrictEqual([...subscriptions.entries()])
+          // Each run is found by its id and file digest only; a quiet one answers its bindings from its line.
+          const lines = back!.runs
+          for (const [id, e] of index) {
+            const k = lines.find(id, e.sha256)
+            expect(k).toBeGreaterThanOrEqual(0)
+            expect(lines.find(id, fileDigest(Buffer.from(`other ${e.sha256}`)))).toBe(-1)
+            const r = e.result
+            // Quiet lines hold what the schema allows (an integer revision, hex digests); anything else is written whole.
+            const hex = (d: string | undefined) => d === undefined || /^[0-9a-f]{64}$/.test(d)
+            expect(lines.isQuiet(k)).toBe(
+              !("_tag" in r) && isQuietRun(r) && Number.isSafeInteger(r.revision) && r.revision >= 0 &&
+                hex(r.completion!.stage.sha256) && hex(r.completion!.survey?.sha256)
+            )
+            if (lines.isQuiet(k) && !("_tag" in r)) {
+              expect([lines.stagePath(k), lines.stageSha256(k), lines.surveyPath(k), lines.surveySha256(k)])
+                .toStrictEqual([
+                  r.completion!.stage.path,
+                  r.completion!.stage.sha256,
+                  r.completion!.survey?.path ?? null,
+                  r.completion!.survey?.sha256 ?? null
+                ])
+            }
           }
+          expect(lines.find("not.a.run", fileDigest(Buffer.from("")))).toBe(-1)
         }
-        expect(lines.find("not.a.run", fileDigest(Buffer.from("")))).toBe(-1)
-      }),
+      ),
       { numRuns: 300 }
     )
   })
@@ -146,9 +155,21 @@ describe("scan index codec", () => {
 const RECORDS_FINGERPRINT = "3d496539d047a430156fc3cacb8a61f65d060c262dc8c37621bef6adac1413f3"
 
 const op = fc.oneof(
-  fc.record({ kind: fc.constant("damage" as const), sub: fc.boolean(), run: fc.nat(), ms: fc.array(mutation, { minLength: 1, maxLength: 2 }) }),
-  fc.record({ kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const), sub: fc.boolean(), run: fc.nat() }),
-  fc.record({ kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant("damage" as const),
+    sub: fc.boolean(),
+    run: fc.nat(),
+    ms: fc.array(mutation, { minLength: 1, maxLength: 2 })
+  }),
+  fc.record({
+    kind: fc.constantFrom("restore" as const, "remove" as const, "swap" as const),
+    sub: fc.boolean(),
+    run: fc.nat()
+  }),
+  fc.record({
+    kind: fc.constantFrom("index-garbage" as const, "index-flip" as const, "index-remove" as const),
+    at: fc.nat()
+  }),
   // The stage file quiet runs are bound to: changed (their bindings no longer hold) or put back.
   fc.record({ kind: fc.constantFrom("stage-edit" as const, "stage-restore" as const) })
 )
@@ -190,7 +211,10 @@ describe("scans with the scan index", () => {
             else if (o.kind === "remove") yield* Effect.ignore(store.remove(file))
             else yield* store.writeAtomic(file, text(records[(o.run + 1) % records.length]!))
           } else if (o.kind === "stage-edit" || o.kind === "stage-restore") {
-            yield* store.writeAtomic(SEED_STAGE.path, o.kind === "stage-edit" ? `${SEED_STAGE.text}edited\n` : SEED_STAGE.text)
+            yield* store.writeAtomic(
+              SEED_STAGE.path,
+              o.kind === "stage-edit" ? `${SEED_STAGE.text}edited\n` : SEED_STAGE.text
+            )
           } else if ("at" in o) {
             const current = yield* Effect.either(store.read(SCAN_INDEX_FILE))
             if (o.kind === "index-remove") yield* Effect.ignore(store.remove(SCAN_INDEX_FILE))
@@ -225,12 +249,14 @@ describe("scan index through the CLI", () => {
     // The same number of bytes, one frozen letter changed: only the content can tell.
     const file = path.join(dir, runPath(run.id))
     const original = fs.readFileSync(file, "utf8")
-    const tampered = original.replace('"target": "s', '"target": "S')
+    const tampered = original.replace("\"target\": \"s", "\"target\": \"S")
     expect(tampered).not.toBe(original)
     expect(tampered.length).toBe(original.length)
     fs.writeFileSync(file, tampered)
     const after = await next()
-    expect(after.facts.filter((f: any) => f.kind === "receipt-mismatch").map((f: any) => f.runId)).toStrictEqual([run.id])
+    expect(after.facts.filter((f: any) => f.kind === "receipt-mismatch").map((f: any) => f.runId)).toStrictEqual([
+      run.id
+    ])
     // Put back, the run is verified again, and the index serves it.
     fs.writeFileSync(file, original)
     expect(await next()).toStrictEqual(clean)
@@ -238,19 +264,24 @@ describe("scan index through the CLI", () => {
     // The same for a subscription: a same-size edit that breaks the record is a broken link, and `due` reports it damaged.
     const subFile = path.join(dir, subscriptionPath("lit"))
     const subText = fs.readFileSync(subFile, "utf8")
-    const badSub = subText.replace('"mode": "remind"', '"mode": "remine"')
+    const badSub = subText.replace("\"mode\": \"remind\"", "\"mode\": \"remine\"")
     expect(badSub.length).toBe(subText.length)
     expect(badSub).not.toBe(subText)
     fs.writeFileSync(subFile, badSub)
-    expect((await next()).facts.filter((f: any) => f.kind === "broken-link").map((f: any) => f.missing)).toContain(subscriptionPath("lit"))
-    expect((await read(dir, ["due", "--now", at(weekWindow(1), 1000)])).json.damaged).toEqual([{ id: "lit", damaged: "not a valid subscription record" }])
+    expect((await next()).facts.filter((f: any) => f.kind === "broken-link").map((f: any) => f.missing)).toContain(
+      subscriptionPath("lit")
+    )
+    expect((await read(dir, ["due", "--now", at(weekWindow(1), 1000)])).json.damaged).toEqual([{
+      id: "lit",
+      damaged: "not a valid subscription record"
+    }])
     fs.writeFileSync(subFile, subText)
     expect(await next()).toStrictEqual(clean)
 
     // A damaged index, or one that is not a file, changes nothing but the time taken.
     fs.writeFileSync(indexFile, "garbage")
     expect(await next()).toStrictEqual(clean)
-    expect(fs.readFileSync(indexFile, "utf8").startsWith('{"format":"dossier-scan-index"')).toBe(true)
+    expect(fs.readFileSync(indexFile, "utf8").startsWith("{\"format\":\"dossier-scan-index\"")).toBe(true)
     fs.rmSync(indexFile)
     fs.mkdirSync(indexFile)
     expect(await next()).toStrictEqual(clean)

@@ -17,7 +17,10 @@ import * as MonitorStoreConformance from "../../src/testing/MonitorStoreConforma
 
 const folderLive = (): { store: MonitorStoreShape; dispose: () => void } => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-monitor-port-")))
-  return { store: makeMonitorStoreFolder(makeFileStoreLive(root)), dispose: () => fs.rmSync(root, { recursive: true, force: true }) }
+  return {
+    store: makeMonitorStoreFolder(makeFileStoreLive(root)),
+    dispose: () => fs.rmSync(root, { recursive: true, force: true })
+  }
 }
 const folderMemory = (): { store: MonitorStoreShape } => ({ store: makeMonitorStoreFolder(makeMemoryFs().store) })
 const memory = (): { store: MonitorStoreShape } => ({ store: Effect.runSync(makeMonitorStoreMemory) })
@@ -34,8 +37,16 @@ describe("MonitorStore conformance", () => {
         }))
     }
   }
-  it.effect.prop("folder (disk) answers as the memory adapter", { ops: MonitorStoreConformance.operations }, ({ ops }) =>
-    MonitorStoreConformance.check(folderLive, ops), { fastCheck: { numRuns: 40 } })
-  it.effect.prop("folder (in-memory FileStore) answers as the memory adapter", { ops: MonitorStoreConformance.operations }, ({ ops }) =>
-    MonitorStoreConformance.check(folderMemory, ops), { fastCheck: { numRuns: 60 } })
+  it.effect.prop(
+    "folder (disk) answers as the memory adapter",
+    { ops: MonitorStoreConformance.operations },
+    ({ ops }) => MonitorStoreConformance.check(folderLive, ops),
+    { fastCheck: { numRuns: 40 } }
+  )
+  it.effect.prop(
+    "folder (in-memory FileStore) answers as the memory adapter",
+    { ops: MonitorStoreConformance.operations },
+    ({ ops }) => MonitorStoreConformance.check(folderMemory, ops),
+    { fastCheck: { numRuns: 60 } }
+  )
 })

@@ -76,14 +76,26 @@ describe("monitor subscriptions (CLI)", () => {
       assert.strictEqual(r.json.error._tag, "InvalidInput", JSON.stringify(input))
       assert.include(r.json.error.issues.map((i: { path: string }) => i.path), field, JSON.stringify(r.json.error))
     }
-    const missingSurvey = await mon(dir, "create-subscription", { ...literature("s"), kind: "survey-freshness", survey: "research/survey.md" }, NOW)
+    const missingSurvey = await mon(dir, "create-subscription", {
+      ...literature("s"),
+      kind: "survey-freshness",
+      survey: "research/survey.md"
+    }, NOW)
     assert.strictEqual(missingSurvey.json.error._tag, "FileNotFound")
     assert.strictEqual(missingSurvey.json.error.path, "research/survey.md")
-    const escaping = await mon(dir, "create-subscription", { ...literature("s"), kind: "survey-freshness", survey: "../survey.md" }, NOW)
+    const escaping = await mon(dir, "create-subscription", {
+      ...literature("s"),
+      kind: "survey-freshness",
+      survey: "../survey.md"
+    }, NOW)
     assert.strictEqual(escaping.json.error._tag, "UnsafePath")
     assert.deepStrictEqual(monitorState(dir), {})
     put(dir, "research/survey.md", "# survey\n")
-    const ok = await mon(dir, "create-subscription", { ...literature("s"), kind: "survey-freshness", survey: "./research/survey.md" }, NOW)
+    const ok = await mon(dir, "create-subscription", {
+      ...literature("s"),
+      kind: "survey-freshness",
+      survey: "./research/survey.md"
+    }, NOW)
     assert.strictEqual(ok.code, 0, ok.stdout)
     assert.strictEqual(ok.json.subscription.survey, "research/survey.md")
   })
@@ -94,11 +106,19 @@ describe("monitor subscriptions (CLI)", () => {
     const later = "2026-12-20T12:00:00Z" // windows 0..2 have started; it is due.
     assert.isTrue((await read(dir, ["due", "--now", later])).json.subscriptions[0].due)
 
-    const stale = await mon(dir, "update-subscription", { subscriptionId: "lit", expectedRevision: 7, changes: { mode: "run" } }, later)
+    const stale = await mon(dir, "update-subscription", {
+      subscriptionId: "lit",
+      expectedRevision: 7,
+      changes: { mode: "run" }
+    }, later)
     assert.strictEqual(stale.json.error._tag, "StaleRevision")
     assert.deepStrictEqual([stale.json.error.expected, stale.json.error.actual], [7, 1])
 
-    const mode = await mon(dir, "update-subscription", { subscriptionId: "lit", expectedRevision: 1, changes: { mode: "run" } }, later)
+    const mode = await mon(dir, "update-subscription", {
+      subscriptionId: "lit",
+      expectedRevision: 1,
+      changes: { mode: "run" }
+    }, later)
     assert.strictEqual(mode.code, 0, mode.stdout)
     assert.isFalse(mode.json.gridChanged)
     assert.strictEqual(mode.json.subscription.revision, 2)
@@ -108,7 +128,11 @@ describe("monitor subscriptions (CLI)", () => {
     const grid = await mon(
       dir,
       "update-subscription",
-      { subscriptionId: "lit", expectedRevision: 2, changes: { cadence: { every: 1, unit: "day" }, anchor: "2026-12-01T07:00" } },
+      {
+        subscriptionId: "lit",
+        expectedRevision: 2,
+        changes: { cadence: { every: 1, unit: "day" }, anchor: "2026-12-01T07:00" }
+      },
       later
     )
     assert.isTrue(grid.json.gridChanged)
@@ -118,7 +142,12 @@ describe("monitor subscriptions (CLI)", () => {
     assert.strictEqual((await mon(dir, "create-due-run", { subscriptionId: "lit" }, later)).json.error._tag, "NotDue")
     assert.isTrue((await read(dir, ["due", "--now", "2026-12-21T06:00:00Z"])).json.subscriptions[0].due)
 
-    const missing = await mon(dir, "update-subscription", { subscriptionId: "nope", expectedRevision: 1, changes: {} }, later)
+    const missing = await mon(
+      dir,
+      "update-subscription",
+      { subscriptionId: "nope", expectedRevision: 1, changes: {} },
+      later
+    )
     assert.strictEqual(missing.json.error._tag, "SubscriptionNotFound")
   })
 
@@ -126,31 +155,59 @@ describe("monitor subscriptions (CLI)", () => {
     const dir = tempWorkdir()
     await mon(dir, "create-subscription", literature("lit"), NOW)
     const now = at(weekWindow(0), 60_000)
-    const paused = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 1, status: "paused" }, now)
+    const paused = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 1,
+      status: "paused"
+    }, now)
     assert.strictEqual(paused.json.subscription.status, "paused")
     assert.isFalse((await read(dir, ["due", "--now", now])).json.subscriptions[0].due)
     const notDue = await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)
     assert.strictEqual(notDue.json.error._tag, "NotDue")
     assert.strictEqual(notDue.json.error.status, "paused")
 
-    const same = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 2, status: "paused" }, now)
+    const same = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 2,
+      status: "paused"
+    }, now)
     assert.isFalse(same.json.changed)
-    const stale = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 1, status: "active" }, now)
+    const stale = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 1,
+      status: "active"
+    }, now)
     assert.strictEqual(stale.json.error._tag, "StaleRevision")
 
     await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 2, status: "active" }, now)
     const run = await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)
     assert.isTrue(run.json.created)
-    const complete = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 4, status: "completed" }, now)
+    const complete = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 4,
+      status: "completed"
+    }, now)
     assert.strictEqual(complete.json.error._tag, "ActiveRunExists")
     assert.strictEqual(complete.json.error.runId, run.json.run.id)
 
     await mon(dir, "transition-run", { runId: run.json.run.id, expectedRevision: 1, to: "cancelled" }, now)
-    const done = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 5, status: "completed" }, now)
+    const done = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 5,
+      status: "completed"
+    }, now)
     assert.strictEqual(done.json.subscription.status, "completed")
-    const back = await mon(dir, "set-subscription-status", { subscriptionId: "lit", expectedRevision: 6, status: "active" }, now)
+    const back = await mon(dir, "set-subscription-status", {
+      subscriptionId: "lit",
+      expectedRevision: 6,
+      status: "active"
+    }, now)
     assert.strictEqual(back.json.error._tag, "SubscriptionCompleted")
-    const edit = await mon(dir, "update-subscription", { subscriptionId: "lit", expectedRevision: 6, changes: { mode: "run" } }, now)
+    const edit = await mon(dir, "update-subscription", {
+      subscriptionId: "lit",
+      expectedRevision: 6,
+      changes: { mode: "run" }
+    }, now)
     assert.strictEqual(edit.json.error._tag, "SubscriptionCompleted")
     const due = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(weekWindow(5), 0))
     assert.strictEqual(due.json.error._tag, "NotDue")
@@ -186,14 +243,40 @@ describe("monitor subscriptions (CLI)", () => {
     const neither = await runCliAsync(["monitor", "show", "--workdir", dir, "--json"])
     assert.strictEqual(neither.code, 2)
     assert.strictEqual(neither.json.error._tag, "UsageError")
-    const both = await runCliAsync(["monitor", "show", "--workdir", dir, "--subscription", "a", "--run", "a.w0", "--json"])
+    const both = await runCliAsync([
+      "monitor",
+      "show",
+      "--workdir",
+      dir,
+      "--subscription",
+      "a",
+      "--run",
+      "a.w0",
+      "--json"
+    ])
     assert.strictEqual(both.code, 2)
     const badId = await read(dir, ["show", "--subscription", "../../plan"])
     assert.strictEqual(badId.json.error._tag, "InvalidInput")
     assert.strictEqual((await read(dir, ["show", "--subscription", "nope"])).json.error._tag, "SubscriptionNotFound")
     assert.strictEqual((await read(dir, ["show", "--run", "nope.w0"])).json.error._tag, "RunNotFound")
     const help = await runCliAsync(["monitor", "create-subscription", "--help"])
-    for (const field of ["kind", "target", "scope", "budget", "cadence", "timezone", "anchor", "mode", "units", "survey", "program", "preference", "id"]) {
+    for (
+      const field of [
+        "kind",
+        "target",
+        "scope",
+        "budget",
+        "cadence",
+        "timezone",
+        "anchor",
+        "mode",
+        "units",
+        "survey",
+        "program",
+        "preference",
+        "id"
+      ]
+    ) {
       assert.include(help.stdout, field)
     }
   })

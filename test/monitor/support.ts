@@ -58,7 +58,8 @@ export const literature = (id: string, extra: Record<string, unknown> = {}) => (
 })
 
 /** Window k of `literature(...)` in UTC: 2026-12-01T08:00Z + k weeks (no DST change in Dec/Jan). */
-export const weekWindow = (k: number) => new Date(Date.parse("2026-12-01T08:00:00.000Z") + k * 7 * 86_400_000).toISOString()
+export const weekWindow = (k: number) =>
+  new Date(Date.parse("2026-12-01T08:00:00.000Z") + k * 7 * 86_400_000).toISOString()
 
 export const at = (iso: string, plusMs: number) => new Date(Date.parse(iso) + plusMs).toISOString()
 

@@ -8,8 +8,8 @@ import * as Exit from "effect/Exit"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BaseLive } from "../../src/layers/Base.js"
-import { makeMonitor } from "../../src/layers/MonitorLive.js"
 import { INTENT_FILE, makeTransactions, type Step } from "../../src/layers/folder/MonitorTransaction.js"
+import { makeMonitor } from "../../src/layers/MonitorLive.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Lock } from "../../src/services/Lock.js"
 import { put, tempWorkdir } from "../support/cli.js"
@@ -22,7 +22,9 @@ const scheduler = (steps?: { stopAfter: Step }) =>
     return yield* makeMonitor(
       store,
       lock.withLock,
-      steps === undefined ? {} : { afterStep: (s) => (s === steps.stopAfter ? Effect.die(`stopped after ${s}`) : Effect.void) }
+      steps === undefined
+        ? {}
+        : { afterStep: (s) => (s === steps.stopAfter ? Effect.die(`stopped after ${s}`) : Effect.void) }
     )
   })
 
@@ -32,7 +34,9 @@ const now = new Date(Date.parse(weekWindow(0)) + 1000)
 const prepare = (dir: string) =>
   Effect.gen(function*() {
     const s = yield* scheduler()
-    yield* s.createSubscription({ ...(literature("lit", { program: "p1" }) as any) }, { now: new Date("2026-11-30T10:00:00Z") })
+    yield* s.createSubscription({ ...(literature("lit", { program: "p1" }) as any) }, {
+      now: new Date("2026-11-30T10:00:00Z")
+    })
     const { run } = yield* s.createDueRun({ subscriptionId: "lit" }, { now })
     const running = yield* s.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now })
     put(dir, "research/sources/paper.txt", SOURCE_TEXT)
@@ -43,7 +47,12 @@ const prepare = (dir: string) =>
       expectedRevision: running.run.revision,
       binding: { runId: run.id, taskDigest: run.receiptDigest },
       stage: { path: "research/results/stage.md", sha256: sha(stage) },
-      outcomes: [{ id: "o1", label: "new" as const, reason: "r", citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }] }]
+      outcomes: [{
+        id: "o1",
+        label: "new" as const,
+        reason: "r",
+        citations: [{ path: "research/sources/paper.txt", quote: "block sparsity keeps accuracy within one point" }]
+      }]
     }
   }).pipe(Effect.provide(BaseLive(dir)))
 
@@ -57,7 +66,9 @@ describe("monitor transactions: fault injection", () => {
         const input = yield* prepare(dir)
         const before = monitorState(dir)
         const exit = yield* Effect.exit(
-          Effect.flatMap(scheduler({ stopAfter }), (s) => s.finishRun(input, { now })).pipe(Effect.provide(BaseLive(dir)))
+          Effect.flatMap(scheduler({ stopAfter }), (s) => s.finishRun(input, { now })).pipe(
+            Effect.provide(BaseLive(dir))
+          )
         )
         assert.isTrue(Exit.isFailure(exit))
         const intentLeft = fs.existsSync(path.join(dir, INTENT_FILE))
@@ -70,7 +81,10 @@ describe("monitor transactions: fault injection", () => {
         if (stopAfter === "done") assert.strictEqual(recovered.length, 0)
         else {
           assert.strictEqual(recovered.length, 1)
-          assert.strictEqual((recovered[0] as any).direction, stopAfter === "intent-written" ? "rolled-back" : "rolled-forward")
+          assert.strictEqual(
+            (recovered[0] as any).direction,
+            stopAfter === "intent-written" ? "rolled-back" : "rolled-forward"
+          )
         }
         const state = monitorState(dir)
         if (stopAfter === "intent-written") {
@@ -87,8 +101,7 @@ describe("monitor transactions: fault injection", () => {
         const again = yield* Effect.flatMap(scheduler(), (s) => s.facts({ now })).pipe(Effect.provide(BaseLive(dir)))
         assert.strictEqual(again.filter((f) => f.kind === "transaction-recovered").length, 0)
         assert.deepStrictEqual(monitorState(dir), state)
-      })
-    )
+      }))
   }
 
   const dir2 = tempWorkdir()
@@ -98,7 +111,9 @@ describe("monitor transactions: fault injection", () => {
       put(dir, ".dossier/monitor/reports.jsonl", "old\n")
       put(dir, ".dossier/monitor/subscriptions/a.json", "A0")
       const store = yield* FileStore
-      const stopping = makeTransactions(store, { afterStep: (s) => (s === "applied-1" ? Effect.die("stop") : Effect.void) })
+      const stopping = makeTransactions(store, {
+        afterStep: (s) => (s === "applied-1" ? Effect.die("stop") : Effect.void)
+      })
       const exit = yield* Effect.exit(
         stopping.commit([
           { kind: "replace", path: ".dossier/monitor/subscriptions/a.json", after: "A1" },
@@ -116,7 +131,9 @@ describe("monitor transactions: fault injection", () => {
       assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/runs/b.w0.json"), "utf8"), "B1")
 
       // Rolling back removes files that did not exist and truncates appends.
-      const early = makeTransactions(store, { afterStep: (s) => (s === "intent-written" ? Effect.die("stop") : Effect.void) })
+      const early = makeTransactions(store, {
+        afterStep: (s) => (s === "intent-written" ? Effect.die("stop") : Effect.void)
+      })
       yield* Effect.exit(
         early.commit([
           { kind: "replace", path: ".dossier/monitor/subscriptions/c.json", after: "C1" },
@@ -130,6 +147,5 @@ describe("monitor transactions: fault injection", () => {
       assert.strictEqual(r._tag, "Some")
       assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/subscriptions/c.json")))
       assert.strictEqual(fs.readFileSync(path.join(dir, ".dossier/monitor/reports.jsonl"), "utf8"), "old\nnew\n")
-    }).pipe(Effect.provide(BaseLive(dir2)))
-  )
+    }).pipe(Effect.provide(BaseLive(dir2))))
 })

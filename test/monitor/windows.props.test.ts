@@ -2,16 +2,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as DateTime from "effect/DateTime"
 import * as fc from "effect/FastCheck"
+import * as Option from "effect/Option"
 import {
   firstWindowAfterP,
   formatWall,
   latestStartedWindowP,
-  type PreparedGrid,
   prepare,
+  type PreparedGrid,
   windowStartP,
   windowWall
 } from "../../src/domain/MonitorWindows.js"
-import * as Option from "effect/Option"
 
 const ZONES = [
   "UTC",

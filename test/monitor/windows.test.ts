@@ -60,7 +60,11 @@ describe("monitor windows: examples", () => {
   })
 
   it("Mar 31 every 6 months alternates Sep 30 and Mar 31", () => {
-    const grid: Grid = { timezone: "Australia/Lord_Howe", anchor: "2025-03-31T08:00", cadence: { every: 6, unit: "month" } }
+    const grid: Grid = {
+      timezone: "Australia/Lord_Howe",
+      anchor: "2025-03-31T08:00",
+      cadence: { every: 6, unit: "month" }
+    }
     // Lord Howe: +11 in (southern) summer, +10:30 in winter.
     assert.deepStrictEqual(starts(grid, 4), [
       "2025-03-30T21:00:00.000Z",
@@ -72,7 +76,11 @@ describe("monitor windows: examples", () => {
 
   it("Lord Howe's 30-minute spring-forward gap moves 02:15 to 02:45", () => {
     // 2025-10-05 02:00 → 02:30 at Lord Howe.
-    const grid: Grid = { timezone: "Australia/Lord_Howe", anchor: "2025-10-04T02:15", cadence: { every: 1, unit: "day" } }
+    const grid: Grid = {
+      timezone: "Australia/Lord_Howe",
+      anchor: "2025-10-04T02:15",
+      cadence: { every: 1, unit: "day" }
+    }
     assert.deepStrictEqual(starts(grid, 3), [
       "2025-10-03T15:45:00.000Z", // 02:15 +10:30
       "2025-10-04T15:45:00.000Z", // 02:45 +11
@@ -109,8 +117,14 @@ describe("monitor windows: examples", () => {
 
   it("the default anchor is now (local, to the minute) plus one cadence", () => {
     const now = Date.parse("2026-11-30T10:00:30.000Z")
-    assert.deepStrictEqual(defaultAnchor("Europe/Berlin", { every: 2, unit: "week" }, now), Option.some("2026-12-14T11:00"))
-    assert.deepStrictEqual(defaultAnchor("Australia/Lord_Howe", { every: 1, unit: "month" }, now), Option.some("2026-12-30T21:00"))
+    assert.deepStrictEqual(
+      defaultAnchor("Europe/Berlin", { every: 2, unit: "week" }, now),
+      Option.some("2026-12-14T11:00")
+    )
+    assert.deepStrictEqual(
+      defaultAnchor("Australia/Lord_Howe", { every: 1, unit: "month" }, now),
+      Option.some("2026-12-30T21:00")
+    )
     assert.isTrue(Option.isNone(defaultAnchor("Mars/Olympus", { every: 1, unit: "day" }, now)))
   })
 })

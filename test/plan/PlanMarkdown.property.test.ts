@@ -1,13 +1,21 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
-import * as Arbitrary from "effect/Arbitrary"
 import { PlanDocument } from "../../src/domain/Plan.js"
-import { appendPosition, BEGIN_MARKER, END_MARKER, parsePlanMd, renderPlanMd, renderSection } from "../../src/domain/PlanMarkdown.js"
+import {
+  appendPosition,
+  BEGIN_MARKER,
+  END_MARKER,
+  parsePlanMd,
+  renderPlanMd,
+  renderSection
+} from "../../src/domain/PlanMarkdown.js"
 
-const prose = fc.string({ unit: fc.constantFrom("a", " ", "\n", "#", "`", "<", "!", "-", ">", "é", "\r", "{", "}") }).filter(
-  (s) => !s.includes(BEGIN_MARKER) && !s.includes(END_MARKER)
-)
+const prose = fc.string({ unit: fc.constantFrom("a", " ", "\n", "#", "`", "<", "!", "-", ">", "é", "\r", "{", "}") })
+  .filter(
+    (s) => !s.includes(BEGIN_MARKER) && !s.includes(END_MARKER)
+  )
 const doc = Arbitrary.make(PlanDocument)
 
 describe("plan.md parse/render", () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import type { PlanDocument } from "../../src/domain/Plan.js"
-import { applyCheckpoint, checkpointPaths, completion, newPlan, type Observed, verify } from "../../src/domain/PlanRules.js"
+import {
+  applyCheckpoint,
+  checkpointPaths,
+  completion,
+  newPlan,
+  type Observed,
+  verify
+} from "../../src/domain/PlanRules.js"
 
 const hex = fc.constantFrom("a", "b", "c").map((c) => c.repeat(64))
 const srcPath = fc.constantFrom("research/sources/1.md", "research/sources/2.md", "research/sources/3.md")
@@ -10,7 +17,9 @@ const outPath = fc.constantFrom("research/results/r1.md", "research/results/r2.m
 
 const docArb: fc.Arbitrary<PlanDocument> = fc
   .record({
-    sources: fc.uniqueArray(fc.record({ path: srcPath, origin: fc.constant("o"), bytes: fc.nat(), sha256: hex }), { selector: (s) => s.path }),
+    sources: fc.uniqueArray(fc.record({ path: srcPath, origin: fc.constant("o"), bytes: fc.nat(), sha256: hex }), {
+      selector: (s) => s.path
+    }),
     outputs: fc.uniqueArray(
       fc.record({
         path: outPath,
@@ -42,12 +51,17 @@ const faithful = (doc: PlanDocument) => {
 describe("verification and completion", () => {
   it.prop("no findings exactly when every registered file and dependency matches", [docArb, obsArb], ([doc, obs]) => {
     const v = verify(doc, obs)
-    const allMatch =
-      doc.sources.every((s) => { const o = obs.get(s.path); return o?._tag === "Present" && o.sha256 === s.sha256 }) &&
+    const allMatch = doc.sources.every((s) => {
+      const o = obs.get(s.path)
+      return o?._tag === "Present" && o.sha256 === s.sha256
+    }) &&
       doc.outputs.every((out) => {
         const o = obs.get(out.path)
         return o?._tag === "Present" && o.sha256 === out.sha256 &&
-          out.dependsOn.every((d) => { const od = obs.get(d.path); return od?._tag === "Present" && od.sha256 === d.sha256 })
+          out.dependsOn.every((d) => {
+            const od = obs.get(d.path)
+            return od?._tag === "Present" && od.sha256 === d.sha256
+          })
       })
     expect(v.findings.length === 0).toBe(allMatch)
     expect(v.state).toBe(allMatch ? "current" : "needs-attention")
@@ -58,17 +72,25 @@ describe("verification and completion", () => {
     for (const f of v.findings) expect(f.kind).toBe("stale-dependency")
   })
 
-  it.prop("completion is ready only with an output, no findings and nothing unresolved", [docArb, obsArb], ([doc, obs]) => {
-    const v = verify(doc, obs)
-    const c = completion(doc, v)
-    expect(c.ready).toBe(doc.outputs.length > 0 && v.findings.length === 0 && doc.unresolved.length === 0)
-    expect(c.ready).toBe(c.missing.length === 0)
-  })
+  it.prop(
+    "completion is ready only with an output, no findings and nothing unresolved",
+    [docArb, obsArb],
+    ([doc, obs]) => {
+      const v = verify(doc, obs)
+      const c = completion(doc, v)
+      expect(c.ready).toBe(doc.outputs.length > 0 && v.findings.length === 0 && doc.unresolved.length === 0)
+      expect(c.ready).toBe(c.missing.length === 0)
+    }
+  )
 
   it.prop("changing any registered byte makes a finding", [docArb.filter((d) => d.sources.length > 0)], ([doc]) => {
     const obs = faithful(doc)
     const first = doc.sources[0]!
-    obs.set(first.path, { _tag: "Present", sha256: first.sha256 === "a".repeat(64) ? "b".repeat(64) : "a".repeat(64), bytes: 1 })
+    obs.set(first.path, {
+      _tag: "Present",
+      sha256: first.sha256 === "a".repeat(64) ? "b".repeat(64) : "a".repeat(64),
+      bytes: 1
+    })
     expect(verify(doc, obs).findings.some((f) => f.kind === "source-changed" && f.path === first.path)).toBe(true)
   })
 })
@@ -77,7 +99,9 @@ describe("checkpoint rules", () => {
   const base = newPlan({ goal: "g", limits: [], nextAction: "n" }, "2026-01-01T00:00:00.000Z")
   const digest = (p: string) => ({ sha256: (p.length % 2 === 0 ? "a" : "b").repeat(64), bytes: p.length })
 
-  it.prop("step ids are idempotent: applying the same steps twice records them once", [fc.array(fc.record({ summary: fc.string(), id: fc.string({ minLength: 1 }) }), { maxLength: 10 })], ([steps]) => {
+  it.prop("step ids are idempotent: applying the same steps twice records them once", [
+    fc.array(fc.record({ summary: fc.string(), id: fc.string({ minLength: 1 }) }), { maxLength: 10 })
+  ], ([steps]) => {
     const input = { completedSteps: steps }
     const paths = Either.getOrThrow(checkpointPaths(input))
     const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, "t"))
@@ -103,11 +127,27 @@ describe("checkpoint rules", () => {
   })
 
   it("paths outside their area are refused", () => {
-    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "research/results/x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("PathOutsideArea")
-    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "research/sources/../../x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("PathOutsideArea")
-    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "../x", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value._tag)).toBe("UnsafePath")
+    expect(
+      Either.getLeft(checkpointPaths({ sources: [{ path: "research/results/x", origin: "o" }] })).pipe((o) =>
+        o._tag === "Some" && o.value._tag
+      )
+    ).toBe("PathOutsideArea")
+    expect(
+      Either.getLeft(checkpointPaths({ sources: [{ path: "research/sources/../../x", origin: "o" }] })).pipe((o) =>
+        o._tag === "Some" && o.value._tag
+      )
+    ).toBe("PathOutsideArea")
+    expect(
+      Either.getLeft(checkpointPaths({ sources: [{ path: "../x", origin: "o" }] })).pipe((o) =>
+        o._tag === "Some" && o.value._tag
+      )
+    ).toBe("UnsafePath")
     // An absolute path names the field and never echoes the machine path (issue 13, item 19).
-    expect(Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "o" }] })).pipe((o) => o._tag === "Some" && o.value)).toMatchObject({
+    expect(
+      Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "o" }] })).pipe((o) =>
+        o._tag === "Some" && o.value
+      )
+    ).toMatchObject({
       _tag: "InvalidInput",
       issues: [{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }]
     })

@@ -44,9 +44,18 @@ const folderOnDisk: PlanStoreConformance.Make = ({ prose }) =>
   })
 
 describe("PlanStore conformance", () => {
-  for (const [name, make] of [["memory", memory], ["folder (in-memory tree)", folderInMemory], ["folder (on disk)", folderOnDisk]] as const) {
+  for (
+    const [name, make] of [["memory", memory], ["folder (in-memory tree)", folderInMemory], [
+      "folder (on disk)",
+      folderOnDisk
+    ]] as const
+  ) {
     it.effect(`${name}: the contract`, () => PlanStoreConformance.check(make))
-    it.effect.prop(`${name}: compare-and-set agrees with the model`, { steps: PlanStoreConformance.steps }, ({ steps }) =>
-      PlanStoreConformance.checkSteps(make, steps), { fastCheck: { numRuns: 30 } })
+    it.effect.prop(
+      `${name}: compare-and-set agrees with the model`,
+      { steps: PlanStoreConformance.steps },
+      ({ steps }) => PlanStoreConformance.checkSteps(make, steps),
+      { fastCheck: { numRuns: 30 } }
+    )
   }
 })

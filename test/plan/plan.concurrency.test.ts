@@ -14,9 +14,14 @@ describe("plan under concurrency", () => {
   it("8 processes racing one checkpoint with the same --expected: exactly one wins", async () => {
     const dir = tempWorkdir()
     startPlan(dir)
-    const inputs = Array.from({ length: 8 }, (_, i) => putInput(dir, `cp${i}.json`, { completedSteps: [{ summary: `racer ${i}` }] }))
+    const inputs = Array.from(
+      { length: 8 },
+      (_, i) => putInput(dir, `cp${i}.json`, { completedSteps: [{ summary: `racer ${i}` }] })
+    )
     const results = await Promise.all(
-      inputs.map((input) => runCliAsync(["plan", "checkpoint", "--workdir", dir, "--input", input, "--expected", "1", "--json"]))
+      inputs.map((input) =>
+        runCliAsync(["plan", "checkpoint", "--workdir", dir, "--input", input, "--expected", "1", "--json"])
+      )
     )
     const winners = results.filter((r) => r.code === 0)
     const losers = results.filter((r) => r.code !== 0)
@@ -42,7 +47,18 @@ describe("plan under concurrency", () => {
         completedSteps: [{ summary: `step ${i}`, id: `k${i}` }],
         ...(i === 0 ? { sources: [{ path: "research/sources/big.md", origin: "o" }] } : {})
       })
-      const child = spawn(process.execPath, [CLI, "plan", "checkpoint", "--workdir", dir, "--input", input, "--expected", String(revision), "--json"])
+      const child = spawn(process.execPath, [
+        CLI,
+        "plan",
+        "checkpoint",
+        "--workdir",
+        dir,
+        "--input",
+        input,
+        "--expected",
+        String(revision),
+        "--json"
+      ])
       // Listening from the start: a checkpoint may finish before the kill, and its exit must not be missed.
       const exited = new Promise((r) => child.once("exit", r))
       const delay = 40 + ((i * 37) % 200)
@@ -61,7 +77,17 @@ describe("plan under concurrency", () => {
       expect(leftovers.every((n) => n.startsWith(".plan.md."))).toBe(true)
     }
     // After the kills, a normal checkpoint still works (the lock was released by the OS).
-    const final = runCli(["plan", "checkpoint", "--workdir", dir, "--input", putInput(dir, "final.json", { nextAction: "done" }), "--expected", String(revision), "--json"])
+    const final = runCli([
+      "plan",
+      "checkpoint",
+      "--workdir",
+      dir,
+      "--input",
+      putInput(dir, "final.json", { nextAction: "done" }),
+      "--expected",
+      String(revision),
+      "--json"
+    ])
     expect(final.json).toEqual({ ok: true, revision: revision + 1 })
     expect(path.basename(dir).length).toBeGreaterThan(0)
   })

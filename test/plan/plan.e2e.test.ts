@@ -11,14 +11,31 @@ const NOW = "2026-11-30T10:00:00.000Z"
 
 const started = () => {
   const dir = tempWorkdir()
-  const input = putInput(dir, "start.json", { goal: "Compare X and Y", limits: ["public sources only"], nextAction: "search" })
+  const input = putInput(dir, "start.json", {
+    goal: "Compare X and Y",
+    limits: ["public sources only"],
+    nextAction: "search"
+  })
   const r = runCli(["plan", "start", "--workdir", dir, "--input", input, "--now", NOW, "--json"])
   expect(r.json).toEqual({ ok: true, revision: 1, created: true })
   return dir
 }
 
 const checkpoint = (dir: string, value: unknown, expected: number, extra: Array<string> = []) =>
-  runCli(["plan", "checkpoint", "--workdir", dir, "--input", putInput(dir, `cp-${Math.random()}.json`, value), "--expected", String(expected), "--now", NOW, "--json", ...extra])
+  runCli([
+    "plan",
+    "checkpoint",
+    "--workdir",
+    dir,
+    "--input",
+    putInput(dir, `cp-${Math.random()}.json`, value),
+    "--expected",
+    String(expected),
+    "--now",
+    NOW,
+    "--json",
+    ...extra
+  ])
 
 const inspect = (dir: string) => runCli(["plan", "inspect", "--workdir", dir, "--json"])
 
@@ -57,13 +74,43 @@ describe("plan inspect / start", () => {
   it("start creates, retries are idempotent, another goal conflicts, --replace-goal replaces", () => {
     const dir = started()
     const same = putInput(dir, "same.json", { goal: "Compare X and Y", limits: [], nextAction: "other" })
-    expect(runCli(["plan", "start", "--workdir", dir, "--input", same, "--json"]).json).toEqual({ ok: true, revision: 1, created: false })
+    expect(runCli(["plan", "start", "--workdir", dir, "--input", same, "--json"]).json).toEqual({
+      ok: true,
+      revision: 1,
+      created: false
+    })
     const other = putInput(dir, "other.json", { goal: "Something else", limits: ["l"], nextAction: "n2" })
-    const conflict = refuses(dir, () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--json"]), "GoalConflict")
+    const conflict = refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--json"]),
+      "GoalConflict"
+    )
     expect(conflict.current).toBe("Compare X and Y")
-    refuses(dir, () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--json"]), "InvalidInput")
-    refuses(dir, () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--expected", "7", "--json"]), "StaleRevision")
-    const ok = runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--expected", "1", "--now", NOW, "--json"])
+    refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--json"]),
+      "InvalidInput"
+    )
+    refuses(
+      dir,
+      () =>
+        runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--expected", "7", "--json"]),
+      "StaleRevision"
+    )
+    const ok = runCli([
+      "plan",
+      "start",
+      "--workdir",
+      dir,
+      "--input",
+      other,
+      "--replace-goal",
+      "--expected",
+      "1",
+      "--now",
+      NOW,
+      "--json"
+    ])
     expect(ok.json).toEqual({ ok: true, revision: 2, created: false, replaced: true })
     const view = inspect(dir).json
     expect(view.goal).toBe("Something else")
@@ -103,8 +150,18 @@ describe("plan checkpoint", () => {
     }, 1)
     expect(r.json).toEqual({ ok: true, revision: 2 })
     let view = inspect(dir).json
-    expect(view.sources).toEqual([{ path: "research/sources/a.md", origin: "https://example.org/a", bytes: 8, sha256: sha("source A") }])
-    expect(view.outputs).toEqual([{ path: "research/results/r.md", bytes: 6, sha256: sha("result"), dependsOn: [{ path: "research/sources/a.md", sha256: sha("source A") }] }])
+    expect(view.sources).toEqual([{
+      path: "research/sources/a.md",
+      origin: "https://example.org/a",
+      bytes: 8,
+      sha256: sha("source A")
+    }])
+    expect(view.outputs).toEqual([{
+      path: "research/results/r.md",
+      bytes: 6,
+      sha256: sha("result"),
+      dependsOn: [{ path: "research/sources/a.md", sha256: sha("source A") }]
+    }])
     expect(view.progress).toEqual({ completedSteps: 1, sources: 1, outputs: 1, unresolved: 0 })
     expect(view.verification).toEqual({ state: "current", findings: [] })
     expect(view.completion).toEqual({ ready: true, missing: [] })
@@ -120,25 +177,47 @@ describe("plan checkpoint", () => {
     view = inspect(dir).json
     expect(snapshot(dir)).toEqual(before)
     expect(view.verification.state).toBe("needs-attention")
-    expect(view.verification.findings.map((f: any) => f.kind)).toEqual(["source-changed", "output-changed", "stale-dependency"])
+    expect(view.verification.findings.map((f: any) => f.kind)).toEqual([
+      "source-changed",
+      "output-changed",
+      "stale-dependency"
+    ])
     expect(view.completion.ready).toBe(false)
     fs.rmSync(path.join(dir, "research/results/r.md"))
-    expect(inspect(dir).json.verification.findings.map((f: any) => f.kind)).toEqual(["source-changed", "output-missing", "stale-dependency"])
+    expect(inspect(dir).json.verification.findings.map((f: any) => f.kind)).toEqual([
+      "source-changed",
+      "output-missing",
+      "stale-dependency"
+    ])
     fs.rmSync(path.join(dir, "research/sources/a.md"))
-    expect(inspect(dir).json.verification.findings[0]).toEqual({ kind: "source-missing", path: "research/sources/a.md", expected: sha("source A") })
+    expect(inspect(dir).json.verification.findings[0]).toEqual({
+      kind: "source-missing",
+      path: "research/sources/a.md",
+      expected: sha("source A")
+    })
   })
 
   it("re-registering an output rebinds it; a source is write-once", () => {
     const dir = started()
     put(dir, "research/sources/a.md", "A")
     put(dir, "research/results/r.md", "R1")
-    checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }], outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 1)
+    checkpoint(dir, {
+      sources: [{ path: "research/sources/a.md", origin: "o" }],
+      outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }]
+    }, 1)
     put(dir, "research/results/r.md", "R2")
-    expect(checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 2).json.revision).toBe(3)
+    expect(
+      checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 2).json
+        .revision
+    ).toBe(3)
     expect(inspect(dir).json.outputs[0].sha256).toBe(sha("R2"))
     expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }] }, 3).json.revision).toBe(4)
     put(dir, "research/sources/a.md", "A edited")
-    const e = refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }] }, 4), "EditedRetainedFile")
+    const e = refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }] }, 4),
+      "EditedRetainedFile"
+    )
     expect(e).toMatchObject({ path: "research/sources/a.md", expected: sha("A"), actual: sha("A edited") })
   })
 
@@ -148,7 +227,11 @@ describe("plan checkpoint", () => {
     expect(e1.reasons.join(" ")).toContain("output")
     put(dir, "research/sources/a.md", "A")
     put(dir, "research/results/r.md", "R")
-    checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }], outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }], unresolved: [{ id: "u1", text: "open" }] }, 1)
+    checkpoint(dir, {
+      sources: [{ path: "research/sources/a.md", origin: "o" }],
+      outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }],
+      unresolved: [{ id: "u1", text: "open" }]
+    }, 1)
     const e2 = refuses(dir, () => checkpoint(dir, { status: "complete" }, 2), "CompletionRefused")
     expect(e2.reasons.join(" ")).toContain("unresolved")
     put(dir, "research/results/r.md", "R changed")
@@ -164,44 +247,129 @@ describe("plan checkpoint", () => {
     put(dir, "research/sources/a.md", "A")
     put(dir, "research/results/r.md", "R")
     refuses(dir, () => checkpoint(dir, {}, 5), "StaleRevision")
-    refuses(dir, () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 1), "UnregisteredDependency")
-    refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/missing.md", origin: "o" }] }, 1), "FileNotFound")
-    refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "o" }] }, 1), "PathOutsideArea")
-    refuses(dir, () => checkpoint(dir, { outputs: [{ path: "research/sources/a.md", dependsOn: [] }] }, 1), "PathOutsideArea")
+    refuses(
+      dir,
+      () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 1),
+      "UnregisteredDependency"
+    )
+    refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "research/sources/missing.md", origin: "o" }] }, 1),
+      "FileNotFound"
+    )
+    refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "o" }] }, 1),
+      "PathOutsideArea"
+    )
+    refuses(
+      dir,
+      () => checkpoint(dir, { outputs: [{ path: "research/sources/a.md", dependsOn: [] }] }, 1),
+      "PathOutsideArea"
+    )
     refuses(dir, () => checkpoint(dir, { sources: [{ path: "../outside.md", origin: "o" }] }, 1), "UnsafePath")
     // An absolute path is refused naming the field, never echoing the machine's path (issue 13, item 19).
-    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "o" }] }, 1), "InvalidInput").issues)
+    expect(
+      refuses(dir, () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "o" }] }, 1), "InvalidInput")
+        .issues
+    )
       .toEqual([{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }])
-    const invalid = refuses(dir, () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["x", 3] }] }, 1), "InvalidInput")
+    const invalid = refuses(
+      dir,
+      () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["x", 3] }] }, 1),
+      "InvalidInput"
+    )
     expect(invalid.issues[0].path).toBe("outputs.0.dependsOn.1")
     refuses(dir, () => checkpoint(dir, { status: "done" }, 1), "InvalidInput")
     refuses(dir, () => checkpoint(dir, { unknownField: 1 }, 1), "InvalidInput")
     refuses(dir, () => checkpoint(dir, "{not json", 1), "InvalidInput")
     // Input file rules.
     const big = putInput(dir, "big.json", JSON.stringify({ nextAction: "x".repeat(70 * 1024) }))
-    refuses(dir, () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", big, "--expected", "1", "--json"]), "InputTooLarge")
+    refuses(
+      dir,
+      () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", big, "--expected", "1", "--json"]),
+      "InputTooLarge"
+    )
     const outside = path.join(path.dirname(dir), `outside-${path.basename(dir)}.json`)
     fs.writeFileSync(outside, "{}")
-    refuses(dir, () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", outside, "--expected", "1", "--json"]), "InputOutsideWorkdir")
+    refuses(
+      dir,
+      () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", outside, "--expected", "1", "--json"]),
+      "InputOutsideWorkdir"
+    )
     fs.rmSync(outside)
-    refuses(dir, () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", "research/inputs/nope.json", "--expected", "1", "--json"]), "FileNotFound")
+    refuses(
+      dir,
+      () =>
+        runCli([
+          "plan",
+          "checkpoint",
+          "--workdir",
+          dir,
+          "--input",
+          "research/inputs/nope.json",
+          "--expected",
+          "1",
+          "--json"
+        ]),
+      "FileNotFound"
+    )
     fs.symlinkSync(path.join(dir, "research/inputs/big.json"), path.join(dir, "research/inputs/link.json"))
-    refuses(dir, () => runCli(["plan", "checkpoint", "--workdir", dir, "--input", "research/inputs/link.json", "--expected", "1", "--json"]), "UnsafePath")
+    refuses(
+      dir,
+      () =>
+        runCli([
+          "plan",
+          "checkpoint",
+          "--workdir",
+          dir,
+          "--input",
+          "research/inputs/link.json",
+          "--expected",
+          "1",
+          "--json"
+        ]),
+      "UnsafePath"
+    )
   })
 
   it("refuses hostile source paths: symlink, hard link, FIFO, symlinked directory", () => {
     const dir = started()
     put(dir, "research/sources/real.md", "real")
     fs.symlinkSync(path.join(dir, "research/sources/real.md"), path.join(dir, "research/sources/link.md"))
-    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/link.md", origin: "o" }] }, 1), "UnsafePath").reason).toBe("symlink")
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/sources/link.md", origin: "o" }] }, 1),
+        "UnsafePath"
+      ).reason
+    ).toBe("symlink")
     fs.linkSync(path.join(dir, "research/sources/real.md"), path.join(dir, "research/sources/hard.md"))
-    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/hard.md", origin: "o" }] }, 1), "UnsafePath").reason).toBe("hard-link")
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/sources/hard.md", origin: "o" }] }, 1),
+        "UnsafePath"
+      ).reason
+    ).toBe("hard-link")
     execFileSync("mkfifo", [path.join(dir, "research/sources/fifo.md")])
-    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/fifo.md", origin: "o" }] }, 1), "UnsafePath").reason).toBe("not-regular-file")
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/sources/fifo.md", origin: "o" }] }, 1),
+        "UnsafePath"
+      ).reason
+    ).toBe("not-regular-file")
     const elsewhere = tempWorkdir()
     put(elsewhere, "x.md", "secret")
     fs.symlinkSync(elsewhere, path.join(dir, "research/sources/dirlink"))
-    expect(refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/dirlink/x.md", origin: "o" }] }, 1), "UnsafePath").reason).toBe("symlink")
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/sources/dirlink/x.md", origin: "o" }] }, 1),
+        "UnsafePath"
+      ).reason
+    ).toBe("symlink")
     // A symlinked plan.md is never followed.
     const dir2 = tempWorkdir()
     put(elsewhere, "plan.md", "theirs")
@@ -217,17 +385,26 @@ describe("plan checkpoint", () => {
       put(dir, `research/sources/s${i}.md`, `s${i}`)
       return { path: `research/sources/s${i}.md`, origin: "o" }
     })
-    expect(refuses(dir, () => checkpoint(dir, { sources }, 1), "LimitExceeded")).toMatchObject({ limit: "sources", max: 32, actual: 33 })
+    expect(refuses(dir, () => checkpoint(dir, { sources }, 1), "LimitExceeded")).toMatchObject({
+      limit: "sources",
+      max: 32,
+      actual: 33
+    })
     const steps = Array.from({ length: 65 }, (_, i) => ({ summary: `s${i}` }))
-    expect(refuses(dir, () => checkpoint(dir, { completedSteps: steps }, 1), "LimitExceeded")).toMatchObject({ limit: "completedSteps", max: 64 })
+    expect(refuses(dir, () => checkpoint(dir, { completedSteps: steps }, 1), "LimitExceeded")).toMatchObject({
+      limit: "completedSteps",
+      max: 64
+    })
   })
 
   it("a corrupt plan.md is refused by every command and never rewritten", () => {
-    for (const body of [
-      "<!-- dossier:plan:begin -->\n```json\n{}\n```\n<!-- dossier:plan:end -->\n",
-      "<!-- dossier:plan:begin -->\n```json\n{\"version\":1\n```\n",
-      "x <!-- dossier:plan:begin --> <!-- dossier:plan:end --> <!-- dossier:plan:begin --> <!-- dossier:plan:end -->"
-    ]) {
+    for (
+      const body of [
+        "<!-- dossier:plan:begin -->\n```json\n{}\n```\n<!-- dossier:plan:end -->\n",
+        "<!-- dossier:plan:begin -->\n```json\n{\"version\":1\n```\n",
+        "x <!-- dossier:plan:begin --> <!-- dossier:plan:end --> <!-- dossier:plan:begin --> <!-- dossier:plan:end -->"
+      ]
+    ) {
       const dir = tempWorkdir()
       put(dir, "plan.md", body)
       const input = putInput(dir, "start.json", { goal: "G", limits: [], nextAction: "n" })
@@ -246,13 +423,15 @@ describe("plan checkpoint", () => {
 describe("command line", () => {
   it("usage errors exit 2 with a UsageError envelope under --json, also for flag validation", () => {
     const dir = tempWorkdir()
-    for (const args of [
-      ["plan", "inspect", "--bogus"],
-      ["plan", "nope"],
-      ["plan", "checkpoint", "--expected", "1"],
-      ["plan", "checkpoint", "--input", "x.json", "--expected", "abc"],
-      ["plan", "start", "--input", "x.json", "--now", "yesterday"]
-    ]) {
+    for (
+      const args of [
+        ["plan", "inspect", "--bogus"],
+        ["plan", "nope"],
+        ["plan", "checkpoint", "--expected", "1"],
+        ["plan", "checkpoint", "--input", "x.json", "--expected", "abc"],
+        ["plan", "start", "--input", "x.json", "--now", "yesterday"]
+      ]
+    ) {
       const r = runCli([...args, "--workdir", dir, "--json"])
       expect(r.code, args.join(" ")).toBe(2)
       expect(r.json.ok).toBe(false)
@@ -268,11 +447,24 @@ describe("command line", () => {
   it("--help on every plan command names its flags and input fields", () => {
     const start = runCli(["plan", "start", "--help"])
     expect(start.code).toBe(0)
-    for (const w of ["--input", "--replace-goal", "--expected", "goal", "limits", "nextAction"]) expect(start.stdout).toContain(w)
+    for (const w of ["--input", "--replace-goal", "--expected", "goal", "limits", "nextAction"]) {
+      expect(start.stdout).toContain(w)
+    }
     // Piped help is plain text (no terminal colour codes).
     expect(start.stdout).not.toMatch(/\u001b\[/)
     const cp = runCli(["plan", "checkpoint", "--help"])
-    for (const w of ["completedSteps", "sources", "outputs", "dependsOn", "unresolved", "status", "nextAction", "--expected"]) expect(cp.stdout).toContain(w)
+    for (
+      const w of [
+        "completedSteps",
+        "sources",
+        "outputs",
+        "dependsOn",
+        "unresolved",
+        "status",
+        "nextAction",
+        "--expected"
+      ]
+    ) expect(cp.stdout).toContain(w)
   })
 
   it("schema prints JSON Schema generated from the Schemas, and the error envelope", () => {
@@ -281,7 +473,9 @@ describe("command line", () => {
     const s = runCli(["schema", "plan-start", "--json"]).json.schema
     expect(s.required).toEqual(expect.arrayContaining(["goal", "limits", "nextAction"]))
     const errors = JSON.stringify(runCli(["schema", "errors", "--json"]).json.schema)
-    for (const tag of ["CorruptPlan", "StaleRevision", "UsageError", "Defect", "LockTimeout"]) expect(errors).toContain(tag)
+    for (const tag of ["CorruptPlan", "StaleRevision", "UsageError", "Defect", "LockTimeout"]) {
+      expect(errors).toContain(tag)
+    }
     const unknown = runCli(["schema", "nope", "--json"])
     expect(unknown.code).toBe(1)
     expect(unknown.json.error._tag).toBe("InvalidInput")
@@ -292,7 +486,16 @@ describe("command line", () => {
     const ok = runCli(["plan", "inspect", "--workdir", dir])
     expect(ok.code).toBe(0)
     expect(ok.stdout).toContain("Compare X and Y")
-    const bad = runCli(["plan", "checkpoint", "--workdir", dir, "--input", "research/inputs/nope.json", "--expected", "1"])
+    const bad = runCli([
+      "plan",
+      "checkpoint",
+      "--workdir",
+      dir,
+      "--input",
+      "research/inputs/nope.json",
+      "--expected",
+      "1"
+    ])
     expect(bad.code).toBe(1)
     expect(bad.stdout).toBe("")
     expect(bad.stderr).toContain("FileNotFound")
@@ -306,7 +509,9 @@ describe("large files", () => {
     const b = Buffer.alloc(12 * 1024 * 1024, 2)
     put(dir, "research/sources/a.bin", a)
     put(dir, "research/sources/b.bin", b)
-    const r = checkpoint(dir, { sources: [{ path: "research/sources/a.bin", origin: "o" }, { path: "research/sources/b.bin", origin: "o" }] }, 1)
+    const r = checkpoint(dir, {
+      sources: [{ path: "research/sources/a.bin", origin: "o" }, { path: "research/sources/b.bin", origin: "o" }]
+    }, 1)
     expect(r.json).toEqual({ ok: true, revision: 2 })
     const digest = (x: Buffer) => createHash("sha256").update(x).digest("hex")
     const view = inspect(dir).json
@@ -317,7 +522,12 @@ describe("large files", () => {
     fs.writeSync(fd, Buffer.from([9]), 0, 1, 6 * 1024 * 1024)
     fs.closeSync(fd)
     expect(inspect(dir).json.verification.findings).toEqual([
-      { kind: "source-changed", path: "research/sources/b.bin", expected: digest(b), actual: digest(fs.readFileSync(path.join(dir, "research/sources/b.bin"))) }
+      {
+        kind: "source-changed",
+        path: "research/sources/b.bin",
+        expected: digest(b),
+        actual: digest(fs.readFileSync(path.join(dir, "research/sources/b.bin")))
+      }
     ])
   })
 })

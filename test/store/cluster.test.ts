@@ -12,7 +12,10 @@ describe.skipIf(!pgAvailable)("the test's own PostgreSQL", () => {
   })
 
   it("serves a fresh, empty database on 127.0.0.1", async () => {
-    const r = await adminQuery(db.url, "SELECT current_database() AS name, count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")
+    const r = await adminQuery(
+      db.url,
+      "SELECT current_database() AS name, count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'"
+    )
     expect(r.rows[0]).toEqual({ name: db.name, tables: 0 })
     expect(new URL(db.url).hostname).toBe("127.0.0.1")
   })

@@ -2,13 +2,13 @@
  * The store's errors reach every face: the catalogue (retryable, area, hint), the envelope the
  * CLI and `dossier mcp` answer, `dossier schema errors`, and the README's generated table.
  */
-import { describe, expect, it } from "vitest"
+import * as JSONSchema from "effect/JSONSchema"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
+import { describe, expect, it } from "vitest"
 import { envelopeOf } from "../../src/commands/Envelope.js"
+import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { errorsSchema } from "../../src/commands/schemas/errors.js"
-import * as JSONSchema from "effect/JSONSchema"
 import { StoreConflict, StoreTooNew, StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { retryable } from "../../src/public/Errors.js"
 
@@ -17,7 +17,9 @@ describe("store errors", () => {
     expect(retryable("StoreUnavailable")).toBe(true)
     expect(retryable("StoreConflict")).toBe(false)
     expect(retryable("StoreTooNew")).toBe(false)
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"] as const) expect(errorCatalogue[tag].area).toBe("store")
+    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"] as const) {
+      expect(errorCatalogue[tag].area).toBe("store")
+    }
   })
 
   it("renders the envelope the CLI and MCP answer, with the fields and no more", () => {
@@ -27,14 +29,25 @@ describe("store errors", () => {
       retryable: true,
       reason: "connection refused"
     })
-    expect(envelopeOf(new StoreConflict({ dossier: "q1" }))).toMatchObject({ _tag: "StoreConflict", dossier: "q1", retryable: false })
-    expect(envelopeOf(new StoreTooNew({ schema: 3, supported: 1 }))).toMatchObject({ _tag: "StoreTooNew", schema: 3, supported: 1, retryable: false })
+    expect(envelopeOf(new StoreConflict({ dossier: "q1" }))).toMatchObject({
+      _tag: "StoreConflict",
+      dossier: "q1",
+      retryable: false
+    })
+    expect(envelopeOf(new StoreTooNew({ schema: 3, supported: 1 }))).toMatchObject({
+      _tag: "StoreTooNew",
+      schema: 3,
+      supported: 1,
+      retryable: false
+    })
   })
 
   it("are in `dossier schema errors` and in the README's catalogue", () => {
     const schema = JSON.stringify(JSONSchema.make(errorsSchema()))
     for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(schema).toContain(`"${tag}"`)
     const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(readme).toContain(`| \`${tag}\` | store |`)
+    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) {
+      expect(readme).toContain(`| \`${tag}\` | store |`)
+    }
   })
 })

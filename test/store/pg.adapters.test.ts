@@ -4,14 +4,14 @@
  * SHA-256, the lock as one transaction, a read-only role, and the errors of a server that is not
  * there or goes away.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { createHash } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { pgContentStore, pgEventLog, pgVersionedRecords } from "../../src/layers/postgres/PgRecords.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
@@ -36,7 +36,11 @@ const withStore = async <A, E>(options: PgStoreOptions, f: Effect.Effect<A, E, P
 
 const tagOf = (e: Either.Either<unknown, unknown>) => (Either.isLeft(e) ? (e.left as { _tag: string })._tag : "Right")
 
-const event = (id: string, body: string) => ({ id, digest: createHash("sha256").update(body).digest("hex"), event: body })
+const event = (id: string, body: string) => ({
+  id,
+  digest: createHash("sha256").update(body).digest("hex"),
+  event: body
+})
 
 describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
   let db: TestDatabase
@@ -66,7 +70,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
         const rt = ManagedRuntime.make(storeLayer({ url: db.url, dossier: "another", mode }))
         const r = await rt.runPromiseExit(Effect.void)
         await rt.dispose()
-        expect(JSON.stringify(r)).toContain('"StoreTooNew"')
+        expect(JSON.stringify(r)).toContain("\"StoreTooNew\"")
         expect(JSON.stringify(r)).toContain(`"schema":${SCHEMA_VERSION + 1}`)
       }
       const d = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'another'")
@@ -77,24 +81,26 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
   })
 
   it("refuses a malformed URL or dossier name with UsageError, before connecting", async () => {
-    for (const [url, dossier] of [
-      ["mysql://h/db", "q"],
-      ["not a url", "q"],
-      ["postgres://127.0.0.1/", "q"],
-      [db.url, "no spaces"],
-      [db.url, ""]
-    ] as const) {
+    for (
+      const [url, dossier] of [
+        ["mysql://h/db", "q"],
+        ["not a url", "q"],
+        ["postgres://127.0.0.1/", "q"],
+        [db.url, "no spaces"],
+        [db.url, ""]
+      ] as const
+    ) {
       const rt = ManagedRuntime.make(storeLayer({ url, dossier }))
       const r = await rt.runPromiseExit(Effect.void)
       await rt.dispose()
-      expect(JSON.stringify(r)).toContain('"UsageError"')
+      expect(JSON.stringify(r)).toContain("\"UsageError\"")
     }
   })
 
   it("compare-and-set: a create, then each write names the revision it read; a stale one changes nothing", async () => {
     const r = await withStore(
       { url: db.url, dossier: "cas" },
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const records = pgVersionedRecords(yield* PgStore, "plan", Value)
         const none = yield* records.get("plan")
         const r1 = yield* records.put("plan", { goal: "a", n: 1 }, null)
@@ -124,7 +130,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
   it("event log: a batch in order, a retry stores nothing twice, other content under a stored id stores nothing", async () => {
     const r = await withStore(
       { url: db.url, dossier: "events" },
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const log = pgEventLog(yield* PgStore, "journal", Schema.String, (id) => new Conflict({ id }))
         const first = yield* log.append("s1", [event("e1", "one"), event("e2", "two")])
         const retry = yield* log.append("s1", [event("e2", "two"), event("e3", "three"), event("e3", "three")])
@@ -142,7 +148,10 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     expect(v.s1.map((e) => [e.id, e.event])).toEqual([["e1", "one"], ["e2", "two"], ["e3", "three"]])
     expect(v.s1[0]!.digest).toBe(event("e1", "one").digest)
     expect(v.streams).toEqual(["s1", "s2"])
-    const positions = await adminQuery(db.url, "SELECT position FROM dossier.events WHERE dossier = 'events' AND stream = 's1' ORDER BY position")
+    const positions = await adminQuery(
+      db.url,
+      "SELECT position FROM dossier.events WHERE dossier = 'events' AND stream = 's1' ORDER BY position"
+    )
     expect(positions.rows.map((p) => p.position)).toEqual([1, 2, 3])
   })
 
@@ -150,11 +159,17 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     const data = new Uint8Array([0, 255, 1, 0, 10, 13, 0x5c, 0x27])
     const r = await withStore(
       { url: db.url, dossier: "bytes" },
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const content = pgContentStore(yield* PgStore)
         const a = yield* content.put(data)
         const b = yield* content.put(data.slice())
-        return { a, b, got: yield* content.get(a.sha256), has: yield* content.has(a.sha256), missing: yield* content.get("0".repeat(64)) }
+        return {
+          a,
+          b,
+          got: yield* content.get(a.sha256),
+          has: yield* content.has(a.sha256),
+          missing: yield* content.get("0".repeat(64))
+        }
       })
     )
     const v = Either.getOrThrow(r)
@@ -170,7 +185,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     const boom = new Conflict({ id: "late" })
     const r = await withStore(
       { url: db.url, dossier: "atomic" },
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* PgStore
         const lock = yield* PgLock
         const records = pgVersionedRecords(store, "plan", Value)
@@ -178,7 +193,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
         const content = pgContentStore(store)
         const failed = yield* Effect.flip(
           lock.withLock(
-            Effect.gen(function* () {
+            Effect.gen(function*() {
               yield* records.put("plan", { goal: "g", n: 1 }, null)
               yield* log.append("s", [event("a", "x")])
               yield* content.put(new Uint8Array([1, 2, 3]))
@@ -189,7 +204,12 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
           )
         )
         const after = yield* lock.withReadLock((held) =>
-          Effect.all({ held: Effect.succeed(held), plan: records.get("plan"), events: log.read("s"), streams: log.streams })
+          Effect.all({
+            held: Effect.succeed(held),
+            plan: records.get("plan"),
+            events: log.read("s"),
+            streams: log.streams
+          })
         )
         return { failed, after }
       })
@@ -214,13 +234,16 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
       let acquired!: () => void
       const acquiredP = new Promise<void>((resolve) => (acquired = resolve))
       const holding = holder.runPromise(
-        Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.zipRight(Effect.sync(() => acquired()), Effect.promise(() => held))))
+        Effect.flatMap(
+          PgLock,
+          (lock) => lock.withLock(Effect.zipRight(Effect.sync(() => acquired()), Effect.promise(() => held)))
+        )
       )
       await acquiredP
       const started = Date.now()
       const r = await waiter.runPromise(
         Effect.either(
-          Effect.gen(function* () {
+          Effect.gen(function*() {
             const store = yield* PgStore
             const lock = yield* PgLock
             return yield* lock.withLock(pgVersionedRecords(store, "plan", Value).put("plan", { goal: "w", n: 1 }, null))
@@ -253,7 +276,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     url.username = role
     const r = await withStore(
       { url: url.toString(), dossier: "readable", mode: "read" },
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         const store = yield* PgStore
         const lock = yield* PgLock
         return yield* lock.withReadLock(() => pgVersionedRecords(store, "plan", Value).get("plan"))
@@ -266,43 +289,53 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     const port = await freePort()
     const secret = "s3cret-Pa55word"
     const started = Date.now()
-    const rt = ManagedRuntime.make(storeLayer({ url: `postgres://someone:${secret}@127.0.0.1:${port}/db`, dossier: "q", connectTimeoutMs: 1_000 }))
+    const rt = ManagedRuntime.make(
+      storeLayer({ url: `postgres://someone:${secret}@127.0.0.1:${port}/db`, dossier: "q", connectTimeoutMs: 1_000 })
+    )
     const exit = await rt.runPromiseExit(Effect.void)
     await rt.dispose()
     const text = JSON.stringify(exit)
-    expect(text).toContain('"StoreUnavailable"')
+    expect(text).toContain("\"StoreUnavailable\"")
     expect(text).toContain("refused")
     expect(text).not.toContain(secret)
     expect(text).not.toContain("someone")
     expect(Date.now() - started).toBeLessThan(5_000)
   })
 
-  it.skipIf(process.env.DOSSIER_TEST_PG)("the server stopping mid-command is StoreUnavailable; nothing is half written; the same command succeeds once it is back", async () => {
-    const cluster = db.cluster!
-    const options = { url: db.url, dossier: "restart", connectTimeoutMs: 1_000 }
-    await withStore(options, Effect.void)
-    const command = (stopFirst: boolean) =>
-      Effect.gen(function* () {
-        const store = yield* PgStore
-        const lock = yield* PgLock
-        const log = pgEventLog(store, "journal", Schema.String, (id) => new Conflict({ id }))
-        return yield* lock.withLock(
-          Effect.gen(function* () {
-            yield* log.append("s", [event("a", "1")])
-            if (stopFirst) yield* Effect.sync(() => cluster.stop("immediate"))
-            return yield* log.append("s", [event("b", "2")])
-          })
-        )
-      })
-    const first = await withStore(options, command(true))
-    expect(tagOf(first)).toBe("StoreUnavailable")
-    expect(Either.isLeft(first) && (first.left as { reason: string }).reason).toMatch(/lost|terminat|shutting down|refused|reset/)
-    cluster.start()
-    const rows = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'restart'")
-    expect(rows.rows[0]!.n).toBe(0)
-    const again = await withStore(options, command(false))
-    expect(Either.getOrThrow(again)).toEqual({ appended: ["b"], existing: [] })
-    const after = await adminQuery(db.url, "SELECT id FROM dossier.events WHERE dossier = 'restart' ORDER BY position")
-    expect(after.rows.map((r) => r.id)).toEqual(["a", "b"])
-  })
+  it.skipIf(process.env.DOSSIER_TEST_PG)(
+    "the server stopping mid-command is StoreUnavailable; nothing is half written; the same command succeeds once it is back",
+    async () => {
+      const cluster = db.cluster!
+      const options = { url: db.url, dossier: "restart", connectTimeoutMs: 1_000 }
+      await withStore(options, Effect.void)
+      const command = (stopFirst: boolean) =>
+        Effect.gen(function*() {
+          const store = yield* PgStore
+          const lock = yield* PgLock
+          const log = pgEventLog(store, "journal", Schema.String, (id) => new Conflict({ id }))
+          return yield* lock.withLock(
+            Effect.gen(function*() {
+              yield* log.append("s", [event("a", "1")])
+              if (stopFirst) yield* Effect.sync(() => cluster.stop("immediate"))
+              return yield* log.append("s", [event("b", "2")])
+            })
+          )
+        })
+      const first = await withStore(options, command(true))
+      expect(tagOf(first)).toBe("StoreUnavailable")
+      expect(Either.isLeft(first) && (first.left as { reason: string }).reason).toMatch(
+        /lost|terminat|shutting down|refused|reset/
+      )
+      cluster.start()
+      const rows = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'restart'")
+      expect(rows.rows[0]!.n).toBe(0)
+      const again = await withStore(options, command(false))
+      expect(Either.getOrThrow(again)).toEqual({ appended: ["b"], existing: [] })
+      const after = await adminQuery(
+        db.url,
+        "SELECT id FROM dossier.events WHERE dossier = 'restart' ORDER BY position"
+      )
+      expect(after.rows.map((r) => r.id)).toEqual(["a", "b"])
+    }
+  )
 })

@@ -14,7 +14,18 @@ describe("store URL", () => {
   })
 
   it("refuses what is not a PostgreSQL URL, or names no host or database, or carries a password parameter", () => {
-    for (const text of ["", "127.0.0.1:5432/db", "mysql://h/db", "postgres://h/", "postgres:///db", "postgres://h:99999/db", "postgres://h/db?password=x", "postgres://h/a/b"]) {
+    for (
+      const text of [
+        "",
+        "127.0.0.1:5432/db",
+        "mysql://h/db",
+        "postgres://h/",
+        "postgres:///db",
+        "postgres://h:99999/db",
+        "postgres://h/db?password=x",
+        "postgres://h/a/b"
+      ]
+    ) {
       expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
     }
     expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
@@ -25,7 +36,13 @@ describe("store URL", () => {
 describe("password file", () => {
   const target = { host: "db.example", port: 5432, database: "research", user: "ann" }
   it("answers the first matching line, with wildcards and escapes", () => {
-    const text = ["# comment", "other:5432:research:ann:no", "db.example:5432:*:bob:no", "db.example:*:research:ann:p\\:w\\\\d", "*:*:*:*:last"].join("\n")
+    const text = [
+      "# comment",
+      "other:5432:research:ann:no",
+      "db.example:5432:*:bob:no",
+      "db.example:*:research:ann:p\\:w\\\\d",
+      "*:*:*:*:last"
+    ].join("\n")
     expect(passwordFromFile(text, target)).toBe("p:w\\d")
     expect(passwordFromFile("*:*:*:*:any\n", target)).toBe("any")
     expect(passwordFromFile("db.example:5433:research:ann:x\n", target)).toBeUndefined()

@@ -55,7 +55,8 @@ export const runCliAsync = (args: ReadonlyArray<string>, options: RunOptions = {
   })
 
 /** A fresh temporary work folder (real path). */
-export const tempWorkdir = (prefix = "dossier-test-"): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+export const tempWorkdir = (prefix = "dossier-test-"): string =>
+  fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
 
 /** Write a file inside a work folder, creating parents. */
 export const put = (dir: string, rel: string, content: string | Uint8Array): string => {
@@ -104,8 +105,9 @@ export const treeDigest = (dir: string): Array<string> => {
       if (e.isDirectory()) {
         out.push(`${r}/`)
         walk(r)
-      } else if (e.isFile()) out.push(`${r} ${createHash("sha256").update(fs.readFileSync(path.join(dir, r))).digest("hex")}`)
-      else out.push(`${r} ${e.isSymbolicLink() ? "symlink" : "other"}`)
+      } else if (e.isFile()) {
+        out.push(`${r} ${createHash("sha256").update(fs.readFileSync(path.join(dir, r))).digest("hex")}`)
+      } else out.push(`${r} ${e.isSymbolicLink() ? "symlink" : "other"}`)
     }
   }
   walk("")

@@ -42,7 +42,8 @@ const isRoot = typeof process.getuid === "function" && process.getuid() === 0
 export const pgAvailable = (externalUrl !== undefined && externalUrl !== "") || binDir !== null
 
 /** The one-line note a skipped suite prints. */
-export const pgSkipNote = "PostgreSQL tests skipped: no server binaries (install Debian's `postgresql`) and no DOSSIER_TEST_PG."
+export const pgSkipNote =
+  "PostgreSQL tests skipped: no server binaries (install Debian's `postgresql`) and no DOSSIER_TEST_PG."
 
 if (!pgAvailable) console.warn(pgSkipNote)
 

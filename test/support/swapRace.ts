@@ -29,7 +29,12 @@ export const unhook = (hooked: ReadonlyArray<FsName>): void => {
 }
 
 /** Run `f` with a hook that calls `before()` right before the k-th call of `hooked`; answers whether it fired. */
-export const withSwapAt = <A>(hooked: ReadonlyArray<FsName>, k: number, before: () => void, f: () => A): { value: A; fired: boolean } => {
+export const withSwapAt = <A>(
+  hooked: ReadonlyArray<FsName>,
+  k: number,
+  before: () => void,
+  f: () => A
+): { value: A; fired: boolean } => {
   let calls = 0
   let fired = false
   for (const name of hooked) {
@@ -95,7 +100,11 @@ export type SwapOp = (store: Store) => Effect.Effect<string | null, unknown>
 export const swapAtEveryCall = (
   name: string,
   op: SwapOp,
-  options: { readonly hooked: ReadonlyArray<FsName>; readonly setup: () => ReturnType<typeof swapFolder>; readonly warm?: (store: Store) => void }
+  options: {
+    readonly hooked: ReadonlyArray<FsName>
+    readonly setup: () => ReturnType<typeof swapFolder>
+    readonly warm?: (store: Store) => void
+  }
 ): void => {
   for (let k = 1; k < 40; k++) {
     const { dir, outside, swap, restore } = options.setup()
@@ -118,13 +127,24 @@ export const swapOps: Readonly<Record<string, SwapOp>> = {
   hash: (s) => Effect.map(s.hash("a/f.txt"), (d) => (d.bytes === 6 ? null : "hashed the outside file")),
   stat: (s) => Effect.map(s.stat("a/only-outside"), (st) => (st._tag === "None" ? null : "saw an outside entry")),
   list: (s) => Effect.map(s.list("a"), (es) => (es.some((e) => e.name === "only-outside") ? "listed outside" : null)),
-  readMany: (s) => Effect.map(s.readMany!(["a/f.txt"]), ([e]) => (e!.bytes === null || Buffer.from(e!.bytes).toString() === "inside" ? null : "read outside")),
+  readMany: (s) =>
+    Effect.map(
+      s.readMany!(["a/f.txt"]),
+      ([e]) => (e!.bytes === null || Buffer.from(e!.bytes).toString() === "inside" ? null : "read outside")
+    ),
   writeAtomic: (s) => Effect.as(s.writeAtomic("a/new.json", "{}"), null),
   writeRetained: (s) => Effect.as(s.writeRetained("a/retained", "r"), null),
   append: (s) => Effect.as(s.append("a/log", "two\n"), null),
   readThenAppend: (s) =>
-    s.readThenAppend!("a/log", {}, (bytes) =>
-      Either.right({ append: "two\n", value: Buffer.from(bytes).toString().includes("OUTSIDE") ? "read outside" : null })),
+    s.readThenAppend!(
+      "a/log",
+      {},
+      (bytes) =>
+        Either.right({
+          append: "two\n",
+          value: Buffer.from(bytes).toString().includes("OUTSIDE") ? "read outside" : null
+        })
+    ),
   remove: (s) => Effect.as(s.remove("a/kept"), null),
   ensureDir: (s) => Effect.as(s.ensureDir("a/d/e"), null)
 }

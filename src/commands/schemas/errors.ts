@@ -4,7 +4,9 @@ import { AllErrors } from "../../domain/AllErrors.js"
 import { Defect, UsageError } from "../../domain/CliErrors.js"
 
 // Named by the class's identifier: two classes may share a tag (StaleRevision and StaleStateFile).
-const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string }) =>
+const envelopeOf = (
+  cls: { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string }
+) =>
   Schema.Struct({
     ok: Schema.Literal(false),
     error: Schema.Struct({
@@ -18,6 +20,8 @@ const envelopeOf = (cls: { readonly fields: Schema.Struct.Fields; readonly _tag:
 export const errorsSchema = () =>
   Schema.Union(
     ...[...AllErrors, UsageError, Defect].map((cls) =>
-      envelopeOf(cls as unknown as { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string })
+      envelopeOf(
+        cls as unknown as { readonly fields: Schema.Struct.Fields; readonly _tag: string; readonly identifier: string }
+      )
     )
   )

@@ -12,6 +12,12 @@ export const execSchemas = (): Record<string, Schema.Schema.Any> => ({
   "exec-output": Schema.Struct({
     execution: ExecutionRecord,
     // With a study: the journal events the run was linked by (appended now, or already there).
-    linked: Schema.NullOr(Schema.Struct({ study: Schema.String, appended: Schema.Array(Schema.String), skipped: Schema.Array(Schema.String) }))
+    linked: Schema.NullOr(
+      Schema.Struct({
+        study: Schema.String,
+        appended: Schema.Array(Schema.String),
+        skipped: Schema.Array(Schema.String)
+      })
+    )
   })
 })

@@ -12,12 +12,15 @@ const Ok = Schema.Literal(true)
 const Anything = Schema.Unknown
 const Rows = (description: string) => Schema.Array(Anything).annotations({ description })
 const Obj = (description: string) => Schema.Record({ key: Schema.String, value: Anything }).annotations({ description })
-const NullableObj = (description: string) => Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
+const NullableObj = (description: string) =>
+  Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
 
 const GrantStatus = {
   grant: StoredGrant,
   state: Schema.Literal("active", "revoked", "expired", "exhausted"),
-  deadline: Schema.String.annotations({ description: "The soonest deadline of the grant and its ancestors (ISO-8601)." }),
+  deadline: Schema.String.annotations({
+    description: "The soonest deadline of the grant and its ancestors (ISO-8601)."
+  }),
   budget: Obj("The budget after narrowing: runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB."),
   remaining: Obj("What is left of the budget (same fields)."),
   events: Rows("The grant's events (schema grant-event)."),
@@ -38,7 +41,11 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     facts: Rows("The facts of `next`, each {kind, …}."),
     suggestion: Schema.NullOr(Schema.String).annotations({ description: "The one command to run next." })
   }),
-  "journal-list-output": Schema.Struct({ ok: Ok, count: Schema.Number, studies: Rows("Each study: study, events, head, tail, selected, checkpoint.") }),
+  "journal-list-output": Schema.Struct({
+    ok: Ok,
+    count: Schema.Number,
+    studies: Rows("Each study: study, events, head, tail, selected, checkpoint.")
+  }),
   "monitor-list-output": Schema.Struct({
     ok: Ok,
     subscriptions: Rows("id, status, kind, target, nextDueAt, activeRunId, revision (creation order)."),
@@ -49,7 +56,11 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     matches: Rows("Each {path, sha256, registered, origin, start, end, line, paragraph, section}."),
     note: Schema.optional(Schema.String)
   }),
-  "grant-create-output": Schema.Struct({ ok: Ok, created: Schema.Boolean, grant: Obj("The stored grant (schema grant-record) with its state.") }),
+  "grant-create-output": Schema.Struct({
+    ok: Ok,
+    created: Schema.Boolean,
+    grant: Obj("The stored grant (schema grant-record) with its state.")
+  }),
   "grant-show-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
   "grant-narrow-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
   "grant-list-output": Schema.Struct({
@@ -61,7 +72,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     ok: Ok,
     grant: Obj("The grant's status after revocation (as grant show)."),
     appended: Schema.Boolean,
-    revoked: Schema.Array(Schema.String).annotations({ description: "The grant and descendants this revocation ended." })
+    revoked: Schema.Array(Schema.String).annotations({
+      description: "The grant and descendants this revocation ended."
+    })
   }),
   "exec-show-output": Schema.Struct({
     ok: Ok,
@@ -70,7 +83,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   }),
   "schema-output": Schema.Struct({
     ok: Ok,
-    names: Schema.optional(Schema.Array(Schema.String).annotations({ description: "Without a name: every schema name." })),
+    names: Schema.optional(
+      Schema.Array(Schema.String).annotations({ description: "Without a name: every schema name." })
+    ),
     name: Schema.optional(Schema.String),
     schema: Schema.optional(Obj("The JSON Schema (draft-07)."))
   })

@@ -8,15 +8,62 @@ import type { Attribs } from "./html.js"
 
 /** Elements whose whole subtree is dropped. */
 const DROP = new Set([
-  "script", "style", "noscript", "template", "title", "meta", "link", "base",
-  "nav", "button", "input", "select", "option", "textarea", "label", "datalist", "output",
-  "iframe", "frame", "frameset", "object", "embed", "applet", "svg", "math", "canvas", "audio", "video", "source", "track",
-  "picture", "img", "map", "area", "dialog", "menu", "aside", "slot", "figcaption",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "title",
+  "meta",
+  "link",
+  "base",
+  "nav",
+  "button",
+  "input",
+  "select",
+  "option",
+  "textarea",
+  "label",
+  "datalist",
+  "output",
+  "iframe",
+  "frame",
+  "frameset",
+  "object",
+  "embed",
+  "applet",
+  "svg",
+  "math",
+  "canvas",
+  "audio",
+  "video",
+  "source",
+  "track",
+  "picture",
+  "img",
+  "map",
+  "area",
+  "dialog",
+  "menu",
+  "aside",
+  "slot",
+  "figcaption",
   // Ruby annotations (readings printed above the base text) are not the text itself.
-  "rt", "rp"
+  "rt",
+  "rp"
 ])
 
-const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar"])
+const DROP_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "dialog",
+  "alertdialog",
+  "menu",
+  "menubar",
+  "toolbar"
+])
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
 
@@ -25,7 +72,8 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
  * itself puts its crawler copy there) and the `hidden` attribute (streaming frameworks send the
  * article hidden, then a script moves it in place). `reveal` keeps them (tree.ts decides when).
  */
-export const concealing = (name: string, attribs: Attribs): boolean => name === "noscript" || attribs.hidden !== undefined
+export const concealing = (name: string, attribs: Attribs): boolean =>
+  name === "noscript" || attribs.hidden !== undefined
 
 /** Whether an element of this (lowercase) name and attributes is left out outright (`reveal`: see `concealing`). */
 export const droppedTag = (name: string, attribs: Attribs, reveal = false): boolean => {
@@ -49,10 +97,12 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  */
 const FURNITURE =
   /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating/i
-const WEAK_FURNITURE = /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
+const WEAK_FURNITURE =
+  /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
 /** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
-const BYLINE = /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
+const BYLINE =
+  /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
 
 /** Names that keep an element a candidate despite a furniture name. */
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
@@ -69,13 +119,15 @@ export interface Marks {
 
 const NONE: Marks = { weight: 0, furniture: 0 }
 
-const weightOf = (s: string): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
+const weightOf = (
+  s: string
+): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
 
 /**
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
  * distinct (tag, class, id, itemprop) is judged once.
  */
-export const pageMarks = (): ((name: string, attribs: Attribs) => Marks) => {
+export const pageMarks = (): (name: string, attribs: Attribs) => Marks => {
   const seen = new Map<string, Marks>()
   return (name, attribs) => {
     const cls = attribs.class
@@ -102,7 +154,9 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   const i = id ?? ""
   const both = `${c} ${i}`
   const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
-  if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") return { weight, furniture: 0 }
+  if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") {
+    return { weight, furniture: 0 }
+  }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }

@@ -44,10 +44,26 @@ const PROSE_LINKED = 200
 const MAX_PROSE_LINK_DENSITY = 0.35
 
 const TAG_SCORE: Record<string, number> = {
-  div: 5, pre: 3, td: 3, blockquote: 3, address: -3, ol: -3, ul: -3, dl: -3, dd: -3, dt: -3, li: -3, form: -3,
-  h1: -5, h2: -5, h3: -5, h4: -5, h5: -5, h6: -5, th: -5
+  div: 5,
+  pre: 3,
+  td: 3,
+  blockquote: 3,
+  address: -3,
+  ol: -3,
+  ul: -3,
+  dl: -3,
+  dd: -3,
+  dt: -3,
+  li: -3,
+  form: -3,
+  h1: -5,
+  h2: -5,
+  h3: -5,
+  h4: -5,
+  h5: -5,
+  h6: -5,
+  th: -5
 }
-
 
 /**
  * Content scores by element number (`El.order`), NaN for an element that is not a candidate: kept
@@ -84,7 +100,13 @@ const dropFurniture = (page: Page, measured = false): number => {
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (el.marks.furniture === 2 || (el.marks.furniture === 1 && !prose(el) && el.name !== "table") /* a weak name on a data table ("table-header") is its own */ || (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))) {
+    else if (
+      !el.drop && el.text < keep &&
+      (el.marks.furniture === 2 ||
+        (el.marks.furniture === 1 && !prose(el) &&
+          el.name !== "table") /* a weak name on a data table ("table-header") is its own */ ||
+        (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))
+    ) {
       el.drop = true
       dropped += el.text
     }
@@ -101,7 +123,8 @@ const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
 /** A page's own header or footer is furniture; an article's or a section's is part of it. */
 const furnitureTag = (el: El): boolean =>
   FURNITURE_TAGS.has(el.name) &&
-  !((el.name === "header" || el.name === "footer") && (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
+  !((el.name === "header" || el.name === "footer") &&
+    (hasAncestorNamed(el, "article") || hasAncestorNamed(el, "main") || hasAncestorNamed(el, "section")))
 
 /**
  * An element's class/id weight, or 0 where the page's names were found wrong (everything that
@@ -131,7 +154,13 @@ const scoreCandidates = (page: Page, scores: Scores, names: boolean): Array<El> 
   // A page that marks its main content (one `main` holding prose) is believed: candidates
   // elsewhere (overlays, teasers in the footer) count for less.
   const main = declaredMain(page)
-  if (main !== undefined) for (const c of candidates) if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) scores[c.order] = scores[c.order]! * OUTSIDE_MAIN
+  if (main !== undefined) {
+    for (const c of candidates) {
+      if (c !== main && !isAncestor(main, c) && !isAncestor(c, main)) {
+        scores[c.order] = scores[c.order]! * OUTSIDE_MAIN
+      }
+    }
+  }
   return candidates
 }
 
@@ -144,7 +173,11 @@ const declaredMain = (page: Page): El | undefined => {
 const OUTSIDE_MAIN = 0.5
 
 /** Step 3: the best candidate, moved up where the page says so, and its siblings. */
-const pickContent = (scores: Scores, candidates: ReadonlyArray<El>, main: El | undefined): { readonly best: El; readonly picked: Array<El> } | undefined => {
+const pickContent = (
+  scores: Scores,
+  candidates: ReadonlyArray<El>,
+  main: El | undefined
+): { readonly best: El; readonly picked: Array<El> } | undefined => {
   // An ancestor taken as the content may not be a candidate: it scores 0.
   const score = (el: El): number => scoreOr0(scores, el)
   const ranked = [...candidates].sort((a, b) => score(b) - score(a)).slice(0, 5)
@@ -171,7 +204,11 @@ const pickContent = (scores: Scores, candidates: ReadonlyArray<El>, main: El | u
     }
     last = score(p)
   }
-  for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1; p = p.parent) top = p
+  for (
+    let p = top.parent;
+    p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1;
+    p = p.parent
+  ) top = p
   // Readability stops early on pages whose article is split over several containers: take in an
   // ancestor while it adds a good share of prose and is not mostly links.
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
@@ -186,10 +223,15 @@ const pickContent = (scores: Scores, candidates: ReadonlyArray<El>, main: El | u
   const picked: Array<El> = []
   for (const sib of elements(parent)) {
     if (sib === top) picked.push(sib)
-    else if (isScored(scores, sib) && score(sib) + (cls !== undefined && sib.attribs.class === cls ? score(top) * 0.2 : 0) >= bar) picked.push(sib)
+    else if (
+      isScored(scores, sib) &&
+      score(sib) + (cls !== undefined && sib.attribs.class === cls ? score(top) * 0.2 : 0) >= bar
+    ) picked.push(sib)
     else if (sib.name === "p") {
       const ld = linkDensity(sib)
-      if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) picked.push(sib)
+      if ((sib.text > 80 && ld < 0.25) || (sib.text > 0 && sib.text <= 80 && ld === 0 && sib.commas + sib.own > 0)) {
+        picked.push(sib)
+      }
     }
   }
   return { best, picked }
@@ -205,7 +247,7 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
 const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, names: boolean): void => {
   const all = page.all
   for (const root of roots) {
-    for (let i = root.order + 1; i < root.end; ) {
+    for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
       if (el.drop) {
         i = el.end
@@ -217,7 +259,10 @@ const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, n
         continue
       }
       // `el` holds the best candidate when the best is in its subtree.
-      if (((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) || negativeItem(scores, el, names)) && !(best.order >= el.order && best.order < el.end)) {
+      if (
+        ((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) ||
+          negativeItem(scores, el, names)) && !(best.order >= el.order && best.order < el.end)
+      ) {
         el.drop = true
         i = el.end
         continue
@@ -229,7 +274,8 @@ const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, n
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
 const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
-  el.name === "li" && weightOf(el, names) < 0 && weightOf(el, names) + scoreOr0(scores, el) < 0 && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+  el.name === "li" && weightOf(el, names) < 0 && weightOf(el, names) + scoreOr0(scores, el) < 0 &&
+  !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
@@ -239,14 +285,18 @@ const furniture = (scores: Scores, el: El, names: boolean): boolean => {
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
   // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
-  if (weight + scoreOr0(scores, el) < 0 && (weight < 0 || el.link > 0) && !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)) return true
+  if (
+    weight + scoreOr0(scores, el) < 0 && (weight < 0 || el.link > 0) &&
+    !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+  ) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
   // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
-  return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) || (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+  return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) ||
+    (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
 }
 
 const hasHeading = (el: El): boolean => {
@@ -309,7 +359,7 @@ const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
   for (const root of roots) {
     if (root.drop) continue
     n += root.selfText
-    for (let i = root.order + 1; i < root.end; ) {
+    for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
       if (el.drop) {
         i = el.end
@@ -323,7 +373,8 @@ const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
 }
 
 /** Names of banners that sit over or under any page: cookie consent, subscription and sign-up prompts, skip links. */
-const BANNER = /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar/i
+const BANNER =
+  /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar/i
 
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
@@ -343,7 +394,8 @@ const visibleFallback = (page: Page): Array<El> => {
 }
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
-const linkList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.text > 0 && el.link >= LINK_LIST * el.text
+const linkList = (el: El): boolean =>
+  (el.name === "ul" || el.name === "ol") && el.text > 0 && el.link >= LINK_LIST * el.text
 
 const isBanner = (el: El): boolean => {
   const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`

@@ -134,7 +134,8 @@ const italicParagraph = (texts: Texts, el: El): boolean => {
 }
 
 /** Names of an article's lead (standfirst): the paragraph under the headline that sums it up. */
-const LEAD = /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
+const LEAD =
+  /lead|intro|summary|excerpt|subtitle|standfirst|subheadline|abstract|(?:^|[-_\s])(?:dek|deck|kicker)(?:$|[-_\s])/i
 const LEAD_LEVELS = 5
 const MIN_LEAD = 50
 const MAX_LEAD_LINK_DENSITY = 0.1
@@ -147,7 +148,12 @@ const MAX_LEAD_LINK_DENSITY = 0.1
 export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   const first = picked[0]!
   let area: El | undefined = first.parent
-  for (let level = 1; level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" && area.parent.parent !== undefined; level++) area = area.parent
+  for (
+    let level = 1;
+    level < LEAD_LEVELS && area?.parent !== undefined && area.parent.name !== "body" &&
+    area.parent.parent !== undefined;
+    level++
+  ) area = area.parent
   if (area === undefined || area.name === "body" || area.parent === undefined) return []
   const from = area.order
   const to = first.order
@@ -163,7 +169,10 @@ export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
       taken.add(el)
       continue
     }
-    if (el.drop && el.marks.furniture === 1 && el.parent?.drop === false && TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+    if (
+      el.drop && el.marks.furniture === 1 && el.parent?.drop === false &&
+      TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)
+    ) {
       revived.push(el)
       taken.add(el)
       continue

@@ -6,7 +6,18 @@ import { load } from "cheerio/slim"
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { BLOCKS } from "./tree.js"
 
-const RAW_TEXT = new Set(["script", "style", "template", "noscript", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
+const RAW_TEXT = new Set([
+  "script",
+  "style",
+  "template",
+  "noscript",
+  "textarea",
+  "title",
+  "xmp",
+  "iframe",
+  "noembed",
+  "noframes"
+])
 
 const isNameChar = (c: number): boolean =>
   (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 45 || c === 58

@@ -44,17 +44,46 @@ type KeptAttribs = { -readonly [K in AttribName]-?: string | undefined }
  * an object literal: V8 allocates a literal whose objects live on straight in the old generation.
  */
 const keptAttribs = (): KeptAttribs => ({
-  class: undefined, id: undefined, itemprop: undefined, role: undefined, hidden: undefined, "aria-hidden": undefined,
-  style: undefined, href: undefined, start: undefined, name: undefined, property: undefined, content: undefined,
-  "http-equiv": undefined, rel: undefined, lang: undefined, "xml:lang": undefined, type: undefined
+  class: undefined,
+  id: undefined,
+  itemprop: undefined,
+  role: undefined,
+  hidden: undefined,
+  "aria-hidden": undefined,
+  style: undefined,
+  href: undefined,
+  start: undefined,
+  name: undefined,
+  property: undefined,
+  content: undefined,
+  "http-equiv": undefined,
+  rel: undefined,
+  lang: undefined,
+  "xml:lang": undefined,
+  type: undefined
 })
 
 /** The attributes of every element that has none of the kept ones: shared, never written. */
 export const NO_ATTRIBS: Attribs = keptAttribs()
 
 const KEPT: ReadonlySet<string> = new Set<AttribName>([
-  "class", "id", "itemprop", "role", "hidden", "aria-hidden", "style", "href", "start",
-  "name", "property", "content", "http-equiv", "rel", "lang", "xml:lang", "type"
+  "class",
+  "id",
+  "itemprop",
+  "role",
+  "hidden",
+  "aria-hidden",
+  "style",
+  "href",
+  "start",
+  "name",
+  "property",
+  "content",
+  "http-equiv",
+  "rel",
+  "lang",
+  "xml:lang",
+  "type"
 ])
 /** Lengths of the kept names: an attribute of another length is never sliced out of the page. */
 const KEPT_LENGTH = new Set([...KEPT].map((n) => n.length))
@@ -77,20 +106,75 @@ const RT_RP = new Set(["rt", "rp"])
 
 /** Open elements closed by opening this one. */
 const OPEN_IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>([
-  ["tr", new Set(["tr", "th", "td"])], ["th", new Set(["th"])], ["td", new Set(["thead", "th", "td"])],
-  ["body", new Set(["head", "link", "script"])], ["li", new Set(["li"])],
-  ["p", P], ["h1", P], ["h2", P], ["h3", P], ["h4", P], ["h5", P], ["h6", P],
-  ["select", FORM], ["input", FORM], ["output", FORM], ["button", FORM], ["datalist", FORM], ["textarea", FORM],
-  ["option", new Set(["option"])], ["optgroup", new Set(["optgroup", "option"])], ["dd", DD_DT], ["dt", DD_DT],
-  ["address", P], ["article", P], ["aside", P], ["blockquote", P], ["details", P], ["div", P], ["dl", P],
-  ["fieldset", P], ["figcaption", P], ["figure", P], ["footer", P], ["form", P], ["header", P], ["hr", P],
-  ["main", P], ["nav", P], ["ol", P], ["pre", P], ["section", P], ["table", P], ["ul", P],
-  ["rt", RT_RP], ["rp", RT_RP], ["tbody", TABLE_SECTION], ["tfoot", TABLE_SECTION]
+  ["tr", new Set(["tr", "th", "td"])],
+  ["th", new Set(["th"])],
+  ["td", new Set(["thead", "th", "td"])],
+  ["body", new Set(["head", "link", "script"])],
+  ["li", new Set(["li"])],
+  ["p", P],
+  ["h1", P],
+  ["h2", P],
+  ["h3", P],
+  ["h4", P],
+  ["h5", P],
+  ["h6", P],
+  ["select", FORM],
+  ["input", FORM],
+  ["output", FORM],
+  ["button", FORM],
+  ["datalist", FORM],
+  ["textarea", FORM],
+  ["option", new Set(["option"])],
+  ["optgroup", new Set(["optgroup", "option"])],
+  ["dd", DD_DT],
+  ["dt", DD_DT],
+  ["address", P],
+  ["article", P],
+  ["aside", P],
+  ["blockquote", P],
+  ["details", P],
+  ["div", P],
+  ["dl", P],
+  ["fieldset", P],
+  ["figcaption", P],
+  ["figure", P],
+  ["footer", P],
+  ["form", P],
+  ["header", P],
+  ["hr", P],
+  ["main", P],
+  ["nav", P],
+  ["ol", P],
+  ["pre", P],
+  ["section", P],
+  ["table", P],
+  ["ul", P],
+  ["rt", RT_RP],
+  ["rp", RT_RP],
+  ["tbody", TABLE_SECTION],
+  ["tfoot", TABLE_SECTION]
 ])
 
 export const VOID = new Set([
-  "area", "base", "basefont", "br", "col", "command", "embed", "frame", "hr", "img", "input", "isindex", "keygen",
-  "link", "meta", "param", "source", "track", "wbr"
+  "area",
+  "base",
+  "basefont",
+  "br",
+  "col",
+  "command",
+  "embed",
+  "frame",
+  "hr",
+  "img",
+  "input",
+  "isindex",
+  "keygen",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr"
 ])
 const FOREIGN = new Set(["math", "svg"])
 const HTML_INTEGRATION = new Set(["mi", "mo", "mn", "ms", "mtext", "annotation-xml", "foreignobject", "desc", "title"])
@@ -121,13 +205,74 @@ const tagOf = (name: string): Tag => ({
  * generation with it.
  */
 const KNOWN = new Map<string, Tag>()
-for (const name of [
-  ...VOID, ...FOREIGN, ...HTML_INTEGRATION, ...OPEN_IMPLIES_CLOSE.keys(), ...FORM,
-  "a", "abbr", "b", "bdi", "bdo", "caption", "center", "cite", "code", "colgroup", "data", "dfn", "em", "font", "head",
-  "html", "i", "ins", "kbd", "del", "label", "legend", "li", "mark", "menu", "noscript", "picture", "q", "s", "samp", "script",
-  "small", "span", "strike", "strong", "style", "sub", "summary", "sup", "template", "time", "u", "var", "video", "audio",
-  "iframe", "canvas", "figure", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd", "hgroup", "search"
-]) KNOWN.set(name, tagOf(name))
+for (
+  const name of [
+    ...VOID,
+    ...FOREIGN,
+    ...HTML_INTEGRATION,
+    ...OPEN_IMPLIES_CLOSE.keys(),
+    ...FORM,
+    "a",
+    "abbr",
+    "b",
+    "bdi",
+    "bdo",
+    "caption",
+    "center",
+    "cite",
+    "code",
+    "colgroup",
+    "data",
+    "dfn",
+    "em",
+    "font",
+    "head",
+    "html",
+    "i",
+    "ins",
+    "kbd",
+    "del",
+    "label",
+    "legend",
+    "li",
+    "mark",
+    "menu",
+    "noscript",
+    "picture",
+    "q",
+    "s",
+    "samp",
+    "script",
+    "small",
+    "span",
+    "strike",
+    "strong",
+    "style",
+    "sub",
+    "summary",
+    "sup",
+    "template",
+    "time",
+    "u",
+    "var",
+    "video",
+    "audio",
+    "iframe",
+    "canvas",
+    "figure",
+    "thead",
+    "tbody",
+    "tfoot",
+    "tr",
+    "td",
+    "th",
+    "dl",
+    "dt",
+    "dd",
+    "hgroup",
+    "search"
+  ]
+) KNOWN.set(name, tagOf(name))
 
 const P_TAG = KNOWN.get("p")!
 
@@ -151,7 +296,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
   }
   const openTag = (t: Tag) => {
     const implied = t.implied
-    if (implied !== undefined) while (stack.length > 0 && implied.has(stack[stack.length - 1]!.name)) closeTop()
+    if (implied !== undefined) { while (stack.length > 0 && implied.has(stack[stack.length - 1]!.name)) closeTop() }
     if (!t.isVoid) {
       stack.push(t)
       if (t.isForeign) foreign.push(true)
@@ -173,7 +318,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
   }
   const tagAt = (start: number, end: number): Tag => {
     let raw = html.slice(start, end)
-    let t = KNOWN.get(raw) ?? KNOWN.get((raw = raw.toLowerCase())) ?? unknown.get(raw)
+    let t = KNOWN.get(raw) ?? KNOWN.get(raw = raw.toLowerCase()) ?? unknown.get(raw)
     if (t === undefined) {
       t = tagOf(raw)
       unknown.set(raw, t)
@@ -214,11 +359,15 @@ export const readElements = (html: string, events: TreeEvents): void => {
       if (nextAmp < start) nextAmp = amp(start)
       if (!undecoded || special === "raw" || nextAmp >= end) {
         // (What the tokenizer reports at the page's end can lie outside it: kept as the slice it gives.)
-        return start >= 0 && start <= end && end <= html.length ? events.textAt(start, end) : events.text(html.slice(start, end))
+        return start >= 0 && start <= end && end <= html.length
+          ? events.textAt(start, end)
+          : events.text(html.slice(start, end))
       }
       const data = html.slice(start, end)
       // In a title, a `<` changes how the tokenizer reads what follows it (a possible end tag).
-      events.text(special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text))
+      events.text(
+        special === "title" && data.indexOf("<") >= 0 ? decodedTitle(data) : decodedAt(data, end, decode.text)
+      )
     },
     ontextentity(cp) {
       events.text(String.fromCodePoint(cp))
@@ -232,7 +381,9 @@ export const readElements = (html: string, events: TreeEvents): void => {
       if (!KEPT_LENGTH.has(end - start)) return
       const written = html.slice(start, end)
       const name = KEPT.has(written) ? written : written.toLowerCase()
-      if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) attribName = name as AttribName
+      if (KEPT.has(name) && (attribs === undefined || attribs[name as AttribName] === undefined)) {
+        attribName = name as AttribName
+      }
     },
     onattribdata(start, end) {
       if (attribName === undefined) return
@@ -245,7 +396,9 @@ export const readElements = (html: string, events: TreeEvents): void => {
     onattribend() {
       if (attribName === undefined) return
       attribs ??= keptAttribs()
-      attribs[attribName] = undecoded && attribValue.indexOf("&") >= 0 ? decodedAt(attribValue, attribEnd, decode.attribute) : attribValue
+      attribs[attribName] = undecoded && attribValue.indexOf("&") >= 0
+        ? decodedAt(attribValue, attribEnd, decode.attribute)
+        : attribValue
       attribName = undefined
       attribValue = ""
     },
@@ -267,7 +420,7 @@ export const readElements = (html: string, events: TreeEvents): void => {
       if (!t.isVoid) {
         let at = stack.length - 1
         while (at >= 0 && stack[at]!.name !== name) at--
-        if (at >= 0) while (stack.length > at) closeTop()
+        if (at >= 0) { while (stack.length > at) closeTop() }
         else if (name === "p") {
           // `</p>` with no `p` open is an empty paragraph.
           openTag(P_TAG)

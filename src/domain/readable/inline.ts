@@ -11,11 +11,13 @@ import { collapseWhitespace as collapse } from "../Quote.js"
  * quote mark, a table row, a fence, a thematic break or a setext underline): "1. Choose the pot"
  * as a paragraph would otherwise read "Choose the pot", and a quote of it would not verify.
  */
-const LINE_SYNTAX = /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
+const LINE_SYNTAX =
+  /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
 
 /** Whether a line starting with this character code can match `LINE_SYNTAX` (`-*+#>|=`~_` and digits). */
 const mayStartSyntax = (c: number): boolean =>
-  (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 || c === 96 || c === 126 || c === 95
+  (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 ||
+  c === 96 || c === 126 || c === 95
 
 /** A line with a leading backslash escape where its start would read as syntax (`1\. …`, `\- …`). */
 export const escapeLineStart = (line: string): string => {
@@ -31,7 +33,8 @@ export const escapeLineStart = (line: string): string => {
  * word's edge (inside a word, as in `snake_case`, it never opens emphasis), `~` next to another,
  * a backslash before punctuation, `]` before `(` (a link) and `<` before a scheme (an autolink).
  */
-const INLINE_SYNTAX = /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
+const INLINE_SYNTAX =
+  /[*`]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|~(?=~)|(?<=~)~|\\(?=[!-/:-@[-`{-~])|\](?=\()|<(?=[A-Za-z][A-Za-z0-9+.-]{1,31}:)/gu
 /** The characters `INLINE_SYNTAX` can escape: text without any of them is left as it is. */
 const MAY_ESCAPE = "*`_~\\]<"
 const MAYBE_INLINE_SYNTAX = new RegExp(`[${MAY_ESCAPE.replace(/[\\\]]/g, "\\$&")}]`)
@@ -40,7 +43,9 @@ const MAYBE_INLINE_SYNTAX = new RegExp(`[${MAY_ESCAPE.replace(/[\\\]]/g, "\\$&")
 export const MAY_ESCAPE_CODE = new Uint8Array(128)
 for (const c of MAY_ESCAPE) MAY_ESCAPE_CODE[c.charCodeAt(0)] = 1
 
-export const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
+export const escapeInline = (
+  text: string
+): string => (MAYBE_INLINE_SYNTAX.test(text) ? text.replace(INLINE_SYNTAX, "\\$&") : text)
 
 /**
  * Normalize an inline run: collapse whitespace within lines, keep `<br>` line breaks; lines that
@@ -48,14 +53,16 @@ export const escapeInline = (text: string): string => (MAYBE_INLINE_SYNTAX.test(
  * escaped.
  */
 export const finishInline = (s: string, atLineStart = true): string => {
-  const finish = atLineStart ? (line: string) => escapeLineStart(collapse(line).trim()) : (line: string) => collapse(line).trim()
+  const finish = atLineStart
+    ? (line: string) => escapeLineStart(collapse(line).trim())
+    : (line: string) => collapse(line).trim()
   return s.indexOf("\n") < 0
     ? finish(s)
     : s
-        .split("\n")
-        .map(finish)
-        .filter((line) => line.length > 0)
-        .join("\n")
+      .split("\n")
+      .map(finish)
+      .filter((line) => line.length > 0)
+      .join("\n")
 }
 
 /** `<br>` breaks become spaces (headings, link texts, table cells). */
@@ -134,6 +141,10 @@ export class Run {
 
   reset(): void {
     this.done = this.line = ""
-    this.lineSpace = this.wrote = this.lead = this.trail = false
+    this.lineSpace =
+      this.wrote =
+      this.lead =
+      this.trail =
+        false
   }
 }

@@ -51,7 +51,9 @@ export const resolveHref = (href: string, base: URL | undefined): string | undef
 
 /** Characters a plain path holds besides `/` (`A-Za-z0-9-._~!$&'()*+,;=:@`: the parser keeps them as they are). */
 const PATH_CHAR = new Uint8Array(128)
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@") PATH_CHAR[c.charCodeAt(0)] = 1
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@") {
+  PATH_CHAR[c.charCodeAt(0)] = 1
+}
 
 /** Whether `s` from `from` is a plain path: `/`, then segments of `PATH_CHAR`s, none of them `.` or `..`. */
 const isPlainPath = (s: string, from: number): boolean => {

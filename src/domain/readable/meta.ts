@@ -31,11 +31,13 @@ const one = (s: unknown): string | undefined => {
   return v.length === 0 ? undefined : v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE - 1)}…` : v
 }
 
-const ARTICLE_TYPES = /article|posting|blog|report|webpage|qapage|product|course|event|recipe|howto|creativework|faqpage|itempage|collectionpage/i
+const ARTICLE_TYPES =
+  /article|posting|blog|report|webpage|qapage|product|course|event|recipe|howto|creativework|faqpage|itempage|collectionpage/i
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [k: string]: Json }
 
-const isObject = (j: Json | undefined): j is { readonly [k: string]: Json } => typeof j === "object" && j !== null && !Array.isArray(j)
+const isObject = (j: Json | undefined): j is { readonly [k: string]: Json } =>
+  typeof j === "object" && j !== null && !Array.isArray(j)
 
 /** The schema.org objects of a JSON-LD value (top level, arrays and `@graph`), breadth-first, at most 64. */
 const ldObjects = (root: Json): Array<{ readonly [k: string]: Json }> => {
@@ -43,7 +45,7 @@ const ldObjects = (root: Json): Array<{ readonly [k: string]: Json }> => {
   const queue: Array<Json> = [root]
   while (queue.length > 0 && out.length < 64) {
     const j = queue.shift()!
-    if (Array.isArray(j)) queue.push(...(j as ReadonlyArray<Json>).slice(0, 64))
+    if (Array.isArray(j)) { for (const item of (j as ReadonlyArray<Json>).slice(0, 64)) queue.push(item) }
     else if (isObject(j)) {
       out.push(j)
       const graph = j["@graph"]
@@ -93,7 +95,9 @@ const fromLd = (texts: ReadonlyArray<string>): Pick<PageMeta, "title" | "author"
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
-const notUrl = (s: string | undefined): string | undefined => (s !== undefined && /^https?:\/\//i.test(s) ? undefined : s)
+const notUrl = (
+  s: string | undefined
+): string | undefined => (s !== undefined && /^https?:\/\//i.test(s) ? undefined : s)
 
 /** The page's metadata (`base` resolves a relative canonical link). */
 export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
@@ -109,11 +113,16 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
       const key = (a.property ?? a.name ?? a.itemprop ?? a["http-equiv"])?.toLowerCase()
       const value = one(a.content)
       if (key !== undefined && value !== undefined && !meta.has(key)) meta.set(key, value)
-    } else if (name === "link" && canonical === undefined && a.href !== undefined && (a.rel ?? "").toLowerCase().split(/\s+/).includes("canonical")) {
+    } else if (
+      name === "link" && canonical === undefined && a.href !== undefined &&
+      (a.rel ?? "").toLowerCase().split(/\s+/).includes("canonical")
+    ) {
       canonical = a.href
     } else if (name === "html" && lang === undefined) {
       lang = one(a.lang ?? a["xml:lang"])
-    } else if (name === "script" && ld.length < MAX_LD && (a.type ?? "").toLowerCase().trim() === "application/ld+json") {
+    } else if (
+      name === "script" && ld.length < MAX_LD && (a.type ?? "").toLowerCase().trim() === "application/ld+json"
+    ) {
       const text = textContent(page.texts, el, false)
       ldChars += text.length
       if (ldChars <= MAX_LD_CHARS) ld.push(text)
@@ -124,9 +133,10 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   const href = canonical ?? m("og:url")
   return {
     title: fromLdMeta.title ?? m("og:title") ?? m("twitter:title") ?? m("dc.title") ?? m("citation_title"),
-    author: fromLdMeta.author ?? m("author") ?? notUrl(m("article:author")) ?? m("dc.creator") ?? m("citation_author") ?? m("byl"),
-    published:
-      fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ?? m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
+    author: fromLdMeta.author ?? m("author") ?? notUrl(m("article:author")) ?? m("dc.creator") ??
+      m("citation_author") ?? m("byl"),
+    published: fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ??
+      m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
     site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
     canonical: href === undefined ? undefined : one(resolveHrefGeneric(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),

@@ -7,8 +7,8 @@
  * without recursion, so no page can exhaust the stack.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
-import { markdownLink } from "./links.js"
 import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
+import { markdownLink } from "./links.js"
 import { type El, type Node, textContent, type Texts } from "./tree.js"
 
 const MAX_DEPTH = 120
@@ -70,7 +70,8 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
 }
 
 /** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
-const isPermalink = (a: El, text: string): boolean => (a.attribs.href ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test(text)
+const isPermalink = (a: El, text: string): boolean =>
+  (a.attribs.href ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test(text)
 
 /**
  * Inline `<code>` as a code span: its text as written (Markdown reads no escapes inside a span),
@@ -150,7 +151,9 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
       if (child.name === "tr") {
         const cells: Array<string> = []
         for (const cell of child.children) {
-          if (typeof cell !== "number" && !cell.drop && (cell.name === "td" || cell.name === "th")) cells.push(cellText(cell, ctx, depth + 2))
+          if (typeof cell !== "number" && !cell.drop && (cell.name === "td" || cell.name === "th")) {
+            cells.push(cellText(cell, ctx, depth + 2))
+          }
         }
         rows.push(cells)
       } else if ((child.name === "thead" || child.name === "tbody" || child.name === "tfoot") && level < 2) {
@@ -282,7 +285,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
         run.reset()
       }
       block(node, ctx, depth, out)
-    } else inline(node, ctx, depth, (run ??= new Run(false)))
+    } else inline(node, ctx, depth, run ??= new Run(false))
   }
   if (run !== undefined) pushNonEmpty(out, run.text())
 }

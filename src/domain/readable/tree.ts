@@ -8,8 +8,8 @@
  */
 import { isWideSpace } from "../Quote.js"
 import { concealing, droppedTag, type Marks, pageMarks } from "./boilerplate.js"
-import { MAY_ESCAPE_CODE } from "./inline.js"
 import { type Attribs, cdataAsComments, NO_ATTRIBS, readElements } from "./html.js"
+import { MAY_ESCAPE_CODE } from "./inline.js"
 
 /**
  * Pages whose elements nest deeper than this (in the parser's own stack of open elements) get a
@@ -99,7 +99,15 @@ export interface El {
   prose: number
 }
 
-const element = (name: string, attribs: Attribs, order: number, parent: El | undefined, block: El | undefined, drop: boolean, marks: Marks): El => ({
+const element = (
+  name: string,
+  attribs: Attribs,
+  order: number,
+  parent: El | undefined,
+  block: El | undefined,
+  drop: boolean,
+  marks: Marks
+): El => ({
   name,
   attribs,
   order,
@@ -123,10 +131,54 @@ const element = (name: string, attribs: Attribs, order: number, parent: El | und
 
 /** Elements rendered as blocks (they end the paragraph around them). */
 export const BLOCKS = new Set([
-  "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "div", "dl", "dt", "fieldset",
-  "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li",
-  "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
-  "caption", "listing", "xmp", "plaintext"
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "li",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
+  "caption",
+  "listing",
+  "xmp",
+  "plaintext"
 ])
 
 export interface Page {
@@ -144,7 +196,9 @@ export interface Page {
   readonly concealed: number
 }
 
-const isComma = (c: number): boolean => c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 || c === 0x2e41 || c === 0x2e34 || c === 0x2e32
+const isComma = (c: number): boolean =>
+  c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c || c === 0xfe50 || c === 0xfe10 || c === 0xfe11 ||
+  c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`; `reveal` keeps `noscript` and `hidden` elements (boilerplate.ts `concealing`). */
 export const parsePage = (source: string, reveal = false): Page | undefined => {
@@ -228,8 +282,13 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
       // Most elements hold one to three children: array literals, which V8 (seeing them live on)
       // allocates straight in the old generation, as it does elements (see `El`); a slice would
       // be copied through the young generation.
-      top.children =
-        n === 1 ? [pending[start]!] : n === 2 ? [pending[start]!, pending[start + 1]!] : n === 3 ? [pending[start]!, pending[start + 1]!, pending[start + 2]!] : pending.slice(start, pendingSize)
+      top.children = n === 1
+        ? [pending[start]!]
+        : n === 2
+        ? [pending[start]!, pending[start + 1]!]
+        : n === 3
+        ? [pending[start]!, pending[start + 1]!, pending[start + 2]!]
+        : pending.slice(start, pendingSize)
       pendingSize = start
     }
     sumUp(top)
@@ -240,7 +299,15 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
         if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
         if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
         const isBlock = BLOCKS.has(name)
-        const el = element(name, attribs, all.length, top, isBlock ? undefined : (top.block ?? top), top.drop || droppedTag(name, attribs, reveal), marksOf(name, attribs))
+        const el = element(
+          name,
+          attribs,
+          all.length,
+          top,
+          isBlock ? undefined : (top.block ?? top),
+          top.drop || droppedTag(name, attribs, reveal),
+          marksOf(name, attribs)
+        )
         if (!top.drop && el.drop && concealing(name, attribs)) concealer = el
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
@@ -269,7 +336,16 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
     if (e instanceof TooDeep) return undefined
     throw e
   }
-  return { root, all, mains, title: title === undefined ? "" : textContent(texts, title), baseHref, texts, revealed: reveal, concealed }
+  return {
+    root,
+    all,
+    mains,
+    title: title === undefined ? "" : textContent(texts, title),
+    baseHref,
+    texts,
+    revealed: reveal,
+    concealed
+  }
 }
 
 /**
@@ -305,7 +381,14 @@ export const measure = (page: Page): void => {
 
 /** Clear an element's measured figures (a pass that decides what is dropped clears them as it goes, then calls `sumAll`). */
 export const unmeasure = (el: El): void => {
-  el.text = el.link = el.own = el.commas = el.allCommas = el.prose = el.breaks = 0
+  el.text =
+    el.link =
+    el.own =
+    el.commas =
+    el.allCommas =
+    el.prose =
+    el.breaks =
+      0
 }
 
 /** Sum the figures of a page whose elements are all `unmeasure`d. */

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { UnsafePath } from "../../domain/Errors.js"
-import { CAPTURES_LOG, captureLine } from "../../domain/IngestContent.js"
+import { captureLine, CAPTURES_LOG } from "../../domain/IngestContent.js"
 import { FileStore } from "../../services/FileStore.js"
 import { readCaptures } from "../../services/Ingest.js"
 import { CaptureStore, type CaptureStoreShape } from "../../services/ports/CaptureStore.js"
@@ -46,4 +46,7 @@ export const makeCaptureStoreFolder = Effect.map(FileStore, (fs): CaptureStoreSh
 })
 
 /** CaptureStore over the work folder's FileStore. */
-export const CaptureStoreFolder: Layer.Layer<CaptureStore, never, FileStore> = Layer.effect(CaptureStore, makeCaptureStoreFolder)
+export const CaptureStoreFolder: Layer.Layer<CaptureStore, never, FileStore> = Layer.effect(
+  CaptureStore,
+  makeCaptureStoreFolder
+)

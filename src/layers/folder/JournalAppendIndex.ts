@@ -72,7 +72,9 @@ const toBytes = (hashes: Uint32Array): Uint8Array => {
   return out
 }
 
-export const makeAppendIndex = (store: FileStoreShape & { readonly fingerprint: NonNullable<FileStoreShape["fingerprint"]> }) => {
+export const makeAppendIndex = (
+  store: FileStoreShape & { readonly fingerprint: NonNullable<FileStoreShape["fingerprint"]> }
+) => {
   /** The journal's current fingerprint (None: no journal, or it cannot be looked at). */
   const fingerprintOf = (study: string): Effect.Effect<Option.Option<string>> =>
     Effect.orElseSucceed(store.fingerprint(studyPaths(study).journal), () => Option.none())
@@ -83,7 +85,9 @@ export const makeAppendIndex = (store: FileStoreShape & { readonly fingerprint: 
       const paths = appendIndexPaths(study)
       const current = yield* fingerprintOf(study)
       if (Option.isNone(current)) return Option.none()
-      const text = yield* Effect.option(store.readText(paths.index, { maxBytes: INDEX_MAX_BYTES, requireSingleLink: true }))
+      const text = yield* Effect.option(
+        store.readText(paths.index, { maxBytes: INDEX_MAX_BYTES, requireSingleLink: true })
+      )
       if (Option.isNone(text)) return Option.none()
       let v: Record<string, unknown>
       try {
@@ -94,10 +98,15 @@ export const makeAppendIndex = (store: FileStoreShape & { readonly fingerprint: 
       const events = v["events"]
       const candidates = v["candidates"]
       if (
-        v["version"] !== 1 || v["fingerprint"] !== current.value || typeof events !== "number" || !Number.isSafeInteger(events) ||
-        events < 0 || !isHead(v["head"]) || !Array.isArray(candidates) || !candidates.every((c) => typeof c === "string")
+        v["version"] !== 1 || v["fingerprint"] !== current.value || typeof events !== "number" ||
+        !Number.isSafeInteger(events) ||
+        events < 0 || !isHead(v["head"]) || !Array.isArray(candidates) || !candidates.every((c) =>
+          typeof c === "string"
+        )
       ) return Option.none()
-      const bytes = yield* Effect.option(store.read(paths.hashes, { maxBytes: INDEX_MAX_BYTES, requireSingleLink: true }))
+      const bytes = yield* Effect.option(
+        store.read(paths.hashes, { maxBytes: INDEX_MAX_BYTES, requireSingleLink: true })
+      )
       if (Option.isNone(bytes) || bytes.value.byteLength < events * 4) return Option.none()
       const view = new DataView(bytes.value.buffer, bytes.value.byteOffset, events * 4)
       const hashes = new Uint32Array(events)
@@ -110,7 +119,14 @@ export const makeAppendIndex = (store: FileStoreShape & { readonly fingerprint: 
     Effect.gen(function*() {
       const fingerprint = yield* fingerprintOf(study)
       if (Option.isNone(fingerprint)) return
-      const record = { version: 1, study, fingerprint: fingerprint.value, events: state.events, head: state.head, candidates: state.candidates }
+      const record = {
+        version: 1,
+        study,
+        fingerprint: fingerprint.value,
+        events: state.events,
+        head: state.head,
+        candidates: state.candidates
+      }
       yield* store.writeAtomic(appendIndexPaths(study).index, `${JSON.stringify(record)}\n`)
     })
 
@@ -119,7 +135,9 @@ export const makeAppendIndex = (store: FileStoreShape & { readonly fingerprint: 
    * the record. A failure leaves the index unused (the next append replays), never an error.
    */
   const rebuild = (study: string, state: IndexedState, hashes: Uint32Array) =>
-    Effect.ignore(Effect.zipRight(store.writeAtomic(appendIndexPaths(study).hashes, toBytes(hashes)), publish(study, state)))
+    Effect.ignore(
+      Effect.zipRight(store.writeAtomic(appendIndexPaths(study).hashes, toBytes(hashes)), publish(study, state))
+    )
 
   /**
    * Extend an index that was current before this append: the new ids' hashes (after dropping

@@ -5,23 +5,28 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { EXECUTION_ID, type ExecutionRecord, executionPaths } from "../../domain/Execution.js"
-import type { ArtifactFinding, ExecutionCheck, ExecutionFinding } from "../../domain/JournalOutput.js"
-import type { Projection } from "../../domain/JournalProjection.js"
-import type { FileStoreShape } from "../../services/FileStore.js"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { checkSignature } from "../../domain/Evidence.js"
 import { EvidenceKeyUnavailable } from "../../domain/ExecErrors.js"
+import { EXECUTION_ID, executionPaths, type ExecutionRecord } from "../../domain/Execution.js"
+import type { ArtifactFinding, ExecutionCheck, ExecutionFinding } from "../../domain/JournalOutput.js"
+import type { Projection } from "../../domain/JournalProjection.js"
 import { EvidenceKey, type EvidenceKeyShape } from "../../services/EvidenceKey.js"
+import type { FileStoreShape } from "../../services/FileStore.js"
 import { FileStore } from "../../services/FileStore.js"
 import { JournalArtifacts, type JournalArtifactsShape } from "../../services/ports/JournalStore.js"
 import { makeExecutionStore } from "../ExecutionStore.js"
 
 /** What the journal's execution_linked says that the record does not (status, exit code), or null. */
-const linkMismatch = (link: { readonly status: string; readonly exitCode?: number | null }, record: ExecutionRecord): string | null => {
+const linkMismatch = (
+  link: { readonly status: string; readonly exitCode?: number | null },
+  record: ExecutionRecord
+): string | null => {
   if (link.status !== record.status) return `the journal says status '${link.status}', the record '${record.status}'`
-  if (link.exitCode !== undefined && link.exitCode !== record.exitCode) return `the journal says exit code ${link.exitCode}, the record ${record.exitCode}`
+  if (link.exitCode !== undefined && link.exitCode !== record.exitCode) {
+    return `the journal says exit code ${link.exitCode}, the record ${record.exitCode}`
+  }
   return null
 }
 
@@ -67,7 +72,9 @@ const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof 
           } else if (r.left._tag === "ExecutionNotFound") {
             checks.push({ ...base, check: "missing" })
             findings.push({ kind: "execution-missing", ...base, path })
-          } else if (r.left._tag === "ExecutionDigestMismatch" || r.left._tag === "UnsafePath" || r.left._tag === "LimitExceeded") {
+          } else if (
+            r.left._tag === "ExecutionDigestMismatch" || r.left._tag === "UnsafePath" || r.left._tag === "LimitExceeded"
+          ) {
             checks.push({ ...base, check: "tampered" })
             findings.push({ kind: "execution-tampered", ...base, path, detail: r.left.message })
           } else return yield* r.left
@@ -75,7 +82,11 @@ const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof 
         for (const a of c.artifacts) {
           const producers = considered.filter((x) => x.outputs.some((o) => o.path === a.path))
           if (producers.length === 0) continue
-          if (producers.some((x) => x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes))) continue
+          if (
+            producers.some((x) =>
+              x.outputs.some((o) => o.path === a.path && o.sha256 === a.sha256 && o.bytes === a.bytes)
+            )
+          ) continue
           const x = producers[producers.length - 1]!
           const o = x.outputs.find((o) => o.path === a.path)!
           findings.push({
@@ -105,7 +116,9 @@ const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof 
             path: a.path,
             expected: { sha256: a.sha256, bytes: a.bytes }
           }
-          const got = yield* Effect.either(store.hash(a.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false }))
+          const got = yield* Effect.either(
+            store.hash(a.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false })
+          )
           if (Either.isRight(got)) {
             if (got.right.sha256 !== a.sha256 || got.right.bytes !== a.bytes) {
               findings.push({ kind: "artifact-changed", ...base, actual: { ...got.right } })
@@ -115,7 +128,12 @@ const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof 
           const e = got.left
           if (e._tag === "FileNotFound") findings.push({ kind: "artifact-missing", ...base, actual: null })
           else if (e._tag === "UnsafePath") {
-            findings.push({ kind: "artifact-changed", ...base, actual: null, detail: `refused to read it: ${e.reason}` })
+            findings.push({
+              kind: "artifact-changed",
+              ...base,
+              actual: null,
+              detail: `refused to read it: ${e.reason}`
+            })
           } else if (e._tag === "IoError") return yield* e
           else return yield* Effect.die(e)
         }
@@ -139,7 +157,8 @@ const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof 
  */
 const NO_KEY: EvidenceKeyShape = {
   sign: () => Effect.fail(new EvidenceKeyUnavailable({ reason: "no evidence key in this composition" })),
-  check: (kind, digest, signature) => Effect.sync(() => checkSignature({ missing: "no evidence key in this composition" }, kind, digest, signature))
+  check: (kind, digest, signature) =>
+    Effect.sync(() => checkSignature({ missing: "no evidence key in this composition" }, kind, digest, signature))
 }
 
 export const makeJournalArtifacts = (store: FileStoreShape, key: EvidenceKeyShape = NO_KEY): JournalArtifactsShape => ({
@@ -150,6 +169,8 @@ export const makeJournalArtifacts = (store: FileStoreShape, key: EvidenceKeyShap
 /** JournalArtifacts over the FileStore (and the EvidenceKey, when the context has one). */
 export const JournalArtifactsFolder: Layer.Layer<JournalArtifacts, never, FileStore> = Layer.effect(
   JournalArtifacts,
-  Effect.map(Effect.all([FileStore, Effect.serviceOption(EvidenceKey)]), ([store, key]) =>
-    makeJournalArtifacts(store, Option.getOrElse(key, () => NO_KEY)))
+  Effect.map(
+    Effect.all([FileStore, Effect.serviceOption(EvidenceKey)]),
+    ([store, key]) => makeJournalArtifacts(store, Option.getOrElse(key, () => NO_KEY))
+  )
 )

@@ -11,9 +11,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
 import { AliasedFile, IoError, UnsafePath } from "../../domain/Errors.js"
-import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { checkStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
-import { InvalidManifest, StudyNotFound, UnimportedLegacyManifest, UnterminatedTail } from "../../domain/JournalErrors.js"
+import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
+import {
+  InvalidManifest,
+  StudyNotFound,
+  UnimportedLegacyManifest,
+  UnterminatedTail
+} from "../../domain/JournalErrors.js"
 import { encodeLine, storedDigest } from "../../domain/JournalLines.js"
 import type { ImportResult, RebuildResult, RecoverResult } from "../../domain/JournalOutput.js"
 import { manifestOf } from "../../domain/JournalProjection.js"
@@ -30,12 +35,19 @@ const EMPTY = new Uint8Array(0)
 
 const study$ = (study: string) => Either.match(checkStudyId(study), { onLeft: Effect.fail, onRight: Effect.succeed })
 
-export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder: ReturnType<typeof makeJournalFolderStore>): JournalFolderShape => {
+export const makeJournalFolder = (
+  store: FileStoreShape,
+  lock: LockShape,
+  folder: ReturnType<typeof makeJournalFolderStore>
+): JournalFolderShape => {
   const { readJournal, withVerified, appendLines } = folder
 
   /** Readers of one study: a study without a journal file does not exist (`journal append` creates one). */
   const requireStudy = (study: string) =>
-    Effect.flatMap(store.stat(studyPaths(study).journal), (st) => Option.isNone(st) ? Effect.fail(new StudyNotFound({ study })) : Effect.void)
+    Effect.flatMap(
+      store.stat(studyPaths(study).journal),
+      (st) => Option.isNone(st) ? Effect.fail(new StudyNotFound({ study })) : Effect.void
+    )
 
   /** Refuse a file that is a symlink, a hard link or not a regular file (when present). */
   const refuseAlias = (path: string) =>
@@ -56,7 +68,9 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
       Effect.map((text): ReadonlyArray<string> => {
         try {
           const v = JSON.parse(text) as { manifestSha256?: unknown }
-          return Array.isArray(v.manifestSha256) ? v.manifestSha256.filter((x): x is string => typeof x === "string") : []
+          return Array.isArray(v.manifestSha256)
+            ? v.manifestSha256.filter((x): x is string => typeof x === "string")
+            : []
         } catch {
           return []
         }
@@ -94,7 +108,8 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
           )
           if (Option.isSome(current)) {
             const have = sha256Hex(current.value)
-            const ours = have === mSha || published.includes(have) || p.legacyImports.some((l) => l.manifestSha256 === have)
+            const ours = have === mSha || published.includes(have) ||
+              p.legacyImports.some((l) => l.manifestSha256 === have)
             if (!ours) return yield* new UnimportedLegacyManifest({ path: paths.manifest })
           }
           const seqs = r.projector.seqs()
@@ -136,8 +151,7 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
             manifest: { path: paths.manifest, ...m },
             index: { path: paths.index, ...ix }
           } satisfies RebuildResult
-        }))
-      )
+        })))
     })
 
   const recoverTail: JournalFolderShape["recoverTail"] = (study) =>
@@ -156,7 +170,8 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
           yield* store.writeRetained(path, tail)
           yield* store.truncate(paths.journal, committed).pipe(
             // Removed by another process since it was read (the lock binds only dossier): a typed, retryable refusal.
-            Effect.catchTag("FileNotFound", () => Effect.fail(new IoError({ path: paths.journal, operation: "truncate", code: "ENOENT" }))),
+            Effect.catchTag("FileNotFound", () =>
+              Effect.fail(new IoError({ path: paths.journal, operation: "truncate", code: "ENOENT" }))),
             aliased(paths.journal)
           )
           return { study, recovered: { path, bytes: tail.byteLength, sha256 } } satisfies RecoverResult
@@ -174,7 +189,9 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
           const bytes = yield* store.read(paths.manifest, { requireSingleLink: true }).pipe(
             aliased(paths.manifest),
             Effect.catchTag("LimitExceeded", (e) =>
-              Effect.fail(new InvalidManifest({ issues: [{ path: "", message: `the manifest has more than ${e.max} bytes` }] })))
+              Effect.fail(
+                new InvalidManifest({ issues: [{ path: "", message: `the manifest has more than ${e.max} bytes` }] })
+              ))
           )
           const sha256 = sha256Hex(bytes)
           const p = r.projector.result()
@@ -201,17 +218,24 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
               } satisfies ImportResult
             }
             return yield* new InvalidManifest({
-              issues: [{ path: "", message: "manifest.json is a projection dossier wrote from the journal, not a legacy manifest" }]
+              issues: [{
+                path: "",
+                message: "manifest.json is a projection dossier wrote from the journal, not a legacy manifest"
+              }]
             })
           }
           let value: unknown
           try {
             value = JSON.parse(Buffer.from(bytes).toString("utf8"))
           } catch (e) {
-            return yield* new InvalidManifest({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
+            return yield* new InvalidManifest({
+              issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }]
+            })
           }
           const m = validateManifest(value)
-          if (Either.isLeft(m)) return yield* new InvalidManifest({ issues: m.left })
+          if (Either.isLeft(m)) {
+            return yield* new InvalidManifest({ issues: m.left })
+          }
           if (m.right.study !== study) {
             return yield* new InvalidManifest({
               issues: [{ path: "study", message: `the manifest is of the study '${m.right.study}', not '${study}'` }]
@@ -233,7 +257,10 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
           if (problem !== null) {
             const i = m.right.candidates.findIndex((c) => c.id === problem.candidateId)
             return yield* new InvalidManifest({
-              issues: [{ path: `candidates.${i}.id`, message: `the candidate '${problem.candidateId}' already exists in the journal` }]
+              issues: [{
+                path: `candidates.${i}.id`,
+                message: `the candidate '${problem.candidateId}' already exists in the journal`
+              }]
             })
           }
           yield* store.writeRetained(snapshotPath, bytes)
@@ -248,29 +275,37 @@ export const makeJournalFolder = (store: FileStoreShape, lock: LockShape, folder
             claimed: r.projector.hasCandidate
           }
           const refused = checkBatch([entry], (i, candidateId) =>
-            new InvalidManifest({ issues: [{ path: `candidates.${i}.id`, message: `the candidate '${candidateId}' already exists` }] }))(view)
+            new InvalidManifest({
+              issues: [{ path: `candidates.${i}.id`, message: `the candidate '${candidateId}' already exists` }]
+            }))(view)
           if (refused !== null) return yield* refused
           const split = splitBatch([entry], view.digestOf)
-          if (Either.isLeft(split)) return yield* split.left
+          if (Either.isLeft(split)) {
+            return yield* split.left
+          }
           const { fresh } = split.right
-          if (fresh.length > 0) yield* appendLines(paths.journal, encodeLine(r.events + 1, entryText(entry), entry.digest))
+          if (fresh.length > 0) {
+            yield* appendLines(paths.journal, encodeLine(r.events + 1, entryText(entry), entry.digest))
+          }
           return {
             study,
             eventId: event.id,
             snapshot: { path: snapshotPath, sha256 },
             imported: fresh.length > 0
           } satisfies ImportResult
-        }))
-      )
+        })))
     })
 
   return { rebuild, recoverTail, importLegacy }
 }
 
 /** The folder adapter of JournalStore and the JournalFolder service, over one FileStore and Lock. */
-export const JournalFolderLayer: Layer.Layer<JournalStore | JournalFolder, never, FileStore | Lock> = Layer.effectContext(
-  Effect.map(Effect.all([FileStore, Lock]), ([store, lock]) => {
-    const folder = makeJournalFolderStore(store)
-    return Context.make(JournalStore, folder.port).pipe(Context.add(JournalFolder, makeJournalFolder(store, lock, folder)))
-  })
-)
+export const JournalFolderLayer: Layer.Layer<JournalStore | JournalFolder, never, FileStore | Lock> = Layer
+  .effectContext(
+    Effect.map(Effect.all([FileStore, Lock]), ([store, lock]) => {
+      const folder = makeJournalFolderStore(store)
+      return Context.make(JournalStore, folder.port).pipe(
+        Context.add(JournalFolder, makeJournalFolder(store, lock, folder))
+      )
+    })
+  )

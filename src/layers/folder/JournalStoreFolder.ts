@@ -15,14 +15,20 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { AliasedFile, type IoError, type LimitExceeded, UnsafePath } from "../../domain/Errors.js"
-import { type BatchEntry, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { isStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
+import { type BatchEntry, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
 import { encodeLine, eventDigest, type Replay, replay, storedDigest } from "../../domain/JournalLines.js"
 import type { StudyRow } from "../../domain/JournalOutput.js"
 import { rememberProjection } from "../../domain/JournalProjection.js"
 import type { FileStoreShape } from "../../services/FileStore.js"
-import type { AppendView, JournalAppended, JournalStoreShape, JournalTail, StoredJournal } from "../../services/ports/JournalStore.js"
+import type {
+  AppendView,
+  JournalAppended,
+  JournalStoreShape,
+  JournalTail,
+  StoredJournal
+} from "../../services/ports/JournalStore.js"
 import type { LoggedEvent } from "../../services/Store.js"
 import { readThenAppendOf } from "../FileStoreFallbacks.js"
 import { type AppendIndex, idHash, makeAppendIndex } from "./JournalAppendIndex.js"
@@ -34,15 +40,17 @@ export const JOURNAL_MAX_BYTES = 1024 * 1024 * 1024
 const EMPTY = new Uint8Array(0)
 const CLEAN: JournalTail = { state: "clean", bytes: 0 }
 
-const tailOf = (r: Replay): JournalTail => r.tail.state === "clean" ? CLEAN : { state: "unterminated", bytes: r.tail.bytes }
+const tailOf = (r: Replay): JournalTail =>
+  r.tail.state === "clean" ? CLEAN : { state: "unterminated", bytes: r.tail.bytes }
 
 /** Symlinks and hard links on the journal, manifest or index are `AliasedFile`. */
-export const aliased = (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
-  Effect.catchIf(
-    self,
-    (e) => e instanceof UnsafePath && (e.reason === "symlink" || e.reason === "hard-link"),
-    () => Effect.fail(new AliasedFile({ path }))
-  )
+export const aliased =
+  (path: string) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | AliasedFile, R> =>
+    Effect.catchIf(
+      self,
+      (e) => e instanceof UnsafePath && (e.reason === "symlink" || e.reason === "hard-link"),
+      () => Effect.fail(new AliasedFile({ path }))
+    )
 
 /** A stored event whose digest is computed when asked (inspect reads every event, never a digest). */
 class StoredEvent implements LoggedEvent<JournalEvent> {
@@ -89,7 +97,10 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
 
   /** The history read under the lock (see `verifiedReplay`). */
   const lockedHistory = (path: string) =>
-    Effect.flatMap(readJournal(path), (bytes) => Either.match(verifiedReplay(path, bytes), { onLeft: Effect.fail, onRight: Effect.succeed }))
+    Effect.flatMap(
+      readJournal(path),
+      (bytes) => Either.match(verifiedReplay(path, bytes), { onLeft: Effect.fail, onRight: Effect.succeed })
+    )
 
   /** Run `use` on the locked history and keep it as verified when `use` succeeds. Under the lock. */
   const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
@@ -128,7 +139,10 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
     study: string,
     batch: ReadonlyArray<BatchEntry>,
     check: (view: AppendView) => E | null
-  ): Effect.Effect<JournalAppended, AliasedFile | IoError | UnsafePath | LimitExceeded | CorruptJournal | ConflictingEvent | E> =>
+  ): Effect.Effect<
+    JournalAppended,
+    AliasedFile | IoError | UnsafePath | LimitExceeded | CorruptJournal | ConflictingEvent | E
+  > =>
     Effect.suspend(() => {
       const path = studyPaths(study).journal
       /** Check the batch on a view, then what is new as journal lines. */
@@ -167,11 +181,18 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
             const state = {
               events: r.events + fresh.length,
               head: outcome.head,
-              candidates: [...r.projector.candidateIds(), ...fresh.flatMap((e) => e.claims)]
+              candidates: [
+                ...r.projector.candidateIds(),
+                ...fresh.flatMap((e) =>
+                  e.claims
+                )
+              ]
             }
             const hashes = () => {
               const all = new Uint32Array(state.events)
-              for (const [id, seq] of r.ids) all[seq - 1] = idHash(id)
+              for (const [id, seq] of r.ids) {
+                all[seq - 1] = idHash(id)
+              }
               fresh.forEach((e, i) => (all[r.events + i] = idHash(e.id)))
               return all
             }
@@ -180,7 +201,14 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
             const index$ = !keepIndex || (index === undefined && r.events === 0)
               ? Effect.void
               : index !== undefined
-              ? (fresh.length === 0 ? Effect.void : appendIndex.extend(study, index, state, fresh.map((e) => e.id)))
+              ? (fresh.length === 0 ? Effect.void : appendIndex.extend(
+                study,
+                index,
+                state,
+                fresh.map((e) =>
+                  e.id
+                )
+              ))
               : appendIndex.rebuild(study, state, hashes())
             remember(path, r, memory)
             return Effect.as(index$, outcome)
@@ -210,10 +238,22 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
         const decided = decide(view)
         if (Either.isLeft(decided)) return Effect.fail(decided.left)
         const { fresh, lines, outcome } = decided.right
-        const state = { events: index.events + fresh.length, head: outcome.head, candidates: [...index.candidates, ...fresh.flatMap((e) => e.claims)] }
+        const state = {
+          events: index.events + fresh.length,
+          head: outcome.head,
+          candidates: [...index.candidates, ...fresh.flatMap((e) => e.claims)]
+        }
         return Effect.flatMap(aliased(path)(store.append(path, lines)), ({ size }) =>
           // Past the journal's size limit the next append replays, and refuses as before.
-          Effect.as(size > JOURNAL_MAX_BYTES ? Effect.void : appendIndex!.extend(study, index, state, fresh.map((e) => e.id)), outcome))
+          Effect.as(
+            size > JOURNAL_MAX_BYTES ? Effect.void : appendIndex!.extend(
+              study,
+              index,
+              state,
+              fresh.map((e) => e.id)
+            ),
+            outcome
+          ))
       }
       return appendIndex === undefined || hasVerified(path)
         ? replayed(undefined)

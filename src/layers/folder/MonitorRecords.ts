@@ -9,15 +9,22 @@ import * as Option from "effect/Option"
 import { toBuffer } from "../../domain/Bytes.js"
 import { sha256Hex } from "../../domain/Canonical.js"
 import { decodeWith, parseJson } from "../../domain/Decode.js"
-import { MONITOR_DIR, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
-import { RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
-import { timesInRange } from "../../domain/MonitorRules.js"
 import { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
+import { MONITOR_DIR, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
+import { timesInRange } from "../../domain/MonitorRules.js"
+import { type RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import { verifyRunText } from "../../domain/RunScan.js"
 import type { FileStoreShape } from "../../services/FileStore.js"
 import { listNamesOf, readManyWithOf } from "../FileStoreFallbacks.js"
 
-export { MONITOR_DIR, REPORTS_FILE, RUNS_DIR, runPath, SUBSCRIPTIONS_DIR, subscriptionPath } from "../../domain/MonitorLayout.js"
+export {
+  MONITOR_DIR,
+  REPORTS_FILE,
+  runPath,
+  RUNS_DIR,
+  subscriptionPath,
+  SUBSCRIPTIONS_DIR
+} from "../../domain/MonitorLayout.js"
 /** Derived: what the scans made of each record file, by the SHA-256 of its bytes (src/domain/ScanIndex.ts). */
 export const SCAN_INDEX_FILE = `${MONITOR_DIR}/scan.index`
 
@@ -35,14 +42,19 @@ export const textOf = (bytes: Uint8Array) => toBuffer(bytes).toString("utf8")
 const decodeSubscription = decodeWith(SubscriptionRecord)
 
 const isJsonObjectText = (text: string): boolean =>
-  Either.match(parseJson(text), { onLeft: () => false, onRight: (v) => typeof v === "object" && v !== null && !Array.isArray(v) })
+  Either.match(parseJson(text), {
+    onLeft: () => false,
+    onRight: (v) => typeof v === "object" && v !== null && !Array.isArray(v)
+  })
 
 const parseSubscription = (id: string, path: string, text: string) => {
   const parsed = Either.flatMap(parseJson(text), decodeSubscription)
   if (Either.isLeft(parsed)) {
     return Either.left(new CorruptMonitorRecord({ path, reason: parsed.left.issues[0]?.message ?? "invalid record" }))
   }
-  if (parsed.right.id !== id) return Either.left(new CorruptMonitorRecord({ path, reason: "the record names another id" }))
+  if (parsed.right.id !== id) {
+    return Either.left(new CorruptMonitorRecord({ path, reason: "the record names another id" }))
+  }
   return Either.right(parsed.right)
 }
 
@@ -59,8 +71,7 @@ export const makeRecords = (store: FileStoreShape) => {
       Option.match(text, {
         onNone: () => Effect.succeed(Option.none<SubscriptionRecord>()),
         onSome: (t) => Effect.map(parseSubscription(id, subscriptionPath(id), t), Option.some)
-      })
-    )
+      }))
 
   const findRun = (id: string) =>
     Effect.flatMap(readOptional(runPath(id)), (text) =>
@@ -75,24 +86,30 @@ export const makeRecords = (store: FileStoreShape) => {
             ? Effect.fail(new ReceiptDigestMismatch({ runId: id }))
             : Effect.fail(new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" }))
         }
-      })
-    )
+      }))
 
   /** Replace one record file (a change of one file needs no transaction). */
-  const write = (path: string, record: unknown) => Effect.flatMap(render(record), (text) => store.writeAtomic(path, text))
+  const write = (path: string, record: unknown) =>
+    Effect.flatMap(render(record), (text) => store.writeAtomic(path, text))
 
   /** The `.json` files of a directory, sorted by name (each is opened and type-checked when read). */
   const listNames = store.listNames ?? listNamesOf(store)
   const listJson = (dir: string) =>
-    Effect.map(listNames(dir), (names) => names.filter((n) => n.endsWith(".json")).map((name) => ({ name, id: name.slice(0, -5) })))
+    Effect.map(
+      listNames(dir),
+      (names) => names.filter((n) => n.endsWith(".json")).map((name) => ({ name, id: name.slice(0, -5) }))
+    )
 
   /**
    * Read many files and keep only what `use` makes of each (a parsed record, a digest): the
    * store's batch paths when it has them, else file by file. `use` must not keep the bytes.
    */
   const readManyWith = store.readManyWith ?? readManyWithOf(store)
-  const readAllWith = <A>(paths: ReadonlyArray<string>, use: (bytes: Uint8Array, index: number) => A, maxBytes: number) =>
-    readManyWith(paths, use, { maxBytes })
+  const readAllWith = <A>(
+    paths: ReadonlyArray<string>,
+    use: (bytes: Uint8Array, index: number) => A,
+    maxBytes: number
+  ) => readManyWith(paths, use, { maxBytes })
 
   /** SHA-256 of a file, or null when it is missing or cannot be read safely (one read, no stream). */
   const digestOrNull = (path: string) =>

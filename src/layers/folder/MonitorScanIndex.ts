@@ -8,6 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { compileGuard } from "../../domain/Guard.js"
+import { byCreation } from "../../domain/MonitorLayout.js"
 import { SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import { isRunMismatch, type RunScan, type RunScanResult, scanRun } from "../../domain/RunScan.js"
 import {
@@ -15,13 +16,12 @@ import {
   encodeScanIndex,
   fileDigest,
   type RunIndex,
-  type RunLineSource,
   runLine,
+  type RunLineSource,
   type ScanIndex,
   scanStamp
 } from "../../domain/ScanIndex.js"
 import type { FileStoreShape } from "../../services/FileStore.js"
-import { byCreation } from "../../domain/MonitorLayout.js"
 import type { RunsScan, SubscriptionsScan } from "../../services/ports/MonitorStore.js"
 import { RECORD_MAX, type Records, RUNS_DIR, SCAN_INDEX_FILE, SUBSCRIPTIONS_DIR, textOf } from "./MonitorRecords.js"
 
@@ -68,20 +68,24 @@ export const makeScan = (store: FileStoreShape, records: Records, useIndex: bool
       const entries = yield* records.listJson(SUBSCRIPTIONS_DIR)
       const digests = new Map<string, string>()
       let changed = false
-      const read = yield* records.readAllWith(entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`), (bytes, i): SubscriptionRecord | null => {
-        const id = entries[i]!.id
-        const raw = parseOrUndefined(bytes)
-        if (!indexed) return isSubscriptionRecord(raw) && raw.id === id ? raw : null
-        const sha256 = fileDigest(bytes)
-        if (known?.get(id) === sha256) {
+      const read = yield* records.readAllWith(
+        entries.map((e) => `${SUBSCRIPTIONS_DIR}/${e.name}`),
+        (bytes, i): SubscriptionRecord | null => {
+          const id = entries[i]!.id
+          const raw = parseOrUndefined(bytes)
+          if (!indexed) return isSubscriptionRecord(raw) && raw.id === id ? raw : null
+          const sha256 = fileDigest(bytes)
+          if (known?.get(id) === sha256) {
+            digests.set(id, sha256)
+            return raw as SubscriptionRecord
+          }
+          if (!isSubscriptionRecord(raw) || raw.id !== id) return null
           digests.set(id, sha256)
-          return raw as SubscriptionRecord
-        }
-        if (!isSubscriptionRecord(raw) || raw.id !== id) return null
-        digests.set(id, sha256)
-        changed = true
-        return raw
-      }, RECORD_MAX)
+          changed = true
+          return raw
+        },
+        RECORD_MAX
+      )
       if ((known?.size ?? 0) !== digests.size) changed = true
       const subs: Array<SubscriptionRecord> = []
       const brokenIds: Array<string> = []
@@ -144,7 +148,11 @@ export const makeScan = (store: FileStoreShape, records: Records, useIndex: bool
       // In listing order, as every scan reports them.
       if (unread) mismatches.sort((a, b) => a.at - b.at)
       if (unread || (known?.size ?? 0) !== ids.length) changed = true
-      const scan: RunsScan = { ids, mismatches: mismatches.map(({ revision, runId }) => ({ runId, revision })), runs: runs.sort(byCreation) }
+      const scan: RunsScan = {
+        ids,
+        mismatches: mismatches.map(({ revision, runId }) => ({ runId, revision })),
+        runs: runs.sort(byCreation)
+      }
       const held = unread
         ? { ids: ids.filter((_, i) => lines[i] !== undefined), lines: lines.filter((l) => l !== undefined) }
         : { ids, lines }
@@ -179,7 +187,9 @@ export const makeScan = (store: FileStoreShape, records: Records, useIndex: bool
     Effect.gen(function*() {
       const indexed = useIndex && !fromScratch
       const known = indexed ? yield* loadIndex : undefined
-      const subs = sections.includes("subscriptions" as K) ? yield* scanSubscriptions(indexed, known?.subscriptions) : undefined
+      const subs = sections.includes("subscriptions" as K)
+        ? yield* scanSubscriptions(indexed, known?.subscriptions)
+        : undefined
       const runs = sections.includes("runs" as K) ? yield* scanRuns(indexed, known?.runs) : undefined
       if (indexed && (subs?.changed === true || runs?.changed === true) && !readOnly) {
         yield* Effect.ignore(store.writeAtomic(SCAN_INDEX_FILE, indexToWrite(known, subs?.digests, runs?.held)))

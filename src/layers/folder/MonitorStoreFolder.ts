@@ -17,20 +17,20 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { reportEvent } from "../../domain/MonitorLayout.js"
+import { decodeWith, parseJson } from "../../domain/Decode.js"
 import { StaleRevision } from "../../domain/Errors.js"
 import { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { CorruptMonitorRecord } from "../../domain/MonitorErrors.js"
+import { reportEvent } from "../../domain/MonitorLayout.js"
 import { ReportLine, type RunRecord, type SubscriptionRecord } from "../../domain/MonitorSchema.js"
-import { decodeWith, parseJson } from "../../domain/Decode.js"
 import { scanRunText, verifyRunText } from "../../domain/RunScan.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import {
   MonitorFiles,
   type MonitorFilesShape,
   MonitorStore,
-  type MonitorStoreShape,
   type MonitorStoreError,
+  type MonitorStoreShape,
   type MonitorWrite,
   type RunCheck
 } from "../../services/ports/MonitorStore.js"
@@ -41,10 +41,10 @@ import {
   RECORD_MAX,
   render,
   REPORTS_FILE,
-  RUNS_DIR,
   runPath,
-  SUBSCRIPTIONS_DIR,
+  RUNS_DIR,
   subscriptionPath,
+  SUBSCRIPTIONS_DIR,
   textOf
 } from "./MonitorRecords.js"
 import { makeScan } from "./MonitorScanIndex.js"
@@ -69,16 +69,22 @@ export const makeMonitorStoreFolder = (
   const tx = makeTransactions(store, hooks)
   const scan = makeScan(store, records, options.scanIndex !== false)
 
-  const revisionOf = <A extends { readonly revision: number }>(o: Option.Option<A>) => Option.isSome(o) ? o.value.revision : null
+  const revisionOf = <A extends { readonly revision: number }>(o: Option.Option<A>) =>
+    Option.isSome(o) ? o.value.revision : null
   const versioned = <A extends { readonly revision: number }>(o: Option.Option<A>) =>
     Option.map(o, (value) => ({ revision: value.revision, value }))
 
   /** Every `.json` record file of a directory, by id (regular files only), sorted. */
   const keysOf = (dir: string) =>
-    Effect.map(store.list(dir), (entries) => entries.filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5)))
+    Effect.map(
+      store.list(dir),
+      (entries) => entries.filter((e) => e.kind === "file" && e.name.endsWith(".json")).map((e) => e.name.slice(0, -5))
+    )
 
   const current = (w: Exclude<MonitorWrite, { _tag: "Report" }>) =>
-    w._tag === "Subscription" ? Effect.map(records.findSubscription(w.record.id), revisionOf) : Effect.map(records.findRun(w.record.id), revisionOf)
+    w._tag === "Subscription"
+      ? Effect.map(records.findSubscription(w.record.id), revisionOf)
+      : Effect.map(records.findRun(w.record.id), revisionOf)
 
   /** The reports as stored, each line decoded (a damaged line is a corrupt record). */
   const readReports = Effect.gen(function*() {
@@ -88,7 +94,10 @@ export const makeMonitorStoreFolder = (
       if (line.length === 0) continue
       const decoded = Either.flatMap(parseJson(line), decodeReport)
       if (Either.isLeft(decoded)) {
-        return yield* new CorruptMonitorRecord({ path: REPORTS_FILE, reason: decoded.left.issues[0]?.message ?? "not a report line" })
+        return yield* new CorruptMonitorRecord({
+          path: REPORTS_FILE,
+          reason: decoded.left.issues[0]?.message ?? "not a report line"
+        })
       }
       out.push(reportEvent(decoded.right))
     }
@@ -118,13 +127,16 @@ export const makeMonitorStoreFolder = (
       if (changes.length === 0) return
       // One record file is replaced atomically as it is; more are one transaction.
       const only = changes[0]!
-      if (changes.length === 1 && only.kind === "replace" && only.after !== null) yield* store.writeAtomic(only.path, only.after)
-      else yield* tx.commit(changes)
+      if (changes.length === 1 && only.kind === "replace" && only.after !== null) {
+        yield* store.writeAtomic(only.path, only.after)
+      } else yield* tx.commit(changes)
     })
 
   // A commit of records alone cannot conflict on a report, nor one of reports alone on a revision.
-  const commitRecords = (writes: ReadonlyArray<MonitorWrite>) => commit(writes) as Effect.Effect<void, MonitorStoreError | StaleRevision>
-  const commitReports = (writes: ReadonlyArray<MonitorWrite>) => commit(writes) as Effect.Effect<void, MonitorStoreError | ConflictingEvent>
+  const commitRecords = (writes: ReadonlyArray<MonitorWrite>) =>
+    commit(writes) as Effect.Effect<void, MonitorStoreError | StaleRevision>
+  const commitReports = (writes: ReadonlyArray<MonitorWrite>) =>
+    commit(writes) as Effect.Effect<void, MonitorStoreError | ConflictingEvent>
 
   const subscriptions: MonitorStoreShape["subscriptions"] = {
     get: (id) => Effect.map(records.findSubscription(id), versioned),
@@ -135,7 +147,8 @@ export const makeMonitorStoreFolder = (
 
   const runs: MonitorStoreShape["runs"] = {
     get: (id) => Effect.map(records.findRun(id), versioned),
-    put: (id, value: RunRecord, expected) => Effect.as(commitRecords([{ _tag: "Run", record: { ...value, id }, expected }]), value.revision),
+    put: (id, value: RunRecord, expected) =>
+      Effect.as(commitRecords([{ _tag: "Run", record: { ...value, id }, expected }]), value.revision),
     keys: keysOf(RUNS_DIR)
   }
 
@@ -165,7 +178,11 @@ export const makeMonitorStoreFolder = (
       records.readAllWith(ids.map(runPath), (bytes) => textOf(bytes), RECORD_MAX),
       (read) =>
         read.map((r, i): RunCheck =>
-          r.error?._tag === "FileNotFound" ? "missing" : scanRunText(ids[i]!, r.value ?? "")._tag === "Ok" ? "ok" : "mismatch"
+          r.error?._tag === "FileNotFound"
+            ? "missing"
+            : scanRunText(ids[i]!, r.value ?? "")._tag === "Ok"
+            ? "ok"
+            : "mismatch"
         )
     )
 
@@ -183,7 +200,8 @@ export const makeMonitorStoreFolder = (
     runs,
     reports,
     commit,
-    scanSubscriptions: (o) => Effect.map(scan(["subscriptions"], o?.fromScratch === true, o?.readOnly === true), (s) => s.subscriptions),
+    scanSubscriptions: (o) =>
+      Effect.map(scan(["subscriptions"], o?.fromScratch === true, o?.readOnly === true), (s) => s.subscriptions),
     scanRuns: (o) => Effect.map(scan(["runs"], o?.fromScratch === true, o?.readOnly === true), (s) => s.runs),
     scan: (o) => scan(["subscriptions", "runs"], o?.fromScratch === true, o?.readOnly === true),
     checkRuns,
@@ -199,20 +217,39 @@ export const makeMonitorFilesFolder = (store: FileStoreShape): MonitorFilesShape
   return {
     normalize: store.normalize,
     kind: (path) =>
-      Effect.map(store.stat(path), (st) =>
-        Option.isNone(st) ? "none" : st.value.kind === "file" ? "file" : st.value.kind === "symlink" ? "symlink" : "other"),
-    read: (path, options) =>
-      store.read(path, { maxBytes: FILE_MAX, ...(options?.singleLink === true ? { requireSingleLink: true } : {}) }).pipe(
-        Effect.map(Option.some),
-        Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<Uint8Array>()))
+      Effect.map(
+        store.stat(path),
+        (st) =>
+          Option.isNone(st)
+            ? "none"
+            : st.value.kind === "file"
+            ? "file"
+            : st.value.kind === "symlink"
+            ? "symlink"
+            : "other"
       ),
+    read: (path, options) =>
+      store.read(path, { maxBytes: FILE_MAX, ...(options?.singleLink === true ? { requireSingleLink: true } : {}) })
+        .pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<Uint8Array>()))
+        ),
     digest: records.digestOrNull,
-    digests: (paths) => Effect.map(records.readAllWith(paths, (bytes) => sha256Hex(bytes), FILE_MAX), (read) => read.map((r) => r.value ?? null))
+    digests: (paths) =>
+      Effect.map(
+        records.readAllWith(paths, (bytes) => sha256Hex(bytes), FILE_MAX),
+        (read) => read.map((r) => r.value ?? null)
+      )
   }
 }
 
 /** Both monitor ports over the FileStore in context. */
 export const MonitorStoreFolder: Layer.Layer<MonitorStore | MonitorFiles, never, FileStore> = Layer.effectContext(
-  Effect.map(FileStore, (store) =>
-    Context.make(MonitorStore, makeMonitorStoreFolder(store)).pipe(Context.add(MonitorFiles, makeMonitorFilesFolder(store))))
+  Effect.map(
+    FileStore,
+    (store) =>
+      Context.make(MonitorStore, makeMonitorStoreFolder(store)).pipe(
+        Context.add(MonitorFiles, makeMonitorFilesFolder(store))
+      )
+  )
 )

@@ -19,9 +19,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { decodeWith, parseJson } from "../../domain/Decode.js"
-import type { IoError, UnsafePath, LimitExceeded, FileNotFound } from "../../domain/Errors.js"
-import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../../domain/MonitorSchema.js"
+import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
 import { CorruptMonitorRecord } from "../../domain/MonitorErrors.js"
+import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../../domain/MonitorSchema.js"
 import { normalizeRelative } from "../../domain/Paths.js"
 import type { FileStoreShape } from "../../services/FileStore.js"
 import type { RecoveredTransaction } from "../../services/ports/MonitorStore.js"
@@ -96,7 +96,10 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
   const readOrNull = (path: string): Effect.Effect<string | null, StoreError> =>
     store.readText(path).pipe(Effect.catchTag("FileNotFound", () => Effect.succeed(null)))
 
-  const put = (path: string, text: string | null) => (text === null ? store.remove(path) : Effect.asVoid(store.writeAtomic(path, text)))
+  const put = (
+    path: string,
+    text: string | null
+  ) => (text === null ? store.remove(path) : Effect.asVoid(store.writeAtomic(path, text)))
 
   /** Bring an append entry to its before (`forward = false`) or after state; idempotent. */
   const settleAppend = (e: Extract<IntentEntry, { kind: "append" }>, forward: boolean) =>
@@ -114,8 +117,9 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
     Effect.gen(function*() {
       const files: Array<IntentEntry> = []
       for (const c of changes) {
-        if (c.kind === "replace") files.push({ kind: "replace", path: c.path, before: yield* readOrNull(c.path), after: c.after })
-        else files.push({ kind: "append", path: c.path, sizeBefore: yield* sizeOf(c.path), data: c.data })
+        if (c.kind === "replace") {
+          files.push({ kind: "replace", path: c.path, before: yield* readOrNull(c.path), after: c.after })
+        } else files.push({ kind: "append", path: c.path, sizeBefore: yield* sizeOf(c.path), data: c.data })
       }
       const intent: MonitorIntent = { version: 1, id: randomBytes(8).toString("hex"), committed: false, files }
       yield* store.writeAtomic(INTENT_FILE, JSON.stringify(intent))
@@ -145,7 +149,10 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
       // anything else makes the whole intent corrupt, and nothing is touched.
       for (const f of intent.files) {
         if (!isOwnRecordEntry(f)) {
-          return yield* new CorruptMonitorRecord({ path: INTENT_FILE, reason: "names a file that is not one of the monitor's record files" })
+          return yield* new CorruptMonitorRecord({
+            path: INTENT_FILE,
+            reason: "names a file that is not one of the monitor's record files"
+          })
         }
       }
       for (const f of intent.files) yield* apply(f, intent.committed)

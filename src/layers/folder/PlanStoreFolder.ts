@@ -8,9 +8,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { StaleRevision } from "../../domain/Errors.js"
-import { PLAN_FILE, PLAN_LIMITS, SOURCES_AREA } from "../../domain/Plan.js"
 import { isUnder } from "../../domain/Paths.js"
-import { parsePlanBytes, type ParsedPlanMd, renderPlanBytes } from "../../domain/PlanMarkdown.js"
+import { PLAN_FILE, PLAN_LIMITS, SOURCES_AREA } from "../../domain/Plan.js"
+import { type ParsedPlanMd, parsePlanBytes, renderPlanBytes } from "../../domain/PlanMarkdown.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import type { Lock } from "../../services/Lock.js"
 import type { Plan } from "../../services/Plan.js"
@@ -39,7 +39,10 @@ export const makePlanStoreFolder = Effect.map(FileStore, (store): PlanStoreShape
       get: () =>
         Effect.map(parsed, (p) =>
           p._tag === "Section"
-            ? Option.some({ revision: p.document.revision, value: { document: p.document, before: p.before, after: p.after } })
+            ? Option.some({
+              revision: p.document.revision,
+              value: { document: p.document, before: p.before, after: p.after }
+            })
             : Option.none()),
       put: (_key, value, expected) =>
         Effect.gen(function*() {

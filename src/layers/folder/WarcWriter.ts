@@ -28,7 +28,11 @@ const gzipMembers = (records: ReadonlyArray<Buffer>): Promise<Buffer> =>
   Promise.all(
     records.map((r) =>
       new Promise<Buffer>((resolve, reject) =>
-        gzip(r, { level: constants.Z_BEST_SPEED, chunkSize: gzipBound(r.byteLength) }, (e, out) => (e === null ? resolve(out) : reject(e)))
+        gzip(
+          r,
+          { level: constants.Z_BEST_SPEED, chunkSize: gzipBound(r.byteLength) },
+          (e, out) => (e === null ? resolve(out) : reject(e))
+        )
       )
     )
   ).then(
@@ -40,7 +44,9 @@ export const WarcWriterLive: Layer.Layer<WarcWriter> = Layer.succeed(
   WarcWriter.of({
     start: (exchanges) =>
       Effect.sync(() => {
-        const compressing = gzipMembers(warcRecords({ exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` }))
+        const compressing = gzipMembers(
+          warcRecords({ exchanges, software: SOFTWARE, newId: () => `<urn:uuid:${randomUUID()}>` })
+        )
         return Effect.promise(() => compressing)
       })
   })

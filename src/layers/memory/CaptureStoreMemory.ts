@@ -29,4 +29,7 @@ export const makeCaptureStoreMemory = Effect.gen(function*() {
 })
 
 /** CaptureStore in memory (a fresh log for each build), keeping files through the FileStore. */
-export const CaptureStoreMemory: Layer.Layer<CaptureStore, never, FileStore> = Layer.effect(CaptureStore, makeCaptureStoreMemory)
+export const CaptureStoreMemory: Layer.Layer<CaptureStore, never, FileStore> = Layer.effect(
+  CaptureStore,
+  makeCaptureStoreMemory
+)

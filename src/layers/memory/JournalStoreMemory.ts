@@ -9,12 +9,19 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { LimitExceeded } from "../../domain/Errors.js"
-import { splitBatch } from "../../domain/JournalAppend.js"
 import type { JournalEvent } from "../../domain/Journal.js"
+import { splitBatch } from "../../domain/JournalAppend.js"
+import type { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { encodeLine, eventText } from "../../domain/JournalLines.js"
 import type { StudyRow } from "../../domain/JournalOutput.js"
-import type { ConflictingEvent } from "../../domain/JournalErrors.js"
-import { type AppendView, type JournalAppended, type JournalEntry, JournalStore, type JournalStoreShape, type JournalTail } from "../../services/ports/JournalStore.js"
+import {
+  type AppendView,
+  type JournalAppended,
+  type JournalEntry,
+  JournalStore,
+  type JournalStoreShape,
+  type JournalTail
+} from "../../services/ports/JournalStore.js"
 import type { LoggedEvent } from "../../services/Store.js"
 
 const CLEAN: JournalTail = { state: "clean", bytes: 0 }
@@ -82,7 +89,10 @@ export const makeJournalStoreMemory = (): JournalStoreShape => {
     Effect.suspend(() => {
       const s = streams.get(study)
       if (s === undefined) return Effect.succeed(Option.none())
-      const bytes = Buffer.from(s.events.map((e, i) => encodeLine(i + 1, eventText(e.event), e.digest)).join(""), "utf8")
+      const bytes = Buffer.from(
+        s.events.map((e, i) => encodeLine(i + 1, eventText(e.event), e.digest)).join(""),
+        "utf8"
+      )
       return bytes.byteLength > maxBytes
         ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max: maxBytes, actual: bytes.byteLength }))
         : Effect.succeed(Option.some(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)))

@@ -12,7 +12,12 @@ import { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { byCreation } from "../../domain/MonitorLayout.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import { runScanOf } from "../../domain/RunScan.js"
-import { MonitorStore, type MonitorStoreError, type MonitorStoreShape, type MonitorWrite } from "../../services/ports/MonitorStore.js"
+import {
+  MonitorStore,
+  type MonitorStoreError,
+  type MonitorStoreShape,
+  type MonitorWrite
+} from "../../services/ports/MonitorStore.js"
 import type { LoggedEvent, VersionedRecords } from "../../services/Store.js"
 
 interface State {
@@ -55,14 +60,20 @@ export const makeMonitorStoreMemory: Effect.Effect<MonitorStoreShape> = Effect.g
     )
 
   // A commit of records alone cannot conflict on a report, nor one of reports alone on a revision.
-  const commitRecords = (writes: ReadonlyArray<MonitorWrite>) => commit(writes) as Effect.Effect<void, MonitorStoreError | StaleRevision>
-  const commitReports = (writes: ReadonlyArray<MonitorWrite>) => commit(writes) as Effect.Effect<void, MonitorStoreError | ConflictingEvent>
+  const commitRecords = (writes: ReadonlyArray<MonitorWrite>) =>
+    commit(writes) as Effect.Effect<void, MonitorStoreError | StaleRevision>
+  const commitReports = (writes: ReadonlyArray<MonitorWrite>) =>
+    commit(writes) as Effect.Effect<void, MonitorStoreError | ConflictingEvent>
 
   const records = <A extends SubscriptionRecord | RunRecord>(
     pick: (s: State) => ReadonlyMap<string, A>,
     tag: "Subscription" | "Run"
   ): VersionedRecords<string, A, MonitorStoreError> => ({
-    get: (id) => Effect.map(Ref.get(state), (s) => Option.map(Option.fromNullable(pick(s).get(id)), (value) => ({ revision: value.revision, value }))),
+    get: (id) =>
+      Effect.map(
+        Ref.get(state),
+        (s) => Option.map(Option.fromNullable(pick(s).get(id)), (value) => ({ revision: value.revision, value }))
+      ),
     put: (id, value, expected) =>
       Effect.as(commitRecords([{ _tag: tag, record: { ...value, id }, expected } as MonitorWrite]), value.revision),
     keys: Effect.map(Ref.get(state), (s) => sorted(pick(s).keys()))
@@ -71,7 +82,10 @@ export const makeMonitorStoreMemory: Effect.Effect<MonitorStoreShape> = Effect.g
   const subscriptions = records((s) => s.subscriptions, "Subscription")
   const runs = records((s) => s.runs, "Run")
 
-  const scanSubscriptions = Effect.map(Ref.get(state), (s) => ({ subs: [...s.subscriptions.values()].sort(byCreation), brokenIds: [] }))
+  const scanSubscriptions = Effect.map(
+    Ref.get(state),
+    (s) => ({ subs: [...s.subscriptions.values()].sort(byCreation), brokenIds: [] })
+  )
   const scanRuns = Effect.map(Ref.get(state), (s) => ({
     ids: sorted(s.runs.keys()),
     mismatches: [],
@@ -91,7 +105,8 @@ export const makeMonitorStoreMemory: Effect.Effect<MonitorStoreShape> = Effect.g
           const fresh: Array<MonitorWrite> = []
           for (const e of batch) {
             if (e.event.program !== program) return yield* new ConflictingEvent({ id: e.id })
-            const same = s.reports.find((r) => r.id === e.id) ?? batch.find((b, i) => b.id === e.id && appended.includes(b.id) && i >= 0)
+            const same = s.reports.find((r) => r.id === e.id) ??
+              batch.find((b, i) => b.id === e.id && appended.includes(b.id) && i >= 0)
             if (same !== undefined && same.digest !== e.digest) return yield* new ConflictingEvent({ id: e.id })
             if (same !== undefined) existing.push(e.id)
             else {
@@ -108,7 +123,8 @@ export const makeMonitorStoreMemory: Effect.Effect<MonitorStoreShape> = Effect.g
     scanSubscriptions: () => scanSubscriptions,
     scanRuns: () => scanRuns,
     scan: () => Effect.all({ subscriptions: scanSubscriptions, runs: scanRuns }),
-    checkRuns: (ids) => Effect.map(Ref.get(state), (s) => ids.map((id) => (s.runs.has(id) ? "ok" as const : "missing" as const))),
+    checkRuns: (ids) =>
+      Effect.map(Ref.get(state), (s) => ids.map((id) => (s.runs.has(id) ? "ok" as const : "missing" as const))),
     allRuns: Effect.map(Ref.get(state), (s) => sorted(s.runs.keys()).map((id) => ({ id, run: s.runs.get(id)! }))),
     recover: Effect.succeed(Option.none()),
     pending: Effect.succeed(false)

@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import { StaleRevision } from "../../domain/Errors.js"
 import { FileStore } from "../../services/FileStore.js"
-import { PLAN_KEY, PlanStore, type PlanRecord, type PlanStoreShape } from "../../services/ports/PlanStore.js"
+import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../../services/ports/PlanStore.js"
 import type { Versioned } from "../../services/Store.js"
 import { measureRegistered } from "../folder/PlanStoreFolder.js"
 
@@ -30,9 +30,13 @@ export const makePlanStoreMemory = (options: { readonly prose?: string } = {}) =
         put: (_key, value, expected) =>
           Effect.flatten(Ref.modify(state, (s): [Effect.Effect<number, StaleRevision>, State] => {
             const actual = Option.match(s.record, { onNone: () => 0, onSome: (r) => r.revision })
-            if (actual !== (expected ?? 0)) return [Effect.fail(new StaleRevision({ expected: expected ?? 0, actual })), s]
+            if (actual !== (expected ?? 0)) {
+              return [Effect.fail(new StaleRevision({ expected: expected ?? 0, actual })), s]
+            }
             const revision = value.document.revision
-            if (revision !== actual + 1) return [Effect.dieMessage(`PlanStore.put: revision ${revision} after ${actual}`), s]
+            if (revision !== actual + 1) {
+              return [Effect.dieMessage(`PlanStore.put: revision ${revision} after ${actual}`), s]
+            }
             return [Effect.succeed(revision), { record: Option.some({ revision, value }), prose: "" }]
           })),
         keys: Effect.map(Ref.get(state), (s) => (Option.isSome(s.record) ? [PLAN_KEY] : []))

@@ -6,10 +6,10 @@
  * code, never the driver's message (which could quote a URL): no password, no user
  * information, no address reaches an answer, an error or a log.
  */
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { SqlError } from "@effect/sql/SqlError"
 import { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
 
@@ -46,7 +46,9 @@ const sqlStateReason = (code: string): string | undefined => {
   if (code === "57P04" || code === "57P05") return "the server ended the session"
   if (code === "53300") return "the server has no free connection slot"
   if (code === "25P03") return "the transaction was idle too long and the server ended it"
-  if (code === "28P01" || code === "28000") return `the server refused the credentials (SQLSTATE ${code}): check the user and PGPASSWORD or ~/.pgpass`
+  if (code === "28P01" || code === "28000") {
+    return `the server refused the credentials (SQLSTATE ${code}): check the user and PGPASSWORD or ~/.pgpass`
+  }
   if (code === "3D000") return "the database does not exist on the server"
   if (code === "42501") return "the role lacks a privilege this command needs (SQLSTATE 42501)"
   if (code.startsWith("08")) return `the connection failed (SQLSTATE ${code})`
@@ -56,11 +58,20 @@ const sqlStateReason = (code: string): string | undefined => {
 }
 
 const messageReasons: ReadonlyArray<readonly [RegExp, string]> = [
-  [/timeout exceeded when trying to connect|connection timeout|timeout expired|Connection timed out/i, "no connection within the connect timeout"],
+  [
+    /timeout exceeded when trying to connect|connection timeout|timeout expired|Connection timed out/i,
+    "no connection within the connect timeout"
+  ],
   [/Query read timeout/i, "the server did not answer within the query timeout"],
   [/Connection terminated|not queryable|connection error/i, "the connection to the server was lost"],
-  [/password must be a string|password authentication|no password/i, "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line"],
-  [/self[- ]signed|certificate|SSL|TLS/i, "the TLS handshake with the server failed (check sslmode and the certificates)"]
+  [
+    /password must be a string|password authentication|no password/i,
+    "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line"
+  ],
+  [
+    /self[- ]signed|certificate|SSL|TLS/i,
+    "the TLS handshake with the server failed (check sslmode and the certificates)"
+  ]
 ]
 
 /**
@@ -87,22 +98,24 @@ export const classify = (error: SqlError, lockWaitMs: number): StoreUnavailable 
   return null
 }
 
-const isSqlError = (e: unknown): e is SqlError => typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "SqlError"
+const isSqlError = (e: unknown): e is SqlError =>
+  typeof e === "object" && e !== null && (e as { _tag?: unknown })._tag === "SqlError"
 
 /**
  * Map a driver failure: `StoreUnavailable`, `LockTimeout`, or a defect (never the driver's error
  * as is). @effect/sql turns a failed COMMIT or ROLLBACK into a defect; those are mapped too (the
  * connection lost while ending the transaction).
  */
-export const mapSqlError =
-  (lockWaitMs: number) =>
-  <A, E, R>(self: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R> =>
-    self.pipe(
-      Effect.catchSomeDefect((d) => (isSqlError(d) ? Option.some(Effect.fail(d)) : Option.none())),
-      Effect.catchIf(isSqlError, (e) => {
-        const mapped = classify(e, lockWaitMs)
-        return mapped === null
-          ? Effect.die(new Cause.RuntimeException(`store statement failed (SQLSTATE ${codeOf(e.cause) ?? "none"})`))
-          : Effect.fail(mapped)
-      })
-    ) as Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>
+export const mapSqlError = (lockWaitMs: number) =>
+<A, E, R>(
+  self: Effect.Effect<A, E | SqlError, R>
+): Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R> =>
+  self.pipe(
+    Effect.catchSomeDefect((d) => (isSqlError(d) ? Option.some(Effect.fail(d)) : Option.none())),
+    Effect.catchIf(isSqlError, (e) => {
+      const mapped = classify(e, lockWaitMs)
+      return mapped === null
+        ? Effect.die(new Cause.RuntimeException(`store statement failed (SQLSTATE ${codeOf(e.cause) ?? "none"})`))
+        : Effect.fail(mapped)
+    })
+  ) as Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>

@@ -28,7 +28,9 @@ import { PgStore, type PgStoreShape } from "./PgStore.js"
 
 export interface PgLockShape {
   readonly withLock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
-  readonly withReadLock: <A, E, R>(self: (held: boolean) => Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
+  readonly withReadLock: <A, E, R>(
+    self: (held: boolean) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
 }
 
 export class PgLock extends Context.Tag("dossier/PgLock")<PgLock, PgLockShape>() {}
@@ -42,7 +44,8 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
   const deadline = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     Effect.timeoutFail(self, {
       duration: Duration.millis(config.deadlineMs),
-      onTimeout: () => new StoreUnavailable({ reason: `the command did not finish within its deadline of ${config.deadlineMs} ms` })
+      onTimeout: () =>
+        new StoreUnavailable({ reason: `the command did not finish within its deadline of ${config.deadlineMs} ms` })
     })
   const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(config.dossier)}, 0))`
   return {
@@ -50,16 +53,22 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
       Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
         nested
           ? (mapErrors(Effect.zipRight(takeLock, self)) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-          : (deadline(mapErrors(sql.withTransaction(Effect.zipRight(takeLock, self)))) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-      ),
+          : (deadline(mapErrors(sql.withTransaction(Effect.zipRight(takeLock, self)))) as Effect.Effect<
+            A,
+            E | LockTimeout | StoreUnavailable,
+            R
+          >)),
     withReadLock: <A, E, R>(self: (held: boolean) => Effect.Effect<A, E, R>) =>
       Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
         nested
           ? self(true)
           : (deadline(
-              mapErrors(sql.withTransaction(Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, self(false))))
-            ) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-      )
+            mapErrors(
+              sql.withTransaction(
+                Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, self(false))
+              )
+            )
+          ) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>))
   }
 }
 

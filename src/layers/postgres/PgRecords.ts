@@ -19,14 +19,21 @@
  * Values are stored as the JSON text of their Schema's encoded form (kept exactly as written,
  * not as jsonb); one that does not decode any more is a defect of the store, never answered.
  */
-import { createHash } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { createHash } from "node:crypto"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StaleRevision } from "../../domain/Errors.js"
 import type { StoreUnavailable } from "../../domain/StoreErrors.js"
-import type { AppendOutcome, ContentStore, EventLog, LoggedEvent, StoredContent, VersionedRecords } from "../../services/Store.js"
+import type {
+  AppendOutcome,
+  ContentStore,
+  EventLog,
+  LoggedEvent,
+  StoredContent,
+  VersionedRecords
+} from "../../services/Store.js"
 import type { PgStoreShape } from "./PgStore.js"
 
 /** What the PostgreSQL adapters fail with themselves. */
@@ -52,27 +59,32 @@ export const pgVersionedRecords = <A, I>(
   const codec = encoder(schema)
   const revisionOf = (key: string) =>
     Effect.map(
-      sql<{ revision: number }>`SELECT revision FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind} AND key = ${key}`,
+      sql<
+        { revision: number }
+      >`SELECT revision FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind} AND key = ${key}`,
       (rows) => rows[0]?.revision ?? 0
     )
   return {
     get: (key) =>
       mapErrors(
         Effect.map(
-          sql<{ revision: number; value: string }>`SELECT revision, value FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind} AND key = ${key}`,
-          (rows) => (rows[0] === undefined ? Option.none() : Option.some({ revision: rows[0].revision, value: codec.read(rows[0].value) }))
+          sql<
+            { revision: number; value: string }
+          >`SELECT revision, value FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind} AND key = ${key}`,
+          (rows) => (rows[0] === undefined
+            ? Option.none()
+            : Option.some({ revision: rows[0].revision, value: codec.read(rows[0].value) }))
         )
       ),
     put: (key, value, expected) =>
       mapErrors(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const text = codec.write(value)
-          const rows =
-            expected === null
-              ? yield* sql<{ revision: number }>`INSERT INTO dossier.records (dossier, kind, key, revision, value)
+          const rows = expected === null
+            ? yield* sql<{ revision: number }>`INSERT INTO dossier.records (dossier, kind, key, revision, value)
                   VALUES (${dossier}, ${kind}, ${key}, 1, ${text})
                   ON CONFLICT (dossier, kind, key) DO NOTHING RETURNING revision`
-              : yield* sql<{ revision: number }>`UPDATE dossier.records SET revision = revision + 1, value = ${text}
+            : yield* sql<{ revision: number }>`UPDATE dossier.records SET revision = revision + 1, value = ${text}
                   WHERE dossier = ${dossier} AND kind = ${kind} AND key = ${key} AND revision = ${expected}
                   RETURNING revision`
           if (rows[0] !== undefined) return rows[0].revision
@@ -80,8 +92,9 @@ export const pgVersionedRecords = <A, I>(
         })
       ),
     keys: mapErrors(
-      Effect.map(sql<{ key: string }>`SELECT key FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind}`, (rows) =>
-        rows.map((r) => r.key).sort()
+      Effect.map(
+        sql<{ key: string }>`SELECT key FROM dossier.records WHERE dossier = ${dossier} AND kind = ${kind}`,
+        (rows) => rows.map((r) => r.key).sort()
       )
     )
   }
@@ -103,12 +116,13 @@ export const pgEventLog = <Ev, I, Conflict>(
         Effect.map(
           sql<{ id: string; digest: string; event: string }>`SELECT id, digest, event FROM dossier.events
             WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream} ORDER BY position`,
-          (rows): ReadonlyArray<LoggedEvent<Ev>> => rows.map((r) => ({ id: r.id, digest: r.digest, event: codec.read(r.event) }))
+          (rows): ReadonlyArray<LoggedEvent<Ev>> =>
+            rows.map((r) => ({ id: r.id, digest: r.digest, event: codec.read(r.event) }))
         )
       ),
     append: (stream, batch) =>
       mapErrors(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           // Within the batch: the first of an id counts; the same id again must carry the same digest.
           const first = new Map<string, LoggedEvent<Ev>>()
           for (const e of batch) {
@@ -126,9 +140,11 @@ export const pgEventLog = <Ev, I, Conflict>(
           const fresh: Array<{ id: string; digest: string; event: string; ord: number }> = []
           for (const e of first.values()) {
             const d = storedDigest.get(e.id)
-            if (d === undefined) fresh.push({ id: e.id, digest: e.digest, event: codec.write(e.event), ord: fresh.length + 1 })
-            else if (d === e.digest) existing.push(e.id)
-            else return yield* Effect.fail(conflict(e.id))
+            if (d === undefined) {
+              fresh.push({ id: e.id, digest: e.digest, event: codec.write(e.event), ord: fresh.length + 1 })
+            } else if (d === e.digest) {
+              existing.push(e.id)
+            } else return yield* Effect.fail(conflict(e.id))
           }
           if (fresh.length > 0) {
             const rows = JSON.stringify(fresh)
@@ -139,12 +155,16 @@ export const pgEventLog = <Ev, I, Conflict>(
                   WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream}) AS base
               ORDER BY t.ord`
           }
-          return { appended: fresh.map((f) => f.id), existing } satisfies AppendOutcome
+          return {
+            appended: fresh.map((f) => f.id),
+            existing
+          } satisfies AppendOutcome
         })
       ),
     streams: mapErrors(
-      Effect.map(sql<{ stream: string }>`SELECT DISTINCT stream FROM dossier.events WHERE dossier = ${dossier} AND log = ${log}`, (rows) =>
-        rows.map((r) => r.stream).sort()
+      Effect.map(
+        sql<{ stream: string }>`SELECT DISTINCT stream FROM dossier.events WHERE dossier = ${dossier} AND log = ${log}`,
+        (rows) => rows.map((r) => r.stream).sort()
       )
     )
   }
@@ -157,7 +177,7 @@ export const pgContentStore = (store: PgStoreShape): ContentStore<PgStoreError> 
   return {
     put: (data) =>
       mapErrors(
-        Effect.gen(function* () {
+        Effect.gen(function*() {
           const sha256 = createHash("sha256").update(data).digest("hex")
           const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
           const rows = yield* sql<{ sha256: string }>`INSERT INTO dossier.content (dossier, sha256, size, bytes)
@@ -168,13 +188,19 @@ export const pgContentStore = (store: PgStoreShape): ContentStore<PgStoreError> 
       ),
     get: (sha256) =>
       mapErrors(
-        Effect.map(sql<{ bytes: Buffer }>`SELECT bytes FROM dossier.content WHERE dossier = ${dossier} AND sha256 = ${sha256}`, (rows) =>
-          rows[0] === undefined ? Option.none() : Option.some(new Uint8Array(rows[0].bytes))
+        Effect.map(
+          sql<{ bytes: Buffer }>`SELECT bytes FROM dossier.content WHERE dossier = ${dossier} AND sha256 = ${sha256}`,
+          (rows) => rows[0] === undefined ? Option.none() : Option.some(new Uint8Array(rows[0].bytes))
         )
       ),
     has: (sha256) =>
       mapErrors(
-        Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM dossier.content WHERE dossier = ${dossier} AND sha256 = ${sha256}`, (rows) => (rows[0]?.n ?? 0) > 0)
+        Effect.map(
+          sql<
+            { n: number }
+          >`SELECT count(*)::int AS n FROM dossier.content WHERE dossier = ${dossier} AND sha256 = ${sha256}`,
+          (rows) => (rows[0]?.n ?? 0) > 0
+        )
       )
   }
 }

@@ -14,9 +14,9 @@
  * Migration runs in one transaction holding an advisory transaction lock, so that N hosts
  * binding at once migrate once; a reader only reads the version (it sends no write).
  */
-import * as Effect from "effect/Effect"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
 import { StoreTooNew } from "../../domain/StoreErrors.js"
 
 /** The schema version this binary writes and reads. */
@@ -64,7 +64,7 @@ const MIGRATIONS: ReadonlyArray<ReadonlyArray<string>> = [
 
 /** The stored version: 0 when dossier's schema is not there. */
 export const storedVersion = (sql: SqlClient.SqlClient): Effect.Effect<number, SqlError> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     // A scan of the catalog under the statement's snapshot (to_regclass answers from a cache that
     // may not yet see a table another session just created).
     const table = yield* sql<{ present: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c
@@ -85,13 +85,13 @@ const notTooNew = (version: number): Effect.Effect<void, StoreTooNew> =>
  * version found before.
  */
 export const migrate = (sql: SqlClient.SqlClient): Effect.Effect<number, SqlError | StoreTooNew> =>
-  Effect.gen(function* () {
+  Effect.gen(function*() {
     // A quick look first: an up-to-date schema needs no lock and no write.
     const seen = yield* storedVersion(sql)
     yield* notTooNew(seen)
     if (seen === SCHEMA_VERSION) return seen
     return yield* sql.withTransaction(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`
         const before = yield* storedVersion(sql)
         yield* notTooNew(before)
@@ -119,13 +119,18 @@ export const checkSchema = (sql: SqlClient.SqlClient): Effect.Effect<boolean, Sq
 /** Create the dossier's row when there is none; answers whether it was created now. */
 export const ensureDossier = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<boolean, SqlError> =>
   Effect.map(
-    sql<{ name: string }>`INSERT INTO dossier.dossiers (name) VALUES (${dossier}) ON CONFLICT (name) DO NOTHING RETURNING name`,
+    sql<
+      { name: string }
+    >`INSERT INTO dossier.dossiers (name) VALUES (${dossier}) ON CONFLICT (name) DO NOTHING RETURNING name`,
     (rows) => rows.length === 1
   )
 
 /** Whether the dossier exists in the store. */
 export const dossierExists = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<boolean, SqlError> =>
-  Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = ${dossier}`, (rows) => (rows[0]?.n ?? 0) > 0)
+  Effect.map(
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = ${dossier}`,
+    (rows) => (rows[0]?.n ?? 0) > 0
+  )
 
 /** Whether the dossier holds any state (a record, an event or stored bytes). */
 export const dossierHasState = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<boolean, SqlError> =>

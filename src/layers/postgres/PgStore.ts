@@ -23,16 +23,16 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as os from "node:os"
 import * as Pg from "pg"
 import { parse as parseConnectionString } from "pg-connection-string"
-import * as os from "node:os"
 import { UsageError } from "../../domain/CliErrors.js"
 import type { LockTimeout } from "../../domain/Errors.js"
+import { type StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../../domain/StoreUrl.js"
-import { StoreUnavailable, type StoreTooNew } from "../../domain/StoreErrors.js"
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
-import { lookupPassword } from "./PgPassword.js"
 import { mapSqlError } from "./PgErrors.js"
+import { lookupPassword } from "./PgPassword.js"
 import { checkSchema, ensureDossier, migrate } from "./PgSchema.js"
 
 export interface PgStoreOptions {
@@ -67,7 +67,9 @@ export interface PgStoreShape {
   readonly config: PgStoreConfig
   readonly sql: SqlClient.SqlClient
   /** Map a driver failure of `self` to `StoreUnavailable` / `LockTimeout` (a defect otherwise). */
-  readonly mapErrors: <A, E, R>(self: Effect.Effect<A, E | SqlError, R>) => Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>
+  readonly mapErrors: <A, E, R>(
+    self: Effect.Effect<A, E | SqlError, R>
+  ) => Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>
 }
 
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
@@ -128,11 +130,13 @@ export const PgStoreLayer = (
   options: PgStoreOptions
 ): Layer.Layer<PgStore | SqlClient.SqlClient, UsageError | StoreUnavailable | StoreTooNew | LockTimeout> =>
   Layer.scopedContext(
-    Effect.gen(function* () {
+    Effect.gen(function*() {
       const parsed = parseStoreUrl(options.url)
       if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
       if (!DOSSIER_NAME.test(options.dossier)) {
-        return yield* new UsageError({ detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit" })
+        return yield* new UsageError({
+          detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit"
+        })
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
@@ -160,4 +164,7 @@ export const PgStoreLayer = (
       const store: PgStoreShape = { config, sql, mapErrors }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
     })
-  ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<PgStore | SqlClient.SqlClient, UsageError | StoreUnavailable | StoreTooNew | LockTimeout>
+  ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<
+    PgStore | SqlClient.SqlClient,
+    UsageError | StoreUnavailable | StoreTooNew | LockTimeout
+  >

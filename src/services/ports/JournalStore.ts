@@ -65,7 +65,10 @@ import type { AppendOutcome, LoggedEvent } from "../Store.js"
 export type JournalStoreError = IoError | LimitExceeded | AliasedFile | UnsafePath
 
 /** How a stored journal ends: clean, or with `bytes` after its last whole event (folder only). */
-export type JournalTail = { readonly state: "clean"; readonly bytes: 0 } | { readonly state: "unterminated"; readonly bytes: number }
+export type JournalTail = { readonly state: "clean"; readonly bytes: 0 } | {
+  readonly state: "unterminated"
+  readonly bytes: number
+}
 
 /** An event to store: the `EventLog` entry, and the names (candidate ids) it claims. */
 export interface JournalEntry extends LoggedEvent<JournalEvent> {
@@ -120,9 +123,14 @@ export interface ArtifactDigest {
 
 export interface JournalArtifactsShape {
   /** Hash the file at a work-folder path (at most `maxBytes`; a hard link is allowed). */
-  readonly digest: (path: string, maxBytes: number) => Effect.Effect<ArtifactDigest, FileNotFound | IoError | UnsafePath | LimitExceeded>
+  readonly digest: (
+    path: string,
+    maxBytes: number
+  ) => Effect.Effect<ArtifactDigest, FileNotFound | IoError | UnsafePath | LimitExceeded>
   /** `inspect --verify`: every linked artifact hashed again, every linked dossier execution checked. */
   readonly verify: (p: Projection) => Effect.Effect<VerifyResult, IoError>
 }
 
-export class JournalArtifacts extends Context.Tag("dossier/JournalArtifacts")<JournalArtifacts, JournalArtifactsShape>() {}
+export class JournalArtifacts
+  extends Context.Tag("dossier/JournalArtifacts")<JournalArtifacts, JournalArtifactsShape>()
+{}

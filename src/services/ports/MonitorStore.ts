@@ -110,7 +110,9 @@ export interface MonitorStoreShape {
    * Every write, or none: each record write is compare-and-set as in `put` (`StaleRevision`, and
    * nothing of the batch is stored), a report as in `EventLog.append`.
    */
-  readonly commit: (writes: ReadonlyArray<MonitorWrite>) => Effect.Effect<void, MonitorStoreError | StaleRevision | ConflictingEvent>
+  readonly commit: (
+    writes: ReadonlyArray<MonitorWrite>
+  ) => Effect.Effect<void, MonitorStoreError | StaleRevision | ConflictingEvent>
   readonly scanSubscriptions: (options?: ScanOptions) => Effect.Effect<SubscriptionsScan, MonitorStoreError>
   readonly scanRuns: (options?: ScanOptions) => Effect.Effect<RunsScan, MonitorStoreError>
   /** Both scans in one pass (subscriptions read first): the same answers as the two calls. */
@@ -120,7 +122,10 @@ export interface MonitorStoreShape {
   /** How each run checks out, in the order asked; an unreadable record is a `mismatch`. */
   readonly checkRuns: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<RunCheck>, MonitorStoreError>
   /** Every run record in full, in key order; `run` null for one that fails its check. */
-  readonly allRuns: Effect.Effect<ReadonlyArray<{ readonly id: string; readonly run: RunRecord | null }>, MonitorStoreError>
+  readonly allRuns: Effect.Effect<
+    ReadonlyArray<{ readonly id: string; readonly run: RunRecord | null }>,
+    MonitorStoreError
+  >
   /** Complete or undo a commit that was interrupted, if any (every command does this first, under the lock). */
   readonly recover: Effect.Effect<Option.Option<RecoveredTransaction>, MonitorStoreError>
   /** Is an interrupted commit waiting for `recover`? Reads only. */

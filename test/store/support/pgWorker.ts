@@ -4,11 +4,11 @@
  * (`{ok: true, value}` or `{ok: false, tag}`) and exits 0. It waits for `startAt` (epoch ms) so
  * that every process starts its command at the same moment.
  */
-import * as fs from "node:fs"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Schema from "effect/Schema"
+import * as fs from "node:fs"
 import { PgLock, PgLockLayer } from "../../../src/layers/postgres/PgLock.js"
 import { pgEventLog, pgVersionedRecords } from "../../../src/layers/postgres/PgRecords.js"
 import { PgStore, PgStoreLayer } from "../../../src/layers/postgres/PgStore.js"
@@ -41,7 +41,7 @@ const layer = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({
 })))
 const runtime = ManagedRuntime.make(layer)
 
-const program = Effect.gen(function* () {
+const program = Effect.gen(function*() {
   const store = yield* PgStore
   const lock = yield* PgLock
   const wait = job.startAt - Date.now()
@@ -54,7 +54,7 @@ const program = Effect.gen(function* () {
   if (job.op === "hold") {
     const [first, ...rest] = job.batch!
     return yield* lock.withLock(
-      Effect.gen(function* () {
+      Effect.gen(function*() {
         yield* events.append("s1", [first!])
         process.stdout.write("held\n")
         while (!fs.existsSync(job.goFile!)) yield* Effect.sleep(50)
@@ -68,7 +68,9 @@ const program = Effect.gen(function* () {
 runtime
   .runPromise(Effect.either(program))
   .then(async (r) => {
-    const answer = r._tag === "Right" ? { ok: true, value: r.right } : { ok: false, tag: (r.left as { _tag: string })._tag, error: r.left }
+    const answer = r._tag === "Right"
+      ? { ok: true, value: r.right }
+      : { ok: false, tag: (r.left as { _tag: string })._tag, error: r.left }
     process.stdout.write(`${JSON.stringify(answer)}\n`)
     await runtime.dispose()
     process.exit(0)
