@@ -17,7 +17,7 @@ const grantFlag = {
   kind: "text",
   name: "grant",
   value: "id",
-  description: `The grant id: ${idRule("grant")}.`
+  description: `Grant id: ${idRule("grant")}.`
 } as const satisfies FlagSpec
 const reasonFlag = {
   kind: "optionalText",

@@ -36,7 +36,7 @@ const runFlag = {
 const expectedFlag = {
   kind: "integer",
   name: "expected",
-  description: "The revision last seen (input field expectedRevision; compare-and-set).",
+  description: "The revision last seen (input field expectedRevision).",
   optional: true,
   min: 1,
   field: "expectedRevision",

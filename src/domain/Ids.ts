@@ -22,22 +22,20 @@
 // No imports: the command declarations (on every command's start-up path) quote these rules.
 
 export const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-export const ID_RULE = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+export const ID_RULE = "1-64 of A-Z a-z 0-9 . _ -, first a letter or digit"
 
 export const STUDY_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/
 export const RESERVED_STUDY_IDS: ReadonlyArray<string> = ["inputs", "sources", "results", "gate"]
-export const STUDY_ID_RULE =
-  "1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit; not inputs, sources, results or gate"
+export const STUDY_ID_RULE = "1-64 of a-z 0-9 . _ -, first a letter or digit; not inputs, sources, results or gate"
 
 export const SUBSCRIPTION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
-export const SUBSCRIPTION_ID_RULE =
-  "1-64 letters, digits, '_' or '-', starting with a letter or digit (no '.': it separates a run id's window)"
+export const SUBSCRIPTION_ID_RULE = "1-64 of A-Z a-z 0-9 _ - (no '.'), first a letter or digit"
 
 export const EVENT_ID = /^[A-Za-z0-9._:-]{1,128}$/
-export const EVENT_ID_RULE = "1-128 letters, digits, '.', '_', ':' or '-'"
+export const EVENT_ID_RULE = "1-128 of A-Z a-z 0-9 . _ : -"
 
 export const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}(\.g[1-9][0-9]{0,8})?\.w(0|[1-9][0-9]{0,9})$/
-export const RUN_ID_RULE = "<subscription>.w<k> or <subscription>.g<n>.w<k>, as dossier made it (such as lit.w3)"
+export const RUN_ID_RULE = "<subscription>.w<k> or <subscription>.g<n>.w<k> (e.g. lit.w3)"
 
 export const EXECUTION_ID = /^x-[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$/
 export const EXECUTION_ID_RULE = "x-YYYYMMDDTHHMMSS-xxxxxxxx, as dossier made it"
