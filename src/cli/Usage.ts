@@ -6,6 +6,9 @@
  * (the nearest command or flag, the flag given twice, the missing value). @effect/cli is loaded
  * only for `--completions`. Help pages are generated from the same declarations as the parsers,
  * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
+ *
+ * Over 400 lines: help pages, `--version` and the full parser answer the same command table;
+ * kept together so a help page and the parser cannot disagree.
  */
 import {
   type ArgSpec,

@@ -1,6 +1,8 @@
 /**
  * The gate's decisions (pure): routing a parked run, the closure rule, `proceed` / `ask`, the
  * state updates for both kinds, the information-only maturity re-score and the recheck.
+ *
+ * Over 400 lines: the closure rule and both outcomes' state updates must agree; kept in one file.
  */
 import * as Either from "effect/Either"
 import type {

@@ -2,6 +2,8 @@
  * The research monitor's decisions as pure functions: a new or edited subscription, when it is
  * due, a new run and what it freezes, the run transition graph, the checks of a finish and of a
  * disposition (spec monitor.md). The shell (src/layers/MonitorCommands.ts) reads and writes.
+ *
+ * Over 400 lines: one pure rule per monitor transition, sharing the window arithmetic.
  */
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"

@@ -3,6 +3,9 @@
  * context, descriptor, registered sources' current bytes, the captures log), lets the pure
  * domain decide, and writes the state atomically under the lock with a compare-and-set on the
  * bytes it read.
+ *
+ * Over 400 lines: gathering every piece of evidence the pure decision needs, each with its own
+ * refusal; the decisions themselves are in src/domain/GateDecision.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

@@ -4,6 +4,9 @@
  * lock after recovery (`locked`); a change of two records or more is one `commit` of the store
  * (all or nothing). The decisions are the pure rules of src/domain/MonitorRules.ts; storage is
  * the ports of src/services/ports/MonitorStore.ts, nothing else.
+ *
+ * Over 400 lines: every writing method of one closure over the same record access and `commit`;
+ * split further, each file would repeat that setup.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

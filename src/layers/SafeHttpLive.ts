@@ -18,6 +18,9 @@
  *   carried (what undici wrote, what it read; after TLS) and the address it was pinned to. This
  *   observes the connection only: the request, the checks and the reading are unchanged, except
  *   that a redirect's body is now read (up to the same cap, then cut) so the record can hold it.
+ *
+ * Over 400 lines: the policy is enforced at each step of one request (parse, resolve, connect,
+ * redirect, read); kept in one file so a reader sees every check of a fetch together.
  */
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"

@@ -16,6 +16,9 @@
  * the whole tree (./ProcessTree.ts) and ends the run when it reaches the budget. RLIMIT_NPROC does not bind processes of the machine's root user, so when dossier
  * runs as root the run also gets a pids cgroup (cgroup v1 `pids` hierarchy, or the root of a
  * cgroup v2 hierarchy with the pids controller); without one, a root run is refused.
+ *
+ * Over 400 lines: the process tree above is built, limited (cgroup, prlimit, tmpfs caps) and torn
+ * down in one place, so no step of the confinement lives apart from the others.
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"

@@ -20,6 +20,9 @@
  * Over 400 lines: the model, its commands (each a class pairing the layer's call with the model's
  * expected answer) and the invariants read one state type; a command is read beside the model it
  * updates. Splitting by subsystem is the next step when grants join (docs/testing.md).
+ *
+ * Over 400 lines: the model, its commands and their checks must change together (a command
+ * without its model step is a harness that agrees with anything).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

@@ -23,6 +23,8 @@
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s, else its body, with furniture dropped.
+ *
+ * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"

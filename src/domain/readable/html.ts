@@ -10,6 +10,9 @@
  * The tables below (`OPEN_IMPLIES_CLOSE`, `VOID`, `FOREIGN`, `HTML_INTEGRATION`) and the rules of
  * `openTag`, `closeTag` and `selfClosingTag` are copied from htmlparser2 10.1.0's `Parser.js`
  * (MIT licence, copyright 2010–2016 Chris Winberg and contributors).
+ *
+ * Over 400 lines: one tokenizer-driven builder whose implied-close tables and handlers must match
+ * `Parser` together.
  */
 import { loadEntityDecoders, tokenizeHtml } from "../HtmlText.js"
 
