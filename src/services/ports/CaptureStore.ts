@@ -31,8 +31,16 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type {
+  EditedRetainedFile,
+  FileNotFound,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  UnsafePath
+} from "../../domain/Errors.js"
 import type { CaptureRecord } from "../../domain/IngestContent.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { WarcExchange } from "../../domain/Warc.js"
 import type { StoredContent } from "../Store.js"
 
@@ -47,7 +55,8 @@ export interface RetainedContent extends StoredContent {
   readonly path: string
 }
 
-export type CaptureStoreError = IoError | UnsafePath | LimitExceeded
+/** `StoreUnavailable` and `LockTimeout`: a shared store (src/layers/postgres/CaptureStorePostgres.ts). */
+export type CaptureStoreError = IoError | UnsafePath | LimitExceeded | StoreUnavailable | LockTimeout
 
 export interface CaptureStoreShape {
   /** Retain `files` write-once and append `records` to the log, as one unit (see the contract). */
