@@ -24,6 +24,8 @@ import { PlanStoreConformance } from "../../src/testing.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
+/** A racer's source: large enough that its upload takes a while. */
+const body = (i: number) => `racer ${i}\n`.repeat(40_000)
 
 describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
   let db: TestDatabase
@@ -82,7 +84,7 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
         const hosts = Array.from({ length: HOSTS }, () => {
           const files = makeMemoryFs().store
           for (let i = 0; i < racers; i++) {
-            Effect.runSync(files.writeAtomic(`research/sources/r${i}.md`, `racer ${i}\n`))
+            Effect.runSync(files.writeAtomic(`research/sources/r${i}.md`, body(i)))
           }
           return host(dossier, files)
         })
@@ -91,6 +93,8 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
             Effect.flatMap(Plan, (p) => p.start({ goal: "G", limits: [], nextAction: "n" }))
           )
           expect(started).toEqual({ revision: 1, created: true })
+          // Every host connected before the race, so that the checkpoints overlap.
+          for (const rt of hosts) await rt.runPromise(Effect.flatMap(Plan, (p) => p.read))
           const answers = await Promise.all(
             hosts.flatMap((rt, h) =>
               Array.from({ length: FIBERS }, (_, f) => {
@@ -118,9 +122,10 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
             const doc = Option.getOrThrow(await rt.runPromise(Effect.flatMap(Plan, (p) => p.read)))
             expect(doc.revision).toBe(2)
             expect(doc.completedSteps.map((s) => s.summary)).toEqual([`racer ${w}`])
-            expect(doc.sources).toMatchObject([{ path: `research/sources/r${w}.md`, sha256: sha(`racer ${w}\n`) }])
+            expect(doc.sources).toMatchObject([{ path: `research/sources/r${w}.md`, sha256: sha(body(w)) }])
           }
-          expect(await contentRows(dossier)).toEqual([sha(`racer ${w}\n`)])
+          // The losers' uploads went with their transactions.
+          expect(await contentRows(dossier)).toEqual([sha(body(w))])
           const row = await adminQuery(
             db.url,
             "SELECT revision FROM dossier.records WHERE dossier = $1 AND kind = 'plan' AND key = 'plan'",
