@@ -27,7 +27,9 @@
  * `research/sources/`, the log in `.dossier/captures.jsonl`, byte for byte) and
  * `CaptureStoreMemory` (src/layers/memory/CaptureStoreMemory.ts: the log in a Ref). Both keep
  * retained files through the `FileStore` they are given: they are files of the work folder that
- * agents read and the plan registers. `CaptureStoreConformance` (src/testing/) checks an adapter.
+ * agents read and the plan registers. `CaptureStorePostgres` (src/layers/postgres/) keeps the bytes,
+ * which path holds which, and the log in a shared dossier (the local files are a view of it,
+ * written elsewhere). `CaptureStoreConformance` (src/testing/) checks an adapter.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"

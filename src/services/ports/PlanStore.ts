@@ -29,6 +29,8 @@
  * Adapters: `PlanStoreFolder` (src/layers/folder/PlanStoreFolder.ts: plan.md, byte for byte) and
  * `PlanStoreMemory` (src/layers/memory/PlanStoreMemory.ts: the record in a Ref). Both measure
  * files through the `FileStore` they are given: the registered files are the work folder's.
+ * `PlanStorePostgres` (src/layers/postgres/PlanStorePostgres.ts) keeps the record in a shared
+ * dossier and uploads what `register` measures; it measures the same local files.
  * `PlanStoreConformance` (src/testing/PlanStoreConformance.ts) holds any adapter to this contract.
  */
 import * as Context from "effect/Context"
