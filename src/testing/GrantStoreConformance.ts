@@ -218,7 +218,11 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
         yield* tagOf(executions.put(recordOf(X2, "g1", 1)))
       )
       yield* same("the record after a refused put", Option.some(r2), yield* executions.get(X2))
-      yield* same("a marker is no record", [X1, X2], yield* Effect.zipRight(executions.admit(markerOf(X3)), executions.ids))
+      yield* same(
+        "a marker is no record",
+        [X1, X2],
+        yield* Effect.zipRight(executions.admit(markerOf(X3)), executions.ids)
+      )
     }
     // Logs: write-once bytes at the path a record names them by.
     {
@@ -238,14 +242,22 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
         yield* executions.putLog(path, bytes)
       )
       yield* same("putLog of other bytes", "EditedRetainedFile", yield* tagOf(executions.putLog(path, utf8("other\n"))))
-      yield* same("the log after a refused putLog", { sha256: sha(bytes), bytes: bytes.length }, yield* executions.logDigest(path))
+      yield* same(
+        "the log after a refused putLog",
+        { sha256: sha(bytes), bytes: bytes.length },
+        yield* executions.logDigest(path)
+      )
       const empty = executionPaths(X1).stderr
       yield* same(
         "an empty log",
         { sha256: sha(new Uint8Array(0)), bytes: 0, reused: false },
         yield* executions.putLog(empty, new Uint8Array(0))
       )
-      yield* same("logDigest of an empty log", { sha256: sha(new Uint8Array(0)), bytes: 0 }, yield* executions.logDigest(empty))
+      yield* same(
+        "logDigest of an empty log",
+        { sha256: sha(new Uint8Array(0)), bytes: 0 },
+        yield* executions.logDigest(empty)
+      )
     }
     // Markers: admitted, listed by id, finished; release and recover leave markers alone.
     {

@@ -69,9 +69,12 @@ export const makeExecutionStoreFolder = (store: FileStoreShape): ExecutionStoreS
         Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none()))
       ),
     has: (id) => Effect.map(store.stat(executionPaths(id).record), Option.isSome),
-    ids: Effect.map(names, (ns) =>
-      ns.filter((n) => n.endsWith(".json") && !n.endsWith(".running.json")).map((n) => n.slice(0, -5))
-        .filter((id) => EXECUTION_ID.test(id))),
+    ids: Effect.map(
+      names,
+      (ns) =>
+        ns.filter((n) => n.endsWith(".json") && !n.endsWith(".running.json")).map((n) => n.slice(0, -5))
+          .filter((id) => EXECUTION_ID.test(id))
+    ),
     put: (record) => Effect.asVoid(store.writeRetained(executionPaths(record.id).record, recordText(record))),
     putLog: (path, bytes) => store.writeRetained(path, bytes),
     logDigest: (path) =>

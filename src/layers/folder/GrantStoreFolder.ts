@@ -76,10 +76,13 @@ export const makeGrantStoreFolder = (store: FileStoreShape): GrantStoreShape<Gra
     ),
     events,
     appendEvent: (id, event, expected) =>
-      Effect.flatMap(events(id), (stored): Effect.Effect<number, GrantFolderError | StaleRevision> =>
-        stored.revision !== expected
-          ? Effect.fail(new StaleRevision({ expected, actual: stored.revision }))
-          : Effect.as(store.append(grantEventsPath(id), `${JSON.stringify(event)}\n`), expected + 1))
+      Effect.flatMap(
+        events(id),
+        (stored): Effect.Effect<number, GrantFolderError | StaleRevision> =>
+          stored.revision !== expected
+            ? Effect.fail(new StaleRevision({ expected, actual: stored.revision }))
+            : Effect.as(store.append(grantEventsPath(id), `${JSON.stringify(event)}\n`), expected + 1)
+      )
   }
 }
 

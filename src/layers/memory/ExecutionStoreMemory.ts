@@ -54,10 +54,13 @@ export const makeExecutionStoreMemory: Effect.Effect<ExecutionStoreShape<never>>
           ]
       })),
     putLog: (path, bytes) =>
-      Effect.flatten(Ref.modify(state, (s): [Effect.Effect<
-        { sha256: string; bytes: number; reused: boolean },
-        EditedRetainedFile
-      >, State] => {
+      Effect.flatten(Ref.modify(state, (s): [
+        Effect.Effect<
+          { sha256: string; bytes: number; reused: boolean },
+          EditedRetainedFile
+        >,
+        State
+      ] => {
         const wanted = { sha256: sha256(bytes), bytes: bytes.length }
         const there = s.logs.get(path)
         if (there === undefined) {
