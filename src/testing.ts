@@ -9,5 +9,6 @@
 export * as CaptureStoreConformance from "./testing/CaptureStoreConformance.js"
 export * as DossierHarness from "./testing/DossierHarness.js"
 export * as FileStoreConformance from "./testing/FileStoreConformance.js"
+export * as GrantStoreConformance from "./testing/GrantStoreConformance.js"
 export * as JournalStoreConformance from "./testing/JournalStoreConformance.js"
 export * as PlanStoreConformance from "./testing/PlanStoreConformance.js"

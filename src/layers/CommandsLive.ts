@@ -6,12 +6,11 @@
  */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
-import { ExecLive } from "./ExecLive.js"
+import { ExecFolder, GrantsFolder } from "./ExecLayer.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { IngestFolder } from "./folder/IngestFolder.js"
 import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { GateLive } from "./GateLive.js"
-import { GrantsLive } from "./GrantsLive.js"
 import { JournalLive } from "./JournalLive.js"
 import { MonitorLive } from "./MonitorLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
@@ -20,9 +19,9 @@ import { SourcesLive } from "./SourcesLive.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 export const CommandsLive = (dir: string) =>
-  Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecLive).pipe(
+  Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecFolder).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(PlanFolder, JournalLive, MonitorLive, SafeHttpLive, GrantsLive, CaptureStoreFolder)
+      Layer.mergeAll(PlanFolder, JournalLive, MonitorLive, SafeHttpLive, GrantsFolder, CaptureStoreFolder)
     ),
     Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap)),
     Layer.provideMerge(BaseLive(dir))

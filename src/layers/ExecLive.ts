@@ -1,8 +1,10 @@
 /**
- * Exec over Grants, Sandbox, WorkTree, the FileStore and the Lock. A run:
+ * Exec over Grants, Sandbox, the GrantStore and ExecutionStore ports (src/services/ports/), the
+ * Lock, and the folder-side WorkTree and ExecFiles (the work folder on the host that runs the
+ * program: roots, masks, outputs). A run:
  *   1. under the lock: runs whose exec died are recorded as lost; the grant must be active with
  *      a run left, its roots' identities unchanged, the program allowed by its tools; an
- *      in-flight marker reserves the run's limits, and a reservation file the record's space;
+ *      in-flight marker reserves the run's limits, and the store the record's room;
  *   2. the work root is scanned (lstat, no link followed), the program runs in the sandbox with
  *      the watchdog, the work root is scanned again and every created or changed regular file
  *      hashed;
@@ -11,8 +13,8 @@
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
  *
  * Over 400 lines: admission, the run, the recording and `show` share one closure over the
- * services (store, lock, execution store, key, sandbox) and the run's marker and paths; split
- * into modules, each would take all of them as arguments.
+ * services (stores, lock, key, sandbox) and the run's marker and paths; split into modules,
+ * each would take all of them as arguments.
  *
  * Over 400 lines: the steps above share the run's admission state and its cleanup; split, the
  * order of the guarantees (record whatever the program leaves) would be spread over files.
@@ -25,7 +27,6 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
-import * as fs from "node:fs"
 import { InvalidInput, type IoError, UnsafePath } from "../domain/Errors.js"
 import {
   BudgetExceeded,
@@ -50,8 +51,6 @@ import {
   narrowedBeyond,
   type OutputFile,
   programMissing,
-  programPlaces,
-  reserveBytes,
   type RunFinding,
   runLimits,
   type RunningMarker,
@@ -81,14 +80,16 @@ import {
 } from "../domain/Options.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
 import { Exec, type ExecShape, type OutputFinding, type RecordFinding } from "../services/Exec.js"
-import { FileStore } from "../services/FileStore.js"
+import { ExecFiles } from "../services/ExecFiles.js"
 import { Grants, type GrantStatus } from "../services/Grants.js"
 import { Journal } from "../services/Journal.js"
 import { Lock } from "../services/Lock.js"
+import { ExecutionStore } from "../services/ports/ExecutionStore.js"
+import { GrantStore } from "../services/ports/GrantStore.js"
 import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
 import { Workdir } from "../services/Workdir.js"
 import { WorkTree } from "../services/WorkTree.js"
-import { makeExecutionStore, startTicks } from "./ExecutionStore.js"
+import { makeExecRecords, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
 
@@ -101,30 +102,6 @@ const sandboxView = (g: StoredGrant, masks: ReadonlyArray<{ path: string }>) => 
   masks: masks.map((m) => m.path)
 })
 
-/**
- * Can the program start inside the sandbox? Looked up on the machine at the places the sandbox
- * shows at its name (as execvp would: the first executable regular file wins). A link inside a
- * root that points outside the sandbox is found here but not inside; prlimit then says so.
- */
-const programProblem = (
-  root: string,
-  program: string,
-  view: Parameters<typeof programPlaces>[1]
-): "missing" | "directory" | "not-executable" | null => {
-  let seen: "missing" | "directory" | "not-executable" = "missing"
-  for (const place of programPlaces(program, view)) {
-    let st: fs.Stats
-    try {
-      st = fs.statSync("system" in place ? place.system : `${root}/${place.folder}`)
-    } catch {
-      continue
-    }
-    if (st.isFile() && (st.mode & 0o111) !== 0) return null
-    if (seen === "missing") seen = st.isDirectory() ? "directory" : "not-executable"
-  }
-  return seen
-}
-
 const executionId = (now: Date): string =>
   `x-${now.toISOString().slice(0, 19).replace(/[-:]/g, "")}-${randomBytes(4).toString("hex")}`
 
@@ -132,14 +109,15 @@ export const ExecLive = Layer.effect(
   Exec,
   Effect.gen(function*() {
     const { root } = yield* Workdir
-    const store = yield* FileStore
+    const folder = yield* ExecFiles
+    const executions = yield* ExecutionStore
     const lock = yield* Lock
     const tree = yield* WorkTree
     const grants = yield* Grants
     const sandbox = yield* Sandbox
     const journal = yield* Journal
     const key = yield* EvidenceKey
-    const xs = makeExecutionStore(store, key)
+    const xs = makeExecRecords(yield* GrantStore, executions, key)
 
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 
@@ -155,7 +133,7 @@ export const ExecLive = Layer.effect(
 
     const retained = (path: string, bytes: Buffer, total: number) =>
       Effect.map(
-        store.writeRetained(path, bytes),
+        executions.putLog(path, bytes),
         (d): LogFile => ({ path, bytes: d.bytes, sha256: d.sha256, truncated: total > bytes.length })
       )
 
@@ -229,7 +207,7 @@ export const ExecLive = Layer.effect(
           for (const m of maskedPaths({ inputs: st.grant.inputs, protected: hidden })) {
             // A protected path that is a symlink, or reached through one, cannot be masked: what it
             // names would be visible inside through the link. Refused, never run unmasked.
-            const s = yield* store.stat(m).pipe(Effect.catchTag("UnsafePath", (e) =>
+            const s = yield* folder.stat(m).pipe(Effect.catchTag("UnsafePath", (e) =>
               e.reason === "symlink"
                 ? Effect.fail(new UnsafePath({ path: m, reason: "symlink" }))
                 : Effect.succeed(Option.none())))
@@ -242,7 +220,7 @@ export const ExecLive = Layer.effect(
               masks.push({ path: m, directory: s.value.kind === "directory" })
             }
           }
-          const missing = programProblem(root, argv[0]!, sandboxView(st.grant, masks))
+          const missing = yield* folder.programProblem(argv[0]!, sandboxView(st.grant, masks))
           if (missing !== null) {
             return yield* new InvalidInput({
               issues: [{ path: "program", message: programMissing(argv[0]!, st.grant.work.path, missing) }]
@@ -261,14 +239,9 @@ export const ExecLive = Layer.effect(
             limits
           }
           const signed: RunningMarker = { ...marker, signature: yield* key.sign("marker", markerDigest(marker)) }
-          const markerText = `${JSON.stringify(signed)}\n`
-          // The record's space is taken now (random bytes: no file system compresses them away),
-          // before the program can fill the disk; a disk already too full refuses the run here.
-          const reserve = executionPaths(id).reserve
-          yield* store.writeAtomic(reserve, randomBytes(reserveBytes(markerText, argv.length)))
-          yield* store.writeAtomic(executionPaths(id).running, markerText).pipe(
-            Effect.tapError(() => Effect.ignore(store.remove(reserve)))
-          )
+          // The record's room is taken now, before the program can fill the disk; a disk already
+          // too full refuses the run here.
+          yield* executions.admit(signed)
           const spentBefore = {
             wallSeconds: st.budget.wallSeconds - st.remaining.wallSeconds,
             cpuSeconds: st.budget.cpuSeconds - st.remaining.cpuSeconds
@@ -277,7 +250,6 @@ export const ExecLive = Layer.effect(
         }))
         const { st, marker, masks } = admitted
         const grant = st.grant
-        const paths = executionPaths(marker.id)
 
         // 2. The run.
         const check = (used: RunUsage): Effect.Effect<{ reason: KillReason; detail: string } | null> =>
@@ -356,7 +328,7 @@ export const ExecLive = Layer.effect(
                 : waited
               if (Exit.isFailure(ended)) {
                 // Refused before the program started (a root swapped since admission): no run, no charge.
-                yield* lock.withLock(Effect.zipRight(store.remove(paths.running), store.remove(paths.reserve))).pipe(
+                yield* lock.withLock(Effect.zipRight(executions.finish(marker.id), executions.release(marker.id))).pipe(
                   Effect.ignore
                 )
                 return yield* Effect.failCause(ended.cause)
@@ -419,9 +391,7 @@ export const ExecLive = Layer.effect(
           }
           // A run may hard-link files of its own work root to each other (a link across mounts is
           // EXDEV): they are outputs; only their digests are taken.
-          const d = yield* Effect.either(
-            store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: false })
-          )
+          const d = yield* Effect.either(folder.hash(path))
           if (Either.isRight(d)) {
             listedBytes += path.length
             outputs.push({ path, bytes: d.right.bytes, sha256: d.right.sha256 })
@@ -512,7 +482,7 @@ export const ExecLive = Layer.effect(
           const logs = [...findings]
           // The logs take what the disk has left beside the reservation; then the reservation
           // makes room for the record.
-          const reservation = { held: true, release: Effect.ignore(store.remove(paths.reserve)) }
+          const reservation = { held: true, release: Effect.ignore(executions.release(marker.id)) }
           const stdout = yield* keepLog(paths.stdout, outcome.stdout, logs, reservation)
           const stderr = yield* keepLog(paths.stderr, outcome.stderr, logs, reservation)
           yield* reservation.release
@@ -546,7 +516,7 @@ export const ExecLive = Layer.effect(
           const write = (c: ExecutionContent) =>
             Effect.flatMap(
               xs.sealSigned(c),
-              (r) => Effect.as(store.writeRetained(paths.record, `${JSON.stringify(r, null, 2)}\n`), r)
+              (r) => Effect.as(executions.put(r), r)
             )
           // A record too long for the reservation on a disk still full: written without its
           // listing (every byte still charged), which the reservation holds.
@@ -556,7 +526,7 @@ export const ExecLive = Layer.effect(
               (e) => e.code === "ENOSPC" || e.code === "EDQUOT" ? write(withoutListing(content)) : Effect.fail(e)
             )
           )
-          yield* store.remove(paths.running)
+          yield* executions.finish(marker.id)
           return r
         }))
 
@@ -613,9 +583,7 @@ export const ExecLive = Layer.effect(
           ...execution.outputs.map((o) => ({ ...o, log: false }))
         ]
         for (const f of files) {
-          const d = yield* Effect.either(
-            store.hash(f.path, { maxBytes: Number.MAX_SAFE_INTEGER, requireSingleLink: f.log })
-          )
+          const d = yield* Effect.either(f.log ? executions.logDigest(f.path) : folder.hash(f.path))
           const expected = { sha256: f.sha256, bytes: f.bytes }
           if (Either.isRight(d)) {
             if (d.right.sha256 !== f.sha256 || d.right.bytes !== f.bytes) {

@@ -1,7 +1,8 @@
 /**
- * Grants over the FileStore, the work folder's Lock and WorkTree. Every write (create, revoke,
- * narrow) runs under the lock across its read → check → write sequence; every command first
- * records as `lost` the runs whose `dossier exec` died.
+ * Grants over the GrantStore and ExecutionStore ports (src/services/ports/), the Lock, and the
+ * folder-side WorkTree (the roots' identities) and ExecFiles (the work root's creation). Every
+ * write (create, revoke, narrow) runs under the lock across its read → check → write sequence;
+ * every command first records as `lost` the runs whose `dossier exec` died.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -39,11 +40,13 @@ import {
 } from "../domain/Grant.js"
 import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
-import { FileStore } from "../services/FileStore.js"
+import { ExecFiles } from "../services/ExecFiles.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
 import { Lock } from "../services/Lock.js"
+import { ExecutionStore } from "../services/ports/ExecutionStore.js"
+import { GrantStore } from "../services/ports/GrantStore.js"
 import { WorkTree } from "../services/WorkTree.js"
-import { grantPath, makeExecutionStore, ownerAlive } from "./ExecutionStore.js"
+import { makeExecRecords, ownerAlive } from "./ExecRecords.js"
 import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
 
@@ -54,17 +57,18 @@ const fromEither = <A, E>(e: Either.Either<A, E>) => Either.match(e, { onLeft: E
 export const GrantsLive = Layer.effect(
   Grants,
   Effect.gen(function*() {
-    const store = yield* FileStore
+    const grantStore = yield* GrantStore
+    const folder = yield* ExecFiles
     const lock = yield* Lock
     const tree = yield* WorkTree
     const key = yield* EvidenceKey
-    const xs = makeExecutionStore(store, key)
+    const xs = makeExecRecords(grantStore, yield* ExecutionStore, key)
 
     /** Every loadable grant with its events, and the ids of the damaged ones. */
     const snapshot = Effect.gen(function*() {
       const grants = new Map<string, { grant: StoredGrant; events: ReadonlyArray<GrantEvent> }>()
       const damaged: Array<{ id: string; error: string }> = []
-      for (const id of yield* xs.grantIds) {
+      for (const id of yield* grantStore.ids) {
         const g = yield* Effect.either(xs.loadGrant(id))
         if (Either.isLeft(g)) {
           if (g.left._tag === "GrantDigestMismatch" || g.left._tag === "GrantNotFound") {
@@ -215,12 +219,12 @@ export const GrantsLive = Layer.effect(
           }
         }
         if (Either.isLeft(workNow)) {
-          yield* store.ensureDir(paths.work)
+          yield* folder.ensureDir(paths.work)
         }
         const work = yield* identityOf(paths.work)
         const sealed = sealGrant(contentWith(work))
         const stored = { ...sealed, signature: yield* key.sign("grant", sealed.digest) }
-        yield* store.writeRetained(grantPath(id), `${JSON.stringify(stored, null, 2)}\n`)
+        yield* grantStore.create(stored)
         const snapAfter = yield* snapshot
         const st = yield* statusIn(snapAfter, id, now)
         return { created: true, grant: { ...stored, state: st.state } }
@@ -273,7 +277,13 @@ export const GrantsLive = Layer.effect(
             if (Either.isRight(st) && st.right.state !== "revoked") affected.push(g)
           }
           const appended = before.state !== "revoked" || !before.events.some((e) => e.type === "revoked")
-          if (appended) yield* xs.appendGrantEvent(id, { type: "revoked", at: now.toISOString(), reason })
+          if (appended) {
+            yield* grantStore.appendEvent(
+              id,
+              { type: "revoked", at: now.toISOString(), reason },
+              before.events.length
+            )
+          }
           // A revocation ends the runs in flight of the grant and its descendants at once, whatever
           // the `dossier exec` (or MCP server) that started them is doing; it records them `killed`.
           const ended = new Set([id, ...descendantsOf(snap, id)])
@@ -303,13 +313,13 @@ export const GrantsLive = Layer.effect(
         const st = yield* statusIn(snap, id, now)
         const own = effectiveTerms(st.grant, st.events)
         yield* fromEither(checkNarrowing(own, input))
-        yield* xs.appendGrantEvent(id, {
+        yield* grantStore.appendEvent(id, {
           type: "narrowed",
           at: now.toISOString(),
           deadline: input.deadline === undefined ? null : normalizeTimestamp(input.deadline),
           budget: input.budget ?? {},
           reason: input.reason ?? null
-        })
+        }, st.events.length)
         return yield* statusIn(yield* snapshot, id, now)
       })
 

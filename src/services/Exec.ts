@@ -3,8 +3,9 @@
  * (`.dossier/executions/<id>.json`, its stdout and stderr), optionally linking it to a
  * candidate of a study's journal; show a recorded execution, re-verified.
  *
- * Layer: `ExecLive` (src/layers/ExecLive.ts), requiring Workdir | FileStore | Lock | WorkTree |
- * Grants | Sandbox | Journal.
+ * Layer: `ExecLive` (src/layers/ExecLive.ts), requiring Workdir | ExecutionStore | GrantStore |
+ * ExecFiles | Lock | WorkTree | EvidenceKey | Grants | Sandbox | Journal; `ExecFolder`
+ * (src/layers/ExecLayer.ts) provides the folder adapters of the stores and ExecFiles.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"

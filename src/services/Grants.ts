@@ -4,7 +4,9 @@
  * load; revocation and narrowing are appended events. `status` is what `exec` and its watchdog
  * consult.
  *
- * Layer: `GrantsLive` (src/layers/GrantsLive.ts), requiring Workdir | FileStore | Lock | WorkTree.
+ * Layer: `GrantsLive` (src/layers/GrantsLive.ts), over the GrantStore and ExecutionStore ports,
+ * requiring GrantStore | ExecutionStore | ExecFiles | Lock | WorkTree | EvidenceKey; `GrantsFolder`
+ * (src/layers/ExecLayer.ts) provides the folder adapters and ExecFiles.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"

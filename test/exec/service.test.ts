@@ -6,9 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { BaseLive } from "../../src/layers/Base.js"
-import { GrantsLayer } from "../../src/layers/ExecLayer.js"
-import { ExecLive } from "../../src/layers/ExecLive.js"
-import { GrantsLive } from "../../src/layers/GrantsLive.js"
+import { ExecFolder, GrantsFolder, GrantsLayer } from "../../src/layers/ExecLayer.js"
 import { JournalLive } from "../../src/layers/JournalLive.js"
 import { WorkTreeLive } from "../../src/layers/WorkTreeLive.js"
 import { Exec } from "../../src/services/Exec.js"
@@ -47,8 +45,8 @@ const scripted = (outcome: SandboxOutcome, used: RunUsage, asked: Array<unknown>
   })
 
 const layerFor = (dir: string, sandbox: Layer.Layer<Sandbox>) =>
-  ExecLive.pipe(
-    Layer.provideMerge(Layer.mergeAll(GrantsLive, JournalLive)),
+  ExecFolder.pipe(
+    Layer.provideMerge(Layer.mergeAll(GrantsFolder, JournalLive)),
     Layer.provideMerge(Layer.merge(WorkTreeLive, sandbox)),
     Layer.provideMerge(BaseLive(dir))
   )

@@ -16,7 +16,9 @@ import { EvidenceKey, type EvidenceKeyShape } from "../../services/EvidenceKey.j
 import type { FileStoreShape } from "../../services/FileStore.js"
 import { FileStore } from "../../services/FileStore.js"
 import { JournalArtifacts, type JournalArtifactsShape } from "../../services/ports/JournalStore.js"
-import { makeExecutionStore } from "../ExecutionStore.js"
+import { type ExecRecords, makeExecRecords } from "../ExecRecords.js"
+import { type ExecutionFolderError, makeExecutionStoreFolder } from "./ExecutionStoreFolder.js"
+import { type GrantFolderError, makeGrantStoreFolder } from "./GrantStoreFolder.js"
 
 /** What the journal's execution_linked says that the record does not (status, exit code), or null. */
 const linkMismatch = (
@@ -30,7 +32,7 @@ const linkMismatch = (
   return null
 }
 
-const makeJournalVerify = (store: FileStoreShape, executions: ReturnType<typeof makeExecutionStore>) => {
+const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantFolderError, ExecutionFolderError>) => {
   /**
    * Every execution_linked whose runtimeId names a dossier execution: its record exists, its
    * receipt digest holds, it is signed with this machine's key, and it ended as the link says
@@ -163,7 +165,10 @@ const NO_KEY: EvidenceKeyShape = {
 
 export const makeJournalArtifacts = (store: FileStoreShape, key: EvidenceKeyShape = NO_KEY): JournalArtifactsShape => ({
   digest: (path, maxBytes) => store.hash(path, { maxBytes, requireSingleLink: false }),
-  verify: makeJournalVerify(store, makeExecutionStore(store, key))
+  verify: makeJournalVerify(
+    store,
+    makeExecRecords(makeGrantStoreFolder(store), makeExecutionStoreFolder(store), key)
+  )
 })
 
 /** JournalArtifacts over the FileStore (and the EvidenceKey, when the context has one). */
