@@ -41,6 +41,7 @@ import type {
   SubscriptionUpdateInput,
   TransitionRunInput
 } from "../domain/MonitorSchema.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { RecoveredTransaction } from "./ports/MonitorStore.js"
 
 /** Every refusal a monitor method can answer with. */
@@ -55,6 +56,7 @@ export type MonitorServiceError =
   | FileNotFound
   | UnsafePath
   | LimitExceeded
+  | StoreUnavailable
 
 export type { RecoveredTransaction } from "./ports/MonitorStore.js"
 

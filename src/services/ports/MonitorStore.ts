@@ -34,20 +34,25 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { FileNotFound, IoError, LimitExceeded, StaleRevision, UnsafePath } from "../../domain/Errors.js"
+import type { FileNotFound, IoError, LimitExceeded, LockTimeout, StaleRevision, UnsafePath } from "../../domain/Errors.js"
 import type { ConflictingEvent } from "../../domain/JournalErrors.js"
 import type { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import type { RunScan } from "../../domain/RunScan.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { EventLog, LoggedEvent, VersionedRecords } from "../Store.js"
 
 /**
  * What storage itself may fail with. A stored record that does not decode is
  * `CorruptMonitorRecord`; a run record that is a JSON object but no valid run, or whose receipt
- * digest does not verify, is `ReceiptDigestMismatch` (fail closed).
+ * digest does not verify, is `ReceiptDigestMismatch` (fail closed). A shared store (PostgreSQL)
+ * out of reach is `StoreUnavailable` (retryable), a wait for a row another writer holds beyond
+ * the lock wait `LockTimeout` (the folder adapters never answer either).
  */
 export type MonitorStoreError =
   | IoError
+  | StoreUnavailable
+  | LockTimeout
   | UnsafePath
   | LimitExceeded
   | FileNotFound
