@@ -31,7 +31,8 @@ import type { MonitorStoreShape } from "../../src/services/ports/MonitorStore.js
 import * as MonitorStoreConformance from "../../src/testing/MonitorStoreConformance.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 
-const storeLayer = (url: string, dossier: string) => PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url, dossier })))
+const storeLayer = (url: string, dossier: string) =>
+  PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url, dossier })))
 type Host = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
 
 const HOSTS = 5
@@ -128,7 +129,11 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
         const inCommand = yield* lock.withLock(
           Effect.gen(function*() {
             const refused = yield* Effect.flip(store.commit(staleSecond))
-            yield* store.commit([{ _tag: "Subscription", record: { ...sub, revision: 2, target: "changed" }, expected: 1 }])
+            yield* store.commit([{
+              _tag: "Subscription",
+              record: { ...sub, revision: 2, target: "changed" },
+              expected: 1
+            }])
             return refused
           })
         )
@@ -168,46 +173,52 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
   }
 
   for (const withDossierLock of [true, false]) {
-    it(`create-due-run from ${HOSTS} connections at once creates one run per window (${
-      withDossierLock ? "PgLock" : "no dossier lock, the run's key alone"
-    })`, async () => {
-      const dossier = `race-${withDossierLock ? "locked" : "plain"}`
-      const { dispose, hosts, monitors } = await hostsOn(dossier, withDossierLock)
-      try {
-        const ids = ["a", "b", "c"]
-        for (const id of ids) {
-          await hosts[0]!.runPromise(monitors[0]!.createSubscription(daily(id) as SubscriptionInput, { now: CREATED }))
-        }
-        for (const id of ids) {
-          const answers = await Promise.all(
-            monitors.map((m, i) =>
-              hosts[i]!.runPromise(Effect.either(m.createDueRun({ subscriptionId: id }, { now: DUE })))
+    it(
+      `create-due-run from ${HOSTS} connections at once creates one run per window (${
+        withDossierLock ? "PgLock" : "no dossier lock, the run's key alone"
+      })`,
+      async () => {
+        const dossier = `race-${withDossierLock ? "locked" : "plain"}`
+        const { dispose, hosts, monitors } = await hostsOn(dossier, withDossierLock)
+        try {
+          const ids = ["a", "b", "c"]
+          for (const id of ids) {
+            await hosts[0]!.runPromise(
+              monitors[0]!.createSubscription(daily(id) as SubscriptionInput, { now: CREATED })
             )
-          )
-          const ok = answers.map((a) => {
-            if (Either.isLeft(a)) throw new Error(`unexpected ${JSON.stringify(a.left)}`)
-            return a.right
-          })
-          expect(ok.filter((a) => a.created)).toHaveLength(1)
-          expect(new Set(ok.map((a) => a.run.id))).toEqual(new Set([`${id}.w0`]))
-          expect(new Set(ok.map((a) => a.run.receiptDigest)).size).toBe(1)
+          }
+          for (const id of ids) {
+            const answers = await Promise.all(
+              monitors.map((m, i) =>
+                hosts[i]!.runPromise(Effect.either(m.createDueRun({ subscriptionId: id }, { now: DUE })))
+              )
+            )
+            const ok = answers.map((a) => {
+              if (Either.isLeft(a)) throw new Error(`unexpected ${JSON.stringify(a.left)}`)
+              return a.right
+            })
+            expect(ok.filter((a) => a.created)).toHaveLength(1)
+            expect(new Set(ok.map((a) => a.run.id))).toEqual(new Set([`${id}.w0`]))
+            expect(new Set(ok.map((a) => a.run.receiptDigest)).size).toBe(1)
+          }
+          const { records } = await rowsIn(db.url, dossier)
+          expect(records.filter((r) => r.kind === RUN_KIND).map((r) => [r.key, r.revision])).toEqual([
+            ["a.w0", 1],
+            ["b.w0", 1],
+            ["c.w0", 1]
+          ])
+          expect(records.filter((r) => r.kind === "subscription").map((r) => r.revision)).toEqual([2, 2, 2])
+          // Every host reads the same: one active run per subscription.
+          for (const [i, m] of monitors.entries()) {
+            const sub = await hosts[i]!.runPromise(m.showSubscription("b"))
+            expect(sub).toMatchObject({ activeRunId: "b.w0", revision: 2 })
+          }
+        } finally {
+          await dispose()
         }
-        const { records } = await rowsIn(db.url, dossier)
-        expect(records.filter((r) => r.kind === RUN_KIND).map((r) => [r.key, r.revision])).toEqual([
-          ["a.w0", 1],
-          ["b.w0", 1],
-          ["c.w0", 1]
-        ])
-        expect(records.filter((r) => r.kind === "subscription").map((r) => r.revision)).toEqual([2, 2, 2])
-        // Every host reads the same: one active run per subscription.
-        for (const [i, m] of monitors.entries()) {
-          const sub = await hosts[i]!.runPromise(m.showSubscription("b"))
-          expect(sub).toMatchObject({ subscription: { activeRunId: "b.w0", revision: 2 } })
-        }
-      } finally {
-        await dispose()
-      }
-    }, 60_000)
+      },
+      60_000
+    )
   }
 
   it("finishing a run stores the stage file's bytes with the run, in the same transaction", async () => {
@@ -230,7 +241,10 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
       const done = await host.runPromise(monitor.finishRun(finish, { now: DUE }))
       expect(done.run.completion?.stage.sha256).toBe(sha(stage))
       const stored = await adminQuery(db.url, "SELECT sha256, bytes FROM dossier.content WHERE dossier = 'finish'")
-      expect(stored.rows.map((r) => [r.sha256, Buffer.from(r.bytes as Uint8Array).toString("utf8")])).toEqual([[sha(stage), stage]])
+      expect(stored.rows.map((r) => [r.sha256, Buffer.from(r.bytes as Uint8Array).toString("utf8")])).toEqual([[
+        sha(stage),
+        stage
+      ]])
       // The bytes go with the record that registers them: a commit refused by its last write stores neither.
       const { dossier, pg } = await freshStore()
       const files = makeMonitorFilesFolder(makeFileStoreLive(root))
@@ -246,7 +260,9 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
         )
       )
       expect(refused._tag).toBe("StaleRevision")
-      const none = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.content WHERE dossier = $1", [dossier])
+      const none = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.content WHERE dossier = $1", [
+        dossier
+      ])
       expect(none.rows[0]!.n).toBe(0)
       expect((await rowsIn(db.url, dossier)).records).toEqual([])
       await base.runPromise(

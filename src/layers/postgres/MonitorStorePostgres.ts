@@ -170,10 +170,11 @@ export const makeMonitorStorePostgres = (
           onSome: (r) =>
             Effect.map(parseSubscription(id, r.value), (value) => Option.some({ revision: r.revision, value }))
         })),
-    put: (id, value, expected) => commit([{ _tag: "Subscription", record: { ...value, id }, expected }]).pipe(
-      Effect.as(value.revision),
-      Effect.catchTag("ConflictingEvent", Effect.die)
-    ),
+    put: (id, value, expected) =>
+      commit([{ _tag: "Subscription", record: { ...value, id }, expected }]).pipe(
+        Effect.as(value.revision),
+        Effect.catchTag("ConflictingEvent", Effect.die)
+      ),
     keys: subscriptionRows.keys
   }
 
