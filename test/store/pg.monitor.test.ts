@@ -221,60 +221,108 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
     )
   }
 
-  it("finishing a run stores the stage file's bytes with the run, in the same transaction", async () => {
-    const { dispose, hosts, monitors } = await hostsOn("finish", true)
-    const [host, monitor] = [hosts[0]!, monitors[0]!]
-    try {
-      await host.runPromise(monitor.createSubscription(daily("f") as SubscriptionInput, { now: CREATED }))
-      const { run } = await host.runPromise(monitor.createDueRun({ subscriptionId: "f" }, { now: DUE }))
-      await host.runPromise(monitor.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now: DUE }))
-      const stage = `# stage\nmonitor_binding: run_id=${run.id} task_digest=${run.receiptDigest}\n`
-      fs.mkdirSync(path.join(root, "research/results"), { recursive: true })
-      fs.writeFileSync(path.join(root, `research/results/${run.id}.md`), stage)
-      const finish = {
-        runId: run.id,
-        expectedRevision: 2,
-        binding: { runId: run.id, taskDigest: run.receiptDigest },
-        stage: { path: `research/results/${run.id}.md`, sha256: sha(stage) },
-        outcomes: []
-      }
-      const done = await host.runPromise(monitor.finishRun(finish, { now: DUE }))
-      expect(done.run.completion?.stage.sha256).toBe(sha(stage))
-      const stored = await adminQuery(db.url, "SELECT sha256, bytes FROM dossier.content WHERE dossier = 'finish'")
-      expect(stored.rows.map((r) => [r.sha256, Buffer.from(r.bytes as Uint8Array).toString("utf8")])).toEqual([[
-        sha(stage),
-        stage
-      ]])
-      // The bytes go with the record that registers them: a commit refused by its last write stores neither.
-      const { dossier, pg } = await freshStore()
-      const files = makeMonitorFilesFolder(makeFileStoreLive(root))
-      const store = makeMonitorStorePostgres(pg, { files })
-      const sub = Either.getOrThrow(newSubscription(daily("f") as SubscriptionInput, CREATED))
-      const completed = { ...done.run, revision: 1 }
-      const refused = await base.runPromise(
-        Effect.flip(
+  it(
+    "finishing a run stores the stage file's bytes with the run, in the same transaction; readers need SELECT only",
+    async () => {
+      const { dispose, hosts, monitors } = await hostsOn("finish", true)
+      const [host, monitor] = [hosts[0]!, monitors[0]!]
+      try {
+        await host.runPromise(monitor.createSubscription(daily("f") as SubscriptionInput, { now: CREATED }))
+        const { run } = await host.runPromise(monitor.createDueRun({ subscriptionId: "f" }, { now: DUE }))
+        await host.runPromise(
+          monitor.transitionRun({ runId: run.id, expectedRevision: 1, to: "running" }, { now: DUE })
+        )
+        const stage = `# stage\nmonitor_binding: run_id=${run.id} task_digest=${run.receiptDigest}\n`
+        fs.mkdirSync(path.join(root, "research/results"), { recursive: true })
+        fs.writeFileSync(path.join(root, `research/results/${run.id}.md`), stage)
+        const finish = {
+          runId: run.id,
+          expectedRevision: 2,
+          binding: { runId: run.id, taskDigest: run.receiptDigest },
+          stage: { path: `research/results/${run.id}.md`, sha256: sha(stage) },
+          outcomes: []
+        }
+        const done = await host.runPromise(monitor.finishRun(finish, { now: DUE }))
+        expect(done.run.completion?.stage.sha256).toBe(sha(stage))
+        const stored = await adminQuery(db.url, "SELECT sha256, bytes FROM dossier.content WHERE dossier = 'finish'")
+        expect(stored.rows.map((r) => [r.sha256, Buffer.from(r.bytes as Uint8Array).toString("utf8")])).toEqual([[
+          sha(stage),
+          stage
+        ]])
+        // The bytes go with the record that registers them: a commit refused by its last write stores neither.
+        const { dossier, pg } = await freshStore()
+        const files = makeMonitorFilesFolder(makeFileStoreLive(root))
+        const store = makeMonitorStorePostgres(pg, { files })
+        const sub = Either.getOrThrow(newSubscription(daily("f") as SubscriptionInput, CREATED))
+        const completed = { ...done.run, revision: 1 }
+        const refused = await base.runPromise(
+          Effect.flip(
+            store.commit([
+              { _tag: "Run", record: completed, expected: null },
+              { _tag: "Subscription", record: { ...sub, revision: 2 }, expected: 1 }
+            ])
+          )
+        )
+        expect(refused._tag).toBe("StaleRevision")
+        const none = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.content WHERE dossier = $1", [
+          dossier
+        ])
+        expect(none.rows[0]!.n).toBe(0)
+        expect((await rowsIn(db.url, dossier)).records).toEqual([])
+        await base.runPromise(
           store.commit([
-            { _tag: "Run", record: completed, expected: null },
-            { _tag: "Subscription", record: { ...sub, revision: 2 }, expected: 1 }
+            { _tag: "Subscription", record: sub, expected: null },
+            { _tag: "Run", record: completed, expected: null }
           ])
         )
-      )
-      expect(refused._tag).toBe("StaleRevision")
-      const none = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.content WHERE dossier = $1", [
-        dossier
-      ])
-      expect(none.rows[0]!.n).toBe(0)
-      expect((await rowsIn(db.url, dossier)).records).toEqual([])
-      await base.runPromise(
-        store.commit([
-          { _tag: "Subscription", record: sub, expected: null },
-          { _tag: "Run", record: completed, expected: null }
-        ])
-      )
-      const kept = await adminQuery(db.url, "SELECT sha256 FROM dossier.content WHERE dossier = $1", [dossier])
-      expect(kept.rows).toEqual([{ sha256: sha(stage) }])
-    } finally {
-      await dispose()
-    }
-  }, 60_000)
+        const kept = await adminQuery(db.url, "SELECT sha256 FROM dossier.content WHERE dossier = $1", [dossier])
+        expect(kept.rows).toEqual([{ sha256: sha(stage) }])
+
+        // The reading commands answer the same under a role with SELECT only (they send no write).
+        const role = `monitor_reader_${db.name}`.slice(0, 60)
+        await adminQuery(db.url, `CREATE ROLE ${role} LOGIN`)
+        await adminQuery(db.url, `GRANT USAGE ON SCHEMA dossier TO ${role}`)
+        await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
+        const readerUrl = new URL(db.url)
+        readerUrl.username = role
+        const reader = ManagedRuntime.make(
+          PgLockLayer.pipe(
+            Layer.provideMerge(PgStoreLayer({ url: readerUrl.toString(), dossier: "finish", mode: "read" }))
+          )
+        )
+        try {
+          const reads = (on: Host | typeof reader) =>
+            on.runPromise(
+              Effect.gen(function*() {
+                const pg = yield* PgStore
+                const lock = yield* PgLock
+                const files = makeMonitorFilesFolder(makeFileStoreLive(root))
+                const m = yield* monitorOver(
+                  makeMonitorStorePostgres(pg, { files }),
+                  files,
+                  lock.withLock,
+                  lock.withReadLock
+                )
+                return yield* Effect.all([
+                  m.due({ now: DUE }),
+                  m.list,
+                  m.unresolvedOutcomes,
+                  m.showSubscription("f"),
+                  m.showRun(run.id),
+                  m.facts({ now: DUE })
+                ])
+              })
+            )
+          const asReader = await reads(reader)
+          expect(asReader).toEqual(await reads(host))
+          expect(asReader[4]).toMatchObject({ status: "completed", binding: "verified" })
+        } finally {
+          await reader.dispose()
+        }
+      } finally {
+        await dispose()
+      }
+    },
+    60_000
+  )
 })
