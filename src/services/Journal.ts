@@ -41,6 +41,7 @@ import type {
   StudyRow
 } from "../domain/JournalOutput.js"
 import type { DigestMismatch } from "../domain/MonitorErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
 /** Errors of reading a study's committed history. */
 export type ReadHistoryError = InvalidInput | CorruptJournal | AliasedFile | IoError | UnsafePath | LimitExceeded
@@ -54,10 +55,16 @@ export type AppendError =
   | ConflictingEvent
   | UnterminatedTail
   | LockTimeout
+  | StoreUnavailable
 
 export type InspectError = ReadHistoryError | StudyNotFound
 
-export type RebuildError = ReadHistoryError | StudyNotFound | UnimportedLegacyManifest | LockTimeout
+export type RebuildError =
+  | ReadHistoryError
+  | StudyNotFound
+  | UnimportedLegacyManifest
+  | LockTimeout
+  | StoreUnavailable
 
 export type RecoverError =
   | InvalidInput
@@ -68,6 +75,7 @@ export type RecoverError =
   | LimitExceeded
   | EditedRetainedFile
   | LockTimeout
+  | StoreUnavailable
 
 /** Errors of reading a study's journal in its exchange form. */
 export type LinesError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded

@@ -51,12 +51,12 @@ export type MonitorServiceError =
   | InvalidInput
   | IoError
   | LockTimeout
+  | StoreUnavailable
   | RecoveryNeeded
   | StaleRevision
   | FileNotFound
   | UnsafePath
   | LimitExceeded
-  | StoreUnavailable
 
 export type { RecoveredTransaction } from "./ports/MonitorStore.js"
 
