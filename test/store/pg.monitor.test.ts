@@ -17,17 +17,24 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { LockTimeout } from "../../src/domain/Errors.js"
 import { newSubscription } from "../../src/domain/MonitorRules.js"
 import type { SubscriptionInput } from "../../src/domain/MonitorSchema.js"
+import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { makeFileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { makeMonitorFilesFolder } from "../../src/layers/folder/MonitorStoreFolder.js"
-import { monitorOver } from "../../src/layers/MonitorLive.js"
-import { makeMonitorStorePostgres, RUN_KIND } from "../../src/layers/postgres/MonitorStorePostgres.js"
+import { MonitorFromStore } from "../../src/layers/MonitorLive.js"
+import {
+  makeMonitorStorePostgres,
+  MonitorStorePostgres,
+  RUN_KIND
+} from "../../src/layers/postgres/MonitorStorePostgres.js"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "../../src/layers/postgres/PgStore.js"
-import type { MonitorShape } from "../../src/services/Monitor.js"
-import type { MonitorStoreShape } from "../../src/services/ports/MonitorStore.js"
+import { Lock } from "../../src/services/Lock.js"
+import { Monitor, type MonitorShape } from "../../src/services/Monitor.js"
+import { MonitorFiles, type MonitorStore, type MonitorStoreShape } from "../../src/services/ports/MonitorStore.js"
 import * as MonitorStoreConformance from "../../src/testing/MonitorStoreConformance.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 
@@ -150,25 +157,42 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
     })
   })
 
+  /**
+   * The monitor of a shared dossier as a library would compose it: the monitor's logic
+   * (`MonitorFromStore`) over this store, the work folder's files and `PgLockLayer` as the `Lock`;
+   * or (`withDossierLock` false) a `Lock` that is one plain transaction per command, without the
+   * dossier's advisory lock, so that commands race on the rows alone.
+   */
+  const monitorLayer = (url: string, dossier: string, options: { mode?: "read"; withDossierLock?: boolean } = {}) => {
+    const files = Layer.succeed(MonitorFiles, makeMonitorFilesFolder(makeFileStoreLive(root)))
+    const pg = PgLockLayer.pipe(
+      Layer.provideMerge(PgStoreLayer({ url, dossier, ...(options.mode === undefined ? {} : { mode: options.mode }) }))
+    )
+    const plainLock = Layer.effect(
+      Lock,
+      Effect.gen(function*() {
+        const store = yield* PgStore
+        const lock = yield* PgLock
+        return {
+          withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
+            store.mapErrors(store.sql.withTransaction(self)) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>,
+          withReadLock: lock.withReadLock
+        }
+      })
+    )
+    const monitor: Layer.Layer<Monitor, never, MonitorStore | MonitorFiles | Lock | PgStore | PgLock> =
+      options.withDossierLock === false ? MonitorFromStore.pipe(Layer.provide(plainLock)) : MonitorFromStore
+    return monitor.pipe(Layer.provide(MonitorStorePostgres), Layer.provideMerge(files), Layer.provideMerge(pg))
+  }
+
   /** `HOSTS` connections (each its own pool) to one new dossier, and the monitor over each. */
   const hostsOn = async (dossier: string, withDossierLock: boolean) => {
-    const hosts: Array<Host> = Array.from({ length: HOSTS }, () => ManagedRuntime.make(storeLayer(db.url, dossier)))
+    const hosts = Array.from(
+      { length: HOSTS },
+      () => ManagedRuntime.make(monitorLayer(db.url, dossier, { withDossierLock }))
+    )
     const monitors: Array<MonitorShape> = []
-    for (const h of hosts) {
-      monitors.push(
-        await h.runPromise(
-          Effect.gen(function*() {
-            const pg = yield* PgStore
-            const lock = yield* PgLock
-            const files = makeMonitorFilesFolder(makeFileStoreLive(root))
-            const store = makeMonitorStorePostgres(pg, { files })
-            // Without the dossier's lock: each command one plain transaction, racing on the rows alone.
-            const plain = <A, E>(self: Effect.Effect<A, E>) => pg.mapErrors(pg.sql.withTransaction(self))
-            return yield* monitorOver(store, files, withDossierLock ? lock.withLock : plain, lock.withReadLock)
-          })
-        )
-      )
-    }
+    for (const h of hosts) monitors.push(await h.runPromise(Monitor))
     return { hosts, monitors, dispose: () => Promise.all(hosts.map((h) => h.dispose())) }
   }
 
@@ -285,33 +309,19 @@ describe.skipIf(!pgAvailable)("the monitor's store on PostgreSQL", () => {
         await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
         const readerUrl = new URL(db.url)
         readerUrl.username = role
-        const reader = ManagedRuntime.make(
-          PgLockLayer.pipe(
-            Layer.provideMerge(PgStoreLayer({ url: readerUrl.toString(), dossier: "finish", mode: "read" }))
-          )
-        )
+        const reader = ManagedRuntime.make(monitorLayer(readerUrl.toString(), "finish", { mode: "read" }))
         try {
-          const reads = (on: Host | typeof reader) =>
+          const reads = (on: typeof reader) =>
             on.runPromise(
-              Effect.gen(function*() {
-                const pg = yield* PgStore
-                const lock = yield* PgLock
-                const files = makeMonitorFilesFolder(makeFileStoreLive(root))
-                const m = yield* monitorOver(
-                  makeMonitorStorePostgres(pg, { files }),
-                  files,
-                  lock.withLock,
-                  lock.withReadLock
-                )
-                return yield* Effect.all([
+              Effect.flatMap(Monitor, (m) =>
+                Effect.all([
                   m.due({ now: DUE }),
                   m.list,
                   m.unresolvedOutcomes,
                   m.showSubscription("f"),
                   m.showRun(run.id),
                   m.facts({ now: DUE })
-                ])
-              })
+                ]))
             )
           const asReader = await reads(reader)
           expect(asReader).toEqual(await reads(host))
