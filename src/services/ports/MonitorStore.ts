@@ -15,7 +15,7 @@
  * file, or one SQL transaction), except the scans of a reader that could not take it
  * (`readOnly`).
  *
- * For a SQL adapter:
+ * For a SQL adapter (src/layers/postgres/MonitorStorePostgres.ts does this over the generic tables):
  * - `subscriptions`/`runs`: one row per record, `(id PRIMARY KEY, revision, record JSONB)`;
  *   `put(k, v, null)` is an `INSERT` (a unique violation is `StaleRevision`), `put(k, v, n)` is
  *   `UPDATE … SET revision = n + 1 … WHERE id = k AND revision = n` (0 rows: `StaleRevision`).
@@ -24,7 +24,9 @@
  *   `commit([Run create, Subscription CAS])` cannot store two runs of one window whoever asks; a
  *   SQL table may add `UNIQUE (subscription_id, grid_version, window_index)` to say it twice.
  *   A lost race answers `StaleRevision`, and the logic reads again (finding the winner's run).
- * - `reports`: `(stream, id) UNIQUE`, the digest beside it.
+ * - `reports`: ids `UNIQUE`, the digest beside it. A report's id is unique across programs (the
+ *   folder's one `reports.jsonl`; the memory adapter too), so the PostgreSQL adapter keeps every
+ *   report in one stream and answers a program's by the line's `program`.
  * - `commit`: the statements of every write in the transaction `Lock.withLock` opened (a
  *   `SAVEPOINT` around them, so a `StaleRevision` leaves nothing behind).
  * - `recover`/`pending`: nothing is ever left half done: `Option.none()` and `false`.
@@ -34,20 +36,32 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { FileNotFound, IoError, LimitExceeded, StaleRevision, UnsafePath } from "../../domain/Errors.js"
+import type {
+  FileNotFound,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  StaleRevision,
+  UnsafePath
+} from "../../domain/Errors.js"
 import type { ConflictingEvent } from "../../domain/JournalErrors.js"
 import type { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import type { RunScan } from "../../domain/RunScan.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { EventLog, LoggedEvent, VersionedRecords } from "../Store.js"
 
 /**
  * What storage itself may fail with. A stored record that does not decode is
  * `CorruptMonitorRecord`; a run record that is a JSON object but no valid run, or whose receipt
- * digest does not verify, is `ReceiptDigestMismatch` (fail closed).
+ * digest does not verify, is `ReceiptDigestMismatch` (fail closed). A shared store (PostgreSQL)
+ * out of reach is `StoreUnavailable` (retryable), a wait for a row another writer holds beyond
+ * the lock wait `LockTimeout` (the folder adapters never answer either).
  */
 export type MonitorStoreError =
   | IoError
+  | StoreUnavailable
+  | LockTimeout
   | UnsafePath
   | LimitExceeded
   | FileNotFound
