@@ -9,6 +9,7 @@ import type { StudyRow } from "../domain/JournalOutput.js"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import { Journal } from "../services/Journal.js"
 import { Monitor, type MonitorOptions, type MonitorServiceError } from "../services/Monitor.js"
 import { Plan } from "../services/Plan.js"
@@ -54,7 +55,11 @@ export const journalFactsOf = (rows: ReadonlyArray<StudyRow>): ReadonlyArray<Fac
       : []
   )
 
-export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | MonitorServiceError, Journal> = Effect.flatMap(
+export const journalFacts: Effect.Effect<
+  ReadonlyArray<Fact>,
+  IoError | MonitorServiceError | StoreUnavailable,
+  Journal
+> = Effect.flatMap(
   Journal,
   (journal) => Effect.map(journal.studies, journalFactsOf)
 )
@@ -74,7 +79,7 @@ export const orderFacts = (
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
 export const nextFacts = (
   options?: MonitorOptions
-): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
+): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError | StoreUnavailable, Monitor | Plan | Journal> =>
   Effect.gen(function*() {
     const service = yield* Monitor
     const monitor = yield* service.facts(options)
