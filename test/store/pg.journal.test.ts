@@ -18,10 +18,12 @@ import * as Option from "effect/Option"
 import { build } from "esbuild"
 import * as fcx from "fast-check"
 import { spawn } from "node:child_process"
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { IoError } from "../../src/domain/Errors.js"
 import type { JournalEvent } from "../../src/domain/Journal.js"
 import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
 import { encodeLine, eventText } from "../../src/domain/JournalLines.js"
@@ -32,11 +34,14 @@ import { makeJournalFolderStore } from "../../src/layers/folder/JournalStoreFold
 import { JournalFromStore } from "../../src/layers/JournalLive.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
 import { JournalStoreMemory } from "../../src/layers/memory/JournalStoreMemory.js"
+import { JournalArtifactsPostgres } from "../../src/layers/postgres/JournalArtifactsPostgres.js"
 import { JournalStorePostgres, makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreOptions } from "../../src/layers/postgres/PgStore.js"
+import { FileStore, type FileStoreShape } from "../../src/services/FileStore.js"
 import { Journal } from "../../src/services/Journal.js"
+import { Lock, type LockShape } from "../../src/services/Lock.js"
 import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
 import { JournalStoreConformance } from "../../src/testing.js"
 import { eventsArb } from "../journal/arbitraries.js"
@@ -405,6 +410,67 @@ describe.skipIf(!pgAvailable)("the journal on PostgreSQL", () => {
     expect(answer).toMatchObject({ ok: true, value: { appended: batch.map((e) => e.id), existing: [] } })
     expect((await rowsOf(dossier)).map((r) => r.id)).toEqual(batch.map((e) => e.id))
   }, 120_000)
+
+  it("an appended artifact_linked uploads the file's bytes in the event's transaction; a failure undoes both", async () => {
+    const dossier = fresh("artifacts")
+    const fsys = makeMemoryFs().store
+    const good = "metric,value\naccuracy,0.93\n"
+    const files: FileStoreShape = {
+      ...fsys,
+      // Read inside the lock: one file unreadable, one changed since `journal append` hashed it.
+      read: (p, options) =>
+        p === "results/broken.csv"
+          ? Effect.fail(new IoError({ path: p, operation: "read", code: "EIO" }))
+          : p === "results/changed.csv"
+          ? Effect.succeed(new TextEncoder().encode("changed since"))
+          : fsys.read(p, options)
+    }
+    const sha = (text: string) => createHash("sha256").update(text).digest("hex")
+    const linked = (id: string, path: string): JournalEvent => ({
+      id,
+      type: "artifact_linked",
+      candidateId: "a",
+      artifact: { path, sha256: sha(good), bytes: good.length }
+    })
+    const layer = JournalFromStore.pipe(
+      Layer.provide(Layer.mergeAll(
+        JournalStorePostgres,
+        JournalArtifactsPostgres,
+        // PgLock as the Lock: `LockShape` does not name StoreUnavailable yet (docs/store.md).
+        Layer.effect(Lock, Effect.map(PgLock, (l) => l as unknown as LockShape))
+      )),
+      Layer.provide(Layer.succeed(FileStore, files)),
+      Layer.provide(PgLockLayer),
+      Layer.provide(Layer.effect(PgStore, Effect.map(PgStore, (st) => ({ ...st, config: { ...st.config, dossier } }))))
+    )
+    const r = await rt.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        yield* journalOf(dossier)
+        for (const f of ["a.csv", "broken.csv", "changed.csv"]) yield* fsys.writeAtomic(`results/${f}`, good)
+        const j = yield* Journal
+        const ok = yield* j.append("s", [created("c1", "a"), linked("l1", "results/a.csv")])
+        const broken = yield* Effect.either(j.append("s", [checkpoint("k1", "x"), linked("l2", "results/broken.csv")]))
+        const changed = yield* Effect.either(j.append("s", linked("l3", "results/changed.csv")))
+        // A retry stores nothing again (the event is `existing`: nothing to register).
+        const retry = yield* j.append("s", linked("l1", "results/a.csv"))
+        return { ok, broken, changed, retry }
+      }),
+      layer
+    ))
+    expect(r.ok.appended).toEqual(["c1", "l1"])
+    expect(tagOf(r.broken)).toBe("IoError")
+    expect(r.changed).toEqual(
+      Either.left(expect.objectContaining({ _tag: "DigestMismatch", path: "results/changed.csv" }))
+    )
+    expect(r.retry.skipped).toEqual(["l1"])
+    expect((await rowsOf(dossier)).map((x) => x.id)).toEqual(["c1", "l1"])
+    const stored = await adminQuery(
+      db.url,
+      "SELECT sha256, convert_from(bytes, 'UTF8') AS text FROM dossier.content WHERE dossier = $1",
+      [dossier]
+    )
+    expect(stored.rows).toEqual([{ sha256: sha(good), text: good }])
+  })
 
   it("the Journal service over it answers as over memory (append, retry, conflict, inspect, lines, studies)", async () => {
     const dossier = fresh("service")

@@ -53,7 +53,9 @@
  *
  * `JournalArtifacts` (below) is not storage: it reads the work folder's files that
  * `artifact_linked` events name and checks linked executions (`inspect --verify`). Every
- * composition takes the FileStore one (src/layers/folder/JournalArtifactsFolder.ts).
+ * composition takes the FileStore one (src/layers/folder/JournalArtifactsFolder.ts); a shared
+ * store adds `register`, which uploads the linked files' bytes in the append's transaction
+ * (src/layers/postgres/JournalArtifactsPostgres.ts).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -63,6 +65,7 @@ import type { JournalEvent } from "../../domain/Journal.js"
 import type { ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
 import type { Head, InspectResult, StudyRow } from "../../domain/JournalOutput.js"
 import type { Projection } from "../../domain/JournalProjection.js"
+import type { DigestMismatch } from "../../domain/MonitorErrors.js"
 import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { AppendOutcome, LoggedEvent } from "../Store.js"
 
@@ -138,6 +141,23 @@ export interface JournalArtifactsShape {
   ) => Effect.Effect<ArtifactDigest, FileNotFound | IoError | UnsafePath | LimitExceeded>
   /** `inspect --verify`: every linked artifact hashed again, every linked dossier execution checked. */
   readonly verify: (p: Projection) => Effect.Effect<VerifyResult, IoError>
+  /**
+   * Where a composition shares registered bytes (a shared store): store the bytes of the files
+   * that the appended `artifact_linked` events link, called by the Journal inside its lock (the
+   * same transaction as the events), after they are stored. A file not there is skipped (the
+   * event was kept as given); one whose SHA-256 is no longer the event's is `DigestMismatch`
+   * (the whole append is undone). Absent in the folder: its artifacts stay where they are.
+   */
+  readonly register?: (
+    linked: ReadonlyArray<ArtifactLink>
+  ) => Effect.Effect<void, IoError | UnsafePath | LimitExceeded | DigestMismatch | StoreUnavailable | LockTimeout>
+}
+
+/** What an `artifact_linked` event says of its file. */
+export interface ArtifactLink {
+  readonly path: string
+  readonly sha256: string
+  readonly bytes: number
 }
 
 export class JournalArtifacts
