@@ -2,9 +2,9 @@
  * The journal's PostgreSQL adapter (src/layers/postgres/JournalStorePostgres.ts) against a real
  * server (the test's own cluster, or DOSSIER_TEST_PG): the JournalStore conformance suite, the
  * folder adapter's bytes for the same appends, the same batch from several connections and
- * processes at once stored once, a conflicting retry storing nothing, and a batch interrupted
+ * processes at once stored once, a conflicting retry storing nothing, a batch interrupted
  * mid-transaction (the fiber interrupted, the connection killed, the process SIGKILLed) leaving
- * nothing.
+ * nothing, and linked artifacts' bytes uploaded in the append's transaction.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
