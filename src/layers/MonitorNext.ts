@@ -4,7 +4,7 @@
  * carries the revisions it was computed from. Unreadable state is a fact, never skipped.
  */
 import * as Effect from "effect/Effect"
-import type { IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
+import type { IoError, LimitExceeded, LockTimeout, UnsafePath } from "../domain/Errors.js"
 import type { StudyRow } from "../domain/JournalOutput.js"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
@@ -32,7 +32,10 @@ export const planErrorFact = (e: CorruptPlan | UnsafePath | LimitExceeded): Fact
     ? { kind: "plan-corrupt", reason: `plan.md: ${e.reason}` }
     : { kind: "plan-corrupt", reason: "plan.md is too large" }
 
-export const planFacts: Effect.Effect<ReadonlyArray<Fact>, IoError, Plan> = Effect.flatMap(
+/** What reading the plan may fail with that is not a fact (a shared store's refusals among them). */
+type PlanFactsError = IoError | StoreUnavailable | LockTimeout
+
+export const planFacts: Effect.Effect<ReadonlyArray<Fact>, PlanFactsError, Plan> = Effect.flatMap(
   Plan,
   (plan) =>
     plan.inspect.pipe(

@@ -6,7 +6,11 @@
  * The wrapper (perl is part of every Debian system) dies with dossier (PR_SET_PDEATHSIG), joins
  * the run's pids cgroup when there is one, starts bwrap and waits for it with wait4, which gives
  * the CPU time and maximum resident size of the whole tree (every process of the PID namespace
- * is reaped inside it). bwrap's `--die-with-parent` takes the sandbox down with the wrapper.
+ * is reaped inside it). bwrap gets the same parent-death signal before it is executed (checked
+ * against a wrapper already gone), so no moment of bwrap's start-up outlives the wrapper; bwrap's
+ * `--die-with-parent` then takes the sandbox down with bwrap. (bwrap sets its own death signal
+ * only once it runs: a wrapper killed before that would leave bwrap running the program to its
+ * end, unsupervised.)
  *
  * Inside the sandbox perl first closes every inherited descriptor above 2 (the roots' directory
  * descriptors, from which bwrap mounted them), then env drops PWD, then prlimit sets the limits.
@@ -46,7 +50,7 @@ import { discover, type Machine, makeRunCgroups, memoryUse, removeCgroup, SYSCAL
  * bwrap's own wait4: the sum of all those rusages is the CPU time of the whole tree, and their
  * maximum the largest resident size.
  */
-const WRAPPER = String.raw`
+export const WRAPPER = String.raw`
 use strict; use Fcntl;
 my ($wait4, $prctl, $ppid, $ncg, @cmd) = @ARGV;
 my @cgs = splice(@cmd, 0, $ncg);
@@ -56,8 +60,12 @@ select((select($rep), $| = 1)[0]);
 if ($prctl ne "-") { syscall($prctl + 0, 1, 9); syscall($prctl + 0, 36, 1); }
 exit 121 if getppid() != $ppid;
 for my $cg (@cgs) { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
+my $me = $$;
 my $pid = fork(); exit 123 unless defined $pid;
-if ($pid == 0) { exec { $cmd[0] } @cmd; exit 127; }
+if ($pid == 0) {
+  if ($prctl ne "-") { syscall($prctl + 0, 1, 9); exit 124 if getppid() != $me; }
+  exec { $cmd[0] } @cmd; exit 127;
+}
 print $rep "pid $pid\n";
 if ($wait4 ne "-") {
   my $st = "\0" x 8; my $ru = "\0" x 256; my $r;
@@ -245,10 +253,11 @@ const start = (
   const out = new Capture(child.stdout!, echo ? process.stdout : null)
   const err = new Capture(child.stderr!, echo ? process.stderr : null)
   let report = ""
-  ;(child.stdio[3] as NodeJS.ReadableStream).on("data", (b: Buffer) => (report += b.toString("latin1")))
   let bwrapPid: number | null = null
   let killed: (Ending & { signal: string }) | null = null
   let escalation: NodeJS.Timeout | undefined
+  // Set when the run must end before the wrapper has said which pid bwrap has.
+  let endWhenKnown = false
   const bwrap = () => {
     if (bwrapPid === null) {
       const m = /^pid (\d+)$/m.exec(report)
@@ -256,22 +265,49 @@ const start = (
     }
     return bwrapPid
   }
-  const terminate = (ending: Ending) => {
-    if (killed !== null) return
-    killed = { ...ending, signal: "SIGTERM" }
-    const b = bwrap()
-    if (b === null) {
-      signal(child.pid!, "SIGKILL")
-      killed.signal = "SIGKILL"
-      return
+  // The program and everything it started get SIGTERM; bwrap and the namespace's init are left
+  // alone (ending them would SIGKILL the tree at once). After the grace period bwrap and the
+  // init get SIGKILL, which ends every process of the PID namespace, one not started yet included.
+  const endTree = (b: number) => {
+    const tree = descendants(b)
+    if (tree.length > 0 && tree.every((d) => d.ppid === b)) {
+      // Only the init so far: no program has started to give a grace period to. SIGKILL to the
+      // init ends the namespace, and a process it is about to start with it.
+      if (killed !== null) killed.signal = "SIGKILL"
+      for (const d of tree) signal(d.pid, "SIGKILL")
+      return signal(b, "SIGKILL")
     }
-    // The program and everything it started get SIGTERM; bwrap and the namespace's init are left
-    // alone (ending them would SIGKILL the tree at once).
-    for (const d of descendants(b)) if (d.ppid !== b) signal(d.pid, "SIGTERM")
+    for (const d of tree) if (d.ppid !== b) signal(d.pid, "SIGTERM")
     escalation = setTimeout(() => {
       if (killed !== null) killed.signal = "SIGKILL"
       for (const d of descendants(b)) if (d.ppid === b) signal(d.pid, "SIGKILL")
       signal(b, "SIGKILL")
+    }, TERM_GRACE_MS)
+  }
+  ;(child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+    report += chunk.toString("latin1")
+    const b = endWhenKnown ? bwrap() : null
+    if (b !== null) {
+      endWhenKnown = false
+      clearTimeout(escalation)
+      endTree(b)
+    }
+  })
+  const terminate = (ending: Ending) => {
+    if (killed !== null) return
+    killed = { ...ending, signal: "SIGTERM" }
+    const b = bwrap()
+    if (b !== null) return endTree(b)
+    // bwrap is being started: the wrapper reports its pid right after the fork. Killing the
+    // wrapper now is no way to end the run: bwrap sets its parent-death signal itself, and one
+    // whose parent dies before it does would run the program to its end unsupervised. So the
+    // tree is ended once the pid is known; a wrapper that never reports one (it failed before
+    // forking) is killed with its process group after the grace period.
+    endWhenKnown = true
+    escalation = setTimeout(() => {
+      if (!endWhenKnown) return
+      if (killed !== null) killed.signal = "SIGKILL"
+      signal(-child.pid!, "SIGKILL")
     }, TERM_GRACE_MS)
   }
   // Node's timers hold at most 2^31 - 1 ms (a longer delay fires at once); the watchdog loop

@@ -25,6 +25,7 @@ import type {
 } from "../domain/Gate.js"
 import type { BlockersRemain, NotResearchable, NoVerdict, StaleStateFile } from "../domain/GateErrors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
 export const DEFAULT_RESEARCH_DIR = "research/gate"
 export const DEFAULT_ATTEMPTS_LOG = ".dossier/gate/attempted.jsonl"
@@ -91,8 +92,16 @@ export type GateReadError =
   | UnsafePath
   | LimitExceeded
   | CorruptPlan
+  | StoreUnavailable
+  | LockTimeout
 
-export type GateRunError = GateReadError | LockTimeout | StaleStateFile | NotResearchable | NoVerdict
+export type GateRunError =
+  | GateReadError
+  | LockTimeout
+  | StoreUnavailable
+  | StaleStateFile
+  | NotResearchable
+  | NoVerdict
 
 export type GateRecheckError = GateReadError | BlockersRemain
 

@@ -33,6 +33,7 @@ import type {
   UnsupportedContent,
   UnsupportedScheme
 } from "../domain/IngestErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
 
 /** Options of `Ingest.capture` (the convention: src/domain/Options.ts). */
@@ -102,6 +103,7 @@ export type CaptureError =
   | LimitExceeded
   | EditedRetainedFile
   | LockTimeout
+  | StoreUnavailable
 
 export type IngestFileError =
   | InputOutsideWorkdir
@@ -117,6 +119,7 @@ export type IngestFileError =
   | IoError
   | LimitExceeded
   | LockTimeout
+  | StoreUnavailable
 
 export interface IngestShape {
   /** Fetch, extract, retain the original, the readable copy and the WARC, and record the capture. */

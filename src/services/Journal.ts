@@ -65,10 +65,16 @@ export type AppendError =
   | ConflictingEvent
   | UnterminatedTail
   | LockTimeout
+  | StoreUnavailable
 
 export type InspectError = ReadHistoryError | StudyNotFound
 
-export type RebuildError = ReadHistoryError | StudyNotFound | UnimportedLegacyManifest | LockTimeout
+export type RebuildError =
+  | ReadHistoryError
+  | StudyNotFound
+  | UnimportedLegacyManifest
+  | LockTimeout
+  | StoreUnavailable
 
 export type RecoverError =
   | InvalidInput
@@ -79,6 +85,7 @@ export type RecoverError =
   | LimitExceeded
   | EditedRetainedFile
   | LockTimeout
+  | StoreUnavailable
 
 /** Errors of reading a study's journal in its exchange form. */
 export type LinesError =

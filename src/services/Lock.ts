@@ -4,11 +4,15 @@
  * transaction), plus an in-process mutex. Re-entrant within one fiber tree: a locked region
  * may call another service that also takes the lock.
  *
- * Layers: `LockLive` (src/layers/LockLive.ts) and `LockMemory` (src/layers/LockMemory.ts).
+ * Layers: `LockLive` (src/layers/LockLive.ts) and `LockMemory` (src/layers/LockMemory.ts); a
+ * shared dossier's is `PgLockLayer` (src/layers/postgres/PgLock.ts: one SQL transaction per
+ * command), which may also answer `StoreUnavailable` (the server out of reach, the command's
+ * deadline passed) — never the folder layers.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { IoError, LockTimeout, UnsafePath } from "../domain/Errors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
 export const LOCK_WAIT_MS = 10_000
 
@@ -19,7 +23,7 @@ export interface LockShape {
    */
   readonly withLock: <A, E, R>(
     self: Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
+  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath | StoreUnavailable, R>
   /**
    * For commands that only read: take the lock only when its file already exists and can be
    * written; otherwise (no lock file yet, a read-only mount or copy) run without it and create
@@ -28,7 +32,7 @@ export interface LockShape {
    */
   readonly withReadLock: <A, E, R>(
     self: (held: boolean) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath, R>
+  ) => Effect.Effect<A, E | LockTimeout | IoError | UnsafePath | StoreUnavailable, R>
 }
 
 export class Lock extends Context.Tag("dossier/Lock")<Lock, LockShape>() {}

@@ -41,6 +41,7 @@ import type {
   SubscriptionUpdateInput,
   TransitionRunInput
 } from "../domain/MonitorSchema.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { RecoveredTransaction } from "./ports/MonitorStore.js"
 
 /** Every refusal a monitor method can answer with. */
@@ -50,6 +51,7 @@ export type MonitorServiceError =
   | InvalidInput
   | IoError
   | LockTimeout
+  | StoreUnavailable
   | RecoveryNeeded
   | StaleRevision
   | FileNotFound

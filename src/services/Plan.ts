@@ -25,8 +25,10 @@ import type {
   NoPlan,
   UnregisteredDependency
 } from "../domain/PlanErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
-export type PlanReadError = CorruptPlan | IoError | UnsafePath | LimitExceeded
+/** `StoreUnavailable` and `LockTimeout` come from a shared store (docs/store.md), never from the folder. */
+export type PlanReadError = CorruptPlan | IoError | UnsafePath | LimitExceeded | StoreUnavailable | LockTimeout
 
 export type PlanWriteError =
   | PlanReadError
@@ -40,6 +42,7 @@ export type PlanWriteError =
   | FileNotFound
   | PathOutsideArea
   | InvalidInput
+  | StoreUnavailable
 
 /**
  * Optional arguments, as every service of the library takes them: one trailing object that may be

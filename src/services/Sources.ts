@@ -12,10 +12,12 @@ import type {
   InvalidInput,
   IoError,
   LimitExceeded,
+  LockTimeout,
   PathOutsideArea,
   UnsafePath
 } from "../domain/Errors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
+import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
 /** At most this many files are listed (a folder holding more is listed in part, in order). */
 export const MAX_LISTED_SOURCES = 10_000
@@ -48,6 +50,8 @@ export type FollowError =
   | LimitExceeded
   | PathOutsideArea
   | CorruptPlan
+  | StoreUnavailable
+  | LockTimeout
 
 /** Options of `Sources.follow` (the convention: src/domain/Options.ts). */
 export interface FollowOptions {

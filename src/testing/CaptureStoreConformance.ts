@@ -1,7 +1,7 @@
 /**
  * The CaptureStore conformance suite: the port's contract (src/services/ports/CaptureStore.ts)
  * as assertions any adapter must pass — the folder's and the memory's do
- * (test/ingest/CaptureStore.conformance.test.ts), and a SQL one should:
+ * (test/ingest/CaptureStore.conformance.test.ts), and so does PostgreSQL's (test/store/pg.capture.test.ts):
  *
  *   it.effect("my store conforms", () => CaptureStoreConformance.check(myAdapter))
  *

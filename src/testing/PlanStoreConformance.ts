@@ -1,7 +1,7 @@
 /**
  * The PlanStore conformance suite: the port's contract (src/services/ports/PlanStore.ts) as
  * assertions any adapter must pass — the folder's and the memory's do
- * (test/plan/PlanStore.conformance.test.ts), and a SQL one should:
+ * (test/plan/PlanStore.conformance.test.ts), and so does PostgreSQL's (test/store/pg.plan.test.ts):
  *
  *   it.effect("my store conforms", () => PlanStoreConformance.check(myAdapter))
  *   it.effect.prop("my store's compare-and-set", { steps: PlanStoreConformance.steps },

@@ -63,8 +63,12 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
       const cancelledAt = Date.now()
       ac.abort("the agent changed its mind")
       expect(await call).toBe("rejected")
-      const record = await within(8000, () => recordOf(dir, id))
+      // Promptly: the program is gone within seconds of the cancel (SIGTERM, SIGKILL 2 s later).
+      expect(await within(8000, () => (processesWith("25.25").length === 0 ? true : undefined))).toBe(true)
       expect(Date.now() - cancelledAt).toBeLessThan(8000)
+      // The record is written durably (fsync), which on a machine busy writing elsewhere (the
+      // suite's other worker fills a work root with 100,001 files) can wait on the disk for a while.
+      const record = await within(30_000, () => recordOf(dir, id))
       expect(record).toMatchObject({ status: "cancelled", detail: expect.stringContaining("cancelled") })
       expect(record.wallSeconds).toBeLessThan(10)
       expect(processesWith("25.25")).toEqual([])
@@ -72,7 +76,7 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
       const shown = await server!.call("grant_show", { grant: "g1" })
       expect(shown.body.remaining.wallSeconds).toBeGreaterThan(100)
       const next = await server!.call("exec", { grant: "g1", program: ["true"] })
-      expect(next.body.execution).toMatchObject({ status: "exited", exitCode: 0 })
+      expect(next.body.execution, next.text).toMatchObject({ status: "exited", exitCode: 0 })
     },
     60_000
   )
@@ -114,8 +118,10 @@ describe.skipIf(!sandboxWorks)("interrupting a run over MCP", () => {
     const child =
       (server!.transport as unknown as { _process?: { stdin?: { end: () => void }; exitCode: number | null } })._process
     child!.stdin!.end()
-    const record = await within(20_000, () => recordOf(dir, id))
-    expect(await within(20_000, () => (child!.exitCode !== null ? true : undefined))).toBe(true)
+    // The program ends at once; the record (written durably) and the server's exit may wait on a busy disk.
+    expect(await within(8000, () => (processesWith("27.25").length === 0 ? true : undefined))).toBe(true)
+    const record = await within(30_000, () => recordOf(dir, id))
+    expect(await within(30_000, () => (child!.exitCode !== null ? true : undefined))).toBe(true)
     expect(record).toMatchObject({ status: "interrupted", detail: expect.stringContaining("disconnected") })
     expect(processesWith("27.25")).toEqual([])
   }, 60_000)

@@ -34,14 +34,12 @@ import { makeJournalFolderStore } from "../../src/layers/folder/JournalStoreFold
 import { JournalFromStore } from "../../src/layers/JournalLive.js"
 import { LockMemory } from "../../src/layers/LockMemory.js"
 import { JournalStoreMemory } from "../../src/layers/memory/JournalStoreMemory.js"
-import { JournalArtifactsPostgres } from "../../src/layers/postgres/JournalArtifactsPostgres.js"
-import { JournalStorePostgres, makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
+import { JournalPostgres, makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreOptions } from "../../src/layers/postgres/PgStore.js"
 import { FileStore, type FileStoreShape } from "../../src/services/FileStore.js"
 import { Journal } from "../../src/services/Journal.js"
-import { Lock, type LockShape } from "../../src/services/Lock.js"
 import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
 import { JournalStoreConformance } from "../../src/testing.js"
 import { eventsArb } from "../journal/arbitraries.js"
@@ -432,13 +430,7 @@ describe.skipIf(!pgAvailable)("the journal on PostgreSQL", () => {
       candidateId: "a",
       artifact: { path, sha256: sha(good), bytes: good.length }
     })
-    const layer = JournalFromStore.pipe(
-      Layer.provide(Layer.mergeAll(
-        JournalStorePostgres,
-        JournalArtifactsPostgres,
-        // PgLock as the Lock: `LockShape` does not name StoreUnavailable yet (docs/store.md).
-        Layer.effect(Lock, Effect.map(PgLock, (l) => l as unknown as LockShape))
-      )),
+    const layer = JournalPostgres.pipe(
       Layer.provide(Layer.succeed(FileStore, files)),
       Layer.provide(PgLockLayer),
       Layer.provide(Layer.effect(PgStore, Effect.map(PgStore, (st) => ({ ...st, config: { ...st.config, dossier } }))))
@@ -494,19 +486,14 @@ describe.skipIf(!pgAvailable)("the journal on PostgreSQL", () => {
       return JSON.parse(JSON.stringify(out)) as unknown
     })
     const artifacts = JournalArtifactsFolder.pipe(Layer.provide(FileStoreMemory))
+    // The shared composition: JournalPostgres with PgLockLayer as the Lock.
     const onPg = await rt.runPromise(
       Effect.provide(
         script,
-        JournalFromStore.pipe(
-          Layer.provide(Layer.mergeAll(
-            JournalStorePostgres.pipe(
-              Layer.provide(
-                Layer.effect(PgStore, Effect.map(PgStore, (s) => ({ ...s, config: { ...s.config, dossier } })))
-              )
-            ),
-            artifacts,
-            LockMemory
-          ))
+        JournalPostgres.pipe(
+          Layer.provide(FileStoreMemory),
+          Layer.provide(PgLockLayer),
+          Layer.provide(Layer.effect(PgStore, Effect.map(PgStore, (s) => ({ ...s, config: { ...s.config, dossier } }))))
         )
       )
     )

@@ -38,6 +38,9 @@ import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalError
 import { encodeLine, replay } from "../../domain/JournalLines.js"
 import type { Head, StudyRow } from "../../domain/JournalOutput.js"
 import { rememberProjection } from "../../domain/JournalProjection.js"
+import type { FileStore } from "../../services/FileStore.js"
+import type { Journal } from "../../services/Journal.js"
+import type { Lock } from "../../services/Lock.js"
 import {
   type AppendView,
   type JournalAppended,
@@ -48,6 +51,8 @@ import {
   type StoredJournal
 } from "../../services/ports/JournalStore.js"
 import type { LoggedEvent } from "../../services/Store.js"
+import { JournalFromStore } from "../JournalLive.js"
+import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -249,4 +254,13 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
 export const JournalStorePostgres: Layer.Layer<JournalStore, never, PgStore> = Layer.effect(
   JournalStore,
   Effect.map(PgStore, makeJournalStorePostgres)
+)
+
+/**
+ * The Journal over a shared dossier: its logic (`JournalFromStore`) over `JournalStorePostgres`
+ * and `JournalArtifactsPostgres` (with `PgLockLayer` as the Lock, and this host's FileStore for
+ * the artifacts).
+ */
+export const JournalPostgres: Layer.Layer<Journal, never, PgStore | FileStore | Lock> = JournalFromStore.pipe(
+  Layer.provide(Layer.merge(JournalStorePostgres, JournalArtifactsPostgres))
 )

@@ -12,9 +12,10 @@
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
  * the lock is not held (it may not write). Inside a `withLock` region it joins that transaction.
  *
- * The shape is `LockShape`'s with `StoreUnavailable` added: `LockShape` does not name it yet,
- * and the subsystems' Live layers declare `Lock`'s errors in their signatures. Widening
- * `LockShape` is the step that lets this layer provide `Lock` itself (docs/store.md).
+ * `PgLockLayer` provides it as the `Lock` (src/services/Lock.ts) of every Live layer — whose
+ * error unions carry `StoreUnavailable` beside `LockTimeout` — and under its own tag `PgLock`,
+ * whose shape names only the errors it can answer (`LockTimeout`, `StoreUnavailable`; never the
+ * lock file's `IoError` or `UnsafePath`).
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
@@ -24,6 +25,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
+import { Lock } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
 export interface PgLockShape {
@@ -72,5 +74,10 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
   }
 }
 
-/** `PgLock` over the `PgStore` of the context. */
-export const PgLockLayer: Layer.Layer<PgLock, never, PgStore> = Layer.effect(PgLock, Effect.map(PgStore, makePgLock))
+/** `PgLock` over the `PgStore` of the context, as `PgLock` and as the `Lock` (one instance). */
+export const PgLockLayer: Layer.Layer<PgLock | Lock, never, PgStore> = Layer.effectContext(
+  Effect.map(PgStore, (store) => {
+    const lock = makePgLock(store)
+    return Context.make(PgLock, lock).pipe(Context.add(Lock, lock))
+  })
+)

@@ -27,12 +27,22 @@
  * `research/sources/`, the log in `.dossier/captures.jsonl`, byte for byte) and
  * `CaptureStoreMemory` (src/layers/memory/CaptureStoreMemory.ts: the log in a Ref). Both keep
  * retained files through the `FileStore` they are given: they are files of the work folder that
- * agents read and the plan registers. `CaptureStoreConformance` (src/testing/) checks an adapter.
+ * agents read and the plan registers. `CaptureStorePostgres` (src/layers/postgres/) keeps the bytes,
+ * which path holds which, and the log in a shared dossier (the local files are a view of it,
+ * written elsewhere). `CaptureStoreConformance` (src/testing/) checks an adapter.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { EditedRetainedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type {
+  EditedRetainedFile,
+  FileNotFound,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  UnsafePath
+} from "../../domain/Errors.js"
 import type { CaptureRecord } from "../../domain/IngestContent.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { WarcExchange } from "../../domain/Warc.js"
 import type { StoredContent } from "../Store.js"
 
@@ -47,7 +57,8 @@ export interface RetainedContent extends StoredContent {
   readonly path: string
 }
 
-export type CaptureStoreError = IoError | UnsafePath | LimitExceeded
+/** `StoreUnavailable` and `LockTimeout`: a shared store (src/layers/postgres/CaptureStorePostgres.ts). */
+export type CaptureStoreError = IoError | UnsafePath | LimitExceeded | StoreUnavailable | LockTimeout
 
 export interface CaptureStoreShape {
   /** Retain `files` write-once and append `records` to the log, as one unit (see the contract). */

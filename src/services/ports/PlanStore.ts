@@ -29,13 +29,16 @@
  * Adapters: `PlanStoreFolder` (src/layers/folder/PlanStoreFolder.ts: plan.md, byte for byte) and
  * `PlanStoreMemory` (src/layers/memory/PlanStoreMemory.ts: the record in a Ref). Both measure
  * files through the `FileStore` they are given: the registered files are the work folder's.
+ * `PlanStorePostgres` (src/layers/postgres/PlanStorePostgres.ts) keeps the record in a shared
+ * dossier and uploads what `register` measures; it measures the same local files.
  * `PlanStoreConformance` (src/testing/PlanStoreConformance.ts) holds any adapter to this contract.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type { FileNotFound, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../../domain/Errors.js"
 import type { PlanDocument } from "../../domain/Plan.js"
 import type { CorruptPlan } from "../../domain/PlanErrors.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { Digest } from "../FileStore.js"
 import type { VersionedRecords } from "../Store.js"
 
@@ -50,8 +53,11 @@ export interface PlanRecord {
   readonly after: string
 }
 
-/** What reading or writing the stored plan may fail with. */
-export type PlanStoreError = CorruptPlan | IoError | UnsafePath | LimitExceeded
+/**
+ * What reading or writing the stored plan may fail with (`StoreUnavailable` and `LockTimeout`: a
+ * shared store, src/layers/postgres/PlanStorePostgres.ts).
+ */
+export type PlanStoreError = CorruptPlan | IoError | UnsafePath | LimitExceeded | StoreUnavailable | LockTimeout
 
 /** What measuring a registered file may fail with. */
 export type RegisteredFileError = FileNotFound | IoError | UnsafePath | LimitExceeded
@@ -61,7 +67,7 @@ export interface PlanStoreShape {
   /** Prose kept where no plan is yet ("" when none, or when a plan is stored). */
   readonly prose: Effect.Effect<string, PlanStoreError>
   /** Measure a file a checkpoint registers now (a content-keeping store keeps its bytes). */
-  readonly register: (path: string) => Effect.Effect<Digest, RegisteredFileError>
+  readonly register: (path: string) => Effect.Effect<Digest, RegisteredFileError | StoreUnavailable | LockTimeout>
   /** Measure a registered file as it is now, for verification. Never writes. */
   readonly observe: (path: string) => Effect.Effect<Digest, RegisteredFileError>
 }

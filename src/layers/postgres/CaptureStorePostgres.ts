@@ -1,0 +1,159 @@
+/**
+ * CaptureStore in a shared dossier (PostgreSQL, docs/store.md): the store holds every retained
+ * file's bytes and the capture log; the work folder's `research/sources/` is a view of them that
+ * the view's refresh writes, never this adapter.
+ *
+ * - Bytes: the dossier's `pgContentStore` (`dossier.content`, by SHA-256, written once).
+ * - Which bytes a retained path holds: a `pgVersionedRecords` row of kind `"retained"`, key = the
+ *   path, value `{sha256, bytes}`, created once and never updated. A path that already holds
+ *   other bytes is `EditedRetainedFile {path, expected: the new bytes' digest, actual: the
+ *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`.
+ * - The capture log: the `pgEventLog` of log `"captures"`, stream `""`, read in position order.
+ *   Its records have no stable id, so each one's id is its position (`"1"`, `"2"`, …: the next
+ *   positions after the log's last, under the dossier's lock), and its digest the SHA-256 of its
+ *   line as `.dossier/captures.jsonl` would hold it (`captureLine`). A record that no longer
+ *   decodes is left out, as the folder's log skips a torn line.
+ * - `record(files, records)` runs as one transaction (inside the command's `Lock.withLock`, a
+ *   savepoint of it): every path is looked up before anything is written, then the bytes, the
+ *   path rows and the records, all or nothing. Ids by position rely on the dossier's lock: the
+ *   logic calls `record` inside `Lock.withLock` (PgLock: the dossier's advisory lock).
+ * - `readImport` reads the work folder's file through the FileStore it is given (as the folder
+ *   adapter does): what `ingest --file` imports is on this host.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { createHash } from "node:crypto"
+import { EditedRetainedFile } from "../../domain/Errors.js"
+import { captureLine, CaptureRecord } from "../../domain/IngestContent.js"
+import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
+import { CaptureStore, type CaptureStoreShape, type RetainedContent } from "../../services/ports/CaptureStore.js"
+import { pgContentStore, pgEventLog, type PgStoreError, pgVersionedRecords } from "./PgRecords.js"
+import { PgStore, type PgStoreShape } from "./PgStore.js"
+
+/** The `kind` of a retained path's row in `dossier.records`. */
+export const RETAINED_KIND = "retained"
+/** The `log` (stream `""`) of the capture log in `dossier.events`. */
+export const CAPTURES_EVENT_LOG = "captures"
+const STREAM = ""
+
+/** Which bytes a retained path holds. */
+export const RetainedPath = Schema.Struct({ sha256: Schema.String, bytes: Schema.Number })
+export type RetainedPath = typeof RetainedPath.Type
+
+const encodeRecord = Schema.encodeSync(CaptureRecord)
+const decodeRecord = Schema.decodeUnknownEither(CaptureRecord, { onExcessProperty: "ignore" })
+
+const sha256Of = (data: Uint8Array | string) => createHash("sha256").update(data).digest("hex")
+
+/** Another id's content at a position this writer computed: only a writer outside the lock. */
+class PositionTaken {
+  readonly _tag = "PositionTaken"
+  constructor(readonly id: string) {}
+}
+
+export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreShape): CaptureStoreShape => {
+  const { sql, config, mapErrors } = store
+  const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
+  const content = pgContentStore(store)
+  const log = pgEventLog(store, CAPTURES_EVENT_LOG, Schema.Unknown, (id) => new PositionTaken(id))
+
+  const lastPosition = mapErrors(
+    Effect.map(
+      sql<{ last: number }>`SELECT coalesce(max(position), 0)::int AS last FROM dossier.events
+        WHERE dossier = ${config.dossier} AND log = ${CAPTURES_EVENT_LOG} AND stream = ${STREAM}`,
+      (rows) => rows[0]?.last ?? 0
+    )
+  )
+
+  const record: CaptureStoreShape["record"] = (batch, records) =>
+    mapErrors(sql.withTransaction(Effect.gen(function*() {
+      // Look at every path before anything is written.
+      const planned: Array<RetainedContent & { readonly data: Uint8Array; readonly fresh: boolean }> = []
+      const inBatch = new Map<string, string>()
+      for (const f of batch) {
+        const sha256 = sha256Of(f.data)
+        const held = inBatch.get(f.path) ??
+          Option.getOrUndefined(Option.map(yield* retained.get(f.path), (r) => r.value.sha256))
+        if (held !== undefined && held !== sha256) {
+          return yield* new EditedRetainedFile({ path: f.path, expected: sha256, actual: held })
+        }
+        planned.push({
+          path: f.path,
+          sha256,
+          bytes: f.data.byteLength,
+          reused: held !== undefined,
+          data: f.data,
+          fresh: held === undefined
+        })
+        inBatch.set(f.path, sha256)
+      }
+      for (const p of planned) {
+        if (!p.fresh) continue
+        yield* content.put(p.data)
+        yield* retained.put(p.path, { sha256: p.sha256, bytes: p.bytes }, null)
+      }
+      if (records.length > 0) {
+        const last = yield* lastPosition
+        yield* log.append(
+          STREAM,
+          records.map((r, i) => ({
+            id: String(last + i + 1),
+            digest: sha256Of(captureLine(r)),
+            event: encodeRecord(r)
+          }))
+        )
+      }
+      return planned.map(({ bytes, path, reused, sha256 }): RetainedContent => ({ path, sha256, bytes, reused }))
+    }))).pipe(
+      // A path row or a position taken meanwhile: only a writer outside the dossier's lock.
+      Effect.catchTags({
+        StaleRevision: (e) => Effect.dieMessage(`CaptureStore.record outside the dossier's lock: ${e.message}`),
+        PositionTaken: (e) =>
+          Effect.dieMessage(`CaptureStore.record outside the dossier's lock: position ${e.id} taken`)
+      })
+    )
+
+  return {
+    record,
+    records: Effect.map(
+      log.read(STREAM),
+      (events) => events.flatMap((e) => Either.match(decodeRecord(e.event), { onLeft: () => [], onRight: (r) => [r] }))
+    ),
+    readImport: (path, maxBytes) => files.read(path, { maxBytes })
+  }
+}
+
+/** The paths the dossier retains, each with its digest and size, sorted (for a pull or an export). */
+export const retainedPaths = (
+  store: PgStoreShape
+): Effect.Effect<ReadonlyArray<RetainedPath & { readonly path: string }>, PgStoreError> => {
+  const { sql, config, mapErrors } = store
+  const decode = Schema.decodeUnknownSync(Schema.parseJson(RetainedPath))
+  return mapErrors(Effect.map(
+    sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
+      WHERE dossier = ${config.dossier} AND kind = ${RETAINED_KIND} ORDER BY key COLLATE "C"`,
+    (rows) => rows.map((r) => ({ path: r.key, ...decode(r.value) }))
+  ))
+}
+
+/** The bytes a retained path holds in the dossier; None when it retains nothing there. */
+export const retainedBytes = (
+  store: PgStoreShape,
+  path: string
+): Effect.Effect<Option.Option<Uint8Array>, PgStoreError> => {
+  const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
+  const content = pgContentStore(store)
+  return Effect.flatMap(
+    retained.get(path),
+    Option.match({ onNone: () => Effect.succeed(Option.none()), onSome: (r) => content.get(r.value.sha256) })
+  )
+}
+
+/** CaptureStore of the dossier of the context's `PgStore`, reading imports through the FileStore. */
+export const CaptureStorePostgres: Layer.Layer<CaptureStore, never, PgStore | FileStore> = Layer.effect(
+  CaptureStore,
+  Effect.zipWith(PgStore, FileStore, makeCaptureStorePostgres)
+)

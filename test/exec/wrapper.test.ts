@@ -1,0 +1,45 @@
+/**
+ * The wrapper between dossier and bwrap: when it dies (dossier was killed), whatever it started
+ * dies with it at every moment — also before bwrap has set its own parent-death signal, which a
+ * loaded machine can delay past the wrapper's end (seen: a killed `dossier exec` whose program
+ * went on running, reparented, for its whole duration). Needs perl and prctl (Linux).
+ */
+import { spawn } from "node:child_process"
+import { describe, expect, it } from "vitest"
+import { WRAPPER } from "../../src/layers/SandboxBwrap.js"
+import { SYSCALLS } from "../../src/layers/SandboxMachine.js"
+import { processesWith } from "./support.js"
+
+const syscalls = SYSCALLS[process.arch]
+
+describe.skipIf(syscalls === undefined)("the run's wrapper", () => {
+  it("takes a command still starting (as bwrap is before its own setup) down with it", async () => {
+    const [wait4, prctl] = syscalls!
+    const needle = `${process.pid}.${Date.now() % 100000}`
+    // A command slow to start (bwrap parsing its arguments on a loaded machine), then the program.
+    const wrapper = spawn("perl", [
+      "-e",
+      WRAPPER,
+      "--",
+      String(wait4),
+      String(prctl),
+      String(process.pid),
+      "0",
+      "/bin/sh",
+      "-c",
+      `sleep 0.6; exec sleep ${needle}`
+    ], { stdio: ["ignore", "ignore", "ignore", "pipe"], detached: true })
+    const reported = await new Promise<string>((resolve) => {
+      let text = ""
+      wrapper.stdio[3]!.on("data", (b: Buffer) => {
+        text += b.toString()
+        if (text.includes("\n")) resolve(text)
+      })
+    })
+    expect(reported).toMatch(/^pid \d+$/m)
+    // The wrapper dies while its command is still starting.
+    wrapper.kill("SIGKILL")
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(processesWith(needle)).toEqual([])
+  })
+})
