@@ -39,7 +39,7 @@ import { JournalArtifactsFolder } from "./folder/JournalArtifactsFolder.js"
 import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
 
 /** Artifacts whose digest `journal append` computes are read up to this size. */
-const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
+export const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
 const SHA256_PATTERN = /^[0-9a-f]{64}$/
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 const isArtifactEvent = (e: unknown): e is Record<string, unknown> => isRecord(e) && e["type"] === "artifact_linked"
@@ -148,11 +148,21 @@ export const makeJournal = (
           }]
         })
       const entries = events.map(entryOf)
+      const stored = journals.append(study, entries, checkBatch(entries, onDuplicate))
       return Effect.map(
-        lock.withLock(journals.append(study, entries, checkBatch(entries, onDuplicate))),
+        lock.withLock(
+          artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended))
+        ),
         (out): AppendResult => ({ study, appended: out.appended, skipped: out.existing, head: out.head! })
       )
     })
+
+  /** The composition's `register` over the files the appended events link (inside the lock). */
+  const registerLinked = (events: ReadonlyArray<JournalEvent>, appended: ReadonlyArray<string>) => {
+    const ids = new Set(appended)
+    const linked = events.flatMap((e) => (e.type === "artifact_linked" && ids.has(e.id) ? [e.artifact] : []))
+    return linked.length === 0 || artifacts.register === undefined ? Effect.void : artifacts.register(linked)
+  }
 
   const inspectView = (study: string, events: number, tail: JournalTail, p: Projection): InspectResult => ({
     study,

@@ -58,7 +58,11 @@ export const journalFactsOf = (rows: ReadonlyArray<StudyRow>): ReadonlyArray<Fac
       : []
   )
 
-export const journalFacts: Effect.Effect<ReadonlyArray<Fact>, IoError | MonitorServiceError, Journal> = Effect.flatMap(
+export const journalFacts: Effect.Effect<
+  ReadonlyArray<Fact>,
+  IoError | MonitorServiceError | StoreUnavailable,
+  Journal
+> = Effect.flatMap(
   Journal,
   (journal) => Effect.map(journal.studies, journalFactsOf)
 )
@@ -78,7 +82,7 @@ export const orderFacts = (
 /** Every fact: recovered transactions first, then plan, journals, and the monitor's own facts. */
 export const nextFacts = (
   options?: MonitorOptions
-): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError, Monitor | Plan | Journal> =>
+): Effect.Effect<ReadonlyArray<Fact>, MonitorServiceError | StoreUnavailable, Monitor | Plan | Journal> =>
   Effect.gen(function*() {
     const service = yield* Monitor
     const monitor = yield* service.facts(options)

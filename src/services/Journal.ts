@@ -43,8 +43,18 @@ import type {
 import type { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
+/** What a shared store adds to every call (src/services/ports/JournalStore.ts): both retryable. */
+export type JournalStoreFailure = StoreUnavailable | LockTimeout
+
 /** Errors of reading a study's committed history. */
-export type ReadHistoryError = InvalidInput | CorruptJournal | AliasedFile | IoError | UnsafePath | LimitExceeded
+export type ReadHistoryError =
+  | InvalidInput
+  | CorruptJournal
+  | AliasedFile
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | JournalStoreFailure
 
 export type AppendError =
   | ReadHistoryError
@@ -78,7 +88,14 @@ export type RecoverError =
   | StoreUnavailable
 
 /** Errors of reading a study's journal in its exchange form. */
-export type LinesError = InvalidInput | StudyNotFound | AliasedFile | IoError | UnsafePath | LimitExceeded
+export type LinesError =
+  | InvalidInput
+  | StudyNotFound
+  | AliasedFile
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | JournalStoreFailure
 
 export type ImportError =
   | AppendError
@@ -98,7 +115,7 @@ export interface JournalShape {
    * are not study ids) that holds a `research-events.jsonl`, sorted by study id. A damaged or
    * aliased journal is a row (`tail: "corrupt"`), never a failure.
    */
-  readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath>
+  readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath | JournalStoreFailure>
   /**
    * Append one event or an ordered batch, in their encoded (JSON) form. The input is still
    * validated here as a whole before any write (`InvalidInput` names the field), for callers

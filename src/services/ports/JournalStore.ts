@@ -39,30 +39,42 @@
  *   spec journal.md (`{"seq":n,"sha256":…,"event":…}\n`, what `encodeLine` writes), as bytes;
  *   None when the study has no journal; more than `maxBytes` is `LimitExceeded`. The folder
  *   answers the file's bytes as they are (a torn tail included).
- * - Errors are tagged domain errors only: `IoError`, `LimitExceeded`, and from the folder
- *   `AliasedFile`/`UnsafePath` (a journal that is a link or not a regular file). No path beyond
- *   the ones these errors name, no descriptor, no Node error object crosses the port.
+ * - Errors are tagged domain errors only: `IoError`, `LimitExceeded`, from the folder
+ *   `AliasedFile`/`UnsafePath` (a journal that is a link or not a regular file), and from a
+ *   shared store `StoreUnavailable`/`LockTimeout` (both retryable; nothing of the call stored).
+ *   No path beyond the ones these errors name, no descriptor, no Node or driver error object
+ *   crosses the port.
  *
  * Adapters: the folder, src/layers/folder/JournalStoreFolder.ts (research/<study>/
- * research-events.jsonl, byte for byte, with its private append index), and memory,
- * src/layers/memory/JournalStoreMemory.ts.
+ * research-events.jsonl, byte for byte, with its private append index), memory,
+ * src/layers/memory/JournalStoreMemory.ts, and PostgreSQL,
+ * src/layers/postgres/JournalStorePostgres.ts (rows of `dossier.events`; its `lines` are the
+ * folder's bytes for the same appends).
  *
  * `JournalArtifacts` (below) is not storage: it reads the work folder's files that
  * `artifact_linked` events name and checks linked executions (`inspect --verify`). Every
- * composition takes the FileStore one (src/layers/folder/JournalArtifactsFolder.ts).
+ * composition takes the FileStore one (src/layers/folder/JournalArtifactsFolder.ts); a shared
+ * store adds `register`, which uploads the linked files' bytes in the append's transaction
+ * (src/layers/postgres/JournalArtifactsPostgres.ts).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { AliasedFile, FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
+import type { AliasedFile, FileNotFound, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../../domain/Errors.js"
 import type { JournalEvent } from "../../domain/Journal.js"
 import type { ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
 import type { Head, InspectResult, StudyRow } from "../../domain/JournalOutput.js"
 import type { Projection } from "../../domain/JournalProjection.js"
+import type { DigestMismatch } from "../../domain/MonitorErrors.js"
+import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { AppendOutcome, LoggedEvent } from "../Store.js"
 
-/** What storage itself may fail with. */
-export type JournalStoreError = IoError | LimitExceeded | AliasedFile | UnsafePath
+/**
+ * What storage itself may fail with: the folder's file errors, and a shared store's
+ * `StoreUnavailable` (the server out of reach; retryable) and `LockTimeout` (a wait for another
+ * writer past its bound; retryable).
+ */
+export type JournalStoreError = IoError | LimitExceeded | AliasedFile | UnsafePath | StoreUnavailable | LockTimeout
 
 /** How a stored journal ends: clean, or with `bytes` after its last whole event (folder only). */
 export type JournalTail = { readonly state: "clean"; readonly bytes: 0 } | {
@@ -106,7 +118,7 @@ export interface JournalStoreShape {
     batch: ReadonlyArray<JournalEntry>,
     check: (view: AppendView) => E | null
   ) => Effect.Effect<JournalAppended, JournalStoreError | CorruptJournal | ConflictingEvent | E>
-  readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath>
+  readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath | StoreUnavailable | LockTimeout>
   readonly lines: (study: string, maxBytes: number) => Effect.Effect<Option.Option<Uint8Array>, JournalStoreError>
 }
 
@@ -129,6 +141,23 @@ export interface JournalArtifactsShape {
   ) => Effect.Effect<ArtifactDigest, FileNotFound | IoError | UnsafePath | LimitExceeded>
   /** `inspect --verify`: every linked artifact hashed again, every linked dossier execution checked. */
   readonly verify: (p: Projection) => Effect.Effect<VerifyResult, IoError>
+  /**
+   * Where a composition shares registered bytes (a shared store): store the bytes of the files
+   * that the appended `artifact_linked` events link, called by the Journal inside its lock (the
+   * same transaction as the events), after they are stored. A file not there is skipped (the
+   * event was kept as given); one whose SHA-256 is no longer the event's is `DigestMismatch`
+   * (the whole append is undone). Absent in the folder: its artifacts stay where they are.
+   */
+  readonly register?: (
+    linked: ReadonlyArray<ArtifactLink>
+  ) => Effect.Effect<void, IoError | UnsafePath | LimitExceeded | DigestMismatch | StoreUnavailable | LockTimeout>
+}
+
+/** What an `artifact_linked` event says of its file. */
+export interface ArtifactLink {
+  readonly path: string
+  readonly sha256: string
+  readonly bytes: number
 }
 
 export class JournalArtifacts
