@@ -9,6 +9,7 @@ import { monitorGroup, monitorSpecs } from "./monitor.js"
 import { planGroup, planSpecs } from "./plan.js"
 import { schemaSpecs } from "./schema.js"
 import { sourceGroup, sourceSpecs } from "./source.js"
+import { storeGroup, storeSpecs } from "./store.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
 
 /**
@@ -27,6 +28,14 @@ export const commandSpecs: ReadonlyArray<CommandSpec> = [
   ...sourceSpecs,
   ...grantSpecs,
   ...execSpecs,
+  ...storeSpecs,
   ...schemaSpecs
 ]
-export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup, sourceGroup, grantGroup]
+export const groups: ReadonlyArray<GroupSpec> = [
+  planGroup,
+  journalGroup,
+  monitorGroup,
+  sourceGroup,
+  grantGroup,
+  storeGroup
+]

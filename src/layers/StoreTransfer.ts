@@ -36,6 +36,7 @@ import {
   decideTransfer,
   type Divergence,
   type Holdings,
+  holdsState,
   registeredFiles,
   retainedFiles,
   type TransferMode
@@ -231,7 +232,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
           claims: candidatesCreatedBy(e.event)
         }))
         if (batch.length === 0) continue
-        const appended = yield* to.journal.append(study, batch, () => null)
+        const appended = yield* to.journal.append<never>(study, batch, () => null)
         journals.push({ study, events: appended.appended.length })
       }
       const writes: Array<MonitorWrite> = [
@@ -301,6 +302,16 @@ export const MemoryPorts: Layer.Layer<Ports, never, FileStore> = Layer.mergeAll(
 
 const sideFrom = <E>(layer: Layer.Layer<Ports | FileStore | Lock, E>): Effect.Effect<StoreSide, E, Scope.Scope> =>
   Effect.flatMap(Layer.build(layer), (context) => Effect.provide(sideOf, context))
+
+/** The side of the folder whose FileStore and Lock the context holds (the folder adapters over them). */
+export const folderSideHere: Effect.Effect<StoreSide, never, FileStore | Lock | Scope.Scope> = Effect.flatMap(
+  Layer.build(FolderPorts),
+  (context) => Effect.provide(sideOf, context)
+)
+
+/** Whether a side holds any state (a plan or prose, a capture record, a journal, a monitor record or report). */
+export const sideHoldsState = (side: StoreSide) =>
+  Effect.map(side.lock.withReadLock(() => snapshotOf(side)), (s) => holdsState(holdingsOf(s)))
 
 /** A side over the work folder `dir` (it must exist): the folder adapters, its FileStore and its lock. */
 export const folderSide = (dir: string): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> =>

@@ -32,6 +32,7 @@ const READ_ONLY = [
   "grant_show",
   "grant_list",
   "exec_show",
+  "store_status",
   "schema"
 ]
 
@@ -66,7 +67,7 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect(t.outputSchema?.type, t.name).toBe("object")
       expect(t.annotations, t.name).toBeDefined()
       const a = t.annotations!
-      expect(a.openWorldHint, t.name).toBe(t.name === "ingest")
+      expect(a.openWorldHint, t.name).toBe(t.name === "ingest" || t.name === "pull")
       if (READ_ONLY.includes(t.name)) {
         expect(a.readOnlyHint, t.name).toBe(true)
       } else {

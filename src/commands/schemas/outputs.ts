@@ -15,6 +15,19 @@ const Obj = (description: string) => Schema.Record({ key: Schema.String, value: 
 const NullableObj = (description: string) =>
   Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
 
+/** What a copy between stores answers (src/layers/StoreTransfer.ts). */
+const TransferFields = {
+  plan: Obj("revision (null: no plan) and copied."),
+  captures: Schema.Number.annotations({ description: "Capture records copied." }),
+  journals: Rows("Each study with events copied: {study, events}."),
+  subscriptions: Schema.Number,
+  runs: Schema.Number,
+  reports: Schema.Number,
+  files: Obj("copied, and same (already there with these bytes)."),
+  kept: Schema.Array(Schema.String).annotations({ description: "Files there with other bytes: not overwritten." }),
+  missing: Schema.Array(Schema.String).annotations({ description: "Files the records name that the source lacks." })
+}
+
 const GrantStatus = {
   grant: StoredGrant,
   state: Schema.Literal("active", "revoked", "expired", "exhausted"),
@@ -29,7 +42,24 @@ const GrantStatus = {
 }
 
 export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
-  "init-output": Schema.Struct({ ok: Ok, created: Schema.Boolean, paths: Schema.Array(Schema.String) }),
+  "init-output": Schema.Struct({
+    ok: Ok,
+    created: Schema.Boolean,
+    paths: Schema.Array(Schema.String),
+    store: Schema.optional(Obj("With --store: kind, url (without password), dossier, imported, pulled."))
+  }),
+  "store-status-output": Schema.Struct({
+    ok: Ok,
+    bound: Schema.Boolean,
+    kind: Schema.NullOr(Schema.Literal("postgres")),
+    url: Schema.NullOr(Schema.String).annotations({ description: "The store's URL, without its password." }),
+    dossier: Schema.NullOr(Schema.String),
+    schema: NullableObj("version (the store's schema) and supported (the newest this dossier knows)."),
+    exists: Schema.NullOr(Schema.Boolean),
+    reachable: Schema.NullOr(Schema.Literal(true))
+  }),
+  "pull-output": Schema.Struct({ ok: Ok, dossier: Schema.String, ...TransferFields }),
+  "export-output": Schema.Struct({ ok: Ok, to: Schema.String, ...TransferFields }),
   "status-output": Schema.Struct({
     ok: Ok,
     workdir: Schema.String,
