@@ -9,8 +9,8 @@ import { monitorGroup, monitorSpecs } from "./monitor.js"
 import { planGroup, planSpecs } from "./plan.js"
 import { schemaSpecs } from "./schema.js"
 import { sourceGroup, sourceSpecs } from "./source.js"
-import { storeGroup, storeSpecs } from "./store.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
+import { storeGroup, storeSpecs } from "./store.js"
 
 /**
  * The one command table: every command the CLI runs and the MCP server offers as a tool. To add a

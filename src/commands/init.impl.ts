@@ -53,4 +53,3 @@ export const init = (o: {
         : "already initialized: nothing created"
   })
 }
-

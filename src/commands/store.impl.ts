@@ -102,7 +102,9 @@ export const bindFolder = (url: string, dossier: string) =>
           yield* transfer(here, to, "fresh").pipe(Effect.catchTag("TransferDivergence", () => Effect.fail(conflict())))
         } else if (state.hasState) {
           const from = yield* pgSide(store, files)
-          yield* transfer(from, here, "fresh").pipe(Effect.catchTag("TransferDivergence", () => Effect.fail(conflict())))
+          yield* transfer(from, here, "fresh").pipe(
+            Effect.catchTag("TransferDivergence", () => Effect.fail(conflict()))
+          )
         }
         return { imported: holds, pulled: !holds && state.hasState }
       }))
@@ -151,9 +153,11 @@ export const status = (o: { readonly workdir: string }) =>
     human: (r) =>
       !r.bound
         ? "unbound: this folder is the dossier (dossier init --store <postgres-url> --dossier <name> binds it)"
-        : `bound to dossier '${r.dossier}' at ${r.url} (${r.kind}); reachable; schema version ${r.schema!.version} (this dossier knows up to ${
-          r.schema!.supported
-        })${r.exists === true ? "" : "; the dossier does not exist yet"}`
+        : `bound to dossier '${r.dossier}' at ${r.url} (${r.kind}); reachable; schema version ${
+          r.schema!.version
+        } (this dossier knows up to ${r.schema!.supported})${
+          r.exists === true ? "" : "; the dossier does not exist yet"
+        }`
   })
 
 // -------------------------------------------------------------------------------------------------
@@ -170,12 +174,14 @@ export const pull = (o: { readonly workdir: string }) =>
       const report = yield* withStore(b.url, b.dossier, "read", (store) =>
         Effect.flatMap(pgSide(store, files), (from) =>
           transfer(from, here, "refresh").pipe(
-            Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier: b.dossier })))
+            Effect.catchTag("TransferDivergence", () =>
+              Effect.fail(new StoreConflict({ dossier: b.dossier })))
           )))
       return { dossier: b.dossier, ...report }
     }).pipe(Effect.scoped),
     layer: BaseLive(o.workdir),
-    human: (r) => `pulled dossier '${r.dossier}'\n${reportText(r)}`
+    human: (r) =>
+      `pulled dossier '${r.dossier}'\n${reportText(r)}`
   })
 
 // -------------------------------------------------------------------------------------------------

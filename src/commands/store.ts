@@ -28,7 +28,12 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
     flags: {
       workdir,
       json,
-      to: { kind: "text", name: "to", value: "path", description: "The folder to export into (relative: to the current directory)." }
+      to: {
+        kind: "text",
+        name: "to",
+        value: "path",
+        description: "The folder to export into (relative: to the current directory)."
+      }
     },
     run: (v) => import("./store.impl.js").then((m) => m.exportTo(v))
   })

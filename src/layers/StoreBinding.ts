@@ -12,8 +12,8 @@ import type { LockTimeout } from "../domain/Errors.js"
 import { bindingText, parseBinding, STORE_FILE, type StoreBinding } from "../domain/StoreBinding.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import { PgStore, PgStoreLayer, type PgStoreShape } from "./postgres/PgStore.js"
 import { dossierExists, dossierHasState, SCHEMA_VERSION, storedVersion } from "./postgres/PgSchema.js"
+import { PgStore, PgStoreLayer, type PgStoreShape } from "./postgres/PgStore.js"
 import type { StoreSide } from "./StoreTransfer.js"
 
 /** The folder's binding; None when it is unbound (no `.dossier/store.json`). */
@@ -23,7 +23,8 @@ export const readBinding = (files: FileStoreShape) =>
     Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>())),
     Effect.flatMap(Option.match({
       onNone: () => Effect.succeed(Option.none<StoreBinding>()),
-      onSome: (text) => Either.match(parseBinding(text), { onLeft: Effect.fail, onRight: (b) => Effect.succeed(Option.some(b)) })
+      onSome: (text) =>
+        Either.match(parseBinding(text), { onLeft: Effect.fail, onRight: (b) => Effect.succeed(Option.some(b)) })
     }))
   )
 
