@@ -22,6 +22,8 @@ export const initSpecs: ReadonlyArray<CommandSpec> = [
         description: "The shared dossier's name (with --store): created by its first init."
       }
     },
+    // Binding (--store, --dossier) is a person's set-up step: the CLI's, not an MCP tool's.
+    tools: [{ takes: [] }],
     run: (v) => import("./init.impl.js").then((m) => m.init(v))
   }),
   command({

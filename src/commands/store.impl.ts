@@ -135,28 +135,28 @@ export const status = (o: { readonly workdir: string }) =>
     effect: Effect.gen(function*() {
       const binding = yield* bound
       if (Option.isNone(binding)) {
-        return { bound: false, kind: null, url: null, dossier: null, schema: null, exists: null, reachable: null }
+        return { bound: false, store: null }
       }
       const b = binding.value
       const state = yield* withStore(b.url, b.dossier, "read", stateOf)
       return {
         bound: true,
-        kind: b.kind,
-        url: b.url,
-        dossier: b.dossier,
-        schema: state.schema,
-        exists: state.exists,
-        reachable: true
+        store: {
+          kind: b.kind,
+          url: b.url,
+          dossier: b.dossier,
+          schema: state.schema,
+          exists: state.exists,
+          reachable: true
+        }
       }
     }),
     layer: BaseLive(o.workdir),
     human: (r) =>
-      !r.bound
+      r.store === null
         ? "unbound: this folder is the dossier (dossier init --store <postgres-url> --dossier <name> binds it)"
-        : `bound to dossier '${r.dossier}' at ${r.url} (${r.kind}); reachable; schema version ${
-          r.schema!.version
-        } (this dossier knows up to ${r.schema!.supported})${
-          r.exists === true ? "" : "; the dossier does not exist yet"
+        : `bound to dossier '${r.store.dossier}' at ${r.store.url} (${r.store.kind}); reachable; schema version ${r.store.schema.version} (this dossier knows up to ${r.store.schema.supported})${
+          r.store.exists ? "" : "; the dossier does not exist yet"
         }`
   })
 
@@ -177,11 +177,11 @@ export const pull = (o: { readonly workdir: string }) =>
             Effect.catchTag("TransferDivergence", () =>
               Effect.fail(new StoreConflict({ dossier: b.dossier })))
           )))
-      return { dossier: b.dossier, ...report }
+      return { dossier: b.dossier, transfer: report }
     }).pipe(Effect.scoped),
     layer: BaseLive(o.workdir),
     human: (r) =>
-      `pulled dossier '${r.dossier}'\n${reportText(r)}`
+      `pulled dossier '${r.dossier}'\n${reportText(r.transfer)}`
   })
 
 // -------------------------------------------------------------------------------------------------
@@ -234,8 +234,8 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           "read",
           (store) => Effect.flatMap(pgSide(store, files), copy)
         )
-      return { to: o.to, ...report }
+      return { to: o.to, transfer: report }
     }).pipe(Effect.scoped),
     layer: BaseLive(o.workdir),
-    human: (r) => `exported to ${r.to}\n${reportText(r)}`
+    human: (r) => `exported to ${r.to}\n${reportText(r.transfer)}`
   })

@@ -10,21 +10,26 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["store", "status"],
     description:
-      "What this folder is bound to: {bound: false}, or {bound: true, kind, url (without password), dossier, schema: {version, supported}, exists, reachable: true}; an unreachable store is StoreUnavailable. Never writes.",
+      "The shared store this folder is bound to: {bound, store: null | {kind, url (no password), dossier, schema: {version, supported}, exists, reachable: true}}; out of reach: StoreUnavailable. Never writes.",
     flags: { workdir, json },
+    tools: [{ description: "What this folder is bound to.", takes: [] }],
     run: (v) => import("./store.impl.js").then((m) => m.status(v))
   }),
   command({
     path: ["pull"],
     description:
-      "Bring every record and registered file of the bound shared dossier into this folder; a local file with other bytes is kept and listed. Unbound: UsageError.",
+      "Bring every record and registered file of the bound shared dossier into this folder: {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: UsageError.",
     flags: { workdir, json },
+    // CLI only until the store's adapters are in the build (it is refused until then).
+    tools: [],
     run: (v) => import("./store.impl.js").then((m) => m.pull(v))
   }),
   command({
     path: ["export"],
     description:
-      "Copy the dossier (plan with its revision, journals, monitor records, capture log, retained and registered files) into a plain, unbound folder that holds no state (created if missing). Answers what was copied.",
+      "Copy the dossier (plan with its revision, journals, monitor records, capture log, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to, transfer}.",
+    // CLI only: no MCP tool writes outside the work folder.
+    tools: [],
     flags: {
       workdir,
       json,

@@ -9,7 +9,7 @@
  * - destructive: may replace or remove what is there (a plan section, a journal's torn tail, a
  *   record's status); false: only adds (a retained file, a journal event, a record);
  * - idempotent: the same call again changes nothing more (it answers the same, or is refused);
- * - openWorld: reaches outside the folder (`ingest` fetches from the internet, `pull` reads a shared store).
+ * - openWorld: reaches outside the folder (only `ingest` fetches from the internet).
  * A test checks that every tool of the command table has its entry here.
  */
 
@@ -97,9 +97,7 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   grant_narrow: write("Narrow a grant", "grant-narrow-output", CHANGES),
   exec: write("Run a program confined to a grant", "exec-output", CHANGES),
   exec_show: read("Show a recorded execution", "exec-show-output"),
-  store_status: read("What the folder is bound to", "store-status-output"),
-  pull: { ...write("Pull the shared dossier here", "pull-output", ADDS_ONCE), openWorld: true },
-  export: write("Export to a plain folder", "export-output", ADDS_ONCE),
+  store_status: read("Store binding", "store-status-output"),
   schema: read("JSON Schema of an input or output", "schema-output")
 }
 

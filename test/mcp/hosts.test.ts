@@ -67,7 +67,7 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect(t.outputSchema?.type, t.name).toBe("object")
       expect(t.annotations, t.name).toBeDefined()
       const a = t.annotations!
-      expect(a.openWorldHint, t.name).toBe(t.name === "ingest" || t.name === "pull")
+      expect(a.openWorldHint, t.name).toBe(t.name === "ingest")
       if (READ_ONLY.includes(t.name)) {
         expect(a.readOnlyHint, t.name).toBe(true)
       } else {

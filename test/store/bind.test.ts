@@ -55,7 +55,7 @@ describe("export of an unbound folder", () => {
   it("is a plain folder that gives the same answers", async () => {
     const dir = await populated()
     const out = path.join(tempWorkdir("dossier-export-"), "copy")
-    const r = ok(runCli(["export", "--to", out, "--workdir", dir, "--json"]))
+    const r = ok(runCli(["export", "--to", out, "--workdir", dir, "--json"])).transfer
     expect(r.plan).toEqual({ revision: 2, copied: true })
     expect(r.journals).toEqual([{ study: "s", events: 3 }, { study: "t", events: 1 }])
     expect({ kept: r.kept, missing: r.missing, runs: r.runs, reports: r.reports }).toEqual({
@@ -112,7 +112,7 @@ describe("export of an unbound folder", () => {
 
   it("pull and store status in an unbound folder", () => {
     const dir = tempWorkdir()
-    expect(ok(runCli(["store", "status", "--workdir", dir, "--json"])).bound).toBe(false)
+    expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })
     refused(runCli(["pull", "--workdir", dir, "--json"]), "UsageError")
   })
 })
@@ -151,12 +151,14 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
     expect(ok(s)).toEqual({
       ok: true,
       bound: true,
-      kind: "postgres",
-      url: withoutPassword(db.url),
-      dossier: "team-a",
-      schema: { version: SCHEMA_VERSION, supported: SCHEMA_VERSION },
-      exists: true,
-      reachable: true
+      store: {
+        kind: "postgres",
+        url: withoutPassword(db.url),
+        dossier: "team-a",
+        schema: { version: SCHEMA_VERSION, supported: SCHEMA_VERSION },
+        exists: true,
+        reachable: true
+      }
     })
     noPassword(dir, s)
 

@@ -16,17 +16,9 @@ const NullableObj = (description: string) =>
   Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
 
 /** What a copy between stores answers (src/layers/StoreTransfer.ts). */
-const TransferFields = {
-  plan: Obj("revision (null: no plan) and copied."),
-  captures: Schema.Number.annotations({ description: "Capture records copied." }),
-  journals: Rows("Each study with events copied: {study, events}."),
-  subscriptions: Schema.Number,
-  runs: Schema.Number,
-  reports: Schema.Number,
-  files: Obj("copied, and same (already there with these bytes)."),
-  kept: Schema.Array(Schema.String).annotations({ description: "Files there with other bytes: not overwritten." }),
-  missing: Schema.Array(Schema.String).annotations({ description: "Files the records name that the source lacks." })
-}
+const Transfer = Obj(
+  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports (counts copied), files {copied, same}, kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
+)
 
 const GrantStatus = {
   grant: StoredGrant,
@@ -45,21 +37,19 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "init-output": Schema.Struct({
     ok: Ok,
     created: Schema.Boolean,
-    paths: Schema.Array(Schema.String),
-    store: Schema.optional(Obj("With --store: kind, url (without password), dossier, imported, pulled."))
+    paths: Schema.Array(Schema.String)
+  }).annotations({
+    description: "With --store (CLI), also store: {kind, url (no password), dossier, imported, pulled}."
   }),
   "store-status-output": Schema.Struct({
     ok: Ok,
     bound: Schema.Boolean,
-    kind: Schema.NullOr(Schema.Literal("postgres")),
-    url: Schema.NullOr(Schema.String).annotations({ description: "The store's URL, without its password." }),
-    dossier: Schema.NullOr(Schema.String),
-    schema: NullableObj("version (the store's schema) and supported (the newest this dossier knows)."),
-    exists: Schema.NullOr(Schema.Boolean),
-    reachable: Schema.NullOr(Schema.Literal(true))
+    store: NullableObj(
+      "null when unbound; else kind, url (without its password), dossier, schema {version, supported}, exists, reachable (true)."
+    )
   }),
-  "pull-output": Schema.Struct({ ok: Ok, dossier: Schema.String, ...TransferFields }),
-  "export-output": Schema.Struct({ ok: Ok, to: Schema.String, ...TransferFields }),
+  "pull-output": Schema.Struct({ ok: Ok, dossier: Schema.String, transfer: Transfer }),
+  "export-output": Schema.Struct({ ok: Ok, to: Schema.String, transfer: Transfer }),
   "status-output": Schema.Struct({
     ok: Ok,
     workdir: Schema.String,
