@@ -316,6 +316,7 @@ function warmCodeCaches(BUNDLES, bundleFile) {
       [["schema", "plan-start", "--json"]],
       [["gate", "--state", "research/none.json", ...at]],
       [["source", "follow", "--path", "research/sources/none.md", "--quote", "q", ...at]],
+      [["store", "status", ...at]],
       [["ingest", "https://example.com/", "--dry-run", ...at]],
       [["mcp", "--workdir", dir], false, ""]
     ]

@@ -25,6 +25,7 @@ export const BUNDLES = {
   bare: { words: [], impls: [] },
   plan: { words: ["plan"], impls: ["plan"] },
   status: { words: ["init", "status"], impls: ["init", "status"] },
+  store: { words: ["store", "pull", "export"], impls: ["init", "store"] },
   journal: { words: ["journal"], impls: ["journal"] },
   monitor: { words: ["monitor", "next"], impls: ["monitor"] },
   grant: { words: ["grant"], impls: ["grant"] },
@@ -47,6 +48,8 @@ export const bundleFor = (argv: ReadonlyArray<string>): BundleName => {
   if (argv.includes("--completions")) return "full"
   const first = argv[0]
   if (first === undefined || first.startsWith("-")) return "bare"
+  // `init --store`/`--dossier` binds the folder: the store's bundle, so that a plain init stays light.
+  if (first === "init" && argv.some((a) => /^--(?:store|dossier)(?:=|$)/.test(a))) return "store"
   for (const name of Object.keys(BUNDLES) as Array<BundleName>) {
     if ((BUNDLES[name].words as ReadonlyArray<string>).includes(first)) return name
   }

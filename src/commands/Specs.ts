@@ -10,6 +10,7 @@ import { planGroup, planSpecs } from "./plan.js"
 import { schemaSpecs } from "./schema.js"
 import { sourceGroup, sourceSpecs } from "./source.js"
 import type { CommandSpec, GroupSpec } from "./Spec.js"
+import { storeGroup, storeSpecs } from "./store.js"
 
 /**
  * The one command table: every command the CLI runs and the MCP server offers as a tool. To add a
@@ -27,6 +28,14 @@ export const commandSpecs: ReadonlyArray<CommandSpec> = [
   ...sourceSpecs,
   ...grantSpecs,
   ...execSpecs,
+  ...storeSpecs,
   ...schemaSpecs
 ]
-export const groups: ReadonlyArray<GroupSpec> = [planGroup, journalGroup, monitorGroup, sourceGroup, grantGroup]
+export const groups: ReadonlyArray<GroupSpec> = [
+  planGroup,
+  journalGroup,
+  monitorGroup,
+  sourceGroup,
+  grantGroup,
+  storeGroup
+]

@@ -5,7 +5,7 @@ import * as Option from "effect/Option"
 import { FileStoreLive } from "../layers/FileStoreLive.js"
 import { FileStore } from "../services/FileStore.js"
 import { Workdir } from "../services/Workdir.js"
-import { work } from "./Work.js"
+import { usageError, work } from "./Work.js"
 
 export const INIT_DIRS = ["research/inputs", "research/sources", "research/results", ".dossier"] as const
 export const GITIGNORE = ".dossier/.gitignore"
@@ -13,22 +13,37 @@ export const GITIGNORE = ".dossier/.gitignore"
 export const GITIGNORE_TEXT =
   "# Written by dossier init: the lock and staging files are not state.\nlock.sqlite\nlock.sqlite-*\n*.dossier-tmp\n"
 
-export const init = (o: { readonly workdir: string }) =>
-  work({
-    effect: Effect.gen(function*() {
-      const store = yield* FileStore
-      const created: Array<string> = []
-      for (const dir of INIT_DIRS) {
-        if (Option.isNone(yield* store.stat(dir))) created.push(`${dir}/`)
-        yield* store.ensureDir(dir)
-      }
-      // A .gitignore already there (perhaps edited by a person) is kept as it is.
-      if (Option.isNone(yield* store.stat(GITIGNORE))) {
-        yield* store.writeAtomic(GITIGNORE, GITIGNORE_TEXT)
-        created.push(GITIGNORE)
-      }
-      return { created: created.length > 0, paths: created }
-    }),
+/** The folders and `.gitignore` of a work folder, created when missing. */
+export const prepare = Effect.gen(function*() {
+  const store = yield* FileStore
+  const created: Array<string> = []
+  for (const dir of INIT_DIRS) {
+    if (Option.isNone(yield* store.stat(dir))) created.push(`${dir}/`)
+    yield* store.ensureDir(dir)
+  }
+  // A .gitignore already there (perhaps edited by a person) is kept as it is.
+  if (Option.isNone(yield* store.stat(GITIGNORE))) {
+    yield* store.writeAtomic(GITIGNORE, GITIGNORE_TEXT)
+    created.push(GITIGNORE)
+  }
+  return { created: created.length > 0, paths: created }
+})
+
+export const init = (o: {
+  readonly workdir: string
+  readonly store: Option.Option<string>
+  readonly dossier: Option.Option<string>
+}) => {
+  // DOSSIER_STORE alone does not bind: --dossier says to.
+  if (Option.isSome(o.store) || Option.isSome(o.dossier)) {
+    const url = Option.orElse(o.store, () => Option.fromNullable(process.env.DOSSIER_STORE || undefined))
+    if (Option.isNone(o.dossier)) return usageError("--store needs --dossier <name>: the shared dossier to bind to")
+    if (Option.isNone(url)) return usageError("--dossier needs --store <postgres-url> (or DOSSIER_STORE)")
+    const [workdir, store, dossier] = [o.workdir, url.value, o.dossier.value]
+    return import("./store.impl.js").then((m) => m.initStore(workdir, store, dossier))
+  }
+  return work({
+    effect: prepare,
     layer: FileStoreLive.pipe(Layer.provideMerge(Workdir.live(o.workdir))),
     human: (r) =>
       r.created
@@ -37,3 +52,4 @@ export const init = (o: { readonly workdir: string }) =>
         }\nnext: write research/inputs/plan.json, then dossier plan start --input research/inputs/plan.json`
         : "already initialized: nothing created"
   })
+}

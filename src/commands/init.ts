@@ -6,7 +6,24 @@ export const initSpecs: ReadonlyArray<CommandSpec> = [
     path: ["init"],
     description:
       "Prepare a work folder: create research/inputs/, research/sources/, research/results/, .dossier/ and .dossier/.gitignore (ignoring the lock and staging files, never the state), and nothing else; `plan start` makes plan.md. Idempotent: {created: true | false, paths: [what it created]}. Every writing command creates the folders it needs by itself, so init is a convenience, never a prerequisite.",
-    flags: { workdir, json },
+    flags: {
+      workdir,
+      json,
+      store: {
+        kind: "optionalText",
+        name: "store",
+        value: "url",
+        description:
+          "Bind the folder to a shared dossier in PostgreSQL: postgres://[user@]host[:port]/database (default $DOSSIER_STORE); the password comes from PGPASSWORD or ~/.pgpass and is never written."
+      },
+      dossier: {
+        kind: "optionalText",
+        name: "dossier",
+        description: "The shared dossier's name (with --store): created by its first init."
+      }
+    },
+    // Binding (--store, --dossier) is a person's set-up step: the CLI's, not an MCP tool's.
+    tools: [{ takes: [] }],
     run: (v) => import("./init.impl.js").then((m) => m.init(v))
   }),
   command({

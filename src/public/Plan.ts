@@ -43,6 +43,7 @@ export { PlanMemory } from "../layers/PlanMemory.js"
 export { Plan, type PlanReadError, type PlanShape, type PlanWriteError } from "../services/Plan.js"
 export {
   PLAN_KEY,
+  type PlanHeld,
   type PlanKey,
   type PlanRecord,
   PlanStore,

@@ -94,6 +94,28 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       )
       yield* same("a refused put stores nothing", Option.none(), yield* store.plan.get(PLAN_KEY))
     }
+    // restore: a copy at its own revision (not expected + 1), prose alone, and compare-and-set.
+    {
+      const { store } = yield* make({ prose: "" })
+      const copy: PlanRecord = { document: documentAt(7), before: PROSE_BEFORE, after: PROSE_AFTER }
+      const held = { record: Option.some({ revision: 7, value: copy }), prose: "" }
+      yield* same("restore naming revision 2 on an empty store", stale(2, 0), yield* outcome(store.restore(held, 2)))
+      yield* same("a refused restore stores nothing", Option.none(), yield* store.plan.get(PLAN_KEY))
+      yield* store.restore(held, null)
+      yield* same("a restored plan reads back at its revision", held.record, yield* store.plan.get(PLAN_KEY))
+      const later = { record: Option.some({ revision: 9, value: { ...copy, document: documentAt(9) } }), prose: "" }
+      yield* same("restore over a stale revision", stale(6, 7), yield* outcome(store.restore(later, 6)))
+      yield* store.restore(later, 7)
+      yield* same("a restore over revision 7", later.record, yield* store.plan.get(PLAN_KEY))
+    }
+    {
+      const { keepsProse, store } = yield* make({ prose: "" })
+      if (keepsProse) {
+        yield* store.restore({ record: Option.none(), prose: PROSE_BEFORE }, null)
+        yield* same("restored prose", PROSE_BEFORE, yield* store.prose)
+        yield* same("restored prose is no plan", Option.none(), yield* store.plan.get(PLAN_KEY))
+      }
+    }
     // Create, read back exactly (document and prose byte for byte), then compare-and-set.
     {
       const { store } = yield* make({ prose: "" })

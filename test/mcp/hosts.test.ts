@@ -32,6 +32,7 @@ const READ_ONLY = [
   "grant_show",
   "grant_list",
   "exec_show",
+  "store_status",
   "schema"
 ]
 

@@ -15,6 +15,11 @@ const Obj = (description: string) => Schema.Record({ key: Schema.String, value: 
 const NullableObj = (description: string) =>
   Schema.NullOr(Schema.Record({ key: Schema.String, value: Anything })).annotations({ description })
 
+/** What a copy between stores answers (src/layers/StoreTransfer.ts). */
+const Transfer = Obj(
+  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports (counts copied), files {copied, same}, kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
+)
+
 const GrantStatus = {
   grant: StoredGrant,
   state: Schema.Literal("active", "revoked", "expired", "exhausted"),
@@ -29,7 +34,22 @@ const GrantStatus = {
 }
 
 export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
-  "init-output": Schema.Struct({ ok: Ok, created: Schema.Boolean, paths: Schema.Array(Schema.String) }),
+  "init-output": Schema.Struct({
+    ok: Ok,
+    created: Schema.Boolean,
+    paths: Schema.Array(Schema.String)
+  }).annotations({
+    description: "With --store (CLI), also store: {kind, url (no password), dossier, imported, pulled}."
+  }),
+  "store-status-output": Schema.Struct({
+    ok: Ok,
+    bound: Schema.Boolean,
+    store: NullableObj(
+      "null when unbound; else kind, url (without its password), dossier, schema {version, supported}, exists, reachable (true)."
+    )
+  }),
+  "pull-output": Schema.Struct({ ok: Ok, dossier: Schema.String, transfer: Transfer }),
+  "export-output": Schema.Struct({ ok: Ok, to: Schema.String, transfer: Transfer }),
   "status-output": Schema.Struct({
     ok: Ok,
     workdir: Schema.String,

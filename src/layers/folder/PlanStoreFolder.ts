@@ -58,7 +58,18 @@ export const makePlanStoreFolder = Effect.map(FileStore, (store): PlanStoreShape
     },
     prose: Effect.map(parsed, (p) => (p._tag === "NoSection" ? p.text : "")),
     register: measure,
-    observe: measure
+    observe: measure,
+    restore: (held, expected) =>
+      Effect.gen(function*() {
+        const actual = revisionOf(yield* parsed)
+        if (actual !== (expected ?? 0)) return yield* new StaleRevision({ expected: expected ?? 0, actual })
+        if (Option.isSome(held.record)) {
+          const { document, before, after } = held.record.value.value
+          yield* store.writeAtomic(PLAN_FILE, renderPlanBytes(before, document, after))
+        } else if (held.prose !== "") {
+          yield* store.writeAtomic(PLAN_FILE, Buffer.from(held.prose, "latin1"))
+        }
+      })
   }
 })
 

@@ -43,7 +43,17 @@ export const makePlanStoreMemory = (options: { readonly prose?: string } = {}) =
       },
       prose: Effect.map(Ref.get(state), (s) => (Option.isSome(s.record) ? "" : s.prose)),
       register: measure,
-      observe: measure
+      observe: measure,
+      restore: (held, expected) =>
+        Effect.flatten(Ref.modify(state, (s): [Effect.Effect<void, StaleRevision>, State] => {
+          const actual = Option.match(s.record, { onNone: () => 0, onSome: (r) => r.revision })
+          if (actual !== (expected ?? 0)) {
+            return [Effect.fail(new StaleRevision({ expected: expected ?? 0, actual })), s]
+          }
+          return Option.isSome(held.record)
+            ? [Effect.void, { record: held.record, prose: "" }]
+            : [Effect.void, held.prose === "" ? s : { record: s.record, prose: held.prose }]
+        }))
     }
     return shape
   })

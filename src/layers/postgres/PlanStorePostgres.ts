@@ -135,7 +135,31 @@ export const makePlanStorePostgres = (store: PgStoreShape, files: FileStoreShape
         files.read(path, { requireSingleLink: isUnder(path, SOURCES_AREA), maxBytes: PLAN_LIMITS.fileBytes }),
         (data) => Effect.map(content.put(data), (c) => ({ sha256: c.sha256, bytes: c.bytes }))
       ),
-    observe: measure
+    observe: measure,
+    // A copy of another store's plan at its own revision (import, pull), or its prose.
+    restore: (held, expected) =>
+      Effect.gen(function*() {
+        const actual = yield* storedRevision
+        if (actual !== (expected ?? 0)) return yield* new StaleRevision({ expected: expected ?? 0, actual })
+        if (Option.isNone(held.record)) {
+          if (held.prose !== "") yield* putPlanProse(store, held.prose)
+          return
+        }
+        const { revision, value } = held.record.value
+        const text = JSON.stringify(encodeStored(value))
+        const rows = yield* mapErrors(
+          expected === null
+            ? sql<{ revision: number }>`INSERT INTO dossier.records (dossier, kind, key, revision, value)
+                VALUES (${config.dossier}, ${PLAN_KIND}, ${PLAN_KEY}, ${revision}, ${text})
+                ON CONFLICT (dossier, kind, key) DO NOTHING RETURNING revision`
+            : sql<{ revision: number }>`UPDATE dossier.records SET revision = ${revision}, value = ${text}
+                WHERE dossier = ${config.dossier} AND kind = ${PLAN_KIND} AND key = ${PLAN_KEY}
+                AND revision = ${expected} RETURNING revision`
+        )
+        if (rows[0] === undefined) {
+          return yield* new StaleRevision({ expected: expected ?? 0, actual: yield* storedRevision })
+        }
+      })
   }
 }
 

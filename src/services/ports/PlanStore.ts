@@ -25,6 +25,11 @@
  *   failures are tagged domain errors; nothing names a descriptor or a Node error).
  * - The logic calls the port inside `Lock.withLock` for every write (`get` then `put`: one
  *   transaction in SQL); reads may run without it.
+ * - `restore(held, expected)` copies what another store holds (import, export, pull;
+ *   src/layers/StoreTransfer.ts): the plan at its own revision (which may be more than one
+ *   above `expected`: a pull brings several at once), or, with no plan, the prose. The stored
+ *   revision must be `expected` (null: no plan stored), else `StaleRevision` and nothing
+ *   changes. `put` cannot serve: it only ever stores revision `expected + 1`, and never prose.
  *
  * Adapters: `PlanStoreFolder` (src/layers/folder/PlanStoreFolder.ts: plan.md, byte for byte) and
  * `PlanStoreMemory` (src/layers/memory/PlanStoreMemory.ts: the record in a Ref). Both measure
@@ -35,12 +40,13 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { FileNotFound, IoError, LimitExceeded, LockTimeout, UnsafePath } from "../../domain/Errors.js"
+import type * as Option from "effect/Option"
+import type { FileNotFound, IoError, LimitExceeded, LockTimeout, StaleRevision, UnsafePath } from "../../domain/Errors.js"
 import type { PlanDocument } from "../../domain/Plan.js"
 import type { CorruptPlan } from "../../domain/PlanErrors.js"
 import type { StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { Digest } from "../FileStore.js"
-import type { VersionedRecords } from "../Store.js"
+import type { Versioned, VersionedRecords } from "../Store.js"
 
 /** The one key of the plan's records. */
 export type PlanKey = "plan"
@@ -62,6 +68,12 @@ export type PlanStoreError = CorruptPlan | IoError | UnsafePath | LimitExceeded 
 /** What measuring a registered file may fail with. */
 export type RegisteredFileError = FileNotFound | IoError | UnsafePath | LimitExceeded
 
+/** What a plan store holds: the plan at its revision, or (with no plan) prose ("" when none). */
+export interface PlanHeld {
+  readonly record: Option.Option<Versioned<PlanRecord>>
+  readonly prose: string
+}
+
 export interface PlanStoreShape {
   readonly plan: VersionedRecords<PlanKey, PlanRecord, PlanStoreError>
   /** Prose kept where no plan is yet ("" when none, or when a plan is stored). */
@@ -70,6 +82,8 @@ export interface PlanStoreShape {
   readonly register: (path: string) => Effect.Effect<Digest, RegisteredFileError | StoreUnavailable | LockTimeout>
   /** Measure a registered file as it is now, for verification. Never writes. */
   readonly observe: (path: string) => Effect.Effect<Digest, RegisteredFileError>
+  /** Store a copy of what another store holds in place of revision `expected` (see the contract). */
+  readonly restore: (held: PlanHeld, expected: number | null) => Effect.Effect<void, PlanStoreError | StaleRevision>
 }
 
 export class PlanStore extends Context.Tag("dossier/PlanStore")<PlanStore, PlanStoreShape>() {}

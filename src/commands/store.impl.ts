@@ -1,0 +1,241 @@
+/**
+ * `dossier init --store`, `dossier store status`, `dossier pull`, `dossier export --to` (loaded
+ * lazily). Every copy goes through StoreTransfer (src/layers/StoreTransfer.ts) over the ports;
+ * the shared dossier's side of a copy is `pgSide` (src/layers/StoreBinding.ts), which refuses until
+ * the PostgreSQL adapters of the ports are in the build. The URL a command shows or writes is
+ * always the one without its password.
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { UsageError } from "../domain/CliErrors.js"
+import { IoError } from "../domain/Errors.js"
+import type { StoreBinding } from "../domain/StoreBinding.js"
+import { StoreConflict } from "../domain/StoreErrors.js"
+import type { Divergence } from "../domain/StoreTransfer.js"
+import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
+import { BaseLive } from "../layers/Base.js"
+import { pgSide, readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
+import {
+  folderSide,
+  folderSideHere,
+  sideHoldsState,
+  type StoreSide,
+  transfer,
+  type TransferReport
+} from "../layers/StoreTransfer.js"
+import { FileStore } from "../services/FileStore.js"
+import { Workdir } from "../services/Workdir.js"
+import { prepare } from "./init.impl.js"
+import { work } from "./Work.js"
+
+const NOT_BOUND =
+  "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
+
+const bound = Effect.flatMap(FileStore, readBinding)
+
+/** A divergence in words, for a refusal. */
+const said = (d: Divergence) => `${d.part} ${d.key}: ${d.reason}`
+
+const reportText = (r: TransferReport) =>
+  [
+    `plan: ${r.plan.revision === null ? "none" : `revision ${r.plan.revision}`}${r.plan.copied ? " (copied)" : ""}`,
+    `captures: ${r.captures} record(s); journals: ${
+      r.journals.map((j) => `${j.study} +${j.events}`).join(", ") || "nothing new"
+    }`,
+    `monitor: ${r.subscriptions} subscription(s), ${r.runs} run(s), ${r.reports} report(s)`,
+    `files: ${r.files.copied} copied, ${r.files.same} already there`,
+    ...(r.kept.length === 0 ? [] : [`kept (other bytes there, not overwritten): ${r.kept.join(", ")}`]),
+    ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`])
+  ].join("\n")
+
+// -------------------------------------------------------------------------------------------------
+// init --store
+
+/** What `init --store` adds to init's answer. */
+export interface Bound {
+  readonly kind: "postgres"
+  readonly url: string
+  readonly dossier: string
+  /** This folder's state was imported into the new shared dossier. */
+  readonly imported: boolean
+  /** The shared dossier's state was brought into this (empty) folder. */
+  readonly pulled: boolean
+}
+
+/**
+ * Bind the folder: connect (creating the schema and the dossier when new), then import a folder
+ * that holds state into a dossier that has none (`StoreConflict` when both hold state), or pull
+ * a dossier that has state into an empty folder; only then write `.dossier/store.json`.
+ */
+export const bindFolder = (url: string, dossier: string) =>
+  Effect.gen(function*() {
+    const parsed = parseStoreUrl(url)
+    if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
+    if (!DOSSIER_NAME.test(dossier)) {
+      return yield* new UsageError({
+        detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit"
+      })
+    }
+    const files = yield* FileStore
+    const binding: StoreBinding = { kind: "postgres", url: parsed.shown, dossier }
+    const existing = yield* readBinding(files)
+    if (Option.isSome(existing)) {
+      if (existing.value.url === binding.url && existing.value.dossier === dossier) {
+        return { ...binding, imported: false, pulled: false } satisfies Bound
+      }
+      return yield* new UsageError({
+        detail:
+          `this folder is already bound to dossier '${existing.value.dossier}' at ${existing.value.url}; export it (dossier export --to <dir>) and bind the copy instead`
+      })
+    }
+    const here = yield* folderSideHere
+    const holds = yield* sideHoldsState(here)
+    const done = yield* withStore(parsed.connect, dossier, "write", (store) =>
+      Effect.gen(function*() {
+        const state = yield* stateOf(store)
+        if (holds && state.hasState) return yield* new StoreConflict({ dossier })
+        const conflict = () => new StoreConflict({ dossier })
+        if (holds) {
+          const to = yield* pgSide(store, files)
+          yield* transfer(here, to, "fresh").pipe(Effect.catchTag("TransferDivergence", () => Effect.fail(conflict())))
+        } else if (state.hasState) {
+          const from = yield* pgSide(store, files)
+          yield* transfer(from, here, "fresh").pipe(
+            Effect.catchTag("TransferDivergence", () => Effect.fail(conflict()))
+          )
+        }
+        return { imported: holds, pulled: !holds && state.hasState }
+      }))
+    yield* writeBinding(files, binding)
+    return { ...binding, ...done } satisfies Bound
+  }).pipe(Effect.scoped)
+
+/** `init --store`: bind first (nothing changes when that is refused), then the folders. */
+export const initStore = (workdir: string, url: string, dossier: string) =>
+  work({
+    effect: Effect.gen(function*() {
+      const store = yield* bindFolder(url, dossier)
+      const prepared = yield* prepare
+      return { ...prepared, store }
+    }),
+    layer: BaseLive(workdir),
+    human: (r) =>
+      `bound to dossier '${r.store.dossier}' at ${r.store.url}${
+        r.store.imported ? ": this folder's state imported" : r.store.pulled ? ": its state pulled here" : ""
+      }${r.created ? `\ncreated ${r.paths.join(", ")}` : ""}`
+  })
+
+// -------------------------------------------------------------------------------------------------
+// store status
+
+export const status = (o: { readonly workdir: string }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const binding = yield* bound
+      if (Option.isNone(binding)) {
+        return { bound: false, store: null }
+      }
+      const b = binding.value
+      const state = yield* withStore(b.url, b.dossier, "read", stateOf)
+      return {
+        bound: true,
+        store: {
+          kind: b.kind,
+          url: b.url,
+          dossier: b.dossier,
+          schema: state.schema,
+          exists: state.exists,
+          reachable: true
+        }
+      }
+    }),
+    layer: BaseLive(o.workdir),
+    human: (r) =>
+      r.store === null
+        ? "unbound: this folder is the dossier (dossier init --store <postgres-url> --dossier <name> binds it)"
+        : `bound to dossier '${r.store.dossier}' at ${r.store.url} (${r.store.kind}); reachable; schema version ${r.store.schema.version} (this dossier knows up to ${r.store.schema.supported})${
+          r.store.exists ? "" : "; the dossier does not exist yet"
+        }`
+  })
+
+// -------------------------------------------------------------------------------------------------
+// pull
+
+export const pull = (o: { readonly workdir: string }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const binding = yield* bound
+      if (Option.isNone(binding)) return yield* new UsageError({ detail: NOT_BOUND })
+      const b = binding.value
+      const files = yield* FileStore
+      const here = yield* folderSideHere
+      const report = yield* withStore(b.url, b.dossier, "read", (store) =>
+        Effect.flatMap(pgSide(store, files), (from) =>
+          transfer(from, here, "refresh").pipe(
+            Effect.catchTag("TransferDivergence", () =>
+              Effect.fail(new StoreConflict({ dossier: b.dossier })))
+          )))
+      return { dossier: b.dossier, transfer: report }
+    }).pipe(Effect.scoped),
+    layer: BaseLive(o.workdir),
+    human: (r) =>
+      `pulled dossier '${r.dossier}'\n${reportText(r.transfer)}`
+  })
+
+// -------------------------------------------------------------------------------------------------
+// export --to
+
+/** The folder `--to` names, made if missing (relative: to the current directory). */
+const targetOf = (to: string, root: string) =>
+  Effect.gen(function*() {
+    const real = yield* Effect.try({
+      try: () => {
+        const target = path.resolve(process.cwd(), to)
+        fs.mkdirSync(target, { recursive: true })
+        return fs.realpathSync(target)
+      },
+      catch: (e) => new IoError({ path: to, operation: "mkdir", code: (e as NodeJS.ErrnoException).code ?? "EIO" })
+    })
+    if (real === root || real === fs.realpathSync(root)) {
+      return yield* new UsageError({ detail: "--to names the work folder itself; give another folder" })
+    }
+    return real
+  })
+
+export const exportTo = (o: { readonly workdir: string; readonly to: string }) =>
+  work({
+    effect: Effect.gen(function*() {
+      const { root } = yield* Workdir
+      const files = yield* FileStore
+      const binding = yield* readBinding(files)
+      const target = yield* targetOf(o.to, root)
+      const dest = yield* folderSide(target)
+      if (Option.isSome(yield* readBinding(dest.files))) {
+        return yield* new UsageError({ detail: `${o.to} is bound to a shared store; export into a plain folder` })
+      }
+      const copy = (from: StoreSide) =>
+        transfer(from, dest, "fresh").pipe(
+          Effect.catchTag("TransferDivergence", (e) =>
+            Effect.fail(
+              new UsageError({
+                detail: `${o.to} already holds a dossier's state (${
+                  said(e.divergence)
+                }); export into an empty or new folder`
+              })
+            ))
+        )
+      const report = Option.isNone(binding)
+        ? yield* Effect.flatMap(folderSideHere, copy)
+        : yield* withStore(
+          binding.value.url,
+          binding.value.dossier,
+          "read",
+          (store) => Effect.flatMap(pgSide(store, files), copy)
+        )
+      return { to: o.to, transfer: report }
+    }).pipe(Effect.scoped),
+    layer: BaseLive(o.workdir),
+    human: (r) => `exported to ${r.to}\n${reportText(r.transfer)}`
+  })

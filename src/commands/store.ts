@@ -1,0 +1,45 @@
+/** `dossier store status`, `dossier pull` and `dossier export`, declared as data (see src/commands/Spec.ts). */
+import { command, type CommandSpec, json, workdir } from "./Spec.js"
+
+export const storeGroup = {
+  name: "store",
+  description: "The shared store (PostgreSQL) a folder is bound to by `init --store` (docs/store.md)."
+}
+
+export const storeSpecs: ReadonlyArray<CommandSpec> = [
+  command({
+    path: ["store", "status"],
+    description:
+      "The shared store this folder is bound to: {bound, store: null | {kind, url (no password), dossier, schema: {version, supported}, exists, reachable: true}}; out of reach: StoreUnavailable. Never writes.",
+    flags: { workdir, json },
+    tools: [{ description: "What this folder is bound to.", takes: [] }],
+    run: (v) => import("./store.impl.js").then((m) => m.status(v))
+  }),
+  command({
+    path: ["pull"],
+    description:
+      "Bring every record and registered file of the bound shared dossier into this folder: {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: UsageError.",
+    flags: { workdir, json },
+    // CLI only until the store's adapters are in the build (it is refused until then).
+    tools: [],
+    run: (v) => import("./store.impl.js").then((m) => m.pull(v))
+  }),
+  command({
+    path: ["export"],
+    description:
+      "Copy the dossier (plan with its revision, journals, monitor records, capture log, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to, transfer}.",
+    // CLI only: no MCP tool writes outside the work folder.
+    tools: [],
+    flags: {
+      workdir,
+      json,
+      to: {
+        kind: "text",
+        name: "to",
+        value: "path",
+        description: "The folder to export into (relative: to the current directory)."
+      }
+    },
+    run: (v) => import("./store.impl.js").then((m) => m.exportTo(v))
+  })
+]

@@ -1,0 +1,333 @@
+/**
+ * StoreTransfer: copy what one set of storage-port adapters holds into another — the plan record
+ * (its revision, the prose around it, the bytes of every file it registers), the capture log and
+ * every retained file, every study's journal, the monitor's subscriptions, runs and reports —
+ * keeping revisions, ids, digests and order. The one routine behind `dossier export --to` (a
+ * store → a plain folder), `dossier pull` (a store → this folder's view) and the import of
+ * `dossier init --store` (a folder holding state → a new shared dossier). It knows the ports only
+ * (src/services/ports/) and the work folder's files (`FileStore`, where both folder and memory
+ * adapters keep retained and registered bytes), so it works with any adapters.
+ *
+ * Everything is read from the source first (under its read lock), the transfer is decided
+ * (src/domain/StoreTransfer.ts: `fresh` into an empty destination, `refresh` over an earlier
+ * state of the same dossier), then written under the destination's lock. A destination file that
+ * already holds other bytes is never overwritten: it is reported (`kept`), as is a registered file
+ * the source does not have (`missing`).
+ *
+ * Not copied (no port holds them yet): grants and execution records (`.dossier/grants/`,
+ * `.dossier/executions/`), the folder's derived state (scan and append indexes, projections).
+ * A journal's torn tail (bytes after its last whole event) is not an event and is not copied.
+ */
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import { sha256Hex } from "../domain/Canonical.js"
+import type { WorkdirNotFound } from "../domain/Errors.js"
+import type { CaptureRecord } from "../domain/IngestContent.js"
+import type { JournalEvent } from "../domain/Journal.js"
+import { candidatesCreatedBy } from "../domain/JournalProjection.js"
+import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
+import { PLAN_LIMITS } from "../domain/Plan.js"
+import {
+  decideTransfer,
+  type Divergence,
+  type Holdings,
+  holdsState,
+  registeredFiles,
+  retainedFiles,
+  type TransferMode
+} from "../domain/StoreTransfer.js"
+import { FileStore, type FileStoreShape } from "../services/FileStore.js"
+import { Lock, type LockShape } from "../services/Lock.js"
+import { CaptureStore, type CaptureStoreShape, type RetainFile } from "../services/ports/CaptureStore.js"
+import { JournalStore, type JournalStoreShape } from "../services/ports/JournalStore.js"
+import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../services/ports/MonitorStore.js"
+import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
+import type { LoggedEvent, Versioned } from "../services/Store.js"
+import { BaseLive, BaseMemory } from "./Base.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
+import { MonitorStoreFolder } from "./folder/MonitorStoreFolder.js"
+import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
+import { CaptureStoreMemory } from "./memory/CaptureStoreMemory.js"
+import { JournalStoreMemory } from "./memory/JournalStoreMemory.js"
+import { MonitorStoreMemory } from "./memory/MonitorStoreMemory.js"
+import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
+
+/** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
+export interface StoreSide {
+  readonly plan: PlanStoreShape
+  readonly captures: CaptureStoreShape
+  readonly journal: JournalStoreShape
+  readonly monitor: MonitorStoreShape
+  readonly files: FileStoreShape
+  readonly lock: LockShape
+}
+
+/** The destination holds what the source cannot be copied over (see `Divergence`); nothing was written. */
+export class TransferDivergence extends Data.TaggedError("TransferDivergence")<{ readonly divergence: Divergence }> {}
+
+/** What a transfer copied, and what it left. */
+export interface TransferReport {
+  /** The plan's revision after the transfer (null: none), and whether it (or the prose) was copied. */
+  readonly plan: { readonly revision: number | null; readonly copied: boolean }
+  /** Capture records appended. */
+  readonly captures: number
+  /** Per study, the events appended. */
+  readonly journals: ReadonlyArray<{ readonly study: string; readonly events: number }>
+  readonly subscriptions: number
+  readonly runs: number
+  readonly reports: number
+  /** Files written (`copied`) or already there with the same bytes (`same`). */
+  readonly files: { readonly copied: number; readonly same: number }
+  /** Destination files that hold other bytes than the source's: left as they are. */
+  readonly kept: ReadonlyArray<string>
+  /** Files the records name that the source does not have (nothing to copy). */
+  readonly missing: ReadonlyArray<string>
+}
+
+/** Everything one side holds, read once. */
+interface Snapshot {
+  readonly plan: Option.Option<Versioned<PlanRecord>>
+  readonly prose: string
+  readonly captures: ReadonlyArray<CaptureRecord>
+  readonly journals: ReadonlyMap<string, ReadonlyArray<LoggedEvent<JournalEvent>>>
+  readonly subscriptions: ReadonlyMap<string, SubscriptionRecord>
+  readonly runs: ReadonlyMap<string, RunRecord>
+  readonly reports: ReadonlyMap<string, ReadonlyArray<LoggedEvent<ReportLine>>>
+}
+
+const holdingsOf = (s: Snapshot): Holdings => ({
+  planRevision: Option.match(s.plan, { onNone: () => null, onSome: (r) => r.revision }),
+  prose: s.prose,
+  captures: s.captures,
+  journals: new Map([...s.journals].map(([k, v]) => [k, v.map((e) => ({ id: e.id, digest: e.digest }))])),
+  subscriptions: new Map([...s.subscriptions].map(([k, v]) => [k, v.revision])),
+  runs: new Map([...s.runs].map(([k, v]) => [k, v.revision])),
+  reports: new Map([...s.reports].map(([k, v]) => [k, new Map(v.map((e) => [e.id, e.digest]))]))
+})
+
+/** Read everything a side holds through its ports. */
+const snapshotOf = (side: StoreSide) =>
+  Effect.gen(function*() {
+    const plan = yield* side.plan.plan.get(PLAN_KEY)
+    const prose = yield* side.plan.prose
+    const captures = yield* side.captures.records
+    const journals = new Map<string, ReadonlyArray<LoggedEvent<JournalEvent>>>()
+    for (const row of yield* side.journal.studies) {
+      const stored = yield* side.journal.read(row.study)
+      if (Option.isSome(stored)) journals.set(row.study, stored.value.events)
+    }
+    const subscriptions = new Map<string, SubscriptionRecord>()
+    for (const id of yield* side.monitor.subscriptions.keys) {
+      const r = yield* side.monitor.subscriptions.get(id)
+      if (Option.isSome(r)) subscriptions.set(id, r.value.value)
+    }
+    const runs = new Map<string, RunRecord>()
+    for (const id of yield* side.monitor.runs.keys) {
+      const r = yield* side.monitor.runs.get(id)
+      if (Option.isSome(r)) runs.set(id, r.value.value)
+    }
+    const reports = new Map<string, ReadonlyArray<LoggedEvent<ReportLine>>>()
+    for (const program of yield* side.monitor.reports.streams) {
+      reports.set(program, yield* side.monitor.reports.read(program))
+    }
+    return { plan, prose, captures, journals, subscriptions, runs, reports } satisfies Snapshot
+  })
+
+/** A file's bytes on a side; None when it is not there (any other failure fails). */
+const bytesAt = (files: FileStoreShape, path: string) =>
+  files.read(path, { maxBytes: PLAN_LIMITS.fileBytes, requireSingleLink: false }).pipe(
+    Effect.map(Option.some),
+    Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<Uint8Array>()))
+  )
+
+/** What a destination path holds compared with `data`: nothing, the same bytes, or others. */
+const compareAt = (files: FileStoreShape, path: string, data: Uint8Array) =>
+  Effect.map(
+    files.stat(path),
+    Option.match({
+      onNone: () => Effect.succeed("absent" as const),
+      onSome: () =>
+        Effect.map(
+          files.hash(path, { maxBytes: PLAN_LIMITS.fileBytes, requireSingleLink: false }),
+          (d) => (d.sha256 === sha256Hex(data) ? "same" as const : "other" as const)
+        )
+    })
+  ).pipe(Effect.flatten)
+
+/**
+ * Copy what `from` holds into `to`: `fresh` into a destination that holds nothing, `refresh`
+ * over an earlier state of the same dossier (see src/domain/StoreTransfer.ts). Fails with
+ * `TransferDivergence` (nothing written) when the destination cannot take the copy.
+ */
+export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
+  Effect.gen(function*() {
+    const source = yield* from.lock.withReadLock(() => snapshotOf(from))
+    return yield* to.lock.withLock(Effect.gen(function*() {
+      const dest = yield* snapshotOf(to)
+      const decided = decideTransfer(holdingsOf(source), holdingsOf(dest), mode)
+      if (Either.isLeft(decided)) return yield* new TransferDivergence({ divergence: decided.left })
+      const steps = decided.right
+
+      // The files: every one the source's records name, read and compared before anything is written.
+      const newCaptures = source.captures.slice(steps.capturesFrom)
+      const viaCaptures = new Set(retainedFiles(newCaptures).map((f) => f.path))
+      const planDocument = Option.match(source.plan, { onNone: () => null, onSome: (r) => r.value.document })
+      const named = registeredFiles(
+        planDocument,
+        [...source.journals.values()].flat().map((e) => e.event),
+        [...source.runs.values()].flatMap((r) => [
+          ...(r.completion === null
+            ? []
+            : [r.completion.stage, ...(r.completion.survey === null ? [] : [r.completion.survey])]),
+          ...r.outcomes.flatMap((o) => o.citations.map((c) => ({ path: c.path, sha256: null })))
+        ])
+      )
+      const paths = [...new Set([...named.map((f) => f.path), ...retainedFiles(source.captures).map((f) => f.path)])]
+        .sort()
+      const retain: Array<RetainFile> = []
+      const write: Array<RetainFile> = []
+      const kept: Array<string> = []
+      const missing: Array<string> = []
+      let same = 0
+      for (const path of paths) {
+        const data = yield* bytesAt(from.files, path)
+        if (Option.isNone(data)) {
+          missing.push(path)
+          continue
+        }
+        const there = yield* compareAt(to.files, path, data.value)
+        if (there === "other") kept.push(path)
+        else if (viaCaptures.has(path)) retain.push({ path, data: data.value })
+        else if (there === "absent") write.push({ path, data: data.value })
+        else same++
+      }
+
+      for (const f of write) yield* to.files.writeRetained(f.path, f.data)
+      let copiedByCaptures = 0
+      if (newCaptures.length > 0 || retain.length > 0) {
+        const stored = yield* to.captures.record(retain, newCaptures)
+        copiedByCaptures = stored.filter((s) => !s.reused).length
+        same += stored.length - copiedByCaptures
+      }
+      if (steps.plan !== null) {
+        yield* to.plan.restore({ record: source.plan, prose: source.prose }, steps.plan.expected)
+      }
+      // A store that keeps registered bytes (SQL) keeps them when a file is registered.
+      const gone = new Set([...kept, ...missing])
+      for (const path of [...(planDocument?.sources ?? []), ...(planDocument?.outputs ?? [])].map((f) => f.path)) {
+        if (!gone.has(path)) yield* to.plan.register(path)
+      }
+      const journals: Array<{ readonly study: string; readonly events: number }> = []
+      for (const { from: start, study } of steps.journals) {
+        const batch = source.journals.get(study)!.slice(start).map((e) => ({
+          id: e.id,
+          digest: e.digest,
+          event: e.event,
+          claims: candidatesCreatedBy(e.event)
+        }))
+        if (batch.length === 0) continue
+        const appended = yield* to.journal.append<never>(study, batch, () => null)
+        journals.push({ study, events: appended.appended.length })
+      }
+      const writes: Array<MonitorWrite> = [
+        ...steps.subscriptions.map((s): MonitorWrite => ({
+          _tag: "Subscription",
+          record: source.subscriptions.get(s.id)!,
+          expected: s.expected
+        })),
+        ...steps.runs.map((s): MonitorWrite => ({ _tag: "Run", record: source.runs.get(s.id)!, expected: s.expected })),
+        ...steps.reports.flatMap(({ ids, program }) =>
+          source.reports.get(program)!.filter((e) => ids.includes(e.id)).map((event): MonitorWrite => ({
+            _tag: "Report",
+            event
+          }))
+        )
+      ]
+      if (writes.length > 0) yield* to.monitor.commit(writes)
+
+      return {
+        plan: {
+          revision: Option.match(source.plan, { onNone: () => null, onSome: (r) => r.revision }),
+          copied: steps.plan !== null
+        },
+        captures: newCaptures.length,
+        journals,
+        subscriptions: steps.subscriptions.length,
+        runs: steps.runs.length,
+        reports: steps.reports.reduce((n, r) => n + r.ids.length, 0),
+        files: { copied: write.length + copiedByCaptures, same },
+        kept,
+        missing
+      } satisfies TransferReport
+    }))
+  })
+
+/** The side the context's ports, FileStore and Lock make. */
+export const sideOf: Effect.Effect<
+  StoreSide,
+  never,
+  PlanStore | CaptureStore | JournalStore | MonitorStore | FileStore | Lock
+> = Effect.all({
+  plan: PlanStore,
+  captures: CaptureStore,
+  journal: JournalStore,
+  monitor: MonitorStore,
+  files: FileStore,
+  lock: Lock
+})
+
+type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore
+
+/** The folder's adapters of every port a transfer copies (over a FileStore and Lock). */
+export const FolderPorts: Layer.Layer<Ports, never, FileStore | Lock> = Layer.mergeAll(
+  PlanStoreFolder,
+  CaptureStoreFolder,
+  JournalFolderLayer,
+  MonitorStoreFolder
+)
+
+/** The memory adapters of every port a transfer copies (files in the FileStore given). */
+export const MemoryPorts: Layer.Layer<Ports, never, FileStore> = Layer.mergeAll(
+  PlanStoreMemory,
+  CaptureStoreMemory,
+  JournalStoreMemory,
+  MonitorStoreMemory
+)
+
+const sideFrom = <E>(layer: Layer.Layer<Ports | FileStore | Lock, E>): Effect.Effect<StoreSide, E, Scope.Scope> =>
+  Effect.flatMap(Layer.build(layer), (context) => Effect.provide(sideOf, context))
+
+/** The side of the folder whose FileStore and Lock the context holds (the folder adapters over them). */
+export const folderSideHere: Effect.Effect<StoreSide, never, FileStore | Lock | Scope.Scope> = Effect.flatMap(
+  Layer.build(FolderPorts),
+  (context) => Effect.provide(sideOf, context)
+)
+
+/** Whether a side holds any state (a plan or prose, a capture record, a journal, a monitor record or report). */
+export const sideHoldsState = (side: StoreSide) =>
+  Effect.map(side.lock.withReadLock(() => snapshotOf(side)), (s) => holdsState(holdingsOf(s)))
+
+/** A side over the work folder `dir` (it must exist): the folder adapters, its FileStore and its lock. */
+export const folderSide = (dir: string): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> =>
+  sideFrom(FolderPorts.pipe(Layer.provideMerge(BaseLive(dir))))
+
+/** A fresh side in memory: the memory adapters over one in-memory tree and lock. */
+export const memorySide: Effect.Effect<StoreSide, never, Scope.Scope> = sideFrom(
+  MemoryPorts.pipe(Layer.provideMerge(BaseMemory))
+)
+
+/** The context of a side, to run the services over it (tests compare answers through them). */
+export const contextOfSide = (side: StoreSide) =>
+  Context.make(PlanStore, side.plan).pipe(
+    Context.add(CaptureStore, side.captures),
+    Context.add(JournalStore, side.journal),
+    Context.add(MonitorStore, side.monitor),
+    Context.add(FileStore, side.files),
+    Context.add(Lock, side.lock)
+  )

@@ -1,0 +1,267 @@
+/**
+ * Binding a folder and moving a dossier, through the built CLI with --json: `init --store`,
+ * `store status`, `pull` and `export --to`, against the test's own throwaway cluster (skipped with
+ * a note without the server binaries). The password given in a URL never reaches store.json, an
+ * answer, an error or any file. `export` of an unbound folder, read back as a folder, gives the
+ * same answers.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
+import { type CliResult, leaksNothing, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { adminQuery, freePort, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { NOW, ok, populated } from "./support/populated.js"
+
+const PASSWORD = "pw-Zq8-never-shown"
+
+/** The URL with a password in it (the test cluster trusts its clients, so any password connects). */
+const withPassword = (url: string) => {
+  const u = new URL(url)
+  u.password = PASSWORD
+  return u.toString()
+}
+const withoutPassword = (url: string) => {
+  const u = new URL(url)
+  u.password = ""
+  return u.toString()
+}
+
+/** No file under the folder, and nothing the command printed, holds the password. */
+const noPassword = (dir: string, r: CliResult) => {
+  expect(r.stdout + r.stderr).not.toContain(PASSWORD)
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = path.join(rel, e.name)
+      if (e.isDirectory()) walk(p)
+      else if (e.isFile()) expect(fs.readFileSync(path.join(dir, p), "latin1"), p).not.toContain(PASSWORD)
+    }
+  }
+  walk("")
+}
+
+const refused = (r: CliResult, tag: string) => {
+  expect({ code: r.code, ok: r.json?.ok, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
+    code: r.code === 2 ? 2 : 1,
+    ok: false,
+    tag
+  })
+  return r.json.error
+}
+
+const storeFile = (dir: string) => path.join(dir, ".dossier/store.json")
+
+describe("export of an unbound folder", () => {
+  it("is a plain folder that gives the same answers", async () => {
+    const dir = await populated()
+    const out = path.join(tempWorkdir("dossier-export-"), "copy")
+    const r = ok(runCli(["export", "--to", out, "--workdir", dir, "--json"])).transfer
+    expect(r.plan).toEqual({ revision: 2, copied: true })
+    expect(r.journals).toEqual([{ study: "s", events: 3 }, { study: "t", events: 1 }])
+    expect({ kept: r.kept, missing: r.missing, runs: r.runs, reports: r.reports }).toEqual({
+      kept: [],
+      missing: [],
+      runs: 1,
+      reports: 1
+    })
+    expect(fs.existsSync(storeFile(out))).toBe(false)
+    const answers = (d: string) => ({
+      plan: runCli(["plan", "inspect", "--workdir", d, "--json"]).json,
+      journals: runCli(["journal", "list", "--workdir", d, "--json"]).json,
+      s: runCli(["journal", "inspect", "--study", "s", "--verify", "--workdir", d, "--json"]).json,
+      t: runCli(["journal", "inspect", "--study", "t", "--workdir", d, "--json"]).json,
+      monitor: runCli(["monitor", "list", "--workdir", d, "--json"]).json,
+      unresolved: runCli(["monitor", "unresolved-outcomes", "--workdir", d, "--json"]).json,
+      next: runCli(["next", "--workdir", d, "--now", NOW, "--json"]).json
+    })
+    const before = answers(dir)
+    expect(before.plan.ok).toBe(true)
+    expect(before.s.ok).toBe(true)
+    expect(before.monitor.runs).toHaveLength(1)
+    expect(answers(out)).toEqual(before)
+  }, 120_000)
+
+  it("refuses a folder that holds state, and the work folder itself, and writes nothing", () => {
+    const dir = tempWorkdir("dossier-export-src-")
+    ok(runCli([
+      "plan",
+      "start",
+      "--workdir",
+      dir,
+      "--input",
+      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
+      "--json"
+    ]))
+    const other = tempWorkdir("dossier-export-busy-")
+    ok(runCli([
+      "plan",
+      "start",
+      "--workdir",
+      other,
+      "--input",
+      putInput(other, "s.json", { goal: "Other", limits: [], nextAction: "n" }),
+      "--json"
+    ]))
+    const busy = snapshot(other)
+    const r = runCli(["export", "--to", other, "--workdir", dir, "--json"])
+    expect(refused(r, "UsageError").message).toContain("already holds a dossier's state")
+    expect(leaksNothing(dir, r)).toBe(true)
+    expect(snapshot(other)).toEqual(busy)
+    refused(runCli(["export", "--to", dir, "--workdir", dir, "--json"]), "UsageError")
+  })
+
+  it("pull and store status in an unbound folder", () => {
+    const dir = tempWorkdir()
+    expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })
+    refused(runCli(["pull", "--workdir", dir, "--json"]), "UsageError")
+  })
+})
+
+describe.skipIf(!pgAvailable)("init --store and store status against a real server", () => {
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await openTestDatabase()
+  }, 60_000)
+  afterAll(async () => {
+    await db?.close()
+  })
+
+  it("binds an empty folder: store.json without the password, the dossier created, status reachable", async () => {
+    const dir = tempWorkdir("dossier-bind-")
+    const r = runCli(["init", "--store", withPassword(db.url), "--dossier", "team-a", "--workdir", dir, "--json"])
+    const answer = ok(r)
+    expect(answer.store).toEqual({
+      kind: "postgres",
+      url: withoutPassword(db.url),
+      dossier: "team-a",
+      imported: false,
+      pulled: false
+    })
+    expect(answer.paths).toContain(".dossier/.gitignore")
+    expect(JSON.parse(fs.readFileSync(storeFile(dir), "utf8"))).toEqual({
+      kind: "postgres",
+      url: withoutPassword(db.url),
+      dossier: "team-a"
+    })
+    noPassword(dir, r)
+    const rows = await adminQuery(db.url, "SELECT name FROM dossier.dossiers WHERE name = $1", ["team-a"])
+    expect(rows.rows).toEqual([{ name: "team-a" }])
+
+    const s = runCli(["store", "status", "--workdir", dir, "--json"])
+    expect(ok(s)).toEqual({
+      ok: true,
+      bound: true,
+      store: {
+        kind: "postgres",
+        url: withoutPassword(db.url),
+        dossier: "team-a",
+        schema: { version: SCHEMA_VERSION, supported: SCHEMA_VERSION },
+        exists: true,
+        reachable: true
+      }
+    })
+    noPassword(dir, s)
+
+    // The same binding again changes nothing; another is refused.
+    const before = snapshot(dir)
+    expect(ok(runCli(["init", "--store", db.url, "--dossier", "team-a", "--workdir", dir, "--json"])).store.dossier)
+      .toBe("team-a")
+    refused(runCli(["init", "--store", db.url, "--dossier", "team-b", "--workdir", dir, "--json"]), "UsageError")
+    expect(snapshot(dir)).toEqual(before)
+  }, 60_000)
+
+  it("takes the URL from DOSSIER_STORE when --store is not given", () => {
+    const dir = tempWorkdir("dossier-bind-env-")
+    const r = runCli(["init", "--dossier", "team-env", "--workdir", dir, "--json"], {
+      env: { DOSSIER_STORE: withPassword(db.url) }
+    })
+    expect(ok(r).store.url).toBe(withoutPassword(db.url))
+    noPassword(dir, r)
+  }, 60_000)
+
+  it(
+    "refuses a folder holding state bound to a dossier that has state (StoreConflict), and changes nothing",
+    async () => {
+      const busy = tempWorkdir("dossier-bind-busy-")
+      ok(runCli(["init", "--store", db.url, "--dossier", "busy", "--workdir", busy, "--json"]))
+      // The shared dossier gets state (a record), as another host's import would give it.
+      await adminQuery(
+        db.url,
+        "INSERT INTO dossier.records (dossier, kind, key, revision, value) VALUES ('busy', 'plan', 'plan', 1, '{}')"
+      )
+      const dir = tempWorkdir("dossier-bind-mine-")
+      ok(runCli([
+        "plan",
+        "start",
+        "--workdir",
+        dir,
+        "--input",
+        putInput(dir, "s.json", { goal: "Mine", limits: [], nextAction: "n" }),
+        "--json"
+      ]))
+      const before = snapshot(dir)
+      const r = runCli(["init", "--store", withPassword(db.url), "--dossier", "busy", "--workdir", dir, "--json"])
+      expect(refused(r, "StoreConflict")).toMatchObject({ dossier: "busy", retryable: false })
+      noPassword(dir, r)
+      expect(snapshot(dir)).toEqual(before)
+    },
+    60_000
+  )
+
+  it(
+    "a folder holding state and a new dossier: the import is refused until the PostgreSQL adapters exist, nothing changes",
+    () => {
+      const dir = tempWorkdir("dossier-bind-import-")
+      ok(runCli([
+        "plan",
+        "start",
+        "--workdir",
+        dir,
+        "--input",
+        putInput(dir, "s.json", { goal: "Import me", limits: [], nextAction: "n" }),
+        "--json"
+      ]))
+      const before = snapshot(dir)
+      const r = runCli(["init", "--store", db.url, "--dossier", "fresh-import", "--workdir", dir, "--json"])
+      expect(refused(r, "UsageError").message).toContain("PostgreSQL adapters")
+      expect(snapshot(dir)).toEqual(before)
+    },
+    60_000
+  )
+
+  it("refuses a malformed URL or name before connecting, and never shows the password", () => {
+    const dir = tempWorkdir("dossier-bind-bad-")
+    for (
+      const [url, name] of [
+        ["mysql://u@127.0.0.1/db", "x"],
+        [`postgres://u:${PASSWORD}@127.0.0.1/db?password=${PASSWORD}`, "x"],
+        [db.url, "-bad name"]
+      ]
+    ) {
+      const r = runCli(["init", "--store", url!, "--dossier", name!, "--workdir", dir, "--json"])
+      refused(r, "UsageError")
+      noPassword(dir, r)
+    }
+    refused(runCli(["init", "--store", db.url, "--workdir", dir, "--json"]), "UsageError")
+    expect(fs.existsSync(storeFile(dir))).toBe(false)
+  })
+
+  it("an unreachable server is StoreUnavailable, retryable, with no password and no binding written", async () => {
+    const port = await freePort()
+    const dir = tempWorkdir("dossier-bind-down-")
+    const url = `postgres://someone:${PASSWORD}@127.0.0.1:${port}/db`
+    const r = runCli(["init", "--store", url, "--dossier", "x", "--workdir", dir, "--json"])
+    expect(refused(r, "StoreUnavailable").retryable).toBe(true)
+    noPassword(dir, r)
+    expect(fs.existsSync(storeFile(dir))).toBe(false)
+    // A bound folder whose server went away: status says so.
+    fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+    fs.writeFileSync(
+      storeFile(dir),
+      `${JSON.stringify({ kind: "postgres", url: `postgres://someone@127.0.0.1:${port}/db`, dossier: "x" })}\n`
+    )
+    const s = runCli(["store", "status", "--workdir", dir, "--json"])
+    expect(refused(s, "StoreUnavailable").retryable).toBe(true)
+    refused(runCli(["pull", "--workdir", dir, "--json"]), "StoreUnavailable")
+  }, 60_000)
+})

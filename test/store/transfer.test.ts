@@ -1,0 +1,194 @@
+/**
+ * StoreTransfer between the memory and folder adapters of the storage ports: a folder made by the
+ * built CLI (a plan with prose, a registered capture and output, a journal with an artifact, a
+ * finished monitor run with its report and stage file) copied into memory and from there into a
+ * second folder. Every answer is compared (plan inspect, journal inspect and lines, monitor list
+ * and runs, the capture log) on all three, and every state file's bytes between the two folders.
+ * Then the refusals: a fresh transfer into a destination that holds state, and a refresh over a
+ * destination that is ahead or other, write nothing.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { makeJournalArtifacts } from "../../src/layers/folder/JournalArtifactsFolder.js"
+import { makeMonitorFilesFolder } from "../../src/layers/folder/MonitorStoreFolder.js"
+import { makeJournal } from "../../src/layers/JournalLive.js"
+import { MonitorFromStore } from "../../src/layers/MonitorLive.js"
+import { PlanLive } from "../../src/layers/PlanLive.js"
+import { contextOfSide, folderSide, memorySide, type StoreSide, transfer } from "../../src/layers/StoreTransfer.js"
+import { Monitor } from "../../src/services/Monitor.js"
+import { Plan } from "../../src/services/Plan.js"
+import { MonitorFiles } from "../../src/services/ports/MonitorStore.js"
+import { put, snapshot, tempWorkdir } from "../support/cli.js"
+import { populated } from "./support/populated.js"
+
+const sha = (s: string | Uint8Array) => createHash("sha256").update(s).digest("hex")
+
+const withSide = <A, E>(side: Effect.Effect<StoreSide, unknown, any>, f: (s: StoreSide) => Effect.Effect<A, E>) =>
+  Effect.runPromise(Effect.scoped(Effect.flatMap(side, f)) as Effect.Effect<A, never>)
+
+/** Every answer a side gives through the services, over its ports alone. */
+const answers = (side: StoreSide) =>
+  Effect.gen(function*() {
+    const ctx = contextOfSide(side)
+    const services = yield* Layer.build(
+      Layer.mergeAll(
+        PlanLive,
+        MonitorFromStore.pipe(Layer.provide(Layer.succeed(MonitorFiles, makeMonitorFilesFolder(side.files))))
+      ).pipe(Layer.provide(Layer.succeedContext(ctx)))
+    )
+    const journal = makeJournal(side.journal, makeJournalArtifacts(side.files), side.lock, Option.none())
+    const plan = yield* Effect.provide(Effect.flatMap(Plan, (p) => p.inspect), services)
+    const monitor = yield* Effect.provide(
+      Effect.flatMap(Monitor, (m) =>
+        Effect.all({
+          list: m.list,
+          runs: Effect.flatMap(m.list, (l) => Effect.forEach(l.runs, (r) => m.showRun(r.id))),
+          subs: Effect.flatMap(m.list, (l) => Effect.forEach(l.subscriptions, (s) => m.showSubscription(s.id))),
+          unresolved: m.unresolvedOutcomes
+        })),
+      services
+    )
+    const studies = yield* journal.studies
+    const journals = yield* Effect.forEach(studies, (row) =>
+      Effect.all({
+        inspect: journal.inspect(row.study, { verify: true }),
+        lines: Effect.map(journal.lines(row.study, 1 << 20), (b) => Buffer.from(b).toString("utf8"))
+      }))
+    const captures = yield* side.captures.records
+    const reports = yield* Effect.forEach(yield* side.monitor.reports.streams, (p) => side.monitor.reports.read(p))
+    return { plan, monitor, studies, journals, captures, reports }
+  }).pipe(Effect.scoped)
+
+/** The state files of a folder: everything but the lock, derived indexes and the CLI's input files. */
+const stateFiles = (dir: string) => {
+  const all = snapshot(dir)
+  return Object.fromEntries(
+    Object.entries(all).filter(([p]) =>
+      !p.startsWith("research/inputs/") && !p.startsWith("saved/") && p !== ".dossier/lock.sqlite" &&
+      !p.startsWith(".dossier/journal/") && p !== ".dossier/monitor/scan.index" && p !== ".dossier/.gitignore"
+    )
+  )
+}
+
+describe("StoreTransfer: folder → memory → folder", () => {
+  let dir: string
+  beforeAll(async () => {
+    expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.cjs"))).toBe(true)
+    dir = await populated()
+  }, 120_000)
+
+  it("gives the same answers on every side and the same bytes in both folders", async () => {
+    const copy = tempWorkdir("dossier-transfer-copy-")
+    const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const memory = yield* memorySide
+      const second = yield* folderSide(copy)
+      const toMemory = yield* transfer(folder, memory, "fresh")
+      const toFolder = yield* transfer(memory, second, "fresh")
+      return {
+        toMemory,
+        toFolder,
+        folder: yield* answers(folder),
+        memory: yield* answers(memory),
+        second: yield* answers(second)
+      }
+    })))
+    // What was copied: the plan at its revision, 4 capture records, 2 journals, the monitor's records.
+    expect(result.toMemory.plan).toEqual({ revision: 2, copied: true })
+    expect(result.toMemory.journals).toEqual([{ study: "s", events: 3 }, { study: "t", events: 1 }])
+    expect(result.toMemory.subscriptions).toBe(1)
+    expect(result.toMemory.runs).toBe(1)
+    expect(result.toMemory.reports).toBe(1)
+    expect(result.toMemory.captures).toBeGreaterThan(0)
+    expect(result.toMemory.kept).toEqual([])
+    expect(result.toMemory.missing).toEqual([])
+    expect(result.toFolder).toEqual(result.toMemory)
+
+    expect(result.folder.plan).toMatchObject({ revision: 2, verification: { state: "current", findings: [] } })
+    expect(result.folder.journals).toHaveLength(2)
+    expect(result.folder.monitor.runs).toHaveLength(1)
+    expect(result.folder.reports.flat()).toHaveLength(1)
+    expect(result.memory).toEqual(result.folder)
+    expect(result.second).toEqual(result.folder)
+
+    const before = stateFiles(dir)
+    expect(Object.keys(before)).toEqual(expect.arrayContaining([
+      "plan.md",
+      ".dossier/captures.jsonl",
+      "research/s/research-events.jsonl",
+      "research/t/research-events.jsonl",
+      ".dossier/monitor/reports.jsonl",
+      "research/results/model.bin",
+      "research/results/r.md"
+    ]))
+    expect(stateFiles(copy)).toEqual(before)
+    expect(fs.readFileSync(path.join(copy, "plan.md"), "latin1")).toContain("Caf\u00c3\u00a9 and prose")
+  }, 60_000)
+
+  it("refuses a fresh copy into a destination that holds state, and writes nothing", async () => {
+    const other = await (async () => {
+      const d = tempWorkdir("dossier-transfer-other-")
+      put(d, "plan.md", "# Someone else's notes\n")
+      return d
+    })()
+    const before = snapshot(other)
+    const r = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const target = yield* folderSide(other)
+      return yield* Effect.either(transfer(folder, target, "fresh"))
+    })))
+    expect(Either.isLeft(r) ? r.left : null).toMatchObject({ _tag: "TransferDivergence", divergence: { part: "plan" } })
+    const after = snapshot(other)
+    delete (after as Record<string, string>)[".dossier/lock.sqlite"]
+    expect(after).toEqual(before)
+  })
+
+  it("refreshes an earlier copy with what it lacks, and refuses one that is ahead", async () => {
+    const r = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const memory = yield* memorySide
+      yield* transfer(folder, memory, "fresh")
+      // The copy again: nothing to do.
+      const again = yield* transfer(folder, memory, "refresh")
+      // One more event in the source: the copy gets only it.
+      yield* Effect.provide(
+        Effect.flatMap(
+          Effect.succeed(makeJournal(folder.journal, makeJournalArtifacts(folder.files), folder.lock, Option.none())),
+          (j) =>
+            j.append("t", { id: "c2", type: "candidate_created", candidate: { id: "cand-c", title: "C" } } as never)
+        ),
+        Layer.empty
+      )
+      const more = yield* transfer(folder, memory, "refresh")
+      // The copy is now ahead of a fresh memory copy of… nothing: the other way is a divergence.
+      const empty = yield* memorySide
+      const back = yield* Effect.either(transfer(empty, memory, "refresh"))
+      return { again, more, back }
+    })))
+    expect(r.again.plan.copied).toBe(false)
+    expect(r.again.journals).toEqual([])
+    expect(r.again.captures + r.again.runs + r.again.subscriptions + r.again.reports).toBe(0)
+    expect(r.more.journals).toEqual([{ study: "t", events: 1 }])
+    expect(Either.isLeft(r.back)).toBe(true)
+  })
+
+  it("keeps a destination file that holds other bytes, and says so", async () => {
+    const copy = tempWorkdir("dossier-transfer-kept-")
+    put(copy, "research/results/r.md", "someone's own result\n")
+    const r = await withSide(
+      folderSide(dir),
+      (folder) => Effect.scoped(Effect.flatMap(folderSide(copy), (second) => transfer(folder, second, "fresh")))
+    )
+    expect(r.kept).toEqual(["research/results/r.md"])
+    expect(fs.readFileSync(path.join(copy, "research/results/r.md"), "utf8")).toBe("someone's own result\n")
+    expect(sha(fs.readFileSync(path.join(copy, "research/results/model.bin")))).toBe(
+      sha(fs.readFileSync(path.join(dir, "research/results/model.bin")))
+    )
+  })
+})
