@@ -73,7 +73,10 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
  * article hidden, then a script moves it in place). `reveal` keeps them (tree.ts decides when).
  */
 export const concealing = (name: string, attribs: Attribs): boolean =>
-  name === "noscript" || attribs.hidden !== undefined
+  name === "noscript" || attribs.hidden !== undefined || hiddenStyle(attribs)
+
+/** An inline style that hides the element (`display: none`, `visibility: hidden`) until a script shows it. */
+const hiddenStyle = (attribs: Attribs): boolean => attribs.style !== undefined && HIDDEN_STYLE.test(attribs.style)
 
 /** Whether an element of this (lowercase) name and attributes is left out outright (`reveal`: see `concealing`). */
 export const droppedTag = (name: string, attribs: Attribs, reveal = false): boolean => {
@@ -84,8 +87,7 @@ export const droppedTag = (name: string, attribs: Attribs, reveal = false): bool
   if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true
   const role = attribs.role
   if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
-  const style = attribs.style
-  return style !== undefined && HIDDEN_STYLE.test(style)
+  return hiddenStyle(attribs)
 }
 
 /** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */

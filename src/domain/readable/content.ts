@@ -27,6 +27,7 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
+import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
@@ -248,11 +249,16 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
  */
 const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, names: boolean): void => {
   const all = page.all
+  const cards = cardsToKeep(all, roots)
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
       if (el.drop) {
         i = el.end
+        continue
+      }
+      if (cards !== undefined && cards[el.order] !== Keep.Judge) {
+        i = cards[el.order] === Keep.Card ? el.end : i + 1
         continue
       }
       if (isHeading(el.name)) {

@@ -1,0 +1,152 @@
+/**
+ * Cards: the repeated siblings listings, collections, product grids, forum threads and link-card
+ * documentation pages are built of. A card group is an element whose element children share one
+ * shape (tag and first class name: `li.product-card`, `article.post`, plain `li`) at least
+ * `MIN_CARDS` times. On such pages each card is short, says little outside its links and scores
+ * like furniture; together the cards are the page. When card groups hold most of the chosen
+ * content, the cleaning pass (content.ts, step 4) keeps them whole and what holds them, instead of
+ * dropping each card as a short, linked or negatively scored block (`cardsToKeep`).
+ */
+import type { El } from "./tree.js"
+
+/** The fewest siblings of one shape that make a group of cards. */
+export const MIN_CARDS = 3
+/** Above this share of their text inside links, repeated siblings are a menu, not cards. */
+const MAX_CARD_LINKS = 0.75
+/** The least share of the content's text the card groups must hold for the cleaning pass to keep them. */
+const CARDS_SHARE = 0.4
+/** A group kept beside the largest must hold at least this share of the content's text. */
+const GROUP_SHARE = 0.1
+/** The largest share of a group's text one card may hold. */
+const MAX_CARD_SHARE = 0.5
+
+/** Tags a card is built as (paragraphs, headings and inline runs repeat in any text: they are not cards). */
+const CARD_TAGS = new Set(["li", "article", "div", "section", "tr", "dl", "figure"])
+
+/** The shape siblings share: tag and first class name. */
+export const shapeOf = (el: El): string => {
+  const cls = el.attribs.class
+  if (cls === undefined) return el.name
+  const first = cls.trim().split(/\s+/, 1)[0] ?? ""
+  return first.length === 0 ? el.name : `${el.name}.${first}`
+}
+
+const shown = (el: El): boolean => !el.drop && el.text > 0
+
+/**
+ * The children of `parent` that share `el`'s shape (`el` among them), when there are at least
+ * `MIN_CARDS` of them with visible text and they are not mostly links; else `undefined`.
+ */
+export const siblingsOfShape = (parent: El, el: El): Array<El> | undefined => {
+  if (!CARD_TAGS.has(el.name)) return undefined
+  const shape = shapeOf(el)
+  const same: Array<El> = []
+  let text = 0
+  let link = 0
+  for (const c of parent.children) {
+    if (typeof c === "number" || !shown(c) || c.name !== el.name || shapeOf(c) !== shape) continue
+    same.push(c)
+    text += c.text
+    link += c.link
+  }
+  return same.length >= MIN_CARDS && link <= MAX_CARD_LINKS * text ? same : undefined
+}
+
+/** Text blocks (elements with text of their own) in an element's subtree, counted up to `at`. */
+const textBlocks = (all: ReadonlyArray<El>, el: El, at: number): number => {
+  let n = 0
+  for (let i = el.order; i < el.end && n < at;) {
+    const d = all[i]!
+    if (d.drop) {
+      i = d.end
+      continue
+    }
+    if (d.selfText > 0) n++
+    i++
+  }
+  return n
+}
+
+/**
+ * Whether siblings of one shape read as cards to keep whole: not named as furniture (a "teaser"
+ * or "related" list; neither the cards nor their parent weigh negative), none holding half of the
+ * group's text (not a page's columns), and most of them made of more than one text block (a title
+ * and a price, a heading and a summary: not one paragraph each, as an article's paragraphs are).
+ */
+const readAsCards = (all: ReadonlyArray<El>, parent: El, cards: ReadonlyArray<El>, text: number): boolean => {
+  if (parent.marks.weight < 0 || cards[0]!.marks.weight < 0) return false
+  let built = 0
+  for (const c of cards) {
+    if (c.text > MAX_CARD_SHARE * text) return false
+    if (textBlocks(all, c, 2) >= 2) built++
+  }
+  return 2 * built >= cards.length
+}
+
+interface Group {
+  readonly parent: El
+  readonly cards: Array<El>
+  readonly text: number
+}
+
+/** The groups of cards under `root` holding at least `least` characters. */
+const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Array<Group> => {
+  const groups: Array<Group> = []
+  for (let i = root.order; i < root.end;) {
+    const el = all[i]!
+    if (el.drop) {
+      i = el.end
+      continue
+    }
+    i++
+    if (el.text < least || el.children.length < MIN_CARDS) continue
+    const seen = new Set<string>()
+    for (const c of el.children) {
+      if (typeof c === "number" || !shown(c)) continue
+      const shape = shapeOf(c)
+      if (seen.has(shape)) continue
+      seen.add(shape)
+      const cards = siblingsOfShape(el, c)
+      if (cards === undefined) continue
+      const text = cards.reduce((n, k) => n + k.text, 0)
+      if (text >= least && readAsCards(all, el, cards, text)) groups.push({ parent: el, cards, text })
+    }
+  }
+  return groups
+}
+
+/** What the cleaning pass does with an element of content made of cards (`cardsToKeep`). */
+export const Keep = {
+  /** Judged as before. */
+  Judge: 0,
+  /** Kept, and what it holds judged (it holds cards). */
+  Holder: 1,
+  /** Kept whole (a card). */
+  Card: 2
+} as const
+
+/**
+ * What the cleaning pass keeps in content made of cards, by element number (`El.order`): the
+ * groups holding at least `GROUP_SHARE` of the roots' text, when together they hold at least
+ * `CARDS_SHARE` of it, are kept whole, and the elements holding them are kept; `undefined` for
+ * content that reads as one text (an article's list of related stories stays a minority and is
+ * cleaned as before).
+ */
+export const cardsToKeep = (all: ReadonlyArray<El>, roots: ReadonlyArray<El>): Uint8Array | undefined => {
+  const total = roots.reduce((n, r) => n + r.text, 0)
+  if (total === 0) return undefined
+  const groups = roots.flatMap((r) => groupsUnder(all, r, GROUP_SHARE * total))
+  // A group nested in another (cards in a card) counts once, in the outer one.
+  const outer = groups.filter((g) =>
+    !groups.some((o) => o !== g && o.cards.some((c) => g.parent.order >= c.order && g.parent.order < c.end))
+  )
+  if (outer.reduce((n, g) => n + g.text, 0) < CARDS_SHARE * total) return undefined
+  const keep = new Uint8Array(all.length)
+  for (const g of outer) {
+    for (const c of g.cards) keep[c.order] = Keep.Card
+    for (let p: El | undefined = g.parent; p !== undefined && keep[p.order] === Keep.Judge; p = p.parent) {
+      keep[p.order] = Keep.Holder
+    }
+  }
+  return keep
+}

@@ -1,0 +1,128 @@
+/**
+ * Pages built of cards (listings, collections, product grids) and pages shown by a script that
+ * removes an inline `display: none`: small pages written here (no copy of any real page), each
+ * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fc from "effect/FastCheck"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+import { cardsToKeep, Keep } from "../../src/domain/readable/cards.js"
+import { parsePage } from "../../src/domain/readable/tree.js"
+
+const URL_ = "https://shop.example/chairs/mesh"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const prose = (n: number): string =>
+  `Mesh chair number ${n} suits long working days, the buyers said, and the backrest, which breathes, ` +
+  `keeps its shape for years. Compare the seats, the arms and the tilt before you choose one.`
+
+const card = (i: number): string =>
+  `<li class="product-card"><a href="/p/${i}"><h3>Task chair model ${i}</h3></a>` +
+  `<div class="price">${300 + i} dollars</div><div class="brand">Maker ${i % 4}</div></li>`
+
+const shop = (cards: string, paragraphs = 2) =>
+  `<html><head><title>Mesh chairs</title></head><body>
+  <header class="site-header"><a href="/">Home of the Shop</a> <a href="/login">Sign in to your account</a></header>
+  <main><div class="category"><h1>Mesh chairs</h1>${
+    Array.from({ length: paragraphs }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")
+  }
+  <ul class="grid">${cards}</ul></div></main>
+  <footer><p>Copyright 2026 The Shop Company, all rights reserved, registered in the valley.</p></footer></body></html>`
+
+describe("readable copy: pages built of cards", () => {
+  it("keeps every card of a product grid beside the category's text, not only the text", () => {
+    const text = copy(shop(Array.from({ length: 12 }, (_, i) => card(i)).join("")))
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 12; i++) {
+      expect(text).toContain(`Task chair model ${i}`)
+      expect(text).toContain(`${300 + i} dollars`)
+    }
+    expect(text).not.toContain("Sign in to your account")
+    expect(text).not.toContain("Copyright 2026")
+  })
+
+  it.prop("keeps each of 12 to 40 cards of any shape name, with their titles, prices and makers", [
+    fc.integer({ min: 12, max: 40 }),
+    fc.constantFrom("li", "div", "article", "section"),
+    fc.constantFrom("card", "product", "tile", "result", "offer", "x7f3a9"),
+    fc.integer({ min: 0, max: 999 })
+  ], ([n, tag, name, suffix]) => {
+    // Names that say furniture ("teaser", "related") are cleaned as before (next test).
+    const cls = `${name}-${suffix} grid-cell`
+    const cards = Array.from(
+      { length: n },
+      (_, i) =>
+        `<${tag} class="${cls}"><a href="/p/${i}"><h3>Task chair model ${i} with mesh back</h3></a><div>${
+          300 + i
+        } dollars</div><div>Maker ${i}</div></${tag}>`
+    ).join("")
+    const text = copy(shop(`</ul><div class="cards">${cards}</div><ul>`))
+    for (let i = 0; i < n; i++) {
+      expect(text).toContain(`Task chair model ${i}`)
+      expect(text).toContain(`${300 + i} dollars`)
+      expect(text).toContain(`Maker ${i}`)
+    }
+  }, { fastCheck: { numRuns: 25 } })
+
+  it("still drops a grid named as furniture ('teaser') and a minority of cards beside an article", () => {
+    const story = Array.from({ length: 6 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")
+    const more = (cls: string) =>
+      `<div class="more">${
+        Array.from(
+          { length: 3 },
+          (_, i) =>
+            `<div class="${cls}"><a href="/o/${i}"><h3>Other chair story ${i}</h3></a><span>Read on</span></div>`
+        ).join("")
+      }</div>`
+    for (const cls of ["teaser", "card"]) {
+      const text = copy(`<html><body><main><div class="post">${story}${more(cls)}</div></main></body></html>`)
+      expect(text).toContain(prose(6))
+      expect(text).not.toContain("Other chair story")
+    }
+  })
+
+  it("keeps no group in content that reads as one text (an article's paragraphs are not cards)", () => {
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `<div class="para"><p>${prose(i)}</p></div>`).join("")
+    const page = parsePage(`<html><body><div class="body">${paragraphs}</div></body></html>`)!
+    const body = page.all.find((el) => el.attribs.class === "body")!
+    expect(cardsToKeep(page.all, [body])).toBeUndefined()
+  })
+
+  it("marks the cards whole and what holds them, nothing else", () => {
+    const page = parsePage(shop(Array.from({ length: 12 }, (_, i) => card(i)).join("")))!
+    const content = page.all.find((el) => el.attribs.class === "category")!
+    const keep = cardsToKeep(page.all, [content])!
+    expect(keep).toBeDefined()
+    for (const el of page.all) {
+      const expected = el.attribs.class === "product-card"
+        ? Keep.Card
+        : el.attribs.class === "grid" || el === content || el.name === "main" || el.name === "body" ||
+            el.name === "html" || el === page.root
+        ? Keep.Holder
+        : Keep.Judge
+      expect([el.name, el.attribs.class, keep[el.order]]).toEqual([el.name, el.attribs.class, expected])
+    }
+  })
+})
+
+describe("readable copy: content a script shows by removing an inline display: none", () => {
+  it("reads a product page whose description waits in a display: none block", () => {
+    const html = `<html><head><title>Almond thins</title></head><body><p><a href="/sale">Sale on now</a></p>
+      <div class="product-wrapper" style="display: none"><h1>Almond thins</h1>${
+      Array.from({ length: 4 }, (_, i) => `<p>${prose(i)}</p>`).join("")
+    }</div></body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 4; i++) expect(text).toContain(prose(i))
+  })
+
+  it("still leaves out a display: none menu beside a visible article", () => {
+    const html =
+      `<html><body><div class="drawer" style="display:none"><p>Drawer entry with a long label for the mobile menu.</p></div>
+      <article>${Array.from({ length: 5 }, (_, i) => `<p>${prose(i)}</p>`).join("")}</article></body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(4))
+    expect(text).not.toContain("Drawer entry")
+  })
+})
