@@ -1,9 +1,8 @@
 /**
  * `dossier init --store`, `dossier store status`, `dossier pull`, `dossier export --to` (loaded
  * lazily). Every copy goes through StoreTransfer (src/layers/StoreTransfer.ts) over the ports;
- * the shared dossier's side of a copy is `pgSide` (src/layers/StoreBinding.ts), which refuses until
- * the PostgreSQL adapters of the ports are in the build. The URL a command shows or writes is
- * always the one without its password.
+ * the shared dossier's side of a copy is `pgSide` (src/layers/StoreBinding.ts: the PostgreSQL
+ * adapters). The URL a command shows or writes is always the one without its password.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

@@ -7,13 +7,20 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { UsageError } from "../domain/CliErrors.js"
-import type { LockTimeout } from "../domain/Errors.js"
+import { type UsageError } from "../domain/CliErrors.js"
+import { IoError, type LockTimeout } from "../domain/Errors.js"
 import { bindingText, parseBinding, STORE_FILE, type StoreBinding } from "../domain/StoreBinding.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { FileStoreShape } from "../services/FileStore.js"
+import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
+import { makeCaptureStorePostgres, retainedBytes } from "./postgres/CaptureStorePostgres.js"
+import { makeJournalStorePostgres } from "./postgres/JournalStorePostgres.js"
+import { makeMonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
+import { makePgLock } from "./postgres/PgLock.js"
+import { pgContentStore } from "./postgres/PgRecords.js"
 import { dossierExists, dossierHasState, SCHEMA_VERSION, storedVersion } from "./postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "./postgres/PgStore.js"
+import { makePlanStorePostgres } from "./postgres/PlanStorePostgres.js"
 import type { StoreSide } from "./StoreTransfer.js"
 
 /** The folder's binding; None when it is unbound (no `.dossier/store.json`). */
@@ -66,22 +73,45 @@ export const stateOf = (store: PgStoreShape): Effect.Effect<StoreState, StoreUna
     return { schema: { version, supported: SCHEMA_VERSION }, exists, hasState }
   }))
 
-// -------------------------------------------------------------------------------------------------
-// THE POSTGRESQL WIRING OF A TRANSFER (one function, on purpose).
-//
-// A transfer (src/layers/StoreTransfer.ts) needs the shared dossier's adapters of the storage ports
-// (plan, captures, journal, monitor) over `PgStore`. They are being written beside this build and
-// are not in it yet: until they are merged, every transfer to or from a shared dossier is refused
-// here, before anything is written. When they are, this function builds the `StoreSide` from them
-// (the ports over `store`, `files` the folder's FileStore for the local view, `lock` the store's
-// transaction lock), and `init --store`'s import, `pull` and `export` of a bound folder work.
-// -------------------------------------------------------------------------------------------------
+/**
+ * This folder's files as a shared dossier's side sees them: the folder's own first, and a
+ * retained file (a capture's original, readable copy or WARC) the folder lacks is read from the
+ * store's bytes, so that `pull` and `export` bring captures to a host that never made them. Other
+ * registered files (outputs, artifacts, stage files) come from the store's content by their
+ * digest when the folder lacks them (`pgSide`'s `content`). Writes go to the folder.
+ */
+const storeBackedFiles = (store: PgStoreShape, files: FileStoreShape): FileStoreShape => ({
+  ...files,
+  read: (path, options) =>
+    files.read(path, options).pipe(
+      Effect.catchTag("FileNotFound", (missing) =>
+        Effect.flatMap(
+          // A store that cannot be read is the read's failure (the transfer stops, nothing half-written).
+          Effect.mapError(
+            retainedBytes(store, path),
+            (e) => new IoError({ path, operation: "read from the shared store", code: e._tag })
+          ),
+          Option.match({ onNone: () => Effect.fail(missing), onSome: (data) => Effect.succeed(data) })
+        ))
+    )
+})
 
-/** The shared dossier as one side of a transfer. */
-export const pgSide = (_store: PgStoreShape, _files: FileStoreShape): Effect.Effect<StoreSide, UsageError> =>
-  Effect.fail(
-    new UsageError({
-      detail:
-        "this build cannot yet copy records to or from a shared store: the PostgreSQL adapters of the plan, journal, monitor and captures are not in it (see docs/store.md)"
-    })
-  )
+/**
+ * The shared dossier as one side of a transfer (`init --store`'s import, `pull`, `export`): the
+ * PostgreSQL adapters of the ports over `store`, this folder's files backed by the store's bytes
+ * (`storeBackedFiles`, `content`), and one transaction per side as its lock.
+ */
+export const pgSide = (store: PgStoreShape, files: FileStoreShape): Effect.Effect<StoreSide, UsageError> =>
+  Effect.succeed({
+    plan: makePlanStorePostgres(store, files),
+    captures: makeCaptureStorePostgres(store, files),
+    journal: makeJournalStorePostgres(store),
+    monitor: makeMonitorStorePostgres(store, { files: makeMonitorFilesFolder(files) }),
+    files: storeBackedFiles(store, files),
+    lock: makePgLock(store),
+    content: (sha256) =>
+      Effect.mapError(
+        pgContentStore(store).get(sha256),
+        (e) => new IoError({ path: sha256, operation: "read from the shared store", code: e._tag })
+      )
+  })

@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { sha256Hex } from "../domain/Canonical.js"
-import type { WorkdirNotFound } from "../domain/Errors.js"
+import type { IoError, WorkdirNotFound } from "../domain/Errors.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { JournalEvent } from "../domain/Journal.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
@@ -66,6 +66,11 @@ export interface StoreSide {
   readonly monitor: MonitorStoreShape
   readonly files: FileStoreShape
   readonly lock: LockShape
+  /**
+   * Bytes the side keeps by their SHA-256 besides its files (a shared store's content), read when
+   * a registered file is not among `files`; absent: the files are all there is.
+   */
+  readonly content?: (sha256: string) => Effect.Effect<Option.Option<Uint8Array>, IoError>
 }
 
 /** The destination holds what the source cannot be copied over (see `Divergence`); nothing was written. */
@@ -195,8 +200,13 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
       const kept: Array<string> = []
       const missing: Array<string> = []
       let same = 0
+      const digestOf = new Map(named.map((f) => [f.path, f.sha256]))
       for (const path of paths) {
-        const data = yield* bytesAt(from.files, path)
+        let data = yield* bytesAt(from.files, path)
+        const sha256 = digestOf.get(path)
+        if (Option.isNone(data) && from.content !== undefined && sha256 != null) {
+          data = Option.filter(yield* from.content(sha256), (d) => sha256Hex(d) === sha256)
+        }
         if (Option.isNone(data)) {
           missing.push(path)
           continue

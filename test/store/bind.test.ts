@@ -209,24 +209,42 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
   )
 
   it(
-    "a folder holding state and a new dossier: the import is refused until the PostgreSQL adapters exist, nothing changes",
-    () => {
-      const dir = tempWorkdir("dossier-bind-import-")
-      ok(runCli([
-        "plan",
-        "start",
-        "--workdir",
-        dir,
-        "--input",
-        putInput(dir, "s.json", { goal: "Import me", limits: [], nextAction: "n" }),
-        "--json"
-      ]))
-      const before = snapshot(dir)
-      const r = runCli(["init", "--store", db.url, "--dossier", "fresh-import", "--workdir", dir, "--json"])
-      expect(refused(r, "UsageError").message).toContain("PostgreSQL adapters")
-      expect(snapshot(dir)).toEqual(before)
+    "round trip: a folder holding state imported into a new dossier, bound from another folder, exported: the same answers",
+    async () => {
+      const a = await populated()
+      const answers = (d: string) => ({
+        plan: runCli(["plan", "inspect", "--workdir", d, "--json"]).json,
+        journals: runCli(["journal", "list", "--workdir", d, "--json"]).json,
+        s: runCli(["journal", "inspect", "--study", "s", "--workdir", d, "--json"]).json,
+        t: runCli(["journal", "inspect", "--study", "t", "--workdir", d, "--json"]).json,
+        monitor: runCli(["monitor", "list", "--workdir", d, "--json"]).json,
+        unresolved: runCli(["monitor", "unresolved-outcomes", "--workdir", d, "--json"]).json
+      })
+      const before = answers(a)
+      expect(before.plan.ok).toBe(true)
+      const imported = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip", "--workdir", a, "--json"]))
+      expect(imported.store).toMatchObject({ dossier: "round-trip", imported: true, pulled: false })
+      // What the store now holds: the plan at its revision, every journal event, the retained bytes.
+      const rows = async (q: string) => (await adminQuery(db.url, q, ["round-trip"])).rows[0]!.n as string
+      expect(await rows("SELECT count(*)::text AS n FROM dossier.records WHERE dossier = $1 AND kind = 'plan'")).toBe(
+        "1"
+      )
+      expect(
+        Number(await rows("SELECT count(*)::text AS n FROM dossier.events WHERE dossier = $1 AND log = 'journal'"))
+      )
+        .toBe(4)
+      // Another folder (another host) binds to it and pulls: the same answers as the original.
+      const b = tempWorkdir("dossier-bind-second-")
+      const pulled = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip", "--workdir", b, "--json"]))
+      expect(pulled.store).toMatchObject({ imported: false, pulled: true })
+      expect(answers(b)).toEqual(before)
+      // Exported from the second folder into a plain one: the same answers again, and no binding.
+      const out = path.join(tempWorkdir("dossier-bind-export-"), "copy")
+      ok(runCli(["export", "--to", out, "--workdir", b, "--json"]))
+      expect(fs.existsSync(storeFile(out))).toBe(false)
+      expect(answers(out)).toEqual(before)
     },
-    60_000
+    120_000
   )
 
   it("refuses a malformed URL or name before connecting, and never shows the password", () => {

@@ -41,7 +41,14 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { FileNotFound, IoError, LimitExceeded, LockTimeout, StaleRevision, UnsafePath } from "../../domain/Errors.js"
+import type {
+  FileNotFound,
+  IoError,
+  LimitExceeded,
+  LockTimeout,
+  StaleRevision,
+  UnsafePath
+} from "../../domain/Errors.js"
 import type { PlanDocument } from "../../domain/Plan.js"
 import type { CorruptPlan } from "../../domain/PlanErrors.js"
 import type { StoreUnavailable } from "../../domain/StoreErrors.js"
