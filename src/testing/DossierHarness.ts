@@ -56,6 +56,16 @@ export interface AdapterUnderTest {
   readonly freshPerCommand?: boolean
   /** Called after the sequence (remove a temporary folder). */
   readonly dispose?: () => void
+  /**
+   * Run after every command that succeeds, before the invariants are read (a shared store
+   * refreshes the folder's view from the store: `dossier pull`).
+   */
+  readonly afterCommand?: () => Promise<void>
+  /**
+   * False when retained bytes live in a store, not in the files an editor reaches: the harness
+   * then makes no edits behind the services' back (a local copy edited is the view's concern).
+   */
+  readonly edits?: boolean
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +177,7 @@ export interface Real {
   /** Run an effect on the layer under test. */
   readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
   readonly edit: ((path: string, data: string) => void) | undefined
+  readonly edits: boolean
 }
 
 const outcomeOf = async <A>(
@@ -605,6 +616,7 @@ class EditRetained extends Base {
     const c = m.captures.get(this.page)!
     const path = this.which === "original" ? c.originalPath : c.sourcePath
     const data = `edited by hand ${m.now}\n`
+    if (!real.edits) return
     if (real.edit !== undefined) real.edit(path, data)
     else {
       const r = await real.run(Effect.either(Effect.flatMap(FileStore, (s) => s.writeAtomic(path, data))))
@@ -840,11 +852,15 @@ export const commands = (options: { readonly maxCommands?: number } = {}) =>
 export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): Promise<void> => {
   const adapter = make()
   const runtime = ManagedRuntime.make(adapter.layer)
-  const run = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
+  const once = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
     if (adapter.freshPerCommand !== true) return runtime.runPromise(effect)
-    const once = ManagedRuntime.make(adapter.layer)
-    return once.runPromise(effect).finally(() => once.dispose())
+    const fresh = ManagedRuntime.make(adapter.layer)
+    return fresh.runPromise(effect).finally(() => fresh.dispose())
   }
+  const after = adapter.afterCommand
+  const run = after === undefined
+    ? once
+    : <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => once(effect).then((a) => after().then(() => a))
   try {
     // The pages a capture imports are files of the work folder.
     await run(
@@ -853,7 +869,7 @@ export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): 
         (s) => Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))
       )
     )
-    const real: Real = { run, edit: adapter.edit }
+    const real: Real = { run, edit: adapter.edit, edits: adapter.edits !== false }
     await fc.asyncModelRun(() => ({ model: emptyModel(), real }), cmds)
   } finally {
     await runtime.dispose()

@@ -1,0 +1,71 @@
+/**
+ * Every service of a shared dossier (`DossierPostgres({url, dossier, workdir})`): the same logic
+ * as `DossierLive(dir)` (src/layers/Dossier.ts) over the PostgreSQL adapters of the storage
+ * ports, with one transaction per command as the `Lock` (`PgLockLayer`). The store holds the
+ * records and the bytes; `workdir` is this host's folder, where the files a command registers
+ * or imports are read (a checkpoint's sources, an artifact, `ingest --file`) and where the
+ * monitor's stage files are bound from. Nothing here writes the folder's view (plan.md,
+ * research/sources/, journals): that is `pull`'s work (docs/store.md).
+ *
+ * Building the layer connects once and checks (a writer: creates or migrates) the schema, so a
+ * server that cannot be reached is `StoreUnavailable` there, a newer schema `StoreTooNew`, and a
+ * malformed URL or dossier name `UsageError`. Grants and execution records have no PostgreSQL
+ * adapter yet: they are not part of `Dossier`, as with `DossierLive`.
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { UsageError } from "../domain/CliErrors.js"
+import type { LockTimeout, WorkdirNotFound } from "../domain/Errors.js"
+import type { StoreTooNew, StoreUnavailable } from "../domain/StoreErrors.js"
+import { FileStore } from "../services/FileStore.js"
+import { MonitorFiles } from "../services/ports/MonitorStore.js"
+import { Workdir } from "../services/Workdir.js"
+import type { Dossier } from "./Dossier.js"
+import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
+import { FileStoreLive } from "./FileStoreLive.js"
+import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
+import { WarcWriterLive } from "./folder/WarcWriter.js"
+import { GateLive } from "./GateLive.js"
+import { IngestLive } from "./IngestLive.js"
+import { MonitorFromStore } from "./MonitorLive.js"
+import { PlanLive } from "./PlanLive.js"
+import { CaptureStorePostgres } from "./postgres/CaptureStorePostgres.js"
+import { JournalPostgres } from "./postgres/JournalStorePostgres.js"
+import { MonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
+import { PgLockLayer } from "./postgres/PgLock.js"
+import { type PgStore, PgStoreLayer, type PgStoreOptions } from "./postgres/PgStore.js"
+import { PlanStorePostgres } from "./postgres/PlanStorePostgres.js"
+import { SafeHttpLive } from "./SafeHttpLive.js"
+
+export interface DossierPostgresOptions extends PgStoreOptions {
+  /** This host's work folder (it must exist). */
+  readonly workdir: string
+}
+
+/** The monitor's stage files are this host's. */
+const MonitorFilesLocal = Layer.effect(MonitorFiles, Effect.map(FileStore, makeMonitorFilesFolder))
+
+/** Every service of the shared dossier `options.dossier` on the server `options.url`. */
+export const DossierPostgres = (
+  options: DossierPostgresOptions
+): Layer.Layer<
+  Dossier | Workdir | PgStore | SqlClient.SqlClient,
+  WorkdirNotFound | UsageError | StoreUnavailable | StoreTooNew | LockTimeout
+> => {
+  const local = Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(options.workdir)))
+  const store = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer(options)))
+  const ports = Layer.mergeAll(
+    PlanStorePostgres,
+    CaptureStorePostgres,
+    WarcWriterLive,
+    MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesLocal))
+  )
+  return Layer.mergeAll(GateLive, IngestLive).pipe(
+    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalPostgres, MonitorFromStore)),
+    Layer.provideMerge(ports),
+    Layer.provideMerge(SafeHttpLive),
+    Layer.provideMerge(store),
+    Layer.provideMerge(local)
+  )
+}
