@@ -45,6 +45,8 @@ describe("tool arguments agree with the CLI's parser", () => {
       k !== "workdir" && k !== "json" && f.name !== "input" && (mode === undefined || mode.takes.includes(k))
     )
     const args = Object.entries(spec.args ?? {}).filter(([k]) => mode === undefined || mode.takes.includes(k))
+    // The tool's decoder is built once per tool, as the server builds it once at start.
+    const decoder = toolArguments(spec as CommandSpec, allSchemas(), mode)
     it.prop(`${name}`, {
       flags: fc.tuple(...keys.map(([, f]) => fc.option(valueOf(f), { nil: undefined }))),
       positional: fc.constantFrom("https://example.org/a", undefined)
@@ -68,7 +70,7 @@ describe("tool arguments agree with the CLI's parser", () => {
         tool[k] = positional
       }
       const parsed = fastParse(allSpecs, cli)
-      const decoded = toolArguments(spec as CommandSpec, allSchemas(), mode).decode(tool)
+      const decoded = decoder.decode(tool)
       if (parsed === undefined) return // a required flag was left out: the CLI declines, the tool refuses (checked below)
       expect(Either.isRight(decoded), JSON.stringify(tool)).toBe(true)
       const values = Either.getOrThrow(decoded)

@@ -57,7 +57,7 @@ describe.skipIf(!pgAvailable)("the model-based harness on PostgreSQL", () => {
   }
 
   for (
-    const [name, make, runs] of [["one instance", shared(false), 5], ["fresh per command", shared(true), 3]] as const
+    const [name, make, runs] of [["one instance", shared(false), 4], ["fresh per command", shared(true), 2]] as const
   ) {
     for (const seed of FIXED_SEEDS) {
       it(
