@@ -15,7 +15,6 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import { build } from "esbuild"
 import * as fcx from "fast-check"
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -45,6 +44,7 @@ import { JournalStoreConformance } from "../../src/testing.js"
 import { eventsArb } from "../journal/arbitraries.js"
 import { created, evaluation } from "../journal/events.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { bundleWorker } from "./support/workers.js"
 
 const storeLayer = (options: PgStoreOptions) => PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer(options)))
 type Runtime = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
@@ -94,18 +94,7 @@ describe.skipIf(!pgAvailable)("the journal on PostgreSQL", () => {
     rt = ManagedRuntime.make(storeLayer({ url: db.url, dossier: "journal" }))
     await rt.runPromise(Effect.void)
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-pgjournal-"))
-    worker = path.join(dir, "pgJournalWorker.mjs")
-    await build({
-      entryPoints: [path.resolve(__dirname, "support/pgJournalWorker.ts")],
-      outfile: worker,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      external: ["pg-native"],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: "warning"
-    })
+    worker = await bundleWorker("pgJournalWorker", dir)
   }, 120_000)
   afterAll(async () => {
     await rt?.dispose()

@@ -4,7 +4,6 @@
  * winner; a host whose link is cut mid-command answers StoreUnavailable within its deadline and
  * leaves nothing half written; once the link is back, the same command succeeds.
  */
-import { build } from "esbuild"
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -13,6 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Hosts, makeHosts, netnsAvailable } from "../support/netns.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { bundleWorker } from "./support/workers.js"
 
 interface Answer {
   readonly ok: boolean
@@ -35,18 +35,7 @@ describe.skipIf(!pgAvailable || !netnsAvailable || external)("many hosts (networ
       clients: hosts.hosts.map((h) => h.clientAddress)
     })
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-netns-"))
-    worker = path.join(dir, "pgWorker.mjs")
-    await build({
-      entryPoints: [path.resolve(__dirname, "support/pgWorker.ts")],
-      outfile: worker,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      external: ["pg-native"],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: "warning"
-    })
+    worker = await bundleWorker("pgWorker", dir)
   })
   afterAll(async () => {
     await db?.close()

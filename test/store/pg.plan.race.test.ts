@@ -4,14 +4,13 @@
  * pool and work folder, started at the same instant): one winner, the rest `StaleRevision`, and
  * only the winner's registered bytes stored.
  */
-import { build } from "esbuild"
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { bundleWorker, runWorkers as runWorkersOf } from "./support/workers.js"
 
 const HOSTS = 6
 
@@ -28,44 +27,14 @@ describe.skipIf(!pgAvailable)("plan checkpoints racing from several processes", 
   beforeAll(async () => {
     db = await openTestDatabase()
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-plan-race-"))
-    worker = path.join(dir, "pgPlanWorker.mjs")
-    await build({
-      entryPoints: [path.resolve(__dirname, "support/pgPlanWorker.ts")],
-      outfile: worker,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      external: ["pg-native"],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: "warning"
-    })
+    worker = await bundleWorker("pgPlanWorker", dir)
   }, 60_000)
   afterAll(async () => {
     await db?.close()
     if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  const runWorkers = (jobs: ReadonlyArray<object>): Promise<Array<Answer>> =>
-    Promise.all(
-      jobs.map(
-        (job) =>
-          new Promise<Answer>((resolve, reject) => {
-            const child = spawn(process.execPath, [worker, JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"] })
-            let out = ""
-            let err = ""
-            child.stdout.on("data", (d) => (out += d))
-            child.stderr.on("data", (d) => (err += d))
-            child.on("close", () => {
-              try {
-                resolve(JSON.parse(out.trim().split("\n").pop()!))
-              } catch {
-                reject(new Error(`worker answered ${JSON.stringify(out)} ${err}`))
-              }
-            })
-          })
-      )
-    )
+  const runWorkers = (jobs: ReadonlyArray<object>) => runWorkersOf<Answer>(worker, jobs)
 
   it("N processes racing plan checkpoint at revision 1: one winner, the rest StaleRevision", async () => {
     const dossier = "plan-race-processes"

@@ -3,14 +3,13 @@
  * connection, started at the same instant): compare-and-set has exactly one winner, and the same
  * journal batch sent by every process is stored once.
  */
-import { build } from "esbuild"
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { bundleWorker, runWorkers as runWorkersOf } from "./support/workers.js"
 
 const WRITERS = 6
 
@@ -27,44 +26,14 @@ describe.skipIf(!pgAvailable)("racing writers from several processes", () => {
   beforeAll(async () => {
     db = await openTestDatabase()
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-race-"))
-    worker = path.join(dir, "pgWorker.mjs")
-    await build({
-      entryPoints: [path.resolve(__dirname, "support/pgWorker.ts")],
-      outfile: worker,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      external: ["pg-native"],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      logLevel: "warning"
-    })
+    worker = await bundleWorker("pgWorker", dir)
   })
   afterAll(async () => {
     await db?.close()
     if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  const runWorkers = (jobs: ReadonlyArray<object>): Promise<Array<Answer>> =>
-    Promise.all(
-      jobs.map(
-        (job) =>
-          new Promise<Answer>((resolve, reject) => {
-            const child = spawn(process.execPath, [worker, JSON.stringify(job)], { stdio: ["ignore", "pipe", "pipe"] })
-            let out = ""
-            let err = ""
-            child.stdout.on("data", (d) => (out += d))
-            child.stderr.on("data", (d) => (err += d))
-            child.on("close", () => {
-              try {
-                resolve(JSON.parse(out.trim().split("\n").pop()!))
-              } catch {
-                reject(new Error(`worker answered ${JSON.stringify(out)} ${err}`))
-              }
-            })
-          })
-      )
-    )
+  const runWorkers = (jobs: ReadonlyArray<object>) => runWorkersOf<Answer>(worker, jobs)
 
   it("N processes racing a checkpoint at revision 1: one winner at revision 2, the rest StaleRevision", async () => {
     const dossier = "race-cas"

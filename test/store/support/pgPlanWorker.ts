@@ -15,6 +15,7 @@ import { PgStoreLayer } from "../../../src/layers/postgres/PgStore.js"
 import { PlanPostgres } from "../../../src/layers/postgres/PlanStorePostgres.js"
 import { FileStore } from "../../../src/services/FileStore.js"
 import { Plan } from "../../../src/services/Plan.js"
+import { answerAndExit } from "./answer.js"
 
 interface Job {
   readonly url: string
@@ -48,17 +49,4 @@ const program = Effect.gen(function*() {
   }, { expected: 1 })
 })
 
-runtime
-  .runPromise(Effect.either(program))
-  .then(async (r) => {
-    const answer = r._tag === "Right"
-      ? { ok: true, value: r.right }
-      : { ok: false, tag: (r.left as { _tag: string })._tag, error: r.left }
-    process.stdout.write(`${JSON.stringify(answer)}\n`)
-    await runtime.dispose()
-    process.exit(0)
-  })
-  .catch((e) => {
-    process.stdout.write(`${JSON.stringify({ ok: false, tag: "Defect", detail: String(e) })}\n`)
-    process.exit(1)
-  })
+answerAndExit(runtime, program)

@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import { PgLock, PgLockLayer } from "../../../src/layers/postgres/PgLock.js"
 import { pgEventLog, pgVersionedRecords } from "../../../src/layers/postgres/PgRecords.js"
 import { PgStore, PgStoreLayer } from "../../../src/layers/postgres/PgStore.js"
+import { answerAndExit } from "./answer.js"
 
 interface Job {
   readonly url: string
@@ -65,17 +66,4 @@ const program = Effect.gen(function*() {
   return yield* lock.withLock(events.append("s1", job.batch!))
 })
 
-runtime
-  .runPromise(Effect.either(program))
-  .then(async (r) => {
-    const answer = r._tag === "Right"
-      ? { ok: true, value: r.right }
-      : { ok: false, tag: (r.left as { _tag: string })._tag, error: r.left }
-    process.stdout.write(`${JSON.stringify(answer)}\n`)
-    await runtime.dispose()
-    process.exit(0)
-  })
-  .catch((e) => {
-    process.stdout.write(`${JSON.stringify({ ok: false, tag: "Defect", detail: String(e) })}\n`)
-    process.exit(1)
-  })
+answerAndExit(runtime, program)
