@@ -198,6 +198,78 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     120_000
   )
 
+  it(
+    "read-only commands work under a role with SELECT only; a writing one is refused, retryable, and changes nothing",
+    async () => {
+      const a = bind("ro-a", "read-only")
+      ok(runCli([
+        "plan",
+        "start",
+        "--input",
+        putInput(a, "s.json", { goal: "Read me", limits: [], nextAction: "search" }),
+        "--now",
+        NOW,
+        "--workdir",
+        a,
+        "--json"
+      ]))
+      ok(runCli([
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(a, "j.json", { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } }),
+        "--workdir",
+        a,
+        "--json"
+      ]))
+      const role = `reader_${db.name}`.slice(0, 60)
+      await adminQuery(db.url, `CREATE ROLE ${role} LOGIN`)
+      await adminQuery(db.url, `GRANT USAGE ON SCHEMA dossier TO ${role}`)
+      await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
+      const url = new URL(db.url)
+      url.username = role
+      const r = tempWorkdir("dossier-bound-reader-")
+      fs.mkdirSync(path.join(r, ".dossier"), { recursive: true })
+      fs.writeFileSync(
+        path.join(r, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "read-only" })
+      )
+      const read = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", r, "--json"]))
+      expect(read(["plan", "inspect"]).goal).toBe("Read me")
+      expect(read(["journal", "list"]).studies).toHaveLength(1)
+      expect(read(["journal", "inspect", "--study", "s"]).candidates).toHaveLength(1)
+      read(["status"])
+      read(["next", "--now", NOW])
+      read(["monitor", "list"])
+      read(["monitor", "due", "--now", NOW])
+      const before = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
+      )
+      const write = runCli([
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(r, "j.json", { id: "c2", type: "candidate_created", candidate: { id: "cand-b", title: "B" } }),
+        "--workdir",
+        r,
+        "--json"
+      ])
+      expect(refused(write, "StoreUnavailable")).toMatchObject({ retryable: true })
+      expect(write.json.error.reason).toContain("42501")
+      const after = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
+      )
+      expect(after.rows).toEqual(before.rows)
+    },
+    120_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
