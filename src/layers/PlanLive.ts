@@ -98,7 +98,9 @@ export const makePlanLive = Effect.gen(function*() {
       previousGoals: doc.previousGoals,
       verification,
       completion: completion(doc, verification),
-      note: VERIFICATION_NOTE
+      note: store.missingNote !== undefined && verification.findings.some((f) => f.kind.endsWith("-missing"))
+        ? `${VERIFICATION_NOTE} ${store.missingNote}`
+        : VERIFICATION_NOTE
     }
     return out
   })

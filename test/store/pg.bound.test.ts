@@ -148,6 +148,28 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       expect(fs.readFileSync(path.join(b, "research/s/research-events.jsonl"), "utf8").trim().split("\n"))
         .toHaveLength(2)
 
+      // A registers an output; B (which lacks the file) is told that pull brings it.
+      put(a, "research/results/r.md", "Result.\n")
+      ok(cli(a, [
+        "plan",
+        "checkpoint",
+        "--input",
+        putInput(a, "cp-out.json", { outputs: [{ path: "research/results/r.md", dependsOn: [] }] }),
+        "--expected",
+        "2",
+        "--now",
+        NOW
+      ]))
+      fs.rmSync(path.join(b, "research/results/r.md"), { force: true })
+      const missing = ok(cli(b, ["plan", "inspect"]))
+      expect(missing.verification.findings).toContainEqual(
+        expect.objectContaining({ kind: "output-missing", path: "research/results/r.md" })
+      )
+      expect(missing.note).toContain("`dossier pull` brings it")
+      expect(ok(cli(a, ["plan", "inspect"])).note).not.toContain("dossier pull")
+      ok(cli(b, ["pull"]))
+      expect(fs.readFileSync(path.join(b, "research/results/r.md"), "utf8")).toBe("Result.\n")
+
       // status and next answer from the store in either folder.
       const sa = ok(cli(a, ["status"]))
       const sb = ok(cli(b, ["status"]))

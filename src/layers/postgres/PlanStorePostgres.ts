@@ -136,6 +136,7 @@ export const makePlanStorePostgres = (store: PgStoreShape, files: FileStoreShape
         (data) => Effect.map(content.put(data), (c) => ({ sha256: c.sha256, bytes: c.bytes }))
       ),
     observe: measure,
+    missingNote: "A registered file missing here is held by the shared dossier: `dossier pull` brings it.",
     // A copy of another store's plan at its own revision (import, pull), or its prose.
     restore: (held, expected) =>
       Effect.gen(function*() {

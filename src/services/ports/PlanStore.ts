@@ -91,6 +91,12 @@ export interface PlanStoreShape {
   readonly observe: (path: string) => Effect.Effect<Digest, RegisteredFileError>
   /** Store a copy of what another store holds in place of revision `expected` (see the contract). */
   readonly restore: (held: PlanHeld, expected: number | null) => Effect.Effect<void, PlanStoreError | StaleRevision>
+  /**
+   * What a verification that finds registered files missing here adds to its note: a shared
+   * store holds their bytes, and says how to bring them (`dossier pull`). None: the folder is all
+   * there is.
+   */
+  readonly missingNote?: string
 }
 
 export class PlanStore extends Context.Tag("dossier/PlanStore")<PlanStore, PlanStoreShape>() {}
