@@ -71,6 +71,7 @@ import { Plan } from "../services/Plan.js"
 import { GateAttempts } from "../services/ports/GateAttempts.js"
 import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { dateOr } from "./Now.js"
+import { spanned } from "./Spans.js"
 
 const utf8 = new TextDecoder("utf-8")
 
@@ -454,7 +455,7 @@ export const makeGateLive = Effect.gen(function*() {
 /** The gate over the attempts log of the context (`GateAttempts`): a shared dossier's, say. */
 export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts> = Layer.effect(
   Gate,
-  makeGateLive
+  Effect.map(makeGateLive, spanned("Gate"))
 )
 
 /** The gate over the work folder's attempts log. */

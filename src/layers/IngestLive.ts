@@ -42,6 +42,7 @@ import { CaptureStore, WarcWriter } from "../services/ports/CaptureStore.js"
 import { SafeHttp } from "../services/SafeHttp.js"
 import { Workdir } from "../services/Workdir.js"
 import { dateOr } from "./Now.js"
+import { spanned } from "./Spans.js"
 
 /** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
@@ -233,4 +234,4 @@ export const makeIngest = Effect.gen(function*() {
 
 /** Ingest over a CaptureStore and a WarcWriter (the folder's: `IngestFolder`), SafeHttp, Lock and the work folder. */
 export const IngestLive: Layer.Layer<Ingest, never, SafeHttp | CaptureStore | WarcWriter | Lock | Workdir> = Layer
-  .effect(Ingest, makeIngest)
+  .effect(Ingest, Effect.map(makeIngest, spanned("Ingest")))

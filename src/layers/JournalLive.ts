@@ -37,6 +37,7 @@ import {
 } from "../services/ports/JournalStore.js"
 import { JournalArtifactsFolder } from "./folder/JournalArtifactsFolder.js"
 import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
+import { spanned } from "./Spans.js"
 
 /** Artifacts whose digest `journal append` computes are read up to this size. */
 export const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
@@ -229,7 +230,7 @@ export const JournalFromStore: Layer.Layer<Journal, never, JournalStore | Journa
   Journal,
   Effect.map(
     Effect.all([JournalStore, JournalArtifacts, Lock, Effect.serviceOption(JournalFolder)]),
-    ([journals, artifacts, lock, folder]) => makeJournal(journals, artifacts, lock, folder)
+    ([journals, artifacts, lock, folder]) => spanned("Journal")(makeJournal(journals, artifacts, lock, folder))
   )
 )
 

@@ -46,6 +46,7 @@ import { makeMonitorFacts } from "./MonitorFacts.js"
 import { makeRecordAccess } from "./MonitorRecordAccess.js"
 import { makeScans } from "./MonitorScans.js"
 import { currentDate } from "./Now.js"
+import { spanned } from "./Spans.js"
 
 // The folder's record layout, for callers that know the monitor by this file (tests, tools).
 export {
@@ -181,7 +182,7 @@ export const MonitorFromStore: Layer.Layer<Monitor, never, MonitorStore | Monito
     const store = yield* MonitorStore
     const files = yield* MonitorFiles
     const lock = yield* Lock
-    return yield* monitorOver(store, files, lock.withLock, lock.withReadLock)
+    return spanned("Monitor")(yield* monitorOver(store, files, lock.withLock, lock.withReadLock))
   })
 )
 

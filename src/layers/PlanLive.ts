@@ -29,6 +29,7 @@ import { Plan, type PlanShape } from "../services/Plan.js"
 import { PLAN_KEY, type PlanRecord, PlanStore } from "../services/ports/PlanStore.js"
 import type { Versioned } from "../services/Store.js"
 import { dateOr } from "./Now.js"
+import { spanned } from "./Spans.js"
 
 export const VERIFICATION_NOTE =
   "Digests show these are the registered bytes; they do not show that a result is correct."
@@ -253,4 +254,7 @@ export const makePlanLive = Effect.gen(function*() {
 })
 
 /** Plan over a PlanStore (the folder's, memory's, or another) and a Lock. */
-export const PlanLive: Layer.Layer<Plan, never, PlanStore | Lock> = Layer.effect(Plan, makePlanLive)
+export const PlanLive: Layer.Layer<Plan, never, PlanStore | Lock> = Layer.effect(
+  Plan,
+  Effect.map(makePlanLive, spanned("Plan"))
+)

@@ -17,6 +17,7 @@ import { FileStore } from "../services/FileStore.js"
 import { Plan } from "../services/Plan.js"
 import { CaptureStore } from "../services/ports/CaptureStore.js"
 import { type FollowedMatch, MAX_LISTED_SOURCES, Sources, type SourcesShape } from "../services/Sources.js"
+import { spanned } from "./Spans.js"
 
 /** Files searched without --path: readable copies and text originals (not HTML originals, not WARC). */
 const SKIPPED_WITHOUT_PATH = /\.(?:html?|xhtml|warc|gz|bin)$/i
@@ -101,5 +102,5 @@ export const makeSources = Effect.gen(function*() {
 
 export const SourcesLive: Layer.Layer<Sources, never, FileStore | Plan | CaptureStore> = Layer.effect(
   Sources,
-  makeSources
+  Effect.map(makeSources, spanned("Sources"))
 )
