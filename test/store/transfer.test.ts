@@ -26,6 +26,7 @@ import { contextOfSide, folderSide, memorySide, type StoreSide, transfer } from 
 import { Monitor } from "../../src/services/Monitor.js"
 import { Plan } from "../../src/services/Plan.js"
 import { MonitorFiles } from "../../src/services/ports/MonitorStore.js"
+import { recordOf } from "../../src/testing/GrantStoreConformance.js"
 import { put, snapshot, tempWorkdir } from "../support/cli.js"
 import { addEvidence, evidenceAnswers, GRANT_ROOTS } from "./support/evidence.js"
 import { populated } from "./support/populated.js"
@@ -221,6 +222,58 @@ describe("StoreTransfer: folder → memory → folder", () => {
     ).toBe(0)
     expect(r.more.journals).toEqual([{ study: "t", events: 1 }])
     expect(Either.isLeft(r.back)).toBe(true)
+  })
+
+  it("refreshes grant events and execution records a copy lacks, and refuses a copy whose grant or record is other", async () => {
+    const extra = recordOf("x-20261208T110000-0000000b", "g1")
+    const r = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const source = yield* memorySide
+      yield* transfer(folder, source, "fresh")
+      const copy = yield* memorySide
+      yield* transfer(source, copy, "fresh")
+      // The source gets an event and a record the copy lacks: a refresh copies just those.
+      const g1 = yield* source.grants.events("g1")
+      yield* source.grants.appendEvent(
+        "g1",
+        { type: "revoked", at: "2026-12-08T11:00:00.000Z", reason: null },
+        g1.revision
+      )
+      yield* source.executions.put(extra)
+      yield* source.executions.putLog(extra.stdout.path, new TextEncoder().encode("ok\n"))
+      yield* source.executions.putLog(extra.stderr.path, new Uint8Array(0))
+      const more = yield* transfer(source, copy, "refresh")
+      const copied = {
+        events: yield* copy.grants.events("g1"),
+        record: yield* copy.executions.get(extra.id),
+        log: Option.map(yield* copy.executions.readLog(extra.stdout.path), (b) => Buffer.from(b).toString("utf8"))
+      }
+      // The copy's g2 gets an event the source does not have: a divergence.
+      yield* copy.grants.appendEvent("g2", { type: "revoked", at: "2026-12-08T12:00:00.000Z", reason: "mine" }, 1)
+      const grantAhead = yield* Effect.either(transfer(source, copy, "refresh"))
+      // Another record under one of the source's ids.
+      const other = yield* memorySide
+      yield* other.executions.put(recordOf(extra.id, "g2"))
+      const otherRecord = yield* Effect.either(transfer(source, other, "refresh"))
+      return { more, copied, grantAhead, otherRecord, source: yield* source.grants.events("g1") }
+    })))
+    expect({
+      grants: r.more.grants,
+      grantEvents: r.more.grantEvents,
+      executions: r.more.executions,
+      files: r.more.files.copied
+    }).toEqual({ grants: 0, grantEvents: 1, executions: 1, files: 2 })
+    expect(r.copied.events).toEqual(r.source)
+    expect(r.copied.record).toEqual(Option.some(extra))
+    expect(r.copied.log).toEqual(Option.some("ok\n"))
+    expect(Either.isLeft(r.grantAhead) ? r.grantAhead.left : r.grantAhead).toMatchObject({
+      _tag: "TransferDivergence",
+      divergence: { part: "grant", key: "g2" }
+    })
+    expect(Either.isLeft(r.otherRecord) ? r.otherRecord.left : r.otherRecord).toMatchObject({
+      _tag: "TransferDivergence",
+      divergence: { part: "execution", key: extra.id }
+    })
   })
 
   it("keeps a destination file that holds other bytes, and says so", async () => {
