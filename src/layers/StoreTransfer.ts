@@ -31,7 +31,7 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { canonicalDigest, sha256Hex } from "../domain/Canonical.js"
 import type { IoError, WorkdirNotFound } from "../domain/Errors.js"
-import type { ExecutionRecord } from "../domain/Execution.js"
+import { executionPaths, type ExecutionRecord } from "../domain/Execution.js"
 import type { GrantEvent, StoredGrant } from "../domain/Grant.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { JournalEvent } from "../domain/Journal.js"
@@ -255,20 +255,31 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
         else same++
       }
 
-      // Execution logs: every record's, read and compared now too (a log is a file the record names).
+      // Execution logs: every record's, compared now too, and read only where the destination
+      // lacks them. A log is where exec keeps it for the record's id, whatever path a record names.
       const logs: Array<RetainFile> = []
-      for (const record of [...source.executions.values()]) {
-        for (const path of [record.stdout.path, record.stderr.path]) {
-          const there = yield* Effect.either(to.executions.logDigest(path))
-          if (Either.isLeft(there) && there.left._tag !== "FileNotFound") return yield* Effect.fail(there.left)
-          const data = yield* from.executions.readLog(path)
-          if (Option.isNone(data)) {
-            if (Either.isLeft(there)) missing.push(path)
+      const digestAt = (store: ExecutionStoreShape, path: string) =>
+        store.logDigest(path).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<{ readonly sha256: string }>()))
+        )
+      for (const id of source.executions.keys()) {
+        const paths = executionPaths(id)
+        for (const path of [paths.stdout, paths.stderr]) {
+          const there = yield* digestAt(to.executions, path)
+          const held = yield* digestAt(from.executions, path)
+          if (Option.isNone(held)) {
+            if (Option.isNone(there)) missing.push(path)
             continue
           }
-          if (Either.isLeft(there)) logs.push({ path, data: data.value })
-          else if (there.right.sha256 === sha256Hex(data.value)) same++
-          else kept.push(path)
+          if (Option.isSome(there)) {
+            if (there.value.sha256 === held.value.sha256) same++
+            else kept.push(path)
+            continue
+          }
+          const data = yield* from.executions.readLog(path)
+          if (Option.isSome(data)) logs.push({ path, data: data.value })
+          else missing.push(path)
         }
       }
 
