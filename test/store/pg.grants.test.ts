@@ -5,8 +5,9 @@
  * its model); races between connections, each with its own pool and without the dossier's lock
  * (two appends naming the same count: one wins, the other is `StaleRevision`; the same grant
  * created from several connections: one row); refusals inside a command's transaction leaving
- * the rest of the command; rows damaged behind dossier's back read fail closed; and every read
- * answering the same under a role with SELECT only.
+ * the rest of the command; rows damaged behind dossier's back read fail closed; every read
+ * answering the same under a role with SELECT only; and the grants' logic (`GrantsLive`) over
+ * these stores with `PgLockLayer` as its Lock, from several hosts at once.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -15,22 +16,38 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { executionPaths } from "../../src/domain/Execution.js"
 import type { GrantEvent } from "../../src/domain/Grant.js"
+import { EvidenceKeyLive } from "../../src/layers/EvidenceKeyLive.js"
+import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
+import { ExecFilesLive } from "../../src/layers/folder/ExecFilesLive.js"
 import { damagedEvent } from "../../src/layers/folder/GrantStoreFolder.js"
+import { GrantsLive } from "../../src/layers/GrantsLive.js"
 import {
   EXECUTION_KIND,
   EXECUTION_LOG_KIND,
   EXECUTION_MARKER_KIND,
+  ExecutionStorePostgres,
   makeExecutionStorePostgres
 } from "../../src/layers/postgres/ExecutionStorePostgres.js"
-import { GRANT_EVENTS_LOG, GRANT_KIND, makeGrantStorePostgres } from "../../src/layers/postgres/GrantStorePostgres.js"
+import {
+  GRANT_EVENTS_LOG,
+  GRANT_KIND,
+  GrantStorePostgres,
+  makeGrantStorePostgres
+} from "../../src/layers/postgres/GrantStorePostgres.js"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "../../src/layers/postgres/PgStore.js"
+import { WorkTreeLive } from "../../src/layers/WorkTreeLive.js"
+import { Grants } from "../../src/services/Grants.js"
 import type { ExecutionStoreShape } from "../../src/services/ports/ExecutionStore.js"
 import type { GrantStoreShape } from "../../src/services/ports/GrantStore.js"
+import { Workdir } from "../../src/services/Workdir.js"
 import * as GrantStoreConformance from "../../src/testing/GrantStoreConformance.js"
 import { grantOf, markerOf, recordOf } from "../../src/testing/GrantStoreConformance.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
@@ -415,4 +432,74 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
       await dispose()
     }
   }, 60_000)
+
+  /**
+   * The grants' logic of a shared dossier as a library would compose it: `GrantsLive` over these
+   * stores with `PgLockLayer` as the Lock, one work folder (the grant's roots) on this host.
+   */
+  const grantsOn = (dossier: string, dir: string) => {
+    const local = Layer.mergeAll(FileStoreLive, EvidenceKeyLive, WorkTreeLive).pipe(
+      Layer.provideMerge(Workdir.live(dir))
+    )
+    const store = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier })))
+    return ManagedRuntime.make(
+      GrantsLive.pipe(
+        Layer.provide(Layer.mergeAll(GrantStorePostgres, ExecutionStorePostgres, ExecFilesLive)),
+        Layer.provideMerge(store),
+        Layer.provideMerge(local)
+      )
+    )
+  }
+
+  it(
+    `Grants over these stores from ${HOSTS} hosts at once: narrowings take turns, one revocation is stored`,
+    async () => {
+      const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-pg-grants-")))
+      fs.mkdirSync(path.join(dir, "research/exp/data"), { recursive: true })
+      fs.writeFileSync(path.join(dir, "research/exp/data/train.csv"), "a,b\n1,2\n")
+      const hosts = Array.from({ length: HOSTS }, () => grantsOn("service", dir))
+      const now = new Date("2026-12-08T10:00:00.000Z")
+      try {
+        const created = await hosts[0]!.runPromise(Effect.flatMap(Grants, (g) =>
+          g.create({
+            id: "g1",
+            task: "task",
+            inputs: ["research/exp/data"],
+            work: "research/exp/runs/r1",
+            protected: [],
+            tools: ["read"],
+            budget: { runs: 20, wallSeconds: 120, cpuSeconds: 120, memoryMiB: 256, outputMiB: 16 },
+            deadline: "2030-01-01T00:00:00Z"
+          }, { now })))
+        expect(created.created).toBe(true)
+        // Host i narrows runs to 10 - i: in whatever order they take turns, a wider one is refused.
+        const narrowed = await Promise.all(
+          hosts.map((h, i) =>
+            h.runPromise(
+              Effect.either(Effect.flatMap(Grants, (g) => g.narrow("g1", { budget: { runs: 10 - i } }, { now })))
+            )
+          )
+        )
+        for (const n of narrowed) {
+          if (Either.isLeft(n)) expect(n.left._tag).toBe("GrantWidening")
+        }
+        const revoked = await Promise.all(
+          hosts.map((h) => h.runPromise(Effect.flatMap(Grants, (g) => g.revoke("g1", { reason: "done", now }))))
+        )
+        expect(revoked.filter((r) => r.appended)).toHaveLength(1)
+        const shown = await hosts[HOSTS - 1]!.runPromise(Effect.flatMap(Grants, (g) => g.show("g1", { now })))
+        const runs = shown.events.flatMap((e) => (e.type === "narrowed" ? [e.budget.runs!] : []))
+        expect(runs).toHaveLength(narrowed.filter(Either.isRight).length)
+        expect(runs.every((r, i) => i === 0 || r < runs[i - 1]!)).toBe(true)
+        expect(shown.budget.runs).toBe(10 - (HOSTS - 1))
+        expect(shown.events.filter((e) => e.type === "revoked")).toHaveLength(1)
+        expect(shown.state).toBe("revoked")
+        expect((await rows("service")).events.map((e) => e.position)).toEqual(shown.events.map((_, i) => i + 1))
+      } finally {
+        await Promise.all(hosts.map((h) => h.dispose()))
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    60_000
+  )
 })
