@@ -7,7 +7,8 @@
  * created from several connections: one row); refusals inside a command's transaction leaving
  * the rest of the command; rows damaged behind dossier's back read fail closed; every read
  * answering the same under a role with SELECT only; and the grants' logic (`GrantsLive`) over
- * these stores with `PgLockLayer` as its Lock, from several hosts at once.
+ * these stores with `PgLockLayer` as its Lock, from several hosts at once; and a real `exec`
+ * (bubblewrap; skipped loudly by test/exec/support.ts without it) over them.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -23,10 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { executionPaths } from "../../src/domain/Execution.js"
 import type { GrantEvent } from "../../src/domain/Grant.js"
 import { EvidenceKeyLive } from "../../src/layers/EvidenceKeyLive.js"
+import { ExecLive } from "../../src/layers/ExecLive.js"
 import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
 import { ExecFilesLive } from "../../src/layers/folder/ExecFilesLive.js"
 import { damagedEvent } from "../../src/layers/folder/GrantStoreFolder.js"
 import { GrantsLive } from "../../src/layers/GrantsLive.js"
+import { JournalLive } from "../../src/layers/JournalLive.js"
 import {
   EXECUTION_KIND,
   EXECUTION_LOG_KIND,
@@ -43,13 +46,16 @@ import {
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "../../src/layers/postgres/PgStore.js"
+import { SandboxBwrap } from "../../src/layers/SandboxBwrap.js"
 import { WorkTreeLive } from "../../src/layers/WorkTreeLive.js"
+import { Exec } from "../../src/services/Exec.js"
 import { Grants } from "../../src/services/Grants.js"
 import type { ExecutionStoreShape } from "../../src/services/ports/ExecutionStore.js"
 import type { GrantStoreShape } from "../../src/services/ports/GrantStore.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import * as GrantStoreConformance from "../../src/testing/GrantStoreConformance.js"
 import { grantOf, markerOf, recordOf } from "../../src/testing/GrantStoreConformance.js"
+import { sandboxWorks } from "../exec/support.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 
 type Host = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
@@ -497,6 +503,71 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
         expect((await rows("service")).events.map((e) => e.position)).toEqual(shown.events.map((_, i) => i + 1))
       } finally {
         await Promise.all(hosts.map((h) => h.dispose()))
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    60_000
+  )
+
+  it.skipIf(!sandboxWorks)(
+    "a real exec over these stores keeps its record and logs in the dossier, its outputs here",
+    async () => {
+      const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-pg-exec-")))
+      fs.mkdirSync(path.join(dir, "research/exp/data"), { recursive: true })
+      fs.writeFileSync(path.join(dir, "research/exp/data/train.csv"), "a,b\n1,2\n")
+      const local = Layer.mergeAll(FileStoreLive, EvidenceKeyLive, WorkTreeLive, SandboxBwrap).pipe(
+        Layer.provideMerge(Workdir.live(dir))
+      )
+      const store = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: "exec" })))
+      const host = ManagedRuntime.make(
+        ExecLive.pipe(
+          Layer.provideMerge(Layer.mergeAll(GrantsLive, JournalLive)),
+          Layer.provideMerge(Layer.mergeAll(GrantStorePostgres, ExecutionStorePostgres, ExecFilesLive)),
+          Layer.provideMerge(store),
+          Layer.provideMerge(local)
+        )
+      )
+      const other = grantsOn("exec", dir)
+      try {
+        await host.runPromise(Effect.flatMap(Grants, (g) =>
+          g.create({
+            id: "g1",
+            task: "task",
+            inputs: ["research/exp/data"],
+            work: "research/exp/runs/r1",
+            protected: [],
+            tools: ["read", "bash"],
+            budget: { runs: 3, wallSeconds: 60, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
+            deadline: "2030-01-01T00:00:00Z"
+          })))
+        const { execution } = await host.runPromise(
+          Effect.flatMap(Exec, (x) => x.run("g1", ["/bin/sh", "-c", "echo out; echo err >&2; echo 1 > result.txt"]))
+        )
+        expect(execution).toMatchObject({ status: "exited", exitCode: 0 })
+        const shown = await host.runPromise(Effect.flatMap(Exec, (x) => x.show(execution.id, { verify: true })))
+        expect(shown.authentication.authenticity).toBe("signed")
+        expect(shown.verify?.findings).toEqual([])
+        // The record, its logs and their bytes are the dossier's; no marker is left; the folder holds the outputs only.
+        const held = await rows("exec")
+        expect(held.records.filter((r) => String(r.kind).startsWith("execution"))).toEqual([
+          { kind: EXECUTION_KIND, key: execution.id, revision: 1 },
+          { kind: EXECUTION_LOG_KIND, key: executionPaths(execution.id).stderr, revision: 1 },
+          { kind: EXECUTION_LOG_KIND, key: executionPaths(execution.id).stdout, revision: 1 }
+        ])
+        const logs = await adminQuery(
+          db.url,
+          "SELECT convert_from(bytes, 'UTF8') AS text FROM dossier.content WHERE dossier = $1 AND sha256 = ANY($2) ORDER BY 1",
+          ["exec", [execution.stdout.sha256, execution.stderr.sha256]]
+        )
+        expect(logs.rows).toEqual([{ text: "err\n" }, { text: "out\n" }])
+        expect(fs.existsSync(path.join(dir, executionPaths(execution.id).record))).toBe(false)
+        expect(fs.readFileSync(path.join(dir, "research/exp/runs/r1/result.txt"), "utf8")).toBe("1\n")
+        // Another host sees the run spent.
+        const status = await other.runPromise(Effect.flatMap(Grants, (g) => g.show("g1")))
+        expect(status.remaining.runs).toBe(2)
+      } finally {
+        await host.dispose()
+        await other.dispose()
         fs.rmSync(dir, { recursive: true, force: true })
       }
     },
