@@ -6,7 +6,7 @@ import * as path from "node:path"
 import ts from "typescript"
 
 export const REPORT = "api/dossier.api.md"
-const ENTRIES = { dossier: "src/index.ts", "dossier/testing": "src/testing.ts" }
+const ENTRIES = { dossier: "src/index.ts", "dossier/testing": "src/testing.ts", "dossier/postgres": "src/postgres.ts" }
 
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.WriteArrowStyleSignature
 

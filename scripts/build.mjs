@@ -254,7 +254,7 @@ async function bundles() {
   // The library: dependencies stay external, so an embedding program shares its own `effect`.
   // ES modules (split, so that `dossier` and `dossier/testing` share one copy of every module) and
   // CommonJS for `require` (dist/lib/cjs, marked CommonJS by its own package.json).
-  const libraryEntries = { index: "src/index.ts", testing: "src/testing.ts" }
+  const libraryEntries = { index: "src/index.ts", testing: "src/testing.ts", postgres: "src/postgres.ts" }
   await build({
     entryPoints: libraryEntries,
     outdir: "dist/lib",
@@ -277,7 +277,7 @@ async function bundles() {
   // (the suite compares error tags, never classes).
   // (Two entry points without splitting: each is bundled on its own.)
   await build({
-    entryPoints: { index: "src/index.ts", testing: "src/testing.ts" },
+    entryPoints: libraryEntries,
     outdir: "dist/lib/cjs",
     bundle: true,
     format: "cjs",

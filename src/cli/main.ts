@@ -7,7 +7,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { isBoundFolder } from "../commands/Cwd.js"
 import type { CommandSpec } from "../commands/Spec.js"
+import type { AnyWork } from "../commands/Work.js"
 import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
 import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
@@ -44,8 +46,26 @@ const finish = (exit: Exit.Exit<void, unknown>) => {
   if (interrupted !== null) process.exitCode = interrupted
 }
 
-const runCommand = (spec: CommandSpec, values: Record<string, unknown>) =>
-  spec.run(prepareValues(spec, values)).then((w) => Effect.runPromiseExit(runWork(values["json"] === true, w)))
+/** The work folder a command names (its `workdir` flag, resolved by `prepareValues`). */
+const workdirOf = (spec: CommandSpec, values: Record<string, unknown>): string | undefined => {
+  const key = Object.keys(spec.flags).find((k) => spec.flags[k]!.kind === "workdir")
+  const dir = key === undefined ? undefined : values[key]
+  return typeof dir === "string" ? dir : undefined
+}
+
+/** In a folder bound to a shared dossier, the command runs over the store (src/commands/Bound.ts). */
+const overStore = (spec: CommandSpec, values: Record<string, unknown>, w: AnyWork): Promise<AnyWork> => {
+  const dir = workdirOf(spec, values)
+  if (dir === undefined || !isBoundFolder(dir)) return Promise.resolve(w)
+  return import("../commands/Bound.js").then((b) => (b.runsOnStore(spec) ? b.boundWork(spec, dir, w) : w))
+}
+
+const runCommand = (spec: CommandSpec, values: Record<string, unknown>) => {
+  const prepared = prepareValues(spec, values)
+  return spec.run(prepared)
+    .then((w) => overStore(spec, prepared, w))
+    .then((w) => Effect.runPromiseExit(runWork(values["json"] === true, w)))
+}
 
 const fast = fastParse(allSpecs, argv)
 const program = fast !== undefined

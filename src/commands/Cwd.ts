@@ -15,3 +15,15 @@ export const relativeFromCwd = (dir: string, cwd: string = process.cwd()): strin
   const rel = path.relative(c, a)
   return rel === "" ? "." : rel.split(path.sep).join("/")
 }
+
+/**
+ * Whether the folder `dir` is bound to a shared store: it holds `.dossier/store.json` (a plain
+ * check on the start-up path; the binding itself is read and checked when the store is reached).
+ */
+export const isBoundFolder = (dir: string): boolean => {
+  try {
+    return fs.lstatSync(path.join(dir, ".dossier", "store.json")).isFile()
+  } catch {
+    return false
+  }
+}

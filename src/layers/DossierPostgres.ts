@@ -46,6 +46,23 @@ export interface DossierPostgresOptions extends PgStoreOptions {
 /** The monitor's stage files are this host's. */
 const MonitorFilesLocal = Layer.effect(MonitorFiles, Effect.map(FileStore, makeMonitorFilesFolder))
 
+/**
+ * The services of a shared dossier over the PgStore, Lock (one transaction per command), FileStore
+ * and Workdir of the context: the PostgreSQL adapters of the ports, the same logic as the folder's.
+ */
+export const postgresServices = Layer.mergeAll(GateLive, IngestLive).pipe(
+  Layer.provideMerge(Layer.mergeAll(PlanLive, JournalPostgres, MonitorFromStore)),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      PlanStorePostgres,
+      CaptureStorePostgres,
+      WarcWriterLive,
+      MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesLocal))
+    )
+  ),
+  Layer.provideMerge(SafeHttpLive)
+)
+
 /** Every service of the shared dossier `options.dossier` on the server `options.url`. */
 export const DossierPostgres = (
   options: DossierPostgresOptions
@@ -55,17 +72,5 @@ export const DossierPostgres = (
 > => {
   const local = Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(options.workdir)))
   const store = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer(options)))
-  const ports = Layer.mergeAll(
-    PlanStorePostgres,
-    CaptureStorePostgres,
-    WarcWriterLive,
-    MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesLocal))
-  )
-  return Layer.mergeAll(GateLive, IngestLive).pipe(
-    Layer.provideMerge(Layer.mergeAll(PlanLive, JournalPostgres, MonitorFromStore)),
-    Layer.provideMerge(ports),
-    Layer.provideMerge(SafeHttpLive),
-    Layer.provideMerge(store),
-    Layer.provideMerge(local)
-  )
+  return postgresServices.pipe(Layer.provideMerge(store), Layer.provideMerge(local))
 }

@@ -31,8 +31,10 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
+import { isBoundFolder } from "../commands/Cwd.js"
 import { allSchemas } from "../commands/schemas/index.js"
 import { commandSpecs } from "../commands/Specs.js"
+import type { CommandFailure } from "../commands/Work.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -142,9 +144,20 @@ export interface ServeOptions {
 }
 
 /** Serve until stdin closes. Fails only when the work folder cannot be used (before serving). */
-export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Error<ReturnType<typeof CommandsLive>>> =>
+export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure> =>
   Effect.scoped(Effect.gen(function*() {
-    const services: Context.Context<CommandServices> = yield* Layer.build(CommandsLive(options.dir))
+    // A folder bound to a shared dossier serves the store's services (src/commands/Bound.ts), and
+    // each writing call refreshes the folder's view; an unbound one never loads the driver.
+    let services: Context.Context<CommandServices>
+    let afterWrite: Effect.Effect<void> | undefined
+    if (isBoundFolder(options.dir)) {
+      const bound = yield* Effect.promise(() => import("../commands/Bound.js"))
+      const context = yield* Layer.build(bound.boundServices(options.dir))
+      services = context
+      afterWrite = Effect.provide(bound.refreshAfter, context)
+    } else {
+      services = yield* Layer.build(CommandsLive(options.dir))
+    }
     const root = Context.get(services, Workdir).root
     options.onRoot?.(root)
     const runtime = yield* Effect.runtime<never>()
@@ -156,6 +169,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, Layer.Layer.Er
       specs: commandSpecs,
       schemas: allSchemas(),
       services,
+      ...(afterWrite === undefined ? {} : { afterWrite }),
       ...(options.select === undefined ? {} : { select: options.select })
     })
     const resources = resourceHandlers(services)

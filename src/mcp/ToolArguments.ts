@@ -190,7 +190,7 @@ export const toolArguments = (
   spec: CommandSpec,
   inputSchemas: Readonly<Record<string, Schema.Schema.Any>>,
   mode?: ToolMode,
-  /** Arguments this tool requires though the command takes them optionally (src/mcp/ToolHints.ts). */
+  /** Arguments this tool requires though the command takes them optionally (src/commands/ToolHints.ts). */
   required: ReadonlyArray<string> = []
 ): ToolArguments => {
   const needed = (key: string) => required.includes(key)

@@ -18,10 +18,10 @@ import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Envelope.js"
 import type { CommandSpec, ToolMode } from "../commands/Spec.js"
+import { TOOL_HINTS, toolArea, type ToolHints } from "../commands/ToolHints.js"
 import type { CommandFailure } from "../commands/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
-import { TOOL_HINTS, toolArea, type ToolHints } from "./ToolHints.js"
 import { compact, shallow } from "./ToolSchemas.js"
 
 /** Commands that are no tool: the server itself. */
@@ -146,6 +146,11 @@ export interface ToolsOptions {
   /** Every schema of `dossier schema`, by name: inputs and outputs. */
   readonly schemas: Readonly<Record<string, Schema.Schema.Any>>
   readonly services: Context.Context<CommandServices>
+  /**
+   * Run after a successful call of a tool that may write (in a folder bound to a shared dossier:
+   * the folder's view refreshed from the store, src/commands/Bound.ts).
+   */
+  readonly afterWrite?: Effect.Effect<void>
   readonly select?: ToolSelection
   /** Hints by tool name (default: ./ToolHints.ts). */
   readonly hints?: Readonly<Record<string, ToolHints>>
@@ -159,7 +164,8 @@ export interface ToolCatalogue {
 
 /** Run one command for a tool call. */
 const call =
-  (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions) => (args: unknown) =>
+  (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions, writes: boolean) =>
+  (args: unknown) =>
     Either.match(decode(args), {
       onLeft: (e) => Effect.succeed(refusal(e)),
       onRight: (values) =>
@@ -167,6 +173,7 @@ const call =
           Effect.flatMap((w) =>
             Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
           ),
+          Effect.tap(() => (writes && options.afterWrite !== undefined ? options.afterWrite : Effect.void)),
           Effect.matchCauseEffect({
             onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
             onFailure: (cause) =>
@@ -190,7 +197,7 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
     for (const mode of modesOf(spec)) {
       const name = toolName(spec, mode)
       const hints = hintsOf[name]
-      if (hints === undefined) throw new Error(`the tool ${name} has no hints (src/mcp/ToolHints.ts)`)
+      if (hints === undefined) throw new Error(`the tool ${name} has no hints (src/commands/ToolHints.ts)`)
       const select = options.select ?? {}
       if (!ALWAYS.has(name)) {
         if (select.readOnly === true && !hints.readOnly) continue
@@ -210,7 +217,7 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
           openWorldHint: hints.openWorld ?? false
         }
       })
-      runners.set(name, call(spec, args.decode, options))
+      runners.set(name, call(spec, args.decode, options, !hints.readOnly))
     }
   }
   return { tools, call: (name, args) => runners.get(name)?.(args) }

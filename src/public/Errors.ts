@@ -5,8 +5,9 @@
  * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`, `StoreUnavailable`), read from the same
  * catalogue the CLI renders its `retryable` field from.
  */
-import { errorCatalogue } from "../commands/ErrorCatalogue.js"
+import { errorCatalogue, type ErrorInfo, usageInfo } from "../commands/ErrorCatalogue.js"
 import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
+import type { UsageError } from "../domain/CliErrors.js"
 
 export { AllErrors, type DossierError, type DossierErrorTag } from "../domain/AllErrors.js"
 export {
@@ -35,11 +36,17 @@ export * from "../domain/JournalErrors.js"
 export * from "../domain/MonitorErrors.js"
 export * from "../domain/PlanErrors.js"
 export * from "../domain/StoreErrors.js"
+/** A call the library refuses before it starts (`DossierPostgres` given a malformed URL or dossier name). */
+export { UsageError } from "../domain/CliErrors.js"
+
+const infoOf = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): ErrorInfo => {
+  const tag = typeof error === "string" ? error : error._tag
+  return tag === "UsageError" ? usageInfo : errorCatalogue[tag]
+}
 
 /** Whether a call that failed with this error (or tag) may succeed later unchanged. */
-export const retryable = (error: DossierError | DossierErrorTag): boolean =>
-  errorCatalogue[typeof error === "string" ? error : error._tag].retryable
+export const retryable = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): boolean =>
+  infoOf(error).retryable
 
 /** What to do about an error (the catalogue's hint, as the README's error table shows it). */
-export const hint = (error: DossierError | DossierErrorTag): string =>
-  errorCatalogue[typeof error === "string" ? error : error._tag].hint
+export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => infoOf(error).hint

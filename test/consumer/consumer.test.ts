@@ -38,6 +38,16 @@ const pack = async (dir: string): Promise<string> => {
   return path.join(dir, out)
 }
 
+/** The optional peer dependencies `dossier/postgres` needs (and @effect/platform, a peer of theirs). */
+const POSTGRES_PEERS = [
+  "@effect/sql-pg",
+  "@effect/sql",
+  "@effect/experimental",
+  "@effect/platform",
+  "pg",
+  "pg-connection-string"
+]
+
 const link = (modules: string, name: string) => {
   const target = path.join(modules, name)
   fs.mkdirSync(path.dirname(target), { recursive: true })
@@ -49,7 +59,7 @@ const consumer = async (root: string, tarball: string, type: "module" | "commonj
   const modules = path.join(dir, "node_modules")
   fs.mkdirSync(path.join(modules, "dossier"), { recursive: true })
   await run("tar", ["-xzf", tarball, "-C", path.join(modules, "dossier"), "--strip-components=1"], dir)
-  for (const name of [...Object.keys(pkg.dependencies), "effect", "@types/node"]) link(modules, name)
+  for (const name of [...Object.keys(pkg.dependencies), "effect", "@types/node", ...POSTGRES_PEERS]) link(modules, name)
   fs.writeFileSync(
     path.join(dir, "package.json"),
     JSON.stringify({
@@ -76,37 +86,47 @@ const consumer = async (root: string, tarball: string, type: "module" | "commonj
   )
   fs.mkdirSync(path.join(dir, "src"))
   fs.copyFileSync(path.join(__dirname, "main.ts"), path.join(dir, "src/main.ts"))
+  fs.copyFileSync(path.join(__dirname, "postgres.ts"), path.join(dir, "src/postgres.ts"))
   return dir
 }
 
 describe("a consumer package of the packed library", () => {
-  it("type-checks strictly and runs a flow over DossierMemory with TestClock, as ESM and as CommonJS", async () => {
-    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-consumer-")))
-    try {
-      const tarball = await pack(root)
-      for (const type of ["module", "commonjs"] as const) {
-        const dir = await consumer(root, tarball, type)
-        // The consumer's only copy of effect is its own: the tarball brings none.
-        expect(fs.existsSync(path.join(dir, "node_modules/dossier/node_modules"))).toBe(false)
-        // Without skipLibCheck: dossier's declarations are checked too.
-        await run(process.execPath, [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "."], dir)
-        const emitted = fs.readFileSync(path.join(dir, "out/main.js"), "utf8")
-        expect(emitted.includes("require(\"dossier\")"), type).toBe(type === "commonjs")
-        const result = JSON.parse(await run(process.execPath, ["out/main.js"], dir))
-        expect(result, type).toEqual({
-          planRevision: 1,
-          stale: { tag: "StaleRevision", retryable: false },
-          appended: ["c1", "e1"],
-          refused: "unknown candidate nobody",
-          candidates: ["cand-a:accepted"],
-          createdAt: "2026-11-30T10:00:00.000Z",
-          due: [false, true],
-          dueNow: "2026-12-01T08:00:00.000Z",
-          timeout: { tag: "LockTimeout", retryable: true }
-        })
+  it(
+    "type-checks strictly and runs a flow over DossierMemory with TestClock, and dossier/postgres, as ESM and as CommonJS",
+    async () => {
+      const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-consumer-")))
+      try {
+        const tarball = await pack(root)
+        for (const type of ["module", "commonjs"] as const) {
+          const dir = await consumer(root, tarball, type)
+          // The consumer's only copy of effect is its own: the tarball brings none.
+          expect(fs.existsSync(path.join(dir, "node_modules/dossier/node_modules"))).toBe(false)
+          // Without skipLibCheck: dossier's declarations are checked too.
+          await run(process.execPath, [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "."], dir)
+          const emitted = fs.readFileSync(path.join(dir, "out/main.js"), "utf8")
+          expect(emitted.includes("require(\"dossier\")"), type).toBe(type === "commonjs")
+          const result = JSON.parse(await run(process.execPath, ["out/main.js"], dir))
+          expect(result, type).toEqual({
+            planRevision: 1,
+            stale: { tag: "StaleRevision", retryable: false },
+            appended: ["c1", "e1"],
+            refused: "unknown candidate nobody",
+            candidates: ["cand-a:accepted"],
+            createdAt: "2026-11-30T10:00:00.000Z",
+            due: [false, true],
+            dueNow: "2026-12-01T08:00:00.000Z",
+            timeout: { tag: "LockTimeout", retryable: true }
+          })
+          // dossier/postgres with its optional peers: a server not there is StoreUnavailable, retryable.
+          expect(JSON.parse(await run(process.execPath, ["out/postgres.js"], dir)), type).toEqual({
+            tag: "StoreUnavailable",
+            retryable: true
+          })
+        }
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true })
       }
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true })
-    }
-  }, 600_000)
+    },
+    600_000
+  )
 })

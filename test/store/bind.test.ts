@@ -286,6 +286,31 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       expect([exported.grants, exported.grantEvents, exported.executions]).toEqual([2, 2, 1])
       expect(fs.existsSync(storeFile(out))).toBe(false)
       expect(answers(out)).toEqual(before)
+      // The exported folder imported into a new dossier: the same plan revision, journals and digests.
+      const again = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip-2", "--workdir", out, "--json"]))
+      expect(again.store).toMatchObject({ dossier: "round-trip-2", imported: true })
+      const held = async (dossier: string) => ({
+        plan: (await adminQuery(
+          db.url,
+          "SELECT revision, value FROM dossier.records WHERE dossier = $1 AND kind = 'plan'",
+          [dossier]
+        )).rows,
+        events: (await adminQuery(
+          db.url,
+          "SELECT log, stream, position, id, digest FROM dossier.events WHERE dossier = $1 AND log = 'journal' ORDER BY stream, position",
+          [dossier]
+        )).rows,
+        content: (await adminQuery(
+          db.url,
+          "SELECT sha256, size FROM dossier.content WHERE dossier = $1 ORDER BY sha256",
+          [dossier]
+        )).rows
+      })
+      const first = await held("round-trip")
+      expect(first.events).toHaveLength(4)
+      expect(first.content.length).toBeGreaterThan(0)
+      expect(await held("round-trip-2")).toEqual(first)
+      expect(answers(out)).toEqual(before)
       expect(evidenceIn(out)).toEqual(evidence)
 
       // An event another host appended to the shared dossier reaches this folder with `pull`.

@@ -10,8 +10,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CLI } from "../support/cli.js"
 import { type Hosts, makeHosts, netnsAvailable } from "../support/netns.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { NOW } from "./support/populated.js"
 import { bundleWorker } from "./support/workers.js"
 
 interface Answer {
@@ -151,5 +153,145 @@ describe.skipIf(!pgAvailable || !netnsAvailable || external)("many hosts (networ
       expect(again).toEqual({ ok: true, value: { appended: ["e0", "e1", "e2"], existing: [] } })
     },
     120_000
+  )
+  /** Run the built CLI in host `i`'s namespace (`--json` added); the answer's JSON. */
+  const cliOn = (i: number, args: ReadonlyArray<string>): Promise<any> => {
+    const [cmd, argv] = hosts.hosts[i]!.wrap([process.execPath, CLI, ...args, "--json"])
+    return new Promise((resolve, reject) => {
+      const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"] })
+      let out = ""
+      let err = ""
+      child.stdout.on("data", (d) => (out += d))
+      child.stderr.on("data", (d) => (err += d))
+      child.on("close", () => {
+        try {
+          resolve(JSON.parse(out))
+        } catch {
+          reject(new Error(`dossier answered ${JSON.stringify(out)} ${err}`))
+        }
+      })
+    })
+  }
+
+  it(
+    "the CLI from three hosts' folders bound to one dossier: one checkpoint winner, each event once, one run per window, one retained copy",
+    async () => {
+      const dossier = "hosts-cli"
+      const folders = hosts.hosts.map((_, i) => fs.mkdtempSync(path.join(dir, `host${i}-`)))
+      const on = (i: number, args: ReadonlyArray<string>) => cliOn(i, [...args, "--workdir", folders[i]!])
+      const input = (i: number, name: string, value: unknown) => {
+        fs.writeFileSync(path.join(folders[i]!, name), JSON.stringify(value))
+        return name
+      }
+      // Each host binds its own folder over its own link.
+      for (const [i, h] of hosts.hosts.entries()) {
+        const bound = await on(i, ["init", "--store", urlOn(h.serverAddress), "--dossier", dossier])
+        expect(bound.ok, JSON.stringify(bound)).toBe(true)
+      }
+      const started = await on(0, [
+        "plan",
+        "start",
+        "--input",
+        input(0, "start.json", { goal: "G", limits: [], nextAction: "n" }),
+        "--now",
+        NOW
+      ])
+      expect(started).toMatchObject({ ok: true, revision: 1 })
+
+      // Racing checkpoints at revision 1 from every host: one winner.
+      const checkpoints = await Promise.all(
+        hosts.hosts.map((_, i) =>
+          on(i, [
+            "plan",
+            "checkpoint",
+            "--input",
+            input(i, "cp.json", { nextAction: `host ${i}` }),
+            "--expected",
+            "1",
+            "--now",
+            NOW
+          ])
+        )
+      )
+      expect(checkpoints.filter((a) => a.ok).map((a) => a.revision)).toEqual([2])
+      expect(checkpoints.filter((a) => !a.ok).map((a) => a.error._tag)).toEqual(["StaleRevision", "StaleRevision"])
+
+      // The same batch from every host: each event once.
+      const events = [
+        { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } },
+        { id: "c2", type: "candidate_created", candidate: { id: "cand-b", title: "B" } }
+      ]
+      const appends = await Promise.all(
+        hosts.hosts.map((_, i) => on(i, ["journal", "append", "--study", "s", "--input", input(i, "j.json", events)]))
+      )
+      for (const a of appends) expect(a.ok, JSON.stringify(a)).toBe(true)
+      const stored = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = $1 AND log = 'journal'",
+        [dossier]
+      )
+      expect(stored.rows[0]!.n).toBe(2)
+
+      // create-due-run from every host: one run for the window.
+      const subscription = await on(0, [
+        "monitor",
+        "create-subscription",
+        "--input",
+        input(0, "sub.json", {
+          id: "weekly",
+          kind: "literature",
+          target: "t",
+          scope: {},
+          budget: { maxSources: 5, maxMinutes: 10 },
+          cadence: { every: 1, unit: "week" },
+          timezone: "UTC",
+          anchor: "2026-12-01T09:00"
+        }),
+        "--now",
+        "2026-11-30T10:00:00Z"
+      ])
+      expect(subscription.ok, JSON.stringify(subscription)).toBe(true)
+      const runs = await Promise.all(
+        hosts.hosts.map((_, i) =>
+          on(i, [
+            "monitor",
+            "create-due-run",
+            "--input",
+            input(i, "due.json", { subscriptionId: "weekly" }),
+            "--now",
+            "2026-12-02T10:00:00Z"
+          ])
+        )
+      )
+      for (const r of runs) expect(r.ok, JSON.stringify(r)).toBe(true)
+      expect(new Set(runs.map((r) => r.run.id)).size).toBe(1)
+      expect(runs.filter((r) => r.created === true)).toHaveLength(1)
+      const rows = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.records WHERE dossier = $1 AND kind = 'run'",
+        [dossier]
+      )
+      expect(rows.rows[0]!.n).toBe(1)
+
+      // The same page captured on two hosts: one retained copy of its bytes.
+      const page =
+        "<html><head><title>P</title></head><body><main><p>Same bytes on every host.</p></main></body></html>"
+      const captures = []
+      for (const i of [1, 2]) {
+        fs.writeFileSync(path.join(folders[i]!, "page.html"), page)
+        captures.push(
+          await on(i, ["ingest", "--file", "page.html", "--origin", "https://example.org/same", "--now", NOW])
+        )
+      }
+      for (const c of captures) expect(c.ok, JSON.stringify(c)).toBe(true)
+      const digest = createHash("sha256").update(page).digest("hex")
+      const copies = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.content WHERE dossier = $1 AND sha256 = $2",
+        [dossier, digest]
+      )
+      expect(copies.rows[0]!.n).toBe(1)
+    },
+    240_000
   )
 })

@@ -12,7 +12,8 @@
  * - a failure of the driver becomes `StoreUnavailable {reason}` or `LockTimeout` (`PgErrors.ts`).
  *
  * Building the layer connects once and checks the schema: a writer (`mode: "write"`) creates or
- * migrates it and the dossier's row; a reader only reads the version (it sends no write).
+ * migrates it and the dossier's row when they are missing (and writes nothing when they are
+ * there); a reader only reads the version (it sends no write).
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -33,7 +34,7 @@ import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../../domain/StoreUrl.
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
 import { mapSqlError } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
-import { checkSchema, ensureDossier, migrate } from "./PgSchema.js"
+import { checkSchema, dossierExists, ensureDossier, migrate } from "./PgSchema.js"
 
 export interface PgStoreOptions {
   /** `postgres://[user[:password]@]host[:port]/database[?…]`; a password here is used, never kept. */
@@ -157,7 +158,15 @@ export const PgStoreLayer = (
           onTimeout: () => new StoreUnavailable({ reason: "no answer from the server within the connect timeout" })
         })
       if (config.mode === "write") {
-        yield* connectDeadline(mapErrors(Effect.zipRight(migrate(sql), ensureDossier(sql, config.dossier))))
+        // Nothing is written when the schema is current and the dossier exists (a bound folder's
+        // read-only commands then work under a role with SELECT only).
+        yield* connectDeadline(mapErrors(Effect.zipRight(
+          migrate(sql),
+          Effect.flatMap(
+            dossierExists(sql, config.dossier),
+            (exists) => exists ? Effect.void : ensureDossier(sql, config.dossier)
+          )
+        )))
       } else {
         yield* connectDeadline(mapErrors(checkSchema(sql)))
       }

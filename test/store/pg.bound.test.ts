@@ -1,0 +1,286 @@
+/**
+ * Every command in a bound folder works over the shared dossier, through the built CLI with --json
+ * and through `dossier mcp` with the official SDK client, against the test's own throwaway cluster
+ * (skipped with a note without the server binaries): two folders (two hosts) bound to one dossier
+ * read each other's writes from the store without a pull, race to one winner, store each event
+ * once, and each writing command refreshes the folder's view (plan.md, retained captures,
+ * journals) as `pull` would.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { connect } from "../mcp/support.js"
+import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
+import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { NOW, ok } from "./support/populated.js"
+
+const refused = (r: CliResult, tag: string) => {
+  expect({ code: r.code, ok: r.json?.ok, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
+    code: 1,
+    ok: false,
+    tag
+  })
+  return r.json.error
+}
+
+const PAGE =
+  "<html><head><title>P</title></head><body><main><h1>P</h1><p>The page says X beats Y on long inputs.</p></main></body></html>\n"
+
+describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await openTestDatabase()
+  }, 60_000)
+  afterAll(async () => {
+    await db?.close()
+  })
+
+  const bind = (name: string, dossier = "shared") => {
+    const dir = tempWorkdir(`dossier-bound-${name}-`)
+    ok(runCli(["init", "--store", db.url, "--dossier", dossier, "--workdir", dir, "--json"]))
+    return dir
+  }
+
+  it(
+    "two hosts: reads from the store, one winner per revision, each event once, views refreshed",
+    async () => {
+      const a = bind("a")
+      const b = bind("b")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+
+      // A starts the plan: the store holds it, and A's plan.md is written from it.
+      const started = ok(cli(a, [
+        "plan",
+        "start",
+        "--input",
+        putInput(a, "s.json", { goal: "Compare X and Y", limits: [], nextAction: "search" }),
+        "--now",
+        NOW
+      ]))
+      expect(started.revision).toBe(1)
+      const plans = await adminQuery(
+        db.url,
+        "SELECT revision FROM dossier.records WHERE dossier = 'shared' AND kind = 'plan'"
+      )
+      expect(plans.rows).toEqual([{ revision: 1 }])
+      expect(fs.readFileSync(path.join(a, "plan.md"), "utf8")).toContain("Compare X and Y")
+
+      // B reads it from the store without a pull; its view has no plan.md until it writes.
+      expect(fs.existsSync(path.join(b, "plan.md"))).toBe(false)
+      const seen = ok(cli(b, ["plan", "inspect"]))
+      expect({ revision: seen.revision, goal: seen.goal }).toEqual({ revision: 1, goal: "Compare X and Y" })
+      expect(fs.existsSync(path.join(b, "plan.md"))).toBe(false)
+
+      // Both check point from revision 1 at once: one winner, the other StaleRevision.
+      const checkpoint = (dir: string, step: string) =>
+        runCliAsync([
+          "plan",
+          "checkpoint",
+          "--input",
+          putInput(dir, `cp-${step}.json`, { completedSteps: [{ id: step, summary: step }], nextAction: "go on" }),
+          "--expected",
+          "1",
+          "--now",
+          NOW,
+          "--workdir",
+          dir,
+          "--json"
+        ])
+      const race = await Promise.all([checkpoint(a, "a1"), checkpoint(b, "b1")])
+      expect(race.map((r) => r.json?.ok).sort()).toEqual([false, true])
+      const loser = race.find((r) => r.json?.ok !== true)!
+      expect(refused(loser, "StaleRevision")).toMatchObject({ expected: 1, actual: 2 })
+      expect(ok(cli(a, ["plan", "inspect"])).revision).toBe(2)
+      expect(ok(cli(b, ["plan", "inspect"])).revision).toBe(2)
+
+      // A captures a page: the bytes are in the store; B's view gets the retained copy once B writes.
+      put(a, "saved/page.html", PAGE)
+      const captured = ok(
+        cli(a, ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p", "--now", NOW])
+      )
+      const original = captured.original?.path ?? captured.path
+      expect(typeof original).toBe("string")
+      expect(fs.existsSync(path.join(a, original))).toBe(true)
+      expect(fs.existsSync(path.join(b, original))).toBe(false)
+
+      // The same batch from both hosts: each event once; B's journal file is refreshed from the store.
+      const batch = [
+        { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } },
+        { id: "c2", type: "candidate_created", candidate: { id: "cand-b", title: "B" } }
+      ]
+      const appended = await Promise.all(
+        [a, b].map((dir) =>
+          runCliAsync([
+            "journal",
+            "append",
+            "--study",
+            "s",
+            "--input",
+            putInput(dir, "j.json", batch),
+            "--workdir",
+            dir,
+            "--json"
+          ])
+        )
+      )
+      for (const r of appended) expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
+      const events = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'shared' AND log = 'journal'"
+      )
+      expect(events.rows).toEqual([{ n: 2 }])
+      const conflicting = cli(b, [
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(b, "j2.json", { id: "c1", type: "candidate_created", candidate: { id: "cand-z", title: "Z" } })
+      ])
+      refused(conflicting, "ConflictingEvent")
+      expect(ok(cli(a, ["journal", "inspect", "--study", "s"])).candidates).toHaveLength(2)
+
+      // B's writes refreshed its view: plan.md at revision 2, the retained capture, the journal.
+      expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain(`"revision": 2,`)
+      expect(fs.readFileSync(path.join(b, "plan.md"))).toEqual(fs.readFileSync(path.join(a, "plan.md")))
+      expect(fs.readFileSync(path.join(b, original))).toEqual(fs.readFileSync(path.join(a, original)))
+      expect(fs.readFileSync(path.join(b, "research/s/research-events.jsonl"), "utf8").trim().split("\n"))
+        .toHaveLength(2)
+
+      // status and next answer from the store in either folder.
+      const sa = ok(cli(a, ["status"]))
+      const sb = ok(cli(b, ["status"]))
+      expect(sb.plan).toEqual(sa.plan)
+    },
+    180_000
+  )
+
+  it(
+    "dossier mcp in a bound folder: tools read and write the shared dossier, and refresh the view",
+    async () => {
+      const a = bind("mcp-a", "over-mcp")
+      const b = bind("mcp-b", "over-mcp")
+      ok(runCli([
+        "plan",
+        "start",
+        "--input",
+        putInput(a, "s.json", { goal: "Shared over MCP", limits: [], nextAction: "search" }),
+        "--now",
+        NOW,
+        "--workdir",
+        a,
+        "--json"
+      ]))
+      const server = await connect(b)
+      try {
+        const inspected = await server.call("plan_inspect")
+        expect(inspected.isError, inspected.text).toBe(false)
+        expect(inspected.body).toMatchObject({ revision: 1, goal: "Shared over MCP" })
+        const appended = await server.call("journal_append", {
+          study: "m",
+          input: { id: "c1", type: "candidate_created", candidate: { id: "cand-m", title: "M" } }
+        })
+        expect(appended.isError, appended.text).toBe(false)
+        // The view of B was refreshed: plan.md and the journal are there.
+        expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain("Shared over MCP")
+        expect(fs.existsSync(path.join(b, "research/m/research-events.jsonl"))).toBe(true)
+        const stale = await server.call("plan_checkpoint", { input: { nextAction: "x" }, expected: 7 })
+        expect({ isError: stale.isError, tag: stale.body?.error?._tag }).toEqual({
+          isError: true,
+          tag: "StaleRevision"
+        })
+      } finally {
+        await server.client.close()
+      }
+      // A reads B's event from the store.
+      expect(ok(runCli(["journal", "inspect", "--study", "m", "--workdir", a, "--json"])).candidates).toHaveLength(1)
+    },
+    120_000
+  )
+
+  it(
+    "read-only commands work under a role with SELECT only; a writing one is refused, retryable, and changes nothing",
+    async () => {
+      const a = bind("ro-a", "read-only")
+      ok(runCli([
+        "plan",
+        "start",
+        "--input",
+        putInput(a, "s.json", { goal: "Read me", limits: [], nextAction: "search" }),
+        "--now",
+        NOW,
+        "--workdir",
+        a,
+        "--json"
+      ]))
+      ok(runCli([
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(a, "j.json", { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } }),
+        "--workdir",
+        a,
+        "--json"
+      ]))
+      const role = `reader_${db.name}`.slice(0, 60)
+      await adminQuery(db.url, `CREATE ROLE ${role} LOGIN`)
+      await adminQuery(db.url, `GRANT USAGE ON SCHEMA dossier TO ${role}`)
+      await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
+      const url = new URL(db.url)
+      url.username = role
+      const r = tempWorkdir("dossier-bound-reader-")
+      fs.mkdirSync(path.join(r, ".dossier"), { recursive: true })
+      fs.writeFileSync(
+        path.join(r, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "read-only" })
+      )
+      const read = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", r, "--json"]))
+      expect(read(["plan", "inspect"]).goal).toBe("Read me")
+      expect(read(["journal", "list"]).studies).toHaveLength(1)
+      expect(read(["journal", "inspect", "--study", "s"]).candidates).toHaveLength(1)
+      read(["status"])
+      read(["next", "--now", NOW])
+      read(["monitor", "list"])
+      read(["monitor", "due", "--now", NOW])
+      const before = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
+      )
+      const write = runCli([
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(r, "j.json", { id: "c2", type: "candidate_created", candidate: { id: "cand-b", title: "B" } }),
+        "--workdir",
+        r,
+        "--json"
+      ])
+      expect(refused(write, "StoreUnavailable")).toMatchObject({ retryable: true })
+      expect(write.json.error.reason).toContain("42501")
+      const after = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
+      )
+      expect(after.rows).toEqual(before.rows)
+    },
+    120_000
+  )
+
+  it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
+    const dir = tempWorkdir("dossier-bound-gone-")
+    fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+    const url = new URL(db.url)
+    url.port = "1"
+    fs.writeFileSync(
+      path.join(dir, ".dossier/store.json"),
+      JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "shared" })
+    )
+    const r = runCli(["plan", "inspect", "--workdir", dir, "--json"])
+    expect(refused(r, "StoreUnavailable")).toMatchObject({ retryable: true })
+    expect(fs.existsSync(path.join(dir, "plan.md"))).toBe(false)
+  }, 60_000)
+})
