@@ -35,7 +35,9 @@ import {
   EXECUTION_LOG_KIND,
   EXECUTION_MARKER_KIND,
   ExecutionStorePostgres,
-  makeExecutionStorePostgres
+  hostKey,
+  makeExecutionStorePostgres,
+  markerKind
 } from "../../src/layers/postgres/ExecutionStorePostgres.js"
 import {
   GRANT_EVENTS_LOG,
@@ -367,10 +369,11 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
         JSON.stringify(recordOf(X2)),
         X1
       ])
-      await edit("UPDATE dossier.records SET key = $3 WHERE dossier = $1 AND kind = $2", [
-        EXECUTION_MARKER_KIND,
+      const moved = await edit("UPDATE dossier.records SET key = $3 WHERE dossier = $1 AND kind = $2", [
+        markerKind(hostKey()),
         X1
       ])
+      expect(moved.rowCount).toBe(1)
       const answers = await host.runPromise(Effect.all({
         get: Effect.flip(s.grants.get("g1")),
         ids: s.grants.ids,
@@ -573,4 +576,34 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
     },
     60_000
   )
+
+  it("a run in flight is its host's: another host neither lists nor finishes its marker", async () => {
+    const { dispose, hosts, stores } = await hostsOn("markers", 1)
+    const pg = stores[0]!.pg
+    const [here, there] = [
+      makeExecutionStorePostgres(pg, { host: "host-a" }),
+      makeExecutionStorePostgres(pg, { host: "host-b" })
+    ]
+    try {
+      const r = await hosts[0]!.runPromise(Effect.gen(function*() {
+        yield* here.admit(markerOf(X1))
+        yield* there.admit(markerOf(X2))
+        yield* there.finish(X1)
+        return { here: yield* here.markers, there: yield* there.markers }
+      }))
+      expect(r).toEqual({ here: [markerOf(X1)], there: [markerOf(X2)] })
+      expect((await rows("markers")).records).toEqual([
+        { kind: `${EXECUTION_MARKER_KIND}@host-a`, key: X1, revision: 1 },
+        { kind: `${EXECUTION_MARKER_KIND}@host-b`, key: X2, revision: 1 }
+      ])
+      // This machine's key is stable and says nothing of the machine's id.
+      expect(hostKey()).toMatch(/^[0-9a-f]{16}$/)
+      expect(hostKey()).toBe(hostKey())
+      if (fs.existsSync("/etc/machine-id")) {
+        expect(hostKey()).not.toContain(fs.readFileSync("/etc/machine-id", "utf8").trim().slice(0, 16))
+      }
+    } finally {
+      await dispose()
+    }
+  })
 })

@@ -13,9 +13,14 @@
  *   `.stderr`), value `{sha256, bytes}`, created once. Bytes and row are written in one
  *   transaction (a savepoint of the command's); a path holding other bytes is
  *   `EditedRetainedFile` and nothing is stored, the same bytes again are `reused`.
- * - An in-flight marker is a row of kind `execution-marker`, key = the execution id, value the
- *   marker's JSON text: written by `admit`, deleted by `finish`. Only markers that decode and name
- *   their own key are listed, in id order.
+ * - An in-flight marker is a row of kind `execution-marker@<host>`, key = the execution id, value
+ *   the marker's JSON text: written by `admit`, deleted by `finish`, listed by `markers` only on
+ *   the host that wrote it (those that decode and name their own key, in id order). A marker
+ *   names its run's process by pid and start time, which mean something on its own host only:
+ *   another host would find that process gone and record a run still under way as `lost`. So a
+ *   run in flight is its host's — reaped there once its exec is gone — and is charged to its
+ *   grant by that host until its record, shared, is written. `<host>` is `hostKey()`: a digest
+ *   of the machine's id (`/etc/machine-id`, else the host name), never the id itself.
  * - There is no disk to fill and nothing is ever half written (every write is a statement or a
  *   transaction): `admit` reserves no room, `release` and `recover` do nothing.
  *
@@ -29,6 +34,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as fs from "node:fs"
+import * as os from "node:os"
 import { isDeepStrictEqual } from "node:util"
 import { sha256Hex } from "../../domain/Canonical.js"
 import { decodeWith, parseJson } from "../../domain/Decode.js"
@@ -52,6 +59,29 @@ export const EXECUTION_KIND = "execution"
 export const EXECUTION_LOG_KIND = "execution-log"
 export const EXECUTION_MARKER_KIND = "execution-marker"
 
+/**
+ * This machine's key for its in-flight markers: the first 16 hex digits of a SHA-256 over an
+ * application prefix and `/etc/machine-id` (stable across reboots, so a run in flight when the
+ * machine stopped is reaped when it is back), else the host name.
+ */
+export const hostKey = (): string => {
+  let id: string
+  try {
+    id = fs.readFileSync("/etc/machine-id", "utf8").trim()
+  } catch {
+    id = ""
+  }
+  return sha256Hex(`dossier in-flight runs\n${id === "" ? `hostname:${os.hostname()}` : id}`).slice(0, 16)
+}
+
+/** The `kind` of the in-flight markers of the host `host` in `dossier.records`. */
+export const markerKind = (host: string) => `${EXECUTION_MARKER_KIND}@${host}`
+
+export interface ExecutionStorePostgresOptions {
+  /** Whose in-flight markers `admit`, `markers` and `finish` see (default `hostKey()`). */
+  readonly host?: string | undefined
+}
+
 /** Which bytes a log path holds. */
 export const LogRow = Schema.Struct({ sha256: Schema.String, bytes: Schema.Number })
 
@@ -73,9 +103,13 @@ const parseRecord = (id: string, text: string): Either.Either<ExecutionRecord, E
 /** The digest of a record as the folder writes it (so every adapter names a refused record alike). */
 const folderDigest = (r: ExecutionRecord) => sha256Hex(recordText(r))
 
-export const makeExecutionStorePostgres = (store: PgStoreShape): ExecutionStoreShape<PgStoreError> => {
+export const makeExecutionStorePostgres = (
+  store: PgStoreShape,
+  options: ExecutionStorePostgresOptions = {}
+): ExecutionStoreShape<PgStoreError> => {
   const { sql, config, mapErrors } = store
   const dossier = config.dossier
+  const markersHere = markerKind(options.host ?? hostKey())
   const records = pgVersionedRecords(store, EXECUTION_KIND, Schema.Unknown)
   const logs = pgVersionedRecords(store, EXECUTION_LOG_KIND, LogRow)
   const content = pgContentStore(store)
@@ -168,7 +202,7 @@ export const makeExecutionStorePostgres = (store: PgStoreShape): ExecutionStoreS
     markers: mapErrors(
       Effect.map(
         sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
-          WHERE dossier = ${dossier} AND kind = ${EXECUTION_MARKER_KIND}`,
+          WHERE dossier = ${dossier} AND kind = ${markersHere}`,
         (rows) =>
           [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).flatMap((r) => {
             const m = Either.flatMap(parseJson(r.value), decodeMarker)
@@ -180,14 +214,14 @@ export const makeExecutionStorePostgres = (store: PgStoreShape): ExecutionStoreS
       const text = JSON.stringify(encodeMarker(marker))
       return mapErrors(Effect.asVoid(
         sql`INSERT INTO dossier.records (dossier, kind, key, revision, value)
-          VALUES (${dossier}, ${EXECUTION_MARKER_KIND}, ${marker.id}, 1, ${text})
+          VALUES (${dossier}, ${markersHere}, ${marker.id}, 1, ${text})
           ON CONFLICT (dossier, kind, key) DO UPDATE SET value = EXCLUDED.value, revision = dossier.records.revision + 1`
       ))
     },
     release: () => Effect.void,
     finish: (id) =>
       mapErrors(Effect.asVoid(
-        sql`DELETE FROM dossier.records WHERE dossier = ${dossier} AND kind = ${EXECUTION_MARKER_KIND} AND key = ${id}`
+        sql`DELETE FROM dossier.records WHERE dossier = ${dossier} AND kind = ${markersHere} AND key = ${id}`
       )),
     recover: Effect.void
   }
