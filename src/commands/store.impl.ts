@@ -15,6 +15,10 @@ import { StoreConflict } from "../domain/StoreErrors.js"
 import type { Divergence } from "../domain/StoreTransfer.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
+import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
+import { type AttemptsCopied, copyAttempts } from "../layers/GateAttemptsTransfer.js"
+import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
+import { makePgLock } from "../layers/postgres/PgLock.js"
 import { pgSide, readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
 import {
   folderSide,
@@ -25,9 +29,14 @@ import {
   type TransferReport
 } from "../layers/StoreTransfer.js"
 import { FileStore } from "../services/FileStore.js"
+import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
 import { work } from "./Work.js"
+
+/** A transfer's report with the attempts logs' copy: a log left as it was is listed as kept. */
+export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferReport =>
+  a.kept.length === 0 ? r : { ...r, kept: [...r.kept, ...a.kept] }
 
 const NOT_BOUND =
   "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
@@ -106,6 +115,14 @@ export const bindFolder = (url: string, dossier: string) =>
             Effect.catchTag("TransferDivergence", () => Effect.fail(conflict()))
           )
         }
+        // The gate's attempts logs go with the rest (a log is append-only: only what is missing).
+        if (!state.hasState) {
+          yield* makePgLock(store).withLock(
+            copyAttempts(makeGateAttemptsFolder(files), makeGateAttemptsPostgres(store))
+          )
+        } else {
+          yield* here.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(files)))
+        }
         return { imported: holds, pulled: !holds && state.hasState }
       }))
     yield* writeBinding(files, binding)
@@ -175,7 +192,14 @@ export const pull = (o: { readonly workdir: string }) =>
         Effect.flatMap(pgSide(store, files), (from) =>
           transfer(from, here, "refresh").pipe(
             Effect.catchTag("TransferDivergence", () =>
-              Effect.fail(new StoreConflict({ dossier: b.dossier })))
+              Effect.fail(new StoreConflict({ dossier: b.dossier }))),
+            Effect.flatMap((r) =>
+              Effect.map(
+                here.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(files))),
+                (a) =>
+                  withAttempts(r, a)
+              )
+            )
           )))
       return { dossier: b.dossier, transfer: report }
     }).pipe(Effect.scoped),
@@ -226,13 +250,22 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
               })
             ))
         )
+      const attemptsInto = (from: GateAttemptsShape) => (r: TransferReport) =>
+        Effect.map(
+          dest.lock.withLock(copyAttempts(from, makeGateAttemptsFolder(dest.files))),
+          (a) => withAttempts(r, a)
+        )
       const report = Option.isNone(binding)
-        ? yield* Effect.flatMap(folderSideHere, copy)
+        ? yield* Effect.flatMap(
+          Effect.flatMap(folderSideHere, copy),
+          attemptsInto(makeGateAttemptsFolder(files))
+        )
         : yield* withStore(
           binding.value.url,
           binding.value.dossier,
           "read",
-          (store) => Effect.flatMap(pgSide(store, files), copy)
+          (store) =>
+            Effect.flatMap(Effect.flatMap(pgSide(store, files), copy), attemptsInto(makeGateAttemptsPostgres(store)))
         )
       return { to: o.to, transfer: report }
     }).pipe(Effect.scoped),

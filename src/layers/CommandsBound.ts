@@ -27,8 +27,11 @@ import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
 import { ExecLive } from "./ExecLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
 import { ExecFilesLive } from "./folder/ExecFilesLive.js"
+import { makeGateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
+import { type AttemptsCopied, copyAttempts } from "./GateAttemptsTransfer.js"
 import { GrantsLive } from "./GrantsLive.js"
 import { ExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
+import { makeGateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { GrantStorePostgres } from "./postgres/GrantStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
 import { PgStore, PgStoreLayer } from "./postgres/PgStore.js"
@@ -82,24 +85,27 @@ export const CommandsBound = (dir: string) => {
  * Bring the folder's view up to what the store holds (a refresh transfer, as `dossier pull`),
  * under the folder's own lock. Answers the transfer's report, or why the view was not refreshed.
  */
-export const refreshView: Effect.Effect<Either<TransferReport>, never, PgStore | FileStore | Workdir> = Effect
+export const refreshView: Effect.Effect<Refreshed, never, PgStore | FileStore | Workdir> = Effect
   .gen(function*() {
     const store = yield* PgStore
     const files = yield* FileStore
     const { root } = yield* Workdir
     const from = yield* pgSide(store, files)
     const to = yield* folderSide(root)
-    return yield* transfer(from, to, "refresh")
+    const report = yield* transfer(from, to, "refresh")
+    const attempts = yield* to.lock.withLock(
+      copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(to.files))
+    )
+    return { report, attempts }
   }).pipe(
     Effect.scoped,
-    Effect.map((report) => ({ refreshed: true as const, report })),
+    Effect.map(({ attempts, report }) => ({ refreshed: true as const, report, attempts })),
     Effect.catchAll((e) => Effect.succeed({ refreshed: false as const, reason: reasonOf(e) }))
   )
 
-type Either<A> = { readonly refreshed: true; readonly report: A } | {
-  readonly refreshed: false
-  readonly reason: string
-}
+type Refreshed =
+  | { readonly refreshed: true; readonly report: TransferReport; readonly attempts: AttemptsCopied }
+  | { readonly refreshed: false; readonly reason: string }
 
 const reasonOf = (e: { readonly _tag: string }): string => {
   const message = (e as { readonly message?: unknown }).message

@@ -26,11 +26,12 @@ import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
 import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
 import { WarcWriterLive } from "./folder/WarcWriter.js"
-import { GateLive } from "./GateLive.js"
+import { GateFromStore } from "./GateLive.js"
 import { IngestLive } from "./IngestLive.js"
 import { MonitorFromStore } from "./MonitorLive.js"
 import { PlanLive } from "./PlanLive.js"
 import { CaptureStorePostgres } from "./postgres/CaptureStorePostgres.js"
+import { GateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { JournalPostgres } from "./postgres/JournalStorePostgres.js"
 import { MonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
@@ -50,12 +51,13 @@ const MonitorFilesLocal = Layer.effect(MonitorFiles, Effect.map(FileStore, makeM
  * The services of a shared dossier over the PgStore, Lock (one transaction per command), FileStore
  * and Workdir of the context: the PostgreSQL adapters of the ports, the same logic as the folder's.
  */
-export const postgresServices = Layer.mergeAll(GateLive, IngestLive).pipe(
+export const postgresServices = Layer.mergeAll(GateFromStore, IngestLive).pipe(
   Layer.provideMerge(Layer.mergeAll(PlanLive, JournalPostgres, MonitorFromStore)),
   Layer.provideMerge(
     Layer.mergeAll(
       PlanStorePostgres,
       CaptureStorePostgres,
+      GateAttemptsPostgres,
       WarcWriterLive,
       MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesLocal))
     )

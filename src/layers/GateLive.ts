@@ -68,6 +68,8 @@ import {
 import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { GateAttempts } from "../services/ports/GateAttempts.js"
+import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { dateOr } from "./Now.js"
 
 const utf8 = new TextDecoder("utf-8")
@@ -103,6 +105,7 @@ export const makeGateLive = Effect.gen(function*() {
   const store = yield* FileStore
   const lock = yield* Lock
   const plan = yield* Plan
+  const attemptsLog = yield* GateAttempts
 
   /** Bytes of a file the command names: inside the work folder, at most 16 MiB. */
   const readBounded = (path: string) =>
@@ -292,17 +295,13 @@ export const makeGateLive = Effect.gen(function*() {
       const read = yield* readState(options.state)
       const { state, raw } = read
       if (!isActive(options.unattended ? "1" : undefined, state)) return { active: false } as GateRunResult
-      yield* checkWritable(
-        yield* store.normalize(options.state),
-        yield* store.normalize(options.attempts),
-        options.recordAttempt
-      )
+      const attemptsPath = yield* store.normalize(options.attempts)
+      yield* checkWritable(yield* store.normalize(options.state), attemptsPath, options.recordAttempt)
       const kind: GapKind = yield* route(state)
       const targets = targetsOf(state, kind)
       const at = (yield* dateOr(options.now)).toISOString()
 
-      const log = yield* store.readText(options.attempts, { maxBytes: MAX_GATE_FILE_BYTES }).pipe(
-        Effect.catchTag("FileNotFound", () => Effect.succeed("")),
+      const log = yield* attemptsLog.read(attemptsPath, MAX_GATE_FILE_BYTES).pipe(
         Effect.catchTag("LimitExceeded", (e) =>
           Effect.fail(new InputTooLarge({ path: options.attempts, max: e.max, actual: e.actual })))
       )
@@ -352,7 +351,7 @@ export const makeGateLive = Effect.gen(function*() {
           yield* compareAndWrite(options.state, read.sha256, next)
           if (options.recordAttempt) {
             const row = { item: state.item, at, researchRounds, decision: record.decision }
-            yield* store.append(options.attempts, `${JSON.stringify(row)}\n`)
+            yield* attemptsLog.append(attemptsPath, `${JSON.stringify(row)}\n`)
           }
         })
       )
@@ -452,4 +451,13 @@ export const makeGateLive = Effect.gen(function*() {
   } satisfies GateShape
 })
 
-export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = Layer.effect(Gate, makeGateLive)
+/** The gate over the attempts log of the context (`GateAttempts`): a shared dossier's, say. */
+export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts> = Layer.effect(
+  Gate,
+  makeGateLive
+)
+
+/** The gate over the work folder's attempts log. */
+export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = GateFromStore.pipe(
+  Layer.provide(GateAttemptsFolder)
+)

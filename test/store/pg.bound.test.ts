@@ -9,6 +9,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { folder, parkedMaturity } from "../gate/support.js"
 import { connect } from "../mcp/support.js"
 import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
@@ -266,6 +267,57 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
       )
       expect(after.rows).toEqual(before.rows)
+    },
+    120_000
+  )
+
+  it(
+    "the gate counts research rounds over every host's attempts, and each host's view gets the whole log",
+    async () => {
+      // A holds a plan with a registered source; it is imported, and B pulls it.
+      const a = folder()
+      ok(runCli(["init", "--store", db.url, "--dossier", "gate-rounds", "--workdir", a.dir, "--json"]))
+      const bDir = bind("gate-b", "gate-rounds")
+      expect(fs.existsSync(path.join(bDir, "research/sources/billing.md"))).toBe(true)
+      const research = {
+        item: "PROJ-12",
+        kind: "maturity",
+        gaps: [{
+          id: "a",
+          status: "closed",
+          answer: "x",
+          sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
+        }]
+      }
+      const gateIn = (dir: string) => {
+        put(dir, "run/state.json", `${JSON.stringify(parkedMaturity([{ id: "a", category: "scope" }]), null, 2)}\n`)
+        put(dir, "research/gate/research.json", JSON.stringify(research, null, 2))
+        return runCli(["gate", "--state", "run/state.json", "--record-attempt", "--now", NOW, "--json"], { cwd: dir })
+      }
+      const first = gateIn(a.dir)
+      expect(first.json, first.stdout + first.stderr).toMatchObject({ decision: "ask", reason: "gaps-remain" })
+      expect(first.json.research.round).toBe(1)
+      // B's round is the second: A's attempt counts there.
+      const second = gateIn(bDir)
+      expect(second.json, second.stdout + second.stderr).toMatchObject({ decision: "ask", reason: "gaps-remain" })
+      expect(second.json.research.round).toBe(2)
+      // The third, on A, is at the default ceiling of two rounds.
+      expect(gateIn(a.dir).json).toMatchObject({ decision: "ask", reason: "maxAskRounds", researchRounds: 0 })
+      const rows = await adminQuery(
+        db.url,
+        "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'gate-rounds' AND log = 'gate-attempts'"
+      )
+      expect(rows.rows).toEqual([{ n: 3 }])
+      // Each host's view holds the whole log once it has written.
+      const log = (dir: string) => fs.readFileSync(path.join(dir, ".dossier/gate/attempted.jsonl"), "utf8")
+      expect(log(a.dir).trim().split("\n")).toHaveLength(3)
+      expect(log(bDir).trim().split("\n")).toHaveLength(2)
+      ok(runCli(["pull", "--workdir", bDir, "--json"]))
+      expect(log(bDir)).toBe(log(a.dir))
+      // An export carries it.
+      const out = path.join(tempWorkdir("dossier-bound-gate-export-"), "copy")
+      ok(runCli(["export", "--to", out, "--workdir", bDir, "--json"]))
+      expect(log(out)).toBe(log(a.dir))
     },
     120_000
   )
