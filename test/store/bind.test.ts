@@ -329,7 +329,7 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       expect([refreshed.grants, refreshed.grantEvents, refreshed.executions]).toEqual([0, 1, 0])
       expect(evidenceIn(b).g1.state).toBe("revoked")
     },
-    120_000
+    240_000
   )
 
   it("refuses a malformed URL or name before connecting, and never shows the password", () => {
