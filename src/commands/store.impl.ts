@@ -53,6 +53,7 @@ const reportText = (r: TransferReport) =>
       r.journals.map((j) => `${j.study} +${j.events}`).join(", ") || "nothing new"
     }`,
     `monitor: ${r.subscriptions} subscription(s), ${r.runs} run(s), ${r.reports} report(s)`,
+    `grants: ${r.grants} record(s), ${r.grantEvents} event(s); executions: ${r.executions} record(s)`,
     `files: ${r.files.copied} copied, ${r.files.same} already there`,
     ...(r.kept.length === 0 ? [] : [`kept (other bytes there, not overwritten): ${r.kept.join(", ")}`]),
     ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`])

@@ -3,11 +3,13 @@
  * the import of `init --store`), decided from what each side holds, before anything is written.
  *
  * - `fresh` (import, export): the destination must hold nothing (no plan, no prose, no capture
- *   record, no journal, no monitor record or report); everything is copied.
+ *   record, no journal, no monitor record or report, no grant, no execution record); everything
+ *   is copied.
  * - `refresh` (pull): the destination may hold an earlier state of the same dossier: a plan at a
  *   lower revision, a prefix of each journal and of the capture log, monitor records at lower
- *   revisions, some of the reports. What it lacks is copied; what is ahead of the source or other
- *   than it is a divergence, and nothing is written.
+ *   revisions, some of the reports, some of the grants with a prefix of each one's events, some
+ *   of the execution records. What it lacks is copied; what is ahead of the source or other than
+ *   it is a divergence, and nothing is written.
  *
  * Revisions, ids, digests and order are the source's: a journal's events are appended in their
  * stored order, so their positions are the same; records keep their own revisions.
@@ -38,13 +40,23 @@ export interface Holdings {
   readonly runs: ReadonlyMap<string, number>
   /** Completion reports by program: id → digest. */
   readonly reports: ReadonlyMap<string, ReadonlyMap<string, string>>
+  /** Grants by id: the digest of the record and of each of its events, in stored order. */
+  readonly grants: ReadonlyMap<string, HeldGrant>
+  /** Execution records by id: the digest of the record. */
+  readonly executions: ReadonlyMap<string, string>
+}
+
+/** A grant as a transfer compares it (digests of canonical JSON: the same whatever the adapter). */
+export interface HeldGrant {
+  readonly record: string
+  readonly events: ReadonlyArray<string>
 }
 
 export type TransferMode = "fresh" | "refresh"
 
 /** Why a transfer cannot be made: the part, the key within it, and what is wrong. */
 export interface Divergence {
-  readonly part: "plan" | "captures" | "journal" | "subscription" | "run" | "report"
+  readonly part: "plan" | "captures" | "journal" | "subscription" | "run" | "report" | "grant" | "execution"
   readonly key: string
   readonly reason: string
 }
@@ -67,12 +79,16 @@ export interface TransferSteps {
   readonly runs: ReadonlyArray<RecordStep>
   /** Per program, the ids of the reports to append (in the source's order). */
   readonly reports: ReadonlyArray<{ readonly program: string; readonly ids: ReadonlyArray<string> }>
+  /** Per grant, whether to create its record, and its events to append from this index on. */
+  readonly grants: ReadonlyArray<{ readonly id: string; readonly create: boolean; readonly eventsFrom: number }>
+  /** The execution records to store, by id. */
+  readonly executions: ReadonlyArray<string>
 }
 
 /** Whether a side holds any state at all. */
 export const holdsState = (h: Holdings): boolean =>
   h.planRevision !== null || h.prose !== "" || h.captures.length > 0 || h.journals.size > 0 ||
-  h.subscriptions.size > 0 || h.runs.size > 0 || h.reports.size > 0
+  h.subscriptions.size > 0 || h.runs.size > 0 || h.reports.size > 0 || h.grants.size > 0 || h.executions.size > 0
 
 const sorted = (keys: Iterable<string>) => [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 
@@ -88,7 +104,9 @@ const firstHeld = (h: Holdings): Divergence => {
   if (h.journals.size > 0) return held("journal", sorted(h.journals.keys())[0]!)
   if (h.subscriptions.size > 0) return held("subscription", sorted(h.subscriptions.keys())[0]!)
   if (h.runs.size > 0) return held("run", sorted(h.runs.keys())[0]!)
-  return held("report", sorted(h.reports.keys())[0]!)
+  if (h.reports.size > 0) return held("report", sorted(h.reports.keys())[0]!)
+  if (h.grants.size > 0) return held("grant", sorted(h.grants.keys())[0]!)
+  return held("execution", sorted(h.executions.keys())[0]!)
 }
 
 const recordSteps = (
@@ -214,13 +232,61 @@ export const decideTransfer = (
       if (ids.length > 0) reports.push({ program, ids })
     }
 
+    // Grants: the destination's must be the source's, each with a prefix of its events.
+    const grants: Array<TransferSteps["grants"][number]> = []
+    for (const id of sorted(dest.grants.keys())) {
+      const mine = source.grants.get(id)
+      const held = dest.grants.get(id)!
+      if (mine === undefined) {
+        return yield* Either.left<Divergence>({
+          part: "grant",
+          key: id,
+          reason: "the destination holds a grant the source does not"
+        })
+      }
+      if (mine.record !== held.record) {
+        return yield* Either.left<Divergence>({ part: "grant", key: id, reason: "the destination's grant differs" })
+      }
+      if (held.events.some((d, i) => mine.events[i] !== d)) {
+        return yield* Either.left<Divergence>({
+          part: "grant",
+          key: id,
+          reason: "the destination's events of the grant are not the source's first ones"
+        })
+      }
+    }
+    for (const id of sorted(source.grants.keys())) {
+      const held = dest.grants.get(id)
+      const from = held?.events.length ?? 0
+      if (held === undefined || from < source.grants.get(id)!.events.length) {
+        grants.push({ id, create: held === undefined, eventsFrom: from })
+      }
+    }
+
+    // Execution records: written once, so the destination's must be the source's.
+    for (const id of sorted(dest.executions.keys())) {
+      const mine = source.executions.get(id)
+      if (mine !== dest.executions.get(id)) {
+        return yield* Either.left<Divergence>({
+          part: "execution",
+          key: id,
+          reason: mine === undefined
+            ? "the destination holds an execution record the source does not"
+            : "the destination's execution record differs"
+        })
+      }
+    }
+    const executions = sorted(source.executions.keys()).filter((id) => !dest.executions.has(id))
+
     return {
       plan,
       capturesFrom: dest.captures.length,
       journals,
       subscriptions,
       runs,
-      reports
+      reports,
+      grants,
+      executions
     } satisfies TransferSteps
   })
 

@@ -7,7 +7,8 @@
  * local view.
  *
  * `refreshView` then brings the folder's view (plan.md, research/sources/, registered results,
- * the journals, the monitor's records) up to what the store holds after a writing command, with
+ * the journals, the monitor's records, the grants and execution records) up to what the store
+ * holds after a writing command, with
  * the folder's own lock, as `dossier pull` does: a local file that differs from the store's bytes
  * is kept and reported, never overwritten.
  *
@@ -23,13 +24,15 @@ import { Workdir } from "../services/Workdir.js"
 import type { CommandServices } from "./CommandsLive.js"
 import { postgresServices } from "./DossierPostgres.js"
 import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
-import { ExecStoresFolder } from "./ExecLayer.js"
 import { ExecLive } from "./ExecLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
+import { ExecFilesLive } from "./folder/ExecFilesLive.js"
 import { makeGateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { type AttemptsCopied, copyAttempts } from "./GateAttemptsTransfer.js"
 import { GrantsLive } from "./GrantsLive.js"
+import { ExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
 import { makeGateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
+import { GrantStorePostgres } from "./postgres/GrantStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
 import { PgStore, PgStoreLayer } from "./postgres/PgStore.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
@@ -56,12 +59,13 @@ const boundStore = Layer.unwrapEffect(
 )
 
 /**
- * Grants and executions: the logic over the folder's adapters for now (`.dossier/grants/`,
- * `.dossier/executions/` of this host), under the shared dossier's lock.
+ * Grants and executions: the logic over the shared dossier's grant and execution stores (the
+ * evidence is shared; a run in flight is its host's), with this host's `ExecFiles` (a grant's
+ * roots, a run's outputs) and sandbox.
  */
 const execServices = ExecLive.pipe(
   Layer.provideMerge(GrantsLive),
-  Layer.provide(ExecStoresFolder),
+  Layer.provide(Layer.mergeAll(GrantStorePostgres, ExecutionStorePostgres, ExecFilesLive)),
   Layer.provideMerge(Layer.merge(WorkTreeLive, SandboxBwrap))
 )
 

@@ -14,6 +14,8 @@ import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
 import { makeCaptureStorePostgres, retainedBytes } from "./postgres/CaptureStorePostgres.js"
+import { makeExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
+import { makeGrantStorePostgres } from "./postgres/GrantStorePostgres.js"
 import { makeJournalStorePostgres } from "./postgres/JournalStorePostgres.js"
 import { makeMonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
 import { makePgLock } from "./postgres/PgLock.js"
@@ -107,6 +109,8 @@ export const pgSide = (store: PgStoreShape, files: FileStoreShape): Effect.Effec
     captures: makeCaptureStorePostgres(store, files),
     journal: makeJournalStorePostgres(store),
     monitor: makeMonitorStorePostgres(store, { files: makeMonitorFilesFolder(files) }),
+    grants: makeGrantStorePostgres(store),
+    executions: makeExecutionStorePostgres(store),
     files: storeBackedFiles(store, files),
     lock: makePgLock(store),
     content: (sha256) =>

@@ -1,8 +1,9 @@
 /**
  * StoreTransfer: copy what one set of storage-port adapters holds into another — the plan record
  * (its revision, the prose around it, the bytes of every file it registers), the capture log and
- * every retained file, every study's journal, the monitor's subscriptions, runs and reports —
- * keeping revisions, ids, digests and order. The one routine behind `dossier export --to` (a
+ * every retained file, every study's journal, the monitor's subscriptions, runs and reports, the
+ * grants with their events, the execution records with their logs — keeping revisions, ids,
+ * digests and order. The one routine behind `dossier export --to` (a
  * store → a plain folder), `dossier pull` (a store → this folder's view) and the import of
  * `dossier init --store` (a folder holding state → a new shared dossier). It knows the ports only
  * (src/services/ports/) and the work folder's files (`FileStore`, where both folder and memory
@@ -14,9 +15,12 @@
  * already holds other bytes is never overwritten: it is reported (`kept`), as is a registered file
  * the source does not have (`missing`).
  *
- * Not copied (no port holds them yet): grants and execution records (`.dossier/grants/`,
- * `.dossier/executions/`), the folder's derived state (scan and append indexes, projections).
- * A journal's torn tail (bytes after its last whole event) is not an event and is not copied.
+ * Grants and execution records go through their ports (`GrantStore`, `ExecutionStore`): a
+ * grant's record and its events in order, an execution record and its stdout/stderr logs
+ * (`readLog`/`putLog`). Not copied: in-flight markers (a run under way belongs to the host that
+ * runs it), the files under a grant's roots (local to each host), the folder's derived state
+ * (scan and append indexes, projections). A journal's torn tail (bytes after its last whole
+ * event) is not an event and is not copied.
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -25,8 +29,10 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import { sha256Hex } from "../domain/Canonical.js"
+import { canonicalDigest, sha256Hex } from "../domain/Canonical.js"
 import type { IoError, WorkdirNotFound } from "../domain/Errors.js"
+import { executionPaths, type ExecutionRecord } from "../domain/Execution.js"
+import type { GrantEvent, StoredGrant } from "../domain/Grant.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { JournalEvent } from "../domain/Journal.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
@@ -44,16 +50,22 @@ import {
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 import { CaptureStore, type CaptureStoreShape, type RetainFile } from "../services/ports/CaptureStore.js"
+import { ExecutionStore, type ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
+import { GrantStore, type GrantStoreShape } from "../services/ports/GrantStore.js"
 import { JournalStore, type JournalStoreShape } from "../services/ports/JournalStore.js"
 import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../services/ports/MonitorStore.js"
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
 import { BaseLive, BaseMemory } from "./Base.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { ExecutionStoreFolder } from "./folder/ExecutionStoreFolder.js"
+import { GrantStoreFolder } from "./folder/GrantStoreFolder.js"
 import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
 import { MonitorStoreFolder } from "./folder/MonitorStoreFolder.js"
 import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
 import { CaptureStoreMemory } from "./memory/CaptureStoreMemory.js"
+import { ExecutionStoreMemory } from "./memory/ExecutionStoreMemory.js"
+import { GrantStoreMemory } from "./memory/GrantStoreMemory.js"
 import { JournalStoreMemory } from "./memory/JournalStoreMemory.js"
 import { MonitorStoreMemory } from "./memory/MonitorStoreMemory.js"
 import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
@@ -64,6 +76,8 @@ export interface StoreSide {
   readonly captures: CaptureStoreShape
   readonly journal: JournalStoreShape
   readonly monitor: MonitorStoreShape
+  readonly grants: GrantStoreShape
+  readonly executions: ExecutionStoreShape
   readonly files: FileStoreShape
   readonly lock: LockShape
   /**
@@ -87,7 +101,12 @@ export interface TransferReport {
   readonly subscriptions: number
   readonly runs: number
   readonly reports: number
-  /** Files written (`copied`) or already there with the same bytes (`same`). */
+  /** Grant records created, and grant events appended. */
+  readonly grants: number
+  readonly grantEvents: number
+  /** Execution records stored. */
+  readonly executions: number
+  /** Files written (`copied`) or already there with the same bytes (`same`), execution logs included. */
   readonly files: { readonly copied: number; readonly same: number }
   /** Destination files that hold other bytes than the source's: left as they are. */
   readonly kept: ReadonlyArray<string>
@@ -104,6 +123,8 @@ interface Snapshot {
   readonly subscriptions: ReadonlyMap<string, SubscriptionRecord>
   readonly runs: ReadonlyMap<string, RunRecord>
   readonly reports: ReadonlyMap<string, ReadonlyArray<LoggedEvent<ReportLine>>>
+  readonly grants: ReadonlyMap<string, { readonly record: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>
+  readonly executions: ReadonlyMap<string, ExecutionRecord>
 }
 
 const holdingsOf = (s: Snapshot): Holdings => ({
@@ -113,7 +134,11 @@ const holdingsOf = (s: Snapshot): Holdings => ({
   journals: new Map([...s.journals].map(([k, v]) => [k, v.map((e) => ({ id: e.id, digest: e.digest }))])),
   subscriptions: new Map([...s.subscriptions].map(([k, v]) => [k, v.revision])),
   runs: new Map([...s.runs].map(([k, v]) => [k, v.revision])),
-  reports: new Map([...s.reports].map(([k, v]) => [k, new Map(v.map((e) => [e.id, e.digest]))]))
+  reports: new Map([...s.reports].map(([k, v]) => [k, new Map(v.map((e) => [e.id, e.digest]))])),
+  grants: new Map(
+    [...s.grants].map(([k, v]) => [k, { record: canonicalDigest(v.record), events: v.events.map(canonicalDigest) }])
+  ),
+  executions: new Map([...s.executions].map(([k, v]) => [k, canonicalDigest(v)]))
 })
 
 /** Read everything a side holds through its ports. */
@@ -141,7 +166,19 @@ const snapshotOf = (side: StoreSide) =>
     for (const program of yield* side.monitor.reports.streams) {
       reports.set(program, yield* side.monitor.reports.read(program))
     }
-    return { plan, prose, captures, journals, subscriptions, runs, reports } satisfies Snapshot
+    // A damaged grant or execution record fails the copy (`GrantDigestMismatch`,
+    // `ExecutionDigestMismatch`): no port can write it, and leaving it out would change answers.
+    const grants = new Map<string, { readonly record: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>()
+    for (const id of yield* side.grants.ids) {
+      const record = yield* side.grants.get(id)
+      if (Option.isSome(record)) grants.set(id, { record: record.value, events: (yield* side.grants.events(id)).value })
+    }
+    const executions = new Map<string, ExecutionRecord>()
+    for (const id of yield* side.executions.ids) {
+      const record = yield* side.executions.get(id)
+      if (Option.isSome(record)) executions.set(id, record.value)
+    }
+    return { plan, prose, captures, journals, subscriptions, runs, reports, grants, executions } satisfies Snapshot
   })
 
 /** A file's bytes on a side; None when it is not there (any other failure fails). */
@@ -218,6 +255,34 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
         else same++
       }
 
+      // Execution logs: every record's, compared now too, and read only where the destination
+      // lacks them. A log is where exec keeps it for the record's id, whatever path a record names.
+      const logs: Array<RetainFile> = []
+      const digestAt = (store: ExecutionStoreShape, path: string) =>
+        store.logDigest(path).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<{ readonly sha256: string }>()))
+        )
+      for (const id of source.executions.keys()) {
+        const paths = executionPaths(id)
+        for (const path of [paths.stdout, paths.stderr]) {
+          const there = yield* digestAt(to.executions, path)
+          const held = yield* digestAt(from.executions, path)
+          if (Option.isNone(held)) {
+            if (Option.isNone(there)) missing.push(path)
+            continue
+          }
+          if (Option.isSome(there)) {
+            if (there.value.sha256 === held.value.sha256) same++
+            else kept.push(path)
+            continue
+          }
+          const data = yield* from.executions.readLog(path)
+          if (Option.isSome(data)) logs.push({ path, data: data.value })
+          else missing.push(path)
+        }
+      }
+
       for (const f of write) yield* to.files.writeRetained(f.path, f.data)
       let copiedByCaptures = 0
       if (newCaptures.length > 0 || retain.length > 0) {
@@ -261,6 +326,19 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
       ]
       if (writes.length > 0) yield* to.monitor.commit(writes)
 
+      // Grants before the execution records that name them; each event after the ones held.
+      let grantEvents = 0
+      for (const { create, eventsFrom, id } of steps.grants) {
+        const held = source.grants.get(id)!
+        if (create) yield* to.grants.create(held.record)
+        for (let i = eventsFrom; i < held.events.length; i++) {
+          yield* to.grants.appendEvent(id, held.events[i]!, i)
+          grantEvents++
+        }
+      }
+      for (const id of steps.executions) yield* to.executions.put(source.executions.get(id)!)
+      for (const log of logs) yield* to.executions.putLog(log.path, log.data)
+
       return {
         plan: {
           revision: Option.match(source.plan, { onNone: () => null, onSome: (r) => r.revision }),
@@ -271,7 +349,10 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
         subscriptions: steps.subscriptions.length,
         runs: steps.runs.length,
         reports: steps.reports.reduce((n, r) => n + r.ids.length, 0),
-        files: { copied: write.length + copiedByCaptures, same },
+        grants: steps.grants.filter((g) => g.create).length,
+        grantEvents,
+        executions: steps.executions.length,
+        files: { copied: write.length + copiedByCaptures + logs.length, same },
         kept,
         missing
       } satisfies TransferReport
@@ -282,24 +363,28 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
 export const sideOf: Effect.Effect<
   StoreSide,
   never,
-  PlanStore | CaptureStore | JournalStore | MonitorStore | FileStore | Lock
+  PlanStore | CaptureStore | JournalStore | MonitorStore | GrantStore | ExecutionStore | FileStore | Lock
 > = Effect.all({
   plan: PlanStore,
   captures: CaptureStore,
   journal: JournalStore,
   monitor: MonitorStore,
+  grants: GrantStore,
+  executions: ExecutionStore,
   files: FileStore,
   lock: Lock
 })
 
-type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore
+type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore | GrantStore | ExecutionStore
 
 /** The folder's adapters of every port a transfer copies (over a FileStore and Lock). */
 export const FolderPorts: Layer.Layer<Ports, never, FileStore | Lock> = Layer.mergeAll(
   PlanStoreFolder,
   CaptureStoreFolder,
   JournalFolderLayer,
-  MonitorStoreFolder
+  MonitorStoreFolder,
+  GrantStoreFolder,
+  ExecutionStoreFolder
 )
 
 /** The memory adapters of every port a transfer copies (files in the FileStore given). */
@@ -307,7 +392,9 @@ export const MemoryPorts: Layer.Layer<Ports, never, FileStore> = Layer.mergeAll(
   PlanStoreMemory,
   CaptureStoreMemory,
   JournalStoreMemory,
-  MonitorStoreMemory
+  MonitorStoreMemory,
+  GrantStoreMemory,
+  ExecutionStoreMemory
 )
 
 const sideFrom = <E>(layer: Layer.Layer<Ports | FileStore | Lock, E>): Effect.Effect<StoreSide, E, Scope.Scope> =>
@@ -319,7 +406,7 @@ export const folderSideHere: Effect.Effect<StoreSide, never, FileStore | Lock | 
   (context) => Effect.provide(sideOf, context)
 )
 
-/** Whether a side holds any state (a plan or prose, a capture record, a journal, a monitor record or report). */
+/** Whether a side holds any state (a plan or prose, a capture record, a journal, a monitor record or report, a grant, an execution record). */
 export const sideHoldsState = (side: StoreSide) =>
   Effect.map(side.lock.withReadLock(() => snapshotOf(side)), (s) => holdsState(holdingsOf(s)))
 
@@ -338,6 +425,8 @@ export const contextOfSide = (side: StoreSide) =>
     Context.add(CaptureStore, side.captures),
     Context.add(JournalStore, side.journal),
     Context.add(MonitorStore, side.monitor),
+    Context.add(GrantStore, side.grants),
+    Context.add(ExecutionStore, side.executions),
     Context.add(FileStore, side.files),
     Context.add(Lock, side.lock)
   )

@@ -74,6 +74,8 @@ const stale = (expected: number, actual: number) => ({
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex")
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
+/** Bytes as hex, so that a Buffer and a Uint8Array holding the same bytes compare equal. */
+const hexOf = (bytes: Option.Option<Uint8Array>) => Option.map(bytes, (b) => Buffer.from(b).toString("hex"))
 
 /** A sealed grant as `grant create` stores one (unsigned: signatures are the logic's). */
 export const grantOf = (id: string, task = "task", parent: string | null = null): StoredGrant => {
@@ -230,6 +232,7 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
       const path = executionPaths(X1).stdout
       const bytes = utf8("line 1\nline \u00e9\n")
       yield* same("logDigest of an absent log", "FileNotFound", yield* tagOf(executions.logDigest(path)))
+      yield* same("readLog of an absent log", Option.none(), hexOf(yield* executions.readLog(path)))
       yield* same(
         "putLog",
         { sha256: sha(bytes), bytes: bytes.length, reused: false },
@@ -247,6 +250,7 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
         { sha256: sha(bytes), bytes: bytes.length },
         yield* executions.logDigest(path)
       )
+      yield* same("readLog: the bytes kept", hexOf(Option.some(bytes)), hexOf(yield* executions.readLog(path)))
       const empty = executionPaths(X1).stderr
       yield* same(
         "an empty log",
@@ -258,6 +262,7 @@ export const check = (make: Make): Effect.Effect<void, unknown> =>
         { sha256: sha(new Uint8Array(0)), bytes: 0 },
         yield* executions.logDigest(empty)
       )
+      yield* same("readLog of an empty log", Option.some(""), hexOf(yield* executions.readLog(empty)))
     }
     // Markers: admitted, listed by id, finished; release and recover leave markers alone.
     {

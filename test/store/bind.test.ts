@@ -5,12 +5,17 @@
  * answer, an error or any file. `export` of an unbound folder, read back as a folder, gives the
  * same answers.
  */
+import * as Effect from "effect/Effect"
+import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeGrantStorePostgres } from "../../src/layers/postgres/GrantStorePostgres.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
+import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
 import { type CliResult, leaksNothing, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, freePort, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { addEvidence, evidenceAnswers, GRANT_ROOTS } from "./support/evidence.js"
 import { NOW, ok, populated } from "./support/populated.js"
 
 const PASSWORD = "pw-Zq8-never-shown"
@@ -212,6 +217,19 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
     "round trip: a folder holding state imported into a new dossier, bound from another folder, exported: the same answers",
     async () => {
       const a = await populated()
+      const execution = await addEvidence(a)
+      const evidence = evidenceAnswers(a, execution)
+      expect([evidence.list.ok, evidence.g1.ok, evidence.g2.ok, evidence.execution.ok]).toEqual([
+        true,
+        true,
+        true,
+        true
+      ])
+      /** The grant and exec answers in `d`, its grants' roots (this host's files) made as in `a`. */
+      const evidenceIn = (d: string) => {
+        fs.cpSync(path.join(a, GRANT_ROOTS), path.join(d, GRANT_ROOTS), { recursive: true })
+        return evidenceAnswers(d, execution)
+      }
       const answers = (d: string) => ({
         plan: runCli(["plan", "inspect", "--workdir", d, "--json"]).json,
         journals: runCli(["journal", "list", "--workdir", d, "--json"]).json,
@@ -233,14 +251,39 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
         Number(await rows("SELECT count(*)::text AS n FROM dossier.events WHERE dossier = $1 AND log = 'journal'"))
       )
         .toBe(4)
+      // The grants with their events, the execution record and its two logs.
+      const kinds = await adminQuery(
+        db.url,
+        `SELECT kind, count(*)::int AS n FROM dossier.records WHERE dossier = $1
+           AND kind IN ('grant', 'execution', 'execution-log', 'execution-marker') GROUP BY kind ORDER BY kind`,
+        ["round-trip"]
+      )
+      expect(kinds.rows).toEqual([
+        { kind: "execution", n: 1 },
+        { kind: "execution-log", n: 2 },
+        { kind: "grant", n: 2 }
+      ])
+      expect(Number(await rows("SELECT count(*)::text AS n FROM dossier.events WHERE dossier = $1 AND log = 'grants'")))
+        .toBe(2)
       // Another folder (another host) binds to it and pulls: the same answers as the original.
       const b = tempWorkdir("dossier-bind-second-")
       const pulled = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip", "--workdir", b, "--json"]))
       expect(pulled.store).toMatchObject({ imported: false, pulled: true })
       expect(answers(b)).toEqual(before)
+      expect(evidenceIn(b)).toEqual(evidence)
+      for (
+        const f of [
+          ".dossier/grants/g1.json",
+          ".dossier/grants/g1.events.jsonl",
+          `.dossier/executions/${execution}.json`
+        ]
+      ) {
+        expect(fs.readFileSync(path.join(b, f), "latin1"), f).toBe(fs.readFileSync(path.join(a, f), "latin1"))
+      }
       // Exported from the second folder into a plain one: the same answers again, and no binding.
       const out = path.join(tempWorkdir("dossier-bind-export-"), "copy")
-      ok(runCli(["export", "--to", out, "--workdir", b, "--json"]))
+      const exported = ok(runCli(["export", "--to", out, "--workdir", b, "--json"])).transfer
+      expect([exported.grants, exported.grantEvents, exported.executions]).toEqual([2, 2, 1])
       expect(fs.existsSync(storeFile(out))).toBe(false)
       expect(answers(out)).toEqual(before)
       // The exported folder imported into a new dossier: the same plan revision, journals and digests.
@@ -268,8 +311,25 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       expect(first.content.length).toBeGreaterThan(0)
       expect(await held("round-trip-2")).toEqual(first)
       expect(answers(out)).toEqual(before)
+      expect(evidenceIn(out)).toEqual(evidence)
+
+      // An event another host appended to the shared dossier reaches this folder with `pull`.
+      const host = ManagedRuntime.make(PgStoreLayer({ url: db.url, dossier: "round-trip" }))
+      try {
+        await host.runPromise(Effect.flatMap(PgStore, (pg) =>
+          makeGrantStorePostgres(pg).appendEvent("g1", {
+            type: "revoked",
+            at: "2026-12-08T11:00:00.000Z",
+            reason: "from another host"
+          }, 1)))
+      } finally {
+        await host.dispose()
+      }
+      const refreshed = ok(runCli(["pull", "--workdir", b, "--json"])).transfer
+      expect([refreshed.grants, refreshed.grantEvents, refreshed.executions]).toEqual([0, 1, 0])
+      expect(evidenceIn(b).g1.state).toBe("revoked")
     },
-    120_000
+    240_000
   )
 
   it("refuses a malformed URL or name before connecting, and never shows the password", () => {

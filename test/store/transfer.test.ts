@@ -1,9 +1,11 @@
 /**
  * StoreTransfer between the memory and folder adapters of the storage ports: a folder made by the
  * built CLI (a plan with prose, a registered capture and output, a journal with an artifact, a
- * finished monitor run with its report and stage file) copied into memory and from there into a
- * second folder. Every answer is compared (plan inspect, journal inspect and lines, monitor list
- * and runs, the capture log) on all three, and every state file's bytes between the two folders.
+ * finished monitor run with its report and stage file, two grants with events, an execution
+ * record with its logs) copied into memory and from there into a second folder. Every answer is
+ * compared (plan inspect, journal inspect and lines, monitor list and runs, the capture log,
+ * grants and execution records through their ports) on all three, the grant and exec commands'
+ * answers between the two folders, and every state file's bytes between the two folders.
  * Then the refusals: a fresh transfer into a destination that holds state, and a refresh over a
  * destination that is ahead or other, write nothing.
  */
@@ -24,7 +26,9 @@ import { contextOfSide, folderSide, memorySide, type StoreSide, transfer } from 
 import { Monitor } from "../../src/services/Monitor.js"
 import { Plan } from "../../src/services/Plan.js"
 import { MonitorFiles } from "../../src/services/ports/MonitorStore.js"
+import { recordOf } from "../../src/testing/GrantStoreConformance.js"
 import { put, snapshot, tempWorkdir } from "../support/cli.js"
+import { addEvidence, evidenceAnswers, GRANT_ROOTS } from "./support/evidence.js"
 import { populated } from "./support/populated.js"
 
 const sha = (s: string | Uint8Array) => createHash("sha256").update(s).digest("hex")
@@ -62,7 +66,24 @@ const answers = (side: StoreSide) =>
       }))
     const captures = yield* side.captures.records
     const reports = yield* Effect.forEach(yield* side.monitor.reports.streams, (p) => side.monitor.reports.read(p))
-    return { plan, monitor, studies, journals, captures, reports }
+    const grants = yield* Effect.forEach(yield* side.grants.ids, (id) =>
+      Effect.all({ record: side.grants.get(id), events: side.grants.events(id) }))
+    const executions = yield* Effect.forEach(yield* side.executions.ids, (id) =>
+      Effect.flatMap(side.executions.get(id), (record) =>
+        Effect.all({
+          record: Effect.succeed(record),
+          logs: Effect.forEach(
+            Option.match(record, { onNone: () => [], onSome: (r) => [r.stdout.path, r.stderr.path] }),
+            (p) =>
+              Effect.map(
+                side.executions.readLog(p),
+                Option.map((b) =>
+                  sha(b)
+                )
+              )
+          )
+        })))
+    return { plan, monitor, studies, journals, captures, reports, grants, executions }
   }).pipe(Effect.scoped)
 
 /** The state files of a folder: everything but the lock, derived indexes and the CLI's input files. */
@@ -71,6 +92,7 @@ const stateFiles = (dir: string) => {
   return Object.fromEntries(
     Object.entries(all).filter(([p]) =>
       !p.startsWith("research/inputs/") && !p.startsWith("saved/") && p !== ".dossier/lock.sqlite" &&
+      !p.startsWith(GRANT_ROOTS) &&
       !p.startsWith(".dossier/journal/") && p !== ".dossier/monitor/scan.index" && p !== ".dossier/.gitignore"
     )
   )
@@ -78,9 +100,11 @@ const stateFiles = (dir: string) => {
 
 describe("StoreTransfer: folder → memory → folder", () => {
   let dir: string
+  let execution: string
   beforeAll(async () => {
     expect(fs.existsSync(path.resolve(__dirname, "../../dist/dossier.cjs"))).toBe(true)
     dir = await populated()
+    execution = await addEvidence(dir)
   }, 120_000)
 
   it("gives the same answers on every side and the same bytes in both folders", async () => {
@@ -105,6 +129,11 @@ describe("StoreTransfer: folder → memory → folder", () => {
     expect(result.toMemory.subscriptions).toBe(1)
     expect(result.toMemory.runs).toBe(1)
     expect(result.toMemory.reports).toBe(1)
+    expect({
+      grants: result.toMemory.grants,
+      grantEvents: result.toMemory.grantEvents,
+      executions: result.toMemory.executions
+    }).toEqual({ grants: 2, grantEvents: 2, executions: 1 })
     expect(result.toMemory.captures).toBeGreaterThan(0)
     expect(result.toMemory.kept).toEqual([])
     expect(result.toMemory.missing).toEqual([])
@@ -114,6 +143,9 @@ describe("StoreTransfer: folder → memory → folder", () => {
     expect(result.folder.journals).toHaveLength(2)
     expect(result.folder.monitor.runs).toHaveLength(1)
     expect(result.folder.reports.flat()).toHaveLength(1)
+    expect(result.folder.grants.map((g) => g.events.value.map((e) => e.type))).toEqual([["narrowed"], ["revoked"]])
+    expect(result.folder.executions).toHaveLength(1)
+    expect(result.folder.executions[0]!.logs.every(Option.isSome)).toBe(true)
     expect(result.memory).toEqual(result.folder)
     expect(result.second).toEqual(result.folder)
 
@@ -125,9 +157,20 @@ describe("StoreTransfer: folder → memory → folder", () => {
       "research/t/research-events.jsonl",
       ".dossier/monitor/reports.jsonl",
       "research/results/model.bin",
-      "research/results/r.md"
+      "research/results/r.md",
+      ".dossier/grants/g1.json",
+      ".dossier/grants/g1.events.jsonl",
+      ".dossier/grants/g2.events.jsonl",
+      `.dossier/executions/${execution}.json`,
+      `.dossier/executions/${execution}/stdout`,
+      `.dossier/executions/${execution}/stderr`
     ]))
     expect(stateFiles(copy)).toEqual(before)
+    // The grant and exec commands answer the same in the copy (the roots are this host's: made again here).
+    fs.cpSync(path.join(dir, GRANT_ROOTS), path.join(copy, GRANT_ROOTS), { recursive: true })
+    const evidence = evidenceAnswers(dir, execution)
+    expect([evidence.list.ok, evidence.g1.ok, evidence.g2.ok, evidence.execution.ok]).toEqual([true, true, true, true])
+    expect(evidenceAnswers(copy, execution)).toEqual(evidence)
     expect(fs.readFileSync(path.join(copy, "plan.md"), "latin1")).toContain("Caf\u00c3\u00a9 and prose")
   }, 60_000)
 
@@ -173,9 +216,64 @@ describe("StoreTransfer: folder → memory → folder", () => {
     })))
     expect(r.again.plan.copied).toBe(false)
     expect(r.again.journals).toEqual([])
-    expect(r.again.captures + r.again.runs + r.again.subscriptions + r.again.reports).toBe(0)
+    expect(
+      r.again.captures + r.again.runs + r.again.subscriptions + r.again.reports + r.again.grants +
+        r.again.grantEvents + r.again.executions
+    ).toBe(0)
     expect(r.more.journals).toEqual([{ study: "t", events: 1 }])
     expect(Either.isLeft(r.back)).toBe(true)
+  })
+
+  it("refreshes grant events and execution records a copy lacks, and refuses a copy whose grant or record is other", async () => {
+    const extra = recordOf("x-20261208T110000-0000000b", "g1")
+    const r = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const source = yield* memorySide
+      yield* transfer(folder, source, "fresh")
+      const copy = yield* memorySide
+      yield* transfer(source, copy, "fresh")
+      // The source gets an event and a record the copy lacks: a refresh copies just those.
+      const g1 = yield* source.grants.events("g1")
+      yield* source.grants.appendEvent(
+        "g1",
+        { type: "revoked", at: "2026-12-08T11:00:00.000Z", reason: null },
+        g1.revision
+      )
+      yield* source.executions.put(extra)
+      yield* source.executions.putLog(extra.stdout.path, new TextEncoder().encode("ok\n"))
+      yield* source.executions.putLog(extra.stderr.path, new Uint8Array(0))
+      const more = yield* transfer(source, copy, "refresh")
+      const copied = {
+        events: yield* copy.grants.events("g1"),
+        record: yield* copy.executions.get(extra.id),
+        log: Option.map(yield* copy.executions.readLog(extra.stdout.path), (b) => Buffer.from(b).toString("utf8"))
+      }
+      // The copy's g2 gets an event the source does not have: a divergence.
+      yield* copy.grants.appendEvent("g2", { type: "revoked", at: "2026-12-08T12:00:00.000Z", reason: "mine" }, 1)
+      const grantAhead = yield* Effect.either(transfer(source, copy, "refresh"))
+      // Another record under one of the source's ids.
+      const other = yield* memorySide
+      yield* other.executions.put(recordOf(extra.id, "g2"))
+      const otherRecord = yield* Effect.either(transfer(source, other, "refresh"))
+      return { more, copied, grantAhead, otherRecord, source: yield* source.grants.events("g1") }
+    })))
+    expect({
+      grants: r.more.grants,
+      grantEvents: r.more.grantEvents,
+      executions: r.more.executions,
+      files: r.more.files.copied
+    }).toEqual({ grants: 0, grantEvents: 1, executions: 1, files: 2 })
+    expect(r.copied.events).toEqual(r.source)
+    expect(r.copied.record).toEqual(Option.some(extra))
+    expect(r.copied.log).toEqual(Option.some("ok\n"))
+    expect(Either.isLeft(r.grantAhead) ? r.grantAhead.left : r.grantAhead).toMatchObject({
+      _tag: "TransferDivergence",
+      divergence: { part: "grant", key: "g2" }
+    })
+    expect(Either.isLeft(r.otherRecord) ? r.otherRecord.left : r.otherRecord).toMatchObject({
+      _tag: "TransferDivergence",
+      divergence: { part: "execution", key: extra.id }
+    })
   })
 
   it("keeps a destination file that holds other bytes, and says so", async () => {

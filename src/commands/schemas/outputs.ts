@@ -17,7 +17,7 @@ const NullableObj = (description: string) =>
 
 /** What a copy between stores answers (src/layers/StoreTransfer.ts). */
 const Transfer = Obj(
-  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports (counts copied), files {copied, same}, kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
+  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports, grants, grantEvents, executions (counts copied), files {copied, same} (execution logs included), kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
 )
 
 const GrantStatus = {

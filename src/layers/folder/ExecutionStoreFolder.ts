@@ -82,6 +82,11 @@ export const makeExecutionStoreFolder = (store: FileStoreShape): ExecutionStoreS
         store.hash(path, { maxBytes: Number.MAX_SAFE_INTEGER }),
         (d) => ({ sha256: d.sha256, bytes: d.bytes })
       ),
+    readLog: (path) =>
+      store.read(path, { maxBytes: Number.MAX_SAFE_INTEGER }).pipe(
+        Effect.map(Option.some),
+        Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<Uint8Array>()))
+      ),
     markers,
     admit: (marker) =>
       Effect.gen(function*() {

@@ -32,7 +32,7 @@ const decodeGrant = decodeWith(StoredGrantSchema)
 const decodeEvent = decodeWith(GrantEventSchema)
 
 /** What stands for an event line that does not decode: a revocation (fail closed). */
-const damagedEvent: GrantEvent = { type: "revoked", at: new Date(0).toISOString(), reason: "damaged event line" }
+export const damagedEvent: GrantEvent = { type: "revoked", at: new Date(0).toISOString(), reason: "damaged event line" }
 
 export const grantText = (grant: Parameters<GrantStoreShape["create"]>[0]) => `${JSON.stringify(grant, null, 2)}\n`
 

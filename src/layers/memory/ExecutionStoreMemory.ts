@@ -80,6 +80,8 @@ export const makeExecutionStoreMemory: Effect.Effect<ExecutionStoreShape<never>>
           ? Effect.fail(new FileNotFound({ path }))
           : Effect.succeed({ sha256: sha256(there), bytes: there.length })
       }),
+    readLog: (path) =>
+      Effect.map(Ref.get(state), (s) => Option.map(Option.fromNullable(s.logs.get(path)), (b) => Uint8Array.from(b))),
     markers: Effect.map(
       Ref.get(state),
       (s) => [...s.markers.keys()].sort().map((id) => s.markers.get(id)!)

@@ -28,7 +28,9 @@
  *   one there is `EditedRetainedFile` and nothing changes. A full disk is `IoError {code:
  *   "ENOSPC"}` (the logic then writes the record without its listing into the released room).
  * - `putLog(path, bytes)`: write-once, as `put` (same bytes: `reused`); `logDigest(path)`: the
- *   SHA-256 and size of what is kept there now; `FileNotFound` when nothing is.
+ *   SHA-256 and size of what is kept there now; `FileNotFound` when nothing is; `readLog(path)`:
+ *   the bytes kept there, None when nothing is (what a copy between stores reads:
+ *   src/layers/StoreTransfer.ts).
  * - `admit(marker)`: reserves the record's room, then stores the marker (if the marker cannot be
  *   stored, the room is given back). `markers`: every stored marker that decodes and is stored
  *   under its own id, in id order (others are left out: they reserve nothing and are never
@@ -40,13 +42,15 @@
  * - Every write runs inside the caller's `Lock.withLock` (one SQL transaction); reads may run
  *   outside it. Errors are tagged domain errors only (`ExecutionStoreError` and those above).
  *
- * SQL: `executions (dossier, id PRIMARY KEY, record JSONB)`, logs in a `ContentStore` keyed by
- * path, `markers (dossier, id PRIMARY KEY, marker JSONB)`.
+ * SQL (src/layers/postgres/ExecutionStorePostgres.ts, over the generic tables): records of kind
+ * `execution` keyed by id, logs' bytes in the `ContentStore` with a record of kind `execution-log`
+ * keyed by path holding their digest, markers of kind `execution-marker` keyed by id.
  *
  * Adapters: `ExecutionStoreFolder` (src/layers/folder/ExecutionStoreFolder.ts: under
  * `.dossier/executions/`, `<id>.json` pretty-printed, `<id>/stdout`, `<id>/stderr`,
- * `<id>.running.json` and `<id>.reserve`, byte for byte) and `ExecutionStoreMemory`
- * (src/layers/memory/ExecutionStoreMemory.ts).
+ * `<id>.running.json` and `<id>.reserve`, byte for byte), `ExecutionStoreMemory`
+ * (src/layers/memory/ExecutionStoreMemory.ts) and `ExecutionStorePostgres`
+ * (src/layers/postgres/ExecutionStorePostgres.ts).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -92,6 +96,8 @@ export interface ExecutionStoreShape<E = ExecutionStoreError> {
   ) => Effect.Effect<StoredContent, E | EditedRetainedFile>
   /** What is kept at a log's path now. */
   readonly logDigest: (path: string) => Effect.Effect<LogDigest, E | FileNotFound>
+  /** The bytes kept at a log's path; None when nothing is. */
+  readonly readLog: (path: string) => Effect.Effect<Option.Option<Uint8Array>, E>
   /** Every in-flight marker that decodes under its own id, by id. */
   readonly markers: Effect.Effect<ReadonlyArray<RunningMarker>, E>
   /** Reserve the record's room, then store the marker (the room given back if the marker fails). */

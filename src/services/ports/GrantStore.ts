@@ -40,8 +40,9 @@
  *   shared store answers when it cannot be reached or its row lock not had in time.
  *
  * Adapters: `GrantStoreFolder` (src/layers/folder/GrantStoreFolder.ts: `.dossier/grants/<id>.json`
- * pretty-printed, and `.dossier/grants/<id>.events.jsonl` one event a line, byte for byte) and
- * `GrantStoreMemory` (src/layers/memory/GrantStoreMemory.ts).
+ * pretty-printed, and `.dossier/grants/<id>.events.jsonl` one event a line, byte for byte),
+ * `GrantStoreMemory` (src/layers/memory/GrantStoreMemory.ts) and `GrantStorePostgres`
+ * (src/layers/postgres/GrantStorePostgres.ts: records of kind `grant`, events of log `grants`).
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
