@@ -7,12 +7,15 @@
  *    service: the command's transaction and advisory lock, the study's lock, the view, the
  *    insert) against a raw `INSERT` of the same rows — the columns and values the adapter writes,
  *    computed beforehand — through the same driver in one transaction (BEGIN, INSERT, COMMIT),
- *    interleaved run by run.
+ *    interleaved run by run; and the adapter's own statements sent raw the same way, which
+ *    splits the round trips from the library's work in the process.
  * 2. `plan checkpoint` in a fresh CLI process, in a folder bound to a shared dossier (its
- *    transaction, then the refresh of the folder's view) against the same in a plain folder.
- * 3. 8 writer processes appending 1,000 events each (100 batches of 10, through the library) to
- *    one study at once, against one writer appending 1,000: the throughput of the 8 over the
- *    one's, then the stored rows are counted — none lost, none twice — or the suite throws.
+ *    transaction, then the refresh of the folder's view) against the same in a plain folder; and
+ *    `plan inspect` the same way (no write, no refresh), which splits what the binding costs.
+ * 3. 8 writer processes appending 1,000 events each (100 batches of 10, through the library; a
+ *    study each, one dossier) at once, against one writer appending 1,000 (before and after the
+ *    8): the throughput of the 8 over the one's, then the stored rows are counted — none lost,
+ *    none twice — or the suite throws.
  */
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { spawn, spawnSync } from "node:child_process"
@@ -212,6 +215,20 @@ const checkpointRow = (url: string) => {
       baselineMs: plainMs,
       target: 1.5,
       note: `the bound one connects, commits, then refreshes the folder's view; interleaved, ${RUNS} runs each`
+    })
+    // Not a target, the cause's measure: a read-only command writes nothing and refreshes nothing,
+    // so what a bound `plan inspect` adds is loading the store's code and connecting.
+    const inspect = (dir: string) => () => {
+      const out = JSON.parse(cli(["plan", "inspect", "--workdir", dir, "--json"])) as { revision: number }
+      if (out.revision !== revisions.get(dir)) throw new Error(`inspect answered ${JSON.stringify(out)}`)
+    }
+    const [boundInspect, plainInspect] = timeSyncAlternating(11, [inspect(bound), inspect(plain)], 1)
+    record({
+      name: "plan inspect, fresh CLI, bound folder",
+      ms: boundInspect,
+      baseline: "the same in a plain folder",
+      baselineMs: plainInspect,
+      note: "no write, no refresh: loading the store's code and connecting; interleaved, 11 runs each"
     })
   } finally {
     fs.rmSync(bound, { recursive: true, force: true })
