@@ -139,8 +139,8 @@ const appendRow = async (url: string) => {
         )
         await client.query(insert, values)
       })
-    const RUNS = 201
-    const WARMUP = 30
+    const RUNS = 101
+    const WARMUP = 20
     const rawRows = Array.from({ length: RUNS + WARMUP }, rowsFor("raw"))
     const stmtRows = Array.from({ length: RUNS + WARMUP }, rowsFor("stmts"))
     let k = 0
@@ -202,7 +202,7 @@ const checkpointRow = (url: string) => {
       if (out.revision !== r + 1) throw new Error(`checkpoint answered ${JSON.stringify(out)}`)
       revisions.set(dir, r + 1)
     }
-    const RUNS = 15
+    const RUNS = 11
     const [boundMs, plainMs] = timeSyncAlternating(RUNS, [checkpoint(bound), checkpoint(plain)], 2)
     const view = fs.readFileSync(path.join(bound, "plan.md"), "utf8")
     if (!view.includes(`step ${revisions.get(bound)! - 1}`)) {
