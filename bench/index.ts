@@ -18,6 +18,7 @@ import { benchMcp } from "./mcp.js"
 import { benchMonitor } from "./monitor.js"
 import { benchPlan } from "./plan.js"
 import { benchStartup } from "./startup.js"
+import { benchStore } from "./store.js"
 import { printTable, type Row, rows } from "./support.js"
 
 const ROWS = "@@bench-rows "
@@ -32,7 +33,8 @@ const suites: Record<string, () => Promise<void>> = {
   mcp: benchMcp,
   extraction: benchExtraction,
   "extraction-wcxb": benchExtractionWcxb,
-  exec: benchExec
+  exec: benchExec,
+  store: benchStore
 }
 const [only, mode] = process.argv.slice(2)
 if (only !== undefined) {

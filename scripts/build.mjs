@@ -35,6 +35,28 @@ const effectStackProbe = {
 }
 
 /**
+ * node-postgres asks at load whether it runs in a Cloudflare Worker: without `navigator` (Node 20
+ * has none) it constructs a `Response`, and touching that global makes Node load its own fetch
+ * (undici): ~170 ms of a bound `plan inspect`'s 800 ms of CPU in one profile under load, and
+ * `node -e 'new Response(null)'` takes 55 ms more than `node -e 0` on the 2-core machine. Every
+ * command in a bound folder loads pg; the CLI runs on Node only, so its bundle gets the answer as
+ * a constant. The build stops when the call is not found (a pg upgrade changed it).
+ */
+const pgCloudflareProbe = {
+  name: "pg-cloudflare-probe",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8")
+      const probe = /if \(isCloudflareRuntime\(\)\) \{/
+      if (!probe.test(text)) {
+        throw new Error(`${args.path}: pg's Cloudflare probe changed; see pgCloudflareProbe in scripts/build.mjs`)
+      }
+      return { contents: text.replace(probe, "if (false) {"), loader: "js" }
+    })
+  }
+}
+
+/**
  * effect's Schema classes (`Schema.TaggedError`, `Schema.Class`, …) build six schemas of their
  * fields when the class is defined (its type side, constructor, encoded side, surrogates) and a
  * TaggedError also its whole schema (its fields' struct extended by `_tag`): ~1 million
@@ -166,7 +188,7 @@ async function bundles() {
     const file = `dist/${bundleFile(name)}`
     const r = await build({
       entryPoints: ["src/cli/main.ts"],
-      plugins: [effectStackProbe, effectLazyClasses, cutOff(name, spec)],
+      plugins: [effectStackProbe, effectLazyClasses, pgCloudflareProbe, cutOff(name, spec)],
       write: false,
       metafile: true,
       bundle: true,

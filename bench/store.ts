@@ -1,0 +1,374 @@
+/**
+ * Benchmarks of the shared store (PostgreSQL, issue 26), on a throwaway cluster of their own
+ * (test/support/postgres.ts: `initdb` into a temporary folder, fsync off) or a database made on
+ * `DOSSIER_TEST_PG`'s server; without either the suite prints one line and records nothing.
+ *
+ * 1. A journal append of 10 events through the library (`DossierPostgres`, the `Journal`
+ *    service: the command's transaction and advisory lock, the study's lock, the view, the
+ *    insert) against a raw `INSERT` of the same rows — the columns and values the adapter writes,
+ *    computed beforehand — through the same driver in one transaction (BEGIN, INSERT, COMMIT),
+ *    interleaved run by run; and the adapter's own statements sent raw the same way, which
+ *    splits the round trips from the library's work in the process.
+ * 2. `plan checkpoint` in a fresh CLI process, in a folder bound to a shared dossier (its
+ *    transaction, then the refresh of the folder's view) against the same in a plain folder; and
+ *    `plan inspect` the same way (no write, no refresh), which splits what the binding costs.
+ * 3. 8 writer processes appending 1,000 events each (100 batches of 10, through the library; a
+ *    study each, one dossier) at once, against one writer appending 1,000 (before and after the
+ *    8): the throughput of the 8 over the one's, then the stored rows are counted — none lost,
+ *    none twice — or the suite throws.
+ */
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as Pg from "pg"
+import type { JournalEvent } from "../src/domain/Journal.js"
+import { entryOf, entryText } from "../src/domain/JournalAppend.js"
+import { DossierPostgres } from "../src/layers/DossierPostgres.js"
+import { Journal } from "../src/services/Journal.js"
+import { CLI, record, tempDir, timeAsyncAlternating, timeSyncAlternating, writeJson } from "./support.js"
+
+type PgSupport = typeof import("../test/support/postgres.js")
+
+/** The cluster helpers, without the note they print for a test file when no server can be had. */
+const loadPgSupport = async (): Promise<PgSupport> => {
+  const warn = console.warn
+  console.warn = () => {}
+  try {
+    return await import("../test/support/postgres.js")
+  } finally {
+    console.warn = warn
+  }
+}
+
+const evaluation = (id: string, i: number): JournalEvent => ({
+  id,
+  type: "evaluation_recorded",
+  at: "2026-12-02T10:00:00.000Z",
+  candidateId: "cand-a",
+  evaluation: {
+    evaluatorVersion: "ev-1",
+    metrics: { accuracy: 0.5 + (i % 1000) / 10_000, loss: 1 / (i + 1) },
+    decision: i % 2 === 0 ? "accept" : "inconclusive"
+  }
+})
+const created = (id: string): JournalEvent => ({
+  id,
+  type: "candidate_created",
+  candidate: { id: "cand-a", title: "baseline", protocolVersion: "p1" }
+})
+
+const cli = (args: ReadonlyArray<string>) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" })
+  if (r.status !== 0) throw new Error(`dossier ${args.join(" ")} exited ${r.status}: ${r.stdout}${r.stderr}`)
+  return r.stdout
+}
+
+/** 1. One 10-event append through the library against a raw INSERT of the same rows. */
+const appendRow = async (url: string) => {
+  const dossier = "bench-append"
+  const workdir = tempDir("dossier-bench-store-")
+  const runtime = ManagedRuntime.make(DossierPostgres({ url, dossier, workdir }))
+  const client = new Pg.Client({ connectionString: url })
+  try {
+    const journal = await runtime.runPromise(Journal)
+    await client.connect()
+    const BATCH = 10
+    let n = 0
+    await runtime.runPromise(journal.append("lib", created("lib-c")))
+    const library = async () => {
+      const batch = Array.from({ length: BATCH }, () => evaluation(`lib-${n}`, n++))
+      const r = await runtime.runPromise(journal.append("lib", batch))
+      if (r.appended.length !== BATCH) throw new Error(`the library appended ${r.appended.length} of ${BATCH}`)
+    }
+    // The raw sides' rows, as the adapter writes them (log `journal`, the next positions, the
+    // event's canonical text and its SHA-256), made before the timing: the driver's work only.
+    const positions = new Map<string, number>()
+    const rowsFor = (stream: string) => (): Array<unknown> => {
+      const values: Array<unknown> = [dossier, stream]
+      let position = positions.get(stream) ?? 0
+      for (let i = 0; i < BATCH; i++) {
+        const entry = entryOf(evaluation(`${stream}-${position}`, position))
+        values.push(++position, entry.id, entry.digest, entryText(entry))
+      }
+      positions.set(stream, position)
+      return values
+    }
+    const insert = `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event) VALUES ${
+      Array.from({ length: BATCH }, (_, i) =>
+        `($1, 'journal', $2, $${i * 4 + 3}, $${i * 4 + 4}, $${i * 4 + 5}, $${i * 4 + 6})`)
+        .join(", ")
+    }`
+    const inTransaction = async (work: () => Promise<void>) => {
+      await client.query("BEGIN")
+      try {
+        await work()
+        await client.query("COMMIT")
+      } catch (e) {
+        await client.query("ROLLBACK")
+        throw e
+      }
+    }
+    /** The baseline: BEGIN, INSERT, COMMIT. */
+    const raw = (values: Array<unknown>) => inTransaction(async () => void (await client.query(insert, values)))
+    /**
+     * Not a target, the cause's measure: the statements the adapter sends for one append (the
+     * dossier's lock, a savepoint, the study's lock, the view, the insert), sent raw — what is
+     * left between this and the library is the library's own work in this process.
+     */
+    const statements = (values: Array<unknown>) =>
+      inTransaction(async () => {
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`dossier:${dossier}`])
+        await client.query("SAVEPOINT s")
+        await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [
+          `dossier:${dossier}:journal:stmts`
+        ])
+        const ids = JSON.stringify(values.filter((_, i) => i >= 2 && (i - 2) % 4 === 1))
+        await client.query(
+          `SELECT 'h' AS k, h.id, h.digest, h.position FROM (
+              SELECT id, digest, position FROM dossier.events
+              WHERE dossier = $1 AND log = 'journal' AND stream = $2 ORDER BY position DESC LIMIT 1) AS h
+            UNION ALL
+            SELECT 'd', id, digest, position FROM dossier.events
+              WHERE dossier = $1 AND log = 'journal' AND stream = $2
+                AND id IN (SELECT json_array_elements_text($3::json))
+            UNION ALL
+            SELECT 'c', id, digest, position FROM dossier.events
+              WHERE dossier = $1 AND log = 'journal-claims' AND stream = $2`,
+          [dossier, "stmts", ids]
+        )
+        await client.query(insert, values)
+      })
+    const RUNS = 101
+    const WARMUP = 20
+    const rawRows = Array.from({ length: RUNS + WARMUP }, rowsFor("raw"))
+    const stmtRows = Array.from({ length: RUNS + WARMUP }, rowsFor("stmts"))
+    let k = 0
+    let j = 0
+    const [libMs, rawMs, stmtMs] = await timeAsyncAlternating(
+      RUNS,
+      [library, () => raw(rawRows[k++]!), () => statements(stmtRows[j++]!)],
+      WARMUP
+    )
+    const stored = await client.query<{ stream: string; n: number }>(
+      "SELECT stream, count(*)::int AS n FROM dossier.events WHERE dossier = $1 AND log = 'journal' GROUP BY stream",
+      [dossier]
+    )
+    const count = new Map(stored.rows.map((r) => [r.stream, r.n]))
+    const expected = (RUNS + WARMUP) * BATCH
+    if (count.get("lib") !== 1 + expected || count.get("raw") !== expected || count.get("stmts") !== expected) {
+      throw new Error(`stored ${JSON.stringify(stored.rows)}, expected lib ${1 + expected}, raw and stmts ${expected}`)
+    }
+    record({
+      name: "journal append (10 events), PostgreSQL layer",
+      ms: libMs,
+      baseline: "raw INSERT of the same rows (BEGIN, INSERT, COMMIT)",
+      baselineMs: rawMs,
+      target: 1.5,
+      note: `same pg driver and server; interleaved, ${RUNS} runs each after ${WARMUP}`
+    })
+    record({
+      name: "journal append (10 events), the adapter's 7 statements sent raw",
+      ms: stmtMs,
+      baseline: "raw INSERT of the same rows (BEGIN, INSERT, COMMIT)",
+      baselineMs: rawMs,
+      note: `round trips alone (the library: ${(libMs / stmtMs).toFixed(2)}x these)`
+    })
+  } finally {
+    await client.end().catch(() => undefined)
+    await runtime.dispose()
+    fs.rmSync(workdir, { recursive: true, force: true })
+  }
+}
+
+/** 2. `plan checkpoint` in a fresh CLI process: a bound folder against a plain one. */
+const checkpointRow = (url: string) => {
+  const bound = tempDir("dossier-bench-store-bound-")
+  const plain = tempDir("dossier-bench-store-plain-")
+  try {
+    cli(["init", "--store", url, "--dossier", "bench-cli", "--workdir", bound, "--json"])
+    const revisions = new Map<string, number>()
+    for (const dir of [bound, plain]) {
+      const input = writeJson(dir, "research/inputs/start.json", { goal: "g", limits: [], nextAction: "n" })
+      cli(["plan", "start", "--workdir", dir, "--input", input, "--json"])
+      revisions.set(dir, 1)
+    }
+    const checkpoint = (dir: string) => () => {
+      const r = revisions.get(dir)!
+      const input = writeJson(dir, `research/inputs/cp-${r}.json`, { nextAction: `step ${r}` })
+      const out = JSON.parse(
+        cli(["plan", "checkpoint", "--workdir", dir, "--input", input, "--expected", String(r), "--json"])
+      ) as { ok: boolean; revision: number }
+      if (out.revision !== r + 1) throw new Error(`checkpoint answered ${JSON.stringify(out)}`)
+      revisions.set(dir, r + 1)
+    }
+    const RUNS = 11
+    const [boundMs, plainMs] = timeSyncAlternating(RUNS, [checkpoint(bound), checkpoint(plain)], 2)
+    const view = fs.readFileSync(path.join(bound, "plan.md"), "utf8")
+    if (!view.includes(`step ${revisions.get(bound)! - 1}`)) {
+      throw new Error("the bound folder's plan.md was not refreshed")
+    }
+    record({
+      name: "plan checkpoint, fresh CLI, bound folder",
+      ms: boundMs,
+      baseline: "the same in a plain folder",
+      baselineMs: plainMs,
+      target: 1.5,
+      note: `the bound one connects, commits, then refreshes the folder's view; interleaved, ${RUNS} runs each`
+    })
+    // Not a target, the cause's measure: a read-only command writes nothing and refreshes nothing,
+    // so what a bound `plan inspect` adds is loading the store's code and connecting.
+    const inspect = (dir: string) => () => {
+      const out = JSON.parse(cli(["plan", "inspect", "--workdir", dir, "--json"])) as { revision: number }
+      if (out.revision !== revisions.get(dir)) throw new Error(`inspect answered ${JSON.stringify(out)}`)
+    }
+    const [boundInspect, plainInspect] = timeSyncAlternating(11, [inspect(bound), inspect(plain)], 1)
+    record({
+      name: "plan inspect, fresh CLI, bound folder",
+      ms: boundInspect,
+      baseline: "the same in a plain folder",
+      baselineMs: plainInspect,
+      note: "no write, no refresh: loading the store's code and connecting; interleaved, 11 runs each"
+    })
+  } finally {
+    fs.rmSync(bound, { recursive: true, force: true })
+    fs.rmSync(plain, { recursive: true, force: true })
+  }
+}
+
+interface WriterAnswer {
+  readonly appended: number
+  readonly skipped: number
+  readonly retries: number
+}
+
+/**
+ * Start `writers` writer processes, wait until each has connected, start them all at once;
+ * the wall time from the start to the last one's answer, and the answers.
+ */
+const runWriters = async (
+  worker: string,
+  job: { url: string; dossier: string; workdir: string; study: string; events: number; batch: number },
+  writers: number
+): Promise<{ ms: number; answers: Array<WriterAnswer> }> => {
+  const children = Array.from(
+    { length: writers },
+    (_, writer) =>
+      spawn(process.execPath, [worker, JSON.stringify({ ...job, writer })], { stdio: ["pipe", "pipe", "pipe"] })
+  )
+  const ready: Array<Promise<void>> = []
+  const done = children.map((child, i) =>
+    new Promise<WriterAnswer>((resolve, reject) => {
+      let out = ""
+      let err = ""
+      let readyResolve: () => void = () => undefined
+      ready.push(new Promise<void>((r) => (readyResolve = r)))
+      child.stdout.on("data", (d) => {
+        out += d
+        if (out.startsWith("ready\n")) readyResolve()
+      })
+      child.stderr.on("data", (d) => (err += d))
+      child.on("close", (code) => {
+        readyResolve()
+        const last = out.trim().split("\n").pop()!
+        if (code !== 0) reject(new Error(`writer ${i} exited ${code}: ${err}${out}`))
+        else resolve(JSON.parse(last) as WriterAnswer)
+      })
+    })
+  )
+  await Promise.all(ready)
+  const started = process.hrtime.bigint()
+  for (const child of children) child.stdin.end("go\n")
+  const answers = await Promise.all(done)
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, answers }
+}
+
+/** 3. 8 writers × 1,000 events against one writer × 1,000; then none lost, none twice. */
+const writersRow = async (url: string) => {
+  const dir = tempDir("dossier-bench-store-writers-")
+  try {
+    const worker = path.join(dir, "storeWriter.mjs")
+    // The esbuild CLI (its JS API cannot run from inside this bundle).
+    const built = spawnSync(path.resolve("node_modules/.bin/esbuild"), [
+      path.resolve("bench/storeWriter.ts"),
+      `--outfile=${worker}`,
+      "--bundle",
+      "--format=esm",
+      "--platform=node",
+      "--target=node20",
+      "--external:pg-native",
+      "--banner:js=import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      "--log-level=warning"
+    ], { encoding: "utf8" })
+    if (built.status !== 0) throw new Error(`bundling the writer failed: ${built.stderr}`)
+    const EVENTS = 1_000
+    const WRITERS = 8
+    const dossier = "bench-writers"
+    const job = { url, dossier, workdir: dir, events: EVENTS, batch: 10 }
+    const client = new Pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      // One writer before the 8 and one after (the load of this machine drifts); each writer has
+      // a study of its own, so that every study ends at 1,000 events: what the 8 share is the
+      // dossier (its lock: writers of one dossier take turns) and the server.
+      const before = await runWriters(worker, { ...job, study: "one-a" }, 1)
+      const all = await runWriters(worker, { ...job, study: "many" }, WRITERS)
+      const after = await runWriters(worker, { ...job, study: "one-b" }, 1)
+      const { rows } = await client.query<{ stream: string; n: number; ids: number; last: number }>(
+        `SELECT stream, count(*)::int AS n, count(DISTINCT id)::int AS ids, max(position)::int AS last
+         FROM dossier.events WHERE dossier = $1 AND log = 'journal' AND stream LIKE 'many-w%' GROUP BY stream`,
+        [dossier]
+      )
+      let lost = 0
+      let duplicated = 0
+      for (let w = 0; w < WRITERS; w++) {
+        const r = rows.find((x) => x.stream === `many-w${w}`) ?? { n: 0, ids: 0, last: 0 }
+        const mine = await client.query<{ n: number }>(
+          "SELECT count(DISTINCT id)::int AS n FROM dossier.events WHERE dossier = $1 AND log = 'journal' AND stream = $2 AND id = ANY($3::text[])",
+          [dossier, `many-w${w}`, Array.from({ length: EVENTS }, (_, k) => `many-w${w}-${k}`)]
+        )
+        lost += EVENTS - mine.rows[0]!.n
+        duplicated += r.n - r.ids + (r.last - r.n)
+      }
+      const stored = rows.reduce((s, r) => s + r.n, 0)
+      const answered = all.answers.reduce((s, a) => s + a.appended, 0)
+      const retries = all.answers.reduce((s, a) => s + a.retries, 0)
+      const check =
+        `${lost} lost, ${duplicated} duplicated (${stored} rows in ${rows.length} studies, ${answered} answered appended, ${retries} retries)`
+      if (lost !== 0 || duplicated !== 0 || stored !== WRITERS * EVENTS || answered !== WRITERS * EVENTS) {
+        throw new Error(`8 writers: ${check}`)
+      }
+      const manyPer1k = all.ms / WRITERS
+      const onePer1k = (before.ms + after.ms) / 2
+      record({
+        name: "8 writers x 1,000 events, ms per 1,000 events",
+        ms: manyPer1k,
+        baseline: "one writer x 1,000 events",
+        baselineMs: onePer1k,
+        note: `throughput ${(onePer1k / manyPer1k).toFixed(2)}x one writer's (${(1e6 / manyPer1k).toFixed(0)} vs ${
+          (1e6 / onePer1k).toFixed(0)
+        } events/s); ${check}; batches of 10 through the library, one study each, start signal to last answer`
+      })
+    } finally {
+      await client.end().catch(() => undefined)
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const benchStore = async (): Promise<void> => {
+  const pg = await loadPgSupport()
+  if (!pg.pgAvailable) {
+    console.log("  store: skipped (no PostgreSQL server binaries and no DOSSIER_TEST_PG)")
+    return
+  }
+  const db = await pg.openTestDatabase()
+  try {
+    await appendRow(db.url)
+    checkpointRow(db.url)
+    await writersRow(db.url)
+  } finally {
+    await db.close()
+  }
+}
