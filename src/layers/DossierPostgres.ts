@@ -9,8 +9,8 @@
  *
  * Building the layer connects once and checks (a writer: creates or migrates) the schema, so a
  * server that cannot be reached is `StoreUnavailable` there, a newer schema `StoreTooNew`, and a
- * malformed URL or dossier name `UsageError`. Grants and execution records have no PostgreSQL
- * adapter yet: they are not part of `Dossier`, as with `DossierLive`.
+ * malformed URL or dossier name `UsageError`. Grants and execution records are not part of
+ * `Dossier`, as with `DossierLive`; a bound folder's commands add them (src/layers/CommandsBound.ts).
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
