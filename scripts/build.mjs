@@ -137,12 +137,16 @@ const effectLazyClasses = {
   }
 }
 
-/** The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep. */
+/**
+ * The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep, and
+ * (but in the full bundle) the bound folder's services.
+ */
 const cutOff = (name, spec) => ({
   name: "cut-off",
   setup(b) {
     if (spec.impls === "all") return
-    b.onResolve({ filter: /(\.impl|[\\/]App)\.js$/ }, (args) => {
+    // A bound folder's commands (commands/Bound.js) run in the full bundle only (src/cli/bin.ts).
+    b.onResolve({ filter: /(\.impl|[\\/]App|[\\/]Bound)\.js$/ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined
       const impl = /([\w-]+)\.impl\.js$/.exec(args.path)?.[1]
       if (impl !== undefined && spec.impls.includes(impl)) return undefined
