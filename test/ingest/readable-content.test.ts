@@ -127,6 +127,28 @@ describe("readable copy: choosing the content", () => {
     for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
   })
 
+  it("finds the story in the page's main when a banner or an aside left unclosed holds it", () => {
+    for (const open of [`<header role="banner">`, `<aside class="rail">`, `<div role="complementary">`]) {
+      const html = `<html><body>${open}<a href="/">Home of the paper</a>${links("nav", 4)}
+        <main><h1>The northern sluice</h1>${story(1, 4)}</main>
+        <footer><p>Copyright 2026 The Paper, all rights reserved, printed in the valley.</p></footer></body></html>`
+      const text = copy(html)
+      for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
+      expect(text).not.toContain("Copyright 2026")
+    }
+  })
+
+  it("still leaves out a main hidden from readers, and a closed banner beside the page's main", () => {
+    const html =
+      `<html><body><header role="banner"><p>Banner line of the paper with a slogan, a date and a motto.</p></header>
+      <div aria-hidden="true"><main><p>Hidden drawer text that no reader sees on the page at all.</p></main></div>
+      <div class="story-body">${story(1, 4)}</div></body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(4))
+    expect(text).not.toContain("Banner line")
+    expect(text).not.toContain("Hidden drawer text")
+  })
+
   it("keeps a run of paragraphs inside the story whose wrapper has a negative name (banner, media, scroll)", () => {
     const html = `<html><body><div class="article-body"><div class="intro">${story(1, 2)}</div>
       <div class="banners-in-story"><div class="scrollblock">${story(3, 4)}</div></div>

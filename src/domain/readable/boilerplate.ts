@@ -90,6 +90,23 @@ export const droppedTag = (name: string, attribs: Attribs, reveal = false): bool
   return hiddenStyle(attribs)
 }
 
+/** Landmarks that frame a page's content: its banner, its footer, its asides. */
+const FRAME_ROLES = new Set(["banner", "contentinfo", "complementary"])
+
+/**
+ * Whether an element is left out only for the landmark it is (an `aside`, or the role of a banner,
+ * a footer or an aside) and for nothing that hides it. Such an element holding the page's `main`
+ * did not end where it should have (a header or an aside left unclosed swallows the page after
+ * it): tree.ts keeps it (`parsePage`'s `spared`).
+ */
+export const framingOnly = (name: string, attribs: Attribs, reveal = false): boolean => {
+  const role = attribs.role?.toLowerCase().trim()
+  const framing = name === "aside" || (role !== undefined && FRAME_ROLES.has(role))
+  if (!framing || (name !== "aside" && DROP.has(name))) return false
+  if (role !== undefined && !FRAME_ROLES.has(role) && DROP_ROLES.has(role)) return false
+  return !droppedTag("div", { ...attribs, role: "" }, reveal)
+}
+
 /** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */
 export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
 

@@ -26,10 +26,10 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
-import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
+import { FURNITURE_TAGS } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
-import { type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
+import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
 /** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
@@ -336,7 +336,7 @@ const enough = (content: ReturnType<typeof pickContent>): boolean =>
 /** Undo step 1: only what its tag drops stays dropped (the caller scores again from none). */
 const keepFurniture = (page: Page): void => {
   for (const el of page.all) {
-    el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs, page.revealed)
+    el.drop = (el.parent?.drop ?? false) || dropsItself(page, el)
     unmeasure(el)
   }
   sumAll(page)
