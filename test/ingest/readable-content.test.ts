@@ -138,6 +138,20 @@ describe("readable copy: choosing the content", () => {
     }
   })
 
+  it("keeps the answers of an accordion styled with utility classes that clip overflow ('overflow-hidden')", () => {
+    const faq = Array.from(
+      { length: 2 },
+      (_, i) =>
+        `<div class="border-b"><h3 class="text-lg">Question ${i} about the sluice?</h3>` +
+        `<div class="overflow-hidden transition-all md:overflow-y-hidden"><p>${prose(10 + i)}</p></div></div>`
+    ).join("")
+    const html = `<html><body><main><div class="mx-auto max-w-3xl">${story(1, 5)}
+      <h2>Questions</h2>${faq}</div></main></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 2; i++) expect(text).toContain(prose(10 + i))
+  })
+
   it("still leaves out a main hidden from readers, and a closed banner beside the page's main", () => {
     const html =
       `<html><body><header role="banner"><p>Banner line of the paper with a slogan, a date and a motto.</p></header>

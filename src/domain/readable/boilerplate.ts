@@ -138,9 +138,19 @@ export interface Marks {
 
 const NONE: Marks = { weight: 0, furniture: 0 }
 
-const weightOf = (
-  s: string
-): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
+const weightOf = (s: string): number => {
+  const names = clipUtility(s)
+  return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
+}
+
+/**
+ * Utility classes that clip what overflows a box (`overflow-hidden`, `md:overflow-y-hidden`):
+ * pages styled with utility CSS put them on accordions, cards and sections of every kind. They say
+ * how a box is drawn, not that it is hidden, so they do not count as the negative name "hidden".
+ */
+const CLIP_UTILITY = /(?:^|\s)(?:[\w-]+:)*overflow(?:-[xy])?-hidden(?=\s|$)/g
+
+const clipUtility = (s: string): string => (s.includes("overflow") ? s.replace(CLIP_UTILITY, " ") : s)
 
 /**
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
