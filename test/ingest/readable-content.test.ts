@@ -528,4 +528,30 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).not.toContain("Quick link to section")
     for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
   })
+  const courses = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<div class="row"><div class="name">Sluice course ${i}</div><div class="when">Starts week ${
+          i + 1
+        }</div><div class="fee">${40 + i} euros</div></div>`
+    ).join("")
+
+  it("keeps what a page lists when the scored choice is only its preface (one paragraph, under a tenth of what it shows)", () => {
+    // The intro paragraph scores; the 90 entries under it never do and hold over nine tenths of the text.
+    const html = `<html><head><title>Courses</title></head><body>${furniture}
+      <div class="intro"><p>${prose(1)}</p></div><div class="list">${courses(90)}</div>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 90; i++) expect(text).toContain(`Sluice course ${i}`)
+    for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
+
+  it("keeps only the article of a few paragraphs beside the same entries (more than a preface)", () => {
+    const html = `<html><head><title>Courses</title></head><body>${furniture}
+      <div class="story-body">${story(1, 3)}</div><div class="list">${courses(90)}</div>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(3))
+    expect(text).not.toContain("Sluice course")
+  })
 })

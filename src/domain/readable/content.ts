@@ -345,7 +345,8 @@ const keepFurniture = (page: Page): void => {
 /**
  * The elements whose (not dropped) subtrees make the readable copy, in document order. A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
- * shows (a listing, a homepage, a service page built of cards and short blocks that never score),
+ * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
+ * short blocks that never score),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
@@ -355,10 +356,23 @@ export const chooseContent = (page: Page): ReadonlyArray<El> => {
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page)
   const shown = keptText(page, fallback)
-  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown)) return fallback
+  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
 }
+
+/** Below this many characters a scored choice is a paragraph or two (`preface`). */
+const PREFACE = 600
+/** The share of the page's visible text under which such a choice is only the page's preface. */
+const PREFACE_SHARE = 0.1
+
+/**
+ * Whether a scored choice is only the page's preface: a paragraph or two (under `PREFACE`
+ * characters) on a page that shows ten times more. On listings, service pages, product pages
+ * and homepages the one block that scores is the intro or the hero's blurb above what the page
+ * lists (offers, products, entries); an article of several paragraphs is longer, and is kept.
+ */
+const preface = (kept: number, shown: number): boolean => kept < PREFACE && kept < PREFACE_SHARE * shown
 
 /** Visible characters left in the roots' subtrees (what is not dropped). */
 const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
