@@ -152,6 +152,16 @@ describe("readable copy: choosing the content", () => {
     for (let i = 0; i < 2; i++) expect(text).toContain(prose(10 + i))
   })
 
+  it("keeps blocks whose names hold 'hidden' only as a part (field--label-hidden, hidden-print), not one named hidden", () => {
+    const block = (cls: string, from: number) => `<div class="${cls}">${story(from, 2)}</div>`
+    const html = `<html><body><div class="article-body">${story(1, 3)}
+      ${block("field field--label-hidden", 10)}${block("block hidden-print", 20)}${block("note hidden", 30)}
+      </div></body></html>`
+    const text = copy(html)
+    for (const i of [1, 3, 10, 11, 20, 21]) expect(text).toContain(prose(i))
+    expect(text).not.toContain(prose(30))
+  })
+
   it("still leaves out a main hidden from readers, and a closed banner beside the page's main", () => {
     const html =
       `<html><body><header role="banner"><p>Banner line of the paper with a slogan, a date and a motto.</p></header>

@@ -139,18 +139,22 @@ export interface Marks {
 const NONE: Marks = { weight: 0, furniture: 0 }
 
 const weightOf = (s: string): number => {
-  const names = clipUtility(s)
+  const names = s.includes("hidden") ? withoutPartHidden(s) : s
   return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
 }
 
-/**
- * Utility classes that clip what overflows a box (`overflow-hidden`, `md:overflow-y-hidden`):
- * pages styled with utility CSS put them on accordions, cards and sections of every kind. They say
- * how a box is drawn, not that it is hidden, so they do not count as the negative name "hidden".
- */
-const CLIP_UTILITY = /(?:^|\s)(?:[\w-]+:)*overflow(?:-[xy])?-hidden(?=\s|$)/g
+/** Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`, `visually-hidden`. */
+const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$/i
 
-const clipUtility = (s: string): string => (s.includes("overflow") ? s.replace(CLIP_UTILITY, " ") : s)
+/**
+ * The names without those that only have "hidden" as a part: `overflow-hidden` (a box that clips
+ * what overflows), `field--label-hidden` (a field shown without its label), `hidden-print` and
+ * `hidden-xs` (hidden on paper, on phones). Pages styled with utility or framework CSS put them on
+ * accordions, cards, forum replies and sections of every kind; they say how a box is drawn, not
+ * that it is hidden, so they do not count as the negative name "hidden".
+ */
+const withoutPartHidden = (s: string): string =>
+  s.split(/\s+/).filter((token) => !token.toLowerCase().includes("hidden") || HIDING.test(token)).join(" ")
 
 /**
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
