@@ -461,6 +461,23 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     for (let i = 0; i < 4; i++) expect(text).toContain(prose(i))
   })
 
+  it("keeps a thread's replies named as comments when the page says it is a discussion (schema.org), not an article's comments", () => {
+    const replies = Array.from(
+      { length: 3 },
+      (_, i) => `<div class="comment"><div class="comment-text"><p>${prose(20 + i)}</p></div></div>`
+    ).join("")
+    const page = (ld: string) =>
+      `<html><head><title>Thread</title>${ld}</head><body>${furniture}<div class="thread"><h1>Sluice question</h1>
+      <div class="post-body">${story(1, 4)}</div><div class="comments">${replies}</div></div>${footer}</body></html>`
+    const thread = copy(page(`<script type="application/ld+json">{"@context":"https://schema.org",
+      "@type":"DiscussionForumPosting","headline":"Sluice question"}</script>`))
+    for (let i = 1; i <= 4; i++) expect(thread).toContain(prose(i))
+    for (let i = 0; i < 3; i++) expect(thread).toContain(prose(20 + i))
+    const article = copy(page(""))
+    expect(article).toContain(prose(4))
+    expect(article).not.toContain(prose(20))
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>

@@ -26,7 +26,7 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
-import { FURNITURE_TAGS } from "./boilerplate.js"
+import { FURNITURE_TAGS, markOf } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
@@ -343,14 +343,16 @@ const keepFurniture = (page: Page): void => {
 }
 
 /**
- * The elements whose (not dropped) subtrees make the readable copy, in document order. A choice
+ * The elements whose (not dropped) subtrees make the readable copy, in document order (`discussion`:
+ * the page says it is a forum thread or a Q&A page, `discussionNames`). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
  * short blocks that never score),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page): ReadonlyArray<El> => {
+export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El> => {
+  if (discussion) discussionNames(page)
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
   const drops = page.all.map((el) => el.drop)
@@ -422,6 +424,23 @@ const linkList = (el: El): boolean =>
 const isBanner = (el: El): boolean => {
   const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
   return names.length > 1 && BANNER.test(names)
+}
+
+/** Names of a discussion's replies: "comment", "comments", "reply", "replies". */
+const REPLY_NAMES = /comments?|repl(?:y|ies)/gi
+
+/**
+ * On a page that says it is a discussion (its schema.org data names a forum posting or a Q&A
+ * page: meta.ts), the replies are the content, not the comments under an article: names that call
+ * an element a comment or a reply do not make it furniture (its marks are read without them).
+ */
+const discussionNames = (page: Page): void => {
+  const strip = (s: string | undefined) => s?.replace(REPLY_NAMES, " ")
+  for (const el of page.all) {
+    const { class: cls, id } = el.attribs
+    if (strip(cls) === cls && strip(id) === id) continue
+    el.marks = markOf(el.name, { ...el.attribs, class: strip(cls), id: strip(id) })
+  }
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */

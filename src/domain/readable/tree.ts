@@ -85,8 +85,8 @@ export interface El {
    * false for text not looked at (under an element dropped by its tag) and for merged runs.
    */
   plainText: boolean
-  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture (shared by elements with the same names). */
-  readonly marks: Marks
+  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture (shared by elements with the same names; read again without reply names on a discussion page, content.ts). */
+  marks: Marks
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text: number
   link: number
