@@ -21,7 +21,7 @@ import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
-import { parsePage } from "./readable/tree.js"
+import { parsePage, unframed } from "./readable/tree.js"
 
 export { resolveHref, resolveHrefGeneric } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -43,9 +43,10 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
     page = parsePage(html, true)
   }
   if (page === undefined) return flatBlocks(html)
+  page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = chooseContent(page)
+  const roots = chooseContent(page, meta.discussion === true)
   return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
 }
 

@@ -90,6 +90,19 @@ describe("readable copy: pages built of cards", () => {
     expect(cardsToKeep(page.all, [body])).toBeUndefined()
   })
 
+  it("cleans inside cards that are sections of text (a blog's posts), keeps the short cards of a grid whole", () => {
+    const post = (i: number) =>
+      `<div class="post"><h2>Post ${i} on chairs</h2>${
+        Array.from({ length: 4 }, (_, k) => `<p>${prose(10 * i + k)}</p>`).join("")
+      }<p><a href="/shop/book-${i}">Order the chair book ${i} now</a></p></div>`
+    const text = copy(`<html><body><main><div class="posts">${[1, 2, 3].map(post).join("")}</div></main></body></html>`)
+    for (const i of [1, 2, 3]) {
+      expect(text).toContain(`Post ${i} on chairs`)
+      expect(text).toContain(prose(10 * i + 3))
+      expect(text).not.toContain(`Order the chair book ${i}`)
+    }
+  })
+
   it("marks the cards whole and what holds them, nothing else", () => {
     const page = parsePage(shop(Array.from({ length: 12 }, (_, i) => card(i)).join("")))!
     const content = page.all.find((el) => el.attribs.class === "category")!

@@ -127,6 +127,52 @@ describe("readable copy: choosing the content", () => {
     for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
   })
 
+  it("finds the story in the page's main when a banner or an aside left unclosed holds it", () => {
+    for (const open of [`<header role="banner">`, `<aside class="rail">`, `<div role="complementary">`]) {
+      const html = `<html><body>${open}<a href="/">Home of the paper</a>${links("nav", 4)}
+        <main><h1>The northern sluice</h1>${story(1, 4)}</main>
+        <footer><p>Copyright 2026 The Paper, all rights reserved, printed in the valley.</p></footer></body></html>`
+      const text = copy(html)
+      for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
+      expect(text).not.toContain("Copyright 2026")
+    }
+  })
+
+  it("keeps the answers of an accordion styled with utility classes that clip overflow ('overflow-hidden')", () => {
+    const faq = Array.from(
+      { length: 2 },
+      (_, i) =>
+        `<div class="border-b"><h3 class="text-lg">Question ${i} about the sluice?</h3>` +
+        `<div class="overflow-hidden transition-all md:overflow-y-hidden"><p>${prose(10 + i)}</p></div></div>`
+    ).join("")
+    const html = `<html><body><main><div class="mx-auto max-w-3xl">${story(1, 5)}
+      <h2>Questions</h2>${faq}</div></main></body></html>`
+    const text = copy(html)
+    for (let i = 1; i <= 5; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 2; i++) expect(text).toContain(prose(10 + i))
+  })
+
+  it("keeps blocks whose names hold 'hidden' only as a part (field--label-hidden, hidden-print), not one named hidden", () => {
+    const block = (cls: string, from: number) => `<div class="${cls}">${story(from, 2)}</div>`
+    const html = `<html><body><div class="article-body">${story(1, 3)}
+      ${block("field field--label-hidden", 10)}${block("block hidden-print", 20)}${block("note hidden", 30)}
+      </div></body></html>`
+    const text = copy(html)
+    for (const i of [1, 3, 10, 11, 20, 21]) expect(text).toContain(prose(i))
+    expect(text).not.toContain(prose(30))
+  })
+
+  it("still leaves out a main hidden from readers, and a closed banner beside the page's main", () => {
+    const html =
+      `<html><body><header role="banner"><p>Banner line of the paper with a slogan, a date and a motto.</p></header>
+      <div aria-hidden="true"><main><p>Hidden drawer text that no reader sees on the page at all.</p></main></div>
+      <div class="story-body">${story(1, 4)}</div></body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(4))
+    expect(text).not.toContain("Banner line")
+    expect(text).not.toContain("Hidden drawer text")
+  })
+
   it("keeps a run of paragraphs inside the story whose wrapper has a negative name (banner, media, scroll)", () => {
     const html = `<html><body><div class="article-body"><div class="intro">${story(1, 2)}</div>
       <div class="banners-in-story"><div class="scrollblock">${story(3, 4)}</div></div>
@@ -415,6 +461,23 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     for (let i = 0; i < 4; i++) expect(text).toContain(prose(i))
   })
 
+  it("keeps a thread's replies named as comments when the page says it is a discussion (schema.org), not an article's comments", () => {
+    const replies = Array.from(
+      { length: 3 },
+      (_, i) => `<div class="comment"><div class="comment-text"><p>${prose(20 + i)}</p></div></div>`
+    ).join("")
+    const page = (ld: string) =>
+      `<html><head><title>Thread</title>${ld}</head><body>${furniture}<div class="thread"><h1>Sluice question</h1>
+      <div class="post-body">${story(1, 4)}</div><div class="comments">${replies}</div></div>${footer}</body></html>`
+    const thread = copy(page(`<script type="application/ld+json">{"@context":"https://schema.org",
+      "@type":"DiscussionForumPosting","headline":"Sluice question"}</script>`))
+    for (let i = 1; i <= 4; i++) expect(thread).toContain(prose(i))
+    for (let i = 0; i < 3; i++) expect(thread).toContain(prose(20 + i))
+    const article = copy(page(""))
+    expect(article).toContain(prose(4))
+    expect(article).not.toContain(prose(20))
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>
@@ -491,5 +554,31 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     }
     expect(text).not.toContain("Quick link to section")
     for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
+  const courses = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `<div class="row"><div class="name">Sluice course ${i}</div><div class="when">Starts week ${
+          i + 1
+        }</div><div class="fee">${40 + i} euros</div></div>`
+    ).join("")
+
+  it("keeps what a page lists when the scored choice is only its preface (one paragraph, under a tenth of what it shows)", () => {
+    // The intro paragraph scores; the 90 entries under it never do and hold over nine tenths of the text.
+    const html = `<html><head><title>Courses</title></head><body>${furniture}
+      <div class="intro"><p>${prose(1)}</p></div><div class="list">${courses(90)}</div>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 90; i++) expect(text).toContain(`Sluice course ${i}`)
+    for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
+
+  it("keeps only the article of a few paragraphs beside the same entries (more than a preface)", () => {
+    const html = `<html><head><title>Courses</title></head><body>${furniture}
+      <div class="story-body">${story(1, 3)}</div><div class="list">${courses(90)}</div>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(3))
+    expect(text).not.toContain("Sluice course")
   })
 })

@@ -90,6 +90,23 @@ export const droppedTag = (name: string, attribs: Attribs, reveal = false): bool
   return hiddenStyle(attribs)
 }
 
+/** Landmarks that frame a page's content: its banner, its footer, its asides. */
+const FRAME_ROLES = new Set(["banner", "contentinfo", "complementary"])
+
+/**
+ * Whether an element is left out only for the landmark it is (an `aside`, or the role of a banner,
+ * a footer or an aside) and for nothing that hides it. Such an element holding the page's `main`
+ * did not end where it should have (a header or an aside left unclosed swallows the page after
+ * it): tree.ts keeps it (`parsePage`'s `spared`).
+ */
+export const framingOnly = (name: string, attribs: Attribs, reveal = false): boolean => {
+  const role = attribs.role?.toLowerCase().trim()
+  const framing = name === "aside" || (role !== undefined && FRAME_ROLES.has(role))
+  if (!framing || (name !== "aside" && DROP.has(name))) return false
+  if (role !== undefined && !FRAME_ROLES.has(role) && DROP_ROLES.has(role)) return false
+  return !droppedTag("div", { ...attribs, role: "" }, reveal)
+}
+
 /** Tags that are furniture unless they hold most of the page (ASP.NET pages wrap everything in a form). */
 export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
 
@@ -121,9 +138,23 @@ export interface Marks {
 
 const NONE: Marks = { weight: 0, furniture: 0 }
 
-const weightOf = (
-  s: string
-): number => (s.length === 0 ? 0 : (NEGATIVE.test(s) ? -25 : 0) + (POSITIVE.test(s) ? 25 : 0))
+const weightOf = (s: string): number => {
+  const names = s.includes("hidden") ? withoutPartHidden(s) : s
+  return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
+}
+
+/** Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`, `visually-hidden`. */
+const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$/i
+
+/**
+ * The names without those that only have "hidden" as a part: `overflow-hidden` (a box that clips
+ * what overflows), `field--label-hidden` (a field shown without its label), `hidden-print` and
+ * `hidden-xs` (hidden on paper, on phones). Pages styled with utility or framework CSS put them on
+ * accordions, cards, forum replies and sections of every kind; they say how a box is drawn, not
+ * that it is hidden, so they do not count as the negative name "hidden".
+ */
+const withoutPartHidden = (s: string): string =>
+  s.split(/\s+/).filter((token) => !token.toLowerCase().includes("hidden") || HIDING.test(token)).join(" ")
 
 /**
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each

@@ -19,6 +19,12 @@ const CARDS_SHARE = 0.4
 const GROUP_SHARE = 0.1
 /** The largest share of a group's text one card may hold. */
 const MAX_CARD_SHARE = 0.5
+/** Paragraph text (`El.prose`) from which a card is a section of text (`section`). */
+const SECTION_PROSE = 600
+/** The least share of a section's text that is paragraphs. */
+const SECTION_SHARE = 0.8
+/** The largest share of a section's text inside links (more, and it is a card made a link). */
+const SECTION_LINKS = 0.25
 
 /** Tags a card is built as (paragraphs, headings and inline runs repeat in any text: they are not cards). */
 const CARD_TAGS = new Set(["li", "article", "div", "section", "tr", "dl", "figure"])
@@ -115,6 +121,16 @@ const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Array<Gro
   return groups
 }
 
+/**
+ * A card that is a section of text: `SECTION_PROSE` characters of paragraphs, most of what it
+ * holds (a blog's posts on its front page, an article built of repeated section blocks, a long
+ * forum post). Cards are kept whole so that their short parts (a title, a price, a maker) survive
+ * the cleaning pass; in a section of text the short parts are its own furniture (an ad's label,
+ * "order the book", "more articles") and the pass judges them as in any article.
+ */
+const section = (card: El): boolean =>
+  card.prose >= SECTION_PROSE && card.prose >= SECTION_SHARE * card.text && card.link < SECTION_LINKS * card.text
+
 /** What the cleaning pass does with an element of content made of cards (`cardsToKeep`). */
 export const Keep = {
   /** Judged as before. */
@@ -128,7 +144,8 @@ export const Keep = {
 /**
  * What the cleaning pass keeps in content made of cards, by element number (`El.order`): the
  * groups holding at least `GROUP_SHARE` of the roots' text, when together they hold at least
- * `CARDS_SHARE` of it, are kept whole, and the elements holding them are kept; `undefined` for
+ * `CARDS_SHARE` of it, are kept whole (cards that are sections of text are kept and cleaned
+ * inside: `section`), and the elements holding them are kept; `undefined` for
  * content that reads as one text (an article's list of related stories stays a minority and is
  * cleaned as before).
  */
@@ -143,7 +160,7 @@ export const cardsToKeep = (all: ReadonlyArray<El>, roots: ReadonlyArray<El>): U
   if (outer.reduce((n, g) => n + g.text, 0) < CARDS_SHARE * total) return undefined
   const keep = new Uint8Array(all.length)
   for (const g of outer) {
-    for (const c of g.cards) keep[c.order] = Keep.Card
+    for (const c of g.cards) keep[c.order] = section(c) ? Keep.Holder : Keep.Card
     for (let p: El | undefined = g.parent; p !== undefined && keep[p.order] === Keep.Judge; p = p.parent) {
       keep[p.order] = Keep.Holder
     }

@@ -26,10 +26,10 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
-import { droppedTag, FURNITURE_TAGS } from "./boilerplate.js"
+import { FURNITURE_TAGS, markOf } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
-import { type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
+import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
 /** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
@@ -336,29 +336,45 @@ const enough = (content: ReturnType<typeof pickContent>): boolean =>
 /** Undo step 1: only what its tag drops stays dropped (the caller scores again from none). */
 const keepFurniture = (page: Page): void => {
   for (const el of page.all) {
-    el.drop = (el.parent?.drop ?? false) || droppedTag(el.name, el.attribs, page.revealed)
+    el.drop = (el.parent?.drop ?? false) || dropsItself(page, el)
     unmeasure(el)
   }
   sumAll(page)
 }
 
 /**
- * The elements whose (not dropped) subtrees make the readable copy, in document order. A choice
+ * The elements whose (not dropped) subtrees make the readable copy, in document order (`discussion`:
+ * the page says it is a forum thread or a Q&A page, `discussionNames`). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
- * shows (a listing, a homepage, a service page built of cards and short blocks that never score),
+ * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
+ * short blocks that never score),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page): ReadonlyArray<El> => {
+export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El> => {
+  if (discussion) discussionNames(page)
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page)
   const shown = keptText(page, fallback)
-  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown)) return fallback
+  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
 }
+
+/** Below this many characters a scored choice is a paragraph or two (`preface`). */
+const PREFACE = 600
+/** The share of the page's visible text under which such a choice is only the page's preface. */
+const PREFACE_SHARE = 0.1
+
+/**
+ * Whether a scored choice is only the page's preface: a paragraph or two (under `PREFACE`
+ * characters) on a page that shows ten times more. On listings, service pages, product pages
+ * and homepages the one block that scores is the intro or the hero's blurb above what the page
+ * lists (offers, products, entries); an article of several paragraphs is longer, and is kept.
+ */
+const preface = (kept: number, shown: number): boolean => kept < PREFACE && kept < PREFACE_SHARE * shown
 
 /** Visible characters left in the roots' subtrees (what is not dropped). */
 const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
@@ -408,6 +424,23 @@ const linkList = (el: El): boolean =>
 const isBanner = (el: El): boolean => {
   const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
   return names.length > 1 && BANNER.test(names)
+}
+
+/** Names of a discussion's replies: "comment", "comments", "reply", "replies". */
+const REPLY_NAMES = /comments?|repl(?:y|ies)/gi
+
+/**
+ * On a page that says it is a discussion (its schema.org data names a forum posting or a Q&A
+ * page: meta.ts), the replies are the content, not the comments under an article: names that call
+ * an element a comment or a reply do not make it furniture (its marks are read without them).
+ */
+const discussionNames = (page: Page): void => {
+  const strip = (s: string | undefined) => s?.replace(REPLY_NAMES, " ")
+  for (const el of page.all) {
+    const { class: cls, id } = el.attribs
+    if (strip(cls) === cls && strip(id) === id) continue
+    el.marks = markOf(el.name, { ...el.attribs, class: strip(cls), id: strip(id) })
+  }
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */

@@ -2,8 +2,7 @@
  * The edges of the chosen content (content.ts, step 4 and after): the article's lead taken in from
  * before it, headings and pseudo-headings left with nothing under them, and italic notes after it.
  */
-import { droppedTag } from "./boilerplate.js"
-import { type El, measure, type Node, type Page, textContent, type Texts } from "./tree.js"
+import { dropsItself, type El, measure, type Node, type Page, textContent, type Texts } from "./tree.js"
 
 /** `h1` to `h6` (tag names are lowercase). */
 export const isHeading = (name: string): boolean => {
@@ -209,6 +208,6 @@ const setDropped = (page: Page, el: El, dropped: boolean): void => {
     const d = page.all[i]!
     if (d.parent === undefined || !inside.has(d.parent)) break
     inside.add(d)
-    d.drop = d.parent.drop || droppedTag(d.name, d.attribs, page.revealed) || d.marks.furniture === 2
+    d.drop = d.parent.drop || dropsItself(page, d) || d.marks.furniture === 2
   }
 }

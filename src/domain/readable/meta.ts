@@ -18,6 +18,8 @@ export interface PageMeta {
   readonly language: string | undefined
   /** The page's own summary (`description` meta tags): not front matter; the body of a page that shows no text (Readable.ts). */
   readonly description?: string | undefined
+  /** The page says it is a discussion (`discussion`): not front matter; content.ts reads its replies as content. */
+  readonly discussion?: boolean
 }
 
 const MAX_VALUE = 300
@@ -70,7 +72,13 @@ const nameOf = (j: Json | undefined): string | undefined => {
   return isObject(j) ? one(j.name) : undefined
 }
 
-const fromLd = (texts: ReadonlyArray<string>): Pick<PageMeta, "title" | "author" | "published" | "site"> => {
+/** schema.org types of a discussion: a forum thread, a question and its answers. */
+const DISCUSSION = /discussionforumposting|qapage/i
+
+const fromLd = (
+  texts: ReadonlyArray<string>
+): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion"> => {
+  let discussion = false
   let title: string | undefined
   let author: string | undefined
   let published: string | undefined
@@ -84,6 +92,7 @@ const fromLd = (texts: ReadonlyArray<string>): Pick<PageMeta, "title" | "author"
     }
     for (const o of ldObjects(root)) {
       const type = typeOf(o)
+      if (DISCUSSION.test(type)) discussion = true
       if (!ARTICLE_TYPES.test(type)) continue
       title ??= one(o.headline) ?? (/webpage|collectionpage|itempage/i.test(type) ? undefined : one(o.name))
       author ??= nameOf(o.author)
@@ -91,7 +100,7 @@ const fromLd = (texts: ReadonlyArray<string>): Pick<PageMeta, "title" | "author"
       site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
     }
   }
-  return { title, author, published, site }
+  return { title, author, published, site, discussion }
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
@@ -140,7 +149,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
     canonical: href === undefined ? undefined : one(resolveHrefGeneric(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
-    description: m("description") ?? m("og:description") ?? m("twitter:description")
+    description: m("description") ?? m("og:description") ?? m("twitter:description"),
+    discussion: fromLdMeta.discussion === true
   }
 }
 

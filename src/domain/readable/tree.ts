@@ -9,7 +9,7 @@
  * Over 400 lines: the tree and the figures summed as each element closes are one pass.
  */
 import { isWideSpace } from "../Quote.js"
-import { concealing, droppedTag, type Marks, pageMarks } from "./boilerplate.js"
+import { concealing, droppedTag, framingOnly, type Marks, pageMarks } from "./boilerplate.js"
 import { type Attribs, cdataAsComments, NO_ATTRIBS, readElements } from "./html.js"
 import { MAY_ESCAPE_CODE } from "./inline.js"
 
@@ -85,8 +85,8 @@ export interface El {
    * false for text not looked at (under an element dropped by its tag) and for merged runs.
    */
   plainText: boolean
-  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture (shared by elements with the same names). */
-  readonly marks: Marks
+  /** Class and id marks (see boilerplate.ts): their weight, and whether they name page furniture (shared by elements with the same names; read again without reply names on a discussion page, content.ts). */
+  marks: Marks
   /** Measured over what is not dropped (`measure`): visible characters of the subtree and those inside links, */
   text: number
   link: number
@@ -196,6 +196,29 @@ export interface Page {
   readonly revealed: boolean
   /** Visible characters inside `noscript` and `hidden` elements that were dropped (0 when revealed). */
   readonly concealed: number
+  /** Elements (by `order`) kept although their landmark drops them (`parsePage`'s `spared`). */
+  readonly spared: ReadonlySet<number>
+  /**
+   * Elements (by `order`) dropped only for their landmark (boilerplate.ts `framingOnly`) that hold
+   * the page's `main`: a header or an aside left unclosed. Parse again sparing them (`unframed`).
+   */
+  readonly framingMain: ReadonlyArray<number>
+}
+
+const NONE_SPARED: ReadonlySet<number> = new Set()
+
+/** Whether an element is left out by its own tag and attributes (`droppedTag`), on this page. */
+export const dropsItself = (page: Page, el: El): boolean =>
+  !page.spared.has(el.order) && droppedTag(el.name, el.attribs, page.revealed)
+
+/**
+ * A page whose `main` sits inside an element dropped only for its landmark (a banner or an aside
+ * that was never closed and so holds the rest of the page), parsed again keeping those elements:
+ * the page's own `main` is never furniture. Else the page itself.
+ */
+export const unframed = (source: string, page: Page): Page => {
+  if (page.framingMain.length === 0) return page
+  return parsePage(source, page.revealed, new Set(page.framingMain)) ?? page
 }
 
 const isComma = (c: number): boolean =>
@@ -203,7 +226,11 @@ const isComma = (c: number): boolean =>
   c === 0x2e41 || c === 0x2e34 || c === 0x2e32
 
 /** The page's tree, or `undefined` past `MAX_PARSE_DEPTH`; `reveal` keeps `noscript` and `hidden` elements (boilerplate.ts `concealing`). */
-export const parsePage = (source: string, reveal = false): Page | undefined => {
+export const parsePage = (
+  source: string,
+  reveal = false,
+  spared: ReadonlySet<number> = NONE_SPARED
+): Page | undefined => {
   const html = cdataAsComments(source)
   const root = element("#root", NO_ATTRIBS, 0, undefined, undefined, false, { weight: 0, furniture: 0 })
   const all: Array<El> = [root]
@@ -213,6 +240,18 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
   let baseHref: string | undefined
   const marksOf = pageMarks()
   const mains: Array<El> = []
+  const framingMain: Array<number> = []
+  /** The elements dropped only for their landmark that hold `el`, when nothing else drops it. */
+  const framers = (el: El): Array<number> => {
+    const out: Array<number> = []
+    if (!el.drop || droppedTag(el.name, el.attribs, reveal)) return out
+    for (let p = el.parent; p !== undefined && p.drop; p = p.parent) {
+      if (!droppedTag(p.name, p.attribs, reveal)) continue
+      if (!framingOnly(p.name, p.attribs, reveal)) return []
+      out.push(p.order)
+    }
+    return out
+  }
   /** The outermost open `noscript` or `hidden` element that was dropped, and the visible characters counted inside it. */
   let concealer: El | undefined
   let concealed = 0
@@ -307,12 +346,15 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
           all.length,
           top,
           isBlock ? undefined : (top.block ?? top),
-          top.drop || droppedTag(name, attribs, reveal),
+          top.drop || (!spared.has(all.length) && droppedTag(name, attribs, reveal)),
           marksOf(name, attribs)
         )
         if (!top.drop && el.drop && concealing(name, attribs)) concealer = el
         if (name === "title" && title === undefined) title = el
-        if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) mains.push(el)
+        if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) {
+          mains.push(el)
+          for (const f of framers(el)) if (!framingMain.includes(f)) framingMain.push(f)
+        }
         pending[pendingSize++] = el
         starts.push(pendingSize)
         all.push(el)
@@ -346,7 +388,9 @@ export const parsePage = (source: string, reveal = false): Page | undefined => {
     baseHref,
     texts,
     revealed: reveal,
-    concealed
+    concealed,
+    spared,
+    framingMain
   }
 }
 
