@@ -48,7 +48,8 @@ describe("library", () => {
             "BaseLive",
             "BaseMemory"
           ],
-          Errors: ["InvalidInput", "StaleRevision", "LockTimeout", "retryable", "AllErrors"]
+          // UsageError: what DossierPostgres (dossier/postgres) answers for a malformed URL or name.
+          Errors: ["InvalidInput", "StaleRevision", "LockTimeout", "retryable", "AllErrors", "UsageError"]
         })
       ) {
         for (const name of names) expect(lib[area][name], `${area}.${name}`).toBeDefined()
@@ -68,7 +69,6 @@ describe("library", () => {
           "htmlToMarkdownTree",
           "firstWindowAfterP",
           "eventProblem",
-          "UsageError",
           "Defect"
         ]
       ) {
