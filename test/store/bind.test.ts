@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeGrantStorePostgres } from "../../src/layers/postgres/GrantStorePostgres.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
-import { type CliResult, leaksNothing, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { type CliResult, leaksNothing, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, freePort, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 import { addEvidence, evidenceAnswers, GRANT_ROOTS } from "./support/evidence.js"
 import { NOW, ok, populated } from "./support/populated.js"
@@ -230,15 +230,21 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
         fs.cpSync(path.join(a, GRANT_ROOTS), path.join(d, GRANT_ROOTS), { recursive: true })
         return evidenceAnswers(d, execution)
       }
-      const answers = (d: string) => ({
-        plan: runCli(["plan", "inspect", "--workdir", d, "--json"]).json,
-        journals: runCli(["journal", "list", "--workdir", d, "--json"]).json,
-        s: runCli(["journal", "inspect", "--study", "s", "--workdir", d, "--json"]).json,
-        t: runCli(["journal", "inspect", "--study", "t", "--workdir", d, "--json"]).json,
-        monitor: runCli(["monitor", "list", "--workdir", d, "--json"]).json,
-        unresolved: runCli(["monitor", "unresolved-outcomes", "--workdir", d, "--json"]).json
-      })
-      const before = answers(a)
+      // The read-only answers, asked at once (each is its own process).
+      const answers = async (d: string) => {
+        const ask = (args: ReadonlyArray<string>) =>
+          runCliAsync([...args, "--workdir", d, "--json"]).then((r) => r.json)
+        const [plan, journals, s, t, monitor, unresolved] = await Promise.all([
+          ask(["plan", "inspect"]),
+          ask(["journal", "list"]),
+          ask(["journal", "inspect", "--study", "s"]),
+          ask(["journal", "inspect", "--study", "t"]),
+          ask(["monitor", "list"]),
+          ask(["monitor", "unresolved-outcomes"])
+        ])
+        return { plan, journals, s, t, monitor, unresolved }
+      }
+      const before = await answers(a)
       expect(before.plan.ok).toBe(true)
       const imported = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip", "--workdir", a, "--json"]))
       expect(imported.store).toMatchObject({ dossier: "round-trip", imported: true, pulled: false })
@@ -269,7 +275,7 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       const b = tempWorkdir("dossier-bind-second-")
       const pulled = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip", "--workdir", b, "--json"]))
       expect(pulled.store).toMatchObject({ imported: false, pulled: true })
-      expect(answers(b)).toEqual(before)
+      expect(await answers(b)).toEqual(before)
       expect(evidenceIn(b)).toEqual(evidence)
       for (
         const f of [
@@ -285,7 +291,7 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       const exported = ok(runCli(["export", "--to", out, "--workdir", b, "--json"])).transfer
       expect([exported.grants, exported.grantEvents, exported.executions]).toEqual([2, 2, 1])
       expect(fs.existsSync(storeFile(out))).toBe(false)
-      expect(answers(out)).toEqual(before)
+      expect(await answers(out)).toEqual(before)
       // The exported folder imported into a new dossier: the same plan revision, journals and digests.
       const again = ok(runCli(["init", "--store", db.url, "--dossier", "round-trip-2", "--workdir", out, "--json"]))
       expect(again.store).toMatchObject({ dossier: "round-trip-2", imported: true })
@@ -310,7 +316,6 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       expect(first.events).toHaveLength(4)
       expect(first.content.length).toBeGreaterThan(0)
       expect(await held("round-trip-2")).toEqual(first)
-      expect(answers(out)).toEqual(before)
       expect(evidenceIn(out)).toEqual(evidence)
 
       // An event another host appended to the shared dossier reaches this folder with `pull`.

@@ -17,7 +17,7 @@ import { NOW, ok } from "./support/populated.js"
 
 /** Folders killed at once (each its own dossier), and rounds in each. */
 const LANES = 4
-const ROUNDS = 5
+const ROUNDS = 4
 
 /** Run the CLI and SIGKILL it after `killAfterMs`; whether it was killed before it ended. */
 const runKilled = (args: ReadonlyArray<string>, killAfterMs: number): Promise<{ killed: boolean }> =>
