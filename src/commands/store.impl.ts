@@ -16,10 +16,18 @@ import type { Divergence } from "../domain/StoreTransfer.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
-import { type AttemptsCopied, copyAttempts } from "../layers/GateAttemptsTransfer.js"
+import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
-import { pgSide, readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
+import {
+  pgSide,
+  pullInto,
+  readBinding,
+  stateOf,
+  withAttempts,
+  withStore,
+  writeBinding
+} from "../layers/StoreBinding.js"
 import {
   folderSide,
   folderSideHere,
@@ -33,10 +41,6 @@ import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
 import { work } from "./Work.js"
-
-/** A transfer's report with the attempts logs' copy: a log left as it was is listed as kept. */
-export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferReport =>
-  a.kept.length === 0 ? r : { ...r, kept: [...r.kept, ...a.kept] }
 
 const NOT_BOUND =
   "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
@@ -189,23 +193,13 @@ export const pull = (o: { readonly workdir: string }) =>
       const files = yield* FileStore
       const here = yield* folderSideHere
       const report = yield* withStore(b.url, b.dossier, "read", (store) =>
-        Effect.flatMap(pgSide(store, files), (from) =>
-          transfer(from, here, "refresh").pipe(
-            Effect.catchTag("TransferDivergence", () =>
-              Effect.fail(new StoreConflict({ dossier: b.dossier }))),
-            Effect.flatMap((r) =>
-              Effect.map(
-                here.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(files))),
-                (a) =>
-                  withAttempts(r, a)
-              )
-            )
-          )))
+        pullInto(store, files, here).pipe(
+          Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier: b.dossier })))
+        ))
       return { dossier: b.dossier, transfer: report }
     }).pipe(Effect.scoped),
     layer: BaseLive(o.workdir),
-    human: (r) =>
-      `pulled dossier '${r.dossier}'\n${reportText(r.transfer)}`
+    human: (r) => `pulled dossier '${r.dossier}'\n${reportText(r.transfer)}`
   })
 
 // -------------------------------------------------------------------------------------------------

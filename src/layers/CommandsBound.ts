@@ -27,18 +27,15 @@ import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
 import { ExecLive } from "./ExecLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
 import { ExecFilesLive } from "./folder/ExecFilesLive.js"
-import { makeGateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
-import { type AttemptsCopied, copyAttempts } from "./GateAttemptsTransfer.js"
 import { GrantsLive } from "./GrantsLive.js"
 import { ExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
-import { makeGateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { GrantStorePostgres } from "./postgres/GrantStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
 import { PgStore, PgStoreLayer } from "./postgres/PgStore.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SourcesLive } from "./SourcesLive.js"
-import { pgSide, readBinding } from "./StoreBinding.js"
-import { folderSide, transfer, type TransferReport } from "./StoreTransfer.js"
+import { pullInto, readBinding } from "./StoreBinding.js"
+import { folderSide, type TransferReport } from "./StoreTransfer.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 
 const NOT_BOUND =
@@ -82,29 +79,23 @@ export const CommandsBound = (dir: string) => {
 }
 
 /**
- * Bring the folder's view up to what the store holds (a refresh transfer, as `dossier pull`),
- * under the folder's own lock. Answers the transfer's report, or why the view was not refreshed.
+ * Bring the folder's view up to what the store holds (`pullInto`, as `dossier pull`), under the
+ * folder's own lock (the command's `Lock` is the store's). Answers why when it could not.
  */
 export const refreshView: Effect.Effect<Refreshed, never, PgStore | FileStore | Workdir> = Effect
   .gen(function*() {
     const store = yield* PgStore
     const files = yield* FileStore
     const { root } = yield* Workdir
-    const from = yield* pgSide(store, files)
-    const to = yield* folderSide(root)
-    const report = yield* transfer(from, to, "refresh")
-    const attempts = yield* to.lock.withLock(
-      copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(to.files))
-    )
-    return { report, attempts }
+    return yield* pullInto(store, files, yield* folderSide(root))
   }).pipe(
     Effect.scoped,
-    Effect.map(({ attempts, report }) => ({ refreshed: true as const, report, attempts })),
+    Effect.map((report) => ({ refreshed: true as const, report })),
     Effect.catchAll((e) => Effect.succeed({ refreshed: false as const, reason: reasonOf(e) }))
   )
 
 type Refreshed =
-  | { readonly refreshed: true; readonly report: TransferReport; readonly attempts: AttemptsCopied }
+  | { readonly refreshed: true; readonly report: TransferReport }
   | { readonly refreshed: false; readonly reason: string }
 
 const reasonOf = (e: { readonly _tag: string }): string => {

@@ -12,9 +12,12 @@ import { IoError, type LockTimeout } from "../domain/Errors.js"
 import { bindingText, parseBinding, STORE_FILE, type StoreBinding } from "../domain/StoreBinding.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { FileStoreShape } from "../services/FileStore.js"
+import { makeGateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
+import { type AttemptsCopied, copyAttempts } from "./GateAttemptsTransfer.js"
 import { makeCaptureStorePostgres, retainedBytes } from "./postgres/CaptureStorePostgres.js"
 import { makeExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
+import { makeGateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { makeGrantStorePostgres } from "./postgres/GrantStorePostgres.js"
 import { makeJournalStorePostgres } from "./postgres/JournalStorePostgres.js"
 import { makeMonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
@@ -23,7 +26,7 @@ import { pgContentStore } from "./postgres/PgRecords.js"
 import { dossierExists, dossierHasState, SCHEMA_VERSION, storedVersion } from "./postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "./postgres/PgStore.js"
 import { makePlanStorePostgres } from "./postgres/PlanStorePostgres.js"
-import type { StoreSide } from "./StoreTransfer.js"
+import { type StoreSide, transfer, type TransferReport } from "./StoreTransfer.js"
 
 /** The folder's binding; None when it is unbound (no `.dossier/store.json`). */
 export const readBinding = (files: FileStoreShape) =>
@@ -119,3 +122,22 @@ export const pgSide = (store: PgStoreShape, files: FileStoreShape): Effect.Effec
         (e) => new IoError({ path: sha256, operation: "read from the shared store", code: e._tag })
       )
   })
+
+/** A transfer's report with the attempts logs' copy: a log left as it was is listed as kept. */
+export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferReport =>
+  a.kept.length === 0 ? r : { ...r, kept: [...r.kept, ...a.kept] }
+
+/**
+ * Bring the folder side `to` up to what the shared dossier holds (`dossier pull`, and a bound
+ * folder's view after a writing command): a `refresh` transfer from the store, then the gate's
+ * attempts logs (src/layers/GateAttemptsTransfer.ts) under the folder's lock.
+ */
+export const pullInto = (store: PgStoreShape, files: FileStoreShape, to: StoreSide) =>
+  Effect.flatMap(pgSide(store, files), (from) => transfer(from, to, "refresh")).pipe(
+    Effect.flatMap((report) =>
+      Effect.map(
+        to.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(to.files))),
+        (attempts) => withAttempts(report, attempts)
+      )
+    )
+  )
