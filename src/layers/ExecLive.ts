@@ -13,11 +13,9 @@
  *      with --study, the journal events are appended (stable ids: a retry adds nothing).
  *
  * Over 400 lines: admission, the run, the recording and `show` share one closure over the
- * services (stores, lock, key, sandbox) and the run's marker and paths; split into modules,
- * each would take all of them as arguments.
- *
- * Over 400 lines: the steps above share the run's admission state and its cleanup; split, the
- * order of the guarantees (record whatever the program leaves) would be spread over files.
+ * services (stores, lock, key, sandbox) and the run's marker, paths and cleanup; split into
+ * modules, each would take all of them as arguments, and the order of the guarantees (record
+ * whatever the program leaves) would be spread over files.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

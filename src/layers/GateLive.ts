@@ -1,8 +1,9 @@
 /**
- * Gate on the FileStore, the Lock and the Plan: gathers the evidence (state, research output,
+ * Gate on the FileStore, the Lock, the Plan and the attempts log (the `GateAttempts` port: the
+ * folder's file, or a shared dossier's events): gathers the evidence (state, research output,
  * context, descriptor, registered sources' current bytes, the captures log), lets the pure
  * domain decide, and writes the state atomically under the lock with a compare-and-set on the
- * bytes it read.
+ * bytes it read, appending the attempt (with --record-attempt) in the same locked region.
  *
  * Over 400 lines: gathering every piece of evidence the pure decision needs, each with its own
  * refusal; the decisions themselves are in src/domain/GateDecision.ts.

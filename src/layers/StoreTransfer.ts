@@ -21,6 +21,10 @@
  * runs it), the files under a grant's roots (local to each host), the folder's derived state
  * (scan and append indexes, projections). A journal's torn tail (bytes after its last whole
  * event) is not an event and is not copied.
+ *
+ * Over 400 lines: the snapshot of a side, the decision and the writes cover every port in one
+ * transaction of the destination, so that a copy is all or nothing; a port's part is read beside
+ * the others it is ordered with (the plan's registered files after the captures that retain them).
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"

@@ -18,11 +18,9 @@
  * on by the model's clock, given to every time-dependent method as `now`).
  *
  * Over 400 lines: the model, its commands (each a class pairing the layer's call with the model's
- * expected answer) and the invariants read one state type; a command is read beside the model it
- * updates. Splitting by subsystem is the next step when grants join (docs/testing.md).
- *
- * Over 400 lines: the model, its commands and their checks must change together (a command
- * without its model step is a harness that agrees with anything).
+ * expected answer) and the invariants read one state type, and must change together (a command
+ * without its model step is a harness that agrees with anything). Splitting by subsystem is the
+ * next step when grants join (docs/testing.md).
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
