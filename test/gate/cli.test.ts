@@ -3,7 +3,16 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { put, runCli, runCliAsync } from "../support/cli.js"
-import { DESCRIPTION, folder, NOW, parkedMaturity, registerSources, sha, SOURCE_TEXT } from "./support.js"
+import {
+  DESCRIPTION,
+  folder,
+  inventedQuoteResearch,
+  NOW,
+  parkedMaturity,
+  registerSources,
+  sha,
+  SOURCE_TEXT
+} from "./support.js"
 
 const REAL_QUOTE = "every invoice line item with its VAT rate and currency code"
 const FABRICATED = "the export must be encrypted with the customer's public key"
@@ -764,16 +773,7 @@ describe("gate: round ceiling", () => {
 
   it("--record-attempt appends the row under the lock; the third round hits the default ceiling", () => {
     const f = folder()
-    const research = {
-      item: "PROJ-12",
-      kind: "maturity",
-      gaps: [{
-        id: "a",
-        status: "closed",
-        answer: "x",
-        sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
-      }]
-    }
+    const research = inventedQuoteResearch
     const log = path.join(f.dir, ".dossier/gate/attempted.jsonl")
     for (let round = 1; round <= 2; round++) {
       f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))

@@ -75,6 +75,18 @@ export const parkedMaturity = (blockers: ReadonlyArray<{ id: string; category?: 
   ...extra
 })
 
+/** Research for `parkedMaturity`'s gap `a` that closes it with a quote the source does not hold. */
+export const inventedQuoteResearch = {
+  item: "PROJ-12",
+  kind: "maturity",
+  gaps: [{
+    id: "a",
+    status: "closed",
+    answer: "x",
+    sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
+  }]
+}
+
 export const folder = (): Folder => {
   const dir = tempWorkdir("dossier-gate-")
   put(dir, "research/sources/billing.md", SOURCE_TEXT)

@@ -9,7 +9,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { folder, parkedMaturity } from "../gate/support.js"
+import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.js"
 import { connect } from "../mcp/support.js"
 import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
@@ -301,16 +301,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       ok(runCli(["init", "--store", db.url, "--dossier", "gate-rounds", "--workdir", a.dir, "--json"]))
       const bDir = bind("gate-b", "gate-rounds")
       expect(fs.existsSync(path.join(bDir, "research/sources/billing.md"))).toBe(true)
-      const research = {
-        item: "PROJ-12",
-        kind: "maturity",
-        gaps: [{
-          id: "a",
-          status: "closed",
-          answer: "x",
-          sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
-        }]
-      }
+      const research = inventedQuoteResearch
       const gateIn = (dir: string) => {
         put(dir, "run/state.json", `${JSON.stringify(parkedMaturity([{ id: "a", category: "scope" }]), null, 2)}\n`)
         put(dir, "research/gate/research.json", JSON.stringify(research, null, 2))
