@@ -197,9 +197,10 @@ export const htmlVisible = (html: string, xhtml: boolean): MappedText => {
   const nameAt = (start: number, end: number) => html.slice(start, end).toLowerCase()
   tokenizeHtml(html, {
     ontext(start, end) {
-      // Clamped: at the end of the input the tokenizer can report a section it never opened.
-      const a = Math.max(0, start)
-      if (hidden === 0 && end > a) b.verbatim(html.slice(a, end), a)
+      // At the end of the input the tokenizer reports the rest of a tag left open after its `/`
+      // (`word<a/`) as a section it never opened (start -1); a browser drops such a tag.
+      if (start < 0) return
+      if (hidden === 0 && end > start) b.verbatim(html.slice(start, end), start)
     },
     ontextentity(cp, end) {
       if (hidden > 0) return
