@@ -138,18 +138,23 @@ const effectLazyClasses = {
 }
 
 /**
- * The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep, and
- * (but in the full bundle) the bound folder's services.
+ * The cut-off plugin of one CLI bundle: every lazily imported implementation it does not keep, the
+ * services over a shared store of the groups it does not keep (src/layers/bound/<impl>.bound.ts),
+ * and, but in a bound group's twin (src/cli/Bundles.ts), the bound folder's dispatch itself.
  */
-const cutOff = (name, spec) => ({
+const cutOff = (name, spec, bound) => ({
   name: "cut-off",
   setup(b) {
     if (spec.impls === "all") return
-    // A bound folder's commands (commands/Bound.js) run in the full bundle only (src/cli/bin.ts).
-    b.onResolve({ filter: /(\.impl|[\\/]App|[\\/]Bound)\.js$/ }, (args) => {
+    // A bound folder's commands (commands/Bound.js) run their group's services over the store
+    // (src/layers/bound/<impl>.bound.ts): kept in the group's twin only (src/cli/Bundles.ts).
+    b.onResolve({ filter: /(\.impl|\.bound|[\\/]App|[\\/]Bound)\.js$/ }, (args) => {
       if (args.kind !== "dynamic-import") return undefined
       const impl = /([\w-]+)\.impl\.js$/.exec(args.path)?.[1]
       if (impl !== undefined && spec.impls.includes(impl)) return undefined
+      const group = /([\w-]+)\.bound\.js$/.exec(args.path)?.[1]
+      if (bound && group !== undefined && spec.impls.includes(group)) return undefined
+      if (bound && /[\\/]Bound\.js$/.test(args.path)) return undefined
       return { path: args.path, namespace: "cut-off" }
     })
     // Never reached when src/cli/Bundles.ts is right (test/cli/bundles.test.ts): a defect if it is.
@@ -183,16 +188,18 @@ async function bundles() {
     write: false,
     logLevel: "warning"
   })
-  const { BUNDLES, bundleFile } = await import(
+  const { ALL_BUNDLES, BUNDLES, bundleFile, groupOf } = await import(
     `data:text/javascript;base64,${Buffer.from(table.outputFiles[0].contents).toString("base64")}`
   )
   const sha256s = {}
   const manifest = {}
-  for (const [name, spec] of Object.entries(BUNDLES)) {
+  for (const name of ALL_BUNDLES) {
+    const { group, bound } = groupOf(name)
+    const spec = BUNDLES[group]
     const file = `dist/${bundleFile(name)}`
     const r = await build({
       entryPoints: ["src/cli/main.ts"],
-      plugins: [effectStackProbe, effectLazyClasses, pgCloudflareProbe, cutOff(name, spec)],
+      plugins: [effectStackProbe, effectLazyClasses, pgCloudflareProbe, cutOff(name, spec, bound)],
       write: false,
       metafile: true,
       bundle: true,
@@ -361,6 +368,8 @@ function warmCodeCaches(BUNDLES, bundleFile) {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+  // The bound groups' twins (src/cli/Bundles.ts) get theirs from their first run in a bound
+  // folder: a command there needs a server, which the build does not have.
   for (const name of Object.keys(BUNDLES)) {
     if (!existsSync(`dist/${bundleFile(name)}.cache`)) console.warn(`no code cache was written for the ${name} bundle`)
   }

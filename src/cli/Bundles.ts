@@ -12,6 +12,12 @@
  * command table. A first word that names no command (`--help`, `--version`, a typo) needs none:
  * the `bare` bundle answers help, the version and usage errors. Pure data, no imports: the loader
  * and the build read it.
+ *
+ * In a folder bound to a shared dossier a command runs over the store (src/commands/Bound.ts),
+ * with its group's services over the store (src/layers/bound/<impl>.bound.ts) and the PostgreSQL
+ * driver. Each group whose commands do that has a twin bundle that keeps them (`plan-bound`); the
+ * plain one cuts them off, so that a command in a plain folder loads none of it. The loader picks
+ * the twin when the command line acts on a bound folder (./BoundProbe.ts).
  */
 
 export interface BundleSpec {
@@ -37,20 +43,52 @@ export const BUNDLES = {
   full: { words: ["mcp"], impls: "all" }
 } as const satisfies Record<string, BundleSpec>
 
-export type BundleName = keyof typeof BUNDLES
+/** A group of commands (an entry of `BUNDLES`). */
+export type GroupName = keyof typeof BUNDLES
+
+/** The groups whose commands run over a shared dossier in a bound folder: each has a twin bundle. */
+export const BOUND_GROUPS = [
+  "plan",
+  "status",
+  "journal",
+  "monitor",
+  "grant",
+  "exec",
+  "gate",
+  "source",
+  "ingest"
+] as const
+
+export type BundleName = GroupName | `${(typeof BOUND_GROUPS)[number]}-bound`
+
+/** Every bundle the build makes: each group's, then the bound groups' twins. */
+export const ALL_BUNDLES: ReadonlyArray<BundleName> = [
+  ...(Object.keys(BUNDLES) as Array<GroupName>),
+  ...BOUND_GROUPS.map((g) => `${g}-bound` as const)
+]
+
+/** A bundle's group, and whether it is the twin that runs its commands over a shared dossier. */
+export const groupOf = (name: BundleName): { readonly group: GroupName; readonly bound: boolean } =>
+  name.endsWith("-bound")
+    ? { group: name.slice(0, -"-bound".length) as GroupName, bound: true }
+    : { group: name as GroupName, bound: false }
+
+/** The bundle that serves a group's command line in a bound folder: its twin, or itself when it has none. */
+export const boundTwin = (name: GroupName): BundleName =>
+  (BOUND_GROUPS as ReadonlyArray<string>).includes(name) ? `${name as (typeof BOUND_GROUPS)[number]}-bound` : name
 
 /** The file of a bundle in dist/ (the full one keeps the name it had when it was the only one). */
 export const bundleFile = (name: BundleName): string => (name === "full" ? "dossier-core.cjs" : `dossier-${name}.cjs`)
 
-/** The bundle for a command line (the words after `dossier`). */
-export const bundleFor = (argv: ReadonlyArray<string>): BundleName => {
+/** The bundle for a command line (the words after `dossier`) in a plain folder. */
+export const bundleFor = (argv: ReadonlyArray<string>): GroupName => {
   // Only @effect/cli answers --completions, wherever it stands (src/cli/Usage.ts: `Delegate`).
   if (argv.includes("--completions")) return "full"
   const first = argv[0]
   if (first === undefined || first.startsWith("-")) return "bare"
   // `init --store`/`--dossier` binds the folder: the store's bundle, so that a plain init stays light.
   if (first === "init" && argv.some((a) => /^--(?:store|dossier)(?:=|$)/.test(a))) return "store"
-  for (const name of Object.keys(BUNDLES) as Array<BundleName>) {
+  for (const name of Object.keys(BUNDLES) as Array<GroupName>) {
     if ((BUNDLES[name].words as ReadonlyArray<string>).includes(first)) return name
   }
   // Not a command's first word (`help <command>`, a typo): help or a usage error, never a command.

@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import { actsOnBoundFolder } from "./BoundProbe.js"
-import { bundleFile, bundleFor, type BundleName } from "./Bundles.js"
+import { boundTwin, bundleFile, bundleFor, type BundleName } from "./Bundles.js"
 
 // Keep V8's young generation at its initial size instead of doubling it as the program allocates.
 // On these machines first touching fresh memory is slow (~3 ms per MiB), and a CLI process is
@@ -46,10 +46,12 @@ v8.setFlagsFromString("--verify-snapshot-checksum")
 /** SHA-256 (hex) of each bundle, set by scripts/build.mjs. */
 declare const __DOSSIER_BUNDLE_SHA256__: Record<BundleName, string>
 
-// A bound folder's commands run over the shared dossier (src/commands/Bound.ts): the full bundle.
+// A bound folder's commands run over the shared dossier (src/commands/Bound.ts): their group's twin.
 const argv = process.argv.slice(2)
 const chosen = bundleFor(argv)
-const bundle: BundleName = chosen !== "bare" && chosen !== "full" && actsOnBoundFolder(argv) ? "full" : chosen
+const bundle: BundleName = chosen !== "bare" && chosen !== "full" && actsOnBoundFolder(argv)
+  ? boundTwin(chosen)
+  : chosen
 const bundleSha256 = __DOSSIER_BUNDLE_SHA256__[bundle]
 const core = fileURLToPath(new URL(`./${bundleFile(bundle)}`, import.meta.url))
 const cacheFile = `${core}.cache`

@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { isBoundFolder } from "../commands/Cwd.js"
+import { isBoundFolder, runsOnStore } from "../commands/Cwd.js"
 import type { CommandSpec } from "../commands/Spec.js"
 import type { AnyWork } from "../commands/Work.js"
 import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
@@ -56,8 +56,8 @@ const workdirOf = (spec: CommandSpec, values: Record<string, unknown>): string |
 /** In a folder bound to a shared dossier, the command runs over the store (src/commands/Bound.ts). */
 const overStore = (spec: CommandSpec, values: Record<string, unknown>, w: AnyWork): Promise<AnyWork> => {
   const dir = workdirOf(spec, values)
-  if (dir === undefined || !isBoundFolder(dir)) return Promise.resolve(w)
-  return import("../commands/Bound.js").then((b) => (b.runsOnStore(spec) ? b.boundWork(spec, dir, w) : w))
+  if (dir === undefined || !runsOnStore(spec.path) || !isBoundFolder(dir)) return Promise.resolve(w)
+  return import("../commands/Bound.js").then((b) => b.boundWork(spec, dir, w))
 }
 
 const runCommand = (spec: CommandSpec, values: Record<string, unknown>) => {

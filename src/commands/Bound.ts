@@ -1,15 +1,23 @@
 /**
  * A command in a folder bound to a shared dossier (docs/store.md): the same work over the shared
- * dossier's services (src/layers/CommandsBound.ts) instead of the folder's, and, after a command
- * that writes, the folder's view refreshed from the store (what `dossier pull` does). Loaded only
- * when the folder is bound (`isBoundFolder`, ./Cwd.ts), by the CLI (src/cli/main.ts) and the MCP
- * server (src/mcp/Server.ts).
+ * dossier's services instead of the folder's, and, after a command that writes, the part of the
+ * folder's view it touched refreshed from the store (`dossier pull` refreshes all of it). Loaded
+ * only when the folder is bound (`isBoundFolder`, ./Cwd.ts), by the CLI (src/cli/main.ts) and the
+ * MCP server (src/mcp/Server.ts).
+ *
+ * Each command group's services over the store are their own module
+ * (src/layers/bound/<group>.bound.ts, loaded when a command of the group runs), so that a command
+ * loads and builds only what it uses, as it does in a plain folder; the CLI's bundle of a group
+ * keeps its own (src/cli/Bundles.ts). The MCP server, which serves every command, builds them all
+ * at once (src/layers/CommandsBound.ts).
  *
  * The commands that manage the binding itself (`init`, `store status`, `pull`, `export`), `schema`
- * (which reads nothing) and `mcp` (which binds its services itself) run as they are.
+ * (which reads nothing) and `mcp` (which binds its services itself) run as they are
+ * (`runsOnStore`, ./Cwd.ts).
  */
 import * as Effect from "effect/Effect"
-import { CommandsBound, refreshView } from "../layers/CommandsBound.js"
+import type * as Layer from "effect/Layer"
+import { type BoundError, refreshView, touchedParts } from "../layers/bound/BoundBase.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
@@ -17,40 +25,61 @@ import type { CommandSpec } from "./Spec.js"
 import { TOOL_HINTS } from "./ToolHints.js"
 import { type AnyWork, work } from "./Work.js"
 
-const AS_THEY_ARE = new Set(["init", "store status", "pull", "export", "schema", "mcp"])
+/** A command group's services over the store (each module's `layer`). */
+interface BoundGroup {
+  readonly layer: (dir: string) => Layer.Layer<any, BoundError>
+}
 
-/** Whether the command runs over the shared dossier in a bound folder. */
-export const runsOnStore = (spec: CommandSpec): boolean => !AS_THEY_ARE.has(spec.path.join(" "))
+/** The module of each command's group, by the command's first word. */
+const GROUPS: Readonly<Record<string, () => Promise<BoundGroup>>> = {
+  plan: () => import("../layers/bound/plan.bound.js"),
+  status: () => import("../layers/bound/status.bound.js"),
+  journal: () => import("../layers/bound/journal.bound.js"),
+  monitor: () => import("../layers/bound/monitor.bound.js"),
+  next: () => import("../layers/bound/monitor.bound.js"),
+  grant: () => import("../layers/bound/grant.bound.js"),
+  exec: () => import("../layers/bound/exec.bound.js"),
+  gate: () => import("../layers/bound/gate.bound.js"),
+  source: () => import("../layers/bound/source.bound.js"),
+  ingest: () => import("../layers/bound/ingest.bound.js")
+}
+
+/** The command words that have a group over the store (test/cli/bundles.test.ts checks them against the table). */
+export const BOUND_WORDS: ReadonlyArray<string> = Object.keys(GROUPS)
 
 /** Whether a command (by its tool name, `plan_checkpoint`) may write: its view is refreshed after it. */
 export const writes = (name: string): boolean => TOOL_HINTS[name]?.readOnly !== true
 
 /**
- * Refresh the view after a writing command. The command's answer stands either way (its write is
- * committed in the store); a view that could not be refreshed is said on stderr, with the way out.
+ * Refresh the part of the view the command `path` touched. The command's answer stands either
+ * way (its write is committed in the store); a view that could not be refreshed is said on stderr,
+ * with the way out.
  */
-export const refreshAfter: Effect.Effect<void, never, PgStore | FileStore | Workdir> = Effect.flatMap(
-  refreshView,
-  (r) =>
-    r.refreshed
-      ? Effect.void
-      : Effect.sync(() => {
-        process.stderr.write(
-          `dossier: the store holds the change, but this folder's view was not refreshed (${r.reason}); \`dossier pull\` brings it\n`
-        )
-      })
-)
-
-/** Every command's services over the shared dossier the folder `workdir` is bound to (the MCP server's). */
-export const boundServices = (workdir: string) => CommandsBound(workdir)
+export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, never, PgStore | FileStore | Workdir> =>
+  Effect.flatMap(
+    refreshView(touchedParts(path[0] ?? "")),
+    (r) =>
+      r.refreshed
+        ? Effect.void
+        : Effect.sync(() => {
+          process.stderr.write(
+            `dossier: the store holds the change, but this folder's view was not refreshed (${r.reason}); \`dossier pull\` brings it\n`
+          )
+        })
+  )
 
 /** The command's work over the shared dossier the folder `workdir` is bound to. */
-export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): AnyWork => {
+export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promise<AnyWork> => {
+  const group = GROUPS[spec.path[0] ?? ""]
+  // Never reached: runsOnStore (./Cwd.ts) and GROUPS cover the same commands (test/cli/bundles.test.ts).
+  if (group === undefined) return Promise.reject(new Error(`no services over the store for ${spec.path.join(" ")}`))
   const refresh = writes(spec.path.join("_"))
-  return work({
-    effect: refresh ? Effect.tap(w.effect, () => refreshAfter) : w.effect,
-    layer: CommandsBound(workdir),
-    human: w.human,
-    ...(w.quiet === undefined ? {} : { quiet: w.quiet })
-  })
+  return group().then((g) =>
+    work({
+      effect: refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect,
+      layer: g.layer(workdir),
+      human: w.human,
+      ...(w.quiet === undefined ? {} : { quiet: w.quiet })
+    })
+  )
 }

@@ -27,3 +27,13 @@ export const isBoundFolder = (dir: string): boolean => {
     return false
   }
 }
+
+/**
+ * The commands that run as they are in a bound folder: those that manage the binding itself
+ * (`init`, `store status`, `pull`, `export`), `schema` (which reads nothing) and `mcp` (which binds
+ * its services itself). Every other command runs over the shared dossier (./Bound.ts).
+ */
+const AS_THEY_ARE = new Set(["init", "store status", "pull", "export", "schema", "mcp"])
+
+/** Whether the command (by its path, `["plan", "inspect"]`) runs over the shared dossier in a bound folder. */
+export const runsOnStore = (path: ReadonlyArray<string>): boolean => !AS_THEY_ARE.has(path.join(" "))

@@ -1,8 +1,6 @@
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { GateLive } from "../layers/GateLive.js"
-import { PlanLayer } from "../layers/PlanLayer.js"
+import { GateLayer } from "../layers/GateLayer.js"
 import {
   DEFAULT_ATTEMPTS_LOG,
   DEFAULT_MAX_ASK_ROUNDS,
@@ -25,8 +23,6 @@ export interface GateOptions {
   readonly recheck: boolean
   readonly now: Option.Option<Date>
 }
-
-const layer = (dir: string) => GateLive.pipe(Layer.provideMerge(PlanLayer(dir)))
 
 /** A path given on the command line (relative to the current directory) → relative to the work folder. */
 const given = (value: Option.Option<string>, fallback: string, flag: string) =>
@@ -64,7 +60,7 @@ export const gate = (o: GateOptions) => {
         const descriptor = yield* relativeToWorkdir(Option.getOrThrow(o.descriptor), "--descriptor")
         return yield* gate.recheck(state, descriptor, { now })
       }),
-      layer: layer(o.workdir),
+      layer: GateLayer(o.workdir),
       human: humanRecheck
     })
   }
@@ -87,7 +83,7 @@ export const gate = (o: GateOptions) => {
         now
       })
     }),
-    layer: layer(o.workdir),
+    layer: GateLayer(o.workdir),
     human: humanRun
   })
 }

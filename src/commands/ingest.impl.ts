@@ -2,7 +2,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { BaseLive } from "../layers/Base.js"
 import { SafeHttpLive } from "../layers/SafeHttpLive.js"
 import { Ingest } from "../services/Ingest.js"
 import { SafeHttp } from "../services/SafeHttp.js"
@@ -40,7 +39,7 @@ const usageProblem = (o: IngestOptions): string | undefined => {
 const ingestLayer = (workdir: string) =>
   Layer.unwrapEffect(
     Effect.promise(() => import("../layers/folder/IngestFolder.js")).pipe(
-      Effect.map(({ IngestFolder }) => IngestFolder.pipe(Layer.provide(Layer.merge(SafeHttpLive, BaseLive(workdir)))))
+      Effect.map(({ IngestLayer }) => IngestLayer(workdir))
     )
   )
 

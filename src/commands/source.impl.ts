@@ -1,10 +1,7 @@
 /** Implementation of `dossier source follow` (loaded lazily). */
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { CaptureStoreFolder } from "../layers/folder/CaptureStoreFolder.js"
-import { PlanLayer } from "../layers/PlanLayer.js"
-import { SourcesLive } from "../layers/SourcesLive.js"
+import { SourcesLayer } from "../layers/SourcesLayer.js"
 import { Sources } from "../services/Sources.js"
 import { work } from "./Work.js"
 
@@ -14,7 +11,7 @@ export const follow = (
   const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, { path: Option.getOrUndefined(o.path) }))
   return work({
     effect,
-    layer: SourcesLive.pipe(Layer.provide(CaptureStoreFolder), Layer.provideMerge(PlanLayer(o.workdir))),
+    layer: SourcesLayer(o.workdir),
     human: (r) =>
       r.matches.length === 0
         ? "no match: the excerpt is not in any retained source (check it, or give --path)"

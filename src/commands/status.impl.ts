@@ -9,8 +9,8 @@ import type { LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { Fact } from "../domain/MonitorOutputs.js"
 import type { PlanInspectOutput } from "../domain/Plan.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
-import { NextLayer } from "../layers/MonitorLayer.js"
 import { journalFactsOf, orderFacts, planErrorFact, planFactsOf } from "../layers/MonitorNext.js"
+import { StatusLayer } from "../layers/StatusLayer.js"
 import { Journal } from "../services/Journal.js"
 import { Monitor } from "../services/Monitor.js"
 import { Plan } from "../services/Plan.js"
@@ -96,7 +96,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
         activeRuns: count("resume-monitor-run"),
         unresolvedOutcomes: count("unresolved-outcome")
       },
-      grants: yield* grantsOverview(o.workdir, now),
+      grants: yield* grantsOverview(now),
       facts,
       unchecked: UNCHECKED,
       suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected))
@@ -104,7 +104,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
   })
   return work({
     effect,
-    layer: NextLayer(o.workdir),
+    layer: StatusLayer(o.workdir),
     human: (r) => {
       const lines: Array<string> = []
       if (r.planError !== null) lines.push(`plan: unreadable (${r.planError._tag}): ${r.planError.message}`)

@@ -19,15 +19,8 @@ import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
-import {
-  pgSide,
-  pullInto,
-  readBinding,
-  stateOf,
-  withAttempts,
-  withStore,
-  writeBinding
-} from "../layers/StoreBinding.js"
+import { readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
+import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
 import {
   folderSide,
   folderSideHere,

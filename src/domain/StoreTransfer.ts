@@ -52,6 +52,42 @@ export interface HeldGrant {
   readonly events: ReadonlyArray<string>
 }
 
+/**
+ * The parts of a dossier a transfer reads and copies. `pull`, `export` and the import copy all of
+ * them; a bound folder's command refreshes the part of the view it touched (spec store.md). A
+ * part left out is read from neither side, so it is neither compared nor copied.
+ */
+export interface TransferParts {
+  /** The plan record, its prose and the files it registers. */
+  readonly plan: boolean
+  /** The capture log and the files it retains. */
+  readonly captures: boolean
+  /** Every study's journal and the artifacts its events link. */
+  readonly journals: boolean
+  /** Subscriptions, runs (and the files they name) and reports. */
+  readonly monitor: boolean
+  readonly grants: boolean
+  /** Execution records and their logs. */
+  readonly executions: boolean
+}
+
+export const ALL_PARTS: TransferParts = {
+  plan: true,
+  captures: true,
+  journals: true,
+  monitor: true,
+  grants: true,
+  executions: true
+}
+
+/** The parts of a folder's view: the transfer's, and the gate's attempts logs. */
+export interface ViewParts extends TransferParts {
+  readonly attempts: boolean
+}
+
+/** The whole view (`dossier pull`). */
+export const WHOLE_VIEW: ViewParts = { ...ALL_PARTS, attempts: true }
+
 export type TransferMode = "fresh" | "refresh"
 
 /** Why a transfer cannot be made: the part, the key within it, and what is wrong. */

@@ -13,18 +13,15 @@
  * `Dossier`, as with `DossierLive`; a bound folder's commands add them (src/layers/CommandsBound.ts).
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
-import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { UsageError } from "../domain/CliErrors.js"
 import type { LockTimeout, WorkdirNotFound } from "../domain/Errors.js"
 import type { StoreTooNew, StoreUnavailable } from "../domain/StoreErrors.js"
-import { FileStore } from "../services/FileStore.js"
-import { MonitorFiles } from "../services/ports/MonitorStore.js"
 import { Workdir } from "../services/Workdir.js"
 import type { Dossier } from "./Dossier.js"
 import { EvidenceKeyLive } from "./EvidenceKeyLive.js"
 import { FileStoreLive } from "./FileStoreLive.js"
-import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
+import { MonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
 import { WarcWriterLive } from "./folder/WarcWriter.js"
 import { GateFromStore } from "./GateLive.js"
 import { IngestLive } from "./IngestLive.js"
@@ -44,9 +41,6 @@ export interface DossierPostgresOptions extends PgStoreOptions {
   readonly workdir: string
 }
 
-/** The monitor's stage files are this host's. */
-const MonitorFilesLocal = Layer.effect(MonitorFiles, Effect.map(FileStore, makeMonitorFilesFolder))
-
 /**
  * The services of a shared dossier over the PgStore, Lock (one transaction per command), FileStore
  * and Workdir of the context: the PostgreSQL adapters of the ports, the same logic as the folder's.
@@ -59,7 +53,7 @@ export const postgresServices = Layer.mergeAll(GateFromStore, IngestLive).pipe(
       CaptureStorePostgres,
       GateAttemptsPostgres,
       WarcWriterLive,
-      MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesLocal))
+      MonitorStorePostgres.pipe(Layer.provideMerge(MonitorFilesFolder))
     )
   ),
   Layer.provideMerge(SafeHttpLive)

@@ -26,7 +26,6 @@
  * transaction of the destination, so that a copy is all or nothing; a port's part is read beside
  * the others it is ordered with (the plan's registered files after the captures that retain them).
  */
-import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -43,13 +42,15 @@ import { candidatesCreatedBy } from "../domain/JournalProjection.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { PLAN_LIMITS } from "../domain/Plan.js"
 import {
+  ALL_PARTS,
   decideTransfer,
   type Divergence,
   type Holdings,
   holdsState,
   registeredFiles,
   retainedFiles,
-  type TransferMode
+  type TransferMode,
+  type TransferParts
 } from "../domain/StoreTransfer.js"
 import { FileStore, type FileStoreShape } from "../services/FileStore.js"
 import { Lock, type LockShape } from "../services/Lock.js"
@@ -60,19 +61,13 @@ import { JournalStore, type JournalStoreShape } from "../services/ports/JournalS
 import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../services/ports/MonitorStore.js"
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
-import { BaseLive, BaseMemory } from "./Base.js"
+import { BaseLive } from "./Base.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { ExecutionStoreFolder } from "./folder/ExecutionStoreFolder.js"
 import { GrantStoreFolder } from "./folder/GrantStoreFolder.js"
 import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
 import { MonitorStoreFolder } from "./folder/MonitorStoreFolder.js"
 import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
-import { CaptureStoreMemory } from "./memory/CaptureStoreMemory.js"
-import { ExecutionStoreMemory } from "./memory/ExecutionStoreMemory.js"
-import { GrantStoreMemory } from "./memory/GrantStoreMemory.js"
-import { JournalStoreMemory } from "./memory/JournalStoreMemory.js"
-import { MonitorStoreMemory } from "./memory/MonitorStoreMemory.js"
-import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
 
 /** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
 export interface StoreSide {
@@ -145,40 +140,42 @@ const holdingsOf = (s: Snapshot): Holdings => ({
   executions: new Map([...s.executions].map(([k, v]) => [k, canonicalDigest(v)]))
 })
 
-/** Read everything a side holds through its ports. */
-const snapshotOf = (side: StoreSide) =>
+/** Read what a side holds of `parts` through its ports (the parts left out read as empty). */
+const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
   Effect.gen(function*() {
-    const plan = yield* side.plan.plan.get(PLAN_KEY)
-    const prose = yield* side.plan.prose
-    const captures = yield* side.captures.records
+    const plan = parts.plan ? yield* side.plan.plan.get(PLAN_KEY) : Option.none()
+    const prose = parts.plan ? yield* side.plan.prose : ""
+    const captures = parts.captures ? yield* side.captures.records : []
     const journals = new Map<string, ReadonlyArray<LoggedEvent<JournalEvent>>>()
-    for (const row of yield* side.journal.studies) {
+    for (const row of parts.journals ? yield* side.journal.studies : []) {
       const stored = yield* side.journal.read(row.study)
       if (Option.isSome(stored)) journals.set(row.study, stored.value.events)
     }
     const subscriptions = new Map<string, SubscriptionRecord>()
-    for (const id of yield* side.monitor.subscriptions.keys) {
-      const r = yield* side.monitor.subscriptions.get(id)
-      if (Option.isSome(r)) subscriptions.set(id, r.value.value)
-    }
     const runs = new Map<string, RunRecord>()
-    for (const id of yield* side.monitor.runs.keys) {
-      const r = yield* side.monitor.runs.get(id)
-      if (Option.isSome(r)) runs.set(id, r.value.value)
-    }
     const reports = new Map<string, ReadonlyArray<LoggedEvent<ReportLine>>>()
-    for (const program of yield* side.monitor.reports.streams) {
-      reports.set(program, yield* side.monitor.reports.read(program))
+    if (parts.monitor) {
+      for (const id of yield* side.monitor.subscriptions.keys) {
+        const r = yield* side.monitor.subscriptions.get(id)
+        if (Option.isSome(r)) subscriptions.set(id, r.value.value)
+      }
+      for (const id of yield* side.monitor.runs.keys) {
+        const r = yield* side.monitor.runs.get(id)
+        if (Option.isSome(r)) runs.set(id, r.value.value)
+      }
+      for (const program of yield* side.monitor.reports.streams) {
+        reports.set(program, yield* side.monitor.reports.read(program))
+      }
     }
     // A damaged grant or execution record fails the copy (`GrantDigestMismatch`,
     // `ExecutionDigestMismatch`): no port can write it, and leaving it out would change answers.
     const grants = new Map<string, { readonly record: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>()
-    for (const id of yield* side.grants.ids) {
+    for (const id of parts.grants ? yield* side.grants.ids : []) {
       const record = yield* side.grants.get(id)
       if (Option.isSome(record)) grants.set(id, { record: record.value, events: (yield* side.grants.events(id)).value })
     }
     const executions = new Map<string, ExecutionRecord>()
-    for (const id of yield* side.executions.ids) {
+    for (const id of parts.executions ? yield* side.executions.ids : []) {
       const record = yield* side.executions.get(id)
       if (Option.isSome(record)) executions.set(id, record.value)
     }
@@ -207,15 +204,16 @@ const compareAt = (files: FileStoreShape, path: string, data: Uint8Array) =>
   ).pipe(Effect.flatten)
 
 /**
- * Copy what `from` holds into `to`: `fresh` into a destination that holds nothing, `refresh`
- * over an earlier state of the same dossier (see src/domain/StoreTransfer.ts). Fails with
- * `TransferDivergence` (nothing written) when the destination cannot take the copy.
+ * Copy what `from` holds of `parts` (all by default) into `to`: `fresh` into a destination that
+ * holds nothing, `refresh` over an earlier state of the same dossier (see
+ * src/domain/StoreTransfer.ts). Fails with `TransferDivergence` (nothing written) when the
+ * destination cannot take the copy.
  */
-export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode) =>
+export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, parts: TransferParts = ALL_PARTS) =>
   Effect.gen(function*() {
-    const source = yield* from.lock.withReadLock(() => snapshotOf(from))
+    const source = yield* from.lock.withReadLock(() => snapshotOf(from, parts))
     return yield* to.lock.withLock(Effect.gen(function*() {
-      const dest = yield* snapshotOf(to)
+      const dest = yield* snapshotOf(to, parts)
       const decided = decideTransfer(holdingsOf(source), holdingsOf(dest), mode)
       if (Either.isLeft(decided)) return yield* new TransferDivergence({ divergence: decided.left })
       const steps = decided.right
@@ -379,7 +377,7 @@ export const sideOf: Effect.Effect<
   lock: Lock
 })
 
-type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore | GrantStore | ExecutionStore
+export type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore | GrantStore | ExecutionStore
 
 /** The folder's adapters of every port a transfer copies (over a FileStore and Lock). */
 export const FolderPorts: Layer.Layer<Ports, never, FileStore | Lock> = Layer.mergeAll(
@@ -391,17 +389,9 @@ export const FolderPorts: Layer.Layer<Ports, never, FileStore | Lock> = Layer.me
   ExecutionStoreFolder
 )
 
-/** The memory adapters of every port a transfer copies (files in the FileStore given). */
-export const MemoryPorts: Layer.Layer<Ports, never, FileStore> = Layer.mergeAll(
-  PlanStoreMemory,
-  CaptureStoreMemory,
-  JournalStoreMemory,
-  MonitorStoreMemory,
-  GrantStoreMemory,
-  ExecutionStoreMemory
-)
-
-const sideFrom = <E>(layer: Layer.Layer<Ports | FileStore | Lock, E>): Effect.Effect<StoreSide, E, Scope.Scope> =>
+export const sideFrom = <E>(
+  layer: Layer.Layer<Ports | FileStore | Lock, E>
+): Effect.Effect<StoreSide, E, Scope.Scope> =>
   Effect.flatMap(Layer.build(layer), (context) => Effect.provide(sideOf, context))
 
 /** The side of the folder whose FileStore and Lock the context holds (the folder adapters over them). */
@@ -417,20 +407,3 @@ export const sideHoldsState = (side: StoreSide) =>
 /** A side over the work folder `dir` (it must exist): the folder adapters, its FileStore and its lock. */
 export const folderSide = (dir: string): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> =>
   sideFrom(FolderPorts.pipe(Layer.provideMerge(BaseLive(dir))))
-
-/** A fresh side in memory: the memory adapters over one in-memory tree and lock. */
-export const memorySide: Effect.Effect<StoreSide, never, Scope.Scope> = sideFrom(
-  MemoryPorts.pipe(Layer.provideMerge(BaseMemory))
-)
-
-/** The context of a side, to run the services over it (tests compare answers through them). */
-export const contextOfSide = (side: StoreSide) =>
-  Context.make(PlanStore, side.plan).pipe(
-    Context.add(CaptureStore, side.captures),
-    Context.add(JournalStore, side.journal),
-    Context.add(MonitorStore, side.monitor),
-    Context.add(GrantStore, side.grants),
-    Context.add(ExecutionStore, side.executions),
-    Context.add(FileStore, side.files),
-    Context.add(Lock, side.lock)
-  )

@@ -149,12 +149,13 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     // A folder bound to a shared dossier serves the store's services (src/commands/Bound.ts), and
     // each writing call refreshes the folder's view; an unbound one never loads the driver.
     let services: Context.Context<CommandServices>
-    let afterWrite: Effect.Effect<void> | undefined
+    let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
     if (isBoundFolder(options.dir)) {
       const bound = yield* Effect.promise(() => import("../commands/Bound.js"))
-      const context = yield* Layer.build(bound.boundServices(options.dir))
+      const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
+      const context = yield* Layer.build(CommandsBound(options.dir))
       services = context
-      afterWrite = Effect.provide(bound.refreshAfter, context)
+      afterWrite = (path) => Effect.provide(bound.refreshAfter(path), context)
     } else {
       services = yield* Layer.build(CommandsLive(options.dir))
     }

@@ -147,10 +147,11 @@ export interface ToolsOptions {
   readonly schemas: Readonly<Record<string, Schema.Schema.Any>>
   readonly services: Context.Context<CommandServices>
   /**
-   * Run after a successful call of a tool that may write (in a folder bound to a shared dossier:
-   * the folder's view refreshed from the store, src/commands/Bound.ts).
+   * Run after a successful call of a tool that may write, with its command's path (in a folder
+   * bound to a shared dossier: the part of the folder's view it touched refreshed from the store,
+   * src/commands/Bound.ts).
    */
-  readonly afterWrite?: Effect.Effect<void>
+  readonly afterWrite?: (path: ReadonlyArray<string>) => Effect.Effect<void>
   readonly select?: ToolSelection
   /** Hints by tool name (default: ./ToolHints.ts). */
   readonly hints?: Readonly<Record<string, ToolHints>>
@@ -173,7 +174,7 @@ const call =
           Effect.flatMap((w) =>
             Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
           ),
-          Effect.tap(() => (writes && options.afterWrite !== undefined ? options.afterWrite : Effect.void)),
+          Effect.tap(() => (writes && options.afterWrite !== undefined ? options.afterWrite(spec.path) : Effect.void)),
           Effect.matchCauseEffect({
             onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
             onFailure: (cause) =>

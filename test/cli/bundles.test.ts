@@ -11,10 +11,20 @@ import * as fc from "effect/FastCheck"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { bundleFile, bundleFor, type BundleName, BUNDLES } from "../../src/cli/Bundles.js"
+import {
+  ALL_BUNDLES,
+  BOUND_GROUPS,
+  boundTwin,
+  bundleFile,
+  bundleFor,
+  type BundleName,
+  BUNDLES,
+  groupOf
+} from "../../src/cli/Bundles.js"
 import { fastParse } from "../../src/cli/FastPath.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { route } from "../../src/cli/Usage.js"
+import { runsOnStore } from "../../src/commands/Cwd.js"
 import type { CommandSpec } from "../../src/commands/Spec.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
@@ -78,8 +88,8 @@ const HEAVY = [
 
 describe("the bundles the build wrote", () => {
   it("every bundle of src/cli/Bundles.ts was built, and every command's first word has one", () => {
-    expect(Object.keys(manifest).sort()).toEqual(Object.keys(BUNDLES).sort())
-    for (const name of Object.keys(BUNDLES) as Array<BundleName>) {
+    expect(Object.keys(manifest).sort()).toEqual([...ALL_BUNDLES].sort())
+    for (const name of ALL_BUNDLES) {
       expect(fs.existsSync(path.join(dist, bundleFile(name)))).toBe(true)
     }
     const words = Object.values(BUNDLES).flatMap((b) => b.words as ReadonlyArray<string>)
@@ -111,6 +121,40 @@ describe("the bundles the build wrote", () => {
         }
       }
       expect(built.bytes, built.file).toBeLessThan(manifest.full.bytes / 3)
+    }
+  })
+
+  it("a plain folder's bundles load nothing of the shared store; each bound twin holds its group's services over it", () => {
+    const storeCode = ["npm:pg", "npm:@effect/sql", "src/commands/Bound.ts", "src/layers/bound/BoundBase.ts"]
+    for (const argv of READ_ONLY) {
+      const built = manifest[bundleFor(argv)]
+      for (const s of storeCode) expect(built.sources, `${argv.join(" ")} -> ${built.file}`).not.toContain(s)
+    }
+    const groups = new Set<string>()
+    for (const name of ALL_BUNDLES) {
+      const { bound, group } = groupOf(name)
+      if (!bound) continue
+      groups.add(group)
+      const built = manifest[name]
+      for (const s of storeCode) expect(built.sources, built.file).toContain(s)
+      expect(built.sources, built.file).toContain(`src/layers/bound/${group}.bound.ts`)
+      // The other groups' services over the store are cut off, as their implementations are.
+      for (const other of BOUND_GROUPS) {
+        if (other === group) continue
+        expect(built.cutOff, built.file).toContain(`../layers/bound/${other}.bound.js`)
+      }
+      expect(built.bytes, built.file).toBeLessThan(manifest.full.bytes)
+    }
+    // Every group with a module over the store has its twin, and only those.
+    const modules = fs.readdirSync(path.resolve(__dirname, "../../src/layers/bound"))
+      .flatMap((f) => /^([\w-]+)\.bound\.ts$/.exec(f)?.[1] ?? [])
+    expect([...groups].sort()).toEqual([...modules].sort())
+    // A command that runs over the store in a bound folder is served by a twin that holds it.
+    for (const spec of allSpecs) {
+      if (!runsOnStore(spec.path)) continue
+      const twin = boundTwin(bundleFor(spec.path))
+      expect(groupOf(twin).bound, spec.path.join(" ")).toBe(true)
+      for (const impl of implsOf(spec)) expect(manifest[twin].sources).toContain(impl.source)
     }
   })
 

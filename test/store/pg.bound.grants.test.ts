@@ -110,6 +110,9 @@ describe.skipIf(!pgAvailable)("grants and execution records in bound folders", (
       expect(fs.readFileSync(path.join(a, f), "utf8"), f).toBe(fs.readFileSync(path.join(b, f), "utf8"))
     }
     if (execution !== null) {
+      // B's commands refreshed the part of its view they touched (the grants), not A's run: a pull brings it.
+      expect(fs.existsSync(path.join(b, `.dossier/executions/${execution}.json`))).toBe(false)
+      ok(runCli(["pull", "--workdir", b, "--json"]))
       expect(fs.readFileSync(path.join(b, `.dossier/executions/${execution}.json`), "utf8")).toBe(
         fs.readFileSync(path.join(a, `.dossier/executions/${execution}.json`), "utf8")
       )

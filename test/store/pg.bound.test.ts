@@ -88,6 +88,8 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
           "--json"
         ])
       const race = await Promise.all([checkpoint(a, "a1"), checkpoint(b, "b1")])
+      // The winner's view holds the plan it wrote (its command refreshed the plan's part).
+      const winner = race[0]!.json?.ok === true ? a : b
       expect(race.map((r) => r.json?.ok).sort()).toEqual([false, true])
       const loser = race.find((r) => r.json?.ok !== true)!
       expect(refused(loser, "StaleRevision")).toMatchObject({ expected: 1, actual: 2 })
@@ -141,12 +143,16 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       refused(conflicting, "ConflictingEvent")
       expect(ok(cli(a, ["journal", "inspect", "--study", "s"])).candidates).toHaveLength(2)
 
-      // B's writes refreshed its view: plan.md at revision 2, the retained capture, the journal.
-      expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain(`"revision": 2,`)
-      expect(fs.readFileSync(path.join(b, "plan.md"))).toEqual(fs.readFileSync(path.join(a, "plan.md")))
-      expect(fs.readFileSync(path.join(b, original))).toEqual(fs.readFileSync(path.join(a, original)))
+      // B's journal append refreshed the part of its view it touched, the journals; A's capture (and
+      // the plan, had A won the race) come with a pull, which brings the whole view.
+      expect(fs.readFileSync(path.join(winner, "plan.md"), "utf8")).toContain(`"revision": 2,`)
       expect(fs.readFileSync(path.join(b, "research/s/research-events.jsonl"), "utf8").trim().split("\n"))
         .toHaveLength(2)
+      expect(fs.existsSync(path.join(b, original))).toBe(false)
+      expect(fs.existsSync(path.join(b, "plan.md"))).toBe(winner === b)
+      ok(cli(b, ["pull"]))
+      expect(fs.readFileSync(path.join(b, "plan.md"))).toEqual(fs.readFileSync(path.join(winner, "plan.md")))
+      expect(fs.readFileSync(path.join(b, original))).toEqual(fs.readFileSync(path.join(a, original)))
 
       // A registers an output; B (which lacks the file) is told that pull brings it.
       put(a, "research/results/r.md", "Result.\n")
@@ -204,9 +210,12 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
           input: { id: "c1", type: "candidate_created", candidate: { id: "cand-m", title: "M" } }
         })
         expect(appended.isError, appended.text).toBe(false)
-        // The view of B was refreshed: plan.md and the journal are there.
-        expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain("Shared over MCP")
+        // The part of B's view the call touched was refreshed: the journal, not yet the plan.
         expect(fs.existsSync(path.join(b, "research/m/research-events.jsonl"))).toBe(true)
+        expect(fs.existsSync(path.join(b, "plan.md"))).toBe(false)
+        const checkpointed = await server.call("plan_checkpoint", { input: { nextAction: "read" }, expected: 1 })
+        expect(checkpointed.isError, checkpointed.text).toBe(false)
+        expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain("Shared over MCP")
         const stale = await server.call("plan_checkpoint", { input: { nextAction: "x" }, expected: 7 })
         expect({ isError: stale.isError, tag: stale.body?.error?._tag }).toEqual({
           isError: true,

@@ -253,3 +253,9 @@ export const MonitorStoreFolder: Layer.Layer<MonitorStore | MonitorFiles, never,
       )
   )
 )
+
+/** The monitor's stage files in this host's folder (a shared dossier's are each host's own). */
+export const MonitorFilesFolder: Layer.Layer<MonitorFiles, never, FileStore> = Layer.effect(
+  MonitorFiles,
+  Effect.map(FileStore, makeMonitorFilesFolder)
+)

@@ -1,0 +1,15 @@
+/** `dossier gate` in a bound folder: the gate over the shared dossier's plan and attempts logs. */
+import * as Layer from "effect/Layer"
+import type { GateLayer } from "../GateLayer.js"
+import { GateFromStore } from "../GateLive.js"
+import { GateAttemptsPostgres } from "../postgres/GateAttemptsPostgres.js"
+import { BoundBase, type BoundError } from "./BoundBase.js"
+import { PlanOverStore } from "./plan.bound.js"
+
+/** `GateLayer`'s services over the store. */
+export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GateLayer>>, BoundError> =>
+  GateFromStore.pipe(
+    Layer.provide(GateAttemptsPostgres),
+    Layer.provideMerge(PlanOverStore),
+    Layer.provideMerge(BoundBase(dir))
+  )
