@@ -7,22 +7,14 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
-import { type ViewParts, WHOLE_VIEW } from "../domain/StoreTransfer.js"
+import { ALL_PARTS, type TransferParts, type ViewParts, WHOLE_VIEW } from "../domain/StoreTransfer.js"
 import type { FileStoreShape } from "../services/FileStore.js"
-import { makeGateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
-import { makeMonitorFilesFolder } from "./folder/MonitorStoreFolder.js"
-import { type AttemptsCopied, copyAttempts } from "./GateAttemptsTransfer.js"
-import { makeCaptureStorePostgres, retainedBytes } from "./postgres/CaptureStorePostgres.js"
-import { makeExecutionStorePostgres } from "./postgres/ExecutionStorePostgres.js"
-import { makeGateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
-import { makeGrantStorePostgres } from "./postgres/GrantStorePostgres.js"
-import { makeJournalStorePostgres } from "./postgres/JournalStorePostgres.js"
-import { makeMonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
+import type { AttemptsCopied } from "./GateAttemptsTransfer.js"
+import { retainedBytes } from "./postgres/CaptureStorePostgres.js"
 import { makePgLock } from "./postgres/PgLock.js"
 import { pgContentStore } from "./postgres/PgRecords.js"
 import type { PgStoreShape } from "./postgres/PgStore.js"
-import { makePlanStorePostgres } from "./postgres/PlanStorePostgres.js"
-import { type StoreSide, transfer, type TransferReport } from "./StoreTransfer.js"
+import { type PortLoaders, type StoreSide, transfer, type TransferReport, unusedPort } from "./StoreTransfer.js"
 
 /**
  * This folder's files as a shared dossier's side sees them: the folder's own first, and a
@@ -47,19 +39,37 @@ const storeBackedFiles = (store: PgStoreShape, files: FileStoreShape): FileStore
     )
 })
 
+/** The PostgreSQL adapter of each port over `store` (loaded when its part is copied). */
+const pgPorts = (store: PgStoreShape, files: FileStoreShape): PortLoaders<unknown> => ({
+  plan: () => import("./postgres/PlanStorePostgres.js").then((m) => m.makePlanStorePostgres(store, files)),
+  captures: () => import("./postgres/CaptureStorePostgres.js").then((m) => m.makeCaptureStorePostgres(store, files)),
+  journals: () => import("./postgres/JournalStorePostgres.js").then((m) => m.makeJournalStorePostgres(store)),
+  monitor: () =>
+    Promise.all([import("./postgres/MonitorStorePostgres.js"), import("./folder/MonitorStoreFolder.js")]).then((
+      [m, f]
+    ) => m.makeMonitorStorePostgres(store, { files: f.makeMonitorFilesFolder(files) })),
+  grants: () => import("./postgres/GrantStorePostgres.js").then((m) => m.makeGrantStorePostgres(store)),
+  executions: () => import("./postgres/ExecutionStorePostgres.js").then((m) => m.makeExecutionStorePostgres(store))
+})
+
 /**
  * The shared dossier as one side of a transfer (`init --store`'s import, `pull`, `export`): the
- * PostgreSQL adapters of the ports over `store`, this folder's files backed by the store's bytes
- * (`storeBackedFiles`, `content`), and one transaction per side as its lock.
+ * PostgreSQL adapters of the ports of `parts` (all by default; the others `unusedPort`) over
+ * `store`, this folder's files backed by the store's bytes (`storeBackedFiles`, `content`), and
+ * one transaction per side as its lock.
  */
-export const pgSide = (store: PgStoreShape, files: FileStoreShape): Effect.Effect<StoreSide, UsageError> =>
-  Effect.succeed({
-    plan: makePlanStorePostgres(store, files),
-    captures: makeCaptureStorePostgres(store, files),
-    journal: makeJournalStorePostgres(store),
-    monitor: makeMonitorStorePostgres(store, { files: makeMonitorFilesFolder(files) }),
-    grants: makeGrantStorePostgres(store),
-    executions: makeExecutionStorePostgres(store),
+export const pgSide = (
+  store: PgStoreShape,
+  files: FileStoreShape,
+  parts: TransferParts = ALL_PARTS
+): Effect.Effect<StoreSide, UsageError> =>
+  Effect.map(Effect.promise(() => loadPorts(pgPorts(store, files), parts)), (ports) => ({
+    plan: ports.plan as StoreSide["plan"],
+    captures: ports.captures as StoreSide["captures"],
+    journal: ports.journals as StoreSide["journal"],
+    monitor: ports.monitor as StoreSide["monitor"],
+    grants: ports.grants as StoreSide["grants"],
+    executions: ports.executions as StoreSide["executions"],
     files: storeBackedFiles(store, files),
     lock: makePgLock(store),
     content: (sha256) =>
@@ -67,7 +77,21 @@ export const pgSide = (store: PgStoreShape, files: FileStoreShape): Effect.Effec
         pgContentStore(store).get(sha256),
         (e) => new IoError({ path: sha256, operation: "read from the shared store", code: e._tag })
       )
-  })
+  }))
+
+/** Each port of `parts` loaded; the others `unusedPort`. */
+const loadPorts = async (loaders: PortLoaders<unknown>, parts: TransferParts) => {
+  const load = (part: keyof TransferParts) => (parts[part] ? loaders[part]() : Promise.resolve(unusedPort(part)))
+  const [plan, captures, journals, monitor, grants, executions] = await Promise.all([
+    load("plan"),
+    load("captures"),
+    load("journals"),
+    load("monitor"),
+    load("grants"),
+    load("executions")
+  ])
+  return { plan, captures, journals, monitor, grants, executions }
+}
 
 /** A transfer's report with the attempts logs' copy: a log left as it was is listed as kept. */
 export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferReport =>
@@ -79,13 +103,22 @@ export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferRepo
  * the gate's attempts logs (src/layers/GateAttemptsTransfer.ts) under the folder's lock.
  */
 export const pullInto = (store: PgStoreShape, files: FileStoreShape, to: StoreSide, parts: ViewParts = WHOLE_VIEW) =>
-  Effect.flatMap(pgSide(store, files), (from) => transfer(from, to, "refresh", parts)).pipe(
+  Effect.flatMap(pgSide(store, files, parts), (from) => transfer(from, to, "refresh", parts)).pipe(
     Effect.flatMap((report) =>
-      parts.attempts
-        ? Effect.map(
-          to.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(to.files))),
-          (attempts) => withAttempts(report, attempts)
-        )
-        : Effect.succeed(report)
+      parts.attempts ? Effect.map(copyAttemptsInto(store, to), (a) => withAttempts(report, a)) : Effect.succeed(report)
     )
+  )
+
+/** The gate's attempts logs from the store into the folder side `to`, under its lock. */
+const copyAttemptsInto = (store: PgStoreShape, to: StoreSide) =>
+  Effect.flatMap(
+    Effect.promise(() =>
+      Promise.all([
+        import("./GateAttemptsTransfer.js"),
+        import("./postgres/GateAttemptsPostgres.js"),
+        import("./folder/GateAttemptsFolder.js")
+      ])
+    ),
+    ([t, pg, folder]) =>
+      to.lock.withLock(t.copyAttempts(pg.makeGateAttemptsPostgres(store), folder.makeGateAttemptsFolder(to.files)))
   )

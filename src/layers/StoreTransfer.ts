@@ -26,6 +26,7 @@
  * transaction of the destination, so that a copy is all or nothing; a port's part is read beside
  * the others it is ordered with (the plan's registered files after the captures that retain them).
  */
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -62,12 +63,6 @@ import { MonitorStore, type MonitorStoreShape, type MonitorWrite } from "../serv
 import { PLAN_KEY, type PlanRecord, PlanStore, type PlanStoreShape } from "../services/ports/PlanStore.js"
 import type { LoggedEvent, Versioned } from "../services/Store.js"
 import { BaseLive } from "./Base.js"
-import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
-import { ExecutionStoreFolder } from "./folder/ExecutionStoreFolder.js"
-import { GrantStoreFolder } from "./folder/GrantStoreFolder.js"
-import { JournalFolderLayer } from "./folder/JournalFolderLive.js"
-import { MonitorStoreFolder } from "./folder/MonitorStoreFolder.js"
-import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
 
 /** One side of a transfer: the storage ports, the work folder's files, and the unit of atomicity. */
 export interface StoreSide {
@@ -379,31 +374,97 @@ export const sideOf: Effect.Effect<
 
 export type Ports = PlanStore | CaptureStore | JournalStore | MonitorStore | GrantStore | ExecutionStore
 
-/** The folder's adapters of every port a transfer copies (over a FileStore and Lock). */
-export const FolderPorts: Layer.Layer<Ports, never, FileStore | Lock> = Layer.mergeAll(
-  PlanStoreFolder,
-  CaptureStoreFolder,
-  JournalFolderLayer,
-  MonitorStoreFolder,
-  GrantStoreFolder,
-  ExecutionStoreFolder
-)
-
 export const sideFrom = <E>(
   layer: Layer.Layer<Ports | FileStore | Lock, E>
 ): Effect.Effect<StoreSide, E, Scope.Scope> =>
   Effect.flatMap(Layer.build(layer), (context) => Effect.provide(sideOf, context))
 
+/**
+ * The port of a side that a transfer of other parts never uses: not loaded (a bound folder's
+ * command refreshes its part of the view without evaluating the other parts' adapters). Any use
+ * is a defect.
+ */
+export const unusedPort = (port: string): never =>
+  new Proxy({}, {
+    get: (_, key) => {
+      // Not a thenable (it passes through promises), nor anything a runtime inspects.
+      if (key === "then" || typeof key === "symbol") return undefined
+      throw new Error(`the ${port} port of this side was not loaded: the transfer copies other parts`)
+    }
+  }) as never
+
+/** What loads a port's adapter: the part it serves, and the module, imported only when the part is copied. */
+export interface PortLoaders<A> {
+  readonly plan: () => Promise<A>
+  readonly captures: () => Promise<A>
+  readonly journals: () => Promise<A>
+  readonly monitor: () => Promise<A>
+  readonly grants: () => Promise<A>
+  readonly executions: () => Promise<A>
+}
+
+type FolderPort = Layer.Layer<Ports, never, FileStore | Lock>
+
+/** The folder's adapter of each port, over a FileStore and Lock. */
+const FOLDER_PORTS: PortLoaders<FolderPort> = {
+  plan: () => import("./folder/PlanStoreFolder.js").then((m) => m.PlanStoreFolder as unknown as FolderPort),
+  captures: () => import("./folder/CaptureStoreFolder.js").then((m) => m.CaptureStoreFolder as unknown as FolderPort),
+  journals: () => import("./folder/JournalFolderLive.js").then((m) => m.JournalFolderLayer as unknown as FolderPort),
+  monitor: () => import("./folder/MonitorStoreFolder.js").then((m) => m.MonitorStoreFolder as unknown as FolderPort),
+  grants: () => import("./folder/GrantStoreFolder.js").then((m) => m.GrantStoreFolder as unknown as FolderPort),
+  executions: () =>
+    import("./folder/ExecutionStoreFolder.js").then((m) => m.ExecutionStoreFolder as unknown as FolderPort)
+}
+
+/** The parts `parts` names, in the order of `PortLoaders`. */
+export const partsIn = (parts: TransferParts): ReadonlyArray<keyof TransferParts> =>
+  (["plan", "captures", "journals", "monitor", "grants", "executions"] as const).filter((p) => parts[p])
+
+/**
+ * A side of the folder whose FileStore and Lock `base` provides, with the folder adapters of
+ * `parts` (the others `unusedPort`).
+ */
+const folderSideOf = <E, R>(
+  base: Layer.Layer<FileStore | Lock, E, R>,
+  parts: TransferParts
+): Effect.Effect<StoreSide, E, R | Scope.Scope> =>
+  Effect.gen(function*() {
+    const wanted = partsIn(parts)
+    const layers = yield* Effect.promise(() => Promise.all(wanted.map((p) => FOLDER_PORTS[p]())))
+    const ports = layers.reduce<Layer.Layer<Ports, never, FileStore | Lock>>(
+      (all, l) => Layer.merge(all, l),
+      Layer.empty as unknown as FolderPort
+    )
+    const context = yield* Layer.build(ports.pipe(Layer.provideMerge(base)))
+    const get = <I, S>(tag: Context.Tag<I, S>, part: keyof TransferParts): S =>
+      parts[part] ? Context.unsafeGet(context, tag) : unusedPort(part)
+    return {
+      plan: get(PlanStore, "plan"),
+      captures: get(CaptureStore, "captures"),
+      journal: get(JournalStore, "journals"),
+      monitor: get(MonitorStore, "monitor"),
+      grants: get(GrantStore, "grants"),
+      executions: get(ExecutionStore, "executions"),
+      files: Context.unsafeGet(context, FileStore),
+      lock: Context.unsafeGet(context, Lock)
+    } satisfies StoreSide
+  })
+
 /** The side of the folder whose FileStore and Lock the context holds (the folder adapters over them). */
 export const folderSideHere: Effect.Effect<StoreSide, never, FileStore | Lock | Scope.Scope> = Effect.flatMap(
-  Layer.build(FolderPorts),
-  (context) => Effect.provide(sideOf, context)
+  Effect.context<FileStore | Lock>(),
+  (context) => folderSideOf(Layer.succeedContext(context), ALL_PARTS)
 )
 
 /** Whether a side holds any state (a plan or prose, a capture record, a journal, a monitor record or report, a grant, an execution record). */
 export const sideHoldsState = (side: StoreSide) =>
   Effect.map(side.lock.withReadLock(() => snapshotOf(side)), (s) => holdsState(holdingsOf(s)))
 
-/** A side over the work folder `dir` (it must exist): the folder adapters, its FileStore and its lock. */
-export const folderSide = (dir: string): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> =>
-  sideFrom(FolderPorts.pipe(Layer.provideMerge(BaseLive(dir))))
+/**
+ * A side over the work folder `dir` (it must exist): the folder adapters of `parts` (all by
+ * default; a transfer of fewer parts loads fewer), its FileStore and its lock.
+ */
+export const folderSide = (
+  dir: string,
+  parts: TransferParts = ALL_PARTS
+): Effect.Effect<StoreSide, WorkdirNotFound, Scope.Scope> => folderSideOf(BaseLive(dir), parts)

@@ -9,6 +9,7 @@
  * Then the refusals: a fresh transfer into a destination that holds state, and a refresh over a
  * destination that is ahead or other, write nothing.
  */
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -223,6 +224,32 @@ describe("StoreTransfer: folder → memory → folder", () => {
     ).toBe(0)
     expect(r.more.journals).toEqual([{ study: "t", events: 1 }])
     expect(Either.isLeft(r.back)).toBe(true)
+  })
+
+  it("copies only the parts asked for, through a side that loaded only their adapters", async () => {
+    const plainPlan = { plan: true, captures: false, journals: false, monitor: false, grants: false, executions: false }
+    const r = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const folder = yield* folderSide(dir)
+      const copy = yield* memorySide
+      const partial = yield* folderSide(dir, plainPlan)
+      // The other ports of the partial side were not loaded: any use of them is a defect.
+      const unloaded = yield* Effect.exit(Effect.suspend(() => partial.journal.studies))
+      const report = yield* transfer(partial, copy, "fresh", plainPlan)
+      const full = yield* transfer(folder, copy, "refresh")
+      return { unloaded, report, full, plan: yield* copy.plan.plan.get("plan") }
+    })))
+    expect(r.unloaded._tag === "Failure" && Cause.isDie(r.unloaded.cause)).toBe(true)
+    expect(r.report.plan.copied).toBe(true)
+    expect(Option.isSome(r.plan)).toBe(true)
+    expect({ journals: r.report.journals, captures: r.report.captures, grants: r.report.grants }).toEqual({
+      journals: [],
+      captures: 0,
+      grants: 0
+    })
+    // The rest comes with a transfer of every part; the plan is already there.
+    expect(r.full.plan.copied).toBe(false)
+    expect(r.full.journals.length).toBeGreaterThan(0)
+    expect(r.full.grants).toBeGreaterThan(0)
   })
 
   it("refreshes grant events and execution records a copy lacks, and refuses a copy whose grant or record is other", async () => {

@@ -57,7 +57,7 @@ export const refreshView = (parts: ViewParts): Effect.Effect<Refreshed, never, P
     const [{ pullInto }, { folderSide }] = yield* Effect.promise(() =>
       Promise.all([import("../StorePull.js"), import("../StoreTransfer.js")])
     )
-    return yield* pullInto(store, files, yield* folderSide(root), parts)
+    return yield* pullInto(store, files, yield* folderSide(root, parts), parts)
   }).pipe(
     Effect.scoped,
     Effect.map((report) => ({ refreshed: true as const, report })),
