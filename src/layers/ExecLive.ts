@@ -90,6 +90,7 @@ import { WorkTree } from "../services/WorkTree.js"
 import { makeExecRecords, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
+import { spanned } from "./Spans.js"
 
 const MiB = 1024 * 1024
 
@@ -614,37 +615,39 @@ export const ExecLive = Layer.effect(
 
     // The public methods: arguments and options checked first (src/domain/Options.ts); ids by
     // their grammar (src/domain/Ids.ts); `now` defaults to Effect's Clock.
-    return {
-      run: (grantId, argv, options) =>
-        Effect.flatMap(
-          fromEither(readArgs(
-            checkIdOf("grant", grantId, "grant"),
-            textArray(0)(argv, "argv"),
-            readOptions(options, {
-              candidateId: optionalText,
-              study: optionalText,
-              echo: optionalBoolean,
-              now: optionalNow
-            })
-          )),
-          ([g, a, o]) =>
-            run(g, a, {
-              candidateId: o.candidateId ?? null,
-              study: o.study ?? null,
-              echo: o.echo === true,
-              now: o.now === undefined ? currentDate : Effect.succeed(o.now)
-            })
-        ),
-      show: (id, options) =>
-        Effect.flatMap(
-          fromEither(
-            readArgs(
-              checkIdOf("execution", id, "execution"),
-              readOptions(options, { verify: optionalBoolean, now: optionalNow })
-            )
+    return spanned("Exec")(
+      {
+        run: (grantId, argv, options) =>
+          Effect.flatMap(
+            fromEither(readArgs(
+              checkIdOf("grant", grantId, "grant"),
+              textArray(0)(argv, "argv"),
+              readOptions(options, {
+                candidateId: optionalText,
+                study: optionalText,
+                echo: optionalBoolean,
+                now: optionalNow
+              })
+            )),
+            ([g, a, o]) =>
+              run(g, a, {
+                candidateId: o.candidateId ?? null,
+                study: o.study ?? null,
+                echo: o.echo === true,
+                now: o.now === undefined ? currentDate : Effect.succeed(o.now)
+              })
           ),
-          ([x, o]) => Effect.flatMap(dateOr(o.now), (now) => show(x, { verify: o.verify === true, now }))
-        )
-    } satisfies ExecShape
+        show: (id, options) =>
+          Effect.flatMap(
+            fromEither(
+              readArgs(
+                checkIdOf("execution", id, "execution"),
+                readOptions(options, { verify: optionalBoolean, now: optionalNow })
+              )
+            ),
+            ([x, o]) => Effect.flatMap(dateOr(o.now), (now) => show(x, { verify: o.verify === true, now }))
+          )
+      } satisfies ExecShape
+    )
   })
 )

@@ -49,6 +49,7 @@ import { WorkTree } from "../services/WorkTree.js"
 import { makeExecRecords, ownerAlive } from "./ExecRecords.js"
 import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
+import { spanned } from "./Spans.js"
 
 const decodeInput = decodeWith(GrantInput)
 const decodeNarrow = decodeWith(NarrowInput)
@@ -331,30 +332,32 @@ export const GrantsLive = Layer.effect(
     const grantId = (id: unknown) => checkIdOf("grant", id, "grant")
     const call = <A, B>(args: Either.Either<A, InvalidInput>, f: (a: A) => Effect.Effect<B, DossierError>) =>
       Effect.flatMap(fromEither(args), f)
-    return {
-      create: (raw, options) =>
-        call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), (now) => create(raw, now))),
-      show: (id, options) =>
-        call(
-          readArgs(grantId(id), readOptions(options, nowOnly)),
-          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => show(g, now))
-        ),
-      list: (options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), list)),
-      revoke: (id, options) =>
-        call(
-          readArgs(grantId(id), readOptions(options, { now: optionalNow, reason: optionalText })),
-          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => revoke(g, o.reason ?? null, now))
-        ),
-      narrow: (id, raw, options) =>
-        call(
-          readArgs(grantId(id), readOptions(options, nowOnly)),
-          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => narrow(g, raw, now))
-        ),
-      status: (id, options) =>
-        call(
-          readArgs(grantId(id), readOptions(options, nowOnly)),
-          ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => status(g, now))
-        )
-    } satisfies GrantsShape
+    return spanned("Grants")(
+      {
+        create: (raw, options) =>
+          call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), (now) => create(raw, now))),
+        show: (id, options) =>
+          call(
+            readArgs(grantId(id), readOptions(options, nowOnly)),
+            ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => show(g, now))
+          ),
+        list: (options) => call(readOptions(options, nowOnly), (o) => Effect.flatMap(dateOr(o.now), list)),
+        revoke: (id, options) =>
+          call(
+            readArgs(grantId(id), readOptions(options, { now: optionalNow, reason: optionalText })),
+            ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => revoke(g, o.reason ?? null, now))
+          ),
+        narrow: (id, raw, options) =>
+          call(
+            readArgs(grantId(id), readOptions(options, nowOnly)),
+            ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => narrow(g, raw, now))
+          ),
+        status: (id, options) =>
+          call(
+            readArgs(grantId(id), readOptions(options, nowOnly)),
+            ([g, o]) => Effect.flatMap(dateOr(o.now), (now) => status(g, now))
+          )
+      } satisfies GrantsShape
+    )
   })
 )

@@ -1,12 +1,18 @@
 /**
  * Every service method runs under a span named `<Service>.<method>` (src/layers/Spans.ts): a
- * tracer that records the spans it is asked for sees the plan's, the journal's and the monitor's
- * methods, nested in the caller's span.
+ * tracer that records the spans it is asked for sees the plan's, the journal's, the monitor's,
+ * the grants' and exec's methods, nested in the caller's span.
  */
 import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Tracer from "effect/Tracer"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { DossierMemory } from "../../src/layers/Dossier.js"
+import { ExecLayer } from "../../src/layers/ExecLayer.js"
+import { Exec } from "../../src/services/Exec.js"
+import { Grants } from "../../src/services/Grants.js"
 import { Journal } from "../../src/services/Journal.js"
 import { Monitor } from "../../src/services/Monitor.js"
 import { Plan } from "../../src/services/Plan.js"
@@ -34,8 +40,17 @@ it.effect("service methods carry spans named after the service and the method", 
       const monitor = yield* Monitor
       yield* monitor.list
     }).pipe(Effect.withSpan("caller"), Effect.provide(DossierMemory), Effect.withTracer(recording))
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-spans-"))
+    try {
+      yield* Effect.gen(function*() {
+        yield* (yield* Grants).list()
+        yield* Effect.either((yield* Exec).show("x-20260101T000000-00000000"))
+      }).pipe(Effect.withSpan("caller"), Effect.provide(ExecLayer(dir)), Effect.withTracer(recording))
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
     const names = seen.map((s) => s.name)
-    for (const name of ["Plan.start", "Plan.inspect", "Journal.studies", "Monitor.list"]) {
+    for (const name of ["Plan.start", "Plan.inspect", "Journal.studies", "Monitor.list", "Grants.list", "Exec.show"]) {
       expect(names).toContain(name)
     }
     expect(seen.find((s) => s.name === "Plan.start")?.parent).toBe("caller")
