@@ -27,11 +27,12 @@
  *
  * Every statement is parameterized; a driver failure is `StoreUnavailable` or `LockTimeout`.
  */
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { LimitExceeded } from "../../domain/Errors.js"
+import { LimitExceeded, LockTimeout } from "../../domain/Errors.js"
 import type { JournalEvent } from "../../domain/Journal.js"
 import { entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
@@ -53,6 +54,7 @@ import {
 import type { LoggedEvent } from "../../services/Store.js"
 import { JournalFromStore } from "../JournalLive.js"
 import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
+import { holdsDossierLock } from "./PgLock.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -79,6 +81,19 @@ interface ViewRow {
   readonly position: number
 }
 
+/** What an append knows of a study's stream: its head, the names claimed, the last claim's position. */
+interface KnownStudy {
+  readonly head: Head | null
+  readonly claimed: ReadonlySet<string>
+  readonly lastClaim: number
+}
+
+/** How many studies' streams an adapter remembers between appends (the least recent forgotten). */
+const KNOWN_STUDIES = 256
+
+/** Attempts of an append on the whole view before it is a `LockTimeout` (see `append`). */
+const MAX_ROUNDS = 20
+
 /** A row to insert (`json_to_recordset`). */
 interface NewRow {
   readonly position: number
@@ -104,82 +119,213 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
     sql<EventRow>`SELECT position, digest, event FROM dossier.events
       WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study} ORDER BY position`
 
+  /** What this process last knew of a study's stream (see `append`). */
+  const known = new Map<string, KnownStudy>()
+  const remember = (study: string, state: KnownStudy | null) => {
+    known.delete(study)
+    if (state === null) return
+    if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
+    known.set(study, state)
+  }
+
+  /** The study's advisory lock (beside the dossier's): writers of one study take turns. */
+  const studyLock = (study: string) =>
+    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`dossier:${dossier}:journal:${study}`}, 0))`
+
+  /**
+   * The view an append reads: the head (the position index backward, one probe) and the claims,
+   * with `ids` also the stored digests of those ids. The id lookup is planned from the table's
+   * statistics (a study created since the last ANALYZE may be read whole), so only a retried or
+   * refused batch asks for it.
+   */
+  const readView = (study: string, ids: ReadonlyArray<string> | null) =>
+    Effect.map(
+      ids === null
+        ? sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
+            SELECT id, digest, position FROM dossier.events
+            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
+            ORDER BY position DESC LIMIT 1) AS h
+          UNION ALL
+          SELECT 'c', id, digest, position FROM dossier.events
+            WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`
+        : sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
+            SELECT id, digest, position FROM dossier.events
+            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
+            ORDER BY position DESC LIMIT 1) AS h
+          UNION ALL
+          SELECT 'd', id, digest, position FROM dossier.events
+            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
+              AND id IN (SELECT json_array_elements_text(${JSON.stringify(ids)}::json))
+          UNION ALL
+          SELECT 'c', id, digest, position FROM dossier.events
+            WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`,
+      (rows) => {
+        let head: Head | null = null
+        let lastClaim = 0
+        const digests = new Map<string, string>()
+        const claimed = new Set<string>()
+        for (const r of rows) {
+          if (r.k === "h") head = { seq: r.position, id: r.id }
+          else if (r.k === "d") digests.set(r.id, r.digest)
+          else {
+            claimed.add(r.id)
+            if (r.position > lastClaim) lastClaim = r.position
+          }
+        }
+        return { state: { head, claimed, lastClaim } satisfies KnownStudy, digests }
+      }
+    )
+
+  /**
+   * Insert the rows after `state`'s head, each `ON CONFLICT DO NOTHING`, only if the head is
+   * still `state.head` (one probe on the position index): the positions of the rows inserted.
+   * Every row inserted means `state` was the stream as it is (positions are dense and unique, so
+   * a longer stream holds the first new position, and nothing deletes a stored row) and no id of
+   * the batch was stored (each is a probe of the primary key, whatever the plan).
+   */
+  const insert = (study: string, state: KnownStudy, events: ReadonlyArray<NewRow>, claims: ReadonlyArray<NewRow>) =>
+    sql<{ k: "e" | "c"; position: number }>`WITH here AS (
+        SELECT ${state.head?.seq ?? 0}::int = 0 OR EXISTS (SELECT 1 FROM dossier.events
+          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
+            AND position = ${state.head?.seq ?? 0} AND id = ${state.head?.id ?? ""}) AS ok
+      ), ev AS (
+        INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+        SELECT ${dossier}, ${JOURNAL_LOG}, ${study}, t.position, t.id, t.digest, t.event
+        FROM json_to_recordset(${JSON.stringify(events)}::json)
+          AS t(position integer, id text, digest text, event text), here
+        WHERE here.ok
+        ON CONFLICT DO NOTHING
+        RETURNING position
+      ), cl AS (
+        INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+        SELECT ${dossier}, ${CLAIMS_LOG}, ${study}, t.position, t.id, t.digest, t.event
+        FROM json_to_recordset(${JSON.stringify(claims)}::json)
+          AS t(position integer, id text, digest text, event text), here
+        WHERE here.ok
+        ON CONFLICT DO NOTHING
+        RETURNING position
+      ) SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
+
+  /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */
+  const takeBack = (study: string, rows: ReadonlyArray<{ k: "e" | "c"; position: number }>) => {
+    const list = (k: "e" | "c") => `{${rows.filter((r) => r.k === k).map((r) => r.position).join(",")}}`
+    return sql`WITH ev AS (
+        DELETE FROM dossier.events WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
+          AND position = ANY(${list("e")}::int[])
+      ) DELETE FROM dossier.events WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}
+          AND position = ANY(${list("c")}::int[])`
+  }
+
   const append = <E>(
     study: string,
     batch: ReadonlyArray<JournalEntry>,
     check: (view: AppendView) => E | null
-  ): Effect.Effect<JournalAppended, PgStoreError | ConflictingEvent | E> =>
-    mapErrors(sql.withTransaction(Effect.gen(function*() {
-      // Writers of one study take turns (beside the dossier's lock, which a caller may not hold);
-      // a statement of its own, so that the view below is read after the lock is granted.
-      yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`dossier:${dossier}:journal:${study}`}, 0))`
-      const ids = JSON.stringify([...new Set(batch.map((e) => e.id))])
-      const rows = yield* sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
-          SELECT id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-          ORDER BY position DESC LIMIT 1) AS h
-        UNION ALL
-        SELECT 'd', id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-            AND id IN (SELECT json_array_elements_text(${ids}::json))
-        UNION ALL
-        SELECT 'c', id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`
-      let head: Head | null = null
-      let lastClaim = 0
-      const digests = new Map<string, string>()
-      const claimed = new Set<string>()
-      for (const r of rows) {
-        if (r.k === "h") head = { seq: r.position, id: r.id }
-        else if (r.k === "d") digests.set(r.id, r.digest)
-        else {
-          claimed.add(r.id)
-          if (r.position > lastClaim) lastClaim = r.position
+  ): Effect.Effect<JournalAppended, PgStoreError | ConflictingEvent | E> => {
+    const ids = [...new Set(batch.map((e) => e.id))]
+    /**
+     * One attempt on `state`, with `digests` the stored digests of the batch's ids, or null: the
+     * optimistic attempt, which takes none for stored. The rules' answer, or the rows stored, or
+     * null when the view was not the stream's (nothing of the attempt is left stored). `check` is
+     * called once per attempt, on a view that is the stream's: the optimistic attempt inserts
+     * first and asks `check` only once every row is in (which proves its view), taking the rows
+     * back when `check` refuses.
+     */
+    const attempt = (
+      state: KnownStudy,
+      digests: ReadonlyMap<string, string> | null
+    ): Effect.Effect<Either.Either<JournalAppended, E | ConflictingEvent> | null, SqlError> =>
+      Effect.gen(function*() {
+        const optimistic = digests === null
+        const view: AppendView = {
+          events: state.head?.seq ?? 0,
+          head: state.head,
+          tail: CLEAN,
+          digestOf: (id) => digests?.get(id),
+          claimed: (name) => state.claimed.has(name)
         }
-      }
-      const view: AppendView = {
-        events: head?.seq ?? 0,
-        head,
-        tail: CLEAN,
-        digestOf: (id) => digests.get(id),
-        claimed: (name) => claimed.has(name)
-      }
-      const refused = check(view)
-      if (refused !== null) return yield* Effect.fail(refused)
-      const split = splitBatch(batch, view.digestOf)
-      if (Either.isLeft(split)) return yield* Effect.fail(split.left)
-      const { existing, fresh } = split.right
-      if (fresh.length === 0) return { appended: [], existing, head } satisfies JournalAppended
-      const events: Array<NewRow> = []
-      const claims: Array<NewRow> = []
-      for (const e of fresh) {
-        events.push({ position: view.events + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
-        for (const name of e.claims) {
-          if (claimed.has(name)) continue
-          claimed.add(name)
-          claims.push({ position: lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
+        if (!optimistic) {
+          const refused = check(view)
+          if (refused !== null) {
+            remember(study, state)
+            return Either.left(refused)
+          }
         }
-      }
-      yield* sql`WITH ev AS (
-          INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-          SELECT ${dossier}, ${JOURNAL_LOG}, ${study}, t.position, t.id, t.digest, t.event
-          FROM json_to_recordset(${JSON.stringify(events)}::json)
-            AS t(position integer, id text, digest text, event text)
-          RETURNING 1
-        ), cl AS (
-          INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-          SELECT ${dossier}, ${CLAIMS_LOG}, ${study}, t.position, t.id, t.digest, t.event
-          FROM json_to_recordset(${JSON.stringify(claims)}::json)
-            AS t(position integer, id text, digest text, event text)
-          RETURNING 1
-        ) SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM cl)::int AS claims`
-      const last = events[events.length - 1]!
-      return {
-        appended: fresh.map((e) => e.id),
-        existing,
-        head: { seq: last.position, id: last.id }
-      } satisfies JournalAppended
-    })))
+        const split = splitBatch(batch, view.digestOf)
+        // On the optimistic view an empty batch proves nothing, and a conflict within the batch
+        // may not be the first one: the whole view decides.
+        if (optimistic && (Either.isLeft(split) || split.right.fresh.length === 0)) return null
+        if (Either.isLeft(split)) {
+          remember(study, state)
+          return Either.left(split.left)
+        }
+        const { existing, fresh } = split.right
+        if (fresh.length === 0) {
+          remember(study, state)
+          return Either.right({ appended: [], existing, head: state.head } satisfies JournalAppended)
+        }
+        const events: Array<NewRow> = []
+        const claims: Array<NewRow> = []
+        const claimed = new Set(state.claimed)
+        for (const e of fresh) {
+          events.push({ position: view.events + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
+          for (const name of e.claims) {
+            if (claimed.has(name)) continue
+            claimed.add(name)
+            claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
+          }
+        }
+        const stored = yield* insert(study, state, events, claims)
+        if (stored.length < events.length + claims.length) {
+          if (stored.length > 0) yield* takeBack(study, stored)
+          return null
+        }
+        if (optimistic) {
+          const refused = check(view)
+          if (refused !== null) {
+            yield* takeBack(study, stored)
+            remember(study, state)
+            return Either.left(refused)
+          }
+        }
+        const last = events[events.length - 1]!
+        const head: Head = { seq: last.position, id: last.id }
+        remember(study, { head, claimed, lastClaim: state.lastClaim + claims.length })
+        return Either.right({ appended: fresh.map((e) => e.id), existing, head } satisfies JournalAppended)
+      })
+
+    /**
+     * The optimistic attempt first, on what this process knows of the study (the stream as its
+     * last append here left it), else on the head and the claims read now. When a row cannot be
+     * stored (an id stored already: a retry; the stream longer or other than known), the whole
+     * view is read — the study's lock taken first when it is not held — and the attempt made on
+     * it (again only if, that very moment, a writer outside the study's lock stored first).
+     */
+    const run = (studyLocked: boolean) =>
+      Effect.gen(function*() {
+        const cached = known.get(study)
+        const state = cached ?? (yield* readView(study, null)).state
+        const fast = yield* attempt(state, null)
+        if (fast !== null) return yield* fast
+        remember(study, null)
+        if (!studyLocked) yield* studyLock(study)
+        for (let round = 0; round < MAX_ROUNDS; round++) {
+          const full = yield* readView(study, ids)
+          const answer = yield* attempt(full.state, full.digests)
+          if (answer !== null) return yield* answer
+        }
+        // Another writer (one outside the study's lock) stored before each attempt: a wait for it.
+        return yield* new LockTimeout({ waitedMs: config.lockTimeoutMs })
+      })
+
+    return mapErrors(Effect.flatMap(
+      holdsDossierLock(dossier),
+      // Inside the dossier's lock (the command's transaction, which a failure rolls back whole)
+      // no other command writes the study: no savepoint, and the study's lock only on the slow
+      // path. On its own, the append is a transaction (a savepoint in the caller's) that takes
+      // the study's lock first, so two such writers of one study take turns.
+      (held) => held ? run(false) : sql.withTransaction(Effect.zipRight(studyLock(study), run(true)))
+    ))
+  }
 
   const read: JournalStoreShape["read"] = (study) =>
     Effect.flatMap(mapErrors(rowsOf(study)), (rows) => {

@@ -6,7 +6,16 @@
  * server releases the lock when the transaction ends — commit, rollback, or the client gone. A
  * wait beyond `lock_timeout` is `LockTimeout`; the transaction as a whole is bounded by the
  * command's deadline (`StoreUnavailable`). Re-entrant: a locked region that calls another one
- * runs inside the same transaction (a savepoint; the advisory lock is the session's already).
+ * runs inside the same transaction (the advisory lock is the transaction's already).
+ *
+ * The transaction starts with ONE round trip: `BEGIN` and the lock sent together as one simple
+ * query (the dossier's name is a `DOSSIER_NAME`, letters, digits, '.', '_' and '-', so it is
+ * written in the text; the key is the same `hashtextextended('dossier:<name>', 0)` as ever, so
+ * hosts running older builds still exclude each other). Statements inside run on that connection
+ * (`TransactionConnection`, as `sql.withTransaction` provides it: a nested `withTransaction` is a
+ * savepoint), and the region learns that it holds the dossier's lock (`holdsDossierLock`), so an
+ * adapter may skip what it takes only to be correct on its own (a savepoint, a lock of its own).
+ * A failure or an interruption rolls the transaction back; a success commits it.
  *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
@@ -18,13 +27,17 @@
  * lock file's `IoError` or `UnsafePath`).
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
+import { DOSSIER_NAME } from "../../domain/StoreUrl.js"
 import { Lock } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -37,40 +50,107 @@ export interface PgLockShape {
 
 export class PgLock extends Context.Tag("dossier/PgLock")<PgLock, PgLockShape>() {}
 
+/** Inside `withLock`: the dossier whose advisory lock the transaction on `connection` holds. */
+class DossierLockHeld extends Context.Tag("dossier/PgLock/DossierLockHeld")<DossierLockHeld, {
+  readonly dossier: string
+  readonly connection: Connection
+}>() {}
+
+/**
+ * Whether the current transaction holds dossier `dossier`'s lock (a `withLock` region of that
+ * dossier, on the connection the statements run on).
+ */
+export const holdsDossierLock = (dossier: string): Effect.Effect<boolean> =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    const held = Context.getOption(context, DossierLockHeld)
+    const tx = Context.getOption(context, TransactionConnection)
+    return Option.isSome(held) && Option.isSome(tx) && held.value.dossier === dossier &&
+      held.value.connection === tx.value[0]
+  })
+
 /** The advisory lock key of a dossier: a 64-bit hash of its name (computed by the server). */
 const lockName = (dossier: string) => `dossier:${dossier}`
 
 export const makePgLock = (store: PgStoreShape): PgLockShape => {
   const { sql, config, mapErrors } = store
-  const inTransaction = Effect.map(Effect.serviceOption(TransactionConnection), Option.isSome)
+  const dossier = config.dossier
   const deadline = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     Effect.timeoutFail(self, {
       duration: Duration.millis(config.deadlineMs),
       onTimeout: () =>
         new StoreUnavailable({ reason: `the command did not finish within its deadline of ${config.deadlineMs} ms` })
     })
-  const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(config.dossier)}, 0))`
+  const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(dossier)}, 0))`
+  // A name that is not a DOSSIER_NAME (PgStoreLayer refuses those) is never written in a text:
+  // BEGIN, then the lock as a parameterized statement.
+  const beginLocked = DOSSIER_NAME.test(dossier)
+    ? (conn: Connection) =>
+      conn.executeUnprepared(
+        `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${lockName(dossier)}', 0))`,
+        [],
+        undefined
+      )
+    : (conn: Connection) =>
+      Effect.zipRight(
+        conn.executeUnprepared("BEGIN", [], undefined),
+        conn.executeUnprepared("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lockName(dossier)], undefined)
+      )
+  const beginRead = (conn: Connection) =>
+    conn.executeUnprepared("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [], undefined)
+
+  /**
+   * `self` in a transaction of its own on a connection of the pool: `begin` opens it (a wait for
+   * the lock may be interrupted: the deadline), a success commits it, a failure or an
+   * interruption rolls it back. As `sql.withTransaction` (whose nested calls inside are
+   * savepoints of this one), a failed COMMIT or ROLLBACK is a defect that `mapErrors` maps.
+   */
+  const transaction = <A, E, R>(
+    begin: (conn: Connection) => Effect.Effect<unknown, SqlError>,
+    self: Effect.Effect<A, E, R>,
+    held: boolean
+  ) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
+        const context = Context.make(TransactionConnection, [conn, 0] as const)
+        const inside = held ? Context.add(context, DossierLockHeld, { dossier, connection: conn }) : context
+        return Effect.flatMap(
+          Effect.exit(restore(Effect.zipRight(begin(conn), Effect.provide(self, inside)))),
+          (exit) =>
+            Exit.isSuccess(exit)
+              ? Effect.as(Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)), exit.value)
+              : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+        )
+      }))
+    )
+
   return {
     withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
-        nested
-          ? (mapErrors(Effect.zipRight(takeLock, self)) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-          : (deadline(mapErrors(sql.withTransaction(Effect.zipRight(takeLock, self)))) as Effect.Effect<
-            A,
-            E | LockTimeout | StoreUnavailable,
-            R
-          >)),
+      Effect.flatMap(
+        Effect.serviceOption(TransactionConnection),
+        (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
+          Option.isSome(tx)
+            ? (mapErrors(Effect.zipRight(
+              takeLock,
+              Effect.provideService(self, DossierLockHeld, { dossier, connection: tx.value[0] })
+            )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
+            : (deadline(mapErrors(transaction(beginLocked, self, true))) as Effect.Effect<
+              A,
+              E | LockTimeout | StoreUnavailable,
+              R
+            >)
+      ),
     withReadLock: <A, E, R>(self: (held: boolean) => Effect.Effect<A, E, R>) =>
-      Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
-        nested
-          ? self(true)
-          : (deadline(
-            mapErrors(
-              sql.withTransaction(
-                Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, self(false))
-              )
-            )
-          ) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>))
+      Effect.flatMap(
+        Effect.serviceOption(TransactionConnection),
+        (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
+          Option.isSome(tx)
+            ? self(true)
+            : (deadline(mapErrors(transaction(beginRead, self(false), false))) as Effect.Effect<
+              A,
+              E | LockTimeout | StoreUnavailable,
+              R
+            >)
+      )
   }
 }
 
