@@ -27,6 +27,8 @@
  *
  * Every statement is parameterized; a driver failure is `StoreUnavailable` or `LockTimeout`.
  */
+import { TransactionConnection } from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -54,7 +56,7 @@ import {
 import type { LoggedEvent } from "../../services/Store.js"
 import { JournalFromStore } from "../JournalLive.js"
 import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
-import { holdsDossierLock } from "./PgLock.js"
+import { holdsDossierLock, type LockHeld } from "./PgLock.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -102,6 +104,42 @@ interface NewRow {
   readonly event: string
 }
 
+/**
+ * The statements of an append, run on the transaction's connection as they are (parameterized;
+ * without the per-statement span and compilation of a `sql` template: an append is a handful of
+ * round trips, and those cost as much as one of them).
+ */
+const STUDY_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
+const HEAD_AND_CLAIMS = `SELECT 'h' AS k, h.id, h.digest, h.position FROM (
+    SELECT id, digest, position FROM dossier.events
+    WHERE dossier = $1 AND log = $2 AND stream = $3
+    ORDER BY position DESC LIMIT 1) AS h
+  UNION ALL
+  SELECT 'c', id, digest, position FROM dossier.events WHERE dossier = $1 AND log = $4 AND stream = $3`
+const VIEW = HEAD_AND_CLAIMS
+const VIEW_WITH_IDS = `${HEAD_AND_CLAIMS}
+  UNION ALL
+  SELECT 'd', id, digest, position FROM dossier.events
+  WHERE dossier = $1 AND log = $2 AND stream = $3 AND id IN (SELECT json_array_elements_text($5::json))`
+const INSERT_ROWS = (log: string, rows: string) =>
+  `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+  SELECT $1, ${log}, $3, t.position, t.id, t.digest, t.event
+  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)
+  ON CONFLICT DO NOTHING`
+const INSERT_EVENTS = `${INSERT_ROWS("$2", "$4")} RETURNING 'e' AS k, position`
+const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
+  cl AS (${INSERT_ROWS("$5", "$6")} RETURNING position)
+  SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
+const TAKE_BACK = `WITH ev AS (
+    DELETE FROM dossier.events WHERE dossier = $1 AND log = $2 AND stream = $3 AND position = ANY($4::int[])
+  ) DELETE FROM dossier.events WHERE dossier = $1 AND log = $5 AND stream = $3 AND position = ANY($6::int[])`
+
+/** A row an insert stored: `e` an event, `c` a claim, at `position`. */
+interface StoredRow {
+  readonly k: "e" | "c"
+  readonly position: number
+}
+
 /** The journal lines of stored rows (positions as stored: a gap is damage the replay reports). */
 const render = (rows: ReadonlyArray<EventRow>): Buffer => {
   let text = ""
@@ -119,18 +157,24 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
     sql<EventRow>`SELECT position, digest, event FROM dossier.events
       WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study} ORDER BY position`
 
-  /** What this process last knew of a study's stream (see `append`). */
+  /**
+   * What this process knows of each study's stream, as a transaction of it left it once
+   * committed (never a state that was not: only `PgLock`'s own transaction says when it has
+   * committed). An append starts from it instead of reading the view; one that is no longer the
+   * stream's is found out by the insert (see `insert`).
+   */
   const known = new Map<string, KnownStudy>()
-  const remember = (study: string, state: KnownStudy | null) => {
-    known.delete(study)
-    if (state === null) return
-    if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
-    known.set(study, state)
-  }
+  const forget = (study: string) => void known.delete(study)
+  const knowOnCommit = (held: LockHeld | null, study: string, state: KnownStudy) =>
+    held?.afterCommit?.(() => {
+      known.delete(study)
+      if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
+      known.set(study, state)
+    })
 
   /** The study's advisory lock (beside the dossier's): writers of one study take turns. */
-  const studyLock = (study: string) =>
-    sql`SELECT pg_advisory_xact_lock(hashtextextended(${`dossier:${dossier}:journal:${study}`}, 0))`
+  const studyLock = (conn: Connection, study: string) =>
+    conn.execute(STUDY_LOCK, [`dossier:${dossier}:journal:${study}`], undefined)
 
   /**
    * The view an append reads: the head (the position index backward, one probe) and the claims,
@@ -138,33 +182,17 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
    * statistics (a study created since the last ANALYZE may be read whole), so only a retried or
    * refused batch asks for it.
    */
-  const readView = (study: string, ids: ReadonlyArray<string> | null) =>
+  const readView = (conn: Connection, study: string, ids: ReadonlyArray<string> | null) =>
     Effect.map(
       ids === null
-        ? sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
-            SELECT id, digest, position FROM dossier.events
-            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-            ORDER BY position DESC LIMIT 1) AS h
-          UNION ALL
-          SELECT 'c', id, digest, position FROM dossier.events
-            WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`
-        : sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
-            SELECT id, digest, position FROM dossier.events
-            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-            ORDER BY position DESC LIMIT 1) AS h
-          UNION ALL
-          SELECT 'd', id, digest, position FROM dossier.events
-            WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-              AND id IN (SELECT json_array_elements_text(${JSON.stringify(ids)}::json))
-          UNION ALL
-          SELECT 'c', id, digest, position FROM dossier.events
-            WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`,
+        ? conn.execute(VIEW, [dossier, JOURNAL_LOG, study, CLAIMS_LOG], undefined)
+        : conn.execute(VIEW_WITH_IDS, [dossier, JOURNAL_LOG, study, CLAIMS_LOG, JSON.stringify(ids)], undefined),
       (rows) => {
         let head: Head | null = null
         let lastClaim = 0
         const digests = new Map<string, string>()
         const claimed = new Set<string>()
-        for (const r of rows) {
+        for (const r of rows as ReadonlyArray<ViewRow>) {
           if (r.k === "h") head = { seq: r.position, id: r.id }
           else if (r.k === "d") digests.set(r.id, r.digest)
           else {
@@ -177,43 +205,26 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
     )
 
   /**
-   * Insert the rows after `state`'s head, each `ON CONFLICT DO NOTHING`, only if the head is
-   * still `state.head` (one probe on the position index): the positions of the rows inserted.
-   * Every row inserted means `state` was the stream as it is (positions are dense and unique, so
-   * a longer stream holds the first new position, and nothing deletes a stored row) and no id of
-   * the batch was stored (each is a probe of the primary key, whatever the plan).
+   * Insert the rows, each `ON CONFLICT DO NOTHING`: the positions of the rows inserted. Every row
+   * inserted means no id of the batch was stored (each is a probe of the primary key, whatever
+   * the plan) and the stream was no longer than the view the positions were counted from
+   * (positions are dense and unique: a longer stream holds the first new one). The view is one
+   * the stream has had (read in this transaction, or a committed one this process knew), and
+   * nothing deletes a stored row: so the stream was that view.
    */
-  const insert = (study: string, state: KnownStudy, events: ReadonlyArray<NewRow>, claims: ReadonlyArray<NewRow>) =>
-    sql<{ k: "e" | "c"; position: number }>`WITH here AS (
-        SELECT ${state.head?.seq ?? 0}::int = 0 OR EXISTS (SELECT 1 FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-            AND position = ${state.head?.seq ?? 0} AND id = ${state.head?.id ?? ""}) AS ok
-      ), ev AS (
-        INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-        SELECT ${dossier}, ${JOURNAL_LOG}, ${study}, t.position, t.id, t.digest, t.event
-        FROM json_to_recordset(${JSON.stringify(events)}::json)
-          AS t(position integer, id text, digest text, event text), here
-        WHERE here.ok
-        ON CONFLICT DO NOTHING
-        RETURNING position
-      ), cl AS (
-        INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-        SELECT ${dossier}, ${CLAIMS_LOG}, ${study}, t.position, t.id, t.digest, t.event
-        FROM json_to_recordset(${JSON.stringify(claims)}::json)
-          AS t(position integer, id text, digest text, event text), here
-        WHERE here.ok
-        ON CONFLICT DO NOTHING
-        RETURNING position
-      ) SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
+  const insert = (conn: Connection, study: string, events: ReadonlyArray<NewRow>, claims: ReadonlyArray<NewRow>) =>
+    conn.execute(
+      claims.length === 0 ? INSERT_EVENTS : INSERT_EVENTS_CLAIMS,
+      claims.length === 0
+        ? [dossier, JOURNAL_LOG, study, JSON.stringify(events)]
+        : [dossier, JOURNAL_LOG, study, JSON.stringify(events), CLAIMS_LOG, JSON.stringify(claims)],
+      undefined
+    ) as Effect.Effect<ReadonlyArray<StoredRow>, SqlError>
 
   /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */
-  const takeBack = (study: string, rows: ReadonlyArray<{ k: "e" | "c"; position: number }>) => {
-    const list = (k: "e" | "c") => `{${rows.filter((r) => r.k === k).map((r) => r.position).join(",")}}`
-    return sql`WITH ev AS (
-        DELETE FROM dossier.events WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-          AND position = ANY(${list("e")}::int[])
-      ) DELETE FROM dossier.events WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}
-          AND position = ANY(${list("c")}::int[])`
+  const takeBack = (conn: Connection, study: string, rows: ReadonlyArray<StoredRow>) => {
+    const list = (k: StoredRow["k"]) => `{${rows.filter((r) => r.k === k).map((r) => r.position).join(",")}}`
+    return conn.execute(TAKE_BACK, [dossier, JOURNAL_LOG, study, list("e"), CLAIMS_LOG, list("c")], undefined)
   }
 
   const append = <E>(
@@ -231,6 +242,8 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
      * back when `check` refuses.
      */
     const attempt = (
+      conn: Connection,
+      held: LockHeld | null,
       state: KnownStudy,
       digests: ReadonlyMap<string, string> | null
     ): Effect.Effect<Either.Either<JournalAppended, E | ConflictingEvent> | null, SqlError> =>
@@ -246,7 +259,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
         if (!optimistic) {
           const refused = check(view)
           if (refused !== null) {
-            remember(study, state)
+            knowOnCommit(held, study, state)
             return Either.left(refused)
           }
         }
@@ -255,12 +268,12 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
         // may not be the first one: the whole view decides.
         if (optimistic && (Either.isLeft(split) || split.right.fresh.length === 0)) return null
         if (Either.isLeft(split)) {
-          remember(study, state)
+          knowOnCommit(held, study, state)
           return Either.left(split.left)
         }
         const { existing, fresh } = split.right
         if (fresh.length === 0) {
-          remember(study, state)
+          knowOnCommit(held, study, state)
           return Either.right({ appended: [], existing, head: state.head } satisfies JournalAppended)
         }
         const events: Array<NewRow> = []
@@ -274,22 +287,22 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
             claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
           }
         }
-        const stored = yield* insert(study, state, events, claims)
+        const stored = yield* insert(conn, study, events, claims)
         if (stored.length < events.length + claims.length) {
-          if (stored.length > 0) yield* takeBack(study, stored)
+          if (stored.length > 0) yield* takeBack(conn, study, stored)
           return null
         }
         if (optimistic) {
           const refused = check(view)
           if (refused !== null) {
-            yield* takeBack(study, stored)
-            remember(study, state)
+            yield* takeBack(conn, study, stored)
+            knowOnCommit(held, study, state)
             return Either.left(refused)
           }
         }
         const last = events[events.length - 1]!
         const head: Head = { seq: last.position, id: last.id }
-        remember(study, { head, claimed, lastClaim: state.lastClaim + claims.length })
+        knowOnCommit(held, study, { head, claimed, lastClaim: state.lastClaim + claims.length })
         return Either.right({ appended: fresh.map((e) => e.id), existing, head } satisfies JournalAppended)
       })
 
@@ -300,17 +313,21 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
      * view is read — the study's lock taken first when it is not held — and the attempt made on
      * it (again only if, that very moment, a writer outside the study's lock stored first).
      */
-    const run = (studyLocked: boolean) =>
+    const run = (held: LockHeld | null) =>
       Effect.gen(function*() {
-        const cached = known.get(study)
-        const state = cached ?? (yield* readView(study, null)).state
-        const fast = yield* attempt(state, null)
+        // Inside a transaction (the command's, or the append's own): its connection.
+        const tx = yield* Effect.serviceOption(TransactionConnection)
+        if (Option.isNone(tx)) return yield* Effect.dieMessage("a journal append runs inside a transaction")
+        const conn = tx.value[0]
+        if (held === null) yield* studyLock(conn, study)
+        const state = known.get(study) ?? (yield* readView(conn, study, null)).state
+        const fast = yield* attempt(conn, held, state, null)
         if (fast !== null) return yield* fast
-        remember(study, null)
-        if (!studyLocked) yield* studyLock(study)
+        forget(study)
+        if (held !== null) yield* studyLock(conn, study)
         for (let round = 0; round < MAX_ROUNDS; round++) {
-          const full = yield* readView(study, ids)
-          const answer = yield* attempt(full.state, full.digests)
+          const full = yield* readView(conn, study, ids)
+          const answer = yield* attempt(conn, held, full.state, full.digests)
           if (answer !== null) return yield* answer
         }
         // Another writer (one outside the study's lock) stored before each attempt: a wait for it.
@@ -323,7 +340,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       // no other command writes the study: no savepoint, and the study's lock only on the slow
       // path. On its own, the append is a transaction (a savepoint in the caller's) that takes
       // the study's lock first, so two such writers of one study take turns.
-      (held) => held ? run(false) : sql.withTransaction(Effect.zipRight(studyLock(study), run(true)))
+      (held) => held !== null ? run(held) : sql.withTransaction(run(null))
     ))
   }
 

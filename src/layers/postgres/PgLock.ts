@@ -50,22 +50,35 @@ export interface PgLockShape {
 
 export class PgLock extends Context.Tag("dossier/PgLock")<PgLock, PgLockShape>() {}
 
+/** What a `withLock` region knows of its transaction. */
+export interface LockHeld {
+  /**
+   * Run `f` once the transaction has committed (never when it rolls back, or when the outcome
+   * of the COMMIT is unknown); null when the region runs inside a transaction that is not
+   * `withLock`'s own (its commit is the caller's).
+   */
+  readonly afterCommit: ((f: () => void) => void) | null
+}
+
 /** Inside `withLock`: the dossier whose advisory lock the transaction on `connection` holds. */
 class DossierLockHeld extends Context.Tag("dossier/PgLock/DossierLockHeld")<DossierLockHeld, {
   readonly dossier: string
   readonly connection: Connection
+  readonly held: LockHeld
 }>() {}
 
 /**
  * Whether the current transaction holds dossier `dossier`'s lock (a `withLock` region of that
- * dossier, on the connection the statements run on).
+ * dossier, on the connection the statements run on): what it knows of it, or null.
  */
-export const holdsDossierLock = (dossier: string): Effect.Effect<boolean> =>
+export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null> =>
   Effect.contextWith((context: Context.Context<never>) => {
     const held = Context.getOption(context, DossierLockHeld)
     const tx = Context.getOption(context, TransactionConnection)
     return Option.isSome(held) && Option.isSome(tx) && held.value.dossier === dossier &&
-      held.value.connection === tx.value[0]
+        held.value.connection === tx.value[0]
+      ? held.value.held
+      : null
   })
 
 /** The advisory lock key of a dossier: a 64-bit hash of its name (computed by the server). */
@@ -111,13 +124,28 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
   ) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
+        const committed: Array<() => void> = []
         const context = Context.make(TransactionConnection, [conn, 0] as const)
-        const inside = held ? Context.add(context, DossierLockHeld, { dossier, connection: conn }) : context
+        const inside = held
+          ? Context.add(context, DossierLockHeld, {
+            dossier,
+            connection: conn,
+            held: { afterCommit: (f) => committed.push(f) }
+          })
+          : context
         return Effect.flatMap(
           Effect.exit(restore(Effect.zipRight(begin(conn), Effect.provide(self, inside)))),
           (exit) =>
             Exit.isSuccess(exit)
-              ? Effect.as(Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)), exit.value)
+              ? Effect.as(
+                Effect.zipRight(
+                  Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)),
+                  Effect.sync(() => {
+                    for (const f of committed) f()
+                  })
+                ),
+                exit.value
+              )
               : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
         )
       }))
@@ -131,7 +159,13 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
           Option.isSome(tx)
             ? (mapErrors(Effect.zipRight(
               takeLock,
-              Effect.provideService(self, DossierLockHeld, { dossier, connection: tx.value[0] })
+              Effect.flatMap(holdsDossierLock(dossier), (outer) =>
+                Effect.provideService(self, DossierLockHeld, {
+                  dossier,
+                  connection: tx.value[0],
+                  // Inside a transaction of this lock, its commit; inside another, unknown.
+                  held: outer ?? { afterCommit: null }
+                }))
             )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
             : (deadline(mapErrors(transaction(beginLocked, self, true))) as Effect.Effect<
               A,
