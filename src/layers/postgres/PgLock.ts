@@ -9,9 +9,9 @@
  * runs inside the same transaction (the advisory lock is the transaction's already).
  *
  * The transaction starts with ONE round trip: `BEGIN` and the lock sent together as one simple
- * query (the dossier's name is a `DOSSIER_NAME`, letters, digits, '.', '_' and '-', so it is
- * written in the text; the key is the same `hashtextextended('dossier:<name>', 0)` as ever, so
- * hosts running older builds still exclude each other). Statements inside run on that connection
+ * query. Its key is the same `hashtextextended('dossier:<name>', 0)` as ever (hosts running
+ * older builds still exclude each other), computed by the server once per `PgLock` with a
+ * parameterized statement and written in the text as the number it is. Statements inside run on that connection
  * (`TransactionConnection`, as `sql.withTransaction` provides it: a nested `withTransaction` is a
  * savepoint), and the region learns that it holds the dossier's lock (`holdsDossierLock`), so an
  * adapter may skip what it takes only to be correct on its own (a savepoint, a lock of its own).
@@ -37,7 +37,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
-import { DOSSIER_NAME } from "../../domain/StoreUrl.js"
 import { Lock } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -94,20 +93,28 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
         new StoreUnavailable({ reason: `the command did not finish within its deadline of ${config.deadlineMs} ms` })
     })
   const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(dossier)}, 0))`
-  // A name that is not a DOSSIER_NAME (PgStoreLayer refuses those) is never written in a text:
-  // BEGIN, then the lock as a parameterized statement.
-  const beginLocked = DOSSIER_NAME.test(dossier)
-    ? (conn: Connection) =>
-      conn.executeUnprepared(
-        `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('${lockName(dossier)}', 0))`,
-        [],
-        undefined
+  // The lock's key, computed by the server once (a parameterized statement), then written in the
+  // text of the `BEGIN` that takes it: a number, checked as one.
+  let key: string | null = null
+  const keyOf = (conn: Connection): Effect.Effect<string, SqlError> =>
+    key !== null
+      ? Effect.succeed(key)
+      : Effect.flatMap(
+        conn.executeUnprepared("SELECT hashtextextended($1, 0)::text AS key", [lockName(dossier)], undefined),
+        (rows) => {
+          const k: unknown = (rows[0] as { key?: unknown } | undefined)?.key
+          if (typeof k !== "string" || !/^-?[0-9]{1,20}$/.test(k)) {
+            return Effect.dieMessage("the server answered no lock key for the dossier")
+          }
+          key = k
+          return Effect.succeed(k)
+        }
       )
-    : (conn: Connection) =>
-      Effect.zipRight(
-        conn.executeUnprepared("BEGIN", [], undefined),
-        conn.executeUnprepared("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [lockName(dossier)], undefined)
-      )
+  const beginLocked = (conn: Connection) =>
+    Effect.flatMap(
+      keyOf(conn),
+      (k) => conn.executeUnprepared(`BEGIN; SELECT pg_advisory_xact_lock(${k})`, [], undefined)
+    )
   const beginRead = (conn: Connection) =>
     conn.executeUnprepared("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [], undefined)
 
