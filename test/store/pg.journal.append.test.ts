@@ -331,6 +331,46 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
     120_000
   )
 
+  it("the command's deadline: a region that runs past it, or waits for the lock past it, is rolled back", async () => {
+    const name = fresh("deadline")
+    const holder = host(name)
+    const rt = ManagedRuntime.make(
+      PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
+    )
+    try {
+      await rtEnsure(holder, name)
+      // Past the deadline inside the region: what it appended is rolled back.
+      const slow = await rt.runPromise(Effect.gen(function*() {
+        const journals = yield* adapterOf(rt)
+        const lock = yield* PgLock
+        const entries = [created("c1", "a")].map(entryOf)
+        return yield* Effect.either(lock.withLock(Effect.zipRight(
+          journals.append("s", entries, checkBatch(entries, onDuplicate)),
+          Effect.sleep("5 seconds")
+        )))
+      }))
+      expect(slow).toEqual(
+        Either.left(expect.objectContaining({ _tag: "StoreUnavailable", reason: expect.stringContaining("deadline") }))
+      )
+      expect(await idsOf(name)).toEqual([])
+      // Waiting for the dossier's lock (held by another host for 3 s; lock_timeout is 10 s).
+      const held = holder.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("3 seconds"))))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const started = Date.now()
+      const waited = await append(rt, "s", [created("c1", "a")])
+      expect(tagOf(waited.answer)).toBe("StoreUnavailable")
+      expect(Date.now() - started).toBeLessThan(2_500)
+      await held
+      // The pool's connections are fine afterwards: the same append goes through.
+      const again = await append(rt, "s", [created("c1", "a")])
+      expect(again.answer).toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 1, id: "c1" } }))
+      expect(await idsOf(name)).toEqual(["c1"])
+    } finally {
+      await rt.dispose()
+      await holder.dispose()
+    }
+  }, 60_000)
+
   /** The dossier's row (a writer's PgStoreLayer made it already; again is harmless). */
   const rtEnsure = (rt: Runtime, name: string) =>
     rt.runPromise(Effect.flatMap(PgStore, (store) => store.mapErrors(ensureDossier(store.sql, name))))
