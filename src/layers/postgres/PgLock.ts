@@ -111,7 +111,8 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
           if (done) return
           done = true
           clearTimeout(timer)
-          resume(exit)
+          // As a join: the command's fiber refs come back with its answer.
+          resume(Effect.zipRight(Fiber.inheritAll(fiber), exit))
         })
         return Effect.suspend(() => {
           done = true
