@@ -10,14 +10,19 @@
  *   digest. The append's check asks any name (`view.claimed`), so an append reads the study's
  *   claims (one row per candidate, never one per event).
  *
- * `append` runs as one transaction (a savepoint inside the caller's `PgLock.withLock`) that first
- * takes an advisory transaction lock on the study (so that it is correct on its own too: two
- * connections appending to one study take turns), then reads the view (the head, the stored
- * digests of the batch's ids, the claims) in one statement, runs the pure `check` on it once,
- * and stores what is new — events and claims — in one statement, at the positions after the
- * head. A refusal, a `ConflictingEvent`, a failure of the connection, or an interruption stores
- * nothing: the transaction (or savepoint) is rolled back, or the server drops it with the
- * connection.
+ * `append`, inside `PgLock.withLock` of its own dossier (every command), runs in the command's
+ * transaction as it is: no other command writes the dossier meanwhile, and a failure rolls the
+ * whole command back. It starts from the study as this process's last committed append to it
+ * left it (else the head and the claims, read: one probe and one row per candidate), takes no id
+ * of the batch for stored, and inserts events and claims after that head in one statement, each
+ * row `ON CONFLICT DO NOTHING`. Every row in proves that view was the stream's (see `insert`);
+ * the pure `check` then runs once on it, and a refusal takes the rows back. A row not in (a
+ * retried batch, a head another host moved on) sends the append the old way: the rows taken
+ * back, the study's advisory lock, the whole view (the head, the stored digests of the batch's
+ * ids, the claims) in one statement, `check` once on it, what is new stored after the head. On
+ * its own (no `PgLock`), the append is a transaction (a savepoint in the caller's) that takes
+ * the study's lock first, so two connections appending to one study take turns. A refusal, a
+ * `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
  *
  * `read`, `lines` and `studies` render the rows as the journal lines of spec journal.md
  * (`encodeLine`), the bytes the folder adapter holds for the same appends, and `read`/`studies`
@@ -26,6 +31,10 @@
  * `corrupt` row of `studies`. A journal in SQL has no torn write: its tail is always clean.
  *
  * Every statement is parameterized; a driver failure is `StoreUnavailable` or `LockTimeout`.
+ *
+ * Over 400 lines: the append's two paths (the optimistic insert and the whole view) share one
+ * attempt, its statements and the memory of what was committed, and each path's correctness
+ * rests on the others' (a view proved by the insert, a memory only of committed states).
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
