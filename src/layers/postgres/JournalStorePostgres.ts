@@ -10,14 +10,19 @@
  *   digest. The append's check asks any name (`view.claimed`), so an append reads the study's
  *   claims (one row per candidate, never one per event).
  *
- * `append` runs as one transaction (a savepoint inside the caller's `PgLock.withLock`) that first
- * takes an advisory transaction lock on the study (so that it is correct on its own too: two
- * connections appending to one study take turns), then reads the view (the head, the stored
- * digests of the batch's ids, the claims) in one statement, runs the pure `check` on it once,
- * and stores what is new — events and claims — in one statement, at the positions after the
- * head. A refusal, a `ConflictingEvent`, a failure of the connection, or an interruption stores
- * nothing: the transaction (or savepoint) is rolled back, or the server drops it with the
- * connection.
+ * `append`, inside `PgLock.withLock` of its own dossier (every command), runs in the command's
+ * transaction as it is: no other command writes the dossier meanwhile, and a failure rolls the
+ * whole command back. It starts from the study as this process's last committed append to it
+ * left it (else the head and the claims, read: one probe and one row per candidate), takes no id
+ * of the batch for stored, and inserts events and claims after that head in one statement, each
+ * row `ON CONFLICT DO NOTHING`. Every row in proves that view was the stream's (see `insert`);
+ * the pure `check` then runs once on it, and a refusal takes the rows back. A row not in (a
+ * retried batch, a head another host moved on) sends the append the old way: the rows taken
+ * back, the study's advisory lock, the whole view (the head, the stored digests of the batch's
+ * ids, the claims) in one statement, `check` once on it, what is new stored after the head. On
+ * its own (no `PgLock`), the append is a transaction (a savepoint in the caller's) that takes
+ * the study's lock first, so two connections appending to one study take turns. A refusal, a
+ * `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
  *
  * `read`, `lines` and `studies` render the rows as the journal lines of spec journal.md
  * (`encodeLine`), the bytes the folder adapter holds for the same appends, and `read`/`studies`
@@ -26,12 +31,19 @@
  * `corrupt` row of `studies`. A journal in SQL has no torn write: its tail is always clean.
  *
  * Every statement is parameterized; a driver failure is `StoreUnavailable` or `LockTimeout`.
+ *
+ * Over 400 lines: the append's two paths (the optimistic insert and the whole view) share one
+ * attempt, its statements and the memory of what was committed, and each path's correctness
+ * rests on the others' (a view proved by the insert, a memory only of committed states).
  */
+import { TransactionConnection } from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { LimitExceeded } from "../../domain/Errors.js"
+import { LimitExceeded, LockTimeout } from "../../domain/Errors.js"
 import type { JournalEvent } from "../../domain/Journal.js"
 import { entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
@@ -53,6 +65,7 @@ import {
 import type { LoggedEvent } from "../../services/Store.js"
 import { JournalFromStore } from "../JournalLive.js"
 import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
+import { holdsDossierLock, type LockHeld } from "./PgLock.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -79,12 +92,61 @@ interface ViewRow {
   readonly position: number
 }
 
+/** What an append knows of a study's stream: its head, the names claimed, the last claim's position. */
+interface KnownStudy {
+  readonly head: Head | null
+  readonly claimed: ReadonlySet<string>
+  readonly lastClaim: number
+}
+
+/** How many studies' streams an adapter remembers between appends (the least recent forgotten). */
+const KNOWN_STUDIES = 256
+
+/** Attempts of an append on the whole view before it is a `LockTimeout` (see `append`). */
+const MAX_ROUNDS = 20
+
 /** A row to insert (`json_to_recordset`). */
 interface NewRow {
   readonly position: number
   readonly id: string
   readonly digest: string
   readonly event: string
+}
+
+/**
+ * The statements of an append, run on the transaction's connection as they are (parameterized;
+ * without the per-statement span and compilation of a `sql` template: an append is a handful of
+ * round trips, and those cost as much as one of them).
+ */
+const STUDY_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
+const HEAD_AND_CLAIMS = `SELECT 'h' AS k, h.id, h.digest, h.position FROM (
+    SELECT id, digest, position FROM dossier.events
+    WHERE dossier = $1 AND log = $2 AND stream = $3
+    ORDER BY position DESC LIMIT 1) AS h
+  UNION ALL
+  SELECT 'c', id, digest, position FROM dossier.events WHERE dossier = $1 AND log = $4 AND stream = $3`
+const VIEW = HEAD_AND_CLAIMS
+const VIEW_WITH_IDS = `${HEAD_AND_CLAIMS}
+  UNION ALL
+  SELECT 'd', id, digest, position FROM dossier.events
+  WHERE dossier = $1 AND log = $2 AND stream = $3 AND id IN (SELECT json_array_elements_text($5::json))`
+const INSERT_ROWS = (log: string, rows: string) =>
+  `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+  SELECT $1, ${log}, $3, t.position, t.id, t.digest, t.event
+  FROM json_to_recordset(${rows}::json) AS t(position integer, id text, digest text, event text)
+  ON CONFLICT DO NOTHING`
+const INSERT_EVENTS = `${INSERT_ROWS("$2", "$4")} RETURNING 'e' AS k, position`
+const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
+  cl AS (${INSERT_ROWS("$5", "$6")} RETURNING position)
+  SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
+const TAKE_BACK = `WITH ev AS (
+    DELETE FROM dossier.events WHERE dossier = $1 AND log = $2 AND stream = $3 AND position = ANY($4::int[])
+  ) DELETE FROM dossier.events WHERE dossier = $1 AND log = $5 AND stream = $3 AND position = ANY($6::int[])`
+
+/** A row an insert stored: `e` an event, `c` a claim, at `position`. */
+interface StoredRow {
+  readonly k: "e" | "c"
+  readonly position: number
 }
 
 /** The journal lines of stored rows (positions as stored: a gap is damage the replay reports). */
@@ -104,82 +166,192 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
     sql<EventRow>`SELECT position, digest, event FROM dossier.events
       WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study} ORDER BY position`
 
+  /**
+   * What this process knows of each study's stream, as a transaction of it left it once
+   * committed (never a state that was not: only `PgLock`'s own transaction says when it has
+   * committed). An append starts from it instead of reading the view; one that is no longer the
+   * stream's is found out by the insert (see `insert`).
+   */
+  const known = new Map<string, KnownStudy>()
+  const forget = (study: string) => void known.delete(study)
+  const knowOnCommit = (held: LockHeld | null, study: string, state: KnownStudy) =>
+    held?.afterCommit?.(() => {
+      known.delete(study)
+      if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
+      known.set(study, state)
+    })
+
+  /** The study's advisory lock (beside the dossier's): writers of one study take turns. */
+  const studyLock = (conn: Connection, study: string) =>
+    conn.execute(STUDY_LOCK, [`dossier:${dossier}:journal:${study}`], undefined)
+
+  /**
+   * The view an append reads: the head (the position index backward, one probe) and the claims,
+   * with `ids` also the stored digests of those ids. The id lookup is planned from the table's
+   * statistics (a study created since the last ANALYZE may be read whole), so only a retried or
+   * refused batch asks for it.
+   */
+  const readView = (conn: Connection, study: string, ids: ReadonlyArray<string> | null) =>
+    Effect.map(
+      ids === null
+        ? conn.execute(VIEW, [dossier, JOURNAL_LOG, study, CLAIMS_LOG], undefined)
+        : conn.execute(VIEW_WITH_IDS, [dossier, JOURNAL_LOG, study, CLAIMS_LOG, JSON.stringify(ids)], undefined),
+      (rows) => {
+        let head: Head | null = null
+        let lastClaim = 0
+        const digests = new Map<string, string>()
+        const claimed = new Set<string>()
+        for (const r of rows as ReadonlyArray<ViewRow>) {
+          if (r.k === "h") head = { seq: r.position, id: r.id }
+          else if (r.k === "d") digests.set(r.id, r.digest)
+          else {
+            claimed.add(r.id)
+            if (r.position > lastClaim) lastClaim = r.position
+          }
+        }
+        return { state: { head, claimed, lastClaim } satisfies KnownStudy, digests }
+      }
+    )
+
+  /**
+   * Insert the rows, each `ON CONFLICT DO NOTHING`: the positions of the rows inserted. Every row
+   * inserted means no id of the batch was stored (each is a probe of the primary key, whatever
+   * the plan) and the stream was no longer than the view the positions were counted from
+   * (positions are dense and unique: a longer stream holds the first new one). The view is one
+   * the stream has had (read in this transaction, or a committed one this process knew), and
+   * nothing deletes a stored row: so the stream was that view.
+   */
+  const insert = (conn: Connection, study: string, events: ReadonlyArray<NewRow>, claims: ReadonlyArray<NewRow>) =>
+    conn.execute(
+      claims.length === 0 ? INSERT_EVENTS : INSERT_EVENTS_CLAIMS,
+      claims.length === 0
+        ? [dossier, JOURNAL_LOG, study, JSON.stringify(events)]
+        : [dossier, JOURNAL_LOG, study, JSON.stringify(events), CLAIMS_LOG, JSON.stringify(claims)],
+      undefined
+    ) as Effect.Effect<ReadonlyArray<StoredRow>, SqlError>
+
+  /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */
+  const takeBack = (conn: Connection, study: string, rows: ReadonlyArray<StoredRow>) => {
+    const list = (k: StoredRow["k"]) => `{${rows.filter((r) => r.k === k).map((r) => r.position).join(",")}}`
+    return conn.execute(TAKE_BACK, [dossier, JOURNAL_LOG, study, list("e"), CLAIMS_LOG, list("c")], undefined)
+  }
+
   const append = <E>(
     study: string,
     batch: ReadonlyArray<JournalEntry>,
     check: (view: AppendView) => E | null
-  ): Effect.Effect<JournalAppended, PgStoreError | ConflictingEvent | E> =>
-    mapErrors(sql.withTransaction(Effect.gen(function*() {
-      // Writers of one study take turns (beside the dossier's lock, which a caller may not hold);
-      // a statement of its own, so that the view below is read after the lock is granted.
-      yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`dossier:${dossier}:journal:${study}`}, 0))`
-      const ids = JSON.stringify([...new Set(batch.map((e) => e.id))])
-      const rows = yield* sql<ViewRow>`SELECT 'h' AS k, h.id, h.digest, h.position FROM (
-          SELECT id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-          ORDER BY position DESC LIMIT 1) AS h
-        UNION ALL
-        SELECT 'd', id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${JOURNAL_LOG} AND stream = ${study}
-            AND id IN (SELECT json_array_elements_text(${ids}::json))
-        UNION ALL
-        SELECT 'c', id, digest, position FROM dossier.events
-          WHERE dossier = ${dossier} AND log = ${CLAIMS_LOG} AND stream = ${study}`
-      let head: Head | null = null
-      let lastClaim = 0
-      const digests = new Map<string, string>()
-      const claimed = new Set<string>()
-      for (const r of rows) {
-        if (r.k === "h") head = { seq: r.position, id: r.id }
-        else if (r.k === "d") digests.set(r.id, r.digest)
-        else {
-          claimed.add(r.id)
-          if (r.position > lastClaim) lastClaim = r.position
+  ): Effect.Effect<JournalAppended, PgStoreError | ConflictingEvent | E> => {
+    const ids = [...new Set(batch.map((e) => e.id))]
+    /**
+     * One attempt on `state`, with `digests` the stored digests of the batch's ids, or null: the
+     * optimistic attempt, which takes none for stored. The rules' answer, or the rows stored, or
+     * null when the view was not the stream's (nothing of the attempt is left stored). `check` is
+     * called once per attempt, on a view that is the stream's: the optimistic attempt inserts
+     * first and asks `check` only once every row is in (which proves its view), taking the rows
+     * back when `check` refuses.
+     */
+    const attempt = (
+      conn: Connection,
+      held: LockHeld | null,
+      state: KnownStudy,
+      digests: ReadonlyMap<string, string> | null
+    ): Effect.Effect<Either.Either<JournalAppended, E | ConflictingEvent> | null, SqlError> =>
+      Effect.gen(function*() {
+        const optimistic = digests === null
+        const view: AppendView = {
+          events: state.head?.seq ?? 0,
+          head: state.head,
+          tail: CLEAN,
+          digestOf: (id) => digests?.get(id),
+          claimed: (name) => state.claimed.has(name)
         }
-      }
-      const view: AppendView = {
-        events: head?.seq ?? 0,
-        head,
-        tail: CLEAN,
-        digestOf: (id) => digests.get(id),
-        claimed: (name) => claimed.has(name)
-      }
-      const refused = check(view)
-      if (refused !== null) return yield* Effect.fail(refused)
-      const split = splitBatch(batch, view.digestOf)
-      if (Either.isLeft(split)) return yield* Effect.fail(split.left)
-      const { existing, fresh } = split.right
-      if (fresh.length === 0) return { appended: [], existing, head } satisfies JournalAppended
-      const events: Array<NewRow> = []
-      const claims: Array<NewRow> = []
-      for (const e of fresh) {
-        events.push({ position: view.events + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
-        for (const name of e.claims) {
-          if (claimed.has(name)) continue
-          claimed.add(name)
-          claims.push({ position: lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
+        if (!optimistic) {
+          const refused = check(view)
+          if (refused !== null) {
+            knowOnCommit(held, study, state)
+            return Either.left(refused)
+          }
         }
-      }
-      yield* sql`WITH ev AS (
-          INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-          SELECT ${dossier}, ${JOURNAL_LOG}, ${study}, t.position, t.id, t.digest, t.event
-          FROM json_to_recordset(${JSON.stringify(events)}::json)
-            AS t(position integer, id text, digest text, event text)
-          RETURNING 1
-        ), cl AS (
-          INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-          SELECT ${dossier}, ${CLAIMS_LOG}, ${study}, t.position, t.id, t.digest, t.event
-          FROM json_to_recordset(${JSON.stringify(claims)}::json)
-            AS t(position integer, id text, digest text, event text)
-          RETURNING 1
-        ) SELECT (SELECT count(*) FROM ev)::int AS events, (SELECT count(*) FROM cl)::int AS claims`
-      const last = events[events.length - 1]!
-      return {
-        appended: fresh.map((e) => e.id),
-        existing,
-        head: { seq: last.position, id: last.id }
-      } satisfies JournalAppended
-    })))
+        const split = splitBatch(batch, view.digestOf)
+        // On the optimistic view an empty batch proves nothing, and a conflict within the batch
+        // may not be the first one: the whole view decides.
+        if (optimistic && (Either.isLeft(split) || split.right.fresh.length === 0)) return null
+        if (Either.isLeft(split)) {
+          knowOnCommit(held, study, state)
+          return Either.left(split.left)
+        }
+        const { existing, fresh } = split.right
+        if (fresh.length === 0) {
+          knowOnCommit(held, study, state)
+          return Either.right({ appended: [], existing, head: state.head } satisfies JournalAppended)
+        }
+        const events: Array<NewRow> = []
+        const claims: Array<NewRow> = []
+        const claimed = new Set(state.claimed)
+        for (const e of fresh) {
+          events.push({ position: view.events + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
+          for (const name of e.claims) {
+            if (claimed.has(name)) continue
+            claimed.add(name)
+            claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
+          }
+        }
+        const stored = yield* insert(conn, study, events, claims)
+        if (stored.length < events.length + claims.length) {
+          if (stored.length > 0) yield* takeBack(conn, study, stored)
+          return null
+        }
+        if (optimistic) {
+          const refused = check(view)
+          if (refused !== null) {
+            yield* takeBack(conn, study, stored)
+            knowOnCommit(held, study, state)
+            return Either.left(refused)
+          }
+        }
+        const last = events[events.length - 1]!
+        const head: Head = { seq: last.position, id: last.id }
+        knowOnCommit(held, study, { head, claimed, lastClaim: state.lastClaim + claims.length })
+        return Either.right({ appended: fresh.map((e) => e.id), existing, head } satisfies JournalAppended)
+      })
+
+    /**
+     * The optimistic attempt first, on what this process knows of the study (the stream as its
+     * last append here left it), else on the head and the claims read now. When a row cannot be
+     * stored (an id stored already: a retry; the stream longer or other than known), the whole
+     * view is read — the study's lock taken first when it is not held — and the attempt made on
+     * it (again only if, that very moment, a writer outside the study's lock stored first).
+     */
+    const run = (held: LockHeld | null) =>
+      Effect.gen(function*() {
+        // Inside a transaction (the command's, or the append's own): its connection.
+        const tx = yield* Effect.serviceOption(TransactionConnection)
+        if (Option.isNone(tx)) return yield* Effect.dieMessage("a journal append runs inside a transaction")
+        const conn = tx.value[0]
+        if (held === null) yield* studyLock(conn, study)
+        const state = known.get(study) ?? (yield* readView(conn, study, null)).state
+        const fast = yield* attempt(conn, held, state, null)
+        if (fast !== null) return yield* fast
+        forget(study)
+        if (held !== null) yield* studyLock(conn, study)
+        for (let round = 0; round < MAX_ROUNDS; round++) {
+          const full = yield* readView(conn, study, ids)
+          const answer = yield* attempt(conn, held, full.state, full.digests)
+          if (answer !== null) return yield* answer
+        }
+        // Another writer (one outside the study's lock) stored before each attempt: a wait for it.
+        return yield* new LockTimeout({ waitedMs: config.lockTimeoutMs })
+      })
+
+    return mapErrors(Effect.flatMap(
+      holdsDossierLock(dossier),
+      // Inside the dossier's lock (the command's transaction, which a failure rolls back whole)
+      // no other command writes the study: no savepoint, and the study's lock only on the slow
+      // path. On its own, the append is a transaction (a savepoint in the caller's) that takes
+      // the study's lock first, so two such writers of one study take turns.
+      (held) => held !== null ? run(held) : sql.withTransaction(run(null))
+    ))
+  }
 
   const read: JournalStoreShape["read"] = (study) =>
     Effect.flatMap(mapErrors(rowsOf(study)), (rows) => {

@@ -6,7 +6,16 @@
  * server releases the lock when the transaction ends — commit, rollback, or the client gone. A
  * wait beyond `lock_timeout` is `LockTimeout`; the transaction as a whole is bounded by the
  * command's deadline (`StoreUnavailable`). Re-entrant: a locked region that calls another one
- * runs inside the same transaction (a savepoint; the advisory lock is the session's already).
+ * runs inside the same transaction (the advisory lock is the transaction's already).
+ *
+ * The transaction starts with ONE round trip: `BEGIN` and the lock sent together as one simple
+ * query. Its key is the same `hashtextextended('dossier:<name>', 0)` as ever (hosts running
+ * older builds still exclude each other), computed by the server once per `PgLock` with a
+ * parameterized statement and written in the text as the number it is. Statements inside run on that connection
+ * (`TransactionConnection`, as `sql.withTransaction` provides it: a nested `withTransaction` is a
+ * savepoint), and the region learns that it holds the dossier's lock (`holdsDossierLock`), so an
+ * adapter may skip what it takes only to be correct on its own (a savepoint, a lock of its own).
+ * A failure or an interruption rolls the transaction back; a success commits it.
  *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
@@ -18,9 +27,12 @@
  * lock file's `IoError` or `UnsafePath`).
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
@@ -37,40 +49,177 @@ export interface PgLockShape {
 
 export class PgLock extends Context.Tag("dossier/PgLock")<PgLock, PgLockShape>() {}
 
+/** What a `withLock` region knows of its transaction. */
+export interface LockHeld {
+  /**
+   * Run `f` once the transaction has committed (never when it rolls back, or when the outcome
+   * of the COMMIT is unknown); null when the region runs inside a transaction that is not
+   * `withLock`'s own (its commit is the caller's).
+   */
+  readonly afterCommit: ((f: () => void) => void) | null
+}
+
+/** Inside `withLock`: the dossier whose advisory lock the transaction on `connection` holds. */
+class DossierLockHeld extends Context.Tag("dossier/PgLock/DossierLockHeld")<DossierLockHeld, {
+  readonly dossier: string
+  readonly connection: Connection
+  readonly held: LockHeld
+}>() {}
+
+/**
+ * Whether the current transaction holds dossier `dossier`'s lock (a `withLock` region of that
+ * dossier, on the connection the statements run on): what it knows of it, or null.
+ */
+export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null> =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    const held = Context.getOption(context, DossierLockHeld)
+    const tx = Context.getOption(context, TransactionConnection)
+    return Option.isSome(held) && Option.isSome(tx) && held.value.dossier === dossier &&
+        held.value.connection === tx.value[0]
+      ? held.value.held
+      : null
+  })
+
 /** The advisory lock key of a dossier: a 64-bit hash of its name (computed by the server). */
 const lockName = (dossier: string) => `dossier:${dossier}`
 
 export const makePgLock = (store: PgStoreShape): PgLockShape => {
   const { sql, config, mapErrors } = store
-  const inTransaction = Effect.map(Effect.serviceOption(TransactionConnection), Option.isSome)
-  const deadline = <A, E, R>(self: Effect.Effect<A, E, R>) =>
-    Effect.timeoutFail(self, {
-      duration: Duration.millis(config.deadlineMs),
-      onTimeout: () =>
-        new StoreUnavailable({ reason: `the command did not finish within its deadline of ${config.deadlineMs} ms` })
-    })
-  const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(config.dossier)}, 0))`
+  const dossier = config.dossier
+  /**
+   * `self` within the command's deadline, else `StoreUnavailable` once `self` is interrupted (its
+   * transaction rolled back). As `Effect.timeoutFail`, with one fiber and one timer instead of a
+   * race of two fibers: it runs around every command.
+   */
+  const deadline = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreUnavailable, R> =>
+    Effect.flatMap(Effect.fork(self), (fiber) =>
+      Effect.async<A, E | StoreUnavailable>((resume) => {
+        let done = false
+        const timer = setTimeout(() => {
+          if (done) return
+          done = true
+          resume(Effect.zipRight(
+            Fiber.interrupt(fiber),
+            Effect.fail(
+              new StoreUnavailable({
+                reason: `the command did not finish within its deadline of ${config.deadlineMs} ms`
+              })
+            )
+          ))
+        }, config.deadlineMs)
+        fiber.addObserver((exit) => {
+          if (done) return
+          done = true
+          clearTimeout(timer)
+          // As a join: the command's fiber refs come back with its answer.
+          resume(Effect.zipRight(Fiber.inheritAll(fiber), exit))
+        })
+        return Effect.suspend(() => {
+          done = true
+          clearTimeout(timer)
+          return Fiber.interrupt(fiber)
+        })
+      }))
+  const takeLock = sql`SELECT pg_advisory_xact_lock(hashtextextended(${lockName(dossier)}, 0))`
+  // The lock's key, computed by the server once (a parameterized statement), then written in the
+  // text of the `BEGIN` that takes it: a number, checked as one.
+  let key: string | null = null
+  const keyOf = (conn: Connection): Effect.Effect<string, SqlError> =>
+    key !== null
+      ? Effect.succeed(key)
+      : Effect.flatMap(
+        conn.executeUnprepared("SELECT hashtextextended($1, 0)::text AS key", [lockName(dossier)], undefined),
+        (rows) => {
+          const k: unknown = (rows[0] as { key?: unknown } | undefined)?.key
+          if (typeof k !== "string" || !/^-?[0-9]{1,20}$/.test(k)) {
+            return Effect.dieMessage("the server answered no lock key for the dossier")
+          }
+          key = k
+          return Effect.succeed(k)
+        }
+      )
+  const beginLocked = (conn: Connection) =>
+    Effect.flatMap(
+      keyOf(conn),
+      (k) => conn.executeUnprepared(`BEGIN; SELECT pg_advisory_xact_lock(${k})`, [], undefined)
+    )
+  const beginRead = (conn: Connection) =>
+    conn.executeUnprepared("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [], undefined)
+
+  /**
+   * `self` in a transaction of its own on a connection of the pool: `begin` opens it (a wait for
+   * the lock may be interrupted: the deadline), a success commits it, a failure or an
+   * interruption rolls it back. As `sql.withTransaction` (whose nested calls inside are
+   * savepoints of this one), a failed COMMIT or ROLLBACK is a defect that `mapErrors` maps.
+   */
+  const transaction = <A, E, R>(
+    begin: (conn: Connection) => Effect.Effect<unknown, SqlError>,
+    self: Effect.Effect<A, E, R>,
+    held: boolean
+  ) =>
+    Effect.uninterruptibleMask((restore) =>
+      Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
+        const committed: Array<() => void> = []
+        const context = Context.make(TransactionConnection, [conn, 0] as const)
+        const inside = held
+          ? Context.add(context, DossierLockHeld, {
+            dossier,
+            connection: conn,
+            held: { afterCommit: (f) => committed.push(f) }
+          })
+          : context
+        return Effect.flatMap(
+          Effect.exit(restore(Effect.zipRight(begin(conn), Effect.provide(self, inside)))),
+          (exit) =>
+            Exit.isSuccess(exit)
+              ? Effect.as(
+                Effect.zipRight(
+                  Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)),
+                  Effect.sync(() => {
+                    for (const f of committed) f()
+                  })
+                ),
+                exit.value
+              )
+              : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+        )
+      }))
+    )
+
   return {
     withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
-        nested
-          ? (mapErrors(Effect.zipRight(takeLock, self)) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-          : (deadline(mapErrors(sql.withTransaction(Effect.zipRight(takeLock, self)))) as Effect.Effect<
-            A,
-            E | LockTimeout | StoreUnavailable,
-            R
-          >)),
+      Effect.flatMap(
+        Effect.serviceOption(TransactionConnection),
+        (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
+          Option.isSome(tx)
+            ? (mapErrors(Effect.zipRight(
+              takeLock,
+              Effect.flatMap(holdsDossierLock(dossier), (outer) =>
+                Effect.provideService(self, DossierLockHeld, {
+                  dossier,
+                  connection: tx.value[0],
+                  // Inside a transaction of this lock, its commit; inside another, unknown.
+                  held: outer ?? { afterCommit: null }
+                }))
+            )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
+            : (deadline(mapErrors(transaction(beginLocked, self, true))) as Effect.Effect<
+              A,
+              E | LockTimeout | StoreUnavailable,
+              R
+            >)
+      ),
     withReadLock: <A, E, R>(self: (held: boolean) => Effect.Effect<A, E, R>) =>
-      Effect.flatMap(inTransaction, (nested): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
-        nested
-          ? self(true)
-          : (deadline(
-            mapErrors(
-              sql.withTransaction(
-                Effect.zipRight(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, self(false))
-              )
-            )
-          ) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>))
+      Effect.flatMap(
+        Effect.serviceOption(TransactionConnection),
+        (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
+          Option.isSome(tx)
+            ? self(true)
+            : (deadline(mapErrors(transaction(beginRead, self(false), false))) as Effect.Effect<
+              A,
+              E | LockTimeout | StoreUnavailable,
+              R
+            >)
+      )
   }
 }
 

@@ -10,10 +10,12 @@
  *   and find it changed) and a create is `INSERT … ON CONFLICT DO NOTHING`. A loss is
  *   `StaleRevision {expected, actual}` (`expected` 0 for a create, `actual` 0 when none) and
  *   nothing changes.
- * - `pgEventLog`: a batch is looked up by id first (`UNIQUE(dossier, log, stream, id)`): an id
+ * - `pgEventLog`: a batch is inserted in batch order at the next positions in one statement,
+ *   `ON CONFLICT DO NOTHING`; when every row goes in, no id was stored. Otherwise (a retry) the
+ *   rows that went in are taken back and the batch is looked up by id
+ *   (`UNIQUE(dossier, log, stream, id)`, a lookup planned from the table's statistics): an id
  *   stored with the same digest is `existing`, with another digest the whole batch is the
- *   `conflict` the caller names and nothing is stored; the rest is inserted in batch order at
- *   the next positions in one statement.
+ *   `conflict` the caller names and nothing is stored; the rest is inserted as before.
  * - `pgContentStore`: bytea by SHA-256, `INSERT … ON CONFLICT DO NOTHING` (written once).
  *
  * Values are stored as the JSON text of their Schema's encoded form (kept exactly as written,
@@ -131,6 +133,32 @@ export const pgEventLog = <Ev, I, Conflict>(
             else if (seen.digest !== e.digest) return yield* Effect.fail(conflict(e.id))
           }
           if (first.size === 0) return { appended: [], existing: [] } satisfies AppendOutcome
+          const insertAfterLast = (fresh: ReadonlyArray<{ id: string; digest: string; event: string; ord: number }>) =>
+            sql<{ position: number }>`INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+              SELECT ${dossier}, ${log}, ${stream}, base.last + t.ord, t.id, t.digest, t.event
+              FROM json_to_recordset(${
+              JSON.stringify(fresh)
+            }::json) AS t(id text, digest text, event text, ord integer),
+                (SELECT coalesce(max(position), 0) AS last FROM dossier.events
+                  WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream}) AS base
+              ORDER BY t.ord
+              ON CONFLICT DO NOTHING
+              RETURNING position`
+          // First as if no id of the batch were stored (the common case): when every row goes in,
+          // none was (each id a probe of the primary key, whatever the plan). Otherwise the rows
+          // that went in are taken back (this transaction's own) and the ids are looked up.
+          const all = [...first.values()].map((e, i) => ({
+            id: e.id,
+            digest: e.digest,
+            event: codec.write(e.event),
+            ord: i + 1
+          }))
+          const inserted = yield* insertAfterLast(all)
+          if (inserted.length === all.length) return { appended: all.map((f) => f.id), existing: [] }
+          if (inserted.length > 0) {
+            yield* sql`DELETE FROM dossier.events WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream}
+              AND position = ANY(${`{${inserted.map((r) => r.position).join(",")}}`}::int[])`
+          }
           const ids = JSON.stringify([...first.keys()])
           const stored = yield* sql<{ id: string; digest: string }>`SELECT id, digest FROM dossier.events
             WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream}
@@ -147,13 +175,11 @@ export const pgEventLog = <Ev, I, Conflict>(
             } else return yield* Effect.fail(conflict(e.id))
           }
           if (fresh.length > 0) {
-            const rows = JSON.stringify(fresh)
-            yield* sql`INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-              SELECT ${dossier}, ${log}, ${stream}, base.last + t.ord, t.id, t.digest, t.event
-              FROM json_to_recordset(${rows}::json) AS t(id text, digest text, event text, ord integer),
-                (SELECT coalesce(max(position), 0) AS last FROM dossier.events
-                  WHERE dossier = ${dossier} AND log = ${log} AND stream = ${stream}) AS base
-              ORDER BY t.ord`
+            const stored = yield* insertAfterLast(fresh)
+            // Under the caller's lock nothing else writes the stream between the two statements.
+            if (stored.length < fresh.length) {
+              return yield* Effect.dieMessage("an event log's rows were taken meanwhile")
+            }
           }
           return {
             appended: fresh.map((f) => f.id),

@@ -1,0 +1,377 @@
+/**
+ * How the journal's PostgreSQL adapter appends (src/layers/postgres/JournalStorePostgres.ts):
+ * inside `PgLock.withLock` of its own dossier it inserts the batch after the head it knows
+ * (read, or remembered from its last committed append) with `ON CONFLICT DO NOTHING`, and reads
+ * the whole view only when a row could not be stored. These tests hold the paths that the plain
+ * conformance suite does not reach on their own: a retried batch (all of it, or part of it
+ * beside new events), a retry the rules would refuse on a view without the stored ids, a refusal
+ * after the optimistic insert (the rows taken back even when the caller commits), a head this
+ * process remembers that another host has moved on from, an append rolled back after it
+ * succeeded, writers of one study outside the dossier's lock and beside one inside it — and the
+ * view `check` sees is always the stream's.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as fc from "effect/FastCheck"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import * as Option from "effect/Option"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { JournalEvent } from "../../src/domain/Journal.js"
+import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
+import { makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
+import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
+import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
+import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
+import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
+import { JournalStoreConformance } from "../../src/testing.js"
+import { created, evaluation } from "../journal/events.js"
+import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+
+type Runtime = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
+
+const checkpoint = (id: string, summary: string): JournalEvent => ({
+  id,
+  type: "checkpoint_saved",
+  checkpoint: { summary, nextAction: "next", reviewed: false }
+})
+
+const onDuplicate = (index: number, candidateId: string) => ({
+  _tag: "DuplicateCandidate" as const,
+  index,
+  candidateId
+})
+
+/** What `check` saw: the event count, the head, the stored digests of the batch's ids, the claims asked. */
+interface Seen {
+  readonly events: number
+  readonly head: AppendView["head"]
+  readonly stored: ReadonlyArray<string | null>
+}
+
+const tagOf = (e: Either.Either<unknown, unknown>) => (Either.isLeft(e) ? (e.left as { _tag: string })._tag : "Right")
+
+describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
+  let db: TestDatabase
+  beforeAll(async () => {
+    db = await openTestDatabase()
+  }, 120_000)
+  afterAll(async () => {
+    await db?.close()
+  })
+
+  let dossiers = 0
+  /** A runtime (a host) of dossier `name`: its own pool, PgLock and journal adapter (so its own memory). */
+  const host = (name: string): Runtime =>
+    ManagedRuntime.make(PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name }))))
+  const fresh = (prefix: string) => `${prefix}-${dossiers++}`
+
+  /** The adapter of the runtime's dossier (made once per runtime, as a layer would). */
+  const adapters = new WeakMap<Runtime, JournalStoreShape>()
+  const adapterOf = (rt: Runtime) =>
+    Effect.gen(function*() {
+      const known = adapters.get(rt)
+      if (known !== undefined) return known
+      const store = yield* PgStore
+      const made = makeJournalStorePostgres(store)
+      adapters.set(rt, made)
+      return made
+    })
+
+  /**
+   * Append `events` with the journal's rules, inside the dossier's lock (`locked`, the default)
+   * or on its own; the answer, and every view `check` was called with.
+   */
+  const append = (rt: Runtime, study: string, events: ReadonlyArray<JournalEvent>, locked = true) =>
+    rt.runPromise(Effect.gen(function*() {
+      const journals = yield* adapterOf(rt)
+      const lock = yield* PgLock
+      const entries = events.map(entryOf)
+      const rules = checkBatch(entries, onDuplicate)
+      const seen: Array<Seen> = []
+      const call = journals.append(study, entries, (view) => {
+        seen.push({
+          events: view.events,
+          head: view.head,
+          stored: entries.map((e) => view.digestOf(e.id) ?? null)
+        })
+        return rules(view)
+      })
+      const answer = yield* Effect.either(locked ? lock.withLock(call) : call)
+      return { answer, seen }
+    }))
+
+  const rowsOf = async (dossier: string, log = "journal") =>
+    (await adminQuery(
+      db.url,
+      "SELECT stream, position, id FROM dossier.events WHERE dossier = $1 AND log = $2 ORDER BY stream, position",
+      [dossier, log]
+    )).rows as Array<{ stream: string; position: number; id: string }>
+  const idsOf = async (dossier: string, log = "journal") => (await rowsOf(dossier, log)).map((r) => r.id)
+  const digestOf = (e: JournalEvent) => entryOf(e).digest
+
+  it("conforms to the JournalStore contract inside PgLock.withLock of its own dossier", async () => {
+    await fc.assert(
+      fc.asyncProperty(JournalStoreConformance.operations, async (ops) => {
+        const name = fresh("conf-held")
+        const rt = host(name)
+        try {
+          await rt.runPromise(Effect.gen(function*() {
+            const inner = yield* adapterOf(rt)
+            const lock = yield* PgLock
+            const store: JournalStoreShape = {
+              read: (study) => lock.withReadLock(() => inner.read(study)),
+              append: (study, batch, check) => lock.withLock(inner.append(study, batch, check)),
+              studies: lock.withReadLock(() => inner.studies),
+              lines: (study, maxBytes) => lock.withReadLock(() => inner.lines(study, maxBytes))
+            }
+            return yield* JournalStoreConformance.check(() => ({ store }), ops)
+          }))
+        } finally {
+          await rt.dispose()
+        }
+      }),
+      { numRuns: 12, seed: 2614 }
+    )
+  }, 120_000)
+
+  it("a retried batch: the same content is existing, beside new events too; other content stores nothing", async () => {
+    const name = fresh("retry")
+    const rt = host(name)
+    try {
+      const first = [created("c1", "a"), evaluation("e1", "a")]
+      expect((await append(rt, "s", first)).answer).toEqual(
+        Either.right({ appended: ["c1", "e1"], existing: [], head: { seq: 2, id: "e1" } })
+      )
+      // All of it again: the rules on a view without the stored ids would refuse `c1` (candidate
+      // `a` created twice); the stored ids are read, and both are existing.
+      const again = await append(rt, "s", first)
+      expect(again.answer).toEqual(Either.right({ appended: [], existing: ["c1", "e1"], head: { seq: 2, id: "e1" } }))
+      expect(again.seen).toEqual([{
+        events: 2,
+        head: { seq: 2, id: "e1" },
+        stored: [digestOf(first[0]!), digestOf(first[1]!)]
+      }])
+      // A new candidate before a stored one, and a checkpoint after: the new ones stored in order.
+      const mixed = [created("c2", "b"), first[0]!, checkpoint("k1", "x")]
+      const answer = await append(rt, "s", mixed)
+      expect(answer.answer).toEqual(
+        Either.right({ appended: ["c2", "k1"], existing: ["c1"], head: { seq: 4, id: "k1" } })
+      )
+      expect(answer.seen).toEqual([{
+        events: 2,
+        head: { seq: 2, id: "e1" },
+        stored: [null, digestOf(first[0]!), null]
+      }])
+      expect(await rowsOf(name)).toEqual(
+        ["c1", "e1", "c2", "k1"].map((id, i) => ({ stream: "s", position: i + 1, id }))
+      )
+      expect(await rowsOf(name, "journal-claims")).toEqual([
+        { stream: "s", position: 1, id: "a" },
+        { stream: "s", position: 2, id: "b" }
+      ])
+      // The same id with other content, after a new event: a conflict, nothing of the batch stored.
+      const conflict = await append(rt, "s", [checkpoint("k2", "y"), evaluation("e1", "a", "reject")])
+      expect(conflict.answer).toEqual(Either.left(expect.objectContaining({ _tag: "ConflictingEvent", id: "e1" })))
+      expect(await idsOf(name)).toEqual(["c1", "e1", "c2", "k1"])
+      // The next append starts after the stored head.
+      const next = await append(rt, "s", [evaluation("e2", "b")])
+      expect(next.answer).toEqual(Either.right({ appended: ["e2"], existing: [], head: { seq: 5, id: "e2" } }))
+      expect(next.seen).toEqual([{ events: 4, head: { seq: 4, id: "k1" }, stored: [null] }])
+    } finally {
+      await rt.dispose()
+    }
+  })
+
+  it("a refusal after the optimistic insert stores nothing, even when the caller commits its transaction", async () => {
+    const name = fresh("refused")
+    const rt = host(name)
+    try {
+      await append(rt, "s", [created("c1", "a")])
+      const batches: ReadonlyArray<ReadonlyArray<JournalEvent>> = [
+        [checkpoint("k1", "x"), evaluation("e1", "unknown")],
+        [created("c2", "b"), created("c3", "b")],
+        [created("c4", "a")]
+      ]
+      for (const batch of batches) {
+        // The refusal caught inside the lock: the command's transaction commits.
+        const r = await rt.runPromise(Effect.gen(function*() {
+          const journals = yield* adapterOf(rt)
+          const lock = yield* PgLock
+          const entries = batch.map(entryOf)
+          return yield* lock.withLock(Effect.either(journals.append("s", entries, checkBatch(entries, onDuplicate))))
+        }))
+        expect(["UnknownCandidate", "DuplicateCandidate"]).toContain(tagOf(r))
+      }
+      expect(await idsOf(name)).toEqual(["c1"])
+      expect(await idsOf(name, "journal-claims")).toEqual(["a"])
+      const next = await append(rt, "s", [created("c2", "b")])
+      expect(next.answer).toEqual(Either.right({ appended: ["c2"], existing: [], head: { seq: 2, id: "c2" } }))
+      expect(await rowsOf(name, "journal-claims")).toEqual([
+        { stream: "s", position: 1, id: "a" },
+        { stream: "s", position: 2, id: "b" }
+      ])
+    } finally {
+      await rt.dispose()
+    }
+  })
+
+  it("a head this host remembers, moved on by another host: the append lands after the other's, on the stream's view", async () => {
+    const name = fresh("hosts")
+    const [a, b] = [host(name), host(name)]
+    try {
+      await rtEnsure(a, name)
+      expect((await append(a, "s", [created("c1", "x")])).answer).toMatchObject(Either.right({ head: { seq: 1 } }))
+      expect((await append(a, "s", [evaluation("e1", "x")])).answer).toMatchObject(Either.right({ head: { seq: 2 } }))
+      // Host b appends twice, one of them a new candidate (a claim host a does not know of).
+      expect((await append(b, "s", [created("c2", "y"), evaluation("e2", "x")])).answer).toMatchObject(
+        Either.right({ head: { seq: 4, id: "e2" } })
+      )
+      // Host a: its memory says head 2; the stream is at 4, with `y` claimed.
+      const late = await append(a, "s", [evaluation("e3", "y"), created("c3", "z")])
+      expect(late.answer).toEqual(Either.right({ appended: ["e3", "c3"], existing: [], head: { seq: 6, id: "c3" } }))
+      expect(late.seen).toEqual([{ events: 4, head: { seq: 4, id: "e2" }, stored: [null, null] }])
+      // A batch whose rules need b's claim, from a host that has not seen it: refused only if it must be.
+      const dup = await append(a, "s", [created("c4", "y")])
+      expect(dup.answer).toEqual(Either.left(expect.objectContaining({ _tag: "DuplicateCandidate", candidateId: "y" })))
+      // And back on host b, whose memory is two events behind.
+      const back = await append(b, "s", [checkpoint("k1", "done")])
+      expect(back.answer).toEqual(Either.right({ appended: ["k1"], existing: [], head: { seq: 7, id: "k1" } }))
+      expect(back.seen).toEqual([{ events: 6, head: { seq: 6, id: "c3" }, stored: [null] }])
+      expect(await idsOf(name)).toEqual(["c1", "e1", "c2", "e2", "e3", "c3", "k1"])
+      expect((await rowsOf(name, "journal-claims")).map((r) => [r.position, r.id])).toEqual([[1, "x"], [2, "y"], [
+        3,
+        "z"
+      ]])
+      const read = await a.runPromise(Effect.flatMap(adapterOf(a), (j) => j.read("s")))
+      expect(Option.getOrThrow(read).events.map((e) => e.id)).toEqual(["c1", "e1", "c2", "e2", "e3", "c3", "k1"])
+    } finally {
+      await a.dispose()
+      await b.dispose()
+    }
+  })
+
+  it("an append rolled back after it succeeded is not remembered: the next one starts from the stored head", async () => {
+    const name = fresh("rolled-back")
+    const rt = host(name)
+    try {
+      await append(rt, "s", [created("c1", "a"), evaluation("e1", "a")])
+      const failed = await rt.runPromise(Effect.gen(function*() {
+        const journals = yield* adapterOf(rt)
+        const lock = yield* PgLock
+        const entries = [created("c2", "b"), evaluation("e2", "b")].map(entryOf)
+        return yield* Effect.either(lock.withLock(Effect.zipRight(
+          journals.append("s", entries, checkBatch(entries, onDuplicate)),
+          Effect.fail("later step failed" as const)
+        )))
+      }))
+      expect(failed).toEqual(Either.left("later step failed"))
+      expect(await idsOf(name)).toEqual(["c1", "e1"])
+      const next = await append(rt, "s", [evaluation("e3", "a"), created("c2", "b")])
+      expect(next.answer).toEqual(Either.right({ appended: ["e3", "c2"], existing: [], head: { seq: 4, id: "c2" } }))
+      expect(next.seen).toEqual([{ events: 2, head: { seq: 2, id: "e1" }, stored: [null, null] }])
+      expect((await rowsOf(name, "journal-claims")).map((r) => [r.position, r.id])).toEqual([[1, "a"], [2, "b"]])
+      // Two appends to one study in one transaction: the second starts after the first.
+      const both = await rt.runPromise(Effect.gen(function*() {
+        const journals = yield* adapterOf(rt)
+        const lock = yield* PgLock
+        const one = [checkpoint("k1", "x")].map(entryOf)
+        const two = [checkpoint("k2", "y")].map(entryOf)
+        return yield* lock.withLock(Effect.zip(
+          journals.append("s", one, checkBatch(one, onDuplicate)),
+          journals.append("s", two, checkBatch(two, onDuplicate))
+        ))
+      }))
+      expect(both.map((x) => x.head)).toEqual([{ seq: 5, id: "k1" }, { seq: 6, id: "k2" }])
+      expect(await idsOf(name)).toEqual(["c1", "e1", "e3", "c2", "k1", "k2"])
+    } finally {
+      await rt.dispose()
+    }
+  })
+
+  it(
+    "writers of one study at once outside the dossier's lock, one of them inside it later: nothing lost, nothing twice",
+    async () => {
+      const name = fresh("mixed")
+      const hosts = Array.from({ length: 4 }, () => host(name))
+      try {
+        await rtEnsure(hosts[0]!, name)
+        // Each host: a candidate of its own first, then 5 batches, all on its own (the study's lock).
+        const runs = hosts.map(async (rt, h) => {
+          const answers = []
+          answers.push(await append(rt, "s", [created(`h${h}-c`, `cand-${h}`)], false))
+          for (let k = 0; k < 5; k++) {
+            answers.push(
+              await append(rt, "s", [evaluation(`h${h}-e${k}`, `cand-${h}`), checkpoint(`h${h}-k${k}`, "x")], false)
+            )
+          }
+          return answers
+        })
+        const all = (await Promise.all(runs)).flat()
+        // Then each host inside the dossier's lock, from what it remembers of the study.
+        for (const [h, rt] of hosts.entries()) {
+          all.push(await append(rt, "s", [evaluation(`h${h}-last`, `cand-${h}`)]))
+        }
+        for (const a of all) expect(tagOf(a.answer)).toBe("Right")
+        const rows = await rowsOf(name)
+        expect(rows.map((r) => r.position)).toEqual(Array.from({ length: 4 * 12 }, (_, i) => i + 1))
+        expect(new Set(rows.map((r) => r.id)).size).toBe(4 * 12)
+        // Each batch whole and in order; each answer's head is its last event's position.
+        for (const a of all) {
+          const right = Either.getOrThrow(a.answer)
+          const at = rows.findIndex((r) => r.id === right.appended[0])
+          expect(rows.slice(at, at + right.appended.length).map((r) => r.id)).toEqual(right.appended)
+          expect(right.head).toEqual({ seq: at + right.appended.length, id: right.appended[right.appended.length - 1] })
+        }
+        expect((await rowsOf(name, "journal-claims")).map((r) => r.position)).toEqual([1, 2, 3, 4])
+      } finally {
+        await Promise.all(hosts.map((rt) => rt.dispose()))
+      }
+    },
+    120_000
+  )
+
+  it("the command's deadline: a region that runs past it, or waits for the lock past it, is rolled back", async () => {
+    const name = fresh("deadline")
+    const holder = host(name)
+    const rt = ManagedRuntime.make(
+      PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
+    )
+    try {
+      await rtEnsure(holder, name)
+      // Past the deadline inside the region: what it appended is rolled back.
+      const slow = await rt.runPromise(Effect.gen(function*() {
+        const journals = yield* adapterOf(rt)
+        const lock = yield* PgLock
+        const entries = [created("c1", "a")].map(entryOf)
+        return yield* Effect.either(lock.withLock(Effect.zipRight(
+          journals.append("s", entries, checkBatch(entries, onDuplicate)),
+          Effect.sleep("5 seconds")
+        )))
+      }))
+      expect(slow).toEqual(
+        Either.left(expect.objectContaining({ _tag: "StoreUnavailable", reason: expect.stringContaining("deadline") }))
+      )
+      expect(await idsOf(name)).toEqual([])
+      // Waiting for the dossier's lock (held by another host for 3 s; lock_timeout is 10 s).
+      const held = holder.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("3 seconds"))))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const started = Date.now()
+      const waited = await append(rt, "s", [created("c1", "a")])
+      expect(tagOf(waited.answer)).toBe("StoreUnavailable")
+      expect(Date.now() - started).toBeLessThan(2_500)
+      await held
+      // The pool's connections are fine afterwards: the same append goes through.
+      const again = await append(rt, "s", [created("c1", "a")])
+      expect(again.answer).toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 1, id: "c1" } }))
+      expect(await idsOf(name)).toEqual(["c1"])
+    } finally {
+      await rt.dispose()
+      await holder.dispose()
+    }
+  }, 60_000)
+
+  /** The dossier's row (a writer's PgStoreLayer made it already; again is harmless). */
+  const rtEnsure = (rt: Runtime, name: string) =>
+    rt.runPromise(Effect.flatMap(PgStore, (store) => store.mapErrors(ensureDossier(store.sql, name))))
+})
