@@ -20,7 +20,8 @@
  * - Ids are unique per study. `digest` is the SHA-256 (lower-case hex) of the event's canonical
  *   JSON (`eventText`, RFC 8785): the `sha256` of its journal line.
  * - `append(study, batch, check)`: under the caller's `Lock.withLock` (a SQL adapter: inside its
- *   transaction, `SELECT … FOR UPDATE` on the study). The adapter builds the view, calls `check`
+ *   transaction, which holds the dossier's lock; used on its own, it takes a lock on the study).
+ *   The adapter builds the view, calls `check`
  *   (pure, synchronous, may be called again on a retried transaction); a non-null answer fails
  *   the append with it and stores nothing. Otherwise the events whose id is not stored are stored
  *   in batch order with positions `events + 1, events + 2, …` (`appended`), those stored with the
