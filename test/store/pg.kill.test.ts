@@ -184,7 +184,10 @@ describe.skipIf(!pgAvailable)("a client SIGKILLed at random points", () => {
           )
           expect(latest.rows[0]!.revision).toBe(revision + 1)
         }
-        // The view, refreshed by the last command, holds every event once.
+        // A command refreshes the part of the view it touched, and one killed after its commit
+        // refreshed nothing: a pull brings the view to the store, every event once.
+        const pulled = runCli(["pull", "--workdir", dir, "--json"])
+        expect(pulled.json?.ok, pulled.stdout + pulled.stderr).toBe(true)
         const lines = fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"), "utf8").trim().split("\n")
         const ids = lines.map((l) => JSON.parse(l).event.id as string)
         expect(new Set(ids).size).toBe(ids.length)
