@@ -18,9 +18,10 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["pull"],
     description:
-      "Bring every record and registered file of the bound shared dossier into this folder: {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: UsageError.",
+      "Bring every record and registered file of the bound shared dossier into this folder (each other command refreshes only the part it wrote): {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: UsageError.",
     flags: { workdir, json },
-    // CLI only until the store's adapters are in the build (it is refused until then).
+    // CLI only: a bound MCP server refreshes the part of its folder's view each writing call
+    // touched, and pulling is a person's step (docs/store.md).
     tools: [],
     run: (v) => import("./store.impl.js").then((m) => m.pull(v))
   }),
