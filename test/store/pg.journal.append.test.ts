@@ -27,6 +27,7 @@ import type { AppendView, JournalStoreShape } from "../../src/services/ports/Jou
 import { JournalStoreConformance } from "../../src/testing.js"
 import { created, evaluation } from "../journal/events.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { underLock } from "./support/lockedJournal.js"
 
 type Runtime = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
 
@@ -119,12 +120,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
           await rt.runPromise(Effect.gen(function*() {
             const inner = yield* adapterOf(rt)
             const lock = yield* PgLock
-            const store: JournalStoreShape = {
-              read: (study) => lock.withReadLock(() => inner.read(study)),
-              append: (study, batch, check) => lock.withLock(inner.append(study, batch, check)),
-              studies: lock.withReadLock(() => inner.studies),
-              lines: (study, maxBytes) => lock.withReadLock(() => inner.lines(study, maxBytes))
-            }
+            const store = underLock(inner, lock)
             return yield* JournalStoreConformance.check(() => ({ store }), ops)
           }))
         } finally {

@@ -44,6 +44,7 @@ import { JournalStoreConformance } from "../../src/testing.js"
 import { eventsArb } from "../journal/arbitraries.js"
 import { created, evaluation } from "../journal/events.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { underLock } from "./support/lockedJournal.js"
 import { bundleWorker } from "./support/workers.js"
 
 const storeLayer = (options: PgStoreOptions) => PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer(options)))
@@ -130,12 +131,7 @@ describe.skipIf(!pgAvailable)("the journal on PostgreSQL", () => {
           rt.runPromise(Effect.gen(function*() {
             const inner = yield* journalOf(fresh("conf-locked"))
             const lock = yield* PgLock
-            const store: JournalStoreShape = {
-              read: (study) => lock.withReadLock(() => inner.read(study)),
-              append: (study, batch, check) => lock.withLock(inner.append(study, batch, check)),
-              studies: lock.withReadLock(() => inner.studies),
-              lines: (study, maxBytes) => lock.withReadLock(() => inner.lines(study, maxBytes))
-            }
+            const store = underLock(inner, lock)
             return yield* JournalStoreConformance.check(() => ({ store }), ops)
           }))),
         { numRuns: 15, seed: 2612 }
