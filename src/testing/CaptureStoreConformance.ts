@@ -9,15 +9,15 @@
  * hooks to put a work file (what `readImport` reads; an edit of a retained file) and to read a
  * retained file's bytes back. A failure is `ConformanceMismatch` naming what differed.
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { isDeepStrictEqual } from "node:util"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { CaptureStoreShape, RetainFile } from "../services/ports/CaptureStore.js"
+import { ConformanceMismatch, outcomeTag as outcome, same } from "./Conformance.js"
+
+export { ConformanceMismatch }
 
 export interface CaptureStoreUnderTest {
   readonly store: CaptureStoreShape
@@ -28,19 +28,6 @@ export interface CaptureStoreUnderTest {
 }
 
 export type Make = () => Effect.Effect<CaptureStoreUnderTest, unknown, Scope.Scope>
-
-export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")<{
-  readonly what: string
-  readonly expected: unknown
-  readonly actual: unknown
-}> {
-  override get message() {
-    return `${this.what}: expected ${JSON.stringify(this.expected)}, got ${JSON.stringify(this.actual)}`
-  }
-}
-
-const same = (what: string, expected: unknown, actual: unknown) =>
-  isDeepStrictEqual(expected, actual) ? Effect.void : Effect.fail(new ConformanceMismatch({ what, expected, actual }))
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, "utf8"))
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
@@ -66,12 +53,6 @@ const recordOf = (
 const ORIGINAL = "research/sources/example.org/page.abc.html"
 const READABLE = "research/sources/example.org/page.def.md"
 const WARC = "research/sources/example.org/page.123.warc.gz"
-
-const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(
-    Effect.either(effect),
-    Either.match({ onLeft: (e): unknown => ({ error: e._tag }), onRight: (a): unknown => ({ ok: a }) })
-  )
 
 /** Every assertion of the contract, on fresh stores from `make`. */
 export const check = (make: Make): Effect.Effect<void, unknown> =>

@@ -11,14 +11,11 @@
  * `make` builds a fresh, empty pair of stores (in a scope: close it to dispose of a temporary
  * folder). A failure is `ConformanceMismatch` naming what differed.
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { isDeepStrictEqual } from "node:util"
 import {
   type ExecutionContent,
   executionPaths,
@@ -29,6 +26,9 @@ import {
 import { type GrantContent, type GrantEvent, sealGrant, type StoredGrant } from "../domain/Grant.js"
 import type { ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
 import type { GrantStoreShape } from "../services/ports/GrantStore.js"
+import { ConformanceMismatch, outcomeFields as outcome, same } from "./Conformance.js"
+
+export { ConformanceMismatch }
 
 /** A fresh pair of stores to check. */
 export interface GrantStoresUnderTest {
@@ -37,30 +37,6 @@ export interface GrantStoresUnderTest {
 }
 
 export type Make = () => Effect.Effect<GrantStoresUnderTest, unknown, Scope.Scope>
-
-export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")<{
-  readonly what: string
-  readonly expected: unknown
-  readonly actual: unknown
-}> {
-  override get message() {
-    return `${this.what}: expected ${JSON.stringify(this.expected)}, got ${JSON.stringify(this.actual)}`
-  }
-}
-
-const same = (what: string, expected: unknown, actual: unknown) =>
-  isDeepStrictEqual(expected, actual) ? Effect.void : Effect.fail(new ConformanceMismatch({ what, expected, actual }))
-
-/** Success as `{ok}`, a tagged failure as `{error: tag, …fields}`. */
-const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.map(
-    Effect.either(effect),
-    Either.match({
-      onLeft: (e): unknown =>
-        typeof e === "object" && e !== null && "_tag" in e ? { error: e._tag, ...e } : { error: String(e) },
-      onRight: (a): unknown => ({ ok: a })
-    })
-  )
 
 const tagOf = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.map(outcome(effect), (o) => (o as { error?: string }).error ?? "ok")

@@ -11,17 +11,17 @@
  * with `prose` kept before any plan when the store keeps prose, and a hook that puts a work file
  * where `register`/`observe` measure it. A failure is `ConformanceMismatch` naming what differed.
  */
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { isDeepStrictEqual } from "node:util"
 import type { PlanDocument } from "../domain/Plan.js"
 import { newPlan } from "../domain/PlanRules.js"
 import { PLAN_KEY, type PlanRecord, type PlanStoreShape } from "../services/ports/PlanStore.js"
+import { ConformanceMismatch, outcomeFields as outcome, same } from "./Conformance.js"
+
+export { ConformanceMismatch }
 
 /** A fresh store to check, and how to put a work file (a source or output) where it measures. */
 export interface PlanStoreUnderTest {
@@ -37,19 +37,6 @@ export type Make = (
   setup: { readonly prose: string }
 ) => Effect.Effect<PlanStoreUnderTest & { readonly keepsProse: boolean }, unknown, Scope.Scope>
 
-export class ConformanceMismatch extends Data.TaggedError("ConformanceMismatch")<{
-  readonly what: string
-  readonly expected: unknown
-  readonly actual: unknown
-}> {
-  override get message() {
-    return `${this.what}: expected ${JSON.stringify(this.expected)}, got ${JSON.stringify(this.actual)}`
-  }
-}
-
-const same = (what: string, expected: unknown, actual: unknown) =>
-  isDeepStrictEqual(expected, actual) ? Effect.void : Effect.fail(new ConformanceMismatch({ what, expected, actual }))
-
 const at = "2026-01-02T03:04:05.000Z"
 
 /** A valid plan document at `revision`. */
@@ -61,12 +48,6 @@ export const documentAt = (revision: number, goal = "conformance"): PlanDocument
 /** Prose around a section as plan.md holds it: one character per byte, any byte. */
 const PROSE_BEFORE = "# Notes\r\nCaf\u00e9 \u00ff\u0000 bytes kept\n\n"
 const PROSE_AFTER = "\n\n## After\n\u0080\n"
-
-const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
-  Effect.map(
-    Effect.either(effect),
-    Either.match({ onLeft: (e): unknown => ({ error: e._tag, ...e }), onRight: (a): unknown => ({ ok: a }) })
-  )
 
 const stale = (expected: number, actual: number) => ({
   error: "StaleRevision",

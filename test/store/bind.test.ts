@@ -9,12 +9,12 @@ import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeGrantStorePostgres } from "../../src/layers/postgres/GrantStorePostgres.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
 import { type CliResult, leaksNothing, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
-import { adminQuery, freePort, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, freePort, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { addEvidence, evidenceAnswers, GRANT_ROOTS } from "./support/evidence.js"
 import { NOW, ok, populated } from "./support/populated.js"
 
@@ -123,13 +123,7 @@ describe("export of an unbound folder", () => {
 })
 
 describe.skipIf(!pgAvailable)("init --store and store status against a real server", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   it("binds an empty folder: store.json without the password, the dossier created, status reachable", async () => {
     const dir = tempWorkdir("dossier-bind-")

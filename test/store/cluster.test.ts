@@ -1,15 +1,9 @@
 /** The test cluster itself: a fresh database answers, and the server stops and starts again. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { describe, expect, it } from "vitest"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 
 describe.skipIf(!pgAvailable)("the test's own PostgreSQL", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  })
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   it("serves a fresh, empty database on 127.0.0.1", async () => {
     const r = await adminQuery(

@@ -11,12 +11,12 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { pgContentStore, pgEventLog, pgVersionedRecords } from "../../src/layers/postgres/PgRecords.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreOptions } from "../../src/layers/postgres/PgStore.js"
-import { adminQuery, freePort, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, freePort, pgAvailable, useTestDatabase } from "../support/postgres.js"
 
 class Conflict extends Schema.TaggedError<Conflict>()("ConflictingEvent", { id: Schema.String }) {}
 
@@ -43,13 +43,7 @@ const event = (id: string, body: string) => ({
 })
 
 describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  })
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   it("creates its schema once, even when several writers bind at once, and records the version", async () => {
     const results = await Promise.all(

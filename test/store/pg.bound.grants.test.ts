@@ -8,20 +8,14 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { sandboxWorks } from "../exec/support.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { NOW, ok } from "./support/populated.js"
 
 describe.skipIf(!pgAvailable)("grants and execution records in bound folders", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   const bind = (name: string) => {
     const dir = tempWorkdir(`dossier-bound-grants-${name}-`)

@@ -8,11 +8,11 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.js"
 import { connect } from "../mcp/support.js"
 import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { NOW, ok } from "./support/populated.js"
 
 const refused = (r: CliResult, tag: string) => {
@@ -28,13 +28,7 @@ const PAGE =
   "<html><head><title>P</title></head><body><main><h1>P</h1><p>The page says X beats Y on long inputs.</p></main></body></html>\n"
 
 describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   const bind = (name: string, dossier = "shared") => {
     const dir = tempWorkdir(`dossier-bound-${name}-`)

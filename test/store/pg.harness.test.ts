@@ -13,24 +13,17 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll } from "vitest"
 import { DossierPostgres } from "../../src/layers/DossierPostgres.js"
 import { withStore } from "../../src/layers/StoreBinding.js"
 import { pgSide } from "../../src/layers/StorePull.js"
 import { folderSide, transfer } from "../../src/layers/StoreTransfer.js"
 import { DossierHarness } from "../../src/testing.js"
-import { openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { pgAvailable, useTestDatabase } from "../support/postgres.js"
 
 const FIXED_SEEDS = [1, 2]
 
 describe.skipIf(!pgAvailable)("the model-based harness on PostgreSQL", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   /** `dossier pull`: the store's records and bytes into the folder's view. */
   const pull = (dossier: string, dir: string) =>

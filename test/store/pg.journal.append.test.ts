@@ -16,7 +16,7 @@ import * as fc from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { JournalEvent } from "../../src/domain/Journal.js"
 import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
 import { makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
@@ -26,7 +26,7 @@ import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
 import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
 import { JournalStoreConformance } from "../../src/testing.js"
 import { created, evaluation } from "../journal/events.js"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { underLock } from "./support/lockedJournal.js"
 
 type Runtime = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
@@ -53,13 +53,7 @@ interface Seen {
 const tagOf = (e: Either.Either<unknown, unknown>) => (Either.isLeft(e) ? (e.left as { _tag: string })._tag : "Right")
 
 describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 120_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   let dossiers = 0
   /** A runtime (a host) of dossier `name`: its own pool, PgLock and journal adapter (so its own memory). */

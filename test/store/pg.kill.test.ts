@@ -10,9 +10,9 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { CLI, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { NOW, ok } from "./support/populated.js"
 
 /** Folders killed at once (each its own dossier), and rounds in each. */
@@ -38,13 +38,7 @@ const timed = (args: ReadonlyArray<string>) => {
 }
 
 describe.skipIf(!pgAvailable)("a client SIGKILLed at random points", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   const count = async (q: string, values: ReadonlyArray<unknown>) =>
     (await adminQuery(db.url, q, values)).rows[0]!.n as number

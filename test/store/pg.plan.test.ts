@@ -12,7 +12,6 @@ import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
-import { afterAll, beforeAll } from "vitest"
 import { makeMemoryFs } from "../../src/layers/FileStoreMemory.js"
 import { PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
@@ -21,20 +20,14 @@ import { FileStore, type FileStoreShape } from "../../src/services/FileStore.js"
 import { Plan } from "../../src/services/Plan.js"
 import { PLAN_KEY, PlanStore } from "../../src/services/ports/PlanStore.js"
 import { PlanStoreConformance } from "../../src/testing.js"
-import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
 /** A racer's source: large enough that its upload takes a while. */
 const body = (i: number) => `racer ${i}\n`.repeat(40_000)
 
 describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
-  let db: TestDatabase
-  beforeAll(async () => {
-    db = await openTestDatabase()
-  }, 60_000)
-  afterAll(async () => {
-    await db?.close()
-  })
+  const db = useTestDatabase()
 
   let made = 0
   /** A fresh dossier of its own for each store; its pool closes with the scope. */

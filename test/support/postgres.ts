@@ -19,6 +19,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import * as Pg from "pg"
+import { afterAll, beforeAll } from "vitest"
 
 /** The directory of the server binaries (`initdb`, `pg_ctl`, `postgres`), or null. */
 const findBinDir = (): string | null => {
@@ -192,5 +193,35 @@ export const openTestDatabase = async (options: ClusterOptions = {}): Promise<Te
     close: async () => {
       cluster.destroy()
     }
+  }
+}
+
+/**
+ * The file's database for the tests of one `describe`: opened in its `beforeAll` (a cluster may
+ * take a while to start), closed in its `afterAll`. Its fields are read when a test runs.
+ */
+export const useTestDatabase = (options: ClusterOptions = {}): TestDatabase => {
+  let db: TestDatabase | undefined
+  beforeAll(async () => {
+    db = await openTestDatabase(options)
+  }, 120_000)
+  afterAll(async () => {
+    await db?.close()
+  })
+  const opened = (): TestDatabase => {
+    if (db === undefined) throw new Error("the test database opens in beforeAll: read it inside a test")
+    return db
+  }
+  return {
+    get url() {
+      return opened().url
+    },
+    get name() {
+      return opened().name
+    },
+    get cluster() {
+      return opened().cluster
+    },
+    close: () => opened().close()
   }
 }
