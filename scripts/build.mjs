@@ -8,6 +8,7 @@ import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 
@@ -30,6 +31,49 @@ const effectStackProbe = {
         throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
       }
       return { contents: text.replace(probe, "true"), loader: "js" }
+    })
+  }
+}
+
+/**
+ * src/domain/HtmlText.ts requires htmlparser2 (and its `entities`) at first use, from
+ * node_modules, so that the library loads neither until a page is read. In the CLI's bundles
+ * that required them from node_modules on every `ingest`: compiled without the code cache and
+ * resolved on disk (a fifth of a fresh `ingest --file`'s CPU over `plan inspect`'s, profiled).
+ * The bundles require the copies they hold instead (the ES module builds, which cheerio's import
+ * shares). The build stops when the loaders are not found.
+ */
+const htmlparserBundled = {
+  name: "htmlparser-bundled",
+  setup(b) {
+    const req = createRequire(import.meta.url)
+    const parserCjs = req.resolve("htmlparser2")
+    // Each package's CommonJS entry is <package>/dist/commonjs/index.js, its ES module one dist/esm/index.js.
+    const esmOf = (cjs) => path.join(path.dirname(cjs), "..", "esm", "index.js")
+    const parserEsm = esmOf(parserCjs)
+    const entitiesEsm = esmOf(createRequire(parserCjs).resolve("entities"))
+    for (const file of [parserEsm, entitiesEsm]) {
+      if (!existsSync(file)) throw new Error(`${file} is missing; see htmlparserBundled in scripts/build.mjs`)
+    }
+    b.onLoad({ filter: /[\\/]src[\\/]domain[\\/]HtmlText\.ts$/ }, (args) => {
+      const loaders = [
+        [
+          'createRequire(import.meta.url)("htmlparser2")',
+          `require(${JSON.stringify(parserEsm)})`
+        ],
+        [
+          'createRequire(createRequire(import.meta.url).resolve("htmlparser2"))("entities")',
+          `require(${JSON.stringify(entitiesEsm)})`
+        ]
+      ]
+      let text = readFileSync(args.path, "utf8")
+      for (const [from, to] of loaders) {
+        if (text.split(from).length !== 2) {
+          throw new Error(`${args.path}: its htmlparser2 loaders changed; see htmlparserBundled in scripts/build.mjs`)
+        }
+        text = text.replace(from, to)
+      }
+      return { contents: text, loader: "ts" }
     })
   }
 }
@@ -199,7 +243,7 @@ async function bundles() {
     const file = `dist/${bundleFile(name)}`
     const r = await build({
       entryPoints: ["src/cli/main.ts"],
-      plugins: [effectStackProbe, effectLazyClasses, pgCloudflareProbe, cutOff(name, spec, bound)],
+      plugins: [effectStackProbe, effectLazyClasses, pgCloudflareProbe, htmlparserBundled, cutOff(name, spec, bound)],
       write: false,
       metafile: true,
       bundle: true,

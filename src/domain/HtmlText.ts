@@ -12,11 +12,17 @@ import { Builder, type MappedText } from "./MappedText.js"
  * htmlparser2 is loaded at the first HTML text, not when the library is imported: the gate's and
  * the monitor's layers import this module, and an embedding program over the in-memory layers
  * (or one that only matches Markdown) should not load the HTML parser (bench/library.ts checks).
+ * The CLI's build replaces the two loaders below by requires of the bundled copies
+ * (`htmlparserBundled` in scripts/build.mjs): loading them from node_modules cost a fresh
+ * `ingest --file` its code cache for those modules and their resolution.
  */
+const requireHtmlparser2 = (): typeof import("htmlparser2") => createRequire(import.meta.url)("htmlparser2")
+
+/** The `entities` package htmlparser2's tokenizer itself uses (its own dependency). */
+const requireEntities = (): unknown => createRequire(createRequire(import.meta.url).resolve("htmlparser2"))("entities")
+
 let tokenizerClass: typeof Tokenizer | undefined
-const loadTokenizer = (): typeof Tokenizer => (tokenizerClass ??= skippingByIndexOf(
-  (createRequire(import.meta.url)("htmlparser2") as typeof import("htmlparser2")).Tokenizer
-))
+const loadTokenizer = (): typeof Tokenizer => (tokenizerClass ??= skippingByIndexOf(requireHtmlparser2().Tokenizer))
 
 /** The tokenizer's fields its `fastForwardTo` reads and writes (private in its types). */
 interface SkipState {
@@ -91,8 +97,7 @@ export interface EntityDecoders {
 let entityDecoders: EntityDecoders | undefined
 export const loadEntityDecoders = (): EntityDecoders => {
   if (entityDecoders === undefined) {
-    const fromParser = createRequire(createRequire(import.meta.url).resolve("htmlparser2"))
-    const entities = fromParser("entities") as {
+    const entities = requireEntities() as {
       decodeHTML: (s: string) => string
       decodeHTMLAttribute: (s: string) => string
     }

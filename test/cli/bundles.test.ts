@@ -289,4 +289,35 @@ describe("loading", () => {
       expect(r.stderr, args.join(" ")).toContain("stack traces formatted: 0")
     }
   })
+
+  it("ingest --file reads its HTML parser from its bundle, not from node_modules", () => {
+    const work = tempWorkdir("dossier-bundles-")
+    put(
+      work,
+      "page.html",
+      "<html><head><title>T</title></head><body><main><p>Some text &amp; more.</p></main></body></html>"
+    )
+    const hook = path.join(work, "hook.cjs")
+    // Every JavaScript file Node's CommonJS loader compiles after the hook: the bundles are compiled by the loader itself (vm).
+    fs.writeFileSync(
+      hook,
+      `const M = require("node:module")\nconst seen = []\nconst compile = M.prototype._compile\nM.prototype._compile = function (c, f) { if (f.includes("node_modules")) seen.push(f); return compile.call(this, c, f) }\nprocess.on("exit", () => process.stderr.write("from node_modules: " + JSON.stringify(seen) + "\\n"))\n`
+    )
+    const r = spawnSync(process.execPath, [
+      "-r",
+      hook,
+      path.join(dist, "dossier.cjs"),
+      "ingest",
+      "--file",
+      "page.html",
+      "--origin",
+      "https://example.org/page",
+      "--workdir",
+      work,
+      "--json"
+    ], { encoding: "utf8" })
+    expect(r.status, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true })
+    expect(r.stderr).toContain("from node_modules: []")
+  })
 })
