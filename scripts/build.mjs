@@ -58,11 +58,11 @@ const htmlparserBundled = {
     b.onLoad({ filter: /[\\/]src[\\/]domain[\\/]HtmlText\.ts$/ }, (args) => {
       const loaders = [
         [
-          'createRequire(import.meta.url)("htmlparser2")',
+          "createRequire(import.meta.url)(\"htmlparser2\")",
           `require(${JSON.stringify(parserEsm)})`
         ],
         [
-          'createRequire(createRequire(import.meta.url).resolve("htmlparser2"))("entities")',
+          "createRequire(createRequire(import.meta.url).resolve(\"htmlparser2\"))(\"entities\")",
           `require(${JSON.stringify(entitiesEsm)})`
         ]
       ]
