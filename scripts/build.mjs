@@ -36,44 +36,27 @@ const effectStackProbe = {
 }
 
 /**
- * src/domain/HtmlText.ts requires htmlparser2 (and its `entities`) at first use, from
- * node_modules, so that the library loads neither until a page is read. In the CLI's bundles
- * that required them from node_modules on every `ingest`: compiled without the code cache and
- * resolved on disk (a fifth of a fresh `ingest --file`'s CPU over `plan inspect`'s, profiled).
- * The bundles require the copies they hold instead (the ES module builds, which cheerio's import
- * shares). The build stops when the loaders are not found.
+ * src/domain/HtmlText.ts requires htmlparser2 at first use, from node_modules, so that the library
+ * loads no HTML parser until a page is read. In the CLI's bundles that required it from
+ * node_modules on every `ingest`: a second copy beside the bundle's own (cheerio's), compiled
+ * without the code cache and resolved on disk (a fifth of a fresh `ingest --file`'s CPU over
+ * `plan inspect`'s, profiled). The bundles require the copy they hold instead (the ES module
+ * build, which cheerio's import shares). The build stops when the loader is not found.
  */
 const htmlparserBundled = {
   name: "htmlparser-bundled",
   setup(b) {
-    const req = createRequire(import.meta.url)
-    const parserCjs = req.resolve("htmlparser2")
-    // Each package's CommonJS entry is <package>/dist/commonjs/index.js, its ES module one dist/esm/index.js.
-    const esmOf = (cjs) => path.join(path.dirname(cjs), "..", "esm", "index.js")
-    const parserEsm = esmOf(parserCjs)
-    const entitiesEsm = esmOf(createRequire(parserCjs).resolve("entities"))
-    for (const file of [parserEsm, entitiesEsm]) {
-      if (!existsSync(file)) throw new Error(`${file} is missing; see htmlparserBundled in scripts/build.mjs`)
-    }
+    // The package's CommonJS entry is dist/commonjs/index.js, its ES module one dist/esm/index.js.
+    const parserCjs = createRequire(import.meta.url).resolve("htmlparser2")
+    const parserEsm = path.join(path.dirname(parserCjs), "..", "esm", "index.js")
+    if (!existsSync(parserEsm)) throw new Error(`${parserEsm} is missing; see htmlparserBundled in scripts/build.mjs`)
     b.onLoad({ filter: /[\\/]src[\\/]domain[\\/]HtmlText\.ts$/ }, (args) => {
-      const loaders = [
-        [
-          "createRequire(import.meta.url)(\"htmlparser2\")",
-          `require(${JSON.stringify(parserEsm)})`
-        ],
-        [
-          "createRequire(createRequire(import.meta.url).resolve(\"htmlparser2\"))(\"entities\")",
-          `require(${JSON.stringify(entitiesEsm)})`
-        ]
-      ]
-      let text = readFileSync(args.path, "utf8")
-      for (const [from, to] of loaders) {
-        if (text.split(from).length !== 2) {
-          throw new Error(`${args.path}: its htmlparser2 loaders changed; see htmlparserBundled in scripts/build.mjs`)
-        }
-        text = text.replace(from, to)
+      const loader = "createRequire(import.meta.url)(\"htmlparser2\")"
+      const text = readFileSync(args.path, "utf8")
+      if (text.split(loader).length !== 2) {
+        throw new Error(`${args.path}: its htmlparser2 loader changed; see htmlparserBundled in scripts/build.mjs`)
       }
-      return { contents: text, loader: "ts" }
+      return { contents: text.replace(loader, `require(${JSON.stringify(parserEsm)})`), loader: "ts" }
     })
   }
 }

@@ -4,7 +4,7 @@
  * whitespace), mapped to the source. `tokenizeHtml` is htmlparser2's tokenizer with no-op callbacks for every event a caller does not handle (SourceFollow's
  * block cutter uses it too).
  */
-import type { Tokenizer } from "htmlparser2"
+import type { Parser, Tokenizer } from "htmlparser2"
 import { createRequire } from "node:module"
 import { Builder, type MappedText } from "./MappedText.js"
 
@@ -12,14 +12,14 @@ import { Builder, type MappedText } from "./MappedText.js"
  * htmlparser2 is loaded at the first HTML text, not when the library is imported: the gate's and
  * the monitor's layers import this module, and an embedding program over the in-memory layers
  * (or one that only matches Markdown) should not load the HTML parser (bench/library.ts checks).
- * The CLI's build replaces the two loaders below by requires of the bundled copies
+ * The CLI's build replaces the loader below by a require of the bundled copy
  * (`htmlparserBundled` in scripts/build.mjs): loading them from node_modules cost a fresh
  * `ingest --file` its code cache for those modules and their resolution.
  */
 const requireHtmlparser2 = (): typeof import("htmlparser2") => createRequire(import.meta.url)("htmlparser2")
 
-/** The `entities` package htmlparser2's tokenizer itself uses (its own dependency). */
-const requireEntities = (): unknown => createRequire(createRequire(import.meta.url).resolve("htmlparser2"))("entities")
+/** htmlparser2's `Parser`: the elements of a page with its implied closes (the readable copy's tree). */
+export const htmlParser = (): typeof Parser => requireHtmlparser2().Parser
 
 let tokenizerClass: typeof Tokenizer | undefined
 const loadTokenizer = (): typeof Tokenizer => (tokenizerClass ??= skippingByIndexOf(requireHtmlparser2().Tokenizer))
@@ -84,26 +84,6 @@ export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>, decode
   const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()
-}
-
-/** The character reference decoders of the `entities` package htmlparser2's tokenizer itself uses (its own dependency). */
-export interface EntityDecoders {
-  /** As the tokenizer decodes text. */
-  readonly text: (s: string) => string
-  /** As it decodes an attribute value. */
-  readonly attribute: (s: string) => string
-}
-
-let entityDecoders: EntityDecoders | undefined
-export const loadEntityDecoders = (): EntityDecoders => {
-  if (entityDecoders === undefined) {
-    const entities = requireEntities() as {
-      decodeHTML: (s: string) => string
-      decodeHTMLAttribute: (s: string) => string
-    }
-    entityDecoders = { text: (s) => entities.decodeHTML(s), attribute: (s) => entities.decodeHTMLAttribute(s) }
-  }
-  return entityDecoders
 }
 
 /** Elements whose text a reader never sees. */

@@ -361,9 +361,6 @@ export const parsePage = (
         top = el
       },
       text: onText,
-      textAt(start, end) {
-        onText(html.slice(start, end))
-      },
       close() {
         depth--
         if (top === concealer) concealer = undefined
