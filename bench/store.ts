@@ -9,7 +9,9 @@
  *    computed beforehand — through the same driver in one transaction (BEGIN, INSERT, COMMIT),
  *    interleaved run by run; and the library's own statements sent raw the same way (a
  *    long-lived process: the adapter remembers the study's head), which splits the round trips
- *    from the library's work in the process.
+ *    from the library's work in the process; and the journal's own work on the batch with those
+ *    statements in one Effect and nothing of the library around them, the least an append in
+ *    Effect costs here.
  * 2. `plan checkpoint` in a fresh CLI process, in a folder bound to a shared dossier (its
  *    transaction, then the refresh of the folder's view) against the same in a plain folder; and
  *    `plan inspect` the same way (no write, no refresh), which splits what the binding costs.
@@ -18,6 +20,9 @@
  *    8): the throughput of the 8 over the one's, then the stored rows are counted — none lost,
  *    none twice — or the suite throws.
  */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -25,6 +30,7 @@ import * as path from "node:path"
 import * as Pg from "pg"
 import type { JournalEvent } from "../src/domain/Journal.js"
 import { entryOf, entryText } from "../src/domain/JournalAppend.js"
+import { decodeBatch } from "../src/domain/JournalRules.js"
 import { DossierPostgres } from "../src/layers/DossierPostgres.js"
 import { Journal } from "../src/services/Journal.js"
 import { CLI, record, tempDir, timeAsyncAlternating, timeSyncAlternating, writeJson } from "./support.js"
@@ -139,15 +145,57 @@ const appendRow = async (url: string) => {
         throw e
       }
     }
+    /**
+     * Not a target either: the least an append through Effect costs here. The journal's own work
+     * on the batch as the library does it (decoding it, each event's canonical text and SHA-256)
+     * and the same three statements, each an Effect of this client's query, run by
+     * `Effect.runPromise` — without the library's layers around them (the service's span, the
+     * command's fiber, deadline and pooled connection, the adapter's view and checks).
+     */
+    let leastAt = 0
+    const query = (text: string, values?: Array<unknown>) =>
+      Effect.tryPromise({ try: () => client.query(text, values), catch: (e) => e })
+    const leastAppend = (input: unknown) =>
+      Effect.suspend(() => {
+        const decoded = decodeBatch(input)
+        if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+        const rows = decoded.right.map(entryOf).map((e) => ({
+          position: ++leastAt,
+          id: e.id,
+          digest: e.digest,
+          event: entryText(e)
+        }))
+        return Effect.zipRight(
+          query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`),
+          Effect.flatMap(
+            Effect.exit(query(
+              `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+                SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
+                FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)
+                ON CONFLICT DO NOTHING RETURNING 'e' AS k, position`,
+              [dossier, "journal", "least", JSON.stringify(rows)]
+            )),
+            (exit) =>
+              Exit.isSuccess(exit) && exit.value.rows.length === rows.length
+                ? Effect.as(query("COMMIT"), rows.length)
+                : Effect.zipRight(query("ROLLBACK"), Effect.fail(new Error(`stored ${JSON.stringify(exit)}`)))
+          )
+        )
+      })
+    let m = 0
+    const least = async () => {
+      const batch = Array.from({ length: BATCH }, () => evaluation(`least-${m}`, m++))
+      await Effect.runPromise(leastAppend(batch))
+    }
     const RUNS = 101
     const WARMUP = 20
     const rawRows = Array.from({ length: RUNS + WARMUP }, rowsFor("raw"))
     const stmtRows = Array.from({ length: RUNS + WARMUP }, rowsFor("stmts"))
     let k = 0
     let j = 0
-    const [libMs, rawMs, stmtMs] = await timeAsyncAlternating(
+    const [libMs, rawMs, stmtMs, leastMs] = await timeAsyncAlternating(
       RUNS,
-      [library, () => raw(rawRows[k++]!), () => statements(stmtRows[j++]!)],
+      [library, () => raw(rawRows[k++]!), () => statements(stmtRows[j++]!), least],
       WARMUP
     )
     const stored = await client.query<{ stream: string; n: number }>(
@@ -156,8 +204,13 @@ const appendRow = async (url: string) => {
     )
     const count = new Map(stored.rows.map((r) => [r.stream, r.n]))
     const expected = (RUNS + WARMUP) * BATCH
-    if (count.get("lib") !== 1 + expected || count.get("raw") !== expected || count.get("stmts") !== expected) {
-      throw new Error(`stored ${JSON.stringify(stored.rows)}, expected lib ${1 + expected}, raw and stmts ${expected}`)
+    if (
+      count.get("lib") !== 1 + expected || count.get("raw") !== expected || count.get("stmts") !== expected ||
+      count.get("least") !== expected
+    ) {
+      throw new Error(
+        `stored ${JSON.stringify(stored.rows)}, expected lib ${1 + expected}, raw, stmts and least ${expected}`
+      )
     }
     record({
       name: "journal append (10 events), PostgreSQL layer",
@@ -173,6 +226,13 @@ const appendRow = async (url: string) => {
       baseline: "raw INSERT of the same rows (BEGIN, INSERT, COMMIT)",
       baselineMs: rawMs,
       note: `round trips alone (the library: ${(libMs / stmtMs).toFixed(2)}x these)`
+    })
+    record({
+      name: "journal append (10 events), the journal's own work and the 3 statements in one Effect",
+      ms: leastMs,
+      baseline: "raw INSERT of the same rows (BEGIN, INSERT, COMMIT)",
+      baselineMs: rawMs,
+      note: `no layer of the library around them (the library: ${(libMs / leastMs).toFixed(2)}x this)`
     })
   } finally {
     await client.end().catch(() => undefined)
