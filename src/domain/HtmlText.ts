@@ -21,39 +21,8 @@ const requireHtmlparser2 = (): typeof import("htmlparser2") => createRequire(imp
 /** htmlparser2's `Parser`: the elements of a page with its implied closes (the readable copy's tree). */
 export const htmlParser = (): typeof Parser => requireHtmlparser2().Parser
 
-let tokenizerClass: typeof Tokenizer | undefined
-const loadTokenizer = (): typeof Tokenizer => (tokenizerClass ??= skippingByIndexOf(requireHtmlparser2().Tokenizer))
-
-/** The tokenizer's fields its `fastForwardTo` reads and writes (private in its types). */
-interface SkipState {
-  index: number
-  buffer: string
-  offset: number
-}
-
-/**
- * htmlparser2's tokenizer with its `fastForwardTo` (the skip to the next `<` through raw text, to the next `>` through a
- * comment or after an end tag's name) done by `String.prototype.indexOf` instead of a loop over the
- * characters: the same result (the index of the character, or the buffer's last index and
- * `false`), a native scan (docs/performance.md, "Ingest"). `fastForwardTo` is private to
- * htmlparser2 10.1.0 (pinned in package.json); the tree builder's property test compares the
- * events with its `Parser`'s.
- */
-const skippingByIndexOf = (Base: typeof Tokenizer): typeof Tokenizer => {
-  class Fast extends Base {}
-  Object.defineProperty(Fast.prototype, "fastForwardTo", {
-    value: function fastForwardTo(this: SkipState, c: number): boolean {
-      const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset)
-      if (at >= 0) {
-        this.index = at + this.offset
-        return true
-      }
-      this.index = this.buffer.length + this.offset - 1
-      return false
-    }
-  })
-  return Fast
-}
+/** htmlparser2's low-level `Tokenizer` (the visible text's and the source blocks' reader). */
+const htmlTokenizer = (): typeof Tokenizer => requireHtmlparser2().Tokenizer
 
 type Callbacks = ConstructorParameters<typeof Tokenizer>[1]
 
@@ -81,7 +50,7 @@ const NO_CALLBACKS: Callbacks = {
  * false reports text and attribute values as they are written.
  */
 export const tokenizeHtml = (html: string, callbacks: Partial<Callbacks>, decodeEntities = true): void => {
-  const tokenizer = new (loadTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
+  const tokenizer = new (htmlTokenizer())({ xmlMode: false, decodeEntities }, { ...NO_CALLBACKS, ...callbacks })
   tokenizer.write(html)
   tokenizer.end()
 }
