@@ -23,7 +23,7 @@ import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
-export { resolveHref, resolveHrefGeneric } from "./readable/links.js"
+export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
 
 export type ContentKind = "html" | "xhtml" | "text"

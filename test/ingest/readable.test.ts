@@ -7,8 +7,7 @@ import {
   MAX_PARSE_DEPTH,
   readableCopy,
   readableCopyBytes,
-  resolveHref,
-  resolveHrefGeneric
+  resolveHref
 } from "../../src/domain/Readable.js"
 import { linkTarget } from "../../src/domain/readable/links.js"
 
@@ -398,102 +397,15 @@ describe("link resolution", () => {
     expect(resolveHref("/x", undefined)).toBeUndefined()
   })
 
-  // Pieces that matter to the WHATWG URL parser's path, host and scheme rules, plus plain text.
-  const piece = fc.constantFrom(
-    "/",
-    "//",
-    ".",
-    "..",
-    "/.",
-    "/..",
-    "./",
-    "a",
-    "B",
-    "z9",
-    "0",
-    "9",
-    "-",
-    "_",
-    "~",
-    "%",
-    "%2e",
-    "%2E",
-    "?",
-    "#",
-    "\\",
-    " ",
-    "\t",
-    "\n",
-    "'",
-    "(",
-    ")",
-    "!",
-    "$",
-    "&",
-    "*",
-    "+",
-    ",",
-    ";",
-    "=",
-    ":",
-    "@",
-    "^",
-    "`",
-    "{",
-    "}",
-    "|",
-    "\"",
-    "<",
-    ">",
-    "[",
-    "]",
-    "é",
-    "\u00a0",
-    "xn--",
-    "xn--nxasmq6b",
-    "http://",
-    "https://",
-    "HTTP://",
-    "http:",
-    "mailto:",
-    "example",
-    ".org",
-    "1",
-    "0x1",
-    "127",
-    ".0",
-    "a.b.c",
-    ":8080",
-    "u:p@"
-  )
-  const href = fc.oneof(
-    fc.array(piece, { maxLength: 8 }).map((xs) => xs.join("")),
-    fc.tuple(fc.constantFrom("http://", "https://"), fc.array(piece, { maxLength: 6 })).map(([s, xs]) =>
-      s + xs.join("")
-    ),
-    fc.array(piece, { maxLength: 6 }).map((xs) => `/${xs.join("")}`),
-    fc.webUrl()
-  )
-  const base = fc.constantFrom(
-    undefined,
-    "https://example.org/a/b",
-    "http://u:p@h.test:8080/x/y?q=1#f",
-    "https://[::1]/dir/",
-    "https://xn--nxasmq6b.com/a",
-    "http://EXAMPLE.org:80/",
-    "file:///etc/x",
-    "mailto:someone@example.org"
-  ).map((b) => (b === undefined ? undefined : new URL(b)))
-
-  it.prop("the written-out shapes give exactly what the URL parser gives", [href, base], ([h, b]) => {
-    expect(resolveHref(h, b)).toBe(resolveHrefGeneric(h, b))
-  }, { fastCheck: { numRuns: 20000 } })
-
-  it.prop("a link target has its parentheses and whitespace percent-encoded, nothing else", [
-    fc.oneof(href, fc.string({ unit: "grapheme", maxLength: 40 }))
-  ], ([u]) => {
-    expect(linkTarget(u)).toBe(u.replace(/[()\s]/g, (c) => encodeURIComponent(c)))
-  }, { fastCheck: { numRuns: 5000 } })
+  it("a link target has its parentheses and whitespace percent-encoded, nothing else", () => {
+    expect(linkTarget("https://e.example/a (b)\tc\u00a0d")).toBe("https://e.example/a%20%28b%29%09c%C2%A0d")
+    expect(linkTarget("https://e.example/plain/[x]")).toBe("https://e.example/plain/[x]")
+    // An unbalanced parenthesis stays inside the link.
+    expect(
+      htmlToMarkdown("<main><p>See <a href=\"/wiki/A)b\">this page</a> for more of the text here.</p></main>", URL_)
+    )
+      .toContain("(https://example.com/wiki/A%29b)")
+  })
 })
 
 describe("readable copy: front matter, one title, code spans, permalinks", () => {

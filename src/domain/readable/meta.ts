@@ -6,7 +6,7 @@
  * characters. Pure and total: JSON-LD that does not parse is ignored.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
-import { resolveHrefGeneric } from "./links.js"
+import { resolveHref } from "./links.js"
 import { type Page, textContent } from "./tree.js"
 
 export interface PageMeta {
@@ -147,7 +147,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     published: fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ??
       m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
     site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
-    canonical: href === undefined ? undefined : one(resolveHrefGeneric(href, base)),
+    canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
     discussion: fromLdMeta.discussion === true
