@@ -58,11 +58,7 @@ export const MIN_PARAGRAPH = 25
  */
 const NO_CHILDREN: Array<Node> = []
 
-/**
- * An element of the page. A plain object made by `element` (an object literal): V8 tracks where
- * literals are allocated and, seeing that a page's elements live on, allocates them straight in
- * the old generation instead of copying each one through the young generation twice.
- */
+/** An element of the page. */
 export interface El {
   readonly name: string
   readonly attribs: Attribs
@@ -320,16 +316,7 @@ export const parsePage = (
     const n = pendingSize - start
     top.end = all.length
     if (n > 0) {
-      // Most elements hold one to three children: array literals, which V8 (seeing them live on)
-      // allocates straight in the old generation, as it does elements (see `El`); a slice would
-      // be copied through the young generation.
-      top.children = n === 1
-        ? [pending[start]!]
-        : n === 2
-        ? [pending[start]!, pending[start + 1]!]
-        : n === 3
-        ? [pending[start]!, pending[start + 1]!, pending[start + 2]!]
-        : pending.slice(start, pendingSize)
+      top.children = pending.slice(start, pendingSize)
       pendingSize = start
     }
     sumUp(top)
