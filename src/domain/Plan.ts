@@ -81,7 +81,8 @@ export const PlanStartInput = Schema.Struct({
   limits: Schema.Array(Schema.String).annotations({ description: "Constraints the work must respect." }),
   nextAction: Schema.String.annotations({ description: "What to do next." }),
   expectedRevision: Schema.optional(Revision.annotations({
-    description: "With --replace-goal: the plan's revision you reconciled (the same as --expected; give either)."
+    description:
+      "When replacing the goal: the plan's revision you reconciled (or give it to the command as its expected revision)."
   }))
 }).annotations({ identifier: "plan-start" })
 export type PlanStartInput = typeof PlanStartInput.Type
@@ -112,7 +113,7 @@ export const PlanCheckpointInput = Schema.Struct({
   status: Schema.optional(PlanStatus),
   nextAction: Schema.optional(Schema.String),
   expectedRevision: Schema.optional(Revision.annotations({
-    description: "The plan's current revision (compare-and-set; the same as --expected; give either)."
+    description: "The plan's current revision (compare-and-set; or give it to the command as its expected revision)."
   }))
 }).annotations({ identifier: "plan-checkpoint" })
 export type PlanCheckpointInput = typeof PlanCheckpointInput.Type

@@ -128,8 +128,9 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       ) {
         const d = schema.description ?? ""
         expect(d.length, `${t.name}.${arg}`).toBeGreaterThan(8)
-        // Argument names, not the CLI's flags; no generated filler.
+        // Argument names, not the CLI's flags (nested descriptions too); no generated filler.
         expect(d, `${t.name}.${arg}`).not.toMatch(/--[a-z]/)
+        expect(JSON.stringify(schema), `${t.name}.${arg} (nested)`).not.toMatch(/--[a-z]/)
         expect(JSON.stringify(schema), `${t.name}.${arg}`).not.toMatch(
           /character\(s\)|a string at least|a non empty string/
         )
