@@ -574,6 +574,32 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
   })
 
+  it("keeps a service page's feature blocks under their headings when the scored part is a minority of its unlinked text", () => {
+    // The hero's three paragraphs score; thirty feature blocks and a FAQ (a heading and a short
+    // line each) never do, and together hold most of the text a reader reads rather than follows.
+    const features = Array.from(
+      { length: 30 },
+      (_, i) => `<div class="feature"><h3>Gauge feature ${i}</h3><div>Every ${i + 5} minutes.</div></div>`
+    ).join("")
+    const faq = Array.from(
+      { length: 10 },
+      (_, i) => `<h4>Question about station ${i}?</h4><div>Yes, at station ${i}.</div>`
+    ).join("")
+    const html = `<html><head><title>Gauges</title></head><body>${furniture}
+      <div class="hero">${story(1, 3)}</div><section class="features">${features}</section>
+      <section class="faq">${faq}</section>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(3))
+    for (let i = 0; i < 30; i++) {
+      expect(text).toContain(`Gauge feature ${i}`)
+      expect(text).toContain(`Every ${i + 5} minutes.`)
+    }
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Yes, at station ${i}.`)
+    for (const f of ["Sign in to your account", "nav headline", "Copyright 2026", "We use cookies"]) {
+      expect(text).not.toContain(f)
+    }
+  })
+
   it("keeps only the article of a few paragraphs beside the same entries (more than a preface)", () => {
     const html = `<html><head><title>Courses</title></head><body>${furniture}
       <div class="story-body">${story(1, 3)}</div><div class="list">${courses(90)}</div>${footer}</body></html>`

@@ -355,10 +355,13 @@ export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El>
   if (discussion) discussionNames(page)
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
+  const keptUnlinked = unlinkedText(page, roots)
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
+  const blocks = minorityFallback(page, roots, keptUnlinked)
+  if (blocks !== undefined) return blocks
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
 }
@@ -415,6 +418,81 @@ const visibleFallback = (page: Page): Array<El> => {
   }
   measure(page)
   return declaredContent(page)
+}
+
+/**
+ * The least share of the page's text outside links (without its furniture, named or not) that a
+ * scored choice must keep (`minorityFallback`).
+ */
+const MIN_SHARE_UNLINKED = 0.4
+/** The fewest headings the text left out must hold for `minorityFallback` (feature blocks, steps, a FAQ). */
+const MIN_HEADINGS_LEFT_OUT = 2
+
+/**
+ * Visible characters outside links left in the roots' subtrees: what a reader reads there rather
+ * than follows (menus, teaser lists and link cards count for nothing).
+ */
+const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number => {
+  const all = page.all
+  let n = 0
+  for (const root of roots) {
+    if (root.drop || root.name === "a") continue
+    n += root.selfText
+    for (let i = root.order + 1; i < root.end;) {
+      const el = all[i]!
+      if (el.drop || el.name === "a") {
+        i = el.end
+        continue
+      }
+      n += el.selfText
+      i++
+    }
+  }
+  return n
+}
+
+/**
+ * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
+ * with a heading and a line or two, steps, testimonials, a FAQ); one of them, or a group, scores
+ * as the content and the rest is left out, though it is no link list, no menu and no named
+ * furniture. When the scored choice (`keptUnlinked`: its text outside links) holds under
+ * `MIN_SHARE_UNLINKED` of the page's text outside links, once the visible fallback's furniture and
+ * the elements with a strong furniture name (comments, related, sidebar, share, footer…) are left
+ * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
+ * headings, not a run of rows beside an article), that text is the copy. An article's left-out
+ * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
+ * stays. Runs on the drops `visibleFallback` left.
+ */
+const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: number): Array<El> | undefined => {
+  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && el.text < keep && el.marks.furniture === 2) el.drop = true
+    // Its figures were read (the decision above): clear them to sum them again over what is kept.
+    unmeasure(el)
+  }
+  sumAll(page)
+  const blocks = declaredContent(page)
+  if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
+  return headingsOutside(page, blocks, roots) >= MIN_HEADINGS_LEFT_OUT ? blocks : undefined
+}
+
+/** Headings kept in the blocks' subtrees outside the roots' subtrees. */
+const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyArray<El>): number => {
+  const all = page.all
+  let n = 0
+  for (const block of blocks) {
+    for (let i = block.order; i < block.end;) {
+      const el = all[i]!
+      if (el.drop || roots.some((r) => r.order <= el.order && el.order < r.end)) {
+        i = el.drop ? el.end : i + 1
+        continue
+      }
+      if (isHeading(el.name)) n++
+      i++
+    }
+  }
+  return n
 }
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
