@@ -20,6 +20,7 @@ import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
@@ -46,7 +47,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = chooseContent(page, meta.discussion === true)
+  const roots = dropRepeatedQuotes(page, chooseContent(page, meta.discussion === true))
   return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
 }
 

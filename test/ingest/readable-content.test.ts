@@ -478,6 +478,25 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(article).not.toContain(prose(20))
   })
 
+  it("leaves out a reply's quote of an earlier post of the thread, keeps a quote of text not shown before it", () => {
+    const post = (i: number, body: string) =>
+      `<article class="message"><div class="user">member${i}</div><div class="body">${body}</div></article>`
+    const quote = (who: string, text: string) =>
+      `<blockquote class="bbCodeBlock--quote"><div><a href="/goto/1">${who} said:</a></div><div>${text}</div><div><a>Click to expand...</a></div></blockquote>`
+    const notice = "Ferry crossings resume on Monday morning once divers have checked every mooring chain twice."
+    const html = `<html><head><title>Thread</title></head><body>${furniture}<div class="thread">
+      ${post(0, `<p>${prose(1)}</p><p>${prose(2)}</p>`)}
+      ${post(1, `${quote("member0", prose(2))}<p>${prose(3)}</p>`)}
+      ${post(2, `${quote("the water board", notice)}<p>${prose(4)}</p>`)}
+      ${post(3, `<blockquote>${prose(1)} ${prose(3)}</blockquote><p>${prose(5)}</p>`)}
+    </div>${footer}</body></html>`
+    const text = copy(html)
+    const count = (s: string) => text.split(s).length - 1
+    for (let i = 1; i <= 5; i++) expect(count(prose(i))).toBe(1)
+    // A quote of words the copy does not hold before it stays.
+    expect(count(notice)).toBe(1)
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>
