@@ -497,6 +497,29 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(count(notice)).toBe(1)
   })
 
+  it("leaves out each post's poster panel (title, banner, counts) and signature, keeps the posts", () => {
+    const posts = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<article class="message"><div class="message-user"><div class="message-userDetails"><h4>member${i}</h4>
+        <h5 class="userTitle message-userTitle">Senior sluice keeper of the northern district</h5>
+        <div class="message-userExtras"><dl><dt>Joined</dt><dd>March ${i + 1}, 2019</dd><dt>Messages</dt><dd>${
+          1000 + i
+        }</dd></dl></div></div></div>
+        <div class="message-userContent"><div class="bbWrapper"><p>${prose(i)}</p></div>
+        <div class="message-signature">Keeper of lock ${i}, thirty years on the canal, ask me anything about gates.</div></div></article>`
+    ).join("")
+    const html =
+      `<html><head><title>Thread</title></head><body>${furniture}<div class="thread">${posts}</div>${footer}</body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 4; i++) {
+      expect(text).toContain(prose(i))
+      expect(text).not.toContain(`Keeper of lock ${i}`)
+      expect(text).not.toContain(`${1000 + i}`)
+    }
+    expect(text).not.toContain("Senior sluice keeper")
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>
