@@ -7,6 +7,7 @@
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
+ *   readable/quotes.ts leaves out a reply's quote of what the copy already holds;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
