@@ -520,6 +520,31 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).not.toContain("Senior sluice keeper")
   })
 
+  it("keeps the entries of a category page (lists of links in its main), not the lists of links around it", () => {
+    // The intro scores; the 200 members (all links, in lists by letter) are most of what the page shows.
+    const letters = Array.from(
+      { length: 8 },
+      (_, k) =>
+        `<h3>Letter ${k}</h3><ul>${
+          Array.from({ length: 25 }, (_, i) => `<li><a href="/wiki/Gauge_${k}_${i}">Gauge language ${k}-${i}</a></li>`)
+            .join("")
+        }</ul>`
+    ).join("")
+    const tools = `<ul>${
+      ["Edit page", "View history", "Talk page"].map((t, i) => `<li><a href="/tool/${i}">${t}</a></li>`).join("")
+    }</ul>`
+    const html = `<html><head><title>Category</title></head><body>${furniture}
+      <div class="portal">${links("portal", 12)}</div>
+      <main><h1>Category: Gauge languages</h1>${tools}<p>${prose(1)}</p>${letters}</main>
+      ${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(1))
+    for (let k = 0; k < 8; k++) for (let i = 0; i < 25; i++) expect(text).toContain(`Gauge language ${k}-${i}`)
+    for (const f of ["portal headline", "Edit page", "Sign in to your account", "Copyright 2026"]) {
+      expect(text).not.toContain(f)
+    }
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>

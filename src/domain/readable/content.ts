@@ -406,15 +406,18 @@ const BANNER =
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
- * the page's own header and footer, banners named as such, and lists of nothing but links. Class names that merely sound like furniture ("comment", "related", "widget") are not
- * believed here: on such a page they name the content.
+ * the page's own header and footer, banners named as such, and lists of nothing but links (not
+ * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
+ * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
 const visibleFallback = (page: Page): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || linkList(el))) el.drop = true
+    else if (
+      !el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)))
+    ) el.drop = true
   }
   measure(page)
   return declaredContent(page)
@@ -493,6 +496,20 @@ const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyA
     }
   }
   return n
+}
+
+/** The fewest items of a list of links inside the page's `main` that make it entries (`entriesInMain`). */
+const MIN_ENTRIES = 5
+
+/**
+ * A list of links inside the page's declared `main` (or `role=main`) with `MIN_ENTRIES` items or
+ * more: what a category page, an index or a "list of …" page lists (its members are links), not a
+ * menu, which sits in the page's navigation or header. The visible fallback keeps it.
+ */
+const entriesInMain = (page: Page, list: El): boolean => {
+  if (elements(list).length < MIN_ENTRIES) return false
+  for (let p = list.parent; p !== undefined; p = p.parent) if (page.mains.includes(p)) return true
+  return false
 }
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
