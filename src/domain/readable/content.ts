@@ -360,7 +360,9 @@ export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El>
   const fallback = visibleFallback(page)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
-  const blocks = minorityFallback(page, roots, keptUnlinked)
+  // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
+  // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
+  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
   if (blocks !== undefined) return blocks
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
