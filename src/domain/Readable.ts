@@ -7,6 +7,7 @@
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
+ *   readable/quotes.ts leaves out a reply's quote of what the copy already holds;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -20,6 +21,7 @@ import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
@@ -46,7 +48,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = chooseContent(page, meta.discussion === true)
+  const roots = dropRepeatedQuotes(page, chooseContent(page, meta.discussion === true))
   return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
 }
 

@@ -478,6 +478,73 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(article).not.toContain(prose(20))
   })
 
+  it("leaves out a reply's quote of an earlier post of the thread, keeps a quote of text not shown before it", () => {
+    const post = (i: number, body: string) =>
+      `<article class="message"><div class="user">member${i}</div><div class="body">${body}</div></article>`
+    const quote = (who: string, text: string) =>
+      `<blockquote class="bbCodeBlock--quote"><div><a href="/goto/1">${who} said:</a></div><div>${text}</div><div><a>Click to expand...</a></div></blockquote>`
+    const notice = "Ferry crossings resume on Monday morning once divers have checked every mooring chain twice."
+    const html = `<html><head><title>Thread</title></head><body>${furniture}<div class="thread">
+      ${post(0, `<p>${prose(1)}</p><p>${prose(2)}</p>`)}
+      ${post(1, `${quote("member0", prose(2))}<p>${prose(3)}</p>`)}
+      ${post(2, `${quote("the water board", notice)}<p>${prose(4)}</p>`)}
+      ${post(3, `<blockquote>${prose(1)} ${prose(3)}</blockquote><p>${prose(5)}</p>`)}
+    </div>${footer}</body></html>`
+    const text = copy(html)
+    const count = (s: string) => text.split(s).length - 1
+    for (let i = 1; i <= 5; i++) expect(count(prose(i))).toBe(1)
+    // A quote of words the copy does not hold before it stays.
+    expect(count(notice)).toBe(1)
+  })
+
+  it("leaves out each post's poster panel (title, banner, counts) and signature, keeps the posts", () => {
+    const posts = Array.from(
+      { length: 4 },
+      (_, i) =>
+        `<article class="message"><div class="message-user"><div class="message-userDetails"><h4>member${i}</h4>
+        <h5 class="userTitle message-userTitle">Senior sluice keeper of the northern district</h5>
+        <div class="message-userExtras"><dl><dt>Joined</dt><dd>March ${i + 1}, 2019</dd><dt>Messages</dt><dd>${
+          1000 + i
+        }</dd></dl></div></div></div>
+        <div class="message-userContent"><div class="bbWrapper"><p>${prose(i)}</p></div>
+        <div class="message-signature">Keeper of lock ${i}, thirty years on the canal, ask me anything about gates.</div></div></article>`
+    ).join("")
+    const html =
+      `<html><head><title>Thread</title></head><body>${furniture}<div class="thread">${posts}</div>${footer}</body></html>`
+    const text = copy(html)
+    for (let i = 0; i < 4; i++) {
+      expect(text).toContain(prose(i))
+      expect(text).not.toContain(`Keeper of lock ${i}`)
+      expect(text).not.toContain(`${1000 + i}`)
+    }
+    expect(text).not.toContain("Senior sluice keeper")
+  })
+
+  it("keeps the entries of a category page (lists of links in its main), not the lists of links around it", () => {
+    // The intro scores; the 200 members (all links, in lists by letter) are most of what the page shows.
+    const letters = Array.from(
+      { length: 8 },
+      (_, k) =>
+        `<h3>Letter ${k}</h3><ul>${
+          Array.from({ length: 25 }, (_, i) => `<li><a href="/wiki/Gauge_${k}_${i}">Gauge language ${k}-${i}</a></li>`)
+            .join("")
+        }</ul>`
+    ).join("")
+    const tools = `<ul>${
+      ["Edit page", "View history", "Talk page"].map((t, i) => `<li><a href="/tool/${i}">${t}</a></li>`).join("")
+    }</ul>`
+    const html = `<html><head><title>Category</title></head><body>${furniture}
+      <div class="portal">${links("portal", 12)}</div>
+      <main><h1>Category: Gauge languages</h1>${tools}<p>${prose(1)}</p>${letters}</main>
+      ${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(1))
+    for (let k = 0; k < 8; k++) for (let i = 0; i < 25; i++) expect(text).toContain(`Gauge language ${k}-${i}`)
+    for (const f of ["portal headline", "Edit page", "Sign in to your account", "Copyright 2026"]) {
+      expect(text).not.toContain(f)
+    }
+  })
+
   it("reads an app shell's crawler copy in noscript when the page shows almost nothing else", () => {
     const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
       <div id="app"><p>Loading…</p></div>
@@ -572,6 +639,32 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).toContain(prose(1))
     for (let i = 0; i < 90; i++) expect(text).toContain(`Sluice course ${i}`)
     for (const f of ["Sign in to your account", "Copyright 2026", "We use cookies"]) expect(text).not.toContain(f)
+  })
+
+  it("keeps a service page's feature blocks under their headings when the scored part is a minority of its unlinked text", () => {
+    // The hero's three paragraphs score; thirty feature blocks and a FAQ (a heading and a short
+    // line each) never do, and together hold most of the text a reader reads rather than follows.
+    const features = Array.from(
+      { length: 30 },
+      (_, i) => `<div class="feature"><h3>Gauge feature ${i}</h3><div>Every ${i + 5} minutes.</div></div>`
+    ).join("")
+    const faq = Array.from(
+      { length: 10 },
+      (_, i) => `<h4>Question about station ${i}?</h4><div>Yes, at station ${i}.</div>`
+    ).join("")
+    const html = `<html><head><title>Gauges</title></head><body>${furniture}
+      <div class="hero">${story(1, 3)}</div><section class="features">${features}</section>
+      <section class="faq">${faq}</section>${footer}</body></html>`
+    const text = copy(html)
+    expect(text).toContain(prose(3))
+    for (let i = 0; i < 30; i++) {
+      expect(text).toContain(`Gauge feature ${i}`)
+      expect(text).toContain(`Every ${i + 5} minutes.`)
+    }
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Yes, at station ${i}.`)
+    for (const f of ["Sign in to your account", "nav headline", "Copyright 2026", "We use cookies"]) {
+      expect(text).not.toContain(f)
+    }
   })
 
   it("keeps only the article of a few paragraphs beside the same entries (more than a preface)", () => {

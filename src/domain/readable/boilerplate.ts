@@ -123,6 +123,18 @@ const WEAK_FURNITURE =
 const BYLINE =
   /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
 
+/**
+ * Names of a forum post's furniture (`forumPanel`): the poster's panel beside each post (title,
+ * rank, banner, counts of posts and reputation: `postprofile`, `message-userDetails`,
+ * `userTitle`, `user-info`, `authorStats`) and the signature under it. Matched as a name's own word
+ * (after a start, a space, `-` or `_`): `message-userContent`, the post itself, is not one.
+ */
+const FORUM_PANEL =
+  /(?:^|[-_\s])(?:signature|postprofile|user-?(?:title|extras|banner|info|details|stats)|(?:author|poster)-?(?:stats|info|details))(?:$|[-_\s])/i
+
+/** Whether an element's names say it is a forum post's poster panel or signature (strong furniture). */
+const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
+
 /** Names that keep an element a candidate despite a furniture name. */
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
@@ -191,6 +203,7 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
     return { weight, furniture: 0 }
   }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
+  if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
 }

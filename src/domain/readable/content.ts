@@ -355,10 +355,15 @@ export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El>
   if (discussion) discussionNames(page)
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
+  const keptUnlinked = unlinkedText(page, roots)
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
+  // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
+  // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
+  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
+  if (blocks !== undefined) return blocks
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return roots
 }
@@ -403,18 +408,110 @@ const BANNER =
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
- * the page's own header and footer, banners named as such, and lists of nothing but links. Class names that merely sound like furniture ("comment", "related", "widget") are not
- * believed here: on such a page they name the content.
+ * the page's own header and footer, banners named as such, and lists of nothing but links (not
+ * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
+ * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
 const visibleFallback = (page: Page): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || linkList(el))) el.drop = true
+    else if (
+      !el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)))
+    ) el.drop = true
   }
   measure(page)
   return declaredContent(page)
+}
+
+/**
+ * The least share of the page's text outside links (without its furniture, named or not) that a
+ * scored choice must keep (`minorityFallback`).
+ */
+const MIN_SHARE_UNLINKED = 0.4
+/** The fewest headings the text left out must hold for `minorityFallback` (feature blocks, steps, a FAQ). */
+const MIN_HEADINGS_LEFT_OUT = 2
+
+/**
+ * Visible characters outside links left in the roots' subtrees: what a reader reads there rather
+ * than follows (menus, teaser lists and link cards count for nothing).
+ */
+const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number => {
+  const all = page.all
+  let n = 0
+  for (const root of roots) {
+    if (root.drop || root.name === "a") continue
+    n += root.selfText
+    for (let i = root.order + 1; i < root.end;) {
+      const el = all[i]!
+      if (el.drop || el.name === "a") {
+        i = el.end
+        continue
+      }
+      n += el.selfText
+      i++
+    }
+  }
+  return n
+}
+
+/**
+ * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
+ * with a heading and a line or two, steps, testimonials, a FAQ); one of them, or a group, scores
+ * as the content and the rest is left out, though it is no link list, no menu and no named
+ * furniture. When the scored choice (`keptUnlinked`: its text outside links) holds under
+ * `MIN_SHARE_UNLINKED` of the page's text outside links, once the visible fallback's furniture and
+ * the elements with a strong furniture name (comments, related, sidebar, share, footer…) are left
+ * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
+ * headings, not a run of rows beside an article), that text is the copy. An article's left-out
+ * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
+ * stays. Runs on the drops `visibleFallback` left.
+ */
+const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: number): Array<El> | undefined => {
+  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && el.text < keep && el.marks.furniture === 2) el.drop = true
+    // Its figures were read (the decision above): clear them to sum them again over what is kept.
+    unmeasure(el)
+  }
+  sumAll(page)
+  const blocks = declaredContent(page)
+  if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
+  return headingsOutside(page, blocks, roots) >= MIN_HEADINGS_LEFT_OUT ? blocks : undefined
+}
+
+/** Headings kept in the blocks' subtrees outside the roots' subtrees. */
+const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyArray<El>): number => {
+  const all = page.all
+  let n = 0
+  for (const block of blocks) {
+    for (let i = block.order; i < block.end;) {
+      const el = all[i]!
+      if (el.drop || roots.some((r) => r.order <= el.order && el.order < r.end)) {
+        i = el.drop ? el.end : i + 1
+        continue
+      }
+      if (isHeading(el.name)) n++
+      i++
+    }
+  }
+  return n
+}
+
+/** The fewest items of a list of links inside the page's `main` that make it entries (`entriesInMain`). */
+const MIN_ENTRIES = 5
+
+/**
+ * A list of links inside the page's declared `main` (or `role=main`) with `MIN_ENTRIES` items or
+ * more: what a category page, an index or a "list of …" page lists (its members are links), not a
+ * menu, which sits in the page's navigation or header. The visible fallback keeps it.
+ */
+const entriesInMain = (page: Page, list: El): boolean => {
+  if (elements(list).length < MIN_ENTRIES) return false
+  for (let p = list.parent; p !== undefined; p = p.parent) if (page.mains.includes(p)) return true
+  return false
 }
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
