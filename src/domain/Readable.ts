@@ -46,7 +46,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = chooseContent(page, meta.discussion === true)
+  const roots = chooseContent(page, meta.discussion === true, meta.product === true)
   return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
 }
 

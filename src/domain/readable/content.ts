@@ -351,12 +351,13 @@ const keepFurniture = (page: Page): void => {
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El> => {
+export const chooseContent = (page: Page, discussion = false, product = false): ReadonlyArray<El> => {
   if (discussion) discussionNames(page)
+  if (product) productNames(page)
   const roots = scoredContent(page)
   const kept = keptText(page, roots)
   const drops = page.all.map((el) => el.drop)
-  const fallback = visibleFallback(page)
+  const fallback = visibleFallback(page, product)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
   page.all.forEach((el, i) => (el.drop = drops[i]!))
@@ -406,12 +407,15 @@ const BANNER =
  * the page's own header and footer, banners named as such, and lists of nothing but links. Class names that merely sound like furniture ("comment", "related", "widget") are not
  * believed here: on such a page they name the content.
  */
-const visibleFallback = (page: Page): Array<El> => {
+const visibleFallback = (page: Page, product = false): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || linkList(el))) el.drop = true
+    else if (
+      !el.drop && el.text < keep &&
+      (furnitureTag(el) || isBanner(el) || linkList(el) || (product && productFurniture(el)))
+    ) el.drop = true
   }
   measure(page)
   return declaredContent(page)
@@ -440,6 +444,32 @@ const discussionNames = (page: Page): void => {
     const { class: cls, id } = el.attribs
     if (strip(cls) === cls && strip(id) === id) continue
     el.marks = markOf(el.name, { ...el.attribs, class: strip(cls), id: strip(id) })
+  }
+}
+
+/**
+ * Names of what a product page shows beside its product: customer reviews (`reviews`,
+ * `review-list`, `individual-review`; not `preview`), and strips of other products ("recently
+ * viewed", "customers also bought", "similar items", up-sells and cross-sells).
+ */
+const PRODUCT_FURNITURE = /(?<!p)review|recently-?viewed|also-?(?:bought|viewed|like)|up-?sell|cross-?sell|similar-?(?:items|products)/i
+
+/** Whether an element's class or id names a product page's furniture (`PRODUCT_FURNITURE`). */
+const productFurniture = (el: El): boolean => {
+  if (el.name === "body" || el.name === "html" || el.name === "main") return false
+  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  return names.length > 1 && PRODUCT_FURNITURE.test(names)
+}
+
+/**
+ * On a page that says it shows one product (its schema.org data or Open Graph type: meta.ts),
+ * customer reviews and strips of other products are furniture, as a page's comments are under
+ * an article: the product's description, facts and offer are the content. Elsewhere ("review"
+ * names a review article's body) the names are read as before.
+ */
+const productNames = (page: Page): void => {
+  for (const el of page.all) {
+    if (productFurniture(el)) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
   }
 }
 

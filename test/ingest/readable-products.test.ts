@@ -1,0 +1,57 @@
+/**
+ * Product pages and product grids: small pages written here (no copy of any real page), each
+ * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
+ * `productPage`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://shop.example/kettles/k1"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const review = (i: number): string =>
+  `<div class="review-item"><h4>Review ${i}: boils fast</h4><p class="review-text">Reviewer ${i} writes that ` +
+  `the kettle boils a full litre in under three minutes, that the handle stays cool, and that after ` +
+  `${i + 2} months of daily use, morning and evening, it still looks as it did on the first day.</p></div>`
+
+const productLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Steel kettle K1","offers":{"@type":"Offer","price":"49.00","priceCurrency":"EUR"}}</script>`
+
+const kettle = (head: string) =>
+  `<html><head><title>Steel kettle K1</title>${head}</head><body>
+  <header class="site-header"><a href="/">The Shop</a></header>
+  <main><div class="product-page">
+    <h1>Steel kettle K1</h1>
+    <div class="price">49 euros</div>
+    <div class="description"><p>The K1 is a steel kettle of one and a half litres, with a base that turns ` +
+  `all the way round, a lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+    <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows how ` +
+  `much water is left, so that nobody boils more than the cups they need.</p></div>
+    <section class="reviews"><h2>Customer reviews</h2>${Array.from({ length: 6 }, (_, i) => review(i)).join("")}</section>
+  </div></main>
+  <footer><p>Copyright 2026 The Shop Company, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: product pages", () => {
+  it("drops customer reviews on a page whose schema.org data says it shows a product", () => {
+    const text = copy(kettle(productLd))
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+    expect(text).not.toContain("Customer reviews")
+  })
+
+  it("does so for a page whose Open Graph type is a product", () => {
+    const text = copy(kettle(`<meta property="og:type" content="product">`))
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
+  it("keeps reviews where the page does not say it shows a product, or says it is an article", () => {
+    expect(copy(kettle(""))).toContain("boils a full litre")
+    const article = `<script type="application/ld+json">[{"@context":"https://schema.org","@type":"Product",` +
+      `"name":"Steel kettle K1"},{"@context":"https://schema.org","@type":"Review","name":"K1 tested"}]</script>`
+    expect(copy(kettle(article))).toContain("boils a full litre")
+    expect(copy(kettle(`${productLd}<meta property="og:type" content="article">`))).toContain("boils a full litre")
+  })
+})
