@@ -21,6 +21,7 @@ import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
+import { withoutRepeats } from "./readable/repeats.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
 export { resolveHref, resolveHrefGeneric } from "./readable/links.js"
@@ -47,7 +48,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
   const roots = chooseContent(page, meta.discussion === true, meta.product === true)
-  return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
+  return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 
 /** How many of the body's first blocks may hold the page's own `# ` title. */

@@ -55,3 +55,32 @@ describe("readable copy: product pages", () => {
     expect(copy(kettle(`${productLd}<meta property="og:type" content="article">`))).toContain("boils a full litre")
   })
 })
+
+const slide = (name: string, line: string, cloned = "") =>
+  `<div class="slide${cloned}"><h3>${name}</h3><p>${line}</p></div>`
+
+const slides: ReadonlyArray<readonly [string, string]> = [
+  ["Soft wool", "Superfine fibres have a soft feel and help the shoe keep an even warmth."],
+  ["Fresh all day", "Wool takes up moisture and keeps the smell of a long day away from you."],
+  ["Light sole", "The sole is made of a light foam that gives a little at every step."]
+]
+
+describe("readable copy: blocks a page shows twice", () => {
+  it("keeps one copy of a carousel whose slides are cloned for the loop", () => {
+    const track = [...slides.map(([n, l]) => slide(n, l)), ...slides.map(([n, l]) => slide(n, l, " cloned"))].join("")
+    const page = `<html><head><title>Wool shoe</title></head><body><main><h1>Wool shoe</h1>
+      <p>The wool shoe is the first shoe we made, and the one most people still buy from us, year after year.</p>
+      <div class="carousel">${track}</div></main></body></html>`
+    const text = copy(page)
+    for (const [, line] of slides) expect(text.split(line).length - 1).toBe(1)
+    expect(text).toContain("the one most people still buy from us")
+  })
+
+  it("keeps short blocks that repeat (a price, a label)", () => {
+    const page = `<html><head><title>Two kettles</title></head><body><main><h1>Two kettles</h1>
+      <p>Both kettles boil a litre in three minutes and switch themselves off when the water boils.</p>
+      <div class="offer"><h2>Kettle one</h2><p>In stock</p></div><div class="offer"><h2>Kettle two</h2><p>In stock</p></div>
+      </main></body></html>`
+    expect(copy(page).split("In stock").length - 1).toBe(2)
+  })
+})
