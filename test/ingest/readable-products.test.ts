@@ -29,7 +29,9 @@ const kettle = (head: string) =>
   `all the way round, a lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
     <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows how ` +
   `much water is left, so that nobody boils more than the cups they need.</p></div>
-    <section class="reviews"><h2>Customer reviews</h2>${Array.from({ length: 6 }, (_, i) => review(i)).join("")}</section>
+    <section class="reviews"><h2>Customer reviews</h2>${
+    Array.from({ length: 6 }, (_, i) => review(i)).join("")
+  }</section>
   </div></main>
   <footer><p>Copyright 2026 The Shop Company, all rights reserved.</p></footer></body></html>`
 
@@ -82,5 +84,57 @@ describe("readable copy: blocks a page shows twice", () => {
       <div class="offer"><h2>Kettle one</h2><p>In stock</p></div><div class="offer"><h2>Kettle two</h2><p>In stock</p></div>
       </main></body></html>`
     expect(copy(page).split("In stock").length - 1).toBe(2)
+  })
+})
+
+const guide = (i: number): string =>
+  `<p>Choosing a tent, part ${i}: weigh the tent with its poles and pegs, count the people who will sleep in it, ` +
+  `and think of the wind and the rain where you will pitch it, since a light tent, however cheap, ` +
+  `is of little use on a ridge in a storm, and a heavy one will stay at home on every long walk.</p>`
+
+const tentCard = (i: number, price: string): string =>
+  `<li class="tile"><a href="/p/${i}">Trail tent ${i}</a><span class="amount">${price}</span>` +
+  `<span class="note">sleeps ${1 + (i % 3)}, two doors</span></li>`
+
+const category = (cards: string) =>
+  `<html><head><title>Tents</title></head><body>
+  <header class="site-header"><a href="/">Outdoor shop</a></header>
+  <div class="page"><h1>Tents</h1>
+  <div class="results"><ul class="grid">${cards}</ul></div>
+  <div class="guide"><h2>How to choose a tent</h2>${Array.from({ length: 6 }, (_, i) => guide(i)).join("")}</div>
+  </div>
+  <footer><p>Copyright 2026 Outdoor shop.</p></footer></body></html>`
+
+describe("readable copy: a shop's grid beside its buying guide", () => {
+  it("keeps a grid of priced cards beside the guide that scores", () => {
+    const text = copy(category(Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join("")))
+    expect(text).toContain("Choosing a tent, part 3")
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Trail tent ${i}`)
+      expect(text).toContain(`$${120 + i}.00`)
+    }
+  })
+
+  it("adds a grid of priced cards that lies outside the part that scores", () => {
+    const cards = Array.from({ length: 8 }, (_, i) => tentCard(i, `${120 + i},00 €`)).join("")
+    const page = `<html><head><title>Tents</title></head><body>
+      <div class="top"><div class="results"><ul class="grid">${cards}</ul></div></div>
+      <div class="bottom"><div class="wrap"><div class="guide"><h2>How to choose a tent</h2>${
+      Array.from({ length: 6 }, (_, i) => guide(i)).join("")
+    }</div></div></div></body></html>`
+    const text = copy(page)
+    expect(text).toContain("Choosing a tent, part 3")
+    expect(text.indexOf("Trail tent 0")).toBeGreaterThanOrEqual(0)
+    expect(text.indexOf("Trail tent 0")).toBeLessThan(text.indexOf("Choosing a tent, part 0"))
+    expect(text).toContain("127,00 €")
+  })
+
+  it("leaves out a grid of cards that show no price (more articles), and a product page's grids", () => {
+    const unpriced = copy(category(Array.from({ length: 8 }, (_, i) => tentCard(i, `Story ${i}`)).join("")))
+    expect(unpriced).toContain("Choosing a tent, part 3")
+    expect(unpriced).not.toContain("Trail tent 5")
+    const product = category(Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join(""))
+      .replace("</head>", `<meta property="og:type" content="product"></head>`)
+    expect(copy(product)).not.toContain("Trail tent 5")
   })
 })

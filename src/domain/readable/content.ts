@@ -29,6 +29,7 @@
 import { FURNITURE_TAGS, markOf } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
+import { pricedGrid, priceGrids } from "./grids.js"
 import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -247,9 +248,16 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
  * the roots' subtrees in document order, skipping each dropped or judged subtree: a judgement
  * reads an element's figures and its subtree, never what was decided beside it.
  */
-const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, names: boolean): void => {
+const clean = (
+  page: Page,
+  scores: Scores,
+  roots: ReadonlyArray<El>,
+  best: El,
+  names: boolean,
+  product: boolean
+): void => {
   const all = page.all
-  const cards = cardsToKeep(all, roots)
+  const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
@@ -354,7 +362,7 @@ const keepFurniture = (page: Page): void => {
 export const chooseContent = (page: Page, discussion = false, product = false): ReadonlyArray<El> => {
   if (discussion) discussionNames(page)
   if (product) productNames(page)
-  const roots = scoredContent(page)
+  const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page, product)
@@ -452,7 +460,8 @@ const discussionNames = (page: Page): void => {
  * `review-list`, `individual-review`; not `preview`), and strips of other products ("recently
  * viewed", "customers also bought", "similar items", up-sells and cross-sells).
  */
-const PRODUCT_FURNITURE = /(?<!p)review|recently-?viewed|also-?(?:bought|viewed|like)|up-?sell|cross-?sell|similar-?(?:items|products)/i
+const PRODUCT_FURNITURE =
+  /(?<!p)review|recently-?viewed|also-?(?:bought|viewed|like)|up-?sell|cross-?sell|similar-?(?:items|products)/i
 
 /** Whether an element's class or id names a product page's furniture (`PRODUCT_FURNITURE`). */
 const productFurniture = (el: El): boolean => {
@@ -474,7 +483,7 @@ const productNames = (page: Page): void => {
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */
-const scoredContent = (page: Page): ReadonlyArray<El> => {
+const scoredContent = (page: Page, product = false): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true)
   let scores = noScores(page)
   let names = true
@@ -494,7 +503,7 @@ const scoredContent = (page: Page): ReadonlyArray<El> => {
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
-  clean(page, scores, roots, content.best, names)
+  clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots)
   return roots
