@@ -138,3 +138,30 @@ describe("readable copy: a shop's grid beside its buying guide", () => {
     expect(copy(product)).not.toContain("Trail tent 5")
   })
 })
+
+const tabbed = (panelAttrs: string) =>
+  `<html><head><title>Audio interface A4</title></head><body><main>
+  <h1>Audio interface A4</h1>
+  <div class="tabs"><a href="#d" role="tab">Description</a><a href="#s" role="tab">Specifications</a>
+  <div id="d" role="tabpanel"><p>The A4 records two microphones and two instruments at once, with preamps quiet ` +
+  `enough for a singer's softest line and a headphone output that drives studio headphones to a proper level.</p>
+  <p>It draws its power from the computer, so that a laptop, the A4 and a microphone make a whole studio in one bag.</p></div>
+  <div id="s" ${panelAttrs}><table><tr><th>Inputs</th><td>Four, two with microphone preamps</td></tr>
+  <tr><th>Sample rate</th><td>Up to 192 kHz</td></tr><tr><th>Power</th><td>Bus-powered over USB-C</td></tr></table></div>
+  </div></main></body></html>`
+
+describe("readable copy: tabs", () => {
+  it("keeps a tab panel the page hides until its tab is clicked", () => {
+    for (const attrs of [`role="tabpanel" hidden`, `class="tab-pane" style="display:none"`]) {
+      const text = copy(tabbed(attrs))
+      expect(text).toContain("records two microphones")
+      expect(text).toContain("Bus-powered over USB-C")
+    }
+  })
+
+  it("still leaves out a hidden block that is not a tab panel", () => {
+    const text = copy(tabbed(`class="spec-sheet" hidden`))
+    expect(text).toContain("records two microphones")
+    expect(text).not.toContain("Bus-powered over USB-C")
+  })
+})

@@ -26,7 +26,7 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
-import { FURNITURE_TAGS, markOf } from "./boilerplate.js"
+import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { pricedGrid, priceGrids } from "./grids.js"
@@ -367,9 +367,64 @@ export const chooseContent = (page: Page, discussion = false, product = false): 
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page, product)
   const shown = keptText(page, fallback)
-  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
+  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) {
+    return tabPanels(page, fallback)
+  }
   page.all.forEach((el, i) => (el.drop = drops[i]!))
-  return roots
+  return tabPanels(page, roots)
+}
+
+/**
+ * The content's tab panels shown: a product page (a documentation page, a service page) shows its
+ * description, its specifications and its questions in tabs, one at a time; the others wait hidden
+ * (`hidden`, `display: none`) until the reader clicks their tab. A tab panel (`role="tabpanel"` or
+ * a class that says so: boilerplate.ts `tabPanel`) hidden only that way is kept with what it holds
+ * when it lies inside the chosen content, or beside a panel that holds it (the content is the one
+ * panel shown). Chosen first, then shown: a panel hidden in a closed dialog does not change which
+ * part of the page is the content.
+ */
+const tabPanels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const all = page.all
+  const added: Array<El> = []
+  let shown = false
+  for (const root of roots) {
+    for (let i = root.order + 1; i < root.end; i++) {
+      const el = all[i]!
+      if (showPanel(page, el)) {
+        shown = true
+        i = el.end - 1
+      }
+    }
+    // The content sits in one shown panel: its sibling panels are the other tabs.
+    let panel: El | undefined = root
+    for (let up = 0; panel !== undefined && up < PANEL_LEVELS && !tabPanel(panel.attribs); up++) panel = panel.parent
+    if (panel === undefined || !tabPanel(panel.attribs) || panel.parent === undefined) continue
+    for (const sib of panel.parent.children) {
+      if (typeof sib === "number" || sib === panel || roots.includes(sib)) continue
+      if (showPanel(page, sib)) {
+        shown = true
+        added.push(sib)
+      }
+    }
+  }
+  if (shown) measure(page)
+  return added.length === 0 ? roots : [...roots, ...added].sort((a, b) => a.order - b.order)
+}
+
+/** How far above the content a panel holding it is looked for. */
+const PANEL_LEVELS = 3
+
+/** Show a tab panel hidden only by `hidden` or its style (what it holds as `droppedTag` says); whether it was. */
+const showPanel = (page: Page, el: El): boolean => {
+  if (!el.drop || el.parent?.drop === true || !tabPanel(el.attribs) || !concealing(el.name, el.attribs)) return false
+  if (droppedTag(el.name, el.attribs, true)) return false
+  el.drop = false
+  const all = page.all
+  for (let j = el.order + 1; j < el.end; j++) {
+    const d = all[j]!
+    d.drop = d.parent!.drop || dropsItself(page, d)
+  }
+  return true
 }
 
 /** Below this many characters a scored choice is a paragraph or two (`preface`). */
