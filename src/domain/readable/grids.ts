@@ -15,8 +15,9 @@ const MIN_GRID_TEXT = 200
 /** The least share of a grid's cards that show a price. */
 const PRICED_SHARE = 0.5
 
-/** A price as cards write it: a currency sign or code next to a number. */
-const PRICE = /[$€£¥₹]\s?\d|\d(?:[.,]\d+)?\s?(?:[€£¥₹]|kr\b|zł|USD\b|EUR\b|GBP\b|CHF\b)/
+/** A price as cards write it: a currency sign (dollar, euro, pound, yen, rupee) or code next to a number. */
+const PRICE =
+  /[$\u20ac\u00a3\u00a5\u20b9]\s?\d|\d(?:[.,]\d+)?\s?(?:[\u20ac\u00a3\u00a5\u20b9]|kr\b|z\u0142|USD\b|EUR\b|GBP\b|CHF\b)/
 
 /**
  * Whether a group of cards is a shop's grid: at least `MIN_GRID` cards holding `MIN_GRID_TEXT`
