@@ -23,6 +23,7 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
+import { withoutRepeats } from "./readable/repeats.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
 export { resolveHref } from "./readable/links.js"
@@ -48,8 +49,8 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(page, chooseContent(page, meta.discussion === true))
-  return assemble(meta, collapse(page.title).trim(), renderBlocks(page.texts, roots, base))
+  const roots = dropRepeatedQuotes(page, chooseContent(page, meta.discussion === true, meta.product === true))
+  return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 
 /** How many of the body's first blocks may hold the page's own `# ` title. */

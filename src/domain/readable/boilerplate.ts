@@ -90,6 +90,13 @@ export const droppedTag = (name: string, attribs: Attribs, reveal = false): bool
   return hiddenStyle(attribs)
 }
 
+/** Class names of a tab's panel (`tab-pane`, `tabpanel`, `tab-panel`, `tabs__panel`, `tab-content`). */
+const TAB_PANEL = /(?:^|[\s_-])tabs?(?:__|-|_)?(?:pane|panel|content)(?:$|[\s_-])/i
+
+/** Whether an element is a tab's panel: `role="tabpanel"`, or a class that says so (content.ts `tabPanels`). */
+export const tabPanel = (attribs: Attribs): boolean =>
+  attribs.role?.toLowerCase().trim() === "tabpanel" || (attribs.class !== undefined && TAB_PANEL.test(attribs.class))
+
 /** Landmarks that frame a page's content: its banner, its footer, its asides. */
 const FRAME_ROLES = new Set(["banner", "contentinfo", "complementary"])
 

@@ -89,14 +89,14 @@ const readAsCards = (all: ReadonlyArray<El>, parent: El, cards: ReadonlyArray<El
   return 2 * built >= cards.length
 }
 
-interface Group {
+export interface Group {
   readonly parent: El
   readonly cards: Array<El>
   readonly text: number
 }
 
 /** The groups of cards under `root` holding at least `least` characters. */
-const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Array<Group> => {
+export const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Array<Group> => {
   const groups: Array<Group> = []
   for (let i = root.order; i < root.end;) {
     const el = all[i]!
@@ -145,19 +145,28 @@ export const Keep = {
  * What the cleaning pass keeps in content made of cards, by element number (`El.order`): the
  * groups holding at least `GROUP_SHARE` of the roots' text, when together they hold at least
  * `CARDS_SHARE` of it, are kept whole (cards that are sections of text are kept and cleaned
- * inside: `section`), and the elements holding them are kept; `undefined` for
+ * inside: `section`), and the elements holding them are kept; when they hold less, only the
+ * groups `always` keeps (a shop's grid of priced cards above its buying guide); `undefined` for
  * content that reads as one text (an article's list of related stories stays a minority and is
  * cleaned as before).
  */
-export const cardsToKeep = (all: ReadonlyArray<El>, roots: ReadonlyArray<El>): Uint8Array | undefined => {
+export const cardsToKeep = (
+  all: ReadonlyArray<El>,
+  roots: ReadonlyArray<El>,
+  always?: (group: Group) => boolean
+): Uint8Array | undefined => {
   const total = roots.reduce((n, r) => n + r.text, 0)
   if (total === 0) return undefined
   const groups = roots.flatMap((r) => groupsUnder(all, r, GROUP_SHARE * total))
   // A group nested in another (cards in a card) counts once, in the outer one.
-  const outer = groups.filter((g) =>
+  let outer = groups.filter((g) =>
     !groups.some((o) => o !== g && o.cards.some((c) => g.parent.order >= c.order && g.parent.order < c.end))
   )
-  if (outer.reduce((n, g) => n + g.text, 0) < CARDS_SHARE * total) return undefined
+  if (outer.reduce((n, g) => n + g.text, 0) < CARDS_SHARE * total) {
+    // Fewer cards than that are an article's minority, unless they are what the page lists (`always`: grids.ts).
+    outer = always === undefined ? [] : outer.filter(always)
+    if (outer.length === 0) return undefined
+  }
   const keep = new Uint8Array(all.length)
   for (const g of outer) {
     for (const c of g.cards) keep[c.order] = section(c) ? Keep.Holder : Keep.Card

@@ -26,9 +26,10 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
-import { FURNITURE_TAGS, markOf } from "./boilerplate.js"
+import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
+import { pricedGrid, priceGrids } from "./grids.js"
 import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -247,9 +248,16 @@ const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "
  * the roots' subtrees in document order, skipping each dropped or judged subtree: a judgement
  * reads an element's figures and its subtree, never what was decided beside it.
  */
-const clean = (page: Page, scores: Scores, roots: ReadonlyArray<El>, best: El, names: boolean): void => {
+const clean = (
+  page: Page,
+  scores: Scores,
+  roots: ReadonlyArray<El>,
+  best: El,
+  names: boolean,
+  product: boolean
+): void => {
   const all = page.all
-  const cards = cardsToKeep(all, roots)
+  const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
@@ -351,21 +359,77 @@ const keepFurniture = (page: Page): void => {
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page, discussion = false): ReadonlyArray<El> => {
+export const chooseContent = (page: Page, discussion = false, product = false): ReadonlyArray<El> => {
   if (discussion) discussionNames(page)
-  const roots = scoredContent(page)
+  if (product) productNames(page)
+  const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
   const drops = page.all.map((el) => el.drop)
-  const fallback = visibleFallback(page)
+  const fallback = visibleFallback(page, product)
   const shown = keptText(page, fallback)
-  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) return fallback
+  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) {
+    return tabPanels(page, fallback)
+  }
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
-  if (blocks !== undefined) return blocks
+  if (blocks !== undefined) return tabPanels(page, blocks)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
-  return roots
+  return tabPanels(page, roots)
+}
+
+/**
+ * The content's tab panels shown: a product page (a documentation page, a service page) shows its
+ * description, its specifications and its questions in tabs, one at a time; the others wait hidden
+ * (`hidden`, `display: none`) until the reader clicks their tab. A tab panel (`role="tabpanel"` or
+ * a class that says so: boilerplate.ts `tabPanel`) hidden only that way is kept with what it holds
+ * when it lies inside the chosen content, or beside a panel that holds it (the content is the one
+ * panel shown). Chosen first, then shown: a panel hidden in a closed dialog does not change which
+ * part of the page is the content.
+ */
+const tabPanels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const all = page.all
+  const added: Array<El> = []
+  let shown = false
+  for (const root of roots) {
+    for (let i = root.order + 1; i < root.end; i++) {
+      const el = all[i]!
+      if (showPanel(page, el)) {
+        shown = true
+        i = el.end - 1
+      }
+    }
+    // The content sits in one shown panel: its sibling panels are the other tabs.
+    let panel: El | undefined = root
+    for (let up = 0; panel !== undefined && up < PANEL_LEVELS && !tabPanel(panel.attribs); up++) panel = panel.parent
+    if (panel === undefined || !tabPanel(panel.attribs) || panel.parent === undefined) continue
+    for (const sib of panel.parent.children) {
+      if (typeof sib === "number" || sib === panel || roots.includes(sib)) continue
+      if (showPanel(page, sib)) {
+        shown = true
+        added.push(sib)
+      }
+    }
+  }
+  if (shown) measure(page)
+  return added.length === 0 ? roots : [...roots, ...added].sort((a, b) => a.order - b.order)
+}
+
+/** How far above the content a panel holding it is looked for. */
+const PANEL_LEVELS = 3
+
+/** Show a tab panel hidden only by `hidden` or its style (what it holds as `droppedTag` says); whether it was. */
+const showPanel = (page: Page, el: El): boolean => {
+  if (!el.drop || el.parent?.drop === true || !tabPanel(el.attribs) || !concealing(el.name, el.attribs)) return false
+  if (droppedTag(el.name, el.attribs, true)) return false
+  el.drop = false
+  const all = page.all
+  for (let j = el.order + 1; j < el.end; j++) {
+    const d = all[j]!
+    d.drop = d.parent!.drop || dropsItself(page, d)
+  }
+  return true
 }
 
 /** Below this many characters a scored choice is a paragraph or two (`preface`). */
@@ -412,13 +476,15 @@ const BANNER =
  * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
-const visibleFallback = (page: Page): Array<El> => {
+const visibleFallback = (page: Page, product = false): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
-      !el.drop && el.text < keep && (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)))
+      !el.drop && el.text < keep &&
+      (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)) ||
+        (product && productFurniture(el)))
     ) el.drop = true
   }
   measure(page)
@@ -540,8 +606,35 @@ const discussionNames = (page: Page): void => {
   }
 }
 
+/**
+ * Names of what a product page shows beside its product: customer reviews (`reviews`,
+ * `review-list`, `individual-review`; not `preview`), and strips of other products ("recently
+ * viewed", "customers also bought", "similar items", up-sells and cross-sells).
+ */
+const PRODUCT_FURNITURE =
+  /(?<!p)review|recently-?viewed|also-?(?:bought|viewed|like)|up-?sell|cross-?sell|similar-?(?:items|products)/i
+
+/** Whether an element's class or id names a product page's furniture (`PRODUCT_FURNITURE`). */
+const productFurniture = (el: El): boolean => {
+  if (el.name === "body" || el.name === "html" || el.name === "main") return false
+  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  return names.length > 1 && PRODUCT_FURNITURE.test(names)
+}
+
+/**
+ * On a page that says it shows one product (its schema.org data or Open Graph type: meta.ts),
+ * customer reviews and strips of other products are furniture, as a page's comments are under
+ * an article: the product's description, facts and offer are the content. Elsewhere ("review"
+ * names a review article's body) the names are read as before.
+ */
+const productNames = (page: Page): void => {
+  for (const el of page.all) {
+    if (productFurniture(el)) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
+  }
+}
+
 /** The content as scoring chooses it (steps 1 to 4). */
-const scoredContent = (page: Page): ReadonlyArray<El> => {
+const scoredContent = (page: Page, product = false): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true)
   let scores = noScores(page)
   let names = true
@@ -561,7 +654,7 @@ const scoredContent = (page: Page): ReadonlyArray<El> => {
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const roots = [...leads(page, content.picked), ...content.picked]
-  clean(page, scores, roots, content.best, names)
+  clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots)
   return roots

@@ -20,6 +20,8 @@ export interface PageMeta {
   readonly description?: string | undefined
   /** The page says it is a discussion (`discussion`): not front matter; content.ts reads its replies as content. */
   readonly discussion?: boolean
+  /** The page says it shows one product (`productPage`): not front matter; content.ts reads its reviews as furniture. */
+  readonly product?: boolean
 }
 
 const MAX_VALUE = 300
@@ -74,11 +76,17 @@ const nameOf = (j: Json | undefined): string | undefined => {
 
 /** schema.org types of a discussion: a forum thread, a question and its answers. */
 const DISCUSSION = /discussionforumposting|qapage/i
+/** schema.org types of one product on sale (`Offer` alone is a price, not a product page). */
+const PRODUCT = /^(?:product|productgroup|individualproduct|productmodel)$/i
+/** schema.org types of a page that is writing about something (a review of a product is an article). */
+const WRITING = /^(?:article|newsarticle|blogposting|review|techarticle|reportagenewsarticle|howto|recipe)$/i
 
 const fromLd = (
   texts: ReadonlyArray<string>
-): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion"> => {
+): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion" | "product"> => {
   let discussion = false
+  let product = false
+  let writing = false
   let title: string | undefined
   let author: string | undefined
   let published: string | undefined
@@ -93,6 +101,8 @@ const fromLd = (
     for (const o of ldObjects(root)) {
       const type = typeOf(o)
       if (DISCUSSION.test(type)) discussion = true
+      if (type.split(" ").some((t) => PRODUCT.test(t))) product = true
+      if (type.split(" ").some((t) => WRITING.test(t))) writing = true
       if (!ARTICLE_TYPES.test(type)) continue
       title ??= one(o.headline) ?? (/webpage|collectionpage|itempage/i.test(type) ? undefined : one(o.name))
       author ??= nameOf(o.author)
@@ -100,7 +110,7 @@ const fromLd = (
       site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
     }
   }
-  return { title, author, published, site, discussion }
+  return { title, author, published, site, discussion, product: product && !writing }
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
@@ -150,9 +160,20 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
-    discussion: fromLdMeta.discussion === true
+    discussion: fromLdMeta.discussion === true,
+    product: productPage(m("og:type"), fromLdMeta.product === true)
   }
 }
+
+/**
+ * Whether the page says it shows one product: its Open Graph type (`product`, `og:product`,
+ * `product.item`), or its JSON-LD (`ld`: a Product and no article or review) when its Open Graph
+ * type does not call it an article (a site's template may put a Product block on every page).
+ */
+const productPage = (ogType: string | undefined, ld: boolean): boolean =>
+  ogType !== undefined && /^(?:og:)?product(?:\.item|\.group)?$/i.test(ogType)
+    ? true
+    : ld && !(ogType !== undefined && /article/i.test(ogType))
 
 const FIELDS = ["title", "author", "published", "site", "canonical", "language"] as const
 

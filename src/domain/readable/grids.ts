@@ -1,0 +1,53 @@
+/**
+ * A shop's grid of products beside the text that scores: a category or collection page often
+ * holds a long text of its own (a buying guide under the grid) that scores as the article, while
+ * its cards (a title and a price each) never score. The cards are what the page lists, so a grid
+ * of priced cards outside the chosen content joins it (`priceGrids`). A product page is left
+ * alone: there the grids beside the product are other products.
+ */
+import { type Group, groupsUnder, MIN_CARDS } from "./cards.js"
+import { type El, type Page, textContent } from "./tree.js"
+
+/** The fewest cards of a grid that joins the content. */
+const MIN_GRID = Math.max(MIN_CARDS, 4)
+/** The least text of a grid that joins the content. */
+const MIN_GRID_TEXT = 200
+/** The least share of a grid's cards that show a price. */
+const PRICED_SHARE = 0.5
+
+/** A price as cards write it: a currency sign (dollar, euro, pound, yen, rupee) or code next to a number. */
+const PRICE =
+  /[$\u20ac\u00a3\u00a5\u20b9]\s?\d|\d(?:[.,]\d+)?\s?(?:[\u20ac\u00a3\u00a5\u20b9]|kr\b|z\u0142|USD\b|EUR\b|GBP\b|CHF\b)/
+
+/**
+ * Whether a group of cards is a shop's grid: at least `MIN_GRID` cards holding `MIN_GRID_TEXT`
+ * characters, at least `PRICED_SHARE` of them showing a price. The cleaning pass keeps such a
+ * grid whole inside the content even when the text beside it is longer (content.ts `clean`).
+ */
+export const pricedGrid = (page: Page, g: Group): boolean => {
+  if (g.cards.length < MIN_GRID || g.text < MIN_GRID_TEXT) return false
+  const priced = g.cards.filter((c) => PRICE.test(textContent(page.texts, c, true, true))).length
+  return priced >= PRICED_SHARE * g.cards.length
+}
+
+const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
+
+/**
+ * The content's roots with each grid of priced cards outside them added, in document order: a
+ * group of at least `MIN_GRID` cards (cards.ts `groupsUnder`: siblings of one shape, most of two
+ * text blocks or more, not named as furniture, not mostly links) holding `MIN_GRID_TEXT`
+ * characters, where at least `PRICED_SHARE` of the cards show a price; only in the page's `main`
+ * when it declares one, and never on a product page (`product`).
+ */
+export const priceGrids = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
+  if (product || roots.length === 0) return roots
+  const scope = page.mains.find((el) => !el.drop) ?? page.root
+  const grids: Array<El> = []
+  for (const g of groupsUnder(page.all, scope, MIN_GRID_TEXT)) {
+    if (roots.some((r) => inside(g.parent, r) || inside(r, g.parent))) continue
+    if (grids.some((o) => inside(g.parent, o) || inside(o, g.parent))) continue
+    if (pricedGrid(page, g)) grids.push(g.parent)
+  }
+  if (grids.length === 0) return roots
+  return [...roots, ...grids].sort((a, b) => a.order - b.order)
+}

@@ -1,0 +1,167 @@
+/**
+ * Product pages and product grids: small pages written here (no copy of any real page), each
+ * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
+ * `productPage`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://shop.example/kettles/k1"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const review = (i: number): string =>
+  `<div class="review-item"><h4>Review ${i}: boils fast</h4><p class="review-text">Reviewer ${i} writes that ` +
+  `the kettle boils a full litre in under three minutes, that the handle stays cool, and that after ` +
+  `${i + 2} months of daily use, morning and evening, it still looks as it did on the first day.</p></div>`
+
+const productLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Steel kettle K1","offers":{"@type":"Offer","price":"49.00","priceCurrency":"EUR"}}</script>`
+
+const kettle = (head: string) =>
+  `<html><head><title>Steel kettle K1</title>${head}</head><body>
+  <header class="site-header"><a href="/">The Shop</a></header>
+  <main><div class="product-page">
+    <h1>Steel kettle K1</h1>
+    <div class="price">49 euros</div>
+    <div class="description"><p>The K1 is a steel kettle of one and a half litres, with a base that turns ` +
+  `all the way round, a lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+    <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows how ` +
+  `much water is left, so that nobody boils more than the cups they need.</p></div>
+    <section class="reviews"><h2>Customer reviews</h2>${
+    Array.from({ length: 6 }, (_, i) => review(i)).join("")
+  }</section>
+  </div></main>
+  <footer><p>Copyright 2026 The Shop Company, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: product pages", () => {
+  it("drops customer reviews on a page whose schema.org data says it shows a product", () => {
+    const text = copy(kettle(productLd))
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+    expect(text).not.toContain("Customer reviews")
+  })
+
+  it("does so for a page whose Open Graph type is a product", () => {
+    const text = copy(kettle(`<meta property="og:type" content="product">`))
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
+  it("keeps reviews where the page does not say it shows a product, or says it is an article", () => {
+    expect(copy(kettle(""))).toContain("boils a full litre")
+    const article = `<script type="application/ld+json">[{"@context":"https://schema.org","@type":"Product",` +
+      `"name":"Steel kettle K1"},{"@context":"https://schema.org","@type":"Review","name":"K1 tested"}]</script>`
+    expect(copy(kettle(article))).toContain("boils a full litre")
+    expect(copy(kettle(`${productLd}<meta property="og:type" content="article">`))).toContain("boils a full litre")
+  })
+})
+
+const slide = (name: string, line: string, cloned = "") =>
+  `<div class="slide${cloned}"><h3>${name}</h3><p>${line}</p></div>`
+
+const slides: ReadonlyArray<readonly [string, string]> = [
+  ["Soft wool", "Superfine fibres have a soft feel and help the shoe keep an even warmth."],
+  ["Fresh all day", "Wool takes up moisture and keeps the smell of a long day away from you."],
+  ["Light sole", "The sole is made of a light foam that gives a little at every step."]
+]
+
+describe("readable copy: blocks a page shows twice", () => {
+  it("keeps one copy of a carousel whose slides are cloned for the loop", () => {
+    const track = [...slides.map(([n, l]) => slide(n, l)), ...slides.map(([n, l]) => slide(n, l, " cloned"))].join("")
+    const page = `<html><head><title>Wool shoe</title></head><body><main><h1>Wool shoe</h1>
+      <p>The wool shoe is the first shoe we made, and the one most people still buy from us, year after year.</p>
+      <div class="carousel">${track}</div></main></body></html>`
+    const text = copy(page)
+    for (const [, line] of slides) expect(text.split(line).length - 1).toBe(1)
+    expect(text).toContain("the one most people still buy from us")
+  })
+
+  it("keeps short blocks that repeat (a price, a label)", () => {
+    const page = `<html><head><title>Two kettles</title></head><body><main><h1>Two kettles</h1>
+      <p>Both kettles boil a litre in three minutes and switch themselves off when the water boils.</p>
+      <div class="offer"><h2>Kettle one</h2><p>In stock</p></div><div class="offer"><h2>Kettle two</h2><p>In stock</p></div>
+      </main></body></html>`
+    expect(copy(page).split("In stock").length - 1).toBe(2)
+  })
+})
+
+const guide = (i: number): string =>
+  `<p>Choosing a tent, part ${i}: weigh the tent with its poles and pegs, count the people who will sleep in it, ` +
+  `and think of the wind and the rain where you will pitch it, since a light tent, however cheap, ` +
+  `is of little use on a ridge in a storm, and a heavy one will stay at home on every long walk.</p>`
+
+const tentCard = (i: number, price: string): string =>
+  `<li class="tile"><a href="/p/${i}">Trail tent ${i}</a><span class="amount">${price}</span>` +
+  `<span class="note">sleeps ${1 + (i % 3)}, two doors</span></li>`
+
+const category = (cards: string) =>
+  `<html><head><title>Tents</title></head><body>
+  <header class="site-header"><a href="/">Outdoor shop</a></header>
+  <div class="page"><h1>Tents</h1>
+  <div class="results"><ul class="grid">${cards}</ul></div>
+  <div class="guide"><h2>How to choose a tent</h2>${Array.from({ length: 6 }, (_, i) => guide(i)).join("")}</div>
+  </div>
+  <footer><p>Copyright 2026 Outdoor shop.</p></footer></body></html>`
+
+describe("readable copy: a shop's grid beside its buying guide", () => {
+  it("keeps a grid of priced cards beside the guide that scores", () => {
+    const text = copy(category(Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join("")))
+    expect(text).toContain("Choosing a tent, part 3")
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Trail tent ${i}`)
+      expect(text).toContain(`$${120 + i}.00`)
+    }
+  })
+
+  it("adds a grid of priced cards that lies outside the part that scores", () => {
+    const cards = Array.from({ length: 8 }, (_, i) => tentCard(i, `${120 + i},00 €`)).join("")
+    const page = `<html><head><title>Tents</title></head><body>
+      <div class="top"><div class="results"><ul class="grid">${cards}</ul></div></div>
+      <div class="bottom"><div class="wrap"><div class="guide"><h2>How to choose a tent</h2>${
+      Array.from({ length: 6 }, (_, i) => guide(i)).join("")
+    }</div></div></div></body></html>`
+    const text = copy(page)
+    expect(text).toContain("Choosing a tent, part 3")
+    expect(text.indexOf("Trail tent 0")).toBeGreaterThanOrEqual(0)
+    expect(text.indexOf("Trail tent 0")).toBeLessThan(text.indexOf("Choosing a tent, part 0"))
+    expect(text).toContain("127,00 €")
+  })
+
+  it("leaves out a grid of cards that show no price (more articles), and a product page's grids", () => {
+    const unpriced = copy(category(Array.from({ length: 8 }, (_, i) => tentCard(i, `Story ${i}`)).join("")))
+    expect(unpriced).toContain("Choosing a tent, part 3")
+    expect(unpriced).not.toContain("Trail tent 5")
+    const product = category(Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join(""))
+      .replace("</head>", `<meta property="og:type" content="product"></head>`)
+    expect(copy(product)).not.toContain("Trail tent 5")
+  })
+})
+
+const tabbed = (panelAttrs: string) =>
+  `<html><head><title>Audio interface A4</title></head><body><main>
+  <h1>Audio interface A4</h1>
+  <div class="tabs"><a href="#d" role="tab">Description</a><a href="#s" role="tab">Specifications</a>
+  <div id="d" role="tabpanel"><p>The A4 records two microphones and two instruments at once, with preamps quiet ` +
+  `enough for a singer's softest line and a headphone output that drives studio headphones to a proper level.</p>
+  <p>It draws its power from the computer, so that a laptop, the A4 and a microphone make a whole studio in one bag.</p></div>
+  <div id="s" ${panelAttrs}><table><tr><th>Inputs</th><td>Four, two with microphone preamps</td></tr>
+  <tr><th>Sample rate</th><td>Up to 192 kHz</td></tr><tr><th>Power</th><td>Bus-powered over USB-C</td></tr></table></div>
+  </div></main></body></html>`
+
+describe("readable copy: tabs", () => {
+  it("keeps a tab panel the page hides until its tab is clicked", () => {
+    for (const attrs of [`role="tabpanel" hidden`, `class="tab-pane" style="display:none"`]) {
+      const text = copy(tabbed(attrs))
+      expect(text).toContain("records two microphones")
+      expect(text).toContain("Bus-powered over USB-C")
+    }
+  })
+
+  it("still leaves out a hidden block that is not a tab panel", () => {
+    const text = copy(tabbed(`class="spec-sheet" hidden`))
+    expect(text).toContain("records two microphones")
+    expect(text).not.toContain("Bus-powered over USB-C")
+  })
+})
