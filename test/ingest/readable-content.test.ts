@@ -497,6 +497,26 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(count(notice)).toBe(1)
   })
 
+  it("leaves out a reply's clamped preview of the post it answers, keeps a clamped line not shown before it", () => {
+    const post = (i: number, body: string) =>
+      `<li class="post"><div class="user">member${i}</div><div class="content">${body}</div></li>`
+    // The page holds the whole parent post in the preview; a style sheet shows its first line only.
+    const preview = (text: string, clamp: string) =>
+      `<div class="post-parent"><a href="/user/member0">member0</a><div ${clamp}><p>${text}</p></div></div>`
+    const teaser = "Ferry crossings resume on Monday morning once divers have checked every mooring chain twice."
+    const html = `<html><head><title>Thread</title></head><body>${furniture}<ul class="posts">
+      ${post(0, `<p>${prose(1)}</p><p>${prose(2)}</p>`)}
+      ${post(1, `${preview(`${prose(1)} ${prose(2)}`, `class="text-muted line-clamp-1"`)}<p>${prose(3)}</p>`)}
+      ${post(2, `${preview(prose(3), `style="-webkit-line-clamp: 2"`)}<p>${prose(4)}</p>`)}
+      ${post(3, `${preview(teaser, `class="text-truncate"`)}<p>${prose(5)}</p>`)}
+    </ul>${footer}</body></html>`
+    const text = copy(html)
+    const count = (s: string) => text.split(s).length - 1
+    for (let i = 1; i <= 5; i++) expect(count(prose(i))).toBe(1)
+    // A clamped line of words the copy does not hold before it stays.
+    expect(count(teaser)).toBe(1)
+  })
+
   it("leaves out each post's poster panel (title, banner, counts) and signature, keeps the posts", () => {
     const posts = Array.from(
       { length: 4 },

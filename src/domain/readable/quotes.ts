@@ -3,7 +3,10 @@
  * expand…"), so a thread's copy would hold each quoted post twice or more. A quote whose words
  * are, for the most part, already in the copy before it repeats what the reader has just read: it
  * is left out (`dropRepeatedQuotes`). A quote of text the copy does not hold before it (a post on an
- * earlier page of the thread, a quotation in an article) stays.
+ * earlier page of the thread, a quotation in an article) stays. A reply may instead show the post
+ * it answers as a preview clamped to a line or two by its class (`line-clamp-1`, `text-truncate`,
+ * `-webkit-line-clamp`): the page holds the whole post there, the reader sees its first words;
+ * such a preview of what the copy already holds is left out the same way.
  */
 import type { El, Page } from "./tree.js"
 
@@ -17,9 +20,18 @@ const WORD = /[\p{L}\p{N}]+/gu
 /** A class name that names a quote as a word of its own: `quote`, `bbcode_quote`, `bbCodeBlock--quote`, `quote-box` (not `js-selectToQuote`). */
 const QUOTE_NAME = /(?:^|\s|[-_])quote(?:$|\s|[-_])/i
 
-/** A quote: a `blockquote`, or an element whose class names a quote. */
-const isQuote = (el: El): boolean =>
-  el.name === "blockquote" || (el.attribs.class !== undefined && QUOTE_NAME.test(el.attribs.class))
+/** A class that clamps an element's text to its first line(s): `line-clamp-2`, Bootstrap's `text-truncate`. */
+const CLAMP_NAME = /(?:^|\s)(?:[\w-]*:)?(?:line-clamp-\d|text-truncate)(?:$|\s)/
+/** An inline style that clamps an element's text to its first line(s). */
+const CLAMP_STYLE = /line-clamp\s*:\s*\d/i
+
+/** A quote: a `blockquote`, an element whose class names a quote, or a preview clamped to its first lines. */
+const isQuote = (el: El): boolean => {
+  if (el.name === "blockquote") return true
+  const cls = el.attribs.class
+  if (cls !== undefined && (QUOTE_NAME.test(cls) || CLAMP_NAME.test(cls))) return true
+  return el.attribs.style !== undefined && CLAMP_STYLE.test(el.attribs.style)
+}
 
 /** Whether an element's subtree holds a quote (dropped ones may count: the check only saves work). */
 const holdsQuote = (all: ReadonlyArray<El>, root: El): boolean => {
