@@ -540,6 +540,24 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).not.toContain("Senior sluice keeper")
   })
 
+  it("keeps a card's title once when a link over the whole card repeats it before its heading", () => {
+    const cards = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<div class="story"><a href="/post/${i}" class="story__overlay-link">Notes on sluice gate ${i}</a>
+        <div class="story__meta"><a href="/u/${i}">keeper${i}</a> <span>March ${i + 1}</span></div>
+        <h2><a href="/post/${i}">Notes on sluice gate ${i}</a></h2>
+        <p>How the gate at lock ${i} was opened before dawn, and what the engineers on duty wrote down.</p></div>`
+    ).join("")
+    const html = `<html><head><title>Posts</title></head><body>${furniture}
+      <main><h1>Posts</h1>${cards}<p>${prose(1)}</p></main>
+      ${footer}</body></html>`
+    const text = copy(html)
+    const count = (s: string) => text.split(s).length - 1
+    for (let i = 0; i < 8; i++) expect(count(`Notes on sluice gate ${i}`)).toBe(1)
+    for (let i = 0; i < 8; i++) expect(text).toContain(`How the gate at lock ${i} was opened`)
+  })
+
   it("keeps the entries of a category page (lists of links in its main), not the lists of links around it", () => {
     // The intro scores; the 200 members (all links, in lists by letter) are most of what the page shows.
     const letters = Array.from(

@@ -8,16 +8,38 @@
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
 const MIN_REPEAT = 40
 
-/** `blocks` without each block identical to an earlier one of at least `MIN_REPEAT` characters. */
+/** A block that is one link and nothing else: `[text](url)`. */
+const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
+/** A heading block: its marks, then its text. */
+const HEADING = /^#{1,6} /
+/** How many blocks after a link its card's heading may come. */
+const HEADING_WITHIN = 4
+
+/**
+ * `blocks` without each block identical to an earlier one of at least `MIN_REPEAT` characters, and
+ * without each block that is only a link repeated as one of the next few headings: a card's link
+ * stretched over the whole card (for the click, or for screen readers) before the card's own title.
+ */
 export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
   const seen = new Set<string>()
   const out: Array<string> = []
-  for (const b of blocks) {
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!
     if (b.length >= MIN_REPEAT) {
       if (seen.has(b)) continue
       seen.add(b)
     }
+    if (LINK_ONLY.test(b) && headedBy(blocks, i, b)) continue
     out.push(b)
   }
   return out
+}
+
+/** Whether one of the `HEADING_WITHIN` blocks after `blocks[i]` is a heading of exactly `link`. */
+const headedBy = (blocks: ReadonlyArray<string>, i: number, link: string): boolean => {
+  for (let j = i + 1; j <= i + HEADING_WITHIN && j < blocks.length; j++) {
+    const h = blocks[j]!
+    if (HEADING.test(h) && h.slice(h.indexOf(" ") + 1) === link) return true
+  }
+  return false
 }
