@@ -49,7 +49,10 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(page, chooseContent(page, meta.discussion === true, meta.product === true))
+  const roots = dropRepeatedQuotes(
+    page,
+    chooseContent(page, meta.discussion === true, meta.product === true, meta.productGroup === true)
+  )
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

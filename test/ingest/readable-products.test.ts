@@ -165,3 +165,44 @@ describe("readable copy: tabs", () => {
     expect(text).not.toContain("Bus-powered over USB-C")
   })
 })
+
+const otherProduct = (name: string, price: number) =>
+  `<div class="item"><h3><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a></h3>` +
+  `<p>Made by hand in small batches, and sent in a box of recycled card.</p>` +
+  `<span class="amount">$${price}</span><a href="?add=${price}">Add to cart</a></div>`
+
+const withStrip = (head: string) =>
+  `<html><head><title>Tea tin</title>${head}</head><body><main><div class="layout">
+    <h1>Tea tin</h1>
+    <p>A tin of pressed steel that keeps two hundred grams of loose tea dry and dark, with an inner lid ` +
+  `that seals against the air and a label you can write on with chalk.</p>
+    <p>Its seam is folded, not soldered, so nothing but steel touches the tea, and it stacks with the other ` +
+  `tins of the range on a shelf or in a drawer.</p>
+    <h2>Details</h2>
+    <p>Each tin is pressed from one sheet of food-safe steel in a small workshop, then lacquered inside ` +
+  `with a coat that neither tastes nor smells, so that a green tea kept in it for a season tastes as it did ` +
+  `on the day the tin was filled. The lid is lined with a ring of natural rubber that keeps the moisture of ` +
+  `a kitchen out, and the label area on the front is painted matt black, for chalk or a paper label.</p>
+    <p>The tin is ten centimetres tall and eight across, weighs one hundred and forty grams empty, and holds ` +
+  `two hundred grams of a rolled oolong or about one hundred and twenty grams of a large-leaf black tea. ` +
+  `Wash it by hand with warm water only, dry it at once, and leave the lid off for an hour before filling.</p>
+    <h2>Pairs well with</h2>
+    <div class="row">${
+    [["Glass teapot with a steel filter", 38], ["Bamboo tea scoop", 9], ["Linen tea towel", 14], [
+      "Stoneware cups, a set of four",
+      42
+    ], ["Loose-leaf breakfast tea", 12]].map(([n, p]) => otherProduct(n as string, p as number)).join("")
+  }</div></div></main></body></html>`
+
+describe("readable copy: other products on a product page", () => {
+  it("drops a grid of priced cards on a page that says it shows a product", () => {
+    const text = copy(withStrip(productLd))
+    expect(text).toContain("an inner lid that seals against the air")
+    expect(text).not.toContain("Bamboo tea scoop")
+    expect(text).not.toContain("Add to cart")
+  })
+
+  it("keeps the grid where the page does not say it shows a product", () => {
+    expect(copy(withStrip(""))).toContain("Bamboo tea scoop")
+  })
+})

@@ -41,9 +41,10 @@ const shown = (el: El): boolean => !el.drop && el.text > 0
 
 /**
  * The children of `parent` that share `el`'s shape (`el` among them), when there are at least
- * `MIN_CARDS` of them with visible text and they are not mostly links; else `undefined`.
+ * `MIN_CARDS` of them with visible text and they are not mostly links (at most `maxLinks` of their
+ * text); else `undefined`.
  */
-export const siblingsOfShape = (parent: El, el: El): Array<El> | undefined => {
+export const siblingsOfShape = (parent: El, el: El, maxLinks = MAX_CARD_LINKS): Array<El> | undefined => {
   if (!CARD_TAGS.has(el.name)) return undefined
   const shape = shapeOf(el)
   const same: Array<El> = []
@@ -55,7 +56,7 @@ export const siblingsOfShape = (parent: El, el: El): Array<El> | undefined => {
     text += c.text
     link += c.link
   }
-  return same.length >= MIN_CARDS && link <= MAX_CARD_LINKS * text ? same : undefined
+  return same.length >= MIN_CARDS && link <= maxLinks * text ? same : undefined
 }
 
 /** Text blocks (elements with text of their own) in an element's subtree, counted up to `at`. */
@@ -95,8 +96,13 @@ export interface Group {
   readonly text: number
 }
 
-/** The groups of cards under `root` holding at least `least` characters. */
-export const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Array<Group> => {
+/** The groups of cards under `root` holding at least `least` characters (`maxLinks`: the largest share of their text in links). */
+export const groupsUnder = (
+  all: ReadonlyArray<El>,
+  root: El,
+  least: number,
+  maxLinks = MAX_CARD_LINKS
+): Array<Group> => {
   const groups: Array<Group> = []
   for (let i = root.order; i < root.end;) {
     const el = all[i]!
@@ -112,7 +118,7 @@ export const groupsUnder = (all: ReadonlyArray<El>, root: El, least: number): Ar
       const shape = shapeOf(c)
       if (seen.has(shape)) continue
       seen.add(shape)
-      const cards = siblingsOfShape(el, c)
+      const cards = siblingsOfShape(el, c, maxLinks)
       if (cards === undefined) continue
       const text = cards.reduce((n, k) => n + k.text, 0)
       if (text >= least && readAsCards(all, el, cards, text)) groups.push({ parent: el, cards, text })

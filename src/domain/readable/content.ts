@@ -29,7 +29,7 @@
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
-import { pricedGrid, priceGrids } from "./grids.js"
+import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -359,14 +359,14 @@ const keepFurniture = (page: Page): void => {
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page, discussion = false, product = false): ReadonlyArray<El> => {
+export const chooseContent = (page: Page, discussion = false, product = false, group = false): ReadonlyArray<El> => {
   if (discussion) discussionNames(page)
-  if (product) productNames(page)
+  const otherProducts = product ? productNames(page, group) : new Set<El>()
   const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
   const drops = page.all.map((el) => el.drop)
-  const fallback = visibleFallback(page, product)
+  const fallback = visibleFallback(page, product, otherProducts)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) {
     return tabPanels(page, fallback)
@@ -476,7 +476,7 @@ const BANNER =
  * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
-const visibleFallback = (page: Page, product = false): Array<El> => {
+const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet<El> = new Set()): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
@@ -484,7 +484,7 @@ const visibleFallback = (page: Page, product = false): Array<El> => {
     else if (
       !el.drop && el.text < keep &&
       (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)) ||
-        (product && productFurniture(el)))
+        (product && (productFurniture(el) || otherProducts.has(el))))
     ) el.drop = true
   }
   measure(page)
@@ -625,12 +625,18 @@ const productFurniture = (el: El): boolean => {
  * On a page that says it shows one product (its schema.org data or Open Graph type: meta.ts),
  * customer reviews and strips of other products are furniture, as a page's comments are under
  * an article: the product's description, facts and offer are the content. Elsewhere ("review"
- * names a review article's body) the names are read as before.
+ * names a review article's body) the names are read as before. Strips of other products are
+ * known by their names (`PRODUCT_FURNITURE`) or by their build: a grid of short priced cards
+ * (grids.ts `productGridCards`), whatever it is named, unless the page says it shows a group of
+ * products (`group`: Open Graph's `product.group`, a collection whose grid is its content). The
+ * cards of such grids are returned: the visible-text fallback leaves them out too.
  */
-const productNames = (page: Page): void => {
-  for (const el of page.all) {
-    if (productFurniture(el)) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
-  }
+const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
+  const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
+  for (const el of page.all) if (productFurniture(el)) furniture(el)
+  const cards = new Set(group ? [] : productGridCards(page))
+  for (const card of cards) furniture(card)
+  return cards
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */

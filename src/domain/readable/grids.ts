@@ -3,7 +3,8 @@
  * holds a long text of its own (a buying guide under the grid) that scores as the article, while
  * its cards (a title and a price each) never score. The cards are what the page lists, so a grid
  * of priced cards outside the chosen content joins it (`priceGrids`). A product page is left
- * alone: there the grids beside the product are other products.
+ * alone: there the grids beside the product are other products (`productGridCards`: content.ts
+ * reads them as furniture).
  */
 import { type Group, groupsUnder, MIN_CARDS } from "./cards.js"
 import { type El, type Page, textContent } from "./tree.js"
@@ -29,6 +30,28 @@ export const pricedGrid = (page: Page, g: Group): boolean => {
   const priced = g.cards.filter((c) => PRICE.test(textContent(page.texts, c, true, true))).length
   return priced >= PRICED_SHARE * g.cards.length
 }
+
+/**
+ * On a product page, the cards of each grid of priced cards (`pricedGrid`; a card may be one link
+ * all through): strips of other products ("you may also like", "complete the look", a shop's
+ * bestsellers under the product), whatever their names say. The product's own offer is one price,
+ * not a grid of cards. Not a grid of longer blocks (over `MAX_PRODUCT_CARD` characters, or without
+ * a link: the page's own sections beside a price), nor one holding `MAX_STRIP_SHARE` of the page.
+ */
+export const productGridCards = (page: Page): Array<El> =>
+  groupsUnder(page.all, page.root, MIN_GRID_TEXT, 1).filter((g) =>
+    g.text < MAX_STRIP_SHARE * page.root.text && g.cards.every((c) => c.text <= MAX_PRODUCT_CARD && c.link > 0) &&
+    pricedGrid(page, g)
+  ).flatMap((g) => g.cards)
+
+/**
+ * The largest share of the page's text a strip of other products holds: a larger grid is what
+ * the page lists (a category page whose schema.org data names its products).
+ */
+const MAX_STRIP_SHARE = 0.25
+
+/** The most text of a card of another product (a name, a price, a rating): longer siblings are the page's own sections. */
+const MAX_PRODUCT_CARD = 400
 
 const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 

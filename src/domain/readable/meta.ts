@@ -22,6 +22,8 @@ export interface PageMeta {
   readonly discussion?: boolean
   /** The page says it shows one product (`productPage`): not front matter; content.ts reads its reviews as furniture. */
   readonly product?: boolean
+  /** The page's Open Graph type says it shows a group of products (`product.group`): not front matter; content.ts keeps its grid. */
+  readonly productGroup?: boolean
 }
 
 const MAX_VALUE = 300
@@ -161,7 +163,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
     discussion: fromLdMeta.discussion === true,
-    product: productPage(m("og:type"), fromLdMeta.product === true)
+    product: productPage(m("og:type"), fromLdMeta.product === true),
+    productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? "")
   }
 }
 
