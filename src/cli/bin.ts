@@ -23,7 +23,7 @@
  * installation is read-only). `DOSSIER_CODE_CACHE=0` turns it off.
  */
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
+import { createRequire, isBuiltin } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
@@ -37,11 +37,30 @@ import { boundTwin, bundleFile, bundleFor, type BundleName } from "./Bundles.js"
 // 20,400 page faults and ~120 MiB resident became ~13,200 and ~90 MiB, and the command ~8% faster
 // (`npm run bench -- monitor`); the empty command's start ~20 ms faster. V8 reads this flag each
 // time it would grow the space, so setting it now takes effect.
-v8.setFlagsFromString("--semi-space-growth-factor=1")
+//
 // V8 checksums the code cache it makes and checks the checksum of one it is given (see above).
 // Set before the script is compiled and before its cache is made: the flags are part of what a
 // cache must match, so a cache made without it is refused and made again.
-v8.setFlagsFromString("--verify-snapshot-checksum")
+//
+// The flags are part of what every code cache must match, Node's own too: Node loads its modules
+// (crypto, perf_hooks, net, …) with the code cache it was built with, made with V8's default
+// flags, and once a flag differs V8 refuses that cache and Node compiles the module from source
+// (crypto and perf_hooks: ~29 million instructions more than with the cache). So Node's modules
+// load with the default flags: the ones every command uses (the `performance` global, which
+// Effect's clock reads at load, and stdout and stderr, which main.ts watches) before the flags are
+// set, and any other the bundle requires with the defaults restored for that one require.
+void globalThis.performance
+void process.stdout
+void process.stderr
+const ownFlags = () => {
+  v8.setFlagsFromString("--semi-space-growth-factor=1")
+  v8.setFlagsFromString("--verify-snapshot-checksum")
+}
+const defaultFlags = () => {
+  v8.setFlagsFromString("--semi-space-growth-factor=2")
+  v8.setFlagsFromString("--no-verify-snapshot-checksum")
+}
+ownFlags()
 
 /** SHA-256 (hex) of each bundle, set by scripts/build.mjs. */
 declare const __DOSSIER_BUNDLE_SHA256__: Record<BundleName, string>
@@ -98,10 +117,24 @@ if (useCache && (cachedData === undefined || script.cachedDataRejected === true)
   })
 }
 
+/** The bundle's `require`: Node's own modules, on their first require, with the default flags (above). */
+const coreRequire = createRequire(core)
+const seen = new Set<string>()
+const bundleRequire = Object.assign((id: string): unknown => {
+  if (seen.has(id) || !isBuiltin(id)) return coreRequire(id)
+  seen.add(id)
+  defaultFlags()
+  try {
+    return coreRequire(id)
+  } finally {
+    ownFlags()
+  }
+}, coreRequire)
+
 const module = { exports: {} }
 ;(script.runInThisContext() as (...args: ReadonlyArray<unknown>) => void)(
   module.exports,
-  createRequire(core),
+  bundleRequire,
   module,
   core,
   path.dirname(core)

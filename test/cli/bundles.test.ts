@@ -290,6 +290,30 @@ describe("loading", () => {
     }
   })
 
+  it("loads Node's own modules (crypto, perf_hooks, …) with Node's code cache, which V8 refuses once a flag differs", () => {
+    const work = tempWorkdir("dossier-bundles-")
+    // V8 prints a line for every code cache it deserializes or refuses; this flag is not part of
+    // what a cache must match, so it changes nothing else.
+    for (
+      const args of [["--version"], ["status", "--workdir", work, "--json"], [
+        "grant",
+        "list",
+        "--workdir",
+        work,
+        "--json"
+      ]]
+    ) {
+      const r = spawnSync(process.execPath, ["--profile-deserialization", path.join(dist, "dossier.cjs"), ...args], {
+        encoding: "utf8"
+      })
+      expect(r.status, r.stderr).toBe(0)
+      const lines = r.stdout.split("\n")
+      // Caches besides the bundle's own were read: Node's modules'.
+      expect(lines.filter((l) => l.startsWith("[Deserializing from")).length, args.join(" ")).toBeGreaterThan(1)
+      expect(lines.filter((l) => l.startsWith("[Cached code failed check")), args.join(" ")).toStrictEqual([])
+    }
+  })
+
   it("ingest --file reads its HTML parser from its bundle, not from node_modules", () => {
     const work = tempWorkdir("dossier-bundles-")
     put(
