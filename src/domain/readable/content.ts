@@ -445,16 +445,16 @@ const PREFACE_SHARE = 0.1
  */
 const preface = (kept: number, shown: number): boolean => kept < PREFACE && kept < PREFACE_SHARE * shown
 
-/** Visible characters left in the roots' subtrees (what is not dropped). */
-const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
+/** Visible characters of the roots' subtrees, leaving out each subtree `skipped` says (the root's own too). */
+const textIn = (page: Page, roots: ReadonlyArray<El>, skipped: (el: El) => boolean): number => {
   const all = page.all
   let n = 0
   for (const root of roots) {
-    if (root.drop) continue
+    if (skipped(root)) continue
     n += root.selfText
     for (let i = root.order + 1; i < root.end;) {
       const el = all[i]!
-      if (el.drop) {
+      if (skipped(el)) {
         i = el.end
         continue
       }
@@ -464,6 +464,9 @@ const keptText = (page: Page, roots: ReadonlyArray<El>): number => {
   }
   return n
 }
+
+/** Visible characters left in the roots' subtrees (what is not dropped). */
+const keptText = (page: Page, roots: ReadonlyArray<El>): number => textIn(page, roots, (el) => el.drop)
 
 /** Names of banners that sit over or under any page: cookie consent, subscription and sign-up prompts, skip links. */
 const BANNER =
@@ -503,24 +506,8 @@ const MIN_HEADINGS_LEFT_OUT = 2
  * Visible characters outside links left in the roots' subtrees: what a reader reads there rather
  * than follows (menus, teaser lists and link cards count for nothing).
  */
-const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number => {
-  const all = page.all
-  let n = 0
-  for (const root of roots) {
-    if (root.drop || root.name === "a") continue
-    n += root.selfText
-    for (let i = root.order + 1; i < root.end;) {
-      const el = all[i]!
-      if (el.drop || el.name === "a") {
-        i = el.end
-        continue
-      }
-      n += el.selfText
-      i++
-    }
-  }
-  return n
-}
+const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
+  textIn(page, roots, (el) => el.drop || el.name === "a")
 
 /**
  * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
