@@ -49,10 +49,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(
-    page,
-    chooseContent(page, meta.discussion === true, meta.product === true, meta.productGroup === true)
-  )
+  const roots = dropRepeatedQuotes(page, chooseContent(page, meta))
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

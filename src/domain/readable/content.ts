@@ -30,6 +30,7 @@ import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boil
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
+import type { PageMeta } from "./meta.js"
 import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -351,17 +352,23 @@ const keepFurniture = (page: Page): void => {
 }
 
 /**
- * The elements whose (not dropped) subtrees make the readable copy, in document order (`discussion`:
- * the page says it is a forum thread or a Q&A page, `discussionNames`). A choice
+ * The elements whose (not dropped) subtrees make the readable copy, in document order. What the
+ * page says of itself (meta.ts) changes how names are read: a forum thread or a Q&A page keeps its
+ * replies (`discussionNames`), a product page drops its reviews and other products
+ * (`productNames`; not its grid when it shows a group of products). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
  * short blocks that never score),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text.
  */
-export const chooseContent = (page: Page, discussion = false, product = false, group = false): ReadonlyArray<El> => {
-  if (discussion) discussionNames(page)
-  const otherProducts = product ? productNames(page, group) : new Set<El>()
+export const chooseContent = (
+  page: Page,
+  says: Pick<PageMeta, "discussion" | "product" | "productGroup"> = {}
+): ReadonlyArray<El> => {
+  const product = says.product === true
+  if (says.discussion === true) discussionNames(page)
+  const otherProducts = product ? productNames(page, says.productGroup === true) : new Set<El>()
   const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
