@@ -13,7 +13,7 @@ import { Builder, type MappedText } from "./MappedText.js"
  * the monitor's layers import this module, and an embedding program over the in-memory layers
  * (or one that only matches Markdown) should not load the HTML parser (bench/library.ts checks).
  * The CLI's build replaces the loader below by a require of the bundled copy
- * (`htmlparserBundled` in scripts/build.mjs): loading them from node_modules cost a fresh
+ * (`htmlparserBundled` in scripts/build.mjs): loading it from node_modules cost a fresh
  * `ingest --file` its code cache for those modules and their resolution.
  */
 const requireHtmlparser2 = (): typeof import("htmlparser2") => createRequire(import.meta.url)("htmlparser2")

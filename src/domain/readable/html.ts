@@ -56,25 +56,8 @@ const keptAttribs = (): KeptAttribs => ({
 /** The attributes of every element that has none of the kept ones: shared, never written. */
 export const NO_ATTRIBS: Attribs = keptAttribs()
 
-const KEPT: ReadonlySet<string> = new Set<AttribName>([
-  "class",
-  "id",
-  "itemprop",
-  "role",
-  "hidden",
-  "aria-hidden",
-  "style",
-  "href",
-  "start",
-  "name",
-  "property",
-  "content",
-  "http-equiv",
-  "rel",
-  "lang",
-  "xml:lang",
-  "type"
-])
+/** The names `keptAttribs` has a place for. */
+const KEPT: ReadonlySet<string> = new Set(Object.keys(keptAttribs()))
 
 /** What the tree builder is told, in `Parser`'s order: `open` at the end of a start tag, `close` at each (implied) end. */
 export interface TreeEvents {
