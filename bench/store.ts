@@ -116,6 +116,12 @@ const appendRow = async (url: string) => {
         throw e
       }
     }
+    /** The library's statements for one append: its transaction begun with the dossier's lock, its insert after the head it remembers. */
+    const BEGIN_LOCKED = `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`
+    const INSERT_ROWS = `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+      SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
+      FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)
+      ON CONFLICT DO NOTHING RETURNING 'e' AS k, position`
     /** The baseline: BEGIN, INSERT, COMMIT. */
     const raw = (values: Array<unknown>) => inTransaction(async () => void (await client.query(insert, values)))
     /**
@@ -129,13 +135,10 @@ const appendRow = async (url: string) => {
       for (let i = 2; i < values.length; i += 4) {
         rows.push({ position: values[i], id: values[i + 1], digest: values[i + 2], event: values[i + 3] })
       }
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`)
+      await client.query(BEGIN_LOCKED)
       try {
         const stored = await client.query(
-          `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-            SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
-            FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)
-            ON CONFLICT DO NOTHING RETURNING 'e' AS k, position`,
+          INSERT_ROWS,
           [dossier, "journal", "stmts", JSON.stringify(rows)]
         )
         if (stored.rows.length !== rows.length) throw new Error(`stored ${stored.rows.length} of ${rows.length}`)
@@ -166,13 +169,10 @@ const appendRow = async (url: string) => {
           event: entryText(e)
         }))
         return Effect.zipRight(
-          query(`BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`),
+          query(BEGIN_LOCKED),
           Effect.flatMap(
             Effect.exit(query(
-              `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
-                SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
-                FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)
-                ON CONFLICT DO NOTHING RETURNING 'e' AS k, position`,
+              INSERT_ROWS,
               [dossier, "journal", "least", JSON.stringify(rows)]
             )),
             (exit) =>
