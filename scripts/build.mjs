@@ -169,8 +169,9 @@ const effectLazyClasses = {
  * `dossier schema`'s answers are fixed by the code: the build computes every one from source
  * (src/commands/SchemaAnswers.ts, bundled and run here) and the CLI's bundles hold a generated
  * module with the same exports in its place: the names, and each name's JSON Schema as JSON text,
- * parsed when asked for (a fresh object, as the live module gives). Building JSON Schema from the
- * Schemas, and loading the domain's Schemas to do it, was ~55 ms of a cold `schema plan-start`.
+ * parsed when asked for (a fresh object, as the live module gives). Loading the domain's Schemas
+ * and building JSON Schema from them was ~240 million instructions of a cold `schema plan-start`,
+ * three quarters of its cost over `node -e 0` (docs/performance.md, "fourth round").
  * The library and the tests run the live module; test/cli/schemaAnswers.test.ts compares the built
  * CLI's answers with it. The build stops when an answer is not plain JSON (JSON text could not
  * carry it unchanged).
