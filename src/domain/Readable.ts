@@ -17,6 +17,7 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutCardChrome } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
@@ -49,7 +50,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(page, chooseContent(page, meta))
+  const roots = dropRepeatedQuotes(page, withoutCardChrome(page, chooseContent(page, meta)))
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 
