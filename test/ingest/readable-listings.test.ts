@@ -1,6 +1,7 @@
 /**
  * Listings whose cards repeat their controls: small pages written here (no copy of any real
- * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`).
+ * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
+ * `withoutMouseRepeats`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -50,5 +51,21 @@ describe("readable copy: a card's controls", () => {
     }</tbody></table>`
     const html = board("").replace(`<ul class="jobs"></ul>`, table)
     expect(count(copy(html), "video")).toBe(8)
+  })
+})
+
+const shoe = (i: number, tabindex: string): string =>
+  `<article class="shoe"><a href="/p/${i}">Runner ${i}, grey, on sale for ${80 + i} dollars</a>` +
+  `<a${tabindex} href="/p/${i}"><dl><dt>Maker</dt><dd>Brand ${i}</dd><dt>Model</dt><dd>Runner ${i}</dd></dl></a></article>`
+
+describe("readable copy: a card's second link for the mouse", () => {
+  it("leaves out a link out of the keyboard order that repeats the card's link", () => {
+    const html = (tabindex: string) =>
+      board("").replace(`<ul class="jobs"></ul>`, Array.from({ length: 6 }, (_, i) => shoe(i, tabindex)).join(""))
+    const text = copy(html(` tabindex="-1"`))
+    for (let i = 0; i < 6; i++) expect(text).toContain(`Runner ${i}, grey, on sale for ${80 + i} dollars`)
+    expect(text).not.toContain("Brand 3")
+    // The same link in the keyboard order is a link of its own: kept.
+    expect(copy(html(""))).toContain("Brand 3")
   })
 })

@@ -82,3 +82,38 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
   }
   return roots
 }
+
+/** How many links back a link taken out of the keyboard order may repeat. */
+const REPEAT_WITHIN = 3
+
+/**
+ * The roots without each link that repeats one just before it for the mouse: a link taken out of
+ * the keyboard order (`tabindex="-1"`) whose address is that of one of the `REPEAT_WITHIN` links
+ * shown before it (a card's second link to its item: over its picture, over its details).
+ * Keyboard and screen-reader users meet the first link only, and so does the copy.
+ */
+export const withoutMouseRepeats = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const all = page.all
+  for (const root of roots) {
+    const recent: Array<string> = []
+    for (let i = root.order; i < root.end;) {
+      const el = all[i]!
+      if (el.drop) {
+        i = el.end
+        continue
+      }
+      i++
+      if (el.name !== "a" || el.attribs.href === undefined) continue
+      if (el.attribs.tabindex?.trim() === "-1" && recent.includes(el.attribs.href)) {
+        el.drop = true
+        i = el.end
+        continue
+      }
+      if (el.text > 0) {
+        recent.push(el.attribs.href)
+        if (recent.length > REPEAT_WITHIN) recent.shift()
+      }
+    }
+  }
+  return roots
+}
