@@ -7,7 +7,8 @@
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
- *   readable/quotes.ts leaves out a reply's quote of what the copy already holds;
+ *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
+ *   the controls every card repeats;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -17,6 +18,7 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
@@ -49,7 +51,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(page, chooseContent(page, meta))
+  const roots = dropRepeatedQuotes(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

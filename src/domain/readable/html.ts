@@ -17,6 +17,8 @@ export interface Attribs {
   readonly style?: string | undefined
   readonly href?: string | undefined
   readonly start?: string | undefined
+  /** Read for a link that repeats another for the mouse (chrome.ts). */
+  readonly tabindex?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
   readonly name?: string | undefined
   readonly property?: string | undefined
@@ -43,6 +45,7 @@ const keptAttribs = (): KeptAttribs => ({
   style: undefined,
   href: undefined,
   start: undefined,
+  tabindex: undefined,
   name: undefined,
   property: undefined,
   content: undefined,

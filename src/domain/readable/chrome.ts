@@ -1,0 +1,119 @@
+/**
+ * A card's chrome: the controls and badges every card of a listing repeats ("Quick view",
+ * "+ wishlist", "Add to cart", "Free shipping", "Fast apply", a "Brand name" label). They are the
+ * same words in card after card, so a reader skims over them; the readable copy leaves them out
+ * (`withoutCardChrome`). What tells the cards apart (a title, a price, a summary) stays.
+ */
+import { groupsUnder } from "./cards.js"
+import { type El, type Page, textContent } from "./tree.js"
+
+/** The fewest cards of a group whose repeated texts are read as chrome. */
+const MIN_CHROME_CARDS = 4
+/** The least share of a group's cards a text must appear in to be chrome. */
+const CHROME_SHARE = 0.8
+/** The longest text read as chrome (a button's, a badge's, a label's). */
+const MAX_CHROME = 30
+
+const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
+
+/** Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside another such element, with its text. */
+const shortTexts = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  const all = page.all
+  for (let i = card.order + 1; i < card.end;) {
+    const el = all[i]!
+    if (el.drop) {
+      i = el.end
+      continue
+    }
+    if (el.text > 0 && el.text <= MAX_CHROME) {
+      const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+      if (t.length > 0) out.push([el, t])
+      i = el.end
+      continue
+    }
+    i++
+  }
+  return out
+}
+
+const HEADING = /^h[1-6]$/
+
+/** Class names of an element drawn as a button. */
+const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
+
+/**
+ * Whether a card's short element is a control: a link of its own (not a part of a longer link, as
+ * a card's title, maker and place are in a card made one link), or drawn as a button.
+ */
+const control = (el: El, card: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
+    if (HEADING.test(p.name)) return false
+    if (BUTTON.test(p.attribs.class ?? "") || p.attribs.role === "button" || p.attribs.type === "button") return true
+    if (p.name === "a") return p.text <= MAX_CHROME
+  }
+  return el.text > 0 && el.link >= el.text
+}
+
+/**
+ * The roots with each card's chrome dropped: in each group of at least `MIN_CHROME_CARDS` cards
+ * (cards.ts `groupsUnder`, cards that are links all through included), an element of a card whose
+ * whole text (`MAX_CHROME` characters at most) is the same as one in at least `CHROME_SHARE` of
+ * the group's cards.
+ */
+export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    const groups = groupsUnder(page.all, root, 0, 1)
+    for (const g of groups) {
+      // A table's rows are data: a value repeated down a column is not a control.
+      if (g.cards.length < MIN_CHROME_CARDS || g.cards[0]!.name === "tr") continue
+      if (groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c)))) continue
+      const texts = g.cards.map((c) => shortTexts(page, c))
+      const cardsWith = new Map<string, number>()
+      for (const t of texts) for (const s of new Set(t.map(([, s]) => s))) cardsWith.set(s, (cardsWith.get(s) ?? 0) + 1)
+      for (const t of texts) {
+        for (const [el, s] of t) {
+          if (cardsWith.get(s)! >= CHROME_SHARE * g.cards.length && control(el, g.cards.find((c) => inside(el, c))!)) {
+            el.drop = true
+          }
+        }
+      }
+    }
+  }
+  return roots
+}
+
+/** How many links back a link taken out of the keyboard order may repeat. */
+const REPEAT_WITHIN = 3
+
+/**
+ * The roots without each link that repeats one just before it for the mouse: a link taken out of
+ * the keyboard order (`tabindex="-1"`) whose address is that of one of the `REPEAT_WITHIN` links
+ * shown before it (a card's second link to its item: over its picture, over its details).
+ * Keyboard and screen-reader users meet the first link only, and so does the copy.
+ */
+export const withoutMouseRepeats = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const all = page.all
+  for (const root of roots) {
+    const recent: Array<string> = []
+    for (let i = root.order; i < root.end;) {
+      const el = all[i]!
+      if (el.drop) {
+        i = el.end
+        continue
+      }
+      i++
+      if (el.name !== "a" || el.attribs.href === undefined) continue
+      if (el.attribs.tabindex?.trim() === "-1" && recent.includes(el.attribs.href)) {
+        el.drop = true
+        i = el.end
+        continue
+      }
+      if (el.text > 0) {
+        recent.push(el.attribs.href)
+        if (recent.length > REPEAT_WITHIN) recent.shift()
+      }
+    }
+  }
+  return roots
+}

@@ -1,0 +1,71 @@
+/**
+ * Listings whose cards repeat their controls: small pages written here (no copy of any real
+ * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
+ * `withoutMouseRepeats`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://jobs.example/remote"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const count = (text: string, part: string): number => text.split(part).length - 1
+
+const job = (i: number): string =>
+  `<li class="job"><a href="/jobs/${i}"><div class="btn btn-quickview">Quick view</div>` +
+  `<h3>Backend engineer number ${i}</h3><span class="kind">Full-time</span></a>` +
+  `<p>Team ${i} builds the billing services in Go and Postgres, and pairs every week.</p>` +
+  `<a class="save" href="/save/${i}">Save this job</a> <a href="/company/${i}">Company ${i} profile</a></li>`
+
+const board = (rows: string) =>
+  `<html><head><title>Remote jobs</title></head><body>
+  <header class="site-header"><a href="/">Jobs board</a> <a href="/login">Sign in to your account</a></header>
+  <main><h1>Remote backend jobs</h1>
+  <p>Every job here can be done from anywhere; the list is refreshed each morning by the editors.</p>
+  <ul class="jobs">${rows}</ul></main>
+  <footer><p>Copyright 2026 The Jobs Board Company, all rights reserved, registered in the valley.</p></footer>
+  </body></html>`
+
+describe("readable copy: a card's controls", () => {
+  it("leaves out the links and buttons every card repeats, keeps what tells the cards apart", () => {
+    const text = copy(board(Array.from({ length: 8 }, (_, i) => job(i)).join("")))
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Backend engineer number ${i}`)
+      expect(text).toContain(`Team ${i} builds the billing services`)
+      expect(text).toContain(`Company ${i} profile`)
+    }
+    expect(text).not.toContain("Quick view")
+    expect(text).not.toContain("Save this job")
+    // A value repeated inside the card's longer link is a part of the entry, not a control.
+    expect(count(text, "Full-time")).toBe(8)
+  })
+
+  it("keeps a link only some cards show, and a table's repeated cells", () => {
+    const rows = Array.from({ length: 8 }, (_, i) => job(i).replace("Save this job", i < 3 ? "Apply now" : `Job ${i}`))
+    expect(count(copy(board(rows.join(""))), "Apply now")).toBe(3)
+    const table = `<table><tbody>${
+      Array.from({ length: 8 }, (_, i) =>
+        `<tr><td>Lecture ${i} on sums of squares and their use</td><td><a href="/v/${i}">video</a></td></tr>`).join("")
+    }</tbody></table>`
+    const html = board("").replace(`<ul class="jobs"></ul>`, table)
+    expect(count(copy(html), "video")).toBe(8)
+  })
+})
+
+const shoe = (i: number, tabindex: string): string =>
+  `<article class="shoe"><a href="/p/${i}">Runner ${i}, grey, on sale for ${80 + i} dollars</a>` +
+  `<a${tabindex} href="/p/${i}"><dl><dt>Maker</dt><dd>Brand ${i}</dd><dt>Model</dt><dd>Runner ${i}</dd></dl></a></article>`
+
+describe("readable copy: a card's second link for the mouse", () => {
+  it("leaves out a link out of the keyboard order that repeats the card's link", () => {
+    const html = (tabindex: string) =>
+      board("").replace(`<ul class="jobs"></ul>`, Array.from({ length: 6 }, (_, i) => shoe(i, tabindex)).join(""))
+    const text = copy(html(` tabindex="-1"`))
+    for (let i = 0; i < 6; i++) expect(text).toContain(`Runner ${i}, grey, on sale for ${80 + i} dollars`)
+    expect(text).not.toContain("Brand 3")
+    // The same link in the keyboard order is a link of its own: kept.
+    expect(copy(html(""))).toContain("Brand 3")
+  })
+})
