@@ -206,3 +206,29 @@ describe("readable copy: other products on a product page", () => {
     expect(copy(withStrip(""))).toContain("Bamboo tea scoop")
   })
 })
+
+const mediaBlock = (title: string, line: string) =>
+  `<div class="media"><img src="/i/${title.length}.jpg" alt=""><div class="media-body"><h3>${title}</h3>` +
+  `<p>${line}</p></div></div>`
+
+describe("readable copy: media blocks", () => {
+  it("keeps feature blocks built as media objects (an image beside a heading and a line)", () => {
+    const page = `<html><head><title>Vertical mouse</title></head><body><main><div class="product">
+      <h1>Vertical mouse</h1>
+      <div class="description"><p>The vertical mouse holds your hand the way you would shake another's, at an ` +
+      `angle that takes the twist out of the forearm, with buttons where the fingers already rest.</p>
+      <p>It pairs with three computers at once, charges over USB-C in a few minutes for a day of work, and ` +
+      `tracks on glass, wood and the arm of a sofa.</p></div>
+      <div class="features">${
+        [
+          ["Natural handshake", "The hand rests on its side, and the strain in the forearm falls by a tenth."],
+          ["A steep angle", "Set at fifty-seven degrees, the mouse keeps the wrist from pressing on the desk."],
+          ["Fits the hand", "Sculpted for medium and large hands, with a rest that keeps the thumb in place."]
+        ].map(([t, l]) => mediaBlock(t!, l!)).join("")
+      }</div></div></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("takes the twist out of the forearm")
+    expect(text).toContain("the strain in the forearm falls by a tenth")
+    expect(text).toContain("keeps the wrist from pressing on the desk")
+  })
+})

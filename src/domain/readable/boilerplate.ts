@@ -146,8 +146,14 @@ const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
+/**
+ * Readability's negative names, less `media`: the media object (an image beside a heading and a
+ * line, Bootstrap's `media`/`media-body`, `*-media-cards`) is how product and service pages build
+ * their feature blocks, not furniture; a gallery's furniture carries names of its own (`caption`,
+ * `credit`, `related`).
+ */
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
 
 export interface Marks {
   readonly weight: number
