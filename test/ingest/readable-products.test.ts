@@ -232,3 +232,33 @@ describe("readable copy: media blocks", () => {
     expect(text).toContain("keeps the wrist from pressing on the desk")
   })
 })
+
+const specs = (tip: (text: string) => string) =>
+  `<html><head><title>Open headphones H2</title></head><body><main><div class="product">
+  <h1>Open headphones H2</h1>
+  <p>The H2 are open headphones with planar drivers, light enough to wear for an evening of records, and ` +
+  `open at the back, so the music sounds as if it were played in the room rather than inside your head.</p>
+  <div class="overview">${
+    [
+      ["Cup style", "Open-back", "Open designs sound wider but let the music out and the street in."],
+      ["Driver type", "Planar magnetic", "A thin film between magnets moves as one, with little distortion."],
+      ["Amp required", "Yes", "Some headphones need an amplifier to reach a comfortable listening level."]
+    ].map(([k, v, t]) => `<div class="item"><h4>${k} ${tip(t!)}</h4><p>${v}</p></div>`).join("")
+  }</div></div></main></body></html>`
+
+describe("readable copy: tooltips", () => {
+  it("leaves out what a tooltip shows on hover, by its role or its name", () => {
+    for (
+      const tip of [
+        (t: string) => `<span role="tooltip">${t}</span>`,
+        (t: string) => `<tool-tip class="tool-tip"><span class="tool-tip__content">${t}</span></tool-tip>`,
+        (t: string) => `<span class="tooltip">?<span class="tooltip-text">${t}</span></span>`
+      ]
+    ) {
+      const text = copy(specs(tip))
+      expect(text).toContain("open at the back")
+      expect(text).toContain("Planar magnetic")
+      expect(text).not.toContain("little distortion")
+    }
+  })
+})

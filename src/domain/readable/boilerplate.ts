@@ -62,7 +62,8 @@ const DROP_ROLES = new Set([
   "alertdialog",
   "menu",
   "menubar",
-  "toolbar"
+  "toolbar",
+  "tooltip"
 ])
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
@@ -120,9 +121,12 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
 /**
  * Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks):
  * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
+ * What a tooltip shows on hover (`tooltip-content`, `tool-tip__content`, `tooltiptext`; the role
+ * `tooltip` is dropped by its tag's rules) is strong furniture: a shop's specifications explain
+ * each label in one. The trigger (`tooltip` alone) holds visible text and is not.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
 const WEAK_FURNITURE =
   /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
