@@ -262,3 +262,22 @@ describe("readable copy: tooltips", () => {
     }
   })
 })
+
+describe("readable copy: overlays", () => {
+  it("leaves out a box fixed over the whole window (a dialog laid over the page)", () => {
+    const page = `<html><head><title>Wool runner</title></head><body><main class="template-product">
+      <h1>Wool runner</h1>
+      <div class="details"><p>A true original: the wool runner pairs a soft upper of merino wool with a sole of ` +
+      `foam made from sugarcane, for a shoe that feels like nothing on the foot.</p>
+      <p>It goes in the washing machine: take out the insoles and the laces, wash them by hand, and every step ` +
+      `stays as fresh as the first one.</p>
+      <div class="fixed inset-0 z-50"><div class="panel"><h3>Notify me when back in stock</h3>
+      <p>Once limited colours sell out, they are gone for good; leave your address and we will write when they are back.</p>
+      </div></div></div></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("a shoe that feels like nothing on the foot")
+    expect(text).toContain("stays as fresh as the first one")
+    expect(text).not.toContain("Notify me when back in stock")
+    expect(text).not.toContain("they are gone for good")
+  })
+})

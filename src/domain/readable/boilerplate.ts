@@ -219,11 +219,24 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") {
     return { weight, furniture: 0 }
   }
+  if (overlay(c)) return { weight, furniture: 2 }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
 }
+
+/** Utility classes of a box fixed over the whole window: Tailwind's `fixed inset-0`. */
+const FIXED = /(?:^|\s)fixed(?:$|\s)/
+const INSET_0 = /(?:^|\s)inset-0(?:$|\s)/
+
+/**
+ * Whether a class says the element is an overlay: a box fixed over the whole window (`fixed
+ * inset-0`) is a dialog, a drawer or a full-screen menu laid over the page (a shop's "notify me
+ * when back in stock" form, its size chart), never the page's own flow. Strong furniture, dropped
+ * unless it holds most of the page (an app shell that scrolls inside such a box).
+ */
+const overlay = (cls: string): boolean => FIXED.test(cls) && INSET_0.test(cls)
 
 /**
  * Whether a content-like name keeps an element a candidate: a class or id that says content and
