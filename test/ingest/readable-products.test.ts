@@ -281,3 +281,34 @@ describe("readable copy: overlays", () => {
     expect(text).not.toContain("they are gone for good")
   })
 })
+
+const faq = (answerAttrs: string) =>
+  `<html><head><title>Flame diffuser</title></head><body><main><div class="product">
+  <h1>Flame diffuser</h1>
+  <p>The flame diffuser turns water and a few drops of essential oil into a mist ` +
+  `that glows like a flame, with a light you can dim and a timer that stops it after one, three or six hours.</p>
+  <p>It holds a quarter of a litre, enough for a whole evening, and switches itself off when the water runs out.</p>
+  <div class="faq"><h2>Questions</h2>
+  <div class="item"><h3>Can it stand outdoors?</h3><div ${answerAttrs}><p>Yes: it resists splashes, so it can ` +
+  `stand on a terrace or a balcony for a summer evening, as well as in the living room.</p></div></div>
+  <div class="item"><h3>Which oil should I use?</h3><div ${answerAttrs}><p>Lavender to rest, mint or lemon to ` +
+  `wake up; a few drops are enough for the whole tank.</p></div></div>
+  </div></div></main></body></html>`
+
+describe("readable copy: accordions", () => {
+  it("shows the answers an accordion hides until their question is clicked", () => {
+    for (const attrs of [`class="content" style="display: none;"`, `class="answer" hidden`]) {
+      const text = copy(faq(attrs))
+      expect(text).toContain("switches itself off when the water runs out")
+      expect(text).toContain("Can it stand outdoors?")
+      expect(text).toContain("stand on a terrace or a balcony")
+      expect(text).toContain("a few drops are enough for the whole tank")
+    }
+  })
+
+  it("leaves out a block hidden for good (display: none !important)", () => {
+    const text = copy(faq(`style="display: none !important"`))
+    expect(text).toContain("switches itself off when the water runs out")
+    expect(text).not.toContain("stand on a terrace or a balcony")
+  })
+})
