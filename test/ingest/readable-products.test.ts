@@ -206,3 +206,109 @@ describe("readable copy: other products on a product page", () => {
     expect(copy(withStrip(""))).toContain("Bamboo tea scoop")
   })
 })
+
+const mediaBlock = (title: string, line: string) =>
+  `<div class="media"><img src="/i/${title.length}.jpg" alt=""><div class="media-body"><h3>${title}</h3>` +
+  `<p>${line}</p></div></div>`
+
+describe("readable copy: media blocks", () => {
+  it("keeps feature blocks built as media objects (an image beside a heading and a line)", () => {
+    const page = `<html><head><title>Vertical mouse</title></head><body><main><div class="product">
+      <h1>Vertical mouse</h1>
+      <div class="description"><p>The vertical mouse holds your hand the way you would shake another's, at an ` +
+      `angle that takes the twist out of the forearm, with buttons where the fingers already rest.</p>
+      <p>It pairs with three computers at once, charges over USB-C in a few minutes for a day of work, and ` +
+      `tracks on glass, wood and the arm of a sofa.</p></div>
+      <div class="features">${
+        [
+          ["Natural handshake", "The hand rests on its side, and the strain in the forearm falls by a tenth."],
+          ["A steep angle", "Set at fifty-seven degrees, the mouse keeps the wrist from pressing on the desk."],
+          ["Fits the hand", "Sculpted for medium and large hands, with a rest that keeps the thumb in place."]
+        ].map(([t, l]) => mediaBlock(t!, l!)).join("")
+      }</div></div></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("takes the twist out of the forearm")
+    expect(text).toContain("the strain in the forearm falls by a tenth")
+    expect(text).toContain("keeps the wrist from pressing on the desk")
+  })
+})
+
+const specs = (tip: (text: string) => string) =>
+  `<html><head><title>Open headphones H2</title></head><body><main><div class="product">
+  <h1>Open headphones H2</h1>
+  <p>The H2 are open headphones with planar drivers, light enough to wear for an evening of records, and ` +
+  `open at the back, so the music sounds as if it were played in the room rather than inside your head.</p>
+  <div class="overview">${
+    [
+      ["Cup style", "Open-back", "Open designs sound wider but let the music out and the street in."],
+      ["Driver type", "Planar magnetic", "A thin film between magnets moves as one, with little distortion."],
+      ["Amp required", "Yes", "Some headphones need an amplifier to reach a comfortable listening level."]
+    ].map(([k, v, t]) => `<div class="item"><h4>${k} ${tip(t!)}</h4><p>${v}</p></div>`).join("")
+  }</div></div></main></body></html>`
+
+describe("readable copy: tooltips", () => {
+  it("leaves out what a tooltip shows on hover, by its role or its name", () => {
+    for (
+      const tip of [
+        (t: string) => `<span role="tooltip">${t}</span>`,
+        (t: string) => `<tool-tip class="tool-tip"><span class="tool-tip__content">${t}</span></tool-tip>`,
+        (t: string) => `<span class="tooltip">?<span class="tooltip-text">${t}</span></span>`
+      ]
+    ) {
+      const text = copy(specs(tip))
+      expect(text).toContain("open at the back")
+      expect(text).toContain("Planar magnetic")
+      expect(text).not.toContain("little distortion")
+    }
+  })
+})
+
+describe("readable copy: overlays", () => {
+  it("leaves out a box fixed over the whole window (a dialog laid over the page)", () => {
+    const page = `<html><head><title>Wool runner</title></head><body><main class="template-product">
+      <h1>Wool runner</h1>
+      <div class="details"><p>A true original: the wool runner pairs a soft upper of merino wool with a sole of ` +
+      `foam made from sugarcane, for a shoe that feels like nothing on the foot.</p>
+      <p>It goes in the washing machine: take out the insoles and the laces, wash them by hand, and every step ` +
+      `stays as fresh as the first one.</p>
+      <div class="fixed inset-0 z-50"><div class="panel"><h3>Notify me when back in stock</h3>
+      <p>Once limited colours sell out, they are gone for good; leave your address and we will write when they are back.</p>
+      </div></div></div></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("a shoe that feels like nothing on the foot")
+    expect(text).toContain("stays as fresh as the first one")
+    expect(text).not.toContain("Notify me when back in stock")
+    expect(text).not.toContain("they are gone for good")
+  })
+})
+
+const faq = (answerAttrs: string) =>
+  `<html><head><title>Flame diffuser</title></head><body><main><div class="product">
+  <h1>Flame diffuser</h1>
+  <p>The flame diffuser turns water and a few drops of essential oil into a mist ` +
+  `that glows like a flame, with a light you can dim and a timer that stops it after one, three or six hours.</p>
+  <p>It holds a quarter of a litre, enough for a whole evening, and switches itself off when the water runs out.</p>
+  <div class="faq"><h2>Questions</h2>
+  <div class="item"><h3>Can it stand outdoors?</h3><div ${answerAttrs}><p>Yes: it resists splashes, so it can ` +
+  `stand on a terrace or a balcony for a summer evening, as well as in the living room.</p></div></div>
+  <div class="item"><h3>Which oil should I use?</h3><div ${answerAttrs}><p>Lavender to rest, mint or lemon to ` +
+  `wake up; a few drops are enough for the whole tank.</p></div></div>
+  </div></div></main></body></html>`
+
+describe("readable copy: accordions", () => {
+  it("shows the answers an accordion hides until their question is clicked", () => {
+    for (const attrs of [`class="content" style="display: none;"`, `class="answer" hidden`]) {
+      const text = copy(faq(attrs))
+      expect(text).toContain("switches itself off when the water runs out")
+      expect(text).toContain("Can it stand outdoors?")
+      expect(text).toContain("stand on a terrace or a balcony")
+      expect(text).toContain("a few drops are enough for the whole tank")
+    }
+  })
+
+  it("leaves out a block hidden for good (display: none !important)", () => {
+    const text = copy(faq(`style="display: none !important"`))
+    expect(text).toContain("switches itself off when the water runs out")
+    expect(text).not.toContain("stand on a terrace or a balcony")
+  })
+})

@@ -62,7 +62,8 @@ const DROP_ROLES = new Set([
   "alertdialog",
   "menu",
   "menubar",
-  "toolbar"
+  "toolbar",
+  "tooltip"
 ])
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
@@ -120,9 +121,12 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
 /**
  * Names of furniture (Readability's unlikely candidates, with trafilatura's discarded blocks):
  * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
+ * What a tooltip shows on hover (`tooltip-content`, `tool-tip__content`, `tooltiptext`; the role
+ * `tooltip` is dropped by its tag's rules) is strong furniture: a shop's specifications explain
+ * each label in one. The trigger (`tooltip` alone) holds visible text and is not.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
 const WEAK_FURNITURE =
   /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
@@ -146,8 +150,14 @@ const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
 
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|itemprop/i
+/**
+ * Readability's negative names, less `media`: the media object (an image beside a heading and a
+ * line, Bootstrap's `media`/`media-body`, `*-media-cards`) is how product and service pages build
+ * their feature blocks, not furniture; a gallery's furniture carries names of its own (`caption`,
+ * `credit`, `related`).
+ */
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|byline|credit|newsletter|subscribe|social|teaser|recommend/i
 
 export interface Marks {
   readonly weight: number
@@ -209,11 +219,24 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") {
     return { weight, furniture: 0 }
   }
+  if (overlay(c)) return { weight, furniture: 2 }
   if (BYLINE.test(both)) return { weight, furniture: 3 }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
 }
+
+/** Utility classes of a box fixed over the whole window: Tailwind's `fixed inset-0`. */
+const FIXED = /(?:^|\s)fixed(?:$|\s)/
+const INSET_0 = /(?:^|\s)inset-0(?:$|\s)/
+
+/**
+ * Whether a class says the element is an overlay: a box fixed over the whole window (`fixed
+ * inset-0`) is a dialog, a drawer or a full-screen menu laid over the page (a shop's "notify me
+ * when back in stock" form, its size chart), never the page's own flow. Strong furniture, dropped
+ * unless it holds most of the page (an app shell that scrolls inside such a box).
+ */
+const overlay = (cls: string): boolean => FIXED.test(cls) && INSET_0.test(cls)
 
 /**
  * Whether a content-like name keeps an element a candidate: a class or id that says content and

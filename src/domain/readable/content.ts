@@ -26,6 +26,7 @@
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
+import { accordionAnswers } from "./accordions.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
@@ -360,7 +361,9 @@ const keepFurniture = (page: Page): void => {
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
  * short blocks that never score),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
- * that holds more: never a title-only copy of a page that shows text.
+ * that holds more: never a title-only copy of a page that shows text. Inside what is chosen, the
+ * tab panels and an accordion's answers that wait hidden for a click are shown (`tabPanels`,
+ * accordions.ts `accordionAnswers`).
  */
 export const chooseContent = (
   page: Page,
@@ -376,14 +379,14 @@ export const chooseContent = (
   const fallback = visibleFallback(page, product, otherProducts)
   const shown = keptText(page, fallback)
   if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) {
-    return tabPanels(page, fallback)
+    return accordionAnswers(page, tabPanels(page, fallback))
   }
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
-  if (blocks !== undefined) return tabPanels(page, blocks)
+  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks))
   page.all.forEach((el, i) => (el.drop = drops[i]!))
-  return tabPanels(page, roots)
+  return accordionAnswers(page, tabPanels(page, roots))
 }
 
 /**

@@ -1,0 +1,88 @@
+/**
+ * An accordion's answers (a product page's or a service page's FAQ, a shop's "details" and "care"
+ * sections): each question is a heading, and the answer right after it waits hidden (`hidden`, an
+ * inline `display: none`) until the reader clicks the question. Inside the chosen content such an
+ * answer is shown, with its question (which the cleaning dropped as a heading with nothing under
+ * it), as content.ts shows the other tabs of a tab panel.
+ */
+import { concealing, droppedTag } from "./boilerplate.js"
+import { isHeading } from "./edges.js"
+import { dropsItself, type El, measure, type Page } from "./tree.js"
+
+const IMPORTANT = /!\s*important/i
+
+/** The element just before `el` among its parent's children, if any. */
+const previousElement = (el: El): El | undefined => {
+  const siblings = el.parent?.children ?? []
+  let prev: El | undefined
+  for (const c of siblings) {
+    if (c === el) return prev
+    if (typeof c !== "number") prev = c
+  }
+  return undefined
+}
+
+/**
+ * Whether `el` is an answer hidden until its question is clicked: dropped only because it is
+ * concealed (not for its tag, and under an ancestor that is kept), right after a heading that
+ * nothing but the cleaning dropped.
+ */
+const hiddenAnswer = (page: Page, el: El): El | undefined => {
+  if (!el.drop || el.parent?.drop === true || el.name === "noscript" || !concealing(el.name, el.attribs)) {
+    return undefined
+  }
+  // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
+  if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
+  const question = previousElement(el)
+  if (question === undefined || !isHeading(question.name) || dropsItself(page, question)) return undefined
+  // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
+  if (question.marks.weight < 0 || question.marks.furniture !== 0) return undefined
+  return question
+}
+
+/** Show what `el` holds as its tags allow (its own concealing ignored). */
+const show = (page: Page, el: El): void => {
+  el.drop = false
+  const all = page.all
+  for (let j = el.order + 1; j < el.end; j++) {
+    const d = all[j]!
+    d.drop = d.parent!.drop || dropsItself(page, d)
+  }
+}
+
+/** The most of an answer's text that may sit in links: an answer is read, not a list of pointers ("keep reading"). */
+const MAX_LINKED = 0.5
+
+/** The roots, with the accordions' hidden answers inside them shown (and the page measured again when one was). */
+export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const all = page.all
+  const shown: Array<readonly [El, El]> = []
+  for (const root of roots) {
+    if (root.drop) continue
+    for (let i = root.order + 1; i < root.end; i++) {
+      const el = all[i]!
+      const question = hiddenAnswer(page, el)
+      if (question === undefined) continue
+      show(page, question)
+      show(page, el)
+      shown.push([question, el])
+      i = el.end - 1
+    }
+  }
+  if (shown.length === 0) return roots
+  measure(page)
+  const links = shown.filter(([, answer]) => answer.link > MAX_LINKED * answer.text)
+  if (links.length > 0) {
+    for (const [question, answer] of links) {
+      hide(page, question)
+      hide(page, answer)
+    }
+    measure(page)
+  }
+  return roots
+}
+
+/** Leave `el` out again, with its subtree. */
+const hide = (page: Page, el: El): void => {
+  for (let j = el.order; j < el.end; j++) page.all[j]!.drop = true
+}
