@@ -152,7 +152,9 @@ export const makeJournal = (
       const stored = journals.append(study, entries, checkBatch(entries, onDuplicate))
       return Effect.map(
         lock.withLock(
-          artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended))
+          artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended)),
+          // The store's append is the region's first step; before it, nothing but computing.
+          { opensWithStatement: true }
         ),
         (out): AppendResult => ({ study, appended: out.appended, skipped: out.existing, head: out.head! })
       )

@@ -17,6 +17,14 @@
  * adapter may skip what it takes only to be correct on its own (a savepoint, a lock of its own).
  * A failure or an interruption rolls the transaction back; a success commits it.
  *
+ * A region whose caller says it opens with a statement (`LockRegionHint.opensWithStatement`: the
+ * journal's append) does not wait for that round trip: the pool's clients run in pipeline mode,
+ * so the `BEGIN` and the lock are sent and the region started at once, and its first statement
+ * goes out right behind them — one round trip for the three. The server runs it after them, in
+ * the transaction, once the lock is held; when the `BEGIN` fails (the lock's wait past
+ * `lock_timeout`), the statement finds the transaction aborted and writes nothing, and the
+ * region answers the `BEGIN`'s failure (`LockTimeout`), as if it had never started.
+ *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
  * the lock is not held (it may not write). Inside a `withLock` region it joins that transaction.
@@ -28,7 +36,7 @@
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -37,11 +45,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
-import { Lock } from "../../services/Lock.js"
+import { Lock, type LockRegionHint } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
 export interface PgLockShape {
-  readonly withLock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
+  readonly withLock: <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+    hint?: LockRegionHint
+  ) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
   readonly withReadLock: <A, E, R>(
     self: (held: boolean) => Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
@@ -79,6 +90,43 @@ export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null
       ? held.value.held
       : null
   })
+
+/**
+ * The node-postgres client under a reserved connection of the pool (`@effect/sql-pg`'s
+ * connection keeps it as `pg`), when it runs in pipeline mode (`PgStore` configures its pool so):
+ * a query sent to it goes out at once, behind the ones still waiting for their answers. Null
+ * otherwise (the transaction then opens with a round trip of its own).
+ */
+interface PipelineClient {
+  readonly pipeline: boolean
+  query(text: string, callback: (err: Error | null) => void): unknown
+}
+const pipelineClientOf = (conn: Connection): PipelineClient | null => {
+  const pg: unknown = (conn as { readonly pg?: unknown }).pg
+  return typeof pg === "object" && pg !== null && (pg as PipelineClient).pipeline === true &&
+      typeof (pg as PipelineClient).query === "function"
+    ? pg as PipelineClient
+    : null
+}
+
+/**
+ * Send `text` (a simple query) on `client` now; its answer, awaited later. The statements sent
+ * after it on that connection run after it, in its transaction.
+ */
+const sendNow = (client: PipelineClient, text: string): Effect.Effect<void, SqlError> => {
+  let answer: Effect.Effect<void, SqlError> | null = null
+  let waiting: ((answer: Effect.Effect<void, SqlError>) => void) | null = null
+  client.query(text, (err) => {
+    answer = err === null || err === undefined
+      ? Effect.void
+      : Effect.fail(new SqlError({ cause: err, message: "Failed to execute statement" }))
+    if (waiting !== null) waiting(answer)
+  })
+  return Effect.async<void, SqlError>((resume) => {
+    if (answer !== null) resume(answer)
+    else waiting = resume
+  })
+}
 
 /** The advisory lock key of a dossier: a 64-bit hash of its name (computed by the server). */
 const lockName = (dossier: string) => `dossier:${dossier}`
@@ -138,11 +186,9 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
           return Effect.succeed(k)
         }
       )
+  const beginLockedText = (k: string) => `BEGIN; SELECT pg_advisory_xact_lock(${k})`
   const beginLocked = (conn: Connection) =>
-    Effect.flatMap(
-      keyOf(conn),
-      (k) => conn.executeUnprepared(`BEGIN; SELECT pg_advisory_xact_lock(${k})`, [], undefined)
-    )
+    Effect.flatMap(keyOf(conn), (k) => conn.executeUnprepared(beginLockedText(k), [], undefined))
   const beginRead = (conn: Connection) =>
     conn.executeUnprepared("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [], undefined)
 
@@ -151,11 +197,18 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
    * the lock may be interrupted: the deadline), a success commits it, a failure or an
    * interruption rolls it back. As `sql.withTransaction` (whose nested calls inside are
    * savepoints of this one), a failed COMMIT or ROLLBACK is a defect that `mapErrors` maps.
+   *
+   * With `pipelined` (the text of the locked `BEGIN`, for a region that opens with a statement)
+   * and a client in pipeline mode, that text is sent and `self` started at once: its first
+   * statement goes out behind the `BEGIN` and the lock, in the same round trip, and runs once
+   * the lock is held. A `BEGIN` that failed (the lock's wait timed out) fails the region as it
+   * would have before it started — its statements found the transaction aborted and wrote nothing.
    */
   const transaction = <A, E, R>(
     begin: (conn: Connection) => Effect.Effect<unknown, SqlError>,
     self: Effect.Effect<A, E, R>,
-    held: boolean
+    held: boolean,
+    pipelined: string | null = null
   ) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
@@ -168,8 +221,20 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
             held: { afterCommit: (f) => committed.push(f) }
           })
           : context
+        const client = pipelined === null ? null : pipelineClientOf(conn)
+        const region = client === null
+          ? Effect.zipRight(begin(conn), Effect.provide(self, inside))
+          : Effect.suspend(() => {
+            const begun = sendNow(client, pipelined!)
+            // The region's answer once the BEGIN's is known (a failed BEGIN answers for both); an
+            // interrupted region answers at once (its statement's cancellation reaches the lock's wait).
+            return Effect.flatMap(
+              Effect.exit(Effect.provide(self, inside)),
+              (exit) => Exit.isInterrupted(exit) ? exit : Effect.zipRight(begun, exit)
+            )
+          })
         return Effect.flatMap(
-          Effect.exit(restore(Effect.zipRight(begin(conn), Effect.provide(self, inside)))),
+          Effect.exit(restore(region)),
           (exit) =>
             Exit.isSuccess(exit)
               ? Effect.as(
@@ -187,7 +252,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
     )
 
   return {
-    withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    withLock: <A, E, R>(self: Effect.Effect<A, E, R>, hint?: LockRegionHint) =>
       Effect.flatMap(
         Effect.serviceOption(TransactionConnection),
         (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
@@ -202,7 +267,12 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
                   held: outer ?? { afterCommit: null }
                 }))
             )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-            : (deadline(mapErrors(transaction(beginLocked, self, true))) as Effect.Effect<
+            : (deadline(mapErrors(transaction(
+              beginLocked,
+              self,
+              true,
+              hint?.opensWithStatement === true && key !== null ? beginLockedText(key) : null
+            ))) as Effect.Effect<
               A,
               E | LockTimeout | StoreUnavailable,
               R

@@ -23,6 +23,8 @@ declare module "pg" {
     keepAlive?: boolean | undefined
     keepAliveInitialDelayMillis?: number | undefined
     application_name?: string | undefined
+    /** Send each query at once, not after the previous one's answer (node-postgres 8.20+). */
+    pipeline?: boolean | undefined
   }
   export interface PoolConfig extends ClientConfig {
     max?: number | undefined
