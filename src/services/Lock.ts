@@ -26,6 +26,13 @@ export interface LockRegionHint {
    * the lock; a wait beyond the lock's timeout is `LockTimeout` and nothing is written.
    */
   readonly opensWithStatement?: boolean
+  /**
+   * The region's last step that needs the lock is a statement of the store that fails whenever
+   * the region may not commit (the store's adapter knows which), and nothing after it can fail
+   * or write: a SQL lock may then send its `COMMIT` right behind that statement. A statement that
+   * fails rolls the transaction back, as before, and the adapter goes on in a new one.
+   */
+  readonly closesWithStatement?: boolean
 }
 
 export interface LockShape {

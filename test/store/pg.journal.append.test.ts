@@ -441,6 +441,91 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
     60_000
   )
 
+  it(
+    "a region that also closes with its insert: COMMIT sent behind it; a row not stored sends it to the whole view in a new transaction",
+    async () => {
+      const name = fresh("closes")
+      const [a, b] = [host(name), host(name)]
+      const both: LockRegionHint = { opensWithStatement: true, closesWithStatement: true }
+      const trace: Array<string> = []
+      const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
+        .prototype
+      const query = proto.query
+      proto.query = function(this: unknown, ...args: Array<unknown>) {
+        const text = typeof args[0] === "string" ? args[0] : ""
+        const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
+        trace.push(`> ${word}`)
+        const last = args.length - 1
+        const callback = args[last]
+        if (typeof callback === "function") {
+          args[last] = (...r: Array<unknown>) => {
+            trace.push(`< ${word}`)
+            return (callback as (...r: Array<unknown>) => unknown)(...r)
+          }
+        }
+        return query.apply(this, args)
+      }
+      try {
+        await rtEnsure(a, name)
+        expect((await append(a, "s", [created("c1", "x")], true, both)).answer)
+          .toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 1, id: "c1" } }))
+        trace.length = 0
+        const one = await append(a, "s", [evaluation("e1", "x")], true, both)
+        expect(one.answer).toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        // BEGIN and the lock, the insert and COMMIT: all sent before the first answer.
+        expect(trace.slice(0, 4)).toEqual(["> BEGIN", "> WITH", "> COMMIT", "< BEGIN"])
+        expect(trace.slice(4)).toEqual(["< WITH", "< COMMIT"])
+        // A retry of it: the insert's check fails (the id is stored), its transaction rolls back, and
+        // the append goes on in a new one on the whole view: existing, nothing twice.
+        trace.length = 0
+        const retry = await append(a, "s", [evaluation("e1", "x"), evaluation("e2", "x")], true, both)
+        expect(retry.answer).toEqual(Either.right({ appended: ["e2"], existing: ["e1"], head: { seq: 3, id: "e2" } }))
+        expect(trace.filter((t) => t === "> BEGIN")).toHaveLength(2)
+        // Other content under a stored id: ConflictingEvent, nothing stored.
+        const other = await append(a, "s", [evaluation("e3", "x"), evaluation("e2", "x", "reject")], true, both)
+        expect(tagOf(other.answer)).toBe("ConflictingEvent")
+        // Host b moves the head on: host a's memory is behind, its insert's check fails, and the
+        // batch lands after b's on the stream's view.
+        expect((await append(b, "s", [created("c2", "y")], true, both)).answer)
+          .toMatchObject(Either.right({ head: { seq: 4, id: "c2" } }))
+        const late = await append(a, "s", [evaluation("e4", "y"), created("c3", "z")], true, both)
+        expect(late.answer).toEqual(Either.right({ appended: ["e4", "c3"], existing: [], head: { seq: 6, id: "c3" } }))
+        expect(late.seen.at(-1)).toEqual({ events: 4, head: { seq: 4, id: "c2" }, stored: [null, null] })
+        // A refusal on what host a knows is not taken for the stream's: here it is, and nothing is stored.
+        const dup = await append(b, "s", [created("c4", "z")], true, both)
+        expect(dup.answer).toEqual(
+          Either.left(expect.objectContaining({ _tag: "DuplicateCandidate", candidateId: "z" }))
+        )
+        expect(await idsOf(name)).toEqual(["c1", "e1", "e2", "c2", "e4", "c3"])
+        expect((await rowsOf(name, "journal-claims")).map((r) => r.id)).toEqual(["x", "y", "z"])
+        // Another host holds the lock past lock_timeout: LockTimeout, the insert and COMMIT behind
+        // the failed BEGIN stored nothing; afterwards the same batch goes through.
+        const quick = ManagedRuntime.make(
+          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, lockTimeoutMs: 400 })))
+        )
+        try {
+          expect((await append(quick, "t", [created("c1", "x")], true, both)).answer)
+            .toMatchObject(Either.right({ appended: ["c1"] }))
+          const held = b.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("1500 millis"))))
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const timedOut = await append(quick, "t", [evaluation("e1", "x")], true, both)
+          expect(tagOf(timedOut.answer)).toBe("LockTimeout")
+          await held
+          expect((await rowsOf(name)).filter((r) => r.stream === "t").map((r) => r.id)).toEqual(["c1"])
+          expect((await append(quick, "t", [evaluation("e1", "x")], true, both)).answer)
+            .toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        } finally {
+          await quick.dispose()
+        }
+      } finally {
+        proto.query = query
+        await a.dispose()
+        await b.dispose()
+      }
+    },
+    60_000
+  )
+
   /** The dossier's row (a writer's PgStoreLayer made it already; again is harmless). */
   const rtEnsure = (rt: Runtime, name: string) =>
     rt.runPromise(Effect.flatMap(PgStore, (store) => store.mapErrors(ensureDossier(store.sql, name))))

@@ -23,7 +23,10 @@
  * goes out right behind them — one round trip for the three. The server runs it after them, in
  * the transaction, once the lock is held; when the `BEGIN` fails (the lock's wait past
  * `lock_timeout`), the statement finds the transaction aborted and writes nothing, and the
- * region answers the `BEGIN`'s failure (`LockTimeout`), as if it had never started.
+ * region answers the `BEGIN`'s failure (`LockTimeout`), as if it had never started. A region
+ * that also closes with a statement (`closesWithStatement`: the journal's append of a batch that
+ * links no file) may send its `COMMIT` right behind that statement (`LockHeld.closing`), which
+ * fails whenever the region may not commit: the whole command is then one round trip.
  *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
@@ -68,6 +71,22 @@ export interface LockHeld {
    * `withLock`'s own (its commit is the caller's).
    */
   readonly afterCommit: ((f: () => void) => void) | null
+  /**
+   * Null unless the region's caller said it closes with a statement
+   * (`LockRegionHint.closesWithStatement`) and the transaction is `withLock`'s own on a client
+   * that pipelines. Then the region may send its last statement with `closing.send`: the
+   * `COMMIT` goes out right behind it (one round trip for both). That statement must fail
+   * whenever the region may not commit what it did (the transaction is then aborted, and the
+   * `COMMIT` a rollback), and nothing may follow it in the region but computing. After such a
+   * failure, `closing.reopen` opens a new transaction with the lock on the same connection (the
+   * rollback awaited first), and the region goes on in it as in any other.
+   */
+  readonly closing: ClosingStatement | null
+}
+
+export interface ClosingStatement {
+  readonly send: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  readonly reopen: Effect.Effect<void, SqlError>
 }
 
 /** Inside `withLock`: the dossier whose advisory lock the transaction on `connection` holds. */
@@ -99,7 +118,16 @@ export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null
  */
 interface PipelineClient {
   readonly pipeline: boolean
-  query(text: string, callback: (err: Error | null) => void): unknown
+  query(
+    text: string,
+    values: ReadonlyArray<unknown>,
+    callback: (err: Error | null, result: PgResult | ReadonlyArray<PgResult>) => void
+  ): unknown
+}
+/** A statement's answer (`command`: its tag, `COMMIT` or `ROLLBACK` for a `COMMIT`). */
+interface PgResult {
+  readonly command?: string
+  readonly rows?: ReadonlyArray<unknown>
 }
 const pipelineClientOf = (conn: Connection): PipelineClient | null => {
   const pg: unknown = (conn as { readonly pg?: unknown }).pg
@@ -110,19 +138,24 @@ const pipelineClientOf = (conn: Connection): PipelineClient | null => {
 }
 
 /**
- * Send `text` (a simple query) on `client` now; its answer, awaited later. The statements sent
- * after it on that connection run after it, in its transaction.
+ * Send `text` (with no `params`: a simple query, which may hold several statements) on `client`
+ * now; its answer (the last statement's), awaited later. What is sent after it on that connection
+ * runs after it, in its transaction.
  */
-const sendNow = (client: PipelineClient, text: string): Effect.Effect<void, SqlError> => {
-  let answer: Effect.Effect<void, SqlError> | null = null
-  let waiting: ((answer: Effect.Effect<void, SqlError>) => void) | null = null
-  client.query(text, (err) => {
+const sendNow = (
+  client: PipelineClient,
+  text: string,
+  params: ReadonlyArray<unknown> = []
+): Effect.Effect<PgResult, SqlError> => {
+  let answer: Effect.Effect<PgResult, SqlError> | null = null
+  let waiting: ((answer: Effect.Effect<PgResult, SqlError>) => void) | null = null
+  client.query(text, params, (err, result) => {
     answer = err === null || err === undefined
-      ? Effect.void
+      ? Effect.succeed(Array.isArray(result) ? result[result.length - 1] ?? {} : result as PgResult)
       : Effect.fail(new SqlError({ cause: err, message: "Failed to execute statement" }))
     if (waiting !== null) waiting(answer)
   })
-  return Effect.async<void, SqlError>((resume) => {
+  return Effect.async<PgResult, SqlError>((resume) => {
     if (answer !== null) resume(answer)
     else waiting = resume
   })
@@ -208,20 +241,46 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
     begin: (conn: Connection) => Effect.Effect<unknown, SqlError>,
     self: Effect.Effect<A, E, R>,
     held: boolean,
-    pipelined: string | null = null
+    pipelined: string | null = null,
+    closes = false
   ) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
         const committed: Array<() => void> = []
+        const client = pipelined === null ? null : pipelineClientOf(conn)
+        /** The `COMMIT` sent behind the region's closing statement: its answer. */
+        let commitSent: Effect.Effect<PgResult, SqlError> | null = null
+        const closing: ClosingStatement | null = client === null || !closes ? null : {
+          send: (text, params) =>
+            Effect.suspend(() => {
+              if (commitSent !== null) return Effect.dieMessage("a region sends one closing statement")
+              const answer = sendNow(client, text, params)
+              commitSent = sendNow(client, "COMMIT")
+              return Effect.map(answer, (r) => r.rows ?? [])
+            }),
+          reopen: Effect.suspend(() => {
+            const sent = commitSent
+            commitSent = null
+            return Effect.zipRight(
+              sent === null ? Effect.void : Effect.flatMap(
+                Effect.orElseSucceed(sent, () => ({}) as PgResult),
+                (r) =>
+                  r.command === "COMMIT"
+                    ? Effect.dieMessage("a region reopened its transaction after it committed")
+                    : Effect.void
+              ),
+              Effect.asVoid(sendNow(client, pipelined!))
+            )
+          })
+        }
         const context = Context.make(TransactionConnection, [conn, 0] as const)
         const inside = held
           ? Context.add(context, DossierLockHeld, {
             dossier,
             connection: conn,
-            held: { afterCommit: (f) => committed.push(f) }
+            held: { afterCommit: (f) => committed.push(f), closing }
           })
           : context
-        const client = pipelined === null ? null : pipelineClientOf(conn)
         const region = client === null
           ? Effect.zipRight(begin(conn), Effect.provide(self, inside))
           : Effect.suspend(() => {
@@ -233,20 +292,32 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
               (exit) => Exit.isInterrupted(exit) ? exit : Effect.zipRight(begun, exit)
             )
           })
+        const afterCommit = Effect.sync(() => {
+          for (const f of committed) f()
+        })
         return Effect.flatMap(
           Effect.exit(restore(region)),
-          (exit) =>
-            Exit.isSuccess(exit)
-              ? Effect.as(
-                Effect.zipRight(
-                  Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)),
-                  Effect.sync(() => {
-                    for (const f of committed) f()
-                  })
-                ),
-                exit.value
-              )
-              : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+          (exit) => {
+            const sent = commitSent
+            if (sent === null) {
+              return Exit.isSuccess(exit)
+                ? Effect.as(
+                  Effect.zipRight(Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)), afterCommit),
+                  exit.value
+                )
+                : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+            }
+            // The COMMIT went out behind the closing statement: its answer says what happened. A
+            // region that failed after its closing statement committed broke its caller's word.
+            return Effect.flatMap(Effect.orDie(sent), (r) =>
+              Exit.isSuccess(exit)
+                ? r.command === "COMMIT"
+                  ? Effect.as(afterCommit, exit.value)
+                  : Effect.dieMessage("the transaction was rolled back at its COMMIT")
+                : r.command === "COMMIT" && !Exit.isInterrupted(exit)
+                ? Effect.dieMessage("a region failed after its closing statement committed")
+                : exit)
+          }
         )
       }))
     )
@@ -263,15 +334,17 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
                 Effect.provideService(self, DossierLockHeld, {
                   dossier,
                   connection: tx.value[0],
-                  // Inside a transaction of this lock, its commit; inside another, unknown.
-                  held: outer ?? { afterCommit: null }
+                  // Inside a transaction of this lock, its commit; inside another, unknown. Never
+                  // the outer region's closing statement: its caller closes it.
+                  held: { afterCommit: outer?.afterCommit ?? null, closing: null }
                 }))
             )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
             : (deadline(mapErrors(transaction(
               beginLocked,
               self,
               true,
-              hint?.opensWithStatement === true && key !== null ? beginLockedText(key) : null
+              hint?.opensWithStatement === true && key !== null ? beginLockedText(key) : null,
+              hint?.closesWithStatement === true
             ))) as Effect.Effect<
               A,
               E | LockTimeout | StoreUnavailable,
