@@ -517,6 +517,27 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         } finally {
           await quick.dispose()
         }
+        // Past the command's deadline (600 ms) while waiting for the lock (lock_timeout 10 s):
+        // StoreUnavailable within it, nothing stored.
+        const short = ManagedRuntime.make(
+          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
+        )
+        try {
+          expect((await append(short, "u", [created("c1", "x")], true, both)).answer)
+            .toMatchObject(Either.right({ appended: ["c1"] }))
+          const held = b.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("3 seconds"))))
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const started = Date.now()
+          const late = await append(short, "u", [evaluation("e1", "x")], true, both)
+          expect(tagOf(late.answer)).toBe("StoreUnavailable")
+          expect(Date.now() - started).toBeLessThan(2_000)
+          await held
+          expect((await rowsOf(name)).filter((r) => r.stream === "u").map((r) => r.id)).toEqual(["c1"])
+          expect((await append(short, "u", [evaluation("e1", "x")], true, both)).answer)
+            .toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        } finally {
+          await short.dispose()
+        }
       } finally {
         proto.query = query
         await a.dispose()

@@ -118,6 +118,7 @@ export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null
  */
 interface PipelineClient {
   readonly pipeline: boolean
+  readonly processID?: number | null
   query(
     text: string,
     values: ReadonlyArray<unknown>,
@@ -145,7 +146,8 @@ const pipelineClientOf = (conn: Connection): PipelineClient | null => {
 const sendNow = (
   client: PipelineClient,
   text: string,
-  params: ReadonlyArray<unknown> = []
+  params: ReadonlyArray<unknown> = [],
+  cancel?: Effect.Effect<void>
 ): Effect.Effect<PgResult, SqlError> => {
   let answer: Effect.Effect<PgResult, SqlError> | null = null
   let waiting: ((answer: Effect.Effect<PgResult, SqlError>) => void) | null = null
@@ -158,6 +160,7 @@ const sendNow = (
   return Effect.async<PgResult, SqlError>((resume) => {
     if (answer !== null) resume(answer)
     else waiting = resume
+    return cancel
   })
 }
 
@@ -254,7 +257,20 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
           send: (text, params) =>
             Effect.suspend(() => {
               if (commitSent !== null) return Effect.dieMessage("a region sends one closing statement")
-              const answer = sendNow(client, text, params)
+              // Waiting for it interrupted (the deadline): what the server runs on this
+              // connection is cancelled (the lock's wait, the statement), as `@effect/sql-pg` does.
+              const pid = client.processID
+              const cancel = typeof pid === "number"
+                ? Effect.ignore(Effect.timeoutOption(
+                  // On another connection of the pool, not this transaction's.
+                  Effect.mapInputContext(
+                    sql.unsafe("SELECT pg_cancel_backend($1)", [pid]),
+                    (context: Context.Context<never>) => Context.omit(TransactionConnection)(context)
+                  ),
+                  5_000
+                ))
+                : undefined
+              const answer = sendNow(client, text, params, cancel)
               commitSent = sendNow(client, "COMMIT")
               return Effect.map(answer, (r) => r.rows ?? [])
             }),
