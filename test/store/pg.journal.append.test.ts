@@ -387,7 +387,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         .prototype
       const query = proto.query
       proto.query = function(this: unknown, ...args: Array<unknown>) {
-        const text = typeof args[0] === "string" ? args[0] : ""
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
         const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
         trace.push(`> ${word}`)
         const last = args.length - 1
@@ -452,7 +452,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         .prototype
       const query = proto.query
       proto.query = function(this: unknown, ...args: Array<unknown>) {
-        const text = typeof args[0] === "string" ? args[0] : ""
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
         const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
         trace.push(`> ${word}`)
         const last = args.length - 1

@@ -276,7 +276,9 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
           CLAIMS_LOG,
           JSON.stringify(claims),
           events.length + claims.length
-        ]
+        ],
+      // Prepared once per connection (the server parses and plans it once).
+      claims.length === 0 ? "dossier-journal-closing-events" : "dossier-journal-closing-events-claims"
     )
 
   /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */

@@ -85,7 +85,15 @@ export interface LockHeld {
 }
 
 export interface ClosingStatement {
-  readonly send: (text: string, params: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  /**
+   * `name`: a prepared statement of that name on the connection (parsed and planned by the server
+   * once per connection; one name, one text).
+   */
+  readonly send: (
+    text: string,
+    params: ReadonlyArray<unknown>,
+    name?: string
+  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
   readonly reopen: Effect.Effect<void, SqlError>
 }
 
@@ -120,8 +128,8 @@ interface PipelineClient {
   readonly pipeline: boolean
   readonly processID?: number | null
   query(
-    text: string,
-    values: ReadonlyArray<unknown>,
+    query: string | { readonly name: string; readonly text: string; readonly values: ReadonlyArray<unknown> },
+    values: ReadonlyArray<unknown> | undefined,
     callback: (err: Error | null, result: PgResult | ReadonlyArray<PgResult>) => void
   ): unknown
 }
@@ -147,11 +155,13 @@ const sendNow = (
   client: PipelineClient,
   text: string,
   params: ReadonlyArray<unknown> = [],
-  cancel?: Effect.Effect<void>
+  cancel?: Effect.Effect<void>,
+  name?: string
 ): Effect.Effect<PgResult, SqlError> => {
   let answer: Effect.Effect<PgResult, SqlError> | null = null
   let waiting: ((answer: Effect.Effect<PgResult, SqlError>) => void) | null = null
-  client.query(text, params, (err, result) => {
+  const query = name === undefined ? text : { name, text, values: params }
+  client.query(query, name === undefined ? params : undefined, (err, result) => {
     answer = err === null || err === undefined
       ? Effect.succeed(Array.isArray(result) ? result[result.length - 1] ?? {} : result as PgResult)
       : Effect.fail(new SqlError({ cause: err, message: "Failed to execute statement" }))
@@ -254,7 +264,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
         /** The `COMMIT` sent behind the region's closing statement: its answer. */
         let commitSent: Effect.Effect<PgResult, SqlError> | null = null
         const closing: ClosingStatement | null = client === null || !closes ? null : {
-          send: (text, params) =>
+          send: (text, params, name) =>
             Effect.suspend(() => {
               if (commitSent !== null) return Effect.dieMessage("a region sends one closing statement")
               // Waiting for it interrupted (the deadline): what the server runs on this
@@ -270,7 +280,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
                   5_000
                 ))
                 : undefined
-              const answer = sendNow(client, text, params, cancel)
+              const answer = sendNow(client, text, params, cancel, name)
               commitSent = sendNow(client, "COMMIT")
               return Effect.map(answer, (r) => r.rows ?? [])
             }),
