@@ -37,6 +37,10 @@ declare module "pg" {
     readonly processID: number | undefined
     connect(): Promise<void>
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+    /** A prepared statement: parsed once per connection under `name`. */
+    query<R = Record<string, unknown>>(
+      config: { name: string; text: string; values?: Array<unknown> }
+    ): Promise<QueryResult<R>>
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
   }
