@@ -7,11 +7,12 @@
  *    service: the command's transaction and advisory lock, the insert; the view only for a
  *    study the process does not remember) against a raw `INSERT` of the same rows — the columns and values the adapter writes,
  *    computed beforehand — through the same driver in one transaction (BEGIN, INSERT, COMMIT),
- *    interleaved run by run; and the library's own statements sent raw the same way (a
- *    long-lived process: the adapter remembers the study's head), which splits the round trips
- *    from the library's work in the process; and the journal's own work on the batch with those
- *    statements in one Effect and nothing of the library around them, the least an append in
- *    Effect costs here.
+ *    interleaved run by run; and the library's own statements sent raw as it sends them (a
+ *    long-lived process: the adapter remembers the study's head; the three in one round trip,
+ *    the driver in pipeline mode), which splits the round trips from the library's work in the
+ *    process; and the journal's own work on the batch with those statements in one Effect and
+ *    nothing of the library around them, the least an append in Effect costs here; and the raw
+ *    `INSERT`'s three statements pipelined the same way, the least the driver can do.
  * 2. `plan checkpoint` in a fresh CLI process, in a folder bound to a shared dossier (its
  *    transaction, then the refresh of the folder's view) against the same in a plain folder; and
  *    `plan inspect` the same way (no write, no refresh), which splits what the binding costs.
@@ -22,7 +23,6 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -77,9 +77,12 @@ const appendRow = async (url: string) => {
   const workdir = tempDir("dossier-bench-store-")
   const runtime = ManagedRuntime.make(DossierPostgres({ url, dossier, workdir }))
   const client = new Pg.Client({ connectionString: url })
+  // The same driver in pipeline mode, as the library's pool runs it: each query sent at once.
+  const piped = new Pg.Client({ connectionString: url, pipeline: true })
   try {
     const journal = await runtime.runPromise(Journal)
     await client.connect()
+    await piped.connect()
     const BATCH = 10
     let n = 0
     await runtime.runPromise(journal.append("lib", created("lib-c")))
@@ -116,37 +119,61 @@ const appendRow = async (url: string) => {
         throw e
       }
     }
-    /** The library's statements for one append: its transaction begun with the dossier's lock, its insert after the head it remembers. */
+    /**
+     * The library's statements for one append: its transaction begun with the dossier's lock, its
+     * insert after the head it remembers (a prepared statement), checking that every row went in
+     * (else it fails, and the COMMIT sent behind it is a rollback), and COMMIT.
+     */
     const BEGIN_LOCKED = `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended('dossier:${dossier}', 0))`
-    const INSERT_ROWS = `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+    const INSERT_ROWS = `WITH ev AS (INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
       SELECT $1, $2, $3, t.position, t.id, t.digest, t.event
       FROM json_to_recordset($4::json) AS t(position integer, id text, digest text, event text)
-      ON CONFLICT DO NOTHING RETURNING 'e' AS k, position`
+      ON CONFLICT DO NOTHING RETURNING position)
+      SELECT CASE WHEN s.n = $5 THEN s.n ELSE ('a row of the batch could not be stored: ' || s.n)::int END AS n
+      FROM (SELECT (SELECT count(*) FROM ev) AS n) AS s`
     /** The baseline: BEGIN, INSERT, COMMIT. */
     const raw = (values: Array<unknown>) => inTransaction(async () => void (await client.query(insert, values)))
+    /** The baseline's three statements sent at once (pipeline mode), their answers awaited together. */
+    const rawPiped = async (values: Array<unknown>) => {
+      const answers = [piped.query("BEGIN"), piped.query(insert, values), piped.query("COMMIT")]
+      const settled = await Promise.allSettled(answers)
+      const failed = settled.find((r) => r.status === "rejected")
+      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
+    }
+    /**
+     * The library's three statements for one append, sent at once on the pipelining client; the
+     * insert's answer (its rows, else its failure: the COMMIT behind it was a rollback) and the
+     * COMMIT's (its tag).
+     */
+    const sendAppend = async (stream: string, rows: ReadonlyArray<unknown>) => {
+      const answers = [
+        piped.query(BEGIN_LOCKED),
+        // A prepared statement, as the library's.
+        piped.query({
+          name: "bench-closing-insert",
+          text: INSERT_ROWS,
+          values: [dossier, "journal", stream, JSON.stringify(rows), rows.length]
+        }),
+        piped.query("COMMIT")
+      ] as const
+      const settled = await Promise.allSettled(answers)
+      const failed = settled.find((r) => r.status === "rejected")
+      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
+      const commit = (settled[2] as PromiseFulfilledResult<{ command?: string }>).value
+      if (commit.command !== "COMMIT") throw new Error(`COMMIT answered ${commit.command}`)
+    }
     /**
      * Not a target, the cause's measure: the statements the library sends for one append of a
      * long-lived process (the command's transaction begun with the dossier's lock in one simple
-     * query, the adapter's insert after the head it remembers, COMMIT), sent raw — what is left
-     * between this and the library is the library's own work in this process.
+     * query, the adapter's insert after the head it remembers, COMMIT: one round trip), sent raw
+     * — what is left between this and the library is the library's own work in this process.
      */
-    const statements = async (values: Array<unknown>) => {
+    const statements = (values: Array<unknown>) => {
       const rows = []
       for (let i = 2; i < values.length; i += 4) {
         rows.push({ position: values[i], id: values[i + 1], digest: values[i + 2], event: values[i + 3] })
       }
-      await client.query(BEGIN_LOCKED)
-      try {
-        const stored = await client.query(
-          INSERT_ROWS,
-          [dossier, "journal", "stmts", JSON.stringify(rows)]
-        )
-        if (stored.rows.length !== rows.length) throw new Error(`stored ${stored.rows.length} of ${rows.length}`)
-        await client.query("COMMIT")
-      } catch (e) {
-        await client.query("ROLLBACK")
-        throw e
-      }
+      return sendAppend("stmts", rows)
     }
     /**
      * Not a target either: the least an append through Effect costs here. The journal's own work
@@ -156,8 +183,6 @@ const appendRow = async (url: string) => {
      * command's fiber, deadline and pooled connection, the adapter's view and checks).
      */
     let leastAt = 0
-    const query = (text: string, values?: Array<unknown>) =>
-      Effect.tryPromise({ try: () => client.query(text, values), catch: (e) => e })
     const leastAppend = (input: unknown) =>
       Effect.suspend(() => {
         const decoded = decodeBatch(input)
@@ -168,19 +193,7 @@ const appendRow = async (url: string) => {
           digest: e.digest,
           event: entryText(e)
         }))
-        return Effect.zipRight(
-          query(BEGIN_LOCKED),
-          Effect.flatMap(
-            Effect.exit(query(
-              INSERT_ROWS,
-              [dossier, "journal", "least", JSON.stringify(rows)]
-            )),
-            (exit) =>
-              Exit.isSuccess(exit) && exit.value.rows.length === rows.length
-                ? Effect.as(query("COMMIT"), rows.length)
-                : Effect.zipRight(query("ROLLBACK"), Effect.fail(new Error(`stored ${JSON.stringify(exit)}`)))
-          )
-        )
+        return Effect.as(Effect.tryPromise({ try: () => sendAppend("least", rows), catch: (e) => e }), rows.length)
       })
     let m = 0
     const least = async () => {
@@ -190,12 +203,20 @@ const appendRow = async (url: string) => {
     const RUNS = 101
     const WARMUP = 20
     const rawRows = Array.from({ length: RUNS + WARMUP }, rowsFor("raw"))
+    const pipedRows = Array.from({ length: RUNS + WARMUP }, rowsFor("piped"))
     const stmtRows = Array.from({ length: RUNS + WARMUP }, rowsFor("stmts"))
     let k = 0
+    let p = 0
     let j = 0
-    const [libMs, rawMs, stmtMs, leastMs] = await timeAsyncAlternating(
+    const [libMs, rawMs, stmtMs, leastMs, pipedMs] = await timeAsyncAlternating(
       RUNS,
-      [library, () => raw(rawRows[k++]!), () => statements(stmtRows[j++]!), least],
+      [
+        library,
+        () => raw(rawRows[k++]!),
+        () => statements(stmtRows[j++]!),
+        least,
+        () => rawPiped(pipedRows[p++]!)
+      ],
       WARMUP
     )
     const stored = await client.query<{ stream: string; n: number }>(
@@ -206,10 +227,10 @@ const appendRow = async (url: string) => {
     const expected = (RUNS + WARMUP) * BATCH
     if (
       count.get("lib") !== 1 + expected || count.get("raw") !== expected || count.get("stmts") !== expected ||
-      count.get("least") !== expected
+      count.get("least") !== expected || count.get("piped") !== expected
     ) {
       throw new Error(
-        `stored ${JSON.stringify(stored.rows)}, expected lib ${1 + expected}, raw, stmts and least ${expected}`
+        `stored ${JSON.stringify(stored.rows)}, expected lib ${1 + expected}, raw, piped, stmts and least ${expected}`
       )
     }
     record({
@@ -221,11 +242,18 @@ const appendRow = async (url: string) => {
       note: `same pg driver and server; interleaved, ${RUNS} runs each after ${WARMUP}`
     })
     record({
+      name: "journal append (10 events), PostgreSQL layer, against the raw INSERT pipelined",
+      ms: libMs,
+      baseline: "raw INSERT of the same rows, BEGIN, INSERT, COMMIT sent at once",
+      baselineMs: pipedMs,
+      note: "the least the driver can do: one round trip, as the library's append"
+    })
+    record({
       name: "journal append (10 events), the library's 3 statements sent raw",
       ms: stmtMs,
       baseline: "raw INSERT of the same rows (BEGIN, INSERT, COMMIT)",
       baselineMs: rawMs,
-      note: `round trips alone (the library: ${(libMs / stmtMs).toFixed(2)}x these)`
+      note: `round trips alone, sent at once as the library does (the library: ${(libMs / stmtMs).toFixed(2)}x these)`
     })
     record({
       name: "journal append (10 events), the journal's own work and the 3 statements in one Effect",
@@ -236,6 +264,7 @@ const appendRow = async (url: string) => {
     })
   } finally {
     await client.end().catch(() => undefined)
+    await piped.end().catch(() => undefined)
     await runtime.dispose()
     fs.rmSync(workdir, { recursive: true, force: true })
   }

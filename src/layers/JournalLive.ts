@@ -133,10 +133,10 @@ export const makeJournal = (
 
   const append: JournalShape["append"] = (study, input) =>
     linksArtifacts(input)
-      ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled))
-      : appendFilled(study, input)
+      ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled, true))
+      : appendFilled(study, input, false)
 
-  const appendFilled = (study: string, input: unknown): ReturnType<JournalShape["append"]> =>
+  const appendFilled = (study: string, input: unknown, links: boolean): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {
       const decoded = appendInput(study, input)
       if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
@@ -152,7 +152,10 @@ export const makeJournal = (
       const stored = journals.append(study, entries, checkBatch(entries, onDuplicate))
       return Effect.map(
         lock.withLock(
-          artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended))
+          artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended)),
+          // The store's append is the region's first step; before it, nothing but computing. It
+          // is also the last unless linked files are registered after it.
+          { opensWithStatement: true, closesWithStatement: !links || artifacts.register === undefined }
         ),
         (out): AppendResult => ({ study, appended: out.appended, skipped: out.existing, head: out.head! })
       )

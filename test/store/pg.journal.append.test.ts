@@ -16,6 +16,7 @@ import * as fc from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
+import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
 import type { JournalEvent } from "../../src/domain/Journal.js"
 import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
@@ -23,6 +24,7 @@ import { makeJournalStorePostgres } from "../../src/layers/postgres/JournalStore
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
+import type { LockRegionHint } from "../../src/services/Lock.js"
 import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
 import { JournalStoreConformance } from "../../src/testing.js"
 import { created, evaluation } from "../journal/events.js"
@@ -77,7 +79,13 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
    * Append `events` with the journal's rules, inside the dossier's lock (`locked`, the default)
    * or on its own; the answer, and every view `check` was called with.
    */
-  const append = (rt: Runtime, study: string, events: ReadonlyArray<JournalEvent>, locked = true) =>
+  const append = (
+    rt: Runtime,
+    study: string,
+    events: ReadonlyArray<JournalEvent>,
+    locked = true,
+    hint: LockRegionHint | undefined = undefined
+  ) =>
     rt.runPromise(Effect.gen(function*() {
       const journals = yield* adapterOf(rt)
       const lock = yield* PgLock
@@ -92,7 +100,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         })
         return rules(view)
       })
-      const answer = yield* Effect.either(locked ? lock.withLock(call) : call)
+      const answer = yield* Effect.either(locked ? lock.withLock(call, hint) : call)
       return { answer, seen }
     }))
 
@@ -360,6 +368,184 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
       await holder.dispose()
     }
   }, 60_000)
+
+  it(
+    "a region that opens with its statement: sent behind BEGIN and the lock; a wait past lock_timeout or the deadline stores nothing",
+    async () => {
+      const name = fresh("opens")
+      const holder = host(name)
+      const quick = ManagedRuntime.make(
+        PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, lockTimeoutMs: 400 })))
+      )
+      const short = ManagedRuntime.make(
+        PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
+      )
+      const opens: LockRegionHint = { opensWithStatement: true }
+      // What the driver sends and answers, in order (the clients of every pool of this process).
+      const trace: Array<string> = []
+      const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
+        .prototype
+      const query = proto.query
+      proto.query = function(this: unknown, ...args: Array<unknown>) {
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
+        const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
+        trace.push(`> ${word}`)
+        const last = args.length - 1
+        const callback = args[last]
+        if (typeof callback === "function") {
+          args[last] = (...r: Array<unknown>) => {
+            trace.push(`< ${word}`)
+            return (callback as (...r: Array<unknown>) => unknown)(...r)
+          }
+        }
+        return query.apply(this, args)
+      }
+      try {
+        await rtEnsure(holder, name)
+        for (const rt of [quick, short]) {
+          // The first command of a process learns the lock's key (a round trip of its own).
+          expect((await append(rt, `s-${rt === quick ? "q" : "d"}`, [created("c0", "a")], true, opens)).answer)
+            .toEqual(Either.right(expect.objectContaining({ appended: ["c0"] })))
+        }
+        trace.length = 0
+        const more = await append(quick, "s-q", [created("c1", "b")], true, opens)
+        expect(more.answer).toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 2, id: "c1" } }))
+        // The insert went out before the BEGIN's answer came back: one round trip for both.
+        // (A candidate's creation also claims its name: the insert is a WITH of both.)
+        expect(trace.slice(0, 3)).toEqual(["> BEGIN", "> WITH", "< BEGIN"])
+        // Another host holds the lock: a wait past lock_timeout (400 ms) is LockTimeout; the insert
+        // sent behind the BEGIN found the transaction aborted and stored nothing.
+        const held = holder.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("2 seconds"))))
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        const timedOut = await append(quick, "s-q", [created("c2", "c")], true, opens)
+        expect(tagOf(timedOut.answer)).toBe("LockTimeout")
+        // Past the command's deadline (600 ms) while waiting: StoreUnavailable, within it.
+        const started = Date.now()
+        const late = await append(short, "s-d", [created("c2", "c")], true, opens)
+        expect(tagOf(late.answer)).toBe("StoreUnavailable")
+        expect(Date.now() - started).toBeLessThan(1_500)
+        await held
+        expect((await rowsOf(name)).map((r) => `${r.stream}:${r.id}`)).toEqual(["s-d:c0", "s-q:c0", "s-q:c1"])
+        // The pools' connections are fine afterwards: the same appends go through.
+        expect((await append(quick, "s-q", [created("c2", "c")], true, opens)).answer)
+          .toEqual(Either.right({ appended: ["c2"], existing: [], head: { seq: 3, id: "c2" } }))
+        expect((await append(short, "s-d", [created("c2", "c")], true, opens)).answer)
+          .toEqual(Either.right({ appended: ["c2"], existing: [], head: { seq: 2, id: "c2" } }))
+      } finally {
+        proto.query = query
+        await quick.dispose()
+        await short.dispose()
+        await holder.dispose()
+      }
+    },
+    60_000
+  )
+
+  it(
+    "a region that also closes with its insert: COMMIT sent behind it; a row not stored sends it to the whole view in a new transaction",
+    async () => {
+      const name = fresh("closes")
+      const [a, b] = [host(name), host(name)]
+      const both: LockRegionHint = { opensWithStatement: true, closesWithStatement: true }
+      const trace: Array<string> = []
+      const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
+        .prototype
+      const query = proto.query
+      proto.query = function(this: unknown, ...args: Array<unknown>) {
+        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
+        const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
+        trace.push(`> ${word}`)
+        const last = args.length - 1
+        const callback = args[last]
+        if (typeof callback === "function") {
+          args[last] = (...r: Array<unknown>) => {
+            trace.push(`< ${word}`)
+            return (callback as (...r: Array<unknown>) => unknown)(...r)
+          }
+        }
+        return query.apply(this, args)
+      }
+      try {
+        await rtEnsure(a, name)
+        expect((await append(a, "s", [created("c1", "x")], true, both)).answer)
+          .toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 1, id: "c1" } }))
+        trace.length = 0
+        const one = await append(a, "s", [evaluation("e1", "x")], true, both)
+        expect(one.answer).toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        // BEGIN and the lock, the insert and COMMIT: all sent before the first answer.
+        expect(trace.slice(0, 4)).toEqual(["> BEGIN", "> WITH", "> COMMIT", "< BEGIN"])
+        expect(trace.slice(4)).toEqual(["< WITH", "< COMMIT"])
+        // A retry of it: the insert's check fails (the id is stored), its transaction rolls back, and
+        // the append goes on in a new one on the whole view: existing, nothing twice.
+        trace.length = 0
+        const retry = await append(a, "s", [evaluation("e1", "x"), evaluation("e2", "x")], true, both)
+        expect(retry.answer).toEqual(Either.right({ appended: ["e2"], existing: ["e1"], head: { seq: 3, id: "e2" } }))
+        expect(trace.filter((t) => t === "> BEGIN")).toHaveLength(2)
+        // Other content under a stored id: ConflictingEvent, nothing stored.
+        const other = await append(a, "s", [evaluation("e3", "x"), evaluation("e2", "x", "reject")], true, both)
+        expect(tagOf(other.answer)).toBe("ConflictingEvent")
+        // Host b moves the head on: host a's memory is behind, its insert's check fails, and the
+        // batch lands after b's on the stream's view.
+        expect((await append(b, "s", [created("c2", "y")], true, both)).answer)
+          .toMatchObject(Either.right({ head: { seq: 4, id: "c2" } }))
+        const late = await append(a, "s", [evaluation("e4", "y"), created("c3", "z")], true, both)
+        expect(late.answer).toEqual(Either.right({ appended: ["e4", "c3"], existing: [], head: { seq: 6, id: "c3" } }))
+        expect(late.seen.at(-1)).toEqual({ events: 4, head: { seq: 4, id: "c2" }, stored: [null, null] })
+        // A refusal on what host a knows is not taken for the stream's: here it is, and nothing is stored.
+        const dup = await append(b, "s", [created("c4", "z")], true, both)
+        expect(dup.answer).toEqual(
+          Either.left(expect.objectContaining({ _tag: "DuplicateCandidate", candidateId: "z" }))
+        )
+        expect(await idsOf(name)).toEqual(["c1", "e1", "e2", "c2", "e4", "c3"])
+        expect((await rowsOf(name, "journal-claims")).map((r) => r.id)).toEqual(["x", "y", "z"])
+        // Another host holds the lock past lock_timeout: LockTimeout, the insert and COMMIT behind
+        // the failed BEGIN stored nothing; afterwards the same batch goes through.
+        const quick = ManagedRuntime.make(
+          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, lockTimeoutMs: 400 })))
+        )
+        try {
+          expect((await append(quick, "t", [created("c1", "x")], true, both)).answer)
+            .toMatchObject(Either.right({ appended: ["c1"] }))
+          const held = b.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("1500 millis"))))
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const timedOut = await append(quick, "t", [evaluation("e1", "x")], true, both)
+          expect(tagOf(timedOut.answer)).toBe("LockTimeout")
+          await held
+          expect((await rowsOf(name)).filter((r) => r.stream === "t").map((r) => r.id)).toEqual(["c1"])
+          expect((await append(quick, "t", [evaluation("e1", "x")], true, both)).answer)
+            .toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        } finally {
+          await quick.dispose()
+        }
+        // Past the command's deadline (600 ms) while waiting for the lock (lock_timeout 10 s):
+        // StoreUnavailable within it, nothing stored.
+        const short = ManagedRuntime.make(
+          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
+        )
+        try {
+          expect((await append(short, "u", [created("c1", "x")], true, both)).answer)
+            .toMatchObject(Either.right({ appended: ["c1"] }))
+          const held = b.runPromise(Effect.flatMap(PgLock, (lock) => lock.withLock(Effect.sleep("3 seconds"))))
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const started = Date.now()
+          const late = await append(short, "u", [evaluation("e1", "x")], true, both)
+          expect(tagOf(late.answer)).toBe("StoreUnavailable")
+          expect(Date.now() - started).toBeLessThan(2_000)
+          await held
+          expect((await rowsOf(name)).filter((r) => r.stream === "u").map((r) => r.id)).toEqual(["c1"])
+          expect((await append(short, "u", [evaluation("e1", "x")], true, both)).answer)
+            .toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
+        } finally {
+          await short.dispose()
+        }
+      } finally {
+        proto.query = query
+        await a.dispose()
+        await b.dispose()
+      }
+    },
+    60_000
+  )
 
   /** The dossier's row (a writer's PgStoreLayer made it already; again is harmless). */
   const rtEnsure = (rt: Runtime, name: string) =>

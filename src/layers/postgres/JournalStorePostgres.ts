@@ -20,6 +20,13 @@
  * retried batch, a head another host moved on) sends the append the old way: the rows taken
  * back, the study's advisory lock, the whole view (the head, the stored digests of the batch's
  * ids, the claims) in one statement, `check` once on it, what is new stored after the head. On
+ * When the region's caller said it closes with the append (`LockHeld.closing`: the journal's
+ * append of a batch that links no file), the optimistic insert is the region's last statement,
+ * sent with the `COMMIT` right behind it: `check` runs first on the view this process knows (a
+ * refusal there proves nothing and sends the append to the whole view), and the insert fails
+ * unless every row goes in — its transaction rolled back by that failure, the append reopens
+ * one (`closing.reopen`) and goes on the old way in it (`check` then called again, on the view
+ * read). On
  * its own (no `PgLock`), the append is a transaction (a savepoint in the caller's) that takes
  * the study's lock first, so two connections appending to one study take turns. A refusal, a
  * `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
@@ -65,7 +72,7 @@ import {
 import type { LoggedEvent } from "../../services/Store.js"
 import { JournalFromStore } from "../JournalLive.js"
 import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
-import { holdsDossierLock, type LockHeld } from "./PgLock.js"
+import { type ClosingStatement, holdsDossierLock, type LockHeld } from "./PgLock.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -139,6 +146,26 @@ const INSERT_EVENTS = `${INSERT_ROWS("$2", "$4")} RETURNING 'e' AS k, position`
 const INSERT_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
   cl AS (${INSERT_ROWS("$5", "$6")} RETURNING position)
   SELECT 'e' AS k, position FROM ev UNION ALL SELECT 'c', position FROM cl`
+/**
+ * The insert as the region's closing statement (`LockHeld.closing`: the `COMMIT` sent right
+ * behind it): the same rows, then the count of those stored checked against `$n`, all of them —
+ * else the statement fails (an integer that is not one: SQLSTATE 22P02 with `ROWS_TAKEN` in its
+ * message), its rows go with it, and the `COMMIT` behind it is a rollback.
+ */
+const ROWS_TAKEN = "dossier: a row of the batch could not be stored: "
+const checkedCount = (stored: string, expected: string) =>
+  `SELECT CASE WHEN s.n = ${expected} THEN s.n ELSE ('${ROWS_TAKEN}' || s.n)::int END AS n FROM (SELECT ${stored} AS n) AS s`
+const CLOSING_EVENTS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position)
+  ${checkedCount("(SELECT count(*) FROM ev)", "$5")}`
+const CLOSING_EVENTS_CLAIMS = `WITH ev AS (${INSERT_ROWS("$2", "$4")} RETURNING position),
+  cl AS (${INSERT_ROWS("$5", "$6")} RETURNING position)
+  ${checkedCount("(SELECT count(*) FROM ev) + (SELECT count(*) FROM cl)", "$7")}`
+/** Whether a failure of the closing insert is its check's (a row not stored), not the server's. */
+const rowsTaken = (e: SqlError): boolean => {
+  const cause = e.cause as { code?: unknown; message?: unknown } | undefined
+  return cause?.code === "22P02" && typeof cause.message === "string" && cause.message.includes(ROWS_TAKEN)
+}
+
 const TAKE_BACK = `WITH ev AS (
     DELETE FROM dossier.events WHERE dossier = $1 AND log = $2 AND stream = $3 AND position = ANY($4::int[])
   ) DELETE FROM dossier.events WHERE dossier = $1 AND log = $5 AND stream = $3 AND position = ANY($6::int[])`
@@ -230,6 +257,30 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       undefined
     ) as Effect.Effect<ReadonlyArray<StoredRow>, SqlError>
 
+  /** `insert` as the region's closing statement: fails unless every row went in (see `CLOSING_EVENTS`). */
+  const insertClosing = (
+    closing: ClosingStatement,
+    study: string,
+    events: ReadonlyArray<NewRow>,
+    claims: ReadonlyArray<NewRow>
+  ) =>
+    closing.send(
+      claims.length === 0 ? CLOSING_EVENTS : CLOSING_EVENTS_CLAIMS,
+      claims.length === 0
+        ? [dossier, JOURNAL_LOG, study, JSON.stringify(events), events.length]
+        : [
+          dossier,
+          JOURNAL_LOG,
+          study,
+          JSON.stringify(events),
+          CLAIMS_LOG,
+          JSON.stringify(claims),
+          events.length + claims.length
+        ],
+      // Prepared once per connection (the server parses and plans it once).
+      claims.length === 0 ? "dossier-journal-closing-events" : "dossier-journal-closing-events-claims"
+    )
+
   /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */
   const takeBack = (conn: Connection, study: string, rows: ReadonlyArray<StoredRow>) => {
     const list = (k: StoredRow["k"]) => `{${rows.filter((r) => r.k === k).map((r) => r.position).join(",")}}`
@@ -265,6 +316,11 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
           digestOf: (id) => digests?.get(id),
           claimed: (name) => state.claimed.has(name)
         }
+        // The region closes with the optimistic insert when its caller said so: the rules run
+        // first, on the view the insert then proves (a refusal there proves nothing: the whole
+        // view decides).
+        const closing = optimistic ? held?.closing ?? null : null
+        if (closing !== null && check(view) !== null) return null
         if (!optimistic) {
           const refused = check(view)
           if (refused !== null) {
@@ -296,17 +352,28 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
             claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
           }
         }
-        const stored = yield* insert(conn, study, events, claims)
-        if (stored.length < events.length + claims.length) {
-          if (stored.length > 0) yield* takeBack(conn, study, stored)
-          return null
-        }
-        if (optimistic) {
-          const refused = check(view)
-          if (refused !== null) {
-            yield* takeBack(conn, study, stored)
-            knowOnCommit(held, study, state)
-            return Either.left(refused)
+        if (closing !== null) {
+          // Every row in, else the statement failed and its transaction with it: the whole view
+          // then decides, in a new transaction.
+          const closed = yield* Effect.either(insertClosing(closing, study, events, claims))
+          if (Either.isLeft(closed)) {
+            if (!rowsTaken(closed.left)) return yield* closed.left
+            yield* closing.reopen
+            return null
+          }
+        } else {
+          const stored = yield* insert(conn, study, events, claims)
+          if (stored.length < events.length + claims.length) {
+            if (stored.length > 0) yield* takeBack(conn, study, stored)
+            return null
+          }
+          if (optimistic) {
+            const refused = check(view)
+            if (refused !== null) {
+              yield* takeBack(conn, study, stored)
+              knowOnCommit(held, study, state)
+              return Either.left(refused)
+            }
           }
         }
         const last = events[events.length - 1]!

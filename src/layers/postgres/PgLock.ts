@@ -17,6 +17,17 @@
  * adapter may skip what it takes only to be correct on its own (a savepoint, a lock of its own).
  * A failure or an interruption rolls the transaction back; a success commits it.
  *
+ * A region whose caller says it opens with a statement (`LockRegionHint.opensWithStatement`: the
+ * journal's append) does not wait for that round trip: the pool's clients run in pipeline mode,
+ * so the `BEGIN` and the lock are sent and the region started at once, and its first statement
+ * goes out right behind them — one round trip for the three. The server runs it after them, in
+ * the transaction, once the lock is held; when the `BEGIN` fails (the lock's wait past
+ * `lock_timeout`), the statement finds the transaction aborted and writes nothing, and the
+ * region answers the `BEGIN`'s failure (`LockTimeout`), as if it had never started. A region
+ * that also closes with a statement (`closesWithStatement`: the journal's append of a batch that
+ * links no file) may send its `COMMIT` right behind that statement (`LockHeld.closing`), which
+ * fails whenever the region may not commit: the whole command is then one round trip.
+ *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
  * the lock is not held (it may not write). Inside a `withLock` region it joins that transaction.
@@ -28,7 +39,7 @@
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -37,11 +48,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
-import { Lock } from "../../services/Lock.js"
+import { Lock, type LockRegionHint } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
 export interface PgLockShape {
-  readonly withLock: <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
+  readonly withLock: <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+    hint?: LockRegionHint
+  ) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
   readonly withReadLock: <A, E, R>(
     self: (held: boolean) => Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>
@@ -57,6 +71,30 @@ export interface LockHeld {
    * `withLock`'s own (its commit is the caller's).
    */
   readonly afterCommit: ((f: () => void) => void) | null
+  /**
+   * Null unless the region's caller said it closes with a statement
+   * (`LockRegionHint.closesWithStatement`) and the transaction is `withLock`'s own on a client
+   * that pipelines. Then the region may send its last statement with `closing.send`: the
+   * `COMMIT` goes out right behind it (one round trip for both). That statement must fail
+   * whenever the region may not commit what it did (the transaction is then aborted, and the
+   * `COMMIT` a rollback), and nothing may follow it in the region but computing. After such a
+   * failure, `closing.reopen` opens a new transaction with the lock on the same connection (the
+   * rollback awaited first), and the region goes on in it as in any other.
+   */
+  readonly closing: ClosingStatement | null
+}
+
+export interface ClosingStatement {
+  /**
+   * `name`: a prepared statement of that name on the connection (parsed and planned by the server
+   * once per connection; one name, one text).
+   */
+  readonly send: (
+    text: string,
+    params: ReadonlyArray<unknown>,
+    name?: string
+  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  readonly reopen: Effect.Effect<void, SqlError>
 }
 
 /** Inside `withLock`: the dossier whose advisory lock the transaction on `connection` holds. */
@@ -79,6 +117,62 @@ export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null
       ? held.value.held
       : null
   })
+
+/**
+ * The node-postgres client under a reserved connection of the pool (`@effect/sql-pg`'s
+ * connection keeps it as `pg`), when it runs in pipeline mode (`PgStore` configures its pool so):
+ * a query sent to it goes out at once, behind the ones still waiting for their answers. Null
+ * otherwise (the transaction then opens with a round trip of its own).
+ */
+interface PipelineClient {
+  readonly pipeline: boolean
+  readonly processID?: number | null
+  query(
+    query: string | { readonly name: string; readonly text: string; readonly values: ReadonlyArray<unknown> },
+    values: ReadonlyArray<unknown> | undefined,
+    callback: (err: Error | null, result: PgResult | ReadonlyArray<PgResult>) => void
+  ): unknown
+}
+/** A statement's answer (`command`: its tag, `COMMIT` or `ROLLBACK` for a `COMMIT`). */
+interface PgResult {
+  readonly command?: string
+  readonly rows?: ReadonlyArray<unknown>
+}
+const pipelineClientOf = (conn: Connection): PipelineClient | null => {
+  const pg: unknown = (conn as { readonly pg?: unknown }).pg
+  return typeof pg === "object" && pg !== null && (pg as PipelineClient).pipeline === true &&
+      typeof (pg as PipelineClient).query === "function"
+    ? pg as PipelineClient
+    : null
+}
+
+/**
+ * Send `text` (with no `params`: a simple query, which may hold several statements) on `client`
+ * now; its answer (the last statement's), awaited later. What is sent after it on that connection
+ * runs after it, in its transaction.
+ */
+const sendNow = (
+  client: PipelineClient,
+  text: string,
+  params: ReadonlyArray<unknown> = [],
+  cancel?: Effect.Effect<void>,
+  name?: string
+): Effect.Effect<PgResult, SqlError> => {
+  let answer: Effect.Effect<PgResult, SqlError> | null = null
+  let waiting: ((answer: Effect.Effect<PgResult, SqlError>) => void) | null = null
+  const query = name === undefined ? text : { name, text, values: params }
+  client.query(query, name === undefined ? params : undefined, (err, result) => {
+    answer = err === null || err === undefined
+      ? Effect.succeed(Array.isArray(result) ? result[result.length - 1] ?? {} : result as PgResult)
+      : Effect.fail(new SqlError({ cause: err, message: "Failed to execute statement" }))
+    if (waiting !== null) waiting(answer)
+  })
+  return Effect.async<PgResult, SqlError>((resume) => {
+    if (answer !== null) resume(answer)
+    else waiting = resume
+    return cancel
+  })
+}
 
 /** The advisory lock key of a dossier: a 64-bit hash of its name (computed by the server). */
 const lockName = (dossier: string) => `dossier:${dossier}`
@@ -138,11 +232,9 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
           return Effect.succeed(k)
         }
       )
+  const beginLockedText = (k: string) => `BEGIN; SELECT pg_advisory_xact_lock(${k})`
   const beginLocked = (conn: Connection) =>
-    Effect.flatMap(
-      keyOf(conn),
-      (k) => conn.executeUnprepared(`BEGIN; SELECT pg_advisory_xact_lock(${k})`, [], undefined)
-    )
+    Effect.flatMap(keyOf(conn), (k) => conn.executeUnprepared(beginLockedText(k), [], undefined))
   const beginRead = (conn: Connection) =>
     conn.executeUnprepared("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", [], undefined)
 
@@ -151,43 +243,113 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
    * the lock may be interrupted: the deadline), a success commits it, a failure or an
    * interruption rolls it back. As `sql.withTransaction` (whose nested calls inside are
    * savepoints of this one), a failed COMMIT or ROLLBACK is a defect that `mapErrors` maps.
+   *
+   * With `pipelined` (the text of the locked `BEGIN`, for a region that opens with a statement)
+   * and a client in pipeline mode, that text is sent and `self` started at once: its first
+   * statement goes out behind the `BEGIN` and the lock, in the same round trip, and runs once
+   * the lock is held. A `BEGIN` that failed (the lock's wait timed out) fails the region as it
+   * would have before it started — its statements found the transaction aborted and wrote nothing.
    */
   const transaction = <A, E, R>(
     begin: (conn: Connection) => Effect.Effect<unknown, SqlError>,
     self: Effect.Effect<A, E, R>,
-    held: boolean
+    held: boolean,
+    pipelined: string | null = null,
+    closes = false
   ) =>
     Effect.uninterruptibleMask((restore) =>
       Effect.scoped(Effect.flatMap(sql.reserve, (conn) => {
         const committed: Array<() => void> = []
+        const client = pipelined === null ? null : pipelineClientOf(conn)
+        /** The `COMMIT` sent behind the region's closing statement: its answer. */
+        let commitSent: Effect.Effect<PgResult, SqlError> | null = null
+        const closing: ClosingStatement | null = client === null || !closes ? null : {
+          send: (text, params, name) =>
+            Effect.suspend(() => {
+              if (commitSent !== null) return Effect.dieMessage("a region sends one closing statement")
+              // Waiting for it interrupted (the deadline): what the server runs on this
+              // connection is cancelled (the lock's wait, the statement), as `@effect/sql-pg` does.
+              const pid = client.processID
+              const cancel = typeof pid === "number"
+                ? Effect.ignore(Effect.timeoutOption(
+                  // On another connection of the pool, not this transaction's.
+                  Effect.mapInputContext(
+                    sql.unsafe("SELECT pg_cancel_backend($1)", [pid]),
+                    (context: Context.Context<never>) => Context.omit(TransactionConnection)(context)
+                  ),
+                  5_000
+                ))
+                : undefined
+              const answer = sendNow(client, text, params, cancel, name)
+              commitSent = sendNow(client, "COMMIT")
+              return Effect.map(answer, (r) => r.rows ?? [])
+            }),
+          reopen: Effect.suspend(() => {
+            const sent = commitSent
+            commitSent = null
+            return Effect.zipRight(
+              sent === null ? Effect.void : Effect.flatMap(
+                Effect.orElseSucceed(sent, () => ({}) as PgResult),
+                (r) =>
+                  r.command === "COMMIT"
+                    ? Effect.dieMessage("a region reopened its transaction after it committed")
+                    : Effect.void
+              ),
+              Effect.asVoid(sendNow(client, pipelined!))
+            )
+          })
+        }
         const context = Context.make(TransactionConnection, [conn, 0] as const)
         const inside = held
           ? Context.add(context, DossierLockHeld, {
             dossier,
             connection: conn,
-            held: { afterCommit: (f) => committed.push(f) }
+            held: { afterCommit: (f) => committed.push(f), closing }
           })
           : context
+        const region = client === null
+          ? Effect.zipRight(begin(conn), Effect.provide(self, inside))
+          : Effect.suspend(() => {
+            const begun = sendNow(client, pipelined!)
+            // The region's answer once the BEGIN's is known (a failed BEGIN answers for both); an
+            // interrupted region answers at once (its statement's cancellation reaches the lock's wait).
+            return Effect.flatMap(
+              Effect.exit(Effect.provide(self, inside)),
+              (exit) => Exit.isInterrupted(exit) ? exit : Effect.zipRight(begun, exit)
+            )
+          })
+        const afterCommit = Effect.sync(() => {
+          for (const f of committed) f()
+        })
         return Effect.flatMap(
-          Effect.exit(restore(Effect.zipRight(begin(conn), Effect.provide(self, inside)))),
-          (exit) =>
-            Exit.isSuccess(exit)
-              ? Effect.as(
-                Effect.zipRight(
-                  Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)),
-                  Effect.sync(() => {
-                    for (const f of committed) f()
-                  })
-                ),
-                exit.value
-              )
-              : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+          Effect.exit(restore(region)),
+          (exit) => {
+            const sent = commitSent
+            if (sent === null) {
+              return Exit.isSuccess(exit)
+                ? Effect.as(
+                  Effect.zipRight(Effect.orDie(conn.executeUnprepared("COMMIT", [], undefined)), afterCommit),
+                  exit.value
+                )
+                : Effect.zipRight(Effect.orDie(conn.executeUnprepared("ROLLBACK", [], undefined)), exit)
+            }
+            // The COMMIT went out behind the closing statement: its answer says what happened. A
+            // region that failed after its closing statement committed broke its caller's word.
+            return Effect.flatMap(Effect.orDie(sent), (r) =>
+              Exit.isSuccess(exit)
+                ? r.command === "COMMIT"
+                  ? Effect.as(afterCommit, exit.value)
+                  : Effect.dieMessage("the transaction was rolled back at its COMMIT")
+                : r.command === "COMMIT" && !Exit.isInterrupted(exit)
+                ? Effect.dieMessage("a region failed after its closing statement committed")
+                : exit)
+          }
         )
       }))
     )
 
   return {
-    withLock: <A, E, R>(self: Effect.Effect<A, E, R>) =>
+    withLock: <A, E, R>(self: Effect.Effect<A, E, R>, hint?: LockRegionHint) =>
       Effect.flatMap(
         Effect.serviceOption(TransactionConnection),
         (tx): Effect.Effect<A, E | LockTimeout | StoreUnavailable, R> =>
@@ -198,11 +360,18 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
                 Effect.provideService(self, DossierLockHeld, {
                   dossier,
                   connection: tx.value[0],
-                  // Inside a transaction of this lock, its commit; inside another, unknown.
-                  held: outer ?? { afterCommit: null }
+                  // Inside a transaction of this lock, its commit; inside another, unknown. Never
+                  // the outer region's closing statement: its caller closes it.
+                  held: { afterCommit: outer?.afterCommit ?? null, closing: null }
                 }))
             )) as Effect.Effect<A, E | LockTimeout | StoreUnavailable, R>)
-            : (deadline(mapErrors(transaction(beginLocked, self, true))) as Effect.Effect<
+            : (deadline(mapErrors(transaction(
+              beginLocked,
+              self,
+              true,
+              hint?.opensWithStatement === true && key !== null ? beginLockedText(key) : null,
+              hint?.closesWithStatement === true
+            ))) as Effect.Effect<
               A,
               E | LockTimeout | StoreUnavailable,
               R

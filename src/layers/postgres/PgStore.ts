@@ -116,6 +116,10 @@ const poolConfig = (url: string, config: PgStoreConfig): Pg.PoolConfig => {
     keepAlive: true,
     keepAliveInitialDelayMillis: 5_000,
     application_name: (rest.application_name as string | undefined) ?? "dossier",
+    // A query goes out at once, behind those still waiting for their answers (each is still its
+    // own message with its own Sync): `PgLock` sends a region's opening with its first statement.
+    // Statements awaited one after another, as everywhere else, go as they did.
+    pipeline: true,
     max: 4,
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true

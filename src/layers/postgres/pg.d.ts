@@ -23,6 +23,8 @@ declare module "pg" {
     keepAlive?: boolean | undefined
     keepAliveInitialDelayMillis?: number | undefined
     application_name?: string | undefined
+    /** Send each query at once, not after the previous one's answer (node-postgres 8.20+). */
+    pipeline?: boolean | undefined
   }
   export interface PoolConfig extends ClientConfig {
     max?: number | undefined
@@ -35,6 +37,10 @@ declare module "pg" {
     readonly processID: number | undefined
     connect(): Promise<void>
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+    /** A prepared statement: parsed once per connection under `name`. */
+    query<R = Record<string, unknown>>(
+      config: { name: string; text: string; values?: Array<unknown> }
+    ): Promise<QueryResult<R>>
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
   }
