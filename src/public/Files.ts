@@ -25,5 +25,5 @@ export {
   STAGING_SUFFIX,
   type WriteError
 } from "../services/FileStore.js"
-export { Lock, type LockRegionHint, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
+export { Lock, LOCK_WAIT_MS, type LockRegionHint, type LockShape } from "../services/Lock.js"
 export { Workdir } from "../services/Workdir.js"
