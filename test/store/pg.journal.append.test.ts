@@ -54,6 +54,37 @@ interface Seen {
 
 const tagOf = (e: Either.Either<unknown, unknown>) => (Either.isLeft(e) ? (e.left as { _tag: string })._tag : "Right")
 
+/**
+ * What the driver sends and answers, in order, by each statement's first word (`> BEGIN`,
+ * `< BEGIN`), for the clients of every pool of this process until `restore`.
+ */
+const traceQueries = (): { readonly trace: Array<string>; readonly restore: () => void } => {
+  const trace: Array<string> = []
+  const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
+    .prototype
+  const query = proto.query
+  proto.query = function(this: unknown, ...args: Array<unknown>) {
+    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
+    const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
+    trace.push(`> ${word}`)
+    const last = args.length - 1
+    const callback = args[last]
+    if (typeof callback === "function") {
+      args[last] = (...r: Array<unknown>) => {
+        trace.push(`< ${word}`)
+        return (callback as (...r: Array<unknown>) => unknown)(...r)
+      }
+    }
+    return query.apply(this, args)
+  }
+  return {
+    trace,
+    restore: () => {
+      proto.query = query
+    }
+  }
+}
+
 describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
   const db = useTestDatabase()
 
@@ -381,25 +412,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
       )
       const opens: LockRegionHint = { opensWithStatement: true }
-      // What the driver sends and answers, in order (the clients of every pool of this process).
-      const trace: Array<string> = []
-      const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
-        .prototype
-      const query = proto.query
-      proto.query = function(this: unknown, ...args: Array<unknown>) {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
-        const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
-        trace.push(`> ${word}`)
-        const last = args.length - 1
-        const callback = args[last]
-        if (typeof callback === "function") {
-          args[last] = (...r: Array<unknown>) => {
-            trace.push(`< ${word}`)
-            return (callback as (...r: Array<unknown>) => unknown)(...r)
-          }
-        }
-        return query.apply(this, args)
-      }
+      const { trace, restore } = traceQueries()
       try {
         await rtEnsure(holder, name)
         for (const rt of [quick, short]) {
@@ -432,7 +445,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         expect((await append(short, "s-d", [created("c2", "c")], true, opens)).answer)
           .toEqual(Either.right({ appended: ["c2"], existing: [], head: { seq: 2, id: "c2" } }))
       } finally {
-        proto.query = query
+        restore()
         await quick.dispose()
         await short.dispose()
         await holder.dispose()
@@ -447,24 +460,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
       const name = fresh("closes")
       const [a, b] = [host(name), host(name)]
       const both: LockRegionHint = { opensWithStatement: true, closesWithStatement: true }
-      const trace: Array<string> = []
-      const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
-        .prototype
-      const query = proto.query
-      proto.query = function(this: unknown, ...args: Array<unknown>) {
-        const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
-        const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
-        trace.push(`> ${word}`)
-        const last = args.length - 1
-        const callback = args[last]
-        if (typeof callback === "function") {
-          args[last] = (...r: Array<unknown>) => {
-            trace.push(`< ${word}`)
-            return (callback as (...r: Array<unknown>) => unknown)(...r)
-          }
-        }
-        return query.apply(this, args)
-      }
+      const { trace, restore } = traceQueries()
       try {
         await rtEnsure(a, name)
         expect((await append(a, "s", [created("c1", "x")], true, both)).answer)
@@ -539,7 +535,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
           await short.dispose()
         }
       } finally {
-        proto.query = query
+        restore()
         await a.dispose()
         await b.dispose()
       }
