@@ -7,7 +7,7 @@
  * content, the cleaning pass (content.ts, step 4) keeps them whole and what holds them, instead of
  * dropping each card as a short, linked or negatively scored block (`cardsToKeep`).
  */
-import type { El } from "./tree.js"
+import { eachKept, type El } from "./tree.js"
 
 /** The fewest siblings of one shape that make a group of cards. */
 export const MIN_CARDS = 3
@@ -104,14 +104,8 @@ export const groupsUnder = (
   maxLinks = MAX_CARD_LINKS
 ): Array<Group> => {
   const groups: Array<Group> = []
-  for (let i = root.order; i < root.end;) {
-    const el = all[i]!
-    if (el.drop) {
-      i = el.end
-      continue
-    }
-    i++
-    if (el.text < least || el.children.length < MIN_CARDS) continue
+  eachKept(all, root.order, root.end, (el) => {
+    if (el.text < least || el.children.length < MIN_CARDS) return false
     const seen = new Set<string>()
     for (const c of el.children) {
       if (typeof c === "number" || !shown(c)) continue
@@ -123,7 +117,8 @@ export const groupsUnder = (
       const text = cards.reduce((n, k) => n + k.text, 0)
       if (text >= least && readAsCards(all, el, cards, text)) groups.push({ parent: el, cards, text })
     }
-  }
+    return false
+  })
   return groups
 }
 

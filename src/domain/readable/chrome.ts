@@ -5,7 +5,8 @@
  * (`withoutCardChrome`). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { groupsUnder } from "./cards.js"
-import { type El, type Page, textContent } from "./tree.js"
+import { isHeading } from "./edges.js"
+import { eachKept, type El, inside, type Page, textContent } from "./tree.js"
 
 /** The fewest cards of a group whose repeated texts are read as chrome. */
 const MIN_CHROME_CARDS = 4
@@ -14,30 +15,17 @@ const CHROME_SHARE = 0.8
 /** The longest text read as chrome (a button's, a badge's, a label's). */
 const MAX_CHROME = 30
 
-const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
-
 /** Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside another such element, with its text. */
 const shortTexts = (page: Page, card: El): Array<[El, string]> => {
   const out: Array<[El, string]> = []
-  const all = page.all
-  for (let i = card.order + 1; i < card.end;) {
-    const el = all[i]!
-    if (el.drop) {
-      i = el.end
-      continue
-    }
-    if (el.text > 0 && el.text <= MAX_CHROME) {
-      const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
-      if (t.length > 0) out.push([el, t])
-      i = el.end
-      continue
-    }
-    i++
-  }
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || el.text > MAX_CHROME) return false
+    const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+    if (t.length > 0) out.push([el, t])
+    return true
+  })
   return out
 }
-
-const HEADING = /^h[1-6]$/
 
 /** Class names of an element drawn as a button. */
 const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
@@ -48,7 +36,7 @@ const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
  */
 const control = (el: El, card: El): boolean => {
   for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
-    if (HEADING.test(p.name)) return false
+    if (isHeading(p.name)) return false
     if (BUTTON.test(p.attribs.class ?? "") || p.attribs.role === "button" || p.attribs.type === "button") return true
     if (p.name === "a") return p.text <= MAX_CHROME
   }
@@ -93,27 +81,21 @@ const REPEAT_WITHIN = 3
  * Keyboard and screen-reader users meet the first link only, and so does the copy.
  */
 export const withoutMouseRepeats = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  const all = page.all
   for (const root of roots) {
     const recent: Array<string> = []
-    for (let i = root.order; i < root.end;) {
-      const el = all[i]!
-      if (el.drop) {
-        i = el.end
-        continue
-      }
-      i++
-      if (el.name !== "a" || el.attribs.href === undefined) continue
-      if (el.attribs.tabindex?.trim() === "-1" && recent.includes(el.attribs.href)) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const href = el.attribs.href
+      if (el.name !== "a" || href === undefined) return false
+      if (el.attribs.tabindex?.trim() === "-1" && recent.includes(href)) {
         el.drop = true
-        i = el.end
-        continue
+        return true
       }
       if (el.text > 0) {
-        recent.push(el.attribs.href)
+        recent.push(href)
         if (recent.length > REPEAT_WITHIN) recent.shift()
       }
-    }
+      return false
+    })
   }
   return roots
 }

@@ -32,7 +32,7 @@ import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
-import { dropsItself, type El, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
+import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
 /** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
@@ -261,32 +261,22 @@ const clean = (
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   for (const root of roots) {
-    for (let i = root.order + 1; i < root.end;) {
-      const el = all[i]!
-      if (el.drop) {
-        i = el.end
-        continue
-      }
-      if (cards !== undefined && cards[el.order] !== Keep.Judge) {
-        i = cards[el.order] === Keep.Card ? el.end : i + 1
-        continue
-      }
+    eachKept(all, root.order + 1, root.end, (el) => {
+      if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
       if (isHeading(el.name)) {
         if (weightOf(el, names) < 0) el.drop = true
-        i = el.end
-        continue
+        return true
       }
       // `el` holds the best candidate when the best is in its subtree.
       if (
         ((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) ||
-          negativeItem(scores, el, names)) && !(best.order >= el.order && best.order < el.end)
+          negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true
-        i = el.end
-        continue
+        return true
       }
-      i++
-    }
+      return false
+    })
   }
 }
 
@@ -547,18 +537,12 @@ const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: nu
 
 /** Headings kept in the blocks' subtrees outside the roots' subtrees. */
 const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyArray<El>): number => {
-  const all = page.all
   let n = 0
   for (const block of blocks) {
-    for (let i = block.order; i < block.end;) {
-      const el = all[i]!
-      if (el.drop || roots.some((r) => r.order <= el.order && el.order < r.end)) {
-        i = el.drop ? el.end : i + 1
-        continue
-      }
-      if (isHeading(el.name)) n++
-      i++
-    }
+    eachKept(page.all, block.order, block.end, (el) => {
+      if (isHeading(el.name) && !roots.some((r) => inside(el, r))) n++
+      return false
+    })
   }
   return n
 }

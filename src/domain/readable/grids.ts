@@ -7,7 +7,7 @@
  * reads them as furniture).
  */
 import { type Group, groupsUnder, MIN_CARDS } from "./cards.js"
-import { type El, type Page, textContent } from "./tree.js"
+import { type El, inside, type Page, textContent } from "./tree.js"
 
 /** The fewest cards of a grid that joins the content. */
 const MIN_GRID = Math.max(MIN_CARDS, 4)
@@ -52,8 +52,6 @@ const MAX_STRIP_SHARE = 0.25
 
 /** The most text of a card of another product (a name, a price, a rating): longer siblings are the page's own sections. */
 const MAX_PRODUCT_CARD = 400
-
-const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 
 /**
  * The content's roots with each grid of priced cards outside them added, in document order: a

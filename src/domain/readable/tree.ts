@@ -6,7 +6,8 @@
  * as each element closes; elements are also listed in document order, so after furniture is
  * dropped one backward pass sums them again, children into parents, without recursion.
  *
- * Over 400 lines: the tree and the figures summed as each element closes are one pass.
+ * Over 400 lines: the tree and the figures summed as each element closes are one pass (with the
+ * walks over its document order that every pass after it uses).
  */
 import { isWideSpace } from "../Quote.js"
 import { concealing, droppedTag, framingOnly, type Marks, pageMarks } from "./boilerplate.js"
@@ -447,4 +448,19 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
     if (spaced && BLOCKS.has(node.name)) out += " "
   }
   return out
+}
+
+/** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
+export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
+
+/**
+ * Visit the elements of `all` from `from` to `to` (an element's `order` and `end`: its subtree) in
+ * document order, but for dropped ones and what is inside them. `visit` returns true to pass over
+ * the element's subtree (it dropped the element, or read the whole subtree itself).
+ */
+export const eachKept = (all: ReadonlyArray<El>, from: number, to: number, visit: (el: El) => boolean): void => {
+  for (let i = from; i < to;) {
+    const el = all[i]!
+    i = el.drop || visit(el) ? el.end : i + 1
+  }
 }
