@@ -19,17 +19,16 @@
  * the pure `check` then runs once on it, and a refusal takes the rows back. A row not in (a
  * retried batch, a head another host moved on) sends the append the old way: the rows taken
  * back, the study's advisory lock, the whole view (the head, the stored digests of the batch's
- * ids, the claims) in one statement, `check` once on it, what is new stored after the head. On
+ * ids, the claims) in one statement, `check` once on it, what is new stored after the head.
  * When the region's caller said it closes with the append (`LockHeld.closing`: the journal's
  * append of a batch that links no file), the optimistic insert is the region's last statement,
  * sent with the `COMMIT` right behind it: `check` runs first on the view this process knows (a
  * refusal there proves nothing and sends the append to the whole view), and the insert fails
  * unless every row goes in — its transaction rolled back by that failure, the append reopens
  * one (`closing.reopen`) and goes on the old way in it (`check` then called again, on the view
- * read). On
- * its own (no `PgLock`), the append is a transaction (a savepoint in the caller's) that takes
- * the study's lock first, so two connections appending to one study take turns. A refusal, a
- * `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
+ * read). On its own (no `PgLock`), the append is a transaction (a savepoint in the caller's)
+ * that takes the study's lock first, so two connections appending to one study take turns. A
+ * refusal, a `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
  *
  * `read`, `lines` and `studies` render the rows as the journal lines of spec journal.md
  * (`encodeLine`), the bytes the folder adapter holds for the same appends, and `read`/`studies`
@@ -42,6 +41,9 @@
  * Over 400 lines: the append's two paths (the optimistic insert and the whole view) share one
  * attempt, its statements and the memory of what was committed, and each path's correctness
  * rests on the others' (a view proved by the insert, a memory only of committed states).
+ *
+ * Over 400 lines: the append's two paths (the optimistic insert, closing or not, and the whole
+ * view it falls back to) share their statements and their rows; apart, each would repeat them.
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"

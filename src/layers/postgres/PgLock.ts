@@ -36,6 +36,10 @@
  * error unions carry `StoreUnavailable` beside `LockTimeout` — and under its own tag `PgLock`,
  * whose shape names only the errors it can answer (`LockTimeout`, `StoreUnavailable`; never the
  * lock file's `IoError` or `UnsafePath`).
+ *
+ * Over 400 lines: a transaction's life (its opening, sent alone or with the region's first
+ * statement, its closing, the deadline's cancel of a wait) is one piece; the order of its round
+ * trips would be harder to follow spread over files.
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
