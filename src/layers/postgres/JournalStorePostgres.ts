@@ -41,9 +41,6 @@
  * Over 400 lines: the append's two paths (the optimistic insert and the whole view) share one
  * attempt, its statements and the memory of what was committed, and each path's correctness
  * rests on the others' (a view proved by the insert, a memory only of committed states).
- *
- * Over 400 lines: the append's two paths (the optimistic insert, closing or not, and the whole
- * view it falls back to) share their statements and their rows; apart, each would repeat them.
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
