@@ -7,6 +7,7 @@
  * journals) as `pull` would.
  */
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.js"
@@ -351,4 +352,54 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     expect(refused(r, "StoreUnavailable")).toMatchObject({ retryable: true })
     expect(fs.existsSync(path.join(dir, "plan.md"))).toBe(false)
   }, 60_000)
+})
+
+/** A TCP server on 127.0.0.1 that counts the connections it accepts and answers none of them. */
+const silentServer = async () => {
+  const sockets: Array<net.Socket> = []
+  const server = net.createServer((s) => {
+    sockets.push(s)
+    s.on("error", () => {})
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    accepted: () => sockets.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+describe("a bound folder's connection, started before the command loads", () => {
+  it(
+    "is the command's only one: a server that never answers is StoreUnavailable once, within the connect timeout",
+    async () => {
+      const server = await silentServer()
+      try {
+        const dir = tempWorkdir("dossier-bound-silent-")
+        fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+        fs.writeFileSync(
+          path.join(dir, ".dossier/store.json"),
+          JSON.stringify({ kind: "postgres", url: `postgres://dossier@127.0.0.1:${server.port}/db`, dossier: "shared" })
+        )
+        const started = Date.now()
+        const r = await runCliAsync(["plan", "inspect", "--workdir", dir, "--json"])
+        const elapsed = Date.now() - started
+        expect(refused(r, "StoreUnavailable")).toMatchObject({
+          retryable: true,
+          reason: "no connection within the connect timeout"
+        })
+        // The connection started early is the one the command waited on: not a second one after it.
+        expect(server.accepted()).toBe(1)
+        // The connect timeout is 5 s; a second attempt after the first would take twice that.
+        expect(elapsed).toBeLessThan(9_000)
+      } finally {
+        await server.close()
+      }
+    },
+    60_000
+  )
 })

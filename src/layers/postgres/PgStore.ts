@@ -19,11 +19,12 @@ import * as Reactivity from "@effect/experimental/Reactivity"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { SqlClient as SqlClientTag } from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as Pg from "pg"
 import { parse as parseConnectionString } from "pg-connection-string"
@@ -126,6 +127,78 @@ const poolConfig = (url: string, config: PgStoreConfig): Pg.PoolConfig => {
   }
 }
 
+const newPool = (connect: string, config: PgStoreConfig, stream?: () => net.Socket): Pg.Pool => {
+  const p = new Pg.Pool(stream === undefined ? poolConfig(connect, config) : { ...poolConfig(connect, config), stream })
+  // An idle client's socket error: the next command finds out and answers StoreUnavailable.
+  p.on("error", () => {})
+  return p
+}
+
+/** What a pool's configuration is made from, to match an early connection with its layer. */
+const poolKey = (connect: string, config: PgStoreConfig) => JSON.stringify([connect, config])
+
+/** The connection `connectEarly` started, until a `PgStoreLayer` for the same store takes it. */
+let early:
+  | {
+    readonly key: string
+    readonly pool: Pg.Pool
+    readonly socket: net.Socket
+    /** Settles when the connection is made (undefined) or has failed (the driver's error). */
+    readonly settled: Promise<unknown>
+  }
+  | undefined
+
+/**
+ * Start connecting to the store `options` names (a bound folder's CLI command, before it loads
+ * and builds its services), so that the server starts its session, authenticates and answers
+ * while the command's code loads rather than after. A `PgStoreLayer` with the same options takes
+ * the connection. Until then its socket does not keep the process alive: a command that fails
+ * before it builds its services leaves at once. Never fails: a connection that cannot be made is
+ * the layer's to report.
+ */
+export const connectEarly = (options: PgStoreOptions): void => {
+  const parsed = parseStoreUrl(options.url)
+  if (early !== undefined || isMalformed(parsed) || !DOSSIER_NAME.test(options.dossier)) return
+  const config = resolveConfig(options)
+  let socket: net.Socket | undefined
+  // The pool's first client (this one) gets a socket that does not hold the process; the others
+  // get the driver's own kind (a plain socket: TLS is set up over it).
+  const pool = newPool(parsed.connect, config, () => {
+    const s = new net.Socket()
+    if (socket === undefined) {
+      socket = s
+      s.unref()
+    }
+    return s
+  })
+  const settled = pool.connect().then((c) => c.release(), (e: unknown) => e ?? new Error("connection error"))
+  // The driver makes the first client's socket as it starts connecting, within `connect()`.
+  if (socket !== undefined) early = { key: poolKey(parsed.connect, config), pool, socket, settled }
+  else void pool.end().catch(() => undefined)
+}
+
+/**
+ * The early connection's pool when it is to the same store, once connected; its failure is the
+ * layer's (the same one attempt the layer would have made). Another store's is closed.
+ */
+const takeEarly = (key: string): Effect.Effect<Pg.Pool | undefined, SqlError> =>
+  Effect.suspend(() => {
+    const e = early
+    early = undefined
+    if (e === undefined) return Effect.succeed(undefined)
+    if (e.key !== key) {
+      void e.pool.end().catch(() => undefined)
+      return Effect.succeed(undefined)
+    }
+    // From here the command waits on it: it holds the process like any other connection.
+    e.socket.ref()
+    return Effect.flatMap(Effect.promise(() => e.settled), (failure) => {
+      if (failure === undefined) return Effect.succeed(e.pool)
+      void e.pool.end().catch(() => undefined)
+      return Effect.fail(new SqlError({ cause: failure, message: "Failed to connect" }))
+    })
+  })
+
 /**
  * The store's layer: a `PgStore` (and the `SqlClient` it wraps) for one dossier. Fails with
  * `UsageError` for a malformed URL or dossier name, `StoreUnavailable` when the server cannot be
@@ -146,12 +219,10 @@ export const PgStoreLayer = (
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
       const pool = yield* Effect.acquireRelease(
-        Effect.sync(() => {
-          const p = new Pg.Pool(poolConfig(parsed.connect, config))
-          // An idle client's socket error: the next command finds out and answers StoreUnavailable.
-          p.on("error", () => {})
-          return p
-        }),
+        Effect.map(
+          mapErrors(takeEarly(poolKey(parsed.connect, config))),
+          (taken) => taken ?? newPool(parsed.connect, config)
+        ),
         (p) => Effect.promise(() => p.end()).pipe(Effect.timeoutOption(1_000), Effect.ignore)
       )
       const client = yield* mapErrors(PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "dossier" }))
