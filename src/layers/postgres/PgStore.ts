@@ -142,7 +142,6 @@ let early:
   | {
     readonly key: string
     readonly pool: Pg.Pool
-    readonly socket: net.Socket
     /** Settles when the connection is made (undefined) or has failed (the driver's error). */
     readonly settled: Promise<unknown>
   }
@@ -173,7 +172,7 @@ export const connectEarly = (options: PgStoreOptions): void => {
   })
   const settled = pool.connect().then((c) => c.release(), (e: unknown) => e ?? new Error("connection error"))
   // The driver makes the first client's socket as it starts connecting, within `connect()`.
-  if (socket !== undefined) early = { key: poolKey(parsed.connect, config), pool, socket, settled }
+  if (socket !== undefined) early = { key: poolKey(parsed.connect, config), pool, settled }
   else void pool.end().catch(() => undefined)
 }
 
@@ -190,9 +189,11 @@ const takeEarly = (key: string): Effect.Effect<Pg.Pool | undefined, SqlError> =>
       void e.pool.end().catch(() => undefined)
       return Effect.succeed(undefined)
     }
-    // From here the command waits on it: it holds the process like any other connection.
-    e.socket.ref()
-    return Effect.flatMap(Effect.promise(() => e.settled), (failure) => {
+    // From here the command waits on it, and the process must wait too (the socket does not hold
+    // it; once connected, the pool holds the process while a client is in use, as for any other).
+    const hold = setInterval(() => {}, 60_000)
+    const settled = Effect.ensuring(Effect.promise(() => e.settled), Effect.sync(() => clearInterval(hold)))
+    return Effect.flatMap(settled, (failure) => {
       if (failure === undefined) return Effect.succeed(e.pool)
       void e.pool.end().catch(() => undefined)
       return Effect.fail(new SqlError({ cause: failure, message: "Failed to connect" }))
