@@ -6,11 +6,12 @@ import type { DossierError } from "../domain/AllErrors.js"
 import { decodeWith } from "../domain/Decode.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { DispositionRefused } from "../domain/MonitorErrors.js"
-import { type Fact, MONITOR_VERIFICATION_NOTE } from "../domain/MonitorOutputs.js"
+import type { Fact } from "../domain/MonitorOutputs.js"
 import { nextWindowAt } from "../domain/MonitorRules.js"
 import {
   CreateDueRunInput,
   FinishRunInput,
+  MONITOR_VERIFICATION_NOTE,
   OutcomeDispositionInput,
   type RunRecord,
   SubscriptionInput,

@@ -186,5 +186,6 @@ export const NextOutput = Schema.Struct({
   note: Schema.String
 }).annotations({ identifier: "next-output" })
 
-export const MONITOR_VERIFICATION_NOTE =
-  "Digests show the files are the bytes that were bound; they do not show that a finding is correct."
+// Defined beside the records (./MonitorSchema.ts): the monitor's commands answer it, and importing
+// it from here built every output schema below at each start of `next` and `monitor …`.
+export { MONITOR_VERIFICATION_NOTE } from "./MonitorSchema.js"

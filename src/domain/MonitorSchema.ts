@@ -305,3 +305,7 @@ export const ReportLine = Schema.Struct({
   outcomeCounts: Schema.Record({ key: OutcomeLabel, value: Schema.Number })
 }).annotations({ identifier: "monitor-report-line" })
 export type ReportLine = typeof ReportLine.Type
+
+/** What `monitor finish-run` answers beside the run: digests bind bytes, not findings. */
+export const MONITOR_VERIFICATION_NOTE =
+  "Digests show the files are the bytes that were bound; they do not show that a finding is correct."
