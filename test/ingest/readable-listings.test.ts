@@ -1,7 +1,7 @@
 /**
- * Listings whose cards repeat their controls: small pages written here (no copy of any real
+ * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -67,5 +67,34 @@ describe("readable copy: a card's second link for the mouse", () => {
     expect(text).not.toContain("Brand 3")
     // The same link in the keyboard order is a link of its own: kept.
     expect(copy(html(""))).toContain("Brand 3")
+  })
+})
+
+const recipe = (i: number): string =>
+  `<li class="recipe-card"><a href="/recipes/${i}"><img src="/img/${i}.jpg" alt=""><h3>Crispy dish number ${i}</h3></a>` +
+  `<span class="time">${10 + i} minutes</span></li>`
+
+const category = (head: string) =>
+  `<html><head><title>Air fryer recipes</title>${head}</head><body>
+  <header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>
+  <main><div class="cat-desc"><h1>Air fryer recipes</h1>
+  <p>I love a meal with crispiness and crunch, and these recipes deliver it, every one of them tested at home, twice.
+  The air fryer is a weeknight dinner hero: it heats fast, cleans up in a minute, and needs only a spoon of oil.</p>
+  <p>Below are the recipes, newest first; each says how long it takes, from the first chop to the plate.</p></div>
+  <ul class="recipes">${Array.from({ length: 12 }, (_, i) => recipe(i)).join("")}</ul></main>
+  <footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>
+  </body></html>`
+
+describe("readable copy: a listing's entries beside its intro", () => {
+  it("keeps the entries a scored intro leaves out, on a page that is no article", () => {
+    const text = copy(category(""))
+    expect(text).toContain("I love a meal with crispiness and crunch")
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Crispy dish number ${i}`)
+  })
+
+  it("keeps only the text of a page that says when it was published (teasers beside a short article)", () => {
+    const text = copy(category(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
+    expect(text).toContain("I love a meal with crispiness and crunch")
+    expect(text).not.toContain("Crispy dish number 4")
   })
 })
