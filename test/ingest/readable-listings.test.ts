@@ -96,5 +96,8 @@ describe("readable copy: a listing's entries beside its intro", () => {
     const text = copy(category(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
     expect(text).toContain("I love a meal with crispiness and crunch")
     expect(text).not.toContain("Crispy dish number 4")
+    // A date shown at the start of the text says so too.
+    const dated = copy(category("").replace("<h1>Air fryer recipes</h1>", "<h1>Air fryer recipes</h1><p>21.01.2026</p>"))
+    expect(dated).not.toContain("Crispy dish number 4")
   })
 })
