@@ -17,8 +17,11 @@ const MIN_CARDS_OUT = 0.3
 const MIN_GROUP_TEXT = 200
 /** The least share of a group's cards that hold a link (an entry links to its page). */
 const LINKED_SHARE = 0.8
-/** Paragraph text (`El.prose`) from which the scored choice is an article's body, kept. */
-const ARTICLE_BODY = 1000
+/**
+ * Paragraph text (`El.prose`) from which the scored choice is an article's body, kept: more than
+ * a paragraph or two (content.ts `PREFACE` reads a choice under 600 characters as a preface).
+ */
+const ARTICLE_BODY = 600
 /** The characters at the start of the choice where an article shows its date. */
 const DATE_WITHIN = 300
 
