@@ -30,7 +30,7 @@ import { accordionAnswers } from "./accordions.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
-import { entriesLeftOut } from "./entries.js"
+import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
 import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
@@ -381,6 +381,8 @@ export const chooseContent = (
   ) {
     return accordionAnswers(page, tabPanels(page, fallback))
   }
+  const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
+  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside))
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined

@@ -7,7 +7,7 @@
  * `chooseContent`).
  */
 import { groupsUnder } from "./cards.js"
-import { type El, inside, type Page, textContent } from "./tree.js"
+import { type El, inside, measure, type Page, textContent } from "./tree.js"
 
 /** The share of the page's visible text under which a scored choice may give way to the entries. */
 const MAX_KEPT_SHARE = 0.5
@@ -76,4 +76,44 @@ export const entriesLeftOut = (
     }
   }
   return entries >= MIN_CARDS_OUT * (shown - kept.text) && !article(page, roots, kept.prose, kept.published)
+}
+
+/** The least share of a `main`'s text inside links for `entriesBeside` (a list of entries). */
+const MAIN_LINKS = 0.5
+/** Paragraph text under which a `main` holds no text of its own, only entries (content.ts `declaredMain`). */
+const MAIN_PROSE = 200
+
+/**
+ * The choice with the page's `main` beside it, when `main` holds only entries and the choice
+ * leaves them out: a theme that puts a category's description before its `main` and the entries
+ * (linked titles, each alone in its card) in it, which score nothing and are cleaned away. The
+ * visible fallback (`fallback`, the page's one `main`) shows the entries alone, the choice the
+ * description alone; both are the page. `main` must hold `MIN_GROUP_TEXT` characters, at least
+ * `MAIN_LINKS` of them in links and under `MAIN_PROSE` of paragraphs, the choice (`chosen`: the
+ * drops it left, by element number) must keep under half of it, and be no dated article
+ * (`article`, without the bar on paragraphs). The choice is shown as scoring left it, `main` as the
+ * visible fallback shows it.
+ */
+export const entriesBeside = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  chosen: ReadonlyArray<boolean>,
+  fallback: ReadonlyArray<El>,
+  published: boolean
+): ReadonlyArray<El> | undefined => {
+  const all = page.all
+  const main = fallback.length === 1 ? fallback[0]! : undefined
+  if (main === undefined || !page.mains.includes(main) || main.text < MIN_GROUP_TEXT) return undefined
+  if (main.link < MAIN_LINKS * main.text || main.prose >= MAIN_PROSE) return undefined
+  if (roots.some((r) => inside(r, main))) return undefined
+  const holds = roots.some((r) => inside(main, r))
+  let kept = 0
+  if (holds) {
+    for (let i = main.order; i < main.end; i++) if (!chosen[i] && !all[i]!.drop) kept += all[i]!.selfText
+  }
+  if (2 * kept >= main.text || article(page, roots, 0, published)) return undefined
+  for (const r of roots) for (let i = r.order; i < r.end; i++) if (!inside(all[i]!, main)) all[i]!.drop = chosen[i]!
+  for (let p = main.parent; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) p.drop = false
+  measure(page)
+  return holds ? roots : [...roots, main].sort((a, b) => a.order - b.order)
 }
