@@ -1,7 +1,7 @@
 /**
- * Listings whose cards repeat their controls: small pages written here (no copy of any real
+ * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -67,5 +67,71 @@ describe("readable copy: a card's second link for the mouse", () => {
     expect(text).not.toContain("Brand 3")
     // The same link in the keyboard order is a link of its own: kept.
     expect(copy(html(""))).toContain("Brand 3")
+  })
+})
+
+const recipe = (i: number): string =>
+  `<li class="recipe-card"><a href="/recipes/${i}"><img src="/img/${i}.jpg" alt=""><h3>Crispy dish number ${i}</h3></a>` +
+  `<span class="time">${10 + i} minutes</span></li>`
+
+const category = (head: string) =>
+  `<html><head><title>Air fryer recipes</title>${head}</head><body>
+  <header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>
+  <main><div class="cat-desc"><h1>Air fryer recipes</h1>
+  <p>I love a meal with crispiness and crunch, and these recipes deliver it, every one of them tested at home, twice.
+  The air fryer is a weeknight dinner hero: it heats fast, cleans up in a minute, and needs only a spoon of oil.</p>
+  <p>Below are the recipes, newest first; each says how long it takes, from the first chop to the plate.</p></div>
+  <ul class="recipes">${Array.from({ length: 12 }, (_, i) => recipe(i)).join("")}</ul></main>
+  <footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>
+  </body></html>`
+
+describe("readable copy: a listing's entries beside its intro", () => {
+  it("keeps the entries a scored intro leaves out, on a page that is no article", () => {
+    const text = copy(category(""))
+    expect(text).toContain("I love a meal with crispiness and crunch")
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Crispy dish number ${i}`)
+  })
+
+  it("keeps only the text of a page that says when it was published (teasers beside a short article)", () => {
+    const text = copy(category(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
+    expect(text).toContain("I love a meal with crispiness and crunch")
+    expect(text).not.toContain("Crispy dish number 4")
+    // A date shown at the start of the text says so too.
+    const dated = copy(
+      category("").replace("<h1>Air fryer recipes</h1>", "<h1>Air fryer recipes</h1><p>21.01.2026</p>")
+    )
+    expect(dated).not.toContain("Crispy dish number 4")
+  })
+})
+
+const archive = (head: string) =>
+  `<html><head><title>Soup recipes</title>${head}</head><body>
+  <header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>
+  <div class="archive-description"><h1>Soup recipes</h1>
+  <p>Soups for every season, from a quick weeknight broth to a slow Sunday stew, all tested twice at home.
+  Most freeze well, and every one of them says how long it keeps, in the fridge and in the freezer.</p>
+  <p>Start with the stocks: a good stock is half of every soup here, and it takes an afternoon, a big pot
+  and whatever bones and peels the week left over. Then pick by the season, by the time you have, or by
+  what waits in the vegetable drawer.</p></div>
+  <main class="content">${
+    Array.from({ length: 10 }, (_, i) =>
+      `<article class="post"><header class="entry-header"><h2 class="entry-title">` +
+      `<a href="/soup/${i}">Warming winter soup of the week, number ${i}</a></h2></header><div class="entry-content"></div></article>`)
+      .join("")
+  }</main>
+  <footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>
+  </body></html>`
+
+describe("readable copy: a listing's entries in its main, its intro outside", () => {
+  it("keeps the intro that scores and the linked titles the page's main lists", () => {
+    const text = copy(archive(""))
+    expect(text).toContain("Soups for every season")
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Warming winter soup of the week, number ${i}`)
+  })
+
+  it("keeps only the text of a page that says when it was published", () => {
+    const text = copy(archive(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
+    expect(text).toContain("Soups for every season")
+    expect(text).not.toContain("Warming winter soup of the week, number 4")
   })
 })

@@ -30,6 +30,7 @@ import { accordionAnswers } from "./accordions.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
+import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
 import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
@@ -349,7 +350,8 @@ const keepFurniture = (page: Page): void => {
  * (`productNames`; not its grid when it shows a group of products). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
- * short blocks that never score),
+ * short blocks that never score), or no article beside the entries it leaves out (entries.ts
+ * `entriesLeftOut`; not on a discussion or one product's page),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
  * that holds more: never a title-only copy of a page that shows text. Inside what is chosen, the
  * tab panels and an accordion's answers that wait hidden for a click are shown (`tabPanels`,
@@ -357,7 +359,7 @@ const keepFurniture = (page: Page): void => {
  */
 export const chooseContent = (
   page: Page,
-  says: Pick<PageMeta, "discussion" | "product" | "productGroup"> = {}
+  says: Partial<Pick<PageMeta, "discussion" | "product" | "productGroup" | "published">> = {}
 ): ReadonlyArray<El> => {
   const product = says.product === true
   if (says.discussion === true) discussionNames(page)
@@ -365,12 +367,22 @@ export const chooseContent = (
   const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
+  const keptProse = roots.reduce((n, r) => n + r.prose, 0)
+  // A page that says it is a discussion or shows one product is no listing.
+  const listing = says.discussion !== true && !(product && says.productGroup !== true)
+  const published = says.published !== undefined
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page, product, otherProducts)
   const shown = keptText(page, fallback)
-  if (shown > kept && (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown))) {
+  if (
+    shown > kept &&
+    (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown) ||
+      (listing && entriesLeftOut(page, roots, fallback, { text: kept, prose: keptProse, published }, shown)))
+  ) {
     return accordionAnswers(page, tabPanels(page, fallback))
   }
+  const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
+  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside))
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
