@@ -27,6 +27,7 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
@@ -35,6 +36,8 @@ import type { PageMeta } from "./meta.js"
 import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
+/** The least share of the page's text that its `article`s must hold to be its declared content (`declaredContent`). */
+const ARTICLES_SHARE = 0.25
 /** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
 const MIN_SHARE_CHOSEN = 0.05
 /** The least share of a list's text inside links that makes it a bare link list (`linkList`). */
@@ -317,12 +320,18 @@ const hasHeading = (el: El): boolean => {
   return false
 }
 
-/** The first `main` (or `role=main`) element, else the outermost `article`s, else the whole page. */
+/**
+ * The first `main` (or `role=main`) element, else the outermost `article`s when they hold
+ * `ARTICLES_SHARE` of the page's text or more, else the whole page: articles holding less are
+ * teasers (a menu's "insights", a strip of posts), not what the page shows.
+ */
 const declaredContent = (page: Page): Array<El> => {
   const main = page.mains.find((el) => !el.drop)
   if (main !== undefined) return [main]
   const articles = page.all.filter((el) => !el.drop && el.name === "article" && !hasAncestorNamed(el, "article"))
-  return articles.length > 0 ? articles : [page.root]
+  return articles.length > 0 && articles.reduce((n, a) => n + a.text, 0) >= ARTICLES_SHARE * page.root.text
+    ? articles
+    : [page.root]
 }
 
 const hasAncestorNamed = (el: El, name: string): boolean => {
@@ -504,10 +513,11 @@ const MIN_HEADINGS_LEFT_OUT = 2
 
 /**
  * Visible characters outside links left in the roots' subtrees: what a reader reads there rather
- * than follows (menus, teaser lists and link cards count for nothing).
+ * than follows (menus and teaser lists count for nothing). A link that is a card with a heading and
+ * a line under it (a service page's offer: blockLinks.ts `blockLink`) is read, and counts.
  */
 const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
-  textIn(page, roots, (el) => el.drop || el.name === "a")
+  textIn(page, roots, (el) => el.drop || (el.name === "a" && !blockLink(page, el)))
 
 /**
  * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
