@@ -33,6 +33,7 @@ import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
+import { inPost, posts } from "./posts.js"
 import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -263,6 +264,7 @@ const clean = (
 ): void => {
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
+  const found = posts(page, roots)
   for (const root of roots) {
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
@@ -272,7 +274,7 @@ const clean = (
       }
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) ||
+        ((CLEANED.has(el.name) && furniture(scores, el, names, inPost(found, el))) || linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true
@@ -291,7 +293,7 @@ const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
-const furniture = (scores: Scores, el: El, names: boolean): boolean => {
+const furniture = (scores: Scores, el: El, names: boolean, post = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
@@ -302,6 +304,8 @@ const furniture = (scores: Scores, el: El, names: boolean): boolean => {
   ) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
+  // A thread's post (posts.ts) and what it holds: links outweighing the rest, not the bar of short blocks.
+  if (post) return ld > 0.5 || (el.text < MIN_PARAGRAPH && !hasHeading(el))
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
