@@ -18,7 +18,8 @@
  *    sits before it (edges.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
- *    and not a heading; list items named as furniture; short paragraphs that are all links; then
+ *    and not a heading (a thread's posts only past half links: posts.ts); list items named as
+ *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
