@@ -85,3 +85,30 @@ describe("readable copy: articles that are only teasers", () => {
     expect(text).toContain("Done in 8 days.")
   })
 })
+
+const PLANS = ["Live TV", "Streaming", "Sports", "Movies", "Kids", "News", "Music", "Latino TV"]
+
+/** A feature block: a heading over a line in a block whose name reads as furniture (`meta`). */
+const plan = (name: string, i: number) =>
+  `<div class="tile-${i}"><h3>${name}</h3><div class="block-section meta-block-section">` +
+  `<p>Watch ${name.toLowerCase()} on ${i + 2} screens at home and on the train.</p></div></div>`
+
+/** A page whose `main` is the scored content, its feature blocks then dropped inside it. */
+const tvPage = `<html><head><title>TV plans</title></head><body>
+  <header class="site-header"><a href="/">The Network</a></header>
+  <main>
+    <section class="hero"><h1>TV plans</h1><p>Every channel you follow, the games, the films and the news, ` +
+  `on every screen in the house, with one remote, one bill, and no box to install, whatever the size of your ` +
+  `home. Start with the channels you watch, and add the rest when you want them.</p></section>
+    <section class="tiles"><h2>What you can watch</h2>${PLANS.map(plan).join("")}</section>
+  </main>
+  <footer><p>Copyright 2026 The Network, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a page's main whose feature blocks the cleaning dropped", () => {
+  it("gives way to the main's text when what it kept is a minority and headed blocks were dropped", () => {
+    const text = copy(tvPage)
+    expect(text).toContain("Every channel you follow")
+    expect(text).toContain("Watch sports on 4 screens at home and on the train.")
+    expect(text).not.toContain("Copyright 2026")
+  })
+})

@@ -23,7 +23,8 @@
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
- * its outermost `article`s, else its body, with furniture dropped.
+ * its outermost `article`s (when they hold a quarter of its text), else its body, with furniture
+ * dropped.
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
@@ -387,7 +388,9 @@ export const chooseContent = (
   }
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
-  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
+  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
+    ? minorityFallback(page, roots, keptUnlinked, drops)
+    : undefined
   if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks))
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return accordionAnswers(page, tabPanels(page, roots))
@@ -534,9 +537,16 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
  * headings, not a run of rows beside an article), that text is the copy. An article's left-out
  * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
- * stays. Runs on the drops `visibleFallback` left.
+ * stays. When the choice is the page's `main` taken whole, the headings its cleaning dropped
+ * (`drops`: feature blocks whose names read as furniture, headings left with nothing under them)
+ * count as left out too. Runs on the drops `visibleFallback` left.
  */
-const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: number): Array<El> | undefined => {
+const minorityFallback = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  keptUnlinked: number,
+  drops: ReadonlyArray<boolean>
+): Array<El> | undefined => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
@@ -547,15 +557,27 @@ const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: nu
   sumAll(page)
   const blocks = declaredContent(page)
   if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
-  return headingsOutside(page, blocks, roots) >= MIN_HEADINGS_LEFT_OUT ? blocks : undefined
+  // The page's `main` taken whole: what its cleaning dropped inside it is left out too.
+  const wholeMain = roots.length === 1 && page.mains.includes(roots[0]!)
+  return headingsOutside(page, blocks, roots, wholeMain ? drops : undefined) >= MIN_HEADINGS_LEFT_OUT
+    ? blocks
+    : undefined
 }
 
-/** Headings kept in the blocks' subtrees outside the roots' subtrees. */
-const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyArray<El>): number => {
+/**
+ * Headings kept in the blocks' subtrees outside the roots' subtrees, or (`drops`: the scored
+ * choice's drops) left out by the choice's cleaning.
+ */
+const headingsOutside = (
+  page: Page,
+  blocks: ReadonlyArray<El>,
+  roots: ReadonlyArray<El>,
+  drops?: ReadonlyArray<boolean>
+): number => {
   let n = 0
   for (const block of blocks) {
     eachKept(page.all, block.order, block.end, (el) => {
-      if (isHeading(el.name) && !roots.some((r) => inside(el, r))) n++
+      if (isHeading(el.name) && (drops?.[el.order] === true || !roots.some((r) => inside(el, r)))) n++
       return false
     })
   }
