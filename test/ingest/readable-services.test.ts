@@ -93,22 +93,32 @@ const plan = (name: string, i: number) =>
   `<div class="tile-${i}"><h3>${name}</h3><div class="block-section meta-block-section">` +
   `<p>Watch ${name.toLowerCase()} on ${i + 2} screens at home and on the train.</p></div></div>`
 
-/** A page whose `main` is the scored content, its feature blocks then dropped inside it. */
-const tvPage = `<html><head><title>TV plans</title></head><body>
+/**
+ * A page whose `main` is the scored content (`wrapped`: its one container beside a short notice),
+ * its feature blocks then dropped inside it.
+ */
+const tvPage = (wrapped: boolean) =>
+  `<html><head><title>TV plans</title></head><body>
   <header class="site-header"><a href="/">The Network</a></header>
-  <main>
+  <main>${wrapped ? `<div class="notice">Prices shown for your area.</div><div class="container">` : ""}
     <section class="hero"><h1>TV plans</h1><p>Every channel you follow, the games, the films and the news, ` +
   `on every screen in the house, with one remote, one bill, and no box to install, whatever the size of your ` +
   `home. Start with the channels you watch, and add the rest when you want them.</p></section>
     <section class="tiles"><h2>What you can watch</h2>${PLANS.map(plan).join("")}</section>
-  </main>
+  ${wrapped ? "</div>" : ""}</main>
   <footer><p>Copyright 2026 The Network, all rights reserved.</p></footer></body></html>`
 
 describe("readable copy: a page's main whose feature blocks the cleaning dropped", () => {
   it("gives way to the main's text when what it kept is a minority and headed blocks were dropped", () => {
-    const text = copy(tvPage)
+    const text = copy(tvPage(false))
     expect(text).toContain("Every channel you follow")
     expect(text).toContain("Watch sports on 4 screens at home and on the train.")
     expect(text).not.toContain("Copyright 2026")
+  })
+
+  it("does so when the content is the main's one container, beside a short notice", () => {
+    const text = copy(tvPage(true))
+    expect(text).toContain("Every channel you follow")
+    expect(text).toContain("Watch sports on 4 screens at home and on the train.")
   })
 })

@@ -537,7 +537,7 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
  * headings, not a run of rows beside an article), that text is the copy. An article's left-out
  * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
- * stays. When the choice is the page's `main` taken whole, the headings its cleaning dropped
+ * stays. When the choice is the page's `main` taken whole (`wholeOfMain`), the headings its cleaning dropped
  * (`drops`: feature blocks whose names read as furniture, headings left with nothing under them)
  * count as left out too. Runs on the drops `visibleFallback` left.
  */
@@ -557,11 +557,24 @@ const minorityFallback = (
   sumAll(page)
   const blocks = declaredContent(page)
   if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
-  // The page's `main` taken whole: what its cleaning dropped inside it is left out too.
-  const wholeMain = roots.length === 1 && page.mains.includes(roots[0]!)
+  // The page's `main` taken whole (`wholeOfMain`): what its cleaning dropped inside it is left out too.
+  const wholeMain = roots.length === 1 && wholeOfMain(page, roots[0]!)
   return headingsOutside(page, blocks, roots, wholeMain ? drops : undefined) >= MIN_HEADINGS_LEFT_OUT
     ? blocks
     : undefined
+}
+
+/** The share of its `main`'s text a choice inside it must hold to be that `main` taken whole (`wholeOfMain`). */
+const WHOLE_MAIN = 0.8
+
+/**
+ * Whether a choice is the page's `main` taken whole: the `main` itself, an element holding it, or
+ * an element inside it that holds `WHOLE_MAIN` of its text (its one container beside a notice).
+ */
+const wholeOfMain = (page: Page, root: El): boolean => {
+  if (page.mains.some((m) => inside(m, root))) return true
+  const main = page.mains.find((m) => inside(root, m))
+  return main !== undefined && root.text >= WHOLE_MAIN * main.text
 }
 
 /**
