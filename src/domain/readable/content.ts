@@ -18,24 +18,30 @@
  *    sits before it (edges.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
- *    and not a heading; list items named as furniture; short paragraphs that are all links; then
+ *    and not a heading (a thread's posts only past half links: posts.ts); list items named as
+ *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
- * its outermost `article`s, else its body, with furniture dropped.
+ * its outermost `article`s (when they hold a quarter of its text), else its body, with furniture
+ * dropped.
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
+import { inPost, posts } from "./posts.js"
 import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
 
 const MIN_CONTENT = 200
+/** The least share of the page's text that its `article`s must hold to be its declared content (`declaredContent`). */
+const ARTICLES_SHARE = 0.25
 /** The least share of the page's visible text (without its nameable furniture) that a scored choice must keep. */
 const MIN_SHARE_CHOSEN = 0.05
 /** The least share of a list's text inside links that makes it a bare link list (`linkList`). */
@@ -261,6 +267,7 @@ const clean = (
 ): void => {
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
+  const found = posts(page, roots)
   for (const root of roots) {
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
@@ -270,7 +277,7 @@ const clean = (
       }
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && furniture(scores, el, names)) || linkParagraph(el) ||
+        ((CLEANED.has(el.name) && furniture(scores, el, names, inPost(found, el))) || linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true
@@ -289,7 +296,7 @@ const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
-const furniture = (scores: Scores, el: El, names: boolean): boolean => {
+const furniture = (scores: Scores, el: El, names: boolean, post = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
@@ -300,6 +307,8 @@ const furniture = (scores: Scores, el: El, names: boolean): boolean => {
   ) return true
   if (el.allCommas >= 10) return false
   const ld = linkDensity(el)
+  // A thread's post (posts.ts) and what it holds: links outweighing the rest, not the bar of short blocks.
+  if (post) return ld > 0.5 || (el.text < MIN_PARAGRAPH && !hasHeading(el))
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
@@ -318,12 +327,18 @@ const hasHeading = (el: El): boolean => {
   return false
 }
 
-/** The first `main` (or `role=main`) element, else the outermost `article`s, else the whole page. */
+/**
+ * The first `main` (or `role=main`) element, else the outermost `article`s when they hold
+ * `ARTICLES_SHARE` of the page's text or more, else the whole page: articles holding less are
+ * teasers (a menu's "insights", a strip of posts), not what the page shows.
+ */
 const declaredContent = (page: Page): Array<El> => {
   const main = page.mains.find((el) => !el.drop)
   if (main !== undefined) return [main]
   const articles = page.all.filter((el) => !el.drop && el.name === "article" && !hasAncestorNamed(el, "article"))
-  return articles.length > 0 ? articles : [page.root]
+  return articles.length > 0 && articles.reduce((n, a) => n + a.text, 0) >= ARTICLES_SHARE * page.root.text
+    ? articles
+    : [page.root]
 }
 
 const hasAncestorNamed = (el: El, name: string): boolean => {
@@ -385,7 +400,9 @@ export const chooseContent = (
   if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside))
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
-  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown ? minorityFallback(page, roots, keptUnlinked) : undefined
+  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
+    ? minorityFallback(page, roots, keptUnlinked, drops)
+    : undefined
   if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks))
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   return accordionAnswers(page, tabPanels(page, roots))
@@ -516,10 +533,11 @@ const MIN_HEADINGS_LEFT_OUT = 2
 
 /**
  * Visible characters outside links left in the roots' subtrees: what a reader reads there rather
- * than follows (menus, teaser lists and link cards count for nothing).
+ * than follows (menus and teaser lists count for nothing). A link that is a card with a heading and
+ * a line under it (a service page's offer: blockLinks.ts `blockLink`) is read, and counts.
  */
 const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
-  textIn(page, roots, (el) => el.drop || el.name === "a")
+  textIn(page, roots, (el) => el.drop || (el.name === "a" && !blockLink(page, el)))
 
 /**
  * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
@@ -531,9 +549,16 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
  * headings, not a run of rows beside an article), that text is the copy. An article's left-out
  * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
- * stays. Runs on the drops `visibleFallback` left.
+ * stays. When the choice is the page's `main` taken whole (`wholeOfMain`), the headings its cleaning dropped
+ * (`drops`: feature blocks whose names read as furniture, headings left with nothing under them)
+ * count as left out too. Runs on the drops `visibleFallback` left.
  */
-const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: number): Array<El> | undefined => {
+const minorityFallback = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  keptUnlinked: number,
+  drops: ReadonlyArray<boolean>
+): Array<El> | undefined => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
@@ -544,15 +569,40 @@ const minorityFallback = (page: Page, roots: ReadonlyArray<El>, keptUnlinked: nu
   sumAll(page)
   const blocks = declaredContent(page)
   if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
-  return headingsOutside(page, blocks, roots) >= MIN_HEADINGS_LEFT_OUT ? blocks : undefined
+  // The page's `main` taken whole (`wholeOfMain`): what its cleaning dropped inside it is left out too.
+  const wholeMain = roots.length === 1 && wholeOfMain(page, roots[0]!)
+  return headingsOutside(page, blocks, roots, wholeMain ? drops : undefined) >= MIN_HEADINGS_LEFT_OUT
+    ? blocks
+    : undefined
 }
 
-/** Headings kept in the blocks' subtrees outside the roots' subtrees. */
-const headingsOutside = (page: Page, blocks: ReadonlyArray<El>, roots: ReadonlyArray<El>): number => {
+/** The share of its `main`'s text a choice inside it must hold to be that `main` taken whole (`wholeOfMain`). */
+const WHOLE_MAIN = 0.8
+
+/**
+ * Whether a choice is the page's `main` taken whole: the `main` itself, an element holding it, or
+ * an element inside it that holds `WHOLE_MAIN` of its text (its one container beside a notice).
+ */
+const wholeOfMain = (page: Page, root: El): boolean => {
+  if (page.mains.some((m) => inside(m, root))) return true
+  const main = page.mains.find((m) => inside(root, m))
+  return main !== undefined && root.text >= WHOLE_MAIN * main.text
+}
+
+/**
+ * Headings kept in the blocks' subtrees outside the roots' subtrees, or (`drops`: the scored
+ * choice's drops) left out by the choice's cleaning.
+ */
+const headingsOutside = (
+  page: Page,
+  blocks: ReadonlyArray<El>,
+  roots: ReadonlyArray<El>,
+  drops?: ReadonlyArray<boolean>
+): number => {
   let n = 0
   for (const block of blocks) {
     eachKept(page.all, block.order, block.end, (el) => {
-      if (isHeading(el.name) && !roots.some((r) => inside(el, r))) n++
+      if (isHeading(el.name) && (drops?.[el.order] === true || !roots.some((r) => inside(el, r)))) n++
       return false
     })
   }

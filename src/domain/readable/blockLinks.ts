@@ -1,0 +1,45 @@
+/**
+ * Links that are cards: a service page's offers, a homepage's features, built as one link around
+ * a heading and a line or two under it (`<a href><h3>Offer</h3><p>What it does…</p></a>`). The
+ * whole card is clickable, but its text is read, not followed: it is no pointer elsewhere as a
+ * menu's or a teaser list's links are, where the link holds a name and nothing under it. A card
+ * that carries a date (a `time`, a `date` name) is a teaser of another article, not an offer.
+ */
+import { isHeading } from "./edges.js"
+import type { El, Page } from "./tree.js"
+
+/** The fewest characters of text under a card link's heading (a line of its own, not a label). */
+const MIN_UNDER_HEADING = 40
+
+/** Names of a teaser's date. */
+const DATED = /date|time/i
+
+const dated = (el: El): boolean => el.name === "time" || DATED.test(el.attribs.class ?? "")
+
+/**
+ * Whether the link `a` is a card: it holds a heading and, after it, a block (not a heading) with
+ * `MIN_UNDER_HEADING` characters or more of text, and no date.
+ */
+export const blockLink = (page: Page, a: El): boolean => {
+  if (a.name !== "a") return false
+  const all = page.all
+  let heading: El | undefined
+  let card = false
+  for (let i = a.order + 1; i < a.end;) {
+    const el = all[i]!
+    if (el.drop) {
+      i = el.end
+      continue
+    }
+    if (dated(el)) return false
+    if (heading === undefined) {
+      if (isHeading(el.name)) {
+        heading = el
+        i = el.end
+        continue
+      }
+    } else if (el.block === undefined && !isHeading(el.name) && el.text >= MIN_UNDER_HEADING) card = true
+    i++
+  }
+  return card
+}

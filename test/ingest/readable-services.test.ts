@@ -1,0 +1,124 @@
+/**
+ * Service pages: small pages written here (no copy of any real page), each failing without the
+ * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://firm.example/services/audit"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const OFFERS = [
+  "Payroll audit",
+  "Benefits review",
+  "Policy handbook",
+  "Hiring support",
+  "Leadership training",
+  "Pay structure",
+  "Compliance check",
+  "Exit interviews"
+]
+
+/** An offer built as one link over the whole card (`dated`: the card carries a date, as a teaser does). */
+const offerCard = (name: string, i: number, dated: boolean) =>
+  `<div class="col"><a href="/services/audit/${i}"><div class="card__inner">${
+    dated ? `<time datetime="2026-0${(i % 9) + 1}-01">1 month ago</time>` : ""
+  }<h3>${name}</h3><p class="small">Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks ` +
+  `and leaves you a plan of your own.</p></div>` +
+  `<span class="more">Learn more</span></a></div>`
+
+const servicePage = (dated: boolean) =>
+  `<html><head><title>Audit services</title></head><body>
+  <header class="site-header"><a href="/">The Firm</a></header>
+  <div class="page">
+    <section class="hero"><h1>Audit services</h1><p>Know where you stand before anyone else asks.</p></section>
+    <section class="why"><div class="container"><div class="text">
+    <p>Our audit services range from a one-day check of your payroll to a year of support for your own team, ` +
+  `whether you are a company of five people or of five thousand, in one office or in many countries at once.</p>
+    <p>Human resources departments handle many things at the same time, from hiring and training to pay, ` +
+  `benefits and the rules that govern them, and each of those can go wrong in ways nobody sees for years.</p>
+    </div></div></section>
+    <section class="offers"><h2>What we offer</h2><div class="row">${
+    OFFERS.map((name, i) => offerCard(name, i, dated)).join("")
+  }</div></section>
+  </div>
+  <footer><p>Copyright 2026 The Firm, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a service page's offers built as whole links", () => {
+  it("keeps cards whose link holds a heading and a line under it", () => {
+    const text = copy(servicePage(false))
+    expect(text).toContain("Our audit services range from a one-day check")
+    expect(text).toContain("Leadership training")
+    expect(text).toContain("Our payroll audit team works beside yours for 2 weeks")
+  })
+
+  it("does not read dated cards (teasers of other articles) as the page's offers", () => {
+    const text = copy(servicePage(true))
+    expect(text).toContain("Our audit services range from a one-day check")
+    expect(text).not.toContain("Our payroll audit team works beside yours")
+  })
+})
+
+const teaser = (i: number) =>
+  `<article class="post-article"><a href="/insights/${i}"><h4>Insight ${i}</h4></a><p>Read more</p></article>`
+
+const feature = (name: string, i: number) => `<div class="feature"><h3>${name}</h3><p>Done in ${i + 2} days.</p></div>`
+
+/** A page with no `main`, whose menu shows teasers of articles: the page's content is not those. */
+const menuArticlesPage = `<html><head><title>Payroll services</title></head><body>
+  <div class="mega-dropdown"><div class="dropdown-insights">${
+  Array.from({ length: 4 }, (_, i) => teaser(i)).join("")
+}</div></div>
+  <div class="page">
+    <section class="hero"><h1>Payroll services</h1><p>The bill all staff read.</p></section>
+    <section class="features"><h2>What we do</h2>${OFFERS.map(feature).join("")}</section>
+  </div>
+  <footer><p>Copyright 2026 The Firm, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: articles that are only teasers", () => {
+  it("falls back to the page's visible text, not to articles holding little of it", () => {
+    const text = copy(menuArticlesPage)
+    expect(text).toContain("The bill all staff read.")
+    expect(text).toContain("Compliance check")
+    expect(text).toContain("Done in 8 days.")
+  })
+})
+
+const PLANS = ["Live TV", "Streaming", "Sports", "Movies", "Kids", "News", "Music", "Latino TV"]
+
+/** A feature block: a heading over a line in a block whose name reads as furniture (`meta`). */
+const plan = (name: string, i: number) =>
+  `<div class="tile-${i}"><h3>${name}</h3><div class="block-section meta-block-section">` +
+  `<p>Watch ${name.toLowerCase()} on ${i + 2} screens at home and on the train.</p></div></div>`
+
+/**
+ * A page whose `main` is the scored content (`wrapped`: its one container beside a short notice),
+ * its feature blocks then dropped inside it.
+ */
+const tvPage = (wrapped: boolean) =>
+  `<html><head><title>TV plans</title></head><body>
+  <header class="site-header"><a href="/">The Network</a></header>
+  <main>${wrapped ? `<div class="notice">Prices shown for your area.</div><div class="container">` : ""}
+    <section class="hero"><h1>TV plans</h1><p>Every channel you follow, the games, the films and the news, ` +
+  `on every screen in the house, with one remote, one bill, and no box to install, whatever the size of your ` +
+  `home. Start with the channels you watch, and add the rest when you want them.</p></section>
+    <section class="tiles"><h2>What you can watch</h2>${PLANS.map(plan).join("")}</section>
+  ${wrapped ? "</div>" : ""}</main>
+  <footer><p>Copyright 2026 The Network, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a page's main whose feature blocks the cleaning dropped", () => {
+  it("gives way to the main's text when what it kept is a minority and headed blocks were dropped", () => {
+    const text = copy(tvPage(false))
+    expect(text).toContain("Every channel you follow")
+    expect(text).toContain("Watch sports on 4 screens at home and on the train.")
+    expect(text).not.toContain("Copyright 2026")
+  })
+
+  it("does so when the content is the main's one container, beside a short notice", () => {
+    const text = copy(tvPage(true))
+    expect(text).toContain("Every channel you follow")
+    expect(text).toContain("Watch sports on 4 screens at home and on the train.")
+  })
+})
