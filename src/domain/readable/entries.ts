@@ -48,13 +48,20 @@ const article = (page: Page, roots: ReadonlyArray<El>, prose: number, published:
   return DATE.test(start.slice(0, DATE_WITHIN))
 }
 
+/** Whether a card shows a `time` element: a teaser of an article. */
+const dated = (page: Page, card: El): boolean => {
+  for (let i = card.order; i < card.end; i++) if (page.all[i]!.name === "time") return true
+  return false
+}
+
 /**
  * Whether the scored choice (`roots`: `kept.text` characters, `kept.prose` of them paragraphs)
  * leaves out the page's entries: it keeps under `MAX_KEPT_SHARE` of the visible text (`shown`
  * characters of `fallback`, as the visible fallback's drops leave the page), it is no article
  * (`article`), and the groups of cards in `fallback` outside `roots` (cards.ts `groupsUnder`,
  * cards made links included) whose cards mostly hold a link (`LINKED_SHARE`) hold at least
- * `MIN_CARDS_OUT` of what it leaves out.
+ * `MIN_CARDS_OUT` of what it leaves out. A group whose cards mostly show a `time` element is
+ * teasers of articles (a service page's "insights"), not a listing's entries.
  */
 export const entriesLeftOut = (
   page: Page,
@@ -71,6 +78,7 @@ export const entriesLeftOut = (
       // A group nested in one counted (cards in a card) counts once.
       if (counted.some((o) => inside(g.parent, o))) continue
       if (g.cards.filter((c) => c.link > 0).length < LINKED_SHARE * g.cards.length) continue
+      if (g.cards.filter((c) => dated(page, c)).length >= LINKED_SHARE * g.cards.length) continue
       counted.push(g.parent)
       for (const c of g.cards) if (!roots.some((r) => inside(c, r) || inside(r, c))) entries += c.text
     }
