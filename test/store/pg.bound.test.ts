@@ -339,6 +339,25 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     120_000
   )
 
+  it(
+    "a schema newer than this build is StoreTooNew for a bound folder's commands (the early probe falls back)",
+    async () => {
+      const dir = bind("too-new", "too-new")
+      await adminQuery(db.url, "UPDATE dossier.schema_version SET version = version + 1")
+      try {
+        for (const args of [["plan", "inspect"], ["journal", "list"]]) {
+          const r = runCli([...args, "--workdir", dir, "--json"])
+          expect(refused(r, "StoreTooNew"), args.join(" ")).toMatchObject({ retryable: false })
+        }
+      } finally {
+        await adminQuery(db.url, "UPDATE dossier.schema_version SET version = version - 1")
+      }
+      // The same folder answers again once the schema is one this build knows.
+      ok(runCli(["plan", "inspect", "--workdir", dir, "--json"]))
+    },
+    60_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })

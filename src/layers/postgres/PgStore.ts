@@ -35,7 +35,7 @@ import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../../domain/StoreUrl.
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
 import { mapSqlError } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
-import { checkSchema, dossierExists, ensureDossier, migrate } from "./PgSchema.js"
+import { checkSchema, dossierExists, ensureDossier, migrate, PROBE, type Probe, SCHEMA_VERSION } from "./PgSchema.js"
 
 export interface PgStoreOptions {
   /** `postgres://[user[:password]@]host[:port]/database[?…]`; a password here is used, never kept. */
@@ -137,13 +137,18 @@ const newPool = (connect: string, config: PgStoreConfig, stream?: () => net.Sock
 /** What a pool's configuration is made from, to match an early connection with its layer. */
 const poolKey = (connect: string, config: PgStoreConfig) => JSON.stringify([connect, config])
 
+/** How an early connection ended: connected (with `PROBE`'s answer when it gave one), or the driver's error. */
+type Settled =
+  | { readonly failure: unknown; readonly probe?: undefined }
+  | { readonly failure?: undefined; readonly probe?: Probe }
+
 /** The connection `connectEarly` started, until a `PgStoreLayer` for the same store takes it. */
 let early:
   | {
     readonly key: string
     readonly pool: Pg.Pool
-    /** Settles when the connection is made (undefined) or has failed (the driver's error). */
-    readonly settled: Promise<unknown>
+    /** Settles when the connection is made and `PROBE` answered (or not), or has failed. */
+    readonly settled: Promise<Settled>
   }
   | undefined
 
@@ -170,35 +175,63 @@ export const connectEarly = (options: PgStoreOptions): void => {
     }
     return s
   })
-  const settled = pool.connect().then((c) => c.release(), (e: unknown) => e ?? new Error("connection error"))
+  // Once connected it asks what the layer would ask first (the schema's version, the dossier's
+  // row), in one statement: a failure there (no schema yet) leaves the layer to ask the long way.
+  const settled = pool.connect().then(
+    (c): Promise<Settled> =>
+      c.query<{ version: number; present: boolean }>(PROBE, [options.dossier]).then(
+        (r) => {
+          c.release()
+          const row = r.rows[0]
+          return row === undefined ? {} : { probe: { version: row.version, present: row.present } }
+        },
+        () => {
+          c.release(true)
+          return {}
+        }
+      ),
+    (e: unknown): Settled => ({ failure: e ?? new Error("connection error") })
+  )
   // The driver makes the first client's socket as it starts connecting, within `connect()`.
   if (socket !== undefined) early = { key: poolKey(parsed.connect, config), pool, settled }
   else void pool.end().catch(() => undefined)
 }
 
 /**
- * The early connection's pool when it is to the same store, once connected; its failure is the
- * layer's (the same one attempt the layer would have made). Another store's is closed.
+ * The early connection's pool when it is to the same store, once connected, with `PROBE`'s
+ * answer; its failure is the layer's (the same one attempt the layer would have made). Another
+ * store's is closed.
  */
-const takeEarly = (key: string): Effect.Effect<Pg.Pool | undefined, SqlError> =>
+const takeEarly = (
+  key: string
+): Effect.Effect<{ readonly pool: Pg.Pool; readonly probe: Probe | undefined } | undefined, SqlError> =>
   Effect.suspend(() => {
     const e = early
     early = undefined
     if (e === undefined) return Effect.succeed(undefined)
     if (e.key !== key) {
-      void e.pool.end().catch(() => undefined)
+      endInBackground(e.pool)
       return Effect.succeed(undefined)
     }
     // From here the command waits on it, and the process must wait too (the socket does not hold
     // it; once connected, the pool holds the process while a client is in use, as for any other).
     const hold = setInterval(() => {}, 60_000)
     const settled = Effect.ensuring(Effect.promise(() => e.settled), Effect.sync(() => clearInterval(hold)))
-    return Effect.flatMap(settled, (failure) => {
-      if (failure === undefined) return Effect.succeed(e.pool)
-      void e.pool.end().catch(() => undefined)
-      return Effect.fail(new SqlError({ cause: failure, message: "Failed to connect" }))
+    return Effect.flatMap(settled, (s) => {
+      if (s.failure === undefined) return Effect.succeed({ pool: e.pool, probe: s.probe })
+      endInBackground(e.pool)
+      return Effect.fail(new SqlError({ cause: s.failure, message: "Failed to connect" }))
     })
   })
+
+/**
+ * End a pool without waiting for the server to close each session: its idle clients do not hold
+ * the process (`allowExitOnIdle`), and waiting for the server's goodbye held every CLI command's
+ * answer back by a round trip and the session's end (~6 ms).
+ */
+const endInBackground = (pool: Pg.Pool): void => {
+  void pool.end().catch(() => undefined)
+}
 
 /**
  * The store's layer: a `PgStore` (and the `SqlClient` it wraps) for one dossier. Fails with
@@ -219,12 +252,12 @@ export const PgStoreLayer = (
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
-      const pool = yield* Effect.acquireRelease(
+      const { pool, probe } = yield* Effect.acquireRelease(
         Effect.map(
           mapErrors(takeEarly(poolKey(parsed.connect, config))),
-          (taken) => taken ?? newPool(parsed.connect, config)
+          (taken) => taken ?? { pool: newPool(parsed.connect, config), probe: undefined }
         ),
-        (p) => Effect.promise(() => p.end()).pipe(Effect.timeoutOption(1_000), Effect.ignore)
+        (p) => Effect.sync(() => endInBackground(p.pool))
       )
       const client = yield* mapErrors(PgClient.fromPool({ acquire: Effect.succeed(pool), applicationName: "dossier" }))
       const sql: SqlClient.SqlClient = client
@@ -233,18 +266,24 @@ export const PgStoreLayer = (
           duration: Duration.millis(config.connectTimeoutMs + config.queryTimeoutMs),
           onTimeout: () => new StoreUnavailable({ reason: "no answer from the server within the connect timeout" })
         })
-      if (config.mode === "write") {
-        // Nothing is written when the schema is current and the dossier exists (a bound folder's
-        // read-only commands then work under a role with SELECT only).
-        yield* connectDeadline(mapErrors(Effect.zipRight(
-          migrate(sql),
-          Effect.flatMap(
-            dossierExists(sql, config.dossier),
-            (exists) => exists ? Effect.void : ensureDossier(sql, config.dossier)
-          )
-        )))
-      } else {
-        yield* connectDeadline(mapErrors(checkSchema(sql)))
+      // An early connection's probe that found the schema current (and, for a writer, the
+      // dossier's row) answered all that is asked below.
+      const checked = probe !== undefined && probe.version === SCHEMA_VERSION &&
+        (config.mode === "read" || probe.present)
+      if (!checked) {
+        yield* connectDeadline(mapErrors(
+          config.mode === "write"
+            // Nothing is written when the schema is current and the dossier exists (a bound
+            // folder's read-only commands then work under a role with SELECT only).
+            ? Effect.zipRight(
+              migrate(sql),
+              Effect.flatMap(
+                dossierExists(sql, config.dossier),
+                (exists) => exists ? Effect.void : Effect.asVoid(ensureDossier(sql, config.dossier))
+              )
+            )
+            : Effect.asVoid(checkSchema(sql))
+        ))
       }
       const store: PgStoreShape = { config, sql, mapErrors }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))

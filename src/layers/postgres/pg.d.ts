@@ -50,8 +50,11 @@ declare module "pg" {
     constructor(config?: PoolConfig)
     readonly options: PoolConfig
     readonly ending: boolean
-    /** A client of the pool, connected; `release` gives it back. */
-    connect(): Promise<{ release: () => void }>
+    /** A client of the pool, connected; `release` gives it back (`release(true)`: closes it). */
+    connect(): Promise<{
+      query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+      release(destroy?: boolean): void
+    }>
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
