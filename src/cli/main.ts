@@ -53,28 +53,19 @@ const workdirOf = (spec: CommandSpec, values: Record<string, unknown>): string |
   return typeof dir === "string" ? dir : undefined
 }
 
-/** The folder bound to a shared dossier the command runs over the store in (src/commands/Bound.ts), if any. */
-const boundFolder = (spec: CommandSpec, values: Record<string, unknown>): string | undefined => {
+/** In a folder bound to a shared dossier, the command runs over the store (src/commands/Bound.ts). */
+const overStore = (spec: CommandSpec, values: Record<string, unknown>, w: AnyWork): Promise<AnyWork> => {
   const dir = workdirOf(spec, values)
-  return dir !== undefined && runsOnStore(spec.path) && isBoundFolder(dir) ? dir : undefined
+  if (dir === undefined || !runsOnStore(spec.path) || !isBoundFolder(dir)) return Promise.resolve(w)
+  return import("../commands/Bound.js").then((b) => b.boundWork(spec, dir, w))
 }
 
-/**
- * The command's work: in a bound folder, over the store, its connection started before the
- * command's code loads (src/commands/Bound.ts).
- */
-const workOf = (spec: CommandSpec, values: Record<string, unknown>): Promise<AnyWork> => {
-  const dir = boundFolder(spec, values)
-  if (dir === undefined) return spec.run(values)
-  return import("../commands/Bound.js").then((b) =>
-    Effect.runPromise(b.connectEarly(dir))
-      .then(() => spec.run(values))
-      .then((w) => b.boundWork(spec, dir, w))
-  )
+const runCommand = (spec: CommandSpec, values: Record<string, unknown>) => {
+  const prepared = prepareValues(spec, values)
+  return spec.run(prepared)
+    .then((w) => overStore(spec, prepared, w))
+    .then((w) => Effect.runPromiseExit(runWork(values["json"] === true, w)))
 }
-
-const runCommand = (spec: CommandSpec, values: Record<string, unknown>) =>
-  workOf(spec, prepareValues(spec, values)).then((w) => Effect.runPromiseExit(runWork(values["json"] === true, w)))
 
 const fast = fastParse(allSpecs, argv)
 const program = fast !== undefined

@@ -17,7 +17,7 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
-import { type BoundError, connectBoundStore, refreshView, touchedParts } from "../layers/bound/BoundBase.js"
+import { type BoundError, refreshView, touchedParts } from "../layers/bound/BoundBase.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
@@ -67,13 +67,6 @@ export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, n
           )
         })
   )
-
-/**
- * Start connecting to the store the folder `workdir` is bound to, before the command loads its
- * code and builds its services (src/layers/bound/BoundBase.ts): a fresh CLI process then waits
- * for the server's session once, in parallel, instead of after its loading.
- */
-export const connectEarly: (workdir: string) => Effect.Effect<void> = connectBoundStore
 
 /** The command's work over the shared dossier the folder `workdir` is bound to. */
 export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promise<AnyWork> => {

@@ -16,7 +16,7 @@ import { Workdir } from "../../services/Workdir.js"
 import { EvidenceKeyLive } from "../EvidenceKeyLive.js"
 import { FileStoreLive } from "../FileStoreLive.js"
 import { PgLockLayer } from "../postgres/PgLock.js"
-import { connectEarly, PgStore, PgStoreLayer } from "../postgres/PgStore.js"
+import { PgStore, PgStoreLayer } from "../postgres/PgStore.js"
 import { readBinding } from "../StoreBinding.js"
 import type { TransferReport } from "../StoreTransfer.js"
 
@@ -36,26 +36,6 @@ const boundStore = Layer.unwrapEffect(
     })
   )
 )
-
-/**
- * Start connecting to the store the folder `dir` is bound to (its binding read as `boundStore`
- * reads it), for the command's `PgStoreLayer` to take (`connectEarly`). Then one turn of the
- * event loop, in which the driver sends the connection's first message: the server sets the
- * session up while the command's code loads. Anything that goes wrong is left to the command's
- * own services, which report it.
- */
-export const connectBoundStore = (dir: string): Effect.Effect<void> =>
-  Effect.flatMap(FileStore, readBinding).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.void,
-      onSome: (b) => Effect.sync(() => connectEarly({ url: b.url, dossier: b.dossier }))
-    })),
-    Effect.provide(FileStoreLive.pipe(Layer.provide(Workdir.live(dir)))),
-    Effect.ignore,
-    Effect.zipRight(Effect.async<void>((resume) => {
-      setImmediate(() => resume(Effect.void))
-    }))
-  )
 
 /** The folder `dir` and the shared dossier it is bound to: what every bound command runs over. */
 export const BoundBase = (dir: string) => boundStore.pipe(Layer.provideMerge(local(dir)))

@@ -133,21 +133,6 @@ export const dossierExists = (sql: SqlClient.SqlClient, dossier: string): Effect
   )
 
 /** Whether the dossier holds any state (a record, an event or stored bytes). */
-/**
- * One statement that answers, when the schema is there, what a connecting writer asks with
- * `migrate` and `dossierExists` (and a reader with `checkSchema`): the schema's version and
- * whether the dossier's row exists (`$1`: its name). It fails where the tables are missing; the
- * caller then asks the long way. Sent by an early connection (PgStore.ts `connectEarly`).
- */
-export const PROBE =
-  "SELECT version, EXISTS (SELECT 1 FROM dossier.dossiers WHERE name = $1) AS present FROM dossier.schema_version WHERE id = 1"
-
-/** `PROBE`'s answer. */
-export interface Probe {
-  readonly version: number
-  readonly present: boolean
-}
-
 export const dossierHasState = (sql: SqlClient.SqlClient, dossier: string): Effect.Effect<boolean, SqlError> =>
   Effect.map(
     sql<{ has: boolean }>`SELECT EXISTS (SELECT 1 FROM dossier.records WHERE dossier = ${dossier})

@@ -25,8 +25,6 @@ declare module "pg" {
     application_name?: string | undefined
     /** Send each query at once, not after the previous one's answer (node-postgres 8.20+). */
     pipeline?: boolean | undefined
-    /** The socket of a new connection (the driver connects it): made by this function. */
-    stream?: (() => import("node:net").Socket) | undefined
   }
   export interface PoolConfig extends ClientConfig {
     max?: number | undefined
@@ -50,11 +48,6 @@ declare module "pg" {
     constructor(config?: PoolConfig)
     readonly options: PoolConfig
     readonly ending: boolean
-    /** A client of the pool, connected; `release` gives it back (`release(true)`: closes it). */
-    connect(): Promise<{
-      query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
-      release(destroy?: boolean): void
-    }>
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
