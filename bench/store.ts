@@ -291,7 +291,9 @@ const checkpointRow = (url: string) => {
       if (out.revision !== r + 1) throw new Error(`checkpoint answered ${JSON.stringify(out)}`)
       revisions.set(dir, r + 1)
     }
-    const RUNS = 11
+    // The row sits near its target and one run of a fresh CLI moves by ±10%: enough runs for a
+    // median that moves less than the margin it is judged by.
+    const RUNS = 31
     const [boundMs, plainMs] = timeSyncAlternating(RUNS, [checkpoint(bound), checkpoint(plain)], 2)
     const view = fs.readFileSync(path.join(bound, "plan.md"), "utf8")
     if (!view.includes(`step ${revisions.get(bound)! - 1}`)) {
