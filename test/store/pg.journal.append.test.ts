@@ -23,7 +23,7 @@ import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
 import { makeJournalStorePostgres } from "../../src/layers/postgres/JournalStorePostgres.js"
 import { PgLock, PgLockLayer } from "../../src/layers/postgres/PgLock.js"
 import { ensureDossier } from "../../src/layers/postgres/PgSchema.js"
-import { PgStore, PgStoreLayer } from "../../src/layers/postgres/PgStore.js"
+import { PgStore, PgStoreLayer, type PgStoreOptions } from "../../src/layers/postgres/PgStore.js"
 import type { LockRegionHint } from "../../src/services/Lock.js"
 import type { AppendView, JournalStoreShape } from "../../src/services/ports/JournalStore.js"
 import { JournalStoreConformance } from "../../src/testing.js"
@@ -89,9 +89,12 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
   const db = useTestDatabase()
 
   let dossiers = 0
-  /** A runtime (a host) of dossier `name`: its own pool, PgLock and journal adapter (so its own memory). */
-  const host = (name: string): Runtime =>
-    ManagedRuntime.make(PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name }))))
+  /**
+   * A runtime (a host) of dossier `name`: its own pool, PgLock and journal adapter (so its own
+   * memory), with the store's `waits` (lock timeout, deadline) when given.
+   */
+  const host = (name: string, waits: Pick<PgStoreOptions, "lockTimeoutMs" | "deadlineMs"> = {}): Runtime =>
+    ManagedRuntime.make(PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, ...waits }))))
   const fresh = (prefix: string) => `${prefix}-${dossiers++}`
 
   /** The adapter of the runtime's dossier (made once per runtime, as a layer would). */
@@ -363,9 +366,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
   it("the command's deadline: a region that runs past it, or waits for the lock past it, is rolled back", async () => {
     const name = fresh("deadline")
     const holder = host(name)
-    const rt = ManagedRuntime.make(
-      PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
-    )
+    const rt = host(name, { deadlineMs: 600 })
     try {
       await rtEnsure(holder, name)
       // Past the deadline inside the region: what it appended is rolled back.
@@ -405,12 +406,8 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
     async () => {
       const name = fresh("opens")
       const holder = host(name)
-      const quick = ManagedRuntime.make(
-        PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, lockTimeoutMs: 400 })))
-      )
-      const short = ManagedRuntime.make(
-        PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
-      )
+      const quick = host(name, { lockTimeoutMs: 400 })
+      const short = host(name, { deadlineMs: 600 })
       const opens: LockRegionHint = { opensWithStatement: true }
       const { trace, restore } = traceQueries()
       try {
@@ -496,9 +493,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         expect((await rowsOf(name, "journal-claims")).map((r) => r.id)).toEqual(["x", "y", "z"])
         // Another host holds the lock past lock_timeout: LockTimeout, the insert and COMMIT behind
         // the failed BEGIN stored nothing; afterwards the same batch goes through.
-        const quick = ManagedRuntime.make(
-          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, lockTimeoutMs: 400 })))
-        )
+        const quick = host(name, { lockTimeoutMs: 400 })
         try {
           expect((await append(quick, "t", [created("c1", "x")], true, both)).answer)
             .toMatchObject(Either.right({ appended: ["c1"] }))
@@ -515,9 +510,7 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         }
         // Past the command's deadline (600 ms) while waiting for the lock (lock_timeout 10 s):
         // StoreUnavailable within it, nothing stored.
-        const short = ManagedRuntime.make(
-          PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: db.url, dossier: name, deadlineMs: 600 })))
-        )
+        const short = host(name, { deadlineMs: 600 })
         try {
           expect((await append(short, "u", [created("c1", "x")], true, both)).answer)
             .toMatchObject(Either.right({ appended: ["c1"] }))
