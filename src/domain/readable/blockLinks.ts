@@ -6,7 +6,7 @@
  * that carries a date (a `time`, a `date` name) is a teaser of another article, not an offer.
  */
 import { isHeading } from "./edges.js"
-import type { El, Page } from "./tree.js"
+import { eachKept, type El, type Page } from "./tree.js"
 
 /** The fewest characters of text under a card link's heading (a line of its own, not a label). */
 const MIN_UNDER_HEADING = 40
@@ -22,24 +22,20 @@ const dated = (el: El): boolean => el.name === "time" || DATED.test(el.attribs.c
  */
 export const blockLink = (page: Page, a: El): boolean => {
   if (a.name !== "a") return false
-  const all = page.all
-  let heading: El | undefined
+  let heading = false
   let card = false
-  for (let i = a.order + 1; i < a.end;) {
-    const el = all[i]!
-    if (el.drop) {
-      i = el.end
-      continue
+  let date = false
+  eachKept(page.all, a.order + 1, a.end, (el) => {
+    if (date || dated(el)) {
+      date = true
+      return true
     }
-    if (dated(el)) return false
-    if (heading === undefined) {
-      if (isHeading(el.name)) {
-        heading = el
-        i = el.end
-        continue
-      }
-    } else if (el.block === undefined && !isHeading(el.name) && el.text >= MIN_UNDER_HEADING) card = true
-    i++
-  }
-  return card
+    if (!heading) {
+      heading = isHeading(el.name)
+      return heading
+    }
+    if (el.block === undefined && !isHeading(el.name) && el.text >= MIN_UNDER_HEADING) card = true
+    return false
+  })
+  return card && !date
 }

@@ -33,6 +33,12 @@ const DATE = new RegExp(
   "i"
 )
 
+/** Whether `el` holds a `time` element (one not dropped): a date the page shows. */
+const holdsTime = (page: Page, el: El): boolean => {
+  for (let i = el.order; i < el.end; i++) if (page.all[i]!.name === "time" && !page.all[i]!.drop) return true
+  return false
+}
+
 /**
  * Whether the choice is an article: the page says when it was published (`published`: its meta
  * tags or JSON-LD), or the choice shows a date near its start or a `time` element, or holds
@@ -42,16 +48,10 @@ const article = (page: Page, roots: ReadonlyArray<El>, prose: number, published:
   if (published || prose >= ARTICLE_BODY) return true
   for (const r of roots) {
     for (let p: El | undefined = r; p !== undefined; p = p.parent) if (p.name === "article") return true
-    for (let i = r.order; i < r.end; i++) if (page.all[i]!.name === "time" && !page.all[i]!.drop) return true
+    if (holdsTime(page, r)) return true
   }
   const start = roots.map((r) => textContent(page.texts, r, true, true)).join(" ").replace(/\s+/g, " ")
   return DATE.test(start.slice(0, DATE_WITHIN))
-}
-
-/** Whether a card shows a `time` element: a teaser of an article. */
-const dated = (page: Page, card: El): boolean => {
-  for (let i = card.order; i < card.end; i++) if (page.all[i]!.name === "time") return true
-  return false
 }
 
 /**
@@ -78,7 +78,7 @@ export const entriesLeftOut = (
       // A group nested in one counted (cards in a card) counts once.
       if (counted.some((o) => inside(g.parent, o))) continue
       if (g.cards.filter((c) => c.link > 0).length < LINKED_SHARE * g.cards.length) continue
-      if (g.cards.filter((c) => dated(page, c)).length >= LINKED_SHARE * g.cards.length) continue
+      if (g.cards.filter((c) => holdsTime(page, c)).length >= LINKED_SHARE * g.cards.length) continue
       counted.push(g.parent)
       for (const c of g.cards) if (!roots.some((r) => inside(c, r) || inside(r, c))) entries += c.text
     }
