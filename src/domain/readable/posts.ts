@@ -63,8 +63,9 @@ export const posts = (page: Page, roots: ReadonlyArray<El>): ReadonlySet<El> => 
       if (parent === undefined) return false
       const shapes = judged.get(parent) ?? new Set<string>()
       judged.set(parent, shapes)
-      if (shapes.has(shapeOf(el))) return false
-      shapes.add(shapeOf(el))
+      const shape = shapeOf(el)
+      if (shapes.has(shape)) return false
+      shapes.add(shape)
       const run = siblingsOfShape(parent, el, 1)
       if (run !== undefined) { for (const post of run) if (authored(page, post)) found.add(post) }
       return false
