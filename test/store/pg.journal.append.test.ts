@@ -16,6 +16,7 @@ import * as fc from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
+import * as net from "node:net"
 import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
 import type { JournalEvent } from "../../src/domain/Journal.js"
@@ -81,6 +82,29 @@ const traceQueries = (): { readonly trace: Array<string>; readonly restore: () =
     trace,
     restore: () => {
       proto.query = query
+    }
+  }
+}
+
+/** How many writes the sockets of this process hand to the system until `restore` (one per call). */
+const countWrites = (): { readonly count: () => number; readonly restore: () => void } => {
+  const proto = net.Socket.prototype as unknown as Record<"_write" | "_writev", (...args: Array<unknown>) => unknown>
+  const write = proto._write
+  const writev = proto._writev
+  let n = 0
+  proto._write = function(this: unknown, ...args: Array<unknown>) {
+    n++
+    return write.apply(this, args)
+  }
+  proto._writev = function(this: unknown, ...args: Array<unknown>) {
+    n++
+    return writev.apply(this, args)
+  }
+  return {
+    count: () => n,
+    restore: () => {
+      proto._write = write
+      proto._writev = writev
     }
   }
 }
@@ -463,10 +487,13 @@ describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {
         expect((await append(a, "s", [created("c1", "x")], true, both)).answer)
           .toEqual(Either.right({ appended: ["c1"], existing: [], head: { seq: 1, id: "c1" } }))
         trace.length = 0
-        const one = await append(a, "s", [evaluation("e1", "x")], true, both)
+        const writes = countWrites()
+        const one = await append(a, "s", [evaluation("e1", "x")], true, both).finally(writes.restore)
         expect(one.answer).toEqual(Either.right({ appended: ["e1"], existing: [], head: { seq: 2, id: "e1" } }))
-        // BEGIN and the lock, the insert and COMMIT: all sent before the first answer.
+        // BEGIN and the lock, the insert and COMMIT: all sent before the first answer, in one
+        // write to the socket (the server wakes once for the three).
         expect(trace.slice(0, 4)).toEqual(["> BEGIN", "> WITH", "> COMMIT", "< BEGIN"])
+        expect(writes.count()).toBe(1)
         expect(trace.slice(4)).toEqual(["< WITH", "< COMMIT"])
         // A retry of it: the insert's check fails (the id is stored), its transaction rolls back, and
         // the append goes on in a new one on the whole view: existing, nothing twice.

@@ -26,7 +26,10 @@
  * region answers the `BEGIN`'s failure (`LockTimeout`), as if it had never started. A region
  * that also closes with a statement (`closesWithStatement`: the journal's append of a batch that
  * links no file) may send its `COMMIT` right behind that statement (`LockHeld.closing`), which
- * fails whenever the region may not commit: the whole command is then one round trip.
+ * fails whenever the region may not commit: the whole command is then one round trip. The
+ * socket holds what is written from the `BEGIN` on until the closing statement's `COMMIT` (or the
+ * end of the event loop's turn, `holdWrites`): the three statements reach the server in one write,
+ * and it wakes once for them, not three times.
  *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
@@ -131,12 +134,44 @@ export const holdsDossierLock = (dossier: string): Effect.Effect<LockHeld | null
 interface PipelineClient {
   readonly pipeline: boolean
   readonly processID?: number | null
+  /** The connection's socket (node-postgres keeps it as `connection.stream`). */
+  readonly connection?: { readonly stream?: CorkableStream }
   query(
     query: string | { readonly name: string; readonly text: string; readonly values: ReadonlyArray<unknown> },
     values: ReadonlyArray<unknown> | undefined,
     callback: (err: Error | null, result: PgResult | ReadonlyArray<PgResult>) => void
   ): unknown
 }
+/** A socket whose writes can be held and sent together (Node's `Writable.cork`). */
+interface CorkableStream {
+  cork(): void
+  uncork(): void
+}
+
+/**
+ * Hold what is written to `client`'s socket from now on, and send it all in one write when the
+ * returned function is called — or, at the latest, once the current turn of the event loop has
+ * run its callbacks and promise jobs (`process.nextTick`, which Node runs only when both queues
+ * are empty: when the fiber waits for an answer, the held statements have gone out). A region
+ * that sends its statements in one turn so reaches the server in one write, and the server
+ * wakes once for them all instead of once per statement. Called twice, the second is a no-op.
+ */
+const holdWrites = (client: PipelineClient): () => void => {
+  const stream = client.connection?.stream
+  if (stream === undefined || typeof stream.cork !== "function" || typeof stream.uncork !== "function") {
+    return () => {}
+  }
+  stream.cork()
+  let held = true
+  const release = () => {
+    if (!held) return
+    held = false
+    stream.uncork()
+  }
+  process.nextTick(release)
+  return release
+}
+
 /** A statement's answer (`command`: its tag, `COMMIT` or `ROLLBACK` for a `COMMIT`). */
 interface PgResult {
   readonly command?: string
@@ -267,6 +302,8 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
         const client = pipelined === null ? null : pipelineClientOf(conn)
         /** The `COMMIT` sent behind the region's closing statement: its answer. */
         let commitSent: Effect.Effect<PgResult, SqlError> | null = null
+        /** Sends what the region wrote since its `BEGIN` (see `holdWrites`). */
+        let release = () => {}
         const closing: ClosingStatement | null = client === null || !closes ? null : {
           send: (text, params, name) =>
             Effect.suspend(() => {
@@ -286,6 +323,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
                 : undefined
               const answer = sendNow(client, text, params, cancel, name)
               commitSent = sendNow(client, "COMMIT")
+              release()
               return Effect.map(answer, (r) => r.rows ?? [])
             }),
           reopen: Effect.suspend(() => {
@@ -314,6 +352,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
         const region = client === null
           ? Effect.zipRight(begin(conn), Effect.provide(self, inside))
           : Effect.suspend(() => {
+            release = holdWrites(client)
             const begun = sendNow(client, pipelined!)
             // The region's answer once the BEGIN's is known (a failed BEGIN answers for both); an
             // interrupted region answers at once (its statement's cancellation reaches the lock's wait).
