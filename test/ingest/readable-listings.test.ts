@@ -58,6 +58,26 @@ const shoe = (i: number, tabindex: string): string =>
   `<article class="shoe"><a href="/p/${i}">Runner ${i}, grey, on sale for ${80 + i} dollars</a>` +
   `<a${tabindex} href="/p/${i}"><dl><dt>Maker</dt><dd>Brand ${i}</dd><dt>Model</dt><dd>Runner ${i}</dd></dl></a></article>`
 
+const item = (i: number): string =>
+  `<li class="card"><h3><a href="/products/${i}">Headphones model ${i} with open backs</a></h3>` +
+  `<span class="visually-hidden">Vendor:</span><div class="vendor">Maker ${i}</div>` +
+  `<div class="price"><span class="visually-hidden">Regular price</span><span>$${100 + i}.95</span></div>` +
+  `<p class="score">${4 + i / 10} stars <span class="sr-only">${20 + i} total reviews</span></p></li>`
+
+describe("readable copy: a card's labels for screen readers", () => {
+  it("leaves out the hidden label every card repeats, keeps the values and a hidden text of its own", () => {
+    const text = copy(board(Array.from({ length: 6 }, (_, i) => item(i)).join("")))
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Headphones model ${i} with open backs`)
+      expect(text).toContain(`Maker ${i}`)
+      expect(text).toContain(`$${100 + i}.95`)
+      expect(text).toContain(`${20 + i} total reviews`)
+    }
+    expect(text).not.toContain("Regular price")
+    expect(text).not.toContain("Vendor:")
+  })
+})
+
 describe("readable copy: a card's second link for the mouse", () => {
   it("leaves out a link out of the keyboard order that repeats the card's link", () => {
     const html = (tabindex: string) =>

@@ -2,7 +2,9 @@
  * A card's chrome: the controls and badges every card of a listing repeats ("Quick view",
  * "+ wishlist", "Add to cart", "Free shipping", "Fast apply", a "Brand name" label). They are the
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
- * (`withoutCardChrome`). What tells the cards apart (a title, a price, a summary) stays.
+ * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
+ * "Regular price", "Sale price"), which no one sees. What tells the cards apart (a title, a price,
+ * a summary) stays.
  */
 import { groupsUnder } from "./cards.js"
 import { isHeading } from "./edges.js"
@@ -22,6 +24,25 @@ const shortTexts = (page: Page, card: El): Array<[El, string]> => {
     if (el.text === 0 || el.text > MAX_CHROME) return false
     const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
     if (t.length > 0) out.push([el, t])
+    return true
+  })
+  return out
+}
+
+/** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
+const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
+
+/**
+ * Each element of a card that only screen readers read (`SCREEN_READER`, `MAX_CHROME` characters
+ * at most) with its text: a label before a value ("Vendor:", "Regular price", "Sale price").
+ */
+const spokenLabels = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || !SCREEN_READER.test(el.attribs.class ?? "")) return false
+    if (el.text <= MAX_CHROME) {
+      out.push([el, textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()])
+    }
     return true
   })
   return out
@@ -65,6 +86,13 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
             el.drop = true
           }
         }
+      }
+      // A label read to screen readers only, the same in card after card, is not shown at all.
+      const labels = g.cards.map((c) => spokenLabels(page, c))
+      const labelled = new Map<string, number>()
+      for (const t of labels) for (const s of new Set(t.map(([, s]) => s))) labelled.set(s, (labelled.get(s) ?? 0) + 1)
+      for (const t of labels) {
+        for (const [el, s] of t) if (labelled.get(s)! >= CHROME_SHARE * g.cards.length) el.drop = true
       }
     }
   }
