@@ -78,6 +78,27 @@ describe("readable copy: a card's labels for screen readers", () => {
   })
 })
 
+const tile = (i: number, twice: boolean): string =>
+  `<li class="tile"><div class="inner"><h3><a href="/products/${i}">Walnut desk lamp number ${i}</a></h3></div>` +
+  `<div class="content"><div class="maker">Lamp maker ${i}</div>` +
+  (twice ? `<h3><a href="/products/${i}">Walnut desk lamp number ${i}</a></h3>` : "") +
+  `<div class="cost">${40 + i} euros</div></div></li>`
+
+describe("readable copy: a card's link repeated in the card", () => {
+  it("leaves out the second link to the item with the same text, when the cards repeat it", () => {
+    const html = (twice: (i: number) => boolean) =>
+      board(Array.from({ length: 6 }, (_, i) => tile(i, twice(i))).join(""))
+    const text = copy(html(() => true))
+    for (let i = 0; i < 6; i++) {
+      expect(count(text, `Walnut desk lamp number ${i}`)).toBe(1)
+      expect(text).toContain(`Lamp maker ${i}`)
+      expect(text).toContain(`${40 + i} euros`)
+    }
+    // A link repeated in two cards of six is no part of how the cards are built: kept.
+    expect(count(copy(html((i) => i < 2)), "Walnut desk lamp number 1")).toBe(2)
+  })
+})
+
 describe("readable copy: a card's second link for the mouse", () => {
   it("leaves out a link out of the keyboard order that repeats the card's link", () => {
     const html = (tabindex: string) =>
