@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -96,6 +96,25 @@ describe("readable copy: a card's link repeated in the card", () => {
     }
     // A link repeated in two cards of six is no part of how the cards are built: kept.
     expect(count(copy(html((i) => i < 2)), "Walnut desk lamp number 1")).toBe(2)
+  })
+})
+
+const cup = (i: number): string =>
+  `<li class="product"><a href="/product/cup-${i}"><h2>Travel cup number ${i}</h2><div class="swatches">` +
+  ["Amber", "Sage", "Lilac"].map((c) => `<a href="/product/cup-${i}/?colour=${c.toLowerCase()}">${c}</a>`).join("") +
+  `</div><span class="price">${20 + i} dollars</span></a></li>`
+
+describe("readable copy: a link inside a link", () => {
+  it("writes the inner link as text inside the outer one: no address among the words", () => {
+    const md = htmlToMarkdown(board(Array.from({ length: 5 }, (_, i) => cup(i)).join("")), URL_)
+    const text = readerText(md)
+    for (let i = 0; i < 5; i++) {
+      expect(text).toContain(`Travel cup number ${i}`)
+      expect(text).toContain(`${20 + i} dollars`)
+    }
+    expect(count(text, "Lilac")).toBe(5)
+    expect(text).not.toContain("colour=")
+    expect(md).not.toContain("\\[")
   })
 })
 
