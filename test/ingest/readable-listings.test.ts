@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -115,6 +115,28 @@ describe("readable copy: a link inside a link", () => {
     expect(count(text, "Lilac")).toBe(5)
     expect(text).not.toContain("colour=")
     expect(md).not.toContain("\\[")
+  })
+})
+
+const boot = (i: number): string =>
+  `<li class="tile"><a href="/p/boot-${i}">Trail boot number ${i}, waterproof</a><div class="price">${
+    90 + i
+  } dollars</div>` +
+  `<div class="product-rating"><div class="stars"></div><span aria-hidden="true">(${10 + i})</span>` +
+  `<span class="product-rating__caption">${
+    10 + i
+  } reviews with an average rating of 4.${i} out of 5 stars</span></div>` +
+  `<div class="attrs">Heel to toe drop: ${i + 4} mm</div><div class="rating-widget">Rate this boot</div></li>`
+
+describe("readable copy: a rating said in words", () => {
+  it("keeps an element named as a rating when it says the rating, leaves out other rating furniture", () => {
+    const text = copy(board(Array.from({ length: 5 }, (_, i) => boot(i)).join("")))
+    for (let i = 0; i < 5; i++) {
+      expect(text).toContain(`Trail boot number ${i}, waterproof`)
+      expect(text).toContain(`Heel to toe drop: ${i + 4} mm`)
+      expect(text).toContain(`${10 + i} reviews with an average rating of 4.${i} out of 5 stars`)
+    }
+    expect(text).not.toContain("Rate this boot")
   })
 })
 
