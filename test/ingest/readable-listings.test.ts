@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -137,6 +137,31 @@ describe("readable copy: a rating said in words", () => {
       expect(text).toContain(`${10 + i} reviews with an average rating of 4.${i} out of 5 stars`)
     }
     expect(text).not.toContain("Rate this boot")
+  })
+})
+
+const languages = ["Deutsch", "Español", "Français", "Italiano", "Nederlands", "Polski"]
+const categoryPage = (switchRole: string) =>
+  `<html><head><title>Category: Programming languages</title></head><body><main>
+  <header><h1>Category: Programming languages</h1><div class="dropdown">
+  <input type="checkbox" id="lang-toggle"${switchRole} aria-label="Go to this page in another language">
+  <label for="lang-toggle">6 languages</label><div class="dropdown-content"><ul>${
+    languages.map((l) => `<li><a href="https://${l.slice(0, 2).toLowerCase()}.example/wiki/x">${l}</a></li>`).join("")
+  }</ul></div></div></header>
+  <p>This category lists programming languages, with their subcategories, sorted by the first letter of their name.</p>
+  <ul>${
+    Array.from({ length: 8 }, (_, i) => `<li><a href="/wiki/Lang_${i}">Programming language number ${i}</a></li>`).join(
+      ""
+    )
+  }</ul></main></body></html>`
+
+describe("readable copy: a menu a checkbox opens", () => {
+  it("leaves out the links after a checkbox drawn as a button, keeps the page's own list", () => {
+    const text = copy(categoryPage(` role="button"`))
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Programming language number ${i}`)
+    expect(text).not.toContain("Nederlands")
+    // A plain checkbox (a form's) opens nothing: what follows it stays.
+    expect(copy(categoryPage(""))).toContain("Nederlands")
   })
 })
 
