@@ -20,6 +20,7 @@
 import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutFillers } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
@@ -54,7 +55,10 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   const meta = pageMeta(page, base)
   const roots = dropRepeatedQuotes(
     page,
-    withoutPopupMenus(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
+    withoutFillers(
+      page,
+      withoutPopupMenus(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
+    )
   )
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }

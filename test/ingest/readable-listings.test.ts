@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -162,6 +162,18 @@ describe("readable copy: a menu a checkbox opens", () => {
     expect(text).not.toContain("Nederlands")
     // A plain checkbox (a form's) opens nothing: what follows it stays.
     expect(copy(categoryPage(""))).toContain("Nederlands")
+  })
+})
+
+describe("readable copy: filler text", () => {
+  it("leaves out a text that is one word written over and over, keeps a short repeat", () => {
+    const rows = Array.from({ length: 6 }, (_, i) => job(i)).join("")
+    const html = board(rows).replace("</main>", `</main><div>${"word ".repeat(60)}</div><p>Go go go go, team.</p>`)
+    const text = copy(html)
+    expect(text).toContain("Backend engineer number 5")
+    expect(text).not.toContain("word word")
+    expect(copy(board(rows).replace("</ul>", `</ul><p>${"tick ".repeat(8)}went the clock on the wall.</p>`)))
+      .toContain("tick tick tick")
   })
 })
 
