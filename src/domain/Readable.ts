@@ -20,9 +20,11 @@
 import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutFillers } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
@@ -51,7 +53,13 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
+  const roots = dropRepeatedQuotes(
+    page,
+    withoutFillers(
+      page,
+      withoutPopupMenus(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
+    )
+  )
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

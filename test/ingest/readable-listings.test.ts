@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`).
+ * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -57,6 +57,125 @@ describe("readable copy: a card's controls", () => {
 const shoe = (i: number, tabindex: string): string =>
   `<article class="shoe"><a href="/p/${i}">Runner ${i}, grey, on sale for ${80 + i} dollars</a>` +
   `<a${tabindex} href="/p/${i}"><dl><dt>Maker</dt><dd>Brand ${i}</dd><dt>Model</dt><dd>Runner ${i}</dd></dl></a></article>`
+
+const item = (i: number): string =>
+  `<li class="card"><h3><a href="/products/${i}">Headphones model ${i} with open backs</a></h3>` +
+  `<span class="visually-hidden">Vendor:</span><div class="vendor">Maker ${i}</div>` +
+  `<div class="price"><span class="visually-hidden">Regular price</span><span>$${100 + i}.95</span></div>` +
+  `<p class="score">${4 + i / 10} stars <span class="sr-only">${20 + i} total reviews</span></p></li>`
+
+describe("readable copy: a card's labels for screen readers", () => {
+  it("leaves out the hidden label every card repeats, keeps the values and a hidden text of its own", () => {
+    const text = copy(board(Array.from({ length: 6 }, (_, i) => item(i)).join("")))
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Headphones model ${i} with open backs`)
+      expect(text).toContain(`Maker ${i}`)
+      expect(text).toContain(`$${100 + i}.95`)
+      expect(text).toContain(`${20 + i} total reviews`)
+    }
+    expect(text).not.toContain("Regular price")
+    expect(text).not.toContain("Vendor:")
+  })
+})
+
+const tile = (i: number, twice: boolean): string =>
+  `<li class="tile"><div class="inner"><h3><a href="/products/${i}">Walnut desk lamp number ${i}</a></h3></div>` +
+  `<div class="content"><div class="maker">Lamp maker ${i}</div>` +
+  (twice ? `<h3><a href="/products/${i}">Walnut desk lamp number ${i}</a></h3>` : "") +
+  `<div class="cost">${40 + i} euros</div></div></li>`
+
+describe("readable copy: a card's link repeated in the card", () => {
+  it("leaves out the second link to the item with the same text, when the cards repeat it", () => {
+    const html = (twice: (i: number) => boolean) =>
+      board(Array.from({ length: 6 }, (_, i) => tile(i, twice(i))).join(""))
+    const text = copy(html(() => true))
+    for (let i = 0; i < 6; i++) {
+      expect(count(text, `Walnut desk lamp number ${i}`)).toBe(1)
+      expect(text).toContain(`Lamp maker ${i}`)
+      expect(text).toContain(`${40 + i} euros`)
+    }
+    // A link repeated in two cards of six is no part of how the cards are built: kept.
+    expect(count(copy(html((i) => i < 2)), "Walnut desk lamp number 1")).toBe(2)
+  })
+})
+
+const cup = (i: number): string =>
+  `<li class="product"><a href="/product/cup-${i}"><h2>Travel cup number ${i}</h2><div class="swatches">` +
+  ["Amber", "Sage", "Lilac"].map((c) => `<a href="/product/cup-${i}/?colour=${c.toLowerCase()}">${c}</a>`).join("") +
+  `</div><span class="price">${20 + i} dollars</span></a></li>`
+
+describe("readable copy: a link inside a link", () => {
+  it("writes the inner link as text inside the outer one: no address among the words", () => {
+    const md = htmlToMarkdown(board(Array.from({ length: 5 }, (_, i) => cup(i)).join("")), URL_)
+    const text = readerText(md)
+    for (let i = 0; i < 5; i++) {
+      expect(text).toContain(`Travel cup number ${i}`)
+      expect(text).toContain(`${20 + i} dollars`)
+    }
+    expect(count(text, "Lilac")).toBe(5)
+    expect(text).not.toContain("colour=")
+    expect(md).not.toContain("\\[")
+  })
+})
+
+const boot = (i: number): string =>
+  `<li class="tile"><a href="/p/boot-${i}">Trail boot number ${i}, waterproof</a><div class="price">${
+    90 + i
+  } dollars</div>` +
+  `<div class="product-rating"><div class="stars"></div><span aria-hidden="true">(${10 + i})</span>` +
+  `<span class="product-rating__caption">${
+    10 + i
+  } reviews with an average rating of 4.${i} out of 5 stars</span></div>` +
+  `<div class="attrs">Heel to toe drop: ${i + 4} mm</div><div class="rating-widget">Rate this boot</div></li>`
+
+describe("readable copy: a rating said in words", () => {
+  it("keeps an element named as a rating when it says the rating, leaves out other rating furniture", () => {
+    const text = copy(board(Array.from({ length: 5 }, (_, i) => boot(i)).join("")))
+    for (let i = 0; i < 5; i++) {
+      expect(text).toContain(`Trail boot number ${i}, waterproof`)
+      expect(text).toContain(`Heel to toe drop: ${i + 4} mm`)
+      expect(text).toContain(`${10 + i} reviews with an average rating of 4.${i} out of 5 stars`)
+    }
+    expect(text).not.toContain("Rate this boot")
+  })
+})
+
+const languages = ["Deutsch", "Español", "Français", "Italiano", "Nederlands", "Polski"]
+const categoryPage = (switchRole: string) =>
+  `<html><head><title>Category: Programming languages</title></head><body><main>
+  <header><h1>Category: Programming languages</h1><div class="dropdown">
+  <input type="checkbox" id="lang-toggle"${switchRole} aria-label="Go to this page in another language">
+  <label for="lang-toggle">6 languages</label><div class="dropdown-content"><ul>${
+    languages.map((l) => `<li><a href="https://${l.slice(0, 2).toLowerCase()}.example/wiki/x">${l}</a></li>`).join("")
+  }</ul></div></div></header>
+  <p>This category lists programming languages, with their subcategories, sorted by the first letter of their name.</p>
+  <ul>${
+    Array.from({ length: 8 }, (_, i) => `<li><a href="/wiki/Lang_${i}">Programming language number ${i}</a></li>`).join(
+      ""
+    )
+  }</ul></main></body></html>`
+
+describe("readable copy: a menu a checkbox opens", () => {
+  it("leaves out the links after a checkbox drawn as a button, keeps the page's own list", () => {
+    const text = copy(categoryPage(` role="button"`))
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Programming language number ${i}`)
+    expect(text).not.toContain("Nederlands")
+    // A plain checkbox (a form's) opens nothing: what follows it stays.
+    expect(copy(categoryPage(""))).toContain("Nederlands")
+  })
+})
+
+describe("readable copy: filler text", () => {
+  it("leaves out a text that is one word written over and over, keeps a short repeat", () => {
+    const rows = Array.from({ length: 6 }, (_, i) => job(i)).join("")
+    const html = board(rows).replace("</main>", `</main><div>${"word ".repeat(60)}</div><p>Go go go go, team.</p>`)
+    const text = copy(html)
+    expect(text).toContain("Backend engineer number 5")
+    expect(text).not.toContain("word word")
+    expect(copy(board(rows).replace("</ul>", `</ul><p>${"tick ".repeat(8)}went the clock on the wall.</p>`)))
+      .toContain("tick tick tick")
+  })
+})
 
 describe("readable copy: a card's second link for the mouse", () => {
   it("leaves out a link out of the keyboard order that repeats the card's link", () => {

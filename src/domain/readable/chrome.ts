@@ -2,7 +2,9 @@
  * A card's chrome: the controls and badges every card of a listing repeats ("Quick view",
  * "+ wishlist", "Add to cart", "Free shipping", "Fast apply", a "Brand name" label). They are the
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
- * (`withoutCardChrome`). What tells the cards apart (a title, a price, a summary) stays.
+ * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
+ * "Regular price", "Sale price"), which no one sees, and a card's link to its item written twice
+ * with the same text. What tells the cards apart (a title, a price, a summary) stays.
  */
 import { groupsUnder } from "./cards.js"
 import { isHeading } from "./edges.js"
@@ -22,6 +24,50 @@ const shortTexts = (page: Page, card: El): Array<[El, string]> => {
     if (el.text === 0 || el.text > MAX_CHROME) return false
     const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
     if (t.length > 0) out.push([el, t])
+    return true
+  })
+  return out
+}
+
+/** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
+const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
+
+/**
+ * Each element of a card that only screen readers read (`SCREEN_READER`, `MAX_CHROME` characters
+ * at most) with its text: a label before a value ("Vendor:", "Regular price", "Sale price").
+ */
+const spokenLabels = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || !SCREEN_READER.test(el.attribs.class ?? "")) return false
+    if (el.text <= MAX_CHROME) {
+      out.push([el, textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()])
+    }
+    return true
+  })
+  return out
+}
+
+/**
+ * The most characters of paragraphs a card may hold for its repeated links to be left out: a card
+ * that is a section of text links the same page again in its sentences, and a reader sees both.
+ */
+const MAX_CARD_PROSE = 200
+
+/**
+ * Each link of a card that repeats an earlier link of the card: the same address and text. Shop
+ * themes write a card's title link twice (one drawn when the card has no picture, one when it has)
+ * and style away the one that does not apply; the copy sees both.
+ */
+const repeatedLinks = (page: Page, card: El): Array<El> => {
+  const said = new Set<string>()
+  const out: Array<El> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    const href = el.attribs.href
+    if (el.name !== "a" || href === undefined || el.text === 0) return false
+    const t = href + "\u0000" + textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+    if (said.has(t)) out.push(el)
+    said.add(t)
     return true
   })
   return out
@@ -65,6 +111,18 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
             el.drop = true
           }
         }
+      }
+      // A link the card repeats, in card after card, is the theme's, not the entry's.
+      const repeats = g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : [])
+      if (repeats.filter((r) => r.length > 0).length >= CHROME_SHARE * g.cards.length) {
+        for (const r of repeats) for (const el of r) el.drop = true
+      }
+      // A label read to screen readers only, the same in card after card, is not shown at all.
+      const labels = g.cards.map((c) => spokenLabels(page, c))
+      const labelled = new Map<string, number>()
+      for (const t of labels) for (const s of new Set(t.map(([, s]) => s))) labelled.set(s, (labelled.get(s) ?? 0) + 1)
+      for (const t of labels) {
+        for (const [el, s] of t) if (labelled.get(s)! >= CHROME_SHARE * g.cards.length) el.drop = true
       }
     }
   }

@@ -37,7 +37,18 @@ import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
 import { inPost, posts } from "./posts.js"
-import { dropsItself, eachKept, type El, inside, measure, MIN_PARAGRAPH, type Page, sumAll, unmeasure } from "./tree.js"
+import {
+  dropsItself,
+  eachKept,
+  type El,
+  inside,
+  measure,
+  MIN_PARAGRAPH,
+  type Page,
+  sumAll,
+  textContent,
+  unmeasure
+} from "./tree.js"
 
 const MIN_CONTENT = 200
 /** The least share of the page's text that its `article`s must hold to be its declared content (`declaredContent`). */
@@ -115,7 +126,7 @@ const dropFurniture = (page: Page, measured = false): number => {
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && el.text < keep &&
-      (el.marks.furniture === 2 ||
+      ((el.marks.furniture === 2 && !ratingSaid(page, el)) ||
         (el.marks.furniture === 1 && !prose(el) &&
           el.name !== "table") /* a weak name on a data table ("table-header") is its own */ ||
         (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))
@@ -129,6 +140,13 @@ const dropFurniture = (page: Page, measured = false): number => {
   sumAll(page)
   return dropped
 }
+
+/** A rating said in words ("4.7 out of 5 stars", "an average rating of 4.6"), as a rating element spells it for screen readers. */
+const RATING_SAID = /\bout of \d+(?:\.\d+)? stars?\b|\baverage rating of\b/i
+/** Whether a short element named as a rating says the rating in words: what tells one entry from the next. */
+const ratingSaid = (page: Page, el: El): boolean =>
+  el.text <= 120 && /rating/i.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`) &&
+  RATING_SAID.test(textContent(page.texts, el))
 
 /** Text that reads like an article's: long, and mostly not links. */
 const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25

@@ -21,10 +21,17 @@ interface Ctx {
   readonly base: URL | undefined
   /** Lists and quotes around this node; past `MAX_MARKED_NESTING` no more prefixes are added. */
   readonly nesting: number
+  /** Whether the node is inside a link (its own links are text: `inline`). */
+  readonly inLink?: boolean
 }
 
 /** The context inside a list or a quote. */
-const nested = (ctx: Ctx): Ctx => ({ texts: ctx.texts, base: ctx.base, nesting: ctx.nesting + 1 })
+const nested = (ctx: Ctx): Ctx => ({
+  texts: ctx.texts,
+  base: ctx.base,
+  nesting: ctx.nesting + 1,
+  ...(ctx.inLink === true ? { inLink: true } : {})
+})
 
 /** Write text node `k` into `run`: as it is when the tree found nothing in its element's text to rewrite (`plain`). */
 const writeText = (run: Run, ctx: Ctx, k: number, plain: boolean): void => {
@@ -46,9 +53,11 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   if (depth > MAX_DEPTH) return run.piece(collapse(textContent(ctx.texts, node, true, true)))
   if (node.name === "br") return run.lineBreak()
   if (node.name === "code") return codeSpan(node, ctx, run)
-  if (node.name === "a") {
+  if (node.name === "a" && ctx.inLink !== true) {
     const inner = new Run(true)
-    children(node, ctx, depth + 1, inner)
+    // A link inside a link (a shop card's colour swatches inside the card's link) is its text: a
+    // browser ends the outer link where the inner one starts, and a link's text holds no link.
+    children(node, { ...ctx, inLink: true }, depth + 1, inner)
     // A heading's permalink ("¶", "#", "🔗" to its own anchor) is a control, not text.
     if (isPermalink(node, inner.text())) return
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
