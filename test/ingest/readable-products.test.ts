@@ -312,3 +312,33 @@ describe("readable copy: accordions", () => {
     expect(text).not.toContain("stand on a terrace or a balcony")
   })
 })
+
+const viewed = (name: string) =>
+  `<li class="sc-9f2k1"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""></a>` +
+  `<div class="sc-a71c0"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a>` +
+  `<p>Sold by a small maker and shipped within two days from our own warehouse.</p></div></li>`
+
+const alsoViewed = (head: string, heading: string) =>
+  `<html><head><title>Wool blanket</title>${head}</head><body><main><div class="sc-77d0e">
+    <h1>Wool blanket</h1>
+    <p>A blanket woven from the wool of one flock, thick enough for a cold bedroom and light enough to fold ` +
+  `over the arm of a sofa, with a hem stitched by hand at each end.</p>
+    <p>It is washed once after weaving, so it will not shrink at home, and brushed on one side only, ` +
+  `so the other stays smooth against the sheet.</p>
+    <div class="sc-3b556"><h2>${heading}</h2><ul class="sc-11fe2">${
+    ["Linen pillow case", "Cotton throw", "Wool cushion", "Sheepskin rug"].map(viewed).join("")
+  }</ul></div></div></main></body></html>`
+
+describe("readable copy: a section its heading calls other products", () => {
+  it("drops it on a page that says it shows a product", () => {
+    const text = copy(alsoViewed(productLd, "Customers also viewed"))
+    expect(text).toContain("a hem stitched by hand at each end")
+    expect(text).not.toContain("Customers also viewed")
+    expect(text).not.toContain("Sheepskin rug")
+  })
+
+  it("keeps it under other headings, or where the page does not say it shows a product", () => {
+    expect(copy(alsoViewed(productLd, "Made from the same wool"))).toContain("Sheepskin rug")
+    expect(copy(alsoViewed("", "Customers also viewed"))).toContain("Sheepskin rug")
+  })
+})
