@@ -8,7 +8,8 @@
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
- *   the controls every card repeats;
+ *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
+ *   readable/filler.ts a theme's placeholder text and cookie notices;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -20,7 +21,8 @@
 import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutFillers } from "./readable/fillers.js"
+import { withoutTemplateFields } from "./readable/fields.js"
+import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
@@ -57,7 +59,13 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
     page,
     withoutFillers(
       page,
-      withoutPopupMenus(page, withoutMouseRepeats(page, withoutCardChrome(page, chooseContent(page, meta))))
+      withoutPopupMenus(
+        page,
+        withoutMouseRepeats(
+          page,
+          withoutCardChrome(page, withoutPlaceholderText(page, withoutTemplateFields(page, chooseContent(page, meta))))
+        )
+      )
     )
   )
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))

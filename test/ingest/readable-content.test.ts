@@ -713,3 +713,48 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
     expect(text).not.toContain("Sluice course")
   })
 })
+
+describe("readable copy: a theme's placeholder text", () => {
+  it("leaves out blocks that open with lorem ipsum, in their inline runs too", () => {
+    const page = `<html><head><title>Garden shears</title></head><body><main><article>
+      <h1>Garden shears</h1>
+      <p>These shears cut branches up to two centimetres thick with one hand, and their blades come apart ` +
+      `for sharpening, so that one pair lasts a gardener's whole life, season after season.</p>
+      <p>The handles are of ash, oiled rather than varnished, and the spring is of steel wire that can be ` +
+      `changed in a minute with the small key that comes in the box.</p>
+      <div class="feature"><h3>Feature three</h3><p><span style="color: #333">Lorem ipsum dolor sit amet, ` +
+      `consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</span></p></div>
+      <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, ut enim ad minim veniam, quis nostrud exercitation.</p>
+      </article></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("their blades come apart for sharpening")
+    expect(text).toContain("changed in a minute")
+    expect(text).not.toContain("Lorem ipsum")
+  })
+})
+
+describe("readable copy: a cookie notice", () => {
+  it("leaves out a block that opens by saying who uses cookies", () => {
+    const page = `<html><head><title>Garden shears</title></head><body><main><article>
+      <h1>Garden shears</h1>
+      <p>These shears cut branches up to two centimetres thick with one hand, and their blades come apart ` +
+      `for sharpening, so that one pair lasts a gardener's whole life, season after season.</p>
+      <p>The handles are of ash, oiled rather than varnished, and the spring is of steel wire that can be ` +
+      `changed in a minute with the small key that comes in the box.</p>
+      <div class="notice-x2"><p>Shearshop uses cookies to remember your basket and to measure visits; by using ` +
+      `our site you agree to our use of cookies.</p></div>
+      </article></main></body></html>`
+    const text = copy(page)
+    expect(text).toContain("changed in a minute")
+    expect(text).not.toContain("uses cookies")
+  })
+
+  it("keeps a sentence about cookies that does not open that way", () => {
+    const page = `<html><head><title>Baking</title></head><body><main><article><h1>Baking</h1>
+      <p>Most recipes for oat biscuits ask for too much butter, and the biscuits spread into one sheet on the tray, ` +
+      `which is why this one uses half as much and rests the dough for an hour in the cold before baking.</p>
+      <p>The cookies use brown sugar, which keeps them soft in the middle for a day or two after baking.</p>
+      </article></main></body></html>`
+    expect(copy(page)).toContain("The cookies use brown sugar")
+  })
+})

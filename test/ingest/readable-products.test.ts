@@ -312,3 +312,73 @@ describe("readable copy: accordions", () => {
     expect(text).not.toContain("stand on a terrace or a balcony")
   })
 })
+
+const viewed = (name: string) =>
+  `<li class="sc-9f2k1"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""></a>` +
+  `<div class="sc-a71c0"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a>` +
+  `<p>Sold by a small maker and shipped within two days from our own warehouse.</p></div></li>`
+
+const alsoViewed = (head: string, heading: string) =>
+  `<html><head><title>Wool blanket</title>${head}</head><body><main><div class="sc-77d0e">
+    <h1>Wool blanket</h1>
+    <p>A blanket woven from the wool of one flock, thick enough for a cold bedroom and light enough to fold ` +
+  `over the arm of a sofa, with a hem stitched by hand at each end.</p>
+    <p>It is washed once after weaving, so it will not shrink at home, and brushed on one side only, ` +
+  `so the other stays smooth against the sheet.</p>
+    <div class="sc-3b556"><h2>${heading}</h2><ul class="sc-11fe2">${
+    ["Linen pillow case", "Cotton throw", "Wool cushion", "Sheepskin rug"].map(viewed).join("")
+  }</ul></div></div></main></body></html>`
+
+describe("readable copy: a section its heading calls other products", () => {
+  it("drops it on a page that says it shows a product", () => {
+    const text = copy(alsoViewed(productLd, "Customers also viewed"))
+    expect(text).toContain("a hem stitched by hand at each end")
+    expect(text).not.toContain("Customers also viewed")
+    expect(text).not.toContain("Sheepskin rug")
+  })
+
+  it("keeps it under other headings, or where the page does not say it shows a product", () => {
+    expect(copy(alsoViewed(productLd, "Made from the same wool"))).toContain("Sheepskin rug")
+    expect(copy(alsoViewed("", "Customers also viewed"))).toContain("Sheepskin rug")
+  })
+})
+
+const fieldsPage = (fields: string) =>
+  `<html><head><title>Canvas tote</title></head><body><main><div class="product">
+    <h1>Canvas tote</h1>
+    <p>A tote of heavy cotton canvas with long handles that sit on the shoulder, an inside pocket for keys ` +
+  `and a phone, and a flat base that keeps it standing when full.</p>
+    <p>It is sewn with double seams at every stress point and washed before it leaves the workshop, ` +
+  `so it keeps its size in the machine.</p>
+    <dl class="info">${fields}</dl>
+  </div></main></body></html>`
+
+const templateFields = [
+  ["retail_price_tier1:", "$20.00_1–9 items"],
+  ["cat_thumb_Sand:", "https://cdn.example/thumbs/tote_sand.jpg"],
+  ["cat_thumb_Olive:", "https://cdn.example/thumbs/tote_olive.jpg"],
+  ["bulk_grid_ids:", "144,141,140"],
+  ["quiz_text_colour:", "#FFF"]
+].map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")
+
+const parameters = [
+  ["max_items:", "The most items the request returns in one page of results."],
+  ["page_token:", "The token of the page to return, taken from the previous answer."],
+  ["sort_order:", "Whether the items come newest first or oldest first in the answer."],
+  ["include_archived:", "Whether archived items are returned beside the others."]
+].map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")
+
+describe("readable copy: a template's raw fields", () => {
+  it("drops a data list whose terms are field names and whose values are codes", () => {
+    const text = copy(fieldsPage(templateFields))
+    expect(text).toContain("a flat base that keeps it standing when full")
+    expect(text).not.toContain("cat_thumb_Sand")
+    expect(text).not.toContain("tote_olive.jpg")
+  })
+
+  it("keeps a list of parameters that explains each name", () => {
+    const text = copy(fieldsPage(parameters))
+    expect(text).toContain("page_token")
+    expect(text).toContain("taken from the previous answer")
+  })
+})

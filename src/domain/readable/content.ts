@@ -37,6 +37,7 @@ import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
 import { inPost, posts } from "./posts.js"
+import { otherProductSections } from "./strips.js"
 import {
   dropsItself,
   eachKept,
@@ -689,14 +690,19 @@ const productFurniture = (el: El): boolean => {
  * names a review article's body) the names are read as before. Strips of other products are
  * known by their names (`PRODUCT_FURNITURE`) or by their build: a grid of short priced cards
  * (grids.ts `productGridCards`), whatever it is named, unless the page says it shows a group of
- * products (`group`: Open Graph's `product.group`, a collection whose grid is its content). The
- * cards of such grids are returned: the visible-text fallback leaves them out too.
+ * products (`group`: Open Graph's `product.group`, a collection whose grid is its content), or by
+ * the heading that opens them ("Customers also viewed": strips.ts `otherProductSections`). The
+ * cards of such grids and those sections are returned: the visible-text fallback leaves them out too.
  */
 const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
   for (const el of page.all) if (productFurniture(el)) furniture(el)
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)
+  for (const el of otherProductSections(page)) {
+    furniture(el)
+    cards.add(el)
+  }
   return cards
 }
 

@@ -1,0 +1,52 @@
+/**
+ * A shop's raw template fields printed into the page: a data list whose terms are the names a
+ * program gives its fields (`retail_price_tier1:`, `cat_thumb_Bone:`, `quizell_id:`), each with a
+ * value for a script to read (an image's address, a list of ids, a colour code). A style sheet
+ * hides it; the saved page does not say so, and the readable copy kept it as facts. Terms written
+ * for readers have spaces, not underscores joining words; and a field's value is a word or two
+ * (an address, an id, `yes`), where a reference's list of parameters explains each in a sentence.
+ */
+import { eachKept, type El, type Page, textContent } from "./tree.js"
+
+/** A field name as code writes it: letters and digits joined by at least one underscore, a colon after it or not. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:[ -][A-Za-z0-9+]+)*:?$/
+
+/** The least share of a list's terms that are field names. */
+const FIELD_SHARE = 0.5
+/** The fewest terms of such a list (two or three may be a table of codes a reader looks up). */
+const MIN_TERMS = 4
+
+/** The most words of a field's value: a reference's parameter list explains each name in a sentence. */
+const MAX_VALUE_WORDS = 4
+/** The largest share of the fields' values that may be longer (`MAX_VALUE_WORDS`). */
+const LONG_VALUES = 0.25
+
+const isFieldList = (page: Page, dl: El): boolean => {
+  let terms = 0
+  let fields = 0
+  let long = 0
+  let field = false
+  for (const c of dl.children) {
+    if (typeof c === "number" || c.drop) continue
+    if (c.name === "dt") {
+      terms++
+      field = FIELD_NAME.test(textContent(page.texts, c).trim())
+      if (field) fields++
+    } else if (c.name === "dd" && field && textContent(page.texts, c).trim().split(/\s+/).length > MAX_VALUE_WORDS) {
+      long++
+    }
+  }
+  return terms >= MIN_TERMS && fields >= FIELD_SHARE * terms && long <= LONG_VALUES * fields
+}
+
+/** The roots with each data list of template fields (`FIELD_NAME`) inside them dropped. */
+export const withoutTemplateFields = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.name !== "dl" || !isFieldList(page, el)) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
