@@ -9,7 +9,8 @@
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
- *   readable/filler.ts a theme's placeholder text and cookie notices;
+ *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
+ *   the menus a checkbox opens;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.

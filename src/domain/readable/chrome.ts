@@ -17,12 +17,26 @@ const CHROME_SHARE = 0.8
 /** The longest text read as chrome (a button's, a badge's, a label's). */
 const MAX_CHROME = 30
 
+/** An element's text as cards are compared by it: whitespace collapsed, lowercased. */
+const cardText = (page: Page, el: El): string =>
+  textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+
+/**
+ * Of the texts found in each card (`perCard`, one list per card of a group of `cards`), those that
+ * stand in at least `CHROME_SHARE` of the cards, with their elements.
+ */
+const sharedTexts = (perCard: ReadonlyArray<ReadonlyArray<[El, string]>>, cards: number): Array<[El, string]> => {
+  const cardsWith = new Map<string, number>()
+  for (const t of perCard) for (const s of new Set(t.map(([, s]) => s))) cardsWith.set(s, (cardsWith.get(s) ?? 0) + 1)
+  return perCard.flatMap((t) => t.filter(([, s]) => cardsWith.get(s)! >= CHROME_SHARE * cards))
+}
+
 /** Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside another such element, with its text. */
 const shortTexts = (page: Page, card: El): Array<[El, string]> => {
   const out: Array<[El, string]> = []
   eachKept(page.all, card.order + 1, card.end, (el) => {
     if (el.text === 0 || el.text > MAX_CHROME) return false
-    const t = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+    const t = cardText(page, el)
     if (t.length > 0) out.push([el, t])
     return true
   })
@@ -41,7 +55,7 @@ const spokenLabels = (page: Page, card: El): Array<[El, string]> => {
   eachKept(page.all, card.order + 1, card.end, (el) => {
     if (el.text === 0 || !SCREEN_READER.test(el.attribs.class ?? "")) return false
     if (el.text <= MAX_CHROME) {
-      out.push([el, textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()])
+      out.push([el, cardText(page, el)])
     }
     return true
   })
@@ -65,7 +79,7 @@ const repeatedLinks = (page: Page, card: El): Array<El> => {
   eachKept(page.all, card.order + 1, card.end, (el) => {
     const href = el.attribs.href
     if (el.name !== "a" || href === undefined || el.text === 0) return false
-    const t = href + "\u0000" + textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+    const t = href + "\u0000" + cardText(page, el)
     if (said.has(t)) out.push(el)
     said.add(t)
     return true
@@ -102,15 +116,8 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       // A table's rows are data: a value repeated down a column is not a control.
       if (g.cards.length < MIN_CHROME_CARDS || g.cards[0]!.name === "tr") continue
       if (groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c)))) continue
-      const texts = g.cards.map((c) => shortTexts(page, c))
-      const cardsWith = new Map<string, number>()
-      for (const t of texts) for (const s of new Set(t.map(([, s]) => s))) cardsWith.set(s, (cardsWith.get(s) ?? 0) + 1)
-      for (const t of texts) {
-        for (const [el, s] of t) {
-          if (cardsWith.get(s)! >= CHROME_SHARE * g.cards.length && control(el, g.cards.find((c) => inside(el, c))!)) {
-            el.drop = true
-          }
-        }
+      for (const [el] of sharedTexts(g.cards.map((c) => shortTexts(page, c)), g.cards.length)) {
+        if (control(el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }
       // A link the card repeats, in card after card, is the theme's, not the entry's.
       const repeats = g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : [])
@@ -118,12 +125,7 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
         for (const r of repeats) for (const el of r) el.drop = true
       }
       // A label read to screen readers only, the same in card after card, is not shown at all.
-      const labels = g.cards.map((c) => spokenLabels(page, c))
-      const labelled = new Map<string, number>()
-      for (const t of labels) for (const s of new Set(t.map(([, s]) => s))) labelled.set(s, (labelled.get(s) ?? 0) + 1)
-      for (const t of labels) {
-        for (const [el, s] of t) if (labelled.get(s)! >= CHROME_SHARE * g.cards.length) el.drop = true
-      }
+      for (const [el] of sharedTexts(g.cards.map((c) => spokenLabels(page, c)), g.cards.length)) el.drop = true
     }
   }
   return roots

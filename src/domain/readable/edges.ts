@@ -56,7 +56,7 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>): void 
 }
 
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
-const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)
+export const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)
 
 const MAX_PSEUDO_HEADING = 80
 

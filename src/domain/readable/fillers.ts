@@ -50,11 +50,11 @@ const FILLER = new RegExp(`^\\s*(\\S+)(?:\\s+\\1){${MIN_REPEATS - 1},}\\s*$`, "u
 /** The roots without each element that holds text only, all of it one word repeated (`FILLER`). */
 export const withoutFillers = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
-    for (let i = root.order; i < root.end; i++) {
-      const el = page.all[i]!
-      if (el.drop || el.text < 2 * MIN_REPEATS || el.children.some((c) => typeof c !== "number")) continue
-      if (FILLER.test(textContent(page.texts, el))) el.drop = true
-    }
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.text < 2 * MIN_REPEATS || el.children.some((c) => typeof c !== "number")) return false
+      el.drop = FILLER.test(textContent(page.texts, el))
+      return el.drop
+    })
   }
   return roots
 }

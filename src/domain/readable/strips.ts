@@ -6,7 +6,7 @@
  * heading and the block it opens are furniture there, as the strips named by their classes are
  * (content.ts `productNames`). Only on a page that says it shows one product.
  */
-import { isHeading } from "./edges.js"
+import { isHeading, rankOf } from "./edges.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** Headings that name a strip of other products (or other stories beside one product). */
@@ -31,8 +31,6 @@ const MAX_SHARE = 0.25
 /** The least text outside links after the page's first-level heading and before the strip's heading (the product's own). */
 const MIN_BEFORE = 200
 
-const headingLevel = (el: El): number => el.name.charCodeAt(1) - 48
-
 /** The first child of `el` with visible text, if an element. */
 const firstShown = (el: El): El | undefined => {
   for (const c of el.children) {
@@ -45,7 +43,7 @@ const firstShown = (el: El): El | undefined => {
 const holdsHeading = (page: Page, el: El, level: number): boolean => {
   for (let i = el.order; i < el.end; i++) {
     const d = page.all[i]!
-    if (!d.drop && isHeading(d.name) && headingLevel(d) <= level) return true
+    if (!d.drop && isHeading(d.name) && rankOf(d) <= level) return true
   }
   return false
 }
@@ -80,7 +78,7 @@ export const otherProductSections = (page: Page): Array<El> => {
     }
     out.push(section)
     if (section !== el || el.parent === undefined) continue
-    const level = headingLevel(el)
+    const level = rankOf(el)
     const kids = el.parent.children
     for (let i = kids.indexOf(el) + 1; i < kids.length; i++) {
       const k = kids[i]!
