@@ -193,15 +193,21 @@ const recipe = (i: number): string =>
   `<li class="recipe-card"><a href="/recipes/${i}"><img src="/img/${i}.jpg" alt=""><h3>Crispy dish number ${i}</h3></a>` +
   `<span class="time">${10 + i} minutes</span></li>`
 
+/** The food blog's header and footer around its category pages. */
+const kitchenHeader =
+  `<header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>`
+const kitchenFooter =
+  `<footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>`
+
 const category = (head: string) =>
   `<html><head><title>Air fryer recipes</title>${head}</head><body>
-  <header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>
+  ${kitchenHeader}
   <main><div class="cat-desc"><h1>Air fryer recipes</h1>
   <p>I love a meal with crispiness and crunch, and these recipes deliver it, every one of them tested at home, twice.
   The air fryer is a weeknight dinner hero: it heats fast, cleans up in a minute, and needs only a spoon of oil.</p>
   <p>Below are the recipes, newest first; each says how long it takes, from the first chop to the plate.</p></div>
   <ul class="recipes">${Array.from({ length: 12 }, (_, i) => recipe(i)).join("")}</ul></main>
-  <footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>
+  ${kitchenFooter}
   </body></html>`
 
 describe("readable copy: a listing's entries beside its intro", () => {
@@ -225,7 +231,7 @@ describe("readable copy: a listing's entries beside its intro", () => {
 
 const archive = (head: string) =>
   `<html><head><title>Soup recipes</title>${head}</head><body>
-  <header class="site-header"><a href="/">Home kitchen</a> <a href="/about">About the cook</a></header>
+  ${kitchenHeader}
   <div class="archive-description"><h1>Soup recipes</h1>
   <p>Soups for every season, from a quick weeknight broth to a slow Sunday stew, all tested twice at home.
   Most freeze well, and every one of them says how long it keeps, in the fridge and in the freezer.</p>
@@ -238,7 +244,7 @@ const archive = (head: string) =>
       `<a href="/soup/${i}">Warming winter soup of the week, number ${i}</a></h2></header><div class="entry-content"></div></article>`)
       .join("")
   }</main>
-  <footer><p>Copyright 2026 Home kitchen, all rights reserved, written and photographed by the cook.</p></footer>
+  ${kitchenFooter}
   </body></html>`
 
 describe("readable copy: a listing's entries in its main, its intro outside", () => {

@@ -343,30 +343,31 @@ describe("readable copy: a section its heading calls other products", () => {
   })
 })
 
-const fieldsPage = (fields: string) =>
+/** A product page with a data list of `fields` (term, value) in it. */
+const fieldsPage = (fields: ReadonlyArray<readonly [string, string]>) =>
   `<html><head><title>Canvas tote</title></head><body><main><div class="product">
     <h1>Canvas tote</h1>
     <p>A tote of heavy cotton canvas with long handles that sit on the shoulder, an inside pocket for keys ` +
   `and a phone, and a flat base that keeps it standing when full.</p>
     <p>It is sewn with double seams at every stress point and washed before it leaves the workshop, ` +
   `so it keeps its size in the machine.</p>
-    <dl class="info">${fields}</dl>
+    <dl class="info">${fields.map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")}</dl>
   </div></main></body></html>`
 
-const templateFields = [
+const templateFields: ReadonlyArray<readonly [string, string]> = [
   ["retail_price_tier1:", "$20.00_1–9 items"],
   ["cat_thumb_Sand:", "https://cdn.example/thumbs/tote_sand.jpg"],
   ["cat_thumb_Olive:", "https://cdn.example/thumbs/tote_olive.jpg"],
   ["bulk_grid_ids:", "144,141,140"],
   ["quiz_text_colour:", "#FFF"]
-].map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")
+]
 
-const parameters = [
+const parameters: ReadonlyArray<readonly [string, string]> = [
   ["max_items:", "The most items the request returns in one page of results."],
   ["page_token:", "The token of the page to return, taken from the previous answer."],
   ["sort_order:", "Whether the items come newest first or oldest first in the answer."],
   ["include_archived:", "Whether archived items are returned beside the others."]
-].map(([t, d]) => `<dt>${t}</dt><dd>${d}</dd>`).join("")
+]
 
 describe("readable copy: a template's raw fields", () => {
   it("drops a data list whose terms are field names and whose values are codes", () => {
