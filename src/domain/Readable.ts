@@ -7,6 +7,7 @@
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
+ *   readable/teasers.ts leaves out teasers of other pages beside an article,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
@@ -31,6 +32,7 @@ import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
+import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
 export { resolveHref } from "./readable/links.js"
@@ -64,7 +66,13 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
         page,
         withoutMouseRepeats(
           page,
-          withoutCardChrome(page, withoutPlaceholderText(page, withoutTemplateFields(page, chooseContent(page, meta))))
+          withoutCardChrome(
+            page,
+            withoutPlaceholderText(
+              page,
+              withoutTemplateFields(page, withoutTeasers(page, chooseContent(page, meta), meta))
+            )
+          )
         )
       )
     )

@@ -1,0 +1,86 @@
+/**
+ * Teasers of other pages beside an article: a run of siblings of one shape, each a heading that is
+ * all one link to another page with a line or two of its summary (and a date, a picture) — the
+ * "more stories", "latest posts" and "you may also like" strips a theme puts under or beside an
+ * article. Each of them says little and links away; together they may outweigh the article's last
+ * sections and were chosen with it. When an article's content holds prose of its own beside them
+ * (far more than the teasers' text), the teasers are left out (`withoutTeasers`). A page made of
+ * teasers (a listing, a blog's front page: no date of publication, or little prose beside them)
+ * keeps them: they are its content.
+ */
+import { siblingsOfShape } from "./cards.js"
+import { isHeading } from "./edges.js"
+import type { PageMeta } from "./meta.js"
+import { eachKept, type El, type Page } from "./tree.js"
+
+/** The most text outside links a teaser holds: its summary, a date, a label. */
+const MAX_SUMMARY = 400
+/** The least share of a heading's text inside one link for it to be a link to another page. */
+const HEADING_LINKED = 0.9
+/** The least share of a group's siblings that are teasers. */
+const TEASER_SHARE = 0.8
+/** How many times the teasers' text the rest of the content must hold for it to be an article beside them. */
+const ARTICLE_BESIDE = 2
+
+/** Whether `card` holds a heading (`h2`–`h6`) that is all one link. */
+const linkedHeading = (page: Page, card: El): boolean => {
+  let found = false
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (found) return true
+    if (!isHeading(el.name) || el.name === "h1" || el.text === 0) return false
+    if (el.link >= HEADING_LINKED * el.text && oneLink(page, el)) found = true
+    return true
+  })
+  return found
+}
+
+/** Whether the links in a heading all go to one address (other than the page's own fragment). */
+const oneLink = (page: Page, heading: El): boolean => {
+  const hrefs = new Set<string>()
+  eachKept(page.all, heading.order, heading.end, (el) => {
+    if (el.name === "a" && el.text > 0) hrefs.add(el.attribs.href ?? "")
+    return false
+  })
+  const [href] = hrefs
+  return hrefs.size === 1 && href !== undefined && href.length > 0 && !href.startsWith("#")
+}
+
+/** A teaser: a heading all one link, and little text outside links. */
+const teaser = (page: Page, card: El): boolean => card.text - card.link <= MAX_SUMMARY && linkedHeading(page, card)
+
+/**
+ * The roots with each group of teasers left out, on a page that says when it was published and is
+ * not a product's (meta.ts), when the rest of the content is an article beside them: its prose at
+ * least `ARTICLE_BESIDE` times the teasers' text.
+ */
+export const withoutTeasers = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  says: Partial<Pick<PageMeta, "product" | "published">> = {}
+): ReadonlyArray<El> => {
+  if (says.published === undefined || says.product === true) return roots
+  const prose = roots.reduce((n, r) => n + r.prose, 0)
+  const groups: Array<Array<El>> = []
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const seen = new Set<number>()
+      let grouped = false
+      for (const c of el.children) {
+        if (typeof c === "number" || c.drop || c.text === 0) continue
+        const cards = siblingsOfShape(el, c, 1)
+        if (cards === undefined || seen.has(cards[0]!.order)) continue
+        seen.add(cards[0]!.order)
+        if (cards.filter((k) => teaser(page, k)).length >= TEASER_SHARE * cards.length) {
+          groups.push(cards)
+          grouped = true
+        }
+      }
+      return grouped
+    })
+  }
+  const teased = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.text, 0), 0)
+  const teasedProse = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.prose, 0), 0)
+  if (teased === 0 || prose - teasedProse < ARTICLE_BESIDE * teased) return roots
+  for (const g of groups) for (const k of g) k.drop = true
+  return roots
+}

@@ -1,0 +1,59 @@
+/**
+ * Articles and what their themes put under or beside them: small pages written here (no copy of
+ * any real page), each failing without the rule it tests (readable/teasers.ts).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://journal.example/2026/11/orchard.html"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+/** A paragraph of the article: long, plain prose. */
+const prose = (n: number): string =>
+  `The orchard's ${n} rows of old pear trees were pruned in the frost, the keeper said, and the cuttings, ` +
+  `stacked along the wall, will dry until spring. Visitors may walk the lower path, which stays open, ` +
+  `while the upper terraces are netted against the birds.`
+
+/** An article page that says when it was published, with `after` under its story. */
+const article = (after: string, published = true): string =>
+  `<html><head><title>Pruning the old orchard</title>${
+    published ? `<meta property="article:published_time" content="2026-11-02T08:00:00Z">` : ""
+  }</head><body><main>
+  <h1>Pruning the old orchard</h1>
+  ${Array.from({ length: 14 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("\n")}
+  ${after}
+  </main></body></html>`
+
+/**
+ * A strip of `n` teasers: each a heading that is one link to another page, a summary long enough
+ * that the links stay under a fifth of the teaser's text, and a date.
+ */
+const teasers = (n: number): string =>
+  `<div class="strip">${
+    Array.from({ length: n }, (_, i) =>
+      `<div class="item"><a href="/2026/10/story-${i}.html"><img src="/t/${i}.jpg" alt=""></a>` +
+      `<h3><a href="/2026/10/story-${i}.html">Another season in the walled garden, part ${i}</a></h3>` +
+      `<p>The gardeners moved the beehives to the far meadow, repaired the broken panes of the glasshouse, ` +
+      `cleared the long border of its nettles and brambles, and planted the beds again with the seedlings ` +
+      `raised over the winter, a task that took the volunteers most of the month ${i}.</p>` +
+      `<span>October ${i + 1}, 2026</span></div>`).join("")
+  }</div>`
+
+describe("readable copy: teasers of other pages under an article", () => {
+  it("leaves out a strip of teasers (a heading that is one link, a summary, a date) under the story", () => {
+    const text = copy(article(teasers(5)))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 5; i++) {
+      expect(text).not.toContain(`Another season in the walled garden, part ${i}`)
+      expect(text).not.toContain(`planted the beds again ${i}`)
+    }
+  })
+
+  it("keeps them on a page that does not say it was published (a listing, a front page)", () => {
+    const text = copy(article(teasers(5), false))
+    expect(text).toContain(prose(1))
+    expect(text).toContain("Another season in the walled garden, part 4")
+  })
+})
