@@ -7,7 +7,8 @@
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
- *   readable/teasers.ts leaves out teasers of other pages beside an article,
+ *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
+ *   the author's box under it,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
@@ -21,6 +22,7 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import { withoutTemplateFields } from "./readable/fields.js"
@@ -70,7 +72,10 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
             page,
             withoutPlaceholderText(
               page,
-              withoutTemplateFields(page, withoutTeasers(page, chooseContent(page, meta), meta))
+              withoutTemplateFields(
+                page,
+                withoutAuthorBox(page, withoutTeasers(page, chooseContent(page, meta), meta), meta)
+              )
             )
           )
         )

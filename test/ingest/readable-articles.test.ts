@@ -57,3 +57,26 @@ describe("readable copy: teasers of other pages under an article", () => {
     expect(text).toContain("Another season in the walled garden, part 4")
   })
 })
+
+/** The author's box under the story: a heading, the author's name opening a sentence about them, a link to their page. */
+const authorBox = (name: string): string =>
+  `<section class="box"><h3>About the writer</h3><div class="bio"><p>${name} is the keeper of the county's ` +
+  `orchards and writes about fruit trees, old varieties and the people who graft them, from the valley ` +
+  `where she was born.</p><a href="/authors/ada-wren/">All stories by ${name}</a></div></section>`
+
+/** The article page with its author declared in the page's metadata. */
+const authored = (after: string): string =>
+  article(after).replace("<title>", `<meta name="author" content="Ada Wren"><title>`)
+
+describe("readable copy: the author's box under an article", () => {
+  it("leaves out a box that opens with the page's author and links to the author's page", () => {
+    const text = copy(authored(authorBox("Ada Wren")))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("is the keeper of the county's orchards")
+  })
+
+  it("keeps a box about someone else (a person the story quotes)", () => {
+    const text = copy(authored(authorBox("Tom Birch")))
+    expect(text).toContain("Tom Birch is the keeper of the county's orchards")
+  })
+})
