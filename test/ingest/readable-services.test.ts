@@ -1,6 +1,7 @@
 /**
  * Service pages: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`).
+ * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
+ * readable/accordions.ts `accordionAnswers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -120,5 +121,33 @@ describe("readable copy: a page's main whose feature blocks the cleaning dropped
     const text = copy(tvPage(true))
     expect(text).toContain("Every channel you follow")
     expect(text).toContain("Watch sports on 4 screens at home and on the train.")
+  })
+})
+
+/** A service page whose offers sit in an accordion: each a control that opens its panel (`aria-controls`), all closed. */
+const accordionPage = () =>
+  `<html><head><title>Audit services</title></head><body>
+  <main><h1>Audit services</h1>
+    <div class="body">
+    <p>Our audit services range from a one-day check of your payroll to a year of support for your own team, ` +
+  `whether you are a company of five people or of five thousand, in one office or in many countries at once.</p>
+    <p>Human resources departments handle many things at the same time, from hiring and training to pay, ` +
+  `benefits and the rules that govern them, and each of those can go wrong in ways nobody sees for years.</p>
+    <div class="offers"><div class="acc">${
+    OFFERS.slice(0, 4).map((name, i) =>
+      `<dl class="acc__item"><dt><button aria-expanded="false" aria-controls="panel-${i}">${name}</button></dt>` +
+      `<dd id="panel-${i}" hidden><p>Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks, ` +
+      `reads every file with you and leaves you a plan of your own.</p></dd></dl>`
+    ).join("")
+  }</div></div></div>
+  </main></body></html>`
+
+describe("readable copy: an accordion whose controls name their panels", () => {
+  it("shows each closed panel a control opens, though nothing shown is left around them", () => {
+    const text = copy(accordionPage())
+    expect(text).toContain("Human resources departments handle many things")
+    OFFERS.slice(0, 4).forEach((name, i) =>
+      expect(text).toContain(`Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks`)
+    )
   })
 })

@@ -3,7 +3,9 @@
  * sections): each question is a heading, and the answer right after it waits hidden (`hidden`, an
  * inline `display: none`) until the reader clicks the question. Inside the chosen content such an
  * answer is shown, with its question (which the cleaning dropped as a heading with nothing under
- * it), as content.ts shows the other tabs of a tab panel.
+ * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
+ * the one it opens (`aria-controls` beside `aria-expanded`), with no heading before it, even where
+ * the cleaning dropped the accordion around it for showing nothing while every panel was closed.
  */
 import { concealing, droppedTag } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
@@ -23,21 +25,70 @@ const previousElement = (el: El): El | undefined => {
 }
 
 /**
- * Whether `el` is an answer hidden until its question is clicked: dropped only because it is
- * concealed (not for its tag, and under an ancestor that is kept), right after a heading that
- * nothing but the cleaning dropped.
+ * The ids of the panels the page's controls open and close: a control (a button, a link) that says
+ * whether it is expanded (`aria-expanded`) names the panel it toggles (`aria-controls`), the
+ * accordion of WAI-ARIA's authoring practices. Its question is the control's own text; the panel
+ * needs no heading before it.
  */
-const hiddenAnswer = (page: Page, el: El): El | undefined => {
-  if (!el.drop || el.parent?.drop === true || el.name === "noscript" || !concealing(el.name, el.attribs)) {
-    return undefined
+const controlledPanels = (page: Page): Set<string> => {
+  const ids = new Set<string>()
+  for (const el of page.all) {
+    const controls = el.attribs["aria-controls"]
+    if (controls === undefined || el.attribs["aria-expanded"] === undefined) continue
+    for (const id of controls.split(/\s+/)) if (id.length > 0) ids.add(id)
   }
+  return ids
+}
+
+/**
+ * Whether `el` is an answer hidden until its question is clicked: dropped only because it is
+ * concealed (not for its tag), and either right after a heading that nothing but the cleaning
+ * dropped, under an ancestor that is kept (the heading is returned, to be shown with it), or
+ * toggled by a control (`controlled`; `el` itself is returned) under ancestors that are kept or
+ * that the cleaning dropped only for holding nothing shown (`closedAbove`).
+ */
+const hiddenAnswer = (page: Page, el: El, root: El, controlled: ReadonlySet<string>): El | undefined => {
+  if (!el.drop || el.name === "noscript" || !concealing(el.name, el.attribs)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
   if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
-  const question = previousElement(el)
-  if (question === undefined || !isHeading(question.name) || dropsItself(page, question)) return undefined
-  // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
-  if (question.marks.weight < 0 || question.marks.furniture !== 0) return undefined
-  return question
+  const question = el.parent?.drop === true ? undefined : previousElement(el)
+  if (question !== undefined && isHeading(question.name) && !dropsItself(page, question)) {
+    // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
+    return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : question
+  }
+  const id = el.attribs.id
+  return id !== undefined && controlled.has(id) && closedAbove(page, el, root) !== undefined ? el : undefined
+}
+
+/**
+ * The ancestors of `el` below `root` that are dropped, when each was dropped by the cleaning only
+ * and holds no text shown but hidden panels (an accordion whose every panel is closed reads as an
+ * empty block); `undefined` when one is not.
+ */
+const closedAbove = (page: Page, el: El, root: El): Array<El> | undefined => {
+  const out: Array<El> = []
+  for (let p = el.parent; p !== undefined && p !== root; p = p.parent) {
+    if (p.order < root.order) return undefined
+    if (!p.drop) continue
+    if (dropsItself(page, p) || shownText(page, p)) return undefined
+    out.push(p)
+  }
+  return root.drop ? undefined : out
+}
+
+/** Whether an element holds text that its tags would show (the cleaning's decisions aside). */
+const shownText = (page: Page, el: El): boolean => {
+  const all = page.all
+  for (let j = el.order + 1; j < el.end;) {
+    const d = all[j]!
+    if (dropsItself(page, d)) {
+      j = d.end
+      continue
+    }
+    if (d.selfText > 0) return true
+    j++
+  }
+  return false
 }
 
 /** Show what `el` holds as its tags allow (its own concealing ignored). */
@@ -57,12 +108,16 @@ const MAX_LINKED = 0.5
 export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const all = page.all
   const shown: Array<readonly [El, El]> = []
+  let controlled: Set<string> | undefined
   for (const root of roots) {
     if (root.drop) continue
     for (let i = root.order + 1; i < root.end; i++) {
       const el = all[i]!
-      const question = hiddenAnswer(page, el)
+      if (!el.drop) continue
+      controlled ??= controlledPanels(page)
+      const question = hiddenAnswer(page, el, root, controlled)
       if (question === undefined) continue
+      if (question === el) { for (const p of closedAbove(page, el, root)!) p.drop = false }
       show(page, question)
       show(page, el)
       shown.push([question, el])

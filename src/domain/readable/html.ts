@@ -19,6 +19,9 @@ export interface Attribs {
   readonly start?: string | undefined
   /** Read for a link that repeats another for the mouse (chrome.ts). */
   readonly tabindex?: string | undefined
+  /** Read for an accordion's control and the panel it opens (accordions.ts). */
+  readonly "aria-controls"?: string | undefined
+  readonly "aria-expanded"?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
   readonly name?: string | undefined
   readonly property?: string | undefined
@@ -46,6 +49,8 @@ const keptAttribs = (): KeptAttribs => ({
   href: undefined,
   start: undefined,
   tabindex: undefined,
+  "aria-controls": undefined,
+  "aria-expanded": undefined,
   name: undefined,
   property: undefined,
   content: undefined,
