@@ -124,8 +124,12 @@ describe("readable copy: a page's main whose feature blocks the cleaning dropped
   })
 })
 
-/** A service page whose offers sit in an accordion: each a control that opens its panel (`aria-controls`), all closed. */
-const accordionPage = () =>
+/**
+ * A service page whose offers sit in an accordion: each a control that opens its panel
+ * (`aria-controls`), all closed; the control a `button` that says it is collapsed, or (`plain`) a
+ * link drawn as a button that does not say so.
+ */
+const accordionPage = (plain = false) =>
   `<html><head><title>Audit services</title></head><body>
   <main><h1>Audit services</h1>
     <div class="body">
@@ -135,7 +139,11 @@ const accordionPage = () =>
   `benefits and the rules that govern them, and each of those can go wrong in ways nobody sees for years.</p>
     <div class="offers"><div class="acc">${
     OFFERS.slice(0, 4).map((name, i) =>
-      `<dl class="acc__item"><dt><button aria-expanded="false" aria-controls="panel-${i}">${name}</button></dt>` +
+      `<dl class="acc__item"><dt>${
+        plain
+          ? `<a role="button" tabindex="0" aria-controls="panel-${i}">${name}</a>`
+          : `<button aria-expanded="false" aria-controls="panel-${i}">${name}</button>`
+      }</dt>` +
       `<dd id="panel-${i}" hidden><p>Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks, ` +
       `reads every file with you and leaves you a plan of your own.</p></dd></dl>`
     ).join("")
@@ -146,6 +154,13 @@ describe("readable copy: an accordion whose controls name their panels", () => {
   it("shows each closed panel a control opens, though nothing shown is left around them", () => {
     const text = copy(accordionPage())
     expect(text).toContain("Human resources departments handle many things")
+    OFFERS.slice(0, 4).forEach((name, i) =>
+      expect(text).toContain(`Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks`)
+    )
+  })
+
+  it("does so for a link drawn as a button (`role=button`) that does not say whether it is expanded", () => {
+    const text = copy(accordionPage(true))
     OFFERS.slice(0, 4).forEach((name, i) =>
       expect(text).toContain(`Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks`)
     )

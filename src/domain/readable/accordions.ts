@@ -4,8 +4,9 @@
  * inline `display: none`) until the reader clicks the question. Inside the chosen content such an
  * answer is shown, with its question (which the cleaning dropped as a heading with nothing under
  * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
- * the one it opens (`aria-controls` beside `aria-expanded`), with no heading before it, even where
- * the cleaning dropped the accordion around it for showing nothing while every panel was closed.
+ * the one it opens (`aria-controls` on a button, or beside `aria-expanded`), with no heading before
+ * it, even where the cleaning dropped the accordion around it for showing nothing but its
+ * questions while every panel was closed.
  */
 import { concealing, droppedTag } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
@@ -30,11 +31,16 @@ const previousElement = (el: El): El | undefined => {
  * accordion of WAI-ARIA's authoring practices. Its question is the control's own text; the panel
  * needs no heading before it.
  */
+/** Whether an element that names what it controls is a toggle: it says whether it is expanded, or it is a button. */
+const toggles = (el: El): boolean =>
+  el.attribs["aria-expanded"] !== undefined || el.name === "button" ||
+  el.attribs.role?.trim().toLowerCase() === "button"
+
 const controlledPanels = (page: Page): Set<string> => {
   const ids = new Set<string>()
   for (const el of page.all) {
     const controls = el.attribs["aria-controls"]
-    if (controls === undefined || el.attribs["aria-expanded"] === undefined) continue
+    if (controls === undefined || !toggles(el)) continue
     for (const id of controls.split(/\s+/)) if (id.length > 0) ids.add(id)
   }
   return ids
@@ -76,12 +82,15 @@ const closedAbove = (page: Page, el: El, root: El): Array<El> | undefined => {
   return root.drop ? undefined : out
 }
 
-/** Whether an element holds text that its tags would show (the cleaning's decisions aside). */
+/**
+ * Whether an element holds text that its tags would show (the cleaning's decisions aside), besides
+ * the controls' own (an accordion's questions).
+ */
 const shownText = (page: Page, el: El): boolean => {
   const all = page.all
   for (let j = el.order + 1; j < el.end;) {
     const d = all[j]!
-    if (dropsItself(page, d)) {
+    if (dropsItself(page, d) || (d.attribs["aria-controls"] !== undefined && toggles(d))) {
       j = d.end
       continue
     }
