@@ -1,6 +1,7 @@
 /**
  * Articles and what their themes put under or beside them: small pages written here (no copy of
- * any real page), each failing without the rule it tests (readable/teasers.ts).
+ * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
+ * readable/boilerplate.ts: `embed` a weak name).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -78,5 +79,29 @@ describe("readable copy: the author's box under an article", () => {
   it("keeps a box about someone else (a person the story quotes)", () => {
     const text = copy(authored(authorBox("Tom Birch")))
     expect(text).toContain("Tom Birch is the keeper of the county's orchards")
+  })
+})
+
+/** A table of figures pasted into the article as HTML, in the box a site builder wraps it in (`cls`). */
+const pastedTable = (cls: string): string =>
+  `<div class="${cls}"><table><tr><th>Variety</th><th>Rows</th><th>Harvest</th><th>Keeper's note</th></tr>${
+    ["Conference", "Williams", "Comice", "Concorde", "Beth"].map((v, i) =>
+      `<tr><td>${v}</td><td>${i + 3}</td><td>week ${i + 36}</td><td>stored in the cool barn until the ${
+        i + 2
+      }nd frost</td></tr>`
+    ).join("")
+  }</table></div>`
+
+describe("readable copy: what an author pastes into an article as HTML", () => {
+  it("keeps a table in a box named `embed` (a weak name: it reads like the article)", () => {
+    const text = copy(article(`${pastedTable("w-embed")}<p>${prose(20)}</p>`))
+    expect(text).toContain(prose(1))
+    expect(text).toContain("stored in the cool barn until the 4nd frost")
+  })
+
+  it("still leaves out a box a longer word names (`embedded-…`)", () => {
+    const text = copy(article(`${pastedTable("embedded-widget")}<p>${prose(20)}</p>`))
+    expect(text).toContain(prose(20))
+    expect(text).not.toContain("stored in the cool barn")
   })
 })

@@ -124,11 +124,15 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  * What a tooltip shows on hover (`tooltip-content`, `tool-tip__content`, `tooltiptext`; the role
  * `tooltip` is dropped by its tag's rules) is strong furniture: a shop's specifications explain
  * each label in one. The trigger (`tooltip` alone) holds visible text and is not.
+ * `embed` alone or as a part (`embed`, `w-embed`, `embed-widget`) is weak: site builders wrap the
+ * HTML an author pastes into an article (a table, a comparison, a profile) in such a box, as they
+ * wrap a video or a post from elsewhere; only the first reads like prose. A longer word
+ * (`embedded-tweet`, a consent tool's `embeddings` notes) stays strong.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed[a-z]|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
 const WEAK_FURNITURE =
-  /ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
+  /embed(?![a-z])|ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
 /** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
 const BYLINE =
@@ -145,6 +149,9 @@ const FORUM_PANEL =
 
 /** Whether an element's names say it is a forum post's poster panel or signature (strong furniture). */
 const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
+
+/** A name that says the element was embedded: weak furniture, and never a name that rescues (`rescued`). */
+const EMBED = /embed/i
 
 /** Names that keep an element a candidate despite a furniture name. */
 const MAYBE_CONTENT = /and|article|body|column|content|main|mathjax|shadow/i
@@ -245,6 +252,8 @@ const overlay = (cls: string): boolean => FIXED.test(cls) && INSET_0.test(cls)
  */
 const rescued = (names: string): boolean => {
   if (!MAYBE_CONTENT.test(names)) return false
-  for (const token of names.split(/\s+/)) if (MAYBE_CONTENT.test(token) && !FURNITURE.test(token)) return true
+  for (const token of names.split(/\s+/)) {
+    if (MAYBE_CONTENT.test(token) && !FURNITURE.test(token) && !EMBED.test(token)) return true
+  }
   return false
 }
