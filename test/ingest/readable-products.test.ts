@@ -313,6 +313,43 @@ describe("readable copy: accordions", () => {
   })
 })
 
+const asked = (question: string, answer: string) =>
+  `<div class="faq-item"><div class="faq-question">${question}</div>` +
+  `<div class="faq-answer" style="display: none;">${answer}</div></div>`
+
+const askedFaq = (head: string) =>
+  `<html><head><title>Trail pack</title>${head}</head><body><main><div class="product">
+  <h1>Trail pack</h1>
+  <p>A pack of thirty litres for a day on the trail, with a back panel of mesh that keeps air moving, ` +
+  `a pocket for a water bladder and straps that carry its weight on the hips.</p>
+  <p>Its fabric sheds rain, and a cover folded into the bottom pocket pulls over it for a downpour.</p>
+  <div class="faq">${
+    [
+      asked(
+        "Can I carry it on a plane as hand luggage?",
+        "Yes: at thirty litres it fits the cabin rules of most airlines."
+      ),
+      asked("Is there a warranty on the seams and zips?", "Two years on seams and zips, from the day it reaches you."),
+      asked("Does the hip belt come off for city use?", "It does: two buckles release it, and the pack sits flat."),
+      asked("Can I track my order once it has shipped?", "A tracking number reaches your mailbox within a day.")
+    ].join("")
+  }</div></div></main></body></html>`
+
+describe("readable copy: an accordion whose questions are lines, not headings", () => {
+  it("shows the answer hidden after a line that asks a question", () => {
+    const text = copy(askedFaq(""))
+    expect(text).toContain("Can I carry it on a plane as hand luggage?")
+    expect(text).toContain("fits the cabin rules of most airlines")
+    expect(text).toContain("Two years on seams and zips")
+  })
+
+  it("leaves it hidden on a page that says when it was published (an article's FAQ)", () => {
+    const text = copy(askedFaq(`<meta property="article:published_time" content="2026-01-05T08:00:00Z">`))
+    expect(text).toContain("Can I carry it on a plane as hand luggage?")
+    expect(text).not.toContain("fits the cabin rules of most airlines")
+  })
+})
+
 const viewed = (name: string) =>
   `<li class="sc-9f2k1"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""></a>` +
   `<div class="sc-a71c0"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a>` +

@@ -3,11 +3,14 @@
  * sections): each question is a heading, and the answer right after it waits hidden (`hidden`, an
  * inline `display: none`) until the reader clicks the question. Inside the chosen content such an
  * answer is shown, with its question (which the cleaning dropped as a heading with nothing under
- * it), as content.ts shows the other tabs of a tab panel.
+ * it), as content.ts shows the other tabs of a tab panel. A shop's FAQ also writes its questions
+ * as plain lines ("Can I track my order?", `div.faq-question`): a hidden answer right after a
+ * short block that asks a question is shown too, on pages that do not say when they were
+ * published (an article's FAQ is left as its reference reads it: questions only).
  */
 import { concealing, droppedTag } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
-import { dropsItself, type El, measure, type Page } from "./tree.js"
+import { dropsItself, type El, measure, type Page, textContent } from "./tree.js"
 
 const IMPORTANT = /!\s*important/i
 
@@ -25,19 +28,34 @@ const previousElement = (el: El): El | undefined => {
 /**
  * Whether `el` is an answer hidden until its question is clicked: dropped only because it is
  * concealed (not for its tag, and under an ancestor that is kept), right after a heading that
- * nothing but the cleaning dropped.
+ * nothing but the cleaning dropped, or (`asked`) after a line that asks a question (`askedQuestion`).
  */
-const hiddenAnswer = (page: Page, el: El): El | undefined => {
+const hiddenAnswer = (page: Page, el: El, asked: boolean): El | undefined => {
   if (!el.drop || el.parent?.drop === true || el.name === "noscript" || !concealing(el.name, el.attribs)) {
     return undefined
   }
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
   if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
   const question = previousElement(el)
+  if (asked && question !== undefined && askedQuestion(page, question)) return question
   if (question === undefined || !isHeading(question.name) || dropsItself(page, question)) return undefined
   // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
   if (question.marks.weight < 0 || question.marks.furniture !== 0) return undefined
   return question
+}
+
+/** The longest question (its characters) read as an accordion's: a longer block is a paragraph that ends by asking. */
+const MAX_QUESTION = 200
+
+/**
+ * A block that is one question a reader clicks: not a heading (those are read above), not
+ * dropped for its tag or named as furniture, no link in it, its text ending with "?".
+ */
+const askedQuestion = (page: Page, el: El): boolean => {
+  if (isHeading(el.name) || dropsItself(page, el) || el.marks.weight < 0 || el.marks.furniture !== 0) return false
+  for (let i = el.order; i < el.end; i++) if (page.all[i]!.name === "a") return false
+  const text = textContent(page.texts, el).trim()
+  return text.length <= MAX_QUESTION && text.endsWith("?")
 }
 
 /** Show what `el` holds as its tags allow (its own concealing ignored). */
@@ -53,15 +71,18 @@ const show = (page: Page, el: El): void => {
 /** The most of an answer's text that may sit in links: an answer is read, not a list of pointers ("keep reading"). */
 const MAX_LINKED = 0.5
 
-/** The roots, with the accordions' hidden answers inside them shown (and the page measured again when one was). */
-export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+/**
+ * The roots, with the accordions' hidden answers inside them shown (and the page measured again
+ * when one was); `asked`: also those after a line asking a question (`askedQuestion`).
+ */
+export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>, asked = false): ReadonlyArray<El> => {
   const all = page.all
   const shown: Array<readonly [El, El]> = []
   for (const root of roots) {
     if (root.drop) continue
     for (let i = root.order + 1; i < root.end; i++) {
       const el = all[i]!
-      const question = hiddenAnswer(page, el)
+      const question = hiddenAnswer(page, el, asked)
       if (question === undefined) continue
       show(page, question)
       show(page, el)

@@ -413,18 +413,18 @@ export const chooseContent = (
     (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown) ||
       (listing && entriesLeftOut(page, roots, fallback, { text: kept, prose: keptProse, published }, shown)))
   ) {
-    return accordionAnswers(page, tabPanels(page, fallback))
+    return accordionAnswers(page, tabPanels(page, fallback), !published)
   }
   const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
-  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside))
+  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside), !published)
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
     ? minorityFallback(page, roots, keptUnlinked, drops)
     : undefined
-  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks))
+  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks), !published)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
-  return accordionAnswers(page, tabPanels(page, roots))
+  return accordionAnswers(page, tabPanels(page, roots), !published)
 }
 
 /**
