@@ -350,6 +350,25 @@ describe("readable copy: an accordion whose questions are lines, not headings", 
   })
 })
 
+const features = `<html><head><title>Plant colours</title></head><body><main><article class="product-item">
+  <h1>Plant colours</h1>
+  <div class="excerpt"><p>Baking colours made from concentrated vegetables and spices instead of coal tar, ` +
+  `bright enough for icing and gentle enough for a dog's biscuit.</p>
+  <p>Each box holds four packets, enough to colour a dozen cakes, and keeps for two years in a dry cupboard.</p>
+  <ul><li><p>Colours from plants</p></li><li><p>Tested for heavy metals</p></li><li><p>Free of nuts</p></li>` +
+  `<li><p>Vegan and kosher</p></li><li><p>Four packets of two grams</p></li>` +
+  `<li><p>Use them like a pro with <a href="/how-to">our how-to</a></p></li></ul>
+  <p>Ingredients: beet juice, turmeric, paprika and spirulina.</p></div></article></main></body></html>`
+
+describe("readable copy: a list that is read, not clicked", () => {
+  it("keeps a product's list of features whose one item links to a how-to", () => {
+    const text = copy(features)
+    expect(text).toContain("keeps for two years in a dry cupboard")
+    expect(text).toContain("Tested for heavy metals")
+    expect(text).toContain("Four packets of two grams")
+  })
+})
+
 const viewed = (name: string) =>
   `<li class="sc-9f2k1"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""></a>` +
   `<div class="sc-a71c0"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a>` +

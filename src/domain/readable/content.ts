@@ -315,13 +315,24 @@ const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
+/** The largest share of a list's text in links for it to be read rather than clicked (`readList`). */
+const READ_LIST_LINKS = 0.3
+
+/**
+ * A list that is read, not a menu: under `READ_LIST_LINKS` of its text in links (a product's
+ * features where one item points to a how-to, an article's list with a source linked). Its tag
+ * alone does not condemn it, links or not; a name or the link-density test below still may.
+ */
+const readList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.link < READ_LIST_LINKS * el.text
+
 const furniture = (scores: Scores, el: El, names: boolean, post = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
-  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
+  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links, a
+  // product's list of features one ("use them like a pro with our how-to").
   if (
-    weight + scoreOr0(scores, el) < 0 && (weight < 0 || el.link > 0) &&
+    weight + scoreOr0(scores, el) < 0 && (weight < 0 || (el.link > 0 && !readList(el))) &&
     !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
   ) return true
   if (el.allCommas >= 10) return false
