@@ -369,6 +369,39 @@ describe("readable copy: a list that is read, not clicked", () => {
   })
 })
 
+const shelf = (head: string) =>
+  `<html><head><title>Cube shelf</title>${head}</head><body><main><div class="product-page">
+  <h1>Cube shelf</h1>
+  <p>A shelf of eight open cubes that stands upright or lies down as a bench, for books, records or ` +
+  `baskets, with smooth surfaces and rounded edges all round.</p>
+  <p>Standing or lying, it adapts to the room and the budget: add doors, drawers or boxes to some cubes and ` +
+  `leave the others open, so that what you show stands beside what you hide.</p>
+  <p>It comes flat in one box, and two people put it together in an hour with the key in the box; the ` +
+  `cubes are the size of a record sleeve, and of the baskets sold beside it.</p>
+  <div class="product-info"><a href="#details">Product details</a>
+  <div class="product-details-modal"><h2>Product details</h2>
+  <p>Particleboard and fibreboard with a honeycomb filling of recycled paper, painted white with acrylic ` +
+  `paint; each cube holds thirteen kilograms, and the top holds twenty-five.</p>
+  <p>Wipe clean with a damp cloth and a mild soap, then dry with a clean cloth; fix it to the wall with the ` +
+  `fitting that comes in the box.</p></div></div>
+  </div></main>
+  <div class="newsletter-modal"><h2>Join the club</h2><p>Sign up for news of our offers and events, and ` +
+  `hear first when the shelves you like are on sale again in your store.</p></div></body></html>`
+
+describe("readable copy: a product's details in a dialog inside the main", () => {
+  it("keeps them on a page that says it shows a product, and leaves out the dialogs outside the main", () => {
+    const text = copy(shelf(productLd))
+    expect(text).toContain("with smooth surfaces and rounded edges")
+    expect(text).toContain("a honeycomb filling of recycled paper")
+    expect(text).toContain("fix it to the wall")
+    expect(text).not.toContain("Join the club")
+  })
+
+  it("leaves them out where the page does not say it shows a product", () => {
+    expect(copy(shelf(""))).not.toContain("a honeycomb filling of recycled paper")
+  })
+})
+
 const viewed = (name: string) =>
   `<li class="sc-9f2k1"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}"><img src="/i.jpg" alt=""></a>` +
   `<div class="sc-a71c0"><a href="/p/${name.toLowerCase().replace(/ /g, "-")}">${name}</a>` +

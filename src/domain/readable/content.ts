@@ -32,6 +32,7 @@ import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
+import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
@@ -704,9 +705,11 @@ const productFurniture = (el: El): boolean => {
  * products (`group`: Open Graph's `product.group`, a collection whose grid is its content), or by
  * the heading that opens them ("Customers also viewed": strips.ts `otherProductSections`). The
  * cards of such grids and those sections are returned: the visible-text fallback leaves them out too.
+ * The product's details written into a `modal` inside the `main` are not furniture (details.ts).
  */
 const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
+  productDetailModals(page)
   for (const el of page.all) if (productFurniture(el)) furniture(el)
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)
