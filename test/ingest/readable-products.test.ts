@@ -49,6 +49,16 @@ describe("readable copy: product pages", () => {
     expect(text).not.toContain("boils a full litre")
   })
 
+  it("does so for a page whose body is the class of one product's page (single-product), even called an article", () => {
+    const html = kettle(`<meta property="og:type" content="article">`).replace(
+      "<body>",
+      `<body class="single single-product">`
+    )
+    const text = copy(html)
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
   it("keeps reviews where the page does not say it shows a product, or says it is an article", () => {
     expect(copy(kettle(""))).toContain("boils a full litre")
     const article = `<script type="application/ld+json">[{"@context":"https://schema.org","@type":"Product",` +
