@@ -49,6 +49,16 @@ describe("readable copy: product pages", () => {
     expect(text).not.toContain("boils a full litre")
   })
 
+  it("does so for a page whose body is the class of one product's page (single-product), even called an article", () => {
+    const html = kettle(`<meta property="og:type" content="article">`).replace(
+      "<body>",
+      `<body class="single single-product">`
+    )
+    const text = copy(html)
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
   it("keeps reviews where the page does not say it shows a product, or says it is an article", () => {
     expect(copy(kettle(""))).toContain("boils a full litre")
     const article = `<script type="application/ld+json">[{"@context":"https://schema.org","@type":"Product",` +
@@ -310,6 +320,95 @@ describe("readable copy: accordions", () => {
     const text = copy(faq(`style="display: none !important"`))
     expect(text).toContain("switches itself off when the water runs out")
     expect(text).not.toContain("stand on a terrace or a balcony")
+  })
+})
+
+const asked = (question: string, answer: string) =>
+  `<div class="faq-item"><div class="faq-question">${question}</div>` +
+  `<div class="faq-answer" style="display: none;">${answer}</div></div>`
+
+const askedFaq = (head: string) =>
+  `<html><head><title>Trail pack</title>${head}</head><body><main><div class="product">
+  <h1>Trail pack</h1>
+  <p>A pack of thirty litres for a day on the trail, with a back panel of mesh that keeps air moving, ` +
+  `a pocket for a water bladder and straps that carry its weight on the hips.</p>
+  <p>Its fabric sheds rain, and a cover folded into the bottom pocket pulls over it for a downpour.</p>
+  <div class="faq">${
+    [
+      asked(
+        "Can I carry it on a plane as hand luggage?",
+        "Yes: at thirty litres it fits the cabin rules of most airlines."
+      ),
+      asked("Is there a warranty on the seams and zips?", "Two years on seams and zips, from the day it reaches you."),
+      asked("Does the hip belt come off for city use?", "It does: two buckles release it, and the pack sits flat."),
+      asked("Can I track my order once it has shipped?", "A tracking number reaches your mailbox within a day.")
+    ].join("")
+  }</div></div></main></body></html>`
+
+describe("readable copy: an accordion whose questions are lines, not headings", () => {
+  it("shows the answer hidden after a line that asks a question", () => {
+    const text = copy(askedFaq(""))
+    expect(text).toContain("Can I carry it on a plane as hand luggage?")
+    expect(text).toContain("fits the cabin rules of most airlines")
+    expect(text).toContain("Two years on seams and zips")
+  })
+
+  it("leaves it hidden on a page that says when it was published (an article's FAQ)", () => {
+    const text = copy(askedFaq(`<meta property="article:published_time" content="2026-01-05T08:00:00Z">`))
+    expect(text).toContain("Can I carry it on a plane as hand luggage?")
+    expect(text).not.toContain("fits the cabin rules of most airlines")
+  })
+})
+
+const features = `<html><head><title>Plant colours</title></head><body><main><article class="product-item">
+  <h1>Plant colours</h1>
+  <div class="excerpt"><p>Baking colours made from concentrated vegetables and spices instead of coal tar, ` +
+  `bright enough for icing and gentle enough for a dog's biscuit.</p>
+  <p>Each box holds four packets, enough to colour a dozen cakes, and keeps for two years in a dry cupboard.</p>
+  <ul><li><p>Colours from plants</p></li><li><p>Tested for heavy metals</p></li><li><p>Free of nuts</p></li>` +
+  `<li><p>Vegan and kosher</p></li><li><p>Four packets of two grams</p></li>` +
+  `<li><p>Use them like a pro with <a href="/how-to">our how-to</a></p></li></ul>
+  <p>Ingredients: beet juice, turmeric, paprika and spirulina.</p></div></article></main></body></html>`
+
+describe("readable copy: a list that is read, not clicked", () => {
+  it("keeps a product's list of features whose one item links to a how-to", () => {
+    const text = copy(features)
+    expect(text).toContain("keeps for two years in a dry cupboard")
+    expect(text).toContain("Tested for heavy metals")
+    expect(text).toContain("Four packets of two grams")
+  })
+})
+
+const shelf = (head: string) =>
+  `<html><head><title>Cube shelf</title>${head}</head><body><main><div class="product-page">
+  <h1>Cube shelf</h1>
+  <p>A shelf of eight open cubes that stands upright or lies down as a bench, for books, records or ` +
+  `baskets, with smooth surfaces and rounded edges all round.</p>
+  <p>Standing or lying, it adapts to the room and the budget: add doors, drawers or boxes to some cubes and ` +
+  `leave the others open, so that what you show stands beside what you hide.</p>
+  <p>It comes flat in one box, and two people put it together in an hour with the key in the box; the ` +
+  `cubes are the size of a record sleeve, and of the baskets sold beside it.</p>
+  <div class="product-info"><a href="#details">Product details</a>
+  <div class="product-details-modal"><h2>Product details</h2>
+  <p>Particleboard and fibreboard with a honeycomb filling of recycled paper, painted white with acrylic ` +
+  `paint; each cube holds thirteen kilograms, and the top holds twenty-five.</p>
+  <p>Wipe clean with a damp cloth and a mild soap, then dry with a clean cloth; fix it to the wall with the ` +
+  `fitting that comes in the box.</p></div></div>
+  </div></main>
+  <div class="newsletter-modal"><h2>Join the club</h2><p>Sign up for news of our offers and events, and ` +
+  `hear first when the shelves you like are on sale again in your store.</p></div></body></html>`
+
+describe("readable copy: a product's details in a dialog inside the main", () => {
+  it("keeps them on a page that says it shows a product, and leaves out the dialogs outside the main", () => {
+    const text = copy(shelf(productLd))
+    expect(text).toContain("with smooth surfaces and rounded edges")
+    expect(text).toContain("a honeycomb filling of recycled paper")
+    expect(text).toContain("fix it to the wall")
+    expect(text).not.toContain("Join the club")
+  })
+
+  it("leaves them out where the page does not say it shows a product", () => {
+    expect(copy(shelf(""))).not.toContain("a honeycomb filling of recycled paper")
   })
 })
 

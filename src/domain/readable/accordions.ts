@@ -6,11 +6,14 @@
  * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
  * the one it opens (`aria-controls` on a button, or beside `aria-expanded`), with no heading before
  * it, even where the cleaning dropped the accordion around it for showing nothing but its
- * questions while every panel was closed.
+ * questions while every panel was closed. A shop's FAQ also writes its questions as plain lines
+ * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
+ * asks a question is shown too, on pages that do not say when they were published (an article's
+ * FAQ is left as its reference reads it: questions only).
  */
 import { concealing, droppedTag } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
-import { dropsItself, type El, measure, type Page } from "./tree.js"
+import { dropsItself, type El, measure, type Page, textContent } from "./tree.js"
 
 const IMPORTANT = /!\s*important/i
 
@@ -25,17 +28,17 @@ const previousElement = (el: El): El | undefined => {
   return undefined
 }
 
+/** Whether an element that names what it controls is a toggle: it says whether it is expanded, or it is a button. */
+const toggles = (el: El): boolean =>
+  el.attribs["aria-expanded"] !== undefined || el.name === "button" ||
+  el.attribs.role?.trim().toLowerCase() === "button"
+
 /**
  * The ids of the panels the page's controls open and close: a control (a button, a link) that says
  * whether it is expanded (`aria-expanded`) names the panel it toggles (`aria-controls`), the
  * accordion of WAI-ARIA's authoring practices. Its question is the control's own text; the panel
  * needs no heading before it.
  */
-/** Whether an element that names what it controls is a toggle: it says whether it is expanded, or it is a button. */
-const toggles = (el: El): boolean =>
-  el.attribs["aria-expanded"] !== undefined || el.name === "button" ||
-  el.attribs.role?.trim().toLowerCase() === "button"
-
 const controlledPanels = (page: Page): Set<string> => {
   const ids = new Set<string>()
   for (const el of page.all) {
@@ -51,9 +54,16 @@ const controlledPanels = (page: Page): Set<string> => {
  * concealed (not for its tag), and either right after a heading that nothing but the cleaning
  * dropped, under an ancestor that is kept (the heading is returned, to be shown with it), or
  * toggled by a control (`controlled`; `el` itself is returned) under ancestors that are kept or
- * that the cleaning dropped only for holding nothing shown (`closedAbove`).
+ * that the cleaning dropped only for holding nothing shown (`closedAbove`), or (`asked`) right
+ * after a line that asks a question (`askedQuestion`; that line is returned).
  */
-const hiddenAnswer = (page: Page, el: El, root: El, controlled: ReadonlySet<string>): El | undefined => {
+const hiddenAnswer = (
+  page: Page,
+  el: El,
+  root: El,
+  controlled: ReadonlySet<string>,
+  asked: boolean
+): El | undefined => {
   if (!el.drop || el.name === "noscript" || !concealing(el.name, el.attribs)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
   if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
@@ -62,6 +72,7 @@ const hiddenAnswer = (page: Page, el: El, root: El, controlled: ReadonlySet<stri
     // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
     return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : question
   }
+  if (asked && question !== undefined && askedQuestion(page, question)) return question
   const id = el.attribs.id
   return id !== undefined && controlled.has(id) && closedAbove(page, el, root) !== undefined ? el : undefined
 }
@@ -100,6 +111,20 @@ const shownText = (page: Page, el: El): boolean => {
   return false
 }
 
+/** The longest question (its characters) read as an accordion's: a longer block is a paragraph that ends by asking. */
+const MAX_QUESTION = 200
+
+/**
+ * A block that is one question a reader clicks: not a heading (those are read above), not
+ * dropped for its tag or named as furniture, no link in it, its text ending with "?".
+ */
+const askedQuestion = (page: Page, el: El): boolean => {
+  if (isHeading(el.name) || dropsItself(page, el) || el.marks.weight < 0 || el.marks.furniture !== 0) return false
+  for (let i = el.order; i < el.end; i++) if (page.all[i]!.name === "a") return false
+  const text = textContent(page.texts, el).trim()
+  return text.length <= MAX_QUESTION && text.endsWith("?")
+}
+
 /** Show what `el` holds as its tags allow (its own concealing ignored). */
 const show = (page: Page, el: El): void => {
   el.drop = false
@@ -113,8 +138,11 @@ const show = (page: Page, el: El): void => {
 /** The most of an answer's text that may sit in links: an answer is read, not a list of pointers ("keep reading"). */
 const MAX_LINKED = 0.5
 
-/** The roots, with the accordions' hidden answers inside them shown (and the page measured again when one was). */
-export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+/**
+ * The roots, with the accordions' hidden answers inside them shown (and the page measured again
+ * when one was); `asked`: also those after a line asking a question (`askedQuestion`).
+ */
+export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>, asked = false): ReadonlyArray<El> => {
   const all = page.all
   const shown: Array<readonly [El, El]> = []
   let controlled: Set<string> | undefined
@@ -124,7 +152,7 @@ export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>): Readonly
       const el = all[i]!
       if (!el.drop) continue
       controlled ??= controlledPanels(page)
-      const question = hiddenAnswer(page, el, root, controlled)
+      const question = hiddenAnswer(page, el, root, controlled, asked)
       if (question === undefined) continue
       if (question === el) { for (const p of closedAbove(page, el, root)!) p.drop = false }
       show(page, question)

@@ -32,6 +32,7 @@ import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { cardsToKeep, Keep } from "./cards.js"
+import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
@@ -315,13 +316,24 @@ const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
 
+/** The largest share of a list's text in links for it to be read rather than clicked (`readList`). */
+const READ_LIST_LINKS = 0.3
+
+/**
+ * A list that is read, not a menu: under `READ_LIST_LINKS` of its text in links (a product's
+ * features where one item points to a how-to, an article's list with a source linked). Its tag
+ * alone does not condemn it, links or not; a name or the link-density test below still may.
+ */
+const readList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.link < READ_LIST_LINKS * el.text
+
 const furniture = (scores: Scores, el: El, names: boolean, post = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
-  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links.
+  // A list's tag alone (−3) does not condemn it either: a recipe's ingredients have no links, a
+  // product's list of features one ("use them like a pro with our how-to").
   if (
-    weight + scoreOr0(scores, el) < 0 && (weight < 0 || el.link > 0) &&
+    weight + scoreOr0(scores, el) < 0 && (weight < 0 || (el.link > 0 && !readList(el))) &&
     !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
   ) return true
   if (el.allCommas >= 10) return false
@@ -413,18 +425,18 @@ export const chooseContent = (
     (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown) ||
       (listing && entriesLeftOut(page, roots, fallback, { text: kept, prose: keptProse, published }, shown)))
   ) {
-    return accordionAnswers(page, tabPanels(page, fallback))
+    return accordionAnswers(page, tabPanels(page, fallback), !published)
   }
   const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
-  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside))
+  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside), !published)
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
     ? minorityFallback(page, roots, keptUnlinked, drops)
     : undefined
-  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks))
+  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks), !published)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
-  return accordionAnswers(page, tabPanels(page, roots))
+  return accordionAnswers(page, tabPanels(page, roots), !published)
 }
 
 /**
@@ -693,9 +705,11 @@ const productFurniture = (el: El): boolean => {
  * products (`group`: Open Graph's `product.group`, a collection whose grid is its content), or by
  * the heading that opens them ("Customers also viewed": strips.ts `otherProductSections`). The
  * cards of such grids and those sections are returned: the visible-text fallback leaves them out too.
+ * The product's details written into a `modal` inside the `main` are not furniture (details.ts).
  */
 const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
+  productDetailModals(page)
   for (const el of page.all) if (productFurniture(el)) furniture(el)
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)

@@ -120,6 +120,13 @@ const notUrl = (
   s: string | undefined
 ): string | undefined => (s !== undefined && /^https?:\/\//i.test(s) ? undefined : s)
 
+/**
+ * WordPress marks the page of one post with the class `single-<post type>` on its `body`; a shop
+ * built on it (WooCommerce) gives its products the type `product`. Such a page shows one product
+ * even where the site's SEO plugin sets the Open Graph type `article` on every page.
+ */
+const SINGLE_PRODUCT = /(?:^|\s)single-product(?:\s|$)/
+
 /** The page's metadata (`base` resolves a relative canonical link). */
 export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   const meta = new Map<string, string>()
@@ -127,6 +134,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   let ldChars = 0
   let canonical: string | undefined
   let lang: string | undefined
+  let singleProduct = false
   for (const el of page.all) {
     const name = el.name
     const a = el.attribs
@@ -139,6 +147,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
       (a.rel ?? "").toLowerCase().split(/\s+/).includes("canonical")
     ) {
       canonical = a.href
+    } else if (name === "body" && SINGLE_PRODUCT.test(a.class ?? "")) {
+      singleProduct = true
     } else if (name === "html" && lang === undefined) {
       lang = one(a.lang ?? a["xml:lang"])
     } else if (
@@ -163,7 +173,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
     discussion: fromLdMeta.discussion === true,
-    product: productPage(m("og:type"), fromLdMeta.product === true),
+    product: singleProduct || productPage(m("og:type"), fromLdMeta.product === true),
     productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? "")
   }
 }
@@ -172,6 +182,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
  * Whether the page says it shows one product: its Open Graph type (`product`, `og:product`,
  * `product.item`), or its JSON-LD (`ld`: a Product and no article or review) when its Open Graph
  * type does not call it an article (a site's template may put a Product block on every page).
+ * (`pageMeta` also reads a `body` of the class `single-product`: `SINGLE_PRODUCT`.)
  */
 const productPage = (ogType: string | undefined, ld: boolean): boolean =>
   ogType !== undefined && /^(?:og:)?product(?:\.item|\.group)?$/i.test(ogType)
