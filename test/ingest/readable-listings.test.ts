@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link and spans drawn apart; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -97,24 +97,6 @@ describe("readable copy: a card's part hidden by its class", () => {
     expect(count(copy(html(() => "d-none d-md-block")), "different options")).toBe(6)
     // Hidden in two cards of six: no part of how the cards are built.
     expect(count(copy(html((i) => (i < 2 ? "d-none" : "specs"))), "different options")).toBe(6)
-  })
-})
-
-const film = (i: number): string =>
-  `<li class="film"><a href="/films/${i}"><span class="brand">Maker${i}</span><span class="title">Night train ${i}</span></a>` +
-  `<div class="meta"><span class="item">${2000 + i}</span><span class="item">1h ${10 + i}m</span>` +
-  `<span class="item">PG</span></div><div class="weight"><span class="value">${
-    30 + i
-  }</span><span class="unit">g</span></div></li>`
-
-describe("readable copy: spans drawn apart", () => {
-  it("writes a space between classed spans the markup joins when the second starts an item, not before a unit", () => {
-    const text = copy(board(Array.from({ length: 4 }, (_, i) => film(i)).join("")))
-    for (let i = 0; i < 4; i++) {
-      expect(text).toContain(`Maker${i} Night train ${i}`)
-      expect(text).toContain(`${2000 + i} 1h ${10 + i}m PG`)
-      expect(text).toContain(`${30 + i}g`)
-    }
   })
 })
 

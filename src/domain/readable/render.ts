@@ -103,34 +103,14 @@ const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
   if (raw.endsWith(" ")) run.piece(" ")
 }
 
-/** A text that starts a new item: a capital or a digit first ("Moab", "1h 54m"), not a word's rest or a unit ("g"). */
-const ITEM_START = /^\s*[\p{Lu}\p{N}]/u
-
-/**
- * Whether two sibling spans written with nothing between them are drawn apart: each styled by a
- * class of its own (a card's brand and title, a film's year, length and rating, a row of badges,
- * laid out as separate boxes by the page's style sheet), the second starting a new item. A reader
- * sees "Merrell Moab 3", "2026 1h 54m R"; written as the markup joins them they read as one word.
- */
-const apart = (ctx: Ctx, a: El, b: El): boolean =>
-  !b.drop && b.text > 0 && a.name === "span" && b.name === "span" && a.attribs.class !== undefined &&
-  b.attribs.class !== undefined && ITEM_START.test(textContent(ctx.texts, b, true, true))
-
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
 const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   const kids = el.children
   const plain = el.plainText
-  let prev: El | undefined
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
-    if (typeof kid !== "number") {
-      if (prev !== undefined && apart(ctx, prev, kid)) run.piece(" ")
-      inline(kid, ctx, depth, run)
-      if (!kid.drop && kid.text > 0) prev = kid
-    } else {
-      writeText(run, ctx, kid, plain)
-      prev = undefined
-    }
+    if (typeof kid !== "number") inline(kid, ctx, depth, run)
+    else writeText(run, ctx, kid, plain)
   }
 }
 
@@ -302,13 +282,11 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
   const plain = parent.plainText
   // The inline run between block children (one paragraph), made at its first piece.
   let run: Run | undefined
-  let prev: El | undefined
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i]!
     if (typeof node === "number") {
       run ??= new Run(false)
       writeText(run, ctx, node, plain)
-      prev = undefined
     } else if (node.drop) continue
     else if (isBlock(node)) {
       if (run !== undefined) {
@@ -316,13 +294,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
         run.reset()
       }
       block(node, ctx, depth, out)
-      prev = undefined
-    } else {
-      run ??= new Run(false)
-      if (prev !== undefined && apart(ctx, prev, node)) run.piece(" ")
-      inline(node, ctx, depth, run)
-      if (node.text > 0) prev = node
-    }
+    } else inline(node, ctx, depth, run ??= new Run(false))
   }
   if (run !== undefined) pushNonEmpty(out, run.text())
 }
