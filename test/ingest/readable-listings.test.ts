@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`; readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -75,6 +75,46 @@ describe("readable copy: a card's labels for screen readers", () => {
     }
     expect(text).not.toContain("Regular price")
     expect(text).not.toContain("Vendor:")
+  })
+})
+
+const bag = (i: number, cls: string): string =>
+  `<div class="product-tile"><h3><a href="/bags/${i}">Carry-on spinner ${i}</a></h3>` +
+  `<div class="price">$${120 + i}.99</div>` +
+  `<dl class="${cls}"><dt>Product details</dt><dd>Spinner ${i} is available in 4 different options</dd>` +
+  `<dd>/luggage/spinner-${i}.html?color=blue</dd></dl></div>`
+
+describe("readable copy: a card's part hidden by its class", () => {
+  it("leaves out what every card hides with d-none, keeps it where a wider screen shows it", () => {
+    const html = (cls: (i: number) => string) => board(Array.from({ length: 6 }, (_, i) => bag(i, cls(i))).join(""))
+    const text = copy(html(() => "d-none"))
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Carry-on spinner ${i}`)
+      expect(text).toContain(`$${120 + i}.99`)
+    }
+    expect(text).not.toContain("different options")
+    expect(text).not.toContain("/luggage/")
+    expect(count(copy(html(() => "d-none d-md-block")), "different options")).toBe(6)
+    // Hidden in two cards of six: no part of how the cards are built.
+    expect(count(copy(html((i) => (i < 2 ? "d-none" : "specs"))), "different options")).toBe(6)
+  })
+})
+
+const lens = (i: number): string =>
+  `<div class="lens"><h3><a href="/lenses/${i}">Wide zoom lens number ${i}</a></h3>` +
+  `<p>Lens ${i} covers 14 to 30 millimetres and weighs ${400 + i} grams, sealed against rain and dust.</p>` +
+  `<div class="cost">$${
+    900 + i
+  }.00</div><ul class="save"><li><a href="/rewards/${i}">Get reward points</a></li></ul></div>`
+
+describe("readable copy: a card's control in a list of one link", () => {
+  it("leaves out the control every card repeats in a list of its own, as the copy shows the list", () => {
+    const text = copy(board(Array.from({ length: 6 }, (_, i) => lens(i)).join("")))
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Wide zoom lens number ${i}`)
+      expect(text).toContain(`$${900 + i}.00`)
+    }
+    expect(text).not.toContain("Get reward points")
   })
 })
 

@@ -3,8 +3,8 @@
  * "+ wishlist", "Add to cart", "Free shipping", "Fast apply", a "Brand name" label). They are the
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
  * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
- * "Regular price", "Sale price"), which no one sees, and a card's link to its item written twice
- * with the same text. What tells the cards apart (a title, a price, a summary) stays.
+ * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
+ * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { groupsUnder } from "./cards.js"
 import { isHeading } from "./edges.js"
@@ -124,11 +124,40 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       if (repeats.filter((r) => r.length > 0).length >= CHROME_SHARE * g.cards.length) {
         for (const r of repeats) for (const el of r) el.drop = true
       }
+      // A part the framework's class hides, in card after card, is the template's data for a script.
+      const away = g.cards.map((c) => styledAway(page, c))
+      if (away.filter((a) => a.length > 0).length >= CHROME_SHARE * g.cards.length) {
+        for (const a of away) for (const el of a) el.drop = true
+      }
       // A label read to screen readers only, the same in card after card, is not shown at all.
       for (const [el] of sharedTexts(g.cards.map((c) => spokenLabels(page, c)), g.cards.length)) el.drop = true
     }
   }
   return roots
+}
+
+/** Bootstrap's class that hides an element at every width (`display: none`). */
+const HIDE_CLASS = /(?:^|\s)d-none(?:$|\s)/
+/** A class that shows it again from some width on (`d-md-block`, `d-lg-flex`): hidden on phones only. */
+const SHOW_CLASS =
+  /(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?:block|flex|inline|inline-block|inline-flex|grid|table|table-cell|table-row)(?:$|\s)/
+
+/**
+ * Each part of a card hidden by `d-none` at every width (the outermost, with text): a shop
+ * template's data for its scripts (a product's name, a sentence about its options and price, its
+ * address as text, read by a quick-view script), which no reader sees. Only when at least
+ * `CHROME_SHARE` of a group's cards hold one (how the cards are built, not one card's tab or a
+ * variant a script shows); a page that hides its content so as a whole is not a card's part.
+ */
+const styledAway = (page: Page, card: El): Array<El> => {
+  const out: Array<El> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    const cls = el.attribs.class
+    if (el.text === 0 || cls === undefined || !HIDE_CLASS.test(cls) || SHOW_CLASS.test(cls)) return false
+    out.push(el)
+    return true
+  })
+  return out
 }
 
 /** How many links back a link taken out of the keyboard order may repeat. */
