@@ -494,7 +494,9 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
   it("a root swapped for a link right as the run starts is never what gets mounted", async () => {
     const dir = folder()
     createGrant(dir)
-    const run = execAsync(dir, "g1", ["sh", "-c", "ls /work/research/exp/data; sleep 3; ls /work/research/exp/data"])
+    // The program outlives the swap by far (the watchdog looks every half second and ends it then):
+    // on a loaded machine the test may see the run start seconds after it did.
+    const run = execAsync(dir, "g1", ["sh", "-c", "ls /work/research/exp/data; sleep 30; ls /work/research/exp/data"])
     await waitForRunning(dir, 10_000)
     fs.renameSync(path.join(dir, "research/exp/data"), path.join(dir, "research/exp/data-old"))
     fs.symlinkSync(path.join(dir, "research/exp/other"), path.join(dir, "research/exp/data"))
