@@ -60,28 +60,17 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
-  const roots = dropRepeatedQuotes(
-    page,
-    withoutFillers(
-      page,
-      withoutPopupMenus(
-        page,
-        withoutMouseRepeats(
-          page,
-          withoutCardChrome(
-            page,
-            withoutPlaceholderText(
-              page,
-              withoutTemplateFields(
-                page,
-                withoutAuthorBox(page, withoutTeasers(page, chooseContent(page, meta), meta), meta)
-              )
-            )
-          )
-        )
-      )
-    )
-  )
+  // The chosen content, then what each rule leaves out of it, in this order.
+  let roots = chooseContent(page, meta)
+  roots = withoutTeasers(page, roots, meta)
+  roots = withoutAuthorBox(page, roots, meta)
+  roots = withoutTemplateFields(page, roots)
+  roots = withoutPlaceholderText(page, roots)
+  roots = withoutCardChrome(page, roots)
+  roots = withoutMouseRepeats(page, roots)
+  roots = withoutPopupMenus(page, roots)
+  roots = withoutFillers(page, roots)
+  roots = dropRepeatedQuotes(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

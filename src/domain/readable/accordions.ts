@@ -50,12 +50,20 @@ const controlledPanels = (page: Page): Set<string> => {
 }
 
 /**
+ * An answer's question to show with it, and the ancestors to show around them (`reopened`).
+ */
+interface Answer {
+  readonly question: El
+  readonly reopened: ReadonlyArray<El>
+}
+
+/**
  * Whether `el` is an answer hidden until its question is clicked: dropped only because it is
  * concealed (not for its tag), and either right after a heading that nothing but the cleaning
- * dropped, under an ancestor that is kept (the heading is returned, to be shown with it), or
- * toggled by a control (`controlled`; `el` itself is returned) under ancestors that are kept or
- * that the cleaning dropped only for holding nothing shown (`closedAbove`), or (`asked`) right
- * after a line that asks a question (`askedQuestion`; that line is returned).
+ * dropped, under an ancestor that is kept (the heading is the question), or toggled by a control
+ * (`controlled`; `el` is its own question) under ancestors that are kept or that the cleaning
+ * dropped only for holding nothing shown (`closedAbove`: those are reopened), or (`asked`) right
+ * after a line that asks a question (`askedQuestion`; that line is the question).
  */
 const hiddenAnswer = (
   page: Page,
@@ -63,18 +71,19 @@ const hiddenAnswer = (
   root: El,
   controlled: ReadonlySet<string>,
   asked: boolean
-): El | undefined => {
+): Answer | undefined => {
   if (!el.drop || el.name === "noscript" || !concealing(el.name, el.attribs)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
   if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
   const question = el.parent?.drop === true ? undefined : previousElement(el)
   if (question !== undefined && isHeading(question.name) && !dropsItself(page, question)) {
     // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
-    return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : question
+    return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : { question, reopened: [] }
   }
-  if (asked && question !== undefined && askedQuestion(page, question)) return question
+  if (asked && question !== undefined && askedQuestion(page, question)) return { question, reopened: [] }
   const id = el.attribs.id
-  return id !== undefined && controlled.has(id) && closedAbove(page, el, root) !== undefined ? el : undefined
+  const reopened = id !== undefined && controlled.has(id) ? closedAbove(page, el, root) : undefined
+  return reopened === undefined ? undefined : { question: el, reopened }
 }
 
 /**
@@ -152,9 +161,10 @@ export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>, asked = f
       const el = all[i]!
       if (!el.drop) continue
       controlled ??= controlledPanels(page)
-      const question = hiddenAnswer(page, el, root, controlled, asked)
-      if (question === undefined) continue
-      if (question === el) { for (const p of closedAbove(page, el, root)!) p.drop = false }
+      const answer = hiddenAnswer(page, el, root, controlled, asked)
+      if (answer === undefined) continue
+      const { question, reopened } = answer
+      for (const p of reopened) p.drop = false
       show(page, question)
       show(page, el)
       shown.push([question, el])

@@ -4,6 +4,7 @@
  * page ("See full bio", "More from …"). It describes the writer, not the subject; the readable
  * copy leaves it out (`withoutAuthorBox`). A byline (the name, a date, no sentences) is not one.
  */
+import { collapseWhitespace as collapse } from "../Quote.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
@@ -39,8 +40,8 @@ const textAfterHeading = (page: Page, el: El): string => {
     if (skip.length === 0 && isHeading(d.name) && d.text > 0) skip = textContent(page.texts, d, true, true)
     return true
   })
-  const text = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim()
-  const head = skip.replace(/\s+/g, " ").trim()
+  const text = collapse(textContent(page.texts, el, true, true)).trim()
+  const head = collapse(skip).trim()
   return head.length > 0 && text.startsWith(head) ? text.slice(head.length).trim() : text
 }
 
@@ -54,7 +55,7 @@ export const withoutAuthorBox = (
   roots: ReadonlyArray<El>,
   says: Partial<Pick<PageMeta, "author">> = {}
 ): ReadonlyArray<El> => {
-  const author = says.author?.replace(/\s+/g, " ").trim().toLowerCase()
+  const author = says.author === undefined ? undefined : collapse(says.author).trim().toLowerCase()
   if (author === undefined || author.length < 3) return roots
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {

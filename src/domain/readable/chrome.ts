@@ -6,6 +6,7 @@
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
  * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
  */
+import { collapseWhitespace as collapse } from "../Quote.js"
 import { groupsUnder } from "./cards.js"
 import { isHeading } from "./edges.js"
 import { eachKept, type El, inside, type Page, textContent } from "./tree.js"
@@ -18,8 +19,7 @@ const CHROME_SHARE = 0.8
 const MAX_CHROME = 30
 
 /** An element's text as cards are compared by it: whitespace collapsed, lowercased. */
-const cardText = (page: Page, el: El): string =>
-  textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim().toLowerCase()
+const cardText = (page: Page, el: El): string => collapse(textContent(page.texts, el, true, true)).trim().toLowerCase()
 
 /**
  * Of the texts found in each card (`perCard`, one list per card of a group of `cards`), those that
@@ -120,20 +120,20 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
         if (control(el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }
       // A link the card repeats, in card after card, is the theme's, not the entry's.
-      const repeats = g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : [])
-      if (repeats.filter((r) => r.length > 0).length >= CHROME_SHARE * g.cards.length) {
-        for (const r of repeats) for (const el of r) el.drop = true
-      }
+      dropInMostCards(g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : []))
       // A part the framework's class hides, in card after card, is the template's data for a script.
-      const away = g.cards.map((c) => styledAway(page, c))
-      if (away.filter((a) => a.length > 0).length >= CHROME_SHARE * g.cards.length) {
-        for (const a of away) for (const el of a) el.drop = true
-      }
+      dropInMostCards(g.cards.map((c) => styledAway(page, c)))
       // A label read to screen readers only, the same in card after card, is not shown at all.
       for (const [el] of sharedTexts(g.cards.map((c) => spokenLabels(page, c)), g.cards.length)) el.drop = true
     }
   }
   return roots
+}
+
+/** Drops the elements found in each card (`perCard`, one list per card) when at least `CHROME_SHARE` of the cards hold one. */
+const dropInMostCards = (perCard: ReadonlyArray<ReadonlyArray<El>>): void => {
+  if (perCard.filter((found) => found.length > 0).length < CHROME_SHARE * perCard.length) return
+  for (const found of perCard) for (const el of found) el.drop = true
 }
 
 /** Bootstrap's class that hides an element at every width (`display: none`). */

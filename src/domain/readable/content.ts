@@ -43,6 +43,7 @@ import {
   dropsItself,
   eachKept,
   type El,
+  hasAncestorNamed,
   inside,
   measure,
   MIN_PARAGRAPH,
@@ -370,11 +371,6 @@ const declaredContent = (page: Page): Array<El> => {
   return articles.length > 0 && articles.reduce((n, a) => n + a.text, 0) >= ARTICLES_SHARE * page.root.text
     ? articles
     : [page.root]
-}
-
-const hasAncestorNamed = (el: El, name: string): boolean => {
-  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
-  return false
 }
 
 const enough = (content: ReturnType<typeof pickContent>): boolean =>

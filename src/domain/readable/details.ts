@@ -8,20 +8,17 @@
  * site's dialogs sit outside the `main`, at the end of the body, and stay furniture.
  */
 import { markOf } from "./boilerplate.js"
-import type { El, Page } from "./tree.js"
+import { hasAncestorNamed, type Page } from "./tree.js"
 
 const MODAL = /modal/gi
-
-const inMain = (el: El): boolean => {
-  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === "main") return true
-  return false
-}
 
 /** Reads the names of each block named `modal` inside the `main` (and no dialog by its role) without that word. */
 export const productDetailModals = (page: Page): void => {
   for (const el of page.all) {
     const { class: cls, id } = el.attribs
-    if (el.attribs.role !== undefined || !`${cls ?? ""} ${id ?? ""}`.match(MODAL) || !inMain(el)) continue
+    if (el.attribs.role !== undefined || !`${cls ?? ""} ${id ?? ""}`.match(MODAL) || !hasAncestorNamed(el, "main")) {
+      continue
+    }
     const strip = (s: string | undefined) => s?.replace(MODAL, " ")
     el.marks = markOf(el.name, { ...el.attribs, class: strip(cls), id: strip(id) })
   }

@@ -453,6 +453,12 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
 /** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
 export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 
+/** Whether an ancestor of `el` has the tag `name`. */
+export const hasAncestorNamed = (el: El, name: string): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
+  return false
+}
+
 /**
  * Visit the elements of `all` from `from` to `to` (an element's `order` and `end`: its subtree) in
  * document order, but for dropped ones and what is inside them. `visit` returns true to pass over
