@@ -8,25 +8,32 @@
 import { isBoundFolder } from "../commands/Cwd.js"
 import { searchUpward } from "./Search.js"
 
-/** The `--workdir` a command line gives (the last one), if any. */
-const givenWorkdir = (argv: ReadonlyArray<string>): string | undefined => {
+/** The value of a command line's flag `--<name>` (either form, the last one), if any. */
+export const lastFlagValue = (argv: ReadonlyArray<string>, name: string): string | undefined => {
+  const flag = `--${name}`
   let given: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!
     if (a === "--") break
-    if (a === "--workdir" && i + 1 < argv.length) given = argv[++i]
-    else if (a.startsWith("--workdir=")) given = a.slice("--workdir=".length)
+    if (a === flag && i + 1 < argv.length) given = argv[++i]
+    else if (a.startsWith(`${flag}=`)) given = a.slice(flag.length + 1)
   }
   return given
+}
+
+/** The work folder a command line acts on, as src/cli/Discover.ts finds it (a relative `--workdir` as given). */
+export const workFolderOf = (
+  argv: ReadonlyArray<string>,
+  cwd: string = process.cwd(),
+  env: Record<string, string | undefined> = process.env
+): string => {
+  const given = lastFlagValue(argv, "workdir")
+  const fromEnv = env["DOSSIER_WORKDIR"]
+  return given ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : searchUpward(cwd) ?? cwd)
 }
 
 export const actsOnBoundFolder = (
   argv: ReadonlyArray<string>,
   cwd: string = process.cwd(),
   env: Record<string, string | undefined> = process.env
-): boolean => {
-  const given = givenWorkdir(argv)
-  const fromEnv = env["DOSSIER_WORKDIR"]
-  const dir = given ?? (fromEnv !== undefined && fromEnv !== "" ? fromEnv : searchUpward(cwd) ?? cwd)
-  return isBoundFolder(dir)
-}
+): boolean => isBoundFolder(workFolderOf(argv, cwd, env))

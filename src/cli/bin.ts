@@ -30,6 +30,7 @@ import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import { actsOnBoundFolder } from "./BoundProbe.js"
 import { boundTwin, bundleFile, bundleFor, type BundleName } from "./Bundles.js"
+import { optimizes } from "./Tiering.js"
 
 // Keep V8's young generation at its initial size instead of doubling it as the program allocates.
 // On these machines first touching fresh memory is slow (~3 ms per MiB), and a CLI process is
@@ -49,16 +50,23 @@ import { boundTwin, bundleFile, bundleFor, type BundleName } from "./Bundles.js"
 // load with the default flags: the ones every command uses (the `performance` global, which
 // Effect's clock reads at load, and stdout and stderr, which main.ts watches) before the flags are
 // set, and any other the bundle requires with the defaults restored for that one require.
+//
+// Some command lines run without V8's optimizing compiler (./Tiering.ts). That flag is set once
+// the bundle is compiled, so that its code cache is made and checked with the same flags as every
+// other command's, and it is part of what Node's own caches must match like the others.
 void globalThis.performance
 void process.stdout
 void process.stderr
+let optimizing = true
 const ownFlags = () => {
   v8.setFlagsFromString("--semi-space-growth-factor=1")
   v8.setFlagsFromString("--verify-snapshot-checksum")
+  if (!optimizing) v8.setFlagsFromString("--no-turbofan")
 }
 const defaultFlags = () => {
   v8.setFlagsFromString("--semi-space-growth-factor=2")
   v8.setFlagsFromString("--no-verify-snapshot-checksum")
+  if (!optimizing) v8.setFlagsFromString("--turbofan")
 }
 ownFlags()
 
@@ -103,6 +111,8 @@ const script = new vm.Script(
 if (useCache && (cachedData === undefined || script.cachedDataRejected === true)) {
   process.once("exit", () => {
     const tmp = `${cacheFile}.${process.pid}.tmp`
+    // The cache carries the flags it was made with: the ones it is read with (above).
+    if (!optimizing) v8.setFlagsFromString("--turbofan")
     try {
       const bytecode = script.createCachedData()
       fs.writeFileSync(tmp, Buffer.concat([Buffer.from(bundleSha256, "hex"), bytecode]))
@@ -115,6 +125,11 @@ if (useCache && (cachedData === undefined || script.cachedDataRejected === true)
       }
     }
   })
+}
+
+if (!optimizes(argv)) {
+  optimizing = false
+  v8.setFlagsFromString("--no-turbofan")
 }
 
 /** The bundle's `require`: Node's own modules, on their first require, with the default flags (above). */

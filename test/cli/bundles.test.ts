@@ -314,6 +314,59 @@ describe("loading", () => {
     }
   })
 
+  it("ingest --file of a page under 1 MiB runs without the optimizing compiler, and keeps the bundle's code cache", () => {
+    const work = tempWorkdir("dossier-bundles-")
+    /** A page of `bytes` of paragraphs (enough of them that V8 optimizes the extractor's loops). */
+    const page = (name: string, bytes: number) => {
+      const parts = ["<html><head><title>A page</title></head><body><main><h1>A page</h1>"]
+      let size = parts[0]!.length
+      for (let i = 0; size < bytes; i++) {
+        const p = `<p>Paragraph ${i} with <a href="/x/${i}">a link</a> and <em>some</em> text &amp; more.</p>\n`
+        parts.push(p)
+        size += p.length
+      }
+      put(work, name, `${parts.join("")}</main></body></html>`)
+    }
+    page("small.html", 60_000)
+    page("large.html", 1024 * 1024 + 1)
+    /** Functions TurboFan compiled in a fresh `ingest --file` (V8's trace; the code cache off, as that flag is part of what it must match). */
+    const optimized = (file: string) => {
+      const r = spawnSync(process.execPath, [
+        "--trace-opt",
+        path.join(dist, "dossier.cjs"),
+        "ingest",
+        "--file",
+        file,
+        "--origin",
+        `https://example.org/${file}`,
+        "--workdir",
+        work,
+        "--json"
+      ], { encoding: "utf8", env: { ...process.env, DOSSIER_CODE_CACHE: "0" } })
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.split("\n").filter((l) => l.startsWith("[compiling method")).length
+    }
+    expect(optimized("small.html")).toBe(0)
+    expect(optimized("large.html")).toBeGreaterThan(0)
+    // The flag is set once the bundle is compiled: its cache is read as every command's is, and
+    // never written again.
+    const cache = path.join(dist, `${bundleFile("ingest")}.cache`)
+    const before = fs.readFileSync(cache)
+    put(work, "again.html", "<html><body><main><p>Again.</p></main></body></html>")
+    const r = runCli([
+      "ingest",
+      "--file",
+      "again.html",
+      "--origin",
+      "https://example.org/again",
+      "--workdir",
+      work,
+      "--json"
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(fs.readFileSync(cache).equals(before)).toBe(true)
+  })
+
   it("ingest --file reads its HTML parser from its bundle, not from node_modules", () => {
     const work = tempWorkdir("dossier-bundles-")
     put(
