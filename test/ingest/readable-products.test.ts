@@ -217,6 +217,36 @@ describe("readable copy: other products on a product page", () => {
   })
 })
 
+/** A card whose link is laid over it with no text of its own (a label only): its name and price are not in the link. */
+const coveredCard = ([name, price]: readonly [string, number]) =>
+  `<div class="tile"><div class="tile-body"><h3>${name}</h3><span class="amount">$${price}</span>` +
+  `<span class="note">Free delivery over $50</span></div>` +
+  `<a class="tile-cover" aria-label="${name}" href="/p/${name.toLowerCase().replace(/ /g, "-")}"></a></div>`
+
+const withCoveredStrip = (head: string) =>
+  withStrip(head).replace(
+    /<h2>Pairs well with<\/h2>\s*<div class="row">[\s\S]*<\/div><\/div><\/main>/,
+    `<div class="row">${
+      ([["Glass teapot with a steel filter", 38], ["Bamboo tea scoop", 9], ["Linen tea towel", 14], [
+        "Stoneware cups, a set of four",
+        42
+      ], ["Loose-leaf breakfast tea", 12]] as const).map(coveredCard).join("")
+    }</div></div></main>`
+  )
+
+describe("readable copy: other products whose cards are covered by a link", () => {
+  it("drops a grid of priced cards whose one link has no text, on a page that says it shows a product", () => {
+    const text = copy(withCoveredStrip(productLd))
+    expect(text).toContain("an inner lid that seals against the air")
+    expect(text).not.toContain("Bamboo tea scoop")
+    expect(text).not.toContain("Free delivery over")
+  })
+
+  it("keeps it where the page does not say it shows a product", () => {
+    expect(copy(withCoveredStrip(""))).toContain("Bamboo tea scoop")
+  })
+})
+
 const mediaBlock = (title: string, line: string) =>
   `<div class="media"><img src="/i/${title.length}.jpg" alt=""><div class="media-body"><h3>${title}</h3>` +
   `<p>${line}</p></div></div>`
