@@ -220,18 +220,25 @@ describe("readable copy: other products on a product page", () => {
 /** A card whose link is laid over it with no text of its own (a label only): its name and price are not in the link. */
 const coveredCard = ([name, price]: readonly [string, number]) =>
   `<div class="tile"><div class="tile-body"><h3>${name}</h3><span class="amount">$${price}</span>` +
-  `<span class="note">Free delivery over $50</span></div>` +
+  `<span class="note">Free delivery on orders over $50</span></div>` +
   `<a class="tile-cover" aria-label="${name}" href="/p/${name.toLowerCase().replace(/ /g, "-")}"></a></div>`
+
+const coveredNames = [
+  ["Glass teapot with a steel filter", 38],
+  ["Bamboo tea scoop, long handle", 9],
+  ["Linen tea towel in natural grey", 14],
+  ["Stoneware cups, a set of four", 42],
+  ["Loose-leaf breakfast tea, 250 g", 12]
+] as const
+
+const careSection = `<h2>Care</h2><p>Keep the tin away from the stove and out of the sun: heat and light age a tea ` +
+  `faster than air does. Do not put it in the dishwasher or leave water standing in it, and wipe the rubber ring ` +
+  `with a dry cloth now and then so that it keeps its seal for years of daily opening and closing.</p>`
 
 const withCoveredStrip = (head: string) =>
   withStrip(head).replace(
     /<h2>Pairs well with<\/h2>\s*<div class="row">[\s\S]*<\/div><\/div><\/main>/,
-    `<div class="row">${
-      ([["Glass teapot with a steel filter", 38], ["Bamboo tea scoop", 9], ["Linen tea towel", 14], [
-        "Stoneware cups, a set of four",
-        42
-      ], ["Loose-leaf breakfast tea", 12]] as const).map(coveredCard).join("")
-    }</div></div></main>`
+    `${careSection}<div class="row">${coveredNames.map(coveredCard).join("")}</div></div></main>`
   )
 
 describe("readable copy: other products whose cards are covered by a link", () => {
@@ -239,11 +246,28 @@ describe("readable copy: other products whose cards are covered by a link", () =
     const text = copy(withCoveredStrip(productLd))
     expect(text).toContain("an inner lid that seals against the air")
     expect(text).not.toContain("Bamboo tea scoop")
-    expect(text).not.toContain("Free delivery over")
+    expect(text).not.toContain("Free delivery on orders")
   })
 
   it("keeps it where the page does not say it shows a product", () => {
     expect(copy(withCoveredStrip(""))).toContain("Bamboo tea scoop")
+  })
+})
+
+/** A carousel of other products whose first slide carries a class the others do not. */
+const withCarousel = (head: string) =>
+  withCoveredStrip(head).replace(`<div class="row"><div class="tile">`, `<div class="row"><div class="active-slide">`)
+
+describe("readable copy: a carousel of other products", () => {
+  it("drops its first slide too, whose class differs from the others'", () => {
+    const text = copy(withCarousel(productLd))
+    expect(text).toContain("an inner lid that seals against the air")
+    expect(text).not.toContain("Bamboo tea scoop")
+    expect(text).not.toContain("Glass teapot")
+  })
+
+  it("keeps it where the page does not say it shows a product", () => {
+    expect(copy(withCarousel(""))).toContain("Glass teapot")
   })
 })
 

@@ -45,7 +45,20 @@ export const productGridCards = (page: Page): Array<El> =>
       c.text <= MAX_PRODUCT_CARD && holdsLink(page, c)
     ) &&
     pricedGrid(page, g)
-  ).flatMap((g) => g.cards)
+  ).flatMap((g) => [...g.cards, ...strayCards(page, g)])
+
+/** Siblings of a strip's cards of their tag but another class (a carousel's first or active slide), short, priced, with a link. */
+const strayCards = (page: Page, g: Group): Array<El> => {
+  const tag = g.cards[0]!.name
+  const out: Array<El> = []
+  for (const c of g.parent.children) {
+    if (typeof c === "number" || c.name !== tag || c.drop || c.text === 0 || g.cards.includes(c)) continue
+    if (c.text <= MAX_PRODUCT_CARD && holdsLink(page, c) && PRICE.test(textContent(page.texts, c, true, true))) {
+      out.push(c)
+    }
+  }
+  return out
+}
 
 /** Whether a card holds a link: one with text, or one laid over the card with no text of its own (a label only). */
 const holdsLink = (page: Page, card: El): boolean => {
