@@ -68,6 +68,25 @@ describe("readable copy: product pages", () => {
   })
 })
 
+/** The kettle's page with each review showing its stars, and a page date when `published` is given. */
+const ratedKettle = (published = "") =>
+  kettle(published).replace(/<h4>Review (\d+)/g, `<span class="rating"><i class="icon-star"></i>5</span><h4>Review $1`)
+
+describe("readable copy: customer reviews on a page that says nothing of itself", () => {
+  it("drops a run of reviews that carry ratings, where the page names no product and no date", () => {
+    const text = copy(ratedKettle())
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
+  it("keeps them on a page that says when it was published, and keeps reviews without ratings (testimonials)", () => {
+    expect(copy(ratedKettle(`<meta property="article:published_time" content="2026-01-05">`))).toContain(
+      "boils a full litre"
+    )
+    expect(copy(kettle(""))).toContain("boils a full litre")
+  })
+})
+
 const slide = (name: string, line: string, cloned = "") =>
   `<div class="slide${cloned}"><h3>${name}</h3><p>${line}</p></div>`
 
