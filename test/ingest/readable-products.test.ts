@@ -68,6 +68,25 @@ describe("readable copy: product pages", () => {
   })
 })
 
+/** The kettle's page with each review showing its stars, and a page date when `published` is given. */
+const ratedKettle = (published = "") =>
+  kettle(published).replace(/<h4>Review (\d+)/g, `<span class="rating"><i class="icon-star"></i>5</span><h4>Review $1`)
+
+describe("readable copy: customer reviews on a page that says nothing of itself", () => {
+  it("drops a run of reviews that carry ratings, where the page names no product and no date", () => {
+    const text = copy(ratedKettle())
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
+  it("keeps them on a page that says when it was published, and keeps reviews without ratings (testimonials)", () => {
+    expect(copy(ratedKettle(`<meta property="article:published_time" content="2026-01-05">`))).toContain(
+      "boils a full litre"
+    )
+    expect(copy(kettle(""))).toContain("boils a full litre")
+  })
+})
+
 const slide = (name: string, line: string, cloned = "") =>
   `<div class="slide${cloned}"><h3>${name}</h3><p>${line}</p></div>`
 
@@ -214,6 +233,60 @@ describe("readable copy: other products on a product page", () => {
 
   it("keeps the grid where the page does not say it shows a product", () => {
     expect(copy(withStrip(""))).toContain("Bamboo tea scoop")
+  })
+})
+
+/** A card whose link is laid over it with no text of its own (a label only): its name and price are not in the link. */
+const coveredCard = ([name, price]: readonly [string, number]) =>
+  `<div class="tile"><div class="tile-body"><h3>${name}</h3><span class="amount">$${price}</span>` +
+  `<span class="note">Free delivery on orders over $50</span></div>` +
+  `<a class="tile-cover" aria-label="${name}" href="/p/${name.toLowerCase().replace(/ /g, "-")}"></a></div>`
+
+const coveredNames = [
+  ["Glass teapot with a steel filter", 38],
+  ["Bamboo tea scoop, long handle", 9],
+  ["Linen tea towel in natural grey", 14],
+  ["Stoneware cups, a set of four", 42],
+  ["Loose-leaf breakfast tea, 250 g", 12]
+] as const
+
+const careSection = `<h2>Care</h2><p>Keep the tin away from the stove and out of the sun: heat and light age a tea ` +
+  `faster than air does. Do not put it in the dishwasher or leave water standing in it, and wipe the rubber ring ` +
+  `with a dry cloth now and then so that it keeps its seal for years of daily opening and closing.</p>`
+
+const withCoveredStrip = (head: string) =>
+  withStrip(head).replace(
+    /<h2>Pairs well with<\/h2>\s*<div class="row">[\s\S]*<\/div><\/div><\/main>/,
+    `${careSection}<div class="row">${coveredNames.map(coveredCard).join("")}</div></div></main>`
+  )
+
+describe("readable copy: other products whose cards are covered by a link", () => {
+  it("drops a grid of priced cards whose one link has no text, on a page that says it shows a product", () => {
+    const text = copy(withCoveredStrip(productLd))
+    expect(text).toContain("an inner lid that seals against the air")
+    expect(text).not.toContain("Bamboo tea scoop")
+    expect(text).not.toContain("Free delivery on orders")
+  })
+
+  it("keeps it where the page does not say it shows a product", () => {
+    expect(copy(withCoveredStrip(""))).toContain("Bamboo tea scoop")
+  })
+})
+
+/** A carousel of other products whose first slide carries a class the others do not. */
+const withCarousel = (head: string) =>
+  withCoveredStrip(head).replace(`<div class="row"><div class="tile">`, `<div class="row"><div class="active-slide">`)
+
+describe("readable copy: a carousel of other products", () => {
+  it("drops its first slide too, whose class differs from the others'", () => {
+    const text = copy(withCarousel(productLd))
+    expect(text).toContain("an inner lid that seals against the air")
+    expect(text).not.toContain("Bamboo tea scoop")
+    expect(text).not.toContain("Glass teapot")
+  })
+
+  it("keeps it where the page does not say it shows a product", () => {
+    expect(copy(withCarousel(""))).toContain("Glass teapot")
   })
 })
 

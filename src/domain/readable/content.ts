@@ -38,6 +38,7 @@ import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
 import { inPost, posts } from "./posts.js"
+import { ratedReviews } from "./reviews.js"
 import { otherProductSections } from "./strips.js"
 import {
   dropsItself,
@@ -405,7 +406,11 @@ export const chooseContent = (
 ): ReadonlyArray<El> => {
   const product = says.product === true
   if (says.discussion === true) discussionNames(page)
-  const otherProducts = product ? productNames(page, says.productGroup === true) : new Set<El>()
+  const otherProducts = product
+    ? productNames(page, says.productGroup === true)
+    : says.published === undefined && says.discussion !== true
+    ? customerReviews(page)
+    : new Set<El>()
   const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
@@ -546,7 +551,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     else if (
       !el.drop && el.text < keep &&
       (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)) ||
-        (product && (productFurniture(el) || otherProducts.has(el))))
+        otherProducts.has(el) || (product && productFurniture(el)))
     ) el.drop = true
   }
   measure(page)
@@ -716,6 +721,18 @@ const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
     furniture(el)
     cards.add(el)
   }
+  return cards
+}
+
+/**
+ * On a page that does not say it shows a product, states no publication date and is no
+ * discussion, a shop's customer reviews known by their build (reviews.ts `ratedReviews`: a run of
+ * cards named as reviews that carry ratings) are furniture, in the scored choice and in the
+ * visible-text fallback, as they are on a page that says it shows a product (`productNames`).
+ */
+const customerReviews = (page: Page): ReadonlySet<El> => {
+  const cards = new Set(ratedReviews(page))
+  for (const el of cards) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
   return cards
 }
 

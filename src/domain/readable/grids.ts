@@ -36,13 +36,39 @@ export const pricedGrid = (page: Page, g: Group): boolean => {
  * all through): strips of other products ("you may also like", "complete the look", a shop's
  * bestsellers under the product), whatever their names say. The product's own offer is one price,
  * not a grid of cards. Not a grid of longer blocks (over `MAX_PRODUCT_CARD` characters, or without
- * a link: the page's own sections beside a price), nor one holding `MAX_STRIP_SHARE` of the page.
+ * a link — with text, or laid over the card with a label only: `holdsLink` — the page's own
+ * sections beside a price), nor one holding `MAX_STRIP_SHARE` of the page.
  */
 export const productGridCards = (page: Page): Array<El> =>
   groupsUnder(page.all, page.root, MIN_GRID_TEXT, 1).filter((g) =>
-    g.text < MAX_STRIP_SHARE * page.root.text && g.cards.every((c) => c.text <= MAX_PRODUCT_CARD && c.link > 0) &&
+    g.text < MAX_STRIP_SHARE * page.root.text && g.cards.every((c) =>
+      c.text <= MAX_PRODUCT_CARD && holdsLink(page, c)
+    ) &&
     pricedGrid(page, g)
-  ).flatMap((g) => g.cards)
+  ).flatMap((g) => [...g.cards, ...strayCards(page, g)])
+
+/** Siblings of a strip's cards of their tag but another class (a carousel's first or active slide), short, priced, with a link. */
+const strayCards = (page: Page, g: Group): Array<El> => {
+  const tag = g.cards[0]!.name
+  const out: Array<El> = []
+  for (const c of g.parent.children) {
+    if (typeof c === "number" || c.name !== tag || c.drop || c.text === 0 || g.cards.includes(c)) continue
+    if (c.text <= MAX_PRODUCT_CARD && holdsLink(page, c) && PRICE.test(textContent(page.texts, c, true, true))) {
+      out.push(c)
+    }
+  }
+  return out
+}
+
+/** Whether a card holds a link: one with text, or one laid over the card with no text of its own (a label only). */
+const holdsLink = (page: Page, card: El): boolean => {
+  if (card.link > 0) return true
+  for (let i = card.order + 1; i < card.end; i++) {
+    const d = page.all[i]!
+    if (d.name === "a" && d.attribs.href !== undefined) return true
+  }
+  return false
+}
 
 /**
  * The largest share of the page's text a strip of other products holds: a larger grid is what
