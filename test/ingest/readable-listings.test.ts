@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -298,5 +298,19 @@ describe("readable copy: a listing's entries in its main, its intro outside", ()
     const text = copy(archive(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
     expect(text).toContain("Soups for every season")
     expect(text).not.toContain("Warming winter soup of the week, number 4")
+  })
+})
+
+describe("readable copy: an element that says it is a link", () => {
+  it("counts the text of `role=\"link\"` as links: a row of such items is a menu, not the content", () => {
+    const menu = ["Careers", "Contact us", "Cookie settings", "Help centre", "Privacy", "Terms of service"]
+      .map((t) => `<span class="item" role="link">${t}</span>`).join(" ")
+    const html = board(Array.from({ length: 6 }, (_, i) => job(i)).join("")).replace(
+      "</ul>",
+      `</ul><div class="site-links">${menu}</div>`
+    )
+    const text = copy(html)
+    expect(text).toContain("Backend engineer number 5")
+    expect(text).not.toContain("Cookie settings")
   })
 })
