@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -312,5 +312,37 @@ describe("readable copy: an element that says it is a link", () => {
     const text = copy(html)
     expect(text).toContain("Backend engineer number 5")
     expect(text).not.toContain("Cookie settings")
+  })
+})
+
+const wrapped = () =>
+  `<html><head><title>Bread recipes</title></head><body>
+  ${kitchenHeader}
+  <div class="page"><div class="intro"><h1>Bread recipes</h1>
+  <p>Breads for every day of the week, from a quick soda bread that is ready before the soup is to a slow
+  sourdough that takes the whole weekend, all of them tested twice at home by the two of us, in a small oven.</p>
+  <p>Most of them freeze well once baked and cooled, and every one of them says how long it keeps in a tin,
+  in a bag or in the freezer, and how to bring a loaf back to life in a hot oven after a day or two.</p></div>
+  <main>${
+    Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<article class="post"><h2><a href="/bread/${i}">Crusty loaf of the week, number ${i}</a></h2></article>`
+    )
+      .join("")
+  }</main>
+  <div class="outro"><p>Start with the flour: a strong white flour is half of every loaf here, and it pays to buy
+  it in a big sack from a mill, then keep it dry and cool in a tin with a lid that closes well and tight.</p>
+  <p>Then pick by the season, by the time you have, or by what waits in the cupboard: seeds, oats, a last
+  handful of raisins, a spoon of honey, or the end of a jar of olives that nobody wanted to finish on its own.</p></div></div>
+  ${kitchenFooter}
+  </body></html>`
+
+describe("readable copy: a listing's entries in a main the choice holds", () => {
+  it("keeps the linked titles the choice's cleaning dropped inside the main it holds", () => {
+    const text = copy(wrapped())
+    expect(text).toContain("Breads for every day of the week")
+    expect(text).toContain("Start with the flour")
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Crusty loaf of the week, number ${i}`)
   })
 })
