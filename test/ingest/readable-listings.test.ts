@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`; readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -298,5 +298,80 @@ describe("readable copy: a listing's entries in its main, its intro outside", ()
     const text = copy(archive(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
     expect(text).toContain("Soups for every season")
     expect(text).not.toContain("Warming winter soup of the week, number 4")
+  })
+})
+
+describe("readable copy: an element that says it is a link", () => {
+  it("counts the text of `role=\"link\"` as links: a row of such items is a menu, not the content", () => {
+    const menu = ["Careers", "Contact us", "Cookie settings", "Help centre", "Privacy", "Terms of service"]
+      .map((t) => `<span class="item" role="link">${t}</span>`).join(" ")
+    const html = board(Array.from({ length: 6 }, (_, i) => job(i)).join("")).replace(
+      "</ul>",
+      `</ul><div class="site-links">${menu}</div>`
+    )
+    const text = copy(html)
+    expect(text).toContain("Backend engineer number 5")
+    expect(text).not.toContain("Cookie settings")
+  })
+})
+
+const wrapped = () =>
+  `<html><head><title>Bread recipes</title></head><body>
+  ${kitchenHeader}
+  <div class="page"><div class="intro"><h1>Bread recipes</h1>
+  <p>Breads for every day of the week, from a quick soda bread that is ready before the soup is to a slow
+  sourdough that takes the whole weekend, all of them tested twice at home by the two of us, in a small oven.</p>
+  <p>Most of them freeze well once baked and cooled, and every one of them says how long it keeps in a tin,
+  in a bag or in the freezer, and how to bring a loaf back to life in a hot oven after a day or two.</p></div>
+  <main>${
+    Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<article class="post"><h2><a href="/bread/${i}">Crusty loaf of the week, number ${i}</a></h2></article>`
+    )
+      .join("")
+  }</main>
+  <div class="outro"><p>Start with the flour: a strong white flour is half of every loaf here, and it pays to buy
+  it in a big sack from a mill, then keep it dry and cool in a tin with a lid that closes well and tight.</p>
+  <p>Then pick by the season, by the time you have, or by what waits in the cupboard: seeds, oats, a last
+  handful of raisins, a spoon of honey, or the end of a jar of olives that nobody wanted to finish on its own.</p></div></div>
+  ${kitchenFooter}
+  </body></html>`
+
+describe("readable copy: a listing's entries in a main the choice holds", () => {
+  it("keeps the linked titles the choice's cleaning dropped inside the main it holds", () => {
+    const text = copy(wrapped())
+    expect(text).toContain("Breads for every day of the week")
+    expect(text).toContain("Start with the flour")
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Crusty loaf of the week, number ${i}`)
+  })
+})
+
+const cupCard = (i: number, status: string): string =>
+  `<li class="product type-product post-${i} ${status} instock has-post-thumbnail">` +
+  `<a class="woocommerce-LoopProduct-link" href="/product/cup-${i}/"><h2 class="woocommerce-loop-product__title">` +
+  `Glass cup number ${i}</h2><span class="colours">Amber, army green, black, blue, sand, lilac</span><span class="price">$${
+    20 + i
+  }.95</span></a></li>`
+
+const shop = (status: string) =>
+  `<html><head><title>Shop</title><meta property="article:published_time" content="2019-06-06T11:51:03+10:00">
+  </head><body>
+  <header class="site-header"><a href="/">Cups</a> <a href="/cart">Cart</a></header>
+  <div id="page-content"><h1>Shop</h1><p>Every cup here is made of tempered glass with a cork band, and every
+  lid of a plastic that holds no taste, so that a coffee tastes of coffee and a tea of tea, for years.
+  Pick a size, then a colour: each cup is sold alone, and a sleeve and a spare lid can be added in the cart.</p>
+  <p class="result-count">Showing all 12 results</p>
+  <ul class="products columns-4">${Array.from({ length: 12 }, (_, i) => cupCard(i, status)).join("")}</ul></div>
+  <footer><p>Copyright 2026 The Cup Company, all rights reserved, made of glass and cork.</p></footer>
+  </body></html>`
+
+describe("readable copy: WordPress's post status on a shop's list items", () => {
+  it("keeps the products whose list items carry `status-publish`: no byline", () => {
+    const text = copy(shop("status-publish"))
+    for (let i = 0; i < 12; i++) {
+      expect(text).toContain(`Glass cup number ${i}`)
+      expect(text).toContain(`$${20 + i}.95`)
+    }
   })
 })

@@ -134,6 +134,13 @@ const FURNITURE =
 const WEAK_FURNITURE =
   /embed(?![a-z])|ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
+/**
+ * WordPress's class for a post's status (`status-publish`, `status-draft`), which it writes on
+ * every post and product it lists: on a list item (a shop's product in its grid) it says nothing
+ * of the element's part, and its "publish" is no byline.
+ */
+const POST_STATUS = /(?:^|\s)status-[\w-]+/g
+
 /** Names of bylines and datelines: furniture whatever else the name says (they are dropped only while short). */
 const BYLINE =
   /byline|dateline|writtenby|p-author|post-?meta|entry-?meta|article-?meta|meta-?data|entry-utility|posted-?on|post-?date|entry-?date|publish|timestamp|article-?info/i
@@ -227,7 +234,9 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
     return { weight, furniture: 0 }
   }
   if (overlay(c)) return { weight, furniture: 2 }
-  if (BYLINE.test(both)) return { weight, furniture: 3 }
+  if (BYLINE.test(name === "li" && both.includes("status-") ? both.replace(POST_STATUS, " ") : both)) {
+    return { weight, furniture: 3 }
+  }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }

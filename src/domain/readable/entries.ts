@@ -99,8 +99,9 @@ const MAIN_PROSE = 200
  * description alone; both are the page. `main` must hold `MIN_GROUP_TEXT` characters, at least
  * `MAIN_LINKS` of them in links and under `MAIN_PROSE` of paragraphs, the choice (`chosen`: the
  * drops it left, by element number) must keep under half of it, and be no dated article
- * (`article`, without the bar on paragraphs). The choice is shown as scoring left it, `main` as the
- * visible fallback shows it.
+ * (`article`, without the bar on paragraphs); what the choice keeps of a `main` it holds is read
+ * past the subtrees its cleaning dropped (a list of entries dropped whole inside the `main`). The
+ * choice is shown as scoring left it, `main` as the visible fallback shows it.
  */
 export const entriesBeside = (
   page: Page,
@@ -116,8 +117,21 @@ export const entriesBeside = (
   if (roots.some((r) => inside(r, main))) return undefined
   const holds = roots.some((r) => inside(main, r))
   let kept = 0
-  if (holds) {
-    for (let i = main.order; i < main.end; i++) if (!chosen[i] && !all[i]!.drop) kept += all[i]!.selfText
+  // The choice's cleaning marks the elements it drops, not what they hold: a dropped element's
+  // subtree, or a dropped ancestor's, keeps nothing.
+  let between = false
+  for (let p: El | undefined = main; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) {
+    if (chosen[p.order]) between = true
+  }
+  if (holds && !between) {
+    for (let i = main.order; i < main.end;) {
+      if (chosen[i]) {
+        i = all[i]!.end
+        continue
+      }
+      if (!all[i]!.drop) kept += all[i]!.selfText
+      i++
+    }
   }
   if (2 * kept >= main.text || article(page, roots, 0, published)) return undefined
   for (const r of roots) for (let i = r.order; i < r.end; i++) if (!inside(all[i]!, main)) all[i]!.drop = chosen[i]!

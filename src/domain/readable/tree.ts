@@ -391,7 +391,8 @@ const sumUp = (el: El): void => {
   block.commas += el.selfCommas
   if (el.name === "br") block.breaks++
   el.allCommas += el.selfCommas
-  if (el.name === "a") el.link = el.text
+  // An element that says it is a link (`role="link"`: a span a script makes clickable) is one.
+  if (el.name === "a" || el.attribs.role?.toLowerCase().trim() === "link") el.link = el.text
   if (el.block === undefined && el.own >= MIN_PARAGRAPH) el.prose += Math.max(0, el.own - el.link)
   const p = el.parent
   if (p === undefined) return
