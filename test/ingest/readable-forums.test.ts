@@ -22,28 +22,40 @@ const REPLIES = [
   "We tried it for tagging old threads and gave up after a week."
 ]
 
-/** A post: the author's name as a link to the profile (or, `byTitle`, the post's title link first), then the text. */
-const post = (i: number, text: string, byTitle: boolean) =>
+/**
+ * A post: the author's name as a link to the profile (or, `byTitle`, the post's title link first;
+ * `toggle`, a link of signs that folds the post), then the text.
+ */
+const post = (i: number, text: string, byTitle: boolean, toggle = false) =>
   `<div class="windowbg" id="msg${i}"><div class="poster">${
     byTitle ? `<a href="/index.php?topic=42.msg${i}">Re: Tools that write for you</a>` : ""
-  }<h4><a href="/index.php?action=profile;u=${100 + i}">member${i}</a></h4>` +
+  }${toggle ? `<a class="fold" href="#msg${i}">[–]</a>` : ""}<h4><a href="/index.php?action=profile;u=${
+    100 + i
+  }">member${i}</a></h4>` +
   `<ul class="user_info"><li>Posts: ${120 * i}</li></ul></div>` +
   `<div class="postarea"><div class="keyinfo"><a href="/index.php?msg=${i}">Reply #${i} on June 0${i}, 2024</a></div>` +
   `<div class="post"><div class="inner">${text}</div></div>` +
   `<ul class="buttons"><li><a href="/index.php?action=post;quote=${i}">Quote</a></li>` +
   `<li><a href="/index.php?action=report;msg=${i}">Report to moderator</a></li></ul></div></div>`
 
-const thread = (byTitle: boolean) =>
+const thread = (byTitle: boolean, toggle = false) =>
   `<html><head><title>Tools that write for you</title></head><body>
   <nav><a href="/">Forum</a> <a href="/index.php?board=3">Board</a></nav>
   <div id="forumposts"><h2>Tools that write for you</h2>${
-    [LONG, ...REPLIES].map((text, i) => post(i + 1, text, byTitle)).join("<hr>")
+    [LONG, ...REPLIES].map((text, i) => post(i + 1, text, byTitle, toggle)).join("<hr>")
   }</div>
   <footer><p>Forum software, all rights reserved.</p></footer></body></html>`
 
 describe("readable copy: a thread's short posts", () => {
   it("keeps a short post that opens with its author's link among its links", () => {
     const text = copy(thread(false))
+    expect(text).toContain("what keeps members coming back")
+    for (const reply of REPLIES) expect(text).toContain(reply)
+    expect(text).not.toContain("Report to moderator")
+  })
+
+  it("reads past a link of signs before the author's link (a fold toggle)", () => {
+    const text = copy(thread(false, true))
     expect(text).toContain("what keeps members coming back")
     for (const reply of REPLIES) expect(text).toContain(reply)
     expect(text).not.toContain("Report to moderator")
