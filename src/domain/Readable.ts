@@ -12,7 +12,7 @@
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
- *   the menus a checkbox opens;
+ *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -30,6 +30,7 @@ import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
@@ -68,6 +69,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
   roots = withoutMouseRepeats(page, roots)
+  roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = dropRepeatedQuotes(page, roots)

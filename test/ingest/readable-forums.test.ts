@@ -1,6 +1,6 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/posts.ts `posts`).
+ * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -65,5 +65,33 @@ describe("readable copy: a thread's short posts", () => {
     const text = copy(thread(true))
     expect(text).toContain("what keeps members coming back")
     expect(text).not.toContain(REPLIES[0])
+  })
+})
+
+/** A post headed by its author, its date and its number (a link to the post itself). */
+const numberedPost = (i: number, text: string) =>
+  `<div class="entry"><p class="head">Written by member${i} on June ${i}, 2024, in reply to the first post ` +
+  `<a href="/threads/tools.42/post-${i}">#${i}</a></p><div class="body"><p>${text}</p></div></div>`
+
+const numberedThread = (texts: ReadonlyArray<string>) =>
+  `<html><head><title>Tools that write for you</title></head><body>
+  <div class="block-body"><h1>Tools that write for you</h1>${texts.map((t, i) => numberedPost(i + 1, t)).join("")}</div>
+  </body></html>`
+
+describe("readable copy: a thread's post numbers", () => {
+  it("leaves out the links that number the posts one by one", () => {
+    const md = htmlToMarkdown(numberedThread([LONG, ...REPLIES]), URL_)
+    expect(readerText(md)).toContain(REPLIES[2])
+    for (let i = 1; i <= 4; i++) expect(md).not.toContain(`[#${i}]`)
+  })
+
+  it("keeps numbers cited as links that do not count up (issues in release notes)", () => {
+    const notes = `<html><head><title>Release 2.4</title></head><body><main><h1>Release 2.4</h1><p>${LONG}</p><ul>` +
+      `<li>Faster start-up on large boards, with the cache warmed before the first request <a href="/issues/1240">#1240</a></li>` +
+      `<li>Replies quote the right post after an edit made by a moderator <a href="/issues/1187">#1187</a></li>` +
+      `<li>Search finds words inside code blocks and quoted replies again <a href="/issues/1302">#1302</a></li>` +
+      `</ul></main></body></html>`
+    const md = htmlToMarkdown(notes, URL_)
+    for (const n of [1240, 1187, 1302]) expect(md).toContain(`[#${n}]`)
   })
 })
