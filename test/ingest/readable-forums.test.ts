@@ -1,6 +1,6 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`).
+ * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -93,5 +93,27 @@ describe("readable copy: a thread's post numbers", () => {
       `</ul></main></body></html>`
     const md = htmlToMarkdown(notes, URL_)
     for (const n of [1240, 1187, 1302]) expect(md).toContain(`[#${n}]`)
+  })
+})
+
+describe("readable copy: a template's unfilled slots", () => {
+  const page = (extra: string) =>
+    `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+    <p>${LONG}</p>${
+      REPLIES.map((r) => `<div class="reply"><p>${r}</p><p class="error">{{ board.errors[0].message }}</p></div>`).join(
+        ""
+      )
+    }
+    ${extra}</main></body></html>`
+
+  it("leaves out a short block holding a slot a script never filled", () => {
+    const text = copy(page(""))
+    for (const reply of REPLIES) expect(text).toContain(reply)
+    expect(text).not.toContain("board.errors")
+  })
+
+  it("keeps a template shown as code", () => {
+    const text = copy(page(`<pre><code>&lt;h1&gt;Hello {{ person.name }}!&lt;/h1&gt;</code></pre>`))
+    expect(text).toContain("{{ person.name }}")
   })
 })
