@@ -1,6 +1,7 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`).
+ * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
+ * readable/quotes.ts: a quote's control).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -115,5 +116,25 @@ describe("readable copy: a template's unfilled slots", () => {
   it("keeps a template shown as code", () => {
     const text = copy(page(`<pre><code>&lt;h1&gt;Hello {{ person.name }}!&lt;/h1&gt;</code></pre>`))
     expect(text).toContain("{{ person.name }}")
+  })
+})
+
+describe("readable copy: a quote's control", () => {
+  /** A reply quoting a post of an earlier page (not in the copy), the quote ending in a link drawn as a button. */
+  const reply = (i: number, text: string) =>
+    `<div class="reply"><p>member${i} wrote this reply to a post on the first page of the thread, a while ago.</p>` +
+    `<blockquote class="quote"><div class="quote-title">member${i + 10} said:</div>` +
+    `<div class="quote-content">Posts written on the first page of the thread ${i} are not on this one.</div>` +
+    `<div class="quote-more"><a role="button" tabindex="0">Click to expand...</a></div></blockquote>` +
+    `<p>${text}</p></div>`
+
+  it("leaves out the link drawn as a button that unfolds a quote", () => {
+    const html =
+      `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+      <p>${LONG}</p>${REPLIES.map((r, i) => reply(i + 1, r)).join("")}</main></body></html>`
+    const text = copy(html)
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("are not on this one")
+    expect(text).not.toContain("Click to expand")
   })
 })
