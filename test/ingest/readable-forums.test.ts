@@ -1,7 +1,7 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
- * readable/quotes.ts: a quote's control).
+ * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -136,5 +136,23 @@ describe("readable copy: a quote's control", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).toContain("are not on this one")
     expect(text).not.toContain("Click to expand")
+  })
+})
+
+describe("readable copy: an answer's preview before the whole answer", () => {
+  it("keeps the whole answer once, without the preview cut from its start", () => {
+    const answers = [LONG, `${REPLIES.join(" ")} Nothing else changed on the board since, and nobody asked.`]
+    const html =
+      `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+      ${
+        answers.map((a, i) =>
+          `<div class="answer"><div class="clamped"><p>${a.slice(0, 140 + 10 * i)}</p></div>` +
+          `<div class="whole"><p>${a}</p></div></div>`
+        ).join("")
+      }</main></body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(md.split("I have run the board on the same small server").length - 1).toBe(1)
+    expect(md.split(REPLIES[0]!).length - 1).toBe(1)
+    expect(readerText(md)).toContain("drive away the few who do the work")
   })
 })
