@@ -10,9 +10,9 @@
  *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
  *   the author's box under it,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
- *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
+ *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
- *   the menus a checkbox opens;
+ *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -25,11 +25,12 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutTemplateFields } from "./readable/fields.js"
+import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
@@ -65,9 +66,11 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutTemplateFields(page, roots)
+  roots = withoutTemplateSlots(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
   roots = withoutMouseRepeats(page, roots)
+  roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = dropRepeatedQuotes(page, roots)

@@ -1,6 +1,7 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/posts.ts `posts`).
+ * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
+ * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -22,22 +23,27 @@ const REPLIES = [
   "We tried it for tagging old threads and gave up after a week."
 ]
 
-/** A post: the author's name as a link to the profile (or, `byTitle`, the post's title link first), then the text. */
-const post = (i: number, text: string, byTitle: boolean) =>
+/**
+ * A post: the author's name as a link to the profile (or, `byTitle`, the post's title link first;
+ * `toggle`, a link of signs that folds the post), then the text.
+ */
+const post = (i: number, text: string, byTitle: boolean, toggle = false) =>
   `<div class="windowbg" id="msg${i}"><div class="poster">${
     byTitle ? `<a href="/index.php?topic=42.msg${i}">Re: Tools that write for you</a>` : ""
-  }<h4><a href="/index.php?action=profile;u=${100 + i}">member${i}</a></h4>` +
+  }${toggle ? `<a class="fold" href="#msg${i}">[–]</a>` : ""}<h4><a href="/index.php?action=profile;u=${
+    100 + i
+  }">member${i}</a></h4>` +
   `<ul class="user_info"><li>Posts: ${120 * i}</li></ul></div>` +
   `<div class="postarea"><div class="keyinfo"><a href="/index.php?msg=${i}">Reply #${i} on June 0${i}, 2024</a></div>` +
   `<div class="post"><div class="inner">${text}</div></div>` +
   `<ul class="buttons"><li><a href="/index.php?action=post;quote=${i}">Quote</a></li>` +
   `<li><a href="/index.php?action=report;msg=${i}">Report to moderator</a></li></ul></div></div>`
 
-const thread = (byTitle: boolean) =>
+const thread = (byTitle: boolean, toggle = false) =>
   `<html><head><title>Tools that write for you</title></head><body>
   <nav><a href="/">Forum</a> <a href="/index.php?board=3">Board</a></nav>
   <div id="forumposts"><h2>Tools that write for you</h2>${
-    [LONG, ...REPLIES].map((text, i) => post(i + 1, text, byTitle)).join("<hr>")
+    [LONG, ...REPLIES].map((text, i) => post(i + 1, text, byTitle, toggle)).join("<hr>")
   }</div>
   <footer><p>Forum software, all rights reserved.</p></footer></body></html>`
 
@@ -49,9 +55,104 @@ describe("readable copy: a thread's short posts", () => {
     expect(text).not.toContain("Report to moderator")
   })
 
+  it("reads past a link of signs before the author's link (a fold toggle)", () => {
+    const text = copy(thread(false, true))
+    expect(text).toContain("what keeps members coming back")
+    for (const reply of REPLIES) expect(text).toContain(reply)
+    expect(text).not.toContain("Report to moderator")
+  })
+
   it("judges blocks that open with another link as before", () => {
     const text = copy(thread(true))
     expect(text).toContain("what keeps members coming back")
     expect(text).not.toContain(REPLIES[0])
+  })
+})
+
+/** A post headed by its author, its date and its number (a link to the post itself). */
+const numberedPost = (i: number, text: string) =>
+  `<div class="entry"><p class="head">Written by member${i} on June ${i}, 2024, in reply to the first post ` +
+  `<a href="/threads/tools.42/post-${i}">#${i}</a></p><div class="body"><p>${text}</p></div></div>`
+
+const numberedThread = (texts: ReadonlyArray<string>) =>
+  `<html><head><title>Tools that write for you</title></head><body>
+  <div class="block-body"><h1>Tools that write for you</h1>${texts.map((t, i) => numberedPost(i + 1, t)).join("")}</div>
+  </body></html>`
+
+describe("readable copy: a thread's post numbers", () => {
+  it("leaves out the links that number the posts one by one", () => {
+    const md = htmlToMarkdown(numberedThread([LONG, ...REPLIES]), URL_)
+    expect(readerText(md)).toContain(REPLIES[2])
+    for (let i = 1; i <= 4; i++) expect(md).not.toContain(`[#${i}]`)
+  })
+
+  it("keeps numbers cited as links that do not count up (issues in release notes)", () => {
+    const notes = `<html><head><title>Release 2.4</title></head><body><main><h1>Release 2.4</h1><p>${LONG}</p><ul>` +
+      `<li>Faster start-up on large boards, with the cache warmed before the first request <a href="/issues/1240">#1240</a></li>` +
+      `<li>Replies quote the right post after an edit made by a moderator <a href="/issues/1187">#1187</a></li>` +
+      `<li>Search finds words inside code blocks and quoted replies again <a href="/issues/1302">#1302</a></li>` +
+      `</ul></main></body></html>`
+    const md = htmlToMarkdown(notes, URL_)
+    for (const n of [1240, 1187, 1302]) expect(md).toContain(`[#${n}]`)
+  })
+})
+
+describe("readable copy: a template's unfilled slots", () => {
+  const page = (extra: string) =>
+    `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+    <p>${LONG}</p>${
+      REPLIES.map((r) => `<div class="reply"><p>${r}</p><p class="error">{{ board.errors[0].message }}</p></div>`).join(
+        ""
+      )
+    }
+    ${extra}</main></body></html>`
+
+  it("leaves out a short block holding a slot a script never filled", () => {
+    const text = copy(page(""))
+    for (const reply of REPLIES) expect(text).toContain(reply)
+    expect(text).not.toContain("board.errors")
+  })
+
+  it("keeps a template shown as code", () => {
+    const text = copy(page(`<pre><code>&lt;h1&gt;Hello {{ person.name }}!&lt;/h1&gt;</code></pre>`))
+    expect(text).toContain("{{ person.name }}")
+  })
+})
+
+describe("readable copy: a quote's control", () => {
+  /** A reply quoting a post of an earlier page (not in the copy), the quote ending in a link drawn as a button. */
+  const reply = (i: number, text: string) =>
+    `<div class="reply"><p>member${i} wrote this reply to a post on the first page of the thread, a while ago.</p>` +
+    `<blockquote class="quote"><div class="quote-title">member${i + 10} said:</div>` +
+    `<div class="quote-content">Posts written on the first page of the thread ${i} are not on this one.</div>` +
+    `<div class="quote-more"><a role="button" tabindex="0">Click to expand...</a></div></blockquote>` +
+    `<p>${text}</p></div>`
+
+  it("leaves out the link drawn as a button that unfolds a quote", () => {
+    const html =
+      `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+      <p>${LONG}</p>${REPLIES.map((r, i) => reply(i + 1, r)).join("")}</main></body></html>`
+    const text = copy(html)
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("are not on this one")
+    expect(text).not.toContain("Click to expand")
+  })
+})
+
+describe("readable copy: an answer's preview before the whole answer", () => {
+  it("keeps the whole answer once, without the preview cut from its start", () => {
+    const answers = [LONG, `${REPLIES.join(" ")} Nothing else changed on the board since, and nobody asked.`]
+    const html =
+      `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+      ${
+        answers.map((a, i) =>
+          `<div class="answer"><div class="clamped"><p>${a.slice(0, 140 + 10 * i)}</p></div>` +
+          `<div class="whole"><p>${a}</p></div></div>`
+        ).join("")
+      }</main></body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(md.split("I have run the board on the same small server").length - 1).toBe(1)
+    expect(md.split(REPLIES[0]!).length - 1).toBe(1)
+    expect(readerText(md)).toContain("drive away the few who do the work")
   })
 })

@@ -1,10 +1,17 @@
 /**
+ * Template fields a script never filled in:
+ *
  * A shop's raw template fields printed into the page: a data list whose terms are the names a
  * program gives its fields (`retail_price_tier1:`, `cat_thumb_Bone:`, `quizell_id:`), each with a
  * value for a script to read (an image's address, a list of ids, a colour code). A style sheet
  * hides it; the saved page does not say so, and the readable copy kept it as facts. Terms written
  * for readers have spaces, not underscores joining words; and a field's value is a word or two
  * (an address, an id, `yes`), where a reference's list of parameters explains each in a sentence.
+ *
+ * A client-side template's slots left as written (`{{ board.errors[0].message }}`,
+ * `Original price: {{ price.original }}`): the page was saved before its script rendered them (or
+ * the slot is a message shown only on an error), so a reader never sees the braces. A short block
+ * that holds one outside code is dropped (`withoutTemplateSlots`); code showing a template keeps it.
  */
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -46,6 +53,33 @@ export const withoutTemplateFields = (page: Page, roots: ReadonlyArray<El>): Rea
       if (el.name !== "dl" || !isFieldList(page, el)) return false
       el.drop = true
       return true
+    })
+  }
+  return roots
+}
+
+/** A template's slot: double braces around a field's path (`user.name`, `errors[0].message`). */
+const SLOT = /\{\{\s*[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*\s*\}\}/
+/** The longest block dropped for a slot it holds: a label and its slot, not a paragraph that shows one. */
+const MAX_SLOT_BLOCK = 120
+/** Elements whose text is code, where a template is shown as written. */
+const CODE = new Set(["code", "pre", "kbd", "samp", "textarea"])
+
+const inCode = (el: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined; p = p.parent) if (CODE.has(p.name)) return true
+  return false
+}
+
+/** The roots with each short block (`MAX_SLOT_BLOCK`) holding an unfilled template slot (`SLOT`) outside code dropped. */
+export const withoutTemplateSlots = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      let slot = false
+      for (const c of el.children) if (typeof c === "number" && SLOT.test(page.texts.of(c))) slot = true
+      if (!slot || inCode(el)) return false
+      const block = el.block ?? el
+      if (block.text <= MAX_SLOT_BLOCK) block.drop = true
+      return false
     })
   }
   return roots

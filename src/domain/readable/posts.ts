@@ -6,14 +6,17 @@
  * (content.ts, step 4) dropped it while the long posts of the same thread stayed. A block that is a
  * post (`posts`), and each block inside it, is dropped there only when links outweigh its other
  * text (or it is shorter than a paragraph), not past the 0.2 share of links of short blocks.
+ * A link of signs only ("[–]" folding a comment, "▲") before the author's is a control, read past.
  */
 import { shapeOf, siblingsOfShape } from "./cards.js"
-import { eachKept, type El, type Page } from "./tree.js"
+import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** Where a link to a member's profile goes: `/u/name`, `/members/name.12/`, `?action=profile;u=12`, `/user/name`. */
 const PROFILE = /(?:^|[/?&;=])(?:u|users?|members?|profiles?|people|authors?)(?:[/=;.]|$)/i
 /** Names of the author's link (`author`, `username`, `poster`, `user-name`). */
 const AUTHOR = /author|user-?name|poster/i
+/** A letter or digit: what a name holds and a control's sign ("[–]", "▲") does not. */
+const NAMED = /[\p{L}\p{N}]/u
 /** The fewest characters outside links a post holds after its author (a line of its own). */
 const MIN_WRITTEN = 20
 
@@ -44,6 +47,8 @@ const authored = (page: Page, el: El): boolean => {
       return false
     }
     if (d.name !== "a" || d.text === 0) return d.name === "a"
+    // A link without a letter or digit ("[–]", "↑", "#") is a control beside the name, not a name.
+    if (!NAMED.test(textContent(page.texts, d))) return true
     author = authorLink(d)
     return true
   })

@@ -7,6 +7,8 @@
  * it answers as a preview clamped to a line or two by its class (`line-clamp-1`, `text-truncate`,
  * `-webkit-line-clamp`): the page holds the whole post there, the reader sees its first words;
  * such a preview of what the copy already holds is left out the same way.
+ * A quote that stays may end in its control: a link drawn as a button, with no address, that
+ * unfolds the quote ("Click to expand…"); a script's button, not the quoted text, it is left out.
  */
 import type { El, Page } from "./tree.js"
 
@@ -36,6 +38,16 @@ const isQuote = (el: El): boolean => {
 /** Whether an element's subtree holds a quote (dropped ones may count: the check only saves work). */
 const holdsQuote = (all: ReadonlyArray<El>, root: El): boolean => {
   for (let i = root.order; i < root.end; i++) if (isQuote(all[i]!)) return true
+  return false
+}
+
+/** A link drawn as a button that goes nowhere: a script's control (a quote's "Click to expand…"). */
+const quoteControl = (el: El): boolean =>
+  el.name === "a" && el.attribs.href === undefined && el.attribs.role?.trim().toLowerCase() === "button"
+
+/** Whether `el` sits inside a quote below `root`. */
+const insideQuote = (el: El, root: El): boolean => {
+  for (let p = el.parent; p !== undefined && p !== root.parent; p = p.parent) if (isQuote(p)) return true
   return false
 }
 
@@ -76,6 +88,10 @@ export const dropRepeatedQuotes = (page: Page, roots: ReadonlyArray<El>): Readon
         continue
       }
       if (node.drop) continue
+      if (quoteControl(node) && insideQuote(node, root)) {
+        node.drop = true
+        continue
+      }
       if (isQuote(node) && node !== root) {
         const words: Array<string> = []
         textOf(page, node, words, read)

@@ -2,11 +2,16 @@
  * Blocks a page shows twice: carousels clone their slides (the first ones again after the last,
  * for the loop), responsive pages write one section for phones and one for wider screens, tabs
  * repeat their panel as an accordion. A reader sees one copy; the readable copy keeps the first
- * and drops each later block identical to an earlier one (`withoutRepeats`).
+ * and drops each later block identical to an earlier one (`withoutRepeats`). A preview cut to its
+ * first lines (by a clamp the copy does not see) written right before the whole text is dropped
+ * too: the whole text starts with all of it.
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
 const MIN_REPEAT = 40
+
+/** The least length of a block dropped as a preview of the next (`withoutRepeats`): a line or two of text. */
+const MIN_PREVIEW = 100
 
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
@@ -18,7 +23,9 @@ const HEADING_WITHIN = 4
 /**
  * `blocks` without each block identical to an earlier one of at least `MIN_REPEAT` characters, and
  * without each block that is only a link repeated as one of the next few headings: a card's link
- * stretched over the whole card (for the click, or for screen readers) before the card's own title.
+ * stretched over the whole card (for the click, or for screen readers) before the card's own title,
+ * and without each block of at least `MIN_PREVIEW` characters that the next block starts with and
+ * goes on from (a preview before the whole).
  */
 export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
   const seen = new Set<string>()
@@ -30,6 +37,8 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
       seen.add(b)
     }
     if (LINK_ONLY.test(b) && headedBy(blocks, i, b)) continue
+    const next = blocks[i + 1]
+    if (b.length >= MIN_PREVIEW && next !== undefined && next.length > b.length && next.startsWith(b)) continue
     out.push(b)
   }
   return out
