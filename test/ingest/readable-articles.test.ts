@@ -59,6 +59,31 @@ describe("readable copy: teasers of other pages under an article", () => {
   })
 })
 
+/**
+ * A strip of `n` teasers whose title sits in a header with a category link and a byline: the
+ * cleaning pass drops that header as links, leaving each teaser's summary alone under the story.
+ */
+const headedTeasers = (n: number): string =>
+  `<div class="loop">${
+    Array.from({ length: n }, (_, i) =>
+      `<article class="entry"><header class="entry-header"><a href="/category/garden/">Garden</a>` +
+      `<h3 class="entry-title"><a href="/2026/10/story-${i}.html">Another season in the walled garden, part ${i}</a></h3>` +
+      `<div class="entry-meta">By <a href="/author/ann/">Ann Rowe</a> <time>October ${
+        i + 1
+      }, 2026</time></div></header>` +
+      `<div class="entry-summary"><p>The gardeners moved the beehives to the far meadow, repaired the broken panes ` +
+      `of the glasshouse and planted the beds again with the seedlings raised over the winter ${i}.</p></div>` +
+      `<footer><a href="/2026/10/story-${i}.html">Read more</a></footer></article>`).join("")
+  }</div>`
+
+describe("readable copy: teasers whose linked titles the cleaning dropped", () => {
+  it("leaves out their summaries too: the card was built with a heading that is one link", () => {
+    const text = copy(article(headedTeasers(5)))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 5; i++) expect(text).not.toContain(`raised over the winter ${i}.`)
+  })
+})
+
 /** The author's box under the story: a heading, the author's name opening a sentence about them, a link to their page. */
 const authorBox = (name: string): string =>
   `<section class="box"><h3>About the writer</h3><div class="bio"><p>${name} is the keeper of the county's ` +
