@@ -8,7 +8,7 @@
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
- *   the author's box under it,
+ *   the author's box under it, readable/signups.ts a sign-up box that closes it,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
@@ -34,6 +34,7 @@ import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
+import { withoutSignUps } from "./readable/signups.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 
@@ -64,6 +65,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   let roots = chooseContent(page, meta)
   roots = withoutTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
+  roots = withoutSignUps(page, roots, meta)
   roots = withoutTemplateFields(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)

@@ -1,7 +1,7 @@
 /**
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
- * readable/boilerplate.ts: `embed` a weak name).
+ * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -128,5 +128,24 @@ describe("readable copy: what an author pastes into an article as HTML", () => {
     const text = copy(article(`${pastedTable("embedded-widget")}<p>${prose(20)}</p>`))
     expect(text).toContain(prose(20))
     expect(text).not.toContain("stored in the cool barn")
+  })
+})
+
+/** A box asking the reader to subscribe: a heading, a line, and a form whose one field is an email address. */
+const signUp = `<div class="box"><h3>Stay in the loop</h3>
+  <p>Send me the orchard's seasonal notes, a letter a month, straight to my inbox.</p>
+  <form action="/join"><input type="email" name="address" placeholder="Email"><button>Join</button></form></div>`
+
+describe("readable copy: a sign-up box under an article", () => {
+  it("leaves out the box whose form asks for an email address", () => {
+    const text = copy(article(signUp))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Stay in the loop")
+    expect(text).not.toContain("a letter a month")
+  })
+
+  it("keeps a line above the article that asks for an email (a page's opening offer)", () => {
+    const html = article("").replace("<h1>Pruning the old orchard</h1>", `<h1>Pruning the old orchard</h1>${signUp}`)
+    expect(copy(html)).toContain("a letter a month")
   })
 })
