@@ -105,6 +105,14 @@ describe("readable copy: the author's box under an article", () => {
     const text = copy(authored(authorBox("Tom Birch")))
     expect(text).toContain("Tom Birch is the keeper of the county's orchards")
   })
+
+  it("leaves out a box built like it beside it (the reviewer's) that links to an author's page", () => {
+    const reviewer = authorBox("Tom Birch").replace("About the writer", "About the reviewer")
+      .replace("/authors/ada-wren/", "/authors/tom-birch/")
+    const text = copy(authored(`${authorBox("Ada Wren")}${reviewer}`))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("is the keeper of the county's orchards")
+  })
 })
 
 /** A table of figures pasted into the article as HTML, in the box a site builder wraps it in (`cls`). */
