@@ -9,7 +9,8 @@
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
  *   the author's box under it, readable/signups.ts a sign-up box that closes it,
- *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
+ *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
+ *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens;
@@ -37,6 +38,7 @@ import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
+import { withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -73,6 +75,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = dropRepeatedQuotes(page, roots)
+  roots = withoutVoteCounts(page, roots, meta)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

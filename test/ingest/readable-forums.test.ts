@@ -1,6 +1,6 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
- * rule it tests (readable/posts.ts `posts`).
+ * rule it tests (readable/posts.ts `posts`, readable/votes.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -53,5 +53,29 @@ describe("readable copy: a thread's short posts", () => {
     const text = copy(thread(true))
     expect(text).toContain("what keeps members coming back")
     expect(text).not.toContain(REPLIES[0])
+  })
+})
+
+/** A question-and-answer thread: each post with its score between two vote buttons. */
+const qa = (votes: ReadonlyArray<string>) =>
+  `<html><head><title>Why does my sourdough collapse?</title>
+  <script type="application/ld+json">{"@context":"https://schema.org","@type":"QAPage",
+  "mainEntity":{"@type":"Question","name":"Why does my sourdough collapse?"}}</script></head><body><main>
+  <h1>Why does my sourdough collapse?</h1>${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<div class="post-layout"><div class="votecell"><button>Up vote</button><div class="count">${
+        votes[i]
+      }</div><button>Down vote</button></div><div class="postcell"><p>${text}</p><p>${
+        i === 0 ? "" : LONG.slice(0, 300)
+      }</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a question-and-answer thread's vote counts", () => {
+  it("leaves out the block that holds only a post's score", () => {
+    const text = copy(qa(["173", "-2", "1.2k", "48"]))
+    expect(text).toContain("what keeps members coming back")
+    for (const r of REPLIES) expect(text).toContain(r)
+    for (const n of ["173", "1.2k", "48"]) expect(text).not.toContain(n)
   })
 })
