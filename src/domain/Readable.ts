@@ -8,8 +8,9 @@
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
- *   the author's box under it,
- *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/chrome.ts
+ *   the author's box under it, readable/signups.ts a sign-up box that closes it,
+ *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
+ *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts;
@@ -35,8 +36,10 @@ import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
+import { withoutSignUps } from "./readable/signups.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
+import { withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -65,6 +68,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   let roots = chooseContent(page, meta)
   roots = withoutTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
+  roots = withoutSignUps(page, roots, meta)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
   roots = withoutPlaceholderText(page, roots)
@@ -74,6 +78,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = dropRepeatedQuotes(page, roots)
+  roots = withoutVoteCounts(page, roots, meta)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

@@ -1,7 +1,7 @@
 /**
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
- * readable/boilerplate.ts: `embed` a weak name).
+ * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -59,6 +59,31 @@ describe("readable copy: teasers of other pages under an article", () => {
   })
 })
 
+/**
+ * A strip of `n` teasers whose title sits in a header with a category link and a byline: the
+ * cleaning pass drops that header as links, leaving each teaser's summary alone under the story.
+ */
+const headedTeasers = (n: number): string =>
+  `<div class="loop">${
+    Array.from({ length: n }, (_, i) =>
+      `<article class="entry"><header class="entry-header"><a href="/category/garden/">Garden</a>` +
+      `<h3 class="entry-title"><a href="/2026/10/story-${i}.html">Another season in the walled garden, part ${i}</a></h3>` +
+      `<div class="entry-meta">By <a href="/author/ann/">Ann Rowe</a> <time>October ${
+        i + 1
+      }, 2026</time></div></header>` +
+      `<div class="entry-summary"><p>The gardeners moved the beehives to the far meadow, repaired the broken panes ` +
+      `of the glasshouse and planted the beds again with the seedlings raised over the winter ${i}.</p></div>` +
+      `<footer><a href="/2026/10/story-${i}.html">Read more</a></footer></article>`).join("")
+  }</div>`
+
+describe("readable copy: teasers whose linked titles the cleaning dropped", () => {
+  it("leaves out their summaries too: the card was built with a heading that is one link", () => {
+    const text = copy(article(headedTeasers(5)))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 5; i++) expect(text).not.toContain(`raised over the winter ${i}.`)
+  })
+})
+
 /** The author's box under the story: a heading, the author's name opening a sentence about them, a link to their page. */
 const authorBox = (name: string): string =>
   `<section class="box"><h3>About the writer</h3><div class="bio"><p>${name} is the keeper of the county's ` +
@@ -79,6 +104,14 @@ describe("readable copy: the author's box under an article", () => {
   it("keeps a box about someone else (a person the story quotes)", () => {
     const text = copy(authored(authorBox("Tom Birch")))
     expect(text).toContain("Tom Birch is the keeper of the county's orchards")
+  })
+
+  it("leaves out a box built like it beside it (the reviewer's) that links to an author's page", () => {
+    const reviewer = authorBox("Tom Birch").replace("About the writer", "About the reviewer")
+      .replace("/authors/ada-wren/", "/authors/tom-birch/")
+    const text = copy(authored(`${authorBox("Ada Wren")}${reviewer}`))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("is the keeper of the county's orchards")
   })
 })
 
@@ -103,5 +136,24 @@ describe("readable copy: what an author pastes into an article as HTML", () => {
     const text = copy(article(`${pastedTable("embedded-widget")}<p>${prose(20)}</p>`))
     expect(text).toContain(prose(20))
     expect(text).not.toContain("stored in the cool barn")
+  })
+})
+
+/** A box asking the reader to subscribe: a heading, a line, and a form whose one field is an email address. */
+const signUp = `<div class="box"><h3>Stay in the loop</h3>
+  <p>Send me the orchard's seasonal notes, a letter a month, straight to my inbox.</p>
+  <form action="/join"><input type="email" name="address" placeholder="Email"><button>Join</button></form></div>`
+
+describe("readable copy: a sign-up box under an article", () => {
+  it("leaves out the box whose form asks for an email address", () => {
+    const text = copy(article(signUp))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Stay in the loop")
+    expect(text).not.toContain("a letter a month")
+  })
+
+  it("keeps a line above the article that asks for an email (a page's opening offer)", () => {
+    const html = article("").replace("<h1>Pruning the old orchard</h1>", `<h1>Pruning the old orchard</h1>${signUp}`)
+    expect(copy(html)).toContain("a letter a month")
   })
 })

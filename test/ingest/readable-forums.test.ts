@@ -1,7 +1,7 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
- * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole).
+ * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -154,5 +154,29 @@ describe("readable copy: an answer's preview before the whole answer", () => {
     expect(md.split("I have run the board on the same small server").length - 1).toBe(1)
     expect(md.split(REPLIES[0]!).length - 1).toBe(1)
     expect(readerText(md)).toContain("drive away the few who do the work")
+  })
+})
+
+/** A question-and-answer thread: each post with its score between two vote buttons. */
+const qa = (votes: ReadonlyArray<string>) =>
+  `<html><head><title>Why does my sourdough collapse?</title>
+  <script type="application/ld+json">{"@context":"https://schema.org","@type":"QAPage",
+  "mainEntity":{"@type":"Question","name":"Why does my sourdough collapse?"}}</script></head><body><main>
+  <h1>Why does my sourdough collapse?</h1>${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<div class="post-layout"><div class="votecell"><button>Up vote</button><div class="count">${
+        votes[i]
+      }</div><button>Down vote</button></div><div class="postcell"><p>${text}</p><p>${
+        i === 0 ? "" : LONG.slice(0, 300)
+      }</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a question-and-answer thread's vote counts", () => {
+  it("leaves out the block that holds only a post's score", () => {
+    const text = copy(qa(["173", "-2", "1.2k", "48"]))
+    expect(text).toContain("what keeps members coming back")
+    for (const r of REPLIES) expect(text).toContain(r)
+    for (const n of ["173", "1.2k", "48"]) expect(text).not.toContain(n)
   })
 })

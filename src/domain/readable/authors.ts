@@ -2,9 +2,12 @@
  * The author's box under an article: a short block that names the page's author (meta.ts: the
  * `author` the page declares), says who they are in a sentence or two, and links to the author's
  * page ("See full bio", "More from …"). It describes the writer, not the subject; the readable
- * copy leaves it out (`withoutAuthorBox`). A byline (the name, a date, no sentences) is not one.
+ * copy leaves it out (`withoutAuthorBox`), with the boxes built the same way beside it that link to
+ * an author's page too (a second author's, the reviewer's). A byline (the name, a date, no
+ * sentences) is not one.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
+import { shapeOf } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
@@ -46,6 +49,19 @@ const textAfterHeading = (page: Page, el: El): string => {
 }
 
 /**
+ * The boxes beside an author's box built the same way (tag and first class name) that link to an
+ * author's page: a second author's, the reviewer's ("About the reviewer"). Left out with it.
+ */
+const fellowBoxes = (page: Page, box: El): void => {
+  const parent = box.parent
+  if (parent === undefined) return
+  for (const c of parent.children) {
+    if (typeof c === "number" || c === box || c.drop || c.name !== box.name || shapeOf(c) !== shapeOf(box)) continue
+    if (c.text <= MAX_BOX && c.text - c.link >= MIN_BIO && linksAuthor(page, c)) c.drop = true
+  }
+}
+
+/**
  * The roots without the author's box: the outermost block (`BOXES`) of at most `MAX_BOX`
  * characters, `MIN_BIO` of them outside links, that links to an author's page and whose text
  * (after a heading over it) begins with the name the page gives as its author.
@@ -64,6 +80,7 @@ export const withoutAuthorBox = (
       const at = textAfterHeading(page, el).toLowerCase().indexOf(author)
       if (at < 0 || at > NAME_WITHIN || !linksAuthor(page, el)) return false
       el.drop = true
+      fellowBoxes(page, el)
       return true
     })
   }

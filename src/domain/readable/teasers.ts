@@ -6,12 +6,13 @@
  * sections and were chosen with it. When an article's content holds prose of its own beside them
  * (far more than the teasers' text), the teasers are left out (`withoutTeasers`). A page made of
  * teasers (a listing, a blog's front page: no date of publication, or little prose beside them)
- * keeps them: they are its content.
+ * keeps them: they are its content. A teaser's linked heading counts even where the cleaning pass
+ * dropped it (a header of links: category, title, byline) and left its summary alone.
  */
 import { siblingsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page } from "./tree.js"
+import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** The most text outside links a teaser holds: its summary, a date, a label. */
 const MAX_SUMMARY = 400
@@ -22,25 +23,43 @@ const TEASER_SHARE = 0.8
 /** How many times the teasers' text the rest of the content must hold for it to be an article beside them. */
 const ARTICLE_BESIDE = 2
 
-/** Whether `card` holds a heading (`h2`–`h6`) that is all one link. */
+/**
+ * Whether `card` holds a heading (`h2`–`h6`) that is all one link, shown or not: the cleaning pass
+ * drops a heading that is nothing but a link, and the card was built with it all the same.
+ */
 const linkedHeading = (page: Page, card: El): boolean => {
-  let found = false
-  eachKept(page.all, card.order + 1, card.end, (el) => {
-    if (found) return true
-    if (!isHeading(el.name) || el.name === "h1" || el.text === 0) return false
-    if (el.link >= HEADING_LINKED * el.text && oneLink(page, el)) found = true
-    return true
-  })
-  return found
+  for (let i = card.order + 1; i < card.end; i++) {
+    const el = page.all[i]!
+    if (!isHeading(el.name) || el.name === "h1") continue
+    const [text, link] = el.drop ? linkShare(page, el) : [el.text, el.link]
+    if (text > 0 && link >= HEADING_LINKED * text && oneLink(page, el)) return true
+  }
+  return false
+}
+
+/** Visible characters of a text (whitespace left out), as the tree counts them. */
+const visible = (s: string): number => s.replace(/\s+/g, "").length
+
+/** The visible characters of a dropped element's subtree and those inside its links. */
+const linkShare = (page: Page, el: El): [number, number] => {
+  let link = 0
+  for (let i = el.order; i < el.end;) {
+    const d = page.all[i]!
+    if (d.name === "a") {
+      link += visible(textContent(page.texts, d, false))
+      i = d.end
+    } else i++
+  }
+  return [visible(textContent(page.texts, el, false)), link]
 }
 
 /** Whether the links in a heading all go to one address (other than the page's own fragment). */
 const oneLink = (page: Page, heading: El): boolean => {
   const hrefs = new Set<string>()
-  eachKept(page.all, heading.order, heading.end, (el) => {
-    if (el.name === "a" && el.text > 0) hrefs.add(el.attribs.href ?? "")
-    return false
-  })
+  for (let i = heading.order; i < heading.end; i++) {
+    const el = page.all[i]!
+    if (el.name === "a" && visible(textContent(page.texts, el, false)) > 0) hrefs.add(el.attribs.href ?? "")
+  }
   const [href] = hrefs
   return hrefs.size === 1 && href !== undefined && href.length > 0 && !href.startsWith("#")
 }
