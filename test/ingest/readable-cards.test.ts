@@ -2,7 +2,7 @@
  * Pages built of cards (listings, collections, product grids) and pages shown by a script that
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
- * readable/excerpts.ts `withoutExcerpts`).
+ * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -169,5 +169,30 @@ describe("readable copy: a guide's excerpts beside its full text", () => {
     const text = copy(guided())
     expect(text.split("A good sheet starts with its fibre").length - 1).toBe(1)
     expect(text).toContain("Wash new sheets once before the first night")
+  })
+})
+
+const walletCard = (i: number): string =>
+  `<div class="tile"><a href="/products/wallet-${i}">Slim wallet number ${i} in anodized aluminium $${70 + i}</a></div>`
+
+/** A shop's page whose side menu (a script fills its levels: the items are not links yet) stands before the grid. */
+const drawer = () =>
+  `<html><head><title>Wallets</title></head><body>
+  <div id="leftMenu" class="sidemenu-container"><ul class="sidemenu">
+  ${
+    ["NEW ARRIVALS", "WALLETS UP TO 40% OFF", "LUGGAGE AND BAGS", "PHONE CASES", "SHOP ALL"].map((t) =>
+      `<li class="sidemenu-item"><span class="title">${t}</span><ul><li><span>Back</span></li></ul></li>`
+    ).join("")
+  }</ul></div>
+  <div class="page"><h1>Wallets</h1><p>Metal wallets that carry cards and cash.</p>
+  <div class="grid">${Array.from({ length: 12 }, (_, i) => walletCard(i)).join("")}</div></div>
+  </body></html>`
+
+describe("readable copy: a side menu laid over a shop's page", () => {
+  it("leaves out a menu named as a side or drawer menu, whose items are not yet links", () => {
+    const text = copy(drawer())
+    expect(text).not.toContain("NEW ARRIVALS")
+    expect(text).not.toContain("LUGGAGE AND BAGS")
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Slim wallet number ${i}`)
   })
 })
