@@ -1,7 +1,8 @@
 /**
  * Pages built of cards (listings, collections, product grids) and pages shown by a script that
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
- * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`).
+ * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
+ * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -137,5 +138,61 @@ describe("readable copy: content a script shows by removing an inline display: n
     const text = copy(html)
     expect(text).toContain(prose(4))
     expect(text).not.toContain("Drawer entry")
+  })
+})
+
+const GUIDE_OPENING = "A good sheet starts with its fibre: long cotton staples spin into a yarn that stays " +
+  "smooth for years, while short ones pill after a few washes and feel rough against the skin. The weave " +
+  "decides the rest, percale crisp and cool, sateen smooth and warm."
+const GUIDE_REST = "Wash new sheets once before the first night, and dry them at a low heat so that " +
+  "the fibres keep their length."
+
+/** A shop's guide under its grid: the opening written for three widths (inline runs) and the full text a click reveals. */
+const guided = () =>
+  `<html><head><title>All sheets</title></head><body>
+  <header class="site-header"><a href="/">Sheets</a> <a href="/cart">Cart</a></header>
+  <main><h1>All sheets</h1>
+  <ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join("")}</ul>
+  <section class="guide"><h2>Choosing your sheets</h2>
+  <div class="guide-text"><span class="guide-copy">
+  <span class="excerpt view-large">${GUIDE_OPENING}</span>
+  <span class="excerpt view-medium">${GUIDE_OPENING}</span>
+  <span class="excerpt view-small">${GUIDE_OPENING}</span>
+  </span></div>
+  <div class="guide-full"><p>${GUIDE_OPENING}</p><p>${GUIDE_REST}</p></div>
+  </section></main>
+  <footer><p>Copyright 2026 The Sheet Company, all rights reserved, woven in the valley.</p></footer>
+  </body></html>`
+
+describe("readable copy: a guide's excerpts beside its full text", () => {
+  it("keeps the full text once, without the excerpts written for each screen width", () => {
+    const text = copy(guided())
+    expect(text.split("A good sheet starts with its fibre").length - 1).toBe(1)
+    expect(text).toContain("Wash new sheets once before the first night")
+  })
+})
+
+const walletCard = (i: number): string =>
+  `<div class="tile"><a href="/products/wallet-${i}">Slim wallet number ${i} in anodized aluminium $${70 + i}</a></div>`
+
+/** A shop's page whose side menu (a script fills its levels: the items are not links yet) stands before the grid. */
+const drawer = () =>
+  `<html><head><title>Wallets</title></head><body>
+  <div id="leftMenu" class="sidemenu-container"><ul class="sidemenu">
+  ${
+    ["NEW ARRIVALS", "WALLETS UP TO 40% OFF", "LUGGAGE AND BAGS", "PHONE CASES", "SHOP ALL"].map((t) =>
+      `<li class="sidemenu-item"><span class="title">${t}</span><ul><li><span>Back</span></li></ul></li>`
+    ).join("")
+  }</ul></div>
+  <div class="page"><h1>Wallets</h1><p>Metal wallets that carry cards and cash.</p>
+  <div class="grid">${Array.from({ length: 12 }, (_, i) => walletCard(i)).join("")}</div></div>
+  </body></html>`
+
+describe("readable copy: a side menu laid over a shop's page", () => {
+  it("leaves out a menu named as a side or drawer menu, whose items are not yet links", () => {
+    const text = copy(drawer())
+    expect(text).not.toContain("NEW ARRIVALS")
+    expect(text).not.toContain("LUGGAGE AND BAGS")
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Slim wallet number ${i}`)
   })
 })

@@ -532,9 +532,15 @@ const textIn = (page: Page, roots: ReadonlyArray<El>, skipped: (el: El) => boole
 /** Visible characters left in the roots' subtrees (what is not dropped). */
 const keptText = (page: Page, roots: ReadonlyArray<El>): number => textIn(page, roots, (el) => el.drop)
 
-/** Names of banners that sit over or under any page: cookie consent, subscription and sign-up prompts, skip links. */
+/**
+ * Names of banners that sit over or under any page: cookie consent, subscription and sign-up
+ * prompts, skip links; and the menus a shop lays over its page from a side (`sidemenu`,
+ * `mobile-menu`, `mega-menu`, `menu-drawer`: a drill-down menu whose levels a script fills, so
+ * its items are not yet links and it does not read as a list of links). A plain `menu` is not
+ * one: a restaurant's menu is its page.
+ */
 const BANNER =
-  /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar/i
+  /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar|(?:side|mobile|mega|off-?canvas|drawer)-?menu|menu-?(?:drawer|container|panel)/i
 
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the

@@ -1,0 +1,57 @@
+/**
+ * Excerpts written beside their full text: a "read more" block writes the opening of a text (often
+ * once for each screen width, under classes the page's style sheet shows one of at a time) and,
+ * beside it, the whole text a click reveals (a shop's buying guide under its grid). A reader sees
+ * one copy. The renderer drops blocks repeated whole (repeats.ts `withoutRepeats`), but an excerpt
+ * is not equal to its full text, and copies written as inline runs of one block render as one line
+ * that no block repeats. So, among an element's children, each one is left out whose text is
+ * (`withoutExcerpts`):
+ * - the opening of a longer sibling's text, the sibling of another class (an excerpt beside its
+ *   full text; siblings of one class are items of one kind, as a tutorial's code grown a step);
+ * - or, for an inline run, the whole of an earlier inline sibling's text, of another class (the
+ *   copies for each width inside one block). Equal blocks are `withoutRepeats`'s to judge.
+ */
+import { eachKept, type El, type Page, textContent } from "./tree.js"
+
+/** The least text of an excerpt left out: shorter siblings ("Price", a label) may recur in any text. */
+const MIN_EXCERPT = 200
+
+/** Tags of code: a tutorial writes its example again, grown a step, under the last (the earlier one is no excerpt). */
+const CODE = new Set(["pre", "code", "samp"])
+
+/** Whether `el` holds code (`CODE`). */
+const holdsCode = (page: Page, el: El): boolean => {
+  for (let i = el.order; i < el.end; i++) if (CODE.has(page.all[i]!.name)) return true
+  return false
+}
+
+/** Text compared as a reader reads it: runs of whitespace as one space. */
+const normal = (page: Page, el: El): string => textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim()
+
+/** Whether `c` (text `t`, at `i` among `long`) is an excerpt of its sibling at `j` (text `o`). */
+const excerptOf = (long: ReadonlyArray<El>, i: number, t: string, j: number, o: string): boolean => {
+  const c = long[i]!
+  const s = long[j]!
+  if (j === i || s.drop || s.attribs.class === c.attribs.class) return false
+  if (o.length > t.length) return o.startsWith(t)
+  return o === t && j < i && c.block !== undefined && s.block !== undefined
+}
+
+/** The roots with each element that is an excerpt of a sibling (`excerptOf`) dropped. */
+export const withoutExcerpts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const long = el.children.filter((c): c is El =>
+        typeof c !== "number" && !c.drop && c.text >= MIN_EXCERPT && !holdsCode(page, c)
+      )
+      if (long.length < 2) return false
+      const texts = long.map((c) => normal(page, c))
+      long.forEach((c, i) => {
+        const t = texts[i]!
+        if (t.length >= MIN_EXCERPT) c.drop = texts.some((o, j) => excerptOf(long, i, t, j, o))
+      })
+      return false
+    })
+  }
+  return roots
+}
