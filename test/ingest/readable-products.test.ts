@@ -346,6 +346,23 @@ describe("readable copy: tooltips", () => {
   })
 })
 
+describe("readable copy: popovers", () => {
+  it("leaves out what a popover shows on a click, as it leaves out a tooltip", () => {
+    for (
+      const tip of [
+        (t: string) =>
+          `<a href="#why">Why?</a><div class="popover" id="why"><div class="inner"><p>${t}</p></div></div>`,
+        (t: string) => `<div class="info-popover is-preloaded"><div><span>${t}</span></div></div>`
+      ]
+    ) {
+      const text = copy(specs(tip))
+      expect(text).toContain("open at the back")
+      expect(text).toContain("Planar magnetic")
+      expect(text).not.toContain("little distortion")
+    }
+  })
+})
+
 describe("readable copy: overlays", () => {
   it("leaves out a box fixed over the whole window (a dialog laid over the page)", () => {
     const page = `<html><head><title>Wool runner</title></head><body><main class="template-product">
