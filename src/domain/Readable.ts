@@ -25,6 +25,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutEchoes } from "./readable/echoes.js"
 import { withoutTemplateFields } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
@@ -70,6 +71,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutMouseRepeats(page, roots)
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
+  roots = withoutEchoes(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
