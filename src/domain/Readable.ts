@@ -14,7 +14,8 @@
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
- *   readable/excerpts.ts the excerpts of a text written beside the whole of it;
+ *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
+ *   label written again for screen readers;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -27,6 +28,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutEchoes } from "./readable/echoes.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
@@ -80,6 +82,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = withoutExcerpts(page, roots)
+  roots = withoutEchoes(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))

@@ -737,6 +737,17 @@ describe("readable copy: a theme's placeholder text", () => {
     expect(text).toContain("changed in a minute")
     expect(text).not.toContain("Lorem ipsum")
   })
+
+  it("leaves out blocks that open with the filler misspelled, as a theme's designer typed it", () => {
+    const page = shears(
+      `<div class="feature"><h3>Built to last</h3><p>LOREM ISPUM DOLOR ET AL YADA YADA, THE SECOND LINE OF ` +
+        `A FEATURE COLUMN THAT NOBODY FILLED IN</p></div>
+      <p>Lorem ipsom dolor sit amet, consectetur adipiscing elit, ut enim ad minim veniam, quis nostrud.</p>`
+    )
+    const text = copy(page)
+    expect(text).toContain("changed in a minute")
+    expect(text).not.toMatch(/ISPUM|ipsom/)
+  })
 })
 
 describe("readable copy: a cookie notice", () => {

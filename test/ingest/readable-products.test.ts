@@ -346,6 +346,50 @@ describe("readable copy: tooltips", () => {
   })
 })
 
+describe("readable copy: popovers", () => {
+  it("leaves out what a popover shows on a click, as it leaves out a tooltip", () => {
+    for (
+      const tip of [
+        (t: string) =>
+          `<a href="#why">Why?</a><div class="popover" id="why"><div class="inner"><p>${t}</p></div></div>`,
+        (t: string) => `<div class="info-popover is-preloaded"><div><span>${t}</span></div></div>`
+      ]
+    ) {
+      const text = copy(specs(tip))
+      expect(text).toContain("open at the back")
+      expect(text).toContain("Planar magnetic")
+      expect(text).not.toContain("little distortion")
+    }
+  })
+})
+
+const spokenTwice = (echo: (label: string, more: string) => string) =>
+  `<html><head><title>Three summer tops</title></head><body><main><div class="listing">
+  <h1>Three summer tops</h1>
+  <p>Three tops of cotton jersey in black, white and green, worn twice each and washed at thirty degrees; ` +
+  `the seams are sound and the colours have not faded.</p>
+  <div class="facts"><div class="row"><span class="label">${echo("Condition", "")}</span> <span>Worn twice</span></div>
+  <div class="row"><span class="label">${echo("Seller's other items", "")}</span></div>
+  <div class="row"><a href="#coverage">${echo("See all details", " on coverage")}</a></div></div>
+  </div></main></body></html>`
+
+describe("readable copy: words written again for screen readers", () => {
+  it("leaves out an element that repeats the label written just before it", () => {
+    const text = copy(spokenTwice((label, more) => `${label}<span class="sr-copy">${label}${more}</span>`))
+    expect(text).toContain("have not faded")
+    expect(text).toContain("Worn twice")
+    expect(text).not.toContain("ConditionCondition")
+    expect(text).not.toContain("Seller's other itemsSeller's")
+    expect(text).not.toContain("on coverage")
+    expect(text).toContain("See all details")
+  })
+
+  it("keeps an element that says something else after its label", () => {
+    const text = copy(spokenTwice((label) => `${label}: <b>shown</b>`))
+    expect(text).toContain("Condition: shown")
+  })
+})
+
 describe("readable copy: overlays", () => {
   it("leaves out a box fixed over the whole window (a dialog laid over the page)", () => {
     const page = `<html><head><title>Wool runner</title></head><body><main class="template-product">

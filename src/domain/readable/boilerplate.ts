@@ -123,14 +123,16 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  * strong ones are dropped whatever they hold, weak ones only when they do not read like prose.
  * What a tooltip shows on hover (`tooltip-content`, `tool-tip__content`, `tooltiptext`; the role
  * `tooltip` is dropped by its tag's rules) is strong furniture: a shop's specifications explain
- * each label in one. The trigger (`tooltip` alone) holds visible text and is not.
+ * each label in one. The trigger (`tooltip` alone) holds visible text and is not. A `popover` is
+ * the same box opened by a click (a shop's "why this weight?" note, a product summary's feedback
+ * form a script preloads): strong, as a `popup` is.
  * `embed` alone or as a part (`embed`, `w-embed`, `embed-widget`) is weak: site builders wrap the
  * HTML an author pastes into an article (a table, a comparison, a profile) in such a box, as they
  * wrap a video or a post from elsewhere; only the first reads like prose. A longer word
  * (`embedded-tweet`, a consent tool's `embeddings` notes) stays strong.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed[a-z]|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|popover|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed[a-z]|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
 const WEAK_FURNITURE =
   /embed(?![a-z])|ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 

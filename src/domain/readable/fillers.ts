@@ -1,7 +1,8 @@
 /**
  * Text no reader reads, whichever part of the page it sits in:
- * - a theme's placeholder left on the page ("Lorem ipsum dolor sit amet…", the Latin filler a
- *   template shows in a block its owner never filled: a feature column, a tab, a sample list),
+ * - a theme's placeholder left on the page ("Lorem ipsum dolor sit amet…", misspelled or not: the
+ *   Latin filler a template shows in a block its owner never filled: a feature column, a tab, a
+ *   sample list),
  *   and a cookie notice ("We use cookies…", "iFixit uses cookies…") whose names do not say it is
  *   a banner (`gdpr-banner` is known by its name: content.ts `BANNER`), or that holds most of what
  *   a page rendered by scripts shows (`withoutPlaceholderText`);
@@ -10,8 +11,12 @@
  */
 import { eachKept, type El, type Node, type Page, textContent } from "./tree.js"
 
-/** The opening words of such a block: the filler, or who uses cookies (one word: "we", a site's name, "this site"). */
-const PLACEHOLDER = /^\s*(?:lorem ipsum\b|(?:we|this (?:site|website)|[\p{L}\p{N}.]+) uses? cookies\b)/iu
+/**
+ * The opening words of such a block: the filler ("Lorem" and a word: "ipsum", or as a theme's
+ * designer mistyped it, "ispum"; "lorem" is no word of any language a page is written in), or who
+ * uses cookies (one word: "we", a site's name, "this site").
+ */
+const PLACEHOLDER = /^\s*(?:lorem \p{L}+\b|(?:we|this (?:site|website)|[\p{L}\p{N}.]+) uses? cookies\b)/iu
 
 /** Whether a block's own first words (in it or in its inline runs) are the filler (`PLACEHOLDER`). */
 const placeholder = (page: Page, el: El): boolean => {
