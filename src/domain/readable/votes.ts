@@ -8,7 +8,7 @@ import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** A number alone: a score, signed or not, with thousands written as `1.2k`. */
-const COUNT = /^\s*[-+−]?\d[\d,.]*\s*k?\s*$/i
+const COUNT = /^\s*[-+\u2212]?\d[\d,.]*\s*k?\s*$/i
 
 /** The roots without the blocks, on a discussion's page, whose whole text is one number. */
 export const withoutVoteCounts = (
