@@ -6,12 +6,13 @@
  * does differs from one site to the next; what tells it is the build: the element's text repeats
  * the text written just before it.
  */
+import { collapseWhitespace as collapse } from "../Quote.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** The fewest characters of a label whose echo is left out (a price's "$" or a "/" repeat by chance). */
 const MIN_ECHOED = 4
 
-const words = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase()
+const words = (s: string): string => collapse(s).trim().toLowerCase()
 
 /**
  * Whether a `span` with a class (the class a style sheet clips it by), inline and with no element

@@ -11,6 +11,7 @@
  * - or, for an inline run, the whole of an earlier inline sibling's text, of another class (the
  *   copies for each width inside one block). Equal blocks are `withoutRepeats`'s to judge.
  */
+import { collapseWhitespace as collapse } from "../Quote.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** The least text of an excerpt left out: shorter siblings ("Price", a label) may recur in any text. */
@@ -26,7 +27,7 @@ const holdsCode = (page: Page, el: El): boolean => {
 }
 
 /** Text compared as a reader reads it: runs of whitespace as one space. */
-const normal = (page: Page, el: El): string => textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim()
+const normal = (page: Page, el: El): string => collapse(textContent(page.texts, el, true, true)).trim()
 
 /** Whether `c` (text `t`, at `i` among `long`) is an excerpt of its sibling at `j` (text `o`). */
 const excerptOf = (long: ReadonlyArray<El>, i: number, t: string, j: number, o: string): boolean => {
