@@ -12,7 +12,7 @@
 import { siblingsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { eachKept, type El, type Page, parsedText } from "./tree.js"
 
 /** The most text outside links a teaser holds: its summary, a date, a label. */
 const MAX_SUMMARY = 400
@@ -37,20 +37,17 @@ const linkedHeading = (page: Page, card: El): boolean => {
   return false
 }
 
-/** Visible characters of a text (whitespace left out), as the tree counts them. */
-const visible = (s: string): number => s.replace(/\s+/g, "").length
-
-/** The visible characters of a dropped element's subtree and those inside its links. */
+/** The visible characters of a dropped element's subtree and those inside its links, as the parse counted them. */
 const linkShare = (page: Page, el: El): [number, number] => {
   let link = 0
   for (let i = el.order; i < el.end;) {
     const d = page.all[i]!
     if (d.name === "a") {
-      link += visible(textContent(page.texts, d, false))
+      link += parsedText(page, d)
       i = d.end
     } else i++
   }
-  return [visible(textContent(page.texts, el, false)), link]
+  return [parsedText(page, el), link]
 }
 
 /** Whether the links in a heading all go to one address (other than the page's own fragment). */
@@ -58,7 +55,7 @@ const oneLink = (page: Page, heading: El): boolean => {
   const hrefs = new Set<string>()
   for (let i = heading.order; i < heading.end; i++) {
     const el = page.all[i]!
-    if (el.name === "a" && visible(textContent(page.texts, el, false)) > 0) hrefs.add(el.attribs.href ?? "")
+    if (el.name === "a" && parsedText(page, el) > 0) hrefs.add(el.attribs.href ?? "")
   }
   const [href] = hrefs
   return hrefs.size === 1 && href !== undefined && href.length > 0 && !href.startsWith("#")

@@ -429,6 +429,13 @@ export const sumAll = (page: Page): void => {
   for (let i = all.length - 1; i >= 0; i--) sumUp(all[i]!)
 }
 
+/** The visible characters of `el`'s subtree as the parse counted them (`selfText`), dropped or not. */
+export const parsedText = (page: Page, el: El): number => {
+  let n = 0
+  for (let i = el.order; i < el.end; i++) n += page.all[i]!.selfText
+  return n
+}
+
 /** The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace). */
 export const textContent = (texts: Texts, root: El, spaced = true, skipDropped = false): string => {
   let out = ""
