@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { GrantsLayer } from "../layers/ExecLayer.js"
+import { GrantsLayer } from "../layers/GrantsLayer.js"
 import { Grants, type GrantStatus } from "../services/Grants.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { work } from "./Work.js"

@@ -6,11 +6,12 @@
  */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
-import { ExecFolder, GrantsFolder } from "./ExecLayer.js"
+import { ExecFolder } from "./ExecLayer.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { IngestFolder } from "./folder/IngestFolder.js"
 import { PlanFolder } from "./folder/PlanStoreFolder.js"
 import { GateLive } from "./GateLive.js"
+import { GrantsFolder } from "./GrantsLayer.js"
 import { JournalLive } from "./JournalLive.js"
 import { MonitorLive } from "./MonitorLive.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"

@@ -1,6 +1,6 @@
 /** The layer `dossier status` uses: what `next` reads (`NextLayer`), and the grants. */
 import * as Layer from "effect/Layer"
-import { GrantsFolder } from "./ExecLayer.js"
+import { GrantsFolder } from "./GrantsLayer.js"
 import { NextLayer } from "./MonitorLayer.js"
 import { WorkTreeLive } from "./WorkTreeLive.js"
 

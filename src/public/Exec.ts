@@ -29,11 +29,12 @@ export {
   type Tool,
   TOOLS
 } from "../domain/Grant.js"
-export { ExecFolder, ExecLayer, ExecStoresFolder, GrantsFolder, GrantsLayer } from "../layers/ExecLayer.js"
+export { ExecFolder, ExecLayer } from "../layers/ExecLayer.js"
 export { ExecLive } from "../layers/ExecLive.js"
 export { ExecFilesLive } from "../layers/folder/ExecFilesLive.js"
 export { ExecutionStoreFolder } from "../layers/folder/ExecutionStoreFolder.js"
 export { GrantStoreFolder } from "../layers/folder/GrantStoreFolder.js"
+export { ExecStoresFolder, GrantsFolder, GrantsLayer } from "../layers/GrantsLayer.js"
 export { GrantsLive } from "../layers/GrantsLive.js"
 export { ExecutionStoreMemory } from "../layers/memory/ExecutionStoreMemory.js"
 export { GrantStoreMemory } from "../layers/memory/GrantStoreMemory.js"

@@ -3,8 +3,8 @@
  * records, with this host's `ExecFiles` (a grant's roots) and work tree.
  */
 import * as Layer from "effect/Layer"
-import type { GrantsLayer } from "../ExecLayer.js"
 import { ExecFilesLive } from "../folder/ExecFilesLive.js"
+import type { GrantsLayer } from "../GrantsLayer.js"
 import { GrantsLive } from "../GrantsLive.js"
 import { ExecutionStorePostgres } from "../postgres/ExecutionStorePostgres.js"
 import { GrantStorePostgres } from "../postgres/GrantStorePostgres.js"
