@@ -1,7 +1,8 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
- * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts).
+ * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
+ * readable/subjects.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -178,5 +179,35 @@ describe("readable copy: a question-and-answer thread's vote counts", () => {
     expect(text).toContain("what keeps members coming back")
     for (const r of REPLIES) expect(text).toContain(r)
     for (const n of ["173", "1.2k", "48"]) expect(text).not.toContain(n)
+  })
+})
+
+const RENAMED = ["Haiku counts as writing", "Counting syllables", "Tagging old threads"]
+
+/** A board's thread: each reply headed by its subject, "Re:" and the thread's (or, `renamed`, its own). */
+const subjectThread = (renamed: ReadonlyArray<number> = []) =>
+  `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+  <div class="post"><p>${LONG}</p></div>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><h3><a href="/viewtopic.php?t=42#p${i + 2}">${
+        renamed.includes(i) ? `Re: ${RENAMED[i]}` : "Re: Tools that write for you"
+      }</a></h3><div class="postdate">${i + 2}. June 2024</div><div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a reply's subject line", () => {
+  it("leaves out the thread's subject said again after \"Re:\" over each reply", () => {
+    const text = copy(subjectThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Re: Tools that write for you")
+  })
+
+  it("keeps a subject a reply renamed, and a lone \"Re:\" line", () => {
+    const renamed = copy(subjectThread([0]))
+    expect(renamed).toContain("Re: Haiku counts as writing")
+    expect(renamed).not.toContain("Re: Tools that write for you")
+    const lone = copy(subjectThread([0, 1]))
+    expect(lone).toContain("Re: Counting syllables")
+    expect(lone).toContain("Re: Tools that write for you")
   })
 })
