@@ -15,7 +15,8 @@
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
- *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies;
+ *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -28,6 +29,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
@@ -87,6 +89,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutReplySubjects(page, roots)
+  roots = withoutScriptLinks(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

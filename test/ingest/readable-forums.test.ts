@@ -2,7 +2,7 @@
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
- * readable/subjects.ts).
+ * readable/subjects.ts, readable/controls.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -209,5 +209,32 @@ describe("readable copy: a reply's subject line", () => {
     const lone = copy(subjectThread([0, 1]))
     expect(lone).toContain("Re: Counting syllables")
     expect(lone).toContain("Re: Tools that write for you")
+  })
+})
+
+/**
+ * A thread of short posts (copied as the page's visible text: no block scores), each ending with a
+ * vote's arrows drawn as links to a script, around the post's score.
+ */
+const votedThread = (word: string) =>
+  `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>${
+    REPLIES.map((text, i) =>
+      `<article class="message"><div class="message-body"><p>${text} ${
+        i === 1 ? `Ask the <a href="javascript:void(0)">${word}</a> who wrote it.` : ""
+      }</p></div><div class="message-vote"><a href="javascript:"><span class="u-srOnly">Upvote</span></a>` +
+      `<span class="score">${i}</span><a href="javascript:"><span class="u-srOnly">Downvote</span></a></div></article>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a thread's controls drawn as links to a script", () => {
+  it("leaves out the repeated short links that run a script and their score, keeping one inside a sentence", () => {
+    const text = copy(votedThread("moderator"))
+    expect(text).toContain(REPLIES[0])
+    expect(text).toContain(REPLIES[2])
+    expect(text).toContain("Ask the moderator who wrote it.")
+    expect(text).not.toContain("Upvote")
+    expect(text).not.toContain("Downvote")
+    // The scores the arrows stood around go with them.
+    expect(text).not.toMatch(/^\s*\d\s*$/m)
   })
 })
