@@ -16,7 +16,8 @@
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
- *   readable/controls.ts a thread's repeated controls drawn as links to a script;
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
+ *   site's dismissible notice above the page's first heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -37,6 +38,7 @@ import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
@@ -90,6 +92,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutReplySubjects(page, roots)
   roots = withoutScriptLinks(page, roots)
+  roots = withoutDismissibleNotices(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

@@ -2,7 +2,7 @@
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
- * readable/subjects.ts, readable/controls.ts).
+ * readable/subjects.ts, readable/controls.ts, readable/notices.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -236,5 +236,32 @@ describe("readable copy: a thread's controls drawn as links to a script", () => 
     expect(text).not.toContain("Downvote")
     // The scores the arrows stood around go with them.
     expect(text).not.toMatch(/^\s*\d\s*$/m)
+  })
+})
+
+const NOTICE = "Members are reminded never to send money before they see the machine, and to meet the " +
+  "seller in person: scammers have answered wanted ads on this board with photographs of other people's tools."
+
+/** A thread under the site's notice, dismissible by a link; `after`: the same notice under the thread's heading. */
+const noticedThread = (after: boolean) => {
+  const notice = `<ul class="notices"><li class="notice"><div class="notice-content">` +
+    `<a href="/account/dismiss-notice?notice_id=30" class="notice-close"></a><p>${NOTICE}</p></div></li></ul>`
+  return `<html><head><title>Tools that write for you</title></head><body><main>${
+    after ? "" : notice
+  }<h1>Tools that write for you</h1>${after ? notice : ""}<div class="post"><p>${LONG}</p></div>${
+    REPLIES.map((r) => `<div class="post"><p>${r} ${LONG.slice(0, 160)}</p></div>`).join("")
+  }</main></body></html>`
+}
+
+describe("readable copy: a site's dismissible notice above a thread", () => {
+  it("leaves out the notice a reader can dismiss before the thread's heading", () => {
+    const text = copy(noticedThread(false))
+    expect(text).toContain("what keeps members coming back")
+    expect(text).toContain(REPLIES[2])
+    expect(text).not.toContain("scammers have answered")
+  })
+
+  it("keeps a dismissible block after the heading", () => {
+    expect(copy(noticedThread(true))).toContain("scammers have answered")
   })
 })
