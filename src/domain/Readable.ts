@@ -15,7 +15,9 @@
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
- *   label written again for screen readers;
+ *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
+ *   site's dismissible notice above the page's first heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -28,6 +30,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
+import { withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
@@ -35,12 +38,14 @@ import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
+import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutVoteCounts } from "./readable/votes.js"
@@ -85,6 +90,9 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutEchoes(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
+  roots = withoutReplySubjects(page, roots)
+  roots = withoutScriptLinks(page, roots)
+  roots = withoutDismissibleNotices(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

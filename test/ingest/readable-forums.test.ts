@@ -1,7 +1,8 @@
 /**
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
- * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts).
+ * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
+ * readable/subjects.ts, readable/controls.ts, readable/notices.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -178,5 +179,89 @@ describe("readable copy: a question-and-answer thread's vote counts", () => {
     expect(text).toContain("what keeps members coming back")
     for (const r of REPLIES) expect(text).toContain(r)
     for (const n of ["173", "1.2k", "48"]) expect(text).not.toContain(n)
+  })
+})
+
+const RENAMED = ["Haiku counts as writing", "Counting syllables", "Tagging old threads"]
+
+/** A board's thread: each reply headed by its subject, "Re:" and the thread's (or, `renamed`, its own). */
+const subjectThread = (renamed: ReadonlyArray<number> = []) =>
+  `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+  <div class="post"><p>${LONG}</p></div>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><h3><a href="/viewtopic.php?t=42#p${i + 2}">${
+        renamed.includes(i) ? `Re: ${RENAMED[i]}` : "Re: Tools that write for you"
+      }</a></h3><div class="postdate">${i + 2}. June 2024</div><div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a reply's subject line", () => {
+  it("leaves out the thread's subject said again after \"Re:\" over each reply", () => {
+    const text = copy(subjectThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Re: Tools that write for you")
+  })
+
+  it("keeps a subject a reply renamed, and a lone \"Re:\" line", () => {
+    const renamed = copy(subjectThread([0]))
+    expect(renamed).toContain("Re: Haiku counts as writing")
+    expect(renamed).not.toContain("Re: Tools that write for you")
+    const lone = copy(subjectThread([0, 1]))
+    expect(lone).toContain("Re: Counting syllables")
+    expect(lone).toContain("Re: Tools that write for you")
+  })
+})
+
+/**
+ * A thread of short posts (copied as the page's visible text: no block scores), each ending with a
+ * vote's arrows drawn as links to a script, around the post's score.
+ */
+const votedThread = (word: string) =>
+  `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>${
+    REPLIES.map((text, i) =>
+      `<article class="message"><div class="message-body"><p>${text} ${
+        i === 1 ? `Ask the <a href="javascript:void(0)">${word}</a> who wrote it.` : ""
+      }</p></div><div class="message-vote"><a href="javascript:"><span class="u-srOnly">Upvote</span></a>` +
+      `<span class="score">${i}</span><a href="javascript:"><span class="u-srOnly">Downvote</span></a></div></article>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a thread's controls drawn as links to a script", () => {
+  it("leaves out the repeated short links that run a script and their score, keeping one inside a sentence", () => {
+    const text = copy(votedThread("moderator"))
+    expect(text).toContain(REPLIES[0])
+    expect(text).toContain(REPLIES[2])
+    expect(text).toContain("Ask the moderator who wrote it.")
+    expect(text).not.toContain("Upvote")
+    expect(text).not.toContain("Downvote")
+    // The scores the arrows stood around go with them.
+    expect(text).not.toMatch(/^\s*\d\s*$/m)
+  })
+})
+
+const NOTICE = "Members are reminded never to send money before they see the machine, and to meet the " +
+  "seller in person: scammers have answered wanted ads on this board with photographs of other people's tools."
+
+/** A thread under the site's notice, dismissible by a link; `after`: the same notice under the thread's heading. */
+const noticedThread = (after: boolean) => {
+  const notice = `<ul class="notices"><li class="notice"><div class="notice-content">` +
+    `<a href="/account/dismiss-notice?notice_id=30" class="notice-close"></a><p>${NOTICE}</p></div></li></ul>`
+  return `<html><head><title>Tools that write for you</title></head><body><main>${
+    after ? "" : notice
+  }<h1>Tools that write for you</h1>${after ? notice : ""}<div class="post"><p>${LONG}</p></div>${
+    REPLIES.map((r) => `<div class="post"><p>${r} ${LONG.slice(0, 160)}</p></div>`).join("")
+  }</main></body></html>`
+}
+
+describe("readable copy: a site's dismissible notice above a thread", () => {
+  it("leaves out the notice a reader can dismiss before the thread's heading", () => {
+    const text = copy(noticedThread(false))
+    expect(text).toContain("what keeps members coming back")
+    expect(text).toContain(REPLIES[2])
+    expect(text).not.toContain("scammers have answered")
+  })
+
+  it("keeps a dismissible block after the heading", () => {
+    expect(copy(noticedThread(true))).toContain("scammers have answered")
   })
 })

@@ -1,0 +1,60 @@
+/**
+ * A thread's controls drawn as links that go nowhere: `href="javascript:…"` runs a script on the
+ * page. A forum repeats such a link on every post (a vote's arrows, "report", "reply"); its
+ * text names the control, not a page a reader could open. Short ones whose text the page repeats
+ * on at least `MIN_REPEATS` of them are left out of the copy (`withoutScriptLinks`); a lone
+ * script link ("Show the table") stays, and so does one inside a sentence. Where the controls stood
+ * around a number alone (a vote's arrows around the post's score), the number goes with them.
+ */
+import { collapseWhitespace as collapse } from "../Quote.js"
+import { eachKept, type El, type Page, textContent } from "./tree.js"
+
+/** A script's address: `javascript:` and whatever follows. */
+const SCRIPT_HREF = /^\s*javascript:/i
+/** The longest text read as a control's label. */
+const MAX_CONTROL = 20
+/** The least share of a control's block inside links. */
+const CONTROL_ROW_LINKS = 0.5
+/** The fewest script links with one text that make a repeated control. */
+const MIN_REPEATS = 3
+
+/**
+ * Whether the link stands among links, as controls do (a row of them, a vote's arrows around its
+ * count): its block holds at least `CONTROL_ROW_LINKS` of its text in links. A script link inside a
+ * sentence (a word that opens its dictionary entry) is part of what the sentence says.
+ */
+const amongLinks = (el: El): boolean => {
+  const block = el.block ?? el
+  return block.link >= CONTROL_ROW_LINKS * block.text
+}
+
+/** A number alone: a post's score, signed or not, with thousands written as `1.2k`. */
+const COUNT = /^\s*[-+\u2212]?\d[\d,.]*\s*k?\s*$/i
+
+/** The roots without the short links whose address is a script and whose text repeats. */
+export const withoutScriptLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const byText = new Map<string, Array<El>>()
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      if (el.text > 0 && el.text <= MAX_CONTROL && SCRIPT_HREF.test(el.attribs.href ?? "") && amongLinks(el)) {
+        const text = collapse(textContent(page.texts, el, true, true)).trim().toLowerCase()
+        const links = byText.get(text) ?? []
+        links.push(el)
+        byText.set(text, links)
+      }
+      return true
+    })
+  }
+  const rows = new Set<El>()
+  for (const links of byText.values()) {
+    if (links.length < MIN_REPEATS) continue
+    for (const el of links) {
+      el.drop = true
+      if (el.parent !== undefined) rows.add(el.parent)
+    }
+  }
+  // The score a vote's arrows stood around, now a number alone between nothing.
+  for (const row of rows) if (COUNT.test(textContent(page.texts, row, true, true))) row.drop = true
+  return roots
+}
