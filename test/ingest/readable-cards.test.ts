@@ -196,3 +196,27 @@ describe("readable copy: a side menu laid over a shop's page", () => {
     for (let i = 0; i < 12; i++) expect(text).toContain(`Slim wallet number ${i}`)
   })
 })
+
+const shirtCard = (i: number): string =>
+  `<article class="product-card"><a href="/products/shirt-${i}"><h4>Training shirt ${i}</h4></a>` +
+  `<p class="fit">slim fit</p><p class="colour">Colour ${i % 3}</p><span class="price">$${20 + i}</span></article>`
+
+/** A collection page whose grid sits in the box of its pager, its buying guide under the grid scoring as the text. */
+const paged = () =>
+  `<html><head><title>Training shirts</title></head><body>
+  <main><h1>Training shirts</h1>
+  <div class="filtering-and-pagination_page"><div class="pagination_box">
+  <div class="product-grid">${Array.from({ length: 12 }, (_, i) => shirtCard(i)).join("")}</div>
+  <a href="?page=2">Load more</a></div></div>
+  <div class="seo-text">${Array.from({ length: 5 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")}</div>
+  </main>
+  <footer><p>Copyright 2026 The Shirt Company, all rights reserved, sewn in the valley.</p></footer>
+  </body></html>`
+
+describe("readable copy: a shop's grid inside the box of its pager", () => {
+  it("keeps the grid of priced cards that a wrapper named for the pagination holds", () => {
+    const text = copy(paged())
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Training shirt ${i}`)
+  })
+})
