@@ -12,6 +12,7 @@
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
  *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
+ *   readable/formNotes.ts a form's messages for after it is sent,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
@@ -33,6 +34,7 @@ import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
+import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
@@ -75,6 +77,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutSignUps(page, roots, meta)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
+  roots = withoutFormNotes(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
   roots = withoutMouseRepeats(page, roots)
