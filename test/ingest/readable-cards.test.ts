@@ -2,7 +2,8 @@
  * Pages built of cards (listings, collections, product grids) and pages shown by a script that
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
- * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name).
+ * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
+ * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -194,5 +195,46 @@ describe("readable copy: a side menu laid over a shop's page", () => {
     expect(text).not.toContain("NEW ARRIVALS")
     expect(text).not.toContain("LUGGAGE AND BAGS")
     for (let i = 0; i < 12; i++) expect(text).toContain(`Slim wallet number ${i}`)
+  })
+})
+
+const shirtCard = (i: number): string =>
+  `<article class="product-card"><a href="/products/shirt-${i}"><h4>Training shirt ${i}</h4></a>` +
+  `<p class="fit">slim fit</p><p class="colour">Colour ${i % 3}</p><span class="price">$${20 + i}</span></article>`
+
+/** A collection page whose grid sits in the box of its pager, its buying guide under the grid scoring as the text. */
+const paged = () =>
+  `<html><head><title>Training shirts</title></head><body>
+  <main><h1>Training shirts</h1>
+  <div class="filtering-and-pagination_page"><div class="pagination_box">
+  <div class="product-grid">${Array.from({ length: 12 }, (_, i) => shirtCard(i)).join("")}</div>
+  <a href="?page=2">Load more</a></div></div>
+  <div class="seo-text">${Array.from({ length: 5 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")}</div>
+  </main>
+  <footer><p>Copyright 2026 The Shirt Company, all rights reserved, sewn in the valley.</p></footer>
+  </body></html>`
+
+describe("readable copy: a shop's grid inside the box of its pager", () => {
+  it("keeps the grid of priced cards that a wrapper named for the pagination holds", () => {
+    const text = copy(paged())
+    expect(text).toContain(prose(1))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Training shirt ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose skip link (not named as one) opens its `main`. */
+const skipped = () =>
+  `<html><head><title>Mesh chairs</title></head><body>
+  <main><a href="#results">Skip to search results</a>
+  <h1>Mesh chairs</h1><p>Chairs for long days at the desk.</p>
+  <ul id="results" class="grid">${Array.from({ length: 3 }, (_, i) => card(i)).join("")}</ul></main>
+  </body></html>`
+
+describe("readable copy: a skip link", () => {
+  it("leaves out a link to an anchor that says it skips to the content", () => {
+    const text = copy(skipped())
+    expect(text).not.toContain("Skip to search results")
+    expect(text).toContain("Chairs for long days at the desk.")
+    for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })

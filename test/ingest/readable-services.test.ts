@@ -1,7 +1,7 @@
 /**
  * Service pages: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
- * readable/accordions.ts `accordionAnswers`).
+ * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -164,5 +164,25 @@ describe("readable copy: an accordion whose controls name their panels", () => {
     OFFERS.slice(0, 4).forEach((name, i) =>
       expect(text).toContain(`Our ${name.toLowerCase()} team works beside yours for ${i + 2} weeks`)
     )
+  })
+})
+
+/** A service page built with a site builder: a contact form with its messages for after it is sent, hidden by the style sheet. */
+const contact = () =>
+  `<html><head><title>Audit services</title></head><body><main>
+  <h1>Audit services</h1>
+  <p>Our auditors read your books with you, line by line, and leave a plan your team can follow for a year.</p>
+  <p>Every audit ends with a meeting where we walk through what we found and what to change first.</p>
+  <div class="w-form"><form id="contact"><input type="email" name="email"><input type="submit" value="Send"></form>
+  <div class="w-form-done"><div>Thank you! Your submission has been received!</div></div>
+  <div class="w-form-fail"><div>Oops! Something went wrong while submitting the form.</div></div></div>
+  </main></body></html>`
+
+describe("readable copy: a form's messages for after it is sent", () => {
+  it("leaves out the success and failure notes a site builder writes beside its form", () => {
+    const text = copy(contact())
+    expect(text).toContain("Every audit ends with a meeting")
+    expect(text).not.toContain("Your submission has been received")
+    expect(text).not.toContain("Something went wrong while submitting")
   })
 })

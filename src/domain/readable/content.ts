@@ -37,6 +37,7 @@ import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } f
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import type { PageMeta } from "./meta.js"
+import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections } from "./strips.js"
@@ -411,6 +412,8 @@ export const chooseContent = (
     : says.published === undefined && says.discussion !== true
     ? customerReviews(page)
     : new Set<El>()
+  // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
+  if (!product) pagedGrids(page)
   const roots = priceGrids(page, scoredContent(page, product), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
