@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -372,6 +372,58 @@ describe("readable copy: WordPress's post status on a shop's list items", () => 
     for (let i = 0; i < 12; i++) {
       expect(text).toContain(`Glass cup number ${i}`)
       expect(text).toContain(`$${20 + i}.95`)
+    }
+  })
+})
+
+const story = (i: number): string =>
+  `<div class="story"><h2><a href="/posts/${i}">Notes from week ${i} of building a small compiler</a></h2>` +
+  `<p class="story-meta"><a href="/u/ann${i}">Ann Writer ${i}</a> wrote this on a quiet evening at home</p>` +
+  `<div class="story-tags"><a href="/t/rust${i}">#rust${i}</a> <a href="/t/parsing${i}">#parsing${i}</a>` +
+  ` <a href="/t/tooling${i}">#tooling${i}</a></div></div>`
+
+const frontPage = (published: string) =>
+  `<html><head><title>Posts</title>${published}</head><body>
+  <header class="site-header"><a href="/">The community</a> <a href="/enter">Sign in</a></header>
+  <main><h1>Posts</h1>
+  <div class="feed">${Array.from({ length: 8 }, (_, i) => story(i)).join("")}</div>
+  <div class="tags"><a href="/t/all">#all</a> <a href="/t/popular">#popular</a> <a href="/t/cloud">#cloudy</a></div>
+  </main>
+  <footer><p>Copyright 2026 The Community Company, all rights reserved, written by its members.</p></footer>
+  </body></html>`
+
+describe("readable copy: an entry's tags", () => {
+  it("keeps the tags each card of a listing holds, not a tag cloud beside the cards", () => {
+    const text = copy(frontPage(""))
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Notes from week ${i} of building a small compiler`)
+      expect(text).toContain(`#parsing${i}`)
+    }
+    expect(text).not.toContain("#cloudy")
+  })
+
+  it("leaves a dated page's tags as the name says (an article's strip of other posts)", () => {
+    const text = copy(frontPage(`<meta property="article:published_time" content="2026-03-07T10:00:00Z">`))
+    expect(text).toContain("Notes from week 0 of building a small compiler")
+    expect(text).not.toContain("#parsing0")
+  })
+})
+
+const post = (i: number): string =>
+  `<div class="post"><h2><a href="/p/${i}">A field report from the harbour, part ${i}</a></h2>` +
+  `<p>What the divers found under pier ${i} this spring, and what it says about the water there.</p>` +
+  [" d-sm", " d-md", " d-lg"].map((w) => `<div class="when${w}">${i + 1}d ago</div>`).join("") + `</div>`
+
+describe("readable copy: a block written once per screen width", () => {
+  it("keeps once a card's line written three times in a row", () => {
+    const text = copy(
+      `<html><head><title>Field reports</title></head><body><main><h1>Field reports</h1>${
+        Array.from({ length: 6 }, (_, i) => post(i)).join("")
+      }</main></body></html>`
+    )
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`A field report from the harbour, part ${i}`)
+      expect(count(text, `${i + 1}d ago`)).toBe(1)
     }
   })
 })

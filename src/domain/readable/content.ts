@@ -3,7 +3,8 @@
  * cleaning the result of furniture as trafilatura does (docs/ingest.md, "How the content is chosen"):
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
- *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
+ *    large share of the page's text (a wrapper named `has-sidebar` is not furniture; on an undated
+ *    page, the tags each of a listing's cards holds are the entry's: tags.ts).
  * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
  *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
  *    100 characters (at most 3 for each), and gives that score to its parent, half to its
@@ -41,6 +42,7 @@ import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections } from "./strips.js"
+import { entriesTags } from "./tags.js"
 import {
   dropsItself,
   eachKept,
@@ -123,9 +125,11 @@ const isAncestor = (a: El, el: El): boolean => {
 }
 
 /** Step 1: furniture dropped unless it holds a large share of the page. */
-const dropFurniture = (page: Page, measured = false): number => {
+const dropFurniture = (page: Page, measured = false, undated = false): number => {
   if (!measured) measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  // An undated page's entries keep their tags (tags.ts).
+  const tags = undated ? entriesTags(page) : undefined
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
@@ -133,7 +137,8 @@ const dropFurniture = (page: Page, measured = false): number => {
       !el.drop && el.text < keep &&
       ((el.marks.furniture === 2 && !ratingSaid(page, el)) ||
         (el.marks.furniture === 1 && !prose(el) &&
-          el.name !== "table") /* a weak name on a data table ("table-header") is its own */ ||
+          el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
+          tags?.has(el) !== true) ||
         (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))
     ) {
       el.drop = true
@@ -414,7 +419,7 @@ export const chooseContent = (
     : new Set<El>()
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
-  const roots = priceGrids(page, scoredContent(page, product), product)
+  const roots = priceGrids(page, scoredContent(page, product, says.published === undefined), product)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
   const keptProse = roots.reduce((n, r) => n + r.prose, 0)
@@ -746,8 +751,8 @@ const customerReviews = (page: Page): ReadonlySet<El> => {
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */
-const scoredContent = (page: Page, product = false): ReadonlyArray<El> => {
-  const furnitureText = dropFurniture(page, true)
+const scoredContent = (page: Page, product = false, undated = false): ReadonlyArray<El> => {
+  const furnitureText = dropFurniture(page, true, undated)
   let scores = noScores(page)
   let names = true
   let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
@@ -759,7 +764,7 @@ const scoredContent = (page: Page, product = false): ReadonlyArray<El> => {
     names = false
     const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
     if (!enough(again)) {
-      dropFurniture(page)
+      dropFurniture(page, false, undated)
       return declaredContent(page)
     }
     content = again

@@ -4,7 +4,10 @@
  * repeat their panel as an accordion. A reader sees one copy; the readable copy keeps the first
  * and drops each later block identical to an earlier one (`withoutRepeats`). A preview cut to its
  * first lines (by a clamp the copy does not see) written right before the whole text is dropped
- * too: the whole text starts with all of it.
+ * too: the whole text starts with all of it. A block of any length written three times or more in a
+ * row (a card's date and reading time, a label, a "Loading" placeholder, once per screen width, each
+ * copy shown at one width only) is kept once; twice in a row may be two values that happen to be
+ * equal (two plans' prices side by side), and code is written as the reader should type it.
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -25,13 +28,15 @@ const HEADING_WITHIN = 4
  * without each block that is only a link repeated as one of the next few headings: a card's link
  * stretched over the whole card (for the click, or for screen readers) before the card's own title,
  * and without each block of at least `MIN_PREVIEW` characters that the next block starts with and
- * goes on from (a preview before the whole).
+ * goes on from (a preview before the whole), and without each later copy of a block written three times
+ * or more in a row (`thrice`).
  */
 export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
   const seen = new Set<string>()
   const out: Array<string> = []
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!
+    if (thrice(blocks, i)) continue
     if (b.length >= MIN_REPEAT) {
       if (seen.has(b)) continue
       seen.add(b)
@@ -51,4 +56,10 @@ const headedBy = (blocks: ReadonlyArray<string>, i: number, link: string): boole
     if (HEADING.test(h) && h.slice(h.indexOf(" ") + 1) === link) return true
   }
   return false
+}
+
+/** Whether `blocks[i]` (no code) repeats the block before it in a run of three or more of the same block. */
+const thrice = (blocks: ReadonlyArray<string>, i: number): boolean => {
+  const b = blocks[i]!
+  return i > 0 && b === blocks[i - 1] && !b.startsWith("```") && (blocks[i - 2] === b || blocks[i + 1] === b)
 }
