@@ -3,7 +3,8 @@
  * cleaning the result of furniture as trafilatura does (docs/ingest.md, "How the content is chosen"):
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
- *    large share of the page's text (a wrapper named `has-sidebar` is not furniture).
+ *    large share of the page's text (a wrapper named `has-sidebar` is not furniture), or is one of
+ *    a page's sections built as banners named as calls to action (calls.ts).
  * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
  *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
  *    100 characters (at most 3 for each), and gives that score to its parent, half to its
@@ -31,6 +32,7 @@
 import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
+import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
@@ -125,12 +127,13 @@ const isAncestor = (a: El, el: El): boolean => {
 const dropFurniture = (page: Page, measured = false): number => {
   if (!measured) measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  const sections = sectionsNamedCallToAction(page)
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && el.text < keep &&
-      ((el.marks.furniture === 2 && !ratingSaid(page, el)) ||
+      ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el)) ||
         (el.marks.furniture === 1 && !prose(el) &&
           el.name !== "table") /* a weak name on a data table ("table-header") is its own */ ||
         (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))
