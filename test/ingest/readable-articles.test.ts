@@ -156,4 +156,14 @@ describe("readable copy: a sign-up box under an article", () => {
     const html = article("").replace("<h1>Pruning the old orchard</h1>", `<h1>Pruning the old orchard</h1>${signUp}`)
     expect(copy(html)).toContain("a letter a month")
   })
+
+  it("leaves it out on a page that names its author but no date of publication", () => {
+    const html = article(signUp, false).replace(
+      "</title>",
+      `</title><meta name="author" content="Ada Fieldfare">`
+    )
+    const text = copy(html)
+    expect(text).toContain(prose(14))
+    expect(text).not.toContain("a letter a month")
+  })
 })
