@@ -42,6 +42,15 @@ const teasers = (n: number): string =>
       `<span>October ${i + 1}, 2026</span></div>`).join("")
   }</div>`
 
+/** A "Popular" list beside the story: each post's title a bold link over its first words, cut short. */
+const popular = (n: number): string =>
+  `<div class="list"><h5>Popular</h5><ul>${
+    Array.from({ length: n }, (_, i) =>
+      `<li><strong><a href="/blogs/notes/post-${i}">Notes from the cider barn, number ${i}</a></strong>` +
+      `<p>Did you know that the press in the old barn was built before the house itself, and that ${i}...</p></li>`)
+      .join("")
+  }</ul></div>`
+
 describe("readable copy: teasers of other pages under an article", () => {
   it("leaves out a strip of teasers (a heading that is one link, a summary, a date) under the story", () => {
     const text = copy(article(teasers(5)))
@@ -50,6 +59,20 @@ describe("readable copy: teasers of other pages under an article", () => {
       expect(text).not.toContain(`Another season in the walled garden, part ${i}`)
       expect(text).not.toContain(`planted the beds again ${i}`)
     }
+  })
+
+  it("leaves out teasers whose summaries are cut short, on a page that gives no date", () => {
+    const text = copy(article(popular(6), false))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Notes from the cider barn, number 3")
+    expect(text).not.toContain("built before the house itself")
+  })
+
+  it("keeps teasers cut short where they are the page (little prose beside them)", () => {
+    const text = copy(
+      `<html><head><title>Notes</title></head><body><main><h1>Notes</h1>${popular(6)}</main></body></html>`
+    )
+    expect(text).toContain("Notes from the cider barn, number 3")
   })
 
   it("keeps them on a page that does not say it was published (a listing, a front page)", () => {
@@ -155,5 +178,15 @@ describe("readable copy: a sign-up box under an article", () => {
   it("keeps a line above the article that asks for an email (a page's opening offer)", () => {
     const html = article("").replace("<h1>Pruning the old orchard</h1>", `<h1>Pruning the old orchard</h1>${signUp}`)
     expect(copy(html)).toContain("a letter a month")
+  })
+
+  it("leaves it out on a page that names its author but no date of publication", () => {
+    const html = article(signUp, false).replace(
+      "</title>",
+      `</title><meta name="author" content="Ada Fieldfare">`
+    )
+    const text = copy(html)
+    expect(text).toContain(prose(14))
+    expect(text).not.toContain("a letter a month")
   })
 })

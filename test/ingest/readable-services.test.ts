@@ -1,7 +1,8 @@
 /**
  * Service pages: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
- * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`).
+ * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
+ * readable/calls.ts `sectionsNamedCallToAction`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -184,5 +185,49 @@ describe("readable copy: a form's messages for after it is sent", () => {
     expect(text).toContain("Every audit ends with a meeting")
     expect(text).not.toContain("Your submission has been received")
     expect(text).not.toContain("Something went wrong while submitting")
+  })
+})
+
+const CAPABILITIES = ["cloud platforms", "data engineering", "advanced analytics"]
+
+/** A section built as a banner: named as a call to action, a heading, two paragraphs, a button. */
+const bannerSection = (name: string) =>
+  `<div class="cta cmp-cta"><div class="cmp-cta__text"><h3>${name}</h3>
+  <p>Our ${name} practice helps companies move reports and ledgers off the servers they keep to ` +
+  `platforms that need no patching, without the cost of building a team of their own and without ` +
+  `waiting a year before the first results can be seen.</p>
+  <p>Each engagement starts with two weeks of interviews and ends with a plan your own staff can carry ` +
+  `on, written down step by step so that nothing depends on us once we have left.</p></div>
+  <div class="cmp-cta__button"><a href="/contact">Talk to us</a></div></div>`
+
+const capabilitiesPage = (sections: number) =>
+  `<html><head><title>Data capabilities</title></head><body>
+  <header class="site-header"><a href="/">The Firm</a></header>
+  <main><h1>Data and analytics</h1>
+  ${
+    [1, 2, 3, 4, 5, 6].map((i) =>
+      `<p>Paragraph ${i}: turn the data your company already holds into decisions, since our consultants ` +
+      `have built data platforms for banks, retailers and hospitals, and know where such projects go wrong.</p>`
+    ).join("")
+  }
+  ${CAPABILITIES.slice(0, sections).map(bannerSection).join("\n")}
+  <div class="cta-banner"><h2>Ready to start?</h2><p>Contact our team today.</p>
+  <a href="/contact">Contact us</a></div>
+  </main>
+  <footer><p>Copyright 2026 The Firm, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a page's sections built as banners named as calls to action", () => {
+  it("keeps them when the page has several, each a heading over paragraphs", () => {
+    const text = copy(capabilitiesPage(3))
+    expect(text).toContain("Paragraph 6: turn the data")
+    expect(text).toContain("Our data engineering practice helps companies")
+    expect(text).toContain("Our advanced analytics practice helps companies")
+    expect(text).not.toContain("Contact our team today")
+  })
+
+  it("leaves out one such box alone, as a closing strip", () => {
+    const text = copy(capabilitiesPage(1))
+    expect(text).toContain("Paragraph 6: turn the data")
+    expect(text).not.toContain("Our cloud platforms practice helps companies")
   })
 })

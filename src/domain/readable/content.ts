@@ -4,7 +4,8 @@
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
  *    large share of the page's text (a wrapper named `has-sidebar` is not furniture; on an undated
- *    page, the tags each of a listing's cards holds are the entry's: tags.ts).
+ *    page, the tags each of a listing's cards holds are the entry's: tags.ts), or is one of a
+ *    page's sections built as banners named as calls to action (calls.ts).
  * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
  *    many as pairs of `<br>` split it into): it scores 1 for each, plus one per comma, plus one per
  *    100 characters (at most 3 for each), and gives that score to its parent, half to its
@@ -32,6 +33,7 @@
 import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
+import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, Keep } from "./cards.js"
 import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
@@ -130,12 +132,13 @@ const dropFurniture = (page: Page, measured = false, undated = false): number =>
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   // An undated page's entries keep their tags (tags.ts).
   const tags = undated ? entriesTags(page) : undefined
+  const sections = sectionsNamedCallToAction(page)
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && el.text < keep &&
-      ((el.marks.furniture === 2 && !ratingSaid(page, el)) ||
+      ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el)) ||
         (el.marks.furniture === 1 && !prose(el) &&
           el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
           tags?.has(el) !== true) ||

@@ -3,9 +3,9 @@
  * the loop", "Get the latest in your inbox") over a form whose field is an email address. Themes
  * put it under or inside an article; it is a form to fill, not the page's text
  * (`withoutSignUps`). The form's controls are dropped by their tags; its words stayed. Only on a
- * page that says when it was published (an article: a listing's or a shop's own form may be what
- * its page offers), only after half of the content (a hero's "start with your email" opens a page),
- * and never in one of a group of cards (a product card's "notify me" field).
+ * page that says when it was published or who wrote it (an article: a listing's or a shop's own
+ * form may be what its page offers), only after half of the content (a hero's "start with your
+ * email" opens a page), and never in one of a group of cards (a product card's "notify me" field).
  */
 import { siblingsOfShape } from "./cards.js"
 import type { PageMeta } from "./meta.js"
@@ -36,14 +36,15 @@ const emailField = (el: El): boolean => el.name === "input" && (el.attribs.type 
 /**
  * The roots with each sign-up box left out: from each email field inside them, the largest of its
  * ancestors (below the root) that shows at most `MAX_BOX` characters, when at least `AFTER` of the
- * root's text comes before it and it is no card, on a page that says when it was published.
+ * root's text comes before it and it is no card, on a page that says when it was published or who
+ * wrote it.
  */
 export const withoutSignUps = (
   page: Page,
   roots: ReadonlyArray<El>,
-  says: Partial<Pick<PageMeta, "published">> = {}
+  says: Partial<Pick<PageMeta, "published" | "author">> = {}
 ): ReadonlyArray<El> => {
-  if (says.published === undefined) return roots
+  if (says.published === undefined && says.author === undefined) return roots
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end; i++) {
       if (!emailField(page.all[i]!)) continue

@@ -7,9 +7,12 @@
  * (far more than the teasers' text), the teasers are left out (`withoutTeasers`). A page made of
  * teasers (a listing, a blog's front page: no date of publication, or little prose beside them)
  * keeps them: they are its content. A teaser's linked heading counts even where the cleaning pass
- * dropped it (a header of links: category, title, byline) and left its summary alone.
+ * dropped it (a header of links: category, title, byline) and left its summary alone. A teaser
+ * whose summary is cut short (ending with an ellipsis: the first words of the other post) says
+ * what it is without the page's date: a sidebar's "Popular" list of a shop's blog, whose posts
+ * carry no date in their markup.
  */
-import { siblingsOfShape } from "./cards.js"
+import { shapeOf, siblingsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, parsedText } from "./tree.js"
@@ -61,32 +64,89 @@ const oneLink = (page: Page, heading: El): boolean => {
   return hrefs.size === 1 && href !== undefined && href.length > 0 && !href.startsWith("#")
 }
 
-/** A teaser: a heading all one link, and little text outside links. */
-const teaser = (page: Page, card: El): boolean => card.text - card.link <= MAX_SUMMARY && linkedHeading(page, card)
+/** A summary cut short: text that ends with an ellipsis (three dots or the character). */
+const CUT_SHORT = /(?:\.\.\.|\u2026)\s*$/
+
+/** The most elements a teaser is built of (a picture, a title, a summary, a date: a few dozen at most). */
+const MAX_TEASER_ELEMENTS = 60
+
+/** The least characters of a block that ends cut short for it to be a summary (not "Read more..."). */
+const MIN_CUT_SUMMARY = 40
 
 /**
- * The roots with each group of teasers left out, on a page that says when it was published and is
- * not a product's (meta.ts), when the rest of the content is an article beside them: its prose at
- * least `ARTICLE_BESIDE` times the teasers' text.
+ * Whether `card` links to another page and holds a summary cut short: a block of its own text
+ * ending with an ellipsis. A theme writes the first words of each other post and cuts them off
+ * ("Did you know that 60% of travelers value great coffee at..."); an article's own paragraphs are
+ * whole.
+ */
+const cutShortSummary = (page: Page, card: El): boolean => {
+  if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
+  let linked = false
+  let cut = false
+  for (let i = card.order; i < card.end;) {
+    const el = page.all[i]!
+    if (el.drop) {
+      i = el.end
+      continue
+    }
+    if (el.name === "a") {
+      const href = el.attribs.href ?? ""
+      if (href.length > 0 && !href.startsWith("#") && el.text > 0) linked = true
+      i = el.end
+      continue
+    }
+    if (!cut && el.selfText > 0 && el.text >= MIN_CUT_SUMMARY && el.link === 0) cut = endsCutShort(page, el)
+    i++
+  }
+  return linked && cut
+}
+
+/** Whether an element's last text of its own ends with an ellipsis. */
+const endsCutShort = (page: Page, el: El): boolean => {
+  for (let k = el.children.length - 1; k >= 0; k--) {
+    const c = el.children[k]!
+    if (typeof c !== "number") continue
+    const t = page.texts.of(c)
+    if (t.trim().length > 0) return CUT_SHORT.test(t)
+  }
+  return false
+}
+
+/**
+ * A teaser: little text outside links, and a heading all one link or a link beside a summary cut
+ * short; on a page that does not say when it was published (`dated` false), only the latter.
+ */
+const teaser = (page: Page, card: El, dated: boolean): boolean =>
+  card.text - card.link <= MAX_SUMMARY && ((dated && linkedHeading(page, card)) || cutShortSummary(page, card))
+
+/**
+ * The roots with each group of teasers left out, on a page that is not a product's (meta.ts), when
+ * the rest of the content is an article beside them: its prose at least `ARTICLE_BESIDE` times the
+ * teasers' text. Teasers whose summaries are cut short count on any page; those known by their
+ * linked headings alone only on a page that says when it was published.
  */
 export const withoutTeasers = (
   page: Page,
   roots: ReadonlyArray<El>,
   says: Partial<Pick<PageMeta, "product" | "published">> = {}
 ): ReadonlyArray<El> => {
-  if (says.published === undefined || says.product === true) return roots
+  if (says.product === true) return roots
+  const dated = says.published !== undefined
   const prose = roots.reduce((n, r) => n + r.prose, 0)
   const groups: Array<Array<El>> = []
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      const seen = new Set<number>()
+      // Siblings of one shape are one group: each shape is looked at once (a table's thousands of rows).
+      const seen = new Set<string>()
       let grouped = false
       for (const c of el.children) {
         if (typeof c === "number" || c.drop || c.text === 0) continue
+        const shape = shapeOf(c)
+        if (seen.has(shape)) continue
+        seen.add(shape)
         const cards = siblingsOfShape(el, c, 1)
-        if (cards === undefined || seen.has(cards[0]!.order)) continue
-        seen.add(cards[0]!.order)
-        if (cards.filter((k) => teaser(page, k)).length >= TEASER_SHARE * cards.length) {
+        if (cards === undefined) continue
+        if (cards.filter((k) => teaser(page, k, dated)).length >= TEASER_SHARE * cards.length) {
           groups.push(cards)
           grouped = true
         }
