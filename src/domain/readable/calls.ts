@@ -36,7 +36,7 @@ export const sectionsNamedCallToAction = (page: Page): ReadonlySet<El> => {
   let outermost = 0
   let end = -1
   for (const el of page.all) {
-    if (el.drop || !namedCallToAction(el) || !section(page, el)) continue
+    if (el.drop || el.prose < MIN_PROSE || !namedCallToAction(el) || !section(page, el)) continue
     kept.add(el)
     if (el.order >= end) {
       outermost++
