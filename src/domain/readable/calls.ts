@@ -8,7 +8,7 @@
  * sections built as banners and stay; one such box alone is the closing strip.
  */
 import { isHeading } from "./edges.js"
-import type { El, Page } from "./tree.js"
+import { type El, namesOf, type Page } from "./tree.js"
 
 /** A call to action's name as a word of its own: `cta`, `cmp-cta`, `cta-v4`, `cta_2`. */
 const CTA = /(?:^|[-_\s])cta(?:$|[-_\s\d])/i
@@ -19,7 +19,7 @@ const MIN_PROSE = 300
 /** How many such sections a page builds as banners before they are its sections rather than one closing strip. */
 const MIN_SECTIONS = 2
 
-const namedCallToAction = (el: El): boolean => CTA.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)
+const namedCallToAction = (el: El): boolean => CTA.test(namesOf(el))
 
 const section = (page: Page, el: El): boolean => {
   if (el.prose < MIN_PROSE) return false

@@ -53,6 +53,7 @@ import {
   inside,
   measure,
   MIN_PARAGRAPH,
+  namesOf,
   type Page,
   sumAll,
   textContent,
@@ -158,7 +159,7 @@ const dropFurniture = (page: Page, measured = false, undated = false): number =>
 const RATING_SAID = /\bout of \d+(?:\.\d+)? stars?\b|\baverage rating of\b/i
 /** Whether a short element named as a rating says the rating in words: what tells one entry from the next. */
 const ratingSaid = (page: Page, el: El): boolean =>
-  el.text <= 120 && /rating/i.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`) &&
+  el.text <= 120 && /rating/i.test(namesOf(el)) &&
   RATING_SAID.test(textContent(page.texts, el))
 
 /** Text that reads like an article's: long, and mostly not links. */
@@ -680,7 +681,7 @@ const linkList = (el: El): boolean =>
   (el.name === "ul" || el.name === "ol") && el.text > 0 && el.link >= LINK_LIST * el.text
 
 const isBanner = (el: El): boolean => {
-  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  const names = namesOf(el)
   return names.length > 1 && BANNER.test(names)
 }
 
@@ -712,7 +713,7 @@ const PRODUCT_FURNITURE =
 /** Whether an element's class or id names a product page's furniture (`PRODUCT_FURNITURE`). */
 const productFurniture = (el: El): boolean => {
   if (el.name === "body" || el.name === "html" || el.name === "main") return false
-  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  const names = namesOf(el)
   return names.length > 1 && PRODUCT_FURNITURE.test(names)
 }
 

@@ -2,7 +2,7 @@
  * The edges of the chosen content (content.ts, step 4 and after): the article's lead taken in from
  * before it, headings and pseudo-headings left with nothing under them, and italic notes after it.
  */
-import { dropsItself, type El, measure, type Node, type Page, textContent, type Texts } from "./tree.js"
+import { dropsItself, type El, measure, namesOf, type Node, type Page, textContent, type Texts } from "./tree.js"
 
 /** `h1` to `h6` (tag names are lowercase). */
 export const isHeading = (name: string): boolean => {
@@ -170,14 +170,14 @@ export const leads = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
     }
     if (
       el.drop && el.marks.furniture === 1 && el.parent?.drop === false &&
-      TEASER.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)
+      TEASER.test(namesOf(el))
     ) {
       revived.push(el)
       taken.add(el)
       continue
     }
     if (el.drop || holdsFirst.has(el) || el.text < MIN_LEAD || linkDensity(el) >= MAX_LEAD_LINK_DENSITY) continue
-    if (LEAD.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) {
+    if (LEAD.test(namesOf(el))) {
       out.push(el)
       taken.add(el)
     }

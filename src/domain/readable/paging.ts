@@ -9,7 +9,7 @@
  */
 import { groupsUnder } from "./cards.js"
 import { pricedGrid } from "./grids.js"
-import type { El, Page } from "./tree.js"
+import { type El, namesOf, type Page } from "./tree.js"
 
 /** Names of a list's page controls. */
 const PAGING = /paginat|pager|paging/i
@@ -29,8 +29,7 @@ export const pagedGrids = (page: Page): void => {
     if (!pricedGrid(page, g)) continue
     for (let p: El | undefined = g.parent; p !== undefined && g.text >= GRID_SHARE * p.text; p = p.parent) {
       if (p.marks.furniture === 0 && p.marks.weight >= 0) continue
-      const names = `${p.attribs.class ?? ""} ${p.attribs.id ?? ""}`
-      if (PAGING.test(names)) p.marks = { weight: Math.max(0, p.marks.weight), furniture: 0 }
+      if (PAGING.test(namesOf(p))) p.marks = { weight: Math.max(0, p.marks.weight), furniture: 0 }
     }
   }
 }

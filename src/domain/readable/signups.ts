@@ -9,7 +9,7 @@
  */
 import { siblingsOfShape } from "./cards.js"
 import type { PageMeta } from "./meta.js"
-import { type El, type Page } from "./tree.js"
+import { eachKept, type El, type Page } from "./tree.js"
 
 /** The most characters a sign-up box shows: a heading, a line or two, a button's label. */
 const MAX_BOX = 400
@@ -20,13 +20,11 @@ const AFTER = 0.5
 /** The characters shown in `root` before `el` begins. */
 const textBefore = (page: Page, root: El, el: El): number => {
   let n = 0
-  for (let i = root.order + 1; i < el.order;) {
-    const d = page.all[i]!
-    if (d.end <= el.order) {
-      if (!d.drop) n += d.text
-      i = d.end
-    } else i++
-  }
+  eachKept(page.all, root.order + 1, el.order, (d) => {
+    if (d.end > el.order) return false
+    n += d.text
+    return true
+  })
   return n
 }
 

@@ -7,7 +7,7 @@
  * lists (content.ts, step 1).
  */
 import { siblingsOfShape } from "./cards.js"
-import type { El, Page } from "./tree.js"
+import { type El, namesOf, type Page } from "./tree.js"
 
 /** Names of a block of tags. */
 const TAGS = /tag-?list|tags/i
@@ -18,7 +18,7 @@ const CARD_LEVELS = 4
 
 /** Whether `el`, named as tags, sits in a card of a group of `MIN_CARDS` cards or more (read on a measured page). */
 const entryTags = (el: El): boolean => {
-  if (!TAGS.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`)) return false
+  if (!TAGS.test(namesOf(el))) return false
   let card: El | undefined = el.parent
   for (let up = 0; card?.parent !== undefined && up < CARD_LEVELS; up++, card = card.parent) {
     const cards = siblingsOfShape(card.parent, card, 1)

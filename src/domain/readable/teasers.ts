@@ -83,21 +83,15 @@ const cutShortSummary = (page: Page, card: El): boolean => {
   if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
   let linked = false
   let cut = false
-  for (let i = card.order; i < card.end;) {
-    const el = page.all[i]!
-    if (el.drop) {
-      i = el.end
-      continue
-    }
+  eachKept(page.all, card.order, card.end, (el) => {
     if (el.name === "a") {
       const href = el.attribs.href ?? ""
       if (href.length > 0 && !href.startsWith("#") && el.text > 0) linked = true
-      i = el.end
-      continue
+      return true
     }
     if (!cut && el.selfText > 0 && el.text >= MIN_CUT_SUMMARY && el.link === 0) cut = endsCutShort(page, el)
-    i++
-  }
+    return false
+  })
   return linked && cut
 }
 

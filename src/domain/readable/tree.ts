@@ -461,6 +461,9 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
 /** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
 export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 
+/** An element's names as the rules read them: its class and its id, one space between. */
+export const namesOf = (el: El): string => `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+
 /** Whether an ancestor of `el` has the tag `name`. */
 export const hasAncestorNamed = (el: El, name: string): boolean => {
   for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
