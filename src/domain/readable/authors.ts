@@ -10,7 +10,7 @@ import { collapseWhitespace as collapse } from "../Quote.js"
 import { shapeOf } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** The most characters an author's box holds. */
 const MAX_BOX = 1200
@@ -43,7 +43,7 @@ const textAfterHeading = (page: Page, el: El): string => {
     if (skip.length === 0 && isHeading(d.name) && d.text > 0) skip = textContent(page.texts, d, true, true)
     return true
   })
-  const text = collapse(textContent(page.texts, el, true, true)).trim()
+  const text = collapsedText(page, el)
   const head = collapse(skip).trim()
   return head.length > 0 && text.startsWith(head) ? text.slice(head.length).trim() : text
 }

@@ -6,10 +6,9 @@
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
  * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
  */
-import { collapseWhitespace as collapse } from "../Quote.js"
 import { groupsUnder } from "./cards.js"
 import { isHeading } from "./edges.js"
-import { eachKept, type El, inside, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, inside, type Page } from "./tree.js"
 
 /** The fewest cards of a group whose repeated texts are read as chrome. */
 const MIN_CHROME_CARDS = 4
@@ -19,7 +18,7 @@ const CHROME_SHARE = 0.8
 const MAX_CHROME = 30
 
 /** An element's text as cards are compared by it: whitespace collapsed, lowercased. */
-const cardText = (page: Page, el: El): string => collapse(textContent(page.texts, el, true, true)).trim().toLowerCase()
+const cardText = (page: Page, el: El): string => collapsedText(page, el).toLowerCase()
 
 /**
  * Of the texts found in each card (`perCard`, one list per card of a group of `cards`), those that

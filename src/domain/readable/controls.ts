@@ -6,8 +6,7 @@
  * script link ("Show the table") stays, and so does one inside a sentence. Where the controls stood
  * around a number alone (a vote's arrows around the post's score), the number goes with them.
  */
-import { collapseWhitespace as collapse } from "../Quote.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** A script's address: `javascript:` and whatever follows. */
 const SCRIPT_HREF = /^\s*javascript:/i
@@ -38,7 +37,7 @@ export const withoutScriptLinks = (page: Page, roots: ReadonlyArray<El>): Readon
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.name !== "a") return false
       if (el.text > 0 && el.text <= MAX_CONTROL && SCRIPT_HREF.test(el.attribs.href ?? "") && amongLinks(el)) {
-        const text = collapse(textContent(page.texts, el, true, true)).trim().toLowerCase()
+        const text = collapsedText(page, el).toLowerCase()
         const links = byText.get(text) ?? []
         links.push(el)
         byText.set(text, links)

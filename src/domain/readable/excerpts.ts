@@ -11,8 +11,7 @@
  * - or, for an inline run, the whole of an earlier inline sibling's text, of another class (the
  *   copies for each width inside one block). Equal blocks are `withoutRepeats`'s to judge.
  */
-import { collapseWhitespace as collapse } from "../Quote.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
 
 /** The least text of an excerpt left out: shorter siblings ("Price", a label) may recur in any text. */
 const MIN_EXCERPT = 200
@@ -25,9 +24,6 @@ const holdsCode = (page: Page, el: El): boolean => {
   for (let i = el.order; i < el.end; i++) if (CODE.has(page.all[i]!.name)) return true
   return false
 }
-
-/** Text compared as a reader reads it: runs of whitespace as one space. */
-const normal = (page: Page, el: El): string => collapse(textContent(page.texts, el, true, true)).trim()
 
 /** Whether `c` (text `t`, at `i` among `long`) is an excerpt of its sibling at `j` (text `o`). */
 const excerptOf = (long: ReadonlyArray<El>, i: number, t: string, j: number, o: string): boolean => {
@@ -46,7 +42,7 @@ export const withoutExcerpts = (page: Page, roots: ReadonlyArray<El>): ReadonlyA
         typeof c !== "number" && !c.drop && c.text >= MIN_EXCERPT && !holdsCode(page, c)
       )
       if (long.length < 2) return false
-      const texts = long.map((c) => normal(page, c))
+      const texts = long.map((c) => collapsedText(page, c))
       long.forEach((c, i) => {
         const t = texts[i]!
         if (t.length >= MIN_EXCERPT) c.drop = texts.some((o, j) => excerptOf(long, i, t, j, o))

@@ -6,8 +6,7 @@
  * (`withoutPostNumbers`); numbers cited as links elsewhere (issues' "#1234" in release notes) do
  * not count up so and stay.
  */
-import { collapseWhitespace as collapse } from "../Quote.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
 
 /** A post's number as its link shows it: `#` and the number. */
 const POST_NUMBER = /^#\s?(\d{1,6})$/
@@ -26,7 +25,7 @@ export const withoutPostNumbers = (page: Page, roots: ReadonlyArray<El>): Readon
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
       if (el.name !== "a" || el.text === 0 || el.text > 8) return false
-      const m = POST_NUMBER.exec(collapse(textContent(page.texts, el, true, true)).trim())
+      const m = POST_NUMBER.exec(collapsedText(page, el))
       if (m !== null) numbered.push([el, Number(m[1])])
       return true
     })

@@ -6,8 +6,7 @@
  * such a line with the same subject, they are left out (`withoutReplySubjects`); a reply that
  * renamed its subject, and a lone "Re:" line (a mail's title), stay.
  */
-import { collapseWhitespace as collapse } from "../Quote.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
 
 /**
  * A reply's subject: a post's number ("3.", "#3") at most, then "Re:" (and the reply prefixes of
@@ -33,7 +32,7 @@ export const withoutReplySubjects = (page: Page, roots: ReadonlyArray<El>): Read
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0) return true
       if (el.text > MAX_SUBJECT) return false
-      const m = SUBJECT.exec(collapse(textContent(page.texts, el, true, true)).trim())
+      const m = SUBJECT.exec(collapsedText(page, el))
       if (m === null) return false
       const subject = m[1]!.toLowerCase()
       // The same line again inside the element that holds it (a heading's link) is one line.

@@ -9,7 +9,7 @@
  * Over 400 lines: the tree and the figures summed as each element closes are one pass (with the
  * walks over its document order that every pass after it uses).
  */
-import { isWideSpace } from "../Quote.js"
+import { collapseWhitespace, isWideSpace } from "../Quote.js"
 import { concealing, droppedTag, framingOnly, type Marks, pageMarks } from "./boilerplate.js"
 import { type Attribs, cdataAsComments, NO_ATTRIBS, readElements } from "./html.js"
 import { MAY_ESCAPE_CODE } from "./inline.js"
@@ -460,6 +460,10 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
 
 /** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
 export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
+
+/** The text a reader reads in `el`: what is not dropped, each run of whitespace one space, trimmed. */
+export const collapsedText = (page: Page, el: El): string =>
+  collapseWhitespace(textContent(page.texts, el, true, true)).trim()
 
 /** An element's names as the rules read them: its class and its id, one space between. */
 export const namesOf = (el: El): string => `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
