@@ -2,7 +2,7 @@
  * Service pages: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
- * readable/calls.ts `sectionsNamedCallToAction`).
+ * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -229,5 +229,69 @@ describe("readable copy: a page's sections built as banners named as calls to ac
     const text = copy(capabilitiesPage(1))
     expect(text).toContain("Paragraph 6: turn the data")
     expect(text).not.toContain("Our cloud platforms practice helps companies")
+  })
+})
+
+const CLASSES = [
+  "Wheel throwing",
+  "Hand building",
+  "Glaze basics",
+  "Raku firing",
+  "Kids clay club",
+  "Open studio",
+  "Slab plates",
+  "Coil pots",
+  "Tile making",
+  "Family hour",
+  "Teapots",
+  "Surface design"
+]
+const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+/**
+ * A studio's home page: a welcome of two paragraphs (the page's prose) beside its classes, prices
+ * and visiting details, written as short lines in styled boxes (no headings, no links); `rows`:
+ * the classes written as rows of one shape instead (a timetable), a list beside the welcome.
+ */
+const studioPage = (rows = false) =>
+  `<html><head><title>Clay studio</title></head><body>
+  <header class="site-header"><a href="/">The Clay Studio</a></header>
+  <div class="page">
+    <section class="welcome"><h1>Welcome to the studio</h1><div class="welcome__text">
+    <p>For more than twenty years our studio has taught beginners and potters alike, in small groups ` +
+  `around the wheel, with clay, glazes and firing all included in the price of each class.</p>
+    <p>Come for one evening to try your hand, or stay for a season and leave with a set of bowls, ` +
+  `cups and plates that you made yourself, fired in our own kiln behind the house.</p></div></section>
+    <section class="week">${
+    rows
+      ? CLASSES.map((name, i) =>
+        `<div class="slot"><div>${DAYS[i % 6]} at ${(i % 6) + 9}:00</div><div>${name}</div>` +
+        `<div>${i + 4} seats left</div></div>`
+      ).join("")
+      : `<dl class="week__days">${
+        CLASSES.map((name, i) => `<dt>${DAYS[i % 6]} at ${(i % 6) + 9}:00</dt><dd>${name}</dd>`).join("")
+      }</dl><div class="week__seats">Seats left this week: ${CLASSES.length * 4}</div>`
+  }</section>
+    <section class="prices"><div>One evening: $45</div><div>A season: $380</div><div>Gift cards: any amount</div>
+    <div>Clay: $20 a bag</div><div>Firing: included</div></section>
+    <section class="visit"><div>Open daily</div><div>10 am to 6 pm</div><div>Closed on holidays</div>
+    <div>12 Mill Road, Barn 3</div><div>Lahaska, PA 18931</div><div>215-555-0142</div></section>
+  </div>
+  <footer><p>Copyright 2026 The Clay Studio, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a page whose prose scores beside short lines in boxes", () => {
+  it("gives way to the visible text when the choice holds the prose but not most of what is read", () => {
+    const text = copy(studioPage())
+    expect(text).toContain("For more than twenty years our studio has taught beginners")
+    expect(text).toContain("Raku firing")
+    expect(text).toContain("A season: $380")
+    expect(text).toContain("12 Mill Road, Barn 3")
+    expect(text).not.toContain("Copyright 2026")
+  })
+
+  it("keeps the welcome alone when what it leaves out is rows of one shape (a list beside an article)", () => {
+    const text = copy(studioPage(true))
+    expect(text).toContain("For more than twenty years our studio has taught beginners")
+    expect(text).not.toContain("Raku firing")
   })
 })

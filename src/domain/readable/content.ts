@@ -34,7 +34,7 @@ import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
-import { cardsToKeep, Keep } from "./cards.js"
+import { cardsToKeep, groupsUnder, Keep } from "./cards.js"
 import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
@@ -445,7 +445,7 @@ export const chooseContent = (
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
-    ? minorityFallback(page, roots, keptUnlinked, drops)
+    ? minorityFallback(page, roots, { text: kept, unlinked: keptUnlinked, prose: keptProse }, drops)
     : undefined
   if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks), !published)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
@@ -596,7 +596,7 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * Service pages, homepages and listings are built of many short blocks (a hero, feature blocks
  * with a heading and a line or two, steps, testimonials, a FAQ); one of them, or a group, scores
  * as the content and the rest is left out, though it is no link list, no menu and no named
- * furniture. When the scored choice (`keptUnlinked`: its text outside links) holds under
+ * furniture. When the scored choice (`choice.unlinked`: its text outside links) holds under
  * `MIN_SHARE_UNLINKED` of the page's text outside links, once the visible fallback's furniture and
  * the elements with a strong furniture name (comments, related, sidebar, share, footer…) are left
  * out, and what it leaves out holds headings of its own (`MIN_HEADINGS_LEFT_OUT`: blocks under
@@ -604,12 +604,13 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * text is mostly links (menus, teasers) or named furniture (its comments), so its scored choice
  * stays. When the choice is the page's `main` taken whole (`wholeOfMain`), the headings its cleaning dropped
  * (`drops`: feature blocks whose names read as furniture, headings left with nothing under them)
- * count as left out too. Runs on the drops `visibleFallback` left.
+ * count as left out too. A choice that holds most of the page's prose (`MOST_PROSE`) gives way
+ * without the headings (`restIsShort`). Runs on the drops `visibleFallback` left.
  */
 const minorityFallback = (
   page: Page,
   roots: ReadonlyArray<El>,
-  keptUnlinked: number,
+  choice: { readonly text: number; readonly unlinked: number; readonly prose: number },
   drops: ReadonlyArray<boolean>
 ): Array<El> | undefined => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
@@ -621,12 +622,52 @@ const minorityFallback = (
   }
   sumAll(page)
   const blocks = declaredContent(page)
-  if (keptUnlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
+  if (choice.unlinked >= MIN_SHARE_UNLINKED * unlinkedText(page, blocks)) return undefined
   // The page's `main` taken whole (`wholeOfMain`): what its cleaning dropped inside it is left out too.
   const wholeMain = roots.length === 1 && wholeOfMain(page, roots[0]!)
-  return headingsOutside(page, blocks, roots, wholeMain ? drops : undefined) >= MIN_HEADINGS_LEFT_OUT
+  return headingsOutside(page, blocks, roots, wholeMain ? drops : undefined) >= MIN_HEADINGS_LEFT_OUT ||
+      restIsShort(page, blocks, roots, choice)
     ? blocks
     : undefined
+}
+
+/** The share of the page's prose a choice must hold for what it leaves out to be only short blocks (`restIsShort`). */
+const MOST_PROSE = 0.75
+/** The share of the choice's text the visible text must keep to replace it (`restIsShort`). */
+const KEEPS_CHOICE = 0.9
+/** The largest share of the text the choice leaves out that rows of one shape may hold (`restIsShort`). */
+const MAX_ROWS = 0.5
+
+/**
+ * Whether what a scored choice leaves out is short blocks beside its prose: the choice holds
+ * `MOST_PROSE` of the page's prose (paragraph text outside links) though under
+ * `MIN_SHARE_UNLINKED` of its unlinked text (`minorityFallback`), the visible text keeps
+ * `KEEPS_CHOICE` of what the choice keeps, and rows of one shape (cards.ts `groupsUnder`) hold
+ * under `MAX_ROWS` of the unlinked text it leaves out. A service page or a homepage whose welcome
+ * or hero scores writes the rest as short lines in styled boxes, not under headings: a
+ * testimonial, the opening hours and address, a product tour's tiles, a calculator's options. An
+ * article's paragraphs outweigh the unlinked text of what sits beside them, and an article beside
+ * a list (a timetable, a price list: rows of one shape) keeps the article alone; a choice the
+ * visible text does not hold (outside the page's `main`, in lists it takes for menus) stays.
+ */
+const restIsShort = (
+  page: Page,
+  blocks: ReadonlyArray<El>,
+  roots: ReadonlyArray<El>,
+  choice: { readonly text: number; readonly unlinked: number; readonly prose: number }
+): boolean => {
+  if (choice.prose < MOST_PROSE * blocks.reduce((n, b) => n + b.prose, 0)) return false
+  const held = roots.filter((r) => blocks.some((b) => inside(r, b)))
+  if (textIn(page, held, (el) => el.drop) < KEEPS_CHOICE * choice.text) return false
+  const inChoice = (el: El) => roots.some((r) => inside(el, r) || inside(r, el))
+  const groups = blocks.flatMap((b) => groupsUnder(page.all, b, 0)).filter((g) =>
+    !roots.some((r) => inside(g.parent, r))
+  )
+  // A group nested in another's card counts once, in the outer one.
+  const outer = groups.filter((g) => !groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c))))
+  let rows = 0
+  for (const g of outer) for (const c of g.cards) if (!inChoice(c)) rows += c.text - c.link
+  return rows < MAX_ROWS * (unlinkedText(page, blocks) - choice.unlinked)
 }
 
 /** The share of its `main`'s text a choice inside it must hold to be that `main` taken whole (`wholeOfMain`). */
