@@ -18,6 +18,7 @@
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
+ *   readable/edits.ts a post's "Last edited by" note,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
  *   site's dismissible notice above the page's first heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
@@ -34,6 +35,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import { withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
+import { withoutEditNotes } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
@@ -97,6 +99,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutReplySubjects(page, roots)
+  roots = withoutEditNotes(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))

@@ -2,7 +2,7 @@
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
- * readable/subjects.ts, readable/controls.ts, readable/notices.ts).
+ * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -263,5 +263,38 @@ describe("readable copy: a site's dismissible notice above a thread", () => {
 
   it("keeps a dismissible block after the heading", () => {
     expect(copy(noticedThread(true))).toContain("scammers have answered")
+  })
+})
+
+/**
+ * A thread whose second post was edited: the board's note of who edited it and when under the
+ * post (`inline`: the same words opening a sentence of a reply instead).
+ */
+const editedThread = (inline = false) =>
+  `<html><head><title>Tools that write for you</title></head><body><main><h1>Tools that write for you</h1>
+  <div class="post"><div class="content"><p>${LONG}</p></div></div>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content"><p>${r}${
+        inline && i === 2 ? " Last edited by the moderator on 3 June 2024, the wiki page says otherwise." : ""
+      }</p>${
+        !inline && i === 1
+          ? `<div class="notice">Last edited by <a href="/memberlist.php?u=7">Ann</a> on Sun Jun 02, 2024 ` +
+            `2:08 am, edited 2 times in total.</div>`
+          : ""
+      }</div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a post's edit note", () => {
+  it("leaves out the board's note of who edited a post and when", () => {
+    const text = copy(editedThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Last edited by")
+    expect(text).not.toContain("edited 2 times in total")
+  })
+
+  it("keeps the same words inside a post's sentence", () => {
+    const text = copy(editedThread(true))
+    expect(text).toContain("Last edited by the moderator on 3 June 2024, the wiki page says otherwise.")
   })
 })
