@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -425,5 +425,23 @@ describe("readable copy: a block written once per screen width", () => {
       expect(text).toContain(`A field report from the harbour, part ${i}`)
       expect(count(text, `${i + 1}d ago`)).toBe(1)
     }
+  })
+})
+
+const preview = (i: number): string =>
+  `<article class="preview"><h2><a href="/p/${i}">Notes on tuning the cache of service ${i}</a></h2>` +
+  `<p>What we measured on the read path of service ${i}, and the two settings that mattered most.</p>` +
+  `<div class="meta"><span>${i + 1}d ago</span><span aria-hidden="true">\u00b7</span><span>${i + 3} min read</span>` +
+  `<span aria-hidden="true"> </span><span>Team ${i}</span></div></article>`
+
+describe("readable copy: a separator hidden from screen readers", () => {
+  it("keeps the words on either side of it apart, and joins nothing where a hidden word stood", () => {
+    const text = copy(
+      `<html><head><title>Engineering notes</title></head><body><main><h1>Engineering notes</h1>${
+        Array.from({ length: 5 }, (_, i) => preview(i)).join("")
+      }<p>The cach<span aria-hidden="true">e</span>e is warm.</p></main></body></html>`
+    )
+    for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} min read Team ${i}`)
+    expect(text).toContain("The cache is warm.")
   })
 })
