@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -443,5 +443,30 @@ describe("readable copy: a separator hidden from screen readers", () => {
     )
     for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} min read Team ${i}`)
     expect(text).toContain("The cache is warm.")
+  })
+})
+
+const tramStory = (i: number): string =>
+  `<div class="story"><a href="/s/${i}">How the night shift keeps the trams of line ${i} running</a>` +
+  `<div class="facts">${
+    i + 2
+  } min read</div><p>Crews on line ${i} swap worn rails in the hours the city sleeps.</p></div>`
+
+describe("readable copy: a card written again for another screen width", () => {
+  it("leaves out the card's lines that come again with its title, keeps a line two cards share", () => {
+    const cards = Array.from({ length: 5 }, (_, i) => tramStory(i)).join("")
+    const text = copy(
+      `<html><head><title>Night shifts</title></head><body><main><h1>Night shifts</h1>` +
+        `<div class="wide">${cards}</div><div class="narrow">${cards}</div>` +
+        `<p><a href="/s/9">How the night shift keeps the trams of line 9 running</a></p><p>Updated daily</p>` +
+        `<p><a href="/s/9">How the night shift keeps the trams of line 9 running</a></p><p>Updated hourly</p>` +
+        `</main></body></html>`
+    )
+    for (let i = 0; i < 5; i++) {
+      expect(count(text, `How the night shift keeps the trams of line ${i} running`)).toBe(1)
+      expect(count(text, `${i + 2} min read`)).toBe(1)
+      expect(count(text, `Crews on line ${i} swap worn rails`)).toBe(1)
+    }
+    expect(text).toContain("Updated hourly")
   })
 })
