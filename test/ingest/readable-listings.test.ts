@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -425,5 +425,74 @@ describe("readable copy: a block written once per screen width", () => {
       expect(text).toContain(`A field report from the harbour, part ${i}`)
       expect(count(text, `${i + 1}d ago`)).toBe(1)
     }
+  })
+})
+
+const preview = (i: number): string =>
+  `<article class="preview"><h2><a href="/p/${i}">Notes on tuning the cache of service ${i}</a></h2>` +
+  `<p>What we measured on the read path of service ${i}, and the two settings that mattered most.</p>` +
+  `<div class="meta"><span>${i + 1}d ago</span><span aria-hidden="true">\u00b7</span><span>${i + 3} min read</span>` +
+  `<span aria-hidden="true"> </span><span>Team ${i}</span></div></article>`
+
+describe("readable copy: a separator hidden from screen readers", () => {
+  it("keeps the words on either side of it apart, and joins nothing where a hidden word stood", () => {
+    const text = copy(
+      `<html><head><title>Engineering notes</title></head><body><main><h1>Engineering notes</h1>${
+        Array.from({ length: 5 }, (_, i) => preview(i)).join("")
+      }<p>The cach<span aria-hidden="true">e</span>e is warm.</p></main></body></html>`
+    )
+    for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} min read Team ${i}`)
+    expect(text).toContain("The cache is warm.")
+  })
+})
+
+const tramStory = (i: number): string =>
+  `<div class="story"><a href="/s/${i}">How the night shift keeps the trams of line ${i} running</a>` +
+  `<div class="facts">${
+    i + 2
+  } min read</div><p>Crews on line ${i} swap worn rails in the hours the city sleeps.</p></div>`
+
+describe("readable copy: a card written again for another screen width", () => {
+  it("leaves out the card's lines that come again with its title, keeps a line two cards share", () => {
+    const cards = Array.from({ length: 5 }, (_, i) => tramStory(i)).join("")
+    const text = copy(
+      `<html><head><title>Night shifts</title></head><body><main><h1>Night shifts</h1>` +
+        `<div class="wide">${cards}</div><div class="narrow">${cards}</div>` +
+        `<p><a href="/s/9">How the night shift keeps the trams of line 9 running</a></p><p>Updated daily</p>` +
+        `<p><a href="/s/9">How the night shift keeps the trams of line 9 running</a></p><p>Updated hourly</p>` +
+        `</main></body></html>`
+    )
+    for (let i = 0; i < 5; i++) {
+      expect(count(text, `How the night shift keeps the trams of line ${i} running`)).toBe(1)
+      expect(count(text, `${i + 2} min read`)).toBe(1)
+      expect(count(text, `Crews on line ${i} swap worn rails`)).toBe(1)
+    }
+    expect(text).toContain("Updated hourly")
+  })
+})
+
+const formSection = (topic: string): string =>
+  `<h3>${topic}</h3><ul>${
+    [1, 2, 3].map((i) => `<li><a href="/forms/${topic.toLowerCase()}-${i}">${topic} form number ${i}</a></li>`).join("")
+  }</ul>`
+
+const formsPage = (sections: ReadonlyArray<string>): string =>
+  `<html><head><title>Court forms</title></head><body><nav><a href="/">Home</a></nav><main><article><h1>Court forms</h1>` +
+  `<p>These forms are free to use for anyone who files in the district courts, and each one opens as an interview ` +
+  `that asks a few plain questions, then builds the document for you to print, sign and file.</p>` +
+  `<p>Talk to a lawyer before you go to court on your own, when you can: the clinic answers calls on weekdays, ` +
+  `and the chat in the corner of the page takes messages at night, so no question waits for long.</p>` +
+  sections.map(formSection).join("") + `</article></main></body></html>`
+
+describe("readable copy: a directory of links under headings", () => {
+  it("keeps the lists of links each under a heading of its own, when there are four or more", () => {
+    const text = copy(formsPage(["Divorce", "Custody", "Housing", "Benefits"]))
+    for (const topic of ["Divorce", "Custody", "Housing", "Benefits"]) expect(text).toContain(`${topic} form number 2`)
+  })
+
+  it("leaves one list of links under a heading as the cleaning judges it (an article's related links)", () => {
+    const text = copy(formsPage(["Related"]))
+    expect(text).toContain("These forms are free to use")
+    expect(text).not.toContain("Related form number 2")
   })
 })

@@ -20,7 +20,8 @@
  *    sits before it (edges.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
- *    and not a heading (a thread's posts only past half links: posts.ts); list items named as
+ *    and not a heading (a thread's posts only past half links: posts.ts; not a directory's lists
+ *    of links under their headings: directories.ts); list items named as
  *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
@@ -36,6 +37,7 @@ import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boil
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep } from "./cards.js"
 import { productDetailModals } from "./details.js"
+import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
@@ -299,6 +301,7 @@ const clean = (
 ): void => {
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
+  const directory = headedLinkLists(roots)
   const found = posts(page, roots)
   for (const root of roots) {
     eachKept(all, root.order + 1, root.end, (el) => {
@@ -309,7 +312,8 @@ const clean = (
       }
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && furniture(scores, el, names, inPost(found, el))) || linkParagraph(el) ||
+        ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el))) ||
+          linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true

@@ -68,6 +68,10 @@ export const finishInline = (s: string, atLineStart = true): string => {
 /** `<br>` breaks become spaces (headings, link texts, table cells). */
 export const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
 
+/** A word's last and first characters: where a separator left out keeps two words apart (`Run.gap`). */
+const WORD_END = /[\p{L}\p{N}]$/u
+const WORD_START = /^[\p{L}\p{N}]/u
+
 /**
  * An inline run being written. Its pieces are collapsed text (whitespace only as single spaces:
  * text nodes, links, spaces around inline blocks) and line breaks (`<br>`); `text()` is what
@@ -85,6 +89,8 @@ export class Run {
   wrote = false
   lead = false
   trail = false
+  /** A dropped element that showed text stood here: the words on either side are not one word (`gap`). */
+  private gapped = false
 
   /** `inOneLine`: breaks are spaces and no line start is escaped (headings, link texts, cells). */
   constructor(private readonly inOneLine: boolean) {}
@@ -96,8 +102,12 @@ export class Run {
 
   /** A collapsed piece (no whitespace but single spaces). */
   piece(p: string): void {
+    if (p.length === 0) return
+    if (this.gapped) {
+      this.gapped = false
+      if (WORD_END.test(this.line) && WORD_START.test(p)) p = ` ${p}`
+    }
     const n = p.length
-    if (n === 0) return
     const startsSpace = p.charCodeAt(0) === 32
     if (!this.wrote) {
       this.wrote = true
@@ -110,6 +120,14 @@ export class Run {
     }
     this.line += p
     this.lineSpace = this.trail
+  }
+
+  /**
+   * Where an element that showed text was left out (a separator "\u00b7" hidden from screen
+   * readers, a control): the next piece, when it starts a word right after one, is written apart.
+   */
+  gap(): void {
+    if (this.line.length > 0) this.gapped = true
   }
 
   /** A `<br>`. */
@@ -141,7 +159,8 @@ export class Run {
 
   reset(): void {
     this.done = this.line = ""
-    this.lineSpace =
+    this.gapped =
+      this.lineSpace =
       this.wrote =
       this.lead =
       this.trail =

@@ -9,7 +9,7 @@
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
 import { markdownLink } from "./links.js"
-import { type El, type Node, textContent, type Texts } from "./tree.js"
+import { BLOCKS, type El, type Node, textContent, type Texts } from "./tree.js"
 
 const MAX_DEPTH = 120
 
@@ -46,10 +46,26 @@ const isBlock = (el: El): boolean => el.block === undefined && el.parent !== und
 
 const flatText = (ctx: Ctx, node: El): string => finishInline(collapse(textContent(ctx.texts, node, true, true)))
 
+/**
+ * Whether a dropped element held a separator: signs or a space and no letter or digit ("\u00b7",
+ * "|", "/" between a post's date and its reading time, hidden from screen readers). A browser
+ * shows it, so the words on either side stay apart; a dropped word (a ruby reading, a label)
+ * joins nothing.
+ */
+const showedText = (ctx: Ctx, node: El): boolean => {
+  // A ruby's fallback parentheses show only where ruby is not drawn.
+  if (node.name === "rp") return false
+  const text = textContent(ctx.texts, node, false)
+  return text.length > 0 && !/[\p{L}\p{N}]/u.test(text)
+}
+
 /** Write the inline rendering of a node (text with links) into `run`. */
 const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   if (typeof node === "number") return run.textNode(ctx.texts.of(node))
-  if (node.drop) return
+  if (node.drop) {
+    if (showedText(ctx, node)) run.gap()
+    return
+  }
   if (depth > MAX_DEPTH) return run.piece(collapse(textContent(ctx.texts, node, true, true)))
   if (node.name === "br") return run.lineBreak()
   if (node.name === "code") return codeSpan(node, ctx, run)
@@ -287,8 +303,10 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
     if (typeof node === "number") {
       run ??= new Run(false)
       writeText(run, ctx, node, plain)
-    } else if (node.drop) continue
-    else if (isBlock(node)) {
+    } else if (node.drop) {
+      if (run !== undefined && !BLOCKS.has(node.name) && showedText(ctx, node)) run.gap()
+      continue
+    } else if (isBlock(node)) {
       if (run !== undefined) {
         pushNonEmpty(out, run.text())
         run.reset()

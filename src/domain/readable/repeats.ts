@@ -7,7 +7,11 @@
  * too: the whole text starts with all of it. A block of any length written three times or more in a
  * row (a card's date and reading time, a label, a "Loading" placeholder, once per screen width, each
  * copy shown at one width only) is kept once; twice in a row may be two values that happen to be
- * equal (two plans' prices side by side), and code is written as the reader should type it.
+ * equal (two plans' prices side by side), and code is written as the reader should type it. A
+ * card written again for another width repeats its title link (long enough to be dropped) and then
+ * its short lines (a date, a reading time, a price): the blocks after a repeated link that are,
+ * in order, the blocks that followed its first copy go with it. Only after a link alone: a
+ * description two cards share may be followed by a label or a price that happens to be equal.
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -29,17 +33,30 @@ const HEADING_WITHIN = 4
  * stretched over the whole card (for the click, or for screen readers) before the card's own title,
  * and without each block of at least `MIN_PREVIEW` characters that the next block starts with and
  * goes on from (a preview before the whole), and without each later copy of a block written three times
- * or more in a row (`thrice`).
+ * or more in a row (`thrice`), and, after a repeated link alone, without the blocks that repeat, in
+ * order, those that followed its first copy (the rest of a card written again).
  */
 export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
-  const seen = new Set<string>()
+  const seen = new Map<string, number>()
   const out: Array<string> = []
+  // After a repeated block, the index of the block that followed its first copy: the copy goes on
+  // while the blocks after the repeat are those (a card's date and price, written again with it).
+  let follow = -1
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!
+    if (follow >= 0 && follow < i && blocks[follow] === b && !b.startsWith("```")) {
+      follow++
+      continue
+    }
+    follow = -1
     if (thrice(blocks, i)) continue
     if (b.length >= MIN_REPEAT) {
-      if (seen.has(b)) continue
-      seen.add(b)
+      const first = seen.get(b)
+      if (first !== undefined) {
+        if (LINK_ONLY.test(b)) follow = first + 1
+        continue
+      }
+      seen.set(b, i)
     }
     if (LINK_ONLY.test(b) && headedBy(blocks, i, b)) continue
     const next = blocks[i + 1]
