@@ -13,7 +13,7 @@
  *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
- *   that skip to the content,
+ *   that skip to the content and a menu written again for screen readers,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
@@ -48,7 +48,7 @@ import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
-import { withoutSkipLinks } from "./readable/skipLinks.js"
+import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
@@ -86,6 +86,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutTemplateSlots(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutSkipLinks(page, roots)
+  roots = withoutSpokenMenus(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
   roots = withoutMouseRepeats(page, roots)

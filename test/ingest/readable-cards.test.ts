@@ -3,7 +3,7 @@
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
- * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks`).
+ * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -235,6 +235,28 @@ describe("readable copy: a skip link", () => {
     const text = copy(skipped())
     expect(text).not.toContain("Skip to search results")
     expect(text).toContain("Chairs for long days at the desk.")
+    for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose menu is written again for screen readers only. */
+const spokenMenu = () =>
+  `<html><head><title>Wool socks</title></head><body>
+  <main><h1>Wool socks</h1><p>Socks for cold days on the trail.</p>
+  <ul class="grid">${Array.from({ length: 3 }, (_, i) => card(i)).join("")}</ul>
+  <div class="visually-hidden"><div><a href="/women">Women</a><div><a href="/women/socks">Socks for women</a>
+  <a href="/women/ankle">Ankle socks</a><a href="/women/calf">Calf socks</a></div></div>
+  <div><a href="/men">Men</a><div><a href="/men/socks">Socks for men</a><a href="/men/ankle">Ankle socks</a>
+  <a href="/men/calf">Calf socks</a></div></div><div><a href="/kids">Kids</a><a href="/kids/socks">Socks for kids</a><a href="/gifts">Gift cards</a>
+  <a href="/help">Help and returns</a></div></div>
+  </main></body></html>`
+
+describe("readable copy: a menu written for screen readers", () => {
+  it("leaves out a block of links shown to screen readers only, not the page's cards", () => {
+    const text = copy(spokenMenu())
+    expect(text).not.toContain("Socks for women")
+    expect(text).not.toContain("Gift cards")
+    expect(text).toContain("Socks for cold days on the trail.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })
