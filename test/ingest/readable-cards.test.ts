@@ -3,7 +3,8 @@
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
- * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`).
+ * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
+ * `withoutPictureLinks`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -257,6 +258,30 @@ describe("readable copy: a menu written for screen readers", () => {
     expect(text).not.toContain("Socks for women")
     expect(text).not.toContain("Gift cards")
     expect(text).toContain("Socks for cold days on the trail.")
+    for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose colours are a gallery: links to picture files around their thumbnails. */
+const gallery = () =>
+  `<html><head><title>Fanny packs</title></head><body>
+  <main><h1>Fanny packs</h1><p>Packs for the trail and the town.</p>
+  <div class="gallery">${
+    ["Trail Green", "Sunset Orange", "Night Blue", "Desert Sand"].map((c, i) =>
+      `<div class="gallery-col"><a class="lightbox" href="/uploads/pack-${i}-1152x1536.webp">` +
+      `<img src="/uploads/pack-${i}-300x400.webp" alt=""><p>${c} colourway</p></a></div>`
+    ).join("")
+  }</div>
+  <p>See <a href="/uploads/size-chart.png">the size chart</a> before you order.</p>
+  <ul class="grid">${Array.from({ length: 3 }, (_, i) => card(i)).join("")}</ul></main>
+  </body></html>`
+
+describe("readable copy: a gallery's picture links", () => {
+  it("leaves out the captions of links to picture files around their pictures, not a link in a sentence", () => {
+    const text = copy(gallery())
+    for (const c of ["Trail Green", "Sunset Orange", "Night Blue", "Desert Sand"]) expect(text).not.toContain(c)
+    expect(text).toContain("Packs for the trail and the town.")
+    expect(text).toContain("See the size chart before you order.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })
