@@ -88,6 +88,8 @@ const repeatedLinks = (page: Page, card: El): Array<El> => {
 
 /** Class names of an element drawn as a button. */
 const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
+/** The same in a camel-cased name (CSS modules, styled components): `shipMessageBtn_x1`, `AddToCartButton`. */
+const CAMEL_BUTTON = /[a-z](?:Btn|Button)(?:$|[\s_-])/
 
 /**
  * Whether a card's short element is a control: a link of its own (not a part of a longer link, as
@@ -96,7 +98,10 @@ const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
 const control = (el: El, card: El): boolean => {
   for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
     if (isHeading(p.name)) return false
-    if (BUTTON.test(p.attribs.class ?? "") || p.attribs.role === "button" || p.attribs.type === "button") return true
+    const cls = p.attribs.class ?? ""
+    if (BUTTON.test(cls) || CAMEL_BUTTON.test(cls) || p.attribs.role === "button" || p.attribs.type === "button") {
+      return true
+    }
     if (p.name === "a") return p.text <= MAX_CHROME
   }
   return el.text > 0 && el.link >= el.text
