@@ -13,14 +13,15 @@
  *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
- *   that skip to the content,
+ *   that skip to the content and a menu written again for screen readers,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
- *   site's dismissible notice above the page's first heading;
+ *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
+ *   links to picture files with their captions;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -45,12 +46,13 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
+import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
-import { withoutSkipLinks } from "./readable/skipLinks.js"
+import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
@@ -88,6 +90,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutTemplateSlots(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutSkipLinks(page, roots)
+  roots = withoutSpokenMenus(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
   roots = withoutMouseRepeats(page, roots)
@@ -102,6 +105,7 @@ const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> =>
   roots = withoutEditNotes(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
+  roots = withoutPictureLinks(page, roots)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

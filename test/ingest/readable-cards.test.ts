@@ -3,7 +3,8 @@
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
- * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks`).
+ * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
+ * `withoutPictureLinks`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -235,6 +236,52 @@ describe("readable copy: a skip link", () => {
     const text = copy(skipped())
     expect(text).not.toContain("Skip to search results")
     expect(text).toContain("Chairs for long days at the desk.")
+    for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose menu is written again for screen readers only. */
+const spokenMenu = () =>
+  `<html><head><title>Wool socks</title></head><body>
+  <main><h1>Wool socks</h1><p>Socks for cold days on the trail.</p>
+  <ul class="grid">${Array.from({ length: 3 }, (_, i) => card(i)).join("")}</ul>
+  <div class="visually-hidden"><div><a href="/women">Women</a><div><a href="/women/socks">Socks for women</a>
+  <a href="/women/ankle">Ankle socks</a><a href="/women/calf">Calf socks</a></div></div>
+  <div><a href="/men">Men</a><div><a href="/men/socks">Socks for men</a><a href="/men/ankle">Ankle socks</a>
+  <a href="/men/calf">Calf socks</a></div></div><div><a href="/kids">Kids</a><a href="/kids/socks">Socks for kids</a><a href="/gifts">Gift cards</a>
+  <a href="/help">Help and returns</a></div></div>
+  </main></body></html>`
+
+describe("readable copy: a menu written for screen readers", () => {
+  it("leaves out a block of links shown to screen readers only, not the page's cards", () => {
+    const text = copy(spokenMenu())
+    expect(text).not.toContain("Socks for women")
+    expect(text).not.toContain("Gift cards")
+    expect(text).toContain("Socks for cold days on the trail.")
+    for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose colours are a gallery: links to picture files around their thumbnails. */
+const gallery = () =>
+  `<html><head><title>Fanny packs</title></head><body>
+  <main><h1>Fanny packs</h1><p>Packs for the trail and the town.</p>
+  <div class="gallery">${
+    ["Trail Green", "Sunset Orange", "Night Blue", "Desert Sand"].map((c, i) =>
+      `<div class="gallery-col"><a class="lightbox" href="/uploads/pack-${i}-1152x1536.webp">` +
+      `<img src="/uploads/pack-${i}-300x400.webp" alt=""><p>${c} colourway</p></a></div>`
+    ).join("")
+  }</div>
+  <p>See <a href="/uploads/size-chart.png">the size chart</a> before you order.</p>
+  <ul class="grid">${Array.from({ length: 3 }, (_, i) => card(i)).join("")}</ul></main>
+  </body></html>`
+
+describe("readable copy: a gallery's picture links", () => {
+  it("leaves out the captions of links to picture files around their pictures, not a link in a sentence", () => {
+    const text = copy(gallery())
+    for (const c of ["Trail Green", "Sunset Orange", "Night Blue", "Desert Sand"]) expect(text).not.toContain(c)
+    expect(text).toContain("Packs for the trail and the town.")
+    expect(text).toContain("See the size chart before you order.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })

@@ -88,18 +88,33 @@ const repeatedLinks = (page: Page, card: El): Array<El> => {
 
 /** Class names of an element drawn as a button. */
 const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
+/** The same in a camel-cased name (CSS modules, styled components): `shipMessageBtn_x1`, `AddToCartButton`. */
+const CAMEL_BUTTON = /[a-z](?:Btn|Button)(?:$|[\s_-])/
+
+/** Whether an element is drawn as a button: its class (`BUTTON`, `CAMEL_BUTTON`), its role or its type. */
+const drawnAsButton = (el: El): boolean => {
+  const cls = el.attribs.class ?? ""
+  return BUTTON.test(cls) || CAMEL_BUTTON.test(cls) || el.attribs.role === "button" || el.attribs.type === "button"
+}
 
 /**
  * Whether a card's short element is a control: a link of its own (not a part of a longer link, as
- * a card's title, maker and place are in a card made one link), or drawn as a button.
+ * a card's title, maker and place are in a card made one link), or drawn as a button, or a box
+ * whose whole text is a button's (a shipping line that opens a calculator, wrapped in its boxes).
  */
-const control = (el: El, card: El): boolean => {
+const control = (page: Page, el: El, card: El): boolean => {
   for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
     if (isHeading(p.name)) return false
-    if (BUTTON.test(p.attribs.class ?? "") || p.attribs.role === "button" || p.attribs.type === "button") return true
+    if (drawnAsButton(p)) return true
     if (p.name === "a") return p.text <= MAX_CHROME
   }
-  return el.text > 0 && el.link >= el.text
+  let button = false
+  eachKept(page.all, el.order + 1, el.end, (d) => {
+    if (button || isHeading(d.name) || d.text < el.text) return true
+    button = drawnAsButton(d)
+    return button
+  })
+  return button || (el.text > 0 && el.link >= el.text)
 }
 
 /**
@@ -116,7 +131,7 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       if (g.cards.length < MIN_CHROME_CARDS || g.cards[0]!.name === "tr") continue
       if (groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c)))) continue
       for (const [el] of sharedTexts(g.cards.map((c) => shortTexts(page, c)), g.cards.length)) {
-        if (control(el, g.cards.find((c) => inside(el, c))!)) el.drop = true
+        if (control(page, el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }
       // A link the card repeats, in card after card, is the theme's, not the entry's.
       dropInMostCards(g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : []))

@@ -1,9 +1,19 @@
 /**
- * Skip links: the first links of an accessible page ("Skip to content", "Skip to main content",
- * "Skip to search results") jump past its menus to an anchor further down. A style sheet keeps
- * them off the screen until a keyboard reaches them, which the copy does not read, and themes
- * that do not name them (`skip-link`: content.ts `BANNER`) leave them in the copy's first line.
- * A link to an anchor (its address holds a `#`) whose short text says "skip to" is left out.
+ * Navigation for keyboards and screen readers only, which a sighted reader never meets:
+ *
+ * - Skip links: the first links of an accessible page ("Skip to content", "Skip to main content",
+ *   "Skip to search results") jump past its menus to an anchor further down. A style sheet keeps
+ *   them off the screen until a keyboard reaches them, which the copy does not read, and themes
+ *   that do not name them (`skip-link`: content.ts `BANNER`) leave them in the copy's first line.
+ *   A link to an anchor (its address holds a `#`) whose short text says "skip to" is left out
+ *   (`withoutSkipLinks`).
+ * - A menu written again for screen readers: shops whose menus open on hover or from a script
+ *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
+ *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
+ *   name marks it as navigation, and on a page copied as its visible text it opened the copy with
+ *   every department of the shop. Such a block holding `MIN_MENU` characters or more, at least
+ *   `MENU_LINKS` of them in links, is left out (`withoutSpokenMenus`); a label for screen readers
+ *   ("Sale price", "4.7 out of 5 stars") is short and no link, and stays as chrome.ts reads it.
  */
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -22,6 +32,30 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
       if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP && SKIP.test(textContent(page.texts, el))) {
         el.drop = true
       }
+      return true
+    })
+  }
+  return roots
+}
+
+/** Class names of a block shown to screen readers only (as chrome.ts reads them). */
+const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
+
+/** The least text of a menu written for screen readers (a few departments, not a label). */
+const MIN_MENU = 100
+
+/** The least share of its text in links. */
+const MENU_LINKS = 0.5
+
+/** The roots without each block for screen readers only that is a menu (`SCREEN_READER`, `MIN_MENU`, `MENU_LINKS`). */
+export const withoutSpokenMenus = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      const cls = el.attribs.class
+      if (cls === undefined || el.text < MIN_MENU || el.link < MENU_LINKS * el.text || !SCREEN_READER.test(cls)) {
+        return false
+      }
+      el.drop = true
       return true
     })
   }

@@ -1,0 +1,41 @@
+/**
+ * A gallery's pictures: themes build a gallery (a product's colours, a shop's lookbook) as links
+ * to the full-size picture file, each around its thumbnail (`img`) and a caption, which a
+ * lightbox script opens over the page. The copy leaves pictures and figure captions out
+ * (boilerplate.ts drops `img` and `figcaption`), but such a caption is a link's text, and the
+ * copy wrote each as a link to an image file: a row of colour names above a shop's text. A link
+ * whose address is a picture file (`PICTURE`), holding a picture and at most `MAX_CAPTION`
+ * characters of text, is left out; a link to a picture written in a sentence holds no `img` and
+ * stays.
+ */
+import { eachKept, type El, type Page } from "./tree.js"
+
+/** An address of a picture file: its path ends in a picture's extension (a query or fragment after it). */
+const PICTURE = /\.(?:jpe?g|png|gif|webp|avif)(?:[?#].*)?$/i
+
+/** The most text of a picture's caption. */
+const MAX_CAPTION = 100
+
+/** Whether an `img` lies in `el`'s subtree (dropped or not: the picture is dropped by its tag). */
+const holdsPicture = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "img") return true
+  return false
+}
+
+/** The roots without each link to a picture file around its picture and a short caption. */
+export const withoutPictureLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      const href = el.attribs.href
+      if (
+        href !== undefined && el.text > 0 && el.text <= MAX_CAPTION && PICTURE.test(href.trim()) &&
+        holdsPicture(page, el)
+      ) {
+        el.drop = true
+      }
+      return true
+    })
+  }
+  return roots
+}
