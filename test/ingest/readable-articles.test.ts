@@ -1,7 +1,8 @@
 /**
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
- * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts).
+ * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
+ * pasted whole into an article).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -188,5 +189,27 @@ describe("readable copy: a sign-up box under an article", () => {
     const text = copy(html)
     expect(text).toContain(prose(14))
     expect(text).not.toContain("a letter a month")
+  })
+})
+
+/** An article whose editor pasted each part as a document of its own (`<html><body>` inside the page). */
+const pastedDocuments = `<html><head><title>Pruning the old orchard</title></head><body>
+  <nav><a href="/">Home</a> <a href="/garden">Garden</a></nav>
+  <div class="page"><div class="story">
+  <html><body><div class="text"><p>${prose(1)}</p><p>${prose(2)}</p></div></body></html>
+  <html><body><div class="text"><h2>The lower rows</h2>${
+  Array.from({ length: 6 }, (_, i) => `<p>${prose(i + 3)}</p>`).join("")
+}</div></body></html>
+  <html><body><div class="text"><h2>The terraces</h2>${
+  Array.from({ length: 4 }, (_, i) => `<p>${prose(i + 9)}</p>`).join("")
+}</div></body></html>
+  </div><div class="links"><a href="/a">Another page</a></div></div>
+  </body></html>`
+
+describe("readable copy: documents pasted whole into an article", () => {
+  it("reads a nested `<html><body>` as a browser does (no element), so the article is whole", () => {
+    const text = copy(pastedDocuments)
+    for (let i = 1; i <= 12; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Another page")
   })
 })
