@@ -2,7 +2,7 @@
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
- * pasted whole into an article).
+ * pasted whole into an article, readable/render.ts: a code block inside an inline element).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -211,5 +211,26 @@ describe("readable copy: documents pasted whole into an article", () => {
     const text = copy(pastedDocuments)
     for (let i = 1; i <= 12; i++) expect(text).toContain(prose(i))
     expect(text).not.toContain("Another page")
+  })
+})
+
+/**
+ * An article with a code block inside a custom element (inline, as every unknown tag is) beside
+ * its copy button, its highlighter naming each span by what it holds.
+ */
+const wrappedCode = article(
+  `<copyable-code><button>Copy</button><pre><code class="language-bash hljs">` +
+    `<span class="hljs-comment"># water the cuttings at dusk</span>
+water --rows <span class="hljs-number">14</span>
+<span class="hljs-comment"># cover the terraces before the frost</span>
+net --upper</code></pre></copyable-code>`
+)
+
+describe("readable copy: a code block inside an inline element", () => {
+  it("is a code block still, line by line, its comments kept", () => {
+    const md = htmlToMarkdown(wrappedCode, URL_)
+    expect(md).toContain(
+      "```bash\n# water the cuttings at dusk\nwater --rows 14\n# cover the terraces before the frost\nnet --upper\n```"
+    )
   })
 })
