@@ -2,7 +2,8 @@
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
- * pasted whole into an article, readable/render.ts: a code block inside an inline element).
+ * pasted whole into an article, readable/render.ts: a code block inside an inline element,
+ * readable/introduced.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -232,5 +233,30 @@ describe("readable copy: a code block inside an inline element", () => {
     expect(md).toContain(
       "```bash\n# water the cuttings at dusk\nwater --rows 14\n# cover the terraces before the frost\nnet --upper\n```"
     )
+  })
+})
+
+/** A list of links a sentence of the article introduces, with the article going on after it. */
+const courses = `<ul>${
+  ["Grafting for beginners", "Pruning stone fruit", "Orchard pests and their friends", "Cider from windfalls"]
+    .map((t, i) => `<li><a href="https://school.example/course/${i}">${t}</a></li>`).join("")
+}</ul>`
+
+/** The orchard article with `between` after its seventh paragraph. */
+const withList = (between: string, end = ""): string =>
+  article("").replace(`<p>${prose(7)}</p>`, `<p>${prose(7)}</p>${between}`).replace("</main>", `${end}</main>`)
+
+describe("readable copy: a list the article's sentence introduces", () => {
+  it("keeps a list of links after a paragraph that ends with a colon, the text going on after it", () => {
+    const text = copy(withList(`<p>The keepers teach four courses each winter, all of them free:</p>${courses}`))
+    expect(text).toContain("Grafting for beginners")
+    expect(text).toContain("Cider from windfalls")
+    expect(text).toContain(prose(14))
+  })
+
+  it("still leaves out such a list at the end of the story (other posts) and one a label introduces", () => {
+    const end = `<p>If you liked this story you might also like:</p>${courses}`
+    expect(copy(withList("", end))).not.toContain("Grafting for beginners")
+    expect(copy(withList(`<p>Courses:</p>${courses}`))).not.toContain("Grafting for beginners")
   })
 })

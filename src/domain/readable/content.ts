@@ -39,6 +39,7 @@ import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
+import { introducedList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
@@ -300,6 +301,8 @@ const clean = (
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   const found = posts(page, roots)
+  let end = 0
+  for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
@@ -307,6 +310,8 @@ const clean = (
         if (weightOf(el, names) < 0) el.drop = true
         return true
       }
+      // A list the article's sentence introduces is read whole (introduced.ts).
+      if (weightOf(el, names) >= 0 && introducedList(page, el, end)) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
         ((CLEANED.has(el.name) && furniture(scores, el, names, inPost(found, el))) || linkParagraph(el) ||
