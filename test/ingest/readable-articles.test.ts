@@ -260,3 +260,18 @@ describe("readable copy: a list the article's sentence introduces", () => {
     expect(copy(withList(`<p>Courses:</p>${courses}`))).not.toContain("Grafting for beginners")
   })
 })
+
+/** A list of facts: each item a bold label with its colon, then a link (the article's own sources). */
+const facts = `<ul>
+  <li><strong>Nursery</strong>: <a href="https://nursery.example/">Fieldfare Trees</a></li>
+  <li><strong>Best pruning saw:</strong> <a href="https://tools.example/saw">Silky Gomboy</a></li>
+  <li><strong>Guide we used</strong>: <a href="https://books.example/pruning">The Pruning Book</a></li>
+</ul>`
+
+describe("readable copy: a list of labelled facts", () => {
+  it("keeps a list whose items each open with a bold label and a colon, links or not", () => {
+    const text = copy(withList(facts))
+    expect(text).toContain("Fieldfare Trees")
+    expect(text).toContain("The Pruning Book")
+  })
+})

@@ -39,7 +39,7 @@ import { productDetailModals } from "./details.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
-import { introducedList } from "./introduced.js"
+import { introducedList, labelledList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
@@ -311,7 +311,7 @@ const clean = (
         return true
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
-      if (weightOf(el, names) >= 0 && introducedList(page, el, end)) return true
+      if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
         ((CLEANED.has(el.name) && furniture(scores, el, names, inPost(found, el))) || linkParagraph(el) ||
