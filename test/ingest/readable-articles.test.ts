@@ -1,7 +1,9 @@
 /**
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
- * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts).
+ * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
+ * pasted whole into an article, readable/render.ts: a code block inside an inline element,
+ * readable/introduced.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -188,5 +190,88 @@ describe("readable copy: a sign-up box under an article", () => {
     const text = copy(html)
     expect(text).toContain(prose(14))
     expect(text).not.toContain("a letter a month")
+  })
+})
+
+/** An article whose editor pasted each part as a document of its own (`<html><body>` inside the page). */
+const pastedDocuments = `<html><head><title>Pruning the old orchard</title></head><body>
+  <nav><a href="/">Home</a> <a href="/garden">Garden</a></nav>
+  <div class="page"><div class="story">
+  <html><body><div class="text"><p>${prose(1)}</p><p>${prose(2)}</p></div></body></html>
+  <html><body><div class="text"><h2>The lower rows</h2>${
+  Array.from({ length: 6 }, (_, i) => `<p>${prose(i + 3)}</p>`).join("")
+}</div></body></html>
+  <html><body><div class="text"><h2>The terraces</h2>${
+  Array.from({ length: 4 }, (_, i) => `<p>${prose(i + 9)}</p>`).join("")
+}</div></body></html>
+  </div><div class="links"><a href="/a">Another page</a></div></div>
+  </body></html>`
+
+describe("readable copy: documents pasted whole into an article", () => {
+  it("reads a nested `<html><body>` as a browser does (no element), so the article is whole", () => {
+    const text = copy(pastedDocuments)
+    for (let i = 1; i <= 12; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Another page")
+  })
+})
+
+/**
+ * An article with a code block inside a custom element (inline, as every unknown tag is) beside
+ * its copy button, its highlighter naming each span by what it holds.
+ */
+const wrappedCode = article(
+  `<copyable-code><button>Copy</button><pre><code class="language-bash hljs">` +
+    `<span class="hljs-comment"># water the cuttings at dusk</span>
+water --rows <span class="hljs-number">14</span>
+<span class="hljs-comment"># cover the terraces before the frost</span>
+net --upper</code></pre></copyable-code>`
+)
+
+describe("readable copy: a code block inside an inline element", () => {
+  it("is a code block still, line by line, its comments kept", () => {
+    const md = htmlToMarkdown(wrappedCode, URL_)
+    expect(md).toContain(
+      "```bash\n# water the cuttings at dusk\nwater --rows 14\n# cover the terraces before the frost\nnet --upper\n```"
+    )
+  })
+})
+
+/** A list of links a sentence of the article introduces, with the article going on after it. */
+const courses = `<ul>${
+  ["Grafting for beginners", "Pruning stone fruit", "Orchard pests and their friends", "Cider from windfalls"]
+    .map((t, i) => `<li><a href="https://school.example/course/${i}">${t}</a></li>`).join("")
+}</ul>`
+
+/** The orchard article with `between` after its seventh paragraph. */
+const withList = (between: string, end = ""): string =>
+  article("").replace(`<p>${prose(7)}</p>`, `<p>${prose(7)}</p>${between}`).replace("</main>", `${end}</main>`)
+
+describe("readable copy: a list the article's sentence introduces", () => {
+  it("keeps a list of links after a paragraph that ends with a colon, the text going on after it", () => {
+    const text = copy(withList(`<p>The keepers teach four courses each winter, all of them free:</p>${courses}`))
+    expect(text).toContain("Grafting for beginners")
+    expect(text).toContain("Cider from windfalls")
+    expect(text).toContain(prose(14))
+  })
+
+  it("still leaves out such a list at the end of the story (other posts) and one a label introduces", () => {
+    const end = `<p>If you liked this story you might also like:</p>${courses}`
+    expect(copy(withList("", end))).not.toContain("Grafting for beginners")
+    expect(copy(withList(`<p>Courses:</p>${courses}`))).not.toContain("Grafting for beginners")
+  })
+})
+
+/** A list of facts: each item a bold label with its colon, then a link (the article's own sources). */
+const facts = `<ul>
+  <li><strong>Nursery</strong>: <a href="https://nursery.example/">Fieldfare Trees</a></li>
+  <li><strong>Best pruning saw:</strong> <a href="https://tools.example/saw">Silky Gomboy</a></li>
+  <li><strong>Guide we used</strong>: <a href="https://books.example/pruning">The Pruning Book</a></li>
+</ul>`
+
+describe("readable copy: a list of labelled facts", () => {
+  it("keeps a list whose items each open with a bold label and a colon, links or not", () => {
+    const text = copy(withList(facts))
+    expect(text).toContain("Fieldfare Trees")
+    expect(text).toContain("The Pruning Book")
   })
 })

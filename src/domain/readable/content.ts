@@ -41,6 +41,7 @@ import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
+import { introducedList, labelledList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
@@ -303,6 +304,8 @@ const clean = (
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   const directory = headedLinkLists(roots)
   const found = posts(page, roots)
+  let end = 0
+  for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
@@ -310,6 +313,8 @@ const clean = (
         if (weightOf(el, names) < 0) el.drop = true
         return true
       }
+      // A list the article's sentence introduces is read whole (introduced.ts).
+      if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
         ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el))) ||

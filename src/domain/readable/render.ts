@@ -292,6 +292,24 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   }
 }
 
+/** How deep inside inline elements a code block is looked for (`holdsCodeBlock`). */
+const CODE_BLOCK_DEPTH = 3
+
+/**
+ * Whether an inline element (not a link, not code) holds a code block, itself or inside inline
+ * elements of its own: a custom element a site wraps its code blocks in (`<copyable-code>` with
+ * its copy button) is inline, but a browser still shows the `pre` inside it as a block. Such an
+ * element is rendered as blocks, so the code stays a code block, line by line, as written.
+ */
+const holdsCodeBlock = (el: El, level: number): boolean => {
+  if (el.name === "a" || el.name === "code" || isBlock(el) || level >= CODE_BLOCK_DEPTH) return false
+  for (const k of el.children) {
+    if (typeof k === "number" || k.drop) continue
+    if (k.name === "pre" || holdsCodeBlock(k, level + 1)) return true
+  }
+  return false
+}
+
 /** Render the children of an element as Markdown blocks, appended to `out`. */
 const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   const nodes = parent.children
@@ -306,7 +324,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
     } else if (node.drop) {
       if (run !== undefined && !BLOCKS.has(node.name) && showedText(ctx, node)) run.gap()
       continue
-    } else if (isBlock(node)) {
+    } else if (isBlock(node) || holdsCodeBlock(node, 0)) {
       if (run !== undefined) {
         pushNonEmpty(out, run.text())
         run.reset()

@@ -322,9 +322,21 @@ export const parsePage = (
     }
     sumUp(top)
   }
+  /**
+   * For each element `Parser` has open, whether the tree holds it: a document pasted whole into
+   * another (a CMS's block with its own `<html><body>`) is read as a browser reads it, an `html`
+   * tag inside an open element and a `body` tag inside an open `body` being no elements (what they
+   * hold stays where it is). The page has one `body`, and the content may grow past the pasted ones.
+   */
+  const held: Array<boolean> = []
+  let bodies = 0
   try {
     readElements(html, {
       open(name, attribs) {
+        const pasted = name === "html" ? held.length > 0 : name === "body" && bodies > 0
+        held.push(!pasted)
+        if (pasted) return
+        if (name === "body") bodies++
         if (++depth > MAX_PARSE_DEPTH) throw new TooDeep()
         if (name === "base" && baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href
         const isBlock = BLOCKS.has(name)
@@ -350,6 +362,8 @@ export const parsePage = (
       },
       text: onText,
       close() {
+        if (!(held.pop() ?? true)) return
+        if (top.name === "body") bodies--
         depth--
         if (top === concealer) concealer = undefined
         if (top.parent !== undefined) {
