@@ -599,3 +599,32 @@ describe("readable copy: a template's raw fields", () => {
     expect(text).toContain("taken from the previous answer")
   })
 })
+
+describe("readable copy: boxes side by side with nothing between them", () => {
+  const detailsPage = `<html><head><title>Field guide to moths</title></head><body><main><div class="item">
+    <h1>Field guide to moths</h1>
+    <p>A field guide to the moths of northern Europe, with a plate for every species, notes on where ` +
+    `and when each one flies, and keys that tell the look-alikes apart by their wings and their caterpillars.</p>
+    <h2>Product details</h2>
+    <div class="details"><div class="row"><span class="name">Publisher</span><span class="value">Heath ` +
+    `Books</span></div><div class="row"><span class="name">Pages</span><span class="value">288</span></div>` +
+    `<div class="row"><span class="name">Format</span><span class="value">Hardcover</span></div></div>
+    <div class="tags"><a href="/t/nature">nature</a><a href="/t/Field-guides">Field guides</a></div>
+  </div></main></body></html>`
+
+  it("reads a label and its value written in two spans as two words, as the page lays them out", () => {
+    const text = copy(detailsPage)
+    expect(text).toContain("Publisher Heath Books")
+    expect(text).toContain("Format Hardcover")
+    expect(text).toContain("nature Field guides")
+    expect(text).not.toContain("PublisherHeath")
+  })
+
+  it("keeps a word split over inline elements as one word", () => {
+    const text = copy(
+      `<html><body><main><p>The <span class="cap">m</span>oths of the <b>north</b>ern woods fly at dusk ` +
+        `from May to August, and most of them rest by day on bark, where their wings hide them well.</p></main></body></html>`
+    )
+    expect(text).toContain("The moths of the northern woods")
+  })
+})

@@ -68,6 +68,11 @@ export const finishInline = (s: string, atLineStart = true): string => {
 /** `<br>` breaks become spaces (headings, link texts, table cells). */
 export const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.replace(/\n/g, " "))
 
+/** A word's last letter (lowercase) or digit, then a capital: two words that would run on as one. */
+const RUNS_ON = /[\p{Ll}\p{Nd}]$/u
+const CAPITAL = /^\p{Lu}/u
+const runsOn = (last: string, next: string): boolean => RUNS_ON.test(last) && CAPITAL.test(next)
+
 /**
  * An inline run being written. Its pieces are collapsed text (whitespace only as single spaces:
  * text nodes, links, spaces around inline blocks) and line breaks (`<br>`); `text()` is what
@@ -81,6 +86,10 @@ export class Run {
   /** The current line, trimmed at its start; `lineSpace`: it ends with one space (to trim). */
   private line = ""
   private lineSpace = false
+  /** A sibling element starts here with nothing between it and the one before (`joint`). */
+  private joined = false
+  /** The last visible characters written on the current line (of a link, its text's, not its address's). */
+  private last = ""
   /** Whether any non-empty piece was written; whether the first began, and the last ended, with whitespace. */
   wrote = false
   lead = false
@@ -94,10 +103,25 @@ export class Run {
     this.piece(escapeInline(collapse(text)))
   }
 
-  /** A collapsed piece (no whitespace but single spaces). */
-  piece(p: string): void {
+  /**
+   * Two sibling elements meet here with nothing between them in the page (`<span>Publisher</span>
+   * <span>Houghton</span>`, tag links side by side): the page's style sheet sets them apart (cells
+   * of a row, chips), as a reader sees them. Where a word would run on into a capital
+   * ("PublisherHoughton", "$19.95Was"), the next piece starts with a space.
+   */
+  joint(): void {
+    this.joined = true
+  }
+
+  /** A collapsed piece (no whitespace but single spaces); `visible`: the text a reader sees of it (a link's). */
+  piece(p: string, visible = p): void {
     const n = p.length
     if (n === 0) return
+    if (this.joined) {
+      this.joined = false
+      if (!this.lineSpace && this.line.length > 0 && runsOn(this.last, visible)) p = ` ${p}`
+    }
+    if (visible.length > 0) this.last = visible.slice(-2)
     const startsSpace = p.charCodeAt(0) === 32
     if (!this.wrote) {
       this.wrote = true
@@ -129,7 +153,7 @@ export class Run {
     if (this.lineSpace) line = line.slice(0, -1)
     if (!this.inOneLine) line = escapeLineStart(line)
     this.done = this.done.length === 0 ? line : `${this.done}\n${line}`
-    this.line = ""
+    this.line = this.last = ""
     this.lineSpace = false
   }
 
@@ -140,8 +164,9 @@ export class Run {
   }
 
   reset(): void {
-    this.done = this.line = ""
+    this.done = this.line = this.last = ""
     this.lineSpace =
+      this.joined =
       this.wrote =
       this.lead =
       this.trail =
