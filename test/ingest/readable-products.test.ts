@@ -628,3 +628,27 @@ describe("readable copy: boxes side by side with nothing between them", () => {
     expect(text).toContain("The moths of the northern woods")
   })
 })
+
+describe("readable copy: a product's short rows of facts", () => {
+  const shelfPage = `<html><head><title>Oak shelf S2</title>${productLd}</head><body><main><div class="product">
+    <h1>Oak shelf S2</h1>
+    <div class="details">
+      <p>A shelf of solid oak, oiled by hand, with brackets of black steel that hold twenty kilos on a ` +
+    `wall of brick or concrete, and a groove along its back for the cables of a lamp.</p>
+      <p>Each board is cut from the same tree as the one beside it, so that the grain runs on from one ` +
+    `shelf to the next when two are hung side by side.</p>
+      <div class="fact"><span class="label">Designer</span><p class="value">Ines Berg</p></div>
+      <div class="fact"><span class="label">Weight</span><span class="value">3 kg</span></div>
+      <div class="note">Sold out</div>
+    </div>
+  </div></main></body></html>`
+
+  it("keeps a row of a label and its value shorter than a paragraph, and drops a short note", () => {
+    const text = copy(shelfPage)
+    expect(text).toContain("solid oak")
+    expect(text).toContain("Designer")
+    expect(text).toContain("Ines Berg")
+    expect(text).toContain("3 kg")
+    expect(text).not.toContain("Sold out")
+  })
+})
