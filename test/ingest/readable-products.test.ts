@@ -599,3 +599,56 @@ describe("readable copy: a template's raw fields", () => {
     expect(text).toContain("taken from the previous answer")
   })
 })
+
+describe("readable copy: boxes side by side with nothing between them", () => {
+  const detailsPage = `<html><head><title>Field guide to moths</title></head><body><main><div class="item">
+    <h1>Field guide to moths</h1>
+    <p>A field guide to the moths of northern Europe, with a plate for every species, notes on where ` +
+    `and when each one flies, and keys that tell the look-alikes apart by their wings and their caterpillars.</p>
+    <h2>Product details</h2>
+    <div class="details"><div class="row"><span class="name">Publisher</span><span class="value">Heath ` +
+    `Books</span></div><div class="row"><span class="name">Pages</span><span class="value">288</span></div>` +
+    `<div class="row"><span class="name">Format</span><span class="value">Hardcover</span></div></div>
+    <div class="tags"><a href="/t/nature">nature</a><a href="/t/Field-guides">Field guides</a></div>
+  </div></main></body></html>`
+
+  it("reads a label and its value written in two spans as two words, as the page lays them out", () => {
+    const text = copy(detailsPage)
+    expect(text).toContain("Publisher Heath Books")
+    expect(text).toContain("Format Hardcover")
+    expect(text).toContain("nature Field guides")
+    expect(text).not.toContain("PublisherHeath")
+  })
+
+  it("keeps a word split over inline elements as one word", () => {
+    const text = copy(
+      `<html><body><main><p>The <span class="cap">m</span>oths of the <b>north</b>ern woods fly at dusk ` +
+        `from May to August, and most of them rest by day on bark, where their wings hide them well.</p></main></body></html>`
+    )
+    expect(text).toContain("The moths of the northern woods")
+  })
+})
+
+describe("readable copy: a product's short rows of facts", () => {
+  const shelfPage = `<html><head><title>Oak shelf S2</title>${productLd}</head><body><main><div class="product">
+    <h1>Oak shelf S2</h1>
+    <div class="details">
+      <p>A shelf of solid oak, oiled by hand, with brackets of black steel that hold twenty kilos on a ` +
+    `wall of brick or concrete, and a groove along its back for the cables of a lamp.</p>
+      <p>Each board is cut from the same tree as the one beside it, so that the grain runs on from one ` +
+    `shelf to the next when two are hung side by side.</p>
+      <div class="fact"><span class="label">Designer</span><p class="value">Ines Berg</p></div>
+      <div class="fact"><span class="label">Weight</span><span class="value">3 kg</span></div>
+      <div class="note">Sold out</div>
+    </div>
+  </div></main></body></html>`
+
+  it("keeps a row of a label and its value shorter than a paragraph, and drops a short note", () => {
+    const text = copy(shelfPage)
+    expect(text).toContain("solid oak")
+    expect(text).toContain("Designer")
+    expect(text).toContain("Ines Berg")
+    expect(text).toContain("3 kg")
+    expect(text).not.toContain("Sold out")
+  })
+})

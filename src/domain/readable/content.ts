@@ -40,6 +40,7 @@ import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
+import { factRow } from "./facts.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
@@ -317,7 +318,7 @@ const clean = (
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el))) ||
+        ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el), product)) ||
           linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
@@ -347,7 +348,7 @@ const READ_LIST_LINKS = 0.3
  */
 const readList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.link < READ_LIST_LINKS * el.text
 
-const furniture = (scores: Scores, el: El, names: boolean, post = false): boolean => {
+const furniture = (scores: Scores, el: El, names: boolean, post = false, product = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
@@ -366,7 +367,7 @@ const furniture = (scores: Scores, el: El, names: boolean, post = false): boolea
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
   // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
   return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) ||
-    (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el))
+    (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && factRow(el)))
 }
 
 const hasHeading = (el: El): boolean => {

@@ -71,6 +71,10 @@ export const oneLine = (s: string): string => (s.indexOf("\n") < 0 ? s : s.repla
 /** A word's last and first characters: where a separator left out keeps two words apart (`Run.gap`). */
 const WORD_END = /[\p{L}\p{N}]$/u
 const WORD_START = /^[\p{L}\p{N}]/u
+/** A word's last letter (lowercase) or digit, then a capital: two words that would run on as one. */
+const RUNS_ON = /[\p{Ll}\p{Nd}]$/u
+const CAPITAL = /^\p{Lu}/u
+const runsOn = (last: string, next: string): boolean => RUNS_ON.test(last) && CAPITAL.test(next)
 
 /**
  * An inline run being written. Its pieces are collapsed text (whitespace only as single spaces:
@@ -85,6 +89,10 @@ export class Run {
   /** The current line, trimmed at its start; `lineSpace`: it ends with one space (to trim). */
   private line = ""
   private lineSpace = false
+  /** A sibling element starts here with nothing between it and the one before (`joint`). */
+  private joined = false
+  /** The last visible characters written on the current line (of a link, its text's, not its address's). */
+  private last = ""
   /** Whether any non-empty piece was written; whether the first began, and the last ended, with whitespace. */
   wrote = false
   lead = false
@@ -100,13 +108,27 @@ export class Run {
     this.piece(escapeInline(collapse(text)))
   }
 
-  /** A collapsed piece (no whitespace but single spaces). */
-  piece(p: string): void {
+  /**
+   * Two sibling elements meet here with nothing between them in the page (`<span>Publisher</span>
+   * <span>Houghton</span>`, tag links side by side): the page's style sheet sets them apart (cells
+   * of a row, chips), as a reader sees them. Where a word would run on into a capital
+   * ("PublisherHoughton", "$19.95Was"), the next piece starts with a space.
+   */
+  joint(): void {
+    this.joined = true
+  }
+
+  /** A collapsed piece (no whitespace but single spaces); `visible`: the text a reader sees of it (a link's). */
+  piece(p: string, visible = p): void {
     if (p.length === 0) return
-    if (this.gapped) {
-      this.gapped = false
-      if (WORD_END.test(this.line) && WORD_START.test(p)) p = ` ${p}`
+    if (this.gapped || this.joined) {
+      const gapped = this.gapped
+      const joined = this.joined
+      this.gapped = this.joined = false
+      if (gapped && WORD_END.test(this.line) && WORD_START.test(p)) p = ` ${p}`
+      else if (joined && !this.lineSpace && this.line.length > 0 && runsOn(this.last, visible)) p = ` ${p}`
     }
+    if (visible.length > 0) this.last = visible.slice(-2)
     const n = p.length
     const startsSpace = p.charCodeAt(0) === 32
     if (!this.wrote) {
@@ -147,7 +169,7 @@ export class Run {
     if (this.lineSpace) line = line.slice(0, -1)
     if (!this.inOneLine) line = escapeLineStart(line)
     this.done = this.done.length === 0 ? line : `${this.done}\n${line}`
-    this.line = ""
+    this.line = this.last = ""
     this.lineSpace = false
   }
 
@@ -158,9 +180,10 @@ export class Run {
   }
 
   reset(): void {
-    this.done = this.line = ""
+    this.done = this.line = this.last = ""
     this.gapped =
       this.lineSpace =
+      this.joined =
       this.wrote =
       this.lead =
       this.trail =

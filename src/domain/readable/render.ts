@@ -84,7 +84,7 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
       return
     }
     if (inner.lead) run.piece(" ")
-    run.piece(link)
+    run.piece(link, inner.text())
     if (inner.trail) run.piece(" ")
     return
   }
@@ -119,14 +119,19 @@ const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
   if (raw.endsWith(" ")) run.piece(" ")
 }
 
+/** Two sibling elements side by side with nothing between them in the page (`Run.joint`). */
+const sideBySide = (before: Node | undefined): boolean => before !== undefined && typeof before !== "number"
+
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
 const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   const kids = el.children
   const plain = el.plainText
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
-    if (typeof kid !== "number") inline(kid, ctx, depth, run)
-    else writeText(run, ctx, kid, plain)
+    if (typeof kid !== "number") {
+      if (sideBySide(kids[i - 1])) run.joint()
+      inline(kid, ctx, depth, run)
+    } else writeText(run, ctx, kid, plain)
   }
 }
 
@@ -330,7 +335,11 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
         run.reset()
       }
       block(node, ctx, depth, out)
-    } else inline(node, ctx, depth, run ??= new Run(false))
+    } else {
+      run ??= new Run(false)
+      if (sideBySide(nodes[i - 1])) run.joint()
+      inline(node, ctx, depth, run)
+    }
   }
   if (run !== undefined) pushNonEmpty(out, run.text())
 }

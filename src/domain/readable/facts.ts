@@ -1,0 +1,20 @@
+/**
+ * A product's short rows of facts. The cleaning of the chosen content (content.ts, step 4) drops a
+ * block shorter than a paragraph that holds no heading ("Sold out", "Loading...", a button's
+ * label); a shop writes each fact of its product as such a block: a label and its value side by
+ * side ("Designer" / "Ines Berg", "Weight" / "3 kg"), which a reader reads as the product's
+ * details. On a page that says it shows one product (meta.ts), a block made of two elements of
+ * text and no link is such a row and stays.
+ */
+import type { El } from "./tree.js"
+
+/** Whether a block is a label and its value: two elements of text (not dropped), nothing else of text, no link. */
+export const factRow = (el: El): boolean => {
+  if (el.link > 0) return false
+  let parts = 0
+  for (const c of el.children) {
+    if (typeof c === "number" || c.drop || c.text === 0) continue
+    if (++parts > 2) return false
+  }
+  return parts === 2
+}
