@@ -4,6 +4,7 @@
  * code blocks, tables and block quotes of the part of the page that scores as its content;
  * `text/plain` is kept as the text itself. See docs/ingest.md ("The readable copy").
  *
+ * - readable/streamed.ts writes the parts a page streams after its frame into their placeholders;
  * - readable/tree.ts parses the page (htmlparser2) into a tree with the figures scoring reads;
  * - readable/boilerplate.ts says what furniture looks like (tags, roles, class/id names);
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
@@ -53,6 +54,7 @@ import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
+import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
@@ -72,8 +74,16 @@ export const htmlToMarkdown = (html: string, pageUrl: string): string => joinBlo
  */
 const REVEAL_MIN = 200
 
-const markdownBlocks = (html: string, pageUrl: string): ReadonlyArray<string> => {
+const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> => {
+  let html = source
   let page = parsePage(html)
+  // Parts streamed after the frame are read in their places, but on a page that says it shows one
+  // product: what a shop streams late is its personal strips (recommendations, recently viewed).
+  const streamed = streamedInPlace(source)
+  if (streamed !== source && page !== undefined && pageMeta(page, baseOf(page.baseHref, pageUrl)).product !== true) {
+    html = streamed
+    page = parsePage(html)
+  }
   if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) {
     page = parsePage(html, true)
   }

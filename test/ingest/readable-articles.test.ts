@@ -275,3 +275,32 @@ describe("readable copy: a list of labelled facts", () => {
     expect(text).toContain("The Pruning Book")
   })
 })
+
+/**
+ * An article whose later sections a server streams after the frame (React's Suspense): the frame
+ * holds a boundary's placeholder and its fallback, the sections come hidden at the end of the body
+ * (one of them with a placeholder of its own), each moved in place by a script.
+ */
+const streamedArticle = `<html><head><title>Pruning the old orchard</title>
+  <meta property="article:published_time" content="2026-11-02T08:00:00Z"></head><body>
+  <header><a href="/">Orchard Journal</a></header>
+  <main><article><h1>Pruning the old orchard</h1>
+  ${Array.from({ length: 6 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("\n")}
+  <!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->
+  </article></main>
+  <footer><p>Orchard Journal, since 1911</p></footer>
+  <div hidden id="S:0"><h2>The terraces</h2><p>${prose(7)}</p><p>${prose(8)}</p><template id="P:1"></template></div>
+  <script>$RC("B:0","S:0")</script>
+  <div hidden id="S:1"><p>${prose(9)}</p><p>${prose(10)}</p></div>
+  <script>$RS("S:1","P:1")</script>
+  </body></html>`
+
+describe("readable copy: sections streamed after the page's frame", () => {
+  it("reads each streamed section in its placeholder's place, without the fallback", () => {
+    const text = copy(streamedArticle)
+    for (let i = 1; i <= 10; i++) expect(text).toContain(prose(i))
+    expect(text.indexOf(prose(6))).toBeLessThan(text.indexOf("The terraces"))
+    expect(text.indexOf(prose(8))).toBeLessThan(text.indexOf(prose(9)))
+    expect(text).not.toContain("Loading paragraph")
+  })
+})
