@@ -627,6 +627,14 @@ describe("readable copy: boxes side by side with nothing between them", () => {
     )
     expect(text).toContain("The moths of the northern woods")
   })
+
+  it("keeps a word split over two elements side by side inside a paragraph as one word", () => {
+    const text = copy(
+      `<html><body><main><p>The <b>Mc</b><b>Donald</b> moth traps and the <span>i</span><span>Phone</span> lamp ` +
+        `both draw moths at dusk from May to August, and most of them rest by day on bark nearby.</p></main></body></html>`
+    )
+    expect(text).toContain("The McDonald moth traps and the iPhone lamp")
+  })
 })
 
 describe("readable copy: a product's short rows of facts", () => {
