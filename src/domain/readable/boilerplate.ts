@@ -188,6 +188,9 @@ const weightOf = (s: string): number => {
   return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
 }
 
+/** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
+export const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
+
 /** Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`, `visually-hidden`. */
 const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$/i
 

@@ -7,7 +7,7 @@
  * content, the cleaning pass (content.ts, step 4) keeps them whole and what holds them, instead of
  * dropping each card as a short, linked or negatively scored block (`cardsToKeep`).
  */
-import { eachKept, type El } from "./tree.js"
+import { eachKept, type El, inside } from "./tree.js"
 
 /** The fewest siblings of one shape that make a group of cards. */
 export const MIN_CARDS = 3
@@ -96,6 +96,10 @@ export interface Group {
   readonly text: number
 }
 
+/** The groups not nested in another group's card (cards in a card count once, in the outer group). */
+export const outerGroups = (groups: ReadonlyArray<Group>): Array<Group> =>
+  groups.filter((g) => !groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c))))
+
 /** The groups of cards under `root` holding at least `least` characters (`maxLinks`: the largest share of their text in links). */
 export const groupsUnder = (
   all: ReadonlyArray<El>,
@@ -159,10 +163,7 @@ export const cardsToKeep = (
   const total = roots.reduce((n, r) => n + r.text, 0)
   if (total === 0) return undefined
   const groups = roots.flatMap((r) => groupsUnder(all, r, GROUP_SHARE * total))
-  // A group nested in another (cards in a card) counts once, in the outer one.
-  let outer = groups.filter((g) =>
-    !groups.some((o) => o !== g && o.cards.some((c) => g.parent.order >= c.order && g.parent.order < c.end))
-  )
+  let outer = outerGroups(groups)
   if (outer.reduce((n, g) => n + g.text, 0) < CARDS_SHARE * total) {
     // Fewer cards than that are an article's minority, unless they are what the page lists (`always`: grids.ts).
     outer = always === undefined ? [] : outer.filter(always)

@@ -6,7 +6,8 @@
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
  * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
  */
-import { groupsUnder } from "./cards.js"
+import { SCREEN_READER } from "./boilerplate.js"
+import { groupsUnder, outerGroups } from "./cards.js"
 import { isHeading } from "./edges.js"
 import { collapsedText, eachKept, type El, inside, type Page } from "./tree.js"
 
@@ -41,9 +42,6 @@ const shortTexts = (page: Page, card: El): Array<[El, string]> => {
   })
   return out
 }
-
-/** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
-const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
 
 /**
  * Each element of a card that only screen readers read (`SCREEN_READER`, `MAX_CHROME` characters
@@ -125,11 +123,9 @@ const control = (page: Page, el: El, card: El): boolean => {
  */
 export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
-    const groups = groupsUnder(page.all, root, 0, 1)
-    for (const g of groups) {
+    for (const g of outerGroups(groupsUnder(page.all, root, 0, 1))) {
       // A table's rows are data: a value repeated down a column is not a control.
       if (g.cards.length < MIN_CHROME_CARDS || g.cards[0]!.name === "tr") continue
-      if (groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c)))) continue
       for (const [el] of sharedTexts(g.cards.map((c) => shortTexts(page, c)), g.cards.length)) {
         if (control(page, el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }

@@ -35,10 +35,10 @@ import { accordionAnswers } from "./accordions.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
-import { cardsToKeep, groupsUnder, Keep } from "./cards.js"
+import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
-import { dropEmptyHeadings, dropTrailingNotes, isHeading, leads, linkDensity } from "./edges.js"
+import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factRow } from "./facts.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
@@ -346,7 +346,7 @@ const READ_LIST_LINKS = 0.3
  * features where one item points to a how-to, an article's list with a source linked). Its tag
  * alone does not condemn it, links or not; a name or the link-density test below still may.
  */
-const readList = (el: El): boolean => (el.name === "ul" || el.name === "ol") && el.link < READ_LIST_LINKS * el.text
+const readList = (el: El): boolean => isList(el) && el.link < READ_LIST_LINKS * el.text
 
 const furniture = (scores: Scores, el: El, names: boolean, post = false, product = false): boolean => {
   const weight = weightOf(el, names)
@@ -617,10 +617,17 @@ const unlinkedText = (page: Page, roots: ReadonlyArray<El>): number =>
  * count as left out too. A choice that holds most of the page's prose (`MOST_PROSE`) gives way
  * without the headings (`restIsShort`). Runs on the drops `visibleFallback` left.
  */
+/** What a scored choice keeps: its text, its text outside links, and its prose (paragraph text outside links). */
+interface Choice {
+  readonly text: number
+  readonly unlinked: number
+  readonly prose: number
+}
+
 const minorityFallback = (
   page: Page,
   roots: ReadonlyArray<El>,
-  choice: { readonly text: number; readonly unlinked: number; readonly prose: number },
+  choice: Choice,
   drops: ReadonlyArray<boolean>
 ): Array<El> | undefined => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
@@ -664,7 +671,7 @@ const restIsShort = (
   page: Page,
   blocks: ReadonlyArray<El>,
   roots: ReadonlyArray<El>,
-  choice: { readonly text: number; readonly unlinked: number; readonly prose: number }
+  choice: Choice
 ): boolean => {
   if (choice.prose < MOST_PROSE * blocks.reduce((n, b) => n + b.prose, 0)) return false
   const held = roots.filter((r) => blocks.some((b) => inside(r, b)))
@@ -673,10 +680,8 @@ const restIsShort = (
   const groups = blocks.flatMap((b) => groupsUnder(page.all, b, 0)).filter((g) =>
     !roots.some((r) => inside(g.parent, r))
   )
-  // A group nested in another's card counts once, in the outer one.
-  const outer = groups.filter((g) => !groups.some((o) => o !== g && o.cards.some((c) => inside(g.parent, c))))
   let rows = 0
-  for (const g of outer) for (const c of g.cards) if (!inChoice(c)) rows += c.text - c.link
+  for (const g of outerGroups(groups)) for (const c of g.cards) if (!inChoice(c)) rows += c.text - c.link
   return rows < MAX_ROWS * (unlinkedText(page, blocks) - choice.unlinked)
 }
 
@@ -728,8 +733,7 @@ const entriesInMain = (page: Page, list: El): boolean => {
 }
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
-const linkList = (el: El): boolean =>
-  (el.name === "ul" || el.name === "ol") && el.text > 0 && el.link >= LINK_LIST * el.text
+const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
 
 const isBanner = (el: El): boolean => {
   const names = namesOf(el)

@@ -7,7 +7,7 @@
  * the page lists and stay. An article's one "Related" list under its heading is still judged as
  * before, and so is a site map's list of hundreds of places.
  */
-import { isHeading } from "./edges.js"
+import { isHeading, isList } from "./edges.js"
 import type { El } from "./tree.js"
 
 /** The fewest lists of links, each under a heading of its own, that make the content a directory. */
@@ -16,8 +16,6 @@ const MIN_DIRECTORY_LISTS = 4
 const MAX_DIRECTORY_ITEMS = 25
 /** The least share of a list's text in links for it to be one of the directory's lists. */
 const LINK_SHARE = 0.5
-
-const isList = (el: El): boolean => el.name === "ul" || el.name === "ol"
 
 /** Items (element children not dropped) of a list, counted up to one past `MAX_DIRECTORY_ITEMS`. */
 const items = (list: El): number => {

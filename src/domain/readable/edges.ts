@@ -4,6 +4,9 @@
  */
 import { dropsItself, type El, measure, namesOf, type Node, type Page, textContent, type Texts } from "./tree.js"
 
+/** Whether an element is a list of items (`ul`, `ol`). */
+export const isList = (el: El): boolean => el.name === "ul" || el.name === "ol"
+
 /** `h1` to `h6` (tag names are lowercase). */
 export const isHeading = (name: string): boolean => {
   if (name.length !== 2 || name.charCodeAt(0) !== 104 /* h */) return false

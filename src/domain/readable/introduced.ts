@@ -10,6 +10,7 @@
  * list whose items each open with a bold label and a colon ("Flagship hotel: …", "Buying
  * options: …"): facts the article lists, each saying what its link is.
  */
+import { isList } from "./edges.js"
 import { collapsedText, type El, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 /** The least paragraph text outside links that must follow the list inside the content (a paragraph or two). */
@@ -48,7 +49,7 @@ const proseAfter = (page: Page, el: El, end: number): boolean => {
  * with the article's prose going on after it before `end` (the end of the content, in document order).
  */
 export const introducedList = (page: Page, el: El, end: number): boolean => {
-  if (el.name !== "ul" && el.name !== "ol") return false
+  if (!isList(el)) return false
   const intro = previousShown(el)
   if (intro === undefined || intro.name !== "p" || intro.link > MAX_INTRO_LINKS * intro.text) return false
   const text = collapsedText(page, intro)
@@ -92,7 +93,7 @@ const MIN_LABELLED = 2
  * link is; a menu never labels its entries.
  */
 export const labelledList = (page: Page, el: El): boolean => {
-  if (el.name !== "ul" && el.name !== "ol") return false
+  if (!isList(el)) return false
   let items = 0
   let labelled = 0
   for (const k of el.children) {

@@ -15,6 +15,7 @@
  *   `MENU_LINKS` of them in links, is left out (`withoutSpokenMenus`); a label for screen readers
  *   ("Sale price", "4.7 out of 5 stars") is short and no link, and stays as chrome.ts reads it.
  */
+import { SCREEN_READER } from "./boilerplate.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** A skip link's words. */
@@ -37,9 +38,6 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
   }
   return roots
 }
-
-/** Class names of a block shown to screen readers only (as chrome.ts reads them). */
-const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
 
 /** The least text of a menu written for screen readers (a few departments, not a label). */
 const MIN_MENU = 100
