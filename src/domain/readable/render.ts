@@ -120,11 +120,13 @@ const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
 }
 
 /**
- * Two sibling elements side by side with nothing between them in the page (`Run.joint`). Not
- * as a paragraph's own children: there two elements side by side are one word a page marked up
- * in parts ("<b>Mc</b><b>Donald</b>"), not boxes its style sheet sets apart.
+ * Whether a child of `parent` stands side by side with the sibling `before` it, nothing between
+ * them in the page (`Run.joint`). Not as a paragraph's own children: there two elements side by
+ * side are one word a page marked up in parts ("<b>Mc</b><b>Donald</b>"), not boxes its style
+ * sheet sets apart.
  */
-const sideBySide = (before: Node | undefined): boolean => before !== undefined && typeof before !== "number"
+const sideBySide = (parent: El, before: Node | undefined): boolean =>
+  parent.name !== "p" && before !== undefined && typeof before !== "number"
 
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
 const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
@@ -133,7 +135,7 @@ const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
     if (typeof kid !== "number") {
-      if (el.name !== "p" && sideBySide(kids[i - 1])) run.joint()
+      if (sideBySide(el, kids[i - 1])) run.joint()
       inline(kid, ctx, depth, run)
     } else writeText(run, ctx, kid, plain)
   }
@@ -341,7 +343,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
       block(node, ctx, depth, out)
     } else {
       run ??= new Run(false)
-      if (parent.name !== "p" && sideBySide(nodes[i - 1])) run.joint()
+      if (sideBySide(parent, nodes[i - 1])) run.joint()
       inline(node, ctx, depth, run)
     }
   }
