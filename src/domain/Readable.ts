@@ -18,7 +18,8 @@
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
  *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
- *   label written again for screen readers, readable/subjects.ts the "Re:" subject line over a thread's replies,
+ *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
+ *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
  *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
@@ -57,6 +58,7 @@ import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
+import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutVoteCounts } from "./readable/votes.js"
 
@@ -109,6 +111,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutFillers(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
+  roots = withoutTickerCopies(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutReplySubjects(page, roots)

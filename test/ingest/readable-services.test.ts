@@ -2,7 +2,8 @@
  * Service pages: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
- * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`).
+ * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
+ * `withoutTickerCopies`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -293,5 +294,27 @@ describe("readable copy: a page whose prose scores beside short lines in boxes",
     const text = copy(studioPage(true))
     expect(text).toContain("For more than twenty years our studio has taught beginners")
     expect(text).not.toContain("Raku firing")
+  })
+})
+
+/** A packaging studio's page whose closing strip scrolls "Book a call" as a marquee (the phrase written again and again). */
+const tickerPage = () =>
+  `<html><head><title>Label design</title></head><body>
+  <main><h1>Label design for small brands</h1>
+  <p>We design labels that read well on a crowded shelf: type, colour and the legal text in their ` +
+  `places, ready for your printer, with two rounds of changes included in every project.</p>
+  <p>Send us your product and the story behind it; within three weeks you receive print-ready ` +
+  `files and a mock-up of each bottle, jar or box in your range.</p>
+  <div class="strip"><div class="strip__track">${"<span>Book a call <b>*</b></span>".repeat(12)}</div></div>
+  <table><tr><th>Plan</th><th>Basic</th><th>Plus</th><th>Studio</th></tr>
+  <tr><td>Print-ready files</td><td>Included</td><td>Included</td><td>Included</td></tr></table>
+  </main></body></html>`
+
+describe("readable copy: a ticker's phrase written for its loop", () => {
+  it("keeps the phrase once, and a table's equal cells", () => {
+    const text = copy(tickerPage())
+    expect(text.match(/Book a call/g)?.length).toBe(1)
+    expect(text).toContain("We design labels that read well")
+    expect(text.match(/Included/g)?.length).toBe(3)
   })
 })
