@@ -3,7 +3,7 @@
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
  * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
- * `withoutTickerCopies`).
+ * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -316,5 +316,46 @@ describe("readable copy: a ticker's phrase written for its loop", () => {
     expect(text.match(/Book a call/g)?.length).toBe(1)
     expect(text).toContain("We design labels that read well")
     expect(text.match(/Included/g)?.length).toBe(3)
+  })
+})
+
+const REVIEWS = [
+  [
+    "Dana Ruiz",
+    "office manager",
+    "They moved our whole office over one weekend and every desk was ready on Monday morning."
+  ],
+  [
+    "Omar Haddad",
+    "clinic owner",
+    "Careful with the equipment, on time, and the price they quoted was the price we paid."
+  ],
+  [
+    "Lena Park",
+    "studio director",
+    "The crew packed two hundred framed prints without a single scratch and hung them again."
+  ]
+]
+
+/** A movers' page whose testimonials show each client's picture as an initial in a box that says it is an image. */
+const initialsPage = () =>
+  `<html><head><title>Office moves</title></head><body><main>
+  <h1>Office moves without the downtime</h1>
+  <p>We move offices, clinics and studios after hours and over weekends, so that your team leaves on ` +
+  `Friday and starts again on Monday at new desks, with the network running.</p>
+  <h2>What our clients say</h2><div class="reviews">${
+    REVIEWS.map(([name, role, text]) =>
+      `<div class="review"><div class="review__who"><span class="avatar" role="img" aria-label="${name}">${
+        name!.slice(0, 1)
+      }</span> <strong>${name}</strong>, ${role}</div><p>${text}</p></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: an element that says it is an image", () => {
+  it("leaves out the initial drawn as a client's picture, keeps the name and the words", () => {
+    const text = copy(initialsPage())
+    expect(text).toContain("Omar Haddad, clinic owner")
+    expect(text).not.toContain("O Omar Haddad")
+    expect(text).toContain("the price they quoted was the price we paid")
   })
 })

@@ -63,7 +63,10 @@ const DROP_ROLES = new Set([
   "menu",
   "menubar",
   "toolbar",
-  "tooltip"
+  "tooltip",
+  // A picture drawn with text (a member's initial as an avatar): its label is what a screen reader
+  // says, its letters are not the page's text.
+  "img"
 ])
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i
