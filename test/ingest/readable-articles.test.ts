@@ -3,7 +3,7 @@
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
- * readable/introduced.ts).
+ * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -302,5 +302,30 @@ describe("readable copy: sections streamed after the page's frame", () => {
     expect(text.indexOf(prose(6))).toBeLessThan(text.indexOf("The terraces"))
     expect(text.indexOf(prose(8))).toBeLessThan(text.indexOf(prose(9)))
     expect(text).not.toContain("Loading paragraph")
+  })
+})
+
+/**
+ * A tools guide: each section's picks a list under a line of its own (a directory's lists, kept
+ * by directories.ts), every item set as a heading (a theme's large type for each pick).
+ */
+const headedPicks = (tools: ReadonlyArray<string>): string =>
+  article("").replace(
+    `<p>${prose(7)}</p>`,
+    `<p>${prose(7)}</p>${
+      tools.map((tool, i) =>
+        `<h3>Tool ${i + 1}</h3><p>${prose(20 + i)}</p><h4>Our picks:</h4><ul>` +
+        `<li><h2><a href="https://tools.example/${i}/a">${tool} Standard</a></h2></li>` +
+        `<li><h2><a href="https://tools.example/${i}/b">${tool} Deluxe</a></h2></li></ul>`
+      ).join("")
+    }`
+  )
+
+describe("readable copy: a list whose items are set as headings", () => {
+  it("keeps every item and the line over them, on a page that says when it was published", () => {
+    const text = copy(headedPicks(["Silky saw", "Felco secateurs", "Wolf loppers", "Haws can"]))
+    expect(text).toContain("Silky saw Standard")
+    expect(text).toContain("Haws can Deluxe")
+    expect(text).toContain("Our picks:")
   })
 })

@@ -832,6 +832,6 @@ const scoredContent = (page: Page, product = false, undated = false): ReadonlyAr
   const roots = [...leads(page, content.picked), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
-  dropEmptyHeadings(page.texts, roots)
+  dropEmptyHeadings(page.texts, roots, !undated)
   return roots
 }
