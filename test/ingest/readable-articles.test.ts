@@ -3,7 +3,8 @@
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
- * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings).
+ * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
+ * readable/anchors.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -327,5 +328,31 @@ describe("readable copy: a list whose items are set as headings", () => {
     expect(text).toContain("Silky saw Standard")
     expect(text).toContain("Haws can Deluxe")
     expect(text).toContain("Our picks:")
+  })
+})
+
+/**
+ * A guide whose table of contents links to its sections by `id`, each section named for the
+ * script that scrolls to it (`scroll-target`: Readability's negative `scroll`); the first is short.
+ */
+const contentsGuide = (linked: boolean): string =>
+  article("").replace(
+    `<p>${prose(1)}</p>`,
+    `<ul class="toc"><li><a href="${linked ? "#why" : "/why"}">Why prune</a></li>` +
+      `<li><a href="${linked ? "#when" : "/when"}">When to prune</a></li></ul>` +
+      `<div class="guide"><div id="why" class="section scroll-target"><h2>Why prune</h2>` +
+      `<p>Old pear trees crop better with light let into their crowns.</p></div>` +
+      `<div id="when" class="section scroll-target"><h2>When to prune</h2>` +
+      Array.from({ length: 5 }, (_, i) => `<p>${prose(30 + i)}</p>`).join("") +
+      `</div></div>`
+  )
+
+describe("readable copy: sections the page's table of contents links to", () => {
+  it("keeps a short section named for a scrolling script when an in-page link names it", () => {
+    expect(copy(contentsGuide(true))).toContain("Old pear trees crop better")
+  })
+
+  it("still judges it by its name when no link of the page names it", () => {
+    expect(copy(contentsGuide(false))).not.toContain("Old pear trees crop better")
   })
 })

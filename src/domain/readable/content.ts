@@ -32,6 +32,7 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
@@ -305,6 +306,8 @@ const clean = (
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   const directory = headedLinkLists(roots)
   const found = posts(page, roots)
+  // Sections the page's table of contents links to are read without their names (anchors.ts).
+  const sections = linkedSections(page)
   let end = 0
   for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
@@ -318,7 +321,8 @@ const clean = (
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el), product)) ||
+        ((CLEANED.has(el.name) && !directory.has(el) &&
+          furniture(scores, el, names && !sections.has(el), inPost(found, el), product)) ||
           linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
