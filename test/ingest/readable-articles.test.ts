@@ -4,7 +4,7 @@
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
  * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
- * readable/anchors.ts).
+ * readable/anchors.ts, readable/frames.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -354,5 +354,25 @@ describe("readable copy: sections the page's table of contents links to", () => 
 
   it("still judges it by its name when no link of the page names it", () => {
     expect(copy(contentsGuide(false))).not.toContain("Old pear trees crop better")
+  })
+})
+
+/** A comparison table in a box named for its sideways scrolling (`scroll`: Readability's negative name). */
+const framedTable = (frame: string): string =>
+  article("").replace(
+    `<p>${prose(7)}</p>`,
+    `<p>${prose(7)}</p><div class="${frame}"><table>` +
+      `<tr><th>Saw</th><th>Blade</th><th>Weight</th></tr>` +
+      `<tr><td>Silky Gomboy</td><td>240 mm</td><td>290 g</td></tr>` +
+      `<tr><td>Bahco folding</td><td>190 mm</td><td>205 g</td></tr></table></div>`
+  )
+
+describe("readable copy: a table's scrolling frame", () => {
+  it("keeps a table whose box is named for scrolling alone", () => {
+    expect(copy(framedTable("table-scroll-container"))).toContain("Silky Gomboy")
+  })
+
+  it("still leaves out a box named as furniture for more than scrolling", () => {
+    expect(copy(framedTable("related-scroll-container"))).not.toContain("Silky Gomboy")
   })
 })

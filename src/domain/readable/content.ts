@@ -42,6 +42,7 @@ import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factRow } from "./facts.js"
+import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
@@ -322,7 +323,7 @@ const clean = (
       // `el` holds the best candidate when the best is in its subtree.
       if (
         ((CLEANED.has(el.name) && !directory.has(el) &&
-          furniture(scores, el, names && !sections.has(el), inPost(found, el), product)) ||
+          furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)) ||
           linkParagraph(el) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
