@@ -4,7 +4,7 @@
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
  * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
- * readable/anchors.ts, readable/frames.ts).
+ * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -374,5 +374,19 @@ describe("readable copy: a table's scrolling frame", () => {
 
   it("still leaves out a box named as furniture for more than scrolling", () => {
     expect(copy(framedTable("related-scroll-container"))).not.toContain("Silky Gomboy")
+  })
+})
+
+describe("readable copy: a sentence of the article linked whole", () => {
+  it("keeps a paragraph that is one linked sentence ending with a full stop", () => {
+    const linked =
+      `<p><a href="https://survey.example/pears">Old pear trees crop better with light let into their crowns, the growers' survey found.</a></p>`
+    expect(copy(withList(linked))).toContain("Old pear trees crop better")
+  })
+
+  it("still leaves out a short pointer to another page, its title linked", () => {
+    const pointer =
+      `<p>Read also: <a href="/2026/10/walled-garden.html">Another season in the walled garden of the old abbey</a></p>`
+    expect(copy(withList(pointer))).not.toContain("Another season in the walled garden")
   })
 })

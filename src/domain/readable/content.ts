@@ -52,6 +52,7 @@ import { ratedReviews } from "./reviews.js"
 import { otherProductSections } from "./strips.js"
 import { entriesTags } from "./tags.js"
 import {
+  collapsedText,
   dropsItself,
   eachKept,
   type El,
@@ -324,7 +325,7 @@ const clean = (
       if (
         ((CLEANED.has(el.name) && !directory.has(el) &&
           furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)) ||
-          linkParagraph(el) ||
+          (linkParagraph(el) && !linkedSentence(page, el)) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true
@@ -339,6 +340,19 @@ const clean = (
 const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
   el.name === "li" && weightOf(el, names) < 0 && weightOf(el, names) + scoreOr0(scores, el) < 0 &&
   !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+
+/** The least words of a linked sentence. */
+const MIN_SENTENCE_WORDS = 8
+
+/**
+ * A paragraph that is one sentence, ended with a full stop, most of it linked ("Installations
+ * like solar panels often qualify for federal tax credits."): the writer's sentence, its source
+ * linked; a pointer elsewhere ("Read also: …") names a page and ends with its title.
+ */
+const linkedSentence = (page: Page, el: El): boolean => {
+  const text = collapsedText(page, el)
+  return /[.!]["'\u201d\u2019)]*$/.test(text) && text.split(" ").length >= MIN_SENTENCE_WORDS
+}
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
