@@ -3,7 +3,8 @@
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
- * readable/introduced.ts).
+ * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
+ * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -302,5 +303,90 @@ describe("readable copy: sections streamed after the page's frame", () => {
     expect(text.indexOf(prose(6))).toBeLessThan(text.indexOf("The terraces"))
     expect(text.indexOf(prose(8))).toBeLessThan(text.indexOf(prose(9)))
     expect(text).not.toContain("Loading paragraph")
+  })
+})
+
+/**
+ * A tools guide: each section's picks a list under a line of its own (a directory's lists, kept
+ * by directories.ts), every item set as a heading (a theme's large type for each pick).
+ */
+const headedPicks = (tools: ReadonlyArray<string>): string =>
+  article("").replace(
+    `<p>${prose(7)}</p>`,
+    `<p>${prose(7)}</p>${
+      tools.map((tool, i) =>
+        `<h3>Tool ${i + 1}</h3><p>${prose(20 + i)}</p><h4>Our picks:</h4><ul>` +
+        `<li><h2><a href="https://tools.example/${i}/a">${tool} Standard</a></h2></li>` +
+        `<li><h2><a href="https://tools.example/${i}/b">${tool} Deluxe</a></h2></li></ul>`
+      ).join("")
+    }`
+  )
+
+describe("readable copy: a list whose items are set as headings", () => {
+  it("keeps every item and the line over them, on a page that says when it was published", () => {
+    const text = copy(headedPicks(["Silky saw", "Felco secateurs", "Wolf loppers", "Haws can"]))
+    expect(text).toContain("Silky saw Standard")
+    expect(text).toContain("Haws can Deluxe")
+    expect(text).toContain("Our picks:")
+  })
+})
+
+/**
+ * A guide whose table of contents links to its sections by `id`, each section named for the
+ * script that scrolls to it (`scroll-target`: Readability's negative `scroll`); the first is short.
+ */
+const contentsGuide = (linked: boolean): string =>
+  article("").replace(
+    `<p>${prose(1)}</p>`,
+    `<ul class="toc"><li><a href="${linked ? "#why" : "/why"}">Why prune</a></li>` +
+      `<li><a href="${linked ? "#when" : "/when"}">When to prune</a></li></ul>` +
+      `<div class="guide"><div id="why" class="section scroll-target"><h2>Why prune</h2>` +
+      `<p>Old pear trees crop better with light let into their crowns.</p></div>` +
+      `<div id="when" class="section scroll-target"><h2>When to prune</h2>` +
+      Array.from({ length: 5 }, (_, i) => `<p>${prose(30 + i)}</p>`).join("") +
+      `</div></div>`
+  )
+
+describe("readable copy: sections the page's table of contents links to", () => {
+  it("keeps a short section named for a scrolling script when an in-page link names it", () => {
+    expect(copy(contentsGuide(true))).toContain("Old pear trees crop better")
+  })
+
+  it("still judges it by its name when no link of the page names it", () => {
+    expect(copy(contentsGuide(false))).not.toContain("Old pear trees crop better")
+  })
+})
+
+/** A comparison table in a box named for its sideways scrolling (`scroll`: Readability's negative name). */
+const framedTable = (frame: string): string =>
+  article("").replace(
+    `<p>${prose(7)}</p>`,
+    `<p>${prose(7)}</p><div class="${frame}"><table>` +
+      `<tr><th>Saw</th><th>Blade</th><th>Weight</th></tr>` +
+      `<tr><td>Silky Gomboy</td><td>240 mm</td><td>290 g</td></tr>` +
+      `<tr><td>Bahco folding</td><td>190 mm</td><td>205 g</td></tr></table></div>`
+  )
+
+describe("readable copy: a table's scrolling frame", () => {
+  it("keeps a table whose box is named for scrolling alone", () => {
+    expect(copy(framedTable("table-scroll-container"))).toContain("Silky Gomboy")
+  })
+
+  it("still leaves out a box named as furniture for more than scrolling", () => {
+    expect(copy(framedTable("related-scroll-container"))).not.toContain("Silky Gomboy")
+  })
+})
+
+describe("readable copy: a sentence of the article linked whole", () => {
+  it("keeps a paragraph that is one linked sentence ending with a full stop", () => {
+    const linked =
+      `<p><a href="https://survey.example/pears">Old pear trees crop better with light let into their crowns, the growers' survey found.</a></p>`
+    expect(copy(withList(linked))).toContain("Old pear trees crop better")
+  })
+
+  it("still leaves out a short pointer to another page, its title linked", () => {
+    const pointer =
+      `<p>Read also: <a href="/2026/10/walled-garden.html">Another season in the walled garden of the old abbey</a></p>`
+    expect(copy(withList(pointer))).not.toContain("Another season in the walled garden")
   })
 })

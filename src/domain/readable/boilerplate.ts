@@ -191,6 +191,13 @@ const weightOf = (s: string): number => {
   return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
 }
 
+/**
+ * Whether a name is negative only for `scroll` (`table-scroll`, `scroll-container`): the word
+ * Readability gives a news ticker is also how a theme frames a wide table that scrolls sideways.
+ */
+export const negativeForScrollOnly = (names: string): boolean =>
+  /scroll/i.test(names) && weightOf(names) < 0 && weightOf(names.replace(/[\w-]*scroll[\w-]*/gi, " ")) >= 0
+
 /** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
 export const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
 

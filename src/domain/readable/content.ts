@@ -32,6 +32,7 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
@@ -41,6 +42,7 @@ import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factRow } from "./facts.js"
+import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import type { PageMeta } from "./meta.js"
@@ -50,6 +52,7 @@ import { ratedReviews } from "./reviews.js"
 import { otherProductSections } from "./strips.js"
 import { entriesTags } from "./tags.js"
 import {
+  collapsedText,
   dropsItself,
   eachKept,
   type El,
@@ -305,6 +308,8 @@ const clean = (
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
   const directory = headedLinkLists(roots)
   const found = posts(page, roots)
+  // Sections the page's table of contents links to are read without their names (anchors.ts).
+  const sections = linkedSections(page)
   let end = 0
   for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
@@ -318,8 +323,9 @@ const clean = (
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && !directory.has(el) && furniture(scores, el, names, inPost(found, el), product)) ||
-          linkParagraph(el) ||
+        ((CLEANED.has(el.name) && !directory.has(el) &&
+          furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)) ||
+          (linkParagraph(el) && !linkedSentence(page, el)) ||
           negativeItem(scores, el, names)) && !inside(best, el)
       ) {
         el.drop = true
@@ -334,6 +340,19 @@ const clean = (
 const negativeItem = (scores: Scores, el: El, names: boolean): boolean =>
   el.name === "li" && weightOf(el, names) < 0 && weightOf(el, names) + scoreOr0(scores, el) < 0 &&
   !(el.prose >= PROSE_KEPT && el.link < 0.1 * el.text)
+
+/** The least words of a linked sentence. */
+const MIN_SENTENCE_WORDS = 8
+
+/**
+ * A paragraph that is one sentence, ended with a full stop, most of it linked ("Installations
+ * like solar panels often qualify for federal tax credits."): the writer's sentence, its source
+ * linked; a pointer elsewhere ("Read also: …") names a page and ends with its title.
+ */
+const linkedSentence = (page: Page, el: El): boolean => {
+  const text = collapsedText(page, el)
+  return /[.!]["'\u201d\u2019)]*$/.test(text) && text.split(" ").length >= MIN_SENTENCE_WORDS
+}
 
 /** A short paragraph that is all links ("Read also: …") is a pointer elsewhere, not content. */
 const linkParagraph = (el: El): boolean => el.name === "p" && el.text < LONG_BLOCK / 2 && linkDensity(el) >= 0.75
@@ -832,6 +851,6 @@ const scoredContent = (page: Page, product = false, undated = false): ReadonlyAr
   const roots = [...leads(page, content.picked), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
-  dropEmptyHeadings(page.texts, roots)
+  dropEmptyHeadings(page.texts, roots, !undated)
   return roots
 }

@@ -18,9 +18,11 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
 /**
  * Headings that introduce nothing: followed (in document order, within the content) by a heading
  * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
- * articles" over a list of links).
+ * articles" over a list of links). On a page that says when it was published, a heading that is
+ * the whole of a list item is the list's text, not a title (a guide's picks, each set in a
+ * heading's type): it is no heading here, and the line over the list introduces it.
  */
-export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>): void => {
+export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated = false): void => {
   const open: Array<El> = []
   const close = (rank: number) => {
     let kept = 0
@@ -42,6 +44,11 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>): void 
       if (node.drop) continue
       if (isHeading(node.name)) {
         if (node.text === 0) continue
+        // A list's item set in a heading's type is the list's text, not a title over a section.
+        if (dated && inItem(node)) {
+          open.length = 0
+          continue
+        }
         close(rankOf(node))
         open.push(node)
         continue
@@ -56,6 +63,13 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>): void 
     }
   }
   close(1)
+}
+
+/** Whether `h` is the whole of a list item (within three levels): the item set in a heading's type. */
+const inItem = (h: El): boolean => {
+  let p = h.parent
+  for (let depth = 0; p !== undefined && depth < 3; depth++, p = p.parent) if (p.name === "li") return p.text === h.text
+  return false
 }
 
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
