@@ -660,3 +660,23 @@ describe("readable copy: a product's short rows of facts", () => {
     expect(text).not.toContain("Sold out")
   })
 })
+
+describe("readable copy: strips a page labels as advertising", () => {
+  const fact = (i: number) => `<div class="row">Fact ${i}: steel, ${i + 1} parts</div>`
+  const card = (i: number) => `<li class="card"><a href="/p/${i}">Kettle K${i + 2} at EUR ${30 + i}.00</a></li>`
+  const page = (label: string) =>
+    `<html><head><title>Steel kettle K1</title></head><body><main>
+    <h1>Steel kettle K1</h1>
+    ${Array.from({ length: 30 }, (_, i) => fact(i)).join("")}
+    <div class="w4"><div class="w5"><h2>Popular right now</h2><span class="w6">${label}</span></div>
+      <ol class="w7">${Array.from({ length: 6 }, (_, i) => card(i)).join("")}</ol></div>
+  </main></body></html>`
+
+  it("drops a run of linked cards labelled as sponsored, and keeps the same run without the label", () => {
+    const text = copy(page("Sponsored"))
+    expect(text).toContain("Fact 29: steel")
+    expect(text).not.toContain("Kettle K3")
+    expect(text).not.toContain("Popular right now")
+    expect(copy(page("Bestsellers"))).toContain("Kettle K3")
+  })
+})

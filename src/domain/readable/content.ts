@@ -32,6 +32,7 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { sponsoredStrips } from "./ads.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
@@ -410,7 +411,8 @@ const keepFurniture = (page: Page): void => {
  * The elements whose (not dropped) subtrees make the readable copy, in document order. What the
  * page says of itself (meta.ts) changes how names are read: a forum thread or a Q&A page keeps its
  * replies (`discussionNames`), a product page drops its reviews and other products
- * (`productNames`; not its grid when it shows a group of products). A choice
+ * (`productNames`; not its grid when it shows a group of products), and on every page a strip
+ * it labels as advertising is furniture (ads.ts `sponsoredStrips`). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
  * short blocks that never score), or no article beside the entries it leaves out (entries.ts
@@ -426,11 +428,17 @@ export const chooseContent = (
 ): ReadonlyArray<El> => {
   const product = says.product === true
   if (says.discussion === true) discussionNames(page)
-  const otherProducts = product
-    ? productNames(page, says.productGroup === true)
-    : says.published === undefined && says.discussion !== true
-    ? customerReviews(page)
-    : new Set<El>()
+  const otherProducts = new Set(
+    product
+      ? productNames(page, says.productGroup === true)
+      : says.published === undefined && says.discussion !== true
+      ? customerReviews(page)
+      : []
+  )
+  for (const el of sponsoredStrips(page)) {
+    el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
+    otherProducts.add(el)
+  }
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
   const roots = priceGrids(page, scoredContent(page, product, says.published === undefined), product)
