@@ -34,7 +34,7 @@
 import { accordionAnswers } from "./accordions.js"
 import { sponsoredStrips } from "./ads.js"
 import { blockLink } from "./blockLinks.js"
-import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
+import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { productDetailModals } from "./details.js"
@@ -791,11 +791,16 @@ const productFurniture = (el: El): boolean => {
  * the heading that opens them ("Customers also viewed": strips.ts `otherProductSections`). The
  * cards of such grids and those sections are returned: the visible-text fallback leaves them out too.
  * The product's details written into a `modal` inside the `main` are not furniture (details.ts).
+ * A heading only screen readers read (boilerplate.ts `SCREEN_READER`: `sr-only`) names a shop's
+ * frame around the product ("Service value proposition" over its delivery promises), which the
+ * page does not show: furniture too (the section under it is judged as before).
  */
 const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
   productDetailModals(page)
-  for (const el of page.all) if (productFurniture(el)) furniture(el)
+  for (const el of page.all) {
+    if (productFurniture(el) || (isHeading(el.name) && SCREEN_READER.test(el.attribs.class ?? ""))) furniture(el)
+  }
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)
   for (const el of otherProductSections(page)) {
