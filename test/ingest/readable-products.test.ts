@@ -660,3 +660,43 @@ describe("readable copy: a product's short rows of facts", () => {
     expect(text).not.toContain("Sold out")
   })
 })
+
+describe("readable copy: strips a page labels as advertising", () => {
+  const fact = (i: number) => `<div class="row">Fact ${i}: steel, ${i + 1} parts</div>`
+  const card = (i: number) => `<li class="card"><a href="/p/${i}">Kettle K${i + 2} at EUR ${30 + i}.00</a></li>`
+  const page = (label: string) =>
+    `<html><head><title>Steel kettle K1</title></head><body><main>
+    <h1>Steel kettle K1</h1>
+    ${Array.from({ length: 30 }, (_, i) => fact(i)).join("")}
+    <div class="w4"><div class="w5"><h2>Popular right now</h2><span class="w6">${label}</span></div>
+      <ol class="w7">${Array.from({ length: 6 }, (_, i) => card(i)).join("")}</ol></div>
+  </main></body></html>`
+
+  it("drops a run of linked cards labelled as sponsored, and keeps the same run without the label", () => {
+    const text = copy(page("Sponsored"))
+    expect(text).toContain("Fact 29: steel")
+    expect(text).not.toContain("Kettle K3")
+    expect(text).not.toContain("Popular right now")
+    expect(copy(page("Bestsellers"))).toContain("Kettle K3")
+  })
+})
+
+describe("readable copy: a product page's headings for screen readers only", () => {
+  it("drops a heading only screen readers read on a product page, and keeps the section it names", () => {
+    const text = copy(
+      `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main><div class="product">
+      <h1>Steel kettle K1</h1>
+      <p>The K1 is a steel kettle of one and a half litres, with a base that turns all the way round, ` +
+        `a lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+      <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows ` +
+        `how much water is left, so that nobody boils more than the cups they need.</p>
+      <h2 class="sr-only">Shop promises overview</h2>
+      <p>Every kettle is tested before it leaves the workshop, and it is repaired for free for ten years ` +
+        `after it was bought, whatever broke and however it broke.</p>
+    </div></main></body></html>`
+    )
+    expect(text).toContain("steel kettle of one and a half litres")
+    expect(text).toContain("repaired for free for ten years")
+    expect(text).not.toContain("Shop promises overview")
+  })
+})

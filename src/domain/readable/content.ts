@@ -32,9 +32,10 @@
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
 import { accordionAnswers } from "./accordions.js"
+import { sponsoredStrips } from "./ads.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
-import { concealing, droppedTag, FURNITURE_TAGS, markOf, tabPanel } from "./boilerplate.js"
+import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { productDetailModals } from "./details.js"
@@ -429,7 +430,8 @@ const keepFurniture = (page: Page): void => {
  * The elements whose (not dropped) subtrees make the readable copy, in document order. What the
  * page says of itself (meta.ts) changes how names are read: a forum thread or a Q&A page keeps its
  * replies (`discussionNames`), a product page drops its reviews and other products
- * (`productNames`; not its grid when it shows a group of products). A choice
+ * (`productNames`; not its grid when it shows a group of products), and on every page a strip
+ * it labels as advertising is furniture (ads.ts `sponsoredStrips`). A choice
  * that keeps less than `MIN_CONTENT` characters, or less than `MIN_SHARE_CHOSEN` of what the page
  * shows, or only its preface (`preface`; a listing, a homepage, a service page built of cards and
  * short blocks that never score), or no article beside the entries it leaves out (entries.ts
@@ -445,11 +447,17 @@ export const chooseContent = (
 ): ReadonlyArray<El> => {
   const product = says.product === true
   if (says.discussion === true) discussionNames(page)
-  const otherProducts = product
-    ? productNames(page, says.productGroup === true)
-    : says.published === undefined && says.discussion !== true
-    ? customerReviews(page)
-    : new Set<El>()
+  const otherProducts = new Set(
+    product
+      ? productNames(page, says.productGroup === true)
+      : says.published === undefined && says.discussion !== true
+      ? customerReviews(page)
+      : []
+  )
+  for (const el of sponsoredStrips(page)) {
+    el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
+    otherProducts.add(el)
+  }
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
   const roots = priceGrids(page, scoredContent(page, product, says.published === undefined), product)
@@ -802,11 +810,16 @@ const productFurniture = (el: El): boolean => {
  * the heading that opens them ("Customers also viewed": strips.ts `otherProductSections`). The
  * cards of such grids and those sections are returned: the visible-text fallback leaves them out too.
  * The product's details written into a `modal` inside the `main` are not furniture (details.ts).
+ * A heading only screen readers read (boilerplate.ts `SCREEN_READER`: `sr-only`) names a shop's
+ * frame around the product ("Service value proposition" over its delivery promises), which the
+ * page does not show: furniture too (the section under it is judged as before).
  */
 const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   const furniture = (el: El) => (el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 })
   productDetailModals(page)
-  for (const el of page.all) if (productFurniture(el)) furniture(el)
+  for (const el of page.all) {
+    if (productFurniture(el) || (isHeading(el.name) && SCREEN_READER.test(el.attribs.class ?? ""))) furniture(el)
+  }
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)
   for (const el of otherProductSections(page)) {

@@ -1,0 +1,62 @@
+/**
+ * Strips a page labels as advertising. A shop's carousels of sponsored products, an article's
+ * boxes of paid links: the page says so in words the reader sees ("Sponsored", "Advertisement"),
+ * as advertising rules ask, while their classes are generated and their cards are links. The
+ * label is a short element of its own; the strip it marks is the largest block around it that is
+ * mostly links (half or more of its text), holds a run of items (three siblings or more of one
+ * shape: the carousel's cards), holds no first-level heading and stays under a quarter of the
+ * page's text: not the product or the article it sits beside (an article marked as sponsored is
+ * prose, not links), nor one post of a thread that a board's advertisement stands in.
+ */
+import { MIN_CARDS, shapeOf, siblingsOfShape } from "./cards.js"
+import { type El, type Page, textContent } from "./tree.js"
+
+/** What a label of advertising says, alone in its element. */
+const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
+
+/** The longest text of such a label. */
+const MAX_LABEL = 30
+/** The largest share of the page's text a strip holds. */
+const MAX_SHARE = 0.25
+/** The least share of a strip's text in links. */
+const MIN_LINKS = 0.5
+
+const holdsH1 = (page: Page, el: El): boolean => {
+  for (let i = el.order; i < el.end; i++) if (page.all[i]!.name === "h1") return true
+  return false
+}
+
+/** Whether `el` holds a run of items: three siblings or more of one shape (cards.ts `siblingsOfShape`), links or not. */
+const holdsRun = (page: Page, el: El): boolean => {
+  for (let i = el.order; i < el.end; i++) {
+    const p = page.all[i]!
+    if (p.drop || p.children.length < MIN_CARDS) continue
+    const seen = new Set<string>()
+    for (const c of p.children) {
+      if (typeof c === "number" || c.drop || c.text === 0) continue
+      const shape = shapeOf(c)
+      if (seen.has(shape)) continue
+      seen.add(shape)
+      if (siblingsOfShape(p, c, 1) !== undefined) return true
+    }
+  }
+  return false
+}
+
+/** The strips a label calls advertising (see above), outermost only. */
+export const sponsoredStrips = (page: Page): Array<El> => {
+  const cap = MAX_SHARE * page.root.text
+  const out: Array<El> = []
+  for (const el of page.all) {
+    if (el.drop || el.text === 0 || el.text > MAX_LABEL) continue
+    if (out.some((s) => el.order >= s.order && el.order < s.end)) continue
+    if (!AD_LABEL.test(textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim())) continue
+    let strip: El | undefined
+    for (let a = el.parent; a !== undefined && a.parent !== undefined && a.text <= cap; a = a.parent) {
+      if (a.name === "body" || a.name === "main" || holdsH1(page, a)) break
+      if (a.link >= MIN_LINKS * a.text && holdsRun(page, a)) strip = a
+    }
+    if (strip !== undefined) out.push(strip)
+  }
+  return out
+}
