@@ -31,13 +31,24 @@ const sharedTexts = (perCard: ReadonlyArray<ReadonlyArray<[El, string]>>, cards:
   return perCard.flatMap((t) => t.filter(([, s]) => cardsWith.get(s)! >= CHROME_SHARE * cards))
 }
 
-/** Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside another such element, with its text. */
+/**
+ * Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside
+ * another such element, with its text; and inside each, the elements drawn as buttons with their
+ * own text: a box that holds a card's price and its "Shop Now" button reads differently in each
+ * card, the button the same.
+ */
 const shortTexts = (page: Page, card: El): Array<[El, string]> => {
   const out: Array<[El, string]> = []
   eachKept(page.all, card.order + 1, card.end, (el) => {
     if (el.text === 0 || el.text > MAX_CHROME) return false
     const t = cardText(page, el)
     if (t.length > 0) out.push([el, t])
+    eachKept(page.all, el.order + 1, el.end, (d) => {
+      if (d.text === 0 || d.text === el.text || !drawnAsButton(d)) return false
+      const b = cardText(page, d)
+      if (b.length > 0) out.push([d, b])
+      return true
+    })
     return true
   })
   return out
