@@ -4,7 +4,9 @@
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
  * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
- * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
+ * with the same text, a part every card hides with `d-none` (a template's data for a script), and
+ * a badge the shop pins on several cards ("New Arrival"). What tells the cards apart (a title, a
+ * price, a summary) stays.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
@@ -140,6 +142,8 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       for (const [el] of sharedTexts(g.cards.map((c) => shortTexts(page, c)), g.cards.length)) {
         if (control(page, el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }
+      // A badge the shop pins on several cards ("New Arrival", "Coming soon") is a label, not the entry.
+      dropRepeatedBadges(g.cards.map((c) => badges(page, c)))
       // A link the card repeats, in card after card, is the theme's, not the entry's.
       dropInMostCards(g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : []))
       // A part the framework's class hides, in card after card, is the template's data for a script.
@@ -149,6 +153,40 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
     }
   }
   return roots
+}
+
+/** Class names of a badge: `badge` alone or as a part (`badge-brand`, `productBadge`, `pi__badge`). */
+const BADGE = /badge/i
+
+/** The fewest cards of a group that must show a badge's text for it to be a shop's label. */
+const MIN_BADGE_CARDS = 2
+
+/**
+ * Each element of a card whose class names a badge (`BADGE`) and that shows text (`MAX_CHROME`
+ * characters at most), not inside another such element, with its text.
+ */
+const badges = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || el.text > MAX_CHROME || !BADGE.test(el.attribs.class ?? "")) return false
+    out.push([el, cardText(page, el)])
+    return true
+  })
+  return out
+}
+
+/**
+ * Drops the badges found in each card (`perCard`, one list per card) whose text stands in at
+ * least `MIN_BADGE_CARDS` cards: a shop pins the same few labels on some of its cards ("New
+ * Arrival", "Lifetime Guarantee", "Coming soon"), drawn over the picture; a reader takes them for
+ * marks, and they do not tell the entries apart. A badge of one card's own ("Save 30%") stays.
+ */
+const dropRepeatedBadges = (perCard: ReadonlyArray<ReadonlyArray<[El, string]>>): void => {
+  const cardsWith = new Map<string, number>()
+  for (const found of perCard) {
+    for (const t of new Set(found.map(([, t]) => t))) cardsWith.set(t, (cardsWith.get(t) ?? 0) + 1)
+  }
+  for (const found of perCard) for (const [el, t] of found) if (cardsWith.get(t)! >= MIN_BADGE_CARDS) el.drop = true
 }
 
 /** Drops the elements found in each card (`perCard`, one list per card) when at least `CHROME_SHARE` of the cards hold one. */
