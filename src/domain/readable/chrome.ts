@@ -4,9 +4,9 @@
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
  * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
- * with the same text, a part every card hides with `d-none` (a template's data for a script), and
- * a badge the shop pins on several cards ("New Arrival"). What tells the cards apart (a title, a
- * price, a summary) stays.
+ * with the same text, a part every card hides with `d-none` (a template's data for a script), a
+ * badge the shop pins on several cards ("New Arrival"), and a control that counts the card's
+ * other colours ("+15"). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
@@ -144,6 +144,8 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       }
       // A badge the shop pins on several cards ("New Arrival", "Coming soon") is a label, not the entry.
       dropRepeatedBadges(g.cards.map((c) => badges(page, c)))
+      // "+15" over a card's swatches counts what the card's own page shows.
+      for (const c of g.cards) for (const el of moreCounts(page, c)) el.drop = true
       // A link the card repeats, in card after card, is the theme's, not the entry's.
       dropInMostCards(g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : []))
       // A part the framework's class hides, in card after card, is the template's data for a script.
@@ -153,6 +155,28 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
     }
   }
   return roots
+}
+
+/** A control's text that only counts what more a card has: "+15", "+ More", "+3 more", "4 More". */
+const MORE = /^\s*(?:\+\s*\d+(?:\s*more)?|\+\s*more|\d+\s+more)\s*$/i
+
+/** The longest such text. */
+const MAX_MORE = 12
+
+/**
+ * Each control of a card (a link of its own, or drawn as a button: `control`) whose text only
+ * counts what more the card has (`MORE`): a shop shows a few colour swatches under a card and a
+ * link "+15" to the rest, which a reader takes for a control, not a part of the entry. It differs
+ * from card to card, so the shared texts above miss it.
+ */
+const moreCounts = (page: Page, card: El): Array<El> => {
+  const out: Array<El> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || el.text > MAX_MORE) return false
+    if (MORE.test(collapsedText(page, el)) && control(page, el, card)) out.push(el)
+    return true
+  })
+  return out
 }
 
 /** Class names of a badge: `badge` alone or as a part (`badge-brand`, `productBadge`, `pi__badge`). */
