@@ -1,6 +1,6 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
- * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button,
+ * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a card's count of its other colours,
  * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings).
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -80,6 +80,54 @@ describe("readable copy: a card's control wrapped in a box", () => {
     const text = copy(board(rows))
     expect(text).not.toContain("Ask about relocation")
     for (let i = 0; i < 8; i++) expect(text).toContain(`Salary ${40 + i} thousand`)
+  })
+})
+
+describe("readable copy: a card's button in a short box beside its price", () => {
+  it("leaves out a button every card repeats inside a short box whose other text differs", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a class="save" href="/save/${i}">Save this job</a>`,
+        `<div class="pay"><div class="amount">$${
+          40 + i
+        }k</div><a class="btn btn-primary" href="/apply/${i}">Apply now</a></div>`
+      )).join("")
+    const text = copy(board(rows))
+    expect(text).not.toContain("Apply now")
+    for (let i = 0; i < 8; i++) expect(text).toContain(`$${40 + i}k`)
+  })
+})
+
+describe("readable copy: a badge pinned on several cards", () => {
+  it("leaves out a badge whose text stands in two cards or more, keeps one card's own", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a class="save" href="/save/${i}">Save this job</a>`,
+        i === 2 || i === 5
+          ? `<span class="job-badge">Newly listed</span>`
+          : i === 6
+          ? `<span class="job-badge">Closing tomorrow</span>`
+          : ""
+      )).join("")
+    const text = copy(board(rows))
+    expect(text).not.toContain("Newly listed")
+    expect(text).toContain("Closing tomorrow")
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
+  })
+})
+
+describe("readable copy: a card's count of its other colours", () => {
+  it("leaves out a card's link that only counts what more it has, keeps a count in its text", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a class="save" href="/save/${i}">Save this job</a>`,
+        `<a href="/jobs/${i}#teams">+${i + 2}</a><span class="openings">Openings: +${i + 2} seats</span>`
+      )).join("")
+    const text = copy(board(rows))
+    for (let i = 0; i < 8; i++) {
+      expect(count(text, `+${i + 2}`)).toBe(1)
+      expect(text).toContain(`Openings: +${i + 2} seats`)
+    }
   })
 })
 

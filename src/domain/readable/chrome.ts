@@ -4,7 +4,9 @@
  * same words in card after card, so a reader skims over them; the readable copy leaves them out
  * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
- * with the same text, and a part every card hides with `d-none` (a template's data for a script). What tells the cards apart (a title, a price, a summary) stays.
+ * with the same text, a part every card hides with `d-none` (a template's data for a script), a
+ * badge the shop pins on several cards ("New Arrival"), and a control that counts the card's
+ * other colours ("+15"). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
@@ -31,13 +33,24 @@ const sharedTexts = (perCard: ReadonlyArray<ReadonlyArray<[El, string]>>, cards:
   return perCard.flatMap((t) => t.filter(([, s]) => cardsWith.get(s)! >= CHROME_SHARE * cards))
 }
 
-/** Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside another such element, with its text. */
+/**
+ * Each element of a card that shows text (`MAX_CHROME` characters at most) and is not inside
+ * another such element, with its text; and inside each, the elements drawn as buttons with their
+ * own text: a box that holds a card's price and its "Shop Now" button reads differently in each
+ * card, the button the same.
+ */
 const shortTexts = (page: Page, card: El): Array<[El, string]> => {
   const out: Array<[El, string]> = []
   eachKept(page.all, card.order + 1, card.end, (el) => {
     if (el.text === 0 || el.text > MAX_CHROME) return false
     const t = cardText(page, el)
     if (t.length > 0) out.push([el, t])
+    eachKept(page.all, el.order + 1, el.end, (d) => {
+      if (d.text === 0 || d.text === el.text || !drawnAsButton(d)) return false
+      const b = cardText(page, d)
+      if (b.length > 0) out.push([d, b])
+      return true
+    })
     return true
   })
   return out
@@ -129,6 +142,10 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       for (const [el] of sharedTexts(g.cards.map((c) => shortTexts(page, c)), g.cards.length)) {
         if (control(page, el, g.cards.find((c) => inside(el, c))!)) el.drop = true
       }
+      // A badge the shop pins on several cards ("New Arrival", "Coming soon") is a label, not the entry.
+      dropRepeatedBadges(g.cards.map((c) => badges(page, c)))
+      // "+15" over a card's swatches counts what the card's own page shows.
+      for (const c of g.cards) for (const el of moreCounts(page, c)) el.drop = true
       // A link the card repeats, in card after card, is the theme's, not the entry's.
       dropInMostCards(g.cards.map((c) => c.prose < MAX_CARD_PROSE ? repeatedLinks(page, c) : []))
       // A part the framework's class hides, in card after card, is the template's data for a script.
@@ -138,6 +155,62 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
     }
   }
   return roots
+}
+
+/** A control's text that only counts what more a card has: "+15", "+ More", "+3 more", "4 More". */
+const MORE = /^\s*(?:\+\s*\d+(?:\s*more)?|\+\s*more|\d+\s+more)\s*$/i
+
+/** The longest such text. */
+const MAX_MORE = 12
+
+/**
+ * Each control of a card (a link of its own, or drawn as a button: `control`) whose text only
+ * counts what more the card has (`MORE`): a shop shows a few colour swatches under a card and a
+ * link "+15" to the rest, which a reader takes for a control, not a part of the entry. It differs
+ * from card to card, so the shared texts above miss it.
+ */
+const moreCounts = (page: Page, card: El): Array<El> => {
+  const out: Array<El> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || el.text > MAX_MORE) return false
+    if (MORE.test(collapsedText(page, el)) && control(page, el, card)) out.push(el)
+    return true
+  })
+  return out
+}
+
+/** Class names of a badge: `badge` alone or as a part (`badge-brand`, `productBadge`, `pi__badge`). */
+const BADGE = /badge/i
+
+/** The fewest cards of a group that must show a badge's text for it to be a shop's label. */
+const MIN_BADGE_CARDS = 2
+
+/**
+ * Each element of a card whose class names a badge (`BADGE`) and that shows text (`MAX_CHROME`
+ * characters at most), not inside another such element, with its text.
+ */
+const badges = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (el.text === 0 || el.text > MAX_CHROME || !BADGE.test(el.attribs.class ?? "")) return false
+    out.push([el, cardText(page, el)])
+    return true
+  })
+  return out
+}
+
+/**
+ * Drops the badges found in each card (`perCard`, one list per card) whose text stands in at
+ * least `MIN_BADGE_CARDS` cards: a shop pins the same few labels on some of its cards ("New
+ * Arrival", "Lifetime Guarantee", "Coming soon"), drawn over the picture; a reader takes them for
+ * marks, and they do not tell the entries apart. A badge of one card's own ("Save 30%") stays.
+ */
+const dropRepeatedBadges = (perCard: ReadonlyArray<ReadonlyArray<[El, string]>>): void => {
+  const cardsWith = new Map<string, number>()
+  for (const found of perCard) {
+    for (const t of new Set(found.map(([, t]) => t))) cardsWith.set(t, (cardsWith.get(t) ?? 0) + 1)
+  }
+  for (const found of perCard) for (const [el, t] of found) if (cardsWith.get(t)! >= MIN_BADGE_CARDS) el.drop = true
 }
 
 /** Drops the elements found in each card (`perCard`, one list per card) when at least `CHROME_SHARE` of the cards hold one. */
