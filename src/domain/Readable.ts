@@ -49,6 +49,7 @@ import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
+import { withoutPosterFacts } from "./readable/posters.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
@@ -113,6 +114,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
+  roots = withoutPosterFacts(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
