@@ -281,6 +281,8 @@ const editedThread = (inline = false) =>
         !inline && i === 1
           ? `<div class="notice">Last edited by <a href="/memberlist.php?u=7">Ann</a> on Sun Jun 02, 2024 ` +
             `2:08 am, edited 2 times in total.</div>`
+          : !inline && i === 2
+          ? `<span class="edited">Edited June 19, 2024 by <a href="/profile/9-ben/">Ben</a></span>`
           : ""
       }</div></div>`
     ).join("")
@@ -292,6 +294,7 @@ describe("readable copy: a post's edit note", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toContain("Last edited by")
     expect(text).not.toContain("edited 2 times in total")
+    expect(text).not.toContain("Edited June 19")
   })
 
   it("keeps the same words inside a post's sentence", () => {
