@@ -59,7 +59,7 @@ import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
-import { withoutVoteCounts } from "./readable/votes.js"
+import { withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -112,6 +112,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutEchoes(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
+  roots = withoutReactionCounts(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
   roots = withoutPosterFacts(page, roots)

@@ -3,7 +3,7 @@
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
- * readable/posters.ts).
+ * readable/posters.ts, readable/votes.ts: reactions).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -322,5 +322,26 @@ describe("readable copy: a poster's facts beside each post", () => {
     expect(text).not.toContain("Posts: 1")
     expect(text).not.toContain("Location: Lakeside")
     expect(text).toContain("Location: the meeting is at the club house, as every year.")
+  })
+})
+
+/** A thread whose posts each end with the count of readers' reactions on the control that adds one. */
+const reactedThread = (): string =>
+  `<html><head><title>Winter tyres on a small car</title></head><body><main>` +
+  `<h1>Winter tyres on a small car</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="body"><p>${r}</p></div><div class="actions">` +
+      `<a class="reaction">${i === 0 ? "Thanks" : `${i} Thanks`}</a>` +
+      `<span class="likes">${i + 2} Likes</span></div></div>`
+    ).join("")
+  }<div class="post"><div class="body"><p>Thanks</p></div></div></main></body></html>`
+
+describe("readable copy: a post's reactions", () => {
+  it("leaves out the counts of reactions and their controls, keeping a reply that says thanks", () => {
+    const text = copy(reactedThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Likes")
+    expect(text).not.toContain("1 Thanks")
+    expect(text.split(/\bThanks\b/).length - 1).toBe(1)
   })
 })
