@@ -59,6 +59,7 @@ import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { parsePage, unframed } from "./readable/tree.js"
+import { withoutVersionSwitchers } from "./readable/versions.js"
 import { withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
@@ -119,6 +120,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
+  roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 
