@@ -1,6 +1,7 @@
 /**
  * Documentation pages: small pages written here (no copy of any real page), each failing without
- * the rule it tests (readable/versions.ts `withoutVersionSwitchers`).
+ * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
+ * heading's scroll utilities).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -31,5 +32,22 @@ describe("readable copy: a manual's version switcher", () => {
     expect(text).toContain(PROSE)
     expect(text).not.toContain("Releases:")
     expect(text).toContain("Release 16 changed the format of the log")
+  })
+})
+
+/** A manual's page whose headings carry the utility class that sets where a link to their anchor stops. */
+const anchored = (): string =>
+  `<html><head><title>Networking</title></head><body><main><article class="prose">` +
+  `<h1>Networking</h1><p>${PROSE}</p>` +
+  `<h2 class="scroll-mt-20 flex items-center" id="custom"><a href="#custom">Specify custom networks</a></h2>` +
+  `<p>${PROSE.replace("A backup", "A network")}</p>` +
+  `<h2 class="scroll-mt-20 flex items-center" id="existing"><a href="#existing">Use an existing network</a></h2>` +
+  `<p>${PROSE.replace("A backup", "A bridge")}</p></article></main></body></html>`
+
+describe("readable copy: a heading's scroll margin", () => {
+  it("keeps headings whose class sets where the page scrolls to them", () => {
+    const text = copy(anchored())
+    expect(text).toContain("Specify custom networks")
+    expect(text).toContain("Use an existing network")
   })
 })
