@@ -50,6 +50,7 @@ import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
+import { withoutPosterFacts } from "./readable/posters.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
@@ -60,7 +61,8 @@ import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
-import { withoutVoteCounts } from "./readable/votes.js"
+import { withoutVersionSwitchers } from "./readable/versions.js"
+import { withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -114,11 +116,14 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTickerCopies(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
+  roots = withoutReactionCounts(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
+  roots = withoutPosterFacts(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
+  roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 

@@ -2,7 +2,8 @@
  * Forum threads: small pages written here (no copy of any real page), each failing without the
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
- * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts).
+ * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
+ * readable/posters.ts, readable/votes.ts: reactions).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -280,6 +281,8 @@ const editedThread = (inline = false) =>
         !inline && i === 1
           ? `<div class="notice">Last edited by <a href="/memberlist.php?u=7">Ann</a> on Sun Jun 02, 2024 ` +
             `2:08 am, edited 2 times in total.</div>`
+          : !inline && i === 2
+          ? `<span class="edited">Edited June 19, 2024 by <a href="/profile/9-ben/">Ben</a></span>`
           : ""
       }</div></div>`
     ).join("")
@@ -291,10 +294,54 @@ describe("readable copy: a post's edit note", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toContain("Last edited by")
     expect(text).not.toContain("edited 2 times in total")
+    expect(text).not.toContain("Edited June 19")
   })
 
   it("keeps the same words inside a post's sentence", () => {
     const text = copy(editedThread(true))
     expect(text).toContain("Last edited by the moderator on 3 June 2024, the wiki page says otherwise.")
+  })
+})
+
+/** A thread whose posts each have a column of the author's record: name, joining date, place, count of posts. */
+const postersThread = (): string =>
+  `<html><head><title>Winter tyres on a small car</title></head><body><main>` +
+  `<h1>Winter tyres on a small car</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="poster"><a href="/member.php?u=${i + 3}">Member${i + 3}</a>` +
+      `<div>Join Date: Aug 20${10 + i}</div><div>Location: Lakeside</div><div>Posts: ${120 + i * 7}</div></div>` +
+      `<div class="body"><p>${r}</p></div></div>`
+    ).join("")
+  }<p>Location: the meeting is at the club house, as every year.</p></main></body></html>`
+
+describe("readable copy: a poster's facts beside each post", () => {
+  it("leaves out the author's joining date, place and count of posts, keeping the posts", () => {
+    const text = copy(postersThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Join Date")
+    expect(text).not.toContain("Posts: 1")
+    expect(text).not.toContain("Location: Lakeside")
+    expect(text).toContain("Location: the meeting is at the club house, as every year.")
+  })
+})
+
+/** A thread whose posts each end with the count of readers' reactions on the control that adds one. */
+const reactedThread = (): string =>
+  `<html><head><title>Winter tyres on a small car</title></head><body><main>` +
+  `<h1>Winter tyres on a small car</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="body"><p>${r}</p></div><div class="actions">` +
+      `<a class="reaction">${i === 0 ? "Thanks" : `${i} Thanks`}</a>` +
+      `<span class="likes">${i + 2} Likes</span></div></div>`
+    ).join("")
+  }<div class="post"><div class="body"><p>Thanks</p></div></div></main></body></html>`
+
+describe("readable copy: a post's reactions", () => {
+  it("leaves out the counts of reactions and their controls, keeping a reply that says thanks", () => {
+    const text = copy(reactedThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Likes")
+    expect(text).not.toContain("1 Thanks")
+    expect(text.split(/\bThanks\b/).length - 1).toBe(1)
   })
 })

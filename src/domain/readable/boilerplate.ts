@@ -186,8 +186,9 @@ export interface Marks {
 
 const NONE: Marks = { weight: 0, furniture: 0 }
 
-const weightOf = (s: string): number => {
-  const names = s.includes("hidden") ? withoutPartHidden(s) : s
+const weightOf = (s: string, heading = false): number => {
+  const shown = s.includes("hidden") ? withoutPartHidden(s) : s
+  const names = heading && shown.includes("scroll") ? withoutScrollUtilities(shown) : shown
   return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
 }
 
@@ -213,6 +214,17 @@ const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$/i
  */
 const withoutPartHidden = (s: string): string =>
   s.split(/\s+/).filter((token) => !token.toLowerCase().includes("hidden") || HIDING.test(token)).join(" ")
+
+/**
+ * Utility classes that set where a heading stops when the page scrolls to its anchor (Tailwind's
+ * `scroll-mt-20`, `lg:scroll-mt-2`, `scroll-pt-4`): documentation sites put them on every heading so
+ * that a link to it does not hide it under a fixed bar. On a heading they say how it is scrolled
+ * to, not that it is a scroller, so they do not count as the negative name "scroll" there.
+ */
+const SCROLL_UTILITY = /^(?:[\w-]+:)*scroll-[mp][trblxyse]?-[\w.[\]-]+$/i
+
+const withoutScrollUtilities = (s: string): string =>
+  s.split(/\s+/).filter((token) => !SCROLL_UTILITY.test(token)).join(" ")
 
 /**
  * `markOf` for one page: pages repeat the same few class names on thousands of elements, so each
@@ -244,7 +256,8 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   const c = cls ?? ""
   const i = id ?? ""
   const both = `${c} ${i}`
-  const weight = weightOf(c) + weightOf(i) + (articleBody ? 50 : 0)
+  const heading = /^h[1-6]$/.test(name)
+  const weight = weightOf(c, heading) + weightOf(i) + (articleBody ? 50 : 0)
   if (both.length < 2 || name === "body" || name === "html" || name === "main" || name === "article") {
     return { weight, furniture: 0 }
   }

@@ -2,7 +2,8 @@
  * A post's vote count: a question-and-answer thread shows beside each post a block holding only a
  * number (its score between the up and down arrows, the arrows being buttons the copy drops). It
  * counts the readers' clicks, it is not what anyone wrote; on a page that says it is a discussion
- * (meta.ts) such a block is left out (`withoutVoteCounts`).
+ * (meta.ts) such a block is left out (`withoutVoteCounts`). The counts of readers' reactions
+ * under posts ("7 Likes") go the same way (`withoutReactionCounts`).
  */
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
@@ -25,5 +26,46 @@ export const withoutVoteCounts = (
       return true
     })
   }
+  return roots
+}
+
+/**
+ * A post's reactions: boards write under each post how many readers reacted to it, as a count and
+ * the reaction's name ("1 Like", "7 Likes", "[ 3 ] Thanks", "1109 likes"), often on the control
+ * that adds one (a link with no address; with no reaction yet it shows the name alone). Like the
+ * score, it counts clicks; no reference of the development set keeps it. Where the copy holds at
+ * least `MIN_REACTIONS` such counts, the elements whose whole text is one are left out, and so are
+ * the links with no address whose whole text is a reaction's name alone
+ * (`withoutReactionCounts`). A reply that says "Thanks" in a paragraph is not a link and stays.
+ */
+const REACTION = /^\[?\s*\d[\d,.]*\s*k?\s*\]?\s*(?:likes?|thanks|upvotes?|reactions?|hearts?)$/i
+/** A reaction's name alone, on its control. */
+const REACTION_NAME = /^(?:likes?|thanks)$/i
+/** The longest reaction (visible characters). */
+const MAX_REACTION = 20
+/** The fewest counted reactions that make a thread's. */
+const MIN_REACTIONS = 2
+
+/** Whether `el` is a control that goes nowhere: a link with no address, or a button. */
+const addressless = (el: El): boolean => (el.name === "a" && el.attribs.href === undefined) || el.name === "button"
+
+/** The roots without the counts of readers' reactions under posts and their unaddressed controls. */
+export const withoutReactionCounts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const counted: Array<El> = []
+  const named: Array<El> = []
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_REACTION) return false
+      const text = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim()
+      if (REACTION.test(text)) counted.push(el)
+      else if (addressless(el) && REACTION_NAME.test(text)) named.push(el)
+      else return false
+      return true
+    })
+  }
+  if (counted.length < MIN_REACTIONS) return roots
+  for (const el of counted) el.drop = true
+  for (const el of named) el.drop = true
   return roots
 }

@@ -1,0 +1,41 @@
+/**
+ * A poster's facts: forum software writes beside every post, under its author's name, what the
+ * board knows of the author ("Join Date: Aug 2008", "Registered: 2024-01-27", "Posts: 1,077",
+ * "Location: Singapore"), each fact an element of its own. They are the board's record of the
+ * member, not what the post says, and in the copy they are the same lines again beside every post
+ * the member wrote. An element whose whole text is such a fact is left out when the copy holds at
+ * least `MIN_FACTS` of them that name a member's joining or count of posts (`withoutPosterFacts`):
+ * a lone "Location:" or "Posts:" line elsewhere (an event's place, a blog's count) stays.
+ */
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+
+/** A fact that only a member's record holds: when they joined, how many posts they wrote, with a digit in its value. */
+const MEMBER_FACT = /^(?:join(?:ed)?(?:\s+date)?|registered|member\s+since|posts|messages)\s*:\s*(?=.*\d)\S.{0,30}$/i
+/** A fact boards write beside those, kept unless one of `MEMBER_FACT` stands beside it. */
+const SIDE_FACT = /^(?:location|from|reputation|reaction\s+score|karma|points|gender|age)\s*:\s*\S.{0,40}$/i
+/** The longest fact (visible characters). */
+const MAX_FACT = 60
+/** The fewest member facts in the copy that make a thread's posters. */
+const MIN_FACTS = 3
+
+/** The roots without the elements whose whole text is a poster's fact beside a post. */
+export const withoutPosterFacts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const member: Array<El> = []
+  const side: Array<El> = []
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_FACT) return false
+      const text = collapsedText(page, el)
+      if (MEMBER_FACT.test(text)) member.push(el)
+      else if (SIDE_FACT.test(text)) side.push(el)
+      else return false
+      return true
+    })
+  }
+  if (member.length < MIN_FACTS) return roots
+  const parents = new Set(member.map((el) => el.parent))
+  for (const el of member) el.drop = true
+  for (const el of side) if (parents.has(el.parent)) el.drop = true
+  return roots
+}

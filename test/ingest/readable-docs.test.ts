@@ -1,0 +1,53 @@
+/**
+ * Documentation pages: small pages written here (no copy of any real page), each failing without
+ * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
+ * heading's scroll utilities).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readerText } from "../../bench/readerText.js"
+import { htmlToMarkdown } from "../../src/domain/Readable.js"
+
+const URL_ = "https://manual.example/docs/current/backups.html"
+
+const copy = (html: string): string => readerText(htmlToMarkdown(html, URL_))
+
+const PROSE = "A backup is only as good as the last time it was restored. Take a base copy of the data " +
+  "directory while the server runs, keep the write-ahead log it produces from then on, and restore both on " +
+  "a spare machine once a month to see that the copy can be read and that the log replays to the minute."
+
+/** A manual's chapter with a line linking the same chapter in the software's other releases above it. */
+const chapter = (): string =>
+  `<html><head><title>Chapter 9. Backups</title></head><body><main>` +
+  `<p class="versions">Releases: <a href="/docs/current/backups.html">Current</a> (` +
+  `<a href="/docs/18/backups.html">18</a>) / <a href="/docs/17/backups.html">17</a> / ` +
+  `<a href="/docs/16/backups.html">16</a> / <a href="/docs/15/backups.html">15</a> / ` +
+  `<a href="/docs/14/backups.html">14</a></p>` +
+  `<h1>Chapter 9. Backups</h1><p>${PROSE}</p>` +
+  `<p>Release 16 changed the format of the log: read <a href="/docs/16/backups.html">the chapter for ` +
+  `release 16</a> before you restore an older copy with the tools of this one.</p></main></body></html>`
+
+describe("readable copy: a manual's version switcher", () => {
+  it("leaves out the line of links to the same page in other releases, keeping a sentence that links one", () => {
+    const text = copy(chapter())
+    expect(text).toContain(PROSE)
+    expect(text).not.toContain("Releases:")
+    expect(text).toContain("Release 16 changed the format of the log")
+  })
+})
+
+/** A manual's page whose headings carry the utility class that sets where a link to their anchor stops. */
+const anchored = (): string =>
+  `<html><head><title>Networking</title></head><body><main><article class="prose">` +
+  `<h1>Networking</h1><p>${PROSE}</p>` +
+  `<h2 class="scroll-mt-20 flex items-center" id="custom"><a href="#custom">Specify custom networks</a></h2>` +
+  `<p>${PROSE.replace("A backup", "A network")}</p>` +
+  `<h2 class="scroll-mt-20 flex items-center" id="existing"><a href="#existing">Use an existing network</a></h2>` +
+  `<p>${PROSE.replace("A backup", "A bridge")}</p></article></main></body></html>`
+
+describe("readable copy: a heading's scroll margin", () => {
+  it("keeps headings whose class sets where the page scrolls to them", () => {
+    const text = copy(anchored())
+    expect(text).toContain("Specify custom networks")
+    expect(text).toContain("Use an existing network")
+  })
+})
