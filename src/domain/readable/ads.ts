@@ -9,7 +9,7 @@
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
 import { MIN_CARDS, shapeOf, siblingsOfShape } from "./cards.js"
-import { type El, type Page, textContent } from "./tree.js"
+import { collapsedText, type El, type Page } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
 const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
@@ -50,7 +50,7 @@ export const sponsoredStrips = (page: Page): Array<El> => {
   for (const el of page.all) {
     if (el.drop || el.text === 0 || el.text > MAX_LABEL) continue
     if (out.some((s) => el.order >= s.order && el.order < s.end)) continue
-    if (!AD_LABEL.test(textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim())) continue
+    if (!AD_LABEL.test(collapsedText(page, el))) continue
     let strip: El | undefined
     for (let a = el.parent; a !== undefined && a.parent !== undefined && a.text <= cap; a = a.parent) {
       if (a.name === "body" || a.name === "main" || holdsH1(page, a)) break

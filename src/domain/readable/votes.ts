@@ -6,7 +6,7 @@
  * under posts ("7 Likes") go the same way (`withoutReactionCounts`).
  */
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** A number alone: a score, signed or not, with thousands written as `1.2k`. */
 const COUNT = /^\s*[-+\u2212]?\d[\d,.]*\s*k?\s*$/i
@@ -57,7 +57,7 @@ export const withoutReactionCounts = (page: Page, roots: ReadonlyArray<El>): Rea
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0) return true
       if (el.text > MAX_REACTION) return false
-      const text = textContent(page.texts, el, true, true).replace(/\s+/g, " ").trim()
+      const text = collapsedText(page, el)
       if (REACTION.test(text)) counted.push(el)
       else if (addressless(el) && REACTION_NAME.test(text)) named.push(el)
       else return false
