@@ -516,10 +516,14 @@ describe("readable copy: a separator hidden from screen readers", () => {
     const text = copy(
       `<html><head><title>Engineering notes</title></head><body><main><h1>Engineering notes</h1>${
         Array.from({ length: 5 }, (_, i) => preview(i)).join("")
-      }<p>The cach<span aria-hidden="true">e</span>e is warm.</p></main></body></html>`
+      }<p>The cach<span aria-hidden="true">e</span>e is warm.</p>` +
+        `<p>Kept by <a href="/teams/platform">Platform</a><span aria-hidden="true">\u00b7</span>` +
+        `<a href="/teams/storage">Storage</a><span aria-hidden="true">\u00b7</span>Reviewed weekly</p></main></body></html>`
     )
     for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} min read Team ${i}`)
     expect(text).toContain("The cache is warm.")
+    // Around a link, what counts is its text, not its Markdown.
+    expect(text).toContain("Kept by Platform Storage Reviewed weekly")
   })
 })
 

@@ -125,7 +125,8 @@ export class Run {
       const gapped = this.gapped
       const joined = this.joined
       this.gapped = this.joined = false
-      if (gapped && WORD_END.test(this.line) && WORD_START.test(p)) p = ` ${p}`
+      // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
+      if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
       else if (joined && !this.lineSpace && this.line.length > 0 && runsOn(this.last, visible)) p = ` ${p}`
     }
     if (visible.length > 0) this.last = visible.slice(-2)
