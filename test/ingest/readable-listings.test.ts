@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings; readable/tags.ts `entriesTags`, an entry's title in a block named as a header).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -523,5 +523,26 @@ describe("readable copy: a directory of links under headings", () => {
     const text = copy(formsPage(["Related"]))
     expect(text).toContain("These forms are free to use")
     expect(text).not.toContain("Related form number 2")
+  })
+})
+
+const posting = (i: number): string =>
+  `<li class="posting"><a href="/jobs/${i}"><div class="posting__header">` +
+  `<h3 class="posting__header__title"><span class="posting__header__title__text">Platform engineer for team ${i}</span></h3>` +
+  `<p class="posting__header__date">${i + 1}d</p></div>` +
+  `<p class="posting__company">Company number ${i}</p><p class="posting__kind">Full-Time</p></a></li>`
+
+const postings = (n: number): string =>
+  `<html><head><title>Jobs</title></head><body><header class="site-header"><a href="/">Jobs</a></header>` +
+  `<main><h1>Remote platform jobs</h1><ul class="postings">` +
+  Array.from({ length: n }, (_, i) => posting(i)).join("") + `</ul></main></body></html>`
+
+describe("readable copy: an entry's title in a block named as a header", () => {
+  it("keeps each card's header around its linked heading, on a listing of eight entries or more", () => {
+    const text = copy(postings(10))
+    for (let i = 0; i < 10; i++) {
+      expect(text).toContain(`Platform engineer for team ${i}`)
+      expect(text).toContain(`Company number ${i}`)
+    }
   })
 })
