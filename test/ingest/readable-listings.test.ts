@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings; readable/tags.ts `entriesTags`, an entry's title in a block named as a header).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings; readable/tags.ts `entriesTags`, an entry's title in a block named as a header; readable/credits.ts `entriesCredits`, an entry's author line).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -544,5 +544,31 @@ describe("readable copy: an entry's title in a block named as a header", () => {
       expect(text).toContain(`Platform engineer for team ${i}`)
       expect(text).toContain(`Company number ${i}`)
     }
+  })
+})
+
+const blogEntry = (i: number, credit: string): string =>
+  `<p class="entry-title"><a href="/blog/post-${i}">Notes on the garbage collector, part ${i}</a>, ` +
+  `<span class="date">${i + 1} March 2026</span><br><span class="author">${credit}</span></p>` +
+  `<p class="entry-summary">What changed in the collector this time, and how to measure it in your own programs.</p>`
+
+const blogIndex = (credit: (i: number) => string): string =>
+  `<html><head><title>The blog</title></head><body><header class="site-header"><a href="/">Home</a></header>` +
+  `<main><h1>The blog</h1><div class="index">` +
+  Array.from({ length: 10 }, (_, i) => blogEntry(i, credit(i))).join("") + `</div></main></body></html>`
+
+describe("readable copy: an entry's author line", () => {
+  it("keeps the author line under each entry's linked title, on a listing of eight entries or more", () => {
+    const text = copy(blogIndex((i) => `Writer number ${i} and the runtime team`))
+    for (let i = 0; i < 10; i++) {
+      expect(text).toContain(`Notes on the garbage collector, part ${i}`)
+      expect(text).toContain(`Writer number ${i} and the runtime team`)
+    }
+  })
+
+  it("leaves out a line named as an author that every entry repeats (a label, no one's name)", () => {
+    const text = copy(blogIndex(() => "Filed under runtime notes"))
+    expect(text).toContain("Notes on the garbage collector, part 3")
+    expect(text).not.toContain("Filed under runtime notes")
   })
 })

@@ -16,6 +16,7 @@
  * offers), on a page that states no publication date.
  */
 import { siblingsOfShape } from "./cards.js"
+import { outward } from "./credits.js"
 import { isHeading } from "./edges.js"
 import { type El, namesOf, type Page } from "./tree.js"
 
@@ -47,12 +48,6 @@ const MAX_TITLE = 120
 const MIN_ENTRIES = 8
 /** How far above a card's header its card is looked for (a title's text in a span, in the heading, in the header). */
 const HEADER_LEVELS = 6
-
-/** Whether `a` is a link to another page (not an anchor of this one: an accordion's toggle). */
-const outward = (a: El): boolean => {
-  const href = a.attribs.href?.trim()
-  return href !== undefined && href.length > 0 && !href.startsWith("#") && !/^javascript:/i.test(href)
-}
 
 /** Whether a heading is a link to its entry: inside such a link, or holding one with most of its text. */
 const linkedHeading = (page: Page, h: El): boolean => {
