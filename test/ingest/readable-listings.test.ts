@@ -1,7 +1,7 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings; readable/tags.ts `entriesTags`, an entry's title in a block named as a header; readable/credits.ts `entriesCredits`, an entry's author line).
+ * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings; readable/tags.ts `entriesTags`, an entry's title in a block named as a header; readable/credits.ts `entriesCredits`, an entry's author line; readable/chrome.ts, a link every card repeats inside a heading).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -570,5 +570,23 @@ describe("readable copy: an entry's author line", () => {
     const text = copy(blogIndex(() => "Filed under runtime notes"))
     expect(text).toContain("Notes on the garbage collector, part 3")
     expect(text).not.toContain("Filed under runtime notes")
+  })
+})
+
+const conference = (i: number): string =>
+  `<div class="event"><time>Mar ${i + 1}</time><h2><a href="/conferences/${i}">Data day number ${i}</a></h2>` +
+  `<h3 class="subtitle"><a href="/topics/tech">Tech</a> conference in <a href="/cities/${i}">City ${i}</a>, ` +
+  `<a href="/regions/lakes">Lakes</a>, North America</h3><p>Talks on pipelines and dashboards, then a meetup.</p></div>`
+
+describe("readable copy: a link every card repeats inside a heading", () => {
+  it("keeps a topic linked in each entry's subtitle: a part of the heading, no control", () => {
+    const text = copy(
+      `<html><head><title>Conferences</title></head><body><main><h1>Tech conferences</h1><div class="events">` +
+        Array.from({ length: 6 }, (_, i) => conference(i)).join("") + `</div></main></body></html>`
+    )
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Data day number ${i}`)
+      expect(text).toContain(`Tech conference in City ${i}, Lakes, North America`)
+    }
   })
 })
