@@ -1,7 +1,17 @@
 /**
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
- * page), each failing without the rule it tests (readable/chrome.ts `withoutCardChrome`, a button's class in camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a card's count of its other colours,
- * `withoutMouseRepeats`, a card's part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again); readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`; readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts, WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags`, an entry's tags; readable/repeats.ts, a block written three times in a row; readable/render.ts, a separator hidden from screen readers keeps two words apart; readable/repeats.ts, a card written again for another screen width; readable/directories.ts, a directory's lists of links under headings).
+ * page), each failing without the rule it tests: readable/chrome.ts `withoutCardChrome` (a button's class in
+ * camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a
+ * card's count of its other colours, a link every card repeats inside a heading), `withoutMouseRepeats`, a card's
+ * part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again);
+ * readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link
+ * inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`;
+ * readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts,
+ * WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags` (an entry's tags, an entry's title in
+ * a block named as a header); readable/credits.ts `entriesCredits`, an entry's author line; readable/repeats.ts, a
+ * block written three times in a row, a card written again for another screen width; readable/render.ts and
+ * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
+ * readable/directories.ts, a directory's lists of links under headings.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -575,5 +585,70 @@ describe("readable copy: a directory of links under headings", () => {
     const text = copy(formsPage(["Related"]))
     expect(text).toContain("These forms are free to use")
     expect(text).not.toContain("Related form number 2")
+  })
+})
+
+const posting = (i: number): string =>
+  `<li class="posting"><a href="/jobs/${i}"><div class="posting__header">` +
+  `<h3 class="posting__header__title"><span class="posting__header__title__text">Platform engineer for team ${i}</span></h3>` +
+  `<p class="posting__header__date">${i + 1}d</p></div>` +
+  `<p class="posting__company">Company number ${i}</p><p class="posting__kind">Full-Time</p></a></li>`
+
+const postings = (n: number): string =>
+  `<html><head><title>Jobs</title></head><body><header class="site-header"><a href="/">Jobs</a></header>` +
+  `<main><h1>Remote platform jobs</h1><ul class="postings">` +
+  Array.from({ length: n }, (_, i) => posting(i)).join("") + `</ul></main></body></html>`
+
+describe("readable copy: an entry's title in a block named as a header", () => {
+  it("keeps each card's header around its linked heading, on a listing of eight entries or more", () => {
+    const text = copy(postings(10))
+    for (let i = 0; i < 10; i++) {
+      expect(text).toContain(`Platform engineer for team ${i}`)
+      expect(text).toContain(`Company number ${i}`)
+    }
+  })
+})
+
+const blogEntry = (i: number, credit: string): string =>
+  `<p class="entry-title"><a href="/blog/post-${i}">Notes on the garbage collector, part ${i}</a>, ` +
+  `<span class="date">${i + 1} March 2026</span><br><span class="author">${credit}</span></p>` +
+  `<p class="entry-summary">What changed in the collector this time, and how to measure it in your own programs.</p>`
+
+const blogIndex = (credit: (i: number) => string): string =>
+  `<html><head><title>The blog</title></head><body><header class="site-header"><a href="/">Home</a></header>` +
+  `<main><h1>The blog</h1><div class="index">` +
+  Array.from({ length: 10 }, (_, i) => blogEntry(i, credit(i))).join("") + `</div></main></body></html>`
+
+describe("readable copy: an entry's author line", () => {
+  it("keeps the author line under each entry's linked title, on a listing of eight entries or more", () => {
+    const text = copy(blogIndex((i) => `Writer number ${i} and the runtime team`))
+    for (let i = 0; i < 10; i++) {
+      expect(text).toContain(`Notes on the garbage collector, part ${i}`)
+      expect(text).toContain(`Writer number ${i} and the runtime team`)
+    }
+  })
+
+  it("leaves out a line named as an author that every entry repeats (a label, no one's name)", () => {
+    const text = copy(blogIndex(() => "Filed under runtime notes"))
+    expect(text).toContain("Notes on the garbage collector, part 3")
+    expect(text).not.toContain("Filed under runtime notes")
+  })
+})
+
+const conference = (i: number): string =>
+  `<div class="event"><time>Mar ${i + 1}</time><h2><a href="/conferences/${i}">Data day number ${i}</a></h2>` +
+  `<h3 class="subtitle"><a href="/topics/tech">Tech</a> conference in <a href="/cities/${i}">City ${i}</a>, ` +
+  `<a href="/regions/lakes">Lakes</a>, North America</h3><p>Talks on pipelines and dashboards, then a meetup.</p></div>`
+
+describe("readable copy: a link every card repeats inside a heading", () => {
+  it("keeps a topic linked in each entry's subtitle: a part of the heading, no control", () => {
+    const text = copy(
+      `<html><head><title>Conferences</title></head><body><main><h1>Tech conferences</h1><div class="events">` +
+        Array.from({ length: 6 }, (_, i) => conference(i)).join("") + `</div></main></body></html>`
+    )
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Data day number ${i}`)
+      expect(text).toContain(`Tech conference in City ${i}, Lakes, North America`)
+    }
   })
 })

@@ -114,8 +114,11 @@ const drawnAsButton = (el: El): boolean => {
  * whose whole text is a button's (a shipping line that opens a calculator, wrapped in its boxes).
  */
 const control = (page: Page, el: El, card: El): boolean => {
+  // A part of a heading (a topic linked in an entry's subtitle: "Tech conference in …") is no control.
   for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
     if (isHeading(p.name)) return false
+  }
+  for (let p: El | undefined = el; p !== undefined && p !== card.parent; p = p.parent) {
     if (drawnAsButton(p)) return true
     if (p.name === "a") return p.text <= MAX_CHROME
   }

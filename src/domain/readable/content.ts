@@ -38,6 +38,7 @@ import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
+import { entriesCredits } from "./credits.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
@@ -135,19 +136,27 @@ const isAncestor = (a: El, el: El): boolean => {
   return false
 }
 
+/**
+ * The author lines of a listing's entries (credits.ts) step 1 found on a page, which the fallbacks
+ * that drop by name (`minorityFallback`) or lists of links (`visibleFallback`) keep too.
+ */
+const creditsOf = new WeakMap<Page, ReadonlySet<El>>()
+
 /** Step 1: furniture dropped unless it holds a large share of the page. */
-const dropFurniture = (page: Page, measured = false, undated = false): number => {
+const dropFurniture = (page: Page, measured = false, undated = false, discussion = false): number => {
   if (!measured) measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
-  // An undated page's entries keep their tags (tags.ts).
+  // An undated page's entries keep their tags (tags.ts), and, on no discussion, their author lines (credits.ts).
   const tags = undated ? entriesTags(page) : undefined
+  const credits = undated && !discussion ? entriesCredits(page) : undefined
+  if (credits !== undefined) creditsOf.set(page, credits)
   const sections = sectionsNamedCallToAction(page)
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && el.text < keep &&
-      ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el)) ||
+      ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true) ||
         (el.marks.furniture === 1 && !prose(el) &&
           el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
           tags?.has(el) !== true) ||
@@ -460,7 +469,11 @@ export const chooseContent = (
   }
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
-  const roots = priceGrids(page, scoredContent(page, product, says.published === undefined), product)
+  const roots = priceGrids(
+    page,
+    scoredContent(page, product, says.published === undefined, says.discussion === true),
+    product
+  )
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
   const keptProse = roots.reduce((n, r) => n + r.prose, 0)
@@ -601,11 +614,12 @@ const BANNER =
 const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet<El> = new Set()): Array<El> => {
   keepFurniture(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  const credits = creditsOf.get(page)
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && el.text < keep &&
-      (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el)) ||
+      (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
         otherProducts.has(el) || (product && productFurniture(el)))
     ) el.drop = true
   }
@@ -658,9 +672,10 @@ const minorityFallback = (
   drops: ReadonlyArray<boolean>
 ): Array<El> | undefined => {
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  const credits = creditsOf.get(page)
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
-    else if (!el.drop && el.text < keep && el.marks.furniture === 2) el.drop = true
+    else if (!el.drop && el.text < keep && el.marks.furniture === 2 && credits?.has(el) !== true) el.drop = true
     // Its figures were read (the decision above): clear them to sum them again over what is kept.
     unmeasure(el)
   }
@@ -842,8 +857,8 @@ const customerReviews = (page: Page): ReadonlySet<El> => {
 }
 
 /** The content as scoring chooses it (steps 1 to 4). */
-const scoredContent = (page: Page, product = false, undated = false): ReadonlyArray<El> => {
-  const furnitureText = dropFurniture(page, true, undated)
+const scoredContent = (page: Page, product = false, undated = false, discussion = false): ReadonlyArray<El> => {
+  const furnitureText = dropFurniture(page, true, undated, discussion)
   let scores = noScores(page)
   let names = true
   let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
@@ -855,7 +870,7 @@ const scoredContent = (page: Page, product = false, undated = false): ReadonlyAr
     names = false
     const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
     if (!enough(again)) {
-      dropFurniture(page, false, undated)
+      dropFurniture(page, false, undated, discussion)
       return declaredContent(page)
     }
     content = again
