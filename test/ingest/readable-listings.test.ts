@@ -11,7 +11,8 @@
  * a block named as a header); readable/credits.ts `entriesCredits`, an entry's author line; readable/repeats.ts, a
  * block written three times in a row, a card written again for another screen width; readable/render.ts and
  * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
- * readable/directories.ts, a directory's lists of links under headings.
+ * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
+ * paragraph before its links.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -650,5 +651,38 @@ describe("readable copy: a link every card repeats inside a heading", () => {
       expect(text).toContain(`Data day number ${i}`)
       expect(text).toContain(`Tech conference in City ${i}, Lakes, North America`)
     }
+  })
+})
+
+const course = (audience: string, i: number): string =>
+  `<div class="tile"><a href="/courses/${audience}/${i}"><p class="label">3 courses</p>` +
+  `<h3>${audience} course ${i}</h3><span>7 hours</span></a></div>`
+
+const audienceSection = (audience: string, intro: string): string =>
+  `<div class="band"><div class="band-inner"><div class="band-text"><h2>For ${audience}</h2><p>${intro}</p></div></div>` +
+  `<div class="band-cards">` + Array.from({ length: 2 }, (_, i) => course(audience, i)).join("") + `</div></div>`
+
+describe("readable copy: a section introduced before its links", () => {
+  it("keeps a catalogue section's heading and paragraph, in a part of their own, over its linked tiles", () => {
+    const text = copy(
+      `<html><head><title>Data science</title></head><body><main><h1>Data science</h1>` +
+        `<p>Everyone creates data with every search and every app they open. What happens to it, and how do ` +
+        `companies use it to grow? Explore these questions in our free courses, at your own pace.</p>` +
+        audienceSection(
+          "students",
+          "Dive into our free resources and learn what data science is and how it is used in different " +
+            "industries, like music and streaming."
+        ) +
+        audienceSection(
+          "teachers",
+          "Use these resources to plan lessons with your class: the curriculum map lays out goals, standards, " +
+            "activities and the time each one takes."
+        ) +
+        `</main></body></html>`
+    )
+    expect(text).toContain("For students")
+    expect(text).toContain("Dive into our free resources and learn what data science is")
+    expect(text).toContain("For teachers")
+    expect(text).toContain("Use these resources to plan lessons with your class")
   })
 })

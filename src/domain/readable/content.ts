@@ -47,6 +47,7 @@ import { factRow } from "./facts.js"
 import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
+import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
@@ -331,13 +332,15 @@ const clean = (
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
+      const judged = CLEANED.has(el.name) && !directory.has(el) &&
+        furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        ((CLEANED.has(el.name) && !directory.has(el) &&
-          furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)) ||
-          (linkParagraph(el) && !linkedSentence(page, el)) ||
-          negativeItem(scores, el, names)) && !inside(best, el)
+        (judged || (linkParagraph(el) && !linkedSentence(page, el)) || negativeItem(scores, el, names)) &&
+        !inside(best, el)
       ) {
+        // A section whose heading and paragraph come before its links is judged part by part (intros.ts).
+        if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         el.drop = true
         return true
       }
