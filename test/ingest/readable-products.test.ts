@@ -700,3 +700,28 @@ describe("readable copy: a product page's headings for screen readers only", () 
     expect(text).not.toContain("Shop promises overview")
   })
 })
+
+describe("readable copy: a product page's own header and footer inside its main", () => {
+  const help = (i: number) => `<a href="/help/${i}">Help topic number ${i} for orders</a>`
+  const page = (head: string) =>
+    `<html><head><title>Road case R4</title>${head}</head><body><main><section class="layout">
+    <header><div class="top"><span>The workshop's own source since 1973</span>
+      <a href="/cart">My cart</a> <a href="/account">Account and orders</a></div></header>
+    <div class="item"><h1>Road case R4</h1><p>Holds four lights, ships in two to four weeks.</p></div>
+    <footer><div class="cols">
+      <div class="col"><h4>Customer service</h4>${Array.from({ length: 8 }, (_, i) => help(i)).join("")}</div>
+      <div class="col"><h4>Company</h4>${Array.from({ length: 8 }, (_, i) => help(i + 8)).join("")}</div>
+    </div><p>Call us any day of the week</p></footer>
+  </section></main></body></html>`
+
+  it("drops the banner and the footer beside the product's title, however much they hold", () => {
+    const text = copy(page(productLd))
+    expect(text).toContain("Holds four lights")
+    expect(text).not.toContain("Help topic number 3")
+    expect(text).not.toContain("Account and orders")
+  })
+
+  it("keeps them on a page that does not say it shows a product", () => {
+    expect(copy(page(""))).toContain("Help topic number 3")
+  })
+})

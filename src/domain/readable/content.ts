@@ -49,6 +49,7 @@ import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
+import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
@@ -143,8 +144,11 @@ const isAncestor = (a: El, el: El): boolean => {
  */
 const creditsOf = new WeakMap<Page, ReadonlySet<El>>()
 
-/** Step 1: furniture dropped unless it holds a large share of the page. */
-const dropFurniture = (page: Page, measured = false, undated = false, discussion = false): number => {
+/**
+ * Step 1: furniture dropped unless it holds a large share of the page; on a product page, the
+ * page's own header and footer inside its `main` whatever they hold (pageFrame.ts).
+ */
+const dropFurniture = (page: Page, measured = false, undated = false, discussion = false, product = false): number => {
   if (!measured) measure(page)
   const keep = page.root.text * SHARE_KEEPING_FURNITURE
   // An undated page's entries keep their tags (tags.ts), and, on no discussion, their author lines (credits.ts).
@@ -156,12 +160,12 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
-      !el.drop && el.text < keep &&
-      ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true) ||
-        (el.marks.furniture === 1 && !prose(el) &&
-          el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
-          tags?.has(el) !== true) ||
-        (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el))
+      !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
+          ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true) ||
+            (el.marks.furniture === 1 && !prose(el) &&
+              el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
+              tags?.has(el) !== true) ||
+            (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el)))
     ) {
       el.drop = true
       dropped += el.text
@@ -621,9 +625,10 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
-      !el.drop && el.text < keep &&
-      (furnitureTag(el) || isBanner(el) || (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
-        otherProducts.has(el) || (product && productFurniture(el)))
+      !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
+          (furnitureTag(el) || isBanner(el) ||
+            (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
+            otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
   }
   measure(page)
@@ -861,7 +866,7 @@ const customerReviews = (page: Page): ReadonlySet<El> => {
 
 /** The content as scoring chooses it (steps 1 to 4). */
 const scoredContent = (page: Page, product = false, undated = false, discussion = false): ReadonlyArray<El> => {
-  const furnitureText = dropFurniture(page, true, undated, discussion)
+  const furnitureText = dropFurniture(page, true, undated, discussion, product)
   let scores = noScores(page)
   let names = true
   let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
@@ -873,7 +878,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     names = false
     const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
     if (!enough(again)) {
-      dropFurniture(page, false, undated, discussion)
+      dropFurniture(page, false, undated, discussion, product)
       return declaredContent(page)
     }
     content = again

@@ -1,0 +1,27 @@
+/**
+ * The page's own header and footer where an app puts them inside its `main` (content.ts
+ * `furnitureTag` spares a header or footer inside `main` or a `section`: an article's, a
+ * section's). A shop built as one app renders its banner, its product and its footer as siblings
+ * in one layout box under `main`; on a product page whose product says little, the footer's
+ * columns of help links and the banner's account and cart links outweigh it, hold more than the
+ * share that spares furniture (content.ts `SHARE_KEEPING_FURNITURE`), and were the copy.
+ */
+import { type El, hasAncestorNamed, type Page } from "./tree.js"
+
+/** Whether `page.all[from, to)` holds an `h1`. */
+const holdsH1 = (page: Page, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) if (page.all[i]!.name === "h1") return true
+  return false
+}
+
+/**
+ * Whether `el` is a `header` or `footer` (in no `article`) framing the page's title: it holds no
+ * `h1`, and one of its siblings' subtrees does. An article's or a section's header holds the
+ * title, or stands where there is none beside it; the page's frame stands beside it. Read on a
+ * page that says it shows one product only: a homepage or a listing whose entries a script fills
+ * shows little but its footer, which is then the best copy there is.
+ */
+export const pageFrame = (page: Page, el: El): boolean =>
+  (el.name === "header" || el.name === "footer") && el.parent !== undefined && !hasAncestorNamed(el, "article") &&
+  !holdsH1(page, el.order, el.end) &&
+  (holdsH1(page, el.parent.order, el.order) || holdsH1(page, el.end, el.parent.end))
