@@ -37,8 +37,17 @@ const phraseOf = (page: Page, el: El): string => {
   return `${text}${links}`
 }
 
-/** Leave out the copies after the first of each run of `MIN_COPIES` or more kept siblings of one text under `parent`. */
+/** Whether `parent` holds words of its own beside its elements: a sentence, whose words are never a ticker's copies. */
+const holdsOwnText = (page: Page, parent: El): boolean =>
+  parent.children.some((c) => typeof c === "number" && page.texts.of(c).trim().length > 0)
+
+/**
+ * Leave out the copies after the first of each run of `MIN_COPIES` or more kept siblings of one
+ * text under `parent`; not in a sentence ("the <em>river</em> <em>river</em> <em>river</em> rose"
+ * says its words as written, and a quote of it must still be found).
+ */
 const dropCopies = (page: Page, parent: El): boolean => {
+  if (holdsOwnText(page, parent)) return false
   let dropped = false
   let run: Array<El> = []
   let phrase = ""
