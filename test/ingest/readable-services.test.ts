@@ -319,10 +319,12 @@ describe("readable copy: a ticker's phrase written for its loop", () => {
   })
 
   it("keeps a sentence's repeated words as written", () => {
-    const text = copy(tickerPage().replace(
-      "<table>",
-      "<p>The crew shouted <em>again</em> <em>again</em> <em>again</em> until the last jar was packed.</p><table>"
-    ))
+    const text = copy(
+      tickerPage().replace(
+        "<table>",
+        "<p>The crew shouted <em>again</em> <em>again</em> <em>again</em> until the last jar was packed.</p><table>"
+      )
+    )
     expect(text.match(/Book a call/g)?.length).toBe(1)
     expect(text).toContain("The crew shouted again again again until the last jar was packed.")
   })
