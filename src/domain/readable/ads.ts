@@ -9,7 +9,7 @@
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
 import { MIN_CARDS, shapeOf, siblingsOfShape } from "./cards.js"
-import { collapsedText, type El, type Page } from "./tree.js"
+import { collapsedText, type El, h1Within, type Page } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
 const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
@@ -20,11 +20,6 @@ const MAX_LABEL = 30
 const MAX_SHARE = 0.25
 /** The least share of a strip's text in links. */
 const MIN_LINKS = 0.5
-
-const holdsH1 = (page: Page, el: El): boolean => {
-  for (let i = el.order; i < el.end; i++) if (page.all[i]!.name === "h1") return true
-  return false
-}
 
 /** Whether `el` holds a run of items: three siblings or more of one shape (cards.ts `siblingsOfShape`), links or not. */
 const holdsRun = (page: Page, el: El): boolean => {
@@ -53,7 +48,7 @@ export const sponsoredStrips = (page: Page): Array<El> => {
     if (!AD_LABEL.test(collapsedText(page, el))) continue
     let strip: El | undefined
     for (let a = el.parent; a !== undefined && a.parent !== undefined && a.text <= cap; a = a.parent) {
-      if (a.name === "body" || a.name === "main" || holdsH1(page, a)) break
+      if (a.name === "body" || a.name === "main" || h1Within(page, a.order, a.end)) break
       if (a.link >= MIN_LINKS * a.text && holdsRun(page, a)) strip = a
     }
     if (strip !== undefined) out.push(strip)

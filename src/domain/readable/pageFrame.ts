@@ -6,13 +6,7 @@
  * columns of help links and the banner's account and cart links outweigh it, hold more than the
  * share that spares furniture (content.ts `SHARE_KEEPING_FURNITURE`), and were the copy.
  */
-import { type El, hasAncestorNamed, type Page } from "./tree.js"
-
-/** Whether `page.all[from, to)` holds an `h1`. */
-const holdsH1 = (page: Page, from: number, to: number): boolean => {
-  for (let i = from; i < to; i++) if (page.all[i]!.name === "h1") return true
-  return false
-}
+import { type El, h1Within, hasAncestorNamed, type Page } from "./tree.js"
 
 /**
  * Whether `el` is a `header` or `footer` (in no `article`) framing the page's title: it holds no
@@ -23,5 +17,5 @@ const holdsH1 = (page: Page, from: number, to: number): boolean => {
  */
 export const pageFrame = (page: Page, el: El): boolean =>
   (el.name === "header" || el.name === "footer") && el.parent !== undefined && !hasAncestorNamed(el, "article") &&
-  !holdsH1(page, el.order, el.end) &&
-  (holdsH1(page, el.parent.order, el.order) || holdsH1(page, el.end, el.parent.end))
+  !h1Within(page, el.order, el.end) &&
+  (h1Within(page, el.parent.order, el.order) || h1Within(page, el.end, el.parent.end))

@@ -479,6 +479,12 @@ export const inside = (el: El, root: El): boolean => el.order >= root.order && e
 export const collapsedText = (page: Page, el: El): string =>
   collapseWhitespace(textContent(page.texts, el, true, true)).trim()
 
+/** Whether elements `from` to `to` (exclusive) of `page.all`, in document order, include an `h1`. */
+export const h1Within = (page: Page, from: number, to: number): boolean => {
+  for (let i = from; i < to; i++) if (page.all[i]!.name === "h1") return true
+  return false
+}
+
 /** An element's names as the rules read them: its class and its id, one space between. */
 export const namesOf = (el: El): string => `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
 
