@@ -20,7 +20,7 @@
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
- *   readable/edits.ts a post's "Last edited by" note,
+ *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
  *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
@@ -38,7 +38,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import { withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
-import { withoutEditNotes } from "./readable/edits.js"
+import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
@@ -119,6 +119,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReactionCounts(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
+  roots = withoutSectionEditLinks(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)

@@ -12,7 +12,8 @@
  * block written three times in a row, a card written again for another screen width; readable/render.ts and
  * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
- * paragraph before its links.
+ * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
+ * heading.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -684,5 +685,33 @@ describe("readable copy: a section introduced before its links", () => {
     expect(text).toContain("Dive into our free resources and learn what data science is")
     expect(text).toContain("For teachers")
     expect(text).toContain("Use these resources to plan lessons with your class")
+  })
+})
+
+const letterSection = (letter: string): string =>
+  `<h2><span class="headline" id="${letter}">${letter}</span><span class="wiki-editsection">` +
+  `<span class="bracket">[</span><a href="/w/index.php?title=List_of_languages&amp;action=edit&amp;section=${letter}" ` +
+  `title="Edit section: ${letter}">edit</a><span class="bracket">]</span></span></h2>` +
+  `<ul>` + Array.from({ length: 6 }, (_, i) => `<li><a href="/wiki/${letter}${i}">${letter}-language ${i}</a></li>`)
+    .join("") +
+  `</ul>`
+
+describe("readable copy: a wiki section's edit link", () => {
+  it("leaves out the edit link in each heading of a list page, with its brackets, and keeps the entries", () => {
+    const text = copy(
+      `<html><head><title>List of languages</title></head><body><main><h1>List of languages</h1>` +
+        `<p>This is an index of notable languages, in current or historical use; dialects that have a page of ` +
+        `their own are not included, and neither are the languages only a single project ever used.</p>` +
+        ["A", "B", "C", "D", "E"].map(letterSection).join("") +
+        `<p>Editing guide: <a href="/wiki/Help:Edit">edit</a> any page you can improve, and say why in the summary.</p>` +
+        `</main></body></html>`
+    )
+    expect(text).not.toContain("[edit]")
+    expect(text).not.toContain("action=edit")
+    expect(text).toContain("Editing guide: edit any page")
+    for (const letter of ["A", "B", "C", "D", "E"]) {
+      expect(text).toMatch(new RegExp(`^#* *${letter}$`, "m"))
+      expect(text).toContain(`${letter}-language 5`)
+    }
   })
 })

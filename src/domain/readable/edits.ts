@@ -6,8 +6,16 @@
  * says, and reads in the copy as a line between posts. An element whose whole text is such a note
  * is left out (`withoutEditNotes`); a sentence of a post that starts with the same words holds
  * more and stays.
+ *
+ * A section's edit link: a wiki writes beside each section's heading a link that opens that
+ * section in its editor ("[edit]", "[edit source]"), a control for its editors that reads in the
+ * copy as a line of its own under each heading. A link whose whole text says so, whose address
+ * opens an editor (`action=edit`, or a path ending in `/edit`), standing inside a heading or
+ * beside one (a sibling of the heading or of an element around it), is left out with the
+ * brackets around it (`withoutSectionEditLinks`).
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { isHeading } from "./edges.js"
+import { collapsedText, eachKept, type El, type Node, type Page } from "./tree.js"
 
 /** An edit note: "Last edited" and who or when, with a date or a time in it; or "Edited", a date, then "by" and who. */
 const NOTE = /^(?:last edited\s*(?:by\b|:|on\b)(?=.*\d)|edited\s+(?:on\s+)?\S*\s*\d.{0,60}\bby\b)/i
@@ -22,6 +30,52 @@ export const withoutEditNotes = (page: Page, roots: ReadonlyArray<El>): Readonly
       if (el.text > MAX_NOTE) return false
       if (!NOTE.test(collapsedText(page, el))) return false
       el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/** A section's edit link's words. */
+const EDIT_LINK = /^(?:edit|edit source|edit section)$/i
+/** An address that opens an editor. */
+const EDITOR = /[?&]action=edit\b|\/edit\/?(?:[?#]|$)/i
+/** What may stand around an edit link in its wrapper: brackets, bars and spaces. */
+const FRAME = /^[\s[\]()|]*$/
+
+/**
+ * Whether `el`, or an element around it that holds little more text (the brackets), is a heading
+ * or stands beside one: a sibling that is a heading or holds one as its child.
+ */
+const besideHeading = (el: El): boolean => {
+  for (let e: El | undefined = el; e !== undefined; e = e.parent) {
+    if (isHeading(e.name)) return true
+    const parent: El | undefined = e.parent
+    if (parent === undefined) return false
+    for (const c of parent.children) {
+      if (typeof c === "number" || c === e) continue
+      if (isHeading(c.name) || c.children.some((g: Node) => typeof g !== "number" && isHeading(g.name))) return true
+    }
+    if (parent.text > e.text + 4) return false
+  }
+  return false
+}
+
+/** The roots without each section's edit link beside its heading (`EDIT_LINK`, `EDITOR`), with the brackets around it. */
+export const withoutSectionEditLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      const href = el.attribs.href
+      if (href === undefined || !EDITOR.test(href) || !EDIT_LINK.test(collapsedText(page, el))) return true
+      if (!besideHeading(el)) return true
+      let out = el
+      while (out.parent !== undefined && out.parent !== root && !isHeading(out.parent.name)) {
+        const words = collapsedText(page, out.parent).replace(collapsedText(page, el), "")
+        if (!FRAME.test(words)) break
+        out = out.parent
+      }
+      out.drop = true
       return true
     })
   }
