@@ -21,6 +21,7 @@
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
+ *   readable/units.ts a measure written again in the other unit system,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
  *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
@@ -61,6 +62,7 @@ import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
+import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
 import { withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
 
@@ -120,6 +122,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)
+  roots = withoutSecondUnits(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)

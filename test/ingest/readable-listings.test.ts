@@ -13,7 +13,7 @@
  * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
- * heading.
+ * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -713,5 +713,29 @@ describe("readable copy: a wiki section's edit link", () => {
       expect(text).toMatch(new RegExp(`^#* *${letter}$`, "m"))
       expect(text).toContain(`${letter}-language 5`)
     }
+  })
+})
+
+const trail = (i: number): string =>
+  `<tr class="trail-row"><td><span class="imperial">${i}.5 <span class="units">mi</span></span>\n` +
+  `<span class="metric">${i * 16 % 10}.${i}8 <span class="units">km</span></span></td>` +
+  `<td><a href="/trail/${i}">Creek loop number ${i}</a></td><td>Intermediate</td><td>Spring, Texas</td></tr>`
+
+describe("readable copy: a measure written in both unit systems", () => {
+  it("keeps the first-written system of each pair of measures, and a measure written once", () => {
+    const text = copy(
+      `<html><head><title>Trails near the city</title></head><body><main><h1>Trails near the city</h1>` +
+        `<p>Every trail within an hour of the city, with its length and difficulty, as riders logged them over ` +
+        `the last ten years; the list is sorted by how often each trail was ridden last season.</p>` +
+        `<table><tbody>${Array.from({ length: 6 }, (_, i) => trail(i + 1)).join("")}</tbody></table>` +
+        `<p>Longest loop: <span class="metric">42 km</span> of gravel and sand along the creek.</p>` +
+        `</main></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) {
+      expect(text).toContain(`${i}.5 mi`)
+      expect(text).not.toContain(`.${i}8 km`)
+      expect(text).toContain(`Creek loop number ${i}`)
+    }
+    expect(text).toContain("42 km")
   })
 })
