@@ -51,7 +51,7 @@ import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import { withoutPosterFacts, withoutPosterPresence } from "./readable/posters.js"
-import { withoutGuestPrompts } from "./readable/prompts.js"
+import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
@@ -102,6 +102,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)
   roots = withoutGuestPrompts(page, roots)
+  roots = withoutLockedStatus(page, roots)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)

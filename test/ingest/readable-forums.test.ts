@@ -4,7 +4,8 @@
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
- * readable/fields.ts: machine dates, readable/prompts.ts, readable/posters.ts: presence).
+ * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
+ * readable/posters.ts: presence).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -436,5 +437,27 @@ describe("readable copy: a poster's presence", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toMatch(/\bOffline\b/)
     expect(text).not.toMatch(/\bOnline\b/)
+  })
+})
+
+/** A locked thread: its status, a term and its value, over the posts and again under them (`twice`) or once. */
+const lockedThread = (twice: boolean): string => {
+  const status = `<dl class="status"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`
+  return `<html><head><title>Which card for the new case?</title></head><body><main>` +
+    `<h1>Which card for the new case?</h1>${status}${
+      REPLIES.map((r) => `<div class="post"><div class="body"><p>${r}</p></div></div>`).join("")
+    }${twice ? status : ""}</main></body></html>`
+}
+
+describe("readable copy: a locked thread's status", () => {
+  it("leaves out the status said over and under the posts, with its label", () => {
+    const text = copy(lockedThread(true))
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("further replies")
+    expect(text).not.toMatch(/\bStatus\b/)
+  })
+
+  it("keeps the line when the page says it once", () => {
+    expect(copy(lockedThread(false))).toContain("Not open for further replies.")
   })
 })

@@ -43,3 +43,49 @@ export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): Reado
   }
   return roots
 }
+
+/**
+ * A locked thread's status: boards that close a thread to replies say so in a line over the posts
+ * and again under them ("Status: Not open for further replies.", "This topic is locked, you cannot
+ * edit posts or make further replies."), a term and its value or a line of its own. It is the
+ * board's state of the thread, not a post. Where the copy holds the same such line twice or more,
+ * each element whose whole text is it is left out, with the term that labels it (a `dt` of
+ * `MAX_TERM` characters at most before it) (`withoutLockedStatus`). A closing post written once
+ * into the thread ("This topic was automatically closed… New replies are no longer allowed.") is
+ * a post, and its references keep it.
+ */
+const LOCKED =
+  /^(?:not open for further replies|closed to (?:new|further) replies|this (?:thread|topic) is (?:closed|locked)(?:, you cannot edit posts or make further replies| to (?:new|further) replies)?)\s*[.!]?$/i
+/** The longest label of the status. */
+const MAX_TERM = 20
+
+/** The roots without a locked thread's status lines said twice or more, and their labels. */
+export const withoutLockedStatus = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const found = new Map<string, Array<El>>()
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_PROMPT) return false
+      const text = collapsedText(page, el)
+      if (!LOCKED.test(text)) return false
+      const key = text.toLowerCase()
+      found.set(key, [...(found.get(key) ?? []), el])
+      return true
+    })
+  }
+  for (const els of found.values()) {
+    if (els.length < 2) continue
+    for (const el of els) {
+      el.drop = true
+      const siblings = el.parent?.children ?? []
+      const at = siblings.indexOf(el)
+      for (let i = at - 1; i >= 0; i--) {
+        const s = siblings[i]!
+        if (typeof s === "number") continue
+        if (s.name === "dt" && s.text <= MAX_TERM) s.drop = true
+        break
+      }
+    }
+  }
+  return roots
+}
