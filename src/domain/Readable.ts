@@ -41,7 +41,7 @@ import { withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
-import { withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
+import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
@@ -51,7 +51,8 @@ import { withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
-import { withoutPosterFacts } from "./readable/posters.js"
+import { withoutPosterFacts, withoutPosterPresence } from "./readable/posters.js"
+import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
@@ -64,7 +65,7 @@ import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
-import { withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
+import { withoutMarkedVoteCounts, withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -102,8 +103,11 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)
+  roots = withoutGuestPrompts(page, roots)
+  roots = withoutLockedStatus(page, roots)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
+  roots = withoutMachineDates(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutSkipLinks(page, roots)
   roots = withoutSpokenMenus(page, roots)
@@ -118,12 +122,14 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTickerCopies(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
+  roots = withoutMarkedVoteCounts(page, roots)
   roots = withoutReactionCounts(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)
   roots = withoutSecondUnits(page, roots)
   roots = withoutPosterFacts(page, roots)
+  roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)

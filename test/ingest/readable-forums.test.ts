@@ -3,7 +3,10 @@
  * rule it tests (readable/posts.ts `posts`, readable/ordinals.ts `withoutPostNumbers`, readable/fields.ts `withoutTemplateSlots`,
  * readable/quotes.ts: a quote's control, readable/repeats.ts: a preview before the whole, readable/votes.ts,
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
- * readable/posters.ts, readable/votes.ts: reactions).
+ * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
+ * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
+ * readable/posters.ts: presence).
+ * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -343,5 +346,118 @@ describe("readable copy: a post's reactions", () => {
     expect(text).not.toContain("Likes")
     expect(text).not.toContain("1 Thanks")
     expect(text.split(/\bThanks\b/).length - 1).toBe(1)
+  })
+})
+
+/** A question and its answers marked with schema.org microdata (no JSON-LD): each post's score is `upvoteCount`. */
+const markedQuestion = (): string =>
+  `<html><head><title>How to back up a whole system?</title></head><body itemscope ` +
+  `itemtype="https://schema.org/QAPage"><main><h1>How to back up a whole system?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">` +
+      `<div class="votes"><button aria-label="Up vote"></button><div class="count" itemprop="upvoteCount">` +
+      `${184 - i * 61}</div><button aria-label="Down vote"></button></div>` +
+      `<div class="body" itemprop="text"><p>${r}</p><p>${1977 + i}</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a post's score marked in microdata", () => {
+  it("leaves out the numbers named upvoteCount, keeping a number a post writes", () => {
+    const text = copy(markedQuestion())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("184")
+    expect(text).not.toContain("123")
+    expect(text).toContain("1977")
+  })
+})
+
+/** Answers each followed by the instant it was written in its machine form, hidden by a style sheet. */
+const stampedComments = (): string =>
+  `<html><head><title>Why is a bare except a bad practice?</title></head><body><main>` +
+  `<h1>Why is a bare except a bad practice?</h1><p>${LONG}</p>${
+    REPLIES.map((r, i) =>
+      `<div class="answer"><div itemprop="text"><p>${r}</p></div>` +
+      `<time class="d-none" itemprop="dateCreated">2019-01-2${i}T21:40:59.62Z+00:00</time></div>`
+    ).join("")
+  }<p>The log read 2019-01-20T21:40:59Z when it failed.</p></main></body></html>`
+
+describe("readable copy: a date written for a program", () => {
+  it("leaves out a time element whose text is an ISO instant, keeping one a sentence writes", () => {
+    const text = copy(stampedComments())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("21:40:59.62Z")
+    expect(text).toContain("The log read 2019-01-20T21:40:59Z when it failed.")
+  })
+})
+
+/** A thread that ends, for a guest, with a line asking them to log in to answer, then a box of the site's offers. */
+const guestThread = (tail: string): string =>
+  `<html><head><title>DHCP gives an address but no DNS record</title></head><body><main>` +
+  `<h1>DHCP gives an address but no DNS record</h1><p>${LONG}</p>${
+    REPLIES.map((r) => `<div class="answer"><p>${r}</p></div>`).join("")
+  }<p>You must log in to reply, the old board told us, so most of us never did and read along instead.</p>` +
+  `<h2 class="notice">You must <a href="/users/login">log in</a> to answer this question.</h2>${tail}</main></body></html>`
+
+const ASK_BOX =
+  `<div class="notice"><p>Start asking to get answers</p><p>Find the answer to your question by asking.</p>` +
+  `<a class="button" href="/questions/ask">Ask question</a><p>Explore related questions</p>` +
+  `<ul><li><a href="/questions/tagged/dns">dns</a></li></ul><p>See similar questions with these tags.</p></div>`
+
+describe("readable copy: a guest's prompt to log in to reply", () => {
+  it("leaves out the prompt and the short box after it, keeping a post that says the same in a sentence", () => {
+    const text = copy(guestThread(ASK_BOX))
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("You must log in to reply, the old board told us")
+    expect(text).not.toContain("to answer this question")
+    expect(text).not.toContain("Start asking")
+    expect(text).not.toContain("See similar questions")
+  })
+
+  it("keeps a long text after the prompt", () => {
+    const text = copy(guestThread(`<p>${LONG}</p>`.replace("I have run", "After the prompt: I have run")))
+    expect(text).not.toContain("to answer this question")
+    expect(text).toContain("After the prompt: I have run the board")
+  })
+})
+
+/** A thread whose posts each carry the author's presence, for screen readers, on the avatar's dot. */
+const presenceThread = (): string =>
+  `<html><head><title>Which version for the new release?</title></head><body><main>` +
+  `<h1>Which version for the new release?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="poster"><a href="/user/m${i}"><span class="avatar">M</span> ` +
+      `<span class="status"><span class="visually-hidden">${i === 1 ? "Online" : "Offline"}</span></span></a> ` +
+      `<a href="/user/m${i}">member${i}</a></div><div class="body"><p>${r}</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a poster's presence", () => {
+  it("leaves out the Offline and Online words beside the posters, keeping the posts", () => {
+    const text = copy(presenceThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/\bOffline\b/)
+    expect(text).not.toMatch(/\bOnline\b/)
+  })
+})
+
+/** A locked thread: its status, a term and its value, over the posts and again under them (`twice`) or once. */
+const lockedThread = (twice: boolean): string => {
+  const status = `<dl class="status"><dt>Status</dt><dd>Not open for further replies.</dd></dl>`
+  return `<html><head><title>Which card for the new case?</title></head><body><main>` +
+    `<h1>Which card for the new case?</h1>${status}${
+      REPLIES.map((r) => `<div class="post"><div class="body"><p>${r}</p></div></div>`).join("")
+    }${twice ? status : ""}</main></body></html>`
+}
+
+describe("readable copy: a locked thread's status", () => {
+  it("leaves out the status said over and under the posts, with its label", () => {
+    const text = copy(lockedThread(true))
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("further replies")
+    expect(text).not.toMatch(/\bStatus\b/)
+  })
+
+  it("keeps the line when the page says it once", () => {
+    expect(copy(lockedThread(false))).toContain("Not open for further replies.")
   })
 })

@@ -12,6 +12,12 @@
  * `Original price: {{ price.original }}`): the page was saved before its script rendered them (or
  * the slot is a message shown only on an error), so a reader never sees the braces. A short block
  * that holds one outside code is dropped (`withoutTemplateSlots`); code showing a template keeps it.
+ *
+ * A date written for a program: a post's `time` element (or an element microdata names its
+ * `datePublished`) whose whole text is the machine form of an instant (`2019-01-21T21:40:59.62Z`),
+ * kept in the page for a script or a search engine and hidden by a style sheet the copy does not
+ * read, while the date a reader sees ("Over a year ago") stands beside it. Such an element is left
+ * out (`withoutMachineDates`); a date a page writes for readers has no `T` between day and hour.
  */
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -80,6 +86,27 @@ export const withoutTemplateSlots = (page: Page, roots: ReadonlyArray<El>): Read
       const block = el.block ?? el
       if (block.text <= MAX_SLOT_BLOCK) block.drop = true
       return false
+    })
+  }
+  return roots
+}
+
+/** An instant as a program writes it (ISO 8601): the day, `T`, the hour and minutes, seconds and zone or not. */
+const MACHINE_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)*$/
+/** Microdata's names for a date. */
+const DATE_PROPS = /(?:^|\s)date(?:published|created|modified)(?:\s|$)/i
+/** The longest such text (characters). */
+const MAX_MACHINE_DATE = 40
+
+/** The roots without the `time` (or microdata date) elements whose whole text is a machine's instant (`MACHINE_DATE`). */
+export const withoutMachineDates = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "")) return false
+      if (el.text === 0 || el.text > MAX_MACHINE_DATE) return false
+      if (!MACHINE_DATE.test(textContent(page.texts, el, true, true).trim())) return false
+      el.drop = true
+      return true
     })
   }
   return roots

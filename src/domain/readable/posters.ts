@@ -39,3 +39,35 @@ export const withoutPosterFacts = (page: Page, roots: ReadonlyArray<El>): Readon
   for (const el of side) if (parents.has(el.parent)) el.drop = true
   return roots
 }
+
+/**
+ * A poster's presence: boards mark beside each post's author whether the member is on the board
+ * now, as a word ("Offline", "Online"; often for screen readers only, beside a coloured dot on the
+ * avatar). It is the board's state of the member when the page was saved, not the post's. Where
+ * the copy holds at least `MIN_PRESENCE` such words and one of them says "Offline", each element
+ * whose whole text is one is left out (`withoutPosterPresence`): a course's or an event's lone
+ * "Online" badge, or a listing's "Online" formats with no "Offline" among them, stay.
+ */
+const PRESENCE = /^(?:offline|online)$/i
+/** The fewest presence words that make a thread's posters. */
+const MIN_PRESENCE = 2
+
+/** The roots without the elements whose whole text is a poster's presence ("Offline"). */
+export const withoutPosterPresence = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const found: Array<El> = []
+  let offline = false
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > 12) return false
+      const text = collapsedText(page, el)
+      if (!PRESENCE.test(text)) return false
+      if (/^offline$/i.test(text)) offline = true
+      found.push(el)
+      return true
+    })
+  }
+  if (found.length < MIN_PRESENCE || !offline) return roots
+  for (const el of found) el.drop = true
+  return roots
+}

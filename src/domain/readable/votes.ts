@@ -30,6 +30,31 @@ export const withoutVoteCounts = (
 }
 
 /**
+ * A post's score marked as such: a question-and-answer page that describes itself in schema.org
+ * microdata names the number between each post's arrows `itemprop="upvoteCount"` (or
+ * `downvoteCount`), whether or not its JSON-LD says it is a discussion. Such an element whose
+ * whole text is a number is left out (`withoutMarkedVoteCounts`); a marked count that holds words
+ * ("12 votes") is not a number alone and stays.
+ */
+const VOTE_PROPS = /(?:^|\s)(?:upvotecount|downvotecount)(?:\s|$)/i
+/** The longest marked score (characters of text). */
+const MAX_SCORE = 12
+
+/** The roots without the elements microdata names a post's score whose whole text is one number. */
+export const withoutMarkedVoteCounts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      const prop = el.attribs.itemprop
+      if (prop === undefined || !VOTE_PROPS.test(prop)) return false
+      if (el.text === 0 || el.text > MAX_SCORE || !COUNT.test(textContent(page.texts, el, true, true))) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/**
  * A post's reactions: boards write under each post how many readers reacted to it, as a count and
  * the reaction's name ("1 Like", "7 Likes", "[ 3 ] Thanks", "1109 likes"), often on the control
  * that adds one (a link with no address; with no reaction yet it shows the name alone). Like the

@@ -1,0 +1,91 @@
+/**
+ * A thread's close as a guest sees it: where a member finds the form to reply, a reader who is not
+ * logged in reads a line saying that they must log in (or register) to take part ("You must log in
+ * to answer this question.", "You must log in or register to reply here.", "Please sign in to
+ * comment."). It is the site's word to its visitors, not the thread's, and no reference of the
+ * development set keeps it. An element whose whole text is such a line (`MAX_PROMPT` characters at
+ * most) is left out, and so is what follows it to the end of the chosen content when that is short
+ * (`MAX_TAIL`: a box inviting the reader to ask a question of their own, the thread's tags offered
+ * as related questions) (`withoutGuestPrompts`). A post that says so inside a sentence holds more
+ * than the line and stays.
+ */
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+
+/** The line: the reader must log in (or register) to reply, and at most where ("here", "this question"). */
+const PROMPT =
+  /^(?:you (?:must|need to|have to)|please) (?:first )?(?:log ?in|sign ?in|register|be logged in|be signed in)(?: or (?:register|sign up|create an account))? to (?:reply|answer|comment|post|respond)(?: (?:here|this \w+|to this \w+|in this \w+))?\s*[.!]?$/i
+/** The longest such line (characters). */
+const MAX_PROMPT = 100
+/** The most characters after the line that go with it. */
+const MAX_TAIL = 400
+
+/** The roots without a guest's prompt to log in to reply, and the short rest of the content after it. */
+export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    let prompt: El | undefined
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_PROMPT) return false
+      if (!PROMPT.test(collapsedText(page, el))) return false
+      prompt = el
+      el.drop = true
+      return true
+    })
+    if (prompt === undefined) continue
+    const tail: Array<El> = []
+    let shown = 0
+    eachKept(page.all, prompt.end, root.end, (el) => {
+      tail.push(el)
+      shown += el.text
+      return true
+    })
+    if (shown <= MAX_TAIL) { for (const el of tail) el.drop = true }
+  }
+  return roots
+}
+
+/**
+ * A locked thread's status: boards that close a thread to replies say so in a line over the posts
+ * and again under them ("Status: Not open for further replies.", "This topic is locked, you cannot
+ * edit posts or make further replies."), a term and its value or a line of its own. It is the
+ * board's state of the thread, not a post. Where the copy holds the same such line twice or more,
+ * each element whose whole text is it is left out, with the term that labels it (a `dt` of
+ * `MAX_TERM` characters at most before it) (`withoutLockedStatus`). A closing post written once
+ * into the thread ("This topic was automatically closed… New replies are no longer allowed.") is
+ * a post, and its references keep it.
+ */
+const LOCKED =
+  /^(?:not open for further replies|closed to (?:new|further) replies|this (?:thread|topic) is (?:closed|locked)(?:, you cannot edit posts or make further replies| to (?:new|further) replies)?)\s*[.!]?$/i
+/** The longest label of the status. */
+const MAX_TERM = 20
+
+/** The roots without a locked thread's status lines said twice or more, and their labels. */
+export const withoutLockedStatus = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const found = new Map<string, Array<El>>()
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_PROMPT) return false
+      const text = collapsedText(page, el)
+      if (!LOCKED.test(text)) return false
+      const key = text.toLowerCase()
+      found.set(key, [...(found.get(key) ?? []), el])
+      return true
+    })
+  }
+  for (const els of found.values()) {
+    if (els.length < 2) continue
+    for (const el of els) {
+      el.drop = true
+      const siblings = el.parent?.children ?? []
+      const at = siblings.indexOf(el)
+      for (let i = at - 1; i >= 0; i--) {
+        const s = siblings[i]!
+        if (typeof s === "number") continue
+        if (s.name === "dt" && s.text <= MAX_TERM) s.drop = true
+        break
+      }
+    }
+  }
+  return roots
+}
