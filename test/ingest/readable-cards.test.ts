@@ -4,7 +4,7 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`).
+ * `withoutPictureLinks`, readable/content.ts a footer built as a named box).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -283,5 +283,25 @@ describe("readable copy: a gallery's picture links", () => {
     expect(text).toContain("Packs for the trail and the town.")
     expect(text).toContain("See the size chart before you order.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose script builds its footer as a box named so (no `footer` tag). */
+const namedFooter = () =>
+  `<html><head><title>Wool socks</title></head><body><div id="app">
+  <div class="Collection-styled__Page-sc-1a2b3c"><h1>Wool socks</h1><p>Socks for cold days on the trail.</p>
+  <ul class="grid">${Array.from({ length: 5 }, (_, i) => card(i)).join("")}</ul></div>
+  <div class="Footer-styled__Footer-sc-9f8e7d x1y2z3"><p>Enter your email for ten percent off.</p>
+  <p>Our happiness team is here to help.</p>
+  <div><a href="/help">Get help</a> <a href="/about">About us</a></div></div>
+  </div></body></html>`
+
+describe("readable copy: a footer built as a named box", () => {
+  it("leaves out the page's footer named as one outside any section, not the page's cards", () => {
+    const text = copy(namedFooter())
+    expect(text).not.toContain("Enter your email")
+    expect(text).not.toContain("happiness team")
+    expect(text).toContain("Socks for cold days on the trail.")
+    for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })
