@@ -4,7 +4,7 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`, readable/content.ts a footer built as a named box).
+ * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -301,6 +301,26 @@ describe("readable copy: a footer built as a named box", () => {
     const text = copy(namedFooter())
     expect(text).not.toContain("Enter your email")
     expect(text).not.toContain("happiness team")
+    expect(text).toContain("Socks for cold days on the trail.")
+    for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** The same kind of page whose script builds the site's header as a box named so (no `header` tag), beside a box named `header` around the page's title. */
+const namedHeader = () =>
+  `<html><head><title>Wool socks</title></head><body><div id="app">
+  <div class="Header-styled__Header-sc-4d5e6f q7r8s9"><div>Free shipping over fifty dollars</div>
+  <div><a href="/women">Women</a> <a href="/men">Men</a> <a href="/kids">Kids</a> <a href="/help">Help</a></div></div>
+  <div class="header"><h1>Wool socks</h1><p>Socks for cold days on the trail.</p></div>
+  <ul class="grid">${Array.from({ length: 5 }, (_, i) => card(i)).join("")}</ul>
+  </div></body></html>`
+
+describe("readable copy: a site header built as a named box", () => {
+  it("leaves out the site's header named as one, not a box so named around the page's title", () => {
+    const text = copy(namedHeader())
+    expect(text).not.toContain("Free shipping over fifty dollars")
+    expect(text).not.toContain("Kids")
+    expect(text).toContain("Wool socks")
     expect(text).toContain("Socks for cold days on the trail.")
     for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
   })

@@ -614,7 +614,8 @@ const BANNER =
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
- * the page's own header and footer (a box its script builds as the footer, named so: `namedFooter`),
+ * the page's own header and footer (boxes its script builds as the footer or the site's header,
+ * named so: `namedFooter`, `namedHeader`),
  * banners named as such, and lists of nothing but links (not
  * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
@@ -627,7 +628,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
-          (furnitureTag(el) || namedFooter(el) || isBanner(el) ||
+          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
@@ -809,6 +810,27 @@ const namedFooter = (el: El): boolean => {
   if (!names.some((n) => FOOTER_NAME.test(n) && !PART_FOOTER.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
     if (PART_OF.has(p.name)) return false
+  }
+  return true
+}
+
+/** A name that calls an element the site's header, not a page's or a part's (`site-header`, `Header-styled__Header-sc-1x`). */
+const HEADER_NAME =
+  /^(?:(?:site|global|main|top|app|shopify-section)[-_]+)?header(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
+
+/** A box the page's script builds as the site's header: named so, outside the parts `namedFooter` names, with no `h1`. */
+const namedHeader = (el: El): boolean => {
+  if (el.name !== "div" || el.text === 0) return false
+  const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
+  if (!names.some((n) => HEADER_NAME.test(n))) return false
+  for (let p = el.parent; p !== undefined; p = p.parent) {
+    if (PART_OF.has(p.name)) return false
+  }
+  const stack: Array<El> = [el]
+  while (stack.length > 0) {
+    const e = stack.pop()!
+    if (e.name === "h1") return false
+    for (const c of e.children) if (typeof c !== "number") stack.push(c)
   }
   return true
 }
