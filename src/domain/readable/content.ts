@@ -799,13 +799,13 @@ const PART_FOOTER =
 const PART_OF = new Set(["main", "article", "section", "footer", "li", "form", "dialog", "table"])
 
 /**
- * A box that the page's script builds as its footer (`<div class="site-footer">`, a styled
- * component's `Footer-styled__Footer`): named so, not a part's footer by its name (a card's, a
- * dialog's), and outside any `main`, `article`, `section`, list item, form, dialog or table. The
- * visible fallback leaves it out as it does a `footer` tag.
+ * A box (`div` or `section`) that the page's script builds as its footer (`<div class="site-footer">`,
+ * a styled component's `Footer-styled__Footer`): named so, not a part's footer by its name (a
+ * card's, a dialog's), and outside any `main`, `article`, `section`, list item, form, dialog or
+ * table. The visible fallback leaves it out as it does a `footer` tag.
  */
 const namedFooter = (el: El): boolean => {
-  if (el.name !== "div" || el.text === 0) return false
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
   const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
   if (!names.some((n) => FOOTER_NAME.test(n) && !PART_FOOTER.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
@@ -818,9 +818,12 @@ const namedFooter = (el: El): boolean => {
 const HEADER_NAME =
   /^(?:(?:site|global|main|top|app|shopify-section)[-_]+)?header(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
 
-/** A box the page's script builds as the site's header: named so, outside the parts `namedFooter` names, with no `h1`. */
+/**
+ * A box (`div` or `section`) the page's script builds as the site's header: named so, outside the
+ * parts `namedFooter` names, with no `h1`.
+ */
 const namedHeader = (el: El): boolean => {
-  if (el.name !== "div" || el.text === 0) return false
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
   const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
   if (!names.some((n) => HEADER_NAME.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
