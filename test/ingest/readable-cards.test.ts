@@ -4,7 +4,7 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`).
+ * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -283,5 +283,47 @@ describe("readable copy: a gallery's picture links", () => {
     expect(text).toContain("Packs for the trail and the town.")
     expect(text).toContain("See the size chart before you order.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A shop's short page, copied as its visible text, whose script builds its footer as a box named so (no `footer` tag). */
+const namedFooter = (tag = "div", name = "Footer-styled__Footer-sc-9f8e7d x1y2z3") =>
+  `<html><head><title>Wool socks</title></head><body><div id="app">
+  <div class="Collection-styled__Page-sc-1a2b3c"><h1>Wool socks</h1><p>Socks for cold days on the trail.</p>
+  <ul class="grid">${Array.from({ length: 5 }, (_, i) => card(i)).join("")}</ul></div>
+  <${tag} class="${name}"><p>Enter your email for ten percent off.</p>
+  <p>Our happiness team is here to help.</p>
+  <div><a href="/help">Get help</a> <a href="/about">About us</a></div></${tag}>
+  </div></body></html>`
+
+describe("readable copy: a footer built as a named box", () => {
+  it("leaves out the page's footer named as one outside any section, not the page's cards", () => {
+    for (const text of [copy(namedFooter()), copy(namedFooter("section", "footer row"))]) {
+      expect(text).not.toContain("Enter your email")
+      expect(text).not.toContain("happiness team")
+      expect(text).toContain("Socks for cold days on the trail.")
+      for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
+    }
+  })
+})
+
+/** The same kind of page whose script builds the site's header as a box named so (no `header` tag), beside a box named `header` around the page's title. */
+const namedHeader = (tag = "div", name = "Header-styled__Header-sc-4d5e6f q7r8s9") =>
+  `<html><head><title>Wool socks</title></head><body><div id="app">
+  <${tag} class="${name}"><div>Free shipping over fifty dollars</div>
+  <div><a href="/women">Women</a> <a href="/men">Men</a> <a href="/kids">Kids</a> <a href="/help">Help</a></div></${tag}>
+  <div class="header"><h1>Wool socks</h1><p>Socks for cold days on the trail.</p></div>
+  <ul class="grid">${Array.from({ length: 5 }, (_, i) => card(i)).join("")}</ul>
+  </div></body></html>`
+
+describe("readable copy: a site header built as a named box", () => {
+  it("leaves out the site's header named as one, not a box so named around the page's title", () => {
+    for (const text of [copy(namedHeader()), copy(namedHeader("section", "site-header"))]) {
+      expect(text).not.toContain("Free shipping over fifty dollars")
+      expect(text).not.toContain("Kids")
+      expect(text).toContain("Wool socks")
+      expect(text).toContain("Socks for cold days on the trail.")
+      for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
+    }
   })
 })

@@ -614,7 +614,9 @@ const BANNER =
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
- * the page's own header and footer, banners named as such, and lists of nothing but links (not
+ * the page's own header and footer (boxes its script builds as the footer or the site's header,
+ * named so: `namedFooter`, `namedHeader`),
+ * banners named as such, and lists of nothing but links (not
  * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
@@ -626,7 +628,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
-          (furnitureTag(el) || isBanner(el) ||
+          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
@@ -784,6 +786,57 @@ const entriesInMain = (page: Page, list: El): boolean => {
 
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
 const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
+
+/** A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), not a part of one. */
+const FOOTER_NAME =
+  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
+
+/** A footer of a part of the page: a card's, a post's, a dialog's, a widget's. */
+const PART_FOOTER =
+  /(?:card|post|entry|item|product|tile|modal|dialog|panel|widget|box|table|section|article|comment|form|drawer|cart|menu|nav)[-_]*footer/i
+
+/** Tags whose footer is their own, not the page's (`namedFooter`). */
+const PART_OF = new Set(["main", "article", "section", "footer", "li", "form", "dialog", "table"])
+
+/**
+ * A box (`div` or `section`) that the page's script builds as its footer (`<div class="site-footer">`,
+ * a styled component's `Footer-styled__Footer`): named so, not a part's footer by its name (a
+ * card's, a dialog's), and outside any `main`, `article`, `section`, list item, form, dialog or
+ * table. The visible fallback leaves it out as it does a `footer` tag.
+ */
+const namedFooter = (el: El): boolean => {
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
+  const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
+  if (!names.some((n) => FOOTER_NAME.test(n) && !PART_FOOTER.test(n))) return false
+  for (let p = el.parent; p !== undefined; p = p.parent) {
+    if (PART_OF.has(p.name)) return false
+  }
+  return true
+}
+
+/** A name that calls an element the site's header, not a page's or a part's (`site-header`, `Header-styled__Header-sc-1x`). */
+const HEADER_NAME =
+  /^(?:(?:site|global|main|top|app|shopify-section)[-_]+)?header(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
+
+/**
+ * A box (`div` or `section`) the page's script builds as the site's header: named so, outside the
+ * parts `namedFooter` names, with no `h1`.
+ */
+const namedHeader = (el: El): boolean => {
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
+  const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
+  if (!names.some((n) => HEADER_NAME.test(n))) return false
+  for (let p = el.parent; p !== undefined; p = p.parent) {
+    if (PART_OF.has(p.name)) return false
+  }
+  const stack: Array<El> = [el]
+  while (stack.length > 0) {
+    const e = stack.pop()!
+    if (e.name === "h1") return false
+    for (const c of e.children) if (typeof c !== "number") stack.push(c)
+  }
+  return true
+}
 
 const isBanner = (el: El): boolean => {
   const names = namesOf(el)
