@@ -1,7 +1,7 @@
 /**
  * Documentation pages: small pages written here (no copy of any real page), each failing without
  * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
- * heading's scroll utilities).
+ * heading's scroll utilities, a heading named a header).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -49,5 +49,24 @@ describe("readable copy: a heading's scroll margin", () => {
     const text = copy(anchored())
     expect(text).toContain("Specify custom networks")
     expect(text).toContain("Use an existing network")
+  })
+})
+
+/** An API reference whose section titles and signatures are headings named for being headers. */
+const reference = (): string =>
+  `<html><head><title>Queue</title></head><body><main><section class="content">` +
+  `<h1>Struct Queue</h1><p>${PROSE}</p>` +
+  `<h2 class="section-header" id="implementations">Implementations</h2>` +
+  `<h4 class="code-header">pub fn push(&amp;mut self, item: T)</h4>` +
+  `<p>${PROSE.replace("A backup", "A push")}</p>` +
+  `<h4 class="code-header">pub fn pop(&amp;mut self) -&gt; Option&lt;T&gt;</h4>` +
+  `<p>${PROSE.replace("A backup", "A pop")}</p></section></main></body></html>`
+
+describe("readable copy: a heading named a header", () => {
+  it("keeps a reference's section titles and signatures", () => {
+    const text = copy(reference())
+    expect(text).toContain("Implementations")
+    expect(text).toContain("pub fn push(&mut self, item: T)")
+    expect(text).toContain("pub fn pop(&mut self) -> Option<T>")
   })
 })
