@@ -1,7 +1,7 @@
 /**
  * Documentation pages: small pages written here (no copy of any real page), each failing without
  * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
- * heading's scroll utilities, a heading named a header).
+ * heading's scroll utilities, a heading named a header; readable/callouts.ts `labelledNote`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -68,5 +68,22 @@ describe("readable copy: a heading named a header", () => {
     expect(text).toContain("Implementations")
     expect(text).toContain("pub fn push(&mut self, item: T)")
     expect(text).toContain("pub fn pop(&mut self) -> Option<T>")
+  })
+})
+
+/** A manual's page with a "See also" note boxed between its paragraphs, its sentence linking two pages. */
+const noted = (): string =>
+  `<html><head><title>Fields</title></head><body><main><article>` +
+  `<h1>Fields</h1><p>${PROSE}</p>` +
+  `<div class="note"><p class="note-title">See also</p><p><a href="/docs/current/fields.html#key">Key ` +
+  `fields</a> accept extra arguments, which are explained in <a href="/docs/current/fields.html">the ` +
+  `field reference</a>.</p></div>` +
+  `<p>${PROSE.replace("A backup", "A field")}</p></article></main></body></html>`
+
+describe("readable copy: a note boxed inside the text", () => {
+  it("keeps a box that opens with a label over a sentence linking other pages", () => {
+    const text = copy(noted())
+    expect(text).toContain("See also")
+    expect(text).toContain("accept extra arguments, which are explained in the field reference.")
   })
 })

@@ -36,6 +36,7 @@ import { sponsoredStrips } from "./ads.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
+import { labelledNote } from "./callouts.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
@@ -345,6 +346,8 @@ const clean = (
       ) {
         // A section whose heading and paragraph come before its links is judged part by part (intros.ts).
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
+        // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
+        if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
         el.drop = true
         return true
       }
