@@ -1,7 +1,8 @@
 /**
  * Documentation pages: small pages written here (no copy of any real page), each failing without
  * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
- * heading's scroll utilities, a heading named a header; readable/callouts.ts `labelledNote`).
+ * heading's scroll utilities, a heading named a header; readable/callouts.ts `labelledNote`;
+ * readable/content.ts `namedForItsLink`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -85,5 +86,24 @@ describe("readable copy: a note boxed inside the text", () => {
     const text = copy(noted())
     expect(text).toContain("See also")
     expect(text).toContain("accept extra arguments, which are explained in the field reference.")
+  })
+})
+
+/** A manual's page whose table of contents links its sections by ids made of their titles, one of them "cookies". */
+const sectioned = (): string =>
+  `<html><head><title>Requests</title></head><body><main><article>` +
+  `<h1>Requests</h1><ul class="toc"><li><a href="#forms">Forms</a></li><li><a href="#cookies">Cookies</a></li>` +
+  `<li><a href="#files">Files</a></li></ul>` +
+  `<section id="forms"><h2>Forms</h2><p>${PROSE.replace("A backup", "A form")}</p></section>` +
+  `<section id="cookies"><h2>Cookies</h2><p>To read the cookies a client sent, use the request's cookies ` +
+  `attribute; to set one, call the response's set_cookie method before the response is returned.</p></section>` +
+  `<section id="files"><h2>Files</h2><p>${PROSE.replace("A backup", "A file")}</p></section>` +
+  `</article></main></body></html>`
+
+describe("readable copy: a section its table of contents links to by a furniture name", () => {
+  it("keeps a section whose id alone names furniture", () => {
+    const text = copy(sectioned())
+    expect(text).toContain("To read the cookies a client sent")
+    expect(text).toContain("A file is only as good")
   })
 })
