@@ -1,7 +1,8 @@
 /**
  * Documentation pages: small pages written here (no copy of any real page), each failing without
  * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
- * heading's scroll utilities).
+ * heading's scroll utilities, a heading named a header; readable/callouts.ts `labelledNote`;
+ * readable/content.ts `namedForItsLink`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -49,5 +50,60 @@ describe("readable copy: a heading's scroll margin", () => {
     const text = copy(anchored())
     expect(text).toContain("Specify custom networks")
     expect(text).toContain("Use an existing network")
+  })
+})
+
+/** An API reference whose section titles and signatures are headings named for being headers. */
+const reference = (): string =>
+  `<html><head><title>Queue</title></head><body><main><section class="content">` +
+  `<h1>Struct Queue</h1><p>${PROSE}</p>` +
+  `<h2 class="section-header" id="implementations">Implementations</h2>` +
+  `<h4 class="code-header">pub fn push(&amp;mut self, item: T)</h4>` +
+  `<p>${PROSE.replace("A backup", "A push")}</p>` +
+  `<h4 class="code-header">pub fn pop(&amp;mut self) -&gt; Option&lt;T&gt;</h4>` +
+  `<p>${PROSE.replace("A backup", "A pop")}</p></section></main></body></html>`
+
+describe("readable copy: a heading named a header", () => {
+  it("keeps a reference's section titles and signatures", () => {
+    const text = copy(reference())
+    expect(text).toContain("Implementations")
+    expect(text).toContain("pub fn push(&mut self, item: T)")
+    expect(text).toContain("pub fn pop(&mut self) -> Option<T>")
+  })
+})
+
+/** A manual's page with a "See also" note boxed between its paragraphs, its sentence linking two pages. */
+const noted = (): string =>
+  `<html><head><title>Fields</title></head><body><main><article>` +
+  `<h1>Fields</h1><p>${PROSE}</p>` +
+  `<div class="note"><p class="note-title">See also</p><p><a href="/docs/current/fields.html#key">Key ` +
+  `fields</a> accept extra arguments, which are explained in <a href="/docs/current/fields.html">the ` +
+  `field reference</a>.</p></div>` +
+  `<p>${PROSE.replace("A backup", "A field")}</p></article></main></body></html>`
+
+describe("readable copy: a note boxed inside the text", () => {
+  it("keeps a box that opens with a label over a sentence linking other pages", () => {
+    const text = copy(noted())
+    expect(text).toContain("See also")
+    expect(text).toContain("accept extra arguments, which are explained in the field reference.")
+  })
+})
+
+/** A manual's page whose table of contents links its sections by ids made of their titles, one of them "cookies". */
+const sectioned = (): string =>
+  `<html><head><title>Requests</title></head><body><main><article>` +
+  `<h1>Requests</h1><ul class="toc"><li><a href="#forms">Forms</a></li><li><a href="#cookies">Cookies</a></li>` +
+  `<li><a href="#files">Files</a></li></ul>` +
+  `<section id="forms"><h2>Forms</h2><p>${PROSE.replace("A backup", "A form")}</p></section>` +
+  `<section id="cookies"><h2>Cookies</h2><p>To read the cookies a client sent, use the request's cookies ` +
+  `attribute; to set one, call the response's set_cookie method before the response is returned.</p></section>` +
+  `<section id="files"><h2>Files</h2><p>${PROSE.replace("A backup", "A file")}</p></section>` +
+  `</article></main></body></html>`
+
+describe("readable copy: a section its table of contents links to by a furniture name", () => {
+  it("keeps a section whose id alone names furniture", () => {
+    const text = copy(sectioned())
+    expect(text).toContain("To read the cookies a client sent")
+    expect(text).toContain("A file is only as good")
   })
 })

@@ -267,8 +267,24 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
-  return { weight, furniture: FURNITURE.test(both) ? 2 : WEAK_FURNITURE.test(both) ? 1 : 0 }
+  const weak = WEAK_FURNITURE.test(heading ? withoutHeader(both) : both)
+  return { weight, furniture: FURNITURE.test(both) ? 2 : weak ? 1 : 0 }
 }
+
+/**
+ * The weak name "header" as one part of a heading's name (`h1` to `h6`) says what the element is,
+ * not that it is the page's header: an API reference names each signature `code-header` and each
+ * section's title `section-header`, a page builder each module's title `et_pb_module_header`, a
+ * newsletter its sections' titles `header-anchor-post`. Those headings were dropped as furniture,
+ * leaving a reference's methods and a story's sections untitled. The bare name `header` and one
+ * that ends a longer word (`GalleryHeader__title`) are judged as before; so is a site's
+ * header, the `header` element or a box so named around the heading.
+ */
+const withoutHeader = (names: string): string =>
+  names.split(/\s+/).filter((token) => !HEADER_PART.test(token) || token.toLowerCase() === "header").join(" ")
+
+/** A name with "header" as one of its parts (`code-header`, `et_pb_module_header`, `headerTxt`). */
+const HEADER_PART = /(?:^|[-_])header/i
 
 /** Utility classes of a box fixed over the whole window: Tailwind's `fixed inset-0`. */
 const FIXED = /(?:^|\s)fixed(?:$|\s)/

@@ -36,6 +36,7 @@ import { sponsoredStrips } from "./ads.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
+import { labelledNote } from "./callouts.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
@@ -156,11 +157,13 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   const credits = undated && !discussion ? entriesCredits(page) : undefined
   if (credits !== undefined) creditsOf.set(page, credits)
   const sections = sectionsNamedCallToAction(page)
+  // A section the page's table of contents links to is named by its id for that link (anchors.ts).
+  const targets = linkedSections(page)
   let dropped = 0
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
-      !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
+      !el.drop && ((product && pageFrame(page, el)) || el.text < keep && !namedForItsLink(targets, el) &&
           ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true) ||
             (el.marks.furniture === 1 && !prose(el) &&
               el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
@@ -176,6 +179,15 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   sumAll(page)
   return dropped
 }
+
+/**
+ * Whether `el` is a section the page's own table of contents links to (`href="#cookies"`, a
+ * heading opening it) and whose furniture is named by its id alone: the id is the anchor the link
+ * names (a manual's section on cookies, `id="cookies"`), not what the section is. Its class is
+ * judged as before (a comment section's `comments-area`).
+ */
+const namedForItsLink = (targets: ReadonlySet<El>, el: El): boolean =>
+  el.marks.furniture > 0 && targets.has(el) && markOf(el.name, { ...el.attribs, id: undefined }).furniture === 0
 
 /** A rating said in words ("4.7 out of 5 stars", "an average rating of 4.6"), as a rating element spells it for screen readers. */
 const RATING_SAID = /\bout of \d+(?:\.\d+)? stars?\b|\baverage rating of\b/i
@@ -345,6 +357,8 @@ const clean = (
       ) {
         // A section whose heading and paragraph come before its links is judged part by part (intros.ts).
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
+        // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
+        if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
         el.drop = true
         return true
       }
