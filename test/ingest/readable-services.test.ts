@@ -3,7 +3,8 @@
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
  * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
- * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`).
+ * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
+ * hidden by `aria-hidden`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -368,5 +369,51 @@ describe("readable copy: an element that says it is an image", () => {
     expect(text).toContain("Omar Haddad, clinic owner")
     expect(text).not.toContain("O Omar Haddad")
     expect(text).toContain("the price they quoted was the price we paid")
+  })
+})
+
+const USES = [
+  ["Alerts", "Send a text the moment an order ships, a payment fails or a parcel waits at the door."],
+  ["Reminders", "Cut missed visits with a message the day before, and let customers reply to move the time."],
+  ["Codes", "Send a one-time code at sign-in, checked in seconds, with a voice call when the text is late."]
+]
+
+/** A service page whose use cases sit in tab panels, all but the first hidden from screen readers until picked. */
+const tabsPage = (product: boolean) =>
+  `<html><head><title>Messaging</title>${
+    product
+      ? `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Messaging"}</script>`
+      : ""
+  }</head><body><main>
+  <h1>Messages your customers read</h1>
+  <p>Reach people where they already are, with texts and chat messages sent from one programmable service that ` +
+  `grows with you, from the first thousand messages to the first billion.</p>
+  <h2>What teams build with it</h2>
+  <div class="tabs"><div role="tablist">${
+    USES.map(([name], i) =>
+      `<button role="tab" id="tab-${i}" aria-controls="panel-${i}"${
+        i === 0 ? ` aria-selected="true"` : ""
+      }>${name}</button>`
+    ).join("")
+  }</div>${
+    USES.map(([name, text], i) =>
+      `<div id="panel-${i}" class="tabs-slide" role="tabpanel" aria-labelledby="tab-${i}"${
+        i === 0 ? "" : ` aria-hidden="true"`
+      }><h3>${name}</h3><p>${text}</p></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: tab panels hidden from screen readers until their tab is picked", () => {
+  it("shows every panel of a service page's tabs", () => {
+    const text = copy(tabsPage(false))
+    expect(text).toContain("Send a text the moment an order ships")
+    expect(text).toContain("let customers reply to move the time")
+    expect(text).toContain("with a voice call when the text is late")
+  })
+
+  it("leaves them hidden on a page that says it shows one product", () => {
+    const text = copy(tabsPage(true))
+    expect(text).toContain("Send a text the moment an order ships")
+    expect(text).not.toContain("let customers reply to move the time")
   })
 })
