@@ -4,7 +4,8 @@
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
  * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
  * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
- * hidden by `aria-hidden`).
+ * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
+ * the same way).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -415,5 +416,43 @@ describe("readable copy: tab panels hidden from screen readers until their tab i
     const text = copy(tabsPage(true))
     expect(text).toContain("Send a text the moment an order ships")
     expect(text).not.toContain("let customers reply to move the time")
+  })
+})
+
+const STEPS = [
+  [
+    "Route each request",
+    "Questions reach the right person by topic, language and load, with no one sorting the queue."
+  ],
+  [
+    "Answer the common ones",
+    "A bot answers the questions asked every day and hands the rest over with the whole history."
+  ],
+  ["Measure what matters", "Dashboards show waiting times and the share of questions settled at the first reply."]
+]
+
+/** A service page whose accordion hides each closed panel from screen readers only, beside a share button's menu. */
+const unreadPanelsPage = () =>
+  `<html><head><title>Support desk</title></head><body><main>
+  <h1>A support desk that keeps up</h1>
+  <p>Give every customer a quick and personal answer, on any channel, from a team that sees the whole ` +
+  `conversation and never asks for the order number twice.</p>
+  <div class="share"><button aria-controls="share-list" aria-expanded="false">Share</button>
+  <div id="share-list" aria-hidden="true"><ul><li><a href="https://social.example/share">Post it</a></li></ul></div></div>
+  <h2>How it works</h2><div class="accordion">${
+    STEPS.map(([question, answer], i) =>
+      `<div class="accordion__item"><div role="heading" aria-level="3"><button id="q-${i}" aria-controls="a-${i}" ` +
+      `aria-expanded="false"><h3>${question}</h3></button></div><section id="a-${i}" aria-hidden="true" ` +
+      `aria-labelledby="q-${i}"><p>${answer}</p></section></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: an accordion's closed panels hidden from screen readers only", () => {
+  it("shows each panel a control opens, not a share button's menu", () => {
+    const text = copy(unreadPanelsPage())
+    expect(text).toContain("with no one sorting the queue")
+    expect(text).toContain("hands the rest over with the whole history")
+    expect(text).toContain("settled at the first reply")
+    expect(text).not.toContain("Post it")
   })
 })
