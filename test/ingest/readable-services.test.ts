@@ -6,6 +6,7 @@
  * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
  * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
  * the same way).
+ * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
