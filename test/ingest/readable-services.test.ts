@@ -3,7 +3,10 @@
  * rule it tests (readable/blockLinks.ts `blockLink`, readable/content.ts `declaredContent`,
  * readable/accordions.ts `accordionAnswers`, readable/formNotes.ts `withoutFormNotes`,
  * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
- * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`).
+ * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
+ * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
+ * the same way).
+ * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -368,5 +371,89 @@ describe("readable copy: an element that says it is an image", () => {
     expect(text).toContain("Omar Haddad, clinic owner")
     expect(text).not.toContain("O Omar Haddad")
     expect(text).toContain("the price they quoted was the price we paid")
+  })
+})
+
+const USES = [
+  ["Alerts", "Send a text the moment an order ships, a payment fails or a parcel waits at the door."],
+  ["Reminders", "Cut missed visits with a message the day before, and let customers reply to move the time."],
+  ["Codes", "Send a one-time code at sign-in, checked in seconds, with a voice call when the text is late."]
+]
+
+/** A service page whose use cases sit in tab panels, all but the first hidden from screen readers until picked. */
+const tabsPage = (product: boolean) =>
+  `<html><head><title>Messaging</title>${
+    product
+      ? `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Messaging"}</script>`
+      : ""
+  }</head><body><main>
+  <h1>Messages your customers read</h1>
+  <p>Reach people where they already are, with texts and chat messages sent from one programmable service that ` +
+  `grows with you, from the first thousand messages to the first billion.</p>
+  <h2>What teams build with it</h2>
+  <div class="tabs"><div role="tablist">${
+    USES.map(([name], i) =>
+      `<button role="tab" id="tab-${i}" aria-controls="panel-${i}"${
+        i === 0 ? ` aria-selected="true"` : ""
+      }>${name}</button>`
+    ).join("")
+  }</div>${
+    USES.map(([name, text], i) =>
+      `<div id="panel-${i}" class="tabs-slide" role="tabpanel" aria-labelledby="tab-${i}"${
+        i === 0 ? "" : ` aria-hidden="true"`
+      }><h3>${name}</h3><p>${text}</p></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: tab panels hidden from screen readers until their tab is picked", () => {
+  it("shows every panel of a service page's tabs", () => {
+    const text = copy(tabsPage(false))
+    expect(text).toContain("Send a text the moment an order ships")
+    expect(text).toContain("let customers reply to move the time")
+    expect(text).toContain("with a voice call when the text is late")
+  })
+
+  it("leaves them hidden on a page that says it shows one product", () => {
+    const text = copy(tabsPage(true))
+    expect(text).toContain("Send a text the moment an order ships")
+    expect(text).not.toContain("let customers reply to move the time")
+  })
+})
+
+const STEPS = [
+  [
+    "Route each request",
+    "Questions reach the right person by topic, language and load, with no one sorting the queue."
+  ],
+  [
+    "Answer the common ones",
+    "A bot answers the questions asked every day and hands the rest over with the whole history."
+  ],
+  ["Measure what matters", "Dashboards show waiting times and the share of questions settled at the first reply."]
+]
+
+/** A service page whose accordion hides each closed panel from screen readers only, beside a share button's menu. */
+const unreadPanelsPage = () =>
+  `<html><head><title>Support desk</title></head><body><main>
+  <h1>A support desk that keeps up</h1>
+  <p>Give every customer a quick and personal answer, on any channel, from a team that sees the whole ` +
+  `conversation and never asks for the order number twice.</p>
+  <div class="share"><button aria-controls="share-list" aria-expanded="false">Share</button>
+  <div id="share-list" aria-hidden="true"><ul><li><a href="https://social.example/share">Post it</a></li></ul></div></div>
+  <h2>How it works</h2><div class="accordion">${
+    STEPS.map(([question, answer], i) =>
+      `<div class="accordion__item"><div role="heading" aria-level="3"><button id="q-${i}" aria-controls="a-${i}" ` +
+      `aria-expanded="false"><h3>${question}</h3></button></div><section id="a-${i}" aria-hidden="true" ` +
+      `aria-labelledby="q-${i}"><p>${answer}</p></section></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: an accordion's closed panels hidden from screen readers only", () => {
+  it("shows each panel a control opens, not a share button's menu", () => {
+    const text = copy(unreadPanelsPage())
+    expect(text).toContain("with no one sorting the queue")
+    expect(text).toContain("hands the rest over with the whole history")
+    expect(text).toContain("settled at the first reply")
+    expect(text).not.toContain("Post it")
   })
 })

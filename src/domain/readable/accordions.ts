@@ -6,12 +6,14 @@
  * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
  * the one it opens (`aria-controls` on a button, or beside `aria-expanded`), with no heading before
  * it, even where the cleaning dropped the accordion around it for showing nothing but its
- * questions while every panel was closed. A shop's FAQ also writes its questions as plain lines
+ * questions while every panel was closed; such a panel may also be hidden only from screen readers
+ * (`aria-hidden="true"`, a design system's accordion), unless it is a tab's panel (content.ts
+ * `tabPanels` reads those) or is named as furniture (a share button's list). A shop's FAQ also writes its questions as plain lines
  * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
  * asks a question is shown too, on pages that do not say when they were published (an article's
  * FAQ is left as its reference reads it: questions only).
  */
-import { concealing, droppedTag } from "./boilerplate.js"
+import { concealing, droppedTag, tabPanel } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
 import { dropsItself, type El, measure, type Page, textContent } from "./tree.js"
 
@@ -72,16 +74,24 @@ const hiddenAnswer = (
   controlled: ReadonlySet<string>,
   asked: boolean
 ): Answer | undefined => {
-  if (!el.drop || el.name === "noscript" || !concealing(el.name, el.attribs)) return undefined
+  if (!el.drop || el.name === "noscript") return undefined
+  const id = el.attribs.id
+  // A panel a control names, hidden from screen readers only (`aria-hidden`) while it is closed.
+  // (A tab's panel is content.ts `tabPanels`'s.)
+  const unread = id !== undefined && controlled.has(id) && !tabPanel(el.attribs) &&
+    el.attribs["aria-hidden"]?.trim().toLowerCase() === "true"
+  const attribs = unread ? { ...el.attribs, "aria-hidden": undefined } : el.attribs
+  if (!unread && !concealing(el.name, attribs)) return undefined
+  // Such a panel named as furniture is a control's menu (a share button's list of networks).
+  if (unread && (el.marks.weight < 0 || el.marks.furniture !== 0)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
-  if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
+  if (droppedTag(el.name, attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
   const question = el.parent?.drop === true ? undefined : previousElement(el)
   if (question !== undefined && isHeading(question.name) && !dropsItself(page, question)) {
     // A heading named as furniture (a teaser's title) was dropped for its name, not for standing alone.
     return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : { question, reopened: [] }
   }
   if (asked && question !== undefined && askedQuestion(page, question)) return { question, reopened: [] }
-  const id = el.attribs.id
   const reopened = id !== undefined && controlled.has(id) ? closedAbove(page, el, root) : undefined
   return reopened === undefined ? undefined : { question: el, reopened }
 }

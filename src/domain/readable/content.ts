@@ -509,21 +509,21 @@ export const chooseContent = (
     (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown) ||
       (listing && entriesLeftOut(page, roots, fallback, { text: kept, prose: keptProse, published }, shown)))
   ) {
-    return accordionAnswers(page, tabPanels(page, fallback), !published)
+    return accordionAnswers(page, tabPanels(page, fallback, !product), !published)
   }
   const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
-  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside), !published)
+  if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside, !product), !published)
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
   const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
     ? minorityFallback(page, roots, { text: kept, unlinked: keptUnlinked, prose: keptProse }, drops)
     : undefined
-  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks), !published)
+  if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks, !product), !published)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
   // The fallbacks measured the page with their own drops (a card's list of one link left out as a
   // link list): measured again, the rules after the choice (chrome.ts) read what the copy shows.
   measure(page)
-  return accordionAnswers(page, tabPanels(page, roots), !published)
+  return accordionAnswers(page, tabPanels(page, roots, !product), !published)
 }
 
 /**
@@ -533,16 +533,19 @@ export const chooseContent = (
  * a class that says so: boilerplate.ts `tabPanel`) hidden only that way is kept with what it holds
  * when it lies inside the chosen content, or beside a panel that holds it (the content is the one
  * panel shown). Chosen first, then shown: a panel hidden in a closed dialog does not change which
- * part of the page is the content.
+ * part of the page is the content. `ariaHidden` (every page but one that says it shows a product):
+ * a panel hidden from screen readers (`aria-hidden="true"`) is also a closed tab's, shown the same
+ * way; a service page's tabs hide their use cases and code samples so, while on a shop's product
+ * page such panels held what its reference leaves out.
  */
-const tabPanels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+const tabPanels = (page: Page, roots: ReadonlyArray<El>, ariaHidden = false): ReadonlyArray<El> => {
   const all = page.all
   const added: Array<El> = []
   let shown = false
   for (const root of roots) {
     for (let i = root.order + 1; i < root.end; i++) {
       const el = all[i]!
-      if (showPanel(page, el)) {
+      if (showPanel(page, el, ariaHidden)) {
         shown = true
         i = el.end - 1
       }
@@ -553,7 +556,7 @@ const tabPanels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
     if (panel === undefined || !tabPanel(panel.attribs) || panel.parent === undefined) continue
     for (const sib of panel.parent.children) {
       if (typeof sib === "number" || sib === panel || roots.includes(sib)) continue
-      if (showPanel(page, sib)) {
+      if (showPanel(page, sib, ariaHidden)) {
         shown = true
         added.push(sib)
       }
@@ -566,10 +569,16 @@ const tabPanels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
 /** How far above the content a panel holding it is looked for. */
 const PANEL_LEVELS = 3
 
-/** Show a tab panel hidden only by `hidden` or its style (what it holds as `droppedTag` says); whether it was. */
-const showPanel = (page: Page, el: El): boolean => {
-  if (!el.drop || el.parent?.drop === true || !tabPanel(el.attribs) || !concealing(el.name, el.attribs)) return false
-  if (droppedTag(el.name, el.attribs, true)) return false
+/**
+ * Show a tab panel hidden only by `hidden` or its style, or (`ariaHidden`) by `aria-hidden` (what
+ * it holds as `droppedTag` says); whether it was.
+ */
+const showPanel = (page: Page, el: El, ariaHidden: boolean): boolean => {
+  if (!el.drop || el.parent?.drop === true || !tabPanel(el.attribs)) return false
+  const unhidden = ariaHidden && el.attribs["aria-hidden"]?.trim().toLowerCase() === "true"
+  const attribs = unhidden ? { ...el.attribs, "aria-hidden": undefined } : el.attribs
+  if (!unhidden && !concealing(el.name, attribs)) return false
+  if (droppedTag(el.name, attribs, true)) return false
   el.drop = false
   const all = page.all
   for (let j = el.order + 1; j < el.end; j++) {
