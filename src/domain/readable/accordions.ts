@@ -49,6 +49,29 @@ const controlledPanels = (page: Page): Set<string> => {
   return ids
 }
 
+/** The ids of the controls that say whether they are expanded (`aria-expanded`): the toggles a panel may name. */
+const expandingControls = (page: Page): Set<string> => {
+  const ids = new Set<string>()
+  for (const el of page.all) {
+    const id = el.attribs.id
+    if (id !== undefined && el.attribs["aria-expanded"] !== undefined) ids.add(id)
+  }
+  return ids
+}
+
+/**
+ * Whether `el` is a disclosure's panel hidden from assistive technology until opened: it says so
+ * (`aria-hidden="true"`, dropped for nothing else) and names as its label (`aria-labelledby`) a
+ * control that says whether it is expanded: the panel of a feature tour or an FAQ whose button
+ * does not name it back.
+ */
+const labelledPanel = (el: El, toggled: ReadonlySet<string>): boolean => {
+  const label = el.attribs["aria-labelledby"]
+  if (label === undefined || el.attribs["aria-hidden"]?.trim().toLowerCase() !== "true") return false
+  if (droppedTag(el.name, { ...el.attribs, "aria-hidden": undefined }, true)) return false
+  return label.split(/\s+/).some((id) => toggled.has(id))
+}
+
 /**
  * An answer's question to show with it, and the ancestors to show around them (`reopened`).
  */
@@ -70,9 +93,15 @@ const hiddenAnswer = (
   el: El,
   root: El,
   controlled: ReadonlySet<string>,
-  asked: boolean
+  asked: boolean,
+  toggled: ReadonlySet<string>
 ): Answer | undefined => {
-  if (!el.drop || el.name === "noscript" || !concealing(el.name, el.attribs)) return undefined
+  if (!el.drop || el.name === "noscript") return undefined
+  if (labelledPanel(el, toggled)) {
+    const reopened = closedAbove(page, el, root)
+    return reopened === undefined ? undefined : { question: el, reopened }
+  }
+  if (!concealing(el.name, el.attribs)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
   if (droppedTag(el.name, el.attribs, true) || IMPORTANT.test(el.attribs.style ?? "")) return undefined
   const question = el.parent?.drop === true ? undefined : previousElement(el)
@@ -155,13 +184,15 @@ export const accordionAnswers = (page: Page, roots: ReadonlyArray<El>, asked = f
   const all = page.all
   const shown: Array<readonly [El, El]> = []
   let controlled: Set<string> | undefined
+  let toggled: Set<string> | undefined
   for (const root of roots) {
     if (root.drop) continue
     for (let i = root.order + 1; i < root.end; i++) {
       const el = all[i]!
       if (!el.drop) continue
       controlled ??= controlledPanels(page)
-      const answer = hiddenAnswer(page, el, root, controlled, asked)
+      toggled ??= expandingControls(page)
+      const answer = hiddenAnswer(page, el, root, controlled, asked, toggled)
       if (answer === undefined) continue
       const { question, reopened } = answer
       for (const p of reopened) p.drop = false
