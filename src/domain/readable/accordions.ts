@@ -6,10 +6,11 @@
  * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
  * the one it opens (`aria-controls` on a button, or beside `aria-expanded`), with no heading before
  * it, even where the cleaning dropped the accordion around it for showing nothing but its
- * questions while every panel was closed. A shop's FAQ also writes its questions as plain lines
- * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
- * asks a question is shown too, on pages that do not say when they were published (an article's
- * FAQ is left as its reference reads it: questions only).
+ * questions while every panel was closed, and a panel hidden with `aria-hidden` that an expanding
+ * control names or is labelled by (with the heading before it as its question). A shop's FAQ also
+ * writes its questions as plain lines ("Can I track my order?", `div.faq-question`): a hidden
+ * answer right after a short block that asks a question is shown too, on pages that do not say
+ * when they were published (an article's FAQ is left as its reference reads it: questions only).
  */
 import { concealing, droppedTag } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
@@ -49,27 +50,35 @@ const controlledPanels = (page: Page): Set<string> => {
   return ids
 }
 
-/** The ids of the controls that say whether they are expanded (`aria-expanded`): the toggles a panel may name. */
+/**
+ * The ids of the controls that say whether they are expanded (`aria-expanded`), which a panel may
+ * name as its label, and (after a `#`) the ids of the panels such controls name.
+ */
 const expandingControls = (page: Page): Set<string> => {
   const ids = new Set<string>()
   for (const el of page.all) {
+    if (el.attribs["aria-expanded"] === undefined) continue
     const id = el.attribs.id
-    if (id !== undefined && el.attribs["aria-expanded"] !== undefined) ids.add(id)
+    if (id !== undefined) ids.add(id)
+    const controls = el.attribs["aria-controls"]
+    if (controls !== undefined) { for (const c of controls.split(/\s+/)) if (c.length > 0) ids.add(`#${c}`) }
   }
   return ids
 }
 
 /**
  * Whether `el` is a disclosure's panel hidden from assistive technology until opened: it says so
- * (`aria-hidden="true"`, dropped for nothing else) and names as its label (`aria-labelledby`) a
- * control that says whether it is expanded: the panel of a feature tour or an FAQ whose button
- * does not name it back.
+ * (`aria-hidden="true"`, dropped for nothing else), and a control that says whether it is expanded
+ * (`aria-expanded`) names it (`aria-controls`) or is named by it as its label (`aria-labelledby`:
+ * a feature tour's panel whose button does not name it back). A carousel's slide, hidden the same
+ * way, is named by buttons that say nothing of expanding.
  */
 const labelledPanel = (el: El, toggled: ReadonlySet<string>): boolean => {
-  const label = el.attribs["aria-labelledby"]
-  if (label === undefined || el.attribs["aria-hidden"]?.trim().toLowerCase() !== "true") return false
+  if (el.attribs["aria-hidden"]?.trim().toLowerCase() !== "true") return false
   if (droppedTag(el.name, { ...el.attribs, "aria-hidden": undefined }, true)) return false
-  return label.split(/\s+/).some((id) => toggled.has(id))
+  if (el.attribs.id !== undefined && toggled.has(`#${el.attribs.id}`)) return true
+  const label = el.attribs["aria-labelledby"]
+  return label !== undefined && label.split(/\s+/).some((id) => toggled.has(id))
 }
 
 /**
@@ -99,7 +108,11 @@ const hiddenAnswer = (
   if (!el.drop || el.name === "noscript") return undefined
   if (labelledPanel(el, toggled)) {
     const reopened = closedAbove(page, el, root)
-    return reopened === undefined ? undefined : { question: el, reopened }
+    if (reopened === undefined) return undefined
+    const before = previousElement(el)
+    const titled = before !== undefined && isHeading(before.name) && !dropsItself(page, before) &&
+      before.marks.weight >= 0 && before.marks.furniture === 0
+    return { question: titled ? before : el, reopened }
   }
   if (!concealing(el.name, el.attribs)) return undefined
   // A script toggles `display: none`; `display: none !important` is meant to stay (a template's unused part).
