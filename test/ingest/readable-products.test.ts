@@ -725,3 +725,73 @@ describe("readable copy: a product page's own header and footer inside its main"
     expect(copy(page(""))).toContain("Help topic number 3")
   })
 })
+
+const tourItem = (i: number, name: string, body: string) =>
+  `<li class="tour-item"><button id="tour-${i}" class="tour-open" aria-expanded="false">${name}</button>` +
+  `<div class="tour-panel" aria-hidden="true" aria-labelledby="tour-${i}"><p><strong>${name}.</strong> ${body}</p>` +
+  `<div class="tour-image" aria-hidden="true">Animation of the kettle</div></div></li>`
+
+const tour = `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Steel kettle K1</h1>
+  <p>The K1 is a steel kettle of one and a half litres, with a base that turns all the way round, a lid ` +
+  `that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+  <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows how ` +
+  `much water is left, so that nobody boils more than the cups they need.</p>
+  <h2>Take a closer look</h2>
+  <ul class="tour">${
+    [
+      tourItem(1, "Quiet boil", "A double wall of steel keeps the sound of the water down to a murmur."),
+      tourItem(2, "Keep warm", "A button holds the water at the heat you chose for half an hour."),
+      tourItem(3, "Cool touch", "The outer wall stays cool enough to hold while the water boils.")
+    ].join("")
+  }</ul>
+  <div class="menu-panel" aria-hidden="true" aria-labelledby="account-menu"><p>Your account and your orders</p></div>
+  </div></main></body></html>`
+
+describe("readable copy: a disclosure's panels named by their controls", () => {
+  it("shows the panels hidden from screen readers until their labelling button expands them", () => {
+    const text = copy(tour)
+    expect(text).toContain("keeps the sound of the water down to a murmur")
+    expect(text).toContain("holds the water at the heat you chose for half an hour")
+    expect(text).toContain("stays cool enough to hold while the water boils")
+    expect(text).not.toContain("Animation of the kettle")
+    expect(text).not.toContain("Your account and your orders")
+  })
+})
+
+const faqItem = (i: number, question: string, answer: string) =>
+  `<li class="faq-item"><h3 class="faq-question">${question}` +
+  `<button aria-expanded="false" aria-controls="faq-${i}">Open</button></h3>` +
+  `<div class="faq-answer" id="faq-${i}" aria-hidden="true"><p>${answer}</p></div></li>`
+
+const ariaFaq = `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Steel kettle K1</h1>
+  <p>The K1 is a steel kettle of one and a half litres, with a base that turns all the way round, a lid ` +
+  `that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+  <p>It switches itself off when the water boils or when the kettle is lifted, and its window shows how ` +
+  `much water is left, so that nobody boils more than the cups they need.</p>
+  <h2>Questions</h2>
+  <ul class="faq">${
+    [
+      faqItem(
+        1,
+        "Does it come with a filter?",
+        "Yes: a steel mesh filter sits in the spout and lifts out for rinsing."
+      ),
+      faqItem(2, "Can it boil a single cup?", "The window marks a quarter litre, the least it boils safely."),
+      faqItem(3, "Is the base sold alone?", "A spare base is sold beside the kettle, for a second kitchen.")
+    ].join("")
+  }</ul>
+  <div class="carousel-slide" id="slide-2" aria-hidden="true"><p>Slide two of the gallery</p></div>
+  <button aria-controls="slide-2">Next slide</button>
+  </div></main></body></html>`
+
+describe("readable copy: an FAQ's answers hidden from screen readers until opened", () => {
+  it("shows each answer an expanding control names, with the heading that asks it", () => {
+    const text = copy(ariaFaq)
+    expect(text).toContain("Does it come with a filter?")
+    expect(text).toContain("a steel mesh filter sits in the spout")
+    expect(text).toContain("the least it boils safely")
+    expect(text).not.toContain("Slide two of the gallery")
+  })
+})

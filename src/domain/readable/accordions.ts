@@ -6,9 +6,11 @@
  * it), as content.ts shows the other tabs of a tab panel. So is a panel that a control names as
  * the one it opens (`aria-controls` on a button, or beside `aria-expanded`), with no heading before
  * it, even where the cleaning dropped the accordion around it for showing nothing but its
- * questions while every panel was closed; such a panel may also be hidden only from screen readers
- * (`aria-hidden="true"`, a design system's accordion), unless it is a tab's panel (content.ts
- * `tabPanels` reads those) or is named as furniture (a share button's list). A shop's FAQ also writes its questions as plain lines
+ * questions while every panel was closed. A panel hidden from screen readers only
+ * (`aria-hidden="true"`, a design system's accordion) is shown when a control that says whether it
+ * is expanded names it or is named by it as its label (`aria-labelledby`), unless it is a tab's
+ * panel (content.ts `tabPanels` reads those) or is named as furniture (a share button's list). A
+ * shop's FAQ also writes its questions as plain lines
  * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
  * asks a question is shown too, on pages that do not say when they were published (an article's
  * FAQ is left as its reference reads it: questions only).
@@ -39,14 +41,23 @@ const toggles = (el: El): boolean =>
  * The ids of the panels the page's controls open and close: a control (a button, a link) that says
  * whether it is expanded (`aria-expanded`) names the panel it toggles (`aria-controls`), the
  * accordion of WAI-ARIA's authoring practices. Its question is the control's own text; the panel
- * needs no heading before it.
+ * needs no heading before it. A control that says whether it is expanded is also kept by its own
+ * id after a `#` (a panel may name it as its label, `aria-labelledby`, instead of being named), and
+ * the panels it names after a `!`: only those may be hidden from screen readers alone (a
+ * carousel's slide, hidden the same way, is named by buttons that say nothing of expanding).
  */
 const controlledPanels = (page: Page): Set<string> => {
   const ids = new Set<string>()
   for (const el of page.all) {
+    if (el.attribs["aria-expanded"] !== undefined && el.attribs.id !== undefined) ids.add(`#${el.attribs.id}`)
     const controls = el.attribs["aria-controls"]
     if (controls === undefined || !toggles(el)) continue
-    for (const id of controls.split(/\s+/)) if (id.length > 0) ids.add(id)
+    const expanding = el.attribs["aria-expanded"] !== undefined
+    for (const id of controls.split(/\s+/)) {
+      if (id.length === 0) continue
+      ids.add(id)
+      if (expanding) ids.add(`!${id}`)
+    }
   }
   return ids
 }
@@ -76,9 +87,14 @@ const hiddenAnswer = (
 ): Answer | undefined => {
   if (!el.drop || el.name === "noscript") return undefined
   const id = el.attribs.id
-  // A panel a control names, hidden from screen readers only (`aria-hidden`) while it is closed.
-  // (A tab's panel is content.ts `tabPanels`'s.)
-  const unread = id !== undefined && controlled.has(id) && !tabPanel(el.attribs) &&
+  // A panel a control names, or labelled by an expanding control (`aria-labelledby`: a feature
+  // tour's panel whose button does not name it back).
+  const labelled = el.attribs["aria-labelledby"]?.split(/\s+/).some((l) => l.length > 0 && controlled.has(`#${l}`)) ??
+    false
+  const named = (id !== undefined && controlled.has(id)) || labelled
+  // Such a panel, when the control says it expands, hidden from screen readers only (`aria-hidden`)
+  // while it is closed. (A tab's panel is content.ts `tabPanels`'s.)
+  const unread = (labelled || (id !== undefined && controlled.has(`!${id}`))) && !tabPanel(el.attribs) &&
     el.attribs["aria-hidden"]?.trim().toLowerCase() === "true"
   const attribs = unread ? { ...el.attribs, "aria-hidden": undefined } : el.attribs
   if (!unread && !concealing(el.name, attribs)) return undefined
@@ -92,7 +108,7 @@ const hiddenAnswer = (
     return question.marks.weight < 0 || question.marks.furniture !== 0 ? undefined : { question, reopened: [] }
   }
   if (asked && question !== undefined && askedQuestion(page, question)) return { question, reopened: [] }
-  const reopened = id !== undefined && controlled.has(id) ? closedAbove(page, el, root) : undefined
+  const reopened = named ? closedAbove(page, el, root) : undefined
   return reopened === undefined ? undefined : { question: el, reopened }
 }
 

@@ -22,6 +22,8 @@ export interface Attribs {
   /** Read for an accordion's control and the panel it opens (accordions.ts). */
   readonly "aria-controls"?: string | undefined
   readonly "aria-expanded"?: string | undefined
+  /** Read for a panel that names the control opening it (accordions.ts). */
+  readonly "aria-labelledby"?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
   readonly name?: string | undefined
   readonly property?: string | undefined
@@ -51,6 +53,7 @@ const keptAttribs = (): KeptAttribs => ({
   tabindex: undefined,
   "aria-controls": undefined,
   "aria-expanded": undefined,
+  "aria-labelledby": undefined,
   name: undefined,
   property: undefined,
   content: undefined,
