@@ -4,7 +4,7 @@
  * camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a
  * card's count of its other colours, a link every card repeats inside a heading), `withoutMouseRepeats`, a card's
  * part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again);
- * readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds); readable/render.ts, a link
+ * readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds, articles with no `main`); readable/render.ts, a link
  * inside a link; readable/content.ts, a rating said in words; readable/popups.ts `withoutPopupMenus`;
  * readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts,
  * WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags` (an entry's tags, an entry's title in
@@ -385,6 +385,23 @@ describe("readable copy: a listing's entries in its main, its intro outside", ()
 
   it("keeps only the text of a page that says when it was published", () => {
     const text = copy(archive(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
+    expect(text).toContain("Soups for every season")
+    expect(text).not.toContain("Warming winter soup of the week, number 4")
+  })
+})
+
+describe("readable copy: a listing's entries as articles, no main around them", () => {
+  const unwrapped = (head: string) =>
+    archive(head).replace(`<main class="content">`, `<div class="content">`).replace("</main>", "</div>")
+
+  it("keeps the intro that scores and the linked titles of eight articles or more", () => {
+    const text = copy(unwrapped(""))
+    expect(text).toContain("Soups for every season")
+    for (let i = 0; i < 10; i++) expect(text).toContain(`Warming winter soup of the week, number ${i}`)
+  })
+
+  it("keeps only the text of a page that says when it was published", () => {
+    const text = copy(unwrapped(`<meta property="article:published_time" content="2026-01-02T08:00:00Z">`))
     expect(text).toContain("Soups for every season")
     expect(text).not.toContain("Warming winter soup of the week, number 4")
   })

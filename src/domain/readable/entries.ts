@@ -88,6 +88,8 @@ export const entriesLeftOut = (
 
 /** The least share of a `main`'s text inside links for `entriesBeside` (a list of entries). */
 const MAIN_LINKS = 0.5
+/** The fewest `article` elements read as a listing's entries by `entriesBeside` (`entryBlocks`). */
+const MIN_ARTICLES = 8
 /** Paragraph text under which a `main` holds no text of its own, only entries (content.ts `declaredMain`). */
 const MAIN_PROSE = 200
 
@@ -96,12 +98,14 @@ const MAIN_PROSE = 200
  * leaves them out: a theme that puts a category's description before its `main` and the entries
  * (linked titles, each alone in its card) in it, which score nothing and are cleaned away. The
  * visible fallback (`fallback`, the page's one `main`) shows the entries alone, the choice the
- * description alone; both are the page. `main` must hold `MIN_GROUP_TEXT` characters, at least
- * `MAIN_LINKS` of them in links and under `MAIN_PROSE` of paragraphs, the choice (`chosen`: the
- * drops it left, by element number) must keep under half of it, and be no dated article
- * (`article`, without the bar on paragraphs); what the choice keeps of a `main` it holds is read
- * past the subtrees its cleaning dropped (a list of entries dropped whole inside the `main`). The
- * choice is shown as scoring left it, `main` as the visible fallback shows it.
+ * description alone; both are the page. A theme with no `main` that builds each entry as an
+ * `article` (`MIN_ARTICLES` or more, the visible fallback's outermost articles) is read the same
+ * way, the articles together as the `main` (`entryBlocks`). The blocks must hold `MIN_GROUP_TEXT`
+ * characters, at least `MAIN_LINKS` of them in links and under `MAIN_PROSE` of paragraphs, the
+ * choice (`chosen`: the drops it left, by element number) must keep under half of them, and be no
+ * dated article (`article`, without the bar on paragraphs); what the choice keeps of a block it
+ * holds is read past the subtrees its cleaning dropped (a list of entries dropped whole inside the
+ * `main`). The choice is shown as scoring left it, the blocks as the visible fallback shows them.
  */
 export const entriesBeside = (
   page: Page,
@@ -111,19 +115,23 @@ export const entriesBeside = (
   published: boolean
 ): ReadonlyArray<El> | undefined => {
   const all = page.all
-  const main = fallback.length === 1 ? fallback[0]! : undefined
-  if (main === undefined || !page.mains.includes(main) || main.text < MIN_GROUP_TEXT) return undefined
-  if (main.link < MAIN_LINKS * main.text || main.prose >= MAIN_PROSE) return undefined
-  if (roots.some((r) => inside(r, main))) return undefined
-  const holds = roots.some((r) => inside(main, r))
+  const blocks = entryBlocks(page, fallback)
+  if (blocks === undefined) return undefined
+  const text = blocks.reduce((n, b) => n + b.text, 0)
+  if (text < MIN_GROUP_TEXT) return undefined
+  if (blocks.reduce((n, b) => n + b.link, 0) < MAIN_LINKS * text) return undefined
+  if (blocks.reduce((n, b) => n + b.prose, 0) >= MAIN_PROSE) return undefined
+  if (roots.some((r) => blocks.some((b) => inside(r, b)))) return undefined
+  const within = (el: El): boolean => blocks.some((b) => inside(el, b))
   let kept = 0
-  // The choice's cleaning marks the elements it drops, not what they hold: a dropped element's
-  // subtree, or a dropped ancestor's, keeps nothing.
-  let between = false
-  for (let p: El | undefined = main; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) {
-    if (chosen[p.order]) between = true
-  }
-  if (holds && !between) {
+  for (const main of blocks) {
+    // The choice's cleaning marks the elements it drops, not what they hold: a dropped element's
+    // subtree, or a dropped ancestor's, keeps nothing.
+    let between = false
+    for (let p: El | undefined = main; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) {
+      if (chosen[p.order]) between = true
+    }
+    if (!roots.some((r) => inside(main, r)) || between) continue
     for (let i = main.order; i < main.end;) {
       if (chosen[i]) {
         i = all[i]!.end
@@ -133,9 +141,23 @@ export const entriesBeside = (
       i++
     }
   }
-  if (2 * kept >= main.text || article(page, roots, 0, published)) return undefined
-  for (const r of roots) for (let i = r.order; i < r.end; i++) if (!inside(all[i]!, main)) all[i]!.drop = chosen[i]!
-  for (let p = main.parent; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) p.drop = false
+  if (2 * kept >= text || article(page, roots, 0, published)) return undefined
+  for (const r of roots) for (let i = r.order; i < r.end; i++) if (!within(all[i]!)) all[i]!.drop = chosen[i]!
+  for (const main of blocks) {
+    for (let p = main.parent; p !== undefined && roots.some((r) => inside(p!, r)); p = p.parent) p.drop = false
+  }
   measure(page)
-  return holds ? roots : [...roots, main].sort((a, b) => a.order - b.order)
+  const beside = blocks.filter((b) => !roots.some((r) => inside(b, r)))
+  return beside.length === 0 ? roots : [...roots, ...beside].sort((a, b) => a.order - b.order)
+}
+
+/**
+ * The blocks of the visible fallback that may be a listing's entries: the page's one `main`, or
+ * `MIN_ARTICLES` or more `article` elements (a theme that builds each entry of a category as an
+ * `article` holding its linked title, with no `main` around them).
+ */
+const entryBlocks = (page: Page, fallback: ReadonlyArray<El>): ReadonlyArray<El> | undefined => {
+  if (fallback.length === 1 && page.mains.includes(fallback[0]!)) return fallback
+  if (fallback.length >= MIN_ARTICLES && fallback.every((b) => b.name === "article")) return fallback
+  return undefined
 }
