@@ -9,7 +9,8 @@
  * readable/fillers.ts `withoutFillers`; readable/tree.ts, `role="link"` counted as a link; readable/boilerplate.ts,
  * WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags` (an entry's tags, an entry's title in
  * a block named as a header); readable/credits.ts `entriesCredits`, an entry's author line; readable/repeats.ts, a
- * block written three times in a row, a card written again for another screen width; readable/render.ts and
+ * block written three times in a row, a card written again for another screen width, a card's subtitle every card
+ * writes alike; readable/render.ts and
  * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
@@ -578,6 +579,24 @@ describe("readable copy: a card written again for another screen width", () => {
       expect(count(text, `Crews on line ${i} swap worn rails`)).toBe(1)
     }
     expect(text).toContain("Updated hourly")
+  })
+})
+
+const meetup = (i: number, city: string): string =>
+  `<div class="event"><h2><a href="/events/${i}">Meetup of the builders, edition ${i}</a></h2>` +
+  `<h3><a href="/tech">Tech</a> conference in <a href="/${city}">${city}</a>, <a href="/us">United States</a></h3>` +
+  `<p>${i + 10} March</p></div>`
+
+describe("readable copy: a card's subtitle every card writes alike", () => {
+  it("keeps the subtitle under each card's own title, leaves out a whole card written again", () => {
+    const cards = [1, 2, 3, 4].map((i) => meetup(i, i % 2 === 0 ? "Chicago" : "Austin")).join("")
+    const text = copy(
+      `<html><head><title>Conferences</title></head><body><main><h1>Tech conferences in the Americas</h1>` +
+        `<div class="list">${cards}</div><div class="again">${meetup(4, "Chicago")}</div></main></body></html>`
+    )
+    expect(count(text, "Tech conference in Chicago, United States")).toBe(2)
+    expect(count(text, "Tech conference in Austin, United States")).toBe(2)
+    expect(count(text, "Meetup of the builders, edition 4")).toBe(1)
   })
 })
 

@@ -11,7 +11,9 @@
  * card written again for another width repeats its title link (long enough to be dropped) and then
  * its short lines (a date, a reading time, a price): the blocks after a repeated link that are,
  * in order, the blocks that followed its first copy go with it. Only after a link alone: a
- * description two cards share may be followed by a label or a price that happens to be equal.
+ * description two cards share may be followed by a label or a price that happens to be equal. A
+ * card's subtitle that other cards write alike (a heading right under the card's own title, a
+ * heading of a higher level written there for the first time) is the card's, kept (`subtitle`).
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -42,8 +44,11 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
   // After a repeated block, the index of the block that followed its first copy: the copy goes on
   // while the blocks after the repeat are those (a card's date and price, written again with it).
   let follow = -1
+  // The index of each block's first copy, of any length (a card's title written once).
+  const firsts = new Map<string, number>()
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!
+    if (!firsts.has(b)) firsts.set(b, i)
     if (follow >= 0 && follow < i && blocks[follow] === b && !b.startsWith("```")) {
       follow++
       continue
@@ -52,7 +57,7 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     if (thrice(blocks, i)) continue
     if (b.length >= MIN_REPEAT) {
       const first = seen.get(b)
-      if (first !== undefined) {
+      if (first !== undefined && !subtitle(blocks, i, out, firsts)) {
         if (LINK_ONLY.test(b)) follow = first + 1
         continue
       }
@@ -79,4 +84,26 @@ const headedBy = (blocks: ReadonlyArray<string>, i: number, link: string): boole
 const thrice = (blocks: ReadonlyArray<string>, i: number): boolean => {
   const b = blocks[i]!
   return i > 0 && b === blocks[i - 1] && !b.startsWith("```") && (blocks[i - 2] === b || blocks[i + 1] === b)
+}
+
+/**
+ * Whether `blocks[i]`, a heading, is a card's subtitle under the card's own title: the block
+ * before it is a heading of a higher level, kept (`out` ends with it) and written there for the
+ * first time (`firsts`: no repeat of any length). Every
+ * card of a listing may write the same subtitle (its kind and place, "Tech conference in San
+ * Francisco, California"), each under a title of its own; a copy of a whole card, or of a section,
+ * repeats its title first, and goes with it.
+ */
+const subtitle = (
+  blocks: ReadonlyArray<string>,
+  i: number,
+  out: ReadonlyArray<string>,
+  firsts: ReadonlyMap<string, number>
+): boolean => {
+  const b = blocks[i]!
+  const before = blocks[i - 1]
+  if (before === undefined || out[out.length - 1] !== before || firsts.get(before) !== i - 1) return false
+  const level = HEADING.test(b) ? b.indexOf(" ") : 0
+  const above = HEADING.test(before) ? before.indexOf(" ") : 0
+  return level > 0 && above > 0 && above < level
 }
