@@ -10,8 +10,8 @@
  * WordPress's `status-publish` on a list item; readable/tags.ts `entriesTags` (an entry's tags, an entry's title in
  * a block named as a header); readable/credits.ts `entriesCredits`, an entry's author line; readable/repeats.ts, a
  * block written three times in a row, a card written again for another screen width, a card's subtitle every card
- * writes alike; readable/render.ts and
- * inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
+ * writes alike; readable/edges.ts `dropEmptyHeadings`, a sentence set in a heading's type under the page's title;
+ * readable/render.ts and inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems.
@@ -597,6 +597,26 @@ describe("readable copy: a card's subtitle every card writes alike", () => {
     expect(count(text, "Tech conference in Chicago, United States")).toBe(2)
     expect(count(text, "Tech conference in Austin, United States")).toBe(2)
     expect(count(text, "Meetup of the builders, edition 4")).toBe(1)
+  })
+})
+
+const rentalsPage = (head: string): string =>
+  `<html><head><title>Party rentals</title>${head}</head><body><div class="page"><div class="hero"><h1>Party tents</h1>` +
+  `<h2>Find all party tent rentals in the city and the valley in one place.</h2>` +
+  `<h3>Whether you need a small canopy or a tent for three hundred guests, you are in the right place.</h3></div>` +
+  `<h2>Popular tents</h2><h2>Why rent from us</h2>` +
+  `<p>Every vendor here is local, vetted and insured, and each one delivers, sets up and takes down the tent, ` +
+  `so the only thing left for you to do on the day is to enjoy the party with your guests.</p>` +
+  `<p>Prices are set by the vendors themselves, with no fee added on top, and every quote you ask for is free.</p>` +
+  `</div></body></html>`
+
+describe("readable copy: a sentence set in a heading's type under the page's title", () => {
+  it("keeps a hero's lines that are sentences, drops a heading left with nothing under it", () => {
+    const text = copy(rentalsPage(""))
+    expect(text).toContain("Find all party tent rentals in the city and the valley in one place.")
+    expect(text).toContain("Whether you need a small canopy or a tent for three hundred guests")
+    expect(text).not.toContain("Popular tents")
+    expect(text).toContain("Why rent from us")
   })
 })
 

@@ -20,10 +20,15 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
  * articles" over a list of links). On a page that says when it was published, a heading that is
  * the whole of a list item is the list's text, not a title (a guide's picks, each set in a
- * heading's type): it is no heading here, and the line over the list introduces it.
+ * heading's type): it is no heading here, and the line over the list introduces it. On a page
+ * that does not, a sentence set in a heading's type right under the page's title, with only such
+ * headings between (a hero's pitch: "Find all tent rentals in the city in one place."), is the
+ * page's text, not a title (`headingSentence`).
  */
 export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated = false): void => {
   const open: Array<El> = []
+  // Since the page's title (`h1`), only headings: a hero's lines set in a heading's type.
+  let underTitle = false
   const close = (rank: number) => {
     let kept = 0
     for (let i = 0; i < open.length; i++) {
@@ -38,7 +43,10 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
     while (stack.length > 0) {
       const node = stack.pop()!
       if (typeof node === "number") {
-        if (open.length > 0 && /\S/.test(texts.of(node))) open.length = 0
+        if (/\S/.test(texts.of(node))) {
+          open.length = 0
+          underTitle = false
+        }
         continue
       }
       if (node.drop) continue
@@ -49,13 +57,20 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
           open.length = 0
           continue
         }
+        // A sentence set in a heading's type (a hero's pitch under the page's title) is the text.
+        if (!dated && underTitle && headingSentence(texts, node)) {
+          open.length = 0
+          continue
+        }
         close(rankOf(node))
         open.push(node)
+        underTitle = node.name === "h1"
         continue
       }
       // A pseudo-heading closes nothing (two in a row are often captions of images between them).
       if (pseudoHeading(texts, node)) {
         open.push(node)
+        underTitle = false
         continue
       }
       const kids = node.children
@@ -63,6 +78,19 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
     }
   }
   close(1)
+}
+
+/** The fewest words of a heading read as a sentence (`headingSentence`). */
+const SENTENCE_WORDS = 8
+
+/**
+ * Whether heading `h` is a sentence set in a heading's type: `SENTENCE_WORDS` words or more,
+ * ending a sentence with a full stop, no link in it. A title over a section ends with no stop.
+ */
+const headingSentence = (texts: Texts, h: El): boolean => {
+  if (h.link > 0) return false
+  const text = textContent(texts, h, true, true).trim()
+  return SENTENCE_END.test(text) && text.split(/\s+/).length >= SENTENCE_WORDS
 }
 
 /** Whether `h` is the whole of a list item (within three levels): the item set in a heading's type. */
