@@ -44,7 +44,7 @@ import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
-import { factRow } from "./facts.js"
+import { factPart, factRow } from "./facts.js"
 import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
@@ -417,7 +417,8 @@ const furniture = (scores: Scores, el: El, names: boolean, post = false, product
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
   // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
   return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) ||
-    (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && factRow(el)))
+    (weight >= 25 && ld > 0.5) ||
+    (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && (factRow(el) || factPart(el))))
 }
 
 const hasHeading = (el: El): boolean => {

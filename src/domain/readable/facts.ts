@@ -4,9 +4,9 @@
  * label); a shop writes each fact of its product as such a block: a label and its value side by
  * side ("Designer" / "Ines Berg", "Weight" / "3 kg"), which a reader reads as the product's
  * details. On a page that says it shows one product (meta.ts), a block made of two elements of
- * text and no link is such a row and stays.
+ * text and no link is such a row and stays, and so do its two sides when each is a block.
  */
-import type { El } from "./tree.js"
+import { type El, MIN_PARAGRAPH } from "./tree.js"
 
 /** Whether a block is a label and its value: two elements of text (not dropped), nothing else of text, no link. */
 export const factRow = (el: El): boolean => {
@@ -18,3 +18,11 @@ export const factRow = (el: El): boolean => {
   }
   return parts === 2
 }
+
+/**
+ * Whether a short block is one side of such a row: a row shorter than a paragraph whose two
+ * parts are blocks of their own (`<div><div>Diameter</div><div>24 in</div></div>`), each of
+ * which the cleaning judges, and would drop, after keeping the row.
+ */
+export const factPart = (el: El): boolean =>
+  el.link === 0 && el.parent !== undefined && el.parent.text < MIN_PARAGRAPH && factRow(el.parent)
