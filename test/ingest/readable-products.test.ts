@@ -673,6 +673,18 @@ describe("readable copy: a product's short rows of facts", () => {
     expect(text).toContain("Linseed oil")
     expect(text).not.toContain("Sold out")
   })
+
+  it("keeps a short block of text that titles the paragraph beside it", () => {
+    const text = copy(shelfPage.replace(
+      `<div class="note">`,
+      `<div class="feature"><div class="feature-title">Hangs in minutes</div><div class="feature-text">Two ` +
+        `screws and the template in the box are all it takes to hang the shelf level on any wall.</div></div>
+      <div class="note">`
+    ))
+    expect(text).toContain("Hangs in minutes")
+    expect(text).toContain("Two screws and the template")
+    expect(text).not.toContain("Sold out")
+  })
 })
 
 describe("readable copy: strips a page labels as advertising", () => {

@@ -6,7 +6,7 @@
  * details. On a page that says it shows one product (meta.ts), a block made of two elements of
  * text and no link is such a row and stays, and so do its two sides when each is a block.
  */
-import { type El, MIN_PARAGRAPH } from "./tree.js"
+import { collapsedText, type El, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 /** Whether a block is a label and its value: two elements of text (not dropped), nothing else of text, no link. */
 export const factRow = (el: El): boolean => {
@@ -26,3 +26,26 @@ export const factRow = (el: El): boolean => {
  */
 export const factPart = (el: El): boolean =>
   el.link === 0 && el.parent !== undefined && el.parent.text < MIN_PARAGRAPH && factRow(el.parent)
+
+/**
+ * Whether a short block titles the paragraph beside it: a page builder writes a feature's title as
+ * a block of text, not a heading (`<div><div>Glide without limits</div><div>From rain to …
+ * smoothly.</div></div>`). The block is the first of its parent's two parts (the row of facts'
+ * shape, no link), does not end a sentence itself, and the other part is a paragraph that does.
+ */
+export const titlePart = (page: Page, el: El): boolean => {
+  const parent = el.parent
+  if (el.link > 0 || parent === undefined || !factRow(parent)) return false
+  let first = true
+  for (const c of parent.children) {
+    if (typeof c === "number" || c.drop || c.text === 0) continue
+    if (first) {
+      if (c !== el) return false
+      first = false
+    } else {
+      return c.text >= MIN_PARAGRAPH && /[.!?]["'\u201d\u2019)]*$/.test(collapsedText(page, c)) &&
+        !/[.!?:]$/.test(collapsedText(page, el))
+    }
+  }
+  return false
+}
