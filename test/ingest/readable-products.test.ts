@@ -1,7 +1,8 @@
 /**
  * Product pages and product grids: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
- * `productPage`).
+ * `productPage`, readable/facts.ts `factRow` and `factPart`).
+ * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -657,6 +658,31 @@ describe("readable copy: a product's short rows of facts", () => {
     expect(text).toContain("Designer")
     expect(text).toContain("Ines Berg")
     expect(text).toContain("3 kg")
+    expect(text).not.toContain("Sold out")
+  })
+
+  it("keeps both sides of a row of facts when each side is a block of its own", () => {
+    const text = copy(shelfPage.replace(
+      `<div class="note">`,
+      `<div class="spec"><div class="name">Depth</div><div class="value">22 cm</div></div>
+      <div class="spec"><div class="name">Finish</div><div class="value">Linseed oil</div></div>
+      <div class="note">`
+    ))
+    expect(text).toContain("Depth")
+    expect(text).toContain("22 cm")
+    expect(text).toContain("Linseed oil")
+    expect(text).not.toContain("Sold out")
+  })
+
+  it("keeps a short block of text that titles the paragraph beside it", () => {
+    const text = copy(shelfPage.replace(
+      `<div class="note">`,
+      `<div class="feature"><div class="feature-title">Hangs in minutes</div><div class="feature-text">Two ` +
+        `screws and the template in the box are all it takes to hang the shelf level on any wall.</div></div>
+      <div class="note">`
+    ))
+    expect(text).toContain("Hangs in minutes")
+    expect(text).toContain("Two screws and the template")
     expect(text).not.toContain("Sold out")
   })
 })

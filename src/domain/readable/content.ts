@@ -44,7 +44,7 @@ import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
-import { factRow } from "./facts.js"
+import { factPart, factRow, titlePart } from "./facts.js"
 import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
@@ -349,7 +349,7 @@ const clean = (
       // A list the article's sentence introduces is read whole (introduced.ts).
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       const judged = CLEANED.has(el.name) && !directory.has(el) &&
-        furniture(scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)
+        furniture(page, scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)
       // `el` holds the best candidate when the best is in its subtree.
       if (
         (judged || (linkParagraph(el) && !linkedSentence(page, el)) || negativeItem(scores, el, names)) &&
@@ -398,7 +398,7 @@ const READ_LIST_LINKS = 0.3
  */
 const readList = (el: El): boolean => isList(el) && el.link < READ_LIST_LINKS * el.text
 
-const furniture = (scores: Scores, el: El, names: boolean, post = false, product = false): boolean => {
+const furniture = (page: Page, scores: Scores, el: El, names: boolean, post = false, product = false): boolean => {
   const weight = weightOf(el, names)
   // A name alone does not condemn a block that reads like the article (Readability counts the
   // weight twice here: once in the score, once beside it); many paragraphs with few links stay.
@@ -417,7 +417,8 @@ const furniture = (scores: Scores, el: El, names: boolean, post = false, product
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
   // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
   return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) ||
-    (weight >= 25 && ld > 0.5) || (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && factRow(el)))
+    (weight >= 25 && ld > 0.5) ||
+    (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && (factRow(el) || factPart(el) || titlePart(page, el))))
 }
 
 const hasHeading = (el: El): boolean => {
