@@ -236,6 +236,50 @@ describe("readable copy: a page's sections built as banners named as calls to ac
   })
 })
 
+/**
+ * A section built as a banner the way a site builder nests it: the box named as a call to action
+ * and a banner (a negative name, with no paragraph of its own to score it),
+ * then wrappers for its grid, its column and its rich text, the paragraphs at the bottom.
+ */
+const nestedBannerSection = (name: string) =>
+  `<div class="cta cta-v4 cmp-cta cmp-cta__banner"><div class="cmp-cta__content grid"><div class="grid__column">
+  <div class="cmp-cta__container"><div class="cmp-cta__container-text"><div class="title"><h3>${name}</h3></div>
+  <div class="element"><div class="text-v2"><div class="cmp-text">
+  <p>Companies are moving their ${name} to platforms that need no installing, patching or backing up, ` +
+  `with little to pay up front and the newest features as soon as they ship, and with the freedom to ` +
+  `run two versions of the same software side by side while a team moves over, a month or a year, ` +
+  `as long as the move takes. Benefits include:</p>
+  <p>Breaking free from servers.</p><p>Planning ahead for recovery.</p>
+  </div></div></div></div></div></div></div>
+  <div class="cmp-cta__button-container"><a href="/contact">Talk to us</a></div></div>`
+
+const nestedBannersPage = `<html><head><title>Data platform</title></head><body>
+  <header class="site-header"><a href="/">The Firm</a></header>
+  <main><h1>Data and analytics platform</h1>
+  ${
+  [1, 2, 3].map((i) =>
+    `<div class="text-v2"><div class="cmp-text"><h3>Part ${i}</h3><p>Paragraph ${i}: turn the data your ` +
+    `company already holds into decisions, since our consultants have built data platforms for banks, ` +
+    `retailers and hospitals, and know where such projects go wrong and how to set them right.</p>` +
+    `<p>They design and build systems for collecting, transforming and storing data, so that every ` +
+    `team reads the same figures, on the same day, from the same place, without asking anyone.</p></div></div>`
+  ).join("")
+}
+  ${["reports and ledgers", "security reviews"].map(nestedBannerSection).join("\n")}
+  </main>
+  <footer><p>Copyright 2026 The Firm, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: sections built as banners nested in a site builder's wrappers", () => {
+  it("keeps each such section inside the content, its few paragraphs with it", () => {
+    const text = copy(nestedBannersPage)
+    expect(text).toContain("Paragraph 3: turn the data")
+    expect(text).toContain("Companies are moving their reports and ledgers to platforms")
+    expect(text).toContain("Breaking free from servers.")
+    expect(text).toContain("Companies are moving their security reviews to platforms")
+    expect(text).not.toContain("Talk to us")
+  })
+})
+
 const CLASSES = [
   "Wheel throwing",
   "Hand building",
