@@ -280,6 +280,44 @@ describe("readable copy: sections built as banners nested in a site builder's wr
   })
 })
 
+/** A service page closing with strips of the firm's other pages, named by a heading or by a styled label. */
+const relatedStripsPage = `<html><head><title>Analytics services</title></head><body>
+  <header class="site-header"><a href="/">The Agency</a></header>
+  <main><h1>Analytics services</h1>
+  <p>We set up the analytics your marketing team reads every morning: which campaigns bring customers, ` +
+  `which pages lose them, and what each visit is worth to the business over a whole year.</p>
+  <p>Our specialists audit what you track today, fix what is counted twice or not at all, and build ` +
+  `dashboards your managers can read without asking an analyst what a figure means.</p>
+  <h2>How we work</h2>
+  <p>Every engagement starts with a week of interviews, then a written plan, then the work itself, ` +
+  `reported each Friday in plain words with the figures that changed and why they changed.</p>
+  <section class="band"><h2>Related services</h2><div class="cards">
+  <div class="card"><h3>Search engine optimization</h3><p>We grow your visibility by understanding ` +
+  `what your customers search for, and by writing the pages that answer them best.</p>` +
+  `<a href="/services/seo">Learn more</a></div>
+  <div class="card"><h3>Conversion rate optimization</h3><p>We put your visitors first, testing ` +
+  `each form and page, to get more from the traffic you already have.</p>` +
+  `<a href="/services/cro">Learn more</a></div>
+  </div></section>
+  <div class="band"><div class="inner"><span class="caps">Related content</span>
+  <div class="cards"><div class="card"><h3>How gas stations measure what ads bring in</h3>` +
+  `<p>A chain of stations counted its visits before and after a season of ads, and compared the ` +
+  `towns that saw them with the towns that did not.</p><a href="/blog/gas-stations">Read more</a></div></div></div></div>
+  </main>
+  <footer><p>Copyright 2026 The Agency, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a strip of the site's related pages under a service page", () => {
+  it("leaves out the strip its heading or label names as related services or content", () => {
+    const text = copy(relatedStripsPage)
+    expect(text).toContain("We set up the analytics your marketing team reads")
+    expect(text).toContain("reported each Friday in plain words")
+    expect(text).not.toContain("Related services")
+    expect(text).not.toContain("We grow your visibility")
+    expect(text).not.toContain("Related content")
+    expect(text).not.toContain("A chain of stations counted its visits")
+  })
+})
+
 const CLASSES = [
   "Wheel throwing",
   "Hand building",

@@ -54,7 +54,7 @@ import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
-import { otherProductSections } from "./strips.js"
+import { otherProductSections, relatedPageSections } from "./strips.js"
 import { entriesTags } from "./tags.js"
 import {
   collapsedText,
@@ -947,10 +947,12 @@ const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
  * On a page that does not say it shows a product, states no publication date and is no
  * discussion, a shop's customer reviews known by their build (reviews.ts `ratedReviews`: a run of
  * cards named as reviews that carry ratings) are furniture, in the scored choice and in the
- * visible-text fallback, as they are on a page that says it shows a product (`productNames`).
+ * visible-text fallback, as they are on a page that says it shows a product (`productNames`); so
+ * are the sections a heading or label names as the site's related pages ("Related services":
+ * strips.ts `relatedPageSections`).
  */
 const customerReviews = (page: Page): ReadonlySet<El> => {
-  const cards = new Set(ratedReviews(page))
+  const cards = new Set([...ratedReviews(page), ...relatedPageSections(page)])
   for (const el of cards) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
   return cards
 }
