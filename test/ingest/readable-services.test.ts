@@ -280,7 +280,7 @@ describe("readable copy: sections built as banners nested in a site builder's wr
   })
 })
 
-/** A service page closing with strips of the firm's other pages, named by a heading or by a styled label. */
+/** A service page closing with strips of the firm's other pages and posts, named by a heading or by a styled label. */
 const relatedStripsPage = `<html><head><title>Analytics services</title></head><body>
   <header class="site-header"><a href="/">The Agency</a></header>
   <main><h1>Analytics services</h1>
@@ -303,6 +303,10 @@ const relatedStripsPage = `<html><head><title>Analytics services</title></head><
   <div class="cards"><div class="card"><h3>How gas stations measure what ads bring in</h3>` +
   `<p>A chain of stations counted its visits before and after a season of ads, and compared the ` +
   `towns that saw them with the towns that did not.</p><a href="/blog/gas-stations">Read more</a></div></div></div></div>
+  <section class="band"><h2>Latest insights</h2><div class="cards">
+  <div class="card"><h3>Five dashboards every retailer should read</h3><p>What a store chain's managers ` +
+  `looked at each morning, and which of the figures they stopped reading after a month.</p>` +
+  `<a href="/blog/dashboards">Read more</a></div></div></section>
   </main>
   <footer><p>Copyright 2026 The Agency, all rights reserved.</p></footer></body></html>`
 
@@ -315,6 +319,13 @@ describe("readable copy: a strip of the site's related pages under a service pag
     expect(text).not.toContain("We grow your visibility")
     expect(text).not.toContain("Related content")
     expect(text).not.toContain("A chain of stations counted its visits")
+  })
+
+  it("leaves out a strip its heading names as the site's latest posts", () => {
+    const text = copy(relatedStripsPage)
+    expect(text).toContain("reported each Friday in plain words")
+    expect(text).not.toContain("Latest insights")
+    expect(text).not.toContain("What a store chain's managers looked at")
   })
 })
 

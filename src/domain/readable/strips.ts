@@ -8,7 +8,7 @@
  *
  * On a page that states no date and is no discussion, a section whose heading, or label (a short
  * element of text alone: `<span class="caps">Related content</span>`), is only the name of a strip
- * of the site's related pages ("Related services", "Related content") is furniture the same way
+ * of the site's related pages or posts ("Related services", "Latest insights") is furniture the same way
  * (content.ts `customerReviews`).
  */
 import { isHeading, rankOf } from "./edges.js"
@@ -66,11 +66,12 @@ export const otherProductSections = (page: Page): Array<El> => headedSections(pa
 
 /**
  * Headings that are only the name of a strip of the site's other pages: "Related services",
- * "Related content", "Related resources". A service page closes with such a strip of cards, each
- * a link to another of the firm's pages with its line of pitch; the heading says what it is.
+ * "Related content", "Related resources", or of its latest posts: "Latest insights", "Featured
+ * insights", "From our blog". A service page closes with such a strip of cards, each a link to
+ * another of the firm's pages with its line of pitch; the heading says what it is.
  */
 const RELATED_PAGES =
-  /^\s*related\s+(?:services|solutions|content|resources|insights|posts|articles|reading|topics|pages|links)\s*:?\s*$/i
+  /^\s*(?:related\s+(?:services|solutions|content|resources|insights|posts|articles|reading|topics|pages|links)|(?:latest|featured|recent)\s+(?:insights|posts|articles|news|stories)|from\s+(?:our|the)\s+blog)\s*:?\s*$/i
 
 /** The sections a heading names as the site's related pages (`RELATED_PAGES`), found as `otherProductSections` finds its own. */
 export const relatedPageSections = (page: Page): Array<El> => headedSections(page, RELATED_PAGES, true)
