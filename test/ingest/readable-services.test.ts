@@ -236,6 +236,99 @@ describe("readable copy: a page's sections built as banners named as calls to ac
   })
 })
 
+/**
+ * A section built as a banner the way a site builder nests it: the box named as a call to action
+ * and a banner (a negative name, with no paragraph of its own to score it),
+ * then wrappers for its grid, its column and its rich text, the paragraphs at the bottom.
+ */
+const nestedBannerSection = (name: string) =>
+  `<div class="cta cta-v4 cmp-cta cmp-cta__banner"><div class="cmp-cta__content grid"><div class="grid__column">
+  <div class="cmp-cta__container"><div class="cmp-cta__container-text"><div class="title"><h3>${name}</h3></div>
+  <div class="element"><div class="text-v2"><div class="cmp-text">
+  <p>Companies are moving their ${name} to platforms that need no installing, patching or backing up, ` +
+  `with little to pay up front and the newest features as soon as they ship, and with the freedom to ` +
+  `run two versions of the same software side by side while a team moves over, a month or a year, ` +
+  `as long as the move takes. Benefits include:</p>
+  <p>Breaking free from servers.</p><p>Planning ahead for recovery.</p>
+  </div></div></div></div></div></div></div>
+  <div class="cmp-cta__button-container"><a href="/contact">Talk to us</a></div></div>`
+
+const nestedBannersPage = `<html><head><title>Data platform</title></head><body>
+  <header class="site-header"><a href="/">The Firm</a></header>
+  <main><h1>Data and analytics platform</h1>
+  ${
+  [1, 2, 3].map((i) =>
+    `<div class="text-v2"><div class="cmp-text"><h3>Part ${i}</h3><p>Paragraph ${i}: turn the data your ` +
+    `company already holds into decisions, since our consultants have built data platforms for banks, ` +
+    `retailers and hospitals, and know where such projects go wrong and how to set them right.</p>` +
+    `<p>They design and build systems for collecting, transforming and storing data, so that every ` +
+    `team reads the same figures, on the same day, from the same place, without asking anyone.</p></div></div>`
+  ).join("")
+}
+  ${["reports and ledgers", "security reviews"].map(nestedBannerSection).join("\n")}
+  </main>
+  <footer><p>Copyright 2026 The Firm, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: sections built as banners nested in a site builder's wrappers", () => {
+  it("keeps each such section inside the content, its few paragraphs with it", () => {
+    const text = copy(nestedBannersPage)
+    expect(text).toContain("Paragraph 3: turn the data")
+    expect(text).toContain("Companies are moving their reports and ledgers to platforms")
+    expect(text).toContain("Breaking free from servers.")
+    expect(text).toContain("Companies are moving their security reviews to platforms")
+    expect(text).not.toContain("Talk to us")
+  })
+})
+
+/** A service page closing with strips of the firm's other pages and posts, named by a heading or by a styled label. */
+const relatedStripsPage = `<html><head><title>Analytics services</title></head><body>
+  <header class="site-header"><a href="/">The Agency</a></header>
+  <main><h1>Analytics services</h1>
+  <p>We set up the analytics your marketing team reads every morning: which campaigns bring customers, ` +
+  `which pages lose them, and what each visit is worth to the business over a whole year.</p>
+  <p>Our specialists audit what you track today, fix what is counted twice or not at all, and build ` +
+  `dashboards your managers can read without asking an analyst what a figure means.</p>
+  <h2>How we work</h2>
+  <p>Every engagement starts with a week of interviews, then a written plan, then the work itself, ` +
+  `reported each Friday in plain words with the figures that changed and why they changed.</p>
+  <section class="band"><h2>Related services</h2><div class="cards">
+  <div class="card"><h3>Search engine optimization</h3><p>We grow your visibility by understanding ` +
+  `what your customers search for, and by writing the pages that answer them best.</p>` +
+  `<a href="/services/seo">Learn more</a></div>
+  <div class="card"><h3>Conversion rate optimization</h3><p>We put your visitors first, testing ` +
+  `each form and page, to get more from the traffic you already have.</p>` +
+  `<a href="/services/cro">Learn more</a></div>
+  </div></section>
+  <div class="band"><div class="inner"><span class="caps">Related content</span>
+  <div class="cards"><div class="card"><h3>How gas stations measure what ads bring in</h3>` +
+  `<p>A chain of stations counted its visits before and after a season of ads, and compared the ` +
+  `towns that saw them with the towns that did not.</p><a href="/blog/gas-stations">Read more</a></div></div></div></div>
+  <section class="band"><h2>Latest insights</h2><div class="cards">
+  <div class="card"><h3>Five dashboards every retailer should read</h3><p>What a store chain's managers ` +
+  `looked at each morning, and which of the figures they stopped reading after a month.</p>` +
+  `<a href="/blog/dashboards">Read more</a></div></div></section>
+  </main>
+  <footer><p>Copyright 2026 The Agency, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: a strip of the site's related pages under a service page", () => {
+  it("leaves out the strip its heading or label names as related services or content", () => {
+    const text = copy(relatedStripsPage)
+    expect(text).toContain("We set up the analytics your marketing team reads")
+    expect(text).toContain("reported each Friday in plain words")
+    expect(text).not.toContain("Related services")
+    expect(text).not.toContain("We grow your visibility")
+    expect(text).not.toContain("Related content")
+    expect(text).not.toContain("A chain of stations counted its visits")
+  })
+
+  it("leaves out a strip its heading names as the site's latest posts", () => {
+    const text = copy(relatedStripsPage)
+    expect(text).toContain("reported each Friday in plain words")
+    expect(text).not.toContain("Latest insights")
+    expect(text).not.toContain("What a store chain's managers looked at")
+  })
+})
+
 const CLASSES = [
   "Wheel throwing",
   "Hand building",

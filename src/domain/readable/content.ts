@@ -54,7 +54,7 @@ import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
-import { otherProductSections } from "./strips.js"
+import { otherProductSections, relatedPageSections } from "./strips.js"
 import { entriesTags } from "./tags.js"
 import {
   collapsedText,
@@ -146,6 +146,13 @@ const isAncestor = (a: El, el: El): boolean => {
 const creditsOf = new WeakMap<Page, ReadonlySet<El>>()
 
 /**
+ * The sections built as banners named as calls to action (calls.ts) step 1 kept on a page: the
+ * cleaning (step 4) judges them without their names too, as it judges a section the page's table
+ * of contents links to, so a section of a few paragraphs is not dropped for the name step 1 forgave.
+ */
+const bannerSectionsOf = new WeakMap<Page, ReadonlySet<El>>()
+
+/**
  * Step 1: furniture dropped unless it holds a large share of the page; on a product page, the
  * page's own header and footer inside its `main` whatever they hold (pageFrame.ts).
  */
@@ -157,6 +164,7 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   const credits = undated && !discussion ? entriesCredits(page) : undefined
   if (credits !== undefined) creditsOf.set(page, credits)
   const sections = sectionsNamedCallToAction(page)
+  bannerSectionsOf.set(page, sections)
   // A section the page's table of contents links to is named by its id for that link (anchors.ts).
   const targets = linkedSections(page)
   let dropped = 0
@@ -337,6 +345,7 @@ const clean = (
   const found = posts(page, roots)
   // Sections the page's table of contents links to are read without their names (anchors.ts).
   const sections = linkedSections(page)
+  const banners = bannerSectionsOf.get(page)
   let end = 0
   for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
@@ -349,7 +358,14 @@ const clean = (
       // A list the article's sentence introduces is read whole (introduced.ts).
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
       const judged = CLEANED.has(el.name) && !directory.has(el) &&
-        furniture(page, scores, el, names && !sections.has(el) && !tableFrame(el), inPost(found, el), product)
+        furniture(
+          page,
+          scores,
+          el,
+          names && !sections.has(el) && banners?.has(el) !== true && !tableFrame(el),
+          inPost(found, el),
+          product
+        )
       // `el` holds the best candidate when the best is in its subtree.
       if (
         (judged || (linkParagraph(el) && !linkedSentence(page, el)) || negativeItem(scores, el, names)) &&
@@ -933,10 +949,12 @@ const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
  * On a page that does not say it shows a product, states no publication date and is no
  * discussion, a shop's customer reviews known by their build (reviews.ts `ratedReviews`: a run of
  * cards named as reviews that carry ratings) are furniture, in the scored choice and in the
- * visible-text fallback, as they are on a page that says it shows a product (`productNames`).
+ * visible-text fallback, as they are on a page that says it shows a product (`productNames`); so
+ * are the sections a heading or label names as the site's related pages ("Related services":
+ * strips.ts `relatedPageSections`).
  */
 const customerReviews = (page: Page): ReadonlySet<El> => {
-  const cards = new Set(ratedReviews(page))
+  const cards = new Set([...ratedReviews(page), ...relatedPageSections(page)])
   for (const el of cards) el.marks = { weight: Math.min(el.marks.weight, 0) - 25, furniture: 2 }
   return cards
 }

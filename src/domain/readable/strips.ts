@@ -5,6 +5,11 @@
  * (`sc-3b556a84-1`) and its cards are links or images that no grid rule reads as priced cards; the
  * heading and the block it opens are furniture there, as the strips named by their classes are
  * (content.ts `productNames`). Only on a page that says it shows one product.
+ *
+ * On a page that states no date and is no discussion, a section whose heading, or label (a short
+ * element of text alone: `<span class="caps">Related content</span>`), is only the name of a strip
+ * of the site's related pages or posts ("Related services", "Latest insights") is furniture the same way
+ * (content.ts `customerReviews`).
  */
 import { isHeading, rankOf } from "./edges.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
@@ -40,6 +45,9 @@ const firstShown = (el: El): El | undefined => {
   return undefined
 }
 
+/** An element holding only its own text, no element inside it: a section's name styled as a label (`<span class="caps">`). */
+const label = (el: El): boolean => el.children.every((c) => typeof c === "number")
+
 const holdsHeading = (page: Page, el: El, level: number): boolean => {
   for (let i = el.order; i < el.end; i++) {
     const d = page.all[i]!
@@ -54,7 +62,21 @@ const holdsHeading = (page: Page, el: El, level: number): boolean => {
  * the heading sits among its section's blocks, the heading and the siblings after it up to the
  * next heading of its level or above.
  */
-export const otherProductSections = (page: Page): Array<El> => {
+export const otherProductSections = (page: Page): Array<El> => headedSections(page, OTHER_PRODUCTS)
+
+/**
+ * Headings that are only the name of a strip of the site's other pages: "Related services",
+ * "Related content", "Related resources", or of its latest posts: "Latest insights", "Featured
+ * insights", "From our blog". A service page closes with such a strip of cards, each a link to
+ * another of the firm's pages with its line of pitch; the heading says what it is.
+ */
+const RELATED_PAGES =
+  /^\s*(?:related\s+(?:services|solutions|content|resources|insights|posts|articles|reading|topics|pages|links)|(?:latest|featured|recent)\s+(?:insights|posts|articles|news|stories)|from\s+(?:our|the)\s+blog)\s*:?\s*$/i
+
+/** The sections a heading names as the site's related pages (`RELATED_PAGES`), found as `otherProductSections` finds its own. */
+export const relatedPageSections = (page: Page): Array<El> => headedSections(page, RELATED_PAGES, true)
+
+const headedSections = (page: Page, names: RegExp, labels = false): Array<El> => {
   const out: Array<El> = []
   const cap = MAX_SHARE * page.root.text
   let titled = false
@@ -65,8 +87,8 @@ export const otherProductSections = (page: Page): Array<El> => {
     if (el.name === "h1" && el.text > 0) titled = true
     if (titled) before += el.selfText
     if (
-      before >= MIN_BEFORE && isHeading(el.name) && el.text > 0 && el.text <= MAX_NAME &&
-      OTHER_PRODUCTS.test(textContent(page.texts, el))
+      before >= MIN_BEFORE && (isHeading(el.name) || (labels && label(el))) && el.text > 0 && el.text <= MAX_NAME &&
+      names.test(textContent(page.texts, el))
     ) headings.push(el)
     return false
   })
@@ -76,6 +98,8 @@ export const otherProductSections = (page: Page): Array<El> => {
       if (p.name === "body" || p.name === "main" || p.text > cap || firstShown(p) !== section) break
       section = p
     }
+    // A label alone is no section: only the block it opens is.
+    if (section === el && !isHeading(el.name)) continue
     out.push(section)
     if (section !== el || el.parent === undefined) continue
     const level = rankOf(el)
