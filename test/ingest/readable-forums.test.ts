@@ -5,7 +5,7 @@
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
- * readable/posters.ts: presence).
+ * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -459,5 +459,41 @@ describe("readable copy: a locked thread's status", () => {
 
   it("keeps the line when the page says it once", () => {
     expect(copy(lockedThread(false))).toContain("Not open for further replies.")
+  })
+})
+
+/** A thread closed by a block of the board's other threads, each a title, its date and its counts. */
+const SIMILAR_TITLES = [
+  "Wide lens for the Milky Way",
+  "Star trails with a kit lens",
+  "A faster lens or a tracking mount",
+  "Night sky from a city balcony"
+]
+
+const similarThread = (): string =>
+  `<html><head><title>Which lens for night skies?</title></head><body><main>` +
+  `<h1>Which lens for night skies?</h1>${
+    REPLIES.map((r) => `<div class="post"><div class="body"><p>${r}</p></div></div>`).join("")
+  }<div class="post"><div class="body"><p>Similar threads asked this before, but none of them ` +
+  `settled on a lens for a small budget.</p></div></div>` +
+  `<div class="block"><div class="block-container"><h2>Similar threads</h2><div class="block-body">${
+    SIMILAR_TITLES.map((t, i) =>
+      `<div class="item"><div class="item-main"><div class="item-title"><a href="/t/${i}">${t}</a></div>` +
+      `<ul class="item-parts"><li><time datetime="2013-08-0${i + 1}">Aug ${i + 1}, 2013</time></li></ul></div>` +
+      `<div class="item-meta"><dl><dt>Replies</dt><dd>${12 + i}</dd></dl><dl><dt>Views</dt><dd>${
+        i + 3
+      }K</dd></dl></div></div>`
+    ).join("")
+  }</div></div></div></main></body></html>`
+
+describe("readable copy: other threads offered under a thread", () => {
+  it("leaves out the block and its heading, keeping a post that names similar threads in a sentence", () => {
+    const text = copy(similarThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("Similar threads asked this before")
+    expect(text).not.toMatch(/^#* *Similar threads$/m)
+    for (const t of SIMILAR_TITLES) expect(text).not.toContain(t)
+    expect(text).not.toMatch(/\bReplies\b/)
+    expect(text).not.toContain("Aug 1, 2013")
   })
 })
