@@ -66,7 +66,12 @@ import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
-import { withoutMarkedVoteCounts, withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
+import {
+  withoutMarkedVoteCounts,
+  withoutReactionCounts,
+  withoutReactionNames,
+  withoutVoteCounts
+} from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -126,6 +131,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutMarkedVoteCounts(page, roots)
   roots = withoutReactionCounts(page, roots)
+  roots = withoutReactionNames(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)

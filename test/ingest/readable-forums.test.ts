@@ -5,7 +5,8 @@
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
- * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread).
+ * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
+ * readable/votes.ts: who reacted).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -495,5 +496,28 @@ describe("readable copy: other threads offered under a thread", () => {
     for (const t of SIMILAR_TITLES) expect(text).not.toContain(t)
     expect(text).not.toMatch(/\bReplies\b/)
     expect(text).not.toContain("Aug 1, 2013")
+  })
+})
+
+/** A thread whose liked posts name who liked them, after a label for screen readers, the names one link. */
+const reactorsThread = (): string =>
+  `<html><head><title>Which filter for a dusty sky?</title></head><body><main>` +
+  `<h1>Which filter for a dusty sky?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="body"><p>${r}</p></div><div class="reactionsBar">` +
+      `<ul class="reactionSummary"><li><img src="like.gif" alt="" /></li></ul>` +
+      `<span class="sr-only">Reactions:</span> <a href="/posts/${i}/reactions"><bdi>ann${i}</bdi> and ` +
+      `<bdi>bo${i}</bdi></a></div></div>`
+    ).join("")
+  }<div class="post"><div class="body"><p>Reactions: mixed, but most members liked the filter after ` +
+  `a week of clear nights.</p></div></div></main></body></html>`
+
+describe("readable copy: who reacted to a post", () => {
+  it("leaves out the names under each post, keeping a post that opens with the same word", () => {
+    const text = copy(reactorsThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("Reactions: mixed, but most members liked the filter")
+    expect(text).not.toMatch(/\bann\d\b/)
+    expect(text).not.toMatch(/^Reactions:\s*$/m)
   })
 })
