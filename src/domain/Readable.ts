@@ -37,7 +37,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutScriptLinks } from "./readable/controls.js"
+import { withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
@@ -139,6 +139,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
+  roots = withoutReplyLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

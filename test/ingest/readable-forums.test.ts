@@ -6,7 +6,7 @@
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
  * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
- * readable/votes.ts: who reacted).
+ * readable/votes.ts: who reacted, readable/controls.ts: reply links).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -519,5 +519,25 @@ describe("readable copy: who reacted to a post", () => {
     expect(text).toContain("Reactions: mixed, but most members liked the filter")
     expect(text).not.toMatch(/\bann\d\b/)
     expect(text).not.toMatch(/^Reactions:\s*$/m)
+  })
+})
+
+/** A thread whose posts each close with a link to the reply form that quotes them. */
+const replyLinksThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content"><blockquote class="postcontent">${r}</blockquote></div>` +
+      `<div class="postfoot"><span class="postcontrols"><a class="newreply" href="/newreply?p=${i}" ` +
+      `rel="nofollow"><img src="clear.gif" alt="" /> Reply With Quote</a></span></div></div>`
+    ).join("")
+  }<p>To answer, <a href="/newreply?t=1">Reply</a> opens the form at the foot of the page.</p></main></body></html>`
+
+describe("readable copy: a post's reply controls", () => {
+  it("leaves out the reply link every post repeats, keeping a lone one in a sentence", () => {
+    const text = copy(replyLinksThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Reply With Quote")
+    expect(text).toContain("To answer, Reply opens the form at the foot of the page.")
   })
 })
