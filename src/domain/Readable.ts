@@ -34,6 +34,7 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
@@ -140,6 +141,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
+  roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

@@ -6,7 +6,7 @@
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
  * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
- * readable/votes.ts: who reacted, readable/controls.ts: reply links).
+ * readable/votes.ts: who reacted, readable/controls.ts: reply links, readable/attachments.ts).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -539,5 +539,28 @@ describe("readable copy: a post's reply controls", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toContain("Reply With Quote")
     expect(text).toContain("To answer, Reply opens the form at the foot of the page.")
+  })
+})
+
+/** A thread whose posts list their attached files, each with its size and how often it was fetched. */
+const attachmentsThread = (): string =>
+  `<html><head><title>The guest hangs on start</title></head><body><main>` +
+  `<h1>The guest hangs on start</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content">${r}</div><dl class="attachbox"><dt>Attachments</dt><dd>` +
+      `<dl class="file"><dt><a class="postlink" href="/download/file.php?id=${i}">logs-${i}.zip</a></dt>` +
+      `<dd>(95.79 KiB) Downloaded ${40 + i} times</dd></dl></dd></dl></div>`
+    ).join("")
+  }<div class="post"><div class="content">The old build was downloaded 478 times before anyone saw the ` +
+  `bug, so the logs are worth reading.</div></div></main></body></html>`
+
+describe("readable copy: a post's attached files", () => {
+  it("leaves out the files' box with its sizes and counts, keeping a sentence that gives a count", () => {
+    const text = copy(attachmentsThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("The old build was downloaded 478 times before anyone saw the bug")
+    expect(text).not.toMatch(/Downloaded \d+ times/)
+    expect(text).not.toContain("logs-0.zip")
+    expect(text).not.toMatch(/^Attachments$/m)
   })
 })
