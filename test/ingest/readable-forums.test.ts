@@ -6,7 +6,8 @@
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
  * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
- * readable/votes.ts: who reacted, readable/controls.ts: reply links, readable/attachments.ts).
+ * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
+ * readable/attachments.ts).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -369,6 +370,29 @@ describe("readable copy: a post's score marked in microdata", () => {
     expect(text).not.toContain("184")
     expect(text).not.toContain("123")
     expect(text).toContain("1977")
+  })
+})
+
+/** Answers each followed by how many comments it has, a number microdata names `commentCount`, and a heading that `answerCount` counts. */
+const countedAnswers = (): string =>
+  `<html><head><title>Why is RAID not a backup?</title></head><body itemscope ` +
+  `itemtype="https://schema.org/QAPage"><main><h1>Why is RAID not a backup?</h1>` +
+  `<h2>Answers <span class="d-none" itemprop="answerCount">3</span></h2>${
+    REPLIES.map((r, i) =>
+      `<div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">` +
+      `<div class="body" itemprop="text"><p>${r}</p><p>${1815 + i}</p></div>` +
+      `<span class="d-none" itemprop="commentCount">${64 + i}</span><ul class="comments"><li>` +
+      `<span class="comment-copy">A fair point about the disks.</span></li></ul></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a count of comments marked in microdata", () => {
+  it("leaves out the numbers named commentCount and answerCount, keeping a number a post writes", () => {
+    const text = copy(countedAnswers())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/\b6[456]\b/)
+    expect(text).not.toMatch(/Answers 3/)
+    expect(text).toContain("1815")
   })
 })
 

@@ -33,11 +33,13 @@ export const withoutVoteCounts = (
 /**
  * A post's score marked as such: a question-and-answer page that describes itself in schema.org
  * microdata names the number between each post's arrows `itemprop="upvoteCount"` (or
- * `downvoteCount`), whether or not its JSON-LD says it is a discussion. Such an element whose
+ * `downvoteCount`), whether or not its JSON-LD says it is a discussion; the same pages write how
+ * many comments a post has (`commentCount`) and how many answers the question has (`answerCount`)
+ * as numbers alone beside them, for a program (a style sheet hides them). Such an element whose
  * whole text is a number is left out (`withoutMarkedVoteCounts`); a marked count that holds words
  * ("12 votes") is not a number alone and stays.
  */
-const VOTE_PROPS = /(?:^|\s)(?:upvotecount|downvotecount)(?:\s|$)/i
+const VOTE_PROPS = /(?:^|\s)(?:upvotecount|downvotecount|commentcount|answercount)(?:\s|$)/i
 /** The longest marked score (characters of text). */
 const MAX_SCORE = 12
 
