@@ -34,10 +34,11 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutScriptLinks } from "./readable/controls.js"
+import { withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
@@ -57,6 +58,7 @@ import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutSignUps } from "./readable/signups.js"
+import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
@@ -65,7 +67,12 @@ import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
-import { withoutMarkedVoteCounts, withoutReactionCounts, withoutVoteCounts } from "./readable/votes.js"
+import {
+  withoutMarkedVoteCounts,
+  withoutReactionCounts,
+  withoutReactionNames,
+  withoutVoteCounts
+} from "./readable/votes.js"
 
 export { resolveHref } from "./readable/links.js"
 export { MAX_PARSE_DEPTH } from "./readable/tree.js"
@@ -105,6 +112,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSignUps(page, roots, meta)
   roots = withoutGuestPrompts(page, roots)
   roots = withoutLockedStatus(page, roots)
+  roots = withoutSimilarThreads(page, roots)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)
@@ -124,6 +132,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutMarkedVoteCounts(page, roots)
   roots = withoutReactionCounts(page, roots)
+  roots = withoutReactionNames(page, roots)
   roots = withoutReplySubjects(page, roots)
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)
@@ -131,6 +140,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
+  roots = withoutReplyLinks(page, roots)
+  roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

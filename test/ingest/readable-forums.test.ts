@@ -5,7 +5,9 @@
  * readable/subjects.ts, readable/controls.ts, readable/notices.ts, readable/edits.ts,
  * readable/posters.ts, readable/votes.ts: reactions, readable/votes.ts: scores marked in microdata,
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
- * readable/posters.ts: presence).
+ * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
+ * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
+ * readable/attachments.ts).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -371,6 +373,29 @@ describe("readable copy: a post's score marked in microdata", () => {
   })
 })
 
+/** Answers each followed by how many comments it has, a number microdata names `commentCount`, and a heading that `answerCount` counts. */
+const countedAnswers = (): string =>
+  `<html><head><title>Why is RAID not a backup?</title></head><body itemscope ` +
+  `itemtype="https://schema.org/QAPage"><main><h1>Why is RAID not a backup?</h1>` +
+  `<h2>Answers <span class="d-none" itemprop="answerCount">3</span></h2>${
+    REPLIES.map((r, i) =>
+      `<div class="answer" itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer">` +
+      `<div class="body" itemprop="text"><p>${r}</p><p>${1815 + i}</p></div>` +
+      `<span class="d-none" itemprop="commentCount">${64 + i}</span><ul class="comments"><li>` +
+      `<span class="comment-copy">A fair point about the disks.</span></li></ul></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a count of comments marked in microdata", () => {
+  it("leaves out the numbers named commentCount and answerCount, keeping a number a post writes", () => {
+    const text = copy(countedAnswers())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/\b6[456]\b/)
+    expect(text).not.toMatch(/Answers 3/)
+    expect(text).toContain("1815")
+  })
+})
+
 /** Answers each followed by the instant it was written in its machine form, hidden by a style sheet. */
 const stampedComments = (): string =>
   `<html><head><title>Why is a bare except a bad practice?</title></head><body><main>` +
@@ -459,5 +484,107 @@ describe("readable copy: a locked thread's status", () => {
 
   it("keeps the line when the page says it once", () => {
     expect(copy(lockedThread(false))).toContain("Not open for further replies.")
+  })
+})
+
+/** A thread closed by a block of the board's other threads, each a title, its date and its counts. */
+const SIMILAR_TITLES = [
+  "Wide lens for the Milky Way",
+  "Star trails with a kit lens",
+  "A faster lens or a tracking mount",
+  "Night sky from a city balcony"
+]
+
+const similarThread = (): string =>
+  `<html><head><title>Which lens for night skies?</title></head><body><main>` +
+  `<h1>Which lens for night skies?</h1>${
+    REPLIES.map((r) => `<div class="post"><div class="body"><p>${r}</p></div></div>`).join("")
+  }<div class="post"><div class="body"><p>Similar threads asked this before, but none of them ` +
+  `settled on a lens for a small budget.</p></div></div>` +
+  `<div class="block"><div class="block-container"><h2>Similar threads</h2><div class="block-body">${
+    SIMILAR_TITLES.map((t, i) =>
+      `<div class="item"><div class="item-main"><div class="item-title"><a href="/t/${i}">${t}</a></div>` +
+      `<ul class="item-parts"><li><time datetime="2013-08-0${i + 1}">Aug ${i + 1}, 2013</time></li></ul></div>` +
+      `<div class="item-meta"><dl><dt>Replies</dt><dd>${12 + i}</dd></dl><dl><dt>Views</dt><dd>${
+        i + 3
+      }K</dd></dl></div></div>`
+    ).join("")
+  }</div></div></div></main></body></html>`
+
+describe("readable copy: other threads offered under a thread", () => {
+  it("leaves out the block and its heading, keeping a post that names similar threads in a sentence", () => {
+    const text = copy(similarThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("Similar threads asked this before")
+    expect(text).not.toMatch(/^#* *Similar threads$/m)
+    for (const t of SIMILAR_TITLES) expect(text).not.toContain(t)
+    expect(text).not.toMatch(/\bReplies\b/)
+    expect(text).not.toContain("Aug 1, 2013")
+  })
+})
+
+/** A thread whose liked posts name who liked them, after a label for screen readers, the names one link. */
+const reactorsThread = (): string =>
+  `<html><head><title>Which filter for a dusty sky?</title></head><body><main>` +
+  `<h1>Which filter for a dusty sky?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="body"><p>${r}</p></div><div class="reactionsBar">` +
+      `<ul class="reactionSummary"><li><img src="like.gif" alt="" /></li></ul>` +
+      `<span class="sr-only">Reactions:</span> <a href="/posts/${i}/reactions"><bdi>ann${i}</bdi> and ` +
+      `<bdi>bo${i}</bdi></a></div></div>`
+    ).join("")
+  }<div class="post"><div class="body"><p>Reactions: mixed, but most members liked the filter after ` +
+  `a week of clear nights.</p></div></div></main></body></html>`
+
+describe("readable copy: who reacted to a post", () => {
+  it("leaves out the names under each post, keeping a post that opens with the same word", () => {
+    const text = copy(reactorsThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("Reactions: mixed, but most members liked the filter")
+    expect(text).not.toMatch(/\bann\d\b/)
+    expect(text).not.toMatch(/^Reactions:\s*$/m)
+  })
+})
+
+/** A thread whose posts each close with a link to the reply form that quotes them. */
+const replyLinksThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content"><blockquote class="postcontent">${r}</blockquote></div>` +
+      `<div class="postfoot"><span class="postcontrols"><a class="newreply" href="/newreply?p=${i}" ` +
+      `rel="nofollow"><img src="clear.gif" alt="" /> Reply With Quote</a></span></div></div>`
+    ).join("")
+  }<p>To answer, <a href="/newreply?t=1">Reply</a> opens the form at the foot of the page.</p></main></body></html>`
+
+describe("readable copy: a post's reply controls", () => {
+  it("leaves out the reply link every post repeats, keeping a lone one in a sentence", () => {
+    const text = copy(replyLinksThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("Reply With Quote")
+    expect(text).toContain("To answer, Reply opens the form at the foot of the page.")
+  })
+})
+
+/** A thread whose posts list their attached files, each with its size and how often it was fetched. */
+const attachmentsThread = (): string =>
+  `<html><head><title>The guest hangs on start</title></head><body><main>` +
+  `<h1>The guest hangs on start</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content">${r}</div><dl class="attachbox"><dt>Attachments</dt><dd>` +
+      `<dl class="file"><dt><a class="postlink" href="/download/file.php?id=${i}">logs-${i}.zip</a></dt>` +
+      `<dd>(95.79 KiB) Downloaded ${40 + i} times</dd></dl></dd></dl></div>`
+    ).join("")
+  }<div class="post"><div class="content">The old build was downloaded 478 times before anyone saw the ` +
+  `bug, so the logs are worth reading.</div></div></main></body></html>`
+
+describe("readable copy: a post's attached files", () => {
+  it("leaves out the files' box with its sizes and counts, keeping a sentence that gives a count", () => {
+    const text = copy(attachmentsThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("The old build was downloaded 478 times before anyone saw the bug")
+    expect(text).not.toMatch(/Downloaded \d+ times/)
+    expect(text).not.toContain("logs-0.zip")
+    expect(text).not.toMatch(/^Attachments$/m)
   })
 })

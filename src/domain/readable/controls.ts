@@ -5,6 +5,8 @@
  * on at least `MIN_REPEATS` of them are left out of the copy (`withoutScriptLinks`); a lone
  * script link ("Show the table") stays, and so does one inside a sentence. Where the controls stood
  * around a number alone (a vote's arrows around the post's score), the number goes with them.
+ * A post's links to the reply form ("Reply With Quote") repeated under posts go too
+ * (`withoutReplyLinks`).
  */
 import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -55,5 +57,35 @@ export const withoutScriptLinks = (page: Page, roots: ReadonlyArray<El>): Readon
   }
   // The score a vote's arrows stood around, now a number alone between nothing.
   for (const row of rows) if (COUNT.test(textContent(page.texts, row, true, true))) row.drop = true
+  return roots
+}
+
+/**
+ * A post's reply controls: boards close every post with a link to the reply form that quotes it
+ * ("Reply", "Quote", "Reply With Quote", "Multi-Quote"), an address a reader could open but a
+ * control all the same: it opens an empty form. Where the content holds the same such link
+ * `MIN_REPEATS` times or more, each is left out (`withoutReplyLinks`); a lone "Reply" link, or
+ * the word in a sentence, stays.
+ */
+const REPLY_CONTROL =
+  /^(?:reply|quote|reply with quote|multi-?quote(?: this message)?|quick reply|reply to this (?:post|comment|topic|thread))$/i
+
+/** The roots without the reply links the content repeats under its posts. */
+export const withoutReplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const byText = new Map<string, Array<El>>()
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a" && el.name !== "button") return false
+      if (el.text > 0 && el.text <= MAX_CONTROL) {
+        const text = collapsedText(page, el).toLowerCase()
+        if (REPLY_CONTROL.test(text)) byText.set(text, [...(byText.get(text) ?? []), el])
+      }
+      return true
+    })
+  }
+  for (const links of byText.values()) {
+    if (links.length < MIN_REPEATS) continue
+    for (const el of links) el.drop = true
+  }
   return roots
 }

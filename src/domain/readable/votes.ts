@@ -3,7 +3,8 @@
  * number (its score between the up and down arrows, the arrows being buttons the copy drops). It
  * counts the readers' clicks, it is not what anyone wrote; on a page that says it is a discussion
  * (meta.ts) such a block is left out (`withoutVoteCounts`). The counts of readers' reactions
- * under posts ("7 Likes") go the same way (`withoutReactionCounts`).
+ * under posts ("7 Likes") go the same way (`withoutReactionCounts`), and so do the names of who
+ * reacted ("Reactions: Ann and Bo": `withoutReactionNames`).
  */
 import type { PageMeta } from "./meta.js"
 import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
@@ -32,11 +33,13 @@ export const withoutVoteCounts = (
 /**
  * A post's score marked as such: a question-and-answer page that describes itself in schema.org
  * microdata names the number between each post's arrows `itemprop="upvoteCount"` (or
- * `downvoteCount`), whether or not its JSON-LD says it is a discussion. Such an element whose
+ * `downvoteCount`), whether or not its JSON-LD says it is a discussion; the same pages write how
+ * many comments a post has (`commentCount`) and how many answers the question has (`answerCount`)
+ * as numbers alone beside them, for a program (a style sheet hides them). Such an element whose
  * whole text is a number is left out (`withoutMarkedVoteCounts`); a marked count that holds words
  * ("12 votes") is not a number alone and stays.
  */
-const VOTE_PROPS = /(?:^|\s)(?:upvotecount|downvotecount)(?:\s|$)/i
+const VOTE_PROPS = /(?:^|\s)(?:upvotecount|downvotecount|commentcount|answercount)(?:\s|$)/i
 /** The longest marked score (characters of text). */
 const MAX_SCORE = 12
 
@@ -92,5 +95,36 @@ export const withoutReactionCounts = (page: Page, roots: ReadonlyArray<El>): Rea
   if (counted.length < MIN_REACTIONS) return roots
   for (const el of counted) el.drop = true
   for (const el of named) el.drop = true
+  return roots
+}
+
+/**
+ * Who reacted to a post: forum software writes under a liked post the names of the members who
+ * liked it, after a label a screen reader reads ("Reactions: Ann, Bo and 3 others"), the names one
+ * link to the list of reactions. It is the readers' clicks again, with their names; no reference
+ * of the development set keeps it. An element whose whole text is the label and names
+ * (`MAX_REACTORS` characters at most), the names in links, is left out (`withoutReactionNames`);
+ * a sentence that opens with "Reactions:" is not links and stays.
+ */
+const REACTORS = /^reactions:\s*\S/i
+/** The longest line of names (characters). */
+const MAX_REACTORS = 200
+/** The least share of the names that is links. */
+const MIN_LINKED = 0.8
+
+/** The roots without the lines naming who reacted to a post. */
+export const withoutReactionNames = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_REACTORS) return false
+      const text = collapsedText(page, el)
+      if (!REACTORS.test(text)) return false
+      const names = el.text - "Reactions:".length
+      if (el.link < MIN_LINKED * names) return false
+      el.drop = true
+      return true
+    })
+  }
   return roots
 }
