@@ -298,7 +298,13 @@ const namedFooter = (tag = "div", name = "Footer-styled__Footer-sc-9f8e7d x1y2z3
 
 describe("readable copy: a footer built as a named box", () => {
   it("leaves out the page's footer named as one outside any section, not the page's cards", () => {
-    for (const text of [copy(namedFooter()), copy(namedFooter("section", "footer row"))]) {
+    for (
+      const text of [
+        copy(namedFooter()),
+        copy(namedFooter("section", "footer row")),
+        copy(namedFooter("div", "pageBottomFooter sprite-v1"))
+      ]
+    ) {
       expect(text).not.toContain("Enter your email")
       expect(text).not.toContain("happiness team")
       expect(text).toContain("Socks for cold days on the trail.")
