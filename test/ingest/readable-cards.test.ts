@@ -4,7 +4,8 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes).
+ * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
+ * a card's links drawn as controls).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -330,6 +331,33 @@ describe("readable copy: a site header built as a named box", () => {
       expect(text).toContain("Wool socks")
       expect(text).toContain("Socks for cold days on the trail.")
       for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
+    }
+  })
+})
+
+/** A dress shop's card: its title a link, its colour swatches links drawn as buttons, its price and colour count outside. */
+const swatchCard = (i: number): string =>
+  `<li class="tile"><a href="/products/dress-${i}"><h2>Striped linen midi dress number ${i}</h2></a>` +
+  `<a role="button" href="/products/dress-${i}?colour=blue">Blue and white stripe</a>` +
+  `<a href="#" class="compare">Compare</a><span class="count">2 Colors</span><span class="price">$${60 + i}</span></li>`
+
+/** A category page whose long guide scores as the text, beside a grid of such cards. */
+const swatchShop = () =>
+  `<html><head><title>Casual dresses</title></head><body>
+  <main><h1>Casual dresses</h1><div class="guide">${
+    Array.from({ length: 8 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")
+  }</div>
+  <ul class="grid">${Array.from({ length: 8 }, (_, i) => swatchCard(i)).join("")}</ul></main>
+  </body></html>`
+
+describe("readable copy: cards whose links are controls", () => {
+  it("reads a card's links drawn as controls as no pointer, so the grid joins the guide", () => {
+    const text = copy(swatchShop())
+    expect(text).toContain(prose(2))
+    expect(text).not.toContain("Blue and white stripe")
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Striped linen midi dress number ${i}`)
+      expect(text).toContain(`$${60 + i}`)
     }
   })
 })
