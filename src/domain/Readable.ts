@@ -12,7 +12,8 @@
  *   the author's box under it, readable/signups.ts a sign-up box that closes it,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
  *   a post's vote count, readable/chrome.ts
- *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
+ *   the controls every card repeats, readable/reprises.ts a grid's cards shown again lower down,
+ *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
@@ -56,6 +57,7 @@ import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
+import { withoutRepeatedGrids } from "./readable/reprises.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { streamedInPlace } from "./readable/streamed.js"
@@ -113,6 +115,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSpokenMenus(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
+  roots = withoutRepeatedGrids(page, roots)
   roots = withoutMouseRepeats(page, roots)
   roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)

@@ -5,7 +5,7 @@
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
- * a card's links drawn as controls).
+ * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -359,5 +359,35 @@ describe("readable copy: cards whose links are controls", () => {
       expect(text).toContain(`Striped linen midi dress number ${i}`)
       expect(text).toContain(`$${60 + i}`)
     }
+  })
+})
+
+/** A power-station shop's card, in its grid or in the carousel of best sellers under it. */
+const stationCard = (i: number, cls: string, tag = "li"): string =>
+  `<${tag} class="${cls}"><div class="label">Up to ${40 + i}% off</div>` +
+  `<a href="/collections/stations/products/station-${i}">Weekender station model ${i}</a>` +
+  `<div class="price">$${90 + i}.99</div></${tag}>`
+
+/** A collection page whose best sellers, lower down, are the grid's own products again. */
+const bestSellers = (others = false) =>
+  `<html><head><title>Power stations</title></head><body>
+  <main><h1>Power stations</h1><p>Power for the campsite and the kitchen when the grid goes down.</p>
+  <ul class="grid">${Array.from({ length: 4 }, (_, i) => stationCard(i, "grid-item")).join("")}</ul>
+  <h2>Compare and choose</h2><p>${prose(1)}</p>
+  <section class="featured"><div class="slider">${
+    Array.from({ length: 4 }, (_, i) => stationCard(others ? i + 10 : i, "slider-item", "div")).join("")
+  }</div></section></main>
+  </body></html>`
+
+describe("readable copy: a grid shown again", () => {
+  it("leaves out cards that lead only where the grid's cards led, not a carousel of other products", () => {
+    const text = copy(bestSellers())
+    for (let i = 0; i < 4; i++) {
+      expect(text.split(`Weekender station model ${i}`).length - 1).toBe(1)
+      expect(text.split(`$${90 + i}.99`).length - 1).toBe(1)
+    }
+    expect(text).toContain(prose(1))
+    const others = copy(bestSellers(true))
+    for (let i = 0; i < 4; i++) expect(others).toContain(`Weekender station model ${i + 10}`)
   })
 })
