@@ -24,7 +24,8 @@
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
- *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
+ *   site's dismissible notice above the page's first heading and a box that opens with its close
+ *   control, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
@@ -48,7 +49,7 @@ import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
-import { withoutDismissibleNotices } from "./readable/notices.js"
+import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
@@ -135,6 +136,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutDismissibleNotices(page, roots)
+  roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))

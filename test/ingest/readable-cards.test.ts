@@ -5,7 +5,8 @@
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
- * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`).
+ * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
+ * `withoutClosableBoxes`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -389,5 +390,24 @@ describe("readable copy: a grid shown again", () => {
     expect(text).toContain(prose(1))
     const others = copy(bestSellers(true))
     for (let i = 0; i < 4; i++) expect(others).toContain(`Weekender station model ${i + 10}`)
+  })
+})
+
+/** A shop's homepage with its delivery terms in a lightbox that opens with its close control. */
+const lightboxShop = () =>
+  `<html><head><title>Home gyms</title></head><body>
+  <main><h1>Home gyms</h1><p>${prose(1)}</p>
+  <ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join("")}</ul><p>${prose(2)}</p>
+  <div class="lightbox-wrap"><div class="panel"><div class="close-btn"><span>×</span></div>
+  <h3>Shipping and delivery methods</h3><p>In-store pickup: your order waits at the local store of your choice until you call.</p></div></div>
+  </main></body></html>`
+
+describe("readable copy: a box that opens with its close control", () => {
+  it("leaves out a lightbox's text, not the page's cards and text", () => {
+    const text = copy(lightboxShop())
+    expect(text).not.toContain("Shipping and delivery methods")
+    expect(text).not.toContain("In-store pickup")
+    expect(text).toContain(prose(2))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })
