@@ -48,9 +48,12 @@ const CLOSE_NAME = /^(?:[\w-]*[-_])?close(?:[-_]?(?:btn|button|icon|x)|Btn|Butto
 /** The most text of such a control ("×", "Close", an icon font's "clear"). */
 const MAX_CLOSE_TEXT = 8
 
-/** Whether `el` is a control that closes its box: named so, with little text of its own. */
+/**
+ * Whether `el` is a control that closes its box: named so, with little text of its own, and no
+ * link (a link that closes a notice dismisses it for good: `withoutDismissibleNotices` reads it).
+ */
 const closer = (el: El): boolean =>
-  el.text <= MAX_CLOSE_TEXT && (el.attribs.class ?? "").split(/\s+/).some((c) => CLOSE_NAME.test(c))
+  el.name !== "a" && el.text <= MAX_CLOSE_TEXT && (el.attribs.class ?? "").split(/\s+/).some((c) => CLOSE_NAME.test(c))
 
 /** The largest share of the content's text such a box may hold. */
 const MAX_BOX_SHARE = 0.25
