@@ -143,6 +143,23 @@ describe("readable copy: a label laid over several cards' pictures", () => {
     expect(text).toContain("Four day week")
     for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
   })
+
+  it("reads such a label inside the card's link too, not the link's own title beside its picture", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a href="/jobs/${i}">`,
+        `<a href="/jobs/${i}"><div class="media"><img src="/logo/${i}.png" alt=""><strong class="flare">${
+          i === 2 || i === 5 ? "Hiring fast" : ""
+        }</strong></div>`
+      ).replace(
+        `<a href="/company/${i}">Company ${i} profile</a>`,
+        `<a href="/company/${i}"><img src="/c/${i}.png" alt="">Company ${i % 2} profile</a>`
+      )).join("")
+    const text = copy(board(rows))
+    expect(text).not.toContain("Hiring fast")
+    expect(count(text, "Company 1 profile")).toBe(4)
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
+  })
 })
 
 describe("readable copy: a card's count of its other colours", () => {

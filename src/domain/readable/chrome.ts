@@ -213,15 +213,17 @@ const holdsPicture = (page: Page, el: El): boolean => {
 
 /**
  * Each element of a card laid over its picture: the only text (`MAX_CHROME` characters at most,
- * no price, no heading) of a box that holds the card's `img`, outside the card's links (a card
- * that is one link holds its title beside its picture), with its text.
+ * no price, no heading) of a box that holds the card's `img`, the box no link (a link holding a
+ * picture and one text is a title made a link), with its text.
  */
 const pictureLabels = (page: Page, card: El): Array<[El, string]> => {
   const out: Array<[El, string]> = []
   eachKept(page.all, card.order + 1, card.end, (el) => {
-    if (el.name === "a" || isHeading(el.name)) return true
+    if (isHeading(el.name)) return true
     const box = el.parent
     if (el.text === 0 || el.text > MAX_CHROME || box === undefined || box === card || box.text !== el.text) return false
+    // A link holding the picture and one text is a card's title made a link.
+    if (el.name === "a" || box.name === "a") return false
     if (!holdsPicture(page, box)) return false
     const text = cardText(page, el)
     if (PRICE.test(text) || hasHeading(page, el)) return true
