@@ -12,7 +12,8 @@
  *   the author's box under it, readable/signups.ts a sign-up box that closes it,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
  *   a post's vote count, readable/chrome.ts
- *   the controls every card repeats, readable/fields.ts a shop template's raw fields and a template's unfilled slots,
+ *   the controls every card repeats, readable/reprises.ts a grid's cards shown again lower down,
+ *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
  *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
@@ -23,7 +24,8 @@
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
- *   site's dismissible notice above the page's first heading, readable/pictures.ts a gallery's
+ *   site's dismissible notice above the page's first heading and a box that opens with its close
+ *   control, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
@@ -48,7 +50,7 @@ import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
-import { withoutDismissibleNotices } from "./readable/notices.js"
+import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
@@ -57,6 +59,7 @@ import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
+import { withoutRepeatedGrids } from "./readable/reprises.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
@@ -121,6 +124,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSpokenMenus(page, roots)
   roots = withoutPlaceholderText(page, roots)
   roots = withoutCardChrome(page, roots)
+  roots = withoutRepeatedGrids(page, roots)
   roots = withoutMouseRepeats(page, roots)
   roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)
@@ -143,6 +147,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReplyLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
+  roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))

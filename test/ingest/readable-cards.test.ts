@@ -4,7 +4,9 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes).
+ * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
+ * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
+ * `withoutClosableBoxes`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -298,7 +300,13 @@ const namedFooter = (tag = "div", name = "Footer-styled__Footer-sc-9f8e7d x1y2z3
 
 describe("readable copy: a footer built as a named box", () => {
   it("leaves out the page's footer named as one outside any section, not the page's cards", () => {
-    for (const text of [copy(namedFooter()), copy(namedFooter("section", "footer row"))]) {
+    for (
+      const text of [
+        copy(namedFooter()),
+        copy(namedFooter("section", "footer row")),
+        copy(namedFooter("div", "pageBottomFooter sprite-v1"))
+      ]
+    ) {
       expect(text).not.toContain("Enter your email")
       expect(text).not.toContain("happiness team")
       expect(text).toContain("Socks for cold days on the trail.")
@@ -325,5 +333,81 @@ describe("readable copy: a site header built as a named box", () => {
       expect(text).toContain("Socks for cold days on the trail.")
       for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
     }
+  })
+})
+
+/** A dress shop's card: its title a link, its colour swatches links drawn as buttons, its price and colour count outside. */
+const swatchCard = (i: number): string =>
+  `<li class="tile"><a href="/products/dress-${i}"><h2>Striped linen midi dress number ${i}</h2></a>` +
+  `<a role="button" href="/products/dress-${i}?colour=blue">Blue and white stripe</a>` +
+  `<a href="#" class="compare">Compare</a><span class="count">2 Colors</span><span class="price">$${60 + i}</span></li>`
+
+/** A category page whose long guide scores as the text, beside a grid of such cards. */
+const swatchShop = () =>
+  `<html><head><title>Casual dresses</title></head><body>
+  <main><h1>Casual dresses</h1><div class="guide">${
+    Array.from({ length: 8 }, (_, i) => `<p>${prose(i + 1)}</p>`).join("")
+  }</div>
+  <ul class="grid">${Array.from({ length: 8 }, (_, i) => swatchCard(i)).join("")}</ul></main>
+  </body></html>`
+
+describe("readable copy: cards whose links are controls", () => {
+  it("reads a card's links drawn as controls as no pointer, so the grid joins the guide", () => {
+    const text = copy(swatchShop())
+    expect(text).toContain(prose(2))
+    expect(text).not.toContain("Blue and white stripe")
+    for (let i = 0; i < 8; i++) {
+      expect(text).toContain(`Striped linen midi dress number ${i}`)
+      expect(text).toContain(`$${60 + i}`)
+    }
+  })
+})
+
+/** A power-station shop's card, in its grid or in the carousel of best sellers under it. */
+const stationCard = (i: number, cls: string, tag = "li"): string =>
+  `<${tag} class="${cls}"><div class="label">Up to ${40 + i}% off</div>` +
+  `<a href="/collections/stations/products/station-${i}">Weekender station model ${i}</a>` +
+  `<div class="price">$${90 + i}.99</div></${tag}>`
+
+/** A collection page whose best sellers, lower down, are the grid's own products again. */
+const bestSellers = (others = false) =>
+  `<html><head><title>Power stations</title></head><body>
+  <main><h1>Power stations</h1><p>Power for the campsite and the kitchen when the grid goes down.</p>
+  <ul class="grid">${Array.from({ length: 4 }, (_, i) => stationCard(i, "grid-item")).join("")}</ul>
+  <h2>Compare and choose</h2><p>${prose(1)}</p>
+  <section class="featured"><div class="slider">${
+    Array.from({ length: 4 }, (_, i) => stationCard(others ? i + 10 : i, "slider-item", "div")).join("")
+  }</div></section></main>
+  </body></html>`
+
+describe("readable copy: a grid shown again", () => {
+  it("leaves out cards that lead only where the grid's cards led, not a carousel of other products", () => {
+    const text = copy(bestSellers())
+    for (let i = 0; i < 4; i++) {
+      expect(text.split(`Weekender station model ${i}`).length - 1).toBe(1)
+      expect(text.split(`$${90 + i}.99`).length - 1).toBe(1)
+    }
+    expect(text).toContain(prose(1))
+    const others = copy(bestSellers(true))
+    for (let i = 0; i < 4; i++) expect(others).toContain(`Weekender station model ${i + 10}`)
+  })
+})
+
+/** A shop's homepage with its delivery terms in a lightbox that opens with its close control. */
+const lightboxShop = () =>
+  `<html><head><title>Home gyms</title></head><body>
+  <main><h1>Home gyms</h1><p>${prose(1)}</p>
+  <ul class="grid">${Array.from({ length: 12 }, (_, i) => card(i)).join("")}</ul><p>${prose(2)}</p>
+  <div class="lightbox-wrap"><div class="panel"><div class="close-btn"><span>×</span></div>
+  <h3>Shipping and delivery methods</h3><p>In-store pickup: your order waits at the local store of your choice until you call.</p></div></div>
+  </main></body></html>`
+
+describe("readable copy: a box that opens with its close control", () => {
+  it("leaves out a lightbox's text, not the page's cards and text", () => {
+    const text = copy(lightboxShop())
+    expect(text).not.toContain("Shipping and delivery methods")
+    expect(text).not.toContain("In-store pickup")
+    expect(text).toContain(prose(2))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
   })
 })

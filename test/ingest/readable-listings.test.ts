@@ -2,6 +2,7 @@
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests: readable/chrome.ts `withoutCardChrome` (a button's class in
  * camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a
+ * label laid over several cards' pictures, a
  * card's count of its other colours, a link every card repeats inside a heading), `withoutMouseRepeats`, a card's
  * part hidden by `d-none`, a control in a card's list of one link (content.ts, the choice measured again);
  * readable/entries.ts `entriesLeftOut`, `entriesBeside` (a `main` the choice holds, articles with no `main`); readable/render.ts, a link
@@ -125,6 +126,39 @@ describe("readable copy: a badge pinned on several cards", () => {
     const text = copy(board(rows))
     expect(text).not.toContain("Newly listed")
     expect(text).toContain("Closing tomorrow")
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
+  })
+})
+
+describe("readable copy: a label laid over several cards' pictures", () => {
+  it("leaves out the only text of a card's picture box when two cards or more show it, keeps one card's own", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a class="save" href="/save/${i}">Save this job</a>`,
+        `<div class="media"><img src="/logo/${i}.png" alt=""><strong class="flare">${
+          i === 2 || i === 5 ? "Hiring fast" : i === 6 ? "Four day week" : ""
+        }</strong></div>`
+      )).join("")
+    const text = copy(board(rows))
+    expect(text).not.toContain("Hiring fast")
+    expect(text).toContain("Four day week")
+    for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
+  })
+
+  it("reads such a label inside the card's link too, not the link's own title beside its picture", () => {
+    const rows = Array.from({ length: 8 }, (_, i) =>
+      job(i).replace(
+        `<a href="/jobs/${i}">`,
+        `<a href="/jobs/${i}"><div class="media"><img src="/logo/${i}.png" alt=""><strong class="flare">${
+          i === 2 || i === 5 ? "Hiring fast" : ""
+        }</strong></div>`
+      ).replace(
+        `<a href="/company/${i}">Company ${i} profile</a>`,
+        `<a href="/company/${i}"><img src="/c/${i}.png" alt="">Company ${i % 2} profile</a>`
+      )).join("")
+    const text = copy(board(rows))
+    expect(text).not.toContain("Hiring fast")
+    expect(count(text, "Company 1 profile")).toBe(4)
     for (let i = 0; i < 8; i++) expect(text).toContain(`Backend engineer number ${i}`)
   })
 })

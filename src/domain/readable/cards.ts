@@ -56,7 +56,32 @@ export const siblingsOfShape = (parent: El, el: El, maxLinks = MAX_CARD_LINKS): 
     text += c.text
     link += c.link
   }
-  return same.length >= MIN_CARDS && link <= maxLinks * text ? same : undefined
+  if (same.length < MIN_CARDS) return undefined
+  if (link <= maxLinks * text) return same
+  // A link that is a control (`role="button"`, an address that goes nowhere: "Add to Compare",
+  // "Quick view") points nowhere: it does not make the cards a menu.
+  for (const c of same) link -= controlLinkText(c)
+  return link <= maxLinks * text ? same : undefined
+}
+
+/** An address that leads nowhere but to a script: `#` alone, or `javascript:`. */
+const NOWHERE = /^\s*(?:#\s*$|javascript:)/i
+
+/** Visible characters of the links in `card` drawn as controls: `role="button"`, or an address that goes nowhere. */
+const controlLinkText = (card: El): number => {
+  let n = 0
+  const stack: Array<El> = [card]
+  while (stack.length > 0) {
+    const e = stack.pop()!
+    if (e.drop) continue
+    if (e.name === "a") {
+      const href = e.attribs.href
+      if (e.attribs.role?.trim().toLowerCase() === "button" || (href !== undefined && NOWHERE.test(href))) n += e.text
+      continue
+    }
+    for (const c of e.children) if (typeof c !== "number") stack.push(c)
+  }
+  return n
 }
 
 /** Text blocks (elements with text of their own) in an element's subtree, counted up to `at`. */

@@ -5,12 +5,13 @@
  * (`withoutCardChrome`), and so does a label every card reads to screen readers only ("Vendor:",
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
  * with the same text, a part every card hides with `d-none` (a template's data for a script), a
- * badge the shop pins on several cards ("New Arrival"), and a control that counts the card's
- * other colours ("+15"). What tells the cards apart (a title, a price, a summary) stays.
+ * badge the shop pins on several cards ("New Arrival"), named so or laid over the card's picture
+ * as the only text of its box, and a control that counts the card's other colours ("+15"). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
 import { isHeading } from "./edges.js"
+import { PRICE } from "./grids.js"
 import { collapsedText, eachKept, type El, inside, type Page } from "./tree.js"
 
 /** The fewest cards of a group whose repeated texts are read as chrome. */
@@ -147,6 +148,8 @@ export const withoutCardChrome = (page: Page, roots: ReadonlyArray<El>): Readonl
       }
       // A badge the shop pins on several cards ("New Arrival", "Coming soon") is a label, not the entry.
       dropRepeatedBadges(g.cards.map((c) => badges(page, c)))
+      // So is a label laid over the card's picture, whatever its name.
+      dropRepeatedBadges(g.cards.map((c) => pictureLabels(page, c)))
       // "+15" over a card's swatches counts what the card's own page shows.
       for (const c of g.cards) for (const el of moreCounts(page, c)) el.drop = true
       // A link the card repeats, in card after card, is the theme's, not the entry's.
@@ -200,6 +203,40 @@ const badges = (page: Page, card: El): Array<[El, string]> => {
     return true
   })
   return out
+}
+
+/** Whether a picture (`img`, dropped by its tag) lies in `el`'s subtree. */
+const holdsPicture = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "img") return true
+  return false
+}
+
+/**
+ * Each element of a card laid over its picture: the only text (`MAX_CHROME` characters at most,
+ * no price, no heading) of a box that holds the card's `img`, the box no link (a link holding a
+ * picture and one text is a title made a link), with its text.
+ */
+const pictureLabels = (page: Page, card: El): Array<[El, string]> => {
+  const out: Array<[El, string]> = []
+  eachKept(page.all, card.order + 1, card.end, (el) => {
+    if (isHeading(el.name)) return true
+    const box = el.parent
+    if (el.text === 0 || el.text > MAX_CHROME || box === undefined || box === card || box.text !== el.text) return false
+    // A link holding the picture and one text is a card's title made a link.
+    if (el.name === "a" || box.name === "a") return false
+    if (!holdsPicture(page, box)) return false
+    const text = cardText(page, el)
+    if (PRICE.test(text) || hasHeading(page, el)) return true
+    out.push([el, text])
+    return true
+  })
+  return out
+}
+
+/** Whether a heading lies in `el`'s subtree. */
+const hasHeading = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (isHeading(page.all[i]!.name)) return true
+  return false
 }
 
 /**

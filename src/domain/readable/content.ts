@@ -831,6 +831,12 @@ const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LI
 const FOOTER_NAME =
   /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
 
+/**
+ * The same name written in camel case (`navLeftFooter`, `siteFooter`, `globalFooterContainer`):
+ * read case-sensitively, so that a word merely ending in "footer" is no such name.
+ */
+const CAMEL_FOOTER_NAME = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Footer(?:Wrap(?:per)?|Container|Outer|Main|Inner|Root)?$/
+
 /** A footer of a part of the page: a card's, a post's, a dialog's, a widget's. */
 const PART_FOOTER =
   /(?:card|post|entry|item|product|tile|modal|dialog|panel|widget|box|table|section|article|comment|form|drawer|cart|menu|nav)[-_]*footer/i
@@ -847,7 +853,7 @@ const PART_OF = new Set(["main", "article", "section", "footer", "li", "form", "
 const namedFooter = (el: El): boolean => {
   if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
   const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
-  if (!names.some((n) => FOOTER_NAME.test(n) && !PART_FOOTER.test(n))) return false
+  if (!names.some((n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
     if (PART_OF.has(p.name)) return false
   }

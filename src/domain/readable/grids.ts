@@ -17,7 +17,7 @@ const MIN_GRID_TEXT = 200
 const PRICED_SHARE = 0.5
 
 /** A price as cards write it: a currency sign (dollar, euro, pound, yen, rupee) or code next to a number. */
-const PRICE =
+export const PRICE =
   /[$\u20ac\u00a3\u00a5\u20b9]\s?\d|\d(?:[.,]\d+)?\s?(?:[\u20ac\u00a3\u00a5\u20b9]|kr\b|z\u0142|USD\b|EUR\b|GBP\b|CHF\b)/
 
 /**

@@ -5,7 +5,8 @@
  * class or address says `dismiss`). Standing before the page's first heading, it is the site's
  * word to every visitor, not the page's, and is left out of the copy (`withoutDismissibleNotices`);
  * after the heading, a dismissible block may be the page's own (a listing's note on its filters)
- * and stays.
+ * and stays. A box that opens with its own close control is a lightbox laid over the page, left
+ * out wherever it stands (`withoutClosableBoxes`).
  */
 import { isHeading } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
@@ -38,5 +39,50 @@ export const withoutDismissibleNotices = (page: Page, roots: ReadonlyArray<El>):
   }
   if (heading === undefined) return roots
   for (const el of notices) if (el.end <= heading) el.drop = true
+  return roots
+}
+
+/** A class word of a control that closes its box: `close`, `close-btn`, `btn-close`, `modal__close`, `closeButton`. */
+const CLOSE_NAME = /^(?:[\w-]*[-_])?close(?:[-_]?(?:btn|button|icon|x)|Btn|Button|Icon)?$/i
+
+/** The most text of such a control ("×", "Close", an icon font's "clear"). */
+const MAX_CLOSE_TEXT = 8
+
+/**
+ * Whether `el` is a control that closes its box: named so, with little text of its own, and no
+ * link (a link that closes a notice dismisses it for good: `withoutDismissibleNotices` reads it).
+ */
+const closer = (el: El): boolean =>
+  el.name !== "a" && el.text <= MAX_CLOSE_TEXT && (el.attribs.class ?? "").split(/\s+/).some((c) => CLOSE_NAME.test(c))
+
+/** The largest share of the content's text such a box may hold. */
+const MAX_BOX_SHARE = 0.25
+
+/** Whether an `h1` lies in `el`'s subtree. */
+const holdsTitle = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "h1") return true
+  return false
+}
+
+/**
+ * The roots without each box that opens with its own close control: a lightbox or a dialog laid
+ * over the page (a shop's delivery terms, a sign-up offer), which the style sheet hides until a
+ * click opens it; its first element is the "×" that closes it. Never a root itself.
+ */
+export const withoutClosableBoxes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const total = roots.reduce((n, r) => n + r.text, 0)
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if ((el.name !== "div" && el.name !== "section") || el.text <= MAX_CLOSE_TEXT) return false
+      // A box holding most of the content, or its title, is the page shown over its frame.
+      if (el.text > MAX_BOX_SHARE * total) return false
+      const first = el.children.find((c): c is El => typeof c !== "number")
+      if (first !== undefined && closer(first) && !holdsTitle(page, el)) {
+        el.drop = true
+        return true
+      }
+      return false
+    })
+  }
   return roots
 }
