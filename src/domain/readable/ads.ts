@@ -8,7 +8,7 @@
  * page's text: not the product or the article it sits beside (an article marked as sponsored is
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
-import { MIN_CARDS, shapeOf, siblingsOfShape } from "./cards.js"
+import { MIN_CARDS, runsOfShape } from "./cards.js"
 import { collapsedText, type El, h1Within, type Page } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
@@ -26,14 +26,7 @@ const holdsRun = (page: Page, el: El): boolean => {
   for (let i = el.order; i < el.end; i++) {
     const p = page.all[i]!
     if (p.drop || p.children.length < MIN_CARDS) continue
-    const seen = new Set<string>()
-    for (const c of p.children) {
-      if (typeof c === "number" || c.drop || c.text === 0) continue
-      const shape = shapeOf(c)
-      if (seen.has(shape)) continue
-      seen.add(shape)
-      if (siblingsOfShape(p, c, 1) !== undefined) return true
-    }
+    if (runsOfShape(p, 1).next().done !== true) return true
   }
   return false
 }

@@ -64,6 +64,22 @@ export const siblingsOfShape = (parent: El, el: El, maxLinks = MAX_CARD_LINKS): 
   return link <= maxLinks * text ? same : undefined
 }
 
+/**
+ * Each run of shown siblings of one shape among `el`'s children (`siblingsOfShape`), in order;
+ * each shape is looked at once (a table's thousands of rows).
+ */
+export function* runsOfShape(el: El, maxLinks = MAX_CARD_LINKS): Generator<Array<El>> {
+  const seen = new Set<string>()
+  for (const c of el.children) {
+    if (typeof c === "number" || !shown(c)) continue
+    const shape = shapeOf(c)
+    if (seen.has(shape)) continue
+    seen.add(shape)
+    const cards = siblingsOfShape(el, c, maxLinks)
+    if (cards !== undefined) yield cards
+  }
+}
+
 /** An address that leads nowhere but to a script: `#` alone, or `javascript:`. */
 const NOWHERE = /^\s*(?:#\s*$|javascript:)/i
 
@@ -135,14 +151,7 @@ export const groupsUnder = (
   const groups: Array<Group> = []
   eachKept(all, root.order, root.end, (el) => {
     if (el.text < least || el.children.length < MIN_CARDS) return false
-    const seen = new Set<string>()
-    for (const c of el.children) {
-      if (typeof c === "number" || !shown(c)) continue
-      const shape = shapeOf(c)
-      if (seen.has(shape)) continue
-      seen.add(shape)
-      const cards = siblingsOfShape(el, c, maxLinks)
-      if (cards === undefined) continue
+    for (const cards of runsOfShape(el, maxLinks)) {
       const text = cards.reduce((n, k) => n + k.text, 0)
       if (text >= least && readAsCards(all, el, cards, text)) groups.push({ parent: el, cards, text })
     }

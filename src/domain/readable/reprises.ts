@@ -9,7 +9,7 @@
  * is left out; a grid of other products, a run that leads somewhere new once, or cards that say
  * more than the first list (a description under each name) stay.
  */
-import { shapeOf, siblingsOfShape } from "./cards.js"
+import { runsOfShape } from "./cards.js"
 import { PRICE } from "./grids.js"
 import { eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -44,15 +44,7 @@ const runsIn = (page: Page, roots: ReadonlyArray<El>): Array<{ parent: El; cards
   const out: Array<{ parent: El; cards: Array<El> }> = []
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      const seen = new Set<string>()
-      for (const c of el.children) {
-        if (typeof c === "number" || c.drop || c.text === 0) continue
-        const shape = shapeOf(c)
-        if (seen.has(shape)) continue
-        seen.add(shape)
-        const cards = siblingsOfShape(el, c, 1)
-        if (cards !== undefined) out.push({ parent: el, cards })
-      }
+      for (const cards of runsOfShape(el, 1)) out.push({ parent: el, cards })
       return false
     })
   }

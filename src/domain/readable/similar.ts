@@ -11,7 +11,7 @@
  * threads in a sentence is no heading and stays.
  */
 import { isHeading, rankOf } from "./edges.js"
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachKept, type El, firstShown, type Page } from "./tree.js"
 
 /** The heading: the board's other threads, its whole text. */
 const SIMILAR = /^(?:similar|related|suggested|more)\s+(?:threads|topics|discussions)\s*:?$/i
@@ -19,15 +19,6 @@ const SIMILAR = /^(?:similar|related|suggested|more)\s+(?:threads|topics|discuss
 const MAX_NAME = 40
 /** The largest share of the chosen content the block may hold. */
 const MAX_SHARE = 0.5
-
-/** The first child of `el` with visible text, if an element. */
-const firstShown = (el: El): El | undefined => {
-  for (const c of el.children) {
-    if (typeof c === "number") continue
-    if (!c.drop && c.text > 0) return c
-  }
-  return undefined
-}
 
 const holdsHeading = (page: Page, el: El, level: number): boolean => {
   for (let i = el.order; i < el.end; i++) {

@@ -12,7 +12,7 @@
  * (content.ts `customerReviews`).
  */
 import { isHeading, rankOf } from "./edges.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { eachKept, type El, firstShown, type Page, textContent } from "./tree.js"
 
 /** Headings that name a strip of other products (or other stories beside one product). */
 const OTHER_PRODUCTS = new RegExp(
@@ -35,15 +35,6 @@ const MAX_NAME = 80
 const MAX_SHARE = 0.25
 /** The least text outside links after the page's first-level heading and before the strip's heading (the product's own). */
 const MIN_BEFORE = 200
-
-/** The first child of `el` with visible text, if an element. */
-const firstShown = (el: El): El | undefined => {
-  for (const c of el.children) {
-    if (typeof c === "number") continue
-    if (!c.drop && c.text > 0) return c
-  }
-  return undefined
-}
 
 /** An element holding only its own text, no element inside it: a section's name styled as a label (`<span class="caps">`). */
 const label = (el: El): boolean => el.children.every((c) => typeof c === "number")

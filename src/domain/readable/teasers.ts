@@ -12,7 +12,7 @@
  * what it is without the page's date: a sidebar's "Popular" list of a shop's blog, whose posts
  * carry no date in their markup.
  */
-import { shapeOf, siblingsOfShape } from "./cards.js"
+import { runsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, type Page, parsedText } from "./tree.js"
@@ -130,16 +130,9 @@ export const withoutTeasers = (
   const groups: Array<Array<El>> = []
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      // Siblings of one shape are one group: each shape is looked at once (a table's thousands of rows).
-      const seen = new Set<string>()
+      // Siblings of one shape are one group.
       let grouped = false
-      for (const c of el.children) {
-        if (typeof c === "number" || c.drop || c.text === 0) continue
-        const shape = shapeOf(c)
-        if (seen.has(shape)) continue
-        seen.add(shape)
-        const cards = siblingsOfShape(el, c, 1)
-        if (cards === undefined) continue
+      for (const cards of runsOfShape(el, 1)) {
         if (cards.filter((k) => teaser(page, k, dated)).length >= TEASER_SHARE * cards.length) {
           groups.push(cards)
           grouped = true

@@ -505,3 +505,12 @@ export const eachKept = (all: ReadonlyArray<El>, from: number, to: number, visit
     i = el.drop || visit(el) ? el.end : i + 1
   }
 }
+
+/** The first child of `el` with visible text, if an element. */
+export const firstShown = (el: El): El | undefined => {
+  for (const c of el.children) {
+    if (typeof c === "number") continue
+    if (!c.drop && c.text > 0) return c
+  }
+  return undefined
+}
