@@ -849,3 +849,28 @@ describe("readable copy: a guest's prompt to sign in to use the page's controls"
     expect(text).toContain("to add this item to your wishlist")
   })
 })
+
+const specRow = (label: string, value: string) =>
+  `<tr class="tech-specs__row"><th class="tech-specs__header">${label}</th>` +
+  `<td class="tech-specs__cell"><p class="tech-specs__value">${value}</p></td></tr>`
+
+const specTable = `<html><head><title>Day pack 25</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Day pack 25</h1>
+  <p>A pack of twenty-five litres for a day on the trail, with a frame sheet that keeps its shape, a ` +
+  `hip belt with two pockets, and a lid that opens wide enough to reach the bottom of the bag.</p>
+  <p>Its fabric is recycled nylon, coated against the rain, and every seam that faces the sky is taped, ` +
+  `so that a shower on the ridge leaves the jacket inside dry.</p>
+  <h2>Technical specs</h2>
+  <table class="tech-specs"><tbody>${
+    [specRow("Best use", "Hiking"), specRow("Frame type", "Internal frame"), specRow("Gender", "Unisex")].join("")
+  }</tbody></table>
+  </div></main></body></html>`
+
+describe("readable copy: a table's header cells named as headers", () => {
+  it("keeps the labels of a specification table whose header cells are named header", () => {
+    const text = copy(specTable)
+    expect(text).toContain("Frame type")
+    expect(text).toContain("Internal frame")
+    expect(text).toContain("Best use")
+  })
+})
