@@ -821,3 +821,56 @@ describe("readable copy: an FAQ's answers hidden from screen readers until opene
     expect(text).not.toContain("Slide two of the gallery")
   })
 })
+
+const signIn = (line: string) =>
+  `<html><head><title>Lantern Keeper on the Store</title></head><body><main><div class="game-page">
+  <h1>Lantern Keeper</h1>
+  <div class="queue-actions"><p>${line}</p></div>
+  <h2>About this game</h2>
+  <p>Lantern Keeper is a quiet game about the last keeper of a lighthouse, who trims the wick, winds the ` +
+  `clockwork lens and logs the ships that pass, night after night, as the coast around the tower changes.</p>
+  <p>Storms come in from the west, supply boats are late, and the letters from the mainland say less ` +
+  `each season; what the keeper writes in the log is the story, and no two logs end alike.</p>
+  <p>Log in to the mainland office, the keeper's radio says, to report the wreck before the tide turns.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a guest's prompt to sign in to use the page's controls", () => {
+  it("leaves out a line opening with a sign-in link that says what a member could do", () => {
+    const text = copy(signIn(
+      `<a href="https://store.example/login/">Sign in</a> to add this item to your wishlist, follow it, or mark it as ignored`
+    ))
+    expect(text).toContain("the last keeper of a lighthouse")
+    expect(text).not.toContain("to add this item to your wishlist")
+    expect(text).toContain("Log in to the mainland office")
+  })
+
+  it("keeps such a line whose sign-in words are no link", () => {
+    const text = copy(signIn(`Sign in to add this item to your wishlist, follow it, or mark it as ignored`))
+    expect(text).toContain("to add this item to your wishlist")
+  })
+})
+
+const specRow = (label: string, value: string) =>
+  `<tr class="tech-specs__row"><th class="tech-specs__header">${label}</th>` +
+  `<td class="tech-specs__cell"><p class="tech-specs__value">${value}</p></td></tr>`
+
+const specTable = `<html><head><title>Day pack 25</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Day pack 25</h1>
+  <p>A pack of twenty-five litres for a day on the trail, with a frame sheet that keeps its shape, a ` +
+  `hip belt with two pockets, and a lid that opens wide enough to reach the bottom of the bag.</p>
+  <p>Its fabric is recycled nylon, coated against the rain, and every seam that faces the sky is taped, ` +
+  `so that a shower on the ridge leaves the jacket inside dry.</p>
+  <h2>Technical specs</h2>
+  <table class="tech-specs"><tbody>${
+    [specRow("Best use", "Hiking"), specRow("Frame type", "Internal frame"), specRow("Gender", "Unisex")].join("")
+  }</tbody></table>
+  </div></main></body></html>`
+
+describe("readable copy: a table's header cells named as headers", () => {
+  it("keeps the labels of a specification table whose header cells are named header", () => {
+    const text = copy(specTable)
+    expect(text).toContain("Frame type")
+    expect(text).toContain("Internal frame")
+    expect(text).toContain("Best use")
+  })
+})

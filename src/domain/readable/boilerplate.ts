@@ -267,7 +267,7 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
-  const weak = WEAK_FURNITURE.test(heading ? withoutHeader(both) : both)
+  const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(both) : both)
   return { weight, furniture: FURNITURE.test(both) ? 2 : weak ? 1 : 0 }
 }
 
@@ -276,9 +276,11 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
  * not that it is the page's header: an API reference names each signature `code-header` and each
  * section's title `section-header`, a page builder each module's title `et_pb_module_header`, a
  * newsletter its sections' titles `header-anchor-post`. Those headings were dropped as furniture,
- * leaving a reference's methods and a story's sections untitled. The bare name `header` and one
- * that ends a longer word (`GalleryHeader__title`) are judged as before; so is a site's
- * header, the `header` element or a box so named around the heading.
+ * leaving a reference's methods and a story's sections untitled. So does it on a table's header
+ * cell (`th`), a header by its tag: a shop names each label of its specification table
+ * `tech-specs__header`, and the table kept its values without their labels. The bare name
+ * `header` and one that ends a longer word (`GalleryHeader__title`) are judged as before; so is a
+ * site's header, the `header` element or a box so named around the heading.
  */
 const withoutHeader = (names: string): string =>
   names.split(/\s+/).filter((token) => !HEADER_PART.test(token) || token.toLowerCase() === "header").join(" ")

@@ -19,6 +19,26 @@ const MAX_PROMPT = 100
 /** The most characters after the line that go with it. */
 const MAX_TAIL = 400
 
+/**
+ * A guest's prompt to sign in to use the page's own controls: a line opening with a link that reads
+ * only "Sign in" or "Log in" (the way to the login page) and going on to say what a member could do
+ * ("Sign in to add this item to your wishlist, follow it, or mark it as ignored", "Log in to save
+ * this recipe"). A shop's, a store's or a recipe site's word to its visitors, where a member sees
+ * the buttons themselves; no reference of the development set keeps one. The element whose whole
+ * text it is (`MAX_PROMPT` characters at most) is left out, alone.
+ */
+const SIGN_IN_PROMPT = /^(?:sign|log) ?in(?: or (?:register|sign up|create an account))? to \w[^.!?]*[.!]?$/i
+/** The link that opens such a line: its words only. */
+const SIGN_IN_LINK = /^(?:sign|log) ?in$/i
+
+/** Whether the element is a sign-in line (`SIGN_IN_PROMPT`) opening with its link (`SIGN_IN_LINK`). */
+const signInPrompt = (page: Page, el: El, text: string): boolean => {
+  if (!SIGN_IN_PROMPT.test(text)) return false
+  const first = el.children.find((c) => typeof c !== "number" || page.texts.of(c).trim() !== "")
+  return first !== undefined && typeof first !== "number" && first.name === "a" &&
+    SIGN_IN_LINK.test(collapsedText(page, first))
+}
+
 /** The roots without a guest's prompt to log in to reply, and the short rest of the content after it. */
 export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
@@ -26,7 +46,12 @@ export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): Reado
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0) return true
       if (el.text > MAX_PROMPT) return false
-      if (!PROMPT.test(collapsedText(page, el))) return false
+      const text = collapsedText(page, el)
+      if (signInPrompt(page, el, text)) {
+        el.drop = true
+        return true
+      }
+      if (!PROMPT.test(text)) return false
       prompt = el
       el.drop = true
       return true
