@@ -44,6 +44,7 @@ import { withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
+import { withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
@@ -110,6 +111,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   const meta = pageMeta(page, base)
   // The chosen content, then what each rule leaves out of it, in this order.
   let roots = chooseContent(page, meta)
+  roots = withDeclaredQuestions(page, roots, meta.faq)
   roots = withoutTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)

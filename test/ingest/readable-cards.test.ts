@@ -6,7 +6,8 @@
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
- * `withoutClosableBoxes`).
+ * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`).
+ * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
@@ -409,5 +410,44 @@ describe("readable copy: a box that opens with its close control", () => {
     expect(text).not.toContain("In-store pickup")
     expect(text).toContain(prose(2))
     for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
+  })
+})
+
+/** A question of the shop's FAQ, as an accordion: the question a button, the answer hidden until it is clicked. */
+const faqItem = (i: number) =>
+  `<div class="accordion"><h3 class="accordion__header"><button aria-expanded="false" aria-controls="a${i}">` +
+  `<span>Question ${i}: how long does mesh chair ${i} last?</span></button></h3>` +
+  `<div class="accordion__content" id="a${i}" aria-hidden="true"><p>Answer ${i}: the mesh keeps its spring for ` +
+  `ten years of daily sitting, and the seat can be changed.</p></div></div>`
+
+const faqLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"FAQPage","mainEntity":[${
+  [1, 2, 3].map((i) =>
+    `{"@type":"Question","name":"Question ${i}: how long does mesh chair ${i} last?","acceptedAnswer":` +
+    `{"@type":"Answer","text":"Answer ${i}"}}`
+  ).join(",")
+}]}</script>`
+
+/** The shop's category page with its FAQ in a section of its own after the `main`; `ld` declares it. */
+const faqShop = (ld: string) =>
+  shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace("<title>", `${ld}<title>`).replace(
+    "</main>",
+    `</main><section class="questions"><h2>Questions about mesh chairs</h2><div class="accordion-group">${
+      [1, 2, 3].map(faqItem).join("")
+    }</div></section>`
+  )
+
+describe("readable copy: questions the page declares it answers", () => {
+  it("joins the block of the questions its schema.org data names, with their answers", () => {
+    const text = copy(faqShop(faqLd))
+    expect(text).toContain("keeps its shape for years")
+    expect(text).toContain("Questions about mesh chairs")
+    expect(text).toContain("Question 2: how long does mesh chair 2 last?")
+    expect(text).toContain("the mesh keeps its spring for ten years")
+  })
+
+  it("leaves them out where the page declares no questions", () => {
+    const text = copy(faqShop(""))
+    expect(text).toContain("keeps its shape for years")
+    expect(text).not.toContain("the mesh keeps its spring for ten years")
   })
 })

@@ -1,7 +1,7 @@
 /**
  * Product pages and product grids: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
- * `productPage`, readable/facts.ts `factRow` and `factPart`).
+ * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -85,6 +85,47 @@ describe("readable copy: customer reviews on a page that says nothing of itself"
       "boils a full litre"
     )
     expect(copy(kettle(""))).toContain("boils a full litre")
+  })
+})
+
+/** A shop's homepage whose reviews stand in a carousel, each item holding its review beside the reviewer and the product. */
+const carouselShop = () => {
+  const item = (i: number) =>
+    `<div class="carousel-item"><div class="carousel-item__review">` +
+    `<div class="carousel-item__review-rating" aria-label="5 stars" role="img"><span class="star"></span></div>` +
+    `<div class="carousel-item__review-title">Review ${i}: boils fast</div><div class="carousel-item__review-body">` +
+    `<p>Reviewer ${i} writes that the kettle boils a full litre in under three minutes and that the handle ` +
+    `stays cool after ${i + 2} months of daily use.</p></div></div>` +
+    `<div class="carousel-item__reviewer">Buyer ${i}</div><a class="carousel-item__product" href="/k${i}">Kettle K${i}</a></div>`
+  return `<html><head><title>The Kettle Shop</title></head><body>
+  <main><div class="home"><h1>Kettles that last</h1>
+    <p>Our kettles are made of steel, with a base that turns all the way round, a lid that opens wide for ` +
+    `cleaning, and a filter that keeps the scale out of your cup.</p>
+    <p>Each one switches itself off when the water boils or when it is lifted, and its window shows how much ` +
+    `water is left, so that nobody boils more than the cups they need.</p></div>
+  <section class="reviews-section"><h2>Real reviews</h2><div class="carousel">${
+      Array.from({ length: 5 }, (_, i) => item(i)).join("")
+    }</div></section></main></body></html>`
+}
+
+describe("readable copy: customer reviews built as a carousel's items", () => {
+  it("drops a run of cards whose part named as the review holds most of their text and a rating", () => {
+    const text = copy(carouselShop())
+    expect(text).toContain("a filter that keeps the scale out of your cup")
+    expect(text).not.toContain("boils a full litre")
+  })
+
+  it("keeps product cards whose rating is a small part of each card", () => {
+    const card = (i: number) =>
+      `<div class="product-card"><h3 class="product-card__title">Kettle K${i}</h3><p class="product-card__text">A steel ` +
+      `kettle of ${i + 1} litres, whose base turns all the way round and whose lid opens wide for cleaning.</p>` +
+      `<div class="product-card__review"><span class="star"></span> 4.${i} (51)</div><div class="price">${
+        40 + i
+      } euros</div></div>`
+    const html = `<html><head><title>Kettles</title></head><body><main><h1>Kettles</h1><div class="grid">${
+      Array.from({ length: 5 }, (_, i) => card(i)).join("")
+    }</div></main></body></html>`
+    expect(copy(html)).toContain("whose base turns all the way round")
   })
 })
 

@@ -45,6 +45,7 @@ import { headedLinkLists } from "./directories.js"
 import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factPart, factRow, titlePart } from "./facts.js"
+import { declaredFaq } from "./faqs.js"
 import { tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
@@ -490,7 +491,7 @@ const keepFurniture = (page: Page): void => {
  */
 export const chooseContent = (
   page: Page,
-  says: Partial<Pick<PageMeta, "discussion" | "product" | "productGroup" | "published">> = {}
+  says: Partial<Pick<PageMeta, "discussion" | "product" | "productGroup" | "published" | "faq">> = {}
 ): ReadonlyArray<El> => {
   const product = says.product === true
   if (says.discussion === true) discussionNames(page)
@@ -507,10 +508,10 @@ export const chooseContent = (
   }
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
-  const roots = priceGrids(
+  const roots = declaredFaq(
     page,
-    scoredContent(page, product, says.published === undefined, says.discussion === true),
-    product
+    priceGrids(page, scoredContent(page, product, says.published === undefined, says.discussion === true), product),
+    says.faq
   )
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)

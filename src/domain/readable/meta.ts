@@ -24,6 +24,8 @@ export interface PageMeta {
   readonly product?: boolean
   /** The page's Open Graph type says it shows a group of products (`product.group`): not front matter; content.ts keeps its grid. */
   readonly productGroup?: boolean
+  /** The questions the page's schema.org data declares it answers (`FAQPage`): not front matter; faqs.ts finds them. */
+  readonly faq?: ReadonlyArray<string> | undefined
 }
 
 const MAX_VALUE = 300
@@ -85,8 +87,9 @@ const WRITING = /^(?:article|newsarticle|blogposting|review|techarticle|reportag
 
 const fromLd = (
   texts: ReadonlyArray<string>
-): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion" | "product"> => {
+): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion" | "product" | "faq"> => {
   let discussion = false
+  const faq: Array<string> = []
   let product = false
   let writing = false
   let title: string | undefined
@@ -105,6 +108,7 @@ const fromLd = (
       if (DISCUSSION.test(type)) discussion = true
       if (type.split(" ").some((t) => PRODUCT.test(t))) product = true
       if (type.split(" ").some((t) => WRITING.test(t))) writing = true
+      if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
       title ??= one(o.headline) ?? (/webpage|collectionpage|itempage/i.test(type) ? undefined : one(o.name))
       author ??= nameOf(o.author)
@@ -112,7 +116,22 @@ const fromLd = (
       site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
     }
   }
-  return { title, author, published, site, discussion, product: product && !writing }
+  return { title, author, published, site, discussion, product: product && !writing, faq }
+}
+
+/** The most questions of an `FAQPage` read. */
+const MAX_QUESTIONS = 32
+
+/** The names of the `Question`s of an `FAQPage`'s `mainEntity` (one, or an array of them). */
+const questionsOf = (j: Json | undefined): Array<string> => {
+  const items = Array.isArray(j) ? (j as ReadonlyArray<Json>).slice(0, MAX_QUESTIONS) : j === undefined ? [] : [j]
+  const out: Array<string> = []
+  for (const q of items) {
+    if (!isObject(q) || !/^question$/i.test(typeOf(q))) continue
+    const name = one(q.name)
+    if (name !== undefined) out.push(name)
+  }
+  return out
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
@@ -174,7 +193,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
     discussion: fromLdMeta.discussion === true,
     product: singleProduct || productPage(m("og:type"), fromLdMeta.product === true),
-    productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? "")
+    productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? ""),
+    faq: fromLdMeta.faq
   }
 }
 

@@ -24,7 +24,8 @@ const rated = (page: Page, el: El): boolean => {
 /**
  * The review cards of a page: each element whose class names reviews (`REVIEW`) among three or
  * more siblings of its shape (cards.ts `siblingsOfShape`, links not counted against them), when
- * one of those siblings or more shows a rating (`RATING`).
+ * one of those siblings or more shows a rating (`RATING`); and the cards of a run whose reviews
+ * are one part of each card (`reviewCards`).
  */
 export const ratedReviews = (page: Page): Array<El> => {
   const out: Array<El> = []
@@ -38,7 +39,45 @@ export const ratedReviews = (page: Page): Array<El> => {
       yes = same !== undefined && same.some((c) => rated(page, c))
       judged.set(key, yes)
     }
-    if (yes) out.push(el)
+    if (yes) {
+      out.push(el)
+      continue
+    }
+    const card = el.parent
+    if (card.parent === undefined) continue
+    const partKey = `${card.parent.order} ${shapeOf(card)} part`
+    if (judged.has(partKey)) continue
+    const cards = reviewCards(page, card)
+    judged.set(partKey, cards !== undefined)
+    if (cards === undefined) continue
+    for (const c of cards) out.push(c)
   }
   return out
+}
+
+/** The least share of a run of review cards' text their parts named as reviews hold. */
+const REVIEW_PART_SHARE = 0.5
+
+/**
+ * The run of `card`'s shape, when it is a run of reviews built as cards whose review is one part
+ * (a carousel's item holding its review, its reviewer and the product reviewed side by side): three
+ * or more siblings of one shape (`siblingsOfShape`, links not counted against them), one of them
+ * or more showing a rating, where the children named as reviews hold at least
+ * `REVIEW_PART_SHARE` of the cards' text (a product card's rating line, "4.8 (51 reviews)", is a
+ * small part of it); else `undefined`.
+ */
+const reviewCards = (page: Page, card: El): Array<El> | undefined => {
+  const same = siblingsOfShape(card.parent!, card, 1)
+  if (same === undefined || !same.some((c) => rated(page, c))) return undefined
+  let text = 0
+  let reviews = 0
+  for (const c of same) {
+    text += c.text
+    let part = 0
+    for (const k of c.children) {
+      if (typeof k !== "number" && !k.drop && REVIEW.test(k.attribs.class ?? "")) part = Math.max(part, k.text)
+    }
+    reviews += part
+  }
+  return reviews >= REVIEW_PART_SHARE * text ? same : undefined
 }

@@ -1,0 +1,113 @@
+/**
+ * A page's questions and answers that its schema.org data declares (`FAQPage`): a shop's category
+ * page, a service page or a guide closes with its frequently asked questions, often as an
+ * accordion (the answers hidden until a question is clicked) in a section of its own, apart from
+ * the grid or the text that scores; and it names those questions in its JSON-LD, saying they are
+ * what the page answers. The block that holds them (the questions' closest common ancestor, with
+ * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
+ * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
+ */
+import { dropsItself, type El, inside, measure, type Page, textContent } from "./tree.js"
+
+/** The fewest declared questions the page must show (fewer, and the block cannot be told). */
+const MIN_FOUND = 2
+/** The least share of the declared questions the page must show. */
+const FOUND_SHARE = 0.5
+/** The most text a block around the questions may add to them (the section's heading, a line). */
+const MAX_FRAME = 150
+/** The largest share of the page's text the questions' block may hold (more, and it is the page). */
+const MAX_SHARE = 0.5
+
+/** A question as compared: lowercase letters and digits only (entities, marks and spaces aside). */
+const key = (s: string): string => s.replace(/&#?\w+;/g, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
+
+/**
+ * The content's roots with the block of the page's declared questions (`questions`: meta.ts
+ * `faq`) added in document order, when at least `MIN_FOUND` of them, and `FOUND_SHARE` of those
+ * declared, stand each as the whole text of an element the copy shows; their closest common
+ * ancestor, taken up through parents that add at most `MAX_FRAME` characters (the section's
+ * heading), holding at most `MAX_SHARE` of the page's text, neither inside the content nor holding
+ * it.
+ */
+export const declaredFaq = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  questions: ReadonlyArray<string> | undefined
+): ReadonlyArray<El> => {
+  if (questions === undefined || roots.length === 0) return roots
+  const found = questionsShown(page, questions)
+  if (found.length < MIN_FOUND || found.length < FOUND_SHARE * questions.length) return roots
+  let block: El | undefined = found[0]!
+  while (block !== undefined && !found.every((f) => inside(f, block!))) block = block.parent
+  if (block === undefined || block.drop) return roots
+  while (block.parent !== undefined && !block.parent.drop && block.parent.text - block.text <= MAX_FRAME) {
+    block = block.parent
+  }
+  if (block.text > MAX_SHARE * page.root.text) return roots
+  if (roots.some((r) => inside(block, r) || inside(r, block))) return roots
+  joined.set(page, block)
+  return [...roots, block].sort((a, b) => a.order - b.order)
+}
+
+/** The block of questions `declaredFaq` joined to each page's content. */
+const joined = new WeakMap<Page, El>()
+
+/** The most elements a question's element holds (a heading, a button, a label and an icon). */
+const MAX_QUESTION_ELEMENTS = 24
+
+/**
+ * The outermost element standing for each of `questions` (its whole text the question), in
+ * document order: not hidden nor dropped as furniture, but a button's label is read (an
+ * accordion's question is the button that opens its answer).
+ */
+const questionsShown = (page: Page, questions: ReadonlyArray<string>): Array<El> => {
+  const wanted = new Set(questions.map(key).filter((k) => k.length > 0))
+  const found: Array<El> = []
+  const all = page.all
+  for (let i = 0; i < all.length && wanted.size > 0; i++) {
+    const el = all[i]!
+    if (el.drop && el.name !== "button" && el.parent?.drop !== true) {
+      i = el.end - 1
+      continue
+    }
+    if (el.end - el.order > MAX_QUESTION_ELEMENTS) continue
+    const k = key(textContent(page.texts, el, true, false))
+    if (!wanted.has(k)) continue
+    wanted.delete(k)
+    found.push(el)
+    i = el.end - 1
+  }
+  return found
+}
+
+/**
+ * The declared questions (meta.ts `faq`) in the block `declaredFaq` joined, when it is still in the
+ * content, shown where the page writes them as buttons (an accordion's toggles, dropped with the
+ * form controls): the button's label is the question, on screen over its answer. (Questions the
+ * scored content holds stay as the cleaning left them.)
+ */
+export const withDeclaredQuestions = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  questions: ReadonlyArray<string> | undefined
+): ReadonlyArray<El> => {
+  const block = joined.get(page)
+  if (questions === undefined || block === undefined || !roots.some((r) => inside(block, r))) return roots
+  const all = page.all
+  let shown = false
+  for (const q of questionsShown(page, questions)) {
+    if (!inside(q, block)) continue
+    for (let i = q.order; i < q.end; i++) {
+      const b = all[i]!
+      if (b.name !== "button" || !b.drop || (b !== q && b.parent!.drop)) continue
+      b.drop = false
+      shown = true
+      for (let j = b.order + 1; j < b.end; j++) {
+        const d = all[j]!
+        d.drop = d.parent!.drop || dropsItself(page, d)
+      }
+    }
+  }
+  if (shown) measure(page)
+  return roots
+}
