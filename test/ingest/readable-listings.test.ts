@@ -15,7 +15,8 @@
  * readable/render.ts and inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
- * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems.
+ * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
+ * `namedFooter`, a site footer's credits named after it.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -827,5 +828,25 @@ describe("readable copy: a measure written in both unit systems", () => {
       expect(text).toContain(`Creek loop number ${i}`)
     }
     expect(text).toContain("42 km")
+  })
+})
+
+const mower = (i: number): string =>
+  `<div class="product-tile"><a href="/mowers/kr${i}"><h4>KR${i}</h4>` +
+  `<p>Robotic lawn mower for ${i} acres of grass</p><span class="price">$ ${i},099.99</span></a></div>`
+
+describe("readable copy: a site footer's part named after it", () => {
+  it("leaves out the credits line set after the footer, and keeps the grid", () => {
+    const text = copy(
+      `<html><head><title>Robotic mowers</title></head><body><h1>Robotic mowers</h1>` +
+        `<div class="grid">${Array.from({ length: 6 }, (_, i) => mower(i + 1)).join("")}</div>` +
+        `<footer class="site-footer"><a href="/about">About us</a> <a href="/stores">Stores</a></footer>` +
+        `<div class="footer-credits row"><p>©2026 Mower Group Ltd. Mower® is a registered trademark of the group.</p>` +
+        `<p><a href="/privacy">Privacy Policy</a> | <a href="/terms">Terms and conditions</a></p></div>` +
+        `</body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Robotic lawn mower for ${i} acres`)
+    expect(text).not.toContain("registered trademark")
+    expect(text).not.toContain("Privacy Policy")
   })
 })

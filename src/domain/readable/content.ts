@@ -827,9 +827,13 @@ const entriesInMain = (page: Page, list: El): boolean => {
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
 const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
 
-/** A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), not a part of one. */
+/**
+ * A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), or
+ * one of the parts a theme sets in it or right after it, named after it (`footer-credits`,
+ * `footer-copyright`, `footer-bottom`, `footer-legal`: the copyright line and the legal links).
+ */
 const FOOTER_NAME =
-  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
+  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root|credits?|copyright|bottom|widgets?|legal|links|info)?(?![a-z]))/i
 
 /**
  * The same name written in camel case (`navLeftFooter`, `siteFooter`, `globalFooterContainer`):
