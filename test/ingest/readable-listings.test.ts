@@ -16,7 +16,7 @@
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
- * `namedFooter`, a site footer's credits named after it.
+ * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -848,5 +848,25 @@ describe("readable copy: a site footer's part named after it", () => {
     for (let i = 1; i <= 6; i++) expect(text).toContain(`Robotic lawn mower for ${i} acres`)
     expect(text).not.toContain("registered trademark")
     expect(text).not.toContain("Privacy Policy")
+  })
+})
+
+const topicStory = (i: number): string =>
+  `<li class="teaser-item"><div class="teaser"><span class="age">${i} days ago</span> ` +
+  `<a href="/news/story-${i}">Rental cars story number ${i}</a><p class="summary">Day ${i} on the roads with the fleets</p></div></li>`
+
+describe("readable copy: a site's navigation bar named so", () => {
+  it("leaves out a box named as the navigation bar, with its weather, when the copy is the page's visible text", () => {
+    const text = copy(
+      `<html><head><title>Topic: car rental</title></head><body>` +
+        `<div class="NavBar-module_container__Ks8" id="navbar"><a href="/">News</a> <a href="/weather">Weather</a> ` +
+        `<a href="/sports">Sports</a> <a href="/weather"><p>Now</p><p>40</p><p>Thu</p><p>57</p></a></div>` +
+        `<div class="column"><div class="title">CAR RENTAL</div>` +
+        `<ul class="teaser-list">${Array.from({ length: 6 }, (_, i) => topicStory(i + 1)).join("")}</ul></div>` +
+        `</body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Rental cars story number ${i}`)
+    expect(text).not.toContain("Sports")
+    expect(text).not.toContain("Thu")
   })
 })

@@ -668,7 +668,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
-          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || isBanner(el) ||
+          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || namedNavBar(el) || isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
@@ -858,6 +858,22 @@ const namedFooter = (el: El): boolean => {
   if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
   const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
   if (!names.some((n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))) return false
+  for (let p = el.parent; p !== undefined; p = p.parent) {
+    if (PART_OF.has(p.name)) return false
+  }
+  return true
+}
+
+/** A name that calls an element the site's navigation bar (`navbar`, `site-navbar`, `NavBar-module_container__x1`). */
+const NAVBAR_NAME = /^(?:[\w-]*[-_])?nav-?bar(?:$|[-_])/i
+
+/**
+ * A box (`div` or `section`) named as the site's navigation bar, outside the parts `namedFooter`
+ * names: the visible fallback leaves it out as it does a `nav` tag.
+ */
+const namedNavBar = (el: El): boolean => {
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
+  if (!namesOf(el).split(/\s+/).some((n) => NAVBAR_NAME.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
     if (PART_OF.has(p.name)) return false
   }
