@@ -23,7 +23,8 @@
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system,
- *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script and a toggle that
+ *   opens a text in place ("Read more"), readable/notices.ts a
  *   site's dismissible notice above the page's first heading and a box that opens with its close
  *   control, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
@@ -40,7 +41,7 @@ import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
+import { withoutExpandToggles, withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
@@ -145,6 +146,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
+  roots = withoutExpandToggles(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -16,7 +16,8 @@
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
- * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar.
+ * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
+ * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -868,5 +869,24 @@ describe("readable copy: a site's navigation bar named so", () => {
     for (let i = 1; i <= 6; i++) expect(text).toContain(`Rental cars story number ${i}`)
     expect(text).not.toContain("Sports")
     expect(text).not.toContain("Thu")
+  })
+})
+
+describe("readable copy: a toggle that opens a text in place", () => {
+  it("leaves out a clamped intro's \"Read more\" going nowhere, keeps a label in a sentence and a link to a page", () => {
+    const text = copy(
+      `<html><head><title>Rankings</title></head><body><main><h1>Computer science rankings</h1>` +
+        `<div class="intro"><div class="limit-to-four-lines"><p>Over eight hundred universities were ranked this year ` +
+        `for computer science; the top three are in the same country, and ten countries have one in the top fifty.</p>` +
+        `<p>The highest new entrant debuts at joint 175th, the fourth best in its country for the subject.</p></div>` +
+        `<a href="javascript:void(0)" class="read-more-click">Read more</a>` +
+        `<p><b>Read more</b>: the method is published each spring with the data behind every score.</p>` +
+        `<p>Every table of this year's results is on the news page, country by country. ` +
+        `<a href="/news/rankings-2026">Read more</a></p></div></main></body></html>`
+    )
+    expect(text).toContain("debuts at joint 175th")
+    expect(text).not.toMatch(/^Read more$/m)
+    expect(text).toContain("Read more: the method is published")
+    expect(text).toContain("country by country. Read more")
   })
 })
