@@ -16,8 +16,9 @@
  *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
- *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
- *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
+ *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words and an icon's word,
+ *   readable/popups.ts the menus a checkbox opens, readable/ordinals.ts the links that number a
+ *   thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
@@ -46,7 +47,7 @@ import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
-import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
+import { withoutFillers, withoutIconWords, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
@@ -130,6 +131,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
+  roots = withoutIconWords(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)

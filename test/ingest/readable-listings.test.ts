@@ -17,7 +17,8 @@
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
  * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
- * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place.
+ * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
+ * `withoutIconWords`, an icon's word.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -888,5 +889,24 @@ describe("readable copy: a toggle that opens a text in place", () => {
     expect(text).not.toMatch(/^Read more$/m)
     expect(text).toContain("Read more: the method is published")
     expect(text).toContain("country by country. Read more")
+  })
+})
+
+const trending = (i: number): string =>
+  `<li class="news"><div class="card__content"><span class="card__icon">Icon</span><div class="card__data">` +
+  `<h5 class="card__title"><a href="/news/story-${i}">Trending story number ${i}</a></h5></div></div></li>`
+
+describe("readable copy: an icon's word", () => {
+  it("leaves out the word \"Icon\" in a box named as an icon, and keeps the word elsewhere", () => {
+    const text = copy(
+      `<html><head><title>News</title></head><body><main><h1>Software news</h1>` +
+        `<p>The stories our readers opened most this week, with the icon of each story's section beside it.</p>` +
+        `<ol class="cards">${Array.from({ length: 6 }, (_, i) => trending(i + 1)).join("")}</ol>` +
+        `<p>The section's <span class="icon-label">Icon</span> is drawn from the site's own glyph font.</p>` +
+        `</main></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Trending story number ${i}`)
+    expect(text).not.toMatch(/^\s*Icon$/m)
+    expect(text).toContain("The section's Icon is drawn")
   })
 })
