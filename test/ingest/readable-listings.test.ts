@@ -18,7 +18,7 @@
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
  * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
- * `withoutIconWords`, an icon's word.
+ * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -908,5 +908,23 @@ describe("readable copy: an icon's word", () => {
     for (let i = 1; i <= 6; i++) expect(text).toContain(`Trending story number ${i}`)
     expect(text).not.toMatch(/^\s*Icon$/m)
     expect(text).toContain("The section's Icon is drawn")
+  })
+})
+
+const tool = (i: number): string =>
+  `<div class="row flex"><div class="rank">${i}</div><div><a href="/tools/tool-${i}">Learning tool number ${i}</a>` +
+  `<p>Score ${90 - i} of 100 from ${i * 7} reviews by data teams.</p></div>` +
+  `<div class="flex items-center cursor-pointer"><svg width="16" height="16"><rect width="16" height="16"></rect></svg>` +
+  `<span class="text-sm">Compare</span></div></div>`
+
+describe("readable copy: a control drawn with the pointer's class", () => {
+  it("leaves out a checkbox drawn as a clickable box in every row of a ranking, and keeps the rows", () => {
+    const text = copy(
+      `<html><head><title>Rankings</title></head><body><main><h1>Top learning tools</h1>` +
+        `<p>The tools data teams rate highest this year, by their reviews; tick two or more to compare them.</p>` +
+        `<div class="rows">${Array.from({ length: 8 }, (_, i) => tool(i + 1)).join("")}</div></main></body></html>`
+    )
+    for (let i = 1; i <= 8; i++) expect(text).toContain(`Learning tool number ${i}`)
+    expect(text).not.toContain("Compare")
   })
 })
