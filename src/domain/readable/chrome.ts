@@ -106,7 +106,7 @@ const CAMEL_BUTTON = /[a-z](?:Btn|Button)(?:$|[\s_-])/
 /** Tailwind's class for an element the pointer clicks (`cursor-pointer`): a control drawn as a box of its own. */
 const POINTER = /(?:^|\s)cursor-pointer(?:$|\s)/
 
-/** Whether an element is drawn as a button: its class (`BUTTON`, `CAMEL_BUTTON`), its role or its type. */
+/** Whether an element is drawn as a button: its class (`BUTTON`, `CAMEL_BUTTON`, `POINTER`), its role or its type. */
 const drawnAsButton = (el: El): boolean => {
   const cls = el.attribs.class ?? ""
   return BUTTON.test(cls) || CAMEL_BUTTON.test(cls) || POINTER.test(cls) || el.attribs.role === "button" ||
