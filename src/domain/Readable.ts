@@ -16,14 +16,16 @@
  *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
- *   readable/fillers.ts a theme's placeholder text, cookie notices and filler words, readable/popups.ts
- *   the menus a checkbox opens, readable/ordinals.ts the links that number a thread's posts,
+ *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words and an icon's word,
+ *   readable/popups.ts the menus a checkbox opens, readable/ordinals.ts the links that number a
+ *   thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system,
- *   readable/controls.ts a thread's repeated controls drawn as links to a script, readable/notices.ts a
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script and a toggle that
+ *   opens a text in place ("Read more"), readable/notices.ts a
  *   site's dismissible notice above the page's first heading and a box that opens with its close
  *   control, readable/pictures.ts a gallery's
  *   links to picture files with their captions;
@@ -40,13 +42,13 @@ import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
+import { withoutExpandToggles, withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
-import { withoutFillers, withoutPlaceholderText } from "./readable/fillers.js"
+import { withoutFillers, withoutIconWords, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
@@ -131,6 +133,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPostNumbers(page, roots)
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
+  roots = withoutIconWords(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)
@@ -147,6 +150,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPosterPresence(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
+  roots = withoutExpandToggles(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -15,7 +15,10 @@
  * readable/render.ts and inline.ts `Run.gap`, a separator hidden from screen readers keeps two words apart (beside a link too);
  * readable/directories.ts, a directory's lists of links under headings; readable/intros.ts, a section's heading and
  * paragraph before its links; readable/edits.ts `withoutSectionEditLinks`, a wiki section's edit link beside its
- * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems.
+ * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
+ * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
+ * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
+ * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -827,5 +830,101 @@ describe("readable copy: a measure written in both unit systems", () => {
       expect(text).toContain(`Creek loop number ${i}`)
     }
     expect(text).toContain("42 km")
+  })
+})
+
+const mower = (i: number): string =>
+  `<div class="product-tile"><a href="/mowers/kr${i}"><h4>KR${i}</h4>` +
+  `<p>Robotic lawn mower for ${i} acres of grass</p><span class="price">$ ${i},099.99</span></a></div>`
+
+describe("readable copy: a site footer's part named after it", () => {
+  it("leaves out the credits line set after the footer, and keeps the grid", () => {
+    const text = copy(
+      `<html><head><title>Robotic mowers</title></head><body><h1>Robotic mowers</h1>` +
+        `<div class="grid">${Array.from({ length: 6 }, (_, i) => mower(i + 1)).join("")}</div>` +
+        `<footer class="site-footer"><a href="/about">About us</a> <a href="/stores">Stores</a></footer>` +
+        `<div class="footer-credits row"><p>©2026 Mower Group Ltd. Mower® is a registered trademark of the group.</p>` +
+        `<p><a href="/privacy">Privacy Policy</a> | <a href="/terms">Terms and conditions</a></p></div>` +
+        `</body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Robotic lawn mower for ${i} acres`)
+    expect(text).not.toContain("registered trademark")
+    expect(text).not.toContain("Privacy Policy")
+  })
+})
+
+const topicStory = (i: number): string =>
+  `<li class="teaser-item"><div class="teaser"><span class="age">${i} days ago</span> ` +
+  `<a href="/news/story-${i}">Rental cars story number ${i}</a><p class="summary">Day ${i} on the roads with the fleets</p></div></li>`
+
+describe("readable copy: a site's navigation bar named so", () => {
+  it("leaves out a box named as the navigation bar, with its weather, when the copy is the page's visible text", () => {
+    const text = copy(
+      `<html><head><title>Topic: car rental</title></head><body>` +
+        `<div class="NavBar-module_container__Ks8" id="navbar"><a href="/">News</a> <a href="/weather">Weather</a> ` +
+        `<a href="/sports">Sports</a> <a href="/weather"><p>Now</p><p>40</p><p>Thu</p><p>57</p></a></div>` +
+        `<div class="column"><div class="title">CAR RENTAL</div>` +
+        `<ul class="teaser-list">${Array.from({ length: 6 }, (_, i) => topicStory(i + 1)).join("")}</ul></div>` +
+        `</body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Rental cars story number ${i}`)
+    expect(text).not.toContain("Sports")
+    expect(text).not.toContain("Thu")
+  })
+})
+
+describe("readable copy: a toggle that opens a text in place", () => {
+  it("leaves out a clamped intro's \"Read more\" going nowhere, keeps a label in a sentence and a link to a page", () => {
+    const text = copy(
+      `<html><head><title>Rankings</title></head><body><main><h1>Computer science rankings</h1>` +
+        `<div class="intro"><div class="limit-to-four-lines"><p>Over eight hundred universities were ranked this year ` +
+        `for computer science; the top three are in the same country, and ten countries have one in the top fifty.</p>` +
+        `<p>The highest new entrant debuts at joint 175th, the fourth best in its country for the subject.</p></div>` +
+        `<a href="javascript:void(0)" class="read-more-click">Read more</a>` +
+        `<p><b>Read more</b>: the method is published each spring with the data behind every score.</p>` +
+        `<p>Every table of this year's results is on the news page, country by country. ` +
+        `<a href="/news/rankings-2026">Read more</a></p></div></main></body></html>`
+    )
+    expect(text).toContain("debuts at joint 175th")
+    expect(text).not.toMatch(/^Read more$/m)
+    expect(text).toContain("Read more: the method is published")
+    expect(text).toContain("country by country. Read more")
+  })
+})
+
+const trending = (i: number): string =>
+  `<li class="news"><div class="card__content"><span class="card__icon">Icon</span><div class="card__data">` +
+  `<h5 class="card__title"><a href="/news/story-${i}">Trending story number ${i}</a></h5></div></div></li>`
+
+describe("readable copy: an icon's word", () => {
+  it("leaves out the word \"Icon\" in a box named as an icon, and keeps the word elsewhere", () => {
+    const text = copy(
+      `<html><head><title>News</title></head><body><main><h1>Software news</h1>` +
+        `<p>The stories our readers opened most this week, with the icon of each story's section beside it.</p>` +
+        `<ol class="cards">${Array.from({ length: 6 }, (_, i) => trending(i + 1)).join("")}</ol>` +
+        `<p>The section's <span class="icon-label">Icon</span> is drawn from the site's own glyph font.</p>` +
+        `</main></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Trending story number ${i}`)
+    expect(text).not.toMatch(/^\s*Icon$/m)
+    expect(text).toContain("The section's Icon is drawn")
+  })
+})
+
+const tool = (i: number): string =>
+  `<div class="row flex"><div class="rank">${i}</div><div><a href="/tools/tool-${i}">Learning tool number ${i}</a>` +
+  `<p>Score ${90 - i} of 100 from ${i * 7} reviews by data teams.</p></div>` +
+  `<div class="flex items-center cursor-pointer"><svg width="16" height="16"><rect width="16" height="16"></rect></svg>` +
+  `<span class="text-sm">Compare</span></div></div>`
+
+describe("readable copy: a control drawn with the pointer's class", () => {
+  it("leaves out a checkbox drawn as a clickable box in every row of a ranking, and keeps the rows", () => {
+    const text = copy(
+      `<html><head><title>Rankings</title></head><body><main><h1>Top learning tools</h1>` +
+        `<p>The tools data teams rate highest this year, by their reviews; tick two or more to compare them.</p>` +
+        `<div class="rows">${Array.from({ length: 8 }, (_, i) => tool(i + 1)).join("")}</div></main></body></html>`
+    )
+    for (let i = 1; i <= 8; i++) expect(text).toContain(`Learning tool number ${i}`)
+    expect(text).not.toContain("Compare")
   })
 })

@@ -103,10 +103,14 @@ const BUTTON = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
 /** The same in a camel-cased name (CSS modules, styled components): `shipMessageBtn_x1`, `AddToCartButton`. */
 const CAMEL_BUTTON = /[a-z](?:Btn|Button)(?:$|[\s_-])/
 
-/** Whether an element is drawn as a button: its class (`BUTTON`, `CAMEL_BUTTON`), its role or its type. */
+/** Tailwind's class for an element the pointer clicks (`cursor-pointer`): a control drawn as a box of its own. */
+const POINTER = /(?:^|\s)cursor-pointer(?:$|\s)/
+
+/** Whether an element is drawn as a button: its class (`BUTTON`, `CAMEL_BUTTON`, `POINTER`), its role or its type. */
 const drawnAsButton = (el: El): boolean => {
   const cls = el.attribs.class ?? ""
-  return BUTTON.test(cls) || CAMEL_BUTTON.test(cls) || el.attribs.role === "button" || el.attribs.type === "button"
+  return BUTTON.test(cls) || CAMEL_BUTTON.test(cls) || POINTER.test(cls) || el.attribs.role === "button" ||
+    el.attribs.type === "button"
 }
 
 /**

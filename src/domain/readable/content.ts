@@ -669,7 +669,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
-          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || isBanner(el) ||
+          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || namedNavBar(el) || isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
@@ -828,9 +828,13 @@ const entriesInMain = (page: Page, list: El): boolean => {
 /** A list of nothing but links (a menu, "more stories", tags): a pointer elsewhere, not what the page shows. */
 const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
 
-/** A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), not a part of one. */
+/**
+ * A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), or
+ * one of the parts a theme sets in it or right after it, named after it (`footer-credits`,
+ * `footer-copyright`, `footer-bottom`, `footer-legal`: the copyright line and the legal links).
+ */
 const FOOTER_NAME =
-  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root)?(?![a-z]))/i
+  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root|credits?|copyright|bottom|widgets?|legal|links|info)?(?![a-z]))/i
 
 /**
  * The same name written in camel case (`navLeftFooter`, `siteFooter`, `globalFooterContainer`):
@@ -855,6 +859,22 @@ const namedFooter = (el: El): boolean => {
   if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
   const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
   if (!names.some((n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))) return false
+  for (let p = el.parent; p !== undefined; p = p.parent) {
+    if (PART_OF.has(p.name)) return false
+  }
+  return true
+}
+
+/** A name that calls an element the site's navigation bar (`navbar`, `site-navbar`, `NavBar-module_container__x1`). */
+const NAVBAR_NAME = /^(?:[\w-]*[-_])?nav-?bar(?:$|[-_])/i
+
+/**
+ * A box (`div` or `section`) named as the site's navigation bar, outside the parts `namedFooter`
+ * names: the visible fallback leaves it out as it does a `nav` tag.
+ */
+const namedNavBar = (el: El): boolean => {
+  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
+  if (!namesOf(el).split(/\s+/).some((n) => NAVBAR_NAME.test(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
     if (PART_OF.has(p.name)) return false
   }

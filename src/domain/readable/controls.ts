@@ -6,7 +6,8 @@
  * script link ("Show the table") stays, and so does one inside a sentence. Where the controls stood
  * around a number alone (a vote's arrows around the post's score), the number goes with them.
  * A post's links to the reply form ("Reply With Quote") repeated under posts go too
- * (`withoutReplyLinks`).
+ * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
+ * less") leading to no other page, even once (`withoutExpandToggles`).
  */
 import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -86,6 +87,68 @@ export const withoutReplyLinks = (page: Page, roots: ReadonlyArray<El>): Readonl
   for (const links of byText.values()) {
     if (links.length < MIN_REPEATS) continue
     for (const el of links) el.drop = true
+  }
+  return roots
+}
+
+/**
+ * A toggle's label: "Read more", "Show less", "See more", "View more", with a mark after it or
+ * not ("Read more…", "Show more ›"). Its whole text is the control's name.
+ */
+const TOGGLE = /^(?:read|show|see|view) (?:more|less)\s*[.…»›→+]*$/i
+
+/** The longest text read as a toggle's label. */
+const MAX_TOGGLE = 16
+
+/** An address that leads nowhere but to a script: `#` alone, or `javascript:`. */
+const NOWHERE = /^\s*(?:#\s*$|javascript:)/i
+
+/**
+ * Whether an inline element opens a run of text: a word or an inline element with text right
+ * after it ("<b>Read more</b>: a link" is a sentence's label, not a control). A toggle ends its
+ * run: the clamped text it opens comes before it.
+ */
+const inRun = (page: Page, el: El): boolean => {
+  const parent = el.parent
+  if (el.block === undefined || parent === undefined) return false
+  const kids = parent.children
+  const at = kids.indexOf(el)
+  const shows = (k: El | number | undefined): boolean | undefined => {
+    if (k === undefined) return false
+    if (typeof k === "number") return page.texts.of(k).trim().length > 0 ? true : undefined
+    if (k.drop || k.text === 0) return undefined
+    return k.block !== undefined
+  }
+  for (let i = at + 1; i < kids.length; i++) {
+    const s = shows(kids[i])
+    if (s !== undefined) return s
+  }
+  return false
+}
+
+/** Whether `el`, a link inside it or a link around it leads to another page (an address that is no script, no `#` alone). */
+const leadsElsewhere = (page: Page, el: El): boolean => {
+  const leads = (a: El) => a.name === "a" && a.attribs.href !== undefined && !NOWHERE.test(a.attribs.href)
+  for (let p: El | undefined = el; p !== undefined; p = p.parent) if (leads(p)) return true
+  for (let i = el.order + 1; i < el.end; i++) if (leads(page.all[i]!)) return true
+  return false
+}
+
+/**
+ * The roots without the toggles that open or close a text in place: an element whose whole text is
+ * a toggle's label (`TOGGLE`) and that leads to no other page (no link, or a link to a script or to
+ * `#`). A clamped intro's "Read more", a description's "READ MORE" a script expands, a card's
+ * "Read More" the card's own script follows: in the copy, the text is there whole, and the label
+ * names a click that does nothing. A "Read more" link to the full article stays.
+ */
+export const withoutExpandToggles = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0 || el.text > MAX_TOGGLE) return false
+      if (!TOGGLE.test(collapsedText(page, el)) || leadsElsewhere(page, el) || inRun(page, el)) return true
+      el.drop = true
+      return true
+    })
   }
   return roots
 }

@@ -7,7 +7,9 @@
  *   a banner (`gdpr-banner` is known by its name: content.ts `BANNER`), or that holds most of what
  *   a page rendered by scripts shows (`withoutPlaceholderText`);
  * - one word written over and over ("word word word …"), as scripts that measure the page's
- *   fonts leave it in the saved page (`withoutFillers`).
+ *   fonts leave it in the saved page (`withoutFillers`);
+ * - the word "Icon" in a box named as an icon, standing alone, where the style sheet draws a
+ *   glyph (`withoutIconWords`).
  */
 import { eachKept, type El, type Node, type Page, textContent } from "./tree.js"
 
@@ -58,6 +60,49 @@ export const withoutFillers = (page: Page, roots: ReadonlyArray<El>): ReadonlyAr
     eachKept(page.all, root.order, root.end, (el) => {
       if (el.text < 2 * MIN_REPEATS || el.children.some((c) => typeof c !== "number")) return false
       el.drop = FILLER.test(textContent(page.texts, el))
+      return el.drop
+    })
+  }
+  return roots
+}
+
+/**
+ * Whether an inline element stands beside words: the nearest sibling with text on either side is a
+ * text or an inline element ("The section's <span>Icon</span> is drawn…" is a sentence's word).
+ */
+const besideWords = (page: Page, el: El): boolean => {
+  const parent = el.parent
+  if (el.block === undefined || parent === undefined) return false
+  const kids = parent.children
+  const at = kids.indexOf(el)
+  for (const step of [-1, 1]) {
+    for (let i = at + step; i >= 0 && i < kids.length; i += step) {
+      const k = kids[i]!
+      if (typeof k === "number") {
+        if (page.texts.of(k).trim().length > 0) return true
+        continue
+      }
+      if (k.drop || k.text === 0) continue
+      if (k.block !== undefined) return true
+      break
+    }
+  }
+  return false
+}
+
+/** A name that calls an element an icon: `icon` alone or as a part (`card__icon`, `icon-news`, `navIcon`). */
+const ICON_NAME = /icon/i
+
+/**
+ * The roots without each element named as an icon whose whole text is the word "icon": the label
+ * a theme writes in the box its style sheet draws a glyph over (a news card's `card__icon`), which
+ * the reader sees as a picture, never as the word.
+ */
+export const withoutIconWords = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text !== 4 || !ICON_NAME.test(el.attribs.class ?? "") || besideWords(page, el)) return false
+      el.drop = textContent(page.texts, el).trim().toLowerCase() === "icon"
       return el.drop
     })
   }
