@@ -7,7 +7,9 @@
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
  * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
  * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
- * readable/attachments.ts).
+ * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
+ * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
+ * "… like this.", readable/boilerplate.ts: a `postsignature`).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
