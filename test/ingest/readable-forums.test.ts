@@ -731,3 +731,26 @@ describe("readable copy: a signature named as the post's own", () => {
     expect(text).not.toContain("How to collimate")
   })
 })
+
+/** A thread whose posts' headers are templates a script fills: the time each was written and edited. */
+const templateNotesThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="d-flex"><a href="/user/member${i}">member${i}</a> ` +
+      `<div class="d-flex gap-1"><span class="text-muted">wrote on <a href="/post/${i}" class="timeago" ` +
+      `title="2024-04-17T10:58:44.717Z"></a></span> <span class="visually-hidden">last edited by ` +
+      `${i === 1 ? "member1 " : ""}<span class="timeago" title="Invalid Date"></span></span></div></div>` +
+      `<div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>Last edited by the moderator, the first post now ` +
+  `links the mount's manual.</p></div></div></main></body></html>`
+
+describe("readable copy: a post's edit note whose dates a script fills", () => {
+  it("leaves out the note with its empty dates, keeping a sentence that opens with the words", () => {
+    const text = copy(templateNotesThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/wrote on|last edited by/)
+    expect(text).toContain("Last edited by the moderator, the first post now links the mount's manual.")
+  })
+})
