@@ -38,6 +38,7 @@
  * gate's matcher reads it; only links add Markdown around text.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
+import { withoutAdNotes } from "./readable/ads.js"
 import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
@@ -55,9 +56,14 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
-import { withoutPictureLinks } from "./readable/pictures.js"
+import { withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
-import { withoutPosterFacts, withoutPosterPresence } from "./readable/posters.js"
+import {
+  withoutLetterAvatars,
+  withoutPosterFacts,
+  withoutPosterPresence,
+  withoutStarterBadges
+} from "./readable/posters.js"
 import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
@@ -148,6 +154,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSecondUnits(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
+  roots = withoutStarterBadges(page, roots)
+  roots = withoutLetterAvatars(page, roots)
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
@@ -155,6 +163,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
+  roots = withoutMediaFallbacks(page, roots)
+  roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
 }

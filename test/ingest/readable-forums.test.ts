@@ -7,7 +7,9 @@
  * readable/fields.ts: machine dates, readable/prompts.ts: a guest's prompt and a locked thread's status,
  * readable/posters.ts: presence, readable/similar.ts: other threads offered under a thread,
  * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
- * readable/attachments.ts).
+ * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
+ * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
+ * "… like this.", readable/boilerplate.ts: a `postsignature`).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -586,5 +588,169 @@ describe("readable copy: a post's attached files", () => {
     expect(text).not.toMatch(/Downloaded \d+ times/)
     expect(text).not.toContain("logs-0.zip")
     expect(text).not.toMatch(/^Attachments$/m)
+  })
+})
+
+/** A thread with a board's advertisement slot between its posts, labelled with a note for guests. */
+const adNoteThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r) =>
+      `<div class="post"><div class="slot"><div style="font-size: 11px">Advertisement - ` +
+      `<a href="/register">Members</a> don't see this ad</div></div><div class="content">${r}</div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>Advertisement: the word alone on a banner was ` +
+  `how the old club paid for its server in 2003.</p></div></div></main></body></html>`
+
+describe("readable copy: an advertisement's label with a note", () => {
+  it("leaves out the label and its note, keeping a sentence that opens with the word", () => {
+    const text = copy(adNoteThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("don't see this ad")
+    expect(text).toContain("Advertisement: the word alone on a banner was how the old club paid")
+  })
+})
+
+/** A thread whose post embeds a video, written as an empty frame and a link to it for readers without the script. */
+const mediaFallbackThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content">${r} This might help: <div class="mediaWrapper">` +
+      `<div class="mediaWrapper-inner"></div></div><i><span style="font-size: 10px">` +
+      `<a href="https://video.example/watch?v=${i}abc">View: https://video.example/watch?v=${i}abc</a>` +
+      `</span></i></div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>The whole log from last night is here, ` +
+  `<a href="https://paste.example/log">View: https://paste.example/log.txt</a>, and it shows the same ` +
+  `error twice before the guest hangs.</p></div></div></main></body></html>`
+
+describe("readable copy: a video's stand-in link", () => {
+  it("leaves out a link whose text is View: and its own address, keeping one that names another", () => {
+    const text = copy(mediaFallbackThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("watch?v=")
+    expect(text).toContain("View: https://paste.example/log.txt")
+  })
+})
+
+/** A thread whose posters' panels give each member's count of posts after the number. */
+const postCountThread = (): string =>
+  `<html><head><title>First trip to Japan</title></head><body><main>` +
+  `<h1>First trip to Japan</h1>${
+    [...REPLIES, "Kyoto in April is worth the crowds."].map((r, i) =>
+      `<div class="post"><div class="meta"><div class="author">Posted by Member ${i}</div>` +
+      `<div class="post-count">${4931 + i * 17} posts</div></div><div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }</main><aside><p>This forum has 12 posts today.</p></aside></body></html>`
+
+describe("readable copy: a poster's count of posts written after the number", () => {
+  it("leaves out the counts beside each post", () => {
+    const text = copy(postCountThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/\d posts\b/)
+  })
+})
+
+/** A thread whose starter's posts carry a badge saying so, and a reply that names the starter in a sentence. */
+const starterBadgeThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="ribbonBox"><div class="ribbon"><span>${i === 1 ? "" : "OP"}</span>` +
+      `</div></div><div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>OP</p><p>is right: the light mount is enough for a ` +
+  `first year.</p></div></div></main></body></html>`
+
+describe("readable copy: the thread starter's badge", () => {
+  it("leaves out the badge over each of the starter's posts", () => {
+    const text = copy(starterBadgeThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text.match(/^OP$/gm) ?? []).toHaveLength(0)
+  })
+})
+
+/** A thread whose liked posts name who liked them, each name a link to the member. */
+const likersThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="content"><p>${r}</p></div><div class="liked">` +
+      `<a href="/members/ann${i}">ann${i}</a>, <a href="/members/bo${i}">bo${i}</a> and ` +
+      `<a href="#" onclick="return false">3 others</a> like this.</div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>Most of the members I asked like this.</p></div></div>` +
+  `</main></body></html>`
+
+describe("readable copy: the names of who liked a post", () => {
+  it("leaves out the names and 'like this', keeping a sentence that ends the same way", () => {
+    const text = copy(likersThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/\bann\d\b/)
+    expect(text).toContain("Most of the members I asked like this.")
+  })
+})
+
+/** A thread whose posters have no picture: each avatar is a coloured disc with the name's initial. */
+const letterAvatarThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="poster"><span class="avatar avatar-rounded" ` +
+      `style="background-color: #607d8b">${"JKN"[i]}</span></div><div class="content"><p>${r}</p>` +
+      `</div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>The three options were:</p><ul><li>A</li><li>B</li>` +
+  `<li>C</li></ul></div></div></main></body></html>`
+
+describe("readable copy: a poster's letter avatar", () => {
+  it("leaves out the initial drawn as an avatar, keeping one-letter items of a list", () => {
+    const text = copy(letterAvatarThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/^\s*[JKN]\s*$/m)
+    expect(text).toMatch(/^\s*B\s*$/m)
+  })
+})
+
+/** A thread whose posts close with a signature named as the post's own (`postsignature`). */
+const postSignatureThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r) =>
+      `<div class="post"><h3>Re: Which mount for a small scope?</h3><div class="postmsg"><p>${r}</p></div>` +
+      `<div class="postsignature postmsg"><hr /><p><a href="/wiki/collimation">How to collimate</a> · ` +
+      `<a href="/wiki/dew">Fight the dew</a></p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a signature named as the post's own", () => {
+  it("leaves out the signature under each post", () => {
+    const text = copy(postSignatureThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toContain("How to collimate")
+  })
+})
+
+/** A thread whose posts' headers are templates a script fills: the time each was written and edited. */
+const templateNotesThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><div class="d-flex"><a href="/user/member${i}">member${i}</a> ` +
+      `<div class="d-flex gap-1"><span class="text-muted">wrote on <a href="/post/${i}" class="timeago" ` +
+      `title="2024-04-17T10:58:44.717Z"></a></span> <span class="visually-hidden">last edited by ` +
+      `${i === 1 ? "member1 " : ""}<span class="timeago" title="Invalid Date"></span></span></div></div>` +
+      `<div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>Last edited by the moderator, the first post now ` +
+  `links the mount's manual.</p></div></div></main></body></html>`
+
+describe("readable copy: a post's edit note whose dates a script fills", () => {
+  it("leaves out the note with its empty dates, keeping a sentence that opens with the words", () => {
+    const text = copy(templateNotesThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/wrote on|last edited by/)
+    expect(text).toContain("Last edited by the moderator, the first post now links the mount's manual.")
   })
 })

@@ -9,7 +9,7 @@
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
 import { MIN_CARDS, runsOfShape } from "./cards.js"
-import { collapsedText, type El, h1Within, type Page } from "./tree.js"
+import { collapsedText, eachKept, type El, h1Within, type Page } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
 const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
@@ -47,4 +47,29 @@ export const sponsoredStrips = (page: Page): Array<El> => {
     if (strip !== undefined) out.push(strip)
   }
   return out
+}
+
+/**
+ * An advertisement's label with a note: a slot in a thread or an article says what it is and why
+ * ("Advertisement - Members don't see this ad", "Advertisement (gone after registration)",
+ * "Advertisement - Page continues below", "Advertisement: New AI Book!"), a line of its own beside
+ * the ad. Such an element (the word, then a dash, a colon or a bracket and at most `MAX_NOTE`
+ * characters) is left out (`withoutAdNotes`); a sentence about advertising holds more.
+ */
+const AD_NOTE = /^advertisement\s*(?:[-\u2013\u2014:]|\()\s*\S/i
+/** The longest label and note (visible characters). */
+const MAX_NOTE = 60
+
+/** The roots without the labels of advertisements written with a note. */
+export const withoutAdNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > MAX_NOTE) return false
+      if (!AD_NOTE.test(collapsedText(page, el))) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
 }

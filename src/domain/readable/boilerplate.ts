@@ -153,11 +153,12 @@ const BYLINE =
 /**
  * Names of a forum post's furniture (`forumPanel`): the poster's panel beside each post (title,
  * rank, banner, counts of posts and reputation: `postprofile`, `message-userDetails`,
- * `userTitle`, `user-info`, `authorStats`) and the signature under it. Matched as a name's own word
- * (after a start, a space, `-` or `_`): `message-userContent`, the post itself, is not one.
+ * `userTitle`, `user-info`, `authorStats`) and the signature under it (`signature`, or
+ * `postsignature` as FluxBB-like boards write it). Matched as a name's own word (after a start, a
+ * space, `-` or `_`): `message-userContent`, the post itself, is not one.
  */
 const FORUM_PANEL =
-  /(?:^|[-_\s])(?:signature|postprofile|user-?(?:title|extras|banner|info|details|stats)|(?:author|poster)-?(?:stats|info|details))(?:$|[-_\s])/i
+  /(?:^|[-_\s])(?:(?:post)?signature|postprofile|user-?(?:title|extras|banner|info|details|stats)|(?:author|poster)-?(?:stats|info|details))(?:$|[-_\s])/i
 
 /** Whether an element's names say it is a forum post's poster panel or signature (strong furniture). */
 const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)

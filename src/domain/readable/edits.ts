@@ -5,7 +5,9 @@
  * June 19, 2024 by Ann", when and then who). It is the board's bookkeeping, not what the post
  * says, and reads in the copy as a line between posts. An element whose whole text is such a note
  * is left out (`withoutEditNotes`); a sentence of a post that starts with the same words holds
- * more and stays.
+ * more and stays. A board that renders its notes in the browser writes the template with the
+ * dates empty for its script to fill ("wrote on", "last edited by" and a name or none, beside an
+ * empty `time` or an element named `timeago`): such an element is a note too.
  *
  * A section's edit link: a wiki writes beside each section's heading a link that opens that
  * section in its editor ("[edit]", "[edit source]"), a control for its editors that reads in the
@@ -21,6 +23,19 @@ import { collapsedText, eachKept, type El, type Node, type Page } from "./tree.j
 const NOTE = /^(?:last edited\s*(?:by\b|:|on\b)(?=.*\d)|edited\s+(?:on\s+)?\S*\s*\d.{0,60}\bby\b)/i
 /** The longest note (visible characters). */
 const MAX_NOTE = 200
+/** A note whose date a script writes: "wrote on", "last edited by" and at most a name, the dates empty. */
+const TEMPLATE_NOTE = /^(?:wrote\s+on\s+)?last\s+edited\s+by(?:\s+\S{1,40})?$/i
+/** An element a script fills with a time: a `time`, or one named `timeago` (the jQuery plugin's convention). */
+const TIME_SLOT = /(?:^|\s)timeago(?:\s|$)/i
+
+/** Whether `el` holds an empty slot for a time (`TIME_SLOT`). */
+const holdsEmptyTime = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) {
+    const d = page.all[i]!
+    if (d.text === 0 && (d.name === "time" || TIME_SLOT.test(d.attribs.class ?? ""))) return true
+  }
+  return false
+}
 
 /** The roots without the elements whose whole text is a post's edit note (`NOTE`, at most `MAX_NOTE` characters). */
 export const withoutEditNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
@@ -28,7 +43,8 @@ export const withoutEditNotes = (page: Page, roots: ReadonlyArray<El>): Readonly
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0) return true
       if (el.text > MAX_NOTE) return false
-      if (!NOTE.test(collapsedText(page, el))) return false
+      const text = collapsedText(page, el)
+      if (!NOTE.test(text) && !(TEMPLATE_NOTE.test(text) && holdsEmptyTime(page, el))) return false
       el.drop = true
       return true
     })

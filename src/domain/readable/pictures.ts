@@ -8,7 +8,7 @@
  * characters of text, is left out; a link to a picture written in a sentence holds no `img` and
  * stays.
  */
-import { eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
 
 /** An address of a picture file: its path ends in a picture's extension (a query or fragment after it). */
 const PICTURE = /\.(?:jpe?g|png|gif|webp|avif)(?:[?#].*)?$/i
@@ -34,6 +34,29 @@ export const withoutPictureLinks = (page: Page, roots: ReadonlyArray<El>): Reado
       ) {
         el.drop = true
       }
+      return true
+    })
+  }
+  return roots
+}
+
+/**
+ * A video's stand-in: boards embed a pasted video or post from another site in a frame their
+ * script fills, and write under the empty frame a link to it whose text is "View:" and its own
+ * address, for a reader whose browser did not run the script. In the copy the frame is gone and
+ * the link is a line of address. A link whose whole text is "View:" then the address it leads to
+ * is left out (`withoutMediaFallbacks`); a link that names its address otherwise stays.
+ */
+const VIEW = /^view:\s*(\S+)$/i
+
+/** The roots without the links that stand in for an embedded video or post. */
+export const withoutMediaFallbacks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      const href = el.attribs.href?.trim()
+      const shown = VIEW.exec(collapsedText(page, el))
+      if (href !== undefined && shown !== null && shown[1] === href) el.drop = true
       return true
     })
   }

@@ -7,10 +7,12 @@
  * least `MIN_FACTS` of them that name a member's joining or count of posts (`withoutPosterFacts`):
  * a lone "Location:" or "Posts:" line elsewhere (an event's place, a blog's count) stays.
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachKept, type El, namesOf, type Page } from "./tree.js"
 
 /** A fact that only a member's record holds: when they joined, how many posts they wrote, with a digit in its value. */
 const MEMBER_FACT = /^(?:join(?:ed)?(?:\s+date)?|registered|member\s+since|posts|messages)\s*:\s*(?=.*\d)\S.{0,30}$/i
+/** A member's count of posts written after the number ("4931 posts"). */
+const POST_COUNT = /^\d[\d,.]*\s*k?\s+(?:posts|messages)$/i
 /** A fact boards write beside those, kept unless one of `MEMBER_FACT` stands beside it. */
 const SIDE_FACT = /^(?:location|from|reputation|reaction\s+score|karma|points|gender|age)\s*:\s*\S.{0,40}$/i
 /** The longest fact (visible characters). */
@@ -27,7 +29,7 @@ export const withoutPosterFacts = (page: Page, roots: ReadonlyArray<El>): Readon
       if (el.text === 0) return true
       if (el.text > MAX_FACT) return false
       const text = collapsedText(page, el)
-      if (MEMBER_FACT.test(text)) member.push(el)
+      if (MEMBER_FACT.test(text) || POST_COUNT.test(text)) member.push(el)
       else if (SIDE_FACT.test(text)) side.push(el)
       else return false
       return true
@@ -69,5 +71,60 @@ export const withoutPosterPresence = (page: Page, roots: ReadonlyArray<El>): Rea
   }
   if (found.length < MIN_PRESENCE || !offline) return roots
   for (const el of found) el.drop = true
+  return roots
+}
+
+/**
+ * The thread starter's badge: boards mark each post its starter wrote with a badge ("OP",
+ * "Original Poster", "Thread starter"), a ribbon over the avatar or a label beside the name. It says
+ * who started the thread, not what the post says. Where the copy holds at least `MIN_BADGES` such
+ * elements, each whose whole text is one is left out (`withoutStarterBadges`); "OP" in a sentence
+ * holds more and stays.
+ */
+const STARTER = /^(?:original\s+poster|(?:thread|topic)\s+(?:starter|author))$/i
+/** The badge's abbreviation, in capitals (a code span "op" in a reference's sentence is a name). */
+const STARTER_ABBREVIATION = "OP"
+/** The fewest badges in the copy that make a thread's. */
+const MIN_BADGES = 2
+
+/** The roots without the badges that mark the thread starter's posts. */
+export const withoutStarterBadges = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const found: Array<El> = []
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > 20 || /^h[1-6]$/.test(el.name)) return false
+      const text = collapsedText(page, el)
+      if (text !== STARTER_ABBREVIATION && !STARTER.test(text)) return false
+      found.push(el)
+      return true
+    })
+  }
+  if (found.length < MIN_BADGES) return roots
+  for (const el of found) el.drop = true
+  return roots
+}
+
+/**
+ * A poster's letter avatar: a member with no picture is drawn as a coloured disc holding the
+ * initial of their name, written as text in an element named as an avatar (`avatar`,
+ * `avatar-u123-m`). In the copy it is a capital letter alone before each post. An element named so
+ * whose whole text is one or two letters is left out (`withoutLetterAvatars`).
+ */
+const AVATAR_NAME = /(?:^|\s)avatar(?:$|[-_\s])/i
+/** An initial or two. */
+const INITIALS = /^\p{L}{1,2}$/u
+
+/** The roots without the initials drawn as a poster's avatar. */
+export const withoutLetterAvatars = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > 2 || !AVATAR_NAME.test(namesOf(el))) return false
+      if (!INITIALS.test(collapsedText(page, el))) return false
+      el.drop = true
+      return true
+    })
+  }
   return roots
 }

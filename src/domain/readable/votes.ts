@@ -107,6 +107,12 @@ export const withoutReactionCounts = (page: Page, roots: ReadonlyArray<El>): Rea
  * a sentence that opens with "Reactions:" is not links and stays.
  */
 const REACTORS = /^reactions:\s*\S/i
+/** The names, then that they like the post ("Ann, Bo and 3 others like this."). */
+const LIKERS = /^(\S.*?)\s+(?:likes?|liked|thanked)\s+this(?:\s+post)?\s*[.!]$/i
+/** One name of such a list, or the count of the others after them. */
+const LIKER = /^(?:\d[\d,]*\s+others?|[^\s,][^,]{0,29})$/i
+/** The least share of such names that is links (a count of others may be plain text). */
+const MIN_LINKED_LIKERS = 0.5
 /** The longest line of names (characters). */
 const MAX_REACTORS = 200
 /** The least share of the names that is links. */
@@ -119,9 +125,15 @@ export const withoutReactionNames = (page: Page, roots: ReadonlyArray<El>): Read
       if (el.text === 0) return true
       if (el.text > MAX_REACTORS) return false
       const text = collapsedText(page, el)
-      if (!REACTORS.test(text)) return false
-      const names = el.text - "Reactions:".length
-      if (el.link < MIN_LINKED * names) return false
+      if (REACTORS.test(text)) {
+        const names = el.text - "Reactions:".length
+        if (el.link < MIN_LINKED * names) return false
+        el.drop = true
+        return true
+      }
+      const liked = LIKERS.exec(text)
+      if (liked === null || el.link < MIN_LINKED_LIKERS * liked[1]!.replace(/[\s,]/g, "").length) return false
+      if (!liked[1]!.split(/\s*,\s*|\s+and\s+/i).every((name) => LIKER.test(name))) return false
       el.drop = true
       return true
     })
