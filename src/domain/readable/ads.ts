@@ -9,7 +9,7 @@
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
 import { MIN_CARDS, runsOfShape } from "./cards.js"
-import { collapsedText, eachKept, type El, h1Within, type Page } from "./tree.js"
+import { collapsedText, eachShortLine, type El, h1Within, type Page } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
 const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
@@ -62,14 +62,10 @@ const MAX_NOTE = 60
 
 /** The roots without the labels of advertisements written with a note. */
 export const withoutAdNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_NOTE) return false
-      if (!AD_NOTE.test(collapsedText(page, el))) return false
-      el.drop = true
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_NOTE, (el, text) => {
+    if (!AD_NOTE.test(text)) return false
+    el.drop = true
+    return true
+  })
   return roots
 }

@@ -9,7 +9,7 @@
  * (`withoutAttachmentBoxes`). A sentence that says how often a file was downloaded holds more and
  * stays.
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachShortLine, type El, type Page } from "./tree.js"
 
 /** A file's size, then how often it was fetched. */
 const STATS = /^\(?\s*\d[\d.,]*\s*(?:[kmg]i?b|bytes)\s*\)?\s*(?:downloaded|viewed)\s+\d[\d,]*\s+times?\.?$/i
@@ -33,15 +33,11 @@ const onlyLabel = (page: Page, el: El): boolean => el.text > 0 && LABEL.test(col
 /** The roots without the files a board lists under a post, with their sizes and counts. */
 export const withoutAttachmentBoxes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const entries: Array<El> = []
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_STATS) return false
-      if (!STATS.test(collapsedText(page, el))) return false
-      entries.push(el)
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_STATS, (el, text) => {
+    if (!STATS.test(text)) return false
+    entries.push(el)
+    return true
+  })
   for (const el of entries) {
     const entry = entryOf(el)
     entry.drop = true

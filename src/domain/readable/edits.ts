@@ -17,7 +17,7 @@
  * brackets around it (`withoutSectionEditLinks`).
  */
 import { isHeading } from "./edges.js"
-import { collapsedText, eachKept, type El, type Node, type Page } from "./tree.js"
+import { collapsedText, eachKept, eachShortLine, type El, type Node, type Page } from "./tree.js"
 
 /** An edit note: "Last edited" and who or when, with a date or a time in it; or "Edited", a date, then "by" and who. */
 const NOTE = /^(?:last edited\s*(?:by\b|:|on\b)(?=.*\d)|edited\s+(?:on\s+)?\S*\s*\d.{0,60}\bby\b)/i
@@ -39,16 +39,11 @@ const holdsEmptyTime = (page: Page, el: El): boolean => {
 
 /** The roots without the elements whose whole text is a post's edit note (`NOTE`, at most `MAX_NOTE` characters). */
 export const withoutEditNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_NOTE) return false
-      const text = collapsedText(page, el)
-      if (!NOTE.test(text) && !(TEMPLATE_NOTE.test(text) && holdsEmptyTime(page, el))) return false
-      el.drop = true
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_NOTE, (el, text) => {
+    if (!NOTE.test(text) && !(TEMPLATE_NOTE.test(text) && holdsEmptyTime(page, el))) return false
+    el.drop = true
+    return true
+  })
   return roots
 }
 

@@ -7,7 +7,7 @@
  * least `MIN_FACTS` of them that name a member's joining or count of posts (`withoutPosterFacts`):
  * a lone "Location:" or "Posts:" line elsewhere (an event's place, a blog's count) stays.
  */
-import { collapsedText, eachKept, type El, namesOf, type Page } from "./tree.js"
+import { eachShortLine, type El, namesOf, type Page } from "./tree.js"
 
 /** A fact that only a member's record holds: when they joined, how many posts they wrote, with a digit in its value. */
 const MEMBER_FACT = /^(?:join(?:ed)?(?:\s+date)?|registered|member\s+since|posts|messages)\s*:\s*(?=.*\d)\S.{0,30}$/i
@@ -24,17 +24,12 @@ const MIN_FACTS = 3
 export const withoutPosterFacts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const member: Array<El> = []
   const side: Array<El> = []
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_FACT) return false
-      const text = collapsedText(page, el)
-      if (MEMBER_FACT.test(text) || POST_COUNT.test(text)) member.push(el)
-      else if (SIDE_FACT.test(text)) side.push(el)
-      else return false
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_FACT, (el, text) => {
+    if (MEMBER_FACT.test(text) || POST_COUNT.test(text)) member.push(el)
+    else if (SIDE_FACT.test(text)) side.push(el)
+    else return false
+    return true
+  })
   if (member.length < MIN_FACTS) return roots
   const parents = new Set(member.map((el) => el.parent))
   for (const el of member) el.drop = true
@@ -51,6 +46,8 @@ export const withoutPosterFacts = (page: Page, roots: ReadonlyArray<El>): Readon
  * "Online" badge, or a listing's "Online" formats with no "Offline" among them, stay.
  */
 const PRESENCE = /^(?:offline|online)$/i
+/** The longest presence word with the spaces around it (visible characters). */
+const MAX_PRESENCE = 12
 /** The fewest presence words that make a thread's posters. */
 const MIN_PRESENCE = 2
 
@@ -58,17 +55,12 @@ const MIN_PRESENCE = 2
 export const withoutPosterPresence = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const found: Array<El> = []
   let offline = false
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > 12) return false
-      const text = collapsedText(page, el)
-      if (!PRESENCE.test(text)) return false
-      if (/^offline$/i.test(text)) offline = true
-      found.push(el)
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_PRESENCE, (el, text) => {
+    if (!PRESENCE.test(text)) return false
+    if (/^offline$/i.test(text)) offline = true
+    found.push(el)
+    return true
+  })
   if (found.length < MIN_PRESENCE || !offline) return roots
   for (const el of found) el.drop = true
   return roots
@@ -84,22 +76,19 @@ export const withoutPosterPresence = (page: Page, roots: ReadonlyArray<El>): Rea
 const STARTER = /^(?:original\s+poster|(?:thread|topic)\s+(?:starter|author))$/i
 /** The badge's abbreviation, in capitals (a code span "op" in a reference's sentence is a name). */
 const STARTER_ABBREVIATION = "OP"
+/** The longest badge (visible characters). */
+const MAX_BADGE = 20
 /** The fewest badges in the copy that make a thread's. */
 const MIN_BADGES = 2
 
 /** The roots without the badges that mark the thread starter's posts. */
 export const withoutStarterBadges = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const found: Array<El> = []
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > 20 || /^h[1-6]$/.test(el.name)) return false
-      const text = collapsedText(page, el)
-      if (text !== STARTER_ABBREVIATION && !STARTER.test(text)) return false
-      found.push(el)
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_BADGE, (el, text) => {
+    if (/^h[1-6]$/.test(el.name) || (text !== STARTER_ABBREVIATION && !STARTER.test(text))) return false
+    found.push(el)
+    return true
+  })
   if (found.length < MIN_BADGES) return roots
   for (const el of found) el.drop = true
   return roots
@@ -117,14 +106,10 @@ const INITIALS = /^\p{L}{1,2}$/u
 
 /** The roots without the initials drawn as a poster's avatar. */
 export const withoutLetterAvatars = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > 2 || !AVATAR_NAME.test(namesOf(el))) return false
-      if (!INITIALS.test(collapsedText(page, el))) return false
-      el.drop = true
-      return true
-    })
-  }
+  eachShortLine(page, roots, 2, (el, text) => {
+    if (!AVATAR_NAME.test(namesOf(el)) || !INITIALS.test(text)) return false
+    el.drop = true
+    return true
+  })
   return roots
 }

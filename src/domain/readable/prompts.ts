@@ -9,7 +9,7 @@
  * as related questions) (`withoutGuestPrompts`). A post that says so inside a sentence holds more
  * than the line and stays.
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachKept, eachShortLine, type El, type Page } from "./tree.js"
 
 /** The line: the reader must log in (or register) to reply, and at most where ("here", "this question"). */
 const PROMPT =
@@ -43,10 +43,7 @@ const signInPrompt = (page: Page, el: El, text: string): boolean => {
 export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     let prompt: El | undefined
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_PROMPT) return false
-      const text = collapsedText(page, el)
+    eachShortLine(page, [root], MAX_PROMPT, (el, text) => {
       if (signInPrompt(page, el, text)) {
         el.drop = true
         return true
@@ -87,17 +84,12 @@ const MAX_TERM = 20
 /** The roots without a locked thread's status lines said twice or more, and their labels. */
 export const withoutLockedStatus = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const found = new Map<string, Array<El>>()
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_PROMPT) return false
-      const text = collapsedText(page, el)
-      if (!LOCKED.test(text)) return false
-      const key = text.toLowerCase()
-      found.set(key, [...(found.get(key) ?? []), el])
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_PROMPT, (el, text) => {
+    if (!LOCKED.test(text)) return false
+    const key = text.toLowerCase()
+    found.set(key, [...(found.get(key) ?? []), el])
+    return true
+  })
   for (const els of found.values()) {
     if (els.length < 2) continue
     for (const el of els) {

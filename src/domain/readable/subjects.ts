@@ -6,7 +6,7 @@
  * such a line with the same subject, they are left out (`withoutReplySubjects`); a reply that
  * renamed its subject, and a lone "Re:" line (a mail's title), stay.
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { eachShortLine, type El, type Page } from "./tree.js"
 
 /**
  * A reply's subject: a post's number ("3.", "#3") at most, then "Re:" (and the reply prefixes of
@@ -28,22 +28,18 @@ const MIN_REPLIES = 2
 export const withoutReplySubjects = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const found: Array<[El, string]> = []
   const count = new Map<string, number>()
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_SUBJECT) return false
-      const m = SUBJECT.exec(collapsedText(page, el))
-      if (m === null) return false
-      const subject = m[1]!.toLowerCase()
-      // The same line again inside the element that holds it (a heading's link) is one line.
-      const last = found[found.length - 1]
-      if (last === undefined || last[0].end <= el.order || last[1] !== subject) {
-        count.set(subject, (count.get(subject) ?? 0) + 1)
-      }
-      found.push([el, subject])
-      return false
-    })
-  }
+  eachShortLine(page, roots, MAX_SUBJECT, (el, text) => {
+    const m = SUBJECT.exec(text)
+    if (m === null) return false
+    const subject = m[1]!.toLowerCase()
+    // The same line again inside the element that holds it (a heading's link) is one line.
+    const last = found[found.length - 1]
+    if (last === undefined || last[0].end <= el.order || last[1] !== subject) {
+      count.set(subject, (count.get(subject) ?? 0) + 1)
+    }
+    found.push([el, subject])
+    return false
+  })
   for (let i = 0; i < found.length; i++) {
     const [el, subject] = found[i]!
     if (count.get(subject)! < MIN_REPLIES) continue

@@ -506,6 +506,28 @@ export const eachKept = (all: ReadonlyArray<El>, from: number, to: number, visit
   }
 }
 
+/**
+ * Visit, in each of `roots`, the elements a reader sees whole in a short line: kept, with visible
+ * text, at most `max` characters of it, outermost first, each with its collapsed text. `take`
+ * returns true when it took the element (what is inside is then passed over); false goes on into
+ * its children. The walk of the rules that look for a short line by its words (a post's edit
+ * note, a poster's facts, an advertisement's label).
+ */
+export const eachShortLine = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  max: number,
+  take: (el: El, text: string) => boolean
+): void => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0) return true
+      if (el.text > max) return false
+      return take(el, collapsedText(page, el))
+    })
+  }
+}
+
 /** The first child of `el` with visible text, if an element. */
 export const firstShown = (el: El): El | undefined => {
   for (const c of el.children) {

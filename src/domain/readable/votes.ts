@@ -7,7 +7,7 @@
  * reacted ("Reactions: Ann and Bo": `withoutReactionNames`).
  */
 import type { PageMeta } from "./meta.js"
-import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
+import { eachKept, eachShortLine, type El, type Page, textContent } from "./tree.js"
 
 /** A number alone: a score, signed or not, with thousands written as `1.2k`. */
 const COUNT = /^\s*[-+\u2212]?\d[\d,.]*\s*k?\s*$/i
@@ -81,17 +81,12 @@ const addressless = (el: El): boolean => (el.name === "a" && el.attribs.href ===
 export const withoutReactionCounts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   const counted: Array<El> = []
   const named: Array<El> = []
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_REACTION) return false
-      const text = collapsedText(page, el)
-      if (REACTION.test(text)) counted.push(el)
-      else if (addressless(el) && REACTION_NAME.test(text)) named.push(el)
-      else return false
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_REACTION, (el, text) => {
+    if (REACTION.test(text)) counted.push(el)
+    else if (addressless(el) && REACTION_NAME.test(text)) named.push(el)
+    else return false
+    return true
+  })
   if (counted.length < MIN_REACTIONS) return roots
   for (const el of counted) el.drop = true
   for (const el of named) el.drop = true
@@ -120,23 +115,18 @@ const MIN_LINKED = 0.8
 
 /** The roots without the lines naming who reacted to a post. */
 export const withoutReactionNames = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_REACTORS) return false
-      const text = collapsedText(page, el)
-      if (REACTORS.test(text)) {
-        const names = el.text - "Reactions:".length
-        if (el.link < MIN_LINKED * names) return false
-        el.drop = true
-        return true
-      }
-      const liked = LIKERS.exec(text)
-      if (liked === null || el.link < MIN_LINKED_LIKERS * liked[1]!.replace(/[\s,]/g, "").length) return false
-      if (!liked[1]!.split(/\s*,\s*|\s+and\s+/i).every((name) => LIKER.test(name))) return false
+  eachShortLine(page, roots, MAX_REACTORS, (el, text) => {
+    if (REACTORS.test(text)) {
+      const names = el.text - "Reactions:".length
+      if (el.link < MIN_LINKED * names) return false
       el.drop = true
       return true
-    })
-  }
+    }
+    const liked = LIKERS.exec(text)
+    if (liked === null || el.link < MIN_LINKED_LIKERS * liked[1]!.replace(/[\s,]/g, "").length) return false
+    if (!liked[1]!.split(/\s*,\s*|\s+and\s+/i).every((name) => LIKER.test(name))) return false
+    el.drop = true
+    return true
+  })
   return roots
 }
