@@ -56,7 +56,7 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
-import { withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
+import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
   withoutLetterAvatars,
@@ -163,6 +163,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
+  roots = withoutGalleryCounters(page, roots)
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

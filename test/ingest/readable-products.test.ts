@@ -1,7 +1,8 @@
 /**
  * Product pages and product grids: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
- * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`).
+ * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
+ * readable/pictures.ts `withoutGalleryCounters`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -913,5 +914,44 @@ describe("readable copy: a table's header cells named as headers", () => {
     expect(text).toContain("Frame type")
     expect(text).toContain("Internal frame")
     expect(text).toContain("Best use")
+  })
+})
+
+const feature = (title: string, body: string, before = "") =>
+  `<div class="feature">${before}<h2>${title}</h2><p>${body}</p></div>`
+
+// A maker's page of short feature blocks (no paragraph scores: the page's visible text is read).
+const gallery = `<html><head><title>Speckled mug</title></head><body><main>
+  <h1>Speckled mug</h1>
+  <div class="features">${
+  [
+    feature(
+      "Thrown by hand",
+      "Each mug is thrown on the wheel.",
+      `<div class="carousel"><div aria-live="polite">Slide 2 of 3</div><p class="counter">1 of 3</p></div>`
+    ),
+    feature("Speckled glaze", "A white glaze speckled with iron."),
+    feature("Fired twice", "Photo 2 of 3 shows the bare foot."),
+    feature(
+      "Rinse it first",
+      "Warm water before the first use.",
+      `<div class="marker"><div class="number">1</div><div class="total">of 3</div></div>`
+    )
+  ].join("")
+}</div>
+  </main></body></html>`
+
+describe("readable copy: a gallery's or a carousel's counter", () => {
+  it("leaves out an element whose whole text says which picture or slide is shown", () => {
+    const text = copy(gallery)
+    expect(text).toContain("Each mug is thrown on the wheel.")
+    expect(text).not.toContain("Slide 2 of 3")
+    expect(text).not.toMatch(/^1 of 3$/m)
+  })
+
+  it("keeps such words in a sentence and a number set as two blocks", () => {
+    const text = copy(gallery)
+    expect(text).toContain("Photo 2 of 3 shows the bare foot.")
+    expect(text).toMatch(/^of 3$/m)
   })
 })
