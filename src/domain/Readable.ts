@@ -16,7 +16,8 @@
  *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
- *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words and an icon's word,
+ *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words, an icon's word and a
+ *   loading note,
  *   readable/popups.ts the menus a checkbox opens, readable/ordinals.ts the links that number a
  *   thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
@@ -49,7 +50,7 @@ import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
-import { withoutFillers, withoutIconWords, withoutPlaceholderText } from "./readable/fillers.js"
+import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
@@ -140,6 +141,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = withoutIconWords(page, roots)
+  roots = withoutLoadingNotes(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)

@@ -18,7 +18,8 @@
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
  * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
- * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class.
+ * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
+ * `withoutLoadingNotes`, a loading note after the page's text.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -926,5 +927,29 @@ describe("readable copy: a control drawn with the pointer's class", () => {
     )
     for (let i = 1; i <= 8; i++) expect(text).toContain(`Learning tool number ${i}`)
     expect(text).not.toContain("Compare")
+  })
+})
+
+const quickDish = (i: number): string =>
+  `<div class="recipe-tile"><a href="/recipes/${i}"><h4>Weeknight recipe ${i}</h4>` +
+  `<p>Dinner for two in ${i + 20} minutes</p><span class="rating">${i + 10} reviews</span></a></div>`
+
+describe("readable copy: a loading note", () => {
+  it("leaves out \"Loading...\" standing alone after the page's text, and keeps it where the page says nothing else", () => {
+    const text = copy(
+      `<html><head><title>Quick recipes</title></head><body><h1>Quick recipes</h1>` +
+        `<div class="grid">${Array.from({ length: 6 }, (_, i) => quickDish(i + 1)).join("")}</div>` +
+        `<div class="more-results"><span class="spin"></span> Loading... </div>` +
+        `<p>Loading... the next page of recipes takes a moment.</p></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Weeknight recipe ${i}`)
+    expect(text).not.toMatch(/^\s*Loading\.\.\.$/m)
+    expect(text).toContain("Loading... the next page")
+    const waiting = copy(
+      `<html><head><title>One moment</title></head><body><main><h1>Checking your browser</h1>` +
+        `<p>Loading...</p><p>This site checks each visitor before it shows its pages, which takes a few seconds ` +
+        `on most computers and a little longer on older phones.</p></main></body></html>`
+    )
+    expect(waiting).toMatch(/^Loading\.\.\.$/m)
   })
 })
