@@ -24,7 +24,8 @@
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
- *   readable/units.ts a measure written again in the other unit system,
+ *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
+ *   table row's box for phones that the row's cells say again,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script and a toggle that
  *   opens a text in place ("Read more"), readable/notices.ts a
  *   site's dismissible notice above the page's first heading and a box that opens with its close
@@ -57,6 +58,7 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
+import { withoutPhoneRowCopies } from "./readable/phoneCopies.js"
 import { withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
@@ -154,6 +156,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)
   roots = withoutSecondUnits(page, roots)
+  roots = withoutPhoneRowCopies(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutStarterBadges(page, roots)
