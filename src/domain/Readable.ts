@@ -16,14 +16,16 @@
  *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
  *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
- *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words and an icon's word,
+ *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words, an icon's word and a
+ *   loading note,
  *   readable/popups.ts the menus a checkbox opens, readable/ordinals.ts the links that number a
  *   thread's posts,
  *   readable/excerpts.ts the excerpts of a text written beside the whole of it, readable/echoes.ts a
  *   label written again for screen readers, readable/tickers.ts the copies of a ticker's phrase,
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
- *   readable/units.ts a measure written again in the other unit system,
+ *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
+ *   table row's box for phones that the row's cells say again,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script and a toggle that
  *   opens a text in place ("Read more"), readable/notices.ts a
  *   site's dismissible notice above the page's first heading and a box that opens with its close
@@ -49,13 +51,14 @@ import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
-import { withoutFillers, withoutIconWords, withoutPlaceholderText } from "./readable/fillers.js"
+import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
+import { withoutPhoneRowCopies } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
@@ -140,6 +143,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = withoutIconWords(page, roots)
+  roots = withoutLoadingNotes(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)
@@ -152,6 +156,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutEditNotes(page, roots)
   roots = withoutSectionEditLinks(page, roots)
   roots = withoutSecondUnits(page, roots)
+  roots = withoutPhoneRowCopies(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutStarterBadges(page, roots)

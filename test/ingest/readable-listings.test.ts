@@ -18,7 +18,9 @@
  * heading; readable/units.ts `withoutSecondUnits`, a measure written in both unit systems; readable/content.ts
  * `namedFooter`, a site footer's credits named after it, and `namedNavBar`, a box named as the site's navigation bar;
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
- * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class.
+ * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
+ * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
+ * row written for two screen widths.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -926,5 +928,52 @@ describe("readable copy: a control drawn with the pointer's class", () => {
     )
     for (let i = 1; i <= 8; i++) expect(text).toContain(`Learning tool number ${i}`)
     expect(text).not.toContain("Compare")
+  })
+})
+
+const quickDish = (i: number): string =>
+  `<div class="recipe-tile"><a href="/recipes/${i}"><h4>Weeknight recipe ${i}</h4>` +
+  `<p>Dinner for two in ${i + 20} minutes</p><span class="rating">${i + 10} reviews</span></a></div>`
+
+describe("readable copy: a loading note", () => {
+  it("leaves out \"Loading...\" standing alone after the page's text, and keeps it where the page says nothing else", () => {
+    const text = copy(
+      `<html><head><title>Quick recipes</title></head><body><h1>Quick recipes</h1>` +
+        `<div class="grid">${Array.from({ length: 6 }, (_, i) => quickDish(i + 1)).join("")}</div>` +
+        `<div class="more-results"><span class="spin"></span> Loading... </div>` +
+        `<p>Loading... the next page of recipes takes a moment.</p></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Weeknight recipe ${i}`)
+    expect(text).not.toMatch(/^\s*Loading\.\.\.$/m)
+    expect(text).toContain("Loading... the next page")
+    const waiting = copy(
+      `<html><head><title>One moment</title></head><body><main><h1>Checking your browser</h1>` +
+        `<p>Loading...</p><p>This site checks each visitor before it shows its pages, which takes a few seconds ` +
+        `on most computers and a little longer on older phones.</p></main></body></html>`
+    )
+    expect(waiting).toMatch(/^Loading\.\.\.$/m)
+  })
+})
+
+const trailRow = (i: number): string =>
+  `<tr><td><a href="/trails/${i}"><strong>Ridge loop number ${i}</strong></a>` +
+  `<div class="hidden-md-up small">Intermediate <span>Greenwood, TX</span></div></td>` +
+  `<td class="hidden-sm-down">Intermediate</td><td class="hidden-sm-down">Greenwood, TX</td>` +
+  `<td class="hidden-sm-down">${i * 3} votes</td></tr>`
+
+describe("readable copy: a table row written for two screen widths", () => {
+  it("leaves out a row's box for phones that its other cells say again, and keeps one that says more", () => {
+    const text = copy(
+      `<html><head><title>Trails</title></head><body><main><h1>Trails near the city</h1>` +
+        `<p>Every trail within an hour of the city, with its difficulty and the town it starts from, as riders ` +
+        `logged them over the last ten years; the list is sorted by how often each trail was ridden.</p>` +
+        `<table><tbody>${Array.from({ length: 6 }, (_, i) => trailRow(i + 1)).join("")}` +
+        `<tr><td><a href="/trails/9">Creek path</a><div class="d-md-none">Closed for repairs until May</div></td>` +
+        `<td>Easy</td><td>Greenwood, TX</td><td>2 votes</td></tr></tbody></table></main></body></html>`
+    )
+    for (let i = 1; i <= 6; i++) expect(text).toContain(`Ridge loop number ${i}`)
+    expect(count(text, "Intermediate")).toBe(6)
+    expect(count(text, "Greenwood, TX")).toBe(7)
+    expect(text).toContain("Closed for repairs until May")
   })
 })

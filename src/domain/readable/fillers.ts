@@ -9,7 +9,9 @@
  * - one word written over and over ("word word word …"), as scripts that measure the page's
  *   fonts leave it in the saved page (`withoutFillers`);
  * - the word "Icon" in a box named as an icon, standing alone, where the style sheet draws a
- *   glyph (`withoutIconWords`).
+ *   glyph (`withoutIconWords`);
+ * - "Loading…" standing alone after the page's text, where a script puts what it fetches
+ *   (`withoutLoadingNotes`).
  */
 import { eachKept, type El, type Node, type Page, textContent } from "./tree.js"
 
@@ -103,6 +105,41 @@ export const withoutIconWords = (page: Page, roots: ReadonlyArray<El>): Readonly
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text !== 4 || !ICON_NAME.test(el.attribs.class ?? "") || besideWords(page, el)) return false
       el.drop = textContent(page.texts, el).trim().toLowerCase() === "icon"
+      return el.drop
+    })
+  }
+  return roots
+}
+
+/**
+ * A loading note's whole text: "Loading" (and what loads, in a word or two), "Working" or "Please
+ * wait", with a running ellipsis ("Loading...", "Loading posts…", "Working...").
+ */
+const LOADING = /^(?:loading(?:\s+\p{L}+){0,2}|working|please wait)\s*(?:\.{2,3}|\u2026)$/iu
+
+/** The most visible characters a loading note holds. */
+const MAX_LOADING = 32
+
+/** The characters of text the copy holds before a loading note for it to stand after the page's text. */
+const MIN_TEXT_BEFORE = 200
+
+/**
+ * The roots without each element whose whole text is a loading note ("Loading...", `LOADING`),
+ * standing alone (no words beside it) after `MIN_TEXT_BEFORE` characters of the copy's text: the
+ * note a page's script shows in a box it fills with what it fetches (more entries at a list's end,
+ * a chart, a panel), which the saved page keeps unfilled. A page whose whole text is loading says
+ * so before anything else, and keeps the note.
+ */
+export const withoutLoadingNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  let before = 0
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.text < 8 || el.text > MAX_LOADING || before < MIN_TEXT_BEFORE || besideWords(page, el)) {
+        before += el.own
+        return false
+      }
+      el.drop = LOADING.test(textContent(page.texts, el).trim())
+      if (!el.drop) before += el.own
       return el.drop
     })
   }

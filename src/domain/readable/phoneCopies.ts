@@ -1,0 +1,58 @@
+/**
+ * A table row written for two screen widths: a responsive table shows all its columns on a wide
+ * screen and, on a phone, hides all but the first and writes what the hidden cells hold again
+ * under the first cell's title, in a box the framework shows on phones only (Bootstrap's
+ * `hidden-md-up` or `d-md-none`, Tailwind's `md:hidden`, `visible-xs`). The copy read both, so each
+ * row said its difficulty and its place twice ("#1 Anthills Intermediate Addicks, TX |
+ * Intermediate | Addicks, TX"). A box for phones only inside a row's cell whose every word the rest
+ * of the row writes too is left out (`withoutPhoneRowCopies`): the cells say it once.
+ */
+import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+
+/** A class that shows an element on phones only, hiding it from a width up. */
+const PHONE_ONLY =
+  /(?:^|\s)(?:hidden-(?:sm|md|lg|xl)-up|d-(?:sm|md|lg|xl)-none|(?:sm|md|lg|xl):hidden|visible-xs(?:-[a-z]+)?)(?=$|\s)/
+
+/** The words of a text, counted (lowercase, letters and digits). */
+const words = (text: string): Map<string, number> => {
+  const bag = new Map<string, number>()
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) bag.set(w, (bag.get(w) ?? 0) + 1)
+  return bag
+}
+
+/** Whether every word of `part` is written in `row` at least twice as often as in `part` (once in it, once outside). */
+const writtenAgain = (part: Map<string, number>, row: Map<string, number>): boolean => {
+  if (part.size === 0) return false
+  for (const [w, n] of part) if ((row.get(w) ?? 0) < 2 * n) return false
+  return true
+}
+
+/** The boxes for phones only in a row's cells (the outermost, with text, not inside a table of their own). */
+const phoneBoxes = (page: Page, row: El): Array<El> => {
+  const found: Array<El> = []
+  eachKept(page.all, row.order + 1, row.end, (el) => {
+    if (el.name === "table") return true
+    if (el.text === 0 || !PHONE_ONLY.test(el.attribs.class ?? "")) return false
+    if (el.name === "td" || el.name === "th") return true
+    found.push(el)
+    return true
+  })
+  return found
+}
+
+/** The roots without each box for phones only in a table row whose words the row's other cells write. */
+export const withoutPhoneRowCopies = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.name !== "tr") return false
+      const boxes = phoneBoxes(page, el)
+      if (boxes.length === 0) return false
+      const row = words(collapsedText(page, el))
+      for (const box of boxes) {
+        if (writtenAgain(words(collapsedText(page, box)), row)) box.drop = true
+      }
+      return false
+    })
+  }
+  return roots
+}
