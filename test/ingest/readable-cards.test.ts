@@ -6,7 +6,8 @@
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
- * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`).
+ * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
+ * `linkedProse`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -449,5 +450,36 @@ describe("readable copy: questions the page declares it answers", () => {
     const text = copy(faqShop(""))
     expect(text).toContain("keeps its shape for years")
     expect(text).not.toContain("the mesh keeps its spring for ten years")
+  })
+})
+
+/** A question and its answer, the answer one sentence that links two of its products by name. */
+const linkedAnswer = (i: number) =>
+  `<div class="faq-item"><div class="faq-question">What kinds of chair ${i} does the shop sell?</div>` +
+  `<div class="faq-answer"><p>The shop sells mesh and leather task chairs in four widths, with fixed or ` +
+  `moving arms and a choice of wheels, including <a href="/c/${i}/mesh">mesh task chairs</a> and ` +
+  `<a href="/c/${i}/stools">drafting stools</a>.</p></div></div>`
+
+/** A box whose sentences are calls made of links: support the shop, give it your tax share. */
+const plea = `<div class="box"><p>You are reading a new kind of guide on our site, short and plain, written ` +
+  `each week for the readers who write to us with their questions about seats and who follow ` +
+  `<a href="/topics">our priorities</a>. ` +
+  `<a href="/donate">Support us with a gift</a> or ` +
+  `<a href="/tax">give us one percent of your tax</a>.</p></div>`
+
+describe("readable copy: a short answer whose sentence links a few words", () => {
+  it("keeps the answer past the bar of short blocks, not a box of sentences made of links", () => {
+    const text = copy(
+      shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace(
+        "<ul class=\"grid\">",
+        `<div class="faq">${[1, 2].map(linkedAnswer).join("")}</div>${plea}<ul class="grid">`
+      )
+    )
+    expect(text).toContain("keeps its shape for years")
+    expect(text).toContain("What kinds of chair 2 does the shop sell?")
+    expect(text).toContain(
+      "with fixed or moving arms and a choice of wheels, including mesh task chairs and drafting stools."
+    )
+    expect(text).not.toContain("Support us with a gift")
   })
 })
