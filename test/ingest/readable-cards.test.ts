@@ -7,7 +7,7 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse`).
+ * `linkedProse` and `titleLead`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -481,5 +481,40 @@ describe("readable copy: a short answer whose sentence links a few words", () =>
       "with fixed or moving arms and a choice of wheels, including mesh task chairs and drafting stools."
     )
     expect(text).not.toContain("Support us with a gift")
+  })
+})
+
+/** A category page whose title and its lead stand in a hero above the part that scores (its guide). */
+const heroShop = (lead: string) =>
+  `<html><head><title>Task chairs and stools | The Shop</title></head><body>
+  <div id="content"><div class="landing-hero"><div class="hero-box"><h1>Task chairs</h1>${lead}</div>
+  <ul class="hero-links"><li><a href="/c/mesh">Mesh chairs</a></li><li><a href="/c/stools">Stools</a></li></ul></div>
+  <section class="guide"><div class="row"><div class="col"><h2>How to choose</h2><p>${prose(1)}</p><p>${prose(2)}</p>
+  <p>${prose(3)}</p></div></div></section>
+  <div class="support"><h2>Support</h2>${
+    Array.from({ length: 40 }, (_, i) => `<div class="cell"><a href="/s/${i}">Help with chair part ${i}</a></div>`)
+      .join("")
+  }</div></div></body></html>`
+
+describe("readable copy: the title and its lead above the content", () => {
+  it("keeps the page's h1 and the paragraph right after it, in a hero before the chosen part", () => {
+    const text = copy(
+      heroShop(
+        `<p class="hero-text">The shop sells task chairs for every desk, each one tried for a full week by our own staff at their desks before it is listed here.</p>`
+      )
+    )
+    expect(text).toContain("Task chairs\n")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("leaves a line after the title out when it links elsewhere", () => {
+    const text = copy(
+      heroShop(
+        `<p class="hero-text">The shop sells task chairs for every desk, each one tried by our own staff at their desks; <a href="/tried">see how they try them</a> before it is listed.</p>`
+      )
+    )
+    expect(text).not.toContain("see how they try them")
+    expect(text).toContain(prose(3))
   })
 })

@@ -17,7 +17,8 @@
  *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
  *    that add prose without adding many links (articles split over several containers); then it
  *    takes in those siblings that score enough or read like prose, and the article's lead when it
- *    sits before it (edges.ts).
+ *    sits before it (edges.ts), and the page's one `h1` with the unlinked paragraph right after it
+ *    when they stand before it, outside it (`titleLead`: a hero's title and lead).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
@@ -507,6 +508,32 @@ const opensWithLink = (page: Page, el: El): boolean => {
     if (next === undefined) return false
     e = next
   }
+}
+
+/**
+ * The page's one `h1` and the paragraph right after it, when both sit before the chosen content
+ * and outside it: the title and its lead in a hero above the body.
+ */
+const titleLead = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+  const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
+  if (h1s.length !== 1) return []
+  const h1 = h1s[0]!
+  const first = picked[0]!
+  if (h1.order >= first.order || picked.some((r) => inside(h1, r))) return []
+  const parent = h1.parent
+  if (parent === undefined) return []
+  let seen = false
+  for (const c of parent.children) {
+    if (typeof c === "number") continue
+    if (c === h1) {
+      seen = true
+      continue
+    }
+    if (!seen || c.drop) continue
+    if (c.name !== "p" || c.text < 100 || c.link > 0) return []
+    return picked.some((r) => inside(r, c) || inside(c, r)) ? [] : [h1, c]
+  }
+  return []
 }
 
 const hasHeading = (el: El): boolean => {
@@ -1077,7 +1104,8 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     content = again
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
-  const roots = [...leads(page, content.picked), ...content.picked]
+  const title = titleLead(page, content.picked)
+  const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated)
