@@ -6,7 +6,8 @@
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
- * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`).
+ * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
+ * `linkedProse` and `titleLead`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -449,5 +450,71 @@ describe("readable copy: questions the page declares it answers", () => {
     const text = copy(faqShop(""))
     expect(text).toContain("keeps its shape for years")
     expect(text).not.toContain("the mesh keeps its spring for ten years")
+  })
+})
+
+/** A question and its answer, the answer one sentence that links two of its products by name. */
+const linkedAnswer = (i: number) =>
+  `<div class="faq-item"><div class="faq-question">What kinds of chair ${i} does the shop sell?</div>` +
+  `<div class="faq-answer"><p>The shop sells mesh and leather task chairs in four widths, with fixed or ` +
+  `moving arms and a choice of wheels, including <a href="/c/${i}/mesh">mesh task chairs</a> and ` +
+  `<a href="/c/${i}/stools">drafting stools</a>.</p></div></div>`
+
+/** A box whose sentences are calls made of links: support the shop, give it your tax share. */
+const plea = `<div class="box"><p>You are reading a new kind of guide on our site, short and plain, written ` +
+  `each week for the readers who write to us with their questions about seats and who follow ` +
+  `<a href="/topics">our priorities</a>. ` +
+  `<a href="/donate">Support us with a gift</a> or ` +
+  `<a href="/tax">give us one percent of your tax</a>.</p></div>`
+
+describe("readable copy: a short answer whose sentence links a few words", () => {
+  it("keeps the answer past the bar of short blocks, not a box of sentences made of links", () => {
+    const text = copy(
+      shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace(
+        "<ul class=\"grid\">",
+        `<div class="faq">${[1, 2].map(linkedAnswer).join("")}</div>${plea}<ul class="grid">`
+      )
+    )
+    expect(text).toContain("keeps its shape for years")
+    expect(text).toContain("What kinds of chair 2 does the shop sell?")
+    expect(text).toContain(
+      "with fixed or moving arms and a choice of wheels, including mesh task chairs and drafting stools."
+    )
+    expect(text).not.toContain("Support us with a gift")
+  })
+})
+
+/** A category page whose title and its lead stand in a hero above the part that scores (its guide). */
+const heroShop = (lead: string) =>
+  `<html><head><title>Task chairs and stools | The Shop</title></head><body>
+  <div id="content"><div class="landing-hero"><div class="hero-box"><h1>Task chairs</h1>${lead}</div>
+  <ul class="hero-links"><li><a href="/c/mesh">Mesh chairs</a></li><li><a href="/c/stools">Stools</a></li></ul></div>
+  <section class="guide"><div class="row"><div class="col"><h2>How to choose</h2><p>${prose(1)}</p><p>${prose(2)}</p>
+  <p>${prose(3)}</p></div></div></section>
+  <div class="support"><h2>Support</h2>${
+    Array.from({ length: 40 }, (_, i) => `<div class="cell"><a href="/s/${i}">Help with chair part ${i}</a></div>`)
+      .join("")
+  }</div></div></body></html>`
+
+describe("readable copy: the title and its lead above the content", () => {
+  it("keeps the page's h1 and the paragraph right after it, in a hero before the chosen part", () => {
+    const text = copy(
+      heroShop(
+        `<p class="hero-text">The shop sells task chairs for every desk, each one tried for a full week by our own staff at their desks before it is listed here.</p>`
+      )
+    )
+    expect(text).toContain("Task chairs\n")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("leaves a line after the title out when it links elsewhere", () => {
+    const text = copy(
+      heroShop(
+        `<p class="hero-text">The shop sells task chairs for every desk, each one tried by our own staff at their desks; <a href="/tried">see how they try them</a> before it is listed.</p>`
+      )
+    )
+    expect(text).not.toContain("see how they try them")
+    expect(text).toContain(prose(3))
   })
 })

@@ -17,9 +17,11 @@
  *    parent scoring more than itself, through wrappers holding nothing else, and through ancestors
  *    that add prose without adding many links (articles split over several containers); then it
  *    takes in those siblings that score enough or read like prose, and the article's lead when it
- *    sits before it (edges.ts).
+ *    sits before it (edges.ts), and the page's one `h1` with the unlinked paragraph right after it
+ *    when they stand before it, outside it (`titleLead`: a hero's title and lead).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
- *    what holds it): a negative weight, or (with fewer than 10 commas) many links, or very short
+ *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
+ *    whose sentences each link a few of their words by the bar of paragraphs), or very short
  *    and not a heading (a thread's posts only past half links: posts.ts; not a directory's lists
  *    of links under their headings: directories.ts); list items named as
  *    furniture; short paragraphs that are all links; then
@@ -432,10 +434,106 @@ const furniture = (page: Page, scores: Scores, el: El, names: boolean, post = fa
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl"
   if (isList) return ld > 0.5
   // A long block is furniture only when mostly links (Readability's 0.2 drops sections whose paragraphs link a lot),
-  // and a block of paragraphs (`PROSE_LINKED` of prose) only past `MAX_PROSE_LINK_DENSITY`.
-  return (weight < 25 && ld > (el.text > LONG_BLOCK ? 0.5 : el.prose >= PROSE_LINKED ? MAX_PROSE_LINK_DENSITY : 0.2)) ||
+  // and a block of paragraphs (`PROSE_LINKED` of prose) or of linked sentences (`linkedProse`) only past
+  // `MAX_PROSE_LINK_DENSITY`.
+  return (weight < 25 &&
+    ld >
+      (el.text > LONG_BLOCK
+        ? 0.5
+        : el.prose >= PROSE_LINKED || linkedProse(page, el, ld)
+        ? MAX_PROSE_LINK_DENSITY
+        : 0.2)) ||
     (weight >= 25 && ld > 0.5) ||
     (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && (factRow(el) || factPart(el) || titlePart(page, el))))
+}
+
+/** The least prose of a short block whose sentence links a few of its words (`linkedProse`). */
+const LINKED_PROSE_MIN = 100
+
+/**
+ * A short block of prose whose sentences link a few of their words ("… including cable locks and
+ * Python locks, folding locks and U-locks."): past Readability's bar of short blocks (0.2) but
+ * under that of paragraphs, ending as a sentence does, its links inside the text rather than
+ * after it.
+ */
+const linkedProse = (page: Page, el: El, ld: number): boolean =>
+  ld <= MAX_PROSE_LINK_DENSITY && el.prose >= LINKED_PROSE_MIN && !hasHeading(el) && !opensWithLink(page, el) &&
+  linkedSentence(page, el) && sentencesMostlyUnlinked(page, el)
+
+/**
+ * Whether each sentence of `el` that holds a link has most of its words outside links: the source
+ * named in the writer's sentence, not a sentence made of calls ("Support us with a donation or
+ * give us 1% of your tax.").
+ */
+const sentencesMostlyUnlinked = (page: Page, el: El): boolean => {
+  const parts: Array<{ text: string; linked: boolean }> = []
+  const walk = (e: El, linked: boolean): void => {
+    for (const c of e.children) {
+      if (typeof c === "number") parts.push({ text: page.texts.of(c), linked })
+      else if (!c.drop) walk(c, linked || c.name === "a")
+    }
+  }
+  walk(el, false)
+  let all = 0
+  let inLinks = 0
+  for (const part of parts) {
+    for (const ch of part.text) {
+      if (/\S/.test(ch)) {
+        all++
+        if (part.linked) inLinks++
+      }
+      if (/[.!?]/.test(ch)) {
+        if (inLinks * 2 > all) return false
+        all = 0
+        inLinks = 0
+      }
+    }
+  }
+  return inLinks * 2 <= all
+}
+
+/** Whether the first element holding text in `el` is (or lies in) a link: a teaser's title or label. */
+const opensWithLink = (page: Page, el: El): boolean => {
+  for (let e: El = el;;) {
+    if (e.name === "a") return true
+    let next: El | undefined
+    for (const c of e.children) {
+      if (typeof c === "number") {
+        if (/\S/.test(page.texts.of(c))) return false
+      } else if (!c.drop && c.text > 0) {
+        next = c
+        break
+      }
+    }
+    if (next === undefined) return false
+    e = next
+  }
+}
+
+/**
+ * The page's one `h1` and the paragraph right after it, when both sit before the chosen content
+ * and outside it: the title and its lead in a hero above the body.
+ */
+const titleLead = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+  const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
+  if (h1s.length !== 1) return []
+  const h1 = h1s[0]!
+  const first = picked[0]!
+  if (h1.order >= first.order || picked.some((r) => inside(h1, r))) return []
+  const parent = h1.parent
+  if (parent === undefined) return []
+  let seen = false
+  for (const c of parent.children) {
+    if (typeof c === "number") continue
+    if (c === h1) {
+      seen = true
+      continue
+    }
+    if (!seen || c.drop) continue
+    if (c.name !== "p" || c.text < 100 || c.link > 0) return []
+    return picked.some((r) => inside(r, c) || inside(c, r)) ? [] : [h1, c]
+  }
+  return []
 }
 
 const hasHeading = (el: El): boolean => {
@@ -1006,7 +1104,8 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     content = again
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
-  const roots = [...leads(page, content.picked), ...content.picked]
+  const title = titleLead(page, content.picked)
+  const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated)
