@@ -9,7 +9,7 @@
  * too, but ends with its button ("Shop now"), not with a sentence; a box headed by a heading ("MyChart
  * for Mobile" over an app's download links) is a section or a widget, judged as before.
  */
-import { collapsedText, type El, type Page } from "./tree.js"
+import { collapsedText, type El, leadingChild, type Page } from "./tree.js"
 
 /** The most characters of a note's label ("See also", "Changed in version 3.11:"). */
 const MAX_LABEL = 30
@@ -27,24 +27,11 @@ const BOXES = new Set(["div", "section"])
 const LABEL_TAGS = new Set(["strong", "b", "p", "div", "span"])
 const SENTENCE_END = /[.!?]["'\u201d\u2019)]*$/
 
-/** The first element of `el` that shows text, when no text comes before it (`undefined` otherwise). */
-const firstShown = (page: Page, el: El): El | undefined => {
-  for (const k of el.children) {
-    if (typeof k === "number") {
-      if (/\S/.test(page.texts.of(k))) return undefined
-      continue
-    }
-    if (k.drop || k.text === 0) continue
-    return k
-  }
-  return undefined
-}
-
 /** The label `box` opens with: the first element (within `LABEL_DEPTH` levels) short enough to be one. */
 const labelOf = (page: Page, box: El): string | undefined => {
   let at: El | undefined = box
   for (let depth = 0; depth < LABEL_DEPTH; depth++) {
-    const next: El | undefined = firstShown(page, at)
+    const next: El | undefined = leadingChild(page, at)
     if (next === undefined || next.name === "a" || next.link > 0) return undefined
     if (next.text <= MAX_LABEL) {
       const text = collapsedText(page, next)

@@ -66,6 +66,7 @@ import {
   type El,
   hasAncestorNamed,
   inside,
+  leadingChild,
   measure,
   MIN_PARAGRAPH,
   namesOf,
@@ -494,20 +495,8 @@ const sentencesMostlyUnlinked = (page: Page, el: El): boolean => {
 
 /** Whether the first element holding text in `el` is (or lies in) a link: a teaser's title or label. */
 const opensWithLink = (page: Page, el: El): boolean => {
-  for (let e: El = el;;) {
-    if (e.name === "a") return true
-    let next: El | undefined
-    for (const c of e.children) {
-      if (typeof c === "number") {
-        if (/\S/.test(page.texts.of(c))) return false
-      } else if (!c.drop && c.text > 0) {
-        next = c
-        break
-      }
-    }
-    if (next === undefined) return false
-    e = next
-  }
+  for (let e: El | undefined = el; e !== undefined; e = leadingChild(page, e)) if (e.name === "a") return true
+  return false
 }
 
 /**
@@ -953,10 +942,16 @@ const PART_OF = new Set(["main", "article", "section", "footer", "li", "form", "
  * card's, a dialog's), and outside any `main`, `article`, `section`, list item, form, dialog or
  * table. The visible fallback leaves it out as it does a `footer` tag.
  */
-const namedFooter = (el: El): boolean => {
+const namedFooter = (el: El): boolean =>
+  siteBox(el, (n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))
+
+/**
+ * Whether `el` is a box (`div` or `section`) with text, one of whose names `named` accepts, outside
+ * any of the parts (`PART_OF`) whose boxes are their own: a part of the site's frame a script builds.
+ */
+const siteBox = (el: El, named: (name: string) => boolean): boolean => {
   if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
-  const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
-  if (!names.some((n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))) return false
+  if (!namesOf(el).split(/\s+/).some((n) => n.length > 0 && named(n))) return false
   for (let p = el.parent; p !== undefined; p = p.parent) {
     if (PART_OF.has(p.name)) return false
   }
@@ -970,14 +965,7 @@ const NAVBAR_NAME = /^(?:[\w-]*[-_])?nav-?bar(?:$|[-_])/i
  * A box (`div` or `section`) named as the site's navigation bar, outside the parts `namedFooter`
  * names: the visible fallback leaves it out as it does a `nav` tag.
  */
-const namedNavBar = (el: El): boolean => {
-  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
-  if (!namesOf(el).split(/\s+/).some((n) => NAVBAR_NAME.test(n))) return false
-  for (let p = el.parent; p !== undefined; p = p.parent) {
-    if (PART_OF.has(p.name)) return false
-  }
-  return true
-}
+const namedNavBar = (el: El): boolean => siteBox(el, (n) => NAVBAR_NAME.test(n))
 
 /** A name that calls an element the site's header, not a page's or a part's (`site-header`, `Header-styled__Header-sc-1x`). */
 const HEADER_NAME =
@@ -988,12 +976,7 @@ const HEADER_NAME =
  * parts `namedFooter` names, with no `h1`.
  */
 const namedHeader = (el: El): boolean => {
-  if ((el.name !== "div" && el.name !== "section") || el.text === 0) return false
-  const names = namesOf(el).split(/\s+/).filter((n) => n.length > 0)
-  if (!names.some((n) => HEADER_NAME.test(n))) return false
-  for (let p = el.parent; p !== undefined; p = p.parent) {
-    if (PART_OF.has(p.name)) return false
-  }
+  if (!siteBox(el, (n) => HEADER_NAME.test(n))) return false
   const stack: Array<El> = [el]
   while (stack.length > 0) {
     const e = stack.pop()!

@@ -9,7 +9,7 @@
  * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
  * less") leading to no other page, even once (`withoutExpandToggles`).
  */
-import { collapsedText, eachKept, type El, type Page, textContent } from "./tree.js"
+import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
 /** A script's address: `javascript:` and whatever follows. */
 const SCRIPT_HREF = /^\s*javascript:/i
@@ -108,23 +108,7 @@ const NOWHERE = /^\s*(?:#\s*$|javascript:)/i
  * after it ("<b>Read more</b>: a link" is a sentence's label, not a control). A toggle ends its
  * run: the clamped text it opens comes before it.
  */
-const inRun = (page: Page, el: El): boolean => {
-  const parent = el.parent
-  if (el.block === undefined || parent === undefined) return false
-  const kids = parent.children
-  const at = kids.indexOf(el)
-  const shows = (k: El | number | undefined): boolean | undefined => {
-    if (k === undefined) return false
-    if (typeof k === "number") return page.texts.of(k).trim().length > 0 ? true : undefined
-    if (k.drop || k.text === 0) return undefined
-    return k.block !== undefined
-  }
-  for (let i = at + 1; i < kids.length; i++) {
-    const s = shows(kids[i])
-    if (s !== undefined) return s
-  }
-  return false
-}
+const inRun = (page: Page, el: El): boolean => wordsNextTo(page, el, 1)
 
 /** Whether `el`, a link inside it or a link around it leads to another page (an address that is no script, no `#` alone). */
 const leadsElsewhere = (page: Page, el: El): boolean => {
@@ -142,13 +126,9 @@ const leadsElsewhere = (page: Page, el: El): boolean => {
  * names a click that does nothing. A "Read more" link to the full article stays.
  */
 export const withoutExpandToggles = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0 || el.text > MAX_TOGGLE) return false
-      if (!TOGGLE.test(collapsedText(page, el)) || leadsElsewhere(page, el) || inRun(page, el)) return true
-      el.drop = true
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_TOGGLE, (el, text) => {
+    if (TOGGLE.test(text) && !leadsElsewhere(page, el) && !inRun(page, el)) el.drop = true
+    return true
+  })
   return roots
 }

@@ -13,7 +13,7 @@
  * - "Loading…" standing alone after the page's text, where a script puts what it fetches
  *   (`withoutLoadingNotes`).
  */
-import { eachKept, type El, type Node, type Page, textContent } from "./tree.js"
+import { eachKept, type El, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
 
 /**
  * The opening words of such a block: the filler ("Lorem" and a word: "ipsum", or as a theme's
@@ -72,25 +72,7 @@ export const withoutFillers = (page: Page, roots: ReadonlyArray<El>): ReadonlyAr
  * Whether an inline element stands beside words: the nearest sibling with text on either side is a
  * text or an inline element ("The section's <span>Icon</span> is drawn…" is a sentence's word).
  */
-const besideWords = (page: Page, el: El): boolean => {
-  const parent = el.parent
-  if (el.block === undefined || parent === undefined) return false
-  const kids = parent.children
-  const at = kids.indexOf(el)
-  for (const step of [-1, 1]) {
-    for (let i = at + step; i >= 0 && i < kids.length; i += step) {
-      const k = kids[i]!
-      if (typeof k === "number") {
-        if (page.texts.of(k).trim().length > 0) return true
-        continue
-      }
-      if (k.drop || k.text === 0) continue
-      if (k.block !== undefined) return true
-      break
-    }
-  }
-  return false
-}
+const besideWords = (page: Page, el: El): boolean => wordsNextTo(page, el, -1) || wordsNextTo(page, el, 1)
 
 /** A name that calls an element an icon: `icon` alone or as a part (`card__icon`, `icon-news`, `navIcon`). */
 const ICON_NAME = /icon/i

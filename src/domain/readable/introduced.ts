@@ -11,7 +11,7 @@
  * options: …"): facts the article lists, each saying what its link is.
  */
 import { isList } from "./edges.js"
-import { collapsedText, type El, MIN_PARAGRAPH, type Page } from "./tree.js"
+import { collapsedText, type El, leadingChild, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 /** The least paragraph text outside links that must follow the list inside the content (a paragraph or two). */
 const MIN_PROSE_AFTER = 200
@@ -61,16 +61,7 @@ const opensWithLabel = (page: Page, el: El): boolean => {
   let first: El | undefined = el
   for (let depth = 0; first !== undefined && depth < 3; depth++) {
     const kids: ReadonlyArray<El | number> = first.children
-    let next: El | undefined
-    for (const k of kids) {
-      if (typeof k === "number") {
-        if (/\S/.test(page.texts.of(k))) return false
-        continue
-      }
-      if (k.drop || k.text === 0) continue
-      next = k
-      break
-    }
+    const next = leadingChild(page, first)
     if (next === undefined) return false
     if (next.name === "strong" || next.name === "b") {
       if (next.link > 0) return false

@@ -9,7 +9,7 @@
  * stays. The counter a gallery or a carousel writes of where it stands ("Image 1 of 5") is left
  * out too (`withoutGalleryCounters`).
  */
-import { BLOCKS, collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { BLOCKS, collapsedText, eachKept, eachShortLine, type El, type Page } from "./tree.js"
 
 /** An address of a picture file: its path ends in a picture's extension (a query or fragment after it). */
 const PICTURE = /\.(?:jpe?g|png|gif|webp|avif)(?:[?#].*)?$/i
@@ -90,22 +90,19 @@ const holdsTextBlock = (page: Page, el: El): boolean => {
   return false
 }
 
-/** Whether the element's whole text is a gallery's counter (`COUNTER`), written as one line. */
-const galleryCounter = (page: Page, el: El): boolean => {
-  if (el.text > MAX_COUNTER || holdsTextBlock(page, el)) return false
-  const m = COUNTER.exec(collapsedText(page, el))
+/** Whether `text`, the element's whole text, is a gallery's counter (`COUNTER`), written as one line. */
+const galleryCounter = (page: Page, el: El, text: string): boolean => {
+  if (holdsTextBlock(page, el)) return false
+  const m = COUNTER.exec(text)
   return m !== null && Number(m[1]) >= 1 && Number(m[1]) <= Number(m[2]) && Number(m[2]) >= 2
 }
 
 /** The roots without each element whose whole text is a gallery's or a carousel's counter. */
 export const withoutGalleryCounters = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0) return true
-      if (el.text > MAX_COUNTER || !galleryCounter(page, el)) return false
-      el.drop = true
-      return true
-    })
-  }
+  eachShortLine(page, roots, MAX_COUNTER, (el, text) => {
+    if (!galleryCounter(page, el, text)) return false
+    el.drop = true
+    return true
+  })
   return roots
 }

@@ -528,6 +528,42 @@ export const eachShortLine = (
   }
 }
 
+/**
+ * The first child element of `el` that shows text, when no text comes before it (`undefined`
+ * otherwise): what a block opens with (a label, a link), read one level at a time.
+ */
+export const leadingChild = (page: Page, el: El): El | undefined => {
+  for (const k of el.children) {
+    if (typeof k === "number") {
+      if (/\S/.test(page.texts.of(k))) return undefined
+      continue
+    }
+    if (k.drop || k.text === 0) continue
+    return k
+  }
+  return undefined
+}
+
+/**
+ * Whether the nearest sibling of `el` that shows text, going `step` (−1 before it, 1 after it), is
+ * a word of its run: a text, or an inline element (`block` set). A block is in no run.
+ */
+export const wordsNextTo = (page: Page, el: El, step: -1 | 1): boolean => {
+  const parent = el.parent
+  if (el.block === undefined || parent === undefined) return false
+  const kids = parent.children
+  for (let i = kids.indexOf(el) + step; i >= 0 && i < kids.length; i += step) {
+    const k = kids[i]!
+    if (typeof k === "number") {
+      if (/\S/.test(page.texts.of(k))) return true
+      continue
+    }
+    if (k.drop || k.text === 0) continue
+    return k.block !== undefined
+  }
+  return false
+}
+
 /** The first child of `el` with visible text, if an element. */
 export const firstShown = (el: El): El | undefined => {
   for (const c of el.children) {
