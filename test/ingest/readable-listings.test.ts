@@ -20,7 +20,7 @@
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
  * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
- * row written for two screen widths.
+ * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -975,5 +975,29 @@ describe("readable copy: a table row written for two screen widths", () => {
     expect(count(text, "Intermediate")).toBe(6)
     expect(count(text, "Greenwood, TX")).toBe(7)
     expect(text).toContain("Closed for repairs until May")
+  })
+})
+
+const projectCard = (column: string, i: number, summary: string): string =>
+  `<div class="${column} mb-4"><div class="card"><div class="card-body">` +
+  `<a href="/projects/${i}"><img class="card-img-top" src="/p${i}.jpg" alt=""></a>` +
+  `<h4 class="card-title"><a href="/projects/${i}">Build a weather station in a jam jar, part ${i}</a></h4>` +
+  `<p class="card-text">${summary}</p></div></div></div>`
+
+const longSummary = (i: number): string =>
+  `A sensor board, a jar and an afternoon: step ${i} of the series wires the humidity sensor, writes the readings ` +
+  `to a card every minute and draws them as a chart you can open in any browser at home.`
+
+describe("readable copy: a listing's featured entry", () => {
+  it("keeps an entry set apart by its class and built as the entries beside it, whose summary is shorter", () => {
+    const text = copy(
+      `<html><head><title>Projects</title></head><body><h1>Gadget projects</h1><div class="row">` +
+        projectCard("col-md-8", 1, "Solder it in minutes, with nothing but an iron and a browser!") +
+        Array.from({ length: 4 }, (_, i) => projectCard("col-md-4", i + 2, longSummary(i + 2))).join("") +
+        `</div></body></html>`
+    )
+    for (let i = 2; i <= 5; i++) expect(text).toContain(`part ${i}`)
+    expect(text).toContain("Build a weather station in a jam jar, part 1")
+    expect(text).toContain("Solder it in minutes, with nothing but an iron and a browser!")
   })
 })
