@@ -20,7 +20,8 @@
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
  * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
- * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry.
+ * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
+ * `linkedSections`, a heading the page's own index links to.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -999,5 +1000,34 @@ describe("readable copy: a listing's featured entry", () => {
     for (let i = 2; i <= 5; i++) expect(text).toContain(`part ${i}`)
     expect(text).toContain("Build a weather station in a jam jar, part 1")
     expect(text).toContain("Solder it in minutes, with nothing but an iron and a browser!")
+  })
+})
+
+const award = (category: string, slug: string, i: number): string =>
+  `<div class="award-group"><h3 class="wp-block-heading" id="${slug}">${category}</h3><ul>` +
+  Array.from({ length: 3 }, (_, k) =>
+    `<li class="award-card"><p class="type">${k === 0 ? "Winner" : "Honoree"}</p>` +
+    `<a href="/awards/${i}-${k}"><h4>Project ${i}-${k} of the year</h4></a>` +
+    `<p class="excerpt">Studio number ${i}${k} and partners, architects of the building</p></li>`).join("") +
+  `</ul></div>`
+
+describe("readable copy: a heading the page's own index links to", () => {
+  it("keeps a heading whose id, the anchor of its link, holds a furniture name", () => {
+    const categories = [["Apartment", "apartment"], ["Bar/Social Club", "bar-social-club"], [
+      "Beach House",
+      "beach-house"
+    ]]
+    const text = copy(
+      `<html><head><title>Awards</title></head><body><h1>Best of the year awards</h1>` +
+        `<p>The winners and honorees of this year's awards, chosen by the jury among more than a thousand ` +
+        `projects entered from forty countries, in every category of the competition.</p>` +
+        `<div class="filter"><ul>${
+          categories.map(([c, s]) => `<li><a href="#${s}">${c}</a></li>`).join("")
+        }</ul></div>` +
+        `<div class="award-list">${categories.map(([c, s], i) => award(c!, s!, i)).join("")}</div></body></html>`
+    )
+    expect(text).toMatch(/^\s*Bar\/Social Club$/m)
+    expect(text).toMatch(/^\s*Beach House$/m)
+    expect(text).toContain("Project 1-0 of the year")
   })
 })

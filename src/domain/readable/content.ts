@@ -357,7 +357,7 @@ const clean = (
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
       if (isHeading(el.name)) {
-        if (weightOf(el, names) < 0) el.drop = true
+        if (weightOf(el, names && !sections.has(el)) < 0) el.drop = true
         return true
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
