@@ -20,7 +20,8 @@
  * readable/controls.ts `withoutExpandToggles`, a toggle that opens a text in place; readable/fillers.ts
  * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
- * row written for two screen widths.
+ * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
+ * `linkedSections`, a heading the page's own index links to.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -975,5 +976,58 @@ describe("readable copy: a table row written for two screen widths", () => {
     expect(count(text, "Intermediate")).toBe(6)
     expect(count(text, "Greenwood, TX")).toBe(7)
     expect(text).toContain("Closed for repairs until May")
+  })
+})
+
+const projectCard = (column: string, i: number, summary: string): string =>
+  `<div class="${column} mb-4"><div class="card"><div class="card-body">` +
+  `<a href="/projects/${i}"><img class="card-img-top" src="/p${i}.jpg" alt=""></a>` +
+  `<h4 class="card-title"><a href="/projects/${i}">Build a weather station in a jam jar, part ${i}</a></h4>` +
+  `<p class="card-text">${summary}</p></div></div></div>`
+
+const longSummary = (i: number): string =>
+  `A sensor board, a jar and an afternoon: step ${i} of the series wires the humidity sensor, writes the readings ` +
+  `to a card every minute and draws them as a chart you can open in any browser at home.`
+
+describe("readable copy: a listing's featured entry", () => {
+  it("keeps an entry set apart by its class and built as the entries beside it, whose summary is shorter", () => {
+    const text = copy(
+      `<html><head><title>Projects</title></head><body><h1>Gadget projects</h1><div class="row">` +
+        projectCard("col-md-8", 1, "Solder it in minutes, with nothing but an iron and a browser!") +
+        Array.from({ length: 4 }, (_, i) => projectCard("col-md-4", i + 2, longSummary(i + 2))).join("") +
+        `</div></body></html>`
+    )
+    for (let i = 2; i <= 5; i++) expect(text).toContain(`part ${i}`)
+    expect(text).toContain("Build a weather station in a jam jar, part 1")
+    expect(text).toContain("Solder it in minutes, with nothing but an iron and a browser!")
+  })
+})
+
+const award = (category: string, slug: string, i: number): string =>
+  `<div class="award-group"><h3 class="wp-block-heading" id="${slug}">${category}</h3><ul>` +
+  Array.from({ length: 3 }, (_, k) =>
+    `<li class="award-card"><p class="type">${k === 0 ? "Winner" : "Honoree"}</p>` +
+    `<a href="/awards/${i}-${k}"><h4>Project ${i}-${k} of the year</h4></a>` +
+    `<p class="excerpt">Studio number ${i}${k} and partners, architects of the building</p></li>`).join("") +
+  `</ul></div>`
+
+describe("readable copy: a heading the page's own index links to", () => {
+  it("keeps a heading whose id, the anchor of its link, holds a furniture name", () => {
+    const categories = [["Apartment", "apartment"], ["Bar/Social Club", "bar-social-club"], [
+      "Beach House",
+      "beach-house"
+    ]]
+    const text = copy(
+      `<html><head><title>Awards</title></head><body><h1>Best of the year awards</h1>` +
+        `<p>The winners and honorees of this year's awards, chosen by the jury among more than a thousand ` +
+        `projects entered from forty countries, in every category of the competition.</p>` +
+        `<div class="filter"><ul>${
+          categories.map(([c, s]) => `<li><a href="#${s}">${c}</a></li>`).join("")
+        }</ul></div>` +
+        `<div class="award-list">${categories.map(([c, s], i) => award(c!, s!, i)).join("")}</div></body></html>`
+    )
+    expect(text).toMatch(/^\s*Bar\/Social Club$/m)
+    expect(text).toMatch(/^\s*Beach House$/m)
+    expect(text).toContain("Project 1-0 of the year")
   })
 })

@@ -5,7 +5,10 @@
  * (`scroll-target`, `scroll-section`), and `scroll` is one of Readability's negative names: a
  * short section (a paragraph or two under its heading) was dropped by that name alone, the long
  * ones beside it kept by their prose. The cleaning pass (content.ts step 4) reads such a section
- * without its names; its links and its length are judged as before.
+ * without its names; its links and its length are judged as before. So is a heading that an
+ * in-page link names by its own `id` (an awards page's index of categories, `href="#bar-social-club"`
+ * to `<h3 id="bar-social-club">Bar/Social Club</h3>`): the id is its title's anchor, and a word of
+ * the title (`social`) is no furniture name there.
  */
 import { isHeading } from "./edges.js"
 import type { El, Page } from "./tree.js"
@@ -32,7 +35,7 @@ const opensWithHeading = (el: El): boolean => {
   return false
 }
 
-/** The elements an in-page link of the page names by `id` and that open with a heading. */
+/** The elements an in-page link of the page names by `id` and that are or open with a heading. */
 export const linkedSections = (page: Page): ReadonlySet<El> => {
   const ids = new Set<string>()
   for (const el of page.all) {
@@ -43,7 +46,7 @@ export const linkedSections = (page: Page): ReadonlySet<El> => {
   if (ids.size === 0) return out
   for (const el of page.all) {
     const id = el.attribs.id
-    if (id !== undefined && ids.has(id) && !el.drop && opensWithHeading(el)) out.add(el)
+    if (id !== undefined && ids.has(id) && !el.drop && (isHeading(el.name) || opensWithHeading(el))) out.add(el)
   }
   return out
 }

@@ -35,6 +35,7 @@
  */
 import { accordionAnswers } from "./accordions.js"
 import { sponsoredStrips } from "./ads.js"
+import { likeKeptSibling } from "./alike.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
@@ -356,20 +357,21 @@ const clean = (
     eachKept(all, root.order + 1, root.end, (el) => {
       if (cards !== undefined && cards[el.order] !== Keep.Judge) return cards[el.order] === Keep.Card
       if (isHeading(el.name)) {
-        if (weightOf(el, names) < 0) el.drop = true
+        if (weightOf(el, names && !sections.has(el)) < 0) el.drop = true
         return true
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
       if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
-      const judged = CLEANED.has(el.name) && !directory.has(el) &&
+      const judge = (b: El): boolean =>
         furniture(
           page,
           scores,
-          el,
-          names && !sections.has(el) && banners?.has(el) !== true && !tableFrame(el),
-          inPost(found, el),
+          b,
+          names && !sections.has(b) && banners?.has(b) !== true && !tableFrame(b),
+          inPost(found, b),
           product
         )
+      const judged = CLEANED.has(el.name) && !directory.has(el) && judge(el)
       // `el` holds the best candidate when the best is in its subtree.
       if (
         (judged || (linkParagraph(el) && !linkedSentence(page, el)) || negativeItem(scores, el, names)) &&
@@ -379,6 +381,8 @@ const clean = (
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
         if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
+        // An entry built as the entries beside it that the cleaning keeps is kept whole (alike.ts).
+        if (judged && weightOf(el, names) >= 0 && likeKeptSibling(page, el, (s) => !judge(s))) return true
         el.drop = true
         return true
       }
