@@ -1,10 +1,14 @@
 /**
+ * Over 400 lines: one small page per rule, all built on the same article page and its helpers.
+ *
  * Articles and what their themes put under or beside them: small pages written here (no copy of
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
  * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
- * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole).
+ * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
+ * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
+ * bold paragraphs, a label heading over a heading).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -388,5 +392,72 @@ describe("readable copy: a sentence of the article linked whole", () => {
     const pointer =
       `<p>Read also: <a href="/2026/10/walled-garden.html">Another season in the walled garden of the old abbey</a></p>`
     expect(copy(withList(pointer))).not.toContain("Another season in the walled garden")
+  })
+})
+
+/**
+ * A strip of `n` teasers under the story, each a heading that is one link, the first words of the
+ * other post cut short, and a date: long enough that the story holds less than twice their text.
+ */
+const cutTeasers = (n: number): string =>
+  `<div class="more">${
+    Array.from({ length: n }, (_, i) =>
+      `<div class="card"><h3><a href="/2026/10/walk-${i}.html">A winter walk along the orchard wall, ${i}</a></h3>` +
+      `<p>Before the snow came the keeper walked the length of the wall with a notebook, counting the espaliered ` +
+      `trees that had lost their ties, the stones the frost had loosened and the places where the ivy was ` +
+      `creeping back over the coping, and by the time she reached the gate ${i}...</p>` +
+      `<span>October ${i + 1}, 2026</span></div>`).join("")
+  }</div>`
+
+describe("readable copy: teasers cut short under a short story", () => {
+  it("leaves them out when the story holds as much prose as their text", () => {
+    const text = copy(article(cutTeasers(8)))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 8; i++) expect(text).not.toContain(`by the time she reached the gate ${i}`)
+  })
+
+  it("keeps them where they outweigh the story", () => {
+    expect(copy(article(cutTeasers(14)))).toContain("by the time she reached the gate 3")
+  })
+})
+
+/** A review's facts: a heading over a list, then pros and cons, each item one bold paragraph. */
+const prosAndCons = `<h3>Specification:</h3><ul><li><p><strong>Blade: 240 mm, pruning teeth</strong></p></li>` +
+  `<li><p><strong>Weight: 290 g</strong></p></li></ul>` +
+  `<h4>Pros:</h4><ul><li><p><strong>Cuts green wood cleanly</strong></p></li>` +
+  `<li><p><strong>Folds safely into the handle</strong></p></li></ul>` +
+  `<h4>Cons:</h4><ul><li><p><strong>The lock wears loose after a season</strong></p></li></ul>` +
+  `<h3>Review</h3><p>${prose(15)}</p>`
+
+describe("readable copy: list items set as bold paragraphs", () => {
+  it("keeps each item: a bold paragraph that is a whole list item is the list's text, not a heading", () => {
+    const text = copy(article(prosAndCons))
+    for (
+      const item of ["Weight: 290 g", "Folds safely into the handle", "The lock wears loose after a season"]
+    ) expect(text).toContain(item)
+    expect(text).toContain(prose(15))
+  })
+})
+
+/** A guide's steps: each a label heading ending with a colon right over the step's own title. */
+const steps = `${
+  [1, 2].map((n) =>
+    `<h3>Step ${n}:</h3><h2>Choose the ${n === 1 ? "saw" : "ladder"} for the old trees</h2><p>${prose(14 + n)}</p>`
+  ).join("")
+}`
+
+describe("readable copy: a label heading over a heading", () => {
+  it("keeps a heading ending with a colon that titles the heading right after it", () => {
+    const text = copy(article(steps))
+    expect(text).toContain("Step 1:")
+    expect(text).toContain("Step 2:")
+    expect(text).toContain("Choose the ladder for the old trees")
+  })
+
+  it("still leaves out such a heading when what it titled was dropped", () => {
+    const links = `<h3>More from the garden:</h3><ul>${
+      [1, 2, 3].map((n) => `<li><a href="/2026/10/walk-${n}.html">A walk in the garden ${n}</a></li>`).join("")
+    }</ul>`
+    expect(copy(article(`${links}${steps}`))).not.toContain("More from the garden")
   })
 })

@@ -20,7 +20,11 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
  * articles" over a list of links). On a page that says when it was published, a heading that is
  * the whole of a list item is the list's text, not a title (a guide's picks, each set in a
- * heading's type): it is no heading here, and the line over the list introduces it. On a page
+ * heading's type): it is no heading here, and the line over the list introduces it; a bold
+ * paragraph that is the whole of a list item (pros and cons set in bold) is no pseudo-heading,
+ * dated or not. A heading ending with a colon right over another heading, nothing dropped between
+ * them, is that heading's label ("Step 1:" over "Pick a tool"), not a title over an empty block.
+ * On a page
  * that does not, a sentence set in a heading's type right under the page's title, with only such
  * headings between (a hero's pitch: "Find all tent rentals in the city in one place."), is the
  * page's text, not a title (`headingSentence`).
@@ -29,6 +33,8 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
   const open: Array<El> = []
   // Since the page's title (`h1`), only headings: a hero's lines set in a heading's type.
   let underTitle = false
+  // Whether an element was dropped since the last heading: the block it titled went.
+  let droppedSince = false
   const close = (rank: number) => {
     let kept = 0
     for (let i = 0; i < open.length; i++) {
@@ -49,9 +55,15 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
         }
         continue
       }
-      if (node.drop) continue
+      if (node.drop) {
+        droppedSince = true
+        continue
+      }
       if (isHeading(node.name)) {
         if (node.text === 0) continue
+        // A label over the heading right after it ("Step 1:" over "Pick a tool") titles it.
+        if (!droppedSince && open.length > 0 && labelHeading(texts, open[open.length - 1]!)) open.pop()
+        droppedSince = false
         // A list's item set in a heading's type is the list's text, not a title over a section.
         if (dated && inItem(node)) {
           open.length = 0
@@ -68,7 +80,8 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
         continue
       }
       // A pseudo-heading closes nothing (two in a row are often captions of images between them).
-      if (pseudoHeading(texts, node)) {
+      // A list's item that is one bold line ("Pros:" over "Passive mode for awareness") is the list's text.
+      if (pseudoHeading(texts, node) && !inItem(node)) {
         open.push(node)
         underTitle = false
         continue
@@ -93,12 +106,19 @@ const headingSentence = (texts: Texts, h: El): boolean => {
   return SENTENCE_END.test(text) && text.split(/\s+/).length >= SENTENCE_WORDS
 }
 
-/** Whether `h` is the whole of a list item (within three levels): the item set in a heading's type. */
+/**
+ * Whether `h` is the whole of a list item (within three levels): the item set in a heading's type,
+ * or a bold paragraph that is the item's whole text.
+ */
 const inItem = (h: El): boolean => {
   let p = h.parent
   for (let depth = 0; p !== undefined && depth < 3; depth++, p = p.parent) if (p.name === "li") return p.text === h.text
   return false
 }
+
+/** A heading (`h1`–`h6`) whose text ends with a colon: a label over what follows. */
+const labelHeading = (texts: Texts, h: El): boolean =>
+  isHeading(h.name) && /[:\uff1a]$/.test(textContent(texts, h, true, true).trimEnd())
 
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
 export const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)

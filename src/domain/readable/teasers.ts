@@ -10,7 +10,9 @@
  * dropped it (a header of links: category, title, byline) and left its summary alone. A teaser
  * whose summary is cut short (ending with an ellipsis: the first words of the other post) says
  * what it is without the page's date: a sidebar's "Popular" list of a shop's blog, whose posts
- * carry no date in their markup.
+ * carry no date in their markup. A strip whose every summary is cut short is left out beside an
+ * article holding as much prose as its text (not twice): a short news story under which the theme
+ * lists six posts of the day, each a title, a date and the first words of the post cut off.
  */
 import { runsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
@@ -25,6 +27,8 @@ const HEADING_LINKED = 0.9
 const TEASER_SHARE = 0.8
 /** How many times the teasers' text the rest of the content must hold for it to be an article beside them. */
 const ARTICLE_BESIDE = 2
+/** The same for a group whose every teaser's summary is cut short. */
+const CUT_BESIDE = 1
 
 /**
  * Whether `card` holds a heading (`h2`–`h6`) that is all one link, shown or not: the cleaning pass
@@ -116,8 +120,9 @@ const teaser = (page: Page, card: El, dated: boolean): boolean =>
 /**
  * The roots with each group of teasers left out, on a page that is not a product's (meta.ts), when
  * the rest of the content is an article beside them: its prose at least `ARTICLE_BESIDE` times the
- * teasers' text. Teasers whose summaries are cut short count on any page; those known by their
- * linked headings alone only on a page that says when it was published.
+ * teasers' text (`CUT_BESIDE` times for a group whose every summary is cut short). Teasers whose
+ * summaries are cut short count on any page; those known by their linked headings alone only on a
+ * page that says when it was published.
  */
 export const withoutTeasers = (
   page: Page,
@@ -128,6 +133,7 @@ export const withoutTeasers = (
   const dated = says.published !== undefined
   const prose = roots.reduce((n, r) => n + r.prose, 0)
   const groups: Array<Array<El>> = []
+  const cutGroups = new Set<Array<El>>()
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
       // Siblings of one shape are one group.
@@ -135,6 +141,7 @@ export const withoutTeasers = (
       for (const cards of runsOfShape(el, 1)) {
         if (cards.filter((k) => teaser(page, k, dated)).length >= TEASER_SHARE * cards.length) {
           groups.push(cards)
+          if (cards.every((k) => cutShortSummary(page, k))) cutGroups.add(cards)
           grouped = true
         }
       }
@@ -142,8 +149,13 @@ export const withoutTeasers = (
     })
   }
   const teased = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.text, 0), 0)
+  // What the article's prose must outweigh: each group's text, twice unless every summary is cut short.
+  const weighed = groups.reduce(
+    (n, g) => n + (cutGroups.has(g) ? CUT_BESIDE : ARTICLE_BESIDE) * g.reduce((m, k) => m + k.text, 0),
+    0
+  )
   const teasedProse = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.prose, 0), 0)
-  if (teased === 0 || prose - teasedProse < ARTICLE_BESIDE * teased) return roots
+  if (teased === 0 || prose - teasedProse < weighed) return roots
   for (const g of groups) for (const k of g) k.drop = true
   return roots
 }
