@@ -964,8 +964,11 @@ const actions = (head: string) =>
   `that one hand holds the screw while the other turns it.</p>
   <div class="summary"><p>The case closes with a magnet and holds each bit in its own slot, marked with its size, so that the ` +
   `one you need is found at a glance.</p><a href="/kits/pocket/details">View full details</a></div>
+  <a href="/kits/pocket/print">Print</a>
   <div class="warranty"><h2>Lifetime warranty</h2><p>If a tool breaks, we replace it for as long as you own it, with no receipt ` +
   `and no questions asked.</p><a href="/warranty">Learn more</a></div>
+  <div class="addon"><h3>Spare bit set</h3><p>Eight more bits for the same case, in the sizes a phone repair wears out first.</p>` +
+  `<a href="/cart/add?item=spare">Add to cart</a></div>
   <p>Questions about the bits? <a href="/contact">Contact us</a> and a technician answers within a day.</p>
   <a class="card" href="/kits/pro"><h3>Pro driver kit</h3><p>Sixty-four bits for every repair. Learn more</p></a>
   <table><tr><th>Kit</th><th>What it holds</th><th>Order</th></tr><tr><td>Pocket</td><td>Sixteen bits and a driver with a turning cap</td><td><a href="/kits/pocket">Buy now</a></td></tr>` +
@@ -978,6 +981,13 @@ describe("readable copy: a call to action's link standing alone", () => {
     expect(text).toContain("we replace it for as long as you own it, with no receipt")
     expect(text).not.toContain("View full details")
     expect(text).not.toMatch(/^Learn more$/m)
+  })
+
+  it("leaves out a shop's own buttons written as lone links, Add to cart and Print", () => {
+    const text = copy(actions(productLd))
+    expect(text).toContain("Eight more bits for the same case")
+    expect(text).not.toContain("Add to cart")
+    expect(text).not.toMatch(/^Print$/m)
   })
 
   it("keeps such words in a sentence, a card drawn as one link and a table's cell", () => {

@@ -137,13 +137,14 @@ export const withoutExpandToggles = (page: Page, roots: ReadonlyArray<El>): Read
 
 /**
  * A call to action's label: words that name a click and not what it leads to ("Learn more", "Shop
- * now", "Get started", "View full details", "Free trial", "Contact us"), with a mark after it or
- * not ("Learn more ›"). "Read more" and its kin are the toggles' (`TOGGLE`): a "Read more" link to
+ * now", "Get started", "View full details", "Free trial", "Contact us"), or a shop's own button
+ * written as a link ("Add to cart" under an add-on, "Print" beside the product), with a mark after
+ * it or not ("Learn more ›"). "Read more" and its kin are the toggles' (`TOGGLE`): a "Read more" link to
  * a full article stays.
  */
 const ACTION = new RegExp(
   String
-    .raw`^(?:(?:learn|find out|discover) more|more (?:info|information|details)|(?:see|view) (?:all |full )?details|read full details|(?:shop|buy|order|join) now|buy|get started(?: now| (?:for )?free)?|(?:start (?:your |a )?)?free trial|try (?:it )?(?:(?:for )?free|now)|(?:free )?download(?: now)?|sign up(?: now| (?:for )?free)?|contact us|(?:book|request|get|schedule) a demo|explore(?: more)?|watch (?:the )?video|see how it works)\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+    .raw`^(?:(?:learn|find out|discover) more|more (?:info|information|details)|(?:see|view) (?:all |full )?details|read full details|(?:shop|buy|order|join) now|buy|get started(?: now| (?:for )?free)?|(?:start (?:your |a )?)?free trial|try (?:it )?(?:(?:for )?free|now)|(?:free )?download(?: now)?|sign up(?: now| (?:for )?free)?|contact us|(?:book|request|get|schedule) a demo|explore(?: more)?|watch (?:the )?video|see how it works|add to (?:cart|bag|basket)|print)\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
   "i"
 )
 
