@@ -164,8 +164,8 @@ const wholeLink = (page: Page, el: El): boolean => {
 /**
  * The roots without the calls to action that stand alone, on a page that says it shows one product:
  * an element whose whole text is a call to action's label (`ACTION`), that is a link's whole text
- * (`wholeLink`), and that no word of a run stands beside (a line of its own, not "$117 Sign up now"
- * nor a sentence's "contact us"). A shop's "View full details" under its buy box, its warranty's
+ * (`wholeLink`), and that no word of a run stands beside (a line of its own, not a sentence's
+ * "contact us"). A shop's "View full details" under its buy box, its warranty's
  * "Learn more", its story's "Learn More": the button names a click; the product or the promise it
  * stands under is the text. On other pages such labels are left as they are: a service's offers
  * and its plans' table write them where their references keep some.
