@@ -45,7 +45,7 @@ import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutExpandToggles, withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
+import { withoutActionLinks, withoutExpandToggles, withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
@@ -164,6 +164,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
+  roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -2,7 +2,7 @@
  * Product pages and product grids: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
- * readable/pictures.ts `withoutGalleryCounters`).
+ * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -953,5 +953,53 @@ describe("readable copy: a gallery's or a carousel's counter", () => {
     const text = copy(gallery)
     expect(text).toContain("Photo 2 of 3 shows the bare foot.")
     expect(text).toMatch(/^of 3$/m)
+  })
+})
+
+// A product page whose summary and warranty note each end with a call to action's link of their own.
+const actions = (head: string) =>
+  `<html><head><title>Pocket driver kit</title>${head}</head><body><main><div class="product-page">
+  <h1>Pocket driver kit</h1>
+  <p>Sixteen bits in a case that fits a pocket, with a driver whose handle turns freely on its cap, so ` +
+  `that one hand holds the screw while the other turns it.</p>
+  <div class="summary"><p>The case closes with a magnet and holds each bit in its own slot, marked with its size, so that the ` +
+  `one you need is found at a glance.</p><a href="/kits/pocket/details">View full details</a></div>
+  <a href="/kits/pocket/print">Print</a>
+  <div class="warranty"><h2>Lifetime warranty</h2><p>If a tool breaks, we replace it for as long as you own it, with no receipt ` +
+  `and no questions asked.</p><a href="/warranty">Learn more</a></div>
+  <div class="addon"><h3>Spare bit set</h3><p>Eight more bits for the same case, in the sizes a phone repair wears out first.</p>` +
+  `<a href="/cart/add?item=spare">Add to cart</a></div>
+  <p>Questions about the bits? <a href="/contact">Contact us</a> and a technician answers within a day.</p>
+  <a class="card" href="/kits/pro"><h3>Pro driver kit</h3><p>Sixty-four bits for every repair. Learn more</p></a>
+  <table><tr><th>Kit</th><th>What it holds</th><th>Order</th></tr><tr><td>Pocket</td><td>Sixteen bits and a driver with a turning cap</td><td><a href="/kits/pocket">Buy now</a></td></tr>` +
+  `<tr><td>Pro</td><td>Sixty-four bits, a driver, an extension and a pry tool</td><td><a href="/kits/pro">Buy now</a></td></tr></table>
+  </div></main></body></html>`
+
+describe("readable copy: a call to action's link standing alone", () => {
+  it("leaves out a link whose whole text names a click, on a page that says it shows a product", () => {
+    const text = copy(actions(productLd))
+    expect(text).toContain("we replace it for as long as you own it, with no receipt")
+    expect(text).not.toContain("View full details")
+    expect(text).not.toMatch(/^Learn more$/m)
+  })
+
+  it("leaves out a shop's own buttons written as lone links, Add to cart and Print", () => {
+    const text = copy(actions(productLd))
+    expect(text).toContain("Eight more bits for the same case")
+    expect(text).not.toContain("Add to cart")
+    expect(text).not.toMatch(/^Print$/m)
+  })
+
+  it("keeps such words in a sentence, a card drawn as one link and a table's cell", () => {
+    const text = copy(actions(productLd))
+    expect(text).toContain("Questions about the bits? Contact us and a technician answers within a day.")
+    expect(text).toContain("Sixty-four bits for every repair. Learn more")
+    expect(text).toMatch(/Pocket\s+Sixteen bits and a driver with a turning cap\s+Buy now/)
+  })
+
+  it("keeps them where the page does not say it shows a product", () => {
+    const text = copy(actions(""))
+    expect(text).toContain("View full details")
+    expect(text).toMatch(/^Learn more$/m)
   })
 })

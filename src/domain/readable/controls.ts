@@ -7,7 +7,9 @@
  * around a number alone (a vote's arrows around the post's score), the number goes with them.
  * A post's links to the reply form ("Reply With Quote") repeated under posts go too
  * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
- * less") leading to no other page, even once (`withoutExpandToggles`).
+ * less") leading to no other page, even once (`withoutExpandToggles`). On a product page, a call
+ * to action's link standing alone ("Learn more", "View full details", "Shop now"), whose words name
+ * a click and not what it leads to, is left out too (`withoutActionLinks`).
  */
 import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -129,6 +131,55 @@ export const withoutExpandToggles = (page: Page, roots: ReadonlyArray<El>): Read
   eachShortLine(page, roots, MAX_TOGGLE, (el, text) => {
     if (TOGGLE.test(text) && !leadsElsewhere(page, el) && !inRun(page, el)) el.drop = true
     return true
+  })
+  return roots
+}
+
+/**
+ * A call to action's label: words that name a click and not what it leads to ("Learn more", "Shop
+ * now", "Get started", "View full details", "Free trial", "Contact us"), or a shop's own button
+ * written as a link ("Add to cart" under an add-on, "Print" beside the product), with a mark after
+ * it or not ("Learn more ›"). "Read more" and its kin are the toggles' (`TOGGLE`): a "Read more" link to
+ * a full article stays.
+ */
+const ACTION = new RegExp(
+  String
+    .raw`^(?:(?:learn|find out|discover) more|more (?:info|information|details)|(?:see|view) (?:all |full )?details|read full details|(?:shop|buy|order|join) now|buy|get started(?: now| (?:for )?free)?|(?:start (?:your |a )?)?free trial|try (?:it )?(?:(?:for )?free|now)|(?:free )?download(?: now)?|sign up(?: now| (?:for )?free)?|contact us|(?:book|request|get|schedule) a demo|explore(?: more)?|watch (?:the )?video|see how it works|add to (?:cart|bag|basket)|print)\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+  "i"
+)
+
+/** The longest text read as a call to action's label. */
+const MAX_ACTION = 28
+
+/**
+ * Whether `el` is a link, holds one or sits in one that shows no more text than it: the label is
+ * the link's whole text. A card drawn as one link ("Audit … Find out more") says what it leads to.
+ */
+const wholeLink = (page: Page, el: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined; p = p.parent) if (p.name === "a") return p.text === el.text
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "a") return true
+  return false
+}
+
+/**
+ * The roots without the calls to action that stand alone, on a page that says it shows one product:
+ * an element whose whole text is a call to action's label (`ACTION`), that is a link's whole text
+ * (`wholeLink`), and that no word of a run stands beside (a line of its own, not a sentence's
+ * "contact us"). A shop's "View full details" under its buy box, its warranty's
+ * "Learn more", its story's "Learn More": the button names a click; the product or the promise it
+ * stands under is the text. On other pages such labels are left as they are: a service's offers
+ * and its plans' table write them where their references keep some.
+ */
+export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
+  if (!product) return roots
+  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+    // A table's cell keeps its place in the row ("Try it for free" under each plan compared).
+    if (el.name === "td" || el.name === "th") return true
+    if (ACTION.test(text.trim()) && wholeLink(page, el) && !inRun(page, el) && !wordsNextTo(page, el, -1)) {
+      el.drop = true
+      return true
+    }
+    return false
   })
   return roots
 }
