@@ -7,7 +7,7 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse` and `titleLead`).
+ * `linkedProse` and `titleLead`, readable/repeats.ts `shared`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -516,5 +516,35 @@ describe("readable copy: the title and its lead above the content", () => {
     )
     expect(text).not.toContain("see how they try them")
     expect(text).toContain(prose(3))
+  })
+})
+
+/** A monitor arm's card: its name, its figures as labelled fields, the line a range's cards share, its price. */
+const armCard = (i: number, range: boolean) =>
+  `<div class="product-item"><a href="/arms/${i}"><img alt="Arm ${i}" src="/arm-${i}.png"></a>` +
+  `<div class="details"><p class="title">Monitor arm model ${i}</p><div class="figures">` +
+  `<p class="figure">For Monitors: ${2 + i}-${20 + i} lbs</p><p class="figure">Screen Size: Up to ${30 + i}"</p>${
+    range ? `<p class="figure">Flex: a rail system that holds up to six monitors on a single post</p>` : ""
+  }<p class="figure">Starting at $${400 + i}</p></div></div></div>`
+
+describe("readable copy: a line several cards share", () => {
+  it("keeps the line in each card between other values of the card's fields", () => {
+    const text = copy(
+      `<html><head><title>Monitor arms</title></head><body><main><h1>Monitor arms</h1>` +
+        `<h2>Choose the right arm for your desk</h2><div class="grid">${
+          [1, 2, 3, 4, 5, 6].map((i) => armCard(i, i > 2)).join("")
+        }</div></main></body></html>`
+    )
+    expect(text.split("holds up to six monitors on a single post").length - 1).toBe(4)
+    expect(text).toContain("Screen Size: Up to 36\"")
+  })
+
+  it("leaves a block written again with what stood beside it out", () => {
+    const text = copy(
+      `<html><head><title>Monitor arms</title></head><body><main><h1>Monitor arms</h1>` +
+        `<div class="grid">${[1, 2, 3, 4].map((i) => armCard(i, i === 3)).join("")}</div>` +
+        `<div class="again">${armCard(3, true)}</div></main></body></html>`
+    )
+    expect(text.split("holds up to six monitors on a single post").length - 1).toBe(1)
   })
 })

@@ -2,7 +2,8 @@
  * Product pages and product grids: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
- * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`).
+ * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`,
+ * readable/content.ts a group of products' grid).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -208,6 +209,19 @@ describe("readable copy: a shop's grid beside its buying guide", () => {
     const product = category(Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join(""))
       .replace("</head>", `<meta property="og:type" content="product"></head>`)
     expect(copy(product)).not.toContain("Trail tent 5")
+  })
+
+  it("adds the grid outside the part that scores on a page that declares a group of products", () => {
+    const cards = Array.from({ length: 8 }, (_, i) => tentCard(i, `$${120 + i}.00`)).join("")
+    const page = `<html><head><title>Tents</title><meta property="og:type" content="product.group"></head><body>
+      <div class="top"><div class="results"><ul class="grid">${cards}</ul></div></div>
+      <div class="bottom"><div class="wrap"><div class="guide"><h2>How to choose a tent</h2>${
+      Array.from({ length: 6 }, (_, i) => guide(i)).join("")
+    }</div></div></div></body></html>`
+    const text = copy(page)
+    expect(text).toContain("Choosing a tent, part 3")
+    expect(text).toContain("Trail tent 5")
+    expect(text).toContain("$127.00")
   })
 })
 

@@ -599,9 +599,14 @@ export const chooseContent = (
   }
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
+  // A page that declares a group of products (`product.group`) lists them: its grid joins as on any page.
   const roots = declaredFaq(
     page,
-    priceGrids(page, scoredContent(page, product, says.published === undefined, says.discussion === true), product),
+    priceGrids(
+      page,
+      scoredContent(page, product, says.published === undefined, says.discussion === true),
+      product && says.productGroup !== true
+    ),
     says.faq
   )
   const kept = keptText(page, roots)

@@ -84,7 +84,8 @@ const MAX_PRODUCT_CARD = 400
  * group of at least `MIN_GRID` cards (cards.ts `groupsUnder`: siblings of one shape, most of two
  * text blocks or more, not named as furniture, not mostly links) holding `MIN_GRID_TEXT`
  * characters, where at least `PRICED_SHARE` of the cards show a price; only in the page's `main`
- * when it declares one, and never on a product page (`product`).
+ * when it declares one, and never on a product page (`product`: content.ts passes false for a page
+ * that declares a group of products, `product.group`, whose grid is what it lists).
  */
 export const priceGrids = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
   if (product || roots.length === 0) return roots

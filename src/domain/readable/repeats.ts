@@ -13,7 +13,9 @@
  * in order, the blocks that followed its first copy go with it. Only after a link alone: a
  * description two cards share may be followed by a label or a price that happens to be equal. A
  * card's subtitle that other cards write alike (a heading right under the card's own title, a
- * heading of a higher level written there for the first time) is the card's, kept (`subtitle`).
+ * heading of a higher level written there for the first time) is the card's, kept (`subtitle`), and
+ * so is a line several cards share among their labelled fields, the field beside it holding another
+ * value than beside its first copy (`shared`).
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -57,7 +59,7 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     if (thrice(blocks, i)) continue
     if (b.length >= MIN_REPEAT) {
       const first = seen.get(b)
-      if (first !== undefined && !subtitle(blocks, i, out, firsts)) {
+      if (first !== undefined && !subtitle(blocks, i, out, firsts) && !shared(blocks, i, first)) {
         if (LINK_ONLY.test(b)) follow = first + 1
         continue
       }
@@ -106,4 +108,28 @@ const subtitle = (
   const level = HEADING.test(b) ? b.indexOf(" ") : 0
   const above = HEADING.test(before) ? before.indexOf(" ") : 0
   return level > 0 && above > 0 && above < level
+}
+
+/** A card's field: one short line, a label of words, a colon, its value ("Screen Size: Up to 43\""). */
+const FIELD = /^(\p{L}[\p{L}\p{N} ]{0,29}):[ \t]+[^\n]{1,60}$/u
+
+/** Whether two blocks are one card field's two values: the same label, another value. */
+const sameField = (a: string | undefined, b: string | undefined): boolean => {
+  if (a === undefined || b === undefined || a === b) return false
+  const la = FIELD.exec(a)?.[1]
+  return la !== undefined && la === FIELD.exec(b)?.[1]
+}
+
+/**
+ * Whether `blocks[i]`, a copy of `blocks[first]`, is a line several cards share (a product line's
+ * description among each model's figures): it does not follow its first copy right away, and the
+ * block before it, or the block after it, is the same field of a card as the one beside its first
+ * copy with another value ("Screen Size: Up to 65\"" where the first copy had "… 43\""). A block
+ * written again for another width, or a carousel's cloned slide, comes back with what stood
+ * beside it, or among other blocks.
+ */
+const shared = (blocks: ReadonlyArray<string>, i: number, first: number): boolean => {
+  const b = blocks[i]!
+  if (i - first < 2 || LINK_ONLY.test(b) || HEADING.test(b) || b.startsWith("```")) return false
+  return sameField(blocks[i - 1], blocks[first - 1]) || sameField(blocks[i + 1], blocks[first + 1])
 }
