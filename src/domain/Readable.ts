@@ -77,7 +77,7 @@ import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
-import { withoutTeasers } from "./readable/teasers.js"
+import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
@@ -124,6 +124,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   let roots = chooseContent(page, meta)
   roots = withDeclaredQuestions(page, roots, meta.faq)
   roots = withoutTeasers(page, roots, meta)
+  roots = withoutLabelledTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)
   roots = withoutGuestPrompts(page, roots)

@@ -5,7 +5,8 @@
  * readable/calls.ts `sectionsNamedCallToAction`, readable/content.ts `restIsShort`, readable/tickers.ts
  * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
  * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
- * the same way).
+ * the same way, readable/teasers.ts `withoutTeasers`: posts whose titles are linked paragraphs over a
+ * dated byline, readable/teasers.ts `withoutLabelledTeasers`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -548,5 +549,106 @@ describe("readable copy: an accordion's closed panels hidden from screen readers
     expect(text).toContain("hands the rest over with the whole history")
     expect(text).toContain("settled at the first reply")
     expect(text).not.toContain("Post it")
+  })
+})
+
+/** A section of a firm's page: a heading over paragraphs. */
+const module_ = (heading: string, paragraphs: ReadonlyArray<string>) =>
+  `<section class="module"><h2>${heading}</h2>${paragraphs.map((p) => `<p>${p}</p>`).join("")}</section>`
+
+const POSTS = [
+  ["Three things to weigh before your benefit plan's audit", "Ann Lee", "August 7, 2025"],
+  ["The salary threshold change, struck down", "Bo Diaz", "November 25, 2024"],
+  ["What happens during a plan audit", "Cy Park", "May 20, 2024"]
+]
+
+/** A dated service page with a strip of posts, each a title paragraph that is all one link over a byline with a date. */
+const postsStripPage = () =>
+  `<html><head><title>HR consulting</title>
+  <meta property="article:published_time" content="2017-09-07T03:33:16+00:00"></head><body>
+  <header><nav><a href="/">Home</a> <a href="/services">Services</a></nav></header>
+  <div class="page"><section class="module"><h1>HR consulting</h1>
+  <p>Whether you need help with a single hire or a whole department, our consultants work beside your own ` +
+  `people, learn how your business runs and leave you with policies, pay structures and training that fit it.</p>
+  <p>We start with a conversation about what keeps you up at night, then assess your team, your handbook and ` +
+  `your processes, and agree with you on a plan with dates, owners and a budget that you can hold us to.</p>
+  </section>${
+    module_("How we work", [
+      "Every engagement starts with a short assessment of your people, your policies and your numbers, written " +
+      "up in plain words, and ends with a plan you own and can carry out without us if you choose to.",
+      "Between those two points we do as much or as little as you ask: some clients want a second pair of eyes " +
+      "once a quarter, others want a full team on site for a year of change."
+    ])
+  }<section class="module"><div class="row"><h2>Insights</h2>${
+    POSTS.map(([title, author, date], i) =>
+      `<div class="col"><article class="post"><p><a href="/insights/post-${i}"><span>${title}</span></a></p>` +
+      `<p class="meta">Written by <a href="/people/${i}">${author}</a> on ${date}</p></article></div>`
+    ).join("")
+  }</div></section>${
+    module_("What it costs", [
+      "A first assessment is a fixed fee agreed before we start; after it you pay by the month for the hours " +
+      "you use, with a cap you set, and nothing at all in the months you do not need us."
+    ])
+  }</div><footer><p>Copyright 2026 The Firm</p></footer></body></html>`
+
+describe("readable copy: a strip of posts whose titles are linked paragraphs over a dated byline", () => {
+  it("leaves the posts out beside the page's own text", () => {
+    const text = copy(postsStripPage())
+    expect(text).toContain("leave you with policies, pay structures and training")
+    expect(text).toContain("nothing at all in the months you do not need us")
+    expect(text).not.toContain("struck down")
+    expect(text).not.toContain("Written by")
+  })
+})
+
+const RESOURCES = [
+  ["Whitepaper", "Doing more with less in application security", "Get the whitepaper"],
+  ["Case study", "How a retailer blocked a billion bad requests", "Read the story"],
+  ["Blog", "Ten rules every firewall should start with", "Read the post"]
+]
+
+/** A strip of cards, each labelled with the kind of publication it links to. */
+const resourceCards = () =>
+  `<section class="module"><h2>Resources</h2><div class="grid">${
+    RESOURCES.map(([kind, title, cta], i) =>
+      `<div class="card"><img src="/thumb-${i}.png" alt=""><div class="card__title"><p class="eyebrow">${kind}</p>` +
+      `<h6>${title}</h6></div><a href="/resources/${i}">${cta}</a></div>`
+    ).join("")
+  }</div></section>`
+
+/** A service page with such a strip among its sections, or (`hub`) a page of the cards alone. */
+const resourcesPage = (hub: boolean) =>
+  `<html><head><title>Firewall</title></head><body>
+  <header><nav><a href="/">Home</a> <a href="/products">Products</a></nav></header>
+  <div class="page"><section class="module"><h1>A firewall for your applications</h1>${
+    hub ? "" : `<p>Stop attacks before they reach your servers: the firewall reads every request at the edge of ` +
+      `our network, close to your visitors, and blocks the ones that match a rule, whether you wrote it or we did.</p>
+  <p>Rules for the common attacks are on from the first day and updated as new ones appear; your own rules take ` +
+      `effect worldwide in seconds, and each blocked request is logged with the rule that stopped it.</p>`
+  }</section>${
+    hub ? resourceCards() : module_("Plans", [
+      "Plans start with a free tier for personal sites and grow to contracts with a guaranteed response time, " +
+      "a named engineer and reports written for your auditors at the end of every quarter of the year.",
+      "Every plan includes the managed rules, the logs of the last three days and an interface in which you can " +
+      "write, test and roll back your own rules without waiting for anyone."
+    ]) + resourceCards() + module_("Support", [
+      "Our engineers answer tickets around the clock, and on the larger plans a named engineer joins your calls, " +
+      "reviews your rules every month and tells you what changed in the attacks your sites see."
+    ])
+  }</div><footer><p>Copyright 2026 The Firm</p></footer></body></html>`
+
+describe("readable copy: cards labelled with the kind of publication they link to", () => {
+  it("leaves out a service page's strip of resources", () => {
+    const text = copy(resourcesPage(false))
+    expect(text).toContain("blocks the ones that match a rule")
+    expect(text).toContain("tells you what changed in the attacks")
+    expect(text).not.toContain("blocked a billion bad requests")
+    expect(text).not.toContain("Ten rules every firewall")
+  })
+
+  it("keeps them on a page made of them", () => {
+    const text = copy(resourcesPage(true))
+    expect(text).toContain("blocked a billion bad requests")
+    expect(text).toContain("Ten rules every firewall")
   })
 })

@@ -26,7 +26,7 @@ const ARTICLE_BODY = 600
 const DATE_WITHIN = 300
 
 /** A date as a page shows it: 21.01.2022, 2022-01-21, 21/01/2022, 1/21/22, January 21, 2022, 21 January 2022. */
-const DATE = new RegExp(
+export const DATE = new RegExp(
   String.raw`\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b|` +
     String.raw`\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}\b|` +
     String.raw`\b\d{1,2}\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b`,

@@ -10,14 +10,22 @@
  * dropped it (a header of links: category, title, byline) and left its summary alone. A teaser
  * whose summary is cut short (ending with an ellipsis: the first words of the other post) says
  * what it is without the page's date: a sidebar's "Popular" list of a shop's blog, whose posts
- * carry no date in their markup. A strip whose every summary is cut short is left out beside an
- * article holding as much prose as its text (not twice): a short news story under which the theme
- * lists six posts of the day, each a title, a date and the first words of the post cut off.
+ * carry no date in their markup. A theme that writes a teaser's title as a paragraph all one link
+ * (no heading) over a byline with a date builds the same teaser (`linkedTitleOverDate`). A strip
+ * whose every summary is cut short is left out beside an article holding as much prose as its
+ * text (not twice): a short news story under which the theme lists six posts of the day, each a
+ * title, a date and the first words of the post cut off.
+ *
+ * A strip of cards that each open with the kind of publication they link to ("Whitepaper",
+ * "Case study", "Blog" over a title and a call to action) is the site's resources under a service
+ * page's own text; it is left out on any page that is no product's and no discussion, when it holds
+ * a small share of the content (`withoutLabelledTeasers`).
  */
-import { runsOfShape } from "./cards.js"
+import { MIN_CARDS, runsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
+import { DATE } from "./entries.js"
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page, parsedText } from "./tree.js"
+import { eachKept, type El, type Page, parsedText, textContent } from "./tree.js"
 
 /** The most text outside links a teaser holds: its summary, a date, a label. */
 const MAX_SUMMARY = 400
@@ -111,11 +119,36 @@ const endsCutShort = (page: Page, el: El): boolean => {
 }
 
 /**
- * A teaser: little text outside links, and a heading all one link or a link beside a summary cut
- * short; on a page that does not say when it was published (`dated` false), only the latter.
+ * Whether `card` opens with a title written as a paragraph that is all one link (no heading) and
+ * shows a date outside its links (a `time` element or a date in its byline): a post's teaser
+ * whose theme writes its title as `<p><a>…</a></p>` over "Written by … on August 7, 2025".
+ */
+const linkedTitleOverDate = (page: Page, card: El): boolean => {
+  if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
+  let first: El | undefined
+  for (let i = card.order + 1; i < card.end; i++) {
+    const el = page.all[i]!
+    if (el.text > 0 && (el.name === "p" || isHeading(el.name))) {
+      first = el
+      break
+    }
+  }
+  if (first === undefined) return false
+  const [text, link] = first.drop ? linkShare(page, first) : [first.text, first.link]
+  if (text === 0 || link < HEADING_LINKED * text || !oneLink(page, first)) return false
+  for (let i = first.end; i < card.end; i++) if (page.all[i]!.name === "time" && !page.all[i]!.drop) return true
+  const rest = textContent(page.texts, card, true, true).slice(textContent(page.texts, first, true, true).length)
+  return DATE.test(rest)
+}
+
+/**
+ * A teaser: little text outside links, and a heading all one link (or a title paragraph all one
+ * link over a date) or a link beside a summary cut short; on a page that does not say when it was
+ * published (`dated` false), only the latter.
  */
 const teaser = (page: Page, card: El, dated: boolean): boolean =>
-  card.text - card.link <= MAX_SUMMARY && ((dated && linkedHeading(page, card)) || cutShortSummary(page, card))
+  card.text - card.link <= MAX_SUMMARY &&
+  ((dated && (linkedHeading(page, card) || linkedTitleOverDate(page, card))) || cutShortSummary(page, card))
 
 /**
  * The roots with each group of teasers left out, on a page that is not a product's (meta.ts), when
@@ -156,6 +189,80 @@ export const withoutTeasers = (
   )
   const teasedProse = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.prose, 0), 0)
   if (teased === 0 || prose - teasedProse < weighed) return roots
+  for (const g of groups) for (const k of g) k.drop = true
+  return roots
+}
+
+/**
+ * A label that names what kind of publication a card links to: a resource hub's "Whitepaper",
+ * "Case study", "Blog", "Webinar" over each card's title.
+ */
+const KIND_LABEL =
+  /^\s*(?:(?:research\s+|analyst\s+)?reports?|white\s*papers?|e-?books?|case\s+stud(?:y|ies)|(?:customer|success)\s+stor(?:y|ies)|blog(?:\s+posts?)?|articles?|guides?|(?:on-demand\s+)?webinars?|videos?|podcasts?|(?:product|solution)\s+briefs?|data\s*sheets?|infographics?|press\s+releases?|news|announcements?|perspectives?|research|toolkits?|checklists?)\s*$/i
+
+/** The least share of a run's cards that open with such a label (a strip may mix in a card of the pricing or a guide). */
+const LABELLED_CARDS = 0.5
+/** The longest label read as a publication's kind. */
+const MAX_KIND_LABEL = 30
+/** The largest share of the content's text the labelled cards may hold (more, and they are its content: a resource hub). */
+const MAX_LABELLED_SHARE = 0.4
+
+/** The first element with text of its own in `card`, kept. */
+const firstOwnText = (page: Page, card: El): El | undefined => {
+  for (let i = card.order + 1; i < card.end;) {
+    const el = page.all[i]!
+    if (el.drop || el.text === 0) {
+      i = el.end
+      continue
+    }
+    if (el.selfText > 0) return el
+    i++
+  }
+  return undefined
+}
+
+/**
+ * Whether `card` opens with a label naming a kind of publication (`KIND_LABEL`: an element of its
+ * own text alone) and holds more text after it (the publication's title).
+ */
+const labelledTeaser = (page: Page, card: El): boolean => {
+  const first = firstOwnText(page, card)
+  if (first === undefined || first.text > MAX_KIND_LABEL || first.text >= card.text) return false
+  if (!first.children.every((c) => typeof c === "number")) return false
+  return KIND_LABEL.test(textContent(page.texts, first))
+}
+
+/**
+ * The roots without each run of cards that open with the kind of publication they link to
+ * ("Whitepaper", "Case study", "Blog" over a title and its line): the strip of the site's
+ * resources a service page closes with, on a page that is neither a product's nor a discussion.
+ * `MIN_CARDS` cards and half the run at least must open so, and the runs must hold under
+ * `MAX_LABELLED_SHARE` of the content's text (a page of such cards is a resource hub: they are its
+ * content).
+ */
+export const withoutLabelledTeasers = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  says: Partial<Pick<PageMeta, "product" | "discussion">> = {}
+): ReadonlyArray<El> => {
+  if (says.product === true || says.discussion === true) return roots
+  const total = roots.reduce((n, r) => n + r.text, 0)
+  const groups: Array<Array<El>> = []
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      let grouped = false
+      for (const cards of runsOfShape(el, 1)) {
+        const count = cards.filter((k) => labelledTeaser(page, k)).length
+        if (count >= MIN_CARDS && count >= LABELLED_CARDS * cards.length) {
+          groups.push(cards)
+          grouped = true
+        }
+      }
+      return grouped
+    })
+  }
+  const labelled = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.text, 0), 0)
+  if (labelled === 0 || labelled >= MAX_LABELLED_SHARE * total) return roots
   for (const g of groups) for (const k of g) k.drop = true
   return roots
 }
