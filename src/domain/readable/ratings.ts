@@ -15,10 +15,13 @@ const SCORE = String.raw`(?:rated\s+)?\d(?:[.,]\d{1,2})?(?:\s*(?:out\s+of|\/)\s*
 /** A count of reviews: "(2,695 reviews)", "4 total votes", "44 ratings". */
 const COUNT = String.raw`\(?\s*\d[\d,.]*\s*(?:total\s+)?(?:reviews?|ratings?|votes?)\s*\)?`
 
-/** The whole text of a summary: a score and a count, a count alone, or a score out of five alone. */
+/**
+ * The whole text of a summary: a score and a count, a count alone, or a score alone written "out
+ * of 5" ("1/5" alone is as often a carousel's counter or a step of a scale the page explains).
+ */
 const SUMMARY = new RegExp(
   String
-    .raw`^(?:(?:${SCORE})[.,]?\s*${COUNT}|${COUNT}|(?:rated\s+)?\d(?:[.,]\d{1,2})?\s*(?:out\s+of|\/)\s*5(?:\s*stars?)?)\.?$`,
+    .raw`^(?:(?:${SCORE})[.,]?\s*${COUNT}|${COUNT}|(?:rated\s+)?\d(?:[.,]\d{1,2})?\s*out\s+of\s*5(?:\s*stars?)?)\.?$`,
   "i"
 )
 
