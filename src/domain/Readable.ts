@@ -30,7 +30,7 @@
  *   opens a text in place ("Read more"), readable/notices.ts a
  *   site's dismissible notice above the page's first heading and a box that opens with its close
  *   control, readable/pictures.ts a gallery's
- *   links to picture files with their captions;
+ *   links to picture files with their captions, readable/ratings.ts a product's rating summary;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -69,6 +69,7 @@ import {
 } from "./readable/posters.js"
 import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
+import { withoutRatingSummaries } from "./readable/ratings.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
@@ -171,6 +172,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutGalleryCounters(page, roots)
+  roots = withoutRatingSummaries(page, roots, meta.product === true)
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

@@ -3,7 +3,7 @@
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
  * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`,
- * readable/content.ts a group of products' grid).
+ * readable/ratings.ts `withoutRatingSummaries`, readable/content.ts a group of products' grid).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1015,5 +1015,36 @@ describe("readable copy: a call to action's link standing alone", () => {
     const text = copy(actions(""))
     expect(text).toContain("View full details")
     expect(text).toMatch(/^Learn more$/m)
+  })
+})
+
+const rated = (head: string) =>
+  `<html><head><title>Folding step stool</title>${head}</head><body><main><div class="product-page">
+  <h1>Folding step stool</h1>
+  <a class="rating-link" href="#reviews"><span class="score">4.9</span><span class="count">2,695 reviews</span></a>
+  <div class="stars"><span>4.8 out of 5 stars</span></div>
+  <p>A stool of two steps that folds flat to four centimetres, with a handle that carries it and feet ` +
+  `that grip a tiled floor, so that the top shelf is in reach without a chair.</p>
+  <p>Testers rated it 4.8 out of 5 for how steady it stands, and the frame bears a hundred and fifty kilos.</p>
+  <div class="widget"><span>Rated 5 out of 5 stars.</span><span>4 total votes</span></div>
+  </div></main></body></html>`
+
+describe("readable copy: a product's rating summary", () => {
+  it("leaves out a line whose whole text is a rating or a count of reviews, on a page that says it shows a product", () => {
+    const text = copy(rated(productLd))
+    expect(text).toContain("A stool of two steps that folds flat")
+    expect(text).not.toContain("2,695 reviews")
+    expect(text).not.toMatch(/^4\.8 out of 5 stars$/m)
+    expect(text).not.toContain("total votes")
+  })
+
+  it("keeps a rating cited in a sentence", () => {
+    const text = copy(rated(productLd))
+    expect(text).toContain("Testers rated it 4.8 out of 5 for how steady it stands")
+  })
+
+  it("keeps the summary where the page does not say it shows a product", () => {
+    const text = copy(rated(""))
+    expect(text).toContain("2,695 reviews")
   })
 })
