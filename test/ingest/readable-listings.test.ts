@@ -21,7 +21,8 @@
  * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
- * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by side.
+ * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
+ * side and a word after an acronym.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1051,5 +1052,24 @@ describe("readable copy: figures side by side", () => {
     expect(text).toContain("2025 5h 45m")
     expect(text).not.toContain("20211h")
     expect(text).toContain("128 films this week")
+  })
+})
+
+const stone = (i: number): string =>
+  `<li class="product"><a href="/stones/${i}"><h3>Water stone of grit ${i}000</h3></a>` +
+  `<div class="product-meta"><span class="origin">Made in the USA</span><span class="stock">In Stock</span></div>` +
+  `<div class="maker"><span class="maker-name">NA</span><span class="maker-name">SA</span> grade abrasives</div>` +
+  `<p>A stone of grit ${i}000 that brings a kitchen knife's edge back in a few minutes, soaked or splashed.</p></li>`
+
+describe("readable copy: a word after an acronym", () => {
+  it("writes a capitalized word apart from the acronym before it, and keeps an acronym's parts whole", () => {
+    const text = copy(
+      `<html><head><title>Stones</title></head><body><main><h1>Water stones</h1><ul class="products">${
+        Array.from({ length: 5 }, (_, i) => stone(i + 1)).join("")
+      }</ul></main></body></html>`
+    )
+    expect(count(text, "Made in the USA In Stock")).toBe(5)
+    expect(text).not.toContain("USAIn")
+    expect(text).toContain("NASA grade abrasives")
   })
 })

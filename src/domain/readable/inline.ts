@@ -76,6 +76,14 @@ const RUNS_ON = /[\p{Ll}\p{Nd}]$/u
 const CAPITAL = /^\p{Lu}/u
 const runsOn = (last: string, next: string): boolean => RUNS_ON.test(last) && CAPITAL.test(next)
 /**
+ * Two capitals (an acronym's end), then a capital and a small letter: a word after an acronym
+ * ("Made in the USA" "In Stock", a brand "NEMO" and its product's name). An acronym split over two
+ * elements ("NA" "SA") has a capital after the joint, and stays whole.
+ */
+const ACRONYM_END = /\p{Lu}\p{Lu}$/u
+const WORD_CAPITAL = /^\p{Lu}\p{Ll}/u
+const capitalsMeet = (last: string, next: string): boolean => ACRONYM_END.test(last) && WORD_CAPITAL.test(next)
+/**
  * A figure alone (two digits or more, all its piece: a year, a count in a cell of its own), then a
  * digit: two figures side by side ("2026" "1h 54m") that would read as one number. A figure drawn
  * one digit to an element (a counter) has one digit before each joint and stays whole; a date
@@ -124,8 +132,8 @@ export class Run {
    * Two sibling elements meet here with nothing between them in the page (`<span>Publisher</span>
    * <span>Houghton</span>`, tag links side by side): the page's style sheet sets them apart (cells
    * of a row, chips), as a reader sees them. Where a word would run on into a capital
-   * ("PublisherHoughton", "$19.95Was"), or a figure alone into a figure ("20261h 54m",
-   * `figuresMeet`), the next piece starts with a space.
+   * ("PublisherHoughton", "$19.95Was"), an acronym into a word ("USAIn Stock", `capitalsMeet`)
+   * or a figure alone into a figure ("20261h 54m", `figuresMeet`), the next piece starts with a space.
    */
   joint(): void {
     this.joined = true
@@ -142,7 +150,7 @@ export class Run {
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
       else if (
         joined && !this.lineSpace && this.line.length > 0 &&
-        (runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible))
+        (runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) || capitalsMeet(this.last, visible))
       ) p = ` ${p}`
     }
     if (visible.length > 0) {
