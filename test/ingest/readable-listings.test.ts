@@ -21,7 +21,8 @@
  * `withoutIconWords`, an icon's word; readable/chrome.ts, a control drawn with the pointer's class; readable/fillers.ts
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
- * `linkedSections`, a heading the page's own index links to.
+ * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
+ * side and a word after an acronym.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1029,5 +1030,46 @@ describe("readable copy: a heading the page's own index links to", () => {
     expect(text).toMatch(/^\s*Bar\/Social Club$/m)
     expect(text).toMatch(/^\s*Beach House$/m)
     expect(text).toContain("Project 1-0 of the year")
+  })
+})
+
+const film = (i: number): string =>
+  `<li class="chart-item"><div class="chart-title"><a href="/title/${i}"><h3>Film number ${i}</h3></a></div>` +
+  `<div class="chart-meta"><span class="chart-meta-item">${2020 + i}</span>` +
+  `<span class="chart-meta-item">${i}h 4${i}m</span><span class="chart-meta-item">PG</span></div>` +
+  `<p>A story of ${i} friends who cross the mountains in winter, told by the youngest of them.</p></li>`
+
+describe("readable copy: figures side by side", () => {
+  it("writes a figure alone in its element apart from the figure after it, and keeps a counter's digits whole", () => {
+    const text = copy(
+      `<html><head><title>Chart</title></head><body><main><h1>Most popular films</h1>` +
+        `<div class="counter"><span class="digit">1</span><span class="digit">2</span><span class="digit">8</span>` +
+        ` films this week, ranked by how many readers looked them up.</div><ul class="chart">${
+          Array.from({ length: 5 }, (_, i) => film(i + 1)).join("")
+        }</ul></main></body></html>`
+    )
+    expect(text).toContain("2021 1h 41m")
+    expect(text).toContain("2025 5h 45m")
+    expect(text).not.toContain("20211h")
+    expect(text).toContain("128 films this week")
+  })
+})
+
+const stone = (i: number): string =>
+  `<li class="product"><a href="/stones/${i}"><h3>Water stone of grit ${i}000</h3></a>` +
+  `<div class="product-meta"><span class="origin">Made in the USA</span><span class="stock">In Stock</span></div>` +
+  `<div class="maker"><span class="maker-name">NA</span><span class="maker-name">SA</span> grade abrasives</div>` +
+  `<p>A stone of grit ${i}000 that brings a kitchen knife's edge back in a few minutes, soaked or splashed.</p></li>`
+
+describe("readable copy: a word after an acronym", () => {
+  it("writes a capitalized word apart from the acronym before it, and keeps an acronym's parts whole", () => {
+    const text = copy(
+      `<html><head><title>Stones</title></head><body><main><h1>Water stones</h1><ul class="products">${
+        Array.from({ length: 5 }, (_, i) => stone(i + 1)).join("")
+      }</ul></main></body></html>`
+    )
+    expect(count(text, "Made in the USA In Stock")).toBe(5)
+    expect(text).not.toContain("USAIn")
+    expect(text).toContain("NASA grade abrasives")
   })
 })

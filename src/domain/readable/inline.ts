@@ -75,6 +75,24 @@ const WORD_START = /^[\p{L}\p{N}]/u
 const RUNS_ON = /[\p{Ll}\p{Nd}]$/u
 const CAPITAL = /^\p{Lu}/u
 const runsOn = (last: string, next: string): boolean => RUNS_ON.test(last) && CAPITAL.test(next)
+/**
+ * Two capitals (an acronym's end), then a capital and a small letter: a word after an acronym
+ * ("Made in the USA" "In Stock", a brand "NEMO" and its product's name). An acronym split over two
+ * elements ("NA" "SA") has a capital after the joint, and stays whole.
+ */
+const ACRONYM_END = /\p{Lu}\p{Lu}$/u
+const WORD_CAPITAL = /^\p{Lu}\p{Ll}/u
+const capitalsMeet = (last: string, next: string): boolean => ACRONYM_END.test(last) && WORD_CAPITAL.test(next)
+/**
+ * A figure alone (two digits or more, all its piece: a year, a count in a cell of its own), then a
+ * digit: two figures side by side ("2026" "1h 54m") that would read as one number. A figure drawn
+ * one digit to an element (a counter) has one digit before each joint and stays whole; a date
+ * ("April 2, 2024") or a price ("$549") is no figure alone.
+ */
+const FIGURE_ALONE = /^\p{Nd}{2,}$/u
+const DIGIT = /^\p{Nd}/u
+const figuresMeet = (lastPiece: string, next: string): boolean =>
+  FIGURE_ALONE.test(lastPiece.trim()) && DIGIT.test(next)
 
 /**
  * An inline run being written. Its pieces are collapsed text (whitespace only as single spaces:
@@ -93,6 +111,8 @@ export class Run {
   private joined = false
   /** The last visible characters written on the current line (of a link, its text's, not its address's). */
   private last = ""
+  /** The last piece's visible text, whole (`figuresMeet`). */
+  private lastPiece = ""
   /** Whether any non-empty piece was written; whether the first began, and the last ended, with whitespace. */
   wrote = false
   lead = false
@@ -112,7 +132,8 @@ export class Run {
    * Two sibling elements meet here with nothing between them in the page (`<span>Publisher</span>
    * <span>Houghton</span>`, tag links side by side): the page's style sheet sets them apart (cells
    * of a row, chips), as a reader sees them. Where a word would run on into a capital
-   * ("PublisherHoughton", "$19.95Was"), the next piece starts with a space.
+   * ("PublisherHoughton", "$19.95Was"), an acronym into a word ("USAIn Stock", `capitalsMeet`)
+   * or a figure alone into a figure ("20261h 54m", `figuresMeet`), the next piece starts with a space.
    */
   joint(): void {
     this.joined = true
@@ -127,9 +148,15 @@ export class Run {
       this.gapped = this.joined = false
       // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
-      else if (joined && !this.lineSpace && this.line.length > 0 && runsOn(this.last, visible)) p = ` ${p}`
+      else if (
+        joined && !this.lineSpace && this.line.length > 0 &&
+        (runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) || capitalsMeet(this.last, visible))
+      ) p = ` ${p}`
     }
-    if (visible.length > 0) this.last = visible.slice(-2)
+    if (visible.length > 0) {
+      this.last = visible.slice(-2)
+      this.lastPiece = visible
+    }
     const n = p.length
     const startsSpace = p.charCodeAt(0) === 32
     if (!this.wrote) {
@@ -170,7 +197,7 @@ export class Run {
     if (this.lineSpace) line = line.slice(0, -1)
     if (!this.inOneLine) line = escapeLineStart(line)
     this.done = this.done.length === 0 ? line : `${this.done}\n${line}`
-    this.line = this.last = ""
+    this.line = this.last = this.lastPiece = ""
     this.lineSpace = false
   }
 
@@ -181,7 +208,11 @@ export class Run {
   }
 
   reset(): void {
-    this.done = this.line = this.last = ""
+    this.done =
+      this.line =
+      this.last =
+      this.lastPiece =
+        ""
     this.gapped =
       this.lineSpace =
       this.joined =
