@@ -9,7 +9,7 @@
  * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
- * page never wrote).
+ * page never wrote, the label over a strip of teasers).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -484,5 +484,19 @@ describe("readable copy: teasers whose titles the page never wrote", () => {
       `<html><head><title>Hedges</title></head><body><main><h1>Hedges</h1>${scriptedTeasers(6)}</main></body></html>`
     )
     expect(text).toContain("stake by stake 3")
+  })
+})
+
+describe("readable copy: the label over a strip of teasers", () => {
+  it("leaves out a short paragraph that names the strip, with the strip", () => {
+    const text = copy(article(`<div><p>More stories from the garden</p>${teasers(5)}</div>`))
+    expect(text).toContain(prose(14))
+    expect(text).not.toContain("Another season in the walled garden, part 2")
+    expect(text).not.toContain("More stories from the garden")
+  })
+
+  it("keeps a sentence before the strip", () => {
+    const text = copy(article(`<div><p>The keeper wrote about the garden all year.</p>${teasers(5)}</div>`))
+    expect(text).toContain("The keeper wrote about the garden all year.")
   })
 })

@@ -16,7 +16,8 @@
  * text (not twice): a short news story under which the theme lists six posts of the day, each a
  * title, a date and the first words of the post cut off. A teaser whose title link the theme left
  * empty (filled in by script) beside its picture linked to the same address is one too, dated page
- * or not (`emptyTitleBesidePicture`): a "Trending stories" strip of lines and pictures.
+ * or not (`emptyTitleBesidePicture`): a "Trending stories" strip of lines and pictures. A strip
+ * left out takes with it the short label right over it, set as a paragraph (`labelOver`).
  *
  * A strip of cards that each open with the kind of publication they link to ("Whitepaper",
  * "Case study", "Blog" over a title and a call to action) is the site's resources under a service
@@ -215,8 +216,36 @@ export const withoutTeasers = (
   )
   const teasedProse = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.prose, 0), 0)
   if (teased === 0 || prose - teasedProse < weighed) return roots
-  for (const g of groups) for (const k of g) k.drop = true
+  for (const g of groups) {
+    for (const k of g) k.drop = true
+    const label = labelOver(page, g)
+    if (label !== undefined) label.drop = true
+  }
   return roots
+}
+
+/** The longest label read as the name of a strip of teasers ("Trending stories in world travel"). */
+const MAX_STRIP_LABEL = 60
+
+/**
+ * The label over a group of teasers that fills its parent: the element right before that parent,
+ * of its own short text alone (no link, no sentence's end) — a strip's name set as a paragraph,
+ * which the headings' pass does not weigh.
+ */
+const labelOver = (page: Page, cards: ReadonlyArray<El>): El | undefined => {
+  const parent = cards[0]!.parent
+  if (parent === undefined || parent.parent === undefined) return undefined
+  if (parent.children.some((c) => typeof c !== "number" && !c.drop && c.text > 0)) return undefined
+  const siblings = parent.parent.children
+  let before: El | undefined
+  for (const c of siblings) {
+    if (c === parent) break
+    if (typeof c !== "number" && !c.drop && c.text > 0) before = c
+  }
+  if (before === undefined || before.text > MAX_STRIP_LABEL || before.link > 0) return undefined
+  if (!before.children.every((c) => typeof c === "number")) return undefined
+  const text = textContent(page.texts, before).trim()
+  return text.length > 0 && !/[.!?]$/.test(text) ? before : undefined
 }
 
 /**
