@@ -8,7 +8,8 @@
  * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
  * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
- * bold paragraphs, a label heading over a heading).
+ * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
+ * page never wrote, the label over a strip of teasers).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -459,5 +460,43 @@ describe("readable copy: a label heading over a heading", () => {
       [1, 2, 3].map((n) => `<li><a href="/2026/10/walk-${n}.html">A walk in the garden ${n}</a></li>`).join("")
     }</ul>`
     expect(copy(article(`${links}${steps}`))).not.toContain("More from the garden")
+  })
+})
+
+/** A strip of `n` teasers whose titles the theme fills in by script: an empty link, a line, a linked picture. */
+const scriptedTeasers = (n: number): string =>
+  `<div class="trending"><p>Trending stories</p>${
+    Array.from({ length: n }, (_, i) =>
+      `<div class="item"><a href="/category/garden"></a><a href="/2026/10/hedge-${i}"></a>` +
+      `<p>The hedge along the lane was laid again this autumn by the volunteers, stake by stake ${i}.</p>` +
+      `<a href="/2026/10/hedge-${i}"><img src="/t/hedge-${i}.jpg" alt=""></a></div>`).join("")
+  }</div>`
+
+describe("readable copy: teasers whose titles the page never wrote", () => {
+  it("leaves them out under a story, on a page that gives no date", () => {
+    const text = copy(article(scriptedTeasers(5), false))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 5; i++) expect(text).not.toContain(`stake by stake ${i}`)
+  })
+
+  it("keeps them where they are the page (little prose beside them)", () => {
+    const text = copy(
+      `<html><head><title>Hedges</title></head><body><main><h1>Hedges</h1>${scriptedTeasers(6)}</main></body></html>`
+    )
+    expect(text).toContain("stake by stake 3")
+  })
+})
+
+describe("readable copy: the label over a strip of teasers", () => {
+  it("leaves out a short paragraph that names the strip, with the strip", () => {
+    const text = copy(article(`<div><p>More stories from the garden</p>${teasers(5)}</div>`))
+    expect(text).toContain(prose(14))
+    expect(text).not.toContain("Another season in the walled garden, part 2")
+    expect(text).not.toContain("More stories from the garden")
+  })
+
+  it("keeps a sentence before the strip", () => {
+    const text = copy(article(`<div><p>The keeper wrote about the garden all year.</p>${teasers(5)}</div>`))
+    expect(text).toContain("The keeper wrote about the garden all year.")
   })
 })

@@ -14,7 +14,10 @@
  * (no heading) over a byline with a date builds the same teaser (`linkedTitleOverDate`). A strip
  * whose every summary is cut short is left out beside an article holding as much prose as its
  * text (not twice): a short news story under which the theme lists six posts of the day, each a
- * title, a date and the first words of the post cut off.
+ * title, a date and the first words of the post cut off. A teaser whose title link the theme left
+ * empty (filled in by script) beside its picture linked to the same address is one too, dated page
+ * or not (`emptyTitleBesidePicture`): a "Trending stories" strip of lines and pictures. A strip
+ * left out takes with it the short label right over it, set as a paragraph (`labelOver`).
  *
  * A strip of cards that each open with the kind of publication they link to ("Whitepaper",
  * "Case study", "Blog" over a title and a call to action) is the site's resources under a service
@@ -142,13 +145,37 @@ const linkedTitleOverDate = (page: Page, card: El): boolean => {
 }
 
 /**
+ * Whether `card` holds a title link left empty (no child at all: the theme fills it in by script)
+ * beside a picture linking to the same address: a teaser whose title the page never wrote, over
+ * its summary ("Trending stories": an empty `<a href="/post">` and the post's picture linked).
+ */
+const emptyTitleBesidePicture = (page: Page, card: El): boolean => {
+  if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
+  const empty = new Set<string>()
+  const pictured = new Set<string>()
+  for (let i = card.order + 1; i < card.end; i++) {
+    const el = page.all[i]!
+    if (el.name !== "a") continue
+    const href = el.attribs.href ?? ""
+    if (href.length === 0 || href.startsWith("#")) continue
+    if (el.children.length === 0) empty.add(href)
+    else if (parsedText(page, el) === 0) {
+      for (let j = el.order + 1; j < el.end; j++) if (page.all[j]!.name === "img") pictured.add(href)
+    }
+  }
+  for (const href of empty) if (pictured.has(href)) return true
+  return false
+}
+
+/**
  * A teaser: little text outside links, and a heading all one link (or a title paragraph all one
- * link over a date) or a link beside a summary cut short; on a page that does not say when it was
- * published (`dated` false), only the latter.
+ * link over a date) or a link beside a summary cut short, or an empty title link beside its
+ * picture; on a page that does not say when it was published (`dated` false), only the last two.
  */
 const teaser = (page: Page, card: El, dated: boolean): boolean =>
   card.text - card.link <= MAX_SUMMARY &&
-  ((dated && (linkedHeading(page, card) || linkedTitleOverDate(page, card))) || cutShortSummary(page, card))
+  ((dated && (linkedHeading(page, card) || linkedTitleOverDate(page, card))) || cutShortSummary(page, card) ||
+    emptyTitleBesidePicture(page, card))
 
 /**
  * The roots with each group of teasers left out, on a page that is not a product's (meta.ts), when
@@ -189,8 +216,36 @@ export const withoutTeasers = (
   )
   const teasedProse = groups.reduce((n, g) => n + g.reduce((m, k) => m + k.prose, 0), 0)
   if (teased === 0 || prose - teasedProse < weighed) return roots
-  for (const g of groups) for (const k of g) k.drop = true
+  for (const g of groups) {
+    for (const k of g) k.drop = true
+    const label = labelOver(page, g)
+    if (label !== undefined) label.drop = true
+  }
   return roots
+}
+
+/** The longest label read as the name of a strip of teasers ("Trending stories in world travel"). */
+const MAX_STRIP_LABEL = 60
+
+/**
+ * The label over a group of teasers that fills its parent: the element right before that parent,
+ * of its own short text alone (no link, no sentence's end) — a strip's name set as a paragraph,
+ * which the headings' pass does not weigh.
+ */
+const labelOver = (page: Page, cards: ReadonlyArray<El>): El | undefined => {
+  const parent = cards[0]!.parent
+  if (parent === undefined || parent.parent === undefined) return undefined
+  if (parent.children.some((c) => typeof c !== "number" && !c.drop && c.text > 0)) return undefined
+  const siblings = parent.parent.children
+  let before: El | undefined
+  for (const c of siblings) {
+    if (c === parent) break
+    if (typeof c !== "number" && !c.drop && c.text > 0) before = c
+  }
+  if (before === undefined || before.text > MAX_STRIP_LABEL || before.link > 0) return undefined
+  if (!before.children.every((c) => typeof c === "number")) return undefined
+  const text = textContent(page.texts, before).trim()
+  return text.length > 0 && !/[.!?]$/.test(text) ? before : undefined
 }
 
 /**
