@@ -7,7 +7,7 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse` and `titleLead`, readable/repeats.ts `shared`).
+ * `linkedProse` and `titleLead` (its lead in a box of its own too), readable/repeats.ts `shared`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -485,9 +485,9 @@ describe("readable copy: a short answer whose sentence links a few words", () =>
 })
 
 /** A category page whose title and its lead stand in a hero above the part that scores (its guide). */
-const heroShop = (lead: string) =>
-  `<html><head><title>Task chairs and stools | The Shop</title></head><body>
-  <div id="content"><div class="landing-hero"><div class="hero-box"><h1>Task chairs</h1>${lead}</div>
+const heroShop = (lead: string, title = "<h1>Task chairs</h1>", head = "") =>
+  `<html><head><title>Task chairs and stools | The Shop</title>${head}</head><body>
+  <div id="content"><div class="landing-hero"><div class="hero-box">${title}${lead}</div>
   <ul class="hero-links"><li><a href="/c/mesh">Mesh chairs</a></li><li><a href="/c/stools">Stools</a></li></ul></div>
   <section class="guide"><div class="row"><div class="col"><h2>How to choose</h2><p>${prose(1)}</p><p>${prose(2)}</p>
   <p>${prose(3)}</p></div></div></section>
@@ -515,6 +515,30 @@ describe("readable copy: the title and its lead above the content", () => {
       )
     )
     expect(text).not.toContain("see how they try them")
+    expect(text).toContain(prose(3))
+  })
+
+  /** The title in a box of its own, the lead a paragraph in a description's box beside a control. */
+  const wrappedLead = `<div class="category-description"><p class="description-text">The shop sells task chairs ` +
+    `for every desk, each one tried for a full week by our own staff at their desks before it is listed here.</p>` +
+    `<button class="description-more"></button></div>`
+
+  it("keeps the paragraph a box holds under the title, each in a box of its own", () => {
+    const text = copy(heroShop(wrappedLead, `<div class="category-title"><h1>Task chairs</h1></div>`))
+    expect(text).toContain("Task chairs\n")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("leaves such a boxed paragraph out under a dated page's title (an article's deck)", () => {
+    const text = copy(
+      heroShop(
+        wrappedLead,
+        `<div class="category-title"><h1>Task chairs</h1></div>`,
+        `<meta property="article:published_time" content="2025-03-02T10:00:00Z">`
+      )
+    )
+    expect(text).not.toContain("tried for a full week by our own staff")
     expect(text).toContain(prose(3))
   })
 })

@@ -505,28 +505,58 @@ const opensWithLink = (page: Page, el: El): boolean => {
 
 /**
  * The page's one `h1` and the paragraph right after it, when both sit before the chosen content
- * and outside it: the title and its lead in a hero above the body.
+ * and outside it: the title and its lead in a hero above the body. The title may stand in boxes
+ * that hold nothing else, and the paragraph in a box that shows nothing else (a category's
+ * description beside its "more" control); not on a dated page (`undated` false), where a
+ * paragraph boxed apart under the title is an article's deck.
  */
-const titleLead = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
   if (h1s.length !== 1) return []
   const h1 = h1s[0]!
   const first = picked[0]!
   if (h1.order >= first.order || picked.some((r) => inside(h1, r))) return []
-  const parent = h1.parent
+  let anchor = h1
+  for (let up = 0; up < TITLE_WRAPS; up++) {
+    const p = anchor.parent
+    if (p === undefined || p.name === "body" || p.text !== anchor.text) break
+    anchor = p
+  }
+  const parent = anchor.parent
   if (parent === undefined) return []
   let seen = false
   for (const c of parent.children) {
     if (typeof c === "number") continue
-    if (c === h1) {
+    if (c === anchor) {
       seen = true
       continue
     }
     if (!seen || c.drop) continue
-    if (c.name !== "p" || c.text < 100 || c.link > 0) return []
-    return picked.some((r) => inside(r, c) || inside(c, r)) ? [] : [h1, c]
+    const lead = wrappedParagraph(c)
+    if (lead === undefined || lead.text < 100 || lead.link > 0) return []
+    // Under a dated page's title, a paragraph in a box of its own is the article's deck.
+    if (!undated && (anchor !== h1 || lead !== c)) return []
+    return picked.some((r) => inside(r, lead) || inside(lead, r)) ? [] : [h1, lead]
   }
   return []
+}
+
+/** The most boxes around the `h1` that hold nothing else (a title's wrapper) `titleLead` looks past. */
+const TITLE_WRAPS = 3
+
+/**
+ * `el` when it is a paragraph, or the paragraph a box holds as all it shows (a description's
+ * wrapper: no text of its own, one shown child with text, down to a `p`).
+ */
+const wrappedParagraph = (el: El): El | undefined => {
+  let c = el
+  for (let down = 0; down < TITLE_WRAPS && c.name !== "p"; down++) {
+    if (c.own > 0) return undefined
+    const shown = c.children.filter((k): k is El => typeof k !== "number" && !k.drop && k.text > 0)
+    if (shown.length !== 1) return undefined
+    c = shown[0]!
+  }
+  return c.name === "p" ? c : undefined
 }
 
 const hasHeading = (el: El): boolean => {
@@ -1096,7 +1126,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     content = again
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
-  const title = titleLead(page, content.picked)
+  const title = titleLead(page, content.picked, undated)
   const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
