@@ -26,11 +26,12 @@
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
  *   table row's box for phones that the row's cells say again,
- *   readable/controls.ts a thread's repeated controls drawn as links to a script and a toggle that
- *   opens a text in place ("Read more"), readable/notices.ts a
- *   site's dismissible notice above the page's first heading and a box that opens with its close
+ *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
+ *   opens a text in place ("Read more") and the cards' repeated links to customers' stories,
+ *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that opens with its close
  *   control, readable/pictures.ts a gallery's
  *   links to picture files with their captions, readable/ratings.ts a product's rating summary;
+ * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
@@ -45,7 +46,13 @@ import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
-import { withoutActionLinks, withoutExpandToggles, withoutReplyLinks, withoutScriptLinks } from "./readable/controls.js"
+import {
+  withoutActionLinks,
+  withoutExpandToggles,
+  withoutReplyLinks,
+  withoutScriptLinks,
+  withoutStoryLinks
+} from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
@@ -80,6 +87,7 @@ import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
+import { titleWithoutSiteName } from "./readable/titles.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
@@ -167,6 +175,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
+  roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)
@@ -176,7 +185,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
-  return assemble(meta, collapse(page.title).trim(), withoutRepeats(renderBlocks(page.texts, roots, base)))
+  return assemble(meta, collapse(page.title).trim(), pageUrl, withoutRepeats(renderBlocks(page.texts, roots, base)))
 }
 
 /** How many of the body's first blocks may hold the page's own `# ` title. */
@@ -186,14 +195,19 @@ const TITLE_WITHIN = 3
  * The document's blocks: the front matter (meta.ts), then one title — the body's own first-level
  * heading when it opens with one, else the page's title as a `#` heading — then the body.
  */
-const assemble = (meta: PageMeta, pageTitle: string, body: ReadonlyArray<string>): ReadonlyArray<string> => {
+const assemble = (
+  meta: PageMeta,
+  pageTitle: string,
+  pageUrl: string,
+  body: ReadonlyArray<string>
+): ReadonlyArray<string> => {
   const title = meta.title ?? (pageTitle.length > 0 ? pageTitle : undefined)
   const all: Array<string> = []
   const front = frontMatter({ ...meta, title })
   if (front !== undefined) all.push(front)
   const ownTitle = body.slice(0, TITLE_WITHIN).some((b) => b.startsWith("# "))
   if (!ownTitle && title !== undefined) {
-    const heading = oneLineText(title)
+    const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
     if (heading.length > 0) all.push(`# ${heading}`)
   }
   for (const block of body) all.push(block)

@@ -6,11 +6,12 @@
  * `withoutTickerCopies`, readable/boilerplate.ts: `role="img"`, readable/content.ts `tabPanels`: panels
  * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
  * the same way, readable/teasers.ts `withoutTeasers`: posts whose titles are linked paragraphs over a
- * dated byline, readable/teasers.ts `withoutLabelledTeasers`).
+ * dated byline, readable/teasers.ts `withoutLabelledTeasers`, readable/titles.ts
+ * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { readerText } from "../../bench/readerText.js"
+import { readerText, withoutFrontMatter } from "../../bench/readerText.js"
 import { htmlToMarkdown } from "../../src/domain/Readable.js"
 
 const URL_ = "https://firm.example/services/audit"
@@ -650,5 +651,60 @@ describe("readable copy: cards labelled with the kind of publication they link t
     const text = copy(resourcesPage(true))
     expect(text).toContain("blocked a billion bad requests")
     expect(text).toContain("Ten rules every firewall")
+  })
+})
+
+/** A page whose body opens with no heading of its own; `named`: its text says the site's name. */
+const untitledPage = (named: boolean) =>
+  `<html><head><title>Payroll audit | Firm Partners</title></head><body><main>
+  <p>We check every payslip of the last year against your contracts and the law, and list what to put ` +
+  `right, in the order that costs you least, before anyone else finds it.</p>
+  <p>${
+    named ? "Firm Partners has" : "Our auditors have"
+  } done this for employers of every size, and the report we leave is yours to keep and act on.</p>
+  </main></body></html>`
+
+describe("readable copy: the site's name in the title written as the copy's heading", () => {
+  it("leaves the name out of the heading", () => {
+    const md = withoutFrontMatter(htmlToMarkdown(untitledPage(false), URL_)).trimStart()
+    expect(md.startsWith("# Payroll audit\n")).toBe(true)
+    expect(readerText(md)).not.toContain("Partners")
+  })
+
+  it("keeps the title whole where the page's text names the site", () => {
+    const md = withoutFrontMatter(htmlToMarkdown(untitledPage(true), URL_)).trimStart()
+    expect(md.startsWith("# Payroll audit | Firm Partners\n")).toBe(true)
+  })
+})
+
+const CLIENTS = [
+  ["A regional bank", "Their payroll audit found a year of overtime paid at the wrong rate, put right in a month."],
+  ["A hospital group", "Four sites moved to one pay structure without a single grievance from the staff."],
+  ["A software maker", "The handbook we wrote with them cut the questions to their people team by half."]
+]
+
+/** A service page closing with customers' quotes, each card with a link to its story (`cards` of them). */
+const storiesPage = (cards: number) =>
+  `<html><head><title>Audit services</title></head><body><main><h1>Audit services</h1>
+  <p>We check every payslip of the last year against your contracts and the law, and list what to put ` +
+  `right, in the order that costs you least, before anyone else finds it.</p>
+  <p>Our auditors have done this for employers of every size, and the report we leave is yours to keep.</p>
+  <h2>What our clients say</h2><div class="grid">${
+    CLIENTS.slice(0, cards).map(([who, quote], i) =>
+      `<div class="card"><p>${quote}</p><p class="who">${who}</p>` +
+      `<a href="/stories/${i}">Read case study</a></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: links to customers' stories repeated under each card", () => {
+  it("leaves the repeated links out and keeps the quotes", () => {
+    const text = copy(storiesPage(3))
+    expect(text).toContain("wrong rate, put right in a month")
+    expect(text).toContain("cut the questions to their people team")
+    expect(text).not.toContain("Read case study")
+  })
+
+  it("keeps such links under two cards", () => {
+    expect(copy(storiesPage(2))).toContain("Read case study")
   })
 })

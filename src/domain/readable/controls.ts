@@ -183,3 +183,46 @@ export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product
   })
   return roots
 }
+
+/**
+ * A card's link to the customer's story: "Read case study", "Read their story", "Read the success
+ * story", "See customer story". Its words name a click; the card's quote or summary says what the
+ * story is. "Read the full story" under a story's excerpt leads to the rest of the same text, as a
+ * "Read more" does, and is not read so.
+ */
+const STORY_ACTION = new RegExp(
+  String
+    .raw`^(?:read|see|view|watch) (?:the |their |our |customer |this )*(?:case stud(?:y|ies)|(?:success |customer )?stor(?:y|ies))\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+  "i"
+)
+
+/** How many cards must repeat one label for it to be the cards' button, not the page's one call. */
+const MIN_STORY_LINKS = 3
+
+/**
+ * The roots without the links to customers' stories that every card of a strip repeats
+ * (`STORY_ACTION`): a link's whole text on a line of its own (as `withoutActionLinks` reads a
+ * call to action), written the same at least `MIN_STORY_LINKS` times in the copy ("Read case
+ * study" under each customer's quote, "Read Success Story" under each project's summary), on a
+ * page that does not say it shows one product (whose calls `withoutActionLinks` reads). A single
+ * such link stays, and so does one in a table's cell.
+ */
+export const withoutStoryLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
+  if (product) return roots
+  const byLabel = new Map<string, Array<El>>()
+  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+    if (el.name === "td" || el.name === "th") return true
+    const label = text.trim()
+    if (STORY_ACTION.test(label) && wholeLink(page, el) && !inRun(page, el) && !wordsNextTo(page, el, -1)) {
+      const key = label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+      byLabel.set(key, [...(byLabel.get(key) ?? []), el])
+      return true
+    }
+    return false
+  })
+  for (const els of byLabel.values()) {
+    if (els.length < MIN_STORY_LINKS) continue
+    for (const el of els) el.drop = true
+  }
+  return roots
+}
