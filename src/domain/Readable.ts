@@ -28,9 +28,9 @@
  *   table row's box for phones that the row's cells say again,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more") and the cards' repeated links to customers' stories,
- *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that opens with its close
- *   control, readable/pictures.ts a gallery's
- *   links to picture files with their captions, readable/ratings.ts a product's rating summary;
+ *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
+ *   opens with its close control, readable/pictures.ts a gallery's links to picture files with
+ *   their captions, readable/ratings.ts a product's rating summary;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
