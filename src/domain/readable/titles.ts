@@ -1,13 +1,13 @@
 /**
  * The copy's title without the site's name. A page whose body does not open with its own
  * first-level heading gets the document's title as its `# ` heading, and sites write their name
- * into that title after a separator ("HR Consulting Services | Warren Averett CPAs & Advisors",
- * "Azure Functions | Microsoft Azure") or before it ("PostHog – We make dev tools …"). The name is
+ * into that title after a separator ("Payroll Services | Example Accountants & Advisors",
+ * "Cloud Functions | Example Cloud") or before it ("Example – We make dev tools …"). The name is
  * the front matter's `site`, not the page's text; the heading keeps the rest. A part is the site's
  * name when, letters and digits only, it is the front matter's `site` or starts with a label of
- * the page's host name (three letters or more, not its last: `warrenaverett` of
- * `warrenaverett.com`); a leading part only when it is such a name whole (`posthog`,
- * `instantlyai`), since a page's subject may open with the site's name ("Azure Functions").
+ * the page's host name (three letters or more, not its last: `exampleaccountants` of
+ * `exampleaccountants.com`); a leading part only when it is such a name whole (`example`,
+ * `exampleai`), since a page's subject may open with the site's name ("Example Functions").
  * Only words are left out: the rest of the title is kept as written.
  */
 
