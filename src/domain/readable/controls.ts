@@ -162,10 +162,17 @@ const wholeLink = (page: Page, el: El): boolean => {
 }
 
 /**
+ * Whether `el`, whose whole text is `label`, is a link standing alone that `pattern` names: the
+ * link's whole text (`wholeLink`), and no word of a run beside it (a line of its own, not a
+ * sentence's "contact us").
+ */
+const standingLink = (page: Page, el: El, label: string, pattern: RegExp): boolean =>
+  pattern.test(label) && wholeLink(page, el) && !inRun(page, el) && !wordsNextTo(page, el, -1)
+
+/**
  * The roots without the calls to action that stand alone, on a page that says it shows one product:
- * an element whose whole text is a call to action's label (`ACTION`), that is a link's whole text
- * (`wholeLink`), and that no word of a run stands beside (a line of its own, not a sentence's
- * "contact us"). A shop's "View full details" under its buy box, its warranty's
+ * an element whose whole text is a call to action's label (`ACTION`) and a link standing alone
+ * (`standingLink`), in no table's cell. A shop's "View full details" under its buy box, its warranty's
  * "Learn more", its story's "Learn More": the button names a click; the product or the promise it
  * stands under is the text. On other pages such labels are left as they are: a service's offers
  * and its plans' table write them where their references keep some.
@@ -175,7 +182,7 @@ export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product
   eachShortLine(page, roots, MAX_ACTION, (el, text) => {
     // A table's cell keeps its place in the row ("Try it for free" under each plan compared).
     if (el.name === "td" || el.name === "th") return true
-    if (ACTION.test(text.trim()) && wholeLink(page, el) && !inRun(page, el) && !wordsNextTo(page, el, -1)) {
+    if (standingLink(page, el, text.trim(), ACTION)) {
       el.drop = true
       return true
     }
@@ -213,7 +220,7 @@ export const withoutStoryLinks = (page: Page, roots: ReadonlyArray<El>, product:
   eachShortLine(page, roots, MAX_ACTION, (el, text) => {
     if (el.name === "td" || el.name === "th") return true
     const label = text.trim()
-    if (STORY_ACTION.test(label) && wholeLink(page, el) && !inRun(page, el) && !wordsNextTo(page, el, -1)) {
+    if (standingLink(page, el, label, STORY_ACTION)) {
       const key = label.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
       byLabel.set(key, [...(byLabel.get(key) ?? []), el])
       return true

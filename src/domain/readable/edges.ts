@@ -20,14 +20,13 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * of the same or a higher rank, or by the end. They titled a block that was dropped ("Related
  * articles" over a list of links). On a page that says when it was published, a heading that is
  * the whole of a list item is the list's text, not a title (a guide's picks, each set in a
- * heading's type): it is no heading here, and the line over the list introduces it; a bold
- * paragraph that is the whole of a list item (pros and cons set in bold) is no pseudo-heading,
- * dated or not. A heading ending with a colon right over another heading, nothing dropped between
- * them, is that heading's label ("Step 1:" over "Pick a tool"), not a title over an empty block.
- * On a page
+ * heading's type): it is no heading here, and the line over the list introduces it. On a page
  * that does not, a sentence set in a heading's type right under the page's title, with only such
  * headings between (a hero's pitch: "Find all tent rentals in the city in one place."), is the
- * page's text, not a title (`headingSentence`).
+ * page's text, not a title (`headingSentence`). On every page, a bold paragraph that is the whole
+ * of a list item (pros and cons set in bold) is no pseudo-heading, and a heading ending with a
+ * colon right over another heading, nothing dropped between them, is that heading's label ("Step
+ * 1:" over "Pick a tool"), not a title over an empty block.
  */
 export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated = false): void => {
   const open: Array<El> = []
