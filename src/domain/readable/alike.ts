@@ -24,8 +24,11 @@ const MIN_ALIKE = 3
 /** The most children of its parent read beside a block (texts and elements): a listing's page of entries. */
 const MAX_SIBLINGS = 200
 
-/** The elements inside `el` that show text, as tag and class, in document order (`undefined` past `MAX_SHAPE`). */
-const shapeOf = (page: Page, el: El): string | undefined => {
+/**
+ * How `el` is built inside: the elements that show text, as tag and whole class, in document order
+ * (`undefined` past `MAX_SHAPE`); not cards.ts `shapeOf`, a sibling's own tag and first class.
+ */
+const innerShape = (page: Page, el: El): string | undefined => {
   const parts: Array<string> = []
   for (let i = el.order + 1; i < el.end;) {
     const d = page.all[i]!
@@ -65,9 +68,9 @@ export const likeKeptSibling = (page: Page, el: El, kept: (sibling: El) => boole
     if (typeof s === "number" || s === el || s.drop || s.name !== el.name || s.text === 0) continue
     // An entry set apart by its own class (a wider column): one of a group's cards is judged with the group (cards.ts).
     if (s.attribs.class === el.attribs.class) return false
-    if (shape === null) shape = shapeOf(page, el)
+    if (shape === null) shape = innerShape(page, el)
     if (shape === undefined) return false
-    if (shapeOf(page, s) === shape && kept(s) && ++alike === MIN_ALIKE) return true
+    if (innerShape(page, s) === shape && kept(s) && ++alike === MIN_ALIKE) return true
   }
   return false
 }

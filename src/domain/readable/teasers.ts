@@ -48,11 +48,15 @@ const CUT_BESIDE = 1
 const linkedHeading = (page: Page, card: El): boolean => {
   for (let i = card.order + 1; i < card.end; i++) {
     const el = page.all[i]!
-    if (!isHeading(el.name) || el.name === "h1") continue
-    const [text, link] = el.drop ? linkShare(page, el) : [el.text, el.link]
-    if (text > 0 && link >= HEADING_LINKED * text && oneLink(page, el)) return true
+    if (isHeading(el.name) && el.name !== "h1" && allOneLink(page, el)) return true
   }
   return false
+}
+
+/** Whether `el`'s text, shown or not (`linkShare` when dropped), is all one link (`oneLink`): a teaser's title. */
+const allOneLink = (page: Page, el: El): boolean => {
+  const [text, link] = el.drop ? linkShare(page, el) : [el.text, el.link]
+  return text > 0 && link >= HEADING_LINKED * text && oneLink(page, el)
 }
 
 /** The visible characters of a dropped element's subtree and those inside its links, as the parse counted them. */
@@ -136,9 +140,7 @@ const linkedTitleOverDate = (page: Page, card: El): boolean => {
       break
     }
   }
-  if (first === undefined) return false
-  const [text, link] = first.drop ? linkShare(page, first) : [first.text, first.link]
-  if (text === 0 || link < HEADING_LINKED * text || !oneLink(page, first)) return false
+  if (first === undefined || !allOneLink(page, first)) return false
   for (let i = first.end; i < card.end; i++) if (page.all[i]!.name === "time" && !page.all[i]!.drop) return true
   const rest = textContent(page.texts, card, true, true).slice(textContent(page.texts, first, true, true).length)
   return DATE.test(rest)
