@@ -25,7 +25,7 @@
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
- *   table row's box for phones that the row's cells say again,
+ *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more") and the cards' repeated links to customers' stories,
  *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
@@ -65,7 +65,7 @@ import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
-import { withoutPhoneRowCopies } from "./readable/phoneCopies.js"
+import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
@@ -167,6 +167,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSectionEditLinks(page, roots)
   roots = withoutSecondUnits(page, roots)
   roots = withoutPhoneRowCopies(page, roots)
+  roots = withoutShortTimes(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutStarterBadges(page, roots)

@@ -9,7 +9,7 @@
  * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
  * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
  * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
- * "… like this.", readable/boilerplate.ts: a `postsignature`).
+ * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -752,5 +752,27 @@ describe("readable copy: a post's edit note whose dates a script fills", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toMatch(/wrote on|last edited by/)
     expect(text).toContain("Last edited by the moderator, the first post now links the mount's manual.")
+  })
+})
+
+/** A thread whose posts' dates are written twice in their `time`, long for wide screens and short for phones. */
+const twoLengthDatesThread = (): string =>
+  `<html><head><title>Which mount for a small scope?</title></head><body><main>` +
+  `<h1>Which mount for a small scope?</h1>${
+    REPLIES.map((r, i) =>
+      `<div class="post"><a href="/user/member${i}">member${i}</a> <time datetime="2024-06-1${i}T13:22:54Z" ` +
+      `class="ipsTime ipsTime--long"><span class="ipsTime__long">June 1${i}, 2024</span>` +
+      `<span class="ipsTime__short">1 yr</span></time><div class="content"><p>${r}</p></div></div>`
+    ).join("")
+  }<div class="post"><div class="content"><p>A short tube on a long mount tracks well.</p></div></div>` +
+  `</main></body></html>`
+
+describe("readable copy: a date written in a long and a short form", () => {
+  it("keeps the long form of each post's date and leaves out the short one", () => {
+    const text = copy(twoLengthDatesThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).toContain("June 10, 2024")
+    expect(text).not.toContain("1 yr")
+    expect(text).toContain("A short tube on a long mount tracks well.")
   })
 })

@@ -6,6 +6,12 @@
  * row said its difficulty and its place twice ("#1 Anthills Intermediate Addicks, TX |
  * Intermediate | Addicks, TX"). A box for phones only inside a row's cell whose every word the rest
  * of the row writes too is left out (`withoutPhoneRowCopies`): the cells say it once.
+ *
+ * A date written for two widths: a `time` may hold its date twice, in a long form and a short one
+ * (Invision-like boards' `ipsTime__long` "June 14, 2024" and `ipsTime__short` "1 yr"), its style
+ * showing one by the screen's width. The copy read both as one word ("June 14, 20241 yr"). In a
+ * `time` holding a part named long and a part named short (the word `long` or `short` in its
+ * class, alone or after `-` or `_`), the short part is left out (`withoutShortTimes`).
  */
 import { collapsedText, eachKept, type El, type Page } from "./tree.js"
 
@@ -52,6 +58,26 @@ export const withoutPhoneRowCopies = (page: Page, roots: ReadonlyArray<El>): Rea
         if (writtenAgain(words(collapsedText(page, box)), row)) box.drop = true
       }
       return false
+    })
+  }
+  return roots
+}
+
+/** A class naming a part by its length: `long` or `short` as a word of its own (`ipsTime__short`, `time-long`). */
+const LENGTH_NAME = /(?:^|\s|[-_])(long|short)(?=$|\s|[-_])/i
+
+/** The length a part's class names (`long`, `short`), or `undefined`. */
+const lengthName = (el: El): string | undefined => LENGTH_NAME.exec(el.attribs.class ?? "")?.[1]?.toLowerCase()
+
+/** The roots without the short form of each date a `time` writes twice, long and short. */
+export const withoutShortTimes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.name !== "time") return false
+      const parts = el.children.filter((c): c is El => typeof c !== "number" && !c.drop && c.text > 0)
+      const short = parts.filter((c) => lengthName(c) === "short")
+      if (short.length > 0 && parts.some((c) => lengthName(c) === "long")) { for (const c of short) c.drop = true }
+      return true
     })
   }
   return roots
