@@ -7,7 +7,7 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse` and `titleLead` (its lead in a box of its own too), readable/repeats.ts `shared`).
+ * `linkedProse` and `titleLead` (its lead in a box of its own too, or under a tagline), readable/repeats.ts `shared`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -526,6 +526,19 @@ describe("readable copy: the title and its lead above the content", () => {
   it("keeps the paragraph a box holds under the title, each in a box of its own", () => {
     const text = copy(heroShop(wrappedLead, `<div class="category-title"><h1>Task chairs</h1></div>`))
     expect(text).toContain("Task chairs\n")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("keeps a short heading between the title and its lead (a hero's tagline)", () => {
+    const text = copy(
+      heroShop(
+        `<p class="hero-text">The shop sells task chairs for every desk, each one tried for a full week by our own staff at their desks before it is listed here.</p>`,
+        `<h1>Task chairs</h1><h2 class="hero-tagline">No aches. No guesswork. Seats that work.</h2>`
+      )
+    )
+    expect(text).toContain("Task chairs\n")
+    expect(text).toContain("No aches. No guesswork. Seats that work.")
     expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
     expect(text).toContain(prose(3))
   })

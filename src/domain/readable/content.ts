@@ -506,7 +506,8 @@ const opensWithLink = (page: Page, el: El): boolean => {
 /**
  * The page's one `h1` and the paragraph right after it, when both sit before the chosen content
  * and outside it: the title and its lead in a hero above the body. The title may stand in boxes
- * that hold nothing else, and the paragraph in a box that shows nothing else (a category's
+ * that hold nothing else, a short heading of its own may stand between them (a hero's tagline,
+ * kept with them), and the paragraph in a box that shows nothing else (a category's
  * description beside its "more" control); not on a dated page (`undated` false), where a
  * paragraph boxed apart under the title is an article's deck.
  */
@@ -525,6 +526,7 @@ const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Arr
   const parent = anchor.parent
   if (parent === undefined) return []
   let seen = false
+  let tagline: El | undefined
   for (const c of parent.children) {
     if (typeof c === "number") continue
     if (c === anchor) {
@@ -532,14 +534,23 @@ const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Arr
       continue
     }
     if (!seen || c.drop) continue
+    // A short heading of its own under the title (a hero's tagline) may stand before the lead.
+    if (tagline === undefined && c.name !== "h1" && isHeading(c.name) && c.link === 0 && c.text <= TAGLINE) {
+      tagline = c
+      continue
+    }
     const lead = wrappedParagraph(c)
     if (lead === undefined || lead.text < 100 || lead.link > 0) return []
     // Under a dated page's title, a paragraph in a box of its own is the article's deck.
     if (!undated && (anchor !== h1 || lead !== c)) return []
-    return picked.some((r) => inside(r, lead) || inside(lead, r)) ? [] : [h1, lead]
+    const parts = tagline === undefined ? [h1, lead] : [h1, tagline, lead]
+    return parts.some((el) => picked.some((r) => inside(r, el) || inside(el, r))) ? [] : parts
   }
   return []
 }
+
+/** The longest heading under the title `titleLead` reads as its tagline, in characters. */
+const TAGLINE = 150
 
 /** The most boxes around the `h1` that hold nothing else (a title's wrapper) `titleLead` looks past. */
 const TITLE_WRAPS = 3
