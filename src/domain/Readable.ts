@@ -30,7 +30,8 @@
  *   opens a text in place ("Read more") and the cards' repeated links to customers' stories,
  *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
  *   opens with its close control, readable/pictures.ts a gallery's links to picture files with
- *   their captions, readable/ratings.ts a product's rating summary;
+ *   their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
+ *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute;
@@ -74,6 +75,7 @@ import {
   withoutPosterPresence,
   withoutStarterBadges
 } from "./readable/posters.js"
+import { withoutHiddenPriceStates } from "./readable/prices.js"
 import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
@@ -85,6 +87,7 @@ import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
 import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
+import { withoutReviewSummaries } from "./readable/summaries.js"
 import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
 import { titleWithoutSiteName } from "./readable/titles.js"
@@ -183,6 +186,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPictureLinks(page, roots)
   roots = withoutGalleryCounters(page, roots)
   roots = withoutRatingSummaries(page, roots, meta.product === true)
+  roots = withoutHiddenPriceStates(page, roots, meta.product === true)
+  roots = withoutReviewSummaries(page, roots)
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)

@@ -3,7 +3,8 @@
  * failing without the rule it tests (readable/content.ts `productNames`, readable/meta.ts
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
  * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`,
- * readable/ratings.ts `withoutRatingSummaries`, readable/content.ts a group of products' grid).
+ * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
+ * readable/summaries.ts `withoutReviewSummaries`, readable/content.ts a group of products' grid).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1046,5 +1047,74 @@ describe("readable copy: a product's rating summary", () => {
   it("keeps the summary where the page does not say it shows a product", () => {
     const text = copy(rated(""))
     expect(text).toContain("2,695 reviews")
+  })
+})
+
+/** A product whose price block writes every state of its price, its class saying which one holds. */
+const priced = (head: string, state: string) =>
+  `<html><head><title>Enamel teapot</title>${head}</head><body><main><div class="product-page">
+  <h1>Enamel teapot</h1>
+  <div class="price${state}">
+    <div class="price__regular"><span class="visually-hidden">Regular price</span> <span class="price-item">$42.00</span></div>
+    <div class="price__sale"><span class="visually-hidden">Regular price</span> <s class="price-item">$42.00</s>` +
+  ` <span class="visually-hidden">Sale price</span> <span class="price-item">$35.00</span></div>
+    <span class="badge price__badge-sale">Sale</span>
+    <span class="badge price__badge-sold-out">Sold out</span>
+  </div>
+  <p>A teapot of one litre in white enamel over steel, with a strainer of fine mesh that lifts out, so ` +
+  `that the leaves open freely and the last cup is as clear as the first.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a price block's states", () => {
+  it("keeps only the regular price of a block in neither state, without the badges, on a product page", () => {
+    const text = copy(priced(productLd, ""))
+    expect(text).toContain("A teapot of one litre in white enamel")
+    expect(text).toContain("$42.00")
+    expect(text).not.toContain("Sale price")
+    expect(text).not.toContain("$35.00")
+    expect(text).not.toContain("Sold out")
+  })
+
+  it("keeps the sale price and the badges the block's state shows", () => {
+    const text = copy(priced(productLd, " price--on-sale price--sold-out"))
+    expect(text).toContain("Sale price $35.00")
+    expect(text).toContain("Sold out")
+    expect(text).not.toMatch(/^Regular price \$42\.00$/m)
+    expect(text).not.toMatch(/^Sale$/m)
+  })
+
+  it("keeps every state where the page does not say it shows a product", () => {
+    expect(copy(priced("", ""))).toContain("Sale price $35.00")
+  })
+})
+
+/** A marketplace's product whose reviews open with a model's summary of them, over the line that says so. */
+const summarized = (disclaimer: string) =>
+  `<html><head><title>Walnut desk organizer</title></head><body><main><div class="item">
+  <h1>Walnut desk organizer</h1>
+  <p>An organizer of oiled walnut with three trays and a slot for a phone, its base lined with felt so ` +
+  `that it slides on no desk and marks none, and its trays deep enough for pens that stand upright.</p>
+  <div class="reviews"><div class="summary-box"><h3>Customers say</h3>
+    <div class="summary"><p>Customers like the organizer's finish and sturdiness and find it roomy for ` +
+  `its size, though some wish the phone slot were wider for a thick case.</p></div></div>
+    <div class="topics"><div class="note"><span>${disclaimer}</span></div>
+    <h4>Select to learn more</h4>
+    <p>The reviewers who mention its finish call the oiled walnut warm, even and free of marks after a year on a ` +
+  `busy desk, and several say it looks better than the pictures of it that the listing shows.</p></div></div>
+  </div></main></body></html>`
+
+describe("readable copy: a model's summary of the reviews", () => {
+  it("leaves out the summary, its heading and the line that says a model wrote it", () => {
+    const text = copy(summarized("AI-generated from customer reviews"))
+    expect(text).toContain("An organizer of oiled walnut with three trays")
+    expect(text).toContain("The reviewers who mention its finish")
+    expect(text).not.toContain("AI-generated")
+    expect(text).not.toContain("Customers like the organizer")
+    expect(text).not.toContain("Customers say")
+  })
+
+  it("keeps a summary no such line closes", () => {
+    const text = copy(summarized("Written by our editors"))
+    expect(text).toContain("Customers like the organizer")
   })
 })
