@@ -10,7 +10,7 @@
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
  * page never wrote, the label over a strip of teasers; readable/further.ts: further reading under
- * each entry of a ranked guide).
+ * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -534,5 +534,25 @@ describe("readable copy: further reading under each entry of a ranked guide", ()
     const text = copy(guide([1, 2, 3, 4].map((n) => gardenCard(n, n <= 2)).join("")))
     expect(text).toContain("More on garden 2:")
     expect(text).toContain("Visiting garden 2, part 2")
+  })
+})
+
+/** A roundup's item `n`: a paragraph all one link to its source over the paragraph that tells it. */
+const roundupItem = (n: number): string =>
+  `<p><a href="https://wire.example/${n}">Greenhouse trust buys orchard ${n}</a></p>` +
+  `<p>The greenhouse trust has bought orchard ${n} from the county, with its walls, its sheds and the old ` +
+  `pear trees, and will open it to visitors next spring after the pruning.</p>`
+
+describe("readable copy: a roundup's items titled by a link", () => {
+  it("keeps each title that its item's prose says again", () => {
+    const text = copy(article([1, 2, 3, 4].map(roundupItem).join("")))
+    for (let n = 1; n <= 4; n++) expect(text).toContain(`Greenhouse trust buys orchard ${n}`)
+  })
+
+  it("still leaves out a pointer to another page over unrelated prose", () => {
+    const pointers = [1, 2, 3, 4].map((n) =>
+      `<p><a href="/2026/10/walk-${n}.html">A walk in the lavender fields ${n}</a></p><p>${prose(30 + n)}</p>`
+    ).join("")
+    expect(copy(article(pointers))).not.toContain("A walk in the lavender fields 2")
   })
 })
