@@ -10,6 +10,7 @@
  * - readable/content.ts chooses the content by scoring the whole page (readable/edges.ts: its lead and its ends);
  *   readable/teasers.ts leaves out teasers of other pages beside an article, readable/authors.ts
  *   the author's box under it, readable/signups.ts a sign-up box that closes it,
+ *   readable/further.ts the links to further reading that close each card of a ranked guide,
  *   readable/quotes.ts leaves out a reply's quote of what the copy already holds, readable/votes.ts
  *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/reprises.ts a grid's cards shown again lower down,
@@ -62,6 +63,7 @@ import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from
 import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutFormNotes } from "./readable/formNotes.js"
+import { withoutFurtherReading } from "./readable/further.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
@@ -142,6 +144,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutGuestPrompts(page, roots)
   roots = withoutLockedStatus(page, roots)
   roots = withoutSimilarThreads(page, roots)
+  roots = withoutFurtherReading(page, roots)
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)

@@ -9,7 +9,8 @@
  * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
- * page never wrote, the label over a strip of teasers).
+ * page never wrote, the label over a strip of teasers; readable/further.ts: further reading under
+ * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -498,5 +499,60 @@ describe("readable copy: the label over a strip of teasers", () => {
   it("keeps a sentence before the strip", () => {
     const text = copy(article(`<div><p>The keeper wrote about the garden all year.</p>${teasers(5)}</div>`))
     expect(text).toContain("The keeper wrote about the garden all year.")
+  })
+})
+
+/** A ranked guide's card for garden `n`: its name, a paragraph, and a label over links to the site's other pages on it. */
+const gardenCard = (n: number, further = true): string =>
+  `<div class="guide-item"><div class="guide-item__body"><h2>${n}. <a href="/gardens/garden-${n}/">Walled garden ${n}</a></h2>` +
+  `<p>${prose(20 + n)}</p></div>${
+    further
+      ? `<div class="guide-item__links"><h4>More on garden ${n}:</h4><ul>${
+        [1, 2, 3].map((k) => `<li><a href="/gardens/garden-${n}/page-${k}/">Visiting garden ${n}, part ${k}</a></li>`)
+          .join("")
+      }</ul></div>`
+      : ""
+  }</div>`
+
+/** A ranked guide (no date): an introduction over `cards`. */
+const guide = (cards: string): string =>
+  `<html><head><title>The best walled gardens</title></head><body><main><h1>The best walled gardens</h1>` +
+  `<p>${prose(1)}</p>${cards}</main></body></html>`
+
+describe("readable copy: further reading under each entry of a ranked guide", () => {
+  it("leaves out the label and the links that close every card of a run", () => {
+    const text = copy(guide([1, 2, 3, 4].map((n) => gardenCard(n)).join("")))
+    for (let n = 1; n <= 4; n++) {
+      expect(text).toContain(prose(20 + n))
+      expect(text).toContain(`Walled garden ${n}`)
+      expect(text).not.toContain(`More on garden ${n}:`)
+      expect(text).not.toContain(`Visiting garden ${n}, part 2`)
+    }
+  })
+
+  it("keeps them under fewer cards than a run", () => {
+    const text = copy(guide([1, 2, 3, 4].map((n) => gardenCard(n, n <= 2)).join("")))
+    expect(text).toContain("More on garden 2:")
+    expect(text).toContain("Visiting garden 2, part 2")
+  })
+})
+
+/** A roundup's item `n`: a paragraph all one link to its source over the paragraph that tells it. */
+const roundupItem = (n: number): string =>
+  `<p><a href="https://wire.example/${n}">Greenhouse trust buys orchard ${n}</a></p>` +
+  `<p>The greenhouse trust has bought orchard ${n} from the county, with its walls, its sheds and the old ` +
+  `pear trees, and will open it to visitors next spring after the pruning.</p>`
+
+describe("readable copy: a roundup's items titled by a link", () => {
+  it("keeps each title that its item's prose says again", () => {
+    const text = copy(article([1, 2, 3, 4].map(roundupItem).join("")))
+    for (let n = 1; n <= 4; n++) expect(text).toContain(`Greenhouse trust buys orchard ${n}`)
+  })
+
+  it("still leaves out a pointer to another page over unrelated prose", () => {
+    const pointers = [1, 2, 3, 4].map((n) =>
+      `<p><a href="/2026/10/walk-${n}.html">A walk in the lavender fields ${n}</a></p><p>${prose(30 + n)}</p>`
+    ).join("")
+    expect(copy(article(pointers))).not.toContain("A walk in the lavender fields 2")
   })
 })

@@ -60,6 +60,7 @@ import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections, relatedPageSections } from "./strips.js"
 import { entriesTags } from "./tags.js"
+import { titleOverItem } from "./titledItems.js"
 import {
   collapsedText,
   dropsItself,
@@ -374,7 +375,8 @@ const clean = (
       const judged = CLEANED.has(el.name) && !directory.has(el) && judge(el)
       // `el` holds the best candidate when the best is in its subtree.
       if (
-        (judged || (linkParagraph(el) && !linkedSentence(page, el)) || negativeItem(scores, el, names)) &&
+        (judged || (linkParagraph(el) && !linkedSentence(page, el) && !titleOverItem(page, el)) ||
+          negativeItem(scores, el, names)) &&
         !inside(best, el)
       ) {
         // A section whose heading and paragraph come before its links is judged part by part (intros.ts).

@@ -1,0 +1,58 @@
+/**
+ * A roundup's items titled by a link: a news site's list of the month's deals sets each as a
+ * paragraph all one link to the source ("Imprivata acquires Verosint") over a paragraph of prose
+ * that tells it ("Identity solutions provider Imprivata has bought … Verosint."). The cleaning
+ * drops a short paragraph that is all links as a pointer elsewhere ("Read also: …"); a title is
+ * the item's name, and its prose says it again. A paragraph all one link, ending as no sentence,
+ * right over a paragraph of prose (`MIN_PROSE` characters, under a fifth of it linked) that holds
+ * most of its longer words (`SHARED`, words of `MIN_WORD` letters or more, two at least), beside
+ * at least `MIN_ITEMS - 1` siblings built the same way, is such a title and stays
+ * (`titleOverItem`). A pointer's title names another page and its words are not the next
+ * paragraph's.
+ */
+import { collapsedText, type El, type Page } from "./tree.js"
+
+/** The fewest titled items under one parent. */
+const MIN_ITEMS = 3
+/** The least prose of the item under its title. */
+const MIN_PROSE = 80
+/** The least share of the title's longer words the item's prose holds. */
+const SHARED = 0.6
+/** The fewest letters of a word counted. */
+const MIN_WORD = 4
+
+const WORD = /[\p{L}\p{N}]+/gu
+
+/** Whether `el`, a paragraph all one link, titles `next`, the paragraph of prose right after it. */
+const titles = (page: Page, el: El, next: El | undefined): boolean => {
+  if (el.name !== "p" || el.text === 0 || el.link < el.text) return false
+  if (next === undefined || next.name !== "p" || next.prose < MIN_PROSE || next.link >= 0.2 * next.text) return false
+  const text = collapsedText(page, el)
+  if (/[.!?]["'\u201d\u2019)]*$/.test(text)) return false
+  const words = (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= MIN_WORD)
+  if (words.length < 2) return false
+  const after = new Set(collapsedText(page, next).toLowerCase().match(WORD) ?? [])
+  return words.filter((w) => after.has(w)).length >= SHARED * words.length
+}
+
+/** The titles among a parent's children (`titles`), read once in one pass. */
+const titledIn = new WeakMap<El, ReadonlySet<El>>()
+
+const titlesOf = (page: Page, parent: El): ReadonlySet<El> => {
+  const known = titledIn.get(parent)
+  if (known !== undefined) return known
+  const shown: Array<El> = []
+  for (const k of parent.children) if (typeof k !== "number" && !k.drop && k.text > 0) shown.push(k)
+  const found = new Set<El>()
+  for (let i = 0; i + 1 < shown.length; i++) if (titles(page, shown[i]!, shown[i + 1])) found.add(shown[i]!)
+  titledIn.set(parent, found)
+  return found
+}
+
+/** Whether `el` is a roundup item's linked title (`titles`), with enough siblings titled the same way. */
+export const titleOverItem = (page: Page, el: El): boolean => {
+  const parent = el.parent
+  if (parent === undefined || el.name !== "p" || el.link < el.text) return false
+  const found = titlesOf(page, parent)
+  return found.size >= MIN_ITEMS && found.has(el)
+}
