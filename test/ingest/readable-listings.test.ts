@@ -24,7 +24,8 @@
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
- * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map.
+ * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map, and
+ * `withoutApplyLinks`, a job's link to apply.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1097,5 +1098,28 @@ describe("readable copy: a card's link to a map", () => {
     expect(text).not.toContain("View Trail Map")
     expect(text).not.toContain("Get directions")
     expect(text).toContain("view the map of all of them")
+  })
+})
+
+const opening = (i: number): string =>
+  `<div class="job-card"><h3><a href="/jobs/${i}">Platform engineer, team ${i}</a></h3>` +
+  `<p>Remote, ${3 + i} days a week; the team runs the build farm and its caches.</p>` +
+  `<div class="job-card__actions"><a class="btn btn-primary" href="/jobs/${i}/apply">${
+    i % 2 === 0 ? "Apply now" : "Apply Today \u2192"
+  }</a></div></div>`
+
+describe("readable copy: a link to apply", () => {
+  it("leaves out a link standing alone that asks the reader to apply, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Open roles</h1>` +
+        `<p>Every role below is open to anyone in Europe; <a href="/apply">apply now</a> or write to us first.</p>${
+          Array.from({ length: 4 }, (_, i) => opening(i + 1)).join("")
+        }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 3")
+    expect(text).toContain("Remote, 7 days a week")
+    expect(text).not.toContain("Apply now")
+    expect(text).not.toContain("Apply Today")
+    expect(text).toContain("apply now or write to us first")
   })
 })

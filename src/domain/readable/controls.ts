@@ -262,3 +262,24 @@ export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyA
   })
   return roots
 }
+
+/** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
+const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
+
+/**
+ * The roots without the links that ask the reader to apply (`APPLY_ACTION`), standing alone
+ * (`standingLink`) and in no table's cell: a job's "Apply now" under its title and salary, a
+ * programme's "Apply Today" under its summary. The job or the programme is the text; the button
+ * names the click that leads to its form.
+ */
+export const withoutApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+    if (el.name === "td" || el.name === "th") return true
+    if (standingLink(page, el, text.trim(), APPLY_ACTION)) {
+      el.drop = true
+      return true
+    }
+    return false
+  })
+  return roots
+}
