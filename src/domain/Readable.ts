@@ -28,7 +28,8 @@
  *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
  *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
- *   opens a text in place ("Read more") and the cards' repeated links to customers' stories,
+ *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
+ *   link standing alone that opens a map or asks the reader to apply,
  *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
  *   opens with its close control, readable/pictures.ts a gallery's links to picture files with
  *   their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
@@ -50,7 +51,9 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutApplyLinks,
   withoutExpandToggles,
+  withoutMapLinks,
   withoutReplyLinks,
   withoutScriptLinks,
   withoutStoryLinks
@@ -183,6 +186,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
+  roots = withoutMapLinks(page, roots)
+  roots = withoutApplyLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -1,4 +1,6 @@
 /**
+ * Over 400 lines: one small page per rule, each written out in full beside its test.
+ *
  * Listings whose cards repeat their controls or whose intro scores: small pages written here (no copy of any real
  * page), each failing without the rule it tests: readable/chrome.ts `withoutCardChrome` (a button's class in
  * camel case, a box around a button, a button in a short box beside a price, a badge pinned on several cards, a
@@ -22,7 +24,8 @@
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
- * side and a word after an acronym.
+ * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map, and
+ * `withoutApplyLinks`, a job's link to apply.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1071,5 +1074,52 @@ describe("readable copy: a word after an acronym", () => {
     expect(count(text, "Made in the USA In Stock")).toBe(5)
     expect(text).not.toContain("USAIn")
     expect(text).toContain("NASA grade abrasives")
+  })
+})
+
+const mapCard = (i: number): string =>
+  `<div class="cta"><div class="cta__bg" role="img" aria-label="trail ${i}"></div><div class="cta__content">` +
+  `<h2 class="cta__title">Creek trail ${i}</h2><div class="cta__description">Difficulty: beginner<br>` +
+  `Length: ${i} miles<br>Trail steward: volunteer crew ${i}</div><div class="cta__button-wrapper">` +
+  `<a class="cta__button button" href="https://maps.example/trail-${i}">${
+    i % 2 === 0 ? "View Trail Map" : "Get directions"
+  }</a></div></div></div>`
+
+describe("readable copy: a card's link to a map", () => {
+  it("leaves out a link standing alone that opens a map of the card's place, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Trails</title></head><body><main><h1>Trails</h1>` +
+        `<p>The club builds and rides the trails around town; <a href="https://maps.example/all">view the map</a>` +
+        ` of all of them before you go.</p>${Array.from({ length: 4 }, (_, i) => mapCard(i + 1)).join("")}` +
+        `</main></body></html>`
+    )
+    expect(text).toContain("Length: 3 miles")
+    expect(text).toContain("Trail steward: volunteer crew 4")
+    expect(text).not.toContain("View Trail Map")
+    expect(text).not.toContain("Get directions")
+    expect(text).toContain("view the map of all of them")
+  })
+})
+
+const opening = (i: number): string =>
+  `<div class="job-card"><h3><a href="/jobs/${i}">Platform engineer, team ${i}</a></h3>` +
+  `<p>Remote, ${3 + i} days a week; the team runs the build farm and its caches.</p>` +
+  `<div class="job-card__actions"><a class="btn btn-primary" href="/jobs/${i}/apply">${
+    i % 2 === 0 ? "Apply now" : "Apply Today \u2192"
+  }</a></div></div>`
+
+describe("readable copy: a link to apply", () => {
+  it("leaves out a link standing alone that asks the reader to apply, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Open roles</h1>` +
+        `<p>Every role below is open to anyone in Europe; <a href="/apply">apply now</a> or write to us first.</p>${
+          Array.from({ length: 4 }, (_, i) => opening(i + 1)).join("")
+        }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 3")
+    expect(text).toContain("Remote, 7 days a week")
+    expect(text).not.toContain("Apply now")
+    expect(text).not.toContain("Apply Today")
+    expect(text).toContain("apply now or write to us first")
   })
 })

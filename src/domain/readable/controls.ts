@@ -233,3 +233,53 @@ export const withoutStoryLinks = (page: Page, roots: ReadonlyArray<El>, product:
   }
   return roots
 }
+
+/**
+ * A link's label that opens a map or a route to a place: "View map", "View on map", "View Google
+ * Map", "View Interactive Map", "Get directions", "Directions". The place it stands under (a
+ * trail's card, a store's address, a venue's entry) is the text; the map is a click away.
+ */
+const MAP_ACTION = new RegExp(
+  String
+    .raw`^(?:(?:view|visit|see|show|open)(?: (?:on|in))?(?: (?:the|a))?(?: [\p{L}\p{N}'\u2019-]+){0,2} maps?|(?:get |driving )?directions)\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
+
+/**
+ * The roots without the links that open a map of the place their card or entry names (`MAP_ACTION`):
+ * a link's whole text on a line of its own (`standingLink`), in no table's cell. A trail
+ * directory's "View Trailforks Map" under each trail's length and steward, a venue's "Get
+ * directions" under its address: the button names a click, the place is written above it.
+ */
+export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+    if (el.name === "td" || el.name === "th") return true
+    if (standingLink(page, el, text.trim(), MAP_ACTION)) {
+      el.drop = true
+      return true
+    }
+    return false
+  })
+  return roots
+}
+
+/** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
+const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
+
+/**
+ * The roots without the links that ask the reader to apply (`APPLY_ACTION`), standing alone
+ * (`standingLink`) and in no table's cell: a job's "Apply now" under its title and salary, a
+ * programme's "Apply Today" under its summary. The job or the programme is the text; the button
+ * names the click that leads to its form.
+ */
+export const withoutApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+    if (el.name === "td" || el.name === "th") return true
+    if (standingLink(page, el, text.trim(), APPLY_ACTION)) {
+      el.drop = true
+      return true
+    }
+    return false
+  })
+  return roots
+}
