@@ -248,7 +248,7 @@ const MAP_ACTION = new RegExp(
 /**
  * The roots without the links that open a map of the place their card or entry names (`MAP_ACTION`):
  * a link's whole text on a line of its own (`standingLink`), in no table's cell. A trail
- * directory's "View Trailforks Map" under each trail's length and steward, a venue's "Get
+ * directory's "View Trail Map" under each trail's length and steward, a venue's "Get
  * directions" under its address: the button names a click, the place is written above it.
  */
 export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {

@@ -1,7 +1,7 @@
 /**
  * A roundup's items titled by a link: a news site's list of the month's deals sets each as a
- * paragraph all one link to the source ("Imprivata acquires Verosint") over a paragraph of prose
- * that tells it ("Identity solutions provider Imprivata has bought … Verosint."). The cleaning
+ * paragraph all one link to the source ("Examplecorp acquires Samplesoft") over a paragraph of prose
+ * that tells it ("Identity solutions provider Examplecorp has bought … Samplesoft."). The cleaning
  * drops a short paragraph that is all links as a pointer elsewhere ("Read also: …"); a title is
  * the item's name, and its prose says it again. A paragraph all one link, ending as no sentence,
  * right over a paragraph of prose (`MIN_PROSE` characters, under a fifth of it linked) that holds
