@@ -4,7 +4,8 @@
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
  * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`,
  * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
- * readable/summaries.ts `withoutReviewSummaries`, readable/content.ts a group of products' grid).
+ * readable/summaries.ts `withoutReviewSummaries`, readable/content.ts a group of products' grid,
+ * readable/grids.ts `promotedGrid`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -223,6 +224,41 @@ describe("readable copy: a shop's grid beside its buying guide", () => {
     expect(text).toContain("Choosing a tent, part 3")
     expect(text).toContain("Trail tent 5")
     expect(text).toContain("$127.00")
+  })
+})
+
+const saleCard = (i: number): string =>
+  `<div class="c-item"><a href="/p/r${i}">Rowing machine R${i}</a><p>$${900 + i * 50}.00</p><p>Free delivery</p></div>`
+
+const homepage = (promoNames: string, head = "") =>
+  `<html><head><title>Fitness shop</title>${head}</head><body>
+  <header class="site-header"><a href="/">Fitness shop</a></header>
+  <div class="home">
+  <section class="welcome"><h2>Welcome to the home of fitness</h2>${
+    Array.from({ length: 3 }, (_, i) => guide(i)).join("")
+  }</section>
+  <section class="${promoNames}"><h2>Spring rowing sale</h2><p>Take up to $300 off select rowing machines this month, ` +
+  `delivered and assembled in the room of your choice.</p>
+  <div class="carousel">${Array.from({ length: 6 }, (_, i) => saleCard(i)).join("")}</div></section>
+  </div>
+  <footer><p>Copyright 2026 Fitness shop.</p></footer></body></html>`
+
+describe("readable copy: a promotion's box that holds a grid of priced cards", () => {
+  it("keeps the promotion and its products on a page that shows no one product", () => {
+    const text = copy(homepage("promo-carousel"))
+    expect(text).toContain("Choosing a tent, part 2")
+    expect(text).toContain("Spring rowing sale")
+    for (let i = 0; i < 6; i++) {
+      expect(text).toContain(`Rowing machine R${i}`)
+      expect(text).toContain(`$${900 + i * 50}.00`)
+    }
+  })
+
+  it("drops it on a product page, and where another name says furniture", () => {
+    expect(copy(homepage("promo-carousel", `<meta property="og:type" content="product">`))).not.toContain(
+      "Rowing machine R3"
+    )
+    expect(copy(homepage("promo-carousel sidebar"))).not.toContain("Rowing machine R3")
   })
 })
 

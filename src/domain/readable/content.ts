@@ -50,7 +50,7 @@ import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factPart, factRow, titlePart } from "./facts.js"
 import { declaredFaq } from "./faqs.js"
 import { tableFrame } from "./frames.js"
-import { pricedGrid, priceGrids, productGridCards } from "./grids.js"
+import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
@@ -178,7 +178,8 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep && !namedForItsLink(targets, el) &&
-          ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true) ||
+          ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true &&
+            !promotedGrid(page, el, product)) ||
             (el.marks.furniture === 1 && !prose(el) &&
               el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
               tags?.has(el) !== true) ||

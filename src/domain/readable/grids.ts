@@ -6,6 +6,7 @@
  * alone: there the grids beside the product are other products (`productGridCards`: content.ts
  * reads them as furniture).
  */
+import { markOf } from "./boilerplate.js"
 import { type Group, groupsUnder, MIN_CARDS } from "./cards.js"
 import { type El, inside, type Page, textContent } from "./tree.js"
 
@@ -98,4 +99,24 @@ export const priceGrids = (page: Page, roots: ReadonlyArray<El>, product: boolea
   }
   if (grids.length === 0) return roots
   return [...roots, ...grids].sort((a, b) => a.order - b.order)
+}
+
+/** The name of a promotion, as one part of a class or id (`promo-carousel`, `homePromo`). */
+const PROMO = /promo/i
+
+/**
+ * Whether an element named as furniture for a promotion alone (`promo`, strong furniture: a
+ * promotion's banner, a newsletter's pitch) holds a grid of priced cards (`pricedGrid`), on a page
+ * that does not show one product (`product`): a shop's homepage builds each offer as a promotion's
+ * box, its pitch beside a carousel of the products on sale, and the products are what the page
+ * lists. With the promotion's name taken out the element must name no furniture (a `promo` in a
+ * `sidebar` stays furniture). On a product page such strips are other products and stay dropped.
+ */
+export const promotedGrid = (page: Page, el: El, product: boolean): boolean => {
+  if (product || el.text < MIN_GRID_TEXT) return false
+  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  if (!PROMO.test(names)) return false
+  const rest = names.split(/\s+/).filter((token) => !PROMO.test(token)).join(" ")
+  if (markOf(el.name, { class: rest }).furniture !== 0) return false
+  return groupsUnder(page.all, el, MIN_GRID_TEXT).some((g) => pricedGrid(page, g))
 }
