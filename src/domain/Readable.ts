@@ -81,7 +81,7 @@ import {
   withoutStarterBadges
 } from "./readable/posters.js"
 import { withoutHiddenPriceStates } from "./readable/prices.js"
-import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
+import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
@@ -145,6 +145,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)
   roots = withoutGuestPrompts(page, roots)
+  roots = withoutAccountBoxes(page, roots)
   roots = withoutLockedStatus(page, roots)
   roots = withoutSimilarThreads(page, roots)
   roots = withoutFurtherReading(page, roots)

@@ -25,7 +25,7 @@
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
  * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map, and
- * `withoutApplyLinks`, a job's link to apply.
+ * `withoutApplyLinks`, a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1121,5 +1121,29 @@ describe("readable copy: a link to apply", () => {
     expect(text).not.toContain("Apply now")
     expect(text).not.toContain("Apply Today")
     expect(text).toContain("apply now or write to us first")
+  })
+})
+
+const route = (i: number): string =>
+  `<div class="route"><h3><a href="/routes/${i}">River loop ${i}</a></h3>` +
+  `<p>${4 + i}.2 mi, ${30 + i} ft up and down, along the creek and back through the park.</p></div>`
+
+describe("readable copy: a box asking a guest to log in", () => {
+  it("leaves out a box asking whether the reader has an account, and keeps the question inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Routes</title></head><body><main><h1>Routes near town</h1>` +
+        `<div class="panel"><h2>Join the club! It's free</h2><p>Save your routes and follow the riders you know.</p>` +
+        `<a class="btn" href="/login">Log in</a><h3>Don't have an account?</h3>` +
+        `<a class="btn" href="/register">Register</a></div>` +
+        `<p>Anyone may add a route, even if you don't have an account yet; the club checks each one.</p>${
+          Array.from({ length: 4 }, (_, i) => route(i + 1)).join("")
+        }</main></body></html>`
+    )
+    expect(text).toContain("River loop 3")
+    expect(text).toContain("6.2 mi, 32 ft up and down")
+    expect(text).toContain("even if you don't have an account yet")
+    expect(text).not.toContain("Don't have an account?")
+    expect(text).not.toContain("Join the club")
+    expect(text).not.toContain("Save your routes")
   })
 })
