@@ -84,6 +84,7 @@ import { withoutHiddenPriceStates } from "./readable/prices.js"
 import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
+import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
@@ -178,6 +179,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSecondUnits(page, roots)
   roots = withoutPhoneRowCopies(page, roots)
   roots = withoutShortTimes(page, roots)
+  roots = withoutReadingTimes(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutStarterBadges(page, roots)
