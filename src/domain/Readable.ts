@@ -81,9 +81,10 @@ import {
   withoutStarterBadges
 } from "./readable/posters.js"
 import { withoutHiddenPriceStates } from "./readable/prices.js"
-import { withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
+import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
+import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
@@ -145,6 +146,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)
   roots = withoutGuestPrompts(page, roots)
+  roots = withoutAccountBoxes(page, roots)
   roots = withoutLockedStatus(page, roots)
   roots = withoutSimilarThreads(page, roots)
   roots = withoutFurtherReading(page, roots)
@@ -177,6 +179,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSecondUnits(page, roots)
   roots = withoutPhoneRowCopies(page, roots)
   roots = withoutShortTimes(page, roots)
+  roots = withoutReadingTimes(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)
   roots = withoutStarterBadges(page, roots)

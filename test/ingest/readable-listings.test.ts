@@ -25,7 +25,8 @@
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
  * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map, and
- * `withoutApplyLinks`, a job's link to apply.
+ * `withoutApplyLinks`, a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
+ * `withoutReadingTimes`, a post's reading time.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -582,7 +583,7 @@ describe("readable copy: a block written once per screen width", () => {
 const preview = (i: number): string =>
   `<article class="preview"><h2><a href="/p/${i}">Notes on tuning the cache of service ${i}</a></h2>` +
   `<p>What we measured on the read path of service ${i}, and the two settings that mattered most.</p>` +
-  `<div class="meta"><span>${i + 1}d ago</span><span aria-hidden="true">\u00b7</span><span>${i + 3} min read</span>` +
+  `<div class="meta"><span>${i + 1}d ago</span><span aria-hidden="true">\u00b7</span><span>${i + 3} comments</span>` +
   `<span aria-hidden="true"> </span><span>Team ${i}</span></div></article>`
 
 describe("readable copy: a separator hidden from screen readers", () => {
@@ -594,7 +595,7 @@ describe("readable copy: a separator hidden from screen readers", () => {
         `<p>Kept by <a href="/teams/platform">Platform</a><span aria-hidden="true">\u00b7</span>` +
         `<a href="/teams/storage">Storage</a><span aria-hidden="true">\u00b7</span>Reviewed weekly</p></main></body></html>`
     )
-    for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} min read Team ${i}`)
+    for (let i = 0; i < 5; i++) expect(text).toContain(`${i + 1}d ago ${i + 3} comments Team ${i}`)
     expect(text).toContain("The cache is warm.")
     // Around a link, what counts is its text, not its Markdown.
     expect(text).toContain("Kept by Platform Storage Reviewed weekly")
@@ -605,7 +606,7 @@ const tramStory = (i: number): string =>
   `<div class="story"><a href="/s/${i}">How the night shift keeps the trams of line ${i} running</a>` +
   `<div class="facts">${
     i + 2
-  } min read</div><p>Crews on line ${i} swap worn rails in the hours the city sleeps.</p></div>`
+  } comments</div><p>Crews on line ${i} swap worn rails in the hours the city sleeps.</p></div>`
 
 describe("readable copy: a card written again for another screen width", () => {
   it("leaves out the card's lines that come again with its title, keeps a line two cards share", () => {
@@ -619,7 +620,7 @@ describe("readable copy: a card written again for another screen width", () => {
     )
     for (let i = 0; i < 5; i++) {
       expect(count(text, `How the night shift keeps the trams of line ${i} running`)).toBe(1)
-      expect(count(text, `${i + 2} min read`)).toBe(1)
+      expect(count(text, `${i + 2} comments`)).toBe(1)
       expect(count(text, `Crews on line ${i} swap worn rails`)).toBe(1)
     }
     expect(text).toContain("Updated hourly")
@@ -1121,5 +1122,51 @@ describe("readable copy: a link to apply", () => {
     expect(text).not.toContain("Apply now")
     expect(text).not.toContain("Apply Today")
     expect(text).toContain("apply now or write to us first")
+  })
+})
+
+const route = (i: number): string =>
+  `<div class="route"><h3><a href="/routes/${i}">River loop ${i}</a></h3>` +
+  `<p>${4 + i}.2 mi, ${30 + i} ft up and down, along the creek and back through the park.</p></div>`
+
+describe("readable copy: a box asking a guest to log in", () => {
+  it("leaves out a box asking whether the reader has an account, and keeps the question inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Routes</title></head><body><main><h1>Routes near town</h1>` +
+        `<div class="panel"><h2>Join the club! It's free</h2><p>Save your routes and follow the riders you know.</p>` +
+        `<a class="btn" href="/login">Log in</a><h3>Don't have an account?</h3>` +
+        `<a class="btn" href="/register">Register</a></div>` +
+        `<p>Anyone may add a route, even if you don't have an account yet; the club checks each one.</p>${
+          Array.from({ length: 4 }, (_, i) => route(i + 1)).join("")
+        }</main></body></html>`
+    )
+    expect(text).toContain("River loop 3")
+    expect(text).toContain("6.2 mi, 32 ft up and down")
+    expect(text).toContain("even if you don't have an account yet")
+    expect(text).not.toContain("Don't have an account?")
+    expect(text).not.toContain("Join the club")
+    expect(text).not.toContain("Save your routes")
+  })
+})
+
+const timedPost = (i: number): string =>
+  `<div class="post-card"><h3><a href="/posts/${i}">Notes on caching, part ${i}</a></h3>` +
+  `<div class="post-card__meta"><span>Mar ${i + 2}</span><span>${i + 3} min read</span></div>` +
+  `<p>What the build farm learned about its caches in week ${i}.</p></div>`
+
+describe("readable copy: a post's reading time", () => {
+  it("leaves out a reading time standing alone, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Blog</title></head><body><main><h1>Engineering notes</h1>` +
+        `<p>Each post below is a 5 min read on how the team builds and ships.</p>${
+          Array.from({ length: 4 }, (_, i) => timedPost(i + 1)).join("")
+        }</main></body></html>`
+    )
+    expect(text).toContain("Notes on caching, part 3")
+    expect(text).toContain("Mar 5")
+    expect(text).toContain("in week 3")
+    expect(text).not.toContain("6 min read")
+    expect(text).not.toContain("4 min read")
+    expect(text).toContain("a 5 min read on how the team")
   })
 })

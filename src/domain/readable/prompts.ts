@@ -9,6 +9,7 @@
  * as related questions) (`withoutGuestPrompts`). A post that says so inside a sentence holds more
  * than the line and stays.
  */
+import { siblingsOfShape } from "./cards.js"
 import { collapsedText, eachKept, eachShortLine, type El, type Page } from "./tree.js"
 
 /** The line: the reader must log in (or register) to reply, and at most where ("here", "this question"). */
@@ -62,6 +63,54 @@ export const withoutGuestPrompts = (page: Page, roots: ReadonlyArray<El>): Reado
       return true
     })
     if (shown <= MAX_TAIL) { for (const el of tail) el.drop = true }
+  }
+  return roots
+}
+
+/**
+ * A box asking a guest to log in or to make an account: a page's gate or a site's panel, kept in
+ * the page's markup whether or not it shows ("Join the Community! It's FREE / Already have an
+ * account? Login", "Unlock the full experience … Log In / Don't have an account? Register" over
+ * what a member gets). It is the site's word to its visitors, not the page's. A short line
+ * (`MAX_PROMPT` characters at most) holding the question "Already have an account?" or "Don't have
+ * an account?" (a site's name may stand before "account"), with a link in the same box that leads
+ * to logging in or signing up, is left out with the largest box around it that shows at most
+ * `MAX_ACCOUNT_BOX` characters (`withoutAccountBoxes`); never one of a group of cards. The same
+ * words inside a sentence ("… even if they don't have an account.") end with no question mark.
+ */
+const ACCOUNT_QUESTION = /(?:^|[.!?:]\s|\s)(?:already|don['\u2019]t|do not) have an? (?:[\p{L}\p{N}]+ )?account\?/iu
+/** A link's text that leads to logging in or signing up. */
+const ACCOUNT_LINK = /^(?:log ?in|sign ?in|sign ?up|register|create (?:an |your )?account|join|get started)\b/i
+/** The most characters the box around the question shows: a heading, a line or two, its buttons. */
+const MAX_ACCOUNT_BOX = 600
+
+/** Whether a link inside `box` reads as the way to log in or sign up (`ACCOUNT_LINK`). */
+const holdsAccountLink = (page: Page, box: El): boolean => {
+  let found = false
+  eachKept(page.all, box.order, box.end, (el) => {
+    if (found) return true
+    if (el.name !== "a" && el.name !== "button") return false
+    if (ACCOUNT_LINK.test(collapsedText(page, el))) found = true
+    return true
+  })
+  return found
+}
+
+/** The roots without a box asking a guest to log in or make an account. */
+export const withoutAccountBoxes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachShortLine(page, [root], MAX_PROMPT, (el, text) => {
+      if (!ACCOUNT_QUESTION.test(text)) return false
+      let box = el
+      for (let up = el.parent; up !== undefined && up !== root && up.text <= MAX_ACCOUNT_BOX; up = up.parent) {
+        box = up
+      }
+      if (!holdsAccountLink(page, box)) return false
+      // One of a group of cards is the card's, not the site's box.
+      if (box.parent !== undefined && siblingsOfShape(box.parent, box, 1) !== undefined) return false
+      box.drop = true
+      return true
+    })
   }
   return roots
 }
