@@ -7,7 +7,8 @@
  * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
  * the same way, readable/teasers.ts `withoutTeasers`: posts whose titles are linked paragraphs over a
  * dated byline, readable/teasers.ts `withoutLabelledTeasers`, readable/titles.ts
- * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`).
+ * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
+ * readable/boilerplate.ts: a card's `card-header`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -744,5 +745,34 @@ describe("readable copy: a section's copy scrolled past a pinned picture", () =>
 
   it("still leaves out such a box on a page that shows a product", () => {
     expect(copy(scrolledPage("grid scrolling-copy", true))).not.toContain("Our widest plan pays")
+  })
+})
+
+const CARD_PLANS = [
+  ["Starter", "Essential review", "A written review of your payroll that shows you where it stands."],
+  ["Premium", "Full audit", "Everything in the review, plus a year of checks on every payslip."],
+  ["Ultimate", "Audit and training", "The full audit, with a course for your own team to keep it right."]
+]
+
+/** A service page's plans as a framework's cards: each card's title and line in its `card-header`. */
+const plansPage = `<html><head><title>Audit plans</title></head><body><main><h1>Audit plans</h1>
+  <p>Pick the plan that suits your company; each is carried out by auditors who know your sector, ` +
+  `and each leaves you a report that is yours to keep, whatever you decide after it.</p>
+  <h2>Our plans</h2><div class="row">${
+    CARD_PLANS.map(([tier, name, line], i) =>
+      `<div class="col"><div class="card"><div class="card-header"><h5>${tier}</h5><h3 class="card-title">${name}</h3>` +
+      `<p class="card-text">${line}</p></div><div class="card-body"><ul><li>Written by a senior auditor ` +
+      `within ${i + 2} weeks.</li><li>A call to go through the findings.</li></ul><div class="price">$${
+        (i + 1) * 100
+      }</div></div></div></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: a card's header", () => {
+  it("keeps each plan's title and line written in its card's header", () => {
+    const text = copy(plansPage)
+    expect(text).toContain("Full audit")
+    expect(text).toContain("plus a year of checks on every payslip")
+    expect(text).toContain("Written by a senior auditor within 3 weeks")
   })
 })
