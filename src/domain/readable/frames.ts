@@ -45,10 +45,14 @@ const SCROLLED_LINKS = 0.1
 /** The least text of a scrolled section. */
 const SCROLLED_TEXT = 200
 
-/** Whether `el` holds a heading (kept) within its subtree. */
+/** The most elements a scrolled section's search for a heading reads (no search is quadratic in nested boxes). */
+const HEADING_SEARCH = 200
+
+/** Whether `el` holds a heading (kept) within the first `HEADING_SEARCH` elements of its subtree. */
 const holdsHeading = (el: El): boolean => {
   const stack: Array<El> = [el]
-  while (stack.length > 0) {
+  let read = 0
+  while (stack.length > 0 && read++ < HEADING_SEARCH) {
     const e = stack.pop()!
     for (const k of e.children) {
       if (typeof k === "number" || k.drop) continue
