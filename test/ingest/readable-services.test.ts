@@ -7,7 +7,8 @@
  * hidden by `aria-hidden`, readable/accordions.ts `accordionAnswers`: an accordion's panels hidden
  * the same way, readable/teasers.ts `withoutTeasers`: posts whose titles are linked paragraphs over a
  * dated byline, readable/teasers.ts `withoutLabelledTeasers`, readable/titles.ts
- * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`).
+ * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
+ * readable/boilerplate.ts: a card's `card-header`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -706,5 +707,72 @@ describe("readable copy: links to customers' stories repeated under each card", 
 
   it("keeps such links under two cards", () => {
     expect(copy(storiesPage(2))).toContain("Read case study")
+  })
+})
+
+/**
+ * A service page whose plans are drawn as the page scrolls: a picture pinned while the copy scrolls
+ * past it, the box named for it (`scroller`, `scrolling-copy`: Readability's negative `scroll`).
+ * `names` gives the copy's box its class.
+ */
+const scrolledPage = (names: string, product = false) =>
+  `<html><head><title>Pet cover</title>${
+    product ? `<meta property="og:type" content="product">` : ""
+  }</head><body><main><h1>Pet cover</h1>
+  <div class="intro"><h2>Vet bills, made smaller</h2><p>Care for a sick or hurt pet should not wait for payday, ` +
+  `and with our cover it does not have to: we pay back most of each eligible bill, whichever vet you use.</p></div>
+  <div class="scroller"><div class="static-copy"><h2>What is covered?</h2><p>Each plan covers a different part ` +
+  `of your pet's care; read on to see which one suits yours.</p></div>
+  <div class="${names}"><div class="inner"><h3>Accidents and illnesses</h3><p>Our widest plan pays for ` +
+  `emergency care, tests and visits to a specialist, whatever the cause.</p><ul><li>Emergency care</li>` +
+  `<li>Diagnostic tests</li><li>Specialist visits</li></ul><h3>Routine care</h3><p>A yearly plan for ` +
+  `checkups, vaccinations and cleaning the teeth, with no deductible.</p></div></div></div>
+  <div class="content"><h2>Why choose us?</h2><p>One deductible a year, claims paid within days, and plans that ` +
+  `fit a budget of any size, for dogs and cats alike, young or old.</p></div>
+  </main></body></html>`
+
+describe("readable copy: a section's copy scrolled past a pinned picture", () => {
+  it("keeps headed copy in a box named for scrolling", () => {
+    const text = copy(scrolledPage("grid scrolling-copy"))
+    expect(text).toContain("Our widest plan pays for emergency care")
+    expect(text).toContain("Routine care")
+    expect(text).toContain("One deductible a year")
+  })
+
+  it("still leaves out a row that scrolls sideways", () => {
+    expect(copy(scrolledPage("flex overflow-x-auto scroll-row"))).not.toContain("Our widest plan pays")
+  })
+
+  it("still leaves out such a box on a page that shows a product", () => {
+    expect(copy(scrolledPage("grid scrolling-copy", true))).not.toContain("Our widest plan pays")
+  })
+})
+
+const CARD_PLANS = [
+  ["Starter", "Essential review", "A written review of your payroll that shows you where it stands."],
+  ["Premium", "Full audit", "Everything in the review, plus a year of checks on every payslip."],
+  ["Ultimate", "Audit and training", "The full audit, with a course for your own team to keep it right."]
+]
+
+/** A service page's plans as a framework's cards: each card's title and line in its `card-header`. */
+const plansPage = `<html><head><title>Audit plans</title></head><body><main><h1>Audit plans</h1>
+  <p>Pick the plan that suits your company; each is carried out by auditors who know your sector, ` +
+  `and each leaves you a report that is yours to keep, whatever you decide after it.</p>
+  <h2>Our plans</h2><div class="row">${
+    CARD_PLANS.map(([tier, name, line], i) =>
+      `<div class="col"><div class="card"><div class="card-header"><h5>${tier}</h5><h3 class="card-title">${name}</h3>` +
+      `<p class="card-text">${line}</p></div><div class="card-body"><ul><li>Written by a senior auditor ` +
+      `within ${i + 2} weeks.</li><li>A call to go through the findings.</li></ul><div class="price">$${
+        (i + 1) * 100
+      }</div></div></div></div>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: a card's header", () => {
+  it("keeps each plan's title and line written in its card's header", () => {
+    const text = copy(plansPage)
+    expect(text).toContain("Full audit")
+    expect(text).toContain("plus a year of checks on every payslip")
+    expect(text).toContain("Written by a senior auditor within 3 weeks")
   })
 })

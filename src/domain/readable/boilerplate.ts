@@ -268,7 +268,7 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
-  const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(both) : both)
+  const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(both) : withoutCardHeader(both))
   return { weight, furniture: FURNITURE.test(both) ? 2 : weak ? 1 : 0 }
 }
 
@@ -285,6 +285,16 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
  */
 const withoutHeader = (names: string): string =>
   names.split(/\s+/).filter((token) => !HEADER_PART.test(token) || token.toLowerCase() === "header").join(" ")
+
+/**
+ * A card's header (Bootstrap's `card-header`, BEM's `card__header`, `pricing-card-header`): the top
+ * of one card in a grid, holding its title and its line (a plan's name over what it includes), not
+ * the page's header. Such a name does not count as the weak name "header".
+ */
+const CARD_HEADER = /^(?:[\w-]*[-_])?card[-_]{1,2}header$/i
+
+const withoutCardHeader = (names: string): string =>
+  /card[-_]{1,2}header/i.test(names) ? names.split(/\s+/).filter((token) => !CARD_HEADER.test(token)).join(" ") : names
 
 /** A name with "header" as one of its parts (`code-header`, `et_pb_module_header`, `headerTxt`). */
 const HEADER_PART = /(?:^|[-_])header/i

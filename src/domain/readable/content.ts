@@ -49,7 +49,7 @@ import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDen
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factPart, factRow, titlePart } from "./facts.js"
 import { declaredFaq } from "./faqs.js"
-import { tableFrame } from "./frames.js"
+import { scrolledCopy, tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
 import { introducedList, labelledList } from "./introduced.js"
 import { introducedSection } from "./intros.js"
@@ -369,7 +369,7 @@ const clean = (
           page,
           scores,
           b,
-          names && !sections.has(b) && banners?.has(b) !== true && !tableFrame(b),
+          names && !sections.has(b) && banners?.has(b) !== true && !tableFrame(b) && !(scrolledCopy(b) && !product),
           inPost(found, b),
           product
         )
