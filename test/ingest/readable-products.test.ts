@@ -4,8 +4,9 @@
  * `productPage`, readable/facts.ts `factRow` and `factPart`, readable/reviews.ts `ratedReviews`,
  * readable/pictures.ts `withoutGalleryCounters`, readable/controls.ts `withoutActionLinks`,
  * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
- * readable/summaries.ts `withoutReviewSummaries`, readable/content.ts a group of products' grid,
- * readable/grids.ts `promotedGrid`).
+ * readable/summaries.ts `withoutReviewSummaries`, readable/fillers.ts `withoutLoadingNotes` in a box
+ * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
+ * `promotedGrid`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1152,5 +1153,30 @@ describe("readable copy: a model's summary of the reviews", () => {
   it("keeps a summary no such line closes", () => {
     const text = copy(summarized("Written by our editors"))
     expect(text).toContain("Customers like the organizer")
+  })
+})
+
+/** A shelf's page whose box of ways to pay says, under the price, that a script is still filling it. */
+const checking = (busy: string) =>
+  `<html><head><title>Oak shelf unit</title></head><body><main><div class="item">
+  <h1>Oak shelf unit</h1>
+  <p class="price">$89.99</p>
+  <div class="pay"><h2>More ways to pay</h2><div${busy}><div class="pay__body">Checking payment options...</div></div></div>
+  <p>A shelf unit of solid oak with eight square cells, each deep enough for a box or a row of books, that ` +
+  `stands upright against a wall or lies on its side as a low bench by the window.</p>
+  <p>Its back panel is drilled for the wall brackets that come with it, and its feet are capped with felt ` +
+  `so that it marks no floor when it is moved from one room to another.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a box marked as loading", () => {
+  it("leaves out the loading note of a box marked as busy, even above the page's text", () => {
+    const text = copy(checking(` aria-busy="true"`))
+    expect(text).toContain("A shelf unit of solid oak with eight square cells")
+    expect(text).not.toContain("Checking payment options")
+  })
+
+  it("keeps the same note above the page's text when no box says it is loading", () => {
+    const text = copy(checking(""))
+    expect(text).toContain("Checking payment options")
   })
 })

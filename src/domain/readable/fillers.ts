@@ -10,8 +10,8 @@
  *   fonts leave it in the saved page (`withoutFillers`);
  * - the word "Icon" in a box named as an icon, standing alone, where the style sheet draws a
  *   glyph (`withoutIconWords`);
- * - "Loading…" standing alone after the page's text, where a script puts what it fetches
- *   (`withoutLoadingNotes`).
+ * - "Loading…" standing alone after the page's text, where a script puts what it fetches, or
+ *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`).
  */
 import { eachKept, type El, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -94,10 +94,12 @@ export const withoutIconWords = (page: Page, roots: ReadonlyArray<El>): Readonly
 }
 
 /**
- * A loading note's whole text: "Loading" (and what loads, in a word or two), "Working" or "Please
- * wait", with a running ellipsis ("Loading...", "Loading posts…", "Working...").
+ * A loading note's whole text: "Loading" (and what loads, in a word or two; or "Checking",
+ * "Fetching", "Retrieving" and what a script looks up: "Checking payment options..."), "Working"
+ * or "Please wait", with a running ellipsis ("Loading...", "Loading posts…", "Working...").
  */
-const LOADING = /^(?:loading(?:\s+\p{L}+){0,2}|working|please wait)\s*(?:\.{2,3}|\u2026)$/iu
+const LOADING =
+  /^(?:(?:loading|checking|fetching|retrieving)(?:\s+\p{L}+){0,2}|working|please wait)\s*(?:\.{2,3}|\u2026)$/iu
 
 /** The most visible characters a loading note holds. */
 const MAX_LOADING = 32
@@ -105,18 +107,36 @@ const MAX_LOADING = 32
 /** The characters of text the copy holds before a loading note for it to stand after the page's text. */
 const MIN_TEXT_BEFORE = 200
 
+/** How many ancestors up an element may be from the box that says it is loading (`busy`). */
+const BUSY_WITHIN = 4
+
+/**
+ * Whether an element, or one of its nearest ancestors, says it is still loading (`aria-busy="true"`,
+ * the ARIA mark of a live region a script has not filled yet): its text is the script's stand-in.
+ */
+const busy = (el: El): boolean => {
+  let at: El | undefined = el
+  for (let i = 0; at !== undefined && i <= BUSY_WITHIN; i++, at = at.parent) {
+    if (at.attribs["aria-busy"]?.trim().toLowerCase() === "true") return true
+  }
+  return false
+}
+
 /**
  * The roots without each element whose whole text is a loading note ("Loading...", `LOADING`),
  * standing alone (no words beside it) after `MIN_TEXT_BEFORE` characters of the copy's text: the
  * note a page's script shows in a box it fills with what it fetches (more entries at a list's end,
  * a chart, a panel), which the saved page keeps unfilled. A page whose whole text is loading says
- * so before anything else, and keeps the note.
+ * so before anything else, and keeps the note; a note in a box marked as loading (`busy`: a
+ * shop's payment options being checked under the price) is left out wherever it stands.
  */
 export const withoutLoadingNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   let before = 0
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      if (el.text < 8 || el.text > MAX_LOADING || before < MIN_TEXT_BEFORE || besideWords(page, el)) {
+      if (
+        el.text < 8 || el.text > MAX_LOADING || (before < MIN_TEXT_BEFORE && !busy(el)) || besideWords(page, el)
+      ) {
         before += el.own
         return false
       }

@@ -24,6 +24,8 @@ export interface Attribs {
   readonly "aria-expanded"?: string | undefined
   /** Read for a panel that names the control opening it (accordions.ts). */
   readonly "aria-labelledby"?: string | undefined
+  /** Read for a box a script has not filled yet (fillers.ts). */
+  readonly "aria-busy"?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
   readonly name?: string | undefined
   readonly property?: string | undefined
@@ -54,6 +56,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-controls": undefined,
   "aria-expanded": undefined,
   "aria-labelledby": undefined,
+  "aria-busy": undefined,
   name: undefined,
   property: undefined,
   content: undefined,
