@@ -556,3 +556,39 @@ describe("readable copy: a roundup's items titled by a link", () => {
     expect(copy(article(pointers))).not.toContain("A walk in the lavender fields 2")
   })
 })
+
+/** A story whose table of contents, in a box of its own, stands between its lead and its sections. */
+const withContents = (box: string): string =>
+  `<html><head><title>Pruning the old orchard</title>` +
+  `<meta property="article:published_time" content="2026-11-02T08:00:00Z"></head><body><main>` +
+  `<h1>Pruning the old orchard</h1><p>${prose(1)}</p>${box}<p>${prose(2)}</p>` +
+  [3, 4, 5].map((n) => `<h2 id="part-${n}">Terrace ${n}</h2><p>${prose(n)}</p><p>${prose(n + 10)}</p>`).join("") +
+  `</main></body></html>`
+
+const contentsLinks = [3, 4, 5].map((n) => `<li><a href="#part-${n}">Terrace ${n} and its walls</a></li>`).join("")
+
+describe("readable copy: the name of a table of contents left alone", () => {
+  it("leaves out the heading whose box held only the list of in-page links", () => {
+    const text = copy(
+      withContents(`<div class="toc-block"><h2>Table of Contents</h2><nav><ul>${contentsLinks}</ul></nav></div>`)
+    )
+    expect(text).toContain(prose(2))
+    expect(text).toContain("Terrace 4")
+    expect(text).not.toContain("Table of Contents")
+  })
+
+  it("leaves out a details' summary over such a list", () => {
+    const text = copy(
+      withContents(`<details><summary>Contents</summary><nav><ul>${contentsLinks}</ul></nav></details>`)
+    )
+    expect(text).toContain(prose(2))
+    expect(text).not.toMatch(/^\s*Contents\s*$/m)
+  })
+
+  it("keeps the name over a table of contents written as plain text", () => {
+    const list = [3, 4, 5].map((n) => `<li>The terraces of row ${n}</li>`).join("")
+    const text = copy(withContents(`<div class="toc-block"><h2>Table of Contents</h2><ul>${list}</ul></div>`))
+    expect(text).toContain("Table of Contents")
+    expect(text).toContain("The terraces of row 4")
+  })
+})

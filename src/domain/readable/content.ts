@@ -45,7 +45,15 @@ import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
-import { dropEmptyHeadings, dropTrailingNotes, isHeading, isList, leads, linkDensity } from "./edges.js"
+import {
+  dropContentsLabels,
+  dropEmptyHeadings,
+  dropTrailingNotes,
+  isHeading,
+  isList,
+  leads,
+  linkDensity
+} from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factPart, factRow, titlePart } from "./facts.js"
 import { declaredFaq } from "./faqs.js"
@@ -1145,5 +1153,6 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated)
+  dropContentsLabels(page, roots)
   return roots
 }

@@ -1,6 +1,7 @@
 /**
  * The edges of the chosen content (content.ts, step 4 and after): the article's lead taken in from
- * before it, headings and pseudo-headings left with nothing under them, and italic notes after it.
+ * before it, headings and pseudo-headings left with nothing under them, the name of a table of contents
+ * whose links went, and italic notes after it.
  */
 import { dropsItself, type El, measure, namesOf, type Node, type Page, textContent, type Texts } from "./tree.js"
 
@@ -275,3 +276,53 @@ const setDropped = (page: Page, el: El, dropped: boolean): void => {
     d.drop = d.parent.drop || dropsItself(page, d) || d.marks.furniture === 2
   }
 }
+
+/** The name of a page's table of contents ("Table of Contents", "Contents", "In this article", "On this page", "Jump to"). */
+const CONTENTS_LABEL =
+  /^(?:table of contents|contents|in this (?:article|post|guide)|on this page|jump to(?: section)?|article contents)\s*:?$/i
+/** The longest such name, in characters. */
+const MAX_CONTENTS_LABEL = 24
+/** The least text, dropped, the box of such a name holds beside it (characters). */
+const MIN_BOX_DROPPED = 40
+/** How many boxes above the name are looked at. */
+const BOX_LEVELS = 4
+
+/**
+ * The name of a table of contents left alone: an element whose whole text is such a name
+ * (`CONTENTS_LABEL`; a heading, a `summary`, a paragraph) and that is all its box keeps, within
+ * `BOX_LEVELS` boxes above it, while the box held `MIN_BOX_DROPPED` characters besides, all left
+ * out (the list of in-page links the cleaning drops). Prose after the box keeps the headings' pass
+ * (`dropEmptyHeadings`) from reading it as empty, and a name that is no heading it never weighs.
+ * A box that keeps anything beside the name (a table of contents written as plain text) keeps it.
+ */
+export const dropContentsLabels = (page: Page, roots: ReadonlyArray<El>): void => {
+  const all = page.all
+  let dropped = false
+  for (const root of roots) {
+    for (let i = root.order + 1; i < root.end; i++) {
+      const el = all[i]!
+      if (el.drop) {
+        i = el.end - 1
+        continue
+      }
+      // The name's own words: an element with text of its own, all of its kept text short.
+      if (el.selfText === 0 || el.text > MAX_CONTENTS_LABEL || el.link > 0) continue
+      if (!CONTENTS_LABEL.test(textContent(page.texts, el, true, true).trim())) continue
+      // Each box above it keeps nothing else, so a box is read for one name at most: linear.
+      let box: El | undefined = el
+      for (let up = 0; box !== undefined && up <= BOX_LEVELS && box !== root.parent; up++, box = box.parent) {
+        if (box.drop || box.text > el.text) break
+        if (shownLength(page, box) - el.text >= MIN_BOX_DROPPED) {
+          el.drop = true
+          dropped = true
+          break
+        }
+        if (box === root) break
+      }
+    }
+  }
+  if (dropped) measure(page)
+}
+
+/** The characters (not whitespace) of `el`'s text, dropped or not: the parse does not count text under an element dropped by its tag. */
+const shownLength = (page: Page, el: El): number => textContent(page.texts, el, false).replace(/\s+/g, "").length
