@@ -81,6 +81,7 @@ import {
   MIN_PARAGRAPH,
   namesOf,
   type Page,
+  shownChildren,
   sumAll,
   textContent,
   unmeasure
@@ -574,7 +575,7 @@ const wrappedParagraph = (el: El): El | undefined => {
   let c = el
   for (let down = 0; down < TITLE_WRAPS && c.name !== "p"; down++) {
     if (c.own > 0) return undefined
-    const shown = c.children.filter((k): k is El => typeof k !== "number" && !k.drop && k.text > 0)
+    const shown = shownChildren(c)
     if (shown.length !== 1) return undefined
     c = shown[0]!
   }

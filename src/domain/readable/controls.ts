@@ -177,12 +177,18 @@ const standingLink = (page: Page, el: El, label: string, pattern: RegExp): boole
  * stands under is the text. On other pages such labels are left as they are: a service's offers
  * and its plans' table write them where their references keep some.
  */
-export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
-  if (!product) return roots
+export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> =>
+  product ? withoutStandingLinks(page, roots, ACTION) : roots
+
+/**
+ * The roots without the elements whose whole text is a link standing alone that `pattern` names
+ * (`standingLink`), in no table's cell: a table's cell keeps its place in the row ("Try it for
+ * free" under each plan compared).
+ */
+const withoutStandingLinks = (page: Page, roots: ReadonlyArray<El>, pattern: RegExp): ReadonlyArray<El> => {
   eachShortLine(page, roots, MAX_ACTION, (el, text) => {
-    // A table's cell keeps its place in the row ("Try it for free" under each plan compared).
     if (el.name === "td" || el.name === "th") return true
-    if (standingLink(page, el, text.trim(), ACTION)) {
+    if (standingLink(page, el, text.trim(), pattern)) {
       el.drop = true
       return true
     }
@@ -251,17 +257,8 @@ const MAP_ACTION = new RegExp(
  * directory's "View Trail Map" under each trail's length and steward, a venue's "Get
  * directions" under its address: the button names a click, the place is written above it.
  */
-export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
-    if (el.name === "td" || el.name === "th") return true
-    if (standingLink(page, el, text.trim(), MAP_ACTION)) {
-      el.drop = true
-      return true
-    }
-    return false
-  })
-  return roots
-}
+export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, MAP_ACTION)
 
 /** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
 const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
@@ -272,14 +269,5 @@ const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203
  * programme's "Apply Today" under its summary. The job or the programme is the text; the button
  * names the click that leads to its form.
  */
-export const withoutApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
-    if (el.name === "td" || el.name === "th") return true
-    if (standingLink(page, el, text.trim(), APPLY_ACTION)) {
-      el.drop = true
-      return true
-    }
-    return false
-  })
-  return roots
-}
+export const withoutApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, APPLY_ACTION)

@@ -11,7 +11,7 @@
  * text beside them and keeps them; a card with one such block is no run.
  */
 import { isHeading, isList } from "./edges.js"
-import { eachKept, type El, type Page } from "./tree.js"
+import { eachKept, type El, type Page, shownChildren } from "./tree.js"
 
 /** The fewest cards of one shape that make a run. */
 const MIN_CARDS = 3
@@ -24,24 +24,18 @@ const MIN_OWN = 80
 /** The least share of a list's text inside links. */
 const LINK_LIST = 0.9
 
-const shownKids = (el: El): Array<El> => {
-  const out: Array<El> = []
-  for (const c of el.children) if (typeof c !== "number" && !c.drop && c.text > 0) out.push(c)
-  return out
-}
-
 const linksOnly = (el: El): boolean =>
-  isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text && shownKids(el).length >= MIN_ITEMS
+  isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text && shownChildren(el).length >= MIN_ITEMS
 
 const label = (el: El): boolean => isHeading(el.name) && el.text <= MAX_LABEL && el.link === 0
 
 /** The blocks closing a card that are its further reading (a label over a list of links), or none. */
 const furtherOf = (card: El): ReadonlyArray<El> => {
-  const kids = shownKids(card)
+  const kids = shownChildren(card)
   if (kids.length < 2) return []
   const last = kids[kids.length - 1]!
   if (linksOnly(last) && label(kids[kids.length - 2]!)) return [kids[kids.length - 2]!, last]
-  const inner = shownKids(last)
+  const inner = shownChildren(last)
   if (inner.length === 2 && label(inner[0]!) && linksOnly(inner[1]!) && last.text === inner[0]!.text + inner[1]!.text) {
     return [last]
   }
@@ -53,7 +47,7 @@ export const withoutFurtherReading = (page: Page, roots: ReadonlyArray<El>): Rea
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
       const groups = new Map<string, Array<ReadonlyArray<El>>>()
-      for (const card of shownKids(el)) {
+      for (const card of shownChildren(el)) {
         const further = furtherOf(card)
         if (further.length === 0) continue
         let text = 0

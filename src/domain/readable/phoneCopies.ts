@@ -13,7 +13,7 @@
  * `time` holding a part named long and a part named short (the word `long` or `short` in its
  * class, alone or after `-` or `_`), the short part is left out (`withoutShortTimes`).
  */
-import { collapsedText, eachKept, type El, type Page } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page, shownChildren } from "./tree.js"
 
 /** A class that shows an element on phones only, hiding it from a width up. */
 const PHONE_ONLY =
@@ -74,7 +74,7 @@ export const withoutShortTimes = (page: Page, roots: ReadonlyArray<El>): Readonl
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
       if (el.name !== "time") return false
-      const parts = el.children.filter((c): c is El => typeof c !== "number" && !c.drop && c.text > 0)
+      const parts = shownChildren(el)
       const short = parts.filter((c) => lengthName(c) === "short")
       if (short.length > 0 && parts.some((c) => lengthName(c) === "long")) { for (const c of short) c.drop = true }
       return true

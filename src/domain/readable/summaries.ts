@@ -12,7 +12,7 @@
  * `MAX_SUMMARY` characters or less, the line opening a box of its own after the summary's) and a
  * heading right before that (`withoutReviewSummaries`).
  */
-import { eachShortLine, type El, type Page } from "./tree.js"
+import { eachShortLine, type El, type Page, shownChildren } from "./tree.js"
 
 /** The line under the summary: "AI-generated from customer reviews", "AI Generated from the text of customer reviews". */
 const DISCLAIMER = /^ai[\s-]*generated\s+from\s+(?:the\s+text\s+of\s+)?(?:the\s+)?customer\s+reviews\.?$/i
@@ -57,21 +57,10 @@ export const withoutReviewSummaries = (page: Page, roots: ReadonlyArray<El>): Re
 const MAX_HEADING = 40
 
 /** The kept children of `box` with text that come before `child`, in order. */
-const shownBefore = (box: El, child: El): Array<El> => {
-  const out: Array<El> = []
-  for (const node of box.children) {
-    if (node === child) break
-    if (typeof node !== "number" && !node.drop && node.text > 0) out.push(node)
-  }
-  return out
-}
+const shownBefore = (box: El, child: El): Array<El> => shownChildren(box).filter((node) => node.order < child.order)
 
 /** Whether `child` is the last kept child of `box` with text (the line closes the box). */
-const closes = (box: El, child: El): boolean => {
-  let last: El | undefined
-  for (const node of box.children) if (typeof node !== "number" && !node.drop && node.text > 0) last = node
-  return last === child
-}
+const closes = (box: El, child: El): boolean => shownChildren(box).at(-1) === child
 
 /** Whether `el` is or holds a heading element. */
 const holdsHeading = (page: Page, el: El): boolean => {

@@ -28,7 +28,7 @@ import { MIN_CARDS, runsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import { DATE } from "./entries.js"
 import type { PageMeta } from "./meta.js"
-import { eachKept, type El, type Page, parsedText, textContent } from "./tree.js"
+import { eachKept, type El, firstShown, type Page, parsedText, textContent } from "./tree.js"
 
 /** The most text outside links a teaser holds: its summary, a date, a label. */
 const MAX_SUMMARY = 400
@@ -237,7 +237,7 @@ const MAX_STRIP_LABEL = 60
 const labelOver = (page: Page, cards: ReadonlyArray<El>): El | undefined => {
   const parent = cards[0]!.parent
   if (parent === undefined || parent.parent === undefined) return undefined
-  if (parent.children.some((c) => typeof c !== "number" && !c.drop && c.text > 0)) return undefined
+  if (firstShown(parent) !== undefined) return undefined
   const siblings = parent.parent.children
   let before: El | undefined
   for (const c of siblings) {

@@ -10,7 +10,7 @@
  * (`titleOverItem`). A pointer's title names another page and its words are not the next
  * paragraph's.
  */
-import { collapsedText, type El, type Page } from "./tree.js"
+import { collapsedText, type El, type Page, shownChildren } from "./tree.js"
 
 /** The fewest titled items under one parent. */
 const MIN_ITEMS = 3
@@ -41,8 +41,7 @@ const titledIn = new WeakMap<El, ReadonlySet<El>>()
 const titlesOf = (page: Page, parent: El): ReadonlySet<El> => {
   const known = titledIn.get(parent)
   if (known !== undefined) return known
-  const shown: Array<El> = []
-  for (const k of parent.children) if (typeof k !== "number" && !k.drop && k.text > 0) shown.push(k)
+  const shown = shownChildren(parent)
   const found = new Set<El>()
   for (let i = 0; i + 1 < shown.length; i++) if (titles(page, shown[i]!, shown[i + 1])) found.add(shown[i]!)
   titledIn.set(parent, found)

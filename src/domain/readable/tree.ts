@@ -564,6 +564,13 @@ export const wordsNextTo = (page: Page, el: El, step: -1 | 1): boolean => {
   return false
 }
 
+/** The children of `el` that are elements with visible text, in order. */
+export const shownChildren = (el: El): Array<El> => {
+  const out: Array<El> = []
+  for (const c of el.children) if (typeof c !== "number" && !c.drop && c.text > 0) out.push(c)
+  return out
+}
+
 /** The first child of `el` with visible text, if an element. */
 export const firstShown = (el: El): El | undefined => {
   for (const c of el.children) {
