@@ -9,7 +9,7 @@
  * prose, not links), nor one post of a thread that a board's advertisement stands in.
  */
 import { MIN_CARDS, runsOfShape } from "./cards.js"
-import { collapsedText, eachShortLine, type El, h1Within, type Page } from "./tree.js"
+import { collapsedText, type El, h1Within, type Page, withoutShortLines } from "./tree.js"
 
 /** What a label of advertising says, alone in its element. */
 const AD_LABEL = /^(?:sponsored|advertisement|promoted|sponsored (?:products?|items?|links?|content|stories))$/i
@@ -61,11 +61,5 @@ const AD_NOTE = /^advertisement\s*(?:[-\u2013\u2014:]|\()\s*\S/i
 const MAX_NOTE = 60
 
 /** The roots without the labels of advertisements written with a note. */
-export const withoutAdNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  eachShortLine(page, roots, MAX_NOTE, (el, text) => {
-    if (!AD_NOTE.test(text)) return false
-    el.drop = true
-    return true
-  })
-  return roots
-}
+export const withoutAdNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutShortLines(page, roots, MAX_NOTE, AD_NOTE)

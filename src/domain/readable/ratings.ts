@@ -8,7 +8,7 @@
  * of reviews, ratings or votes, or both) is left out (`withoutRatingSummaries`); a sentence that
  * cites a rating ("rated 4.8 out of 5 by testers") and a review's own text stay.
  */
-import { eachShortLine, type El, type Page } from "./tree.js"
+import { type El, type Page, withoutShortLines } from "./tree.js"
 
 /** A rating out of five: "4.8 out of 5 stars", "4.9/5", "Rated 5 out of 5 stars.". */
 const SCORE = String.raw`(?:rated\s+)?\d(?:[.,]\d{1,2})?(?:\s*(?:out\s+of|\/)\s*5)?(?:\s*stars?)?`
@@ -29,12 +29,5 @@ const SUMMARY = new RegExp(
 const MAX_SUMMARY = 60
 
 /** The roots without each element whose whole text is a product's rating summary, on a product page. */
-export const withoutRatingSummaries = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
-  if (!product) return roots
-  eachShortLine(page, roots, MAX_SUMMARY, (el, text) => {
-    if (!SUMMARY.test(text.trim())) return false
-    el.drop = true
-    return true
-  })
-  return roots
-}
+export const withoutRatingSummaries = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> =>
+  product ? withoutShortLines(page, roots, MAX_SUMMARY, SUMMARY) : roots

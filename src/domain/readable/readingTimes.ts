@@ -6,7 +6,7 @@
  * inside a sentence or a run of other words ("a 5 min read on …") holds more than the estimate
  * and stays.
  */
-import { eachShortLine, type El, type Page } from "./tree.js"
+import { type El, type Page, withoutShortLines } from "./tree.js"
 
 /** A reading time: a number of minutes, then "read". */
 const READING_TIME = /^\d{1,3} ?(?:min|mins|minutes?)\.? read$/i
@@ -15,11 +15,5 @@ const READING_TIME = /^\d{1,3} ?(?:min|mins|minutes?)\.? read$/i
 const MAX_TIME = 20
 
 /** The roots without an element whose whole text is a reading time. */
-export const withoutReadingTimes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  eachShortLine(page, roots, MAX_TIME, (el, text) => {
-    if (!READING_TIME.test(text)) return false
-    el.drop = true
-    return true
-  })
-  return roots
-}
+export const withoutReadingTimes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutShortLines(page, roots, MAX_TIME, READING_TIME)

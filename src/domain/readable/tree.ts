@@ -529,6 +529,25 @@ export const eachShortLine = (
 }
 
 /**
+ * The roots without each element a reader sees whole in a short line (`eachShortLine`, at most
+ * `max` characters) whose text `pattern` matches: a label that is all its line says ("3 min read",
+ * "Advertisement - Page continues below").
+ */
+export const withoutShortLines = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  max: number,
+  pattern: RegExp
+): ReadonlyArray<El> => {
+  eachShortLine(page, roots, max, (el, text) => {
+    if (!pattern.test(text)) return false
+    el.drop = true
+    return true
+  })
+  return roots
+}
+
+/**
  * The first child element of `el` that shows text, when no text comes before it (`undefined`
  * otherwise): what a block opens with (a label, a link), read one level at a time.
  */
