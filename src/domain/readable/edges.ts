@@ -123,6 +123,15 @@ const labelHeading = (texts: Texts, h: El): boolean =>
 /** A heading's rank; a pseudo-heading ranks below `h6`. */
 export const rankOf = (h: El): number => (isHeading(h.name) ? h.name.charCodeAt(1) - 48 : 7)
 
+/** Whether `el` is or holds a kept heading of rank `level` or higher (`h1` to `h<level>`). */
+export const holdsHeading = (page: Page, el: El, level = 6): boolean => {
+  for (let i = el.order; i < el.end; i++) {
+    const d = page.all[i]!
+    if (!d.drop && isHeading(d.name) && rankOf(d) <= level) return true
+  }
+  return false
+}
+
 const MAX_PSEUDO_HEADING = 80
 
 /**

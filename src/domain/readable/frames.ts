@@ -49,7 +49,7 @@ const SCROLLED_TEXT = 200
 const HEADING_SEARCH = 200
 
 /** Whether `el` holds a heading (kept) within the first `HEADING_SEARCH` elements of its subtree. */
-const holdsHeading = (el: El): boolean => {
+const headingWithin = (el: El): boolean => {
   const stack: Array<El> = [el]
   let read = 0
   while (stack.length > 0 && read++ < HEADING_SEARCH) {
@@ -70,5 +70,5 @@ const SIDEWAYS = /scrollbar|overflow-x|scroll-x|horizontal/i
 export const scrolledCopy = (el: El): boolean => {
   if (el.text < SCROLLED_TEXT || linkDensity(el) > SCROLLED_LINKS) return false
   const names = namesOf(el)
-  return negativeForScrollOnly(names) && !SIDEWAYS.test(names) && holdsHeading(el)
+  return negativeForScrollOnly(names) && !SIDEWAYS.test(names) && headingWithin(el)
 }

@@ -10,7 +10,7 @@
  * the next heading of its level or above (`withoutSimilarThreads`). A post that names similar
  * threads in a sentence is no heading and stays.
  */
-import { isHeading, rankOf } from "./edges.js"
+import { holdsHeading, isHeading, rankOf } from "./edges.js"
 import { collapsedText, eachKept, type El, firstShown, type Page } from "./tree.js"
 
 /** The heading: the board's other threads, its whole text. */
@@ -19,14 +19,6 @@ const SIMILAR = /^(?:similar|related|suggested|more)\s+(?:threads|topics|discuss
 const MAX_NAME = 40
 /** The largest share of the chosen content the block may hold. */
 const MAX_SHARE = 0.5
-
-const holdsHeading = (page: Page, el: El, level: number): boolean => {
-  for (let i = el.order; i < el.end; i++) {
-    const d = page.all[i]!
-    if (!d.drop && isHeading(d.name) && rankOf(d) <= level) return true
-  }
-  return false
-}
 
 /** The roots without the block of other threads a heading names, and the heading. */
 export const withoutSimilarThreads = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {

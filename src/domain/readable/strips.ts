@@ -11,7 +11,7 @@
  * of the site's related pages or posts ("Related services", "Latest insights") is furniture the same way
  * (content.ts `customerReviews`).
  */
-import { isHeading, rankOf } from "./edges.js"
+import { holdsHeading, isHeading, rankOf } from "./edges.js"
 import { eachKept, type El, firstShown, type Page, textContent } from "./tree.js"
 
 /** Headings that name a strip of other products (or other stories beside one product). */
@@ -38,14 +38,6 @@ const MIN_BEFORE = 200
 
 /** An element holding only its own text, no element inside it: a section's name styled as a label (`<span class="caps">`). */
 const label = (el: El): boolean => el.children.every((c) => typeof c === "number")
-
-const holdsHeading = (page: Page, el: El, level: number): boolean => {
-  for (let i = el.order; i < el.end; i++) {
-    const d = page.all[i]!
-    if (!d.drop && isHeading(d.name) && rankOf(d) <= level) return true
-  }
-  return false
-}
 
 /**
  * The elements that make the sections a heading calls other products (`OTHER_PRODUCTS`): the

@@ -12,6 +12,7 @@
  * `MAX_SUMMARY` characters or less, the line opening a box of its own after the summary's) and a
  * heading right before that (`withoutReviewSummaries`).
  */
+import { holdsHeading } from "./edges.js"
 import { eachShortLine, type El, type Page, shownChildren } from "./tree.js"
 
 /** The line under the summary: "AI-generated from customer reviews", "AI Generated from the text of customer reviews". */
@@ -61,9 +62,3 @@ const shownBefore = (box: El, child: El): Array<El> => shownChildren(box).filter
 
 /** Whether `child` is the last kept child of `box` with text (the line closes the box). */
 const closes = (box: El, child: El): boolean => shownChildren(box).at(-1) === child
-
-/** Whether `el` is or holds a heading element. */
-const holdsHeading = (page: Page, el: El): boolean => {
-  for (let i = el.order; i < el.end; i++) if (/^h[1-6]$/.test(page.all[i]!.name)) return true
-  return false
-}
