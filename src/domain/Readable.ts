@@ -51,9 +51,8 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
-  withoutApplyLinks,
   withoutExpandToggles,
-  withoutMapLinks,
+  withoutMapAndApplyLinks,
   withoutReplyLinks,
   withoutScriptLinks,
   withoutStoryLinks
@@ -189,8 +188,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
-  roots = withoutMapLinks(page, roots)
-  roots = withoutApplyLinks(page, roots)
+  roots = withoutMapAndApplyLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

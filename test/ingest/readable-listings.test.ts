@@ -24,8 +24,8 @@
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
- * side and a word after an acronym; readable/controls.ts `withoutMapLinks`, a card's link to a map, and
- * `withoutApplyLinks`, a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
+ * side and a word after an acronym; readable/controls.ts `withoutMapAndApplyLinks`, a card's link to a map
+ * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time.
  */
 import { describe, expect, it } from "@effect/vitest"

@@ -178,17 +178,22 @@ const standingLink = (page: Page, el: El, label: string, pattern: RegExp): boole
  * and its plans' table write them where their references keep some.
  */
 export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> =>
-  product ? withoutStandingLinks(page, roots, ACTION) : roots
+  product ? withoutStandingLinks(page, roots, [ACTION]) : roots
 
 /**
- * The roots without the elements whose whole text is a link standing alone that `pattern` names
- * (`standingLink`), in no table's cell: a table's cell keeps its place in the row ("Try it for
- * free" under each plan compared).
+ * The roots without the elements whose whole text is a link standing alone that one of `patterns`
+ * names (`standingLink`), in no table's cell: a table's cell keeps its place in the row ("Try it
+ * for free" under each plan compared).
  */
-const withoutStandingLinks = (page: Page, roots: ReadonlyArray<El>, pattern: RegExp): ReadonlyArray<El> => {
+const withoutStandingLinks = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  patterns: ReadonlyArray<RegExp>
+): ReadonlyArray<El> => {
   eachShortLine(page, roots, MAX_ACTION, (el, text) => {
     if (el.name === "td" || el.name === "th") return true
-    if (standingLink(page, el, text.trim(), pattern)) {
+    const label = text.trim()
+    if (patterns.some((pattern) => standingLink(page, el, label, pattern))) {
       el.drop = true
       return true
     }
@@ -251,23 +256,16 @@ const MAP_ACTION = new RegExp(
   "iu"
 )
 
-/**
- * The roots without the links that open a map of the place their card or entry names (`MAP_ACTION`):
- * a link's whole text on a line of its own (`standingLink`), in no table's cell. A trail
- * directory's "View Trail Map" under each trail's length and steward, a venue's "Get
- * directions" under its address: the button names a click, the place is written above it.
- */
-export const withoutMapLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutStandingLinks(page, roots, MAP_ACTION)
-
 /** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
 const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
 
 /**
- * The roots without the links that ask the reader to apply (`APPLY_ACTION`), standing alone
- * (`standingLink`) and in no table's cell: a job's "Apply now" under its title and salary, a
- * programme's "Apply Today" under its summary. The job or the programme is the text; the button
- * names the click that leads to its form.
+ * The roots without the links that open a map of the place their card or entry names (`MAP_ACTION`)
+ * and those that ask the reader to apply (`APPLY_ACTION`), on every page, in one walk: a link's
+ * whole text on a line of its own (`standingLink`), in no table's cell. A trail directory's "View
+ * Trail Map" under each trail's length and steward, a venue's "Get directions" under its address,
+ * a job's "Apply now" under its title and salary, a programme's "Apply Today" under its summary:
+ * the button names a click; the place, the job or the programme is written above it.
  */
-export const withoutApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutStandingLinks(page, roots, APPLY_ACTION)
+export const withoutMapAndApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION])

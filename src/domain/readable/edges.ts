@@ -3,7 +3,17 @@
  * before it, headings and pseudo-headings left with nothing under them, the name of a table of contents
  * whose links went, and italic notes after it.
  */
-import { dropsItself, type El, measure, namesOf, type Node, type Page, textContent, type Texts } from "./tree.js"
+import {
+  dropsItself,
+  eachKept,
+  type El,
+  measure,
+  namesOf,
+  type Node,
+  type Page,
+  textContent,
+  type Texts
+} from "./tree.js"
 
 /** Whether an element is a list of items (`ul`, `ol`). */
 export const isList = (el: El): boolean => el.name === "ul" || el.name === "ol"
@@ -308,27 +318,23 @@ export const dropContentsLabels = (page: Page, roots: ReadonlyArray<El>): void =
   const all = page.all
   let dropped = false
   for (const root of roots) {
-    for (let i = root.order + 1; i < root.end; i++) {
-      const el = all[i]!
-      if (el.drop) {
-        i = el.end - 1
-        continue
-      }
+    eachKept(all, root.order + 1, root.end, (el) => {
       // The name's own words: an element with text of its own, all of its kept text short.
-      if (el.selfText === 0 || el.text > MAX_CONTENTS_LABEL || el.link > 0) continue
-      if (!CONTENTS_LABEL.test(textContent(page.texts, el, true, true).trim())) continue
+      if (el.selfText === 0 || el.text > MAX_CONTENTS_LABEL || el.link > 0) return false
+      if (!CONTENTS_LABEL.test(textContent(page.texts, el, true, true).trim())) return false
       // Each box above it keeps nothing else, so a box is read for one name at most: linear.
       let box: El | undefined = el
       for (let up = 0; box !== undefined && up <= BOX_LEVELS && box !== root.parent; up++, box = box.parent) {
-        if (box.drop || box.text > el.text) break
+        if (box.drop || box.text > el.text) return false
         if (shownLength(page, box) - el.text >= MIN_BOX_DROPPED) {
           el.drop = true
           dropped = true
-          break
+          return true
         }
-        if (box === root) break
+        if (box === root) return false
       }
-    }
+      return false
+    })
   }
   if (dropped) measure(page)
 }

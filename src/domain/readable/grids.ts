@@ -8,7 +8,7 @@
  */
 import { markOf } from "./boilerplate.js"
 import { type Group, groupsUnder, MIN_CARDS } from "./cards.js"
-import { type El, inside, type Page, textContent } from "./tree.js"
+import { type El, inside, namesOf, type Page, textContent } from "./tree.js"
 
 /** The fewest cards of a grid that joins the content. */
 const MIN_GRID = Math.max(MIN_CARDS, 4)
@@ -114,7 +114,7 @@ const PROMO = /promo/i
  */
 export const promotedGrid = (page: Page, el: El, product: boolean): boolean => {
   if (product || el.text < MIN_GRID_TEXT) return false
-  const names = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
+  const names = namesOf(el)
   if (!PROMO.test(names)) return false
   const rest = names.split(/\s+/).filter((token) => !PROMO.test(token)).join(" ")
   if (markOf(el.name, { class: rest }).furniture !== 0) return false
