@@ -7,7 +7,8 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse` and `titleLead` (its lead in a box of its own too, or under a tagline), readable/repeats.ts `shared`).
+ * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run),
+ * readable/repeats.ts `shared`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -539,6 +540,18 @@ describe("readable copy: the title and its lead above the content", () => {
     )
     expect(text).toContain("Task chairs\n")
     expect(text).toContain("No aches. No guesswork. Seats that work.")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("keeps a lead written as a bare text run after the title's box, in a box of the two alone", () => {
+    const text = copy(
+      heroShop(
+        `The shop sells task chairs for every desk, each one tried for a full week by our own staff at their desks before it is listed here.`,
+        `<div class="category-title"><h1>Task chairs</h1></div>`
+      )
+    )
+    expect(text).toContain("Task chairs")
     expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
     expect(text).toContain(prose(3))
   })
