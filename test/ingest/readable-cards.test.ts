@@ -7,7 +7,8 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
- * `linkedProse` and `titleLead` (its lead in a box of its own too, or under a tagline), readable/repeats.ts `shared`).
+ * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run),
+ * readable/repeats.ts `shared`, readable/ads.ts `withoutAdNotes` on a label alone).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -48,6 +49,18 @@ describe("readable copy: pages built of cards", () => {
     }
     expect(text).not.toContain("Sign in to your account")
     expect(text).not.toContain("Copyright 2026")
+  })
+
+  it("keeps a card the shop marks as sponsored, without its label", () => {
+    const sponsored = (i: number) =>
+      `<li class="product-card"><a href="/p/${i}"><h3>Task chair model ${i}</h3></a>` +
+      `<div class="price">${300 + i} dollars</div><div class="note">Sponsored</div><div class="brand">Maker ${
+        i % 4
+      }</div></li>`
+    const text = copy(shop(Array.from({ length: 12 }, (_, i) => i % 3 === 0 ? sponsored(i) : card(i)).join("")))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
+    expect(text).toContain("300 dollars")
+    expect(text).not.toContain("Sponsored")
   })
 
   it.prop("keeps each of 12 to 40 cards of any shape name, with their titles, prices and makers", [
@@ -539,6 +552,18 @@ describe("readable copy: the title and its lead above the content", () => {
     )
     expect(text).toContain("Task chairs\n")
     expect(text).toContain("No aches. No guesswork. Seats that work.")
+    expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
+    expect(text).toContain(prose(3))
+  })
+
+  it("keeps a lead written as a bare text run after the title's box, in a box of the two alone", () => {
+    const text = copy(
+      heroShop(
+        `The shop sells task chairs for every desk, each one tried for a full week by our own staff at their desks before it is listed here.`,
+        `<div class="category-title"><h1>Task chairs</h1></div>`
+      )
+    )
+    expect(text).toContain("Task chairs")
     expect(text).toContain("tried for a full week by our own staff at their desks before it is listed here.")
     expect(text).toContain(prose(3))
   })

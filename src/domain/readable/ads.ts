@@ -60,6 +60,13 @@ const AD_NOTE = /^advertisement\s*(?:[-\u2013\u2014:]|\()\s*\S/i
 /** The longest label and note (visible characters). */
 const MAX_NOTE = 60
 
-/** The roots without the labels of advertisements written with a note. */
+/**
+ * A label of advertising alone on its line ("Sponsored" under a card's price, above a paid box)
+ * that marks no strip (`sponsoredStrips`: a card among the shop's own, a box of prose) says what
+ * the item is, not what it says: the item stays, its label is left out too.
+ */
+const AD_LINE = new RegExp(`${AD_NOTE.source}|${AD_LABEL.source}`, "i")
+
+/** The roots without the labels of advertisements written with a note or alone. */
 export const withoutAdNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutShortLines(page, roots, MAX_NOTE, AD_NOTE)
+  withoutShortLines(page, roots, MAX_NOTE, AD_LINE)

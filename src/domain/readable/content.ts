@@ -18,7 +18,8 @@
  *    that add prose without adding many links (articles split over several containers); then it
  *    takes in those siblings that score enough or read like prose, and the article's lead when it
  *    sits before it (edges.ts), and the page's one `h1` with the unlinked paragraph right after it
- *    when they stand before it, outside it (`titleLead`: a hero's title and lead).
+ *    when they stand before it, outside it (`titleLead`: a hero's title and lead; or the box of the
+ *    two, when the lead is a bare text run after the title).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
@@ -521,7 +522,8 @@ const opensWithLink = (page: Page, el: El): boolean => {
  * that hold nothing else, a short heading of its own may stand between them (a hero's tagline,
  * kept with them), and the paragraph in a box that shows nothing else (a category's
  * description beside its "more" control); not on a dated page (`undated` false), where a
- * paragraph boxed apart under the title is an article's deck.
+ * paragraph boxed apart under the title is an article's deck. With no paragraph after the title,
+ * a lead written as a bare text run in the box of the title (`bareLead`) brings that box whole.
  */
 const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
@@ -558,7 +560,26 @@ const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Arr
     const parts = tagline === undefined ? [h1, lead] : [h1, tagline, lead]
     return parts.some((el) => picked.some((r) => inside(r, el) || inside(el, r))) ? [] : parts
   }
-  return []
+  return undated && tagline === undefined && bareLead(page, parent, anchor) &&
+      !picked.some((r) => inside(r, parent) || inside(parent, r)) ?
+    [parent] :
+    []
+}
+
+/**
+ * Whether `box` holds the title (`anchor`, its one shown child) and, after it, its lead as a bare
+ * text run of its own (no paragraph around it: a category's description written straight into
+ * the box of its title), of 100 characters or more and no link.
+ */
+const bareLead = (page: Page, box: El, anchor: El): boolean => {
+  if (box.name === "body" || box.selfText < 100 || box.link > 0) return false
+  const shown = shownChildren(box)
+  if (shown.length !== 1 || shown[0] !== anchor) return false
+  for (const c of box.children) {
+    if (c === anchor) return true
+    if (typeof c === "number" && /\S/.test(page.texts.of(c))) return false
+  }
+  return false
 }
 
 /** The longest heading under the title `titleLead` reads as its tagline, in characters. */
