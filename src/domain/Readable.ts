@@ -52,6 +52,7 @@ import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
   withoutExpandToggles,
+  withoutListLinks,
   withoutMapAndApplyLinks,
   withoutReplyLinks,
   withoutScriptLinks,
@@ -189,6 +190,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutMapAndApplyLinks(page, roots)
+  roots = withoutListLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

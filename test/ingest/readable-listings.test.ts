@@ -26,7 +26,8 @@
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
  * side and a word after an acronym; readable/controls.ts `withoutMapAndApplyLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
- * `withoutReadingTimes`, a post's reading time.
+ * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutListLinks`, a section's link to its whole
+ * list.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1168,5 +1169,31 @@ describe("readable copy: a post's reading time", () => {
     expect(text).not.toContain("6 min read")
     expect(text).not.toContain("4 min read")
     expect(text).toContain("a 5 min read on how the team")
+  })
+})
+
+const pick = (section: number, i: number): string =>
+  `<li class="pick"><h3><a href="/reviews/${section}-${i}">Best desk lamp ${section}.${i}</a></h3>` +
+  `<p>Updated March ${i + 1}; our pick after ${10 + i} hours of testing under the bench.</p></li>`
+
+const shelf = (section: number, label: string): string =>
+  `<section class="shelf"><h2>Lighting, shelf ${section}</h2><ul>${
+    Array.from({ length: 3 }, (_, i) => pick(section, i + 1)).join("")
+  }</ul><div class="shelf__more"><a class="button" href="/reviews/shelf-${section}">${label}</a></div></section>`
+
+describe("readable copy: a section's link to its whole list", () => {
+  it("leaves out a link standing alone that opens the whole list, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Reviews</title></head><body><main><h1>Lighting reviews</h1>` +
+        `<p>Each shelf shows its three newest picks; <a href="/reviews">see all reviews</a> in the archive.</p>` +
+        `${shelf(1, "See all reviews")}${shelf(2, "View all \u203a")}${shelf(3, "More articles")}` +
+        `</main></body></html>`
+    )
+    expect(text).toContain("Best desk lamp 2.3")
+    expect(text).toContain("after 12 hours of testing")
+    expect(text).not.toContain("See all reviews")
+    expect(text).not.toContain("View all")
+    expect(text).not.toContain("More articles")
+    expect(text).toContain("see all reviews in the archive")
   })
 })

@@ -269,3 +269,25 @@ const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203
  */
 export const withoutMapAndApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
   withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION])
+
+/**
+ * A section's link to the whole of its list: "See all", "View all", "Browse all" and up to two
+ * words ("See all reviews", "View all playlists", "Browse All Categories"), or "More" and the
+ * kind of entry a news front page lists ("More news", "More articles", "More podcasts"). The
+ * entries above it are the text; the rest of the list is a click away.
+ */
+const LIST_ACTION = new RegExp(
+  String
+    .raw`^(?:(?:see|view|browse) all(?: [\p{L}\p{N}'\u2019-]+){0,2}|more (?:news|articles|stories|posts|podcasts|presentations|guides|videos))\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
+
+/**
+ * The roots without the links that open the whole list a section shows the first entries of
+ * (`LIST_ACTION`), on every page: a link's whole text on a line of its own (`standingLink`), in no
+ * table's cell. A review site's "See all reviews" under each category's three picks, a news front
+ * page's "More news" under its latest stories: the button names a click; the entries are written
+ * above it.
+ */
+export const withoutListLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, [LIST_ACTION])
