@@ -51,6 +51,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutCommentLinks,
   withoutExpandToggles,
   withoutListLinks,
   withoutMapAndApplyLinks,
@@ -191,6 +192,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutMapAndApplyLinks(page, roots)
   roots = withoutListLinks(page, roots)
+  roots = withoutCommentLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -27,7 +27,7 @@
  * side and a word after an acronym; readable/controls.ts `withoutMapAndApplyLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutListLinks`, a section's link to its whole
- * list.
+ * list, and `withoutCommentLinks`, a card's link to its comments.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1195,5 +1195,27 @@ describe("readable copy: a section's link to its whole list", () => {
     expect(text).not.toContain("View all")
     expect(text).not.toContain("More articles")
     expect(text).toContain("see all reviews in the archive")
+  })
+})
+
+const discussedPost = (i: number): string =>
+  `<div class="story"><h3><a href="/posts/${i}">Shipping a cache layer, week ${i}</a></h3>` +
+  `<p>How the build farm kept its hit rate over ${80 + i} percent.</p><div class="story__details">` +
+  `<a class="btn btn--ghost" href="/posts/${i}#comments"><svg role="img"><title>Comments</title></svg>` +
+  `${i * 9}<span class="hidden s:inline">&nbsp;comments</span></a></div></div>`
+
+describe("readable copy: a card's link to its comments", () => {
+  it("leaves out a link standing alone that counts a post's comments, and keeps a heading that counts them", () => {
+    const text = copy(
+      `<html><head><title>Posts</title></head><body><main><h1>Latest posts</h1>${
+        Array.from({ length: 4 }, (_, i) => discussedPost(i + 1)).join("")
+      }<section><h2>5 Comments</h2><p>Readers ask how the cache layer handles a cold start.</p></section>` +
+        `</main></body></html>`
+    )
+    expect(text).toContain("Shipping a cache layer, week 3")
+    expect(text).toContain("over 83 percent")
+    expect(text).not.toContain("27 comments")
+    expect(text).not.toContain("18 comments")
+    expect(text).toContain("5 Comments")
   })
 })
