@@ -51,7 +51,9 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutCommentLinks,
   withoutExpandToggles,
+  withoutListLinks,
   withoutMapAndApplyLinks,
   withoutReplyLinks,
   withoutScriptLinks,
@@ -189,6 +191,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutMapAndApplyLinks(page, roots)
+  roots = withoutListLinks(page, roots)
+  roots = withoutCommentLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

@@ -26,7 +26,8 @@
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
  * side and a word after an acronym; readable/controls.ts `withoutMapAndApplyLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
- * `withoutReadingTimes`, a post's reading time.
+ * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutListLinks`, a section's link to its whole
+ * list, and `withoutCommentLinks`, a card's link to its comments.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1168,5 +1169,53 @@ describe("readable copy: a post's reading time", () => {
     expect(text).not.toContain("6 min read")
     expect(text).not.toContain("4 min read")
     expect(text).toContain("a 5 min read on how the team")
+  })
+})
+
+const pick = (section: number, i: number): string =>
+  `<li class="pick"><h3><a href="/reviews/${section}-${i}">Best desk lamp ${section}.${i}</a></h3>` +
+  `<p>Updated March ${i + 1}; our pick after ${10 + i} hours of testing under the bench.</p></li>`
+
+const shelf = (section: number, label: string): string =>
+  `<section class="shelf"><h2>Lighting, shelf ${section}</h2><ul>${
+    Array.from({ length: 3 }, (_, i) => pick(section, i + 1)).join("")
+  }</ul><div class="shelf__more"><a class="button" href="/reviews/shelf-${section}">${label}</a></div></section>`
+
+describe("readable copy: a section's link to its whole list", () => {
+  it("leaves out a link standing alone that opens the whole list, and keeps one inside a sentence", () => {
+    const text = copy(
+      `<html><head><title>Reviews</title></head><body><main><h1>Lighting reviews</h1>` +
+        `<p>Each shelf shows its three newest picks; <a href="/reviews">see all reviews</a> in the archive.</p>` +
+        `${shelf(1, "See all reviews")}${shelf(2, "View all \u203a")}${shelf(3, "More articles")}` +
+        `</main></body></html>`
+    )
+    expect(text).toContain("Best desk lamp 2.3")
+    expect(text).toContain("after 12 hours of testing")
+    expect(text).not.toContain("See all reviews")
+    expect(text).not.toContain("View all")
+    expect(text).not.toContain("More articles")
+    expect(text).toContain("see all reviews in the archive")
+  })
+})
+
+const discussedPost = (i: number): string =>
+  `<div class="story"><h3><a href="/posts/${i}">Shipping a cache layer, week ${i}</a></h3>` +
+  `<p>How the build farm kept its hit rate over ${80 + i} percent.</p><div class="story__details">` +
+  `<a class="btn btn--ghost" href="/posts/${i}#comments"><svg role="img"><title>Comments</title></svg>` +
+  `${i * 9}<span class="hidden s:inline">&nbsp;comments</span></a></div></div>`
+
+describe("readable copy: a card's link to its comments", () => {
+  it("leaves out a link standing alone that counts a post's comments, and keeps a heading that counts them", () => {
+    const text = copy(
+      `<html><head><title>Posts</title></head><body><main><h1>Latest posts</h1>${
+        Array.from({ length: 4 }, (_, i) => discussedPost(i + 1)).join("")
+      }<section><h2>5 Comments</h2><p>Readers ask how the cache layer handles a cold start.</p></section>` +
+        `</main></body></html>`
+    )
+    expect(text).toContain("Shipping a cache layer, week 3")
+    expect(text).toContain("over 83 percent")
+    expect(text).not.toContain("27 comments")
+    expect(text).not.toContain("18 comments")
+    expect(text).toContain("5 Comments")
   })
 })

@@ -9,7 +9,10 @@
  * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
  * less") leading to no other page, even once (`withoutExpandToggles`). On a product page, a call
  * to action's link standing alone ("Learn more", "View full details", "Shop now"), whose words name
- * a click and not what it leads to, is left out too (`withoutActionLinks`).
+ * a click and not what it leads to, is left out too (`withoutActionLinks`). On any page, a
+ * section's link to its whole list standing alone ("See all reviews", "More news":
+ * `withoutListLinks`) and a card's link that counts its comments ("27 comments":
+ * `withoutCommentLinks`) go as well.
  */
 import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -269,3 +272,42 @@ const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203
  */
 export const withoutMapAndApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
   withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION])
+
+/**
+ * A section's link to the whole of its list: "See all", "View all", "Browse all" and up to two
+ * words ("See all reviews", "View all playlists", "Browse All Categories"), or "More" and the
+ * kind of entry a news front page lists ("More news", "More articles", "More podcasts"). The
+ * entries above it are the text; the rest of the list is a click away.
+ */
+const LIST_ACTION = new RegExp(
+  String
+    .raw`^(?:(?:see|view|browse) all(?: [\p{L}\p{N}'\u2019-]+){0,2}|more (?:news|articles|stories|posts|podcasts|presentations|guides|videos))\s*(?:[.\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
+
+/**
+ * The roots without the links that open the whole list a section shows the first entries of
+ * (`LIST_ACTION`), on every page: a link's whole text on a line of its own (`standingLink`), in no
+ * table's cell. A review site's "See all reviews" under each category's three picks, a news front
+ * page's "More news" under its latest stories: the button names a click; the entries are written
+ * above it.
+ */
+export const withoutListLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, [LIST_ACTION])
+
+/**
+ * A card's link to its comments: a count of them and the word ("27 comments", "1 comment",
+ * "1.2k comments"). The card's title and summary are the text; the count is a click to the
+ * thread under the post. A heading that counts the comments below it ("5 Comments" over a thread)
+ * is no link and stays.
+ */
+const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
+
+/**
+ * The roots without the links whose whole text counts a post's comments (`COMMENT_COUNT`), on
+ * every page: a link's whole text on a line of its own (`standingLink`), in no table's cell. A
+ * developer community's "27 comments" under each post's reactions, a blog's "3 comments" beside a
+ * post's date.
+ */
+export const withoutCommentLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, [COMMENT_COUNT])
