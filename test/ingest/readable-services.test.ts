@@ -8,7 +8,8 @@
  * the same way, readable/teasers.ts `withoutTeasers`: posts whose titles are linked paragraphs over a
  * dated byline, readable/teasers.ts `withoutLabelledTeasers`, readable/titles.ts
  * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
- * readable/boilerplate.ts: a card's `card-header`).
+ * readable/boilerplate.ts: a card's `card-header`, readable/content.ts `heroTitleLead`: a hero's
+ * title and lead named for their banner).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -774,5 +775,33 @@ describe("readable copy: a card's header", () => {
     expect(text).toContain("Full audit")
     expect(text).toContain("plus a year of checks on every payslip")
     expect(text).toContain("Written by a senior auditor within 3 weeks")
+  })
+})
+
+/** A service page whose hero names its title and lead for the banner they sit in (`banner`, a weak furniture name). */
+const bannerHeroPage = `<html><head><title>Audits | Firm</title></head><body>
+  <header><nav><a href="/">Home</a><a href="/services">Services</a><a href="/contact">Contact</a></nav></header>
+  <section class="hero"><div class="hero__content"><h1 class="hero-banner__heading">Payroll audits for growing firms</h1>
+  <div class="hero-banner__text">If your payroll has grown faster than the team that runs it, our auditors check every ` +
+  `run against the law and your contracts, and show you what to fix first.</div>
+  <div class="hero-banner__price">From $49/mo</div><a class="button" href="/start">Get started</a></div></section>
+  <div class="content"><h2>What the audit covers</h2>
+  <p>We read a year of payslips, contracts and filings, and compare each run with what the law and ` +
+  `your own agreements require, line by line, so that nothing you pay or withhold goes unchecked.</p>
+  <h2>What you get at the end</h2>
+  <p>A written report in plain words, a list of fixes ranked by what they cost you, and a call with ` +
+  `the auditor who wrote it to go through each finding and answer your team's questions.</p>
+  <h2>How long it takes</h2>
+  <p>Most audits take two to four weeks from the day we receive your files, and we tell you on the ` +
+  `first day how long yours will take and who will carry it out from start to finish.</p></div>
+  <footer><p>© Firm</p></footer></body></html>`
+
+describe("readable copy: a hero's title and lead named for their banner", () => {
+  it("keeps the page's title and the lead under it", () => {
+    const text = copy(bannerHeroPage)
+    expect(text).toContain("Payroll audits for growing firms")
+    expect(text).toContain("our auditors check every run against the law")
+    expect(text).toContain("What the audit covers")
+    expect(text).not.toContain("From $49/mo")
   })
 })

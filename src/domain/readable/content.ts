@@ -82,6 +82,7 @@ import {
   MIN_PARAGRAPH,
   namesOf,
   type Page,
+  parsedText,
   shownChildren,
   sumAll,
   textContent,
@@ -527,6 +528,8 @@ const opensWithLink = (page: Page, el: El): boolean => {
  */
 const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
+  const hero = h1s.length === 0 ? weakHeroTitle(page) : undefined
+  if (hero !== undefined) return heroTitleLead(page, hero, picked)
   if (h1s.length !== 1) return []
   const h1 = h1s[0]!
   const first = picked[0]!
@@ -580,6 +583,71 @@ const bareLead = (page: Page, box: El, anchor: El): boolean => {
     if (typeof c === "number" && /\S/.test(page.texts.of(c))) return false
   }
   return false
+}
+
+/**
+ * The page's one `h1` when the cleaning dropped it for a weak furniture name, its own or a box's
+ * around it (a hero's title named for its `banner`, `hero-banner__heading`: Readability's negative
+ * name): the name says where the title is drawn, not that it is furniture. Not when a strong
+ * furniture name, a furniture tag (a page's `header`, `nav`) or a hiding tag or style dropped it,
+ * nor when the weakly named box holds another heading (a strip of its own, not a hero's title).
+ */
+const weakHeroTitle = (page: Page): El | undefined => {
+  const h1s = page.all.filter((e) => e.name === "h1")
+  if (h1s.length !== 1) return undefined
+  const h1 = h1s[0]!
+  let top: El | undefined
+  for (let a: El | undefined = h1; a !== undefined && a.drop; a = a.parent) {
+    if (furnitureTag(a) || droppedTag(a.name, a.attribs) || a.marks.furniture === 2 || a.marks.furniture === 3) {
+      return undefined
+    }
+    if (a.marks.furniture === 1) top = a
+  }
+  if (top === undefined || top.parent?.drop === true) return undefined
+  for (let i = top.order + 1; i < top.end; i++) {
+    const e = page.all[i]!
+    if (e !== h1 && isHeading(e.name)) return undefined
+  }
+  return h1
+}
+
+/**
+ * The title and its lead in a weakly named hero (`weakHeroTitle`), read back in when both stand
+ * before the chosen content: the title (or the boxes around it that hold nothing else), then the
+ * next element with text, a `p` or a `div` of text alone (no link, no box: inline tags only), 100
+ * characters at least, not strongly named as furniture. The rest of the hero (its price, its
+ * buttons, its pictures) stays out; without such a lead the title stays out too, as before.
+ */
+const heroTitleLead = (page: Page, h1: El, picked: ReadonlyArray<El>): Array<El> => {
+  const first = picked[0]!
+  if (h1.order >= first.order || picked.some((r) => inside(h1, r))) return []
+  let anchor = h1
+  for (let up = 0; up < TITLE_WRAPS; up++) {
+    const p = anchor.parent
+    if (p === undefined || p.name === "body" || parsedText(page, p) !== parsedText(page, anchor)) break
+    anchor = p
+  }
+  const parent = anchor.parent
+  if (parent === undefined) return []
+  const at = parent.children.indexOf(anchor)
+  const next = parent.children.slice(at + 1).find((c): c is El => typeof c !== "number" && parsedText(page, c) > 0)
+  if (next === undefined || (next.name !== "p" && next.name !== "div") || next.marks.furniture > 1) return []
+  for (let i = next.order + 1; i < next.end; i++) {
+    const e = page.all[i]!
+    if (e.name !== "br" && e.name !== "span" && e.name !== "strong" && e.name !== "em" && e.name !== "b") return []
+  }
+  if (parsedText(page, next) < 100) return []
+  for (const el of [h1, next]) {
+    for (let i = el.order; i < el.end; i++) {
+      const e = page.all[i]!
+      // What its own tag or style hides (a script, a hidden span) stays out.
+      if (e.parent === undefined || e === el || !e.parent.drop) {
+        e.drop = droppedTag(e.name, e.attribs) || furnitureTag(e)
+      }
+    }
+  }
+  measure(page)
+  return [h1, next]
 }
 
 /** The longest heading under the title `titleLead` reads as its tagline, in characters. */
