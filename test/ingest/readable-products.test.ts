@@ -6,7 +6,7 @@
  * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
  * readable/summaries.ts `withoutReviewSummaries`, readable/fillers.ts `withoutLoadingNotes` in a box
  * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
- * `promotedGrid`).
+ * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1178,5 +1178,42 @@ describe("readable copy: a box marked as loading", () => {
   it("keeps the same note above the page's text when no box says it is loading", () => {
     const text = copy(checking(""))
     expect(text).toContain("Checking payment options")
+  })
+})
+
+/** A shoe's page whose features are written twice: as callouts for wide screens, then as a carousel's slides for phones. */
+const twiceFeatures = () => {
+  const feature = (title: string, text: string, withText: boolean) =>
+    `<div class="feature"><h2>${title}</h2>${withText ? `<p>${text}</p>` : ""}</div>`
+  const features = (withText: boolean) =>
+    feature("SOFT WOOL", "Superfine fibres feel soft on the skin and keep the foot cool in summer.", withText) +
+    feature("LIGHT SOLE", "A sole of foamed sugarcane that weighs little and springs back at each step.", withText)
+  return `<html><head><title>Wool runner</title></head><body><main><div class="product">
+  <h1>Wool runner</h1>
+  <p>A runner knitted of merino wool, made for a walk to the shops as much as for a day on the feet, that ` +
+    `goes into the washing machine when it needs to and comes out as it went in.</p>
+  <div class="callouts">${features(true)}</div>
+  <div class="slides">${features(true)}</div>
+  <h2>Care</h2>
+  <p>Take out the insoles and the laces and wash them apart by hand; wash the shoes on a cold, gentle ` +
+    `cycle and let them dry in the air, away from a radiator.</p>
+  </div></main></body></html>`
+}
+
+describe("readable copy: a section's title written again over nothing", () => {
+  it("leaves out the titles whose repeated text was left out", () => {
+    const text = copy(twiceFeatures())
+    expect(text.split("SOFT WOOL").length - 1).toBe(1)
+    expect(text.split("LIGHT SOLE").length - 1).toBe(1)
+    expect(text).toContain("Superfine fibres feel soft on the skin")
+    expect(text).toContain("Care")
+  })
+
+  it("keeps a title written again over text of its own", () => {
+    const text = twiceFeatures().replace(
+      `<div class="slides"><div class="feature"><h2>SOFT WOOL</h2><p>Superfine`,
+      `<div class="slides"><div class="feature"><h2>SOFT WOOL</h2><p>Wool that breathes in the heat. Superfine`
+    )
+    expect(copy(text).split("SOFT WOOL").length - 1).toBe(2)
   })
 })

@@ -15,7 +15,9 @@
  * card's subtitle that other cards write alike (a heading right under the card's own title, a
  * heading of a higher level written there for the first time) is the card's, kept (`subtitle`), and
  * so is a line several cards share among their labelled fields, the field beside it holding another
- * value than beside its first copy (`shared`).
+ * value than beside its first copy (`shared`). A heading written before, word for word, that is
+ * left titling nothing once its section's text went as a repeat is dropped too
+ * (`withoutEmptyRepeatedHeadings`): short titles ("SOFT WOOL") fall under `MIN_REPEAT`.
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -68,6 +70,31 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     if (LINK_ONLY.test(b) && headedBy(blocks, i, b)) continue
     const next = blocks[i + 1]
     if (b.length >= MIN_PREVIEW && next !== undefined && next.length > b.length && next.startsWith(b)) continue
+    out.push(b)
+  }
+  return withoutEmptyRepeatedHeadings(out)
+}
+
+/** A heading block's rank (1 for `#` to 6 for `######`), 7 for any other block. */
+const rankOfBlock = (b: string): number => (HEADING.test(b) ? b.indexOf(" ") : 7)
+
+/**
+ * `blocks` without each heading written before, word for word, that now titles nothing: the next
+ * block is a heading of the same or a higher rank, or there is none. A section written again (for
+ * phones, for a carousel's clone, once per colour of a product) loses its text as a repeat above
+ * and leaves its title alone, a line that says again what the copy already said.
+ */
+const withoutEmptyRepeatedHeadings = (blocks: ReadonlyArray<string>): Array<string> => {
+  const headings = new Set<string>()
+  const out: Array<string> = []
+  for (let i = 0; i < blocks.length; i++) {
+    const b = blocks[i]!
+    const rank = rankOfBlock(b)
+    if (rank < 7) {
+      const next = blocks[i + 1]
+      if (headings.has(b) && (next === undefined || rankOfBlock(next) <= rank)) continue
+      headings.add(b)
+    }
     out.push(b)
   }
   return out
