@@ -66,7 +66,7 @@ import { withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
-import { withoutFormNotes } from "./readable/formNotes.js"
+import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
 import { withoutFurtherReading } from "./readable/further.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
@@ -155,6 +155,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)
   roots = withoutFormNotes(page, roots)
+  roots = withoutComposerTrails(page, roots)
   roots = withoutSkipLinks(page, roots)
   roots = withoutSpokenMenus(page, roots)
   roots = withoutPlaceholderText(page, roots)

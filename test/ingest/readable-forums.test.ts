@@ -9,7 +9,8 @@
  * readable/votes.ts: who reacted and counts of comments marked in microdata, readable/controls.ts: reply links,
  * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
  * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
- * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths).
+ * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths,
+ * readable/formNotes.ts: the boxes after a reply box).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -774,5 +775,32 @@ describe("readable copy: a date written in a long and a short form", () => {
     expect(text).toContain("June 10, 2024")
     expect(text).not.toContain("1 yr")
     expect(text).toContain("A short tube on a long mount tracks well.")
+  })
+})
+
+/**
+ * A question thread that ends with its reply box (a form holding a `textarea`), then two short
+ * boxes that point elsewhere; `search`, a search form (no `textarea`) with a line after it instead.
+ */
+const replyBoxThread = (search = false): string =>
+  `<html><head><title>Which glue for a cracked mug?</title></head><body><main><div id="thread">` +
+  `<h1>Which glue for a cracked mug?</h1><div class="post"><p>${LONG}</p></div>${
+    REPLIES.map((r) => `<div class="post"><p>${r}</p></div>`).join("")
+  }${
+    search
+      ? `<form action="/search"><input type="search" name="q"><button>Search</button></form>` +
+        `<div class="box"><p>Mugs glued with epoxy stay safe in the dishwasher.</p></div>`
+      : `<form action="/reply" method="post"><h2>Your reply</h2><textarea name="body"></textarea>` +
+        `<button type="submit">Post your reply</button></form>` +
+        `<div class="box"><p>Not what you were looking for?</p><a href="/ask">Start a new thread</a></div>` +
+        `<div class="box"><p>Browse more threads about repairs.</p></div>`
+  }</div></main></body></html>`
+
+describe("readable copy: the boxes after a thread's reply box", () => {
+  it("leaves out the short boxes after the reply box, keeping a line after a search form", () => {
+    const text = copy(replyBoxThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    expect(text).not.toMatch(/Not what you were looking for|Start a new thread|Browse more threads/)
+    expect(copy(replyBoxThread(true))).toContain("Mugs glued with epoxy stay safe in the dishwasher.")
   })
 })

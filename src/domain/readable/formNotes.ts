@@ -4,6 +4,13 @@
  * wrong while submitting the form.") and show one only once the form is sent; the style sheet hides
  * both until then, which the copy does not read. Webflow names them `w-form-done` and `w-form-fail`;
  * other builders `form-success`, `form-error`. Such a short block is left out of the chosen content.
+ *
+ * What closes a thread after its reply box: a Q&A or forum page ends its thread with the box to
+ * write a reply (a form holding a `textarea`, left out as furniture), then, as the last blocks of
+ * the same container, a few short boxes that point elsewhere ("Start asking to get answers",
+ * "Ask question", "Explore related questions"). They are the reply box's surroundings, not the
+ * thread. The blocks that follow such a form to its parent's end are left out when they hold no
+ * text of their own between them and little in all (`withoutComposerTrails`).
  */
 import { eachKept, type El, type Page } from "./tree.js"
 
@@ -22,6 +29,50 @@ export const withoutFormNotes = (page: Page, roots: ReadonlyArray<El>): Readonly
       el.drop = true
       return true
     })
+  }
+  return roots
+}
+
+/** The most text of the blocks after a reply box: a few short lines. */
+const MAX_TRAIL = 300
+
+/** Whether `form` holds a field to write in (`textarea`): a reply box. */
+const holdsTextArea = (page: Page, form: El): boolean => {
+  for (let i = form.order + 1; i < form.end; i++) if (page.all[i]!.name === "textarea") return true
+  return false
+}
+
+/**
+ * The short blocks after the last form among `parent`'s children, when that form is a reply box
+ * and nothing but such blocks follows it (no text of the parent's own, at most `MAX_TRAIL` in all).
+ * Read from the end, each parent once: a page of many forms costs one pass.
+ */
+const trailAfterReplyBox = (page: Page, parent: El): ReadonlyArray<El> => {
+  const after: Array<El> = []
+  let text = 0
+  for (let k = parent.children.length - 1; k >= 0; k--) {
+    const c = parent.children[k]!
+    if (typeof c === "number") {
+      if (page.texts.of(c).trim().length > 0) return []
+      continue
+    }
+    if (c.name === "form") return text > 0 && holdsTextArea(page, c) ? after : []
+    if (c.drop) continue
+    text += c.text
+    if (text > MAX_TRAIL) return []
+    after.push(c)
+  }
+  return []
+}
+
+/** The roots without the short blocks that follow a reply box (a form holding a `textarea`) to its parent's end. */
+export const withoutComposerTrails = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    for (let i = root.order; i < root.end; i++) {
+      const parent = page.all[i]!
+      if (parent.children.length < 2) continue
+      for (const c of trailAfterReplyBox(page, parent)) c.drop = true
+    }
   }
   return roots
 }
