@@ -51,10 +51,8 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
-  withoutCommentLinks,
+  withoutElsewhereLinks,
   withoutExpandToggles,
-  withoutListLinks,
-  withoutMapAndApplyLinks,
   withoutReplyLinks,
   withoutScriptLinks,
   withoutStoryLinks
@@ -191,9 +189,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
-  roots = withoutMapAndApplyLinks(page, roots)
-  roots = withoutListLinks(page, roots)
-  roots = withoutCommentLinks(page, roots)
+  roots = withoutElsewhereLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

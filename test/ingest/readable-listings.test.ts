@@ -24,10 +24,10 @@
  * `withoutLoadingNotes`, a loading note after the page's text; readable/phoneCopies.ts `withoutPhoneRowCopies`, a table
  * row written for two screen widths; readable/alike.ts `likeKeptSibling`, a listing's featured entry; readable/anchors.ts
  * `linkedSections`, a heading the page's own index links to; readable/inline.ts `Run.joint`, figures side by
- * side and a word after an acronym; readable/controls.ts `withoutMapAndApplyLinks`, a card's link to a map
+ * side and a word after an acronym; readable/controls.ts `withoutElsewhereLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
- * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutListLinks`, a section's link to its whole
- * list, and `withoutCommentLinks`, a card's link to its comments.
+ * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
+ * list, and a card's link to its comments.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"

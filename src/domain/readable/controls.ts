@@ -9,10 +9,10 @@
  * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
  * less") leading to no other page, even once (`withoutExpandToggles`). On a product page, a call
  * to action's link standing alone ("Learn more", "View full details", "Shop now"), whose words name
- * a click and not what it leads to, is left out too (`withoutActionLinks`). On any page, a
- * section's link to its whole list standing alone ("See all reviews", "More news":
- * `withoutListLinks`) and a card's link that counts its comments ("27 comments":
- * `withoutCommentLinks`) go as well.
+ * a click and not what it leads to, is left out too (`withoutActionLinks`). On any page, a link
+ * standing alone that leads elsewhere than the text above it goes as well (`withoutElsewhereLinks`):
+ * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
+ * ("See all reviews", "More news"), a post's comments ("27 comments").
  */
 import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -263,17 +263,6 @@ const MAP_ACTION = new RegExp(
 const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
 
 /**
- * The roots without the links that open a map of the place their card or entry names (`MAP_ACTION`)
- * and those that ask the reader to apply (`APPLY_ACTION`), on every page, in one walk: a link's
- * whole text on a line of its own (`standingLink`), in no table's cell. A trail directory's "View
- * Trail Map" under each trail's length and steward, a venue's "Get directions" under its address,
- * a job's "Apply now" under its title and salary, a programme's "Apply Today" under its summary:
- * the button names a click; the place, the job or the programme is written above it.
- */
-export const withoutMapAndApplyLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION])
-
-/**
  * A section's link to the whole of its list: "See all", "View all", "Browse all" and up to two
  * words ("See all reviews", "View all playlists", "Browse All Categories"), or "More" and the
  * kind of entry a news front page lists ("More news", "More articles", "More podcasts"). The
@@ -286,16 +275,6 @@ const LIST_ACTION = new RegExp(
 )
 
 /**
- * The roots without the links that open the whole list a section shows the first entries of
- * (`LIST_ACTION`), on every page: a link's whole text on a line of its own (`standingLink`), in no
- * table's cell. A review site's "See all reviews" under each category's three picks, a news front
- * page's "More news" under its latest stories: the button names a click; the entries are written
- * above it.
- */
-export const withoutListLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutStandingLinks(page, roots, [LIST_ACTION])
-
-/**
  * A card's link to its comments: a count of them and the word ("27 comments", "1 comment",
  * "1.2k comments"). The card's title and summary are the text; the count is a click to the
  * thread under the post. A heading that counts the comments below it ("5 Comments" over a thread)
@@ -304,10 +283,16 @@ export const withoutListLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
 const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
 
 /**
- * The roots without the links whose whole text counts a post's comments (`COMMENT_COUNT`), on
- * every page: a link's whole text on a line of its own (`standingLink`), in no table's cell. A
- * developer community's "27 comments" under each post's reactions, a blog's "3 comments" beside a
- * post's date.
+ * The roots without the links standing alone that lead elsewhere than the text above them, on
+ * every page, in one walk: a link's whole text on a line of its own (`standingLink`), in no table's
+ * cell, that opens a map of the place its card or entry names (`MAP_ACTION`: a trail directory's
+ * "View Trail Map" under each trail's length and steward, a venue's "Get directions" under its
+ * address), asks the reader to apply (`APPLY_ACTION`: a job's "Apply now" under its title and
+ * salary, a programme's "Apply Today" under its summary), opens the whole list a section shows the
+ * first entries of (`LIST_ACTION`: a review site's "See all reviews" under each category's three
+ * picks, a news front page's "More news" under its latest stories) or counts a post's comments
+ * (`COMMENT_COUNT`: a developer community's "27 comments" under each post's reactions). The button
+ * names a click; the place, the job, the entries or the post are written above it.
  */
-export const withoutCommentLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
-  withoutStandingLinks(page, roots, [COMMENT_COUNT])
+export const withoutElsewhereLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
+  withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION, LIST_ACTION, COMMENT_COUNT])
