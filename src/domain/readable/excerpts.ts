@@ -38,9 +38,11 @@ const excerptOf = (long: ReadonlyArray<El>, i: number, t: string, j: number, o: 
 export const withoutExcerpts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      const long = el.children.filter((c): c is El =>
-        typeof c !== "number" && !c.drop && c.text >= MIN_EXCERPT && !holdsCode(page, c)
-      )
+      // Code is looked for only where two long children stand side by side: a chain of wrappers,
+      // each with one long child, would otherwise scan the page's depth times over.
+      const wide = el.children.filter((c): c is El => typeof c !== "number" && !c.drop && c.text >= MIN_EXCERPT)
+      if (wide.length < 2) return false
+      const long = wide.filter((c) => !holdsCode(page, c))
       if (long.length < 2) return false
       const texts = long.map((c) => collapsedText(page, c))
       long.forEach((c, i) => {
