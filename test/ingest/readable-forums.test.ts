@@ -815,11 +815,11 @@ const posterLinesThread = (article = false): string =>
     article ? "" : `<script type="application/ld+json">{"@type":"DiscussionForumPosting",` +
       `"headline":"Which bench for a small shop?"}</script>`
   }</head><body><main><h1>Which bench for a small shop?</h1>${
-    REPLIES.map((r, i) =>
-      `<div class="post"><div class="post-meta"><span itemprop="author"><a href="/u/carver${i}">` +
+    [LONG, ...REPLIES].map((r, i) =>
+      `<div class="topic-body"><div class="post-meta"><span itemprop="author"><a href="/u/carver${i}">` +
       `<span itemprop="name">carver${i}</span></a></span> <time datetime="2024-03-0${i + 1}">` +
-      `March ${i + 1}, 2024</time> <span itemprop="position">${i + 1}</span></div>` +
-      `<div itemprop="text"><p>${r}</p></div></div>`
+      `March ${i + 1}, 2024, 9:1${i}am</time> <span itemprop="position">${i + 1}</span></div>` +
+      `<div class="post" itemprop="text"><p>${r}</p></div></div>`
     ).join("")
   }</main></body></html>`
 
@@ -827,7 +827,10 @@ describe("readable copy: the poster's line over each post of a thread", () => {
   it("keeps each poster's name and date, without the post's number, on a discussion only", () => {
     const text = copy(posterLinesThread())
     for (const r of REPLIES) expect(text).toContain(r)
-    for (const i of [0, 1, 2]) expect(text).toContain(`carver${i} March ${i + 1}, 2024`)
-    expect(text).not.toMatch(/2024 \d/)
+    for (const i of [0, 1, 2, 3]) expect(text).toContain(`carver${i} March ${i + 1}, 2024, 9:1${i}am`)
+    expect(text).not.toMatch(/am \d/)
+    const article = copy(posterLinesThread(true))
+    for (const r of REPLIES) expect(article).toContain(r)
+    expect(article).not.toContain("carver1")
   })
 })
