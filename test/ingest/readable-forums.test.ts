@@ -10,7 +10,7 @@
  * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
  * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
  * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths,
- * readable/formNotes.ts: the boxes after a reply box).
+ * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -802,5 +802,35 @@ describe("readable copy: the boxes after a thread's reply box", () => {
     for (const r of REPLIES) expect(text).toContain(r)
     expect(text).not.toMatch(/Not what you were looking for|Start a new thread|Browse more threads/)
     expect(copy(replyBoxThread(true))).toContain("Mugs glued with epoxy stay safe in the dishwasher.")
+  })
+})
+
+/**
+ * A thread whose posts open with a byline-named line (`post-meta`) holding the poster's name,
+ * marked as the author in microdata, the post's date and its place in the thread; `article`, the
+ * same page without the schema.org data that says it is a discussion.
+ */
+const posterLinesThread = (article = false): string =>
+  `<html><head><title>Which bench for a small shop?</title>${
+    article ? "" : `<script type="application/ld+json">{"@type":"DiscussionForumPosting",` +
+      `"headline":"Which bench for a small shop?"}</script>`
+  }</head><body><main><h1>Which bench for a small shop?</h1>${
+    [LONG, ...REPLIES].map((r, i) =>
+      `<div class="topic-body"><div class="post-meta"><span itemprop="author"><a href="/u/carver${i}">` +
+      `<span itemprop="name">carver${i}</span></a></span> <time datetime="2024-03-0${i + 1}">` +
+      `March ${i + 1}, 2024, 9:1${i}am</time> <span itemprop="position">${i + 1}</span></div>` +
+      `<div class="post" itemprop="text"><p>${r}</p></div></div>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: the poster's line over each post of a thread", () => {
+  it("keeps each poster's name and date, without the post's number, on a discussion only", () => {
+    const text = copy(posterLinesThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    for (const i of [0, 1, 2, 3]) expect(text).toContain(`carver${i} March ${i + 1}, 2024, 9:1${i}am`)
+    expect(text).not.toMatch(/am \d/)
+    const article = copy(posterLinesThread(true))
+    for (const r of REPLIES) expect(article).toContain(r)
+    expect(article).not.toContain("carver1")
   })
 })

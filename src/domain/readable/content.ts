@@ -65,6 +65,7 @@ import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
+import { keepPosterLines } from "./posterLines.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections, relatedPageSections } from "./strips.js"
@@ -727,7 +728,10 @@ export const chooseContent = (
   says: Partial<Pick<PageMeta, "discussion" | "product" | "productGroup" | "published" | "faq">> = {}
 ): ReadonlyArray<El> => {
   const product = says.product === true
-  if (says.discussion === true) discussionNames(page)
+  if (says.discussion === true) {
+    discussionNames(page)
+    keepPosterLines(page)
+  }
   const otherProducts = new Set(
     product
       ? productNames(page, says.productGroup === true)
