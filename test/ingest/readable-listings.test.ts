@@ -27,7 +27,8 @@
  * side and a word after an acronym; readable/controls.ts `withoutElsewhereLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
- * list, and a card's link to its comments.
+ * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
+ * page with no date or author.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1217,5 +1218,41 @@ describe("readable copy: a card's link to its comments", () => {
     expect(text).not.toContain("27 comments")
     expect(text).not.toContain("18 comments")
     expect(text).toContain("5 Comments")
+  })
+})
+
+const listedJob = (i: number): string =>
+  `<li class="job"><h3><a href="/jobs/${i}">Platform engineer, team ${i}</a></h3>` +
+  `<p>Keeps the build farm of team ${i} fast; ${3 + i} years with caches and queues asked for.</p></li>`
+
+const emailBox = (heading: string, line: string): string =>
+  `<div class="box"><h2>${heading}</h2><p>${line}</p>` +
+  `<form action="/subscribe"><input type="email" name="address" placeholder="Email"><button>Subscribe</button></form></div>`
+
+describe("readable copy: a newsletter's sign-up box on a listing", () => {
+  it("leaves out a box whose email field a newsletter asks for, on a page with no date or author", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Remote platform jobs</h1><ul>${
+        Array.from({ length: 6 }, (_, i) => listedJob(i + 1)).join("")
+      }</ul>${
+        emailBox("The Platform Newsletter", "A monthly note on the jobs and tools that matter to platform teams.")
+      }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 4")
+    expect(text).toContain("8 years with caches and queues")
+    expect(text).not.toContain("The Platform Newsletter")
+    expect(text).not.toContain("A monthly note on the jobs")
+  })
+
+  it("keeps a box with an email field that says nothing of a newsletter (the listing's own form)", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Remote platform jobs</h1><ul>${
+        Array.from({ length: 6 }, (_, i) => listedJob(i + 1)).join("")
+      }</ul>${
+        emailBox("Get these jobs by email", "We write when a new platform job like these is posted.")
+      }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 4")
+    expect(text).toContain("We write when a new platform job like these is posted.")
   })
 })
