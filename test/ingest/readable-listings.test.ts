@@ -28,7 +28,7 @@
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
  * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
- * page with no date or author.
+ * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1254,5 +1254,39 @@ describe("readable copy: a newsletter's sign-up box on a listing", () => {
     )
     expect(text).toContain("Platform engineer, team 4")
     expect(text).toContain("We write when a new platform job like these is posted.")
+  })
+})
+
+const wikiLetter = (l: string): string =>
+  `<div class="mw-category-group"><h3>${l}</h3><ul>${
+    Array.from({ length: 5 }, (_, i) => `<li><a href="/wiki/${l}${i}">${l}-language ${i + 1}</a></li>`).join("")
+  }</ul></div>`
+
+/** A wiki's category page as MediaWiki writes it: the page's text, then its print footer and category links inside `main`. */
+const wikiCategory = `<html><head><title>Category:Garden languages - Gardenwiki</title></head><body>
+  <header class="mw-header"><a href="/">Gardenwiki</a></header>
+  <div class="mw-page-container"><main id="content" class="mw-body"><h1 id="firstHeading">Category:Garden languages</h1>
+  <div id="bodyContent" class="vector-body"><div id="mw-content-text" class="mw-body-content">
+  <p>This category lists the languages gardeners write their planting schedules in, one page for each language.</p>
+  <div id="mw-pages"><h2>Pages in category "Garden languages"</h2>
+  <p>The following 20 pages are in this category, out of 20 total.</p>
+  <div class="mw-content-ltr"><div class="mw-category">${["A", "B", "C", "D"].map(wikiLetter).join("")}</div></div>
+  </div></div>
+  <div class="printfooter" data-nosnippet="">Retrieved from "<a href="/w/index.php?title=Category:Garden_languages&amp;oldid=42">` +
+  `https://garden.example/w/index.php?title=Category:Garden_languages&amp;oldid=42</a>"</div>
+  <div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" class="mw-normal-catlinks">` +
+  `<a href="/wiki/Help:Category">Categories</a>: <ul><li><a href="/wiki/Category:Planting">Planting tools</a></li></ul></div>
+  <div id="mw-hidden-catlinks" class="mw-hidden-catlinks">Hidden categories: <ul><li>` +
+  `<a href="/wiki/Category:Stubs">Stub categories</a></li></ul></div></div>
+  </div></main></div>
+  <footer id="footer"><a href="/privacy">Privacy policy</a></footer></body></html>`
+
+describe("readable copy: a wiki's footer under its page", () => {
+  it("leaves out MediaWiki's print footer and category links, and keeps the category's pages", () => {
+    const text = copy(wikiCategory)
+    expect(text).toContain("This category lists the languages gardeners write")
+    expect(text).toContain("C-language 4")
+    expect(text).not.toContain("Retrieved from")
+    expect(text).not.toContain("Hidden categories")
   })
 })
