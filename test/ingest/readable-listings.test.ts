@@ -27,7 +27,8 @@
  * side and a word after an acronym; readable/controls.ts `withoutElsewhereLinks`, a card's link to a map
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
- * list, and a card's link to its comments.
+ * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
+ * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1217,5 +1218,75 @@ describe("readable copy: a card's link to its comments", () => {
     expect(text).not.toContain("27 comments")
     expect(text).not.toContain("18 comments")
     expect(text).toContain("5 Comments")
+  })
+})
+
+const listedJob = (i: number): string =>
+  `<li class="job"><h3><a href="/jobs/${i}">Platform engineer, team ${i}</a></h3>` +
+  `<p>Keeps the build farm of team ${i} fast; ${3 + i} years with caches and queues asked for.</p></li>`
+
+const emailBox = (heading: string, line: string): string =>
+  `<div class="box"><h2>${heading}</h2><p>${line}</p>` +
+  `<form action="/subscribe"><input type="email" name="address" placeholder="Email"><button>Subscribe</button></form></div>`
+
+describe("readable copy: a newsletter's sign-up box on a listing", () => {
+  it("leaves out a box whose email field a newsletter asks for, on a page with no date or author", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Remote platform jobs</h1><ul>${
+        Array.from({ length: 6 }, (_, i) => listedJob(i + 1)).join("")
+      }</ul>${
+        emailBox("The Platform Newsletter", "A monthly note on the jobs and tools that matter to platform teams.")
+      }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 4")
+    expect(text).toContain("8 years with caches and queues")
+    expect(text).not.toContain("The Platform Newsletter")
+    expect(text).not.toContain("A monthly note on the jobs")
+  })
+
+  it("keeps a box with an email field that says nothing of a newsletter (the listing's own form)", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Remote platform jobs</h1><ul>${
+        Array.from({ length: 6 }, (_, i) => listedJob(i + 1)).join("")
+      }</ul>${
+        emailBox("Get these jobs by email", "We write when a new platform job like these is posted.")
+      }</main></body></html>`
+    )
+    expect(text).toContain("Platform engineer, team 4")
+    expect(text).toContain("We write when a new platform job like these is posted.")
+  })
+})
+
+const wikiLetter = (l: string): string =>
+  `<div class="mw-category-group"><h3>${l}</h3><ul>${
+    Array.from({ length: 5 }, (_, i) => `<li><a href="/wiki/${l}${i}">${l}-language ${i + 1}</a></li>`).join("")
+  }</ul></div>`
+
+/** A wiki's category page as MediaWiki writes it: the page's text, then its print footer and category links inside `main`. */
+const wikiCategory = `<html><head><title>Category:Garden languages - Gardenwiki</title></head><body>
+  <header class="mw-header"><a href="/">Gardenwiki</a></header>
+  <div class="mw-page-container"><main id="content" class="mw-body"><h1 id="firstHeading">Category:Garden languages</h1>
+  <div id="bodyContent" class="vector-body"><div id="mw-content-text" class="mw-body-content">
+  <p>This category lists the languages gardeners write their planting schedules in, one page for each language.</p>
+  <div id="mw-pages"><h2>Pages in category "Garden languages"</h2>
+  <p>The following 20 pages are in this category, out of 20 total.</p>
+  <div class="mw-content-ltr"><div class="mw-category">${["A", "B", "C", "D"].map(wikiLetter).join("")}</div></div>
+  </div></div>
+  <div class="printfooter" data-nosnippet="">Retrieved from "<a href="/w/index.php?title=Category:Garden_languages&amp;oldid=42">` +
+  `https://garden.example/w/index.php?title=Category:Garden_languages&amp;oldid=42</a>"</div>
+  <div id="catlinks" class="catlinks"><div id="mw-normal-catlinks" class="mw-normal-catlinks">` +
+  `<a href="/wiki/Help:Category">Categories</a>: <ul><li><a href="/wiki/Category:Planting">Planting tools</a></li></ul></div>
+  <div id="mw-hidden-catlinks" class="mw-hidden-catlinks">Hidden categories: <ul><li>` +
+  `<a href="/wiki/Category:Stubs">Stub categories</a></li></ul></div></div>
+  </div></main></div>
+  <footer id="footer"><a href="/privacy">Privacy policy</a></footer></body></html>`
+
+describe("readable copy: a wiki's footer under its page", () => {
+  it("leaves out MediaWiki's print footer and category links, and keeps the category's pages", () => {
+    const text = copy(wikiCategory)
+    expect(text).toContain("This category lists the languages gardeners write")
+    expect(text).toContain("C-language 4")
+    expect(text).not.toContain("Retrieved from")
+    expect(text).not.toContain("Hidden categories")
   })
 })

@@ -898,7 +898,7 @@ const BANNER =
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
  * the page's own header and footer (boxes its script builds as the footer or the site's header,
- * named so: `namedFooter`, `namedHeader`),
+ * named so: `namedFooter`, `namedHeader`; a wiki's print footer and category links: `wikiFooter`),
  * banners named as such, and lists of nothing but links (not
  * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
@@ -911,7 +911,8 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
     if (el.parent?.drop === true) el.drop = true
     else if (
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
-          (furnitureTag(el) || namedFooter(el) || namedHeader(el) || namedNavBar(el) || isBanner(el) ||
+          (furnitureTag(el) || namedFooter(el) || wikiFooter(el) || namedHeader(el) || namedNavBar(el) ||
+            isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))))
     ) el.drop = true
@@ -1112,6 +1113,21 @@ const siteBox = (el: El, named: (name: string) => boolean): boolean => {
   }
   return true
 }
+
+/**
+ * MediaWiki's names for the two boxes it writes under every page's text: the line a printed copy
+ * ends with ("Retrieved from …", `printfooter`) and the page's categories (`catlinks`, with its
+ * hidden ones). The wiki's frame, not the page's text.
+ */
+const WIKI_FOOTER_NAME = /^(?:printfooter|catlinks)$/
+
+/**
+ * A box (`div` or `section`) MediaWiki names as its page's footer (`WIKI_FOOTER_NAME`): left out as
+ * `namedFooter`'s are, inside the wiki's `main` too (it writes them there, under the text).
+ */
+const wikiFooter = (el: El): boolean =>
+  (el.name === "div" || el.name === "section") && el.text > 0 &&
+  namesOf(el).split(/\s+/).some((n) => WIKI_FOOTER_NAME.test(n))
 
 /** A name that calls an element the site's navigation bar (`navbar`, `site-navbar`, `NavBar-module_container__x1`). */
 const NAVBAR_NAME = /^(?:[\w-]*[-_])?nav-?bar(?:$|[-_])/i
