@@ -100,18 +100,21 @@ const MIN_CUT_SUMMARY = 40
  * Whether `card` links to another page and holds a summary cut short: a block of its own text
  * ending with an ellipsis. A theme writes the first words of each other post and cuts them off
  * ("Did you know that 60% of travelers value great coffee at..."); an article's own paragraphs are
- * whole.
+ * whole. The link counts shown or not: a card whose title is plain text leads away by a button
+ * ("Explore", "Read more") that the cleaning drops before the teasers are weighed.
  */
 const cutShortSummary = (page: Page, card: El): boolean => {
   if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
   let linked = false
   let cut = false
+  // A link the cleaning dropped ("Explore", a call to action) still says where the card leads.
+  for (let i = card.order + 1; i < card.end && !linked; i++) {
+    const el = page.all[i]!
+    const href = el.name === "a" ? el.attribs.href ?? "" : ""
+    if (href.length > 0 && !href.startsWith("#") && parsedText(page, el) > 0) linked = true
+  }
   eachKept(page.all, card.order, card.end, (el) => {
-    if (el.name === "a") {
-      const href = el.attribs.href ?? ""
-      if (href.length > 0 && !href.startsWith("#") && el.text > 0) linked = true
-      return true
-    }
+    if (el.name === "a") return true
     if (!cut && el.selfText > 0 && el.text >= MIN_CUT_SUMMARY && el.link === 0) cut = endsCutShort(page, el)
     return false
   })
