@@ -140,7 +140,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   // The chosen content, then what each rule leaves out of it, in this order.
   let roots = chooseContent(page, meta)
   roots = withDeclaredQuestions(page, roots, meta.faq)
-  roots = withoutTeasers(page, roots, meta)
+  roots = withoutTeasers(page, roots, meta, pageUrl, base)
   roots = withoutLabelledTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
   roots = withoutSignUps(page, roots, meta)

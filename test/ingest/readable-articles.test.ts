@@ -10,7 +10,9 @@
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
  * page never wrote, the label over a strip of teasers; readable/further.ts: further reading under
- * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link).
+ * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link;
+ * readable/teasers.ts: a strip of posts that lists the page itself, teasers cut short whose only
+ * link the cleaning dropped).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -590,5 +592,60 @@ describe("readable copy: the name of a table of contents left alone", () => {
     const text = copy(withContents(`<div class="toc-block"><h2>Table of Contents</h2><ul>${list}</ul></div>`))
     expect(text).toContain("Table of Contents")
     expect(text).toContain("The terraces of row 4")
+  })
+})
+
+/** A strip of the blog's latest posts, `self` among them a card linking to the page itself (with a query). */
+const latestPosts = (self: boolean): string =>
+  `<section><h2>Blog.</h2><div class="carousel">${
+    Array.from({ length: 6 }, (_, i) => {
+      const href = self && i === 2 ? "/2026/11/orchard.html?ref=strip" : `/2026/10/story-${i}.html`
+      return `<div class="slide"><div class="post"><figure><a href="${href}"><img src="/t/${i}.jpg" alt=""></a></figure>` +
+        `<h3><a href="${href}">Another season in the walled garden, part ${i}</a></h3>` +
+        `<div>The gardeners moved the beehives to the far meadow, repaired the broken panes of the glasshouse, ` +
+        `cleared the long border of its nettles and brambles, and planted the beds again with the seedlings ` +
+        `raised over the winter, a task that took the volunteers most of the month ${i}.</div>` +
+        `<div>Oct ${i + 1}, 2026</div></div></div>`
+    }).join("")
+  }</div></section>`
+
+describe("readable copy: a strip of posts that lists the page itself", () => {
+  it("leaves out the strip under a story that gives no date", () => {
+    const text = copy(article(latestPosts(true), false))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    for (let i = 0; i < 6; i++) expect(text).not.toContain(`Another season in the walled garden, part ${i}`)
+    expect(text).not.toContain("took the volunteers most of the month 4")
+  })
+
+  it("keeps the strip that lists only other pages on a page that gives no date", () => {
+    const text = copy(article(latestPosts(false), false))
+    expect(text).toContain("Another season in the walled garden, part 4")
+  })
+})
+
+/** A carousel of the site's stories: each a plain title, its first words cut short and a "Read more" button. */
+const carousel = (n: number): string =>
+  `<div class="carousel">${
+    Array.from({ length: n }, (_, i) =>
+      `<div class="item"><div class="row"><div class="col"><img src="/t/${i}.jpg" alt=""></div><div class="col">` +
+      `<h3>Notes from the cider barn, number ${i}</h3>` +
+      `<p>Did you know that the press in the old barn was built before the house itself, and that ${i}...</p>` +
+      `<div class="button"><a href="/blogs/notes/post-${i}">Read more <i class="icon"></i></a></div>` +
+      `</div></div></div>`).join("")
+  }</div>`
+
+describe("readable copy: teasers cut short whose only link the cleaning dropped", () => {
+  it("leaves out the carousel whose cards lead away by a button", () => {
+    const text = copy(article(carousel(4), false))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).not.toContain("Notes from the cider barn, number 2")
+    expect(text).not.toContain("built before the house itself")
+  })
+
+  it("keeps the carousel where it is the page (little prose beside it)", () => {
+    const text = copy(
+      `<html><head><title>Notes</title></head><body><main><h1>Notes</h1>${carousel(4)}</main></body></html>`
+    )
+    expect(text).toContain("Notes from the cider barn, number 2")
   })
 })

@@ -17,7 +17,10 @@
  * title, a date and the first words of the post cut off. A teaser whose title link the theme left
  * empty (filled in by script) beside its picture linked to the same address is one too, dated page
  * or not (`emptyTitleBesidePicture`): a "Trending stories" strip of lines and pictures. A strip
- * left out takes with it the short label right over it, set as a paragraph (`labelOver`).
+ * left out takes with it the short label right over it, set as a paragraph (`labelOver`). A strip
+ * one of whose cards' linked heading goes to the page itself (`headingToPage`: the site's latest
+ * posts, this one among them) is teasers on a page that gives no date, and goes beside as much
+ * prose as its text, as a strip cut short does: a listing never lists itself.
  *
  * A strip of cards that each open with the kind of publication they link to ("Whitepaper",
  * "Case study", "Blog" over a title and a call to action) is the site's resources under a service
@@ -27,6 +30,7 @@
 import { MIN_CARDS, runsOfShape } from "./cards.js"
 import { isHeading } from "./edges.js"
 import { DATE } from "./entries.js"
+import { resolveHref } from "./links.js"
 import type { PageMeta } from "./meta.js"
 import { eachKept, type El, firstShown, type Page, parsedText, textContent } from "./tree.js"
 
@@ -96,18 +100,21 @@ const MIN_CUT_SUMMARY = 40
  * Whether `card` links to another page and holds a summary cut short: a block of its own text
  * ending with an ellipsis. A theme writes the first words of each other post and cuts them off
  * ("Did you know that 60% of travelers value great coffee at..."); an article's own paragraphs are
- * whole.
+ * whole. The link counts shown or not: a card whose title is plain text leads away by a button
+ * ("Explore", "Read more") that the cleaning drops before the teasers are weighed.
  */
 const cutShortSummary = (page: Page, card: El): boolean => {
   if (card.end - card.order > MAX_TEASER_ELEMENTS) return false
   let linked = false
   let cut = false
+  // A link the cleaning dropped ("Explore", a call to action) still says where the card leads.
+  for (let i = card.order + 1; i < card.end && !linked; i++) {
+    const el = page.all[i]!
+    const href = el.name === "a" ? el.attribs.href ?? "" : ""
+    if (href.length > 0 && !href.startsWith("#") && parsedText(page, el) > 0) linked = true
+  }
   eachKept(page.all, card.order, card.end, (el) => {
-    if (el.name === "a") {
-      const href = el.attribs.href ?? ""
-      if (href.length > 0 && !href.startsWith("#") && el.text > 0) linked = true
-      return true
-    }
+    if (el.name === "a") return true
     if (!cut && el.selfText > 0 && el.text >= MIN_CUT_SUMMARY && el.link === 0) cut = endsCutShort(page, el)
     return false
   })
@@ -169,6 +176,38 @@ const emptyTitleBesidePicture = (page: Page, card: El): boolean => {
   return false
 }
 
+/** A URL's address without its query, fragment and closing slash: the page it names. */
+const addressOf = (url: string): string | undefined => {
+  try {
+    const u = new URL(url)
+    return `${u.host}${u.pathname.replace(/\/+$/, "")}`.toLowerCase()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether `card`'s heading all one link goes to the page itself (`own`: the page's address and its
+ * canonical one, `addressOf`): a strip of the site's posts that lists the post it sits under among
+ * the others ("Blog": the latest six, this one among them). A listing never lists itself.
+ */
+const headingToPage = (page: Page, card: El, base: URL | undefined, own: ReadonlySet<string>): boolean => {
+  if (own.size === 0 || card.end - card.order > MAX_TEASER_ELEMENTS) return false
+  for (let i = card.order + 1; i < card.end; i++) {
+    const el = page.all[i]!
+    if (!isHeading(el.name) || el.name === "h1" || !allOneLink(page, el)) continue
+    for (let j = el.order + 1; j < el.end; j++) {
+      const a = page.all[j]!
+      if (a.name !== "a") continue
+      const url = resolveHref((a.attribs.href ?? "").trim(), base)
+      const address = url === undefined ? undefined : addressOf(url)
+      if (address !== undefined && own.has(address)) return true
+    }
+    return false
+  }
+  return false
+}
+
 /**
  * A teaser: little text outside links, and a heading all one link (or a title paragraph all one
  * link over a date) or a link beside a summary cut short, or an empty title link beside its
@@ -182,17 +221,26 @@ const teaser = (page: Page, card: El, dated: boolean): boolean =>
 /**
  * The roots with each group of teasers left out, on a page that is not a product's (meta.ts), when
  * the rest of the content is an article beside them: its prose at least `ARTICLE_BESIDE` times the
- * teasers' text (`CUT_BESIDE` times for a group whose every summary is cut short). Teasers whose
- * summaries are cut short count on any page; those known by their linked headings alone only on a
- * page that says when it was published.
+ * teasers' text (`CUT_BESIDE` times for a group whose every summary is cut short or that lists the
+ * page itself). Teasers whose summaries are cut short count on any page; those known by their
+ * linked headings alone only on a page that says when it was published, or in a group one of whose
+ * headings links to the page itself (`pageUrl` or the canonical address, links resolved against
+ * `base`).
  */
 export const withoutTeasers = (
   page: Page,
   roots: ReadonlyArray<El>,
-  says: Partial<Pick<PageMeta, "product" | "published">> = {}
+  says: Partial<Pick<PageMeta, "product" | "published" | "canonical">> = {},
+  pageUrl?: string,
+  base?: URL
 ): ReadonlyArray<El> => {
   if (says.product === true) return roots
   const dated = says.published !== undefined
+  const own = new Set<string>()
+  for (const url of [pageUrl, says.canonical]) {
+    const address = url === undefined ? undefined : addressOf(url)
+    if (address !== undefined) own.add(address)
+  }
   const prose = roots.reduce((n, r) => n + r.prose, 0)
   const groups: Array<Array<El>> = []
   const cutGroups = new Set<Array<El>>()
@@ -201,9 +249,11 @@ export const withoutTeasers = (
       // Siblings of one shape are one group.
       let grouped = false
       for (const cards of runsOfShape(el, 1)) {
-        if (cards.filter((k) => teaser(page, k, dated)).length >= TEASER_SHARE * cards.length) {
+        // A strip that lists the page itself among its cards is the site's posts beside it, dated page or not.
+        const self = cards.some((k) => headingToPage(page, k, base, own))
+        if (cards.filter((k) => teaser(page, k, dated || self)).length >= TEASER_SHARE * cards.length) {
           groups.push(cards)
-          if (cards.every((k) => cutShortSummary(page, k))) cutGroups.add(cards)
+          if (self || cards.every((k) => cutShortSummary(page, k))) cutGroups.add(cards)
           grouped = true
         }
       }
