@@ -8,7 +8,8 @@
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run),
- * readable/repeats.ts `shared`, readable/ads.ts `withoutAdNotes` on a label alone).
+ * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
+ * readable/boilerplate.ts a hero named as a banner).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -608,5 +609,63 @@ describe("readable copy: a line several cards share", () => {
         `<div class="again">${armCard(3, true)}</div></main></body></html>`
     )
     expect(text.split("holds up to six monitors on a single post").length - 1).toBe(1)
+  })
+})
+
+/** A shop's section of selling points, drawn once for each screen width (each copy shown at one width only). */
+const pointsFor = (width: string) =>
+  `<div class="${width}"><h2>Made to last</h2><p>Our materials are chosen with care and tested by the people ` +
+  `who carry them every day, so that each chair keeps its shape for years.</p><div class="points">` +
+  `<p>Lifetime warranty</p><p>Free shipping</p><p>Ninety day trial</p></div></div>`
+
+describe("readable copy: a section written again for another screen width", () => {
+  it("keeps the section once, its short lines too, under its one title", () => {
+    const text = copy(
+      `<html><head><title>Mesh chairs</title></head><body><main><div class="category"><h1>Mesh chairs</h1>` +
+        `<p>${prose(1)}</p><p>${prose(2)}</p>${pointsFor("desktop")}${pointsFor("tablet")}${pointsFor("mobile")}` +
+        `</div></main></body></html>`
+    )
+    expect(text.split("Made to last").length - 1).toBe(1)
+    expect(text.split("Lifetime warranty").length - 1).toBe(1)
+    expect(text.split("Ninety day trial").length - 1).toBe(1)
+  })
+
+  it("keeps two plans' equal lines under titles of their own", () => {
+    const plan = (price: number) =>
+      `<div class="plan"><h2>Plus</h2><p>Every plan watches your accounts, your cards and your credit ` +
+      `reports, and tells you at once when something changes.</p><p>Safe browsing</p>` +
+      `<p>Password manager</p><p>${price} dollars a month</p></div>`
+    const text = copy(
+      `<html><head><title>Plans</title></head><body><main><h1>Plans</h1><p>${prose(1)}</p>` +
+        `${plan(9)}${plan(12)}</main></body></html>`
+    )
+    expect(text.split("Password manager").length - 1).toBe(2)
+  })
+})
+
+/** A home page's hero, named as the page builder's hero banner: a kicker, a title, a line and a link. */
+const heroBanner = (kicker: string, title: string, line: string) =>
+  `<div class="experience-component experience-commerce_assets-heroBanner"><div class="hero">` +
+  `<div class="hero-text"><div class="hero-subtitle"><p>${kicker}</p></div>` +
+  `<div class="hero-title"><p>${title}</p></div><p>${line}</p><a href="/shop">Explore</a></div></div></div>`
+
+describe("readable copy: a home page built of heroes named as banners", () => {
+  it("keeps each hero's kicker, title and line", () => {
+    const text = copy(
+      `<html><head><title>Watches</title></head><body><main><div class="region">` +
+        heroBanner(
+          "A legacy of boldness",
+          "One hundred and fifty years",
+          "For one hundred and fifty years the house has kept to its three pillars: invention, " +
+            "precision and a bold design, from its first workshop in the city to the moon."
+        ) +
+        heroBanner("Archive series", "Ocean GMT automatic", "A fourth hand sets a second time zone.") +
+        heroBanner("Ladies collection", "Dazzle with bold pieces", "Sophisticated timepieces for the evening.") +
+        heroBanner("Vintage appeal", "The archive series", "Our oldest models, made again with modern parts.") +
+        `</div></main></body></html>`
+    )
+    expect(text).toContain("Ocean GMT automatic")
+    expect(text).toContain("A fourth hand sets a second time zone.")
+    expect(text).toContain("Dazzle with bold pieces")
   })
 })

@@ -268,7 +268,8 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
-  const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(both) : withoutCardHeader(both))
+  const named = heading ? both : both.replace(HERO_BANNER, " ")
+  const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(named) : withoutCardHeader(named))
   return { weight, furniture: FURNITURE.test(both) ? 2 : weak ? 1 : 0 }
 }
 
@@ -295,6 +296,16 @@ const CARD_HEADER = /^(?:[\w-]*[-_])?card[-_]{1,2}header$/i
 
 const withoutCardHeader = (names: string): string =>
   /card[-_]{1,2}header/i.test(names) ? names.split(/\s+/).filter((token) => !CARD_HEADER.test(token)).join(" ") : names
+
+/**
+ * A hero named as a banner (`heroBanner`, `hero-banner`, `collection-banner-hero`: page builders'
+ * name for the large picture with a kicker, a title and a line that opens a page or each of its
+ * sections). `banner` alone is weak furniture (an advertisement's strip, a notice); a hero is the
+ * page's own showcase, and a shop's home page may be nothing but heroes, each a title and a line
+ * too short to read as prose. Such a name does not count as the weak name "banner", except on a
+ * heading, whose title `content.ts` `titleLead` reads back with its lead when dropped so.
+ */
+const HERO_BANNER = /hero[-_]{0,2}banner|banner[-_]{0,2}hero/gi
 
 /** A name with "header" as one of its parts (`code-header`, `et_pb_module_header`, `headerTxt`). */
 const HEADER_PART = /(?:^|[-_])header/i

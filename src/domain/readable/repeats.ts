@@ -10,8 +10,9 @@
  * equal (two plans' prices side by side), and code is written as the reader should type it. A
  * card written again for another width repeats its title link (long enough to be dropped) and then
  * its short lines (a date, a reading time, a price): the blocks after a repeated link that are,
- * in order, the blocks that followed its first copy go with it. Only after a link alone: a
- * description two cards share may be followed by a label or a price that happens to be equal. A
+ * in order, the blocks that followed its first copy go with it. Only after a link alone, or in a
+ * section written again right after itself under the same heading (`retitled`): a description two
+ * cards share may be followed by a label or a price that happens to be equal. A
  * card's subtitle that other cards write alike (a heading right under the card's own title, a
  * heading of a higher level written there for the first time) is the card's, kept (`subtitle`), and
  * so is a line several cards share among their labelled fields, the field beside it holding another
@@ -25,6 +26,12 @@ const MIN_REPEAT = 40
 
 /** The least length of a block dropped as a preview of the next (`withoutRepeats`): a line or two of text. */
 const MIN_PREVIEW = 100
+
+/**
+ * The most blocks a section written again may hold (`retitled`: an article's body written twice
+ * is a hundred and more), which bounds the blocks each repeat compares.
+ */
+const MAX_SECTION = 200
 
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
@@ -63,6 +70,7 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
       const first = seen.get(b)
       if (first !== undefined && !subtitle(blocks, i, out, firsts) && !shared(blocks, i, first)) {
         if (LINK_ONLY.test(b)) follow = first + 1
+        else if (retitled(blocks, i, first, out)) follow = first + 1
         continue
       }
       seen.set(b, i)
@@ -73,6 +81,25 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     out.push(b)
   }
   return withoutEmptyRepeatedHeadings(out)
+}
+
+/**
+ * Whether `blocks[i]`, a copy of `blocks[first]`, opens a section written again right after itself
+ * under the same title: the block right before each copy is one heading, word for word, the copy
+ * kept (`out` ends with it), and the run from the first heading up to the second is written again,
+ * block for block, from the second on. A section drawn once per screen width (a heading, a
+ * paragraph, a row of short selling points, each copy shown at one width only) comes back whole
+ * and at once; plans or products that share a title and a description differ in a price or a
+ * line, and a section titled alike further on ("Cons" under each product) stands among others.
+ */
+const retitled = (blocks: ReadonlyArray<string>, i: number, first: number, out: ReadonlyArray<string>): boolean => {
+  const before = blocks[i - 1]
+  if (first < 1 || before === undefined || !HEADING.test(before) || blocks[first - 1] !== before) return false
+  if (out[out.length - 1] !== before) return false
+  const run = i - first
+  if (run > MAX_SECTION || i - 1 + run > blocks.length) return false
+  for (let k = 0; k < run; k++) if (blocks[first - 1 + k] !== blocks[i - 1 + k]) return false
+  return true
 }
 
 /** A heading block's rank (1 for `#` to 6 for `######`), 7 for any other block. */
