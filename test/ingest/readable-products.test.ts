@@ -6,7 +6,8 @@
  * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
  * readable/summaries.ts `withoutReviewSummaries`, readable/fillers.ts `withoutLoadingNotes` in a box
  * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
- * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing).
+ * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
+ * readable/content.ts `titledBlock` a card named like a byline).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1215,5 +1216,36 @@ describe("readable copy: a section's title written again over nothing", () => {
       `<div class="slides"><div class="feature"><h2>SOFT WOOL</h2><p>Wool that breathes in the heat. Superfine`
     )
     expect(copy(text).split("SOFT WOOL").length - 1).toBe(2)
+  })
+})
+
+/** A doorbell's page whose builder marks each feature card with its state, `paragraph-published`. */
+const publishedCards = (extra = "") =>
+  `<html><head><title>Doorbell camera</title><meta property="og:type" content="product"></head><body><main>
+  <article><div class="product-content">
+  <h1>Doorbell camera</h1>
+  <p>A doorbell with a camera that sees the whole porch, lights up when someone lingers and tells your ` +
+  `phone when a parcel arrives, so that nothing left at the door goes missing unseen.</p>
+  <ul class="grid">
+    <li><div class="paragraph paragraph-published"><h5>Smarter alerts</h5><p>It tells a person from a passing car.</p></div></li>
+    <li><div class="paragraph paragraph-published"><h5>Parcel tracking</h5><p>It sees a parcel arrive and leave.</p></div></li>
+  </ul>
+  ${extra}
+  <p>It fits the wiring of an old doorbell, records every visit to a card inside it, and keeps recording ` +
+  `when the wireless network of the house goes down for a while.</p>
+  </div></article></main></body></html>`
+
+describe("readable copy: a titled block named like a byline on a product page", () => {
+  it("keeps the cards that hold a heading", () => {
+    const text = copy(publishedCards())
+    expect(text).toContain("Smarter alerts")
+    expect(text).toContain("It tells a person from a passing car.")
+    expect(text).toContain("It sees a parcel arrive and leave.")
+  })
+
+  it("still leaves out a short byline that holds no heading", () => {
+    const text = copy(publishedCards(`<div class="post-meta">Published by the shop on 3 May</div>`))
+    expect(text).not.toContain("Published by the shop")
+    expect(text).toContain("Parcel tracking")
   })
 })

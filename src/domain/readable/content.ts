@@ -194,7 +194,8 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
             (el.marks.furniture === 1 && !prose(el) &&
               el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
               tags?.has(el) !== true) ||
-            (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el)))
+            (el.marks.furniture === 3 && el.text < MAX_BYLINE && !(product && titledBlock(page, el))) ||
+            furnitureTag(el)))
     ) {
       el.drop = true
       dropped += el.text
@@ -224,6 +225,25 @@ const ratingSaid = (page: Page, el: El): boolean =>
 
 /** Text that reads like an article's: long, and mostly not links. */
 const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
+
+const HEADING = /^h[1-6]$/
+
+/**
+ * Whether an element holds a heading of its own and more text beside it: a feature's card or a
+ * row of specifications, not a byline, whatever its names say (a page builder's state of a block,
+ * `paragraph-published`, reads as the byline name "publish").
+ */
+const titledBlock = (page: Page, el: El): boolean => {
+  let heading = 0
+  for (let i = el.order + 1; i < el.end; i++) {
+    const d = page.all[i]!
+    if (HEADING.test(d.name) && d.text > 0) {
+      heading += d.text
+      i = d.end - 1
+    }
+  }
+  return heading > 0 && el.text > heading
+}
 
 /** A page's own header or footer is furniture; an article's or a section's is part of it. */
 const furnitureTag = (el: El): boolean =>
