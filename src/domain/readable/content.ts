@@ -1262,7 +1262,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
-  dropEmptyHeadings(page.texts, roots, !undated)
+  dropEmptyHeadings(page.texts, roots, !undated, product)
   dropContentsLabels(page, roots)
   return roots
 }
