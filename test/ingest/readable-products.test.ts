@@ -1243,6 +1243,15 @@ describe("readable copy: a titled block named like a byline on a product page", 
     expect(text).toContain("It sees a parcel arrive and leave.")
   })
 
+  it("keeps spec rows so named whose label and value are set in headings' type", () => {
+    const text = copy(
+      headingSpecs("product").replaceAll(`<div class="spec">`, `<div class="paragraph paragraph-published">`)
+    )
+    expect(text).toContain("Image sensor")
+    expect(text).toContain("1664 by 1664 pixels")
+    expect(text).toContain("IP 33")
+  })
+
   it("still leaves out a short byline that holds no heading", () => {
     const text = copy(publishedCards(`<div class="post-meta">Published by the shop on 3 May</div>`))
     expect(text).not.toContain("Published by the shop")

@@ -227,22 +227,22 @@ const ratingSaid = (page: Page, el: El): boolean =>
 const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
 
 const HEADING = /^h[1-6]$/
+/** The most elements a card named like a byline holds (`titledBlock`): a card, not a section. */
+const MAX_TITLED_ELEMENTS = 64
 
 /**
- * Whether an element holds a heading of its own and more text beside it: a feature's card or a
- * row of specifications, not a byline, whatever its names say (a page builder's state of a block,
- * `paragraph-published`, reads as the byline name "publish").
+ * Whether an element holds a heading and more text beside its first heading (a sentence, or a
+ * value set in a heading's type): a feature's card or a row of specifications, not a byline,
+ * whatever its names say (a page builder's state of a block, `paragraph-published`, reads as the
+ * byline name "publish").
  */
 const titledBlock = (page: Page, el: El): boolean => {
-  let heading = 0
+  if (el.end - el.order > MAX_TITLED_ELEMENTS) return false
   for (let i = el.order + 1; i < el.end; i++) {
     const d = page.all[i]!
-    if (HEADING.test(d.name) && d.text > 0) {
-      heading += d.text
-      i = d.end - 1
-    }
+    if (HEADING.test(d.name) && d.text > 0) return el.text > d.text
   }
-  return heading > 0 && el.text > heading
+  return false
 }
 
 /** A page's own header or footer is furniture; an article's or a section's is part of it. */
