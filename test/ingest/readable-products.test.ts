@@ -6,7 +6,8 @@
  * readable/ratings.ts `withoutRatingSummaries`, readable/prices.ts `withoutHiddenPriceStates`,
  * readable/summaries.ts `withoutReviewSummaries`, readable/fillers.ts `withoutLoadingNotes` in a box
  * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
- * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing).
+ * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
+ * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1215,5 +1216,74 @@ describe("readable copy: a section's title written again over nothing", () => {
       `<div class="slides"><div class="feature"><h2>SOFT WOOL</h2><p>Wool that breathes in the heat. Superfine`
     )
     expect(copy(text).split("SOFT WOOL").length - 1).toBe(2)
+  })
+})
+
+/** A doorbell's page whose builder marks each feature card with its state, `paragraph-published`. */
+const publishedCards = (extra = "") =>
+  `<html><head><title>Doorbell camera</title><meta property="og:type" content="product"></head><body><main>
+  <article><div class="product-content">
+  <h1>Doorbell camera</h1>
+  <p>A doorbell with a camera that sees the whole porch, lights up when someone lingers and tells your ` +
+  `phone when a parcel arrives, so that nothing left at the door goes missing unseen.</p>
+  <ul class="grid">
+    <li><div class="paragraph paragraph-published"><h5>Smarter alerts</h5><p>It tells a person from a passing car.</p></div></li>
+    <li><div class="paragraph paragraph-published"><h5>Parcel tracking</h5><p>It sees a parcel arrive and leave.</p></div></li>
+  </ul>
+  ${extra}
+  <p>It fits the wiring of an old doorbell, records every visit to a card inside it, and keeps recording ` +
+  `when the wireless network of the house goes down for a while.</p>
+  </div></article></main></body></html>`
+
+describe("readable copy: a titled block named like a byline on a product page", () => {
+  it("keeps the cards that hold a heading", () => {
+    const text = copy(publishedCards())
+    expect(text).toContain("Smarter alerts")
+    expect(text).toContain("It tells a person from a passing car.")
+    expect(text).toContain("It sees a parcel arrive and leave.")
+  })
+
+  it("keeps spec rows so named whose label and value are set in headings' type", () => {
+    const text = copy(
+      headingSpecs("product").replaceAll(`<div class="spec">`, `<div class="paragraph paragraph-published">`)
+    )
+    expect(text).toContain("Image sensor")
+    expect(text).toContain("1664 by 1664 pixels")
+    expect(text).toContain("IP 33")
+  })
+
+  it("still leaves out a short byline that holds no heading", () => {
+    const text = copy(publishedCards(`<div class="post-meta">Published by the shop on 3 May</div>`))
+    expect(text).not.toContain("Published by the shop")
+    expect(text).toContain("Parcel tracking")
+  })
+})
+
+/** A camera's page whose specifications set each label in an `h6` over its value in an `h5`. */
+const headingSpecs = (og: string) => {
+  const row = (label: string, value: string) =>
+    `<div class="spec"><div><h6>${label}</h6></div><div><h5>${value}</h5></div></div>`
+  const prose = `<p>The camera watches the porch day and night, sends a clip to your phone when someone comes to ` +
+    `the door, and keeps a week of recordings on a card inside it, so that nothing is lost when the network drops.</p>`
+  return `<html><head><title>Porch camera</title><meta property="og:type" content="${og}"></head><body><main>
+  <article><div class="product-content">
+  <h1>Porch camera</h1>
+  ${prose}${prose}${prose}
+  <div class="specs"><h4>Specs</h4>
+  ${row("Image sensor", "1664 by 1664 pixels")}${row("Field of view", "180 by 180 degrees")}${
+    row("Speaker", "90 decibels")
+  }${row("Weatherproof rating", "IP 33")}
+  </div>
+  ${prose}${prose}
+  </div></article></main></body></html>`
+}
+
+describe("readable copy: a specifications list set in headings' type on a product page", () => {
+  it("keeps each label over its value", () => {
+    const text = copy(headingSpecs("product"))
+    expect(text).toContain("Image sensor")
+    expect(text).toContain("1664 by 1664 pixels")
+    expect(text).toContain("Field of view")
+    expect(text).toContain("Speaker")
   })
 })

@@ -195,7 +195,8 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
             (el.marks.furniture === 1 && !prose(el) &&
               el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
               tags?.has(el) !== true) ||
-            (el.marks.furniture === 3 && el.text < MAX_BYLINE) || furnitureTag(el)))
+            (el.marks.furniture === 3 && el.text < MAX_BYLINE && !(product && titledBlock(page, el))) ||
+            furnitureTag(el)))
     ) {
       el.drop = true
       dropped += el.text
@@ -225,6 +226,25 @@ const ratingSaid = (page: Page, el: El): boolean =>
 
 /** Text that reads like an article's: long, and mostly not links. */
 const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
+
+const HEADING = /^h[1-6]$/
+/** The most elements a card named like a byline holds (`titledBlock`): a card, not a section. */
+const MAX_TITLED_ELEMENTS = 64
+
+/**
+ * Whether an element holds a heading and more text beside its first heading (a sentence, or a
+ * value set in a heading's type): a feature's card or a row of specifications, not a byline,
+ * whatever its names say (a page builder's state of a block, `paragraph-published`, reads as the
+ * byline name "publish").
+ */
+const titledBlock = (page: Page, el: El): boolean => {
+  if (el.end - el.order > MAX_TITLED_ELEMENTS) return false
+  for (let i = el.order + 1; i < el.end; i++) {
+    const d = page.all[i]!
+    if (HEADING.test(d.name) && d.text > 0) return el.text > d.text
+  }
+  return false
+}
 
 /** A page's own header or footer is furniture; an article's or a section's is part of it. */
 const furnitureTag = (el: El): boolean =>
@@ -1262,7 +1282,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
   clean(page, scores, roots, content.best, names, product)
   dropTrailingNotes(page.texts, roots)
-  dropEmptyHeadings(page.texts, roots, !undated)
+  dropEmptyHeadings(page.texts, roots, !undated, product)
   dropContentsLabels(page, roots)
   return roots
 }

@@ -37,9 +37,16 @@ export const linkDensity = (el: El): number => (el.text === 0 ? 0 : el.link / el
  * page's text, not a title (`headingSentence`). On every page, a bold paragraph that is the whole
  * of a list item (pros and cons set in bold) is no pseudo-heading, and a heading ending with a
  * colon right over another heading, nothing dropped between them, is that heading's label ("Step
- * 1:" over "Pick a tool"), not a title over an empty block.
+ * 1:" over "Pick a tool"), not a title over an empty block. On a page that says it shows one
+ * product (`product`), a heading over a heading of a higher rank, the two the whole of their block,
+ * is a row of specifications set in headings' type (`factHeadings`), not two titles.
  */
-export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated = false): void => {
+export const dropEmptyHeadings = (
+  texts: Texts,
+  roots: ReadonlyArray<El>,
+  dated = false,
+  product = false
+): void => {
   const open: Array<El> = []
   // Since the page's title (`h1`), only headings: a hero's lines set in a heading's type.
   let underTitle = false
@@ -73,6 +80,13 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
         if (node.text === 0) continue
         // A label over the heading right after it ("Step 1:" over "Pick a tool") titles it.
         if (!droppedSince && open.length > 0 && labelHeading(texts, open[open.length - 1]!)) open.pop()
+        // A label set in a lower heading's type over its value set in a higher one, the two the
+        // whole of their block ("Image Sensor" in an `h6` over "1080p" in an `h5`), is a row of facts.
+        if (product && !droppedSince && open.length > 0 && factHeadings(open[open.length - 1]!, node)) {
+          open.length = 0
+          underTitle = false
+          continue
+        }
         droppedSince = false
         // A list's item set in a heading's type is the list's text, not a title over a section.
         if (dated && inItem(node)) {
@@ -101,6 +115,23 @@ export const dropEmptyHeadings = (texts: Texts, roots: ReadonlyArray<El>, dated 
     }
   }
   close(1)
+}
+
+/** How far above a value's heading the block holding its label may be (`factHeadings`). */
+const ROW_LEVELS = 4
+
+/**
+ * Whether heading `label`, of a lower rank than heading `value` right after it, and `value` are
+ * together the whole text of the block that holds both (within `ROW_LEVELS` of `value`): a row
+ * of a specifications list whose label and value are set in headings' type.
+ */
+const factHeadings = (label: El, value: El): boolean => {
+  if (!isHeading(label.name) || rankOf(label) <= rankOf(value)) return false
+  let p = value.parent
+  for (let depth = 0; p !== undefined && depth < ROW_LEVELS; depth++, p = p.parent) {
+    if (label.order >= p.order && label.order < p.end) return p.text === label.text + value.text
+  }
+  return false
 }
 
 /** The fewest words of a heading read as a sentence (`headingSentence`). */
