@@ -227,7 +227,6 @@ const ratingSaid = (page: Page, el: El): boolean =>
 /** Text that reads like an article's: long, and mostly not links. */
 const prose = (el: El): boolean => el.text >= 200 && linkDensity(el) < 0.25
 
-const HEADING = /^h[1-6]$/
 /** The most elements a card named like a byline holds (`titledBlock`): a card, not a section. */
 const MAX_TITLED_ELEMENTS = 64
 
@@ -241,7 +240,7 @@ const titledBlock = (page: Page, el: El): boolean => {
   if (el.end - el.order > MAX_TITLED_ELEMENTS) return false
   for (let i = el.order + 1; i < el.end; i++) {
     const d = page.all[i]!
-    if (HEADING.test(d.name) && d.text > 0) return el.text > d.text
+    if (isHeading(d.name) && d.text > 0) return el.text > d.text
   }
   return false
 }
