@@ -34,6 +34,7 @@ const holdsAuthor = (page: Page, el: El): boolean => {
   return false
 }
 
+/** Whether one of `el`'s ancestors is among the poster lines kept (`kept`). */
 const under = (kept: ReadonlySet<El>, el: El): boolean => {
   for (let a = el.parent; a !== undefined; a = a.parent) if (kept.has(a)) return true
   return false
