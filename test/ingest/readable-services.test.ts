@@ -9,7 +9,8 @@
  * dated byline, readable/teasers.ts `withoutLabelledTeasers`, readable/titles.ts
  * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
  * readable/boilerplate.ts: a card's `card-header`, readable/content.ts `heroTitleLead`: a hero's
- * title and lead named for their banner).
+ * title and lead named for their banner, readable/boilerplate.ts: a control back to the top named
+ * `back-to-top`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -803,5 +804,25 @@ describe("readable copy: a hero's title and lead named for their banner", () => 
     expect(text).toContain("our auditors check every run against the law")
     expect(text).toContain("What the audit covers")
     expect(text).not.toContain("From $49/mo")
+  })
+})
+
+/** A service page built of sections straight in its body, its control back to the top after its footer. */
+const AUDIT_PARTS = ["payslips and contracts", "filings and returns", "benefits and pensions"]
+const backToTopPage = `<html><head><title>Audits | Firm</title></head><body>
+  <header class="header"><nav><a href="/">Home</a><a href="/contact">Contact</a></nav></header>${
+  AUDIT_PARTS.map((part) =>
+    `<section class="module"><div class="container"><h2>Audit of ${part}</h2><p>We read a year of ${part}, ` +
+    `and compare each run with what the law and your own agreements require, line by line, so that ` +
+    `nothing goes unchecked.</p></div></section>`
+  ).join("")
+}<footer class="footer"><p>© Firm</p></footer>
+  <div class="back-to-top"><svg viewBox="0 0 20 20"><path d="M0 0h20"/></svg><span>Top</span></div></body></html>`
+
+describe("readable copy: a control back to the top of the page", () => {
+  it("leaves out the control's label", () => {
+    const text = copy(backToTopPage)
+    expect(text).toContain("Audit of benefits and pensions")
+    expect(text.trim().endsWith("nothing goes unchecked.")).toBe(true)
   })
 })

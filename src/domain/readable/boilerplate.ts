@@ -133,9 +133,12 @@ export const FURNITURE_TAGS = new Set(["header", "footer", "form", "fieldset"])
  * HTML an author pastes into an article (a table, a comparison, a profile) in such a box, as they
  * wrap a video or a post from elsewhere; only the first reads like prose. A longer word
  * (`embedded-tweet`, a consent tool's `embeddings` notes) stays strong.
+ * A control back to the top of the page (`back-to-top`, `scroll-to-top`, `go-to-top`, `jumpToTop`) is
+ * strong: an arrow and "Top" fixed in a corner, which a page of sections straight in its body
+ * otherwise left at the end of its copy.
  */
 const FURNITURE =
-  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|popover|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed[a-z]|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)/i
+  /-ad-|breadcrumb|comment|disqus|footer|gdpr|menu|related|replies|shoutbox|sidebar|social|sponsor|ad-break|agegate|pagination|popup|popover|cookie|consent|newsletter|subscri|share|sharing|navbar|signup|login|modal|outbrain|taboola|recommend|promo|author|caption|legend|credits?\b|twitter-tweet|instagram-media|embed[a-z]|disclaimer|disclosure|copyright|affiliate|licen[cs]e|factbox|buybox|(?:^|[-_\s])cta(?:$|[-_\s\d])|(?:^|[-_\s])rating|tool-?tip[-_]*(?:content|text|body|inner)|(?:back|scroll|go|jump)[-_]?to[-_]?top/i
 const WEAK_FURNITURE =
   /embed(?![a-z])|ai2html|banner|combx|communit|cover-wrap|extra|header|legends|remark|rss|skyscraper|supplemental|pager|yom-remote|teaser|navigation|toolbar|overlay|paywall|tag-?list|tags/i
 
