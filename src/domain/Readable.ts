@@ -60,7 +60,7 @@ import {
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
-import { withDeclaredQuestions } from "./readable/faqs.js"
+import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
 import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
 import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
@@ -140,6 +140,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   // The chosen content, then what each rule leaves out of it, in this order.
   let roots = chooseContent(page, meta)
   roots = withDeclaredQuestions(page, roots, meta.faq)
+  roots = withAskedButtons(page, roots, meta)
   roots = withoutTeasers(page, roots, meta, pageUrl, base)
   roots = withoutLabelledTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)

@@ -6,7 +6,7 @@
  * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
- * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq` and `withDeclaredQuestions`, readable/content.ts
+ * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq`, `withDeclaredQuestions` and `withAskedButtons`, readable/content.ts
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner).
@@ -464,6 +464,33 @@ describe("readable copy: questions the page declares it answers", () => {
     const text = copy(faqShop(""))
     expect(text).toContain("keeps its shape for years")
     expect(text).not.toContain("the mesh keeps its spring for ten years")
+  })
+})
+
+/** A question of the shop's FAQ written as the button that opens it, its answer shown right after it. */
+const askedItem = (i: number) =>
+  `<div class="faq"><button><span>Question ${i}: how long does mesh chair ${i} last?</span><span class="icon"></span>` +
+  `</button><div class="faq-answer"><p>Answer ${i}: the mesh keeps its spring for ten years of daily sitting, ` +
+  `and the seat can be changed.</p></div></div>`
+
+/** The shop's category page whose content holds its FAQ, its questions buttons; `ld` declares them. */
+const askedShop = (ld: string) =>
+  shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace("<title>", `${ld}<title>`).replace(
+    "</ul></div></main>",
+    `</ul><div class="questions">${[1, 2, 3].map(askedItem).join("")}</div></div></main>`
+  )
+
+describe("readable copy: declared questions written as buttons in the content", () => {
+  it("shows each such question over its answer", () => {
+    const text = copy(askedShop(faqLd))
+    expect(text).toContain("the mesh keeps its spring for ten years")
+    expect(text).toContain("Question 2: how long does mesh chair 2 last?")
+  })
+
+  it("leaves the buttons out where the page declares no questions", () => {
+    const text = copy(askedShop(""))
+    expect(text).toContain("the mesh keeps its spring for ten years")
+    expect(text).not.toContain("how long does mesh chair 2 last?")
   })
 })
 

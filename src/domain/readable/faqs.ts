@@ -111,3 +111,67 @@ export const withDeclaredQuestions = (
   if (shown) measure(page)
   return roots
 }
+
+/** The longest label (its characters) read as a question a button asks: longer, it is a control's prose. */
+const MAX_ASKED = 200
+/** The least text (characters) the block after the button must show for it to be the question's answer. */
+const MIN_ANSWER = 40
+
+/** The element right after `el` among its parent's children, if any. */
+const nextElement = (el: El): El | undefined => {
+  const siblings = el.parent?.children ?? []
+  let seen = false
+  for (const c of siblings) {
+    if (typeof c === "number") continue
+    if (seen) return c
+    if (c === el) seen = true
+  }
+  return undefined
+}
+
+/**
+ * A question the page declares (meta.ts `faq`) written as the button that opens its answer, the
+ * answer shown right after it, inside the scored content: a shop's category that closes its guide
+ * with an accordion (`<button><span>How long should everyday shoes last?</span></button><div>As a
+ * general rule…</div>`) whose block `declaredFaq` did not join, being already in the content (so
+ * `withDeclaredQuestions` leaves it). The cleaning drops the button with the form controls and
+ * keeps the answer, which then reads as a paragraph with no question over it. Such a button
+ * (dropped for its tag alone, under a kept parent) is shown when its label is a declared question
+ * (ends with "?", at most `MAX_ASKED` characters, no link in it) and the element after it is kept
+ * and shows at least `MIN_ANSWER` characters. Only on a page that does not say when it was
+ * published (an article's FAQ is left as its reference reads it, the answers without those
+ * questions) nor that it shows one product (whose FAQ is the maker's, below the product).
+ */
+export const withAskedButtons = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  says: { readonly published?: unknown; readonly product?: boolean; readonly faq?: ReadonlyArray<string> | undefined }
+): ReadonlyArray<El> => {
+  if (says.published !== undefined || says.product === true || says.faq === undefined) return roots
+  const declared = new Set(says.faq.map(key).filter((k) => k.length > 0))
+  const all = page.all
+  let shown = false
+  for (const root of roots) {
+    if (root.drop) continue
+    for (let i = root.order + 1; i < root.end; i++) {
+      const b = all[i]!
+      if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
+      i = b.end - 1
+      const answer = nextElement(b)
+      if (answer === undefined || answer.drop || answer.text < MIN_ANSWER) continue
+      let linked = false
+      for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
+      if (linked) continue
+      const text = textContent(page.texts, b).trim()
+      if (text.length > MAX_ASKED || !text.endsWith("?") || !declared.has(key(text))) continue
+      b.drop = false
+      shown = true
+      for (let j = b.order + 1; j < b.end; j++) {
+        const d = all[j]!
+        d.drop = d.parent!.drop || dropsItself(page, d)
+      }
+    }
+  }
+  if (shown) measure(page)
+  return roots
+}
