@@ -33,6 +33,15 @@ const MIN_PREVIEW = 100
  */
 const MAX_SECTION = 200
 
+/**
+ * How many short blocks in a row make a run that is dropped when written again block for block
+ * (`withoutRepeatedRuns`): a ticker's figures, a variant's list of facts.
+ */
+const RUN = 8
+
+/** The most characters of each block of such a run: labels and values, not paragraphs. */
+const MAX_RUN_BLOCK = 60
+
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
 /** A heading block: its marks, then its text. */
@@ -49,7 +58,8 @@ const HEADING_WITHIN = 4
  * or more in a row (`thrice`), and, after a repeated link alone, without the blocks that repeat, in
  * order, those that followed its first copy (the rest of a card written again).
  */
-export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
+export const withoutRepeats = (written: ReadonlyArray<string>): Array<string> => {
+  const blocks = withoutRepeatedRuns(written)
   const seen = new Map<string, number>()
   const out: Array<string> = []
   // After a repeated block, the index of the block that followed its first copy: the copy goes on
@@ -81,6 +91,35 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     out.push(b)
   }
   return withoutEmptyRepeatedHeadings(out)
+}
+
+/**
+ * `blocks` without each run of `RUN` short blocks in a row (each `MAX_RUN_BLOCK` characters or
+ * less, no code, `MIN_REPEAT` characters or more together) written before, block for block, and
+ * not overlapping its first copy. A ticker written twice or more for its endless scroll ("30+
+ * million", "app downloads", "2+ billion" …), or a product's facts written once per variant
+ * ("MATERIAL", "6061-T6 aluminum", "WEIGHT", "2 oz" …), repeats lines each too short to be dropped
+ * as a repeat alone; eight of them in the same order are the same run shown again.
+ */
+const withoutRepeatedRuns = (blocks: ReadonlyArray<string>): Array<string> => {
+  const firsts = new Map<string, number>()
+  const out: Array<string> = []
+  let i = 0
+  while (i < blocks.length) {
+    const run = blocks.slice(i, i + RUN)
+    if (run.length === RUN && run.every((b) => b.length > 0 && b.length <= MAX_RUN_BLOCK && !b.startsWith("```"))) {
+      const key = run.join("\n\n")
+      const first = firsts.get(key)
+      if (first === undefined) firsts.set(key, i)
+      else if (first + RUN <= i && key.length >= MIN_REPEAT) {
+        i += RUN
+        continue
+      }
+    }
+    out.push(blocks[i]!)
+    i++
+  }
+  return out
 }
 
 /**
