@@ -18,7 +18,9 @@
  * so is a line several cards share among their labelled fields, the field beside it holding another
  * value than beside its first copy (`shared`). A heading written before, word for word, that is
  * left titling nothing once its section's text went as a repeat is dropped too
- * (`withoutEmptyRepeatedHeadings`): short titles ("SOFT WOOL") fall under `MIN_REPEAT`.
+ * (`withoutEmptyRepeatedHeadings`): short titles ("SOFT WOOL") fall under `MIN_REPEAT`. A run of
+ * eight short blocks written before in the same order (a ticker's figures, a variant's facts) goes
+ * too (`withoutRepeatedRuns`).
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -106,12 +108,18 @@ const withoutRepeatedRuns = (blocks: ReadonlyArray<string>): Array<string> => {
   const out: Array<string> = []
   let i = 0
   while (i < blocks.length) {
-    const run = blocks.slice(i, i + RUN)
-    if (run.length === RUN && run.every((b) => b.length > 0 && b.length <= MAX_RUN_BLOCK && !b.startsWith("```"))) {
-      const key = run.join("\n\n")
+    // The run's length as joined (each block and the blank lines between), or -1 where a block
+    // does not fit: only runs long enough to drop are looked up, so a page of tiny lines costs a scan.
+    let joined = i + RUN <= blocks.length ? 2 * (RUN - 1) : -1
+    for (let k = i; joined >= 0 && k < i + RUN; k++) {
+      const b = blocks[k]!
+      joined = b.length > 0 && b.length <= MAX_RUN_BLOCK && !b.startsWith("```") ? joined + b.length : -1
+    }
+    if (joined >= MIN_REPEAT) {
+      const key = blocks.slice(i, i + RUN).join("\n\n")
       const first = firsts.get(key)
       if (first === undefined) firsts.set(key, i)
-      else if (first + RUN <= i && key.length >= MIN_REPEAT) {
+      else if (first + RUN <= i) {
         i += RUN
         continue
       }
