@@ -7,7 +7,8 @@
  * readable/summaries.ts `withoutReviewSummaries`, readable/fillers.ts `withoutLoadingNotes` in a box
  * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
- * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`).
+ * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
+ * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1285,5 +1286,37 @@ describe("readable copy: a specifications list set in headings' type on a produc
     expect(text).toContain("1664 by 1664 pixels")
     expect(text).toContain("Field of view")
     expect(text).toContain("Speaker")
+  })
+})
+
+/** A wallet's page that writes its list of facts again further on, once for each colour its script may show. */
+const variantFacts = (weights: ReadonlyArray<string>) => {
+  const facts = (weight: string) =>
+    `<div class="variant-facts"><p>MATERIAL</p><p>Anodized aluminium</p><p>WEIGHT</p><p>${weight}</p>` +
+    `<p>SIZE</p><p>86 x 54 x 6 mm</p><p>HOLDS</p><p>1 to 12 cards</p></div>`
+  const prose = `<p>The wallet holds your cards between two plates held together by an elastic band, so that it ` +
+    `stays as thin as the cards it carries, and a clip on its back holds a few notes folded once.</p>`
+  return `<html><head><title>Slim wallet</title>${productLd}</head><body><main>
+  <div class="product"><h1>Slim wallet</h1>${prose}<div class="summary">${facts(weights[0]!)}</div>
+  <p>Made to last a lifetime.</p>${
+    weights.slice(1).map((w) => `<section class="details"><div>${facts(w)}</div></section>`).join("")
+  }
+  ${prose}</div>
+  </main></body></html>`
+}
+
+describe("readable copy: a product's facts written again for each variant", () => {
+  it("keeps one copy of a run of short facts written again block for block", () => {
+    const text = copy(variantFacts(["2 oz", "2 oz", "2 oz"]))
+    expect(text.split("Anodized aluminium").length - 1).toBe(1)
+    expect(text.split("WEIGHT").length - 1).toBe(1)
+    expect(text).toContain("1 to 12 cards")
+  })
+
+  it("keeps each variant's facts where a value differs", () => {
+    const text = copy(variantFacts(["2 oz", "1.6 oz"]))
+    expect(text).toContain("2 oz")
+    expect(text).toContain("1.6 oz")
+    expect(text.split("Anodized aluminium").length - 1).toBe(2)
   })
 })

@@ -18,7 +18,9 @@
  * so is a line several cards share among their labelled fields, the field beside it holding another
  * value than beside its first copy (`shared`). A heading written before, word for word, that is
  * left titling nothing once its section's text went as a repeat is dropped too
- * (`withoutEmptyRepeatedHeadings`): short titles ("SOFT WOOL") fall under `MIN_REPEAT`.
+ * (`withoutEmptyRepeatedHeadings`): short titles ("SOFT WOOL") fall under `MIN_REPEAT`. A run of
+ * eight short blocks written before in the same order (a ticker's figures, a variant's facts) goes
+ * too (`withoutRepeatedRuns`).
  */
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
@@ -32,6 +34,15 @@ const MIN_PREVIEW = 100
  * is a hundred and more), which bounds the blocks each repeat compares.
  */
 const MAX_SECTION = 200
+
+/**
+ * How many short blocks in a row make a run that is dropped when written again block for block
+ * (`withoutRepeatedRuns`): a ticker's figures, a variant's list of facts.
+ */
+const RUN = 8
+
+/** The most characters of each block of such a run: labels and values, not paragraphs. */
+const MAX_RUN_BLOCK = 60
 
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
@@ -49,7 +60,8 @@ const HEADING_WITHIN = 4
  * or more in a row (`thrice`), and, after a repeated link alone, without the blocks that repeat, in
  * order, those that followed its first copy (the rest of a card written again).
  */
-export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => {
+export const withoutRepeats = (written: ReadonlyArray<string>): Array<string> => {
+  const blocks = withoutRepeatedRuns(written)
   const seen = new Map<string, number>()
   const out: Array<string> = []
   // After a repeated block, the index of the block that followed its first copy: the copy goes on
@@ -81,6 +93,41 @@ export const withoutRepeats = (blocks: ReadonlyArray<string>): Array<string> => 
     out.push(b)
   }
   return withoutEmptyRepeatedHeadings(out)
+}
+
+/**
+ * `blocks` without each run of `RUN` short blocks in a row (each `MAX_RUN_BLOCK` characters or
+ * less, no code, `MIN_REPEAT` characters or more together) written before, block for block, and
+ * not overlapping its first copy. A ticker written twice or more for its endless scroll ("30+
+ * million", "app downloads", "2+ billion" …), or a product's facts written once per variant
+ * ("MATERIAL", "6061-T6 aluminum", "WEIGHT", "2 oz" …), repeats lines each too short to be dropped
+ * as a repeat alone; eight of them in the same order are the same run shown again.
+ */
+const withoutRepeatedRuns = (blocks: ReadonlyArray<string>): Array<string> => {
+  const firsts = new Map<string, number>()
+  const out: Array<string> = []
+  let i = 0
+  while (i < blocks.length) {
+    // The run's length as joined (each block and the blank lines between), or -1 where a block
+    // does not fit: only runs long enough to drop are looked up, so a page of tiny lines costs a scan.
+    let joined = i + RUN <= blocks.length ? 2 * (RUN - 1) : -1
+    for (let k = i; joined >= 0 && k < i + RUN; k++) {
+      const b = blocks[k]!
+      joined = b.length > 0 && b.length <= MAX_RUN_BLOCK && !b.startsWith("```") ? joined + b.length : -1
+    }
+    if (joined >= MIN_REPEAT) {
+      const key = blocks.slice(i, i + RUN).join("\n\n")
+      const first = firsts.get(key)
+      if (first === undefined) firsts.set(key, i)
+      else if (first + RUN <= i) {
+        i += RUN
+        continue
+      }
+    }
+    out.push(blocks[i]!)
+    i++
+  }
+  return out
 }
 
 /**
