@@ -10,7 +10,8 @@
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
  * page never wrote, the label over a strip of teasers; readable/further.ts: further reading under
- * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link;
+ * each entry of a ranked guide; readable/titledItems.ts: a roundup's items titled by a link, a
+ * gallery's linked pictures each named by its link;
  * readable/teasers.ts: a strip of posts that lists the page itself, teasers cut short whose only
  * link the cleaning dropped).
  */
@@ -556,6 +557,25 @@ describe("readable copy: a roundup's items titled by a link", () => {
       `<p><a href="/2026/10/walk-${n}.html">A walk in the lavender fields ${n}</a></p><p>${prose(30 + n)}</p>`
     ).join("")
     expect(copy(article(pointers))).not.toContain("A walk in the lavender fields 2")
+  })
+})
+
+/** A gallery's item `n`: a paragraph holding a picture linked to another post, over its name linked the same. */
+const galleryItem = (n: number, same = true): string =>
+  `<p><a href="https://friend${n}.example/shed-${n}/"><img src="/img/shed-${n}.jpg" alt=""></a></p>` +
+  `<p style="text-align:center"><a href="https://friend${n}.example/${
+    same ? `shed-${n}/` : "about/"
+  }">Cedar potting shed ${n}</a></p>`
+
+describe("readable copy: a gallery of linked pictures each named by its link", () => {
+  it("keeps each name under its picture", () => {
+    const text = copy(article(`<p>${prose(20)}</p>${[1, 2, 3, 4].map((n) => galleryItem(n)).join("")}`))
+    for (let n = 1; n <= 4; n++) expect(text).toContain(`Cedar potting shed ${n}`)
+  })
+
+  it("still leaves out links that go elsewhere than the picture above them", () => {
+    const text = copy(article(`<p>${prose(20)}</p>${[1, 2, 3, 4].map((n) => galleryItem(n, false)).join("")}`))
+    expect(text).not.toContain("Cedar potting shed 2")
   })
 })
 

@@ -8,7 +8,9 @@
  * most of its longer words (`SHARED`, words of `MIN_WORD` letters or more, two at least), beside
  * at least `MIN_ITEMS - 1` siblings built the same way, is such a title and stays
  * (`titleOverItem`). A pointer's title names another page and its words are not the next
- * paragraph's.
+ * paragraph's. A gallery of other posts ("the projects of my friends") sets each as a paragraph
+ * holding only a picture linked to the post, over a short paragraph all one link to the same
+ * address naming it: that name stays too (`captions`), `MIN_ITEMS` such under one parent.
  */
 import { collapsedText, type El, type Page, shownChildren } from "./tree.js"
 
@@ -20,6 +22,8 @@ const MIN_PROSE = 80
 const SHARED = 0.6
 /** The fewest letters of a word counted. */
 const MIN_WORD = 4
+/** The longest linked name under a picture. */
+const MAX_CAPTION = 80
 
 const WORD = /[\p{L}\p{N}]+/gu
 
@@ -35,6 +39,31 @@ const titles = (page: Page, el: El, next: El | undefined): boolean => {
   return words.filter((w) => after.has(w)).length >= SHARED * words.length
 }
 
+/** The one address `el`'s links go to, if they all go to one. */
+const onlyHref = (page: Page, el: El): string | undefined => {
+  const hrefs = new Set<string>()
+  for (let i = el.order + 1; i < el.end; i++) {
+    const a = page.all[i]!
+    if (a.name === "a") hrefs.add((a.attribs.href ?? "").trim())
+  }
+  const [href] = hrefs
+  return hrefs.size === 1 && href !== undefined && href.length > 0 && !href.startsWith("#") ? href : undefined
+}
+
+/**
+ * Whether `el`, a short paragraph all one link, names the picture right before it (`before`: a
+ * paragraph of no text holding a picture linked to the same address): a gallery of other posts
+ * ("the projects of my friends") each a linked picture over its linked name.
+ */
+const captions = (page: Page, el: El, before: El): boolean => {
+  if (el.name !== "p" || before.name !== "p" || el.text === 0 || el.link < el.text || before.text > 0) return false
+  if (el.text > MAX_CAPTION) return false
+  const href = onlyHref(page, el)
+  if (href === undefined || onlyHref(page, before) !== href) return false
+  for (let i = before.order + 1; i < before.end; i++) if (page.all[i]!.name === "img") return true
+  return false
+}
+
 /** The titles among a parent's children (`titles`), read once in one pass. */
 const titledIn = new WeakMap<El, ReadonlySet<El>>()
 
@@ -44,6 +73,12 @@ const titlesOf = (page: Page, parent: El): ReadonlySet<El> => {
   const shown = shownChildren(parent)
   const found = new Set<El>()
   for (let i = 0; i + 1 < shown.length; i++) if (titles(page, shown[i]!, shown[i + 1])) found.add(shown[i]!)
+  let before: El | undefined
+  for (const c of parent.children) {
+    if (typeof c === "number" || c.drop) continue
+    if (before !== undefined && captions(page, c, before)) found.add(c)
+    before = c
+  }
   titledIn.set(parent, found)
   return found
 }
