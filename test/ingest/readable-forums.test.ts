@@ -834,3 +834,27 @@ describe("readable copy: the poster's line over each post of a thread", () => {
     expect(article).not.toContain("carver1")
   })
 })
+
+/**
+ * A thread without schema.org data whose posts open with a short block named `author` (who wrote
+ * the post and when, as phpBB writes it); `single`, a page with one such block only (an article's
+ * author line).
+ */
+const postHeadsThread = (single = false): string =>
+  `<html><head><title>Which bench for a small shop?</title></head><body><div id="page-body">${
+    (single ? [LONG] : [LONG, ...REPLIES]).map((r, i) =>
+      `<div class="post"><div class="postbody"><p class="author">by <strong><a href="/memberlist.php?u=${i}">` +
+      `carver${i}</a></strong> » Tue Mar 0${i + 1}, 2024 9:1${i} am</p><div class="content">${r}</div></div></div>`
+    ).join("")
+  }</div></body></html>`
+
+describe("readable copy: the author line over each post of a thread without schema.org data", () => {
+  it("keeps each poster's name and date where several posts open with one, not a lone author line", () => {
+    const text = copy(postHeadsThread())
+    for (const r of REPLIES) expect(text).toContain(r)
+    for (const i of [0, 1, 2, 3]) expect(text).toContain(`by carver${i} » Tue Mar 0${i + 1}, 2024 9:1${i} am`)
+    const single = copy(postHeadsThread(true))
+    expect(single).toContain("nine years")
+    expect(single).not.toContain("carver0")
+  })
+})

@@ -65,7 +65,7 @@ import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
-import { keepPosterLines } from "./posterLines.js"
+import { keepPosterLines, keepPostHeads } from "./posterLines.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections, relatedPageSections } from "./strips.js"
@@ -751,6 +751,7 @@ export const chooseContent = (
     discussionNames(page)
     keepPosterLines(page)
   }
+  keepPostHeads(page)
   const otherProducts = new Set(
     product
       ? productNames(page, says.productGroup === true)

@@ -6,7 +6,8 @@
  * (its schema.org data names a forum posting or a Q&A page: meta.ts), the poster is who speaks in
  * each reply, and most references keep the name and date over each post.
  */
-import type { El, Page } from "./tree.js"
+import { shapeOf } from "./cards.js"
+import { collapsedText, type El, namesOf, type Page } from "./tree.js"
 
 /**
  * On a discussion page, a byline-named block (furniture 3) holding an element whose microdata
@@ -38,4 +39,58 @@ const holdsAuthor = (page: Page, el: El): boolean => {
 const under = (kept: ReadonlySet<El>, el: El): boolean => {
   for (let a = el.parent; a !== undefined; a = a.parent) if (kept.has(a)) return true
   return false
+}
+
+/**
+ * A thread's post heads named as authors. Board engines whose pages carry no schema.org data
+ * (phpBB's `author`) write over each post's text, in a short block whose name says author, who
+ * wrote it and when ("by Ann » Tue Aug 27, 2019 1:47 am"): strong furniture by its name (an
+ * article's author box), so every post lost the line most references keep over it. Such a block
+ * is a post's head when the page holds `MIN_HEADS` or more of one shape (tag and first class
+ * name), each at most `MAX_HEAD` characters with a digit in it (the date), each followed by a
+ * sibling of `MIN_POST` characters or more (the post), and their texts differ (who wrote each).
+ * Their furniture mark is cleared.
+ */
+export const keepPostHeads = (page: Page): void => {
+  const byShape = new Map<string, Array<El>>()
+  for (const el of page.all) {
+    if (el.marks.furniture !== 2 || !AUTHOR_NAME.test(namesOf(el))) continue
+    const shape = shapeOf(el)
+    const list = byShape.get(shape)
+    if (list === undefined) byShape.set(shape, [el])
+    else list.push(el)
+  }
+  for (const list of byShape.values()) {
+    if (list.length < MIN_HEADS) continue
+    const texts = new Set<string>()
+    let heads = true
+    for (const el of list) {
+      const text = collapsedText(page, el)
+      if (text.length > MAX_HEAD || !/\d/.test(text) || !postAfter(page, el)) {
+        heads = false
+        break
+      }
+      texts.add(text)
+    }
+    if (!heads || texts.size < 2) continue
+    for (const el of list) el.marks = { weight: el.marks.weight, furniture: 0 }
+  }
+}
+
+/** A name that says author, as a name's own word (`author`, `post-author`; not `authorStats`). */
+const AUTHOR_NAME = /(?:^|[-_\s])author(?:$|[-_\s])/i
+/** The fewest heads of one shape that make a thread. */
+const MIN_HEADS = 3
+/** The longest head: a name and a date. */
+const MAX_HEAD = 120
+/** The least characters of the post after a head. */
+const MIN_POST = 20
+
+/**
+ * Whether the element after `el` among its parent's children holds a post (`MIN_POST` characters
+ * or more): the first element after `el`'s subtree, when it has the same parent.
+ */
+const postAfter = (page: Page, el: El): boolean => {
+  const next = page.all[el.end]
+  return next !== undefined && next.parent === el.parent && collapsedText(page, next).length >= MIN_POST
 }
