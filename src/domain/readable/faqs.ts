@@ -100,16 +100,24 @@ export const withDeclaredQuestions = (
     for (let i = q.order; i < q.end; i++) {
       const b = all[i]!
       if (b.name !== "button" || !b.drop || (b !== q && b.parent!.drop)) continue
-      b.drop = false
+      showButton(page, b)
       shown = true
-      for (let j = b.order + 1; j < b.end; j++) {
-        const d = all[j]!
-        d.drop = d.parent!.drop || dropsItself(page, d)
-      }
     }
   }
   if (shown) measure(page)
   return roots
+}
+
+/**
+ * Shows `button`, dropped for its tag, with what it holds, each element kept unless its own tag or
+ * style drops it (`dropsItself`) or its parent stays dropped. The caller measures the page again.
+ */
+const showButton = (page: Page, button: El): void => {
+  button.drop = false
+  for (let j = button.order + 1; j < button.end; j++) {
+    const d = page.all[j]!
+    d.drop = d.parent!.drop || dropsItself(page, d)
+  }
 }
 
 /** The longest label (its characters) read as a question a button asks: longer, it is a control's prose. */
@@ -164,12 +172,8 @@ export const withAskedButtons = (
       if (linked) continue
       const text = textContent(page.texts, b).trim()
       if (text.length > MAX_ASKED || !text.endsWith("?") || !declared.has(key(text))) continue
-      b.drop = false
+      showButton(page, b)
       shown = true
-      for (let j = b.order + 1; j < b.end; j++) {
-        const d = all[j]!
-        d.drop = d.parent!.drop || dropsItself(page, d)
-      }
     }
   }
   if (shown) measure(page)
