@@ -7,7 +7,7 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
-import { dropsItself, type El, inside, measure, type Page, textContent } from "./tree.js"
+import { dropsItself, type El, inside, measure, nextSibling, type Page, textContent } from "./tree.js"
 
 /** The fewest declared questions the page must show (fewer, and the block cannot be told). */
 const MIN_FOUND = 2
@@ -125,18 +125,6 @@ const MAX_ASKED = 200
 /** The least text (characters) the block after the button must show for it to be the question's answer. */
 const MIN_ANSWER = 40
 
-/** The element right after `el` among its parent's children, if any. */
-const nextElement = (el: El): El | undefined => {
-  const siblings = el.parent?.children ?? []
-  let seen = false
-  for (const c of siblings) {
-    if (typeof c === "number") continue
-    if (seen) return c
-    if (c === el) seen = true
-  }
-  return undefined
-}
-
 /**
  * A question the page declares (meta.ts `faq`) written as the button that opens its answer, the
  * answer shown right after it, inside the scored content: a shop's category that closes its guide
@@ -165,7 +153,7 @@ export const withAskedButtons = (
       const b = all[i]!
       if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
       i = b.end - 1
-      const answer = nextElement(b)
+      const answer = nextSibling(page, b)
       if (answer === undefined || answer.drop || answer.text < MIN_ANSWER) continue
       let linked = false
       for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"

@@ -7,7 +7,7 @@
  * each reply, and most references keep the name and date over each post.
  */
 import { shapeOf } from "./cards.js"
-import { collapsedText, type El, namesOf, type Page } from "./tree.js"
+import { collapsedText, type El, namesOf, nextSibling, type Page } from "./tree.js"
 
 /**
  * On a discussion page, a byline-named block (furniture 3) holding an element whose microdata
@@ -91,6 +91,6 @@ const MIN_POST = 20
  * or more): the first element after `el`'s subtree, when it has the same parent.
  */
 const postAfter = (page: Page, el: El): boolean => {
-  const next = page.all[el.end]
-  return next !== undefined && next.parent === el.parent && collapsedText(page, next).length >= MIN_POST
+  const next = nextSibling(page, el)
+  return next !== undefined && collapsedText(page, next).length >= MIN_POST
 }

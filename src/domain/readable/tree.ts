@@ -598,3 +598,12 @@ export const firstShown = (el: El): El | undefined => {
   }
   return undefined
 }
+
+/**
+ * The element right after `el` among its parent's children, if any: the first element after
+ * `el`'s subtree in document order, when it has the same parent.
+ */
+export const nextSibling = (page: Page, el: El): El | undefined => {
+  const next = page.all[el.end]
+  return next !== undefined && next.parent === el.parent ? next : undefined
+}
