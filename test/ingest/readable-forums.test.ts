@@ -10,7 +10,9 @@
  * readable/attachments.ts, readable/ads.ts: an advertisement's note, readable/pictures.ts: a video's
  * stand-in, readable/posters.ts: counts of posts, starter badges and letter avatars, readable/votes.ts:
  * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths,
- * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post).
+ * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post,
+ * readable/boilerplate.ts and readable/quotes.ts: a quoted post drawn as an aside, readable/chrome.ts: a
+ * short post ending in a smiley).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -856,5 +858,65 @@ describe("readable copy: the author line over each post of a thread without sche
     const single = copy(postHeadsThread(true))
     expect(single).toContain("nine years")
     expect(single).not.toContain("carver0")
+  })
+})
+
+/**
+ * A thread whose first post quotes two posts of another thread in quote boxes drawn as asides
+ * (`aside.quote`, each holding its title and a `blockquote`): one a paragraph long, one a line.
+ */
+const asideQuotesThread = (): string =>
+  `<html><head><title>How do you value a fast grower?</title></head><body><main>${
+    [LONG, ...REPLIES].map((r, i) =>
+      `<article class="post"><div class="poster">carver${i}</div><div class="cooked">${
+        i === 0 ?
+          `<p>Continuing the discussion from another thread:</p><aside class="quote no-group">` +
+          `<div class="title">planer7:</div><blockquote><p>I merely try to think about reasonable ` +
+          `expectations for the next few years, what the company may earn by then and what a buyer ` +
+          `would pay for those earnings, and I leave the rest of the arithmetic to others.</p></blockquote></aside>` +
+          `<aside class="quote no-group"><div class="title">planer7:</div><blockquote><p>Where is the ` +
+          `gate again?</p></blockquote></aside>` :
+          ""
+      }<p>${r}</p></div></article>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a quoted post drawn as an aside", () => {
+  it("keeps a quote box's paragraph inside the post that quotes it, not a line", () => {
+    const text = copy(asideQuotesThread())
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    expect(text).toContain("I merely try to think about reasonable expectations for the next few years")
+    expect(text).not.toContain("Where is the gate again?")
+  })
+})
+
+const FIRST = "I have run the board on the same small server for nine years, and what keeps members " +
+  "coming back is never the software itself."
+
+/**
+ * A thread whose second post is one short line ending in a smiley drawn as a picture (`img` whose
+ * `alt` is the typed face), quoted by the fourth post; `alt`, the smiley's text.
+ */
+const smileyThread = (alt = ":D"): string =>
+  `<html><head><title>If the board closes</title></head><body><main>${
+    [FIRST, "SMILEY", ...REPLIES].map((r, i) =>
+      `<article class="post"><div class="poster">carver${i}</div><div class="postBody">${
+        r === "SMILEY" ?
+          `<p>I made lots of friends here. <span><img alt="${alt}" src="/smilies/grin.gif"></span></p>` :
+          i === 3 ?
+          `<blockquote class="bbQuote"><div class="bbQuote__text"><p>I made lots of friends here. ` +
+          `<span><img alt="${alt}" src="/smilies/grin.gif"></span></p></div></blockquote><p>${r}</p>` :
+          `<p>${r}</p>`
+      }</div></article>`
+    ).join("")
+  }</main></body></html>`
+
+describe("readable copy: a short post ending in a smiley", () => {
+  it("keeps a short line with a smiley's picture, written in two posts, as the posts' text", () => {
+    const text = copy(smileyThread())
+    for (const r of [FIRST, ...REPLIES]) expect(text).toContain(r)
+    expect(text.match(/I made lots of friends here\./g)?.length).toBe(2)
+    const emoji = copy(smileyThread(":grinning:"))
+    expect(emoji.match(/I made lots of friends here\./g)?.length).toBe(2)
   })
 })

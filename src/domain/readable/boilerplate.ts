@@ -82,10 +82,17 @@ export const concealing = (name: string, attribs: Attribs): boolean =>
 /** An inline style that hides the element (`display: none`, `visibility: hidden`) until a script shows it. */
 const hiddenStyle = (attribs: Attribs): boolean => attribs.style !== undefined && HIDDEN_STYLE.test(attribs.style)
 
+/**
+ * The class of an `aside` that is a quoted post (`quote` as a class of its own: Discourse's
+ * `aside.quote`), the quoted words in its `blockquote`: a part of the post that quotes it, not a
+ * box beside the page's text.
+ */
+const QUOTE_BOX = /(?:^|\s)quote(?:$|\s)/
+
 /** Whether an element of this (lowercase) name and attributes is left out outright (`reveal`: see `concealing`). */
 export const droppedTag = (name: string, attribs: Attribs, reveal = false): boolean => {
   if (reveal && concealing(name, attribs)) return false
-  if (DROP.has(name)) return true
+  if (DROP.has(name) && !(name === "aside" && attribs.class !== undefined && QUOTE_BOX.test(attribs.class))) return true
   if (attribs.hidden !== undefined) return true
   const ariaHidden = attribs["aria-hidden"]
   if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true

@@ -6,7 +6,9 @@
  * "Regular price", "Sale price"), which no one sees, a card's link to its item written twice
  * with the same text, a part every card hides with `d-none` (a template's data for a script), a
  * badge the shop pins on several cards ("New Arrival"), named so or laid over the card's picture
- * as the only text of its box, and a control that counts the card's other colours ("+15"). What tells the cards apart (a title, a price, a summary) stays.
+ * as the only text of its box (a smiley drawn as a picture in the text is no picture it is laid
+ * over: a short post quoted further on), and a control that counts the card's other colours
+ * ("+15"). What tells the cards apart (a title, a price, a summary) stays.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
@@ -209,9 +211,23 @@ const badges = (page: Page, card: El): Array<[El, string]> => {
   return out
 }
 
-/** Whether a picture (`img`, dropped by its tag) lies in `el`'s subtree. */
+/**
+ * A smiley's text in place of its picture: a code between colons (`:smile:`), a face typed in
+ * signs (`:D`, `;)`, `:-P`), or an emoji.
+ */
+const SMILEY =
+  /^(?::[\w+-]+:|[:;=][-']?[\w()[\]/\\|*@$]{1,2}|\p{Extended_Pictographic}(?:\p{Emoji_Modifier}|\ufe0f|\u200d\p{Extended_Pictographic})*)$/u
+
+/**
+ * Whether a picture (`img`, dropped by its tag) lies in `el`'s subtree. A smiley (its text, `alt`,
+ * a smiley's: `SMILEY`) is a word of the line it stands in, not a picture a label is laid over:
+ * a short post's line ending in one stays the post's.
+ */
 const holdsPicture = (page: Page, el: El): boolean => {
-  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "img") return true
+  for (let i = el.order + 1; i < el.end; i++) {
+    const d = page.all[i]!
+    if (d.name === "img" && !SMILEY.test(d.attribs.alt?.trim() ?? "")) return true
+  }
   return false
 }
 

@@ -26,6 +26,8 @@ export interface Attribs {
   readonly "aria-labelledby"?: string | undefined
   /** Read for a box a script has not filled yet (fillers.ts). */
   readonly "aria-busy"?: string | undefined
+  /** Read for a picture that is a smiley in a line of text (chrome.ts). */
+  readonly alt?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
   readonly name?: string | undefined
   readonly property?: string | undefined
@@ -57,6 +59,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-expanded": undefined,
   "aria-labelledby": undefined,
   "aria-busy": undefined,
+  alt: undefined,
   name: undefined,
   property: undefined,
   content: undefined,

@@ -7,6 +7,9 @@
  * it answers as a preview clamped to a line or two by its class (`line-clamp-1`, `text-truncate`,
  * `-webkit-line-clamp`): the page holds the whole post there, the reader sees its first words;
  * such a preview of what the copy already holds is left out the same way.
+ * A quoted post drawn as an aside (Discourse's `aside.quote`, which the tag's rule no longer drops:
+ * boilerplate.ts `QUOTE_BOX`) stays when it holds a paragraph; one of fewer than `MIN_ASIDE_WORDS`
+ * words (a line picked out of the post just answered, a link's preview cut to its first word) goes.
  * A quote that stays may end in its control: a link drawn as a button, with no address, that
  * unfolds the quote ("Click to expand…"); a script's button, not the quoted text, it is left out.
  */
@@ -18,6 +21,9 @@ const RUN = 8
 const SEEN_SHARE = 0.5
 
 const WORD = /[\p{L}\p{N}]+/gu
+
+/** The fewest words of a quoted post drawn as an aside for it to stay. */
+const MIN_ASIDE_WORDS = 30
 
 /** A class name that names a quote as a word of its own: `quote`, `bbcode_quote`, `bbCodeBlock--quote`, `quote-box` (not `js-selectToQuote`). */
 const QUOTE_NAME = /(?:^|\s|[-_])quote(?:$|\s|[-_])/i
@@ -96,6 +102,11 @@ export const dropRepeatedQuotes = (page: Page, roots: ReadonlyArray<El>): Readon
         const words: Array<string> = []
         textOf(page, node, words, read)
         const quoted = runs(words)
+        // A quote box drawn as an aside (boilerplate.ts `QUOTE_BOX`) that holds a line or two.
+        if (node.name === "aside" && words.length < MIN_ASIDE_WORDS) {
+          node.drop = true
+          continue
+        }
         if (quoted.length > 0 && quoted.filter((r) => seen.has(r)).length >= SEEN_SHARE * quoted.length) {
           node.drop = true
           continue
