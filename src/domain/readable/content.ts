@@ -60,7 +60,7 @@ import { factPart, factRow, titlePart } from "./facts.js"
 import { declaredFaq } from "./faqs.js"
 import { scrolledCopy, tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
-import { introducedList, labelledList } from "./introduced.js"
+import { introducedList, labelledList, listAfterProse } from "./introduced.js"
 import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pageFrame } from "./pageFrame.js"
@@ -394,7 +394,10 @@ const clean = (
         return true
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
-      if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
+      if (
+        weightOf(el, names) >= 0 &&
+        (introducedList(page, el, end) || labelledList(page, el) || listAfterProse(page, el, end))
+      ) return true
       const judge = (b: El): boolean =>
         furniture(
           page,
