@@ -6,6 +6,7 @@
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
  * readable/introduced.ts (a list after a colon, a list of links after a paragraph of prose),
+ * readable/dataTables.ts: a table of figures whose names are links,
  * readable/edges.ts: a list whose items are set as headings,
  * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
@@ -301,6 +302,29 @@ describe("readable copy: a list of links after a paragraph of the article's pros
     }</ul>`
     expect(copy(withList(`${told}${pointers}`))).not.toContain("Pruning stone fruit")
     expect(copy(withList("", `${told}${notedCourses}`))).not.toContain("Pruning stone fruit")
+  })
+})
+
+/** A ranking of nurseries with their sales, each nursery linked to its site, pasted into a builder's box. */
+const ranking = (head: boolean): string =>
+  `<div class="w-embed"><div class="table-scroll"><table>${
+    head ? "<thead><tr><th>Nursery</th><th>Trees sold</th></tr></thead>" : ""
+  }<tbody>${
+    ["Fieldfare Trees", "Old Mill Orchards", "Quince and Medlar", "Hillside Grafts"]
+      .map((t, i) => `<tr><td><a href="https://nursery${i}.example/">${t}</a></td><td>${(9 - i) * 110}</td></tr>`)
+      .join("")
+  }</tbody></table></div></div>`
+
+describe("readable copy: a table of figures whose names are links", () => {
+  it("keeps a table with a header row whose every row holds a figure unlinked, and its builder's box", () => {
+    const text = copy(withList(ranking(true)))
+    expect(text).toContain("Fieldfare Trees")
+    expect(text).toContain("Hillside Grafts")
+    expect(text).toContain("660")
+  })
+
+  it("still leaves out such a table without a header row naming its columns", () => {
+    expect(copy(withList(ranking(false)))).not.toContain("Fieldfare Trees")
   })
 })
 
