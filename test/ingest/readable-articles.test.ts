@@ -5,7 +5,9 @@
  * any real page), each failing without the rule it tests (readable/teasers.ts, readable/authors.ts,
  * readable/boilerplate.ts: `embed` a weak name, readable/signups.ts, readable/tree.ts: documents
  * pasted whole into an article, readable/render.ts: a code block inside an inline element,
- * readable/introduced.ts, readable/edges.ts: a list whose items are set as headings,
+ * readable/introduced.ts (a list after a colon, a list of links after a paragraph of prose),
+ * readable/dataTables.ts: a table of figures whose names are links,
+ * readable/edges.ts: a list whose items are set as headings,
  * readable/anchors.ts, readable/frames.ts, readable/content.ts: a sentence linked whole;
  * readable/teasers.ts: teasers cut short under a short story; readable/edges.ts: list items set as
  * bold paragraphs, a label heading over a heading; readable/teasers.ts: teasers whose titles the
@@ -268,6 +270,61 @@ describe("readable copy: a list the article's sentence introduces", () => {
     const end = `<p>If you liked this story you might also like:</p>${courses}`
     expect(copy(withList("", end))).not.toContain("Grafting for beginners")
     expect(copy(withList(`<p>Courses:</p>${courses}`))).not.toContain("Grafting for beginners")
+  })
+})
+
+/** The same courses, each linked with a note of its own after the link (its length, its rating). */
+const notedCourses = `<ul>${
+  ["Grafting for beginners", "Pruning stone fruit", "Orchard pests and their friends", "Cider from windfalls"]
+    .map((t, i) => `<li><a href="https://school.example/course/${i}">${t}</a> (${i + 2} hours) ★★★★☆</li>`).join("")
+}</ul>`
+
+describe("readable copy: a list of links after a paragraph of the article's prose", () => {
+  const told =
+    "<p>The keepers teach four courses each winter, and each of them ends with a certificate of completion.</p>"
+
+  it("keeps a list whose items each open with a link, right after a paragraph ending as a sentence", () => {
+    const text = copy(withList(`${told}${notedCourses}`))
+    expect(text).toContain("Grafting for beginners (2 hours)")
+    expect(text).toContain("Cider from windfalls (5 hours)")
+    expect(text).toContain(prose(14))
+  })
+
+  it("still leaves out a table of contents, pointers that open with a label, and such a list at the story's end", () => {
+    const contents = `<ul>${
+      ["Grafting", "Pruning", "Pests"].map((t) => `<li><a href="#${t.toLowerCase()}">${t} in the orchard</a></li>`)
+        .join("")
+    }</ul>`
+    expect(copy(withList(`${told}${contents}`))).not.toContain("Grafting in the orchard")
+    const pointers = `<ul>${
+      ["Grafting for beginners", "Pruning stone fruit", "Cider from windfalls"]
+        .map((t, i) => `<li>See also: <a href="https://school.example/course/${i}">${t}</a></li>`).join("")
+    }</ul>`
+    expect(copy(withList(`${told}${pointers}`))).not.toContain("Pruning stone fruit")
+    expect(copy(withList("", `${told}${notedCourses}`))).not.toContain("Pruning stone fruit")
+  })
+})
+
+/** A ranking of nurseries with their sales, each nursery linked to its site, pasted into a builder's box. */
+const ranking = (head: boolean): string =>
+  `<div class="w-embed"><div class="table-scroll"><table>${
+    head ? "<thead><tr><th>Nursery</th><th>Trees sold</th></tr></thead>" : ""
+  }<tbody>${
+    ["Fieldfare Trees", "Old Mill Orchards", "Quince and Medlar", "Hillside Grafts"]
+      .map((t, i) => `<tr><td><a href="https://nursery${i}.example/">${t}</a></td><td>${(9 - i) * 110}</td></tr>`)
+      .join("")
+  }</tbody></table></div></div>`
+
+describe("readable copy: a table of figures whose names are links", () => {
+  it("keeps a table with a header row whose every row holds a figure unlinked, and its builder's box", () => {
+    const text = copy(withList(ranking(true)))
+    expect(text).toContain("Fieldfare Trees")
+    expect(text).toContain("Hillside Grafts")
+    expect(text).toContain("660")
+  })
+
+  it("still leaves out such a table without a header row naming its columns", () => {
+    expect(copy(withList(ranking(false)))).not.toContain("Fieldfare Trees")
   })
 })
 

@@ -44,6 +44,7 @@ import { labelledNote } from "./callouts.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
+import { aroundDataTable, dataTable } from "./dataTables.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import {
@@ -60,7 +61,7 @@ import { factPart, factRow, titlePart } from "./facts.js"
 import { declaredFaq } from "./faqs.js"
 import { scrolledCopy, tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
-import { introducedList, labelledList } from "./introduced.js"
+import { introducedList, labelledList, listAfterProse } from "./introduced.js"
 import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pageFrame } from "./pageFrame.js"
@@ -194,6 +195,7 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
             !promotedGrid(page, el, product)) ||
             (el.marks.furniture === 1 && !prose(el) &&
               el.name !== "table" /* a weak name on a data table ("table-header") is its own */ &&
+              !aroundDataTable(el) /* a builder's box for pasted HTML (`w-embed`) holding a table of figures */ &&
               tags?.has(el) !== true) ||
             (el.marks.furniture === 3 && el.text < MAX_BYLINE && !(product && titledBlock(page, el))) ||
             furnitureTag(el)))
@@ -394,7 +396,10 @@ const clean = (
         return true
       }
       // A list the article's sentence introduces is read whole (introduced.ts).
-      if (weightOf(el, names) >= 0 && (introducedList(page, el, end) || labelledList(page, el))) return true
+      if (
+        weightOf(el, names) >= 0 &&
+        (introducedList(page, el, end) || labelledList(page, el) || listAfterProse(page, el, end))
+      ) return true
       const judge = (b: El): boolean =>
         furniture(
           page,
@@ -411,6 +416,8 @@ const clean = (
           negativeItem(scores, el, names)) &&
         !inside(best, el)
       ) {
+        // A table of figures whose names are links, and a box holding only it, are read whole (dataTables.ts).
+        if (judged && ((weightOf(el, names) >= 0 && dataTable(el)) || aroundDataTable(el))) return false
         // A section whose heading and paragraph come before its links is judged part by part (intros.ts).
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).

@@ -8,7 +8,9 @@
  * might also like:"), so the article's prose must go on after the list. The cleaning pass
  * (content.ts step 4) would drop such a list by its links alone; it keeps it whole. So, too, a
  * list whose items each open with a bold label and a colon ("Flagship hotel: …", "Buying
- * options: …"): facts the article lists, each saying what its link is.
+ * options: …"): facts the article lists, each saying what its link is. And a list whose items each
+ * open with a link to another page, right after a paragraph of the article's prose that ends as a
+ * sentence, the prose going on after it (`listAfterProse`): the selection the paragraph tells of.
  */
 import { isList } from "./edges.js"
 import { collapsedText, type El, leadingChild, MIN_PARAGRAPH, type Page } from "./tree.js"
@@ -54,6 +56,42 @@ export const introducedList = (page: Page, el: El, end: number): boolean => {
   if (intro === undefined || intro.name !== "p" || intro.link > MAX_INTRO_LINKS * intro.text) return false
   const text = collapsedText(page, intro)
   return text.endsWith(":") && text.split(" ").length >= MIN_INTRO_WORDS && proseAfter(page, el, end)
+}
+
+/** The least text of the paragraph of prose a list of links follows (`listAfterProse`): a sentence or two. */
+const MIN_PROSE_BEFORE = 80
+
+/** The fewest items of a list of links the article's prose surrounds (`listAfterProse`). */
+const MIN_LINKED_ITEMS = 3
+
+/**
+ * Whether `el` is a list (`ul`, `ol`) of three items or more, each opening with its link to
+ * another page (no in-page fragment: a table of contents links to the page's own sections), right
+ * after a paragraph of the article's prose that ends as a sentence (80 characters at least, under
+ * half of it linked: "The school offers a series of courses. Each leads to a certificate."), with the
+ * article's prose going on after it before `end`: the selection the paragraph tells of, each
+ * entry linked to its page ("Intro to SQL ★★★★☆(8)"). A menu or a strip of related links is set
+ * apart from the prose, under a label or a heading of its own; a pointer ("See also: …") opens
+ * with its label, not its link.
+ */
+export const listAfterProse = (page: Page, el: El, end: number): boolean => {
+  if (!isList(el)) return false
+  const intro = previousShown(el)
+  if (
+    intro === undefined || intro.name !== "p" || intro.text < MIN_PROSE_BEFORE ||
+    intro.link > MAX_INTRO_LINKS * intro.text
+  ) return false
+  if (!/[.!?]["'\u201d\u2019)]*$/.test(collapsedText(page, intro))) return false
+  let items = 0
+  for (const k of el.children) {
+    if (typeof k === "number" || k.drop || k.text === 0) continue
+    if (k.name !== "li") return false
+    const first = leadingChild(page, k)
+    const href = first?.name === "a" ? first.attribs.href : undefined
+    if (href === undefined || href.includes("#")) return false
+    items++
+  }
+  return items >= MIN_LINKED_ITEMS && proseAfter(page, el, end)
 }
 
 /** Whether `el`'s first shown content is a bold label ending with a colon ("Flagship hotel:", "Address:"). */
