@@ -7,7 +7,8 @@
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq`, `withDeclaredQuestions` and `withAskedButtons`, readable/content.ts
- * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run),
+ * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run; the
+ * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
@@ -526,8 +527,8 @@ describe("readable copy: a short answer whose sentence links a few words", () =>
 })
 
 /** A category page whose title and its lead stand in a hero above the part that scores (its guide). */
-const heroShop = (lead: string, title = "<h1>Task chairs</h1>", head = "") =>
-  `<html><head><title>Task chairs and stools | The Shop</title>${head}</head><body>
+const heroShop = (lead: string, title = "<h1>Task chairs</h1>", head = "", named = "Task chairs and stools") =>
+  `<html><head><title>${named} | The Shop</title>${head}</head><body>
   <div id="content"><div class="landing-hero"><div class="hero-box">${title}${lead}</div>
   <ul class="hero-links"><li><a href="/c/mesh">Mesh chairs</a></li><li><a href="/c/stools">Stools</a></li></ul></div>
   <section class="guide"><div class="row"><div class="col"><h2>How to choose</h2><p>${prose(1)}</p><p>${prose(2)}</p>
@@ -563,6 +564,13 @@ describe("readable copy: the title and its lead above the content", () => {
   const wrappedLead = `<div class="category-description"><p class="description-text">The shop sells task chairs ` +
     `for every desk, each one tried for a full week by our own staff at their desks before it is listed here.</p>` +
     `<button class="description-more"></button></div>`
+
+  it("writes the page's h1 as the copy's title when no lead follows it and the document's title says otherwise", () => {
+    const text = copy(heroShop(`<div class="hero-count">24 chairs</div>`, undefined, "", "Seats for every desk"))
+    expect(text).toContain("Task chairs\n")
+    expect(text).not.toContain("Seats for every desk\n")
+    expect(text).toContain(prose(3))
+  })
 
   it("keeps the paragraph a box holds under the title, each in a box of its own", () => {
     const text = copy(heroShop(wrappedLead, `<div class="category-title"><h1>Task chairs</h1></div>`))

@@ -19,7 +19,8 @@
  *    takes in those siblings that score enough or read like prose, and the article's lead when it
  *    sits before it (edges.ts), and the page's one `h1` with the unlinked paragraph right after it
  *    when they stand before it, outside it (`titleLead`: a hero's title and lead; or the box of the
- *    two, when the lead is a bare text run after the title).
+ *    two, when the lead is a bare text run after the title; or, with no lead, the `h1` alone when
+ *    the document's title does not say all its words: `titleAlone`).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
@@ -554,6 +555,35 @@ const opensWithLink = (page: Page, el: El): boolean => {
  * a lead written as a bare text run in the box of the title (`bareLead`) brings that box whole.
  */
 const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
+  const parts = titleAndLead(page, picked, undated)
+  return parts.length > 0 ? parts : titleAlone(page, picked)
+}
+
+/**
+ * The page's one `h1` alone, kept, standing before the chosen content and outside it (no link,
+ * 150 characters at most), when no lead goes with it (`titleAndLead`) and the document's `<title>`
+ * does not hold every word of it: the title the reader sees over the page, written as the copy's
+ * heading instead of a document title that names something else (the site alone, an older
+ * headline, a search engine's wording). A document's title that holds all its words says the same
+ * title at more length (the product's kind, the site's section) and stays the copy's heading.
+ */
+const titleAlone = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
+  const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
+  if (h1s.length !== 1) return []
+  const h1 = h1s[0]!
+  if (h1.order >= picked[0]!.order || h1.text === 0 || h1.text > TAGLINE || h1.link > 0) return []
+  if (picked.some((r) => inside(h1, r) || inside(r, h1))) return []
+  // A document's title that holds every word of the h1 says the same title, longer: it stays.
+  const doc = page.all.find((e) => e.name === "title")
+  const said = new Set(doc === undefined ? [] : words(textContent(page.texts, doc)))
+  const own = words(textContent(page.texts, h1))
+  return own.length > 0 && !own.every((w) => said.has(w)) ? [h1] : []
+}
+
+const words = (s: string): Array<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+
+/** The title with its lead (`titleLead`'s first reading, above), or none. */
+const titleAndLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
   const hero = h1s.length === 0 ? weakHeroTitle(page) : undefined
   if (hero !== undefined) return heroTitleLead(page, hero, picked)
