@@ -375,7 +375,8 @@ const clean = (
   roots: ReadonlyArray<El>,
   best: El,
   names: boolean,
-  product: boolean
+  product: boolean,
+  undated = false
 ): void => {
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
@@ -384,6 +385,7 @@ const clean = (
   // Sections the page's table of contents links to are read without their names (anchors.ts).
   const sections = linkedSections(page)
   const banners = bannerSectionsOf.get(page)
+  const title = undated && !product ? pageTitle(page) : undefined
   let end = 0
   for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
@@ -415,6 +417,8 @@ const clean = (
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
         if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
+        // A box that holds the page's one title and its lead (a hero's, beside a breadcrumb) is judged part by part.
+        if (judged && weightOf(el, names) >= 0 && title !== undefined && titleAndLead(page, el, title)) return false
         // An entry built as the entries beside it that the cleaning keeps is kept whole (alike.ts).
         if (judged && weightOf(el, names) >= 0 && likeKeptSibling(page, el, (s) => !judge(s))) return true
         el.drop = true
@@ -423,6 +427,33 @@ const clean = (
       return false
     })
   }
+}
+
+/** The page's one `h1` with text, when it has one. */
+const pageTitle = (page: Page): El | undefined => {
+  let found: El | undefined
+  for (const el of page.all) {
+    if (el.name !== "h1" || el.drop || el.text === 0) continue
+    if (found !== undefined) return undefined
+    found = el
+  }
+  return found
+}
+
+/** The least text of the paragraph under the page's title that `titleAndLead` reads as its lead. */
+const MIN_TITLE_LEAD = 100
+
+/**
+ * Whether `box` holds the page's title (`title`) and, after it, a paragraph of `MIN_TITLE_LEAD`
+ * characters or more with no link: the title's lead.
+ */
+const titleAndLead = (page: Page, box: El, title: El): boolean => {
+  if (!inside(title, box)) return false
+  for (let i = title.end; i < box.end; i++) {
+    const e = page.all[i]!
+    if (e.name === "p" && !e.drop && e.text >= MIN_TITLE_LEAD && e.link === 0) return true
+  }
+  return false
 }
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
@@ -1280,7 +1311,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   if (content === undefined || !enough(content)) return declaredContent(page)
   const title = titleLead(page, content.picked, undated)
   const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
-  clean(page, scores, roots, content.best, names, product)
+  clean(page, scores, roots, content.best, names, product, undated)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated, product)
   dropContentsLabels(page, roots)
