@@ -29,7 +29,8 @@
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
  * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
  * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links;
- * readable/content.ts `titleAndLead`, the page's title and lead in a box a breadcrumb's links weigh down.
+ * readable/content.ts `titleAndLead`, the page's title and lead in a box a breadcrumb's links weigh down, and
+ * `shortLead`, a one-sentence lead under the title above a list chosen apart.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1314,5 +1315,28 @@ describe("readable copy: the page's title and lead in a box with a breadcrumb", 
     expect(text).toContain("Each course takes about three hours")
     expect(text).toContain("Garden course number 7")
     expect(text).not.toContain("Free courses for gardeners")
+  })
+})
+
+const plot = (i: number): string =>
+  `<article class="row"><h2><a href="/plots/${i}">Allotment plot ${i}</a></h2>` +
+  `<p>Tomatoes, beans and a pumpkin bed along the fence of plot ${i}, watered by hand.</p>` +
+  `<span class="stars">${100 + i} stars this week</span></article>`
+
+/** A trending page: a hero of its own with the page's one title and a short lead, then the list chosen apart. */
+const trendingPlots = `<html><head><title>Plotshare</title></head><body>
+  <header class="site-header"><a href="/">Plotshare</a> <a href="/login">Sign in</a></header>
+  <main><div class="hero"><div class="container"><h1>Trending</h1>
+  <p>See what the growers are most excited about this week.</p></div></div>
+  <div class="box"><div class="box-header"><a href="/trending?since=daily">Today</a> <a href="/trending?since=weekly">This week</a></div>
+  <div class="rows">${Array.from({ length: 8 }, (_, i) => plot(i + 1)).join("")}</div></div></main>
+  <footer><p>Copyright 2026 Plotshare, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: the page's title and a one-sentence lead above the list", () => {
+  it("keeps a short lead of one sentence under the title on an undated page", () => {
+    const text = copy(trendingPlots)
+    expect(text).toContain("Trending")
+    expect(text).toContain("See what the growers are most excited about this week.")
+    expect(text).toContain("Allotment plot 6")
   })
 })

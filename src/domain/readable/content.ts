@@ -574,8 +574,10 @@ const opensWithLink = (page: Page, el: El): boolean => {
  * that hold nothing else, a short heading of its own may stand between them (a hero's tagline,
  * kept with them), and the paragraph in a box that shows nothing else (a category's
  * description beside its "more" control); not on a dated page (`undated` false), where a
- * paragraph boxed apart under the title is an article's deck. With no paragraph after the title,
- * a lead written as a bare text run in the box of the title (`bareLead`) brings that box whole.
+ * paragraph boxed apart under the title is an article's deck. On an undated page the lead may be
+ * shorter when it ends as a sentence does (`shortLead`: a trending page's one line under its
+ * title). With no paragraph after the title, a lead written as a bare text run in the box of the
+ * title (`bareLead`) brings that box whole.
  */
 const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
@@ -608,7 +610,7 @@ const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Arr
       continue
     }
     const lead = wrappedParagraph(c)
-    if (lead === undefined || lead.text < 100 || lead.link > 0) return []
+    if (lead === undefined || lead.link > 0 || (lead.text < 100 && !(undated && shortLead(page, lead)))) return []
     // Under a dated page's title, a paragraph in a box of its own is the article's deck.
     if (!undated && (anchor !== h1 || lead !== c)) return []
     const parts = tagline === undefined ? [h1, lead] : [h1, tagline, lead]
@@ -700,6 +702,19 @@ const heroTitleLead = (page: Page, h1: El, picked: ReadonlyArray<El>): Array<El>
   measure(page)
   return [h1, next]
 }
+
+/** The least text of a short lead `titleLead` reads under an undated page's title. */
+const SHORT_LEAD = 40
+
+/** A sentence's end: a full stop, an exclamation or a question mark, then closing quotes or brackets. */
+const LEAD_END = /[.!?]["'\u201d\u2019)]*$/
+
+/**
+ * A lead under 100 characters that `titleLead` reads under an undated page's title: `SHORT_LEAD`
+ * characters or more, ending as a sentence does ("See what the community is most excited about
+ * today."), not a label or a count.
+ */
+const shortLead = (page: Page, lead: El): boolean => lead.text >= SHORT_LEAD && LEAD_END.test(collapsedText(page, lead))
 
 /** The longest heading under the title `titleLead` reads as its tagline, in characters. */
 const TAGLINE = 150
