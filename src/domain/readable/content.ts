@@ -24,7 +24,8 @@
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
  *    and not a heading (a thread's posts only past half links: posts.ts; not a directory's lists
- *    of links under their headings: directories.ts); list items named as
+ *    of links under their headings: directories.ts; on an undated page, not a block holding the
+ *    page's one `h1` and its lead: `titleAndLead`, judged part by part); list items named as
  *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
