@@ -28,7 +28,9 @@
  * and a job's link to apply; readable/prompts.ts `withoutAccountBoxes`, a box asking a guest to log in; readable/readingTimes.ts
  * `withoutReadingTimes`, a post's reading time; readable/controls.ts `withoutElsewhereLinks` too, a section's link to its whole
  * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
- * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links.
+ * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links;
+ * readable/content.ts `holdsTitleLead`, the page's title and lead in a box a breadcrumb's links weigh down, and
+ * `shortLead`, a one-sentence lead under the title above a list chosen apart.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1288,5 +1290,53 @@ describe("readable copy: a wiki's footer under its page", () => {
     expect(text).toContain("C-language 4")
     expect(text).not.toContain("Retrieved from")
     expect(text).not.toContain("Hidden categories")
+  })
+})
+
+const gardenCourse = (i: number): string =>
+  `<div class="card"><a href="/courses/${i}"><h3>Garden course number ${i}</h3></a>` +
+  `<p>Three hours on the beds and tools of plot ${i}, with a certificate at the end of it.</p></div>`
+
+/** A catalogue's hero inside its content: a breadcrumb, the page's one title, its lead and two links to other lists. */
+const catalogue = `<html><head><title>Garden courses | Plotschool</title></head><body>
+  <header class="site-header"><a href="/">Plotschool</a></header>
+  <div class="page"><div class="intro-box"><ul class="crumbs"><li><a href="/all">All courses</a></li>` +
+  `<li><a href="/free">Free courses for gardeners</a></li></ul>
+  <div class="intro"><h1>Explore free garden courses</h1>
+  <p>Each course takes about three hours: pick a level from beginner to advanced, work through the lessons at your own pace and earn a certificate.</p></div>
+  <span>See our <a href="/diplomas">Diploma courses</a> or <a href="/all">Browse every course we offer</a></span></div>
+  <div class="grid">${Array.from({ length: 8 }, (_, i) => gardenCourse(i + 1)).join("")}</div></div>
+  <footer><p>Copyright 2026 Plotschool, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: the page's title and lead in a box with a breadcrumb", () => {
+  it("keeps the title and its lead when their box links a lot, and leaves out the breadcrumb", () => {
+    const text = copy(catalogue)
+    expect(text).toContain("Explore free garden courses")
+    expect(text).toContain("Each course takes about three hours")
+    expect(text).toContain("Garden course number 7")
+    expect(text).not.toContain("Free courses for gardeners")
+  })
+})
+
+const plot = (i: number): string =>
+  `<article class="row"><h2><a href="/plots/${i}">Allotment plot ${i}</a></h2>` +
+  `<p>Tomatoes, beans and a pumpkin bed along the fence of plot ${i}, watered by hand.</p>` +
+  `<span class="stars">${100 + i} stars this week</span></article>`
+
+/** A trending page: a hero of its own with the page's one title and a short lead, then the list chosen apart. */
+const trendingPlots = `<html><head><title>Plotshare</title></head><body>
+  <header class="site-header"><a href="/">Plotshare</a> <a href="/login">Sign in</a></header>
+  <main><div class="hero"><div class="container"><h1>Trending</h1>
+  <p>See what the growers are most excited about this week.</p></div></div>
+  <div class="box"><div class="box-header"><a href="/trending?since=daily">Today</a> <a href="/trending?since=weekly">This week</a></div>
+  <div class="rows">${Array.from({ length: 8 }, (_, i) => plot(i + 1)).join("")}</div></div></main>
+  <footer><p>Copyright 2026 Plotshare, all rights reserved.</p></footer></body></html>`
+
+describe("readable copy: the page's title and a one-sentence lead above the list", () => {
+  it("keeps a short lead of one sentence under the title on an undated page", () => {
+    const text = copy(trendingPlots)
+    expect(text).toContain("Trending")
+    expect(text).toContain("See what the growers are most excited about this week.")
+    expect(text).toContain("Allotment plot 6")
   })
 })

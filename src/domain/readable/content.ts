@@ -25,7 +25,8 @@
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
  *    and not a heading (a thread's posts only past half links: posts.ts; not a directory's lists
- *    of links under their headings: directories.ts); list items named as
+ *    of links under their headings: directories.ts; on an undated page, not a block holding the
+ *    page's one `h1` and its lead: `holdsTitleLead`, judged part by part); list items named as
  *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
@@ -378,7 +379,8 @@ const clean = (
   roots: ReadonlyArray<El>,
   best: El,
   names: boolean,
-  product: boolean
+  product: boolean,
+  undated = false
 ): void => {
   const all = page.all
   const cards = cardsToKeep(all, roots, product ? undefined : (g) => pricedGrid(page, g))
@@ -387,6 +389,7 @@ const clean = (
   // Sections the page's table of contents links to are read without their names (anchors.ts).
   const sections = linkedSections(page)
   const banners = bannerSectionsOf.get(page)
+  const title = undated && !product ? pageTitle(page) : undefined
   let end = 0
   for (const root of roots) end = Math.max(end, root.end)
   for (const root of roots) {
@@ -423,6 +426,8 @@ const clean = (
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
         if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
+        // A box that holds the page's one title and its lead (a hero's, beside a breadcrumb) is judged part by part.
+        if (judged && weightOf(el, names) >= 0 && title !== undefined && holdsTitleLead(page, el, title)) return false
         // An entry built as the entries beside it that the cleaning keeps is kept whole (alike.ts).
         if (judged && weightOf(el, names) >= 0 && likeKeptSibling(page, el, (s) => !judge(s))) return true
         el.drop = true
@@ -431,6 +436,33 @@ const clean = (
       return false
     })
   }
+}
+
+/** The page's one `h1` with text, when it has one. */
+const pageTitle = (page: Page): El | undefined => {
+  let found: El | undefined
+  for (const el of page.all) {
+    if (el.name !== "h1" || el.drop || el.text === 0) continue
+    if (found !== undefined) return undefined
+    found = el
+  }
+  return found
+}
+
+/** The least text of the paragraph under the page's title that `holdsTitleLead` reads as its lead. */
+const MIN_TITLE_LEAD = 100
+
+/**
+ * Whether `box` holds the page's title (`title`) and, after it, a paragraph of `MIN_TITLE_LEAD`
+ * characters or more with no link: the title's lead.
+ */
+const holdsTitleLead = (page: Page, box: El, title: El): boolean => {
+  if (!inside(title, box)) return false
+  for (let i = title.end; i < box.end; i++) {
+    const e = page.all[i]!
+    if (e.name === "p" && !e.drop && e.text >= MIN_TITLE_LEAD && e.link === 0) return true
+  }
+  return false
 }
 
 /** A list item whose name says furniture ("teaser", "share", "related") and that does not read like the article. */
@@ -551,8 +583,10 @@ const opensWithLink = (page: Page, el: El): boolean => {
  * that hold nothing else, a short heading of its own may stand between them (a hero's tagline,
  * kept with them), and the paragraph in a box that shows nothing else (a category's
  * description beside its "more" control); not on a dated page (`undated` false), where a
- * paragraph boxed apart under the title is an article's deck. With no paragraph after the title,
- * a lead written as a bare text run in the box of the title (`bareLead`) brings that box whole.
+ * paragraph boxed apart under the title is an article's deck. On an undated page the lead may be
+ * shorter when it ends as a sentence does (`shortLead`: a trending page's one line under its
+ * title). With no paragraph after the title, a lead written as a bare text run in the box of the
+ * title (`bareLead`) brings that box whole.
  */
 const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
   const parts = titleAndLead(page, picked, undated)
@@ -614,7 +648,7 @@ const titleAndLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): 
       continue
     }
     const lead = wrappedParagraph(c)
-    if (lead === undefined || lead.text < 100 || lead.link > 0) return []
+    if (lead === undefined || lead.link > 0 || (lead.text < 100 && !(undated && shortLead(page, lead)))) return []
     // Under a dated page's title, a paragraph in a box of its own is the article's deck.
     if (!undated && (anchor !== h1 || lead !== c)) return []
     const parts = tagline === undefined ? [h1, lead] : [h1, tagline, lead]
@@ -706,6 +740,19 @@ const heroTitleLead = (page: Page, h1: El, picked: ReadonlyArray<El>): Array<El>
   measure(page)
   return [h1, next]
 }
+
+/** The least text of a short lead `titleLead` reads under an undated page's title. */
+const SHORT_LEAD = 40
+
+/** A sentence's end: a full stop, an exclamation or a question mark, then closing quotes or brackets. */
+const LEAD_END = /[.!?]["'\u201d\u2019)]*$/
+
+/**
+ * A lead under 100 characters that `titleLead` reads under an undated page's title: `SHORT_LEAD`
+ * characters or more, ending as a sentence does ("See what the community is most excited about
+ * today."), not a label or a count.
+ */
+const shortLead = (page: Page, lead: El): boolean => lead.text >= SHORT_LEAD && LEAD_END.test(collapsedText(page, lead))
 
 /** The longest heading under the title `titleLead` reads as its tagline, in characters. */
 const TAGLINE = 150
@@ -1317,7 +1364,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   if (content === undefined || !enough(content)) return declaredContent(page)
   const title = titleLead(page, content.picked, undated)
   const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
-  clean(page, scores, roots, content.best, names, product)
+  clean(page, scores, roots, content.best, names, product, undated)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated, product)
   dropContentsLabels(page, roots)
