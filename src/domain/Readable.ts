@@ -61,7 +61,12 @@ import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
-import { withoutMachineDates, withoutTemplateFields, withoutTemplateSlots } from "./readable/fields.js"
+import {
+  withoutMachineDates,
+  withoutMessageKeys,
+  withoutTemplateFields,
+  withoutTemplateSlots
+} from "./readable/fields.js"
 import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
@@ -153,6 +158,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTemplateFields(page, roots)
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)
+  roots = withoutMessageKeys(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutComposerTrails(page, roots)
   roots = withoutSkipLinks(page, roots)

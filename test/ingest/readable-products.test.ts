@@ -8,7 +8,8 @@
  * marked as loading, readable/content.ts a group of products' grid, readable/grids.ts
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
- * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant).
+ * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
+ * readable/fields.ts `withoutMessageKeys`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1318,5 +1319,38 @@ describe("readable copy: a product's facts written again for each variant", () =
     expect(text).toContain("2 oz")
     expect(text).toContain("1.6 oz")
     expect(text.split("Anodized aluminium").length - 1).toBe(2)
+  })
+})
+
+/** A headphone maker's page whose extras each carry a price line its template left as the message key. */
+const messageKeys = `<html><head><title>Quiet headphones Q2</title>${productLd}</head><body><main>
+  <div class="product"><h1>Quiet headphones Q2</h1>
+  <p>The Q2 close around the ear and cancel the noise of a plane's engines or a train, and their battery ` +
+  `lasts a whole day of travel, charged again in two hours through the cable in the box.</p>
+  <p>Each cup turns flat to slip the headphones into their case, and the band is padded with a foam that ` +
+  `keeps its shape for years, so they sit as well on the last day of a journey as on the first.</p>
+  <div class="in-the-box">
+    <div class="kit-item"><p>A travel case in grey felt, with a pocket inside for the cable and the plane's adapter.</p>` +
+  `<p class="price-label">label.custom.product.value</p></div>
+    <div class="kit-item"><p>A second pair of ear cushions in soft leather, to swap in when the first wear thin.</p>` +
+  `<p class="price-label">label.custom.product.value</p></div>
+  </div>
+  <h3>settings.audio.noiseLevel</h3>
+  <p>The app's setting <a href="/help/settings">app.settings.noiseControl</a> sets how much noise the cups let in.</p>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a template's message key left in a block", () => {
+  it("leaves out a block whose whole text is a message key", () => {
+    const text = copy(messageKeys)
+    expect(text).toContain("A travel case in grey felt")
+    expect(text).toContain("A second pair of ear cushions")
+    expect(text).not.toContain("label.custom.product.value")
+  })
+
+  it("keeps a dotted name in a heading or inside a sentence", () => {
+    const text = copy(messageKeys)
+    expect(text).toContain("settings.audio.noiseLevel")
+    expect(text).toContain("app.settings.noiseControl")
   })
 })

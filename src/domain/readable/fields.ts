@@ -18,8 +18,12 @@
  * kept in the page for a script or a search engine and hidden by a style sheet the copy does not
  * read, while the date a reader sees ("Over a year ago") stands beside it. Such an element is left
  * out (`withoutMachineDates`); a date a page writes for readers has no `T` between day and hour.
+ *
+ * A message key a template failed to look up: a block whose whole text is the key's dotted name
+ * (`label.custom.product.value` under each of a shop's buttons), not the words it names
+ * (`withoutMessageKeys`).
  */
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { BLOCKS, eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** A field name as code writes it: letters and digits joined by at least one underscore, a colon after it or not. */
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:[ -][A-Za-z0-9+]+)*:?$/
@@ -105,6 +109,42 @@ export const withoutMachineDates = (page: Page, roots: ReadonlyArray<El>): Reado
       if (el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "")) return false
       if (el.text === 0 || el.text > MAX_MACHINE_DATE) return false
       if (!MACHINE_DATE.test(textContent(page.texts, el, true, true).trim())) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/**
+ * A message key as a template names the text it looks up (`label.custom.product.value`): three
+ * words or more joined by dots, in lowercase or camelCase, the last no file's or site's ending.
+ */
+const MESSAGE_KEY = /^[a-z][a-zA-Z]*(?:\.[a-z][a-zA-Z]*){2,}$/
+/** Endings of a file's or a site's name, which a dotted name may well be (`sub.example.com`, `app.config.json`). */
+const NAME_ENDING =
+  /\.(?:com|org|net|edu|gov|io|co|uk|de|fr|au|ai|dev|app|info|html?|php|aspx?|jsx?|tsx?|json|ya?ml|xml|py|rb|go|rs|java|md|txt|pdf|csv|png|jpe?g|gif|svg|webp)$/i
+/** The longest element read as a message key (characters). */
+const MAX_MESSAGE_KEY = 60
+/** Headings and terms, where a reference names a module's path (`urllib.parse.urljoin`) as its own title. */
+const NAMING = new Set(["h1", "h2", "h3", "h4", "h5", "h6", "dt", "th"])
+
+/**
+ * The roots without the blocks whose whole text is a message key the page's template failed to
+ * look up (`MESSAGE_KEY`; a button's price line left as `label.custom.product.value` under each of
+ * a shop's links): the name of a text, not the text. A block only, outside code and never a
+ * heading or a term: a module's path linked in a sentence (`urllib.request.getproxies`) and a
+ * word spelled with dots for effect ("every.single.time") are inline.
+ */
+export const withoutMessageKeys = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.text === 0 || el.text > MAX_MESSAGE_KEY || el.children.length !== 1) return false
+      const only = el.children[0]
+      if (typeof only !== "number") return false
+      const text = page.texts.of(only).trim()
+      if (!BLOCKS.has(el.name) || NAMING.has(el.name)) return false
+      if (!MESSAGE_KEY.test(text) || NAME_ENDING.test(text) || inCode(el)) return true
       el.drop = true
       return true
     })
