@@ -10,7 +10,7 @@
  * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
  * readable/boilerplate.ts: a card's `card-header`, readable/content.ts `heroTitleLead`: a hero's
  * title and lead named for their banner, readable/boilerplate.ts: a control back to the top named
- * `back-to-top`).
+ * `back-to-top`, readable/boilerplate.ts: legal small print named `copy-legal`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -824,5 +824,29 @@ describe("readable copy: a control back to the top of the page", () => {
     const text = copy(backToTopPage)
     expect(text).toContain("Audit of benefits and pensions")
     expect(text.trim().endsWith("nothing goes unchecked.")).toBe(true)
+  })
+})
+
+/** A service page whose sections end in a block of legal small print named as such. */
+const legalPrintPage =
+  `<html><head><title>Payroll | Firm</title></head><body><main>${
+    AUDIT_PARTS.map((part) =>
+      `<section class="module"><div class="container"><h2>Payroll for ${part}</h2><p>We run a month of ${part} ` +
+      `with your team, check each line against your agreements and the law, and send you the figures ` +
+      `before the day they are due.</p></div></section>`
+    ).join("")
+  }<div class="module"><div class="copy-legal"><p><strong>*Terms</strong></p><ol>
+  <li><strong>Free month:</strong> Offered to firms that sign a yearly plan before its end; one offer per firm, ` +
+  `not combined with any other, and withdrawn at any time without notice to anyone.</li>
+  <li><strong>Savings:</strong> Based on what firms of fewer than fifty people paid their former providers, ` +
+  `as they reported it in a survey of the past year.</li></ol></div></div></main>
+  <footer class="footer"><p>© Firm</p></footer></body></html>`
+
+describe("readable copy: legal small print", () => {
+  it("leaves out a block named as legal small print", () => {
+    const text = copy(legalPrintPage)
+    expect(text).toContain("Payroll for benefits and pensions")
+    expect(text).not.toContain("Free month")
+    expect(text).not.toContain("former providers")
   })
 })
