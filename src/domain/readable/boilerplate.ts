@@ -288,6 +288,13 @@ const legalPrint = (cls: string): boolean => /legal/i.test(cls) && LEGAL_PRINT.t
 
 const LEGAL_PRINT = /(?:^|[-_\s])legal(?:$|[-_\s])|legal-?(?:text|copy|notice)/i
 
+/**
+ * Whether an element's class names legal small print (`legalPrint`, or a disclaimer or
+ * disclosure): `content.ts` drops such a block without a heading whatever its share of the page.
+ */
+export const namedSmallPrint = (cls: string | undefined): boolean =>
+  cls !== undefined && (/disclaimer|disclosure/i.test(cls) || legalPrint(cls))
+
 /** WordPress's preset font size of a block (`has-small-font-size`, `has-legal-font-size`). */
 const PRESET_FONT_SIZE = /(?:^|\s)has-[\w-]+-font-size(?=$|\s)/gi
 
