@@ -10,7 +10,8 @@
  * `titleWithoutSiteName`, readable/controls.ts `withoutStoryLinks`, readable/frames.ts `scrolledCopy`,
  * readable/boilerplate.ts: a card's `card-header`, readable/content.ts `heroTitleLead`: a hero's
  * title and lead named for their banner, readable/boilerplate.ts: a control back to the top named
- * `back-to-top`).
+ * `back-to-top`, readable/boilerplate.ts: legal small print named `copy-legal`, readable/content.ts
+ * `smallPrintBlock`: such small print outweighing the page).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -824,5 +825,66 @@ describe("readable copy: a control back to the top of the page", () => {
     const text = copy(backToTopPage)
     expect(text).toContain("Audit of benefits and pensions")
     expect(text.trim().endsWith("nothing goes unchecked.")).toBe(true)
+  })
+})
+
+/** A service page whose sections end in a block of legal small print named as such. */
+const legalPrintPage =
+  `<html><head><title>Payroll | Firm</title></head><body><main>${
+    AUDIT_PARTS.map((part) =>
+      `<section class="module"><div class="container"><h2>Payroll for ${part}</h2><p>We run a month of ${part} ` +
+      `with your team, check each line against your agreements and the law, and send you the figures ` +
+      `before the day they are due.</p></div></section>`
+    ).join("")
+  }<div class="module"><div class="copy-legal"><p><strong>*Terms</strong></p><ol>
+  <li><strong>Free month:</strong> Offered to firms that sign a yearly plan before its end; one offer per firm, ` +
+  `not combined with any other, and withdrawn at any time without notice to anyone.</li>
+  <li><strong>Savings:</strong> Based on what firms of fewer than fifty people paid their former providers, ` +
+  `as they reported it in a survey of the past year.</li></ol></div></div></main>
+  <footer class="footer"><p>© Firm</p></footer></body></html>`
+
+describe("readable copy: legal small print", () => {
+  it("leaves out a block named as legal small print", () => {
+    const text = copy(legalPrintPage)
+    expect(text).toContain("Payroll for benefits and pensions")
+    expect(text).not.toContain("Free month")
+    expect(text).not.toContain("former providers")
+  })
+})
+
+/** Legal small print, without a heading, longer than 40% of a page whose own sections are short. */
+const PAY_PARTS = [
+  "leave and absence",
+  "bonuses and commissions",
+  "expenses and allowances",
+  "shifts and overtime",
+  "new starters",
+  "leavers and final pay",
+  "pension auto-enrolment",
+  "sick pay",
+  "parental pay"
+]
+const TERMS = ["Free month", "Savings", "Reports", "Support", "Renewal", "Refunds", "Transfers"]
+const longSmallPrintPage = `<html><head><title>Payroll | Firm</title></head><body><main>${
+  [...AUDIT_PARTS, ...PAY_PARTS].map((part) =>
+    `<section class="module"><div class="container"><h2>Payroll for ${part}</h2><p>We run a month of ${part} ` +
+    `with your team, check each line against your agreements and the law, and send you the figures ` +
+    `before the day they are due.</p></div></section>`
+  ).join("")
+}<div class="module"><div class="copy-legal"><p><strong>*Terms</strong></p><ol>${
+  TERMS.map((term) =>
+    `<li><strong>${term}:</strong> Offered to firms that sign a yearly plan before its end; one offer per firm, ` +
+    `not combined with any other, withdrawn at any time, and based on what firms of fewer than fifty people ` +
+    `paid their former providers, as they reported it in a survey of the past year.</li>`
+  ).join("")
+}</ol></div></div></main>
+  <footer class="footer"><p>© Firm</p></footer></body></html>`
+
+describe("readable copy: legal small print outweighing the page", () => {
+  it("leaves out a long block of small print without a heading", () => {
+    const text = copy(longSmallPrintPage)
+    expect(text).toContain("Payroll for expenses and allowances")
+    expect(text).not.toContain("Renewal")
+    expect(text).not.toContain("former providers")
   })
 })

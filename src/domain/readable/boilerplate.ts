@@ -280,8 +280,30 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   const named = heading ? both : both.replace(HERO_BANNER, " ")
   const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(named) : withoutCardHeader(named))
-  return { weight, furniture: FURNITURE.test(both) ? 2 : weak ? 1 : 0 }
+  return { weight, furniture: FURNITURE.test(both) || legalPrint(c) ? 2 : weak ? 1 : 0 }
 }
+
+/**
+ * A class that names the element as legal small print: `legal` as a word of it (`legal`,
+ * `copy-legal`, `game_area_legal`, `rfi-form__legal`) or a legal text (`legal-text`, `legalText`,
+ * `legal-notice`): a page's disclaimers and terms under its sections, a form's consent line, the
+ * trademarks under a game. Strong furniture, as `disclaimer` is. Only the class is read (an id is
+ * often a heading's slug, "consider-ongoing-legal-support"), and not WordPress's preset size of a
+ * paragraph's font (`has-legal-font-size`), which says how small the text is drawn, not what it is.
+ */
+const legalPrint = (cls: string): boolean => /legal/i.test(cls) && LEGAL_PRINT.test(cls.replace(PRESET_FONT_SIZE, " "))
+
+const LEGAL_PRINT = /(?:^|[-_\s])legal(?:$|[-_\s])|legal-?(?:text|copy|notice)/i
+
+/**
+ * Whether an element's class names legal small print (`legalPrint`, or a disclaimer or
+ * disclosure): `content.ts` drops such a block without a heading whatever its share of the page.
+ */
+export const namedSmallPrint = (cls: string | undefined): boolean =>
+  cls !== undefined && (/disclaimer|disclosure/i.test(cls) || legalPrint(cls))
+
+/** WordPress's preset font size of a block (`has-small-font-size`, `has-legal-font-size`). */
+const PRESET_FONT_SIZE = /(?:^|\s)has-[\w-]+-font-size(?=$|\s)/gi
 
 /**
  * The weak name "header" as one part of a heading's name (`h1` to `h6`) says what the element is,

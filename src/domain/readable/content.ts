@@ -3,7 +3,8 @@
  * cleaning the result of furniture as trafilatura does (docs/ingest.md, "How the content is chosen"):
  *
  * 1. Furniture marked by tag or class/id name (see boilerplate.ts) is dropped unless it holds a
- *    large share of the page's text (a wrapper named `has-sidebar` is not furniture; on an undated
+ *    large share of the page's text (a wrapper named `has-sidebar` is not furniture; legal small
+ *    print without a heading is, whatever its share: `smallPrintBlock`; on an undated
  *    page, the tags each of a listing's cards holds are the entry's: tags.ts), or is one of a
  *    page's sections built as banners named as calls to action (calls.ts).
  * 2. Every block holding at least `MIN_PARAGRAPH` characters of its own text is a paragraph (as
@@ -41,7 +42,15 @@ import { sponsoredStrips } from "./ads.js"
 import { likeKeptSibling } from "./alike.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
-import { concealing, droppedTag, FURNITURE_TAGS, markOf, SCREEN_READER, tabPanel } from "./boilerplate.js"
+import {
+  concealing,
+  droppedTag,
+  FURNITURE_TAGS,
+  markOf,
+  namedSmallPrint,
+  SCREEN_READER,
+  tabPanel
+} from "./boilerplate.js"
 import { labelledNote } from "./callouts.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
@@ -179,7 +188,8 @@ const bannerSectionsOf = new WeakMap<Page, ReadonlySet<El>>()
  */
 const dropFurniture = (page: Page, measured = false, undated = false, discussion = false, product = false): number => {
   if (!measured) measure(page)
-  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  const total = page.root.text
+  const keep = total * SHARE_KEEPING_FURNITURE
   // An undated page's entries keep their tags (tags.ts), and, on no discussion, their author lines (credits.ts).
   const tags = undated ? entriesTags(page) : undefined
   const credits = undated && !discussion ? entriesCredits(page) : undefined
@@ -192,7 +202,9 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
     else if (
-      !el.drop && ((product && pageFrame(page, el)) || el.text < keep && !namedForItsLink(targets, el) &&
+      !el.drop &&
+      ((product && pageFrame(page, el)) ||
+        (el.text < keep || smallPrintBlock(page, el, total)) && !namedForItsLink(targets, el) &&
           ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true &&
             !promotedGrid(page, el, product)) ||
             (el.marks.furniture === 1 && !prose(el) &&
@@ -210,6 +222,25 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
   }
   sumAll(page)
   return dropped
+}
+
+/** The least text (visible characters) the page holds beside a block of small print (`smallPrintBlock`). */
+const MIN_BESIDE_SMALL_PRINT = 1500
+
+/**
+ * Whether `el` is a block of legal small print, named so in its class (boilerplate.ts
+ * `namedSmallPrint`), holding no heading, on a page with 1,500 characters beside it: a home page's
+ * footnoted disclaimers and trial terms, an insurer's disclosures of each program under its
+ * footer, which outweigh the page's own short sections. Strong furniture is kept when it holds 40%
+ * of the page (a form wrapping everything, a terms page in a box named `legal`); small print
+ * without a heading is not the page, whatever its share. Step 1 drops it, and so does the visible
+ * fallback (`visibleFallback`), which believes no other strong name.
+ */
+const smallPrintBlock = (page: Page, el: El, total: number): boolean => {
+  if (el.marks.furniture !== 2 || total - el.text < MIN_BESIDE_SMALL_PRINT) return false
+  if (!namedSmallPrint(el.attribs.class)) return false
+  for (let i = el.order + 1; i < el.end; i++) if (isHeading(page.all[i]!.name)) return false
+  return true
 }
 
 /**
@@ -1009,7 +1040,8 @@ const BANNER =
  */
 const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet<El> = new Set()): Array<El> => {
   keepFurniture(page)
-  const keep = page.root.text * SHARE_KEEPING_FURNITURE
+  const total = page.root.text
+  const keep = total * SHARE_KEEPING_FURNITURE
   const credits = creditsOf.get(page)
   for (const el of page.all) {
     if (el.parent?.drop === true) el.drop = true
@@ -1018,7 +1050,8 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
           (furnitureTag(el) || namedFooter(el) || wikiFooter(el) || namedHeader(el) || namedNavBar(el) ||
             isBanner(el) ||
             (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
-            otherProducts.has(el) || (product && productFurniture(el))))
+            otherProducts.has(el) || (product && productFurniture(el))) ||
+        smallPrintBlock(page, el, total))
     ) el.drop = true
   }
   measure(page)
