@@ -9,7 +9,7 @@
  * too, but ends with its button ("Shop now"), not with a sentence; a box headed by a heading ("MyChart
  * for Mobile" over an app's download links) is a section or a widget, judged as before.
  */
-import { collapsedText, type El, leadingChild, type Page } from "./tree.js"
+import { collapsedText, type El, endsAsSentence, leadingChild, type Page } from "./tree.js"
 
 /** The most characters of a note's label ("See also", "Changed in version 3.11:"). */
 const MAX_LABEL = 30
@@ -25,7 +25,6 @@ const LABEL_DEPTH = 3
 const BOXES = new Set(["div", "section"])
 /** Labels set as a block of their own or in bold ("Tip", "See also"). */
 const LABEL_TAGS = new Set(["strong", "b", "p", "div", "span"])
-const SENTENCE_END = /[.!?]["'\u201d\u2019)]*$/
 
 /** The label `box` opens with: the first element (within `LABEL_DEPTH` levels) short enough to be one. */
 const labelOf = (page: Page, box: El): string | undefined => {
@@ -52,5 +51,5 @@ export const labelledNote = (page: Page, el: El): boolean => {
   const text = collapsedText(page, el)
   if (!text.startsWith(label)) return false
   const rest = text.slice(label.length).trim()
-  return SENTENCE_END.test(rest) && rest.split(" ").length >= MIN_NOTE_WORDS
+  return endsAsSentence(rest) && rest.split(" ").length >= MIN_NOTE_WORDS
 }

@@ -88,6 +88,7 @@ import {
   dropsItself,
   eachKept,
   type El,
+  endsAsSentence,
   hasAncestorNamed,
   inside,
   leadingChild,
@@ -99,7 +100,8 @@ import {
   shownChildren,
   sumAll,
   textContent,
-  unmeasure
+  unmeasure,
+  wordsOf
 } from "./tree.js"
 
 const MIN_CONTENT = 200
@@ -640,12 +642,10 @@ const titleAlone = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   if (picked.some((r) => inside(h1, r) || inside(r, h1))) return []
   // A document's title that holds every word of the h1 says the same title, longer: it stays.
   const doc = page.all.find((e) => e.name === "title")
-  const said = new Set(doc === undefined ? [] : words(textContent(page.texts, doc)))
-  const own = words(textContent(page.texts, h1))
+  const said = new Set(doc === undefined ? [] : wordsOf(textContent(page.texts, doc)))
+  const own = wordsOf(textContent(page.texts, h1))
   return own.length > 0 && !own.every((w) => said.has(w)) ? [h1] : []
 }
-
-const words = (s: string): Array<string> => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
 
 /** The title with its lead (`titleLead`'s first reading, above), or none. */
 const titleAndLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Array<El> => {
@@ -775,15 +775,13 @@ const heroTitleLead = (page: Page, h1: El, picked: ReadonlyArray<El>): Array<El>
 /** The least text of a short lead `titleLead` reads under an undated page's title. */
 const SHORT_LEAD = 40
 
-/** A sentence's end: a full stop, an exclamation or a question mark, then closing quotes or brackets. */
-const LEAD_END = /[.!?]["'\u201d\u2019)]*$/
-
 /**
  * A lead under 100 characters that `titleLead` reads under an undated page's title: `SHORT_LEAD`
  * characters or more, ending as a sentence does ("See what the community is most excited about
  * today."), not a label or a count.
  */
-const shortLead = (page: Page, lead: El): boolean => lead.text >= SHORT_LEAD && LEAD_END.test(collapsedText(page, lead))
+const shortLead = (page: Page, lead: El): boolean =>
+  lead.text >= SHORT_LEAD && endsAsSentence(collapsedText(page, lead))
 
 /** The longest heading under the title `titleLead` reads as its tagline, in characters. */
 const TAGLINE = 150

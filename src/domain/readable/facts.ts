@@ -6,7 +6,7 @@
  * details. On a page that says it shows one product (meta.ts), a block made of two elements of
  * text and no link is such a row and stays, and so do its two sides when each is a block.
  */
-import { collapsedText, type El, MIN_PARAGRAPH, type Page } from "./tree.js"
+import { collapsedText, type El, endsAsSentence, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 /** Whether a block is a label and its value: two elements of text (not dropped), nothing else of text, no link. */
 export const factRow = (el: El): boolean => {
@@ -43,7 +43,7 @@ export const titlePart = (page: Page, el: El): boolean => {
       if (c !== el) return false
       first = false
     } else {
-      return c.text >= MIN_PARAGRAPH && /[.!?]["'\u201d\u2019)]*$/.test(collapsedText(page, c)) &&
+      return c.text >= MIN_PARAGRAPH && endsAsSentence(collapsedText(page, c)) &&
         !/[.!?:]$/.test(collapsedText(page, el))
     }
   }

@@ -13,7 +13,7 @@
  * sentence, the prose going on after it (`listAfterProse`): the selection the paragraph tells of.
  */
 import { isList } from "./edges.js"
-import { collapsedText, type El, leadingChild, MIN_PARAGRAPH, type Page } from "./tree.js"
+import { collapsedText, type El, endsAsSentence, leadingChild, MIN_PARAGRAPH, type Page } from "./tree.js"
 
 /** The least paragraph text outside links that must follow the list inside the content (a paragraph or two). */
 const MIN_PROSE_AFTER = 200
@@ -81,7 +81,7 @@ export const listAfterProse = (page: Page, el: El, end: number): boolean => {
     intro === undefined || intro.name !== "p" || intro.text < MIN_PROSE_BEFORE ||
     intro.link > MAX_INTRO_LINKS * intro.text
   ) return false
-  if (!/[.!?]["'\u201d\u2019)]*$/.test(collapsedText(page, intro))) return false
+  if (!endsAsSentence(collapsedText(page, intro))) return false
   let items = 0
   for (const k of el.children) {
     if (typeof k === "number" || k.drop || k.text === 0) continue

@@ -13,7 +13,7 @@
  * `time` holding a part named long and a part named short (the word `long` or `short` in its
  * class, alone or after `-` or `_`), the short part is left out (`withoutShortTimes`).
  */
-import { collapsedText, eachKept, type El, type Page, shownChildren } from "./tree.js"
+import { collapsedText, eachKept, type El, type Page, shownChildren, wordsOf } from "./tree.js"
 
 /** A class that shows an element on phones only, hiding it from a width up. */
 const PHONE_ONLY =
@@ -22,7 +22,7 @@ const PHONE_ONLY =
 /** The words of a text, counted (lowercase, letters and digits). */
 const words = (text: string): Map<string, number> => {
   const bag = new Map<string, number>()
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) bag.set(w, (bag.get(w) ?? 0) + 1)
+  for (const w of wordsOf(text)) bag.set(w, (bag.get(w) ?? 0) + 1)
   return bag
 }
 

@@ -13,14 +13,12 @@
  * A quote that stays may end in its control: a link drawn as a button, with no address, that
  * unfolds the quote ("Click to expand…"); a script's button, not the quoted text, it is left out.
  */
-import type { El, Page } from "./tree.js"
+import { type El, type Page, wordsOf } from "./tree.js"
 
 /** Words in a run compared at once: a quote repeats earlier text when its runs of this many words were seen. */
 const RUN = 8
 /** The least share of a quote's runs of words seen before it for the quote to be a repetition. */
 const SEEN_SHARE = 0.5
-
-const WORD = /[\p{L}\p{N}]+/gu
 
 /** The fewest words of a quoted post drawn as an aside for it to stay. */
 const MIN_ASIDE_WORDS = 30
@@ -75,7 +73,7 @@ export const dropRepeatedQuotes = (page: Page, roots: ReadonlyArray<El>): Readon
   // The last words read, to make runs across text nodes.
   let tail: Array<string> = []
   const read = (text: string, into: Array<string>): void => {
-    for (const w of text.toLowerCase().match(WORD) ?? []) into.push(w)
+    for (const w of wordsOf(text)) into.push(w)
   }
   const remember = (words: ReadonlyArray<string>): void => {
     const joined = [...tail, ...words]

@@ -12,7 +12,7 @@
  * holding only a picture linked to the post, over a short paragraph all one link to the same
  * address naming it: that name stays too (`captions`), `MIN_ITEMS` such under one parent.
  */
-import { collapsedText, type El, type Page, shownChildren } from "./tree.js"
+import { collapsedText, type El, endsAsSentence, type Page, shownChildren, wordsOf } from "./tree.js"
 
 /** The fewest titled items under one parent. */
 const MIN_ITEMS = 3
@@ -25,17 +25,15 @@ const MIN_WORD = 4
 /** The longest linked name under a picture. */
 const MAX_CAPTION = 80
 
-const WORD = /[\p{L}\p{N}]+/gu
-
 /** Whether `el`, a paragraph all one link, titles `next`, the paragraph of prose right after it. */
 const titles = (page: Page, el: El, next: El | undefined): boolean => {
   if (el.name !== "p" || el.text === 0 || el.link < el.text) return false
   if (next === undefined || next.name !== "p" || next.prose < MIN_PROSE || next.link >= 0.2 * next.text) return false
   const text = collapsedText(page, el)
-  if (/[.!?]["'\u201d\u2019)]*$/.test(text)) return false
-  const words = (text.toLowerCase().match(WORD) ?? []).filter((w) => w.length >= MIN_WORD)
+  if (endsAsSentence(text)) return false
+  const words = wordsOf(text).filter((w) => w.length >= MIN_WORD)
   if (words.length < 2) return false
-  const after = new Set(collapsedText(page, next).toLowerCase().match(WORD) ?? [])
+  const after = new Set(wordsOf(collapsedText(page, next)))
   return words.filter((w) => after.has(w)).length >= SHARED * words.length
 }
 

@@ -10,15 +10,13 @@
  * `exampleai`), since a page's subject may open with the site's name ("Example Functions").
  * Only words are left out: the rest of the title is kept as written.
  */
+import { wordsOf } from "./tree.js"
 
 /** Separators between a title and the site's name: a bar, a dash, a middle dot, a guillemet, spaced. */
 const SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u2022\u00bb:]{1,2}\s+/g
 
 /** Letters and digits only, lowercased. */
 const compact = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "")
-
-/** A word of the text. */
-const WORD = /[\p{L}\p{N}]+/gu
 
 /** The shortest name a part may match. */
 const MIN_NAME = 3
@@ -72,10 +70,10 @@ export const titleWithoutSiteName = (
   const last = seps[seps.length - 1]!
   const head = title.slice(0, last.index).trim()
   const said = (part: string): boolean => {
-    const words = part.toLowerCase().match(WORD) ?? []
+    const words = wordsOf(part)
     return words.some((w) => w.length >= MIN_NAME && bodyWords.has(w))
   }
-  const bodyWords = new Set(body.toLowerCase().match(WORD) ?? [])
+  const bodyWords = new Set(wordsOf(body))
   const trailing = title.slice(last.index + last[0].length)
   if (head.length > 0 && trailingName(trailing, names) && !said(trailing)) return head
   const first = seps[0]!

@@ -472,6 +472,18 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
   return out
 }
 
+/** A word as the rules count them: a run of letters and digits. */
+const WORD = /[\p{L}\p{N}]+/gu
+
+/** The words of a text, lowercase, in order. */
+export const wordsOf = (text: string): Array<string> => text.toLowerCase().match(WORD) ?? []
+
+/** A sentence's end: a full stop, an exclamation or a question mark, then closing quotes or brackets. */
+const SENTENCE_END = /[.!?]["'\u201d\u2019)]*$/
+
+/** Whether a text ends as a sentence does (`SENTENCE_END`), not as a label, a count or a title. */
+export const endsAsSentence = (text: string): boolean => SENTENCE_END.test(text)
+
 /** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
 export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 
