@@ -12,7 +12,8 @@
  * "… like this.", readable/boilerplate.ts: a `postsignature`, readable/phoneCopies.ts: a date in two lengths,
  * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post,
  * readable/boilerplate.ts and readable/quotes.ts: a quoted post drawn as an aside, readable/chrome.ts: a
- * short post ending in a smiley).
+ * short post ending in a smiley, readable/meta.ts and readable/content.ts: a thread app's replies anchored
+ * one by one).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -918,5 +919,49 @@ describe("readable copy: a short post ending in a smiley", () => {
     expect(text.match(/I made lots of friends here\./g)?.length).toBe(2)
     const emoji = copy(smileyThread(":grinning:"))
     expect(emoji.match(/I made lots of friends here\./g)?.length).toBe(2)
+  })
+})
+
+const CHANGES = [
+  "Always save the data of remote images, so that a post keeps its pictures when their server goes",
+  "Apply the limit on scheduled posts to future posts instead of past posts, and test it",
+  "Swap the language picker and the reply buttons around under the box where a comment is written",
+  "Avoid a stack overflow when fetching deeply nested comments, and cap their depth at fifty",
+  "Add the ability to search for a community by its description as well as by its title",
+  "Add entries to the moderation log for every removal made in bulk by an administrator"
+]
+
+const INTRO = "Here is our regular update on what we have been working on for the past two weeks, so " +
+  "that readers can keep up with the project without reading its code reviews."
+
+/**
+ * A thread app's page without schema.org data: the first post (its `h1` over a changelog: who
+ * wrote what) in one box, the tree of replies under it in a sibling box, each reply an `article` with
+ * its own anchor (`comment-N`) inside a list named `comments`; `ogType`, the page's Open Graph type.
+ */
+const threadAppPage = (ogType: string): string =>
+  `<html><head><title>Development update</title><meta property="og:type" content="${ogType}"></head>` +
+  `<body><main><div class="row"><div class="col-main"><div class="post-listing">` +
+  `<div class="post-title"><h1><a href="/post/7">Development update</a></h1><div>by <a href="/u/ann">ann</a></div></div>` +
+  `<article id="postContent"><div class="md-div"><p>${INTRO}</p>${
+    ["ann", "bo", "cy"].map((who, g) =>
+      `<h2>${who}</h2><ul>${CHANGES.slice(2 * g, 2 * g + 2).map((c) => `<li>${c}</li>`).join("")}</ul>`
+    ).join("")
+  }</div></article></div><div><ul class="comments">${
+    [LONG, ...REPLIES].map((r, i) =>
+      `<li class="comment"><article class="comment-node" id="comment-${100 + i}">` +
+      `<div class="comment-content"><p>${r}</p></div></article></li>`
+    ).join("")
+  }</ul></div></div></div></main></body></html>`
+
+describe("readable copy: a thread app's replies anchored one by one", () => {
+  it("keeps the first post and its replies on a website's page, not an article's comments", () => {
+    const text = copy(threadAppPage("website"))
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    for (const c of CHANGES) expect(text).toContain(c)
+    expect(text).toContain(INTRO)
+    const article = copy(threadAppPage("article"))
+    expect(article).toContain(CHANGES[0])
+    expect(article).not.toContain(REPLIES[0])
   })
 })

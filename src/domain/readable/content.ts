@@ -338,7 +338,8 @@ const OUTSIDE_MAIN = 0.5
 const pickContent = (
   scores: Scores,
   candidates: ReadonlyArray<El>,
-  main: El | undefined
+  main: El | undefined,
+  firstPost?: (sib: El) => boolean
 ): { readonly best: El; readonly picked: Array<El> } | undefined => {
   // An ancestor taken as the content may not be a candidate: it scores 0.
   const score = (el: El): number => scoreOr0(scores, el)
@@ -396,7 +397,16 @@ const pickContent = (
       }
     }
   }
-  return { best, picked }
+  return { best, picked: firstPost === undefined ? picked : [...firstPosts(top, firstPost), ...picked] }
+}
+
+/** The siblings before the content's box (climbed through boxes of one element) that `firstPost` takes. */
+const firstPosts = (top: El, firstPost: (sib: El) => boolean): Array<El> => {
+  let box = top
+  while (box.parent !== undefined && box.parent.name !== "body" && elements(box.parent).length === 1) box = box.parent
+  const parent = box.parent
+  if (parent === undefined) return []
+  return elements(parent).filter((sib) => sib.order < box.order && firstPost(sib))
 }
 
 const CLEANED = new Set(["form", "fieldset", "table", "ul", "ol", "dl", "div", "section", "header", "footer", "figure"])
@@ -1373,19 +1383,36 @@ const customerReviews = (page: Page): ReadonlySet<El> => {
   return cards
 }
 
+/**
+ * On a discussion page, the thread's first post where it stands apart from its replies: a sibling
+ * before the chosen replies that holds an `h1` (the thread's title over its first post), neither
+ * dropped, and `MIN_CONTENT` characters or more (a post, not a bar of the title and its count of
+ * replies). A thread app builds the post and the tree of comments under it as two boxes; a post
+ * that is mostly links (a changelog) scores under the replies' bar.
+ */
+const holdsTitle = (page: Page, sib: El): boolean => {
+  if (sib.drop || sib.text < MIN_CONTENT) return false
+  for (let i = sib.order + 1; i < sib.end; i++) {
+    const el = page.all[i]!
+    if (el.name === "h1" && !el.drop) return true
+  }
+  return false
+}
+
 /** The content as scoring chooses it (steps 1 to 4). */
 const scoredContent = (page: Page, product = false, undated = false, discussion = false): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true, undated, discussion, product)
   let scores = noScores(page)
   let names = true
-  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
+  const firstPost = discussion ? (sib: El) => holdsTitle(page, sib) : undefined
+  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
     scores = noScores(page)
     names = false
-    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page))
+    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)
     if (!enough(again)) {
       dropFurniture(page, false, undated, discussion, product)
       return declaredContent(page)

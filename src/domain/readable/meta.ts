@@ -146,6 +146,21 @@ const notUrl = (
  */
 const SINGLE_PRODUCT = /(?:^|\s)single-product(?:\s|$)/
 
+/**
+ * A reply's own anchor (`id="comment-123"`): how comment engines and thread apps name each post
+ * under the first, so that a link can open the page at it. Counted on `article` elements only: a
+ * reply drawn as a self-contained post of its own, where a Q&A network's short comments under
+ * each answer are list items.
+ */
+const COMMENT_ANCHOR = /^comment-\d+$/i
+
+/**
+ * Replies anchored one by one that make a page a discussion where its Open Graph type says it is
+ * a website, not an article: a thread app drawn without schema.org data (a post and its tree of
+ * comments), where an article's comments come under a page that calls itself an article.
+ */
+const MIN_ANCHORED_REPLIES = 3
+
 /** The page's metadata (`base` resolves a relative canonical link). */
 export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   const meta = new Map<string, string>()
@@ -154,9 +169,11 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   let canonical: string | undefined
   let lang: string | undefined
   let singleProduct = false
+  let anchoredReplies = 0
   for (const el of page.all) {
     const name = el.name
     const a = el.attribs
+    if (name === "article" && a.id !== undefined && COMMENT_ANCHOR.test(a.id)) anchoredReplies++
     if (name === "meta") {
       const key = (a.property ?? a.name ?? a.itemprop ?? a["http-equiv"])?.toLowerCase()
       const value = one(a.content)
@@ -191,7 +208,8 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
-    discussion: fromLdMeta.discussion === true,
+    discussion: fromLdMeta.discussion === true ||
+      (anchoredReplies >= MIN_ANCHORED_REPLIES && /^website$/i.test(m("og:type") ?? "")),
     product: singleProduct || productPage(m("og:type"), fromLdMeta.product === true),
     productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? ""),
     faq: fromLdMeta.faq
