@@ -71,6 +71,7 @@ import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlacehold
 import { flatBlocks } from "./readable/flat.js"
 import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
 import { withoutFurtherReading } from "./readable/further.js"
+import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
@@ -175,6 +176,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)
+  roots = withoutDrawnGraphics(page, roots)
   roots = dropRepeatedQuotes(page, roots)
   roots = withoutVoteCounts(page, roots, meta)
   roots = withoutMarkedVoteCounts(page, roots)

@@ -11,7 +11,8 @@
  * readable/boilerplate.ts: a card's `card-header`, readable/content.ts `heroTitleLead`: a hero's
  * title and lead named for their banner, readable/boilerplate.ts: a control back to the top named
  * `back-to-top`, readable/boilerplate.ts: legal small print named `copy-legal`, readable/content.ts
- * `smallPrintBlock`: such small print outweighing the page).
+ * `smallPrintBlock`: such small print outweighing the page, readable/graphics.ts
+ * `withoutDrawnGraphics`: an interface drawn in HTML in a box named as a section's graphic).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -886,5 +887,34 @@ describe("readable copy: legal small print outweighing the page", () => {
     expect(text).toContain("Payroll for expenses and allowances")
     expect(text).not.toContain("Renewal")
     expect(text).not.toContain("former providers")
+  })
+})
+
+/** Sections that show the product's interface drawn in HTML, in boxes named as the section's graphic. */
+const DRAWN_SECTIONS = ["Plan the work", "Track the issues", "Ship the release"]
+const drawnGraphicsPage = `<html><head><title>Tracker | Firm</title></head><body><main>
+  <section class="hero-graphic"><h1>The tracker for teams that ship</h1>
+  <p>Plan, track and ship your product with one tool your whole team reads every day.</p></section>${
+  DRAWN_SECTIONS.map((name, i) =>
+    `<section class="PageSection_root"><h2>${name}</h2><p>Every team sees the same board, the same ` +
+    `issues and the same dates, so nobody asks where a piece of work stands or who holds it now.</p>` +
+    `<div class="PageSection_illustration__x${i}"><div class="row"><span>ENG-20${i}5</span>` +
+    `<span>Reduce flicker on start</span><span>Backlog</span></div><div class="row"><span>ENG-21${i}0</span>` +
+    `<span>Buffer event streams</span><span>In progress</span></div></div></section>`
+  ).join("")
+}</main><footer class="footer"><p>© Firm</p></footer></body></html>`
+
+describe("readable copy: the interface drawn in HTML as a section's graphic", () => {
+  it("leaves out a box named as a graphic or an illustration that holds no heading", () => {
+    const text = copy(drawnGraphicsPage)
+    expect(text).toContain("Track the issues")
+    expect(text).toContain("who holds it now")
+    expect(text).not.toContain("ENG-2")
+    expect(text).not.toContain("Buffer event streams")
+  })
+  it("keeps a hero named so, which holds the page's title", () => {
+    const text = copy(drawnGraphicsPage)
+    expect(text).toContain("The tracker for teams that ship")
+    expect(text).toContain("one tool your whole team reads")
   })
 })
