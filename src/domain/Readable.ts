@@ -51,6 +51,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutBuyLinks,
   withoutElsewhereLinks,
   withoutExpandToggles,
   withoutReplyLinks,
@@ -198,6 +199,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
+  roots = withoutBuyLinks(page, roots, meta.product === true, pageUrl)
   roots = withoutElsewhereLinks(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)

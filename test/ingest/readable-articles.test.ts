@@ -726,3 +726,31 @@ describe("readable copy: teasers cut short whose only link the cleaning dropped"
     expect(text).toContain("Notes from the cider barn, number 2")
   })
 })
+
+/** A guide's `n` picks, each a heading, a paragraph of what the guide says of it and `close(i)` under it. */
+const picks = (n: number, close: (i: number) => string): string =>
+  Array.from(
+    { length: n },
+    (_, i) => `<h2>${i + 1}. The Fieldcraft pruning saw, model ${i}</h2><p>${prose(i + 20)}</p>${close(i)}`
+  ).join("\n")
+
+describe("readable copy: a shop's link that closes each pick of a guide", () => {
+  /** Under each pick, its picture linked to a shop elsewhere, then the shop's link alone. */
+  const buy = (i: number) =>
+    `<p><a href="https://shop.example/dp/saw-${i}"><img src="/s${i}.jpg" alt="The saw"></a></p>` +
+    `<p><a class="buy-button" href="https://shop.example/dp/saw-${i}">Buy on Shopmart</a></p>`
+
+  it("leaves out the links to a shop elsewhere under the picks", () => {
+    const text = copy(article(picks(3, buy)))
+    for (let i = 1; i <= 14; i++) expect(text).toContain(prose(i))
+    expect(text).toContain("The Fieldcraft pruning saw, model 2")
+    expect(text).not.toContain("Buy on Shopmart")
+  })
+
+  it("keeps the site's own shop links under the picks", () => {
+    const own = (i: number) =>
+      `<p><a href="/shop/saw-${i}"><img src="/s${i}.jpg" alt="The saw"></a></p>` +
+      `<p><a class="buy-button" href="/shop/saw-${i}">Shop now</a></p>`
+    expect(copy(article(picks(3, own)))).toContain("Shop now")
+  })
+})

@@ -12,7 +12,9 @@
  * a click and not what it leads to, is left out too (`withoutActionLinks`). On any page, a link
  * standing alone that leads elsewhere than the text above it goes as well (`withoutElsewhereLinks`):
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
- * ("See all reviews", "More news"), a post's comments ("27 comments").
+ * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
+ * it shows one product, links to a shop on another site standing alone under a guide's picks
+ * ("Buy on Amazon", "Buy now"), two or more, go too (`withoutBuyLinks`).
  */
 import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -296,3 +298,70 @@ const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
  */
 export const withoutElsewhereLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
   withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION, LIST_ACTION, COMMENT_COUNT])
+
+/**
+ * A shop's link under a pick: "Buy on Amazon", "Buy now", "Buy now at Amazon", "Buy it here",
+ * "Shop now". The pick's heading and what the guide says of it are the text; the link names a
+ * purchase a click away.
+ */
+const BUY_ACTION = new RegExp(
+  String
+    .raw`^(?:buy|shop)(?: (?:it|now|here))?(?: (?:on|at|from|via)(?: [\p{L}\p{N}.&'\u2019-]+){1,3})?\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
+
+/** The longest text read as a shop's link under a pick. */
+const MAX_BUY = 40
+
+/** How many picks must each close with a shop's link for the links to be the guide's buttons. */
+const MIN_BUY_LINKS = 2
+
+/** The host of an address without its `www.`, read against `base`; undefined when it does not parse. */
+const hostOf = (href: string, base: string): string | undefined => {
+  try {
+    return new URL(href, base).hostname.toLowerCase().replace(/^www\./, "")
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether each link in or around `el` leads to another site than `pageUrl`'s (a shop elsewhere). */
+const toOtherSite = (page: Page, el: El, pageUrl: string): boolean => {
+  const own = hostOf(pageUrl, pageUrl)
+  const links: Array<El> = []
+  for (let p: El | undefined = el; p !== undefined; p = p.parent) if (p.name === "a") links.push(p)
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "a") links.push(page.all[i]!)
+  return links.length > 0 && links.every((a) => {
+    const host = hostOf(a.attribs.href ?? "", pageUrl)
+    return host !== undefined && own !== undefined && host !== own
+  })
+}
+
+/**
+ * The roots without the shop's links that close the picks of a guide, on a page that does not say
+ * it shows one product (whose calls `withoutActionLinks` reads): a link's whole text on a line of
+ * its own (`standingLink`) that names a purchase (`BUY_ACTION`) at another site than the page's,
+ * in no list's item nor table's cell, at least `MIN_BUY_LINKS` of them on the page ("Buy on Amazon"
+ * under each pair of headphones a guide ranks). A list of shops under a pick (each item "Buy on
+ * …") is the pick's own list and stays; so does a single such link, and a shop's own "Shop now"
+ * to its own pages (a collection's banners).
+ */
+export const withoutBuyLinks = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  product: boolean,
+  pageUrl: string
+): ReadonlyArray<El> => {
+  if (product) return roots
+  const links: Array<El> = []
+  eachShortLine(page, roots, MAX_BUY, (el, text) => {
+    for (let p: El | undefined = el; p !== undefined; p = p.parent) {
+      if (p.name === "li" || p.name === "td" || p.name === "th") return true
+    }
+    if (!standingLink(page, el, text.trim(), BUY_ACTION)) return false
+    if (toOtherSite(page, el, pageUrl)) links.push(el)
+    return true
+  })
+  if (links.length >= MIN_BUY_LINKS) { for (const el of links) el.drop = true }
+  return roots
+}
