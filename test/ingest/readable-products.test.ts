@@ -1354,3 +1354,43 @@ describe("readable copy: a template's message key left in a block", () => {
     expect(text).toContain("app.settings.noiseControl")
   })
 })
+
+/** A backpack's page whose questions each sit in an item of their own, the answers folded away until clicked. */
+const foldedFaq = (questions: ReadonlyArray<string>) =>
+  `<html><head><title>Trail backpack 40L</title>${productLd}</head><body><main>
+  <div class="product"><h1>Trail backpack 40L</h1>
+  <p>The 40L pack carries a week's gear on its padded frame, with a lid pocket for the map and two side ` +
+  `pockets that hold a bottle each, and its straps spread the load over the hips rather than the shoulders.</p>
+  <p>Its fabric sheds rain and its seams are taped, and a cover folded into the base pulls over the whole ` +
+  `pack when the weather turns, so the sleeping bag inside stays dry.</p>
+  <div class="faq-wrap"><div class="faq-title">FAQs</div>${
+    questions.map((q) =>
+      `<div class="faq-item"><div class="faq-question">${q}</div>` +
+      `<div class="faq-answer" style="display: none;">A: Yes, and the answer says how.</div></div>`
+    ).join("")
+  }</div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a short item among items built alike", () => {
+  it("keeps a short question beside longer ones built the same way", () => {
+    const text = copy(foldedFaq([
+      "Q: Is this backpack light enough for long trails?",
+      "Q: Is it durable on rough and rocky ground?",
+      "Q: Can it keep the gear dry in heavy rain?",
+      "Q: Can I track my order?"
+    ]))
+    expect(text).toContain("Q: Is this backpack light enough for long trails?")
+    expect(text).toContain("Q: Can I track my order?")
+  })
+
+  it("still leaves out a short block among only two longer ones", () => {
+    const text = copy(foldedFaq([
+      "Q: Is this backpack light enough for long trails?",
+      "Q: Is it durable on rough and rocky ground?",
+      "Q: Can I track my order?"
+    ]))
+    expect(text).toContain("Q: Is it durable on rough and rocky ground?")
+    expect(text).not.toContain("Q: Can I track my order?")
+  })
+})

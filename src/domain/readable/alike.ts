@@ -11,6 +11,11 @@
  * set apart. A block sharing its class with a sibling is left to the figures (a carousel's short
  * review among long ones, a strip of teasers is judged as it was), and so is a run of blocks the
  * cleaning drops every one of.
+ *
+ * `shortAmongKept`: a block the cleaning would drop only for being shorter than a paragraph, with
+ * no link, is read with its siblings of its own tag and class when three or more of them are kept
+ * (a product page's questions, each in an item of its own with its answer folded away: the one
+ * short question among the longer ones went alone).
  */
 import { isHeading } from "./edges.js"
 import type { El, Page } from "./tree.js"
@@ -71,6 +76,28 @@ export const likeKeptSibling = (page: Page, el: El, kept: (sibling: El) => boole
     if (shape === null) shape = innerShape(page, el)
     if (shape === undefined) return false
     if (innerShape(page, s) === shape && kept(s) && ++alike === MIN_ALIKE) return true
+  }
+  return false
+}
+
+/** The fewest siblings built alike that the cleaning keeps for `shortAmongKept`. */
+const MIN_KEPT_ALIKE = 3
+
+/**
+ * Whether a short block with no link is one of a run of siblings of its tag and class of which
+ * `kept` says the cleaning keeps `MIN_KEPT_ALIKE` or more: an item of a list of questions ("Q: Can
+ * I track my order?") shorter than a paragraph where the others are longer, read with them.
+ */
+export const shortAmongKept = (el: El, kept: (sibling: El) => boolean): boolean => {
+  const parent = el.parent
+  if (parent === undefined || el.link > 0 || el.attribs.class === undefined) return false
+  let alike = 0
+  let read = 0
+  for (const s of parent.children) {
+    if (++read > MAX_SIBLINGS) return false
+    if (typeof s === "number" || s === el || s.drop || s.text === 0) continue
+    if (s.name !== el.name || s.attribs.class !== el.attribs.class || s.link > 0) continue
+    if (kept(s) && ++alike === MIN_KEPT_ALIKE) return true
   }
   return false
 }

@@ -39,7 +39,7 @@
  */
 import { accordionAnswers } from "./accordions.js"
 import { sponsoredStrips } from "./ads.js"
-import { likeKeptSibling } from "./alike.js"
+import { likeKeptSibling, shortAmongKept } from "./alike.js"
 import { linkedSections } from "./anchors.js"
 import { blockLink } from "./blockLinks.js"
 import {
@@ -473,6 +473,10 @@ const clean = (
         if (judged && weightOf(el, names) >= 0 && title !== undefined && holdsTitleLead(page, el, title)) return false
         // An entry built as the entries beside it that the cleaning keeps is kept whole (alike.ts).
         if (judged && weightOf(el, names) >= 0 && likeKeptSibling(page, el, (s) => !judge(s))) return true
+        // A short item among items of its tag and class that the cleaning keeps is read with them (alike.ts).
+        if (judged && weightOf(el, names) >= 0 && el.text < MIN_PARAGRAPH && shortAmongKept(el, (s) => !judge(s))) {
+          return false
+        }
         el.drop = true
         return true
       }
