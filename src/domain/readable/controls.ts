@@ -259,8 +259,15 @@ const MAP_ACTION = new RegExp(
   "iu"
 )
 
-/** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
-const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
+/**
+ * A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply
+ * here", with up to three words of a note the button carries under its label ("Apply now Canada
+ * only": where the job is open, which the entry above it says too).
+ */
+const APPLY_ACTION = new RegExp(
+  String.raw`^apply (?:now|today|online|here)(?: [\p{L}\p{N}'\u2019-]+){0,3}\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
 
 /**
  * A section's link to the whole of its list: "See all", "View all", "Browse all" and up to two
@@ -276,11 +283,11 @@ const LIST_ACTION = new RegExp(
 
 /**
  * A card's link to its comments: a count of them and the word ("27 comments", "1 comment",
- * "1.2k comments"). The card's title and summary are the text; the count is a click to the
- * thread under the post. A heading that counts the comments below it ("5 Comments" over a thread)
- * is no link and stays.
+ * "1.2k comments"), or a call to write one ("Add Comment", "Leave a comment", "Post a comment").
+ * The card's title and summary are the text; the link is a click to the thread under the post. A
+ * heading that counts the comments below it ("5 Comments" over a thread) is no link and stays.
  */
-const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
+const COMMENT_COUNT = /^(?:\d[\d,.]*k? comments?|(?:add|leave|post|write) (?:a )?comment)$/i
 
 /**
  * The roots without the links standing alone that lead elsewhere than the text above them, on
@@ -291,7 +298,8 @@ const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
  * salary, a programme's "Apply Today" under its summary), opens the whole list a section shows the
  * first entries of (`LIST_ACTION`: a review site's "See all reviews" under each category's three
  * picks, a news front page's "More news" under its latest stories) or counts a post's comments
- * (`COMMENT_COUNT`: a developer community's "27 comments" under each post's reactions). The button
+ * (`COMMENT_COUNT`: a developer community's "27 comments" under each post's reactions, or its
+ * "Add Comment" under a post that has none yet). The button
  * names a click; the place, the job, the entries or the post are written above it.
  */
 export const withoutElsewhereLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
