@@ -68,7 +68,13 @@ import {
   withoutTemplateFields,
   withoutTemplateSlots
 } from "./readable/fields.js"
-import { withoutFillers, withoutIconWords, withoutLoadingNotes, withoutPlaceholderText } from "./readable/fillers.js"
+import {
+  withoutFillers,
+  withoutIconWords,
+  withoutLigatureIcons,
+  withoutLoadingNotes,
+  withoutPlaceholderText
+} from "./readable/fillers.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
 import { withoutFurtherReading } from "./readable/further.js"
@@ -173,6 +179,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutPopupMenus(page, roots)
   roots = withoutFillers(page, roots)
   roots = withoutIconWords(page, roots)
+  roots = withoutLigatureIcons(page, roots)
   roots = withoutLoadingNotes(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)

@@ -30,7 +30,9 @@
  * list, and a card's link to its comments; readable/signups.ts `withoutSignUps`, a newsletter's sign-up box on a
  * page with no date or author; readable/content.ts `wikiFooter`, a wiki's print footer and category links;
  * readable/content.ts `holdsTitleLead`, the page's title and lead in a box a breadcrumb's links weigh down, and
- * `shortLead`, a one-sentence lead under the title above a list chosen apart.
+ * `shortLead`, a one-sentence lead under the title above a list chosen apart; readable/controls.ts
+ * `withoutElsewhereLinks`, a card's link to write the first comment and a link to apply with a note under its
+ * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1338,5 +1340,69 @@ describe("readable copy: the page's title and a one-sentence lead above the list
     expect(text).toContain("Trending")
     expect(text).toContain("See what the growers are most excited about this week.")
     expect(text).toContain("Allotment plot 6")
+  })
+})
+
+const freshPost = (i: number): string =>
+  `<div class="story"><h3><a href="/posts/${i}">Tuning the compost heap, week ${i}</a></h3>` +
+  `<p>How the heap on bed ${i} kept warm through ${10 + i} nights of frost.</p><div class="story__details">` +
+  `<a class="btn btn--ghost" href="/posts/${i}#comments"><svg role="img"><title>Comments</title></svg>` +
+  `${i % 2 === 0 ? "" : i * 7}<span class="hidden s:inline">${
+    i % 2 === 0 ? "Add&nbsp;Comment" : "&nbsp;comments"
+  }</span></a>` +
+  `</div></div>`
+
+describe("readable copy: a card's link to write a comment", () => {
+  it("leaves out a link standing alone that asks to write a post's first comment, and keeps one in a sentence", () => {
+    const text = copy(
+      `<html><head><title>Posts</title></head><body><main><h1>Latest posts</h1>${
+        Array.from({ length: 6 }, (_, i) => freshPost(i + 1)).join("")
+      }<p>Found a mistake? <a href="/help">Add a comment</a> under the post and we fix it.</p></main></body></html>`
+    )
+    expect(text).toContain("Tuning the compost heap, week 3")
+    expect(text).toContain("through 13 nights of frost")
+    expect(text).not.toContain("Add Comment")
+    expect(text).toContain("Add a comment under the post")
+  })
+})
+
+const show = (i: number): string =>
+  `<div class="card"><div class="card-content"><h5 class="card-title"><a href="/shows/${i}">Seed swap radio ${i}</a></h5></div>` +
+  `<div class="card-reveal"><span class="card-title"><i class="material-icons right">close</i></span>` +
+  `<p>Growers of plot ${i} trade seeds and stories every week, recorded in the shed.</p></div></div>`
+
+/** A directory's cards with an icon font's ligature ("close"), and a comparison table whose cells hold its "check". */
+const showDirectory = `<html><head><title>Shows</title></head><body><main><h1>Garden shows</h1>
+  <div class="row">${Array.from({ length: 6 }, (_, i) => show(i + 1)).join("")}
+  <table><tr><th>Plan</th><th>Free</th><th>Plus</th></tr>
+  <tr><td>Weekly episodes of every show</td><td><i class="material-icons">check</i></td>` +
+  `<td><i class="material-icons">check</i></td></tr></table></div></main></body></html>`
+
+describe("readable copy: an icon font's ligature", () => {
+  it("leaves out an icon's name drawn as a glyph, and keeps it in a table's cell", () => {
+    const text = copy(showDirectory)
+    expect(text).toContain("Seed swap radio 4")
+    expect(text).toContain("trade seeds and stories")
+    expect(text).not.toContain("close")
+    expect(count(text, "check")).toBe(2)
+  })
+})
+
+const openRole = (i: number): string =>
+  `<div class="job-tile"><h3><a href="/jobs/${i}">Greenhouse planner, site ${i}</a></h3>` +
+  `<ul><li>4 x 8hr days</li><li>Remote, ${i % 2 === 0 ? "Canada" : "Norway"} only</li></ul>` +
+  `<div class="job-apply"><a class="btn btn-success" href="/jobs/${i}/apply">Apply now` +
+  `<div class="apply-location">${i % 2 === 0 ? "Canada" : "Norway"} only</div></a></div></div>`
+
+describe("readable copy: a link to apply with a note under its label", () => {
+  it("leaves out a link to apply that carries where the job is open", () => {
+    const text = copy(
+      `<html><head><title>Jobs</title></head><body><main><h1>Open roles</h1>${
+        Array.from({ length: 4 }, (_, i) => openRole(i + 1)).join("")
+      }</main></body></html>`
+    )
+    expect(text).toContain("Greenhouse planner, site 3")
+    expect(text).toContain("Remote, Canada only")
+    expect(text).not.toContain("Apply now")
   })
 })

@@ -14,7 +14,7 @@
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
  * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
  * it shows one product, links to a shop on another site standing alone under a guide's picks
- * ("Buy on Amazon", "Buy now"), two or more, go too (`withoutBuyLinks`).
+ * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`).
  */
 import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -261,8 +261,15 @@ const MAP_ACTION = new RegExp(
   "iu"
 )
 
-/** A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply here". */
-const APPLY_ACTION = /^apply (?:now|today|online|here)\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$/i
+/**
+ * A link's label that asks the reader to apply: "Apply now", "Apply today", "Apply online", "Apply
+ * here", with up to three words of a note the button carries under its label ("Apply now Canada
+ * only": where the job is open, which the entry above it says too).
+ */
+const APPLY_ACTION = new RegExp(
+  String.raw`^apply (?:now|today|online|here)(?: [\p{L}\p{N}'\u2019-]+){0,3}\s*(?:[.!\u2026\u00bb\u203a\u2192>+]*)$`,
+  "iu"
+)
 
 /**
  * A section's link to the whole of its list: "See all", "View all", "Browse all" and up to two
@@ -278,11 +285,11 @@ const LIST_ACTION = new RegExp(
 
 /**
  * A card's link to its comments: a count of them and the word ("27 comments", "1 comment",
- * "1.2k comments"). The card's title and summary are the text; the count is a click to the
- * thread under the post. A heading that counts the comments below it ("5 Comments" over a thread)
- * is no link and stays.
+ * "1.2k comments"), or a call to write one ("Add Comment", "Leave a comment", "Post a comment").
+ * The card's title and summary are the text; the link is a click to the thread under the post. A
+ * heading that counts the comments below it ("5 Comments" over a thread) is no link and stays.
  */
-const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
+const COMMENT_COUNT = /^(?:\d[\d,.]*k? comments?|(?:add|leave|post|write) (?:a )?comment)$/i
 
 /**
  * The roots without the links standing alone that lead elsewhere than the text above them, on
@@ -293,14 +300,15 @@ const COMMENT_COUNT = /^\d[\d,.]*k? comments?$/i
  * salary, a programme's "Apply Today" under its summary), opens the whole list a section shows the
  * first entries of (`LIST_ACTION`: a review site's "See all reviews" under each category's three
  * picks, a news front page's "More news" under its latest stories) or counts a post's comments
- * (`COMMENT_COUNT`: a developer community's "27 comments" under each post's reactions). The button
+ * (`COMMENT_COUNT`: a developer community's "27 comments" under each post's reactions, or its
+ * "Add Comment" under a post that has none yet). The button
  * names a click; the place, the job, the entries or the post are written above it.
  */
 export const withoutElsewhereLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> =>
   withoutStandingLinks(page, roots, [MAP_ACTION, APPLY_ACTION, LIST_ACTION, COMMENT_COUNT])
 
 /**
- * A shop's link under a pick: "Buy on Amazon", "Buy now", "Buy now at Amazon", "Buy it here",
+ * A shop's link under a pick: "Buy on ExampleShop", "Buy now", "Buy now at ExampleShop", "Buy it here",
  * "Shop now". The pick's heading and what the guide says of it are the text; the link names a
  * purchase a click away.
  */
@@ -341,7 +349,7 @@ const toOtherSite = (page: Page, el: El, pageUrl: string): boolean => {
  * The roots without the shop's links that close the picks of a guide, on a page that does not say
  * it shows one product (whose calls `withoutActionLinks` reads): a link's whole text on a line of
  * its own (`standingLink`) that names a purchase (`BUY_ACTION`) at another site than the page's,
- * in no list's item nor table's cell, at least `MIN_BUY_LINKS` of them on the page ("Buy on Amazon"
+ * in no list's item nor table's cell, at least `MIN_BUY_LINKS` of them on the page ("Buy on ExampleShop"
  * under each pair of headphones a guide ranks). A list of shops under a pick (each item "Buy on
  * …") is the pick's own list and stays; so does a single such link, and a shop's own "Shop now"
  * to its own pages (a collection's banners).

@@ -9,7 +9,7 @@
  * - one word written over and over ("word word word …"), as scripts that measure the page's
  *   fonts leave it in the saved page (`withoutFillers`);
  * - the word "Icon" in a box named as an icon, standing alone, where the style sheet draws a
- *   glyph (`withoutIconWords`);
+ *   glyph (`withoutIconWords`), and an icon font's ligature name outside tables (`withoutLigatureIcons`);
  * - "Loading…" standing alone after the page's text, where a script puts what it fetches, or
  *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`).
  */
@@ -88,6 +88,41 @@ export const withoutIconWords = (page: Page, roots: ReadonlyArray<El>): Readonly
       if (el.text !== 4 || !ICON_NAME.test(el.attribs.class ?? "") || besideWords(page, el)) return false
       el.drop = textContent(page.texts, el).trim().toLowerCase() === "icon"
       return el.drop
+    })
+  }
+  return roots
+}
+
+/**
+ * Class names of an icon font that draws a ligature: Google's Material Icons (`material-icons`,
+ * `material-icons-outlined`, `-round`, `-sharp`, `-two-tone`) and Material Symbols
+ * (`material-symbols-outlined`, `-rounded`, `-sharp`). The element's text is the icon's name
+ * (`close`, `chevron_right`), which the font draws as one glyph.
+ */
+const LIGATURE_FONT = /(?:^|\s)material-(?:icons|symbols)(?:-[a-z-]+)?(?:$|\s)/i
+
+/** An icon's name as such a font reads it: lowercase letters, digits and underscores, one word. */
+const LIGATURE_NAME = /^[a-z0-9_]+$/
+
+/** Whether an element stands inside a table's cell (where an icon is the cell's value: a check for "yes"). */
+const inCell = (el: El): boolean => {
+  for (let at = el.parent; at !== undefined; at = at.parent) if (at.name === "td" || at.name === "th") return true
+  return false
+}
+
+/**
+ * The roots without each element of an icon font's ligature (`LIGATURE_FONT`) whose whole text is
+ * an icon's name (`LIGATURE_NAME`), outside tables: the reader sees a glyph (a card's "close"
+ * cross, a menu's "expand_more" arrow), never the word. In a table's cell the icon is the cell's
+ * value (a comparison's "check" for a feature a plan has) and stays.
+ */
+export const withoutLigatureIcons = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.text === 0 || el.text > 40 || !LIGATURE_FONT.test(el.attribs.class ?? "")) return false
+      if (!LIGATURE_NAME.test(textContent(page.texts, el).trim()) || inCell(el)) return false
+      el.drop = true
+      return true
     })
   }
   return roots
