@@ -572,6 +572,23 @@ describe("readable copy: the title and its lead above the content", () => {
     expect(text).toContain(prose(3))
   })
 
+  it("writes the page's h1 as the copy's title when the document's title only adds the site's name after it", () => {
+    const shop = heroShop(
+      `<div class="hero-count">24 chairs</div>`,
+      undefined,
+      "",
+      "Task chairs - The Chair Company - Online seating"
+    )
+      .replace(
+        "<title>Task chairs - The Chair Company - Online seating | The Shop</title>",
+        "<title>Task chairs - The Chair Company - Online seating</title>"
+      )
+    const text = copy(shop)
+    expect(text).toContain("Task chairs\n")
+    expect(text).not.toContain("Online seating\n")
+    expect(text).toContain(prose(3))
+  })
+
   it("keeps the paragraph a box holds under the title, each in a box of its own", () => {
     const text = copy(heroShop(wrappedLead, `<div class="category-title"><h1>Task chairs</h1></div>`))
     expect(text).toContain("Task chairs\n")

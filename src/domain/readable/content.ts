@@ -646,7 +646,8 @@ const titleLead = (page: Page, picked: ReadonlyArray<El>, undated: boolean): Arr
  * does not hold every word of it: the title the reader sees over the page, written as the copy's
  * heading instead of a document title that names something else (the site alone, an older
  * headline, a search engine's wording). A document's title that holds all its words says the same
- * title at more length (the product's kind, the site's section) and stays the copy's heading.
+ * title at more length (the product's kind, the site's section) and stays the copy's heading,
+ * unless it is the `h1`'s words and, after a separator, the site's name and slogan (`siteAfter`).
  */
 const titleAlone = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   const h1s = page.all.filter((e) => e.name === "h1" && !e.drop)
@@ -656,9 +657,33 @@ const titleAlone = (page: Page, picked: ReadonlyArray<El>): Array<El> => {
   if (picked.some((r) => inside(h1, r) || inside(r, h1))) return []
   // A document's title that holds every word of the h1 says the same title, longer: it stays.
   const doc = page.all.find((e) => e.name === "title")
-  const said = new Set(doc === undefined ? [] : wordsOf(textContent(page.texts, doc)))
+  const docTitle = doc === undefined ? "" : textContent(page.texts, doc)
+  const said = new Set(wordsOf(docTitle))
   const own = wordsOf(textContent(page.texts, h1))
-  return own.length > 0 && !own.every((w) => said.has(w)) ? [h1] : []
+  if (own.length === 0) return []
+  return !own.every((w) => said.has(w)) || siteAfter(docTitle, own) ? [h1] : []
+}
+
+/** A separator between a document title's parts ("Chess Sets - The Shop", "Sofas | Shop"). */
+const TITLE_SEPARATOR = /^\s*[-|\u2013\u2014\u00b7\u2022\u00bb/]\s*/
+
+/** The fewest words the document's title adds after the separator (fewer: the site's name alone, often said in the text). */
+const MIN_ADDED = 3
+
+/**
+ * Whether the document's title is the `h1`'s words (`own`) and then, after a separator, more: the
+ * site's name or its slogan ("Chess Sets - The Games Company - Online chess shop" over the
+ * `h1` "Chess Sets"), which the reader does not see over the page.
+ */
+const siteAfter = (docTitle: string, own: ReadonlyArray<string>): boolean => {
+  const re = new RegExp(
+    `^\\s*${own.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[^\\p{L}\\p{N}]+")}`,
+    "iu"
+  )
+  const m = re.exec(docTitle)
+  if (m === null) return false
+  const rest = docTitle.slice(m[0].length)
+  return TITLE_SEPARATOR.test(rest) && wordsOf(rest).length >= MIN_ADDED
 }
 
 /** The title with its lead (`titleLead`'s first reading, above), or none. */
