@@ -94,7 +94,7 @@ export const withoutIconWords = (page: Page, roots: ReadonlyArray<El>): Readonly
 }
 
 /**
- * Class names of an icon font that draws a ligature: Google's Material Icons (`material-icons`,
+ * Class names of an icon font that draws a ligature: the Material Icons (`material-icons`,
  * `material-icons-outlined`, `-round`, `-sharp`, `-two-tone`) and Material Symbols
  * (`material-symbols-outlined`, `-rounded`, `-sharp`). The element's text is the icon's name
  * (`close`, `chevron_right`), which the font draws as one glyph.
