@@ -10,19 +10,12 @@
  * (`withoutDrawnGraphics`). A hero named so holds the page's title, and stays; `has-graphic` says
  * an element holds a picture, not that it is one.
  */
+import { holdsHeading } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
 
 /** A class naming a box as a graphic or an illustration (`…-graphic`, `…__graphic`, `…_illustration__hash`). */
 const DRAWN =
   /(?:^|\s)(?!has-)[\w-]*[a-z0-9][-_]+(?:graphic|illustration)(?:__[a-z0-9_-]+|-(?:container|wrapper|wrap))?(?=$|\s)/i
-
-const HEADING = /^h[1-6]$/
-
-/** Whether `el` holds a heading. */
-const holdsHeading = (page: Page, el: El): boolean => {
-  for (let i = el.order + 1; i < el.end; i++) if (HEADING.test(page.all[i]!.name)) return true
-  return false
-}
 
 /** The roots without each block named as a drawn graphic (`DRAWN`) that holds no heading. */
 export const withoutDrawnGraphics = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
