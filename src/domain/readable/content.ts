@@ -62,6 +62,7 @@ import {
   dropContentsLabels,
   dropEmptyHeadings,
   dropTrailingNotes,
+  headingBelow,
   isHeading,
   isList,
   leads,
@@ -241,8 +242,7 @@ const MIN_BESIDE_SMALL_PRINT = 1500
 const smallPrintBlock = (page: Page, el: El, total: number): boolean => {
   if (el.marks.furniture !== 2 || total - el.text < MIN_BESIDE_SMALL_PRINT) return false
   if (!namedSmallPrint(el.attribs.class)) return false
-  for (let i = el.order + 1; i < el.end; i++) if (isHeading(page.all[i]!.name)) return false
-  return true
+  return !headingBelow(page, el)
 }
 
 /**

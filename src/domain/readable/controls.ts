@@ -16,7 +16,16 @@
  * it shows one product, links to a shop on another site standing alone under a guide's picks
  * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`).
  */
-import { collapsedText, eachKept, eachShortLine, type El, type Page, textContent, wordsNextTo } from "./tree.js"
+import {
+  collapsedText,
+  eachKept,
+  eachShortLine,
+  type El,
+  hasAncestorNamed,
+  type Page,
+  textContent,
+  wordsNextTo
+} from "./tree.js"
 
 /** A script's address: `javascript:` and whatever follows. */
 const SCRIPT_HREF = /^\s*javascript:/i
@@ -321,6 +330,9 @@ const BUY_ACTION = new RegExp(
 /** The longest text read as a shop's link under a pick. */
 const MAX_BUY = 40
 
+/** A list's item and a table's cells, where a shop's link is the pick's own list or the row's value. */
+const ITEM_OR_CELL = ["li", "td", "th"]
+
 /** How many picks must each close with a shop's link for the links to be the guide's buttons. */
 const MIN_BUY_LINKS = 2
 
@@ -363,9 +375,7 @@ export const withoutBuyLinks = (
   if (product) return roots
   const links: Array<El> = []
   eachShortLine(page, roots, MAX_BUY, (el, text) => {
-    for (let p: El | undefined = el; p !== undefined; p = p.parent) {
-      if (p.name === "li" || p.name === "td" || p.name === "th") return true
-    }
+    if (ITEM_OR_CELL.includes(el.name) || hasAncestorNamed(el, ...ITEM_OR_CELL)) return true
     if (!standingLink(page, el, text.trim(), BUY_ACTION)) return false
     if (toOtherSite(page, el, pageUrl)) links.push(el)
     return true

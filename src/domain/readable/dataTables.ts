@@ -8,7 +8,7 @@
  * its cells are all links. Such a table is read whole, and so is a box around it that holds
  * nothing else (an embed's wrapper, a frame for scrolling).
  */
-import type { El } from "./tree.js"
+import { type El, shownChildren } from "./tree.js"
 
 /** The fewest rows of figures under the header row. */
 const MIN_ROWS = 3
@@ -18,13 +18,6 @@ const MIN_COLUMNS = 2
 
 /** The deepest a box may wrap its one table (`aroundDataTable`). */
 const MAX_WRAPPERS = 4
-
-/** The shown element children of `el` (dropped and empty ones passed over). */
-const shownChildren = (el: El): Array<El> => {
-  const out: Array<El> = []
-  for (const k of el.children) if (typeof k !== "number" && !k.drop && k.text > 0) out.push(k)
-  return out
-}
 
 /** The rows of `table`: its own `tr`, directly or in its `thead`, `tbody` and `tfoot` (not a nested table's). */
 const rowsOf = (table: El): Array<El> => {

@@ -173,6 +173,12 @@ export const holdsHeading = (page: Page, el: El, level = 6): boolean => {
   return false
 }
 
+/** Whether a heading (`h1` to `h6`, kept or dropped) stands in `el`'s subtree below it. */
+export const headingBelow = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (isHeading(page.all[i]!.name)) return true
+  return false
+}
+
 const MAX_PSEUDO_HEADING = 80
 
 /**

@@ -13,7 +13,7 @@
  * - "Loading…" standing alone after the page's text, where a script puts what it fetches, or
  *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`).
  */
-import { eachKept, type El, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
+import { eachKept, type El, hasAncestorNamed, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
 
 /**
  * The opening words of such a block: the filler ("Lorem" and a word: "ipsum", or as a theme's
@@ -104,12 +104,6 @@ const LIGATURE_FONT = /(?:^|\s)material-(?:icons|symbols)(?:-[a-z-]+)?(?:$|\s)/i
 /** An icon's name as such a font reads it: lowercase letters, digits and underscores, one word. */
 const LIGATURE_NAME = /^[a-z0-9_]+$/
 
-/** Whether an element stands inside a table's cell (where an icon is the cell's value: a check for "yes"). */
-const inCell = (el: El): boolean => {
-  for (let at = el.parent; at !== undefined; at = at.parent) if (at.name === "td" || at.name === "th") return true
-  return false
-}
-
 /**
  * The roots without each element of an icon font's ligature (`LIGATURE_FONT`) whose whole text is
  * an icon's name (`LIGATURE_NAME`), outside tables: the reader sees a glyph (a card's "close"
@@ -120,7 +114,7 @@ export const withoutLigatureIcons = (page: Page, roots: ReadonlyArray<El>): Read
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0 || el.text > 40 || !LIGATURE_FONT.test(el.attribs.class ?? "")) return false
-      if (!LIGATURE_NAME.test(textContent(page.texts, el).trim()) || inCell(el)) return false
+      if (!LIGATURE_NAME.test(textContent(page.texts, el).trim()) || hasAncestorNamed(el, "td", "th")) return false
       el.drop = true
       return true
     })

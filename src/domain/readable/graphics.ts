@@ -10,7 +10,7 @@
  * (`withoutDrawnGraphics`). A hero named so holds the page's title, and stays; `has-graphic` says
  * an element holds a picture, not that it is one.
  */
-import { holdsHeading } from "./edges.js"
+import { headingBelow } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
 
 /** A class naming a box as a graphic or an illustration (`…-graphic`, `…__graphic`, `…_illustration__hash`). */
@@ -22,7 +22,7 @@ export const withoutDrawnGraphics = (page: Page, roots: ReadonlyArray<El>): Read
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.block !== undefined || el.text === 0 || !DRAWN.test(el.attribs.class ?? "")) return false
-      if (holdsHeading(page, el)) return false
+      if (headingBelow(page, el)) return false
       el.drop = true
       return true
     })

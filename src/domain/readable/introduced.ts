@@ -13,7 +13,15 @@
  * sentence, the prose going on after it (`listAfterProse`): the selection the paragraph tells of.
  */
 import { isList } from "./edges.js"
-import { collapsedText, type El, endsAsSentence, leadingChild, MIN_PARAGRAPH, type Page } from "./tree.js"
+import {
+  collapsedText,
+  type El,
+  endsAsSentence,
+  leadingChild,
+  MIN_PARAGRAPH,
+  type Page,
+  shownChildren
+} from "./tree.js"
 
 /** The least paragraph text outside links that must follow the list inside the content (a paragraph or two). */
 const MIN_PROSE_AFTER = 200
@@ -83,8 +91,7 @@ export const listAfterProse = (page: Page, el: El, end: number): boolean => {
   ) return false
   if (!endsAsSentence(collapsedText(page, intro))) return false
   let items = 0
-  for (const k of el.children) {
-    if (typeof k === "number" || k.drop || k.text === 0) continue
+  for (const k of shownChildren(el)) {
     if (k.name !== "li") return false
     const first = leadingChild(page, k)
     const href = first?.name === "a" ? first.attribs.href : undefined

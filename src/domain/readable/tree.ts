@@ -500,9 +500,9 @@ export const h1Within = (page: Page, from: number, to: number): boolean => {
 /** An element's names as the rules read them: its class and its id, one space between. */
 export const namesOf = (el: El): string => `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`
 
-/** Whether an ancestor of `el` has the tag `name`. */
-export const hasAncestorNamed = (el: El, name: string): boolean => {
-  for (let p = el.parent; p !== undefined; p = p.parent) if (p.name === name) return true
+/** Whether an ancestor of `el` has one of the tags `names`. */
+export const hasAncestorNamed = (el: El, ...names: ReadonlyArray<string>): boolean => {
+  for (let p = el.parent; p !== undefined; p = p.parent) if (names.includes(p.name)) return true
   return false
 }
 
