@@ -9,7 +9,7 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1392,5 +1392,30 @@ describe("readable copy: a short item among items built alike", () => {
     ]))
     expect(text).toContain("Q: Is it durable on rough and rocky ground?")
     expect(text).not.toContain("Q: Can I track my order?")
+  })
+})
+
+/** A jacket's page whose ratings set each label, a drawn chevron after it, against its score. */
+const ratedJacket = `<html><head><title>Trail Jacket 41</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Trail Jacket 41</h1>
+    <div class="description"><p>ExampleShop's Trail Jacket 41 is a light shell for wet days on the hill, ` +
+  `sealed at every seam, with a hood that follows the head and vents under the arms for the climbs.</p></div>
+    <h3>Performance</h3>
+    <div class="performance">${
+    [["Windproof", "6"], ["Waterproofness", "5"], ["Breathability", "4"]].map(([label, score]) =>
+      `<div class="rating-item"><div class="rating-title"><span class="rating-heading">${label}` +
+      `<svg viewBox="0 0 24 24" width="16" height="16"><polyline points="9 18 15 12 9 6"></polyline></svg>` +
+      `</span><span>${score}<!-- -->/<!-- -->6</span></div><progress max="6" value="${score}"></progress></div>`
+    ).join("")
+  }</div>
+  </div></main></body></html>`
+
+describe("readable copy: a drawn icon between two words", () => {
+  it("keeps a label and the value after its icon apart", () => {
+    const text = copy(ratedJacket)
+    expect(text).toContain("Windproof 6/6")
+    expect(text).toContain("Breathability 4/6")
+    expect(text).not.toContain("Windproof6/6")
   })
 })

@@ -48,13 +48,16 @@ const flatText = (ctx: Ctx, node: El): string => finishInline(collapse(textConte
 
 /**
  * Whether a dropped element held a separator: signs or a space and no letter or digit ("\u00b7",
- * "|", "/" between a post's date and its reading time, hidden from screen readers). A browser
- * shows it, so the words on either side stay apart; a dropped word (a ruby reading, a label)
- * joins nothing.
+ * "|", "/" between a post's date and its reading time, hidden from screen readers), or is a drawn
+ * icon (`svg`). A browser shows it, so the words on either side stay apart; a dropped word (a ruby
+ * reading, a label) joins nothing.
  */
 const showedText = (ctx: Ctx, node: El): boolean => {
   // A ruby's fallback parentheses show only where ruby is not drawn.
   if (node.name === "rp") return false
+  // A drawn icon (an `svg`: a chevron after a rating's label, an arrow between two values) takes
+  // room between the words on either side: "Windproof", a chevron, "5/6" read as two words.
+  if (node.name === "svg") return true
   const text = textContent(ctx.texts, node, false)
   return text.length > 0 && !/[\p{L}\p{N}]/u.test(text)
 }
