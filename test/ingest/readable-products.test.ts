@@ -9,7 +9,7 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words and an inline title before its text).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1417,5 +1417,27 @@ describe("readable copy: a drawn icon between two words", () => {
     expect(text).toContain("Windproof 6/6")
     expect(text).toContain("Breathability 4/6")
     expect(text).not.toContain("Windproof6/6")
+  })
+})
+
+/** A graphics card's features, each a title in an `em` run straight into its sentence. */
+const featuredCard = `<html><head><title>Brand Model 41 graphics card</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Brand Model 41 graphics card</h1>
+    <div class="description"><p>OtherShop sells the Brand Model 41, a graphics card of twelve gigabytes ` +
+  `built around two chips, cooled by three fans and made for games on several screens at once.</p>
+    <ul class="features">
+      <li><span class="content"><img src="/f1.jpg" alt=""><em class="title">Frame Sync</em>The display waits ` +
+  `for the card, so that each frame is drawn whole and the picture never tears in a fast turn.</span></li>
+      <li><span class="content"><img src="/f2.jpg" alt=""><em class="title">Boost Clock</em>The card raises ` +
+  `its own speed while it stays cool, and lowers it again before the fans have to run loud.</span></li>
+    </ul></div>
+  </div></main></body></html>`
+
+describe("readable copy: an inline title before its text", () => {
+  it("keeps a feature's title apart from the sentence it opens", () => {
+    const text = copy(featuredCard)
+    expect(text).toContain("Frame Sync The display waits")
+    expect(text).toContain("Boost Clock The card raises")
   })
 })

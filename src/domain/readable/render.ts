@@ -93,9 +93,20 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   }
   const block = isBlock(node)
   if (block) run.piece(" ")
+  // An inline element named as a title is set on a line of its own by the page's style sheet: its
+  // words and those around it stay apart ("Frame Sync" over "The display waits …", not "SyncThe").
+  const titled = !block && TITLE_CLASS.test(node.attribs.class ?? "")
+  if (titled) run.gap()
   children(node, ctx, depth + 1, run)
   if (block) run.piece(" ")
+  if (titled) run.gap()
 }
+
+/**
+ * Class names that call an inline element a title (`title`, `item-title`, `card_heading`): a
+ * feature's name in an `em` or a `span` opening its text, a label before its value.
+ */
+const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
 
 /** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
 const isPermalink = (a: El, text: string): boolean =>
