@@ -9,7 +9,8 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words and an inline title before its text).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words and an inline title before its text,
+ * readable/controls.ts `withoutTooltipLabels`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1439,5 +1440,37 @@ describe("readable copy: an inline title before its text", () => {
     const text = copy(featuredCard)
     expect(text).toContain("Frame Sync The display waits")
     expect(text).toContain("Boost Clock The card raises")
+  })
+})
+
+/** A headphone's specifications, each label with a tooltip's icon whose label only screen readers hear. */
+const tippedSpecs = (label: string) =>
+  `<html><head><title>Brand Model 41 headphones</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Brand Model 41 headphones</h1>
+    <div class="description"><p>The Brand Model 41 are open-backed headphones with planar drivers, light ` +
+  `enough for a long evening of records and built to be repaired part by part when they wear.</p></div>
+    <h2>Specifications</h2>
+    <table class="specifications"><tbody>${
+    [["Impedance", "37 ohms"], ["Sensitivity", "94 dB"], ["Weight", "372 grams"]].map(([name, value]) =>
+      `<tr><td class="specification-title">${name}<tool-tip class="tool-tip"><svg width="15" height="15">` +
+      `<circle cx="7" cy="7" r="7"></circle></svg><span class="visually-hidden">${label}</span>` +
+      `<div class="tool-tip__content">What ${name} says of how the headphones play.</div></tool-tip></td>` +
+      `<td>${value}</td></tr>`
+    ).join("")
+  }</tbody></table>
+  </div></main></body></html>`
+
+describe("readable copy: a tooltip's label for screen readers", () => {
+  it("leaves out the short label of each tooltip's icon", () => {
+    const text = copy(tippedSpecs("More information"))
+    expect(text).toContain("Sensitivity")
+    expect(text).toContain("372 grams")
+    expect(text).not.toContain("More information")
+  })
+
+  it("keeps a longer note written for screen readers in the trigger", () => {
+    const note = "Measured at one kilohertz with one milliwatt"
+    expect(copy(tippedSpecs(note))).toContain(note)
   })
 })
