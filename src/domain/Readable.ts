@@ -56,7 +56,8 @@ import {
   withoutExpandToggles,
   withoutReplyLinks,
   withoutScriptLinks,
-  withoutStoryLinks
+  withoutStoryLinks,
+  withoutTooltipLabels
 } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
@@ -167,6 +168,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)
   roots = withoutMessageKeys(page, roots)
+  roots = withoutTooltipLabels(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutComposerTrails(page, roots)
   roots = withoutSkipLinks(page, roots)

@@ -9,7 +9,8 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words and an inline title before its text,
+ * readable/controls.ts `withoutTooltipLabels`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1392,5 +1393,84 @@ describe("readable copy: a short item among items built alike", () => {
     ]))
     expect(text).toContain("Q: Is it durable on rough and rocky ground?")
     expect(text).not.toContain("Q: Can I track my order?")
+  })
+})
+
+/** A jacket's page whose ratings set each label, a drawn chevron after it, against its score. */
+const ratedJacket = `<html><head><title>Trail Jacket 41</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Trail Jacket 41</h1>
+    <div class="description"><p>ExampleShop's Trail Jacket 41 is a light shell for wet days on the hill, ` +
+  `sealed at every seam, with a hood that follows the head and vents under the arms for the climbs.</p></div>
+    <h3>Performance</h3>
+    <div class="performance">${
+    [["Windproof", "6"], ["Waterproofness", "5"], ["Breathability", "4"]].map(([label, score]) =>
+      `<div class="rating-item"><div class="rating-title"><span class="rating-heading">${label}` +
+      `<svg viewBox="0 0 24 24" width="16" height="16"><polyline points="9 18 15 12 9 6"></polyline></svg>` +
+      `</span><span>${score}<!-- -->/<!-- -->6</span></div><progress max="6" value="${score}"></progress></div>`
+    ).join("")
+  }</div>
+  </div></main></body></html>`
+
+describe("readable copy: a drawn icon between two words", () => {
+  it("keeps a label and the value after its icon apart", () => {
+    const text = copy(ratedJacket)
+    expect(text).toContain("Windproof 6/6")
+    expect(text).toContain("Breathability 4/6")
+    expect(text).not.toContain("Windproof6/6")
+  })
+})
+
+/** A graphics card's features, each a title in an `em` run straight into its sentence. */
+const featuredCard = `<html><head><title>Brand Model 41 graphics card</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Brand Model 41 graphics card</h1>
+    <div class="description"><p>OtherShop sells the Brand Model 41, a graphics card of twelve gigabytes ` +
+  `built around two chips, cooled by three fans and made for games on several screens at once.</p>
+    <ul class="features">
+      <li><span class="content"><img src="/f1.jpg" alt=""><em class="title">Frame Sync</em>The display waits ` +
+  `for the card, so that each frame is drawn whole and the picture never tears in a fast turn.</span></li>
+      <li><span class="content"><img src="/f2.jpg" alt=""><em class="title">Boost Clock</em>The card raises ` +
+  `its own speed while it stays cool, and lowers it again before the fans have to run loud.</span></li>
+    </ul></div>
+  </div></main></body></html>`
+
+describe("readable copy: an inline title before its text", () => {
+  it("keeps a feature's title apart from the sentence it opens", () => {
+    const text = copy(featuredCard)
+    expect(text).toContain("Frame Sync The display waits")
+    expect(text).toContain("Boost Clock The card raises")
+  })
+})
+
+/** A headphone's specifications, each label with a tooltip's icon whose label only screen readers hear. */
+const tippedSpecs = (label: string) =>
+  `<html><head><title>Brand Model 41 headphones</title>${productLd}</head><body>
+  <main><div class="product-page">
+    <h1>Brand Model 41 headphones</h1>
+    <div class="description"><p>The Brand Model 41 are open-backed headphones with planar drivers, light ` +
+  `enough for a long evening of records and built to be repaired part by part when they wear.</p></div>
+    <h2>Specifications</h2>
+    <table class="specifications"><tbody>${
+    [["Impedance", "37 ohms"], ["Sensitivity", "94 dB"], ["Weight", "372 grams"]].map(([name, value]) =>
+      `<tr><td class="specification-title">${name}<tool-tip class="tool-tip"><svg width="15" height="15">` +
+      `<circle cx="7" cy="7" r="7"></circle></svg><span class="visually-hidden">${label}</span>` +
+      `<div class="tool-tip__content">What ${name} says of how the headphones play.</div></tool-tip></td>` +
+      `<td>${value}</td></tr>`
+    ).join("")
+  }</tbody></table>
+  </div></main></body></html>`
+
+describe("readable copy: a tooltip's label for screen readers", () => {
+  it("leaves out the short label of each tooltip's icon", () => {
+    const text = copy(tippedSpecs("More information"))
+    expect(text).toContain("Sensitivity")
+    expect(text).toContain("372 grams")
+    expect(text).not.toContain("More information")
+  })
+
+  it("keeps a longer note written for screen readers in the trigger", () => {
+    const note = "Measured at one kilohertz with one milliwatt"
+    expect(copy(tippedSpecs(note))).toContain(note)
   })
 })

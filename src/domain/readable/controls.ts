@@ -14,8 +14,10 @@
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
  * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
  * it shows one product, links to a shop on another site standing alone under a guide's picks
- * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`).
+ * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`). The short label a
+ * tooltip's icon gives screen readers ("More information") goes on every page (`withoutTooltipLabels`).
  */
+import { SCREEN_READER } from "./boilerplate.js"
 import {
   collapsedText,
   eachKept,
@@ -381,5 +383,35 @@ export const withoutBuyLinks = (
     return true
   })
   if (links.length >= MIN_BUY_LINKS) { for (const el of links) el.drop = true }
+  return roots
+}
+
+/** A tooltip's trigger, by its tag (a custom `tool-tip`) or its class (`tooltip`, `tool-tip`, `has-tooltip`). */
+const TOOLTIP = /(?:^|[\s_-])tool-?tip(?:$|[\s_])/i
+/** The longest label of a tooltip's trigger (`withoutTooltipLabels`), and its most words. */
+const MAX_TOOLTIP_LABEL = 24
+const MAX_TOOLTIP_WORDS = 3
+
+/**
+ * The roots without the label a tooltip's trigger gives screen readers: a short text shown to
+ * screen readers only (`SCREEN_READER`: "More information", "Info") right inside an element named
+ * as a tooltip, the icon beside each label of a shop's specifications that shows a note on hover.
+ * The note itself is furniture already (boilerplate.ts); its trigger's label names the control,
+ * not the product. A longer hidden text in a trigger is the note written for screen readers (a
+ * comparison table's "All therapists have relevant experience …") and stays.
+ */
+export const withoutTooltipLabels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const parent = el.parent
+      if (el.attribs.class === undefined || !SCREEN_READER.test(el.attribs.class) || parent === undefined) return false
+      if (!TOOLTIP.test(parent.name) && !TOOLTIP.test(parent.attribs.class ?? "")) return true
+      const text = collapsedText(page, el)
+      if (text.length > 0 && text.length <= MAX_TOOLTIP_LABEL && text.split(" ").length <= MAX_TOOLTIP_WORDS) {
+        el.drop = true
+      }
+      return true
+    })
+  }
   return roots
 }

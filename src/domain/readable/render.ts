@@ -48,13 +48,16 @@ const flatText = (ctx: Ctx, node: El): string => finishInline(collapse(textConte
 
 /**
  * Whether a dropped element held a separator: signs or a space and no letter or digit ("\u00b7",
- * "|", "/" between a post's date and its reading time, hidden from screen readers). A browser
- * shows it, so the words on either side stay apart; a dropped word (a ruby reading, a label)
- * joins nothing.
+ * "|", "/" between a post's date and its reading time, hidden from screen readers), or is a drawn
+ * icon (`svg`). A browser shows it, so the words on either side stay apart; a dropped word (a ruby
+ * reading, a label) joins nothing.
  */
 const showedText = (ctx: Ctx, node: El): boolean => {
   // A ruby's fallback parentheses show only where ruby is not drawn.
   if (node.name === "rp") return false
+  // A drawn icon (an `svg`: a chevron after a rating's label, an arrow between two values) takes
+  // room between the words on either side: "Windproof", a chevron, "5/6" read as two words.
+  if (node.name === "svg") return true
   const text = textContent(ctx.texts, node, false)
   return text.length > 0 && !/[\p{L}\p{N}]/u.test(text)
 }
@@ -90,9 +93,20 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   }
   const block = isBlock(node)
   if (block) run.piece(" ")
+  // An inline element named as a title is set on a line of its own by the page's style sheet: its
+  // words and those around it stay apart ("Frame Sync" over "The display waits …", not "SyncThe").
+  const titled = !block && TITLE_CLASS.test(node.attribs.class ?? "")
+  if (titled) run.gap()
   children(node, ctx, depth + 1, run)
   if (block) run.piece(" ")
+  if (titled) run.gap()
 }
+
+/**
+ * Class names that call an inline element a title (`title`, `item-title`, `card_heading`): a
+ * feature's name in an `em` or a `span` opening its text, a label before its value.
+ */
+const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
 
 /** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
 const isPermalink = (a: El, text: string): boolean =>
