@@ -32,7 +32,8 @@
  * readable/content.ts `holdsTitleLead`, the page's title and lead in a box a breadcrumb's links weigh down, and
  * `shortLead`, a one-sentence lead under the title above a list chosen apart; readable/controls.ts
  * `withoutElsewhereLinks`, a card's link to write the first comment and a link to apply with a note under its
- * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells.
+ * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells;
+ * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1404,5 +1405,46 @@ describe("readable copy: a link to apply with a note under its label", () => {
     expect(text).toContain("Greenhouse planner, site 3")
     expect(text).toContain("Remote, Canada only")
     expect(text).not.toContain("Apply now")
+  })
+})
+
+const awardCard = (kind: string, title: string, firm: string): string =>
+  `<li class="award-card"><div class="award-card__content"><p class="type">${kind}</p>` +
+  `<a class="award-card__link" href="/awards/${title.toLowerCase().replace(/ /g, "-")}"><h4>${title}</h4></a>` +
+  `<p class="excerpt">${firm}</p></div></li>`
+
+const awardGroup = (category: string, i: number): string =>
+  `<div class="wp-block-group"><h3>${category}</h3><ul>${
+    awardCard("Winner", `${category} Hall ${i}`, `Studio North ${i}`)
+  }${
+    Array.from({ length: 4 }, (_, k) => awardCard("Honoree", `${category} Court ${i}${k}`, `Atelier West ${i}${k}`))
+      .join("")
+  }</ul></div>`
+
+const bestPair = (a: string, b: string): string =>
+  `<div class="wp-block-columns">${
+    [a, b].map((category) =>
+      `<div class="wp-block-column"><div class="group-inner"><h3>Best of the best: ${category}</h3>` +
+      `<div class="cards-wrapper"><ul>${
+        awardCard("Winner", `Grand ${category} House by the Lake`, `Field and Stone Partners`)
+      }` +
+      `</ul></div></div></div>`
+    ).join("")
+  }<p><a href="#projects">Back to projects</a></p></div>`
+
+/** An awards page: each category a box of its winner and honorees, and between them boxes of two "best of the best" winners. */
+const awardsPage = `<html><head><title>Design awards</title></head><body><main><h1>Design awards winners</h1>
+  <div class="award-list">${Array.from({ length: 12 }, (_, i) => awardGroup(`Category ${i + 1}`, i + 1)).join("")}${
+  bestPair("Apartment", "Bakery")
+}${bestPair("Cinema", "Dairy")}${bestPair("Gallery", "Harbour")}${
+  Array.from({ length: 12 }, (_, i) => awardGroup(`Category ${i + 13}`, i + 13)).join("")
+}</div></main></body></html>`
+
+describe("readable copy: cards of another build between a listing's cards", () => {
+  it("keeps the short boxes of winners that stand between the categories' boxes", () => {
+    const text = copy(awardsPage)
+    expect(text).toContain("Category 3 Court 32")
+    expect(text).toContain("Best of the best: Harbour")
+    expect(text).toContain("Grand Gallery House")
   })
 })
