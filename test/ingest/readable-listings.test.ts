@@ -33,7 +33,8 @@
  * `shortLead`, a one-sentence lead under the title above a list chosen apart; readable/controls.ts
  * `withoutElsewhereLinks`, a card's link to write the first comment and a link to apply with a note under its
  * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells;
- * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards.
+ * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards;
+ * readable/controls.ts `withoutSlideControls`, a carousel's step links.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1446,5 +1447,28 @@ describe("readable copy: cards of another build between a listing's cards", () =
     expect(text).toContain("Category 3 Court 32")
     expect(text).toContain("Best of the best: Harbour")
     expect(text).toContain("Grand Gallery House")
+  })
+})
+
+const rentalItem = (i: number): string =>
+  `<div class="rental-item"><h3><a href="/rentals/${i}">Rowing machine, model ${i}</a></h3>` +
+  `<p>Delivered and set up in your home, picked up when the month is over.</p><p>$${40 + i} a month</p></div>`
+
+/** A rental list whose testimonials sit in a carousel stepped by links to its own anchor. */
+const rentalList = `<html><head><title>Rentals</title></head><body><main><h1>Fitness equipment rentals</h1>
+  <div class="rentals">${Array.from({ length: 5 }, (_, i) => rentalItem(i + 1)).join("")}</div>
+  <div id="testimonials" class="carousel slide"><div class="carousel-inner">
+  <div class="item active"><p>The bike came on time and the crew carried it upstairs for us.</p></div></div>
+  <a class="left carousel-control" href="#testimonials" role="button"><span class="sr-only">Previous</span></a>
+  <a class="right carousel-control" href="#testimonials" role="button"><span class="sr-only">Next</span></a></div>
+  </main></body></html>`
+
+describe("readable copy: a carousel's step links", () => {
+  it("leaves out the links that step a carousel in place", () => {
+    const text = copy(rentalList)
+    expect(text).toContain("Rowing machine, model 4")
+    expect(text).toContain("carried it upstairs")
+    expect(text).not.toContain("Previous")
+    expect(text).not.toContain("Next")
   })
 })

@@ -14,7 +14,8 @@
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
  * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
  * it shows one product, links to a shop on another site standing alone under a guide's picks
- * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`).
+ * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`); so do the links
+ * that step a carousel in place ("Previous", "Next" to the page's own anchor: `withoutSlideControls`).
  */
 import {
   collapsedText,
@@ -381,5 +382,36 @@ export const withoutBuyLinks = (
     return true
   })
   if (links.length >= MIN_BUY_LINKS) { for (const el of links) el.drop = true }
+  return roots
+}
+
+/** A slider's step control's label: "Previous", "Prev" or "Next", with "slide" after it or not. */
+const SLIDE_STEP = /^(?:prev(?:ious)?|next)(?: slide)?$/i
+
+/** The longest text read as a step control's label. */
+const MAX_STEP = 16
+
+/** An address inside the page: an anchor (`#` and a name, or `#` alone) or a script. */
+const IN_PAGE = /^\s*(?:#|javascript:)/i
+
+/**
+ * The roots without the links that step a slider or a carousel in place: a link whose whole text
+ * is "Previous" or "Next" (`SLIDE_STEP`; a theme's carousel writes them for screen readers beside
+ * its arrows) and whose address stays on the page (`IN_PAGE`: the carousel's own anchor). The copy
+ * shows every slide; the label names a click that only moves them. A "Next" link to the list's next
+ * page leads elsewhere and stays.
+ */
+export const withoutSlideControls = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      const href = el.attribs.href
+      if (
+        el.text > 0 && el.text <= MAX_STEP && href !== undefined && IN_PAGE.test(href) &&
+        SLIDE_STEP.test(collapsedText(page, el).trim())
+      ) el.drop = true
+      return true
+    })
+  }
   return roots
 }
