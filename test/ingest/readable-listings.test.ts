@@ -34,7 +34,8 @@
  * `withoutElsewhereLinks`, a card's link to write the first comment and a link to apply with a note under its
  * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells;
  * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards;
- * readable/controls.ts `withoutSlideControls`, a carousel's step links.
+ * readable/controls.ts `withoutSlideControls`, a carousel's step links; readable/credits.ts `entriesCredits`, a long
+ * author line beside the short ones of its shape.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -737,6 +738,13 @@ describe("readable copy: an entry's author line", () => {
       expect(text).toContain(`Notes on the garbage collector, part ${i}`)
       expect(text).toContain(`Writer number ${i} and the runtime team`)
     }
+  })
+
+  it("keeps a long author line (a paper's many authors) beside the short ones of its shape", () => {
+    const many = Array.from({ length: 12 }, (_, k) => `Coauthor Number ${k}`).join(", ")
+    const text = copy(blogIndex((i) => (i === 4 ? many : `Writer number ${i} and the runtime team`)))
+    expect(text).toContain("Writer number 3 and the runtime team")
+    expect(text).toContain("Coauthor Number 11")
   })
 
   it("leaves out a line named as an author that every entry repeats (a label, no one's name)", () => {
