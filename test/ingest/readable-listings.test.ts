@@ -35,7 +35,8 @@
  * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells;
  * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards;
  * readable/controls.ts `withoutSlideControls`, a carousel's step links; readable/credits.ts `entriesCredits`, a long
- * author line beside the short ones of its shape.
+ * author line beside the short ones of its shape; readable/content.ts `articleHeader`, an article's own header
+ * holding its linked title on an undated front page.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -1478,5 +1479,30 @@ describe("readable copy: a carousel's step links", () => {
     expect(text).toContain("carried it upstairs")
     expect(text).not.toContain("Previous")
     expect(text).not.toContain("Next")
+  })
+})
+
+const storyBody = (i: number): string =>
+  Array.from(
+    { length: 4 },
+    (_, k) =>
+      `<p>Paragraph ${k} of story ${i}: the allotment board met on Tuesday, counted the water butts, ` +
+      `agreed a rota for the winter digging and asked every plot holder to mend their own fences before spring.</p>`
+  ).join("")
+
+const headedStory = (i: number): string =>
+  `<article class="story-item"><header><h2 class="story"><span class="story-title">` +
+  `<a href="/story/${i}">Allotment board story number ${i}</a></span></h2></header>` +
+  `<div class="body">${storyBody(i)}</div></article>`
+
+describe("readable copy: an article's own header on a front page", () => {
+  it("keeps each story's linked title in its article's header, on a page that states no date", () => {
+    const text = copy(
+      `<html><head><title>Plot news</title></head><body><section><div class="stories">${
+        Array.from({ length: 4 }, (_, i) => headedStory(i + 1)).join("")
+      }</div></section></body></html>`
+    )
+    expect(text).toContain("Paragraph 2 of story 3")
+    expect(text).toContain("Allotment board story number 3")
   })
 })
