@@ -29,7 +29,7 @@
  *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
- *   link standing alone that opens a map or asks the reader to apply,
+ *   link standing alone that opens a map or asks the reader to apply, and a carousel's step links,
  *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
  *   opens with its close control, readable/pictures.ts a gallery's links to picture files with
  *   their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
@@ -56,6 +56,7 @@ import {
   withoutExpandToggles,
   withoutReplyLinks,
   withoutScriptLinks,
+  withoutSlideControls,
   withoutStoryLinks,
   withoutTooltipLabels
 } from "./readable/controls.js"
@@ -210,6 +211,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutBuyLinks(page, roots, meta.product === true, pageUrl)
   roots = withoutElsewhereLinks(page, roots)
+  roots = withoutSlideControls(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutClosableBoxes(page, roots)

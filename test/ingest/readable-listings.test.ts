@@ -32,7 +32,11 @@
  * readable/content.ts `holdsTitleLead`, the page's title and lead in a box a breadcrumb's links weigh down, and
  * `shortLead`, a one-sentence lead under the title above a list chosen apart; readable/controls.ts
  * `withoutElsewhereLinks`, a card's link to write the first comment and a link to apply with a note under its
- * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells.
+ * label; readable/fillers.ts `withoutLigatureIcons`, an icon font's ligature name outside a table's cells;
+ * readable/cards.ts `cardsToKeep` (`runsBeside`), boxes of another build standing between a listing's cards;
+ * readable/controls.ts `withoutSlideControls`, a carousel's step links; readable/credits.ts `entriesCredits`, a long
+ * author line beside the short ones of its shape; readable/content.ts `articleHeader`, an article's own header
+ * holding its linked title on an undated front page.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -737,6 +741,13 @@ describe("readable copy: an entry's author line", () => {
     }
   })
 
+  it("keeps a long author line (a paper's many authors) beside the short ones of its shape", () => {
+    const many = Array.from({ length: 12 }, (_, k) => `Coauthor Number ${k}`).join(", ")
+    const text = copy(blogIndex((i) => (i === 4 ? many : `Writer number ${i} and the runtime team`)))
+    expect(text).toContain("Writer number 3 and the runtime team")
+    expect(text).toContain("Coauthor Number 11")
+  })
+
   it("leaves out a line named as an author that every entry repeats (a label, no one's name)", () => {
     const text = copy(blogIndex(() => "Filed under runtime notes"))
     expect(text).toContain("Notes on the garbage collector, part 3")
@@ -1404,5 +1415,94 @@ describe("readable copy: a link to apply with a note under its label", () => {
     expect(text).toContain("Greenhouse planner, site 3")
     expect(text).toContain("Remote, Canada only")
     expect(text).not.toContain("Apply now")
+  })
+})
+
+const awardCard = (kind: string, title: string, firm: string): string =>
+  `<li class="award-card"><div class="award-card__content"><p class="type">${kind}</p>` +
+  `<a class="award-card__link" href="/awards/${title.toLowerCase().replace(/ /g, "-")}"><h4>${title}</h4></a>` +
+  `<p class="excerpt">${firm}</p></div></li>`
+
+const awardGroup = (category: string, i: number): string =>
+  `<div class="wp-block-group"><h3>${category}</h3><ul>${
+    awardCard("Winner", `${category} Hall ${i}`, `Studio North ${i}`)
+  }${
+    Array.from({ length: 4 }, (_, k) => awardCard("Honoree", `${category} Court ${i}${k}`, `Atelier West ${i}${k}`))
+      .join("")
+  }</ul></div>`
+
+const bestPair = (a: string, b: string): string =>
+  `<div class="wp-block-columns">${
+    [a, b].map((category) =>
+      `<div class="wp-block-column"><div class="group-inner"><h3>Best of the best: ${category}</h3>` +
+      `<div class="cards-wrapper"><ul>${
+        awardCard("Winner", `Grand ${category} House by the Lake`, `Field and Stone Partners`)
+      }` +
+      `</ul></div></div></div>`
+    ).join("")
+  }<p><a href="#projects">Back to projects</a></p></div>`
+
+/** An awards page: each category a box of its winner and honorees, and between them boxes of two "best of the best" winners. */
+const awardsPage = `<html><head><title>Design awards</title></head><body><main><h1>Design awards winners</h1>
+  <div class="award-list">${Array.from({ length: 12 }, (_, i) => awardGroup(`Category ${i + 1}`, i + 1)).join("")}${
+  bestPair("Apartment", "Bakery")
+}${bestPair("Cinema", "Dairy")}${bestPair("Gallery", "Harbour")}${
+  Array.from({ length: 12 }, (_, i) => awardGroup(`Category ${i + 13}`, i + 13)).join("")
+}</div></main></body></html>`
+
+describe("readable copy: cards of another build between a listing's cards", () => {
+  it("keeps the short boxes of winners that stand between the categories' boxes", () => {
+    const text = copy(awardsPage)
+    expect(text).toContain("Category 3 Court 32")
+    expect(text).toContain("Best of the best: Harbour")
+    expect(text).toContain("Grand Gallery House")
+  })
+})
+
+const rentalItem = (i: number): string =>
+  `<div class="rental-item"><h3><a href="/rentals/${i}">Rowing machine, model ${i}</a></h3>` +
+  `<p>Delivered and set up in your home, picked up when the month is over.</p><p>$${40 + i} a month</p></div>`
+
+/** A rental list whose testimonials sit in a carousel stepped by links to its own anchor. */
+const rentalList = `<html><head><title>Rentals</title></head><body><main><h1>Fitness equipment rentals</h1>
+  <div class="rentals">${Array.from({ length: 5 }, (_, i) => rentalItem(i + 1)).join("")}</div>
+  <div id="testimonials" class="carousel slide"><div class="carousel-inner">
+  <div class="item active"><p>The bike came on time and the crew carried it upstairs for us.</p></div></div>
+  <a class="left carousel-control" href="#testimonials" role="button"><span class="sr-only">Previous</span></a>
+  <a class="right carousel-control" href="#testimonials" role="button"><span class="sr-only">Next</span></a></div>
+  </main></body></html>`
+
+describe("readable copy: a carousel's step links", () => {
+  it("leaves out the links that step a carousel in place", () => {
+    const text = copy(rentalList)
+    expect(text).toContain("Rowing machine, model 4")
+    expect(text).toContain("carried it upstairs")
+    expect(text).not.toContain("Previous")
+    expect(text).not.toContain("Next")
+  })
+})
+
+const storyBody = (i: number): string =>
+  Array.from(
+    { length: 4 },
+    (_, k) =>
+      `<p>Paragraph ${k} of story ${i}: the allotment board met on Tuesday, counted the water butts, ` +
+      `agreed a rota for the winter digging and asked every plot holder to mend their own fences before spring.</p>`
+  ).join("")
+
+const headedStory = (i: number): string =>
+  `<article class="story-item"><header><h2 class="story"><span class="story-title">` +
+  `<a href="/story/${i}">Allotment board story number ${i}</a></span></h2></header>` +
+  `<div class="body">${storyBody(i)}</div></article>`
+
+describe("readable copy: an article's own header on a front page", () => {
+  it("keeps each story's linked title in its article's header, on a page that states no date", () => {
+    const text = copy(
+      `<html><head><title>Plot news</title></head><body><section><div class="stories">${
+        Array.from({ length: 4 }, (_, i) => headedStory(i + 1)).join("")
+      }</div></section></body></html>`
+    )
+    expect(text).toContain("Paragraph 2 of story 3")
+    expect(text).toContain("Allotment board story number 3")
   })
 })

@@ -170,6 +170,64 @@ export const groupsUnder = (
 const section = (card: El): boolean =>
   card.prose >= SECTION_PROSE && card.prose >= SECTION_SHARE * card.text && card.link < SECTION_LINKS * card.text
 
+/** The most elements of the kept cards read for their parts. */
+const MAX_PARTS = 4000
+
+/** The parts the cards are built of that show text: tag and whole class, for those with a class. */
+const partsOf = (all: ReadonlyArray<El>, cards: ReadonlyArray<El>): ReadonlySet<string> => {
+  const parts = new Set<string>()
+  let read = 0
+  for (const c of cards) {
+    for (let i = c.order + 1; i < c.end && read < MAX_PARTS; i++, read++) {
+      const d = all[i]!
+      if (!d.drop && d.text > 0 && d.attribs.class !== undefined) parts.add(`${d.name}.${d.attribs.class}`)
+    }
+  }
+  return parts
+}
+
+/** Whether `card` holds a part, showing text, that `parts` names. */
+const holdsPart = (all: ReadonlyArray<El>, card: El, parts: ReadonlySet<string>): boolean => {
+  for (let i = card.order + 1; i < card.end; i++) {
+    const d = all[i]!
+    if (!d.drop && d.text > 0 && d.attribs.class !== undefined && parts.has(`${d.name}.${d.attribs.class}`)) return true
+  }
+  return false
+}
+
+/**
+ * The other runs of cards (`runsOfShape`, read as cards: `readAsCards`) under the parent of a
+ * group the cleaning keeps, however little text they hold: an awards page lists each category as
+ * a box of its winner and honorees and, between those boxes, boxes of another build holding its
+ * "best of the best" winners side by side, too few characters for a group of their own (under
+ * `GROUP_SHARE`), each a short block with a fifth of its text in links, which the pass dropped.
+ * Siblings of the kept cards, several of one build, standing between them and each holding a part
+ * built as the kept cards' are (an element of the same tag and class that shows text: the same
+ * card inside), are more of the same list. Not beside cards that are sections of text (an
+ * article's parts), nor boxes without a class (a page's own sections).
+ */
+const runsBeside = (all: ReadonlyArray<El>, kept: ReadonlyArray<Group>): Array<Group> => {
+  const runs: Array<Group> = []
+  for (const g of kept) {
+    // Cards that are sections of text are an article's parts: what stands between them is its own.
+    if (g.cards.some(section)) continue
+    let parts: ReadonlySet<string> | undefined
+    const first = g.cards[0]!.order
+    const last = g.cards[g.cards.length - 1]!.order
+    for (const cards of runsOfShape(g.parent)) {
+      // Between the kept cards, not before or after them: a list's own entries, not a strip beside it.
+      if (cards[0]!.order <= first || cards[cards.length - 1]!.order >= last) continue
+      // Boxes named by a class: plain `div`s between cards are the page's own sections.
+      if (shapeOf(cards[0]!) === cards[0]!.name) continue
+      const text = cards.reduce((n, k) => n + k.text, 0)
+      if (!readAsCards(all, g.parent, cards, text)) continue
+      if (parts === undefined) parts = partsOf(all, g.cards)
+      if (cards.every((c) => holdsPart(all, c, parts!))) runs.push({ parent: g.parent, cards, text })
+    }
+  }
+  return runs
+}
+
 /** What the cleaning pass does with an element of content made of cards (`cardsToKeep`). */
 export const Keep = {
   /** Judged as before. */
@@ -204,7 +262,9 @@ export const cardsToKeep = (
     if (outer.length === 0) return undefined
   }
   const keep = new Uint8Array(all.length)
-  for (const g of outer) {
+  // Not beside a shop's grid of priced cards (`always`): the tiles between its products are its promotions.
+  const beside = always === undefined ? [] : runsBeside(all, outer.filter((g) => !always(g)))
+  for (const g of [...outer, ...beside]) {
     for (const c of g.cards) keep[c.order] = section(c) ? Keep.Holder : Keep.Card
     for (let p: El | undefined = g.parent; p !== undefined && keep[p.order] === Keep.Judge; p = p.parent) {
       keep[p.order] = Keep.Holder

@@ -27,7 +27,8 @@
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
  *    and not a heading (a thread's posts only past half links: posts.ts; not a directory's lists
  *    of links under their headings: directories.ts; on an undated page, not a block holding the
- *    page's one `h1` and its lead: `holdsTitleLead`, judged part by part); list items named as
+ *    page's one `h1` and its lead: `holdsTitleLead`, nor an article's own `header` holding its
+ *    heading: `articleHeader`, each judged part by part); list items named as
  *    furniture; short paragraphs that are all links; then
  *    (edges.ts) italic notes at the end and headings or pseudo-headings with nothing under them.
  *
@@ -469,6 +470,8 @@ const clean = (
         if (judged && weightOf(el, names) >= 0 && introducedSection(page, el)) return false
         // A note boxed inside the text ("Tip", "See also") is judged part by part (callouts.ts).
         if (judged && weightOf(el, names) >= 0 && labelledNote(page, el)) return false
+        // An article's own header holding its heading (a front page's story, its title a link) is judged part by part.
+        if (judged && undated && weightOf(el, names) >= 0 && articleHeader(el)) return false
         // A box that holds the page's one title and its lead (a hero's, beside a breadcrumb) is judged part by part.
         if (judged && weightOf(el, names) >= 0 && title !== undefined && holdsTitleLead(page, el, title)) return false
         // An entry built as the entries beside it that the cleaning keeps is kept whole (alike.ts).
@@ -484,6 +487,12 @@ const clean = (
     })
   }
 }
+
+/**
+ * Whether `el` is a `header` of an `article` (its child) holding a heading with text: the article's
+ * title, a link on a front page that lists whole stories, not the page's furniture.
+ */
+const articleHeader = (el: El): boolean => el.name === "header" && el.parent?.name === "article" && hasHeading(el)
 
 /** The page's one `h1` with text, when it has one. */
 const pageTitle = (page: Page): El | undefined => {

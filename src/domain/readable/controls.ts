@@ -14,8 +14,10 @@
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
  * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
  * it shows one product, links to a shop on another site standing alone under a guide's picks
- * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`). The short label a
- * tooltip's icon gives screen readers ("More information") goes on every page (`withoutTooltipLabels`).
+ * ("Buy on ExampleShop", "Buy now"), two or more, go too (`withoutBuyLinks`); so do the links
+ * that step a carousel in place ("Previous", "Next" to the page's own anchor: `withoutSlideControls`).
+ * The short label a tooltip's icon gives screen readers ("More information") goes on every page
+ * (`withoutTooltipLabels`).
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import {
@@ -410,6 +412,37 @@ export const withoutTooltipLabels = (page: Page, roots: ReadonlyArray<El>): Read
       if (text.length > 0 && text.length <= MAX_TOOLTIP_LABEL && text.split(" ").length <= MAX_TOOLTIP_WORDS) {
         el.drop = true
       }
+      return true
+    })
+  }
+  return roots
+}
+
+/** A slider's step control's label: "Previous", "Prev" or "Next", with "slide" after it or not. */
+const SLIDE_STEP = /^(?:prev(?:ious)?|next)(?: slide)?$/i
+
+/** The longest text read as a step control's label. */
+const MAX_STEP = 16
+
+/** An address inside the page: an anchor (`#` and a name, or `#` alone) or a script. */
+const IN_PAGE = /^\s*(?:#|javascript:)/i
+
+/**
+ * The roots without the links that step a slider or a carousel in place: a link whose whole text
+ * is "Previous" or "Next" (`SLIDE_STEP`; a theme's carousel writes them for screen readers beside
+ * its arrows) and whose address stays on the page (`IN_PAGE`: the carousel's own anchor). The copy
+ * shows every slide; the label names a click that only moves them. A "Next" link to the list's next
+ * page leads elsewhere and stays.
+ */
+export const withoutSlideControls = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (el.name !== "a") return false
+      const href = el.attribs.href
+      if (
+        el.text > 0 && el.text <= MAX_STEP && href !== undefined && IN_PAGE.test(href) &&
+        SLIDE_STEP.test(collapsedText(page, el).trim())
+      ) el.drop = true
       return true
     })
   }

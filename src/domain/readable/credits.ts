@@ -10,9 +10,10 @@
  * of them (`MOST`) after a link to another page of `MIN_TITLE` characters or more inside their own
  * entry (the entry's title; the entry is the block around the line that holds no line before it,
  * with a `dd`'s `dt`), and the lines' texts vary (`MIN_NAMES`: a label every entry repeats names no
- * one). A testimonial's author comes before the link under it, a thread's poster names before each
- * post's text; read only on a page that states no publication date and is no discussion
- * (content.ts, step 1, and the fallbacks that drop by name or lists of links).
+ * one); a longer line of the same shape (up to `MAX_LONG_LINE`: a paper's dozen authors) is then
+ * one more of them. A testimonial's author comes before the link under it, a thread's poster
+ * names before each post's text; read only on a page that states no publication date and is no
+ * discussion (content.ts, step 1, and the fallbacks that drop by name or lists of links).
  */
 import { shapeOf } from "./cards.js"
 import { collapsedText, type El, namesOf, type Page } from "./tree.js"
@@ -21,6 +22,8 @@ import { collapsedText, type El, namesOf, type Page } from "./tree.js"
 const AUTHOR = /author/i
 /** The longest author line: names, "on behalf of the team". */
 const MAX_LINE = 100
+/** The longest author line read beside short ones of its shape: a paper's many authors. */
+const MAX_LONG_LINE = 1000
 /** The fewest author lines of one shape that make a listing's entries. */
 const MIN_ENTRIES = 8
 /** The least characters of the linked title before an author line. */
@@ -84,7 +87,7 @@ const entryOf = (line: El, after: number): number => {
 export const entriesCredits = (page: Page): ReadonlySet<El> => {
   const byShape = new Map<string, Array<El>>()
   for (const el of page.all) {
-    if (el.marks.furniture !== 2 || el.drop || el.text === 0 || el.text > MAX_LINE) continue
+    if (el.marks.furniture !== 2 || el.drop || el.text === 0 || el.text > MAX_LONG_LINE) continue
     if (!AUTHOR.test(namesOf(el))) continue
     const shape = shapeOf(el)
     const same = byShape.get(shape)
@@ -92,7 +95,9 @@ export const entriesCredits = (page: Page): ReadonlySet<El> => {
     else same.push(el)
   }
   const out = new Set<El>()
-  for (const lines of byShape.values()) {
+  for (const all of byShape.values()) {
+    // The run is judged by its short lines; a long one of its shape (a paper's many authors) is one more of them.
+    const lines = all.filter((el) => el.text <= MAX_LINE)
     if (lines.length < MIN_ENTRIES) continue
     let titled = 0
     for (let k = 0; k < lines.length; k++) {
@@ -102,7 +107,7 @@ export const entriesCredits = (page: Page): ReadonlySet<El> => {
     if (titled < MOST * lines.length) continue
     // A label every entry repeats ("Posted in reviews") names no one: the names vary.
     const names = new Set(lines.map((el) => collapsedText(page, el)))
-    if (names.size >= MIN_NAMES * lines.length) { for (const el of lines) out.add(el) }
+    if (names.size >= MIN_NAMES * lines.length) { for (const el of all) out.add(el) }
   }
   return out
 }
