@@ -9,7 +9,8 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts `noteMarks` a series of footnotes' raised
+ * numbers).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1392,5 +1393,34 @@ describe("readable copy: a short item among items built alike", () => {
     ]))
     expect(text).toContain("Q: Is it durable on rough and rocky ground?")
     expect(text).not.toContain("Q: Can I track my order?")
+  })
+})
+
+/** A phone maker's feature page: each claim carries a raised note number, the notes listed at its foot. */
+const notedFeatures = (marks: ReadonlyArray<string>) =>
+  `<html><head><title>Brand Model 41</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41</h1>
+  <div class="feature"><div class="stat">40% higher graphics performance<sup>${marks[0]}</sup></div>
+  <p>The new chip draws each frame sooner and spends less of the battery doing it, so that long games ` +
+  `stay smooth from the first level to the last without the phone growing warm in the hand.</p></div>
+  <div class="feature"><div class="stat">Rated 2 times<sup>${marks[1]}</sup> tougher glass</div>
+  <p>The front glass is harder than the one before it and the frame around it is a single piece of ` +
+  `metal, so that a fall from the pocket onto a pavement leaves the screen whole and the corners true.</p></div>
+  <div class="notes"><p>Figures measured in the maker's own laboratory against the model before, under ` +
+  `the same conditions; results in daily use vary with the settings, the network and the apps installed.</p></div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a footnote's raised number", () => {
+  it("writes a series of note numbers apart from the word before them", () => {
+    const text = copy(notedFeatures(["1", "2"]))
+    expect(text).toContain("40% higher graphics performance 1")
+    expect(text).toContain("Rated 2 times 2 tougher glass")
+    expect(text).not.toContain("performance1")
+  })
+
+  it("keeps a raised number with no series beside it joined to its word", () => {
+    const text = copy(notedFeatures(["2", "2"]))
+    expect(text).toContain("40% higher graphics performance2")
   })
 })
