@@ -10,7 +10,7 @@
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts `noteMarks` a series of footnotes' raised
- * numbers).
+ * numbers, readable/mojibake.ts `withoutMojibake`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1422,5 +1422,31 @@ describe("readable copy: a footnote's raised number", () => {
   it("keeps a raised number with no series beside it joined to its word", () => {
     const text = copy(notedFeatures(["2", "2"]))
     expect(text).toContain("40% higher graphics performance2")
+  })
+})
+
+/** A case maker's page whose template wrote its UTF-8 text decoded twice ("youâ€™re", "Â®"). */
+const garbledCase = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Leather case</title>${head}</head><body><main>
+  <div class="product"><h1>Leather case for Brand Model 41</h1>
+  <p>If you\u00e2\u0080\u0099re looking for a case that ages well, this one is cut from full-grain leather ` +
+  `that darkens into a rich patina, and its bumper takes the knocks of a fall from the pocket.</p>
+  <p>It holds the phone to ExampleShop\u00c2\u00ae chargers with magnets built into its back, and ` +
+  `it\u00e2\u0080\u0099s made to fit the buttons and the camera\u00e2\u0080\u0099s ring exactly.</p>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: text decoded twice", () => {
+  it("writes the characters a product page's garbled text stands for", () => {
+    const text = copy(garbledCase(productLd))
+    expect(text).toContain("If you\u2019re looking for a case")
+    expect(text).toContain("ExampleShop\u00ae chargers")
+    expect(text).toContain("the camera\u2019s ring")
+    expect(text).not.toContain("\u00e2")
+  })
+
+  it("leaves such text as it stands on a page that shows no product", () => {
+    const text = copy(garbledCase(""))
+    expect(text).toContain("If you\u00e2\u0080\u0099re looking for a case")
   })
 })
