@@ -108,7 +108,7 @@ const NOTE_NUMBER = /^\d{1,3}(?:[,\u2013-]\d{1,3})*$/
  * small, so "performance<sup>1</sup>" reads as the word and its note's number, not as one word
  * "performance1": a mark is written apart from the letter before it (`Run.noteMark`). A raised
  * number with no series beside it is a power or a model's name ("m<sup>2</sup>",
- * "Indigo<sup>2</sup>"), a part of its word, and stays joined.
+ * "Model<sup>2</sup>"), a part of its word, and stays joined.
  */
 const noteMarks = (texts: Texts, roots: ReadonlyArray<El>): ReadonlySet<El> | undefined => {
   const marks = new Set<El>()
