@@ -83,6 +83,7 @@ import { withoutFurtherReading } from "./readable/further.js"
 import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
+import { withoutMojibake } from "./readable/mojibake.js"
 import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
@@ -223,7 +224,10 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
-  return assemble(meta, collapse(page.title).trim(), pageUrl, withoutRepeats(renderBlocks(page.texts, roots, base)))
+  let blocks = renderBlocks(page.texts, roots, base)
+  // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
+  if (meta.product === true) blocks = blocks.map(withoutMojibake)
+  return assemble(meta, collapse(page.title).trim(), pageUrl, withoutRepeats(blocks))
 }
 
 /** How many of the body's first blocks may hold the page's own `# ` title. */

@@ -9,8 +9,9 @@
  * `promotedGrid`, readable/repeats.ts `withoutRepeats` a section's title written again over nothing,
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
- * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words and an inline title before its text,
- * readable/controls.ts `withoutTooltipLabels`).
+ * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
+ * and `noteMarks` a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
+ * readable/mojibake.ts `withoutMojibake`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1472,5 +1473,60 @@ describe("readable copy: a tooltip's label for screen readers", () => {
   it("keeps a longer note written for screen readers in the trigger", () => {
     const note = "Measured at one kilohertz with one milliwatt"
     expect(copy(tippedSpecs(note))).toContain(note)
+  })
+})
+
+/** A phone maker's feature page: each claim carries a raised note number, the notes listed at its foot. */
+const notedFeatures = (marks: ReadonlyArray<string>) =>
+  `<html><head><title>Brand Model 41</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41</h1>
+  <div class="feature"><div class="stat">40% higher graphics performance<sup>${marks[0]}</sup></div>
+  <p>The new chip draws each frame sooner and spends less of the battery doing it, so that long games ` +
+  `stay smooth from the first level to the last without the phone growing warm in the hand.</p></div>
+  <div class="feature"><div class="stat">Rated 2 times<sup>${marks[1]}</sup> tougher glass</div>
+  <p>The front glass is harder than the one before it and the frame around it is a single piece of ` +
+  `metal, so that a fall from the pocket onto a pavement leaves the screen whole and the corners true.</p></div>
+  <div class="notes"><p>Figures measured in the maker's own laboratory against the model before, under ` +
+  `the same conditions; results in daily use vary with the settings, the network and the apps installed.</p></div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a footnote's raised number", () => {
+  it("writes a series of note numbers apart from the word before them", () => {
+    const text = copy(notedFeatures(["1", "2"]))
+    expect(text).toContain("40% higher graphics performance 1")
+    expect(text).toContain("Rated 2 times 2 tougher glass")
+    expect(text).not.toContain("performance1")
+  })
+
+  it("keeps a raised number with no series beside it joined to its word", () => {
+    const text = copy(notedFeatures(["2", "2"]))
+    expect(text).toContain("40% higher graphics performance2")
+  })
+})
+
+/** A case maker's page whose template wrote its UTF-8 text decoded twice ("youâ€™re", "Â®"). */
+const garbledCase = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Leather case</title>${head}</head><body><main>
+  <div class="product"><h1>Leather case for Brand Model 41</h1>
+  <p>If you\u00e2\u0080\u0099re looking for a case that ages well, this one is cut from full-grain leather ` +
+  `that darkens into a rich patina, and its bumper takes the knocks of a fall from the pocket.</p>
+  <p>It holds the phone to ExampleShop\u00c2\u00ae chargers with magnets built into its back, and ` +
+  `it\u00e2\u0080\u0099s made to fit the buttons and the camera\u00e2\u0080\u0099s ring exactly.</p>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: text decoded twice", () => {
+  it("writes the characters a product page's garbled text stands for", () => {
+    const text = copy(garbledCase(productLd))
+    expect(text).toContain("If you\u2019re looking for a case")
+    expect(text).toContain("ExampleShop\u00ae chargers")
+    expect(text).toContain("the camera\u2019s ring")
+    expect(text).not.toContain("\u00e2")
+  })
+
+  it("leaves such text as it stands on a page that shows no product", () => {
+    const text = copy(garbledCase(""))
+    expect(text).toContain("If you\u00e2\u0080\u0099re looking for a case")
   })
 })

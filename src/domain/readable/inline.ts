@@ -91,6 +91,8 @@ const capitalsMeet = (last: string, next: string): boolean => ACRONYM_END.test(l
  */
 const FIGURE_ALONE = /^\p{Nd}{2,}$/u
 const DIGIT = /^\p{Nd}/u
+/** A word's last letter: where a footnote's raised number would run on into it (`Run.noteMark`). */
+const LETTER_END = /\p{L}$/u
 const figuresMeet = (lastPiece: string, next: string): boolean =>
   FIGURE_ALONE.test(lastPiece.trim()) && DIGIT.test(next)
 
@@ -119,6 +121,8 @@ export class Run {
   trail = false
   /** A dropped element that showed text stood here: the words on either side are not one word (`gap`). */
   private gapped = false
+  /** A footnote's raised number starts here (`noteMark`). */
+  private marked = false
 
   /** `inOneLine`: breaks are spaces and no line start is escaped (headings, link texts, cells). */
   constructor(private readonly inOneLine: boolean) {}
@@ -142,12 +146,14 @@ export class Run {
   /** A collapsed piece (no whitespace but single spaces); `visible`: the text a reader sees of it (a link's). */
   piece(p: string, visible = p): void {
     if (p.length === 0) return
-    if (this.gapped || this.joined) {
+    if (this.gapped || this.joined || this.marked) {
       const gapped = this.gapped
       const joined = this.joined
-      this.gapped = this.joined = false
+      const marked = this.marked
+      this.gapped = this.joined = this.marked = false
       // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
+      else if (marked && LETTER_END.test(this.last) && DIGIT.test(visible)) p = ` ${p}`
       else if (
         joined && !this.lineSpace && this.line.length > 0 &&
         (runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) || capitalsMeet(this.last, visible))
@@ -178,6 +184,15 @@ export class Run {
    */
   gap(): void {
     if (this.line.length > 0) this.gapped = true
+  }
+
+  /**
+   * A footnote's number set above the line starts here ("performance<sup>1</sup>"): after a
+   * word's letter it is written apart, a word and its note's number, not one word. After a digit
+   * it stays joined: a price's raised cents ("$549<sup>00</sup>") are part of the figure.
+   */
+  noteMark(): void {
+    if (this.line.length > 0) this.marked = true
   }
 
   /** A `<br>`. */
@@ -214,6 +229,7 @@ export class Run {
       this.lastPiece =
         ""
     this.gapped =
+      this.marked =
       this.lineSpace =
       this.joined =
       this.wrote =

@@ -23,6 +23,8 @@ interface Ctx {
   readonly nesting: number
   /** Whether the node is inside a link (its own links are text: `inline`). */
   readonly inLink?: boolean
+  /** The raised numbers of the content, when they are a series of notes (`noteMarks`). */
+  readonly notes?: ReadonlySet<El>
 }
 
 /** The context inside a list or a quote. */
@@ -30,7 +32,8 @@ const nested = (ctx: Ctx): Ctx => ({
   texts: ctx.texts,
   base: ctx.base,
   nesting: ctx.nesting + 1,
-  ...(ctx.inLink === true ? { inLink: true } : {})
+  ...(ctx.inLink === true ? { inLink: true } : {}),
+  ...(ctx.notes === undefined ? {} : { notes: ctx.notes })
 })
 
 /** Write text node `k` into `run`: as it is when the tree found nothing in its element's text to rewrite (`plain`). */
@@ -97,6 +100,7 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
   // words and those around it stay apart ("Frame Sync" over "The display waits …", not "SyncThe").
   const titled = !block && TITLE_CLASS.test(node.attribs.class ?? "")
   if (titled) run.gap()
+  if (ctx.notes?.has(node) === true) run.noteMark()
   children(node, ctx, depth + 1, run)
   if (block) run.piece(" ")
   if (titled) run.gap()
@@ -107,6 +111,38 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
  * feature's name in an `em` or a `span` opening its text, a label before its value.
  */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
+
+/** A raised number's text: a number or a list of them ("1", "2,3", "4-6"). */
+const NOTE_NUMBER = /^\d{1,3}(?:[,\u2013-]\d{1,3})*$/
+
+/**
+ * The footnotes' marks of the content: each `<sup>` of text alone (no link: a linked mark is an
+ * article's own footnote, its reference's choice) whose text is a number or a list of them, when
+ * among them stand "1" and another number, a series of notes. A browser draws a mark raised and
+ * small, so "performance<sup>1</sup>" reads as the word and its note's number, not as one word
+ * "performance1": a mark is written apart from the letter before it (`Run.noteMark`). A raised
+ * number with no series beside it is a power or a model's name ("m<sup>2</sup>",
+ * "Model<sup>2</sup>"), a part of its word, and stays joined.
+ */
+const noteMarks = (texts: Texts, roots: ReadonlyArray<El>): ReadonlySet<El> | undefined => {
+  const marks = new Set<El>()
+  const numbers = new Set<string>()
+  const stack: Array<Node> = [...roots]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    if (typeof node === "number" || node.drop) continue
+    if (node.name === "sup" && node.children.every((kid) => typeof kid === "number")) {
+      const text = textContent(texts, node, false).trim()
+      if (NOTE_NUMBER.test(text)) {
+        marks.add(node)
+        for (const n of text.split(/[,\u2013-]/)) numbers.add(n)
+      }
+      continue
+    }
+    for (const kid of node.children) stack.push(kid)
+  }
+  return numbers.has("1") && numbers.size >= 2 ? marks : undefined
+}
 
 /** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
 const isPermalink = (a: El, text: string): boolean =>
@@ -366,7 +402,8 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
 
 /** The Markdown blocks of the content roots (each rendered as its children, in order). */
 export const renderBlocks = (texts: Texts, roots: ReadonlyArray<El>, base: URL | undefined): Array<string> => {
-  const ctx: Ctx = { texts, base, nesting: 0 }
+  const notes = noteMarks(texts, roots)
+  const ctx: Ctx = { texts, base, nesting: 0, ...(notes === undefined ? {} : { notes }) }
   const out: Array<string> = []
   for (const root of roots) {
     if (isBlock(root)) block(root, ctx, 1, out)
