@@ -13,7 +13,7 @@
  * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post,
  * readable/boilerplate.ts and readable/quotes.ts: a quoted post drawn as an aside, readable/chrome.ts: a
  * short post ending in a smiley, readable/meta.ts and readable/content.ts: a thread app's replies anchored
- * one by one).
+ * one by one, readable/posterLines.ts: a poster's name in the panel beside each post).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -963,5 +963,44 @@ describe("readable copy: a thread app's replies anchored one by one", () => {
     const article = copy(threadAppPage("article"))
     expect(article).toContain(CHANGES[0])
     expect(article).not.toContain(REPLIES[0])
+  })
+})
+
+const POSTERS = ["Ann Example", "otheruser42", "Bo"]
+
+/**
+ * A board's thread drawn with a poster panel beside each post: the avatar, then the panel
+ * (`message-userDetails`) holding the poster's name as a heading over a title and a banner, then
+ * counts (`message-userExtras`); the post's date and text in the cell beside it.
+ */
+const panelThread = (): string =>
+  `<html><head><title>Tools that write for you</title></head><body><main>` +
+  `<h1>Tools that write for you</h1><div class="block-body">${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<article class="message message--post" id="post-${i}"><div class="message-inner">` +
+      `<div class="message-cell message-cell--user"><section class="message-user">` +
+      `<div class="message-avatar"><a href="/members/${i}/"><img src="/a/${i}.jpg" alt=""></a></div>` +
+      `<div class="message-userDetails"><h4 class="message-name"><a href="/members/${i}/">${
+        POSTERS[i % POSTERS.length]
+      }</a></h4><h5 class="userTitle">Well-known member</h5>` +
+      `<div class="userBanner"><strong>Supporter</strong></div></div>` +
+      `<div class="message-userExtras"><dl><dt>Joined</dt><dd>Mar 3, 2016</dd></dl>` +
+      `<dl><dt>Messages</dt><dd>${1200 + i}</dd></dl></div></section></div>` +
+      `<div class="message-cell message-cell--main"><header class="message-attribution">` +
+      `<time datetime="2024-06-0${i + 1}">Jun ${i + 1}, 2024</time></header>` +
+      `<div class="message-content"><div class="message-userContent"><article class="message-body">` +
+      `<div class="bbWrapper">${text}</div></article></div></div></div></div></article>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: a poster's name in the panel beside each post", () => {
+  it("keeps each poster's name over the post, not the panel's title, banner and counts", () => {
+    const text = copy(panelThread())
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    for (const who of POSTERS) expect(text).toContain(who)
+    expect(text.indexOf(POSTERS[1]!)).toBeLessThan(text.indexOf(REPLIES[0]!))
+    expect(text).not.toContain("Well-known member")
+    expect(text).not.toContain("Supporter")
+    expect(text).not.toContain("Joined")
   })
 })
