@@ -13,7 +13,8 @@
  * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post,
  * readable/boilerplate.ts and readable/quotes.ts: a quoted post drawn as an aside, readable/chrome.ts: a
  * short post ending in a smiley, readable/meta.ts and readable/content.ts: a thread app's replies anchored
- * one by one, readable/posterLines.ts: a poster's name in the panel beside each post).
+ * one by one, readable/posterLines.ts: a poster's name in the panel beside each post, readable/notices.ts:
+ * an alert waiting hidden for a script).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1002,5 +1003,30 @@ describe("readable copy: a poster's name in the panel beside each post", () => {
     expect(text).not.toContain("Well-known member")
     expect(text).not.toContain("Supporter")
     expect(text).not.toContain("Joined")
+  })
+})
+
+/**
+ * A thread whose page holds, over the posts, the alert its script shows only once the thread is
+ * deleted (`alert … hidden`), and a shown alert (`alert`, no hiding class) under the posts.
+ */
+const alertThread = (): string =>
+  `<html><head><title>Tools that write for you</title></head><body><main><div class="topic">` +
+  `<h1>Tools that write for you</h1>` +
+  `<div class="alert alert-warning d-flex justify-content-between hidden"><span>This topic has been ` +
+  `deleted. Only users with topic management privileges can see it.</span><span></span></div>` +
+  `<ul class="posts timeline">${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<li class="post" data-index="${i}"><div class="post-header"><a href="/user/u${i}">u${i}</a></div>` +
+      `<div class="content"><p>${text}</p></div></li>`
+    ).join("")
+  }</ul><div class="alert alert-info">Replies are closed for the summer break.</div></div></main></body></html>`
+
+describe("readable copy: an alert waiting hidden for a script", () => {
+  it("leaves out an alert hidden by its class, keeping the posts and a shown alert", () => {
+    const text = copy(alertThread())
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    expect(text).not.toContain("This topic has been deleted")
+    expect(text).toContain("Replies are closed for the summer break.")
   })
 })
