@@ -30,9 +30,9 @@
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
  *   link standing alone that opens a map or asks the reader to apply, and a carousel's step links,
- *   readable/notices.ts a site's dismissible notice above the page's first heading and a box that
- *   opens with its close control, readable/pictures.ts a gallery's links to picture files with
- *   their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
+ *   readable/notices.ts a site's dismissible notice above the page's first heading, a box that
+ *   opens with its close control and an alert waiting hidden for a script, readable/pictures.ts a
+ *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
@@ -84,7 +84,7 @@ import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
-import { withoutClosableBoxes, withoutDismissibleNotices } from "./readable/notices.js"
+import { withoutClosableBoxes, withoutDismissibleNotices, withoutWaitingAlerts } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
@@ -215,6 +215,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSlideControls(page, roots)
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
+  roots = withoutWaitingAlerts(page, roots)
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutGalleryCounters(page, roots)

@@ -13,7 +13,8 @@
  * readable/formNotes.ts: the boxes after a reply box, readable/posterLines.ts: a poster's line over each post,
  * readable/boilerplate.ts and readable/quotes.ts: a quoted post drawn as an aside, readable/chrome.ts: a
  * short post ending in a smiley, readable/meta.ts and readable/content.ts: a thread app's replies anchored
- * one by one).
+ * one by one, readable/posterLines.ts: a poster's name in the panel beside each post, readable/notices.ts:
+ * an alert waiting hidden for a script).
  * Over 400 lines: one small thread per rule, sharing the posts above; a file per rule would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -963,5 +964,69 @@ describe("readable copy: a thread app's replies anchored one by one", () => {
     const article = copy(threadAppPage("article"))
     expect(article).toContain(CHANGES[0])
     expect(article).not.toContain(REPLIES[0])
+  })
+})
+
+const POSTERS = ["Ann Example", "otheruser42", "Bo"]
+
+/**
+ * A board's thread drawn with a poster panel beside each post: the avatar, then the panel
+ * (`message-userDetails`) holding the poster's name as a heading over a title and a banner, then
+ * counts (`message-userExtras`); the post's date and text in the cell beside it.
+ */
+const panelThread = (): string =>
+  `<html><head><title>Tools that write for you</title></head><body><main>` +
+  `<h1>Tools that write for you</h1><div class="block-body">${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<article class="message message--post" id="post-${i}"><div class="message-inner">` +
+      `<div class="message-cell message-cell--user"><section class="message-user">` +
+      `<div class="message-avatar"><a href="/members/${i}/"><img src="/a/${i}.jpg" alt=""></a></div>` +
+      `<div class="message-userDetails"><h4 class="message-name"><a href="/members/${i}/">${
+        POSTERS[i % POSTERS.length]
+      }</a></h4><h5 class="userTitle">Well-known member</h5>` +
+      `<div class="userBanner"><strong>Supporter</strong></div></div>` +
+      `<div class="message-userExtras"><dl><dt>Joined</dt><dd>Mar 3, 2016</dd></dl>` +
+      `<dl><dt>Messages</dt><dd>${1200 + i}</dd></dl></div></section></div>` +
+      `<div class="message-cell message-cell--main"><header class="message-attribution">` +
+      `<time datetime="2024-06-0${i + 1}">Jun ${i + 1}, 2024</time></header>` +
+      `<div class="message-content"><div class="message-userContent"><article class="message-body">` +
+      `<div class="bbWrapper">${text}</div></article></div></div></div></div></article>`
+    ).join("")
+  }</div></main></body></html>`
+
+describe("readable copy: a poster's name in the panel beside each post", () => {
+  it("keeps each poster's name over the post, not the panel's title, banner and counts", () => {
+    const text = copy(panelThread())
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    for (const who of POSTERS) expect(text).toContain(who)
+    expect(text.indexOf(POSTERS[1]!)).toBeLessThan(text.indexOf(REPLIES[0]!))
+    expect(text).not.toContain("Well-known member")
+    expect(text).not.toContain("Supporter")
+    expect(text).not.toContain("Joined")
+  })
+})
+
+/**
+ * A thread whose page holds, over the posts, the alert its script shows only once the thread is
+ * deleted (`alert … hidden`), and a shown alert (`alert`, no hiding class) under the posts.
+ */
+const alertThread = (): string =>
+  `<html><head><title>Tools that write for you</title></head><body><main><div class="topic">` +
+  `<h1>Tools that write for you</h1>` +
+  `<div class="alert alert-warning d-flex justify-content-between hidden"><span>This topic has been ` +
+  `deleted. Only users with topic management privileges can see it.</span><span></span></div>` +
+  `<ul class="posts timeline">${
+    [LONG, ...REPLIES].map((text, i) =>
+      `<li class="post" data-index="${i}"><div class="post-header"><a href="/user/u${i}">u${i}</a></div>` +
+      `<div class="content"><p>${text}</p></div></li>`
+    ).join("")
+  }</ul><div class="alert alert-info">Replies are closed for the summer break.</div></div></main></body></html>`
+
+describe("readable copy: an alert waiting hidden for a script", () => {
+  it("leaves out an alert hidden by its class, keeping the posts and a shown alert", () => {
+    const text = copy(alertThread())
+    for (const r of [LONG, ...REPLIES]) expect(text).toContain(r)
+    expect(text).not.toContain("This topic has been deleted")
+    expect(text).toContain("Replies are closed for the summer break.")
   })
 })

@@ -171,7 +171,7 @@ const FORUM_PANEL =
   /(?:^|[-_\s])(?:(?:post)?signature|postprofile|user-?(?:title|extras|banner|info|details|stats)|(?:author|poster)-?(?:stats|info|details))(?:$|[-_\s])/i
 
 /** Whether an element's names say it is a forum post's poster panel or signature (strong furniture). */
-const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
+export const forumPanel = (names: string): boolean => FORUM_PANEL.test(names)
 
 /** A name that says the element was embedded: weak furniture, and never a name that rescues (`rescued`). */
 const EMBED = /embed/i

@@ -79,7 +79,7 @@ import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
 import { pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
-import { keepPosterLines, keepPostHeads } from "./posterLines.js"
+import { keepPosterLines, keepPostHeads, posterNames, showPosterNames } from "./posterLines.js"
 import { inPost, posts } from "./posts.js"
 import { ratedReviews } from "./reviews.js"
 import { otherProductSections, relatedPageSections } from "./strips.js"
@@ -913,6 +913,7 @@ export const chooseContent = (
     keepPosterLines(page)
   }
   keepPostHeads(page)
+  const names = posterNames(page)
   const otherProducts = new Set(
     product
       ? productNames(page, says.productGroup === true)
@@ -961,6 +962,7 @@ export const chooseContent = (
     : undefined
   if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks, !product), !published)
   page.all.forEach((el, i) => (el.drop = drops[i]!))
+  showPosterNames(page, roots, names)
   // The fallbacks measured the page with their own drops (a card's list of one link left out as a
   // link list): measured again, the rules after the choice (chrome.ts) read what the copy shows.
   measure(page)

@@ -6,7 +6,8 @@
  * word to every visitor, not the page's, and is left out of the copy (`withoutDismissibleNotices`);
  * after the heading, a dismissible block may be the page's own (a listing's note on its filters)
  * and stays. A box that opens with its own close control is a lightbox laid over the page, left
- * out wherever it stands (`withoutClosableBoxes`).
+ * out wherever it stands (`withoutClosableBoxes`). An alert that waits hidden by its class for a
+ * script to show it (a deleted thread's notice) is left out too (`withoutWaitingAlerts`).
  */
 import { isHeading } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
@@ -82,6 +83,31 @@ export const withoutClosableBoxes = (page: Page, roots: ReadonlyArray<El>): Read
         return true
       }
       return false
+    })
+  }
+  return roots
+}
+
+/** A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours it). */
+const ALERT = /^alert$/i
+
+/** A class word that hides its element until a script shows it: `hidden`, `d-none`, `hide`, `is-hidden`. */
+const WAITING = /^(?:hidden|hide|d-none|is-hidden)$/i
+
+/**
+ * The roots without the alerts that wait hidden for a script: a box whose classes say it is an
+ * alert (`alert`) and hidden (`hidden`, `d-none`) is a status message the page shows only in a
+ * state it is not in ("This topic has been deleted. Only users with … privileges can see it.",
+ * a form's error). The copy does not read a class as hiding (pages styled with utility classes
+ * show such elements from a breakpoint up); a hidden alert is never one of those.
+ */
+export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      const words = (el.attribs.class ?? "").split(/\s+/)
+      if (!words.some((w) => ALERT.test(w)) || !words.some((w) => WAITING.test(w))) return false
+      el.drop = true
+      return true
     })
   }
   return roots

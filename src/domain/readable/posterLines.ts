@@ -6,8 +6,9 @@
  * (its schema.org data names a forum posting or a Q&A page: meta.ts), the poster is who speaks in
  * each reply, and most references keep the name and date over each post.
  */
+import { forumPanel, FURNITURE_TAGS } from "./boilerplate.js"
 import { shapeOf } from "./cards.js"
-import { collapsedText, type El, namesOf, nextSibling, type Page } from "./tree.js"
+import { collapsedText, dropsItself, type El, inside, namesOf, nextSibling, type Page, wordsOf } from "./tree.js"
 
 /**
  * On a discussion page, a byline-named block (furniture 3) holding an element whose microdata
@@ -93,4 +94,143 @@ const MIN_POST = 20
 const postAfter = (page: Page, el: El): boolean => {
   const next = nextSibling(page, el)
   return next !== undefined && collapsedText(page, next).length >= MIN_POST
+}
+
+/**
+ * A poster's name in the panel beside each post. Board engines draw who wrote a post in a panel
+ * beside it (`message-userDetails`, `user-info`: the poster's name, then a title, a banner, counts
+ * of posts), which the cleaning drops whole as a poster panel (boilerplate.ts `forumPanel`), so
+ * a thread's copy lost who speaks in each post, which most references keep over it. Where a page
+ * holds `MIN_HEADS` or more panels of one shape (tag and first class name), not inside another
+ * panel, each opening with a heading that holds the panel's first words, a short name
+ * (`MAX_NAME_WORDS` words at most), and those names differ (who wrote each), each panel's name is
+ * found here, before the content is chosen (what the tags alone drop is all that is dropped), and
+ * shown after (`showPosterNames`): the names are links, and counted in the choice they weighed on
+ * a short thread's share of links (its scoring then chose one short post). A name drawn as a bare
+ * link (phpBB's `postprofile`) is not read: those references keep it no more often than not.
+ */
+export const posterNames = (page: Page): ReadonlyArray<PosterName> => {
+  const byShape = new Map<string, Array<PosterName>>()
+  let outer: El | undefined
+  for (const el of page.all) {
+    if (el.drop || el.marks.furniture !== 2 || !forumPanel(namesOf(el))) continue
+    if (outer !== undefined && inside(el, outer)) continue
+    outer = el
+    const name = nameIn(page, el)
+    if (name === undefined) continue
+    const shape = shapeOf(el)
+    const list = byShape.get(shape)
+    const entry = { panel: el, name, text: collapsedText(page, name) }
+    if (list === undefined) byShape.set(shape, [entry])
+    else list.push(entry)
+  }
+  return [...byShape.values()]
+    .filter((list) => list.length >= MIN_HEADS && new Set(list.map((e) => e.text)).size >= 2)
+    .flat()
+}
+
+/** A poster's panel and the element in it drawing the poster's name (`posterNames`). */
+export interface PosterName {
+  readonly panel: El
+  readonly name: El
+  readonly text: string
+}
+
+/** The most words of a poster's name. */
+const MAX_NAME_WORDS = 4
+
+/** Tags that draw a poster's name in a panel: a heading. */
+const NAME_TAGS = new Set(["h2", "h3", "h4", "h5", "h6"])
+
+/**
+ * The element drawing the poster's name in `panel`: its first heading with text, when
+ * that text opens the panel's text and holds `MAX_NAME_WORDS` words at most.
+ */
+const nameIn = (page: Page, panel: El): El | undefined => {
+  for (let i = panel.order + 1; i < panel.end; i++) {
+    const el = page.all[i]!
+    if (el.drop || !NAME_TAGS.has(el.name)) continue
+    const text = collapsedText(page, el)
+    if (text.length === 0) continue
+    const words = wordsOf(text).length
+    return words > 0 && words <= MAX_NAME_WORDS && collapsedText(page, panel).startsWith(text) ? el : undefined
+  }
+  return undefined
+}
+
+/**
+ * Shows the posters' names (`posterNames`) of the posts kept: a name whose panel was left out
+ * while its post stays is shown with the elements down to it, the rest of its panel (title,
+ * banner, counts) staying out. Its post is the panel's nearest kept ancestor, inside one of
+ * `roots`; the boxes between (a cell holding the avatar and the panel) may have been left out
+ * for holding nothing once the panel was, but not for their names or tags, nor while they hold
+ * text of their own (a post left out). Run on the chosen content's drops, before it is measured.
+ */
+export const showPosterNames = (page: Page, roots: ReadonlyArray<El>, names: ReadonlyArray<PosterName>): void => {
+  for (const { panel, name } of names) {
+    if (!panel.drop || hiddenDown(page, panel, name)) continue
+    const boxes = boxesUp(page, panel, roots)
+    if (boxes === undefined) continue
+    for (let a: El | undefined = name; a !== undefined && a !== boxes.post; a = a.parent) {
+      a.drop = false
+      if (a === name) continue
+      for (const c of a.children) if (typeof c !== "number" && !inside(name, c)) c.drop = true
+    }
+    for (let i = name.order + 1; i < name.end; i++) {
+      const el = page.all[i]!
+      el.drop = el.parent!.drop || dropsItself(page, el)
+    }
+  }
+}
+
+/** Whether an element from `panel` down to `name` is left out by its own tag (hidden, a script's). */
+const hiddenDown = (page: Page, panel: El, name: El): boolean => {
+  for (let a: El | undefined = name; a !== undefined && inside(a, panel); a = a.parent) {
+    if (dropsItself(page, a)) return true
+  }
+  return false
+}
+
+/**
+ * The panel's nearest shown ancestor (its post: neither it nor any ancestor up to one of `roots`
+ * left out), when each box between it and the panel holds no text but the panel's and
+ * furniture's and is left out neither by its tag nor by a furniture name.
+ */
+const boxesUp = (page: Page, panel: El, roots: ReadonlyArray<El>): { post: El } | undefined => {
+  const post = shownAncestor(panel, roots)
+  if (post === undefined) return undefined
+  let below = panel
+  for (let a = panel.parent; a !== undefined && a !== post; below = a, a = a.parent) {
+    if (dropsItself(page, a) || a.marks.furniture > 0 || FURNITURE_TAGS.has(a.name) || ownText(page, a, below)) {
+      return undefined
+    }
+  }
+  return { post }
+}
+
+/** The nearest ancestor of `el` that is shown: it and its ancestors up to one of `roots` are kept. */
+const shownAncestor = (el: El, roots: ReadonlyArray<El>): El | undefined => {
+  let shown: El | undefined
+  for (let a = el.parent; a !== undefined; a = a.parent) {
+    if (a.drop) shown = undefined
+    else if (shown === undefined) shown = a
+    if (roots.includes(a)) return shown
+  }
+  return undefined
+}
+
+/**
+ * Whether `box` holds visible text outside `part` (the box below it, holding the panel) and
+ * outside the elements left out by their tags or furniture names.
+ */
+const ownText = (page: Page, box: El, part: El): boolean => {
+  for (let i = box.order + 1; i < box.end; i++) {
+    const el = page.all[i]!
+    if (el === part || el.marks.furniture > 0 || dropsItself(page, el)) {
+      i = el.end - 1
+      continue
+    }
+    if (el.selfText > 0) return true
+  }
+  return box.selfText > 0
 }
