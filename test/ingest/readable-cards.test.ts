@@ -191,6 +191,25 @@ describe("readable copy: a guide's excerpts beside its full text", () => {
     expect(text.split("A good sheet starts with its fibre").length - 1).toBe(1)
     expect(text).toContain("Wash new sheets once before the first night")
   })
+
+  it("leaves out an excerpt that differs from the full text's opening by a word edited since", () => {
+    // The excerpts for each width and the full text a "more" control reveals are siblings; the full
+    // text was edited after the excerpts were written: "starts" there, "start" here.
+    const edited = GUIDE_OPENING.replace("A good sheet starts", "A good sheet start")
+    const html = guided().replace(
+      /<div class="guide-text">[\s\S]*<\/div>\n {2}<div class="guide-full">.*<\/div>/,
+      `<div class="guide-text"><span class="guide-copy">
+  <span class="excerpt view-large"><p>${GUIDE_OPENING}</p></span>
+  <span class="excerpt view-medium">${GUIDE_OPENING}</span>
+  <span class="excerpt view-small">${GUIDE_OPENING}</span>
+  <span class="guide-full hidden"><p>${edited}</p><p>${GUIDE_REST}</p></span>
+  </span></div>`
+    )
+    const text = copy(html)
+    expect(text.split("its fibre: long cotton staples").length - 1).toBe(1)
+    expect(text).toContain("A good sheet start with its fibre")
+    expect(text).toContain("Wash new sheets once before the first night")
+  })
 })
 
 const walletCard = (i: number): string =>
