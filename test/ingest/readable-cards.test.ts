@@ -2,15 +2,15 @@
  * Pages built of cards (listings, collections, product grids) and pages shown by a script that
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
- * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
- * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
+ * readable/excerpts.ts `withoutExcerpts` (an excerpt edited a word apart too), readable/content.ts a
+ * side menu's name, readable/paging.ts `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq`, `withDeclaredQuestions` and `withAskedButtons`, readable/content.ts
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run; the
  * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
- * readable/boilerplate.ts a hero named as a banner).
+ * readable/boilerplate.ts a hero named as a banner, readable/descriptions.ts `categoryDescription`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -738,5 +738,40 @@ describe("readable copy: a home page built of heroes named as banners", () => {
     expect(text).toContain("Ocean GMT automatic")
     expect(text).toContain("A fourth hand sets a second time zone.")
     expect(text).toContain("Dazzle with bold pieces")
+  })
+})
+
+/**
+ * A shop's category page: a header box (weakly named as one) holding the title, a slider of
+ * sub-categories and the category's description in a box named so; the grid; the buying guide.
+ */
+const describedCategory = () =>
+  `<html><head><title>Gas grills | ExampleShop</title></head><body>
+  <header class="site-header"><a href="/">ExampleShop</a> <a href="/cart">Cart</a></header>
+  <main><div id="product-list-header" class="listing-heading">
+  <h1>Gas grills</h1>
+  <ul class="slider">${
+    ["Small grills", "Grills with a griddle", "Built-in grills", "Grill covers"].map((t, i) =>
+      `<li><a href="/c/${i}"><h2>${t}</h2></a></li>`
+    ).join("")
+  }</ul>
+  <div class="row"><div id="category-description" class="listing__desc">
+  <p>Find every gas grill we stock at a fair price, from the <a href="/c/1">grills with a griddle</a> to the
+  small ones for a balcony: two, three or four burners, with or without a warming rack.</p>
+  <p>Delivery is free from 250 euros, and you may pay in three or four instalments.</p>
+  </div></div></div>
+  <ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join("")}</ul>
+  <section class="guide"><h2>Choosing your gas grill</h2>
+  <p>${prose(1)}</p><p>${prose(2)}</p><p>${prose(3)}</p><p>${prose(4)}</p></section></main>
+  <footer><p>Copyright 2026 ExampleShop, all rights reserved.</p></footer>
+  </body></html>`
+
+describe("readable copy: a category's description in a box named so", () => {
+  it("keeps the description above the grid with the guide the page is scored by", () => {
+    const text = copy(describedCategory())
+    expect(text).toContain("Find every gas grill we stock at a fair price")
+    expect(text).toContain("Delivery is free from 250 euros")
+    expect(text).toContain(prose(4))
+    expect(text).not.toContain("Cart")
   })
 })
