@@ -10,7 +10,8 @@
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run; the
  * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
- * readable/boilerplate.ts a hero named as a banner, readable/descriptions.ts `categoryDescription`).
+ * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
+ * `categoryDescription`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -63,6 +64,20 @@ describe("readable copy: pages built of cards", () => {
     for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
     expect(text).toContain("300 dollars")
     expect(text).not.toContain("Sponsored")
+  })
+
+  it("keeps a card's promotional price, named so, with its former price and its code", () => {
+    const onSale = (i: number) =>
+      `<li class="product-card"><a href="/p/${i}"><h3>Task chair model ${i}</h3>` +
+      `<div class="card__price card__price-promo"><div><span class="u-text-sr-only">Old price</span>` +
+      `<s>${300 + i} dollars</s></div><div><span class="u-text-sr-only">New price</span>` +
+      `<span>${240 + i} dollars</span></div><div class="card__price-note">with code SAVE20</div></div>` +
+      `</a><div class="brand">Maker ${i % 4}</div></li>`
+    const text = copy(shop(Array.from({ length: 12 }, (_, i) => i % 4 === 1 ? onSale(i) : card(i)).join("")))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
+    expect(text).toContain("245 dollars")
+    expect(text).toContain("305 dollars")
+    expect(text).toContain("with code SAVE20")
   })
 
   it.prop("keeps each of 12 to 40 cards of any shape name, with their titles, prices and makers", [
