@@ -11,7 +11,7 @@
  * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
- * `categoryDescription`).
+ * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -788,5 +788,25 @@ describe("readable copy: a category's description in a box named so", () => {
     expect(text).toContain("Delivery is free from 250 euros")
     expect(text).toContain(prose(4))
     expect(text).not.toContain("Cart")
+  })
+})
+
+describe("readable copy: a placeholder drawn over a search field", () => {
+  it("leaves out the hint laid over the field of a small page copied as its visible text", () => {
+    const tile = (i: number) =>
+      `<div><div class="flex flex-col"><p class="font-medium">Balm ${i}</p><p>${20 + i} euros</p></div></div>`
+    const field = `<div class="module"><div class="relative w-full pt-4">` +
+      `<label class="sr-only" for="filter">Search products</label>` +
+      `<input class="w-full rounded-lg border" id="filter" name="filter" type="text" value="">` +
+      `<div class="pointer-events-none absolute left-4 top-1/2"><div class="flex items-center gap-1">` +
+      `Type to search products</div></div></div></div>`
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><div class="w-full">${field}` +
+        `<div class="grid grid-cols-2 gap-4">${Array.from({ length: 4 }, (_, i) => tile(i)).join("")}</div>` +
+        `<a href="https://shop.example/">View more on ExampleShop</a></div></body></html>`
+    )
+    expect(text).not.toContain("Type to search products")
+    for (let i = 0; i < 4; i++) expect(text).toContain(`Balm ${i}`)
+    expect(text).toContain("23 euros")
   })
 })
