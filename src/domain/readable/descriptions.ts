@@ -1,7 +1,7 @@
 /**
  * A category's description in a box named so, above the grid: shop and blog platforms write the
  * text that says what a category, a collection or an archive holds into a box they name for it
- * (`category-description`, `term-description`, `collection__description`, `c-listing__desc`),
+ * (`category-description`, `term-description`, `collection__description`, `listing__desc`),
  * between the page's title and its grid. When the scoring picks the guide under the grid, the
  * description lies apart from it, past the title and its lead (a slider of sub-categories or a
  * toolbar between them), and was left out. The name says what the box is: its text joins the
