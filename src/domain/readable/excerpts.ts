@@ -8,7 +8,7 @@
  * (`withoutExcerpts`):
  * - the opening of a longer sibling's text, the sibling of another class (an excerpt beside its
  *   full text; siblings of one class are items of one kind, as a tutorial's code grown a step),
- *   up to a word or two changed in place (`nearOpening`: the excerpt written apart from the full
+ *   up to a word or two inflected in place (`nearOpening`: the excerpt written apart from the full
  *   text and edited once since, "starts" there and "start" here);
  * - or, for an inline run, the whole of an earlier inline sibling's text, of another class (the
  *   copies for each width inside one block). Equal blocks are `withoutRepeats`'s to judge.
@@ -27,21 +27,32 @@ const holdsCode = (page: Page, el: El): boolean => {
   return false
 }
 
-/** The most words of an excerpt that may differ from its full text's opening: one in `WORDS_PER_EDIT`, `MAX_EDITS` at most. */
+/** The most words of an excerpt that may be inflected apart from its full text's opening: one in `WORDS_PER_EDIT`, `MAX_EDITS` at most. */
 const MAX_EDITS = 2
 const WORDS_PER_EDIT = 40
 
 /**
- * Whether `t` is the opening of `o` word for word, but for a few words changed in place (none
- * added or left out): an excerpt edited apart from its full text. Same words in the same places,
- * so two texts that merely share a theme or an opening sentence are no such pair.
+ * Whether two words are one word inflected: both hold a letter and one opens the other ("start",
+ * "starts"). Numbers and other words are no edit of the excerpt: siblings written from one
+ * template ("station 3", "station 10") differ there and are items of their own.
+ */
+const inflected = (x: string, y: string): boolean => {
+  const a = x.toLowerCase()
+  const b = y.toLowerCase()
+  return /\p{L}/u.test(a) && /\p{L}/u.test(b) && (a.startsWith(b) || b.startsWith(a))
+}
+
+/**
+ * Whether `t` is the opening of `o` word for word, but for a few words inflected in place (none
+ * added or left out, `inflected`): an excerpt edited apart from its full text. Same words in the
+ * same places, so two texts that merely share a theme or an opening sentence are no such pair.
  */
 const nearOpening = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => {
   if (b.length <= a.length) return false
   const most = Math.min(MAX_EDITS, Math.floor(a.length / WORDS_PER_EDIT))
   let edits = 0
   for (let k = 0; k < a.length; k++) {
-    if (a[k] !== b[k] && ++edits > most) return false
+    if (a[k] !== b[k] && (!inflected(a[k]!, b[k]!) || ++edits > most)) return false
   }
   return true
 }
