@@ -2,15 +2,16 @@
  * Pages built of cards (listings, collections, product grids) and pages shown by a script that
  * removes an inline `display: none`: small pages written here (no copy of any real page), each
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
- * readable/excerpts.ts `withoutExcerpts`, readable/content.ts a side menu's name, readable/paging.ts
- * `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
+ * readable/excerpts.ts `withoutExcerpts` (an excerpt edited a word apart too), readable/content.ts a
+ * side menu's name, readable/paging.ts `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
  * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq`, `withDeclaredQuestions` and `withAskedButtons`, readable/content.ts
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run; the
  * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
- * readable/boilerplate.ts a hero named as a banner).
+ * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
+ * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -63,6 +64,20 @@ describe("readable copy: pages built of cards", () => {
     for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
     expect(text).toContain("300 dollars")
     expect(text).not.toContain("Sponsored")
+  })
+
+  it("keeps a card's promotional price, named so, with its former price and its code", () => {
+    const onSale = (i: number) =>
+      `<li class="product-card"><a href="/p/${i}"><h3>Task chair model ${i}</h3>` +
+      `<div class="card__price card__price-promo"><div><span class="u-text-sr-only">Old price</span>` +
+      `<s>${300 + i} dollars</s></div><div><span class="u-text-sr-only">New price</span>` +
+      `<span>${240 + i} dollars</span></div><div class="card__price-note">with code SAVE20</div></div>` +
+      `</a><div class="brand">Maker ${i % 4}</div></li>`
+    const text = copy(shop(Array.from({ length: 12 }, (_, i) => i % 4 === 1 ? onSale(i) : card(i)).join("")))
+    for (let i = 0; i < 12; i++) expect(text).toContain(`Task chair model ${i}`)
+    expect(text).toContain("245 dollars")
+    expect(text).toContain("305 dollars")
+    expect(text).toContain("with code SAVE20")
   })
 
   it.prop("keeps each of 12 to 40 cards of any shape name, with their titles, prices and makers", [
@@ -189,6 +204,25 @@ describe("readable copy: a guide's excerpts beside its full text", () => {
   it("keeps the full text once, without the excerpts written for each screen width", () => {
     const text = copy(guided())
     expect(text.split("A good sheet starts with its fibre").length - 1).toBe(1)
+    expect(text).toContain("Wash new sheets once before the first night")
+  })
+
+  it("leaves out an excerpt that differs from the full text's opening by a word edited since", () => {
+    // The excerpts for each width and the full text a "more" control reveals are siblings; the full
+    // text was edited after the excerpts were written: "starts" there, "start" here.
+    const edited = GUIDE_OPENING.replace("A good sheet starts", "A good sheet start")
+    const html = guided().replace(
+      /<div class="guide-text">[\s\S]*<\/div>\n {2}<div class="guide-full">.*<\/div>/,
+      `<div class="guide-text"><span class="guide-copy">
+  <span class="excerpt view-large"><p>${GUIDE_OPENING}</p></span>
+  <span class="excerpt view-medium">${GUIDE_OPENING}</span>
+  <span class="excerpt view-small">${GUIDE_OPENING}</span>
+  <span class="guide-full hidden"><p>${edited}</p><p>${GUIDE_REST}</p></span>
+  </span></div>`
+    )
+    const text = copy(html)
+    expect(text.split("its fibre: long cotton staples").length - 1).toBe(1)
+    expect(text).toContain("A good sheet start with its fibre")
     expect(text).toContain("Wash new sheets once before the first night")
   })
 })
@@ -719,5 +753,60 @@ describe("readable copy: a home page built of heroes named as banners", () => {
     expect(text).toContain("Ocean GMT automatic")
     expect(text).toContain("A fourth hand sets a second time zone.")
     expect(text).toContain("Dazzle with bold pieces")
+  })
+})
+
+/**
+ * A shop's category page: a header box (weakly named as one) holding the title, a slider of
+ * sub-categories and the category's description in a box named so; the grid; the buying guide.
+ */
+const describedCategory = () =>
+  `<html><head><title>Gas grills | ExampleShop</title></head><body>
+  <header class="site-header"><a href="/">ExampleShop</a> <a href="/cart">Cart</a></header>
+  <main><div id="product-list-header" class="listing-heading">
+  <h1>Gas grills</h1>
+  <ul class="slider">${
+    ["Small grills", "Grills with a griddle", "Built-in grills", "Grill covers"].map((t, i) =>
+      `<li><a href="/c/${i}"><h2>${t}</h2></a></li>`
+    ).join("")
+  }</ul>
+  <div class="row"><div id="category-description" class="listing__desc">
+  <p>Find every gas grill we stock at a fair price, from the <a href="/c/1">grills with a griddle</a> to the
+  small ones for a balcony: two, three or four burners, with or without a warming rack.</p>
+  <p>Delivery is free from 250 euros, and you may pay in three or four instalments.</p>
+  </div></div></div>
+  <ul class="grid">${Array.from({ length: 6 }, (_, i) => card(i)).join("")}</ul>
+  <section class="guide"><h2>Choosing your gas grill</h2>
+  <p>${prose(1)}</p><p>${prose(2)}</p><p>${prose(3)}</p><p>${prose(4)}</p></section></main>
+  <footer><p>Copyright 2026 ExampleShop, all rights reserved.</p></footer>
+  </body></html>`
+
+describe("readable copy: a category's description in a box named so", () => {
+  it("keeps the description above the grid with the guide the page is scored by", () => {
+    const text = copy(describedCategory())
+    expect(text).toContain("Find every gas grill we stock at a fair price")
+    expect(text).toContain("Delivery is free from 250 euros")
+    expect(text).toContain(prose(4))
+    expect(text).not.toContain("Cart")
+  })
+})
+
+describe("readable copy: a placeholder drawn over a search field", () => {
+  it("leaves out the hint laid over the field of a small page copied as its visible text", () => {
+    const tile = (i: number) =>
+      `<div><div class="flex flex-col"><p class="font-medium">Balm ${i}</p><p>${20 + i} euros</p></div></div>`
+    const field = `<div class="module"><div class="relative w-full pt-4">` +
+      `<label class="sr-only" for="filter">Search products</label>` +
+      `<input class="w-full rounded-lg border" id="filter" name="filter" type="text" value="">` +
+      `<div class="pointer-events-none absolute left-4 top-1/2"><div class="flex items-center gap-1">` +
+      `Type to search products</div></div></div></div>`
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><div class="w-full">${field}` +
+        `<div class="grid grid-cols-2 gap-4">${Array.from({ length: 4 }, (_, i) => tile(i)).join("")}</div>` +
+        `<a href="https://shop.example/">View more on ExampleShop</a></div></body></html>`
+    )
+    expect(text).not.toContain("Type to search products")
+    for (let i = 0; i < 4; i++) expect(text).toContain(`Balm ${i}`)
+    expect(text).toContain("23 euros")
   })
 })

@@ -260,8 +260,8 @@ export const pageMarks = (): (name: string, attribs: Attribs) => Marks => {
 
 /** The class/id weight of an element and whether its names say furniture. */
 export const markOf = (name: string, attribs: Attribs): Marks => {
-  const cls = attribs.class
-  const id = attribs.id
+  const cls = attribs.class?.replace(PROMO_PRICE, " ")
+  const id = attribs.id?.replace(PROMO_PRICE, " ")
   const articleBody = attribs.itemprop === "articleBody" || attribs.itemprop === "text"
   if (cls === undefined && id === undefined && !articleBody) return NONE
   const c = cls ?? ""
@@ -338,6 +338,15 @@ const withoutCardHeader = (names: string): string =>
  * heading, whose title `content.ts` `titleLead` reads back with its lead when dropped so.
  */
 const HERO_BANNER = /hero[-_]{0,2}banner|banner[-_]{0,2}hero/gi
+
+/**
+ * A name that says a price is a promotional one (`price-promo`, `price--promo`, `promo-price`, the
+ * whole last part of a class or id): a card's own price, cut for a sale (the former price struck
+ * through, the new one, the code that gives it), not a promotion laid beside the page. It does
+ * not count as the name "promo" (strong furniture, and Readability's negative weight) there.
+ * Longer names go on as before (`promo-price-message`, `price__promos`: a coupon's notice).
+ */
+const PROMO_PRICE = /(?<=^|[\s_-])(?:price[-_]+promo|promo[-_]+price)(?=$|\s)/gi
 
 /** A name with "header" as one of its parts (`code-header`, `et_pb_module_header`, `headerTxt`). */
 const HEADER_PART = /(?:^|[-_])header/i

@@ -21,7 +21,8 @@
  *    sits before it (edges.ts), and the page's one `h1` with the unlinked paragraph right after it
  *    when they stand before it, outside it (`titleLead`: a hero's title and lead; or the box of the
  *    two, when the lead is a bare text run after the title; or, with no lead, the `h1` alone when
- *    the document's title does not say all its words: `titleAlone`).
+ *    the document's title does not say all its words: `titleAlone`); on an undated page, a box
+ *    named as the category's description standing before it, outside it (descriptions.ts).
  * 4. Inside the content, blocks that read like furniture are dropped (never the best candidate or
  *    what holds it): a negative weight, or (with fewer than 10 commas) many links (a short block
  *    whose sentences each link a few of their words by the bar of paragraphs), or very short
@@ -57,6 +58,7 @@ import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
 import { aroundDataTable, dataTable } from "./dataTables.js"
+import { categoryDescription } from "./descriptions.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import {
@@ -1461,7 +1463,17 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   }
   if (content === undefined || !enough(content)) return declaredContent(page)
   const title = titleLead(page, content.picked, undated)
-  const roots = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el)), ...content.picked]
+  const ahead = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el))]
+  const hidden = (e: El) => droppedTag(e.name, e.attribs) || furnitureTag(e)
+  // On a dated page a described box under the title is an article's deck (as `titleLead` reads it).
+  const described = !undated ? undefined : categoryDescription(
+    page,
+    content.picked[0]!,
+    [...ahead, ...content.picked],
+    hidden,
+    (e) => hidden(e) || e.marks.furniture > 1
+  )
+  const roots = [...ahead, ...(described === undefined ? [] : [described]), ...content.picked]
   clean(page, scores, roots, content.best, names, product, undated)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated, product)

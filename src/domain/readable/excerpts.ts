@@ -7,7 +7,9 @@
  * that no block repeats. So, among an element's children, each one is left out whose text is
  * (`withoutExcerpts`):
  * - the opening of a longer sibling's text, the sibling of another class (an excerpt beside its
- *   full text; siblings of one class are items of one kind, as a tutorial's code grown a step);
+ *   full text; siblings of one class are items of one kind, as a tutorial's code grown a step),
+ *   up to a word or two inflected in place (`nearOpening`: the excerpt written apart from the full
+ *   text and edited once since, "starts" there and "start" here);
  * - or, for an inline run, the whole of an earlier inline sibling's text, of another class (the
  *   copies for each width inside one block). Equal blocks are `withoutRepeats`'s to judge.
  */
@@ -25,12 +27,50 @@ const holdsCode = (page: Page, el: El): boolean => {
   return false
 }
 
-/** Whether `c` (text `t`, at `i` among `long`) is an excerpt of its sibling at `j` (text `o`). */
-const excerptOf = (long: ReadonlyArray<El>, i: number, t: string, j: number, o: string): boolean => {
+/** The most words of an excerpt that may be inflected apart from its full text's opening: one in `WORDS_PER_EDIT`, `MAX_EDITS` at most. */
+const MAX_EDITS = 2
+const WORDS_PER_EDIT = 40
+
+/**
+ * Whether two words are one word inflected: both hold a letter and one opens the other ("start",
+ * "starts"). Numbers and other words are no edit of the excerpt: siblings written from one
+ * template ("station 3", "station 10") differ there and are items of their own.
+ */
+const inflected = (x: string, y: string): boolean => {
+  const a = x.toLowerCase()
+  const b = y.toLowerCase()
+  return /\p{L}/u.test(a) && /\p{L}/u.test(b) && (a.startsWith(b) || b.startsWith(a))
+}
+
+/**
+ * Whether `t` is the opening of `o` word for word, but for a few words inflected in place (none
+ * added or left out, `inflected`): an excerpt edited apart from its full text. Same words in the
+ * same places, so two texts that merely share a theme or an opening sentence are no such pair.
+ */
+const nearOpening = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): boolean => {
+  if (b.length <= a.length) return false
+  const most = Math.min(MAX_EDITS, Math.floor(a.length / WORDS_PER_EDIT))
+  let edits = 0
+  for (let k = 0; k < a.length; k++) {
+    if (a[k] !== b[k] && (!inflected(a[k]!, b[k]!) || ++edits > most)) return false
+  }
+  return true
+}
+
+/** Whether `long[i]` (its text `texts[i]`, its words `words[i]`) is an excerpt of its sibling `long[j]`. */
+const excerptOf = (
+  long: ReadonlyArray<El>,
+  texts: ReadonlyArray<string>,
+  words: ReadonlyArray<ReadonlyArray<string>>,
+  i: number,
+  j: number
+): boolean => {
   const c = long[i]!
   const s = long[j]!
+  const t = texts[i]!
+  const o = texts[j]!
   if (j === i || s.drop || s.attribs.class === c.attribs.class) return false
-  if (o.length > t.length) return o.startsWith(t)
+  if (o.length > t.length) return o.startsWith(t) || nearOpening(words[i]!, words[j]!)
   return o === t && j < i && c.block !== undefined && s.block !== undefined
 }
 
@@ -45,9 +85,9 @@ export const withoutExcerpts = (page: Page, roots: ReadonlyArray<El>): ReadonlyA
       const long = wide.filter((c) => !holdsCode(page, c))
       if (long.length < 2) return false
       const texts = long.map((c) => collapsedText(page, c))
+      const words = texts.map((t) => t.split(/\s+/))
       long.forEach((c, i) => {
-        const t = texts[i]!
-        if (t.length >= MIN_EXCERPT) c.drop = texts.some((o, j) => excerptOf(long, i, t, j, o))
+        if (texts[i]!.length >= MIN_EXCERPT) c.drop = texts.some((_, j) => excerptOf(long, texts, words, i, j))
       })
       return false
     })

@@ -3,7 +3,8 @@
  * beside it in the page ("Thank you! Your submission has been received!", "Oops! Something went
  * wrong while submitting the form.") and show one only once the form is sent; the style sheet hides
  * both until then, which the copy does not read. Webflow names them `w-form-done` and `w-form-fail`;
- * other builders `form-success`, `form-error`. Such a short block is left out of the chosen content.
+ * other builders `form-success`, `form-error`. Such a short block is left out of the chosen content,
+ * and so is a field's placeholder drawn as a box over it (`fieldPlaceholder`).
  *
  * What closes a thread after its reply box: a Q&A or forum page ends its thread with the box to
  * write a reply (a form holding a `textarea`, left out as furniture), then, as the last blocks of
@@ -20,12 +21,39 @@ const FORM_NOTE = /(?:^|\s)(?:w-)?form-(?:done|fail|success|error)(?:-message)?(
 /** The most text of such a note: a sentence or two. */
 const MAX_NOTE = 200
 
-/** The roots without each short block whose class names it a form's message for after it is sent (`FORM_NOTE`). */
+/** Tailwind's class for an element the pointer passes through (`pointer-events-none`): drawn over another. */
+const POINTER_THROUGH = /(?:^|\s)pointer-events-none(?:$|\s)/
+
+/** Input types a reader writes text into (no `type`: text too). */
+const TEXT_INPUT = new Set(["text", "search", "email", "tel", "url", "number", "password"])
+
+/** The longest text drawn over a field as its placeholder ("Type to search products"). */
+const MAX_PLACEHOLDER = 60
+
+/**
+ * Whether `el` is a placeholder drawn over a field: a short text (no link) the pointer passes
+ * through (`POINTER_THROUGH`), beside a text `input` among its siblings. Themes built with utility
+ * classes draw the field's hint as a box laid over it, which the field hides once the reader
+ * types; it says what to do with the field, not what the page holds.
+ */
+const fieldPlaceholder = (el: El): boolean => {
+  const cls = el.attribs.class
+  if (cls === undefined || el.text > MAX_PLACEHOLDER || el.link > 0 || !POINTER_THROUGH.test(cls)) return false
+  return el.parent?.children.some((c) =>
+    typeof c !== "number" && c.name === "input" && TEXT_INPUT.has((c.attribs.type ?? "text").toLowerCase())
+  ) === true
+}
+
+/**
+ * The roots without each short block whose class names it a form's message for after it is sent
+ * (`FORM_NOTE`), and without each placeholder drawn over a field (`fieldPlaceholder`).
+ */
 export const withoutFormNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       const cls = el.attribs.class
-      if (cls === undefined || el.text > MAX_NOTE || !FORM_NOTE.test(cls)) return false
+      if (cls === undefined) return false
+      if (!fieldPlaceholder(el) && (el.text > MAX_NOTE || !FORM_NOTE.test(cls))) return false
       el.drop = true
       return true
     })
