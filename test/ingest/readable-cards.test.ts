@@ -721,3 +721,45 @@ describe("readable copy: a home page built of heroes named as banners", () => {
     expect(text).toContain("Dazzle with bold pieces")
   })
 })
+
+/**
+ * A store's game card: its title, its line, then its tags under a label, as links side by side
+ * with nothing between them (the style sheet draws them as chips).
+ */
+const gameCard = (title: string, line: string, tags: ReadonlyArray<string>) =>
+  `<div class="game"><a href="/app/${title.replace(/\W+/g, "-")}">${title}</a><div class="body">` +
+  `<div class="short">${line}</div><div class="tag-block"><div class="tag-title">Tags</div><div class="tag-box">` +
+  tags.map((t) => `<a href="/tags/${encodeURIComponent(t)}" class="tag">${t}</a>`).join("") +
+  `</div></div><div class="dates"><div>Release date: <span>Mar 5, 2026</span></div>` +
+  `<div>Developed By:<span>Other Studio</span></div></div></div></div>`
+
+describe("readable copy: tag chips written side by side", () => {
+  it("writes two links to two addresses apart, and a link cut in parts to one address as one word", () => {
+    const text = copy(
+      `<html><head><title>Co-operative games</title></head><body><main><h1>Co-operative games</h1>` +
+        gameCard(
+          "Brand Game 41",
+          "Build a base with your friends, survive the long nights and explore a world " +
+            "that changes every time you play it.",
+          ["Indie", "2D", "PvP", "Action", "eSports", "story"]
+        ) +
+        gameCard(
+          "Other Game 7",
+          "Four friends, one ship and a galaxy of pirates: plan each jump together or " +
+            "lose the crew you started with.",
+          ["PvE", "3D", "Survival"]
+        ) +
+        gameCard(
+          "Third Game",
+          "A card game of towers and traps, where every run deals a new deck and the " +
+            "last boss learns from you.",
+          ["Fantasy", "RPG", "Co-op"]
+        ) +
+        `<ul><li>Order the booklets, the <a href="/booklets">order of cer</a><a href="/booklets">e</a>` +
+        `<a href="/booklets">mony</a> and the place cards a month before the day.</li></ul></main></body></html>`
+    )
+    expect(text).toContain("Indie 2D PvP Action eSports story")
+    expect(text).toContain("PvE 3D Survival")
+    expect(text).toContain("order of ceremony")
+  })
+})
