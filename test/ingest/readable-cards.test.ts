@@ -468,6 +468,34 @@ describe("readable copy: questions the page declares it answers", () => {
   })
 })
 
+/** A guide's section of the shop's category as an accordion, each guide's summary hidden until its title is clicked. */
+const guideItem = (i: number) =>
+  `<div class="accordion"><h3 class="accordion__header"><button aria-expanded="false" aria-controls="g${i}">` +
+  `<span>Guide ${i}: how to choose a task chair</span></button></h3>` +
+  `<div class="accordion__content" id="g${i}" aria-hidden="true"><p>Summary ${i}: sit on it for ten minutes, ` +
+  `set the seat's height first, then the arms, and check the tilt's tension.</p>` +
+  `<p><a href="/advice/${i}">Read full article</a></p></div></div>`
+
+/** The FAQ shop with a guide's closed accordion and a box of related searches between its `main` and its questions. */
+const guidedShop = () =>
+  faqShop(faqLd).replace(
+    "</main>",
+    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
+      [1, 2, 3].map(guideItem).join("")
+    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
+      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+  )
+
+describe("readable copy: a guide's accordion before the questions the page declares", () => {
+  it("joins the closed accordion between the content and the declared questions, not the searches", () => {
+    const text = copy(guidedShop())
+    expect(text).toContain("Question 2: how long does mesh chair 2 last?")
+    expect(text).toContain("Related advice articles")
+    expect(text).toContain("Summary 2: sit on it for ten minutes")
+    expect(text).not.toContain("Kneeling chairs")
+  })
+})
+
 /** A question of the shop's FAQ written as the button that opens it, its answer shown right after it. */
 const askedItem = (i: number) =>
   `<div class="faq"><button><span>Question ${i}: how long does mesh chair ${i} last?</span><span class="icon"></span>` +

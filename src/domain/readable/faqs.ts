@@ -7,6 +7,7 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
+import { isHeading } from "./edges.js"
 import { dropsItself, type El, inside, measure, nextSibling, type Page, textContent } from "./tree.js"
 
 /** The fewest declared questions the page must show (fewer, and the block cannot be told). */
@@ -46,7 +47,35 @@ export const declaredFaq = (
   if (block.text > MAX_SHARE * page.root.text) return roots
   if (roots.some((r) => inside(block, r) || inside(r, block))) return roots
   joined.set(page, block)
-  return [...roots, block].sort((a, b) => a.order - b.order)
+  return [...roots, ...guidesBefore(page, roots, block), block].sort((a, b) => a.order - b.order)
+}
+
+/** The most text (characters) a guide's section before the questions may show while its panels are closed. */
+const MAX_CLOSED_GUIDE = 200
+
+/**
+ * The sections between the content and the declared questions' block, its siblings, that are
+ * accordions of their own (a heading over toggles that say whether they are expanded and name the
+ * panel they open: `aria-expanded`, `aria-controls`), all of them closed (`MAX_CLOSED_GUIDE`
+ * characters shown at most): a shop's category closes with a guide's sections ("How to choose …")
+ * and then its questions, built alike.
+ */
+const guidesBefore = (page: Page, roots: ReadonlyArray<El>, block: El): Array<El> => {
+  const out: Array<El> = []
+  for (const c of block.parent?.children ?? []) {
+    if (c === block) break
+    if (typeof c === "number" || c.drop || c.text === 0 || c.text > MAX_CLOSED_GUIDE) continue
+    if (!roots.some((r) => r.end <= c.order) || roots.some((r) => inside(c, r) || inside(r, c))) continue
+    let heading = false
+    let toggles = 0
+    for (let i = c.order + 1; i < c.end; i++) {
+      const el = page.all[i]!
+      if (isHeading(el.name) && !el.drop) heading = true
+      if (el.attribs["aria-expanded"] !== undefined && el.attribs["aria-controls"] !== undefined) toggles++
+    }
+    if (heading && toggles >= 2) out.push(c)
+  }
+  return out
 }
 
 /** The block of questions `declaredFaq` joined to each page's content. */
