@@ -496,6 +496,26 @@ describe("readable copy: a guide's accordion before the questions the page decla
   })
 })
 
+/** The shop's category page with a guide's closed accordion right after its `main`, then related searches, no questions. */
+const guideAfterShop = () =>
+  shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace(
+    "</main>",
+    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
+      [1, 2, 3].map(guideItem).join("")
+    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
+      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+  )
+
+describe("readable copy: a guide's accordion right after the content", () => {
+  it("joins the closed accordion that follows the content on a page that declares no questions", () => {
+    const text = copy(guideAfterShop())
+    expect(text).toContain("keeps its shape for years")
+    expect(text).toContain("Related advice articles")
+    expect(text).toContain("Summary 3: sit on it for ten minutes")
+    expect(text).not.toContain("Kneeling chairs")
+  })
+})
+
 /** A question of the shop's FAQ written as the button that opens it, its answer shown right after it. */
 const askedItem = (i: number) =>
   `<div class="faq"><button><span>Question ${i}: how long does mesh chair ${i} last?</span><span class="icon"></span>` +
