@@ -502,6 +502,54 @@ describe("readable copy: questions the page declares it answers", () => {
   })
 })
 
+/** A guide's section of the shop's category as an accordion, each guide's summary hidden until its title is clicked. */
+const guideItem = (i: number) =>
+  `<div class="accordion"><h3 class="accordion__header"><button aria-expanded="false" aria-controls="g${i}">` +
+  `<span>Guide ${i}: how to choose a task chair</span></button></h3>` +
+  `<div class="accordion__content" id="g${i}" aria-hidden="true"><p>Summary ${i}: sit on it for ten minutes, ` +
+  `set the seat's height first, then the arms, and check the tilt's tension.</p>` +
+  `<p><a href="/advice/${i}">Read full article</a></p></div></div>`
+
+/** The FAQ shop with a guide's closed accordion and a box of related searches between its `main` and its questions. */
+const guidedShop = () =>
+  faqShop(faqLd).replace(
+    "</main>",
+    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
+      [1, 2, 3].map(guideItem).join("")
+    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
+      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+  )
+
+describe("readable copy: a guide's accordion before the questions the page declares", () => {
+  it("joins the closed accordion between the content and the declared questions, not the searches", () => {
+    const text = copy(guidedShop())
+    expect(text).toContain("Question 2: how long does mesh chair 2 last?")
+    expect(text).toContain("Related advice articles")
+    expect(text).toContain("Summary 2: sit on it for ten minutes")
+    expect(text).not.toContain("Kneeling chairs")
+  })
+})
+
+/** The shop's category page with a guide's closed accordion right after its `main`, then related searches, no questions. */
+const guideAfterShop = () =>
+  shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace(
+    "</main>",
+    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
+      [1, 2, 3].map(guideItem).join("")
+    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
+      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+  )
+
+describe("readable copy: a guide's accordion right after the content", () => {
+  it("joins the closed accordion that follows the content on a page that declares no questions", () => {
+    const text = copy(guideAfterShop())
+    expect(text).toContain("keeps its shape for years")
+    expect(text).toContain("Related advice articles")
+    expect(text).toContain("Summary 3: sit on it for ten minutes")
+    expect(text).not.toContain("Kneeling chairs")
+  })
+})
+
 /** A question of the shop's FAQ written as the button that opens it, its answer shown right after it. */
 const askedItem = (i: number) =>
   `<div class="faq"><button><span>Question ${i}: how long does mesh chair ${i} last?</span><span class="icon"></span>` +
@@ -808,5 +856,47 @@ describe("readable copy: a placeholder drawn over a search field", () => {
     expect(text).not.toContain("Type to search products")
     for (let i = 0; i < 4; i++) expect(text).toContain(`Balm ${i}`)
     expect(text).toContain("23 euros")
+  })
+})
+
+/**
+ * A store's game card: its title, its line, then its tags under a label, as links side by side
+ * with nothing between them (the style sheet draws them as chips).
+ */
+const gameCard = (title: string, line: string, tags: ReadonlyArray<string>) =>
+  `<div class="game"><a href="/app/${title.replace(/\W+/g, "-")}">${title}</a><div class="body">` +
+  `<div class="short">${line}</div><div class="tag-block"><div class="tag-title">Tags</div><div class="tag-box">` +
+  tags.map((t) => `<a href="/tags/${encodeURIComponent(t)}" class="tag">${t}</a>`).join("") +
+  `</div></div><div class="dates"><div>Release date: <span>Mar 5, 2026</span></div>` +
+  `<div>Developed By:<span>Other Studio</span></div></div></div></div>`
+
+describe("readable copy: tag chips written side by side", () => {
+  it("writes two links to two addresses apart, and a link cut in parts to one address as one word", () => {
+    const text = copy(
+      `<html><head><title>Co-operative games</title></head><body><main><h1>Co-operative games</h1>` +
+        gameCard(
+          "Brand Game 41",
+          "Build a base with your friends, survive the long nights and explore a world " +
+            "that changes every time you play it.",
+          ["Indie", "2D", "PvP", "Action", "eSports", "story"]
+        ) +
+        gameCard(
+          "Other Game 7",
+          "Four friends, one ship and a galaxy of pirates: plan each jump together or " +
+            "lose the crew you started with.",
+          ["PvE", "3D", "Survival"]
+        ) +
+        gameCard(
+          "Third Game",
+          "A card game of towers and traps, where every run deals a new deck and the " +
+            "last boss learns from you.",
+          ["Fantasy", "RPG", "Co-op"]
+        ) +
+        `<ul><li>Order the booklets, the <a href="/booklets">order of cer</a><a href="/booklets">e</a>` +
+        `<a href="/booklets">mony</a> and the place cards a month before the day.</li></ul></main></body></html>`
+    )
+    expect(text).toContain("Indie 2D PvP Action eSports story")
+    expect(text).toContain("PvE 3D Survival")
+    expect(text).toContain("order of ceremony")
   })
 })

@@ -73,7 +73,7 @@ import {
 } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
 import { factPart, factRow, titlePart } from "./facts.js"
-import { declaredFaq } from "./faqs.js"
+import { declaredFaq, guideAfter } from "./faqs.js"
 import { scrolledCopy, tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
 import { introducedList, labelledList, listAfterProse } from "./introduced.js"
@@ -930,7 +930,7 @@ export const chooseContent = (
   // A grid of priced cards in a box named for its pager is the listing, not the pager (paging.ts).
   if (!product) pagedGrids(page)
   // A page that declares a group of products (`product.group`) lists them: its grid joins as on any page.
-  const roots = declaredFaq(
+  let roots = declaredFaq(
     page,
     priceGrids(
       page,
@@ -939,6 +939,8 @@ export const chooseContent = (
     ),
     says.faq
   )
+  // On an undated page that shows no one product, a guide's closed accordion right after the content joins it (faqs.ts).
+  if (!product && says.published === undefined) roots = guideAfter(page, roots)
   const kept = keptText(page, roots)
   const keptUnlinked = unlinkedText(page, roots)
   const keptProse = roots.reduce((n, r) => n + r.prose, 0)

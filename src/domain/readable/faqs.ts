@@ -7,6 +7,7 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
+import { isHeading } from "./edges.js"
 import { dropsItself, type El, inside, measure, nextSibling, type Page, textContent } from "./tree.js"
 
 /** The fewest declared questions the page must show (fewer, and the block cannot be told). */
@@ -46,7 +47,69 @@ export const declaredFaq = (
   if (block.text > MAX_SHARE * page.root.text) return roots
   if (roots.some((r) => inside(block, r) || inside(r, block))) return roots
   joined.set(page, block)
-  return [...roots, block].sort((a, b) => a.order - b.order)
+  return [...roots, ...guidesBefore(page, roots, block), block].sort((a, b) => a.order - b.order)
+}
+
+/** The most text (characters) a guide's section before the questions may show while its panels are closed. */
+const MAX_CLOSED_GUIDE = 200
+
+/**
+ * The sections between the content and the declared questions' block, its siblings, that are
+ * accordions of their own (a heading over toggles that say whether they are expanded and name the
+ * panel they open: `aria-expanded`, `aria-controls`), all of them closed (`MAX_CLOSED_GUIDE`
+ * characters shown at most): a shop's category closes with a guide's sections ("How to choose …")
+ * and then its questions, built alike.
+ */
+const guidesBefore = (page: Page, roots: ReadonlyArray<El>, block: El): Array<El> => {
+  const out: Array<El> = []
+  for (const c of block.parent?.children ?? []) {
+    if (c === block) break
+    if (typeof c === "number" || c.drop || c.text === 0 || c.text > MAX_CLOSED_GUIDE) continue
+    if (!roots.some((r) => r.end <= c.order) || roots.some((r) => inside(c, r) || inside(r, c))) continue
+    if (closedAccordion(page, c)) out.push(c)
+  }
+  return out
+}
+
+/**
+ * Whether `el` holds a heading over two toggles or more that say whether they are expanded and name
+ * their panels; with `titles`, toggles most of which do not ask a question (a guide's titles, not
+ * an FAQ's questions, which a page that does not declare them leaves as its reference reads them).
+ */
+const closedAccordion = (page: Page, el: El, titles = false): boolean => {
+  let heading = false
+  let toggles = 0
+  let asked = 0
+  for (let i = el.order + 1; i < el.end; i++) {
+    const d = page.all[i]!
+    if (isHeading(d.name) && !d.drop) heading = true
+    if (d.attribs["aria-expanded"] === undefined || d.attribs["aria-controls"] === undefined) continue
+    toggles++
+    if (titles && textContent(page.texts, d).trim().endsWith("?")) asked++
+  }
+  return heading && toggles >= 2 && 2 * asked < toggles
+}
+
+/** How many of the last root's ancestors are read for a guide right after them. */
+const GUIDE_LEVELS = 3
+
+/**
+ * On a page that shows no one product and does not say when it was published (content.ts asks),
+ * whether or not it declares questions, the guide's closed accordion (`closedAccordion`, at most
+ * `MAX_CLOSED_GUIDE` characters shown) that comes right after the content's last root or one of
+ * its nearest ancestors, added to the roots.
+ */
+export const guideAfter = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  const last = roots[roots.length - 1]
+  if (last === undefined) return roots
+  let a: El | undefined = last
+  for (let level = 0; a !== undefined && level <= GUIDE_LEVELS; level++, a = a.parent) {
+    let next = nextSibling(page, a)
+    while (next !== undefined && (next.drop || next.text === 0)) next = nextSibling(page, next)
+    if (next === undefined) continue
+    if (next.text <= MAX_CLOSED_GUIDE && closedAccordion(page, next, true)) return [...roots, next]
+  }
+  return roots
 }
 
 /** The block of questions `declaredFaq` joined to each page's content. */

@@ -111,6 +111,8 @@ export class Run {
   private lineSpace = false
   /** A sibling element starts here with nothing between it and the one before (`joint`). */
   private joined = false
+  /** The two siblings that meet there are links to two addresses (`joint(true)`). */
+  private linksMeet = false
   /** The last visible characters written on the current line (of a link, its text's, not its address's). */
   private last = ""
   /** The last piece's visible text, whole (`figuresMeet`). */
@@ -138,9 +140,12 @@ export class Run {
    * of a row, chips), as a reader sees them. Where a word would run on into a capital
    * ("PublisherHoughton", "$19.95Was"), an acronym into a word ("USAIn Stock", `capitalsMeet`)
    * or a figure alone into a figure ("20261h 54m", `figuresMeet`), the next piece starts with a space.
+   * Where the two are links to two addresses (`links`, render.ts `linksMeet`: a card's tag chips
+   * "PvP" "Action", "Indie" "2D"), always: a reader clicks them apart, whatever letters meet.
    */
-  joint(): void {
+  joint(links = false): void {
     this.joined = true
+    this.linksMeet = links
   }
 
   /** A collapsed piece (no whitespace but single spaces); `visible`: the text a reader sees of it (a link's). */
@@ -150,13 +155,15 @@ export class Run {
       const gapped = this.gapped
       const joined = this.joined
       const marked = this.marked
-      this.gapped = this.joined = this.marked = false
+      const linksMeet = this.linksMeet
+      this.gapped = this.joined = this.marked = this.linksMeet = false
       // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
       else if (marked && LETTER_END.test(this.last) && DIGIT.test(visible)) p = ` ${p}`
       else if (
         joined && !this.lineSpace && this.line.length > 0 &&
-        (runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) || capitalsMeet(this.last, visible))
+        (linksMeet || runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) ||
+          capitalsMeet(this.last, visible))
       ) p = ` ${p}`
     }
     if (visible.length > 0) {
@@ -232,6 +239,7 @@ export class Run {
       this.marked =
       this.lineSpace =
       this.joined =
+      this.linksMeet =
       this.wrote =
       this.lead =
       this.trail =

@@ -178,6 +178,15 @@ const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
 const sideBySide = (parent: El, before: Node | undefined): boolean =>
   parent.name !== "p" && before !== undefined && typeof before !== "number"
 
+/**
+ * Two sibling links side by side (`sideBySide`) that lead to two addresses: tag chips, written
+ * apart whatever their letters. Not two links to one address: an editor's one link cut in parts
+ * ("order of cer" "e" "mony"), one word.
+ */
+const linksMeet = (el: El, before: Node | undefined): boolean =>
+  el.name === "a" && before !== undefined && typeof before !== "number" && before.name === "a" &&
+  el.attribs.href !== undefined && before.attribs.href !== undefined && el.attribs.href !== before.attribs.href
+
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
 const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   const kids = el.children
@@ -185,7 +194,7 @@ const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
     if (typeof kid !== "number") {
-      if (sideBySide(el, kids[i - 1])) run.joint()
+      if (sideBySide(el, kids[i - 1])) run.joint(linksMeet(kid, kids[i - 1]))
       inline(kid, ctx, depth, run)
     } else writeText(run, ctx, kid, plain)
   }
@@ -393,7 +402,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
       block(node, ctx, depth, out)
     } else {
       run ??= new Run(false)
-      if (sideBySide(parent, nodes[i - 1])) run.joint()
+      if (sideBySide(parent, nodes[i - 1])) run.joint(linksMeet(node, nodes[i - 1]))
       inline(node, ctx, depth, run)
     }
   }
