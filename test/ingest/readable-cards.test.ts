@@ -510,14 +510,18 @@ const guideItem = (i: number) =>
   `set the seat's height first, then the arms, and check the tilt's tension.</p>` +
   `<p><a href="/advice/${i}">Read full article</a></p></div></div>`
 
+/** A guide's closed accordion of three items, then a box of related searches (put after a shop's `main`). */
+const guideAndSearches =
+  `<div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
+    [1, 2, 3].map(guideItem).join("")
+  }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
+  `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+
 /** The FAQ shop with a guide's closed accordion and a box of related searches between its `main` and its questions. */
 const guidedShop = () =>
   faqShop(faqLd).replace(
     "</main>",
-    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
-      [1, 2, 3].map(guideItem).join("")
-    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
-      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+    `</main>${guideAndSearches}`
   )
 
 describe("readable copy: a guide's accordion before the questions the page declares", () => {
@@ -534,10 +538,7 @@ describe("readable copy: a guide's accordion before the questions the page decla
 const guideAfterShop = () =>
   shop(Array.from({ length: 6 }, (_, i) => card(i)).join("")).replace(
     "</main>",
-    `</main><div class="advice-section"><h2>Related advice articles</h2><div class="accordion-group">${
-      [1, 2, 3].map(guideItem).join("")
-    }</div></div><div class="searches"><h2>Related searches</h2><ul><li><a href="/s/1">Mesh chairs: deals</a></li>` +
-      `<li><a href="/s/2">Drafting chairs</a></li><li><a href="/s/3">Kneeling chairs</a></li></ul></div>`
+    `</main>${guideAndSearches}`
   )
 
 describe("readable copy: a guide's accordion right after the content", () => {
