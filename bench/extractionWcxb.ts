@@ -7,7 +7,7 @@
  * The text scored is the text a reader sees in the readable copy's body (readerText: link text
  * kept, Markdown syntax removed); the front matter above it is the page's metadata, not its text,
  * and is left out. Prints word F1 overall and per page type for the tuned half, the held-back half
- * and both, the pages whose copy lost the content (recall < 0.1), and ms per page.
+ * (and its pages on sites with no tuned page), and both, the pages whose copy lost the content (recall < 0.1), and ms per page.
  *
  * Where the set is absent (a user's clone has none) the area prints one line and skips.
  */
@@ -18,7 +18,16 @@ import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { record } from "./support.js"
-import { loadWcxb, type PageResult, summarize, TYPES, WCXB, type WcxbCase, wordScore } from "./wcxb.js"
+import {
+  heldOnOtherSites,
+  loadWcxb,
+  type PageResult,
+  summarize,
+  TYPES,
+  WCXB,
+  type WcxbCase,
+  wordScore
+} from "./wcxb.js"
 
 const dossier = (c: WcxbCase): string => readerText(withoutFrontMatter(htmlToMarkdown(c.html, c.url)))
 
@@ -68,20 +77,22 @@ export const benchExtractionWcxb = async (): Promise<void> => {
   const ours = run(cases, dossier)
   const base = run(cases, readability)
   const held = cases.filter((c) => c.held).length
+  const unseen = heldOnOtherSites(cases)
   console.log(
-    `\n  ${cases.length} pages (${cases.length - held} tuned, ${held} held back by id hash); word F1 (WCXB's metric)`
+    `\n  ${cases.length} pages (${cases.length - held} tuned, ${held} held back by id hash, ${unseen.size} of them ` +
+      `on sites with no tuned page); word F1 (WCXB's metric)`
   )
   console.log(
-    "\n| page type | pages | dossier tuned | dossier held | dossier all | Readability all | dossier recall < 0.1 | Readability recall < 0.1 |"
+    "\n| page type | pages | dossier tuned | dossier held | dossier held, other sites | dossier all | Readability all | dossier recall < 0.1 | Readability recall < 0.1 |"
   )
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   const row = (name: string, keep: (r: PageResult) => boolean) => {
     const o = ours.results.filter(keep)
     const b = base.results.filter(keep)
     console.log(
-      `| ${name} | ${o.length} | ${cell(o.filter((r) => !r.held))} | ${cell(o.filter((r) => r.held))} | ${cell(o)} | ${
-        cell(b)
-      } | ${lostCell(o)} | ${lostCell(b)} |`
+      `| ${name} | ${o.length} | ${cell(o.filter((r) => !r.held))} | ${cell(o.filter((r) => r.held))} | ${
+        cell(o.filter((r) => unseen.has(r.id)))
+      } | ${cell(o)} | ${cell(b)} | ${lostCell(o)} | ${lostCell(b)} |`
     )
   }
   row("**all**", () => true)

@@ -8,10 +8,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
-import { loadWcxb, type PageResult, summarize, TYPES, wordScore } from "./wcxb.js"
+import { heldOnOtherSites, loadWcxb, type PageResult, summarize, TYPES, wordScore } from "./wcxb.js"
 
 const [label = "now", compare, only] = process.argv.slice(2)
 const cases = loadWcxb()
+const unseen = heldOnOtherSites(cases)
 const results: Array<PageResult> = []
 let ms = 0
 for (const c of cases) {
@@ -33,7 +34,7 @@ const fmt = (rs: ReadonlyArray<PageResult>) => {
 console.log(
   `all ${fmt(results)} tuned ${fmt(results.filter((r) => !r.held))} held ${fmt(results.filter((r) => r.held))} ${
     (ms / results.length).toFixed(1)
-  } ms/page`
+  } ms/page; held on sites with no tuned page ${fmt(results.filter((r) => unseen.has(r.id)))}`
 )
 for (const t of TYPES) {
   const rs = results.filter((r) => r.type === t)
