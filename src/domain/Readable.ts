@@ -15,7 +15,8 @@
  *   a post's vote count, readable/chrome.ts
  *   the controls every card repeats, readable/reprises.ts a grid's cards shown again lower down,
  *   readable/fields.ts a shop template's raw fields and a template's unfilled slots,
- *   readable/formNotes.ts a form's messages for after it is sent, readable/skipLinks.ts the links
+ *   readable/formNotes.ts a form's messages for after it is sent and a placeholder drawn over a
+ *   search field, readable/skipLinks.ts the links
  *   that skip to the content and a menu written again for screen readers,
  *   readable/fillers.ts a theme's placeholder text, cookie notices, filler words, an icon's word and a
  *   loading note,
@@ -29,14 +30,16 @@
  *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
- *   link standing alone that opens a map or asks the reader to apply, and a carousel's step links,
+ *   link standing alone that opens a map or asks the reader to apply, a carousel's step links and
+ *   a tooltip icon's label for screen readers,
  *   readable/notices.ts a site's dismissible notice above the page's first heading, a box that
  *   opens with its close control and an alert waiting hidden for a script, readable/pictures.ts a
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
- *   readable/links.ts makes links absolute;
+ *   readable/links.ts makes links absolute; on a page that says it shows one product,
+ *   readable/mojibake.ts writes text the shop decoded twice ("youâ€™re") as meant;
  * - readable/flat.ts is the text-only copy of a page nested too deep to parse.
  *
  * Text is kept verbatim (whitespace collapsed, no emphasis markers; only what Markdown would read

@@ -199,7 +199,7 @@ const holdsPart = (all: ReadonlyArray<El>, card: El, parts: ReadonlySet<string>)
  * The other runs of cards (`runsOfShape`, read as cards: `readAsCards`) under the parent of a
  * group the cleaning keeps, however little text they hold: an awards page lists each category as
  * a box of its winner and honorees and, between those boxes, boxes of another build holding its
- * "best of the best" winners side by side, too few characters for a group of their own (under
+ * top tier's winners side by side, too few characters for a group of their own (under
  * `GROUP_SHARE`), each a short block with a fifth of its text in links, which the pass dropped.
  * Siblings of the kept cards, several of one build, standing between them and each holding a part
  * built as the kept cards' are (an element of the same tag and class that shows text: the same
@@ -262,7 +262,8 @@ export const cardsToKeep = (
     if (outer.length === 0) return undefined
   }
   const keep = new Uint8Array(all.length)
-  // Not beside a shop's grid of priced cards (`always`): the tiles between its products are its promotions.
+  // Only where the page says what it lists (`always`: never on a product page), and not beside a
+  // shop's grid of priced cards (the groups `always` keeps): the tiles between its products are its promotions.
   const beside = always === undefined ? [] : runsBeside(all, outer.filter((g) => !always(g)))
   for (const g of [...outer, ...beside]) {
     for (const c of g.cards) keep[c.order] = section(c) ? Keep.Holder : Keep.Card

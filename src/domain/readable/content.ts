@@ -490,8 +490,11 @@ const clean = (
   }
 }
 
+/** Whether an element's own tag or style hides it (a script, a hidden span), whatever its parent's state. */
+const tagHides = (e: El): boolean => droppedTag(e.name, e.attribs) || furnitureTag(e)
+
 /**
- * Whether `el` is a `header` of an `article` (its child) holding a heading with text: the article's
+ * Whether `el` is a `header` of an `article` (its child) holding a kept heading (`hasHeading`): the article's
  * title, a link on a front page that lists whole stories, not the page's furniture.
  */
 const articleHeader = (el: El): boolean => el.name === "header" && el.parent?.name === "article" && hasHeading(el)
@@ -814,7 +817,7 @@ const heroTitleLead = (page: Page, h1: El, picked: ReadonlyArray<El>): Array<El>
       const e = page.all[i]!
       // What its own tag or style hides (a script, a hidden span) stays out.
       if (e.parent === undefined || e === el || !e.parent.drop) {
-        e.drop = droppedTag(e.name, e.attribs) || furnitureTag(e)
+        e.drop = tagHides(e)
       }
     }
   }
@@ -1466,14 +1469,13 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
   if (content === undefined || !enough(content)) return declaredContent(page)
   const title = titleLead(page, content.picked, undated)
   const ahead = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el))]
-  const hidden = (e: El) => droppedTag(e.name, e.attribs) || furnitureTag(e)
   // On a dated page a described box under the title is an article's deck (as `titleLead` reads it).
   const described = !undated ? undefined : categoryDescription(
     page,
     content.picked[0]!,
     [...ahead, ...content.picked],
-    hidden,
-    (e) => hidden(e) || e.marks.furniture > 1
+    tagHides,
+    (e) => tagHides(e) || e.marks.furniture > 1
   )
   const roots = [...ahead, ...(described === undefined ? [] : [described]), ...content.picked]
   clean(page, scores, roots, content.best, names, product, undated)

@@ -400,7 +400,7 @@ const MAX_TOOLTIP_WORDS = 3
  * as a tooltip, the icon beside each label of a shop's specifications that shows a note on hover.
  * The note itself is furniture already (boilerplate.ts); its trigger's label names the control,
  * not the product. A longer hidden text in a trigger is the note written for screen readers (a
- * comparison table's "All therapists have relevant experience …") and stays.
+ * comparison table's "Every provider listed here is licensed in …") and stays.
  */
 export const withoutTooltipLabels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
@@ -441,7 +441,7 @@ export const withoutSlideControls = (page: Page, roots: ReadonlyArray<El>): Read
       const href = el.attribs.href
       if (
         el.text > 0 && el.text <= MAX_STEP && href !== undefined && IN_PAGE.test(href) &&
-        SLIDE_STEP.test(collapsedText(page, el).trim())
+        SLIDE_STEP.test(collapsedText(page, el))
       ) el.drop = true
       return true
     })

@@ -64,9 +64,9 @@ const guidesBefore = (page: Page, roots: ReadonlyArray<El>, block: El): Array<El
   const out: Array<El> = []
   for (const c of block.parent?.children ?? []) {
     if (c === block) break
-    if (typeof c === "number" || c.drop || c.text === 0 || c.text > MAX_CLOSED_GUIDE) continue
-    if (!roots.some((r) => r.end <= c.order) || roots.some((r) => inside(c, r) || inside(r, c))) continue
-    if (closedAccordion(page, c)) out.push(c)
+    if (typeof c === "number" || !roots.some((r) => r.end <= c.order)) continue
+    if (roots.some((r) => inside(c, r) || inside(r, c))) continue
+    if (closedGuide(page, c)) out.push(c)
   }
   return out
 }
@@ -90,6 +90,10 @@ const closedAccordion = (page: Page, el: El, titles = false): boolean => {
   return heading && toggles >= 2 && 2 * asked < toggles
 }
 
+/** A kept block showing text, `MAX_CLOSED_GUIDE` characters at most, that is a closed accordion (`closedAccordion`). */
+const closedGuide = (page: Page, el: El, titles = false): boolean =>
+  !el.drop && el.text > 0 && el.text <= MAX_CLOSED_GUIDE && closedAccordion(page, el, titles)
+
 /** How many of the last root's ancestors are read for a guide right after them. */
 const GUIDE_LEVELS = 3
 
@@ -107,7 +111,7 @@ export const guideAfter = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<
     let next = nextSibling(page, a)
     while (next !== undefined && (next.drop || next.text === 0)) next = nextSibling(page, next)
     if (next === undefined) continue
-    if (next.text <= MAX_CLOSED_GUIDE && closedAccordion(page, next, true)) return [...roots, next]
+    if (closedGuide(page, next, true)) return [...roots, next]
   }
   return roots
 }

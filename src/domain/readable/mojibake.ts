@@ -44,9 +44,8 @@ const CP1252: Record<string, number> = {
   "\u0178": 0x9f
 }
 
-/** A continuation byte's character: U+0080–U+00BF or Windows-1252's for 0x80–0x9f. */
-const CONT = "[\\u0080-\\u00bf\\u20ac\\u201a\\u0192\\u201e\\u2026\\u2020\\u2021\\u02c6\\u2030\\u0160\\u2039" +
-  "\\u0152\\u017d\\u2018\\u2019\\u201c\\u201d\\u2022\\u2013\\u2014\\u02dc\\u2122\\u0161\\u203a\\u0153\\u017e\\u0178]"
+/** A continuation byte's character: U+0080–U+00BF or Windows-1252's for 0x80–0x9f (`CP1252`'s keys). */
+const CONT = `[\\u0080-\\u00bf${Object.keys(CP1252).join("")}]`
 
 /**
  * The lead bytes' characters of the garbles pages carry: "Â" and "Ã" (0xc2, 0xc3: Latin-1's

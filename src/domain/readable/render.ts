@@ -116,8 +116,8 @@ const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
 const NOTE_NUMBER = /^\d{1,3}(?:[,\u2013-]\d{1,3})*$/
 
 /**
- * The footnotes' marks of the content: each `<sup>` of text alone (no link: a linked mark is an
- * article's own footnote, its reference's choice) whose text is a number or a list of them, when
+ * The footnotes' marks of the content: each `<sup>` holding text only (no element inside: a linked
+ * mark is an article's own footnote, its reference's choice) whose text is a number or a list of them, when
  * among them stand "1" and another number, a series of notes. A browser draws a mark raised and
  * small, so "performance<sup>1</sup>" reads as the word and its note's number, not as one word
  * "performance1": a mark is written apart from the letter before it (`Run.noteMark`). A raised
