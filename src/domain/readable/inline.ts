@@ -156,7 +156,8 @@ export class Run {
       const joined = this.joined
       const marked = this.marked
       const linksMeet = this.linksMeet
-      this.gapped = this.joined = this.marked = this.linksMeet = false
+      this.gapped = this.joined = false
+      this.marked = this.linksMeet = false
       // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
       else if (marked && LETTER_END.test(this.last) && DIGIT.test(visible)) p = ` ${p}`
