@@ -10,7 +10,7 @@
  * readable/content.ts `titledBlock` a card named like a byline, readable/edges.ts `factHeadings`,
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
- * and `noteMarks` a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
+ * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */

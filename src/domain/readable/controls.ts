@@ -18,6 +18,8 @@
  * that step a carousel in place ("Previous", "Next" to the page's own anchor: `withoutSlideControls`).
  * The short label a tooltip's icon gives screen readers ("More information") goes on every page
  * (`withoutTooltipLabels`).
+ * Over 400 lines: one pass per kind of control, each short; two share the standing-link test
+ * (`withoutStandingLinks`) and several the patterns of a link's address, so they stay together.
  */
 import { SCREEN_READER } from "./boilerplate.js"
 import {

@@ -5,10 +5,12 @@
  * backslash-escaped, so a quote copied from the page matches as the gate's matcher reads the copy.
  * The walk is depth-capped: below `MAX_DEPTH` a subtree contributes its text only, gathered
  * without recursion, so no page can exhaust the stack.
+ * Over 400 lines: one recursive walk (blocks, inline runs, lists, tables), whose parts call each other.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
 import { markdownLink } from "./links.js"
+import { noteMarks } from "./noteMarks.js"
 import { BLOCKS, type El, type Node, textContent, type Texts } from "./tree.js"
 
 const MAX_DEPTH = 120
@@ -112,38 +114,6 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
  */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
 
-/** A raised number's text: a number or a list of them ("1", "2,3", "4-6"). */
-const NOTE_NUMBER = /^\d{1,3}(?:[,\u2013-]\d{1,3})*$/
-
-/**
- * The footnotes' marks of the content: each `<sup>` holding text only (no element inside: a linked
- * mark is an article's own footnote, its reference's choice) whose text is a number or a list of them, when
- * among them stand "1" and another number, a series of notes. A browser draws a mark raised and
- * small, so "performance<sup>1</sup>" reads as the word and its note's number, not as one word
- * "performance1": a mark is written apart from the letter before it (`Run.noteMark`). A raised
- * number with no series beside it is a power or a model's name ("m<sup>2</sup>",
- * "Model<sup>2</sup>"), a part of its word, and stays joined.
- */
-const noteMarks = (texts: Texts, roots: ReadonlyArray<El>): ReadonlySet<El> | undefined => {
-  const marks = new Set<El>()
-  const numbers = new Set<string>()
-  const stack: Array<Node> = [...roots]
-  while (stack.length > 0) {
-    const node = stack.pop()!
-    if (typeof node === "number" || node.drop) continue
-    if (node.name === "sup" && node.children.every((kid) => typeof kid === "number")) {
-      const text = textContent(texts, node, false).trim()
-      if (NOTE_NUMBER.test(text)) {
-        marks.add(node)
-        for (const n of text.split(/[,\u2013-]/)) numbers.add(n)
-      }
-      continue
-    }
-    for (const kid of node.children) stack.push(kid)
-  }
-  return numbers.has("1") && numbers.size >= 2 ? marks : undefined
-}
-
 /** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
 const isPermalink = (a: El, text: string): boolean =>
   (a.attribs.href ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test(text)
@@ -175,7 +145,7 @@ const codeSpan = (node: El, ctx: Ctx, run: Run): void => {
  * side are one word a page marked up in parts ("<b>Mc</b><b>Donald</b>"), not boxes its style
  * sheet sets apart.
  */
-const sideBySide = (parent: El, before: Node | undefined): boolean =>
+const sideBySide = (parent: El, before: Node | undefined): before is El =>
   parent.name !== "p" && before !== undefined && typeof before !== "number"
 
 /**
@@ -183,9 +153,14 @@ const sideBySide = (parent: El, before: Node | undefined): boolean =>
  * apart whatever their letters. Not two links to one address: an editor's one link cut in parts
  * ("order of cer" "e" "mony"), one word.
  */
-const linksMeet = (el: El, before: Node | undefined): boolean =>
-  el.name === "a" && before !== undefined && typeof before !== "number" && before.name === "a" &&
-  el.attribs.href !== undefined && before.attribs.href !== undefined && el.attribs.href !== before.attribs.href
+const linksMeet = (el: El, before: El): boolean =>
+  el.name === "a" && before.name === "a" && el.attribs.href !== undefined && before.attribs.href !== undefined &&
+  el.attribs.href !== before.attribs.href
+
+/** Where `node` stands side by side with the sibling `before` it, the run is told so (`Run.joint`). */
+const meet = (run: Run, parent: El, node: El, before: Node | undefined): void => {
+  if (sideBySide(parent, before)) run.joint(linksMeet(node, before))
+}
 
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */
 const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
@@ -194,7 +169,7 @@ const children = (el: El, ctx: Ctx, depth: number, run: Run): void => {
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i]!
     if (typeof kid !== "number") {
-      if (sideBySide(el, kids[i - 1])) run.joint(linksMeet(kid, kids[i - 1]))
+      meet(run, el, kid, kids[i - 1])
       inline(kid, ctx, depth, run)
     } else writeText(run, ctx, kid, plain)
   }
@@ -402,7 +377,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
       block(node, ctx, depth, out)
     } else {
       run ??= new Run(false)
-      if (sideBySide(parent, nodes[i - 1])) run.joint(linksMeet(node, nodes[i - 1]))
+      meet(run, parent, node, nodes[i - 1])
       inline(node, ctx, depth, run)
     }
   }
