@@ -263,7 +263,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   SandboxUnavailable: {
     retryable: false,
     area: "exec",
-    hint: "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined."
+    hint:
+      "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined. A `reason` \"the sandbox ended before the program started (…)\" ran and charged nothing: try again."
   },
   BudgetExhausted: {
     retryable: false,

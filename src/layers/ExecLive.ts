@@ -326,7 +326,8 @@ export const ExecLive = Layer.effect(
                 )
                 : waited
               if (Exit.isFailure(ended)) {
-                // Refused before the program started (a root swapped since admission): no run, no charge.
+                // Refused before the program started (a root swapped since admission, or a sandbox that
+                // failed while being set up): no run, no charge.
                 yield* lock.withLock(Effect.zipRight(executions.finish(marker.id), executions.release(marker.id))).pipe(
                   Effect.ignore
                 )

@@ -12,8 +12,10 @@
  * only once it runs: a wrapper killed before that would leave bwrap running the program to its
  * end, unsupervised.)
  *
- * Inside the sandbox perl first closes every inherited descriptor above 2 (the roots' directory
- * descriptors, from which bwrap mounted them), then env drops PWD, then prlimit sets the limits.
+ * Inside the sandbox perl first writes one byte to the start pipe (the sandbox is set up: from
+ * here on the run is the program's, see `startFailure`), closes every inherited descriptor above 2
+ * (the roots' directory descriptors, from which bwrap mounted them, and the start pipe), then env
+ * drops PWD, then prlimit sets the limits.
  *
  * Limits: prlimit sets RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC, RLIMIT_FSIZE and no core files inside
  * the sandbox. RLIMIT_CPU binds each process on its own, so the watchdog also sums the CPU time of
@@ -167,7 +169,45 @@ export type Ending =
   | { readonly status: "killed"; readonly reason: KillReason; readonly detail: string }
   | { readonly status: Stop["status"]; readonly reason: null; readonly detail: string }
 
-type Reported = Omit<SandboxOutcome, "killed" | "stopped" | "memory">
+type Reported = Omit<SandboxOutcome, "killed" | "stopped" | "memory"> & {
+  /** Why the sandbox ended before its program started (see `startFailure`), or null. */
+  readonly notStarted: string | null
+}
+
+/** What the wrapper's own exit codes mean: it ended before bwrap was started. */
+const WRAPPER_EXITS: Record<number, string> = {
+  120: "the wrapper could not open its report pipe",
+  121: "dossier was gone before the wrapper began",
+  122: "the wrapper could not join the run's cgroup",
+  123: "the wrapper could not fork",
+  124: "the wrapper was gone before bwrap began"
+}
+
+/**
+ * Why the sandbox ended before its program started, or null when the program started or dossier
+ * ended the run itself (the watchdog or a stop: that run is recorded as such). A sandbox that
+ * fails while it is being set up (bwrap says why on stderr and exits 1) or a wrapper that fails
+ * before bwrap runs has run nothing: its status must never be recorded as the program's.
+ * `wrapperCode` is the wrapper's own exit code when it reported no end (null when it did).
+ */
+export const startFailure = (r: {
+  readonly started: boolean
+  readonly endedByDossier: boolean
+  readonly wrapperCode: number | null
+  readonly exitCode: number | null
+  readonly signal: string | null
+  readonly stderr: string
+}): string | null => {
+  if (r.started || r.endedByDossier) return null
+  const said = r.stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0).at(-1)
+  const how = r.wrapperCode !== null && WRAPPER_EXITS[r.wrapperCode] !== undefined
+    ? WRAPPER_EXITS[r.wrapperCode]!
+    : r.signal !== null
+    ? `it ended with ${r.signal}`
+    : `exit code ${r.exitCode}`
+  const why = said === undefined ? how : `${said.slice(0, 300)}; ${how}`
+  return `the sandbox ended before the program started (${why}); nothing ran and no run was charged`
+}
 
 interface Started {
   readonly done: Promise<Reported>
@@ -218,9 +258,13 @@ const start = (
   // Every descriptor above 2 is closed inside before the program starts: the roots' and any that
   // dossier itself inherited without close-on-exec (Node passes those on to its children). perl
   // without modules: POSIX alone takes longer to load than bwrap takes to start a sandbox.
+  // The closer also writes one byte to `startFd` (a pipe to dossier, after the roots): the sign
+  // that the sandbox was set up and the program is being started (see `startFailure`).
+  const startFd = 4 + roots.length
   const closer = [
     m.perl,
     "-e",
+    `if (open(my $s, ">&=", ${startFd})) { syswrite($s, "s") } ` +
     `opendir(my $d, "/proc/self/fd") or exit 126; my @f = grep { /^[0-9]+$/ && $_ > 2 } readdir($d); closedir($d); ` +
     `syscall(${close}, $_ + 0) for @f; exec { $ARGV[0] } @ARGV or exit 127`,
     "--"
@@ -240,7 +284,7 @@ const start = (
       m.bwrap,
       ...args
     ], {
-      stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd)],
+      stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd), "pipe"],
       env: {},
       // Its own session: a Ctrl-C meant for dossier reaches dossier, which ends the run and
       // records it; the wrapper still dies with dossier (PR_SET_PDEATHSIG).
@@ -253,6 +297,8 @@ const start = (
   const out = new Capture(child.stdout!, echo ? process.stdout : null)
   const err = new Capture(child.stderr!, echo ? process.stderr : null)
   let report = ""
+  let programStarted = false
+  ;(child.stdio[startFd] as NodeJS.ReadableStream).once("data", () => (programStarted = true))
   let bwrapPid: number | null = null
   let killed: (Ending & { signal: string }) | null = null
   let escalation: NodeJS.Timeout | undefined
@@ -333,6 +379,7 @@ const start = (
       let signalName: string | null = null
       let cpuSeconds: number | null = null
       let maxRssKiB: number | null = null
+      let wrapperCode: number | null = null
       if (end !== null) {
         const status = Number(end[1])
         const termsig = status & 0x7f
@@ -343,17 +390,27 @@ const start = (
       } else {
         signalName = sig ?? null
         exitCode = code
+        wrapperCode = code
       }
       out.dispose()
       err.dispose()
+      const stderr = err.result()
       resolve({
+        notStarted: startFailure({
+          started: programStarted,
+          endedByDossier: killed !== null,
+          wrapperCode,
+          exitCode,
+          signal: signalName,
+          stderr: stderr.bytes.toString("utf8")
+        }),
         exitCode,
         signal: signalName,
         cpuSeconds,
         maxRssKiB,
         wallMs: Date.now() - began,
         stdout: out.result(),
-        stderr: err.result()
+        stderr
       })
     })
   })
@@ -452,12 +509,13 @@ export const SandboxBwrap = Layer.effect(
               yield* Effect.fork(Effect.interruptible(Effect.flatMap(options.stop, (s) => end({ ...s, reason: null }))))
             ])
         ]
-        const reported = yield* Effect.promise(() => started.done)
+        const { notStarted, ...reported } = yield* Effect.promise(() => started.done)
         yield* Effect.forEach(fibers, Fiber.interrupt, { discard: true })
         const memory = cgroups.memory === null ? null : memoryUse(cgroups.memory)
         // Empty now; the kernel frees a cgroup asynchronously, so its removal (retried) is left off
         // the answer's path (a cgroup left by a process that died is removed by the next run).
         yield* Effect.forkDaemon(removeCgroups)
+        if (notStarted !== null) return yield* new SandboxUnavailable({ reason: notStarted })
         const outcome = {
           ...reported,
           cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
