@@ -11,7 +11,8 @@
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
- * readable/mojibake.ts `withoutMojibake`, readable/boilerplate.ts a section named as text over a picture).
+ * readable/mojibake.ts `withoutMojibake`, readable/boilerplate.ts a section named as text over a picture, readable/render.ts a product page's web components
+ * laid out as blocks).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1558,5 +1559,35 @@ describe("readable copy: text set over a section's picture", () => {
   it("still leaves out a section named as an overlay alone", () => {
     const text = copy(overlaidSections("image-overlay"))
     expect(text).not.toContain("One dial and a small display")
+  })
+})
+
+/** A shop theme's product page built of web components: the buy box's blocks sit in a custom element. */
+const componentPage = (head: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${head}</head><body><main>
+  <product-info class="product__info block">
+  <div class="product__title"><h1>Brand Model 41 kettle</h1></div>
+  <div class="product__price"><span class="price">$139.99</span></div>
+  <div class="product__text"><p>A pour-over kettle with a gooseneck spout, a dial for the temperature to the ` +
+  `degree and a stopwatch for the brew, cast in one piece of steel.</p></div>
+  <div class="product__features"><ul><li>Precise gooseneck spout</li><li>Hold mode for an hour</li>
+  <li>Boil dry protection</li></ul></div>
+  <div class="product__details"><p>Capacity: 900 ml to the fill line.</p><p>Power: 1500 W, 120 V.</p></div>
+  </product-info>
+  <div class="story"><h2>Made for the slow brew</h2><p>Pour-over coffee asks for water a few degrees under ` +
+  `the boil, poured in a thin and steady stream; the spout and the dial were drawn for that and nothing else.</p></div>
+  </main></body></html>`
+
+describe("readable copy: a product page built of web components", () => {
+  it("lays out the blocks inside a custom element as blocks", () => {
+    const md = htmlToMarkdown(componentPage(productLd), URL_)
+    expect(md).toContain("\n- Precise gooseneck spout\n")
+    expect(md).toContain("\nCapacity: 900 ml to the fill line.\n")
+    expect(md).not.toContain("steel. Precise")
+  })
+
+  it("leaves a page that shows no product as before", () => {
+    const md = htmlToMarkdown(componentPage(""), URL_)
+    expect(md).toContain("steel. Precise gooseneck spout")
   })
 })
