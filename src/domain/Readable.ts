@@ -228,7 +228,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
-  let blocks = renderBlocks(page.texts, roots, base)
+  let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
   return assemble(meta, collapse(page.title).trim(), pageUrl, withoutRepeats(blocks))

@@ -11,7 +11,8 @@
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
- * readable/mojibake.ts `withoutMojibake`).
+ * readable/mojibake.ts `withoutMojibake`, readable/boilerplate.ts a section named as text over a picture, readable/render.ts a product page's web components
+ * laid out as blocks).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1528,5 +1529,65 @@ describe("readable copy: text decoded twice", () => {
   it("leaves such text as it stands on a page that shows no product", () => {
     const text = copy(garbledCase(""))
     expect(text).toContain("If you\u00e2\u0080\u0099re looking for a case")
+  })
+})
+
+/** A kettle's page whose theme sets a kicker, a title and a short paragraph over each section's picture. */
+const overlaidSections = (name: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body>
+  <div class="page"><div class="product"><h1>Brand Model 41 kettle</h1>
+  <p>A pour-over kettle with a gooseneck spout, a dial for the temperature to the degree and a ` +
+  `stopwatch for the brew, cast in one piece of steel and set on a base that keeps the water warm for an hour.</p>
+  <p>It boils a full litre in four minutes and holds any temperature between forty and a hundred degrees, ` +
+  `so that green tea, black tea and coffee each get the water they need without a thermometer in the pot.</p></div>
+  <div class="section"><div class="${name}"><img src="/dial.jpg" alt="">
+  <div class="${name}__content"><div class="${name}__eyebrow">Dial interface:</div>
+  <h2 class="${name}__heading">Simple and quick</h2>
+  <div class="${name}__text"><p>One dial and a small display set every function in a turn.</p></div></div></div></div>
+  <div class="section"><div class="${name}"><img src="/body.jpg" alt="">
+  <div class="${name}__content"><h2 class="${name}__heading">One piece casting</h2>
+  <div class="${name}__text"><p>A single seamless body, balanced in the hand and built to last.</p></div></div></div></div>
+  </div></body></html>`
+
+describe("readable copy: text set over a section's picture", () => {
+  it("keeps a section named as text over a picture", () => {
+    const text = copy(overlaidSections("image-with-text-overlay"))
+    expect(text).toContain("One dial and a small display set every function in a turn.")
+    expect(text).toContain("A single seamless body, balanced in the hand and built to last.")
+  })
+
+  it("still leaves out a section named as an overlay alone", () => {
+    const text = copy(overlaidSections("image-overlay"))
+    expect(text).not.toContain("One dial and a small display")
+  })
+})
+
+/** A shop theme's product page built of web components: the buy box's blocks sit in a custom element. */
+const componentPage = (head: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${head}</head><body><main>
+  <product-info class="product__info block">
+  <div class="product__title"><h1>Brand Model 41 kettle</h1></div>
+  <div class="product__price"><span class="price">$139.99</span></div>
+  <div class="product__text"><p>A pour-over kettle with a gooseneck spout, a dial for the temperature to the ` +
+  `degree and a stopwatch for the brew, cast in one piece of steel.</p></div>
+  <div class="product__features"><ul><li>Precise gooseneck spout</li><li>Hold mode for an hour</li>
+  <li>Boil dry protection</li></ul></div>
+  <div class="product__details"><p>Capacity: 900 ml to the fill line.</p><p>Power: 1500 W, 120 V.</p></div>
+  </product-info>
+  <div class="story"><h2>Made for the slow brew</h2><p>Pour-over coffee asks for water a few degrees under ` +
+  `the boil, poured in a thin and steady stream; the spout and the dial were drawn for that and nothing else.</p></div>
+  </main></body></html>`
+
+describe("readable copy: a product page built of web components", () => {
+  it("lays out the blocks inside a custom element as blocks", () => {
+    const md = htmlToMarkdown(componentPage(productLd), URL_)
+    expect(md).toContain("\n- Precise gooseneck spout\n")
+    expect(md).toContain("\nCapacity: 900 ml to the fill line.\n")
+    expect(md).not.toContain("steel. Precise")
+  })
+
+  it("leaves a page that shows no product as before", () => {
+    const md = htmlToMarkdown(componentPage(""), URL_)
+    expect(md).toContain("steel. Precise gooseneck spout")
   })
 })

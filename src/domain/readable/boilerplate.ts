@@ -278,7 +278,7 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   }
   if (forumPanel(both)) return { weight, furniture: 2 }
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
-  const named = heading ? both : both.replace(HERO_BANNER, " ")
+  const named = (heading ? both : both.replace(HERO_BANNER, " ")).replace(TEXT_OVERLAY, " ")
   const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(named) : withoutCardHeader(named))
   return { weight, furniture: FURNITURE.test(both) || legalPrint(c) ? 2 : weak ? 1 : 0 }
 }
@@ -338,6 +338,14 @@ const withoutCardHeader = (names: string): string =>
  * heading, whose title `content.ts` `titleLead` reads back with its lead when dropped so.
  */
 const HERO_BANNER = /hero[-_]{0,2}banner|banner[-_]{0,2}hero/gi
+
+/**
+ * Text set over a picture (`text-overlay`, `image-with-text-overlay__heading`, `textOverlay`): a
+ * theme's section of a picture with a kicker, a title and a paragraph drawn on it, the page's own
+ * text. `overlay` alone is weak furniture (a dimmed layer over the window, a box over a player);
+ * this name does not count as it.
+ */
+const TEXT_OVERLAY = /text[-_]{0,2}overlay/gi
 
 /**
  * A name that says a price is a promotional one (`price-promo`, `price--promo`, `promo-price`, the

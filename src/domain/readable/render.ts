@@ -27,6 +27,8 @@ interface Ctx {
   readonly inLink?: boolean
   /** The raised numbers of the content, when they are a series of notes (`noteMarks`). */
   readonly notes?: ReadonlySet<El>
+  /** The page shows one product: its web components' blocks are laid out as blocks (`componentBlocks`). */
+  readonly components?: boolean
 }
 
 /** The context inside a list or a quote. */
@@ -35,7 +37,8 @@ const nested = (ctx: Ctx): Ctx => ({
   base: ctx.base,
   nesting: ctx.nesting + 1,
   ...(ctx.inLink === true ? { inLink: true } : {}),
-  ...(ctx.notes === undefined ? {} : { notes: ctx.notes })
+  ...(ctx.notes === undefined ? {} : { notes: ctx.notes }),
+  ...(ctx.components === true ? { components: true } : {})
 })
 
 /** Write text node `k` into `run`: as it is when the tree found nothing in its element's text to rewrite (`plain`). */
@@ -355,6 +358,25 @@ const holdsCodeBlock = (el: El, level: number): boolean => {
   return false
 }
 
+/**
+ * Whether a web component (a custom element, its tag a name with a hyphen: `product-info`,
+ * `media-gallery`), itself or through inline elements of its own, holds a shown block with text.
+ * The tree reads an unknown tag as inline, so the blocks inside ran on as one paragraph (a shop
+ * theme's whole buy box: title, price, description, features and details on one line); a browser
+ * lays them out as blocks. Read so on a page that shows one product, whose theme builds the page
+ * of such components (the rule on every page lowered a service page built of a design system's
+ * elements, whose reference reads them otherwise).
+ */
+const componentBlocks = (el: El, level: number): boolean => {
+  if (el.name === "a" || el.name === "code" || isBlock(el) || level >= CODE_BLOCK_DEPTH) return false
+  if (level === 0 && !el.name.includes("-")) return false
+  for (const k of el.children) {
+    if (typeof k === "number" || k.drop) continue
+    if (isBlock(k) ? k.text > 0 : componentBlocks(k, level + 1)) return true
+  }
+  return false
+}
+
 /** Render the children of an element as Markdown blocks, appended to `out`. */
 const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   const nodes = parent.children
@@ -369,7 +391,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
     } else if (node.drop) {
       if (run !== undefined && !BLOCKS.has(node.name) && showedText(ctx, node)) run.gap()
       continue
-    } else if (isBlock(node) || holdsCodeBlock(node, 0)) {
+    } else if (isBlock(node) || holdsCodeBlock(node, 0) || (ctx.components === true && componentBlocks(node, 0))) {
       if (run !== undefined) {
         pushNonEmpty(out, run.text())
         run.reset()
@@ -385,9 +407,20 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
 }
 
 /** The Markdown blocks of the content roots (each rendered as its children, in order). */
-export const renderBlocks = (texts: Texts, roots: ReadonlyArray<El>, base: URL | undefined): Array<string> => {
+export const renderBlocks = (
+  texts: Texts,
+  roots: ReadonlyArray<El>,
+  base: URL | undefined,
+  product = false
+): Array<string> => {
   const notes = noteMarks(texts, roots)
-  const ctx: Ctx = { texts, base, nesting: 0, ...(notes === undefined ? {} : { notes }) }
+  const ctx: Ctx = {
+    texts,
+    base,
+    nesting: 0,
+    ...(notes === undefined ? {} : { notes }),
+    ...(product ? { components: true } : {})
+  }
   const out: Array<string> = []
   for (const root of roots) {
     if (isBlock(root)) block(root, ctx, 1, out)
