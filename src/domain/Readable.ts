@@ -33,7 +33,8 @@
  *   link standing alone that opens a map or asks the reader to apply, a carousel's step links and
  *   a tooltip icon's label for screen readers,
  *   readable/notices.ts a site's dismissible notice above the page's first heading, a box that
- *   opens with its close control and an alert waiting hidden for a script, readable/pictures.ts a
+ *   opens with its close control and an alert waiting hidden for a script (on a product page, a
+ *   short box its template shows on a state flag), readable/pictures.ts a
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
@@ -87,7 +88,12 @@ import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
-import { withoutClosableBoxes, withoutDismissibleNotices, withoutWaitingAlerts } from "./readable/notices.js"
+import {
+  withoutClosableBoxes,
+  withoutDismissibleNotices,
+  withoutStateBoxes,
+  withoutWaitingAlerts
+} from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
@@ -219,6 +225,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutWaitingAlerts(page, roots)
+  roots = withoutStateBoxes(page, roots, meta.product === true)
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutGalleryCounters(page, roots)

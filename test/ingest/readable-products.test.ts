@@ -11,7 +11,7 @@
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
- * readable/mojibake.ts `withoutMojibake`).
+ * readable/mojibake.ts `withoutMojibake`, readable/notices.ts `withoutStateBoxes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1528,5 +1528,36 @@ describe("readable copy: text decoded twice", () => {
   it("leaves such text as it stands on a page that shows no product", () => {
     const text = copy(garbledCase(""))
     expect(text).toContain("If you\u00e2\u0080\u0099re looking for a case")
+  })
+})
+
+/** A shoe shop's buy box written as a Vue template, saved before its script ran: a tooltip and a cart's popup wait on flags. */
+const templatedBuyBox = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Wool runner</title>${head}</head><body><main>
+  <div class="product" id="app"><h1>Wool runner</h1>
+  <p class="price">$110</p>
+  <div class="final-sale"><button aria-expanded="false" @click="isFinalSaleTooltipOpen = !isFinalSaleTooltipOpen">final sale *</button>
+  <div v-if="isFinalSaleTooltipOpen" class="absolute z-20 w-60 rounded-lg bg-white p-3 shadow-lg">
+  <span class="text-xs">Final sale items cannot be returned, canceled, or exchanged</span></div></div>
+  <div v-show="addedToCart" class="cart-note"><p>Added to your cart. Free shipping on orders over $75.</p></div>
+  <div v-show="activeTab === 'details'" class="details">
+  <p>A true original, the wool runner pairs soft merino wool with a cushioned midsole made from sugarcane, ` +
+  `for a shoe that stays cool in summer, warm in winter and light on the foot all day long.</p></div>
+  <div v-if="product.care"><p>Machine washable: take out the insoles and laces, wash on a gentle cycle and let it dry in the air.</p></div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a box shown on a script's state flag", () => {
+  it("leaves out a product page's short boxes that wait on a flag", () => {
+    const text = copy(templatedBuyBox(productLd))
+    expect(text).toContain("A true original, the wool runner")
+    expect(text).toContain("Machine washable")
+    expect(text).not.toContain("Final sale items cannot be returned")
+    expect(text).not.toContain("Added to your cart")
+  })
+
+  it("keeps them on a page that shows no product", () => {
+    const text = copy(templatedBuyBox(""))
+    expect(text).toContain("Final sale items cannot be returned")
   })
 })
