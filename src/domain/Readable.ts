@@ -30,8 +30,9 @@
  *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
- *   link standing alone that opens a map or asks the reader to apply, a carousel's step links and
- *   a tooltip icon's label for screen readers,
+ *   link standing alone that opens a map or asks the reader to apply, a carousel's step links,
+ *   a tooltip icon's label for screen readers and, on a product page, a box drawn as an "Add to
+ *   cart" button,
  *   readable/notices.ts a site's dismissible notice above the page's first heading, a box that
  *   opens with its close control and an alert waiting hidden for a script (on a product page, a
  *   short box its template shows on a state flag), readable/pictures.ts a
@@ -55,6 +56,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutButtonBoxes,
   withoutBuyLinks,
   withoutElsewhereLinks,
   withoutExpandToggles,
@@ -218,6 +220,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
+  roots = withoutButtonBoxes(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutBuyLinks(page, roots, meta.product === true, pageUrl)
   roots = withoutElsewhereLinks(page, roots)

@@ -11,7 +11,8 @@
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
- * readable/mojibake.ts `withoutMojibake`, readable/notices.ts `withoutStateBoxes`).
+ * readable/mojibake.ts `withoutMojibake`, readable/notices.ts `withoutStateBoxes`, readable/controls.ts
+ * `withoutButtonBoxes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1559,5 +1560,34 @@ describe("readable copy: a box shown on a script's state flag", () => {
   it("keeps them on a page that shows no product", () => {
     const text = copy(templatedBuyBox(""))
     expect(text).toContain("Final sale items cannot be returned")
+  })
+})
+
+/** A hair dryer's buy box whose add-to-cart button is a `div` named as one, its hover note inside. */
+const boxedButton = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Salon dryer</title>${head}</head><body><main>
+  <div class="product"><h1>Salon dryer D3</h1>
+  <p class="price">$101.97</p>
+  <p>The ceramic heater dries hair faster and gentler, and its ionic setting leaves it smooth, soft and ` +
+  `shiny, with two speeds and three heat settings for every kind of hair and every style.</p>
+  <div class="quantity"><h6>Quantity</h6><input type="number" value="1"></div>
+  <div class="add-to-cart-wrapper"><div class="btn blue add-to-cart variable">Add to cart
+  <span class="hover">Select a colour or plug type to add to cart</span></div></div>
+  <div class="btn-note">Free shipping on every order over $50 within the country.</div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a button drawn as a box", () => {
+  it("leaves out a product page's box named as a button whose text opens with a call to action", () => {
+    const text = copy(boxedButton(productLd))
+    expect(text).toContain("The ceramic heater dries hair faster")
+    expect(text).toContain("Free shipping on every order")
+    expect(text).not.toContain("Add to cart")
+    expect(text).not.toContain("Select a colour or plug type")
+  })
+
+  it("keeps it on a page that shows no product", () => {
+    const text = copy(boxedButton(""))
+    expect(text).toContain("Select a colour or plug type")
   })
 })
