@@ -12,7 +12,7 @@
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/notices.ts `withoutStateBoxes`, readable/controls.ts
- * `withoutButtonBoxes`).
+ * `withoutButtonBoxes`, readable/fields.ts `withoutMachineDates` a stamp in a span named as a date).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1589,5 +1589,25 @@ describe("readable copy: a button drawn as a box", () => {
   it("keeps it on a page that shows no product", () => {
     const text = copy(boxedButton(""))
     expect(text).toContain("Select a colour or plug type")
+  })
+})
+
+/** A software maker's product page whose theme writes its microformat's title and stamp into hidden spans. */
+const snippetStamp = `<html><head><meta charset="utf-8"><title>Code editor</title>${productLd}</head><body><main>
+  <div class="post page"><span class="entry-title rich-snippet-hidden">Code editor: free IDE and tools</span>` +
+  `<span class="updated rich-snippet-hidden">2025-12-08T13:42:59-08:00</span>
+  <div class="post-content"><h1>Code editor</h1>
+  <p>A fully featured, extensible and free editor for building applications for phones, desktops and ` +
+  `the web, with a debugger, a profiler and thousands of extensions in one single tool.</p>
+  <p class="note">Logs show each event as <span class="log-line">2024-03-01T10:00:00Z</span> in the output pane.</p>
+  </div></div>
+  </main></body></html>`
+
+describe("readable copy: a machine's stamp named as a date", () => {
+  it("leaves out a span named as a date whose whole text is an ISO 8601 instant", () => {
+    const text = copy(snippetStamp)
+    expect(text).toContain("A fully featured, extensible and free editor")
+    expect(text).not.toContain("2025-12-08T13:42:59")
+    expect(text).toContain("2024-03-01T10:00:00Z")
   })
 })
