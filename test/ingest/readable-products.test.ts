@@ -493,8 +493,8 @@ describe("readable copy: words written again for screen readers", () => {
 
 describe("readable copy: overlays", () => {
   it("leaves out a box fixed over the whole window (a dialog laid over the page)", () => {
-    const page = `<html><head><title>Wool runner</title></head><body><main class="template-product">
-      <h1>Wool runner</h1>
+    const page = `<html><head><title>Canvas sneaker</title></head><body><main class="template-product">
+      <h1>Canvas sneaker</h1>
       <div class="details"><p>A true original: the wool runner pairs a soft upper of merino wool with a sole of ` +
       `foam made from sugarcane, for a shoe that feels like nothing on the foot.</p>
       <p>It goes in the washing machine: take out the insoles and the laces, wash them by hand, and every step ` +
@@ -1194,8 +1194,8 @@ const twiceFeatures = () => {
   const features = (withText: boolean) =>
     feature("SOFT WOOL", "Superfine fibres feel soft on the skin and keep the foot cool in summer.", withText) +
     feature("LIGHT SOLE", "A sole of foamed sugarcane that weighs little and springs back at each step.", withText)
-  return `<html><head><title>Wool runner</title></head><body><main><div class="product">
-  <h1>Wool runner</h1>
+  return `<html><head><title>Canvas sneaker</title></head><body><main><div class="product">
+  <h1>Canvas sneaker</h1>
   <p>A runner knitted of merino wool, made for a walk to the shops as much as for a day on the feet, that ` +
     `goes into the washing machine when it needs to and comes out as it went in.</p>
   <div class="callouts">${features(true)}</div>
@@ -1534,16 +1534,16 @@ describe("readable copy: text decoded twice", () => {
 
 /** A shoe shop's buy box written as a Vue template, saved before its script ran: a tooltip and a cart's popup wait on flags. */
 const templatedBuyBox = (head: string) =>
-  `<html><head><meta charset="utf-8"><title>Wool runner</title>${head}</head><body><main>
-  <div class="product" id="app"><h1>Wool runner</h1>
+  `<html><head><meta charset="utf-8"><title>Canvas sneaker</title>${head}</head><body><main>
+  <div class="product" id="app"><h1>Canvas sneaker</h1>
   <p class="price">$110</p>
-  <div class="final-sale"><button aria-expanded="false" @click="isFinalSaleTooltipOpen = !isFinalSaleTooltipOpen">final sale *</button>
-  <div v-if="isFinalSaleTooltipOpen" class="absolute z-20 w-60 rounded-lg bg-white p-3 shadow-lg">
+  <div class="final-sale"><button aria-expanded="false" @click="isNoteOpen = !isNoteOpen">final sale *</button>
+  <div v-if="isNoteOpen" class="absolute z-20 w-60 rounded-lg bg-white p-3 shadow-lg">
   <span class="text-xs">Final sale items cannot be returned, canceled, or exchanged</span></div></div>
   <div v-show="addedToCart" class="cart-note"><p>Added to your cart. Free shipping on orders over $75.</p></div>
   <div v-show="activeTab === 'details'" class="details">
-  <p>A true original, the wool runner pairs soft merino wool with a cushioned midsole made from sugarcane, ` +
-  `for a shoe that stays cool in summer, warm in winter and light on the foot all day long.</p></div>
+  <p>A true original, the canvas sneaker pairs a cotton upper with a cushioned rubber midsole, ` +
+  `for a shoe that stays cool in summer, dry in the rain and light on the foot all day long.</p></div>
   <div v-if="product.care"><p>Machine washable: take out the insoles and laces, wash on a gentle cycle and let it dry in the air.</p></div>
   </div>
   </main></body></html>`
@@ -1551,7 +1551,7 @@ const templatedBuyBox = (head: string) =>
 describe("readable copy: a box shown on a script's state flag", () => {
   it("leaves out a product page's short boxes that wait on a flag", () => {
     const text = copy(templatedBuyBox(productLd))
-    expect(text).toContain("A true original, the wool runner")
+    expect(text).toContain("A true original, the canvas sneaker")
     expect(text).toContain("Machine washable")
     expect(text).not.toContain("Final sale items cannot be returned")
     expect(text).not.toContain("Added to your cart")
