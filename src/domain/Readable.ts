@@ -30,10 +30,12 @@
  *   table row's box for phones that the row's cells say again and the short form of a date written twice,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
- *   link standing alone that opens a map or asks the reader to apply, a carousel's step links and
- *   a tooltip icon's label for screen readers,
+ *   link standing alone that opens a map or asks the reader to apply, a carousel's step links,
+ *   a tooltip icon's label for screen readers and, on a product page, a box drawn as an "Add to
+ *   cart" button,
  *   readable/notices.ts a site's dismissible notice above the page's first heading, a box that
- *   opens with its close control and an alert waiting hidden for a script, readable/pictures.ts a
+ *   opens with its close control and an alert waiting hidden for a script (on a product page, a
+ *   short box its template shows on a state flag), readable/pictures.ts a
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
@@ -54,6 +56,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutButtonBoxes,
   withoutBuyLinks,
   withoutElsewhereLinks,
   withoutExpandToggles,
@@ -87,7 +90,12 @@ import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
-import { withoutClosableBoxes, withoutDismissibleNotices, withoutWaitingAlerts } from "./readable/notices.js"
+import {
+  withoutClosableBoxes,
+  withoutDismissibleNotices,
+  withoutStateBoxes,
+  withoutWaitingAlerts
+} from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
@@ -212,6 +220,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
   roots = withoutActionLinks(page, roots, meta.product === true)
+  roots = withoutButtonBoxes(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
   roots = withoutBuyLinks(page, roots, meta.product === true, pageUrl)
   roots = withoutElsewhereLinks(page, roots)
@@ -219,6 +228,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAttachmentBoxes(page, roots)
   roots = withoutDismissibleNotices(page, roots)
   roots = withoutWaitingAlerts(page, roots)
+  roots = withoutStateBoxes(page, roots, meta.product === true)
   roots = withoutClosableBoxes(page, roots)
   roots = withoutPictureLinks(page, roots)
   roots = withoutGalleryCounters(page, roots)

@@ -12,7 +12,8 @@
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/boilerplate.ts a section named as text over a picture, readable/render.ts a product page's web components
- * laid out as blocks).
+ * laid out as blocks, readable/notices.ts `withoutStateBoxes`, readable/controls.ts `withoutButtonBoxes`,
+ * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1589,5 +1590,85 @@ describe("readable copy: a product page built of web components", () => {
   it("leaves a page that shows no product as before", () => {
     const md = htmlToMarkdown(componentPage(""), URL_)
     expect(md).toContain("steel. Precise gooseneck spout")
+  })
+})
+
+/** A shoe shop's buy box written as a Vue template, saved before its script ran: a tooltip and a cart's popup wait on flags. */
+const templatedBuyBox = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Canvas sneaker</title>${head}</head><body><main>
+  <div class="product" id="app"><h1>Canvas sneaker</h1>
+  <p class="price">$110</p>
+  <div class="final-sale"><button aria-expanded="false" @click="isNoteOpen = !isNoteOpen">final sale *</button>
+  <div v-if="isNoteOpen" class="absolute z-20 w-60 rounded-lg bg-white p-3 shadow-lg">
+  <span class="text-xs">Final sale items cannot be returned, canceled, or exchanged</span></div></div>
+  <div v-show="addedToCart" class="cart-note"><p>Added to your cart. Free shipping on orders over $75.</p></div>
+  <div v-show="activeTab === 'details'" class="details">
+  <p>A true original, the canvas sneaker pairs a cotton upper with a cushioned rubber midsole, ` +
+  `for a shoe that stays cool in summer, dry in the rain and light on the foot all day long.</p></div>
+  <div v-if="product.care"><p>Machine washable: take out the insoles and laces, wash on a gentle cycle and let it dry in the air.</p></div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a box shown on a script's state flag", () => {
+  it("leaves out a product page's short boxes that wait on a flag", () => {
+    const text = copy(templatedBuyBox(productLd))
+    expect(text).toContain("A true original, the canvas sneaker")
+    expect(text).toContain("Machine washable")
+    expect(text).not.toContain("Final sale items cannot be returned")
+    expect(text).not.toContain("Added to your cart")
+  })
+
+  it("keeps them on a page that shows no product", () => {
+    const text = copy(templatedBuyBox(""))
+    expect(text).toContain("Final sale items cannot be returned")
+  })
+})
+
+/** A hair dryer's buy box whose add-to-cart button is a `div` named as one, its hover note inside. */
+const boxedButton = (head: string) =>
+  `<html><head><meta charset="utf-8"><title>Salon dryer</title>${head}</head><body><main>
+  <div class="product"><h1>Salon dryer D3</h1>
+  <p class="price">$101.97</p>
+  <p>The ceramic heater dries hair faster and gentler, and its ionic setting leaves it smooth, soft and ` +
+  `shiny, with two speeds and three heat settings for every kind of hair and every style.</p>
+  <div class="quantity"><h6>Quantity</h6><input type="number" value="1"></div>
+  <div class="add-to-cart-wrapper"><div class="btn blue add-to-cart variable">Add to cart
+  <span class="hover">Select a colour or plug type to add to cart</span></div></div>
+  <div class="btn-note">Free shipping on every order over $50 within the country.</div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: a button drawn as a box", () => {
+  it("leaves out a product page's box named as a button whose text opens with a call to action", () => {
+    const text = copy(boxedButton(productLd))
+    expect(text).toContain("The ceramic heater dries hair faster")
+    expect(text).toContain("Free shipping on every order")
+    expect(text).not.toContain("Add to cart")
+    expect(text).not.toContain("Select a colour or plug type")
+  })
+
+  it("keeps it on a page that shows no product", () => {
+    const text = copy(boxedButton(""))
+    expect(text).toContain("Select a colour or plug type")
+  })
+})
+
+/** A software maker's product page whose theme writes its microformat's title and stamp into hidden spans. */
+const snippetStamp = `<html><head><meta charset="utf-8"><title>Code editor</title>${productLd}</head><body><main>
+  <div class="post page"><span class="entry-title rich-snippet-hidden">Code editor: free IDE and tools</span>` +
+  `<span class="updated rich-snippet-hidden">2025-12-08T13:42:59-08:00</span>
+  <div class="post-content"><h1>Code editor</h1>
+  <p>A fully featured, extensible and free editor for building applications for phones, desktops and ` +
+  `the web, with a debugger, a profiler and thousands of extensions in one single tool.</p>
+  <p class="note">Logs show each event as <span class="log-line">2024-03-01T10:00:00Z</span> in the output pane.</p>
+  </div></div>
+  </main></body></html>`
+
+describe("readable copy: a machine's stamp named as a date", () => {
+  it("leaves out a span named as a date whose whole text is an ISO 8601 instant", () => {
+    const text = copy(snippetStamp)
+    expect(text).toContain("A fully featured, extensible and free editor")
+    expect(text).not.toContain("2025-12-08T13:42:59")
+    expect(text).toContain("2024-03-01T10:00:00Z")
   })
 })

@@ -9,7 +9,9 @@
  * (`withoutReplyLinks`), and so does a toggle that opens a text in place ("Read more", "Show
  * less") leading to no other page, even once (`withoutExpandToggles`). On a product page, a call
  * to action's link standing alone ("Learn more", "View full details", "Shop now"), whose words name
- * a click and not what it leads to, is left out too (`withoutActionLinks`). On any page, a link
+ * a click and not what it leads to, is left out too (`withoutActionLinks`), and so is a button drawn
+ * as a box named so whose text opens with such a label ("Add to cart" and its hover note:
+ * `withoutButtonBoxes`). On any page, a link
  * standing alone that leads elsewhere than the text above it goes as well (`withoutElsewhereLinks`):
  * a map of the place ("Get directions"), an application ("Apply now"), a section's whole list
  * ("See all reviews", "More news"), a post's comments ("27 comments"). On a page that does not say
@@ -199,6 +201,33 @@ const standingLink = (page: Page, el: El, label: string, pattern: RegExp): boole
  */
 export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> =>
   product ? withoutStandingLinks(page, roots, [ACTION]) : roots
+
+/** A call to action's label opening a longer text ("Add to cart Select a colour first"): `ACTION` with a space after it. */
+const ACTION_OPENING = new RegExp(ACTION.source.replace(/\$$/, "(?:\\s|$)"), "i")
+
+/** A class word naming a button: `btn`, `button`, or one of their parts (`btn-primary`, `add-to-cart-button`, `c-button__label`). */
+const BUTTON_CLASS = /(?:^|[\s_-])(?:btn|button)(?:$|[\s_-])/i
+
+/** The longest text of a button drawn as a box: its label and the note it shows on hover. */
+const MAX_BUTTON = 80
+
+/**
+ * The roots without the buttons a shop draws as boxes, on a page that says it shows one product: an
+ * element that is no link and holds none, named as a button by its class (`btn`, `button`), whose
+ * text (80 characters or less) opens with a call to action's label ("Add to cart", with the
+ * note it shows on hover while no option is picked: "Select a colour to add to cart"). A
+ * `button` is dropped by its tag; a `div` drawn as one was kept, label and note.
+ */
+export const withoutButtonBoxes = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
+  if (!product) return roots
+  eachShortLine(page, roots, MAX_BUTTON, (el, text) => {
+    if (el.name === "a" || !BUTTON_CLASS.test(el.attribs.class ?? "")) return false
+    if (!ACTION_OPENING.test(text.trim()) || wholeLink(page, el)) return false
+    el.drop = true
+    return true
+  })
+  return roots
+}
 
 /**
  * The roots without the elements whose whole text is a link standing alone that one of `patterns`

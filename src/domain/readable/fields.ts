@@ -14,7 +14,8 @@
  * that holds one outside code is dropped (`withoutTemplateSlots`); code showing a template keeps it.
  *
  * A date written for a program: a post's `time` element (or an element microdata names its
- * `datePublished`) whose whole text is the machine form of an instant (`2019-01-21T21:40:59.62Z`),
+ * `datePublished`, or one whose class names a date, as a theme's hidden microformat `updated` does)
+ * whose whole text is the machine form of an instant (`2019-01-21T21:40:59.62Z`),
  * kept in the page for a script or a search engine and hidden by a style sheet the copy does not
  * read, while the date a reader sees ("Over a year ago") stands beside it. Such an element is left
  * out (`withoutMachineDates`); a date a page writes for readers has no `T` between day and hour.
@@ -102,12 +103,32 @@ const DATE_PROPS = /(?:^|\s)date(?:published|created|modified)(?:\s|$)/i
 /** The longest such text (characters). */
 const MAX_MACHINE_DATE = 40
 
-/** The roots without the `time` (or microdata date) elements whose whole text is a machine's instant (`MACHINE_DATE`). */
+/**
+ * A class that names its element a date: a microformat's (`updated`, `published`, h-entry's
+ * `dt-published`) or a theme's (`entry-date`, `post_time`, `timestamp`), as a word or a part.
+ */
+const DATE_CLASS = /(?:^|[\s_-])(?:updated|published|modified|date|time|timestamp|datetime)(?:$|[\s_-])/i
+
+/** The fewest characters of such a text (a day, `T`, an hour and minutes). */
+const MIN_MACHINE_DATE = 16
+
+/**
+ * The roots without the elements whose whole text is a machine's instant (`MACHINE_DATE`): a `time`
+ * element, one microdata names a date, or one whose class does (`DATE_CLASS`). A theme writes its
+ * page's microformat (hAtom's `updated` and `entry-title`) into spans its style sheet hides
+ * (`<span class="updated rich-snippet-hidden">2025-12-08T13:42:59-08:00</span>`), and the copy wrote
+ * the stamp under the title or run into the author's name. A stamp in an element not named as a
+ * date stays: a manual's example of the format, a program's output.
+ */
 export const withoutMachineDates = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      if (el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "")) return false
-      if (el.text === 0 || el.text > MAX_MACHINE_DATE) return false
+      if (el.text < MIN_MACHINE_DATE || el.text > MAX_MACHINE_DATE) return false
+      if (
+        el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "") && !DATE_CLASS.test(el.attribs.class ?? "")
+      ) {
+        return false
+      }
       if (!MACHINE_DATE.test(textContent(page.texts, el, true, true).trim())) return false
       el.drop = true
       return true

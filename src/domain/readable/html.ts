@@ -37,6 +37,10 @@ export interface Attribs {
   readonly lang?: string | undefined
   readonly "xml:lang"?: string | undefined
   readonly type?: string | undefined
+  /** Read for a box a template shows only once a state flag is set (notices.ts). */
+  readonly "v-if"?: string | undefined
+  readonly "v-show"?: string | undefined
+  readonly "x-show"?: string | undefined
 }
 
 type AttribName = keyof Attribs
@@ -67,7 +71,10 @@ const keptAttribs = (): KeptAttribs => ({
   rel: undefined,
   lang: undefined,
   "xml:lang": undefined,
-  type: undefined
+  type: undefined,
+  "v-if": undefined,
+  "v-show": undefined,
+  "x-show": undefined
 })
 
 /** The attributes of every element that has none of the kept ones: shared, never written. */

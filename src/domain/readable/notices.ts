@@ -7,9 +7,11 @@
  * after the heading, a dismissible block may be the page's own (a listing's note on its filters)
  * and stays. A box that opens with its own close control is a lightbox laid over the page, left
  * out wherever it stands (`withoutClosableBoxes`). An alert that waits hidden by its class for a
- * script to show it (a deleted thread's notice) is left out too (`withoutWaitingAlerts`).
+ * script to show it (a deleted thread's notice) is left out too (`withoutWaitingAlerts`), and on a
+ * product page so is a short box its template shows only once a state flag is set, saved before
+ * the script ran (`withoutStateBoxes`).
  */
-import { isHeading } from "./edges.js"
+import { holdsHeading, isHeading } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
 
 /** A name or address that says "dismiss" (`notice-dismiss`, `alert-dismissible`, `/dismiss-notice?id=30`). */
@@ -106,6 +108,52 @@ export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): Read
     eachKept(page.all, root.order + 1, root.end, (el) => {
       const words = (el.attribs.class ?? "").split(/\s+/)
       if (!words.some((w) => ALERT.test(w)) || !words.some((w) => WAITING.test(w))) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/**
+ * A condition that is one state flag of the page's script, a name alone (`open`, `isTooltipOpen`):
+ * not negated, no comparison, no path into the page's data (`item.address.street` shows a field
+ * when the record has it, as it has on the saved page).
+ */
+const STATE_FLAG = /^\s*[A-Za-z_$][\w$]*\s*$/
+
+/** The most characters of a box shown on a state flag that is left out: a tooltip's line, a form's message. */
+const MAX_STATE_TEXT = 200
+
+/**
+ * Whether `el` is shown only while its script's state flag is set: Vue's `v-if` and `v-show`,
+ * Alpine's `x-show`, whose condition is one flag. Once the script runs, an element so marked whose
+ * flag is unset is taken out (`v-if`) or hidden by a style (`v-show`, `x-show`), and the
+ * attribute stays in the saved page only where the script had not run when it was saved.
+ */
+const shownOnFlag = (el: El): boolean => {
+  const when = el.attribs["v-if"] ?? el.attribs["v-show"] ?? el.attribs["x-show"]
+  return when !== undefined && STATE_FLAG.test(when)
+}
+
+/**
+ * The roots without the short boxes a page's script shows only in a state the reader brings about:
+ * a tooltip opened by a click (`v-if="isTooltipOpen"`: "Final sale items cannot be returned"), a
+ * form's "Thanks for subscribing", a "Link copied!". A flag is unset when the page loads (nobody
+ * has opened, copied or sent anything), so a browser shows none of them; the saved page, written
+ * before its script ran, holds them all. Only a box of 200 characters or less, holding no
+ * heading: a longer one is text folded away (the rest of a post under "Show more"), the page's
+ * own, as accordions.ts shows a closed answer. A negated flag (`!open`) or a comparison (`tab ===
+ * 'specs'`) is shown at load, or is one of several, and stays. Only on a page that says it shows
+ * one product (`product`): a shop's buy box is built of such tooltips and popups; on every page a
+ * board's thread lost a short box its reference keeps (which flags are set at load is the
+ * script's to say, and a thread's may be its posts' own).
+ */
+export const withoutStateBoxes = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
+  if (!product) return roots
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (!shownOnFlag(el) || el.text > MAX_STATE_TEXT || holdsHeading(page, el)) return false
       el.drop = true
       return true
     })
