@@ -11,7 +11,8 @@
  * readable/repeats.ts `withoutRepeats` a run of short facts written again for each variant,
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
- * readable/mojibake.ts `withoutMojibake`).
+ * readable/mojibake.ts `withoutMojibake`, readable/tree.ts `bannerInMain` with readable/edges.ts
+ * `titledSentence`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1528,5 +1529,60 @@ describe("readable copy: text decoded twice", () => {
   it("leaves such text as it stands on a page that shows no product", () => {
     const text = copy(garbledCase(""))
     expect(text).toContain("If you\u00e2\u0080\u0099re looking for a case")
+  })
+})
+
+/**
+ * A case maker's page built of feature sections inside its `main`: a picture beside a box holding a
+ * title in an `h2` and its paragraph set in an `h6`; the builder marks some sections `role="banner"`.
+ */
+const bannerFeatures = (role: string) => {
+  const feature = (title: string, body: string, banner: boolean) =>
+    `<section class="section-4101"><div class="content"${banner ? ` role="${role}"` : ""}>` +
+    `<div class="media"><img src="/f.jpg" alt=""></div><div class="text"><div class="copy">` +
+    `<h2><span>${title}</span></h2><h6><span>${body}</span></h6></div></div></div></section>`
+  return `<html><head><title>Leather case for Brand Model 41</title>${productLd}</head><body>
+  <div class="top" role="banner"><a href="/">ExampleShop</a> <a href="/cases">Cases</a> Free returns on every order</div>
+  <main id="main-content"><div class="product"><h1>Leather case for Brand Model 41</h1>
+  <p>The case is cut from full-grain leather over a frame of hard plastic, lined with microfibre, ` +
+    `with buttons of anodized aluminium that click as firmly as the phone's own.</p>
+  <p>Its lip stands a millimetre over the screen and the camera, so that the phone can lie face down ` +
+    `on a table, and its two lanyard points sit in the reinforced ports of its lower edge.</p>
+  <p>The leather is tanned with few chemicals and left unsealed, so that it darkens with the hand ` +
+    `that holds it, and the frame inside it is recycled, cut to fit the buttons and the ports exactly.</p></div>
+  ${
+      feature(
+        "Made for magnets",
+        "Built with a ring of magnets, the case holds to every magnetic charger and stand.",
+        true
+      )
+    }
+  ${
+      feature(
+        "Rugged patina",
+        "With daily use, the leather buffs out marks and scratches into a rich patina of its own.",
+        false
+      )
+    }
+  ${feature("Drop protection", "A bumper all around the frame takes the shock of a fall of up to eight feet.", true)}
+  </main></body></html>`
+}
+
+describe("readable copy: feature sections drawn as banners inside the main", () => {
+  it("keeps each section's title and the paragraph set in a heading's type under it", () => {
+    const text = copy(bannerFeatures("banner"))
+    for (
+      const line of [
+        "Made for magnets",
+        "Built with a ring of magnets",
+        "Rugged patina",
+        "With daily use",
+        "Drop protection",
+        "A bumper all around the frame"
+      ]
+    ) {
+      expect(text).toContain(line)
+    }
+    expect(text).not.toContain("Free returns on every order")
   })
 })
