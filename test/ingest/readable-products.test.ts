@@ -12,7 +12,7 @@
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/tree.ts `bannerInMain` with readable/edges.ts
- * `titledSentence`).
+ * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1584,5 +1584,31 @@ describe("readable copy: feature sections drawn as banners inside the main", () 
       expect(text).toContain(line)
     }
     expect(text).not.toContain("Free returns on every order")
+  })
+})
+
+/** A book's details as rows, each a label and its value in two spans of their own classes. */
+const bookDetails = `<html><head><title>Brand Model 41 field guide</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41 field guide</h1>
+  <p>A field guide to the moths of the northern woods, with a plate for each species drawn from life ` +
+  `and a key that leads from the wings' pattern to the name in a few steps.</p>
+  <div class="details_section"><h3>Product Key Features</h3>
+  <div class="details_row"><span class="details_name">Number of Pages</span><span class="details_value">240 Pages</span></div>
+  <div class="details_row"><span class="details_name">ISBN-13</span><span class="details_value">9780000000002</span></div>
+  <div class="details_row"><span class="details_name">Format</span><span class="details_value">Hardcover</span></div>
+  <div class="details_row"><span class="digit">4</span><span class="digit">2</span></div>
+  </div></div>
+  </main></body></html>`
+
+describe("readable copy: a label and its value side by side", () => {
+  it("writes a label apart from the figure that is its value", () => {
+    const text = copy(bookDetails)
+    expect(text).toContain("Number of Pages 240 Pages")
+    expect(text).toContain("ISBN-13 9780000000002")
+    expect(text).toContain("Format Hardcover")
+  })
+
+  it("keeps a figure drawn in two parts of one class whole", () => {
+    expect(copy(bookDetails)).toContain("42")
   })
 })
