@@ -12,7 +12,8 @@
  * readable/fields.ts `withoutMessageKeys`, readable/render.ts a drawn icon between two words, an inline title before its text
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/tree.ts `bannerInMain` with readable/edges.ts
- * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side).
+ * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
+ * readable/meta.ts `mainProduct`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1610,5 +1611,37 @@ describe("readable copy: a label and its value side by side", () => {
 
   it("keeps a figure drawn in two parts of one class whole", () => {
     expect(copy(bookDetails)).toContain("42")
+  })
+})
+
+/** A marketplace's item page: its JSON-LD declares a web page whose main entity offers the product. */
+const offeredItem = (entity: string) =>
+  `<html><head><title>Oak shelf S2 for sale online</title><script type="application/ld+json">` +
+  `{"@type":"WebPage","name":"Oak shelf S2","mainEntity":${entity}}</script></head><body><main><div class="item">
+    <h1>Oak shelf S2</h1>
+    <div class="details">
+      <p>A shelf of solid oak, oiled by hand, with brackets of black steel that hold twenty kilos on a ` +
+  `wall of brick or concrete, and a groove along its back for the cables of a lamp.</p>
+      <p>Each board is cut from the same tree as the one beside it, so that the grain runs on from one ` +
+  `shelf to the next when two are hung side by side.</p>
+      <div class="fact"><span class="label">Language</span><span class="value">English</span></div>
+      <div class="fact"><span class="label">Weight</span><span class="value">3 kg</span></div>
+    </div>
+  </div></main></body></html>`
+
+describe("readable copy: a web page whose main entity offers a product", () => {
+  it("reads the page as a product's: its short rows of facts stay", () => {
+    const text = copy(offeredItem(
+      `{"@type":"WebPageElement","offers":{"@type":"Offer","price":"69.00",` +
+        `"itemOffered":[{"@type":"Product","name":"Oak shelf S2"}]}}`
+    ))
+    expect(text).toContain("Language")
+    expect(text).toContain("3 kg")
+  })
+
+  it("reads a page whose main entity is no product as before", () => {
+    const text = copy(offeredItem(`{"@type":"WebPageElement","name":"Shelves"}`))
+    expect(text).toContain("solid oak")
+    expect(text).not.toContain("3 kg")
   })
 })
