@@ -13,7 +13,7 @@
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/tree.ts `bannerInMain` with readable/edges.ts
  * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
- * readable/meta.ts `mainProduct`).
+ * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1643,5 +1643,32 @@ describe("readable copy: a web page whose main entity offers a product", () => {
     const text = copy(offeredItem(`{"@type":"WebPageElement","name":"Shelves"}`))
     expect(text).toContain("solid oak")
     expect(text).not.toContain("3 kg")
+  })
+})
+
+/** A marketplace's item specifics: each term and value a `dl` alone in a column's box, each side boxed twice. */
+const itemSpecifics = () => {
+  const pair = (term: string, value: string) =>
+    `<div class="section__col"><dl class="labels-values"><dt class="labels"><div class="labels-content">` +
+    `<div><span class="textspans">${term}</span></div></div></dt><dd class="values"><div class="values-content">` +
+    `<div><span class="textspans">${value}</span></div></div></dd></dl></div>`
+  return `<html><head><title>Proof set 2024</title>${productLd}</head><body><main><div class="item">
+  <h1>Proof set 2024</h1>
+  <p>A proof set of five coins struck in silver, sealed in the mint's own case with its certificate, ` +
+    `kept in a dry drawer since it came and never opened.</p>
+  <p>Each coin sits in its own window of the case, its mirror field untouched, and the certificate ` +
+    `names the set, its year and the number struck, signed by the mint's director.</p>
+  <p>The case is shipped in a padded box inside a second box, insured for its full price, and ` +
+    `tracked from the day it is posted to the day it is signed for at your door.</p>
+  <h2>Item specifics</h2>
+  <div class="section__row">${pair("Certification", "Uncertified")}${pair("Denomination", "Half dollar")}</div>
+  <div class="section__row">${pair("Mint location", "San Francisco")}${pair("Composition", "Silver")}</div>
+  </div></main></body></html>`
+}
+
+describe("readable copy: a description list's pair wrapped in boxes", () => {
+  it("keeps each term and its value", () => {
+    const text = copy(itemSpecifics())
+    for (const word of ["Certification", "Uncertified", "Mint location", "San Francisco"]) expect(text).toContain(word)
   })
 })
