@@ -13,7 +13,9 @@
  * and readable/noteMarks.ts a series of footnotes' raised numbers, readable/controls.ts `withoutTooltipLabels`,
  * readable/mojibake.ts `withoutMojibake`, readable/boilerplate.ts a section named as text over a picture, readable/render.ts a product page's web components
  * laid out as blocks, readable/notices.ts `withoutStateBoxes`, readable/controls.ts `withoutButtonBoxes`,
- * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date).
+ * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date, readable/tree.ts `bannerInMain` with readable/edges.ts
+ * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
+ * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1670,5 +1672,145 @@ describe("readable copy: a machine's stamp named as a date", () => {
     expect(text).toContain("A fully featured, extensible and free editor")
     expect(text).not.toContain("2025-12-08T13:42:59")
     expect(text).toContain("2024-03-01T10:00:00Z")
+  })
+})
+
+/**
+ * A case maker's page built of feature sections inside its `main`: a picture beside a box holding a
+ * title in an `h2` and its paragraph set in an `h6`; the builder marks some sections `role="banner"`.
+ */
+const bannerFeatures = (role: string) => {
+  const feature = (title: string, body: string, banner: boolean) =>
+    `<section class="section-4101"><div class="content"${banner ? ` role="${role}"` : ""}>` +
+    `<div class="media"><img src="/f.jpg" alt=""></div><div class="text"><div class="copy">` +
+    `<h2><span>${title}</span></h2><h6><span>${body}</span></h6></div></div></div></section>`
+  return `<html><head><title>Leather case for Brand Model 41</title>${productLd}</head><body>
+  <div class="top" role="banner"><a href="/">ExampleShop</a> <a href="/cases">Cases</a> Free returns on every order</div>
+  <main id="main-content"><div class="product"><h1>Leather case for Brand Model 41</h1>
+  <p>The case is cut from full-grain leather over a frame of hard plastic, lined with microfibre, ` +
+    `with buttons of anodized aluminium that click as firmly as the phone's own.</p>
+  <p>Its lip stands a millimetre over the screen and the camera, so that the phone can lie face down ` +
+    `on a table, and its two lanyard points sit in the reinforced ports of its lower edge.</p>
+  <p>The leather is tanned with few chemicals and left unsealed, so that it darkens with the hand ` +
+    `that holds it, and the frame inside it is recycled, cut to fit the buttons and the ports exactly.</p></div>
+  ${
+      feature(
+        "Made for magnets",
+        "Built with a ring of magnets, the case holds to every magnetic charger and stand.",
+        true
+      )
+    }
+  ${
+      feature(
+        "Rugged patina",
+        "With daily use, the leather buffs out marks and scratches into a rich patina of its own.",
+        false
+      )
+    }
+  ${feature("Drop protection", "A bumper all around the frame takes the shock of a fall of up to eight feet.", true)}
+  </main></body></html>`
+}
+
+describe("readable copy: feature sections drawn as banners inside the main", () => {
+  it("keeps each section's title and the paragraph set in a heading's type under it", () => {
+    const text = copy(bannerFeatures("banner"))
+    for (
+      const line of [
+        "Made for magnets",
+        "Built with a ring of magnets",
+        "Rugged patina",
+        "With daily use",
+        "Drop protection",
+        "A bumper all around the frame"
+      ]
+    ) {
+      expect(text).toContain(line)
+    }
+    expect(text).not.toContain("Free returns on every order")
+  })
+})
+
+/** A book's details as rows, each a label and its value in two spans of their own classes. */
+const bookDetails = `<html><head><title>Brand Model 41 field guide</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41 field guide</h1>
+  <p>A field guide to the moths of the northern woods, with a plate for each species drawn from life ` +
+  `and a key that leads from the wings' pattern to the name in a few steps.</p>
+  <div class="details_section"><h3>Product Key Features</h3>
+  <div class="details_row"><span class="details_name">Number of Pages</span><span class="details_value">240 Pages</span></div>
+  <div class="details_row"><span class="details_name">ISBN-13</span><span class="details_value">9780000000002</span></div>
+  <div class="details_row"><span class="details_name">Format</span><span class="details_value">Hardcover</span></div>
+  <div class="details_row"><span class="digit">4</span><span class="digit">2</span></div>
+  </div></div>
+  </main></body></html>`
+
+describe("readable copy: a label and its value side by side", () => {
+  it("writes a label apart from the figure that is its value", () => {
+    const text = copy(bookDetails)
+    expect(text).toContain("Number of Pages 240 Pages")
+    expect(text).toContain("ISBN-13 9780000000002")
+    expect(text).toContain("Format Hardcover")
+  })
+
+  it("keeps a figure drawn in two parts of one class whole", () => {
+    expect(copy(bookDetails)).toContain("42")
+  })
+})
+
+/** A marketplace's item page: its JSON-LD declares a web page whose main entity offers the product. */
+const offeredItem = (entity: string) =>
+  `<html><head><title>Oak shelf S2 for sale online</title><script type="application/ld+json">` +
+  `{"@type":"WebPage","name":"Oak shelf S2","mainEntity":${entity}}</script></head><body><main><div class="item">
+    <h1>Oak shelf S2</h1>
+    <div class="details">
+      <p>A shelf of solid oak, oiled by hand, with brackets of black steel that hold twenty kilos on a ` +
+  `wall of brick or concrete, and a groove along its back for the cables of a lamp.</p>
+      <p>Each board is cut from the same tree as the one beside it, so that the grain runs on from one ` +
+  `shelf to the next when two are hung side by side.</p>
+      <div class="fact"><span class="label">Language</span><span class="value">English</span></div>
+      <div class="fact"><span class="label">Weight</span><span class="value">3 kg</span></div>
+    </div>
+  </div></main></body></html>`
+
+describe("readable copy: a web page whose main entity offers a product", () => {
+  it("reads the page as a product's: its short rows of facts stay", () => {
+    const text = copy(offeredItem(
+      `{"@type":"WebPageElement","offers":{"@type":"Offer","price":"69.00",` +
+        `"itemOffered":[{"@type":"Product","name":"Oak shelf S2"}]}}`
+    ))
+    expect(text).toContain("Language")
+    expect(text).toContain("3 kg")
+  })
+
+  it("reads a page whose main entity is no product as before", () => {
+    const text = copy(offeredItem(`{"@type":"WebPageElement","name":"Shelves"}`))
+    expect(text).toContain("solid oak")
+    expect(text).not.toContain("3 kg")
+  })
+})
+
+/** A marketplace's item specifics: each term and value a `dl` alone in a column's box, each side boxed twice. */
+const itemSpecifics = () => {
+  const pair = (term: string, value: string) =>
+    `<div class="section__col"><dl class="labels-values"><dt class="labels"><div class="labels-content">` +
+    `<div><span class="textspans">${term}</span></div></div></dt><dd class="values"><div class="values-content">` +
+    `<div><span class="textspans">${value}</span></div></div></dd></dl></div>`
+  return `<html><head><title>Proof set 2024</title>${productLd}</head><body><main><div class="item">
+  <h1>Proof set 2024</h1>
+  <p>A proof set of five coins struck in silver, sealed in the mint's own case with its certificate, ` +
+    `kept in a dry drawer since it came and never opened.</p>
+  <p>Each coin sits in its own window of the case, its mirror field untouched, and the certificate ` +
+    `names the set, its year and the number struck, signed by the mint's director.</p>
+  <p>The case is shipped in a padded box inside a second box, insured for its full price, and ` +
+    `tracked from the day it is posted to the day it is signed for at your door.</p>
+  <h2>Item specifics</h2>
+  <div class="section__row">${pair("Certification", "Uncertified")}${pair("Denomination", "Half dollar")}</div>
+  <div class="section__row">${pair("Mint location", "San Francisco")}${pair("Composition", "Silver")}</div>
+  </div></main></body></html>`
+}
+
+describe("readable copy: a description list's pair wrapped in boxes", () => {
+  it("keeps each term and its value", () => {
+    const text = copy(itemSpecifics())
+    for (const word of ["Certification", "Uncertified", "Mint location", "San Francisco"]) expect(text).toContain(word)
   })
 })

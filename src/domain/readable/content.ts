@@ -72,7 +72,7 @@ import {
   linkDensity
 } from "./edges.js"
 import { entriesBeside, entriesLeftOut } from "./entries.js"
-import { factPart, factRow, titlePart } from "./facts.js"
+import { factPart, factRow, titlePart, wrappedFactPart, wrappedFactRow } from "./facts.js"
 import { declaredFaq, guideAfter } from "./faqs.js"
 import { scrolledCopy, tableFrame } from "./frames.js"
 import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.js"
@@ -584,7 +584,8 @@ const furniture = (page: Page, scores: Scores, el: El, names: boolean, post = fa
         ? MAX_PROSE_LINK_DENSITY
         : 0.2)) ||
     (weight >= 25 && ld > 0.5) ||
-    (el.text < MIN_PARAGRAPH && !hasHeading(el) && !(product && (factRow(el) || factPart(el) || titlePart(page, el))))
+    (el.text < MIN_PARAGRAPH && !hasHeading(el) &&
+      !(product && (factRow(el) || wrappedFactRow(el) || factPart(el) || wrappedFactPart(el) || titlePart(page, el))))
 }
 
 /** The least prose of a short block whose sentence links a few of its words (`linkedProse`). */

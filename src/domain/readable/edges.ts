@@ -87,6 +87,12 @@ export const dropEmptyHeadings = (
           underTitle = false
           continue
         }
+        // A title over its paragraph set in a lower heading's type, the two the whole of their block.
+        if (product && !droppedSince && open.length > 0 && titledSentence(texts, open[open.length - 1]!, node)) {
+          open.length = 0
+          underTitle = false
+          continue
+        }
         droppedSince = false
         // A list's item set in a heading's type is the list's text, not a title over a section.
         if (dated && inItem(node)) {
@@ -125,14 +131,29 @@ const ROW_LEVELS = 4
  * together the whole text of the block that holds both (within `ROW_LEVELS` of `value`): a row
  * of a specifications list whose label and value are set in headings' type.
  */
-const factHeadings = (label: El, value: El): boolean => {
-  if (!isHeading(label.name) || rankOf(label) <= rankOf(value)) return false
-  let p = value.parent
+const factHeadings = (label: El, value: El): boolean =>
+  isHeading(label.name) && rankOf(label) > rankOf(value) && wholeBlock(label, value)
+
+/**
+ * Whether `first` and `second`, right after it, are together the whole text of the block that
+ * holds both (within `ROW_LEVELS` of `second`).
+ */
+const wholeBlock = (first: El, second: El): boolean => {
+  let p = second.parent
   for (let depth = 0; p !== undefined && depth < ROW_LEVELS; depth++, p = p.parent) {
-    if (label.order >= p.order && label.order < p.end) return p.text === label.text + value.text
+    if (first.order >= p.order && first.order < p.end) return p.text === first.text + second.text
   }
   return false
 }
+
+/**
+ * Whether heading `body`, right after heading `title` of a higher rank, is a sentence set in a
+ * heading's type that `title` titles, the two the whole of their block: a page builder's feature
+ * block ("Drop Protection" in an `h2` over "Keep your device safe from … drops up to 8 feet." in
+ * an `h6`), a title over its paragraph, not two titles over nothing.
+ */
+const titledSentence = (texts: Texts, title: El, body: El): boolean =>
+  isHeading(title.name) && rankOf(title) < rankOf(body) && headingSentence(texts, body) && wholeBlock(title, body)
 
 /** The fewest words of a heading read as a sentence (`headingSentence`). */
 const SENTENCE_WORDS = 8

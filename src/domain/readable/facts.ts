@@ -4,7 +4,8 @@
  * label); a shop writes each fact of its product as such a block: a label and its value side by
  * side ("Designer" / "Ines Berg", "Weight" / "3 kg"), which a reader reads as the product's
  * details. On a page that says it shows one product (meta.ts), a block made of two elements of
- * text and no link is such a row and stays, and so do its two sides when each is a block.
+ * text and no link is such a row and stays, and so do its two sides when each is a block; a
+ * description list of one term and its value stays with the boxes that wrap it and its two sides.
  */
 import { collapsedText, type El, endsAsSentence, MIN_PARAGRAPH, type Page } from "./tree.js"
 
@@ -26,6 +27,52 @@ export const factRow = (el: El): boolean => {
  */
 export const factPart = (el: El): boolean =>
   el.link === 0 && el.parent !== undefined && el.parent.text < MIN_PARAGRAPH && factRow(el.parent)
+
+/** How many boxes, each holding nothing else of text, may wrap a description list's pair (`wrappedFactRow`, `wrappedFactPart`). */
+const WRAP_LEVELS = 2
+
+/** The one element of text `box` holds (kept, no other beside it), if it holds just one. */
+const onlyPart = (box: El): El | undefined => {
+  let only: El | undefined
+  for (const c of box.children) {
+    if (typeof c === "number" || c.drop || c.text === 0) continue
+    if (only !== undefined) return undefined
+    only = c
+  }
+  return only
+}
+
+/**
+ * Whether a block holds nothing of text but a description list of one term and its value (a `dl`
+ * that is a row of facts), inside up to `WRAP_LEVELS` boxes: a marketplace's grid of item
+ * specifics puts each `dl` ("Certification" / "Uncertified") alone in a column's box, which the
+ * cleaning judges, and would drop, before the list.
+ */
+export const wrappedFactRow = (el: El): boolean => {
+  let box = el
+  for (let level = 0; level <= WRAP_LEVELS && box.link === 0; level++) {
+    const only = onlyPart(box)
+    if (only === undefined) return false
+    if (factRow(only)) return only.name === "dl"
+    box = only
+  }
+  return false
+}
+
+/**
+ * Whether a short block is all that the term or the value of such a description list holds,
+ * inside up to `WRAP_LEVELS` boxes (`<dd><div><span>Uncertified</span></div></dd>`): the pair's
+ * own text, which the cleaning judges box by box after keeping the `dd`.
+ */
+export const wrappedFactPart = (el: El): boolean => {
+  let box = el
+  for (let level = 0; level <= WRAP_LEVELS && box.parent !== undefined && box.link === 0; level++) {
+    if (factPart(box)) return level > 0 && box.parent.name === "dl"
+    if (onlyPart(box.parent) !== box) return false
+    box = box.parent
+  }
+  return false
+}
 
 /**
  * Whether a short block titles the paragraph beside it: a page builder writes a feature's title as

@@ -113,6 +113,8 @@ export class Run {
   private joined = false
   /** The two siblings that meet there are links to two addresses (`joint(true)`). */
   private linksMeet = false
+  /** The two siblings that meet there are a label and its value (`joint(false, true)`). */
+  private factMeet = false
   /** The last visible characters written on the current line (of a link, its text's, not its address's). */
   private last = ""
   /** The last piece's visible text, whole (`figuresMeet`). */
@@ -142,10 +144,13 @@ export class Run {
    * or a figure alone into a figure ("20261h 54m", `figuresMeet`), the next piece starts with a space.
    * Where the two are links to two addresses (`links`, render.ts `linksMeet`: a card's tag chips
    * "PvP" "Action", "Indie" "2D"), always: a reader clicks them apart, whatever letters meet.
+   * Where they are a label and its value, the two parts of a row of facts (`fact`, render.ts
+   * `factMeet`: "Number of Pages" "240 Pages", "ISBN-10" "054410305X"), a word into a digit too.
    */
-  joint(links = false): void {
+  joint(links = false, fact = false): void {
     this.joined = true
     this.linksMeet = links
+    this.factMeet = fact
   }
 
   /** A collapsed piece (no whitespace but single spaces); `visible`: the text a reader sees of it (a link's). */
@@ -156,15 +161,16 @@ export class Run {
       const joined = this.joined
       const marked = this.marked
       const linksMeet = this.linksMeet
+      const factMeet = this.factMeet
       this.gapped = this.joined = false
-      this.marked = this.linksMeet = false
+      this.marked = this.linksMeet = this.factMeet = false
       // Tested on what a reader sees: a link's text, not its Markdown ("[text](address)").
       if (gapped && WORD_END.test(this.last) && WORD_START.test(visible)) p = ` ${p}`
       else if (marked && LETTER_END.test(this.last) && DIGIT.test(visible)) p = ` ${p}`
       else if (
         joined && !this.lineSpace && this.line.length > 0 &&
         (linksMeet || runsOn(this.last, visible) || figuresMeet(this.lastPiece, visible) ||
-          capitalsMeet(this.last, visible))
+          capitalsMeet(this.last, visible) || (factMeet && WORD_END.test(this.last) && DIGIT.test(visible)))
       ) p = ` ${p}`
     }
     if (visible.length > 0) {

@@ -85,6 +85,26 @@ const PRODUCT = /^(?:product|productgroup|individualproduct|productmodel)$/i
 /** schema.org types of a page that is writing about something (a review of a product is an article). */
 const WRITING = /^(?:article|newsarticle|blogposting|review|techarticle|reportagenewsarticle|howto|recipe)$/i
 
+/** How many steps from a page's main entity, through what it offers, a product may lie (`mainProduct`). */
+const OFFER_STEPS = 3
+
+/**
+ * Whether a web page's JSON-LD says its main entity is a product, or offers one: an auction site's
+ * item page declares a `WebPage` whose `mainEntity` is an element with `offers` whose
+ * `itemOffered` is the `Product` (followed `OFFER_STEPS` steps, the first of each list).
+ */
+const mainProduct = (o: { readonly [k: string]: Json }): boolean => {
+  if (!/webpage|itempage/i.test(typeOf(o))) return false
+  let j: Json | undefined = o.mainEntity
+  for (let step = 0; step <= OFFER_STEPS && j !== undefined; step++) {
+    if (Array.isArray(j)) j = (j as ReadonlyArray<Json>)[0]
+    if (!isObject(j)) return false
+    if (typeOf(j).split(" ").some((t) => PRODUCT.test(t))) return true
+    j = j.itemOffered ?? j.offers
+  }
+  return false
+}
+
 const fromLd = (
   texts: ReadonlyArray<string>
 ): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion" | "product" | "faq"> => {
@@ -106,7 +126,7 @@ const fromLd = (
     for (const o of ldObjects(root)) {
       const type = typeOf(o)
       if (DISCUSSION.test(type)) discussion = true
-      if (type.split(" ").some((t) => PRODUCT.test(t))) product = true
+      if (type.split(" ").some((t) => PRODUCT.test(t)) || mainProduct(o)) product = true
       if (type.split(" ").some((t) => WRITING.test(t))) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue

@@ -160,9 +160,20 @@ const linksMeet = (el: El, before: El): boolean =>
   el.name === "a" && before.name === "a" && el.attribs.href !== undefined && before.attribs.href !== undefined &&
   el.attribs.href !== before.attribs.href
 
+/**
+ * Two sibling elements side by side (`sideBySide`) that are the whole of their block's text, no
+ * link, each of a class of its own: a label and its value in a row of facts
+ * (`<span class="details_name">Language</span><span class="details_value">English</span>`).
+ */
+const factMeet = (parent: El, el: El, before: El): boolean => {
+  const a = before.attribs.class
+  const b = el.attribs.class
+  return a !== undefined && b !== undefined && a !== b && parent.link === 0 && parent.text === before.text + el.text
+}
+
 /** Where `node` stands side by side with the sibling `before` it, the run is told so (`Run.joint`). */
 const meet = (run: Run, parent: El, node: El, before: Node | undefined): void => {
-  if (sideBySide(parent, before)) run.joint(linksMeet(node, before))
+  if (sideBySide(parent, before)) run.joint(linksMeet(node, before), factMeet(parent, node, before))
 }
 
 /** Write the children of an element inline (its text as it is when the tree found nothing in it to rewrite). */

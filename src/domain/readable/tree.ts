@@ -193,7 +193,10 @@ export interface Page {
   readonly revealed: boolean
   /** Visible characters inside `noscript` and `hidden` elements that were dropped (0 when revealed). */
   readonly concealed: number
-  /** Elements (by `order`) kept although their landmark drops them (`parsePage`'s `spared`). */
+  /**
+   * Elements (by `order`) kept although their landmark drops them (`parsePage`'s `spared`), and the
+   * sections inside the `main` drawn as banners (`bannerInMain`).
+   */
   readonly spared: ReadonlySet<number>
   /**
    * Elements (by `order`) dropped only for their landmark (boilerplate.ts `framingOnly`) that hold
@@ -238,6 +241,23 @@ export const parsePage = (
   const marksOf = pageMarks()
   const mains: Array<El> = []
   const framingMain: Array<number> = []
+  const kept = new Set(spared)
+  /** The `main` elements open at this point of the parse (outermost first). */
+  const openMains: Array<El> = []
+  /**
+   * Whether an element is a section the page's `main` holds drawn as a banner (`role="banner"`: a
+   * page builder's hero or feature block, a picture beside a heading and its paragraph) and left
+   * out for that role alone: the site's banner frames the `main`, it does not sit inside it.
+   */
+  const bannerInMain = (name: string, attribs: Attribs): boolean =>
+    openMains.length > 0 && attribs.role?.toLowerCase().trim() === "banner" && framingOnly(name, attribs, reveal)
+  /** Whether the element about to open (number `all.length`) is left out by its own tag and attributes. */
+  const dropsHere = (name: string, attribs: Attribs): boolean => {
+    if (kept.has(all.length) || !droppedTag(name, attribs, reveal)) return false
+    if (!bannerInMain(name, attribs)) return true
+    kept.add(all.length)
+    return false
+  }
   /** The elements dropped only for their landmark that hold `el`, when nothing else drops it. */
   const framers = (el: El): Array<number> => {
     const out: Array<number> = []
@@ -346,13 +366,14 @@ export const parsePage = (
           all.length,
           top,
           isBlock ? undefined : (top.block ?? top),
-          top.drop || (!spared.has(all.length) && droppedTag(name, attribs, reveal)),
+          top.drop || dropsHere(name, attribs),
           marksOf(name, attribs)
         )
         if (!top.drop && el.drop && concealing(name, attribs)) concealer = el
         if (name === "title" && title === undefined) title = el
         if (name === "main" || (attribs.role !== undefined && attribs.role.toLowerCase() === "main")) {
           mains.push(el)
+          openMains.push(el)
           for (const f of framers(el)) if (!framingMain.includes(f)) framingMain.push(f)
         }
         pending[pendingSize++] = el
@@ -366,6 +387,7 @@ export const parsePage = (
         if (top.name === "body") bodies--
         depth--
         if (top === concealer) concealer = undefined
+        if (top === openMains[openMains.length - 1]) openMains.pop()
         if (top.parent !== undefined) {
           closeTop()
           top = top.parent
@@ -388,7 +410,7 @@ export const parsePage = (
     texts,
     revealed: reveal,
     concealed,
-    spared,
+    spared: kept,
     framingMain
   }
 }
