@@ -1563,6 +1563,11 @@ describe("readable copy: text set over a section's picture", () => {
     const text = copy(overlaidSections("image-overlay"))
     expect(text).not.toContain("One dial and a small display")
   })
+
+  it("reads only a whole word text before overlay so (context-overlay is an overlay)", () => {
+    const text = copy(overlaidSections("context-overlay"))
+    expect(text).not.toContain("One dial and a small display")
+  })
 })
 
 /** A shop theme's product page built of web components: the buy box's blocks sit in a custom element. */
@@ -1624,6 +1629,11 @@ describe("readable copy: a box shown on a script's state flag", () => {
     const text = copy(templatedBuyBox(""))
     expect(text).toContain("Final sale items cannot be returned")
   })
+
+  it("keeps a box shown on the constant true (always shown)", () => {
+    const text = copy(templatedBuyBox(productLd).replace(`v-show="addedToCart"`, `v-show="true"`))
+    expect(text).toContain("Added to your cart")
+  })
 })
 
 /** A hair dryer's buy box whose add-to-cart button is a `div` named as one, its hover note inside. */
@@ -1672,6 +1682,15 @@ describe("readable copy: a machine's stamp named as a date", () => {
     expect(text).toContain("A fully featured, extensible and free editor")
     expect(text).not.toContain("2025-12-08T13:42:59")
     expect(text).toContain("2024-03-01T10:00:00Z")
+  })
+
+  it("keeps such a stamp in a table's cell, its place in the row", () => {
+    const table = snippetStamp.replace(
+      "</div></div>\n  </main>",
+      "<table><tr><th>Build</th><td class=\"date\">2025-11-02T08:00:00Z</td></tr></table></div></div>\n  </main>"
+    )
+    expect(table).toContain("2025-11-02T08:00:00Z")
+    expect(copy(table)).toContain("2025-11-02T08:00:00Z")
   })
 })
 

@@ -345,7 +345,7 @@ const HERO_BANNER = /hero[-_]{0,2}banner|banner[-_]{0,2}hero/gi
  * text. `overlay` alone is weak furniture (a dimmed layer over the window, a box over a player);
  * this name does not count as it.
  */
-const TEXT_OVERLAY = /text[-_]{0,2}overlay/gi
+const TEXT_OVERLAY = /(?:^|[\s_-])[Tt]ext[-_]{0,2}[Oo]verlay|(?<=[a-z])Text[-_]{0,2}Overlay/g
 
 /**
  * A name that says a price is a promotional one (`price-promo`, `price--promo`, `promo-price`, the

@@ -213,7 +213,7 @@ const MAX_BUTTON = 80
 
 /**
  * The roots without the buttons a shop draws as boxes, on a page that says it shows one product: an
- * element that is no link and holds none, named as a button by its class (`btn`, `button`), whose
+ * element that is no link and not a link's whole text, named as a button by its class (`btn`, `button`), whose
  * text (80 characters or less) opens with a call to action's label ("Add to cart", with the
  * note it shows on hover while no option is picked: "Select a colour to add to cart"). A
  * `button` is dropped by its tag; a `div` drawn as one was kept, label and note.

@@ -80,15 +80,13 @@ export const dropEmptyHeadings = (
         if (node.text === 0) continue
         // A label over the heading right after it ("Step 1:" over "Pick a tool") titles it.
         if (!droppedSince && open.length > 0 && labelHeading(texts, open[open.length - 1]!)) open.pop()
-        // A label set in a lower heading's type over its value set in a higher one, the two the
-        // whole of their block ("Image Sensor" in an `h6` over "1080p" in an `h5`), is a row of facts.
-        if (product && !droppedSince && open.length > 0 && factHeadings(open[open.length - 1]!, node)) {
-          open.length = 0
-          underTitle = false
-          continue
-        }
-        // A title over its paragraph set in a lower heading's type, the two the whole of their block.
-        if (product && !droppedSince && open.length > 0 && titledSentence(texts, open[open.length - 1]!, node)) {
+        // On a product page, two headings that are their whole block: a label over its value in a
+        // higher heading (a row of facts), or a title over its paragraph in a lower one.
+        const last = open[open.length - 1]
+        if (
+          product && !droppedSince && last !== undefined &&
+          (factHeadings(last, node) || titledSentence(texts, last, node))
+        ) {
           open.length = 0
           underTitle = false
           continue

@@ -31,7 +31,7 @@ export const factPart = (el: El): boolean =>
 /** How many boxes, each holding nothing else of text, may wrap a description list's pair (`wrappedFactRow`, `wrappedFactPart`). */
 const WRAP_LEVELS = 2
 
-/** The one element of text `box` holds (kept, no other beside it), if it holds just one. */
+/** The one element of text `box` holds (kept, no other beside it, no loose text), if it holds just one. */
 const onlyPart = (box: El): El | undefined => {
   let only: El | undefined
   for (const c of box.children) {
@@ -39,7 +39,7 @@ const onlyPart = (box: El): El | undefined => {
     if (only !== undefined) return undefined
     only = c
   }
-  return only
+  return only !== undefined && only.text === box.text ? only : undefined
 }
 
 /**

@@ -125,7 +125,9 @@ export const withoutMachineDates = (page: Page, roots: ReadonlyArray<El>): Reado
     eachKept(page.all, root.order, root.end, (el) => {
       if (el.text < MIN_MACHINE_DATE || el.text > MAX_MACHINE_DATE) return false
       if (
-        el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "") && !DATE_CLASS.test(el.attribs.class ?? "")
+        el.name !== "time" && !DATE_PROPS.test(el.attribs.itemprop ?? "") &&
+        // A class alone names no stamp in a table's cell (its place in the row) or in code.
+        (!DATE_CLASS.test(el.attribs.class ?? "") || el.name === "td" || el.name === "th" || inCode(el))
       ) {
         return false
       }

@@ -138,14 +138,15 @@ export class Run {
 
   /**
    * Two sibling elements meet here with nothing between them in the page (`<span>Publisher</span>
-   * <span>Houghton</span>`, tag links side by side): the page's style sheet sets them apart (cells
+   * <span>Northwind</span>`, tag links side by side): the page's style sheet sets them apart (cells
    * of a row, chips), as a reader sees them. Where a word would run on into a capital
-   * ("PublisherHoughton", "$19.95Was"), an acronym into a word ("USAIn Stock", `capitalsMeet`)
+   * ("PublisherNorthwind", "$19.95Was"), an acronym into a word ("USAIn Stock", `capitalsMeet`)
    * or a figure alone into a figure ("20261h 54m", `figuresMeet`), the next piece starts with a space.
    * Where the two are links to two addresses (`links`, render.ts `linksMeet`: a card's tag chips
    * "PvP" "Action", "Indie" "2D"), always: a reader clicks them apart, whatever letters meet.
    * Where they are a label and its value, the two parts of a row of facts (`fact`, render.ts
-   * `factMeet`: "Number of Pages" "240 Pages", "ISBN-10" "054410305X"), a word into a digit too.
+   * `factMeet`: "Number of Pages" "240 Pages", "ISBN-10" "0000000000"), a letter or a digit into a
+   * digit too.
    */
   joint(links = false, fact = false): void {
     this.joined = true

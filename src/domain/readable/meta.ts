@@ -94,7 +94,7 @@ const OFFER_STEPS = 3
  * `itemOffered` is the `Product` (followed `OFFER_STEPS` steps, the first of each list).
  */
 const mainProduct = (o: { readonly [k: string]: Json }): boolean => {
-  if (!/webpage|itempage/i.test(typeOf(o))) return false
+  if (!typeOf(o).split(" ").some((t) => /^(?:webpage|itempage)$/i.test(t))) return false
   let j: Json | undefined = o.mainEntity
   for (let step = 0; step <= OFFER_STEPS && j !== undefined; step++) {
     if (Array.isArray(j)) j = (j as ReadonlyArray<Json>)[0]

@@ -117,10 +117,10 @@ export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): Read
 
 /**
  * A condition that is one state flag of the page's script, a name alone (`open`, `isTooltipOpen`):
- * not negated, no comparison, no path into the page's data (`item.address.street` shows a field
+ * not negated, not the constant `true` (always shown), no comparison, no path into the page's data (`item.address.street` shows a field
  * when the record has it, as it has on the saved page).
  */
-const STATE_FLAG = /^\s*[A-Za-z_$][\w$]*\s*$/
+const STATE_FLAG = /^\s*(?!true\s*$)[A-Za-z_$][\w$]*\s*$/
 
 /** The most characters of a box shown on a state flag that is left out: a tooltip's line, a form's message. */
 const MAX_STATE_TEXT = 200

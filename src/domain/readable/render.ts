@@ -162,7 +162,7 @@ const linksMeet = (el: El, before: El): boolean =>
 
 /**
  * Two sibling elements side by side (`sideBySide`) that are the whole of their block's text, no
- * link, each of a class of its own: a label and its value in a row of facts
+ * link, each with a class and the two classes not the same: a label and its value in a row of facts
  * (`<span class="details_name">Language</span><span class="details_value">English</span>`).
  */
 const factMeet = (parent: El, el: El, before: El): boolean => {
@@ -351,23 +351,29 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   }
 }
 
-/** How deep inside inline elements a code block is looked for (`holdsCodeBlock`). */
-const CODE_BLOCK_DEPTH = 3
+/** How deep inside inline elements a block is looked for (`holdsCodeBlock`, `componentBlocks`). */
+const INLINE_WRAP_DEPTH = 3
 
 /**
- * Whether an inline element (not a link, not code) holds a code block, itself or inside inline
- * elements of its own: a custom element a site wraps its code blocks in (`<copyable-code>` with
- * its copy button) is inline, but a browser still shows the `pre` inside it as a block. Such an
- * element is rendered as blocks, so the code stays a code block, line by line, as written.
+ * Whether an inline element (not a link, not code) holds an element `found` names, itself or
+ * inside inline elements of its own (down to `INLINE_WRAP_DEPTH`).
  */
-const holdsCodeBlock = (el: El, level: number): boolean => {
-  if (el.name === "a" || el.name === "code" || isBlock(el) || level >= CODE_BLOCK_DEPTH) return false
+const inlineHolds = (el: El, level: number, found: (k: El) => boolean): boolean => {
+  if (el.name === "a" || el.name === "code" || isBlock(el) || level >= INLINE_WRAP_DEPTH) return false
   for (const k of el.children) {
     if (typeof k === "number" || k.drop) continue
-    if (k.name === "pre" || holdsCodeBlock(k, level + 1)) return true
+    if (found(k) || inlineHolds(k, level + 1, found)) return true
   }
   return false
 }
+
+/**
+ * Whether an inline element holds a code block: a custom element a site wraps its code blocks in
+ * (`<copyable-code>` with its copy button) is inline, but a browser still shows the `pre` inside
+ * it as a block. Such an element is rendered as blocks, so the code stays a code block, line by
+ * line, as written.
+ */
+const holdsCodeBlock = (el: El): boolean => inlineHolds(el, 0, (k) => k.name === "pre")
 
 /**
  * Whether a web component (a custom element, its tag a name with a hyphen: `product-info`,
@@ -378,15 +384,8 @@ const holdsCodeBlock = (el: El, level: number): boolean => {
  * of such components (the rule on every page lowered a service page built of a design system's
  * elements, whose reference reads them otherwise).
  */
-const componentBlocks = (el: El, level: number): boolean => {
-  if (el.name === "a" || el.name === "code" || isBlock(el) || level >= CODE_BLOCK_DEPTH) return false
-  if (level === 0 && !el.name.includes("-")) return false
-  for (const k of el.children) {
-    if (typeof k === "number" || k.drop) continue
-    if (isBlock(k) ? k.text > 0 : componentBlocks(k, level + 1)) return true
-  }
-  return false
-}
+const componentBlocks = (el: El): boolean =>
+  el.name.includes("-") && inlineHolds(el, 0, (k) => isBlock(k) && k.text > 0)
 
 /** Render the children of an element as Markdown blocks, appended to `out`. */
 const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void => {
@@ -402,7 +401,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
     } else if (node.drop) {
       if (run !== undefined && !BLOCKS.has(node.name) && showedText(ctx, node)) run.gap()
       continue
-    } else if (isBlock(node) || holdsCodeBlock(node, 0) || (ctx.components === true && componentBlocks(node, 0))) {
+    } else if (isBlock(node) || holdsCodeBlock(node) || (ctx.components === true && componentBlocks(node))) {
       if (run !== undefined) {
         pushNonEmpty(out, run.text())
         run.reset()
