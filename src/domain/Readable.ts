@@ -73,6 +73,7 @@ import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
 import {
   withoutMachineDates,
   withoutMessageKeys,
+  withoutScriptData,
   withoutTemplateFields,
   withoutTemplateSlots
 } from "./readable/fields.js"
@@ -181,6 +182,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutTemplateSlots(page, roots)
   roots = withoutMachineDates(page, roots)
   roots = withoutMessageKeys(page, roots)
+  roots = withoutScriptData(page, roots)
   roots = withoutTooltipLabels(page, roots)
   roots = withoutFormNotes(page, roots)
   roots = withoutComposerTrails(page, roots)

@@ -15,7 +15,8 @@
  * laid out as blocks, readable/notices.ts `withoutStateBoxes`, readable/controls.ts `withoutButtonBoxes`,
  * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date, readable/tree.ts `bannerInMain` with readable/edges.ts
  * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
- * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`).
+ * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
+ * readable/fields.ts `withoutScriptData`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1831,5 +1832,32 @@ describe("readable copy: a description list's pair wrapped in boxes", () => {
   it("keeps each term and its value", () => {
     const text = copy(itemSpecifics())
     for (const word of ["Certification", "Uncertified", "Mint location", "San Francisco"]) expect(text).toContain(word)
+  })
+})
+
+/** A marketplace's book page: its buy box's prices as a script's JSON, left in a block a class hides. */
+const bookWithData = () => {
+  const data = `{"buybox_group_1":[{"displayPrice":"EUR 15.49","priceAmount":15.49,"currencySymbol":"EUR",` +
+    `"integerValue":"15","offerListingId":"a9Xk2%2BQs3wrw","locale":"en-US","hasSpace":true}]}`
+  return `<html><head><title>Example Book: ExampleShop</title></head><body><main><div class="item">
+  <h1>Example Book Hardcover</h1>
+  <div class="section hidden-data price-data">${data}</div>
+  <h3>About this book</h3>
+  <p>A practical guide to small daily changes, written for readers who have tried to change a habit ` +
+    `and found that good intentions fade within a week.</p>
+  <p>Each chapter takes one rule, shows it at work in a short story, and closes with a page of ` +
+    `exercises a reader can do the same evening.</p>
+  <p>Below the data, in a manual's code, a short example stays: <code>{"a": 1}</code>.</p>
+  <pre><code>{"displayPrice":"EUR 9.99","priceAmount":9.99,"currencySymbol":"EUR","integerValue":"9","fractionalValue":"99"}</code></pre>
+  </div></main></body></html>`
+}
+
+describe("readable copy: a script's data left in the page", () => {
+  it("leaves out a block whose one text is a JSON object, and keeps JSON shown as code", () => {
+    const text = copy(bookWithData())
+    expect(text).toContain("A practical guide to small daily changes")
+    expect(text).not.toContain("offerListingId")
+    expect(text).not.toContain("15.49")
+    expect(text).toContain("EUR 9.99")
   })
 })

@@ -23,6 +23,10 @@
  * A message key a template failed to look up: a block whose whole text is the key's dotted name
  * (`label.custom.product.value` under each of a shop's buttons), not the words it names
  * (`withoutMessageKeys`).
+ *
+ * A script's data left in the markup: a block whose one text is a JSON object or array (a buy
+ * box's prices and offer ids, hidden by a class the style sheet gives), outside code and less than
+ * half of the chosen content (`withoutScriptData`).
  */
 import { BLOCKS, eachKept, type El, type Page, textContent } from "./tree.js"
 
@@ -168,6 +172,45 @@ export const withoutMessageKeys = (page: Page, roots: ReadonlyArray<El>): Readon
       const text = page.texts.of(only).trim()
       if (!BLOCKS.has(el.name) || NAMING.has(el.name)) return false
       if (!MESSAGE_KEY.test(text) || NAME_ENDING.test(text) || inCode(el)) return true
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/** The fewest characters of a block read as a script's data (a short `{"a":1}` may be a manual's example). */
+const MIN_SCRIPT_DATA = 80
+/** How a script's data opens: an object's first key, or a list of objects or strings. */
+const DATA_OPENING = /^(?:\{\s*"|\[\s*[{"])/
+
+/** Whether `text` is the whole of a JSON object or array, as a program writes it. */
+const isScriptData = (text: string): boolean => {
+  if (!DATA_OPENING.test(text)) return false
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The roots without the blocks whose one text is a JSON object or array, outside code: the
+ * data a shop's script reads, left in the page's markup and hidden by a class the style sheet
+ * gives (a buy box's prices and offer ids, `{"buybox_group":[{"displayPrice":"EUR 15.49",…`),
+ * which the copy wrote as a paragraph. A reader never sees it; a manual showing JSON puts it in
+ * code, and a short one (`MIN_SCRIPT_DATA`) stays.
+ */
+export const withoutScriptData = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      if (el.text < MIN_SCRIPT_DATA) return true
+      // Data that is most of what was chosen says the choice went wrong; the page's text is elsewhere.
+      if (el.text * 2 > root.text) return false
+      const only = el.children.length === 1 ? el.children[0] : undefined
+      if (typeof only !== "number" || !BLOCKS.has(el.name) || inCode(el)) return false
+      if (!isScriptData(page.texts.of(only).trim())) return false
       el.drop = true
       return true
     })
