@@ -1833,3 +1833,23 @@ describe("readable copy: a description list's pair wrapped in boxes", () => {
     for (const word of ["Certification", "Uncertified", "Mint location", "San Francisco"]) expect(text).toContain(word)
   })
 })
+
+/** A shop whose JSON-LD names the product with the HTML title's escapes, and whose body opens with no heading of its own. */
+const escapedLdName = () =>
+  `<html><head><title>Lantern</title><script type="application/ld+json">` +
+  `{"@context":"https://schema.org","@type":"Product","name":"Brand Model 41 &amp; stand &#8211; indoor &lt;b&gt;"}` +
+  `</script></head><body><main><div class="product">
+  <p>A lantern that diffuses a few drops of oil over a flame drawn in light, for a table indoors or a ` +
+  `balcony, that runs for seven hours and stops by itself once its tank is empty.</p>
+  <p>Its shell is acrylic over real bamboo, it charges over a USB cable, and it shrugs off the splashes ` +
+  `of a summer evening outside.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a JSON-LD name written with HTML escapes", () => {
+  it("writes the title's references decoded", () => {
+    const md = htmlToMarkdown(escapedLdName(), URL_)
+    expect(md).toContain("# Brand Model 41 & stand – indoor <b>")
+    expect(md).not.toContain("&amp;")
+    expect(md).not.toContain("&#8211;")
+  })
+})
