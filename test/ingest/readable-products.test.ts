@@ -657,6 +657,15 @@ describe("readable copy: a section its heading calls other products", () => {
     expect(text).not.toContain("Sheepskin rug")
   })
 
+  it("drops a strip headed \"Shop the look\" or \"Get the look\" as it drops \"Complete the look\"", () => {
+    for (const heading of ["Shop the look", "Get the look"]) {
+      const text = copy(alsoViewed(productLd, heading))
+      expect(text).toContain("a hem stitched by hand at each end")
+      expect(text).not.toContain(heading)
+      expect(text).not.toContain("Sheepskin rug")
+    }
+  })
+
   it("keeps it under other headings, or where the page does not say it shows a product", () => {
     expect(copy(alsoViewed(productLd, "Made from the same wool"))).toContain("Sheepskin rug")
     expect(copy(alsoViewed("", "Customers also viewed"))).toContain("Sheepskin rug")
