@@ -1862,3 +1862,24 @@ describe("readable copy: a JSON-LD name written with HTML escapes", () => {
     expect(md).not.toContain("&#8211;")
   })
 })
+
+/** A product page whose coverage note ends with a "Learn more about …" link, and whose FAQ answer closes with one written as a sentence. */
+const learnAbout = () =>
+  `<html><head><title>Brand Model 41 amplifier</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Brand Model 41 amplifier</h1>
+  <p>A valve amplifier of forty watts with two channels, a spring reverb and a footswitch, built by hand ` +
+  `in a small workshop and tested for a full day before it ships.</p>
+  <div class="coverage"><h2>Total coverage</h2><p>Two years of parts and labour on every amplifier, with ` +
+  `a loaner sent while yours is on the bench.</p><a href="/coverage">Learn more about total coverage</a></div>
+  <div class="faq"><h3>Does it need a speaker cabinet?</h3><p>It does: the head drives any cabinet of eight or ` +
+  `sixteen ohms, and the shop sells one built for it.</p><p><a href="/guides/cabinets">Learn more about choosing a cabinet.</a></p></div>
+  </div></main></body></html>`
+
+describe("readable copy: a \"Learn more about …\" link standing alone", () => {
+  it("leaves out the button and keeps the link written as a sentence", () => {
+    const text = copy(learnAbout())
+    expect(text).toContain("with a loaner sent while yours is on the bench")
+    expect(text).not.toContain("Learn more about total coverage")
+    expect(text).toContain("Learn more about choosing a cabinet.")
+  })
+})
