@@ -15,7 +15,9 @@
  * laid out as blocks, readable/notices.ts `withoutStateBoxes`, readable/controls.ts `withoutButtonBoxes`,
  * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date, readable/tree.ts `bannerInMain` with readable/edges.ts
  * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
- * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`).
+ * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
+ * readable/meta.ts a JSON-LD title's references decoded, readable/strips.ts "Shop the look",
+ * readable/controls.ts `withoutActionLinks` a lone "Learn more about …").
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
