@@ -206,7 +206,7 @@ export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product
 
 /**
  * "Learn more about …" with what it leads to ("Learn more about cloud-connected features", "Learn
- * More about Total Confidence Coverage"): on a product page a button under a feature or a warranty
+ * More about Total Coverage"): on a product page a button under a feature or a warranty
  * note naming the page it opens, as "Learn more" alone does under the same note. A sentence (a stop
  * inside it or at its end: "Learn more about how the camera works." closing an FAQ's answer, which
  * the answer's text reads on from) is not read so.
