@@ -16,7 +16,8 @@
  * readable/fields.ts `withoutMachineDates` a stamp in a span named as a date, readable/tree.ts `bannerInMain` with readable/edges.ts
  * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
- * readable/fields.ts `withoutScriptData`).
+ * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
+ * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …").
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1859,5 +1860,46 @@ describe("readable copy: a script's data left in the page", () => {
     expect(text).not.toContain("offerListingId")
     expect(text).not.toContain("15.49")
     expect(text).toContain("EUR 9.99")
+  })
+})
+
+/** A shop whose JSON-LD names the product with the HTML title's escapes, and whose body opens with no heading of its own. */
+const escapedLdName = () =>
+  `<html><head><title>Lantern</title><script type="application/ld+json">` +
+  `{"@context":"https://schema.org","@type":"Product","name":"Brand Model 41 &amp; stand &#8211; indoor &lt;b&gt;"}` +
+  `</script></head><body><main><div class="product">
+  <p>A lantern that diffuses a few drops of oil over a flame drawn in light, for a table indoors or a ` +
+  `balcony, that runs for seven hours and stops by itself once its tank is empty.</p>
+  <p>Its shell is acrylic over real bamboo, it charges over a USB cable, and it shrugs off the splashes ` +
+  `of a summer evening outside.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a JSON-LD name written with HTML escapes", () => {
+  it("writes the title's references decoded", () => {
+    const md = htmlToMarkdown(escapedLdName(), URL_)
+    expect(md).toContain("# Brand Model 41 & stand – indoor <b>")
+    expect(md).not.toContain("&amp;")
+    expect(md).not.toContain("&#8211;")
+  })
+})
+
+/** A product page whose coverage note ends with a "Learn more about …" link, and whose FAQ answer closes with one written as a sentence. */
+const learnAbout = () =>
+  `<html><head><title>Brand Model 41 amplifier</title>${productLd}</head><body><main><div class="product-page">
+  <h1>Brand Model 41 amplifier</h1>
+  <p>A valve amplifier of forty watts with two channels, a spring reverb and a footswitch, built by hand ` +
+  `in a small workshop and tested for a full day before it ships.</p>
+  <div class="coverage"><h2>Total coverage</h2><p>Two years of parts and labour on every amplifier, with ` +
+  `a loaner sent while yours is on the bench.</p><a href="/coverage">Learn more about total coverage</a></div>
+  <div class="faq"><h3>Does it need a speaker cabinet?</h3><p>It does: the head drives any cabinet of eight or ` +
+  `sixteen ohms, and the shop sells one built for it.</p><p><a href="/guides/cabinets">Learn more about choosing a cabinet.</a></p></div>
+  </div></main></body></html>`
+
+describe("readable copy: a \"Learn more about …\" link standing alone", () => {
+  it("leaves out the button and keeps the link written as a sentence", () => {
+    const text = copy(learnAbout())
+    expect(text).toContain("with a loaner sent while yours is on the bench")
+    expect(text).not.toContain("Learn more about total coverage")
+    expect(text).toContain("Learn more about choosing a cabinet.")
   })
 })

@@ -200,7 +200,21 @@ const standingLink = (page: Page, el: El, label: string, pattern: RegExp): boole
  * and its plans' table write them where their references keep some.
  */
 export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> =>
-  product ? withoutStandingLinks(page, roots, [ACTION]) : roots
+  product
+    ? withoutStandingLinks(page, withoutStandingLinks(page, roots, [ACTION]), [LEARN_ABOUT], MAX_LEARN_ABOUT)
+    : roots
+
+/**
+ * "Learn more about …" with what it leads to ("Learn more about cloud-connected features", "Learn
+ * More about Total Coverage"): on a product page a button under a feature or a warranty
+ * note naming the page it opens, as "Learn more" alone does under the same note. A sentence (a stop
+ * inside it or at its end: "Learn more about how the camera works." closing an FAQ's answer, which
+ * the answer's text reads on from) is not read so.
+ */
+const LEARN_ABOUT = /^(?:learn|find out|discover) more (?:about|on) [^.!?]+[\u2026\u00bb\u203a\u2192>+]*$/i
+
+/** The longest text read as a "Learn more about …" label. */
+const MAX_LEARN_ABOUT = 60
 
 /** A call to action's label opening a longer text ("Add to cart Select a colour first"): `ACTION` with a space after it. */
 const ACTION_OPENING = new RegExp(ACTION.source.replace(/\$$/, "(?:\\s|$)"), "i")
@@ -237,9 +251,10 @@ export const withoutButtonBoxes = (page: Page, roots: ReadonlyArray<El>, product
 const withoutStandingLinks = (
   page: Page,
   roots: ReadonlyArray<El>,
-  patterns: ReadonlyArray<RegExp>
+  patterns: ReadonlyArray<RegExp>,
+  max = MAX_ACTION
 ): ReadonlyArray<El> => {
-  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
+  eachShortLine(page, roots, max, (el, text) => {
     if (el.name === "td" || el.name === "th") return true
     const label = text.trim()
     if (patterns.some((pattern) => standingLink(page, el, label, pattern))) {

@@ -5,6 +5,7 @@
  * source that names a field wins, in that order; every value is one line of at most `MAX_VALUE`
  * characters. Pure and total: JSON-LD that does not parse is ignored.
  */
+import { htmlVisible } from "../HtmlText.js"
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { resolveHref } from "./links.js"
 import { type Page, textContent } from "./tree.js"
@@ -38,6 +39,16 @@ const one = (s: unknown): string | undefined => {
   const v = collapse(s).trim()
   return v.length === 0 ? undefined : v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE - 1)}…` : v
 }
+
+/**
+ * A text value of the page's JSON-LD with its HTML character references decoded once. JSON-LD is
+ * JSON, but CMSs and SEO plugins fill its `headline` and `name` from the page's HTML title, escaped
+ * ("Create &#038; Market", "Black, White &amp; Green"); a reader sees "&", and the copy's heading
+ * written from that title read "amp" or "8211" as words. A `<` is kept as written (not read as a
+ * tag), and a value with no `&` is left as it is.
+ */
+const oneDecoded = (s: unknown): string | undefined =>
+  typeof s === "string" && s.includes("&") ? one(htmlVisible(s.replace(/</g, "&lt;"), false).text) : one(s)
 
 const ARTICLE_TYPES =
   /article|posting|blog|report|webpage|qapage|product|course|event|recipe|howto|creativework|faqpage|itempage|collectionpage/i
@@ -130,7 +141,8 @@ const fromLd = (
       if (type.split(" ").some((t) => WRITING.test(t))) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
-      title ??= one(o.headline) ?? (/webpage|collectionpage|itempage/i.test(type) ? undefined : one(o.name))
+      title ??= oneDecoded(o.headline) ??
+        (/webpage|collectionpage|itempage/i.test(type) ? undefined : oneDecoded(o.name))
       author ??= nameOf(o.author)
       published ??= one(o.datePublished)
       site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined

@@ -14,7 +14,11 @@
 import { holdsHeading, isHeading, rankOf } from "./edges.js"
 import { eachKept, type El, firstShown, type Page, textContent } from "./tree.js"
 
-/** Headings that name a strip of other products (or other stories beside one product). */
+/**
+ * Headings that name a strip of other products (or other stories beside one product). "Complete",
+ * "Shop" or "Get the look" heads a strip of the things a room or an outfit is styled with, each a
+ * product of its own (a furniture shop's "Get the look", its cards filled by a script).
+ */
 const OTHER_PRODUCTS = new RegExp(
   [
     String
@@ -22,7 +26,7 @@ const OTHER_PRODUCTS = new RegExp(
     String.raw`\balso\s+(?:viewed|bought|purchased|liked?|loved?)\b`,
     String.raw`\bfrequently\s+bought\b`,
     String.raw`\byou\s+(?:may|might)\s+(?:also\s+)?(?:like|love|need|want)\b`,
-    String.raw`\bcomplete\s+the\s+look\b`,
+    String.raw`\b(?:complete|get|shop)\s+the\s+look\b`,
     String.raw`\bpairs?\s+(?:well|perfectly)\s+with\b`,
     String.raw`\brecently\s+viewed\b`
   ].join("|"),
