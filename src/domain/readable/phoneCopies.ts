@@ -12,6 +12,10 @@
  * showing one by the screen's width. The copy read both as one word ("June 14, 20241 yr"). In a
  * `time` holding a part named long and a part named short (the word `long` or `short` in its
  * class, alone or after `-` or `_`), the short part is left out (`withoutShortTimes`).
+ *
+ * A section written once per screen, in sibling boxes whose class is only `desktop`, `tablet` or
+ * `mobile`: the tablet's and the phone's copies are left out beside the desktop's
+ * (`withoutScreenCopies`).
  */
 import { collapsedText, eachKept, type El, type Page, shownChildren, wordsOf } from "./tree.js"
 
@@ -78,6 +82,34 @@ export const withoutShortTimes = (page: Page, roots: ReadonlyArray<El>): Readonl
       const short = parts.filter((c) => lengthName(c) === "short")
       if (short.length > 0 && parts.some((c) => lengthName(c) === "long")) { for (const c of short) c.drop = true }
       return true
+    })
+  }
+  return roots
+}
+
+/** A class that is only the name of a screen a box is drawn for. */
+const SCREEN_NAME = /^\s*(desktop|tablet|mobile)\s*$/i
+
+const screenName = (el: El): string | undefined => SCREEN_NAME.exec(el.attribs.class ?? "")?.[1]?.toLowerCase()
+
+/**
+ * A section written once per screen: a page builder writes the same block three times side by
+ * side, in boxes whose class is only the screen each is drawn for (`<div class="desktop">`,
+ * `<div class="tablet">`, `<div class="mobile">`), its style sheet showing one. The copy read all
+ * three (a wallet's specifications, its headings and its selling lines, each three times). Where
+ * a box so named `desktop` stands among its parent's children, the siblings named `tablet` or
+ * `mobile` are left out (`withoutScreenCopies`): the desktop's copy says it once.
+ */
+export const withoutScreenCopies = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const boxes = shownChildren(el)
+      if (!boxes.some((c) => screenName(c) === "desktop")) return false
+      for (const c of boxes) {
+        const name = screenName(c)
+        if (name === "tablet" || name === "mobile") c.drop = true
+      }
+      return false
     })
   }
   return roots
