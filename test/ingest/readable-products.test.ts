@@ -1862,3 +1862,20 @@ describe("readable copy: a section written once per screen", () => {
     expect(text.match(/carry less/g)).toHaveLength(1)
   })
 })
+
+/** The same, the screen named by a word among the box's classes (`specs desktop-only`, `specs mobile-only`). */
+const screenWordCopies = () =>
+  screenCopies().replace("class=\"desktop\"", "class=\"specs desktop-only\"").replace(
+    "class=\"tablet\"",
+    "class=\"specs mobile-only\""
+  )
+    .replace("class=\"mobile\"", "class=\"specs mobile-only\"")
+
+describe("readable copy: a section written once per screen, named among other classes", () => {
+  it("keeps the desktop's copy alone", () => {
+    const text = copy(screenWordCopies())
+    expect(text).toContain("Brushed aluminium")
+    expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
+    expect(text.match(/carry less/g)).toHaveLength(1)
+  })
+})

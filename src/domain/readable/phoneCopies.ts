@@ -87,28 +87,37 @@ export const withoutShortTimes = (page: Page, roots: ReadonlyArray<El>): Readonl
   return roots
 }
 
-/** A class that is only the name of a screen a box is drawn for. */
-const SCREEN_NAME = /^\s*(desktop|tablet|mobile)\s*$/i
+/**
+ * Class words (whole words of a class, alone or among others) that draw a box for wide screens
+ * alone (`desktop`, `desktop-only`, `show-desktop`, `hide-mobile`…) or for narrow ones alone
+ * (`mobile`, `tablet`, `mobile-only`, `show-mobile`, `hide-desktop`…). Longer words
+ * (`mobile-menu`, `elementor-hidden-mobile`) are none of them.
+ */
+const DESKTOP_WORD = /^(?:desktop|desktop-only|only-desktop|show-desktop|visible-desktop|hide-mobile)$/i
+const PHONE_WORD = /^(?:tablet|mobile|mobile-only|only-mobile|show-mobile|visible-mobile|hide-desktop)$/i
 
-const screenName = (el: El): string | undefined => SCREEN_NAME.exec(el.attribs.class ?? "")?.[1]?.toLowerCase()
+/** The screen a box's class draws it for: `desktop`, `phone` (a tablet's or a phone's), or `undefined`. */
+const screenOf = (el: El): "desktop" | "phone" | undefined => {
+  const words = (el.attribs.class ?? "").split(/\s+/)
+  if (words.some((w) => DESKTOP_WORD.test(w))) return "desktop"
+  return words.some((w) => PHONE_WORD.test(w)) ? "phone" : undefined
+}
 
 /**
- * A section written once per screen: a page builder writes the same block three times side by
- * side, in boxes whose class is only the screen each is drawn for (`<div class="desktop">`,
- * `<div class="tablet">`, `<div class="mobile">`), its style sheet showing one. The copy read all
- * three (a wallet's specifications, its headings and its selling lines, each three times). Where
- * a box so named `desktop` stands among its parent's children, the siblings named `tablet` or
- * `mobile` are left out (`withoutScreenCopies`): the desktop's copy says it once.
+ * A section written once per screen: a page builder writes the same block two or three times side
+ * by side, in boxes whose class names the screen each is drawn for (`<div class="desktop">`,
+ * `<div class="tablet">`, `<div class="mobile">`, or such a word among others: `col desktop-only`,
+ * `hero mobile`), its style sheet showing one. The copy read all of them (a wallet's
+ * specifications, its headings and its selling lines, each three times). Where a box so named for
+ * the desktop stands among its parent's children, the siblings named for the tablet or the phone
+ * are left out (`withoutScreenCopies`): the desktop's copy says it once.
  */
 export const withoutScreenCopies = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
       const boxes = shownChildren(el)
-      if (!boxes.some((c) => screenName(c) === "desktop")) return false
-      for (const c of boxes) {
-        const name = screenName(c)
-        if (name === "tablet" || name === "mobile") c.drop = true
-      }
+      if (!boxes.some((c) => screenOf(c) === "desktop")) return false
+      for (const c of boxes) if (screenOf(c) === "phone") c.drop = true
       return false
     })
   }
