@@ -27,7 +27,8 @@
  *   readable/subjects.ts the "Re:" subject line over a thread's replies,
  *   readable/edits.ts a post's "Last edited by" note and a wiki section's edit link,
  *   readable/units.ts a measure written again in the other unit system, readable/phoneCopies.ts a
- *   table row's box for phones that the row's cells say again and the short form of a date written twice,
+ *   table row's box for phones that the row's cells say again, the short form of a date written twice
+ *   and a section's copies for the tablet and the phone beside the desktop's,
  *   readable/controls.ts a thread's repeated controls drawn as links to a script, a toggle that
  *   opens a text in place ("Read more"), the cards' repeated links to customers' stories and a
  *   link standing alone that opens a map or asks the reader to apply, a carousel's step links,
@@ -98,7 +99,7 @@ import {
   withoutWaitingAlerts
 } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
-import { withoutPhoneRowCopies, withoutShortTimes } from "./readable/phoneCopies.js"
+import { withoutPhoneRowCopies, withoutScreenCopies, withoutShortTimes } from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
@@ -213,6 +214,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSecondUnits(page, roots)
   roots = withoutPhoneRowCopies(page, roots)
   roots = withoutShortTimes(page, roots)
+  roots = withoutScreenCopies(page, roots)
   roots = withoutReadingTimes(page, roots)
   roots = withoutPosterFacts(page, roots)
   roots = withoutPosterPresence(page, roots)

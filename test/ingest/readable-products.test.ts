@@ -17,7 +17,8 @@
  * `titledSentence`, readable/render.ts `factMeet` a label and its value side by side,
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
- * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …").
+ * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
+ * readable/phoneCopies.ts `withoutScreenCopies`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1901,5 +1902,50 @@ describe("readable copy: a \"Learn more about …\" link standing alone", () => 
     expect(text).toContain("with a loaner sent while yours is on the bench")
     expect(text).not.toContain("Learn more about total coverage")
     expect(text).toContain("Learn more about choosing a cabinet.")
+  })
+})
+
+/** A page builder's section written once per screen, in boxes named `desktop`, `tablet` and `mobile`. */
+const screenCopies = () => {
+  const specs = (screen: string) =>
+    `<div class="${screen}"><div class="dimension-info">` +
+    `<div class="chart-item"><p><span>MATERIAL</span></p><p><span>Brushed aluminium</span></p></div>` +
+    `<div class="chart-item"><p><span>WEIGHT</span></p><p><span>2 oz</span></p></div>` +
+    `<div class="chart-item"><p><span>HOLDS</span></p><p><span>1-12 cards</span></p></div>` +
+    `<p>Brand Model 41 is slim without being limiting: carry less and still have what you need.</p></div></div>`
+  return `<html><head><title>Brand Model 41 wallet</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 wallet</h1>
+  <p>A front pocket wallet of two aluminium plates held by an elastic band, which grows from one card ` +
+    `to twelve and stays as slim as the cards it holds, with a strap for notes on its back.</p>
+  <p>Its plates block the radio signals that read cards at a distance, and its edges are rounded so ` +
+    `that it slides in and out of a pocket without catching on the seams.</p>
+  <h2>Specifications</h2>
+  <div class="wallet-dimension">${specs("desktop")}${specs("tablet")}${specs("mobile")}</div>
+  </div></main></body></html>`
+}
+
+describe("readable copy: a section written once per screen", () => {
+  it("keeps the desktop's copy alone", () => {
+    const text = copy(screenCopies())
+    expect(text).toContain("Brushed aluminium")
+    expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
+    expect(text.match(/carry less/g)).toHaveLength(1)
+  })
+})
+
+/** The same, the screen named by a word among the box's classes (`specs desktop-only`, `specs mobile-only`). */
+const screenWordCopies = () =>
+  screenCopies().replace("class=\"desktop\"", "class=\"specs desktop-only\"").replace(
+    "class=\"tablet\"",
+    "class=\"specs mobile-only\""
+  )
+    .replace("class=\"mobile\"", "class=\"specs mobile-only\"")
+
+describe("readable copy: a section written once per screen, named among other classes", () => {
+  it("keeps the desktop's copy alone", () => {
+    const text = copy(screenWordCopies())
+    expect(text).toContain("Brushed aluminium")
+    expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
+    expect(text.match(/carry less/g)).toHaveLength(1)
   })
 })

@@ -12,6 +12,10 @@
  * showing one by the screen's width. The copy read both as one word ("June 14, 20241 yr"). In a
  * `time` holding a part named long and a part named short (the word `long` or `short` in its
  * class, alone or after `-` or `_`), the short part is left out (`withoutShortTimes`).
+ *
+ * A section written once per screen, in sibling boxes whose class is only `desktop`, `tablet` or
+ * `mobile`: the tablet's and the phone's copies are left out beside the desktop's
+ * (`withoutScreenCopies`).
  */
 import { collapsedText, eachKept, type El, type Page, shownChildren, wordsOf } from "./tree.js"
 
@@ -78,6 +82,43 @@ export const withoutShortTimes = (page: Page, roots: ReadonlyArray<El>): Readonl
       const short = parts.filter((c) => lengthName(c) === "short")
       if (short.length > 0 && parts.some((c) => lengthName(c) === "long")) { for (const c of short) c.drop = true }
       return true
+    })
+  }
+  return roots
+}
+
+/**
+ * Class words (whole words of a class, alone or among others) that draw a box for wide screens
+ * alone (`desktop`, `desktop-only`, `show-desktop`, `hide-mobile`…) or for narrow ones alone
+ * (`mobile`, `tablet`, `mobile-only`, `show-mobile`, `hide-desktop`…). Longer words
+ * (`mobile-menu`, `elementor-hidden-mobile`) are none of them.
+ */
+const DESKTOP_WORD = /^(?:desktop|desktop-only|only-desktop|show-desktop|visible-desktop|hide-mobile)$/i
+const PHONE_WORD = /^(?:tablet|mobile|mobile-only|only-mobile|show-mobile|visible-mobile|hide-desktop)$/i
+
+/** The screen a box's class draws it for: `desktop`, `phone` (a tablet's or a phone's), or `undefined`. */
+const screenOf = (el: El): "desktop" | "phone" | undefined => {
+  const words = (el.attribs.class ?? "").split(/\s+/)
+  if (words.some((w) => DESKTOP_WORD.test(w))) return "desktop"
+  return words.some((w) => PHONE_WORD.test(w)) ? "phone" : undefined
+}
+
+/**
+ * A section written once per screen: a page builder writes the same block two or three times side
+ * by side, in boxes whose class names the screen each is drawn for (`<div class="desktop">`,
+ * `<div class="tablet">`, `<div class="mobile">`, or such a word among others: `col desktop-only`,
+ * `hero mobile`), its style sheet showing one. The copy read all of them (a wallet's
+ * specifications, its headings and its selling lines, each three times). Where a box so named for
+ * the desktop stands among its parent's children, the siblings named for the tablet or the phone
+ * are left out (`withoutScreenCopies`): the desktop's copy says it once.
+ */
+export const withoutScreenCopies = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      const boxes = shownChildren(el)
+      if (!boxes.some((c) => screenOf(c) === "desktop")) return false
+      for (const c of boxes) if (screenOf(c) === "phone") c.drop = true
+      return false
     })
   }
   return roots
