@@ -379,7 +379,6 @@ const start = (
       let signalName: string | null = null
       let cpuSeconds: number | null = null
       let maxRssKiB: number | null = null
-      let wrapperCode: number | null = null
       if (end !== null) {
         const status = Number(end[1])
         const termsig = status & 0x7f
@@ -390,7 +389,6 @@ const start = (
       } else {
         signalName = sig ?? null
         exitCode = code
-        wrapperCode = code
       }
       out.dispose()
       err.dispose()
@@ -399,7 +397,7 @@ const start = (
         notStarted: startFailure({
           started: programStarted,
           endedByDossier: killed !== null,
-          wrapperCode,
+          wrapperCode: end === null ? code : null,
           exitCode,
           signal: signalName,
           stderr: stderr.bytes.toString("utf8")

@@ -248,6 +248,7 @@ export class Run {
       this.lineSpace =
       this.joined =
       this.linksMeet =
+      this.factMeet =
       this.wrote =
       this.lead =
       this.trail =

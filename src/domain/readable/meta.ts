@@ -96,6 +96,12 @@ const PRODUCT = /^(?:product|productgroup|individualproduct|productmodel)$/i
 /** schema.org types of a page that is writing about something (a review of a product is an article). */
 const WRITING = /^(?:article|newsarticle|blogposting|review|techarticle|reportagenewsarticle|howto|recipe)$/i
 
+/** A page's schema.org type (one or more, space-separated: `typeOf`) of which one is matched by `pattern`. */
+const isA = (type: string, pattern: RegExp): boolean => type.split(" ").some((t) => pattern.test(t))
+
+/** schema.org types of a web page. */
+const WEB_PAGE = /^(?:webpage|itempage)$/i
+
 /** How many steps from a page's main entity, through what it offers, a product may lie (`mainProduct`). */
 const OFFER_STEPS = 3
 
@@ -105,12 +111,12 @@ const OFFER_STEPS = 3
  * `itemOffered` is the `Product` (followed `OFFER_STEPS` steps, the first of each list).
  */
 const mainProduct = (o: { readonly [k: string]: Json }): boolean => {
-  if (!typeOf(o).split(" ").some((t) => /^(?:webpage|itempage)$/i.test(t))) return false
+  if (!isA(typeOf(o), WEB_PAGE)) return false
   let j: Json | undefined = o.mainEntity
   for (let step = 0; step <= OFFER_STEPS && j !== undefined; step++) {
     if (Array.isArray(j)) j = (j as ReadonlyArray<Json>)[0]
     if (!isObject(j)) return false
-    if (typeOf(j).split(" ").some((t) => PRODUCT.test(t))) return true
+    if (isA(typeOf(j), PRODUCT)) return true
     j = j.itemOffered ?? j.offers
   }
   return false
@@ -137,8 +143,8 @@ const fromLd = (
     for (const o of ldObjects(root)) {
       const type = typeOf(o)
       if (DISCUSSION.test(type)) discussion = true
-      if (type.split(" ").some((t) => PRODUCT.test(t)) || mainProduct(o)) product = true
-      if (type.split(" ").some((t) => WRITING.test(t))) writing = true
+      if (isA(type, PRODUCT) || mainProduct(o)) product = true
+      if (isA(type, WRITING)) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
       title ??= oneDecoded(o.headline) ??

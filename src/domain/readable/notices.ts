@@ -117,8 +117,8 @@ export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): Read
 
 /**
  * A condition that is one state flag of the page's script, a name alone (`open`, `isTooltipOpen`):
- * not negated, not the constant `true` (always shown), no comparison, no path into the page's data (`item.address.street` shows a field
- * when the record has it, as it has on the saved page).
+ * not negated, not the constant `true` (always shown), no comparison, no path into the page's data
+ * (`item.address.street` shows a field when the record has it, as it has on the saved page).
  */
 const STATE_FLAG = /^\s*(?!true\s*$)[A-Za-z_$][\w$]*\s*$/
 
