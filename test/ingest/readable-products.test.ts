@@ -19,7 +19,8 @@
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
  * readable/phoneCopies.ts `withoutScreenCopies`, readable/notices.ts `withoutDismissibleNotices` a
- * notice dismissed by a button named only for screen readers).
+ * notice dismissed by a button named only for screen readers, readable/titleEchoes.ts
+ * `withoutTitleEchoes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1986,5 +1987,26 @@ describe("readable copy: a notice dismissed by a button named for screen readers
     const text = copy(regionBanner())
     expect(text).toContain("holds every screw")
     expect(text).not.toContain("See ExampleShop in your region")
+  })
+})
+
+/** A product's name set as the page's `h1` over its buy box, and again as the heading of its description. */
+const titleEcho = () =>
+  `<html><head><title>Wool Runner 41 | ExampleShop</title>${productLd}</head><body><main>
+  <h1 class="product-title">Men's Wool Runner 41</h1>
+  <div class="buy-box__variant">Men's Wool Runner 41 – Natural White</div>
+  <div class="description"><h2 class="description__title">Men's Wool Runner 41</h2>
+  <p>Our wool runner pairs soft merino with a cushioned sole made from sugarcane, for a shoe you can
+  wear all day and wash in the machine when the day is done.</p></div>
+  <h2>The details</h2>
+  <p>Superfine fibres have a soft feel and help regulate temperature on warm days and cold ones.</p>
+  </main></body></html>`
+
+describe("readable copy: the title written again beside itself", () => {
+  it("keeps the title once, and a line that holds it and more", () => {
+    const text = copy(titleEcho())
+    expect(text.match(/Men's Wool Runner 41/g)).toHaveLength(2)
+    expect(text).toContain("Natural White")
+    expect(text).toContain("soft merino")
   })
 })
