@@ -39,7 +39,8 @@
  *   short box its template shows on a state flag), readable/pictures.ts a
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
- * - readable/titles.ts leaves the site's name out of the title written as the copy's heading;
+ * - readable/titles.ts leaves the site's name out of the title written as the copy's heading,
+ *   readable/titleEchoes.ts a line beside that heading that says its words again;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute; on a page that says it shows one product,
  *   readable/mojibake.ts writes text the shop decoded twice ("youâ€™re") as meant;
@@ -124,6 +125,7 @@ import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutReviewSummaries } from "./readable/summaries.js"
 import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
+import { withoutTitleEchoes } from "./readable/titleEchoes.js"
 import { titleWithoutSiteName } from "./readable/titles.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
@@ -270,10 +272,11 @@ const assemble = (
     const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
     if (heading.length > 0) all.push(`# ${heading}`)
   }
+  const from = front === undefined ? 0 : 1
   for (const block of body) all.push(block)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.
   if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
-  return all
+  return withoutTitleEchoes(all, from)
 }
 
 /** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */

@@ -18,7 +18,9 @@
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
- * readable/phoneCopies.ts `withoutScreenCopies`).
+ * readable/phoneCopies.ts `withoutScreenCopies`, readable/notices.ts `withoutDismissibleNotices` a
+ * notice dismissed by a button named only for screen readers, readable/titleEchoes.ts
+ * `withoutTitleEchoes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1947,5 +1949,64 @@ describe("readable copy: a section written once per screen, named among other cl
     expect(text).toContain("Brushed aluminium")
     expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
     expect(text.match(/carry less/g)).toHaveLength(1)
+  })
+})
+
+/**
+ * A region banner over a product page, dismissed by an icon's button named only for screen readers
+ * (`aria-label="Dismiss region suggestion banner"`), the button holding no text of its own.
+ */
+const regionBanner = () =>
+  `<html><head><title>Magnetic mat</title>${productLd}</head><body><div class="app">
+  <header><a href="/">ExampleShop</a></header>
+  <div class="fixed bottom-0 left-0 w-full z-50 flex flex-col">
+  <div class="flex justify-center items-center p-3 bg-gray-800">
+  <div class="flex w-full gap-4 items-center flex-col sm:flex-row max-w-5xl">
+  <div class="flex flex-col justify-center gap-0.5 grow items-center">
+  <span class="text-white text-xl leading-normal">Shopping is universal</span>
+  <span class="text-white text-md leading-normal">See ExampleShop in your region</span></div>
+  <div class="flex items-center gap-3 grow"><button class="flex items-center gap-2.5 grow" type="button"
+  aria-haspopup="menu" aria-expanded="false"><span class="text-white text-sm">Europe</span></button>
+  <button class="flex items-center px-3 h-10">Continue</button></div>
+  <button class="ml-1 mr-2 h-7 w-7 hidden sm:flex" aria-label="Dismiss region suggestion banner"><svg
+  aria-hidden="true"><use href="#x"></use></svg></button>
+  </div></div></div>
+  <section class="overview"><h1>Magnetic mat</h1>
+  <p>The mat holds every screw you take out of a device where you left it, and its dry-erase surface
+  keeps your notes and sketches of where each part goes until you wipe them away.</p></section>
+  <section class="details"><h2>Description</h2>
+  <p>Designed by fixers for fixers, it lies flat on any bench, rolls up for the toolbox, and holds
+  the screws of a laptop with a hundred of them in the order you took them out.</p></section>
+  <section class="features"><h2>Magnetic hold</h2>
+  <p>Nothing goes missing during a project: the magnetic surface keeps screws and small parts right
+  where you left them, even when the mat is bumped or carried to another table.</p></section>
+  </div></body></html>`
+
+describe("readable copy: a notice dismissed by a button named for screen readers", () => {
+  it("leaves out the region banner and keeps the product's text", () => {
+    const text = copy(regionBanner())
+    expect(text).toContain("holds every screw")
+    expect(text).not.toContain("See ExampleShop in your region")
+  })
+})
+
+/** A product's name set as the page's `h1` over its buy box, and again as the heading of its description. */
+const titleEcho = () =>
+  `<html><head><title>Wool Runner 41 | ExampleShop</title>${productLd}</head><body><main>
+  <h1 class="product-title">Men's Wool Runner 41</h1>
+  <div class="buy-box__variant">Men's Wool Runner 41 – Natural White</div>
+  <div class="description"><h2 class="description__title">Men's Wool Runner 41</h2>
+  <p>Our wool runner pairs soft merino with a cushioned sole made from sugarcane, for a shoe you can
+  wear all day and wash in the machine when the day is done.</p></div>
+  <h2>The details</h2>
+  <p>Superfine fibres have a soft feel and help regulate temperature on warm days and cold ones.</p>
+  </main></body></html>`
+
+describe("readable copy: the title written again beside itself", () => {
+  it("keeps the title once, and a line that holds it and more", () => {
+    const text = copy(titleEcho())
+    expect(text.match(/Men's Wool Runner 41/g)).toHaveLength(2)
+    expect(text).toContain("Natural White")
+    expect(text).toContain("soft merino")
   })
 })

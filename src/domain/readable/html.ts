@@ -24,6 +24,8 @@ export interface Attribs {
   readonly "aria-expanded"?: string | undefined
   /** Read for a panel that names the control opening it (accordions.ts). */
   readonly "aria-labelledby"?: string | undefined
+  /** Read for a control that dismisses a notice, named only for screen readers (notices.ts). */
+  readonly "aria-label"?: string | undefined
   /** Read for a box a script has not filled yet (fillers.ts). */
   readonly "aria-busy"?: string | undefined
   /** Read for a picture that is a smiley in a line of text (chrome.ts). */
@@ -62,6 +64,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-controls": undefined,
   "aria-expanded": undefined,
   "aria-labelledby": undefined,
+  "aria-label": undefined,
   "aria-busy": undefined,
   alt: undefined,
   name: undefined,

@@ -2,7 +2,8 @@
  * A site's notice shown above a page until the reader dismisses it: a forum's announcements over
  * every thread ("Scam alert…", "Meetups this summer…"). The element that can be dismissed names
  * itself so (`alert-dismissible`), or holds the control that dismisses it (a link or button whose
- * class or address says `dismiss`). Standing before the page's first heading, it is the site's
+ * class, address or label for screen readers says `dismiss`: an icon's button `aria-label="Dismiss
+ * region banner"`). Standing before the page's first heading, it is the site's
  * word to every visitor, not the page's, and is left out of the copy (`withoutDismissibleNotices`);
  * after the heading, a dismissible block may be the page's own (a listing's note on its filters)
  * and stays. A box that opens with its own close control is a lightbox laid over the page, left
@@ -17,10 +18,14 @@ import { eachKept, type El, type Page } from "./tree.js"
 /** A name or address that says "dismiss" (`notice-dismiss`, `alert-dismissible`, `/dismiss-notice?id=30`). */
 const DISMISS = /dismiss/i
 
-/** Whether `el` is the control that dismisses its parent: a link or button named or going so. */
+/**
+ * Whether `el` is the control that dismisses its parent: a link or button named or going so, or
+ * labelled so for screen readers (an icon's "×" whose only name is its `aria-label`).
+ */
 const dismisser = (el: El): boolean =>
   (el.name === "a" || el.name === "button") &&
-  (DISMISS.test(el.attribs.class ?? "") || DISMISS.test(el.attribs.href ?? ""))
+  (DISMISS.test(el.attribs.class ?? "") || DISMISS.test(el.attribs.href ?? "") ||
+    DISMISS.test(el.attribs["aria-label"] ?? ""))
 
 /** Whether `el` names itself dismissible (and is no control). */
 const dismissible = (el: El): boolean => DISMISS.test(el.attribs.class ?? "") && !dismisser(el)
@@ -37,6 +42,12 @@ export const withoutDismissibleNotices = (page: Page, roots: ReadonlyArray<El>):
         return true
       }
       if (dismisser(el) && el.parent !== undefined && el.parent !== root) notices.push(el.parent)
+      // A control with no text of its own (an icon's "×") is dropped when the page is read, and
+      // the walk passes it over: its box is found from the box.
+      if (el.children.some((c) => typeof c !== "number" && c.drop && dismisser(c))) {
+        notices.push(el)
+        return true
+      }
       return false
     })
   }
