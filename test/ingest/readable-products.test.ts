@@ -18,7 +18,7 @@
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
- * readable/phoneCopies.ts `withoutScreenCopies`).
+ * readable/phoneCopies.ts `withoutScreenCopies`, readable/accordions.ts a closed dialog no accordion's answer).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1947,5 +1947,33 @@ describe("readable copy: a section written once per screen, named among other cl
     expect(text).toContain("Brushed aluminium")
     expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
     expect(text.match(/carry less/g)).toHaveLength(1)
+  })
+})
+
+/** A share link that opens a closed drawer drawn as a dialog, listing the networks again. */
+const shareDrawer = () =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 kettle</h1>
+  <p>A pour-over kettle of nine tenths of a litre with a gooseneck spout, a dial that sets the ` +
+  `water to the degree, and a hold mode that keeps it there for an hour while the coffee brews.</p>
+  <p>Its handle is shaped for a steady pour, its body is cast in one piece of steel, and its base ` +
+  `turns all the way round so that it sits the same way for left and right hands.</p>
+  <details class="accordion"><summary>Warranty</summary><div class="details-content">` +
+  `<p>One year, two when the kettle is registered.</p></div></details>
+  <div class="share-row"><a class="link" href="https://shop.example/kettles/k1" aria-controls="ShareDrawer-1" ` +
+  `aria-expanded="false">Share</a>
+  <share-drawer id="ShareDrawer-1" class="drawer fixed" role="dialog" aria-label="Share" hidden>` +
+  `<div class="drawer-inner"><span class="drawer-title">Share</span><ul class="buttons">` +
+  `<li><a href="https://social.example/sharer?u=k1">Post to OtherNetwork</a></li>` +
+  `<li><a href="https://pins.example/create?url=k1">Pin to PinBoard</a></li>` +
+  `<li><a href="mailto:?subject=k1">Send by email</a></li></ul></div></share-drawer></div>
+  </div></main></body></html>`
+
+describe("readable copy: a closed dialog a control opens", () => {
+  it("is not shown as an accordion's answer", () => {
+    const text = copy(shareDrawer())
+    expect(text).toContain("a gooseneck spout")
+    expect(text).not.toContain("Pin to PinBoard")
+    expect(text).not.toContain("Post to OtherNetwork")
   })
 })
