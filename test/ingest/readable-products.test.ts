@@ -18,7 +18,8 @@
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
- * readable/phoneCopies.ts `withoutScreenCopies`, readable/accordions.ts a closed dialog no accordion's answer).
+ * readable/phoneCopies.ts `withoutScreenCopies`, readable/accordions.ts a closed dialog no accordion's answer,
+ * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1975,5 +1976,26 @@ describe("readable copy: a closed dialog a control opens", () => {
     expect(text).toContain("a gooseneck spout")
     expect(text).not.toContain("Pin to PinBoard")
     expect(text).not.toContain("Post to OtherNetwork")
+  })
+})
+
+/** A form's error message in an alert box a design system's prefixed classes hide (`xs-alert … xs-display-none`). */
+const prefixedAlert = () =>
+  `<html><head><title>Brand Model 41 mug</title>${productLd}</head><body><main><div class="listing">
+  <h1>Brand Model 41 mug</h1>
+  <p>A stoneware mug thrown on the wheel and glazed by hand in an earthy brown, holding thirteen and a ` +
+  `half fluid ounces, with a handle wide enough for three fingers and a foot left bare to show the clay.</p>
+  <p>Each mug is a little different from the next in its glaze and its shape, and every one is fired ` +
+  `twice, so that it is safe in the dishwasher and the microwave.</p>
+  <div class="xs-grid"><p class="xs-text">Deliver to ExampleLand</p>
+  <div data-submission-error class="xs-alert xs-alert--inline xs-display-none">` +
+  `<p class="xs-text">There was a problem calculating your shipping. Please try again.</p></div></div>
+  </div></main></body></html>`
+
+describe("readable copy: an alert a design system's prefixed classes hide", () => {
+  it("is left out", () => {
+    const text = copy(prefixedAlert())
+    expect(text).toContain("a foot left bare")
+    expect(text).not.toContain("problem calculating")
   })
 })

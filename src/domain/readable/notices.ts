@@ -90,17 +90,25 @@ export const withoutClosableBoxes = (page: Page, roots: ReadonlyArray<El>): Read
   return roots
 }
 
-/** A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours it). */
-const ALERT = /^alert$/i
+/**
+ * A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours
+ * it), or behind a design system's short prefix (`c-alert`, `ds-alert`).
+ */
+const ALERT = /^(?:[a-z]{1,3}-)?alert$/i
 
-/** A class word that hides its element until a script shows it: `hidden`, `d-none`, `hide`, `is-hidden`. */
-const WAITING = /^(?:hidden|hide|d-none|is-hidden)$/i
+/**
+ * A class word that hides its element until a script shows it: `hidden`, `d-none`,
+ * `display-none`, `hide`, `is-hidden`, alone or behind a design system's short prefix
+ * (`u-hidden`, `ds-display-none`).
+ */
+const WAITING = /^(?:[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
 
 /**
  * The roots without the alerts that wait hidden for a script: a box whose classes say it is an
- * alert (`alert`) and hidden (`hidden`, `d-none`) is a status message the page shows only in a
- * state it is not in ("This topic has been deleted. Only users with … privileges can see it.",
- * a form's error). The copy does not read a class as hiding (pages styled with utility classes
+ * alert (`alert`) and hidden (`hidden`, `d-none`), or so named behind a design system's short
+ * prefix (`ds-alert`, `ds-display-none`), is a status message the page shows only in a state it
+ * is not in ("This topic has been deleted. Only users with … privileges can see it.", a form's
+ * error: "There was a problem calculating your shipping"). The copy does not read a class as hiding (pages styled with utility classes
  * show such elements from a breakpoint up); a hidden alert is never one of those.
  */
 export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
