@@ -19,7 +19,8 @@
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
  * readable/phoneCopies.ts `withoutScreenCopies`, readable/accordions.ts a closed dialog no accordion's answer,
- * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes).
+ * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
+ * and one named by its role inside a box so hidden).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1997,5 +1998,27 @@ describe("readable copy: an alert a design system's prefixed classes hide", () =
     const text = copy(prefixedAlert())
     expect(text).toContain("a foot left bare")
     expect(text).not.toContain("problem calculating")
+  })
+})
+
+/** A gallery's "image unavailable" alert (`role="alert"`) inside a slide a prefixed class hides (`xs-hidden`). */
+const hiddenSlideAlert = () =>
+  `<html><head><title>Brand Model 41 notebook</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 notebook</h1>
+  <ul class="gallery"><li class="slide"><img src="/n1.jpg" alt=""></li>
+  <li class="slide unavailable xs-hidden"><span class="item"><div class="box" role="alert">` +
+  `<h4 class="heading">Image Unavailable</h4><div class="content">Image not available for this colour</div></div>` +
+  `</span></li></ul>
+  <p>A notebook of one hundred and sixty pages of dotted paper, sewn so that it lies flat when open, with ` +
+  `a cover of recycled board, a ribbon to keep the page and a pocket inside the back cover.</p>
+  <p>Its paper takes fountain pen ink without bleeding through, and each page is numbered, with an index ` +
+  `at the front for the pages that matter.</p>
+  </div></main></body></html>`
+
+describe("readable copy: an alert inside a box a prefixed class hides", () => {
+  it("is left out", () => {
+    const text = copy(hiddenSlideAlert())
+    expect(text).toContain("lies flat when open")
+    expect(text).not.toContain("Image not available")
   })
 })

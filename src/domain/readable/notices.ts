@@ -103,19 +103,31 @@ const ALERT = /^(?:[a-z]{1,3}-)?alert$/i
  */
 const WAITING = /^(?:[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
 
+/** Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a script shows it (`WAITING`). */
+const waitingWithin = (el: El, root: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) {
+    if ((p.attribs.class ?? "").split(/\s+/).some((w) => WAITING.test(w))) return true
+  }
+  return false
+}
+
 /**
  * The roots without the alerts that wait hidden for a script: a box whose classes say it is an
  * alert (`alert`) and hidden (`hidden`, `d-none`), or so named behind a design system's short
  * prefix (`ds-alert`, `ds-display-none`), is a status message the page shows only in a state it
  * is not in ("This topic has been deleted. Only users with … privileges can see it.", a form's
- * error: "There was a problem calculating your shipping"). The copy does not read a class as hiding (pages styled with utility classes
- * show such elements from a breakpoint up); a hidden alert is never one of those.
+ * error: "There was a problem calculating your shipping"). An alert is also a box whose role says
+ * so (`role="alert"`), and it waits hidden when a box around it inside the content is so named (a
+ * gallery's "Image unavailable" in a slide hidden until a colour without a picture is picked).
+ * The copy does not read a class as hiding (pages styled with utility classes show such elements
+ * from a breakpoint up); a hidden alert is never one of those.
  */
 export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       const words = (el.attribs.class ?? "").split(/\s+/)
-      if (!words.some((w) => ALERT.test(w)) || !words.some((w) => WAITING.test(w))) return false
+      const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert"
+      if (!alert || !waitingWithin(el, root)) return false
       el.drop = true
       return true
     })
