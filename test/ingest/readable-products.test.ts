@@ -1980,7 +1980,7 @@ describe("readable copy: a closed dialog a control opens", () => {
   })
 })
 
-/** A form's error message in an alert box a design system's prefixed classes hide (`xs-alert … xs-display-none`). */
+/** A form's error message in an alert box a design system's prefixed classes hide (`ds-alert … ds-display-none`). */
 const prefixedAlert = () =>
   `<html><head><title>Brand Model 41 mug</title>${productLd}</head><body><main><div class="listing">
   <h1>Brand Model 41 mug</h1>
@@ -1988,9 +1988,9 @@ const prefixedAlert = () =>
   `half fluid ounces, with a handle wide enough for three fingers and a foot left bare to show the clay.</p>
   <p>Each mug is a little different from the next in its glaze and its shape, and every one is fired ` +
   `twice, so that it is safe in the dishwasher and the microwave.</p>
-  <div class="xs-grid"><p class="xs-text">Deliver to ExampleLand</p>
-  <div data-submission-error class="xs-alert xs-alert--inline xs-display-none">` +
-  `<p class="xs-text">There was a problem calculating your shipping. Please try again.</p></div></div>
+  <div class="ds-grid"><p class="ds-text">Deliver to ExampleLand</p>
+  <div data-submission-error class="ds-alert ds-alert--inline ds-display-none">` +
+  `<p class="ds-text">There was a problem calculating your shipping. Please try again.</p></div></div>
   </div></main></body></html>`
 
 describe("readable copy: an alert a design system's prefixed classes hide", () => {
@@ -2001,12 +2001,12 @@ describe("readable copy: an alert a design system's prefixed classes hide", () =
   })
 })
 
-/** A gallery's "image unavailable" alert (`role="alert"`) inside a slide a prefixed class hides (`xs-hidden`). */
+/** A gallery's "image unavailable" alert (`role="alert"`) inside a slide a prefixed class hides (`ds-hidden`). */
 const hiddenSlideAlert = () =>
   `<html><head><title>Brand Model 41 notebook</title>${productLd}</head><body><main><div class="product">
   <h1>Brand Model 41 notebook</h1>
   <ul class="gallery"><li class="slide"><img src="/n1.jpg" alt=""></li>
-  <li class="slide unavailable xs-hidden"><span class="item"><div class="box" role="alert">` +
+  <li class="slide unavailable ds-hidden"><span class="item"><div class="box" role="alert">` +
   `<h4 class="heading">Image Unavailable</h4><div class="content">Image not available for this colour</div></div>` +
   `</span></li></ul>
   <p>A notebook of one hundred and sixty pages of dotted paper, sewn so that it lies flat when open, with ` +

@@ -99,9 +99,10 @@ const ALERT = /^(?:[a-z]{1,3}-)?alert$/i
 /**
  * A class word that hides its element until a script shows it: `hidden`, `d-none`,
  * `display-none`, `hide`, `is-hidden`, alone or behind a design system's short prefix
- * (`u-hidden`, `ds-display-none`).
+ * (`u-hidden`, `ds-display-none`). A screen width's prefix (`xs-`, `sm-`, `md-`, `lg-`, `xl-`)
+ * is none: `sm-hidden` hides the box on small screens only.
  */
-const WAITING = /^(?:[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
+const WAITING = /^(?:(?!(?:xs|sm|md|lg|xl)-)[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
 
 /** Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a script shows it (`WAITING`). */
 const waitingWithin = (el: El, root: El): boolean => {
