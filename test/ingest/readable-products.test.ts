@@ -2010,3 +2010,74 @@ describe("readable copy: the title written again beside itself", () => {
     expect(text).toContain("soft merino")
   })
 })
+
+/** A share link that opens a closed drawer drawn as a dialog, listing the networks again. */
+const shareDrawer = () =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 kettle</h1>
+  <p>A pour-over kettle of nine tenths of a litre with a gooseneck spout, a dial that sets the ` +
+  `water to the degree, and a hold mode that keeps it there for an hour while the coffee brews.</p>
+  <p>Its handle is shaped for a steady pour, its body is cast in one piece of steel, and its base ` +
+  `turns all the way round so that it sits the same way for left and right hands.</p>
+  <details class="accordion"><summary>Warranty</summary><div class="details-content">` +
+  `<p>One year, two when the kettle is registered.</p></div></details>
+  <div class="share-row"><a class="link" href="https://shop.example/kettles/k1" aria-controls="ShareDrawer-1" ` +
+  `aria-expanded="false">Share</a>
+  <share-drawer id="ShareDrawer-1" class="drawer fixed" role="dialog" aria-label="Share" hidden>` +
+  `<div class="drawer-inner"><span class="drawer-title">Share</span><ul class="buttons">` +
+  `<li><a href="https://social.example/sharer?u=k1">Post to OtherNetwork</a></li>` +
+  `<li><a href="https://pins.example/create?url=k1">Pin to PinBoard</a></li>` +
+  `<li><a href="mailto:?subject=k1">Send by email</a></li></ul></div></share-drawer></div>
+  </div></main></body></html>`
+
+describe("readable copy: a closed dialog a control opens", () => {
+  it("is not shown as an accordion's answer", () => {
+    const text = copy(shareDrawer())
+    expect(text).toContain("a gooseneck spout")
+    expect(text).not.toContain("Pin to PinBoard")
+    expect(text).not.toContain("Post to OtherNetwork")
+  })
+})
+
+/** A form's error message in an alert box a design system's prefixed classes hide (`ds-alert … ds-display-none`). */
+const prefixedAlert = () =>
+  `<html><head><title>Brand Model 41 mug</title>${productLd}</head><body><main><div class="listing">
+  <h1>Brand Model 41 mug</h1>
+  <p>A stoneware mug thrown on the wheel and glazed by hand in an earthy brown, holding thirteen and a ` +
+  `half fluid ounces, with a handle wide enough for three fingers and a foot left bare to show the clay.</p>
+  <p>Each mug is a little different from the next in its glaze and its shape, and every one is fired ` +
+  `twice, so that it is safe in the dishwasher and the microwave.</p>
+  <div class="ds-grid"><p class="ds-text">Deliver to ExampleLand</p>
+  <div data-submission-error class="ds-alert ds-alert--inline ds-display-none">` +
+  `<p class="ds-text">There was a problem calculating your shipping. Please try again.</p></div></div>
+  </div></main></body></html>`
+
+describe("readable copy: an alert a design system's prefixed classes hide", () => {
+  it("is left out", () => {
+    const text = copy(prefixedAlert())
+    expect(text).toContain("a foot left bare")
+    expect(text).not.toContain("problem calculating")
+  })
+})
+
+/** A gallery's "image unavailable" alert (`role="alert"`) inside a slide a prefixed class hides (`ds-hidden`). */
+const hiddenSlideAlert = () =>
+  `<html><head><title>Brand Model 41 notebook</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 notebook</h1>
+  <ul class="gallery"><li class="slide"><img src="/n1.jpg" alt=""></li>
+  <li class="slide unavailable ds-hidden"><span class="item"><div class="box" role="alert">` +
+  `<h4 class="heading">Image Unavailable</h4><div class="content">Image not available for this colour</div></div>` +
+  `</span></li></ul>
+  <p>A notebook of one hundred and sixty pages of dotted paper, sewn so that it lies flat when open, with ` +
+  `a cover of recycled board, a ribbon to keep the page and a pocket inside the back cover.</p>
+  <p>Its paper takes fountain pen ink without bleeding through, and each page is numbered, with an index ` +
+  `at the front for the pages that matter.</p>
+  </div></main></body></html>`
+
+describe("readable copy: an alert inside a box a prefixed class hides", () => {
+  it("is left out", () => {
+    const text = copy(hiddenSlideAlert())
+    expect(text).toContain("lies flat when open")
+    expect(text).not.toContain("Image not available")
+  })
+})

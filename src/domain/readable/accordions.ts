@@ -10,6 +10,7 @@
  * (`aria-hidden="true"`, a design system's accordion) is shown when a control that says whether it
  * is expanded names it or is named by it as its label (`aria-labelledby`), unless it is a tab's
  * panel (content.ts `tabPanels` reads those) or is named as furniture (a share button's list). A
+ * closed dialog (`dialog`, `role="dialog"`) is never an answer, whatever control opens it. A
  * shop's FAQ also writes its questions as plain lines
  * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
  * asks a question is shown too, on pages that do not say when they were published (an article's
@@ -62,6 +63,17 @@ const controlledPanels = (page: Page): Set<string> => {
   return ids
 }
 
+/** Roles of a window drawn over the page (WAI-ARIA's dialog pattern). */
+const DIALOG_ROLES = new Set(["dialog", "alertdialog"])
+
+/**
+ * Whether `el` is a dialog: a `dialog` element, or a box whose role says so. A closed dialog a
+ * control opens is drawn over the page (a share drawer listing the networks again, a cart, a
+ * sign-in form), not unfolded into it: no accordion's answer.
+ */
+const closedDialog = (el: El): boolean =>
+  el.name === "dialog" || DIALOG_ROLES.has(el.attribs.role?.trim().toLowerCase() ?? "")
+
 /**
  * An answer's question to show with it, and the ancestors to show around them (`reopened`).
  */
@@ -85,7 +97,7 @@ const hiddenAnswer = (
   controlled: ReadonlySet<string>,
   asked: boolean
 ): Answer | undefined => {
-  if (!el.drop || el.name === "noscript") return undefined
+  if (!el.drop || el.name === "noscript" || closedDialog(el)) return undefined
   const id = el.attribs.id
   // A panel a control names, or labelled by an expanding control (`aria-labelledby`: a feature
   // tour's panel whose button does not name it back).

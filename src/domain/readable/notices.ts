@@ -101,24 +101,45 @@ export const withoutClosableBoxes = (page: Page, roots: ReadonlyArray<El>): Read
   return roots
 }
 
-/** A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours it). */
-const ALERT = /^alert$/i
+/**
+ * A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours
+ * it), or behind a design system's short prefix (`c-alert`, `ds-alert`).
+ */
+const ALERT = /^(?:[a-z]{1,3}-)?alert$/i
 
-/** A class word that hides its element until a script shows it: `hidden`, `d-none`, `hide`, `is-hidden`. */
-const WAITING = /^(?:hidden|hide|d-none|is-hidden)$/i
+/**
+ * A class word that hides its element until a script shows it: `hidden`, `d-none`,
+ * `display-none`, `hide`, `is-hidden`, alone or behind a design system's short prefix
+ * (`u-hidden`, `ds-display-none`). A screen width's prefix (`xs-`, `sm-`, `md-`, `lg-`, `xl-`)
+ * is none: `sm-hidden` hides the box on small screens only.
+ */
+const WAITING = /^(?:(?!(?:xs|sm|md|lg|xl)-)[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
+
+/** Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a script shows it (`WAITING`). */
+const waitingWithin = (el: El, root: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) {
+    if ((p.attribs.class ?? "").split(/\s+/).some((w) => WAITING.test(w))) return true
+  }
+  return false
+}
 
 /**
  * The roots without the alerts that wait hidden for a script: a box whose classes say it is an
- * alert (`alert`) and hidden (`hidden`, `d-none`) is a status message the page shows only in a
- * state it is not in ("This topic has been deleted. Only users with … privileges can see it.",
- * a form's error). The copy does not read a class as hiding (pages styled with utility classes
- * show such elements from a breakpoint up); a hidden alert is never one of those.
+ * alert (`alert`) and hidden (`hidden`, `d-none`), or so named behind a design system's short
+ * prefix (`ds-alert`, `ds-display-none`), is a status message the page shows only in a state it
+ * is not in ("This topic has been deleted. Only users with … privileges can see it.", a form's
+ * error: "There was a problem calculating your shipping"). An alert is also a box whose role says
+ * so (`role="alert"`), and it waits hidden when a box around it inside the content is so named (a
+ * gallery's "Image unavailable" in a slide hidden until a colour without a picture is picked).
+ * The copy does not read a class as hiding (pages styled with utility classes show such elements
+ * from a breakpoint up); a hidden alert is never one of those.
  */
 export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       const words = (el.attribs.class ?? "").split(/\s+/)
-      if (!words.some((w) => ALERT.test(w)) || !words.some((w) => WAITING.test(w))) return false
+      const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert"
+      if (!alert || !waitingWithin(el, root)) return false
       el.drop = true
       return true
     })
