@@ -18,7 +18,7 @@
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
- * readable/phoneCopies.ts `withoutScreenCopies`).
+ * readable/phoneCopies.ts `withoutScreenCopies`, readable/boilerplate.ts a class `hidden` after a short namespace).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1947,5 +1947,33 @@ describe("readable copy: a section written once per screen, named among other cl
     expect(text).toContain("Brushed aluminium")
     expect(text.match(/Brushed aluminium/g)).toHaveLength(1)
     expect(text.match(/carry less/g)).toHaveLength(1)
+  })
+})
+
+/**
+ * A product page whose gallery holds, beside its pictures, the notice a script shows when a
+ * colour has no picture, hidden by a utility class with a short namespace (`u-hidden`).
+ */
+const prefixHidden = () =>
+  `<html><head><title>Brand Model 41 earbuds</title>${productLd}</head><body><main><div class="product">
+  <ul class="gallery">
+  <li class="gallery-item"><img src="/a.jpg" alt=""></li>
+  <li class="gallery-item"><img src="/b.jpg" alt=""></li>
+  <li class="gallery-item gallery-unavailable u-hidden"><div class="notice"><h4>Image Unavailable</h4>` +
+  `<span>Image not available for Colour:</span></div></li>
+  </ul>
+  <h1>Brand Model 41 earbuds</h1>
+  <p>Wireless earbuds with a charging case shaped like a capsule, six hours of play on one charge and ` +
+  `fifty with the case, and a microphone that keeps calls clear in a noisy street.</p>
+  <p>Each bud weighs four grams and sits half in the ear, so it stays comfortable through a long ` +
+  `afternoon, and it resists sweat and rain.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a box hidden by a class with a short namespace", () => {
+  it("leaves the hidden notice out", () => {
+    const text = copy(prefixHidden())
+    expect(text).toContain("charging case shaped like a capsule")
+    expect(text).not.toContain("Image Unavailable")
+    expect(text).not.toContain("not available for")
   })
 })
