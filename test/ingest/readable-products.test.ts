@@ -18,7 +18,8 @@
  * readable/meta.ts `mainProduct`, readable/facts.ts `wrappedFactRow` and `wrappedFactPart`,
  * readable/fields.ts `withoutScriptData`, readable/meta.ts a JSON-LD title's references decoded,
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
- * readable/phoneCopies.ts `withoutScreenCopies`, readable/boilerplate.ts a class `hidden` after a short namespace).
+ * readable/phoneCopies.ts `withoutScreenCopies`, readable/boilerplate.ts a class `hidden` after a short namespace,
+ * readable/echoes.ts `withoutTitleLinks`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1975,5 +1976,29 @@ describe("readable copy: a box hidden by a class with a short namespace", () => 
     expect(text).toContain("charging case shaped like a capsule")
     expect(text).not.toContain("Image Unavailable")
     expect(text).not.toContain("not available for")
+  })
+})
+
+/**
+ * A shop theme's product title written twice: the page's `h1`, then, beside it, a heading inside
+ * a link to the product itself (for the theme's quick-view window, hidden on the product's page).
+ */
+const titleLink = () =>
+  `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main><section class="product">
+  <div class="product__info"><h1 class="heading-4">Steel kettle K1</h1>
+  <a href="/kettles/k1" class="product__title"><h2 class="h1"> Steel kettle K1 </h2></a>
+  <p>A steel kettle that boils a full litre in four minutes, its lid opened by a button on the handle, ` +
+  `its base turning on a cord that winds beneath it.</p>
+  <p>It shuts itself off once the water boils or the kettle runs dry, and its filter keeps scale ` +
+  `out of the cup.</p>
+  <p>Its handle stays cool, its window shows the water's level, and its spout pours without a drip.</p>
+  </div></section></main></body></html>`
+
+describe("readable copy: the title written again as a link to the page", () => {
+  it("writes the title once", () => {
+    const md = htmlToMarkdown(titleLink(), URL_)
+    expect(md).toContain("boils a full litre")
+    expect(md).toContain("# Steel kettle K1")
+    expect(md).not.toContain("[Steel kettle K1]")
   })
 })
