@@ -20,7 +20,10 @@
  * readable/strips.ts "Shop the look", readable/controls.ts `withoutActionLinks` a lone "Learn more about …",
  * readable/phoneCopies.ts `withoutScreenCopies`, readable/notices.ts `withoutDismissibleNotices` a
  * notice dismissed by a button named only for screen readers, readable/titleEchoes.ts
- * `withoutTitleEchoes`).
+ * `withoutTitleEchoes`, readable/accordions.ts a closed dialog no accordion's answer,
+ * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
+ * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
+ * a short namespace, readable/echoes.ts `withoutTitleLinks`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2079,5 +2082,57 @@ describe("readable copy: an alert inside a box a prefixed class hides", () => {
     const text = copy(hiddenSlideAlert())
     expect(text).toContain("lies flat when open")
     expect(text).not.toContain("Image not available")
+  })
+})
+
+/**
+ * A product page whose gallery holds, beside its pictures, the notice a script shows when a
+ * colour has no picture, hidden by a utility class with a short namespace (`u-hidden`).
+ */
+const prefixHidden = () =>
+  `<html><head><title>Brand Model 41 earbuds</title>${productLd}</head><body><main><div class="product">
+  <ul class="gallery">
+  <li class="gallery-item"><img src="/a.jpg" alt=""></li>
+  <li class="gallery-item"><img src="/b.jpg" alt=""></li>
+  <li class="gallery-item gallery-unavailable u-hidden"><div class="notice"><h4>Image Unavailable</h4>` +
+  `<span>Image not available for Colour:</span></div></li>
+  </ul>
+  <h1>Brand Model 41 earbuds</h1>
+  <p>Wireless earbuds with a charging case shaped like a capsule, six hours of play on one charge and ` +
+  `fifty with the case, and a microphone that keeps calls clear in a noisy street.</p>
+  <p>Each bud weighs four grams and sits half in the ear, so it stays comfortable through a long ` +
+  `afternoon, and it resists sweat and rain.</p>
+  </div></main></body></html>`
+
+describe("readable copy: a box hidden by a class with a short namespace", () => {
+  it("leaves the hidden notice out", () => {
+    const text = copy(prefixHidden())
+    expect(text).toContain("charging case shaped like a capsule")
+    expect(text).not.toContain("Image Unavailable")
+    expect(text).not.toContain("not available for")
+  })
+})
+
+/**
+ * A shop theme's product title written twice: the page's `h1`, then, beside it, a heading inside
+ * a link to the product itself (for the theme's quick-view window, hidden on the product's page).
+ */
+const titleLink = () =>
+  `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main><section class="product">
+  <div class="product__info"><h1 class="heading-4">Steel kettle K1</h1>
+  <a href="/kettles/k1" class="product__title"><h2 class="h1"> Steel kettle K1 </h2></a>
+  <p>A steel kettle that boils a full litre in four minutes, its lid opened by a button on the handle, ` +
+  `its base turning on a cord that winds beneath it.</p>
+  <p>It shuts itself off once the water boils or the kettle runs dry, and its filter keeps scale ` +
+  `out of the cup.</p>
+  <p>Its handle stays cool, its window shows the water's level, and its spout pours without a drip.</p>
+  </div></section></main></body></html>`
+
+describe("readable copy: the title written again as a link to the page", () => {
+  it("writes the title once", () => {
+    const md = htmlToMarkdown(titleLink(), URL_)
+    expect(md).toContain("boils a full litre")
+    expect(md).toContain("# Steel kettle K1")
+    expect(md).not.toContain("[Steel kettle K1]")
   })
 })

@@ -213,8 +213,14 @@ export const negativeForScrollOnly = (names: string): boolean =>
 /** Class names of text shown to screen readers only: `visually-hidden`, `sr-only`, `screen-reader-text`. */
 export const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
 
-/** Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`, `visually-hidden`. */
-const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$/i
+/**
+ * Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`,
+ * `visually-hidden`, and `hidden` after a namespace of one to three letters (a utility library's
+ * `u-hidden`, a shop framework's `a-hidden` and `aok-hidden`: a gallery's "Image Unavailable"
+ * notice a script shows when a colour has no picture). A breakpoint's (`sm-hidden`, `md-hidden`)
+ * hides on some screens only, and a longer word (`overflow-hidden`) says how a box is drawn.
+ */
+const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$|^(?!(?:xs|sm|md|lg|xl)-)[a-z]{1,3}-hidden$/i
 
 /**
  * The names without those that only have "hidden" as a part: `overflow-hidden` (a box that clips
