@@ -53,6 +53,10 @@ if (compare !== undefined) {
   const diffs = results.map((r) => ({ r, d: r.f1 - (old.get(r.id)?.f1 ?? r.f1) })).filter((x) => Math.abs(x.d) > 0.02)
   diffs.sort((a, b) => a.d - b.d)
   for (const { r, d } of diffs) {
-    console.log(`${d > 0 ? "better" : "worse "} ${r.id} ${r.type} ${d.toFixed(3)} -> ${r.f1.toFixed(3)}`)
+    console.log(
+      `${d > 0 ? "better" : "worse "} ${r.id} ${r.type} ${(r.f1 - d).toFixed(3)} -> ${r.f1.toFixed(3)} (${
+        d > 0 ? "+" : ""
+      }${d.toFixed(3)})`
+    )
   }
 }

@@ -68,7 +68,7 @@ import {
   withoutStoryLinks,
   withoutTooltipLabels
 } from "./readable/controls.js"
-import { withoutEchoes, withoutTitleLinks } from "./readable/echoes.js"
+import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
@@ -203,7 +203,6 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutLoadingNotes(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
-  roots = withoutTitleLinks(page, roots, pageUrl)
   roots = withoutTickerCopies(page, roots)
   roots = withoutDrawnGraphics(page, roots)
   roots = dropRepeatedQuotes(page, roots)

@@ -23,7 +23,7 @@
  * `withoutTitleEchoes`, readable/accordions.ts a closed dialog no accordion's answer,
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
- * a short namespace, readable/echoes.ts `withoutTitleLinks`).
+ * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"

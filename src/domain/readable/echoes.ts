@@ -4,11 +4,10 @@
  * or says it at more length ("See all details" then "See all details on coverage"), which a style
  * sheet clips to nothing on screen. The saved page does not say it is clipped, and the class that
  * does differs from one site to the next; what tells it is the build: the element's text repeats
- * the text written just before it. A shop theme's title written again under the page's `h1` as a
- * link to the page itself is left out too (`withoutTitleLinks`).
+ * the text written just before it.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
-import { collapsedText, eachKept, type El, nextSibling, type Page, textContent } from "./tree.js"
+import { eachKept, type El, type Page, textContent } from "./tree.js"
 
 /** The fewest characters of a label whose echo is left out (a price's "$" or a "/" repeat by chance). */
 const MIN_ECHOED = 4
@@ -44,45 +43,6 @@ export const withoutEchoes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArr
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.text === 0 || !echo(page, el)) return false
       el.drop = true
-      return true
-    })
-  }
-  return roots
-}
-
-/** An address's host and path (no `www.`, no query, fragment or closing `/`), read against `base`. */
-const placeOf = (href: string, base: string): string | undefined => {
-  try {
-    const url = new URL(href, base)
-    return `${url.hostname.toLowerCase().replace(/^www\./, "")}${url.pathname.replace(/\/+$/, "")}`
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The roots without the link to the page itself that says its title again right after it: a shop
- * theme writes the product's title as the page's `h1` and, beside it, as a heading inside a link to
- * the product (`<h1>Steel kettle</h1><a href="/products/steel-kettle"><h2>Steel kettle</h2></a>`), the
- * second for its quick-view window, which its style sheet hides on the product's own page. The copy
- * wrote the title twice, the second as a link. An `a` that is the `h1`'s next sibling, whose text is
- * the title's and whose address is the page's own, is left out.
- */
-export const withoutTitleLinks = (page: Page, roots: ReadonlyArray<El>, pageUrl: string): ReadonlyArray<El> => {
-  const here = placeOf(pageUrl, pageUrl)
-  if (here === undefined) return roots
-  for (const root of roots) {
-    eachKept(page.all, root.order, root.end, (el) => {
-      if (el.name !== "h1") return false
-      const next = nextSibling(page, el)
-      if (next === undefined || next.name !== "a" || next.drop || next.text === 0) return true
-      const title = words(collapsedText(page, el))
-      if (
-        title.length > 0 && words(collapsedText(page, next)) === title &&
-        placeOf(next.attribs.href ?? "", pageUrl) === here
-      ) {
-        next.drop = true
-      }
       return true
     })
   }
