@@ -267,16 +267,21 @@ const assemble = (
   const all: Array<string> = []
   const front = frontMatter({ ...meta, title })
   if (front !== undefined) all.push(front)
-  const ownTitle = body.slice(0, TITLE_WITHIN).some((b) => b.startsWith("# "))
-  if (!ownTitle && title !== undefined) {
+  const from = all.length
+  const own = body.slice(0, TITLE_WITHIN).findIndex((b) => b.startsWith("# "))
+  // The index in `all` of the copy's title: the body's own, or the page's written before the body.
+  let at = own < 0 ? -1 : from + own
+  if (own < 0 && title !== undefined) {
     const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
-    if (heading.length > 0) all.push(`# ${heading}`)
+    if (heading.length > 0) {
+      at = all.length
+      all.push(`# ${heading}`)
+    }
   }
-  const from = front === undefined ? 0 : 1
   for (const block of body) all.push(block)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.
   if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
-  return withoutTitleEchoes(all, from)
+  return withoutTitleEchoes(all, at, from)
 }
 
 /** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */

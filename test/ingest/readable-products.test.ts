@@ -1995,22 +1995,22 @@ describe("readable copy: a notice dismissed by a button named for screen readers
 
 /** A product's name set as the page's `h1` over its buy box, and again as the heading of its description. */
 const titleEcho = () =>
-  `<html><head><title>Wool Runner 41 | ExampleShop</title>${productLd}</head><body><main>
-  <h1 class="product-title">Men's Wool Runner 41</h1>
-  <div class="buy-box__variant">Men's Wool Runner 41 – Natural White</div>
-  <div class="description"><h2 class="description__title">Men's Wool Runner 41</h2>
-  <p>Our wool runner pairs soft merino with a cushioned sole made from sugarcane, for a shoe you can
-  wear all day and wash in the machine when the day is done.</p></div>
+  `<html><head><title>Brand Model 41 trail shoe | ExampleShop</title>${productLd}</head><body><main>
+  <h1 class="product-title">Brand Model 41 trail shoe</h1>
+  <div class="buy-box__variant">Brand Model 41 trail shoe – Natural White</div>
+  <div class="description"><h2 class="description__title">Brand Model 41 trail shoe</h2>
+  <p>A knitted upper over a cushioned sole, for a shoe you can wear on the path all day and wash in
+  the machine when the day is done.</p></div>
   <h2>The details</h2>
-  <p>Superfine fibres have a soft feel and help regulate temperature on warm days and cold ones.</p>
+  <p>Fine fibres have a soft feel and help keep the foot cool on warm days and warm on cold ones.</p>
   </main></body></html>`
 
 describe("readable copy: the title written again beside itself", () => {
   it("keeps the title once, and a line that holds it and more", () => {
     const text = copy(titleEcho())
-    expect(text.match(/Men's Wool Runner 41/g)).toHaveLength(2)
+    expect(text.match(/Brand Model 41 trail shoe/g)).toHaveLength(2)
     expect(text).toContain("Natural White")
-    expect(text).toContain("soft merino")
+    expect(text).toContain("knitted upper")
   })
 })
 
@@ -2134,5 +2134,74 @@ describe("readable copy: the title written again as a link to the page", () => {
     expect(md).toContain("boils a full litre")
     expect(md).toContain("# Steel kettle K1")
     expect(md).not.toContain("[Steel kettle K1]")
+  })
+})
+
+/** A kettle's page with two boxes named by a short prefix before `hidden`: a namespace's, a negation's. */
+const prefixedHidden = () =>
+  `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main>
+  <h1>Steel kettle K1</h1>
+  <p>A steel kettle that boils a full litre in four minutes, its lid opened by a button on the handle, ` +
+  `its base turning on a cord that winds beneath it.</p>
+  <div class="u-hidden"><p>No picture is available for this colour yet.</p></div>
+  <div class="un-hidden"><p>Care: descale the kettle once a month with a spoon of citric acid in a ` +
+  `litre of water, then boil it twice with clean water.</p></div>
+  <div class="bg-alert d-none"><p>Delivery in two days to every address on the mainland.</p></div>
+  <div class="c-alert un-hidden"><p>Orders placed before noon leave the warehouse the same day.</p></div>
+  </main></body></html>`
+
+/** A box that links to a guide whose label for screen readers names a dismissal, over the page's title. */
+const dismissalGuide = () =>
+  `<html><head><title>Employment law guide</title></head><body><main>
+  <div class="intro"><p>Read about unfair dismissal at work, what a tribunal can award and how long ` +
+  `a claim may take.</p><a href="/guide" aria-label="Guide to unfair dismissal">Read the guide</a></div>
+  <h1>Employment law guide</h1>
+  <p>An employer must give a reason for ending a contract, and a worker who has been employed for ` +
+  `two years may bring a claim when the reason is not a fair one.</p>
+  <p>The guide explains each step of a claim, from the first letter to the hearing, and what each ` +
+  `side must show.</p>
+  </main></body></html>`
+
+/** A banner holding a heading, dismissed by a link or by an icon's button (`control`), over a product page. */
+const headedBanner = (control: string) =>
+  `<html><head><title>Magnetic mat</title>${productLd}</head><body><main>
+  <div class="banner"><h2>Repair is universal</h2><p>Parts and guides for every region.</p>${control}</div>
+  <h1>Magnetic mat</h1>
+  <p>The mat holds every screw you take out of a device where you left it, and its dry-erase surface ` +
+  `keeps your notes of where each part goes until you wipe them away.</p>
+  </main></body></html>`
+
+/** Pages whose title's words stand again near it in a block that is no echo. */
+const onlyTitle = () =>
+  `<html><head><title>Carpe diem</title></head><body><main><p>Carpe diem.</p></main></body></html>`
+const quotedTitle = () =>
+  `<html><head><title>Carpe diem</title></head><body><main><h1>Carpe diem</h1>
+  <blockquote><p>Carpe diem</p></blockquote>
+  <p>Two words of an ode, which tell the reader to pluck the day and trust as little as may be to the ` +
+  `morrow: the poet's advice to a friend who asked the stars how long they would live.</p>
+  </main></body></html>`
+
+describe("readable copy: the thirty-second round's rules, read as narrowly as they are meant", () => {
+  it("a box named by a negation's or a colour's prefix is shown; a namespace's hides it", () => {
+    const text = copy(prefixedHidden())
+    expect(text).toContain("descale the kettle")
+    expect(text).toContain("Delivery in two days")
+    expect(text).toContain("leave the warehouse the same day")
+    expect(text).not.toContain("No picture is available")
+  })
+  it("a label that names a dismissal elsewhere than at its start dismisses nothing", () => {
+    expect(copy(dismissalGuide())).toContain("unfair dismissal at work")
+  })
+  it("a banner that holds a heading is read alike whichever control dismisses it", () => {
+    const byLink = copy(headedBanner(`<a href="/dismiss-banner">Close</a>`))
+    const byButton = copy(
+      headedBanner(`<button aria-label="Dismiss banner"><svg aria-hidden="true"><use href="#x"></use></svg></button>`)
+    )
+    expect(byLink).toContain("Repair is universal")
+    expect(byButton).toContain("Repair is universal")
+  })
+  it("a page that says nothing but its title, and a quote of the title, keep them", () => {
+    expect(htmlToMarkdown(onlyTitle(), URL_)).toMatch(/\n# Carpe diem\n\nCarpe diem\.\n$/)
+    expect(htmlToMarkdown(quotedTitle(), URL_)).toContain("> Carpe diem")
   })
 })

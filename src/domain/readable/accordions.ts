@@ -67,11 +67,12 @@ const controlledPanels = (page: Page): Set<string> => {
 const DIALOG_ROLES = new Set(["dialog", "alertdialog"])
 
 /**
- * Whether `el` is a dialog: a `dialog` element, or a box whose role says so. A closed dialog a
- * control opens is drawn over the page (a share drawer listing the networks again, a cart, a
- * sign-in form), not unfolded into it: no accordion's answer.
+ * Whether `el` is a dialog: a `dialog` element, or a box whose role says so. A dialog the page's
+ * reading dropped (closed, hidden until a control opens it) is drawn over the page when it opens (a
+ * share drawer listing the networks again, a cart, a sign-in form), not unfolded into it: no
+ * accordion's answer.
  */
-const closedDialog = (el: El): boolean =>
+const isDialog = (el: El): boolean =>
   el.name === "dialog" || DIALOG_ROLES.has(el.attribs.role?.trim().toLowerCase() ?? "")
 
 /**
@@ -97,7 +98,7 @@ const hiddenAnswer = (
   controlled: ReadonlySet<string>,
   asked: boolean
 ): Answer | undefined => {
-  if (!el.drop || el.name === "noscript" || closedDialog(el)) return undefined
+  if (!el.drop || el.name === "noscript" || isDialog(el)) return undefined
   const id = el.attribs.id
   // A panel a control names, or labelled by an expanding control (`aria-labelledby`: a feature
   // tour's panel whose button does not name it back).

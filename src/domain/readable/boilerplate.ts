@@ -214,13 +214,21 @@ export const negativeForScrollOnly = (names: string): boolean =>
 export const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader-(?:only|text))(?:$|\s|-)/i
 
 /**
- * Class names that say an element is hidden: `hidden` (under a breakpoint too: `md:hidden`), `is-hidden`,
- * `visually-hidden`, and `hidden` after a namespace of one to three letters (a utility library's
- * `u-hidden`, a shop framework's `a-hidden` and `aok-hidden`: a gallery's "Image Unavailable"
- * notice a script shows when a colour has no picture). A breakpoint's (`sm-hidden`, `md-hidden`)
- * hides on some screens only, and a longer word (`overflow-hidden`) says how a box is drawn.
+ * A design system's short namespace before a class word (`u-`, `ds-`, `c-`): one to three
+ * letters and a dash, but not a screen width's (`xs`, `sm`, `md`, `lg`, `xl`, `xxl`, `sp`, `pc`,
+ * `mob`, `tab`: `sm-hidden` hides a box on small screens only) nor a negation's (`no`, `not`,
+ * `non`, `un`: `un-hidden` says the box is shown). A source of a `RegExp`, read by notices.ts too.
  */
-const HIDING = /^(?:[\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$|^(?!(?:xs|sm|md|lg|xl)-)[a-z]{1,3}-hidden$/i
+export const NAMESPACE = "(?!(?:xs|sm|md|lg|xl|xxl|sp|pc|mob|tab|no|not|non|un)-)[a-z]{1,3}-"
+
+/**
+ * Class names that say an element is hidden: `hidden` (and Tailwind's `md:hidden`, read so since
+ * before the namespaced form), `is-hidden`, `visually-hidden`, and `hidden` behind a short
+ * namespace (`NAMESPACE`: a utility library's `u-hidden`, a shop framework's prefixed forms; a
+ * gallery's "Image Unavailable" notice a script shows when a colour has no picture). A longer
+ * word (`overflow-hidden`) says how a box is drawn.
+ */
+const HIDING = new RegExp(`^(?:[\\w-]+:)?hidden$|(?:^|[-_])(?:is|visually|sr)-hidden$|^${NAMESPACE}hidden$`, "i")
 
 /**
  * The names without those that only have "hidden" as a part: `overflow-hidden` (a box that clips

@@ -12,11 +12,15 @@
  * product page so is a short box its template shows only once a state flag is set, saved before
  * the script ran (`withoutStateBoxes`).
  */
+import { NAMESPACE } from "./boilerplate.js"
 import { holdsHeading, isHeading } from "./edges.js"
 import { eachKept, type El, type Page } from "./tree.js"
 
 /** A name or address that says "dismiss" (`notice-dismiss`, `alert-dismissible`, `/dismiss-notice?id=30`). */
 const DISMISS = /dismiss/i
+
+/** A label for screen readers that opens with "Dismiss" ("Dismiss region suggestion banner"; not "… unfair dismissal"). */
+const DISMISS_LABEL = /^\s*dismiss\b/i
 
 /**
  * Whether `el` is the control that dismisses its parent: a link or button named or going so, or
@@ -25,7 +29,7 @@ const DISMISS = /dismiss/i
 const dismisser = (el: El): boolean =>
   (el.name === "a" || el.name === "button") &&
   (DISMISS.test(el.attribs.class ?? "") || DISMISS.test(el.attribs.href ?? "") ||
-    DISMISS.test(el.attribs["aria-label"] ?? ""))
+    DISMISS_LABEL.test(el.attribs["aria-label"] ?? ""))
 
 /** Whether `el` names itself dismissible (and is no control). */
 const dismissible = (el: El): boolean => DISMISS.test(el.attribs.class ?? "") && !dismisser(el)
@@ -41,13 +45,10 @@ export const withoutDismissibleNotices = (page: Page, roots: ReadonlyArray<El>):
         notices.push(el)
         return true
       }
+      // The box of a control that dismisses it. A control the page's reading dropped (every
+      // `button`, for its tag) is passed over by the walk: its box is found from the box.
       if (dismisser(el) && el.parent !== undefined && el.parent !== root) notices.push(el.parent)
-      // A control with no text of its own (an icon's "×") is dropped when the page is read, and
-      // the walk passes it over: its box is found from the box.
-      if (el.children.some((c) => typeof c !== "number" && c.drop && dismisser(c))) {
-        notices.push(el)
-        return true
-      }
+      else if (el.children.some((c) => typeof c !== "number" && c.drop && dismisser(c))) notices.push(el)
       return false
     })
   }
@@ -103,17 +104,18 @@ export const withoutClosableBoxes = (page: Page, roots: ReadonlyArray<El>): Read
 
 /**
  * A class word of an alert box: `alert` as a whole word (Bootstrap's; `alert-warning` only colours
- * it), or behind a design system's short prefix (`c-alert`, `ds-alert`).
+ * it), or behind a design system's short namespace (`c-alert`, `ds-alert`; `NAMESPACE`). A
+ * colour's, a button's or a state's prefix (`bg-alert`, `btn-alert`, `has-alert`) is none.
  */
-const ALERT = /^(?:[a-z]{1,3}-)?alert$/i
+const ALERT = new RegExp(`^(?:(?!(?:bg|btn|has)-)${NAMESPACE})?alert$`, "i")
 
 /**
  * A class word that hides its element until a script shows it: `hidden`, `d-none`,
- * `display-none`, `hide`, `is-hidden`, alone or behind a design system's short prefix
- * (`u-hidden`, `ds-display-none`). A screen width's prefix (`xs-`, `sm-`, `md-`, `lg-`, `xl-`)
- * is none: `sm-hidden` hides the box on small screens only.
+ * `display-none`, `hide`, `is-hidden`, alone or behind a design system's short namespace
+ * (`u-hidden`, `ds-display-none`; `NAMESPACE`: not a screen width's, `sm-hidden` hides the box on
+ * small screens only, nor a negation's, `un-hidden`).
  */
-const WAITING = /^(?:(?!(?:xs|sm|md|lg|xl)-)[a-z]{1,3}-)?(?:hidden|hide|d-none|display-none|is-hidden)$/i
+const WAITING = new RegExp(`^(?:${NAMESPACE})?(?:hidden|hide|d-none|display-none|is-hidden)$`, "i")
 
 /** Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a script shows it (`WAITING`). */
 const waitingWithin = (el: El, root: El): boolean => {

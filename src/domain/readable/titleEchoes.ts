@@ -1,41 +1,45 @@
 /**
  * The page's title written again beside the copy's own: a shop's product name set once as the
- * page's `h1` and again as a line of the buy box ("Men's Wool Runner" over its price), an
- * article's headline as the `h1` and again as the first heading of its body, a thread's subject
- * over the first post. A reader sees one title; the copy keeps its `# ` heading and leaves out a
- * block of one line, among the `TITLE_NEAR` blocks on either side of it, whose words are the
- * title's, word for word (`withoutTitleEchoes`). Longer blocks, and lines that hold the title and
- * more ("Men's Wool Runner – Natural White"), stay.
+ * page's `h1` and again as a line of the buy box ("Brand Model 41" over its price), or as a link
+ * to the page itself (a theme's title for its quick-view window), an article's headline as the
+ * `h1` and again as the first heading of its body, a thread's subject over the first post. A
+ * reader sees one title; the copy keeps its `# ` heading and leaves out a block of one line, among
+ * the `TITLE_NEAR` blocks on either side of it, whose words are the title's, word for word
+ * (`withoutTitleEchoes`): a heading, a paragraph or a link, never a quote, a list's item, code or
+ * a table, nor the body's only block. Longer blocks, and lines that hold the title and more
+ * ("Brand Model 41 – Natural White"), stay.
  */
+import { wordsOf } from "./tree.js"
 
 /** How many blocks on either side of the copy's title are read for its echo. */
 const TITLE_NEAR = 3
 
-/** A block's words, lowercase, its Markdown marks (heading, list, emphasis, link) left out. */
-const wordsOf = (block: string): string =>
-  block.replace(/\]\([^)]*\)/g, "]").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()
+/** A block that is a quote, a list's item, code or a table's row: what it says is its own, never an echo. */
+const OWN_BLOCK = /^(?:>|[-*+] |\d+[.)] |```|~~~| {4}|\t|\|)/
+
+/** A block's words, its Markdown marks (heading, emphasis, a link's address) left out. */
+const wordsOfBlock = (block: string): string => wordsOf(block.replace(/\]\([^)]*\)/g, "]")).join(" ")
 
 /**
- * The blocks without each one-line block near the first `# ` title that repeats its words
- * (`from`: the first block of the body, after the front matter).
+ * The blocks without each one-line block near the copy's title (`at`, its index) that repeats its
+ * words; `from` is the first block of the body (after the front matter). A body that would be left
+ * with nothing but its title keeps its blocks.
  */
-export const withoutTitleEchoes = (blocks: ReadonlyArray<string>, from: number): ReadonlyArray<string> => {
-  let at = -1
-  for (let i = from; i < blocks.length; i++) {
-    if (blocks[i]!.startsWith("# ")) {
-      at = i
-      break
-    }
-  }
-  if (at < 0) return blocks
-  const title = wordsOf(blocks[at]!)
+export const withoutTitleEchoes = (
+  blocks: ReadonlyArray<string>,
+  at: number,
+  from: number
+): ReadonlyArray<string> => {
+  if (at < 0 || at >= blocks.length) return blocks
+  const title = wordsOfBlock(blocks[at]!)
   if (title.length === 0) return blocks
   const out: Array<string> = []
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!
     const near = i !== at && i >= from && Math.abs(i - at) <= TITLE_NEAR
-    if (near && !b.includes("\n") && wordsOf(b) === title) continue
+    if (near && !b.includes("\n") && !OWN_BLOCK.test(b) && wordsOfBlock(b) === title) continue
     out.push(b)
   }
-  return out
+  // The front matter and the title are all that would be left: the page says nothing but its title.
+  return out.length - from <= 1 ? blocks : out
 }
