@@ -23,7 +23,8 @@
  * `withoutTitleEchoes`, readable/accordions.ts a closed dialog no accordion's answer,
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
- * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page).
+ * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
+ * readable/render.ts `hollow` a table left with its rows nearly all empty).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2203,5 +2204,33 @@ describe("readable copy: the thirty-second round's rules, read as narrowly as th
   it("a page that says nothing but its title, and a quote of the title, keep them", () => {
     expect(htmlToMarkdown(onlyTitle(), URL_)).toMatch(/\n# Carpe diem\n\nCarpe diem\.\n$/)
     expect(htmlToMarkdown(quotedTitle(), URL_)).toContain("> Carpe diem")
+  })
+})
+
+/** A product page whose spec table waits for a script: every cell hidden but one stray value. */
+const hollowSpecTable = () =>
+  `<html><head><title>Brand Model 41 headphones</title></head><body><main><h1>Brand Model 41 headphones</h1>
+  <p>The Model 41 are open-back headphones with large planar drivers, a warm sound with a full bass, ` +
+  `and ear pads of soft leather that stay comfortable through a long evening of listening.</p>
+  <table class="spec-table"><thead><tr><td>Specifications</td><td></td></tr></thead><tbody>${
+    ["Style", "Driver type", "Magnet", "Driver size", "Impedance", "Weight"]
+      .map((name) => `<tr><td><p hidden>${name}</p></td><td><p hidden>value of ${name}</p></td></tr>`)
+      .join("")
+  }<tr><td><p hidden>Sensitivity</p></td><td><p>101 dB/1mW at the drum reference point</p></td></tr></tbody></table>
+  <h2>Compare</h2>
+  <table class="compare"><tr><th>Feature</th><th>Model 41</th><th>Model 20</th></tr>${
+    ["Open back", "Planar driver", "Leather pads", "Travel case"]
+      .map((name) => `<tr><td>${name}</td><td><img src="/tick.svg" alt=""></td><td></td></tr>`)
+      .join("")
+  }</table>
+  </main></body></html>`
+
+describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)", () => {
+  it("a table left hollow (its rows nearly all empty) is left out; one that keeps its labels stays", () => {
+    const md = htmlToMarkdown(hollowSpecTable(), URL_)
+    expect(md).not.toContain("Specifications")
+    expect(md).not.toContain("drum reference point")
+    expect(md).toContain("| Leather pads |")
+    expect(md).toContain("warm sound with a full bass")
   })
 })
