@@ -24,7 +24,8 @@
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
  * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
- * readable/render.ts `hollow` a table left with its rows nearly all empty).
+ * readable/render.ts `hollow` a table left with its rows nearly all empty, readable/skipLinks.ts
+ * `withoutSkipLinks` a link back up to the navigation).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2225,6 +2226,19 @@ const hollowSpecTable = () =>
   }</table>
   </main></body></html>`
 
+/** A product page whose description opens with a jump back up to the page's navigation. */
+const backJump = () =>
+  `<html><head><title>Brand Model 41 interface</title></head><body><main><h1>Brand Model 41 interface</h1>
+  <p>Four inputs and four outputs, USB-C, in stock.</p>
+  <article id="desc" class="item-text">
+  <a href="#descLink" id="descTop" class="section-top__link" tabindex="-1">Back to navigation</a>
+  <h2>A serious overhaul</h2>
+  <p>Four inputs, four outputs, two microphone preamps with gain that sets itself, and a converter ` +
+  `that records at up to 192 kHz, all powered over one USB cable from the computer.</p>
+  <p>Two years of parts and labour, and a service department that answers the phone. ` +
+  `<a href="https://shop.example/posts">Back to posts</a> lists the shop's other articles.</p>
+  </article></main></body></html>`
+
 describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)", () => {
   it("a table left hollow (its rows nearly all empty) is left out; one that keeps its labels stays", () => {
     const md = htmlToMarkdown(hollowSpecTable(), URL_)
@@ -2232,5 +2246,11 @@ describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)",
     expect(md).not.toContain("drum reference point")
     expect(md).toContain("| Leather pads |")
     expect(md).toContain("warm sound with a full bass")
+  })
+  it("a link back up to the page's navigation goes with the skip links; one to another page stays", () => {
+    const text = copy(backJump())
+    expect(text).not.toContain("Back to navigation")
+    expect(text).toContain("Back to posts")
+    expect(text).toContain("parts and labour")
   })
 })
