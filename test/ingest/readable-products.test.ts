@@ -25,7 +25,7 @@
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
  * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
  * readable/render.ts `hollow` a table left with its rows nearly all empty, readable/skipLinks.ts
- * `withoutSkipLinks` a link back up to the navigation).
+ * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2239,6 +2239,18 @@ const backJump = () =>
   `<a href="https://shop.example/posts">Back to posts</a> lists the shop's other articles.</p>
   </article></main></body></html>`
 
+/** A product page whose accessories strip the script never filled: its loader's title over no items. */
+const unfilledStrip = () =>
+  `<html><head><title>Brand Model 41 interface</title></head><body><main><h1>Brand Model 41 interface</h1>
+  <p>Four inputs, four outputs, two microphone preamps with gain that sets itself, and a converter ` +
+  `that records at up to 192 kHz, all powered over one USB cable from the computer.</p>
+  <div class="product-suggest"><product-suggest></product-suggest>
+  <div class="product-suggest__loader"><div class="t-h2">Most Popular Accessories &amp; Related Items</div>
+  <div class="product-suggest__loader-items"></div></div></div>
+  <div class="file-uploader"><p>Send us a photo of your setup, and we will answer it.</p></div>
+  <h2>Warranty</h2><p>Two years of parts and labour, and a service department that answers the phone.</p>
+  </main></body></html>`
+
 describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)", () => {
   it("a table left hollow (its rows nearly all empty) is left out; one that keeps its labels stays", () => {
     const md = htmlToMarkdown(hollowSpecTable(), URL_)
@@ -2251,6 +2263,12 @@ describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)",
     const text = copy(backJump())
     expect(text).not.toContain("Back to navigation")
     expect(text).toContain("Back to posts")
+    expect(text).toContain("parts and labour")
+  })
+  it("a box named as a loader, a strip's title over no items, is left out; an uploader stays", () => {
+    const text = copy(unfilledStrip())
+    expect(text).not.toContain("Most Popular Accessories")
+    expect(text).toContain("Send us a photo of your setup")
     expect(text).toContain("parts and labour")
   })
 })
