@@ -83,6 +83,7 @@ import {
   withoutFillers,
   withoutIconWords,
   withoutLigatureIcons,
+  withoutLoaderBoxes,
   withoutLoadingNotes,
   withoutPlaceholderText
 } from "./readable/fillers.js"
@@ -201,6 +202,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutIconWords(page, roots)
   roots = withoutLigatureIcons(page, roots)
   roots = withoutLoadingNotes(page, roots)
+  roots = withoutLoaderBoxes(page, roots)
   roots = withoutExcerpts(page, roots)
   roots = withoutEchoes(page, roots)
   roots = withoutTickerCopies(page, roots)

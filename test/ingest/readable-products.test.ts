@@ -23,7 +23,9 @@
  * `withoutTitleEchoes`, readable/accordions.ts a closed dialog no accordion's answer,
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
- * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page).
+ * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
+ * readable/render.ts `hollow` a table left with its rows nearly all empty, readable/skipLinks.ts
+ * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2203,5 +2205,70 @@ describe("readable copy: the thirty-second round's rules, read as narrowly as th
   it("a page that says nothing but its title, and a quote of the title, keep them", () => {
     expect(htmlToMarkdown(onlyTitle(), URL_)).toMatch(/\n# Carpe diem\n\nCarpe diem\.\n$/)
     expect(htmlToMarkdown(quotedTitle(), URL_)).toContain("> Carpe diem")
+  })
+})
+
+/** A product page whose spec table waits for a script: every cell hidden but one stray value. */
+const hollowSpecTable = () =>
+  `<html><head><title>Brand Model 41 headphones</title></head><body><main><h1>Brand Model 41 headphones</h1>
+  <p>The Model 41 are open-back headphones with large planar drivers, a warm sound with a full bass, ` +
+  `and ear pads of soft leather that stay comfortable through a long evening of listening.</p>
+  <table class="spec-table"><thead><tr><td>Specifications</td><td></td></tr></thead><tbody>${
+    ["Style", "Driver type", "Magnet", "Driver size", "Impedance", "Weight"]
+      .map((name) => `<tr><td><p hidden>${name}</p></td><td><p hidden>value of ${name}</p></td></tr>`)
+      .join("")
+  }<tr><td><p hidden>Sensitivity</p></td><td><p>101 dB/1mW at the drum reference point</p></td></tr></tbody></table>
+  <h2>Compare</h2>
+  <table class="compare"><tr><th>Feature</th><th>Model 41</th><th>Model 20</th></tr>${
+    ["Open back", "Planar driver", "Leather pads", "Travel case"]
+      .map((name) => `<tr><td>${name}</td><td><img src="/tick.svg" alt=""></td><td></td></tr>`)
+      .join("")
+  }</table>
+  </main></body></html>`
+
+/** A product page whose description opens with a jump back up to the page's navigation. */
+const backJump = () =>
+  `<html><head><title>Brand Model 41 interface</title></head><body><main><h1>Brand Model 41 interface</h1>
+  <p>Four inputs and four outputs, USB-C, in stock.</p>
+  <article id="desc" class="item-text">
+  <a href="#descLink" id="descTop" class="section-top__link" tabindex="-1">Back to navigation</a>
+  <h2>A serious overhaul</h2>
+  <p>Four inputs, four outputs, two microphone preamps with gain that sets itself, and a converter ` +
+  `that records at up to 192 kHz, all powered over one USB cable from the computer.</p>
+  <p>Two years of parts and labour, and a service department that answers the phone. ` +
+  `<a href="https://shop.example/posts">Back to posts</a> lists the shop's other articles.</p>
+  </article></main></body></html>`
+
+/** A product page whose accessories strip the script never filled: its loader's title over no items. */
+const unfilledStrip = () =>
+  `<html><head><title>Brand Model 41 interface</title></head><body><main><h1>Brand Model 41 interface</h1>
+  <p>Four inputs, four outputs, two microphone preamps with gain that sets itself, and a converter ` +
+  `that records at up to 192 kHz, all powered over one USB cable from the computer.</p>
+  <div class="product-suggest"><product-suggest></product-suggest>
+  <div class="product-suggest__loader"><div class="t-h2">Most Popular Accessories &amp; Related Items</div>
+  <div class="product-suggest__loader-items"></div></div></div>
+  <div class="file-uploader"><p>Send us a photo of your setup, and we will answer it.</p></div>
+  <h2>Warranty</h2><p>Two years of parts and labour, and a service department that answers the phone.</p>
+  </main></body></html>`
+
+describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)", () => {
+  it("a table left hollow (its rows nearly all empty) is left out; one that keeps its labels stays", () => {
+    const md = htmlToMarkdown(hollowSpecTable(), URL_)
+    expect(md).not.toContain("Specifications")
+    expect(md).not.toContain("drum reference point")
+    expect(md).toContain("| Leather pads |")
+    expect(md).toContain("warm sound with a full bass")
+  })
+  it("a link back up to the page's navigation goes with the skip links; one to another page stays", () => {
+    const text = copy(backJump())
+    expect(text).not.toContain("Back to navigation")
+    expect(text).toContain("Back to posts")
+    expect(text).toContain("parts and labour")
+  })
+  it("a box named as a loader, a strip's title over no items, is left out; an uploader stays", () => {
+    const text = copy(unfilledStrip())
+    expect(text).not.toContain("Most Popular Accessories")
+    expect(text).toContain("Send us a photo of your setup")
+    expect(text).toContain("parts and labour")
   })
 })

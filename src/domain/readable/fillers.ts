@@ -11,7 +11,10 @@
  * - the word "Icon" in a box named as an icon, standing alone, where the style sheet draws a
  *   glyph (`withoutIconWords`), and an icon font's ligature name outside tables (`withoutLigatureIcons`);
  * - "Loading…" standing alone after the page's text, where a script puts what it fetches, or
- *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`).
+ *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`);
+ * - a loader's stand-in: a box named as a loader (`product-suggest__loader`) that a script shows
+ *   until it has fetched a strip, holding the strip's title over an empty box of items
+ *   (`withoutLoaderBoxes`).
  */
 import { eachKept, type El, hasAncestorNamed, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -172,6 +175,34 @@ export const withoutLoadingNotes = (page: Page, roots: ReadonlyArray<El>): Reado
       el.drop = LOADING.test(textContent(page.texts, el).trim())
       if (!el.drop) before += el.own
       return el.drop
+    })
+  }
+  return roots
+}
+
+/**
+ * A class that names its box a loader: a class token that is the word `loader`, or ends in it after
+ * a BEM or hyphen joint (`loader`, `page-loader`, `product-suggest__loader`); not `uploader`,
+ * `downloader`, `preloader`, nor a token that goes on after it (`loader-items`).
+ */
+const LOADER = /(?:^|\s|__|-)loader(?=\s|$)/i
+
+/** The most visible characters a loader's stand-in holds (a strip's title, not a section). */
+const MAX_LOADER_TEXT = 80
+
+/**
+ * The roots without each box named as a loader (`LOADER`) whose text is one short line or less: a
+ * script shows it, a strip's title over an empty box of items ("Most Popular Accessories & Related
+ * Items"), until it has fetched the strip, which the saved page never got; the title names
+ * nothing on the page.
+ */
+export const withoutLoaderBoxes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      const cls = el.attribs.class
+      if (cls === undefined || el.text === 0 || el.text > MAX_LOADER_TEXT || !LOADER.test(cls)) return false
+      el.drop = true
+      return true
     })
   }
   return roots

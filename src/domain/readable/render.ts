@@ -225,6 +225,23 @@ const codeBlock = (ctx: Ctx, pre: El): string => {
 
 const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLineOf(cell, ctx, depth).replace(/\|/g, "\\|")
 
+/** Rows a table must have before it can be read as hollow. */
+const HOLLOW_MIN_ROWS = 4
+
+/**
+ * A table left hollow: of its rows (four or more), at most a quarter still hold any text or
+ * picture once the rules have run, every other row's cells empty (a spec table whose values a
+ * script fills per variant, written with its cells hidden, or one whose cells other rules
+ * dropped). What is left is a grid of bars around a stray value or two, not a table to read; a
+ * table whose rows keep their labels beside empty (icon) cells is not hollow.
+ */
+const hollow = (rows: ReadonlyArray<ReadonlyArray<string>>): boolean => {
+  if (rows.length < HOLLOW_MIN_ROWS) return false
+  let filled = 0
+  for (const r of rows) if (r.some((cell) => cell.trim() !== "")) filled++
+  return filled * 4 <= rows.length
+}
+
 const table = (node: El, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return flatText(ctx, node)
   const rows: Array<Array<string>> = []
@@ -249,6 +266,7 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
   let width = 0
   for (const r of rows) if (r.length > width) width = r.length
   if (width === 0) return ""
+  if (hollow(rows)) return ""
   // Rows keep their own cells (no padding: a ragged table cannot blow up the output).
   const line = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
   const [head, ...body] = rows

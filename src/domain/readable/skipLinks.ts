@@ -6,7 +6,9 @@
  *   them off the screen until a keyboard reaches them, which the copy does not read, and themes
  *   that do not name them (`skip-link`: content.ts `BANNER`) leave them in the copy's first line.
  *   A link to an anchor (its address holds a `#`) whose short text says "skip to" is left out
- *   (`withoutSkipLinks`).
+ *   (`withoutSkipLinks`), and so is one whose whole text is a way back up the page ("Back to
+ *   navigation", "Back to the menu", "Back to top": `BACK`), the skip link's return jump that
+ *   closes a section for keyboards; "Back to posts" (a link to another page) is no such jump.
  * - A menu written again for screen readers: shops whose menus open on hover or from a script
  *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
  *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
@@ -21,17 +23,21 @@ import { eachKept, type El, type Page, textContent } from "./tree.js"
 /** A skip link's words. */
 const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
 
+/** A return jump's whole text: "back to" the navigation, the menu or the top, nothing else. */
+const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
+
 /** The most text of a skip link ("Skip to main content and primary navigation"). */
 const MAX_SKIP = 60
 
-/** The roots without each link to an anchor whose text says "skip to" (`SKIP`). */
+/** The roots without each link to an anchor whose text says "skip to" (`SKIP`) or is a way back up (`BACK`). */
 export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       if (el.name !== "a") return false
       const href = el.attribs.href
-      if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP && SKIP.test(textContent(page.texts, el))) {
-        el.drop = true
+      if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP) {
+        const text = textContent(page.texts, el)
+        if (SKIP.test(text) || BACK.test(text)) el.drop = true
       }
       return true
     })
