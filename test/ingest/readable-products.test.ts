@@ -23,7 +23,8 @@
  * `withoutTitleEchoes`, readable/accordions.ts a closed dialog no accordion's answer,
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
- * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page).
+ * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
+ * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2203,5 +2204,35 @@ describe("readable copy: the thirty-second round's rules, read as narrowly as th
   it("a page that says nothing but its title, and a quote of the title, keep them", () => {
     expect(htmlToMarkdown(onlyTitle(), URL_)).toMatch(/\n# Carpe diem\n\nCarpe diem\.\n$/)
     expect(htmlToMarkdown(quotedTitle(), URL_)).toContain("> Carpe diem")
+  })
+})
+
+/**
+ * An auction page saved with a modal dialog open: the script that opened the dialog marked the
+ * page's `main` `aria-hidden="true"` so that screen readers read the dialog alone. A box behind
+ * it that is no main landmark keeps being left out.
+ */
+const inertMain = (landmark: string) =>
+  `<html><head><title>Brand Model 41 clutch kit | ExampleShop</title></head><body>
+  <header><nav><a href="/">ExampleShop</a> <a href="/deals">Deals</a> <a href="/help">Help</a></nav></header>
+  <div role="dialog" aria-modal="true"><h2>Ship to</h2><p>Choose a region.</p></div>
+  ${landmark}
+  <h1>Brand Model 41 clutch kit</h1>
+  <p>EUR 355.58</p>
+  <p>International shipment of items may be subject to customs processing and additional charges.</p>
+  <div aria-hidden="true"><p>Watch this item to see when its price drops.</p></div>
+  <p>Read the item's description or contact the seller for details before you buy the clutch kit.</p>
+  <p>ExampleShop item number: 4049283</p>
+  </${landmark.startsWith("<main") ? "main" : "div"}>
+  <footer><p>Copyright ExampleShop</p></footer></body></html>`
+
+describe("readable copy: the thirty-third round's product pages (1, 4, 7, …)", () => {
+  it("a main landmark a modal dialog marked aria-hidden is shown, a box so marked inside it not", () => {
+    for (const landmark of [`<main role="presentation" aria-hidden="true">`, `<div role="main" aria-hidden="true">`]) {
+      const text = copy(inertMain(landmark))
+      expect(text).toContain("subject to customs processing")
+      expect(text).toContain("contact the seller for details")
+      expect(text).not.toContain("Watch this item")
+    }
   })
 })
