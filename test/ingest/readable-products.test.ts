@@ -24,7 +24,8 @@
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
  * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
- * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`).
+ * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
+ * readable/stickyBars.ts `withoutStickyBuyBars`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2226,6 +2227,25 @@ const inertMain = (landmark: string) =>
   </${landmark.startsWith("<main") ? "main" : "div"}>
   <footer><p>Copyright ExampleShop</p></footer></body></html>`
 
+/**
+ * A grill's product page whose theme repeats the buy box in a bar that slides in once the reader
+ * scrolls past it (`c-addcartsticky`), and keeps its pictures in a column that only stays in view
+ * (`product__column-sticky`), which holds no buy control.
+ */
+const stickyBar = () =>
+  `<html><head><title>Brand Model 41 grill | ExampleShop</title>
+  <meta property="og:type" content="product"></head><body><main>
+  <div class="product__column-sticky"><p>Stainless steel grate, folding legs and a lid with a thermometer.</p></div>
+  <h1>Brand Model 41 grill</h1>
+  <p class="price">149.00 EUR</p>
+  <p>A charcoal grill of brushed stainless steel with a cooking surface of sixty centimetres, an ` +
+  `adjustable air vent and a removable ash pan that empties without tipping the grill over.</p>
+  <p>Its legs fold flat for the car boot, and its grate lifts out for the dishwasher after a ` +
+  `summer evening's cooking for the whole family and the neighbours too.</p>
+  <div class="c-addcartsticky"><div class="c-addcartsticky__leftside"><p>Sticky Brand Model 41 grill</p>` +
+  `<p>Only 149.00 EUR today</p></div><div class="c-addcartsticky__rightside"><button>Add to cart</button></div></div>
+  </main></body></html>`
+
 describe("readable copy: the thirty-third round's product pages (1, 4, 7, …)", () => {
   it("a main landmark a modal dialog marked aria-hidden is shown, a box so marked inside it not", () => {
     for (const landmark of [`<main role="presentation" aria-hidden="true">`, `<div role="main" aria-hidden="true">`]) {
@@ -2234,5 +2254,11 @@ describe("readable copy: the thirty-third round's product pages (1, 4, 7, …)",
       expect(text).toContain("contact the seller for details")
       expect(text).not.toContain("Watch this item")
     }
+  })
+  it("a product page's sticky buy bar is left out, a column that only stays in view kept", () => {
+    const text = copy(stickyBar())
+    expect(text).toContain("removable ash pan")
+    expect(text).toContain("folding legs and a lid")
+    expect(text).not.toContain("Only 149.00 EUR today")
   })
 })
