@@ -121,6 +121,7 @@ import { withoutRepeatedGrids } from "./readable/reprises.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
+import { withoutStickyBuyBars } from "./readable/stickyBars.js"
 import { streamedInPlace } from "./readable/streamed.js"
 import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutReviewSummaries } from "./readable/summaries.js"
@@ -246,6 +247,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
+  // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
+  roots = withoutStickyBuyBars(page, roots, meta.product === true)
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)

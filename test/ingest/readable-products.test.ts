@@ -25,7 +25,9 @@
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
  * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
  * readable/render.ts `hollow` a table left with its rows nearly all empty, readable/skipLinks.ts
- * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`).
+ * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`,
+ * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
+ * readable/stickyBars.ts `withoutStickyBuyBars`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2270,5 +2272,60 @@ describe("readable copy: the thirty-third round's product pages (3, 6, 9, …)",
     expect(text).not.toContain("Most Popular Accessories")
     expect(text).toContain("Send us a photo of your setup")
     expect(text).toContain("parts and labour")
+  })
+})
+
+/**
+ * An auction page saved with a modal dialog open: the script that opened the dialog marked the
+ * page's `main` `aria-hidden="true"` so that screen readers read the dialog alone. A box behind
+ * it that is no main landmark keeps being left out.
+ */
+const inertMain = (landmark: string) =>
+  `<html><head><title>Brand Model 41 clutch kit | ExampleShop</title></head><body>
+  <header><nav><a href="/">ExampleShop</a> <a href="/deals">Deals</a> <a href="/help">Help</a></nav></header>
+  <div role="dialog" aria-modal="true"><h2>Ship to</h2><p>Choose a region.</p></div>
+  ${landmark}
+  <h1>Brand Model 41 clutch kit</h1>
+  <p>EUR 355.58</p>
+  <p>International shipment of items may be subject to customs processing and additional charges.</p>
+  <div aria-hidden="true"><p>Watch this item to see when its price drops.</p></div>
+  <p>Read the item's description or contact the seller for details before you buy the clutch kit.</p>
+  <p>ExampleShop item number: 4049283</p>
+  </${landmark.startsWith("<main") ? "main" : "div"}>
+  <footer><p>Copyright ExampleShop</p></footer></body></html>`
+
+/**
+ * A grill's product page whose theme repeats the buy box in a bar that slides in once the reader
+ * scrolls past it (`c-addcartsticky`), and keeps its pictures in a column that only stays in view
+ * (`product__column-sticky`), which holds no buy control.
+ */
+const stickyBar = () =>
+  `<html><head><title>Brand Model 41 grill | ExampleShop</title>
+  <meta property="og:type" content="product"></head><body><main>
+  <div class="product__column-sticky"><p>Stainless steel grate, folding legs and a lid with a thermometer.</p></div>
+  <h1>Brand Model 41 grill</h1>
+  <p class="price">149.00 EUR</p>
+  <p>A charcoal grill of brushed stainless steel with a cooking surface of sixty centimetres, an ` +
+  `adjustable air vent and a removable ash pan that empties without tipping the grill over.</p>
+  <p>Its legs fold flat for the car boot, and its grate lifts out for the dishwasher after a ` +
+  `summer evening's cooking for the whole family and the neighbours too.</p>
+  <div class="c-addcartsticky"><div class="c-addcartsticky__leftside"><p>Sticky Brand Model 41 grill</p>` +
+  `<p>Only 149.00 EUR today</p></div><div class="c-addcartsticky__rightside"><button>Add to cart</button></div></div>
+  </main></body></html>`
+
+describe("readable copy: the thirty-third round's product pages (1, 4, 7, …)", () => {
+  it("a main landmark a modal dialog marked aria-hidden is shown, a box so marked inside it not", () => {
+    for (const landmark of [`<main role="presentation" aria-hidden="true">`, `<div role="main" aria-hidden="true">`]) {
+      const text = copy(inertMain(landmark))
+      expect(text).toContain("subject to customs processing")
+      expect(text).toContain("contact the seller for details")
+      expect(text).not.toContain("Watch this item")
+    }
+  })
+  it("a product page's sticky buy bar is left out, a column that only stays in view kept", () => {
+    const text = copy(stickyBar())
+    expect(text).toContain("removable ash pan")
+    expect(text).toContain("folding legs and a lid")
+    expect(text).not.toContain("Only 149.00 EUR today")
   })
 })

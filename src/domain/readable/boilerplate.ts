@@ -89,14 +89,25 @@ const hiddenStyle = (attribs: Attribs): boolean => attribs.style !== undefined &
  */
 const QUOTE_BOX = /(?:^|\s)quote(?:$|\s)/
 
+/**
+ * Whether an element is the page's main landmark: a `main`, or a box whose role is `main`. A
+ * script that opens a modal dialog (a region picker, a sign-in prompt) marks everything behind it
+ * `aria-hidden="true"`, the `main` too, so that screen readers read the dialog alone; a page saved
+ * with the dialog open still shows its `main` to the eye. So `aria-hidden` alone does not leave a
+ * main landmark out (the `hidden` attribute and a hiding style still do); any other box it marks
+ * is left out as before.
+ */
+const mainLandmark = (name: string, role: string | undefined): boolean =>
+  name === "main" || role?.toLowerCase().trim() === "main"
+
 /** Whether an element of this (lowercase) name and attributes is left out outright (`reveal`: see `concealing`). */
 export const droppedTag = (name: string, attribs: Attribs, reveal = false): boolean => {
   if (reveal && concealing(name, attribs)) return false
   if (DROP.has(name) && !(name === "aside" && attribs.class !== undefined && QUOTE_BOX.test(attribs.class))) return true
   if (attribs.hidden !== undefined) return true
   const ariaHidden = attribs["aria-hidden"]
-  if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true") return true
   const role = attribs.role
+  if (ariaHidden !== undefined && ariaHidden.toLowerCase() === "true" && !mainLandmark(name, role)) return true
   if (role !== undefined && DROP_ROLES.has(role.toLowerCase().trim())) return true
   return hiddenStyle(attribs)
 }
