@@ -24,7 +24,8 @@
  * readable/notices.ts `withoutWaitingAlerts` an alert hidden by a design system's prefixed classes,
  * and one named by its role inside a box so hidden, readable/boilerplate.ts a class `hidden` after
  * a short namespace, readable/titleEchoes.ts also for a title written again as a link to the page,
- * readable/content.ts `visibleFallback` a list of nothing but links in a product page's `main`).
+ * readable/content.ts `visibleFallback` a list of nothing but links in a product page's `main`,
+ * readable/bareHeadings.ts `withoutClosingHeading`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2265,5 +2266,14 @@ describe("readable copy: a list of nothing but links in a product page's main", 
     expect(text).toContain("Litres and cups")
     expect(text).toContain("Feb 1999")
     expect(text).not.toContain("Glass Kettles")
+  })
+})
+
+describe("readable copy: a product page's copy closing on a heading", () => {
+  it("leaves out the heading its left-out list leaves over nothing, and keeps those over text", () => {
+    const md = htmlToMarkdown(kettleItemPage(), URL_)
+    expect(md).toContain("## Item specifics")
+    expect(md).toContain("## About this seller")
+    expect(md).not.toContain("More to explore")
   })
 })
