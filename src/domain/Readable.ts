@@ -54,6 +54,7 @@ import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAdNotes } from "./readable/ads.js"
 import { withoutAttachmentBoxes } from "./readable/attachments.js"
 import { withoutAuthorBox } from "./readable/authors.js"
+import { withoutClosingHeading } from "./readable/bareHeadings.js"
 import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
@@ -252,7 +253,14 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
-  return assemble(meta, collapse(page.title).trim(), pageUrl, withoutRepeats(blocks))
+  const body = withoutRepeats(blocks)
+  // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts).
+  return assemble(
+    meta,
+    collapse(page.title).trim(),
+    pageUrl,
+    meta.product === true ? withoutClosingHeading(body) : body
+  )
 }
 
 /** How many of the body's first blocks may hold the page's own `# ` title. */

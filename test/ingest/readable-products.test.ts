@@ -27,7 +27,8 @@
  * readable/render.ts `hollow` a table left with its rows nearly all empty, readable/skipLinks.ts
  * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`,
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
- * readable/stickyBars.ts `withoutStickyBuyBars`).
+ * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
+ * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2327,5 +2328,75 @@ describe("readable copy: the thirty-third round's product pages (1, 4, 7, …)",
     expect(text).toContain("removable ash pan")
     expect(text).toContain("folding legs and a lid")
     expect(text).not.toContain("Only 149.00 EUR today")
+  })
+})
+
+/** A marketplace's item page: its summary scored, its specifics as short rows, a list of the shop's categories in `main`. */
+const exploreLinks = ["Steel Kettles", "Glass Kettles", "Travel Kettles", "Kettle Filters", "Tea Pots", "Milk Frothers"]
+const kettleRow = (k: string, v: string) =>
+  `<div class="row"><div><span>${k}</span></div><div><span>${v}</span></div></div>`
+const kettleFacts: ReadonlyArray<readonly [string, string]> = [
+  ["Capacity", "1.5 litres"],
+  ["Colour", "Silver"],
+  ["Material", "Steel"],
+  ["Handle", "Plastic"],
+  ["Power", "2200 watts"],
+  ["Base", "Turns round"],
+  ["Window", "Glass"],
+  ["Filter", "Removable"],
+  ["Cord", "75 cm"],
+  ["Weight", "1.1 kg"],
+  ["Made in", "Portugal"],
+  ["Year", "2009"],
+  ["Voltage", "230 volts"],
+  ["Lid", "Opens wide"],
+  ["Switch", "Lit when on"],
+  ["Feet", "Rubber"],
+  ["Scale", "Litres and cups"],
+  ["Warranty", "None"],
+  ["Box", "Original box"],
+  ["Manual", "Included"],
+  ["Model", "Model 41"],
+  ["Series", "Classic"],
+  ["Finish", "Brushed"],
+  ["Spout", "Wide"]
+]
+const kettleItemPage = () =>
+  `<html><head><title>Brand Model 41 kettle</title><script type="application/ld+json">` +
+  `{"@context":"https://schema.org","@type":"Product","name":"Brand Model 41 kettle",` +
+  `"offers":{"@type":"Offer","price":"18.00","priceCurrency":"USD"}}</script></head><body>
+  <main>
+  <div class="columns"><div class="gallery"><img src="/k.jpg" alt=""></div>
+  <div class="summary"><h1><span>Brand Model 41 kettle</span></h1>
+  <p>Condition: used, with a few marks of use on its base and handle, and a clean filter.</p>
+  <p>Shipping: US $15.47 by post to any address in the country, tracked, within a day.</p>
+  <p>Returns: 30 days, the buyer pays for return shipping, and the refund follows within a week.</p></div></div>
+  <div class="tabs"><div class="panel"><div class="section"><h2>Item specifics</h2>${
+    kettleFacts.map(([k, v]) => kettleRow(k, v)).join("")
+  }</div></div></div>
+  <div class="seller"><div class="section"><h2>About this seller</h2>${kettleRow("Joined", "Feb 1999")}${
+    kettleRow("Sold", "16K items")
+  }${kettleRow("Feedback", "99.7% positive")}</div></div>
+  <div class="seo"><div><h2><span>More to explore :</span></h2><ul class="seo-list">${
+    exploreLinks.map((n, i) => `<li><a href="/b/${i}"><span>${n}</span><span>,</span></a></li>`).join("")
+  }</ul></div></div>
+  </main></body></html>`
+
+describe("readable copy: a list of nothing but links in a product page's main", () => {
+  it("is the shop's categories, not entries the page lists: the visible text leaves it out", () => {
+    const text = copy(kettleItemPage())
+    expect(text).toContain("Item specifics")
+    expect(text).toContain("Litres and cups")
+    expect(text).toContain("Feb 1999")
+    expect(text).not.toContain("Glass Kettles")
+  })
+})
+
+describe("readable copy: a product page's copy closing on a heading", () => {
+  it("leaves out the heading its left-out list leaves over nothing, and keeps those over text", () => {
+    const md = htmlToMarkdown(kettleItemPage(), URL_)
+    expect(md).toContain("## Item specifics")
+    expect(md).toContain("## About this seller")
+    expect(md).not.toContain("More to explore")
   })
 })

@@ -1091,7 +1091,9 @@ const BANNER =
  * the page's own header and footer (boxes its script builds as the footer or the site's header,
  * named so: `namedFooter`, `namedHeader`; a wiki's print footer and category links: `wikiFooter`),
  * banners named as such, and lists of nothing but links (not
- * the entries of the page's `main`: `entriesInMain`). Class names that merely sound like furniture
+ * the entries of the page's `main`: `entriesInMain`, except on a page that shows one product: it
+ * lists no entries, and a list of nothing but links in its `main` points to the shop's categories
+ * or searches, "More to explore: Steel Kettles, Glass Kettles, …"). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
 const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet<El> = new Set()): Array<El> => {
@@ -1105,7 +1107,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
           (furnitureTag(el) || namedFooter(el) || wikiFooter(el) || namedHeader(el) || namedNavBar(el) ||
             isBanner(el) ||
-            (linkList(el) && !entriesInMain(page, el) && credits?.has(el) !== true) ||
+            (linkList(el) && !(!product && entriesInMain(page, el)) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))) ||
         smallPrintBlock(page, el, total))
     ) el.drop = true
@@ -1253,7 +1255,8 @@ const MIN_ENTRIES = 5
 /**
  * A list of links inside the page's declared `main` (or `role=main`) with `MIN_ENTRIES` items or
  * more: what a category page, an index or a "list of …" page lists (its members are links), not a
- * menu, which sits in the page's navigation or header. The visible fallback keeps it.
+ * menu, which sits in the page's navigation or header. The visible fallback keeps it, except on a
+ * page that shows one product (`visibleFallback`).
  */
 const entriesInMain = (page: Page, list: El): boolean => {
   if (elements(list).length < MIN_ENTRIES) return false
