@@ -249,7 +249,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
-  roots = withoutStickyBuyBars(page, roots, meta.product === true)
+  roots = withoutStickyBuyBars(page, roots, meta.product === true && meta.productGroup !== true)
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
@@ -259,7 +259,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    meta.product === true ? withoutClosingHeading(body) : body
+    meta.product === true && meta.productGroup !== true ? withoutClosingHeading(body) : body
   )
 }
 

@@ -2400,3 +2400,56 @@ describe("readable copy: a product page's copy closing on a heading", () => {
     expect(md).not.toContain("More to explore")
   })
 })
+
+/** A product page whose details sit in a box named as a sticky bar that names no buy control. */
+const stickyDetails = () =>
+  `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main>
+  <h1>Steel kettle K1</h1>
+  <p>A steel kettle that boils a full litre in four minutes, its lid opened by a button on the handle, ` +
+  `its base turning on a cord that winds beneath it.</p>
+  <div class="sticky-bar-container"><h2>Details</h2><p>The lid holds a thermometer that reads the ` +
+  `water's heat to the degree, and the spout pours a thin stream for coffee.</p></div>
+  <div class="sticky-atc"><span>Steel kettle K1</span><span>49.00 EUR</span><a href="/cart">Add to cart</a></div>
+  </main></body></html>`
+
+/** An article's table with one row of steps and empty spacer rows between its parts. */
+const spacedTable = () =>
+  `<html><head><title>How to light a grill</title></head><body><main><article>
+  <h1>How to light a grill</h1>
+  <p>A chimney starter lights charcoal without lighter fluid: fill it, light the paper beneath it, ` +
+  `and wait until the top coals are covered in grey ash before you pour them out.</p>
+  <table><tr><th>Step</th><th>Time</th></tr>${"<tr><td></td><td></td></tr>".repeat(3)}` +
+  `<tr><td>Light the coals</td><td>10 min</td></tr>${"<tr><td></td><td></td></tr>".repeat(3)}</table>
+  <p>Spread the coals on one side of the grate for a hot zone and a cool one, and close the lid for ` +
+  `five minutes so that the grate heats through before the food goes on.</p>
+  </article></main></body></html>`
+
+/** A box a script loads lazily, holding a shop's returns note, and a link back to another page's menu. */
+const lazyBox = () =>
+  `<html><head><title>Steel kettle K1</title>${productLd}</head><body><main>
+  <h1>Steel kettle K1</h1>
+  <p>A steel kettle that boils a full litre in four minutes, its lid opened by a button on the handle, ` +
+  `its base turning on a cord that winds beneath it.</p>
+  <div class="lazy-loader"><p>Free returns within 30 days of delivery.</p></div>
+  <p>Also sold in our café: <a href="/cafe/menu#teas">Back to the menu</a></p>
+  </main></body></html>`
+
+describe("readable copy: the thirty-third round's rules, read as narrowly as they are meant", () => {
+  it("a sticky box that names no buy control is content; a sticky buy bar is not", () => {
+    const text = copy(stickyDetails())
+    expect(text).toContain("holds a thermometer")
+    expect(text).not.toContain("Add to cart")
+  })
+  it("a table's spacer rows do not make it hollow", () => {
+    expect(htmlToMarkdown(spacedTable(), URL_)).toContain("| Light the coals | 10 min |")
+  })
+  it("a page that lists a group of products keeps the links its main lists", () => {
+    const group = kettleItemPage().replace("<head>", `<head><meta property="og:type" content="product.group">`)
+    expect(copy(group)).toContain("Glass Kettles")
+  })
+  it("a box that loads lazily is no loader's stand-in; a link to another page's menu is no jump back up", () => {
+    const text = copy(lazyBox())
+    expect(text).toContain("Free returns within 30 days")
+    expect(text).toContain("Back to the menu")
+  })
+})

@@ -952,7 +952,7 @@ export const chooseContent = (
   const listing = says.discussion !== true && !(product && says.productGroup !== true)
   const published = says.published !== undefined
   const drops = page.all.map((el) => el.drop)
-  const fallback = visibleFallback(page, product, otherProducts)
+  const fallback = visibleFallback(page, product, otherProducts, product && says.productGroup !== true)
   const shown = keptText(page, fallback)
   if (
     shown > kept &&
@@ -1096,7 +1096,12 @@ const BANNER =
  * or searches, "More to explore: Steel Kettles, Glass Kettles, …"). Class names that merely sound like furniture
  * ("comment", "related", "widget") are not believed here: on such a page they name the content.
  */
-const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet<El> = new Set()): Array<El> => {
+const visibleFallback = (
+  page: Page,
+  product = false,
+  otherProducts: ReadonlySet<El> = new Set(),
+  oneProduct = false
+): Array<El> => {
   keepFurniture(page)
   const total = page.root.text
   const keep = total * SHARE_KEEPING_FURNITURE
@@ -1107,7 +1112,7 @@ const visibleFallback = (page: Page, product = false, otherProducts: ReadonlySet
       !el.drop && ((product && pageFrame(page, el)) || el.text < keep &&
           (furnitureTag(el) || namedFooter(el) || wikiFooter(el) || namedHeader(el) || namedNavBar(el) ||
             isBanner(el) ||
-            (linkList(el) && !(!product && entriesInMain(page, el)) && credits?.has(el) !== true) ||
+            (linkList(el) && (oneProduct || !entriesInMain(page, el)) && credits?.has(el) !== true) ||
             otherProducts.has(el) || (product && productFurniture(el))) ||
         smallPrintBlock(page, el, total))
     ) el.drop = true

@@ -13,8 +13,8 @@
  * - "Loading…" standing alone after the page's text, where a script puts what it fetches, or
  *   anywhere in a box marked as loading (`aria-busy="true"`) (`withoutLoadingNotes`);
  * - a loader's stand-in: a box named as a loader (`product-suggest__loader`) that a script shows
- *   until it has fetched a strip, holding the strip's title over an empty box of items
- *   (`withoutLoaderBoxes`).
+ *   until it has fetched a strip, of 80 characters or less (the strip's title over an empty box of
+ *   items) (`withoutLoaderBoxes`).
  */
 import { eachKept, type El, hasAncestorNamed, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
 
@@ -181,11 +181,11 @@ export const withoutLoadingNotes = (page: Page, roots: ReadonlyArray<El>): Reado
 }
 
 /**
- * A class that names its box a loader: a class token that is the word `loader`, or ends in it after
- * a BEM or hyphen joint (`loader`, `page-loader`, `product-suggest__loader`); not `uploader`,
- * `downloader`, `preloader`, nor a token that goes on after it (`loader-items`).
+ * A class that names its box a loader: a class token that is the word `loader`, or a BEM element
+ * named so (`product-suggest__loader`); not `uploader`, `preloader`, nor a wrapper that loads its
+ * content lazily (`lazy-loader`, `content-loader`), nor a token that goes on after it (`loader-items`).
  */
-const LOADER = /(?:^|\s|__|-)loader(?=\s|$)/i
+const LOADER = /(?:^|\s|__)loader(?=\s|$)/i
 
 /** The most visible characters a loader's stand-in holds (a strip's title, not a section). */
 const MAX_LOADER_TEXT = 80

@@ -229,22 +229,41 @@ const cellText = (cell: El, ctx: Ctx, depth: number): string => oneLineOf(cell, 
 const HOLLOW_MIN_ROWS = 4
 
 /**
- * A table left hollow: of its rows (four or more), at most a quarter still hold any text or
- * picture once the rules have run, every other row's cells empty (a spec table whose values a
- * script fills per variant, written with its cells hidden, or one whose cells other rules
- * dropped). What is left is a grid of bars around a stray value or two, not a table to read; a
- * table whose rows keep their labels beside empty (icon) cells is not hollow.
+ * A table left hollow: of its rows that held text in the page (four or more), at most a quarter
+ * still hold any once the rules have run, every other row's cells empty (a spec table whose values
+ * a script fills per variant, written with its cells hidden, or one whose cells other rules
+ * dropped). What is left is a grid of bars around a stray value or two, not a table to read. A
+ * table whose rows keep their labels beside empty (icon) cells is not hollow, and rows that held
+ * nothing in the page itself (a spacer row, `<td></td>`) are not counted.
  */
-const hollow = (rows: ReadonlyArray<ReadonlyArray<string>>): boolean => {
-  if (rows.length < HOLLOW_MIN_ROWS) return false
+const hollow = (rows: ReadonlyArray<ReadonlyArray<string>>, held: ReadonlyArray<boolean>): boolean => {
+  let written = 0
   let filled = 0
-  for (const r of rows) if (r.some((cell) => cell.trim() !== "")) filled++
-  return filled * 4 <= rows.length
+  for (let i = 0; i < rows.length; i++) {
+    if (!held[i]) continue
+    written++
+    if (rows[i]!.some((cell) => cell.trim() !== "")) filled++
+  }
+  return written >= HOLLOW_MIN_ROWS && filled * 4 <= written
+}
+
+/**
+ * Whether a row held anything in the page, dropped or hidden or not: text of its own cells, or an
+ * element inside a cell (a hidden paragraph, a picture). A spacer row's cells hold nothing.
+ */
+const heldInPage = (row: El): boolean => {
+  for (const cell of row.children) {
+    if (typeof cell === "number") continue
+    if (cell.selfText > 0 || cell.children.some((c) => typeof c !== "number")) return true
+  }
+  return false
 }
 
 const table = (node: El, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return flatText(ctx, node)
   const rows: Array<Array<string>> = []
+  /** Whether each row held text in the page (`hollow`). */
+  const held: Array<boolean> = []
   // Rows of this table only (not of nested tables), in document order.
   const collect = (el: El, level: number) => {
     for (const child of el.children) {
@@ -257,6 +276,7 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
           }
         }
         rows.push(cells)
+        held.push(heldInPage(child))
       } else if ((child.name === "thead" || child.name === "tbody" || child.name === "tfoot") && level < 2) {
         collect(child, level + 1)
       }
@@ -266,7 +286,7 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
   let width = 0
   for (const r of rows) if (r.length > width) width = r.length
   if (width === 0) return ""
-  if (hollow(rows)) return ""
+  if (hollow(rows, held)) return ""
   // Rows keep their own cells (no padding: a ragged table cannot blow up the output).
   const line = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
   const [head, ...body] = rows

@@ -37,7 +37,8 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
       const href = el.attribs.href
       if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP) {
         const text = textContent(page.texts, el)
-        if (SKIP.test(text) || BACK.test(text)) el.drop = true
+        // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`).
+        if (SKIP.test(text) || (href.trimStart().startsWith("#") && BACK.test(text))) el.drop = true
       }
       return true
     })
