@@ -38,9 +38,11 @@
  *   opens with its close control and an alert waiting hidden for a script (on a product page, a
  *   short box its template shows on a state flag), readable/pictures.ts a
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
- *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews;
+ *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews,
+ *   readable/stickyBars.ts a buy box repeated in a sticky bar;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading,
- *   readable/titleEchoes.ts a line beside that heading that says its words again;
+ *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
+ *   that shows one product readable/bareHeadings.ts a heading the copy would close on;
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute; on a page that says it shows one product,
  *   readable/mojibake.ts writes text the shop decoded twice ("youâ€™re") as meant;
