@@ -250,8 +250,10 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
+  // A page that shows one product, not a group of them.
+  const oneProduct = meta.product === true && meta.productGroup !== true
   // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
-  roots = withoutStickyBuyBars(page, roots, meta.product === true && meta.productGroup !== true)
+  roots = withoutStickyBuyBars(page, roots, oneProduct)
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
@@ -261,7 +263,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    meta.product === true && meta.productGroup !== true ? withoutClosingHeading(body) : body
+    oneProduct ? withoutClosingHeading(body) : body
   )
 }
 

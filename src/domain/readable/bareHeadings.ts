@@ -9,9 +9,8 @@
  * pages only (Readable.ts): a listing's or a service page's copy may close on a heading that names
  * the last of its entries, written as headings.
  */
+import { HEADING } from "./repeats.js"
 
-/** A heading block: its marks, then its text. */
-const HEADING = /^#{1,6} /
 /** A heading block below the title. */
 const SUBHEADING = /^#{2,6} /
 

@@ -3,6 +3,9 @@
  * and trafilatura use). Tags of scripts, media, forms' controls, navigation and asides are
  * dropped outright; class/id names give an element a weight (positive for article-like names,
  * negative for furniture) and mark furniture that is dropped unless it holds most of the page.
+ * Over 400 lines: the tables of tags, roles and names and the tests that read them are one
+ * decision (`droppedTag`, `concealing` and the name weights are read together as the page is
+ * read, tree.ts); split, one would be read without the other.
  */
 import type { Attribs } from "./html.js"
 

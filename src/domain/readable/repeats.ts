@@ -47,7 +47,7 @@ const MAX_RUN_BLOCK = 60
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
 /** A heading block: its marks, then its text. */
-const HEADING = /^#{1,6} /
+export const HEADING = /^#{1,6} /
 /** How many blocks after a link its card's heading may come. */
 const HEADING_WITHIN = 4
 
