@@ -29,7 +29,8 @@
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
  * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
- * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class).
+ * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class,
+ * readable/prices.ts `withoutHiddenPriceStates` a price's labels for screen readers).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1137,14 +1138,25 @@ describe("readable copy: a price block's states", () => {
 
   it("keeps the sale price and the badges the block's state shows", () => {
     const text = copy(priced(productLd, " price--on-sale price--sold-out"))
-    expect(text).toContain("Sale price $35.00")
+    expect(text).toContain("$35.00")
     expect(text).toContain("Sold out")
-    expect(text).not.toMatch(/^Regular price \$42\.00$/m)
+    expect(text).not.toMatch(/^\$42\.00$/m)
     expect(text).not.toMatch(/^Sale$/m)
   })
 
   it("keeps every state where the page does not say it shows a product", () => {
     expect(copy(priced("", ""))).toContain("Sale price $35.00")
+  })
+
+  it("leaves out the labels of its prices that only screen readers read; a spoken figure stays", () => {
+    const page = priced(productLd, "").replace(
+      `<span class="price-item">$42.00</span></div>`,
+      `<span class="price-item">$42.00</span> <span class="visually-hidden">$4.20 per 100 g</span></div>`
+    )
+    const text = copy(page)
+    expect(text).toContain("$42.00")
+    expect(text).toContain("$4.20 per 100 g")
+    expect(text).not.toContain("Regular price")
   })
 })
 
