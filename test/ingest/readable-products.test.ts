@@ -28,7 +28,9 @@
  * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`,
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
- * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`).
+ * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
+ * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class,
+ * readable/prices.ts `withoutHiddenPriceStates` a price's labels for screen readers).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -1136,14 +1138,25 @@ describe("readable copy: a price block's states", () => {
 
   it("keeps the sale price and the badges the block's state shows", () => {
     const text = copy(priced(productLd, " price--on-sale price--sold-out"))
-    expect(text).toContain("Sale price $35.00")
+    expect(text).toContain("$35.00")
     expect(text).toContain("Sold out")
-    expect(text).not.toMatch(/^Regular price \$42\.00$/m)
+    expect(text).not.toMatch(/^\$42\.00$/m)
     expect(text).not.toMatch(/^Sale$/m)
   })
 
   it("keeps every state where the page does not say it shows a product", () => {
     expect(copy(priced("", ""))).toContain("Sale price $35.00")
+  })
+
+  it("leaves out the labels of its prices that only screen readers read; a spoken figure stays", () => {
+    const page = priced(productLd, "").replace(
+      `<span class="price-item">$42.00</span></div>`,
+      `<span class="price-item">$42.00</span> <span class="visually-hidden">$4.20 per 100 g</span></div>`
+    )
+    const text = copy(page)
+    expect(text).toContain("$42.00")
+    expect(text).toContain("$4.20 per 100 g")
+    expect(text).not.toContain("Regular price")
   })
 })
 
@@ -2451,5 +2464,36 @@ describe("readable copy: the thirty-third round's rules, read as narrowly as the
     const text = copy(lazyBox())
     expect(text).toContain("Free returns within 30 days")
     expect(text).toContain("Back to the menu")
+  })
+})
+
+/**
+ * A feedback form under a product's summary whose thanks wait, hidden by a design system's
+ * prefixed class, in live regions a script shows once the reader has answered; and a live region
+ * that is not hidden (a stock note a script updates).
+ */
+const feedbackThanks = () =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body><main><div class="product">
+  <h1>Brand Model 41 kettle</h1>
+  <p>A glass kettle of one litre and seven tenths, lit from below in blue while it boils, its filter ` +
+  `lifted out for rinsing and its base turning all the way round on a cord that winds beneath it.</p>
+  <p class="stock" aria-live="polite">Only 3 left in stock.</p>
+  <div class="ds-section feedback"><h2>Feedback</h2><p>Did you find this summary useful?</p>
+  <div class="ds-section ds-hide"><div class="ds-section ds-padding">
+  <div class="ds-box ds-box-success ds-hide" aria-live="polite"><div class="ds-box-inner">` +
+  `<div class="ds-box-content">You selected "Yes, it is useful"</div></div></div>
+  <div class="ds-box ds-box-success ds-hide" role="status"><div class="ds-box-inner">` +
+  `<div class="ds-box-content">You chose "No, it is not useful"</div></div></div>
+  </div></div></div>
+  </div></main></body></html>`
+
+describe("readable copy: a status message hidden until the reader acts", () => {
+  it("a short live region hidden by its class is left out; one shown stays", () => {
+    const text = copy(feedbackThanks())
+    expect(text).toContain("lit from below in blue")
+    expect(text).toContain("Only 3 left in stock")
+    expect(text).toContain("Did you find this summary useful?")
+    expect(text).not.toContain("You selected")
+    expect(text).not.toContain("You chose")
   })
 })

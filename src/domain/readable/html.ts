@@ -28,6 +28,8 @@ export interface Attribs {
   readonly "aria-label"?: string | undefined
   /** Read for a box a script has not filled yet (fillers.ts). */
   readonly "aria-busy"?: string | undefined
+  /** Read for a status message a script shows as the reader acts (notices.ts). */
+  readonly "aria-live"?: string | undefined
   /** Read for a picture that is a smiley in a line of text (chrome.ts). */
   readonly alt?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
@@ -66,6 +68,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-labelledby": undefined,
   "aria-label": undefined,
   "aria-busy": undefined,
+  "aria-live": undefined,
   alt: undefined,
   name: undefined,
   property: undefined,

@@ -8,7 +8,8 @@
  * after the heading, a dismissible block may be the page's own (a listing's note on its filters)
  * and stays. A box that opens with its own close control is a lightbox laid over the page, left
  * out wherever it stands (`withoutClosableBoxes`). An alert that waits hidden by its class for a
- * script to show it (a deleted thread's notice) is left out too (`withoutWaitingAlerts`), and on a
+ * script to show it (a deleted thread's notice, a feedback form's thanks in a live region) is left
+ * out too (`withoutWaitingAlerts`), and on a
  * product page so is a short box its template shows only once a state flag is set, saved before
  * the script ran (`withoutStateBoxes`).
  */
@@ -125,6 +126,22 @@ const waitingWithin = (el: El, root: El): boolean => {
   return false
 }
 
+/** The most characters of a live region read as a status message: a form's "Thank you for your feedback". */
+const MAX_STATUS_TEXT = 200
+
+/**
+ * Whether `el` is a live region that announces a short status: `aria-live="polite"` or
+ * `"assertive"` (not `"off"`), or `role="status"`, holding 200 characters or less. Screen readers
+ * read such a box aloud when a script changes it, so pages fill it or show it as the reader acts
+ * (a feedback form's "Thank you for your feedback", "You selected \"Yes, it is useful\""). A
+ * longer live region is a part of the page that updates (a carousel's track, a cart's list).
+ */
+const liveStatus = (el: El): boolean => {
+  const live = el.attribs["aria-live"]?.trim().toLowerCase()
+  const status = live === "polite" || live === "assertive" || el.attribs.role?.trim().toLowerCase() === "status"
+  return status && el.text <= MAX_STATUS_TEXT
+}
+
 /**
  * The roots without the alerts that wait hidden for a script: a box whose classes say it is an
  * alert (`alert`) and hidden (`hidden`, `d-none`), or so named behind a design system's short
@@ -133,6 +150,8 @@ const waitingWithin = (el: El, root: El): boolean => {
  * error: "There was a problem calculating your shipping"). An alert is also a box whose role says
  * so (`role="alert"`), and it waits hidden when a box around it inside the content is so named (a
  * gallery's "Image unavailable" in a slide hidden until a colour without a picture is picked).
+ * A short live region (`liveStatus`: `aria-live`, `role="status"`) hidden so is a status message
+ * too: a feedback form's thanks, shown once the reader has answered.
  * The copy does not read a class as hiding (pages styled with utility classes show such elements
  * from a breakpoint up); a hidden alert is never one of those.
  */
@@ -140,7 +159,8 @@ export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): Read
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
       const words = (el.attribs.class ?? "").split(/\s+/)
-      const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert"
+      const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert" ||
+        liveStatus(el)
       if (!alert || !waitingWithin(el, root)) return false
       el.drop = true
       return true
