@@ -28,7 +28,8 @@
  * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`,
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
- * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`).
+ * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
+ * readable/boilerplate.ts `activeFilters` a box of the filters applied to a list).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2451,5 +2452,45 @@ describe("readable copy: the thirty-third round's rules, read as narrowly as the
     const text = copy(lazyBox())
     expect(text).toContain("Free returns within 30 days")
     expect(text).toContain("Back to the menu")
+  })
+})
+
+/**
+ * A game's store page (it declares no product) whose reviews area shows, under the score a script
+ * fills in, the filters applied to the reviews as chips in a box named `…_active_filters`; a box
+ * whose class only says the list has filters applied (`has-active-filters`) holds the page's own
+ * notes.
+ */
+const filteredReviews = () =>
+  `<html><head><title>Brand Model 41 on ExampleShop</title></head><body><main>
+  <h1>Brand Model 41</h1>
+  <p>A puzzle game of light and mirrors across forty rooms, each opened by bending one beam ` +
+  `of light around the pillars that the last room left standing in its way.</p>
+  <div class="app_reviews_area">
+  <h2>Customer reviews for Brand Model 41</h2>
+  <div class="review_score_summaries">
+  <div class="summary_text"><div class="title">English Reviews:</div> <span>Very Positive</span> ` +
+  `<span>(2,104 reviews)</span></div>
+  <div class="outlier_totals">Total reviews in all languages: <span>3,120</span> <span>Very Positive</span></div>
+  </div>
+  <div class="has-active-filters"><p>Each room may be played again from the map once it is solved, ` +
+  `and the mirrors keep where they were left.</p></div>
+  <div class="reviews_info_ctn">
+  <div id="reviews_active_filters" role="group" class="user_reviews_active_filters">
+  <div class="title">Filters</div>
+  <div role="button" class="active_filter"></div>
+  <div role="button" class="active_filter">Excluding Off-topic Review Activity</div>
+  <div role="button" class="active_filter">Playtime: <span></span></div>
+  </div>
+  </div>
+  </div>
+  </main></body></html>`
+
+describe("readable copy: the thirty-fourth round's product pages (1, 4, 7, …)", () => {
+  it("a box of the filters applied to a list is left out; a box that only has filters applied stays", () => {
+    const text = copy(filteredReviews())
+    expect(text).not.toContain("Excluding Off-topic")
+    expect(text).toContain("Each room may be played again")
+    expect(text).toContain("Total reviews in all languages")
   })
 })
