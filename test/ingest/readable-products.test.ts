@@ -29,7 +29,8 @@
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
  * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
- * readable/boilerplate.ts `activeFilters` a box of the filters applied to a list).
+ * readable/boilerplate.ts `activeFilters` a box of the filters applied to a list, and `LEGAL_ID` a box
+ * whose id names legal print).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2486,7 +2487,33 @@ const filteredReviews = () =>
   </div>
   </main></body></html>`
 
+/**
+ * A game's store page whose description is followed by the publisher's terms in a box whose id
+ * names it as legal print; a section titled by a heading whose slug ends in "legal" stays.
+ */
+const legalBox = () =>
+  `<html><head><title>Brand Model 41 on ExampleShop</title></head><body><main>
+  <h1>Brand Model 41</h1>
+  <p>A puzzle game of light and mirrors across forty rooms, each opened by bending one beam ` +
+  `of light around the pillars that the last room left standing in its way.</p>
+  <p>Each room opens on a new tool: a prism that splits the beam in three, a lens that gathers it ` +
+  `again, a pane of coloured glass that lets through only one of the colours the prism made.</p>
+  <p>Rooms may be played in any order within each wing of the house, and the last room of a wing ` +
+  `asks for every tool its rooms have taught, turned against the walls of a single hall.</p>
+  <h2 id="is-it-legal">Is it legal to share a save?</h2>
+  <p>Saves may be shared with friends, and each friend's game keeps its own rooms and its own mirrors.</p>
+  <div id="product_area_legal"><p>ACCEPTANCE OF THE EXAMPLESHOP USER AGREEMENT REQUIRED TO PLAY. ` +
+  `An ExampleShop account and an internet connection are required to play; the publisher will ` +
+  `share your account id with ExampleShop.</p></div>
+  </main></body></html>`
+
 describe("readable copy: the thirty-fourth round's product pages (1, 4, 7, …)", () => {
+  it("a box whose id names legal print is left out; a heading whose slug ends in legal stays", () => {
+    const text = copy(legalBox())
+    expect(text).not.toContain("USER AGREEMENT")
+    expect(text).toContain("Is it legal to share a save?")
+    expect(text).toContain("Saves may be shared with friends")
+  })
   it("a box of the filters applied to a list is left out; a box that only has filters applied stays", () => {
     const text = copy(filteredReviews())
     expect(text).not.toContain("Excluding Off-topic")
