@@ -2458,27 +2458,27 @@ describe("readable copy: the thirty-third round's rules, read as narrowly as the
 
 /**
  * A game's store page (it declares no product) whose reviews area shows, under the score a script
- * fills in, the filters applied to the reviews as chips in a box named `…_active_filters`; a box
- * whose class only says the list has filters applied (`has-active-filters`) holds the page's own
- * notes.
+ * fills in, the filters applied to the reviews as chips (`active_filter`) in a box named
+ * `…__active-filters`; a box whose class only says the list has filters applied
+ * (`has-active-filters`) holds the page's own notes.
  */
 const filteredReviews = () =>
   `<html><head><title>Brand Model 41 on ExampleShop</title></head><body><main>
   <h1>Brand Model 41</h1>
   <p>A puzzle game of light and mirrors across forty rooms, each opened by bending one beam ` +
   `of light around the pillars that the last room left standing in its way.</p>
-  <div class="app_reviews_area">
+  <div class="reviews">
   <h2>Customer reviews for Brand Model 41</h2>
-  <div class="review_score_summaries">
-  <div class="summary_text"><div class="title">English Reviews:</div> <span>Very Positive</span> ` +
+  <div class="reviews__score">
+  <div class="reviews__line"><div class="reviews__label">English Reviews:</div> <span>Very Positive</span> ` +
   `<span>(2,104 reviews)</span></div>
-  <div class="outlier_totals">Total reviews in all languages: <span>3,120</span> <span>Very Positive</span></div>
+  <div class="reviews__line">Total reviews in all languages: <span>3,120</span> <span>Very Positive</span></div>
   </div>
   <div class="has-active-filters"><p>Each room may be played again from the map once it is solved, ` +
   `and the mirrors keep where they were left.</p></div>
-  <div class="reviews_info_ctn">
-  <div id="reviews_active_filters" role="group" class="user_reviews_active_filters">
-  <div class="title">Filters</div>
+  <div class="reviews__bar">
+  <div role="group" class="reviews__active-filters">
+  <div class="reviews__label">Filters</div>
   <div role="button" class="active_filter"></div>
   <div role="button" class="active_filter">Excluding Off-topic Review Activity</div>
   <div role="button" class="active_filter">Playtime: <span></span></div>

@@ -324,7 +324,7 @@ const LEGAL_ID = /(?:^|[-_])legal$/i
 /**
  * A class token that names the filters applied to a list: `active-filters`, `active_filter`,
  * `activeFilters`, alone or as the token's last word after a joint (`c-active-filters`,
- * `user_reviews_active_filters`, `browse-activeFilters`). Shops and stores show there the
+ * `reviews__active-filters`, `collection-activeFilters`). Shops and stores show there the
  * filters a reader picked as chips ("Size: M ×", "Excluding Off-topic Review Activity") over the
  * list they filter: controls, not the page's text. Strong furniture. Not a state class on the
  * list itself (`has-active-filters`, `with-`, `no-`, `is-`, `show-`: the box holding the filtered
