@@ -2497,3 +2497,69 @@ describe("readable copy: a status message hidden until the reader acts", () => {
     expect(text).not.toContain("You chose")
   })
 })
+
+/**
+ * A game's store page (it declares no product) whose reviews area shows, under the score a script
+ * fills in, the filters applied to the reviews as chips (`active_filter`) in a box named
+ * `…__active-filters`; a box whose class only says the list has filters applied
+ * (`has-active-filters`) holds the page's own notes.
+ */
+const filteredReviews = () =>
+  `<html><head><title>Brand Model 41 on ExampleShop</title></head><body><main>
+  <h1>Brand Model 41</h1>
+  <p>A puzzle game of light and mirrors across forty rooms, each opened by bending one beam ` +
+  `of light around the pillars that the last room left standing in its way.</p>
+  <div class="reviews">
+  <h2>Customer reviews for Brand Model 41</h2>
+  <div class="reviews__score">
+  <div class="reviews__line"><div class="reviews__label">English Reviews:</div> <span>Very Positive</span> ` +
+  `<span>(2,104 reviews)</span></div>
+  <div class="reviews__line">Total reviews in all languages: <span>3,120</span> <span>Very Positive</span></div>
+  </div>
+  <div class="has-active-filters"><p>Each room may be played again from the map once it is solved, ` +
+  `and the mirrors keep where they were left.</p></div>
+  <div class="reviews__bar">
+  <div role="group" class="reviews__active-filters">
+  <div class="reviews__label">Filters</div>
+  <div role="button" class="active_filter"></div>
+  <div role="button" class="active_filter">Excluding Off-topic Review Activity</div>
+  <div role="button" class="active_filter">Playtime: <span></span></div>
+  </div>
+  </div>
+  </div>
+  </main></body></html>`
+
+/**
+ * A game's store page whose description is followed by the publisher's terms in a box whose id
+ * names it as legal print; a section titled by a heading whose slug ends in "legal" stays.
+ */
+const legalBox = () =>
+  `<html><head><title>Brand Model 41 on ExampleShop</title></head><body><main>
+  <h1>Brand Model 41</h1>
+  <p>A puzzle game of light and mirrors across forty rooms, each opened by bending one beam ` +
+  `of light around the pillars that the last room left standing in its way.</p>
+  <p>Each room opens on a new tool: a prism that splits the beam in three, a lens that gathers it ` +
+  `again, a pane of coloured glass that lets through only one of the colours the prism made.</p>
+  <p>Rooms may be played in any order within each wing of the house, and the last room of a wing ` +
+  `asks for every tool its rooms have taught, turned against the walls of a single hall.</p>
+  <h2 id="is-it-legal">Is it legal to share a save?</h2>
+  <p>Saves may be shared with friends, and each friend's game keeps its own rooms and its own mirrors.</p>
+  <div id="product_area_legal"><p>ACCEPTANCE OF THE EXAMPLESHOP USER AGREEMENT REQUIRED TO PLAY. ` +
+  `An ExampleShop account and an internet connection are required to play; the publisher will ` +
+  `share your account id with ExampleShop.</p></div>
+  </main></body></html>`
+
+describe("readable copy: the thirty-fourth round's product pages (1, 4, 7, …)", () => {
+  it("a box whose id names legal print is left out; a heading whose slug ends in legal stays", () => {
+    const text = copy(legalBox())
+    expect(text).not.toContain("USER AGREEMENT")
+    expect(text).toContain("Is it legal to share a save?")
+    expect(text).toContain("Saves may be shared with friends")
+  })
+  it("a box of the filters applied to a list is left out; a box that only has filters applied stays", () => {
+    const text = copy(filteredReviews())
+    expect(text).not.toContain("Excluding Off-topic")
+    expect(text).toContain("Each room may be played again")
+    expect(text).toContain("Total reviews in all languages")
+  })
+})

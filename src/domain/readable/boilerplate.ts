@@ -308,8 +308,33 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
   if (name === "a" || rescued(both)) return { weight, furniture: 0 }
   const named = (heading ? both : both.replace(HERO_BANNER, " ")).replace(TEXT_OVERLAY, " ")
   const weak = WEAK_FURNITURE.test(heading || name === "th" ? withoutHeader(named) : withoutCardHeader(named))
-  return { weight, furniture: FURNITURE.test(both) || legalPrint(c) ? 2 : weak ? 1 : 0 }
+  const legal = legalPrint(c) || (!heading && i.length > 0 && LEGAL_ID.test(i))
+  return { weight, furniture: FURNITURE.test(both) || legal || activeFilters(c) ? 2 : weak ? 1 : 0 }
 }
+
+/**
+ * An id whose last word is `legal` after a joint or alone (`legal`, `product_area_legal`,
+ * `footer-legal`; not `legalese`, `legal-notes` nor `paralegal`): the box of a page's legal small
+ * print, read as the class `legal` is (`legalPrint`): a game store's box of a publisher's terms,
+ * account rules and trademarks under the game's description. Never on a heading, whose id is its
+ * slug ("consider-ongoing-legal-support", "is-it-legal").
+ */
+const LEGAL_ID = /(?:^|[-_])legal$/i
+
+/**
+ * A class token that names the filters applied to a list: `active-filters`, `active_filter`,
+ * `activeFilters`, alone or as the token's last word after a joint (`c-active-filters`,
+ * `reviews__active-filters`, `collection-activeFilters`). Shops and stores show there the
+ * filters a reader picked as chips ("Size: M ×", "Excluding Off-topic Review Activity") over the
+ * list they filter: controls, not the page's text. Strong furniture. Not a state class on the
+ * list itself (`has-active-filters`, `with-`, `no-`, `is-`, `show-`: the box holding the filtered
+ * list), nor a word that only ends so (`inactive-filter`), nor a longer word
+ * (`active-filters-list` stays, as it may name what the filters show).
+ */
+const activeFilters = (cls: string): boolean =>
+  /active[-_]?filter/i.test(cls) && cls.split(/\s+/).some((token) => ACTIVE_FILTERS.test(token))
+
+const ACTIVE_FILTERS = /^(?!(?:has|with|no|is|show)[-_])(?:[\w-]*[-_])?active[-_]?filters?$/i
 
 /**
  * A class that names the element as legal small print: `legal` as a word of it (`legal`,
