@@ -42,7 +42,9 @@
  *   readable/stickyBars.ts a buy box repeated in a sticky bar;
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading,
  *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
- *   that shows one product readable/bareHeadings.ts a heading the copy would close on;
+ *   that shows one product readable/bareHeadings.ts a heading the copy would close on and
+ *   readable/productSummary.ts writes the page's description under the title of a short copy
+ *   that holds little of it (a page a script builds, its markup only the frame);
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute; on a page that says it shows one product,
  *   readable/mojibake.ts writes text the shop decoded twice ("youâ€™re") as meant;
@@ -114,6 +116,7 @@ import {
   withoutStarterBadges
 } from "./readable/posters.js"
 import { withoutHiddenPriceStates } from "./readable/prices.js"
+import { withProductSummary } from "./readable/productSummary.js"
 import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
@@ -263,7 +266,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    oneProduct ? withoutClosingHeading(body) : body
+    oneProduct ? withoutClosingHeading(body) : body,
+    oneProduct
   )
 }
 
@@ -278,7 +282,8 @@ const assemble = (
   meta: PageMeta,
   pageTitle: string,
   pageUrl: string,
-  body: ReadonlyArray<string>
+  body: ReadonlyArray<string>,
+  oneProduct = false
 ): ReadonlyArray<string> => {
   const title = meta.title ?? (pageTitle.length > 0 ? pageTitle : undefined)
   const all: Array<string> = []
@@ -298,7 +303,10 @@ const assemble = (
   for (const block of body) all.push(block)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.
   if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
-  return withoutTitleEchoes(all, at, from)
+  // A one-product page built by a script keeps its product's text only in its description
+  // (productSummary.ts); written after the title, so the title's index stays.
+  const summed = oneProduct && body.length > 0 ? withProductSummary(all, at, from, meta.description) : all
+  return withoutTitleEchoes(summed, at, from)
 }
 
 /** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */

@@ -28,7 +28,8 @@
  * `withoutSkipLinks` a link back up to the navigation, readable/fillers.ts `withoutLoaderBoxes`,
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
- * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`).
+ * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
+ * readable/productSummary.ts `withProductSummary`).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2451,5 +2452,35 @@ describe("readable copy: the thirty-third round's rules, read as narrowly as the
     const text = copy(lazyBox())
     expect(text).toContain("Free returns within 30 days")
     expect(text).toContain("Back to the menu")
+  })
+})
+
+const socksSummary = "These quarter socks are knitted for comfort and cut to stand out: higher than an ankle sock, " +
+  "lower than a calf sock, and right for a hundred different shoes, walks and lazy Sundays."
+
+/** A product page a script builds in the browser: its markup holds the frame, its description the product. */
+const scriptBuiltSocks = (ld: string) =>
+  `<html><head><title>Quarter Socks - ExampleShop</title><meta name="description" content="${socksSummary}">` +
+  `${ld}</head><body>
+  <div id="app"><div class="product-root"></div></div>
+  <div class="newsletter"><p>Enter your email for 10% off your first order,</p><p>plus the latest news.</p>
+  <p>By providing my email, I consent to receive emails. See our <a href="/privacy">Privacy Policy</a>.</p></div>
+  <footer><p>Our team is your go-to when you need a recommendation, a return, or just a reason to smile.</p>
+  <p>Notice to consumers: we may collect identifiers and commercial information when you visit this website.</p></footer>
+  </body></html>`
+
+const socksLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Quarter Socks","offers":{"@type":"Offer","price":"14.00","priceCurrency":"USD"}}</script>`
+
+describe("readable copy: a product's description where the copy holds none of it", () => {
+  it("writes the description of a script-built product page under its title", () => {
+    const text = copy(scriptBuiltSocks(socksLd))
+    expect(text).toContain("These quarter socks are knitted for comfort")
+    expect(text.indexOf("Quarter Socks")).toBeLessThan(text.indexOf("knitted for comfort"))
+  })
+  it("writes it once where the copy says it already, and not on a page that shows no product", () => {
+    const said = scriptBuiltSocks(socksLd).replace(`<div class="product-root"></div>`, `<p>${socksSummary}</p>`)
+    expect(copy(said).split("knitted for comfort").length).toBe(2)
+    expect(copy(scriptBuiltSocks(""))).not.toContain("knitted for comfort")
   })
 })
