@@ -40,7 +40,8 @@
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews,
  *   readable/stickyBars.ts a buy box repeated in a sticky bar;
- * - readable/titles.ts leaves the site's name out of the title written as the copy's heading,
+ * - readable/titles.ts leaves the site's name out of the title written as the copy's heading (not
+ *   written above a body whose own `# ` heading says it a few blocks down),
  *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
  *   that shows one product readable/bareHeadings.ts a heading the copy would close on and
  *   readable/productSummary.ts writes the page's description under the title of a short copy
@@ -133,7 +134,7 @@ import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutReviewSummaries } from "./readable/summaries.js"
 import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
-import { withoutTitleEchoes } from "./readable/titleEchoes.js"
+import { withoutTitleEchoes, wordsOfBlock } from "./readable/titleEchoes.js"
 import { titleWithoutSiteName } from "./readable/titles.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
@@ -275,8 +276,16 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
 const TITLE_WITHIN = 3
 
 /**
+ * How many of the body's first blocks may hold a `# ` heading that says the page's title word for
+ * word: a strip's heading and a sticky card's lines set before it (an item page's "People who
+ * viewed this item also viewed" and a date) do not make the page's title be written again above.
+ */
+const TITLE_SAID_WITHIN = 6
+
+/**
  * The document's blocks: the front matter (meta.ts), then one title — the body's own first-level
- * heading when it opens with one, else the page's title as a `#` heading — then the body.
+ * heading when it opens with one, or when one among its first `TITLE_SAID_WITHIN` blocks says the
+ * page's title word for word; else the page's title as a `#` heading — then the body.
  */
 const assemble = (
   meta: PageMeta,
@@ -295,7 +304,12 @@ const assemble = (
   let at = own < 0 ? -1 : from + own
   if (own < 0 && title !== undefined) {
     const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
-    if (heading.length > 0) {
+    const said = wordsOfBlock(heading)
+    const later = said.length === 0 ? -1 : body
+      .slice(0, TITLE_SAID_WITHIN)
+      .findIndex((b) => b.startsWith("# ") && wordsOfBlock(b) === said)
+    if (later >= 0) at = from + later
+    else if (heading.length > 0) {
       at = all.length
       all.push(`# ${heading}`)
     }

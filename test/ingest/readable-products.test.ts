@@ -2484,3 +2484,25 @@ describe("readable copy: a product's description where the copy holds none of it
     expect(copy(scriptBuiltSocks(""))).not.toContain("knitted for comfort")
   })
 })
+
+/** An item page whose own `h1` comes fourth, under a strip's heading and a sticky card's lines. */
+const lateTitle = () =>
+  `<html><head><title>Steel kettle K1 | ExampleShop</title>${productLd}</head><body><main>
+  <div class="strip"><h2>People who viewed this item also viewed</h2></div>
+  <div class="summary-card"><p>Sat, Nov 02, 04:33 AM</p><p>Ships from Lyon within two days</p></div>
+  <h1>Steel kettle K1</h1>
+  <p>The K1 is a steel kettle of one and a half litres, with a base that turns all the way round, a ` +
+  `lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+  </main></body></html>`
+
+describe("readable copy: a page's own title a few blocks down", () => {
+  it("is not written again above the body", () => {
+    const md = htmlToMarkdown(lateTitle(), URL_)
+    expect(md.split("# Steel kettle K1").length).toBe(2)
+    expect(md).toContain("a filter that keeps the scale out of your cup")
+  })
+  it("a heading that says other words leaves the page's title written above", () => {
+    const md = htmlToMarkdown(lateTitle().replace("<h1>Steel kettle K1</h1>", "<h1>Kettles</h1>"), URL_)
+    expect(md).toContain("# Steel kettle K1")
+  })
+})
