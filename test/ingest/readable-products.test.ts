@@ -29,7 +29,8 @@
  * readable/boilerplate.ts `mainLandmark` a `main` a modal dialog marked `aria-hidden`,
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
  * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
- * readable/productSummary.ts `withProductSummary`).
+ * readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a page's own title a few
+ * blocks down).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
