@@ -40,9 +40,12 @@
  *   gallery's links to picture files with their captions, readable/ratings.ts a product's rating summary, readable/prices.ts the parts
  *   of a price block its state hides, readable/summaries.ts a model's summary of the reviews,
  *   readable/stickyBars.ts a buy box repeated in a sticky bar;
- * - readable/titles.ts leaves the site's name out of the title written as the copy's heading,
+ * - readable/titles.ts leaves the site's name out of the title written as the copy's heading (not
+ *   written above a body whose own `# ` heading says it a few blocks down),
  *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
- *   that shows one product readable/bareHeadings.ts a heading the copy would close on;
+ *   that shows one product readable/bareHeadings.ts a heading the copy would close on and
+ *   readable/productSummary.ts writes the page's description under the title of a short copy
+ *   that holds little of it (a page a script builds, its markup only the frame);
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
  *   readable/links.ts makes links absolute; on a page that says it shows one product,
  *   readable/mojibake.ts writes text the shop decoded twice ("youâ€™re") as meant;
@@ -114,6 +117,7 @@ import {
   withoutStarterBadges
 } from "./readable/posters.js"
 import { withoutHiddenPriceStates } from "./readable/prices.js"
+import { withProductSummary } from "./readable/productSummary.js"
 import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
@@ -130,7 +134,7 @@ import { withoutReplySubjects } from "./readable/subjects.js"
 import { withoutReviewSummaries } from "./readable/summaries.js"
 import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
-import { withoutTitleEchoes } from "./readable/titleEchoes.js"
+import { withoutTitleEchoes, wordsOfBlock } from "./readable/titleEchoes.js"
 import { titleWithoutSiteName } from "./readable/titles.js"
 import { parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
@@ -263,7 +267,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    oneProduct ? withoutClosingHeading(body) : body
+    oneProduct ? withoutClosingHeading(body) : body,
+    oneProduct
   )
 }
 
@@ -271,14 +276,23 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
 const TITLE_WITHIN = 3
 
 /**
+ * How many of the body's first blocks may hold a `# ` heading that says the page's title word for
+ * word: a strip's heading and a sticky card's lines set before it (an item page's "People who
+ * viewed this item also viewed" and a date) do not make the page's title be written again above.
+ */
+const TITLE_SAID_WITHIN = 6
+
+/**
  * The document's blocks: the front matter (meta.ts), then one title — the body's own first-level
- * heading when it opens with one, else the page's title as a `#` heading — then the body.
+ * heading when it opens with one, or when one among its first `TITLE_SAID_WITHIN` blocks says the
+ * page's title word for word; else the page's title as a `#` heading — then the body.
  */
 const assemble = (
   meta: PageMeta,
   pageTitle: string,
   pageUrl: string,
-  body: ReadonlyArray<string>
+  body: ReadonlyArray<string>,
+  oneProduct = false
 ): ReadonlyArray<string> => {
   const title = meta.title ?? (pageTitle.length > 0 ? pageTitle : undefined)
   const all: Array<string> = []
@@ -290,7 +304,12 @@ const assemble = (
   let at = own < 0 ? -1 : from + own
   if (own < 0 && title !== undefined) {
     const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
-    if (heading.length > 0) {
+    const said = wordsOfBlock(heading)
+    const later = said.length === 0 ? -1 : body
+      .slice(0, TITLE_SAID_WITHIN)
+      .findIndex((b) => b.startsWith("# ") && wordsOfBlock(b) === said)
+    if (later >= 0) at = from + later
+    else if (heading.length > 0) {
       at = all.length
       all.push(`# ${heading}`)
     }
@@ -298,7 +317,10 @@ const assemble = (
   for (const block of body) all.push(block)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.
   if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
-  return withoutTitleEchoes(all, at, from)
+  // A one-product page built by a script keeps its product's text only in its description
+  // (productSummary.ts); written after the title, so the title's index stays.
+  const summed = oneProduct && body.length > 0 ? withProductSummary(all, at, from, meta.description) : all
+  return withoutTitleEchoes(summed, at, from)
 }
 
 /** Markdown text of a document's blocks: separated by a blank line, ending with a newline. */

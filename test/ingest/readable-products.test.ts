@@ -30,7 +30,10 @@
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
  * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
  * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class,
- * readable/prices.ts `withoutHiddenPriceStates` a price's labels for screen readers).
+ * readable/prices.ts `withoutHiddenPriceStates` a price's labels for screen readers,
+ * readable/boilerplate.ts `activeFilters` the filters applied to a list and `LEGAL_ID` legal print
+ * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
+ * page's own title a few blocks down).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2561,5 +2564,57 @@ describe("readable copy: the thirty-fourth round's product pages (1, 4, 7, …)"
     expect(text).not.toContain("Excluding Off-topic")
     expect(text).toContain("Each room may be played again")
     expect(text).toContain("Total reviews in all languages")
+  })
+})
+
+const socksSummary = "These quarter socks are knitted for comfort and cut to stand out: higher than an ankle sock, " +
+  "lower than a calf sock, and right for a hundred different shoes, walks and lazy Sundays."
+
+/** A product page a script builds in the browser: its markup holds the frame, its description the product. */
+const scriptBuiltSocks = (ld: string) =>
+  `<html><head><title>Quarter Socks - ExampleShop</title><meta name="description" content="${socksSummary}">` +
+  `${ld}</head><body>
+  <div id="app"><div class="product-root"></div></div>
+  <div class="newsletter"><p>Enter your email for 10% off your first order,</p><p>plus the latest news.</p>
+  <p>By providing my email, I consent to receive emails. See our <a href="/privacy">Privacy Policy</a>.</p></div>
+  <footer><p>Our team is your go-to when you need a recommendation, a return, or just a reason to smile.</p>
+  <p>Notice to consumers: we may collect identifiers and commercial information when you visit this website.</p></footer>
+  </body></html>`
+
+const socksLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Quarter Socks","offers":{"@type":"Offer","price":"14.00","priceCurrency":"USD"}}</script>`
+
+describe("readable copy: a product's description where the copy holds none of it", () => {
+  it("writes the description of a script-built product page under its title", () => {
+    const text = copy(scriptBuiltSocks(socksLd))
+    expect(text).toContain("These quarter socks are knitted for comfort")
+    expect(text.indexOf("Quarter Socks")).toBeLessThan(text.indexOf("knitted for comfort"))
+  })
+  it("writes it once where the copy says it already, and not on a page that shows no product", () => {
+    const said = scriptBuiltSocks(socksLd).replace(`<div class="product-root"></div>`, `<p>${socksSummary}</p>`)
+    expect(copy(said).split("knitted for comfort").length).toBe(2)
+    expect(copy(scriptBuiltSocks(""))).not.toContain("knitted for comfort")
+  })
+})
+
+/** An item page whose own `h1` comes fourth, under a strip's heading and a sticky card's lines. */
+const lateTitle = () =>
+  `<html><head><title>Steel kettle K1 | ExampleShop</title>${productLd}</head><body><main>
+  <div class="strip"><h2>People who viewed this item also viewed</h2></div>
+  <div class="summary-card"><p>Sat, Nov 02, 04:33 AM</p><p>Ships from Lyon within two days</p></div>
+  <h1>Steel kettle K1</h1>
+  <p>The K1 is a steel kettle of one and a half litres, with a base that turns all the way round, a ` +
+  `lid that opens wide for cleaning, and a filter that keeps the scale out of your cup.</p>
+  </main></body></html>`
+
+describe("readable copy: a page's own title a few blocks down", () => {
+  it("is not written again above the body", () => {
+    const md = htmlToMarkdown(lateTitle(), URL_)
+    expect(md.split("# Steel kettle K1").length).toBe(2)
+    expect(md).toContain("a filter that keeps the scale out of your cup")
+  })
+  it("a heading that says other words leaves the page's title written above", () => {
+    const md = htmlToMarkdown(lateTitle().replace("<h1>Steel kettle K1</h1>", "<h1>Kettles</h1>"), URL_)
+    expect(md).toContain("# Steel kettle K1")
   })
 })

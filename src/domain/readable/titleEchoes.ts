@@ -18,7 +18,7 @@ const TITLE_NEAR = 3
 const OWN_BLOCK = /^(?:>|[-*+] |\d+[.)] |```|~~~| {4}|\t|\|)/
 
 /** A block's words, its Markdown marks (heading, emphasis, a link's address) left out. */
-const wordsOfBlock = (block: string): string => wordsOf(block.replace(/\]\([^)]*\)/g, "]")).join(" ")
+export const wordsOfBlock = (block: string): string => wordsOf(block.replace(/\]\([^)]*\)/g, "]")).join(" ")
 
 /**
  * The blocks without each one-line block near the copy's title (`at`, its index) that repeats its

@@ -1,0 +1,60 @@
+/**
+ * A product's summary where the copy holds none of it. A shop whose product page a script builds
+ * in the browser saves a page whose markup holds only its frame (a sign-up box, the footer's
+ * notices): the product's text lives in the page's data, and the one place the saved markup says
+ * it in words is the page's description (its `description` meta tag, which shop platforms fill
+ * from the product's own description). On a page that shows one product, when the copy's body
+ * is short (300 words or less) and holds under a fifth of that description's distinct words of
+ * four letters or more, the description (twenty words or more) is written under the title. A copy
+ * that already says the product's text holds a fifth of those words or more and is left as it is;
+ * so is a long copy, and a copy with no body (Readable.ts writes the description as its body).
+ */
+import { paragraphText } from "./render.js"
+import { wordsOf } from "./tree.js"
+
+/** The least description read in: two sentences or so, not a tagline or a site's slogan. */
+const MIN_WORDS = 20
+
+/**
+ * The most words the body may hold: a frame's copy (a sign-up box, the footer's notices) is short;
+ * a copy of hundreds of words is a page whose markup says something of its own (a grid of the
+ * shop's products on a category page that calls itself a product, its description the shop's
+ * slogan).
+ */
+const MAX_BODY_WORDS = 300
+
+/** The most share of the description's distinct words the body may hold for it to be added. */
+const MAX_HELD = 0.2
+
+/** A word that says something of its own: four letters or more ("and", "the", "for" are in any text). */
+const long = (w: string): boolean => w.length >= 4
+
+/**
+ * `all` (front matter, title, body) with the page's description written after the title at
+ * `at` (or first, after the front matter, when there is no title) when the body from `from`
+ * holds under `MAX_HELD` of its distinct words.
+ */
+export const withProductSummary = (
+  all: ReadonlyArray<string>,
+  at: number,
+  from: number,
+  description: string | undefined
+): ReadonlyArray<string> => {
+  if (description === undefined) return all
+  if (wordsOf(description).length < MIN_WORDS) return all
+  const said = new Set(wordsOf(description).filter(long))
+  const body = new Set<string>()
+  let count = 0
+  for (let i = from; i < all.length; i++) {
+    if (i === at) continue
+    const words = wordsOf(all[i]!)
+    count += words.length
+    for (const w of words) body.add(w)
+  }
+  if (count > MAX_BODY_WORDS) return all
+  let held = 0
+  for (const w of said) if (body.has(w)) held++
+  if (held >= MAX_HELD * said.size) return all
+  const after = at < 0 ? from : at + 1
+  return [...all.slice(0, after), paragraphText(description), ...all.slice(after)]
+}
