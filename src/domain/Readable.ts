@@ -285,7 +285,8 @@ const TITLE_SAID_WITHIN = 6
 /**
  * The document's blocks: the front matter (meta.ts), then one title — the body's own first-level
  * heading when it opens with one, or when one among its first `TITLE_SAID_WITHIN` blocks says the
- * page's title word for word; else the page's title as a `#` heading — then the body.
+ * page's title word for word (that heading is moved up to open the copy); else the page's title
+ * as a `#` heading — then the body.
  */
 const assemble = (
   meta: PageMeta,
@@ -302,24 +303,27 @@ const assemble = (
   const own = body.slice(0, TITLE_WITHIN).findIndex((b) => b.startsWith("# "))
   // The index in `all` of the copy's title: the body's own, or the page's written before the body.
   let at = own < 0 ? -1 : from + own
+  // The index in `body` of a title heading moved up to open the copy.
+  let moved = -1
   if (own < 0 && title !== undefined) {
     const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
     const said = wordsOfBlock(heading)
     const later = said.length === 0 ? -1 : body
       .slice(0, TITLE_SAID_WITHIN)
       .findIndex((b) => b.startsWith("# ") && wordsOfBlock(b) === said)
-    if (later >= 0) at = from + later
-    else if (heading.length > 0) {
+    // Said a few blocks down: that heading opens the copy, ahead of the strip or card lines before it.
+    if (later >= 0 || heading.length > 0) {
       at = all.length
-      all.push(`# ${heading}`)
+      all.push(later >= 0 ? body[later]! : `# ${heading}`)
     }
+    if (later >= 0) moved = later
   }
-  for (const block of body) all.push(block)
+  for (let i = 0; i < body.length; i++) if (i !== moved) all.push(body[i]!)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.
   if (body.length === 0 && meta.description !== undefined) all.push(paragraphText(meta.description))
-  // A one-product page built by a script keeps its product's text only in its description
-  // (productSummary.ts); written after the title, so the title's index stays.
-  const summed = oneProduct && body.length > 0 ? withProductSummary(all, at, from, meta.description) : all
+  // A one-product page built by a script keeps its product's text only in its data: the JSON-LD
+  // Product's description (productSummary.ts); written after the title, so the title's index stays.
+  const summed = oneProduct && body.length > 0 ? withProductSummary(all, at, from, meta.productDescription) : all
   return withoutTitleEchoes(summed, at, from)
 }
 

@@ -30,7 +30,6 @@
  * readable/stickyBars.ts `withoutStickyBuyBars`, readable/content.ts `visibleFallback` a list of nothing
  * but links in a product page's `main`, readable/bareHeadings.ts `withoutClosingHeading`,
  * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class,
- * readable/prices.ts `withoutHiddenPriceStates` a price's labels for screen readers,
  * readable/boilerplate.ts `activeFilters` the filters applied to a list and `LEGAL_ID` legal print
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
  * page's own title a few blocks down).
@@ -1141,25 +1140,14 @@ describe("readable copy: a price block's states", () => {
 
   it("keeps the sale price and the badges the block's state shows", () => {
     const text = copy(priced(productLd, " price--on-sale price--sold-out"))
-    expect(text).toContain("$35.00")
+    expect(text).toContain("Sale price $35.00")
     expect(text).toContain("Sold out")
-    expect(text).not.toMatch(/^\$42\.00$/m)
+    expect(text).not.toMatch(/^Regular price \$42\.00$/m)
     expect(text).not.toMatch(/^Sale$/m)
   })
 
   it("keeps every state where the page does not say it shows a product", () => {
     expect(copy(priced("", ""))).toContain("Sale price $35.00")
-  })
-
-  it("leaves out the labels of its prices that only screen readers read; a spoken figure stays", () => {
-    const page = priced(productLd, "").replace(
-      `<span class="price-item">$42.00</span></div>`,
-      `<span class="price-item">$42.00</span> <span class="visually-hidden">$4.20 per 100 g</span></div>`
-    )
-    const text = copy(page)
-    expect(text).toContain("$42.00")
-    expect(text).toContain("$4.20 per 100 g")
-    expect(text).not.toContain("Regular price")
   })
 })
 
@@ -2582,6 +2570,11 @@ const scriptBuiltSocks = (ld: string) =>
   </body></html>`
 
 const socksLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Quarter Socks","description":"<p>${socksSummary}</p>",` +
+  `"offers":{"@type":"Offer","price":"14.00","priceCurrency":"USD"}}</script>`
+
+/** The same product's data without a description of its own: the page's `description` may be the shop's. */
+const socksLdUndescribed = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
   `"name":"Quarter Socks","offers":{"@type":"Offer","price":"14.00","priceCurrency":"USD"}}</script>`
 
 describe("readable copy: a product's description where the copy holds none of it", () => {
@@ -2616,5 +2609,87 @@ describe("readable copy: a page's own title a few blocks down", () => {
   it("a heading that says other words leaves the page's title written above", () => {
     const md = htmlToMarkdown(lateTitle().replace("<h1>Steel kettle K1</h1>", "<h1>Kettles</h1>"), URL_)
     expect(md).toContain("# Steel kettle K1")
+  })
+})
+
+/** A manual's page whose sections are wrapped under their headings' slugs, one of them `legal`. */
+const manualWithLegalSection = (legal: string) =>
+  `<html><head><title>Reading pages offline</title></head><body><main><div class="body" role="main">
+  <h1>Reading pages offline</h1>
+  <p>The reader keeps a copy of each page you save, with its pictures, in a folder of its own, ` +
+  `so that a page read on the train is the page you saved, not whatever its site shows today.</p>
+  <p>Copies are written once and never changed: a page saved again is a second copy beside the first, ` +
+  `and the list of copies says when each was made and from which address it came.</p>
+  <p>A copy opens without the network; links inside it lead to the site as it is now, and a link ` +
+  `to another saved page opens that page's copy instead.</p>
+  <p>The folder can be moved to another machine or shared with a friend: nothing in it names the ` +
+  `machine it was made on, and every copy holds its own pictures.</p>
+  ${legal}
+  </div></main></body></html>`
+
+describe("readable copy: the thirty-fourth round's rules, read as narrowly as they are meant", () => {
+  it("a section whose wrapper or heading carries the slug legal stays", () => {
+    const wrapped = copy(manualWithLegalSection(
+      `<section id="legal"><h2>Legal</h2><p>The reader is free software under the MIT licence; ` +
+        `the pages you save stay yours and under their own sites' terms.</p></section>`
+    ))
+    expect(wrapped).toContain("Legal")
+    expect(wrapped).toContain("free software under the MIT licence")
+    const inHeading = htmlToMarkdown(
+      manualWithLegalSection(
+        `<h2><span class="headline" id="Legal">Legal</span></h2><p>The reader is free software under the ` +
+          `MIT licence; the pages you save stay yours and under their own sites' terms.</p>`
+      ),
+      URL_
+    )
+    expect(inHeading).toMatch(/^## Legal$/m)
+  })
+  it("a box that says its list has filters applied stays behind a prefix too", () => {
+    for (
+      const state of ["collection collection--has-active-filters", "js-has-active-filters", "facets__no-active-filters"]
+    ) {
+      const text = copy(filteredReviews().replace(`class="has-active-filters"`, `class="${state}"`))
+      expect(text).toContain("Each room may be played again")
+      expect(text).not.toContain("Excluding Off-topic")
+    }
+  })
+  it("a live region hidden on small screens only stays", () => {
+    const text = copy(
+      feedbackThanks().replace(
+        `<p class="stock" aria-live="polite">Only 3 left in stock.</p>`,
+        `<div class="d-none d-md-block"><div role="status">In stock: ships from Lyon today if ordered before 3 pm.</div></div>`
+      )
+    )
+    expect(text).toContain("ships from Lyon today")
+    expect(text).not.toContain("You selected")
+  })
+  it("a product's description is its data's, written as text; a page's description alone is not added", () => {
+    const text = copy(scriptBuiltSocks(socksLd))
+    expect(text).toContain("These quarter socks are knitted for comfort")
+    expect(text).not.toContain("<p>")
+    expect(copy(scriptBuiltSocks(socksLdUndescribed))).not.toContain("knitted for comfort")
+  })
+  it("a long copy in a script written without spaces gets no description", () => {
+    const paragraphs = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<p>第${i + 1}章。この靴下は綿と麻を編んだもので、足首より高く、ふくらはぎより低い丈です。` +
+        `毎日の散歩にも、週末の山歩きにも合い、洗濯機で何度洗っても形が崩れません。` +
+        `色は白、黒、紺、灰の四色で、どの靴にも合わせやすく作られています。` +
+        `かかとと爪先は二重に編まれ、長く履いても薄くなりにくく、縫い目は指に当たらない位置にあります。</p>`
+    ).join("\n")
+    const page = scriptBuiltSocks(socksLd).replace(
+      `<div class="product-root"></div>`,
+      `<div class="product-root">${paragraphs}</div>`
+    )
+    const text = copy(page)
+    expect(text).toContain("第20章")
+    expect(text).not.toContain("knitted for comfort")
+  })
+  it("a page's own title a few blocks down opens the copy", () => {
+    const md = htmlToMarkdown(lateTitle(), URL_)
+    const body = md.replace(/^---\n[\s\S]*?\n---\n/, "").trimStart()
+    expect(body.startsWith("# Steel kettle K1\n")).toBe(true)
+    expect(md).toContain("People who viewed this item also viewed")
   })
 })

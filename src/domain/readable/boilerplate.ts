@@ -317,9 +317,11 @@ export const markOf = (name: string, attribs: Attribs): Marks => {
  * `footer-legal`; not `legalese`, `legal-notes` nor `paralegal`): the box of a page's legal small
  * print, read as the class `legal` is (`legalPrint`): a game store's box of a publisher's terms,
  * account rules and trademarks under the game's description. Never on a heading, whose id is its
- * slug ("consider-ongoing-legal-support", "is-it-legal").
+ * slug ("consider-ongoing-legal-support", "is-it-legal"); nor on a box that holds a heading or
+ * stands in one (content.ts `legalSlug`): a manual's section wrapper (`<section id="legal">`,
+ * `outline-container-legal`) or a wiki's span in its heading carries the heading's slug too.
  */
-const LEGAL_ID = /(?:^|[-_])legal$/i
+export const LEGAL_ID = /(?:^|[-_])legal$/i
 
 /**
  * A class token that names the filters applied to a list: `active-filters`, `active_filter`,
@@ -334,7 +336,8 @@ const LEGAL_ID = /(?:^|[-_])legal$/i
 const activeFilters = (cls: string): boolean =>
   /active[-_]?filter/i.test(cls) && cls.split(/\s+/).some((token) => ACTIVE_FILTERS.test(token))
 
-const ACTIVE_FILTERS = /^(?!(?:has|with|no|is|show)[-_])(?:[\w-]*[-_])?active[-_]?filters?$/i
+/** The state words read before `active`, at the token's start or after a joint (`collection--has-active-filters`). */
+const ACTIVE_FILTERS = /^(?:[\w-]*[-_])?(?<!(?:^|[-_])(?:has|with|no|is|show)[-_]+)active[-_]?filters?$/i
 
 /**
  * A class that names the element as legal small print: `legal` as a word of it (`legal`,

@@ -48,6 +48,7 @@ import {
   concealing,
   droppedTag,
   FURNITURE_TAGS,
+  LEGAL_ID,
   markOf,
   namedSmallPrint,
   SCREEN_READER,
@@ -210,7 +211,7 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
     else if (
       !el.drop &&
       ((product && pageFrame(page, el)) ||
-        (el.text < keep || smallPrintBlock(page, el, total)) && !namedForItsLink(targets, el) &&
+        (el.text < keep || smallPrintBlock(page, el, total)) && !namedForItsLink(targets, el) && !legalSlug(page, el) &&
           ((el.marks.furniture === 2 && !ratingSaid(page, el) && !sections.has(el) && credits?.has(el) !== true &&
             !promotedGrid(page, el, product)) ||
             (el.marks.furniture === 1 && !prose(el) &&
@@ -256,6 +257,17 @@ const smallPrintBlock = (page: Page, el: El, total: number): boolean => {
  */
 const namedForItsLink = (targets: ReadonlySet<El>, el: El): boolean =>
   el.marks.furniture > 0 && targets.has(el) && markOf(el.name, { ...el.attribs, id: undefined }).furniture === 0
+
+/**
+ * Whether `el` is strong furniture only by an id that ends in `legal` (boilerplate.ts `LEGAL_ID`)
+ * while it holds a heading or stands in one: the id is that heading's slug (a manual's
+ * `<section id="legal">`, `outline-container-legal`, a wiki's `<span id="Legal">` inside its `h2`),
+ * a section about the law, not a box of legal small print.
+ */
+const legalSlug = (page: Page, el: El): boolean =>
+  el.marks.furniture === 2 && el.attribs.id !== undefined && LEGAL_ID.test(el.attribs.id.trim()) &&
+  markOf(el.name, { ...el.attribs, id: undefined }).furniture === 0 &&
+  (headingBelow(page, el) || hasAncestorNamed(el, "h1", "h2", "h3", "h4", "h5", "h6"))
 
 /** A rating said in words ("4.7 out of 5 stars", "an average rating of 4.6"), as a rating element spells it for screen readers. */
 const RATING_SAID = /\bout of \d+(?:\.\d+)? stars?\b|\baverage rating of\b/i

@@ -25,6 +25,11 @@ export interface PageMeta {
   readonly product?: boolean
   /** The page's Open Graph type says it shows a group of products (`product.group`): not front matter; content.ts keeps its grid. */
   readonly productGroup?: boolean
+  /**
+   * The description a JSON-LD `Product` gives of itself: the product's own text, where the page's
+   * `description` may be the shop's (productSummary.ts). Not front matter.
+   */
+  readonly productDescription?: string | undefined
   /** The questions the page's schema.org data declares it answers (`FAQPage`): not front matter; faqs.ts finds them. */
   readonly faq?: ReadonlyArray<string> | undefined
 }
@@ -49,6 +54,10 @@ const one = (s: unknown): string | undefined => {
  */
 const oneDecoded = (s: unknown): string | undefined =>
   typeof s === "string" && s.includes("&") ? one(htmlVisible(s.replace(/</g, "&lt;"), false).text) : one(s)
+
+/** A JSON-LD text that may be written as HTML (a shop's product description: `<p>…</p>`, `&amp;`): its visible text. */
+const markupText = (s: unknown): string | undefined =>
+  typeof s === "string" && /[&<]/.test(s) ? one(htmlVisible(s, false).text) : one(s)
 
 const ARTICLE_TYPES =
   /article|posting|blog|report|webpage|qapage|product|course|event|recipe|howto|creativework|faqpage|itempage|collectionpage/i
@@ -124,8 +133,12 @@ const mainProduct = (o: { readonly [k: string]: Json }): boolean => {
 
 const fromLd = (
   texts: ReadonlyArray<string>
-): Pick<PageMeta, "title" | "author" | "published" | "site" | "discussion" | "product" | "faq"> => {
+): Pick<
+  PageMeta,
+  "title" | "author" | "published" | "site" | "discussion" | "product" | "productDescription" | "faq"
+> => {
   let discussion = false
+  let productDescription: string | undefined
   const faq: Array<string> = []
   let product = false
   let writing = false
@@ -144,6 +157,7 @@ const fromLd = (
       const type = typeOf(o)
       if (DISCUSSION.test(type)) discussion = true
       if (isA(type, PRODUCT) || mainProduct(o)) product = true
+      if (isA(type, PRODUCT)) productDescription ??= markupText(o.description)
       if (isA(type, WRITING)) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
@@ -154,7 +168,7 @@ const fromLd = (
       site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
     }
   }
-  return { title, author, published, site, discussion, product: product && !writing, faq }
+  return { title, author, published, site, discussion, product: product && !writing, productDescription, faq }
 }
 
 /** The most questions of an `FAQPage` read. */
@@ -250,6 +264,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
       (anchoredReplies >= MIN_ANCHORED_REPLIES && /^website$/i.test(m("og:type") ?? "")),
     product: singleProduct || productPage(m("og:type"), fromLdMeta.product === true),
     productGroup: /^(?:og:)?product\.group$/i.test(m("og:type") ?? ""),
+    productDescription: fromLdMeta.productDescription,
     faq: fromLdMeta.faq
   }
 }

@@ -118,10 +118,22 @@ const ALERT = new RegExp(`^(?:(?!(?:bg|btn|has)-)${NAMESPACE})?alert$`, "i")
  */
 const WAITING = new RegExp(`^(?:${NAMESPACE})?(?:hidden|hide|d-none|display-none|is-hidden)$`, "i")
 
-/** Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a script shows it (`WAITING`). */
+/**
+ * A class word that shows its element from a screen width up: a utility framework's breakpoint
+ * (`lg:flex`, `md:block`) or Bootstrap's (`d-md-block`). Beside a hiding word (`hidden lg:flex`,
+ * `d-none d-md-block`) the box is hidden on small screens only, not waiting for a script.
+ */
+const SHOWN_FROM =
+  /^[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)$|^d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table)$/i
+
+/**
+ * Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a
+ * script shows it (`WAITING`) and none that shows it from a screen width up (`SHOWN_FROM`).
+ */
 const waitingWithin = (el: El, root: El): boolean => {
   for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) {
-    if ((p.attribs.class ?? "").split(/\s+/).some((w) => WAITING.test(w))) return true
+    const words = (p.attribs.class ?? "").split(/\s+/)
+    if (words.some((w) => WAITING.test(w)) && !words.some((w) => SHOWN_FROM.test(w))) return true
   }
   return false
 }
@@ -153,7 +165,8 @@ const liveStatus = (el: El): boolean => {
  * A short live region (`liveStatus`: `aria-live`, `role="status"`) hidden so is a status message
  * too: a feedback form's thanks, shown once the reader has answered.
  * The copy does not read a class as hiding (pages styled with utility classes show such elements
- * from a breakpoint up); a hidden alert is never one of those.
+ * from a breakpoint up); a hidden alert is never one of those, and a box whose classes also show
+ * it from a screen width up (`SHOWN_FROM`: `d-none d-md-block`) is not waiting.
  */
 export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {

@@ -9,11 +9,9 @@
  * ("Regular price $19.99 Regular price Sale price $19.99 Sale Sold out" for a product in stock at
  * its regular price). In a block whose class is `price` with at least one of those parts, the
  * parts its state hides are left out (`withoutHiddenPriceStates`): a reader sees one price and
- * only the badge that holds. The labels the block writes for screen readers only ("Regular
- * price", `visually-hidden`) are left out of it too: a reader sees the price alone.
+ * only the badge that holds.
  */
-import { SCREEN_READER } from "./boilerplate.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { eachKept, type El, type Page } from "./tree.js"
 
 /** The class tokens of an element. */
 const classes = (el: El): ReadonlyArray<string> => (el.attribs.class ?? "").trim().split(/\s+/)
@@ -37,24 +35,7 @@ const hiddenPart = (part: string, onSale: boolean, soldOut: boolean): boolean =>
   }
 }
 
-/** The most characters of a price's label for screen readers ("Regular price", "Unit price"). */
-const MAX_SPOKEN_LABEL = 40
-
-/**
- * Whether `el` is a price's label that only screen readers read: an element whose class says so
- * (boilerplate.ts `SCREEN_READER`: the theme's `visually-hidden`) holding a short text and no
- * digit ("Regular price", "Sale price", "Unit price", "per"). A browser shows the price alone; the
- * copy wrote "Regular price $19.99". A spoken figure ("$19.99 per 100 g") keeps its digits and stays.
- */
-const spokenLabel = (page: Page, el: El): boolean => {
-  if (el.text === 0 || el.text > MAX_SPOKEN_LABEL || !SCREEN_READER.test(el.attribs.class ?? "")) return false
-  return !/\d/.test(textContent(page.texts, el))
-}
-
-/**
- * The roots without the parts of each price block that its state hides, and without the labels
- * of its prices that only screen readers read (`spokenLabel`), on a product page.
- */
+/** The roots without the parts of each price block that its state hides, on a product page. */
 export const withoutHiddenPriceStates = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
   if (!product) return roots
   for (const root of roots) {
@@ -74,11 +55,6 @@ export const withoutHiddenPriceStates = (page: Page, roots: ReadonlyArray<El>, p
       })
       if (parts === 0) return false
       for (const el of hidden) el.drop = true
-      eachKept(page.all, block.order + 1, block.end, (el) => {
-        if (!spokenLabel(page, el)) return false
-        el.drop = true
-        return true
-      })
       return true
     })
   }

@@ -1,13 +1,15 @@
 /**
  * A product's summary where the copy holds none of it. A shop whose product page a script builds
  * in the browser saves a page whose markup holds only its frame (a sign-up box, the footer's
- * notices): the product's text lives in the page's data, and the one place the saved markup says
- * it in words is the page's description (its `description` meta tag, which shop platforms fill
- * from the product's own description). On a page that shows one product, when the copy's body
- * is short (300 words or less) and holds under a fifth of that description's distinct words of
- * four letters or more, the description (twenty words or more) is written under the title. A copy
- * that already says the product's text holds a fifth of those words or more and is left as it is;
- * so is a long copy, and a copy with no body (Readable.ts writes the description as its body).
+ * notices): the product's text lives in the page's data. The one place the saved markup says it
+ * in words is the description the page's JSON-LD `Product` gives of itself (meta.ts
+ * `productDescription`; not the page's `description` meta tag, which may be the shop's blurb on
+ * every page). On a page that shows one product, when the copy's body is short (300 words or
+ * less, and 2,400 characters or less for a script written without spaces) and holds under a fifth
+ * of that description's distinct words of four letters or more, the description (twenty words or
+ * more) is written under the title. A copy that already says the product's text holds a fifth of
+ * those words or more and is left as it is; so is a long copy, and a copy with no body
+ * (Readable.ts writes the page's description as its body).
  */
 import { paragraphText } from "./render.js"
 import { wordsOf } from "./tree.js"
@@ -22,6 +24,9 @@ const MIN_WORDS = 20
  * slogan).
  */
 const MAX_BODY_WORDS = 300
+
+/** The most characters the body may hold: `MAX_BODY_WORDS` for a script written without spaces (a word is a run between them). */
+const MAX_BODY_CHARS = 2400
 
 /** The most share of the description's distinct words the body may hold for it to be added. */
 const MAX_HELD = 0.2
@@ -45,13 +50,15 @@ export const withProductSummary = (
   const said = new Set(wordsOf(description).filter(long))
   const body = new Set<string>()
   let count = 0
+  let chars = 0
   for (let i = from; i < all.length; i++) {
     if (i === at) continue
     const words = wordsOf(all[i]!)
     count += words.length
+    chars += all[i]!.length
     for (const w of words) body.add(w)
   }
-  if (count > MAX_BODY_WORDS) return all
+  if (count > MAX_BODY_WORDS || chars > MAX_BODY_CHARS) return all
   let held = 0
   for (const w of said) if (body.has(w)) held++
   if (held >= MAX_HELD * said.size) return all
