@@ -32,7 +32,8 @@
  * readable/notices.ts `withoutWaitingAlerts` a short live region hidden by its class,
  * readable/boilerplate.ts `activeFilters` the filters applied to a list and `LEGAL_ID` legal print
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
- * page's own title a few blocks down).
+ * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
+ * footer beside a product's title, scored again).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2691,5 +2692,47 @@ describe("readable copy: the thirty-fourth round's rules, read as narrowly as th
     const body = md.replace(/^---\n[\s\S]*?\n---\n/, "").trimStart()
     expect(body.startsWith("# Steel kettle K1\n")).toBe(true)
     expect(md).toContain("People who viewed this item also viewed")
+  })
+})
+
+/** A shop's app page: the product says little, its footer box (a styled component's name) much, a screen-reader menu more. */
+const appFooterPage = (ld: string) => {
+  const menu = ["Men", "Women", "Kids", "Gifts"].map((m) =>
+    `<div class="nav-section"><div class="nav-title">${m}</div>${
+      Array.from({ length: 8 }, (_, i) =>
+        `<div class="nav-links"><a href="/${m}/${i}">${m} socks, style number ${i}</a></div>`)
+        .join("")
+    }</div>`
+  ).join("")
+  return `<html><head><title>Quarter Socks | ExampleShop</title>${ld}</head><body>
+  <div id="root"><div class="Layout__Content-sc-f1e2d3-0 aBc"><section class="Product-styled__Product-sc-1a2b3c-7 dEf">
+    <h1 class="ProductDetails-styled__Header-sc-4d5e6f-6 gHi">Quarter Socks</h1>
+    <div class="ProductDetails-styled__Price-sc-4d5e6f-8 jKl">$14</div>
+    <p class="ProductDetails-styled__Tagline-sc-4d5e6f-9 mNo">Just enough cushion for your everyday shoes</p>
+  </section></div>
+  <div class="Footer-styled__Footer-sc-7a8b9c-0 pQr">
+    <div class="FooterEmail-styled__Container-sc-0a1b2c-0 sTu"><p>Enter your email for 20% off your first order, ` +
+    `plus the latest ExampleShop news.</p>
+    <p>By providing my email, I am consenting to receive ExampleShop emails and email-based advertising. For ` +
+    `additional information, please see our <a href="/privacy">Privacy Policy</a>.</p></div>
+    <p class="Footer-styled__CareBody-sc-7a8b9c-6 vWx">The ExampleShop Customer Care Team is your go-to when ` +
+    `you need a recommendation, a return, or just a reason to smile. Seriously, reach out.</p>
+    <div class="Footer-styled__Notice-sc-7a8b9c-19 yZa"><strong>Notice to Consumers: </strong><span>ExampleShop may ` +
+    `collect identifiers, commercial information, internet or other electronic network activity, and geolocation ` +
+    `data when you visit this website, and may use such information to draw inferences and for other operational ` +
+    `and commercial purposes.</span></div>
+  </div>
+  <div class="visually-hidden">${menu}</div></div></body></html>`
+}
+
+const socksOfferLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Quarter Socks","offers":{"@type":"Offer","price":"14.00","priceCurrency":"USD"}}</script>`
+
+describe("readable copy: a box named as the site's footer beside a product's title", () => {
+  it("stays out when the page is scored again without its furniture names", () => {
+    const text = copy(appFooterPage(socksOfferLd))
+    expect(text).toContain("Just enough cushion for your everyday shoes")
+    expect(text).not.toContain("Customer Care Team")
+    expect(text).not.toContain("Notice to Consumers")
   })
 })

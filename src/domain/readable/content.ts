@@ -80,7 +80,7 @@ import { pricedGrid, priceGrids, productGridCards, promotedGrid } from "./grids.
 import { introducedList, labelledList, listAfterProse } from "./introduced.js"
 import { introducedSection } from "./intros.js"
 import type { PageMeta } from "./meta.js"
-import { pageFrame } from "./pageFrame.js"
+import { framesTitle, pageFrame } from "./pageFrame.js"
 import { pagedGrids } from "./paging.js"
 import { keepPosterLines, keepPostHeads, posterNames, showPosterNames } from "./posterLines.js"
 import { inPost, posts } from "./posts.js"
@@ -1315,6 +1315,25 @@ const namedFooter = (el: El): boolean =>
   siteBox(el, (n) => (FOOTER_NAME.test(n) || CAMEL_FOOTER_NAME.test(n)) && !PART_FOOTER.test(n))
 
 /**
+ * A box named as the site's footer (`namedFooter`) standing beside the page's title
+ * (pageFrame.ts `framesTitle`). When a page that shows one product is scored again without its
+ * furniture names (`scoredContent`), it stays out, as a `footer` tag so placed does: a shop's app
+ * that draws its product in the browser saves little of it but its name and price, and its
+ * footer's newsletter box, help line and legal notice then scored as the content.
+ */
+const footerBeside = (page: Page, el: El): boolean => namedFooter(el) && framesTitle(page, el)
+
+/** Drops each box `footerBeside` reads as the site's footer, with what it holds. */
+const dropFooterBeside = (page: Page): void => {
+  let changed = false
+  for (const el of page.all) {
+    if (el.parent?.drop === true) el.drop = true
+    else if (!el.drop && footerBeside(page, el)) el.drop = changed = true
+  }
+  if (changed) measure(page)
+}
+
+/**
  * Whether `el` is a box (`div` or `section`) with text, one of whose names `named` accepts, outside
  * any of the parts (`PART_OF`) whose boxes are their own: a part of the site's frame a script builds.
  */
@@ -1478,6 +1497,8 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
+    // On a page that shows one product, the site's footer beside its title stays out (`footerBeside`).
+    if (product) dropFooterBeside(page)
     scores = noScores(page)
     names = false
     const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)

@@ -16,6 +16,12 @@ import { type El, h1Within, hasAncestorNamed, type Page } from "./tree.js"
  * shows little but its footer, which is then the best copy there is.
  */
 export const pageFrame = (page: Page, el: El): boolean =>
-  (el.name === "header" || el.name === "footer") && el.parent !== undefined && !hasAncestorNamed(el, "article") &&
-  !h1Within(page, el.order, el.end) &&
+  (el.name === "header" || el.name === "footer") && !hasAncestorNamed(el, "article") && framesTitle(page, el)
+
+/**
+ * Whether `el` stands beside the page's title: it holds no `h1`, and one of its siblings' subtrees
+ * does (`pageFrame`; content.ts reads a box named as the site's footer so too).
+ */
+export const framesTitle = (page: Page, el: El): boolean =>
+  el.parent !== undefined && !h1Within(page, el.order, el.end) &&
   (h1Within(page, el.parent.order, el.order) || h1Within(page, el.end, el.parent.end))
