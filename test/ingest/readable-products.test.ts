@@ -33,7 +33,8 @@
  * readable/boilerplate.ts `activeFilters` the filters applied to a list and `LEGAL_ID` legal print
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
- * footer beside a product's title, scored again).
+ * footer beside a product's title, scored again, readable/strips.ts a strip of other products
+ * above a product's title).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2734,5 +2735,41 @@ describe("readable copy: a box named as the site's footer beside a product's tit
     expect(text).toContain("Just enough cushion for your everyday shoes")
     expect(text).not.toContain("Customer Care Team")
     expect(text).not.toContain("Notice to Consumers")
+  })
+})
+
+/** An item page whose strip of other items, a heading over a carousel of cards, stands above the item's `h1`. */
+const stripAboveTitle = (head: string, heading: string) =>
+  `<html><head><title>Enamel teapot T2 | ExampleShop</title>${head}</head><body><main>
+  <section class="x9f2"><div class="k1"><h2>${heading}</h2></div>
+  <div class="carousel" role="group"><ul class="carousel__list">${
+    ["Glass teapot G4", "Cast iron teapot C1", "Porcelain teapot P7"].map((name) =>
+      `<li class="carousel__item"><a href="/item/${name.length}"><img src="/i.jpg" alt=""></a>` +
+      `<p class="card">${name}, one litre, shipped from Lyon</p></li>`
+    ).join("")
+  }</ul></div></section>
+  <h1>Enamel teapot T2</h1>
+  <p>The T2 is an enamelled steel teapot of one litre, with a strainer that lifts out for cleaning, a ` +
+  `handle that stays cool, and a lid held by a small catch so it does not fall when you pour.</p>
+  <p>It goes on gas, electric and induction hobs alike, and the enamel is fired twice so it keeps its ` +
+  `colour after years of washing.</p>
+  <p>Each pot is pressed from one sheet of steel, so there is no seam at the base to rust, and the spout ` +
+  `is shaped to stop dripping when you set the pot down after pouring a full cup.</p>
+  <p>The strainer is fine enough for rooibos and loose green tea, and wide enough that the leaves open ` +
+  `fully while they steep; a spare strainer and a second lid are sold by the shop.</p>
+  </main></body></html>`
+
+describe("readable copy: a strip of other products above the product's title", () => {
+  it("is left out on a page that shows one product", () => {
+    const text = copy(stripAboveTitle(productLd, "People who viewed this item also viewed"))
+    expect(text).toContain("a strainer that lifts out for cleaning")
+    expect(text).not.toContain("People who viewed this item also viewed")
+    expect(text).not.toContain("Cast iron teapot C1")
+  })
+  it("stays under another heading, or where the page does not say it shows a product", () => {
+    expect(copy(stripAboveTitle(productLd, "Made in the same workshop"))).toContain("Made in the same workshop")
+    expect(copy(stripAboveTitle("", "People who viewed this item also viewed"))).toContain(
+      "People who viewed this item also viewed"
+    )
   })
 })

@@ -1449,7 +1449,7 @@ const productNames = (page: Page, group: boolean): ReadonlySet<El> => {
   }
   const cards = new Set(group ? [] : productGridCards(page))
   for (const card of cards) furniture(card)
-  for (const el of otherProductSections(page)) {
+  for (const el of otherProductSections(page, !group)) {
     furniture(el)
     cards.add(el)
   }

@@ -49,7 +49,8 @@ const label = (el: El): boolean => el.children.every((c) => typeof c === "number
  * the heading sits among its section's blocks, the heading and the siblings after it up to the
  * next heading of its level or above.
  */
-export const otherProductSections = (page: Page): Array<El> => headedSections(page, OTHER_PRODUCTS)
+export const otherProductSections = (page: Page, aboveTitle = false): Array<El> =>
+  headedSections(page, OTHER_PRODUCTS, false, aboveTitle)
 
 /**
  * Headings that are only the name of a strip of the site's other pages: "Related services",
@@ -63,23 +64,35 @@ const RELATED_PAGES =
 /** The sections a heading names as the site's related pages (`RELATED_PAGES`), found as `otherProductSections` finds its own. */
 export const relatedPageSections = (page: Page): Array<El> => headedSections(page, RELATED_PAGES, true)
 
-const headedSections = (page: Page, names: RegExp, labels = false): Array<El> => {
+/**
+ * With `aboveTitle` (a page that shows one product), a heading above the page's first-level
+ * heading counts too, when there is one, if it opens a box holding more than itself: a strip of
+ * other products set above the product's own title ("People who viewed this item also viewed"
+ * over a carousel, before the item's `h1`) is no part of the product's text, which starts at its
+ * title. Product groups (a collection's grid) are left out by the caller.
+ */
+const headedSections = (page: Page, names: RegExp, labels = false, aboveTitle = false): Array<El> => {
   const out: Array<El> = []
   const cap = MAX_SHARE * page.root.text
   let titled = false
   let before = 0
   const headings: Array<El> = []
+  const above: Array<El> = []
   eachKept(page.all, page.root.order, page.root.end, (el) => {
     if (el.name === "a") return true
     if (el.name === "h1" && el.text > 0) titled = true
     if (titled) before += el.selfText
+    if (
+      aboveTitle && !titled && isHeading(el.name) && el.text > 0 && el.text <= MAX_NAME &&
+      names.test(textContent(page.texts, el))
+    ) above.push(el)
     if (
       before >= MIN_BEFORE && (isHeading(el.name) || (labels && label(el))) && el.text > 0 && el.text <= MAX_NAME &&
       names.test(textContent(page.texts, el))
     ) headings.push(el)
     return false
   })
-  for (const el of headings) {
+  for (const el of titled ? headings.concat(above) : headings) {
     let section = el
     for (let p = el.parent; p !== undefined; p = p.parent) {
       if (p.name === "body" || p.name === "main" || p.text > cap || firstShown(p) !== section) break
@@ -87,6 +100,9 @@ const headedSections = (page: Page, names: RegExp, labels = false): Array<El> =>
     }
     // A label alone is no section: only the block it opens is.
     if (section === el && !isHeading(el.name)) continue
+    // Above the title, only a box opened by the heading and holding more (the strip's cards) is
+    // read as a strip: a heading alone in its box says nothing of what follows it.
+    if (above.includes(el) && (section === el || section.text <= el.text)) continue
     out.push(section)
     if (section !== el || el.parent === undefined) continue
     const level = rankOf(el)
