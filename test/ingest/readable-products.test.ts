@@ -34,7 +34,7 @@
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
- * above a product's title).
+ * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2771,5 +2771,56 @@ describe("readable copy: a strip of other products above the product's title", (
     expect(copy(stripAboveTitle("", "People who viewed this item also viewed"))).toContain(
       "People who viewed this item also viewed"
     )
+  })
+})
+
+/** A headphone page whose theme writes the product's features from its data, in a box named for them. */
+const headphoneFeatures = (box: string) =>
+  `<html><head><title>Brand Model 41 Headphones - ExampleShop</title>` +
+  `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
+  `"name":"Brand Model 41 Headphones","offers":{"@type":"Offer","price":"199.00","priceCurrency":"USD"}}</script>` +
+  `</head><body>
+  <header class="site-header"><a href="/">ExampleShop</a></header>
+  <main><div class="product">
+  <h1>Brand Model 41 Headphones</h1>
+  <div class="product__description rte"><p>Welcome to your all-access pass to immersive sound. The Model 41
+  levels up your listening with adjustable bass and noise cancelling that adapts to your world, or blocks it
+  out completely, and an app that tunes the sound to your own hearing.</p>
+  <p>Personalized sound? You got it. With the app, dial in your hearing profile, tweak the equalizer, and
+  assign your own functions to each button, so that the sound is yours, your way, every day.</p>
+  <p>Whether you are front row at a show, on a train, at your desk, or zoning in with zero distractions, the
+  cushions stay soft, the band stays light, and the battery lasts for days of listening.</p></div>
+  <div class="${box}"><div class="feature-icons"><div class="feature-icons__row">
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/bass.svg" alt="icon"></div>
+  <div class="feature-icons__text">Multi-sensory bass technology</div></div>
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/mic.svg" alt="icon"></div>
+  <div class="feature-icons__text">Adjustable noise cancelling</div></div>
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/battery.svg" alt="icon"></div>
+  <div class="feature-icons__text">Sixty hours plus rapid charge</div></div>
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/ear.svg" alt="icon"></div>
+  <div class="feature-icons__text">Personal sound profile</div></div>
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/link.svg" alt="icon"></div>
+  <div class="feature-icons__text">Multipoint pairing</div></div>
+  <div class="feature-icons__item"><div class="feature-icons__icon"><img src="/app.svg" alt="icon"></div>
+  <div class="feature-icons__text">Customizable in the app</div></div>
+  </div></div></div>
+  <details class="accordion"><summary><h2>Additional features</h2></summary><ul>
+  <li>Adjustable stay-aware mode</li><li>Preset EQ modes for music, movies and podcasts</li>
+  <li>Flat-folding and collapsible design</li></ul></details>
+  </div></main>
+  <footer class="site-footer"><p>© ExampleShop</p></footer>
+  </body></html>`
+
+describe("readable copy: a product's own fields named as Shopify's metafields", () => {
+  it("keeps a box of features named as a metafield, as one named otherwise", () => {
+    const text = copy(headphoneFeatures("product-metafield"))
+    expect(text).toContain("Multi-sensory bass technology")
+    expect(text).toContain("Sixty hours plus rapid charge")
+    expect(copy(headphoneFeatures("product-block"))).toContain("Multi-sensory bass technology")
+  })
+  it("still reads a post's meta box as furniture", () => {
+    const text = copy(headphoneFeatures("entry-meta"))
+    expect(text).not.toContain("Multi-sensory bass technology")
+    expect(text).toContain("Adjustable stay-aware mode")
   })
 })

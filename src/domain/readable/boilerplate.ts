@@ -211,8 +211,19 @@ export interface Marks {
 
 const NONE: Marks = { weight: 0, furniture: 0 }
 
+/**
+ * Shopify's name for a product's own fields: `metafield` or `metafields` as a word of a class
+ * token, alone or between joints (`-`, `_`) or the token's ends (`product-metafield`,
+ * `metafield-rich_text_field`, `metafield-multi_line_text_field`; not a longer word such as
+ * `metafieldset`). Themes write the product's features, specifications and care notes from its
+ * data in such boxes. The word does not count as the negative name "meta", which is Readability's
+ * for a post's byline and date (`entry-meta`, `post-meta`: still negative).
+ */
+const METAFIELD = /(?<=^|[\s_-])metafields?(?=$|[\s_-])/gi
+
 const weightOf = (s: string, heading = false): number => {
-  const shown = s.includes("hidden") ? withoutPartHidden(s) : s
+  const unhidden = s.includes("hidden") ? withoutPartHidden(s) : s
+  const shown = /metafield/i.test(unhidden) ? unhidden.replace(METAFIELD, " ") : unhidden
   const names = heading && shown.includes("scroll") ? withoutScrollUtilities(shown) : shown
   return names.length === 0 ? 0 : (NEGATIVE.test(names) ? -25 : 0) + (POSITIVE.test(names) ? 25 : 0)
 }
