@@ -2824,3 +2824,40 @@ describe("readable copy: a product's own fields named as Shopify's metafields", 
     expect(text).toContain("Adjustable stay-aware mode")
   })
 })
+
+/** A hundred and fifty links of a shop's menu, as a box before or after the product's own wrapper. */
+const shopLinks = (cls: string) =>
+  `<div class="${cls}">${
+    Array.from({ length: 150 }, (_, i) => `<a href="/c/${i}">Kitchen category number ${i}</a>`).join(" ")
+  }</div>`
+
+describe("readable copy: the thirty-fifth round's rules, read as narrowly as they are meant", () => {
+  it("a strip above the title never takes the product's own wrapper with it", () => {
+    const page = stripAboveTitle(productLd, "People who viewed this item also viewed")
+      .replace("<main>", `${shopLinks("menu-links")}<div id="mainContent">`)
+      .replace("</main>", `</div>${shopLinks("bottom-links")}`)
+    const text = copy(page)
+    expect(text).toContain("Enamel teapot T2")
+    expect(text).toContain("a strainer that lifts out for cleaning")
+    expect(text).not.toContain("Cast iron teapot C1")
+  })
+  it("a group of products keeps a strip above its title", () => {
+    const group = `<meta property="og:type" content="product.group">`
+    expect(copy(stripAboveTitle(group, "People who viewed this item also viewed"))).toContain(
+      "People who viewed this item also viewed"
+    )
+  })
+  it("the footer stays in where the page lists a group of products or shows no title beside it", () => {
+    const group = copy(
+      appFooterPage(`<meta property="og:type" content="product.group">`).replace(
+        /<h1 [^>]*>Quarter Socks<\/h1>/,
+        `<h1>All socks</h1>`
+      )
+    )
+    expect(group).toContain("Customer Care Team")
+    const untitled = copy(
+      appFooterPage(socksOfferLd).replace(/<h1 [^>]*>Quarter Socks<\/h1>/, `<p>Quarter Socks</p>`)
+    )
+    expect(untitled).toContain("Customer Care Team")
+  })
+})

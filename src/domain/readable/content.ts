@@ -950,7 +950,13 @@ export const chooseContent = (
     page,
     priceGrids(
       page,
-      scoredContent(page, product, says.published === undefined, says.discussion === true),
+      scoredContent(
+        page,
+        product,
+        says.published === undefined,
+        says.discussion === true,
+        product && says.productGroup !== true
+      ),
       product && says.productGroup !== true
     ),
     says.faq
@@ -1486,8 +1492,14 @@ const holdsTitle = (page: Page, sib: El): boolean => {
   return false
 }
 
-/** The content as scoring chooses it (steps 1 to 4). */
-const scoredContent = (page: Page, product = false, undated = false, discussion = false): ReadonlyArray<El> => {
+/** The content as scoring chooses it (steps 1 to 4); `one`: the page shows one product, not a group. */
+const scoredContent = (
+  page: Page,
+  product = false,
+  undated = false,
+  discussion = false,
+  one = false
+): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true, undated, discussion, product)
   let scores = noScores(page)
   let names = true
@@ -1498,7 +1510,7 @@ const scoredContent = (page: Page, product = false, undated = false, discussion 
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
     keepFurniture(page)
     // On a page that shows one product, the site's footer beside its title stays out (`footerBeside`).
-    if (product) dropFooterBeside(page)
+    if (one) dropFooterBeside(page)
     scores = noScores(page)
     names = false
     const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)

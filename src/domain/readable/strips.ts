@@ -69,18 +69,23 @@ export const relatedPageSections = (page: Page): Array<El> => headedSections(pag
  * heading counts too, when there is one, if it opens a box holding more than itself: a strip of
  * other products set above the product's own title ("People who viewed this item also viewed"
  * over a carousel, before the item's `h1`) is no part of the product's text, which starts at its
- * title. Product groups (a collection's grid) are left out by the caller.
+ * title. Its box never takes in the box that holds the title (the product's own wrapper). Product
+ * groups (a collection's grid) are left out by the caller.
  */
 const headedSections = (page: Page, names: RegExp, labels = false, aboveTitle = false): Array<El> => {
   const out: Array<El> = []
   const cap = MAX_SHARE * page.root.text
   let titled = false
+  let title: El | undefined
   let before = 0
   const headings: Array<El> = []
   const above: Array<El> = []
   eachKept(page.all, page.root.order, page.root.end, (el) => {
     if (el.name === "a") return true
-    if (el.name === "h1" && el.text > 0) titled = true
+    if (el.name === "h1" && el.text > 0 && !titled) {
+      titled = true
+      title = el
+    }
     if (titled) before += el.selfText
     if (
       aboveTitle && !titled && isHeading(el.name) && el.text > 0 && el.text <= MAX_NAME &&
@@ -94,15 +99,18 @@ const headedSections = (page: Page, names: RegExp, labels = false, aboveTitle = 
   })
   for (const el of titled ? headings.concat(above) : headings) {
     let section = el
+    const aboveIt = above.includes(el)
     for (let p = el.parent; p !== undefined; p = p.parent) {
       if (p.name === "body" || p.name === "main" || p.text > cap || firstShown(p) !== section) break
+      // A strip above the title never takes in the box that holds the title (the product's own wrapper).
+      if (aboveIt && title !== undefined && p.order < title.order && title.order < p.end) break
       section = p
     }
     // A label alone is no section: only the block it opens is.
     if (section === el && !isHeading(el.name)) continue
     // Above the title, only a box opened by the heading and holding more (the strip's cards) is
     // read as a strip: a heading alone in its box says nothing of what follows it.
-    if (above.includes(el) && (section === el || section.text <= el.text)) continue
+    if (aboveIt && (section === el || section.text <= el.text)) continue
     out.push(section)
     if (section !== el || el.parent === undefined) continue
     const level = rankOf(el)
