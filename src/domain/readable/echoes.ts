@@ -7,7 +7,7 @@
  * the text written just before it.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { type El, type Page, textContent, withoutEach } from "./tree.js"
 
 /** The fewest characters of a label whose echo is left out (a price's "$" or a "/" repeat by chance). */
 const MIN_ECHOED = 4
@@ -39,12 +39,5 @@ const echo = (page: Page, el: El): boolean => {
 
 /** The roots with each inline element that echoes the text before it (`echo`) left out. */
 export const withoutEchoes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0 || !echo(page, el)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => el.text > 0 && echo(page, el))
 }

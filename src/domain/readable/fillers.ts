@@ -16,7 +16,16 @@
  *   until it has fetched a strip, of 80 characters or less (the strip's title over an empty box of
  *   items) (`withoutLoaderBoxes`).
  */
-import { eachKept, type El, hasAncestorNamed, type Node, type Page, textContent, wordsNextTo } from "./tree.js"
+import {
+  eachKept,
+  type El,
+  hasAncestorNamed,
+  type Node,
+  type Page,
+  textContent,
+  withoutEach,
+  wordsNextTo
+} from "./tree.js"
 
 /**
  * The opening words of such a block: the filler ("Lorem" and a word: "ipsum", or as a theme's
@@ -114,15 +123,10 @@ const LIGATURE_NAME = /^[a-z0-9_]+$/
  * value (a comparison's "check" for a feature a plan has) and stays.
  */
 export const withoutLigatureIcons = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.text === 0 || el.text > 40 || !LIGATURE_FONT.test(el.attribs.class ?? "")) return false
-      if (!LIGATURE_NAME.test(textContent(page.texts, el).trim()) || hasAncestorNamed(el, "td", "th")) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    if (el.text === 0 || el.text > 40 || !LIGATURE_FONT.test(el.attribs.class ?? "")) return false
+    return LIGATURE_NAME.test(textContent(page.texts, el).trim()) && !hasAncestorNamed(el, "td", "th")
+  })
 }
 
 /**
@@ -197,13 +201,8 @@ const MAX_LOADER_TEXT = 80
  * nothing on the page.
  */
 export const withoutLoaderBoxes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      const cls = el.attribs.class
-      if (cls === undefined || el.text === 0 || el.text > MAX_LOADER_TEXT || !LOADER.test(cls)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    const cls = el.attribs.class
+    return cls !== undefined && el.text > 0 && el.text <= MAX_LOADER_TEXT && LOADER.test(cls)
+  })
 }

@@ -13,7 +13,7 @@
  * thread. The blocks that follow such a form to its parent's end are left out when they hold no
  * text of their own between them and little in all (`withoutComposerTrails`).
  */
-import { eachKept, type El, type Page } from "./tree.js"
+import { type El, type Page, withoutEach } from "./tree.js"
 
 /** A class naming a form's message for after it is sent. */
 const FORM_NOTE = /(?:^|\s)(?:w-)?form-(?:done|fail|success|error)(?:-message)?(?:$|\s)/i
@@ -49,16 +49,11 @@ const fieldPlaceholder = (el: El): boolean => {
  * (`FORM_NOTE`), and without each placeholder drawn over a field (`fieldPlaceholder`).
  */
 export const withoutFormNotes = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      const cls = el.attribs.class
-      if (cls === undefined) return false
-      if (!fieldPlaceholder(el) && (el.text > MAX_NOTE || !FORM_NOTE.test(cls))) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    const cls = el.attribs.class
+    if (cls === undefined) return false
+    return fieldPlaceholder(el) || (el.text <= MAX_NOTE && FORM_NOTE.test(cls))
+  })
 }
 
 /** The most text of the blocks after a reply box: a few short lines. */

@@ -11,7 +11,7 @@
  * an element holds a picture, not that it is one.
  */
 import { headingBelow } from "./edges.js"
-import { eachKept, type El, type Page } from "./tree.js"
+import { type El, type Page, withoutEach } from "./tree.js"
 
 /** A class naming a box as a graphic or an illustration (`…-graphic`, `…__graphic`, `…_illustration__hash`). */
 const DRAWN =
@@ -19,13 +19,8 @@ const DRAWN =
 
 /** The roots without each block named as a drawn graphic (`DRAWN`) that holds no heading. */
 export const withoutDrawnGraphics = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.block !== undefined || el.text === 0 || !DRAWN.test(el.attribs.class ?? "")) return false
-      if (headingBelow(page, el)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    if (el.block !== undefined || el.text === 0 || !DRAWN.test(el.attribs.class ?? "")) return false
+    return !headingBelow(page, el)
+  })
 }

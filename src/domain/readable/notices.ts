@@ -15,7 +15,7 @@
  */
 import { NAMESPACE } from "./boilerplate.js"
 import { holdsHeading, isHeading } from "./edges.js"
-import { eachKept, type El, type Page } from "./tree.js"
+import { eachKept, type El, type Page, withoutEach } from "./tree.js"
 
 /** A name or address that says "dismiss" (`notice-dismiss`, `alert-dismissible`, `/dismiss-notice?id=30`). */
 const DISMISS = /dismiss/i
@@ -169,17 +169,12 @@ const liveStatus = (el: El): boolean => {
  * it from a screen width up (`SHOWN_FROM`: `d-none d-md-block`) is not waiting.
  */
 export const withoutWaitingAlerts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      const words = (el.attribs.class ?? "").split(/\s+/)
-      const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert" ||
-        liveStatus(el)
-      if (!alert || !waitingWithin(el, root)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el, root) => {
+    const words = (el.attribs.class ?? "").split(/\s+/)
+    const alert = words.some((w) => ALERT.test(w)) || el.attribs.role?.trim().toLowerCase() === "alert" ||
+      liveStatus(el)
+    return alert && waitingWithin(el, root)
+  })
 }
 
 /**
@@ -218,12 +213,9 @@ const shownOnFlag = (el: El): boolean => {
  */
 export const withoutStateBoxes = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
   if (!product) return roots
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (!shownOnFlag(el) || el.text > MAX_STATE_TEXT || holdsHeading(page, el)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(
+    page,
+    roots,
+    (el) => shownOnFlag(el) && el.text <= MAX_STATE_TEXT && !holdsHeading(page, el)
+  )
 }

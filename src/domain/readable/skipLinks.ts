@@ -18,7 +18,7 @@
  *   ("Sale price", "4.7 out of 5 stars") is short and no link, and stays as chrome.ts reads it.
  */
 import { SCREEN_READER } from "./boilerplate.js"
-import { eachKept, type El, type Page, textContent } from "./tree.js"
+import { eachKept, type El, type Page, textContent, withoutEach } from "./tree.js"
 
 /** A skip link's words. */
 const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
@@ -54,15 +54,8 @@ const MENU_LINKS = 0.5
 
 /** The roots without each block for screen readers only that is a menu (`SCREEN_READER`, `MIN_MENU`, `MENU_LINKS`). */
 export const withoutSpokenMenus = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      const cls = el.attribs.class
-      if (cls === undefined || el.text < MIN_MENU || el.link < MENU_LINKS * el.text || !SCREEN_READER.test(cls)) {
-        return false
-      }
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    const cls = el.attribs.class
+    return cls !== undefined && el.text >= MIN_MENU && el.link >= MENU_LINKS * el.text && SCREEN_READER.test(cls)
+  })
 }

@@ -8,7 +8,7 @@
  * (`withoutStickyBuyBars`). A column that only stays in view (`product__column-sticky`,
  * `buy-box-sticky-container`: the real buy box, or the pictures) names no buy control and stays.
  */
-import { eachKept, type El, type Page } from "./tree.js"
+import { type El, type Page, withoutEach } from "./tree.js"
 
 /**
  * A class token of a sticky buy bar: `sticky` and, in the same token, a buy control's word ending
@@ -30,12 +30,5 @@ const stickyBar = (el: El): boolean =>
 /** The content's roots with a product page's sticky buy bars left out (`product`: the page shows one product). */
 export const withoutStickyBuyBars = (page: Page, roots: ReadonlyArray<El>, product: boolean): ReadonlyArray<El> => {
   if (!product) return roots
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (!stickyBar(el)) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, stickyBar)
 }

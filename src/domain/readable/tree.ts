@@ -541,6 +541,26 @@ export const eachKept = (all: ReadonlyArray<El>, from: number, to: number, visit
 }
 
 /**
+ * The roots without each element inside them (kept, outermost first) that `drops` says goes, with
+ * what it holds: the walk of the rules that leave out a kind of box. An element `drops` keeps is
+ * read on into its children; `root` is the root it stands in.
+ */
+export const withoutEach = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  drops: (el: El, root: El) => boolean
+): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order + 1, root.end, (el) => {
+      if (!drops(el, root)) return false
+      el.drop = true
+      return true
+    })
+  }
+  return roots
+}
+
+/**
  * Visit, in each of `roots`, the elements a reader sees whole in a short line: kept, with visible
  * text, at most `max` characters of it, outermost first, each with its collapsed text. `take`
  * returns true when it took the element (what is inside is then passed over); false goes on into

@@ -7,7 +7,7 @@
  * reacted ("Reactions: Ann and Bo": `withoutReactionNames`).
  */
 import type { PageMeta } from "./meta.js"
-import { eachKept, eachShortLine, type El, type Page, textContent } from "./tree.js"
+import { eachShortLine, type El, type Page, textContent, withoutEach } from "./tree.js"
 
 /** A number alone: a score, signed or not, with thousands written as `1.2k`. */
 const COUNT = /^\s*[-+\u2212]?\d[\d,.]*\s*k?\s*$/i
@@ -19,15 +19,10 @@ export const withoutVoteCounts = (
   says: Partial<Pick<PageMeta, "discussion">> = {}
 ): ReadonlyArray<El> => {
   if (says.discussion !== true) return roots
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      if (el.block !== undefined || el.text === 0 || el.text > 8 || el.link > 0) return false
-      if (!COUNT.test(textContent(page.texts, el, true, true))) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    if (el.block !== undefined || el.text === 0 || el.text > 8 || el.link > 0) return false
+    return COUNT.test(textContent(page.texts, el, true, true))
+  })
 }
 
 /**
@@ -45,16 +40,11 @@ const MAX_SCORE = 12
 
 /** The roots without the elements microdata names a post's score whose whole text is one number. */
 export const withoutMarkedVoteCounts = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
-  for (const root of roots) {
-    eachKept(page.all, root.order + 1, root.end, (el) => {
-      const prop = el.attribs.itemprop
-      if (prop === undefined || !VOTE_PROPS.test(prop)) return false
-      if (el.text === 0 || el.text > MAX_SCORE || !COUNT.test(textContent(page.texts, el, true, true))) return false
-      el.drop = true
-      return true
-    })
-  }
-  return roots
+  return withoutEach(page, roots, (el) => {
+    const prop = el.attribs.itemprop
+    if (prop === undefined || !VOTE_PROPS.test(prop)) return false
+    return el.text > 0 && el.text <= MAX_SCORE && COUNT.test(textContent(page.texts, el, true, true))
+  })
 }
 
 /**
