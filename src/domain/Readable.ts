@@ -311,12 +311,15 @@ const assemble = (
     const later = said.length === 0 ? -1 : body
       .slice(0, TITLE_SAID_WITHIN)
       .findIndex((b) => b.startsWith("# ") && wordsOfBlock(b) === said)
-    // Said a few blocks down: that heading opens the copy, ahead of the strip or card lines before it.
-    if (later >= 0 || heading.length > 0) {
+    if (later >= 0) {
+      // Said a few blocks down: that heading opens the copy, ahead of the strip or card lines before it.
+      moved = later
       at = all.length
-      all.push(later >= 0 ? body[later]! : `# ${heading}`)
+      all.push(body[later]!)
+    } else if (heading.length > 0) {
+      at = all.length
+      all.push(`# ${heading}`)
     }
-    if (later >= 0) moved = later
   }
   for (let i = 0; i < body.length; i++) if (i !== moved) all.push(body[i]!)
   // A page that shows no text of its own (a script renders it) still says what it is in its description.

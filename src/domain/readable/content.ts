@@ -926,6 +926,8 @@ export const chooseContent = (
   says: Partial<Pick<PageMeta, "discussion" | "product" | "productGroup" | "published" | "faq">> = {}
 ): ReadonlyArray<El> => {
   const product = says.product === true
+  // A page that shows one product, not a group of them (`product.group`: a collection's grid).
+  const oneProduct = product && says.productGroup !== true
   if (says.discussion === true) {
     discussionNames(page)
     keepPosterLines(page)
@@ -955,9 +957,9 @@ export const chooseContent = (
         product,
         says.published === undefined,
         says.discussion === true,
-        product && says.productGroup !== true
+        oneProduct
       ),
-      product && says.productGroup !== true
+      oneProduct
     ),
     says.faq
   )
@@ -967,10 +969,10 @@ export const chooseContent = (
   const keptUnlinked = unlinkedText(page, roots)
   const keptProse = roots.reduce((n, r) => n + r.prose, 0)
   // A page that says it is a discussion or shows one product is no listing.
-  const listing = says.discussion !== true && !(product && says.productGroup !== true)
+  const listing = says.discussion !== true && !oneProduct
   const published = says.published !== undefined
   const drops = page.all.map((el) => el.drop)
-  const fallback = visibleFallback(page, product, otherProducts, product && says.productGroup !== true)
+  const fallback = visibleFallback(page, product, otherProducts, oneProduct)
   const shown = keptText(page, fallback)
   if (
     shown > kept &&

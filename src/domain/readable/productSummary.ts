@@ -46,8 +46,9 @@ export const withProductSummary = (
   description: string | undefined
 ): ReadonlyArray<string> => {
   if (description === undefined) return all
-  if (wordsOf(description).length < MIN_WORDS) return all
-  const said = new Set(wordsOf(description).filter(long))
+  const described = wordsOf(description)
+  if (described.length < MIN_WORDS) return all
+  const said = new Set(described.filter(long))
   const body = new Set<string>()
   let count = 0
   let chars = 0
