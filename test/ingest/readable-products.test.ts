@@ -35,7 +35,8 @@
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
  * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
- * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review).
+ * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
+ * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2902,5 +2903,28 @@ under forty degrees through a whole evening of rendering, and it ran at its rate
     expect(reviewed).toContain("mine stays under forty degrees")
     const notice = `<p>There are no reviews yet.</p>`
     expect(copy(reviewsTabPage("", notice))).toContain("There are no reviews yet")
+  })
+})
+
+/** A shop's item page drawn by its script: little text, read by the visible fallback; `cls` names the chat prompt. */
+const chatPromptPage = (cls: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body>
+<div id="app"><div class="container_a1"><div class="${cls}"><span>Video Chat with a Kitchen Expert - Live</span>
+<button>Chat Now</button></div>
+<div class="crumbs_b2"><a href="/">Home</a> <a href="/kitchen">Kitchen</a></div>
+<h1>Brand Model 41 kettle</h1><div class="sku_c3">ES # BM41K • MFR # 41-K</div>
+<div class="stock_d4">Expected availability: 2-4 Weeks</div><div class="price_e5">$49.00</div>
+<div class="ship_f6">Free Standard Shipping</div></div></div></body></html>`
+
+describe("readable copy: a live chat's prompt over a shop's item", () => {
+  it("is left out when its box is named as a chat banner", () => {
+    const text = copy(chatPromptPage("chatBanner_x1Ab chatBannerBorder_y2"))
+    expect(text).not.toContain("Video Chat with a Kitchen Expert")
+    expect(text).toContain("Brand Model 41 kettle")
+    expect(text).toContain("Expected availability: 2-4 Weeks")
+  })
+  it("stays where the name is a negation's or a longer word", () => {
+    expect(copy(chatPromptPage("no-chat-banner"))).toContain("Video Chat with a Kitchen Expert")
+    expect(copy(chatPromptPage("chatBannerBorder_y2"))).toContain("Video Chat with a Kitchen Expert")
   })
 })
