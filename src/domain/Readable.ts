@@ -76,6 +76,7 @@ import {
 } from "./readable/controls.js"
 import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
+import { withoutEmptyReviews } from "./readable/emptyReviews.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
 import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
 import {
@@ -267,7 +268,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    oneProduct ? withoutClosingHeading(body) : body,
+    oneProduct ? withoutClosingHeading(withoutEmptyReviews(body)) : body,
     oneProduct
   )
 }

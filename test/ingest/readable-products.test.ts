@@ -34,7 +34,9 @@
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
- * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box).
+ * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
+ * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
+ * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2859,5 +2861,70 @@ describe("readable copy: the thirty-fifth round's rules, read as narrowly as the
       appFooterPage(socksOfferLd).replace(/<h1 [^>]*>Quarter Socks<\/h1>/, `<p>Quarter Socks</p>`)
     )
     expect(untitled).toContain("Customer Care Team")
+  })
+})
+
+/** A product page with a reviews tab under its specifications: `reviews` is what that tab holds. */
+const reviewsTabPage = (head: string, reviews: string) =>
+  `<html><head><title>Brand Model 41 memory kit</title>${head}</head><body><main>
+<h1>Brand Model 41 memory kit</h1>
+<p>Two modules of sixteen gigabytes each, tuned for the newest desktop boards, with a low profile
+heat spreader that fits under large coolers and a lifetime warranty from the maker.</p>
+<div class="tab-pane"><h2>Specifications</h2><table>
+<tr><th>Capacity</th><td>32 GB (2 x 16 GB)</td></tr><tr><th>Speed</th><td>DDR5 6000</td></tr>
+<tr><th>Voltage</th><td>1.35 V</td></tr><tr><th>Colour</th><td>Black</td></tr></table></div>
+<div class="tab-pane"><h2>Customer Reviews of the Brand Model 41</h2>${reviews}</div>
+<div class="tab-pane"><h2>Warranty &amp; Returns</h2><p>Return for refund within 30 days; the
+maker's warranty covers parts and labour for the life of the kit.</p></div>
+</main></body></html>`
+
+describe("readable copy: a product's reviews section that holds no review", () => {
+  it("is left out, its heading with its notice and its prompt", () => {
+    const text = copy(
+      reviewsTabPage(
+        productLd,
+        `<div class="message"><span class="message-title">There are no reviews yet.</span>
+<p>Do you own this product?</p><p><button type="button">Write a review</button></p></div>`
+      )
+    )
+    expect(text).not.toContain("Customer Reviews of the Brand Model 41")
+    expect(text).not.toContain("There are no reviews yet")
+    expect(text).not.toContain("Do you own this product?")
+    expect(text).toContain("Warranty & Returns")
+    expect(text).toContain("DDR5 6000")
+  })
+  it("stays with a review in it, and on a page that shows no product", () => {
+    const reviewed = copy(reviewsTabPage(
+      productLd,
+      `<p>No reviews of other kits ran this cool: mine stays
+under forty degrees through a whole evening of rendering, and it ran at its rated speed at once.</p>`
+    ))
+    expect(reviewed).toContain("Customer Reviews of the Brand Model 41")
+    expect(reviewed).toContain("mine stays under forty degrees")
+    const notice = `<p>There are no reviews yet.</p>`
+    expect(copy(reviewsTabPage("", notice))).toContain("There are no reviews yet")
+  })
+})
+
+/** A shop's item page drawn by its script: little text, read by the visible fallback; `cls` names the chat prompt. */
+const chatPromptPage = (cls: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${productLd}</head><body>
+<div id="app"><div class="container_a1"><div class="${cls}"><span>Video Chat with a Kitchen Expert - Live</span>
+<button>Chat Now</button></div>
+<div class="crumbs_b2"><a href="/">Home</a> <a href="/kitchen">Kitchen</a></div>
+<h1>Brand Model 41 kettle</h1><div class="sku_c3">ES # BM41K • MFR # 41-K</div>
+<div class="stock_d4">Expected availability: 2-4 Weeks</div><div class="price_e5">$49.00</div>
+<div class="ship_f6">Free Standard Shipping</div></div></div></body></html>`
+
+describe("readable copy: a live chat's prompt over a shop's item", () => {
+  it("is left out when its box is named as a chat banner", () => {
+    const text = copy(chatPromptPage("chatBanner_x1Ab chatBannerBorder_y2"))
+    expect(text).not.toContain("Video Chat with a Kitchen Expert")
+    expect(text).toContain("Brand Model 41 kettle")
+    expect(text).toContain("Expected availability: 2-4 Weeks")
+  })
+  it("stays where the name is a negation's or a longer word", () => {
+    expect(copy(chatPromptPage("no-chat-banner"))).toContain("Video Chat with a Kitchen Expert")
+    expect(copy(chatPromptPage("chatBannerBorder_y2"))).toContain("Video Chat with a Kitchen Expert")
   })
 })

@@ -1106,6 +1106,17 @@ const BANNER =
   /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar|(?:side|mobile|mega|off-?canvas|drawer)-?menu|menu-?(?:drawer|container|panel)/i
 
 /**
+ * Names of a live chat's prompt laid over or across the page: `chat-banner`, `chatBanner_x1Ab`,
+ * `chat-bubble`, `chat-widget`, `chat-launcher` (with `live-` before them too), as a class or id
+ * token or a part of one between joints (`-`, `_`, a token's ends): "Video Chat with a Lighting
+ * Expert - Live" and its "Chat Now" button over a shop's item, or a round chat button in a
+ * corner. Not after a negation's or a state's word (`no-chat-bubble`, `has-chat-widget`), nor a
+ * longer word (`chatBannerBorder` is only the border; `chat-widgets-list` a list of them).
+ */
+const CHAT_PROMPT =
+  /(?:^|[\s_-])(?<!(?:no|not|non|has|hide|show)[-_])(?:live-?)?chat-?(?:banner|bubble|widget|launcher)(?=$|[\s_-])/i
+
+/**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
  * furniture that can be named: what its tag drops (scripts, navigation, asides, hidden elements),
  * the page's own header and footer (boxes its script builds as the footer or the site's header,
@@ -1399,7 +1410,7 @@ const namedHeader = (el: El): boolean => {
 
 const isBanner = (el: El): boolean => {
   const names = namesOf(el)
-  return names.length > 1 && BANNER.test(names)
+  return names.length > 1 && (BANNER.test(names) || CHAT_PROMPT.test(names))
 }
 
 /** Names of a discussion's replies: "comment", "comments", "reply", "replies". */
