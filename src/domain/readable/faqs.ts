@@ -254,9 +254,9 @@ const labelLength = (page: Page, b: El): number => {
   return n
 }
 
-/** Whether `el` and every ancestor of it are kept (the copy shows it). */
-const keptUp = (el: El): boolean => {
-  for (let p: El | undefined = el; p !== undefined; p = p.parent) if (p.drop) return false
+/** Whether `el` and every ancestor of it up to `root` (a root of the chosen content) are kept: the copy keeps it. */
+const keptUp = (el: El, root: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) if (p.drop) return false
   return true
 }
 
@@ -292,7 +292,7 @@ export const withPanelTitles = (page: Page, roots: ReadonlyArray<El>, oneProduct
         for (const el of all) if (el.attribs.id !== undefined) ids.set(el.attribs.id, el)
       }
       const panel = ids.get(controls)
-      if (panel === undefined || panel.order < b.end || !inside(panel, root) || !keptUp(panel)) continue
+      if (panel === undefined || panel.order < b.end || !inside(panel, root) || !keptUp(panel, root)) continue
       let linked = false
       for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
       const label = labelLength(page, b)
