@@ -78,7 +78,7 @@ import { withoutEchoes } from "./readable/echoes.js"
 import { withoutEditNotes, withoutSectionEditLinks } from "./readable/edits.js"
 import { withoutEmptyReviews } from "./readable/emptyReviews.js"
 import { withoutExcerpts } from "./readable/excerpts.js"
-import { withAskedButtons, withDeclaredQuestions } from "./readable/faqs.js"
+import { withAskedButtons, withDeclaredQuestions, withPanelTitles } from "./readable/faqs.js"
 import {
   withoutMachineDates,
   withoutMessageKeys,
@@ -178,10 +178,14 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
+  // A page that shows one product, not a group of them.
+  const oneProduct = meta.product === true && meta.productGroup !== true
   // The chosen content, then what each rule leaves out of it, in this order.
   let roots = chooseContent(page, meta)
   roots = withDeclaredQuestions(page, roots, meta.faq)
   roots = withAskedButtons(page, roots, meta)
+  // The titles of an accordion's panels, written as its buttons, over the panels a product's copy shows (faqs.ts).
+  roots = withPanelTitles(page, roots, oneProduct)
   roots = withoutTeasers(page, roots, meta, pageUrl, base)
   roots = withoutLabelledTeasers(page, roots, meta)
   roots = withoutAuthorBox(page, roots, meta)
@@ -255,8 +259,6 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
-  // A page that shows one product, not a group of them.
-  const oneProduct = meta.product === true && meta.productGroup !== true
   // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
   roots = withoutStickyBuyBars(page, roots, oneProduct)
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)

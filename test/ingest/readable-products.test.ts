@@ -36,7 +36,8 @@
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
  * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
  * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
- * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback).
+ * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback,
+ * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2926,5 +2927,47 @@ describe("readable copy: a live chat's prompt over a shop's item", () => {
   it("stays where the name is a negation's or a longer word", () => {
     expect(copy(chatPromptPage("no-chat-banner"))).toContain("Video Chat with a Kitchen Expert")
     expect(copy(chatPromptPage("chatBannerBorder_y2"))).toContain("Video Chat with a Kitchen Expert")
+  })
+})
+
+/** A fire pit's page whose details sit in an accordion: each title a button naming the panel it opens. */
+const panelPage = (head: string) =>
+  `<html><head><title>Fire pit F24</title>${head}</head><body>
+  <header class="site-header"><a href="/">ExampleShop</a></header>
+  <main><div class="product-page">
+    <h1>Fire pit F24</h1>
+    <p>Our tallest flame yet: a smokeless fire pit of stainless steel that seats five to seven people around it.</p>
+    <div class="accordion">
+      <div class="accordion__item">
+        <button type="button" id="acc-b1" aria-expanded="true" aria-controls="acc-p1" class="accordion__button">
+          <style>.css-1tt87wd{font-weight:500;flex:1;text-align:left;font-family:var(--fonts-body)}</style>
+          <span class="css-1tt87wd">Dimensions &amp; Materials</span></button>
+        <div id="acc-p1" role="region" aria-labelledby="acc-b1"><ul><li>Height: 39.1 cm (15.4 in)</li>
+          <li>Width: 62.5 cm (24.6 in)</li><li>Material: stainless steel, brushed by hand in the workshop</li></ul></div>
+      </div>
+      <div class="accordion__item">
+        <button type="button" id="acc-b2" aria-expanded="false" aria-controls="acc-p2" class="accordion__button">
+          <span>Safety, Care, and Use</span></button>
+        <div id="acc-p2" role="region" aria-labelledby="acc-b2" style="display:none"><p>Never leave a lit fire
+          unattended, and keep a fire extinguisher or a bucket of water within reach of the fire pit.</p></div>
+      </div>
+    </div>
+  </div></main>
+  <footer class="site-footer"><p>© ExampleShop</p></footer>
+  </body></html>`
+
+describe("readable copy: an accordion's titles written as its buttons", () => {
+  it("a product's page shows each button's title over the panel it opens", () => {
+    const text = copy(panelPage(productLd))
+    expect(text).toContain("Dimensions & Materials")
+    expect(text).toContain("Safety, Care, and Use")
+    expect(text).toContain("Never leave a lit fire")
+    expect(text.indexOf("Dimensions & Materials")).toBeLessThan(text.indexOf("Height: 39.1 cm"))
+    expect(text).not.toContain("font-weight")
+  })
+  it("a page that shows no one product leaves the buttons out", () => {
+    const text = copy(panelPage(`<meta property="og:type" content="product.group">`))
+    expect(text).toContain("Height: 39.1 cm")
+    expect(text).not.toContain("Dimensions & Materials")
   })
 })

@@ -7,6 +7,7 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
+import { concealing } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
 import { dropsItself, type El, inside, measure, nextSibling, type Page, textContent } from "./tree.js"
 
@@ -227,6 +228,75 @@ export const withAskedButtons = (
       if (linked) continue
       const text = textContent(page.texts, b).trim()
       if (text.length > MAX_ASKED || !text.endsWith("?") || !declared.has(key(text))) continue
+      showButton(page, b)
+      shown = true
+    }
+  }
+  if (shown) measure(page)
+  return roots
+}
+
+/** The longest label (its characters) read as the title of the panel a button opens: longer, it is a control's prose. */
+const MAX_PANEL_TITLE = 80
+
+/** Elements whose text is never shown: a style sheet a framework writes inside a button, a script. */
+const UNSHOWN = new Set(["style", "script", "template"])
+
+/** The characters of a button's label: its text, without that of a style sheet or a script inside it. */
+const labelLength = (page: Page, b: El): number => {
+  let n = textContent(page.texts, b).trim().length
+  for (let j = b.order + 1; j < b.end; j++) {
+    const d = page.all[j]!
+    if (!UNSHOWN.has(d.name)) continue
+    n -= textContent(page.texts, d).length
+    j = d.end - 1
+  }
+  return n
+}
+
+/** Whether `el` and every ancestor of it up to `root` (a root of the chosen content) are kept: the copy keeps it. */
+const keptUp = (el: El, root: El): boolean => {
+  for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) if (p.drop) return false
+  return true
+}
+
+/**
+ * On a page that shows one product, the titles of the accordion's panels the copy shows: a shop
+ * writes its "Description", "Dimensions & Materials", "Safety, Care, and Use" as the buttons of an
+ * accordion (WAI-ARIA's pattern: `<button aria-expanded="false" aria-controls="panel-2">`), each
+ * followed by the panel it opens. The cleaning drops the buttons with the form controls, and the
+ * panels (shown by accordions.ts and the tab panels' reading) ran together with no title between
+ * them. Such a button — dropped for its tag alone under a kept parent, saying whether it is
+ * expanded, naming by `aria-controls` a panel after it that the copy keeps (shown or not: a
+ * closed panel a script fills when it opens is empty on the saved page, and its title still
+ * says what the product's page holds, as the references keep it), its label
+ * `MAX_PANEL_TITLE` characters or less with no link in it — is shown over its panel. Elsewhere
+ * (a service's FAQ, an article's) the references leave such questions out, and they stay out.
+ */
+export const withPanelTitles = (page: Page, roots: ReadonlyArray<El>, oneProduct: boolean): ReadonlyArray<El> => {
+  if (!oneProduct) return roots
+  const all = page.all
+  let ids: Map<string, El> | undefined
+  let shown = false
+  for (const root of roots) {
+    if (root.drop) continue
+    for (let i = root.order + 1; i < root.end; i++) {
+      const b = all[i]!
+      if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
+      i = b.end - 1
+      const controls = b.attribs["aria-controls"]?.trim()
+      if (controls === undefined || controls.length === 0 || b.attribs["aria-expanded"] === undefined) continue
+      if (concealing(b.name, b.attribs) || b.marks.weight < 0 || b.marks.furniture !== 0) continue
+      if (ids === undefined) {
+        ids = new Map()
+        for (const el of all) if (el.attribs.id !== undefined) ids.set(el.attribs.id, el)
+      }
+      const panel = ids.get(controls)
+      if (panel === undefined || panel.order < b.end || !inside(panel, root) || !keptUp(panel, root)) continue
+      let linked = false
+      for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
+      const label = labelLength(page, b)
+      if (linked || label === 0 || label > MAX_PANEL_TITLE) continue
       showButton(page, b)
       shown = true
     }
