@@ -100,6 +100,7 @@ import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
+import { withoutLinkedNoteMarks } from "./readable/noteMarks.js"
 import {
   withoutClosableBoxes,
   withoutDismissibleNotices,
@@ -253,6 +254,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReviewSummaries(page, roots)
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
+  roots = withoutLinkedNoteMarks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   // A page that shows one product, not a group of them.
   const oneProduct = meta.product === true && meta.productGroup !== true

@@ -34,7 +34,8 @@
  * named by its id, readable/productSummary.ts `withProductSummary`, Readable.ts `assemble` a
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
- * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box).
+ * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
+ * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2859,5 +2860,46 @@ describe("readable copy: the thirty-fifth round's rules, read as narrowly as the
       appFooterPage(socksOfferLd).replace(/<h1 [^>]*>Quarter Socks<\/h1>/, `<p>Quarter Socks</p>`)
     )
     expect(untitled).toContain("Customer Care Team")
+  })
+})
+
+/**
+ * A maker's feature page whose claims carry raised marks that link to its disclaimers at the foot
+ * (`<sup><a href="#footnote-2">2</a></sup>`), three or more of them; `mark` writes each one.
+ */
+const linkedNotes = (mark: (n: number) => string) =>
+  `<html><head><title>Brand Model 41</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41</h1>
+  <p>The new chip draws each frame sooner and spends less of the battery doing it.${mark(1)} Long games ` +
+  `stay smooth from the first level to the last without the phone growing warm in the hand.</p>
+  <p>The front glass is harder than the one before it${mark(2)} and the frame around it is a single piece ` +
+  `of metal, so that a fall from the pocket onto a pavement leaves the screen whole.</p>
+  <p>A full charge lasts a day and a half of ordinary use,${mark(3)} and half an hour on the cable gives ` +
+  `back most of a day, so that a forgotten night on the charger costs little.</p>
+  </div>
+  <div class="disclaimers"><p id="footnote-1">1. Measured in the maker's own laboratory.</p></div>
+  </main></body></html>`
+
+describe("readable copy: a footnote's raised mark that links to the page's notes", () => {
+  it("leaves out a series of raised marks linking to notes on the page", () => {
+    const text = copy(linkedNotes((n) => `<sup class="footnote"><a href="#footnote-${n}">${n}</a></sup>`))
+    expect(text).toContain("spends less of the battery doing it. Long games stay smooth")
+    expect(text).toContain("harder than the one before it and the frame")
+    expect(text).not.toContain("doing it. 1")
+    expect(text).not.toContain("before it 2")
+  })
+
+  it("leaves out a raised mark of several linked numbers", () => {
+    const text = copy(
+      linkedNotes((n) => `<sup><a href="#desc-section">${n}</a>,<a href="#desc-section">${n + 3}</a></sup>`)
+    )
+    expect(text).toContain("ordinary use, and half an hour")
+  })
+
+  it("keeps a bracketed citation and a raised link to another page", () => {
+    const cited = copy(linkedNotes((n) => `<sup><a href="#cite-${n}">[${n}]</a></sup>`))
+    expect(cited).toContain("[2]")
+    const elsewhere = copy(linkedNotes((n) => `<sup><a href="/notes/${n}">${n}</a></sup>`))
+    expect(elsewhere).toMatch(/before it\s*2/)
   })
 })
