@@ -35,7 +35,8 @@
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
  * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
- * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes).
+ * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes,
+ * readable/render.ts `strayWords` an item's words set straight in its list).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2901,5 +2902,37 @@ describe("readable copy: a footnote's raised mark that links to the page's notes
     expect(cited).toContain("[2]")
     const elsewhere = copy(linkedNotes((n) => `<sup><a href="/notes/${n}">${n}</a></sup>`))
     expect(elsewhere).toMatch(/before it\s*2/)
+  })
+})
+
+/** A chair maker's list of features whose third item opens its bold label before the item itself. */
+const misnestedFeatures = (third: string) =>
+  `<html><head><title>Task chair C2</title>${productLd}</head><body><main>
+  <div class="product"><h1>Task chair C2</h1>
+  <p>A task chair built for long days at the desk, with a mesh back that moves with the sitter and a ` +
+  `seat that can be set for any height of desk; sold by us since the first model came out.</p>
+  <h3>Standard features:</h3>
+  <ul>
+  <li><b>Back angle. </b> While seated, pull the paddle up, find the angle, then push it down to lock.</li>
+  <li><b>Seat height. </b> To lower, lift the paddle while seated; to raise, lift it standing.</li>
+  ${third}
+  <li><b>Headrest. </b> The headrest slides up and down through ten centimetres of travel.</li>
+  </ul>
+  </div></main></body></html>`
+
+describe("readable copy: a list item whose bold label opens before the item", () => {
+  it("keeps the item's text after the label", () => {
+    const text = copy(
+      misnestedFeatures(`<b><li>Seat angle. </b> Tilt the seat three degrees forward with the front lever.</li>`)
+    )
+    expect(text).toContain("Seat angle.")
+    expect(text).toContain("Tilt the seat three degrees forward with the front lever.")
+    expect(text).toContain("The headrest slides up and down")
+  })
+
+  it("adds no separator set between a list's items to them", () => {
+    const text = copy(misnestedFeatures(`<li><b>Seat angle. </b> Tilt the seat forward.</li> / `))
+    expect(text).toContain("Tilt the seat forward.")
+    expect(text).not.toContain("Tilt the seat forward. /")
   })
 })
