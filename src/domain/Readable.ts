@@ -101,6 +101,7 @@ import { withoutDrawnGraphics } from "./readable/graphics.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
+import { withoutLinkedNoteMarks } from "./readable/noteMarks.js"
 import {
   withoutClosableBoxes,
   withoutDismissibleNotices,
@@ -258,6 +259,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutReviewSummaries(page, roots)
   roots = withoutMediaFallbacks(page, roots)
   roots = withoutAdNotes(page, roots)
+  roots = withoutLinkedNoteMarks(page, roots)
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
   roots = withoutStickyBuyBars(page, roots, oneProduct)

@@ -37,7 +37,9 @@
  * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
  * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
  * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback,
- * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons).
+ * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons,
+ * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes,
+ * readable/render.ts `strayWords` an item's words set straight in its list).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -2969,5 +2971,78 @@ describe("readable copy: an accordion's titles written as its buttons", () => {
     const text = copy(panelPage(`<meta property="og:type" content="product.group">`))
     expect(text).toContain("Height: 39.1 cm")
     expect(text).not.toContain("Dimensions & Materials")
+  })
+})
+
+/**
+ * A maker's feature page whose claims carry raised marks that link to its disclaimers at the foot
+ * (`<sup><a href="#footnote-2">2</a></sup>`), three or more of them; `mark` writes each one.
+ */
+const linkedNotes = (mark: (n: number) => string) =>
+  `<html><head><title>Brand Model 41</title>${productLd}</head><body><main>
+  <div class="product"><h1>Brand Model 41</h1>
+  <p>The new chip draws each frame sooner and spends less of the battery doing it.${mark(1)} Long games ` +
+  `stay smooth from the first level to the last without the phone growing warm in the hand.</p>
+  <p>The front glass is harder than the one before it${mark(2)} and the frame around it is a single piece ` +
+  `of metal, so that a fall from the pocket onto a pavement leaves the screen whole.</p>
+  <p>A full charge lasts a day and a half of ordinary use,${mark(3)} and half an hour on the cable gives ` +
+  `back most of a day, so that a forgotten night on the charger costs little.</p>
+  </div>
+  <div class="disclaimers"><p id="footnote-1">1. Measured in the maker's own laboratory.</p></div>
+  </main></body></html>`
+
+describe("readable copy: a footnote's raised mark that links to the page's notes", () => {
+  it("leaves out a series of raised marks linking to notes on the page", () => {
+    const text = copy(linkedNotes((n) => `<sup class="footnote"><a href="#footnote-${n}">${n}</a></sup>`))
+    expect(text).toContain("spends less of the battery doing it. Long games stay smooth")
+    expect(text).toContain("harder than the one before it and the frame")
+    expect(text).not.toContain("doing it. 1")
+    expect(text).not.toContain("before it 2")
+  })
+
+  it("leaves out a raised mark of several linked numbers", () => {
+    const text = copy(
+      linkedNotes((n) => `<sup><a href="#desc-section">${n}</a>,<a href="#desc-section">${n + 3}</a></sup>`)
+    )
+    expect(text).toContain("ordinary use, and half an hour")
+  })
+
+  it("keeps a bracketed citation and a raised link to another page", () => {
+    const cited = copy(linkedNotes((n) => `<sup><a href="#cite-${n}">[${n}]</a></sup>`))
+    expect(cited).toContain("[2]")
+    const elsewhere = copy(linkedNotes((n) => `<sup><a href="/notes/${n}">${n}</a></sup>`))
+    expect(elsewhere).toMatch(/before it\s*2/)
+  })
+})
+
+/** A chair maker's list of features whose third item opens its bold label before the item itself. */
+const misnestedFeatures = (third: string) =>
+  `<html><head><title>Task chair C2</title>${productLd}</head><body><main>
+  <div class="product"><h1>Task chair C2</h1>
+  <p>A task chair built for long days at the desk, with a mesh back that moves with the sitter and a ` +
+  `seat that can be set for any height of desk; sold by us since the first model came out.</p>
+  <h3>Standard features:</h3>
+  <ul>
+  <li><b>Back angle. </b> While seated, pull the paddle up, find the angle, then push it down to lock.</li>
+  <li><b>Seat height. </b> To lower, lift the paddle while seated; to raise, lift it standing.</li>
+  ${third}
+  <li><b>Headrest. </b> The headrest slides up and down through ten centimetres of travel.</li>
+  </ul>
+  </div></main></body></html>`
+
+describe("readable copy: a list item whose bold label opens before the item", () => {
+  it("keeps the item's text after the label", () => {
+    const text = copy(
+      misnestedFeatures(`<b><li>Seat angle. </b> Tilt the seat three degrees forward with the front lever.</li>`)
+    )
+    expect(text).toContain("Seat angle.")
+    expect(text).toContain("Tilt the seat three degrees forward with the front lever.")
+    expect(text).toContain("The headrest slides up and down")
+  })
+
+  it("adds no separator set between a list's items to them", () => {
+    const text = copy(misnestedFeatures(`<li><b>Seat angle. </b> Tilt the seat forward.</li> / `))
+    expect(text).toContain("Tilt the seat forward.")
+    expect(text).not.toContain("Tilt the seat forward. /")
   })
 })

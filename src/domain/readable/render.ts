@@ -299,6 +299,24 @@ const listStart = (start: string | undefined): number => {
   return Number.isFinite(n) && Math.abs(n) < 1e9 ? n : 1
 }
 
+/** A text that holds a word (a letter): not a separator between a menu's items ("|", "/", "›"). */
+const WORDED = /\p{L}/u
+
+/**
+ * The words of text node `k`, set straight inside a list after one of its entries, collapsed; ""
+ * when it holds no letter. A page whose item's label opens its bold before the item (`<b><li>Seat
+ * angle.</b> Adjust with the paddle …</li>`) has the label's end close the item with it (the
+ * parser closes what the bold's end implies), and the rest of the item's text stands in the list
+ * itself, which a browser shows under the item. A run of signs between items (a breadcrumb's "/")
+ * is no text of them.
+ */
+const strayWords = (ctx: Ctx, k: number): string => {
+  if (!WORDED.test(ctx.texts.of(k))) return ""
+  const run = new Run(false)
+  writeText(run, ctx, k, false)
+  return run.text()
+}
+
 const list = (node: El, ctx: Ctx, depth: number): string => {
   if (depth > MAX_DEPTH) return flatText(ctx, node)
   const ordered = node.name === "ol"
@@ -309,7 +327,13 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
   const kids = node.children
   for (let i = 0; i < kids.length; i++) {
     const child = kids[i]!
-    if (typeof child === "number" || child.drop) continue
+    if (typeof child === "number") {
+      // Words set straight in the list after an entry are written on with it (`strayWords`).
+      const stray = entries.length > 0 ? strayWords(ctx, child) : ""
+      if (stray.length > 0) entries[entries.length - 1] += ` ${stray}`
+      continue
+    }
+    if (child.drop) continue
     // An entry of the list: a nested list is indented, anything else gets the next marker.
     if (child.name === "ul" || child.name === "ol") {
       const content = list(child, inner, depth + 1)
