@@ -4,7 +4,8 @@
  * failing without the rule it tests (readable/cards.ts, readable/boilerplate.ts `concealing`,
  * readable/excerpts.ts `withoutExcerpts` (an excerpt edited a word apart too), readable/content.ts a
  * side menu's name, readable/paging.ts `pagedGrids`, readable/skipLinks.ts `withoutSkipLinks` and `withoutSpokenMenus`, readable/pictures.ts
- * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes, readable/cards.ts
+ * `withoutPictureLinks`, readable/content.ts a footer and a header built as named boxes (not a box named by a state of the
+ * layout, `NOT_STATE`), readable/cards.ts
  * a card's links drawn as controls, readable/reprises.ts `withoutRepeatedGrids`, readable/notices.ts
  * `withoutClosableBoxes`, readable/faqs.ts `declaredFaq`, `withDeclaredQuestions` and `withAskedButtons`, readable/content.ts
  * `linkedProse` and `titleLead` (its lead in a box of its own too, under a tagline, or a bare text run; the
@@ -362,6 +363,35 @@ describe("readable copy: a footer built as a named box", () => {
       expect(text).not.toContain("happiness team")
       expect(text).toContain("Socks for cold days on the trail.")
       for (let i = 0; i < 5; i++) expect(text).toContain(`Task chair model ${i}`)
+    }
+  })
+})
+
+/**
+ * The same page with a box whose name says what it has or lacks, not what it is (`has-footer`,
+ * `noFooter`, `has-navbar-fixed-top`: a layout's state), holding the shop's own words.
+ */
+const stateNamed = (name: string) =>
+  namedFooter().replace(
+    `<ul class="grid">`,
+    `<div class="${name}"><p>Knitted in our own mill since 1921, every pair is made from merino wool and nylon.</p></div><ul class="grid">`
+  )
+
+describe("readable copy: a box named by a state of the layout", () => {
+  it("keeps a box whose name says it has or lacks a footer or a bar, and still leaves out the footer", () => {
+    for (
+      const name of [
+        "story has-footer",
+        "story page--no-footer",
+        "story hasFooter",
+        "story withoutFooter",
+        "story has-navbar-fixed-top"
+      ]
+    ) {
+      const text = copy(stateNamed(name))
+      expect(text, name).toContain("Knitted in our own mill since 1921")
+      expect(text, name).not.toContain("Enter your email")
+      expect(text, name).toContain("Socks for cold days on the trail.")
     }
   })
 })

@@ -1304,18 +1304,34 @@ const entriesInMain = (page: Page, list: El): boolean => {
 const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
 
 /**
+ * The words that make a name say something of a box's state rather than what the box is, when they
+ * stand right before the part named (`no-footer`, `has-footer`, `page--without-footer`,
+ * `has-navbar-fixed-top`: a layout's wrapper that has, or lacks, a footer or a bar): a negation
+ * (`no`, `not`, `non`, `without`), a having (`with`, `has`) or a toggle (`hide`, `show`). Written
+ * as a lookbehind to put right before the part's word in a name's pattern (`FOOTER_NAME`,
+ * `NAVBAR_NAME`); a place's word stays a part's name (`pre-footer`, `above-footer`: the band over
+ * the footer is the site's too).
+ */
+const NOT_STATE = "(?<!(?:^|[-_])(?:no|not|non|without|with|has|hide|show)[-_]+)"
+
+/**
  * A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), or
  * one of the parts a theme sets in it or right after it, named after it (`footer-credits`,
- * `footer-copyright`, `footer-bottom`, `footer-legal`: the copyright line and the legal links).
+ * `footer-copyright`, `footer-bottom`, `footer-legal`: the copyright line and the legal links);
+ * not a state's name (`NOT_STATE`: `no-footer`, `has-footer`).
  */
-const FOOTER_NAME =
-  /^(?:[\w-]*[-_])?footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root|credits?|copyright|bottom|widgets?|legal|links|info)?(?![a-z]))/i
+const FOOTER_NAME = new RegExp(
+  `^(?:[\\w-]*[-_])?${NOT_STATE}footer(?:$|[-_](?:wrap(?:per)?|container|outer|main|inner|styled|sc|root|credits?|copyright|bottom|widgets?|legal|links|info)?(?![a-z]))`,
+  "i"
+)
 
 /**
  * The same name written in camel case (`navLeftFooter`, `siteFooter`, `globalFooterContainer`):
- * read case-sensitively, so that a word merely ending in "footer" is no such name.
+ * read case-sensitively, so that a word merely ending in "footer" is no such name; not a state's
+ * name (`hasFooter`, `noFooter`, `pageWithoutFooter`: `NOT_STATE`'s words in camel case).
  */
-const CAMEL_FOOTER_NAME = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*Footer(?:Wrap(?:per)?|Container|Outer|Main|Inner|Root)?$/
+const CAMEL_FOOTER_NAME =
+  /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?<!(?:^(?:no|not|non|without|with|has|hide|show)|(?:No|Not|Non|Without|With|Has|Hide|Show)))Footer(?:Wrap(?:per)?|Container|Outer|Main|Inner|Root)?$/
 
 /** A footer of a part of the page: a card's, a post's, a dialog's, a widget's. */
 const PART_FOOTER =
@@ -1380,8 +1396,11 @@ const wikiFooter = (el: El): boolean =>
   (el.name === "div" || el.name === "section") && el.text > 0 &&
   namesOf(el).split(/\s+/).some((n) => WIKI_FOOTER_NAME.test(n))
 
-/** A name that calls an element the site's navigation bar (`navbar`, `site-navbar`, `NavBar-module_container__x1`). */
-const NAVBAR_NAME = /^(?:[\w-]*[-_])?nav-?bar(?:$|[-_])/i
+/**
+ * A name that calls an element the site's navigation bar (`navbar`, `site-navbar`,
+ * `NavBar-module_container__x1`); not a state's name (`NOT_STATE`: `has-navbar-fixed-top`).
+ */
+const NAVBAR_NAME = new RegExp(`^(?:[\\w-]*[-_])?${NOT_STATE}nav-?bar(?:$|[-_])`, "i")
 
 /**
  * A box (`div` or `section`) named as the site's navigation bar, outside the parts `namedFooter`
