@@ -39,7 +39,8 @@
  * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback,
  * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons,
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
- * readable/render.ts `strayWords` an item's words set straight in its list).
+ * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
+ * that ends as text).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3073,5 +3074,27 @@ describe("readable copy: a list item whose bold label opens before the item", ()
     const text = copy(misnestedFeatures(`<li><b>Seat angle. </b> Tilt the seat forward.</li> / `))
     expect(text).toContain("Tilt the seat forward.")
     expect(text).not.toContain("Tilt the seat forward. /")
+  })
+
+  it("adds no words to an item that ends in a code block, a quote or a nested list", () => {
+    const code = htmlToMarkdown(
+      misnestedFeatures(
+        `<li>Install the driver:<pre><code>sudo apt install chair-driver</code></pre></li> then restart the desk`
+      ),
+      URL_
+    )
+    expect(code).toContain("sudo apt install chair-driver\n  ```\n- Headrest.")
+    expect(code).not.toContain("then restart the desk")
+    const quote = copy(misnestedFeatures(`<li><blockquote>Best chair ever.</blockquote></li> said a buyer`))
+    expect(quote).not.toContain("said a buyer")
+    const parts = copy(misnestedFeatures(`<li>Parts<ul><li>Back rest</li></ul></li> and more besides`))
+    expect(parts).not.toContain("and more besides")
+  })
+
+  it("adds no words after an item left out", () => {
+    const text = copy(misnestedFeatures(
+      `<b><li hidden>Promo.</b> Buy two chairs and save twenty percent today.</li>`
+    ))
+    expect(text).not.toContain("Buy two chairs")
   })
 })
