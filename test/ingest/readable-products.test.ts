@@ -38,8 +38,9 @@
  * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
  * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback,
  * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons,
- * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes,
- * readable/render.ts `strayWords` an item's words set straight in its list).
+ * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
+ * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
+ * that ends as text).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3013,6 +3014,35 @@ describe("readable copy: a footnote's raised mark that links to the page's notes
     const elsewhere = copy(linkedNotes((n) => `<sup><a href="/notes/${n}">${n}</a></sup>`))
     expect(elsewhere).toMatch(/before it\s*2/)
   })
+
+  it("keeps two raised marks linking to the page's notes, fewer than a series", () => {
+    const two = copy(linkedNotes((n) => (n < 3 ? `<sup><a href="#footnote-${n}">${n}</a></sup>` : "")))
+    expect(two).toMatch(/before it\s*2/)
+  })
+
+  it("keeps an article's own footnotes' marks when the copy holds the notes", () => {
+    const mark = (n: number) => `<sup id="fnref:${n}"><a href="#fn:${n}" class="footnote">${n}</a></sup>`
+    const text = readerText(htmlToMarkdown(
+      `<html><head><title>Under the crust</title></head><body><main><article>
+      <h1>Under the crust</h1><p class="date">March 3, 2024</p>
+      <p>Heat rises from the earth's centre${mark(1)}, and it moves the plates of rock above it so slowly ` +
+        `that a lifetime sees them travel no further than a fingernail grows in the same years.</p>
+      <p>The deepest hole ever drilled${mark(2)} reached only a small part of the way through the crust, ` +
+        `where the rock was already far hotter than the drillers had planned for when they began.</p>
+      <p>What lies below is known from the way earthquake waves bend${mark(3)} as they pass through layers ` +
+        `of different stiffness, the way light bends in water, read at stations around the world.</p>
+      <div class="footnotes"><ol>
+      <li id="fn:1"><p>The centre is about as hot as the surface of the sun. <a href="#fnref:1">↩</a></p></li>
+      <li id="fn:2"><p>The hole is a little over twelve kilometres deep. <a href="#fnref:2">↩</a></p></li>
+      <li id="fn:3"><p>Waves of two kinds travel at different speeds. <a href="#fnref:3">↩</a></p></li>
+      </ol></div>
+      </article></main></body></html>`,
+      "https://blog.example/posts/under-the-crust"
+    ))
+    expect(text).toContain("The centre is about as hot as the surface of the sun.")
+    expect(text).toMatch(/the earth's centre\s*1/)
+    expect(text).toMatch(/ever drilled\s*2/)
+  })
 })
 
 /** A chair maker's list of features whose third item opens its bold label before the item itself. */
@@ -3044,5 +3074,27 @@ describe("readable copy: a list item whose bold label opens before the item", ()
     const text = copy(misnestedFeatures(`<li><b>Seat angle. </b> Tilt the seat forward.</li> / `))
     expect(text).toContain("Tilt the seat forward.")
     expect(text).not.toContain("Tilt the seat forward. /")
+  })
+
+  it("adds no words to an item that ends in a code block, a quote or a nested list", () => {
+    const code = htmlToMarkdown(
+      misnestedFeatures(
+        `<li>Install the driver:<pre><code>sudo apt install chair-driver</code></pre></li> then restart the desk`
+      ),
+      URL_
+    )
+    expect(code).toContain("sudo apt install chair-driver\n  ```\n- Headrest.")
+    expect(code).not.toContain("then restart the desk")
+    const quote = copy(misnestedFeatures(`<li><blockquote>Best chair ever.</blockquote></li> said a buyer`))
+    expect(quote).not.toContain("said a buyer")
+    const parts = copy(misnestedFeatures(`<li>Parts<ul><li>Back rest</li></ul></li> and more besides`))
+    expect(parts).not.toContain("and more besides")
+  })
+
+  it("adds no words after an item left out", () => {
+    const text = copy(misnestedFeatures(
+      `<b><li hidden>Promo.</b> Buy two chairs and save twenty percent today.</li>`
+    ))
+    expect(text).not.toContain("Buy two chairs")
   })
 })

@@ -303,12 +303,28 @@ const listStart = (start: string | undefined): number => {
 const WORDED = /\p{L}/u
 
 /**
- * The words of text node `k`, set straight inside a list after one of its entries, collapsed; ""
- * when it holds no letter. A page whose item's label opens its bold before the item (`<b><li>Seat
- * angle.</b> Adjust with the paddle …</li>`) has the label's end close the item with it (the
- * parser closes what the bold's end implies), and the rest of the item's text stands in the list
- * itself, which a browser shows under the item. A run of signs between items (a breadcrumb's "/")
- * is no text of them.
+ * A line of Markdown that opens a block of its own rather than running on as text: a code fence
+ * ("```", "~~~"), a quote's ">", a table's "|", a heading's "# " to "###### ", a rule ("---" alone),
+ * or a list's marker ("- ", "* ", "+ ", "2. ", "2) ").
+ */
+const OPENS_BLOCK = /^(?:```|~~~|>|\||#{1,6} |---$|[-*+] |\d+[.)] )/
+
+/**
+ * Whether words may run on after an entry's Markdown `entry`: its last line is plain text, not the
+ * close of a code block, a line of a quote or a table, a heading, or an item of a list inside it
+ * (`OPENS_BLOCK`), which words written after them would join (a fence with words after it never closes).
+ */
+const endsAsText = (entry: string): boolean => !OPENS_BLOCK.test(entry.slice(entry.lastIndexOf("\n") + 1).trimStart())
+
+/**
+ * The words of text node `k`, set straight inside a list right after one of its kept items,
+ * collapsed; "" when it holds no letter. A page whose item's label opens its bold before the item
+ * (`<b><li>Seat angle.</b> Adjust with the paddle …</li>`) has the label's end close the item with it
+ * (the parser closes what the bold's end implies), and the rest of the item's text stands in the
+ * list itself, which a browser shows under the item. A run of signs between items (a breadcrumb's
+ * "/") is no text of them. `list` asks only when the child before the words was an item it wrote
+ * whose last line is plain text (`endsAsText`): after an item left out or empty, or a list nested
+ * in the list, the words stay out.
  */
 const strayWords = (ctx: Ctx, k: number): string => {
   if (!WORDED.test(ctx.texts.of(k))) return ""
@@ -325,14 +341,17 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
   const entries: Array<string> = []
   const inner = nested(ctx)
   const kids = node.children
+  // Whether the last element child was an item written here whose last line is plain text (`strayWords`).
+  let afterItem = false
   for (let i = 0; i < kids.length; i++) {
     const child = kids[i]!
     if (typeof child === "number") {
-      // Words set straight in the list after an entry are written on with it (`strayWords`).
-      const stray = entries.length > 0 ? strayWords(ctx, child) : ""
+      // Words set straight in the list after an item are written on with it (`strayWords`).
+      const stray = afterItem ? strayWords(ctx, child) : ""
       if (stray.length > 0) entries[entries.length - 1] += ` ${stray}`
       continue
     }
+    afterItem = false
     if (child.drop) continue
     // An entry of the list: a nested list is indented, anything else gets the next marker.
     if (child.name === "ul" || child.name === "ol") {
@@ -354,6 +373,7 @@ const list = (node: El, ctx: Ctx, depth: number): string => {
     const marker = ordered ? `${next}. ` : "- "
     next++
     entries.push(indent(content, marker, marked ? marker.length : 0))
+    afterItem = endsAsText(content)
   }
   return entries.join("\n")
 }
