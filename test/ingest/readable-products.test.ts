@@ -35,7 +35,8 @@
  * page's own title a few blocks down, readable/content.ts `footerBeside` a box named as the site's
  * footer beside a product's title, scored again, readable/strips.ts a strip of other products
  * above a product's title, readable/boilerplate.ts `METAFIELD` a theme's metafield box,
- * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review,
+ * readable/emptyReviews.ts `withoutEmptyReviews` a reviews section that holds no review (ending at
+ * the first block that is neither its notice nor its prompt; not a short review, not a long heading),
  * readable/content.ts `CHAT_PROMPT` a live chat's prompt read by the visible fallback,
  * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons,
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
@@ -2897,7 +2898,7 @@ describe("readable copy: a product's reviews section that holds no review", () =
     expect(text).toContain("Warranty & Returns")
     expect(text).toContain("DDR5 6000")
   })
-  it("stays with a review in it, and on a page that shows no product", () => {
+  it("stays with a review in it, on a page that shows no product and on a group of products", () => {
     const reviewed = copy(reviewsTabPage(
       productLd,
       `<p>No reviews of other kits ran this cool: mine stays
@@ -2907,6 +2908,48 @@ under forty degrees through a whole evening of rendering, and it ran at its rate
     expect(reviewed).toContain("mine stays under forty degrees")
     const notice = `<p>There are no reviews yet.</p>`
     expect(copy(reviewsTabPage("", notice))).toContain("There are no reviews yet")
+    const group = `<meta property="og:type" content="product.group">${productLd}`
+    expect(copy(reviewsTabPage(group, notice))).toContain("There are no reviews yet")
+  })
+  it("stays with a short review that opens with the words \"no reviews\"", () => {
+    const text = copy(reviewsTabPage(
+      productLd,
+      `<p>No reviews I read prepared me for how cool it runs. Five stars from me.</p>
+<p>— Dana, verified buyer</p>`
+    ))
+    expect(text).toContain("Customer Reviews of the Brand Model 41")
+    expect(text).toContain("No reviews I read prepared me")
+    expect(text).toContain("Dana, verified buyer")
+  })
+  it("ends at the first block that is neither the notice nor the prompt, which stays", () => {
+    const text = copy(reviewsTabPage(
+      productLd,
+      `<p>There are no reviews yet.</p><p>Do you own this product?</p>
+<p><b>Warranty:</b> lifetime, parts and labour; ships from Ohio.</p>`
+    ))
+    expect(text).not.toContain("Customer Reviews of the Brand Model 41")
+    expect(text).not.toContain("There are no reviews yet")
+    expect(text).not.toContain("Do you own this product?")
+    expect(text).toContain("lifetime, parts and labour; ships from Ohio.")
+    const accordion = copy(reviewsTabPage(
+      productLd,
+      `<p>There are no reviews yet.</p><div class="accordion"><div class="accordion__item">
+<button type="button" id="acc-b1" aria-expanded="true" aria-controls="acc-p1"><span>Care</span></button>
+<div id="acc-p1" role="region" aria-labelledby="acc-b1"><p>Wipe with a dry cloth.</p></div></div></div>`
+    ))
+    expect(accordion).not.toContain("There are no reviews yet")
+    expect(accordion).toContain("Care")
+    expect(accordion).toContain("Wipe with a dry cloth.")
+  })
+  it("stays under a heading longer than 120 characters", () => {
+    const long = "Thirty-two gigabytes in two black modules for the newest desktop boards and their " +
+      "coolers: Customer Reviews of the Brand Model 41"
+    const text = copy(
+      reviewsTabPage(productLd, `<p>There are no reviews yet.</p>`)
+        .replace("Customer Reviews of the Brand Model 41", long)
+    )
+    expect(text).toContain(long)
+    expect(text).toContain("There are no reviews yet")
   })
 })
 

@@ -5,10 +5,11 @@
  * product?"). Shops print it in the reviews tab of every product nobody reviewed yet; it says
  * nothing of the product, and the reading of the customers' reviews (content.ts `productNames`)
  * leaves out only the reviews themselves. Read on the copy's Markdown blocks, on pages that show one
- * product (Readable.ts): the heading (`##` to `######`, `REVIEWS_HEADING`) and the blocks under it
- * up to the next heading of its rank or above are left out when those blocks are only short
- * paragraphs (no list, quote, table or code; `MAX_NOTICE_WORDS` words in all) and one of them says
- * there is no review (`NO_REVIEWS`). A section with a review, a list or a sub-heading stays whole.
+ * product (Readable.ts): the heading (`##` to `######`, `REVIEWS_HEADING`) and the blocks right
+ * under it that are each only the notice (`NO_REVIEWS`, at most `MAX_NOTICE_WORDS` words) or the
+ * prompt (`WRITE_PROMPT`) are left out when one of them is the notice. The first block that is
+ * neither ends the run and stays, with all after it: a review, a list, a sub-heading or an untitled
+ * paragraph (a warranty line, an accordion's title) is never taken for part of the section.
  */
 import { wordsOf } from "./tree.js"
 
@@ -16,22 +17,28 @@ import { wordsOf } from "./tree.js"
 const SUBHEADING = /^(#{2,6}) (.+)$/
 
 /** A heading that names reviews: the word "review" or "reviews" in a heading of 120 characters or less. */
-const REVIEWS_HEADING = /^.{0,120}\breviews?\b.{0,120}$/i
+const REVIEWS_HEADING = /^(?=.{0,120}$).*\breviews?\b/i
 
 /**
- * A notice that no one reviewed the product: "There are no reviews yet", "No customer reviews",
- * "Be the first to review …", "Be the first to write a review", "This product has not been reviewed".
+ * A notice that no one reviewed the product, at the block's start: "no reviews", "no customer
+ * reviews" or "no product reviews", with "There are " before it or not and "yet" after it or not,
+ * then a full stop, an exclamation mark or the block's end ("There are no reviews yet.", but not
+ * "No reviews I read …"); "Be the first to review …", "Be the first to write a review"; "has not
+ * been reviewed" or "has not yet been reviewed", with "This product " or "This item " before it or not.
  */
 const NO_REVIEWS =
-  /\b(?:no (?:customer |product )?reviews(?: yet)?|be the first to (?:write a )?review|(?:has|have) not (?:yet )?been reviewed)\b/i
+  /^(?:(?:there are )?no (?:customer |product )?reviews(?: yet)?(?:[.!]|$)|be the first to (?:write a )?review\b|(?:this (?:product|item) )?has not (?:yet )?been reviewed\b)/i
 
-/** A block that is no plain paragraph: a heading, a list item, a quote, a table, a code block or a rule. */
-const NOT_PARAGRAPH = /^(?:#|[-*+] |\d+[.)] |>|\||```|---)/
+/** The most words a notice block may hold: the notice and a few words more (a product's name), no review. */
+const MAX_NOTICE_WORDS = 12
 
-/** The most words the blocks under the heading may hold: a notice and a prompt, no review. */
-const MAX_NOTICE_WORDS = 25
+/** The shop's prompt to write a review, alone in its block: "Do you own this product?" (or "item"), "Write a review" (or its link). */
+const WRITE_PROMPT = /^(?:do you own this (?:product|item)\?|write a review|\[write a review\]\([^)]*\))$/i
 
-/** `blocks` without each reviews section that holds no review but the notice that there is none. */
+/** Whether a block is only the notice that there is no review. */
+const isNotice = (block: string): boolean => NO_REVIEWS.test(block) && wordsOf(block).length <= MAX_NOTICE_WORDS
+
+/** `blocks` without each reviews heading over nothing but the notice that there is no review and the prompt to write one. */
 export const withoutEmptyReviews = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
   const out: Array<string> = []
   for (let i = 0; i < blocks.length; i++) {
@@ -40,18 +47,13 @@ export const withoutEmptyReviews = (blocks: ReadonlyArray<string>): ReadonlyArra
       out.push(blocks[i]!)
       continue
     }
-    const rank = m[1]!.length
     let j = i + 1
-    while (j < blocks.length) {
-      const h = SUBHEADING.exec(blocks[j]!) ?? /^(#) /.exec(blocks[j]!)
-      if (h !== null && h[1]!.length <= rank) break
-      j++
+    let notice = false
+    for (; j < blocks.length; j++) {
+      if (isNotice(blocks[j]!)) notice = true
+      else if (!WRITE_PROMPT.test(blocks[j]!)) break
     }
-    const under = blocks.slice(i + 1, j)
-    const empty = under.length > 0 && under.every((b) => !NOT_PARAGRAPH.test(b)) &&
-      under.some((b) => NO_REVIEWS.test(b)) &&
-      under.reduce((n, b) => n + wordsOf(b).length, 0) <= MAX_NOTICE_WORDS
-    if (!empty) {
+    if (!notice) {
       out.push(blocks[i]!)
       continue
     }
