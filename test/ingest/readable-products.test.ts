@@ -2974,6 +2974,14 @@ describe("readable copy: a live chat's prompt over a shop's item", () => {
     expect(copy(chatPromptPage("no-chat-banner"))).toContain("Video Chat with a Kitchen Expert")
     expect(copy(chatPromptPage("chatBannerBorder_y2"))).toContain("Video Chat with a Kitchen Expert")
   })
+  it("reads the state words of every name alike, and a part between any joints", () => {
+    for (const cls of ["with-chat-widget", "without-chat-banner", "no--chat-banner", "is-chat-bubble"]) {
+      expect(copy(chatPromptPage(cls)), cls).toContain("Video Chat with a Kitchen Expert")
+    }
+    for (const cls of ["chat_banner", "live_chat_banner", "piano-chat-banner"]) {
+      expect(copy(chatPromptPage(cls)), cls).not.toContain("Video Chat with a Kitchen Expert")
+    }
+  })
 })
 
 /** A fire pit's page whose details sit in an accordion: each title a button naming the panel it opens. */
@@ -3015,6 +3023,25 @@ describe("readable copy: an accordion's titles written as its buttons", () => {
     const text = copy(panelPage(`<meta property="og:type" content="product.group">`))
     expect(text).toContain("Height: 39.1 cm")
     expect(text).not.toContain("Dimensions & Materials")
+  })
+  it("reads the button as a browser does: the first element of an id, any id of its list", () => {
+    const later = `<div class="drawer" hidden><div id="acc-p1"><p>Sizes drawer</p></div></div></main>`
+    const twice = copy(panelPage(productLd).replace("</main>", later))
+    expect(twice).toContain("Dimensions & Materials")
+    const listed = copy(panelPage(productLd).replace(`aria-controls="acc-p1"`, `aria-controls="acc-x acc-p1"`))
+    expect(listed).toContain("Dimensions & Materials")
+  })
+  it("leaves out a tab, a control that opens a list, and a button whose panel stands further on", () => {
+    const tab = copy(panelPage(productLd).replace(`aria-controls="acc-p1"`, `aria-controls="acc-p1" role="tab"`))
+    expect(tab).not.toContain("Dimensions & Materials")
+    const popup = copy(
+      panelPage(productLd).replace(`aria-controls="acc-p1"`, `aria-controls="acc-p1" aria-haspopup="listbox"`)
+    )
+    expect(popup).not.toContain("Dimensions & Materials")
+    const between = `<p>Measured in the workshop before it ships, with every part weighed on the same scale.</p>`
+    const far = copy(panelPage(productLd).replace(`<div id="acc-p1"`, `${between}<div id="acc-p1"`))
+    expect(far).toContain("Measured in the workshop before it ships")
+    expect(far).not.toContain("Dimensions & Materials")
   })
 })
 

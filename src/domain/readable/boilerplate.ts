@@ -247,6 +247,18 @@ export const SCREEN_READER = /(?:^|\s)(?:visually-?hidden|sr-only|screen-?reader
 export const NAMESPACE = "(?!(?:xs|sm|md|lg|xl|xxl|sp|pc|mob|tab|no|not|non|un)-)[a-z]{1,3}-"
 
 /**
+ * The words that make a name say something of a box's state rather than what the box is, when they
+ * stand right before the part named (`no-footer`, `has-footer`, `page--without-footer`,
+ * `has-navbar-fixed-top`, `has-active-filters`, `no-chat-bubble`: a layout's wrapper that has, or
+ * lacks, a footer, a bar, a filter or a chat): a negation (`no`, `not`, `non`, `without`), a having
+ * or a being (`with`, `has`, `is`) or a toggle (`hide`, `show`). The source of a lookbehind to put
+ * right before the part's word in a name's pattern (content.ts `FOOTER_NAME`, `NAVBAR_NAME`,
+ * `CHAT_PROMPT`; `ACTIVE_FILTERS` here); a place's word stays a part's name (`pre-footer`,
+ * `above-footer`: the band over the footer is the site's too).
+ */
+export const NOT_STATE = "(?<!(?:^|[-_])(?:no|not|non|without|with|has|is|hide|show)[-_]+)"
+
+/**
  * Class names that say an element is hidden: `hidden` (and Tailwind's `md:hidden`, read so since
  * before the namespaced form), `is-hidden`, `visually-hidden`, and `hidden` behind a short
  * namespace (`NAMESPACE`: a utility library's `u-hidden`, a shop framework's prefixed forms; a
@@ -340,15 +352,15 @@ export const LEGAL_ID = /(?:^|[-_])legal$/i
  * `reviews__active-filters`, `collection-activeFilters`). Shops and stores show there the
  * filters a reader picked as chips ("Size: M ×", "Excluding Off-topic Review Activity") over the
  * list they filter: controls, not the page's text. Strong furniture. Not a state class on the
- * list itself (`has-active-filters`, `with-`, `no-`, `is-`, `show-`: the box holding the filtered
- * list), nor a word that only ends so (`inactive-filter`), nor a longer word
+ * list itself (`has-active-filters`, `no-`, `is-`, `show-`, every `NOT_STATE` word: the box holding
+ * the filtered list), nor a word that only ends so (`inactive-filter`), nor a longer word
  * (`active-filters-list` stays, as it may name what the filters show).
  */
 const activeFilters = (cls: string): boolean =>
   /active[-_]?filter/i.test(cls) && cls.split(/\s+/).some((token) => ACTIVE_FILTERS.test(token))
 
-/** The state words read before `active`, at the token's start or after a joint (`collection--has-active-filters`). */
-const ACTIVE_FILTERS = /^(?:[\w-]*[-_])?(?<!(?:^|[-_])(?:has|with|no|is|show)[-_]+)active[-_]?filters?$/i
+/** `active-filters` as a token or its last part after a joint, not after a state's word (`NOT_STATE`: `collection--has-active-filters`). */
+const ACTIVE_FILTERS = new RegExp(`^(?:[\\w-]*[-_])?${NOT_STATE}active[-_]?filters?$`, "i")
 
 /**
  * A class that names the element as legal small print: `legal` as a word of it (`legal`,

@@ -51,6 +51,7 @@ import {
   LEGAL_ID,
   markOf,
   namedSmallPrint,
+  NOT_STATE,
   SCREEN_READER,
   tabPanel
 } from "./boilerplate.js"
@@ -1106,15 +1107,18 @@ const BANNER =
   /cookie|consent|gdpr|newsletter|subscri|signup|sign-up|popup|modal|skip-?link|skip-?to|announcement-bar|promo-bar|(?:side|mobile|mega|off-?canvas|drawer)-?menu|menu-?(?:drawer|container|panel)/i
 
 /**
- * Names of a live chat's prompt laid over or across the page: `chat-banner`, `chatBanner_x1Ab`,
- * `chat-bubble`, `chat-widget`, `chat-launcher` (with `live-` before them too), as a class or id
- * token or a part of one between joints (`-`, `_`, a token's ends): "Video Chat with a Lighting
- * Expert - Live" and its "Chat Now" button over a shop's item, or a round chat button in a
- * corner. Not after a negation's or a state's word (`no-chat-bubble`, `has-chat-widget`), nor a
+ * A name of a live chat's prompt laid over or across the page, as a class or id token:
+ * `chat-banner`, `chat_bubble`, `chatBanner_x1Ab`, `chat-widget`, `chatLauncher` (`live-` or
+ * `live_` before them too), alone or as the token's part after a joint (`site-chat-widget`) and
+ * before its end or a joint: "Video Chat with a Lighting Expert - Live" and its "Chat Now" button
+ * over a shop's item, or a round chat button in a corner. Not after a state's word
+ * (boilerplate.ts `NOT_STATE`: `no-chat-bubble`, `has-chat-widget`, `without-chat-banner`), nor a
  * longer word (`chatBannerBorder` is only the border; `chat-widgets-list` a list of them).
  */
-const CHAT_PROMPT =
-  /(?:^|[\s_-])(?<!(?:no|not|non|has|hide|show)[-_])(?:live-?)?chat-?(?:banner|bubble|widget|launcher)(?=$|[\s_-])/i
+const CHAT_PROMPT = new RegExp(
+  `^(?:[\\w-]*[-_])?${NOT_STATE}(?:live[-_]?)?chat[-_]?(?:banner|bubble|widget|launcher)(?:$|[-_])`,
+  "i"
+)
 
 /**
  * The page's visible text (of its `main`, or of its articles, when it declares them) without the
@@ -1304,17 +1308,6 @@ const entriesInMain = (page: Page, list: El): boolean => {
 const linkList = (el: El): boolean => isList(el) && el.text > 0 && el.link >= LINK_LIST * el.text
 
 /**
- * The words that make a name say something of a box's state rather than what the box is, when they
- * stand right before the part named (`no-footer`, `has-footer`, `page--without-footer`,
- * `has-navbar-fixed-top`: a layout's wrapper that has, or lacks, a footer or a bar): a negation
- * (`no`, `not`, `non`, `without`), a having (`with`, `has`) or a toggle (`hide`, `show`). Written
- * as a lookbehind to put right before the part's word in a name's pattern (`FOOTER_NAME`,
- * `NAVBAR_NAME`); a place's word stays a part's name (`pre-footer`, `above-footer`: the band over
- * the footer is the site's too).
- */
-const NOT_STATE = "(?<!(?:^|[-_])(?:no|not|non|without|with|has|hide|show)[-_]+)"
-
-/**
  * A name that calls an element the page's footer (`site-footer`, `Footer-styled__Footer-sc-1x`), or
  * one of the parts a theme sets in it or right after it, named after it (`footer-credits`,
  * `footer-copyright`, `footer-bottom`, `footer-legal`: the copyright line and the legal links);
@@ -1331,7 +1324,7 @@ const FOOTER_NAME = new RegExp(
  * name (`hasFooter`, `noFooter`, `pageWithoutFooter`: `NOT_STATE`'s words in camel case).
  */
 const CAMEL_FOOTER_NAME =
-  /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?<!(?:^(?:no|not|non|without|with|has|hide|show)|(?:No|Not|Non|Without|With|Has|Hide|Show)))Footer(?:Wrap(?:per)?|Container|Outer|Main|Inner|Root)?$/
+  /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)*(?<!(?:^(?:no|not|non|without|with|has|is|hide|show)|(?:No|Not|Non|Without|With|Has|Is|Hide|Show)))Footer(?:Wrap(?:per)?|Container|Outer|Main|Inner|Root)?$/
 
 /** A footer of a part of the page: a card's, a post's, a dialog's, a widget's. */
 const PART_FOOTER =
@@ -1429,7 +1422,7 @@ const namedHeader = (el: El): boolean => {
 
 const isBanner = (el: El): boolean => {
   const names = namesOf(el)
-  return names.length > 1 && (BANNER.test(names) || CHAT_PROMPT.test(names))
+  return names.length > 1 && (BANNER.test(names) || names.split(/\s+/).some((n) => CHAT_PROMPT.test(n)))
 }
 
 /** Names of a discussion's replies: "comment", "comments", "reply", "replies". */

@@ -239,19 +239,40 @@ export const withAskedButtons = (
 /** The longest label (its characters) read as the title of the panel a button opens: longer, it is a control's prose. */
 const MAX_PANEL_TITLE = 80
 
-/** Elements whose text is never shown: a style sheet a framework writes inside a button, a script. */
-const UNSHOWN = new Set(["style", "script", "template"])
-
-/** The characters of a button's label: its text, without that of a style sheet or a script inside it. */
+/**
+ * The characters of a button's label as the copy shows it once the button is shown (`showButton`):
+ * its text without that of the elements inside it that drop themselves (a style sheet a framework
+ * writes inside the button, a script, an icon's hidden text).
+ */
 const labelLength = (page: Page, b: El): number => {
   let n = textContent(page.texts, b).trim().length
   for (let j = b.order + 1; j < b.end; j++) {
     const d = page.all[j]!
-    if (!UNSHOWN.has(d.name)) continue
+    if (!dropsItself(page, d)) continue
     n -= textContent(page.texts, d).length
     j = d.end - 1
   }
   return n
+}
+
+/**
+ * Whether `panel` stands right after the button `b`: it is, or holds, the first element with text
+ * after the button or after the boxes that hold nothing but the button and not the panel
+ * (`<h3><button>…</button></h3><div id="panel-2">`). Empty elements between (an icon, a divider)
+ * are passed over.
+ */
+const panelAfter = (page: Page, b: El, panel: El, root: El): boolean => {
+  const label = textContent(page.texts, b).trim()
+  let x = b
+  while (
+    x.parent !== undefined && x.parent !== root && !inside(panel, x.parent) &&
+    textContent(page.texts, x.parent).trim() === label
+  ) x = x.parent
+  for (let s = nextSibling(page, x); s !== undefined; s = nextSibling(page, s)) {
+    if (inside(panel, s)) return true
+    if (textContent(page.texts, s).trim().length > 0) return false
+  }
+  return false
 }
 
 /** Whether `el` and every ancestor of it up to `root` (a root of the chosen content) are kept: the copy keeps it. */
@@ -267,10 +288,13 @@ const keptUp = (el: El, root: El): boolean => {
  * followed by the panel it opens. The cleaning drops the buttons with the form controls, and the
  * panels (shown by accordions.ts and the tab panels' reading) ran together with no title between
  * them. Such a button — dropped for its tag alone under a kept parent, saying whether it is
- * expanded, naming by `aria-controls` a panel after it that the copy keeps (shown or not: a
- * closed panel a script fills when it opens is empty on the saved page, and its title still
- * says what the product's page holds, as the references keep it), its label
- * `MAX_PANEL_TITLE` characters or less with no link in it — is shown over its panel. Elsewhere
+ * expanded, naming by `aria-controls` (the first of its ids that does) a panel right after it
+ * (`panelAfter`) that the copy keeps (shown or not: a closed panel a script fills when it opens is
+ * empty on the saved page, and its title still says what the product's page holds, as the
+ * references keep it), its label `MAX_PANEL_TITLE` characters or less with no link in it — is
+ * shown over its panel. Not a tab (`role="tab"`: a tab list writes its titles in a row before the
+ * panels) nor a control that opens a menu or a list to pick from (`aria-haspopup`: "Select a
+ * size"). Elsewhere
  * (a service's FAQ, an article's) the references leave such questions out, and they stay out.
  */
 export const withPanelTitles = (page: Page, roots: ReadonlyArray<El>, oneProduct: boolean): ReadonlyArray<El> => {
@@ -284,15 +308,20 @@ export const withPanelTitles = (page: Page, roots: ReadonlyArray<El>, oneProduct
       const b = all[i]!
       if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
       i = b.end - 1
-      const controls = b.attribs["aria-controls"]?.trim()
-      if (controls === undefined || controls.length === 0 || b.attribs["aria-expanded"] === undefined) continue
+      const controls = b.attribs["aria-controls"]?.trim().split(/\s+/).filter((id) => id.length > 0) ?? []
+      if (controls.length === 0 || b.attribs["aria-expanded"] === undefined) continue
+      if (b.attribs.role?.trim().toLowerCase() === "tab" || b.attribs["aria-haspopup"] !== undefined) continue
       if (concealing(b.name, b.attribs) || b.marks.weight < 0 || b.marks.furniture !== 0) continue
       if (ids === undefined) {
         ids = new Map()
-        for (const el of all) if (el.attribs.id !== undefined) ids.set(el.attribs.id, el)
+        // The first element of an id is the one it names, as in a browser.
+        for (const el of all) if (el.attribs.id !== undefined && !ids.has(el.attribs.id)) ids.set(el.attribs.id, el)
       }
-      const panel = ids.get(controls)
-      if (panel === undefined || panel.order < b.end || !inside(panel, root) || !keptUp(panel, root)) continue
+      const opened = ids
+      const panel = controls.map((id) => opened.get(id)).find((p) =>
+        p !== undefined && p.order >= b.end && inside(p, root) && keptUp(p, root) && panelAfter(page, b, p, root)
+      )
+      if (panel === undefined) continue
       let linked = false
       for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
       const label = labelLength(page, b)

@@ -22,6 +22,8 @@ export interface Attribs {
   /** Read for an accordion's control and the panel it opens (accordions.ts). */
   readonly "aria-controls"?: string | undefined
   readonly "aria-expanded"?: string | undefined
+  /** Read for a control that opens a menu or a list to pick from, not a panel (faqs.ts). */
+  readonly "aria-haspopup"?: string | undefined
   /** Read for a panel that names the control opening it (accordions.ts). */
   readonly "aria-labelledby"?: string | undefined
   /** Read for a control that dismisses a notice, named only for screen readers (notices.ts). */
@@ -65,6 +67,7 @@ const keptAttribs = (): KeptAttribs => ({
   tabindex: undefined,
   "aria-controls": undefined,
   "aria-expanded": undefined,
+  "aria-haspopup": undefined,
   "aria-labelledby": undefined,
   "aria-label": undefined,
   "aria-busy": undefined,
