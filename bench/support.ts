@@ -101,6 +101,13 @@ export interface Row {
 
 export const rows: Array<Row> = []
 
+/**
+ * A ratio as printed: two decimals, three where two would read as the target itself (1.503x
+ * against 1.5x reads "1.50x MISSED" otherwise).
+ */
+const ratioText = (ratio: number, target: number | undefined): string =>
+  target !== undefined && ratio.toFixed(2) === target.toFixed(2) ? ratio.toFixed(3) : ratio.toFixed(2)
+
 export const record = (row: Row) => {
   rows.push(row)
   const ratio = row.ms / row.baselineMs
@@ -109,7 +116,7 @@ export const record = (row: Row) => {
     : ` (target <= ${row.target}x: ${ratio <= row.target ? "met" : "MISSED"})`
   console.log(
     `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${
-      ratio.toFixed(2)
+      ratioText(ratio, row.target)
     }x${target}${row.note ? ` — ${row.note}` : ""}`
   )
 }
@@ -120,9 +127,9 @@ export const printTable = () => {
   for (const r of rows) {
     const ratio = r.ms / r.baselineMs
     console.log(
-      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${ratio.toFixed(2)}x | ${
-        r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`
-      } |`
+      `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${
+        ratioText(ratio, r.target)
+      }x | ${r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`} |`
     )
   }
 }
