@@ -42,7 +42,7 @@
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
- * free delivery on every order).
+ * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3206,5 +3206,32 @@ describe("readable copy: a shop's line promising free delivery on every order", 
     expect(copy(promisePage("", shopWide))).toContain(shopWide)
     const group = `<meta property="og:type" content="product.group">${productLd}`
     expect(copy(promisePage(group, shopWide))).toContain(shopWide)
+  })
+})
+
+describe("readable copy: a shop's hour for dispatch under a product's price", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Same day shipping if ordered by 4PM Eastern.",
+        "In stock and Shipping Now Order within 1 day 10 hours to have it shipped tomorrow."
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("stays in a list, as a longer paragraph, or on a page that shows no product", () => {
+    const line = "Same day shipping if ordered by 4PM Eastern."
+    const listed = promisePage(productLd, "").replace(
+      "<p class=\"price\">",
+      `<ul><li>${line}</li><li>Lifetime warranty on every tool in the kit</li></ul><p class="price">`
+    )
+    expect(copy(listed)).toContain(line)
+    const story = "Same day shipping if ordered by 4PM Eastern. We pack every kettle by hand in our " +
+      "workshop and test each one before it leaves us"
+    expect(copy(promisePage(productLd, story))).toContain("We pack every kettle by hand")
+    expect(copy(promisePage("", line))).toContain(line)
   })
 })

@@ -36,3 +36,35 @@ export const withoutShippingPromises = (blocks: ReadonlyArray<string>): Readonly
   const out = blocks.filter((b) => !isPromise(b))
   return out.length > 0 ? out : blocks
 }
+
+/**
+ * A shop's hour for dispatch, set as a line of its own by the buy box: "Same day shipping if ordered
+ * by 4PM Eastern.", "In stock and Shipping Now Order within 1 day 10 hours to have it shipped
+ * tomorrow." (a countdown its script keeps running). Like the promise above it is the same on every
+ * product and the references leave it out. The line names same-day or next-day shipping, dispatch
+ * or delivery, "ships same day", or an order "within", "by", "before" or "in the next" some time
+ * followed within 40 characters by "ship", "dispatch", "deliver" or "get it"; it holds no sentence's
+ * end but its last (`CUT_OFF`).
+ */
+const CUT_OFF =
+  /^[^.!?]*\b(?:(?:same|next)[- ]day (?:shipping|dispatch|delivery)|ships? (?:the )?same day|order (?:within|by|before|in the next)\b[^.!?]{0,40}\b(?:ship|dispatch|deliver|get it))[^.!?]*[.!]?$/i
+
+/** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
+const MAX_CUT_OFF_WORDS = 20
+
+/** The most characters, for text without spaces between its words. */
+const MAX_CUT_OFF_CHARS = 140
+
+/** A block that opens as a heading, a list item, a quote, a table or code. */
+const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
+
+/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`). */
+const isCutOff = (block: string): boolean =>
+  !MARKED.test(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
+  CUT_OFF.test(block)
+
+/** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */
+export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = blocks.filter((b) => !isCutOff(b))
+  return out.length > 0 ? out : blocks
+}
