@@ -127,6 +127,7 @@ import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
+import { withoutDispatchCutOffs, withoutShippingPromises } from "./readable/shippingPromise.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSimilarThreads } from "./readable/similar.js"
 import { withoutSkipLinks, withoutSpokenMenus } from "./readable/skipLinks.js"
@@ -267,12 +268,16 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
   const body = withoutRepeats(blocks)
-  // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts).
+  // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
+  // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
+  // product (shippingPromise.ts).
   return assemble(
     meta,
     collapse(page.title).trim(),
     pageUrl,
-    oneProduct ? withoutClosingHeading(withoutEmptyReviews(body)) : body,
+    oneProduct
+      ? withoutClosingHeading(withoutEmptyReviews(withoutDispatchCutOffs(withoutShippingPromises(body))))
+      : body,
     oneProduct
   )
 }

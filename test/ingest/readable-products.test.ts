@@ -41,7 +41,8 @@
  * readable/faqs.ts `withPanelTitles` an accordion's titles written as its buttons,
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
- * that ends as text).
+ * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
+ * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3166,5 +3167,71 @@ describe("readable copy: a list item whose bold label opens before the item", ()
       `<b><li hidden>Promo.</b> Buy two chairs and save twenty percent today.</li>`
     ))
     expect(text).not.toContain("Buy two chairs")
+  })
+})
+
+/** A kettle's page whose buy box sets `line` under the price, over the kettle's own description. */
+const promisePage = (head: string, line: string) =>
+  `<html><head><title>Brand Model 41 kettle</title>${head}</head><body><main>
+<h1>Brand Model 41 kettle</h1>
+<p class="price">$139.99</p>
+<div class="product__text"><p class="rte"><strong>${line.slice(0, 4)}</strong>${line.slice(4)}</p></div>
+<p>A pour-over kettle with a gooseneck spout, a hold mode of sixty
+minutes and a temperature set to the degree, in brushed steel with a walnut handle that stays cool.</p>
+<p>It holds 0.9 litres, boils in under four minutes and switches itself off when the base runs dry.</p>
+<p>Its base turns like a record player's platter, and the dial on its side sets the heat, the timer and the hold.</p>
+</main></body></html>`
+
+describe("readable copy: a shop's line promising free delivery on every order", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Free US Shipping Over $50 | Hassle Free Returns",
+        "Free Shipping on Domestic Orders $75+",
+        "\u20ac9 Flat Rate | Free Shipping \u20ac150+"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text).not.toContain("Free")
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("switches itself off")
+    }
+  })
+  it("stays when it names no reach, runs on as a sentence, or stands on a page that shows no product", () => {
+    const own = "Free standard shipping, tracked to your door"
+    expect(copy(promisePage(productLd, own))).toContain(own)
+    const sentence = "Free shipping over $50. Every kettle is tested by hand before it leaves us"
+    expect(copy(promisePage(productLd, `${sentence}.`))).toContain(sentence)
+    const shopWide = "Free US Shipping Over $50 | Hassle Free Returns"
+    expect(copy(promisePage("", shopWide))).toContain(shopWide)
+    const group = `<meta property="og:type" content="product.group">${productLd}`
+    expect(copy(promisePage(group, shopWide))).toContain(shopWide)
+  })
+})
+
+describe("readable copy: a shop's hour for dispatch under a product's price", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Same day shipping if ordered by 4PM Eastern.",
+        "In stock and Shipping Now Order within 1 day 10 hours to have it shipped tomorrow."
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("stays in a list, as a longer paragraph, or on a page that shows no product", () => {
+    const line = "Same day shipping if ordered by 4PM Eastern."
+    const listed = promisePage(productLd, "").replace(
+      "<p class=\"price\">",
+      `<ul><li>${line}</li><li>Lifetime warranty on every tool in the kit</li></ul><p class="price">`
+    )
+    expect(copy(listed)).toContain(line)
+    const story = "Same day shipping if ordered by 4PM Eastern. We pack every kettle by hand in our " +
+      "workshop and test each one before it leaves us"
+    expect(copy(promisePage(productLd, story))).toContain("We pack every kettle by hand")
+    expect(copy(promisePage("", line))).toContain(line)
   })
 })

@@ -1,0 +1,70 @@
+/**
+ * A shop's promise of free delivery, set as a line of its own in a product's page: "Free US
+ * Shipping Over $50 | Hassle Free Returns", "Free Shipping on Domestic Orders $75+", "€9 Flat Rate |
+ * Free Shipping €150+", "Free shipping & returns on all robots". The shop prints the same line on
+ * every product (in the buy box, under the price, in a strip of badges): it says what the shop does
+ * for every order, nothing of the product, and the references leave it out. Read on the copy's
+ * Markdown blocks, on pages that show one product (Readable.ts): a plain paragraph (no heading, list
+ * item, quote, table or code) of at most `MAX_WORDS` words that is nothing but such a promise
+ * (`PROMISE`) is left out. The promise must say its reach (a sum or "over", "on orders", "on all",
+ * "and returns"): "Free Standard Shipping" alone is this product's delivery, as a buy box writes it
+ * beside the price and the availability, and stays, as does any sentence about shipping (a full
+ * stop, "?" or "!" inside the line ends the match: "Free shipping over $50. Our kettles …").
+ */
+import { wordsOf } from "./tree.js"
+
+/**
+ * The whole block a promise: it opens with "Free" or a flat rate ("€9 Flat Rate", "Flat rate"), names
+ * shipping or delivery within 40 characters, then its reach — "over", "on orders", "on all
+ * orders", "on domestic orders", "on all …", "returns" within 40 characters, or a figure right after
+ * ("€150+", "$75") — and at most 40 characters more, with no sentence's end (".", "!", "?") in it.
+ * The pipes or slashes between a shop's badges ("… | Hassle Free Returns") are such characters;
+ * a link, an emphasis or an escaped mark (`\|`) is not read as part of one, so a block holding
+ * any Markdown stays.
+ */
+const PROMISE =
+  /^(?:free|(?:\S{1,4} )?flat rate)\b[^.!?[\]*_\\`]{0,40}\b(?:shipping|delivery)\b(?:[^.!?[\]*_\\`]{0,40}\b(?:over|on (?:all |domestic )?orders|on all|returns)\b|[^.!?[\]*_\\`]{0,10}\d\+?)[^.!?[\]*_\\`]{0,40}$/i
+
+/** The most words a promise's line holds: a badge strip's two or three promises, no sentence. */
+const MAX_WORDS = 12
+
+/** Whether a block is only a shop's promise of free delivery (`PROMISE`, at most `MAX_WORDS` words). */
+const isPromise = (block: string): boolean => PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
+
+/** `blocks` without each paragraph that is only a shop's promise of free delivery; the body is never emptied. */
+export const withoutShippingPromises = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = blocks.filter((b) => !isPromise(b))
+  return out.length > 0 ? out : blocks
+}
+
+/**
+ * A shop's hour for dispatch, set as a line of its own by the buy box: "Same day shipping if ordered
+ * by 4PM Eastern.", "In stock and Shipping Now Order within 1 day 10 hours to have it shipped
+ * tomorrow." (a countdown its script keeps running). Like the promise above it is the same on every
+ * product and the references leave it out. The line names same-day or next-day shipping, dispatch
+ * or delivery, "ships same day", or an order "within", "by", "before" or "in the next" some time
+ * followed within 40 characters by "ship", "dispatch", "deliver" or "get it"; it holds no sentence's
+ * end but its last (`CUT_OFF`).
+ */
+const CUT_OFF =
+  /^[^.!?]*\b(?:(?:same|next)[- ]day (?:shipping|dispatch|delivery)|ships? (?:the )?same day|order (?:within|by|before|in the next)\b[^.!?]{0,40}\b(?:ship|dispatch|deliver|get it))[^.!?]*[.!]?$/i
+
+/** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
+const MAX_CUT_OFF_WORDS = 20
+
+/** The most characters, for text without spaces between its words. */
+const MAX_CUT_OFF_CHARS = 140
+
+/** A block that opens as a heading, a list item, a quote, a table or code. */
+const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
+
+/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`). */
+const isCutOff = (block: string): boolean =>
+  !MARKED.test(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
+  CUT_OFF.test(block)
+
+/** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */
+export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out = blocks.filter((b) => !isCutOff(b))
+  return out.length > 0 ? out : blocks
+}
