@@ -64,6 +64,7 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
+  withoutActionPromos,
   withoutButtonBoxes,
   withoutBuyLinks,
   withoutElsewhereLinks,
@@ -242,6 +243,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
+  roots = withoutActionPromos(page, roots, oneProduct)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutButtonBoxes(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)
