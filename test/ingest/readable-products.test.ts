@@ -3168,3 +3168,48 @@ describe("readable copy: a list item whose bold label opens before the item", ()
     expect(text).not.toContain("Buy two chairs")
   })
 })
+
+describe("readable copy: a comparison grid's row labels written again for phones", () => {
+  const cell = (label: string, value: string, labelClass = "text-xs block md:hidden") =>
+    `<div class="p-3 flex flex-col"><p class="${labelClass}">${label}</p>${value}</div>`
+  const row = (label: string, values: Array<string>, labelClass?: string) =>
+    `<div class="p-3 hidden md:flex">${label}</div>` + values.map((v) => cell(label, v, labelClass)).join("")
+  const kits = (labelClass?: string) =>
+    `<html><head><title>Brand Model 41 Toolkit | ExampleShop</title><meta property="og:type" content="product"></head><body>
+  <header class="site-header"><a href="/">ExampleShop</a></header>
+  <main><div class="product-page">
+    <h1>Brand Model 41 Toolkit</h1>
+    <p>The Brand Model 41 Toolkit holds every driver a repair needs, in a case that closes with magnets ` +
+    `and keeps each bit in its place for the next job.</p>
+    <p>Its drivers are made of anodized aluminum and turn on a bearing, so a screw comes out with one ` +
+    `finger while the other hand holds the device steady.</p>
+    <section><h2>Compare our kits</h2><div class="grid grid-cols-5">${
+      row("Driver Material", [
+        "Polymer with a rubber grip",
+        "Polymer with a rubber grip",
+        "Anodized aluminum with a bearing",
+        "Anodized aluminum with a bearing"
+      ], labelClass)
+    }${
+      row("Form Factor", [
+        "Compact polymer case for a drawer",
+        "Fabric tool roll for a backpack",
+        "Fabric tool roll with a lid",
+        "Messenger bag with a shoulder strap"
+      ], labelClass)
+    }</div></section>
+  </div></main>
+  <footer><p>Copyright 2026 ExampleShop, all rights reserved.</p></footer></body></html>`
+
+  it("keeps a row's label once, in its first cell", () => {
+    const text = copy(kits())
+    expect(text).toContain("Messenger bag with a shoulder strap")
+    expect(text.match(/Driver Material/g)).toHaveLength(1)
+    expect(text.match(/Form Factor/g)).toHaveLength(1)
+  })
+
+  it("keeps each cell's label where the boxes are not drawn for phones only", () => {
+    const text = copy(kits("text-xs font-medium"))
+    expect(text.match(/Form Factor/g)).toHaveLength(4)
+  })
+})
