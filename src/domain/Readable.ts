@@ -110,7 +110,12 @@ import {
   withoutWaitingAlerts
 } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
-import { withoutPhoneRowCopies, withoutScreenCopies, withoutShortTimes } from "./readable/phoneCopies.js"
+import {
+  withoutPhoneRowCopies,
+  withoutRepeatedPhoneLabels,
+  withoutScreenCopies,
+  withoutShortTimes
+} from "./readable/phoneCopies.js"
 import { withoutGalleryCounters, withoutMediaFallbacks, withoutPictureLinks } from "./readable/pictures.js"
 import { withoutPopupMenus } from "./readable/popups.js"
 import {
@@ -233,6 +238,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutSectionEditLinks(page, roots)
   roots = withoutSecondUnits(page, roots)
   roots = withoutPhoneRowCopies(page, roots)
+  roots = withoutRepeatedPhoneLabels(page, roots)
   roots = withoutShortTimes(page, roots)
   roots = withoutScreenCopies(page, roots)
   roots = withoutReadingTimes(page, roots)

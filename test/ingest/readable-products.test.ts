@@ -43,7 +43,8 @@
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
  * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch,
- * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action).
+ * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action,
+ * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3278,5 +3279,50 @@ describe("readable copy: a short promotion closed by a call to action", () => {
   it("leaves the promotion on a page of a group of products", () => {
     const group = copy(shelfPage(`${shelfLd}<meta property="og:type" content="product.group">`, promo))
     expect(group).toContain("Personalize your S4")
+  })
+})
+
+describe("readable copy: a comparison grid's row labels written again for phones", () => {
+  const cell = (label: string, value: string, labelClass = "text-xs block md:hidden") =>
+    `<div class="p-3 flex flex-col"><p class="${labelClass}">${label}</p>${value}</div>`
+  const row = (label: string, values: Array<string>, labelClass?: string) =>
+    `<div class="p-3 hidden md:flex">${label}</div>` + values.map((v) => cell(label, v, labelClass)).join("")
+  const kits = (labelClass?: string) =>
+    `<html><head><title>Brand Model 41 Toolkit | ExampleShop</title><meta property="og:type" content="product"></head><body>
+  <header class="site-header"><a href="/">ExampleShop</a></header>
+  <main><div class="product-page">
+    <h1>Brand Model 41 Toolkit</h1>
+    <p>The Brand Model 41 Toolkit holds every driver a repair needs, in a case that closes with magnets ` +
+    `and keeps each bit in its place for the next job.</p>
+    <p>Its drivers are made of anodized aluminum and turn on a bearing, so a screw comes out with one ` +
+    `finger while the other hand holds the device steady.</p>
+    <section><h2>Compare our kits</h2><div class="grid grid-cols-5">${
+      row("Driver Material", [
+        "Polymer with a rubber grip",
+        "Polymer with a rubber grip",
+        "Anodized aluminum with a bearing",
+        "Anodized aluminum with a bearing"
+      ], labelClass)
+    }${
+      row("Form Factor", [
+        "Compact polymer case for a drawer",
+        "Fabric tool roll for a backpack",
+        "Fabric tool roll with a lid",
+        "Messenger bag with a shoulder strap"
+      ], labelClass)
+    }</div></section>
+  </div></main>
+  <footer><p>Copyright 2026 ExampleShop, all rights reserved.</p></footer></body></html>`
+
+  it("keeps a row's label once, in its first cell", () => {
+    const text = copy(kits())
+    expect(text).toContain("Messenger bag with a shoulder strap")
+    expect(text.match(/Driver Material/g)).toHaveLength(1)
+    expect(text.match(/Form Factor/g)).toHaveLength(1)
+  })
+
+  it("keeps each cell's label where the boxes are not drawn for phones only", () => {
+    const text = copy(kits("text-xs font-medium"))
+    expect(text.match(/Form Factor/g)).toHaveLength(4)
   })
 })

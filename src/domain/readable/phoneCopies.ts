@@ -17,7 +17,7 @@
  * `mobile`: the tablet's and the phone's copies are left out beside the desktop's
  * (`withoutScreenCopies`).
  */
-import { collapsedText, eachKept, type El, type Page, shownChildren, wordsOf } from "./tree.js"
+import { collapsedText, eachKept, type El, firstShown, type Page, shownChildren, wordsOf } from "./tree.js"
 
 /** A class that shows an element on phones only, hiding it from a width up. */
 const PHONE_ONLY =
@@ -118,6 +118,39 @@ export const withoutScreenCopies = (page: Page, roots: ReadonlyArray<El>): Reado
       const boxes = shownChildren(el)
       if (!boxes.some((c) => screenOf(c) === "desktop")) return false
       for (const c of boxes) if (screenOf(c) === "phone") c.drop = true
+      return false
+    })
+  }
+  return roots
+}
+
+/** The label a cell writes for phones: its first shown child, when that child is drawn for phones only (`PHONE_ONLY`) and short (at most 60 characters). */
+const phoneLabel = (page: Page, cell: El): string | undefined => {
+  const first = firstShown(cell)
+  if (first === undefined || !PHONE_ONLY.test(first.attribs.class ?? "")) return undefined
+  const text = collapsedText(page, first)
+  return text.length > 0 && text.length <= 60 ? text.toLowerCase() : undefined
+}
+
+/**
+ * A comparison grid's row label written again in each cell for phones: a grid built of boxes
+ * (not a table) heads each row with its label for wide screens (`hidden md:flex`) and opens each
+ * of the row's cells with the same label in a box shown on phones only (`md:hidden`, any of
+ * `PHONE_ONLY`), where the cells stack under each other. The copy read every cell's label ("Bit
+ * Count 16 Bit Count 32 Bit Count 64"). Where two or more sibling cells in a row open with the
+ * same phone-only label, the label stays in the first and is left out of the others
+ * (`withoutRepeatedPhoneLabels`): the row reads "Bit Count 16 32 64". Cells whose phone-only
+ * boxes differ (each its own label) stay as they are.
+ */
+export const withoutRepeatedPhoneLabels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
+  for (const root of roots) {
+    eachKept(page.all, root.order, root.end, (el) => {
+      let previous: string | undefined
+      for (const cell of shownChildren(el)) {
+        const label = phoneLabel(page, cell)
+        if (label !== undefined && label === previous) firstShown(cell)!.drop = true
+        previous = label
+      }
       return false
     })
   }
