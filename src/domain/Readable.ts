@@ -64,7 +64,6 @@ import { withoutCardChrome, withoutMouseRepeats } from "./readable/chrome.js"
 import { chooseContent } from "./readable/content.js"
 import {
   withoutActionLinks,
-  withoutActionPromos,
   withoutButtonBoxes,
   withoutBuyLinks,
   withoutElsewhereLinks,
@@ -249,7 +248,6 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutScriptLinks(page, roots)
   roots = withoutReplyLinks(page, roots)
   roots = withoutExpandToggles(page, roots)
-  roots = withoutActionPromos(page, roots, oneProduct)
   roots = withoutActionLinks(page, roots, meta.product === true)
   roots = withoutButtonBoxes(page, roots, meta.product === true)
   roots = withoutStoryLinks(page, roots, meta.product === true)

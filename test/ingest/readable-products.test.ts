@@ -43,7 +43,6 @@
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
  * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch,
- * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action,
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
@@ -3235,50 +3234,6 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
       "workshop and test each one before it leaves us"
     expect(copy(promisePage(productLd, story))).toContain("We pack every kettle by hand")
     expect(copy(promisePage("", line))).toContain(line)
-  })
-})
-
-/** A shelf's page: a shop's promotion closed by "Shop now" among its summary's paragraphs. */
-const shelfPage = (head: string, promo: string) =>
-  `<html><head><title>Shelf unit S4 | ExampleShop</title>${head}</head><body>
-  <main><div class="product-page">
-    <h1>Shelf unit S4</h1>
-    <div class="product-summary">${promo}<p>Standing or lying, the S4 adapts to taste, space and budget. Add ` +
-  `inserts and boxes to make the shelves suit what you keep on them, and move it as your rooms change.</p>
-    <p>The simple design with clean lines makes the S4 easy to place in any room of the house, ` +
-  `from the hall to the study, and its shelves hold books, files and boxes alike.</p>
-    <p>Read our <a href="/guides/shelves">guide to shelving</a> before you pick a size.</p>
-    <p>Related: <a href="/inserts">Inserts</a> and <a href="/boxes">Shop now</a></p></div>
-  </div></main></body></html>`
-
-const shelfLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product",` +
-  `"name":"Shelf unit S4","offers":{"@type":"Offer","price":"79.99","priceCurrency":"EUR"}}</script>`
-
-describe("readable copy: a short promotion closed by a call to action", () => {
-  const promo = `<div class="pdp-message"><svg viewBox="0 0 24 24"><path d="M1 1h2"></path></svg>` +
-    `<p class="pdp-message__body">Personalize your S4 with inserts &amp; accessories ` +
-    `<a href="/cat/inserts-accessories">Shop now</a></p></div>`
-
-  it("leaves out the promotion on a page that shows one product, keeping the product's text", () => {
-    const text = copy(shelfPage(shelfLd, promo))
-    expect(text).not.toContain("Personalize your S4")
-    expect(text).toContain("Shelf unit S4")
-    expect(text).toContain("adapts to taste, space and budget")
-    expect(text).toContain("guide to shelving")
-    expect(text).toContain("Related: Inserts and Shop now")
-  })
-
-  it("keeps a titled box closed by one", () => {
-    const card = copy(shelfPage(
-      shelfLd,
-      `<div class="care"><h3>Care</h3><p>Wipe clean with a damp cloth and dry it well</p><a href="/care">Learn more</a></div>`
-    ))
-    expect(card).toContain("Wipe clean with a damp cloth")
-  })
-
-  it("leaves the promotion on a page of a group of products", () => {
-    const group = copy(shelfPage(`${shelfLd}<meta property="og:type" content="product.group">`, promo))
-    expect(group).toContain("Personalize your S4")
   })
 })
 

@@ -24,7 +24,6 @@
  * (`withoutStandingLinks`) and several the patterns of a link's address, so they stay together.
  */
 import { SCREEN_READER } from "./boilerplate.js"
-import { headingBelow } from "./edges.js"
 import {
   collapsedText,
   eachKept,
@@ -204,51 +203,6 @@ export const withoutActionLinks = (page: Page, roots: ReadonlyArray<El>, product
   product
     ? withoutStandingLinks(page, withoutStandingLinks(page, roots, [ACTION]), [LEARN_ABOUT], MAX_LEARN_ABOUT)
     : roots
-
-/** The longest line read as a promotion closed by a call to action (its words and the link's). */
-const MAX_ACTION_PROMO = 160
-
-/** The fewest words before the link in such a promotion, counting words with a letter (a price is none). */
-const MIN_PROMO_WORDS = 2
-
-/** The most words before the link in such a promotion. */
-const MAX_PROMO_WORDS = 20
-
-/**
- * The roots without the short promotions a shop closes with a call to action, on a page that shows
- * one product: a paragraph or box (`p`, `div`) of 160 characters or less, in no list item nor table
- * cell and holding no heading, whose one link is the last thing it says and whose label is a call
- * to action's (`ACTION`: "Shop now", "Learn more"), after two to 20 words of its own ("Personalize
- * your Brand Model 41 with inserts & accessories Shop now"). The words sell what the link opens,
- * another page of the shop; the product is the text. A price is no word ("$130 Add to cart" is a
- * buy box); a link standing alone is `withoutActionLinks`'; a sentence whose link is not a call's
- * label ("… see our size guide") stays, and so do a box holding two links and a titled card
- * ("Care", a line, "Learn more": a feature the page shows).
- */
-export const withoutActionPromos = (page: Page, roots: ReadonlyArray<El>, oneProduct: boolean): ReadonlyArray<El> => {
-  if (!oneProduct) return roots
-  eachShortLine(page, roots, MAX_ACTION, (el, text) => {
-    if (el.name !== "a" || !ACTION.test(text.trim())) return false
-    let box = el.parent
-    while (box !== undefined && box.name !== "p" && box.name !== "div") {
-      if (box.name === "li" || box.name === "td" || box.name === "th") return true
-      box = box.parent
-    }
-    if (box === undefined || box.text > MAX_ACTION_PROMO || roots.includes(box)) return true
-    if (hasAncestorNamed(box, "li", "td", "th")) return true
-    if (headingBelow(page, box)) return true
-    for (let i = box.order + 1; i < box.end; i++) if (page.all[i] !== el && page.all[i]!.name === "a") return true
-    const whole = collapsedText(page, box).trim()
-    const label = text.trim()
-    if (!whole.endsWith(label)) return true
-    const before = whole.slice(0, whole.length - label.length).trim()
-    const words = before.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length
-    if (words < MIN_PROMO_WORDS || words > MAX_PROMO_WORDS) return true
-    box.drop = true
-    return true
-  })
-  return roots
-}
 
 /**
  * "Learn more about …" with what it leads to ("Learn more about cloud-connected features", "Learn
