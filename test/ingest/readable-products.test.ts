@@ -42,7 +42,8 @@
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
- * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch,
+ * free delivery on every order (not a heading, quote or list item) and `withoutDispatchCutOffs` its
+ * hour for dispatch,
  * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action,
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
@@ -3209,7 +3210,25 @@ describe("readable copy: a shop's line promising free delivery on every order", 
     const group = `<meta property="og:type" content="product.group">${productLd}`
     expect(copy(promisePage(group, shopWide))).toContain(shopWide)
   })
+  it("stays as a heading, a quote or a list's one item", () => {
+    for (
+      const marked of [
+        "<h3>Flat rate shipping over $50</h3>",
+        "<h2>Flat rate delivery on all orders</h2>",
+        "<blockquote><p>Flat rate shipping on all orders</p></blockquote>",
+        "<ul><li>Flat rate shipping on all orders</li></ul>"
+      ]
+    ) {
+      const text = copy(markedPage(marked))
+      expect(text).toContain("Flat rate")
+      expect(text).toContain("gooseneck spout")
+    }
+  })
 })
+
+/** The kettle's page with `marked` (a heading, a quote, a list) in place of the line under the price. */
+const markedPage = (marked: string) =>
+  promisePage(productLd, "").replace(/<div class="product__text">.*<\/div>/, marked)
 
 describe("readable copy: a shop's hour for dispatch under a product's price", () => {
   it("is left out of a product's page", () => {

@@ -13,6 +13,9 @@
  */
 import { wordsOf } from "./tree.js"
 
+/** A block that opens as a heading, a list item, a quote, a table or code. */
+const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
+
 /**
  * The whole block a promise: it opens with "Free" or a flat rate ("€9 Flat Rate", "Flat rate"), names
  * shipping or delivery within 40 characters, then its reach — "over", "on orders", "on all
@@ -28,8 +31,12 @@ const PROMISE =
 /** The most words a promise's line holds: a badge strip's two or three promises, no sentence. */
 const MAX_WORDS = 12
 
-/** Whether a block is only a shop's promise of free delivery (`PROMISE`, at most `MAX_WORDS` words). */
-const isPromise = (block: string): boolean => PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
+/**
+ * Whether a block is a plain paragraph (not `MARKED`) that is only a shop's promise of free delivery
+ * (`PROMISE`, at most `MAX_WORDS` words).
+ */
+const isPromise = (block: string): boolean =>
+  !MARKED.test(block) && PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
 
 /** `blocks` without each paragraph that is only a shop's promise of free delivery; the body is never emptied. */
 export const withoutShippingPromises = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -54,9 +61,6 @@ const MAX_CUT_OFF_WORDS = 20
 
 /** The most characters, for text without spaces between its words. */
 const MAX_CUT_OFF_CHARS = 140
-
-/** A block that opens as a heading, a list item, a quote, a table or code. */
-const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
 
 /** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`). */
 const isCutOff = (block: string): boolean =>
