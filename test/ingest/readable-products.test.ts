@@ -42,8 +42,8 @@
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
- * free delivery on every order (not a heading, quote or list item) and `withoutDispatchCutOffs` its
- * hour for dispatch,
+ * free delivery on every order (not a heading, quote or list item; a sum as its reach, not a delivery
+ * time) and `withoutDispatchCutOffs` its hour for dispatch,
  * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action,
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
@@ -1676,7 +1676,7 @@ const boxedButton = (head: string) =>
   <div class="quantity"><h6>Quantity</h6><input type="number" value="1"></div>
   <div class="add-to-cart-wrapper"><div class="btn blue add-to-cart variable">Add to cart
   <span class="hover">Select a colour or plug type to add to cart</span></div></div>
-  <div class="btn-note">Free shipping on every order over $50 within the country.</div>
+  <div class="btn-note">Free shipping on every order over $50 within the country. Spare filters are sold separately.</div>
   </div>
   </main></body></html>`
 
@@ -3222,6 +3222,24 @@ describe("readable copy: a shop's line promising free delivery on every order", 
       const text = copy(markedPage(marked))
       expect(text).toContain("Flat rate")
       expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("is left out with a sum in cents, an abbreviation's dots or a last full stop", () => {
+    for (
+      const line of [
+        "Free shipping on orders over $49.99 | Free returns",
+        "Free U.S. shipping on all orders",
+        "Free shipping on all orders."
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("stays when its figure is a delivery time, not a sum", () => {
+    for (const line of ["Free delivery in 3-5 working days", "Free Standard Shipping in 2 days"]) {
+      expect(copy(promisePage(productLd, line))).toContain(line.slice(4))
     }
   })
 })

@@ -8,25 +8,42 @@
  * item, quote, table or code) of at most `MAX_WORDS` words that is nothing but such a promise
  * (`PROMISE`) is left out. The promise must say its reach (a sum or "over", "on orders", "on all",
  * "and returns"): "Free Standard Shipping" alone is this product's delivery, as a buy box writes it
- * beside the price and the availability, and stays, as does any sentence about shipping (a full
- * stop, "?" or "!" inside the line ends the match: "Free shipping over $50. Our kettles …").
+ * beside the price and the availability, and so does "Free delivery in 3-5 working days" (a number
+ * with no currency is no reach), as does any sentence about shipping (a full stop before a space,
+ * "?" or "!" inside the line ends the match: "Free shipping over $50. Our kettles …"; the dots of
+ * "$49.99" and "U.S." do not).
  */
+import { PRICE } from "./grids.js"
 import { wordsOf } from "./tree.js"
 
 /** A block that opens as a heading, a list item, a quote, a table or code. */
 const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
 
 /**
+ * One character of a promise's line: anything but a sentence's end ("!", "?", or a "." that is
+ * followed by a space and is no abbreviation's), a link's brackets, an emphasis or an escape. A "."
+ * with no space after it ("$49.99", the first of "U.S.") or after a lone letter (the last of "U.S.")
+ * is part of the line.
+ */
+const CHAR = String.raw`(?:[^.!?[\]*_\\\`]|\.(?=\S)|(?<=\b[a-z])\.)`
+
+/**
  * The whole block a promise: it opens with "Free" or a flat rate ("€9 Flat Rate", "Flat rate"), names
  * shipping or delivery within 40 characters, then its reach — "over", "on orders", "on all
- * orders", "on domestic orders", "on all …", "returns" within 40 characters, or a figure right after
- * ("€150+", "$75") — and at most 40 characters more, with no sentence's end (".", "!", "?") in it.
- * The pipes or slashes between a shop's badges ("… | Hassle Free Returns") are such characters;
- * a link, an emphasis or an escaped mark (`\|`) is not read as part of one, so a block holding
- * any Markdown stays.
+ * orders", "on domestic orders", "on all …", "returns" within 40 characters, or a sum within 10
+ * characters (`PRICE`, a currency's sign or code beside a number: "€150+", "$75"; a bare number such
+ * as "in 2 days" is no reach) — and at most 40 characters more (`CHAR`: no sentence's end), with one
+ * full stop allowed last. The pipes or slashes between a shop's badges ("… | Hassle Free Returns")
+ * are such characters; a link, an emphasis or an escaped mark (`\|`) is not read as part of one, so
+ * a block holding any Markdown stays.
  */
-const PROMISE =
-  /^(?:free|(?:\S{1,4} )?flat rate)\b[^.!?[\]*_\\`]{0,40}\b(?:shipping|delivery)\b(?:[^.!?[\]*_\\`]{0,40}\b(?:over|on (?:all |domestic )?orders|on all|returns)\b|[^.!?[\]*_\\`]{0,10}\d\+?)[^.!?[\]*_\\`]{0,40}$/i
+const PROMISE = new RegExp(
+  String.raw`^(?:free|(?:\S{1,4} )?flat rate)\b${CHAR}{0,40}\b(?:shipping|delivery)\b` +
+    String.raw`(?:${CHAR}{0,40}\b(?:over|on (?:all |domestic )?orders|on all|returns)\b|` +
+    String.raw`${CHAR}{0,10}(?:${PRICE.source}))` +
+    String.raw`${CHAR}{0,40}\.?$`,
+  "i"
+)
 
 /** The most words a promise's line holds: a badge strip's two or three promises, no sentence. */
 const MAX_WORDS = 12
