@@ -43,7 +43,7 @@
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
  * free delivery on every order (not a heading, quote or list item; a sum as its reach, not a delivery
- * time) and `withoutDispatchCutOffs` its hour for dispatch,
+ * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
  * readable/controls.ts `withoutActionPromos` a short promotion closed by a call to action,
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
@@ -3272,6 +3272,30 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
       "workshop and test each one before it leaves us"
     expect(copy(promisePage(productLd, story))).toContain("We pack every kettle by hand")
     expect(copy(promisePage("", line))).toContain(line)
+  })
+  it("stays as a list's one item, a heading, or on a group of products' page", () => {
+    const line = "Same day shipping if ordered by 4PM Eastern"
+    expect(copy(markedPage(`<ul><li>${line}.</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    const group = `<meta property="og:type" content="product.group">${productLd}`
+    expect(copy(promisePage(group, `${line}.`))).toContain(line)
+  })
+  it("stays when it denies this product a quick dispatch or names no hour", () => {
+    for (
+      const line of [
+        "This item is not eligible for next day delivery",
+        "Oversized item: no same day shipping",
+        "Order by phone and we will ship it to your door"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line))).toContain(line.slice(4))
+    }
+  })
+  it("is left out with a sum in cents before its hour", () => {
+    const line = "Same day dispatch on orders over $49.99 placed by 2pm"
+    const text = copy(promisePage(productLd, line))
+    expect(text).not.toContain(line.slice(4))
+    expect(text).toContain("gooseneck spout")
   })
 })
 

@@ -61,17 +61,35 @@ export const withoutShippingPromises = (blocks: ReadonlyArray<string>): Readonly
   return out.length > 0 ? out : blocks
 }
 
+/** A time an order must come by: "4pm", "4 PM", "14:00", "10 hours", "30 minutes". */
+const TIME = String.raw`\b(?:\d{1,2}\s?(?:am|pm)|\d{1,2}:\d\d|\d+ (?:hours?|minutes?))\b`
+
+/** One character of a cut-off's line: anything but a sentence's end as `CHAR` reads it (a link or an emphasis may stand). */
+const CUT_OFF_CHAR = String.raw`(?:[^.!?]|\.(?=\S)|(?<=\b[a-z])\.)`
+
 /**
  * A shop's hour for dispatch, set as a line of its own by the buy box: "Same day shipping if ordered
  * by 4PM Eastern.", "In stock and Shipping Now Order within 1 day 10 hours to have it shipped
  * tomorrow." (a countdown its script keeps running). Like the promise above it is the same on every
  * product and the references leave it out. The line names same-day or next-day shipping, dispatch
- * or delivery, "ships same day", or an order "within", "by", "before" or "in the next" some time
- * followed within 40 characters by "ship", "dispatch", "deliver" or "get it"; it holds no sentence's
- * end but its last (`CUT_OFF`).
+ * or delivery, "ships same day", or an order "within", "by", "before" or "in the next" a time
+ * (`TIME`: "4pm", "14:00", "10 hours", "30 minutes") followed within 40 characters by "ship",
+ * "dispatch", "deliver" or "get it"; "Order by phone and we will ship it" names no time and stays.
+ * It holds no sentence's end but its last (`CUT_OFF_CHAR`: the dot of "$49.99" is none) (`CUT_OFF`).
  */
-const CUT_OFF =
-  /^[^.!?]*\b(?:(?:same|next)[- ]day (?:shipping|dispatch|delivery)|ships? (?:the )?same day|order (?:within|by|before|in the next)\b[^.!?]{0,40}\b(?:ship|dispatch|deliver|get it))[^.!?]*[.!]?$/i
+const CUT_OFF = new RegExp(
+  String.raw`^${CUT_OFF_CHAR}*\b(?:(?:same|next)[- ]day (?:shipping|dispatch|delivery)|ships? (?:the )?same day|` +
+    String.raw`order (?:within|by|before|in the next)\b${CUT_OFF_CHAR}{0,40}?${TIME}` +
+    String.raw`${CUT_OFF_CHAR}{0,40}\b(?:ship|dispatch|deliver|get it))` +
+    String.raw`${CUT_OFF_CHAR}*[.!]?$`,
+  "i"
+)
+
+/**
+ * A word that denies: "This item is not eligible for next day delivery", "Oversized item: no same
+ * day shipping" say what this product does not get, and stay.
+ */
+const NEGATION = /\b(?:not|no|never|isn't|excluded|unavailable)\b/i
 
 /** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
 const MAX_CUT_OFF_WORDS = 20
@@ -79,10 +97,10 @@ const MAX_CUT_OFF_WORDS = 20
 /** The most characters, for text without spaces between its words. */
 const MAX_CUT_OFF_CHARS = 140
 
-/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`). */
+/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`, no `NEGATION`). */
 const isCutOff = (block: string): boolean =>
   !MARKED.test(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
-  CUT_OFF.test(block)
+  CUT_OFF.test(block) && !NEGATION.test(block)
 
 /** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */
 export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
