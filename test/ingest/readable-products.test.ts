@@ -42,7 +42,8 @@
  * readable/noteMarks.ts `withoutLinkedNoteMarks` raised marks linking to the page's notes the copy does not hold,
  * readable/render.ts `strayWords` an item's words set straight in its list, and only after an item
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
- * free delivery on every order and `withoutDispatchCutOffs` its hour for dispatch,
+ * free delivery on every order (not a heading, quote or list item; a sum as its reach, not a delivery
+ * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
@@ -1674,7 +1675,7 @@ const boxedButton = (head: string) =>
   <div class="quantity"><h6>Quantity</h6><input type="number" value="1"></div>
   <div class="add-to-cart-wrapper"><div class="btn blue add-to-cart variable">Add to cart
   <span class="hover">Select a colour or plug type to add to cart</span></div></div>
-  <div class="btn-note">Free shipping on every order over $50 within the country.</div>
+  <div class="btn-note">Free shipping on every order over $50 within the country. Spare filters are sold separately.</div>
   </div>
   </main></body></html>`
 
@@ -3208,7 +3209,43 @@ describe("readable copy: a shop's line promising free delivery on every order", 
     const group = `<meta property="og:type" content="product.group">${productLd}`
     expect(copy(promisePage(group, shopWide))).toContain(shopWide)
   })
+  it("stays as a heading, a quote or a list's one item", () => {
+    for (
+      const marked of [
+        "<h3>Flat rate shipping over $50</h3>",
+        "<h2>Flat rate delivery on all orders</h2>",
+        "<blockquote><p>Flat rate shipping on all orders</p></blockquote>",
+        "<ul><li>Flat rate shipping on all orders</li></ul>"
+      ]
+    ) {
+      const text = copy(markedPage(marked))
+      expect(text).toContain("Flat rate")
+      expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("is left out with a sum in cents, an abbreviation's dots or a last full stop", () => {
+    for (
+      const line of [
+        "Free shipping on orders over $49.99 | Free returns",
+        "Free U.S. shipping on all orders",
+        "Free shipping on all orders."
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+    }
+  })
+  it("stays when its figure is a delivery time, not a sum", () => {
+    for (const line of ["Free delivery in 3-5 working days", "Free Standard Shipping in 2 days"]) {
+      expect(copy(promisePage(productLd, line))).toContain(line.slice(4))
+    }
+  })
 })
+
+/** The kettle's page with `marked` (a heading, a quote, a list) in place of the line under the price. */
+const markedPage = (marked: string) =>
+  promisePage(productLd, "").replace(/<div class="product__text">.*<\/div>/, marked)
 
 describe("readable copy: a shop's hour for dispatch under a product's price", () => {
   it("is left out of a product's page", () => {
@@ -3234,6 +3271,30 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
       "workshop and test each one before it leaves us"
     expect(copy(promisePage(productLd, story))).toContain("We pack every kettle by hand")
     expect(copy(promisePage("", line))).toContain(line)
+  })
+  it("stays as a list's one item, a heading, or on a group of products' page", () => {
+    const line = "Same day shipping if ordered by 4PM Eastern"
+    expect(copy(markedPage(`<ul><li>${line}.</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    const group = `<meta property="og:type" content="product.group">${productLd}`
+    expect(copy(promisePage(group, `${line}.`))).toContain(line)
+  })
+  it("stays when it denies this product a quick dispatch or names no hour", () => {
+    for (
+      const line of [
+        "This item is not eligible for next day delivery",
+        "Oversized item: no same day shipping",
+        "Order by phone and we will ship it to your door"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line))).toContain(line.slice(4))
+    }
+  })
+  it("is left out with a sum in cents before its hour", () => {
+    const line = "Same day dispatch on orders over $49.99 placed by 2pm"
+    const text = copy(promisePage(productLd, line))
+    expect(text).not.toContain(line.slice(4))
+    expect(text).toContain("gooseneck spout")
   })
 })
 
