@@ -44,7 +44,8 @@
  * that ends as text, readable/shippingPromise.ts `withoutShippingPromises` a shop's line promising
  * free delivery on every order (not a heading, quote or list item; a sum as its reach, not a delivery
  * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
- * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label written again for phones).
+ * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
+ * for phones in its cells, and a card's box for phones with no such label kept).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3332,9 +3333,34 @@ describe("readable copy: a comparison grid's row labels written again for phones
 
   it("keeps a row's label once, in its first cell", () => {
     const text = copy(kits())
-    expect(text).toContain("Messenger bag with a shoulder strap")
     expect(text.match(/Driver Material/g)).toHaveLength(1)
     expect(text.match(/Form Factor/g)).toHaveLength(1)
+    expect(text.match(/Polymer with a rubber grip/g)).toHaveLength(2)
+    expect(text.match(/Anodized aluminum with a bearing/g)).toHaveLength(2)
+    for (const value of ["Compact polymer case", "Fabric tool roll for", "Fabric tool roll with", "Messenger bag"]) {
+      expect(text).toContain(value)
+    }
+  })
+
+  it("keeps each card's box for phones where no row label for wide screens comes before the cards", () => {
+    const card = (plan: string, price: string, seats: string) =>
+      `<div class="card"><p class="text-sm md:hidden">${price}</p><h3>${plan}</h3>` +
+      `<p>The ${plan} plan gives ${seats} a shared workspace, a calendar and a place for every file.</p></div>`
+    const text = copy(
+      `<html><head><title>Plans | ExampleApp</title></head><body>
+  <header class="site-header"><a href="/">ExampleApp</a></header>
+  <main><h1>Plans for every team</h1>
+    <p>Every plan holds the same tools for writing, planning and sharing; the plans differ in how ` +
+        `many people may join and how much room their files take.</p>
+    <div class="cards">${card("Team", "$20 per seat a month", "ten people")}${
+          card("Studio", "$20 per seat a month", "twenty people")
+        }${card("Company", "$35 per seat a month", "any number of people")}</div>
+  </main>
+  <footer><p>Copyright 2026 ExampleApp, all rights reserved.</p></footer></body></html>`
+    )
+    expect(text).toContain("Studio")
+    expect(text.match(/\$20 per seat a month/g)).toHaveLength(2)
+    expect(text).toContain("$35 per seat a month")
   })
 
   it("keeps each cell's label where the boxes are not drawn for phones only", () => {

@@ -17,7 +17,7 @@
  * `mobile`: the tablet's and the phone's copies are left out beside the desktop's
  * (`withoutScreenCopies`).
  */
-import { collapsedText, eachKept, type El, firstShown, type Page, shownChildren, wordsOf } from "./tree.js"
+import { collapsedText, eachKept, type El, leadingChild, type Page, shownChildren, wordsOf } from "./tree.js"
 
 /** A class that shows an element on phones only, hiding it from a width up. */
 const PHONE_ONLY =
@@ -124,32 +124,77 @@ export const withoutScreenCopies = (page: Page, roots: ReadonlyArray<El>): Reado
   return roots
 }
 
-/** The label a cell writes for phones: its first shown child, when that child is drawn for phones only (`PHONE_ONLY`) and short (at most 60 characters). */
-const phoneLabel = (page: Page, cell: El): string | undefined => {
-  const first = firstShown(cell)
-  if (first === undefined || !PHONE_ONLY.test(first.attribs.class ?? "")) return undefined
+/** The most characters of a row's label. */
+const MAX_LABEL = 60
+
+/**
+ * A class that draws a box for wide screens only: a hiding word (`hidden`, `d-none`) beside one
+ * that shows the box from a width up (Tailwind's `md:flex`, `lg:block`; Bootstrap's `d-md-block`),
+ * as in `hidden md:flex` or `d-none d-md-block`.
+ */
+const HIDDEN_WORD = /^(?:hidden|d-none)$/
+const SHOWN_FROM_WORD =
+  /^(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)$|^d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table)$/
+
+/**
+ * The label a box writes for wide screens only (`HIDDEN_WORD` beside `SHOWN_FROM_WORD`), when short
+ * (at most 60 characters), lowercase; else `undefined`. The box is read even when already left out
+ * (its `hidden` counts against it), as its text is what the row's cells write again.
+ */
+const wideLabel = (page: Page, el: El): string | undefined => {
+  const classes = (el.attribs.class ?? "").split(/\s+/)
+  if (!classes.some((w) => HIDDEN_WORD.test(w)) || !classes.some((w) => SHOWN_FROM_WORD.test(w))) return undefined
+  if (el.text > MAX_LABEL) return undefined
+  const text = collapsedText(page, el)
+  return text.length > 0 && text.length <= MAX_LABEL ? text.toLowerCase() : undefined
+}
+
+/**
+ * The label a cell writes for phones and its box: the element the cell opens with, no text before
+ * it (`leadingChild`), when that element is drawn for phones only (`PHONE_ONLY`) and short (at most
+ * 60 characters); else `undefined`. The label is lowercase.
+ */
+const phoneLabel = (page: Page, cell: El): [El, string] | undefined => {
+  const first = leadingChild(page, cell)
+  if (first === undefined || !PHONE_ONLY.test(first.attribs.class ?? "") || first.text > MAX_LABEL) return undefined
   const text = collapsedText(page, first)
-  return text.length > 0 && text.length <= 60 ? text.toLowerCase() : undefined
+  return text.length > 0 ? [first, text.toLowerCase()] : undefined
 }
 
 /**
  * A comparison grid's row label written again in each cell for phones: a grid built of boxes
- * (not a table) heads each row with its label for wide screens (`hidden md:flex`) and opens each
- * of the row's cells with the same label in a box shown on phones only (`md:hidden`, any of
- * `PHONE_ONLY`), where the cells stack under each other. The copy read every cell's label ("Bit
- * Count 16 Bit Count 32 Bit Count 64"). Where two or more sibling cells in a row open with the
- * same phone-only label, the label stays in the first and is left out of the others
- * (`withoutRepeatedPhoneLabels`): the row reads "Bit Count 16 32 64". Cells whose phone-only
- * boxes differ (each its own label) stay as they are.
+ * (not a table) heads each row with its label in a box for wide screens only (`hidden md:flex`,
+ * `d-none d-md-block`) and opens each of the row's cells with the same label in a box shown on
+ * phones only (`md:hidden`, any of `PHONE_ONLY`), where the cells stack under each other. The copy
+ * read every cell's label ("Bit Count 16 Bit Count 32 Bit Count 64"). Where a box for wide screens
+ * only holding a label of at most 60 characters is followed, among its siblings, by two or more
+ * cells that each open (no text before it) with a box for phones only holding the same label
+ * (letter case aside), the label stays in the first of those cells and is left out of the others
+ * (`withoutRepeatedPhoneLabels`): the row reads "Bit Count 16 32 64". The run ends at the first
+ * shown sibling that is not such a cell. Cells whose phone-only boxes differ (each its own label), and
+ * boxes for phones only with no such row label before them (a plan's price on each card), stay as
+ * they are.
  */
 export const withoutRepeatedPhoneLabels = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order, root.end, (el) => {
-      let previous: string | undefined
-      for (const cell of shownChildren(el)) {
-        const label = phoneLabel(page, cell)
-        if (label !== undefined && label === previous) firstShown(cell)!.drop = true
-        previous = label
+      let label: string | undefined
+      let cells = 0
+      for (const child of el.children) {
+        if (typeof child === "number") continue
+        if (child.drop) {
+          const wide = wideLabel(page, child)
+          if (wide !== undefined) [label, cells] = [wide, 0]
+          continue
+        }
+        if (child.text === 0) continue
+        const phone = label === undefined ? undefined : phoneLabel(page, child)
+        if (phone !== undefined && phone[1] === label) {
+          if (++cells > 1) phone[0].drop = true
+          continue
+        }
+        label = wideLabel(page, child)
+        cells = 0
       }
       return false
     })
