@@ -259,6 +259,16 @@ export const NAMESPACE = "(?!(?:xs|sm|md|lg|xl|xxl|sp|pc|mob|tab|no|not|non|un)-
 export const NOT_STATE = "(?<!(?:^|[-_])(?:no|not|non|without|with|has|is|hide|show)[-_]+)"
 
 /**
+ * A class word that shows its element from a screen width up: a utility framework's breakpoint
+ * (`lg:flex`, `md:block`) or Bootstrap's (`d-md-block`, `d-lg-table-cell`). Beside a hiding word
+ * (`hidden lg:flex`, `d-none d-md-block`) the box is hidden on small screens only: drawn for wide
+ * screens, not waiting for a script (notices.ts), nor a template's data no reader sees (chrome.ts),
+ * and a grid's row label when it heads a row (phoneCopies.ts).
+ */
+export const SHOWN_FROM =
+  /^[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|table-cell|table-row|contents)$|^d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table|table-cell|table-row)$/i
+
+/**
  * Class names that say an element is hidden: `hidden` (and Tailwind's `md:hidden`, read so since
  * before the namespaced form), `is-hidden`, `visually-hidden`, and `hidden` behind a short
  * namespace (`NAMESPACE`: a utility library's `u-hidden`, a shop framework's prefixed forms; a

@@ -10,7 +10,7 @@
  * over: a short post quoted further on), and a control that counts the card's other colours
  * ("+15"). What tells the cards apart (a title, a price, a summary) stays.
  */
-import { SCREEN_READER } from "./boilerplate.js"
+import { SCREEN_READER, SHOWN_FROM } from "./boilerplate.js"
 import { groupsUnder, outerGroups } from "./cards.js"
 import { isHeading } from "./edges.js"
 import { PRICE } from "./grids.js"
@@ -281,10 +281,6 @@ const dropInMostCards = (perCard: ReadonlyArray<ReadonlyArray<El>>): void => {
 
 /** Bootstrap's class that hides an element at every width (`display: none`). */
 const HIDE_CLASS = /(?:^|\s)d-none(?:$|\s)/
-/** A class that shows it again from some width on (`d-md-block`, `d-lg-flex`): hidden on phones only. */
-const SHOW_CLASS =
-  /(?:^|\s)d-(?:sm|md|lg|xl|xxl)-(?:block|flex|inline|inline-block|inline-flex|grid|table|table-cell|table-row)(?:$|\s)/
-
 /**
  * Each part of a card hidden by `d-none` at every width (the outermost, with text): a shop
  * template's data for its scripts (a product's name, a sentence about its options and price, its
@@ -296,7 +292,9 @@ const styledAway = (page: Page, card: El): Array<El> => {
   const out: Array<El> = []
   eachKept(page.all, card.order + 1, card.end, (el) => {
     const cls = el.attribs.class
-    if (el.text === 0 || cls === undefined || !HIDE_CLASS.test(cls) || SHOW_CLASS.test(cls)) return false
+    if (
+      el.text === 0 || cls === undefined || !HIDE_CLASS.test(cls) || cls.split(/\s+/).some((w) => SHOWN_FROM.test(w))
+    ) return false
     out.push(el)
     return true
   })

@@ -13,7 +13,7 @@
  * product page so is a short box its template shows only once a state flag is set, saved before
  * the script ran (`withoutStateBoxes`).
  */
-import { NAMESPACE } from "./boilerplate.js"
+import { NAMESPACE, SHOWN_FROM } from "./boilerplate.js"
 import { holdsHeading, isHeading } from "./edges.js"
 import { eachKept, type El, type Page, withoutEach } from "./tree.js"
 
@@ -117,14 +117,6 @@ const ALERT = new RegExp(`^(?:(?!(?:bg|btn|has)-)${NAMESPACE})?alert$`, "i")
  * small screens only, nor a negation's, `un-hidden`).
  */
 const WAITING = new RegExp(`^(?:${NAMESPACE})?(?:hidden|hide|d-none|display-none|is-hidden)$`, "i")
-
-/**
- * A class word that shows its element from a screen width up: a utility framework's breakpoint
- * (`lg:flex`, `md:block`) or Bootstrap's (`d-md-block`). Beside a hiding word (`hidden lg:flex`,
- * `d-none d-md-block`) the box is hidden on small screens only, not waiting for a script.
- */
-const SHOWN_FROM =
-  /^[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)$|^d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table)$/i
 
 /**
  * Whether `el`, or an ancestor of it below `root`, carries a class word that hides it until a

@@ -17,6 +17,7 @@
  * `mobile`: the tablet's and the phone's copies are left out beside the desktop's
  * (`withoutScreenCopies`).
  */
+import { SHOWN_FROM } from "./boilerplate.js"
 import { collapsedText, eachKept, type El, leadingChild, type Page, shownChildren, wordsOf } from "./tree.js"
 
 /** A class that shows an element on phones only, hiding it from a width up. */
@@ -133,17 +134,15 @@ const MAX_LABEL = 60
  * as in `hidden md:flex` or `d-none d-md-block`.
  */
 const HIDDEN_WORD = /^(?:hidden|d-none)$/
-const SHOWN_FROM_WORD =
-  /^(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)$|^d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table)$/
 
 /**
- * The label a box writes for wide screens only (`HIDDEN_WORD` beside `SHOWN_FROM_WORD`), when short
+ * The label a box writes for wide screens only (`HIDDEN_WORD` beside boilerplate.ts `SHOWN_FROM`), when short
  * (at most 60 characters), lowercase; else `undefined`. The box is read even when already left out
  * (its `hidden` counts against it), as its text is what the row's cells write again.
  */
 const wideLabel = (page: Page, el: El): string | undefined => {
   const classes = (el.attribs.class ?? "").split(/\s+/)
-  if (!classes.some((w) => HIDDEN_WORD.test(w)) || !classes.some((w) => SHOWN_FROM_WORD.test(w))) return undefined
+  if (!classes.some((w) => HIDDEN_WORD.test(w)) || !classes.some((w) => SHOWN_FROM.test(w))) return undefined
   if (el.text > MAX_LABEL) return undefined
   const text = collapsedText(page, el)
   return text.length > 0 && text.length <= MAX_LABEL ? text.toLowerCase() : undefined
