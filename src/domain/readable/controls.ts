@@ -30,6 +30,7 @@ import {
   eachShortLine,
   type El,
   hasAncestorNamed,
+  holdsLink,
   type Page,
   textContent,
   wordsNextTo
@@ -179,8 +180,7 @@ const MAX_ACTION = 28
  */
 const wholeLink = (page: Page, el: El): boolean => {
   for (let p: El | undefined = el; p !== undefined; p = p.parent) if (p.name === "a") return p.text === el.text
-  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "a") return true
-  return false
+  return holdsLink(page, el)
 }
 
 /**

@@ -9,7 +9,17 @@
  */
 import { concealing } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
-import { dropsItself, type El, inside, measure, nextSibling, type Page, textContent } from "./tree.js"
+import {
+  dropsItself,
+  type El,
+  holdsLink,
+  inside,
+  keptUnder,
+  measure,
+  nextSibling,
+  type Page,
+  textContent
+} from "./tree.js"
 
 /** The fewest declared questions the page must show (fewer, and the block cannot be told). */
 const MIN_FOUND = 2
@@ -188,6 +198,32 @@ const showButton = (page: Page, button: El): void => {
   }
 }
 
+/**
+ * The roots with the buttons `shows` picks shown (`showButton`), among those the cleaning dropped
+ * for their tag alone under a kept parent, with no link in them, in each kept root (`root`, given
+ * to `shows`); measured again when one is.
+ */
+const showButtons = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  shows: (button: El, root: El) => boolean
+): ReadonlyArray<El> => {
+  let shown = false
+  for (const root of roots) {
+    if (root.drop) continue
+    for (let i = root.order + 1; i < root.end; i++) {
+      const b = page.all[i]!
+      if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
+      i = b.end - 1
+      if (holdsLink(page, b) || !shows(b, root)) continue
+      showButton(page, b)
+      shown = true
+    }
+  }
+  if (shown) measure(page)
+  return roots
+}
+
 /** The longest label (its characters) read as a question a button asks: longer, it is a control's prose. */
 const MAX_ASKED = 200
 /** The least text (characters) the block after the button must show for it to be the question's answer. */
@@ -213,27 +249,12 @@ export const withAskedButtons = (
 ): ReadonlyArray<El> => {
   if (says.published !== undefined || says.product === true || says.faq === undefined) return roots
   const declared = new Set(says.faq.map(key).filter((k) => k.length > 0))
-  const all = page.all
-  let shown = false
-  for (const root of roots) {
-    if (root.drop) continue
-    for (let i = root.order + 1; i < root.end; i++) {
-      const b = all[i]!
-      if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
-      i = b.end - 1
-      const answer = nextSibling(page, b)
-      if (answer === undefined || answer.drop || answer.text < MIN_ANSWER) continue
-      let linked = false
-      for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
-      if (linked) continue
-      const text = textContent(page.texts, b).trim()
-      if (text.length > MAX_ASKED || !text.endsWith("?") || !declared.has(key(text))) continue
-      showButton(page, b)
-      shown = true
-    }
-  }
-  if (shown) measure(page)
-  return roots
+  return showButtons(page, roots, (b) => {
+    const answer = nextSibling(page, b)
+    if (answer === undefined || answer.drop || answer.text < MIN_ANSWER) return false
+    const text = textContent(page.texts, b).trim()
+    return text.length <= MAX_ASKED && text.endsWith("?") && declared.has(key(text))
+  })
 }
 
 /** The longest label (its characters) read as the title of the panel a button opens: longer, it is a control's prose. */
@@ -275,12 +296,6 @@ const panelAfter = (page: Page, b: El, panel: El, root: El): boolean => {
   return false
 }
 
-/** Whether `el` and every ancestor of it up to `root` (a root of the chosen content) are kept: the copy keeps it. */
-const keptUp = (el: El, root: El): boolean => {
-  for (let p: El | undefined = el; p !== undefined && p !== root; p = p.parent) if (p.drop) return false
-  return true
-}
-
 /**
  * On a page that shows one product, the titles of the accordion's panels the copy shows: a shop
  * writes its "Description", "Dimensions & Materials", "Safety, Care, and Use" as the buttons of an
@@ -299,37 +314,23 @@ const keptUp = (el: El, root: El): boolean => {
  */
 export const withPanelTitles = (page: Page, roots: ReadonlyArray<El>, oneProduct: boolean): ReadonlyArray<El> => {
   if (!oneProduct) return roots
-  const all = page.all
   let ids: Map<string, El> | undefined
-  let shown = false
-  for (const root of roots) {
-    if (root.drop) continue
-    for (let i = root.order + 1; i < root.end; i++) {
-      const b = all[i]!
-      if (b.name !== "button" || !b.drop || b.parent?.drop !== false) continue
-      i = b.end - 1
-      const controls = b.attribs["aria-controls"]?.trim().split(/\s+/).filter((id) => id.length > 0) ?? []
-      if (controls.length === 0 || b.attribs["aria-expanded"] === undefined) continue
-      if (b.attribs.role?.trim().toLowerCase() === "tab" || b.attribs["aria-haspopup"] !== undefined) continue
-      if (concealing(b.name, b.attribs) || b.marks.weight < 0 || b.marks.furniture !== 0) continue
-      if (ids === undefined) {
-        ids = new Map()
-        // The first element of an id is the one it names, as in a browser.
-        for (const el of all) if (el.attribs.id !== undefined && !ids.has(el.attribs.id)) ids.set(el.attribs.id, el)
-      }
-      const opened = ids
-      const panel = controls.map((id) => opened.get(id)).find((p) =>
-        p !== undefined && p.order >= b.end && inside(p, root) && keptUp(p, root) && panelAfter(page, b, p, root)
-      )
-      if (panel === undefined) continue
-      let linked = false
-      for (let j = b.order + 1; j < b.end && !linked; j++) linked = all[j]!.name === "a"
-      const label = labelLength(page, b)
-      if (linked || label === 0 || label > MAX_PANEL_TITLE) continue
-      showButton(page, b)
-      shown = true
+  return showButtons(page, roots, (b, root) => {
+    const controls = b.attribs["aria-controls"]?.trim().split(/\s+/).filter((id) => id.length > 0) ?? []
+    if (controls.length === 0 || b.attribs["aria-expanded"] === undefined) return false
+    if (b.attribs.role?.trim().toLowerCase() === "tab" || b.attribs["aria-haspopup"] !== undefined) return false
+    if (concealing(b.name, b.attribs) || b.marks.weight < 0 || b.marks.furniture !== 0) return false
+    if (ids === undefined) {
+      ids = new Map()
+      // The first element of an id is the one it names, as in a browser.
+      for (const el of page.all) if (el.attribs.id !== undefined && !ids.has(el.attribs.id)) ids.set(el.attribs.id, el)
     }
-  }
-  if (shown) measure(page)
-  return roots
+    const opened = ids
+    const panel = controls.map((id) => opened.get(id)).find((p) =>
+      p !== undefined && p.order >= b.end && inside(p, root) && keptUnder(p, root) && panelAfter(page, b, p, root)
+    )
+    if (panel === undefined) return false
+    const label = labelLength(page, b)
+    return label !== 0 && label <= MAX_PANEL_TITLE
+  })
 }

@@ -4,7 +4,7 @@
  * raised marks that are links to notes on the same page, left out when the copy does not hold their
  * notes (`withoutLinkedNoteMarks`).
  */
-import { eachKept, type El, inside, type Node, type Page, textContent, type Texts } from "./tree.js"
+import { eachKept, type El, inside, keptUnder, type Node, type Page, textContent, type Texts } from "./tree.js"
 
 /** A raised number's text: a number or a list of them ("1", "2,3", "4-6"). */
 const NOTE_NUMBER = /^\d{1,3}(?:[,\u2013-]\d{1,3})*$/
@@ -82,12 +82,6 @@ const fragmentOf = (link: El): string => {
   } catch {
     return raw
   }
-}
-
-/** Whether `el` and each of its ancestors up to `root` are kept. */
-const keptUnder = (el: El, root: El): boolean => {
-  for (let at: El | undefined = el; at !== undefined && at !== root; at = at.parent) if (at.drop) return false
-  return !root.drop
 }
 
 /**

@@ -513,6 +513,18 @@ export const inside = (el: El, root: El): boolean => el.order >= root.order && e
 export const collapsedText = (page: Page, el: El): string =>
   collapseWhitespace(textContent(page.texts, el, true, true)).trim()
 
+/** Whether `el` and each of its ancestors up to `root` are kept (`root` too): the copy keeps `el`. */
+export const keptUnder = (el: El, root: El): boolean => {
+  for (let at: El | undefined = el; at !== undefined && at !== root; at = at.parent) if (at.drop) return false
+  return !root.drop
+}
+
+/** Whether an element inside `el` (not `el` itself) is a link (`a`). */
+export const holdsLink = (page: Page, el: El): boolean => {
+  for (let i = el.order + 1; i < el.end; i++) if (page.all[i]!.name === "a") return true
+  return false
+}
+
 /** Whether elements `from` to `to` (exclusive) of `page.all`, in document order, include an `h1`. */
 export const h1Within = (page: Page, from: number, to: number): boolean => {
   for (let i = from; i < to; i++) if (page.all[i]!.name === "h1") return true
