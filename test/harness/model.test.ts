@@ -23,7 +23,9 @@ const folder = (freshPerCommand: boolean) => (): DossierHarness.AdapterUnderTest
   }
 }
 
-const FIXED_SEEDS = [1, 2, 3]
+// 1769039565: a random seed that found a model error (a source edited by hand, then cited by two
+// checkpoints: the second was expected to be refused although the bytes had not changed again).
+const FIXED_SEEDS = [1, 2, 3, 1769039565]
 const RANDOM_SEED = Number(process.env["DOSSIER_HARNESS_SEED"] ?? Math.floor(Math.random() * 2 ** 31))
 
 describe("the model-based harness", () => {
