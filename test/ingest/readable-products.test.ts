@@ -3047,6 +3047,23 @@ describe("readable copy: an accordion's titles written as its buttons", () => {
     expect(far).toContain("Measured in the workshop before it ships")
     expect(far).not.toContain("Dimensions & Materials")
   })
+  it("counts a label's characters as the copy shows them: a style sheet's spaces do not shorten it", () => {
+    // 87 characters shown: over the 80 a panel's title may hold, however the style sheet is spaced.
+    const long = "Dimensions, materials and the care this fire pit needs through every season of the year"
+    const spaced = panelPage(productLd)
+      .replace("<style>.css", `<style>${" ".repeat(40)}.css`)
+      .replace("Dimensions &amp; Materials", long)
+    const text = copy(spaced)
+    expect(text).toContain("Height: 39.1 cm")
+    expect(text).not.toContain(long)
+    expect(text).toContain("Safety, Care, and Use")
+  })
+  it("counts a label's characters as the copy shows them: its line breaks and indents are one space", () => {
+    const broken = "Dimensions, materials and care of the\n" + " ".repeat(40) + "fire pit"
+    const text = copy(panelPage(productLd).replace("Dimensions &amp; Materials", broken))
+    expect(text).toContain("Dimensions, materials and care of the fire pit")
+    expect(text.indexOf("Dimensions, materials and care")).toBeLessThan(text.indexOf("Height: 39.1 cm"))
+  })
 })
 
 /**

@@ -7,6 +7,7 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
+import { collapseWhitespace } from "../Quote.js"
 import { concealing } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
 import {
@@ -263,18 +264,11 @@ const MAX_PANEL_TITLE = 80
 /**
  * The characters of a button's label as the copy shows it once the button is shown (`showButton`):
  * its text without that of the elements inside it that drop themselves (a style sheet a framework
- * writes inside the button, a script, an icon's hidden text).
+ * writes inside the button, a script, an icon's hidden text), each run of whitespace one space
+ * (the source's line breaks and indents inside a label are not characters a reader sees), trimmed.
  */
-const labelLength = (page: Page, b: El): number => {
-  let n = textContent(page.texts, b).trim().length
-  for (let j = b.order + 1; j < b.end; j++) {
-    const d = page.all[j]!
-    if (!dropsItself(page, d)) continue
-    n -= textContent(page.texts, d).length
-    j = d.end - 1
-  }
-  return n
-}
+const labelLength = (page: Page, b: El): number =>
+  collapseWhitespace(textContent(page.texts, b, true, (d) => dropsItself(page, d))).trim().length
 
 /**
  * Whether `panel` stands right after the button `b`: it is, or holds, the first element with text

@@ -472,8 +472,16 @@ export const parsedText = (page: Page, el: El): number => {
   return n
 }
 
-/** The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace). */
-export const textContent = (texts: Texts, root: El, spaced = true, skipDropped = false): string => {
+/**
+ * The text of a subtree without recursion (`spaced`: block boundaries and `<br>` as whitespace;
+ * `skip`: `true` leaves out the elements the cleaning dropped, a function the elements it names).
+ */
+export const textContent = (
+  texts: Texts,
+  root: El,
+  spaced = true,
+  skip: boolean | ((el: El) => boolean) = false
+): string => {
   let out = ""
   const stack: Array<Node> = [root]
   while (stack.length > 0) {
@@ -482,7 +490,7 @@ export const textContent = (texts: Texts, root: El, spaced = true, skipDropped =
       out += texts.of(node)
       continue
     }
-    if (node !== root && skipDropped && node.drop) continue
+    if (node !== root && (skip === true ? node.drop : skip !== false && skip(node))) continue
     if (node.name === "br") {
       out += "\n"
       continue
