@@ -14,6 +14,17 @@ import { collapseWhitespace as collapse } from "../Quote.js"
 const LINE_SYNTAX =
   /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
 
+/** A line of indented code. */
+const INDENTED_CODE = /^(?: {4}|\t)/
+
+/**
+ * Whether a line of the copy opens a block of its own: Markdown syntax at its start (`LINE_SYNTAX`:
+ * a heading, a list's item, a quote, a table's row, a fence, a rule; the copy escapes plain text
+ * that would read so, `escapeLineStart`) or code indented by four spaces or a tab. What the block
+ * rules that read the written copy call "not a plain paragraph".
+ */
+export const opensBlock = (line: string): boolean => INDENTED_CODE.test(line) || LINE_SYNTAX.test(line)
+
 /** Whether a line starting with this character code can match `LINE_SYNTAX` (`-*+#>|=`~_` and digits). */
 const mayStartSyntax = (c: number): boolean =>
   (c >= 48 && c <= 57) || c === 45 || c === 42 || c === 43 || c === 35 || c === 62 || c === 124 || c === 61 ||

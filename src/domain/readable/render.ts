@@ -8,7 +8,7 @@
  * Over 400 lines: one recursive walk (blocks, inline runs, lists, tables), whose parts call each other.
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
-import { escapeInline, finishInline, oneLine, Run } from "./inline.js"
+import { escapeInline, finishInline, oneLine, opensBlock, Run } from "./inline.js"
 import { markdownLink } from "./links.js"
 import { noteMarks } from "./noteMarks.js"
 import { BLOCKS, type El, type Node, textContent, type Texts } from "./tree.js"
@@ -303,18 +303,12 @@ const listStart = (start: string | undefined): number => {
 const WORDED = /\p{L}/u
 
 /**
- * A line of Markdown that opens a block of its own rather than running on as text: a code fence
- * ("```", "~~~"), a quote's ">", a table's "|", a heading's "# " to "###### ", a rule ("---" alone),
- * or a list's marker ("- ", "* ", "+ ", "2. ", "2) ").
- */
-const OPENS_BLOCK = /^(?:```|~~~|>|\||#{1,6} |---$|[-*+] |\d+[.)] )/
-
-/**
  * Whether words may run on after an entry's Markdown `entry`: its last line is plain text, not the
  * close of a code block, a line of a quote or a table, a heading, or an item of a list inside it
- * (`OPENS_BLOCK`), which words written after them would join (a fence with words after it never closes).
+ * (inline.ts `opensBlock`), which words written after them would join (a fence with words after it
+ * never closes).
  */
-const endsAsText = (entry: string): boolean => !OPENS_BLOCK.test(entry.slice(entry.lastIndexOf("\n") + 1).trimStart())
+const endsAsText = (entry: string): boolean => !opensBlock(entry.slice(entry.lastIndexOf("\n") + 1).trimStart())
 
 /**
  * The words of text node `k`, set straight inside a list right after one of its kept items,

@@ -14,10 +14,8 @@
  * "$49.99" and "U.S." do not).
  */
 import { PRICE } from "./grids.js"
+import { opensBlock } from "./inline.js"
 import { wordsOf } from "./tree.js"
-
-/** A block that opens as a heading, a list item, a quote, a table or code. */
-const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
 
 /**
  * One character of a promise's line: anything but a sentence's end ("!", "?", or a "." that is
@@ -49,11 +47,11 @@ const PROMISE = new RegExp(
 const MAX_WORDS = 12
 
 /**
- * Whether a block is a plain paragraph (not `MARKED`) that is only a shop's promise of free delivery
+ * Whether a block is a plain paragraph (not `opensBlock`) that is only a shop's promise of free delivery
  * (`PROMISE`, at most `MAX_WORDS` words).
  */
 const isPromise = (block: string): boolean =>
-  !MARKED.test(block) && PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
+  !opensBlock(block) && PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
 
 /** `blocks` without each paragraph that is only a shop's promise of free delivery; the body is never emptied. */
 export const withoutShippingPromises = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -99,7 +97,7 @@ const MAX_CUT_OFF_CHARS = 140
 
 /** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`, no `NEGATION`). */
 const isCutOff = (block: string): boolean =>
-  !MARKED.test(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
+  !opensBlock(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
   CUT_OFF.test(block) && !NEGATION.test(block)
 
 /** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */

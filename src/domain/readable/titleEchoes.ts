@@ -9,13 +9,17 @@
  * a table, nor the body's only block. Longer blocks, and lines that hold the title and more
  * ("Brand Model 41 – Natural White"), stay.
  */
+import { opensBlock } from "./inline.js"
 import { wordsOf } from "./tree.js"
 
 /** How many blocks on either side of the copy's title are read for its echo. */
 const TITLE_NEAR = 3
 
-/** A block that is a quote, a list's item, code or a table's row: what it says is its own, never an echo. */
-const OWN_BLOCK = /^(?:>|[-*+] |\d+[.)] |```|~~~| {4}|\t|\|)/
+/** A heading's mark: a heading opens a block of its own, and may still echo the title. */
+const HEADING = /^#{1,6}(?:[ \t]|$)/
+
+/** A block that is a quote, a list's item, code, a table's row or a rule: what it says is its own, never an echo. */
+const ownBlock = (block: string): boolean => opensBlock(block) && !HEADING.test(block)
 
 /** A block's words, its Markdown marks (heading, emphasis, a link's address) left out. */
 export const wordsOfBlock = (block: string): string => wordsOf(block.replace(/\]\([^)]*\)/g, "]")).join(" ")
@@ -37,7 +41,7 @@ export const withoutTitleEchoes = (
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i]!
     const near = i !== at && i >= from && Math.abs(i - at) <= TITLE_NEAR
-    if (near && !b.includes("\n") && !OWN_BLOCK.test(b) && wordsOfBlock(b) === title) continue
+    if (near && !b.includes("\n") && !ownBlock(b) && wordsOfBlock(b) === title) continue
     out.push(b)
   }
   // The front matter and the title are all that would be left: the page says nothing but its title.
