@@ -3302,7 +3302,10 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
       const line of [
         "This item is not eligible for next day delivery",
         "Oversized item: no same day shipping",
-        "Order by phone and we will ship it to your door"
+        "Order by phone and we will ship it to your door",
+        "This item isn’t eligible for next day delivery",
+        "Made to order: doesn’t ship same day",
+        "Bulky items cannot ship same day"
       ]
     ) {
       expect(copy(promisePage(productLd, line))).toContain(line.slice(4))

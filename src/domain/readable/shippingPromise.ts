@@ -85,9 +85,10 @@ const CUT_OFF = new RegExp(
 
 /**
  * A word that denies: "This item is not eligible for next day delivery", "Oversized item: no same
- * day shipping" say what this product does not get, and stay.
+ * day shipping", "doesn’t ship same day" say what this product does not get, and stay. The
+ * contractions in "n't" are read with a straight or a typographic apostrophe ("isn't", "isn’t").
  */
-const NEGATION = /\b(?:not|no|never|isn't|excluded|unavailable)\b/i
+const NEGATION = /\b(?:not|no|never|cannot|\w+n['’]t|excluded|unavailable)\b/i
 
 /** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
 const MAX_CUT_OFF_WORDS = 20
