@@ -17,7 +17,7 @@ import { PRICE } from "./grids.js"
 import { wordsOf } from "./tree.js"
 
 /** A block that opens as a heading, a list item, a quote, a table or code. */
-const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
+export const MARKED = /^(?:#|[-*+] |\d+[.)] |>|\||```|~~~| {4})/
 
 /**
  * One character of a promise's line: anything but a sentence's end ("!", "?", or a "." that is
