@@ -94,6 +94,7 @@ import {
   withoutLoadingNotes,
   withoutPlaceholderText
 } from "./readable/fillers.js"
+import { withoutFilterLabels } from "./readable/filterLabels.js"
 import { flatBlocks } from "./readable/flat.js"
 import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
 import { withoutFurtherReading } from "./readable/further.js"
@@ -273,7 +274,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
-  const body = withoutRepeats(blocks)
+  // A grid's filter or sort control whose label stands alone, its panel left out (filterLabels.ts).
+  const body = withoutFilterLabels(withoutRepeats(blocks))
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts).

@@ -12,7 +12,8 @@
  * title alone, `titleAlone`),
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
- * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field).
+ * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field, readable/filterLabels.ts
+ * `withoutFilterLabels`, readable/skipLinks.ts `withoutSkipLinks` on a jump past one block).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -929,5 +930,47 @@ describe("readable copy: tag chips written side by side", () => {
     expect(text).toContain("Indie 2D PvP Action eSports story")
     expect(text).toContain("PvE 3D Survival")
     expect(text).toContain("order of ceremony")
+  })
+})
+
+describe("readable copy: a grid's filter and sort labels", () => {
+  it("leaves out a filter or sort control's label standing alone, and keeps it in a sentence or a list", () => {
+    const tile = (i: number) =>
+      `<div><div class="flex flex-col"><p class="font-medium">Balm ${i}</p><p>${20 + i} euros</p></div></div>`
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><div class="w-full">` +
+        `<div class="flex justify-between"><p class="font-bold">Filter &amp; Sort</p><p>4 products</p></div>` +
+        `<div class="flex"><strong>Filter</strong> <span>+</span></div>` +
+        `<div class="flex"><span class="font-bold">Sort By:</span><select><option>Featured</option></select></div>` +
+        `<div class="grid grid-cols-2 gap-4">${Array.from({ length: 4 }, (_, i) => tile(i)).join("")}</div>` +
+        `<p>Sort by price to see the cheapest balms first.</p>` +
+        `<ul><li>Filter</li><li>Sort</li><li>Compare</li></ul>` +
+        `<a href="https://shop.example/">View more on ExampleShop</a></div></body></html>`
+    )
+    for (let i = 0; i < 4; i++) expect(text).toContain(`Balm ${i}`)
+    expect(text).toContain("4 products")
+    expect(text).not.toContain("Filter & Sort")
+    expect(text).not.toMatch(/(?:^|\n)\s*Filter \+/)
+    expect(text).not.toContain("Sort By:")
+    expect(text).toContain("Sort by price to see the cheapest balms first.")
+    expect(text).toMatch(/Filter\s+Sort\s+Compare/)
+  })
+})
+
+describe("readable copy: a jump past a strip for keyboards", () => {
+  it("leaves out a link that skips a section to the anchor after it, and keeps one that names no block", () => {
+    const text = copy(
+      `<html><head><title>Mesh chairs</title></head><body><main><div class="category"><h1>Mesh chairs</h1>` +
+        `<p>${prose(1)}</p><p>${prose(2)}</p>` +
+        `<div id="brands-section"><a class="button button--skip" href="#grid-section">Skip this section</a>` +
+        `<h2>Our brands</h2><p>ExampleShop and OtherShop make the seats we sell, each tested for a year.</p></div>` +
+        `<div id="grid-section"><h2>Choosing a chair</h2><p>${prose(3)}</p>` +
+        `<p><a href="#setup">Skip the tutorial</a> if you have built a chair before.</p><p>${prose(4)}</p></div>` +
+        `<h2 id="setup">Setting up</h2><p>${prose(5)}</p></div></main></body></html>`
+    )
+    expect(text).toContain(prose(5))
+    expect(text).toContain("ExampleShop and OtherShop make the seats")
+    expect(text).not.toContain("Skip this section")
+    expect(text).toContain("Skip the tutorial")
   })
 })

@@ -8,7 +8,8 @@
  *   A link to an anchor (its address holds a `#`) whose short text says "skip to" is left out
  *   (`withoutSkipLinks`), and so is one whose whole text is a way back up the page ("Back to
  *   navigation", "Back to the menu", "Back to top": `BACK`), the skip link's return jump that
- *   closes a section for keyboards; "Back to posts" (a link to another page) is no such jump.
+ *   closes a section for keyboards; "Back to posts" (a link to another page) is no such jump. A jump
+ *   past one block ("Skip this section", "Skip the carousel": `PAST`) to an anchor of the page goes too.
  * - A menu written again for screen readers: shops whose menus open on hover or from a script
  *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
  *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
@@ -23,13 +24,21 @@ import { eachKept, type El, type Page, textContent, withoutEach } from "./tree.j
 /** A skip link's words. */
 const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
 
+/**
+ * A jump past one block's whole text: "Skip this section", "Skip the carousel", "Skip slider",
+ * "Skip gallery", which a shop sets before each strip of its page (a carousel of brands, a grid of
+ * videos) for keyboards, linking the anchor right after it. Only these words, the whole link: "Skip
+ * the tutorial" (a step the reader may pass) names no block of the page.
+ */
+const PAST = /^\s*skip\s+(?:(?:this|the)\s+)?(?:section|carousel|slider|gallery)\s*$/i
+
 /** A return jump's whole text: "back to" the navigation, the menu or the top, nothing else. */
 const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
 
 /** The most text of a skip link ("Skip to main content and primary navigation"). */
 const MAX_SKIP = 60
 
-/** The roots without each link to an anchor whose text says "skip to" (`SKIP`) or is a way back up (`BACK`). */
+/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), is a way back up (`BACK`) or a jump past a block (`PAST`). */
 export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
@@ -38,7 +47,9 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
       if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP) {
         const text = textContent(page.texts, el)
         // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`).
-        if (SKIP.test(text) || (href.trimStart().startsWith("#") && BACK.test(text))) el.drop = true
+        // A jump past a block links an anchor of this page (`#brand-carousel-section`), as a way back up does.
+        const here = href.trimStart().startsWith("#")
+        if (SKIP.test(text) || (here && (BACK.test(text) || PAST.test(text)))) el.drop = true
       }
       return true
     })
