@@ -7,10 +7,10 @@
  * the section's heading over it) joins the content (`declaredFaq`), where the accordion's answers
  * are shown (accordions.ts) and its questions, written as buttons, too (`withDeclaredQuestions`).
  */
-import { collapseWhitespace } from "../Quote.js"
 import { concealing } from "./boilerplate.js"
 import { isHeading } from "./edges.js"
 import {
+  collapsedText,
   dropsItself,
   type El,
   holdsLink,
@@ -267,8 +267,7 @@ const MAX_PANEL_TITLE = 80
  * writes inside the button, a script, an icon's hidden text), each run of whitespace one space
  * (the source's line breaks and indents inside a label are not characters a reader sees), trimmed.
  */
-const labelLength = (page: Page, b: El): number =>
-  collapseWhitespace(textContent(page.texts, b, true, (d) => dropsItself(page, d))).trim().length
+const labelLength = (page: Page, b: El): number => collapsedText(page, b, (d) => dropsItself(page, d)).length
 
 /**
  * Whether `panel` stands right after the button `b`: it is, or holds, the first element with text

@@ -517,9 +517,12 @@ export const endsAsSentence = (text: string): boolean => SENTENCE_END.test(text)
 /** Whether `el` is `root` or inside its subtree (elements are numbered in document order). */
 export const inside = (el: El, root: El): boolean => el.order >= root.order && el.order < root.end
 
-/** The text a reader reads in `el`: what is not dropped, each run of whitespace one space, trimmed. */
-export const collapsedText = (page: Page, el: El): string =>
-  collapseWhitespace(textContent(page.texts, el, true, true)).trim()
+/**
+ * The text a reader reads in `el`: what is not dropped (`skip`, as `textContent` reads it), each
+ * run of whitespace one space, trimmed.
+ */
+export const collapsedText = (page: Page, el: El, skip: boolean | ((el: El) => boolean) = true): string =>
+  collapseWhitespace(textContent(page.texts, el, true, skip)).trim()
 
 /** Whether `el` and each of its ancestors up to `root` are kept (`root` too): the copy keeps `el`. */
 export const keptUnder = (el: El, root: El): boolean => {
