@@ -9,7 +9,7 @@
  * pages only (Readable.ts): a listing's or a service page's copy may close on a heading that names
  * the last of its entries, written as headings.
  */
-import { HEADING } from "./repeats.js"
+import { HEADING } from "./inline.js"
 
 /** A heading block below the title. */
 const SUBHEADING = /^#{2,6} /

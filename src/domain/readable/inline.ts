@@ -14,6 +14,9 @@ import { collapseWhitespace as collapse } from "../Quote.js"
 const LINE_SYNTAX =
   /^(?:[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|[>|]|=+[ \t]*$|`{3}|~{3}|(?:[-*_][ \t]*){3,}$)/
 
+/** A heading block as the copy writes it: its marks (`#` to `######`), a space, then its text. */
+export const HEADING = /^#{1,6} /
+
 /** A line of indented code. */
 const INDENTED_CODE = /^(?: {4}|\t)/
 

@@ -22,6 +22,7 @@
  * eight short blocks written before in the same order (a ticker's figures, a variant's facts) goes
  * too (`withoutRepeatedRuns`).
  */
+import { HEADING } from "./inline.js"
 
 /** The least length of a block (its Markdown) that is dropped when repeated: shorter ones ("Price", "Add to cart") may repeat in any text. */
 const MIN_REPEAT = 40
@@ -46,8 +47,6 @@ const MAX_RUN_BLOCK = 60
 
 /** A block that is one link and nothing else: `[text](url)`. */
 const LINK_ONLY = /^\[[^\n]*\]\([^\s)]*\)$/
-/** A heading block: its marks, then its text. */
-export const HEADING = /^#{1,6} /
 /** How many blocks after a link its card's heading may come. */
 const HEADING_WITHIN = 4
 

@@ -9,16 +9,16 @@
  * a table, nor the body's only block. Longer blocks, and lines that hold the title and more
  * ("Brand Model 41 – Natural White"), stay.
  */
-import { opensBlock } from "./inline.js"
+import { HEADING, opensBlock } from "./inline.js"
 import { wordsOf } from "./tree.js"
 
 /** How many blocks on either side of the copy's title are read for its echo. */
 const TITLE_NEAR = 3
 
-/** A heading's mark: a heading opens a block of its own, and may still echo the title. */
-const HEADING = /^#{1,6}(?:[ \t]|$)/
-
-/** A block that is a quote, a list's item, code, a table's row or a rule: what it says is its own, never an echo. */
+/**
+ * A block that is a quote, a list's item, code, a table's row or a rule: what it says is its own,
+ * never an echo. A heading opens a block of its own too, and may still echo the title.
+ */
 const ownBlock = (block: string): boolean => opensBlock(block) && !HEADING.test(block)
 
 /** A block's words, its Markdown marks (heading, emphasis, a link's address) left out. */
