@@ -3305,10 +3305,24 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
         "Order by phone and we will ship it to your door",
         "This item isn’t eligible for next day delivery",
         "Made to order: doesn’t ship same day",
-        "Bulky items cannot ship same day"
+        "Bulky items cannot ship same day",
+        "Glass kettles arenʼt eligible for next day delivery"
       ]
     ) {
       expect(copy(promisePage(productLd, line))).toContain(line.slice(4))
+    }
+  })
+  it("is left out when it urges the reader on, or opens with a rank's \"#\"", () => {
+    for (
+      const line of [
+        "Don’t miss out, order within 3 hours to get it tomorrow",
+        "Don't wait: order by 2pm for same day dispatch",
+        "#1 seller: order by 4pm for next day delivery"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
     }
   })
   it("is left out with a sum in cents before its hour", () => {

@@ -86,9 +86,17 @@ const CUT_OFF = new RegExp(
 /**
  * A word that denies: "This item is not eligible for next day delivery", "Oversized item: no same
  * day shipping", "doesn’t ship same day" say what this product does not get, and stay. The
- * contractions in "n't" are read with a straight or a typographic apostrophe ("isn't", "isn’t").
+ * contractions in "n't" are read with a straight, a typographic or a modifier apostrophe ("isn't",
+ * "isn’t", "isnʼt").
  */
-const NEGATION = /\b(?:not|no|never|cannot|\w+n['’]t|excluded|unavailable)\b/i
+const NEGATION = /\b(?:not|no|never|cannot|\w+n['’ʼ]t|excluded|unavailable)\b/i
+
+/**
+ * A call to hurry that opens the line with a negation and denies nothing of the product: "Don’t
+ * miss out, order within 3 hours…", "Don't wait: order by 2pm…", "Won't last!". It is read past
+ * before `NEGATION` is looked for.
+ */
+const URGING = /^(?:don|won)['’ʼ]t (?:miss|wait|delay|last|forget)\b/i
 
 /** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
 const MAX_CUT_OFF_WORDS = 20
@@ -96,10 +104,10 @@ const MAX_CUT_OFF_WORDS = 20
 /** The most characters, for text without spaces between its words. */
 const MAX_CUT_OFF_CHARS = 140
 
-/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`, no `NEGATION`). */
+/** Whether a block is a plain paragraph giving the shop's hour for dispatch (`CUT_OFF`, no `NEGATION` past an `URGING`). */
 const isCutOff = (block: string): boolean =>
   !opensBlock(block) && block.length <= MAX_CUT_OFF_CHARS && wordsOf(block).length <= MAX_CUT_OFF_WORDS &&
-  CUT_OFF.test(block) && !NEGATION.test(block)
+  CUT_OFF.test(block) && !NEGATION.test(block.replace(URGING, ""))
 
 /** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */
 export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
