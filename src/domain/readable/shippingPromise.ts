@@ -89,14 +89,14 @@ const CUT_OFF = new RegExp(
  * contractions in "n't" are read with a straight, a typographic or a modifier apostrophe ("isn't",
  * "isn’t", "isnʼt").
  */
-const NEGATION = /\b(?:not|no|never|cannot|\w+n['’ʼ]t|excluded|unavailable)\b/i
+const NEGATION = /\b(?:not|no|never|cannot|\w+n['\u2019\u02bc]t|excluded|unavailable)\b/i
 
 /**
  * A call to hurry that opens the line with a negation and denies nothing of the product: "Don’t
  * miss out, order within 3 hours…", "Don't wait: order by 2pm…", "Won't last!". It is read past
  * before `NEGATION` is looked for.
  */
-const URGING = /^(?:don|won)['’ʼ]t (?:miss|wait|delay|last|forget)\b/i
+const URGING = /^(?:don|won)['\u2019\u02bc]t (?:miss|wait|delay|last|forget)\b/i
 
 /** The most words a cut-off's line holds: a stock note, the countdown and its promise. */
 const MAX_CUT_OFF_WORDS = 20
