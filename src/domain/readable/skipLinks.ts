@@ -9,9 +9,10 @@
  *   (`withoutSkipLinks`), and so is one whose whole text is a way back up the page ("Back to
  *   navigation", "Back to the menu", "Back to top": `BACK`), the skip link's return jump that
  *   closes a section for keyboards; "Back to posts" (a link to another page) is no such jump. A jump
- *   past one block ("Skip this section", "Skip the carousel": `PAST`) to an anchor of the page goes too
- *   when it stands alone (`standsAlone`): a tutorial's "If you have Git already, skip this section."
- *   says it inside a sentence, which is the reader's text.
+ *   past one block ("Skip this section", "Skip the carousel": `PAST`) to an anchor of the page goes too.
+ *   Both only when the link stands alone (`standsAlone`): a tutorial's "If you have Git already, skip
+ *   this section." or "then go back to the menu and save" says it inside a sentence, which is the
+ *   reader's text. A "skip to" link goes wherever it stands: skip links often sit several in a row.
  * - A menu written again for screen readers: shops whose menus open on hover or from a script
  *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
  *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
@@ -52,7 +53,7 @@ const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
 /** The most text of a skip link ("Skip to main content and primary navigation"). */
 const MAX_SKIP = 60
 
-/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), is a way back up (`BACK`) or a jump past a block (`PAST`) standing alone (`standsAlone`). */
+/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), or is a way back up (`BACK`) or a jump past a block (`PAST`) standing alone (`standsAlone`). */
 export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
@@ -60,12 +61,12 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
       const href = el.attribs.href
       if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP) {
         const text = textContent(page.texts, el)
-        // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`).
-        // A jump past a block links an anchor of this page (`#brand-carousel-section`), as a way back up
-        // does, and is all of its line: inside a sentence the words are the reader's.
+        // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`);
+        // a jump past a block links an anchor of this page (`#brand-carousel-section`) too. Either is all
+        // of its line: inside a sentence the words are the reader's.
         const here = href.trimStart().startsWith("#")
-        const past = here && PAST.test(text) && standsAlone(page, el)
-        if (SKIP.test(text) || (here && BACK.test(text)) || past) el.drop = true
+        const jump = here && (BACK.test(text) || PAST.test(text)) && standsAlone(page, el)
+        if (SKIP.test(text) || jump) el.drop = true
       }
       return true
     })
