@@ -13,7 +13,7 @@
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
  * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field, readable/filterLabels.ts
- * `withoutFilterLabels`, readable/skipLinks.ts `withoutSkipLinks` on a jump past one block).
+ * `withoutFilterLabels`, readable/skipLinks.ts `withoutSkipLinks` on a jump past one block or back up, standing alone).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -972,5 +972,24 @@ describe("readable copy: a jump past a strip for keyboards", () => {
     expect(text).toContain("ExampleShop and OtherShop make the seats")
     expect(text).not.toContain("Skip this section")
     expect(text).toContain("Skip the tutorial")
+  })
+
+  it("keeps such words, and a way back up, when the link is part of a sentence, before, after or inside its words", () => {
+    const text = copy(
+      `<html><head><title>Installing ExampleTool</title></head><body><main><article><h1>Installing ExampleTool</h1>` +
+        `<p>${prose(1)}</p>` +
+        `<p>If you have ExampleTool already, <a href="#configure">skip this section</a>.</p>` +
+        `<p><a href="#configure">Skip this section</a> if ExampleTool is installed on your machine already.</p>` +
+        `<p>Readers who know it may <em><a href="#configure">skip the section</a></em> on downloads.</p>` +
+        `<p>When the download ends, go <a href="#top">back to the menu</a> and pick the installer.</p>` +
+        `<div id="gallery"><a href="#configure">Skip gallery</a><ul><li>Screenshot one of the installer</li></ul></div>` +
+        `<p>${prose(2)}</p><h2 id="configure">Configuring</h2><p>${prose(3)}</p></article></main></body></html>`
+    )
+    expect(text).toContain("If you have ExampleTool already, skip this section.")
+    expect(text).toContain("Skip this section if ExampleTool is installed on your machine already.")
+    expect(text).toContain("Readers who know it may skip the section on downloads.")
+    expect(text).toContain("When the download ends, go back to the menu and pick the installer.")
+    expect(text).not.toContain("Skip gallery")
+    expect(text).toContain(prose(3))
   })
 })

@@ -10,6 +10,9 @@
  *   navigation", "Back to the menu", "Back to top": `BACK`), the skip link's return jump that
  *   closes a section for keyboards; "Back to posts" (a link to another page) is no such jump. A jump
  *   past one block ("Skip this section", "Skip the carousel": `PAST`) to an anchor of the page goes too.
+ *   Both only when the link stands alone (`standsAlone`): a tutorial's "If you have Git already, skip
+ *   this section." or "then go back to the menu and save" says it inside a sentence, which is the
+ *   reader's text. A "skip to" link goes wherever it stands: skip links often sit several in a row.
  * - A menu written again for screen readers: shops whose menus open on hover or from a script
  *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
  *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
@@ -19,7 +22,7 @@
  *   ("Sale price", "4.7 out of 5 stars") is short and no link, and stays as chrome.ts reads it.
  */
 import { SCREEN_READER } from "./boilerplate.js"
-import { eachKept, type El, type Page, textContent, withoutEach } from "./tree.js"
+import { eachKept, type El, type Page, textContent, withoutEach, wordsNextTo } from "./tree.js"
 
 /** A skip link's words. */
 const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
@@ -32,13 +35,25 @@ const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
  */
 const PAST = /^\s*skip\s+(?:(?:this|the)\s+)?(?:section|carousel|slider|gallery)\s*$/i
 
+/**
+ * Whether `el`, an inline element, is all of its line: no word of its run (a text, an inline
+ * element) beside it, nor beside any inline element around it up to its nearest block. "Skip this
+ * section" alone in its box stands alone; "<a>Skip this section</a> if Git is installed" does not.
+ */
+const standsAlone = (page: Page, el: El): boolean => {
+  for (let at: El | undefined = el; at !== undefined && at.block !== undefined; at = at.parent) {
+    if (wordsNextTo(page, at, -1) || wordsNextTo(page, at, 1)) return false
+  }
+  return true
+}
+
 /** A return jump's whole text: "back to" the navigation, the menu or the top, nothing else. */
 const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
 
 /** The most text of a skip link ("Skip to main content and primary navigation"). */
 const MAX_SKIP = 60
 
-/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), is a way back up (`BACK`) or a jump past a block (`PAST`). */
+/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), or is a way back up (`BACK`) or a jump past a block (`PAST`) standing alone (`standsAlone`). */
 export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
@@ -46,10 +61,12 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
       const href = el.attribs.href
       if (href !== undefined && href.includes("#") && el.text <= MAX_SKIP) {
         const text = textContent(page.texts, el)
-        // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`).
-        // A jump past a block links an anchor of this page (`#brand-carousel-section`), as a way back up does.
+        // A way back up jumps within the page (`#top`), not to another page's anchor (`/menu#starters`);
+        // a jump past a block links an anchor of this page (`#brand-carousel-section`) too. Either is all
+        // of its line: inside a sentence the words are the reader's.
         const here = href.trimStart().startsWith("#")
-        if (SKIP.test(text) || (here && (BACK.test(text) || PAST.test(text)))) el.drop = true
+        const jump = here && (BACK.test(text) || PAST.test(text)) && standsAlone(page, el)
+        if (SKIP.test(text) || jump) el.drop = true
       }
       return true
     })
