@@ -955,6 +955,18 @@ describe("readable copy: a grid's filter and sort labels", () => {
     expect(text).toContain("Sort by price to see the cheapest balms first.")
     expect(text).toMatch(/Filter\s+Sort\s+Compare/)
   })
+
+  it("keeps a lone bracket, \"Refine\" alone and \"Filters by\"", () => {
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><main><h1>Mesh chairs</h1><p>${prose(1)}</p>` +
+        `<p>[Filter</p><p>${prose(2)}</p><p>${prose(3)}</p>` +
+        `<p>Refine</p><p>${prose(4)}</p><p>Filters by</p><p>${prose(5)}</p></main></body></html>`
+    )
+    expect(text).toContain(prose(5))
+    expect(text).toContain("[Filter")
+    expect(text).toMatch(/\bRefine\b/)
+    expect(text).toContain("Filters by")
+  })
 })
 
 describe("readable copy: a jump past a strip for keyboards", () => {

@@ -13,12 +13,24 @@
 import { opensBlock } from "./inline.js"
 
 /**
- * A filter or sort control's whole label: "Filter", "Filters", "Filter by", "Sort", "Sort by",
- * "Refine by", "Filter & Sort", "Sort and filter" (the words only, any case), as a link's text or
- * not ("[Filters](#)"), with a count after it ("(2)") and a colon or a `+` last.
+ * A filter or sort control's words: "Filter", "Filters", "Filter by", "Sort", "Sort by", "Refine
+ * by", "Filter & Sort", "Sort and filter" (any case), a count after them ("(2)") and a colon last,
+ * one space at most between the parts. "Refine" alone and "Filters by" are not such words.
  */
-const LABEL =
-  /^\[?(?:filters?(?: by)?|sort(?: by)?|refine(?: by)?|filters? (?:&|&amp;|and) sort|sort (?:&|&amp;|and) filters?)\s*(?:\(\d+\))?\s*:?\]?(?:\([^)\s]*\))?\s*(?:\\?\+)?$/i
+const WORDS = String
+  .raw`(?:filters?|filter by|sort(?: by)?|refine by|filters? (?:&|&amp;|and) sort|sort (?:&|&amp;|and) filters?)` +
+  String.raw`(?: ?\(\d+\))? ?:?`
+
+/**
+ * A filter or sort control's whole label: its words (`WORDS`), bare or as a link's text to nowhere
+ * ("[Filters](#)", "[Sort](javascript:void(0))": brackets in pairs, the target `#…`, `javascript:…`, an
+ * address ending in a bare `#` (the page's own, as the copy writes "#"), or none), then a `+` (escaped
+ * or not) after one space at most. A link to any other address stays.
+ */
+const LABEL = new RegExp(
+  String.raw`^(?:${WORDS}|\[${WORDS}\](?:\((?:(?:#|javascript:)[^\s]*|[^\s()]*#)\))?)(?: ?\\?\+)?$`,
+  "i"
+)
 
 /** Whether a block is a plain paragraph that is only a filter or sort control's label. */
 const isLabel = (block: string): boolean => !opensBlock(block) && LABEL.test(block.trim())
