@@ -271,11 +271,12 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   roots = withoutVersionSwitchers(page, roots, base, pageUrl)
   // A product page's buy box repeated in a bar that slides in as the reader scrolls (stickyBars.ts).
   roots = withoutStickyBuyBars(page, roots, oneProduct)
+  // A grid's filter or sort control whose label stands alone, its panel left out (filterLabels.ts).
+  roots = withoutFilterLabels(page, roots)
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
-  // A grid's filter or sort control whose label stands alone, its panel left out (filterLabels.ts).
-  const body = withoutFilterLabels(withoutRepeats(blocks))
+  const body = withoutRepeats(blocks)
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts).

@@ -13,7 +13,8 @@
  * readable/repeats.ts `shared` and `retitled`, readable/ads.ts `withoutAdNotes` on a label alone,
  * readable/boilerplate.ts a hero named as a banner and a promotional price named so, readable/descriptions.ts
  * `categoryDescription`, readable/formNotes.ts a placeholder drawn over a field, readable/filterLabels.ts
- * `withoutFilterLabels`, readable/skipLinks.ts `withoutSkipLinks` on a jump past one block or back up, standing alone).
+ * `withoutFilterLabels` (a control only, never a term, a code block's name or a step), readable/skipLinks.ts
+ * `withoutSkipLinks` on a jump past one block or back up, standing alone).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -939,8 +940,8 @@ describe("readable copy: a grid's filter and sort labels", () => {
       `<div><div class="flex flex-col"><p class="font-medium">Balm ${i}</p><p>${20 + i} euros</p></div></div>`
     const text = copy(
       `<html><head><title>ExampleShop</title></head><body><div class="w-full">` +
-        `<div class="flex justify-between"><p class="font-bold">Filter &amp; Sort</p><p>4 products</p></div>` +
-        `<div class="flex"><strong>Filter</strong> <span>+</span></div>` +
+        `<div class="flex justify-between"><button class="font-bold">Filter &amp; Sort</button><p>4 products</p></div>` +
+        `<div class="filter-button flex"><strong>Filter</strong> <span>+</span></div>` +
         `<div class="flex"><span class="font-bold">Sort By:</span><select><option>Featured</option></select></div>` +
         `<div class="grid grid-cols-2 gap-4">${Array.from({ length: 4 }, (_, i) => tile(i)).join("")}</div>` +
         `<p>Sort by price to see the cheapest balms first.</p>` +
@@ -954,6 +955,34 @@ describe("readable copy: a grid's filter and sort labels", () => {
     expect(text).not.toContain("Sort By:")
     expect(text).toContain("Sort by price to see the cheapest balms first.")
     expect(text).toMatch(/Filter\s+Sort\s+Compare/)
+  })
+
+  it("keeps a lone bracket, \"Refine\" alone and \"Filters by\"", () => {
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><main><h1>Mesh chairs</h1><p>${prose(1)}</p>` +
+        `<p>[Filter</p><p>${prose(2)}</p><p>${prose(3)}</p>` +
+        `<p>Refine</p><p>${prose(4)}</p><p>Filters by</p><p>${prose(5)}</p></main></body></html>`
+    )
+    expect(text).toContain(prose(5))
+    expect(text).toContain("[Filter")
+    expect(text).toMatch(/\bRefine\b/)
+    expect(text).toContain("Filters by")
+  })
+
+  it("keeps the same words where no control is: a glossary's terms, a code block's name, a recipe's step", () => {
+    const text = copy(
+      `<html><head><title>ExampleShop</title></head><body><main><h1>Text tools</h1><p>${prose(1)}</p>` +
+        `<dl><dt>sort</dt><dd>Sort the lines of a text file by the first field.</dd>` +
+        `<dt>filter</dt><dd>Keep the lines that match a pattern, drop the rest.</dd></dl>` +
+        `<h2>Commands</h2><p>sort</p><pre>sort -k2 names.txt</pre><p>refine by</p><pre>grep -v draft notes.txt</pre>` +
+        `<h2>Brewing</h2><p>Filter:</p><p>Pour the brew through a paper cloth into the ExampleShop jug.</p>` +
+        `<p>${prose(2)}</p></main></body></html>`
+    )
+    expect(text).toContain(prose(2))
+    expect(text).toMatch(/(?:^|\n)\s*sort\s*\n/)
+    expect(text).toMatch(/(?:^|\n)\s*filter\s*\n/)
+    expect(text).toContain("refine by")
+    expect(text).toContain("Filter:")
   })
 })
 
