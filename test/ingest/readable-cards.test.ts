@@ -294,6 +294,27 @@ describe("readable copy: a skip link", () => {
     expect(text).toContain("Chairs for long days at the desk.")
     for (let i = 0; i < 3; i++) expect(text).toContain(`Task chair model ${i}`)
   })
+  it("leaves out a row of skip links, and keeps one said inside a sentence", () => {
+    const row = `<p class="skips"><a href="#results">Skip to search results</a> | ` +
+      `<a href="#filters">Skip to filters</a></p>`
+    const tutorial = `<p>If you know the basics of seating, you may <a href="#fit">skip to the fitting ` +
+      `guide</a> and measure your desk first.</p>`
+    const text = copy(skipped().replace(`<a href="#results">Skip to search results</a>`, row + tutorial))
+    expect(text).not.toContain("Skip to search results")
+    expect(text).not.toContain("Skip to filters")
+    expect(text).toContain("you may skip to the fitting guide and measure your desk first")
+    expect(text).toContain("Chairs for long days at the desk.")
+    // The row set straight in the page's wrapper, before its blocks; the sentence's link in a span.
+    const bare = `<a href="#results">Skip to search results</a> <a href="#filters">Skip to filters</a>`
+    const wrapped = tutorial.replace(`<a href="#fit">`, `<span><a href="#fit">`).replace(
+      `guide</a>`,
+      `guide</a></span>`
+    )
+    const loose = copy(skipped().replace(`<a href="#results">Skip to search results</a>`, bare + wrapped))
+    expect(loose).not.toContain("Skip to search results")
+    expect(loose).not.toContain("Skip to filters")
+    expect(loose).toContain("you may skip to the fitting guide and measure your desk first")
+  })
 })
 
 /** A shop's short page, copied as its visible text, whose menu is written again for screen readers only. */

@@ -12,7 +12,8 @@
  *   past one block ("Skip this section", "Skip the carousel": `PAST`) to an anchor of the page goes too.
  *   Both only when the link stands alone (`standsAlone`): a tutorial's "If you have Git already, skip
  *   this section." or "then go back to the menu and save" says it inside a sentence, which is the
- *   reader's text. A "skip to" link goes wherever it stands: skip links often sit several in a row.
+ *   reader's text. A "skip to" link goes when it stands alone or only beside other skip links
+ *   (`amongSkipLinks`: they often sit several in a row); "you may skip to chapter 2" stays.
  * - A menu written again for screen readers: shops whose menus open on hover or from a script
  *   write the whole menu a second time, as plain links in a block a style sheet clips to nothing
  *   (`visually-hidden`, `sr-only`, `screen-reader-text`), so that screen readers can walk it. No
@@ -47,13 +48,48 @@ const standsAlone = (page: Page, el: El): boolean => {
   return true
 }
 
+/**
+ * Whether `el`, an inline element, stands in a row of skip links (`SKIP`) and nothing else: beside
+ * it, and beside each inline element around it up to its nearest block, only other skip links,
+ * separators and spaces up to the next block ("Skip to content | Skip to navigation" at the top of
+ * a page's wrapper). "You may skip to chapter 2 now" has words beside it.
+ */
+const amongSkipLinks = (page: Page, el: El): boolean => {
+  for (let at: El | undefined = el; at !== undefined && at.block !== undefined; at = at.parent) {
+    const kids = at.parent?.children ?? []
+    const i = kids.indexOf(at)
+    for (const step of [-1, 1]) {
+      for (let j = i + step; j >= 0 && j < kids.length; j += step) {
+        const k = kids[j]!
+        if (typeof k === "number") {
+          if (WORDED.test(page.texts.of(k))) return false
+          continue
+        }
+        if (k.drop || k.text === 0) continue
+        // A block ends the row; another skip link stands in it.
+        if (k.block === undefined) break
+        if (k.name === "a" && SKIP.test(textContent(page.texts, k))) continue
+        return false
+      }
+    }
+  }
+  return true
+}
+
+/** A letter or a digit: a word. */
+const WORDED = /[\p{L}\p{N}]/u
+
 /** A return jump's whole text: "back to" the navigation, the menu or the top, nothing else. */
 const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
 
 /** The most text of a skip link ("Skip to main content and primary navigation"). */
 const MAX_SKIP = 60
 
-/** The roots without each link to an anchor whose text says "skip to" (`SKIP`), or is a way back up (`BACK`) or a jump past a block (`PAST`) standing alone (`standsAlone`). */
+/**
+ * The roots without each link to an anchor whose text says "skip to" (`SKIP`) standing alone or
+ * among skip links only (`amongSkipLinks`), or is a way back up (`BACK`) or a jump past a block
+ * (`PAST`) standing alone (`standsAlone`).
+ */
 export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): ReadonlyArray<El> => {
   for (const root of roots) {
     eachKept(page.all, root.order + 1, root.end, (el) => {
@@ -66,7 +102,8 @@ export const withoutSkipLinks = (page: Page, roots: ReadonlyArray<El>): Readonly
         // of its line: inside a sentence the words are the reader's.
         const here = href.trimStart().startsWith("#")
         const jump = here && (BACK.test(text) || PAST.test(text)) && standsAlone(page, el)
-        if (SKIP.test(text) || jump) el.drop = true
+        const skip = SKIP.test(text) && (standsAlone(page, el) || amongSkipLinks(page, el))
+        if (skip || jump) el.drop = true
       }
       return true
     })
