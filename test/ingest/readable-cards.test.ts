@@ -317,6 +317,20 @@ describe("readable copy: a skip link", () => {
   })
 })
 
+describe("readable copy: the separators left of a row left out", () => {
+  it("writes no paragraph of separators only, and keeps a rule and a rating's stars", () => {
+    const row = `<p class="skips"><a href="#results">Skip to search results</a> | ` +
+      `<a href="#filters">Skip to filters</a></p><p>\u00b7 \u2014 /</p><hr><p>\u2605\u2605\u2605\u2605\u2605</p>`
+    const md = htmlToMarkdown(skipped().replace(`<a href="#results">Skip to search results</a>`, row), URL_)
+    const paragraphs = md.split("\n\n").map((b) => b.trim())
+    expect(paragraphs).not.toContain("\\|")
+    expect(paragraphs).not.toContain("\u00b7 \u2014 /")
+    expect(paragraphs).toContain("---")
+    expect(paragraphs).toContain("\u2605\u2605\u2605\u2605\u2605")
+    expect(md).toContain("Chairs for long days at the desk.")
+  })
+})
+
 /** A shop's short page, copied as its visible text, whose menu is written again for screen readers only. */
 const spokenMenu = () =>
   `<html><head><title>Wool socks</title></head><body>

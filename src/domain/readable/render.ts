@@ -377,13 +377,28 @@ const quoted = (inner: string, nesting: number): string =>
   nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner
 
 const pushNonEmpty = (out: Array<string>, text: string): void => {
-  if (text.length > 0) out.push(text)
+  if (text.length > 0 && !BARE_SEPARATORS.test(text)) out.push(text)
+}
+
+/**
+ * A paragraph of separators only: what is left of a row of links or labels the copy left out
+ * ("Skip to content | Skip to navigation", a breadcrumb's "Home › Shop" hidden) when the signs
+ * between them were text of their own: "|", "/", "·", "•", "›", "»", "–", "—", "-", ":", ";",
+ * ",", "<", ">", as the writer escapes them ("\|", "\-"), and spaces. No word, nothing to read.
+ * A rule the writer draws ("---") and any sign not listed (a rating's "★★★★★") are no such
+ * paragraph.
+ */
+const BARE_SEPARATORS = /^(?:\\?[|/\u00b7\u2022\u203a\u00bb\u2039\u00ab\u2013\u2014:;,<>-]\s*)+$/
+
+/** A paragraph's text pushed unless empty or separators only (`BARE_SEPARATORS`). */
+const pushParagraph = (out: Array<string>, text: string): void => {
+  if (text.length > 0 && !BARE_SEPARATORS.test(text)) out.push(text)
 }
 
 /** Render a block element as Markdown blocks, appended to `out`. */
 const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
   const name = node.name
-  if (depth > MAX_DEPTH) return pushNonEmpty(out, flatText(ctx, node))
+  if (depth > MAX_DEPTH) return pushParagraph(out, flatText(ctx, node))
   const level = HEADINGS[name]
   if (level !== undefined) {
     const text = oneLineOf(node, ctx, depth)
@@ -400,7 +415,7 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
     case "address": {
       const run = new Run(false)
       inline(node, ctx, depth, run)
-      return pushNonEmpty(out, run.text())
+      return pushParagraph(out, run.text())
     }
     case "pre":
     case "listing":
@@ -479,7 +494,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
       continue
     } else if (isBlock(node) || holdsCodeBlock(node) || (ctx.components === true && componentBlocks(node))) {
       if (run !== undefined) {
-        pushNonEmpty(out, run.text())
+        pushParagraph(out, run.text())
         run.reset()
       }
       block(node, ctx, depth, out)
@@ -489,7 +504,7 @@ const blocks = (parent: El, ctx: Ctx, depth: number, out: Array<string>): void =
       inline(node, ctx, depth, run)
     }
   }
-  if (run !== undefined) pushNonEmpty(out, run.text())
+  if (run !== undefined) pushParagraph(out, run.text())
 }
 
 /** The Markdown blocks of the content roots (each rendered as its children, in order). */
