@@ -377,7 +377,7 @@ const quoted = (inner: string, nesting: number): string =>
   nesting < MAX_MARKED_NESTING ? inner.split("\n").map((l) => (l.length === 0 ? ">" : `> ${l}`)).join("\n") : inner
 
 const pushNonEmpty = (out: Array<string>, text: string): void => {
-  if (text.length > 0 && !BARE_SEPARATORS.test(text)) out.push(text)
+  if (text.length > 0) out.push(text)
 }
 
 /**
