@@ -53,11 +53,15 @@ const MAX_WORDS = 12
 const isPromise = (block: string): boolean =>
   !opensBlock(block) && PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
 
-/** `blocks` without each paragraph that is only a shop's promise of free delivery; the body is never emptied. */
-export const withoutShippingPromises = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = blocks.filter((b) => !isPromise(b))
+/** `blocks` without each block `drops` names; the body is never emptied (all of them, and it keeps them). */
+const withoutEachBlock = (blocks: ReadonlyArray<string>, drops: (block: string) => boolean): ReadonlyArray<string> => {
+  const out = blocks.filter((b) => !drops(b))
   return out.length > 0 ? out : blocks
 }
+
+/** `blocks` without each paragraph that is only a shop's promise of free delivery; the body is never emptied. */
+export const withoutShippingPromises = (blocks: ReadonlyArray<string>): ReadonlyArray<string> =>
+  withoutEachBlock(blocks, isPromise)
 
 /** A time an order must come by: "4pm", "4 PM", "14:00", "10 hours", "30 minutes". */
 const TIME = String.raw`\b(?:\d{1,2}\s?(?:am|pm)|\d{1,2}:\d\d|\d+ (?:hours?|minutes?))\b`
@@ -110,7 +114,5 @@ const isCutOff = (block: string): boolean =>
   CUT_OFF.test(block) && !NEGATION.test(block.replace(URGING, ""))
 
 /** `blocks` without each paragraph that gives only the shop's hour for dispatch; the body is never emptied. */
-export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = blocks.filter((b) => !isCutOff(b))
-  return out.length > 0 ? out : blocks
-}
+export const withoutDispatchCutOffs = (blocks: ReadonlyArray<string>): ReadonlyArray<string> =>
+  withoutEachBlock(blocks, isCutOff)
