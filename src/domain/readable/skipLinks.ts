@@ -23,7 +23,7 @@
  *   ("Sale price", "4.7 out of 5 stars") is short and no link, and stays as chrome.ts reads it.
  */
 import { SCREEN_READER } from "./boilerplate.js"
-import { eachKept, type El, type Page, textContent, withoutEach, wordsNextTo } from "./tree.js"
+import { eachKept, type El, type Page, textContent, withoutEach } from "./tree.js"
 
 /** A skip link's words. */
 const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
@@ -37,24 +37,11 @@ const SKIP = /^\s*skip\s+(?:to|navigation)\b/i
 const PAST = /^\s*skip\s+(?:(?:this|the)\s+)?(?:section|carousel|slider|gallery)\s*$/i
 
 /**
- * Whether `el`, an inline element, is all of its line: no word of its run (a text, an inline
- * element) beside it, nor beside any inline element around it up to its nearest block. "Skip this
- * section" alone in its box stands alone; "<a>Skip this section</a> if Git is installed" does not.
+ * Whether `el`, an inline element, is all of its line but for what `beside` allows: walking from
+ * `el` and from each inline element around it up to its nearest block, each way along its siblings
+ * to the next block, every text holds no `word` and every shown element is one `beside` names.
  */
-const standsAlone = (page: Page, el: El): boolean => {
-  for (let at: El | undefined = el; at !== undefined && at.block !== undefined; at = at.parent) {
-    if (wordsNextTo(page, at, -1) || wordsNextTo(page, at, 1)) return false
-  }
-  return true
-}
-
-/**
- * Whether `el`, an inline element, stands in a row of skip links (`SKIP`) and nothing else: beside
- * it, and beside each inline element around it up to its nearest block, only other skip links,
- * separators and spaces up to the next block ("Skip to content | Skip to navigation" at the top of
- * a page's wrapper). "You may skip to chapter 2 now" has words beside it.
- */
-const amongSkipLinks = (page: Page, el: El): boolean => {
+const aloneBut = (page: Page, el: El, word: RegExp, beside: (k: El) => boolean): boolean => {
   for (let at: El | undefined = el; at !== undefined && at.block !== undefined; at = at.parent) {
     const kids = at.parent?.children ?? []
     const i = kids.indexOf(at)
@@ -62,22 +49,42 @@ const amongSkipLinks = (page: Page, el: El): boolean => {
       for (let j = i + step; j >= 0 && j < kids.length; j += step) {
         const k = kids[j]!
         if (typeof k === "number") {
-          if (WORDED.test(page.texts.of(k))) return false
+          if (word.test(page.texts.of(k))) return false
           continue
         }
         if (k.drop || k.text === 0) continue
-        // A block ends the row; another skip link stands in it.
+        // A block ends the line.
         if (k.block === undefined) break
-        if (k.name === "a" && SKIP.test(textContent(page.texts, k))) continue
-        return false
+        if (!beside(k)) return false
       }
     }
   }
   return true
 }
 
+/** Anything but spaces: a word, or a separator, beside a jump link keeps it in its sentence. */
+const SHOWN = /\S/
+
+/**
+ * Whether `el`, an inline element, is all of its line: no text (but spaces) and no shown inline
+ * element beside it, nor beside any inline element around it, up to its nearest block. "Skip this
+ * section" alone in its box stands alone; "<a>Skip this section</a> if Git is installed" does not.
+ */
+const standsAlone = (page: Page, el: El): boolean => aloneBut(page, el, SHOWN, () => false)
+
 /** A letter or a digit: a word. */
 const WORDED = /[\p{L}\p{N}]/u
+
+/** Whether `k` is a link whose text says "skip to" (`SKIP`). */
+const isSkipLink = (page: Page, k: El): boolean => k.name === "a" && SKIP.test(textContent(page.texts, k))
+
+/**
+ * Whether `el`, an inline element, stands in a row of skip links (`SKIP`) and nothing else: beside
+ * it, and beside each inline element around it up to its nearest block, only other skip links,
+ * separators and spaces up to the next block ("Skip to content | Skip to navigation" at the top of
+ * a page's wrapper). "You may skip to chapter 2 now" has words beside it.
+ */
+const amongSkipLinks = (page: Page, el: El): boolean => aloneBut(page, el, WORDED, (k) => isSkipLink(page, k))
 
 /** A return jump's whole text: "back to" the navigation, the menu or the top, nothing else. */
 const BACK = /^\s*back\s+to\s+(?:the\s+)?(?:navigation|menu|top)\s*$/i
