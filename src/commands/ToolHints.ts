@@ -68,7 +68,7 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   journal_recover_tail: write("Recover a journal's torn tail", "journal-recover-tail-output", CHANGES_ONCE),
   journal_import: write("Import a legacy manifest", "journal-import-output", ADDS_ONCE),
   gate: write("Research before asking (gate)", "gate-output", CHANGES),
-  gate_recheck: read("Re-verify the gate's closures", "gate-recheck-output"),
+  gate_recheck: { ...read("Re-verify the gate's closures", "gate-recheck-output"), required: ["descriptor"] },
   monitor_create_subscription: write("Create a monitor subscription", "create-subscription-output", ADDS),
   monitor_update_subscription: write("Edit a monitor subscription", "update-subscription-output", CHANGES_ONCE),
   monitor_set_subscription_status: write(

@@ -120,6 +120,10 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     const byName = (n: string) => tools.find((t) => t.name === n)!
     expect(byName("ingest").inputSchema.required).toEqual(["url"])
     expect([...(byName("ingest_file").inputSchema.required ?? [])].sort()).toEqual(["file", "origin"])
+    // A recheck needs the item as fetched fresh: the host is told before it calls.
+    expect([...(byName("gate_recheck").inputSchema.required ?? [])].sort()).toEqual(["descriptor", "state"])
+    const recheck = await server.call("gate_recheck", { state: "run/state.json" })
+    expect(recheck.body.error).toMatchObject({ _tag: "UsageError", message: "argument 'descriptor': is missing" })
     for (const t of tools) {
       for (
         const [arg, schema] of Object.entries(t.inputSchema.properties ?? {}) as Array<
