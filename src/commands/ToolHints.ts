@@ -5,7 +5,8 @@
  * `ingest_file` needs `file` and `origin`), and the `dossier schema` name of its success output.
  * Hosts use the hints to decide what to run without asking a person, so they say what the
  * command does, not what it usually does:
- * - readOnly: never writes anything in the folder;
+ * - readOnly: never writes a record (readers may refresh the derived scan index and finish an
+ *   interrupted monitor transaction, as every reader does: docs/cli.md);
  * - destructive: may replace or remove what is there (a plan section, a journal's torn tail, a
  *   record's status); false: only adds (a retained file, a journal event, a record);
  * - idempotent: the same call again changes nothing more (it answers the same, or is refused);

@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { TOOL_HINTS } from "../../src/commands/ToolHints.js"
-import { toolNames } from "../../src/mcp/Tools.js"
+import { toolAreas, toolNames } from "../../src/mcp/Tools.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected, raw } from "./support.js"
 
@@ -213,6 +213,12 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     })
     expect(bad.status).toBe(2)
     expect(JSON.parse(bad.stdout).error._tag).toBe("UsageError")
+    // The help names every area --tools takes (schema is always served).
+    const help = spawnSync(process.execPath, [CLI, "mcp", "--help"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ")
+    const areas = help.slice(help.indexOf("Offer only the tools of these areas"))
+    for (const area of toolAreas(allSpecs).filter((a) => a !== "schema")) {
+      expect(areas, area).toMatch(new RegExp(`[:,] ${area}[,( ]`))
+    }
     expect(bad.stdout).toContain("nope")
   })
 
