@@ -242,8 +242,14 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect((e as McpError).code, uri).toBe(-32002)
       expect((e as McpError).data, uri).toEqual({ uri })
     }
-    // The plan is missing too until it exists: the same error.
+    // The plan is missing too until it exists: the same error, and the list does not name it.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
+    const listed = async () => (await server.client.listResources()).resources.map((r) => r.uri)
+    expect(await listed()).not.toContain("dossier://plan")
+    // Every resource listed can be read.
+    put(dir, "plan.md", "# Notes\n")
+    expect(await listed()).toContain("dossier://plan")
+    for (const uri of await listed()) await server.client.readResource({ uri })
     const ok = await server.client.readResource({ uri: "dossier://sources/notes.md" })
     expect(ok.contents[0]).toMatchObject({
       uri: "dossier://sources/notes.md",

@@ -105,7 +105,11 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
     )
     const end = await s.end()
     expect(end.code).toBe(0)
-    const answer = JSON.parse(end.rest.trim())
-    expect(answer).toMatchObject({ id: 2, result: { isError: false, structuredContent: { ok: true, created: true } } })
+    // The answer, after the notice that the resource list grew (the plan is one now).
+    const lines = end.rest.trim().split("\n").map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.method ?? l.id).sort()).toEqual([2, "notifications/resources/list_changed"])
+    expect(lines.find((l) => l.id === 2)).toMatchObject({
+      result: { isError: false, structuredContent: { ok: true, created: true } }
+    })
   }, 60_000)
 })
