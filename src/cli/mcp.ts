@@ -24,7 +24,7 @@ export const mcpSpecs: ReadonlyArray<CommandSpec> = [
         name: "tools",
         value: "text",
         description:
-          "Offer only the tools of these areas, comma-separated: init, status, plan, ingest, journal, gate, monitor, next, source, grant, exec (the schema tool is always offered)."
+          "Offer only the tools of these areas, comma-separated: init, status, plan, ingest, journal, gate, monitor, next, source, grant, exec, store (the schema tool is always offered)."
       }
     },
     run: (v) => import("./mcp.impl.js").then((m) => m.mcp(v))

@@ -5,7 +5,8 @@
  * `ingest_file` needs `file` and `origin`), and the `dossier schema` name of its success output.
  * Hosts use the hints to decide what to run without asking a person, so they say what the
  * command does, not what it usually does:
- * - readOnly: never writes anything in the folder;
+ * - readOnly: never writes a record (readers may refresh the derived scan index and finish an
+ *   interrupted monitor transaction, as every reader does: docs/cli.md);
  * - destructive: may replace or remove what is there (a plan section, a journal's torn tail, a
  *   record's status); false: only adds (a retained file, a journal event, a record);
  * - idempotent: the same call again changes nothing more (it answers the same, or is refused);
@@ -68,7 +69,7 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   journal_recover_tail: write("Recover a journal's torn tail", "journal-recover-tail-output", CHANGES_ONCE),
   journal_import: write("Import a legacy manifest", "journal-import-output", ADDS_ONCE),
   gate: write("Research before asking (gate)", "gate-output", CHANGES),
-  gate_recheck: read("Re-verify the gate's closures", "gate-recheck-output"),
+  gate_recheck: { ...read("Re-verify the gate's closures", "gate-recheck-output"), required: ["descriptor"] },
   monitor_create_subscription: write("Create a monitor subscription", "create-subscription-output", ADDS),
   monitor_update_subscription: write("Edit a monitor subscription", "update-subscription-output", CHANGES_ONCE),
   monitor_set_subscription_status: write(

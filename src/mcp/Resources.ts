@@ -6,7 +6,7 @@
  *   percent-encoded as a URI path);
  * - `dossier://journal/<study>`: the study's journal, `research/<study>/research-events.jsonl`,
  *   read through the Journal service (`Journal.lines`), whatever stores it.
- * The list names the plan, every retained file and every study's journal; it is brought up to
+ * The list names the plan (once plan.md is there), every retained file and every study's journal; it is brought up to
  * date before each `resources/list` and after each tool call, and the client is told when it
  * grew (`notifications/resources/list_changed`). Both URI templates are listed too.
  * A URI that names no resource of the folder (another scheme such as `file:///etc/passwd`, a path
@@ -16,6 +16,7 @@
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { checkStudyId, studyPaths } from "../domain/Journal.js"
 import { normalizeInArea } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
@@ -162,14 +163,17 @@ export const resourceHandlers = (services: Context.Context<CommandServices>): Re
   }
 
   const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.gen(function*() {
-    const out: Array<Resource> = [
-      {
+    const out: Array<Resource> = []
+    // The plan once plan.md is there (before, reading it is "resource not found").
+    const plan = yield* Effect.flatMap(FileStore, (store) => store.stat("plan.md"))
+    if (Option.isSome(plan) && plan.value.kind === "file") {
+      out.push({
         uri: PLAN_URI,
         name: "plan.md",
         mimeType: "text/markdown",
         description: "The work folder's plan (prose and the marked plan section)."
-      }
-    ]
+      })
+    }
     const sources = yield* Effect.flatMap(Sources, (s) => s.list)
     for (const path of sources) {
       out.push({

@@ -20,6 +20,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   type JSONRPCMessage,
+  JSONRPCRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -38,7 +39,13 @@ import type { CommandFailure } from "../commands/Work.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
-import { HANDSHAKE_REVISIONS, INVALID_REQUEST, JsonRpcGuard, STATELESS_REVISIONS } from "./JsonRpcGuard.js"
+import {
+  HANDSHAKE_REVISIONS,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  JsonRpcGuard,
+  STATELESS_REVISIONS
+} from "./JsonRpcGuard.js"
 import { LineReader } from "./Lines.js"
 import { resourceHandlers } from "./Resources.js"
 import { toolCatalogue, type ToolSelection } from "./Tools.js"
@@ -115,7 +122,22 @@ class GuardedStdio implements Transport {
       }
       const verdict = this.guard.incoming(item.line)
       if (verdict._tag === "Reply") this.write(verdict.line)
-      else if (verdict._tag === "Forward") this.onmessage?.(JSON.parse(verdict.line) as JSONRPCMessage)
+      else if (verdict._tag === "Forward") {
+        const message = JSON.parse(verdict.line) as JSONRPCMessage
+        // The SDK's server drops, unanswered, a request its envelope schema refuses (a `_meta`
+        // that is not an object, a progress token neither a string nor an integer): answer it
+        // here, under the client's id (the guard maps it back and forgets the request).
+        const checked = "id" in message ? JSONRPCRequestSchema.safeParse(message) : undefined
+        if (checked !== undefined && !checked.success) {
+          const problems = checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+          const line = this.guard.outgoing(JSON.stringify({
+            jsonrpc: "2.0",
+            id: (message as { id: number }).id,
+            error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` }
+          }))
+          if (line !== undefined) this.write(line)
+        } else this.onmessage?.(message)
+      }
     }
   }
 

@@ -34,13 +34,26 @@ const Instant = Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
   encode: (d) => ParseResult.succeed(d.toISOString())
 })
 
+/** What a refusal quotes of what it was given, clipped. */
+const clipped = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}\u2026` : text)
+const shown = (u: unknown): string => clipped(JSON.stringify(u) ?? String(u))
+
 const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string) => {
   let s: Schema.Schema<number> = Schema.Number.pipe(Schema.int())
   if (f.min !== undefined) s = s.pipe(Schema.greaterThanOrEqualTo(f.min))
   if (f.max !== undefined) s = s.pipe(Schema.lessThanOrEqualTo(f.max))
+  const range = f.min !== undefined && f.max !== undefined
+    ? ` from ${f.min} to ${f.max}`
+    : f.min !== undefined
+    ? ` of at least ${f.min}`
+    : f.max !== undefined
+    ? ` of at most ${f.max}`
+    : ""
   // The JSON Schema annotation replaces the whole generated schema: it carries the description too.
   return s.annotations({
     description,
+    // Whatever check fails (a number, an integer, a bound), the refusal says what is taken.
+    message: (issue) => ({ message: `expected an integer${range}, got ${shown(issue.actual)}`, override: true }),
     jsonSchema: {
       type: "integer",
       description,
@@ -177,10 +190,16 @@ export interface ToolArguments {
 
 const toolWords = (spec: CommandSpec) => spec.path.join(" ")
 
-const issuesText = (e: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(e)
-    .map((i) => `${i.path.length === 0 ? "arguments" : `argument '${i.path.map(String).join(".")}'`}: ${i.message}`)
+const issuesText = (e: ParseResult.ParseError) => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(e)
+  const key = (i: (typeof issues)[number]) => i.path.map(String).join(".")
+  // An optional argument is its type or undefined: that it is not undefined either says nothing more.
+  const said = new Set(issues.filter((i) => !i.message.startsWith("Expected undefined,")).map(key))
+  return issues
+    .filter((i) => !(i.message.startsWith("Expected undefined,") && said.has(key(i))))
+    .map((i) => `${i.path.length === 0 ? "arguments" : `argument '${key(i)}'`}: ${i.message}`)
     .join("; ")
+}
 
 /**
  * The arguments of `spec`'s tool. `inputSchemas` resolves `spec.inputSchema` (the names of
@@ -200,7 +219,9 @@ export const toolArguments = (
   if (spec.rest !== undefined) {
     const usage = spec.rest.usage ?? `<${spec.rest.name}>…`
     const words = described(
-      Schema.Array(Schema.String),
+      Schema.Array(Schema.String).annotations({
+        message: (issue) => `expected an array of strings, ["<program>", "<arg>", \u2026], got ${shown(issue.actual)}`
+      }),
       `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`
     )
     decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
@@ -279,7 +300,7 @@ export const toolArguments = (
     return extra.length === 0
       ? undefined
       : new UsageError({
-        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `'${k}'`).join(", ")}; ${
+        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `'${clipped(k)}'`).join(", ")}; ${
           toolWords(spec)
         } takes ${names.length === 0 ? "none" : names.join(", ")}`
       })

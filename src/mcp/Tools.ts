@@ -40,7 +40,7 @@ export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<stri
   specs.filter(isTool).flatMap((spec) => modesOf(spec).map((mode) => toolName(spec, mode)))
 
 /** Sentences of a description kept for a tool list: the first ones, up to this many characters. */
-const DESCRIPTION_MAX = 105
+const DESCRIPTION_MAX = 100
 
 /** Sentences that only restate the input's schema (the tool's `input` carries it). */
 const RESTATES_INPUT = /^(Input file fields|Input fields)\b/

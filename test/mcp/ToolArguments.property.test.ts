@@ -97,4 +97,31 @@ describe("tool arguments agree with the CLI's parser", () => {
     expect(Either.isLeft(args.decode({ expected: 1, input: {}, workdir: "/" }))).toBe(true)
     expect(Either.isRight(args.decode({ expected: 1, input: {} }))).toBe(true)
   })
+
+  it("a refused argument is named once, with what the tool takes instead", () => {
+    const refusal = (path: string, args: unknown) => {
+      const spec = allSpecs.find((s) => s.path.join(" ") === path)!
+      const decoded = toolArguments(spec, allSchemas()).decode(args)
+      return Either.isLeft(decoded) ? decoded.left.message : undefined
+    }
+    // The bounds, not the argument's description; never "Expected undefined".
+    expect(refusal("plan checkpoint", { expected: -1, input: {} })).toBe(
+      "argument 'expected': expected an integer of at least 1, got -1"
+    )
+    expect(refusal("ingest", { url: "https://example.org/", timeout: 500 })).toBe(
+      "argument 'timeout': expected an integer from 1 to 120, got 500"
+    )
+    expect(refusal("ingest", { url: "https://example.org/", timeout: "5" })).toBe(
+      "argument 'timeout': expected an integer from 1 to 120, got \"5\""
+    )
+    expect(refusal("ingest", { url: "https://example.org/", dryRun: "yes" })).toBe(
+      "argument 'dryRun': Expected boolean, actual \"yes\""
+    )
+    expect(refusal("monitor due", { now: "yesterday" })).not.toContain("undefined")
+    expect(refusal("exec", { grant: "g1", program: "ls -l" })).toBe(
+      "argument 'program': expected an array of strings, [\"<program>\", \"<arg>\", \u2026], got \"ls -l\""
+    )
+    // What it quotes of a huge argument is clipped.
+    expect(refusal("plan inspect", { ["k".repeat(100_000)]: 1 })!.length).toBeLessThan(200)
+  })
 })

@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { TOOL_HINTS } from "../../src/commands/ToolHints.js"
-import { toolNames } from "../../src/mcp/Tools.js"
+import { toolAreas, toolNames } from "../../src/mcp/Tools.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected, raw } from "./support.js"
 
@@ -120,6 +120,10 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     const byName = (n: string) => tools.find((t) => t.name === n)!
     expect(byName("ingest").inputSchema.required).toEqual(["url"])
     expect([...(byName("ingest_file").inputSchema.required ?? [])].sort()).toEqual(["file", "origin"])
+    // A recheck needs the item as fetched fresh: the host is told before it calls.
+    expect([...(byName("gate_recheck").inputSchema.required ?? [])].sort()).toEqual(["descriptor", "state"])
+    const recheck = await server.call("gate_recheck", { state: "run/state.json" })
+    expect(recheck.body.error).toMatchObject({ _tag: "UsageError", message: "argument 'descriptor': is missing" })
     for (const t of tools) {
       for (
         const [arg, schema] of Object.entries(t.inputSchema.properties ?? {}) as Array<
@@ -209,6 +213,12 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     })
     expect(bad.status).toBe(2)
     expect(JSON.parse(bad.stdout).error._tag).toBe("UsageError")
+    // The help names every area --tools takes (schema is always served).
+    const help = spawnSync(process.execPath, [CLI, "mcp", "--help"], { encoding: "utf8" }).stdout.replace(/\s+/g, " ")
+    const areas = help.slice(help.indexOf("Offer only the tools of these areas"))
+    for (const area of toolAreas(allSpecs).filter((a) => a !== "schema")) {
+      expect(areas, area).toMatch(new RegExp(`[:,] ${area}[,( ]`))
+    }
     expect(bad.stdout).toContain("nope")
   })
 
@@ -232,8 +242,14 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect((e as McpError).code, uri).toBe(-32002)
       expect((e as McpError).data, uri).toEqual({ uri })
     }
-    // The plan is missing too until it exists: the same error.
+    // The plan is missing too until it exists: the same error, and the list does not name it.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
+    const listed = async () => (await server.client.listResources()).resources.map((r) => r.uri)
+    expect(await listed()).not.toContain("dossier://plan")
+    // Every resource listed can be read.
+    put(dir, "plan.md", "# Notes\n")
+    expect(await listed()).toContain("dossier://plan")
+    for (const uri of await listed()) await server.client.readResource({ uri })
     const ok = await server.client.readResource({ uri: "dossier://sources/notes.md" })
     expect(ok.contents[0]).toMatchObject({
       uri: "dossier://sources/notes.md",

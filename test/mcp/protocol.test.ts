@@ -38,7 +38,31 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
         10,
         -32602
       ],
-      [JSON.stringify({ jsonrpc: "2.0", id: 11, method: "notifications/initialized" }), 11, -32600]
+      [JSON.stringify({ jsonrpc: "2.0", id: 11, method: "notifications/initialized" }), 11, -32600],
+      // A `_meta` the protocol does not allow (not an object, a progress token neither a string
+      // nor an integer): answered, never left waiting.
+      [JSON.stringify({ jsonrpc: "2.0", id: 13, method: "tools/list", params: { _meta: 5 } }), 13, -32602],
+      [JSON.stringify({ jsonrpc: "2.0", id: 14, method: "ping", params: { _meta: null } }), 14, -32602],
+      [
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 15,
+          method: "tools/call",
+          params: { name: "status", arguments: {}, _meta: { progressToken: { a: 1 } } }
+        }),
+        15,
+        -32602
+      ],
+      [
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 16,
+          method: "resources/read",
+          params: { uri: "dossier://plan", _meta: [] }
+        }),
+        16,
+        -32602
+      ]
     ]
     for (const [line, id, code] of cases) {
       s.send(line)
@@ -81,7 +105,11 @@ describe("dossier mcp: JSON-RPC on stdio", () => {
     )
     const end = await s.end()
     expect(end.code).toBe(0)
-    const answer = JSON.parse(end.rest.trim())
-    expect(answer).toMatchObject({ id: 2, result: { isError: false, structuredContent: { ok: true, created: true } } })
+    // The answer, after the notice that the resource list grew (the plan is one now).
+    const lines = end.rest.trim().split("\n").map((l) => JSON.parse(l))
+    expect(lines.map((l) => l.method ?? l.id).sort()).toEqual([2, "notifications/resources/list_changed"])
+    expect(lines.find((l) => l.id === 2)).toMatchObject({
+      result: { isError: false, structuredContent: { ok: true, created: true } }
+    })
   }, 60_000)
 })

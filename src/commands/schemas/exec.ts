@@ -10,6 +10,7 @@ export const execSchemas = (): Record<string, Schema.Schema.Any> => ({
   "grant-event": GrantEvent,
   "execution-record": ExecutionRecord,
   "exec-output": Schema.Struct({
+    ok: Schema.Literal(true),
     execution: ExecutionRecord,
     // With a study: the journal events the run was linked by (appended now, or already there).
     linked: Schema.NullOr(

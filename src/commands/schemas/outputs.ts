@@ -5,6 +5,7 @@
  * `grant-event`, `execution-record`, `subscription-record`, `run-record`).
  */
 import * as Schema from "effect/Schema"
+import { Authenticity } from "../../domain/ExecErrors.js"
 import { ExecutionRecord } from "../../domain/Execution.js"
 import { StoredGrant } from "../../domain/Grant.js"
 
@@ -55,10 +56,16 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     workdir: Schema.String,
     now: Schema.String,
     plan: NullableObj("goal, status, revision, nextAction, verification, completion; null without a plan."),
+    planError: Schema.NullOr(Schema.Struct({ _tag: Schema.String, message: Schema.String })).annotations({
+      description: "Why plan.md cannot be read (plan is then null too); null when it can, or there is none."
+    }),
     studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
     monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
     grants: Obj("active (count) and what needs attention."),
     facts: Rows("The facts of `next`, each {kind, …}."),
+    unchecked: Schema.Array(Schema.String).annotations({
+      description: "What status does not verify (it would re-hash files): journal-artifacts, execution-outputs."
+    }),
     suggestion: Schema.NullOr(Schema.String).annotations({ description: "The one command to run next." })
   }),
   "journal-list-output": Schema.Struct({
@@ -99,6 +106,10 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "exec-show-output": Schema.Struct({
     ok: Ok,
     execution: ExecutionRecord,
+    authentication: Schema.Struct({
+      authenticity: Authenticity,
+      detail: Schema.String
+    }).annotations({ description: "Is the record the one dossier signed (with this machine's key)?" }),
     verify: Schema.optional(Obj("With verify: checked (count), findings [{kind, path}], note."))
   }),
   "schema-output": Schema.Struct({
