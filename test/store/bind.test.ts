@@ -337,7 +337,11 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
       const [url, name] of [
         ["mysql://u@127.0.0.1/db", "x"],
         [`postgres://u:${PASSWORD}@127.0.0.1/db?password=${PASSWORD}`, "x"],
-        [db.url, "-bad name"]
+        [db.url, "-bad name"],
+        // Parameters the driver would throw on (a defect before): said before anything connects.
+        [`${withPassword(db.url)}?sslmode=verify-ca`, "x"],
+        [`${withPassword(db.url)}?uselibpqcompat=true`, "x"],
+        [`${withPassword(db.url)}?sslmode=require&sslcert=no-such-cert.pem`, "x"]
       ]
     ) {
       const r = runCli(["init", "--store", url!, "--dossier", name!, "--workdir", dir, "--json"])

@@ -13,7 +13,7 @@ describe("store URL", () => {
     expect(r.connect).toContain("pa%3Ass")
   })
 
-  it("refuses what is not a PostgreSQL URL, or names no host or database, or carries a password parameter", () => {
+  it("refuses what is not a PostgreSQL URL, names no host or database, carries a password, or parameters libpq refuses", () => {
     for (
       const text of [
         "",
@@ -23,12 +23,18 @@ describe("store URL", () => {
         "postgres:///db",
         "postgres://h:99999/db",
         "postgres://h/db?password=x",
-        "postgres://h/a/b"
+        "postgres://h/a/b",
+        "postgres://h/db?sslmode=bogus",
+        "postgres://h/db?sslmode=verify-ca",
+        "postgres://h/db?uselibpqcompat=true",
+        "postgres://h/db?sslpassword=x"
       ]
     ) {
       expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
     }
     expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
+    expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=verify-ca&sslrootcert=ca.pem"))).toBe(false)
+    expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=prefer"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres:///db?host=/run/postgresql"))).toBe(false)
   })
 })

@@ -145,9 +145,22 @@ export const PgStoreLayer = (
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
+      // The driver reads the files the URL names (sslcert, sslkey, sslrootcert) here: one it
+      // cannot read is the URL's mistake, said without the path.
+      const pgConfig = yield* Effect.try({
+        try: () => poolConfig(parsed.connect, config),
+        catch: (e) => {
+          const code = (e as { code?: unknown }).code
+          return new UsageError({
+            detail: typeof code === "string"
+              ? `a file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file`
+              : "the store URL's parameters cannot be used: check sslmode and the ssl* parameters"
+          })
+        }
+      })
       const pool = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const p = new Pg.Pool(poolConfig(parsed.connect, config))
+          const p = new Pg.Pool(pgConfig)
           // An idle client's socket error: the next command finds out and answers StoreUnavailable.
           p.on("error", () => {})
           return p
