@@ -1,6 +1,9 @@
 /** The store URL (what is kept and shown never holds the password) and the password file, the libpq way. */
+import { SqlError } from "@effect/sql/SqlError"
 import { describe, expect, it } from "vitest"
+import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
+import { classify } from "../../src/layers/postgres/PgErrors.js"
 import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
 
 describe("store URL", () => {
@@ -53,5 +56,16 @@ describe("password file", () => {
     expect(passwordFromFile("*:*:*:*:any\n", target)).toBe("any")
     expect(passwordFromFile("db.example:5433:research:ann:x\n", target)).toBeUndefined()
     expect(passwordFromFile("malformed line\n", target)).toBeUndefined()
+  })
+})
+
+describe("no password", () => {
+  it("says that a password file others can read is ignored, and how to fix it", () => {
+    const error = new SqlError({
+      cause: new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string")
+    })
+    const mapped = classify(error, 10_000)
+    expect(mapped?._tag).toBe("StoreUnavailable")
+    expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
   })
 })
