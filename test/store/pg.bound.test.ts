@@ -397,6 +397,36 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     60_000
   )
 
+  it(
+    "pull and export take the store's bytes: a file edited in this folder is kept and listed, not taken as the store's",
+    () => {
+      const a = bind("edit-a", "edited")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      ok(cli(a, ["plan", "start", "--input", putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" })]))
+      put(a, "research/sources/notes.txt", "the registered bytes\n")
+      ok(cli(a, [
+        "plan",
+        "checkpoint",
+        "--input",
+        putInput(a, "cp.json", { sources: [{ path: "research/sources/notes.txt", origin: "https://example.org/n" }] }),
+        "--expected",
+        "1"
+      ]))
+      const b = bind("edit-b", "edited")
+      const notes = path.join(b, "research/sources/notes.txt")
+      expect(fs.readFileSync(notes, "utf8")).toBe("the registered bytes\n")
+      fs.writeFileSync(notes, "edited here\n")
+      const pulled = ok(cli(b, ["pull"])).transfer
+      expect(pulled.kept).toEqual(["research/sources/notes.txt"])
+      expect(fs.readFileSync(notes, "utf8")).toBe("edited here\n")
+      // The copy holds the store's bytes, not this folder's edit.
+      const out = path.join(tempWorkdir("dossier-bound-edit-export-"), "copy")
+      ok(runCli(["export", "--to", out, "--workdir", b, "--json"]))
+      expect(fs.readFileSync(path.join(out, "research/sources/notes.txt"), "utf8")).toBe("the registered bytes\n")
+    },
+    60_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
