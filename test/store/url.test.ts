@@ -1,6 +1,8 @@
 /** The store URL (what is kept and shown never holds the password) and the password file, the libpq way. */
 import { SqlError } from "@effect/sql/SqlError"
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
+import { parseBinding } from "../../src/domain/StoreBinding.js"
 import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
 import { classify } from "../../src/layers/postgres/PgErrors.js"
@@ -67,5 +69,25 @@ describe("no password", () => {
     const mapped = classify(error, 10_000)
     expect(mapped?._tag).toBe("StoreUnavailable")
     expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
+  })
+})
+
+describe("the binding file", () => {
+  it("a damaged .dossier/store.json is InvalidInput naming the file and the way out", () => {
+    for (
+      const text of [
+        "not json",
+        "{\"kind\":\"postgres\"}",
+        "{\"kind\":\"postgres\",\"url\":\"http://h/db\",\"dossier\":\"a\"}"
+      ]
+    ) {
+      const r = parseBinding(text)
+      if (Either.isRight(r)) throw new Error(text)
+      expect(r.left.message, text).toContain(".dossier/store.json: ")
+      expect(r.left.message, text).toContain("dossier init --store")
+    }
+    expect(Either.isRight(parseBinding("{\"kind\":\"postgres\",\"url\":\"postgres://h/db\",\"dossier\":\"a\"}"))).toBe(
+      true
+    )
   })
 })
