@@ -2,11 +2,13 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
+import { UsageError } from "../domain/CliErrors.js"
 import { type AppendInput, checkStudyId } from "../domain/Journal.js"
 import { type InspectResult, type StudyRow } from "../domain/JournalOutput.js"
 import { JournalLayer } from "../layers/JournalLayer.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
+import { isBoundFolder } from "./Cwd.js"
 import { work } from "./Work.js"
 
 interface Common {
@@ -120,16 +122,35 @@ export const inspect = (o: Common & { readonly verify: boolean }) =>
     human: humanInspect
   })
 
+/**
+ * `rebuild`, `recover-tail` and `import` work on the journal file of a plain folder (the
+ * JournalFolder service); a bound folder's journal is the shared dossier's, which has none of
+ * them yet (docs/store.md, "What is not done"): a refusal that says where they run, before
+ * anything is read or written.
+ */
+const plainFolderOnly = (workdir: string, command: string) =>
+  isBoundFolder(workdir)
+    ? Effect.fail(
+      new UsageError({
+        detail:
+          `journal ${command} is not available in a folder bound to a shared dossier: run it in a plain copy (dossier export --to <dir>)`
+      })
+    )
+    : Effect.void
+
 export const rebuild = (o: Common) =>
   work({
-    effect: Effect.flatMap(Journal, (j) => j.rebuild(o.study)),
+    effect: Effect.zipRight(plainFolderOnly(o.workdir, "rebuild"), Effect.flatMap(Journal, (j) => j.rebuild(o.study))),
     layer: JournalLayer(o.workdir),
     human: (r) => `Rebuilt ${r.manifest.path} and ${r.index.path} from ${r.events} event(s).`
   })
 
 export const recoverTail = (o: Common) =>
   work({
-    effect: Effect.flatMap(Journal, (j) => j.recoverTail(o.study)),
+    effect: Effect.zipRight(
+      plainFolderOnly(o.workdir, "recover-tail"),
+      Effect.flatMap(Journal, (j) => j.recoverTail(o.study))
+    ),
     layer: JournalLayer(o.workdir),
     human: (r) =>
       r.recovered === null
@@ -139,7 +160,10 @@ export const recoverTail = (o: Common) =>
 
 export const importLegacy = (o: Common) =>
   work({
-    effect: Effect.flatMap(Journal, (j) => j.importLegacy(o.study)),
+    effect: Effect.zipRight(
+      plainFolderOnly(o.workdir, "import"),
+      Effect.flatMap(Journal, (j) => j.importLegacy(o.study))
+    ),
     layer: JournalLayer(o.workdir),
     human: (r) =>
       r.imported

@@ -7,7 +7,7 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { decodeWith, parseJson } from "./Decode.js"
-import type { InvalidInput } from "./Errors.js"
+import { InvalidInput } from "./Errors.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "./StoreUrl.js"
 
 export const STORE_FILE = ".dossier/store.json"
@@ -31,6 +31,19 @@ const decode = decodeWith(StoreBinding)
 export const bindingText = (b: StoreBinding): string =>
   `${JSON.stringify({ kind: b.kind, url: b.url, dossier: b.dossier }, null, 2)}\n`
 
-/** Read `.dossier/store.json`'s text; a file that is no binding is `InvalidInput`. */
+/**
+ * Read `.dossier/store.json`'s text; a file that is no binding is `InvalidInput`, each issue
+ * naming the file (no command names it as an input) and the way out.
+ */
 export const parseBinding = (text: string): Either.Either<StoreBinding, InvalidInput> =>
-  Either.flatMap(parseJson(text), decode)
+  Either.mapLeft(
+    Either.flatMap(parseJson(text), decode),
+    (e) =>
+      new InvalidInput({
+        issues: e.issues.map((i) => ({
+          path: i.path,
+          message:
+            `${STORE_FILE}: ${i.message}; fix it, or remove it and bind again (dossier init --store <url> --dossier <name>)`
+        }))
+      })
+  )

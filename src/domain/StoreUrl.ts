@@ -20,6 +20,32 @@ export interface StoreUrl {
   readonly hasPassword: boolean
 }
 
+/** libpq's `sslmode` values. */
+const SSL_MODES: ReadonlyArray<string> = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+
+/**
+ * What libpq (or the driver reading the URL the libpq way) refuses in the parameters, said
+ * before anything connects: an unknown `sslmode`, `verify-ca` without the CA to verify with, the
+ * driver's own `uselibpqcompat` switch (dossier always reads the URL the libpq way), and
+ * `sslpassword` (a secret: the URL is written to the folder and shown).
+ */
+const parameterProblem = (params: URLSearchParams): string | null => {
+  const mode = params.get("sslmode")
+  if (mode !== null && !SSL_MODES.includes(mode)) {
+    return `the store URL's sslmode is not one of ${SSL_MODES.join(", ")}`
+  }
+  if (mode === "verify-ca" && (params.get("sslrootcert") ?? "") === "") {
+    return "the store URL's sslmode=verify-ca needs sslrootcert=<the CA's certificate file>; or use sslmode=verify-full"
+  }
+  if (params.has("uselibpqcompat")) {
+    return "the store URL may not carry uselibpqcompat: dossier reads every URL the libpq way"
+  }
+  if (params.has("sslpassword")) {
+    return "the store URL may not carry sslpassword: the URL is written to the folder; use a key file without a passphrase"
+  }
+  return null
+}
+
 /** Parse a store URL; a string saying what is wrong when it is malformed (a `UsageError`). */
 export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: string } => {
   let u: URL
@@ -53,6 +79,8 @@ export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: st
   if (shownUrl.searchParams.has("password")) {
     return { malformed: "the store URL may not carry a password parameter; use PGPASSWORD or ~/.pgpass" }
   }
+  const problem = parameterProblem(shownUrl.searchParams)
+  if (problem !== null) return { malformed: problem }
   return {
     connect: u.href,
     shown: shownUrl.href,

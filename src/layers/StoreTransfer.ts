@@ -234,12 +234,19 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       const kept: Array<string> = []
       const missing: Array<string> = []
       let same = 0
-      const digestOf = new Map(named.map((f) => [f.path, f.sha256]))
+      const digestOf = new Map(
+        [...retainedFiles(source.captures), ...named].filter((f) => f.sha256 != null).map((f) => [f.path, f.sha256])
+      )
       for (const path of paths) {
-        let data = yield* bytesAt(from.files, path)
         const sha256 = digestOf.get(path)
-        if (Option.isNone(data) && from.content !== undefined && sha256 != null) {
-          data = Option.filter(yield* from.content(sha256), (d) => sha256Hex(d) === sha256)
+        // A side that keeps bytes by digest (a shared store) answers with the bytes its records
+        // name: its `files` are this host's folder, whose file may have been edited since.
+        const fromContent = from.content !== undefined && sha256 != null
+        let data = fromContent
+          ? Option.filter(yield* from.content!(sha256), (d) => sha256Hex(d) === sha256)
+          : yield* bytesAt(from.files, path)
+        if (Option.isNone(data) && fromContent) {
+          data = Option.filter(yield* bytesAt(from.files, path), (d) => sha256Hex(d) === sha256)
         }
         if (Option.isNone(data)) {
           missing.push(path)

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
 import { makeGrantStorePostgres } from "../../src/layers/postgres/GrantStorePostgres.js"
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
@@ -331,13 +332,47 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
     240_000
   )
 
+  it("binds to a database whose name needs %-escapes (#, @, :, a space), as libpq reads the path", async () => {
+    const name = `${new URL(db.url).pathname.slice(1)} odd#@:db`
+    await adminQuery(db.url, `CREATE DATABASE "${name}"`)
+    try {
+      const url = new URL(db.url)
+      url.pathname = `/${encodeURIComponent(name)}`
+      const dir = tempWorkdir("dossier-bind-odd-db-")
+      const bound = ok(runCli(["init", "--store", url.toString(), "--dossier", "odd", "--workdir", dir, "--json"]))
+      expect(bound.store.url).toBe(url.toString())
+      expect(ok(runCli(["store", "status", "--workdir", dir, "--json"])).store).toMatchObject({ exists: true })
+      // The dossier is in that database (pg's own URL parsing would miss it, as dossier's did).
+      const admin = new URL(db.url)
+      const client = new Pg.Client({
+        host: admin.hostname,
+        port: Number(admin.port === "" ? 5432 : admin.port),
+        user: decodeURIComponent(admin.username),
+        ...(admin.password === "" ? {} : { password: decodeURIComponent(admin.password) }),
+        database: name
+      })
+      await client.connect()
+      try {
+        expect((await client.query("SELECT name FROM dossier.dossiers")).rows).toEqual([{ name: "odd" }])
+      } finally {
+        await client.end()
+      }
+    } finally {
+      await adminQuery(db.url, `DROP DATABASE "${name}" WITH (FORCE)`)
+    }
+  }, 60_000)
+
   it("refuses a malformed URL or name before connecting, and never shows the password", () => {
     const dir = tempWorkdir("dossier-bind-bad-")
     for (
       const [url, name] of [
         ["mysql://u@127.0.0.1/db", "x"],
         [`postgres://u:${PASSWORD}@127.0.0.1/db?password=${PASSWORD}`, "x"],
-        [db.url, "-bad name"]
+        [db.url, "-bad name"],
+        // Parameters the driver would throw on (a defect before): said before anything connects.
+        [`${withPassword(db.url)}?sslmode=verify-ca`, "x"],
+        [`${withPassword(db.url)}?uselibpqcompat=true`, "x"],
+        [`${withPassword(db.url)}?sslmode=require&sslcert=no-such-cert.pem`, "x"]
       ]
     ) {
       const r = runCli(["init", "--store", url!, "--dossier", name!, "--workdir", dir, "--json"])

@@ -358,6 +358,75 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     60_000
   )
 
+  it(
+    "journal rebuild, recover-tail and import in a bound folder are a UsageError (CLI and MCP), never a defect",
+    async () => {
+      const dir = bind("folder-only", "folder-only")
+      ok(runCli([
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(dir, "e.json", { id: "c1", type: "candidate_created", candidate: { id: "k", title: "K" } }),
+        "--workdir",
+        dir,
+        "--json"
+      ]))
+      const before = fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))
+      for (const command of ["rebuild", "recover-tail", "import"]) {
+        const r = runCli(["journal", command, "--study", "s", "--workdir", dir, "--json"])
+        expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({ code: 2, tag: "UsageError" })
+        expect(r.json.error.message).toContain("dossier export --to")
+      }
+      expect(fs.existsSync(path.join(dir, "research/s/manifest.json"))).toBe(false)
+      expect(fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))).toEqual(before)
+      const server = await connect(dir)
+      try {
+        for (const tool of ["journal_rebuild", "journal_recover_tail", "journal_import"]) {
+          const r = await server.call(tool, { study: "s" })
+          expect({ isError: r.isError, tag: r.body?.error?._tag }, tool + r.text).toEqual({
+            isError: true,
+            tag: "UsageError"
+          })
+        }
+      } finally {
+        await server.client.close()
+      }
+    },
+    60_000
+  )
+
+  it(
+    "pull and export take the store's bytes: a file edited in this folder is kept and listed, not taken as the store's",
+    () => {
+      const a = bind("edit-a", "edited")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      ok(cli(a, ["plan", "start", "--input", putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" })]))
+      put(a, "research/sources/notes.txt", "the registered bytes\n")
+      ok(cli(a, [
+        "plan",
+        "checkpoint",
+        "--input",
+        putInput(a, "cp.json", { sources: [{ path: "research/sources/notes.txt", origin: "https://example.org/n" }] }),
+        "--expected",
+        "1"
+      ]))
+      const b = bind("edit-b", "edited")
+      const notes = path.join(b, "research/sources/notes.txt")
+      expect(fs.readFileSync(notes, "utf8")).toBe("the registered bytes\n")
+      fs.writeFileSync(notes, "edited here\n")
+      const pulled = ok(cli(b, ["pull"])).transfer
+      expect(pulled.kept).toEqual(["research/sources/notes.txt"])
+      expect(fs.readFileSync(notes, "utf8")).toBe("edited here\n")
+      // The copy holds the store's bytes, not this folder's edit.
+      const out = path.join(tempWorkdir("dossier-bound-edit-export-"), "copy")
+      ok(runCli(["export", "--to", out, "--workdir", b, "--json"]))
+      expect(fs.readFileSync(path.join(out, "research/sources/notes.txt"), "utf8")).toBe("the registered bytes\n")
+    },
+    60_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })

@@ -1,6 +1,11 @@
 /** The store URL (what is kept and shown never holds the password) and the password file, the libpq way. */
+import { SqlError } from "@effect/sql/SqlError"
+import * as Either from "effect/Either"
 import { describe, expect, it } from "vitest"
+import { parseBinding } from "../../src/domain/StoreBinding.js"
+import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
+import { classify } from "../../src/layers/postgres/PgErrors.js"
 import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
 
 describe("store URL", () => {
@@ -13,7 +18,7 @@ describe("store URL", () => {
     expect(r.connect).toContain("pa%3Ass")
   })
 
-  it("refuses what is not a PostgreSQL URL, or names no host or database, or carries a password parameter", () => {
+  it("refuses what is not a PostgreSQL URL, names no host or database, carries a password, or parameters libpq refuses", () => {
     for (
       const text of [
         "",
@@ -23,12 +28,18 @@ describe("store URL", () => {
         "postgres:///db",
         "postgres://h:99999/db",
         "postgres://h/db?password=x",
-        "postgres://h/a/b"
+        "postgres://h/a/b",
+        "postgres://h/db?sslmode=bogus",
+        "postgres://h/db?sslmode=verify-ca",
+        "postgres://h/db?uselibpqcompat=true",
+        "postgres://h/db?sslpassword=x"
       ]
     ) {
       expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
     }
     expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
+    expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=verify-ca&sslrootcert=ca.pem"))).toBe(false)
+    expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=prefer"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres:///db?host=/run/postgresql"))).toBe(false)
   })
 })
@@ -47,5 +58,36 @@ describe("password file", () => {
     expect(passwordFromFile("*:*:*:*:any\n", target)).toBe("any")
     expect(passwordFromFile("db.example:5433:research:ann:x\n", target)).toBeUndefined()
     expect(passwordFromFile("malformed line\n", target)).toBeUndefined()
+  })
+})
+
+describe("no password", () => {
+  it("says that a password file others can read is ignored, and how to fix it", () => {
+    const error = new SqlError({
+      cause: new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string")
+    })
+    const mapped = classify(error, 10_000)
+    expect(mapped?._tag).toBe("StoreUnavailable")
+    expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
+  })
+})
+
+describe("the binding file", () => {
+  it("a damaged .dossier/store.json is InvalidInput naming the file and the way out", () => {
+    for (
+      const text of [
+        "not json",
+        "{\"kind\":\"postgres\"}",
+        "{\"kind\":\"postgres\",\"url\":\"http://h/db\",\"dossier\":\"a\"}"
+      ]
+    ) {
+      const r = parseBinding(text)
+      if (Either.isRight(r)) throw new Error(text)
+      expect(r.left.message, text).toContain(".dossier/store.json: ")
+      expect(r.left.message, text).toContain("dossier init --store")
+    }
+    expect(Either.isRight(parseBinding("{\"kind\":\"postgres\",\"url\":\"postgres://h/db\",\"dossier\":\"a\"}"))).toBe(
+      true
+    )
   })
 })

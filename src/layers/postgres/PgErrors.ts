@@ -66,7 +66,7 @@ const messageReasons: ReadonlyArray<readonly [RegExp, string]> = [
   [/Connection terminated|not queryable|connection error/i, "the connection to the server was lost"],
   [
     /password must be a string|password authentication|no password/i,
-    "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line"
+    "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line (a password file the group or others can read is ignored: chmod 600 it)"
   ],
   [
     /self[- ]signed|certificate|SSL|TLS/i,

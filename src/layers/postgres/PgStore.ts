@@ -30,7 +30,7 @@ import { parse as parseConnectionString } from "pg-connection-string"
 import { UsageError } from "../../domain/CliErrors.js"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { type StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
-import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../../domain/StoreUrl.js"
+import { DOSSIER_NAME, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
 import { mapSqlError } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
@@ -91,13 +91,15 @@ export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
 }
 
 /** The node-postgres pool's configuration (no password in it unless the URL had one). */
-const poolConfig = (url: string, config: PgStoreConfig): Pg.PoolConfig => {
-  const parsed = parseConnectionString(url, { useLibpqCompat: true })
-  const { password: urlPassword, port, host, database, user, ...rest } = parsed
+const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
+  const parsed = parseConnectionString(url.connect, { useLibpqCompat: true })
+  const { password: urlPassword, port, host, user, ...rest } = parsed
   const target = {
     host: host ?? "localhost",
     port: port === null || port === undefined || port === "" ? 5432 : Number(port),
-    database: database ?? user ?? os.userInfo().username,
+    // The database as libpq reads the path (every %-escape decoded): pg-connection-string leaves
+    // %23, %40, %3A, … as they are, so `/odd%23db` would name another database.
+    database: url.database,
     user: user ?? process.env.PGUSER ?? os.userInfo().username
   }
   return {
@@ -145,9 +147,22 @@ export const PgStoreLayer = (
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
+      // The driver reads the files the URL names (sslcert, sslkey, sslrootcert) here: one it
+      // cannot read is the URL's mistake, said without the path.
+      const pgConfig = yield* Effect.try({
+        try: () => poolConfig(parsed, config),
+        catch: (e) => {
+          const code = (e as { code?: unknown }).code
+          return new UsageError({
+            detail: typeof code === "string"
+              ? `a file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file`
+              : "the store URL's parameters cannot be used: check sslmode and the ssl* parameters"
+          })
+        }
+      })
       const pool = yield* Effect.acquireRelease(
         Effect.sync(() => {
-          const p = new Pg.Pool(poolConfig(parsed.connect, config))
+          const p = new Pg.Pool(pgConfig)
           // An idle client's socket error: the next command finds out and answers StoreUnavailable.
           p.on("error", () => {})
           return p
