@@ -198,21 +198,44 @@ export const pull = (o: { readonly workdir: string }) =>
 // -------------------------------------------------------------------------------------------------
 // export --to
 
-/** The folder `--to` names, made if missing (relative: to the current directory). */
+/** Where a path would be once made: the real path of its deepest existing ancestor, and the rest. */
+const wouldBe = (target: string): string => {
+  let existing = target
+  const rest: Array<string> = []
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    rest.unshift(path.basename(existing))
+    existing = path.dirname(existing)
+  }
+  return path.join(fs.realpathSync(existing), ...rest)
+}
+
+/**
+ * The folder `--to` names, made if missing (relative: to the current directory). Neither the work
+ * folder nor a folder inside it (a copy there would write into the folder it copies: its write-once
+ * sources, its private state), checked before anything is made.
+ */
 const targetOf = (to: string, root: string) =>
   Effect.gen(function*() {
-    const real = yield* Effect.try({
+    const io = (e: unknown) =>
+      new IoError({ path: to, operation: "mkdir", code: (e as NodeJS.ErrnoException).code ?? "EIO" })
+    const target = path.resolve(process.cwd(), to)
+    const planned = yield* Effect.try({ try: () => wouldBe(target), catch: io })
+    const home = fs.realpathSync(root)
+    if (planned === root || planned === home) {
+      return yield* new UsageError({ detail: "--to names the work folder itself; give another folder" })
+    }
+    if (planned.startsWith(`${home}${path.sep}`)) {
+      return yield* new UsageError({
+        detail: "--to names a folder inside the work folder; give a folder outside it"
+      })
+    }
+    return yield* Effect.try({
       try: () => {
-        const target = path.resolve(process.cwd(), to)
         fs.mkdirSync(target, { recursive: true })
         return fs.realpathSync(target)
       },
-      catch: (e) => new IoError({ path: to, operation: "mkdir", code: (e as NodeJS.ErrnoException).code ?? "EIO" })
+      catch: io
     })
-    if (real === root || real === fs.realpathSync(root)) {
-      return yield* new UsageError({ detail: "--to names the work folder itself; give another folder" })
-    }
-    return real
   })
 
 export const exportTo = (o: { readonly workdir: string; readonly to: string }) =>

@@ -38,7 +38,7 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
         kind: "text",
         name: "to",
         value: "path",
-        description: "The folder to export into (relative: to the current directory)."
+        description: "The folder to export into, outside the work folder (relative: to the current directory)."
       }
     },
     run: (v) => import("./store.impl.js").then((m) => m.exportTo(v))

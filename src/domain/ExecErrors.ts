@@ -59,15 +59,17 @@ export class ProtectedPathInGrant extends Schema.TaggedError<ProtectedPathInGran
       case "dossier-owned":
         return `The work root '${this.root}' lies in '${this.path}', which dossier owns and a run may never write; choose a work root elsewhere (e.g. 'research/<study>/runs/<name>').`
       case "ancestor-protected":
-        return `The root '${this.root}' would expose '${this.path}', which an ancestor grant protects; a child grant never sees what an ancestor hides.`
+        return `The root '${this.root}' would expose '${this.path}', which an ancestor grant protects; choose a root outside it (a child grant never sees what an ancestor hides).`
       case "protected":
         return this.path.startsWith(`${this.root}/`)
           ? `The root '${this.root}' contains the protected path '${this.path}', and a work root is never masked; move '${this.path}' out of it or choose a work root beside it.`
           : `The root '${this.root}' lies inside the protected path '${this.path}'; choose a root outside it.`
       case "other-task-work":
-        return `The root '${this.root}' overlaps '${this.path}', the work root of another task's active grant.`
+        return `The root '${this.root}' overlaps '${this.path}', the work root of another task's active grant; choose a root outside it, or revoke that grant once its task is done.`
+      case "always-protected":
+        return `The root '${this.root}' would expose '${this.path}', which dossier always protects (its own records, the plan); grant a folder of research beside them instead (e.g. 'research/<study>/data').`
       default:
-        return `The root '${this.root}' would expose the protected path '${this.path}'.`
+        return `The root '${this.root}' would expose the protected path '${this.path}'; choose a root that does not contain it.`
     }
   }
 }

@@ -403,9 +403,17 @@ export const bwrapArgs = (plan: SandboxPlan): ReadonlyArray<string> => {
   // their pages also count against the run's memory); the sandbox's root and /dev are read-only
   // once everything is mounted.
   const tmpfsBytes = String(Math.max(4096, Math.floor(plan.limits.memoryMiB * 1024 * 1024 / 2)))
+  // /proc/sys read-only: its files are writable by user id 0 without any capability, and bwrap
+  // leaves the new /proc's `sys` writable (its directory refuses W_OK, so bwrap takes it for
+  // read-only). A program run by root could otherwise set the machine's kernel settings
+  // (kernel.core_pattern, kernel.modprobe: a command the kernel runs as root outside the sandbox).
+  // The sysctls a process sees follow its own namespaces, so the bound view is the sandbox's.
   a.push(
     "--proc",
     "/proc",
+    "--ro-bind",
+    "/proc/sys",
+    "/proc/sys",
     "--dev",
     "/dev",
     "--size",

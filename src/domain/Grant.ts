@@ -193,8 +193,9 @@ export interface CheckedPaths {
   readonly protected: ReadonlyArray<string>
 }
 
+/** The refusal names the field and the path as normalizeRelative shows it (an absolute path is never echoed). */
 const normalized = (field: string, p: string): Either.Either<string, UnsafePath> =>
-  Either.mapLeft(normalizeRelative(p), (e) => new UnsafePath({ path: `${field}: ${p}`, reason: e.reason }))
+  Either.mapLeft(normalizeRelative(p), (e) => new UnsafePath({ path: `${field}: ${e.path}`, reason: e.reason }))
 
 /**
  * Normalize the roots and apply the protection rules: no root is reserved (`reservedRoot`); no

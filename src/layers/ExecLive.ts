@@ -86,11 +86,18 @@ import { ExecutionStore } from "../services/ports/ExecutionStore.js"
 import { GrantStore } from "../services/ports/GrantStore.js"
 import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
 import { Workdir } from "../services/Workdir.js"
-import { WorkTree } from "../services/WorkTree.js"
+import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
 import { makeExecRecords, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
 import { spanned } from "./Spans.js"
+
+/** A bounded scan of the work root (`WorkTree.scanUpTo`). */
+type Scanned = {
+  readonly entries: ReadonlyArray<TreeEntry>
+  readonly incomplete: string | null
+  readonly unnamed: ReadonlyArray<UnnamedFile>
+}
 
 const MiB = 1024 * 1024
 
@@ -343,7 +350,7 @@ export const ExecLive = Layer.effect(
     const outputsOf = (
       workPath: string,
       scannedBefore: Either.Either<
-        { entries: ReadonlyArray<TreeEntry>; incomplete: string | null },
+        Scanned,
         IoError | UnsafePath
       >
     ) =>
@@ -408,6 +415,10 @@ export const ExecLive = Layer.effect(
             })
           }
         }
+        // Regular files below a name that is not UTF-8 cannot be listed; those the run created or
+        // changed (an identity the scan before did not see) are charged all the same.
+        const seen = new Set(Either.isRight(scannedBefore) ? scannedBefore.right.unnamed.map((u) => u.id) : [])
+        if (Either.isRight(after)) { for (const u of after.right.unnamed) if (!seen.has(u.id)) outputBytes += u.size }
         if (unlisted > 0) {
           findings.push({
             kind: "outputs-incomplete",
@@ -442,7 +453,7 @@ export const ExecLive = Layer.effect(
     const record = (
       admitted: { st: GrantStatus; marker: RunningMarker },
       outcome: SandboxOutcome,
-      before: Either.Either<{ entries: ReadonlyArray<TreeEntry>; incomplete: string | null }, IoError | UnsafePath>,
+      before: Either.Either<Scanned, IoError | UnsafePath>,
       argv: ReadonlyArray<string>,
       options: RunOptions
     ) =>

@@ -9,7 +9,10 @@ import type { TreeEntry } from "../domain/Execution.js"
 import type { RootIdentity } from "../domain/Grant.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import { Workdir } from "../services/Workdir.js"
-import { WorkTree } from "../services/WorkTree.js"
+import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true })
+const SLASH = Buffer.from("/")
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
@@ -55,32 +58,89 @@ export const WorkTreeLive = Layer.effect(
         (id) =>
           Effect.suspend(() => {
             const out: Array<TreeEntry> = []
+            const unnamed: Array<UnnamedFile> = []
             const skipped = new Map<string, number>()
             const skip = (why: string) => void skipped.set(why, (skipped.get(why) ?? 0) + 1)
             let full = false
-            if (id === null) return Effect.succeed({ entries: out, incomplete: null as string | null })
-            const walk = (rel: string): IoError | LimitExceeded | undefined => {
-              let names: Array<string>
+            if (id === null) {
+              return Effect.succeed({ entries: out, incomplete: null as string | null, unnamed })
+            }
+            /**
+             * An entry whose name is not UTF-8 has no path a record can hold, but what it holds is
+             * still the run's output: the regular files at or below it are kept apart (identity and
+             * size, reached by the name's own bytes, never following a link) so that they are charged.
+             */
+            const walkUnnamed = (at: Buffer): void => {
+              if (out.length + unnamed.length >= maxEntries) {
+                full = true
+                return
+              }
+              let st: fs.BigIntStats
               try {
-                names = fs.readdirSync(path.join(root, rel)).sort()
+                st = fs.lstatSync(at, { bigint: true })
+              } catch {
+                return
+              }
+              if (st.isFile()) {
+                unnamed.push({
+                  id: `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`,
+                  size: Number(st.size)
+                })
+              } else if (st.isDirectory()) {
+                let names: Array<Buffer>
+                try {
+                  names = fs.readdirSync(at, { encoding: "buffer" })
+                } catch {
+                  return
+                }
+                for (const name of names) {
+                  walkUnnamed(Buffer.concat([at, SLASH, name]))
+                  if (full) return
+                }
+              }
+            }
+            const isUtf8 = (name: Buffer) => {
+              try {
+                UTF8.decode(name)
+                return true
+              } catch {
+                return false
+              }
+            }
+            const walk = (rel: string): IoError | LimitExceeded | undefined => {
+              let raw: Array<Buffer>
+              try {
+                raw = fs.readdirSync(path.join(root, rel), { encoding: "buffer" })
               } catch (e) {
                 if (strict) return new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
                 skip(`a directory could not be read (${codeOf(e)})`)
                 return undefined
               }
+              const names: Array<string> = []
+              for (const name of raw) {
+                if (isUtf8(name)) names.push(name.toString("utf8"))
+                else if (strict) {
+                  return new IoError({ path: `${rel}/${name.toString("utf8")}`, operation: "lstat", code: "ENOENT" })
+                } else {
+                  skip("a name is not UTF-8 (what is below it is charged, not listed)")
+                  walkUnnamed(Buffer.concat([Buffer.from(path.join(root, rel)), SLASH, name]))
+                  if (full) return undefined
+                }
+              }
+              names.sort()
               for (const name of names) {
                 const child = `${rel}/${name}`
                 let st: fs.BigIntStats
                 try {
                   st = fs.lstatSync(path.join(root, child), { bigint: true })
                 } catch (e) {
-                  // Gone since the listing, or a name that is not UTF-8 (read back mangled).
-                  if (codeOf(e) === "ENOENT" && !name.includes("\uFFFD")) continue
+                  // Gone since the listing.
+                  if (codeOf(e) === "ENOENT") continue
                   if (strict) return new IoError({ path: child, operation: "lstat", code: codeOf(e) })
-                  skip(codeOf(e) === "ENOENT" ? "a name is not UTF-8" : `an entry could not be read (${codeOf(e)})`)
+                  skip(`an entry could not be read (${codeOf(e)})`)
                   continue
                 }
-                if (out.length >= maxEntries) {
+                if (out.length + unnamed.length >= maxEntries) {
                   if (strict) {
                     return new LimitExceeded({ limit: "workRootEntries", max: maxEntries, actual: out.length + 1 })
                   }
@@ -113,14 +173,14 @@ export const WorkTreeLive = Layer.effect(
               ...(full ? [`the walk stopped at ${maxEntries} entries`] : []),
               ...[...skipped].map(([w, n]) => `${w}: ${n} time(s)`)
             ]
-            return Effect.succeed({ entries: out, incomplete: why.length === 0 ? null : why.join("; ") })
+            return Effect.succeed({ entries: out, incomplete: why.length === 0 ? null : why.join("; "), unnamed })
           })
       )
 
     const scan = (p: string, maxEntries: number) => Effect.map(walkTree(p, maxEntries, true), (r) => r.entries)
     const scanUpTo = (p: string, maxEntries: number) =>
       walkTree(p, maxEntries, false) as Effect.Effect<
-        { entries: ReadonlyArray<TreeEntry>; incomplete: string | null },
+        { entries: ReadonlyArray<TreeEntry>; incomplete: string | null; unnamed: ReadonlyArray<UnnamedFile> },
         IoError | UnsafePath
       >
 

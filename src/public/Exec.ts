@@ -46,4 +46,4 @@ export { Grants, type GrantsShape, type GrantStatus, type GrantView } from "../s
 export { ExecutionStore, type ExecutionStoreError, type ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
 export { GrantStore, type GrantStoreError, type GrantStoreShape } from "../services/ports/GrantStore.js"
 export { type RunUsage, Sandbox, type SandboxShape } from "../services/Sandbox.js"
-export { WorkTree, type WorkTreeShape } from "../services/WorkTree.js"
+export { type UnnamedFile, WorkTree, type WorkTreeShape } from "../services/WorkTree.js"

@@ -24,11 +24,20 @@ export interface WorkTreeShape {
    * The same walk, bounded and never failing below the directory itself: it stops at `maxEntries`,
    * and skips what cannot be read (a path too long for the system, an unreadable directory, a name
    * that is not UTF-8). `incomplete` says why the entries are not all of them (null when they are).
+   * The regular files at or below a name that is not UTF-8 have no path to list but are `unnamed`,
+   * so that what they hold is still charged.
    */
   readonly scanUpTo: (path: string, maxEntries: number) => Effect.Effect<{
     readonly entries: ReadonlyArray<TreeEntry>
     readonly incomplete: string | null
+    readonly unnamed: ReadonlyArray<UnnamedFile>
   }, IoError | UnsafePath>
+}
+
+/** A regular file below a name that is not UTF-8: its identity (device, inode, size, times) and size. */
+export interface UnnamedFile {
+  readonly id: string
+  readonly size: number
 }
 
 export class WorkTree extends Context.Tag("dossier/WorkTree")<WorkTree, WorkTreeShape>() {}

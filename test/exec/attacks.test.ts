@@ -103,6 +103,31 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(stderrOf(dir, x)).toMatch(/No such file/)
   })
 
+  it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
+    const dir = folder()
+    createGrant(dir)
+    // Each setting is written back with the value it has: refused now, a no-op on a machine where
+    // the write would go through (the code before this test let root's runs set any of them, and
+    // kernel.core_pattern or kernel.modprobe name a command the kernel runs as root outside).
+    const settings = ["kernel/printk_ratelimit_burst", "vm/overcommit_ratio"]
+      .filter((s) => fs.existsSync(`/proc/sys/${s}`))
+    expect(settings.length).toBeGreaterThan(0)
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        ...settings.map((s) => `v=$(cat /proc/sys/${s}) && printf '%s\\n' "$v" > /proc/sys/${s} && echo WROTE ${s}`),
+        "grep -c ' /proc/sys ro,' /proc/self/mountinfo",
+        "echo end"
+      ].join("; "))
+    )
+    const out = stdoutOf(dir, x)
+    expect(out).toContain("end")
+    expect(out).not.toContain("WROTE")
+    expect(out).toContain("1\nend")
+    expect(x.status).toBe("exited")
+  })
+
   it("refuses roots that would expose protected paths, and paths that escape", () => {
     const dir = folder()
     put(dir, "research/st/notes.txt", "x")

@@ -3,6 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { checkSignature, signDigest } from "../../src/domain/Evidence.js"
+import { ProtectedPathInGrant, ProtectedReason } from "../../src/domain/ExecErrors.js"
 import {
   changedFiles,
   keyExposure,
@@ -113,6 +114,17 @@ describe("grant containment", () => {
     expect(alwaysProtectedIn("research/st")).toBe("research/st/research-events.jsonl")
     expect(alwaysProtectedIn("research/sources")).toBeUndefined() // readable; never a work root (reservedRoot)
     expect(alwaysProtectedIn("research/st/data")).toBeUndefined()
+  })
+
+  it("every refusal of a root says what to do, whatever its reason", () => {
+    const cases: Array<ConstructorParameters<typeof ProtectedPathInGrant>[0]> = [
+      ...ProtectedReason.literals.map((reason) => ({ path: ".dossier", root: ".dossier/x", reason })),
+      { path: "research/a/w", root: "research/a/w/in" }
+    ]
+    for (const c of cases) {
+      // The fact, then what to do after the semicolon.
+      expect(new ProtectedPathInGrant(c).message, c.reason ?? "none").toMatch(/; (grant|choose|move|revoke|use) /)
+    }
   })
 })
 

@@ -9,7 +9,19 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { CLI } from "../support/cli.js"
-import { budget, createGrant, D, exec, folder, ok, put, sandboxWorks, stdoutOf, waitForRunning } from "./support.js"
+import {
+  budget,
+  createGrant,
+  D,
+  exec,
+  folder,
+  ok,
+  put,
+  refused,
+  sandboxWorks,
+  stdoutOf,
+  waitForRunning
+} from "./support.js"
 
 /** A memory cgroup dossier can make here (as root: cgroup v1 memory controller, or v2 with memory delegated). */
 const memoryCgroup = (() => {
@@ -138,6 +150,29 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
     },
     180_000
   )
+
+  it("files under a name that is not UTF-8 are charged: such names are no way around the output budget", () => {
+    const dir = folder()
+    createGrant(dir, { budget: budget({ outputMiB: 2 }) })
+    // 1.5 MiB in a file named with a byte that is not UTF-8, 1 MiB more in a folder so named, and
+    // a listed file of 1,000 bytes: 2.5 MiB written against a budget of 2.
+    const e = refused(dir, [
+      "exec",
+      "--grant",
+      "g1",
+      "--",
+      "sh",
+      "-c",
+      "head -c 1572864 /dev/zero > \"$(printf 'a\\377')\"; mkdir \"$(printf 'd\\376')\" && " +
+      "head -c 1048576 /dev/zero > \"$(printf 'd\\376')/f\"; head -c 1000 /dev/zero > ok.bin"
+    ], "BudgetExceeded")
+    expect(e).toMatchObject({ resource: "outputMiB", actual: 1572864 + 1048576 + 1000 })
+    const x = ok(dir, ["exec", "show", "--execution", e.executionId]).execution
+    expect(x).toMatchObject({ status: "exited", exitCode: 0 })
+    expect(x.outputs.map((o: { path: string }) => o.path)).toEqual(["research/exp/runs/r1/ok.bin"])
+    expect(x.findings).toContainEqual({ kind: "outputs-incomplete", detail: expect.stringContaining("not UTF-8") })
+    expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
+  })
 })
 
 /** Start `dossier exec` (without --json unless asked) with its stdout piped to the test. */

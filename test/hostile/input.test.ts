@@ -403,4 +403,31 @@ describe("19: absolute paths are never echoed", () => {
     expect(r.code).toBe(1)
     expect(leaksNothing(dir, r)).toBe(true)
   })
+
+  it("an absolute root or protected path of a grant names the field, not the machine path", () => {
+    const dir = tempWorkdir()
+    fs.mkdirSync(path.join(dir, "research/exp/data"), { recursive: true })
+    const grant = {
+      task: "t",
+      inputs: ["research/exp/data"],
+      work: "research/exp/runs/a",
+      protected: [] as Array<string>,
+      tools: ["bash"],
+      budget: { runs: 1, wallSeconds: 10, cpuSeconds: 10, memoryMiB: 64, outputMiB: 1 },
+      deadline: "2099-01-01T00:00:00Z"
+    }
+    const abs = path.join(dir, "research/exp/data")
+    for (
+      const [field, g] of [
+        ["inputs", { ...grant, inputs: [abs] }],
+        ["work", { ...grant, work: path.join(dir, "research/exp/runs/a") }],
+        ["protected", { ...grant, protected: [path.join(abs, "holdout")] }]
+      ] as const
+    ) {
+      const input = putInput(dir, `g-${field}.json`, g)
+      const r = refused(dir, () => cli(dir, ["grant", "create", "--input", input]), 1, "UnsafePath")
+      expect(r.json.error.path).toBe(`${field}: (an absolute path)`)
+      expect(r.json.error.reason).toBe("absolute")
+    }
+  })
 })

@@ -116,6 +116,28 @@ describe("export of an unbound folder", () => {
     refused(runCli(["export", "--to", dir, "--workdir", dir, "--json"]), "UsageError")
   })
 
+  it("refuses a folder inside the work folder, before making anything", () => {
+    const dir = tempWorkdir("dossier-export-src-")
+    ok(runCli([
+      "plan",
+      "start",
+      "--workdir",
+      dir,
+      "--input",
+      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
+      "--json"
+    ]))
+    fs.mkdirSync(path.join(dir, "research/sources"), { recursive: true })
+    const before = snapshot(dir)
+    for (const to of ["research/sources", "research/sources/copy", ".dossier/x", "research/new/copy"]) {
+      const r = runCli(["export", "--to", path.join(dir, to), "--workdir", dir, "--json"])
+      expect(refused(r, "UsageError").message, to).toContain("inside the work folder")
+      expect(leaksNothing(dir, r)).toBe(true)
+    }
+    expect(snapshot(dir)).toEqual(before)
+    expect(fs.existsSync(path.join(dir, "research/new"))).toBe(false)
+  })
+
   it("pull and store status in an unbound folder", () => {
     const dir = tempWorkdir()
     expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })
