@@ -10,7 +10,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { DossierLive, Exec, Gate, Ingest, Journal, Plan } from "../../src/index.js"
+import { DossierLive, Exec, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { CaptureStoreFolder } from "../../src/layers/folder/CaptureStoreFolder.js"
 import { SourcesLive } from "../../src/layers/SourcesLive.js"
 import { Sources } from "../../src/services/Sources.js"
@@ -19,7 +19,15 @@ import { put, tempWorkdir } from "../support/cli.js"
 type Call = (services: any) => Effect.Effect<unknown, unknown>
 
 /** Wrong-typed options objects and option values, tried on every method that takes options. */
-const WRONG_OPTIONS: ReadonlyArray<unknown> = ["yes", 42, true, [], () => 1]
+const WRONG_OPTIONS: ReadonlyArray<unknown> = [
+  "yes",
+  42,
+  true,
+  [],
+  () => 1,
+  // `now` where the options object goes (earlier releases took it positionally): not an empty object.
+  new Date("2026-11-30T10:00:00.000Z")
+]
 const WRONG_VALUES: ReadonlyArray<unknown> = ["x", 3.5, -1, {}, [], new Date(Number.NaN), null]
 
 const layerFor = (dir: string) => {
@@ -204,6 +212,39 @@ describe("library arguments: one convention, no defect", () => {
           expect(r, `${m.name} = ${String(v)}`).toBe(m.tag ?? "InvalidInput")
         }
       }
+    }).pipe(Effect.provide(layer)))
+
+  it.live("the Monitor's methods take the same options object: a bare Date is InvalidInput at options", () =>
+    Effect.gen(function*() {
+      const monitor = yield* Monitor.Monitor
+      const now = new Date("2026-11-30T10:00:00.000Z") as any
+      const subscription = { kind: "literature", target: "t", timezone: "UTC", anchor: "2026-12-01T09:00" } as const
+      for (
+        const call of [
+          () => monitor.due(now),
+          () => monitor.facts(now),
+          () => monitor.createSubscription(subscription, now)
+        ]
+      ) {
+        expect(yield* issuePaths(call)).toEqual(["options"])
+      }
+      expect(yield* outcome(() => monitor.due({ now: undefined }))).toBe("success")
+    }).pipe(Effect.provide(layer)))
+
+  it.live("Journal.lines: a byte limit that is no whole number from 0 is InvalidInput naming it", () =>
+    Effect.gen(function*() {
+      const journal = yield* Journal.Journal
+      yield* journal.append("study-lines", { id: "c1", type: "candidate_created", candidate: { id: "c1", title: "t" } })
+      for (const v of [undefined, null, "10", -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, {}, []]) {
+        const paths = yield* issuePaths(() => journal.lines("study-lines", v as number))
+        expect(paths, `lines(…, ${String(v)})`).toEqual(["maxBytes"])
+      }
+      expect(yield* issuePaths(() => journal.lines(42 as unknown as string, "x" as unknown as number))).toEqual([
+        "study",
+        "maxBytes"
+      ])
+      expect((yield* journal.lines("study-lines", 1_000_000)).length).toBeGreaterThan(0)
+      expect(yield* outcome(() => journal.lines("study-lines", 0))).toBe("LimitExceeded")
     }).pipe(Effect.provide(layer)))
 })
 
