@@ -7,9 +7,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as lib from "../../src/index.js"
 import { DossierLive, Exec, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { CaptureStoreFolder } from "../../src/layers/folder/CaptureStoreFolder.js"
 import { SourcesLive } from "../../src/layers/SourcesLive.js"
@@ -229,6 +233,28 @@ describe("library arguments: one convention, no defect", () => {
         expect(yield* issuePaths(call)).toEqual(["options"])
       }
       expect(yield* outcome(() => monitor.due({ now: undefined }))).toBe("success")
+    }).pipe(Effect.provide(layer)))
+
+  it.live("docs/library.md's table of options names only methods of services the library exports", () =>
+    Effect.gen(function*() {
+      const doc = fs.readFileSync(path.resolve(__dirname, "../../docs/library.md"), "utf8")
+      const section = doc.slice(doc.indexOf("## Optional arguments"), doc.indexOf("## Errors"))
+      const rows = [...section.matchAll(/^\| `([a-z]+)\.([a-zA-Z]+)`(?: \/ `([a-zA-Z]+)`)*/gm)]
+      expect(rows.length).toBeGreaterThan(10)
+      // Every service tag of the public surface, by its key (`dossier/Plan`…).
+      const exported = new Map<string, unknown>()
+      for (const area of Object.values(lib)) {
+        for (const value of Object.values(area as object)) {
+          if (Context.isTag(value)) exported.set(value.key, value)
+        }
+      }
+      for (const [, service, method] of rows) {
+        const key = `dossier/${service![0]!.toUpperCase()}${service!.slice(1)}`
+        expect(exported.has(key), `${service}.${method}: no exported tag ${key}`).toBe(true)
+        // The layer provides every exported service (an unexported one has no key above).
+        const impl = yield* (exported.get(key) as Context.Tag<never, Record<string, unknown>>)
+        expect(typeof impl[method!], `${service}.${method}`).toBe("function")
+      }
     }).pipe(Effect.provide(layer)))
 
   it.live("Journal.lines: a byte limit that is no whole number from 0 is InvalidInput naming it", () =>
