@@ -7,8 +7,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { execFile } from "node:child_process"
+import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
+import * as surface from "../../src/index.js"
 import { dossierOver, Files, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
 
@@ -144,6 +146,16 @@ describe("library", () => {
     },
     60_000
   )
+
+  it("the README's \"Using dossier from an Effect program\" names every namespace the library exports", () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
+    const list = /One namespace per area \(([^)]*)\)/.exec(readme)?.[1] ?? ""
+    const named = [...list.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]).sort()
+    const exported = Object.entries(surface).filter(([, v]) => typeof v === "object" && !Layer.isLayer(v)).map(([k]) =>
+      k
+    )
+    expect(named).toEqual(exported.sort())
+  })
 
   it.effect("each service layer over Files.BaseMemory needs what docs/library.md says (checked by tsc too)", () =>
     Effect.gen(function*() {
