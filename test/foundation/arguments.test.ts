@@ -14,7 +14,7 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as lib from "../../src/index.js"
-import { DossierLive, Exec, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
+import { DossierLive, Exec, Files, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { CaptureStoreFolder } from "../../src/layers/folder/CaptureStoreFolder.js"
 import { SourcesLive } from "../../src/layers/SourcesLive.js"
 import { Sources } from "../../src/services/Sources.js"
@@ -256,6 +256,37 @@ describe("library arguments: one convention, no defect", () => {
         expect(typeof impl[method!], `${service}.${method}`).toBe("function")
       }
     }).pipe(Effect.provide(layer)))
+
+  it.live("FileStore (Files.FileStore): a path that is no string is UnsafePath invalid, never a defect", () =>
+    Effect.gen(function*() {
+      for (const store of [Files.FileStoreMemory, Files.FileStoreLive.pipe(Layer.provide(Files.Workdir.live(dir)))]) {
+        const fs: Record<string, any> = yield* Effect.provide(Files.FileStore, store)
+        const calls: ReadonlyArray<[string, (p: unknown) => Effect.Effect<unknown, unknown>]> = [
+          ["normalize", (p) => fs.normalize(p)],
+          ["stat", (p) => fs.stat(p)],
+          ["read", (p) => fs.read(p)],
+          ["readText", (p) => fs.readText(p)],
+          ["hash", (p) => fs.hash(p)],
+          ["writeAtomic", (p) => fs.writeAtomic(p, "x")],
+          ["writeRetained", (p) => fs.writeRetained(p, "x")],
+          ["append", (p) => fs.append(p, "x")],
+          ["truncate", (p) => fs.truncate(p, 0)],
+          ["remove", (p) => fs.remove(p)],
+          ["list", (p) => fs.list(p)],
+          ["ensureDir", (p) => fs.ensureDir(p)]
+        ]
+        for (const [name, call] of calls) {
+          for (const p of [42, undefined, null, {}, [], Symbol.for("x")]) {
+            const exit = yield* Effect.exit(Effect.suspend(() => call(p)))
+            const error = Exit.isFailure(exit) && Cause.isFailType(exit.cause) ? exit.cause.error as any : null
+            expect({ tag: error?._tag, reason: error?.reason }, `${name}(${String(p)})`).toEqual({
+              tag: "UnsafePath",
+              reason: "invalid"
+            })
+          }
+        }
+      }
+    }))
 
   it.live("Journal.lines: a byte limit that is no whole number from 0 is InvalidInput naming it", () =>
     Effect.gen(function*() {
