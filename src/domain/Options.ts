@@ -34,10 +34,9 @@ export const optionalText: Check<string | undefined> = (
 export const optionalBoolean: Check<boolean | undefined> = (value, path) =>
   value === undefined || typeof value === "boolean" ? Either.right(value) : invalid(path, "expected true or false")
 
-export const optionalInteger = (min: number, max: number): Check<number | undefined> => (value, path) =>
-  value === undefined
-    ? Either.right(undefined)
-    : Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
+/** A required whole number from `min` to `max` (a byte limit, a count). */
+export const integer = (min: number, max: number = Number.MAX_SAFE_INTEGER): Check<number> => (value, path) =>
+  Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
     ? Either.right(value as number)
     : invalid(
       path,
@@ -45,6 +44,9 @@ export const optionalInteger = (min: number, max: number): Check<number | undefi
         ? `expected a whole number from ${min}`
         : `expected a whole number from ${min} to ${max}`
     )
+
+export const optionalInteger = (min: number, max: number): Check<number | undefined> => (value, path) =>
+  value === undefined ? Either.right(undefined) : integer(min, max)(value, path)
 
 /** `now`: a valid Date (years 0000–9999) or left out (the method reads Effect's Clock). */
 export const optionalNow: Check<Date | undefined> = (value, path) => checkOptionalNow(value, path)
@@ -58,18 +60,30 @@ export const textArray = (min: number): Check<ReadonlyArray<string>> => (value, 
 type Checked<C> = { readonly [K in keyof C]: C[K] extends Check<infer A> ? A : never }
 
 /**
+ * The options object itself: left out (`undefined` or `null`) is none (`{}`); an array, a `Date`
+ * (where earlier releases took `now` positionally) or anything not an object is `InvalidInput` at
+ * `options`, never an object whose fields are silently absent.
+ */
+export const optionsObject = (options: unknown): Either.Either<Readonly<Record<string, unknown>>, InvalidInput> =>
+  options === undefined || options === null
+    ? Either.right({})
+    : typeof options === "object" && !Array.isArray(options) && !(options instanceof Date)
+    ? Either.right(options as Readonly<Record<string, unknown>>)
+    : invalid("options", "expected an object of options such as { now } (or none)")
+
+/**
  * The options object of a call, each field checked: left out (or `null`) is no option; anything
- * but a plain object is `InvalidInput` at `options`; every wrong field is an issue (all at once).
+ * else that is not an object of options (`optionsObject`) is `InvalidInput` at `options`; every
+ * wrong field is an issue (all at once).
  * Fields not named in `checks` are ignored, as in `Plan.start`.
  */
 export const readOptions = <C extends Readonly<Record<string, Check<unknown>>>>(
   options: unknown,
   checks: C
 ): Either.Either<Checked<C>, InvalidInput> => {
-  if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
-    return invalid("options", "expected an object of options (or none)")
-  }
-  const given = (options ?? {}) as Readonly<Record<string, unknown>>
+  const object = optionsObject(options)
+  if (Either.isLeft(object)) return Either.left(object.left)
+  const given = object.right
   const out: Record<string, unknown> = {}
   const issues: Array<{ path: string; message: string }> = []
   for (const [key, check] of Object.entries(checks)) {

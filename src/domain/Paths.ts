@@ -10,7 +10,15 @@ import { PathOutsideArea, UnsafePath } from "./Errors.js"
  * `..` resolved lexically. Absolute paths and paths escaping the folder are refused.
  */
 export const normalizeRelative = (input: string): Either.Either<string, UnsafePath> =>
-  isNormalRelative(input) ? Either.right(input) : normalizeRelativeGeneric(input)
+  // A JavaScript caller of a FileStore is not held by the types: a path that is no string is refused.
+  typeof input !== "string"
+    ? Either.left(new UnsafePath({ path: NOT_A_PATH_SHOWN, reason: "invalid" }))
+    : isNormalRelative(input)
+    ? Either.right(input)
+    : normalizeRelativeGeneric(input)
+
+/** What an UnsafePath names for a path argument that is no string (a number, an object, undefined). */
+export const NOT_A_PATH_SHOWN = "(not a string)"
 
 /**
  * Is the path already in the form normalizeRelative gives (non-empty `/`-separated segments,

@@ -14,7 +14,7 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Layer from "effect/Layer"
-import type { UsageError } from "../domain/CliErrors.js"
+import { UsageError } from "../domain/CliErrors.js"
 import type { LockTimeout, WorkdirNotFound } from "../domain/Errors.js"
 import type { StoreTooNew, StoreUnavailable } from "../domain/StoreErrors.js"
 import { Workdir } from "../services/Workdir.js"
@@ -32,7 +32,7 @@ import { GateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { JournalPostgres } from "./postgres/JournalStorePostgres.js"
 import { MonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
-import { type PgStore, PgStoreLayer, type PgStoreOptions } from "./postgres/PgStore.js"
+import { optionsProblem, type PgStore, PgStoreLayer, type PgStoreOptions } from "./postgres/PgStore.js"
 import { PlanStorePostgres } from "./postgres/PlanStorePostgres.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 
@@ -66,6 +66,9 @@ export const DossierPostgres = (
   Dossier | Workdir | PgStore | SqlClient.SqlClient,
   WorkdirNotFound | UsageError | StoreUnavailable | StoreTooNew | LockTimeout
 > => {
+  // From JavaScript the options may be missing: refused as the URL's problems are, not thrown.
+  const problem = optionsProblem(options)
+  if (problem !== null) return Layer.fail(new UsageError({ detail: problem }))
   const local = Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(options.workdir)))
   const store = PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer(options)))
   return postgresServices.pipe(Layer.provideMerge(store), Layer.provideMerge(local))

@@ -22,7 +22,7 @@ import type { AppendResult, InspectResult } from "../domain/JournalOutput.js"
 import { type Projection, projectionOf } from "../domain/JournalProjection.js"
 import { decodeBatch } from "../domain/JournalRules.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
-import { optionalBoolean, readOptions } from "../domain/Options.js"
+import { integer, optionalBoolean, readArgs, readOptions } from "../domain/Options.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import type { FileStore } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
@@ -206,14 +206,21 @@ export const makeJournal = (
     })
 
   const lines: JournalShape["lines"] = (study, maxBytes) =>
-    Effect.flatMap(study$(study), () =>
-      Effect.flatMap(
-        journals.lines(study, maxBytes),
-        Option.match({
-          onNone: () => Effect.fail(new StudyNotFound({ study })),
-          onSome: Effect.succeed
-        })
-      ))
+    Effect.flatMap(
+      // A JavaScript caller is not held by the types: a limit that is no whole number is named.
+      Either.match(readArgs(checkStudyId(study), integer(0)(maxBytes, "maxBytes")), {
+        onLeft: Effect.fail,
+        onRight: Effect.succeed
+      }),
+      () =>
+        Effect.flatMap(
+          journals.lines(study, maxBytes),
+          Option.match({
+            onNone: () => Effect.fail(new StudyNotFound({ study })),
+            onSome: Effect.succeed
+          })
+        )
+    )
 
   return {
     studies: journals.studies,

@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type * as Schema from "effect/Schema"
 import { checkNow, checkOptionalNow, validateWith } from "../domain/Decode.js"
-import { InvalidInput, RecoveryNeeded } from "../domain/Errors.js"
+import { type InvalidInput, RecoveryNeeded } from "../domain/Errors.js"
 import { INTENT_FILE } from "../domain/MonitorLayout.js"
 import {
   CreateDueRunInput,
@@ -28,6 +28,7 @@ import {
   TransitionRunFile,
   type TransitionRunInput
 } from "../domain/MonitorSchema.js"
+import { optionsObject } from "../domain/Options.js"
 import type { FileStoreShape } from "../services/FileStore.js"
 import { type FileStore } from "../services/FileStore.js"
 import { Lock } from "../services/Lock.js"
@@ -67,8 +68,6 @@ export type WithReadLock = <A, E>(
   self: (held: boolean) => Effect.Effect<A, E>
 ) => Effect.Effect<A, E | MonitorServiceError>
 
-const invalid = (path: string, message: string) => new InvalidInput({ issues: [{ path, message }] })
-
 /**
  * The trailing options object of every method that takes one (`{ now }`): left out, `undefined`
  * or `null` is no option; anything but a plain object (a `Date` included) is `InvalidInput`.
@@ -76,10 +75,9 @@ const invalid = (path: string, message: string) => new InvalidInput({ issues: [{
  */
 export const nowOf = (options: unknown): Effect.Effect<Date, InvalidInput> => {
   if (options === undefined || options === null) return currentDate
-  if (typeof options !== "object" || Array.isArray(options) || options instanceof Date) {
-    return Effect.fail(invalid("options", "expected an object of options such as { now } (or none)"))
-  }
-  const now = checkOptionalNow((options as Record<string, unknown>)["now"])
+  const object = optionsObject(options)
+  if (Either.isLeft(object)) return Effect.fail(object.left)
+  const now = checkOptionalNow(object.right["now"])
   return Either.isLeft(now) ? Effect.fail(now.left) : now.right === undefined ? currentDate : Effect.succeed(now.right)
 }
 

@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { checkOptionalNow, validateWith } from "../domain/Decode.js"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
+import { optionsObject } from "../domain/Options.js"
 import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
 import { appendPosition } from "../domain/PlanMarkdown.js"
@@ -197,13 +198,6 @@ export const makePlanLive = Effect.gen(function*() {
       ? Either.right(value as number)
       : Either.left(new InvalidInput({ issues: [{ path, message: "expected a revision, a whole number from 1" }] }))
   const invalid = (path: string, message: string) => Either.left(new InvalidInput({ issues: [{ path, message }] }))
-  /** The options object: left out (or null) is no option; anything but an object is InvalidInput. */
-  const optionsOf = (options: unknown): Either.Either<Readonly<Record<string, unknown>>, InvalidInput> =>
-    options === undefined || options === null
-      ? Either.right({})
-      : typeof options === "object" && !Array.isArray(options)
-      ? Either.right(options as Record<string, unknown>)
-      : invalid("options", "expected an object of options (or none)")
   /** The revision named by `options.expected` or the input's `expectedRevision`; both must agree. */
   const expectedOf = (given: unknown, inInput: number | undefined): Either.Either<number | undefined, InvalidInput> => {
     if (given === undefined) return Either.right(inInput)
@@ -217,7 +211,7 @@ export const makePlanLive = Effect.gen(function*() {
     inspect,
     start: (input, options) =>
       Effect.flatMap(
-        Effect.all([validStart(input), optionsOf(options)]),
+        Effect.all([validStart(input), optionsObject(options)]),
         ([i, o]) =>
           Effect.flatMap(
             Effect.all([
@@ -232,7 +226,7 @@ export const makePlanLive = Effect.gen(function*() {
       ),
     checkpoint: (input, options) =>
       Effect.flatMap(
-        Effect.all([validCheckpoint(input), optionsOf(options)]),
+        Effect.all([validCheckpoint(input), optionsObject(options)]),
         ([i, o]) =>
           Effect.flatMap(
             Effect.all([checkOptionalNow(o["now"]), expectedOf(o["expected"], i.expectedRevision)]),

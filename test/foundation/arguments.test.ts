@@ -7,10 +7,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { DossierLive, Exec, Gate, Ingest, Journal, Plan } from "../../src/index.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import * as lib from "../../src/index.js"
+import { DossierLive, Exec, Files, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { CaptureStoreFolder } from "../../src/layers/folder/CaptureStoreFolder.js"
 import { SourcesLive } from "../../src/layers/SourcesLive.js"
 import { Sources } from "../../src/services/Sources.js"
@@ -19,7 +23,15 @@ import { put, tempWorkdir } from "../support/cli.js"
 type Call = (services: any) => Effect.Effect<unknown, unknown>
 
 /** Wrong-typed options objects and option values, tried on every method that takes options. */
-const WRONG_OPTIONS: ReadonlyArray<unknown> = ["yes", 42, true, [], () => 1]
+const WRONG_OPTIONS: ReadonlyArray<unknown> = [
+  "yes",
+  42,
+  true,
+  [],
+  () => 1,
+  // `now` where the options object goes (earlier releases took it positionally): not an empty object.
+  new Date("2026-11-30T10:00:00.000Z")
+]
 const WRONG_VALUES: ReadonlyArray<unknown> = ["x", 3.5, -1, {}, [], new Date(Number.NaN), null]
 
 const layerFor = (dir: string) => {
@@ -204,6 +216,92 @@ describe("library arguments: one convention, no defect", () => {
           expect(r, `${m.name} = ${String(v)}`).toBe(m.tag ?? "InvalidInput")
         }
       }
+    }).pipe(Effect.provide(layer)))
+
+  it.live("the Monitor's methods take the same options object: a bare Date is InvalidInput at options", () =>
+    Effect.gen(function*() {
+      const monitor = yield* Monitor.Monitor
+      const now = new Date("2026-11-30T10:00:00.000Z") as any
+      const subscription = { kind: "literature", target: "t", timezone: "UTC", anchor: "2026-12-01T09:00" } as const
+      for (
+        const call of [
+          () => monitor.due(now),
+          () => monitor.facts(now),
+          () => monitor.createSubscription(subscription, now)
+        ]
+      ) {
+        expect(yield* issuePaths(call)).toEqual(["options"])
+      }
+      expect(yield* outcome(() => monitor.due({ now: undefined }))).toBe("success")
+    }).pipe(Effect.provide(layer)))
+
+  it.live("docs/library.md's table of options names only methods of services the library exports", () =>
+    Effect.gen(function*() {
+      const doc = fs.readFileSync(path.resolve(__dirname, "../../docs/library.md"), "utf8")
+      const section = doc.slice(doc.indexOf("## Optional arguments"), doc.indexOf("## Errors"))
+      const rows = [...section.matchAll(/^\| `([a-z]+)\.([a-zA-Z]+)`(?: \/ `([a-zA-Z]+)`)*/gm)]
+      expect(rows.length).toBeGreaterThan(10)
+      // Every service tag of the public surface, by its key (`dossier/Plan`…).
+      const exported = new Map<string, unknown>()
+      for (const area of Object.values(lib)) {
+        for (const value of Object.values(area as object)) {
+          if (Context.isTag(value)) exported.set(value.key, value)
+        }
+      }
+      for (const [, service, method] of rows) {
+        const key = `dossier/${service![0]!.toUpperCase()}${service!.slice(1)}`
+        expect(exported.has(key), `${service}.${method}: no exported tag ${key}`).toBe(true)
+        // The layer provides every exported service (an unexported one has no key above).
+        const impl = yield* (exported.get(key) as Context.Tag<never, Record<string, unknown>>)
+        expect(typeof impl[method!], `${service}.${method}`).toBe("function")
+      }
+    }).pipe(Effect.provide(layer)))
+
+  it.live("FileStore (Files.FileStore): a path that is no string is UnsafePath invalid, never a defect", () =>
+    Effect.gen(function*() {
+      for (const store of [Files.FileStoreMemory, Files.FileStoreLive.pipe(Layer.provide(Files.Workdir.live(dir)))]) {
+        const fs: Record<string, any> = yield* Effect.provide(Files.FileStore, store)
+        const calls: ReadonlyArray<[string, (p: unknown) => Effect.Effect<unknown, unknown>]> = [
+          ["normalize", (p) => fs.normalize(p)],
+          ["stat", (p) => fs.stat(p)],
+          ["read", (p) => fs.read(p)],
+          ["readText", (p) => fs.readText(p)],
+          ["hash", (p) => fs.hash(p)],
+          ["writeAtomic", (p) => fs.writeAtomic(p, "x")],
+          ["writeRetained", (p) => fs.writeRetained(p, "x")],
+          ["append", (p) => fs.append(p, "x")],
+          ["truncate", (p) => fs.truncate(p, 0)],
+          ["remove", (p) => fs.remove(p)],
+          ["list", (p) => fs.list(p)],
+          ["ensureDir", (p) => fs.ensureDir(p)]
+        ]
+        for (const [name, call] of calls) {
+          for (const p of [42, undefined, null, {}, [], Symbol.for("x")]) {
+            const exit = yield* Effect.exit(Effect.suspend(() => call(p)))
+            const error = Exit.isFailure(exit) && Cause.isFailType(exit.cause) ? exit.cause.error as any : null
+            expect({ tag: error?._tag, reason: error?.reason }, `${name}(${String(p)})`).toEqual({
+              tag: "UnsafePath",
+              reason: "invalid"
+            })
+          }
+        }
+      }
+    }))
+
+  it.live("Journal.lines: a byte limit that is no whole number from 0 is InvalidInput naming it", () =>
+    Effect.gen(function*() {
+      const journal = yield* Journal.Journal
+      yield* journal.append("study-lines", { id: "c1", type: "candidate_created", candidate: { id: "c1", title: "t" } })
+      for (const v of [undefined, null, "10", -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, {}, []]) {
+        const paths = yield* issuePaths(() => journal.lines("study-lines", v as number))
+        expect(paths, `lines(…, ${String(v)})`).toEqual(["maxBytes"])
+      }
+      expect(yield* issuePaths(() => journal.lines(42 as unknown as string, "x" as unknown as number))).toEqual([
+        "study",
+        "maxBytes"
+      ])
+      expect((yield* journal.lines("study-lines", 1_000_000)).length).toBeGreaterThan(0)
+      expect(yield* outcome(() => journal.lines("study-lines", 0))).toBe("LimitExceeded")
     }).pipe(Effect.provide(layer)))
 })
 

@@ -4,11 +4,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { execFile } from "node:child_process"
+import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as path from "node:path"
+import * as surface from "../../src/index.js"
+import { dossierOver, Files, Gate, Ingest, Journal, Monitor, Plan } from "../../src/index.js"
 import { putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const dist = path.resolve(__dirname, "../../dist/lib")
@@ -143,4 +146,35 @@ describe("library", () => {
     },
     60_000
   )
+
+  it("the README's \"Using dossier from an Effect program\" names every namespace the library exports", () => {
+    const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
+    const list = /One namespace per area \(([^)]*)\)/.exec(readme)?.[1] ?? ""
+    const named = [...list.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]).sort()
+    const exported = Object.entries(surface).filter(([, v]) => typeof v === "object" && !Layer.isLayer(v)).map(([k]) =>
+      k
+    )
+    expect(named).toEqual(exported.sort())
+  })
+
+  it.effect("each service layer over Files.BaseMemory needs what docs/library.md says (checked by tsc too)", () =>
+    Effect.gen(function*() {
+      // FileStore | Lock only (Gate also Plan).
+      const journal: Layer.Layer<Journal.Journal> = Journal.JournalLive.pipe(Layer.provide(Files.BaseMemory))
+      const monitor: Layer.Layer<Monitor.Monitor> = Monitor.MonitorLive.pipe(Layer.provide(Files.BaseMemory))
+      const plan: Layer.Layer<Plan.Plan> = Plan.PlanFolder.pipe(Layer.provide(Files.BaseMemory))
+      const gate: Layer.Layer<Gate.Gate> = Gate.GateLive.pipe(Layer.provide(plan), Layer.provide(Files.BaseMemory))
+      // PlanLive over its port: the folder's PlanStore over the same FileStore.
+      const planLive: Layer.Layer<Plan.Plan> = Plan.PlanLive.pipe(
+        Layer.provide(Plan.PlanStoreFolder),
+        Layer.provideMerge(Files.BaseMemory)
+      )
+      // Ingest over memory: dossierOver gives it the Workdir BaseMemory lacks.
+      const ingest: Layer.Layer<Ingest.Ingest> = dossierOver(Files.BaseMemory)
+      const services = yield* Effect.all([Journal.Journal, Monitor.Monitor, Plan.Plan, Gate.Gate, Ingest.Ingest]).pipe(
+        Effect.provide(Layer.mergeAll(journal, monitor, gate, ingest, plan))
+      )
+      expect(services).toHaveLength(5)
+      expect((yield* Effect.flatMap(Plan.Plan, (p) => p.inspect).pipe(Effect.provide(planLive))).state).toBe("none")
+    }))
 })

@@ -1,12 +1,20 @@
 /** The store URL (what is kept and shown never holds the password) and the password file, the libpq way. */
 import { SqlError } from "@effect/sql/SqlError"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { parseBinding } from "../../src/domain/StoreBinding.js"
 import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
 import { classify } from "../../src/layers/postgres/PgErrors.js"
 import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
+import { DossierPostgres, type DossierPostgresOptions } from "../../src/postgres.js"
 
 describe("store URL", () => {
   it("keeps the parameters and drops the password from what is shown", () => {
@@ -89,5 +97,42 @@ describe("the binding file", () => {
     expect(Either.isRight(parseBinding("{\"kind\":\"postgres\",\"url\":\"postgres://h/db\",\"dossier\":\"a\"}"))).toBe(
       true
     )
+  })
+})
+
+describe("DossierPostgres's options, from JavaScript", () => {
+  /** What building the layer answers: a failure's tag and detail (no server is reached: port 1). */
+  const built = (options: unknown) =>
+    Effect.runPromise(
+      Effect.exit(Effect.scoped(Layer.build(DossierPostgres(options as DossierPostgresOptions))))
+    ).then((exit) =>
+      Exit.isFailure(exit) && Cause.isFailType(exit.cause)
+        ? { tag: (exit.cause.error as { _tag: string })._tag, detail: (exit.cause.error as { detail?: string }).detail }
+        : { tag: Exit.isSuccess(exit) ? "success" : `DEFECT ${Cause.pretty(exit.cause)}`, detail: undefined }
+    )
+  const workdir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-pg-options-"))
+  const valid = { url: "postgres://127.0.0.1:1/research", dossier: "q1", workdir, connectTimeoutMs: 2_000 }
+
+  it("a missing options object, or a wrong mode, timeout or dossier name, is UsageError naming it", async () => {
+    for (
+      const [options, names] of [
+        [undefined, "{url, dossier, workdir}"],
+        [null, "{url, dossier, workdir}"],
+        ["postgres://127.0.0.1:1/research", "{url, dossier, workdir}"],
+        [{ ...valid, mode: "Write" }, "mode"],
+        [{ ...valid, connectTimeoutMs: "2000" }, "connectTimeoutMs"],
+        [{ ...valid, lockTimeoutMs: -1 }, "lockTimeoutMs"],
+        [{ ...valid, deadlineMs: Number.NaN }, "deadlineMs"],
+        [{ ...valid, dossier: 123 }, "dossier name"]
+      ] as const
+    ) {
+      const r = await built(options)
+      expect(r.tag, JSON.stringify(options)).toBe("UsageError")
+      expect(r.detail, JSON.stringify(options)).toContain(names)
+    }
+    // Well-formed options reach the server (none listens there).
+    expect((await built(valid)).tag).toBe("StoreUnavailable")
+    expect((await built({ ...valid, mode: "read" })).tag).toBe("StoreUnavailable")
+    fs.rmSync(workdir, { recursive: true, force: true })
   })
 })

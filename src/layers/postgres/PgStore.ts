@@ -76,6 +76,31 @@ export interface PgStoreShape {
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
 
 /** The options with their defaults. */
+/** The optional timeouts of `PgStoreOptions`, each a whole number of milliseconds when given. */
+const TIMEOUTS = ["connectTimeoutMs", "lockTimeoutMs", "statementTimeoutMs", "deadlineMs"] as const
+
+/**
+ * What is wrong with the options a caller gave (from JavaScript, not held by the types), or null:
+ * an options object that is missing or no object, a `mode` that is neither "write" nor "read"
+ * (any other was a reader), a timeout that is no whole number of milliseconds.
+ */
+export const optionsProblem = (options: unknown): string | null => {
+  if (typeof options !== "object" || options === null || Array.isArray(options)) {
+    return "give the options as one object: {url, dossier, workdir}"
+  }
+  const given = options as Readonly<Record<string, unknown>>
+  if (given["mode"] !== undefined && given["mode"] !== "write" && given["mode"] !== "read") {
+    return "mode is \"write\" or \"read\" (or left out: \"write\")"
+  }
+  for (const key of TIMEOUTS) {
+    const value = given[key]
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) {
+      return `${key} is a whole number of milliseconds from 1 (or left out)`
+    }
+  }
+  return null
+}
+
 export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
   const lockTimeoutMs = options.lockTimeoutMs ?? LOCK_WAIT_MS
   const statementTimeoutMs = options.statementTimeoutMs ?? lockTimeoutMs + 5_000
@@ -138,9 +163,11 @@ export const PgStoreLayer = (
 ): Layer.Layer<PgStore | SqlClient.SqlClient, UsageError | StoreUnavailable | StoreTooNew | LockTimeout> =>
   Layer.scopedContext(
     Effect.gen(function*() {
+      const problem = optionsProblem(options)
+      if (problem !== null) return yield* new UsageError({ detail: problem })
       const parsed = parseStoreUrl(options.url)
       if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
-      if (!DOSSIER_NAME.test(options.dossier)) {
+      if (typeof options.dossier !== "string" || !DOSSIER_NAME.test(options.dossier)) {
         return yield* new UsageError({
           detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit"
         })
