@@ -159,7 +159,11 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     area: "journal",
     hint: "The legacy manifest does not have the strict v1 shape; a person must fix it."
   },
-  NotResearchable: { retryable: false, area: "gate", hint: "This wait is a person's call; ask them." },
+  NotResearchable: {
+    retryable: false,
+    area: "gate",
+    hint: "Research does not decide this wait: ask a person (a run waiting for nothing needs no gate: resume it)."
+  },
   NoVerdict: {
     retryable: false,
     area: "gate",

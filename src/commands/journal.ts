@@ -29,7 +29,7 @@ export const journalDescriptions = {
   append: "Append one event or an ordered batch (a JSON array) to the study's journal, fsynced before answering. " +
     `Every event has id (stable: ${idRule("event")}), type, at? (ISO-8601 time) and, by type: ` +
     "candidate_created: candidate {id, title, protocolVersion?, params? (object)}; " +
-    "execution_linked: candidateId, execution {runtimeId, status, logRef?}; " +
+    "execution_linked: candidateId, execution {runtimeId, status, exitCode? (integer or null), logRef?}; " +
     "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256? (64 hex), bytes?} (omitted: computed from the file, at most 16 MiB; given: must match it, else DigestMismatch); " +
     "evaluation_recorded: candidateId, evaluation {evaluatorVersion, metrics {name: number}, decision (accept|reject|inconclusive)}; " +
     "candidate_selected: candidateId, reason; " +

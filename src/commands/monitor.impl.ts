@@ -274,6 +274,12 @@ export const unresolvedOutcomes = (o: Base) =>
         ].join("\n")
   )
 
+/** A malformed id given as a flag is refused naming the flag, as the other monitor actions do. */
+const namingFlag = (flag: string) => (e: DossierError): DossierError =>
+  e._tag === "InvalidInput"
+    ? new InvalidInput({ issues: e.issues.map((i) => (i.path === "" ? { ...i, path: flag } : i)) })
+    : e
+
 export const show = (
   o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }
 ) => {
@@ -286,7 +292,7 @@ export const show = (
         o,
         (s) =>
           Effect.map(
-            s.showSubscription(id),
+            Effect.mapError(s.showSubscription(id), namingFlag("--subscription")),
             (subscription) => ({ subscription, nextWindowAt: nextWindowAt(subscription) })
           ),
         (r) => subscriptionText(r.subscription)
@@ -294,7 +300,8 @@ export const show = (
     onNone: () =>
       inMonitor(
         o,
-        (s) => Effect.map(s.showRun(Option.getOrThrow(o.run)), (run) => ({ run })),
+        (s) =>
+          Effect.map(Effect.mapError(s.showRun(Option.getOrThrow(o.run)), namingFlag("--run")), (run) => ({ run })),
         (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}`
       )
   })

@@ -6,6 +6,7 @@ import { InvalidInput, type Issue } from "./Errors.js"
 import { inInstantRange } from "./Instant.js"
 
 const UNDEFINED_ALTERNATIVE = /^Expected undefined, actual /
+const NULL_ALTERNATIVE = /^Expected null, actual /
 
 /**
  * One issue per problem. An optional field whose value is wrong fails both of its alternatives,
@@ -18,11 +19,17 @@ const toIssues = (error: ParseResult.ParseError) => {
     message: issue.message
   }))
   const within = (path: string, inner: string) => inner === path || inner.startsWith(`${path}.`)
+  // A value of the right type that failed inside or a refinement (an object with a bad field, a
+  // number out of range): the `null` alternative of its NullOr is noise.
+  const deeper = (path: string, other: { readonly path: string; readonly message: string }) =>
+    (path === "" ? other.path !== "" : other.path.startsWith(`${path}.`)) ||
+    (other.path === path && !other.message.startsWith("Expected "))
   return all.filter((issue) =>
-    !UNDEFINED_ALTERNATIVE.test(issue.message) ||
-    !all.some((other) =>
-      other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message)
-    )
+    (!UNDEFINED_ALTERNATIVE.test(issue.message) ||
+      !all.some((other) =>
+        other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message)
+      )) &&
+    (!NULL_ALTERNATIVE.test(issue.message) || !all.some((other) => other !== issue && deeper(issue.path, other)))
   )
 }
 

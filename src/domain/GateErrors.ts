@@ -4,7 +4,9 @@ export class NotResearchable extends Schema.TaggedError<NotResearchable>()("NotR
   waitingFor: Schema.NullOr(Schema.String)
 }) {
   override get message() {
-    return `The run waits for '${this.waitingFor ?? "nothing"}', which research does not decide; a person must answer.`
+    return this.waitingFor === null
+      ? "The run is not waiting (waitingFor is null): there is nothing for research to decide; resume or finish the run."
+      : `The run waits for '${this.waitingFor}', which research does not decide; a person must answer.`
   }
 }
 

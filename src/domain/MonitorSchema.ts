@@ -19,6 +19,10 @@ export const MONITOR_ID_PATTERN = SUBSCRIPTION_ID
 export const Id = Schema.String.pipe(
   Schema.pattern(MONITOR_ID_PATTERN, { message: (issue) => idProblem("subscription", issue.actual) })
 )
+/** An outcome's id: the same grammar as a subscription id, refused as an outcome id. */
+export const OutcomeId = Schema.String.pipe(
+  Schema.pattern(MONITOR_ID_PATTERN, { message: (issue) => idProblem("outcome", issue.actual) })
+)
 /** Run ids are generated: `<subscriptionId>.w<k>` or `<subscriptionId>.g<grid>.w<k>`. */
 export const RUN_ID_PATTERN = RUN_ID
 export const RunId = Schema.String.pipe(
@@ -158,7 +162,7 @@ export type OutcomeLabel = typeof OutcomeLabel.Type
 export const Citation = Schema.Struct({ path: RelPath, quote: Text(4000) })
 export type Citation = typeof Citation.Type
 export const OutcomeInput = Schema.Struct({
-  id: Id,
+  id: OutcomeId,
   label: OutcomeLabel,
   reason: Text(4000),
   citations: Schema.Array(Citation).pipe(Schema.maxItems(64))
@@ -183,7 +187,7 @@ export const DispositionValue = Schema.Literal("acknowledged", "materialized", "
 export type DispositionValue = typeof DispositionValue.Type
 export const OutcomeDispositionInput = Schema.Struct({
   runId: RunId,
-  outcomeId: Id,
+  outcomeId: OutcomeId,
   disposition: DispositionValue,
   authorization: Schema.optional(Schema.Struct({ messageId: Text(512) })),
   unitPath: Schema.optional(RelPath),

@@ -128,6 +128,22 @@ export const makeJournal = (
       return !changed ? input : Array.isArray(input) ? out : out[0]
     })
 
+  /**
+   * An artifact's `sha256` and `bytes` may be left out of an input (they are computed); when the
+   * event is refused for another reason before they could be (a bad path), they are not missing.
+   */
+  const withoutOmittedDigests = <E extends { readonly _tag: string }>(input: unknown, e: E): E | InvalidInput => {
+    if (e._tag !== "InvalidInput") return e
+    const issues = (e as unknown as InvalidInput).issues.filter((issue) => {
+      const m = /^(?:(\d+)\.)?artifact\.(sha256|bytes)$/.exec(issue.path)
+      if (m === null || issue.message !== "is missing") return true
+      const event = Array.isArray(input) ? (m[1] === undefined ? undefined : input[Number(m[1])]) : input
+      const omitted = isArtifactEvent(event) && isRecord(event["artifact"]) && !(m[2]! in event["artifact"])
+      return !omitted
+    })
+    return issues.length === 0 ? e : new InvalidInput({ issues })
+  }
+
   /** Whether `fillDigests` has anything to look at (most appends link no artifact). */
   const linksArtifacts = (input: unknown) => Array.isArray(input) ? input.some(isArtifactEvent) : isArtifactEvent(input)
 
@@ -139,7 +155,7 @@ export const makeJournal = (
   const appendFilled = (study: string, input: unknown, links: boolean): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {
       const decoded = appendInput(study, input)
-      if (Either.isLeft(decoded)) return Effect.fail(decoded.left)
+      if (Either.isLeft(decoded)) return Effect.fail(withoutOmittedDigests(input, decoded.left))
       const events = decoded.right
       const onDuplicate = (i: number, candidateId: string) =>
         new InvalidInput({

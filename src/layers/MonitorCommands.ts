@@ -215,13 +215,18 @@ export const makeCommands = (
       for (const o of input.outcomes) {
         for (const x of o.citations) citations.push({ path: yield* normalized(x.path), quote: x.quote })
       }
+      // A sha256 left out was computed at finish time: the repeat names the file's current bytes.
+      const bound = (f: { readonly path: string; readonly sha256?: string | undefined }) =>
+        Effect.gen(function*() {
+          const path = yield* normalized(f.path)
+          const sha256 = f.sha256 ?? (yield* files.digest(path))
+          return { path, sha256 }
+        })
       let i = 0
       const given = {
         binding: input.binding,
-        stage: { path: yield* normalized(input.stage.path), sha256: input.stage.sha256 },
-        survey: input.survey === undefined
-          ? null
-          : { path: yield* normalized(input.survey.path), sha256: input.survey.sha256 },
+        stage: yield* bound(input.stage),
+        survey: input.survey === undefined ? null : yield* bound(input.survey),
         units: input.units === undefined ? [] : input.units,
         outcomes: input.outcomes.map((o) => ({
           id: o.id,

@@ -58,7 +58,16 @@ describe("ids: the command line", () => {
         [["grant", "revoke", "--grant", "../g"], "grant", "grant", "../g"],
         [["exec", "show", "--execution", "x-1"], "execution", "execution", "x-1"],
         [["journal", "inspect", "--study", "Exp-1"], "study", "study", "Exp-1"],
-        [["journal", "inspect", "--study", "a b"], "study", "study", "a b"]
+        [["journal", "inspect", "--study", "a b"], "study", "study", "a b"],
+        [["monitor", "show", "--subscription", "a.b"], "subscription", "--subscription", "a.b"],
+        [["monitor", "show", "--run", "a/b"], "run", "--run", "a/b"],
+        [["monitor", "create-due-run", "--subscription", "a.b"], "subscription", "--subscription", "a.b"],
+        [
+          ["monitor", "set-outcome-disposition", "--run", "lit.w1", "--outcome", "o.1", "--disposition", "dismissed"],
+          "outcome",
+          "--outcome",
+          "o.1"
+        ]
       ] as const
     ) {
       const e = refusal(args)

@@ -387,6 +387,26 @@ describe("computed digests", () => {
     put(dir, "research/results/a.csv", "changed\n")
     expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", input]), "ConflictingEvent")).toBeDefined()
   })
+
+  it("a bad artifact path is the only issue: the digests it left out are not reported missing", () => {
+    const dir = tempWorkdir()
+    const link = (id: string, artifact: Record<string, unknown>) => ({
+      id,
+      type: "artifact_linked",
+      candidateId: "a",
+      artifact
+    })
+    const create = { id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } }
+    const one = putInput(dir, "one.json", link("l1", { path: "../outside.csv" }))
+    expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", one]), "InvalidInput").issues).toEqual([
+      { path: "artifact.path", message: "a normalized path relative to the work folder, with /" }
+    ])
+    const batch = putInput(dir, "batch.json", [create, link("l2", { path: "/abs/a.csv", sha256: "x" })])
+    expect(refusal(at(dir, ["journal", "append", "--study", "s", "--input", batch]), "InvalidInput").issues).toEqual([
+      { path: "1.artifact.path", message: "a normalized path relative to the work folder, with /" },
+      { path: "1.artifact.sha256", message: expect.any(String) }
+    ])
+  })
 })
 
 describe("read-only commands", () => {

@@ -651,6 +651,17 @@ describe("gate: refusals change nothing", () => {
     expect(f.stateBytes().equals(before)).toBe(true)
   })
 
+  it("NotResearchable for a run that waits for nothing does not send it to a person", () => {
+    const f = folder()
+    // What an open-questions proceed leaves: the run resumed, waiting for nothing.
+    f.writeState({ ...parkedMaturity([]), status: "in_progress", waitingFor: null, pendingQuestion: null })
+    const r = f.gate()
+    expect(r.code).toBe(1)
+    expect(r.json.error).toMatchObject({ _tag: "NotResearchable", waitingFor: null })
+    expect(r.json.error.message).toContain("not waiting")
+    expect(r.json.error.message).not.toContain("a person must answer")
+  })
+
   it("NoVerdict for a missing, invalid or stale research output", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))

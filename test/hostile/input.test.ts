@@ -299,6 +299,26 @@ describe("15–17: monitor contract slips", () => {
     expect(other.json.error._tag).toBe("StaleRevision")
   })
 
+  it("16: a finish-run whose stage sha256 was left out (computed) is still a harmless retry", async () => {
+    const dir = tempWorkdir()
+    const now = at(weekWindow(0), 1000)
+    const run = await runningRun(dir, "lit", now)
+    const { stage, ...rest } = finishInput(dir, run)
+    const input = { ...rest, stage: { path: stage.path } }
+    const first = await mon(dir, "finish-run", input, now)
+    expect(first.code, first.stdout).toBe(0)
+    expect(first.json.run.completion.stage.sha256).toBe(stage.sha256)
+    const before = snapshot(dir)
+    const again = await mon(dir, "finish-run", input, at(now, 5000))
+    expect(again.code, again.stdout).toBe(0)
+    expect(again.json).toMatchObject({ ok: true, changed: false, run: first.json.run })
+    const after = snapshot(dir)
+    for (const k of Object.keys(after)) if (!k.startsWith("research/inputs/")) expect(after[k]).toBe(before[k])
+    // Once the stage file changed, the same input no longer names what was finished.
+    put(dir, stage.path, "edited\n")
+    expect((await mon(dir, "finish-run", input, now)).json.error._tag).toBe("StaleRevision")
+  })
+
   it("16: plan checkpoint refuses two steps with the same id in one input", () => {
     const dir = tempWorkdir()
     expect(

@@ -185,6 +185,7 @@ describe("journal append", () => {
         "metrics",
         "decision",
         "runtimeId",
+        "exitCode",
         "logRef",
         "sha256",
         "bytes",
