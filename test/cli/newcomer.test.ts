@@ -1,0 +1,83 @@
+/**
+ * What a newcomer meets first, through the built CLI: answers that match the JSON Schemas
+ * `dossier schema` publishes (from a subfolder too, where `workdir` is added), empty path values,
+ * the sentences of usage errors, `ingest --file`'s refusals and where its relative path is taken
+ * from, and the plan's input refusals.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { runCli, tempWorkdir } from "../support/cli.js"
+
+type Doc = Record<string, any>
+
+/** The published schema of an answer (`dossier schema <name> --json`). */
+const schemaOf = (name: string): Doc => {
+  const r = runCli(["schema", name, "--json"])
+  expect(r.code, r.stderr).toBe(0)
+  return r.json.schema
+}
+
+/**
+ * The top-level keys an answer may have under a schema that forbids others: for each object
+ * alternative of its top level (following `$ref`s into `$defs`), its properties. An answer fits
+ * when one alternative holds every key it has and it has every key that one requires.
+ */
+const fits = (answer: Doc, doc: Doc): boolean => {
+  const defs: Doc = doc.$defs ?? {}
+  const alternatives = (node: Doc): Array<Doc> =>
+    typeof node.$ref === "string"
+      ? alternatives(defs[node.$ref.slice("#/$defs/".length)])
+      : Array.isArray(node.anyOf)
+      ? node.anyOf.flatMap(alternatives)
+      : [node]
+  return alternatives(doc).some((alt) => {
+    const properties = Object.keys(alt.properties ?? {})
+    const keys = Object.keys(answer)
+    return (alt.additionalProperties !== false || keys.every((k) => properties.includes(k))) &&
+      (alt.required ?? []).every((k: string) => keys.includes(k))
+  })
+}
+
+const expectFits = (answer: Doc, name: string) =>
+  expect(fits(answer, schemaOf(name)), `${name}: ${JSON.stringify(answer)}`).toBe(true)
+
+describe("answers match their published schemas", () => {
+  it("status with an unreadable plan (planError, unchecked) and from a subfolder (workdir)", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    expect(runCli(["init", "--workdir", dir]).code).toBe(0)
+    const sub = path.join(dir, "a", "b")
+    fs.mkdirSync(sub, { recursive: true })
+    const inSub = (args: ReadonlyArray<string>, input?: string) =>
+      runCli(args, input === undefined ? { cwd: sub } : { cwd: sub, input })
+
+    const status = inSub(["status", "--json"])
+    expect(status.json.planError).toBeNull()
+    expectFits(status.json, "status-output")
+    const init = inSub(["init", "--json"])
+    expect(init.json.workdir).toBe("../..")
+    expectFits(init.json, "init-output")
+    const noPlan = inSub(["plan", "checkpoint", "--input", "-", "--expected", "1", "--json"], "{}")
+    expect(noPlan.json).toMatchObject({ ok: false, workdir: "../..", error: { _tag: "NoPlan" } })
+    expectFits(noPlan.json, "errors")
+    const start = inSub(
+      ["plan", "start", "--input", "-", "--json"],
+      JSON.stringify({ goal: "g", limits: [], nextAction: "n" })
+    )
+    expectFits(start.json, "plan-start-output")
+    expectFits(inSub(["plan", "inspect", "--json"]).json, "plan-inspect-output")
+    const append = inSub(
+      ["journal", "append", "--study", "s", "--input", "-", "--json"],
+      JSON.stringify({ id: "c1", type: "candidate_created", candidate: { id: "a", title: "A" } })
+    )
+    expect(append.json.ok, append.stdout).toBe(true)
+    expectFits(append.json, "journal-append-output")
+    expectFits(inSub(["journal", "inspect", "--study", "s", "--json"]).json, "journal-inspect-output")
+
+    fs.appendFileSync(path.join(dir, "plan.md"), "\n<!-- dossier:plan:begin -->\n")
+    const corrupt = runCli(["status", "--workdir", dir, "--json"])
+    expect(corrupt.json.planError._tag).toBe("CorruptPlan")
+    expect(corrupt.json.unchecked.length).toBeGreaterThan(0)
+    expectFits(corrupt.json, "status-output")
+  })
+})
