@@ -81,3 +81,26 @@ describe("answers match their published schemas", () => {
     expectFits(corrupt.json, "status-output")
   })
 })
+
+describe("empty path values", () => {
+  it("--workdir '' is a usage error, never the current directory", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    for (const args of [["init", "--workdir", ""], ["status", "--workdir="], ["plan", "inspect", "--workdir", ""]]) {
+      const r = runCli([...args, "--json"], { cwd: dir })
+      expect(r.code, args.join(" ")).toBe(2)
+      expect(r.json.error._tag).toBe("UsageError")
+      expect(r.json.error.message).toContain("--workdir <path>: the value is empty")
+    }
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  it("--input '' and --file '' are usage errors, not a file outside the folder", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    const input = runCli(["plan", "start", "--input", "", "--workdir", dir, "--json"])
+    expect(input.code).toBe(2)
+    expect(input.json.error.message).toContain("--input <path>: the value is empty")
+    const file = runCli(["ingest", "--file", "", "--origin", "https://example.org/", "--workdir", dir, "--json"])
+    expect(file.code).toBe(2)
+    expect(file.json.error.message).toContain("--file <path>: the value is empty")
+  })
+})
