@@ -104,3 +104,17 @@ describe("empty path values", () => {
     expect(file.json.error.message).toContain("--file <path>: the value is empty")
   })
 })
+
+describe("usage errors are sentences", () => {
+  it("an unknown option or command without a near one ends its sentence before the list", () => {
+    const option = runCli(["status", "--bogus", "--json"])
+    expect(option.code).toBe(2)
+    expect(option.json.error.message).toBe(
+      "unknown option '--bogus' for 'dossier status'. Its options: --workdir, --json, --now."
+    )
+    const command = runCli(["zzzz", "--json"])
+    expect(command.code).toBe(2)
+    expect(command.json.error.message).toMatch(/^unknown command 'zzzz' for 'dossier'\. Commands: plan, /)
+    expect(runCli(["plan", "strat", "--json"]).json.error.message).toContain("did you mean 'start'? Its commands")
+  })
+})
