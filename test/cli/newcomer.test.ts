@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { runCli, tempWorkdir } from "../support/cli.js"
+import { put, runCli, tempWorkdir } from "../support/cli.js"
 
 type Doc = Record<string, any>
 
@@ -116,5 +116,20 @@ describe("usage errors are sentences", () => {
     expect(command.code).toBe(2)
     expect(command.json.error.message).toMatch(/^unknown command 'zzzz' for 'dossier'\. Commands: plan, /)
     expect(runCli(["plan", "strat", "--json"]).json.error.message).toContain("did you mean 'start'? Its commands")
+  })
+})
+
+describe("ingest --file", () => {
+  it("takes a relative path from the current directory when the file is there, as its help says", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    expect(runCli(["init", "--workdir", dir]).code).toBe(0)
+    put(dir, "page.html", "<p>The copy at the top of the work folder.</p>")
+    put(dir, "sub/page.html", "<p>The copy in the subfolder, where the shell is.</p>")
+    const r = runCli(["ingest", "--file", "page.html", "--origin", "https://example.org/p", "--json"], {
+      cwd: path.join(dir, "sub")
+    })
+    expect(r.json).toMatchObject({ ok: true, file: "sub/page.html" })
+    const help = runCli(["ingest", "--help", "--json"]).json.options.find((o: any) => o.name === "--file")
+    expect(help.description).toContain("from the current directory when the file exists there")
   })
 })
