@@ -132,4 +132,22 @@ describe("ingest --file", () => {
     const help = runCli(["ingest", "--help", "--json"]).json.options.find((o: any) => o.name === "--file")
     expect(help.description).toContain("from the current directory when the file exists there")
   })
+
+  it("names an origin's scheme as a fetch does", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    put(dir, "saved/page.txt", "a page")
+    const ftpFile = runCli([
+      "ingest",
+      "--file",
+      "saved/page.txt",
+      "--origin",
+      "ftp://example.org/",
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    const ftpFetch = runCli(["ingest", "ftp://example.org/", "--dry-run", "--json"])
+    expect(ftpFile.json.error).toMatchObject({ _tag: "UnsupportedScheme", scheme: "ftp" })
+    expect(ftpFile.json.error).toEqual(ftpFetch.json.error)
+  })
 })
