@@ -150,4 +150,36 @@ describe("ingest --file", () => {
     expect(ftpFile.json.error).toMatchObject({ _tag: "UnsupportedScheme", scheme: "ftp" })
     expect(ftpFile.json.error).toEqual(ftpFetch.json.error)
   })
+
+  it("says invalid UTF-8 is the bytes, not the type", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    put(dir, "saved/page.txt", Buffer.from([0x61, 0xff, 0x62]))
+    const latin = runCli([
+      "ingest",
+      "--file",
+      "saved/page.txt",
+      "--origin",
+      "https://example.org/",
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    expect(latin.code).toBe(1)
+    expect(latin.json.error).toMatchObject({ _tag: "UnsupportedContent", contentType: "text/plain" })
+    expect(latin.json.error.message).toContain("not valid UTF-8")
+    expect(latin.json.error.message).not.toContain("is not accepted")
+    const declared = runCli([
+      "ingest",
+      "--file",
+      "saved/page.txt",
+      "--origin",
+      "https://example.org/",
+      "--content-type",
+      "text/plain; charset=latin1",
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    expect(declared.json.error.message).toContain("is not accepted")
+  })
 })
