@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { put, runCli, tempWorkdir } from "../support/cli.js"
+import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 type Doc = Record<string, any>
 
@@ -181,5 +181,28 @@ describe("ingest --file", () => {
       "--json"
     ])
     expect(declared.json.error.message).toContain("is not accepted")
+  })
+})
+
+describe("plan start's input refusals", () => {
+  it("say what type was expected, not the field's description", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    const r = runCli([
+      "plan",
+      "start",
+      "--input",
+      putInput(dir, "start.json", { goal: "", limits: "x", nextAction: 5 }),
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    expect(r.json.error._tag).toBe("InvalidInput")
+    const issues = r.json.error.issues as Array<{ path: string; message: string }>
+    expect(issues.map((i) => i.path).sort()).toEqual(["goal", "limits", "nextAction"])
+    for (const issue of issues) {
+      expect(issue.message, issue.path).not.toMatch(/destination of the research|Constraints the work|What to do next/)
+    }
+    // The descriptions stay in the published schema.
+    expect(JSON.stringify(schemaOf("plan-start"))).toContain("The destination of the research")
   })
 })
