@@ -130,7 +130,7 @@ describe("ingest --file", () => {
     })
     expect(r.json).toMatchObject({ ok: true, file: "sub/page.html" })
     const help = runCli(["ingest", "--help", "--json"]).json.options.find((o: any) => o.name === "--file")
-    expect(help.description).toContain("from the current directory when the file exists there")
+    expect(help.description).toContain("from the current directory if it is there, else the work folder")
   })
 
   it("names an origin's scheme as a fetch does", () => {
@@ -204,5 +204,34 @@ describe("plan start's input refusals", () => {
     }
     // The descriptions stay in the published schema.
     expect(JSON.stringify(schemaOf("plan-start"))).toContain("The destination of the research")
+  })
+})
+
+describe("source follow --path", () => {
+  it("is taken as every path option is: from the current directory first; outside is InputOutsideWorkdir", () => {
+    const dir = tempWorkdir("dossier-newcomer-")
+    expect(runCli(["init", "--workdir", dir]).code).toBe(0)
+    put(dir, "research/sources/notes.md", "The quick brown fox jumps over the lazy dog near the river bank.\n")
+    const quote = ["source", "follow", "--quote", "quick brown fox jumps over the lazy dog"]
+    const inSources = runCli([...quote, "--path", "notes.md", "--json"], { cwd: path.join(dir, "research/sources") })
+    expect(inSources.json, inSources.stdout).toMatchObject({
+      ok: true,
+      matches: [{ path: "research/sources/notes.md" }]
+    })
+    const fromRoot = runCli([...quote, "--path", "research/sources/notes.md", "--workdir", dir, "--json"])
+    expect(fromRoot.json.matches).toHaveLength(1)
+    const absolute = runCli([
+      ...quote,
+      "--path",
+      path.join(dir, "research/sources/notes.md"),
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    expect(absolute.json.matches).toHaveLength(1)
+    const outside = runCli([...quote, "--path", "../x.md", "--workdir", dir, "--json"])
+    expect(outside.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", path: "../x.md", flag: "--path" })
+    const area = runCli([...quote, "--path", "research/results/x.md", "--workdir", dir, "--json"])
+    expect(area.json.error._tag).toBe("PathOutsideArea")
   })
 })
