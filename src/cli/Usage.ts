@@ -73,7 +73,8 @@ export const nearest = (word: string, candidates: ReadonlyArray<string>): string
 
 const didYouMean = (word: string, candidates: ReadonlyArray<string>) => {
   const n = nearest(word, candidates)
-  return n === undefined ? "" : `; did you mean '${n}'?`
+  // Without a suggestion the sentence ends here; the list that follows starts the next one.
+  return n === undefined ? "." : `; did you mean '${n}'?`
 }
 
 // --- the command table as a tree -------------------------------------------------------------

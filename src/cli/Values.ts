@@ -60,6 +60,8 @@ export const toValues = (
   for (const [key, f] of Object.entries(spec.flags)) {
     const v = raw.get(key)
     if (v === undefined && isRequired(f)) return miss(`'${name}' needs ${placeholder(f)}: ${f.description}`)
+    // An empty path (`--workdir "$UNSET"`) would name the current directory: never guess.
+    if (v === "" && valueKindOf(f) === "path") return miss(`${placeholder(f)}: the value is empty; give a path`)
     switch (f.kind) {
       case "boolean":
         values[key] = v === true

@@ -25,6 +25,40 @@ const inlineTopRef = (root: JSONSchema.JsonSchema7Root): Record<string, unknown>
   return { ...rest, ...(target as object), ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}) }
 }
 
+const WORKDIR = {
+  type: "string",
+  description:
+    "Only on the command line, when the work folder was found elsewhere than the current directory: that folder, relative to it (../..)."
+}
+
+/**
+ * The command line adds `workdir` to every answer, success or refusal, when the work folder was
+ * found elsewhere than the current directory (src/cli/Render.ts): every object of a success
+ * output's or an error envelope's top level (each alternative of a union) admits it.
+ * `schema` takes no work folder.
+ */
+const admitWorkdir = (name: string, doc: Record<string, unknown>): Record<string, unknown> => {
+  if (name !== "errors" && (!name.endsWith("-output") || name === "schema-output")) return doc
+  const defs = (doc["$defs"] ?? {}) as Record<string, Record<string, unknown>>
+  const patch = (node: Record<string, unknown>): void => {
+    const ref = node["$ref"]
+    if (typeof ref === "string" && ref.startsWith("#/$defs/")) {
+      const target = defs[ref.slice("#/$defs/".length)]
+      if (target !== undefined) patch(target)
+      return
+    }
+    if (Array.isArray(node["anyOf"])) {
+      for (const alternative of node["anyOf"] as Array<Record<string, unknown>>) patch(alternative)
+      return
+    }
+    const properties = node["properties"] as Record<string, unknown> | undefined
+    if (properties === undefined || Object.hasOwn(properties, "workdir")) return
+    node["properties"] = { ...properties, workdir: WORKDIR }
+  }
+  patch(doc)
+  return doc
+}
+
 /** Every schema name, sorted. */
 export const schemaNames = (): Array<string> => Object.keys(allSchemas()).sort()
 
@@ -35,6 +69,6 @@ export const schemaNames = (): Array<string> => Object.keys(allSchemas()).sort()
 export const schemaDocument = (name: string): Record<string, unknown> | undefined => {
   const registry = allSchemas()
   return Object.hasOwn(registry, name)
-    ? inlineTopRef(JSONSchema.make(registry[name] as Schema.Schema<unknown, unknown, never>))
+    ? admitWorkdir(name, inlineTopRef(JSONSchema.make(registry[name] as Schema.Schema<unknown, unknown, never>)))
     : undefined
 }

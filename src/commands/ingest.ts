@@ -43,7 +43,7 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
         name: "file",
         value: "path",
         description:
-          "Import this saved page instead of fetching: a file inside the work folder (a relative path is taken from the work folder). Needs --origin; no URL argument."
+          "Import this saved page instead of fetching: a file inside the work folder (relative: from the current directory if it is there, else the work folder). Needs --origin; no URL argument."
       },
       origin: {
         kind: "optionalText",

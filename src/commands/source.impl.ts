@@ -2,13 +2,19 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { SourcesLayer } from "../layers/SourcesLayer.js"
+import { relativeToWorkdir } from "../services/InputFile.js"
 import { Sources } from "../services/Sources.js"
 import { work } from "./Work.js"
 
 export const follow = (
   o: { readonly workdir: string; readonly quote: string; readonly path: Option.Option<string> }
 ) => {
-  const effect = Effect.flatMap(Sources, (s) => s.follow(o.quote, { path: Option.getOrUndefined(o.path) }))
+  // --path is taken as every path option is (from the current directory when it names something
+  // there, else from the work folder; outside: InputOutsideWorkdir naming --path).
+  const effect = Effect.gen(function*() {
+    const path = Option.isSome(o.path) ? yield* relativeToWorkdir(o.path.value, "--path") : undefined
+    return yield* Effect.flatMap(Sources, (s) => s.follow(o.quote, { path }))
+  })
   return work({
     effect,
     layer: SourcesLayer(o.workdir),

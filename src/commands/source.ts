@@ -23,7 +23,8 @@ export const sourceSpecs: ReadonlyArray<CommandSpec> = [
         kind: "optionalText",
         name: "path",
         value: "path",
-        description: "Search only this file under research/sources/ (any text format, HTML originals included)."
+        description:
+          "Search only this file under research/sources/ (any text format, HTML originals included); relative: from the current directory if it is there, else the work folder."
       }
     },
     run: (v) => import("./source.impl.js").then((m) => m.follow(v))

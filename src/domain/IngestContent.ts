@@ -91,7 +91,8 @@ export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | Uns
     return Either.left(new InvalidUrl({ url: raw.slice(0, 200) }))
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return Either.left(new UnsupportedScheme({ scheme: url.protocol.slice(0, 40) }))
+    // The scheme without its colon, as a fetch's refusal names it (src/domain/DestinationPolicy.ts).
+    return Either.left(new UnsupportedScheme({ scheme: url.protocol.replace(/:$/, "").slice(0, 40) }))
   }
   if (url.username !== "" || url.password !== "") return Either.left(new CredentialsInUrl())
   return Either.right(url.href)

@@ -48,6 +48,18 @@ export class CompressedResponse extends Schema.TaggedError<CompressedResponse>()
   }
 }
 
+/** Whether a media type is one dossier accepts, with no charset or UTF-8 (so only its bytes can be refused). */
+const acceptedUtf8 = (contentType: string): boolean => {
+  const [type, ...params] = contentType.split(";")
+  if (!["text/html", "application/xhtml+xml", "text/plain"].includes((type ?? "").trim().toLowerCase())) return false
+  return params.every((p) => {
+    const eq = p.indexOf("=")
+    if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== "charset") return true
+    const charset = p.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1").trim().toLowerCase()
+    return charset === "utf-8" || charset === "utf8"
+  })
+}
+
 export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
   /** The media type as received or given; null when `ingest --file` found none (see `extension`). */
   contentType: Schema.NullOr(Schema.String),
@@ -61,6 +73,10 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
         ? "The file has no extension"
         : `The extension '.${this.extension}' names no accepted type`
       return `${ext}: give its type with --content-type (${accepted}).`
+    }
+    if (acceptedUtf8(this.contentType)) {
+      // The type is one dossier takes: what was refused are the bytes (src/domain/IngestContent.ts, decodeBody).
+      return `The bytes are not valid UTF-8 (type '${this.contentType}'); only ${accepted} are captured, never transcoded: save the page as UTF-8 and import it with ingest --file.`
     }
     return `The content type '${this.contentType}' is not accepted (${accepted}).`
   }

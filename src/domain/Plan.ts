@@ -76,14 +76,18 @@ const Revision = Schema.Int.pipe(
   Schema.greaterThanOrEqualTo(1, { message: () => "expected a revision, a whole number from 1" })
 )
 
+// Descriptions on the fields, not on their types: a type's description is what a refusal says
+// was expected ("Expected What to do next., actual 5").
 export const PlanStartInput = Schema.Struct({
-  goal: NonEmpty.annotations({ description: "The destination of the research (non-empty)." }),
-  limits: Schema.Array(Schema.String).annotations({ description: "Constraints the work must respect." }),
-  nextAction: Schema.String.annotations({ description: "What to do next." }),
-  expectedRevision: Schema.optional(Revision.annotations({
+  goal: Schema.propertySignature(NonEmpty).annotations({ description: "The destination of the research (non-empty)." }),
+  limits: Schema.propertySignature(Schema.Array(Schema.String)).annotations({
+    description: "Constraints the work must respect."
+  }),
+  nextAction: Schema.propertySignature(Schema.String).annotations({ description: "What to do next." }),
+  expectedRevision: Schema.optional(Revision).annotations({
     description:
       "When replacing the goal: the plan's revision you reconciled (or give it to the command as its expected revision)."
-  }))
+  })
 }).annotations({ identifier: "plan-start" })
 export type PlanStartInput = typeof PlanStartInput.Type
 
@@ -112,9 +116,9 @@ export const PlanCheckpointInput = Schema.Struct({
   unresolved: Schema.optional(Schema.Array(Unresolved)),
   status: Schema.optional(PlanStatus),
   nextAction: Schema.optional(Schema.String),
-  expectedRevision: Schema.optional(Revision.annotations({
+  expectedRevision: Schema.optional(Revision).annotations({
     description: "The plan's current revision (compare-and-set; or give it to the command as its expected revision)."
-  }))
+  })
 }).annotations({ identifier: "plan-checkpoint" })
 export type PlanCheckpointInput = typeof PlanCheckpointInput.Type
 

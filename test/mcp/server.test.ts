@@ -164,7 +164,11 @@ describe("dossier mcp (official SDK client)", () => {
     expect(followed.matches.filter((m: any) => m.path !== source).every((m: any) => m.registered === false)).toBe(true)
     expect((await ok("source_follow", { quote: "this sentence is in no source at all", path: source })).matches)
       .toEqual([])
-    await refused("source_follow", { quote: "a quote long enough to search", path: "../outside.json" }, "UnsafePath")
+    await refused(
+      "source_follow",
+      { quote: "a quote long enough to search", path: "../outside.json" },
+      "InputOutsideWorkdir"
+    )
 
     // Journal.
     const appended = await ok("journal_append", {
