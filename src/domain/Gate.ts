@@ -150,7 +150,7 @@ export const PendingQuestion = Schema.Struct(
 
 export const RunState = Schema.Struct(
   {
-    item: NonEmpty.annotations({ description: "The item the run works on (e.g. PROJ-12)." }),
+    item: Schema.propertySignature(NonEmpty).annotations({ description: "The item the run works on (e.g. PROJ-12)." }),
     autopilot: Schema.optional(Schema.Boolean),
     status: Schema.optional(Schema.String),
     waitingFor: Schema.optional(Schema.NullOr(Schema.String)),
@@ -177,19 +177,24 @@ export type GapStatus = typeof GapStatus.Type
 
 export const CitedSource = Schema.Struct({
   label: Schema.optional(Schema.String),
-  ref: NonEmpty.annotations({
+  ref: Schema.propertySignature(NonEmpty).annotations({
     description:
       "descriptor:description, descriptor:comment:<id>, a path under research/sources/ registered in the plan, or a context.json document ref."
   }),
-  quote: Schema.String.annotations({
+  quote: Schema.propertySignature(Schema.String).annotations({
     description: "Verbatim text of the source (at least 20 characters after whitespace collapsing)."
   })
 })
 export type CitedSource = typeof CitedSource.Type
 
 export const ResearchGap = Schema.Struct({
+  // In `jsonSchema`, not `description`: a type's description is what a refusal names as expected,
+  // and this struct's encoded side (its default below) does not keep a field's own annotations.
   id: NonEmpty.annotations({
-    description: "A blocker id (maturity) or an open question id (open-questions) of the state."
+    jsonSchema: {
+      description: "A blocker id (maturity) or an open question id (open-questions) of the state.",
+      minLength: 1
+    }
   }),
   category: Category,
   status: GapStatus,

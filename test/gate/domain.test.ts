@@ -1,13 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { decodeWith } from "../../src/domain/Decode.js"
 import {
   COMMENT_LIMITS,
   CUT_MARKER,
   type GapCategory,
   limitComments,
   type ResearchGap,
-  type RunState
+  ResearchOutput as ResearchOutputSchema,
+  type RunState,
+  RunState as RunStateSchema
 } from "../../src/domain/Gate.js"
 import {
   decide,
@@ -366,5 +369,30 @@ describe("round ceiling", () => {
     ]
     expect(roundsUsed(rows.join("\n"), "PROJ-12")).toBe(2)
     expect(roundsUsed("", "PROJ-12")).toBe(0)
+  })
+})
+
+describe("input refusals name the type expected", () => {
+  // A field's description sat on its type, and a type's description is what a refusal names as
+  // expected: "Expected The item the run works on (e.g. PROJ-12)., actual """.
+  it("a bad item, gap id, source ref or quote is refused without the field's description", () => {
+    const state = decodeWith(RunStateSchema)({ item: "" })
+    const output = decodeWith(ResearchOutputSchema)({
+      item: "PROJ-1",
+      kind: "maturity",
+      gaps: [{ id: "", status: "open", sources: [{ ref: "", quote: 5 }] }]
+    })
+    const refusals: ReadonlyArray<
+      Either.Either<unknown, { readonly issues: ReadonlyArray<{ readonly message: string }> }>
+    > = [state, output]
+    for (const r of refusals) {
+      if (Either.isRight(r)) throw new Error("decoded")
+      for (const issue of r.left.issues) {
+        expect(issue.message).not.toMatch(/The item the run works on|A blocker id|descriptor:description|Verbatim text/)
+      }
+    }
+    if (Either.isRight(state)) throw new Error("decoded")
+    expect(state.left.issues.map((i) => i.path)).toEqual(["item"])
+    expect(state.left.issues[0]!.message).toMatch(/^Expected a string at least 1 character/)
   })
 })
