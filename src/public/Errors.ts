@@ -39,14 +39,32 @@ export * from "../domain/StoreErrors.js"
 /** A call the library refuses before it starts (`DossierPostgres` given a malformed URL or dossier name). */
 export { UsageError } from "../domain/CliErrors.js"
 
-const infoOf = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): ErrorInfo => {
-  const tag = typeof error === "string" ? error : error._tag
-  return tag === "UsageError" ? usageInfo : errorCatalogue[tag]
+/**
+ * The catalogue's entry for an error or tag; none for anything else a plain-JavaScript caller may
+ * pass (another library's error, `undefined`, a name such as "constructor" that every object has).
+ */
+const infoOf = (error: unknown): ErrorInfo | undefined => {
+  const tag = typeof error === "string"
+    ? error
+    : typeof error === "object" && error !== null && "_tag" in error
+    ? error._tag
+    : undefined
+  if (tag === "UsageError") return usageInfo
+  return typeof tag === "string" && Object.hasOwn(errorCatalogue, tag)
+    ? errorCatalogue[tag as DossierErrorTag]
+    : undefined
 }
 
-/** Whether a call that failed with this error (or tag) may succeed later unchanged. */
+/**
+ * Whether a call that failed with this error (or tag) may succeed later unchanged; `false` for
+ * anything that is not one of dossier's errors.
+ */
 export const retryable = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): boolean =>
-  infoOf(error).retryable
+  infoOf(error)?.retryable ?? false
 
-/** What to do about an error (the catalogue's hint, as the README's error table shows it). */
-export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => infoOf(error).hint
+/**
+ * What to do about an error (the catalogue's hint, as the README's error table shows it); `""` for
+ * anything that is not one of dossier's errors.
+ */
+export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string =>
+  infoOf(error)?.hint ?? ""

@@ -79,6 +79,13 @@ describe("library", () => {
       }
       expect(lib.Errors.retryable("LockTimeout")).toBe(true)
       expect(lib.Errors.retryable(new lib.Errors.StaleRevision({ expected: 1, actual: 2 }))).toBe(false)
+      // From plain JavaScript, anything that is not one of dossier's errors: not retryable, no hint
+      // (before, each threw a TypeError, and "constructor" answered the Object function's fields).
+      for (const other of [undefined, null, "Nope", "constructor", "toString", new Error("x"), { _tag: "Other" }, 5]) {
+        expect(lib.Errors.retryable(other), String(other)).toBe(false)
+        expect(lib.Errors.hint(other), String(other)).toBe("")
+      }
+      expect(lib.Errors.hint("LockTimeout")).not.toBe("")
 
       const dir = tempWorkdir()
       const input = putInput(dir, "s.json", { goal: "embedded", limits: [], nextAction: "n" })
