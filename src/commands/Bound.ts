@@ -17,7 +17,7 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
-import { type BoundError, refreshView, touchedParts } from "../layers/bound/BoundBase.js"
+import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
@@ -27,7 +27,7 @@ import { type AnyWork, work } from "./Work.js"
 
 /** A command group's services over the store (each module's `layer`). */
 interface BoundGroup {
-  readonly layer: (dir: string) => Layer.Layer<any, BoundError>
+  readonly layer: (dir: string, mode: StoreMode) => Layer.Layer<any, BoundError>
 }
 
 /** The module of each command's group, by the command's first word. */
@@ -77,7 +77,8 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
   return group().then((g) =>
     work({
       effect: refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect,
-      layer: g.layer(workdir),
+      // A read-only command connects as a reader: it sends no write, not even the schema's.
+      layer: g.layer(workdir, refresh ? "write" : "read"),
       human: w.human,
       ...(w.quiet === undefined ? {} : { quiet: w.quiet })
     })

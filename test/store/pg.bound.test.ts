@@ -293,6 +293,48 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
       )
       expect(after.rows).toEqual(before.rows)
+
+      // A folder bound to a dossier the store does not hold yet: its read-only commands read an
+      // empty dossier and create nothing (before, they connected as a writer and created its row,
+      // which this role may not: StoreUnavailable 42501).
+      const fresh = tempWorkdir("dossier-bound-reader-new-")
+      fs.mkdirSync(path.join(fresh, ".dossier"), { recursive: true })
+      fs.writeFileSync(
+        path.join(fresh, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "not-yet" })
+      )
+      const readFresh = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", fresh, "--json"]))
+      expect(readFresh(["plan", "inspect"]).state).toBe("none")
+      expect(readFresh(["journal", "list"]).studies).toEqual([])
+      readFresh(["status"])
+      readFresh(["monitor", "list"])
+      readFresh(["grant", "list"])
+      const created = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'not-yet'")
+      expect(created.rows).toEqual([{ n: 0 }])
+
+      // A folder bound to a database without dossier's schema: a read-only command is refused and
+      // creates no schema (before, it connected as a writer and created it).
+      const empty = `${db.name}_empty`.slice(0, 60)
+      await adminQuery(db.url, `CREATE DATABASE ${empty}`)
+      try {
+        const emptyUrl = new URL(db.url)
+        emptyUrl.pathname = `/${empty}`
+        const bare = tempWorkdir("dossier-bound-reader-bare-")
+        fs.mkdirSync(path.join(bare, ".dossier"), { recursive: true })
+        fs.writeFileSync(
+          path.join(bare, ".dossier/store.json"),
+          JSON.stringify({ kind: "postgres", url: emptyUrl.toString(), dossier: "bare" })
+        )
+        const error = refused(runCli(["status", "--workdir", bare, "--json"]), "StoreUnavailable")
+        expect(error.reason).toContain("writing command")
+        const schemas = await adminQuery(
+          emptyUrl.toString(),
+          "SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'dossier'"
+        )
+        expect(schemas.rows).toEqual([{ n: 0 }])
+      } finally {
+        await adminQuery(db.url, `DROP DATABASE ${empty}`)
+      }
     },
     120_000
   )

@@ -6,10 +6,12 @@
  * touched. The command groups' own compositions (./<group>.bound.ts) add their services over the
  * PostgreSQL adapters of the storage ports; the MCP server's (../CommandsBound.ts) adds them all.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { UsageError } from "../../domain/CliErrors.js"
+import { StoreUnavailable } from "../../domain/StoreErrors.js"
 import { type ViewParts, WHOLE_VIEW } from "../../domain/StoreTransfer.js"
 import { FileStore } from "../../services/FileStore.js"
 import { Workdir } from "../../services/Workdir.js"
@@ -20,25 +22,47 @@ import { PgStore, PgStoreLayer } from "../postgres/PgStore.js"
 import { readBinding } from "../StoreBinding.js"
 import type { TransferReport } from "../StoreTransfer.js"
 
+/** A reader never creates or migrates the schema (it sends no write); a writing command does. */
+const SCHEMA_NOT_CURRENT =
+  "the store does not hold this version's schema yet (none, or an older one); a writing command (or `dossier init --store`) creates or migrates it"
+
 const NOT_BOUND =
   "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
 
 /** This host's folder: its FileStore and the key that signs evidence. */
 const local = (dir: string) => Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(dir)))
 
-/** The store the folder's binding names, connected (a writer: the schema current, the dossier's row there). */
-const boundStore = Layer.unwrapEffect(
-  Effect.map(
-    Effect.flatMap(FileStore, readBinding),
-    Option.match({
-      onNone: () => Layer.fail(new UsageError({ detail: NOT_BOUND })),
-      onSome: (b) => PgLockLayer.pipe(Layer.provideMerge(PgStoreLayer({ url: b.url, dossier: b.dossier })))
-    })
+/**
+ * How a command connects: a command that may write as a writer (the schema created or migrated,
+ * the dossier's row created when missing); a read-only one as a reader, which sends no write
+ * (docs/store.md: they work under a role with SELECT only, and a folder bound to a dossier the
+ * store does not hold yet reads as an empty one instead of creating it).
+ */
+export type StoreMode = "write" | "read"
+
+/** The store the folder's binding names, connected in `mode`. */
+const boundStore = (mode: StoreMode) =>
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.flatMap(FileStore, readBinding),
+      Option.match({
+        onNone: () => Layer.fail(new UsageError({ detail: NOT_BOUND })),
+        onSome: (b) =>
+          PgLockLayer.pipe(Layer.provideMerge(
+            mode === "write"
+              ? PgStoreLayer({ url: b.url, dossier: b.dossier, mode })
+              : Layer.tap(PgStoreLayer({ url: b.url, dossier: b.dossier, mode }), (context) =>
+                Context.get(context, PgStore).schemaCurrent
+                  ? Effect.void
+                  : Effect.fail(new StoreUnavailable({ reason: SCHEMA_NOT_CURRENT })))
+          ))
+      })
+    )
   )
-)
 
 /** The folder `dir` and the shared dossier it is bound to: what every bound command runs over. */
-export const BoundBase = (dir: string) => boundStore.pipe(Layer.provideMerge(local(dir)))
+export const BoundBase = (dir: string, mode: StoreMode = "write") =>
+  boundStore(mode).pipe(Layer.provideMerge(local(dir)))
 
 /** Why a bound command's services could not be built (no binding, no store, a newer schema, …). */
 export type BoundError = Layer.Layer.Error<ReturnType<typeof BoundBase>>

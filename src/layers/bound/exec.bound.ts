@@ -8,13 +8,16 @@ import type { ExecLayer } from "../ExecLayer.js"
 import { ExecLive } from "../ExecLive.js"
 import { JournalPostgres } from "../postgres/JournalStorePostgres.js"
 import { SandboxBwrap } from "../SandboxBwrap.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 import { ExecStoresOverStore, GrantsOverStore } from "./grant.bound.js"
 
 /** `ExecLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof ExecLayer>>, BoundError> =>
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof ExecLayer>>, BoundError> =>
   ExecLive.pipe(
     Layer.provide(ExecStoresOverStore),
     Layer.provideMerge(Layer.mergeAll(GrantsOverStore, JournalPostgres, SandboxBwrap)),
-    Layer.provideMerge(BoundBase(dir))
+    Layer.provideMerge(BoundBase(dir, mode))
   )

@@ -3,13 +3,16 @@ import * as Layer from "effect/Layer"
 import type { GateLayer } from "../GateLayer.js"
 import { GateFromStore } from "../GateLive.js"
 import { GateAttemptsPostgres } from "../postgres/GateAttemptsPostgres.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 import { PlanOverStore } from "./plan.bound.js"
 
 /** `GateLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GateLayer>>, BoundError> =>
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GateLayer>>, BoundError> =>
   GateFromStore.pipe(
     Layer.provide(GateAttemptsPostgres),
     Layer.provideMerge(PlanOverStore),
-    Layer.provideMerge(BoundBase(dir))
+    Layer.provideMerge(BoundBase(dir, mode))
   )

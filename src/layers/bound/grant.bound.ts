@@ -9,7 +9,7 @@ import { GrantsLive } from "../GrantsLive.js"
 import { ExecutionStorePostgres } from "../postgres/ExecutionStorePostgres.js"
 import { GrantStorePostgres } from "../postgres/GrantStorePostgres.js"
 import { WorkTreeLive } from "../WorkTreeLive.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 
 /** The stores grants and runs keep their records in, and this host's files. */
 export const ExecStoresOverStore = Layer.mergeAll(GrantStorePostgres, ExecutionStorePostgres, ExecFilesLive)
@@ -18,5 +18,8 @@ export const ExecStoresOverStore = Layer.mergeAll(GrantStorePostgres, ExecutionS
 export const GrantsOverStore = GrantsLive.pipe(Layer.provide(ExecStoresOverStore), Layer.provideMerge(WorkTreeLive))
 
 /** `GrantsLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GrantsLayer>>, BoundError> =>
-  GrantsOverStore.pipe(Layer.provideMerge(BoundBase(dir)))
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GrantsLayer>>, BoundError> =>
+  GrantsOverStore.pipe(Layer.provideMerge(BoundBase(dir, mode)))

@@ -8,12 +8,15 @@ import { WarcWriterLive } from "../folder/WarcWriter.js"
 import { IngestLive } from "../IngestLive.js"
 import { CaptureStorePostgres } from "../postgres/CaptureStorePostgres.js"
 import { SafeHttpLive } from "../SafeHttpLive.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 
 /** `IngestLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof IngestLayer>>, BoundError> =>
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof IngestLayer>>, BoundError> =>
   IngestLive.pipe(
     Layer.provide(Layer.merge(CaptureStorePostgres, WarcWriterLive)),
     Layer.provideMerge(SafeHttpLive),
-    Layer.provideMerge(BoundBase(dir))
+    Layer.provideMerge(BoundBase(dir, mode))
   )

@@ -2,8 +2,11 @@
 import * as Layer from "effect/Layer"
 import type { JournalLayer } from "../JournalLayer.js"
 import { JournalPostgres } from "../postgres/JournalStorePostgres.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 
 /** `JournalLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof JournalLayer>>, BoundError> =>
-  JournalPostgres.pipe(Layer.provideMerge(BoundBase(dir)))
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof JournalLayer>>, BoundError> =>
+  JournalPostgres.pipe(Layer.provideMerge(BoundBase(dir, mode)))

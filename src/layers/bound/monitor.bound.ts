@@ -8,7 +8,7 @@ import type { NextLayer } from "../MonitorLayer.js"
 import { MonitorFromStore } from "../MonitorLive.js"
 import { JournalPostgres } from "../postgres/JournalStorePostgres.js"
 import { MonitorStorePostgres } from "../postgres/MonitorStorePostgres.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 import { PlanOverStore } from "./plan.bound.js"
 
 /** The monitor, the plan and the journals over the store. */
@@ -19,5 +19,8 @@ export const NextOverStore = Layer.mergeAll(
 )
 
 /** `NextLayer`'s services (a superset of `MonitorLayer`'s) over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof NextLayer>>, BoundError> =>
-  NextOverStore.pipe(Layer.provideMerge(BoundBase(dir)))
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof NextLayer>>, BoundError> =>
+  NextOverStore.pipe(Layer.provideMerge(BoundBase(dir, mode)))

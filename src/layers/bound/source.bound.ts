@@ -3,13 +3,16 @@ import * as Layer from "effect/Layer"
 import { CaptureStorePostgres } from "../postgres/CaptureStorePostgres.js"
 import type { SourcesLayer } from "../SourcesLayer.js"
 import { SourcesLive } from "../SourcesLive.js"
-import { BoundBase, type BoundError } from "./BoundBase.js"
+import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 import { PlanOverStore } from "./plan.bound.js"
 
 /** `SourcesLayer`'s services over the store. */
-export const layer = (dir: string): Layer.Layer<Layer.Layer.Success<ReturnType<typeof SourcesLayer>>, BoundError> =>
+export const layer = (
+  dir: string,
+  mode: StoreMode = "write"
+): Layer.Layer<Layer.Layer.Success<ReturnType<typeof SourcesLayer>>, BoundError> =>
   SourcesLive.pipe(
     Layer.provide(CaptureStorePostgres),
     Layer.provideMerge(PlanOverStore),
-    Layer.provideMerge(BoundBase(dir))
+    Layer.provideMerge(BoundBase(dir, mode))
   )

@@ -71,6 +71,11 @@ export interface PgStoreShape {
   readonly mapErrors: <A, E, R>(
     self: Effect.Effect<A, E | SqlError, R>
   ) => Effect.Effect<A, Exclude<E, SqlError> | StoreUnavailable | LockTimeout, R>
+  /**
+   * Whether the store's schema is this binary's when the layer was built (a writer makes it so; a
+   * reader only reads the version: none yet, or an older one, is `false`).
+   */
+  readonly schemaCurrent: boolean
 }
 
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
@@ -203,6 +208,7 @@ export const PgStoreLayer = (
           duration: Duration.millis(config.connectTimeoutMs + config.queryTimeoutMs),
           onTimeout: () => new StoreUnavailable({ reason: "no answer from the server within the connect timeout" })
         })
+      let schemaCurrent = true
       if (config.mode === "write") {
         // Nothing is written when the schema is current and the dossier exists (a bound folder's
         // read-only commands then work under a role with SELECT only).
@@ -214,9 +220,9 @@ export const PgStoreLayer = (
           )
         )))
       } else {
-        yield* connectDeadline(mapErrors(checkSchema(sql)))
+        schemaCurrent = yield* connectDeadline(mapErrors(checkSchema(sql)))
       }
-      const store: PgStoreShape = { config, sql, mapErrors }
+      const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
     })
   ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<
