@@ -240,13 +240,14 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       for (const path of paths) {
         const sha256 = digestOf.get(path)
         // A side that keeps bytes by digest (a shared store) answers with the bytes its records
-        // name: its `files` are this host's folder, whose file may have been edited since.
+        // name: its `files` are this host's folder, whose file may have been edited since, so the
+        // folder's file stands only when it holds those very bytes (no round trip then), else the
+        // store's content by digest.
         const fromContent = from.content !== undefined && sha256 != null
-        let data = fromContent
-          ? Option.filter(yield* from.content!(sha256), (d) => sha256Hex(d) === sha256)
-          : yield* bytesAt(from.files, path)
-        if (Option.isNone(data) && fromContent) {
-          data = Option.filter(yield* bytesAt(from.files, path), (d) => sha256Hex(d) === sha256)
+        let data = yield* bytesAt(from.files, path)
+        if (fromContent) {
+          data = Option.filter(data, (d) => sha256Hex(d) === sha256)
+          if (Option.isNone(data)) data = Option.filter(yield* from.content!(sha256), (d) => sha256Hex(d) === sha256)
         }
         if (Option.isNone(data)) {
           missing.push(path)
