@@ -257,12 +257,17 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
       const url = new URL(db.url)
       url.username = role
-      const r = tempWorkdir("dossier-bound-reader-")
-      fs.mkdirSync(path.join(r, ".dossier"), { recursive: true })
-      fs.writeFileSync(
-        path.join(r, ".dossier/store.json"),
-        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "read-only" })
-      )
+      /** A folder whose binding names `dossier` at `at` (as `init --store` would write it). */
+      const boundAs = (prefix: string, at: URL, dossier: string) => {
+        const dir = tempWorkdir(prefix)
+        fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+        fs.writeFileSync(
+          path.join(dir, ".dossier/store.json"),
+          JSON.stringify({ kind: "postgres", url: at.toString(), dossier })
+        )
+        return dir
+      }
+      const r = boundAs("dossier-bound-reader-", url, "read-only")
       const read = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", r, "--json"]))
       expect(read(["plan", "inspect"]).goal).toBe("Read me")
       expect(read(["journal", "list"]).studies).toHaveLength(1)
@@ -297,12 +302,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       // A folder bound to a dossier the store does not hold yet: its read-only commands read an
       // empty dossier and create nothing (before, they connected as a writer and created its row,
       // which this role may not: StoreUnavailable 42501).
-      const fresh = tempWorkdir("dossier-bound-reader-new-")
-      fs.mkdirSync(path.join(fresh, ".dossier"), { recursive: true })
-      fs.writeFileSync(
-        path.join(fresh, ".dossier/store.json"),
-        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "not-yet" })
-      )
+      const fresh = boundAs("dossier-bound-reader-new-", url, "not-yet")
       const readFresh = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", fresh, "--json"]))
       expect(readFresh(["plan", "inspect"]).state).toBe("none")
       expect(readFresh(["journal", "list"]).studies).toEqual([])
@@ -319,12 +319,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       try {
         const emptyUrl = new URL(db.url)
         emptyUrl.pathname = `/${empty}`
-        const bare = tempWorkdir("dossier-bound-reader-bare-")
-        fs.mkdirSync(path.join(bare, ".dossier"), { recursive: true })
-        fs.writeFileSync(
-          path.join(bare, ".dossier/store.json"),
-          JSON.stringify({ kind: "postgres", url: emptyUrl.toString(), dossier: "bare" })
-        )
+        const bare = boundAs("dossier-bound-reader-bare-", emptyUrl, "bare")
         const error = refused(runCli(["status", "--workdir", bare, "--json"]), "StoreUnavailable")
         expect(error.reason).toContain("writing command")
         const schemas = await adminQuery(
