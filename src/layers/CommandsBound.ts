@@ -36,7 +36,8 @@ const execServices = ExecLive.pipe(
 export const CommandsBound = (dir: string) => {
   const services = Layer.merge(SourcesLive, execServices).pipe(
     Layer.provideMerge(postgresServices),
-    Layer.provideMerge(BoundBase(dir))
+    // The MCP server serves writing tools too: a writer.
+    Layer.provideMerge(BoundBase(dir, "write"))
   )
   // Every service an unbound folder's commands get, and nothing left to provide.
   const checked: Layer.Layer<CommandServices | PgStore, Layer.Layer.Error<typeof services>> = services

@@ -61,8 +61,7 @@ const boundStore = (mode: StoreMode) =>
   )
 
 /** The folder `dir` and the shared dossier it is bound to: what every bound command runs over. */
-export const BoundBase = (dir: string, mode: StoreMode = "write") =>
-  boundStore(mode).pipe(Layer.provideMerge(local(dir)))
+export const BoundBase = (dir: string, mode: StoreMode) => boundStore(mode).pipe(Layer.provideMerge(local(dir)))
 
 /** Why a bound command's services could not be built (no binding, no store, a newer schema, …). */
 export type BoundError = Layer.Layer.Error<ReturnType<typeof BoundBase>>

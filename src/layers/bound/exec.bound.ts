@@ -14,7 +14,7 @@ import { ExecStoresOverStore, GrantsOverStore } from "./grant.bound.js"
 /** `ExecLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof ExecLayer>>, BoundError> =>
   ExecLive.pipe(
     Layer.provide(ExecStoresOverStore),

@@ -9,7 +9,7 @@ import { PlanOverStore } from "./plan.bound.js"
 /** `GateLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GateLayer>>, BoundError> =>
   GateFromStore.pipe(
     Layer.provide(GateAttemptsPostgres),

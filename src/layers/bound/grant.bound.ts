@@ -20,6 +20,6 @@ export const GrantsOverStore = GrantsLive.pipe(Layer.provide(ExecStoresOverStore
 /** `GrantsLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof GrantsLayer>>, BoundError> =>
   GrantsOverStore.pipe(Layer.provideMerge(BoundBase(dir, mode)))

@@ -13,7 +13,7 @@ import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 /** `IngestLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof IngestLayer>>, BoundError> =>
   IngestLive.pipe(
     Layer.provide(Layer.merge(CaptureStorePostgres, WarcWriterLive)),

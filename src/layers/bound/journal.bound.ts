@@ -7,6 +7,6 @@ import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
 /** `JournalLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof JournalLayer>>, BoundError> =>
   JournalPostgres.pipe(Layer.provideMerge(BoundBase(dir, mode)))

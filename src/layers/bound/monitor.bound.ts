@@ -21,6 +21,6 @@ export const NextOverStore = Layer.mergeAll(
 /** `NextLayer`'s services (a superset of `MonitorLayer`'s) over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof NextLayer>>, BoundError> =>
   NextOverStore.pipe(Layer.provideMerge(BoundBase(dir, mode)))

@@ -11,6 +11,6 @@ export const PlanOverStore = PlanLive.pipe(Layer.provide(PlanStorePostgres))
 /** `PlanLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof PlanLayer>>, BoundError> =>
   PlanOverStore.pipe(Layer.provideMerge(BoundBase(dir, mode)))

@@ -9,7 +9,7 @@ import { PlanOverStore } from "./plan.bound.js"
 /** `SourcesLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof SourcesLayer>>, BoundError> =>
   SourcesLive.pipe(
     Layer.provide(CaptureStorePostgres),

@@ -8,6 +8,6 @@ import { NextOverStore } from "./monitor.bound.js"
 /** `StatusLayer`'s services over the store. */
 export const layer = (
   dir: string,
-  mode: StoreMode = "write"
+  mode: StoreMode
 ): Layer.Layer<Layer.Layer.Success<ReturnType<typeof StatusLayer>>, BoundError> =>
   Layer.merge(NextOverStore, GrantsOverStore).pipe(Layer.provideMerge(BoundBase(dir, mode)))

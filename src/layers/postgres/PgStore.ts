@@ -80,7 +80,6 @@ export interface PgStoreShape {
 
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
 
-/** The options with their defaults. */
 /** The optional timeouts of `PgStoreOptions`, each a whole number of milliseconds when given. */
 const TIMEOUTS = ["connectTimeoutMs", "lockTimeoutMs", "statementTimeoutMs", "deadlineMs"] as const
 
@@ -106,6 +105,7 @@ export const optionsProblem = (options: unknown): string | null => {
   return null
 }
 
+/** The options with their defaults. */
 export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
   const lockTimeoutMs = options.lockTimeoutMs ?? LOCK_WAIT_MS
   const statementTimeoutMs = options.statementTimeoutMs ?? lockTimeoutMs + 5_000
