@@ -75,6 +75,19 @@ export const parkedMaturity = (blockers: ReadonlyArray<{ id: string; category?: 
   ...extra
 })
 
+/**
+ * Research that closes `parkedMaturity`'s `scope_unclear` gap with the sources given (each a
+ * `{label?, ref, quote}`).
+ */
+export const closingScopeResearch = (
+  answer: string,
+  sources: ReadonlyArray<{ readonly label?: string; readonly ref: string; readonly quote: string }>
+) => ({
+  item: "PROJ-12",
+  kind: "maturity",
+  gaps: [{ id: "scope_unclear", category: "scope", status: "closed", answer, sources }]
+})
+
 /** Research for `parkedMaturity`'s gap `a` that closes it with a quote the source does not hold. */
 export const inventedQuoteResearch = {
   item: "PROJ-12",

@@ -13,7 +13,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { TOOL_HINTS } from "../../src/commands/ToolHints.js"
 import { sandboxWorks } from "../exec/support.js"
-import { parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
+import { closingScopeResearch, parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
 import { at, literature, sha, SOURCE_TEXT as PAPER_TEXT, weekWindow } from "../monitor/support.js"
 import { put, tempWorkdir } from "../support/cli.js"
 import { schemaSchemas } from "./schemasFixture.js"
@@ -137,21 +137,11 @@ describe("every tool's answer is its output schema, and its hints hold", () => {
     put(
       dir,
       "research/gate/research.json",
-      JSON.stringify({
-        item: "PROJ-12",
-        kind: "maturity",
-        gaps: [{
-          id: "scope_unclear",
-          category: "scope",
-          status: "closed",
-          answer: "Line items.",
-          sources: [{
-            label: "notes",
-            ref: source,
-            quote: "every invoice line item with its VAT rate and currency code"
-          }]
-        }]
-      })
+      JSON.stringify(closingScopeResearch("Line items.", [{
+        label: "notes",
+        ref: source,
+        quote: "every invoice line item with its VAT rate and currency code"
+      }]))
     )
     put(
       dir,

@@ -8,7 +8,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { toolNames } from "../../src/mcp/Tools.js"
-import { parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
+import { closingScopeResearch, parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
 import { at, literature, sha, SOURCE_TEXT as PAPER_TEXT, weekWindow } from "../monitor/support.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected } from "./support.js"
@@ -197,17 +197,7 @@ describe("dossier mcp (official SDK client)", () => {
     put(
       dir,
       "research/gate/research.json",
-      JSON.stringify({
-        item: "PROJ-12",
-        kind: "maturity",
-        gaps: [{
-          id: "scope_unclear",
-          category: "scope",
-          status: "closed",
-          answer: "Line items.",
-          sources: [{ label: "notes", ref: source, quote: REAL_QUOTE }]
-        }]
-      })
+      JSON.stringify(closingScopeResearch("Line items.", [{ label: "notes", ref: source, quote: REAL_QUOTE }]))
     )
     const gate = await ok("gate", { state: "run/state.json", now: "2026-11-30T10:00:00Z" })
     expect(gate).toMatchObject({ active: true, kind: "maturity" })
