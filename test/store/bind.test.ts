@@ -87,27 +87,24 @@ describe("export of an unbound folder", () => {
     expect(answers(out)).toEqual(before)
   }, 120_000)
 
-  it("refuses a folder that holds state, and the work folder itself, and writes nothing", () => {
-    const dir = tempWorkdir("dossier-export-src-")
+  /** A new folder whose plan `plan start` made with `goal`. */
+  const planned = (prefix: string, goal: string) => {
+    const dir = tempWorkdir(prefix)
     ok(runCli([
       "plan",
       "start",
       "--workdir",
       dir,
       "--input",
-      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
+      putInput(dir, "s.json", { goal, limits: [], nextAction: "n" }),
       "--json"
     ]))
-    const other = tempWorkdir("dossier-export-busy-")
-    ok(runCli([
-      "plan",
-      "start",
-      "--workdir",
-      other,
-      "--input",
-      putInput(other, "s.json", { goal: "Other", limits: [], nextAction: "n" }),
-      "--json"
-    ]))
+    return dir
+  }
+
+  it("refuses a folder that holds state, and the work folder itself, and writes nothing", () => {
+    const dir = planned("dossier-export-src-", "G")
+    const other = planned("dossier-export-busy-", "Other")
     const busy = snapshot(other)
     const r = runCli(["export", "--to", other, "--workdir", dir, "--json"])
     expect(refused(r, "UsageError").message).toContain("already holds a dossier's state")
@@ -117,16 +114,7 @@ describe("export of an unbound folder", () => {
   })
 
   it("refuses a folder inside the work folder, before making anything", () => {
-    const dir = tempWorkdir("dossier-export-src-")
-    ok(runCli([
-      "plan",
-      "start",
-      "--workdir",
-      dir,
-      "--input",
-      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
-      "--json"
-    ]))
+    const dir = planned("dossier-export-src-", "G")
     fs.mkdirSync(path.join(dir, "research/sources"), { recursive: true })
     const before = snapshot(dir)
     for (const to of ["research/sources", "research/sources/copy", ".dossier/x", "research/new/copy"]) {
