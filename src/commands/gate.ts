@@ -38,7 +38,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         name: "descriptor",
         value: "path",
         description:
-          "The item as fetched fresh: {item, description, acceptanceCriteria [...], comments [{id, text}] (oldest first; newest 20 used, each cut to 1500 characters, 12000 bytes together), links [{ref, title}]}. Needed for refs descriptor:description and descriptor:comment:<id>, and for --recheck."
+          "The item as fetched fresh: {item, description, acceptanceCriteria [...], comments [{id, text}] (oldest first; newest 20 used, each cut to 1500 characters, 12000 bytes together), commentsTotal? (how many comments the item has, when the fetcher sent fewer), links [{ref, title}]}. Needed for refs descriptor:description and descriptor:comment:<id>, and for --recheck."
       },
       attempts: {
         kind: "optionalText",

@@ -69,13 +69,15 @@ export const list = (o: Common) =>
 export const revoke = (o: Common & { readonly grant: string; readonly reason: Option.Option<string> }) =>
   work({
     effect: Effect.gen(function*() {
-      return yield* (yield* Grants).revoke(o.grant, { ...nowOf(o), reason: Option.getOrUndefined(o.reason) })
+      const r = yield* (yield* Grants).revoke(o.grant, { ...nowOf(o), reason: Option.getOrUndefined(o.reason) })
+      // The grant's status as grant show answers it (grant, state, deadline...), not nested once more.
+      return { ...r.grant, appended: r.appended, revoked: r.revoked }
     }),
     layer: GrantsLayer(o.workdir),
     human: (
       r
     ) => (r.revoked.length === 0
-      ? `Grant ${r.grant.grant.id} was already revoked.`
+      ? `Grant ${r.grant.id} was already revoked.`
       : `Revoked ${r.revoked.join(", ")}.`)
   })
 

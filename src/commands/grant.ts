@@ -40,7 +40,7 @@ export const grantDescriptions = {
     "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
   list: "List the grants of the work folder with state and what is left; damaged records are listed apart.",
   revoke:
-    "Revoke a grant (an appended event); its descendants are revoked with it, and running executions under them are killed within about a second.",
+    "Revoke a grant (an appended event); its descendants are revoked with it, and running executions under them are killed within about a second. Answers what grant show answers, with appended (false: it was revoked already) and revoked (the ids this call ended).",
   narrow:
     "Narrow a grant (an appended event): input fields deadline? (sooner only), budget? {runs?, wallSeconds?, cpuSeconds?, memoryMiB?, outputMiB?} (smaller only), reason?. A wider value is GrantWidening."
 } as const

@@ -145,7 +145,7 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     path: ["monitor", "update-subscription"],
     inputSchema: "subscription-update",
     description:
-      "Edit a subscription (a new revision and content digest). Input file fields: subscriptionId; expectedRevision (compare-and-set); changes {target?, scope?, budget?, cadence?, timezone?, anchor?, mode?}. When the grid (cadence, timezone, anchor) changes, nextDueAt becomes the first window of the new grid after now: an edit never causes a surprise run. Started runs keep their frozen content.",
+      "Edit a subscription (a new revision and content digest). Input file fields: subscriptionId; expectedRevision (compare-and-set); changes {target?, scope? (object), budget? {maxSources, maxMinutes} (positive integers, both), cadence? {every (1-366), unit (day | week | month)} (both), timezone? (IANA), anchor? (local YYYY-MM-DDTHH:MM), mode? (remind | run)}. When the grid (cadence, timezone, anchor) changes, nextDueAt becomes the first window of the new grid after now: an edit never causes a surprise run. Started runs keep their frozen content.",
     flags: { workdir, json, input, now },
     run: (v) => load().then((m) => m.updateSubscription(v))
   }),

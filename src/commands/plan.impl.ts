@@ -1,10 +1,12 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { UsageError } from "../domain/CliErrors.js"
 import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
+import { expectedOnlyWithReplace } from "../domain/PlanRules.js"
 import { PlanLayer } from "../layers/PlanLayer.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Plan } from "../services/Plan.js"
-import { work } from "./Work.js"
+import { usageError, work } from "./Work.js"
 
 const nowOf = (now: Option.Option<Date>) => Option.getOrElse(now, () => new Date())
 
@@ -55,9 +57,21 @@ export const start = (o: {
   readonly expected: Option.Option<number>
   readonly now: Option.Option<Date>
 }) =>
+  // A revision names the plan whose goal is replaced; without --replace-goal it is a mistake of
+  // the command line (the flag here, the input file's expectedRevision below), never ignored.
+  o.replaceGoal || Option.isNone(o.expected)
+    ? startWork(o)
+    : usageError(expectedOnlyWithReplace("--expected", "--replace-goal"))
+
+const startWork = (o: Parameters<typeof start>[0]) =>
   work({
     effect: Effect.gen(function*() {
       const input = yield* readInput(PlanStartInput, o.input)
+      if (!o.replaceGoal && input.expectedRevision !== undefined) {
+        return yield* new UsageError({
+          detail: expectedOnlyWithReplace("expectedRevision in the input file", "--replace-goal")
+        })
+      }
       const plan = yield* Plan
       return yield* plan.start(input, {
         replaceGoal: o.replaceGoal,

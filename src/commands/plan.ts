@@ -10,7 +10,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "start"],
     inputSchema: "plan-start",
     description:
-      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
+      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (only with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
     flags: {
       workdir,
       json,
@@ -23,7 +23,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
       expected: {
         kind: "integer",
         name: "expected",
-        description: "The revision last seen (with --replace-goal); or expectedRevision in the input file.",
+        description: "The revision last seen (only with --replace-goal); or expectedRevision in the input file.",
         optional: true,
         min: 1
       },

@@ -243,7 +243,9 @@ export const Descriptor = Schema.Struct(
       description:
         "Oldest first. Only the newest 20 are used, each cut to 1500 characters, 12000 UTF-8 bytes together; a cut comment ends with the marker ' [… cut by dossier]'."
     }),
-    commentsTotal: Schema.optional(Schema.Number),
+    commentsTotal: Schema.optional(Schema.Number).annotations({
+      description: "How many comments the item has, when the fetcher sent fewer (counted as left out)."
+    }),
     links: Schema.optional(Schema.Array(DescriptorLink))
   },
   Rest

@@ -100,6 +100,14 @@ export const newPlan = (input: PlanStartInput, now: string): PlanDocument => ({
   updatedAt: now
 })
 
+/**
+ * Why a revision given to `plan start` without replacing the goal is refused (it would be
+ * ignored, or judged against a plan nobody asked to change): `given` names the revision as the
+ * caller gave it, `replace` the switch it goes with.
+ */
+export const expectedOnlyWithReplace = (given: string, replace: string): string =>
+  `${given} only goes with ${replace}: it names the plan revision whose goal you replace (after reconciling with its owner); to create the plan or repeat its goal, leave it out`
+
 export const replaceGoal = (doc: PlanDocument, input: PlanStartInput, now: string): PlanDocument => ({
   ...doc,
   revision: doc.revision + 1,

@@ -132,25 +132,43 @@ export const makeJournal = (
    * An artifact's `sha256` and `bytes` may be left out of an input (they are computed); when the
    * event is refused for another reason before they could be (a bad path), they are not missing.
    */
+  const omittedDigest = (input: unknown, issue: { readonly path: string; readonly message: string }) => {
+    const m = /^(?:(\d+)\.)?artifact\.(sha256|bytes)$/.exec(issue.path)
+    if (m === null || issue.message !== "is missing") return false
+    const event = Array.isArray(input) ? (m[1] === undefined ? undefined : input[Number(m[1])]) : input
+    return isArtifactEvent(event) && isRecord(event["artifact"]) && !(m[2]! in event["artifact"])
+  }
   const withoutOmittedDigests = <E extends { readonly _tag: string }>(input: unknown, e: E): E | InvalidInput => {
     if (e._tag !== "InvalidInput") return e
-    const issues = (e as unknown as InvalidInput).issues.filter((issue) => {
-      const m = /^(?:(\d+)\.)?artifact\.(sha256|bytes)$/.exec(issue.path)
-      if (m === null || issue.message !== "is missing") return true
-      const event = Array.isArray(input) ? (m[1] === undefined ? undefined : input[Number(m[1])]) : input
-      const omitted = isArtifactEvent(event) && isRecord(event["artifact"]) && !(m[2]! in event["artifact"])
-      return !omitted
-    })
+    const issues = (e as unknown as InvalidInput).issues.filter((issue) => !omittedDigest(input, issue))
     return issues.length === 0 ? e : new InvalidInput({ issues })
   }
 
   /** Whether `fillDigests` has anything to look at (most appends link no artifact). */
   const linksArtifacts = (input: unknown) => Array.isArray(input) ? input.some(isArtifactEvent) : isArtifactEvent(input)
 
+  /**
+   * The input's own refusal (study id, every event's shape and fields, duplicate ids), the
+   * digests it may leave out aside: decided before any file is read, so that a batch with a bad
+   * event and a missing artifact answers every issue of the data, not the missing file.
+   */
+  const dataRefusal = (study: string, input: unknown) => {
+    const decoded = appendInput(study, input)
+    if (Either.isRight(decoded)) return undefined
+    const e = decoded.left
+    return e._tag === "InvalidInput" && e.issues.every((issue) => omittedDigest(input, issue))
+      ? undefined
+      : withoutOmittedDigests(input, e)
+  }
+
   const append: JournalShape["append"] = (study, input) =>
-    linksArtifacts(input)
-      ? Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled, true))
-      : appendFilled(study, input, false)
+    Effect.suspend(() => {
+      if (!linksArtifacts(input)) return appendFilled(study, input, false)
+      const refused = dataRefusal(study, input)
+      return refused !== undefined
+        ? Effect.fail(refused)
+        : Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled, true))
+    })
 
   const appendFilled = (study: string, input: unknown, links: boolean): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {

@@ -17,6 +17,7 @@ import {
   applyCheckpoint,
   checkpointPaths,
   completion,
+  expectedOnlyWithReplace,
   newPlan,
   type Observations,
   type Observed,
@@ -221,7 +222,23 @@ export const makePlanLive = Effect.gen(function*() {
                 ? Either.right(o["replaceGoal"] === true)
                 : invalid("replaceGoal", "expected true or false")
             ]),
-            ([now, expected, replace]) => start(i, { replaceGoal: replace, expected, now })
+            ([now, expected, replace]) =>
+              // A revision names the plan whose goal is replaced: without replaceGoal it would be
+              // ignored (or judged against a plan not asked to change), so it is refused.
+              expected !== undefined && !replace
+                ? Effect.fail(
+                  new InvalidInput({
+                    issues: [
+                      o["expected"] === undefined
+                        ? {
+                          path: "expectedRevision",
+                          message: expectedOnlyWithReplace("expectedRevision", "replaceGoal")
+                        }
+                        : { path: "expected", message: expectedOnlyWithReplace("expected", "replaceGoal") }
+                    ]
+                  })
+                )
+                : start(i, { replaceGoal: replace, expected, now })
           )
       ),
     checkpoint: (input, options) =>

@@ -51,7 +51,10 @@ export type PlanWriteError =
  */
 export interface PlanStartOptions {
   readonly replaceGoal?: boolean | undefined
-  /** The revision last seen (needed with `replaceGoal` unless the input has `expectedRevision`). */
+  /**
+   * The revision last seen (needed with `replaceGoal` unless the input has `expectedRevision`).
+   * Only with `replaceGoal`: a revision (here or in the input) without it is `InvalidInput`.
+   */
   readonly expected?: number | undefined
   readonly now?: Date | undefined
 }
@@ -69,7 +72,8 @@ export interface PlanShape {
   readonly inspect: Effect.Effect<PlanInspectOutput, PlanReadError>
   /**
    * Create the plan, or (`replaceGoal` with the revision reconciled: `expected` or the input's
-   * `expectedRevision`) replace its goal. `options` may be left out.
+   * `expectedRevision`) replace its goal. `options` may be left out. A revision without
+   * `replaceGoal` is `InvalidInput` (never ignored).
    */
   readonly start: (
     input: PlanStartInput,

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { allSpecs } from "../../src/cli/Specs.js"
 import { literature, mon, runningRun } from "../monitor/support.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
@@ -92,6 +93,50 @@ describe("the revision in input files (expectedRevision)", () => {
       expect(schema, name).toContain("expectedRevision")
     }
     expect(runCli(["plan", "checkpoint", "--help"]).stdout).toContain("expectedRevision")
+  })
+})
+
+/** Every property name a JSON Schema lets a file hold, nested objects and array items included. */
+const fieldsOf = (root: any): Set<string> => {
+  const out = new Set<string>()
+  const seen = new Set<string>()
+  const walk = (s: any): void => {
+    if (s === null || typeof s !== "object") return
+    if (Array.isArray(s)) return s.forEach(walk)
+    if (typeof s.$ref === "string") {
+      if (seen.has(s.$ref)) return
+      seen.add(s.$ref)
+      return walk(s.$ref.replace(/^#\//, "").split("/").reduce((t: any, k: string) => t?.[k], root))
+    }
+    for (const [k, v] of Object.entries(s.properties ?? {})) {
+      out.add(k)
+      walk(v)
+    }
+    for (const k of ["items", "anyOf", "oneOf", "allOf", "additionalProperties"]) walk(s[k])
+  }
+  walk(root)
+  return out
+}
+
+describe("--help and the input Schemas", () => {
+  it("every command's --help names every field of its input files, the fields of nested objects too", () => {
+    const pages: Array<[string, ReadonlyArray<string>]> = [
+      ...allSpecs.flatMap((
+        s
+      ) => (s.inputSchema === undefined ? [] : [[s.inputSchema, s.path] as [string, ReadonlyArray<string>]])),
+      // The gate's files (--state, --research-dir, --descriptor).
+      ["run-state", ["gate"]],
+      ["research-output", ["gate"]],
+      ["context", ["gate"]],
+      ["descriptor", ["gate"]]
+    ]
+    expect(pages.map(([name]) => name)).toContain("subscription-update")
+    for (const [name, words] of pages) {
+      const schema = runCli(["schema", name, "--json"]).json.schema
+      const help = runCli([...words, "--help"]).stdout
+      const missing = [...fieldsOf(schema)].filter((f) => !new RegExp(`\\b${f}\\b`).test(help))
+      expect(missing, `${words.join(" ")} --help, fields of ${name}`).toEqual([])
+    }
   })
 })
 

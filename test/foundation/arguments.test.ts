@@ -11,6 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as lib from "../../src/index.js"
@@ -332,3 +333,27 @@ const dropLast = (call: Call): Call => (s) => {
   })
   return call(proxy)
 }
+
+describe("Plan.start: a revision goes only with replaceGoal", () => {
+  const start = (input: object, options: object) =>
+    Effect.flatMap(Plan.Plan, (p) => Effect.flip(p.start(input as any, options)))
+  it.effect("expected (or the input's expectedRevision) without replaceGoal is InvalidInput naming it", () =>
+    Effect.gen(function*() {
+      const input = { goal: "a goal", limits: [], nextAction: "read" }
+      // No plan yet: the revision used to be dropped and the plan created.
+      const fresh = yield* start(input, { expected: 5 })
+      expect(fresh._tag).toBe("InvalidInput")
+      expect((fresh as any).issues).toEqual([{ path: "expected", message: expect.stringContaining("replaceGoal") }])
+      const inInput = yield* start({ ...input, expectedRevision: 5 }, {})
+      expect((inInput as any).issues.map((i: any) => i.path)).toEqual(["expectedRevision"])
+      expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
+      yield* Effect.flatMap(Plan.Plan, (p) => p.start(input))
+      // The same goal with the current revision: refused too, not a silent no-op.
+      expect((yield* start(input, { expected: 1, replaceGoal: false }))._tag).toBe("InvalidInput")
+      const replaced = yield* Effect.flatMap(
+        Plan.Plan,
+        (p) => p.start({ goal: "another", limits: [], nextAction: "n" }, { expected: 1, replaceGoal: true })
+      )
+      expect(replaced).toEqual({ revision: 2, created: false, replaced: true })
+    }).pipe(Effect.provide(Plan.PlanMemory)))
+})

@@ -123,6 +123,43 @@ describe("journal append", () => {
     expect(fs.existsSync(journalOf(dir))).toBe(false)
   })
 
+  it("the batch is checked as data before any artifact file is read: every issue, not the missing file", () => {
+    const dir = tempWorkdir()
+    put(dir, "research/results/r.csv", "a,b\n")
+    const linked = (id: string, artifact: object) => ({ id, type: "artifact_linked", candidateId: "a", artifact })
+    const bad = {
+      id: "e1",
+      type: "evaluation_recorded",
+      candidateId: "a",
+      evaluation: { evaluatorVersion: "v", metrics: { m: "high" }, decision: "maybe" }
+    }
+    for (
+      const artifact of [
+        { path: "research/results/missing.csv" },
+        { path: "research/results/missing.csv", sha256: "0".repeat(64) },
+        { path: "research/results/r.csv", sha256: "0".repeat(64) }
+      ]
+    ) {
+      const input = putInput(dir, "both.json", [cand("c1", "a"), linked("a1", artifact), bad])
+      const err = refused(dir, ["append", "--study", "s", "--input", input], "InvalidInput")
+      expect(err.issues.map((i: any) => i.path).sort(), JSON.stringify(artifact)).toEqual([
+        "2.evaluation.decision",
+        "2.evaluation.metrics.m"
+      ])
+    }
+    // Valid as data: now the folder answers.
+    const missing = putInput(dir, "m.json", [cand("c1", "a"), linked("a1", { path: "research/results/missing.csv" })])
+    expect(refused(dir, ["append", "--study", "s", "--input", missing], "FileNotFound").path).toBe(
+      "research/results/missing.csv"
+    )
+    const mismatch = putInput(dir, "x.json", [
+      cand("c1", "a"),
+      linked("a1", { path: "research/results/r.csv", bytes: 9 })
+    ])
+    refused(dir, ["append", "--study", "s", "--input", mismatch], "DigestMismatch")
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+  })
+
   it("study ids follow the pattern and are not reserved folder names", () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "b.json", batch)

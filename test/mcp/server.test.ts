@@ -296,6 +296,12 @@ describe("dossier mcp (official SDK client)", () => {
       "expected"
     )
     expect((await refused("plan_start", {}, "UsageError")).message).toContain("input")
+    // A revision goes only with replaceGoal: refused, not ignored.
+    const start = { goal: "Compare billing systems", limits: [], nextAction: "n" }
+    expect((await refused("plan_start", { input: start, expected: 1 }, "UsageError")).message).toContain(
+      "only goes with --replace-goal"
+    )
+    await refused("plan_start", { input: { ...start, expectedRevision: 1 } }, "UsageError")
     expect((await refused("monitor_due", { now: "yesterday" }, "UsageError")).message).toContain("now")
     const invalid = await refused("plan_start", { input: { goal: "" } }, "InvalidInput")
     expect(invalid.issues.map((i: any) => i.path)).toEqual(expect.arrayContaining(["limits", "nextAction"]))

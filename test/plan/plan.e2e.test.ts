@@ -118,6 +118,35 @@ describe("plan inspect / start", () => {
     expect(view.status).toBe("in_progress")
   })
 
+  it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {
+    const usage = (dir: string, args: Array<string>, names: string) => {
+      const before = snapshot(dir)
+      const r = runCli(["plan", "start", "--workdir", dir, ...args, "--json"])
+      expect(r.code, r.stdout + r.stderr).toBe(2)
+      expect(r.json.error._tag).toBe("UsageError")
+      expect(r.json.error.message).toContain(names)
+      expect(r.json.error.message).toContain("only goes with --replace-goal")
+      expect(snapshot(dir)).toEqual(before)
+    }
+    // No plan yet: the revision used to be dropped and the plan created.
+    const fresh = tempWorkdir()
+    const input = putInput(fresh, "start.json", { goal: "G", limits: [], nextAction: "n" })
+    usage(fresh, ["--input", input, "--expected", "5"], "--expected")
+    expect(fs.existsSync(path.join(fresh, "plan.md"))).toBe(false)
+    const withRevision = putInput(fresh, "rev.json", { goal: "G", limits: [], nextAction: "n", expectedRevision: 5 })
+    usage(fresh, ["--input", withRevision], "expectedRevision")
+    expect(fs.existsSync(path.join(fresh, "plan.md"))).toBe(false)
+    // A plan: the same goal with its current revision is refused too (no silent no-op).
+    const dir = started()
+    const same = putInput(dir, "same.json", { goal: "Compare X and Y", limits: [], nextAction: "n" })
+    usage(dir, ["--input", same, "--expected", "1"], "--expected")
+    const other = putInput(dir, "other.json", { goal: "Other", limits: [], nextAction: "n", expectedRevision: 1 })
+    usage(dir, ["--input", other], "expectedRevision")
+    // With --replace-goal, the input's revision is the one reconciled.
+    expect(runCli(["plan", "start", "--workdir", dir, "--input", other, "--replace-goal", "--json"]).json)
+      .toEqual({ ok: true, revision: 2, created: false, replaced: true })
+  })
+
   it("keeps the user's prose around the section byte for byte and appends after a blank line", () => {
     const dir = tempWorkdir()
     const prose = "# Notes\r\n\nMy own text — with ünïcode\n\n```js\nconst x = 1\n```\nlast line without newline"

@@ -97,8 +97,10 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   }),
   "grant-revoke-output": Schema.Struct({
     ok: Ok,
-    grant: Obj("The grant's status after revocation (as grant show)."),
-    appended: Schema.Boolean,
+    ...GrantStatus,
+    appended: Schema.Boolean.annotations({
+      description: "Whether this call recorded a revocation (false: the grant was revoked already)."
+    }),
     revoked: Schema.Array(Schema.String).annotations({
       description: "The grant and descendants this revocation ended."
     })
