@@ -193,13 +193,15 @@ export const makeIngest = Effect.gen(function*() {
       // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
+      // The file first, its type second: a missing file, a directory or a link is refused as such
+      // (FileNotFound, UnsafePath) whatever its name ends with, never as an unknown extension.
+      const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
+        Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
+      )
       const media = yield* Either.match(importContentType(path, options.contentType), {
         onLeft: Effect.fail,
         onRight: Effect.succeed
       })
-      const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
-        Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
-      )
       const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), {
         onLeft: Effect.fail,
         onRight: Effect.succeed

@@ -187,6 +187,11 @@ describe("dossier ingest --file (built CLI)", () => {
     fs.mkdirSync(path.join(dir, "saved/dir.html"))
     expect(refused(dir, ["--file", "saved/dir.html", ...origin], "UnsafePath").reason).toBe("not-regular-file")
     refused(dir, ["--file", "saved/missing.html", ...origin], "FileNotFound")
+    // The file is judged before its name: a missing file or a folder (a browser's "page_files")
+    // is refused as such whatever its extension, not sent off to name a --content-type.
+    refused(dir, ["--file", "saved/missing.pdf", ...origin], "FileNotFound")
+    fs.mkdirSync(path.join(dir, "saved/page_files"))
+    expect(refused(dir, ["--file", "saved/page_files", ...origin], "UnsafePath").reason).toBe("not-regular-file")
     // A bad origin.
     refused(dir, ["--file", "saved/page.html", "--origin", "not a url"], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "/news/relative"], "InvalidUrl")
