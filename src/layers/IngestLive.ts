@@ -27,6 +27,8 @@ import {
 } from "../domain/IngestContent.js"
 import { InvalidUrl } from "../domain/IngestErrors.js"
 import {
+  type Check,
+  invalid,
   optionalInteger,
   optionalNow,
   optionalText,
@@ -43,6 +45,14 @@ import { SafeHttp } from "../services/SafeHttp.js"
 import { Workdir } from "../services/Workdir.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
+
+/**
+ * A URL argument: any string, the empty one included, which the URL rules then refuse as
+ * `InvalidUrl` (as a dry run and a blank of spaces are); only a value that is not a string is
+ * `InvalidInput`.
+ */
+const urlText: Check<string> = (value, path) =>
+  typeof value === "string" ? Either.right(value) : invalid(path, "expected a string")
 
 /** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
@@ -124,7 +134,7 @@ export const makeIngest = Effect.gen(function*() {
     Effect.gen(function*() {
       const [checkedUrl, options] = yield* Either.match(
         readArgs(
-          requiredText(url, "url"),
+          urlText(url, "url"),
           readOptions(given, { timeoutSeconds: optionalInteger(1, 120), now: optionalNow })
         ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
@@ -184,7 +194,7 @@ export const makeIngest = Effect.gen(function*() {
       const [given, originText, options] = yield* Either.match(
         readArgs(
           requiredText(file, "file"),
-          requiredText(givenOrigin, "origin"),
+          urlText(givenOrigin, "origin"),
           readOptions(givenOptions, { contentType: optionalText, now: optionalNow })
         ),
         { onLeft: Effect.fail, onRight: Effect.succeed }

@@ -195,6 +195,9 @@ describe("dossier ingest --file (built CLI)", () => {
     // A bad origin.
     refused(dir, ["--file", "saved/page.html", "--origin", "not a url"], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "/news/relative"], "InvalidUrl")
+    // Empty (an unset variable) is unparseable too, as a blank one is.
+    refused(dir, ["--file", "saved/page.html", "--origin", ""], "InvalidUrl")
+    refused(dir, ["--file", "saved/page.html", "--origin", " "], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "ftp://example.org/p"], "UnsupportedScheme")
     refused(dir, ["--file", "saved/page.html", "--origin", "https://user:secret@example.org/p"], "CredentialsInUrl")
     expect(fs.existsSync(path.join(dir, "research"))).toBe(false)
