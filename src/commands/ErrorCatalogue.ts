@@ -129,7 +129,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "ingest",
     hint:
-      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file, name the type with --content-type."
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file of such a page under another extension, name its type with --content-type."
   },
   ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
   Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },

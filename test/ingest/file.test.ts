@@ -157,6 +157,17 @@ describe("dossier ingest --file (built CLI)", () => {
     const png = refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent")
     expect(png).toMatchObject({ contentType: null, extension: "png" })
     expect(png.message).toContain("--content-type")
+    // A browser's single-file archive or a PDF: no --content-type makes it a page, so the message
+    // says how to save it instead (labelled text/html, an MHTML archive's quoted-printable parts
+    // would be retained as the page and its sentences would never verify).
+    put(dir, "saved/page.mhtml", "From: <Saved by Blink>\r\nMIME-Version: 1.0\r\n\r\n")
+    put(dir, "saved/paper.PDF", "%PDF-1.4\n")
+    for (const [file, extension] of [["saved/page.mhtml", "mhtml"], ["saved/paper.PDF", "pdf"]]) {
+      const e = refused(dir, ["--file", file!, ...origin], "UnsupportedContent")
+      expect(e).toMatchObject({ contentType: null, extension })
+      expect(e.message).not.toContain("--content-type")
+      expect(e.message).toMatch(/HTML/)
+    }
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
     refused(
       dir,
