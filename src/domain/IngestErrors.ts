@@ -4,7 +4,7 @@ export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
   url: Schema.String
 }) {
   override get message() {
-    return `The URL cannot be parsed.`
+    return `The URL cannot be parsed as an absolute URL of at most 8192 characters; give a complete http(s) URL.`
   }
 }
 

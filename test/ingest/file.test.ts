@@ -209,6 +209,11 @@ describe("dossier ingest --file (built CLI)", () => {
     // Empty (an unset variable) is unparseable too, as a blank one is.
     refused(dir, ["--file", "saved/page.html", "--origin", ""], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", " "], "InvalidUrl")
+    // Longer than any URL ingest fetches (8192 characters): refused as that URL would be, not
+    // written into captures.jsonl; the message names the limit.
+    const long = `https://example.org/${"x".repeat(8192)}`
+    expect(refused(dir, ["--file", "saved/page.html", "--origin", long], "InvalidUrl").message).toContain("8192")
+    expect(runCli(["ingest", long, "--dry-run", "--json"], { cwd: dir }).json.error._tag).toBe("InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "ftp://example.org/p"], "UnsupportedScheme")
     refused(dir, ["--file", "saved/page.html", "--origin", "https://user:secret@example.org/p"], "CredentialsInUrl")
     expect(fs.existsSync(path.join(dir, "research"))).toBe(false)
