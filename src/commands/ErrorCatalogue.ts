@@ -35,7 +35,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   EditedRetainedFile: {
     retryable: false,
     area: "common",
-    hint: "Retained files are write-once; capture or write to a new file instead of editing."
+    hint:
+      "Retained files are write-once: restore the file to its `expected` bytes or move the edited copy aside (the same capture lands at the same name), then retry; put new content in a new file."
   },
   InputTooLarge: {
     retryable: false,

@@ -232,6 +232,11 @@ describe("dossier ingest --file (built CLI)", () => {
       expected: first.json.source.sha256,
       actual: sha("edited by hand\n")
     })
+    // The same import (or capture) always lands at the same name, so "write a new file" is no way
+    // out here: a person is told to restore or move the edited copy.
+    const human = runCli(["ingest", ...args], { cwd: dir })
+    expect(human.code).toBe(1)
+    expect(human.stderr).toMatch(/restore the file to its `expected` bytes or move the edited copy aside/)
   })
 
   it("usage errors: --file with a URL, without --origin, with fetch-only flags; --origin without --file", () => {
