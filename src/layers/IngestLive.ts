@@ -31,7 +31,6 @@ import {
   invalid,
   optionalInteger,
   optionalNow,
-  optionalText,
   readArgs,
   readOptions,
   text as requiredText
@@ -53,6 +52,10 @@ import { spanned } from "./Spans.js"
  */
 const urlText: Check<string> = (value, path) =>
   typeof value === "string" ? Either.right(value) : invalid(path, "expected a string")
+
+/** `contentType` when given: any string, the empty one going to the type rules (UnsupportedContent) as a blank one does. */
+const contentTypeText: Check<string | undefined> = (value, path) =>
+  value === undefined ? Either.right(undefined) : urlText(value, path)
 
 /** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
@@ -195,7 +198,7 @@ export const makeIngest = Effect.gen(function*() {
         readArgs(
           requiredText(file, "file"),
           urlText(givenOrigin, "origin"),
-          readOptions(givenOptions, { contentType: optionalText, now: optionalNow })
+          readOptions(givenOptions, { contentType: contentTypeText, now: optionalNow })
         ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
       )

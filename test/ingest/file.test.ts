@@ -169,6 +169,11 @@ describe("dossier ingest --file (built CLI)", () => {
       expect(e.message).toMatch(/HTML/)
     }
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
+    // An empty type (an unset variable) names no accepted type, as a blank one does: one tag.
+    for (const type of ["", " "]) {
+      expect(refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", type], "UnsupportedContent"))
+        .toMatchObject({ contentType: "" })
+    }
     refused(
       dir,
       ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"],
