@@ -35,7 +35,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   EditedRetainedFile: {
     retryable: false,
     area: "common",
-    hint: "Retained files are write-once; capture or write to a new file instead of editing."
+    hint:
+      "Retained files are write-once: restore the file to its `expected` bytes or move the edited copy aside (the same capture lands at the same name), then retry; put new content in a new file."
   },
   InputTooLarge: {
     retryable: false,
@@ -129,7 +130,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "ingest",
     hint:
-      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file, name the type with --content-type."
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file of such a page under another extension, name its type with --content-type."
   },
   ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
   Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },

@@ -20,7 +20,9 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
       "Every fetch also retains a WARC/1.1 record (<stem>-<sha12>.warc.gz: each hop's request and response exactly as sent and received, with the checked address the socket was pinned to). " +
       "--file <path> --origin <url> instead imports a page the host's own browser saved in the work folder (a regular file, at most 16 MiB, UTF-8; type from --content-type or the extension .html/.htm, .xhtml, .txt/.md): the same two retained files and answer, network \"none\", via \"file\", no WARC; nothing is fetched. The gate reports such files as origin registered, not capture: the agent supplied the bytes.",
     args: {
-      url: { name: "url", description: "The public http(s) URL to capture (omit it with --file).", optional: true }
+      // Said once for both faces: the MCP tool `ingest` requires it (`ingest_file` has no url), and
+      // the command line's --file says that it takes no URL argument.
+      url: { name: "url", description: "The public http(s) URL to capture.", optional: true }
     },
     flags: {
       workdir,

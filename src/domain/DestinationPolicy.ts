@@ -10,13 +10,14 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import ipaddr from "ipaddr.js"
 import { isIP } from "node:net"
+import { MAX_URL_LENGTH } from "./IngestContent.js"
 import { CredentialsInUrl, ForbiddenDestination, InvalidUrl, UnsupportedScheme } from "./IngestErrors.js"
 
 /** Decides whether an address may be connected to: `None` allows it, `Some(range)` refuses it. */
 export type AddressPolicy = (address: string) => Option.Option<string>
 
-/** Longest URL accepted (characters). */
-export const MAX_URL_LENGTH = 8192
+/** Longest URL accepted (characters), shared with an import's origin (./IngestContent.ts). */
+export { MAX_URL_LENGTH } from "./IngestContent.js"
 
 type Range = readonly [ipaddr.IPv4 | ipaddr.IPv6, number]
 

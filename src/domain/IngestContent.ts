@@ -19,6 +19,8 @@ export const MAX_REDIRECTS = 5
 export const DEFAULT_TIMEOUT_SECONDS = 10
 export const MIN_TIMEOUT_SECONDS = 1
 export const MAX_TIMEOUT_SECONDS = 120
+/** The longest URL taken: to fetch (src/domain/DestinationPolicy.ts) or as the origin of an import. */
+export const MAX_URL_LENGTH = 8192
 
 export const SOURCES_DIR = "research/sources"
 export const CAPTURES_LOG = ".dossier/captures.jsonl"
@@ -79,11 +81,13 @@ export const checkContentType = (header: HeaderValue): Either.Either<MediaType, 
 
 /**
  * The `--origin` of an imported file: an absolute http(s) URL without credentials (it is only
- * recorded; nothing is fetched). Answers the URL as the WHATWG parser normalizes it; unparseable
- * or relative is `InvalidUrl`, another scheme `UnsupportedScheme`, a user or password
+ * recorded; nothing is fetched). Answers the URL as the WHATWG parser normalizes it; unparseable,
+ * relative or longer than a fetched URL may be (8192 characters) is `InvalidUrl`, another scheme `UnsupportedScheme`, a user or password
  * `CredentialsInUrl` (it would be written into captures.jsonl).
  */
 export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | UnsupportedScheme | CredentialsInUrl> => {
+  // The fetcher's limit (src/domain/DestinationPolicy.ts): an origin is a URL like any other.
+  if (raw.length > MAX_URL_LENGTH) return Either.left(new InvalidUrl({ url: raw.slice(0, 200) }))
   let url: URL
   try {
     url = new URL(raw)

@@ -4,7 +4,7 @@ export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
   url: Schema.String
 }) {
   override get message() {
-    return `The URL cannot be parsed.`
+    return `The URL cannot be parsed as an absolute URL of at most 8192 characters; give a complete http(s) URL.`
   }
 }
 
@@ -60,6 +60,9 @@ const acceptedUtf8 = (contentType: string): boolean => {
   })
 }
 
+/** Extensions of single-file web archives (MHTML, Safari's, Firefox's old MAFF): never a page as such. */
+const WEB_ARCHIVES: ReadonlySet<string> = new Set(["mhtml", "mht", "webarchive", "maff"])
+
 export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
   /** The media type as received or given; null when `ingest --file` found none (see `extension`). */
   contentType: Schema.NullOr(Schema.String),
@@ -69,6 +72,14 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
   override get message() {
     const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
     if (this.contentType === null) {
+      // Saved forms that no --content-type makes acceptable: naming a type would retain an
+      // archive's MIME parts (quoted-printable) or a PDF's bytes as if they were the page.
+      if (this.extension !== undefined && WEB_ARCHIVES.has(this.extension)) {
+        return `The file is a web archive ('.${this.extension}'), which is not accepted: save the page from the browser as HTML ("Web Page, HTML Only" or "Web Page, Complete") and import its .html file.`
+      }
+      if (this.extension === "pdf") {
+        return `PDF files are not captured (only ${accepted}): capture an HTML or text version of the document instead.`
+      }
       const ext = this.extension === undefined || this.extension === ""
         ? "The file has no extension"
         : `The extension '.${this.extension}' names no accepted type`

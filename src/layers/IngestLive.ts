@@ -27,9 +27,10 @@ import {
 } from "../domain/IngestContent.js"
 import { InvalidUrl } from "../domain/IngestErrors.js"
 import {
+  type Check,
+  invalid,
   optionalInteger,
   optionalNow,
-  optionalText,
   readArgs,
   readOptions,
   text as requiredText
@@ -43,6 +44,18 @@ import { SafeHttp } from "../services/SafeHttp.js"
 import { Workdir } from "../services/Workdir.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
+
+/**
+ * A URL argument: any string, the empty one included, which the URL rules then refuse as
+ * `InvalidUrl` (as a dry run and a blank of spaces are); only a value that is not a string is
+ * `InvalidInput`.
+ */
+const urlText: Check<string> = (value, path) =>
+  typeof value === "string" ? Either.right(value) : invalid(path, "expected a string")
+
+/** `contentType` when given: any string, the empty one going to the type rules (UnsupportedContent) as a blank one does. */
+const contentTypeText: Check<string | undefined> = (value, path) =>
+  value === undefined ? Either.right(undefined) : urlText(value, path)
 
 /** A file to retain: where, its digest, its bytes, and how its capture record reads. */
 interface Retain extends RetainedFile {
@@ -124,7 +137,7 @@ export const makeIngest = Effect.gen(function*() {
     Effect.gen(function*() {
       const [checkedUrl, options] = yield* Either.match(
         readArgs(
-          requiredText(url, "url"),
+          urlText(url, "url"),
           readOptions(given, { timeoutSeconds: optionalInteger(1, 120), now: optionalNow })
         ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
@@ -184,8 +197,8 @@ export const makeIngest = Effect.gen(function*() {
       const [given, originText, options] = yield* Either.match(
         readArgs(
           requiredText(file, "file"),
-          requiredText(givenOrigin, "origin"),
-          readOptions(givenOptions, { contentType: optionalText, now: optionalNow })
+          urlText(givenOrigin, "origin"),
+          readOptions(givenOptions, { contentType: contentTypeText, now: optionalNow })
         ),
         { onLeft: Effect.fail, onRight: Effect.succeed }
       )
@@ -193,13 +206,15 @@ export const makeIngest = Effect.gen(function*() {
       // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
+      // The file first, its type second: a missing file, a directory or a link is refused as such
+      // (FileNotFound, UnsafePath) whatever its name ends with, never as an unknown extension.
+      const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
+        Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
+      )
       const media = yield* Either.match(importContentType(path, options.contentType), {
         onLeft: Effect.fail,
         onRight: Effect.succeed
       })
-      const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(
-        Effect.catchTag("LimitExceeded", (e) => Effect.fail(new InputTooLarge({ path, max: e.max, actual: e.actual })))
-      )
       const text = yield* Either.match(decodeBody(body, options.contentType ?? media.essence), {
         onLeft: Effect.fail,
         onRight: Effect.succeed

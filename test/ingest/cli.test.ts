@@ -73,6 +73,16 @@ describe("dossier ingest (built CLI)", () => {
     const bad = runCli(["ingest", "http://[::1/", "--workdir", dir, "--json"])
     expect(bad.code).toBe(1)
     expect(bad.json.error._tag).toBe("InvalidUrl")
+    // An empty URL (`ingest "$URL"` with the variable unset) is unparseable like a blank one, with
+    // or without --dry-run: one tag for one mistake.
+    for (const url of ["", " "]) {
+      for (const extra of [[], ["--dry-run"]]) {
+        const r = runCli(["ingest", url, ...extra, "--workdir", dir, "--json"])
+        expect(r.code, `${JSON.stringify(url)} ${extra.join(" ")}`).toBe(1)
+        expect(r.json.error, `${JSON.stringify(url)} ${extra.join(" ")}`).toMatchObject({ _tag: "InvalidUrl", url })
+      }
+    }
+    expect(fs.readdirSync(dir)).toEqual([])
   })
 
   it("--dry-run says not_checked, normalizes the URL, makes no request and writes nothing", () => {

@@ -157,7 +157,23 @@ describe("dossier ingest --file (built CLI)", () => {
     const png = refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent")
     expect(png).toMatchObject({ contentType: null, extension: "png" })
     expect(png.message).toContain("--content-type")
+    // A browser's single-file archive or a PDF: no --content-type makes it a page, so the message
+    // says how to save it instead (labelled text/html, an MHTML archive's quoted-printable parts
+    // would be retained as the page and its sentences would never verify).
+    put(dir, "saved/page.mhtml", "From: <Saved by Blink>\r\nMIME-Version: 1.0\r\n\r\n")
+    put(dir, "saved/paper.PDF", "%PDF-1.4\n")
+    for (const [file, extension] of [["saved/page.mhtml", "mhtml"], ["saved/paper.PDF", "pdf"]]) {
+      const e = refused(dir, ["--file", file!, ...origin], "UnsupportedContent")
+      expect(e).toMatchObject({ contentType: null, extension })
+      expect(e.message).not.toContain("--content-type")
+      expect(e.message).toMatch(/HTML/)
+    }
     refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", "image/png"], "UnsupportedContent")
+    // An empty type (an unset variable) names no accepted type, as a blank one does: one tag.
+    for (const type of ["", " "]) {
+      expect(refused(dir, ["--file", "saved/page.html", ...origin, "--content-type", type], "UnsupportedContent"))
+        .toMatchObject({ contentType: "" })
+    }
     refused(
       dir,
       ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"],
@@ -187,9 +203,22 @@ describe("dossier ingest --file (built CLI)", () => {
     fs.mkdirSync(path.join(dir, "saved/dir.html"))
     expect(refused(dir, ["--file", "saved/dir.html", ...origin], "UnsafePath").reason).toBe("not-regular-file")
     refused(dir, ["--file", "saved/missing.html", ...origin], "FileNotFound")
+    // The file is judged before its name: a missing file or a folder (a browser's "page_files")
+    // is refused as such whatever its extension, not sent off to name a --content-type.
+    refused(dir, ["--file", "saved/missing.pdf", ...origin], "FileNotFound")
+    fs.mkdirSync(path.join(dir, "saved/page_files"))
+    expect(refused(dir, ["--file", "saved/page_files", ...origin], "UnsafePath").reason).toBe("not-regular-file")
     // A bad origin.
     refused(dir, ["--file", "saved/page.html", "--origin", "not a url"], "InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "/news/relative"], "InvalidUrl")
+    // Empty (an unset variable) is unparseable too, as a blank one is.
+    refused(dir, ["--file", "saved/page.html", "--origin", ""], "InvalidUrl")
+    refused(dir, ["--file", "saved/page.html", "--origin", " "], "InvalidUrl")
+    // Longer than any URL ingest fetches (8192 characters): refused as that URL would be, not
+    // written into captures.jsonl; the message names the limit.
+    const long = `https://example.org/${"x".repeat(8192)}`
+    expect(refused(dir, ["--file", "saved/page.html", "--origin", long], "InvalidUrl").message).toContain("8192")
+    expect(runCli(["ingest", long, "--dry-run", "--json"], { cwd: dir }).json.error._tag).toBe("InvalidUrl")
     refused(dir, ["--file", "saved/page.html", "--origin", "ftp://example.org/p"], "UnsupportedScheme")
     refused(dir, ["--file", "saved/page.html", "--origin", "https://user:secret@example.org/p"], "CredentialsInUrl")
     expect(fs.existsSync(path.join(dir, "research"))).toBe(false)
@@ -208,6 +237,11 @@ describe("dossier ingest --file (built CLI)", () => {
       expected: first.json.source.sha256,
       actual: sha("edited by hand\n")
     })
+    // The same import (or capture) always lands at the same name, so "write a new file" is no way
+    // out here: a person is told to restore or move the edited copy.
+    const human = runCli(["ingest", ...args], { cwd: dir })
+    expect(human.code).toBe(1)
+    expect(human.stderr).toMatch(/restore the file to its `expected` bytes or move the edited copy aside/)
   })
 
   it("usage errors: --file with a URL, without --origin, with fetch-only flags; --origin without --file", () => {

@@ -112,6 +112,11 @@ describe("dossier mcp (official SDK client)", () => {
       dryRun: { type: "boolean" }
     })
     expect(Object.keys(ingest.inputSchema.properties ?? {}).sort()).toEqual(["dryRun", "now", "timeout", "url"])
+    // url is required here: its description must not tell an agent to leave it out for an argument
+    // this tool does not have (a saved page is the tool ingest_file).
+    expect(ingest.inputSchema.required).toEqual(["url"])
+    const url = (ingest.inputSchema.properties as Record<string, { description?: string }>)["url"]!
+    expect(url.description).not.toMatch(/`file`|omit/)
     const recheck = tools.find((t) => t.name === "gate_recheck")!
     expect(Object.keys(recheck.inputSchema.properties ?? {}).sort()).toEqual(["descriptor", "now", "state"])
   })
