@@ -158,12 +158,22 @@ export const makePlanLive = Effect.gen(function*() {
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
-        const stored = yield* current
-        if (Option.isNone(stored)) return yield* new NoPlan()
-        const doc = stored.value.value.document
-        if (options.expected !== doc.revision) {
-          return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
-        }
+        /** The stored plan at the expected revision (NoPlan / StaleRevision otherwise). */
+        const atExpected = Effect.gen(function*() {
+          const stored = yield* current
+          if (Option.isNone(stored)) return yield* new NoPlan()
+          const doc = stored.value.value.document
+          if (options.expected !== doc.revision) {
+            return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
+          }
+          return { stored, doc }
+        })
+        const apply = (doc: PlanDocument) =>
+          Either.match(
+            applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
+            { onLeft: Effect.fail, onRight: Effect.succeed }
+          )
+        const first = yield* atExpected
         const paths = yield* Either.match(checkpointPaths(input), { onLeft: Effect.fail, onRight: Effect.succeed })
         // Measure every file the input names (sources, outputs, dependencies).
         const named = new Set<string>()
@@ -174,12 +184,19 @@ export const makePlanLive = Effect.gen(function*() {
         }
         const digests = new Map<string, { sha256: string; bytes: number }>()
         for (const p of named) digests.set(p, yield* store.register(p))
-        const applied = yield* Either.match(
-          applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
-          { onLeft: Effect.fail, onRight: Effect.succeed }
-        )
+        // Completing: measure the other registered files too, while the plan is still as first read.
+        const measured = new Map(digests)
+        if (input.status === "complete") {
+          for (const [p, o] of yield* observeAll(yield* apply(first.doc), digests)) {
+            if (o._tag === "Present") measured.set(p, { sha256: o.sha256, bytes: o.bytes })
+          }
+        }
+        // Measuring can take seconds; a person may have saved plan.md meanwhile (prose, or the
+        // section by hand). Read it again and change that plan, so their edit is not written over.
+        const { doc, stored } = yield* atExpected
+        const applied = yield* apply(doc)
         const next = input.status === "complete"
-          ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, digests)), {
+          ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, measured)), {
             onLeft: Effect.fail,
             onRight: Effect.succeed
           })
