@@ -11,7 +11,7 @@ import { checkOptionalNow, validateWith } from "../domain/Decode.js"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
 import { optionsObject } from "../domain/Options.js"
 import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
-import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
+import { CompletionRefused, GoalConflict, NoPlan } from "../domain/PlanErrors.js"
 import { appendPosition } from "../domain/PlanMarkdown.js"
 import {
   applyCheckpoint,
@@ -184,9 +184,11 @@ export const makePlanLive = Effect.gen(function*() {
         }
         const digests = new Map<string, { sha256: string; bytes: number }>()
         for (const p of named) digests.set(p, yield* store.register(p))
-        // Completing: measure the other registered files too, while the plan is still as first read.
+        // A plan this checkpoint leaves complete (marked now, or kept so) must meet the completion
+        // rule; measure the other registered files too, while the plan is still as first read.
+        const completing = (doc: PlanDocument) => (input.status ?? doc.status) === "complete"
         const measured = new Map(digests)
-        if (input.status === "complete") {
+        if (completing(first.doc)) {
           for (const [p, o] of yield* observeAll(yield* apply(first.doc), digests)) {
             if (o._tag === "Present") measured.set(p, { sha256: o.sha256, bytes: o.bytes })
           }
@@ -195,9 +197,19 @@ export const makePlanLive = Effect.gen(function*() {
         // section by hand). Read it again and change that plan, so their edit is not written over.
         const { doc, stored } = yield* atExpected
         const applied = yield* apply(doc)
-        const next = input.status === "complete"
+        const next = completing(doc)
           ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, measured)), {
-            onLeft: Effect.fail,
+            onLeft: (e) =>
+              Effect.fail(
+                input.status === undefined
+                  ? new CompletionRefused({
+                    reasons: [
+                      ...e.reasons,
+                      "the plan is marked complete: give status in_progress or blocked in this checkpoint to reopen it"
+                    ]
+                  })
+                  : e
+              ),
             onRight: Effect.succeed
           })
           : applied

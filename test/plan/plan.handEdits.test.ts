@@ -1,5 +1,6 @@
 /**
- * plan.md is a person's document too: an edit saved while a checkpoint measures its files is kept.
+ * plan.md is a person's document too: an edit saved while a checkpoint measures its files is kept,
+ * and a checkpoint never leaves a plan marked complete that the completion rule would refuse.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -78,5 +79,49 @@ describe("plan.md edited by hand while a checkpoint runs", () => {
       }).pipe(Effect.provide(layer))
       expect(error._tag).toBe("StaleRevision")
       expect(text(mem)).toBe(edited)
+    }))
+})
+
+describe("a complete plan", () => {
+  it.effect("stays complete only while it meets the completion rule; a checkpoint may reopen it", () =>
+    Effect.gen(function*() {
+      const mem = makeMemoryFs()
+      mem.writeRaw("research/sources/a.txt", "a source\n")
+      mem.writeRaw("research/results/r.md", "a result\n")
+      const error = yield* Effect.gen(function*() {
+        const plan = yield* Plan
+        yield* plan.start({ goal: "G", limits: [], nextAction: "n" }, { now: NOW })
+        yield* plan.checkpoint({
+          sources: [{ path: "research/sources/a.txt", origin: "o" }],
+          outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.txt"] }],
+          status: "complete"
+        }, { expected: 1, now: NOW })
+        // An open question added later, without a status: the plan cannot stay complete.
+        const refused = yield* Effect.flip(
+          plan.checkpoint({ unresolved: [{ id: "q", text: "open question" }] }, { expected: 2, now: NOW })
+        )
+        const kept = yield* plan.inspect
+        expect(kept.state === "active" && [kept.revision, kept.status, kept.unresolved.length]).toEqual([
+          2,
+          "complete",
+          0
+        ])
+        // Reopening it with the same checkpoint is accepted.
+        const reopened = yield* plan.checkpoint(
+          { unresolved: [{ id: "q", text: "open question" }], status: "in_progress" },
+          { expected: 2, now: NOW }
+        )
+        expect(reopened.revision).toBe(3)
+        // A plan that is complete and meets the rule takes a checkpoint that keeps it so.
+        yield* plan.checkpoint({ unresolved: [], status: "complete" }, { expected: 3, now: NOW })
+        expect((yield* plan.checkpoint({ completedSteps: [{ summary: "noted" }] }, { expected: 4, now: NOW })).revision)
+          .toBe(5)
+        return refused
+      }).pipe(Effect.provide(planOver(mem, "", () => {})))
+      expect(error._tag).toBe("CompletionRefused")
+      expect(error._tag === "CompletionRefused" && error.reasons).toEqual([
+        "1 unresolved item(s)",
+        "the plan is marked complete: give status in_progress or blocked in this checkpoint to reopen it"
+      ])
     }))
 })
