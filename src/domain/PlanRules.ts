@@ -120,12 +120,18 @@ export interface CheckpointPaths {
 export const checkpointPaths = (
   input: PlanCheckpointInput
 ): Either.Either<CheckpointPaths, UnsafePath | PathOutsideArea | InvalidInput> => {
-  // An absolute path is refused naming the field, never echoing the machine's path.
+  // An absolute path, or one that names no file, is refused naming the field (never echoing the
+  // machine's path), as every other bad input is.
   const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
     Either.mapLeft(r, (e) =>
-      e._tag === "UnsafePath" && e.reason === "absolute"
+      e._tag === "UnsafePath" && (e.reason === "absolute" || e.reason === "invalid")
         ? new InvalidInput({
-          issues: [{ path: field, message: "an absolute path; paths are relative to the work folder" }]
+          issues: [{
+            path: field,
+            message: e.reason === "absolute"
+              ? "an absolute path; paths are relative to the work folder"
+              : "not a file's path (empty, '.' or holding a NUL character)"
+          }]
         })
         : e)
   const sources: Array<{ path: string; origin: string }> = []

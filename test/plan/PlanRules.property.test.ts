@@ -152,4 +152,18 @@ describe("checkpoint rules", () => {
       issues: [{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }]
     })
   })
+
+  it("a path that names no file (empty, '.', a NUL) is InvalidInput naming the field, as an absolute one is", () => {
+    const cases = [
+      [{ sources: [{ path: "", origin: "o" }] }, "sources.0.path"],
+      [{ outputs: [{ path: "research/results/r", dependsOn: ["."] }] }, "outputs.0.dependsOn.0"],
+      [{ outputs: [{ path: "research/results/r\u0000", dependsOn: [] }] }, "outputs.0.path"]
+    ] as const
+    for (const [input, field] of cases) {
+      expect(Either.getLeft(checkpointPaths(input)).pipe((o) => o._tag === "Some" && o.value), field).toMatchObject({
+        _tag: "InvalidInput",
+        issues: [{ path: field }]
+      })
+    }
+  })
 })
