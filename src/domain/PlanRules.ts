@@ -100,16 +100,30 @@ export const newPlan = (input: PlanStartInput, now: string): PlanDocument => ({
   updatedAt: now
 })
 
-export const replaceGoal = (doc: PlanDocument, input: PlanStartInput, now: string): PlanDocument => ({
-  ...doc,
-  revision: doc.revision + 1,
-  goal: input.goal,
-  limits: input.limits,
-  nextAction: input.nextAction,
-  status: "in_progress",
-  previousGoals: [...doc.previousGoals, { goal: doc.goal, replacedAt: now }],
-  updatedAt: now
-})
+/**
+ * The revision a write gives the plan. A revision is a whole number a JSON reader keeps exactly;
+ * a section edited by hand to the largest one cannot take another write.
+ */
+export const nextRevision = (doc: PlanDocument): Either.Either<number, LimitExceeded> =>
+  doc.revision < Number.MAX_SAFE_INTEGER
+    ? Either.right(doc.revision + 1)
+    : Either.left(new LimitExceeded({ limit: "revision", max: Number.MAX_SAFE_INTEGER, actual: doc.revision + 1 }))
+
+export const replaceGoal = (
+  doc: PlanDocument,
+  input: PlanStartInput,
+  now: string
+): Either.Either<PlanDocument, LimitExceeded> =>
+  Either.map(nextRevision(doc), (revision) => ({
+    ...doc,
+    revision,
+    goal: input.goal,
+    limits: input.limits,
+    nextAction: input.nextAction,
+    status: "in_progress",
+    previousGoals: [...doc.previousGoals, { goal: doc.goal, replacedAt: now }],
+    updatedAt: now
+  }))
 
 /** The paths a checkpoint input names, normalized and checked against their areas. */
 export interface CheckpointPaths {
@@ -176,6 +190,8 @@ export const applyCheckpoint = (
   digest: (path: string) => { readonly sha256: string; readonly bytes: number },
   now: string
 ): Either.Either<PlanDocument, CheckpointError> => {
+  const revision = nextRevision(doc)
+  if (Either.isLeft(revision)) return Either.left(revision.left)
   // Completed steps: append; a recorded id (or one earlier in this input) is skipped.
   const steps: Array<CompletedStep> = [...doc.completedSteps]
   const ids = new Set(doc.completedSteps.flatMap((s) => (s.id === undefined ? [] : [s.id])))
@@ -233,7 +249,7 @@ export const applyCheckpoint = (
 
   return Either.right({
     ...doc,
-    revision: doc.revision + 1,
+    revision: revision.right,
     completedSteps: steps,
     sources,
     outputs,

@@ -145,7 +145,7 @@ export const makePlanLive = Effect.gen(function*() {
             }]
           })
         }
-        const doc = replaceGoal(was, input, now)
+        const doc = yield* Either.match(replaceGoal(was, input, now), { onLeft: Effect.fail, onRight: Effect.succeed })
         yield* publish(stored, doc)
         return { revision: doc.revision, created: false, replaced: true }
       })
