@@ -142,9 +142,25 @@ const unknownSubcommand = (group: string, word: string) => {
 
 const HELP = new Set(["--help", "-h"])
 
+const SHELLS = ["sh", "bash", "fish", "zsh"]
+
+/** `--completions <shell>` prints a script (@effect/cli); a missing or unknown shell is said as such. */
+const completions = (argv: ReadonlyArray<string>): Route => {
+  const shell = argv[argv.indexOf("--completions") + 1]
+  if (shell === undefined || !SHELLS.includes(shell)) {
+    return usage(
+      `--completions needs a shell: ${SHELLS.join(", ")}${
+        shell === undefined || shell.startsWith("-") ? "" : `, not '${shell}'`
+      } (e.g. dossier --completions bash)`
+    )
+  }
+  if (argv.includes("--json")) return usage("--completions prints a shell script, not JSON: leave out --json")
+  return { _tag: "Delegate" }
+}
+
 /** Route a command line the fast path declined. */
 export const route = (argv: ReadonlyArray<string>): Route => {
-  if (argv.includes("--completions")) return { _tag: "Delegate" }
+  if (argv.includes("--completions")) return completions(argv)
   const first = argv[0]
   // No command is a usage error (exit 2), as a missing subcommand is; help stays on --help.
   if (first === undefined) return noCommand()

@@ -4,6 +4,10 @@
  */
 import * as Schema from "effect/Schema"
 import { isStoredInstant } from "./Instant.js"
+import { isNormalRelative, isUnder } from "./Paths.js"
+
+export const SOURCES_AREA = "research/sources"
+export const RESULTS_AREA = "research/results"
 
 export const Sha256 = Schema.String.pipe(
   Schema.pattern(/^[0-9a-f]{64}$/),
@@ -30,19 +34,41 @@ export const CompletedStep = Schema.Struct({
 })
 export type CompletedStep = typeof CompletedStep.Type
 
+/**
+ * A path the plan registered, as a checkpoint stores it: normalized, relative to the work folder,
+ * under `area` when one is named. A section edited by hand to name another path is CorruptPlan.
+ */
+const RegisteredPath = (area?: string) =>
+  Schema.String.pipe(
+    Schema.filter(
+      (p) =>
+        (isNormalRelative(p) && (area === undefined || isUnder(p, area))) ||
+        (area === undefined
+          ? "expected a normalized path relative to the work folder"
+          : `expected a normalized path under ${area}/, as a checkpoint registers it`),
+      {
+        // Generated as such paths (a filtered random string would almost never pass).
+        arbitrary: () => (fc) =>
+          fc.array(fc.stringMatching(/^[a-z0-9][a-z0-9._-]{0,11}$/), { minLength: 1, maxLength: 3 }).map((parts) =>
+            [area ?? "research/results", ...parts].join("/")
+          )
+      }
+    )
+  )
+
 export const RegisteredSource = Schema.Struct({
-  path: Schema.String,
+  path: RegisteredPath(SOURCES_AREA),
   origin: Schema.String,
   bytes: Schema.NonNegativeInt,
   sha256: Sha256
 })
 export type RegisteredSource = typeof RegisteredSource.Type
 
-export const Dependency = Schema.Struct({ path: Schema.String, sha256: Sha256 })
+export const Dependency = Schema.Struct({ path: RegisteredPath(), sha256: Sha256 })
 export type Dependency = typeof Dependency.Type
 
 export const RegisteredOutput = Schema.Struct({
-  path: Schema.String,
+  path: RegisteredPath(RESULTS_AREA),
   bytes: Schema.NonNegativeInt,
   sha256: Sha256,
   dependsOn: Schema.Array(Dependency)
@@ -197,6 +223,4 @@ export const PlanCheckpointOutput = Schema.Struct({
 }).annotations({ identifier: "plan-checkpoint-output" })
 
 export const PLAN_LIMITS = { sources: 32, outputs: 32, completedSteps: 64, fileBytes: 16 * 1024 * 1024 } as const
-export const SOURCES_AREA = "research/sources"
-export const RESULTS_AREA = "research/results"
 export const PLAN_FILE = "plan.md"

@@ -108,16 +108,30 @@ export const newPlan = (input: PlanStartInput, now: string): PlanDocument => ({
 export const expectedOnlyWithReplace = (given: string, replace: string): string =>
   `${given} only goes with ${replace}: it names the plan revision whose goal you replace (after reconciling with its owner); to create the plan or repeat its goal, leave it out`
 
-export const replaceGoal = (doc: PlanDocument, input: PlanStartInput, now: string): PlanDocument => ({
-  ...doc,
-  revision: doc.revision + 1,
-  goal: input.goal,
-  limits: input.limits,
-  nextAction: input.nextAction,
-  status: "in_progress",
-  previousGoals: [...doc.previousGoals, { goal: doc.goal, replacedAt: now }],
-  updatedAt: now
-})
+/**
+ * The revision a write gives the plan. A revision is a whole number a JSON reader keeps exactly;
+ * a section edited by hand to the largest one cannot take another write.
+ */
+export const nextRevision = (doc: PlanDocument): Either.Either<number, LimitExceeded> =>
+  doc.revision < Number.MAX_SAFE_INTEGER
+    ? Either.right(doc.revision + 1)
+    : Either.left(new LimitExceeded({ limit: "revision", max: Number.MAX_SAFE_INTEGER, actual: doc.revision + 1 }))
+
+export const replaceGoal = (
+  doc: PlanDocument,
+  input: PlanStartInput,
+  now: string
+): Either.Either<PlanDocument, LimitExceeded> =>
+  Either.map(nextRevision(doc), (revision) => ({
+    ...doc,
+    revision,
+    goal: input.goal,
+    limits: input.limits,
+    nextAction: input.nextAction,
+    status: "in_progress",
+    previousGoals: [...doc.previousGoals, { goal: doc.goal, replacedAt: now }],
+    updatedAt: now
+  }))
 
 /** The paths a checkpoint input names, normalized and checked against their areas. */
 export interface CheckpointPaths {
@@ -128,12 +142,18 @@ export interface CheckpointPaths {
 export const checkpointPaths = (
   input: PlanCheckpointInput
 ): Either.Either<CheckpointPaths, UnsafePath | PathOutsideArea | InvalidInput> => {
-  // An absolute path is refused naming the field, never echoing the machine's path.
+  // An absolute path, or one that names no file, is refused naming the field (never echoing the
+  // machine's path), as every other bad input is.
   const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
     Either.mapLeft(r, (e) =>
-      e._tag === "UnsafePath" && e.reason === "absolute"
+      e._tag === "UnsafePath" && (e.reason === "absolute" || e.reason === "invalid")
         ? new InvalidInput({
-          issues: [{ path: field, message: "an absolute path; paths are relative to the work folder" }]
+          issues: [{
+            path: field,
+            message: e.reason === "absolute"
+              ? "an absolute path; paths are relative to the work folder"
+              : "not a file's path (empty, '.' or holding a NUL character)"
+          }]
         })
         : e)
   const sources: Array<{ path: string; origin: string }> = []
@@ -178,6 +198,8 @@ export const applyCheckpoint = (
   digest: (path: string) => { readonly sha256: string; readonly bytes: number },
   now: string
 ): Either.Either<PlanDocument, CheckpointError> => {
+  const revision = nextRevision(doc)
+  if (Either.isLeft(revision)) return Either.left(revision.left)
   // Completed steps: append; a recorded id (or one earlier in this input) is skipped.
   const steps: Array<CompletedStep> = [...doc.completedSteps]
   const ids = new Set(doc.completedSteps.flatMap((s) => (s.id === undefined ? [] : [s.id])))
@@ -235,7 +257,7 @@ export const applyCheckpoint = (
 
   return Either.right({
     ...doc,
-    revision: doc.revision + 1,
+    revision: revision.right,
     completedSteps: steps,
     sources,
     outputs,

@@ -11,7 +11,7 @@ import { checkOptionalNow, validateWith } from "../domain/Decode.js"
 import { InvalidInput, StaleRevision } from "../domain/Errors.js"
 import { optionsObject } from "../domain/Options.js"
 import { PlanCheckpointInput, type PlanDocument, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
-import { GoalConflict, NoPlan } from "../domain/PlanErrors.js"
+import { CompletionRefused, GoalConflict, NoPlan } from "../domain/PlanErrors.js"
 import { appendPosition } from "../domain/PlanMarkdown.js"
 import {
   applyCheckpoint,
@@ -146,7 +146,7 @@ export const makePlanLive = Effect.gen(function*() {
             }]
           })
         }
-        const doc = replaceGoal(was, input, now)
+        const doc = yield* Either.match(replaceGoal(was, input, now), { onLeft: Effect.fail, onRight: Effect.succeed })
         yield* publish(stored, doc)
         return { revision: doc.revision, created: false, replaced: true }
       })
@@ -159,12 +159,22 @@ export const makePlanLive = Effect.gen(function*() {
     lock.withLock(
       Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
-        const stored = yield* current
-        if (Option.isNone(stored)) return yield* new NoPlan()
-        const doc = stored.value.value.document
-        if (options.expected !== doc.revision) {
-          return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
-        }
+        /** The stored plan at the expected revision (NoPlan / StaleRevision otherwise). */
+        const atExpected = Effect.gen(function*() {
+          const stored = yield* current
+          if (Option.isNone(stored)) return yield* new NoPlan()
+          const doc = stored.value.value.document
+          if (options.expected !== doc.revision) {
+            return yield* new StaleRevision({ expected: options.expected, actual: doc.revision })
+          }
+          return { stored, doc }
+        })
+        const apply = (doc: PlanDocument) =>
+          Either.match(
+            applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
+            { onLeft: Effect.fail, onRight: Effect.succeed }
+          )
+        const first = yield* atExpected
         const paths = yield* Either.match(checkpointPaths(input), { onLeft: Effect.fail, onRight: Effect.succeed })
         // Measure every file the input names (sources, outputs, dependencies).
         const named = new Set<string>()
@@ -175,13 +185,32 @@ export const makePlanLive = Effect.gen(function*() {
         }
         const digests = new Map<string, { sha256: string; bytes: number }>()
         for (const p of named) digests.set(p, yield* store.register(p))
-        const applied = yield* Either.match(
-          applyCheckpoint(doc, input, paths, (p) => digests.get(p) ?? { sha256: "", bytes: 0 }, now),
-          { onLeft: Effect.fail, onRight: Effect.succeed }
-        )
-        const next = input.status === "complete"
-          ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, digests)), {
-            onLeft: Effect.fail,
+        // A plan this checkpoint leaves complete (marked now, or kept so) must meet the completion
+        // rule; measure the other registered files too, while the plan is still as first read.
+        const completing = (doc: PlanDocument) => (input.status ?? doc.status) === "complete"
+        const measured = new Map(digests)
+        if (completing(first.doc)) {
+          for (const [p, o] of yield* observeAll(yield* apply(first.doc), digests)) {
+            if (o._tag === "Present") measured.set(p, { sha256: o.sha256, bytes: o.bytes })
+          }
+        }
+        // Measuring can take seconds; a person may have saved plan.md meanwhile (prose, or the
+        // section by hand). Read it again and change that plan, so their edit is not written over.
+        const { doc, stored } = yield* atExpected
+        const applied = yield* apply(doc)
+        const next = completing(doc)
+          ? yield* Either.match(requireComplete(applied, yield* observeAll(applied, measured)), {
+            onLeft: (e) =>
+              Effect.fail(
+                input.status === undefined
+                  ? new CompletionRefused({
+                    reasons: [
+                      ...e.reasons,
+                      "the plan is marked complete: give status in_progress or blocked in this checkpoint to reopen it"
+                    ]
+                  })
+                  : e
+              ),
             onRight: Effect.succeed
           })
           : applied

@@ -1,8 +1,8 @@
 /**
  * What the command line tells its users agrees with what it does, through the built CLI: the
  * revision named in an input file, the maturity scale, the next window while a run is active,
- * one tag per mistake, hints that name the way out, `plan inspect`'s lists, and usage without a
- * command.
+ * one tag per mistake, hints that name the way out, `plan inspect`'s lists, usage without a
+ * command, and `--completions`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -346,6 +346,24 @@ describe("usage without a command", () => {
     expect(json.code).toBe(2)
     expect(json.json.error._tag).toBe("UsageError")
     expect(runCli(["--help"]).code).toBe(0)
+  })
+})
+
+describe("--completions", () => {
+  it("prints a script for a shell; a missing or unknown shell, or --json, is a usage error that says so", () => {
+    const bash = runCli(["--completions", "bash"])
+    expect(bash.code).toBe(0)
+    expect(bash.stdout).toContain("_dossier_bash_completions")
+    for (const args of [["--completions"], ["--completions", "pwsh"], ["plan", "inspect", "--completions"]]) {
+      const r = runCli(args)
+      expect(r.code, args.join(" ")).toBe(2)
+      expect(r.stderr).toContain("--completions needs a shell: sh, bash, fish, zsh")
+      expect(r.stderr).not.toContain("subcommand")
+    }
+    const json = runCli(["--completions", "bash", "--json"])
+    expect(json.code).toBe(2)
+    expect(json.json.error._tag).toBe("UsageError")
+    expect(json.json.error.message).toContain("leave out --json")
   })
 })
 

@@ -64,4 +64,44 @@ describe("plan.md parse/render", () => {
       expect(Either.isLeft(parsed) ? parsed.left._tag : "parsed").toBe("CorruptPlan")
     }
   })
+
+  it.prop(
+    "a section edited to register a path a checkpoint never would is CorruptPlan, naming the field, not the path",
+    [
+      doc,
+      fc.constantFrom(
+        "/etc/hostname",
+        "research/sources/../../x",
+        "plan.md",
+        "research/results/a",
+        "./research/sources/a",
+        "research\\sources\\a",
+        ""
+      )
+    ],
+    ([d, bad]) => {
+      const edited: PlanDocument = {
+        ...d,
+        sources: [{ path: bad, origin: "o", bytes: 1, sha256: "0".repeat(64) }, ...d.sources]
+      }
+      const parsed = parsePlanMd(renderPlanMd("", edited, "\n"))
+      expect(Either.isLeft(parsed) ? parsed.left.reason : "parsed").toContain(
+        "sources.0.path: expected a normalized path under research/sources/"
+      )
+      if (bad !== "") expect(Either.isLeft(parsed) && parsed.left.reason).not.toContain(bad)
+      const output = parsePlanMd(renderPlanMd("", {
+        ...d,
+        outputs: [{
+          path: "research/results/r.md",
+          bytes: 1,
+          sha256: "0".repeat(64),
+          dependsOn: [{ path: bad, sha256: "0".repeat(64) }]
+        }]
+      }, "\n"))
+      // A dependency may be any registered file, but only as a normalized relative path.
+      const normal = bad !== "" && !bad.startsWith("/") && !bad.includes("..") && !bad.includes("\\") &&
+        !bad.startsWith("./")
+      expect(Either.isRight(output)).toBe(normal)
+    }
+  )
 })

@@ -8,6 +8,7 @@ import {
   completion,
   newPlan,
   type Observed,
+  replaceGoal,
   verify
 } from "../../src/domain/PlanRules.js"
 
@@ -151,5 +152,33 @@ describe("checkpoint rules", () => {
       _tag: "InvalidInput",
       issues: [{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }]
     })
+  })
+
+  it("a plan edited by hand to the largest revision takes no write, instead of one no reader could decode", () => {
+    const last = { ...newPlan({ goal: "g", limits: [], nextAction: "n" }, "t"), revision: Number.MAX_SAFE_INTEGER }
+    const limit = { _tag: "LimitExceeded", limit: "revision", max: Number.MAX_SAFE_INTEGER }
+    expect(
+      Either.getLeft(applyCheckpoint(last, {}, { sources: [], outputs: [] }, () => ({ sha256: "", bytes: 0 }), "t"))
+    )
+      .toMatchObject({ _tag: "Some", value: limit })
+    expect(Either.getLeft(replaceGoal(last, { goal: "h", limits: [], nextAction: "n" }, "t")))
+      .toMatchObject({ _tag: "Some", value: limit })
+    const before = { ...last, revision: Number.MAX_SAFE_INTEGER - 1 }
+    const r = applyCheckpoint(before, {}, { sources: [], outputs: [] }, () => ({ sha256: "", bytes: 0 }), "t")
+    expect(Either.getOrThrow(r).revision).toBe(Number.MAX_SAFE_INTEGER)
+  })
+
+  it("a path that names no file (empty, '.', a NUL) is InvalidInput naming the field, as an absolute one is", () => {
+    const cases = [
+      [{ sources: [{ path: "", origin: "o" }] }, "sources.0.path"],
+      [{ outputs: [{ path: "research/results/r", dependsOn: ["."] }] }, "outputs.0.dependsOn.0"],
+      [{ outputs: [{ path: "research/results/r\u0000", dependsOn: [] }] }, "outputs.0.path"]
+    ] as const
+    for (const [input, field] of cases) {
+      expect(Either.getLeft(checkpointPaths(input)).pipe((o) => o._tag === "Some" && o.value), field).toMatchObject({
+        _tag: "InvalidInput",
+        issues: [{ path: field }]
+      })
+    }
   })
 })
