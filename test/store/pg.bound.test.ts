@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.js"
 import { connect } from "../mcp/support.js"
-import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
+import { type CliResult, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { NOW, ok } from "./support/populated.js"
 
@@ -462,6 +462,72 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       expect(fs.readFileSync(path.join(out, "research/sources/notes.txt"), "utf8")).toBe("the registered bytes\n")
     },
     60_000
+  )
+
+  it(
+    "source follow reads the store's bytes where this folder lacks the file or holds others, and writes nothing",
+    async () => {
+      const a = bind("follow-a", "follow")
+      const b = bind("follow-b", "follow")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      ok(cli(a, ["plan", "start", "--input", putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" })]))
+      // A captures a page and registers a file of its own: B's folder has neither.
+      put(a, "saved/page.html", PAGE)
+      ok(cli(a, ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p", "--now", NOW]))
+      const NOTES = "Notes: the registered bytes say that Z holds on every input we tried.\n"
+      put(a, "research/sources/notes.txt", NOTES)
+      ok(cli(a, [
+        "plan",
+        "checkpoint",
+        "--input",
+        putInput(a, "cp.json", { sources: [{ path: "research/sources/notes.txt", origin: "https://example.org/n" }] }),
+        "--expected",
+        "1"
+      ]))
+      const QUOTE = "The page says X beats Y on long inputs"
+      const there = ok(cli(a, ["source", "follow", "--quote", QUOTE]))
+      expect(there.matches).toHaveLength(1)
+      expect(fs.readdirSync(path.join(b, "research/sources"))).toEqual([])
+      const before = snapshot(b)
+
+      // B finds the passage A captured, in the store's bytes, and says so.
+      const here = ok(cli(b, ["source", "follow", "--quote", QUOTE]))
+      expect(here.matches).toEqual(there.matches)
+      expect(here.note).toContain("read from the shared dossier's bytes")
+      const byPath = ok(cli(b, ["source", "follow", "--quote", QUOTE, "--path", there.matches[0].path]))
+      expect(byPath.matches).toEqual(there.matches)
+      const notes = ok(cli(b, ["source", "follow", "--quote", "registered bytes say that Z holds"]))
+      expect(notes.matches.map((m: any) => [m.path, m.registered, m.origin])).toEqual([
+        ["research/sources/notes.txt", true, "https://example.org/n"]
+      ])
+      // A path the dossier does not hold is still FileNotFound.
+      refused(cli(b, ["source", "follow", "--quote", QUOTE, "--path", "research/sources/none.md"]), "FileNotFound")
+      // Nothing was written in B's folder.
+      expect(snapshot(b)).toEqual(before)
+      expect(fs.readdirSync(path.join(b, "research/sources"))).toEqual([])
+
+      // A file edited here: the store's bytes are searched, the edit is left as it is.
+      put(b, "research/sources/notes.txt", "Edited here: nothing of the kind is said.\n")
+      const edited = ok(cli(b, ["source", "follow", "--quote", "registered bytes say that Z holds"]))
+      expect(edited.matches.map((m: any) => [m.path, m.registered])).toEqual([["research/sources/notes.txt", true]])
+      expect(fs.readFileSync(path.join(b, "research/sources/notes.txt"), "utf8")).toContain("Edited here")
+
+      // A folder bound with a role that may only SELECT answers the same.
+      const role = `follower_${db.name}`.slice(0, 60)
+      await adminQuery(db.url, `CREATE ROLE ${role} LOGIN`)
+      await adminQuery(db.url, `GRANT USAGE ON SCHEMA dossier TO ${role}`)
+      await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
+      const url = new URL(db.url)
+      url.username = role
+      const r = tempWorkdir("dossier-bound-follow-reader-")
+      fs.mkdirSync(path.join(r, ".dossier"))
+      fs.writeFileSync(
+        path.join(r, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "follow" })
+      )
+      expect(ok(cli(r, ["source", "follow", "--quote", QUOTE])).matches).toEqual(there.matches)
+    },
+    90_000
   )
 
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
