@@ -530,6 +530,40 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     90_000
   )
 
+  it(
+    "journal inspect --verify on a host that lacks a linked file: artifact-missing, and the note says pull brings it",
+    () => {
+      const a = bind("artifact-a", "artifacts")
+      const b = bind("artifact-b", "artifacts")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      put(a, "research/results/model.bin", new Uint8Array([0, 1, 2, 250, 251, 252]))
+      ok(cli(a, [
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(a, "j.json", [
+          { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } },
+          { id: "a1", type: "artifact_linked", candidateId: "cand-a", artifact: { path: "research/results/model.bin" } }
+        ])
+      ]))
+      const there = ok(cli(a, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(there.findings).toEqual([])
+      expect(there.note).not.toContain("dossier pull")
+      const here = ok(cli(b, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(here.findings.map((f: any) => [f.kind, f.path])).toEqual([[
+        "artifact-missing",
+        "research/results/model.bin"
+      ]])
+      expect(here.note).toContain("`dossier pull` brings it")
+      ok(cli(b, ["pull"]))
+      const pulled = ok(cli(b, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(pulled.findings).toEqual([])
+    },
+    90_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
