@@ -14,7 +14,7 @@ import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.j
 import { connect } from "../mcp/support.js"
 import { type CliResult, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
-import { NOW, ok } from "./support/populated.js"
+import { NOW, ok, populated } from "./support/populated.js"
 
 const refused = (r: CliResult, tag: string) => {
   expect({ code: r.code, ok: r.json?.ok, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
@@ -563,6 +563,28 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     },
     90_000
   )
+
+  it("next on a host that lacks another host's files: the note says they may only be missing here", async () => {
+    const a = await populated()
+    ok(runCli(["init", "--store", db.url, "--dossier", "facts", "--workdir", a, "--json"]))
+    // Another host bound to the dossier that has not pulled (its binding written as init writes it).
+    const b = tempWorkdir("dossier-bound-facts-b-")
+    fs.mkdirSync(path.join(b, ".dossier"))
+    fs.writeFileSync(
+      path.join(b, ".dossier/store.json"),
+      JSON.stringify({ kind: "postgres", url: db.url, dossier: "facts" })
+    )
+    const next = (dir: string) => ok(runCli(["next", "--now", NOW, "--workdir", dir, "--json"]))
+    const here = next(b)
+    expect(here.facts.map((f: any) => f.kind)).toContain("broken-link")
+    expect(here.note).toContain("`dossier pull` brings it")
+    expect(next(a).note).not.toContain("dossier pull")
+    ok(runCli(["pull", "--workdir", b, "--json"]))
+    // The run's stage file came with the pull (a cited file the dossier never held stays missing).
+    const stage = "research/results/weekly.w1.md"
+    expect(JSON.stringify(here.facts)).toContain(stage)
+    expect(JSON.stringify(next(b).facts)).not.toContain(stage)
+  }, 120_000)
 
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
