@@ -26,7 +26,8 @@ import { nextFacts } from "../layers/MonitorNext.js"
 import type { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Monitor, type MonitorShape } from "../services/Monitor.js"
-import type { Workdir } from "../services/Workdir.js"
+import { Workdir } from "../services/Workdir.js"
+import { isBoundFolder } from "./Cwd.js"
 import {
   createDueRunFlags,
   setOutcomeDispositionFlags,
@@ -338,14 +339,26 @@ export const factText = (f: Fact): string => {
   }
 }
 
+const NEXT_NOTE =
+  "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
+
+/** Added in a bound folder when a fact may only say that a file another host made is not here yet. */
+export const NEXT_BOUND_NOTE =
+  " This folder is bound to a shared dossier: a file another host made (a run's stage file, a registered source or output) is missing here until `dossier pull` brings it, and reads as a broken link or a stale binding until then."
+
+/** Facts that a file missing from this host's folder gives (docs/store.md, "Missing here, held there"). */
+const mayBeElsewhere = (f: Fact) =>
+  f.kind === "broken-link" || f.kind === "completion-binding-stale" ||
+  (f.kind === "plan-needs-attention" && f.findings.some((x) => x.kind.endsWith("-missing")))
+
 export const next = (o: WithNow) => {
   const now = nowOf(o)
   return work({
-    effect: Effect.map(nextFacts({ now }), (facts) => ({
+    effect: Effect.zipWith(nextFacts({ now }), Workdir, (facts, { root }) => ({
       now: now.toISOString(),
       count: facts.length,
       facts,
-      note: "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
+      note: isBoundFolder(root) && facts.some(mayBeElsewhere) ? NEXT_NOTE + NEXT_BOUND_NOTE : NEXT_NOTE
     })),
     layer: NextLayer(o.workdir),
     human: (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))

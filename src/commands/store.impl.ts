@@ -209,6 +209,30 @@ const wouldBe = (target: string): string => {
   return path.join(fs.realpathSync(existing), ...rest)
 }
 
+/** Every path under `dir` (relative, `/`), links not followed: what a target held before. */
+const entriesUnder = (dir: string): Set<string> => {
+  const out = new Set<string>()
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel === "" ? e.name : `${rel}/${e.name}`
+      out.add(p)
+      if (e.isDirectory()) walk(p)
+    }
+  }
+  walk("")
+  return out
+}
+
+/**
+ * The folder an export writes into, and how to put the file system back as it was found when the
+ * export fails: a folder it made (with the parents it made) is removed whole; in one that was
+ * there before, only the entries the export added are removed (what was there is left as it was).
+ */
+interface Target {
+  readonly path: string
+  readonly undo: Effect.Effect<void>
+}
+
 /**
  * The folder `--to` names, made if missing (relative: to the current directory). Neither the work
  * folder nor a folder inside it (a copy there would write into the folder it copies: its write-once
@@ -230,21 +254,32 @@ const targetOf = (to: string, root: string) =>
       })
     }
     return yield* Effect.try({
-      try: () => {
-        fs.mkdirSync(target, { recursive: true })
-        return fs.realpathSync(target)
+      try: (): Target => {
+        // mkdirSync answers the first folder it made (undefined when the target was there).
+        const made = fs.mkdirSync(target, { recursive: true })
+        const real = fs.realpathSync(target)
+        if (made !== undefined) {
+          return { path: real, undo: Effect.sync(() => fs.rmSync(made, { recursive: true, force: true })) }
+        }
+        const before = entriesUnder(real)
+        const undo = Effect.sync(() => {
+          for (const p of [...entriesUnder(real)].reverse()) {
+            if (!before.has(p)) fs.rmSync(path.join(real, p), { recursive: true, force: true })
+          }
+        })
+        return { path: real, undo }
       },
       catch: io
     })
   })
 
-export const exportTo = (o: { readonly workdir: string; readonly to: string }) =>
-  work({
-    effect: Effect.gen(function*() {
-      const { root } = yield* Workdir
+/** Put back what a failed export changed (best effort: the export's own refusal is the answer). */
+const undone = (target: Target) => Effect.catchAllDefect(target.undo, () => Effect.void)
+
+export const exportTo = (o: { readonly workdir: string; readonly to: string }) => {
+  const copyInto = (target: string, binding: Option.Option<StoreBinding>) =>
+    Effect.gen(function*() {
       const files = yield* FileStore
-      const binding = yield* readBinding(files)
-      const target = yield* targetOf(o.to, root)
       const dest = yield* folderSide(target)
       if (Option.isSome(yield* readBinding(dest.files))) {
         return yield* new UsageError({ detail: `${o.to} is bound to a shared store; export into a plain folder` })
@@ -265,7 +300,7 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           dest.lock.withLock(copyAttempts(from, makeGateAttemptsFolder(dest.files))),
           (a) => withAttempts(r, a)
         )
-      const report = Option.isNone(binding)
+      return Option.isNone(binding)
         ? yield* Effect.flatMap(
           Effect.flatMap(folderSideHere, copy),
           attemptsInto(makeGateAttemptsFolder(files))
@@ -277,8 +312,18 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           (store) =>
             Effect.flatMap(Effect.flatMap(pgSide(store, files), copy), attemptsInto(makeGateAttemptsPostgres(store)))
         )
+    }).pipe(Effect.scoped)
+  return work({
+    effect: Effect.gen(function*() {
+      const { root } = yield* Workdir
+      const binding = yield* Effect.flatMap(FileStore, readBinding)
+      const target = yield* targetOf(o.to, root)
+      // A failed (or interrupted) export leaves the file system as it found it, once the copy's
+      // scope has closed (the destination's lock released).
+      const report = yield* Effect.onError(copyInto(target.path, binding), () => undone(target))
       return { to: o.to, transfer: report }
-    }).pipe(Effect.scoped),
+    }),
     layer: BaseLive(o.workdir),
     human: (r) => `exported to ${r.to}\n${reportText(r.transfer)}`
   })
+}

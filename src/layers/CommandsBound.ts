@@ -17,6 +17,7 @@ import { ExecStoresOverStore, GrantsOverStore } from "./bound/grant.bound.js"
 import type { CommandServices } from "./CommandsLive.js"
 import { postgresServices } from "./DossierPostgres.js"
 import { ExecLive } from "./ExecLive.js"
+import { HeldContentPostgres } from "./postgres/HeldContentPostgres.js"
 import type { PgStore } from "./postgres/PgStore.js"
 import { SandboxBwrap } from "./SandboxBwrap.js"
 import { SourcesLive } from "./SourcesLive.js"
@@ -34,7 +35,8 @@ const execServices = ExecLive.pipe(
 
 /** Every command's services over the shared dossier the folder `dir` is bound to. */
 export const CommandsBound = (dir: string) => {
-  const services = Layer.merge(SourcesLive, execServices).pipe(
+  // Sources read a file this folder lacks or holds otherwise from the store's bytes.
+  const services = Layer.merge(SourcesLive.pipe(Layer.provide(HeldContentPostgres)), execServices).pipe(
     Layer.provideMerge(postgresServices),
     // The MCP server serves writing tools too: a writer.
     Layer.provideMerge(BoundBase(dir, "write"))

@@ -7,7 +7,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../domain/Canonical.js"
-import { InvalidInput } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput } from "../domain/Errors.js"
 import { optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { normalizeInArea } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
@@ -16,6 +16,7 @@ import { excerptPieces, follow } from "../domain/SourceFollow.js"
 import { FileStore } from "../services/FileStore.js"
 import { Plan } from "../services/Plan.js"
 import { CaptureStore } from "../services/ports/CaptureStore.js"
+import { HeldContent } from "../services/ports/HeldContent.js"
 import { type FollowedMatch, MAX_LISTED_SOURCES, Sources, type SourcesShape } from "../services/Sources.js"
 import { spanned } from "./Spans.js"
 
@@ -27,10 +28,16 @@ const MAX_FOLLOW_BYTES = 16 * 1024 * 1024
 export const FOLLOW_NOTE =
   "Offsets are code points of the file's text (end exclusive); paragraph and section are what a reader sees. registered: the file's current bytes are the ones the plan registered (continuity, not truth)."
 
+/** Added to the note when a match was read from the shared dossier's bytes, not this folder's file. */
+export const HELD_NOTE =
+  " Some matches were read from the shared dossier's bytes: this folder lacks the file or holds other bytes there (`dossier pull` brings the missing ones; an edited file is kept)."
+
 export const makeSources = Effect.gen(function*() {
   const store = yield* FileStore
   const plan = yield* Plan
   const captureStore = yield* CaptureStore
+  // A bound folder's store (None in a folder): the bytes its records name, when this folder's differ.
+  const held = yield* Effect.serviceOption(HeldContent)
 
   const list: SourcesShape["list"] = Effect.suspend(() => {
     const out: Array<string> = []
@@ -49,27 +56,55 @@ export const makeSources = Effect.gen(function*() {
     Effect.gen(function*() {
       const pieces = excerptPieces(excerpt)
       if (Either.isLeft(pieces)) return yield* new InvalidInput({ issues: [{ path: "quote", message: pieces.left }] })
-      const paths: ReadonlyArray<string> = Option.isSome(given)
-        ? [
-          yield* Either.match(normalizeInArea(given.value, SOURCES_AREA), {
-            onLeft: Effect.fail,
-            onRight: Effect.succeed
-          })
-        ]
-        : (yield* list).filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
+      const one = Option.isSome(given)
+        ? yield* Either.match(normalizeInArea(given.value, SOURCES_AREA), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
+        : undefined
       const doc = yield* plan.read
       const registry = new Map(
         Option.match(doc, { onNone: () => [], onSome: (d) => d.sources }).map((s) => [s.path, s] as const)
       )
-      const captures = new Map((yield* captureStore.records).map((c) => [c.path, c.origin] as const))
+      const records = yield* captureStore.records
+      const captures = new Map(records.map((c) => [c.path, c.origin] as const))
+      // The bytes the dossier holds for a path (a retained capture's, else the plan's registration),
+      // read from a shared store when this folder lacks them.
+      const heldDigest = new Map<string, string>()
+      if (Option.isSome(held)) {
+        for (const [p, s] of registry) if (p.startsWith(`${SOURCES_AREA}/`)) heldDigest.set(p, s.sha256)
+        for (const c of records) if (c.path.startsWith(`${SOURCES_AREA}/`)) heldDigest.set(c.path, c.sha256)
+      }
+      const paths: ReadonlyArray<string> = one !== undefined
+        ? [one]
+        : [...new Set([...yield* list, ...heldDigest.keys()])].sort().filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
       const matches: Array<FollowedMatch> = []
+      let fromStore = false
       for (const path of paths) {
-        const read = store.read(path, { maxBytes: MAX_FOLLOW_BYTES })
+        const read = store.read(path, { maxBytes: MAX_FOLLOW_BYTES }).pipe(
+          Effect.map(Option.some),
+          Effect.catchTag("FileNotFound", (e) => Option.isSome(held) ? Effect.succeed(Option.none()) : Effect.fail(e))
+        )
         // Without --path a file that went away or cannot be read is not searched.
-        const bytes: Uint8Array | undefined = Option.isSome(given)
+        const local: Option.Option<Uint8Array> | undefined = one !== undefined
           ? yield* read
           : yield* Effect.catchAll(read, () => Effect.succeed(undefined))
-        if (bytes === undefined) continue
+        if (local === undefined) continue
+        let bytes = Option.getOrUndefined(local)
+        let stored = false
+        const digest = heldDigest.get(path)
+        if (Option.isSome(held) && digest !== undefined && (bytes === undefined || sha256Hex(bytes) !== digest)) {
+          const kept = Option.filter(yield* held.value.get(digest), (b) => sha256Hex(b) === digest)
+          if (Option.isSome(kept)) {
+            bytes = kept.value
+            stored = true
+          }
+        }
+        if (bytes === undefined) {
+          // Here only in a bound folder (a folder's missing file failed the read): held by nobody.
+          if (one !== undefined) return yield* new FileNotFound({ path })
+          continue
+        }
         let text: string
         try {
           text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
@@ -81,12 +116,13 @@ export const makeSources = Effect.gen(function*() {
         }
         const found = follow(text, formatOfPath(path), pieces.right)
         if (found.length === 0) continue
+        if (stored) fromStore = true
         const sha256 = sha256Hex(bytes)
         const reg = registry.get(path)
         const origin = reg?.origin ?? captures.get(path) ?? null
         for (const m of found) matches.push({ path, sha256, registered: reg?.sha256 === sha256, origin, ...m })
       }
-      return { matches, note: FOLLOW_NOTE }
+      return { matches, note: fromStore ? FOLLOW_NOTE + HELD_NOTE : FOLLOW_NOTE }
     })
 
   // The public method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.

@@ -133,6 +133,83 @@ describe("export of an unbound folder", () => {
   })
 })
 
+/** Every entry under `dir` (directories, the lock file and links too), to show nothing was left. */
+const entries = (dir: string): Array<string> => {
+  const out: Array<string> = []
+  const walk = (rel: string): void => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel === "" ? e.name : `${rel}/${e.name}`
+      out.push(p)
+      if (e.isDirectory()) walk(p)
+    }
+  }
+  walk("")
+  return out.sort()
+}
+
+describe("a failed export leaves the file system as it found it", () => {
+  /** A folder bound to a store that cannot be reached (a closed port on 127.0.0.1). */
+  const unreachable = async () => {
+    const dir = tempWorkdir("dossier-export-down-")
+    fs.mkdirSync(path.join(dir, ".dossier"))
+    fs.writeFileSync(
+      storeFile(dir),
+      `${
+        JSON.stringify({ kind: "postgres", url: `postgres://someone@127.0.0.1:${await freePort()}/db`, dossier: "x" })
+      }\n`
+    )
+    return dir
+  }
+
+  it("a store out of reach: StoreUnavailable, and no folder it made is left (nor its parents)", async () => {
+    const dir = await unreachable()
+    const parent = tempWorkdir("dossier-export-down-to-")
+    for (const to of ["new", "a/b/c"]) {
+      const r = runCli(["export", "--to", to, "--workdir", dir, "--json"], { cwd: parent })
+      expect(refused(r, "StoreUnavailable").retryable).toBe(true)
+      expect(entries(parent), to).toEqual([])
+    }
+    // A folder that was there (empty, or holding a file of the user's) is left as it was found.
+    fs.mkdirSync(path.join(parent, "empty"))
+    fs.mkdirSync(path.join(parent, "mine"))
+    fs.writeFileSync(path.join(parent, "mine/notes.txt"), "mine\n")
+    for (const to of ["empty", "mine"]) {
+      refused(runCli(["export", "--to", to, "--workdir", dir, "--json"], { cwd: parent }), "StoreUnavailable")
+    }
+    expect(entries(parent)).toEqual(["empty", "mine", "mine/notes.txt"])
+  }, 60_000)
+
+  it("a failure after files were written: what the export wrote is removed", () => {
+    const dir = tempWorkdir("dossier-export-late-")
+    ok(runCli([
+      "plan",
+      "start",
+      "--workdir",
+      dir,
+      "--input",
+      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
+      "--json"
+    ]))
+    // The gate's attempts log is copied last, after the plan: a symlink there is refused then.
+    fs.mkdirSync(path.join(dir, ".dossier/gate"), { recursive: true })
+    const outside = tempWorkdir("dossier-export-late-outside-")
+    fs.writeFileSync(path.join(outside, "log"), "x\n")
+    fs.symlinkSync(path.join(outside, "log"), path.join(dir, ".dossier/gate/attempted.jsonl"))
+    const parent = tempWorkdir("dossier-export-late-to-")
+    refused(runCli(["export", "--to", path.join(parent, "copy"), "--workdir", dir, "--json"]), "UnsafePath")
+    expect(entries(parent)).toEqual([])
+    fs.mkdirSync(path.join(parent, "there"))
+    fs.writeFileSync(path.join(parent, "there/notes.txt"), "mine\n")
+    refused(runCli(["export", "--to", path.join(parent, "there"), "--workdir", dir, "--json"]), "UnsafePath")
+    expect(entries(parent)).toEqual(["there", "there/notes.txt"])
+    expect(fs.readFileSync(path.join(parent, "there/notes.txt"), "utf8")).toBe("mine\n")
+    // Once the log is a plain file again, the same export succeeds into the folder that was kept.
+    fs.rmSync(path.join(dir, ".dossier/gate/attempted.jsonl"))
+    ok(runCli(["export", "--to", path.join(parent, "there"), "--workdir", dir, "--json"]))
+    expect(fs.existsSync(path.join(parent, "there/plan.md"))).toBe(true)
+  })
+})
+
 describe.skipIf(!pgAvailable)("init --store and store status against a real server", () => {
   const db = useTestDatabase()
 

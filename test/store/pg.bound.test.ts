@@ -12,9 +12,9 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { folder, inventedQuoteResearch, parkedMaturity } from "../gate/support.js"
 import { connect } from "../mcp/support.js"
-import { type CliResult, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
+import { type CliResult, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
-import { NOW, ok } from "./support/populated.js"
+import { NOW, ok, populated } from "./support/populated.js"
 
 const refused = (r: CliResult, tag: string) => {
   expect({ code: r.code, ok: r.json?.ok, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
@@ -463,6 +463,128 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     },
     60_000
   )
+
+  it(
+    "source follow reads the store's bytes where this folder lacks the file or holds others, and writes nothing",
+    async () => {
+      const a = bind("follow-a", "follow")
+      const b = bind("follow-b", "follow")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      ok(cli(a, ["plan", "start", "--input", putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" })]))
+      // A captures a page and registers a file of its own: B's folder has neither.
+      put(a, "saved/page.html", PAGE)
+      ok(cli(a, ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/p", "--now", NOW]))
+      const NOTES = "Notes: the registered bytes say that Z holds on every input we tried.\n"
+      put(a, "research/sources/notes.txt", NOTES)
+      ok(cli(a, [
+        "plan",
+        "checkpoint",
+        "--input",
+        putInput(a, "cp.json", { sources: [{ path: "research/sources/notes.txt", origin: "https://example.org/n" }] }),
+        "--expected",
+        "1"
+      ]))
+      const QUOTE = "The page says X beats Y on long inputs"
+      const there = ok(cli(a, ["source", "follow", "--quote", QUOTE]))
+      expect(there.matches).toHaveLength(1)
+      expect(fs.readdirSync(path.join(b, "research/sources"))).toEqual([])
+      const before = snapshot(b)
+
+      // B finds the passage A captured, in the store's bytes, and says so.
+      const here = ok(cli(b, ["source", "follow", "--quote", QUOTE]))
+      expect(here.matches).toEqual(there.matches)
+      expect(here.note).toContain("read from the shared dossier's bytes")
+      const byPath = ok(cli(b, ["source", "follow", "--quote", QUOTE, "--path", there.matches[0].path]))
+      expect(byPath.matches).toEqual(there.matches)
+      const notes = ok(cli(b, ["source", "follow", "--quote", "registered bytes say that Z holds"]))
+      expect(notes.matches.map((m: any) => [m.path, m.registered, m.origin])).toEqual([
+        ["research/sources/notes.txt", true, "https://example.org/n"]
+      ])
+      // A path the dossier does not hold is still FileNotFound.
+      refused(cli(b, ["source", "follow", "--quote", QUOTE, "--path", "research/sources/none.md"]), "FileNotFound")
+      // Nothing was written in B's folder.
+      expect(snapshot(b)).toEqual(before)
+      expect(fs.readdirSync(path.join(b, "research/sources"))).toEqual([])
+
+      // A file edited here: the store's bytes are searched, the edit is left as it is.
+      put(b, "research/sources/notes.txt", "Edited here: nothing of the kind is said.\n")
+      const edited = ok(cli(b, ["source", "follow", "--quote", "registered bytes say that Z holds"]))
+      expect(edited.matches.map((m: any) => [m.path, m.registered])).toEqual([["research/sources/notes.txt", true]])
+      expect(fs.readFileSync(path.join(b, "research/sources/notes.txt"), "utf8")).toContain("Edited here")
+
+      // A folder bound with a role that may only SELECT answers the same.
+      const role = `follower_${db.name}`.slice(0, 60)
+      await adminQuery(db.url, `CREATE ROLE ${role} LOGIN`)
+      await adminQuery(db.url, `GRANT USAGE ON SCHEMA dossier TO ${role}`)
+      await adminQuery(db.url, `GRANT SELECT ON ALL TABLES IN SCHEMA dossier TO ${role}`)
+      const url = new URL(db.url)
+      url.username = role
+      const r = tempWorkdir("dossier-bound-follow-reader-")
+      fs.mkdirSync(path.join(r, ".dossier"))
+      fs.writeFileSync(
+        path.join(r, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: url.toString(), dossier: "follow" })
+      )
+      expect(ok(cli(r, ["source", "follow", "--quote", QUOTE])).matches).toEqual(there.matches)
+    },
+    90_000
+  )
+
+  it(
+    "journal inspect --verify on a host that lacks a linked file: artifact-missing, and the note says pull brings it",
+    () => {
+      const a = bind("artifact-a", "artifacts")
+      const b = bind("artifact-b", "artifacts")
+      const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+      put(a, "research/results/model.bin", new Uint8Array([0, 1, 2, 250, 251, 252]))
+      ok(cli(a, [
+        "journal",
+        "append",
+        "--study",
+        "s",
+        "--input",
+        putInput(a, "j.json", [
+          { id: "c1", type: "candidate_created", candidate: { id: "cand-a", title: "A" } },
+          { id: "a1", type: "artifact_linked", candidateId: "cand-a", artifact: { path: "research/results/model.bin" } }
+        ])
+      ]))
+      const there = ok(cli(a, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(there.findings).toEqual([])
+      expect(there.note).not.toContain("dossier pull")
+      const here = ok(cli(b, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(here.findings.map((f: any) => [f.kind, f.path])).toEqual([[
+        "artifact-missing",
+        "research/results/model.bin"
+      ]])
+      expect(here.note).toContain("`dossier pull` brings it")
+      ok(cli(b, ["pull"]))
+      const pulled = ok(cli(b, ["journal", "inspect", "--study", "s", "--verify"])).verify
+      expect(pulled.findings).toEqual([])
+    },
+    90_000
+  )
+
+  it("next on a host that lacks another host's files: the note says they may only be missing here", async () => {
+    const a = await populated()
+    ok(runCli(["init", "--store", db.url, "--dossier", "facts", "--workdir", a, "--json"]))
+    // Another host bound to the dossier that has not pulled (its binding written as init writes it).
+    const b = tempWorkdir("dossier-bound-facts-b-")
+    fs.mkdirSync(path.join(b, ".dossier"))
+    fs.writeFileSync(
+      path.join(b, ".dossier/store.json"),
+      JSON.stringify({ kind: "postgres", url: db.url, dossier: "facts" })
+    )
+    const next = (dir: string) => ok(runCli(["next", "--now", NOW, "--workdir", dir, "--json"]))
+    const here = next(b)
+    expect(here.facts.map((f: any) => f.kind)).toContain("broken-link")
+    expect(here.note).toContain("`dossier pull` brings it")
+    expect(next(a).note).not.toContain("dossier pull")
+    ok(runCli(["pull", "--workdir", b, "--json"]))
+    // The run's stage file came with the pull (a cited file the dossier never held stays missing).
+    const stage = "research/results/weekly.w1.md"
+    expect(JSON.stringify(here.facts)).toContain(stage)
+    expect(JSON.stringify(next(b).facts)).not.toContain(stage)
+  }, 120_000)
 
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")

@@ -6,6 +6,8 @@
  * (`dossier.content`, by SHA-256, written once), in the same transaction as the event. A file
  * not there is skipped (the event was kept as given); a file whose SHA-256 is no longer the
  * event's (changed since it was hashed) is `DigestMismatch`, and nothing of the append remains.
+ * `verify` hashes this host's files; a linked file missing here gets a note that `dossier pull`
+ * brings what the dossier holds.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -19,6 +21,10 @@ import { ARTIFACT_MAX_BYTES } from "../JournalLive.js"
 import { pgContentStore, type PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
+/** Added to `inspect --verify`'s note when a linked file is missing here (docs/store.md, "Missing here, held there"). */
+export const ARTIFACT_MISSING_NOTE =
+  "A linked file missing here is held by the shared dossier when the host that linked it had it: `dossier pull` brings it."
+
 export const makeJournalArtifactsPostgres = (
   folder: JournalArtifactsShape,
   files: FileStoreShape,
@@ -27,7 +33,14 @@ export const makeJournalArtifactsPostgres = (
   const content = pgContentStore(store)
   return {
     digest: folder.digest,
-    verify: folder.verify,
+    verify: (p) =>
+      Effect.map(
+        folder.verify(p),
+        (r) =>
+          r.findings.some((f) => f.kind === "artifact-missing")
+            ? { ...r, note: `${r.note} ${ARTIFACT_MISSING_NOTE}` }
+            : r
+      ),
     register: (linked) =>
       Effect.forEach(
         linked,
