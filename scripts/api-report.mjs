@@ -53,9 +53,16 @@ export const apiReport = (root = process.cwd()) => {
         // A class: its base (a service tag's shape, an error's tag) and the members it declares.
         const instance = checker.getDeclaredTypeOfSymbol(s)
         const bases = (decl?.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.getText()))
-        const props = checker.getPropertiesOfType(instance).filter(ours).map((p) =>
-          `${p.getName()}: ${typeOf(checker.getTypeOfSymbol(p))}`
-        )
+        // Its static members too (`Workdir.live`): they are properties of the constructor, not of
+        // the instance, and a library user calls them as much as any other export.
+        const props = [
+          ...checker.getPropertiesOfType(instance).filter(ours).map((p) =>
+            `${p.getName()}: ${typeOf(checker.getTypeOfSymbol(p))}`
+          ),
+          ...checker.getPropertiesOfType(type).filter(ours).filter((p) => p.getName() !== "prototype").map((p) =>
+            `static ${p.getName()}: ${typeOf(checker.getTypeOfSymbol(p))}`
+          )
+        ]
         out.push(`class ${name} extends ${bases.join(", ").replaceAll(/\s+/g, " ")} { ${props.join("; ")} }`)
       } else {
         out.push(`${kind} ${name}: ${typeOf(type)}`)

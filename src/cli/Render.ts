@@ -102,6 +102,23 @@ export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string,
   }
 }
 
+/**
+ * A refusal as the command line answers it. A `--json` answer has no hint line, so where the way
+ * out is one of the command line's own flags, its message says so: the error's own message states
+ * the fact in words true for every face (the library, the MCP server), and the human report's
+ * hint line (the catalogue's) names the flag.
+ */
+const refusalEnvelope = (json: boolean, error: Exclude<CommandFailure, { readonly _tag: "UsageError" }>) => {
+  const envelope = envelopeOf(error)
+  if (!json || error._tag !== "WorkdirNotFound") return envelope
+  return {
+    ...envelope,
+    message: error.reason === "missing"
+      ? "The work folder (from --workdir or DOSSIER_WORKDIR) does not exist; give an existing folder, or create it first."
+      : "The work folder (from --workdir or DOSSIER_WORKDIR) is not a directory; give a folder."
+  }
+}
+
 export const printUsageError = (json: boolean, detail: string) =>
   printError(json, { _tag: "UsageError", message: detail, retryable: false, detail }, usageInfo.hint, EXIT_USAGE)
 
@@ -128,7 +145,7 @@ export const respond = <A extends object>(
         onSome: (error) =>
           error._tag === "UsageError"
             ? printUsageError(json, error.detail)
-            : printError(json, envelopeOf(error), errorCatalogue[error._tag].hint, EXIT_REFUSED),
+            : printError(json, refusalEnvelope(json, error), errorCatalogue[error._tag].hint, EXIT_REFUSED),
         onNone: () => {
           if (process.env["DOSSIER_DEBUG"] === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
           printDefect(json)

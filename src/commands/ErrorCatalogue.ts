@@ -73,7 +73,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "common",
     hint:
-      "Give an existing folder with --workdir (or DOSSIER_WORKDIR), or create it first (mkdir, then `dossier init`)."
+      "Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR; in a program as the `dir` of `Workdir.live` or `DossierLive`), or create it first (mkdir, then `dossier init`)."
   },
   RecoveryNeeded: {
     retryable: false,

@@ -150,14 +150,20 @@ export class AliasedFile extends Schema.TaggedError<AliasedFile>()("AliasedFile"
   }
 }
 
+/**
+ * The folder given as the work folder (`Workdir.live(dir)`, `DossierLive(dir)`, the CLI's
+ * `--workdir` / `DOSSIER_WORKDIR`) is not an existing directory. The message states only that, in
+ * words true for every face (never the path: it may be absolute); the way out is the face's own
+ * (the CLI says which flag, src/cli/Render.ts).
+ */
 export class WorkdirNotFound extends Schema.TaggedError<WorkdirNotFound>()("WorkdirNotFound", {
   /** Nothing is at the path given (`missing`), or something that is not a directory. */
   reason: Schema.Literal("missing", "not-directory")
 }) {
   override get message() {
     return this.reason === "missing"
-      ? "The work folder does not exist (from --workdir or DOSSIER_WORKDIR)."
-      : "The work folder is not a directory (from --workdir or DOSSIER_WORKDIR)."
+      ? "The work folder does not exist: no directory is at the path given for it."
+      : "The work folder is not a directory: the path given for it names something else."
   }
 }
 

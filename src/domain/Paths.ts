@@ -3,7 +3,7 @@
  * component, O_NOFOLLOW, device/inode comparison) lives in the FileStore layers.
  */
 import * as Either from "effect/Either"
-import { PathOutsideArea, UnsafePath } from "./Errors.js"
+import { LimitExceeded, PathOutsideArea, UnsafePath } from "./Errors.js"
 
 /**
  * Normalize a user-given path relative to the work folder: `/` separators, no `.` segments,
@@ -82,3 +82,31 @@ export const normalizeInArea = (
     normalizeRelative(input),
     (p) => isUnder(p, area) ? Either.right(p) : Either.left(new PathOutsideArea({ path: input, area: `${area}/` }))
   )
+
+/** What a file read looks at on the entry it reads (an lstat, or the fstat of what it opened). */
+export interface ReadEntry {
+  readonly kind: "file" | "directory" | "symlink" | "other"
+  readonly size: number
+  readonly nlink: number
+}
+
+/**
+ * Why a read refuses the entry at `path` (FileStore `read`: a regular file, never a symlink, link
+ * count 1 unless `requireSingleLink` is false, at most `maxBytes`), or undefined when it reads it.
+ * The FileStore layers apply it to the file they opened; a listing applies it to an lstat, so that
+ * it offers only what a read serves (the MCP server's resources, src/mcp/Resources.ts).
+ */
+export const readRefusal = (
+  path: string,
+  entry: ReadEntry,
+  options: { readonly requireSingleLink: boolean; readonly maxBytes: number }
+): UnsafePath | LimitExceeded | undefined =>
+  entry.kind === "symlink"
+    ? new UnsafePath({ path, reason: "symlink" })
+    : entry.kind !== "file"
+    ? new UnsafePath({ path, reason: "not-regular-file" })
+    : options.requireSingleLink && entry.nlink > 1
+    ? new UnsafePath({ path, reason: "hard-link" })
+    : entry.size > options.maxBytes
+    ? new LimitExceeded({ limit: "fileBytes", max: options.maxBytes, actual: entry.size })
+    : undefined

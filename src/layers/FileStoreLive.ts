@@ -21,7 +21,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import { toBuffer } from "../domain/Bytes.js"
 import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
-import { normalizeRelative } from "../domain/Paths.js"
+import { normalizeRelative, readRefusal } from "../domain/Paths.js"
 import {
   DEFAULT_MAX_BYTES,
   type Digest,
@@ -85,13 +85,10 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
       fs.closeSync(fd)
       throw ioError(rel, "open")(e)
     }
-    const refusal = !st.isFile()
-      ? new UnsafePath({ path: rel, reason: "not-regular-file" })
-      : requireSingleLink && st.nlink > 1
-      ? new UnsafePath({ path: rel, reason: "hard-link" })
-      : st.size > max
-      ? new LimitExceeded({ limit: "fileBytes", max, actual: st.size })
-      : undefined
+    const refusal = readRefusal(rel, { kind: kindOf(st), size: st.size, nlink: st.nlink }, {
+      requireSingleLink,
+      maxBytes: max
+    })
     if (refusal !== undefined) {
       fs.closeSync(fd)
       throw refusal

@@ -10,8 +10,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
-import { EditedRetainedFile, FileNotFound, LimitExceeded, UnsafePath } from "../domain/Errors.js"
-import { normalizeRelative } from "../domain/Paths.js"
+import { EditedRetainedFile, FileNotFound, UnsafePath } from "../domain/Errors.js"
+import { normalizeRelative, type ReadEntry, readRefusal } from "../domain/Paths.js"
 import {
   DEFAULT_MAX_BYTES,
   type Digest,
@@ -31,6 +31,13 @@ type Node =
   | { readonly kind: "directory" }
   | { readonly kind: "symlink" }
   | { readonly kind: "other" }
+
+/** What `stat` answers for a node, and what a read checks (`readRefusal`). */
+const entryOf = (n: Node): ReadEntry => ({
+  kind: n.kind,
+  size: n.kind === "file" ? n.inode.data.byteLength : 0,
+  nlink: n.kind === "file" ? n.inode.links : 1
+})
 
 const toBytes = (data: Uint8Array | string): Uint8Array =>
   typeof data === "string" ? new Uint8Array(Buffer.from(data, "utf8")) : new Uint8Array(data)
@@ -97,15 +104,12 @@ export const makeMemoryFs = (): MemoryFs => {
       if ((yield* checkParents(rel)) === "missing") return yield* new FileNotFound({ path: rel })
       const n = nodes.get(rel)
       if (n === undefined) return yield* new FileNotFound({ path: rel })
-      if (n.kind === "symlink") return yield* new UnsafePath({ path: rel, reason: "symlink" })
+      const refusal = readRefusal(rel, entryOf(n), {
+        requireSingleLink: options?.requireSingleLink !== false,
+        maxBytes: options?.maxBytes ?? DEFAULT_MAX_BYTES
+      })
+      if (refusal !== undefined) return yield* refusal
       if (n.kind !== "file") return yield* new UnsafePath({ path: rel, reason: "not-regular-file" })
-      if (options?.requireSingleLink !== false && n.inode.links > 1) {
-        return yield* new UnsafePath({ path: rel, reason: "hard-link" })
-      }
-      const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
-      if (n.inode.data.byteLength > max) {
-        return yield* new LimitExceeded({ limit: "fileBytes", max, actual: n.inode.data.byteLength })
-      }
       return { rel, inode: n.inode }
     })
 
@@ -121,11 +125,7 @@ export const makeMemoryFs = (): MemoryFs => {
       if ((yield* checkParents(rel)) === "missing") return Option.none()
       const n = nodes.get(rel)
       if (n === undefined) return Option.none()
-      return Option.some({
-        kind: n.kind,
-        size: n.kind === "file" ? n.inode.data.byteLength : 0,
-        nlink: n.kind === "file" ? n.inode.links : 1
-      })
+      return Option.some(entryOf(n))
     })
 
   const writeAtomic: FileStoreShape["writeAtomic"] = (p, data) =>

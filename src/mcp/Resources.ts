@@ -6,9 +6,14 @@
  *   percent-encoded as a URI path);
  * - `dossier://journal/<study>`: the study's journal, `research/<study>/research-events.jsonl`,
  *   read through the Journal service (`Journal.lines`), whatever stores it.
- * The list names the plan (once plan.md is there), every retained file and every study's journal; it is brought up to
- * date before each `resources/list` and after each tool call, and the client is told when it
- * grew (`notifications/resources/list_changed`). Both URI templates are listed too.
+ * The list names the plan (once plan.md is there), every retained file and every study's journal,
+ * and only those a read serves: each file is held to the checks of the read (`servable`: the
+ * FileStore read's own `readRefusal` on its lstat — a regular file, no symlink, link count 1, at
+ * most 16 MiB — below a parent the boundary lets through), so a hard-linked source, a symlinked
+ * journal or a file too large is not offered. It is brought up to date before each
+ * `resources/list`, and after a tool call that added a candidate (`candidates`: a new file, a new
+ * journal, plan.md), when the client is told if it grew (`notifications/resources/list_changed`).
+ * Both URI templates are listed too.
  * A URI that names no resource of the folder (another scheme such as `file:///etc/passwd`, a path
  * that leaves research/sources/, a missing file, a symlink, a study without a journal) is the MCP
  * "resource not found" error (-32002, data `{uri}`); a file too large to read is -32602.
@@ -18,7 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { checkStudyId, studyPaths } from "../domain/Journal.js"
-import { normalizeInArea } from "../domain/Paths.js"
+import { normalizeInArea, readRefusal } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { FileStore } from "../services/FileStore.js"
@@ -36,6 +41,9 @@ const INTERNAL_ERROR = -32603
 
 /** Resources larger than this are refused (InvalidParams): a client reads them whole. */
 const MAX_RESOURCE_BYTES = 16 * 1024 * 1024
+
+/** How a resource's file is read (a journal in the folder too: `Journal.lines` reads it so). */
+const READ = { requireSingleLink: true, maxBytes: MAX_RESOURCE_BYTES } as const
 
 /** A failed read, as the JSON-RPC error to answer. */
 export interface ResourceError {
@@ -97,7 +105,18 @@ const contents = (
   uri: string,
   path: string
 ): Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError, FileStore> =>
-  bytesOf(uri, path, Effect.flatMap(FileStore, (store) => store.read(path, { maxBytes: MAX_RESOURCE_BYTES })))
+  bytesOf(uri, path, Effect.flatMap(FileStore, (store) => store.read(path, READ)))
+
+/**
+ * Whether a read of the file at `path` serves it: it is there (below parents the boundary lets
+ * through: `stat` checks them) and its lstat passes the checks the read makes on what it opens
+ * (`readRefusal`, the FileStore layers' own). The list offers a file only then.
+ */
+const servable = (path: string): Effect.Effect<boolean, never, FileStore> =>
+  Effect.flatMap(FileStore, (store) => store.stat(path)).pipe(
+    Effect.map(Option.exists((entry) => readRefusal(path, entry, READ) === undefined)),
+    Effect.orElseSucceed(() => false)
+  )
 
 /** A study's journal for a resource, read through the Journal service. */
 const journalContents = (
@@ -134,15 +153,42 @@ const bytesOf = <R>(
   )
 
 export interface ResourceHandlers {
-  /** Every resource there is now. */
+  /** Every resource there is now: what a read serves. */
   readonly list: Effect.Effect<ReadonlyArray<Resource>>
+  /**
+   * The URIs `list` looks at before it holds each file to the read's checks (a superset of its
+   * answer, without a `stat` per file): what the server compares after each tool call to learn,
+   * cheaply, whether the list may have grown.
+   */
+  readonly candidates: Effect.Effect<ReadonlySet<string>>
   readonly templates: ReadonlyArray<
     { readonly uriTemplate: string; readonly name: string; readonly description: string; readonly mimeType?: string }
   >
   readonly read: (uri: string) => Effect.Effect<{ contents: Array<ResourceContents> }, ResourceError>
 }
 
-export const resourceHandlers = (services: Context.Context<CommandServices>): ResourceHandlers => {
+/**
+ * A resource the list may name, and the file a read of it opens that the list still has to check
+ * (none: read from the store, or checked already).
+ */
+interface Candidate {
+  readonly file: string | undefined
+  readonly resource: Resource
+}
+
+export interface ResourceOptions {
+  /**
+   * Whether the journals are files of the folder (`research/<study>/research-events.jsonl`, read
+   * through the FileStore), so that the list holds each to the read's checks. False in a folder
+   * bound to a shared store, whose journals are the store's rows.
+   */
+  readonly journalFiles: boolean
+}
+
+export const resourceHandlers = (
+  services: Context.Context<CommandServices>,
+  options: ResourceOptions
+): ResourceHandlers => {
   const provided = <A>(effect: Effect.Effect<A, ResourceError, CommandServices>) =>
     effect.pipe(
       Effect.provide(services),
@@ -162,51 +208,68 @@ export const resourceHandlers = (services: Context.Context<CommandServices>): Re
     return Effect.fail(notFound(uri))
   }
 
-  const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.gen(function*() {
-    const out: Array<Resource> = []
-    // The plan once plan.md is there (before, reading it is "resource not found").
-    const plan = yield* Effect.flatMap(FileStore, (store) => store.stat("plan.md"))
-    if (Option.isSome(plan) && plan.value.kind === "file") {
-      out.push({
-        uri: PLAN_URI,
-        name: "plan.md",
-        mimeType: "text/markdown",
-        description: "The work folder's plan (prose and the marked plan section)."
-      })
-    }
-    const sources = yield* Effect.flatMap(Sources, (s) => s.list)
-    for (const path of sources) {
-      out.push({
+  // Each part of the list on its own: one that cannot be listed (research/sources/ a symlink, a
+  // journal store out of reach) is left out, never the others. Each resource names the file a
+  // read of it opens through the FileStore (none: a bound folder's journal, read from the store).
+  const part = <E>(effect: Effect.Effect<ReadonlyArray<Candidate>, E, CommandServices>) =>
+    effect.pipe(Effect.catchAllCause(() => Effect.succeed<ReadonlyArray<Candidate>>([])))
+
+  // The plan once a read serves plan.md (one file: checked here, so that a candidate too).
+  const plan = part(Effect.map(servable("plan.md"), (ok) =>
+    ok
+      ? [{
+        file: undefined,
+        resource: {
+          uri: PLAN_URI,
+          name: "plan.md",
+          mimeType: "text/markdown",
+          description: "The work folder's plan (prose and the marked plan section)."
+        }
+      }]
+      : []))
+
+  const sources = part(Effect.map(Effect.flatMap(Sources, (s) => s.list), (paths) =>
+    paths.map((path) => ({
+      file: path,
+      resource: {
         uri: sourceUri(path),
         name: path,
         mimeType: mimeOf(path),
         description: "A retained source (write-once)."
-      })
-    }
-    const studies = yield* Effect.flatMap(Journal, (j) => j.studies)
-    for (const row of studies) {
-      out.push({
+      }
+    }))))
+
+  const journals = part(Effect.map(Effect.flatMap(Journal, (j) => j.studies), (rows) =>
+    rows.map((row) => ({
+      file: options.journalFiles ? studyPaths(row.study).journal : undefined,
+      resource: {
         uri: `${JOURNAL_PREFIX}${row.study}`,
         name: `journal of ${row.study}`,
         mimeType: "application/jsonl",
         description: `research/${row.study}/research-events.jsonl`
-      })
-    }
-    return out
-  }).pipe(
-    Effect.provide(services),
-    Effect.catchAllCause(() =>
-      Effect.succeed([{
-        uri: PLAN_URI,
-        name: "plan.md",
-        mimeType: "text/markdown",
-        description: "The work folder's plan."
-      }])
-    )
-  )
+      }
+    }))))
+
+  const all = Effect.map(Effect.all([plan, sources, journals]), (parts) => parts.flat())
+
+  const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.flatMap(all, (found) =>
+    Effect.filterMap(
+      found.map((c) =>
+        c.file === undefined
+          ? Effect.succeed(Option.some(c.resource))
+          : Effect.map(servable(c.file), (ok) => (ok ? Option.some(c.resource) : Option.none()))
+      ),
+      (o) => o
+    )).pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.succeed([])))
+
+  const candidates: Effect.Effect<ReadonlySet<string>> = Effect.map(
+    all,
+    (found): ReadonlySet<string> => new Set(found.map((c) => c.resource.uri))
+  ).pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.succeed(new Set<string>())))
 
   return {
     list,
+    candidates,
     templates: [
       {
         uriTemplate: `${SOURCES_PREFIX}{+path}`,

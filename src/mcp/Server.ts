@@ -172,12 +172,13 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     // each writing call refreshes the folder's view; an unbound one never loads the driver.
     let services: Context.Context<CommandServices>
     let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
-    if (isBoundFolder(options.dir)) {
-      const bound = yield* Effect.promise(() => import("../commands/Bound.js"))
+    const bound = isBoundFolder(options.dir)
+    if (bound) {
+      const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
       const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
       const context = yield* Layer.build(CommandsBound(options.dir))
       services = context
-      afterWrite = (path) => Effect.provide(bound.refreshAfter(path), context)
+      afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)
     } else {
       services = yield* Layer.build(CommandsLive(options.dir))
     }
@@ -195,7 +196,8 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       ...(afterWrite === undefined ? {} : { afterWrite }),
       ...(options.select === undefined ? {} : { select: options.select })
     })
-    const resources = resourceHandlers(services)
+    // A bound folder's journals are the store's rows, not files of the folder.
+    const resources = resourceHandlers(services, { journalFiles: !bound })
     const capabilities = { tools: {}, resources: { listChanged: true } }
     const serverInfo = { name: options.name, version: options.version }
     const guard = new JsonRpcGuard({
@@ -210,7 +212,11 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     })
     const server = new Server(serverInfo, { capabilities, instructions: INSTRUCTIONS })
 
+    // What the client was last offered, and the candidates that list was made of: a call that
+    // adds no candidate cannot have grown the list, so the list (a stat per file) is made again
+    // only when one appeared.
     let listed = new Set<string>()
+    let candidates: ReadonlySet<string> = new Set<string>()
     const uris = Effect.map(resources.list, (list) => new Set(list.map((r) => r.uri)))
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalogue.tools as Array<never> }))
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -220,14 +226,19 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       }
       const result = await run(call, extra.signal)
       // A call may have retained files or started a journal: tell the client the list grew.
-      const now = await run(uris)
-      if ([...now].some((u) => !listed.has(u))) {
-        listed = now
-        void server.sendResourceListChanged().catch(() => undefined)
+      const found = await run(resources.candidates)
+      if ([...found].some((u) => !candidates.has(u))) {
+        candidates = found
+        const now = await run(uris)
+        if ([...now].some((u) => !listed.has(u))) {
+          listed = now
+          void server.sendResourceListChanged().catch(() => undefined)
+        }
       }
       return result as never
     })
     server.setRequestHandler(ListResourcesRequestSchema, async () => {
+      candidates = await run(resources.candidates)
       const list = await run(resources.list)
       listed = new Set(list.map((r) => r.uri))
       return { resources: list as Array<never> }
@@ -241,6 +252,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       if (Either.isLeft(read)) throw new McpError(read.left.code, read.left.message, read.left.data)
       return read.right as never
     })
+    candidates = yield* resources.candidates
     listed = yield* uris
 
     let stdinEnded: () => void = () => undefined

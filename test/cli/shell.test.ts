@@ -87,6 +87,28 @@ describe("finding the work folder", () => {
       "not-directory"
     )
   })
+
+  it("WorkdirNotFound tells what to do on the command line: the human hint and the --json message name the flags", () => {
+    const dir = tempWorkdir()
+    put(dir, "file", "x")
+    for (const [name, reason] of [["nope", "missing"], ["file", "not-directory"]] as const) {
+      const given = path.join(dir, name)
+      const e = refusal(at(dir, ["plan", "inspect", "--workdir", given]), "WorkdirNotFound")
+      expect(e.reason).toBe(reason)
+      expect(e.message).toContain("(from --workdir or DOSSIER_WORKDIR)")
+      expect(e.message).toMatch(/; give (an existing folder, or create it first|a folder)\.$/)
+      expect(refusal(at(dir, ["plan", "inspect"], { env: { DOSSIER_WORKDIR: given } }), "WorkdirNotFound").message)
+        .toBe(
+          e.message
+        )
+      const human = runCli(["plan", "inspect", "--workdir", given])
+      expect(human.code).toBe(1)
+      expect(human.stderr).toMatch(/^error WorkdirNotFound: The work folder (does not exist|is not a directory): /)
+      expect(human.stderr).toContain("Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR;")
+      expect(human.stderr).not.toContain(dir)
+      expect(JSON.stringify(e)).not.toContain(dir)
+    }
+  })
 })
 
 describe("--input", () => {

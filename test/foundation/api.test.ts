@@ -3,6 +3,7 @@
  * fails here until the report is regenerated (`npm run api`) and the diff is reviewed.
  */
 import { execFile } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 
@@ -20,4 +21,11 @@ describe("API report", () => {
     )
     expect(result, result.stderr).toEqual({ code: 0, stderr: "" })
   }, 240_000)
+
+  it("shows a class's static members, as a library user calls them (Workdir.live, Workdir.fixed)", () => {
+    const report = fs.readFileSync(path.resolve(__dirname, "../../api/dossier.api.md"), "utf8")
+    const workdir = report.split("\n").find((line) => line.includes("class Workdir "))
+    expect(workdir).toContain("static live: (dir: string) => Layer<Workdir, WorkdirNotFound, never>")
+    expect(workdir).toContain("static fixed: (root: string) => Layer<Workdir, never, never>")
+  })
 })

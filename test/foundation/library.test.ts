@@ -184,4 +184,24 @@ describe("library", () => {
       expect(services).toHaveLength(5)
       expect((yield* Effect.flatMap(Plan.Plan, (p) => p.inspect).pipe(Effect.provide(planLive))).state).toBe("none")
     }))
+
+  it.effect("a work folder that is not there: WorkdirNotFound says so in words that name no CLI flag", () =>
+    Effect.gen(function*() {
+      const dir = tempWorkdir()
+      fs.writeFileSync(path.join(dir, "file"), "x")
+      for (
+        const [given, reason] of [
+          [path.join(dir, "nope"), "missing"],
+          [path.join(dir, "file"), "not-directory"]
+        ] as const
+      ) {
+        for (const layer of [Files.Workdir.live(given), surface.DossierLive(given)]) {
+          const error = yield* Effect.flip(Effect.asVoid(Layer.build(layer)).pipe(Effect.scoped))
+          expect(error).toMatchObject({ _tag: "WorkdirNotFound", reason })
+          expect(error.message).toMatch(/^The work folder (does not exist|is not a directory): /)
+          expect(error.message).not.toMatch(/--workdir|DOSSIER_WORKDIR/)
+          expect(error.message).not.toContain(dir)
+        }
+      }
+    }))
 })

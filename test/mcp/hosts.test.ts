@@ -260,4 +260,63 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       text: expect.stringContaining("VAT rate")
     })
   })
+
+  it("the list offers only what a read serves: no hard-linked, symlinked, special or too large file", async () => {
+    const own = tempWorkdir("dossier-mcp-listed-")
+    const line = (id: string, title: string) => ({ id, type: "candidate_created", candidate: { id, title } })
+    put(own, "plan.md", "# Notes\n")
+    put(own, "research/sources/kept.md", "A plain retained file.\n")
+    // A source with a second name (elsewhere in the folder), one behind a symlink, a FIFO, one over 16 MiB.
+    put(own, "research/sources/twice.md", "Held under two names.\n")
+    fs.linkSync(path.join(own, "research/sources/twice.md"), path.join(own, "research/inputs-twice.md"))
+    put(own, "elsewhere.md", "Outside research/sources/.\n")
+    fs.symlinkSync(path.join(own, "elsewhere.md"), path.join(own, "research/sources/link.md"))
+    spawnSync("mkfifo", [path.join(own, "research/sources/pipe.md")])
+    put(own, "research/sources/big.txt", "")
+    fs.truncateSync(path.join(own, "research/sources/big.txt"), 16 * 1024 * 1024 + 1)
+    const client = await connect(own)
+    try {
+      for (const study of ["good", "linked", "hardlinked"]) {
+        expect((await client.call("journal_append", { study, input: [line("e1", study)] })).isError).toBe(false)
+      }
+      // A journal that is a symlink (to a journal of its own), and one with a second name.
+      const journal = (study: string) => path.join(own, "research", study, "research-events.jsonl")
+      fs.renameSync(journal("linked"), path.join(own, "linked-events.jsonl"))
+      fs.symlinkSync(path.join(own, "linked-events.jsonl"), journal("linked"))
+      fs.linkSync(journal("hardlinked"), path.join(own, "research", "hardlinked", "copy.jsonl"))
+
+      const uris = (await client.client.listResources()).resources.map((r) => r.uri)
+      expect(uris.sort()).toEqual([
+        "dossier://journal/good",
+        "dossier://plan",
+        "dossier://sources/kept.md"
+      ])
+      // What is listed reads; what is left out is refused by the read too.
+      for (const uri of uris) await client.client.readResource({ uri })
+      for (
+        const uri of [
+          "dossier://sources/twice.md",
+          "dossier://sources/link.md",
+          "dossier://sources/pipe.md",
+          "dossier://sources/big.txt",
+          "dossier://journal/linked",
+          "dossier://journal/hardlinked"
+        ]
+      ) {
+        await expect(client.client.readResource({ uri }), uri).rejects.toBeInstanceOf(McpError)
+      }
+      // research/sources/ itself a symlink: no source is offered, and the rest of the list stands.
+      fs.renameSync(path.join(own, "research/sources"), path.join(own, "moved-sources"))
+      fs.symlinkSync(path.join(own, "moved-sources"), path.join(own, "research/sources"))
+      expect((await client.client.listResources()).resources.map((r) => r.uri).sort()).toEqual([
+        "dossier://journal/good",
+        "dossier://plan"
+      ])
+      // Without plan.md, no plan is offered even then.
+      fs.rmSync(path.join(own, "plan.md"))
+      expect((await client.client.listResources()).resources.map((r) => r.uri)).toEqual(["dossier://journal/good"])
+    } finally {
+      await client.client.close()
+    }
+  })
 })

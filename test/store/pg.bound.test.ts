@@ -208,6 +208,15 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         // The part of B's view the call touched was refreshed: the journal, not yet the plan.
         expect(fs.existsSync(path.join(b, "research/m/research-events.jsonl"))).toBe(true)
         expect(fs.existsSync(path.join(b, "plan.md"))).toBe(false)
+        // The journal resource is the store's: listed and read from it, whatever the view holds.
+        const view = path.join(b, "research/m/research-events.jsonl")
+        fs.renameSync(view, path.join(b, "moved-events.jsonl"))
+        fs.symlinkSync(path.join(b, "moved-events.jsonl"), view)
+        expect((await server.client.listResources()).resources.map((r) => r.uri)).toContain("dossier://journal/m")
+        const journal = await server.client.readResource({ uri: "dossier://journal/m" })
+        expect((journal.contents[0] as { text: string }).text).toContain("cand-m")
+        fs.rmSync(view)
+        fs.renameSync(path.join(b, "moved-events.jsonl"), view)
         const checkpointed = await server.call("plan_checkpoint", { input: { nextAction: "read" }, expected: 1 })
         expect(checkpointed.isError, checkpointed.text).toBe(false)
         expect(fs.readFileSync(path.join(b, "plan.md"), "utf8")).toContain("Shared over MCP")
