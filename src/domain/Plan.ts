@@ -112,7 +112,7 @@ export const PlanStartInput = Schema.Struct({
   nextAction: Schema.propertySignature(Schema.String).annotations({ description: "What to do next." }),
   expectedRevision: Schema.optional(Revision).annotations({
     description:
-      "Only when replacing the goal: the plan's revision you reconciled (or give it to the command as its expected revision)."
+      "Only when replacing the goal: the revision you reconciled (or give it as the command's expected revision)."
   })
 }).annotations({ identifier: "plan-start" })
 export type PlanStartInput = typeof PlanStartInput.Type

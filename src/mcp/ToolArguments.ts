@@ -155,7 +155,7 @@ const flagField = (flag: FlagSpec, required: boolean): Field => {
       return Schema.optionalWith(described(Schema.String, f.description), { as: "Option" })
     case "now":
       return Schema.optionalWith(
-        described(Instant, "When to act (ISO-8601; default: now)."),
+        described(Instant, "When to act (ISO-8601)."),
         { as: "Option" }
       )
   }

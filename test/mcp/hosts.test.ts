@@ -37,10 +37,9 @@ const READ_ONLY = [
 ]
 
 /**
- * The most a whole `tools/list` answer may weigh: 31 KiB (bytes of its JSON-RPC line; it was 60,163),
- * and 256 bytes more since grant_revoke's output schema names the fields of grant show's answer.
+ * The most a whole `tools/list` answer may weigh: 31 KiB (bytes of its JSON-RPC line; it was 60,163).
  */
-const LIST_BUDGET = 31 * 1024 + 256
+const LIST_BUDGET = 31 * 1024
 
 let dir: string
 let server: Connected
