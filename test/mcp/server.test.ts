@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
+import { errorCatalogue, usageInfo } from "../../src/commands/ErrorCatalogue.js"
 import { toolNames } from "../../src/mcp/Tools.js"
 import { closingScopeResearch, parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
 import { at, literature, sha, SOURCE_TEXT as PAPER_TEXT, weekWindow } from "../monitor/support.js"
@@ -68,6 +69,11 @@ const refused = async (name: string, args: Record<string, unknown>, tag: string)
   expect(r.body.error._tag, r.text).toBe(tag)
   expect(typeof r.body.error.message).toBe("string")
   expect(typeof r.body.error.retryable).toBe("boolean")
+  // What to do, as the human rendering says it; the text item is the same JSON.
+  expect(r.body.error.hint, r.text).toBe(
+    tag === "UsageError" ? usageInfo.hint : errorCatalogue[tag as keyof typeof errorCatalogue].hint
+  )
+  expect(JSON.parse(r.text)).toEqual(r.body)
   return r.body.error
 }
 
