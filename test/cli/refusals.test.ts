@@ -68,3 +68,46 @@ describe("every refusal says what to do under --json too (hint)", () => {
     }
   })
 })
+
+describe("a refusal repeats at most 512 characters of a value it was given", () => {
+  const huge = "a".repeat(100_000)
+
+  it("a 100 KB study id: answered in a few hundred bytes, with the marker, under --json and for people", () => {
+    const dir = tempWorkdir("dossier-refusals-")
+    const json = run(dir, ["journal", "inspect", "--study", huge, "--json"])
+    expect(json.code).toBe(1)
+    expect(json.stdout.length).toBeLessThan(2048)
+    expect(json.json.error._tag).toBe("InvalidInput")
+    expect(json.json.error.message).toMatch(
+      /^The input is invalid at 'study': 'a+\u2026\[\d+ characters left out\]\u2026a+' is not a study id: 1-64/
+    )
+    expect(json.json.error.issues[0].message).toContain("characters left out")
+    const human = run(dir, ["journal", "inspect", "--study", huge])
+    expect(human.code).toBe(1)
+    expect(human.stderr.length).toBeLessThan(2048)
+    expect(human.stderr).toContain("characters left out")
+  })
+
+  it("a 100 KB unknown option and a 100 KB path: clipped too", () => {
+    const dir = tempWorkdir("dossier-refusals-")
+    const usage = run(dir, ["plan", "inspect", `--${huge}`, "--json"])
+    expect(usage.code).toBe(2)
+    expect(usage.stdout.length).toBeLessThan(2048)
+    expect(usage.json.error.detail).toContain("characters left out")
+    const url = run(dir, ["ingest", `https://${huge}.example/`, "--json"])
+    expect(url.stdout.length).toBeLessThan(2048)
+    expect(url.json.error).toMatchObject({ _tag: "InvalidUrl" })
+    expect(url.json.error.url).toMatch(/^https:\/\/a+\u2026\[\d+ characters left out\]\u2026a+\.example\/$/)
+  })
+
+  it("an id or a path of normal length is repeated byte for byte", () => {
+    const dir = tempWorkdir("dossier-refusals-")
+    const id = `Bad-${"x".repeat(60)}`
+    const bad = run(dir, ["journal", "inspect", "--study", id, "--json"])
+    expect(bad.json.error.issues[0].message).toContain(`'${id}'`)
+    const rel = `research/inputs/${"p".repeat(200)}.json`
+    const missing = run(dir, ["plan", "start", "--input", rel, "--json"])
+    expect(missing.json.error, missing.stdout).toMatchObject({ _tag: "FileNotFound", path: rel })
+    expect(missing.json.error.message).toContain(rel)
+  })
+})

@@ -316,6 +316,23 @@ describe("dossier mcp (official SDK client)", () => {
     await expect(server.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/not found/)
   })
 
+  it("a 100 KB value is refused in a few hundred bytes, clipped with a marker, through MCP", async () => {
+    const huge = "a".repeat(100_000)
+    for (
+      const [name, args] of [
+        ["journal_inspect", { study: huge }],
+        ["grant_show", { grant: huge }],
+        ["plan_start", { input: { goal: "g", limits: [], nextAction: "n", [huge.slice(0, 60_000)]: 1 } }]
+      ] as const
+    ) {
+      const r = await server.call(name, args)
+      expect(r.isError, name).toBe(true)
+      expect(r.text.length, `${name}: ${r.text.slice(0, 200)}`).toBeLessThan(3072)
+      expect(JSON.stringify(r.body).length).toBeLessThan(3072)
+      expect(r.text, name).toMatch(/a\u2026\[\d+ characters left out\]\u2026a/)
+    }
+  })
+
   it("never shows an absolute path of the machine", () => {
     expect(outputs.length).toBeGreaterThan(20)
     for (const text of outputs) {
