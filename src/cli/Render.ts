@@ -6,8 +6,7 @@
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Envelope.js"
-import { defectInfo, errorCatalogue, usageInfo } from "../commands/ErrorCatalogue.js"
+import { defectEnvelope, envelopeOf, type ErrorEnvelope, usageEnvelope } from "../commands/Envelope.js"
 import type { AnyWork, CommandFailure } from "../commands/Work.js"
 import { invocation } from "./Context.js"
 
@@ -72,7 +71,7 @@ const scalar = (v: unknown): string => (typeof v === "string" ? v : JSON.stringi
 export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
   const lines: Array<string> = []
   for (const [k, v] of Object.entries(envelope)) {
-    if (k === "_tag" || k === "message" || k === "retryable" || k === "detail") continue
+    if (k === "_tag" || k === "message" || k === "retryable" || k === "hint" || k === "detail") continue
     if (Array.isArray(v)) {
       if (v.length === 0) {
         lines.push(`  ${k}: none`)
@@ -91,38 +90,22 @@ export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
   return lines
 }
 
-export const printError = (json: boolean, envelope: ErrorEnvelope, hint: string, exitCode: number) => {
+/** A refusal: its envelope under `--json`; else its message, its fields and its hint on stderr. */
+export const printError = (json: boolean, envelope: ErrorEnvelope, exitCode: number) => {
   if (json) write(process.stdout, JSON.stringify({ ok: false, ...shown(), error: envelope }), exitCode)
   else {
     write(
       process.stderr,
-      [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${hint}`].join("\n"),
+      [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${envelope.hint}`]
+        .join("\n"),
       exitCode
     )
   }
 }
 
-/**
- * A refusal as the command line answers it. A `--json` answer has no hint line, so where the way
- * out is one of the command line's own flags, its message says so: the error's own message states
- * the fact in words true for every face (the library, the MCP server), and the human report's
- * hint line (the catalogue's) names the flag.
- */
-const refusalEnvelope = (json: boolean, error: Exclude<CommandFailure, { readonly _tag: "UsageError" }>) => {
-  const envelope = envelopeOf(error)
-  if (!json || error._tag !== "WorkdirNotFound") return envelope
-  return {
-    ...envelope,
-    message: error.reason === "missing"
-      ? "The work folder (from --workdir or DOSSIER_WORKDIR) does not exist; give an existing folder, or create it first."
-      : "The work folder (from --workdir or DOSSIER_WORKDIR) is not a directory; give a folder."
-  }
-}
+export const printUsageError = (json: boolean, detail: string) => printError(json, usageEnvelope(detail), EXIT_USAGE)
 
-export const printUsageError = (json: boolean, detail: string) =>
-  printError(json, { _tag: "UsageError", message: detail, retryable: false, detail }, usageInfo.hint, EXIT_USAGE)
-
-export const printDefect = (json: boolean) => printError(json, defectEnvelope, defectInfo.hint, EXIT_DEFECT)
+export const printDefect = (json: boolean) => printError(json, defectEnvelope, EXIT_DEFECT)
 
 /**
  * Run a command's effect and render its outcome. The error channel is the full domain union,
@@ -145,7 +128,7 @@ export const respond = <A extends object>(
         onSome: (error) =>
           error._tag === "UsageError"
             ? printUsageError(json, error.detail)
-            : printError(json, refusalEnvelope(json, error), errorCatalogue[error._tag].hint, EXIT_REFUSED),
+            : printError(json, envelopeOf(error), EXIT_REFUSED),
         onNone: () => {
           if (process.env["DOSSIER_DEBUG"] === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
           printDefect(json)

@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import ipaddr from "ipaddr.js"
 import { isIP } from "node:net"
+import { clipped } from "./Clip.js"
 import { MAX_URL_LENGTH } from "./IngestContent.js"
 import { CredentialsInUrl, ForbiddenDestination, InvalidUrl, UnsupportedScheme } from "./IngestErrors.js"
 
@@ -160,7 +161,7 @@ export const checkUrl = (
   raw: string,
   base?: string
 ): Either.Either<Target, TargetError> => {
-  const shown = raw.length > 2048 ? `${raw.slice(0, 2048)}…` : raw
+  const shown = clipped(raw)
   if (raw.length === 0 || raw.length > MAX_URL_LENGTH) return Either.left(new InvalidUrl({ url: shown }))
   let url: URL
   try {

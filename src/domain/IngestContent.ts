@@ -5,6 +5,7 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { isAscii, isUtf8 } from "node:buffer"
+import { clipped } from "./Clip.js"
 import {
   CompressedResponse,
   CredentialsInUrl,
@@ -92,7 +93,7 @@ export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | Uns
   try {
     url = new URL(raw)
   } catch {
-    return Either.left(new InvalidUrl({ url: raw.slice(0, 200) }))
+    return Either.left(new InvalidUrl({ url: clipped(raw) }))
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     // The scheme without its colon, as a fetch's refusal names it (src/domain/DestinationPolicy.ts).

@@ -22,6 +22,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { clipped } from "../domain/Clip.js"
 import { checkStudyId, studyPaths } from "../domain/Journal.js"
 import { normalizeInArea, readRefusal } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
@@ -80,10 +81,11 @@ const mimeOf = (path: string): string =>
 export const sourceUri = (path: string): string =>
   `${SOURCES_PREFIX}${path.slice(SOURCES_AREA.length + 1).split("/").map(encodeURIComponent).join("/")}`
 
+/** What an error repeats of the URI asked for: clipped as a refusal's values are (../domain/Clip.ts). */
 export const notFound = (uri: string): ResourceError => ({
   code: RESOURCE_NOT_FOUND,
-  message: `Resource not found: ${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}`,
-  data: { uri }
+  message: `Resource not found: ${clipped(uri)}`,
+  data: { uri: clipped(uri) }
 })
 
 /** The path a `dossier://sources/…` URI names, or undefined when it names nothing under research/sources/. */
@@ -144,9 +146,9 @@ const bytesOf = <R>(
       // Missing, or not a regular file of the folder (a symlink, a special file): no such resource.
       Effect.fail(
         e._tag === "LimitExceeded"
-          ? { code: INVALID_PARAMS, message: `${uri}: ${e.message}` }
+          ? { code: INVALID_PARAMS, message: `${clipped(uri)}: ${e.message}` }
           : e._tag === "IoError"
-          ? { code: INTERNAL_ERROR, message: `${uri}: the file could not be read` }
+          ? { code: INTERNAL_ERROR, message: `${clipped(uri)}: the file could not be read` }
           : notFound(uri)
       )
     )

@@ -59,7 +59,7 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 export const INSTRUCTIONS =
   "dossier keeps research in one work folder so that another agent or a person can check it and continue. " +
   "Call `status` first. Each tool is a dossier command; its arguments are the command's flags in camelCase, `input` the command's input file as JSON inline (at most 64 KiB). " +
-  "A success is {ok: true, …}; a refusal isError with {ok: false, error: {_tag, message, retryable, …}}. " +
+  "A success is {ok: true, …}; a refusal isError with {ok: false, error: {_tag, message, retryable, hint, …}}: hint says what to do. " +
   "Tool lists sketch nested inputs and outputs; the `schema` tool gives each whole schema. " +
   "Inspect before retrying an uncertain write; quote sources verbatim; register a source in the plan before citing it. " +
   "A SHA-256 proves that a file is the one registered, not that it is true."

@@ -17,6 +17,7 @@ import * as Schema from "effect/Schema"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
 import { parseNow } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
+import { clipped } from "../domain/Clip.js"
 import { InlineInput } from "../services/InputFile.js"
 import { compact, shallow, slim } from "./ToolSchemas.js"
 
@@ -34,9 +35,9 @@ const Instant = Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
   encode: (d) => ParseResult.succeed(d.toISOString())
 })
 
-/** What a refusal quotes of what it was given, clipped. */
-const clipped = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}\u2026` : text)
-const shown = (u: unknown): string => clipped(JSON.stringify(u) ?? String(u))
+/** What an argument's refusal quotes of what it was given: clipped shorter than a refusal's values. */
+const QUOTED_MAX = 80
+const shown = (u: unknown): string => clipped(JSON.stringify(u) ?? String(u), QUOTED_MAX)
 
 const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string) => {
   let s: Schema.Schema<number> = Schema.Number.pipe(Schema.int())
@@ -300,9 +301,9 @@ export const toolArguments = (
     return extra.length === 0
       ? undefined
       : new UsageError({
-        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => `'${clipped(k)}'`).join(", ")}; ${
-          toolWords(spec)
-        } takes ${names.length === 0 ? "none" : names.join(", ")}`
+        detail: `unknown argument${extra.length > 1 ? "s" : ""} ${
+          extra.map((k) => `'${clipped(k, QUOTED_MAX)}'`).join(", ")
+        }; ${toolWords(spec)} takes ${names.length === 0 ? "none" : names.join(", ")}`
       })
   }
   return {

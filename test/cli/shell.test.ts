@@ -88,15 +88,15 @@ describe("finding the work folder", () => {
     )
   })
 
-  it("WorkdirNotFound tells what to do on the command line: the human hint and the --json message name the flags", () => {
+  it("WorkdirNotFound tells what to do on the command line: the human hint and the --json hint name the flags", () => {
     const dir = tempWorkdir()
     put(dir, "file", "x")
     for (const [name, reason] of [["nope", "missing"], ["file", "not-directory"]] as const) {
       const given = path.join(dir, name)
       const e = refusal(at(dir, ["plan", "inspect", "--workdir", given]), "WorkdirNotFound")
       expect(e.reason).toBe(reason)
-      expect(e.message).toContain("(from --workdir or DOSSIER_WORKDIR)")
-      expect(e.message).toMatch(/; give (an existing folder, or create it first|a folder)\.$/)
+      expect(e.message).toMatch(/^The work folder (does not exist|is not a directory): /)
+      expect(e.hint).toContain("Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR;")
       expect(refusal(at(dir, ["plan", "inspect"], { env: { DOSSIER_WORKDIR: given } }), "WorkdirNotFound").message)
         .toBe(
           e.message

@@ -244,6 +244,14 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect((e as McpError).code, uri).toBe(-32002)
       expect((e as McpError).data, uri).toEqual({ uri })
     }
+    // A huge URI is repeated clipped, with a marker, in the message and in data.
+    const huge = `dossier://sources/x/${"a".repeat(100_000)}`
+    const e = await server.client.readResource({ uri: huge }).then(() => undefined, (x: unknown) => x)
+    expect((e as McpError).code).toBe(-32002)
+    const said = (e as McpError).data as { uri: string }
+    expect(said.uri.length).toBeLessThan(600)
+    expect(said.uri).toMatch(/^dossier:\/\/sources\/x\/a+\u2026\[\d+ characters left out\]\u2026a+$/)
+    expect((e as McpError).message.length).toBeLessThan(700)
     // The plan is missing too until it exists: the same error, and the list does not name it.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
     const listed = async () => (await server.client.listResources()).resources.map((r) => r.uri)

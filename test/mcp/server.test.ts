@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
+import { errorCatalogue, usageInfo } from "../../src/commands/ErrorCatalogue.js"
 import { toolNames } from "../../src/mcp/Tools.js"
 import { closingScopeResearch, parkedMaturity, SOURCE_TEXT } from "../gate/support.js"
 import { at, literature, sha, SOURCE_TEXT as PAPER_TEXT, weekWindow } from "../monitor/support.js"
@@ -68,6 +69,11 @@ const refused = async (name: string, args: Record<string, unknown>, tag: string)
   expect(r.body.error._tag, r.text).toBe(tag)
   expect(typeof r.body.error.message).toBe("string")
   expect(typeof r.body.error.retryable).toBe("boolean")
+  // What to do, as the human rendering says it; the text item is the same JSON.
+  expect(r.body.error.hint, r.text).toBe(
+    tag === "UsageError" ? usageInfo.hint : errorCatalogue[tag as keyof typeof errorCatalogue].hint
+  )
+  expect(JSON.parse(r.text)).toEqual(r.body)
   return r.body.error
 }
 
@@ -319,6 +325,23 @@ describe("dossier mcp (official SDK client)", () => {
     expect(big).toMatchObject({ path: "input", max: 65536 })
     // An unknown tool is a protocol error, not a tool result.
     await expect(server.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/not found/)
+  })
+
+  it("a 100 KB value is refused in a few hundred bytes, clipped with a marker, through MCP", async () => {
+    const huge = "a".repeat(100_000)
+    for (
+      const [name, args] of [
+        ["journal_inspect", { study: huge }],
+        ["grant_show", { grant: huge }],
+        ["plan_start", { input: { goal: "g", limits: [], nextAction: "n", [huge.slice(0, 60_000)]: 1 } }]
+      ] as const
+    ) {
+      const r = await server.call(name, args)
+      expect(r.isError, name).toBe(true)
+      expect(r.text.length, `${name}: ${r.text.slice(0, 200)}`).toBeLessThan(3072)
+      expect(JSON.stringify(r.body).length).toBeLessThan(3072)
+      expect(r.text, name).toMatch(/a\u2026\[\d+ characters left out\]\u2026a/)
+    }
   })
 
   it("never shows an absolute path of the machine", () => {

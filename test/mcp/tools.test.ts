@@ -3,6 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { defectInfo } from "../../src/commands/ErrorCatalogue.js"
 import { command } from "../../src/commands/Spec.js"
 import { work } from "../../src/commands/Work.js"
 import { toolCatalogue } from "../../src/mcp/Tools.js"
@@ -46,8 +47,14 @@ describe("MCP tools", () => {
         assert.isTrue(r.isError)
         assert.deepStrictEqual(r.structuredContent, {
           ok: false,
-          error: { _tag: "Defect", message: "dossier hit an internal error; this is a bug.", retryable: false }
+          error: {
+            _tag: "Defect",
+            message: "dossier hit an internal error; this is a bug.",
+            retryable: false,
+            hint: defectInfo.hint
+          }
         })
+        assert.deepStrictEqual(JSON.parse(r.content[0]!.text), r.structuredContent)
         assert.notInclude(JSON.stringify(r.content), "boom")
       }
       const ok = yield* catalogue.call("fine", {})!

@@ -27,6 +27,7 @@ describe("store errors", () => {
       _tag: "StoreUnavailable",
       message: "The shared store is unavailable: connection refused.",
       retryable: true,
+      hint: errorCatalogue.StoreUnavailable.hint,
       reason: "connection refused"
     })
     expect(envelopeOf(new StoreConflict({ dossier: "q1" }))).toMatchObject({

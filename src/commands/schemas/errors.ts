@@ -13,7 +13,11 @@ const envelopeOf = (
       ...cls.fields,
       _tag: Schema.Literal(cls._tag),
       message: Schema.String,
-      retryable: Schema.Boolean
+      retryable: Schema.Boolean,
+      hint: Schema.String.annotations({
+        description:
+          "What to do about it: the error catalogue's hint for the tag (the line a refusal without --json ends with)."
+      })
     })
   }).annotations({ identifier: cls.identifier })
 
