@@ -119,7 +119,8 @@ export const UnsafePathReason = Schema.Literal(
   "journal-file",
   "registered-file",
   "run-state",
-  "invalid"
+  "invalid",
+  "name-too-long"
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type
 

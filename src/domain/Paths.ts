@@ -13,9 +13,23 @@ export const normalizeRelative = (input: string): Either.Either<string, UnsafePa
   // A JavaScript caller of a FileStore is not held by the types: a path that is no string is refused.
   typeof input !== "string"
     ? Either.left(new UnsafePath({ path: NOT_A_PATH_SHOWN, reason: "invalid" }))
+    : hasTooLongName(input)
+    ? Either.left(new UnsafePath({ path: input, reason: "name-too-long" }))
     : isNormalRelative(input)
     ? Either.right(input)
     : normalizeRelativeGeneric(input)
+
+/** The most bytes one name of a path may hold (NAME_MAX of Linux and most file systems). */
+export const NAME_MAX_BYTES = 255
+
+/**
+ * Does a segment of the path hold more than NAME_MAX_BYTES bytes of UTF-8? No file can have such
+ * a name, so the path is refused as such rather than left to the file system's ENAMETOOLONG (an
+ * `IoError`, which says to retry). A UTF-16 unit takes at most 3 bytes: a path of at most 85
+ * units is never too long, so the scans' ordinary names are not split.
+ */
+const hasTooLongName = (p: string): boolean =>
+  p.length > NAME_MAX_BYTES / 3 && p.split(/[/\\]/).some((seg) => Buffer.byteLength(seg, "utf8") > NAME_MAX_BYTES)
 
 /** What an UnsafePath names for a path argument that is no string (a number, an object, undefined). */
 export const NOT_A_PATH_SHOWN = "(not a string)"

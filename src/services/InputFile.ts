@@ -46,8 +46,8 @@ const exists = (p: string) => {
 export const relativeToWorkdir = (
   given: string,
   flag = "--input"
-): Effect.Effect<string, InputOutsideWorkdir, Workdir> =>
-  Effect.flatMap(Workdir, ({ root }) => {
+): Effect.Effect<string, InputOutsideWorkdir | UnsafePath, Workdir> =>
+  Effect.flatMap(Workdir, ({ root }): Effect.Effect<string, InputOutsideWorkdir | UnsafePath> => {
     let rel: string
     const fromCwd = path.isAbsolute(given) ? given : exists(path.resolve(given)) ? path.resolve(given) : undefined
     if (fromCwd !== undefined) {
@@ -72,7 +72,12 @@ export const relativeToWorkdir = (
       rel = given
     }
     const normalized = normalizeRelative(rel)
-    return normalized._tag === "Right" ? Effect.succeed(normalized.right) : outsideError(rel, flag)
+    return normalized._tag === "Right"
+      ? Effect.succeed(normalized.right)
+      // A name no file can have is said as such (it is inside the folder, just impossible).
+      : normalized.left.reason === "name-too-long"
+      ? Effect.fail(normalized.left)
+      : outsideError(rel, flag)
   })
 
 /** `--input -`: standard input, read to its end; bytes past `max` are counted, not kept. */

@@ -111,3 +111,26 @@ describe("a refusal repeats at most 512 characters of a value it was given", () 
     expect(missing.json.error.message).toContain(rel)
   })
 })
+
+describe("a path no file can have is refused as such, not as a file-system failure to retry", () => {
+  it("a name of more than 255 bytes is UnsafePath name-too-long (not retryable), for --input, --file and --path", () => {
+    const dir = planned()
+    const long = "a".repeat(256)
+    const multi = "\u00e9".repeat(128) // 256 bytes of UTF-8 in 128 characters
+    for (
+      const argv of [
+        ["plan", "checkpoint", "--expected", "1", "--input", long],
+        ["plan", "checkpoint", "--expected", "1", "--input", `research/inputs/${multi}.json`],
+        ["ingest", "--file", `${long}.html`, "--origin", "https://example.org/page"],
+        ["source", "follow", "--quote", "a quote of twenty characters at least", "--path", `research/sources/${long}`]
+      ]
+    ) {
+      const r = runCli([...argv, "--json"], { cwd: dir })
+      expect(r.code, r.stdout).toBe(1)
+      expect(r.json.error, r.stdout).toMatchObject({ _tag: "UnsafePath", reason: "name-too-long", retryable: false })
+    }
+    // A name of exactly 255 bytes is an ordinary name: not there, so FileNotFound.
+    const r = runCli(["plan", "checkpoint", "--expected", "1", "--input", "a".repeat(255), "--json"], { cwd: dir })
+    expect(r.json.error._tag, r.stdout).toBe("FileNotFound")
+  })
+})

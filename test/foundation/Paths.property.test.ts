@@ -63,3 +63,15 @@ describe("relative path normalization", () => {
     }
   })
 })
+
+describe("names longer than a file system takes", () => {
+  it("a segment of more than 255 bytes of UTF-8 is name-too-long; 255 bytes is a name", () => {
+    const refused = (p: string) =>
+      Either.isLeft(normalizeRelative(p)) && normalizeRelative(p).pipe(Either.flip, Either.getOrThrow).reason
+    expect(refused(`a/${"b".repeat(256)}/c`)).toBe("name-too-long")
+    expect(refused(`${"\u00e9".repeat(128)}`)).toBe("name-too-long")
+    expect(refused(`x\\${"b".repeat(300)}`)).toBe("name-too-long")
+    expect(normalizeRelative(`a/${"b".repeat(255)}`)).toEqual(Either.right(`a/${"b".repeat(255)}`))
+    expect(normalizeRelative(`${"\u00e9".repeat(127)}x`)).toEqual(Either.right(`${"\u00e9".repeat(127)}x`))
+  })
+})
