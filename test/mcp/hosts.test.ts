@@ -236,7 +236,9 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       "dossier://sources/missing.md",
       "dossier://sources/link.md",
       "dossier://journal/missing",
-      "dossier://journal/../../etc"
+      "dossier://journal/../../etc",
+      // A name no file can have (over 255 bytes): not found, not an internal error.
+      `dossier://sources/${"b".repeat(300)}`
     ]
     for (const uri of notFound) {
       const e = await server.client.readResource({ uri }).then(() => undefined, (x: unknown) => x)
