@@ -363,6 +363,8 @@ class PlanStart extends Base {
     )
     const want = ((): Outcome => {
       const plan = m.plan
+      // A revision goes only with replacing the goal: alone it is refused, never ignored.
+      if (!this.replace && expected !== undefined && expected !== null) return err("InvalidInput")
       if (plan === null) {
         m.plan = { revision: 1, goal: this.goal, stepIds: new Set(), sources: new Map() }
         return ok({ revision: 1, created: true })
