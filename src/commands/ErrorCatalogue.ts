@@ -99,7 +99,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   GoalConflict: {
     retryable: false,
     area: "plan",
-    hint: "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>`."
+    hint:
+      "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>` (MCP: `plan_start` with `replaceGoal`, `expected`)."
   },
   CompletionRefused: {
     retryable: false,
@@ -111,7 +112,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     area: "plan",
     hint: "Register the dependency as a source (or output) before the output that uses it."
   },
-  NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` first." },
+  NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` (MCP: `plan_start`) first." },
   InvalidUrl: { retryable: false, area: "ingest", hint: "Give a complete http(s) URL." },
   UnsupportedScheme: { retryable: false, area: "ingest", hint: "Only http: and https: are fetched." },
   CredentialsInUrl: { retryable: false, area: "ingest", hint: "Remove the user name and password from the URL." },
@@ -130,7 +131,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "ingest",
     hint:
-      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured; for ingest --file of such a page under another extension, name its type with --content-type."
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured: import such a page saved as a file with `ingest --file`, naming its type with `--content-type` when its extension does not (MCP: `ingest_file` with `contentType`)."
   },
   ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
   Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },
@@ -152,9 +153,13 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   UnterminatedTail: {
     retryable: false,
     area: "journal",
-    hint: "Run `dossier journal recover-tail`, then retry the append."
+    hint: "Run `dossier journal recover-tail` (MCP: `journal_recover_tail`), then retry the append."
   },
-  UnimportedLegacyManifest: { retryable: false, area: "journal", hint: "Run `dossier journal import` first." },
+  UnimportedLegacyManifest: {
+    retryable: false,
+    area: "journal",
+    hint: "Run `dossier journal import` (MCP: `journal_import`) first."
+  },
   InvalidManifest: {
     retryable: false,
     area: "journal",
@@ -198,7 +203,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "monitor",
     hint:
-      "`allowed` lists where transition-run may take the run; only monitor finish-run completes a run; completed and cancelled runs never reopen."
+      "`allowed` lists where `monitor transition-run --to <status>` may take the run (MCP: `monitor_transition_run` with `to`); only `monitor finish-run` completes a run; completed and cancelled runs never reopen."
   },
   BindingMismatch: {
     retryable: false,

@@ -75,13 +75,16 @@ export class InputTooLarge extends Schema.TaggedError<InputTooLarge>()("InputToo
 export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>()("InputOutsideWorkdir", {
   /** The path as given when relative, else relative to the work folder (`../x.json`); never absolute. */
   path: Schema.String,
-  /** The option that named it (`--input`, `--state`, `--research-dir`…); absent means `--input`. */
+  /**
+   * The option that named it (`--input`, `--state`, `--research-dir`…); absent means `--input`. The
+   * message names it in words ("the research dir path"), true on every face.
+   */
   flag: Schema.optional(Schema.String)
 }) {
   override get message() {
     const what = this.flag === undefined || this.flag === "--input"
       ? "The input file"
-      : `The path given to ${this.flag}`
+      : `The ${this.flag.replace(/^-+/, "").replaceAll("-", " ")} path`
     return `${what} '${this.path}' is not inside the work folder.`
   }
 }

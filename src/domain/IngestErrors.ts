@@ -83,11 +83,11 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
       const ext = this.extension === undefined || this.extension === ""
         ? "The file has no extension"
         : `The extension '.${this.extension}' names no accepted type`
-      return `${ext}: give its type with --content-type (${accepted}).`
+      return `${ext}: name its content type (${accepted}).`
     }
     if (acceptedUtf8(this.contentType)) {
       // The type is one dossier takes: what was refused are the bytes (src/domain/IngestContent.ts, decodeBody).
-      return `The bytes are not valid UTF-8 (type '${this.contentType}'); only ${accepted} are captured, never transcoded: save the page as UTF-8 and import it with ingest --file.`
+      return `The bytes are not valid UTF-8 (type '${this.contentType}'); only ${accepted} are captured, never transcoded: save the page as UTF-8 and import the file.`
     }
     return `The content type '${this.contentType}' is not accepted (${accepted}).`
   }

@@ -39,7 +39,7 @@ export class UnterminatedTail extends Schema.TaggedError<UnterminatedTail>()("Un
   bytes: Schema.Number
 }) {
   override get message() {
-    return `The journal ends in an unterminated tail of ${this.bytes} bytes; run \`dossier journal recover-tail\` first.`
+    return `The journal ends in an unterminated tail of ${this.bytes} bytes; recover the tail first.`
   }
 }
 
@@ -49,7 +49,7 @@ export class UnimportedLegacyManifest
   })
 {
   override get message() {
-    return `'${this.path}' is a legacy manifest that was never imported; run \`dossier journal import\` first.`
+    return `'${this.path}' is a legacy manifest that was never imported; import it first.`
   }
 }
 

@@ -69,16 +69,16 @@ export class InvalidTransition extends Schema.TaggedError<InvalidTransition>()("
     const head = `A run cannot go from '${this.from}' to '${this.to}'`
     const terminal = this.from === "completed" || this.from === "cancelled"
     if (terminal) {
-      return `${head}: '${this.from}' is final and never reopens; the next window gets a new run (monitor create-due-run).`
+      return `${head}: '${this.from}' is final and never reopens; the next window gets a new run (create the due run).`
     }
     if (this.to === "completed") {
       return this.from === "running"
-        ? `${head} by a transition: only monitor finish-run completes a run (with its stage, binding and outcomes).`
-        : `${head}: monitor finish-run completes only a running run; first monitor transition-run --to running.`
+        ? `${head} by a transition: only finishing the run completes it (with its stage, binding and outcomes).`
+        : `${head}: finishing completes only a running run; transition the run to running first.`
     }
     return `${head}; from '${this.from}' it may go to ${
       this.allowed.join(" or ")
-    } (monitor transition-run --to <status>), and to completed only by monitor finish-run.`
+    } by a transition, and to completed only by finishing the run.`
   }
 }
 

@@ -12,7 +12,7 @@ export class GoalConflict extends Schema.TaggedError<GoalConflict>()("GoalConfli
   current: Schema.String
 }) {
   override get message() {
-    return `This folder already holds a plan with another goal; reconcile with its owner, then use --replace-goal --expected <revision>.`
+    return `This folder already holds a plan with another goal; reconcile with its owner, then replace the goal naming the plan's current revision.`
   }
 }
 
@@ -35,7 +35,7 @@ export class UnregisteredDependency extends Schema.TaggedError<UnregisteredDepen
 
 export class NoPlan extends Schema.TaggedError<NoPlan>()("NoPlan", {}) {
   override get message() {
-    return "There is no plan in this work folder yet; run `dossier plan start` first."
+    return "There is no plan in this work folder yet; start one first."
   }
 }
 

@@ -149,7 +149,7 @@ describe("--input", () => {
       env: { DOSSIER_UNATTENDED: "1" }
     })
     expect(human.code).toBe(1)
-    expect(human.stderr).toContain("The path given to --research-dir '../../elsewhere' is not inside the work folder")
+    expect(human.stderr).toContain("The research dir path '../../elsewhere' is not inside the work folder")
   })
 
   it("'-' reads standard input, with the same 64 KiB limit", () => {

@@ -214,7 +214,10 @@ describe("hints that name the way out", () => {
       to: "completed",
       allowed: ["blocked", "failed_retryable", "cancelled"]
     })
-    expect(t.json.error.message).toContain("finish-run")
+    // The message is true on every face; the hint names the command line's way out.
+    expect(t.json.error.message).toContain("only finishing the run completes it")
+    expect(t.json.error.message).not.toContain("finish-run")
+    expect(t.json.error.hint).toContain("monitor finish-run")
     const human = run(dir, [
       "monitor",
       "transition-run",
@@ -291,12 +294,14 @@ describe("one tag per mistake", () => {
     expect(file.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", flag: "--file" })
   })
 
-  it("an unknown extension keeps the way out in the message, not in contentType", () => {
+  it("an unknown extension: the message says to name a type, the hint names --content-type", () => {
     const dir = tempWorkdir("dossier-surface-")
     put(dir, "saved/data.json", "{}")
     const r = run(dir, ["ingest", "--file", "saved/data.json", "--origin", "https://example.org/", "--json"])
     expect(r.json.error).toMatchObject({ _tag: "UnsupportedContent", contentType: null, extension: "json" })
-    expect(r.json.error.message).toContain("--content-type")
+    expect(r.json.error.message).toContain("name its content type")
+    expect(r.json.error.message).not.toContain("--content-type")
+    expect(r.json.error.hint).toContain("--content-type")
   })
 
   it("every path option's value is <path> in help (the gate's included)", () => {

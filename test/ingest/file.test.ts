@@ -153,10 +153,12 @@ describe("dossier ingest --file (built CLI)", () => {
     put(dir, "saved/page.html", PAGE)
     put(dir, "saved/image.png", "\x89PNG")
     put(dir, "saved/latin1.html", Buffer.from([0x3c, 0x70, 0x3e, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]))
-    // No type known: the extension is a field and the way out is in the message, not in contentType.
+    // No type known: the extension is a field; the message says a type must be named (true on
+    // every face) and the hint names the way out (--content-type; contentType over MCP).
     const png = refused(dir, ["--file", "saved/image.png", ...origin], "UnsupportedContent")
     expect(png).toMatchObject({ contentType: null, extension: "png" })
-    expect(png.message).toContain("--content-type")
+    expect(png.message).toContain("name its content type")
+    expect(png.message).not.toContain("--content-type")
     // A browser's single-file archive or a PDF: no --content-type makes it a page, so the message
     // says how to save it instead (labelled text/html, an MHTML archive's quoted-printable parts
     // would be retained as the page and its sentences would never verify).

@@ -1,0 +1,65 @@
+/**
+ * Every domain error's `message` reaches every face (CLI, MCP tools, library callers), so it
+ * states the fact in words true for all of them: no `--flag`, no `dossier …` command line. The
+ * way out on each face is the catalogue's hint (src/commands/ErrorCatalogue.ts).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
+import * as fc from "effect/FastCheck"
+import { AllErrors } from "../../src/domain/AllErrors.js"
+import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
+import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
+import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
+
+/** A CLI flag (`--x`), a CLI command line (`dossier x`), or a CLI-only command's words. */
+const CLI_ONLY =
+  /--[a-z]|\bdossier (init|plan|ingest|journal|gate|monitor|exec|grant|source|status|store|schema|mcp)\b|transition-run|finish-run|create-due-run|recover-tail|ingest --file/
+
+/** The string values of a sampled error's fields: stripped from its message before the check. */
+const strings = (u: unknown): Array<string> =>
+  typeof u === "string"
+    ? [u]
+    : Array.isArray(u)
+    ? u.flatMap(strings)
+    : u !== null && typeof u === "object"
+    ? Object.values(u).flatMap(strings)
+    : []
+
+const faceless = (e: { readonly message: string }, own: unknown) => {
+  let text = e.message
+  for (const s of strings(own).filter((s) => s.length >= 3).sort((a, b) => b.length - a.length)) {
+    text = text.split(s).join("")
+  }
+  return text
+}
+
+/** Branches random fields rarely reach. */
+const branches: ReadonlyArray<{ readonly message: string }> = [
+  ...["running", "paused", "scheduled", "completed", "cancelled"].flatMap((from) =>
+    ["running", "completed", "cancelled"].map((to) => new InvalidTransition({ from, to, allowed: ["cancelled"] }))
+  ),
+  ...["", "png", "pdf", "mhtml", "webarchive"].map((extension) =>
+    new UnsupportedContent({ contentType: null, extension })
+  ),
+  new UnsupportedContent({ contentType: null }),
+  new UnsupportedContent({ contentType: "text/html" }),
+  new UnsupportedContent({ contentType: "image/png" }),
+  new InputOutsideWorkdir({ path: "../x", flag: "--research-dir" }),
+  new InputOutsideWorkdir({ path: "../x", flag: "--state" })
+]
+
+describe("error messages", () => {
+  it("no error class's message names a CLI flag or a dossier command line", () => {
+    const found = new Map<string, string>()
+    for (const E of AllErrors) {
+      const samples = fc.sample(Arbitrary.make(E as any), { numRuns: 40, seed: 41 }) as Array<any>
+      for (const e of samples) {
+        const own = Object.fromEntries(Object.entries(e).filter(([k]) => k !== "_tag"))
+        const text = faceless(e, own)
+        if (CLI_ONLY.test(text)) found.set(e._tag, e.message)
+      }
+    }
+    for (const e of branches) if (CLI_ONLY.test(e.message)) found.set(e.message, e.message)
+    expect(Object.fromEntries(found)).toEqual({})
+  })
+})
