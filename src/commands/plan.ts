@@ -10,7 +10,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "start"],
     inputSchema: "plan-start",
     description:
-      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (only with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
+      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (only with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner. With no plan, --replace-goal --expected <revision> is StaleRevision (actual 0) and creates nothing.",
     flags: {
       workdir,
       json,

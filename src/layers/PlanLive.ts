@@ -127,6 +127,11 @@ export const makePlanLive = Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
         const stored = yield* current
         if (Option.isNone(stored)) {
+          // A revision names the plan whose goal is replaced: with none stored, it is stale
+          // (revision 0), never a silent creation.
+          if (options.expected !== undefined) {
+            return yield* new StaleRevision({ expected: options.expected, actual: 0 })
+          }
           const doc = newPlan(input, now)
           yield* publish(stored, doc)
           return { revision: doc.revision, created: true }
