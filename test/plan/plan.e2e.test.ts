@@ -302,6 +302,26 @@ describe("plan checkpoint", () => {
       () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 1),
       "UnregisteredDependency"
     )
+    // Registration is judged before any file is hashed: a dependency neither registered nor on
+    // disk is UnregisteredDependency (what to do), not FileNotFound; a registered one missing stays
+    // FileNotFound.
+    const unregistered = refuses(
+      dir,
+      () =>
+        checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/gone.md"] }] }, 1),
+      "UnregisteredDependency"
+    )
+    expect([unregistered.output, unregistered.path]).toEqual(["research/results/r.md", "research/sources/gone.md"])
+    refuses(
+      dir,
+      () =>
+        checkpoint(
+          dir,
+          { outputs: [{ path: "research/results/none.md", dependsOn: ["research/sources/gone.md"] }] },
+          1
+        ),
+      "UnregisteredDependency"
+    )
     refuses(
       dir,
       () => checkpoint(dir, { sources: [{ path: "research/sources/missing.md", origin: "o" }] }, 1),
