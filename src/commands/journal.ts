@@ -35,7 +35,7 @@ export const journalDescriptions = {
     "candidate_selected: candidateId, reason; " +
     "checkpoint_saved: checkpoint {summary, nextAction, reviewed (boolean)}; " +
     "legacy_imported: manifestSha256, snapshotPath, protocolVersion (string|null), candidates [{id, status, resultPaths}], completed [ids], selected (id|null). " +
-    "The whole batch is validated first, as data (InvalidInput with every issue) before any artifact file is read; candidateId must name a candidate created earlier in the journal or the batch. " +
+    "The whole batch is validated first, as data (InvalidInput with every issue) before any artifact file is read; candidateId must name a candidate created earlier in the journal or the batch (UnknownCandidate, answered before an artifact file's FileNotFound or DigestMismatch). " +
     "An id already recorded with the same content is skipped (a safe retry); with other content it is ConflictingEvent and nothing is written.",
   inspect: "Show the study's committed history: event count, tail (clean|unterminated), head, candidates with status " +
     "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. A study without a journal is StudyNotFound. Never writes.",

@@ -10,7 +10,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "start"],
     inputSchema: "plan-start",
     description:
-      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (only with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner.",
+      "Create the plan in plan.md (text around the marked section is kept byte for byte). Input file fields: goal (string, non-empty, required); limits (array of strings, required); nextAction (string, required); expectedRevision (only with --replace-goal, instead of --expected). Same goal again: no change (created: false). Another goal: GoalConflict, unless --replace-goal --expected <revision> after reconciling with the plan's owner. With no plan, --replace-goal --expected <revision> is StaleRevision (actual 0) and creates nothing.",
     flags: {
       workdir,
       json,
@@ -35,7 +35,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "checkpoint"],
     inputSchema: "plan-checkpoint",
     description:
-      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string); expectedRevision (the plan's current revision, instead of --expected). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
+      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths; an unregistered one is UnregisteredDependency, judged before any file is read)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string); expectedRevision (the plan's current revision, instead of --expected). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
     flags: {
       workdir,
       json,

@@ -187,6 +187,30 @@ export const checkpointPaths = (
 export type CheckpointError = LimitExceeded | EditedRetainedFile | UnregisteredDependency
 
 /**
+ * The first output dependency that is neither a registered source or output of `doc` nor a
+ * source or earlier output of this input (`applyCheckpoint`'s rule). Judged from the input and
+ * the plan alone, before any file is hashed, so a dependency that is neither registered nor on
+ * disk is `UnregisteredDependency`, never `FileNotFound`.
+ */
+export const unregisteredDependency = (
+  doc: PlanDocument,
+  paths: CheckpointPaths
+): UnregisteredDependency | undefined => {
+  const known = new Set<string>([
+    ...doc.sources.map((s) => s.path),
+    ...doc.outputs.map((o) => o.path),
+    ...paths.sources.map((s) => s.path)
+  ])
+  for (const o of paths.outputs) {
+    for (const dep of o.dependsOn) {
+      if (!known.has(dep)) return new UnregisteredDependency({ output: o.path, path: dep })
+    }
+    known.add(o.path)
+  }
+  return undefined
+}
+
+/**
  * Apply a checkpoint to a document. `digest(path)` is the current digest of a named file (the
  * shell has hashed every source, output and dependency the input names). A checkpoint that sets
  * `status: "complete"` must then pass `requireComplete` on the resulting document.

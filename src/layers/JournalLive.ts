@@ -29,6 +29,7 @@ import { Journal, type JournalShape } from "../services/Journal.js"
 import { JournalFolder, type JournalFolderShape } from "../services/JournalFolder.js"
 import { Lock, type LockShape } from "../services/Lock.js"
 import {
+  type AppendView,
   JournalArtifacts,
   type JournalArtifactsShape,
   JournalStore,
@@ -42,6 +43,10 @@ import { spanned } from "./Spans.js"
 /** Artifacts whose digest `journal append` computes are read up to this size. */
 export const ARTIFACT_MAX_BYTES = 16 * 1024 * 1024
 const SHA256_PATTERN = /^[0-9a-f]{64}$/
+/** The digest an unread artifact's event carries to the journal's checks (never stored). */
+const PLACEHOLDER_SHA256 = "0".repeat(64)
+/** What reading an artifact may refuse: answered after the journal's own checks. */
+type ArtifactRefusal = Effect.Effect.Error<ReturnType<JournalArtifactsShape["digest"]>> | DigestMismatch
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 const isArtifactEvent = (e: unknown): e is Record<string, unknown> => isRecord(e) && e["type"] === "artifact_linked"
 
@@ -74,8 +79,8 @@ export const makeJournal = (
 
   /**
    * `artifact_linked` events may omit `artifact.sha256` and `artifact.bytes`: both are computed
-   * from the file (boundary-checked, at most 16 MiB) and filled in before anything else, so the
-   * idempotency comparison sees the stored content. Given values must match the file
+   * from the file (boundary-checked, at most 16 MiB) and filled in before the journal is read, so
+   * the idempotency comparison sees the stored content; a file's refusal waits for the journal's. Given values must match the file
    * (`DigestMismatch`); with both given and no file at the path, the event is kept as given.
    * Events whose path is not a valid relative path are left to validation.
    */
@@ -84,6 +89,24 @@ export const makeJournal = (
       const events: ReadonlyArray<unknown> = Array.isArray(input) ? input : [input]
       let changed = false
       const out: Array<unknown> = []
+      // A file's refusal is kept (the first, in batch order) and answered only after what the
+      // batch and the journal decide without the files (references, conflicts), under the lock;
+      // its event goes there with placeholder digests, never stored.
+      let deferred: ArtifactRefusal | undefined = undefined
+      const unread = new Set<string>()
+      const defer = (e: Record<string, unknown>, a: Record<string, unknown>, refusal: ArtifactRefusal) => {
+        if (deferred === undefined) deferred = refusal
+        if (typeof e["id"] === "string") unread.add(e["id"])
+        changed = true
+        out.push({
+          ...e,
+          artifact: {
+            ...a,
+            ...(typeof a["sha256"] === "string" ? {} : { sha256: PLACEHOLDER_SHA256 }),
+            ...(typeof a["bytes"] === "number" ? {} : { bytes: 0 })
+          }
+        })
+      }
       for (const e of events) {
         const a = isArtifactEvent(e) && isRecord(e["artifact"]) ? e["artifact"] : undefined
         const p = a?.["path"]
@@ -96,22 +119,39 @@ export const makeJournal = (
         // Both given and no file (yet): kept as given, as before; `inspect --verify` reports it missing.
         // An artifact is bound by its digest (never shown): a hard-linked one, as a run may leave, is hashed.
         const found = yield* artifacts.digest(p, ARTIFACT_MAX_BYTES).pipe(
-          Effect.map(Option.some),
-          Effect.catchTag(
-            "FileNotFound",
-            (e) => (sha !== undefined && bytes !== undefined ? Effect.succeed(Option.none()) : Effect.fail(e))
+          Effect.map((d) => Either.right(Option.some(d))),
+          Effect.catchAll((refusal) =>
+            Effect.succeed(
+              refusal._tag === "FileNotFound" && sha !== undefined && bytes !== undefined
+                ? Either.right(Option.none())
+                : Either.left(refusal)
+            )
           )
         )
-        if (Option.isNone(found)) {
+        if (Either.isLeft(found)) {
+          defer(e as Record<string, unknown>, a, found.left)
+          continue
+        }
+        if (Option.isNone(found.right)) {
           out.push(e)
           continue
         }
-        const digest = found.value
+        const digest = found.right.value
         if (sha !== undefined && typeof sha === "string" && SHA256_PATTERN.test(sha) && sha !== digest.sha256) {
-          return yield* new DigestMismatch({ path: p, expected: sha, actual: digest.sha256 })
+          defer(
+            e as Record<string, unknown>,
+            a,
+            new DigestMismatch({ path: p, expected: sha, actual: digest.sha256 })
+          )
+          continue
         }
         if (typeof bytes === "number" && bytes !== digest.bytes) {
-          return yield* new DigestMismatch({ path: p, expected: `${bytes} bytes`, actual: `${digest.bytes} bytes` })
+          defer(
+            e as Record<string, unknown>,
+            a,
+            new DigestMismatch({ path: p, expected: `${bytes} bytes`, actual: `${digest.bytes} bytes` })
+          )
+          continue
         }
         if (sha === undefined || bytes === undefined) {
           changed = true
@@ -125,7 +165,8 @@ export const makeJournal = (
           })
         } else out.push(e)
       }
-      return !changed ? input : Array.isArray(input) ? out : out[0]
+      const filled = !changed ? input : Array.isArray(input) ? out : out[0]
+      return { filled, deferred: deferred as ArtifactRefusal | undefined, unread }
     })
 
   /**
@@ -167,10 +208,19 @@ export const makeJournal = (
       const refused = dataRefusal(study, input)
       return refused !== undefined
         ? Effect.fail(refused)
-        : Effect.flatMap(fillDigests(input), (filled) => appendFilled(study, filled, true))
+        : Effect.flatMap(
+          fillDigests(input),
+          ({ deferred, filled, unread }) => appendFilled(study, filled, true, deferred, unread)
+        )
     })
 
-  const appendFilled = (study: string, input: unknown, links: boolean): ReturnType<JournalShape["append"]> =>
+  const appendFilled = (
+    study: string,
+    input: unknown,
+    links: boolean,
+    deferred?: ArtifactRefusal,
+    unread: ReadonlySet<string> = new Set()
+  ): ReturnType<JournalShape["append"]> =>
     Effect.suspend((): ReturnType<JournalShape["append"]> => {
       const decoded = appendInput(study, input)
       if (Either.isLeft(decoded)) return Effect.fail(withoutOmittedDigests(input, decoded.left))
@@ -183,7 +233,23 @@ export const makeJournal = (
           }]
         })
       const entries = events.map(entryOf)
-      const stored = journals.append(study, entries, checkBatch(entries, onDuplicate))
+      const rules = checkBatch(entries, onDuplicate)
+      // With a file refused, the journal's own answer comes first; an unread event already
+      // stored is taken as a retry there (its digest is unknown), then the file's refusal.
+      const check = deferred === undefined
+        ? rules
+        : (view: AppendView) =>
+          rules({
+            tail: view.tail,
+            claimed: view.claimed,
+            digestOf: (id) => {
+              const digest = view.digestOf(id)
+              return digest !== undefined && unread.has(id)
+                ? entries.find((e) => e.id === id)?.digest
+                : digest
+            }
+          }) ?? deferred
+      const stored = journals.append(study, entries, check)
       return Effect.map(
         lock.withLock(
           artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended)),

@@ -24,6 +24,7 @@ import {
   pathsToObserve,
   replaceGoal,
   requireComplete,
+  unregisteredDependency,
   verify
 } from "../domain/PlanRules.js"
 import { Lock } from "../services/Lock.js"
@@ -127,6 +128,11 @@ export const makePlanLive = Effect.gen(function*() {
         const now = (yield* dateOr(options.now)).toISOString()
         const stored = yield* current
         if (Option.isNone(stored)) {
+          // A revision names the plan whose goal is replaced: with none stored, it is stale
+          // (revision 0), never a silent creation.
+          if (options.expected !== undefined) {
+            return yield* new StaleRevision({ expected: options.expected, actual: 0 })
+          }
           const doc = newPlan(input, now)
           yield* publish(stored, doc)
           return { revision: doc.revision, created: true }
@@ -176,6 +182,10 @@ export const makePlanLive = Effect.gen(function*() {
           )
         const first = yield* atExpected
         const paths = yield* Either.match(checkpointPaths(input), { onLeft: Effect.fail, onRight: Effect.succeed })
+        // Registration is judged from the input and the plan before any file is hashed: a
+        // dependency neither registered nor on disk is UnregisteredDependency, not FileNotFound.
+        const unregistered = unregisteredDependency(first.doc, paths)
+        if (unregistered !== undefined) return yield* unregistered
         // Measure every file the input names (sources, outputs, dependencies).
         const named = new Set<string>()
         for (const s of paths.sources) named.add(s.path)

@@ -64,6 +64,16 @@ describe("dossier schema, built with the project", () => {
     })
   }
 
+  it("grant-create-output types its grant as the other grant answers do, with its state", () => {
+    const of = (name: string) => JSON.parse(runCli(["schema", name]).stdout)
+    const created = of("grant-create-output").properties.grant
+    const shown = of("grant-show-output").properties.grant
+    expect(created.type).toBe("object")
+    expect(created.additionalProperties).toBe(false)
+    expect(Object.keys(created.properties).sort()).toEqual([...Object.keys(shown.properties), "state"].sort())
+    expect(created.properties.state.enum).toEqual(of("grant-show-output").properties.state.enum)
+  })
+
   it("prints a name's schema for people as the live computation does", () => {
     for (const name of ["plan-start", "errors", names[names.length - 1]!]) {
       const r = runCli(["schema", name])

@@ -160,6 +160,46 @@ describe("journal append", () => {
     expect(fs.existsSync(journalOf(dir))).toBe(false)
   })
 
+  it("references and the journal's state are judged before artifact files: UnknownCandidate, not FileNotFound", () => {
+    const dir = tempWorkdir()
+    put(dir, "research/results/r.csv", "a,b\n")
+    const linked = (id: string, candidateId: string, artifact: object) => ({
+      id,
+      type: "artifact_linked",
+      candidateId,
+      artifact
+    })
+    const missing = { path: "research/results/missing.csv" }
+    const wrong = { path: "research/results/r.csv", bytes: 9 }
+    for (const artifact of [missing, wrong]) {
+      const unknown = putInput(dir, "u.json", [cand("e1", "c1"), linked("e2", "zz", artifact)])
+      const e = refused(dir, ["append", "--study", "s", "--input", unknown], "UnknownCandidate")
+      expect([e.eventId, e.candidateId], JSON.stringify(artifact)).toEqual(["e2", "zz"])
+      const twice = putInput(dir, "t.json", [cand("e1", "c1"), linked("e2", "c1", artifact), cand("e3", "c1")])
+      expect(refused(dir, ["append", "--study", "s", "--input", twice], "InvalidInput").issues[0].path).toBe(
+        "2.candidate.id"
+      )
+    }
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // Against the journal: a candidate it already has, created again, is refused first too.
+    const first = putInput(dir, "f.json", [cand("e1", "c1")])
+    expect(J(dir, ["append", "--study", "s", "--input", first]).code).toBe(0)
+    const again = putInput(dir, "a.json", [linked("e2", "c1", missing), cand("e3", "c1")])
+    expect(refused(dir, ["append", "--study", "s", "--input", again], "InvalidInput").issues[0].path).toBe(
+      "1.candidate.id"
+    )
+    // References sound: the file answers; a retry of a stored event is still a retry.
+    const fine = putInput(dir, "g.json", [cand("e1", "c1"), linked("e2", "c1", missing)])
+    expect(refused(dir, ["append", "--study", "s", "--input", fine], "FileNotFound").path).toBe(
+      "research/results/missing.csv"
+    )
+    refused(
+      dir,
+      ["append", "--study", "s", "--input", putInput(dir, "w.json", [linked("e2", "c1", wrong)])],
+      "DigestMismatch"
+    )
+  })
+
   it("study ids follow the pattern and are not reserved folder names", () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "b.json", batch)

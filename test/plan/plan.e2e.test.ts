@@ -118,6 +118,27 @@ describe("plan inspect / start", () => {
     expect(view.status).toBe("in_progress")
   })
 
+  it("--replace-goal --expected without a plan is StaleRevision {expected, actual: 0}, never a creation", () => {
+    const dir = tempWorkdir()
+    const input = putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
+    const e = refuses(
+      dir,
+      () =>
+        runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--expected", "7", "--json"]),
+      "StaleRevision"
+    )
+    expect([e.expected, e.actual]).toEqual([7, 0])
+    // The revision may come in the input too.
+    const inInput = putInput(dir, "rev.json", { goal: "g", limits: [], nextAction: "n", expectedRevision: 3 })
+    const e2 = refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", inInput, "--replace-goal", "--json"]),
+      "StaleRevision"
+    )
+    expect([e2.expected, e2.actual]).toEqual([3, 0])
+    expect(inspect(dir).json.state).toBe("none")
+  })
+
   it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {
     const usage = (dir: string, args: Array<string>, names: string) => {
       const before = snapshot(dir)
@@ -279,6 +300,26 @@ describe("plan checkpoint", () => {
     refuses(
       dir,
       () => checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }] }, 1),
+      "UnregisteredDependency"
+    )
+    // Registration is judged before any file is hashed: a dependency neither registered nor on
+    // disk is UnregisteredDependency (what to do), not FileNotFound; a registered one missing stays
+    // FileNotFound.
+    const unregistered = refuses(
+      dir,
+      () =>
+        checkpoint(dir, { outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/gone.md"] }] }, 1),
+      "UnregisteredDependency"
+    )
+    expect([unregistered.output, unregistered.path]).toEqual(["research/results/r.md", "research/sources/gone.md"])
+    refuses(
+      dir,
+      () =>
+        checkpoint(
+          dir,
+          { outputs: [{ path: "research/results/none.md", dependsOn: ["research/sources/gone.md"] }] },
+          1
+        ),
       "UnregisteredDependency"
     )
     refuses(

@@ -21,9 +21,11 @@ const Transfer = Obj(
   "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports, grants, grantEvents, executions (counts copied), files {copied, same} (execution logs included), kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
 )
 
+const GrantState = Schema.Literal("active", "revoked", "expired", "exhausted")
+
 const GrantStatus = {
   grant: StoredGrant,
-  state: Schema.Literal("active", "revoked", "expired", "exhausted"),
+  state: GrantState,
   deadline: Schema.String.annotations({
     description: "The soonest deadline of the grant and its ancestors (ISO-8601)."
   }),
@@ -86,7 +88,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "grant-create-output": Schema.Struct({
     ok: Ok,
     created: Schema.Boolean,
-    grant: Obj("The stored grant (schema grant-record) with its state.")
+    grant: Schema.Struct({ ...StoredGrant.fields, state: GrantState }).annotations({
+      description: "The stored grant (schema grant-record) with its state."
+    })
   }),
   "grant-show-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
   "grant-narrow-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
