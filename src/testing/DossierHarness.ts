@@ -365,6 +365,8 @@ class PlanStart extends Base {
       const plan = m.plan
       // A revision goes only with replacing the goal: alone it is refused, never ignored.
       if (!this.replace && expected !== undefined && expected !== null) return err("InvalidInput")
+      // Replacing the goal of a revision that does not exist: there is no plan (revision 0).
+      if (plan === null && expected !== undefined && expected !== null) return err("StaleRevision")
       if (plan === null) {
         m.plan = { revision: 1, goal: this.goal, stepIds: new Set(), sources: new Map() }
         return ok({ revision: 1, created: true })
