@@ -57,6 +57,21 @@ const refused = (r: CliResult, tag: string) => {
 
 const storeFile = (dir: string) => path.join(dir, ".dossier/store.json")
 
+/** A new folder whose plan `plan start` made with `goal`. */
+const planned = (prefix: string, goal: string) => {
+  const dir = tempWorkdir(prefix)
+  ok(runCli([
+    "plan",
+    "start",
+    "--workdir",
+    dir,
+    "--input",
+    putInput(dir, "s.json", { goal, limits: [], nextAction: "n" }),
+    "--json"
+  ]))
+  return dir
+}
+
 describe("export of an unbound folder", () => {
   it("is a plain folder that gives the same answers", async () => {
     const dir = await populated()
@@ -86,21 +101,6 @@ describe("export of an unbound folder", () => {
     expect(before.monitor.runs).toHaveLength(1)
     expect(answers(out)).toEqual(before)
   }, 120_000)
-
-  /** A new folder whose plan `plan start` made with `goal`. */
-  const planned = (prefix: string, goal: string) => {
-    const dir = tempWorkdir(prefix)
-    ok(runCli([
-      "plan",
-      "start",
-      "--workdir",
-      dir,
-      "--input",
-      putInput(dir, "s.json", { goal, limits: [], nextAction: "n" }),
-      "--json"
-    ]))
-    return dir
-  }
 
   it("refuses a folder that holds state, and the work folder itself, and writes nothing", () => {
     const dir = planned("dossier-export-src-", "G")
@@ -180,16 +180,7 @@ describe("a failed export leaves the file system as it found it", () => {
   }, 60_000)
 
   it("a failure after files were written: what the export wrote is removed", () => {
-    const dir = tempWorkdir("dossier-export-late-")
-    ok(runCli([
-      "plan",
-      "start",
-      "--workdir",
-      dir,
-      "--input",
-      putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" }),
-      "--json"
-    ]))
+    const dir = planned("dossier-export-late-", "G")
     // The gate's attempts log is copied last, after the plan: a symlink there is refused then.
     fs.mkdirSync(path.join(dir, ".dossier/gate"), { recursive: true })
     const outside = tempWorkdir("dossier-export-late-outside-")
