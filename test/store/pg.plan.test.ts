@@ -145,14 +145,17 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
           const run = <A, E>(f: (p: Context.Tag.Service<Plan>) => Effect.Effect<A, E>) =>
             rt.runPromise(Effect.either(Effect.flatMap(Plan, f)))
           await run((p) => p.start({ goal: "G", limits: [], nextAction: "n" }))
-          // A missing dependency refuses the checkpoint after the source and the output were read and uploaded.
+          // Completion with an open question is refused after the source and the output were read
+          // and uploaded (the completion rule needs their digests).
           const refused = await run((p) =>
             p.checkpoint({
               sources: [{ path: "research/sources/a.md", origin: "o" }],
-              outputs: [{ path: "research/results/out.txt", dependsOn: ["research/sources/missing.md"] }]
+              outputs: [{ path: "research/results/out.txt", dependsOn: ["research/sources/a.md"] }],
+              unresolved: [{ id: "q", text: "still open" }],
+              status: "complete"
             }, { expected: 1 })
           )
-          expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "FileNotFound" } })
+          expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "CompletionRefused" } })
           expect(await contentRows(dossier)).toEqual([])
           const ok = await run((p) =>
             p.checkpoint({
