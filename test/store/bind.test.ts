@@ -267,16 +267,7 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
         db.url,
         "INSERT INTO dossier.records (dossier, kind, key, revision, value) VALUES ('busy', 'plan', 'plan', 1, '{}')"
       )
-      const dir = tempWorkdir("dossier-bind-mine-")
-      ok(runCli([
-        "plan",
-        "start",
-        "--workdir",
-        dir,
-        "--input",
-        putInput(dir, "s.json", { goal: "Mine", limits: [], nextAction: "n" }),
-        "--json"
-      ]))
+      const dir = planned("dossier-bind-mine-", "Mine")
       const before = snapshot(dir)
       const r = runCli(["init", "--store", withPassword(db.url), "--dossier", "busy", "--workdir", dir, "--json"])
       expect(refused(r, "StoreConflict")).toMatchObject({ dossier: "busy", retryable: false })
