@@ -24,6 +24,7 @@ import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
 import {
   folderSide,
   folderSideHere,
+  sameState,
   sideHoldsState,
   type StoreSide,
   transfer,
@@ -70,10 +71,22 @@ export interface Bound {
   readonly pulled: boolean
 }
 
+/** Whether a transfer (a pull) brought anything into the folder. */
+const broughtAny = (r: TransferReport) =>
+  r.plan.copied || r.captures > 0 || r.journals.length > 0 || r.subscriptions > 0 || r.runs > 0 || r.reports > 0 ||
+  r.grants > 0 || r.grantEvents > 0 || r.executions > 0 || r.files.copied > 0
+
 /**
  * Bind the folder: connect (creating the schema and the dossier when new), then import a folder
- * that holds state into a dossier that has none (`StoreConflict` when both hold state), or pull
- * a dossier that has state into an empty folder; only then write `.dossier/store.json`.
+ * that holds state into a dossier that has none (`StoreConflict` when both hold state, unless the
+ * folder holds exactly the dossier's state), or pull a dossier that has state into an empty folder.
+ *
+ * Stopped at any point (a kill, a fault), it never leaves the dossier's state in an unbound
+ * folder, which every later bind would refuse: a pull writes the binding before the view (a pull
+ * stopped part way leaves a bound folder whose view is behind, which `init --store` again, `pull`
+ * or the next command completes), and an import writes it after its commit (an import stopped
+ * before the binding leaves the folder holding exactly the dossier's state, which `init --store`
+ * again binds as it is).
  */
 export const bindFolder = (url: string, dossier: string) =>
   Effect.gen(function*() {
@@ -87,26 +100,50 @@ export const bindFolder = (url: string, dossier: string) =>
     const files = yield* FileStore
     const binding: StoreBinding = { kind: "postgres", url: parsed.shown, dossier }
     const existing = yield* readBinding(files)
+    const here = yield* folderSideHere
     if (Option.isSome(existing)) {
       if (existing.value.url === binding.url && existing.value.dossier === dossier) {
-        return { ...binding, imported: false, pulled: false } satisfies Bound
+        // Bound already (perhaps by a bind stopped during its pull): the view brought up to the store.
+        const report = yield* withStore(parsed.connect, dossier, "read", (store) =>
+          pullInto(store, files, here).pipe(
+            Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier })))
+          ))
+        return { ...binding, imported: false, pulled: broughtAny(report) } satisfies Bound
       }
       return yield* new UsageError({
         detail:
           `this folder is already bound to dossier '${existing.value.dossier}' at ${existing.value.url}; export it (dossier export --to <dir>) and bind the copy instead`
       })
     }
-    const here = yield* folderSideHere
     const holds = yield* sideHoldsState(here)
     const done = yield* withStore(parsed.connect, dossier, "write", (store) =>
       Effect.gen(function*() {
         const state = yield* stateOf(store)
-        if (holds && state.hasState) return yield* new StoreConflict({ dossier })
         const conflict = () => new StoreConflict({ dossier })
+        const folderAttempts = makeGateAttemptsFolder(files)
+        const storeAttempts = makeGateAttemptsPostgres(store)
+        if (holds && state.hasState) {
+          // Only a folder holding exactly the dossier's state (an import stopped after its commit,
+          // or an export of this dossier) is bound as it is: nothing of either is lost.
+          // A side that cannot be read whole (a damaged record) is not the same; the store out of reach is said.
+          const same = yield* sameState(here, yield* pgSide(store, files)).pipe(
+            Effect.catchIf(
+              (e) => e._tag !== "StoreUnavailable" && e._tag !== "LockTimeout",
+              () => Effect.succeed(false)
+            )
+          )
+          if (!same) return yield* conflict()
+          yield* makePgLock(store).withLock(copyAttempts(folderAttempts, storeAttempts))
+          yield* here.lock.withLock(copyAttempts(storeAttempts, folderAttempts))
+          yield* writeBinding(files, binding)
+          return { imported: false, pulled: false }
+        }
         if (holds) {
           const to = yield* pgSide(store, files)
           yield* transfer(here, to, "fresh").pipe(Effect.catchTag("TransferDivergence", () => Effect.fail(conflict())))
         } else if (state.hasState) {
+          // The binding before the view (see above).
+          yield* writeBinding(files, binding)
           const from = yield* pgSide(store, files)
           yield* transfer(from, here, "fresh").pipe(
             Effect.catchTag("TransferDivergence", () => Effect.fail(conflict()))
@@ -114,15 +151,14 @@ export const bindFolder = (url: string, dossier: string) =>
         }
         // The gate's attempts logs go with the rest (a log is append-only: only what is missing).
         if (!state.hasState) {
-          yield* makePgLock(store).withLock(
-            copyAttempts(makeGateAttemptsFolder(files), makeGateAttemptsPostgres(store))
-          )
+          yield* makePgLock(store).withLock(copyAttempts(folderAttempts, storeAttempts))
         } else {
-          yield* here.lock.withLock(copyAttempts(makeGateAttemptsPostgres(store), makeGateAttemptsFolder(files)))
+          yield* here.lock.withLock(copyAttempts(storeAttempts, folderAttempts))
         }
+        // An import's binding once its commit is made.
+        if (!state.hasState) yield* writeBinding(files, binding)
         return { imported: holds, pulled: !holds && state.hasState }
       }))
-    yield* writeBinding(files, binding)
     return { ...binding, ...done } satisfies Bound
   }).pipe(Effect.scoped)
 

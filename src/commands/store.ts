@@ -28,7 +28,7 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["export"],
     description:
-      "Copy the dossier (plan with its revision, journals, monitor records, capture log, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to, transfer}. A failed export removes what it made (a folder that was there is left as it was).",
+      "Copy the dossier (plan with its revision, journals, monitor records, capture log, grants and execution records with their logs, the gate's attempts logs, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to, transfer}. A failed export removes what it made (a folder that was there is left as it was).",
     // CLI only: no MCP tool writes outside the work folder.
     tools: [],
     flags: {

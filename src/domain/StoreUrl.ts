@@ -24,10 +24,29 @@ export interface StoreUrl {
 const SSL_MODES: ReadonlyArray<string> = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
 /**
+ * The parameters a connection honours as libpq does (node-postgres reads them through
+ * pg-connection-string): any other is refused, as libpq refuses one it does not know, rather
+ * than dropped in silence (a mistyped `sslmod=require` would connect without TLS).
+ */
+const HONOURED: ReadonlyArray<string> = [
+  "sslmode",
+  "sslrootcert",
+  "sslcert",
+  "sslkey",
+  "application_name",
+  "fallback_application_name",
+  "options",
+  "client_encoding",
+  "host",
+  "user"
+]
+
+/**
  * What libpq (or the driver reading the URL the libpq way) refuses in the parameters, said
  * before anything connects: an unknown `sslmode`, `verify-ca` without the CA to verify with, the
  * driver's own `uselibpqcompat` switch (dossier always reads the URL the libpq way), and
- * `sslpassword` (a secret: the URL is written to the folder and shown).
+ * `sslpassword` (a secret: the URL is written to the folder and shown); and a parameter the
+ * connection would not honour (`HONOURED`).
  */
 const parameterProblem = (params: URLSearchParams): string | null => {
   const mode = params.get("sslmode")
@@ -42,6 +61,13 @@ const parameterProblem = (params: URLSearchParams): string | null => {
   }
   if (params.has("sslpassword")) {
     return "the store URL may not carry sslpassword: the URL is written to the folder; use a key file without a passphrase"
+  }
+  for (const name of params.keys()) {
+    if (!HONOURED.includes(name)) {
+      return `the store URL's parameter '${name}' is not one a connection honours here; give only ${
+        HONOURED.join(", ")
+      }`
+    }
   }
   return null
 }

@@ -468,6 +468,37 @@ export const folderSideHere: Effect.Effect<StoreSide, never, FileStore | Lock | 
 export const sideHoldsState = (side: StoreSide) =>
   Effect.map(side.lock.withReadLock(() => snapshotOf(side)), (s) => holdsState(holdingsOf(s)))
 
+/** Entries of a map, by key. */
+const byKey = <V>(m: ReadonlyMap<string, V>): ReadonlyArray<readonly [string, V]> =>
+  [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+
+/** Everything a snapshot holds, as one digest: each record whole, each event by its id and digest, in order. */
+const stateDigest = (s: Snapshot): string =>
+  canonicalDigest({
+    plan: Option.getOrNull(s.plan),
+    prose: s.prose,
+    captures: s.captures,
+    journals: byKey(s.journals).map(([study, events]) => [study, events.map((e) => [e.id, e.digest])]),
+    subscriptions: byKey(s.subscriptions),
+    runs: byKey(s.runs),
+    reports: byKey(s.reports).map(([program, events]) => [program, events.map((e) => [e.id, e.digest])]),
+    grants: byKey(s.grants),
+    executions: byKey(s.executions)
+  })
+
+/**
+ * Whether two sides hold the same state: the same plan record (revision and content) and prose,
+ * capture log, journals, monitor records and reports, grants with their events, execution
+ * records. Files are not compared: each host's files are checked against the digests the records
+ * register (verification findings).
+ */
+export const sameState = (a: StoreSide, b: StoreSide) =>
+  Effect.gen(function*() {
+    const x = yield* a.lock.withReadLock(() => snapshotOf(a))
+    const y = yield* b.lock.withReadLock(() => snapshotOf(b))
+    return stateDigest(x) === stateDigest(y)
+  })
+
 /**
  * A side over the work folder `dir` (it must exist): the folder adapters of `parts` (all by
  * default; a transfer of fewer parts loads fewer), its FileStore and its lock.

@@ -40,7 +40,16 @@ describe("store URL", () => {
         "postgres://h/db?sslmode=bogus",
         "postgres://h/db?sslmode=verify-ca",
         "postgres://h/db?uselibpqcompat=true",
-        "postgres://h/db?sslpassword=x"
+        "postgres://h/db?sslpassword=x",
+        // A parameter the connection would not honour (a typo, or one the driver ignores or
+        // reads otherwise than libpq): refused, never dropped in silence.
+        "postgres://h/db?sslmod=require",
+        "postgres://h/db?sslmode=require&connect_timeout=5",
+        "postgres://h/db?target_session_attrs=read-write",
+        "postgres://h/db?ssl=true",
+        "postgres://h/db?binary=true",
+        "postgres://h/db?replication=database",
+        "postgres://h/db?max=1000"
       ]
     ) {
       expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
@@ -49,6 +58,15 @@ describe("store URL", () => {
     expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=verify-ca&sslrootcert=ca.pem"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=prefer"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres:///db?host=/run/postgresql"))).toBe(false)
+    expect(
+      isMalformed(
+        parseStoreUrl(
+          "postgres://h/db?sslmode=verify-full&sslrootcert=ca.pem&sslcert=c.pem&sslkey=k.pem&application_name=a&fallback_application_name=b&options=-c%20geqo%3Doff&client_encoding=UTF8"
+        )
+      )
+    ).toBe(false)
+    const said = parseStoreUrl("postgres://h/db?sslmod=require")
+    expect(isMalformed(said) ? said.malformed : "").toContain("'sslmod'")
   })
 })
 
