@@ -254,6 +254,8 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     expect(said.uri.length).toBeLessThan(600)
     expect(said.uri).toMatch(/^dossier:\/\/sources\/x\/a+\u2026\[\d+ characters left out\]\u2026a+$/)
     expect((e as McpError).message.length).toBeLessThan(700)
+    // The message repeats the same clipped URI, its end included (not cut again).
+    expect((e as McpError).message.endsWith(`Resource not found: ${said.uri}`)).toBe(true)
     // The plan is missing too until it exists: the same error, and the list does not name it.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
     const listed = async () => (await server.client.listResources()).resources.map((r) => r.uri)
