@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { TOOL_HINTS } from "../../src/commands/ToolHints.js"
-import { toolAreas, toolNames } from "../../src/mcp/Tools.js"
+import { isTool, modesOf, toolAreas, toolNames } from "../../src/mcp/Tools.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected, raw } from "./support.js"
 
@@ -222,6 +222,13 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
       expect(areas, area).toMatch(new RegExp(`[:,] ${area}[,( ]`))
     }
     expect(bad.stdout).toContain("nope")
+    // The help names every command that is no tool.
+    const noTool = allSpecs.filter((s) => !isTool(s) || modesOf(s).length === 0).map((s) => s.path.join(" "))
+    expect(noTool).toContain("mcp")
+    const but = /Every other command but (.*?) is a tool/.exec(help)?.[1]
+    for (const command of noTool.filter((c) => c !== "mcp")) {
+      expect(but, command).toMatch(new RegExp(`\\b${command}\\b`))
+    }
   })
 
   it("an unknown or outside resource is always MCP's resource not found (-32002)", async () => {
