@@ -303,7 +303,10 @@ describe("dossier mcp (official SDK client)", () => {
   })
 
   it("refuses bad arguments with a UsageError envelope, and answers the error catalogue's envelope for refusals", async () => {
-    expect((await refused("plan_inspect", { bogus: 1 }, "UsageError")).message).toContain("bogus")
+    const usage = await refused("plan_inspect", { bogus: 1 }, "UsageError")
+    expect(usage.message).toContain("bogus")
+    // The way out names what a tool call fixes, not only a command line.
+    expect(usage.hint).toContain("the tool's arguments")
     expect((await refused("plan_checkpoint", { expected: "two", input: {} }, "UsageError")).message).toContain(
       "expected"
     )
