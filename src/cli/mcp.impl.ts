@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import { commandSpecs } from "../commands/Specs.js"
 import { work } from "../commands/Work.js"
 import { UsageError } from "../domain/CliErrors.js"
+import { clipped } from "../domain/Clip.js"
 import { reraiseSignals } from "../layers/RunStops.js"
 import { serve } from "../mcp/Server.js"
 import { toolAreas } from "../mcp/Tools.js"
@@ -26,7 +27,12 @@ export const mcp = (
   const effect = unknown.length > 0 || Option.exists(areas, (a) => a.length === 0)
     ? Effect.fail(
       new UsageError({
-        detail: `--tools takes areas among ${known.join(", ")}; got '${Option.getOrElse(o.tools, () => "")}'`
+        // Name what is wrong (not the whole list back), then what is taken.
+        detail: `--tools: ${
+          unknown.length === 0
+            ? "no area named"
+            : `unknown area${unknown.length > 1 ? "s" : ""} ${unknown.map((a) => `'${clipped(a, 80)}'`).join(", ")}`
+        }; the areas are ${known.join(", ")}`
       })
     )
     : Effect.as(

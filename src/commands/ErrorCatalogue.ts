@@ -331,7 +331,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
 export const usageInfo: ErrorInfo = {
   retryable: false,
   area: "common",
-  hint: "Fix the command line (see --help); exit code 2."
+  // The same refusal answers a tool call with arguments the tool does not take (MCP).
+  hint: "Fix the command line (see --help; exit code 2), or the tool's arguments (MCP: its inputSchema)."
 }
 export const defectInfo: ErrorInfo = {
   retryable: false,

@@ -5,11 +5,15 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["gate"],
     tools: [
-      { takes: ["state", "researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "now"] },
+      {
+        // The command's description opens with a lead-in a tool list would cut to ("in an unattended run…").
+        description: "Verify a run's cited quotes and close only the gaps they back.",
+        takes: ["state", "researchDir", "descriptor", "attempts", "recordAttempt", "maxAskRounds", "now"]
+      },
       {
         suffix: "recheck",
         description:
-          "Before resuming a maturity run the gate parked with proceed: re-verify the recorded closures against a fresh descriptor. No blocker left: the working description; else BlockersRemain. Writes nothing.",
+          "Re-verify parked closures against a fresh descriptor. Use it before resuming a maturity run the gate parked with proceed. No blocker left: the working description; else BlockersRemain. Writes nothing.",
         takes: ["state", "descriptor", "now"],
         fixed: { recheck: true }
       }

@@ -82,9 +82,13 @@ export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>
   flag: Schema.optional(Schema.String)
 }) {
   override get message() {
-    const what = this.flag === undefined || this.flag === "--input"
+    const words = this.flag?.replace(/^-+/, "").replaceAll("-", " ")
+    // `--path` is "the path", not "the path path".
+    const what = words === undefined || words === "input"
       ? "The input file"
-      : `The ${this.flag.replace(/^-+/, "").replaceAll("-", " ")} path`
+      : /\bpath$/.test(words)
+      ? `The ${words}`
+      : `The ${words} path`
     return `${what} '${this.path}' is not inside the work folder.`
   }
 }

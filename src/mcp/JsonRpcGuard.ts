@@ -18,6 +18,7 @@
  *
  * Pure apart from its own bookkeeping: no I/O, never throws (property-tested).
  */
+import { clipped, REFUSAL_MESSAGE_MAX } from "../domain/Clip.js"
 import { IdScanner } from "./Lines.js"
 
 export const PARSE_ERROR = -32700
@@ -105,9 +106,12 @@ export const nestingDepth = (text: string): number => {
   return max
 }
 
-const MAX_DETAIL = 400
-
-const clip = (s: string) => (s.length > MAX_DETAIL ? `${s.slice(0, MAX_DETAIL)}…` : s)
+/**
+ * An error message's backstop, as every refusal's (../domain/Clip.ts): its values were clipped
+ * one by one first (a tool name, a URI: their first and last 256 around the marker), so the
+ * message keeps them whole; a longer one keeps its beginning and end around the same marker.
+ */
+const clip = (s: string) => clipped(s, REFUSAL_MESSAGE_MAX)
 
 /** The problems of a schema validation error's message (a JSON array of {path, message}), as text. */
 const paramProblems = (text: string): string | undefined => {

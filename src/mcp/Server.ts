@@ -36,6 +36,7 @@ import { isBoundFolder } from "../commands/Cwd.js"
 import { allSchemas } from "../commands/schemas/index.js"
 import { commandSpecs } from "../commands/Specs.js"
 import type { CommandFailure } from "../commands/Work.js"
+import { clipped } from "../domain/Clip.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -222,7 +223,8 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const call = catalogue.call(request.params.name, request.params.arguments ?? {})
       if (call === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${request.params.name.slice(0, 200)}`)
+        // The name is repeated as every refusal repeats a value: clipped with a marker (../domain/Clip.ts).
+        throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${clipped(request.params.name)}`)
       }
       const result = await run(call, extra.signal)
       // A call may have retained files or started a journal: tell the client the list grew.

@@ -189,7 +189,9 @@ export interface ToolArguments {
   readonly jsonSchema: Record<string, unknown>
 }
 
-const toolWords = (spec: CommandSpec) => spec.path.join(" ")
+/** The tool's own name, as ./Tools.ts names it (`gate_recheck`, not `gate`): what a refusal says takes what. */
+const toolWords = (spec: CommandSpec, mode?: ToolMode) =>
+  [...spec.path, ...(mode?.suffix === undefined ? [] : [mode.suffix])].join("_").replaceAll("-", "_")
 
 const issuesText = (e: ParseResult.ParseError) => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(e)
@@ -303,7 +305,7 @@ export const toolArguments = (
       : new UsageError({
         detail: `unknown argument${extra.length > 1 ? "s" : ""} ${
           extra.map((k) => `'${clipped(k, QUOTED_MAX)}'`).join(", ")
-        }; ${toolWords(spec)} takes ${names.length === 0 ? "none" : names.join(", ")}`
+        }; ${toolWords(spec, mode)} takes ${names.length === 0 ? "none" : names.join(", ")}`
       })
   }
   return {

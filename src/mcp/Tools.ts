@@ -212,7 +212,7 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
         inputSchema: args.jsonSchema,
         outputSchema: outputSchemaOf(typeof hints.output === "string" ? [hints.output] : hints.output, options.schemas),
         annotations: {
-          // MCP's defaults (may write, destructive, not idempotent, open world) are left unsaid.
+          // MCP's defaults "may write" and "not idempotent" are left unsaid; a writer says whether it destroys.
           ...(hints.readOnly ? { readOnlyHint: true } : { destructiveHint: hints.destructive ?? true }),
           ...(hints.idempotent === true && !hints.readOnly ? { idempotentHint: true } : {}),
           openWorldHint: hints.openWorld ?? false

@@ -6,7 +6,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { runCli } from "../support/cli.js"
+import { put, runCli, tempWorkdir } from "../support/cli.js"
 
 const SKILL = path.resolve(__dirname, "../../skills/dossier/SKILL.md")
 const text = fs.readFileSync(SKILL, "utf8")
@@ -22,6 +22,10 @@ const commandLines = (): Array<string> => {
   }
   return out
 }
+
+/** The `dossier …` command lines shown inline in its prose (`` `dossier pull` ``). */
+const inlineLines = (): Array<string> =>
+  [...text.replace(/```[a-z]*\n[\s\S]*?```/g, "").matchAll(/`(dossier [^`]+)`/g)].map((m) => m[1]!)
 
 describe("skills/dossier/SKILL.md", () => {
   it("has Agent Skills front matter: name dossier, a description of at most 1024 characters, a body under 500 lines", () => {
@@ -47,8 +51,10 @@ describe("skills/dossier/SKILL.md", () => {
     const lines = commandLines()
     expect(lines.length).toBeGreaterThan(25)
     const seen = new Set<string>()
-    for (const line of lines) {
-      const argv = words(line).slice(1)
+    for (const line of [...lines, ...inlineLines()]) {
+      // Words after `--` are the program's (exec), not dossier's.
+      const all = words(line).slice(1)
+      const argv = all.includes("--") ? all.slice(0, all.indexOf("--")) : all
       const r = runCli([...argv, "--help", "--json"])
       expect(r.code, `${line}\n${r.stdout}${r.stderr}`).toBe(0)
       expect(r.json.ok, line).toBe(true)
@@ -62,4 +68,21 @@ describe("skills/dossier/SKILL.md", () => {
     expect(lines[0]).toBe("dossier status --json")
     expect(seen.size).toBeGreaterThan(20)
   }, 300_000)
+
+  it("its source follow examples are excerpts the command takes, and find the passage they show", () => {
+    const follows = commandLines().filter((l) => l.startsWith("dossier source follow "))
+    expect(follows.length).toBeGreaterThan(0)
+    const dir = tempWorkdir("dossier-skill-")
+    put(
+      dir,
+      "research/sources/notes.md",
+      "# Budget\n\nThe service p95 must stay under 400 ms for every batch we send.\n"
+    )
+    for (const line of follows) {
+      const r = runCli(words(line).slice(1), { cwd: dir })
+      expect(r.code, `${line}\n${r.stdout}`).toBe(0)
+      expect(r.json.matches, line).toHaveLength(1)
+      expect(r.json.matches[0].path, line).toBe("research/sources/notes.md")
+    }
+  })
 })

@@ -231,6 +231,7 @@ describe("source follow --path", () => {
     expect(absolute.json.matches).toHaveLength(1)
     const outside = runCli([...quote, "--path", "../x.md", "--workdir", dir, "--json"])
     expect(outside.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", path: "../x.md", flag: "--path" })
+    expect(outside.json.error.message).toBe("The path '../x.md' is not inside the work folder.")
     const area = runCli([...quote, "--path", "research/results/x.md", "--workdir", dir, "--json"])
     expect(area.json.error._tag).toBe("PathOutsideArea")
   })

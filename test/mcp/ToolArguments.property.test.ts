@@ -121,6 +121,14 @@ describe("tool arguments agree with the CLI's parser", () => {
     expect(refusal("exec", { grant: "g1", program: "ls -l" })).toBe(
       "argument 'program': expected an array of strings, [\"<program>\", \"<arg>\", \u2026], got \"ls -l\""
     )
+    // The tool that refuses is named as the client calls it: a mode by its own name.
+    expect(refusal("plan inspect", { bogus: 1 })).toBe("unknown argument 'bogus'; plan_inspect takes none")
+    const gate = allSpecs.find((s) => s.path.join(" ") === "gate")!
+    const recheck = modesOf(gate).find((m) => m?.suffix === "recheck")
+    const decoded = toolArguments(gate, allSchemas(), recheck).decode({ state: "s", descriptor: "d", researchDir: "r" })
+    expect(Either.isLeft(decoded) ? decoded.left.message : undefined).toBe(
+      "unknown argument 'researchDir'; gate_recheck takes state, descriptor, now"
+    )
     // What it quotes of a huge argument is clipped.
     expect(refusal("plan inspect", { ["k".repeat(100_000)]: 1 })!.length).toBeLessThan(200)
   })

@@ -12,7 +12,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { TOOL_HINTS } from "../../src/commands/ToolHints.js"
-import { toolAreas, toolNames } from "../../src/mcp/Tools.js"
+import { isTool, modesOf, toolAreas, toolNames } from "../../src/mcp/Tools.js"
 import { CLI, put, tempWorkdir } from "../support/cli.js"
 import { connect, type Connected, raw } from "./support.js"
 
@@ -221,7 +221,15 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     for (const area of toolAreas(allSpecs).filter((a) => a !== "schema")) {
       expect(areas, area).toMatch(new RegExp(`[:,] ${area}[,( ]`))
     }
-    expect(bad.stdout).toContain("nope")
+    // The refusal names the unknown area, not the whole list given.
+    expect(JSON.parse(bad.stdout).error.message).toMatch(/^--tools: unknown area 'nope'; the areas are init, /)
+    // The help names every command that is no tool.
+    const noTool = allSpecs.filter((s) => !isTool(s) || modesOf(s).length === 0).map((s) => s.path.join(" "))
+    expect(noTool).toContain("mcp")
+    const but = /Every other command but (.*?) is a tool/.exec(help)?.[1]
+    for (const command of noTool.filter((c) => c !== "mcp")) {
+      expect(but, command).toMatch(new RegExp(`\\b${command}\\b`))
+    }
   })
 
   it("an unknown or outside resource is always MCP's resource not found (-32002)", async () => {
@@ -254,6 +262,8 @@ describe("MCP for the hosts agents use now (official SDK client 1.x)", () => {
     expect(said.uri.length).toBeLessThan(600)
     expect(said.uri).toMatch(/^dossier:\/\/sources\/x\/a+\u2026\[\d+ characters left out\]\u2026a+$/)
     expect((e as McpError).message.length).toBeLessThan(700)
+    // The message repeats the same clipped URI, its end included (not cut again).
+    expect((e as McpError).message.endsWith(`Resource not found: ${said.uri}`)).toBe(true)
     // The plan is missing too until it exists: the same error, and the list does not name it.
     await expect(server.client.readResource({ uri: "dossier://plan" })).rejects.toMatchObject({ code: -32002 })
     const listed = async () => (await server.client.listResources()).resources.map((r) => r.uri)

@@ -3,6 +3,7 @@
  * temporary work folder, lists its tools and resources and drives a whole research flow through
  * the tools, including refusals and arguments that try to leave the folder.
  */
+import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -302,7 +303,10 @@ describe("dossier mcp (official SDK client)", () => {
   })
 
   it("refuses bad arguments with a UsageError envelope, and answers the error catalogue's envelope for refusals", async () => {
-    expect((await refused("plan_inspect", { bogus: 1 }, "UsageError")).message).toContain("bogus")
+    const usage = await refused("plan_inspect", { bogus: 1 }, "UsageError")
+    expect(usage.message).toContain("bogus")
+    // The way out names what a tool call fixes, not only a command line.
+    expect(usage.hint).toContain("the tool's arguments")
     expect((await refused("plan_checkpoint", { expected: "two", input: {} }, "UsageError")).message).toContain(
       "expected"
     )
@@ -325,6 +329,20 @@ describe("dossier mcp (official SDK client)", () => {
     expect(big).toMatchObject({ path: "input", max: 65536 })
     // An unknown tool is a protocol error, not a tool result.
     await expect(server.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/not found/)
+  })
+
+  it("an unknown tool's name is repeated as every refusal's values are: whole to 512, else clipped with a marker", async () => {
+    const unknown = async (name: string) =>
+      server.client.callTool({ name, arguments: {} }).then(() => undefined, (x: unknown) => x as McpError)
+    const whole = `t${"b".repeat(510)}z`
+    const said = await unknown(whole)
+    expect(said).toBeInstanceOf(McpError)
+    expect(said!.code).toBe(-32602)
+    expect(said!.message).toContain(`Tool not found: ${whole}`)
+    const clippedName = await unknown(`t${"a".repeat(100_000)}z`)
+    expect(clippedName!.code).toBe(-32602)
+    expect(clippedName!.message).toMatch(/Tool not found: ta+\u2026\[99490 characters left out\]\u2026a+z$/)
+    expect(clippedName!.message.length).toBeLessThan(700)
   })
 
   it("a 100 KB value is refused in a few hundred bytes, clipped with a marker, through MCP", async () => {

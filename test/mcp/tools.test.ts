@@ -1,12 +1,16 @@
-/** A defect inside one tool call answers that call with isError and the Defect envelope; the next call is served. */
-import { assert, describe, it } from "@effect/vitest"
+/**
+ * A defect inside one tool call answers that call with isError and the Defect envelope; the next call is served.
+ * Every tool's description says what it does.
+ */
+import { assert, describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { defectInfo } from "../../src/commands/ErrorCatalogue.js"
 import { command } from "../../src/commands/Spec.js"
+import { commandSpecs } from "../../src/commands/Specs.js"
 import { work } from "../../src/commands/Work.js"
-import { toolCatalogue } from "../../src/mcp/Tools.js"
+import { isTool, modesOf, toolCatalogue, toolDescription, toolName } from "../../src/mcp/Tools.js"
 
 const specs = [
   command({
@@ -62,4 +66,19 @@ describe("MCP tools", () => {
       assert.deepStrictEqual(ok.structuredContent, { ok: true, n: 1 })
       assert.isUndefined(catalogue.call("nope", {}))
     }))
+})
+
+describe("tool descriptions", () => {
+  it("say what each tool does, not when it is used or a lead-in cut short", () => {
+    const described = new Map<string, string>()
+    for (const spec of commandSpecs.filter(isTool)) {
+      for (const mode of modesOf(spec)) described.set(toolName(spec, mode), toolDescription(spec, mode))
+    }
+    for (const [name, d] of described) {
+      expect(d, name).not.toMatch(/^(Before|After|When|While|If|Once|In)\b/)
+      expect(d.replace(/…$/, "").split(/\s+/).length, `${name}: ${d}`).toBeGreaterThanOrEqual(5)
+    }
+    expect(described.get("gate")).toMatch(/\bquotes?\b/)
+    expect(described.get("gate_recheck")).toMatch(/\bdescriptor\b/)
+  })
 })
