@@ -53,6 +53,7 @@ import {
   runLimits,
   type RunningMarker,
   type RunStop,
+  setIdFindings,
   type TreeEntry,
   withoutListing
 } from "../domain/Execution.js"
@@ -462,8 +463,15 @@ export const ExecLive = Layer.effect(
         const grant = st.grant
         const grantId = grant.id
         const paths = executionPaths(marker.id)
+        // First, before anything else reads the work root: a file the program marked set-user-ID
+        // or set-group-ID would run as dossier's user on the machine (the mount inside is nosuid,
+        // the folder outside is not).
+        const setIds = yield* Effect.either(tree.clearSetIds(grant.work.path))
         const scanned = yield* outputsOf(grant.work.path, before)
-        const findings = [...scanned.findings]
+        const findings = [
+          ...scanned.findings,
+          ...setIdFindings(Either.isRight(setIds) ? setIds.right : { failed: setIds.left._tag })
+        ]
         if (outcome.memory.oomKills > 0) {
           findings.push({
             kind: "memory-limit",
