@@ -124,7 +124,7 @@ export const ExecLive = Layer.effect(
     const sandbox = yield* Sandbox
     const journal = yield* Journal
     const key = yield* EvidenceKey
-    const xs = makeExecRecords(yield* GrantStore, executions, key)
+    const xs = makeExecRecords(yield* GrantStore, executions, key, tree.clearSetIds)
 
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 

@@ -63,7 +63,7 @@ export const GrantsLive = Layer.effect(
     const lock = yield* Lock
     const tree = yield* WorkTree
     const key = yield* EvidenceKey
-    const xs = makeExecRecords(grantStore, yield* ExecutionStore, key)
+    const xs = makeExecRecords(grantStore, yield* ExecutionStore, key, tree.clearSetIds)
 
     /** Every loadable grant with its events, and the ids of the damaged ones. */
     const snapshot = Effect.gen(function*() {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { createGrant, exec, folder, put, sandboxWorks } from "./support.js"
+import { createGrant, exec, execAsync, folder, ok, put, sandboxWorks, waitForRunning } from "./support.js"
 
 const modeOf = (p: string) => fs.lstatSync(p).mode & 0o7777
 
@@ -55,6 +55,26 @@ describe.skipIf(!sandboxWorks)("set-user-ID and set-group-ID files a run leaves"
     }
     expect(cleared[0].detail).toContain("and 1 more")
     expect(x.findings.filter((f: { kind: string }) => f.kind === "setid-unchecked")).toEqual([])
+  })
+
+  it("a run whose exec died loses them when it is recorded lost, by grant show as by exec", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const work = path.join(dir, "research/exp/runs/r1")
+    const run = execAsync(dir, "g1", ["sh", "-c", "cp /bin/sh suid && chmod 4755 suid && touch ready && sleep 1235"])
+    const id = await waitForRunning(dir)
+    for (let i = 0; i < 200 && !fs.existsSync(path.join(work, "ready")); i++) {
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(modeOf(path.join(work, "suid"))).toBe(0o4755)
+    run.child.kill("SIGKILL")
+    await run.done
+    ok(dir, ["grant", "show", "--grant", "g1"])
+    expect(modeOf(path.join(work, "suid"))).toBe(0o755)
+    const lost = ok(dir, ["exec", "show", "--execution", id]).execution
+    expect(lost.status).toBe("lost")
+    expect(lost.findings.map((f: { kind: string }) => f.kind)).toEqual(["setid-cleared"])
+    expect(lost.findings[0].detail).toContain("'research/exp/runs/r1/suid'")
   })
 
   it("a run that leaves none has no such finding", () => {
