@@ -7,6 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { runCli } from "../support/cli.js"
 import { createGrant, exec, execAsync, folder, ok, put, sandboxWorks, waitForRunning } from "./support.js"
 
 const modeOf = (p: string) => fs.lstatSync(p).mode & 0o7777
@@ -75,6 +76,18 @@ describe.skipIf(!sandboxWorks)("set-user-ID and set-group-ID files a run leaves"
     expect(lost.status).toBe("lost")
     expect(lost.findings.map((f: { kind: string }) => f.kind)).toEqual(["setid-cleared"])
     expect(lost.findings[0].detail).toContain("'research/exp/runs/r1/suid'")
+  })
+
+  it("a person sees the record's findings: exec and exec show without --json print them", () => {
+    const dir = folder()
+    createGrant(dir)
+    const r = runCli(["exec", "--grant", "g1", "--workdir", dir, "--", "sh", "-c", "cp /bin/sh s && chmod 4755 s"])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/finding setid-cleared: 1 file\(s\) .*'research\/exp\/runs\/r1\/s'/)
+    const id = /Execution (x-[0-9T-]+-[0-9a-f]+)/.exec(r.stdout)![1]!
+    const shown = runCli(["exec", "show", "--execution", id, "--workdir", dir])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain("finding setid-cleared: 1 file(s)")
   })
 
   it("a run that leaves none has no such finding", () => {
