@@ -14,7 +14,9 @@ const humanRecord = (r: ExecutionRecord) =>
     `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
       r.maxRssKiB ?? "?"
     } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
-    `  ${r.outputs.length} output(s)${r.outputs.length > 0 ? ": " + r.outputs.map((o) => o.path).join(", ") : ""}`
+    `  ${r.outputs.length} output(s)${r.outputs.length > 0 ? ": " + r.outputs.map((o) => o.path).join(", ") : ""}`,
+    // What the record could not hold, or what happened to the run (a memory limit, cleared bits).
+    ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${f.detail}`)
   ].join("\n")
 
 export const run = (o: {

@@ -58,10 +58,19 @@ export interface RunStop {
  * too long, an unreadable directory; the outputs listed are those that could be scanned),
  * `output-unreadable` (a changed file could not be hashed), `logs-not-kept` (the disk was full:
  * stdout/stderr were kept in part or not at all), `memory-limit` (the kernel ended processes
- * of the run at its memory limit).
+ * of the run at its memory limit), `setid-cleared` (the run left files with the set-user-ID or
+ * set-group-ID bit, which would run as dossier's user outside the sandbox: dossier cleared the
+ * bits), `setid-unchecked` (entries of the work root that could not be checked for those bits).
  */
 export const RunFinding = Schema.Struct({
-  kind: Schema.Literal("outputs-incomplete", "output-unreadable", "logs-not-kept", "memory-limit"),
+  kind: Schema.Literal(
+    "outputs-incomplete",
+    "output-unreadable",
+    "logs-not-kept",
+    "memory-limit",
+    "setid-cleared",
+    "setid-unchecked"
+  ),
   detail: Schema.String
 })
 export type RunFinding = typeof RunFinding.Type
@@ -249,6 +258,46 @@ export interface TreeEntry {
   readonly size: number
   readonly mtimeNs: string
   readonly ctimeNs: string
+}
+
+/** Paths a `setid-cleared` finding names at most (the rest are counted). */
+const NAMED_SETIDS = 10
+
+/**
+ * The findings of clearing the set-user-ID and set-group-ID bits after a run (`WorkTree.clearSetIds`),
+ * or of failing to: none when the work root held no such file and every entry could be checked.
+ */
+export const setIdFindings = (
+  r: { readonly cleared: ReadonlyArray<string>; readonly unnamed: number; readonly unchecked: number } | {
+    readonly failed: string
+  }
+): ReadonlyArray<RunFinding> => {
+  if ("failed" in r) {
+    return [{
+      kind: "setid-unchecked",
+      detail: `the work root could not be checked for set-user-ID or set-group-ID files (${r.failed})`
+    }]
+  }
+  const out: Array<RunFinding> = []
+  const n = r.cleared.length + r.unnamed
+  if (n > 0) {
+    const named = r.cleared.slice(0, NAMED_SETIDS).map((p) => `'${p}'`).join(", ")
+    const more = n - Math.min(r.cleared.length, NAMED_SETIDS)
+    out.push({
+      kind: "setid-cleared",
+      detail: `${n} file(s) of the work root had the set-user-ID or set-group-ID bit, which would run them as ` +
+        `dossier's user outside the sandbox; the bits were cleared${named === "" ? "" : `: ${named}`}${
+          more > 0 ? ` and ${more} more` : ""
+        }`
+    })
+  }
+  if (r.unchecked > 0) {
+    out.push({
+      kind: "setid-unchecked",
+      detail: `${r.unchecked} entries of the work root could not be checked for the set-user-ID or set-group-ID bit`
+    })
+  }
+  return out
 }
 
 /** Regular files created or changed between two scans, and the entries that are not regular files. */

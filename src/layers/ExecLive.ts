@@ -53,6 +53,7 @@ import {
   runLimits,
   type RunningMarker,
   type RunStop,
+  setIdFindings,
   type TreeEntry,
   withoutListing
 } from "../domain/Execution.js"
@@ -123,7 +124,7 @@ export const ExecLive = Layer.effect(
     const sandbox = yield* Sandbox
     const journal = yield* Journal
     const key = yield* EvidenceKey
-    const xs = makeExecRecords(yield* GrantStore, executions, key)
+    const xs = makeExecRecords(yield* GrantStore, executions, key, tree.clearSetIds)
 
     const rootsOf = (g: StoredGrant): ReadonlyArray<RootIdentity> => [...g.inputs, g.work]
 
@@ -462,8 +463,15 @@ export const ExecLive = Layer.effect(
         const grant = st.grant
         const grantId = grant.id
         const paths = executionPaths(marker.id)
+        // First, before anything else reads the work root: a file the program marked set-user-ID
+        // or set-group-ID would run as dossier's user on the machine (the mount inside is nosuid,
+        // the folder outside is not).
+        const setIds = yield* Effect.either(tree.clearSetIds(grant.work.path))
         const scanned = yield* outputsOf(grant.work.path, before)
-        const findings = [...scanned.findings]
+        const findings = [
+          ...scanned.findings,
+          ...setIdFindings(Either.isRight(setIds) ? setIds.right : { failed: setIds.left._tag })
+        ]
         if (outcome.memory.oomKills > 0) {
           findings.push({
             kind: "memory-limit",

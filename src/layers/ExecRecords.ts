@@ -5,6 +5,7 @@
  * runs whose `dossier exec` died as `lost` (their marker is the run's intent record).
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import type { EditedRetainedFile } from "../domain/Errors.js"
@@ -27,18 +28,25 @@ import {
   markerDigest,
   receiptHolds,
   type RunningMarker,
-  sealExecution
+  sealExecution,
+  setIdFindings
 } from "../domain/Execution.js"
 import { GRANT_ID, grantDigest, type GrantEvent, type Spent, type StoredGrant } from "../domain/Grant.js"
 import type { EvidenceKeyShape } from "../services/EvidenceKey.js"
 import type { ExecutionStoreError, ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
 import type { GrantStoreError, GrantStoreShape } from "../services/ports/GrantStore.js"
+import type { WorkTreeShape } from "../services/WorkTree.js"
 
-/** `EG`, `EX`: what the two stores themselves may fail with. */
+/**
+ * `EG`, `EX`: what the two stores themselves may fail with. `clearSetIds`, where the work folder is
+ * on this host: the set-user-ID and set-group-ID bits a lost run left in its work root are cleared
+ * when it is recorded, as those of a recorded run are (./ExecLive.ts).
+ */
 export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
   grants: GrantStoreShape<EG>,
   executions: ExecutionStoreShape<EX>,
-  key: EvidenceKeyShape
+  key: EvidenceKeyShape,
+  clearSetIds?: WorkTreeShape["clearSetIds"]
 ) => {
   type Fs = EG | EX
   /**
@@ -206,6 +214,13 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
         // Only a marker dossier signed becomes a signed record; any other (written by hand, or by a
         // version before signing) is recorded unsigned, and reported so.
         const authentic = (yield* key.check("marker", markerDigest(m), m.signature)).authenticity === "signed"
+        const grant = clearSetIds === undefined ? null : yield* Effect.either(loadGrant(m.grantId))
+        const findings = grant === null || Either.isLeft(grant) ? [] : setIdFindings(
+          yield* Effect.match(clearSetIds!(grant.right.work.path), {
+            onFailure: (e) => ({ failed: e._tag }),
+            onSuccess: (r) => r
+          })
+        )
         const content: ExecutionContent = {
           id: m.id,
           grantId: m.grantId,
@@ -227,7 +242,8 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
           stdout: yield* logOf(paths.stdout),
           stderr: yield* logOf(paths.stderr),
           outputs: [],
-          ignored: []
+          ignored: [],
+          ...(findings.length > 0 ? { findings } : {})
         }
         const record = authentic ? yield* sealSigned(content) : sealExecution(content)
         yield* executions.put(record)

@@ -39,6 +39,7 @@ import {
   type StoredGrant
 } from "../domain/Grant.js"
 import { checkIdOf, optionalNow, optionalText, readArgs, readOptions } from "../domain/Options.js"
+import { normalizeRelative } from "../domain/Paths.js"
 import { EvidenceKey } from "../services/EvidenceKey.js"
 import { ExecFiles } from "../services/ExecFiles.js"
 import { Grants, type GrantsShape, type GrantStatus } from "../services/Grants.js"
@@ -63,7 +64,7 @@ export const GrantsLive = Layer.effect(
     const lock = yield* Lock
     const tree = yield* WorkTree
     const key = yield* EvidenceKey
-    const xs = makeExecRecords(grantStore, yield* ExecutionStore, key)
+    const xs = makeExecRecords(grantStore, yield* ExecutionStore, key, tree.clearSetIds)
 
     /** Every loadable grant with its events, and the ids of the damaged ones. */
     const snapshot = Effect.gen(function*() {
@@ -134,13 +135,21 @@ export const GrantsLive = Layer.effect(
     /** For show and list, which only read: reap lost runs only when the lock is held (see Lock.withReadLock). */
     const readSnapshot = (now: Date) => (held: boolean) => held ? fresh(now) : snapshot
 
-    const identityOf = (path: string): Effect.Effect<RootIdentity, DossierError> =>
+    /** The identity of a root; a missing one is `InvalidInput` at its field of the input (`inputs.1`, `work`). */
+    const identityOf = (path: string, field: string): Effect.Effect<RootIdentity, DossierError> =>
       tree.identity(path).pipe(
         Effect.catchTag("FileNotFound", () =>
           Effect.fail(
-            new InvalidInput({ issues: [{ path, message: "not an existing directory inside the work folder" }] })
+            new InvalidInput({
+              issues: [{ path: field, message: `'${path}' is not an existing directory inside the work folder` }]
+            })
           ))
       )
+    /** The field of the input that names a root (normalized): the first entry of `inputs` that does. */
+    const inputField = (input: GrantInput, root: string): string => {
+      const i = input.inputs.findIndex((raw) => Either.getOrNull(normalizeRelative(raw)) === root)
+      return i < 0 ? "inputs" : `inputs.${i}`
+    }
 
     // What can be refused without the grant records is refused before the lock, which would
     // create `.dossier/` in a folder without one.
@@ -152,7 +161,7 @@ export const GrantsLive = Layer.effect(
           return yield* new InvalidInput({ issues: [{ path: "deadline", message: "the deadline has already passed" }] })
         }
         const inputs: Array<RootIdentity> = []
-        for (const p of paths.inputs) inputs.push(yield* identityOf(p))
+        for (const p of paths.inputs) inputs.push(yield* identityOf(p, inputField(input, p)))
         if (input.parent !== undefined) yield* xs.loadGrant(input.parent)
         // A child is signed here: its parent chain must be authentic, or an unsigned grant written
         // by hand into the folder could be laundered into a signed child.
@@ -222,7 +231,7 @@ export const GrantsLive = Layer.effect(
         if (Either.isLeft(workNow)) {
           yield* folder.ensureDir(paths.work)
         }
-        const work = yield* identityOf(paths.work)
+        const work = yield* identityOf(paths.work, "work")
         const sealed = sealGrant(contentWith(work))
         const stored = { ...sealed, signature: yield* key.sign("grant", sealed.digest) }
         yield* grantStore.create(stored)

@@ -9,10 +9,21 @@ import type { TreeEntry } from "../domain/Execution.js"
 import type { RootIdentity } from "../domain/Grant.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import { Workdir } from "../services/Workdir.js"
-import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
+import { type SetIdsCleared, type UnnamedFile, WorkTree } from "../services/WorkTree.js"
+import { guard, makeBoundary } from "./Boundary.js"
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 const SLASH = Buffer.from("/")
+
+/**
+ * O_PATH (not among Node's constants): the same value on every Linux architecture Node runs on. A
+ * descriptor that only names the file: it opens whatever the file's permissions, never blocks.
+ */
+const O_PATH = 0o10000000
+const SET_IDS = 0o6000
+
+/** Entry `name` (raw bytes) of the directory held by `fd`, resolved by the kernel relative to it. */
+const entryAt = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name])
 
 const codeOf = (e: unknown): string => (e as NodeJS.ErrnoException)?.code ?? "EUNKNOWN"
 
@@ -184,6 +195,108 @@ export const WorkTreeLive = Layer.effect(
         IoError | UnsafePath
       >
 
-    return { identity, scan, scanUpTo }
+    const boundary = makeBoundary(root)
+
+    /**
+     * The walk of `clearSetIds`: from the directory's descriptor, each entry relative to its
+     * directory's descriptor (a directory swapped for a link while the walk runs redirects
+     * nothing), no depth or entry limit (a file hidden deep or past a scan's limit is cleared too).
+     * A file is changed through a descriptor of the entry checked (device and inode), never by name.
+     */
+    const clearBelow = (rel: string): SetIdsCleared => {
+      const cleared: Array<string> = []
+      let unnamed = 0
+      let unchecked = 0
+      const top = guard(rel, "open", () => boundary.walk(rel, false, false))
+      if (top === undefined) return { cleared, unnamed, unchecked }
+      type Frame = {
+        readonly fd: number
+        readonly close: () => void
+        readonly path: string | null
+        names: Array<Buffer>
+      }
+      const stack: Array<Frame> = []
+      const names = (fd: number): Array<Buffer> | null => {
+        try {
+          return fs.readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })
+        } catch {
+          unchecked++
+          return null
+        }
+      }
+      try {
+        stack.push({ fd: top.fd, close: top.close, path: rel, names: names(top.fd) ?? [] })
+        while (stack.length > 0) {
+          const f = stack[stack.length - 1]!
+          const name = f.names.pop()
+          if (name === undefined) {
+            stack.pop()
+            f.close()
+            continue
+          }
+          const at = entryAt(f.fd, name)
+          let text: string | null = null
+          try {
+            text = UTF8.decode(name)
+          } catch {
+            text = null
+          }
+          const where = f.path === null || text === null ? null : `${f.path}/${text}`
+          let st: fs.BigIntStats
+          try {
+            st = fs.lstatSync(at, { bigint: true })
+          } catch (e) {
+            if (codeOf(e) !== "ENOENT") unchecked++
+            continue
+          }
+          if (st.isDirectory()) {
+            let fd: number
+            try {
+              fd = fs.openSync(at, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW)
+            } catch (e) {
+              if (codeOf(e) !== "ENOENT") unchecked++
+              continue
+            }
+            const below = names(fd)
+            if (below === null) fs.closeSync(fd)
+            else stack.push({ fd, close: () => fs.closeSync(fd), path: where, names: below })
+          } else if (st.isFile() && (Number(st.mode) & SET_IDS) !== 0) {
+            try {
+              const fd = fs.openSync(at, O_PATH | fs.constants.O_NOFOLLOW)
+              try {
+                const held = fs.fstatSync(fd, { bigint: true })
+                if (!held.isFile() || held.dev !== st.dev || held.ino !== st.ino) {
+                  unchecked++
+                  continue
+                }
+                fs.chmodSync(`/proc/self/fd/${fd}`, Number(held.mode) & 0o1777)
+              } finally {
+                fs.closeSync(fd)
+              }
+              if (where === null) unnamed++
+              else cleared.push(where)
+            } catch (e) {
+              if (codeOf(e) !== "ENOENT") unchecked++
+            }
+          }
+        }
+      } finally {
+        for (const f of stack) f.close()
+      }
+      cleared.sort()
+      return { cleared, unnamed, unchecked }
+    }
+
+    const clearSetIds = (p: string) =>
+      Effect.flatMap(normalize(p), (rel) =>
+        Effect.try({
+          try: () => clearBelow(rel),
+          catch: (e) =>
+            e instanceof UnsafePath || e instanceof IoError
+              ? e
+              : new IoError({ path: rel, operation: "chmod", code: codeOf(e) })
+        }))
+
+    return { identity, scan, scanUpTo, clearSetIds }
   })
 )

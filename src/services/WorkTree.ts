@@ -32,6 +32,21 @@ export interface WorkTreeShape {
     readonly incomplete: string | null
     readonly unnamed: ReadonlyArray<UnnamedFile>
   }, IoError | UnsafePath>
+  /**
+   * Clear the set-user-ID and set-group-ID bits of every regular file at or below a directory
+   * (no link followed, at any depth, names that are not UTF-8 included): a file a confined program
+   * marked so would run as dossier's user on the machine, outside the sandbox. `cleared` lists the
+   * files cleared by path, `unnamed` counts those below a name that is not UTF-8, `unchecked` the
+   * entries that could not be read or changed. Nothing when the directory does not exist.
+   */
+  readonly clearSetIds: (path: string) => Effect.Effect<SetIdsCleared, IoError | UnsafePath>
+}
+
+/** What `clearSetIds` did. */
+export interface SetIdsCleared {
+  readonly cleared: ReadonlyArray<string>
+  readonly unnamed: number
+  readonly unchecked: number
 }
 
 /** A regular file below a name that is not UTF-8: its identity (device, inode, size, times) and size. */

@@ -32,6 +32,26 @@ describe("grants", () => {
     expect(ok(dir, ["grant", "list"]).grants.map((g: any) => g.id).sort()).toEqual([b.grant.id, "g1"].sort())
   })
 
+  it("an input root that does not exist is InvalidInput at its field of the input, and nothing is made", () => {
+    const dir = folder()
+    const e = refused(dir, [
+      "grant",
+      "create",
+      "--input",
+      putInput(
+        dir,
+        "missing.json",
+        grantInput({ inputs: ["research/exp/data", "research/exp/nope/"], work: "research/exp/runs/new" })
+      )
+    ], "InvalidInput")
+    expect(e.issues).toEqual([{
+      path: "inputs.1",
+      message: "'research/exp/nope' is not an existing directory inside the work folder"
+    }])
+    expect(fs.existsSync(path.join(dir, "research/exp/runs/new"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+  })
+
   it("a record edited by hand is GrantDigestMismatch and never used", () => {
     const dir = folder()
     createGrant(dir)
