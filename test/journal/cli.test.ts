@@ -3,7 +3,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { leaksNothing, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+import { connect } from "../mcp/support.js"
+import { leaksNothing, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
 
@@ -200,15 +201,51 @@ describe("journal append", () => {
     )
   })
 
-  it("study ids follow the pattern and are not reserved folder names", () => {
+  it("study ids follow the pattern and are not reserved folder names", async () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "b.json", batch)
-    for (const bad of ["inputs", "sources", "results", "gate", "Bad", "../x", "-x", "a".repeat(65)]) {
-      const e = refused(dir, ["append", "--study", bad, "--input", input], "InvalidInput")
-      expect(e.issues[0].path).toBe("study")
-      refused(dir, ["inspect", "--study", bad], "InvalidInput")
+    const bads = ["inputs", "sources", "results", "gate", "Bad", "../x", "-x", "a".repeat(65)]
+    // Every command that takes a study, for every id, in one MCP server process (the same command
+    // table); on the command line, where the flag parser sees the value first, the ids that look
+    // like a flag, a path or a folder of research/.
+    const server = await connect(dir)
+    try {
+      const onCli = [["append", "-x"], ["append", "../x"], ["append", "inputs"], ["inspect", "-x"]] as const
+      const cli = Promise.all(onCli.map(async ([command, bad]) => {
+        const extra = command === "append" ? ["--input", input] : []
+        const r = await runCliAsync(["journal", command, "--study", bad, ...extra, "--workdir", dir, "--json"])
+        expect(leaksNothing(dir, r)).toBe(true)
+        expect({ code: r.code, tag: r.json?.error?._tag, path: r.json?.error?.issues?.[0]?.path }, `${command} ${bad}`)
+          .toEqual({
+            code: 1,
+            tag: "InvalidInput",
+            path: "study"
+          })
+      }))
+      for (const bad of bads) {
+        for (
+          const [tool, args] of [
+            ["journal_inspect", { verify: true }],
+            ["journal_rebuild", {}],
+            ["journal_recover_tail", {}],
+            ["journal_import", {}],
+            ["journal_append", { input: batch }]
+          ] as const
+        ) {
+          const r = await server.call(tool, { study: bad, ...args })
+          expect(
+            { isError: r.isError, tag: r.body?.error?._tag, path: r.body?.error?.issues?.[0]?.path },
+            `${tool} ${bad}`
+          )
+            .toEqual({ isError: true, tag: "InvalidInput", path: "study" })
+        }
+      }
+      await cli
+    } finally {
+      await server.client.close()
     }
     expect(fs.readdirSync(path.join(dir, "research")).sort()).toEqual(["inputs"])
+    expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
   })
 
   it("input file rules: outside the work folder, too large, missing", () => {
