@@ -4,7 +4,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { connect } from "../mcp/support.js"
-import { leaksNothing, put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
+import { leaksNothing, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
 
@@ -273,6 +273,31 @@ describe("journal append", () => {
     fs.symlinkSync(path.join(dir2, "elsewhere.jsonl"), journalOf(dir2, "t"))
     refused(dir2, ["append", "--study", "t", "--input", putInput(dir2, "b.json", batch)], "AliasedFile")
     expect(fs.readFileSync(path.join(dir2, "elsewhere.jsonl"), "utf8")).toBe("")
+  })
+
+  it("AliasedFile: a symlinked study folder is refused by every command, naming the journal", () => {
+    const dir = tempWorkdir()
+    const outside = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    ok(outside, ["append", "--study", "s", "--input", putInput(outside, "b.json", batch)])
+    // With an unterminated tail and a legacy-looking manifest, so that a command following the link would act.
+    fs.appendFileSync(journalOf(outside), "{\"seq\":6")
+    put(outside, "research/s/manifest.json", "{}")
+    fs.symlinkSync(path.join(outside, "research/s"), path.join(dir, "research/s"))
+    const before = snapshot(outside)
+    for (
+      const args of [
+        ["append", "--study", "s", "--input", input],
+        ["inspect", "--study", "s"],
+        ["inspect", "--study", "s", "--verify"],
+        ["rebuild", "--study", "s"],
+        ["recover-tail", "--study", "s"],
+        ["import", "--study", "s"]
+      ]
+    ) {
+      expect(refused(dir, args, "AliasedFile").path, args.join(" ")).toBe("research/s/research-events.jsonl")
+    }
+    expect(snapshot(outside)).toEqual(before)
   })
 
   it("a usage error exits 2 and an unknown flag is refused", () => {
