@@ -3,8 +3,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import type { JournalEvent } from "../../src/domain/Journal.js"
 import { connect } from "../mcp/support.js"
 import { leaksNothing, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
+import { linesOf } from "./events.js"
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
 
@@ -607,6 +609,36 @@ describe("journal import", () => {
       "old-a",
       "old-b"
     ])
+  })
+
+  it("a legacy_imported event naming no candidate is refused; one already stored is CorruptJournal, not a defect", () => {
+    const dir = tempWorkdir()
+    const digest = "c".repeat(64)
+    const legacy = {
+      id: `legacy:${digest}`,
+      type: "legacy_imported",
+      manifestSha256: digest,
+      snapshotPath: `research/s/legacy/manifest-${digest}.json`,
+      protocolVersion: null,
+      candidates: [{ id: "old-a", status: "accepted", resultPaths: [] }],
+      completed: ["old-a"],
+      selected: "nope"
+    }
+    const input = putInput(dir, "l.json", legacy)
+    expect(refused(dir, ["append", "--study", "s", "--input", input], "UnknownCandidate")).toMatchObject({
+      eventId: legacy.id,
+      candidateId: "nope"
+    })
+    const twice = { ...legacy, selected: null, candidates: [legacy.candidates[0], legacy.candidates[0]] }
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "t.json", twice)], "InvalidInput").issues)
+      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is already created in this study" }])
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // Such a line written before this rule: every command that needs the history names it.
+    put(dir, "research/s/research-events.jsonl", linesOf([legacy as JournalEvent]))
+    for (const args of [["inspect", "--study", "s"], ["rebuild", "--study", "s"], ["import", "--study", "s"]]) {
+      expect(refused(dir, args, "CorruptJournal"), args[0]).toMatchObject({ line: 1 })
+    }
+    expect(fs.existsSync(path.join(dir, "research/s/manifest.json"))).toBe(false)
   })
 
   it("InvalidManifest for any other shape; FileNotFound without a manifest", () => {
