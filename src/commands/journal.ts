@@ -22,7 +22,7 @@ export const studyFlag = {
 export const verifyFlag = {
   kind: "boolean",
   name: "verify",
-  description: "Also re-hash every linked artifact and list findings (artifact-missing, artifact-changed)."
+  description: "Also re-hash linked artifacts and check linked dossier executions; list any findings."
 } as const satisfies FlagSpec
 
 export const journalDescriptions = {

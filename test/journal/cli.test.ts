@@ -389,6 +389,11 @@ describe("journal inspect", () => {
     expect(human.stdout).toContain("cand-a (selected)")
   })
 
+  it("--help of inspect says what --verify checks: the artifacts and the linked dossier executions", () => {
+    const help = runCli(["journal", "inspect", "--help"]).stdout.replace(/\s+/g, " ")
+    expect(help).toMatch(/--verify .*re-hash.* artifacts .*dossier executions/)
+  })
+
   it("--verify re-hashes linked artifacts: artifact-missing, artifact-changed", () => {
     const dir = tempWorkdir()
     put(dir, "research/results/a.csv", "a,b\n1,2\n")
