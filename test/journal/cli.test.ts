@@ -556,6 +556,35 @@ describe("journal rebuild", () => {
     refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
   })
 
+  it("a projection edited by hand: rebuild and import refuse, and both say to move it away", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    ok(dir, ["rebuild", "--study", "s"])
+    const manifest = path.join(dir, "research/s/manifest.json")
+    fs.writeFileSync(
+      manifest,
+      fs.readFileSync(manifest, "utf8").replace("\"selected\": \"cand-a\"", "\"selected\": null")
+    )
+    const edited = fs.readFileSync(manifest)
+    const rebuilt = refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
+    expect(rebuilt.message).toContain("a projection edited by hand")
+    expect(rebuilt.hint).toMatch(/projection edited by hand: move it away/)
+    const imported = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(imported.issues).toEqual([{
+      path: "candidates.0.id",
+      message: "the candidate 'cand-a' already exists in the journal"
+    }])
+    // The message says why, not that the shape is wrong; the hint says what to do.
+    expect(imported.message).toBe(
+      "The manifest is refused at 'candidates.0.id': the candidate 'cand-a' already exists in the journal."
+    )
+    expect(imported.hint).toMatch(/move it away, then rebuild/)
+    expect(fs.readFileSync(manifest)).toEqual(edited)
+    // Moved away, the projection is written again.
+    fs.renameSync(manifest, path.join(dir, "edited-manifest.json"))
+    ok(dir, ["rebuild", "--study", "s"])
+  })
+
   it("AliasedFile for a symlinked manifest or a hard-linked index", () => {
     const dir = tempWorkdir()
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
