@@ -387,6 +387,16 @@ describe("journal inspect", () => {
     const human = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
     expect(human.code).toBe(0)
     expect(human.stdout).toContain("cand-a (selected)")
+    expect(human.stdout).toContain("Checkpoint: first round — next: second round (reviewed)")
+    // A checkpoint not reviewed says so, rather than saying nothing.
+    const unreviewed = {
+      id: "k2",
+      type: "checkpoint_saved",
+      checkpoint: { summary: "draft", nextAction: "review", reviewed: false }
+    }
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "k2.json", unreviewed)])
+    const again = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
+    expect(again.stdout).toContain("Checkpoint: draft — next: review (not reviewed)")
   })
 
   it("--help of inspect says what --verify checks: the artifacts and the linked dossier executions", () => {
