@@ -158,12 +158,14 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   UnimportedLegacyManifest: {
     retryable: false,
     area: "journal",
-    hint: "Run `dossier journal import` (MCP: `journal_import`) first."
+    hint:
+      "A legacy manifest: run `dossier journal import` (MCP: `journal_import`) first. A projection edited by hand: move it away (a person's decision), then rebuild."
   },
   InvalidManifest: {
     retryable: false,
     area: "journal",
-    hint: "The legacy manifest does not have the strict v1 shape; a person must fix it."
+    hint:
+      "A person must fix the manifest (`issues`). One whose candidates the journal already has (a projection edited by hand) is not imported: move it away, then rebuild."
   },
   NotResearchable: {
     retryable: false,

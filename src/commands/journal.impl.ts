@@ -33,9 +33,9 @@ const humanInspect = (r: InspectResult): string => {
   if (r.selected !== null) lines.push(`Selected: ${r.selected.candidateId} (${r.selected.reason})`)
   if (r.checkpoint !== null) {
     lines.push(
-      `Checkpoint: ${r.checkpoint.summary} — next: ${r.checkpoint.nextAction}${
-        r.checkpoint.reviewed ? " (reviewed)" : ""
-      }`
+      `Checkpoint: ${r.checkpoint.summary} — next: ${r.checkpoint.nextAction} (${
+        r.checkpoint.reviewed ? "reviewed" : "not reviewed"
+      })`
     )
   }
   if (r.verify !== undefined) {

@@ -22,7 +22,7 @@ export const studyFlag = {
 export const verifyFlag = {
   kind: "boolean",
   name: "verify",
-  description: "Also re-hash every linked artifact and list findings (artifact-missing, artifact-changed)."
+  description: "Also re-hash linked artifacts and check linked dossier executions; list any findings."
 } as const satisfies FlagSpec
 
 export const journalDescriptions = {
@@ -40,7 +40,7 @@ export const journalDescriptions = {
   inspect: "Show the study's committed history: event count, tail (clean|unterminated), head, candidates with status " +
     "(created, evaluated, accepted, rejected, selected), artifacts, executions and latest evaluation, the latest selection and checkpoint. A study without a journal is StudyNotFound. Never writes.",
   rebuild:
-    "Derive research/<study>/manifest.json (the six-field v1 projection) and research/<study>/index.json from the journal, each published atomically; byte-identical when nothing changed. Refuses to overwrite a legacy manifest that was never imported. A study without a journal is StudyNotFound.",
+    "Derive research/<study>/manifest.json (the six-field v1 projection) and research/<study>/index.json from the journal, each published atomically; byte-identical when nothing changed. Refuses to overwrite a manifest.json it did not write (a legacy manifest never imported, or a projection edited by hand). A study without a journal is StudyNotFound.",
   recoverTail:
     "Keep the exact bytes of an unterminated final line in research/<study>/recovered/tail-<sha256>.bin (write-once), then truncate the journal to its last newline. Damaged terminated lines are never repaired. A study without a journal is StudyNotFound.",
   import:

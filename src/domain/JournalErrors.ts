@@ -49,7 +49,7 @@ export class UnimportedLegacyManifest
   })
 {
   override get message() {
-    return `'${this.path}' is a legacy manifest that was never imported; import it first.`
+    return `'${this.path}' is neither a projection dossier wrote nor an imported manifest (a legacy manifest, or a projection edited by hand); it is not overwritten.`
   }
 }
 
@@ -57,7 +57,13 @@ export class InvalidManifest extends Schema.TaggedError<InvalidManifest>()("Inva
   issues: Schema.Array(Issue)
 }) {
   override get message() {
-    return `The manifest does not have the strict v1 shape.`
+    // The first issue, as InvalidInput words its own: the shape, or why an import cannot take it.
+    const first = this.issues[0]
+    const why = first === undefined
+      ? ": it is not a strict v1 manifest"
+      : `${first.path === "" ? "" : ` at '${first.path}'`}: ${first.message}`
+    const more = this.issues.length > 1 ? ` (and ${this.issues.length - 1} more issue(s))` : ""
+    return `The manifest is refused${why}${more}.`
   }
 }
 

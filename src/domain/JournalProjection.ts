@@ -10,7 +10,8 @@
  * to `accepted` when the manifest listed it as completed, else `evaluated`).
  *
  * Referential rules enforced while applying: an event's `candidateId` names a candidate created
- * earlier (`candidate_created` or a `legacy_imported` candidate); a candidate is created once.
+ * earlier (`candidate_created` or a `legacy_imported` candidate); a candidate is created once; a
+ * `legacy_imported` event's `completed` and `selected` name candidates (its own or earlier ones).
  */
 import { absurd } from "effect/Function"
 import type { CandidateStatus, JournalEvent, ManifestV1 } from "./Journal.js"
@@ -98,10 +99,18 @@ export const checkAgainst = (has: (id: string) => boolean, e: JournalEvent): App
     case "candidate_created":
       return has(e.candidate.id) ? { _tag: "duplicate-candidate", candidateId: e.candidate.id } : null
     case "legacy_imported": {
+      // The manifest's own consistency (what `import`'s strict validator checks), for an event
+      // appended by hand: its candidates are new and distinct, and `completed` and `selected`
+      // name candidates (its own or earlier ones), else the projection would select a candidate
+      // that does not exist.
+      const own = new Set<string>()
       for (const c of e.candidates) {
-        if (has(c.id)) return { _tag: "duplicate-candidate", candidateId: c.id }
+        if (has(c.id) || own.has(c.id)) return { _tag: "duplicate-candidate", candidateId: c.id }
+        own.add(c.id)
       }
-      return null
+      const named = e.selected === null ? e.completed : [...e.completed, e.selected]
+      const unknown = named.find((id) => !own.has(id) && !has(id))
+      return unknown === undefined ? null : { _tag: "unknown-candidate", candidateId: unknown }
     }
     case "checkpoint_saved":
       return null

@@ -225,13 +225,21 @@ export const makeJournal = (
       const decoded = appendInput(study, input)
       if (Either.isLeft(decoded)) return Effect.fail(withoutOmittedDigests(input, decoded.left))
       const events = decoded.right
-      const onDuplicate = (i: number, candidateId: string) =>
-        new InvalidInput({
+      const onDuplicate = (i: number, candidateId: string) => {
+        const e = events[i]!
+        // A legacy_imported event creates its candidates at `candidates.<j>.id` (an id it repeats:
+        // the second one).
+        const at = e.type === "legacy_imported"
+          ? e.candidates.flatMap((c, j) => (c.id === candidateId ? [j] : []))
+          : []
+        const field = e.type === "legacy_imported" ? `candidates.${at[1] ?? at[0]}.id` : "candidate.id"
+        return new InvalidInput({
           issues: [{
-            path: events.length === 1 && !Array.isArray(input) ? "candidate.id" : `${i}.candidate.id`,
+            path: events.length === 1 && !Array.isArray(input) ? field : `${i}.${field}`,
             message: `the candidate '${candidateId}' is already created in this study`
           }]
         })
+      }
       const entries = events.map(entryOf)
       const rules = checkBatch(entries, onDuplicate)
       // With a file refused, the journal's own answer comes first; an unread event already

@@ -3,7 +3,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { leaksNothing, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+import type { JournalEvent } from "../../src/domain/Journal.js"
+import { connect } from "../mcp/support.js"
+import { leaksNothing, put, putInput, runCli, runCliAsync, snapshot, tempWorkdir } from "../support/cli.js"
+import { linesOf } from "./events.js"
 
 const sha = (b: string | Uint8Array) => createHash("sha256").update(b).digest("hex")
 
@@ -200,15 +203,51 @@ describe("journal append", () => {
     )
   })
 
-  it("study ids follow the pattern and are not reserved folder names", () => {
+  it("study ids follow the pattern and are not reserved folder names", async () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "b.json", batch)
-    for (const bad of ["inputs", "sources", "results", "gate", "Bad", "../x", "-x", "a".repeat(65)]) {
-      const e = refused(dir, ["append", "--study", bad, "--input", input], "InvalidInput")
-      expect(e.issues[0].path).toBe("study")
-      refused(dir, ["inspect", "--study", bad], "InvalidInput")
+    const bads = ["inputs", "sources", "results", "gate", "Bad", "../x", "-x", "a".repeat(65)]
+    // Every command that takes a study, for every id, in one MCP server process (the same command
+    // table); on the command line, where the flag parser sees the value first, the ids that look
+    // like a flag, a path or a folder of research/.
+    const server = await connect(dir)
+    try {
+      const onCli = [["append", "-x"], ["append", "../x"], ["append", "inputs"], ["inspect", "-x"]] as const
+      const cli = Promise.all(onCli.map(async ([command, bad]) => {
+        const extra = command === "append" ? ["--input", input] : []
+        const r = await runCliAsync(["journal", command, "--study", bad, ...extra, "--workdir", dir, "--json"])
+        expect(leaksNothing(dir, r)).toBe(true)
+        expect({ code: r.code, tag: r.json?.error?._tag, path: r.json?.error?.issues?.[0]?.path }, `${command} ${bad}`)
+          .toEqual({
+            code: 1,
+            tag: "InvalidInput",
+            path: "study"
+          })
+      }))
+      for (const bad of bads) {
+        for (
+          const [tool, args] of [
+            ["journal_inspect", { verify: true }],
+            ["journal_rebuild", {}],
+            ["journal_recover_tail", {}],
+            ["journal_import", {}],
+            ["journal_append", { input: batch }]
+          ] as const
+        ) {
+          const r = await server.call(tool, { study: bad, ...args })
+          expect(
+            { isError: r.isError, tag: r.body?.error?._tag, path: r.body?.error?.issues?.[0]?.path },
+            `${tool} ${bad}`
+          )
+            .toEqual({ isError: true, tag: "InvalidInput", path: "study" })
+        }
+      }
+      await cli
+    } finally {
+      await server.client.close()
     }
     expect(fs.readdirSync(path.join(dir, "research")).sort()).toEqual(["inputs"])
+    expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
   })
 
   it("input file rules: outside the work folder, too large, missing", () => {
@@ -236,6 +275,31 @@ describe("journal append", () => {
     fs.symlinkSync(path.join(dir2, "elsewhere.jsonl"), journalOf(dir2, "t"))
     refused(dir2, ["append", "--study", "t", "--input", putInput(dir2, "b.json", batch)], "AliasedFile")
     expect(fs.readFileSync(path.join(dir2, "elsewhere.jsonl"), "utf8")).toBe("")
+  })
+
+  it("AliasedFile: a symlinked study folder is refused by every command, naming the journal", () => {
+    const dir = tempWorkdir()
+    const outside = tempWorkdir()
+    const input = putInput(dir, "b.json", batch)
+    ok(outside, ["append", "--study", "s", "--input", putInput(outside, "b.json", batch)])
+    // With an unterminated tail and a legacy-looking manifest, so that a command following the link would act.
+    fs.appendFileSync(journalOf(outside), "{\"seq\":6")
+    put(outside, "research/s/manifest.json", "{}")
+    fs.symlinkSync(path.join(outside, "research/s"), path.join(dir, "research/s"))
+    const before = snapshot(outside)
+    for (
+      const args of [
+        ["append", "--study", "s", "--input", input],
+        ["inspect", "--study", "s"],
+        ["inspect", "--study", "s", "--verify"],
+        ["rebuild", "--study", "s"],
+        ["recover-tail", "--study", "s"],
+        ["import", "--study", "s"]
+      ]
+    ) {
+      expect(refused(dir, args, "AliasedFile").path, args.join(" ")).toBe("research/s/research-events.jsonl")
+    }
+    expect(snapshot(outside)).toEqual(before)
   })
 
   it("a usage error exits 2 and an unknown flag is refused", () => {
@@ -323,6 +387,21 @@ describe("journal inspect", () => {
     const human = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
     expect(human.code).toBe(0)
     expect(human.stdout).toContain("cand-a (selected)")
+    expect(human.stdout).toContain("Checkpoint: first round — next: second round (reviewed)")
+    // A checkpoint not reviewed says so, rather than saying nothing.
+    const unreviewed = {
+      id: "k2",
+      type: "checkpoint_saved",
+      checkpoint: { summary: "draft", nextAction: "review", reviewed: false }
+    }
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "k2.json", unreviewed)])
+    const again = runCli(["journal", "inspect", "--study", "s", "--workdir", dir])
+    expect(again.stdout).toContain("Checkpoint: draft — next: review (not reviewed)")
+  })
+
+  it("--help of inspect says what --verify checks: the artifacts and the linked dossier executions", () => {
+    const help = runCli(["journal", "inspect", "--help"]).stdout.replace(/\s+/g, " ")
+    expect(help).toMatch(/--verify .*re-hash.* artifacts .*dossier executions/)
   })
 
   it("--verify re-hashes linked artifacts: artifact-missing, artifact-changed", () => {
@@ -487,6 +566,35 @@ describe("journal rebuild", () => {
     refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
   })
 
+  it("a projection edited by hand: rebuild and import refuse, and both say to move it away", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    ok(dir, ["rebuild", "--study", "s"])
+    const manifest = path.join(dir, "research/s/manifest.json")
+    fs.writeFileSync(
+      manifest,
+      fs.readFileSync(manifest, "utf8").replace("\"selected\": \"cand-a\"", "\"selected\": null")
+    )
+    const edited = fs.readFileSync(manifest)
+    const rebuilt = refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
+    expect(rebuilt.message).toContain("a projection edited by hand")
+    expect(rebuilt.hint).toMatch(/projection edited by hand: move it away/)
+    const imported = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(imported.issues).toEqual([{
+      path: "candidates.0.id",
+      message: "the candidate 'cand-a' already exists in the journal"
+    }])
+    // The message says why, not that the shape is wrong; the hint says what to do.
+    expect(imported.message).toBe(
+      "The manifest is refused at 'candidates.0.id': the candidate 'cand-a' already exists in the journal."
+    )
+    expect(imported.hint).toMatch(/move it away, then rebuild/)
+    expect(fs.readFileSync(manifest)).toEqual(edited)
+    // Moved away, the projection is written again.
+    fs.renameSync(manifest, path.join(dir, "edited-manifest.json"))
+    ok(dir, ["rebuild", "--study", "s"])
+  })
+
   it("AliasedFile for a symlinked manifest or a hard-linked index", () => {
     const dir = tempWorkdir()
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
@@ -545,6 +653,36 @@ describe("journal import", () => {
       "old-a",
       "old-b"
     ])
+  })
+
+  it("a legacy_imported event naming no candidate is refused; one already stored is CorruptJournal, not a defect", () => {
+    const dir = tempWorkdir()
+    const digest = "c".repeat(64)
+    const legacy = {
+      id: `legacy:${digest}`,
+      type: "legacy_imported",
+      manifestSha256: digest,
+      snapshotPath: `research/s/legacy/manifest-${digest}.json`,
+      protocolVersion: null,
+      candidates: [{ id: "old-a", status: "accepted", resultPaths: [] }],
+      completed: ["old-a"],
+      selected: "nope"
+    }
+    const input = putInput(dir, "l.json", legacy)
+    expect(refused(dir, ["append", "--study", "s", "--input", input], "UnknownCandidate")).toMatchObject({
+      eventId: legacy.id,
+      candidateId: "nope"
+    })
+    const twice = { ...legacy, selected: null, candidates: [legacy.candidates[0], legacy.candidates[0]] }
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "t.json", twice)], "InvalidInput").issues)
+      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is already created in this study" }])
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // Such a line written before this rule: every command that needs the history names it.
+    put(dir, "research/s/research-events.jsonl", linesOf([legacy as JournalEvent]))
+    for (const args of [["inspect", "--study", "s"], ["rebuild", "--study", "s"], ["import", "--study", "s"]]) {
+      expect(refused(dir, args, "CorruptJournal"), args[0]).toMatchObject({ line: 1 })
+    }
+    expect(fs.existsSync(path.join(dir, "research/s/manifest.json"))).toBe(false)
   })
 
   it("InvalidManifest for any other shape; FileNotFound without a manifest", () => {

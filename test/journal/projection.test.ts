@@ -131,6 +131,39 @@ describe("projection", () => {
     )
   })
 
+  it("a legacy_imported event's selected and completed name candidates; its own ids are unique", () => {
+    const sha = "b".repeat(64)
+    const legacy = (over: Partial<Extract<JournalEvent, { type: "legacy_imported" }>>): JournalEvent => ({
+      id: `legacy:${sha}`,
+      type: "legacy_imported",
+      manifestSha256: sha,
+      snapshotPath: `research/s/legacy/manifest-${sha}.json`,
+      protocolVersion: null,
+      candidates: [{ id: "old-1", status: "accepted", resultPaths: [] }],
+      completed: ["old-1"],
+      selected: "old-1",
+      ...over
+    })
+    expect(project([legacy({})]).problem).toBeNull()
+    // A candidate created earlier in the journal counts, as for any reference.
+    expect(
+      project([
+        { id: "c", type: "candidate_created", candidate: { id: "new", title: "t" } },
+        legacy({ selected: "new" })
+      ]).problem
+    )
+      .toBeNull()
+    expect(project([legacy({ selected: "nope" })]).problem).toMatchObject({
+      problem: { _tag: "unknown-candidate", candidateId: "nope" }
+    })
+    expect(project([legacy({ completed: ["old-1", "gone"] })]).problem).toMatchObject({
+      problem: { _tag: "unknown-candidate", candidateId: "gone" }
+    })
+    const twice = { id: "old-1", status: "rejected" as const, resultPaths: [] }
+    expect(project([legacy({ candidates: [{ id: "old-1", status: "accepted", resultPaths: [] }, twice] })]).problem)
+      .toMatchObject({ problem: { _tag: "duplicate-candidate", candidateId: "old-1" } })
+  })
+
   it("legacy candidates count as created and keep their recorded status until the journal decides", () => {
     const sha = "a".repeat(64)
     const legacy: JournalEvent = {

@@ -42,12 +42,17 @@ export const makeJournalFolder = (
 ): JournalFolderShape => {
   const { readJournal, withVerified, appendLines } = folder
 
-  /** Readers of one study: a study without a journal file does not exist (`journal append` creates one). */
-  const requireStudy = (study: string) =>
-    Effect.flatMap(
-      store.stat(studyPaths(study).journal),
+  /**
+   * Readers of one study: a study without a journal file does not exist (`journal append` creates
+   * one). A symlink above the journal (the study folder) is `AliasedFile`, as for an append.
+   */
+  const requireStudy = (study: string) => {
+    const path = studyPaths(study).journal
+    return Effect.flatMap(
+      aliased(path)(store.stat(path)),
       (st) => Option.isNone(st) ? Effect.fail(new StudyNotFound({ study })) : Effect.void
     )
+  }
 
   /** Refuse a file that is a symlink, a hard link or not a regular file (when present). */
   const refuseAlias = (path: string) =>
@@ -87,7 +92,8 @@ export const makeJournalFolder = (
       const paths = studyPaths(study)
       // Checked before the lock, so a typo creates nothing (not even the lock file). A study with
       // only a legacy manifest exists: rebuild then refuses with UnimportedLegacyManifest.
-      if (Option.isNone(yield* store.stat(paths.manifest))) yield* requireStudy(study)
+      // A symlink above the manifest is one above the journal: `AliasedFile` naming the journal.
+      if (Option.isNone(yield* aliased(paths.journal)(store.stat(paths.manifest)))) yield* requireStudy(study)
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
           const p = r.projector.result()

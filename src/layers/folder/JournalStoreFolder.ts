@@ -106,8 +106,11 @@ export const makeJournalFolderStore = (store: FileStoreShape) => {
   const withVerified = <A, E>(path: string, use: (r: Replay) => Effect.Effect<A, E>) =>
     Effect.flatMap(lockedHistory(path), (r) => Effect.tap(use(r), () => keepVerified(path, r)))
 
-  /** Whether the study has a journal file. */
-  const exists = (study: string) => Effect.map(store.stat(studyPaths(study).journal), Option.isSome)
+  /** Whether the study has a journal file (a symlinked study folder is `AliasedFile`, as for an append). */
+  const exists = (study: string) => {
+    const path = studyPaths(study).journal
+    return Effect.map(aliased(path)(store.stat(path)), Option.isSome)
+  }
 
   const read: JournalStoreShape["read"] = (study) =>
     Effect.flatMap(exists(study), (found) => {
