@@ -165,19 +165,34 @@ const safeDecode = (s: string): string => {
   }
 }
 
+/**
+ * The host part of a stem: a name as it is (ASCII after the URL parser), an IPv6 literal as
+ * `ipv6-` and its groups (`[2001:db8::1]` → `ipv6-2001-db8-1`), never starting or ending with a
+ * dash or a dot (a name starting with `-` reads as an option to a shell command).
+ */
+const stemHost = (hostname: string): string => {
+  const ipv6 = hostname.startsWith("[")
+  const host = (ipv6 ? hostname.slice(1, -1).replace(/[^0-9a-f]+/g, "-") : hostname)
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, "-")
+    .slice(0, 80)
+    .replace(/^[.-]+|[.-]+$/g, "")
+  return ipv6 ? (host === "" ? "ipv6" : `ipv6-${host}`) : host
+}
+
 /** `host-slug` for the retained files of a page, from its final URL (person-readable, ASCII). */
 export const captureStem = (finalUrl: string): string => {
   let host = "page"
   let path = ""
   try {
     const u = new URL(finalUrl)
-    host = u.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase().replace(/[^a-z0-9.-]+/g, "-")
+    host = stemHost(u.hostname)
     path = safeDecode(u.pathname)
   } catch {
     // a stem is only a name; the digest makes it unique
   }
   const slug = slugify(path, 60)
-  return `${host.slice(0, 80) || "page"}-${slug.length > 0 ? slug : "index"}`
+  return `${host || "page"}-${slug.length > 0 ? slug : "index"}`
 }
 
 const ORIGINAL_EXTENSION: Record<ContentKind, string> = { html: "html", xhtml: "xhtml", text: "txt" }

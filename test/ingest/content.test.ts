@@ -93,16 +93,30 @@ describe("capture rules (pure)", () => {
       "research/sources/example.com-index-aaaaaaaaaaaa.txt"
     )
     expect(readablePath("http://[2001:db8::1]:8080/Ünïcode%20path", sha)).toBe(
-      "research/sources/2001-db8-1-unicode-path-aaaaaaaaaaaa.md"
+      "research/sources/ipv6-2001-db8-1-unicode-path-aaaaaaaaaaaa.md"
     )
+  })
+
+  it("names an IPv6 host readably, never with a leading dash (a shell would read an option)", () => {
+    const sha = "a".repeat(64)
+    expect(originalPath("https://[::1]/x", "html", sha)).toBe("research/sources/ipv6-1-x-aaaaaaaaaaaa.html")
+    expect(captureStem("https://[::ffff:1.2.3.4]/")).toBe("ipv6-ffff-102-304-index")
+    expect(captureStem("https://[fe80::]/a")).toBe("ipv6-fe80-a")
+    expect(captureStem("https://[::]/a")).toBe("ipv6-a")
+    expect(captureStem("https://xn--bcher-kva.example/")).toBe("xn--bcher-kva.example-index")
+    expect(captureStem("https://-a-.example/b")).toBe("a-.example-b")
   })
 
   it.prop("stems are short, ASCII and safe as one path segment", [
     fc.webUrl({ withQueryParameters: true, withFragments: true })
   ], ([url]) => {
     const stem = captureStem(url)
-    return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !stem.startsWith(".") && !stem.includes("/")
+    return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !/^[.-]/.test(stem) && !stem.includes("/")
   })
+
+  it.prop("stems of IPv6 hosts are ASCII and start with a letter", [
+    fc.ipV6()
+  ], ([address]) => /^ipv6(-[a-z0-9-]*[a-z0-9])?-index$/.test(captureStem(`https://[${address}]/`)))
 
   it("the capture log round-trips and skips lines that are not records", () => {
     const rec = {
