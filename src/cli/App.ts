@@ -80,6 +80,23 @@ export const withoutRefusedBuiltIns = (script: string): string => {
     .join("\n")
 }
 
+/**
+ * @effect/cli's bash script finds the command being completed by matching `<command so far>,<word>`
+ * against patterns it writes as `dossier,plan,start)`, which the command so far (`dossier__plan`)
+ * never matches, and with a dashed name as `recover__tail`, which the word (`recover-tail`) never
+ * matches: every subcommand was completed as its group. Rewritten as `dossier__plan,start)` and
+ * `dossier__journal,recover-tail)` (dossier's command names have dashes, never underscores).
+ */
+export const withBashSubcommandsFound = (script: string): string =>
+  script.replace(/^(\s+)(dossier(?:,[a-z0-9_-]+)+)\)$/gm, (_line, indent: string, pattern: string) => {
+    const parts = pattern.split(",")
+    const word = parts.pop()!.replace(/__/g, "-")
+    return `${indent}${parts.join("__")},${word})`
+  })
+
+/** A completion script of @effect/cli made right for dossier (the two fixes above). */
+export const completionScript = (script: string): string => withBashSubcommandsFound(withoutRefusedBuiltIns(script))
+
 /** Run the full CLI on process arguments (with the executable and script first). */
 export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.Effect<void, unknown> => {
   const wantsJson = argv.slice(2).includes("--json")
@@ -96,7 +113,7 @@ export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.
         Effect.sync(() => {
           const plain = process.stdout.isTTY ? args : args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))
           const shown = completing
-            ? plain.map((a) => (typeof a === "string" ? withoutRefusedBuiltIns(a) : a))
+            ? plain.map((a) => (typeof a === "string" ? completionScript(a) : a))
             : plain
           try {
             process.stdout.write(`${format(...shown)}\n`)

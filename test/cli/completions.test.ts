@@ -3,7 +3,10 @@
  * @effect/cli adds `--log-level` and `--wizard` to every command, which dossier refuses.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { runCli } from "../support/cli.js"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { runCli, tempWorkdir } from "../support/cli.js"
 
 const REFUSED = ["--log-level", "--wizard"]
 
@@ -22,5 +25,37 @@ describe("--completions", () => {
       expect(r.stdout).toContain("workdir")
       expect(r.stdout).toContain("help")
     }
+  })
+
+  it("the bash script still parses and completes each command's own options", () => {
+    const dir = tempWorkdir("dossier-completions-")
+    const script = path.join(dir, "dossier.bash")
+    fs.writeFileSync(script, runCli(["--completions", "bash"]).stdout)
+    const check = spawnSync("bash", ["-n", script], { encoding: "utf8" })
+    expect(check.status, check.stderr).toBe(0)
+    /** What bash offers after these words, as it calls the function `complete -F` names. */
+    const offered = (words: ReadonlyArray<string>) => {
+      const r = spawnSync(
+        "bash",
+        [
+          "-c",
+          `source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _dossier_bash_completions dossier; printf '%s\n' "\${COMPREPLY[@]}"`,
+          "bash",
+          script,
+          ...words
+        ],
+        { encoding: "utf8" }
+      )
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.trim().split("\n")
+    }
+    const start = offered(["dossier", "plan", "start", "--"])
+    expect(start).toEqual(expect.arrayContaining(["--workdir", "--json", "--input", "--expected", "--now"]))
+    for (const flag of REFUSED) expect(start).not.toContain(flag)
+    // A dashed command name, and a group's commands.
+    expect(offered(["dossier", "journal", "recover-tail", "--"])).toEqual(
+      expect.arrayContaining(["--study", "--workdir"])
+    )
+    expect(offered(["dossier", "journal", ""])).toEqual(expect.arrayContaining(["append", "recover-tail"]))
   })
 })
