@@ -129,13 +129,31 @@ export const importContentType = (
     : checkContentType(type)
 }
 
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
+
+/** What bytes that are not UTF-8 plainly are, by their first bytes: gzip (1f 8b) or PDF (`%PDF-`). */
+const notText = (body: Uint8Array): "gzip" | "pdf" | undefined =>
+  body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b
+    ? "gzip"
+    : PDF_MAGIC.every((b, i) => body[i] === b)
+    ? "pdf"
+    : undefined
+
 /**
  * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
  * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is
  * several times faster on large bodies than the fatal decoder.
  */
 export const decodeBody = (body: Uint8Array, contentType: string): Either.Either<string, UnsupportedContent> => {
-  if (!isUtf8(body)) return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
+  if (!isUtf8(body)) {
+    const detected = notText(body)
+    return Either.left(
+      new UnsupportedContent({
+        contentType: contentType.slice(0, 200),
+        ...(detected === undefined ? {} : { detected })
+      })
+    )
+  }
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   // ASCII decodes to the same text as Latin-1, which V8 copies instead of transcoding (much
   // cheaper for a large page); an ASCII body cannot start with a BOM.

@@ -84,6 +84,18 @@ describe("capture rules (pure)", () => {
     expect(Either.isRight(ours) ? ours.right : undefined).toBe(want)
   }, { fastCheck: { numRuns: 3000 } })
 
+  it("says what bytes that are not UTF-8 plainly are: gzip or PDF", () => {
+    const detected = (bytes: ReadonlyArray<number>) => {
+      const r = decodeBody(Uint8Array.from(bytes), "text/html")
+      return Either.isLeft(r) ? r.left.detected ?? "none" : "decoded"
+    }
+    expect(detected([0x1f, 0x8b, 0x08, 0x00])).toBe("gzip")
+    expect(detected([...Buffer.from("%PDF-1.4\n%"), 0xe2, 0xe3])).toBe("pdf")
+    expect(detected([0x3c, 0x70, 0x3e, 0xe9])).toBe("none")
+    // Valid UTF-8 is text, whatever it starts with.
+    expect(detected([...Buffer.from("%PDF- is how a PDF starts")])).toBe("decoded")
+  })
+
   it("names files by host, slug and their own digest", () => {
     const sha = "a".repeat(64)
     expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe(
