@@ -139,6 +139,28 @@ const notText = (body: Uint8Array): "gzip" | "pdf" | undefined =>
     ? "pdf"
     : undefined
 
+/** How far into a file the headers of a web archive are looked for. */
+const ARCHIVE_HEAD_BYTES = 16 * 1024
+
+/**
+ * Whether a file is a web archive saved as one MIME message (MHTML, as browsers save "Webpage,
+ * Single File"): it opens with header lines (`From: <Saved by Blink>`, `MIME-Version: 1.0`,
+ * `Content-Type: multipart/related; …`) up to a blank line. No page opens that way, so an
+ * archive is never retained as a page whatever type is named for it (its parts are
+ * quoted-printable: its sentences would not verify).
+ */
+export const isWebArchive = (body: Uint8Array): boolean => {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, ARCHIVE_HEAD_BYTES))
+    .toString("latin1")
+    .replace(/^\u00ef\u00bb\u00bf/, "")
+  const blank = /\r?\n\r?\n/.exec(head)
+  if (blank === null) return false
+  const lines = head.slice(0, blank.index).split(/\r?\n/)
+  if (!lines.every((line, i) => /^[!-9;-~]+:/.test(line) || (i > 0 && /^[ \t]/.test(line)))) return false
+  const unfolded = lines.join("\n").replace(/\n[ \t]+/g, " ").toLowerCase()
+  return /^mime-version:/m.test(unfolded) && /^content-type:\s*multipart\/related\b/m.test(unfolded)
+}
+
 /**
  * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
  * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is

@@ -8,6 +8,7 @@ import {
   checkEncoding,
   decodeBody,
   isFetched,
+  isWebArchive,
   originalPath,
   parseCaptures,
   readablePath
@@ -94,6 +95,38 @@ describe("capture rules (pure)", () => {
     expect(detected([0x3c, 0x70, 0x3e, 0xe9])).toBe("none")
     // Valid UTF-8 is text, whatever it starts with.
     expect(detected([...Buffer.from("%PDF- is how a PDF starts")])).toBe("decoded")
+  })
+
+  it("tells a web archive (MHTML) from a page by its opening MIME headers", () => {
+    const archive = (eol: string) =>
+      Buffer.from(
+        [
+          "From: <Saved by Blink>",
+          "Snapshot-Content-Location: https://example.com/p",
+          "MIME-Version: 1.0",
+          "Content-Type: multipart/related;",
+          "\ttype=\"text/html\";",
+          "\tboundary=\"----MultipartBoundary--x\"",
+          "",
+          "------MultipartBoundary--x",
+          "Content-Type: text/html",
+          "",
+          "<p>hi</p>"
+        ].join(eol)
+      )
+    expect(isWebArchive(archive("\r\n"))).toBe(true)
+    expect(isWebArchive(archive("\n"))).toBe(true)
+    expect(isWebArchive(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), archive("\r\n")]))).toBe(true)
+    // Pages and text that only look a little like headers are not archives.
+    for (
+      const text of [
+        "<!doctype html><p>MIME-Version: 1.0</p>\n\n",
+        "Subject: notes\nMIME-Version: 1.0\n\nContent-Type: multipart/related\n",
+        "MIME-Version: 1.0\nContent-Type: text/plain\n\nhello",
+        "Note: this page explains\nContent-Type: multipart/related headers\nin MIME-Version: 1.0\nand more",
+        "MIME-Version: 1.0\nContent-Type: multipart/related; boundary=b"
+      ]
+    ) expect(isWebArchive(Buffer.from(text)), text).toBe(false)
   })
 
   it("names files by host, slug and their own digest", () => {

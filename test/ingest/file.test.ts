@@ -164,6 +164,40 @@ describe("dossier ingest --file (built CLI)", () => {
     expect(paper.message).toMatch(/PDF document.*not captured.*text version/)
   })
 
+  it("a web archive is refused whatever type is named for it or whatever its name", () => {
+    const dir = tempWorkdir("dossier-file-")
+    const origin = ["--origin", "https://example.org/p"]
+    const mhtml = [
+      "From: <Saved by Blink>",
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/related;",
+      "\ttype=\"text/html\";",
+      "\tboundary=\"----MultipartBoundary--x\"",
+      "",
+      "------MultipartBoundary--x",
+      "Content-Type: text/html",
+      "Content-Transfer-Encoding: quoted-printable",
+      "",
+      "<p>Clients must read the migration guide before the re=",
+      "moval on June 1.</p>",
+      "------MultipartBoundary--x--",
+      ""
+    ].join("\r\n")
+    put(dir, "saved/page.mhtml", mhtml)
+    put(dir, "saved/renamed.html", mhtml)
+    for (
+      const args of [
+        ["--file", "saved/page.mhtml", "--content-type", "text/html"],
+        ["--file", "saved/page.mhtml", "--content-type", "text/plain"],
+        ["--file", "saved/renamed.html"]
+      ]
+    ) {
+      const e = refused(dir, [...args, ...origin], "UnsupportedContent")
+      expect(e, args.join(" ")).toMatchObject({ detected: "mhtml" })
+      expect(e.message).toMatch(/web archive.*save the page from the browser as HTML/)
+    }
+  })
+
   it("refusals are typed and write nothing: content, size, path, origin", () => {
     const dir = tempWorkdir("dossier-file-")
     const origin = ["--origin", "https://example.org/p"]
