@@ -61,9 +61,46 @@ export const buildRoot = (
 
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "")
 
+/** Built-in options of @effect/cli that dossier refuses (src/cli/Usage.ts), so no script offers them. */
+const REFUSED_BUILT_INS = ["log-level", "wizard"]
+
+/**
+ * A completion script without the options dossier refuses: @effect/cli adds `--log-level` and
+ * `--wizard` to every command of its scripts. Bash lists them in each `opts="…"` line; zsh gives
+ * each its own `'--name[…]' \` line of `_arguments`; fish its own `complete … -l name` line.
+ */
+export const withoutRefusedBuiltIns = (script: string): string => {
+  const names = REFUSED_BUILT_INS.join("|")
+  const zshOrFish = new RegExp(`^\\s*(?:'--(?:${names})\\[|complete .* -l (?:${names})(?: |$))`)
+  const inOpts = new RegExp(` --(?:${names})(?=[ "])`, "g")
+  return script
+    .split("\n")
+    .filter((line) => !zshOrFish.test(line))
+    .map((line) => (/^\s*opts="/.test(line) ? line.replace(inOpts, "") : line))
+    .join("\n")
+}
+
+/**
+ * @effect/cli's bash script finds the command being completed by matching `<command so far>,<word>`
+ * against patterns it writes as `dossier,plan,start)`, which the command so far (`dossier__plan`)
+ * never matches, and with a dashed name as `recover__tail`, which the word (`recover-tail`) never
+ * matches: every subcommand was completed as its group. Rewritten as `dossier__plan,start)` and
+ * `dossier__journal,recover-tail)` (dossier's command names have dashes, never underscores).
+ */
+export const withBashSubcommandsFound = (script: string): string =>
+  script.replace(/^(\s+)(dossier(?:,[a-z0-9_-]+)+)\)$/gm, (_line, indent: string, pattern: string) => {
+    const parts = pattern.split(",")
+    const word = parts.pop()!.replace(/__/g, "-")
+    return `${indent}${parts.join("__")},${word})`
+  })
+
+/** A completion script of @effect/cli made right for dossier (the two fixes above). */
+export const completionScript = (script: string): string => withBashSubcommandsFound(withoutRefusedBuiltIns(script))
+
 /** Run the full CLI on process arguments (with the executable and script first). */
 export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.Effect<void, unknown> => {
   const wantsJson = argv.slice(2).includes("--json")
+  const completing = argv.slice(2).includes("--completions")
   const cli = Command.run(root, { name: "dossier", version: VERSION })
   // @effect/cli prints validation errors through Console.error; they are rendered here instead.
   return Console.consoleWith((console) =>
@@ -74,7 +111,10 @@ export const runApp = (argv: ReadonlyArray<string>, root = buildRoot()): Effect.
       // write stdout ends as every other one does (exit 74, one line on stderr).
       log: (...args: ReadonlyArray<unknown>) =>
         Effect.sync(() => {
-          const shown = process.stdout.isTTY ? args : args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))
+          const plain = process.stdout.isTTY ? args : args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))
+          const shown = completing
+            ? plain.map((a) => (typeof a === "string" ? completionScript(a) : a))
+            : plain
           try {
             process.stdout.write(`${format(...shown)}\n`)
           } catch (e) {

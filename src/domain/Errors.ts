@@ -3,6 +3,7 @@
  * Every refusal a user can meet is a `Schema.TaggedError` carried in the typed channel.
  */
 import * as Schema from "effect/Schema"
+import { clipped } from "./Clip.js"
 
 export const Issue = Schema.Struct({ path: Schema.String, message: Schema.String })
 export type Issue = typeof Issue.Type
@@ -143,10 +144,14 @@ export class UnsafePath extends Schema.TaggedError<UnsafePath>()("UnsafePath", {
 export class LimitExceeded extends Schema.TaggedError<LimitExceeded>()("LimitExceeded", {
   limit: Schema.String,
   max: Schema.Number,
-  actual: Schema.Number
+  actual: Schema.Number,
+  /** The file over a size limit (`fileBytes`), relative to the work folder; absent for other limits. */
+  path: Schema.optionalWith(Schema.String, { exact: true })
 }) {
   override get message() {
-    return `The limit '${this.limit}' is ${this.max}; this would make it ${this.actual}.`
+    return this.path === undefined
+      ? `The limit '${this.limit}' is ${this.max}; this would make it ${this.actual}.`
+      : `The file '${clipped(this.path)}' has ${this.actual} bytes; the limit '${this.limit}' is ${this.max}.`
   }
 }
 

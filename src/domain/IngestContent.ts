@@ -129,13 +129,53 @@ export const importContentType = (
     : checkContentType(type)
 }
 
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d] // %PDF-
+
+/** What bytes that are not UTF-8 plainly are, by their first bytes: gzip (1f 8b) or PDF (`%PDF-`). */
+const notText = (body: Uint8Array): "gzip" | "pdf" | undefined =>
+  body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b
+    ? "gzip"
+    : PDF_MAGIC.every((b, i) => body[i] === b)
+    ? "pdf"
+    : undefined
+
+/** How far into a file the headers of a web archive are looked for. */
+const ARCHIVE_HEAD_BYTES = 16 * 1024
+
+/**
+ * Whether a file is a web archive saved as one MIME message (MHTML, as browsers save "Webpage,
+ * Single File"): it opens with header lines (`From: <Saved by Blink>`, `MIME-Version: 1.0`,
+ * `Content-Type: multipart/related; …`) up to a blank line. No page opens that way, so an
+ * archive is never retained as a page whatever type is named for it (its parts are
+ * quoted-printable: its sentences would not verify).
+ */
+export const isWebArchive = (body: Uint8Array): boolean => {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, ARCHIVE_HEAD_BYTES))
+    .toString("latin1")
+    .replace(/^\u00ef\u00bb\u00bf/, "")
+  const blank = /\r?\n\r?\n/.exec(head)
+  if (blank === null) return false
+  const lines = head.slice(0, blank.index).split(/\r?\n/)
+  if (!lines.every((line, i) => /^[!-9;-~]+:/.test(line) || (i > 0 && /^[ \t]/.test(line)))) return false
+  const unfolded = lines.join("\n").replace(/\n[ \t]+/g, " ").toLowerCase()
+  return /^mime-version:/m.test(unfolded) && /^content-type:\s*multipart\/related\b/m.test(unfolded)
+}
+
 /**
  * The body decoded as UTF-8 (a leading BOM is dropped); invalid UTF-8 is refused. Equal to a fatal
  * WHATWG `TextDecoder` (a property test compares them) but validated by `isUtf8` first, which is
  * several times faster on large bodies than the fatal decoder.
  */
 export const decodeBody = (body: Uint8Array, contentType: string): Either.Either<string, UnsupportedContent> => {
-  if (!isUtf8(body)) return Either.left(new UnsupportedContent({ contentType: contentType.slice(0, 200) }))
+  if (!isUtf8(body)) {
+    const detected = notText(body)
+    return Either.left(
+      new UnsupportedContent({
+        contentType: contentType.slice(0, 200),
+        ...(detected === undefined ? {} : { detected })
+      })
+    )
+  }
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   // ASCII decodes to the same text as Latin-1, which V8 copies instead of transcoding (much
   // cheaper for a large page); an ASCII body cannot start with a BOM.
@@ -165,19 +205,34 @@ const safeDecode = (s: string): string => {
   }
 }
 
+/**
+ * The host part of a stem: a name as it is (ASCII after the URL parser), an IPv6 literal as
+ * `ipv6-` and its groups (`[2001:db8::1]` → `ipv6-2001-db8-1`), never starting or ending with a
+ * dash or a dot (a name starting with `-` reads as an option to a shell command).
+ */
+const stemHost = (hostname: string): string => {
+  const ipv6 = hostname.startsWith("[")
+  const host = (ipv6 ? hostname.slice(1, -1).replace(/[^0-9a-f]+/g, "-") : hostname)
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, "-")
+    .slice(0, 80)
+    .replace(/^[.-]+|[.-]+$/g, "")
+  return ipv6 ? (host === "" ? "ipv6" : `ipv6-${host}`) : host
+}
+
 /** `host-slug` for the retained files of a page, from its final URL (person-readable, ASCII). */
 export const captureStem = (finalUrl: string): string => {
   let host = "page"
   let path = ""
   try {
     const u = new URL(finalUrl)
-    host = u.hostname.replace(/^\[|\]$/g, "").replace(/\.+$/, "").toLowerCase().replace(/[^a-z0-9.-]+/g, "-")
+    host = stemHost(u.hostname)
     path = safeDecode(u.pathname)
   } catch {
     // a stem is only a name; the digest makes it unique
   }
   const slug = slugify(path, 60)
-  return `${host.slice(0, 80) || "page"}-${slug.length > 0 ? slug : "index"}`
+  return `${host || "page"}-${slug.length > 0 ? slug : "index"}`
 }
 
 const ORIGINAL_EXTENSION: Record<ContentKind, string> = { html: "html", xhtml: "xhtml", text: "txt" }

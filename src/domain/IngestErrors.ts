@@ -67,10 +67,27 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
   /** The media type as received or given; null when `ingest --file` found none (see `extension`). */
   contentType: Schema.NullOr(Schema.String),
   /** `ingest --file` without --content-type: the file's extension ("" for none), which names no accepted type. */
-  extension: Schema.optional(Schema.String)
+  extension: Schema.optional(Schema.String),
+  /**
+   * Bytes refused as not UTF-8 that are plainly something else: `gzip` (they start 1f 8b: a
+   * compressed file or a body compressed without saying so) or `pdf` (they start `%PDF-`); and an
+   * imported file that is a web archive whatever its name or type (`mhtml`: it opens with the MIME
+   * headers of a multipart/related message).
+   */
+  detected: Schema.optional(Schema.Literal("gzip", "pdf", "mhtml"))
 }) {
   override get message() {
     const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
+    const declared = this.contentType === null ? "" : ` (type '${this.contentType}')`
+    if (this.detected === "gzip") {
+      return `The bytes are gzip-compressed (they start 1f 8b), not text${declared}: decompress them (gunzip) and import the result with \`ingest --file\`.`
+    }
+    if (this.detected === "mhtml") {
+      return `The file is a web archive (MHTML: a multipart/related MIME message), not a page${declared}: save the page from the browser as HTML ("Web Page, HTML Only" or "Web Page, Complete") and import its .html file.`
+    }
+    if (this.detected === "pdf") {
+      return `The bytes are a PDF document (they start %PDF-), not text${declared}: PDF files are not captured (only ${accepted}); import an HTML or text version of the document instead (e.g. its text extracted to a .txt file in UTF-8).`
+    }
     if (this.contentType === null) {
       // Saved forms that no --content-type makes acceptable: naming a type would retain an
       // archive's MIME parts (quoted-printable) or a PDF's bytes as if they were the page.

@@ -122,5 +122,5 @@ export const readRefusal = (
     : options.requireSingleLink && entry.nlink > 1
     ? new UnsafePath({ path, reason: "hard-link" })
     : entry.size > options.maxBytes
-    ? new LimitExceeded({ limit: "fileBytes", max: options.maxBytes, actual: entry.size })
+    ? new LimitExceeded({ limit: "fileBytes", max: options.maxBytes, actual: entry.size, path })
     : undefined

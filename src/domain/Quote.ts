@@ -6,7 +6,10 @@
  * The text is the text a reader sees in the file (src/domain/VisibleText.ts: Markdown link
  * syntax counts as its text, HTML as its text content), and a match reports where it is in the
  * file's own text: `start`/`end` are offsets in Unicode code points of the text as decoded
- * (end exclusive), so `[...text].slice(start, end)` is the passage, markup included.
+ * (end exclusive), so `[...text].slice(start, end)` is the passage, markup included. A leading
+ * byte-order mark (U+FEFF) is a code point of the file's text, counted by the offsets as
+ * `fs.readFileSync(path, "utf8")` and Python's `open(path, encoding="utf-8")` count it, but never
+ * part of what a reader sees (`withoutBom`).
  */
 import {
   formatOfPath,
@@ -21,6 +24,14 @@ import {
 export { formatOfPath, type TextFormat } from "./VisibleText.js"
 
 export const MIN_QUOTE_LENGTH = 20
+
+/**
+ * A file's text without its leading byte-order mark, and how many code points that removed (0
+ * or 1): the visible text is read from the rest (so `\uFEFF# Title` is a heading, as an editor
+ * shows it), and offsets into the rest add `bom` to be offsets into the file's text.
+ */
+export const withoutBom = (text: string): { readonly body: string; readonly bom: 0 | 1 } =>
+  text.charCodeAt(0) === 0xfeff ? { body: text.slice(1), bom: 1 } : { body: text, bom: 0 }
 
 /**
  * Replaces exactly what `/\s+/g → " "` replaces, but touches only runs of two or more whitespace
@@ -93,10 +104,11 @@ export const codePointOffset = (text: string, i: number): number => {
  * A matcher over one file's text, read in `format` (default `text`: the text as it is). The
  * visible text is built and normalized once; each quote is then one substring search.
  */
-export const makeQuoteMatcher = (text: string, format: TextFormat = "text") => {
+export const makeQuoteMatcher = (file: string, format: TextFormat = "text") => {
+  const { body: text, bom } = withoutBom(file)
   const visible = normalizeMapped(visibleText(format, text))
   const astral = SURROGATE.test(text)
-  const offset = (i: number) => (astral ? codePointOffset(text, i) : i)
+  const offset = (i: number) => bom + (astral ? codePointOffset(text, i) : i)
   return (quote: string): QuoteCheck => {
     const q = normalizeForQuote(quote)
     if (charLength(q) < MIN_QUOTE_LENGTH) return { matched: false, reason: "quote-too-short" }

@@ -15,7 +15,7 @@
  */
 import * as Either from "effect/Either"
 import { tokenizeHtml } from "./HtmlText.js"
-import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote } from "./Quote.js"
+import { codePointOffset, MIN_QUOTE_LENGTH, normalizeForQuote, withoutBom } from "./Quote.js"
 import {
   type MappedText,
   normalizeMapped,
@@ -251,11 +251,13 @@ const readerText = (format: TextFormat, text: string, a: number, b: number) =>
   normalizeMapped(visibleText(format, text.slice(a, b))).text
 
 /** Every place the excerpt's pieces occur in `text` (read in `format`), in order. */
-export const follow = (text: string, format: TextFormat, pieces: ReadonlyArray<string>): ReadonlyArray<FollowMatch> => {
+export const follow = (file: string, format: TextFormat, pieces: ReadonlyArray<string>): ReadonlyArray<FollowMatch> => {
+  // Read without a leading byte-order mark; offsets count it (src/domain/Quote.ts, withoutBom).
+  const { body: text, bom } = withoutBom(file)
   const visible = normalizeMapped(visibleText(format, text))
   const blocks = blocksOf(format, text)
   const astral = /[\ud800-\udfff]/.test(text)
-  const cp = (i: number) => (astral ? codePointOffset(text, i) : i)
+  const cp = (i: number) => bom + (astral ? codePointOffset(text, i) : i)
   /** The block holding source unit `i` (the last block starting at or before it). */
   const blockAt = (i: number): number => {
     let lo = 0

@@ -109,6 +109,16 @@ const headLength = (message: Uint8Array): number => {
  * Every record of the file, uncompressed, in order. Each is gzipped as its own member and the
  * members concatenated (`warcFile`); the service gzips them off the main thread instead.
  */
+/**
+ * The URI a record is of: the URL requested without its fragment, which never reaches the server
+ * (RFC 9110 §7.1: the request target has none), so the same resource is always named the same.
+ * In a WHATWG-serialized URL `#` only ever starts the fragment.
+ */
+export const targetUri = (url: string): string => {
+  const hash = url.indexOf("#")
+  return hash < 0 ? url : url.slice(0, hash)
+}
+
 export const warcRecords = (input: WarcInput): Array<Buffer> => {
   const first = input.exchanges[0]
   const infoId = input.newId()
@@ -148,7 +158,7 @@ export const warcRecords = (input: WarcInput): Array<Buffer> => {
           ["WARC-Type", "request"],
           ["WARC-Record-ID", requestId],
           ["WARC-Date", date],
-          ["WARC-Target-URI", x.url],
+          ["WARC-Target-URI", targetUri(x.url)],
           ["WARC-IP-Address", x.address],
           ["WARC-Concurrent-To", responseId],
           ["WARC-Warcinfo-ID", infoId],
@@ -163,7 +173,7 @@ export const warcRecords = (input: WarcInput): Array<Buffer> => {
           ["WARC-Type", "response"],
           ["WARC-Record-ID", responseId],
           ["WARC-Date", date],
-          ["WARC-Target-URI", x.url],
+          ["WARC-Target-URI", targetUri(x.url)],
           ["WARC-IP-Address", x.address],
           ["WARC-Concurrent-To", requestId],
           ["WARC-Warcinfo-ID", infoId],

@@ -172,7 +172,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
           const max = options?.maxBytes ?? DEFAULT_MAX_BYTES
           const bytes = readFully(fd, size)
           if (grewPast(fd, bytes.byteLength, max)) {
-            throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+            throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1, path: rel })
           }
           return bytes
         },
@@ -200,7 +200,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
         })
         if (n === 0) break
         total += n
-        if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total })
+        if (total > max) return yield* new LimitExceeded({ limit: "fileBytes", max, actual: total, path: rel })
         h.update(n === HASH_CHUNK ? buf : buf.subarray(0, n))
         if (chunk % 16 === 0) yield* Effect.yieldNow()
       }
@@ -218,7 +218,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
           "sha256" in a
             ? Effect.succeed({ bytes: a.bytes, sha256: a.sha256 })
             : "tooLarge" in a
-            ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge }))
+            ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max, actual: a.tooLarge, path: rel }))
             : Effect.fail(new IoError({ path: rel, operation: "read", code: a.error }))
       )
     })
@@ -352,7 +352,7 @@ export const makeFileStoreLive = (root: string): FileStoreShape & { readonly clo
               const into = options.buffer?.(st.size)
               const bytes = readFully(fd, st.size, into !== undefined && into.byteLength >= st.size ? into : undefined)
               if (grewPast(fd, bytes.byteLength, max)) {
-                throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1 })
+                throw new LimitExceeded({ limit: "fileBytes", max, actual: bytes.byteLength + 1, path: rel })
               }
               const decided = decide(bytes)
               if (Either.isLeft(decided)) {

@@ -75,6 +75,8 @@ import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
 
 const utf8 = new TextDecoder("utf-8")
+/** A cited file's own text: a leading byte-order mark kept, so offsets count it (src/domain/Quote.ts). */
+const fileText = new TextDecoder("utf-8", { ignoreBOM: true })
 
 type Json = Record<string, unknown>
 
@@ -217,7 +219,7 @@ export const makeGateLive = Effect.gen(function*() {
               return {
                 _tag: "Current",
                 origin: captures.has(`${path}\u0000${sha256}`) ? "capture" : "registered",
-                text: utf8.decode(bytes)
+                text: fileText.decode(bytes)
               }
             }),
             Effect.catchTags({

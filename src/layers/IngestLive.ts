@@ -20,12 +20,13 @@ import {
   checkOrigin,
   decodeBody,
   importContentType,
+  isWebArchive,
   MAX_IMPORT_BYTES,
   originalPath,
   readablePath,
   warcPath
 } from "../domain/IngestContent.js"
-import { InvalidUrl } from "../domain/IngestErrors.js"
+import { InvalidUrl, UnsupportedContent } from "../domain/IngestErrors.js"
 import {
   type Check,
   invalid,
@@ -219,6 +220,14 @@ export const makeIngest = Effect.gen(function*() {
         onLeft: Effect.fail,
         onRight: Effect.succeed
       })
+      // A web archive named as a page (`--content-type text/html`, or renamed `.html`) is refused
+      // as the `.mhtml` it is: retained, its MIME parts would stand for the page.
+      if (isWebArchive(body)) {
+        return yield* new UnsupportedContent({
+          contentType: (options.contentType ?? media.essence).slice(0, 200),
+          detected: "mhtml"
+        })
+      }
       const importedAt = yield* dateOr(options.now)
       const { original, source } = yield* pageFiles(body, text, media.kind, origin)
       const at = importedAt.toISOString()

@@ -107,7 +107,8 @@ export const makeSources = Effect.gen(function*() {
         }
         let text: string
         try {
-          text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+          // A leading byte-order mark is kept: offsets count it (src/domain/Quote.ts, withoutBom).
+          text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)
         } catch {
           if (Option.isSome(given)) {
             return yield* new InvalidInput({ issues: [{ path: "path", message: "not a UTF-8 text file" }] })

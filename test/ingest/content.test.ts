@@ -8,6 +8,7 @@ import {
   checkEncoding,
   decodeBody,
   isFetched,
+  isWebArchive,
   originalPath,
   parseCaptures,
   readablePath
@@ -84,6 +85,50 @@ describe("capture rules (pure)", () => {
     expect(Either.isRight(ours) ? ours.right : undefined).toBe(want)
   }, { fastCheck: { numRuns: 3000 } })
 
+  it("says what bytes that are not UTF-8 plainly are: gzip or PDF", () => {
+    const detected = (bytes: ReadonlyArray<number>) => {
+      const r = decodeBody(Uint8Array.from(bytes), "text/html")
+      return Either.isLeft(r) ? r.left.detected ?? "none" : "decoded"
+    }
+    expect(detected([0x1f, 0x8b, 0x08, 0x00])).toBe("gzip")
+    expect(detected([...Buffer.from("%PDF-1.4\n%"), 0xe2, 0xe3])).toBe("pdf")
+    expect(detected([0x3c, 0x70, 0x3e, 0xe9])).toBe("none")
+    // Valid UTF-8 is text, whatever it starts with.
+    expect(detected([...Buffer.from("%PDF- is how a PDF starts")])).toBe("decoded")
+  })
+
+  it("tells a web archive (MHTML) from a page by its opening MIME headers", () => {
+    const archive = (eol: string) =>
+      Buffer.from(
+        [
+          "From: <Saved by Blink>",
+          "Snapshot-Content-Location: https://example.com/p",
+          "MIME-Version: 1.0",
+          "Content-Type: multipart/related;",
+          "\ttype=\"text/html\";",
+          "\tboundary=\"----MultipartBoundary--x\"",
+          "",
+          "------MultipartBoundary--x",
+          "Content-Type: text/html",
+          "",
+          "<p>hi</p>"
+        ].join(eol)
+      )
+    expect(isWebArchive(archive("\r\n"))).toBe(true)
+    expect(isWebArchive(archive("\n"))).toBe(true)
+    expect(isWebArchive(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), archive("\r\n")]))).toBe(true)
+    // Pages and text that only look a little like headers are not archives.
+    for (
+      const text of [
+        "<!doctype html><p>MIME-Version: 1.0</p>\n\n",
+        "Subject: notes\nMIME-Version: 1.0\n\nContent-Type: multipart/related\n",
+        "MIME-Version: 1.0\nContent-Type: text/plain\n\nhello",
+        "Note: this page explains\nContent-Type: multipart/related headers\nin MIME-Version: 1.0\nand more",
+        "MIME-Version: 1.0\nContent-Type: multipart/related; boundary=b"
+      ]
+    ) expect(isWebArchive(Buffer.from(text)), text).toBe(false)
+  })
+
   it("names files by host, slug and their own digest", () => {
     const sha = "a".repeat(64)
     expect(originalPath("https://Example.com/Some/Page.html?q=1", "html", sha)).toBe(
@@ -93,16 +138,30 @@ describe("capture rules (pure)", () => {
       "research/sources/example.com-index-aaaaaaaaaaaa.txt"
     )
     expect(readablePath("http://[2001:db8::1]:8080/Ünïcode%20path", sha)).toBe(
-      "research/sources/2001-db8-1-unicode-path-aaaaaaaaaaaa.md"
+      "research/sources/ipv6-2001-db8-1-unicode-path-aaaaaaaaaaaa.md"
     )
+  })
+
+  it("names an IPv6 host readably, never with a leading dash (a shell would read an option)", () => {
+    const sha = "a".repeat(64)
+    expect(originalPath("https://[::1]/x", "html", sha)).toBe("research/sources/ipv6-1-x-aaaaaaaaaaaa.html")
+    expect(captureStem("https://[::ffff:1.2.3.4]/")).toBe("ipv6-ffff-102-304-index")
+    expect(captureStem("https://[fe80::]/a")).toBe("ipv6-fe80-a")
+    expect(captureStem("https://[::]/a")).toBe("ipv6-a")
+    expect(captureStem("https://xn--bcher-kva.example/")).toBe("xn--bcher-kva.example-index")
+    expect(captureStem("https://-a-.example/b")).toBe("a-.example-b")
   })
 
   it.prop("stems are short, ASCII and safe as one path segment", [
     fc.webUrl({ withQueryParameters: true, withFragments: true })
   ], ([url]) => {
     const stem = captureStem(url)
-    return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !stem.startsWith(".") && !stem.includes("/")
+    return /^[a-z0-9.-]+$/.test(stem) && stem.length <= 142 && !/^[.-]/.test(stem) && !stem.includes("/")
   })
+
+  it.prop("stems of IPv6 hosts are ASCII and start with a letter", [
+    fc.ipV6()
+  ], ([address]) => /^ipv6(-[a-z0-9-]*[a-z0-9])?-index$/.test(captureStem(`https://[${address}]/`)))
 
   it("the capture log round-trips and skips lines that are not records", () => {
     const rec = {

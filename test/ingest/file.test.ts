@@ -4,6 +4,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { gzipSync } from "node:zlib"
 import { CAPTURES_LOG, parseCaptures } from "../../src/domain/IngestContent.js"
 import { CLI, leaksNothing, put, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
@@ -147,6 +148,56 @@ describe("dossier ingest --file (built CLI)", () => {
     expect(fs.readFileSync(path.join(dir, d.json.source.path), "utf8")).toContain("typed by the flag")
   })
 
+  it("bytes that are plainly not text say what they are: gzip, PDF", () => {
+    const dir = tempWorkdir("dossier-file-")
+    const origin = ["--origin", "https://example.org/p"]
+    // Under a page's name, the message says what the bytes are and what to do (decompress; an
+    // HTML or text version of a PDF), not "save the page as UTF-8".
+    put(dir, "saved/packed.html", gzipSync(PAGE))
+    put(dir, "saved/paper.html", Buffer.concat([Buffer.from("%PDF-1.7\n%"), Buffer.from([0xe2, 0xe3, 0xcf, 0xd3])]))
+    const packed = refused(dir, ["--file", "saved/packed.html", ...origin], "UnsupportedContent")
+    expect(packed).toMatchObject({ contentType: "text/html", detected: "gzip" })
+    expect(packed.message).toMatch(/gzip-compressed.*decompress/)
+    expect(packed.message).not.toContain("UTF-8")
+    const paper = refused(dir, ["--file", "saved/paper.html", ...origin], "UnsupportedContent")
+    expect(paper).toMatchObject({ contentType: "text/html", detected: "pdf" })
+    expect(paper.message).toMatch(/PDF document.*not captured.*text version/)
+  })
+
+  it("a web archive is refused whatever type is named for it or whatever its name", () => {
+    const dir = tempWorkdir("dossier-file-")
+    const origin = ["--origin", "https://example.org/p"]
+    const mhtml = [
+      "From: <Saved by Blink>",
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/related;",
+      "\ttype=\"text/html\";",
+      "\tboundary=\"----MultipartBoundary--x\"",
+      "",
+      "------MultipartBoundary--x",
+      "Content-Type: text/html",
+      "Content-Transfer-Encoding: quoted-printable",
+      "",
+      "<p>Clients must read the migration guide before the re=",
+      "moval on June 1.</p>",
+      "------MultipartBoundary--x--",
+      ""
+    ].join("\r\n")
+    put(dir, "saved/page.mhtml", mhtml)
+    put(dir, "saved/renamed.html", mhtml)
+    for (
+      const args of [
+        ["--file", "saved/page.mhtml", "--content-type", "text/html"],
+        ["--file", "saved/page.mhtml", "--content-type", "text/plain"],
+        ["--file", "saved/renamed.html"]
+      ]
+    ) {
+      const e = refused(dir, [...args, ...origin], "UnsupportedContent")
+      expect(e, args.join(" ")).toMatchObject({ detected: "mhtml" })
+      expect(e.message).toMatch(/web archive.*save the page from the browser as HTML/)
+    }
+  })
+
   it("refusals are typed and write nothing: content, size, path, origin", () => {
     const dir = tempWorkdir("dossier-file-")
     const origin = ["--origin", "https://example.org/p"]
@@ -181,7 +232,7 @@ describe("dossier ingest --file (built CLI)", () => {
       ["--file", "saved/page.html", ...origin, "--content-type", "text/html; charset=iso-8859-1"],
       "UnsupportedContent"
     )
-    refused(dir, ["--file", "saved/latin1.html", ...origin], "UnsupportedContent")
+    expect(refused(dir, ["--file", "saved/latin1.html", ...origin], "UnsupportedContent").detected).toBeUndefined()
     // Larger than 16 MiB.
     fs.writeFileSync(path.join(dir, "saved/big.html"), Buffer.alloc(16 * 1024 * 1024 + 1, 0x61))
     expect(refused(dir, ["--file", "saved/big.html", ...origin], "InputTooLarge")).toMatchObject({

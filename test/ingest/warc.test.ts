@@ -186,6 +186,18 @@ describe("WARC/1.1 of a fetch", () => {
     expect(sha(fs.readFileSync(path.join(dir, b.warc.path)))).toBe(b.warc.sha256)
   })
 
+  it("names the resource without the URL's fragment (never sent); the answer keeps the URL as given", async () => {
+    const dir = tempWorkdir("dossier-warc-")
+    const layer = ingestLayer(dir, httpLayer(recorder(), names(), loopbackForTests))
+    const url = `http://site.test:${server.port}/page#gauge-2`
+    const r = await Effect.runPromise(Effect.flatMap(Ingest, (i) => i.capture(url)).pipe(Effect.provide(layer)))
+    expect(r.url).toBe(url)
+    const { raw } = await readWarc(fs.readFileSync(path.join(dir, r.warc.path)))
+    const targets = raw.slice(1).map((x) => x.headers.get("WARC-Target-URI"))
+    expect(targets).toEqual([`http://site.test:${server.port}/page`, `http://site.test:${server.port}/page`])
+    expect(Buffer.from(raw[1]!.block).toString("latin1")).toMatch(/^GET \/page HTTP\/1\.1\r\n/)
+  })
+
   it("base32 is RFC 4648's (the test vectors)", () => {
     const vectors: Record<string, string> = {
       "": "",

@@ -467,6 +467,26 @@ describe("plan checkpoint", () => {
     })
   })
 
+  it("a file over 16 MiB is refused naming the file, relative to the work folder", () => {
+    const dir = started()
+    fs.mkdirSync(path.join(dir, "research/sources"), { recursive: true })
+    fs.writeFileSync(path.join(dir, "research/sources/big.txt"), Buffer.alloc(16 * 1024 * 1024 + 1, 0x61))
+    const sources = [{ path: "research/sources/big.txt", origin: "https://example.com/big" }]
+    const e = refuses(dir, () => checkpoint(dir, { sources }, 1), "LimitExceeded")
+    expect(e).toMatchObject({
+      limit: "fileBytes",
+      max: 16 * 1024 * 1024,
+      actual: 16 * 1024 * 1024 + 1,
+      path: "research/sources/big.txt"
+    })
+    expect(e.message).toContain("'research/sources/big.txt'")
+    // A limit that is not a file's says no path.
+    const steps = Array.from({ length: 65 }, (_, i) => ({ summary: `s${i}` }))
+    expect(refuses(dir, () => checkpoint(dir, { completedSteps: steps }, 1), "LimitExceeded")).not.toHaveProperty(
+      "path"
+    )
+  })
+
   it("a corrupt plan.md is refused by every command and never rewritten", () => {
     for (
       const body of [
