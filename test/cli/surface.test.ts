@@ -118,6 +118,23 @@ const fieldsOf = (root: any): Set<string> => {
   return out
 }
 
+describe("the options dossier --help explains once", () => {
+  it("are not said to be every command's: --now is only on the commands whose answer depends on the time", () => {
+    const takesNow = (s: (typeof allSpecs)[number]) => Object.values(s.flags).some((f) => f.name === "now")
+    const without = allSpecs.filter((s) => !takesNow(s)).map((s) => s.path.join(" "))
+    expect(without).toContain("init")
+    expect(allSpecs.some(takesNow)).toBe(true)
+    // Such a command refuses it as an unknown option, so the root page must not say every command takes it.
+    const refused = runCli(["init", "--now", "2026-01-01T00:00:00Z", "--json"])
+    expect({ code: refused.code, tag: refused.json?.error?._tag }).toEqual({ code: 2, tag: "UsageError" })
+    const page = runCli(["--help"]).stdout
+    expect(page).toContain("--now <instant>")
+    expect(page).not.toMatch(/every command/i)
+    const now = runCli(["--help", "--json"]).json.options.find((o: { name: string }) => o.name === "--now")
+    expect(now.description).toMatch(/only commands whose answer depends on the time take it/i)
+  })
+})
+
 describe("--help and the input Schemas", () => {
   it("every command's --help names every field of its input files, the fields of nested objects too", () => {
     const pages: Array<[string, ReadonlyArray<string>]> = [
