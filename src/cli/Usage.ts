@@ -465,7 +465,11 @@ export const helpText = (path: ReadonlyArray<string>): string => {
         0
       ),
       "",
-      "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect.",
+      wrap(
+        "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect, 74 the answer could not be written to standard output.",
+        WIDTH,
+        0
+      ),
       wrap(
         "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).",
         WIDTH,

@@ -5,11 +5,12 @@
  * command, and `--completions`.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { literature, mon, runningRun } from "../monitor/support.js"
-import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+import { CLI, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const run = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir])
 
@@ -132,6 +133,24 @@ describe("the options dossier --help explains once", () => {
     expect(page).not.toMatch(/every command/i)
     const now = runCli(["--help", "--json"]).json.options.find((o: { name: string }) => o.name === "--now")
     expect(now.description).toMatch(/only commands whose answer depends on the time take it/i)
+  })
+
+  it("lists every exit code the CLI ends with, 74 (the answer could not be written) too", () => {
+    if (!fs.existsSync("/dev/full")) return void console.warn("skipped: no /dev/full on this system")
+    const out = fs.openSync("/dev/full", "w")
+    const full = spawnSync(process.execPath, [CLI, "--version"], { stdio: ["ignore", out, "pipe"], encoding: "utf8" })
+    fs.closeSync(out)
+    const codes = [
+      runCli(["--version"]).code,
+      runCli(["schema", "nope", "--json"]).code,
+      runCli(["bogus", "--json"]).code,
+      full.status
+    ]
+    expect(codes).toEqual([0, 1, 2, 74])
+    const page = runCli(["--help"]).stdout
+    const line = page.slice(page.indexOf("Exit codes:"), page.indexOf("Environment:")).replace(/\s+/g, " ")
+    expect(line).toMatch(/^Exit codes: /)
+    for (const code of [...codes, 70]) expect(line, line).toMatch(new RegExp(`\\b${code} `))
   })
 })
 
