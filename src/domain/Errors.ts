@@ -82,9 +82,12 @@ export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>
   flag: Schema.optional(Schema.String)
 }) {
   override get message() {
-    const what = this.flag === undefined || this.flag === "--input"
+    const words = this.flag?.replace(/^-+/, "").replaceAll("-", " ")
+    const what = words === undefined || words === "input"
       ? "The input file"
-      : `The ${this.flag.replace(/^-+/, "").replaceAll("-", " ")} path`
+      : words === "path" || words.endsWith(" path")
+      ? `The ${words}`
+      : `The ${words} path`
     return `${what} '${this.path}' is not inside the work folder.`
   }
 }
