@@ -183,9 +183,11 @@ export const makeJournalFolder = (
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
-      // Checked before the lock, so a study without a manifest creates nothing (not even the
-      // lock file); read again under the lock.
-      if (Option.isNone(yield* store.stat(paths.manifest))) yield* new FileNotFound({ path: paths.manifest })
+      // Checked before the lock, so a study with neither a manifest nor a journal creates nothing
+      // (not even the lock file); with a journal, its tail and lines are judged first, under the lock.
+      if (Option.isNone(yield* store.stat(paths.manifest)) && Option.isNone(yield* store.stat(paths.journal))) {
+        return yield* new FileNotFound({ path: paths.manifest })
+      }
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
           if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
