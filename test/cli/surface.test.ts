@@ -2,7 +2,10 @@
  * What the command line tells its users agrees with what it does, through the built CLI: the
  * revision named in an input file, the maturity scale, the next window while a run is active,
  * one tag per mistake, hints that name the way out, `plan inspect`'s lists, usage without a
- * command, and `--completions`.
+ * command, the shared options and exit codes of `dossier --help`, and `--completions`.
+ *
+ * Over 400 lines: one short check per promise the help and the messages make, sharing the
+ * helpers above; split by topic, each file would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
