@@ -1,7 +1,7 @@
 /**
  * The one renderer: every command's success and every error go through here.
  * `--json`: exactly one JSON object on stdout. Otherwise a short report on stdout, refusals on stderr.
- * Exit codes: 0 success, 1 typed refusal, 2 usage error, 70 defect.
+ * Exit codes: 0 success, 1 typed refusal, 2 usage error, 70 defect (74, stdout not writable: ./main.ts).
  */
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"

@@ -5,7 +5,7 @@
  * answers every mistake with a `UsageError` that says what is wrong and what would be right
  * (the nearest command or flag, the flag given twice, the missing value). @effect/cli is loaded
  * only for `--completions`. Help pages are generated from the same declarations as the parsers,
- * wrapped at 100 columns; the options every command shares are explained once, in `dossier --help`.
+ * wrapped at 100 columns; the options the commands share are explained once, in `dossier --help`.
  *
  * Over 400 lines: help pages, `--version` and the full parser answer the same command table;
  * kept together so a help page and the parser cannot disagree.
@@ -399,7 +399,12 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
     command: "dossier",
     usage: "dossier <command> [options]",
     description: ROOT_DESCRIPTION,
-    options: SHARED.map(optionOf),
+    // --now is shared but not universal: say so where the page lists it with the others.
+    options: SHARED.map(optionOf).map((o) =>
+      o.name === `--${now.name}`
+        ? { ...o, description: `${o.description} Only commands whose answer depends on the time take it.` }
+        : o
+    ),
     arguments: [],
     subcommands: [
       ...allSpecs.filter((s) => s.path.length === 1).map((s) => ({
@@ -450,7 +455,7 @@ export const helpText = (path: ReadonlyArray<string>): string => {
   if (doc.command === "dossier") {
     out.push("", "Commands:")
     for (const s of doc.subcommands) out.push(listLine(s.name, s.description))
-    out.push("", "Options every command shares (each command's page only names them):")
+    out.push("", "Options the commands share (each command's page names the ones it takes):")
     for (const o of doc.options) out.push(optionLine(o))
     out.push(
       "",
@@ -460,7 +465,11 @@ export const helpText = (path: ReadonlyArray<string>): string => {
         0
       ),
       "",
-      "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect.",
+      wrap(
+        "Exit codes: 0 success, 1 a typed refusal (error._tag), 2 a usage error, 70 an internal defect, 74 the answer could not be written to standard output.",
+        WIDTH,
+        0
+      ),
       wrap(
         "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).",
         WIDTH,

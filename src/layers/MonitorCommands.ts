@@ -23,6 +23,7 @@ import {
   MissingUnits,
   NotDue,
   OutcomeNotFound,
+  RunNotFound,
   SubscriptionCompleted,
   SubscriptionNotFound
 } from "../domain/MonitorErrors.js"
@@ -82,6 +83,22 @@ export const makeCommands = (
       (got) =>
         Either.isRight(got) && Option.isNone(got.right)
           ? Effect.fail(new SubscriptionNotFound({ subscriptionId }))
+          : locked(self)
+    )
+
+  /**
+   * A command on a run that does not exist, of a subscription that does not exist, is refused
+   * before the lock, so a typo creates nothing (not even the lock file). Sound for the same reason:
+   * a run is only ever written together with its subscription, which exists before the run
+   * (`create-due-run` runs on a subscription), so a transaction's recovery may bring the run in
+   * only when the subscription is there. Both are loaded and checked again under the lock.
+   */
+  const lockedOnRun = (runId: string) => <A, E>(self: Effect.Effect<A, E>) =>
+    Effect.flatMap(
+      Effect.either(Effect.zip(store.runs.get(runId), store.subscriptions.get(runId.split(".")[0]!))),
+      (got) =>
+        Either.isRight(got) && Option.isNone(got.right[0]) && Option.isNone(got.right[1])
+          ? Effect.fail(new RunNotFound({ runId }))
           : locked(self)
     )
 
@@ -176,7 +193,7 @@ export const makeCommands = (
   }
 
   const transitionRun: NowGiven<MonitorShape["transitionRun"]> = (input, now) =>
-    locked(
+    lockedOnRun(input.runId)(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
         yield* checkRevision(input.expectedRevision, run.revision)
@@ -246,7 +263,7 @@ export const makeCommands = (
     })
 
   const finishRun: NowGiven<MonitorShape["finishRun"]> = (input, now) =>
-    locked(
+    lockedOnRun(input.runId)(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
         // An exact repeat of the finish that completed this run (a retry after a lost answer)
@@ -385,7 +402,7 @@ export const makeCommands = (
     )
 
   const setOutcomeDisposition: NowGiven<MonitorShape["setOutcomeDisposition"]> = (input, now) =>
-    locked(
+    lockedOnRun(input.runId)(
       Effect.gen(function*() {
         const run = yield* records.loadRun(input.runId)
         const outcome = run.outcomes.find((o) => o.id === input.outcomeId)

@@ -158,6 +158,18 @@ export const makePlanLive = Effect.gen(function*() {
       })
     )
 
+  /**
+   * No plan is refused before the lock too, so a checkpoint in a folder without one creates
+   * nothing (not even the lock file). Sound because a plan only appears through `start`'s one
+   * write; the plan is read again under the lock.
+   */
+  const noPlanFirst = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | NoPlan, R> =>
+    Effect.flatMap(
+      Effect.either(current),
+      (got): Effect.Effect<A, E | NoPlan, R> =>
+        Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new NoPlan()) : self
+    )
+
   const checkpoint = (
     input: PlanCheckpointInput,
     options: { readonly expected: number; readonly now: Date | undefined }
@@ -297,7 +309,7 @@ export const makePlanLive = Effect.gen(function*() {
                     }]
                   })
                 )
-                : checkpoint(i, { expected, now })
+                : noPlanFirst(checkpoint(i, { expected, now }))
           )
       )
   } satisfies PlanShape

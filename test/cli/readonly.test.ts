@@ -19,6 +19,14 @@ const plainFolder = () => {
     budget: { runs: 1, wallSeconds: 1, cpuSeconds: 1, memoryMiB: 16, outputMiB: 1 },
     deadline: "2030-01-01T00:00:00Z"
   })
+  putInput(dir, "checkpoint.json", { nextAction: "read", expectedRevision: 1 })
+  putInput(dir, "finish.json", {
+    runId: "nope.w1",
+    expectedRevision: 2,
+    binding: { runId: "nope.w1", taskDigest: "0".repeat(64) },
+    stage: { path: "research/stage.md" },
+    outcomes: []
+  })
   return dir
 }
 
@@ -33,6 +41,11 @@ const REFUSED: ReadonlyArray<ReadonlyArray<string>> = [
   ["journal", "inspect", "--study", "nope"],
   ["journal", "rebuild", "--study", "nope"],
   ["journal", "recover-tail", "--study", "nope"],
+  ["journal", "import", "--study", "nope"],
+  ["plan", "checkpoint", "--input", "research/inputs/checkpoint.json"],
+  ["monitor", "transition-run", "--run", "nope.w1", "--expected", "1", "--to", "running"],
+  ["monitor", "set-outcome-disposition", "--run", "nope.w1", "--outcome", "o1", "--disposition", "acknowledged"],
+  ["monitor", "finish-run", "--input", "research/inputs/finish.json"],
   ["monitor", "show", "--subscription", "nope"],
   ["monitor", "create-due-run", "--subscription", "nope"],
   ["monitor", "set-subscription-status", "--subscription", "nope", "--expected", "1", "--status", "paused"]

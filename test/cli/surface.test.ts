@@ -2,14 +2,18 @@
  * What the command line tells its users agrees with what it does, through the built CLI: the
  * revision named in an input file, the maturity scale, the next window while a run is active,
  * one tag per mistake, hints that name the way out, `plan inspect`'s lists, usage without a
- * command, and `--completions`.
+ * command, the shared options and exit codes of `dossier --help`, and `--completions`.
+ *
+ * Over 400 lines: one short check per promise the help and the messages make, sharing the
+ * helpers above; split by topic, each file would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { literature, mon, runningRun } from "../monitor/support.js"
-import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+import { CLI, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const run = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir])
 
@@ -117,6 +121,41 @@ const fieldsOf = (root: any): Set<string> => {
   walk(root)
   return out
 }
+
+describe("the options dossier --help explains once", () => {
+  it("are not said to be every command's: --now is only on the commands whose answer depends on the time", () => {
+    const takesNow = (s: (typeof allSpecs)[number]) => Object.values(s.flags).some((f) => f.name === "now")
+    const without = allSpecs.filter((s) => !takesNow(s)).map((s) => s.path.join(" "))
+    expect(without).toContain("init")
+    expect(allSpecs.some(takesNow)).toBe(true)
+    // Such a command refuses it as an unknown option, so the root page must not say every command takes it.
+    const refused = runCli(["init", "--now", "2026-01-01T00:00:00Z", "--json"])
+    expect({ code: refused.code, tag: refused.json?.error?._tag }).toEqual({ code: 2, tag: "UsageError" })
+    const page = runCli(["--help"]).stdout
+    expect(page).toContain("--now <instant>")
+    expect(page).not.toMatch(/every command/i)
+    const now = runCli(["--help", "--json"]).json.options.find((o: { name: string }) => o.name === "--now")
+    expect(now.description).toMatch(/only commands whose answer depends on the time take it/i)
+  })
+
+  it("lists every exit code the CLI ends with, 74 (the answer could not be written) too", () => {
+    if (!fs.existsSync("/dev/full")) return void console.warn("skipped: no /dev/full on this system")
+    const out = fs.openSync("/dev/full", "w")
+    const full = spawnSync(process.execPath, [CLI, "--version"], { stdio: ["ignore", out, "pipe"], encoding: "utf8" })
+    fs.closeSync(out)
+    const codes = [
+      runCli(["--version"]).code,
+      runCli(["schema", "nope", "--json"]).code,
+      runCli(["bogus", "--json"]).code,
+      full.status
+    ]
+    expect(codes).toEqual([0, 1, 2, 74])
+    const page = runCli(["--help"]).stdout
+    const line = page.slice(page.indexOf("Exit codes:"), page.indexOf("Environment:")).replace(/\s+/g, " ")
+    expect(line).toMatch(/^Exit codes: /)
+    for (const code of [...codes, 70]) expect(line, line).toMatch(new RegExp(`\\b${code} `))
+  })
+})
 
 describe("--help and the input Schemas", () => {
   it("every command's --help names every field of its input files, the fields of nested objects too", () => {

@@ -63,3 +63,18 @@ describe("error messages", () => {
     expect(Object.fromEntries(found)).toEqual({})
   })
 })
+
+describe("InputOutsideWorkdir", () => {
+  it("names the file of each path flag in words, never with a doubled word ('the path path')", () => {
+    const flags = ["--input", "--state", "--research-dir", "--descriptor", "--attempts", "--file", "--path", "--to"]
+    for (const flag of flags) {
+      const m = new InputOutsideWorkdir({ path: "../x", flag }).message
+      expect(m, flag).toMatch(/^The [a-z ]+ '\.\.\/x' is not inside the work folder\.$/)
+      expect(m, flag).not.toMatch(/\b(\w+) \1\b/)
+    }
+    // `source follow --path` names the path itself.
+    expect(new InputOutsideWorkdir({ path: "../x", flag: "--path" }).message).toBe(
+      "The path '../x' is not inside the work folder."
+    )
+  })
+})

@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { AliasedFile, IoError, UnsafePath } from "../../domain/Errors.js"
+import { AliasedFile, FileNotFound, IoError, UnsafePath } from "../../domain/Errors.js"
 import { checkStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
 import {
@@ -189,6 +189,11 @@ export const makeJournalFolder = (
     Effect.gen(function*() {
       yield* study$(study)
       const paths = studyPaths(study)
+      // Checked before the lock, so a study with neither a manifest nor a journal creates nothing
+      // (not even the lock file); with a journal, its tail and lines are judged first, under the lock.
+      if (Option.isNone(yield* store.stat(paths.manifest)) && Option.isNone(yield* store.stat(paths.journal))) {
+        return yield* new FileNotFound({ path: paths.manifest })
+      }
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
         Effect.gen(function*() {
           if (r.tail.state === "unterminated") return yield* new UnterminatedTail({ bytes: r.tail.bytes })
