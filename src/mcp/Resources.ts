@@ -136,7 +136,9 @@ const bytesOf = <R>(
     Effect.map((bytes) => {
       const mimeType = mimeOf(path)
       try {
-        const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+        // A leading byte-order mark is kept: it is a code point of the file's text, which the
+        // offsets of source_follow and the gate count (src/domain/Quote.ts, withoutBom).
+        const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)
         return { contents: [{ uri, mimeType, text }] }
       } catch {
         return { contents: [{ uri, mimeType, blob: Buffer.from(bytes).toString("base64") }] }

@@ -2,7 +2,8 @@
  * A file saved with a UTF-8 byte-order mark: the mark is a code point of the file's text, so
  * `start`/`end` count it — the same in `source follow`, the gate and the matcher the monitor
  * uses — and `[...fs.readFileSync(path, "utf8")].slice(start, end)` is the passage; what a reader
- * sees is read without it (a Markdown heading right after the mark is a heading).
+ * sees is read without it (a Markdown heading right after the mark is a heading), and the MCP
+ * resource of the file keeps it.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -10,6 +11,7 @@ import * as path from "node:path"
 import { checkQuote } from "../../src/domain/Quote.js"
 import { follow } from "../../src/domain/SourceFollow.js"
 import { closingScopeResearch, folder, parkedMaturity, registerSources } from "../gate/support.js"
+import { initialize, raw } from "../mcp/support.js"
 import { put, runCli } from "../support/cli.js"
 
 const BOM = "\ufeff"
@@ -64,5 +66,28 @@ describe("a byte-order mark", () => {
       expect(followed.json.matches).toHaveLength(1)
       expect(followed.json.matches[0]).toMatchObject({ start: cited[i].start, end: cited[i].end })
     }
+  })
+
+  it("is kept in the text of the MCP resource, so the offsets find the passage there too", async () => {
+    const f = folder()
+    put(f.dir, "research/sources/budget.md", MD)
+    const [found] = follow(MD, "markdown", [QUOTE])
+    const s = raw(f.dir)
+    s.send(initialize(1))
+    await s.next()
+    s.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
+    s.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "resources/read",
+        params: { uri: "dossier://sources/budget.md" }
+      })
+    )
+    const answer = await s.next()
+    expect((await s.end()).code).toBe(0)
+    const text: string = answer.result.contents[0].text
+    expect(text).toBe(MD)
+    expect(passage(text, found!)).toBe(QUOTE)
   })
 })
