@@ -46,7 +46,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InputOutsideWorkdir: {
     retryable: false,
     area: "common",
-    hint: "Put the input file inside the work folder (e.g. research/inputs/)."
+    hint: "Give a path inside the work folder, relative to it (inputs usually go in research/inputs/)."
   },
   FileNotFound: {
     retryable: false,

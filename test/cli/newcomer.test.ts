@@ -232,6 +232,9 @@ describe("source follow --path", () => {
     const outside = runCli([...quote, "--path", "../x.md", "--workdir", dir, "--json"])
     expect(outside.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", path: "../x.md", flag: "--path" })
     expect(outside.json.error.message).toBe("The path '../x.md' is not inside the work folder.")
+    // The hint fits the flag: a path to read, not an input file to move.
+    expect(outside.json.error.hint).not.toMatch(/Put the input file/)
+    expect(outside.json.error.hint).toMatch(/inside the work folder/)
     const area = runCli([...quote, "--path", "research/results/x.md", "--workdir", dir, "--json"])
     expect(area.json.error._tag).toBe("PathOutsideArea")
   })
