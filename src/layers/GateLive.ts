@@ -1,7 +1,9 @@
 /**
- * Gate on the FileStore, the Lock, the Plan and the attempts log (the `GateAttempts` port: the
- * folder's file, or a shared dossier's events): gathers the evidence (state, research output,
- * context, descriptor, registered sources' current bytes, the captures log), lets the pure
+ * Gate on the FileStore, the Lock, the Plan, the attempts log (the `GateAttempts` port: the
+ * folder's file, or a shared dossier's events) and the capture log (the `CaptureStore` port: the
+ * folder's `.dossier/captures.jsonl`, or a shared dossier's log, whichever host captured): gathers
+ * the evidence (state, research output, context, descriptor, registered sources' current bytes,
+ * the capture log), lets the pure
  * domain decide, and writes the state atomically under the lock with a compare-and-set on the
  * bytes it read, appending the attempt (with --record-attempt) in the same locked region.
  *
@@ -66,10 +68,11 @@ import {
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
-import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { CaptureStore } from "../services/ports/CaptureStore.js"
 import { GateAttempts } from "../services/ports/GateAttempts.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
@@ -108,6 +111,7 @@ export const makeGateLive = Effect.gen(function*() {
   const lock = yield* Lock
   const plan = yield* Plan
   const attemptsLog = yield* GateAttempts
+  const captureLog = yield* CaptureStore
 
   /** Bytes of a file the command names: inside the work folder, at most 16 MiB. */
   const readBounded = (path: string) =>
@@ -187,11 +191,11 @@ export const makeGateLive = Effect.gen(function*() {
     })
 
   /**
-   * (path, sha256) pairs the fetcher recorded; an imported file (`via: "file"`) is no claim of
+   * (path, sha256) pairs the fetcher recorded, in the capture log the port keeps (a shared
+   * dossier's, never this host's view of it); an imported file (`via: "file"`) is no claim of
    * the fetcher's, so it verifies as `registered`. An unreadable log only loses claims.
    */
-  const captureIndex = readCaptures.pipe(
-    Effect.provideService(FileStore, store),
+  const captureIndex = captureLog.records.pipe(
     Effect.map((records) => new Set(records.filter(isFetched).map((r) => `${r.path}\u0000${r.sha256}`))),
     Effect.orElseSucceed(() => new Set<string>())
   )
@@ -453,13 +457,14 @@ export const makeGateLive = Effect.gen(function*() {
   } satisfies GateShape
 })
 
-/** The gate over the attempts log of the context (`GateAttempts`): a shared dossier's, say. */
-export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts> = Layer.effect(
-  Gate,
-  Effect.map(makeGateLive, spanned("Gate"))
-)
+/** The gate over the attempts and capture logs of the context (`GateAttempts`, `CaptureStore`): a shared dossier's, say. */
+export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts | CaptureStore> = Layer
+  .effect(
+    Gate,
+    Effect.map(makeGateLive, spanned("Gate"))
+  )
 
-/** The gate over the work folder's attempts log. */
+/** The gate over the work folder's attempts and capture logs. */
 export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = GateFromStore.pipe(
-  Layer.provide(GateAttemptsFolder)
+  Layer.provide(Layer.merge(GateAttemptsFolder, CaptureStoreFolder))
 )
