@@ -193,11 +193,17 @@ export const makeGateLive = Effect.gen(function*() {
   /**
    * (path, sha256) pairs the fetcher recorded, in the capture log the port keeps (a shared
    * dossier's, never this host's view of it); an imported file (`via: "file"`) is no claim of
-   * the fetcher's, so it verifies as `registered`. An unreadable log only loses claims.
+   * the fetcher's, so it verifies as `registered`. A folder's log that cannot be read only loses
+   * claims; a shared store that does not answer (`StoreUnavailable`, `LockTimeout`) is refused as
+   * every other read of the command is (retryable), never a quietly lost `capture` origin.
    */
   const captureIndex = captureLog.records.pipe(
     Effect.map((records) => new Set(records.filter(isFetched).map((r) => `${r.path}\u0000${r.sha256}`))),
-    Effect.orElseSucceed(() => new Set<string>())
+    Effect.catchTags({
+      IoError: () => Effect.succeed(new Set<string>()),
+      UnsafePath: () => Effect.succeed(new Set<string>()),
+      LimitExceeded: () => Effect.succeed(new Set<string>())
+    })
   )
 
   /** The current state of each cited source file, against the plan's registry. */
