@@ -251,6 +251,14 @@ export const makeGateLive = Effect.gen(function*() {
     comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
   })
 
+  /** What the descriptor's comment limits kept, as the answer reports it. */
+  const commentsUsed = (limited: LimitedComments): GateRecheckResult["comments"] => ({
+    total: limited.total,
+    used: limited.comments.length,
+    truncated: limited.truncated,
+    dropped: limited.dropped
+  })
+
   /** Replace the state file if it still holds the bytes that were read; else StaleStateFile (tag StaleRevision). */
   const compareAndWrite = (path: string, expected: string, next: Json) =>
     Effect.gen(function*() {
@@ -321,6 +329,7 @@ export const makeGateLive = Effect.gen(function*() {
       const parts = { kind, dir: options.researchDir, at }
 
       let record: ResearchRecord
+      let comments: GateRecheckResult["comments"] | undefined
       if (used >= options.maxAskRounds) {
         record = ceilingRecord(state, targets, { ...parts, round: used })
       } else {
@@ -343,6 +352,7 @@ export const makeGateLive = Effect.gen(function*() {
         const descriptor = Option.isSome(options.descriptor)
           ? (yield* readDescriptor(options.descriptor.value, state.item))
           : undefined
+        if (descriptor !== undefined) comments = commentsUsed(descriptor.limited)
         const sources = yield* sourceEvidence(citedSourcePaths(cited))
         const verify = makeVerifier({
           descriptor: descriptor === undefined
@@ -374,6 +384,7 @@ export const makeGateLive = Effect.gen(function*() {
         reason: record.reason,
         researchRounds,
         research: record,
+        ...(comments === undefined ? {} : { comments }),
         note: VERIFICATION_NOTE
       } as GateRunResult
     })
@@ -413,12 +424,7 @@ export const makeGateLive = Effect.gen(function*() {
         description: describeWithFindings(descriptor.description ?? "", outcome.findings),
         findings: outcome.findings,
         maturity: outcome.maturity,
-        comments: {
-          total: limited.total,
-          used: limited.comments.length,
-          truncated: limited.truncated,
-          dropped: limited.dropped
-        },
+        comments: commentsUsed(limited),
         note: VERIFICATION_NOTE
       } satisfies GateRecheckResult
     })
