@@ -41,6 +41,13 @@ const humanRun = (r: GateRunResult): string => {
     `  candidates: ${list(c)}`,
     `  still open: ${list(r.research.open)}`,
     `  ignored: ${list(r.research.ignored)}`,
+    ...(r.comments === undefined || (r.comments.truncated.length === 0 && r.comments.dropped === 0)
+      ? []
+      : [
+        `  descriptor comments: ${r.comments.used} of ${r.comments.total} used; cut: ${
+          list(r.comments.truncated)
+        }; dropped: ${r.comments.dropped}`
+      ]),
     `  ${r.note}`
   ].join("\n")
 }

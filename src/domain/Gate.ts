@@ -433,6 +433,14 @@ export const ResearchRecord = Schema.Struct({
 }).annotations({ identifier: "gate-research-record" })
 export type ResearchRecord = typeof ResearchRecord.Type
 
+/** What the descriptor's limits kept of its comments: how many it has, used, cut (ids) and dropped. */
+export const CommentsUsed = Schema.Struct({
+  total: Schema.Number,
+  used: Schema.Number,
+  truncated: Schema.Array(Schema.String),
+  dropped: Schema.Number
+})
+
 export const GateActiveOutput = Schema.Struct({
   ok: Schema.Literal(true),
   active: Schema.Literal(true),
@@ -441,6 +449,8 @@ export const GateActiveOutput = Schema.Struct({
   reason: DecisionReason,
   researchRounds: Schema.Literal(0, 1),
   research: ResearchRecord,
+  /** With --descriptor, when research was evaluated: what the comment limits kept. */
+  comments: Schema.optional(CommentsUsed),
   note: Schema.String
 })
 export const GateNoopOutput = Schema.Struct({ ok: Schema.Literal(true), active: Schema.Literal(false) })
@@ -459,12 +469,7 @@ export const GateRecheckOutput = Schema.Struct({
   description: Schema.String,
   findings: Schema.Array(Finding),
   maturity: MaturitySnapshot,
-  comments: Schema.Struct({
-    total: Schema.Number,
-    used: Schema.Number,
-    truncated: Schema.Array(Schema.String),
-    dropped: Schema.Number
-  }),
+  comments: CommentsUsed,
   note: Schema.String
 }).annotations({ identifier: "gate-recheck-output" })
 

@@ -18,9 +18,10 @@ import type { SafeHttp } from "../services/SafeHttp.js"
 import { Workdir } from "../services/Workdir.js"
 import { BaseLive, BaseMemory } from "./Base.js"
 import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
+import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { PlanStoreFolder } from "./folder/PlanStoreFolder.js"
 import { WarcWriterLive } from "./folder/WarcWriter.js"
-import { GateLive } from "./GateLive.js"
+import { GateFromStore } from "./GateLive.js"
 import { IngestLive } from "./IngestLive.js"
 import { JournalLive } from "./JournalLive.js"
 import { PlanStoreMemory } from "./memory/PlanStoreMemory.js"
@@ -31,9 +32,12 @@ import { SafeHttpLive } from "./SafeHttpLive.js"
 /** The services `DossierMemory` provides (`DossierLive` adds `Workdir`). */
 export type Dossier = Plan | Journal | Gate | Monitor | Ingest | SafeHttp | FileStore | Lock
 
-/** Every service over the given storage ports (whatever they need besides is left to provide). */
+/**
+ * Every service over the given storage ports (whatever they need besides is left to provide): the
+ * gate reads the capture log ingest writes.
+ */
 const servicesOver = <R>(ports: Layer.Layer<PlanStore | CaptureStore | WarcWriter, never, R>) =>
-  Layer.mergeAll(GateLive, IngestLive).pipe(
+  Layer.mergeAll(GateFromStore.pipe(Layer.provide(GateAttemptsFolder)), IngestLive).pipe(
     Layer.provideMerge(Layer.mergeAll(PlanLive, JournalLive, MonitorLive)),
     Layer.provide(ports)
   )

@@ -1,7 +1,9 @@
 /**
- * Gate on the FileStore, the Lock, the Plan and the attempts log (the `GateAttempts` port: the
- * folder's file, or a shared dossier's events): gathers the evidence (state, research output,
- * context, descriptor, registered sources' current bytes, the captures log), lets the pure
+ * Gate on the FileStore, the Lock, the Plan, the attempts log (the `GateAttempts` port: the
+ * folder's file, or a shared dossier's events) and the capture log (the `CaptureStore` port: the
+ * folder's `.dossier/captures.jsonl`, or a shared dossier's log, whichever host captured): gathers
+ * the evidence (state, research output, context, descriptor, registered sources' current bytes,
+ * the capture log), lets the pure
  * domain decide, and writes the state atomically under the lock with a compare-and-set on the
  * bytes it read, appending the attempt (with --record-attempt) in the same locked region.
  *
@@ -66,10 +68,11 @@ import {
   type GateShape,
   MAX_GATE_FILE_BYTES
 } from "../services/Gate.js"
-import { readCaptures } from "../services/Ingest.js"
 import { Lock } from "../services/Lock.js"
 import { Plan } from "../services/Plan.js"
+import { CaptureStore } from "../services/ports/CaptureStore.js"
 import { GateAttempts } from "../services/ports/GateAttempts.js"
+import { CaptureStoreFolder } from "./folder/CaptureStoreFolder.js"
 import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
@@ -110,6 +113,7 @@ export const makeGateLive = Effect.gen(function*() {
   const lock = yield* Lock
   const plan = yield* Plan
   const attemptsLog = yield* GateAttempts
+  const captureLog = yield* CaptureStore
 
   /** Bytes of a file the command names: inside the work folder, at most 16 MiB. */
   const readBounded = (path: string) =>
@@ -189,13 +193,19 @@ export const makeGateLive = Effect.gen(function*() {
     })
 
   /**
-   * (path, sha256) pairs the fetcher recorded; an imported file (`via: "file"`) is no claim of
-   * the fetcher's, so it verifies as `registered`. An unreadable log only loses claims.
+   * (path, sha256) pairs the fetcher recorded, in the capture log the port keeps (a shared
+   * dossier's, never this host's view of it); an imported file (`via: "file"`) is no claim of
+   * the fetcher's, so it verifies as `registered`. A folder's log that cannot be read only loses
+   * claims; a shared store that does not answer (`StoreUnavailable`, `LockTimeout`) is refused as
+   * every other read of the command is (retryable), never a quietly lost `capture` origin.
    */
-  const captureIndex = readCaptures.pipe(
-    Effect.provideService(FileStore, store),
+  const captureIndex = captureLog.records.pipe(
     Effect.map((records) => new Set(records.filter(isFetched).map((r) => `${r.path}\u0000${r.sha256}`))),
-    Effect.orElseSucceed(() => new Set<string>())
+    Effect.catchTags({
+      IoError: () => Effect.succeed(new Set<string>()),
+      UnsafePath: () => Effect.succeed(new Set<string>()),
+      LimitExceeded: () => Effect.succeed(new Set<string>())
+    })
   )
 
   /** The current state of each cited source file, against the plan's registry. */
@@ -241,6 +251,14 @@ export const makeGateLive = Effect.gen(function*() {
   ): Evidence["descriptor"] => ({
     description: description ?? null,
     comments: new Map(limited.comments.map((c) => [c.id, c.text] as const))
+  })
+
+  /** What the descriptor's comment limits kept, as the answer reports it. */
+  const commentsUsed = (limited: LimitedComments): GateRecheckResult["comments"] => ({
+    total: limited.total,
+    used: limited.comments.length,
+    truncated: limited.truncated,
+    dropped: limited.dropped
   })
 
   /** Replace the state file if it still holds the bytes that were read; else StaleStateFile (tag StaleRevision). */
@@ -313,6 +331,7 @@ export const makeGateLive = Effect.gen(function*() {
       const parts = { kind, dir: options.researchDir, at }
 
       let record: ResearchRecord
+      let comments: GateRecheckResult["comments"] | undefined
       if (used >= options.maxAskRounds) {
         record = ceilingRecord(state, targets, { ...parts, round: used })
       } else {
@@ -335,6 +354,7 @@ export const makeGateLive = Effect.gen(function*() {
         const descriptor = Option.isSome(options.descriptor)
           ? (yield* readDescriptor(options.descriptor.value, state.item))
           : undefined
+        if (descriptor !== undefined) comments = commentsUsed(descriptor.limited)
         const sources = yield* sourceEvidence(citedSourcePaths(cited))
         const verify = makeVerifier({
           descriptor: descriptor === undefined
@@ -366,6 +386,7 @@ export const makeGateLive = Effect.gen(function*() {
         reason: record.reason,
         researchRounds,
         research: record,
+        ...(comments === undefined ? {} : { comments }),
         note: VERIFICATION_NOTE
       } as GateRunResult
     })
@@ -405,12 +426,7 @@ export const makeGateLive = Effect.gen(function*() {
         description: describeWithFindings(descriptor.description ?? "", outcome.findings),
         findings: outcome.findings,
         maturity: outcome.maturity,
-        comments: {
-          total: limited.total,
-          used: limited.comments.length,
-          truncated: limited.truncated,
-          dropped: limited.dropped
-        },
+        comments: commentsUsed(limited),
         note: VERIFICATION_NOTE
       } satisfies GateRecheckResult
     })
@@ -455,13 +471,14 @@ export const makeGateLive = Effect.gen(function*() {
   } satisfies GateShape
 })
 
-/** The gate over the attempts log of the context (`GateAttempts`): a shared dossier's, say. */
-export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts> = Layer.effect(
-  Gate,
-  Effect.map(makeGateLive, spanned("Gate"))
-)
+/** The gate over the attempts and capture logs of the context (`GateAttempts`, `CaptureStore`): a shared dossier's, say. */
+export const GateFromStore: Layer.Layer<Gate, never, FileStore | Lock | Plan | GateAttempts | CaptureStore> = Layer
+  .effect(
+    Gate,
+    Effect.map(makeGateLive, spanned("Gate"))
+  )
 
-/** The gate over the work folder's attempts log. */
+/** The gate over the work folder's attempts and capture logs. */
 export const GateLive: Layer.Layer<Gate, never, FileStore | Lock | Plan> = GateFromStore.pipe(
-  Layer.provide(GateAttemptsFolder)
+  Layer.provide(Layer.merge(GateAttemptsFolder, CaptureStoreFolder))
 )

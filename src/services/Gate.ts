@@ -62,6 +62,8 @@ export type GateRunResult =
     readonly reason: DecisionReason
     readonly researchRounds: 0 | 1
     readonly research: ResearchRecord
+    /** With a descriptor, when research was evaluated: what the comment limits kept (as `recheck` says). */
+    readonly comments?: GateRecheckResult["comments"]
     readonly note: string
   }
 

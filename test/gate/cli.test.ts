@@ -535,6 +535,40 @@ describe("gate: maturity", () => {
     const r = f.gate(["--descriptor", descriptor])
     expect(r.json.research.candidates[0].sources[0]).toMatchObject({ verified: false, reason: "quote-not-found" })
   })
+
+  it("says what the comment limits cut and dropped, in the answer and in the human report", () => {
+    const f = folder()
+    const comments = [
+      { id: "old", text: "The oldest comment says the invoices are sent every month." },
+      ...Array.from({ length: 20 }, (_, i) => ({ id: `c${i + 1}`, text: `Comment ${i + 1}.` })),
+      { id: "7", text: `${"x".repeat(1490)} the decisive sentence is here at the end of a long comment.` }
+    ]
+    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, comments, links: [] })
+    const park = () => {
+      f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
+      f.writeResearch({
+        item: "PROJ-12",
+        kind: "maturity",
+        gaps: [{
+          id: "a",
+          status: "closed",
+          answer: "x",
+          sources: [{ ref: "descriptor:comment:old", quote: "the invoices are sent every month" }]
+        }]
+      })
+    }
+    park()
+    const r = f.gate(["--descriptor", descriptor])
+    expect(r.json.research.candidates[0].sources[0]).toMatchObject({ verified: false, reason: "source-unknown" })
+    expect(r.json.comments).toEqual({ total: 22, used: 20, truncated: ["7"], dropped: 2 })
+    park()
+    const human = runCli(["gate", "--state", "run/state.json", "--descriptor", descriptor], { cwd: f.dir })
+    expect(human.code, human.stderr).toBe(0)
+    expect(human.stdout).toContain("descriptor comments: 20 of 22 used; cut: 7; dropped: 2")
+    // Without --descriptor the answer has nothing to say about comments.
+    park()
+    expect(f.gate().json).not.toHaveProperty("comments")
+  })
 })
 
 describe("gate: open questions", () => {

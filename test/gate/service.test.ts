@@ -1,19 +1,24 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { StaleStateFile } from "../../src/domain/GateErrors.js"
+import { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { FileStoreLive } from "../../src/layers/FileStoreLive.js"
+import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
+import { GateAttemptsFolder } from "../../src/layers/folder/GateAttemptsFolder.js"
 import { PlanFolder } from "../../src/layers/folder/PlanStoreFolder.js"
-import { GateLive } from "../../src/layers/GateLive.js"
+import { GateFromStore, GateLive } from "../../src/layers/GateLive.js"
 import { GateMemory } from "../../src/layers/GateMemory.js"
-import { makeLockMemory } from "../../src/layers/LockMemory.js"
+import { LockMemory, makeLockMemory } from "../../src/layers/LockMemory.js"
 import { FileStore } from "../../src/services/FileStore.js"
 import { Gate, type GateRunOptions } from "../../src/services/Gate.js"
 import { Lock } from "../../src/services/Lock.js"
 import { Plan } from "../../src/services/Plan.js"
+import { CaptureStore } from "../../src/services/ports/CaptureStore.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { put, tempWorkdir } from "../support/cli.js"
 
@@ -179,4 +184,50 @@ describe("Gate service", () => {
       const written = JSON.parse(yield* store.readText("run/state.json"))
       expect(written.pendingQuestion.rows).toEqual([{ id: "b", category: "scope" }])
     }).pipe(Effect.provide(GateMemory)))
+
+  it.effect("a capture log the store cannot answer for is StoreUnavailable, never a quietly lost capture origin", () => {
+    // A shared dossier's capture log whose server went away between the plan's read and the log's.
+    const unreachable = Layer.succeed(CaptureStore, {
+      record: () => Effect.fail(new StoreUnavailable({ reason: "connection refused" })),
+      records: Effect.fail(new StoreUnavailable({ reason: "connection refused" })),
+      readImport: () => Effect.fail(new StoreUnavailable({ reason: "connection refused" }))
+    })
+    const layer = GateFromStore.pipe(
+      Layer.provideMerge(Layer.mergeAll(GateAttemptsFolder, PlanFolder, unreachable)),
+      Layer.provideMerge(Layer.merge(FileStoreMemory, LockMemory))
+    )
+    return Effect.gen(function*() {
+      const store = yield* FileStore
+      const plan = yield* Plan
+      const gate = yield* Gate
+      const now = new Date("2026-11-30T10:00:00Z")
+      yield* store.writeAtomic("research/sources/a.md", `Notes. ${DESCRIPTION}\n`)
+      yield* plan.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
+      yield* plan.checkpoint({ sources: [{ path: "research/sources/a.md", origin: "o" }] }, { expected: 1, now })
+      const state = JSON.stringify({
+        item: "PROJ-12",
+        autopilot: true,
+        waitingFor: "maturity",
+        maturity: { score: 20, threshold: 70, blockers: [{ id: "a", category: "scope" }] }
+      })
+      yield* store.writeAtomic("run/state.json", state)
+      yield* store.writeAtomic(
+        "research/gate/research.json",
+        JSON.stringify({
+          item: "PROJ-12",
+          kind: "maturity",
+          gaps: [{
+            id: "a",
+            status: "closed",
+            answer: "x",
+            sources: [{ ref: "research/sources/a.md", quote: "every invoice line item with its VAT rate" }]
+          }]
+        })
+      )
+      const error = yield* Effect.flip(gate.run("run/state.json", { ...options(now), descriptor: undefined }))
+      expect(error).toMatchObject({ _tag: "StoreUnavailable", reason: "connection refused" })
+      expect(yield* store.readText("run/state.json")).toBe(state)
+      expect(Option.isNone(yield* store.stat(".dossier/gate/attempted.jsonl"))).toBe(true)
+    }).pipe(Effect.provide(layer))
+  })
 })
