@@ -219,7 +219,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CitationNotFound: {
     retryable: false,
     area: "monitor",
-    hint: "Quote the cited file verbatim (at least 20 characters)."
+    hint:
+      "Quote the cited file verbatim, at least 20 characters; `reason` says which failed: quote-not-found, quote-too-short or file-missing."
   },
   OutcomeNotFound: {
     retryable: false,

@@ -110,10 +110,23 @@ export class MissingUnits extends Schema.TaggedError<MissingUnits>()("MissingUni
 
 export class CitationNotFound extends Schema.TaggedError<CitationNotFound>()("CitationNotFound", {
   outcome: Schema.String,
-  path: Schema.String
+  path: Schema.String,
+  /**
+   * Why the quote did not verify: `quote-not-found` (not in the file's text under the quote rule),
+   * `quote-too-short` (fewer than 20 characters once whitespace is collapsed: never checked against
+   * the file), `file-missing` (no file at `path`).
+   */
+  reason: Schema.Literal("quote-not-found", "quote-too-short", "file-missing")
 }) {
   override get message() {
-    return `A quote of outcome '${this.outcome}' does not occur in '${this.path}'.`
+    switch (this.reason) {
+      case "quote-too-short":
+        return `A quote of outcome '${this.outcome}' citing '${this.path}' is shorter than 20 characters (whitespace collapsed); a quote must be at least 20 to be checked.`
+      case "file-missing":
+        return `Outcome '${this.outcome}' cites '${this.path}', and there is no file there.`
+      case "quote-not-found":
+        return `A quote of outcome '${this.outcome}' does not occur in '${this.path}'.`
+    }
   }
 }
 

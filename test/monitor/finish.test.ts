@@ -55,15 +55,19 @@ describe("monitor finish-run (CLI)", () => {
         }]
       },
       "CitationNotFound",
-      { outcome: "o1", path: "research/sources/paper.txt" }
+      { outcome: "o1", path: "research/sources/paper.txt", reason: "quote-not-found" }
     )
-    await expectRefusal(
+    // A quote that does occur but is too short: the refusal says so, not that it is absent.
+    const short = await expectRefusal(
       {
         ...good,
         outcomes: [{ ...outcome, citations: [{ path: "research/sources/paper.txt", quote: "Sparse attention" }] }]
       },
-      "CitationNotFound"
+      "CitationNotFound",
+      { reason: "quote-too-short" }
     )
+    assert.match(short.message, /shorter than 20 characters/)
+    assert.notMatch(short.message, /does not occur/)
     await expectRefusal(
       {
         ...good,
@@ -73,7 +77,7 @@ describe("monitor finish-run (CLI)", () => {
         }]
       },
       "CitationNotFound",
-      { path: "research/sources/gone.txt" }
+      { path: "research/sources/gone.txt", reason: "file-missing" }
     )
     await expectRefusal(
       {
