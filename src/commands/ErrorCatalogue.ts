@@ -193,7 +193,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     hint: "A completed subscription never returns; create a new one."
   },
   ActiveRunExists: { retryable: false, area: "monitor", hint: "Finish or cancel the active run first." },
-  NotDue: { retryable: false, area: "monitor", hint: "Wait until nextDueAt, or resume a paused subscription." },
+  NotDue: {
+    retryable: false,
+    area: "monitor",
+    hint:
+      "Active: wait until nextDueAt. Paused: resume it (set-subscription-status). Completed: it never returns; create a new subscription."
+  },
   ReceiptDigestMismatch: {
     retryable: false,
     area: "monitor",

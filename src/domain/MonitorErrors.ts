@@ -45,9 +45,13 @@ export class NotDue extends Schema.TaggedError<NotDue>()("NotDue", {
   status: Schema.String
 }) {
   override get message() {
-    return this.nextDueAt === null
-      ? `The subscription is ${this.status} and not due.`
-      : `The subscription is not due until ${this.nextDueAt} (status ${this.status}).`
+    if (this.status === "completed" || this.nextDueAt === null) {
+      return `The subscription is ${this.status}: it is never due again.`
+    }
+    // A paused subscription's window may have started already: it waits for the resume, not the time.
+    return this.status === "paused"
+      ? `The subscription is paused: it is not due until it is resumed (its next window starts ${this.nextDueAt}).`
+      : `The subscription is not due until ${this.nextDueAt}.`
   }
 }
 
