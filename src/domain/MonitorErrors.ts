@@ -100,7 +100,9 @@ export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("Digest
   actual: Schema.NullOr(Schema.String)
 }) {
   override get message() {
-    return `'${this.path}' does not have the SHA-256 given.`
+    return this.actual === null
+      ? `There is no file at '${this.path}' to compare with the SHA-256 given.`
+      : `'${this.path}' does not have the SHA-256 given.`
   }
 }
 

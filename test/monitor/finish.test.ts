@@ -28,12 +28,17 @@ describe("monitor finish-run (CLI)", () => {
       expected: "f".repeat(64),
       actual: good.stage.sha256
     })
-    await expectRefusal(
+    const none = await expectRefusal(
       { ...good, stage: { path: "research/results/none.md", sha256: good.stage.sha256 } },
       "DigestMismatch",
       {
         actual: null
       }
+    )
+    // A missing stage file is said to be missing, not to have other bytes.
+    assert.strictEqual(
+      none.message,
+      "There is no file at 'research/results/none.md' to compare with the SHA-256 given."
     )
     // A stage file without the binding in its text.
     put(dir, "research/results/unbound.md", "no binding here\n")
