@@ -237,7 +237,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "monitor",
     hint:
-      "Give what `missing` names: --authorization, --unit or --review-item as options (authorization, unitPath or reviewItem in an input file)."
+      "With `missing`: give it (--authorization, --unit or --review-item as options; authorization, unitPath or reviewItem in an input file). Without it: the disposition does not fit the outcome's label (`reason`); choose another."
   },
   CorruptMonitorRecord: {
     retryable: false,

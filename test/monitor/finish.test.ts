@@ -286,6 +286,9 @@ describe("monitor outcome dispositions (CLI)", () => {
     })
     assert.strictEqual(contradiction.json.error._tag, "DispositionRefused")
     assert.include(contradiction.json.error.reason, "never be materialized")
+    // Nothing is missing here: the hint does not send the caller looking for a `missing` field alone.
+    assert.isUndefined(contradiction.json.error.missing)
+    assert.include(contradiction.json.error.hint, "Without it: the disposition does not fit the outcome's label")
     const review = await set({ outcomeId: "n1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })
     assert.strictEqual(review.json.error._tag, "DispositionRefused")
     const reviewGone = await set({ outcomeId: "c1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })
