@@ -195,7 +195,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     hint: "A completed subscription never returns; create a new one."
   },
   ActiveRunExists: { retryable: false, area: "monitor", hint: "Finish or cancel the active run first." },
-  NotDue: { retryable: false, area: "monitor", hint: "Wait until nextDueAt, or resume a paused subscription." },
+  NotDue: {
+    retryable: false,
+    area: "monitor",
+    hint:
+      "Active: wait until nextDueAt. Paused: resume it (set-subscription-status). Completed: it never returns; create a new subscription."
+  },
   ReceiptDigestMismatch: {
     retryable: false,
     area: "monitor",
@@ -221,7 +226,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CitationNotFound: {
     retryable: false,
     area: "monitor",
-    hint: "Quote the cited file verbatim (at least 20 characters)."
+    hint:
+      "Quote the cited file verbatim, at least 20 characters; `reason` says which failed: quote-not-found, quote-too-short or file-missing."
   },
   OutcomeNotFound: {
     retryable: false,
@@ -233,7 +239,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "monitor",
     hint:
-      "Give what `missing` names: --authorization, --unit or --review-item as options (authorization, unitPath or reviewItem in an input file)."
+      "With `missing`: give it (--authorization, --unit or --review-item as options; authorization, unitPath or reviewItem in an input file). Without it: the disposition does not fit the outcome's label (`reason`); choose another."
   },
   CorruptMonitorRecord: {
     retryable: false,

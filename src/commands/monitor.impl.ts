@@ -23,7 +23,7 @@ import {
 } from "../domain/MonitorSchema.js"
 import { MonitorLayer, NextLayer } from "../layers/MonitorLayer.js"
 import { nextFacts } from "../layers/MonitorNext.js"
-import type { FileStore } from "../services/FileStore.js"
+import { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Monitor, type MonitorShape } from "../services/Monitor.js"
 import { Workdir } from "../services/Workdir.js"
@@ -281,6 +281,29 @@ const namingFlag = (flag: string) => (e: DossierError): DossierError =>
     ? new InvalidInput({ issues: e.issues.map((i) => (i.path === "" ? { ...i, path: flag } : i)) })
     : e
 
+/** Added to `show --run` in a bound folder when the run reads stale because a file it was completed with is not here. */
+export const showBoundNote = (missing: ReadonlyArray<string>) =>
+  `This folder is bound to a shared dossier: ${missing.join(", ")}, which this run was completed with, ${
+    missing.length === 1 ? "is" : "are"
+  } missing here, so its binding reads stale; the shared dossier holds ${
+    missing.length === 1 ? "it" : "them"
+  } and \`dossier pull\` brings ${missing.length === 1 ? "it" : "them"}.`
+
+/** The stage and survey files a stale run of a bound folder was completed with that this folder lacks. */
+const missingHere = (run: RunRecord & { readonly binding: "verified" | "stale" | null }) =>
+  Effect.gen(function*() {
+    if (run.binding !== "stale" || run.completion === null) return []
+    const { root } = yield* Workdir
+    if (!isBoundFolder(root)) return []
+    const files = yield* FileStore
+    const missing: Array<string> = []
+    for (const b of [run.completion.stage, ...(run.completion.survey === null ? [] : [run.completion.survey])]) {
+      const stat = yield* Effect.orElseSucceed(files.stat(b.path), () => Option.some(null))
+      if (Option.isNone(stat)) missing.push(b.path)
+    }
+    return missing
+  })
+
 export const show = (
   o: Base & { readonly subscription: Option.Option<string>; readonly run: Option.Option<string> }
 ) => {
@@ -302,8 +325,15 @@ export const show = (
       inMonitor(
         o,
         (s) =>
-          Effect.map(Effect.mapError(s.showRun(Option.getOrThrow(o.run)), namingFlag("--run")), (run) => ({ run })),
-        (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}`
+          Effect.flatMap(
+            Effect.mapError(s.showRun(Option.getOrThrow(o.run)), namingFlag("--run")),
+            (run) =>
+              Effect.map(
+                missingHere(run),
+                (missing) => missing.length === 0 ? { run } : { run, note: showBoundNote(missing) }
+              )
+          ),
+        (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}${"note" in r ? `\n${r.note}` : ""}`
       )
   })
 }

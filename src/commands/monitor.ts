@@ -219,7 +219,8 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
         kind: "optionalText",
         name: "run",
         value: "id",
-        description: "Show this run, with binding verified | stale | null (null until it completes)."
+        description:
+          "Show this run, with binding verified | stale | null (null until it completes); a note if a bound folder lacks its stage file."
       }
     },
     run: (v) => load().then((m) => m.show(v))

@@ -45,9 +45,13 @@ export class NotDue extends Schema.TaggedError<NotDue>()("NotDue", {
   status: Schema.String
 }) {
   override get message() {
-    return this.nextDueAt === null
-      ? `The subscription is ${this.status} and not due.`
-      : `The subscription is not due until ${this.nextDueAt} (status ${this.status}).`
+    if (this.status === "completed" || this.nextDueAt === null) {
+      return `The subscription is ${this.status}: it is never due again.`
+    }
+    // A paused subscription's window may have started already: it waits for the resume, not the time.
+    return this.status === "paused"
+      ? `The subscription is paused: it is not due until it is resumed (its next window starts ${this.nextDueAt}).`
+      : `The subscription is not due until ${this.nextDueAt}.`
   }
 }
 
@@ -96,7 +100,9 @@ export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("Digest
   actual: Schema.NullOr(Schema.String)
 }) {
   override get message() {
-    return `'${this.path}' does not have the SHA-256 given.`
+    return this.actual === null
+      ? `There is no file at '${this.path}' to compare with the SHA-256 given.`
+      : `'${this.path}' does not have the SHA-256 given.`
   }
 }
 
@@ -110,10 +116,23 @@ export class MissingUnits extends Schema.TaggedError<MissingUnits>()("MissingUni
 
 export class CitationNotFound extends Schema.TaggedError<CitationNotFound>()("CitationNotFound", {
   outcome: Schema.String,
-  path: Schema.String
+  path: Schema.String,
+  /**
+   * Why the quote did not verify: `quote-not-found` (not in the file's text under the quote rule),
+   * `quote-too-short` (fewer than 20 characters once whitespace is collapsed: never checked against
+   * the file), `file-missing` (no file at `path`).
+   */
+  reason: Schema.Literal("quote-not-found", "quote-too-short", "file-missing")
 }) {
   override get message() {
-    return `A quote of outcome '${this.outcome}' does not occur in '${this.path}'.`
+    switch (this.reason) {
+      case "quote-too-short":
+        return `A quote of outcome '${this.outcome}' citing '${this.path}' is shorter than 20 characters (whitespace collapsed); a quote must be at least 20 to be checked.`
+      case "file-missing":
+        return `Outcome '${this.outcome}' cites '${this.path}', and there is no file there.`
+      case "quote-not-found":
+        return `A quote of outcome '${this.outcome}' does not occur in '${this.path}'.`
+    }
   }
 }
 

@@ -106,7 +106,14 @@ export const ShowOutput = Schema.Union(
         "The start of the next window the subscription can be due in: nextDueAt without an active run; with one (whose window nextDueAt still names), the first window after the active run's."
     })
   }),
-  Schema.Struct({ ok: Ok, run: RunView })
+  Schema.Struct({
+    ok: Ok,
+    run: RunView,
+    note: Schema.optional(Schema.String.annotations({
+      description:
+        "Only in a folder bound to a shared dossier, when the run's binding is stale because a stage or survey file it was completed with is missing here: names the files and says that `dossier pull` brings them."
+    }))
+  })
 ).annotations({ identifier: "show-output" })
 
 export const Fact = Schema.Union(

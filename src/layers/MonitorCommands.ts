@@ -47,7 +47,7 @@ import {
   updateSubscription
 } from "../domain/MonitorRules.js"
 import type { FinishRunInput, ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
-import { makeFileQuoteMatcher } from "../domain/Quote.js"
+import { makeFileQuoteMatcher, type QuoteCheck } from "../domain/Quote.js"
 import type { MonitorServiceError, MonitorShape } from "../services/Monitor.js"
 import type { MonitorFilesShape, MonitorStoreShape, MonitorWrite } from "../services/ports/MonitorStore.js"
 import { checkRevision, inRange, type NowGiven, type RecordAccess, textOf } from "./MonitorRecordAccess.js"
@@ -331,7 +331,7 @@ export const makeCommands = (
         const missing = missingUnits(run, input.units)
         if (missing.length > 0) return yield* new MissingUnits({ missing })
         // Every quote must occur in its cited file (the shared quote matcher).
-        const matchers = new Map<string, ((quote: string) => boolean) | null>()
+        const matchers = new Map<string, ((quote: string) => QuoteCheck) | null>()
         const outcomes = []
         for (const o of input.outcomes) {
           const citations = []
@@ -343,14 +343,15 @@ export const makeCommands = (
               const text = Option.map(yield* files.read(path, { singleLink: true }), textOf)
               matcher = Option.match(text, {
                 onNone: () => null,
-                onSome: (t) => {
-                  const m = makeFileQuoteMatcher(path, t)
-                  return (q: string) => m(q).matched
-                }
+                onSome: (t) => makeFileQuoteMatcher(path, t)
               })
               matchers.set(path, matcher)
             }
-            if (matcher === null || !matcher(c.quote)) return yield* new CitationNotFound({ outcome: o.id, path })
+            if (matcher === null) {
+              return yield* new CitationNotFound({ outcome: o.id, path, reason: "file-missing" })
+            }
+            const check = matcher(c.quote)
+            if (!check.matched) return yield* new CitationNotFound({ outcome: o.id, path, reason: check.reason })
             citations.push({ path, quote: c.quote })
           }
           outcomes.push({ id: o.id, label: o.label, reason: o.reason, citations, disposition: null })

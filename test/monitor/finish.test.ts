@@ -28,12 +28,17 @@ describe("monitor finish-run (CLI)", () => {
       expected: "f".repeat(64),
       actual: good.stage.sha256
     })
-    await expectRefusal(
+    const none = await expectRefusal(
       { ...good, stage: { path: "research/results/none.md", sha256: good.stage.sha256 } },
       "DigestMismatch",
       {
         actual: null
       }
+    )
+    // A missing stage file is said to be missing, not to have other bytes.
+    assert.strictEqual(
+      none.message,
+      "There is no file at 'research/results/none.md' to compare with the SHA-256 given."
     )
     // A stage file without the binding in its text.
     put(dir, "research/results/unbound.md", "no binding here\n")
@@ -55,15 +60,19 @@ describe("monitor finish-run (CLI)", () => {
         }]
       },
       "CitationNotFound",
-      { outcome: "o1", path: "research/sources/paper.txt" }
+      { outcome: "o1", path: "research/sources/paper.txt", reason: "quote-not-found" }
     )
-    await expectRefusal(
+    // A quote that does occur but is too short: the refusal says so, not that it is absent.
+    const short = await expectRefusal(
       {
         ...good,
         outcomes: [{ ...outcome, citations: [{ path: "research/sources/paper.txt", quote: "Sparse attention" }] }]
       },
-      "CitationNotFound"
+      "CitationNotFound",
+      { reason: "quote-too-short" }
     )
+    assert.match(short.message, /shorter than 20 characters/)
+    assert.notMatch(short.message, /does not occur/)
     await expectRefusal(
       {
         ...good,
@@ -73,7 +82,7 @@ describe("monitor finish-run (CLI)", () => {
         }]
       },
       "CitationNotFound",
-      { path: "research/sources/gone.txt" }
+      { path: "research/sources/gone.txt", reason: "file-missing" }
     )
     await expectRefusal(
       {
@@ -277,6 +286,9 @@ describe("monitor outcome dispositions (CLI)", () => {
     })
     assert.strictEqual(contradiction.json.error._tag, "DispositionRefused")
     assert.include(contradiction.json.error.reason, "never be materialized")
+    // Nothing is missing here: the hint does not send the caller looking for a `missing` field alone.
+    assert.isUndefined(contradiction.json.error.missing)
+    assert.include(contradiction.json.error.hint, "Without it: the disposition does not fit the outcome's label")
     const review = await set({ outcomeId: "n1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })
     assert.strictEqual(review.json.error._tag, "DispositionRefused")
     const reviewGone = await set({ outcomeId: "c1", disposition: "sent_to_review", reviewItem: "reviews/r1.md" })

@@ -14,6 +14,7 @@ describe("monitor runs (CLI)", () => {
     const early = await mon(dir, "create-due-run", { subscriptionId: "lit" }, "2026-12-01T07:59:59Z")
     assert.strictEqual(early.json.error._tag, "NotDue")
     assert.strictEqual(early.json.error.nextDueAt, weekWindow(0))
+    assert.strictEqual(early.json.error.message, `The subscription is not due until ${weekWindow(0)}.`)
 
     // Three windows have started (0, 1, 2): one run for window 2, coalescing all three.
     const now = at(weekWindow(2), 3_600_000)

@@ -165,6 +165,11 @@ describe("monitor subscriptions (CLI)", () => {
     const notDue = await mon(dir, "create-due-run", { subscriptionId: "lit" }, now)
     assert.strictEqual(notDue.json.error._tag, "NotDue")
     assert.strictEqual(notDue.json.error.status, "paused")
+    // Its window has started: the message does not say "not due until" a time already past.
+    assert.strictEqual(
+      notDue.json.error.message,
+      `The subscription is paused: it is not due until it is resumed (its next window starts ${weekWindow(0)}).`
+    )
 
     const same = await mon(dir, "set-subscription-status", {
       subscriptionId: "lit",
@@ -212,6 +217,7 @@ describe("monitor subscriptions (CLI)", () => {
     const due = await mon(dir, "create-due-run", { subscriptionId: "lit" }, at(weekWindow(5), 0))
     assert.strictEqual(due.json.error._tag, "NotDue")
     assert.strictEqual(due.json.error.nextDueAt, null)
+    assert.strictEqual(due.json.error.message, "The subscription is completed: it is never due again.")
   })
 
   it("due lists every subscription with due, nextDueAt, activeRunId and mode", async () => {

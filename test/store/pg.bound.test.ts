@@ -595,6 +595,39 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
     expect(JSON.stringify(next(b).facts)).not.toContain(stage)
   }, 120_000)
 
+  it(
+    "monitor show --run on a host that lacks the run's stage file: stale, and the note says pull brings it",
+    async () => {
+      const a = await populated()
+      ok(runCli(["init", "--store", db.url, "--dossier", "shown", "--workdir", a, "--json"]))
+      const b = tempWorkdir("dossier-bound-shown-b-")
+      fs.mkdirSync(path.join(b, ".dossier"))
+      fs.writeFileSync(
+        path.join(b, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: db.url, dossier: "shown" })
+      )
+      const show = (dir: string) => ok(runCli(["monitor", "show", "--run", "weekly.w1", "--workdir", dir, "--json"]))
+      const stage = "research/results/weekly.w1.md"
+      const there = show(a)
+      expect(there.run.binding).toBe("verified")
+      expect(there.note).toBeUndefined()
+      const here = show(b)
+      expect(here.run.binding).toBe("stale")
+      expect(here.note).toContain(stage)
+      expect(here.note).toContain("`dossier pull` brings it")
+      ok(runCli(["pull", "--workdir", b, "--json"]))
+      const pulled = show(b)
+      expect(pulled.run.binding).toBe("verified")
+      expect(pulled.note).toBeUndefined()
+      // Bytes edited here are not something a pull brings back (it keeps an edited file): no such note.
+      put(b, stage, "edited here\n")
+      const edited = show(b)
+      expect(edited.run.binding).toBe("stale")
+      expect(edited.note).toBeUndefined()
+    },
+    120_000
+  )
+
   it("the server gone: a bound folder's command is StoreUnavailable, retryable, and nothing changes", () => {
     const dir = tempWorkdir("dossier-bound-gone-")
     fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
