@@ -24,13 +24,49 @@ const toIssues = (error: ParseResult.ParseError) => {
   const deeper = (path: string, other: { readonly path: string; readonly message: string }) =>
     (path === "" ? other.path !== "" : other.path.startsWith(`${path}.`)) ||
     (other.path === path && !other.message.startsWith("Expected "))
-  return all.filter((issue) =>
+  return literalAlternatives(all.filter((issue) =>
     (!UNDEFINED_ALTERNATIVE.test(issue.message) ||
       !all.some((other) =>
         other !== issue && within(issue.path, other.path) && !UNDEFINED_ALTERNATIVE.test(other.message)
       )) &&
     (!NULL_ALTERNATIVE.test(issue.message) || !all.some((other) => other !== issue && deeper(issue.path, other)))
-  )
+  ))
+}
+
+/** `Expected "active", actual "bogus"`: one alternative of a union of literals. */
+const LITERAL_ALTERNATIVE = /^Expected ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null), actual (.*)$/s
+
+/**
+ * A value outside a union of literals (`active | paused | completed`) fails each literal: one issue
+ * at that path naming them all (`Expected "active" | "paused" | "completed", actual "bogus"`),
+ * not one per literal.
+ */
+const literalAlternatives = (
+  issues: ReadonlyArray<{ readonly path: string; readonly message: string }>
+): Array<{ readonly path: string; readonly message: string }> => {
+  const out: Array<{ path: string; message: string }> = []
+  const merged = new Map<
+    string,
+    { readonly issue: { path: string; message: string }; readonly expected: Array<string> }
+  >()
+  for (const issue of issues) {
+    const m = LITERAL_ALTERNATIVE.exec(issue.message)
+    if (m === null) {
+      out.push({ ...issue })
+      continue
+    }
+    const key = `${issue.path}\u0000${m[2]}`
+    const seen = merged.get(key)
+    if (seen === undefined) {
+      const first = { ...issue }
+      merged.set(key, { issue: first, expected: [m[1]!] })
+      out.push(first)
+    } else {
+      seen.expected.push(m[1]!)
+      seen.issue.message = `Expected ${seen.expected.join(" | ")}, actual ${m[2]}`
+    }
+  }
+  return out
 }
 
 /**

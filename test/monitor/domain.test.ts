@@ -206,6 +206,17 @@ describe("monitor input checks", () => {
     assert.deepStrictEqual(wrongType.map((i) => i.path), ["budget"])
     assert.notInclude(wrongType[0]!.message, "Expected undefined")
   })
+
+  it("a value outside a union of literals is one issue naming every literal", () => {
+    const decode = decodeWith(SubscriptionInput)
+    const r = decode({ kind: "literature", target: "t", timezone: "UTC", mode: "bogus" })
+    const issues = Either.isLeft(r) ? r.left.issues : []
+    assert.deepStrictEqual(issues.map((i) => i.path), ["mode"])
+    assert.match(issues[0]!.message, /^Expected "[a-z_]+"( \| "[a-z_]+")+, actual "bogus"$/)
+    // Two fields wrong: one issue each.
+    const two = decode({ kind: "bogus", target: "t", timezone: "UTC", mode: "bogus" })
+    assert.deepStrictEqual(Either.isLeft(two) ? two.left.issues.map((i) => i.path).sort() : [], ["kind", "mode"])
+  })
 })
 
 describe("monitor receipt canonical form", () => {
