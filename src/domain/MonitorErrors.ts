@@ -100,8 +100,11 @@ export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("Digest
   actual: Schema.NullOr(Schema.String)
 }) {
   override get message() {
-    return this.actual === null
-      ? `There is no file at '${this.path}' to compare with the SHA-256 given.`
+    if (this.actual === null) return `There is no file at '${this.path}' to compare with the SHA-256 given.`
+    // A byte count given without a SHA-256 (a journal artifact's `bytes`) is compared as "N bytes".
+    const sizes = / bytes$/.test(this.expected) && this.actual.endsWith(" bytes")
+    return sizes
+      ? `'${this.path}' has ${this.actual}, not the ${this.expected.slice(0, -" bytes".length)} given.`
       : `'${this.path}' does not have the SHA-256 given.`
   }
 }

@@ -159,7 +159,10 @@ describe("journal append", () => {
       cand("c1", "a"),
       linked("a1", { path: "research/results/r.csv", bytes: 9 })
     ])
-    refused(dir, ["append", "--study", "s", "--input", mismatch], "DigestMismatch")
+    const sizes = refused(dir, ["append", "--study", "s", "--input", mismatch], "DigestMismatch")
+    // Only the size was given: the message says the size, not a SHA-256 nobody gave.
+    expect(sizes).toMatchObject({ expected: "9 bytes", actual: "4 bytes" })
+    expect(sizes.message).toBe("'research/results/r.csv' has 4 bytes, not the 9 given.")
     expect(fs.existsSync(journalOf(dir))).toBe(false)
   })
 
