@@ -191,7 +191,9 @@ export const makeJournalFolder = (
       const paths = studyPaths(study)
       // Checked before the lock, so a study with neither a manifest nor a journal creates nothing
       // (not even the lock file); with a journal, its tail and lines are judged first, under the lock.
-      if (Option.isNone(yield* store.stat(paths.manifest)) && Option.isNone(yield* store.stat(paths.journal))) {
+      // A symlink above them (the study folder) is `AliasedFile` naming the journal, as for rebuild.
+      const absent = (path: string) => Effect.map(aliased(paths.journal)(store.stat(path)), Option.isNone)
+      if ((yield* absent(paths.manifest)) && (yield* absent(paths.journal))) {
         return yield* new FileNotFound({ path: paths.manifest })
       }
       return yield* lock.withLock(withVerified(paths.journal, (r) =>
