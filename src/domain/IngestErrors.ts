@@ -80,7 +80,7 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
     const accepted = "text/html, application/xhtml+xml or text/plain in UTF-8"
     const declared = this.contentType === null ? "" : ` (type '${this.contentType}')`
     if (this.detected === "gzip") {
-      return `The bytes are gzip-compressed (they start 1f 8b), not text${declared}: decompress them (gunzip) and import the result with \`ingest --file\`.`
+      return `The bytes are gzip-compressed (they start 1f 8b), not text${declared}: decompress them (gunzip) and import the decompressed file.`
     }
     if (this.detected === "mhtml") {
       return `The file is a web archive (MHTML: a multipart/related MIME message), not a page${declared}: save the page from the browser as HTML ("Web Page, HTML Only" or "Web Page, Complete") and import its .html file.`
