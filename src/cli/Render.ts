@@ -53,9 +53,23 @@ const write = (stream: NodeJS.WriteStream, text: string, exitCode: number) => {
 const shown = () => (invocation.workdirShown === undefined ? {} : { workdir: invocation.workdirShown })
 const shownLine = () => (invocation.workdirShown === undefined ? "" : `work folder: ${invocation.workdirShown}\n`)
 
+/**
+ * Text for a terminal: control characters (C0, DEL, C1) other than tab, newline and the CR of a CR LF are shown as
+ * `\xNN`. A human report echoes names dossier does not choose (a file a confined program left, a
+ * page's file name, a path given on the command line); an escape sequence among them would
+ * otherwise reach the person's terminal and act there (move the cursor, rewrite lines, set the
+ * title or the clipboard). JSON output needs none of this: JSON.stringify escapes C0, and C1 is
+ * data to a JSON reader.
+ */
+export const terminalSafe = (text: string): string =>
+  text.replace(
+    /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`
+  )
+
 export const printSuccess = (json: boolean, result: object, human: string) => {
   if (json) write(process.stdout, JSON.stringify({ ok: true, ...shown(), ...result }), EXIT_OK)
-  else write(process.stdout, `${shownLine()}${human}`, EXIT_OK)
+  else write(process.stdout, terminalSafe(`${shownLine()}${human}`), EXIT_OK)
 }
 
 const isIssue = (x: unknown): x is { readonly path: string; readonly message: string } =>
@@ -96,8 +110,10 @@ export const printError = (json: boolean, envelope: ErrorEnvelope, exitCode: num
   else {
     write(
       process.stderr,
-      [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${envelope.hint}`]
-        .join("\n"),
+      terminalSafe(
+        [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${envelope.hint}`]
+          .join("\n")
+      ),
       exitCode
     )
   }

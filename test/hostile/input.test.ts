@@ -451,3 +451,29 @@ describe("19: absolute paths are never echoed", () => {
     }
   })
 })
+
+describe("terminal escapes in names dossier does not choose", () => {
+  // A title and a colour change: the person's terminal would act on them if printed raw.
+  const ESCAPES = "\u001b]0;owned\u0007\u001b[31m\u009b2J\r"
+  const QUOTE = "the measured latency stays under the budget"
+
+  it("a human report and a human refusal show control characters as \\xNN; --json keeps the name", () => {
+    const dir = tempWorkdir()
+    const name = `research/sources/a${ESCAPES}b.md`
+    put(dir, name, `# Notes\n\n${QUOTE}.\r\n`)
+    const shown = runCli(["source", "follow", "--quote", QUOTE], { cwd: dir })
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stdout).toContain("a\\x1b]0;owned\\x07\\x1b[31m\\x9b2J\\x0db.md")
+
+    expect(shown.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    const missing = runCli(["source", "follow", "--quote", QUOTE, "--path", `research/sources/x${ESCAPES}.md`], {
+      cwd: dir
+    })
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toContain("x\\x1b]0;owned\\x07")
+
+    expect(missing.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    const json = runCli(["source", "follow", "--quote", QUOTE, "--json"], { cwd: dir })
+    expect(json.json.matches[0].path).toBe(name)
+  })
+})
