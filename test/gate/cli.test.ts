@@ -4,6 +4,7 @@ import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { put, runCli, runCliAsync } from "../support/cli.js"
 import {
+  closingGapA,
   DESCRIPTION,
   folder,
   inventedQuoteResearch,
@@ -411,16 +412,7 @@ describe("gate: maturity", () => {
       }\n`
     put(f.dir, ".dossier/captures.jsonl", log)
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
-    f.writeResearch({
-      item: "PROJ-12",
-      kind: "maturity",
-      gaps: [{
-        id: "a",
-        status: "closed",
-        answer: "x",
-        sources: [{ ref: "research/sources/captured.md", quote: REAL_QUOTE }]
-      }]
-    })
+    f.writeResearch(closingGapA([{ ref: "research/sources/captured.md", quote: REAL_QUOTE }]))
     const r = f.gate()
     expect(r.json.research.gaps[0].sources[0].origin).toBe("capture")
   })
@@ -546,16 +538,7 @@ describe("gate: maturity", () => {
     const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION, comments, links: [] })
     const park = () => {
       f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
-      f.writeResearch({
-        item: "PROJ-12",
-        kind: "maturity",
-        gaps: [{
-          id: "a",
-          status: "closed",
-          answer: "x",
-          sources: [{ ref: "descriptor:comment:old", quote: "the invoices are sent every month" }]
-        }]
-      })
+      f.writeResearch(closingGapA([{ ref: "descriptor:comment:old", quote: "the invoices are sent every month" }]))
     }
     park()
     const r = f.gate(["--descriptor", descriptor])

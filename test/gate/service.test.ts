@@ -21,6 +21,7 @@ import { Plan } from "../../src/services/Plan.js"
 import { CaptureStore } from "../../src/services/ports/CaptureStore.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { put, tempWorkdir } from "../support/cli.js"
+import { closingGapA } from "./support.js"
 
 const sha = (s: string | Buffer) => createHash("sha256").update(s).digest("hex")
 
@@ -213,16 +214,9 @@ describe("Gate service", () => {
       yield* store.writeAtomic("run/state.json", state)
       yield* store.writeAtomic(
         "research/gate/research.json",
-        JSON.stringify({
-          item: "PROJ-12",
-          kind: "maturity",
-          gaps: [{
-            id: "a",
-            status: "closed",
-            answer: "x",
-            sources: [{ ref: "research/sources/a.md", quote: "every invoice line item with its VAT rate" }]
-          }]
-        })
+        JSON.stringify(
+          closingGapA([{ ref: "research/sources/a.md", quote: "every invoice line item with its VAT rate" }])
+        )
       )
       const error = yield* Effect.flip(gate.run("run/state.json", { ...options(now), descriptor: undefined }))
       expect(error).toMatchObject({ _tag: "StoreUnavailable", reason: "connection refused" })

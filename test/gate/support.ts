@@ -88,17 +88,17 @@ export const closingScopeResearch = (
   gaps: [{ id: "scope_unclear", category: "scope", status: "closed", answer, sources }]
 })
 
-/** Research for `parkedMaturity`'s gap `a` that closes it with a quote the source does not hold. */
-export const inventedQuoteResearch = {
+/** Research that closes `parkedMaturity`'s gap `a` (answer "x") with these sources. */
+export const closingGapA = (sources: ReadonlyArray<{ readonly ref: string; readonly quote: string }>) => ({
   item: "PROJ-12",
   kind: "maturity",
-  gaps: [{
-    id: "a",
-    status: "closed",
-    answer: "x",
-    sources: [{ ref: "research/sources/billing.md", quote: "not in the source at all, invented" }]
-  }]
-}
+  gaps: [{ id: "a", status: "closed", answer: "x", sources }]
+})
+
+/** Research for `parkedMaturity`'s gap `a` that closes it with a quote the source does not hold. */
+export const inventedQuoteResearch = closingGapA([
+  { ref: "research/sources/billing.md", quote: "not in the source at all, invented" }
+])
 
 export const folder = (): Folder => {
   const dir = tempWorkdir("dossier-gate-")

@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { folder, NOW, parkedMaturity, sha, SOURCE_TEXT } from "../gate/support.js"
+import { closingGapA, folder, NOW, parkedMaturity, sha, SOURCE_TEXT } from "../gate/support.js"
 import { put, runCli, tempWorkdir } from "../support/cli.js"
 import { pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { ok } from "./support/populated.js"
@@ -57,23 +57,16 @@ describe.skipIf(!pgAvailable)("the gate in a bound folder", () => {
       ]))
       expect(fs.readFileSync(path.join(b, source), "utf8")).toBe(SOURCE_TEXT)
 
-      const gateIn = (dir: string) => {
+      /** The gate in `dir` on a closure of gap `a` quoting `ref`: the cited source's verdict. */
+      const gateIn = (dir: string, ref: string) => {
         put(dir, "run/state.json", `${JSON.stringify(parkedMaturity([{ id: "a", category: "scope" }]), null, 2)}\n`)
-        put(
-          dir,
-          "research/gate/research.json",
-          JSON.stringify({
-            item: "PROJ-12",
-            kind: "maturity",
-            gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: source, quote: QUOTE }] }]
-          })
-        )
+        put(dir, "research/gate/research.json", JSON.stringify(closingGapA([{ ref, quote: QUOTE }])))
         const r = runCli(["gate", "--state", "run/state.json", "--now", NOW, "--json"], { cwd: dir })
         expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
         return r.json.research.gaps[0].sources[0]
       }
-      expect(gateIn(a.dir)).toMatchObject({ verified: true, origin: "capture" })
-      expect(gateIn(b)).toMatchObject({ verified: true, origin: "capture" })
+      expect(gateIn(a.dir, source)).toMatchObject({ verified: true, origin: "capture" })
+      expect(gateIn(b, source)).toMatchObject({ verified: true, origin: "capture" })
 
       // The store's log, not the view's, is the record: a claim written into B's view by hand
       // for bytes nobody fetched is not taken.
@@ -97,19 +90,7 @@ describe.skipIf(!pgAvailable)("the gate in a bound folder", () => {
         path.join(b, ".dossier/captures.jsonl"),
         fetchRecord(other, fs.readFileSync(path.join(b, other)))
       )
-      put(b, "run/state.json", `${JSON.stringify(parkedMaturity([{ id: "a", category: "scope" }]), null, 2)}\n`)
-      put(
-        b,
-        "research/gate/research.json",
-        JSON.stringify({
-          item: "PROJ-12",
-          kind: "maturity",
-          gaps: [{ id: "a", status: "closed", answer: "x", sources: [{ ref: other, quote: QUOTE }] }]
-        })
-      )
-      const r = runCli(["gate", "--state", "run/state.json", "--now", NOW, "--json"], { cwd: b })
-      expect(r.json?.ok, r.stdout + r.stderr).toBe(true)
-      expect(r.json.research.gaps[0].sources[0]).toMatchObject({ verified: true, origin: "registered" })
+      expect(gateIn(b, other)).toMatchObject({ verified: true, origin: "registered" })
     },
     120_000
   )
