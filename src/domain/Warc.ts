@@ -106,10 +106,6 @@ const headLength = (message: Uint8Array): number => {
 }
 
 /**
- * Every record of the file, uncompressed, in order. Each is gzipped as its own member and the
- * members concatenated (`warcFile`); the service gzips them off the main thread instead.
- */
-/**
  * The URI a record is of: the URL requested without its fragment, which never reaches the server
  * (RFC 9110 §7.1: the request target has none), so the same resource is always named the same.
  * In a WHATWG-serialized URL `#` only ever starts the fragment.
@@ -119,6 +115,10 @@ export const targetUri = (url: string): string => {
   return hash < 0 ? url : url.slice(0, hash)
 }
 
+/**
+ * Every record of the file, uncompressed, in order. Each is gzipped as its own member and the
+ * members concatenated (`warcFile`); the service gzips them off the main thread instead.
+ */
 export const warcRecords = (input: WarcInput): Array<Buffer> => {
   const first = input.exchanges[0]
   const infoId = input.newId()
