@@ -19,18 +19,24 @@ export const follow = (
     effect,
     layer: SourcesLayer(o.workdir),
     human: (r) =>
-      r.matches.length === 0
-        ? "no match: the excerpt is not in any retained source (check it, or give --path)"
-        : r.matches
-          .map((m) =>
-            [
-              `${m.path}:${m.line} (code points ${m.start}-${m.end}; ${
-                m.registered ? "registered bytes" : "not the registered bytes"
-              }${m.origin === null ? "" : `; from ${m.origin}`})`,
-              ...(m.section === null ? [] : [`  section: ${m.section}`]),
-              `  ${m.paragraph}`
-            ].join("\n")
-          )
-          .join("\n\n")
+      [
+        r.matches.length === 0
+          ? "no match: the excerpt is not in any retained source (check it, or give --path)"
+          : r.matches
+            .map((m) =>
+              [
+                `${m.path}:${m.line} (code points ${m.start}-${m.end}; ${
+                  m.registered ? "registered bytes" : "not the registered bytes"
+                }${m.origin === null ? "" : `; from ${m.origin}`})`,
+                ...(m.section === null ? [] : [`  section: ${m.section}`]),
+                `  ${m.paragraph}`
+              ].join("\n")
+            )
+            .join("\n\n"),
+        ...(r.skipped.length === 0 ? [] : [
+          `not searched (${r.skipped.length}):`,
+          ...r.skipped.map((k) => `  ${k.path}: ${k.error}: ${k.message}`)
+        ])
+      ].join("\n")
   })
 }

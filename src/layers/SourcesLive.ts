@@ -7,7 +7,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../domain/Canonical.js"
-import { FileNotFound, InvalidInput } from "../domain/Errors.js"
+import { FileNotFound, InvalidInput, UnsafePath } from "../domain/Errors.js"
 import { optionalText, readArgs, readOptions, text } from "../domain/Options.js"
 import { normalizeInArea } from "../domain/Paths.js"
 import { SOURCES_AREA } from "../domain/Plan.js"
@@ -17,7 +17,13 @@ import { FileStore } from "../services/FileStore.js"
 import { Plan } from "../services/Plan.js"
 import { CaptureStore } from "../services/ports/CaptureStore.js"
 import { HeldContent } from "../services/ports/HeldContent.js"
-import { type FollowedMatch, MAX_LISTED_SOURCES, Sources, type SourcesShape } from "../services/Sources.js"
+import {
+  type FollowedMatch,
+  MAX_LISTED_SOURCES,
+  type SkippedSource,
+  Sources,
+  type SourcesShape
+} from "../services/Sources.js"
 import { spanned } from "./Spans.js"
 
 /** Files searched without --path: readable copies and text originals (not HTML originals, not WARC). */
@@ -39,18 +45,27 @@ export const makeSources = Effect.gen(function*() {
   // A bound folder's store (None in a folder): the bytes its records name, when this folder's differ.
   const held = yield* Effect.serviceOption(HeldContent)
 
-  const list: SourcesShape["list"] = Effect.suspend(() => {
-    const out: Array<string> = []
+  /** The regular files under research/sources/, and the entries that are not (symlinks, special files). */
+  const walkSources = Effect.suspend(() => {
+    const files: Array<string> = []
+    const unsafe: Array<UnsafePath> = []
     const walk = (dir: string): Effect.Effect<void, Effect.Effect.Error<ReturnType<typeof store.list>>> =>
       Effect.flatMap(store.list(dir), (entries) =>
         Effect.forEach(entries, (e) => {
-          if (out.length >= MAX_LISTED_SOURCES) return Effect.void
+          if (files.length >= MAX_LISTED_SOURCES) return Effect.void
           const path = `${dir}/${e.name}`
-          if (e.kind === "file") return Effect.sync(() => void out.push(path))
-          return e.kind === "directory" ? walk(path) : Effect.void
+          if (e.kind === "file") return Effect.sync(() => void files.push(path))
+          if (e.kind === "directory") return walk(path)
+          return Effect.sync(() =>
+            void unsafe.push(
+              new UnsafePath({ path, reason: e.kind === "symlink" ? "symlink" : "not-regular-file" })
+            )
+          )
         }, { discard: true }))
-    return Effect.map(walk(SOURCES_AREA), () => out.sort())
+    return Effect.as(walk(SOURCES_AREA), { files: files.sort(), unsafe })
   })
+
+  const list: SourcesShape["list"] = Effect.map(walkSources, (w) => w.files)
 
   const followIn = (excerpt: string, given: Option.Option<string>) =>
     Effect.gen(function*() {
@@ -75,10 +90,17 @@ export const makeSources = Effect.gen(function*() {
         for (const [p, s] of registry) if (p.startsWith(`${SOURCES_AREA}/`)) heldDigest.set(p, s.sha256)
         for (const c of records) if (c.path.startsWith(`${SOURCES_AREA}/`)) heldDigest.set(c.path, c.sha256)
       }
-      const paths: ReadonlyArray<string> = one !== undefined
-        ? [one]
-        : [...new Set([...yield* list, ...heldDigest.keys()])].sort().filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
+      const walked = one !== undefined ? undefined : yield* walkSources
+      const paths: ReadonlyArray<string> = walked === undefined
+        ? [one!]
+        : [...new Set([...walked.files, ...heldDigest.keys()])].sort().filter((p) => !SKIPPED_WITHOUT_PATH.test(p))
       const matches: Array<FollowedMatch> = []
+      // Without --path, a file the search would read but cannot is passed over and named here with
+      // the refusal --path would give for it: a skipped source is never hidden.
+      const skipped: Array<SkippedSource> = []
+      const skip = (path: string, e: { readonly _tag: string; readonly message: string }) =>
+        void skipped.push({ path, error: e._tag, message: e.message })
+      for (const e of walked?.unsafe ?? []) if (!SKIPPED_WITHOUT_PATH.test(e.path)) skip(e.path, e)
       let fromStore = false
       for (const path of paths) {
         const read = store.read(path, { maxBytes: MAX_FOLLOW_BYTES }).pipe(
@@ -88,7 +110,7 @@ export const makeSources = Effect.gen(function*() {
         // Without --path a file that went away or cannot be read is not searched.
         const local: Option.Option<Uint8Array> | undefined = one !== undefined
           ? yield* read
-          : yield* Effect.catchAll(read, () => Effect.succeed(undefined))
+          : yield* Effect.catchAll(read, (e) => Effect.sync(() => skip(path, e)))
         if (local === undefined) continue
         let bytes = Option.getOrUndefined(local)
         let stored = false
@@ -113,6 +135,7 @@ export const makeSources = Effect.gen(function*() {
           if (Option.isSome(given)) {
             return yield* new InvalidInput({ issues: [{ path: "path", message: "not a UTF-8 text file" }] })
           }
+          skip(path, { _tag: "InvalidInput", message: `'${path}' is not a UTF-8 text file.` })
           continue
         }
         const found = follow(text, formatOfPath(path), pieces.right)
@@ -123,7 +146,8 @@ export const makeSources = Effect.gen(function*() {
         const origin = reg?.origin ?? captures.get(path) ?? null
         for (const m of found) matches.push({ path, sha256, registered: reg?.sha256 === sha256, origin, ...m })
       }
-      return { matches, note: fromStore ? FOLLOW_NOTE + HELD_NOTE : FOLLOW_NOTE }
+      skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      return { matches, skipped, note: fromStore ? FOLLOW_NOTE + HELD_NOTE : FOLLOW_NOTE }
     })
 
   // The public method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.

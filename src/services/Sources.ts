@@ -37,8 +37,19 @@ export interface FollowedMatch {
   readonly section: string | null
 }
 
+/** A file under `research/sources/` a search without `--path` would read but could not. */
+export interface SkippedSource {
+  readonly path: string
+  /** The error tag `--path` naming this file answers (`UnsafePath`, `LimitExceeded`, `InvalidInput`, `IoError`). */
+  readonly error: string
+  /** That error's one sentence (`Refused the path '…': hard-link.`). */
+  readonly message: string
+}
+
 export interface FollowResult {
   readonly matches: ReadonlyArray<FollowedMatch>
+  /** Files not searched because they cannot be read safely as text (empty with `--path`: it refuses). */
+  readonly skipped: ReadonlyArray<SkippedSource>
   readonly note: string
 }
 

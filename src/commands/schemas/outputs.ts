@@ -83,6 +83,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "source-follow-output": Schema.Struct({
     ok: Ok,
     matches: Rows("Each {path, sha256, registered, origin, start, end, line, paragraph, section}."),
+    skipped: Rows(
+      "Files under research/sources/ a search without --path could not read as text, each {path, error, message}: the error tag --path naming it answers (UnsafePath for a hard link, symlink or special file; LimitExceeded; InvalidInput for bytes that are not UTF-8; IoError) and its sentence. Empty with --path."
+    ),
     note: Schema.optional(Schema.String)
   }),
   "grant-create-output": Schema.Struct({
