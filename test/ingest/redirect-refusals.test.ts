@@ -1,0 +1,97 @@
+/**
+ * A capture whose page redirects where dossier may not go — a private address, a `file:` URL,
+ * another scheme, a loop, a sixth hop — is refused with the tag the policy names, and writes
+ * nothing: no retained file, no WARC, no line in the capture log.
+ */
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { Ingest } from "../../src/services/Ingest.js"
+import { tempWorkdir } from "../support/cli.js"
+import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "./support.js"
+
+let server: TestServer
+
+const redirect =
+  (status: number, location: () => string) => (_req: unknown, res: import("node:http").ServerResponse) => {
+    res.writeHead(status, { location: location() })
+    res.end("moved")
+  }
+
+const hops: Record<string, ReturnType<typeof redirect>> = {}
+for (let i = 1; i <= 6; i++) hops[`/hop/${i}`] = redirect(302, () => `/hop/${i + 1}`)
+
+beforeAll(async () => {
+  server = await startServer({
+    ...hops,
+    "/hop/7": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" })
+      res.end("the seventh page, never reached\n")
+    },
+    "/to-private": redirect(302, () => "http://192.168.1.10/"),
+    "/to-metadata": redirect(307, () => "http://169.254.169.254/latest/meta-data/"),
+    "/to-mapped": redirect(308, () => "http://[::ffff:10.0.0.1]/"),
+    "/to-file": redirect(302, () => "file:///etc/passwd"),
+    "/to-file-relative": redirect(302, () => "file:passwd"),
+    "/to-ftp": redirect(301, () => "ftp://example.com/x"),
+    "/to-data": redirect(302, () => "data:text/html,<p>hello there</p>"),
+    "/to-javascript": redirect(302, () => "javascript:alert(1)"),
+    "/to-gopher": redirect(303, () => "gopher://example.com/"),
+    "/to-credentials": redirect(302, () => `http://user:secret@127.0.0.1:${server.port}/hop/7`),
+    "/loop": redirect(302, () => "/loop"),
+    "/ping": redirect(302, () => "/pong"),
+    "/pong": redirect(302, () => "/ping")
+  })
+})
+
+afterAll(async () => {
+  await server.close()
+})
+
+/** Every file under the work folder (the lock file aside): a refused capture adds none. */
+const files = (dir: string): Array<string> =>
+  (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as Array<fs.Dirent>)
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
+    .filter((p) => !p.startsWith(".dossier/lock"))
+    .sort()
+
+const capture = (dir: string, route: string) =>
+  Effect.flatMap(Ingest, (i) => i.capture(`http://127.0.0.1:${server.port}${route}`, { timeoutSeconds: 5 })).pipe(
+    Effect.either,
+    Effect.provide(ingestLayer(dir, httpLayer(recorder(), {}, loopbackForTests)))
+  )
+
+describe("a capture redirected where it may not go", () => {
+  const cases: ReadonlyArray<readonly [string, string, Record<string, unknown>]> = [
+    ["/to-private", "ForbiddenDestination", { address: "192.168.1.10", range: "private" }],
+    ["/to-metadata", "ForbiddenDestination", { address: "169.254.169.254", range: "metadata" }],
+    ["/to-mapped", "ForbiddenDestination", { range: "private" }],
+    ["/to-file", "UnsupportedScheme", {}],
+    ["/to-file-relative", "UnsupportedScheme", {}],
+    ["/to-ftp", "UnsupportedScheme", {}],
+    ["/to-data", "UnsupportedScheme", {}],
+    ["/to-javascript", "UnsupportedScheme", {}],
+    ["/to-gopher", "UnsupportedScheme", {}],
+    ["/to-credentials", "CredentialsInUrl", {}],
+    ["/loop", "TooManyRedirects", { max: 5 }],
+    ["/ping", "TooManyRedirects", { max: 5 }],
+    ["/hop/1", "TooManyRedirects", { max: 5 }]
+  ]
+  for (const [route, tag, fields] of cases) {
+    it.live(`${route}: ${tag}, nothing written`, () =>
+      Effect.gen(function*() {
+        const dir = tempWorkdir("dossier-redirect-")
+        fs.mkdirSync(path.join(dir, "research/sources"), { recursive: true })
+        const before = files(dir)
+        const r = yield* capture(dir, route)
+        assert(Either.isLeft(r), `expected ${tag}, got success`)
+        expect(r.left._tag).toBe(tag)
+        expect(r.left).toMatchObject(fields)
+        expect(files(dir)).toEqual(before)
+        expect(fs.readdirSync(path.join(dir, "research/sources"))).toEqual([])
+      }))
+  }
+})
