@@ -21,7 +21,9 @@ export const follow = (
     human: (r) =>
       [
         r.matches.length === 0
-          ? "no match: the excerpt is not in any retained source (check it, or give --path)"
+          ? r.skipped.length === 0
+            ? "no match: the excerpt is not in any retained source (check it, or give --path)"
+            : "no match in the files searched (fix those below, or give --path to see each refusal)"
           : r.matches
             .map((m) =>
               [
@@ -34,7 +36,7 @@ export const follow = (
             )
             .join("\n\n"),
         ...(r.skipped.length === 0 ? [] : [
-          `not searched (${r.skipped.length}):`,
+          `${r.matches.length === 0 ? "" : "\n"}not searched (${r.skipped.length}):`,
           ...r.skipped.map((k) => `  ${k.path}: ${k.error}: ${k.message}`)
         ])
       ].join("\n")

@@ -87,6 +87,12 @@ describe("source follow without --path", () => {
     expect(human.code).toBe(0)
     expect(human.stdout).toContain("not searched (3):")
     expect(human.stdout).toContain("research/sources/linked.md: UnsafePath: Refused the path")
+    // No match does not claim that no source holds the excerpt when some were not searched.
+    const none = runCli(["source", "follow", "--quote", "a sentence that no file here holds at all", "--workdir", dir])
+    expect(none.code).toBe(0)
+    expect(none.stdout).not.toContain("not in any retained source")
+    expect(none.stdout).toContain("no match in the files searched")
+    expect(none.stdout).toContain("not searched (3):")
   })
 
   it("answers skipped: [] when every file was searched, and with --path", () => {
