@@ -86,6 +86,12 @@ describe("library", () => {
         expect(lib.Errors.hint(other), String(other)).toBe("")
       }
       expect(lib.Errors.hint("LockTimeout")).not.toBe("")
+      // Every error class a method or layer can fail with is exported by its name, so that a
+      // program can test `instanceof` or build one (DossierLive's WorkdirNotFound, the Monitor's
+      // RecoveryNeeded were missing).
+      for (const error of lib.Errors.AllErrors) {
+        expect(lib.Errors[error.name], error.name).toBe(error)
+      }
 
       const dir = tempWorkdir()
       const input = putInput(dir, "s.json", { goal: "embedded", limits: [], nextAction: "n" })
@@ -119,6 +125,7 @@ describe("library", () => {
         "Plan",
         "dossierOver"
       ])
+      for (const error of lib.Errors.AllErrors) expect(lib.Errors[error.name], error.name).toBe(error)
       const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
       expect(Object.keys(testing.FileStoreConformance)).toContain("check")
       const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>
