@@ -171,6 +171,17 @@ describe("library", () => {
     expect(named).toEqual(exported.sort())
   })
 
+  it("the types of dossier/postgres name only what a program can import (the API report)", () => {
+    const report = fs.readFileSync(path.resolve(__dirname, "../../api/dossier.api.md"), "utf8")
+    const declared = new Set(
+      [...report.matchAll(/^\s*(?:const|type|class|function|interface|namespace) (\w+)/gm)].map((m) => m[1])
+    )
+    const section = report.slice(report.indexOf("## dossier/postgres"))
+    const named = new Set([...section.matchAll(/\b([A-Z]\w*)\b/g)].map((m) => m[1]))
+    // Before, DossierPostgres's layer also gave the internal PgStore tag and @effect/sql's SqlClient.
+    expect([...named].filter((name) => !declared.has(name) && name !== "Layer")).toEqual([])
+  })
+
   it.effect("each service layer over Files.BaseMemory needs what docs/library.md says (checked by tsc too)", () =>
     Effect.gen(function*() {
       // FileStore | Lock only (Gate also Plan).
