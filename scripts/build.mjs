@@ -4,6 +4,7 @@
 // loader (dist/dossier.cjs, the binary; src/cli/bin.ts) through V8's code cache, which this script
 // writes after a representative command of each. dist/dossier.mjs runs the same loader (the
 // binary's earlier name). Then the hash worker and the library.
+// Over 400 lines: every output of the build, each beside the esbuild plugins it needs.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -395,12 +396,7 @@ async function bundles() {
   const cjsExternal = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter((d) =>
     d !== "canonicalize"
   )
-  // CommonJS cannot be split: dist/lib/cjs/testing.js carries its own copy of the reference store
-  // (the suite compares error tags, never classes).
-  // (Two entry points without splitting: each is bundled on its own.)
-  await build({
-    entryPoints: libraryEntries,
-    outdir: "dist/lib/cjs",
+  const cjs = {
     bundle: true,
     format: "cjs",
     platform: "node",
@@ -409,6 +405,63 @@ async function bundles() {
     define: { "import.meta.url": "__dossierMetaUrl" },
     banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
     logLevel: "warning"
+  }
+  // CommonJS cannot be split, so the modules `require("dossier")` loads are bundled once, in
+  // dist/lib/cjs/index.js, which also keeps them (under a symbol, beside its exports) for
+  // testing.js and postgres.js: those take every such module from it and bundle only their own.
+  // Else each entry had its own copy of every class, and an error from `dossier/postgres` was no
+  // `instanceof` the `Errors` class of the same name (test/consumer/consumer.test.ts).
+  // Only the modules loaded with it: reached by static imports (not the readable-copy extractor,
+  // which the library imports at first use) and with code in the bundle (package.json's
+  // `sideEffects: false` drops the others).
+  const indexGraph = await build({ ...cjs, entryPoints: [libraryEntries.index], write: false, metafile: true })
+  const [indexOutput] = Object.values(indexGraph.metafile.outputs)
+  const loaded = new Set()
+  const visit = (p) => {
+    if (loaded.has(p) || !p.startsWith("src/")) return
+    loaded.add(p)
+    for (const i of indexGraph.metafile.inputs[p].imports) if (i.kind === "import-statement") visit(i.path)
+  }
+  visit(libraryEntries.index)
+  const shared = new Map(
+    [...loaded].filter((p) => (indexOutput.inputs[p]?.bytesInOutput ?? 0) > 0).map((p, i) => [path.resolve(p), `m${i}`])
+  )
+  const MODULES = "Symbol.for(\"dossier/modules\")"
+  await build({
+    ...cjs,
+    stdin: {
+      contents: [
+        `export * from ${JSON.stringify(path.resolve(libraryEntries.index))}`,
+        ...[...shared].map(([file, name]) => `import * as ${name} from ${JSON.stringify(file)}`),
+        `Object.defineProperty(module.exports, ${MODULES}, { value: { ${[...shared.values()].join(", ")} } })`
+      ].join("\n"),
+      resolveDir: process.cwd(),
+      sourcefile: "index.ts",
+      loader: "ts"
+    },
+    outfile: "dist/lib/cjs/index.js"
+  })
+  const fromIndex = {
+    name: "from-index",
+    setup(b) {
+      // The source imports modules as `./x.js` (TypeScript's spelling of ./x.ts).
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.namespace !== "file") return undefined
+        const file = path.resolve(path.dirname(args.importer), args.path).replace(/\.js$/, ".ts")
+        return shared.has(file) ? { path: file, namespace: "dossier-index" } : undefined
+      })
+      b.onLoad({ filter: /.*/, namespace: "dossier-index" }, (args) => ({
+        contents: `module.exports = require("dossier-index")[${MODULES}].${shared.get(args.path)}`,
+        loader: "js"
+      }))
+      b.onResolve({ filter: /^dossier-index$/ }, () => ({ path: "./index.js", external: true }))
+    }
+  }
+  await build({
+    ...cjs,
+    entryPoints: { testing: libraryEntries.testing, postgres: libraryEntries.postgres },
+    outdir: "dist/lib/cjs",
+    plugins: [fromIndex]
   })
   writeFileSync("dist/lib/cjs/package.json", `${JSON.stringify({ type: "commonjs" })}\n`)
 }

@@ -12,7 +12,6 @@
  * malformed URL or dossier name `UsageError`. Grants and execution records are not part of
  * `Dossier`, as with `DossierLive`; a bound folder's commands add them (src/layers/CommandsBound.ts).
  */
-import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Layer from "effect/Layer"
 import { UsageError } from "../domain/CliErrors.js"
 import type { LockTimeout, WorkdirNotFound } from "../domain/Errors.js"
@@ -32,7 +31,7 @@ import { GateAttemptsPostgres } from "./postgres/GateAttemptsPostgres.js"
 import { JournalPostgres } from "./postgres/JournalStorePostgres.js"
 import { MonitorStorePostgres } from "./postgres/MonitorStorePostgres.js"
 import { PgLockLayer } from "./postgres/PgLock.js"
-import { optionsProblem, type PgStore, PgStoreLayer, type PgStoreOptions } from "./postgres/PgStore.js"
+import { optionsProblem, PgStoreLayer, type PgStoreOptions } from "./postgres/PgStore.js"
 import { PlanStorePostgres } from "./postgres/PlanStorePostgres.js"
 import { SafeHttpLive } from "./SafeHttpLive.js"
 
@@ -59,13 +58,13 @@ export const postgresServices = Layer.mergeAll(GateFromStore, IngestLive).pipe(
   Layer.provideMerge(SafeHttpLive)
 )
 
-/** Every service of the shared dossier `options.dossier` on the server `options.url`. */
+/**
+ * Every service of the shared dossier `options.dossier` on the server `options.url`. Its type
+ * names only what a program can import (the store's own tags stay internal).
+ */
 export const DossierPostgres = (
   options: DossierPostgresOptions
-): Layer.Layer<
-  Dossier | Workdir | PgStore | SqlClient.SqlClient,
-  WorkdirNotFound | UsageError | StoreUnavailable | StoreTooNew | LockTimeout
-> => {
+): Layer.Layer<Dossier | Workdir, WorkdirNotFound | UsageError | StoreUnavailable | StoreTooNew | LockTimeout> => {
   // From JavaScript the options may be missing: refused as the URL's problems are, not thrown.
   const problem = optionsProblem(options)
   if (problem !== null) return Layer.fail(new UsageError({ detail: problem }))

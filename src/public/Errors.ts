@@ -25,9 +25,11 @@ export {
   LimitExceeded,
   LockTimeout,
   PathOutsideArea,
+  RecoveryNeeded,
   StaleRevision,
   UnsafePath,
-  UnsafePathReason
+  UnsafePathReason,
+  WorkdirNotFound
 } from "../domain/Errors.js"
 export * from "../domain/ExecErrors.js"
 export * from "../domain/GateErrors.js"

@@ -117,10 +117,12 @@ describe("a consumer package of the packed library", () => {
             dueNow: "2026-12-01T08:00:00.000Z",
             timeout: { tag: "LockTimeout", retryable: true }
           })
-          // dossier/postgres with its optional peers: a server not there is StoreUnavailable, retryable.
+          // dossier/postgres with its optional peers: a server not there is StoreUnavailable, retryable,
+          // the class `dossier` exports.
           expect(JSON.parse(await run(process.execPath, ["out/postgres.js"], dir)), type).toEqual({
             tag: "StoreUnavailable",
-            retryable: true
+            retryable: true,
+            instance: true
           })
         }
       } finally {

@@ -2,7 +2,7 @@
  * A program that embeds a shared dossier through `dossier/postgres` (copied into the consumer
  * package by test/consumer/consumer.test.ts with the optional peer dependencies linked): the layer
  * types-checks with the services of `dossier`, and a server that is not there is a typed
- * `StoreUnavailable`, retryable. Prints one JSON object.
+ * `StoreUnavailable`, retryable, an instance of `Errors.StoreUnavailable`. Prints one JSON object.
  */
 import { Errors, Plan } from "dossier"
 import { DossierPostgres } from "dossier/postgres"
@@ -20,8 +20,10 @@ const layer = DossierPostgres({
 const program = Effect.flatMap(Plan.Plan, (plan) => plan.inspect).pipe(
   Effect.provide(layer),
   Effect.match({
-    onFailure: (e) => ({ tag: e._tag, retryable: Errors.retryable(e) }),
-    onSuccess: () => ({ tag: "none", retryable: false })
+    // The error is an instance of the class `dossier` exports, under `require` too (each CommonJS
+    // entry point had its own copy of every class).
+    onFailure: (e) => ({ tag: e._tag, retryable: Errors.retryable(e), instance: e instanceof Errors.StoreUnavailable }),
+    onSuccess: () => ({ tag: "none", retryable: false, instance: false })
   })
 )
 

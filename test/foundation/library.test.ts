@@ -86,6 +86,12 @@ describe("library", () => {
         expect(lib.Errors.hint(other), String(other)).toBe("")
       }
       expect(lib.Errors.hint("LockTimeout")).not.toBe("")
+      // Every error class a method or layer can fail with is exported by its name, so that a
+      // program can test `instanceof` or build one (DossierLive's WorkdirNotFound, the Monitor's
+      // RecoveryNeeded were missing).
+      for (const error of lib.Errors.AllErrors) {
+        expect(lib.Errors[error.name], error.name).toBe(error)
+      }
 
       const dir = tempWorkdir()
       const input = putInput(dir, "s.json", { goal: "embedded", limits: [], nextAction: "n" })
@@ -119,6 +125,7 @@ describe("library", () => {
         "Plan",
         "dossierOver"
       ])
+      for (const error of lib.Errors.AllErrors) expect(lib.Errors[error.name], error.name).toBe(error)
       const testing = createRequire(__filename)(path.join(dist, "cjs/testing.js"))
       expect(Object.keys(testing.FileStoreConformance)).toContain("check")
       const flow = Effect.flatMap(lib.Journal.Journal as Effect.Effect<any>, (j) =>
@@ -162,6 +169,17 @@ describe("library", () => {
       k
     )
     expect(named).toEqual(exported.sort())
+  })
+
+  it("the types of dossier/postgres name only what a program can import (the API report)", () => {
+    const report = fs.readFileSync(path.resolve(__dirname, "../../api/dossier.api.md"), "utf8")
+    const declared = new Set(
+      [...report.matchAll(/^\s*(?:const|type|class|function|interface|namespace) (\w+)/gm)].map((m) => m[1])
+    )
+    const section = report.slice(report.indexOf("## dossier/postgres"))
+    const named = new Set([...section.matchAll(/\b([A-Z]\w*)\b/g)].map((m) => m[1]))
+    // Before, DossierPostgres's layer also gave the internal PgStore tag and @effect/sql's SqlClient.
+    expect([...named].filter((name) => !declared.has(name) && name !== "Layer")).toEqual([])
   })
 
   it.effect("each service layer over Files.BaseMemory needs what docs/library.md says (checked by tsc too)", () =>
