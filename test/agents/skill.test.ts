@@ -8,6 +8,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { sandboxWorks } from "../exec/support.js"
 import { connect } from "../mcp/support.js"
 import { leaksNothing, put, runCli, tempWorkdir } from "../support/cli.js"
@@ -79,6 +80,21 @@ describe("skills/dossier/SKILL.md", () => {
     expect(lines[0]).toBe("dossier status --json")
     expect(seen.size).toBeGreaterThan(20)
   }, 300_000)
+
+  it("names only real error tags, and exactly the retryable ones as retryable", () => {
+    const tags = Object.keys(errorCatalogue)
+    const envelopes = [...tags, "UsageError", "Defect"]
+    // Every CamelCase name in backticks (`StaleRevision`, `GrantWidening {field}`) is an error tag.
+    const named = [...text.matchAll(/`([A-Z][a-z]+(?:[A-Z][a-z]*)+)\b[^`]*`/g)].map((m) => m[1]!)
+    expect(named.length).toBeGreaterThan(15)
+    for (const tag of named) expect(envelopes, tag).toContain(tag)
+    // The rule on retrying lists every tag whose refusal may succeed unchanged later, and no other.
+    const rule = /Retry a refusal unchanged[\s\S]*?\.\n/.exec(text)
+    expect(rule).not.toBeNull()
+    const listed = [...rule![0].matchAll(/`([A-Z][A-Za-z]+)`/g)].map((m) => m[1]!)
+    const retryable = tags.filter((t) => errorCatalogue[t as keyof typeof errorCatalogue].retryable)
+    expect([...listed].sort()).toEqual([...retryable].sort())
+  })
 
   it("run in order in an empty folder, its commands and input files get from nothing to a gated result", async () => {
     const dir = walkFolder()
