@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
-import { parseNow } from "../commands/Spec.js"
+import { parseNow, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
 import { InlineInput } from "../services/InputFile.js"
@@ -284,6 +284,20 @@ export const toolArguments = (
   const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
   for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
   const fixed = mode?.fixed ?? {}
+  // An empty path would name the folder itself: refused as the CLI refuses `--path ""` (never guess).
+  const paths = names.filter((k) =>
+    spec.flags[k] !== undefined && valueKindOf(spec.flags[k]) === "path" && !(k === "input" && inlineInput)
+  )
+  const emptyPath = (values: Record<string, unknown>): UsageError | undefined => {
+    const empty = paths.filter((k) => {
+      const v = values[k]
+      return v === "" || (Option.isOption(v) && Option.getOrUndefined(v) === "")
+    })
+    return empty.length === 0
+      ? undefined
+      : new UsageError({ detail: empty.map((k) => `argument '${k}': the value is empty; give a path`).join("; ") })
+  }
+
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
@@ -317,6 +331,8 @@ export const toolArguments = (
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
         onRight: (decoded) => {
           const values = { ...decoded, ...fixed }
+          const empty = emptyPath(values)
+          if (empty !== undefined) return Either.left(empty)
           if (!inlineInput) return Either.right(values)
           const input = values["input"]
           return Either.right({

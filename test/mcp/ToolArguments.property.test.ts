@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import { fastParse } from "../../src/cli/FastPath.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { allSchemas } from "../../src/commands/schemas/index.js"
-import type { CommandSpec, FlagSpec } from "../../src/commands/Spec.js"
+import { type CommandSpec, type FlagSpec, valueKindOf } from "../../src/commands/Spec.js"
 import { toolArguments } from "../../src/mcp/ToolArguments.js"
 import { isTool, modesOf } from "../../src/mcp/Tools.js"
 import { InlineInput } from "../../src/services/InputFile.js"
@@ -29,7 +29,11 @@ const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown 
         tool: s
       }))
     default:
-      return fc.constantFrom("research/inputs/a.json", "x y", "lit.w0").map((s) => ({
+      // Now and then an empty path, which both refuse (it would name the folder itself).
+      return fc.oneof(
+        { arbitrary: fc.constantFrom("research/inputs/a.json", "x y", "lit.w0"), weight: 9 },
+        { arbitrary: fc.constant(valueKindOf(f) === "path" ? "" : "lit.w0"), weight: 1 }
+      ).map((s) => ({
         cli: [`--${f.name}`, s],
         tool: s
       }))
@@ -71,6 +75,17 @@ describe("tool arguments agree with the CLI's parser", () => {
       }
       const parsed = fastParse(allSpecs, cli)
       const decoded = decoder.decode(tool)
+      const emptied = keys.filter(([k]) => tool[k] === "").map(([k]) => k)
+      if (emptied.length > 0) {
+        expect(parsed, cli.join(" ")).toBeUndefined()
+        expect(Either.isLeft(decoded), JSON.stringify(tool)).toBe(true)
+        // Refused for that, when nothing else is wrong.
+        const filled = { ...tool, ...Object.fromEntries(emptied.map((k) => [k, "x"])) }
+        if (Either.isRight(decoder.decode(filled)) && Either.isLeft(decoded)) {
+          expect(decoded.left.message).toContain(`argument '${emptied[0]}': the value is empty; give a path`)
+        }
+        return
+      }
       if (parsed === undefined) return // a required flag was left out: the CLI declines, the tool refuses (checked below)
       expect(Either.isRight(decoded), JSON.stringify(tool)).toBe(true)
       const values = Either.getOrThrow(decoded)
