@@ -298,6 +298,22 @@ export const toolArguments = (
       : new UsageError({ detail: empty.map((k) => `argument '${k}': the value is empty; give a path`).join("; ") })
   }
 
+  // `input` is the JSON its inputSchema types (an object, or an array of events): anything else,
+  // a JSON text encoded as a string included, is an ill-typed argument.
+  const inputTypes = [inputDoc?.["type"] ?? []].flat() as unknown as ReadonlyArray<string>
+  const jsonType = (u: unknown) => (Array.isArray(u) ? "array" : u === null ? "null" : typeof u)
+  const illTypedInput = (values: Record<string, unknown>): UsageError | undefined => {
+    const v = values["input"]
+    const given = Option.isOption(v) ? Option.getOrUndefined(v) : v
+    if (!inlineInput || given === undefined || inputTypes.length === 0 || inputTypes.includes(jsonType(given))) {
+      return undefined
+    }
+    return new UsageError({
+      detail: `argument 'input': expected the input's JSON itself (${inputTypes.join(" or ")}), got ${
+        typeof given === "string" ? "a string " : ""
+      }${shown(given)}`
+    })
+  }
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
@@ -331,8 +347,8 @@ export const toolArguments = (
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
         onRight: (decoded) => {
           const values = { ...decoded, ...fixed }
-          const empty = emptyPath(values)
-          if (empty !== undefined) return Either.left(empty)
+          const refused = emptyPath(values) ?? illTypedInput(values)
+          if (refused !== undefined) return Either.left(refused)
           if (!inlineInput) return Either.right(values)
           const input = values["input"]
           return Either.right({

@@ -136,6 +136,17 @@ describe("tool arguments agree with the CLI's parser", () => {
     expect(refusal("exec", { grant: "g1", program: "ls -l" })).toBe(
       "argument 'program': expected an array of strings, [\"<program>\", \"<arg>\", \u2026], got \"ls -l\""
     )
+    // `input` is the JSON itself, typed as its inputSchema says: not that JSON encoded as a string.
+    expect(refusal("plan start", { input: "{\"goal\": \"g\"}" })).toBe(
+      "argument 'input': expected the input's JSON itself (object), got a string \"{\\\"goal\\\": \\\"g\\\"}\""
+    )
+    expect(refusal("journal append", { study: "s", input: 5 })).toBe(
+      "argument 'input': expected the input's JSON itself (object or array), got 5"
+    )
+    expect(refusal("journal append", { study: "s", input: [] })).toBeUndefined()
+    expect(refusal("monitor transition-run", { input: null })).toBe(
+      "argument 'input': expected the input's JSON itself (object), got null"
+    )
     // The tool that refuses is named as the client calls it: a mode by its own name.
     expect(refusal("plan inspect", { bogus: 1 })).toBe("unknown argument 'bogus'; plan_inspect takes none")
     const gate = allSpecs.find((s) => s.path.join(" ") === "gate")!
