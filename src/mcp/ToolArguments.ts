@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
-import { parseNow } from "../commands/Spec.js"
+import { parseNow, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
 import { InlineInput } from "../services/InputFile.js"
@@ -284,6 +284,36 @@ export const toolArguments = (
   const names = Object.keys(decodeFields).filter((k) => mode === undefined || mode.takes.includes(k))
   for (const k of Object.keys(docFields)) if (!names.includes(k)) delete docFields[k]
   const fixed = mode?.fixed ?? {}
+  // An empty path would name the folder itself: refused as the CLI refuses `--path ""` (never guess).
+  const paths = names.filter((k) =>
+    spec.flags[k] !== undefined && valueKindOf(spec.flags[k]) === "path" && !(k === "input" && inlineInput)
+  )
+  const emptyPath = (values: Record<string, unknown>): UsageError | undefined => {
+    const empty = paths.filter((k) => {
+      const v = values[k]
+      return v === "" || (Option.isOption(v) && Option.getOrUndefined(v) === "")
+    })
+    return empty.length === 0
+      ? undefined
+      : new UsageError({ detail: empty.map((k) => `argument '${k}': the value is empty; give a path`).join("; ") })
+  }
+
+  // `input` is the JSON its inputSchema types (an object, or an array of events): anything else,
+  // a JSON text encoded as a string included, is an ill-typed argument.
+  const inputTypes = [inputDoc?.["type"] ?? []].flat() as unknown as ReadonlyArray<string>
+  const jsonType = (u: unknown) => (Array.isArray(u) ? "array" : u === null ? "null" : typeof u)
+  const illTypedInput = (values: Record<string, unknown>): UsageError | undefined => {
+    const v = values["input"]
+    const given = Option.isOption(v) ? Option.getOrUndefined(v) : v
+    if (!inlineInput || given === undefined || inputTypes.length === 0 || inputTypes.includes(jsonType(given))) {
+      return undefined
+    }
+    return new UsageError({
+      detail: `argument 'input': expected the input's JSON itself (${inputTypes.join(" or ")}), got ${
+        typeof given === "string" ? "a string " : ""
+      }${shown(given)}`
+    })
+  }
   const decoder = Schema.decodeUnknownEither(struct(decodeFields), { errors: "all", onExcessProperty: "error" })
   // A Struct without fields is any object to Schema and to its JSON Schema: this tool takes none.
   const root = names.length === 0
@@ -317,6 +347,8 @@ export const toolArguments = (
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),
         onRight: (decoded) => {
           const values = { ...decoded, ...fixed }
+          const refused = emptyPath(values) ?? illTypedInput(values)
+          if (refused !== undefined) return Either.left(refused)
           if (!inlineInput) return Either.right(values)
           const input = values["input"]
           return Either.right({

@@ -9,7 +9,7 @@ import * as Option from "effect/Option"
 import { fastParse } from "../../src/cli/FastPath.js"
 import { allSpecs } from "../../src/cli/Specs.js"
 import { allSchemas } from "../../src/commands/schemas/index.js"
-import type { CommandSpec, FlagSpec } from "../../src/commands/Spec.js"
+import { type CommandSpec, type FlagSpec, valueKindOf } from "../../src/commands/Spec.js"
 import { toolArguments } from "../../src/mcp/ToolArguments.js"
 import { isTool, modesOf } from "../../src/mcp/Tools.js"
 import { InlineInput } from "../../src/services/InputFile.js"
@@ -29,7 +29,11 @@ const valueOf = (f: FlagSpec): fc.Arbitrary<{ cli: Array<string>; tool: unknown 
         tool: s
       }))
     default:
-      return fc.constantFrom("research/inputs/a.json", "x y", "lit.w0").map((s) => ({
+      // Now and then an empty path, which both refuse (it would name the folder itself).
+      return fc.oneof(
+        { arbitrary: fc.constantFrom("research/inputs/a.json", "x y", "lit.w0"), weight: 9 },
+        { arbitrary: fc.constant(valueKindOf(f) === "path" ? "" : "lit.w0"), weight: 1 }
+      ).map((s) => ({
         cli: [`--${f.name}`, s],
         tool: s
       }))
@@ -71,6 +75,17 @@ describe("tool arguments agree with the CLI's parser", () => {
       }
       const parsed = fastParse(allSpecs, cli)
       const decoded = decoder.decode(tool)
+      const emptied = keys.filter(([k]) => tool[k] === "").map(([k]) => k)
+      if (emptied.length > 0) {
+        expect(parsed, cli.join(" ")).toBeUndefined()
+        expect(Either.isLeft(decoded), JSON.stringify(tool)).toBe(true)
+        // Refused for that, when nothing else is wrong.
+        const filled = { ...tool, ...Object.fromEntries(emptied.map((k) => [k, "x"])) }
+        if (Either.isRight(decoder.decode(filled)) && Either.isLeft(decoded)) {
+          expect(decoded.left.message).toContain(`argument '${emptied[0]}': the value is empty; give a path`)
+        }
+        return
+      }
       if (parsed === undefined) return // a required flag was left out: the CLI declines, the tool refuses (checked below)
       expect(Either.isRight(decoded), JSON.stringify(tool)).toBe(true)
       const values = Either.getOrThrow(decoded)
@@ -120,6 +135,17 @@ describe("tool arguments agree with the CLI's parser", () => {
     expect(refusal("monitor due", { now: "yesterday" })).not.toContain("undefined")
     expect(refusal("exec", { grant: "g1", program: "ls -l" })).toBe(
       "argument 'program': expected an array of strings, [\"<program>\", \"<arg>\", \u2026], got \"ls -l\""
+    )
+    // `input` is the JSON itself, typed as its inputSchema says: not that JSON encoded as a string.
+    expect(refusal("plan start", { input: "{\"goal\": \"g\"}" })).toBe(
+      "argument 'input': expected the input's JSON itself (object), got a string \"{\\\"goal\\\": \\\"g\\\"}\""
+    )
+    expect(refusal("journal append", { study: "s", input: 5 })).toBe(
+      "argument 'input': expected the input's JSON itself (object or array), got 5"
+    )
+    expect(refusal("journal append", { study: "s", input: [] })).toBeUndefined()
+    expect(refusal("monitor transition-run", { input: null })).toBe(
+      "argument 'input': expected the input's JSON itself (object), got null"
     )
     // The tool that refuses is named as the client calls it: a mode by its own name.
     expect(refusal("plan inspect", { bogus: 1 })).toBe("unknown argument 'bogus'; plan_inspect takes none")
