@@ -10,7 +10,19 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { runCli } from "../support/cli.js"
-import { createGrant, exec, execAsync, folder, ok, sandboxWorks, waitForRunning } from "./support.js"
+import {
+  createGrant,
+  exec,
+  execAsync,
+  folder,
+  grantInput,
+  ok,
+  put,
+  putInput,
+  refused,
+  sandboxWorks,
+  waitForRunning
+} from "./support.js"
 
 const PLAN = "# fake\n<!-- dossier:plan:begin -->\n```json\n{}\n```\n<!-- dossier:plan:end -->\n"
 
@@ -90,5 +102,32 @@ describe.skipIf(!sandboxWorks)("a run that leaves a work folder's marker in its 
     expect(lost.findings.map((f: { kind: string }) => f.kind)).toEqual(["work-folder-marker"])
     expect(lost.findings[0].detail).toContain("'research/exp/runs/r1/.dossier' to '.dossier.from-run'")
     expect(path.resolve(work, statusFrom(work).workdir)).toBe(dir)
+  })
+})
+
+describe("a root named .dossier", () => {
+  it("is refused at any depth, work or input, and nothing is created", () => {
+    const dir = folder()
+    put(dir, "research/exp/nested/.dossier/grants/other.json", "{}\n")
+    for (
+      const [over, root, at] of [
+        [{ work: "research/exp/x/.dossier" }, "research/exp/x/.dossier", "research/exp/x/.dossier"],
+        [{ work: "research/exp/x/.dossier/runs" }, "research/exp/x/.dossier/runs", "research/exp/x/.dossier"],
+        [
+          { inputs: ["research/exp/nested/.dossier/grants"] },
+          "research/exp/nested/.dossier/grants",
+          "research/exp/nested/.dossier"
+        ]
+      ] as const
+    ) {
+      const e = refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "grant.json", grantInput(over))],
+        "ProtectedPathInGrant"
+      )
+      expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({ path: at, root, reason: "always-protected" })
+    }
+    expect(fs.existsSync(path.join(dir, "research/exp/x"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
   })
 })
