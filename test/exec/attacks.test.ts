@@ -103,6 +103,29 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     expect(stderrOf(dir, x)).toMatch(/No such file/)
   })
 
+  it("may learn where the folder lies from /proc/self/mountinfo, and still cannot open anything there", () => {
+    const dir = folder()
+    createGrant(dir)
+    // The machine's paths go in a script, not the argv (which the answer shows).
+    put(
+      dir,
+      "research/exp/runs/r1/look.sh",
+      `cat ${dir}/research/exp/other/secret.txt ${dir}/plan.md; ls ${dir}; echo end\n`
+    )
+    const x = exec(dir, "g1", sh("cat /proc/self/mountinfo; sh look.sh"))
+    const out = stdoutOf(dir, x)
+    // What docs/exec.md says a run can see: each mount's source path (on its file system) names
+    // the folder's location on the machine...
+    const work = out.split("\n").find((l) => l.split(" ")[4] === "/work/research/exp/runs/r1")
+    expect(work?.split(" ")[3]).toMatch(/\/research\/exp\/runs\/r1$/)
+    expect(dir.endsWith(work!.split(" ")[3]!.slice(0, -"/research/exp/runs/r1".length))).toBe(true)
+    // ...but nothing at that path exists inside the sandbox.
+    expect(out).not.toContain("OUTSIDE-SECRET")
+    expect(out).not.toContain("PLAN-TEXT")
+    expect(out.trim().split("\n").at(-1)).toBe("end")
+    expect(stderrOf(dir, x).match(/No such file/g)).toHaveLength(3)
+  })
+
   it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
     const dir = folder()
     createGrant(dir)
