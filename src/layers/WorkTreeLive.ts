@@ -183,7 +183,8 @@ export const WorkTreeLive = Layer.effect(
                   inode: String(st.ino),
                   size: Number(st.size),
                   mtimeNs: String(st.mtimeNs),
-                  ctimeNs: String(st.ctimeNs)
+                  ctimeNs: String(st.ctimeNs),
+                  links: Number(st.nlink)
                 })
                 if (kind === "directory") {
                   const e = walk(child)

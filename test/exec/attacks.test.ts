@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as net from "node:net"
+import * as os from "node:os"
 import * as path from "node:path"
 import {
   childGrant,
@@ -258,6 +259,39 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
     // The record verifies, and a later show does not follow the links either.
     const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
     expect(shown.verify.findings).toEqual([])
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: hard links placed from outside", () => {
+  it("an output that is also a file outside the work root is named by a hard-link-outside finding", () => {
+    const dir = folder()
+    createGrant(dir)
+    // Someone who can write the folder links a file from outside it into the work root.
+    const outside = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-outside-"))), "f.txt")
+    fs.writeFileSync(outside, "OUTSIDE\n")
+    fs.mkdirSync(path.join(dir, "research/exp/runs/r1"), { recursive: true })
+    fs.linkSync(outside, path.join(dir, "research/exp/runs/r1/linked.txt"))
+    put(dir, "research/exp/runs/r1/untouched.txt", "same\n")
+    fs.linkSync(
+      path.join(dir, "research/exp/runs/r1/untouched.txt"),
+      path.join(os.tmpdir(), `dossier-l-${path.basename(dir)}`)
+    )
+    const x = exec(dir, "g1", sh("echo more >> linked.txt; echo own > own; ln own own2"))
+    expect(x.exitCode).toBe(0)
+    // The run wrote through the link (it could not have made one itself: a link across mounts is EXDEV).
+    expect(fs.readFileSync(outside, "utf8")).toBe("OUTSIDE\nmore\n")
+    expect(x.outputs.map((o: any) => o.path)).toEqual([
+      "research/exp/runs/r1/linked.txt",
+      "research/exp/runs/r1/own",
+      "research/exp/runs/r1/own2"
+    ])
+    // Only the changed file with a name outside is named; links among the run's own outputs are not.
+    const found = x.findings.filter((f: { kind: string }) => f.kind === "hard-link-outside")
+    expect(found).toHaveLength(1)
+    expect(found[0].detail).toContain("1 output(s)")
+    expect(found[0].detail).toContain("'research/exp/runs/r1/linked.txt' (2 names, 1 in the work root)")
+    expect(found[0].detail).not.toContain("own")
+    expect(found[0].detail).not.toContain("untouched")
   })
 })
 
