@@ -360,6 +360,8 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
       const e = refused(dir, ["exec", "--grant", "g1", "--", ...argv], "GrantWidening")
       expect(e.field, argv.join(" ")).toBe("tools")
       expect(e.detail).toContain("'bash'")
+      // The hint says what to do about a run, not only about a child grant or a narrowing.
+      expect(e.hint).toContain("a run needs 'bash' among the tools")
     }
     expect(fs.existsSync(path.join(dir, "research/exp/runs/r1/pwned.txt"))).toBe(false)
     // Nothing ran, so nothing was recorded or charged.
