@@ -255,7 +255,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   GrantWidening: {
     retryable: false,
     area: "exec",
-    hint: "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field."
+    hint:
+      "A child grant, a narrowing or a run may only stay within what the grant allows; reduce the named field, or ask for a grant that allows it (a run needs 'bash' among the tools)."
   },
   ProtectedPathInGrant: {
     retryable: false,

@@ -60,7 +60,11 @@ export interface RunStop {
  * stdout/stderr were kept in part or not at all), `memory-limit` (the kernel ended processes
  * of the run at its memory limit), `setid-cleared` (the run left files with the set-user-ID or
  * set-group-ID bit, which would run as dossier's user outside the sandbox: dossier cleared the
- * bits), `setid-unchecked` (entries of the work root that could not be checked for those bits).
+ * bits), `setid-unchecked` (entries of the work root that could not be checked for those bits),
+ * `hard-link-outside` (an output has names outside the work root: what the run wrote is there too),
+ * `work-folder-marker` (the run left a `.dossier` folder or a `plan.md` with a plan section in its
+ * work root, which would make a command run from inside it take that folder for a work folder:
+ * dossier renamed them, or says which it could not).
  */
 export const RunFinding = Schema.Struct({
   kind: Schema.Literal(
@@ -69,7 +73,9 @@ export const RunFinding = Schema.Struct({
     "logs-not-kept",
     "memory-limit",
     "setid-cleared",
-    "setid-unchecked"
+    "setid-unchecked",
+    "work-folder-marker",
+    "hard-link-outside"
   ),
   detail: Schema.String
 })
@@ -258,17 +264,64 @@ export interface TreeEntry {
   readonly size: number
   readonly mtimeNs: string
   readonly ctimeNs: string
+  /** How many names the file has (its link count), where the scan knows it. */
+  readonly links?: number
+}
+
+/** Outputs a `hard-link-outside` finding names at most (the rest are counted). */
+const NAMED_LINKS = 10
+
+/**
+ * The `hard-link-outside` finding, if any: outputs whose link count is above the names the scan
+ * found for them in the work root. The other names are outside it (a link made from outside the
+ * sandbox: a run cannot link across its mounts), so the run's writes changed a file there too.
+ */
+export const outsideLinkFindings = (
+  scanned: ReadonlyArray<TreeEntry>,
+  outputs: ReadonlyArray<string>
+): ReadonlyArray<RunFinding> => {
+  const names = new Map<string, number>()
+  const byPath = new Map<string, TreeEntry>()
+  for (const e of scanned) {
+    if (e.kind !== "file") continue
+    const id = `${e.device}:${e.inode}`
+    names.set(id, (names.get(id) ?? 0) + 1)
+    byPath.set(e.path, e)
+  }
+  const hits: Array<string> = []
+  for (const p of outputs) {
+    const e = byPath.get(p)
+    if (e?.links === undefined) continue
+    const found = names.get(`${e.device}:${e.inode}`) ?? 0
+    if (e.links > found) hits.push(`'${p}' (${e.links} names, ${found} in the work root)`)
+  }
+  if (hits.length === 0) return []
+  const more = hits.length - NAMED_LINKS
+  return [{
+    kind: "hard-link-outside",
+    detail: `${hits.length} output(s) have names the scan of the work root did not find: hard links from outside ` +
+      `it (or beyond what the scan reached), made before the run; what the run wrote to them is there too: ` +
+      `${hits.slice(0, NAMED_LINKS).join(", ")}${more > 0 ? ` and ${more} more` : ""}`
+  }]
 }
 
 /** Paths a `setid-cleared` finding names at most (the rest are counted). */
 const NAMED_SETIDS = 10
 
 /**
- * The findings of clearing the set-user-ID and set-group-ID bits after a run (`WorkTree.clearSetIds`),
+ * The findings of clearing the set-user-ID and set-group-ID bits after a run, and of renaming what
+ * would make a folder of the work root a work folder (`WorkTree.clearSetIds`),
  * or of failing to: none when the work root held no such file and every entry could be checked.
  */
 export const setIdFindings = (
-  r: { readonly cleared: ReadonlyArray<string>; readonly unnamed: number; readonly unchecked: number } | {
+  r: {
+    readonly cleared: ReadonlyArray<string>
+    readonly unnamed: number
+    readonly unchecked: number
+    readonly markers?: ReadonlyArray<string>
+    readonly markersLeft?: ReadonlyArray<string>
+    readonly markersUnnamed?: number
+  } | {
     readonly failed: string
   }
 ): ReadonlyArray<RunFinding> => {
@@ -295,6 +348,27 @@ export const setIdFindings = (
     out.push({
       kind: "setid-unchecked",
       detail: `${r.unchecked} entries of the work root could not be checked for the set-user-ID or set-group-ID bit`
+    })
+  }
+  const markers = r.markers ?? []
+  const left = r.markersLeft ?? []
+  const m = markers.length + left.length + (r.markersUnnamed ?? 0)
+  if (m > 0) {
+    const renamed = markers.slice(0, NAMED_SETIDS).join(", ")
+    const more = m - left.length - Math.min(markers.length, NAMED_SETIDS)
+    const kept = left.slice(0, NAMED_SETIDS).map((p) => `'${p}'`).join(", ")
+    out.push({
+      kind: "work-folder-marker",
+      detail: `the run left ${m} '.dossier' folder(s) or plan.md file(s) with a plan section in its work root, ` +
+        `which would make a command run from inside it take that folder for a work folder; ` +
+        (markers.length + more > 0
+          ? `renamed${renamed === "" ? "" : `: ${renamed}`}${more > 0 ? ` and ${more} more` : ""}`
+          : "") +
+        (left.length > 0
+          ? `${markers.length + more > 0 ? "; " : ""}could not be renamed (remove them): ${kept}${
+            left.length > NAMED_SETIDS ? ` and ${left.length - NAMED_SETIDS} more` : ""
+          }`
+          : "")
     })
   }
   return out

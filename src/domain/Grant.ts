@@ -161,7 +161,8 @@ export interface Reserved {
 }
 
 /**
- * The reason a root may never be granted, if any. Any root: `.dossier/` and below, `plan.md`,
+ * The reason a root may never be granted, if any. Any root: `.dossier/` and below (and any
+ * `.dossier` folder at any depth, with what is below it), `plan.md`,
  * `research` itself, a study folder `research/<study>` (it holds — or will hold — the study's
  * journal, manifest and index: a root is refused whether or not they exist yet, because a mask can
  * only hide what exists when the run starts), and a study's `recovered/` or `legacy/` folder. A
@@ -170,6 +171,10 @@ export interface Reserved {
  */
 export const reservedRoot = (root: string, role: "input" | "work"): Reserved | undefined => {
   if (within(root, ".dossier")) return { path: ".dossier", reason: "always-protected" }
+  // A `.dossier` folder at any depth is a work folder's private state (a nested dossier's), and a
+  // work root there would make its parent a work folder for any command run from inside it.
+  const marker = root.split("/").indexOf(".dossier")
+  if (marker !== -1) return { path: root.split("/").slice(0, marker + 1).join("/"), reason: "always-protected" }
   if (root === "plan.md") return { path: "plan.md", reason: "always-protected" }
   if (root === "research") return { path: "research/<study>/research-events.jsonl", reason: "study-folder" }
   const parts = root.split("/")

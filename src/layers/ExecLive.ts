@@ -48,6 +48,7 @@ import {
   MAX_WORK_ENTRIES,
   narrowedBeyond,
   type OutputFile,
+  outsideLinkFindings,
   programMissing,
   type RunFinding,
   runLimits,
@@ -420,6 +421,14 @@ export const ExecLive = Layer.effect(
         // changed (an identity the scan before did not see) are charged all the same.
         const seen = new Set(Either.isRight(scannedBefore) ? scannedBefore.right.unnamed.map((u) => u.id) : [])
         if (Either.isRight(after)) { for (const u of after.right.unnamed) if (!seen.has(u.id)) outputBytes += u.size }
+        for (
+          const f of outsideLinkFindings(
+            Either.isRight(after) ? after.right.entries : [],
+            outputs.map((o) => o.path)
+          )
+        ) {
+          findings.push(f)
+        }
         if (unlisted > 0) {
           findings.push({
             kind: "outputs-incomplete",

@@ -2,12 +2,14 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import type { TreeEntry } from "../domain/Execution.js"
 import type { RootIdentity } from "../domain/Grant.js"
 import { normalizeRelative } from "../domain/Paths.js"
+import { BEGIN_MARKER } from "../domain/PlanMarkdown.js"
 import { Workdir } from "../services/Workdir.js"
 import { type SetIdsCleared, type UnnamedFile, WorkTree } from "../services/WorkTree.js"
 import { guard, makeBoundary } from "./Boundary.js"
@@ -21,6 +23,21 @@ const SLASH = Buffer.from("/")
  */
 const O_PATH = 0o10000000
 const SET_IDS = 0o6000
+
+/**
+ * What the upward search for a work folder (src/cli/Search.ts) takes for one: a directory named
+ * `.dossier`, or a regular file `plan.md` whose first MiB holds the plan's marker.
+ */
+const MARKER_DIR = ".dossier"
+const MARKER_PLAN = "plan.md"
+const PLAN_PEEK_BYTES = 1024 * 1024 + BEGIN_MARKER.length
+
+/** Does the regular file held by `fd` hold the plan's marker where the search looks for it? */
+const holdsPlanMarker = (fd: number): boolean => {
+  const buffer = Buffer.alloc(PLAN_PEEK_BYTES)
+  const n = fs.readSync(fd, buffer, 0, buffer.length, 0)
+  return buffer.subarray(0, n).includes(BEGIN_MARKER)
+}
 
 /** Entry `name` (raw bytes) of the directory held by `fd`, resolved by the kernel relative to it. */
 const entryAt = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name])
@@ -166,7 +183,8 @@ export const WorkTreeLive = Layer.effect(
                   inode: String(st.ino),
                   size: Number(st.size),
                   mtimeNs: String(st.mtimeNs),
-                  ctimeNs: String(st.ctimeNs)
+                  ctimeNs: String(st.ctimeNs),
+                  links: Number(st.nlink)
                 })
                 if (kind === "directory") {
                   const e = walk(child)
@@ -203,12 +221,60 @@ export const WorkTreeLive = Layer.effect(
      * nothing), no depth or entry limit (a file hidden deep or past a scan's limit is cleared too).
      * A file is changed through a descriptor of the entry checked (device and inode), never by name.
      */
+    /** Is the regular file `at` (as `st` saw it) a plan.md with the plan's marker? Read through a checked descriptor. */
+    const isPlanMarker = (at: Buffer, st: fs.BigIntStats): boolean => {
+      let fd: number
+      try {
+        fd = fs.openSync(at, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK)
+      } catch {
+        return false
+      }
+      try {
+        const held = fs.fstatSync(fd, { bigint: true })
+        return held.isFile() && held.dev === st.dev && held.ino === st.ino && holdsPlanMarker(fd)
+      } catch {
+        return false
+      } finally {
+        fs.closeSync(fd)
+      }
+    }
+
+    /**
+     * Rename entry `name` of the directory held by `dirFd` to `<name>.from-run` (or, when that is
+     * taken, a name with a random suffix), never over an existing entry. The new name, or null.
+     */
+    const renameMarker = (dirFd: number, name: string): string | null => {
+      for (let i = 0; i < 8; i++) {
+        const to = i === 0 ? `${name}.from-run` : `${name}.from-run-${randomBytes(4).toString("hex")}`
+        try {
+          fs.lstatSync(entryAt(dirFd, Buffer.from(to)))
+          continue
+        } catch (e) {
+          if (codeOf(e) !== "ENOENT") return null
+        }
+        try {
+          fs.renameSync(entryAt(dirFd, Buffer.from(name)), entryAt(dirFd, Buffer.from(to)))
+          return to
+        } catch {
+          return null
+        }
+      }
+      return null
+    }
+
     const clearBelow = (rel: string): SetIdsCleared => {
       const cleared: Array<string> = []
       let unnamed = 0
       let unchecked = 0
+      const markers: Array<string> = []
+      const markersLeft: Array<string> = []
+      let markersUnnamed = 0
+      const done = () => {
+        cleared.sort()
+        return { cleared, unnamed, unchecked, markers, markersLeft, markersUnnamed }
+      }
       const top = guard(rel, "open", () => boundary.walk(rel, false, false))
-      if (top === undefined) return { cleared, unnamed, unchecked }
+      if (top === undefined) return done()
       type Frame = {
         readonly fd: number
         readonly close: () => void
@@ -234,20 +300,37 @@ export const WorkTreeLive = Layer.effect(
             f.close()
             continue
           }
-          const at = entryAt(f.fd, name)
+          let at = entryAt(f.fd, name)
           let text: string | null = null
           try {
             text = UTF8.decode(name)
           } catch {
             text = null
           }
-          const where = f.path === null || text === null ? null : `${f.path}/${text}`
+          let where = f.path === null || text === null ? null : `${f.path}/${text}`
           let st: fs.BigIntStats
           try {
             st = fs.lstatSync(at, { bigint: true })
           } catch (e) {
             if (codeOf(e) !== "ENOENT") unchecked++
             continue
+          }
+          // A `.dossier` folder or a plan.md with a plan section would make a command run from
+          // inside the work root take it for a work folder: renamed (never deleted: it is output).
+          if (
+            (text === MARKER_DIR && st.isDirectory()) ||
+            (text === MARKER_PLAN && st.isFile() && isPlanMarker(at, st))
+          ) {
+            const to = renameMarker(f.fd, text)
+            if (to === null) {
+              if (where === null) markersUnnamed++
+              else markersLeft.push(where)
+            } else {
+              if (where === null) markersUnnamed++
+              else markers.push(`'${where}' to '${to}'`)
+              at = entryAt(f.fd, Buffer.from(to))
+              where = f.path === null ? null : `${f.path}/${to}`
+            }
           }
           if (st.isDirectory()) {
             let fd: number
@@ -283,8 +366,7 @@ export const WorkTreeLive = Layer.effect(
       } finally {
         for (const f of stack) f.close()
       }
-      cleared.sort()
-      return { cleared, unnamed, unchecked }
+      return done()
     }
 
     const clearSetIds = (p: string) =>

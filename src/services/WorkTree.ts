@@ -38,6 +38,11 @@ export interface WorkTreeShape {
    * marked so would run as dossier's user on the machine, outside the sandbox. `cleared` lists the
    * files cleared by path, `unnamed` counts those below a name that is not UTF-8, `unchecked` the
    * entries that could not be read or changed. Nothing when the directory does not exist.
+   * The same walk renames what would make a command run from inside the directory take a folder
+   * of it for a work folder (src/cli/Search.ts): a `.dossier` directory, a regular `plan.md` with
+   * the plan's marker, each to `<name>.from-run` (or that with a random suffix), never over an
+   * existing entry. `markers` says which (`'<path>' to '<new name>'`), `markersLeft` which could
+   * not be renamed, `markersUnnamed` counts those below a name that is not UTF-8.
    */
   readonly clearSetIds: (path: string) => Effect.Effect<SetIdsCleared, IoError | UnsafePath>
 }
@@ -47,6 +52,9 @@ export interface SetIdsCleared {
   readonly cleared: ReadonlyArray<string>
   readonly unnamed: number
   readonly unchecked: number
+  readonly markers: ReadonlyArray<string>
+  readonly markersLeft: ReadonlyArray<string>
+  readonly markersUnnamed: number
 }
 
 /** A regular file below a name that is not UTF-8: its identity (device, inode, size, times) and size. */

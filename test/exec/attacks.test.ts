@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as net from "node:net"
+import * as os from "node:os"
 import * as path from "node:path"
 import {
   childGrant,
@@ -101,6 +102,29 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
     for (const host of ["root", "home", "var", "opt"]) expect(listing).not.toContain(host)
     expect(listing).toContain("work")
     expect(stderrOf(dir, x)).toMatch(/No such file/)
+  })
+
+  it("may learn where the folder lies from /proc/self/mountinfo, and still cannot open anything there", () => {
+    const dir = folder()
+    createGrant(dir)
+    // The machine's paths go in a script, not the argv (which the answer shows).
+    put(
+      dir,
+      "research/exp/runs/r1/look.sh",
+      `cat ${dir}/research/exp/other/secret.txt ${dir}/plan.md; ls ${dir}; echo end\n`
+    )
+    const x = exec(dir, "g1", sh("cat /proc/self/mountinfo; sh look.sh"))
+    const out = stdoutOf(dir, x)
+    // What docs/exec.md says a run can see: each mount's source path (on its file system) names
+    // the folder's location on the machine...
+    const work = out.split("\n").find((l) => l.split(" ")[4] === "/work/research/exp/runs/r1")
+    expect(work?.split(" ")[3]).toMatch(/\/research\/exp\/runs\/r1$/)
+    expect(dir.endsWith(work!.split(" ")[3]!.slice(0, -"/research/exp/runs/r1".length))).toBe(true)
+    // ...but nothing at that path exists inside the sandbox.
+    expect(out).not.toContain("OUTSIDE-SECRET")
+    expect(out).not.toContain("PLAN-TEXT")
+    expect(out.trim().split("\n").at(-1)).toBe("end")
+    expect(stderrOf(dir, x).match(/No such file/g)).toHaveLength(3)
   })
 
   it("cannot change the machine's kernel settings through /proc/sys, even when dossier runs as root", () => {
@@ -238,6 +262,39 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
   })
 })
 
+describe.skipIf(!sandboxWorks)("confined exec: hard links placed from outside", () => {
+  it("an output that is also a file outside the work root is named by a hard-link-outside finding", () => {
+    const dir = folder()
+    createGrant(dir)
+    // Someone who can write the folder links a file from outside it into the work root.
+    const outside = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-outside-"))), "f.txt")
+    fs.writeFileSync(outside, "OUTSIDE\n")
+    fs.mkdirSync(path.join(dir, "research/exp/runs/r1"), { recursive: true })
+    fs.linkSync(outside, path.join(dir, "research/exp/runs/r1/linked.txt"))
+    put(dir, "research/exp/runs/r1/untouched.txt", "same\n")
+    fs.linkSync(
+      path.join(dir, "research/exp/runs/r1/untouched.txt"),
+      path.join(os.tmpdir(), `dossier-l-${path.basename(dir)}`)
+    )
+    const x = exec(dir, "g1", sh("echo more >> linked.txt; echo own > own; ln own own2"))
+    expect(x.exitCode).toBe(0)
+    // The run wrote through the link (it could not have made one itself: a link across mounts is EXDEV).
+    expect(fs.readFileSync(outside, "utf8")).toBe("OUTSIDE\nmore\n")
+    expect(x.outputs.map((o: any) => o.path)).toEqual([
+      "research/exp/runs/r1/linked.txt",
+      "research/exp/runs/r1/own",
+      "research/exp/runs/r1/own2"
+    ])
+    // Only the changed file with a name outside is named; links among the run's own outputs are not.
+    const found = x.findings.filter((f: { kind: string }) => f.kind === "hard-link-outside")
+    expect(found).toHaveLength(1)
+    expect(found[0].detail).toContain("1 output(s)")
+    expect(found[0].detail).toContain("'research/exp/runs/r1/linked.txt' (2 names, 1 in the work root)")
+    expect(found[0].detail).not.toContain("own")
+    expect(found[0].detail).not.toContain("untouched")
+  })
+})
+
 describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
   it("cannot reach a server on the machine's loopback; only its own lo exists", async () => {
     const dir = folder()
@@ -303,6 +360,8 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
       const e = refused(dir, ["exec", "--grant", "g1", "--", ...argv], "GrantWidening")
       expect(e.field, argv.join(" ")).toBe("tools")
       expect(e.detail).toContain("'bash'")
+      // The hint says what to do about a run, not only about a child grant or a narrowing.
+      expect(e.hint).toContain("a run needs 'bash' among the tools")
     }
     expect(fs.existsSync(path.join(dir, "research/exp/runs/r1/pwned.txt"))).toBe(false)
     // Nothing ran, so nothing was recorded or charged.

@@ -114,6 +114,10 @@ describe("grant containment", () => {
     expect(alwaysProtectedIn("research/st")).toBe("research/st/research-events.jsonl")
     expect(alwaysProtectedIn("research/sources")).toBeUndefined() // readable; never a work root (reservedRoot)
     expect(alwaysProtectedIn("research/st/data")).toBeUndefined()
+    // A `.dossier` folder at any depth: another work folder's private state, and a marker.
+    expect(alwaysProtectedIn("research/st/.dossier")).toBe("research/st/.dossier")
+    expect(alwaysProtectedIn("research/st/.dossier/runs/r1")).toBe("research/st/.dossier")
+    expect(alwaysProtectedIn("research/st/.dossier.from-run")).toBeUndefined()
   })
 
   it("every refusal of a root says what to do, whatever its reason", () => {
