@@ -101,12 +101,39 @@ describe("finding the work folder", () => {
         .toBe(
           e.message
         )
-      const human = runCli(["plan", "inspect", "--workdir", given])
+      const human = runCli(["plan", "inspect", "--workdir", given], { cwd: dir })
       expect(human.code).toBe(1)
-      expect(human.stderr).toMatch(/^error WorkdirNotFound: The work folder (does not exist|is not a directory): /)
+      expect(human.stderr.split("\n")[0]).toBe(`work folder: ${name}`)
+      expect(human.stderr.split("\n")[1]).toMatch(
+        /^error WorkdirNotFound: The work folder (does not exist|is not a directory): /
+      )
       expect(human.stderr).toContain("Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR;")
       expect(human.stderr).not.toContain(dir)
       expect(JSON.stringify(e)).not.toContain(dir)
+    }
+  })
+
+  it("WorkdirNotFound names the folder it could not use, relative, however it was given", () => {
+    const dir = tempWorkdir()
+    const sub = path.join(dir, "sub")
+    fs.mkdirSync(sub)
+    const error = expect.objectContaining({ _tag: "WorkdirNotFound", reason: "missing" })
+    for (
+      const r of [
+        at(sub, ["status", "--workdir", "../nope"]),
+        at(sub, ["status", "--workdir=../nope"]),
+        at(sub, ["status", "--workdir", path.join(dir, "nope")]),
+        at(sub, ["status"], { env: { DOSSIER_WORKDIR: "../nope" } }),
+        at(sub, ["status"], { env: { DOSSIER_WORKDIR: path.join(dir, "nope") } })
+      ]
+    ) {
+      expect({ code: r.code, ...r.json }, r.stdout + r.stderr).toEqual({
+        code: 1,
+        ok: false,
+        workdir: "../nope",
+        error
+      })
+      expect(r.stdout).not.toContain(dir)
     }
   })
 })
