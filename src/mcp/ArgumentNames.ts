@@ -1,9 +1,9 @@
 /**
- * A refusal names what was given the way the caller gave it. A command's own code names its
- * options as the command line spells them (`--status`, `--review-item`), which is what the CLI
- * must say; a tool call gave the same values as arguments (`status`, `reviewItem`: the flags'
- * keys, src/mcp/ToolArguments.ts). So before a tool's refusal is rendered, every option of its
- * command named in a field that says what was given — an `InvalidInput` issue's `path`,
+ * A refusal names what was given the way the caller gave it: on the command line its options
+ * (`--status`, `--review-item`), in a tool call its arguments (`status`, `reviewItem`: the flags'
+ * keys, src/mcp/ToolArguments.ts). A command's code names its options as the command line spells
+ * them; so before a tool's refusal is rendered, every option of its command named in a field
+ * that says what was given — an `InvalidInput` issue's `path` (and its message),
  * `InputOutsideWorkdir.flag`, `DispositionRefused.missing` — or in a `UsageError` becomes the
  * argument's name.
  */
@@ -37,7 +37,9 @@ export const namingArguments = (spec: CommandSpec) => {
   return (error: CommandFailure): CommandFailure => {
     switch (error._tag) {
       case "InvalidInput":
-        return new InvalidInput({ issues: error.issues.map((i) => ({ ...i, path: renamedPath(names, i.path) })) })
+        return new InvalidInput({
+          issues: error.issues.map((i) => ({ path: renamedPath(names, i.path), message: inText(i.message) }))
+        })
       case "InputOutsideWorkdir":
         return error.flag === undefined
           ? error

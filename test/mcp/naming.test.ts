@@ -84,6 +84,12 @@ describe("refusals name the input as the caller gave it", () => {
     const refused = named(new DispositionRefused({ outcomeId: "o1", reason: "r", missing: "--review-item" }))
     expect(refused).toMatchObject({ missing: "reviewItem" })
     expect(refused.message).toContain("give reviewItem")
+    // A message that names options names the arguments (exec: `--study needs --candidate`).
+    const exec = commandSpecs.find((s) => s.path.join(" ") === "exec")!
+    const said = namingArguments(exec)(
+      new InvalidInput({ issues: [{ path: "candidate", message: "--study needs --candidate: the candidate" }] })
+    )
+    expect(said).toMatchObject({ issues: [{ path: "candidate", message: "study needs candidate: the candidate" }] })
     // A path into an input file is not an option.
     const field = named(new InvalidInput({ issues: [{ path: "outputs.0.dependsOn", message: "m" }] }))
     expect(field).toMatchObject({ issues: [{ path: "outputs.0.dependsOn" }] })
