@@ -6,9 +6,10 @@
  * command line's first word, before anything else is read. `full` holds everything: the MCP
  * server (which serves every command) and `--completions`.
  *
- * Every command line a command runs from starts with the command's first word (src/cli/Usage.ts
- * refuses an option before the command), so a bundle needs the implementations of the commands
- * whose path starts with one of its `words`; test/cli/bundles.test.ts checks that against the
+ * Every command line a command runs from starts with the command's first word once the options
+ * every command shares, which may stand before it, are moved after its words (`commandFirst`;
+ * src/cli/Usage.ts refuses any other option before the command), so a bundle needs the
+ * implementations of the commands whose path starts with one of its `words`; test/cli/bundles.test.ts checks that against the
  * command table. A first word that names no command (`--help`, `--version`, a typo) needs none:
  * the `bare` bundle answers help, the version and usage errors. Pure data, no imports: the loader
  * and the build read it.
@@ -80,10 +81,36 @@ export const boundTwin = (name: GroupName): BundleName =>
 /** The file of a bundle in dist/ (the full one keeps the name it had when it was the only one). */
 export const bundleFile = (name: BundleName): string => (name === "full" ? "dossier-core.cjs" : `dossier-${name}.cjs`)
 
+/** How many words at the start of a command line are options every command shares (`--json`, `--workdir <dir>`, `--now=<t>`). */
+export const sharedLead = (argv: ReadonlyArray<string>): number => {
+  let i = 0
+  while (i < argv.length) {
+    const a = argv[i]!
+    if (a === "--json" || /^--(?:json|workdir|now)=/.test(a)) i++
+    else if ((a === "--workdir" || a === "--now") && i + 1 < argv.length) i += 2
+    else break
+  }
+  return i
+}
+
+/**
+ * The command line with the options every command shares given before the command (`dossier
+ * --workdir ../w --json plan inspect`) moved after the command's words (`plan inspect --workdir
+ * ../w --json`), where the parsers and the loader read them; any other line as it is.
+ */
+export const commandFirst = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const lead = sharedLead(argv)
+  if (lead === 0 || lead >= argv.length || argv[lead]!.startsWith("-")) return argv
+  let end = lead
+  while (end < argv.length && !argv[end]!.startsWith("-")) end++
+  return [...argv.slice(lead, end), ...argv.slice(0, lead), ...argv.slice(end)]
+}
+
 /** The bundle for a command line (the words after `dossier`) in a plain folder. */
-export const bundleFor = (argv: ReadonlyArray<string>): GroupName => {
+export const bundleFor = (line: ReadonlyArray<string>): GroupName => {
   // Only @effect/cli answers --completions, wherever it stands (src/cli/Usage.ts: `Delegate`).
-  if (argv.includes("--completions")) return "full"
+  if (line.includes("--completions")) return "full"
+  const argv = commandFirst(line)
   const first = argv[0]
   if (first === undefined || first.startsWith("-")) return "bare"
   // `init --store`/`--dossier` binds the folder: the store's bundle, so that a plain init stays light.

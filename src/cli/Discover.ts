@@ -44,10 +44,9 @@ export const prepareValues = (spec: CommandSpec, values: Record<string, unknown>
     const given = out[key] as Option.Option<string> | string | undefined
     const flag = typeof given === "string" ? given : given === undefined ? undefined : Option.getOrUndefined(given)
     const found = discoverWorkdir(flag)
-    if (found.source === "env" || found.source === "search") {
-      const rel = relativeFromCwd(found.dir)
-      if (rel !== ".") invocation.workdirShown = rel
-    }
+    const rel = relativeFromCwd(found.dir)
+    invocation.workdirUsed = rel
+    if ((found.source === "env" || found.source === "search") && rel !== ".") invocation.workdirShown = rel
     out[key] = found.dir
   }
   return out

@@ -54,6 +54,14 @@ const shown = () => (invocation.workdirShown === undefined ? {} : { workdir: inv
 const shownLine = () => (invocation.workdirShown === undefined ? "" : `work folder: ${invocation.workdirShown}\n`)
 
 /**
+ * A refusal's `workdir`: the discovered folder, as for a success; a `WorkdirNotFound` names the
+ * folder it could not use however it was given (`--workdir`, `DOSSIER_WORKDIR`), relative to the
+ * current directory.
+ */
+const shownFor = (envelope: ErrorEnvelope): string | undefined =>
+  invocation.workdirShown ?? (envelope._tag === "WorkdirNotFound" ? invocation.workdirUsed : undefined)
+
+/**
  * Text for a terminal: control characters (C0, DEL, C1) other than tab, newline and the CR of a CR LF are shown as
  * `\xNN`. A human report echoes names dossier does not choose (a file a confined program left, a
  * page's file name, a path given on the command line); an escape sequence among them would
@@ -106,12 +114,19 @@ export const detailLines = (envelope: ErrorEnvelope): ReadonlyArray<string> => {
 
 /** A refusal: its envelope under `--json`; else its message, its fields and its hint on stderr. */
 export const printError = (json: boolean, envelope: ErrorEnvelope, exitCode: number) => {
-  if (json) write(process.stdout, JSON.stringify({ ok: false, ...shown(), error: envelope }), exitCode)
-  else {
+  const workdir = shownFor(envelope)
+  if (json) {
+    write(
+      process.stdout,
+      JSON.stringify({ ok: false, ...(workdir === undefined ? {} : { workdir }), error: envelope }),
+      exitCode
+    )
+  } else {
+    const line = workdir === undefined ? "" : `work folder: ${workdir}\n`
     write(
       process.stderr,
       terminalSafe(
-        [`${shownLine()}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${envelope.hint}`]
+        [`${line}error ${envelope._tag}: ${envelope.message}`, ...detailLines(envelope), `  ${envelope.hint}`]
           .join("\n")
       ),
       exitCode

@@ -20,6 +20,7 @@ import {
   valueKindOf,
   workdir
 } from "../commands/Spec.js"
+import { commandFirst, sharedLead } from "./Bundles.js"
 import { allSpecs, groups } from "./Specs.js"
 import { commandName, placeholder, restUsage, toValues } from "./Values.js"
 
@@ -158,6 +159,26 @@ const completions = (argv: ReadonlyArray<string>): Route => {
   return { _tag: "Delegate" }
 }
 
+/** Flags of any command that take a value (`--workdir`, `--now`, `--input`, …). */
+const VALUED = new Set(
+  allSpecs.flatMap((s) => Object.values(s.flags).filter((f) => f.kind !== "boolean").map((f) => `--${f.name}`))
+)
+
+/**
+ * The command words of `dossier help <words…>`: options given with them are taken as they would
+ * be by the command (`help plan --workdir .` is `plan --help --workdir .`), so an option's value
+ * is no command word.
+ */
+const helpWords = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const words: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (!a.startsWith("-")) words.push(a)
+    else if (VALUED.has(a)) i++
+  }
+  return words
+}
+
 /** Route a command line the fast path declined. */
 export const route = (argv: ReadonlyArray<string>): Route => {
   if (argv.includes("--completions")) return completions(argv)
@@ -165,14 +186,17 @@ export const route = (argv: ReadonlyArray<string>): Route => {
   // No command is a usage error (exit 2), as a missing subcommand is; help stays on --help.
   if (first === undefined) return noCommand()
   if (first === "help") {
-    const words = argv.slice(1).filter((a) => !a.startsWith("-"))
+    const words = helpWords(argv.slice(1))
     const target = resolveWords(words)
     return target._tag === "Usage" ? target : { _tag: "Help", path: words }
   }
   if (first.startsWith("-")) {
     if (HELP.has(first)) return { _tag: "Help", path: [] }
     if (first === "--version" || first === "-V") return { _tag: "Version" }
-    if (argv.every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
+    // The shared options may stand before the command (src/cli/Bundles.ts `commandFirst`).
+    const moved = commandFirst(argv)
+    if (moved !== argv) return route(moved)
+    if (argv.slice(sharedLead(argv)).every((a) => a === "--json" || HELP.has(a) || a === "--version")) {
       return argv.includes("--version")
         ? { _tag: "Version" }
         : argv.some((a) => HELP.has(a))
@@ -455,7 +479,14 @@ export const helpText = (path: ReadonlyArray<string>): string => {
   if (doc.command === "dossier") {
     out.push("", "Commands:")
     for (const s of doc.subcommands) out.push(listLine(s.name, s.description))
-    out.push("", "Options the commands share (each command's page names the ones it takes):")
+    out.push(
+      "",
+      wrap(
+        "Options the commands share (each command's page names the ones it takes; they may also stand before the command):",
+        WIDTH,
+        0
+      )
+    )
     for (const o of doc.options) out.push(optionLine(o))
     out.push(
       "",

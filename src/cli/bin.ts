@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import { actsOnBoundFolder } from "./BoundProbe.js"
-import { boundTwin, bundleFile, bundleFor, type BundleName } from "./Bundles.js"
+import { boundTwin, bundleFile, bundleFor, type BundleName, commandFirst } from "./Bundles.js"
 import { optimizes } from "./Tiering.js"
 
 // Keep V8's young generation at its initial size instead of doubling it as the program allocates.
@@ -74,7 +74,7 @@ ownFlags()
 declare const __DOSSIER_BUNDLE_SHA256__: Record<BundleName, string>
 
 // A bound folder's commands run over the shared dossier (src/commands/Bound.ts): their group's twin.
-const argv = process.argv.slice(2)
+const argv = commandFirst(process.argv.slice(2))
 const chosen = bundleFor(argv)
 const bundle: BundleName = chosen !== "bare" && chosen !== "full" && actsOnBoundFolder(argv)
   ? boundTwin(chosen)

@@ -11,12 +11,14 @@ import { isBoundFolder, runsOnStore } from "../commands/Cwd.js"
 import type { CommandSpec } from "../commands/Spec.js"
 import type { AnyWork } from "../commands/Work.js"
 import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
+import { commandFirst } from "./Bundles.js"
 import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
 import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
 import { allSpecs } from "./Specs.js"
 
-const argv = process.argv.slice(2)
+// The options every command shares may stand before the command: moved after its words.
+const argv = commandFirst(process.argv.slice(2))
 const wantsJson = argv.includes("--json")
 
 // A reader that closes the pipe early (`dossier … | head`) is not an error of ours: the answer is

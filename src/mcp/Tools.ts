@@ -6,7 +6,8 @@
  * `--json` output as `outputSchema`; `--read-only` and `--tools` keep a subset. A call runs the
  * command's own work (the Effect the CLI renders) on the services the server built once:
  * - success → `structuredContent` is the command's `--json` object, and one text item holds it;
- * - refusal → `isError: true` with `{ok: false, error: <the envelope>}`;
+ * - refusal → `isError: true` with `{ok: false, error: <the envelope>}`, naming the arguments
+ *   where the command names its options (./ArgumentNames.ts);
  * - defect → `isError: true` with the `Defect` envelope; the server goes on serving.
  */
 import * as Cause from "effect/Cause"
@@ -21,6 +22,7 @@ import type { CommandSpec, ToolMode } from "../commands/Spec.js"
 import { TOOL_HINTS, toolArea, type ToolHints } from "../commands/ToolHints.js"
 import type { CommandFailure } from "../commands/Work.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
+import { namingArguments } from "./ArgumentNames.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
 import { compact, shallow } from "./ToolSchemas.js"
 
@@ -166,8 +168,9 @@ export interface ToolCatalogue {
 /** Run one command for a tool call. */
 const call =
   (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions, writes: boolean) =>
-  (args: unknown) =>
-    Either.match(decode(args), {
+  (args: unknown) => {
+    const named = namingArguments(spec)
+    return Either.match(decode(args), {
       onLeft: (e) => Effect.succeed(refusal(e)),
       onRight: (values) =>
         Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
@@ -179,12 +182,13 @@ const call =
             onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
             onFailure: (cause) =>
               Option.match(Cause.failureOption(cause), {
-                onSome: (e) => Effect.succeed(refusal(e)),
+                onSome: (e) => Effect.succeed(refusal(named(e))),
                 onNone: () => defect(cause)
               })
           })
         )
     }).pipe(Effect.catchAllCause(defect))
+  }
 
 /** The `schema` tool is always offered: the whole schemas the tool list only sketches are there. */
 const ALWAYS = new Set(["schema"])

@@ -101,12 +101,39 @@ describe("finding the work folder", () => {
         .toBe(
           e.message
         )
-      const human = runCli(["plan", "inspect", "--workdir", given])
+      const human = runCli(["plan", "inspect", "--workdir", given], { cwd: dir })
       expect(human.code).toBe(1)
-      expect(human.stderr).toMatch(/^error WorkdirNotFound: The work folder (does not exist|is not a directory): /)
+      expect(human.stderr.split("\n")[0]).toBe(`work folder: ${name}`)
+      expect(human.stderr.split("\n")[1]).toMatch(
+        /^error WorkdirNotFound: The work folder (does not exist|is not a directory): /
+      )
       expect(human.stderr).toContain("Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR;")
       expect(human.stderr).not.toContain(dir)
       expect(JSON.stringify(e)).not.toContain(dir)
+    }
+  })
+
+  it("WorkdirNotFound names the folder it could not use, relative, however it was given", () => {
+    const dir = tempWorkdir()
+    const sub = path.join(dir, "sub")
+    fs.mkdirSync(sub)
+    const error = expect.objectContaining({ _tag: "WorkdirNotFound", reason: "missing" })
+    for (
+      const r of [
+        at(sub, ["status", "--workdir", "../nope"]),
+        at(sub, ["status", "--workdir=../nope"]),
+        at(sub, ["status", "--workdir", path.join(dir, "nope")]),
+        at(sub, ["status"], { env: { DOSSIER_WORKDIR: "../nope" } }),
+        at(sub, ["status"], { env: { DOSSIER_WORKDIR: path.join(dir, "nope") } })
+      ]
+    ) {
+      expect({ code: r.code, ...r.json }, r.stdout + r.stderr).toEqual({
+        code: 1,
+        ok: false,
+        workdir: "../nope",
+        error
+      })
+      expect(r.stdout).not.toContain(dir)
     }
   })
 })
@@ -596,6 +623,66 @@ describe("help, version and mistakes", () => {
     )
     expect(root.options.map((o: any) => o.name)).toEqual(["--workdir", "--json", "--now"])
   })
+
+  it("dossier help takes the shared options as any command does: their values are no command words", () => {
+    const dir = tempWorkdir()
+    const page = (args: ReadonlyArray<string>) => {
+      const r = runCli(args, { cwd: dir })
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+      return r.stdout
+    }
+    expect(page(["help", "--workdir", "."])).toBe(page(["--help"]))
+    expect(page(["help", "plan", "--workdir", "."])).toBe(page(["plan", "--help"]))
+    expect(page(["help", "plan", "start", "--workdir", dir, "--now", "2026-12-01T10:00:00Z"])).toBe(
+      page(["plan", "start", "--help"])
+    )
+    expect(page(["help", "--now", "2026-12-01T10:00:00Z", "journal", "inspect"])).toBe(
+      page(["journal", "inspect", "--help"])
+    )
+    expect(okJson(at(dir, ["help", "monitor", "--workdir", "."])).command).toBe("dossier monitor")
+    // A word that is no command is still refused.
+    expect(refusal(at(dir, ["help", "--workdir", ".", "plna"]), "UsageError", 2).message).toContain(
+      "did you mean 'plan'?"
+    )
+  })
+
+  it("the shared options work the same before the command as after it, in either form", () => {
+    const dir = tempWorkdir()
+    okJson(at(dir, ["plan", "start", "--input", putInput(dir, "plan.json", PLAN)]))
+    const other = tempWorkdir()
+    const answer = (args: ReadonlyArray<string>) => {
+      const r = runCli(args, { cwd: other, env: { DOSSIER_WORKDIR: "" } })
+      return { code: r.code, json: r.json ?? r.stdout }
+    }
+    const now = "2026-12-01T10:00:00.000Z"
+    const commands: ReadonlyArray<readonly [ReadonlyArray<string>, boolean]> = [
+      [["status"], true],
+      [["plan", "inspect"], false],
+      [["journal", "list"], false]
+    ]
+    for (const [command, takesNow] of commands) {
+      const when = takesNow ? ["--now", now] : []
+      const whenEq = takesNow ? [`--now=${now}`] : []
+      const after = answer([...command, "--workdir", dir, "--json", ...when])
+      expect(after.code, `${command.join(" ")}: ${JSON.stringify(after.json)}`).toBe(0)
+      for (
+        const before of [
+          ["--workdir", dir, "--json", ...when, ...command],
+          [...whenEq, `--workdir=${dir}`, ...command, "--json"]
+        ]
+      ) {
+        expect(answer(before), before.join(" ")).toEqual(after)
+      }
+    }
+    // A command's own option before the command stays a usage error; a shared one given twice too.
+    expect(refusal(runCli(["--input", "x.json", "plan", "start", "--json"]), "UsageError", 2).message).toContain(
+      "'--input' before a command"
+    )
+    expect(refusal(runCli(["--json", "--workdir", dir, "status", "--json"]), "UsageError", 2).message).toContain(
+      "--json is given more than once"
+    )
+    expect(runCli(["--workdir", dir, "--help"]).stdout).toBe(runCli(["--help"]).stdout)
+  }, 120_000)
 
   it("help pages wrap at 100 columns, show option kinds and explain the shared options once", () => {
     const lines = (args: ReadonlyArray<string>) => runCli(args).stdout.split("\n")

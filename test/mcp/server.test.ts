@@ -311,10 +311,10 @@ describe("dossier mcp (official SDK client)", () => {
       "expected"
     )
     expect((await refused("plan_start", {}, "UsageError")).message).toContain("input")
-    // A revision goes only with replaceGoal: refused, not ignored.
+    // A revision goes only with replaceGoal: refused, not ignored, naming the arguments (not --flags).
     const start = { goal: "Compare billing systems", limits: [], nextAction: "n" }
-    expect((await refused("plan_start", { input: start, expected: 1 }, "UsageError")).message).toContain(
-      "only goes with --replace-goal"
+    expect((await refused("plan_start", { input: start, expected: 1 }, "UsageError")).message).toMatch(
+      /^expected only goes with replaceGoal\b/
     )
     await refused("plan_start", { input: { ...start, expectedRevision: 1 } }, "UsageError")
     expect((await refused("monitor_due", { now: "yesterday" }, "UsageError")).message).toContain("now")
