@@ -710,6 +710,41 @@ describe("journal import", () => {
   })
 })
 
+describe("a value of the wrong kind where a structure belongs", () => {
+  it("is told the kind expected in one short sentence, not the structure's whole schema", () => {
+    const dir = tempWorkdir()
+    // The manifest: the whole file, a list and a list's item.
+    for (
+      const [bad, at, message] of [
+        [[], "", "Expected an object, actual []"],
+        [null, "", "Expected an object, actual null"],
+        [{ ...legacy(), candidates: 5 }, "candidates", "Expected an array, actual 5"],
+        [{ ...legacy(), candidates: [1] }, "candidates.0", "Expected an object, actual 1"]
+      ] as const
+    ) {
+      put(dir, "research/s/manifest.json", JSON.stringify(bad))
+      const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+      expect(e.issues).toEqual([{ path: at, message }])
+      expect(e.message).toBe(`The manifest is refused${at === "" ? "" : ` at '${at}'`}: ${message}.`)
+    }
+    // An event's structured fields.
+    for (
+      const [bad, at] of [
+        [{ id: "c", type: "candidate_created", candidate: [] }, "candidate"],
+        [{ id: "c", type: "candidate_created", candidate: { id: "a", title: "t", params: [] } }, "candidate.params"],
+        [
+          { ...evalEv("e", "a", "accept"), evaluation: { evaluatorVersion: "v", metrics: [], decision: "accept" } },
+          "evaluation.metrics"
+        ]
+      ] as const
+    ) {
+      const e = refused(dir, ["append", "--study", "s", "--input", putInput(dir, "bad.json", bad)], "InvalidInput")
+      expect(e.issues).toEqual([{ path: at, message: "Expected an object, actual []" }])
+      expect(e.message).toBe(`The input is invalid at '${at}': Expected an object, actual []`)
+    }
+  })
+})
+
 describe("dossier schema", () => {
   it("prints the journal input and output schemas", () => {
     for (const name of ["journal-events", "journal-append-output", "journal-inspect-output", "journal-manifest-v1"]) {
