@@ -2,6 +2,7 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { duplicateKey } from "./DuplicateKeys.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { inInstantRange } from "./Instant.js"
 
@@ -243,6 +244,17 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidInput> =>
   Either.try({
     try: () => JSON.parse(text) as unknown,
     catch: (e) => new InvalidInput({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
+  })
+
+/**
+ * Parse the JSON text of an input the user wrote (an `--input` file, standard input, a legacy
+ * manifest): `parseJson`, and a key given twice in one object is `InvalidInput` at its path
+ * rather than the last one silently winning (./DuplicateKeys.ts).
+ */
+export const parseInputJson = (text: string): Either.Either<unknown, InvalidInput> =>
+  Either.flatMap(parseJson(text), (value) => {
+    const duplicate = duplicateKey(text)
+    return duplicate === null ? Either.right(value) : Either.left(new InvalidInput({ issues: [duplicate] }))
   })
 
 /** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */

@@ -745,6 +745,36 @@ describe("a value of the wrong kind where a structure belongs", () => {
   })
 })
 
+describe("a key given twice in one object of an input", () => {
+  it("is refused at its path, never decided by the last one: events from a file or stdin, a manifest", () => {
+    const dir = tempWorkdir()
+    const text = `[${JSON.stringify(cand("c1", "cand-a"))},
+      {"id": "k1", "type": "checkpoint_saved", "checkpoint": {"summary": "one", "nextAction": "n",
+       "reviewed": true, "summ\\u0061ry": "two"}}]`
+    expect(JSON.parse(text)).toHaveLength(2)
+    const issue = { path: "1.checkpoint.summary", message: "the key 'summary' appears more than once in this object" }
+    const e = refused(dir, ["append", "--study", "s", "--input", putInput(dir, "dup.json", text)], "InvalidInput")
+    expect(e.issues).toEqual([issue])
+    const r = runCli(["journal", "append", "--study", "s", "--input", "-", "--workdir", dir, "--json"], { input: text })
+    expect({ code: r.code, error: r.json?.error?.issues }).toEqual({ code: 1, error: [issue] })
+    // The same id twice at the top of an event: which event was meant is not guessed.
+    const two = `{"id": "a", "id": "b", "type": "candidate_created", "candidate": {"id": "x", "title": "t"}}`
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "two.json", two)], "InvalidInput").issues)
+      .toEqual([{ path: "id", message: "the key 'id' appears more than once in this object" }])
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // A legacy manifest: InvalidManifest at the key, and nothing is imported.
+    const manifest = JSON.stringify(legacy()).replace(`"selected":null`, `"selected":null,"selected":"old-a"`)
+    put(dir, "research/s/manifest.json", manifest)
+    const m = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(m.issues).toEqual([{
+      path: "selected",
+      message: "the key 'selected' appears more than once in this object"
+    }])
+    expect(fs.existsSync(path.join(dir, "research/s/legacy"))).toBe(false)
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+  })
+})
+
 describe("dossier schema", () => {
   it("prints the journal input and output schemas", () => {
     for (const name of ["journal-events", "journal-append-output", "journal-inspect-output", "journal-manifest-v1"]) {
