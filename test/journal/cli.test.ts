@@ -678,8 +678,13 @@ describe("journal import", () => {
     })
     const twice = { ...legacy, selected: null, candidates: [legacy.candidates[0], legacy.candidates[0]] }
     expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "t.json", twice)], "InvalidInput").issues)
-      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is already created in this study" }])
+      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is given more than once in this event" }])
     expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // A candidate the journal already has is told so.
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "c.json", cand("c1", "old-a"))])
+    const again = { ...legacy, selected: null }
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "a.json", again)], "InvalidInput").issues)
+      .toEqual([{ path: "candidates.0.id", message: "the candidate 'old-a' is already created in this study" }])
     // Such a line written before this rule: every command that needs the history names it.
     put(dir, "research/s/research-events.jsonl", linesOf([legacy as JournalEvent]))
     for (const args of [["inspect", "--study", "s"], ["rebuild", "--study", "s"], ["import", "--study", "s"]]) {
