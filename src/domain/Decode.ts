@@ -2,6 +2,7 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { duplicateKey } from "./DuplicateKeys.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { inInstantRange } from "./Instant.js"
 
@@ -16,7 +17,7 @@ const NULL_ALTERNATIVE = /^Expected null, actual /
 const toIssues = (error: ParseResult.ParseError) => {
   const all = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     path: issue.path.map(String).join("."),
-    message: issue.message
+    message: plainExpected(issue.message)
   }))
   const within = (path: string, inner: string) => inner === path || inner.startsWith(`${path}.`)
   // A value of the right type that failed inside or a refinement (an object with a bad field, a
@@ -31,6 +32,45 @@ const toIssues = (error: ParseResult.ParseError) => {
       )) &&
     (!NULL_ALTERNATIVE.test(issue.message) || !all.some((other) => other !== issue && deeper(issue.path, other)))
   ))
+}
+
+/** `Expected <type>, actual <value>`, as ParseResult words a value of the wrong type. */
+const TYPE_MESSAGE = /^Expected (.*?), actual (.*)$/s
+
+/**
+ * A value of the wrong kind where a structure belongs (`[]` for an object, `5` for a list) is told
+ * what kind was expected — `Expected an object, actual []` — not the whole structure as Schema
+ * prints it (`Expected { readonly id: …; readonly title: …; … }, actual []`, hundreds of
+ * characters): its fields have their own issues once it is an object. Other messages are kept.
+ */
+const plainExpected = (message: string): string => {
+  const m = TYPE_MESSAGE.exec(message)
+  if (m === null) return message
+  const type = m[1]!
+  // The type's top-level alternatives (`{ … } | null`); brackets that do not balance: kept as is.
+  const members: Array<string> = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]
+    if (c === "{" || c === "[" || c === "<" || c === "(") depth++
+    else if (c === "}" || c === "]" || c === ">" || c === ")") depth--
+    else if (depth === 0 && type.startsWith(" | ", i)) {
+      members.push(type.slice(start, i))
+      start = i + 3
+    }
+    if (depth < 0) return message
+  }
+  if (depth !== 0) return message
+  members.push(type.slice(start))
+  const kindOf = (t: string) =>
+    t === "{}" || t.startsWith("{ readonly ")
+      ? "an object"
+      : t.startsWith("ReadonlyArray<") || t.startsWith("readonly [")
+      ? "an array"
+      : t
+  const kinds = members.map(kindOf)
+  return kinds.every((k, i) => k === members[i]) ? message : `Expected ${kinds.join(" or ")}, actual ${m[2]!}`
 }
 
 /** `Expected "active", actual "bogus"`: one alternative of a union of literals. */
@@ -204,6 +244,17 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidInput> =>
   Either.try({
     try: () => JSON.parse(text) as unknown,
     catch: (e) => new InvalidInput({ issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }] })
+  })
+
+/**
+ * Parse the JSON text of an input the user wrote (an `--input` file, standard input, a legacy
+ * manifest): `parseJson`, and a key given twice in one object is `InvalidInput` at its path
+ * rather than the last one silently winning (./DuplicateKeys.ts).
+ */
+export const parseInputJson = (text: string): Either.Either<unknown, InvalidInput> =>
+  Either.flatMap(parseJson(text), (value) => {
+    const duplicate = duplicateKey(text)
+    return duplicate === null ? Either.right(value) : Either.left(new InvalidInput({ issues: [duplicate] }))
   })
 
 /** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */

@@ -65,8 +65,10 @@ const Text = Schema.String.pipe(
     }
   )
 )
+/** Why an `at` is refused: `9999-12-31T23:30:00-01:00` is an instant with an offset, but year 10000 in UTC. */
+const INSTANT_PROBLEM = "a real ISO-8601 instant with Z or an offset whose UTC form is within years 0000-9999"
 const IsoTime = Schema.String.pipe(
-  Schema.filter((s) => isRealInstant(s) || "an ISO-8601 instant with Z or an offset", {
+  Schema.filter((s) => isRealInstant(s) || INSTANT_PROBLEM, {
     jsonSchema: { format: "date-time" },
     description: "an ISO-8601 instant with Z or an offset",
     // Generated as real instants (a filtered random string would almost never pass).

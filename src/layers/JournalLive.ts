@@ -236,7 +236,9 @@ export const makeJournal = (
         return new InvalidInput({
           issues: [{
             path: events.length === 1 && !Array.isArray(input) ? field : `${i}.${field}`,
-            message: `the candidate '${candidateId}' is already created in this study`
+            message: at.length > 1
+              ? `the candidate '${candidateId}' is given more than once in this event`
+              : `the candidate '${candidateId}' is already created in this study`
           }]
         })
       }

@@ -3,7 +3,7 @@
  * from a small pool of ids and contents (so retries, conflicts, unknown and duplicate candidates
  * are frequent), with the journal's rules as `check`, with a check that leaves id conflicts to
  * the store, or with a check that refuses — run on the store under test and on a plain reference
- * model in lockstep. After every call the answer (value, or error tag) must be the model's, the
+ * model in lockstep. After every call the answer (value, or error tag with its fields) must be the model's, the
  * view `check` saw must be the model's, and every study read back must hold the model's events
  * with their digests, its `lines` the journal lines of spec journal.md, byte for byte.
  * The folder and memory adapters pass it (test/journal/store.conformance.test.ts); an adapter
@@ -20,7 +20,8 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { isDeepStrictEqual } from "node:util"
-import type { JournalEvent } from "../domain/Journal.js"
+import { LimitExceeded } from "../domain/Errors.js"
+import { type JournalEvent, studyPaths } from "../domain/Journal.js"
 import { type BatchEntry, checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { encodeLine, eventDigest, eventText } from "../domain/JournalLines.js"
 import type { AppendView, JournalStoreShape } from "../services/ports/JournalStore.js"
@@ -186,20 +187,31 @@ const makeModel = (): JournalStoreShape => {
         if (s === undefined) return Effect.succeed(Option.none())
         const bytes = Buffer.from(s.map((e, i) => encodeLine(i + 1, eventText(e.event))).join(""))
         return bytes.byteLength > maxBytes
-          ? Effect.fail({ _tag: "LimitExceeded" } as never)
+          ? Effect.fail(
+            new LimitExceeded({
+              limit: "fileBytes",
+              max: maxBytes,
+              actual: bytes.byteLength,
+              path: studyPaths(study).journal
+            })
+          )
           : Effect.succeed(Option.some(new Uint8Array(bytes)))
       })
   }
 }
 
-/** An answer as comparable data: a value, or the error's tag (and the id of a conflict). */
+/**
+ * An answer as comparable data: a value, or the error's tag with its fields (the same refusal
+ * carries the same fields whatever the adapter: a `LimitExceeded` of `lines` names the journal's
+ * path, as the folder's does).
+ */
 const outcome = <A>(effect: Effect.Effect<A, unknown>, view: (a: A) => unknown) =>
   Effect.map(Effect.either(effect), (r) =>
     Either.isRight(r)
       ? { ok: view(r.right) }
       : {
         error: (r.left as { _tag?: string })._tag ?? "?",
-        ...(r.left instanceof Object && "id" in r.left ? { id: (r.left as { id: unknown }).id } : {})
+        ...(r.left instanceof Object ? { ...r.left } : {})
       })
 
 const run = (store: JournalStoreShape, op: Operation) => {

@@ -678,8 +678,13 @@ describe("journal import", () => {
     })
     const twice = { ...legacy, selected: null, candidates: [legacy.candidates[0], legacy.candidates[0]] }
     expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "t.json", twice)], "InvalidInput").issues)
-      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is already created in this study" }])
+      .toEqual([{ path: "candidates.1.id", message: "the candidate 'old-a' is given more than once in this event" }])
     expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // A candidate the journal already has is told so.
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "c.json", cand("c1", "old-a"))])
+    const again = { ...legacy, selected: null }
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "a.json", again)], "InvalidInput").issues)
+      .toEqual([{ path: "candidates.0.id", message: "the candidate 'old-a' is already created in this study" }])
     // Such a line written before this rule: every command that needs the history names it.
     put(dir, "research/s/research-events.jsonl", linesOf([legacy as JournalEvent]))
     for (const args of [["inspect", "--study", "s"], ["rebuild", "--study", "s"], ["import", "--study", "s"]]) {
@@ -705,6 +710,71 @@ describe("journal import", () => {
     }
     put(dir, "research/s/manifest.json", "{ not json")
     refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(fs.existsSync(path.join(dir, "research/s/legacy"))).toBe(false)
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+  })
+})
+
+describe("a value of the wrong kind where a structure belongs", () => {
+  it("is told the kind expected in one short sentence, not the structure's whole schema", () => {
+    const dir = tempWorkdir()
+    // The manifest: the whole file, a list and a list's item.
+    for (
+      const [bad, at, message] of [
+        [[], "", "Expected an object, actual []"],
+        [null, "", "Expected an object, actual null"],
+        [{ ...legacy(), candidates: 5 }, "candidates", "Expected an array, actual 5"],
+        [{ ...legacy(), candidates: [1] }, "candidates.0", "Expected an object, actual 1"]
+      ] as const
+    ) {
+      put(dir, "research/s/manifest.json", JSON.stringify(bad))
+      const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+      expect(e.issues).toEqual([{ path: at, message }])
+      expect(e.message).toBe(`The manifest is refused${at === "" ? "" : ` at '${at}'`}: ${message}.`)
+    }
+    // An event's structured fields.
+    for (
+      const [bad, at] of [
+        [{ id: "c", type: "candidate_created", candidate: [] }, "candidate"],
+        [{ id: "c", type: "candidate_created", candidate: { id: "a", title: "t", params: [] } }, "candidate.params"],
+        [
+          { ...evalEv("e", "a", "accept"), evaluation: { evaluatorVersion: "v", metrics: [], decision: "accept" } },
+          "evaluation.metrics"
+        ]
+      ] as const
+    ) {
+      const e = refused(dir, ["append", "--study", "s", "--input", putInput(dir, "bad.json", bad)], "InvalidInput")
+      expect(e.issues).toEqual([{ path: at, message: "Expected an object, actual []" }])
+      expect(e.message).toBe(`The input is invalid at '${at}': Expected an object, actual []`)
+    }
+  })
+})
+
+describe("a key given twice in one object of an input", () => {
+  it("is refused at its path, never decided by the last one: events from a file or stdin, a manifest", () => {
+    const dir = tempWorkdir()
+    const text = `[${JSON.stringify(cand("c1", "cand-a"))},
+      {"id": "k1", "type": "checkpoint_saved", "checkpoint": {"summary": "one", "nextAction": "n",
+       "reviewed": true, "summ\\u0061ry": "two"}}]`
+    expect(JSON.parse(text)).toHaveLength(2)
+    const issue = { path: "1.checkpoint.summary", message: "the key 'summary' appears more than once in this object" }
+    const e = refused(dir, ["append", "--study", "s", "--input", putInput(dir, "dup.json", text)], "InvalidInput")
+    expect(e.issues).toEqual([issue])
+    const r = runCli(["journal", "append", "--study", "s", "--input", "-", "--workdir", dir, "--json"], { input: text })
+    expect({ code: r.code, error: r.json?.error?.issues }).toEqual({ code: 1, error: [issue] })
+    // The same id twice at the top of an event: which event was meant is not guessed.
+    const two = `{"id": "a", "id": "b", "type": "candidate_created", "candidate": {"id": "x", "title": "t"}}`
+    expect(refused(dir, ["append", "--study", "s", "--input", putInput(dir, "two.json", two)], "InvalidInput").issues)
+      .toEqual([{ path: "id", message: "the key 'id' appears more than once in this object" }])
+    expect(fs.existsSync(journalOf(dir))).toBe(false)
+    // A legacy manifest: InvalidManifest at the key, and nothing is imported.
+    const manifest = JSON.stringify(legacy()).replace(`"selected":null`, `"selected":null,"selected":"old-a"`)
+    put(dir, "research/s/manifest.json", manifest)
+    const m = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(m.issues).toEqual([{
+      path: "selected",
+      message: "the key 'selected' appears more than once in this object"
+    }])
     expect(fs.existsSync(path.join(dir, "research/s/legacy"))).toBe(false)
     expect(fs.existsSync(journalOf(dir))).toBe(false)
   })

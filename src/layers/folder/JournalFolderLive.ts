@@ -10,6 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
+import { parseInputJson } from "../../domain/Decode.js"
 import { AliasedFile, FileNotFound, IoError, UnsafePath } from "../../domain/Errors.js"
 import { checkStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
@@ -237,15 +238,9 @@ export const makeJournalFolder = (
               }]
             })
           }
-          let value: unknown
-          try {
-            value = JSON.parse(Buffer.from(bytes).toString("utf8"))
-          } catch (e) {
-            return yield* new InvalidManifest({
-              issues: [{ path: "", message: `not valid JSON: ${(e as Error).message}` }]
-            })
-          }
-          const m = validateManifest(value)
+          const value = parseInputJson(Buffer.from(bytes).toString("utf8"))
+          if (Either.isLeft(value)) return yield* new InvalidManifest({ issues: value.left.issues })
+          const m = validateManifest(value.right)
           if (Either.isLeft(m)) {
             return yield* new InvalidManifest({ issues: m.left })
           }

@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { LimitExceeded } from "../../domain/Errors.js"
-import type { JournalEvent } from "../../domain/Journal.js"
+import { type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { splitBatch } from "../../domain/JournalAppend.js"
 import type { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { encodeLine, eventText } from "../../domain/JournalLines.js"
@@ -94,7 +94,14 @@ export const makeJournalStoreMemory = (): JournalStoreShape => {
         "utf8"
       )
       return bytes.byteLength > maxBytes
-        ? Effect.fail(new LimitExceeded({ limit: "fileBytes", max: maxBytes, actual: bytes.byteLength }))
+        ? Effect.fail(
+          new LimitExceeded({
+            limit: "fileBytes",
+            max: maxBytes,
+            actual: bytes.byteLength,
+            path: studyPaths(study).journal
+          })
+        )
         : Effect.succeed(Option.some(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)))
     })
 

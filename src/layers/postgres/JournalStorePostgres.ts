@@ -50,7 +50,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { LimitExceeded, LockTimeout } from "../../domain/Errors.js"
-import type { JournalEvent } from "../../domain/Journal.js"
+import { type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
 import { encodeLine, replay } from "../../domain/JournalLines.js"
@@ -473,14 +473,24 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       if (size === undefined || size.n === 0) return Option.none()
       const expected = Number(size.bytes ?? 0)
       if (expected > maxBytes) {
-        return yield* new LimitExceeded({ limit: "fileBytes", max: maxBytes, actual: expected })
+        return yield* new LimitExceeded({
+          limit: "fileBytes",
+          max: maxBytes,
+          actual: expected,
+          path: studyPaths(study).journal
+        })
       }
       const rows = yield* rowsOf(study)
       if (rows.length === 0) return Option.none()
       const bytes = render(rows)
       // An append between the two statements (outside a transaction) may have grown it.
       if (bytes.byteLength > maxBytes) {
-        return yield* new LimitExceeded({ limit: "fileBytes", max: maxBytes, actual: bytes.byteLength })
+        return yield* new LimitExceeded({
+          limit: "fileBytes",
+          max: maxBytes,
+          actual: bytes.byteLength,
+          path: studyPaths(study).journal
+        })
       }
       return Option.some(asBytes(bytes))
     }))
