@@ -220,7 +220,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   DigestMismatch: {
     retryable: false,
     area: "common",
-    hint: "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values."
+    hint:
+      "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values; a file edited since a record registered it (`init --store` imports only registered bytes): restore those bytes, or register the new ones (a checkpoint, a journal event) first."
   },
   MissingUnits: { retryable: false, area: "monitor", hint: "List every frozen unit of the run." },
   CitationNotFound: {

@@ -105,7 +105,7 @@ export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("Digest
     const sizes = / bytes$/.test(this.expected) && this.actual.endsWith(" bytes")
     return sizes
       ? `'${this.path}' has ${this.actual}, not the ${this.expected.slice(0, -" bytes".length)} given.`
-      : `'${this.path}' does not have the SHA-256 given.`
+      : `'${this.path}' does not have the SHA-256 given or recorded for it.`
   }
 }
 
