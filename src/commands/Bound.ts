@@ -15,9 +15,12 @@
  * (which reads nothing) and `mcp` (which binds its services itself) run as they are
  * (`runsOnStore`, ./Cwd.ts).
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
+import { placedIn } from "../domain/Place.js"
 import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
+import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
@@ -68,6 +71,17 @@ export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, n
         })
   )
 
+/**
+ * A refusal of the command as the shared dossier answers it: a record it lacks is said to be
+ * missing there (`placedIn`, src/domain/Place.ts), not in the folder.
+ */
+export const placedRefusals = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | PgStore> =>
+  Effect.catchAll(self, (e) => Effect.flatMap(PgStoreTag, (store) => Effect.fail(placedIn(store.config.dossier)(e))))
+
+/** `placedIn` for the shared dossier whose store `context` holds (the MCP server's services). */
+export const refusalIn = (context: Context.Context<never>): <E>(error: E) => E =>
+  placedIn(Context.unsafeGet(context, PgStoreTag).config.dossier)
+
 /** The command's work over the shared dossier the folder `workdir` is bound to. */
 export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promise<AnyWork> => {
   const group = GROUPS[spec.path[0] ?? ""]
@@ -76,7 +90,7 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
   const refresh = writes(spec.path.join("_"))
   return group().then((g) =>
     work({
-      effect: refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect,
+      effect: placedRefusals(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),
       // A read-only command connects as a reader: it sends no write, not even the schema's.
       layer: g.layer(workdir, refresh ? "write" : "read"),
       human: w.human,

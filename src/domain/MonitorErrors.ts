@@ -1,18 +1,23 @@
 import * as Schema from "effect/Schema"
+import { placeOf } from "./Place.js"
 
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
-  subscriptionId: Schema.String
+  subscriptionId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No subscription '${this.subscriptionId}'.`
+    return `No subscription '${this.subscriptionId}' in ${placeOf(this.dossier)}.`
   }
 }
 
 export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {
-  runId: Schema.String
+  runId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No run '${this.runId}'.`
+    return `No run '${this.runId}' in ${placeOf(this.dossier)}.`
   }
 }
 

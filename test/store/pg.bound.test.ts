@@ -405,6 +405,54 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
   )
 
   it(
+    "a record the shared dossier lacks is refused naming the shared dossier, not the folder (CLI and MCP)",
+    async () => {
+      const dir = bind("unknown", "looked-up-here")
+      const EXECUTION = "x-20261208T100000-0123abcd"
+      const lookups: ReadonlyArray<readonly [ReadonlyArray<string>, string, string, Record<string, unknown>]> = [
+        [["journal", "inspect", "--study", "nope"], "StudyNotFound", "journal_inspect", { study: "nope" }],
+        [["grant", "show", "--grant", "nope"], "GrantNotFound", "grant_show", { grant: "nope" }],
+        [["exec", "show", "--execution", EXECUTION], "ExecutionNotFound", "exec_show", { execution: EXECUTION }],
+        [["monitor", "show", "--subscription", "nope"], "SubscriptionNotFound", "monitor_show", {
+          subscription: "nope"
+        }],
+        [["monitor", "show", "--run", "nope.w3"], "RunNotFound", "monitor_show", { run: "nope.w3" }],
+        [
+          ["plan", "checkpoint", "--input", putInput(dir, "cp.json", { nextAction: "n" }), "--expected", "1"],
+          "NoPlan",
+          "plan_checkpoint",
+          { input: { nextAction: "n" }, expected: 1 }
+        ]
+      ]
+      const named = (error: { message: string }, what: string) => {
+        expect(error.message, what).toContain("the shared dossier 'looked-up-here'")
+        expect(error.message, what).not.toMatch(/work folder|research-events\.jsonl/)
+      }
+      for (const [args, tag] of lookups) {
+        const r = runCli([...args, "--workdir", dir, "--json"])
+        named(refused(r, tag), args.join(" "))
+        expect(r.json.error.dossier).toBe("looked-up-here")
+      }
+      const server = await connect(dir)
+      try {
+        for (const [, tag, tool, input] of lookups) {
+          const r = await server.call(tool, input)
+          expect({ isError: r.isError, tag: r.body?.error?._tag }, tool + r.text).toEqual({ isError: true, tag })
+          named(r.body.error, tool)
+        }
+      } finally {
+        await server.client.close()
+      }
+      // A plain folder still says where it looked: the folder, without a dossier.
+      const plain = tempWorkdir("dossier-unknown-plain-")
+      const r = runCli(["grant", "show", "--grant", "nope", "--workdir", plain, "--json"])
+      expect(refused(r, "GrantNotFound").message).toContain("in this work folder")
+      expect(r.json.error.dossier).toBeUndefined()
+    },
+    60_000
+  )
+
+  it(
     "journal rebuild, recover-tail and import in a bound folder are a UsageError (CLI and MCP), never a defect",
     async () => {
       const dir = bind("folder-only", "folder-only")
