@@ -334,6 +334,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint: "A newer dossier migrated the store's schema: upgrade dossier on this host to a version that knows it."
+  },
+  BindingRefused: {
+    retryable: false,
+    area: "store",
+    hint:
+      "Without `dossier`: bind the folder first (`dossier init --store <postgres-url> --dossier <name>`). With it: run the command in a plain copy of the shared dossier (`dossier export --to <dir>`)."
   }
 }
 

@@ -39,5 +39,24 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
   }
 }
 
-export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew] as const
+/**
+ * A command the folder's binding does not allow: `pull` in a folder bound to no shared dossier
+ * (`dossier` null), or a command that works on a plain folder's files (`journal rebuild`,
+ * `recover-tail`, `import`) in a folder bound to one. The command line is well-formed; the
+ * folder's state refuses it (exit 1), and nothing is read or written.
+ */
+export class BindingRefused extends Schema.TaggedError<BindingRefused>()("BindingRefused", {
+  /** The command refused, as typed after `dossier` (`pull`, `journal rebuild`). */
+  command: Schema.String,
+  /** The shared dossier the folder is bound to; null: it is bound to none. */
+  dossier: Schema.NullOr(Schema.String)
+}) {
+  override get message() {
+    return this.dossier === null
+      ? `\`dossier ${this.command}\` needs a folder bound to a shared dossier, and this one is bound to none.`
+      : `\`dossier ${this.command}\` works on a plain folder's files, and this folder is bound to the shared dossier '${this.dossier}'.`
+  }
+}
+
+export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused] as const
 export type StoreError = InstanceType<(typeof StoreErrors)[number]>

@@ -129,7 +129,12 @@ describe("export of an unbound folder", () => {
   it("pull and store status in an unbound folder", () => {
     const dir = tempWorkdir()
     expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })
-    refused(runCli(["pull", "--workdir", dir, "--json"]), "UsageError")
+    // A well-formed command line the folder's state refuses: a typed refusal, exit 1, not a usage error.
+    const r = runCli(["pull", "--workdir", dir, "--json"])
+    expect(r.code).toBe(1)
+    expect(refused(r, "BindingRefused")).toMatchObject({ command: "pull", dossier: null, retryable: false })
+    expect(r.json.error.hint).toContain("dossier init --store")
+    expect(fs.readdirSync(dir)).toEqual([])
   })
 })
 

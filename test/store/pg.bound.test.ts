@@ -453,7 +453,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
   )
 
   it(
-    "journal rebuild, recover-tail and import in a bound folder are a UsageError (CLI and MCP), never a defect",
+    "journal rebuild, recover-tail and import in a bound folder are BindingRefused, exit 1 (CLI and MCP), never a defect",
     async () => {
       const dir = bind("folder-only", "folder-only")
       ok(runCli([
@@ -470,8 +470,12 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       const before = fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))
       for (const command of ["rebuild", "recover-tail", "import"]) {
         const r = runCli(["journal", command, "--study", "s", "--workdir", dir, "--json"])
-        expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({ code: 2, tag: "UsageError" })
-        expect(r.json.error.message).toContain("dossier export --to")
+        expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
+          code: 1,
+          tag: "BindingRefused"
+        })
+        expect(r.json.error).toMatchObject({ command: `journal ${command}`, dossier: "folder-only", retryable: false })
+        expect(r.json.error.hint).toContain("dossier export --to")
       }
       expect(fs.existsSync(path.join(dir, "research/s/manifest.json"))).toBe(false)
       expect(fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))).toEqual(before)
@@ -481,8 +485,9 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
           const r = await server.call(tool, { study: "s" })
           expect({ isError: r.isError, tag: r.body?.error?._tag }, tool + r.text).toEqual({
             isError: true,
-            tag: "UsageError"
+            tag: "BindingRefused"
           })
+          expect(r.body.error.dossier).toBe("folder-only")
         }
       } finally {
         await server.client.close()
