@@ -339,7 +339,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "Without `dossier`: bind the folder first (`dossier init --store <postgres-url> --dossier <name>`). With it: run the command in a plain copy of the shared dossier (`dossier export --to <dir>`)."
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only."
   }
 }
 

@@ -137,7 +137,8 @@ const plainFolderOnly = (workdir: string, command: string) =>
       (text) =>
         Effect.fail(Either.match(parseBinding(text), {
           onLeft: (invalid) => invalid,
-          onRight: (b) => new BindingRefused({ command: `journal ${command}`, dossier: b.dossier })
+          onRight: (b) =>
+            new BindingRefused({ command: `journal ${command}`, dossier: b.dossier, reason: "plain-folder" })
         }))
     )
     : Effect.void

@@ -214,7 +214,9 @@ export const pull = (o: { readonly workdir: string }) =>
   work({
     effect: Effect.gen(function*() {
       const binding = yield* bound
-      if (Option.isNone(binding)) return yield* new BindingRefused({ command: "pull", dossier: null })
+      if (Option.isNone(binding)) {
+        return yield* new BindingRefused({ command: "pull", dossier: null, reason: "unbound" })
+      }
       const b = binding.value
       const files = yield* FileStore
       const here = yield* folderSideHere

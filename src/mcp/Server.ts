@@ -173,7 +173,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     // each writing call refreshes the folder's view; an unbound one never loads the driver.
     let services: Context.Context<CommandServices>
     let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
-    let refusal: ((error: CommandFailure) => CommandFailure) | undefined
+    let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
     const bound = isBoundFolder(options.dir)
     if (bound) {
       const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))

@@ -235,7 +235,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
   )
 
   it(
-    "read-only commands work under a role with SELECT only; a writing one is refused, retryable, and changes nothing",
+    "read-only commands work under a role with SELECT only; a writing one is BindingRefused (not retryable) and changes nothing",
     async () => {
       const a = bind("ro-a", "read-only")
       ok(runCli([
@@ -300,8 +300,29 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         r,
         "--json"
       ])
-      expect(refused(write, "StoreUnavailable")).toMatchObject({ retryable: true })
-      expect(write.json.error.reason).toContain("42501")
+      // Running it again never helps: a typed refusal that says the role may not, not StoreUnavailable.
+      expect(refused(write, "BindingRefused")).toMatchObject({
+        retryable: false,
+        reason: "privilege",
+        command: "journal append",
+        dossier: "read-only"
+      })
+      expect(write.json.error.message).toContain("may not run `dossier journal append`")
+      expect(write.json.error.message).not.toMatch(/unavailable|unreachable/i)
+      const server = await connect(r)
+      try {
+        const call = await server.call("journal_append", {
+          study: "s",
+          input: { id: "c3", type: "candidate_created", candidate: { id: "cand-c", title: "C" } }
+        })
+        expect({ isError: call.isError, tag: call.body?.error?._tag }, call.text).toEqual({
+          isError: true,
+          tag: "BindingRefused"
+        })
+        expect(call.body.error).toMatchObject({ reason: "privilege", retryable: false, dossier: "read-only" })
+      } finally {
+        await server.client.close()
+      }
       const after = await adminQuery(
         db.url,
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
@@ -310,7 +331,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
 
       // A folder bound to a dossier the store does not hold yet: its read-only commands read an
       // empty dossier and create nothing (before, they connected as a writer and created its row,
-      // which this role may not: StoreUnavailable 42501).
+      // which this role may not).
       const fresh = boundAs("dossier-bound-reader-new-", url, "not-yet")
       const readFresh = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", fresh, "--json"]))
       expect(readFresh(["plan", "inspect"]).state).toBe("none")
