@@ -15,15 +15,20 @@
  * (which reads nothing) and `mcp` (which binds its services itself) run as they are
  * (`runsOnStore`, ./Cwd.ts).
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
+import { placedIn } from "../domain/Place.js"
+import { BindingRefused, StoreUnavailable } from "../domain/StoreErrors.js"
 import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
+import { PRIVILEGE_REASON } from "../layers/postgres/PgErrors.js"
+import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
 import type { CommandSpec } from "./Spec.js"
 import { TOOL_HINTS } from "./ToolHints.js"
-import { type AnyWork, work } from "./Work.js"
+import { type AnyWork, type CommandFailure, work } from "./Work.js"
 
 /** A command group's services over the store (each module's `layer`). */
 interface BoundGroup {
@@ -68,6 +73,29 @@ export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, n
         })
   )
 
+/**
+ * A refusal of the command `path` as the shared dossier `dossier` answers it: a record it lacks is
+ * said to be missing there (`placedIn`, src/domain/Place.ts), not in the folder; a statement the
+ * server refused for the role's privileges (SQLSTATE 42501: a read-only role and a writing
+ * command) is `BindingRefused` (reason `privilege`, not retryable), not `StoreUnavailable`.
+ */
+export const boundRefusal = (dossier: string, path: ReadonlyArray<string>) => <E>(e: E): E | BindingRefused =>
+  e instanceof StoreUnavailable && e.reason === PRIVILEGE_REASON
+    ? new BindingRefused({ command: path.join(" "), dossier, reason: "privilege" })
+    : placedIn(dossier)(e)
+
+const boundRefusals =
+  (path: ReadonlyArray<string>) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | BindingRefused, R | PgStore> =>
+    Effect.catchAll(
+      self,
+      (e) => Effect.flatMap(PgStoreTag, (store) => Effect.fail(boundRefusal(store.config.dossier, path)(e)))
+    )
+
+/** `boundRefusal` for the shared dossier whose store `context` holds (the MCP server's services). */
+export const refusalIn = (context: Context.Context<never>) => (error: CommandFailure, path: ReadonlyArray<string>) =>
+  boundRefusal(Context.unsafeGet(context, PgStoreTag).config.dossier, path)(error)
+
 /** The command's work over the shared dossier the folder `workdir` is bound to. */
 export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promise<AnyWork> => {
   const group = GROUPS[spec.path[0] ?? ""]
@@ -76,7 +104,7 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
   const refresh = writes(spec.path.join("_"))
   return group().then((g) =>
     work({
-      effect: refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect,
+      effect: boundRefusals(spec.path)(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),
       // A read-only command connects as a reader: it sends no write, not even the schema's.
       layer: g.layer(workdir, refresh ? "write" : "read"),
       human: w.human,

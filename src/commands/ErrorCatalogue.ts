@@ -220,7 +220,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   DigestMismatch: {
     retryable: false,
     area: "common",
-    hint: "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values."
+    hint:
+      "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values; a file edited since a record registered it (`init --store` imports only registered bytes): restore those bytes, or register the new ones (a checkpoint, a journal event) first."
   },
   MissingUnits: { retryable: false, area: "monitor", hint: "List every frozen unit of the run." },
   CitationNotFound: {
@@ -334,6 +335,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint: "A newer dossier migrated the store's schema: upgrade dossier on this host to a version that knows it."
+  },
+  BindingRefused: {
+    retryable: false,
+    area: "store",
+    hint:
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only."
   }
 }
 

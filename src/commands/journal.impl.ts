@@ -2,10 +2,12 @@
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { UsageError } from "../domain/CliErrors.js"
 import { type AppendInput, checkStudyId } from "../domain/Journal.js"
 import { type InspectResult, type StudyRow } from "../domain/JournalOutput.js"
+import { parseBinding, STORE_FILE } from "../domain/StoreBinding.js"
+import { BindingRefused } from "../domain/StoreErrors.js"
 import { JournalLayer } from "../layers/JournalLayer.js"
+import { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
 import { isBoundFolder } from "./Cwd.js"
@@ -125,16 +127,19 @@ export const inspect = (o: Common & { readonly verify: boolean }) =>
 /**
  * `rebuild`, `recover-tail` and `import` work on the journal file of a plain folder (the
  * JournalFolder service); a bound folder's journal is the shared dossier's, which has none of
- * them yet (docs/store.md, "What is not done"): a refusal that says where they run, before
- * anything is read or written.
+ * them yet (docs/store.md, "What is not done"): `BindingRefused` naming the dossier (exit 1: the
+ * command line is well-formed, the folder's state refuses it), before anything is read or written.
  */
 const plainFolderOnly = (workdir: string, command: string) =>
   isBoundFolder(workdir)
-    ? Effect.fail(
-      new UsageError({
-        detail:
-          `journal ${command} is not available in a folder bound to a shared dossier: run it in a plain copy (dossier export --to <dir>)`
-      })
+    ? Effect.flatMap(
+      Effect.flatMap(FileStore, (files) => files.readText(STORE_FILE, { maxBytes: 64 * 1024 })),
+      (text) =>
+        Effect.fail(Either.match(parseBinding(text), {
+          onLeft: (invalid) => invalid,
+          onRight: (b) =>
+            new BindingRefused({ command: `journal ${command}`, dossier: b.dossier, reason: "plain-folder" })
+        }))
     )
     : Effect.void
 

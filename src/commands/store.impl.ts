@@ -11,7 +11,7 @@ import * as path from "node:path"
 import { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
-import { StoreConflict } from "../domain/StoreErrors.js"
+import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
 import type { Divergence } from "../domain/StoreTransfer.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
@@ -35,9 +35,6 @@ import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
 import { work } from "./Work.js"
-
-const NOT_BOUND =
-  "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
 
 const bound = Effect.flatMap(FileStore, readBinding)
 
@@ -217,7 +214,9 @@ export const pull = (o: { readonly workdir: string }) =>
   work({
     effect: Effect.gen(function*() {
       const binding = yield* bound
-      if (Option.isNone(binding)) return yield* new UsageError({ detail: NOT_BOUND })
+      if (Option.isNone(binding)) {
+        return yield* new BindingRefused({ command: "pull", dossier: null, reason: "unbound" })
+      }
       const b = binding.value
       const files = yield* FileStore
       const here = yield* folderSideHere

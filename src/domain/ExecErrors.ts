@@ -1,11 +1,14 @@
 /** Refusals of grants and confined execution (`dossier grant …`, `dossier exec`). */
 import * as Schema from "effect/Schema"
+import { placeOf } from "./Place.js"
 
 export class GrantNotFound extends Schema.TaggedError<GrantNotFound>()("GrantNotFound", {
-  grantId: Schema.String
+  grantId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No grant '${this.grantId}' in this work folder.`
+    return `No grant '${this.grantId}' in ${placeOf(this.dossier)}.`
   }
 }
 
@@ -136,10 +139,12 @@ export class BudgetExceeded extends Schema.TaggedError<BudgetExceeded>()("Budget
 }
 
 export class ExecutionNotFound extends Schema.TaggedError<ExecutionNotFound>()("ExecutionNotFound", {
-  executionId: Schema.String
+  executionId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No execution '${this.executionId}' in this work folder.`
+    return `No execution '${this.executionId}' in ${placeOf(this.dossier)}.`
   }
 }
 

@@ -68,10 +68,14 @@ export class InvalidManifest extends Schema.TaggedError<InvalidManifest>()("Inva
 }
 
 export class StudyNotFound extends Schema.TaggedError<StudyNotFound>()("StudyNotFound", {
-  study: Schema.String
+  study: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No study '${this.study}': research/${this.study}/research-events.jsonl does not exist.`
+    return this.dossier === undefined
+      ? `No study '${this.study}': research/${this.study}/research-events.jsonl does not exist.`
+      : `No study '${this.study}' in the shared dossier '${this.dossier}'.`
   }
 }
 

@@ -1,18 +1,23 @@
 import * as Schema from "effect/Schema"
+import { placeOf } from "./Place.js"
 
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
-  subscriptionId: Schema.String
+  subscriptionId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No subscription '${this.subscriptionId}'.`
+    return `No subscription '${this.subscriptionId}' in ${placeOf(this.dossier)}.`
   }
 }
 
 export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", {
-  runId: Schema.String
+  runId: Schema.String,
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `No run '${this.runId}'.`
+    return `No run '${this.runId}' in ${placeOf(this.dossier)}.`
   }
 }
 
@@ -105,7 +110,7 @@ export class DigestMismatch extends Schema.TaggedError<DigestMismatch>()("Digest
     const sizes = / bytes$/.test(this.expected) && this.actual.endsWith(" bytes")
     return sizes
       ? `'${this.path}' has ${this.actual}, not the ${this.expected.slice(0, -" bytes".length)} given.`
-      : `'${this.path}' does not have the SHA-256 given.`
+      : `'${this.path}' does not have the SHA-256 given or recorded for it.`
   }
 }
 

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { placeOf } from "./Place.js"
 
 export class CorruptPlan extends Schema.TaggedError<CorruptPlan>()("CorruptPlan", {
   reason: Schema.String
@@ -33,9 +34,12 @@ export class UnregisteredDependency extends Schema.TaggedError<UnregisteredDepen
   }
 }
 
-export class NoPlan extends Schema.TaggedError<NoPlan>()("NoPlan", {}) {
+export class NoPlan extends Schema.TaggedError<NoPlan>()("NoPlan", {
+  /** The shared dossier searched, in a folder bound to a store (docs/store.md); absent in a plain folder. */
+  dossier: Schema.optional(Schema.String)
+}) {
   override get message() {
-    return "There is no plan in this work folder yet; start one first."
+    return `There is no plan in ${placeOf(this.dossier)} yet; start one first.`
   }
 }
 

@@ -39,5 +39,31 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
   }
 }
 
-export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew] as const
+/**
+ * A command the folder's binding does not allow (`reason`): `unbound`, `pull` in a folder bound to
+ * no shared dossier (`dossier` null); `plain-folder`, a command that works on a plain folder's
+ * files (`journal rebuild`, `recover-tail`, `import`) in a folder bound to one; `privilege`, a
+ * command the role the binding connects as may not run (SQLSTATE 42501: a role with SELECT only
+ * and a writing command). The command line is well-formed; the binding refuses it (exit 1), and
+ * nothing was changed. Running it again unchanged never succeeds.
+ */
+export class BindingRefused extends Schema.TaggedError<BindingRefused>()("BindingRefused", {
+  /** The command refused, as typed after `dossier` (`pull`, `journal rebuild`). */
+  command: Schema.String,
+  /** The shared dossier the folder is bound to; null: it is bound to none. */
+  dossier: Schema.NullOr(Schema.String),
+  reason: Schema.Literal("unbound", "plain-folder", "privilege")
+}) {
+  override get message() {
+    const command = `\`dossier ${this.command}\``
+    if (this.reason === "privilege") {
+      return `The role this folder connects as may not run ${command} on the shared dossier '${this.dossier}' (it lacks a privilege, SQLSTATE 42501, as a read-only role lacks the right to write); nothing was changed.`
+    }
+    return this.dossier === null
+      ? `${command} needs a folder bound to a shared dossier, and this one is bound to none.`
+      : `${command} works on a plain folder's files, and this folder is bound to the shared dossier '${this.dossier}'.`
+  }
+}
+
+export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused] as const
 export type StoreError = InstanceType<(typeof StoreErrors)[number]>

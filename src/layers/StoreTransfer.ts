@@ -34,12 +34,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { canonicalDigest, sha256Hex } from "../domain/Canonical.js"
-import type { IoError, WorkdirNotFound } from "../domain/Errors.js"
+import { EditedRetainedFile, type IoError, type WorkdirNotFound } from "../domain/Errors.js"
 import { executionPaths, type ExecutionRecord } from "../domain/Execution.js"
 import type { GrantEvent, StoredGrant } from "../domain/Grant.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { JournalEvent } from "../domain/Journal.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
+import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
 import { PLAN_LIMITS } from "../domain/Plan.js"
 import {
@@ -76,7 +77,9 @@ export interface StoreSide {
   readonly lock: LockShape
   /**
    * Bytes the side keeps by their SHA-256 besides its files (a shared store's content), read when
-   * a registered file is not among `files`; absent: the files are all there is.
+   * a registered file is not among `files`; absent: the files are all there is. A destination
+   * that has it takes a file only under the digest its record names (`DigestMismatch`, or
+   * `EditedRetainedFile` for a capture's file, otherwise).
    */
   readonly content?: (sha256: string) => Effect.Effect<Option.Option<Uint8Array>, IoError>
 }
@@ -234,6 +237,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       const kept: Array<string> = []
       const missing: Array<string> = []
       let same = 0
+      const retainedPaths = new Set(retainedFiles(source.captures).map((f) => f.path))
       const digestOf = new Map(
         [...retainedFiles(source.captures), ...named].filter((f) => f.sha256 != null).map((f) => [f.path, f.sha256])
       )
@@ -252,6 +256,17 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         if (Option.isNone(data)) {
           missing.push(path)
           continue
+        }
+        // A destination that keeps bytes by their SHA-256 (a shared store: `init --store`'s import)
+        // never takes a file under a digest it does not have: a retained or registered file edited
+        // since its record was made is refused, naming it, before anything is written.
+        if (to.content !== undefined && sha256 != null) {
+          const actual = sha256Hex(data.value)
+          if (actual !== sha256) {
+            return yield* retainedPaths.has(path)
+              ? new EditedRetainedFile({ path, expected: sha256, actual })
+              : new DigestMismatch({ path, expected: sha256, actual })
+          }
         }
         const there = yield* compareAt(to.files, path, data.value)
         if (there === "other") kept.push(path)

@@ -173,6 +173,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     // each writing call refreshes the folder's view; an unbound one never loads the driver.
     let services: Context.Context<CommandServices>
     let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
+    let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
     const bound = isBoundFolder(options.dir)
     if (bound) {
       const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
@@ -180,6 +181,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       const context = yield* Layer.build(CommandsBound(options.dir))
       services = context
       afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)
+      refusal = boundCommands.refusalIn(context)
     } else {
       services = yield* Layer.build(CommandsLive(options.dir))
     }
@@ -195,6 +197,7 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       schemas: allSchemas(),
       services,
       ...(afterWrite === undefined ? {} : { afterWrite }),
+      ...(refusal === undefined ? {} : { refusal }),
       ...(options.select === undefined ? {} : { select: options.select })
     })
     // A bound folder's journals are the store's rows, not files of the folder.

@@ -154,6 +154,12 @@ export interface ToolsOptions {
    * src/commands/Bound.ts).
    */
   readonly afterWrite?: (path: ReadonlyArray<string>) => Effect.Effect<void>
+  /**
+   * A call's refusal as the services answer it, with its command's path (in a bound folder: a
+   * record the shared dossier lacks is said to be missing there, a role's missing privilege is
+   * `BindingRefused`, src/commands/Bound.ts); default: as it is.
+   */
+  readonly refusal?: (error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure
   readonly select?: ToolSelection
   /** Hints by tool name (default: ./ToolHints.ts). */
   readonly hints?: Readonly<Record<string, ToolHints>>
@@ -177,6 +183,7 @@ const call =
           Effect.flatMap((w) =>
             Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
           ),
+          Effect.mapError((e) => (options.refusal === undefined ? e : options.refusal(e, spec.path))),
           Effect.tap(() => (writes && options.afterWrite !== undefined ? options.afterWrite(spec.path) : Effect.void)),
           Effect.matchCauseEffect({
             onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),

@@ -129,7 +129,12 @@ describe("export of an unbound folder", () => {
   it("pull and store status in an unbound folder", () => {
     const dir = tempWorkdir()
     expect(ok(runCli(["store", "status", "--workdir", dir, "--json"]))).toEqual({ ok: true, bound: false, store: null })
-    refused(runCli(["pull", "--workdir", dir, "--json"]), "UsageError")
+    // A well-formed command line the folder's state refuses: a typed refusal, exit 1, not a usage error.
+    const r = runCli(["pull", "--workdir", dir, "--json"])
+    expect(r.code).toBe(1)
+    expect(refused(r, "BindingRefused")).toMatchObject({ command: "pull", dossier: null, retryable: false })
+    expect(r.json.error.hint).toContain("dossier init --store")
+    expect(fs.readdirSync(dir)).toEqual([])
   })
 })
 
@@ -451,6 +456,48 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
     refused(runCli(["init", "--store", db.url, "--workdir", dir, "--json"]), "UsageError")
     expect(fs.existsSync(storeFile(dir))).toBe(false)
   })
+
+  it(
+    "refuses to import a registered file edited since it was registered (DigestMismatch naming it), and stores nothing",
+    async () => {
+      const dir = planned("dossier-bind-edited-", "Edited output")
+      fs.mkdirSync(path.join(dir, "research/results"), { recursive: true })
+      fs.writeFileSync(path.join(dir, "research/results/r.md"), "Result: X beats Y.\n")
+      ok(runCli([
+        "plan",
+        "checkpoint",
+        "--workdir",
+        dir,
+        "--input",
+        putInput(dir, "cp.json", {
+          completedSteps: [{ id: "s1", summary: "wrote the result" }],
+          outputs: [{ path: "research/results/r.md", dependsOn: [] }],
+          nextAction: "import"
+        }),
+        "--expected",
+        "1",
+        "--json"
+      ]))
+      const registered = ok(runCli(["plan", "inspect", "--workdir", dir, "--json"]))
+      expect(JSON.stringify(registered)).toContain("research/results/r.md")
+      fs.writeFileSync(path.join(dir, "research/results/r.md"), "Result: Y beats X, edited afterwards.\n")
+      const before = snapshot(dir)
+      const r = runCli(["init", "--store", db.url, "--dossier", "edited", "--workdir", dir, "--json"])
+      const error = refused(r, "DigestMismatch")
+      expect(r.code).toBe(1)
+      expect(error).toMatchObject({ path: "research/results/r.md", retryable: false })
+      expect(error.actual).not.toBe(error.expected)
+      expect(error.message).toContain("research/results/r.md")
+      expect(snapshot(dir)).toEqual(before)
+      const stored = await adminQuery(
+        db.url,
+        "SELECT (SELECT count(*)::int FROM dossier.records WHERE dossier = 'edited') AS records, " +
+          "(SELECT count(*)::int FROM dossier.content WHERE dossier = 'edited') AS content"
+      )
+      expect(stored.rows).toEqual([{ records: 0, content: 0 }])
+    },
+    60_000
+  )
 
   it("an unreachable server is StoreUnavailable, retryable, with no password and no binding written", async () => {
     const port = await freePort()

@@ -235,7 +235,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
   )
 
   it(
-    "read-only commands work under a role with SELECT only; a writing one is refused, retryable, and changes nothing",
+    "read-only commands work under a role with SELECT only; a writing one is BindingRefused (not retryable) and changes nothing",
     async () => {
       const a = bind("ro-a", "read-only")
       ok(runCli([
@@ -300,8 +300,29 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         r,
         "--json"
       ])
-      expect(refused(write, "StoreUnavailable")).toMatchObject({ retryable: true })
-      expect(write.json.error.reason).toContain("42501")
+      // Running it again never helps: a typed refusal that says the role may not, not StoreUnavailable.
+      expect(refused(write, "BindingRefused")).toMatchObject({
+        retryable: false,
+        reason: "privilege",
+        command: "journal append",
+        dossier: "read-only"
+      })
+      expect(write.json.error.message).toContain("may not run `dossier journal append`")
+      expect(write.json.error.message).not.toMatch(/unavailable|unreachable/i)
+      const server = await connect(r)
+      try {
+        const call = await server.call("journal_append", {
+          study: "s",
+          input: { id: "c3", type: "candidate_created", candidate: { id: "cand-c", title: "C" } }
+        })
+        expect({ isError: call.isError, tag: call.body?.error?._tag }, call.text).toEqual({
+          isError: true,
+          tag: "BindingRefused"
+        })
+        expect(call.body.error).toMatchObject({ reason: "privilege", retryable: false, dossier: "read-only" })
+      } finally {
+        await server.client.close()
+      }
       const after = await adminQuery(
         db.url,
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
@@ -310,7 +331,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
 
       // A folder bound to a dossier the store does not hold yet: its read-only commands read an
       // empty dossier and create nothing (before, they connected as a writer and created its row,
-      // which this role may not: StoreUnavailable 42501).
+      // which this role may not).
       const fresh = boundAs("dossier-bound-reader-new-", url, "not-yet")
       const readFresh = (args: ReadonlyArray<string>) => ok(runCli([...args, "--workdir", fresh, "--json"]))
       expect(readFresh(["plan", "inspect"]).state).toBe("none")
@@ -405,7 +426,55 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
   )
 
   it(
-    "journal rebuild, recover-tail and import in a bound folder are a UsageError (CLI and MCP), never a defect",
+    "a record the shared dossier lacks is refused naming the shared dossier, not the folder (CLI and MCP)",
+    async () => {
+      const dir = bind("unknown", "looked-up-here")
+      const EXECUTION = "x-20261208T100000-0123abcd"
+      const lookups: ReadonlyArray<readonly [ReadonlyArray<string>, string, string, Record<string, unknown>]> = [
+        [["journal", "inspect", "--study", "nope"], "StudyNotFound", "journal_inspect", { study: "nope" }],
+        [["grant", "show", "--grant", "nope"], "GrantNotFound", "grant_show", { grant: "nope" }],
+        [["exec", "show", "--execution", EXECUTION], "ExecutionNotFound", "exec_show", { execution: EXECUTION }],
+        [["monitor", "show", "--subscription", "nope"], "SubscriptionNotFound", "monitor_show", {
+          subscription: "nope"
+        }],
+        [["monitor", "show", "--run", "nope.w3"], "RunNotFound", "monitor_show", { run: "nope.w3" }],
+        [
+          ["plan", "checkpoint", "--input", putInput(dir, "cp.json", { nextAction: "n" }), "--expected", "1"],
+          "NoPlan",
+          "plan_checkpoint",
+          { input: { nextAction: "n" }, expected: 1 }
+        ]
+      ]
+      const named = (error: { message: string }, what: string) => {
+        expect(error.message, what).toContain("the shared dossier 'looked-up-here'")
+        expect(error.message, what).not.toMatch(/work folder|research-events\.jsonl/)
+      }
+      for (const [args, tag] of lookups) {
+        const r = runCli([...args, "--workdir", dir, "--json"])
+        named(refused(r, tag), args.join(" "))
+        expect(r.json.error.dossier).toBe("looked-up-here")
+      }
+      const server = await connect(dir)
+      try {
+        for (const [, tag, tool, input] of lookups) {
+          const r = await server.call(tool, input)
+          expect({ isError: r.isError, tag: r.body?.error?._tag }, tool + r.text).toEqual({ isError: true, tag })
+          named(r.body.error, tool)
+        }
+      } finally {
+        await server.client.close()
+      }
+      // A plain folder still says where it looked: the folder, without a dossier.
+      const plain = tempWorkdir("dossier-unknown-plain-")
+      const r = runCli(["grant", "show", "--grant", "nope", "--workdir", plain, "--json"])
+      expect(refused(r, "GrantNotFound").message).toContain("in this work folder")
+      expect(r.json.error.dossier).toBeUndefined()
+    },
+    60_000
+  )
+
+  it(
+    "journal rebuild, recover-tail and import in a bound folder are BindingRefused, exit 1 (CLI and MCP), never a defect",
     async () => {
       const dir = bind("folder-only", "folder-only")
       ok(runCli([
@@ -422,8 +491,12 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       const before = fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))
       for (const command of ["rebuild", "recover-tail", "import"]) {
         const r = runCli(["journal", command, "--study", "s", "--workdir", dir, "--json"])
-        expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({ code: 2, tag: "UsageError" })
-        expect(r.json.error.message).toContain("dossier export --to")
+        expect({ code: r.code, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
+          code: 1,
+          tag: "BindingRefused"
+        })
+        expect(r.json.error).toMatchObject({ command: `journal ${command}`, dossier: "folder-only", retryable: false })
+        expect(r.json.error.hint).toContain("dossier export --to")
       }
       expect(fs.existsSync(path.join(dir, "research/s/manifest.json"))).toBe(false)
       expect(fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"))).toEqual(before)
@@ -433,8 +506,9 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
           const r = await server.call(tool, { study: "s" })
           expect({ isError: r.isError, tag: r.body?.error?._tag }, tool + r.text).toEqual({
             isError: true,
-            tag: "UsageError"
+            tag: "BindingRefused"
           })
+          expect(r.body.error.dossier).toBe("folder-only")
         }
       } finally {
         await server.client.close()

@@ -38,6 +38,13 @@ const socketReasons: Record<string, string> = {
   ENOENT: "the server's socket does not exist (not running)"
 }
 
+/**
+ * The reason of a statement the server refused for the role's privileges (SQLSTATE 42501): a
+ * bound folder's command answers `BindingRefused` for it (src/commands/Bound.ts), since running
+ * it again unchanged never succeeds.
+ */
+export const PRIVILEGE_REASON = "the role lacks a privilege this command needs (SQLSTATE 42501)"
+
 /** The SQLSTATEs that say the server cannot serve now (classes 08, 53, 57, 58 and a few more). */
 const sqlStateReason = (code: string): string | undefined => {
   if (code === "57014") return "the server did not finish the statement in time (statement_timeout)"
@@ -50,7 +57,7 @@ const sqlStateReason = (code: string): string | undefined => {
     return `the server refused the credentials (SQLSTATE ${code}): check the user and PGPASSWORD or ~/.pgpass`
   }
   if (code === "3D000") return "the database does not exist on the server"
-  if (code === "42501") return "the role lacks a privilege this command needs (SQLSTATE 42501)"
+  if (code === "42501") return PRIVILEGE_REASON
   if (code.startsWith("08")) return `the connection failed (SQLSTATE ${code})`
   if (code.startsWith("53")) return `the server is out of resources (SQLSTATE ${code})`
   if (code.startsWith("57") || code.startsWith("58")) return `the server could not serve the command (SQLSTATE ${code})`
