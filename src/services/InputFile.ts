@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { decodeWith, parseJson } from "../domain/Decode.js"
+import { decodeWith, parseJsonBytes } from "../domain/Decode.js"
 import {
   type FileNotFound,
   InputOutsideWorkdir,
@@ -119,8 +119,8 @@ export const readJsonFile = <A, I>(
 ): Effect.Effect<A, InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded, FileStore> =>
   Effect.gen(function*() {
     const store = yield* FileStore
-    const text = yield* store.readText(rel, { maxBytes })
-    const json = yield* parseJson(text)
+    const bytes = yield* store.read(rel, { maxBytes })
+    const json = yield* parseJsonBytes(bytes)
     return yield* decodeWith(schema)(json)
   })
 
@@ -156,7 +156,7 @@ export const readInput = <A, I>(
     return Effect.gen(function*() {
       const { bytes, total } = yield* readStdin(MAX_INPUT_BYTES)
       if (total > MAX_INPUT_BYTES) return yield* new InputTooLarge({ path: "-", max: MAX_INPUT_BYTES, actual: total })
-      const json = yield* parseJson(Buffer.from(bytes).toString("utf8"))
+      const json = yield* parseJsonBytes(bytes)
       return yield* decodeWith(schema)(json)
     })
   }
