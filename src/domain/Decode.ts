@@ -208,7 +208,7 @@ export const parseJson = (text: string): Either.Either<unknown, InvalidInput> =>
   })
 
 /** The offset of the first byte that does not start or continue a UTF-8 sequence (-1: none). */
-const firstNonUtf8 = (bytes: Uint8Array): number => {
+export const firstNonUtf8 = (bytes: Uint8Array): number => {
   for (let i = 0; i < bytes.length;) {
     const lead = bytes[i]!
     if (lead < 0x80) {

@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { folder, parkedMaturity } from "../gate/support.js"
+import { initialize, raw } from "../mcp/support.js"
 import { type CliResult, leaksNothing, put, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
 const cli = (dir: string, args: ReadonlyArray<string>, input?: string | Uint8Array) =>
@@ -100,5 +101,49 @@ describe("input files are UTF-8, never decoded with replacement characters", () 
     const appended = cli(dir, ["journal", "append", "--study", "s", "--input", "-"], `\ufeff${event}`)
     expect(appended.code, appended.stdout).toBe(0)
     expect(appended.json.appended).toEqual(["e1"])
+  })
+})
+
+describe("MCP messages are UTF-8, never decoded with replacement characters", () => {
+  it("a tools/call whose inline input holds a Latin-1 byte is a parse error under its id; nothing is written", async () => {
+    const dir = tempWorkdir()
+    const s = raw(dir)
+    s.send(initialize(1))
+    await s.next()
+    s.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
+    const call = (id: number, title: string) =>
+      Buffer.from(JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: {
+          name: "journal_append",
+          arguments: {
+            study: "s",
+            input: [{ id: "e1", type: "candidate_created", candidate: { id: "c1", title, params: {} } }]
+          }
+        }
+      }))
+    const line = call(2, "cafX")
+    const offset = line.indexOf("X")
+    line[offset] = 0xe9
+    const before = snapshot(dir)
+    s.send(line)
+    expect(await s.next(10_000)).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: {
+        code: -32700,
+        message: `Parse error: a message is UTF-8 text; the byte at offset ${offset} is not valid UTF-8`
+      }
+    })
+    expect(snapshot(dir)).toEqual(before)
+    // The server goes on serving: the same call in UTF-8 is appended.
+    s.send(call(3, "caf\u00e9"))
+    let answer = await s.next(10_000)
+    while (answer.id !== 3) answer = await s.next(10_000)
+    expect(answer.result.structuredContent).toMatchObject({ ok: true, appended: ["e1"] })
+    expect(fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"), "utf8")).toContain("caf\u00e9")
+    expect((await s.end()).code).toBe(0)
   })
 })
