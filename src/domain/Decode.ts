@@ -258,9 +258,69 @@ export const jsonText = (bytes: Uint8Array): Either.Either<string, InvalidInput>
   )
 }
 
-/** `parseJson` of a file's bytes: `jsonText`, then JSON. */
+interface Frame {
+  /** The names seen so far in an object; undefined in an array. */
+  readonly names: Set<string> | undefined
+  /** The member's name (object) or the element's index (array) being read. */
+  at: string | number
+  /** In an object: the next string is a member's name. */
+  expectName: boolean
+}
+
+/**
+ * The first member name that repeats an earlier one of the same object in valid JSON text, with
+ * its dotted path, or undefined. Names are compared as decoded (`"a"` and `"\u0061"` are one).
+ * No recursion: the text may nest as deep as it likes.
+ */
+export const duplicateName = (text: string): { readonly path: string; readonly name: string } | undefined => {
+  const stack: Array<Frame> = []
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      let j = i + 1
+      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1
+      const top = stack[stack.length - 1]
+      if (top?.names !== undefined && top.expectName) {
+        const raw = text.slice(i, j + 1)
+        const name = raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1)
+        if (top.names.has(name)) {
+          return { path: [...stack.slice(0, -1).map((f) => String(f.at)), name].join("."), name }
+        }
+        top.names.add(name)
+        top.at = name
+        top.expectName = false
+      }
+      i = j
+    } else if (c === 0x7b) stack.push({ names: new Set(), at: "", expectName: true })
+    else if (c === 0x5b) stack.push({ names: undefined, at: 0, expectName: false })
+    else if (c === 0x7d || c === 0x5d) stack.pop()
+    else if (c === 0x2c) {
+      const top = stack[stack.length - 1]!
+      if (top.names !== undefined) top.expectName = true
+      else top.at = (top.at as number) + 1
+    }
+  }
+  return undefined
+}
+
+/**
+ * `parseJson` of a file's bytes: `jsonText`, then JSON, whose member names must be unique in each
+ * object (I-JSON, RFC 7493, which RFC 8785 builds on): `JSON.parse` would keep the last value of
+ * a repeated name and silently drop the others.
+ */
 export const parseJsonBytes = (bytes: Uint8Array): Either.Either<unknown, InvalidInput> =>
-  Either.flatMap(jsonText(bytes), parseJson)
+  Either.flatMap(jsonText(bytes), (text) =>
+    Either.flatMap(parseJson(text), (value) => {
+      const repeated = duplicateName(text)
+      return repeated === undefined ? Either.right(value) : Either.left(
+        new InvalidInput({
+          issues: [{
+            path: repeated.path,
+            message: `the name '${repeated.name}' appears twice in one object; each name may appear once`
+          }]
+        })
+      )
+    }))
 
 /** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */
 export const checkNow = (now: unknown, path = "now"): Either.Either<Date, InvalidInput> =>

@@ -1,11 +1,14 @@
 /**
  * The bytes of a JSON file dossier is given: UTF-8 (RFC 8259), a leading byte-order mark
  * dropped. Bytes that are not UTF-8 are refused naming their offset, never replaced by U+FFFD
- * and stored as text the file did not hold. Through the built CLI, as an agent meets it.
+ * and stored as text the file did not hold; a name repeated in one object is refused, never
+ * reduced to its last value. Through the built CLI, as an agent meets it.
  */
+import * as fc from "effect/FastCheck"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { duplicateName } from "../../src/domain/Decode.js"
 import { folder, parkedMaturity } from "../gate/support.js"
 import { initialize, raw } from "../mcp/support.js"
 import { type CliResult, leaksNothing, put, runCli, snapshot, tempWorkdir } from "../support/cli.js"
@@ -145,5 +148,54 @@ describe("MCP messages are UTF-8, never decoded with replacement characters", ()
     expect(answer.result.structuredContent).toMatchObject({ ok: true, appended: ["e1"] })
     expect(fs.readFileSync(path.join(dir, "research/s/research-events.jsonl"), "utf8")).toContain("caf\u00e9")
     expect((await s.end()).code).toBe(0)
+  })
+})
+
+describe("a name repeated in one object is refused, never reduced to its last value", () => {
+  it("journal append: a repeated name is InvalidInput at its path; nothing is written", () => {
+    const dir = tempWorkdir()
+    put(
+      dir,
+      "research/inputs/twice.json",
+      `{"id":"e1","type":"candidate_created","candidate":{"id":"c1","title":"first","title":"second","params":{}}}`
+    )
+    const before = snapshot(dir)
+    const r = cli(dir, ["journal", "append", "--study", "s", "--input", "research/inputs/twice.json"])
+    expect(r.code, r.stdout).toBe(1)
+    expect(r.json.error._tag).toBe("InvalidInput")
+    expect(r.json.error.issues).toEqual([{
+      path: "candidate.title",
+      message: "the name 'title' appears twice in one object; each name may appear once"
+    }])
+    expect(snapshot(dir)).toEqual(before)
+  })
+
+  it("plan checkpoint: a repeated name inside an array element, spelled with an escape, is refused", () => {
+    const dir = tempWorkdir()
+    put(dir, "research/inputs/start.json", `{"goal":"Ship it","limits":[],"nextAction":"research"}`)
+    expect(cli(dir, ["plan", "start", "--input", "research/inputs/start.json"]).code).toBe(0)
+    put(
+      dir,
+      "research/inputs/cp.json",
+      `{"nextAction":"x","completedSteps":[{"id":"a","summary":"s"},{"id":"b","summary":"s","\\u0069d":"c"}]}`
+    )
+    const r = cli(dir, ["plan", "checkpoint", "--input", "research/inputs/cp.json", "--expected", "1"])
+    expect(r.code, r.stdout).toBe(1)
+    expect(r.json.error.issues[0].path).toBe("completedSteps.1.id")
+    expect(cli(dir, ["plan", "inspect"]).json.revision).toBe(1)
+  })
+
+  it("JSON without a repeated name is never refused; a name given twice is found after any value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 5 }), fc.string({ maxLength: 8 }), (value, name) => {
+        const text = JSON.stringify(value)
+        expect(duplicateName(text)).toBeUndefined()
+        const key = JSON.stringify(name)
+        const twice = `[${text},{${key}:${text},"${name === "x" ? "y" : "x"}":${text},${key}:2}]`
+        expect(duplicateName(twice)).toEqual({ path: `1.${name}`, name })
+      }),
+      { numRuns: 500 }
+    )
+    expect(duplicateName(`[{"a":1},{"a":2},{"b":{"a":"}{\\"","a2":[1,{"a":3}]}}]`)).toBeUndefined()
   })
 })
