@@ -3,6 +3,8 @@
  * folder, a regular file, at most 64 KiB for `--input`; parsed and validated with a Schema.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -14,7 +16,7 @@ import {
   type InvalidInput,
   IoError,
   type LimitExceeded,
-  type UnsafePath
+  UnsafePath
 } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import { DEFAULT_MAX_BYTES, FileStore } from "./FileStore.js"
@@ -35,6 +37,15 @@ const exists = (p: string) => {
     return false
   }
 }
+
+/**
+ * A path that names the work folder itself: a directory where a file is expected, refused like
+ * any other (`--research-dir`, a directory, keeps its refusal).
+ */
+const namesTheFolder = (flag: string) =>
+  flag === "--research-dir"
+    ? outsideError(".", flag)
+    : Effect.fail(new UnsafePath({ path: ".", reason: "not-regular-file" }))
 
 /**
  * Resolve a file path given on the command line to a path relative to the work folder.
@@ -65,8 +76,9 @@ export const relativeToWorkdir = (
         rel = path.relative(root, abs)
       }
       rel = rel.split(path.sep).join("/")
-      if (rel === "" || rel === ".." || rel.startsWith("../") || path.isAbsolute(rel)) {
-        return outsideError(path.isAbsolute(rel) ? path.basename(abs) : rel === "" ? "." : rel, flag)
+      if (rel === "") return namesTheFolder(flag)
+      if (rel === ".." || rel.startsWith("../") || path.isAbsolute(rel)) {
+        return outsideError(path.isAbsolute(rel) ? path.basename(abs) : rel, flag)
       }
     } else {
       rel = given
@@ -77,6 +89,9 @@ export const relativeToWorkdir = (
       // A name no file can have is said as such (it is inside the folder, just impossible).
       : normalized.left.reason === "name-too-long"
       ? Effect.fail(normalized.left)
+      // `.`, `a/..`: the work folder itself, a directory inside it, not a file outside it.
+      : Either.getRight(normalizeRelative(`${rel}/x`)).pipe(Option.contains("x"))
+      ? namesTheFolder(flag)
       : outsideError(rel, flag)
   })
 
