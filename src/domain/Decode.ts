@@ -2,6 +2,7 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import { isUtf8 } from "node:buffer"
 import { duplicateKey } from "./DuplicateKeys.js"
 import { InvalidInput, type Issue } from "./Errors.js"
 import { inInstantRange } from "./Instant.js"
@@ -256,6 +257,64 @@ export const parseInputJson = (text: string): Either.Either<unknown, InvalidInpu
     const duplicate = duplicateKey(text)
     return duplicate === null ? Either.right(value) : Either.left(new InvalidInput({ issues: [duplicate] }))
   })
+
+/** The offset of the first byte that does not start or continue a UTF-8 sequence (-1: none). */
+export const firstNonUtf8 = (bytes: Uint8Array): number => {
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!
+    if (lead < 0x80) {
+      i++
+      continue
+    }
+    const more = lead >= 0xc2 && lead <= 0xdf
+      ? 1
+      : lead >= 0xe0 && lead <= 0xef
+      ? 2
+      : lead >= 0xf0 && lead <= 0xf4
+      ? 3
+      : 0
+    if (more === 0 || i + more >= bytes.length) return i
+    let code = lead & (0x3f >> more)
+    for (let k = 1; k <= more; k++) {
+      const next = bytes[i + k]!
+      if ((next & 0xc0) !== 0x80) return i
+      code = (code << 6) | (next & 0x3f)
+    }
+    const least = more === 1 ? 0x80 : more === 2 ? 0x800 : 0x10000
+    if (code < least || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return i
+    i += more + 1
+  }
+  return -1
+}
+
+/**
+ * The text of a JSON file dossier is given (an `--input` file, standard input, a gate state,
+ * research output, context or descriptor): UTF-8, as RFC 8259 requires, a leading byte-order
+ * mark dropped. Bytes that are not UTF-8 are `InvalidInput` naming the first one's offset, never
+ * replaced by U+FFFD (which would store text the file did not hold).
+ */
+export const jsonText = (bytes: Uint8Array): Either.Either<string, InvalidInput> => {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const bom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf
+  if (isUtf8(buffer)) return Either.right(buffer.toString("utf8", bom ? 3 : 0))
+  const at = Math.max(0, firstNonUtf8(buffer))
+  const byte = (buffer[at] ?? 0).toString(16).padStart(2, "0")
+  return Either.left(
+    new InvalidInput({
+      issues: [{
+        path: "",
+        message: `not UTF-8 text: the byte at offset ${at} (0x${byte}) is not valid UTF-8; save the file as UTF-8`
+      }]
+    })
+  )
+}
+
+/**
+ * `parseInputJson` of a file's bytes: `jsonText`, then JSON whose keys are unique in each object
+ * (I-JSON, RFC 7493, which RFC 8785 builds on).
+ */
+export const parseJsonBytes = (bytes: Uint8Array): Either.Either<unknown, InvalidInput> =>
+  Either.flatMap(jsonText(bytes), parseInputJson)
 
 /** A service's `now`: a valid Date within years 0000–9999 (`new Date(NaN)` is `InvalidInput`, never a crash). */
 export const checkNow = (now: unknown, path = "now"): Either.Either<Date, InvalidInput> =>

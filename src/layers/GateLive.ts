@@ -16,7 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../domain/Canonical.js"
-import { decodeWith, parseJson } from "../domain/Decode.js"
+import { decodeWith, parseJsonBytes } from "../domain/Decode.js"
 import { InputTooLarge, InvalidInput, LimitExceeded, UnsafePath } from "../domain/Errors.js"
 import {
   type CitedSource,
@@ -77,7 +77,6 @@ import { GateAttemptsFolder } from "./folder/GateAttemptsFolder.js"
 import { dateOr } from "./Now.js"
 import { spanned } from "./Spans.js"
 
-const utf8 = new TextDecoder("utf-8")
 /** A cited file's own text: a leading byte-order mark kept, so offsets count it (src/domain/Quote.ts). */
 const fileText = new TextDecoder("utf-8", { ignoreBOM: true })
 
@@ -122,12 +121,12 @@ export const makeGateLive = Effect.gen(function*() {
     )
 
   const decodeJson = <A, I>(schema: Schema.Schema<A, I, never>, bytes: Uint8Array) =>
-    Either.flatMap(parseJson(utf8.decode(bytes)), decodeWith(schema))
+    Either.flatMap(parseJsonBytes(bytes), decodeWith(schema))
 
   const readState = (path: string) =>
     Effect.gen(function*() {
       const bytes = yield* readBounded(path)
-      const json = yield* parseJson(utf8.decode(bytes))
+      const json = yield* parseJsonBytes(bytes)
       const state = yield* decodeWith(RunState)(json)
       return { raw: json as Json, state, sha256: sha256Hex(bytes) }
     })

@@ -5,11 +5,19 @@
  * client writes it last), so the refusal can be answered under the id the client waits on.
  * Pure apart from its own buffers; never throws (property-tested).
  */
+import { isUtf8 } from "node:buffer"
+import { firstNonUtf8 } from "../domain/Decode.js"
 
 export type Item =
   | { readonly _tag: "Line"; readonly line: string }
   /** A line over the limit: its top-level id when one was found, else null. */
   | { readonly _tag: "TooLarge"; readonly id: string | number | null; readonly bytes: number }
+  /**
+   * A line that is not UTF-8 (JSON-RPC messages are UTF-8 text): its top-level id when one was
+   * found, else null, and the offset of the first byte that is not UTF-8. Never decoded with
+   * replacement characters, which would hand a tool text the client did not send.
+   */
+  | { readonly _tag: "NotUtf8"; readonly id: string | number | null; readonly offset: number }
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -113,6 +121,13 @@ export class IdScanner {
   }
 }
 
+const lineOf = (bytes: Buffer): Item => {
+  if (isUtf8(bytes)) return { _tag: "Line", line: bytes.toString("utf8") }
+  const scanner = new IdScanner()
+  scanner.feed(bytes)
+  return { _tag: "NotUtf8", id: scanner.id(), offset: Math.max(0, firstNonUtf8(bytes)) }
+}
+
 /** Splits stdin into lines of at most `max` bytes; longer ones become `TooLarge`. */
 export class LineReader {
   private parts: Array<Uint8Array> = []
@@ -151,7 +166,7 @@ export class LineReader {
   private take(): Item {
     const item: Item = this.scanner !== undefined
       ? { _tag: "TooLarge", id: this.scanner.id(), bytes: this.size }
-      : { _tag: "Line", line: Buffer.concat(this.parts).toString("utf8") }
+      : lineOf(Buffer.concat(this.parts))
     this.parts = []
     this.size = 0
     this.scanner = undefined

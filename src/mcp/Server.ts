@@ -45,6 +45,7 @@ import {
   INVALID_PARAMS,
   INVALID_REQUEST,
   JsonRpcGuard,
+  PARSE_ERROR,
   STATELESS_REVISIONS
 } from "./JsonRpcGuard.js"
 import { LineReader } from "./Lines.js"
@@ -117,6 +118,17 @@ class GuardedStdio implements Transport {
           error: {
             code: INVALID_REQUEST,
             message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})`
+          }
+        }))
+        continue
+      }
+      if (item._tag === "NotUtf8") {
+        this.write(JSON.stringify({
+          jsonrpc: "2.0",
+          id: item.id,
+          error: {
+            code: PARSE_ERROR,
+            message: `Parse error: a message is UTF-8 text; the byte at offset ${item.offset} is not valid UTF-8`
           }
         }))
         continue

@@ -3,10 +3,12 @@
  * folder, a regular file, at most 64 KiB for `--input`; parsed and validated with a Schema.
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { decodeWith, parseInputJson } from "../domain/Decode.js"
+import { decodeWith, parseJsonBytes } from "../domain/Decode.js"
 import {
   type FileNotFound,
   InputOutsideWorkdir,
@@ -14,7 +16,7 @@ import {
   type InvalidInput,
   IoError,
   type LimitExceeded,
-  type UnsafePath
+  UnsafePath
 } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import { DEFAULT_MAX_BYTES, FileStore } from "./FileStore.js"
@@ -35,6 +37,15 @@ const exists = (p: string) => {
     return false
   }
 }
+
+/**
+ * A path that names the work folder itself: a directory where a file is expected, refused like
+ * any other (`--research-dir`, a directory, keeps its refusal).
+ */
+const namesTheFolder = (flag: string) =>
+  flag === "--research-dir"
+    ? outsideError(".", flag)
+    : Effect.fail(new UnsafePath({ path: ".", reason: "not-regular-file" }))
 
 /**
  * Resolve a file path given on the command line to a path relative to the work folder.
@@ -65,8 +76,9 @@ export const relativeToWorkdir = (
         rel = path.relative(root, abs)
       }
       rel = rel.split(path.sep).join("/")
-      if (rel === "" || rel === ".." || rel.startsWith("../") || path.isAbsolute(rel)) {
-        return outsideError(path.isAbsolute(rel) ? path.basename(abs) : rel === "" ? "." : rel, flag)
+      if (rel === "") return namesTheFolder(flag)
+      if (rel === ".." || rel.startsWith("../") || path.isAbsolute(rel)) {
+        return outsideError(path.isAbsolute(rel) ? path.basename(abs) : rel, flag)
       }
     } else {
       rel = given
@@ -77,6 +89,9 @@ export const relativeToWorkdir = (
       // A name no file can have is said as such (it is inside the folder, just impossible).
       : normalized.left.reason === "name-too-long"
       ? Effect.fail(normalized.left)
+      // `.`, `a/..`: the work folder itself, a directory inside it, not a file outside it.
+      : Either.getRight(normalizeRelative(`${rel}/x`)).pipe(Option.contains("x"))
+      ? namesTheFolder(flag)
       : outsideError(rel, flag)
   })
 
@@ -119,8 +134,8 @@ export const readJsonFile = <A, I>(
 ): Effect.Effect<A, InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded, FileStore> =>
   Effect.gen(function*() {
     const store = yield* FileStore
-    const text = yield* store.readText(rel, { maxBytes })
-    const json = yield* parseInputJson(text)
+    const bytes = yield* store.read(rel, { maxBytes })
+    const json = yield* parseJsonBytes(bytes)
     return yield* decodeWith(schema)(json)
   })
 
@@ -156,7 +171,7 @@ export const readInput = <A, I>(
     return Effect.gen(function*() {
       const { bytes, total } = yield* readStdin(MAX_INPUT_BYTES)
       if (total > MAX_INPUT_BYTES) return yield* new InputTooLarge({ path: "-", max: MAX_INPUT_BYTES, actual: total })
-      const json = yield* parseInputJson(Buffer.from(bytes).toString("utf8"))
+      const json = yield* parseJsonBytes(bytes)
       return yield* decodeWith(schema)(json)
     })
   }

@@ -60,6 +60,23 @@ describe("message limits", () => {
     expect(out[0]).toEqual({ _tag: "TooLarge", id: expected, bytes: Buffer.byteLength(line) - 1 })
   }, { fastCheck: { numRuns: 200 } })
 
+  it.prop("a line that is not UTF-8 is refused with its id and the offset of the first bad byte", {
+    id,
+    before: fc.string({ maxLength: 20 }),
+    bad: fc.constantFrom([0xe9], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xff]),
+    cuts: fc.array(fc.nat(), { maxLength: 10 })
+  }, ({ id, before, bad, cuts }) => {
+    // {"jsonrpc":"2.0","method":"ping","params":{"x":"<before><bad bytes>"},"id":<id>}
+    const headBytes = Buffer.from(
+      `{"jsonrpc":"2.0","method":"ping","params":{"x":${JSON.stringify(before).slice(0, -1)}`
+    )
+    const tail = `"},"id":${JSON.stringify(id)}}\n`
+    const bytes = Buffer.concat([headBytes, Buffer.from(bad), Buffer.from(tail, "utf8")])
+    const reader = new LineReader(1_000)
+    const out = chunked(bytes, cuts).flatMap((c) => reader.push(c))
+    expect(out).toEqual([{ _tag: "NotUtf8", id: JSON.parse(JSON.stringify(id)), offset: headBytes.length }])
+  }, { fastCheck: { numRuns: 200 } })
+
   it.prop("the id scanner agrees with JSON.parse on the top-level id", {
     value: fc.jsonValue({ maxDepth: 4 }),
     id: fc.option(id, { nil: undefined })

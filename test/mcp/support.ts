@@ -55,8 +55,8 @@ export const connect = async (
 }
 
 export interface RawServer {
-  /** Send one raw line (a newline is added). */
-  readonly send: (line: string) => void
+  /** Send one raw line (a newline is added); bytes are sent as they are. */
+  readonly send: (line: string | Uint8Array) => void
   /** The next JSON line the server writes (within `ms`). */
   readonly next: (ms?: number) => Promise<any>
   /** Close stdin; resolves with the exit code and any stdout left unread. */
@@ -90,7 +90,8 @@ export const raw = (
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)))
   return {
     lines: () => seen,
-    send: (line) => void child.stdin.write(`${line}\n`),
+    send: (line) =>
+      void child.stdin.write(typeof line === "string" ? `${line}\n` : Buffer.concat([line, Buffer.from("\n")])),
     next: (ms = 20_000) =>
       new Promise((resolve, reject) => {
         const l = lines.shift()

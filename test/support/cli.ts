@@ -29,7 +29,7 @@ const parse = (stdout: string) => {
 export interface RunOptions {
   readonly cwd?: string
   readonly env?: Record<string, string>
-  readonly input?: string
+  readonly input?: string | Uint8Array
 }
 
 /** Run `dossier <args>` synchronously. */

@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { parseInputJson } from "../../domain/Decode.js"
+import { parseJsonBytes } from "../../domain/Decode.js"
 import { AliasedFile, FileNotFound, IoError, UnsafePath } from "../../domain/Errors.js"
 import { checkStudyId, type JournalEvent, studyPaths } from "../../domain/Journal.js"
 import { checkBatch, entryOf, entryText, splitBatch } from "../../domain/JournalAppend.js"
@@ -238,7 +238,7 @@ export const makeJournalFolder = (
               }]
             })
           }
-          const value = parseInputJson(Buffer.from(bytes).toString("utf8"))
+          const value = parseJsonBytes(bytes)
           if (Either.isLeft(value)) return yield* new InvalidManifest({ issues: value.left.issues })
           const m = validateManifest(value.right)
           if (Either.isLeft(m)) {
