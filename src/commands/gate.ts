@@ -1,4 +1,5 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
+import { WAITING_FOR_ROUTES } from "../domain/Gate.js"
 import { command, type CommandSpec, json, now, workdir } from "./Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [
@@ -28,7 +29,7 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         name: "state",
         value: "path",
         description:
-          "The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor, pendingQuestion {id, stepId}, maturity {score, threshold (numbers from 0 to 100; a 0-1 scale is refused: InvalidInput), blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath."
+          `The parked run state (JSON, inside the work folder, at most 16 MiB). Fields read: item, autopilot, status, waitingFor (${WAITING_FOR_ROUTES}), pendingQuestion {id, stepId}, maturity {score, threshold (numbers from 0 to 100; a 0-1 scale is refused: InvalidInput), blockers [{id, category}]}, analysis {openQuestions [{id, text, category}]}. The gate writes research (and, per decision, waitingFor, pendingQuestion, status, maturity, analysis); every other key is kept. Never a file the gate does not own (under .dossier/, plan.md, under research/sources/, a journal or its index/manifest, a registered source or output): UnsafePath.`
       },
       researchDir: {
         kind: "optionalText",

@@ -22,6 +22,18 @@ interface Frame {
  * Keys are compared after their escapes are decoded (`"\u0069d"` is `id`). Iterative: any depth.
  */
 export const duplicateKey = (text: string): Issue | null => {
+  const found = duplicateKeyAt(text)
+  return found === null ? null : { path: found.path.join("."), message: found.message }
+}
+
+/** A key given twice, by the segments of its path (a segment may itself hold a dot). */
+export interface DuplicateAt {
+  readonly path: ReadonlyArray<string>
+  readonly message: string
+}
+
+/** `duplicateKey` with the path as its segments (the MCP server splits off the envelope's). */
+export const duplicateKeyAt = (text: string): DuplicateAt | null => {
   const stack: Array<Frame> = []
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
@@ -39,7 +51,7 @@ export const duplicateKey = (text: string): Issue | null => {
         const key = JSON.parse(text.slice(i, j + 1)) as string
         if (top.keys.has(key)) {
           const path = [...stack.slice(0, -1).map((f) => f.keys === undefined ? String(f.index) : f.key), key]
-          return { path: path.join("."), message: `the key '${clipped(key)}' appears more than once in this object` }
+          return { path, message: `the key '${clipped(key)}' appears more than once in this object` }
         }
         top.keys.add(key)
         top.key = key

@@ -148,12 +148,21 @@ export const PendingQuestion = Schema.Struct(
   Rest
 )
 
+/**
+ * Which values of `waitingFor` the gate routes (src/domain/GateDecision.ts `route`): the field's
+ * description in `dossier schema run-state` and in `gate --help` (src/commands/gate.ts).
+ */
+export const WAITING_FOR_ROUTES =
+  "\"maturity\" (or status \"halted\" with blockers) routes to maturity; \"question\" with pendingQuestion.stepId \"phase-1/open-questions\" to open-questions; any other value, null or absent is NotResearchable"
+
 export const RunState = Schema.Struct(
   {
     item: Schema.propertySignature(NonEmpty).annotations({ description: "The item the run works on (e.g. PROJ-12)." }),
     autopilot: Schema.optional(Schema.Boolean),
     status: Schema.optional(Schema.String),
-    waitingFor: Schema.optional(Schema.NullOr(Schema.String)),
+    waitingFor: Schema.optional(
+      Schema.NullOr(Schema.String).annotations({ description: `What the run waits on: ${WAITING_FOR_ROUTES}.` })
+    ),
     pendingQuestion: Schema.optional(Schema.NullOr(PendingQuestion)),
     maturity: Schema.optional(Schema.NullOr(Maturity)),
     analysis: Schema.optional(

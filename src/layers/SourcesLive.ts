@@ -49,12 +49,16 @@ export const makeSources = Effect.gen(function*() {
   const walkSources = Effect.suspend(() => {
     const files: Array<string> = []
     const unsafe: Array<UnsafePath> = []
+    // A file met once MAX_LISTED_SOURCES are listed: the listing is cut off.
+    let truncated = false
     const walk = (dir: string): Effect.Effect<void, Effect.Effect.Error<ReturnType<typeof store.list>>> =>
       Effect.flatMap(store.list(dir), (entries) =>
         Effect.forEach(entries, (e) => {
-          if (files.length >= MAX_LISTED_SOURCES) return Effect.void
+          if (truncated) return Effect.void
           const path = `${dir}/${e.name}`
-          if (e.kind === "file") return Effect.sync(() => void files.push(path))
+          if (e.kind === "file") {
+            return Effect.sync(() => void (files.length >= MAX_LISTED_SOURCES ? truncated = true : files.push(path)))
+          }
           if (e.kind === "directory") return walk(path)
           return Effect.sync(() =>
             void unsafe.push(
@@ -62,7 +66,7 @@ export const makeSources = Effect.gen(function*() {
             )
           )
         }, { discard: true }))
-    return Effect.as(walk(SOURCES_AREA), { files: files.sort(), unsafe })
+    return Effect.map(walk(SOURCES_AREA), () => ({ files: files.sort(), unsafe, truncated }))
   })
 
   const list: SourcesShape["list"] = Effect.map(walkSources, (w) => w.files)
@@ -101,6 +105,14 @@ export const makeSources = Effect.gen(function*() {
       const skip = (path: string, e: { readonly _tag: string; readonly message: string }) =>
         void skipped.push({ path, error: e._tag, message: e.message })
       for (const e of walked?.unsafe ?? []) if (!SKIPPED_WITHOUT_PATH.test(e.path)) skip(e.path, e)
+      // More files than are listed: the rest are not searched, and the answer says so.
+      if (walked?.truncated === true) {
+        skip(SOURCES_AREA, {
+          _tag: "LimitExceeded",
+          message:
+            `Searched only the first ${MAX_LISTED_SOURCES} files under ${SOURCES_AREA}/ (in name order); the others were not searched: give --path to search one.`
+        })
+      }
       let fromStore = false
       for (const path of paths) {
         const read = store.read(path, { maxBytes: MAX_FOLLOW_BYTES }).pipe(

@@ -5,7 +5,8 @@
  * JSON or not a request (it reports it to `onerror`), and it knows only the handshake revisions.
  * So the guard answers what JSON-RPC 2.0 says it must itself — `-32700` for a line that is not
  * JSON, `-32600` for a message that is not a request (a batch included: MCP has none since
- * 2025-06-18) or nested deeper than `MAX_DEPTH`, `-32601` for an unknown method — and hands the
+ * 2025-06-18), nested deeper than `MAX_DEPTH` or giving a key twice outside a tool call's
+ * arguments (within them the call is refused, ./Tools.ts), `-32601` for an unknown method — and hands the
  * server only requests and notifications it knows, each request under an id of its own (a
  * positive integer, mapped back on the answer), so any id a client uses (string, zero,
  * negative, fractional) is answered under that same id.
@@ -19,6 +20,7 @@
  * Pure apart from its own bookkeeping: no I/O, never throws (property-tested).
  */
 import { clipped, REFUSAL_MESSAGE_MAX } from "../domain/Clip.js"
+import { type DuplicateAt, duplicateKeyAt } from "../domain/DuplicateKeys.js"
 import { IdScanner } from "./Lines.js"
 
 export const PARSE_ERROR = -32700
@@ -59,7 +61,16 @@ type Id = string | number
 /** What to do with one line from the client. */
 export type Incoming =
   /** Give this line (one JSON message) to the server. */
-  | { readonly _tag: "Forward"; readonly line: string; readonly method: string }
+  | {
+    readonly _tag: "Forward"
+    readonly line: string
+    readonly method: string
+    /**
+     * A `tools/call` whose arguments give one key twice in an object: its path from `arguments`
+     * (`input.id`). `JSON.parse` kept the last one; the call is refused with this (./Tools.ts).
+     */
+    readonly duplicate?: DuplicateAt
+  }
   /** Answer the client with this line; the server never sees the message. */
   | { readonly _tag: "Reply"; readonly line: string }
   /** Nothing to do (a blank line, an unknown notification, a response to nothing). */
@@ -192,6 +203,27 @@ export class JsonRpcGuard {
         line: errorLine(null, INVALID_REQUEST, "Invalid Request: id must be a string or a number")
       }
     }
+    // A key given twice: within a tool's arguments the call is refused as the CLI refuses the same
+    // input file; anywhere else in the message, the request itself is ill-formed (-32600).
+    const repeated = duplicateKeyAt(line)
+    let inArguments: DuplicateAt | undefined
+    if (repeated !== null) {
+      const [first, second, ...rest] = repeated.path
+      if (hasId && method === "tools/call" && first === "params" && second === "arguments" && rest.length > 0) {
+        inArguments = { path: rest, message: repeated.message }
+      } else if (!hasId) return { _tag: "Ignore" }
+      else {
+        const at = repeated.path.slice(0, -1).join(".")
+        return {
+          _tag: "Reply",
+          line: errorLine(
+            first === "id" ? null : replyId,
+            INVALID_REQUEST,
+            `Invalid Request: ${at === "" ? "" : `at '${clip(at)}': `}${repeated.message}`
+          )
+        }
+      }
+    }
     const params = message["params"]
     if (Object.hasOwn(message, "params") && !isObject(params)) {
       return hasId
@@ -296,7 +328,8 @@ export class JsonRpcGuard {
         id: ours,
         method,
         ...(forwarded === undefined ? {} : { params: forwarded })
-      })
+      }),
+      ...(inArguments === undefined ? {} : { duplicate: inArguments })
     }
   }
 

@@ -37,6 +37,7 @@ import { allSchemas } from "../commands/schemas/index.js"
 import { commandSpecs } from "../commands/Specs.js"
 import type { CommandFailure } from "../commands/Work.js"
 import { clipped } from "../domain/Clip.js"
+import type { DuplicateAt } from "../domain/DuplicateKeys.js"
 import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
@@ -97,7 +98,9 @@ class GuardedStdio implements Transport {
     private readonly input: NodeJS.ReadableStream,
     private readonly write: (line: string) => void,
     /** Called once stdin has ended. */
-    private readonly ended: () => void
+    private readonly ended: () => void,
+    /** Tool calls whose arguments gave a key twice, by the id the server knows them under. */
+    private readonly repeated: Map<string | number, DuplicateAt> = new Map()
   ) {}
 
   async start(): Promise<void> {
@@ -149,7 +152,12 @@ class GuardedStdio implements Transport {
             error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` }
           }))
           if (line !== undefined) this.write(line)
-        } else this.onmessage?.(message)
+        } else {
+          if (verdict.duplicate !== undefined && "id" in message && message.id !== undefined) {
+            this.repeated.set(message.id, verdict.duplicate)
+          }
+          this.onmessage?.(message)
+        }
       }
     }
   }
@@ -235,8 +243,11 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     let candidates: ReadonlySet<string> = new Set<string>()
     const uris = Effect.map(resources.list, (list) => new Set(list.map((r) => r.uri)))
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalogue.tools as Array<never> }))
+    const repeated = new Map<string | number, DuplicateAt>()
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const call = catalogue.call(request.params.name, request.params.arguments ?? {})
+      const duplicate = repeated.get(extra.requestId)
+      repeated.delete(extra.requestId)
+      const call = catalogue.call(request.params.name, request.params.arguments ?? {}, duplicate)
       if (call === undefined) {
         // The name is repeated as every refusal repeats a value: clipped with a marker (../domain/Clip.ts).
         throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${clipped(request.params.name)}`)
@@ -278,7 +289,8 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       guard,
       process.stdin,
       (line) => void process.stdout.write(`${line}\n`),
-      () => stdinEnded()
+      () => stdinEnded(),
+      repeated
     )
     yield* Effect.promise(() => server.connect(transport))
     yield* Effect.promise(() => ended)

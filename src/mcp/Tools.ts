@@ -21,6 +21,10 @@ import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Enve
 import type { CommandSpec, ToolMode } from "../commands/Spec.js"
 import { TOOL_HINTS, toolArea, type ToolHints } from "../commands/ToolHints.js"
 import type { CommandFailure } from "../commands/Work.js"
+import { UsageError } from "../domain/CliErrors.js"
+import { clipped } from "../domain/Clip.js"
+import type { DuplicateAt } from "../domain/DuplicateKeys.js"
+import { InvalidInput } from "../domain/Errors.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { namingArguments } from "./ArgumentNames.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
@@ -168,32 +172,54 @@ export interface ToolsOptions {
 export interface ToolCatalogue {
   readonly tools: ReadonlyArray<ToolDefinition>
   /** Run one call; `undefined` for a tool this server does not offer. */
-  readonly call: (name: string, args: unknown) => Effect.Effect<CallToolResult> | undefined
+  readonly call: (name: string, args: unknown, duplicate?: DuplicateAt) => Effect.Effect<CallToolResult> | undefined
+}
+
+/**
+ * A key given twice in a call's arguments (`duplicate.path` from `arguments`): inside the inline
+ * `input`, `InvalidInput` at its path there, as the CLI answers the same JSON in an input file;
+ * an argument given twice, or a key twice inside another argument, an ill-formed argument.
+ */
+const repeatedKey = (spec: CommandSpec, duplicate: DuplicateAt): CommandFailure => {
+  const [argument = "", ...within] = duplicate.path
+  return argument === "input" && spec.inputSchema !== undefined && within.length > 0
+    ? new InvalidInput({ issues: [{ path: within.join("."), message: duplicate.message }] })
+    : new UsageError({
+      detail: within.length === 0
+        ? `argument '${clipped(argument)}' is given more than once`
+        : `argument '${clipped(argument)}'${
+          within.length > 1 ? ` at '${clipped(within.slice(0, -1).join("."))}'` : ""
+        }: ${duplicate.message}`
+    })
 }
 
 /** Run one command for a tool call. */
 const call =
   (spec: CommandSpec, decode: ReturnType<typeof toolArguments>["decode"], options: ToolsOptions, writes: boolean) =>
-  (args: unknown) => {
+  (args: unknown, duplicate?: DuplicateAt) => {
     const named = namingArguments(spec)
     return Either.match(decode(args), {
       onLeft: (e) => Effect.succeed(refusal(e)),
       onRight: (values) =>
-        Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
-          Effect.flatMap((w) =>
-            Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
-          ),
-          Effect.mapError((e) => (options.refusal === undefined ? e : options.refusal(e, spec.path))),
-          Effect.tap(() => (writes && options.afterWrite !== undefined ? options.afterWrite(spec.path) : Effect.void)),
-          Effect.matchCauseEffect({
-            onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
-            onFailure: (cause) =>
-              Option.match(Cause.failureOption(cause), {
-                onSome: (e) => Effect.succeed(refusal(named(e))),
-                onNone: () => defect(cause)
-              })
-          })
-        )
+        duplicate !== undefined
+          ? Effect.succeed(refusal(repeatedKey(spec, duplicate)))
+          : Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
+            Effect.flatMap((w) =>
+              Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
+            ),
+            Effect.mapError((e) => (options.refusal === undefined ? e : options.refusal(e, spec.path))),
+            Effect.tap(
+              () => (writes && options.afterWrite !== undefined ? options.afterWrite(spec.path) : Effect.void)
+            ),
+            Effect.matchCauseEffect({
+              onSuccess: (result) => Effect.succeed(answer(false, { ok: true, ...result })),
+              onFailure: (cause) =>
+                Option.match(Cause.failureOption(cause), {
+                  onSome: (e) => Effect.succeed(refusal(named(e))),
+                  onNone: () => defect(cause)
+                })
+            })
+          )
     }).pipe(Effect.catchAllCause(defect))
   }
 
@@ -204,7 +230,7 @@ const ALWAYS = new Set(["schema"])
 export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
   const hintsOf = options.hints ?? TOOL_HINTS
   const tools: Array<ToolDefinition> = []
-  const runners = new Map<string, (args: unknown) => Effect.Effect<CallToolResult>>()
+  const runners = new Map<string, (args: unknown, duplicate?: DuplicateAt) => Effect.Effect<CallToolResult>>()
   for (const spec of options.specs.filter(isTool)) {
     for (const mode of modesOf(spec)) {
       const name = toolName(spec, mode)
@@ -232,7 +258,7 @@ export const toolCatalogue = (options: ToolsOptions): ToolCatalogue => {
       runners.set(name, call(spec, args.decode, options, !hints.readOnly))
     }
   }
-  return { tools, call: (name, args) => runners.get(name)?.(args) }
+  return { tools, call: (name, args, duplicate) => runners.get(name)?.(args, duplicate) }
 }
 
 /** Every area a `--tools` list may name. */

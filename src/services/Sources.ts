@@ -19,7 +19,10 @@ import type {
 import type { CorruptPlan } from "../domain/PlanErrors.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
-/** At most this many files are listed (a folder holding more is listed in part, in order). */
+/**
+ * At most this many files are listed (a folder holding more is listed in part, in name order,
+ * depth first); a search without --path says so in `skipped` (src/layers/SourcesLive.ts).
+ */
 export const MAX_LISTED_SOURCES = 10_000
 
 export interface FollowedMatch {
@@ -40,7 +43,10 @@ export interface FollowedMatch {
 /** A file under `research/sources/` a search without `--path` would read but could not. */
 export interface SkippedSource {
   readonly path: string
-  /** The error tag `--path` naming this file answers (`UnsafePath`, `LimitExceeded`, `InvalidInput`, `IoError`). */
+  /**
+   * The error tag `--path` naming this file answers (`UnsafePath`, `LimitExceeded`, `InvalidInput`,
+   * `IoError`); `LimitExceeded` at `research/sources` when more files are there than are searched.
+   */
   readonly error: string
   /** That error's one sentence (`Refused the path '…': hard-link.`). */
   readonly message: string

@@ -8,6 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { MAX_LISTED_SOURCES } from "../../src/services/Sources.js"
 import { put, putInput, runCli, tempWorkdir } from "../support/cli.js"
 
 const QUOTE = "river gauge reading must stay under four metres"
@@ -115,4 +116,40 @@ describe("source follow without --path", () => {
     ])
     expect(one.json).toMatchObject({ ok: true, skipped: [] })
   })
+
+  it("says when research/sources/ holds more files than it searches", () => {
+    const dir = tempWorkdir("dossier-follow-many-")
+    expect(runCli(["init", "--workdir", dir]).code).toBe(0)
+    // MAX_LISTED_SOURCES tiny files, then the one that holds the excerpt: it is not searched.
+    const sources = path.join(dir, "research/sources")
+    for (let i = 0; i < MAX_LISTED_SOURCES; i++) {
+      fs.writeFileSync(path.join(sources, `f${String(i).padStart(5, "0")}.txt`), "x\n")
+    }
+    put(dir, "research/sources/zz-last.md", `${LINE}\n`)
+    const all = runCli(["source", "follow", "--quote", QUOTE, "--workdir", dir, "--json"])
+    expect(all.code, all.stdout + all.stderr).toBe(0)
+    expect(all.json.matches).toEqual([])
+    expect(all.json.skipped).toEqual([{
+      path: "research/sources",
+      error: "LimitExceeded",
+      message:
+        `Searched only the first ${MAX_LISTED_SOURCES} files under research/sources/ (in name order); the others were not searched: give --path to search one.`
+    }])
+    const human = runCli(["source", "follow", "--quote", QUOTE, "--workdir", dir])
+    expect(human.stdout).not.toContain("not in any retained source")
+    expect(human.stdout).toContain("not searched (1):\n  research/sources: LimitExceeded: Searched only the first")
+    // --path still reaches the file past the cut-off.
+    const one = runCli([
+      "source",
+      "follow",
+      "--quote",
+      QUOTE,
+      "--path",
+      "research/sources/zz-last.md",
+      "--workdir",
+      dir,
+      "--json"
+    ])
+    expect(one.json).toMatchObject({ ok: true, skipped: [], matches: [{ path: "research/sources/zz-last.md" }] })
+  }, 120_000)
 })

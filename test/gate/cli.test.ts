@@ -679,6 +679,20 @@ describe("gate: refusals change nothing", () => {
     expect(r.json.error.message).not.toContain("a person must answer")
   })
 
+  it("says which waitingFor values route, in the run-state schema and gate --help, as routing does", () => {
+    const f = folder()
+    const field = runCli(["schema", "run-state", "--json"], { cwd: f.dir }).json.schema.properties.waitingFor
+    const help = runCli(["gate", "--help"], { cwd: f.dir }).stdout.replace(/\s+/g, " ")
+    for (const said of [field.description as string, help]) {
+      expect(said).toContain("\"maturity\" (or status \"halted\" with blockers) routes to maturity")
+      expect(said).toContain("\"question\" with pendingQuestion.stepId \"phase-1/open-questions\" to open-questions")
+      expect(said).toContain("any other value, null or absent is NotResearchable")
+    }
+    // Any other value is refused, as said.
+    f.writeState({ ...parkedMaturity([]), waitingFor: "review" })
+    expect(f.gate().json.error).toMatchObject({ _tag: "NotResearchable", waitingFor: "review" })
+  })
+
   it("NoVerdict for a missing, invalid or stale research output", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))

@@ -84,7 +84,7 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     ok: Ok,
     matches: Rows("Each {path, sha256, registered, origin, start, end, line, paragraph, section}."),
     skipped: Rows(
-      "Files under research/sources/ a search without --path could not read as text, each {path, error, message}: the error tag --path naming it answers (UnsafePath for a hard link, symlink or special file; LimitExceeded; InvalidInput for bytes that are not UTF-8; IoError) and its sentence. Empty with --path."
+      "Files under research/sources/ a search without --path could not read as text, each {path, error, message}: the error tag --path naming it answers (UnsafePath for a hard link, symlink or special file; LimitExceeded; InvalidInput for bytes that are not UTF-8; IoError) and its sentence; {path: research/sources, error: LimitExceeded} when it holds more files than are searched (10,000). Empty with --path."
     ),
     note: Schema.optional(Schema.String)
   }),
