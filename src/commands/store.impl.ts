@@ -17,6 +17,7 @@ import { BaseLive } from "../layers/Base.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
+import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
 import { readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
 import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
@@ -36,6 +37,19 @@ import { prepare } from "./init.impl.js"
 import { work } from "./Work.js"
 
 const bound = Effect.flatMap(FileStore, readBinding)
+
+/**
+ * `withStore` for the command `command` (as typed after `dossier`): a server that refuses the
+ * role's privileges, its credentials or names no such database is `BindingRefused`, as in every
+ * bound folder's command (`refusedByServer`).
+ */
+const over = (command: string) =>
+<A, E>(
+  url: string,
+  dossier: string,
+  mode: "read" | "write",
+  f: Parameters<typeof withStore<A, E>>[3]
+) => Effect.mapError(withStore(url, dossier, mode, f), refusedByServer(command, dossier))
 
 const reportText = (r: TransferReport) =>
   [
@@ -97,7 +111,7 @@ export const bindFolder = (url: string, dossier: string) =>
     if (Option.isSome(existing)) {
       if (existing.value.url === binding.url && existing.value.dossier === dossier) {
         // Bound already (perhaps by a bind stopped during its pull): the view brought up to the store.
-        const report = yield* withStore(parsed.connect, dossier, "read", (store) =>
+        const report = yield* over("init")(parsed.connect, dossier, "read", (store) =>
           pullInto(store, files, here).pipe(
             Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier })))
           ))
@@ -107,7 +121,7 @@ export const bindFolder = (url: string, dossier: string) =>
       return yield* new BindingRefused({ command: "init", dossier: existing.value.dossier, reason: "bound-elsewhere" })
     }
     const holds = yield* sideHoldsState(here)
-    const done = yield* withStore(parsed.connect, dossier, "write", (store) =>
+    const done = yield* over("init")(parsed.connect, dossier, "write", (store) =>
       Effect.gen(function*() {
         const state = yield* stateOf(store)
         const conflict = () => new StoreConflict({ dossier })
@@ -179,7 +193,7 @@ export const status = (o: { readonly workdir: string }) =>
         return { bound: false, store: null }
       }
       const b = binding.value
-      const state = yield* withStore(b.url, b.dossier, "read", stateOf)
+      const state = yield* over("store status")(b.url, b.dossier, "read", stateOf)
       return {
         bound: true,
         store: {
@@ -214,7 +228,7 @@ export const pull = (o: { readonly workdir: string }) =>
       const b = binding.value
       const files = yield* FileStore
       const here = yield* folderSideHere
-      const report = yield* withStore(b.url, b.dossier, "read", (store) =>
+      const report = yield* over("pull")(b.url, b.dossier, "read", (store) =>
         pullInto(store, files, here).pipe(
           Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier: b.dossier })))
         ))
@@ -336,7 +350,7 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           Effect.flatMap(folderSideHere, copy),
           attemptsInto(makeGateAttemptsFolder(files))
         )
-        : yield* withStore(
+        : yield* over("export")(
           binding.value.url,
           binding.value.dossier,
           "read",

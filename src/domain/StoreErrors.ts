@@ -46,7 +46,9 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
  * to one; `bound-elsewhere`, `init --store` in a folder bound to another dossier or server;
  * `target-state` and `target-bound`, `export --to` a folder (`target`) that already holds a
  * dossier's state, or is bound to a shared store; `privilege`, a command the role the binding
- * connects as may not run (SQLSTATE 42501: a role with SELECT only and a writing command). The command
+ * connects as may not run (SQLSTATE 42501: a role with SELECT only and a writing command);
+ * `credentials`, the server refused the role or its password (SQLSTATE 28P01, 28000);
+ * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000). The command
  * line is well-formed; the binding refuses it (exit 1), and nothing was changed. Running it again
  * unchanged never succeeds.
  */
@@ -61,7 +63,9 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
     "bound-elsewhere",
     "target-state",
     "target-bound",
-    "privilege"
+    "privilege",
+    "credentials",
+    "no-database"
   ),
   /** The folder `export --to` names, relative to the work folder with `/` (`target-*` reasons only). */
   target: Schema.optional(Schema.String)
@@ -72,6 +76,10 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
     switch (this.reason) {
       case "privilege":
         return `The role this folder connects as may not run ${command} on ${dossier} (it lacks a privilege, SQLSTATE 42501, as a read-only role lacks the right to write); nothing was changed.`
+      case "credentials":
+        return `The server refused the role ${command} connects as for ${dossier} (SQLSTATE 28P01 or 28000: a wrong password, or no pg_hba.conf entry lets that role in); nothing was changed.`
+      case "no-database":
+        return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
       case "bound-elsewhere":
         return `This folder is already bound to ${dossier}, and ${command} names another dossier or server; nothing was changed.`
       case "target-state":
