@@ -17,11 +17,15 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import type * as Layer from "effect/Layer"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
 import { placedIn } from "../domain/Place.js"
-import { BindingRefused, StoreUnavailable } from "../domain/StoreErrors.js"
+import { parseBinding, STORE_FILE } from "../domain/StoreBinding.js"
+import { BindingRefused } from "../domain/StoreErrors.js"
 import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
-import { PRIVILEGE_REASON } from "../layers/postgres/PgErrors.js"
+import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
@@ -77,12 +81,14 @@ export const refreshAfter = (path: ReadonlyArray<string>): Effect.Effect<void, n
  * A refusal of the command `path` as the shared dossier `dossier` answers it: a record it lacks is
  * said to be missing there (`placedIn`, src/domain/Place.ts), not in the folder; a statement the
  * server refused for the role's privileges (SQLSTATE 42501: a read-only role and a writing
- * command) is `BindingRefused` (reason `privilege`, not retryable), not `StoreUnavailable`.
+ * command), a connection it refused for the credentials (28P01, 28000) or to a database it does
+ * not have (3D000) is `BindingRefused` (reason `privilege`, `credentials`, `no-database`; not
+ * retryable), not `StoreUnavailable` (`refusedByServer`, src/layers/postgres/PgErrors.ts).
  */
-export const boundRefusal = (dossier: string, path: ReadonlyArray<string>) => <E>(e: E): E | BindingRefused =>
-  e instanceof StoreUnavailable && e.reason === PRIVILEGE_REASON
-    ? new BindingRefused({ command: path.join(" "), dossier, reason: "privilege" })
-    : placedIn(dossier)(e)
+export const boundRefusal = (dossier: string, path: ReadonlyArray<string>) => <E>(e: E): E | BindingRefused => {
+  const refused = refusedByServer(path.join(" "), dossier)(e)
+  return refused instanceof BindingRefused ? refused : placedIn(dossier)(e)
+}
 
 const boundRefusals =
   (path: ReadonlyArray<string>) =>
@@ -91,6 +97,21 @@ const boundRefusals =
       self,
       (e) => Effect.flatMap(PgStoreTag, (store) => Effect.fail(boundRefusal(store.config.dossier, path)(e)))
     )
+
+/**
+ * A failure to build the services of the folder `workdir` (to connect) as the command `path`
+ * answers it: the server refusing the credentials or naming no such database is `BindingRefused`
+ * for the dossier the folder's binding names (`refusedByServer`), as a statement it refuses is.
+ */
+export const refusedConnecting = (workdir: string, path: ReadonlyArray<string>) => <E>(e: E): E | BindingRefused => {
+  let binding: ReturnType<typeof parseBinding>
+  try {
+    binding = parseBinding(fs.readFileSync(nodePath.join(workdir, STORE_FILE), "utf8"))
+  } catch {
+    return e
+  }
+  return Either.isRight(binding) ? refusedByServer(path.join(" "), binding.right.dossier)(e) : e
+}
 
 /** `boundRefusal` for the shared dossier whose store `context` holds (the MCP server's services). */
 export const refusalIn = (context: Context.Context<never>) => (error: CommandFailure, path: ReadonlyArray<string>) =>
@@ -106,7 +127,7 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
     work({
       effect: boundRefusals(spec.path)(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),
       // A read-only command connects as a reader: it sends no write, not even the schema's.
-      layer: g.layer(workdir, refresh ? "write" : "read"),
+      layer: Layer.mapError(g.layer(workdir, refresh ? "write" : "read"), refusedConnecting(workdir, spec.path)),
       human: w.human,
       ...(w.quiet === undefined ? {} : { quiet: w.quiet })
     })

@@ -12,12 +12,12 @@ import { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
 import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
-import type { Divergence } from "../domain/StoreTransfer.js"
 import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
+import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
 import { readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
 import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
@@ -38,8 +38,18 @@ import { work } from "./Work.js"
 
 const bound = Effect.flatMap(FileStore, readBinding)
 
-/** A divergence in words, for a refusal. */
-const said = (d: Divergence) => `${d.part} ${d.key}: ${d.reason}`
+/**
+ * `withStore` for the command `command` (as typed after `dossier`): a server that refuses the
+ * role's privileges, its credentials or names no such database is `BindingRefused`, as in every
+ * bound folder's command (`refusedByServer`).
+ */
+const over = (command: string) =>
+<A, E>(
+  url: string,
+  dossier: string,
+  mode: "read" | "write",
+  f: Parameters<typeof withStore<A, E>>[3]
+) => Effect.mapError(withStore(url, dossier, mode, f), refusedByServer(command, dossier))
 
 const reportText = (r: TransferReport) =>
   [
@@ -101,19 +111,17 @@ export const bindFolder = (url: string, dossier: string) =>
     if (Option.isSome(existing)) {
       if (existing.value.url === binding.url && existing.value.dossier === dossier) {
         // Bound already (perhaps by a bind stopped during its pull): the view brought up to the store.
-        const report = yield* withStore(parsed.connect, dossier, "read", (store) =>
+        const report = yield* over("init")(parsed.connect, dossier, "read", (store) =>
           pullInto(store, files, here).pipe(
             Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier })))
           ))
         return { ...binding, imported: false, pulled: broughtAny(report) } satisfies Bound
       }
-      return yield* new UsageError({
-        detail:
-          `this folder is already bound to dossier '${existing.value.dossier}' at ${existing.value.url}; export it (dossier export --to <dir>) and bind the copy instead`
-      })
+      // The command line is well-formed: the folder's binding refuses it (export, then bind the copy).
+      return yield* new BindingRefused({ command: "init", dossier: existing.value.dossier, reason: "bound-elsewhere" })
     }
     const holds = yield* sideHoldsState(here)
-    const done = yield* withStore(parsed.connect, dossier, "write", (store) =>
+    const done = yield* over("init")(parsed.connect, dossier, "write", (store) =>
       Effect.gen(function*() {
         const state = yield* stateOf(store)
         const conflict = () => new StoreConflict({ dossier })
@@ -185,7 +193,7 @@ export const status = (o: { readonly workdir: string }) =>
         return { bound: false, store: null }
       }
       const b = binding.value
-      const state = yield* withStore(b.url, b.dossier, "read", stateOf)
+      const state = yield* over("store status")(b.url, b.dossier, "read", stateOf)
       return {
         bound: true,
         store: {
@@ -220,7 +228,7 @@ export const pull = (o: { readonly workdir: string }) =>
       const b = binding.value
       const files = yield* FileStore
       const here = yield* folderSideHere
-      const report = yield* withStore(b.url, b.dossier, "read", (store) =>
+      const report = yield* over("pull")(b.url, b.dossier, "read", (store) =>
         pullInto(store, files, here).pipe(
           Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier: b.dossier })))
         ))
@@ -311,24 +319,26 @@ const targetOf = (to: string, root: string) =>
 /** Put back what a failed export changed (best effort: the export's own refusal is the answer). */
 const undone = (target: Target) => Effect.catchAllDefect(target.undo, () => Effect.void)
 
+/** A path as output shows it: relative to the work folder (both real paths), with `/`. */
+const shownFrom = (home: string, target: string): string => path.relative(home, target).split(path.sep).join("/")
+
 export const exportTo = (o: { readonly workdir: string; readonly to: string }) => {
-  const copyInto = (target: string, binding: Option.Option<StoreBinding>) =>
+  const copyInto = (target: string, shown: string, binding: Option.Option<StoreBinding>) =>
     Effect.gen(function*() {
       const files = yield* FileStore
       const dest = yield* folderSide(target)
-      if (Option.isSome(yield* readBinding(dest.files))) {
-        return yield* new UsageError({ detail: `${o.to} is bound to a shared store; export into a plain folder` })
-      }
+      // The command line is well-formed: the folder it names refuses the copy (exit 1).
+      const refused = (reason: "target-state" | "target-bound") =>
+        new BindingRefused({
+          command: "export",
+          dossier: Option.isSome(binding) ? binding.value.dossier : null,
+          reason,
+          target: shown
+        })
+      if (Option.isSome(yield* readBinding(dest.files))) return yield* refused("target-bound")
       const copy = (from: StoreSide) =>
         transfer(from, dest, "fresh").pipe(
-          Effect.catchTag("TransferDivergence", (e) =>
-            Effect.fail(
-              new UsageError({
-                detail: `${o.to} already holds a dossier's state (${
-                  said(e.divergence)
-                }); export into an empty or new folder`
-              })
-            ))
+          Effect.catchTag("TransferDivergence", () => Effect.fail(refused("target-state")))
         )
       const attemptsInto = (from: GateAttemptsShape) => (r: TransferReport) =>
         Effect.map(
@@ -340,7 +350,7 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           Effect.flatMap(folderSideHere, copy),
           attemptsInto(makeGateAttemptsFolder(files))
         )
-        : yield* withStore(
+        : yield* over("export")(
           binding.value.url,
           binding.value.dossier,
           "read",
@@ -353,10 +363,12 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
       const { root } = yield* Workdir
       const binding = yield* Effect.flatMap(FileStore, readBinding)
       const target = yield* targetOf(o.to, root)
+      // Never an absolute path in an answer: the folder as seen from the work folder.
+      const shown = shownFrom(fs.realpathSync(root), target.path)
       // A failed (or interrupted) export leaves the file system as it found it, once the copy's
       // scope has closed (the destination's lock released).
-      const report = yield* Effect.onError(copyInto(target.path, binding), () => undone(target))
-      return { to: o.to, transfer: report }
+      const report = yield* Effect.onError(copyInto(target.path, shown, binding), () => undone(target))
+      return { to: shown, transfer: report }
     }),
     layer: BaseLive(o.workdir),
     human: (r) => `exported to ${r.to}\n${reportText(r.transfer)}`

@@ -18,7 +18,7 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["pull"],
     description:
-      "Bring every record and registered file of the bound shared dossier into this folder (each other command refreshes only the part it wrote): {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: UsageError.",
+      "Bring every record and registered file of the bound shared dossier into this folder (each other command refreshes only the part it wrote): {dossier, transfer}; a local file with other bytes is kept and listed. Unbound: BindingRefused.",
     flags: { workdir, json },
     // CLI only: a bound MCP server refreshes the part of its folder's view each writing call
     // touched, and pulling is a person's step (docs/store.md).
@@ -28,7 +28,7 @@ export const storeSpecs: ReadonlyArray<CommandSpec> = [
   command({
     path: ["export"],
     description:
-      "Copy the dossier (plan with its revision, journals, monitor records, capture log, grants and execution records with their logs, the gate's attempts logs, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to, transfer}. A failed export removes what it made (a folder that was there is left as it was).",
+      "Copy the dossier (plan with its revision, journals, monitor records, capture log, grants and execution records with their logs, the gate's attempts logs, retained and registered files) into a plain, unbound folder that holds no state (created if missing): {to (relative to the work folder), transfer}; a folder that holds state or is bound: BindingRefused. A failed export removes what it made (a folder that was there is left as it was).",
     // CLI only: no MCP tool writes outside the work folder.
     tools: [],
     flags: {

@@ -40,28 +40,61 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
 }
 
 /**
- * A command the folder's binding does not allow (`reason`): `unbound`, `pull` in a folder bound to
- * no shared dossier (`dossier` null); `plain-folder`, a command that works on a plain folder's
- * files (`journal rebuild`, `recover-tail`, `import`) in a folder bound to one; `privilege`, a
- * command the role the binding connects as may not run (SQLSTATE 42501: a role with SELECT only
- * and a writing command). The command line is well-formed; the binding refuses it (exit 1), and
- * nothing was changed. Running it again unchanged never succeeds.
+ * A command the folder's binding (or the folder it names) does not allow (`reason`): `unbound`,
+ * `pull` in a folder bound to no shared dossier (`dossier` null); `plain-folder`, a command that
+ * works on a plain folder's files (`journal rebuild`, `recover-tail`, `import`) in a folder bound
+ * to one; `bound-elsewhere`, `init --store` in a folder bound to another dossier or server;
+ * `target-state` and `target-bound`, `export --to` a folder (`target`) that already holds a
+ * dossier's state, or is bound to a shared store; `privilege`, a command the role the binding
+ * connects as may not run (SQLSTATE 42501: a role with SELECT only and a writing command);
+ * `credentials`, the server refused the role or its password (SQLSTATE 28P01, 28000);
+ * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000). The command
+ * line is well-formed; the binding refuses it (exit 1), and nothing was changed. Running it again
+ * unchanged never succeeds.
  */
 export class BindingRefused extends Schema.TaggedError<BindingRefused>()("BindingRefused", {
   /** The command refused, as typed after `dossier` (`pull`, `journal rebuild`). */
   command: Schema.String,
-  /** The shared dossier the folder is bound to; null: it is bound to none. */
+  /** The shared dossier the folder is bound to (or `init --store` names); null: it is bound to none. */
   dossier: Schema.NullOr(Schema.String),
-  reason: Schema.Literal("unbound", "plain-folder", "privilege")
+  reason: Schema.Literal(
+    "unbound",
+    "plain-folder",
+    "bound-elsewhere",
+    "target-state",
+    "target-bound",
+    "privilege",
+    "credentials",
+    "no-database"
+  ),
+  /** The folder `export --to` names, relative to the work folder with `/` (`target-*` reasons only). */
+  target: Schema.optional(Schema.String)
 }) {
   override get message() {
     const command = `\`dossier ${this.command}\``
-    if (this.reason === "privilege") {
-      return `The role this folder connects as may not run ${command} on the shared dossier '${this.dossier}' (it lacks a privilege, SQLSTATE 42501, as a read-only role lacks the right to write); nothing was changed.`
+    const dossier = `the shared dossier '${this.dossier}'`
+    switch (this.reason) {
+      case "privilege":
+        return `The role this folder connects as may not run ${command} on ${dossier} (it lacks a privilege, SQLSTATE 42501, as a read-only role lacks the right to write); nothing was changed.`
+      case "credentials":
+        return `The server refused the role ${command} connects as for ${dossier} (SQLSTATE 28P01 or 28000: a wrong password, or no pg_hba.conf entry lets that role in); nothing was changed.`
+      case "no-database":
+        return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
+      case "bound-elsewhere":
+        return `This folder is already bound to ${dossier}, and ${command} names another dossier or server; nothing was changed.`
+      case "target-state":
+        return `${command} writes into a plain folder that holds no state, and ${
+          this.target ?? "the folder --to names"
+        } already holds a dossier's state; nothing was changed.`
+      case "target-bound":
+        return `${command} writes into a plain folder, and ${
+          this.target ?? "the folder --to names"
+        } is bound to a shared store; nothing was changed.`
+      case "plain-folder":
+        return `${command} works on a plain folder's files, and this folder is bound to ${dossier}.`
+      case "unbound":
+        return `${command} needs a folder bound to a shared dossier, and this one is bound to none.`
     }
-    return this.dossier === null
-      ? `${command} needs a folder bound to a shared dossier, and this one is bound to none.`
-      : `${command} works on a plain folder's files, and this folder is bound to the shared dossier '${this.dossier}'.`
   }
 }
 

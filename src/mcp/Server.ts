@@ -198,7 +198,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     if (bound) {
       const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
       const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
-      const context = yield* Layer.build(CommandsBound(options.dir))
+      const context = yield* Effect.mapError(
+        Layer.build(CommandsBound(options.dir)),
+        boundCommands.refusedConnecting(options.dir, ["mcp"])
+      )
       services = context
       afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)
       refusal = boundCommands.refusalIn(context)

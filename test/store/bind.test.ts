@@ -102,14 +102,49 @@ describe("export of an unbound folder", () => {
     expect(answers(out)).toEqual(before)
   }, 120_000)
 
-  it("refuses a folder that holds state, and the work folder itself, and writes nothing", () => {
+  it("answers the folder it wrote relative to the work folder, never as an absolute path", () => {
+    const dir = planned("dossier-export-src-", "G")
+    const parent = tempWorkdir("dossier-export-rel-")
+    const shown = (to: string) => path.relative(fs.realpathSync(dir), fs.realpathSync(to)).split(path.sep).join("/")
+    const out = path.join(parent, "copy")
+    const r = runCli(["export", "--to", out, "--workdir", dir, "--json"])
+    expect(ok(r).to).toBe(shown(out))
+    expect(r.json.to).toMatch(/^\.\.\//)
+    expect(r.stdout).not.toContain(parent)
+    // Relative to the current directory as given, answered relative to the work folder.
+    const human = runCli(["export", "--to", "again", "--workdir", dir], { cwd: parent })
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain(`exported to ${shown(path.join(parent, "again"))}\n`)
+    expect(human.stdout).not.toContain(parent)
+  })
+
+  it("refuses a folder that holds state or is bound (BindingRefused, exit 1), and the work folder itself", () => {
     const dir = planned("dossier-export-src-", "G")
     const other = planned("dossier-export-busy-", "Other")
     const busy = snapshot(other)
     const r = runCli(["export", "--to", other, "--workdir", dir, "--json"])
-    expect(refused(r, "UsageError").message).toContain("already holds a dossier's state")
+    const target = path.relative(fs.realpathSync(dir), fs.realpathSync(other)).split(path.sep).join("/")
+    expect(refused(r, "BindingRefused")).toMatchObject({
+      command: "export",
+      dossier: null,
+      reason: "target-state",
+      target,
+      retryable: false
+    })
+    expect(r.code).toBe(1)
+    expect(r.json.error.message).toContain(`${target} already holds a dossier's state`)
+    expect(r.json.error.message).not.toContain("plan plan")
+    expect(r.json.error.hint).toContain("export into an empty or new folder")
     expect(leaksNothing(dir, r)).toBe(true)
+    expect(leaksNothing(other, r)).toBe(true)
     expect(snapshot(other)).toEqual(busy)
+    // A folder bound to a shared store: refused the same way, before anything is read from it.
+    const linked = tempWorkdir("dossier-export-linked-")
+    fs.mkdirSync(path.join(linked, ".dossier"))
+    fs.writeFileSync(storeFile(linked), JSON.stringify({ kind: "postgres", url: "postgres://h/db", dossier: "q" }))
+    const b = runCli(["export", "--to", linked, "--workdir", dir, "--json"])
+    expect(refused(b, "BindingRefused")).toMatchObject({ reason: "target-bound", dossier: null })
+    expect({ code: b.code, leaks: leaksNothing(linked, b) }).toEqual({ code: 1, leaks: true })
     refused(runCli(["export", "--to", dir, "--workdir", dir, "--json"]), "UsageError")
   })
 
@@ -249,7 +284,15 @@ describe.skipIf(!pgAvailable)("init --store and store status against a real serv
     const before = snapshot(dir)
     expect(ok(runCli(["init", "--store", db.url, "--dossier", "team-a", "--workdir", dir, "--json"])).store.dossier)
       .toBe("team-a")
-    refused(runCli(["init", "--store", db.url, "--dossier", "team-b", "--workdir", dir, "--json"]), "UsageError")
+    // The command line is well-formed: the folder's binding refuses it (exit 1), naming the dossier.
+    const other = runCli(["init", "--store", db.url, "--dossier", "team-b", "--workdir", dir, "--json"])
+    expect(refused(other, "BindingRefused")).toMatchObject({
+      command: "init",
+      dossier: "team-a",
+      reason: "bound-elsewhere",
+      retryable: false
+    })
+    expect(other.code).toBe(1)
     expect(snapshot(dir)).toEqual(before)
   }, 60_000)
 

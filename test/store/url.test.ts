@@ -9,10 +9,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { envelopeOf } from "../../src/commands/Envelope.js"
 import { parseBinding } from "../../src/domain/StoreBinding.js"
 import type { StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
-import { classify } from "../../src/layers/postgres/PgErrors.js"
+import { classify, refusedByServer } from "../../src/layers/postgres/PgErrors.js"
 import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
 import { DossierPostgres, type DossierPostgresOptions } from "../../src/postgres.js"
 
@@ -95,6 +96,40 @@ describe("no password", () => {
     const mapped = classify(error, 10_000)
     expect(mapped?._tag).toBe("StoreUnavailable")
     expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
+  })
+})
+
+describe("a server that refuses the binding itself", () => {
+  /** What a command answers for a driver failure with the SQLSTATE `code`. */
+  const answered = (code: string) => {
+    const cause = Object.assign(new Error("password authentication failed for user \"ann\" pw-secret"), { code })
+    const mapped = classify(new SqlError({ cause }), 10_000)
+    return envelopeOf(refusedByServer("journal append", "q1")(mapped) as Parameters<typeof envelopeOf>[0])
+  }
+
+  it("credentials (28P01, 28000) and a missing database (3D000) are BindingRefused, never retryable", () => {
+    for (
+      const [code, reason] of [
+        ["28P01", "credentials"],
+        ["28000", "credentials"],
+        ["3D000", "no-database"],
+        ["42501", "privilege"]
+      ] as const
+    ) {
+      const e = answered(code)
+      expect(e, code).toMatchObject({
+        _tag: "BindingRefused",
+        command: "journal append",
+        dossier: "q1",
+        reason,
+        retryable: false
+      })
+      expect(JSON.stringify(e), code).not.toContain("pw-secret")
+    }
+    expect(answered("28P01").message).toContain("28P01")
+    expect(answered("3D000").message).toContain("does not exist")
+    // The server out of reach stays StoreUnavailable: the same command may succeed later.
+    expect(answered("08006")).toMatchObject({ _tag: "StoreUnavailable", retryable: true })
   })
 })
 

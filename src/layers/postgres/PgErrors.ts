@@ -11,7 +11,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { LockTimeout } from "../../domain/Errors.js"
-import { StoreUnavailable } from "../../domain/StoreErrors.js"
+import { BindingRefused, StoreUnavailable } from "../../domain/StoreErrors.js"
 
 const codeOf = (e: unknown): string | undefined => {
   if (typeof e !== "object" || e === null) return undefined
@@ -45,6 +45,31 @@ const socketReasons: Record<string, string> = {
  */
 export const PRIVILEGE_REASON = "the role lacks a privilege this command needs (SQLSTATE 42501)"
 
+/** The reason of a connection the server refused for its role or password (SQLSTATE 28P01, 28000). */
+export const CREDENTIALS_REASON =
+  "the server refused the credentials (SQLSTATE 28P01 or 28000): check the user and PGPASSWORD or ~/.pgpass"
+
+/** The reason of a connection to a database the server does not have (SQLSTATE 3D000). */
+export const NO_DATABASE_REASON = "the database does not exist on the server (SQLSTATE 3D000)"
+
+const bindingReasons: ReadonlyMap<string, BindingRefused["reason"]> = new Map([
+  [PRIVILEGE_REASON, "privilege"],
+  [CREDENTIALS_REASON, "credentials"],
+  [NO_DATABASE_REASON, "no-database"]
+])
+
+/**
+ * A refusal of the command `command` (as typed after `dossier`) over the shared dossier `dossier`:
+ * a server that refuses the role's privileges (42501), its credentials (28P01, 28000) or names no
+ * such database (3D000) answers the same way whenever the command is run again unchanged, so it is
+ * `BindingRefused` (not retryable), not `StoreUnavailable`; any other error is left as it is.
+ */
+export const refusedByServer = (command: string, dossier: string) => <E>(e: E): E | BindingRefused => {
+  if (!(e instanceof StoreUnavailable)) return e
+  const reason = bindingReasons.get(e.reason)
+  return reason === undefined ? e : new BindingRefused({ command, dossier, reason })
+}
+
 /** The SQLSTATEs that say the server cannot serve now (classes 08, 53, 57, 58 and a few more). */
 const sqlStateReason = (code: string): string | undefined => {
   if (code === "57014") return "the server did not finish the statement in time (statement_timeout)"
@@ -53,10 +78,8 @@ const sqlStateReason = (code: string): string | undefined => {
   if (code === "57P04" || code === "57P05") return "the server ended the session"
   if (code === "53300") return "the server has no free connection slot"
   if (code === "25P03") return "the transaction was idle too long and the server ended it"
-  if (code === "28P01" || code === "28000") {
-    return `the server refused the credentials (SQLSTATE ${code}): check the user and PGPASSWORD or ~/.pgpass`
-  }
-  if (code === "3D000") return "the database does not exist on the server"
+  if (code === "28P01" || code === "28000") return CREDENTIALS_REASON
+  if (code === "3D000") return NO_DATABASE_REASON
   if (code === "42501") return PRIVILEGE_REASON
   if (code.startsWith("08")) return `the connection failed (SQLSTATE ${code})`
   if (code.startsWith("53")) return `the server is out of resources (SQLSTATE ${code})`
