@@ -4,6 +4,8 @@
  */
 import * as Either from "effect/Either"
 import { EditedRetainedFile, InvalidInput, LimitExceeded, type PathOutsideArea, type UnsafePath } from "./Errors.js"
+import { checkOrigin } from "./IngestContent.js"
+import type { CredentialsInUrl, InvalidUrl, UnsupportedScheme } from "./IngestErrors.js"
 import { normalizeInArea, normalizeRelative } from "./Paths.js"
 import {
   type CompletedStep,
@@ -141,7 +143,10 @@ export interface CheckpointPaths {
 
 export const checkpointPaths = (
   input: PlanCheckpointInput
-): Either.Either<CheckpointPaths, UnsafePath | PathOutsideArea | InvalidInput> => {
+): Either.Either<
+  CheckpointPaths,
+  UnsafePath | PathOutsideArea | InvalidInput | InvalidUrl | UnsupportedScheme | CredentialsInUrl
+> => {
   // An absolute path, or one that names no file, is refused naming the field (never echoing the
   // machine's path), as every other bad input is.
   const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
@@ -160,7 +165,11 @@ export const checkpointPaths = (
   for (const [i, s] of (input.sources ?? []).entries()) {
     const p = named(`sources.${i}.path`, normalizeInArea(s.path, SOURCES_AREA))
     if (Either.isLeft(p)) return Either.left(p.left)
-    sources.push({ path: p.right, origin: s.origin })
+    // An origin is the absolute http(s) URL the file came from, as `ingest --file --origin` takes
+    // it (the same tags); a user or password in it would be written into plan.md.
+    const origin = checkOrigin(s.origin)
+    if (Either.isLeft(origin)) return Either.left(origin.left)
+    sources.push({ path: p.right, origin: origin.right })
   }
   const outputs: Array<{ path: string; dependsOn: Array<string> }> = []
   for (const [i, o] of (input.outputs ?? []).entries()) {
