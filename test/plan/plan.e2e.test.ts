@@ -296,6 +296,37 @@ describe("plan checkpoint", () => {
     expect(inspect(dir).json.sources[0].origin).toBe("https://example.org/a")
   })
 
+  it("re-registering a source with another origin is refused naming both; the same origin is a no-op", () => {
+    const dir = started()
+    put(dir, "research/sources/a.md", "A")
+    checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/a" }] }, 1)
+    const e = refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/b" }] }, 2),
+      "InvalidInput"
+    )
+    expect(e.issues[0].path).toBe("sources.0.origin")
+    expect(e.issues[0].message).toContain("https://example.org/a")
+    expect(e.issues[0].message).toContain("https://example.org/b")
+    // Two origins for one new path in one input: the same refusal, at the second.
+    put(dir, "research/sources/c.md", "C")
+    const e2 = refuses(dir, () =>
+      checkpoint(dir, {
+        sources: [
+          { path: "research/sources/c.md", origin: "https://example.org/c" },
+          { path: "research/sources/c.md", origin: "https://example.org/d" }
+        ]
+      }, 2), "InvalidInput")
+    expect(e2.issues[0].path).toBe("sources.1.origin")
+    // The same origin (in any spelling the parser normalizes alike) is the idempotent retry.
+    expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://EXAMPLE.org/a" }] }, 2).json)
+      .toEqual({ ok: true, revision: 3 })
+    expect(inspect(dir).json.sources).toMatchObject([{
+      path: "research/sources/a.md",
+      origin: "https://example.org/a"
+    }])
+  })
+
   it("completion is refused with reasons until an output exists, nothing is found and nothing is unresolved", () => {
     const dir = started()
     const e1 = refuses(dir, () => checkpoint(dir, { status: "complete" }, 1), "CompletionRefused")
