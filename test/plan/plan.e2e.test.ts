@@ -393,6 +393,31 @@ describe("plan checkpoint", () => {
       () => checkpoint(dir, { outputs: [{ path: "research/sources/a.md", dependsOn: [] }] }, 1),
       "PathOutsideArea"
     )
+    // The area folder itself is not a file under it: the message says so, never "must be under" it.
+    for (
+      const [given, area] of [["research/sources/", "research/sources/"], [
+        "./research/results",
+        "research/results/"
+      ]] as const
+    ) {
+      const e = refuses(
+        dir,
+        () =>
+          given.includes("sources")
+            ? checkpoint(dir, { sources: [{ path: given, origin: "https://example.org/o" }] }, 1)
+            : checkpoint(dir, { outputs: [{ path: given, dependsOn: [] }] }, 1),
+        "PathOutsideArea"
+      )
+      expect(e).toMatchObject({ path: given, area })
+      expect(e.message).toBe(`The path '${given}' names the folder '${area}' itself, not a file under it.`)
+    }
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "https://example.org/o" }] }, 1),
+        "PathOutsideArea"
+      ).message
+    ).toBe("The path 'research/results/r.md' must be under 'research/sources/'.")
     refuses(
       dir,
       () => checkpoint(dir, { sources: [{ path: "../outside.md", origin: "https://example.org/o" }] }, 1),
