@@ -35,7 +35,7 @@ export const planSpecs: ReadonlyArray<CommandSpec> = [
     path: ["plan", "checkpoint"],
     inputSchema: "plan-checkpoint",
     description:
-      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (string)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths; an unregistered one is UnregisteredDependency, judged before any file is read)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string); expectedRevision (the plan's current revision, instead of --expected). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
+      "Record progress. Input file fields (all optional): completedSteps [{summary (string), id? (stable id; a recorded id is skipped)}]; sources [{path (under research/sources/), origin (the absolute http(s) URL it came from, without user or password: InvalidUrl, UnsupportedScheme, CredentialsInUrl; recorded once: another origin for a registered path is InvalidInput)}]; outputs [{path (under research/results/), dependsOn (array of registered source/output paths; an unregistered one is UnregisteredDependency, judged before any file is read)}]; unresolved [{id, text}] (replaces the list); status (in_progress | blocked | complete); nextAction (string); expectedRevision (the plan's current revision, instead of --expected). Limits: 32 sources, 32 outputs, 64 steps, 16 MiB per file.",
     flags: {
       workdir,
       json,

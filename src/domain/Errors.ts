@@ -107,7 +107,15 @@ export class PathOutsideArea extends Schema.TaggedError<PathOutsideArea>()("Path
   area: Schema.String
 }) {
   override get message() {
-    return `The path '${this.path}' must be under '${this.area}'.`
+    // The area folder itself (`research/sources/`, `./research/sources`) is not a file under it.
+    const folder = (p: string) =>
+      p.split(/[/\\]+/).reduce<Array<string>>(
+        (out, seg) => seg === "" || seg === "." ? out : seg === ".." ? out.slice(0, -1) : [...out, seg],
+        []
+      ).join("/")
+    return folder(this.path) === folder(this.area)
+      ? `The path '${this.path}' names the folder '${this.area}' itself, not a file under it.`
+      : `The path '${this.path}' must be under '${this.area}'.`
   }
 }
 

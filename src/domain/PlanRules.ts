@@ -4,6 +4,8 @@
  */
 import * as Either from "effect/Either"
 import { EditedRetainedFile, InvalidInput, LimitExceeded, type PathOutsideArea, type UnsafePath } from "./Errors.js"
+import { checkOrigin } from "./IngestContent.js"
+import type { CredentialsInUrl, InvalidUrl, UnsupportedScheme } from "./IngestErrors.js"
 import { normalizeInArea, normalizeRelative } from "./Paths.js"
 import {
   type CompletedStep,
@@ -141,7 +143,10 @@ export interface CheckpointPaths {
 
 export const checkpointPaths = (
   input: PlanCheckpointInput
-): Either.Either<CheckpointPaths, UnsafePath | PathOutsideArea | InvalidInput> => {
+): Either.Either<
+  CheckpointPaths,
+  UnsafePath | PathOutsideArea | InvalidInput | InvalidUrl | UnsupportedScheme | CredentialsInUrl
+> => {
   // An absolute path, or one that names no file, is refused naming the field (never echoing the
   // machine's path), as every other bad input is.
   const named = <A>(field: string, r: Either.Either<A, UnsafePath | PathOutsideArea>) =>
@@ -160,7 +165,11 @@ export const checkpointPaths = (
   for (const [i, s] of (input.sources ?? []).entries()) {
     const p = named(`sources.${i}.path`, normalizeInArea(s.path, SOURCES_AREA))
     if (Either.isLeft(p)) return Either.left(p.left)
-    sources.push({ path: p.right, origin: s.origin })
+    // An origin is the absolute http(s) URL the file came from, as `ingest --file --origin` takes
+    // it (the same tags); a user or password in it would be written into plan.md.
+    const origin = checkOrigin(s.origin)
+    if (Either.isLeft(origin)) return Either.left(origin.left)
+    sources.push({ path: p.right, origin: origin.right })
   }
   const outputs: Array<{ path: string; dependsOn: Array<string> }> = []
   for (const [i, o] of (input.outputs ?? []).entries()) {
@@ -184,7 +193,37 @@ export const checkpointPaths = (
   return Either.right({ sources, outputs })
 }
 
-export type CheckpointError = LimitExceeded | EditedRetainedFile | UnregisteredDependency
+export type CheckpointError = LimitExceeded | EditedRetainedFile | UnregisteredDependency | InvalidInput
+
+/** An origin as checkpoints store it (a plan written before origins were checked keeps its text). */
+const sameOrigin = (a: string, b: string): boolean =>
+  a === b || Either.getOrElse(checkOrigin(a), () => a) === Either.getOrElse(checkOrigin(b), () => b)
+
+/**
+ * The first source of the input registered (in `doc`, or earlier in this input) with another
+ * origin: a registration is write-once, its origin as much as its bytes, so the record never keeps
+ * an origin the caller no longer gives. `InvalidInput` at `sources.<i>.origin`, naming both.
+ */
+export const originConflict = (doc: PlanDocument, paths: CheckpointPaths): InvalidInput | undefined => {
+  const known = new Map<string, string>(doc.sources.map((s) => [s.path, s.origin]))
+  for (const [i, s] of paths.sources.entries()) {
+    const recorded = known.get(s.path)
+    if (recorded === undefined) {
+      known.set(s.path, s.origin)
+      continue
+    }
+    if (!sameOrigin(recorded, s.origin)) {
+      return new InvalidInput({
+        issues: [{
+          path: `sources.${i}.origin`,
+          message: `'${s.path}' is registered with origin '${recorded}', not '${s.origin}'; ` +
+            "a source's origin is recorded once (give the recorded one, or capture to a new file)"
+        }]
+      })
+    }
+  }
+  return undefined
+}
 
 /**
  * The first output dependency that is neither a registered source or output of `doc` nor a
@@ -224,6 +263,8 @@ export const applyCheckpoint = (
 ): Either.Either<PlanDocument, CheckpointError> => {
   const revision = nextRevision(doc)
   if (Either.isLeft(revision)) return Either.left(revision.left)
+  const conflict = originConflict(doc, paths)
+  if (conflict !== undefined) return Either.left(conflict)
   // Completed steps: append; a recorded id (or one earlier in this input) is skipped.
   const steps: Array<CompletedStep> = [...doc.completedSteps]
   const ids = new Set(doc.completedSteps.flatMap((s) => (s.id === undefined ? [] : [s.id])))

@@ -21,6 +21,7 @@ import {
   newPlan,
   type Observations,
   type Observed,
+  originConflict,
   pathsToObserve,
   replaceGoal,
   requireComplete,
@@ -198,6 +199,8 @@ export const makePlanLive = Effect.gen(function*() {
         // dependency neither registered nor on disk is UnregisteredDependency, not FileNotFound.
         const unregistered = unregisteredDependency(first.doc, paths)
         if (unregistered !== undefined) return yield* unregistered
+        const conflict = originConflict(first.doc, paths)
+        if (conflict !== undefined) return yield* conflict
         // Measure every file the input names (sources, outputs, dependencies).
         const named = new Set<string>()
         for (const s of paths.sources) named.add(s.path)

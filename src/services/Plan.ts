@@ -17,6 +17,7 @@ import type {
   StaleRevision,
   UnsafePath
 } from "../domain/Errors.js"
+import type { CredentialsInUrl, InvalidUrl, UnsupportedScheme } from "../domain/IngestErrors.js"
 import type { PlanCheckpointInput, PlanDocument, PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import type {
   CompletionRefused,
@@ -42,6 +43,9 @@ export type PlanWriteError =
   | FileNotFound
   | PathOutsideArea
   | InvalidInput
+  | InvalidUrl
+  | UnsupportedScheme
+  | CredentialsInUrl
   | StoreUnavailable
 
 /**

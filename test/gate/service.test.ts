@@ -148,7 +148,12 @@ describe("Gate service", () => {
       yield* store.writeAtomic("research/sources/b.md", `Other notes. ${DESCRIPTION}\n`)
       yield* plan.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
       yield* plan.checkpoint(
-        { sources: [{ path: "research/sources/a.md", origin: "o" }, { path: "research/sources/b.md", origin: "o" }] },
+        {
+          sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }, {
+            path: "research/sources/b.md",
+            origin: "https://example.org/o"
+          }]
+        },
         { expected: 1, now }
       )
       yield* store.writeAtomic("research/sources/b.md", `Edited. ${DESCRIPTION}\n`)
@@ -204,7 +209,10 @@ describe("Gate service", () => {
       const now = new Date("2026-11-30T10:00:00Z")
       yield* store.writeAtomic("research/sources/a.md", `Notes. ${DESCRIPTION}\n`)
       yield* plan.start({ goal: "g", limits: [], nextAction: "n" }, { replaceGoal: false, expected: undefined, now })
-      yield* plan.checkpoint({ sources: [{ path: "research/sources/a.md", origin: "o" }] }, { expected: 1, now })
+      yield* plan.checkpoint({ sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }] }, {
+        expected: 1,
+        now
+      })
       const state = JSON.stringify({
         item: "PROJ-12",
         autopilot: true,

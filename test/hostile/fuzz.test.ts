@@ -156,7 +156,7 @@ beforeAll(() => {
     "plan-start": { goal: "g", limits: ["l"], nextAction: "n" },
     "plan-checkpoint": {
       completedSteps: [{ summary: "s", id: "x" }],
-      sources: [{ path: "research/sources/billing.md", origin: "o" }],
+      sources: [{ path: "research/sources/billing.md", origin: "https://example.org/" }],
       unresolved: [{ id: "u", text: "t" }],
       nextAction: "n"
     },

@@ -17,7 +17,9 @@ describe("dossier next (CLI)", () => {
       0
     )
     put(dir, "research/sources/a.txt", "source bytes\n")
-    const c = putInput(dir, "cp.json", { sources: [{ path: "research/sources/a.txt", origin: "test" }] })
+    const c = putInput(dir, "cp.json", {
+      sources: [{ path: "research/sources/a.txt", origin: "https://example.org/test" }]
+    })
     assert.strictEqual(
       (await runCliAsync([
         "plan",

@@ -82,7 +82,7 @@ describe("plan.md parse/render", () => {
     ([d, bad]) => {
       const edited: PlanDocument = {
         ...d,
-        sources: [{ path: bad, origin: "o", bytes: 1, sha256: "0".repeat(64) }, ...d.sources]
+        sources: [{ path: bad, origin: "https://example.org/o", bytes: 1, sha256: "0".repeat(64) }, ...d.sources]
       }
       const parsed = parsePlanMd(renderPlanMd("", edited, "\n"))
       expect(Either.isLeft(parsed) ? parsed.left.reason : "parsed").toContain(

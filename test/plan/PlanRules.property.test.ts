@@ -18,9 +18,12 @@ const outPath = fc.constantFrom("research/results/r1.md", "research/results/r2.m
 
 const docArb: fc.Arbitrary<PlanDocument> = fc
   .record({
-    sources: fc.uniqueArray(fc.record({ path: srcPath, origin: fc.constant("o"), bytes: fc.nat(), sha256: hex }), {
-      selector: (s) => s.path
-    }),
+    sources: fc.uniqueArray(
+      fc.record({ path: srcPath, origin: fc.constant("https://example.org/o"), bytes: fc.nat(), sha256: hex }),
+      {
+        selector: (s) => s.path
+      }
+    ),
     outputs: fc.uniqueArray(
       fc.record({
         path: outPath,
@@ -118,7 +121,7 @@ describe("checkpoint rules", () => {
   })
 
   it("re-registering a source with other bytes is EditedRetainedFile; with the same bytes a no-op", () => {
-    const input = { sources: [{ path: "research/sources/x.md", origin: "o" }] }
+    const input = { sources: [{ path: "research/sources/x.md", origin: "https://example.org/o" }] }
     const paths = Either.getOrThrow(checkpointPaths(input))
     const once = Either.getOrThrow(applyCheckpoint(base, input, paths, digest, "t"))
     const same = Either.getOrThrow(applyCheckpoint(once, input, paths, digest, "t"))
@@ -129,25 +132,24 @@ describe("checkpoint rules", () => {
 
   it("paths outside their area are refused", () => {
     expect(
-      Either.getLeft(checkpointPaths({ sources: [{ path: "research/results/x", origin: "o" }] })).pipe((o) =>
-        o._tag === "Some" && o.value._tag
-      )
+      Either.getLeft(checkpointPaths({ sources: [{ path: "research/results/x", origin: "https://example.org/o" }] }))
+        .pipe((o) => o._tag === "Some" && o.value._tag)
     ).toBe("PathOutsideArea")
     expect(
-      Either.getLeft(checkpointPaths({ sources: [{ path: "research/sources/../../x", origin: "o" }] })).pipe((o) =>
-        o._tag === "Some" && o.value._tag
-      )
+      Either.getLeft(
+        checkpointPaths({ sources: [{ path: "research/sources/../../x", origin: "https://example.org/o" }] })
+      ).pipe((o) => o._tag === "Some" && o.value._tag)
     ).toBe("PathOutsideArea")
     expect(
-      Either.getLeft(checkpointPaths({ sources: [{ path: "../x", origin: "o" }] })).pipe((o) =>
+      Either.getLeft(checkpointPaths({ sources: [{ path: "../x", origin: "https://example.org/o" }] })).pipe((o) =>
         o._tag === "Some" && o.value._tag
       )
     ).toBe("UnsafePath")
     // An absolute path names the field and never echoes the machine path (issue 13, item 19).
     expect(
-      Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "o" }] })).pipe((o) =>
-        o._tag === "Some" && o.value
-      )
+      Either.getLeft(checkpointPaths({ sources: [{ path: "/etc/passwd", origin: "https://example.org/o" }] })).pipe((
+        o
+      ) => o._tag === "Some" && o.value)
     ).toMatchObject({
       _tag: "InvalidInput",
       issues: [{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }]
@@ -170,7 +172,7 @@ describe("checkpoint rules", () => {
 
   it("a path that names no file (empty, '.', a NUL) is InvalidInput naming the field, as an absolute one is", () => {
     const cases = [
-      [{ sources: [{ path: "", origin: "o" }] }, "sources.0.path"],
+      [{ sources: [{ path: "", origin: "https://example.org/o" }] }, "sources.0.path"],
       [{ outputs: [{ path: "research/results/r", dependsOn: ["."] }] }, "outputs.0.dependsOn.0"],
       [{ outputs: [{ path: "research/results/r\u0000", dependsOn: [] }] }, "outputs.0.path"]
     ] as const

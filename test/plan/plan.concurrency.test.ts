@@ -45,7 +45,7 @@ describe("plan under concurrency", () => {
     for (let i = 0; i < 12; i++) {
       const input = putInput(dir, `k${i}.json`, {
         completedSteps: [{ summary: `step ${i}`, id: `k${i}` }],
-        ...(i === 0 ? { sources: [{ path: "research/sources/big.md", origin: "o" }] } : {})
+        ...(i === 0 ? { sources: [{ path: "research/sources/big.md", origin: "https://example.org/o" }] } : {})
       })
       const child = spawn(process.execPath, [
         CLI,

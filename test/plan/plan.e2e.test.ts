@@ -252,7 +252,7 @@ describe("plan checkpoint", () => {
     put(dir, "research/sources/a.md", "A")
     put(dir, "research/results/r.md", "R1")
     checkpoint(dir, {
-      sources: [{ path: "research/sources/a.md", origin: "o" }],
+      sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }],
       outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }]
     }, 1)
     put(dir, "research/results/r.md", "R2")
@@ -261,14 +261,70 @@ describe("plan checkpoint", () => {
         .revision
     ).toBe(3)
     expect(inspect(dir).json.outputs[0].sha256).toBe(sha("R2"))
-    expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }] }, 3).json.revision).toBe(4)
+    expect(
+      checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }] }, 3).json
+        .revision
+    ).toBe(4)
     put(dir, "research/sources/a.md", "A edited")
     const e = refuses(
       dir,
-      () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "o" }] }, 4),
+      () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }] }, 4),
       "EditedRetainedFile"
     )
     expect(e).toMatchObject({ path: "research/sources/a.md", expected: sha("A"), actual: sha("A edited") })
+  })
+
+  it("a source's origin is an http(s) URL without a user or password, as ingest --file --origin takes it", () => {
+    const dir = started()
+    put(dir, "research/sources/a.md", "A")
+    const bad: Array<[string, string]> = [
+      ["not a url", "InvalidUrl"],
+      ["", "InvalidUrl"],
+      ["javascript:alert(1)", "UnsupportedScheme"],
+      ["file:///etc/passwd", "UnsupportedScheme"],
+      ["https://user:s3cret@example.org/a", "CredentialsInUrl"],
+      ["https://user@example.org/a", "CredentialsInUrl"]
+    ]
+    for (const [origin, tag] of bad) {
+      const e = refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin }] }, 1), tag)
+      expect(JSON.stringify(e)).not.toContain("s3cret")
+    }
+    expect(fs.readFileSync(path.join(dir, "plan.md"), "utf8")).not.toContain("s3cret")
+    // What the spec allows is taken, as the URL parser normalizes it.
+    expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "HTTPS://Example.org/a" }] }, 1).json)
+      .toEqual({ ok: true, revision: 2 })
+    expect(inspect(dir).json.sources[0].origin).toBe("https://example.org/a")
+  })
+
+  it("re-registering a source with another origin is refused naming both; the same origin is a no-op", () => {
+    const dir = started()
+    put(dir, "research/sources/a.md", "A")
+    checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/a" }] }, 1)
+    const e = refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://example.org/b" }] }, 2),
+      "InvalidInput"
+    )
+    expect(e.issues[0].path).toBe("sources.0.origin")
+    expect(e.issues[0].message).toContain("https://example.org/a")
+    expect(e.issues[0].message).toContain("https://example.org/b")
+    // Two origins for one new path in one input: the same refusal, at the second.
+    put(dir, "research/sources/c.md", "C")
+    const e2 = refuses(dir, () =>
+      checkpoint(dir, {
+        sources: [
+          { path: "research/sources/c.md", origin: "https://example.org/c" },
+          { path: "research/sources/c.md", origin: "https://example.org/d" }
+        ]
+      }, 2), "InvalidInput")
+    expect(e2.issues[0].path).toBe("sources.1.origin")
+    // The same origin (in any spelling the parser normalizes alike) is the idempotent retry.
+    expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://EXAMPLE.org/a" }] }, 2).json)
+      .toEqual({ ok: true, revision: 3 })
+    expect(inspect(dir).json.sources).toMatchObject([{
+      path: "research/sources/a.md",
+      origin: "https://example.org/a"
+    }])
   })
 
   it("completion is refused with reasons until an output exists, nothing is found and nothing is unresolved", () => {
@@ -278,7 +334,7 @@ describe("plan checkpoint", () => {
     put(dir, "research/sources/a.md", "A")
     put(dir, "research/results/r.md", "R")
     checkpoint(dir, {
-      sources: [{ path: "research/sources/a.md", origin: "o" }],
+      sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }],
       outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.md"] }],
       unresolved: [{ id: "u1", text: "open" }]
     }, 1)
@@ -324,12 +380,12 @@ describe("plan checkpoint", () => {
     )
     refuses(
       dir,
-      () => checkpoint(dir, { sources: [{ path: "research/sources/missing.md", origin: "o" }] }, 1),
+      () => checkpoint(dir, { sources: [{ path: "research/sources/missing.md", origin: "https://example.org/o" }] }, 1),
       "FileNotFound"
     )
     refuses(
       dir,
-      () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "o" }] }, 1),
+      () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "https://example.org/o" }] }, 1),
       "PathOutsideArea"
     )
     refuses(
@@ -337,10 +393,43 @@ describe("plan checkpoint", () => {
       () => checkpoint(dir, { outputs: [{ path: "research/sources/a.md", dependsOn: [] }] }, 1),
       "PathOutsideArea"
     )
-    refuses(dir, () => checkpoint(dir, { sources: [{ path: "../outside.md", origin: "o" }] }, 1), "UnsafePath")
+    // The area folder itself is not a file under it: the message says so, never "must be under" it.
+    for (
+      const [given, area] of [["research/sources/", "research/sources/"], [
+        "./research/results",
+        "research/results/"
+      ]] as const
+    ) {
+      const e = refuses(
+        dir,
+        () =>
+          given.includes("sources")
+            ? checkpoint(dir, { sources: [{ path: given, origin: "https://example.org/o" }] }, 1)
+            : checkpoint(dir, { outputs: [{ path: given, dependsOn: [] }] }, 1),
+        "PathOutsideArea"
+      )
+      expect(e).toMatchObject({ path: given, area })
+      expect(e.message).toBe(`The path '${given}' names the folder '${area}' itself, not a file under it.`)
+    }
+    expect(
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "research/results/r.md", origin: "https://example.org/o" }] }, 1),
+        "PathOutsideArea"
+      ).message
+    ).toBe("The path 'research/results/r.md' must be under 'research/sources/'.")
+    refuses(
+      dir,
+      () => checkpoint(dir, { sources: [{ path: "../outside.md", origin: "https://example.org/o" }] }, 1),
+      "UnsafePath"
+    )
     // An absolute path is refused naming the field, never echoing the machine's path (issue 13, item 19).
     expect(
-      refuses(dir, () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "o" }] }, 1), "InvalidInput")
+      refuses(
+        dir,
+        () => checkpoint(dir, { sources: [{ path: "/etc/hostname", origin: "https://example.org/o" }] }, 1),
+        "InvalidInput"
+      )
         .issues
     )
       .toEqual([{ path: "sources.0.path", message: "an absolute path; paths are relative to the work folder" }])
@@ -410,7 +499,7 @@ describe("plan checkpoint", () => {
     expect(
       refuses(
         dir,
-        () => checkpoint(dir, { sources: [{ path: "research/sources/link.md", origin: "o" }] }, 1),
+        () => checkpoint(dir, { sources: [{ path: "research/sources/link.md", origin: "https://example.org/o" }] }, 1),
         "UnsafePath"
       ).reason
     ).toBe("symlink")
@@ -418,7 +507,7 @@ describe("plan checkpoint", () => {
     expect(
       refuses(
         dir,
-        () => checkpoint(dir, { sources: [{ path: "research/sources/hard.md", origin: "o" }] }, 1),
+        () => checkpoint(dir, { sources: [{ path: "research/sources/hard.md", origin: "https://example.org/o" }] }, 1),
         "UnsafePath"
       ).reason
     ).toBe("hard-link")
@@ -426,7 +515,7 @@ describe("plan checkpoint", () => {
     expect(
       refuses(
         dir,
-        () => checkpoint(dir, { sources: [{ path: "research/sources/fifo.md", origin: "o" }] }, 1),
+        () => checkpoint(dir, { sources: [{ path: "research/sources/fifo.md", origin: "https://example.org/o" }] }, 1),
         "UnsafePath"
       ).reason
     ).toBe("not-regular-file")
@@ -436,7 +525,8 @@ describe("plan checkpoint", () => {
     expect(
       refuses(
         dir,
-        () => checkpoint(dir, { sources: [{ path: "research/sources/dirlink/x.md", origin: "o" }] }, 1),
+        () =>
+          checkpoint(dir, { sources: [{ path: "research/sources/dirlink/x.md", origin: "https://example.org/o" }] }, 1),
         "UnsafePath"
       ).reason
     ).toBe("symlink")
@@ -453,7 +543,7 @@ describe("plan checkpoint", () => {
     const dir = started()
     const sources = Array.from({ length: 33 }, (_, i) => {
       put(dir, `research/sources/s${i}.md`, `s${i}`)
-      return { path: `research/sources/s${i}.md`, origin: "o" }
+      return { path: `research/sources/s${i}.md`, origin: "https://example.org/o" }
     })
     expect(refuses(dir, () => checkpoint(dir, { sources }, 1), "LimitExceeded")).toMatchObject({
       limit: "sources",
@@ -600,7 +690,10 @@ describe("large files", () => {
     put(dir, "research/sources/a.bin", a)
     put(dir, "research/sources/b.bin", b)
     const r = checkpoint(dir, {
-      sources: [{ path: "research/sources/a.bin", origin: "o" }, { path: "research/sources/b.bin", origin: "o" }]
+      sources: [{ path: "research/sources/a.bin", origin: "https://example.org/o" }, {
+        path: "research/sources/b.bin",
+        origin: "https://example.org/o"
+      }]
     }, 1)
     expect(r.json).toEqual({ ok: true, revision: 2 })
     const digest = (x: Buffer) => createHash("sha256").update(x).digest("hex")

@@ -74,7 +74,10 @@ describe("plan.md edited by hand while a checkpoint runs", () => {
         const plan = yield* Plan
         yield* plan.start({ goal: "G", limits: [], nextAction: "n" }, { now: NOW })
         return yield* Effect.flip(
-          plan.checkpoint({ sources: [{ path: "research/sources/a.txt", origin: "o" }] }, { expected: 1, now: NOW })
+          plan.checkpoint({ sources: [{ path: "research/sources/a.txt", origin: "https://example.org/o" }] }, {
+            expected: 1,
+            now: NOW
+          })
         )
       }).pipe(Effect.provide(layer))
       expect(error._tag).toBe("StaleRevision")
@@ -92,7 +95,7 @@ describe("a complete plan", () => {
         const plan = yield* Plan
         yield* plan.start({ goal: "G", limits: [], nextAction: "n" }, { now: NOW })
         yield* plan.checkpoint({
-          sources: [{ path: "research/sources/a.txt", origin: "o" }],
+          sources: [{ path: "research/sources/a.txt", origin: "https://example.org/o" }],
           outputs: [{ path: "research/results/r.md", dependsOn: ["research/sources/a.txt"] }],
           status: "complete"
         }, { expected: 1, now: NOW })

@@ -149,7 +149,7 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
           // and uploaded (the completion rule needs their digests).
           const refused = await run((p) =>
             p.checkpoint({
-              sources: [{ path: "research/sources/a.md", origin: "o" }],
+              sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }],
               outputs: [{ path: "research/results/out.txt", dependsOn: ["research/sources/a.md"] }],
               unresolved: [{ id: "q", text: "still open" }],
               status: "complete"
@@ -159,7 +159,7 @@ describe.skipIf(!pgAvailable)("the plan on PostgreSQL", () => {
           expect(await contentRows(dossier)).toEqual([])
           const ok = await run((p) =>
             p.checkpoint({
-              sources: [{ path: "research/sources/a.md", origin: "o" }],
+              sources: [{ path: "research/sources/a.md", origin: "https://example.org/o" }],
               outputs: [{ path: "research/results/out.txt", dependsOn: ["research/sources/a.md"] }]
             }, { expected: 1 })
           )

@@ -182,6 +182,8 @@ describe("DossierPostgres's options, from JavaScript", () => {
       const r = await built(options)
       expect(r.tag, JSON.stringify(options)).toBe("UsageError")
       expect(r.detail, JSON.stringify(options)).toContain(names)
+      // One sentence, as every other message: a capital first, a full stop last.
+      expect(r.detail, JSON.stringify(options)).toMatch(/^[A-Z].*\.$/)
     }
     // Well-formed options reach the server (none listens there).
     expect((await built(valid)).tag).toBe("StoreUnavailable")

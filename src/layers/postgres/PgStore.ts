@@ -90,16 +90,16 @@ const TIMEOUTS = ["connectTimeoutMs", "lockTimeoutMs", "statementTimeoutMs", "de
  */
 export const optionsProblem = (options: unknown): string | null => {
   if (typeof options !== "object" || options === null || Array.isArray(options)) {
-    return "give the options as one object: {url, dossier, workdir}"
+    return "Give the options as one object: {url, dossier, workdir}."
   }
   const given = options as Readonly<Record<string, unknown>>
   if (given["mode"] !== undefined && given["mode"] !== "write" && given["mode"] !== "read") {
-    return "mode is \"write\" or \"read\" (or left out: \"write\")"
+    return "The option mode is \"write\" or \"read\" (or left out: \"write\")."
   }
   for (const key of TIMEOUTS) {
     const value = given[key]
     if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) {
-      return `${key} is a whole number of milliseconds from 1 (or left out)`
+      return `The option ${key} is a whole number of milliseconds from 1 (or left out).`
     }
   }
   return null
@@ -174,7 +174,7 @@ export const PgStoreLayer = (
       if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
       if (typeof options.dossier !== "string" || !DOSSIER_NAME.test(options.dossier)) {
         return yield* new UsageError({
-          detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit"
+          detail: "A dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
         })
       }
       const config = resolveConfig(options)
