@@ -215,12 +215,6 @@ export const WorkTreeLive = Layer.effect(
 
     const boundary = makeBoundary(root)
 
-    /**
-     * The walk of `clearSetIds`: from the directory's descriptor, each entry relative to its
-     * directory's descriptor (a directory swapped for a link while the walk runs redirects
-     * nothing), no depth or entry limit (a file hidden deep or past a scan's limit is cleared too).
-     * A file is changed through a descriptor of the entry checked (device and inode), never by name.
-     */
     /** Is the regular file `at` (as `st` saw it) a plan.md with the plan's marker? Read through a checked descriptor. */
     const isPlanMarker = (at: Buffer, st: fs.BigIntStats): boolean => {
       let fd: number
@@ -262,6 +256,13 @@ export const WorkTreeLive = Layer.effect(
       return null
     }
 
+    /**
+     * The walk of `clearSetIds`: from the directory's descriptor, each entry relative to its
+     * directory's descriptor (a directory swapped for a link while the walk runs redirects
+     * nothing), no depth or entry limit (a file hidden deep or past a scan's limit is cleared too).
+     * A file is changed through a descriptor of the entry checked (device and inode), never by name.
+     * It also renames what would pass for a work folder (`isPlanMarker`, `renameMarker`).
+     */
     const clearBelow = (rel: string): SetIdsCleared => {
       const cleared: Array<string> = []
       let unnamed = 0
