@@ -1,5 +1,5 @@
 /** `dossier gate`: verify a research output's quotes and record the verdict in the run state (declared as data). */
-import { WAITING_FOR_ROUTES } from "../domain/Gate.js"
+import { WAITING_FOR_ROUTES } from "../domain/GateRoutes.js"
 import { command, type CommandSpec, json, now, workdir } from "./Spec.js"
 
 export const gateSpecs: ReadonlyArray<CommandSpec> = [

@@ -10,6 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import { FreeJson } from "./Decode.js"
+import { WAITING_FOR_ROUTES } from "./GateRoutes.js"
 
 /** Any further keys of an object: accepted and kept untouched. */
 const Rest = Schema.Record({ key: Schema.String, value: FreeJson })
@@ -147,13 +148,6 @@ export const PendingQuestion = Schema.Struct(
   { id: Schema.optional(Schema.String), stepId: Schema.optional(Schema.String) },
   Rest
 )
-
-/**
- * Which values of `waitingFor` the gate routes (src/domain/GateDecision.ts `route`): the field's
- * description in `dossier schema run-state` and in `gate --help` (src/commands/gate.ts).
- */
-export const WAITING_FOR_ROUTES =
-  "\"maturity\" (or status \"halted\" with blockers) routes to maturity; \"question\" with pendingQuestion.stepId \"phase-1/open-questions\" to open-questions; any other value, null or absent is NotResearchable"
 
 export const RunState = Schema.Struct(
   {
