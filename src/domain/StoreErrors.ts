@@ -71,7 +71,7 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
   target: Schema.optional(Schema.String)
 }) {
   override get message() {
-    const command = `\`dossier ${this.command}\``
+    const command = `'${this.command}'`
     const dossier = `the shared dossier '${this.dossier}'`
     switch (this.reason) {
       case "privilege":
@@ -84,11 +84,11 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
         return `This folder is already bound to ${dossier}, and ${command} names another dossier or server; nothing was changed.`
       case "target-state":
         return `${command} writes into a plain folder that holds no state, and ${
-          this.target ?? "the folder --to names"
+          this.target ?? "the target folder"
         } already holds a dossier's state; nothing was changed.`
       case "target-bound":
         return `${command} writes into a plain folder, and ${
-          this.target ?? "the folder --to names"
+          this.target ?? "the target folder"
         } is bound to a shared store; nothing was changed.`
       case "plain-folder":
         return `${command} works on a plain folder's files, and this folder is bound to ${dossier}.`

@@ -307,7 +307,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
         command: "journal append",
         dossier: "read-only"
       })
-      expect(write.json.error.message).toContain("may not run `dossier journal append`")
+      expect(write.json.error.message).toContain("may not run 'journal append'")
       expect(write.json.error.message).not.toMatch(/unavailable|unreachable/i)
       const server = await connect(r)
       try {
