@@ -7,7 +7,7 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { FreeJsonObject } from "./Decode.js"
-import { type InvalidInput } from "./Errors.js"
+import { type InvalidInput, LimitExceeded } from "./Errors.js"
 import { EVENT_ID, EVENT_ID_RULE, idProblem, isStudyId } from "./Ids.js"
 import { isRealInstant } from "./Instant.js"
 import { checkIdOf } from "./Options.js"
@@ -35,6 +35,13 @@ export const studyPaths = (study: string) => {
     projections: `.dossier/journal/${study}.projections.json`
   }
 }
+
+/**
+ * A study's journal of `actual` bytes, over the `max` a reader asked for: refused as the folder's
+ * FileStore refuses the file, so every journal store's refusal carries the same fields.
+ */
+export const journalTooLarge = (study: string, max: number, actual: number): LimitExceeded =>
+  new LimitExceeded({ limit: "fileBytes", max, actual, path: studyPaths(study).journal })
 
 // ---------------------------------------------------------------------------------------------
 // Field rules (shared by the Schemas and the hand-written check of ./JournalRules.ts)

@@ -20,8 +20,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import { isDeepStrictEqual } from "node:util"
-import { LimitExceeded } from "../domain/Errors.js"
-import { type JournalEvent, studyPaths } from "../domain/Journal.js"
+import { type JournalEvent, journalTooLarge } from "../domain/Journal.js"
 import { type BatchEntry, checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { encodeLine, eventDigest, eventText } from "../domain/JournalLines.js"
 import type { AppendView, JournalStoreShape } from "../services/ports/JournalStore.js"
@@ -188,12 +187,7 @@ const makeModel = (): JournalStoreShape => {
         const bytes = Buffer.from(s.map((e, i) => encodeLine(i + 1, eventText(e.event))).join(""))
         return bytes.byteLength > maxBytes
           ? Effect.fail(
-            new LimitExceeded({
-              limit: "fileBytes",
-              max: maxBytes,
-              actual: bytes.byteLength,
-              path: studyPaths(study).journal
-            })
+            journalTooLarge(study, maxBytes, bytes.byteLength)
           )
           : Effect.succeed(Option.some(new Uint8Array(bytes)))
       })

@@ -8,8 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { LimitExceeded } from "../../domain/Errors.js"
-import { type JournalEvent, studyPaths } from "../../domain/Journal.js"
+import { type JournalEvent, journalTooLarge } from "../../domain/Journal.js"
 import { splitBatch } from "../../domain/JournalAppend.js"
 import type { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { encodeLine, eventText } from "../../domain/JournalLines.js"
@@ -95,12 +94,7 @@ export const makeJournalStoreMemory = (): JournalStoreShape => {
       )
       return bytes.byteLength > maxBytes
         ? Effect.fail(
-          new LimitExceeded({
-            limit: "fileBytes",
-            max: maxBytes,
-            actual: bytes.byteLength,
-            path: studyPaths(study).journal
-          })
+          journalTooLarge(study, maxBytes, bytes.byteLength)
         )
         : Effect.succeed(Option.some(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)))
     })

@@ -49,8 +49,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { LimitExceeded, LockTimeout } from "../../domain/Errors.js"
-import { type JournalEvent, studyPaths } from "../../domain/Journal.js"
+import { LockTimeout } from "../../domain/Errors.js"
+import { type JournalEvent, journalTooLarge } from "../../domain/Journal.js"
 import { entryText, splitBatch } from "../../domain/JournalAppend.js"
 import { type ConflictingEvent, CorruptJournal } from "../../domain/JournalErrors.js"
 import { encodeLine, replay } from "../../domain/JournalLines.js"
@@ -473,24 +473,14 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       if (size === undefined || size.n === 0) return Option.none()
       const expected = Number(size.bytes ?? 0)
       if (expected > maxBytes) {
-        return yield* new LimitExceeded({
-          limit: "fileBytes",
-          max: maxBytes,
-          actual: expected,
-          path: studyPaths(study).journal
-        })
+        return yield* journalTooLarge(study, maxBytes, expected)
       }
       const rows = yield* rowsOf(study)
       if (rows.length === 0) return Option.none()
       const bytes = render(rows)
       // An append between the two statements (outside a transaction) may have grown it.
       if (bytes.byteLength > maxBytes) {
-        return yield* new LimitExceeded({
-          limit: "fileBytes",
-          max: maxBytes,
-          actual: bytes.byteLength,
-          path: studyPaths(study).journal
-        })
+        return yield* journalTooLarge(study, maxBytes, bytes.byteLength)
       }
       return Option.some(asBytes(bytes))
     }))
