@@ -13,7 +13,16 @@ import { FileStore } from "../../src/services/FileStore.js"
 import { Ingest, readCaptures } from "../../src/services/Ingest.js"
 import { SafeHttp } from "../../src/services/SafeHttp.js"
 import { tempWorkdir } from "../support/cli.js"
-import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "./support.js"
+import {
+  httpLayer,
+  ingestLayer,
+  loopbackForTests,
+  recorder,
+  redirect,
+  redirectChain,
+  startServer,
+  type TestServer
+} from "./support.js"
 
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex")
 
@@ -31,15 +40,6 @@ const html =
     res.end(body)
   }
 
-const redirect =
-  (status: number, location: () => string) => (_req: unknown, res: import("node:http").ServerResponse) => {
-    res.writeHead(status, { location: location() })
-    res.end("moved")
-  }
-
-const hops: Record<string, ReturnType<typeof redirect>> = {}
-for (let i = 1; i <= 6; i++) hops[`/hop/${i}`] = redirect(302, () => `/hop/${i + 1}`)
-
 beforeAll(async () => {
   server = await startServer({
     "/page": html(PAGE),
@@ -49,7 +49,7 @@ beforeAll(async () => {
     },
     "/r1": redirect(302, () => "/r2"),
     "/r2": redirect(301, () => `http://site.test:${server.port}/page`),
-    ...hops,
+    ...redirectChain(),
     "/hop/7": html(PAGE),
     "/to-private": redirect(302, () => "http://10.0.0.1/"),
     "/to-private-hex": redirect(307, () => "http://0x0a000001/"),

@@ -10,22 +10,22 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Ingest } from "../../src/services/Ingest.js"
 import { tempWorkdir } from "../support/cli.js"
-import { httpLayer, ingestLayer, loopbackForTests, recorder, startServer, type TestServer } from "./support.js"
+import {
+  httpLayer,
+  ingestLayer,
+  loopbackForTests,
+  recorder,
+  redirect,
+  redirectChain,
+  startServer,
+  type TestServer
+} from "./support.js"
 
 let server: TestServer
 
-const redirect =
-  (status: number, location: () => string) => (_req: unknown, res: import("node:http").ServerResponse) => {
-    res.writeHead(status, { location: location() })
-    res.end("moved")
-  }
-
-const hops: Record<string, ReturnType<typeof redirect>> = {}
-for (let i = 1; i <= 6; i++) hops[`/hop/${i}`] = redirect(302, () => `/hop/${i + 1}`)
-
 beforeAll(async () => {
   server = await startServer({
-    ...hops,
+    ...redirectChain(),
     "/hop/7": (_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" })
       res.end("the seventh page, never reached\n")

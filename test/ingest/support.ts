@@ -19,6 +19,19 @@ export interface TestServer {
 }
 
 /** An HTTP server on 127.0.0.1 (only) with routes by path; unknown paths get 404. */
+/** A handler answering `status` with a `location` computed at request time (the server's port is known by then). */
+export const redirect = (status: number, location: () => string): Handler => (_req, res) => {
+  res.writeHead(status, { location: location() })
+  res.end("moved")
+}
+
+/** `/hop/1` … `/hop/6`, each redirecting to the next: six redirects before `/hop/7`. */
+export const redirectChain = (): Record<string, Handler> => {
+  const hops: Record<string, Handler> = {}
+  for (let i = 1; i <= 6; i++) hops[`/hop/${i}`] = redirect(302, () => `/hop/${i + 1}`)
+  return hops
+}
+
 export const startServer = (routes: Record<string, Handler>): Promise<TestServer> =>
   new Promise((resolve) => {
     let connections = 0
