@@ -96,7 +96,8 @@ const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 
 const isId = (u: unknown): u is Id => typeof u === "string" || (typeof u === "number" && Number.isFinite(u))
 
-const errorLine = (id: Id | null, code: number, message: string, data?: unknown): string =>
+/** A JSON-RPC error response, as one line. */
+export const errorLine = (id: Id | null, code: number, message: string, data?: unknown): string =>
   JSON.stringify({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } })
 
 /** How deep arrays and objects nest in a JSON text (outside strings), counted without parsing. */

@@ -42,6 +42,7 @@ import { type CommandServices, CommandsLive } from "../layers/CommandsLive.js"
 import { stopAll } from "../layers/RunStops.js"
 import { Workdir } from "../services/Workdir.js"
 import {
+  errorLine,
   HANDSHAKE_REVISIONS,
   INVALID_PARAMS,
   INVALID_REQUEST,
@@ -115,25 +116,19 @@ class GuardedStdio implements Transport {
   private items(items: ReturnType<LineReader["push"]>) {
     for (const item of items) {
       if (item._tag === "TooLarge") {
-        this.write(JSON.stringify({
-          jsonrpc: "2.0",
-          id: item.id,
-          error: {
-            code: INVALID_REQUEST,
-            message: `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})`
-          }
-        }))
+        this.write(errorLine(
+          item.id,
+          INVALID_REQUEST,
+          `Invalid Request: a message is at most ${MAX_MESSAGE_BYTES} bytes (this one: ${item.bytes})`
+        ))
         continue
       }
       if (item._tag === "NotUtf8") {
-        this.write(JSON.stringify({
-          jsonrpc: "2.0",
-          id: item.id,
-          error: {
-            code: PARSE_ERROR,
-            message: `Parse error: a message is UTF-8 text; the byte at offset ${item.offset} is not valid UTF-8`
-          }
-        }))
+        this.write(errorLine(
+          item.id,
+          PARSE_ERROR,
+          `Parse error: a message is UTF-8 text; the byte at offset ${item.offset} is not valid UTF-8`
+        ))
         continue
       }
       const verdict = this.guard.incoming(item.line)
@@ -146,11 +141,9 @@ class GuardedStdio implements Transport {
         const checked = "id" in message ? JSONRPCRequestSchema.safeParse(message) : undefined
         if (checked !== undefined && !checked.success) {
           const problems = checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
-          const line = this.guard.outgoing(JSON.stringify({
-            jsonrpc: "2.0",
-            id: (message as { id: number }).id,
-            error: { code: INVALID_PARAMS, message: `Invalid params: ${problems}` }
-          }))
+          const line = this.guard.outgoing(
+            errorLine((message as { id: number }).id, INVALID_PARAMS, `Invalid params: ${problems}`)
+          )
           if (line !== undefined) this.write(line)
         } else {
           if (verdict.duplicate !== undefined && "id" in message && message.id !== undefined) {
