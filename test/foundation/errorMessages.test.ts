@@ -5,11 +5,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
+import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import { AllErrors } from "../../src/domain/AllErrors.js"
 import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
 import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
 import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
+import { Plan } from "../../src/index.js"
 
 /** A CLI flag (`--x`), a CLI command line (`dossier x`), or a CLI-only command's words. */
 const CLI_ONLY =
@@ -77,4 +79,15 @@ describe("InputOutsideWorkdir", () => {
       "The path '../x' is not inside the work folder."
     )
   })
+})
+
+describe("what the library answers names no command line", () => {
+  it.effect("Plan.inspect without a plan names the method that starts one, not `dossier plan start`", () =>
+    Effect.gen(function*() {
+      const r = yield* Effect.flatMap(Plan.Plan, (p) => p.inspect)
+      expect(r.state).toBe("none")
+      const hint = (r as { readonly hint: string }).hint
+      expect(hint).not.toMatch(CLI_ONLY)
+      expect(hint).toMatch(/Plan\.start/)
+    }).pipe(Effect.provide(Plan.PlanMemory)))
 })

@@ -67,7 +67,8 @@ describe("plan inspect / start", () => {
     expect(r.code).toBe(0)
     expect(r.json.ok).toBe(true)
     expect(r.json.state).toBe("none")
-    expect(r.json.hint).toContain("plan start")
+    // The command line's way out (the library's names Plan.start instead).
+    expect(r.json.hint).toContain("`dossier plan start --input <file>`")
     expect(fs.readdirSync(dir)).toEqual([])
   })
 
