@@ -114,7 +114,11 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   },
   NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` (MCP: `plan_start`) first." },
   InvalidUrl: { retryable: false, area: "ingest", hint: "Give a complete http(s) URL." },
-  UnsupportedScheme: { retryable: false, area: "ingest", hint: "Only http: and https: are fetched." },
+  UnsupportedScheme: {
+    retryable: false,
+    area: "ingest",
+    hint: "Give an http: or https: URL: only those are fetched, and only those are recorded as an origin (`recorded`)."
+  },
   CredentialsInUrl: { retryable: false, area: "ingest", hint: "Remove the user name and password from the URL." },
   ForbiddenDestination: {
     retryable: false,

@@ -6,9 +6,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { AllErrors } from "../../src/domain/AllErrors.js"
 import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
+import { checkOrigin } from "../../src/domain/IngestContent.js"
 import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
 import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
 import { Plan } from "../../src/index.js"
@@ -90,4 +92,17 @@ describe("what the library answers names no command line", () => {
       expect(hint).not.toMatch(CLI_ONLY)
       expect(hint).toMatch(/Plan\.start/)
     }).pipe(Effect.provide(Plan.PlanMemory)))
+})
+
+describe("UnsupportedScheme", () => {
+  it("an origin (recorded, never fetched) is refused as what an origin must be, not as a fetch", () => {
+    for (const raw of ["ftp://example.org/p", "file:///etc/passwd", "javascript:alert(1)"]) {
+      const e = Either.getLeft(checkOrigin(raw))
+      expect(e._tag, raw).toBe("Some")
+      const error = (e as { readonly value: { readonly _tag: string; readonly message: string } }).value
+      expect(error._tag).toBe("UnsupportedScheme")
+      expect(error.message).toMatch(/^An origin must be an http: or https: URL, not '[a-z]+'\.$/)
+      expect(error.message).not.toMatch(/fetched/)
+    }
+  })
 })
