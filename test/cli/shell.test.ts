@@ -179,6 +179,20 @@ describe("--input", () => {
     expect(human.stderr).toContain("The research dir path '../../elsewhere' is not inside the work folder")
   })
 
+  it("--research-dir naming the work folder itself is refused as that, not as outside it", () => {
+    const dir = tempWorkdir()
+    put(dir, "state.json", "{}")
+    for (const [given, cwd] of [[".", dir], [dir, undefined], ["./", dir]] as const) {
+      const r = runCli(["gate", "--workdir", dir, "--state", "state.json", "--research-dir", given, "--json"], {
+        env: { DOSSIER_UNATTENDED: "1" },
+        ...(cwd === undefined ? {} : { cwd })
+      })
+      expect(r.code, given).toBe(1)
+      expect(r.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", path: ".", flag: "--research-dir" })
+      expect(r.json.error.message).toBe("The research dir path '.' is the work folder itself, not a folder inside it.")
+    }
+  })
+
   it("'-' reads standard input, with the same 64 KiB limit", () => {
     const dir = tempWorkdir()
     expect(okJson(at(dir, ["plan", "start", "--input", "-"], { input: JSON.stringify(PLAN) }))).toMatchObject({

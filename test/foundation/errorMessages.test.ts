@@ -76,6 +76,10 @@ describe("InputOutsideWorkdir", () => {
       expect(m, flag).toMatch(/^The [a-z ]+ '\.\.\/x' is not inside the work folder\.$/)
       expect(m, flag).not.toMatch(/\b(\w+) \1\b/)
     }
+    // The work folder itself is not said to be outside it.
+    expect(new InputOutsideWorkdir({ path: ".", flag: "--research-dir" }).message).toBe(
+      "The research dir path '.' is the work folder itself, not a folder inside it."
+    )
     // `source follow --path` names the path itself.
     expect(new InputOutsideWorkdir({ path: "../x", flag: "--path" }).message).toBe(
       "The path '../x' is not inside the work folder."
