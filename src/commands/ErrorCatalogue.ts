@@ -15,7 +15,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InvalidInput: {
     retryable: false,
     area: "common",
-    hint: "Fix the fields named in `issues[].path` (dotted path into the input) and call again."
+    hint:
+      "Fix what `issues[].path` names (an option or argument as given, or a dotted path into the input) and call again."
   },
   IoError: {
     retryable: true,
