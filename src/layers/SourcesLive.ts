@@ -69,7 +69,8 @@ export const makeSources = Effect.gen(function*() {
     return Effect.map(walk(SOURCES_AREA), () => ({ files: files.sort(), unsafe, truncated }))
   })
 
-  const list: SourcesShape["list"] = Effect.map(walkSources, (w) => w.files)
+  const listing: SourcesShape["listing"] = Effect.map(walkSources, (w) => ({ paths: w.files, truncated: w.truncated }))
+  const list: SourcesShape["list"] = Effect.map(listing, (l) => l.paths)
 
   const followIn = (excerpt: string, given: Option.Option<string>) =>
     Effect.gen(function*() {
@@ -165,6 +166,7 @@ export const makeSources = Effect.gen(function*() {
   // The public method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.
   return {
     list,
+    listing,
     follow: (excerpt, options) =>
       Either.match(readArgs(text(excerpt, "quote"), readOptions(options, { path: optionalText })), {
         onLeft: Effect.fail,
