@@ -170,7 +170,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "journal",
     hint:
-      "A person must fix the manifest (`issues`). One whose candidates the journal already has (a projection edited by hand) is not imported: move it away, then rebuild."
+      "A legacy manifest: a person must fix it (`issues`). The projection dossier wrote needs no import (the journal holds it). One whose candidates the journal already has (a projection edited by hand) is not imported: move it away, then rebuild."
   },
   NotResearchable: {
     retryable: false,
