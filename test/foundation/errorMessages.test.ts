@@ -8,12 +8,13 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { AllErrors } from "../../src/domain/AllErrors.js"
 import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
 import { checkOrigin } from "../../src/domain/IngestContent.js"
 import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
 import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
-import { Plan } from "../../src/index.js"
+import { Errors, Plan } from "../../src/index.js"
 
 /** A CLI flag (`--x`), a CLI command line (`dossier x`), or a CLI-only command's words. */
 const CLI_ONLY =
@@ -88,6 +89,18 @@ describe("InputOutsideWorkdir", () => {
 })
 
 describe("what the library answers names no command line", () => {
+  it("Errors.hint names a service method or an option, never a command line or a flag", () => {
+    const tags = [...Object.keys(errorCatalogue), "UsageError"] as ReadonlyArray<Errors.DossierErrorTag | "UsageError">
+    const found = Object.fromEntries(
+      tags.map((t) => [t, Errors.hint(t)] as const).filter(([, h]) => CLI_ONLY.test(h))
+    )
+    expect(found).toEqual({})
+    for (const t of tags) expect(Errors.hint(t), t).not.toBe("")
+    // The command line and the tool calls keep theirs.
+    expect(errorCatalogue.NoPlan.hint).toMatch(/`dossier plan start`/)
+    expect(Errors.hint("NoPlan")).toBe("Start a plan with Plan.start first.")
+  })
+
   it.effect("Plan.inspect without a plan names the method that starts one, not `dossier plan start`", () =>
     Effect.gen(function*() {
       const r = yield* Effect.flatMap(Plan.Plan, (p) => p.inspect)
