@@ -224,7 +224,8 @@ describe("journal append", () => {
           .toEqual({
             code: 1,
             tag: "InvalidInput",
-            path: "study"
+            // The command line names its option; a tool call its argument (below).
+            path: "--study"
           })
       }))
       for (const bad of bads) {
