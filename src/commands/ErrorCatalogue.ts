@@ -2,6 +2,8 @@
  * The error catalogue: for every domain error tag, whether the same call may succeed later
  * unchanged (`retryable`) and what to do. The mapped type makes this exhaustive: adding an
  * error to `DossierError` without an entry here fails type-checking.
+ * Over 400 lines: one entry per error tag, each with the way out on the command line and in a
+ * tool call (`hint`) and, where that names a command or a flag, in a program (`library`).
  */
 import type { DossierErrorTag } from "../domain/AllErrors.js"
 
