@@ -7,6 +7,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "../commands/Spec.js"
 import { prepareValues } from "./Discover.js"
+import { namingOptions } from "./OptionNames.js"
 import { runWork } from "./Render.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
@@ -71,8 +72,10 @@ export const commandOf = (
 }
 
 /** Run a declaration's handler: resolve the work folder, load its implementation, then run and render its work. */
-export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> =>
-  Effect.flatMap(
-    Effect.promise(() => spec.run(prepareValues(spec, values))),
-    (w) => runWork(values["json"] === true, w)
+export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Effect.Effect<void> => {
+  const prepared = prepareValues(spec, values)
+  return Effect.flatMap(
+    Effect.promise(() => spec.run(prepared)),
+    (w) => runWork(values["json"] === true, { ...w, effect: Effect.mapError(w.effect, namingOptions(spec, prepared)) })
   )
+}

@@ -2,20 +2,29 @@
  * The error catalogue: for every domain error tag, whether the same call may succeed later
  * unchanged (`retryable`) and what to do. The mapped type makes this exhaustive: adding an
  * error to `DossierError` without an entry here fails type-checking.
+ * Over 400 lines: one entry per error tag, each with the way out on the command line and in a
+ * tool call (`hint`) and, where that names a command or a flag, in a program (`library`).
  */
 import type { DossierErrorTag } from "../domain/AllErrors.js"
 
 export interface ErrorInfo {
   readonly retryable: boolean
   readonly area: "common" | "plan" | "ingest" | "journal" | "gate" | "monitor" | "exec" | "store"
+  /** What to do, on the command line and in a tool call (MCP): the `hint` of their answers. */
   readonly hint: string
+  /**
+   * What to do in a program that embeds the library (`Errors.hint`), where `hint` names a command
+   * line or a flag: the service method or the option instead. Absent: `hint` serves every face.
+   */
+  readonly library?: string
 }
 
 export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InvalidInput: {
     retryable: false,
     area: "common",
-    hint: "Fix the fields named in `issues[].path` (dotted path into the input) and call again."
+    hint:
+      "Fix what `issues[].path` names (an option or argument as given, or a dotted path into the input) and call again."
   },
   IoError: {
     retryable: true,
@@ -41,7 +50,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InputTooLarge: {
     retryable: false,
     area: "common",
-    hint: "Input files are at most 64 KiB (a page for ingest --file at most 16 MiB); split the input."
+    hint: "Input files are at most 64 KiB (a page for ingest --file at most 16 MiB); split the input.",
+    library: "Input files are at most 64 KiB (a page for Ingest.importFile at most 16 MiB); split the input."
   },
   InputOutsideWorkdir: {
     retryable: false,
@@ -73,7 +83,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "common",
     hint:
-      "Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR; in a program as the `dir` of `Workdir.live` or `DossierLive`), or create it first (mkdir, then `dossier init`)."
+      "Give an existing folder (on the command line with --workdir or DOSSIER_WORKDIR; in a program as the `dir` of `Workdir.live` or `DossierLive`), or create it first (mkdir, then `dossier init`).",
+    library: "Give `Workdir.live` or `DossierLive` an existing folder as `dir`, or create it first."
   },
   RecoveryNeeded: {
     retryable: false,
@@ -84,7 +95,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   StudyNotFound: {
     retryable: false,
     area: "journal",
-    hint: "Check the study id (`dossier journal list`); `journal append` creates a new study."
+    hint: "Check the study id (`dossier journal list`); `journal append` creates a new study.",
+    library: "Check the study id (Journal.studies lists them); Journal.append creates a new study."
   },
   AliasedFile: {
     retryable: false,
@@ -100,7 +112,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "plan",
     hint:
-      "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>` (MCP: `plan_start` with `replaceGoal`, `expected`)."
+      "Reconcile with the plan's owner, then `plan start --replace-goal --expected <revision>` (MCP: `plan_start` with `replaceGoal`, `expected`).",
+    library:
+      "Reconcile with the plan's owner, then call Plan.start with `replaceGoal: true` and `expected: <revision>`."
   },
   CompletionRefused: {
     retryable: false,
@@ -112,9 +126,18 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     area: "plan",
     hint: "Register the dependency as a source (or output) before the output that uses it."
   },
-  NoPlan: { retryable: false, area: "plan", hint: "Run `dossier plan start` (MCP: `plan_start`) first." },
+  NoPlan: {
+    retryable: false,
+    area: "plan",
+    hint: "Run `dossier plan start` (MCP: `plan_start`) first.",
+    library: "Start a plan with Plan.start first."
+  },
   InvalidUrl: { retryable: false, area: "ingest", hint: "Give a complete http(s) URL." },
-  UnsupportedScheme: { retryable: false, area: "ingest", hint: "Only http: and https: are fetched." },
+  UnsupportedScheme: {
+    retryable: false,
+    area: "ingest",
+    hint: "Give an http: or https: URL: only those are fetched, and only those are recorded as an origin (`recorded`)."
+  },
   CredentialsInUrl: { retryable: false, area: "ingest", hint: "Remove the user name and password from the URL." },
   ForbiddenDestination: {
     retryable: false,
@@ -131,10 +154,17 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "ingest",
     hint:
-      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured: import such a page saved as a file with `ingest --file`, naming its type with `--content-type` when its extension does not (MCP: `ingest_file` with `contentType`)."
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured: import such a page saved as a file with `ingest --file`, naming its type with `--content-type` when its extension does not (MCP: `ingest_file` with `contentType`).",
+    library:
+      "Only UTF-8 text/html, application/xhtml+xml and text/plain are captured: import such a page saved as a file with Ingest.importFile, naming its type with the `contentType` option when its extension does not."
   },
   ResponseTooLarge: { retryable: false, area: "ingest", hint: "The body exceeds 2 MiB; capture a smaller page." },
-  Timeout: { retryable: true, area: "ingest", hint: "Retry later or raise --timeout (1-120 s)." },
+  Timeout: {
+    retryable: true,
+    area: "ingest",
+    hint: "Retry later or raise --timeout (1-120 s).",
+    library: "Retry later or raise the `timeoutSeconds` option (1-120 s)."
+  },
   HttpStatus: { retryable: false, area: "ingest", hint: "The server did not answer 2xx; check the URL." },
   DnsFailure: { retryable: true, area: "ingest", hint: "The name did not resolve; check it or retry later." },
   ConnectionFailed: { retryable: true, area: "ingest", hint: "The connection or TLS handshake failed; retry later." },
@@ -153,19 +183,22 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   UnterminatedTail: {
     retryable: false,
     area: "journal",
-    hint: "Run `dossier journal recover-tail` (MCP: `journal_recover_tail`), then retry the append."
+    hint: "Run `dossier journal recover-tail` (MCP: `journal_recover_tail`), then retry the append.",
+    library: "Call Journal.recoverTail, then retry the append."
   },
   UnimportedLegacyManifest: {
     retryable: false,
     area: "journal",
     hint:
-      "A legacy manifest: run `dossier journal import` (MCP: `journal_import`) first. A projection edited by hand: move it away (a person's decision), then rebuild."
+      "A legacy manifest: run `dossier journal import` (MCP: `journal_import`) first. A projection edited by hand: move it away (a person's decision), then rebuild.",
+    library:
+      "A legacy manifest: call Journal.importLegacy first. A projection edited by hand: move it away (a person's decision), then rebuild."
   },
   InvalidManifest: {
     retryable: false,
     area: "journal",
     hint:
-      "A person must fix the manifest (`issues`). One whose candidates the journal already has (a projection edited by hand) is not imported: move it away, then rebuild."
+      "A legacy manifest: a person must fix it (`issues`). The projection dossier wrote needs no import (the journal holds it). One whose candidates the journal already has (a projection edited by hand) is not imported: move it away, then rebuild."
   },
   NotResearchable: {
     retryable: false,
@@ -181,9 +214,15 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   SubscriptionNotFound: {
     retryable: false,
     area: "monitor",
-    hint: "Check the subscription id (`dossier monitor list`)."
+    hint: "Check the subscription id (`dossier monitor list`).",
+    library: "Check the subscription id (Monitor.list)."
   },
-  RunNotFound: { retryable: false, area: "monitor", hint: "Check the run id (`dossier monitor list`)." },
+  RunNotFound: {
+    retryable: false,
+    area: "monitor",
+    hint: "Check the run id (`dossier monitor list`).",
+    library: "Check the run id (Monitor.list)."
+  },
   ConflictingSubscription: {
     retryable: false,
     area: "monitor",
@@ -210,7 +249,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "monitor",
     hint:
-      "`allowed` lists where `monitor transition-run --to <status>` may take the run (MCP: `monitor_transition_run` with `to`); only `monitor finish-run` completes a run; completed and cancelled runs never reopen."
+      "`allowed` lists where `monitor transition-run --to <status>` may take the run (MCP: `monitor_transition_run` with `to`); only `monitor finish-run` completes a run; completed and cancelled runs never reopen.",
+    library:
+      "`allowed` lists where Monitor.transitionRun may take the run; only Monitor.finishRun completes a run; completed and cancelled runs never reopen."
   },
   BindingMismatch: {
     retryable: false,
@@ -221,7 +262,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "common",
     hint:
-      "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values; a file edited since a record registered it (`init --store` imports only registered bytes): restore those bytes, or register the new ones (a checkpoint, a journal event) first."
+      "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values; a file edited since a record registered it (`init --store` imports only registered bytes): restore those bytes, or register the new ones (a checkpoint, a journal event) first.",
+    library:
+      "Omit sha256 (and bytes) to let dossier compute them from the file, or pass the file's current values; a file edited since a record registered it: restore those bytes, or register the new ones (a checkpoint, a journal event) first."
   },
   MissingUnits: { retryable: false, area: "monitor", hint: "List every frozen unit of the run." },
   CitationNotFound: {
@@ -233,21 +276,29 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   OutcomeNotFound: {
     retryable: false,
     area: "monitor",
-    hint: "Check the outcome id (`dossier monitor unresolved-outcomes`)."
+    hint: "Check the outcome id (`dossier monitor unresolved-outcomes`).",
+    library: "Check the outcome id (Monitor.unresolvedOutcomes)."
   },
   DispositionAlreadySet: { retryable: false, area: "monitor", hint: "Dispositions are set once." },
   DispositionRefused: {
     retryable: false,
     area: "monitor",
     hint:
-      "With `missing`: give it (--authorization, --unit or --review-item as options; authorization, unitPath or reviewItem in an input file). Without it: the disposition does not fit the outcome's label (`reason`); choose another."
+      "With `missing`: give it (--authorization, --unit or --review-item as options; authorization, unitPath or reviewItem in an input file). Without it: the disposition does not fit the outcome's label (`reason`); choose another.",
+    library:
+      "With `missing`: give it (authorization, unitPath or reviewItem in the input). Without it: the disposition does not fit the outcome's label (`reason`); choose another."
   },
   CorruptMonitorRecord: {
     retryable: false,
     area: "monitor",
     hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it."
   },
-  GrantNotFound: { retryable: false, area: "exec", hint: "Check the grant id (`dossier grant list`)." },
+  GrantNotFound: {
+    retryable: false,
+    area: "exec",
+    hint: "Check the grant id (`dossier grant list`).",
+    library: "Check the grant id (Grants.list)."
+  },
   ConflictingGrant: {
     retryable: false,
     area: "exec",
@@ -295,12 +346,14 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "exec",
     hint:
-      "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`."
+      "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see `dossier exec show`.",
+    library: "The run was recorded but went beyond the grant's budget (`resource`, `limit`, `actual`); see Exec.show."
   },
   ExecutionNotFound: {
     retryable: false,
     area: "exec",
-    hint: "Check the execution id (the `execution.id` of `dossier exec`)."
+    hint: "Check the execution id (the `execution.id` of `dossier exec`).",
+    library: "Check the execution id (the `execution.id` Exec.run answered)."
   },
   ExecutionDigestMismatch: {
     retryable: false,
@@ -329,7 +382,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder."
+      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder.",
+    library:
+      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or name a new dossier to import this folder."
   },
   StoreTooNew: {
     retryable: false,
@@ -340,7 +395,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name."
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name.",
+    library:
+      "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; unbound, plain-folder, bound-elsewhere and target-*: binding and exporting folders is done on the command line (docs/store.md)."
   }
 }
 
@@ -348,7 +405,8 @@ export const usageInfo: ErrorInfo = {
   retryable: false,
   area: "common",
   // The same refusal answers a tool call with arguments the tool does not take (MCP).
-  hint: "Fix the command line (see --help; exit code 2), or the tool's arguments (MCP: its inputSchema)."
+  hint: "Fix the command line (see --help; exit code 2), or the tool's arguments (MCP: its inputSchema).",
+  library: "Fix the call's arguments (a malformed URL, dossier name or option); nothing was started."
 }
 export const defectInfo: ErrorInfo = {
   retryable: false,

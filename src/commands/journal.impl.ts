@@ -173,5 +173,7 @@ export const importLegacy = (o: Common) =>
     human: (r) =>
       r.imported
         ? `Imported the legacy manifest as event ${r.eventId}; its bytes are kept in ${r.snapshot.path}.`
-        : `Already imported as event ${r.eventId}; nothing changed.`
+        // Said of the study, not of manifest.json: after a rebuild that file is the journal's
+        // projection, and the event is the import of the legacy manifest it replaced.
+        : `Nothing imported: the study's legacy manifest is already in the journal as event ${r.eventId} (its bytes are kept in ${r.snapshot.path}); a manifest.json rebuilt since is the journal's projection.`
   })

@@ -47,8 +47,18 @@ const humanInspect = (r: PlanInspectOutput): string => {
   return lines.join("\n")
 }
 
+/** The way out of "no plan" on the command line and in a tool call (the service names its method). */
+export const NO_PLAN_HINT = "No plan yet: run `dossier plan start --input <file>` (MCP: `plan_start`)."
+
 export const inspect = (o: { readonly workdir: string }) =>
-  work({ effect: Effect.flatMap(Plan, (plan) => plan.inspect), layer: PlanLayer(o.workdir), human: humanInspect })
+  work({
+    effect: Effect.map(
+      Effect.flatMap(Plan, (plan) => plan.inspect),
+      (r): PlanInspectOutput => (r.state === "none" ? { ...r, hint: NO_PLAN_HINT } : r)
+    ),
+    layer: PlanLayer(o.workdir),
+    human: humanInspect
+  })
 
 export const start = (o: {
   readonly workdir: string

@@ -74,7 +74,10 @@ export class InputTooLarge extends Schema.TaggedError<InputTooLarge>()("InputToo
 }
 
 export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>()("InputOutsideWorkdir", {
-  /** The path as given when relative, else relative to the work folder (`../x.json`); never absolute. */
+  /**
+   * The path as given when relative, else relative to the work folder (`../x.json`); never
+   * absolute. `.` when a folder option named the work folder itself.
+   */
   path: Schema.String,
   /**
    * The option that named it (`--input`, `--state`, `--research-dir`…); absent means `--input`. The
@@ -90,7 +93,11 @@ export class InputOutsideWorkdir extends Schema.TaggedError<InputOutsideWorkdir>
       : /\bpath$/.test(words)
       ? `The ${words}`
       : `The ${words} path`
-    return `${what} '${this.path}' is not inside the work folder.`
+    // `.`: the work folder itself (a folder option such as --research-dir given it), which is
+    // no more "outside" than inside it.
+    return this.path === "."
+      ? `${what} '.' is the work folder itself, not a folder inside it.`
+      : `${what} '${this.path}' is not inside the work folder.`
   }
 }
 

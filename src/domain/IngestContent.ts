@@ -97,7 +97,9 @@ export const checkOrigin = (raw: string): Either.Either<string, InvalidUrl | Uns
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     // The scheme without its colon, as a fetch's refusal names it (src/domain/DestinationPolicy.ts).
-    return Either.left(new UnsupportedScheme({ scheme: url.protocol.replace(/:$/, "").slice(0, 40) }))
+    return Either.left(
+      new UnsupportedScheme({ scheme: url.protocol.replace(/:$/, "").slice(0, 40), recorded: true })
+    )
   }
   if (url.username !== "" || url.password !== "") return Either.left(new CredentialsInUrl())
   return Either.right(url.href)

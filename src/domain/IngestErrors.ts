@@ -9,10 +9,17 @@ export class InvalidUrl extends Schema.TaggedError<InvalidUrl>()("InvalidUrl", {
 }
 
 export class UnsupportedScheme extends Schema.TaggedError<UnsupportedScheme>()("UnsupportedScheme", {
-  scheme: Schema.String
+  scheme: Schema.String,
+  /**
+   * Present (true) when the URL is only recorded as where a file came from (a plan source's
+   * `origin`, an imported file's origin): nothing is fetched, yet it must be an http(s) URL.
+   */
+  recorded: Schema.optional(Schema.Literal(true))
 }) {
   override get message() {
-    return `Only http: and https: URLs are fetched, not '${this.scheme}'.`
+    return this.recorded === true
+      ? `An origin must be an http: or https: URL, not '${this.scheme}'.`
+      : `Only http: and https: URLs are fetched, not '${this.scheme}'.`
   }
 }
 

@@ -77,7 +77,8 @@ export const makePlanLive = Effect.gen(function*() {
   const inspect: PlanShape["inspect"] = Effect.gen(function*() {
     const stored = yield* current
     if (Option.isNone(stored)) {
-      return { ok: true, state: "none", hint: "No plan yet: run `dossier plan start --input <file>`." } as const
+      // Said to a library caller: the method, never a command line (the commands say theirs).
+      return { ok: true, state: "none", hint: "No plan yet: start one with Plan.start." } as const
     }
     const doc = stored.value.value.document
     const verification = verify(doc, yield* observeAll(doc))

@@ -69,7 +69,8 @@ export const makeSources = Effect.gen(function*() {
     return Effect.map(walk(SOURCES_AREA), () => ({ files: files.sort(), unsafe, truncated }))
   })
 
-  const list: SourcesShape["list"] = Effect.map(walkSources, (w) => w.files)
+  const listing: SourcesShape["listing"] = Effect.map(walkSources, (w) => ({ paths: w.files, truncated: w.truncated }))
+  const list: SourcesShape["list"] = Effect.map(listing, (l) => l.paths)
 
   const followIn = (excerpt: string, given: Option.Option<string>) =>
     Effect.gen(function*() {
@@ -105,12 +106,13 @@ export const makeSources = Effect.gen(function*() {
       const skip = (path: string, e: { readonly _tag: string; readonly message: string }) =>
         void skipped.push({ path, error: e._tag, message: e.message })
       for (const e of walked?.unsafe ?? []) if (!SKIPPED_WITHOUT_PATH.test(e.path)) skip(e.path, e)
-      // More files than are listed: the rest are not searched, and the answer says so.
+      // More files than are listed: the rest are not searched, and the answer says so (in words
+      // true for a tool call and a program too: the path to search, not `--path`).
       if (walked?.truncated === true) {
         skip(SOURCES_AREA, {
           _tag: "LimitExceeded",
           message:
-            `Searched only the first ${MAX_LISTED_SOURCES} files under ${SOURCES_AREA}/ (in name order); the others were not searched: give --path to search one.`
+            `Searched only the first ${MAX_LISTED_SOURCES} files under ${SOURCES_AREA}/ (in name order); the others were not searched: name one as the path to search it.`
         })
       }
       let fromStore = false
@@ -165,6 +167,7 @@ export const makeSources = Effect.gen(function*() {
   // The public method checks its arguments first (src/domain/Options.ts): InvalidInput, never a defect.
   return {
     list,
+    listing,
     follow: (excerpt, options) =>
       Either.match(readArgs(text(excerpt, "quote"), readOptions(options, { path: optionalText })), {
         onLeft: Effect.fail,

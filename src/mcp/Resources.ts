@@ -13,7 +13,9 @@
  * journal or a file too large is not offered. It is brought up to date before each
  * `resources/list`, and after a tool call that added a candidate (`candidates`: a new file, a new
  * journal, plan.md), when the client is told if it grew (`notifications/resources/list_changed`).
- * Both URI templates are listed too.
+ * Both URI templates are listed too. At most `MAX_LISTED_SOURCES` retained files are listed; a
+ * folder holding more gets a list that says it was cut (`listing`'s `skipped`, as `source follow`
+ * names what it did not search).
  * A URI that names no resource of the folder (another scheme such as `file:///etc/passwd`, a path
  * that leaves research/sources/, a missing file, a symlink, a study without a journal) is the MCP
  * "resource not found" error (-32002, data `{uri}`); a file too large to read is -32602.
@@ -29,7 +31,7 @@ import { SOURCES_AREA } from "../domain/Plan.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { FileStore } from "../services/FileStore.js"
 import { Journal } from "../services/Journal.js"
-import { Sources } from "../services/Sources.js"
+import { MAX_LISTED_SOURCES, Sources } from "../services/Sources.js"
 
 export const PLAN_URI = "dossier://plan"
 export const SOURCES_PREFIX = "dossier://sources/"
@@ -156,9 +158,23 @@ const bytesOf = <R>(
     )
   )
 
+/** What the list left out, as `source follow` names what it did not search (`skipped`). */
+export interface SkippedPart {
+  readonly path: string
+  readonly error: string
+  readonly message: string
+}
+
 export interface ResourceHandlers {
   /** Every resource there is now: what a read serves. */
   readonly list: Effect.Effect<ReadonlyArray<Resource>>
+  /**
+   * `list`, and what it left out: `research/sources` (`LimitExceeded`) when the folder holds more
+   * retained files than are listed (`MAX_LISTED_SOURCES`), so a cut list never passes for whole.
+   */
+  readonly listing: Effect.Effect<
+    { readonly resources: ReadonlyArray<Resource>; readonly skipped: ReadonlyArray<SkippedPart> }
+  >
   /**
    * The URIs `list` looks at before it holds each file to the read's checks (a superset of its
    * answer, without a `stat` per file): what the server compares after each tool call to learn,
@@ -232,8 +248,9 @@ export const resourceHandlers = (
       }]
       : []))
 
-  const sources = part(Effect.map(Effect.flatMap(Sources, (s) => s.list), (paths) =>
-    paths.map((path) => ({
+  // The retained files, and whether the walk was cut at MAX_LISTED_SOURCES files.
+  const sourcesCut = Effect.map(Effect.flatMap(Sources, (s) => s.listing), (l) => ({
+    found: l.paths.map((path): Candidate => ({
       file: path,
       resource: {
         uri: sourceUri(path),
@@ -241,7 +258,9 @@ export const resourceHandlers = (
         mimeType: mimeOf(path),
         description: "A retained source (write-once)."
       }
-    }))))
+    })),
+    truncated: l.truncated
+  })).pipe(Effect.catchAllCause(() => Effect.succeed({ found: [] as ReadonlyArray<Candidate>, truncated: false })))
 
   const journals = part(Effect.map(Effect.flatMap(Journal, (j) => j.studies), (rows) =>
     rows.map((row) => ({
@@ -254,17 +273,39 @@ export const resourceHandlers = (
       }
     }))))
 
-  const all = Effect.map(Effect.all([plan, sources, journals]), (parts) => parts.flat())
+  const allCut = Effect.map(
+    Effect.all([plan, sourcesCut, journals]),
+    ([p, s, j]) => ({ found: [...p, ...s.found, ...j], truncated: s.truncated })
+  )
+  const all = Effect.map(allCut, (a) => a.found)
 
-  const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.flatMap(all, (found) =>
-    Effect.filterMap(
-      found.map((c) =>
-        c.file === undefined
-          ? Effect.succeed(Option.some(c.resource))
-          : Effect.map(servable(c.file), (ok) => (ok ? Option.some(c.resource) : Option.none()))
+  const listing: ResourceHandlers["listing"] = Effect.flatMap(allCut, ({ found, truncated }) =>
+    Effect.map(
+      Effect.filterMap(
+        found.map((c) =>
+          c.file === undefined
+            ? Effect.succeed(Option.some(c.resource))
+            : Effect.map(servable(c.file), (ok) => (ok ? Option.some(c.resource) : Option.none()))
+        ),
+        (o) => o
       ),
-      (o) => o
-    )).pipe(Effect.provide(services), Effect.catchAllDefect(() => Effect.succeed([])))
+      (resources) => ({
+        resources,
+        skipped: truncated
+          ? [{
+            path: SOURCES_AREA,
+            error: "LimitExceeded",
+            message:
+              `Listed only the first ${MAX_LISTED_SOURCES} files under ${SOURCES_AREA}/ (in name order); the others are not listed: read one by its URI (${SOURCES_PREFIX}{+path}).`
+          }]
+          : []
+      })
+    )).pipe(
+      Effect.provide(services),
+      Effect.catchAllDefect(() => Effect.succeed({ resources: [], skipped: [] }))
+    )
+
+  const list: Effect.Effect<ReadonlyArray<Resource>> = Effect.map(listing, (l) => l.resources)
 
   const candidates: Effect.Effect<ReadonlySet<string>> = Effect.map(
     all,
@@ -273,6 +314,7 @@ export const resourceHandlers = (
 
   return {
     list,
+    listing,
     candidates,
     templates: [
       {

@@ -263,9 +263,10 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     })
     server.setRequestHandler(ListResourcesRequestSchema, async () => {
       candidates = await run(resources.candidates)
-      const list = await run(resources.list)
+      const { resources: list, skipped } = await run(resources.listing)
       listed = new Set(list.map((r) => r.uri))
-      return { resources: list as Array<never> }
+      // A cut list says so, as source follow's answer does (`skipped`).
+      return { resources: list as Array<never>, ...(skipped.length === 0 ? {} : { skipped }) }
     })
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,

@@ -65,8 +65,11 @@ export const retryable = (error: DossierError | UsageError | DossierErrorTag | "
   infoOf(error)?.retryable ?? false
 
 /**
- * What to do about an error (the catalogue's hint, as the README's error table shows it); `""` for
- * anything that is not one of dossier's errors.
+ * What to do about an error in a program that embeds the library: the catalogue's hint, in the
+ * library's words where the command line's names a command or a flag (a service method or an
+ * option instead); `""` for anything that is not one of dossier's errors.
  */
-export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string =>
-  infoOf(error)?.hint ?? ""
+export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => {
+  const info = infoOf(error)
+  return info?.library ?? info?.hint ?? ""
+}

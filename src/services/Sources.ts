@@ -21,7 +21,8 @@ import type { StoreUnavailable } from "../domain/StoreErrors.js"
 
 /**
  * At most this many files are listed (a folder holding more is listed in part, in name order,
- * depth first); a search without --path says so in `skipped` (src/layers/SourcesLive.ts).
+ * depth first); a search without --path says so in `skipped` (src/layers/SourcesLive.ts), the
+ * MCP server's resource list in its own `skipped` (src/mcp/Resources.ts).
  */
 export const MAX_LISTED_SOURCES = 10_000
 
@@ -82,6 +83,14 @@ export interface SourcesShape {
    * staging files left out), as paths relative to the work folder, sorted. Empty when absent.
    */
   readonly list: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
+  /**
+   * `list`, and whether it was cut: `truncated` when the folder holds more than
+   * `MAX_LISTED_SOURCES` files (then `paths` are the first ones, in name order, depth first).
+   */
+  readonly listing: Effect.Effect<
+    { readonly paths: ReadonlyArray<string>; readonly truncated: boolean },
+    IoError | UnsafePath
+  >
   /**
    * Find an excerpt (clipped, with `…`/`...` gaps) in the readable copies and text originals
    * under `research/sources/`, or only in `options.path` (a file under it, in any text format).

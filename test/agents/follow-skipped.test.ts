@@ -133,8 +133,10 @@ describe("source follow without --path", () => {
       path: "research/sources",
       error: "LimitExceeded",
       message:
-        `Searched only the first ${MAX_LISTED_SOURCES} files under research/sources/ (in name order); the others were not searched: give --path to search one.`
+        `Searched only the first ${MAX_LISTED_SOURCES} files under research/sources/ (in name order); the others were not searched: name one as the path to search it.`
     }])
+    // The same answer serves a tool call (argument `path`) and a program: no command-line flag.
+    expect(all.json.skipped[0].message).not.toMatch(/--[a-z]/)
     const human = runCli(["source", "follow", "--quote", QUOTE, "--workdir", dir])
     expect(human.stdout).not.toContain("not in any retained source")
     expect(human.stdout).toContain("not searched (1):\n  research/sources: LimitExceeded: Searched only the first")

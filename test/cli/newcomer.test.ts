@@ -133,7 +133,7 @@ describe("ingest --file", () => {
     expect(help.description).toContain("from the current directory if it is there, else the work folder")
   })
 
-  it("names an origin's scheme as a fetch does", () => {
+  it("names an origin's scheme as a fetch does, and says an origin is recorded, not fetched", () => {
     const dir = tempWorkdir("dossier-newcomer-")
     put(dir, "saved/page.txt", "a page")
     const ftpFile = runCli([
@@ -147,8 +147,13 @@ describe("ingest --file", () => {
       "--json"
     ])
     const ftpFetch = runCli(["ingest", "ftp://example.org/", "--dry-run", "--json"])
-    expect(ftpFile.json.error).toMatchObject({ _tag: "UnsupportedScheme", scheme: "ftp" })
-    expect(ftpFile.json.error).toEqual(ftpFetch.json.error)
+    expect(ftpFile.json.error).toMatchObject({ _tag: "UnsupportedScheme", scheme: "ftp", recorded: true })
+    expect(ftpFetch.json.error).toMatchObject({ _tag: "UnsupportedScheme", scheme: "ftp" })
+    expect(ftpFetch.json.error.recorded).toBeUndefined()
+    // Nothing is fetched for an origin: its refusal says what an origin must be.
+    expect(ftpFile.json.error.message).toBe("An origin must be an http: or https: URL, not 'ftp'.")
+    expect(ftpFetch.json.error.message).toBe("Only http: and https: URLs are fetched, not 'ftp'.")
+    expect(ftpFile.json.error.hint).toBe(ftpFetch.json.error.hint)
   })
 
   it("says invalid UTF-8 is the bytes, not the type", () => {

@@ -79,7 +79,7 @@ describe("a refusal repeats at most 512 characters of a value it was given", () 
     expect(json.stdout.length).toBeLessThan(2048)
     expect(json.json.error._tag).toBe("InvalidInput")
     expect(json.json.error.message).toMatch(
-      /^The input is invalid at 'study': 'a+\u2026\[\d+ characters left out\]\u2026a+' is not a study id: 1-64/
+      /^The input is invalid at '--study': 'a+\u2026\[\d+ characters left out\]\u2026a+' is not a study id: 1-64/
     )
     expect(json.json.error.issues[0].message).toContain("characters left out")
     const human = run(dir, ["journal", "inspect", "--study", huge])

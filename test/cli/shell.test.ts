@@ -179,6 +179,46 @@ describe("--input", () => {
     expect(human.stderr).toContain("The research dir path '../../elsewhere' is not inside the work folder")
   })
 
+  it("a refusal of a value given as an option names the option, not the library's parameter", () => {
+    const dir = tempWorkdir()
+    const cases: ReadonlyArray<[ReadonlyArray<string>, string]> = [
+      [["journal", "inspect", "--study", "BAD!"], "--study"],
+      [["journal", "import", "--study", "BAD!"], "--study"],
+      [["source", "follow", "--quote", "short"], "--quote"],
+      [["grant", "show", "--grant", "b!"], "--grant"],
+      [["exec", "show", "--execution", "zz!"], "--execution"]
+    ]
+    for (const [args, flag] of cases) {
+      const e = refusal(at(dir, args), "InvalidInput")
+      expect(e.issues.map((i: { path: string }) => i.path), args.join(" ")).toEqual([flag])
+      expect(e.message).toContain(`at '${flag}'`)
+      // Without --json too: the issue line names the option.
+      const human = runCli([...args, "--workdir", dir])
+      expect(human.stderr).toContain(`    ${flag}: `)
+    }
+    // A path inside an input file keeps its dotted path (the option --study is given too).
+    put(dir, "research/inputs/e.json", JSON.stringify([{ id: "e1", type: "candidate_created" }]))
+    const inFile = refusal(
+      at(dir, ["journal", "append", "--study", "s1", "--input", "research/inputs/e.json"]),
+      "InvalidInput"
+    )
+    expect(inFile.issues.every((i: { path: string }) => /^0\./.test(i.path))).toBe(true)
+  })
+
+  it("--research-dir naming the work folder itself is refused as that, not as outside it", () => {
+    const dir = tempWorkdir()
+    put(dir, "state.json", "{}")
+    for (const [given, cwd] of [[".", dir], [dir, undefined], ["./", dir]] as const) {
+      const r = runCli(["gate", "--workdir", dir, "--state", "state.json", "--research-dir", given, "--json"], {
+        env: { DOSSIER_UNATTENDED: "1" },
+        ...(cwd === undefined ? {} : { cwd })
+      })
+      expect(r.code, given).toBe(1)
+      expect(r.json.error).toMatchObject({ _tag: "InputOutsideWorkdir", path: ".", flag: "--research-dir" })
+      expect(r.json.error.message).toBe("The research dir path '.' is the work folder itself, not a folder inside it.")
+    }
+  })
+
   it("'-' reads standard input, with the same 64 KiB limit", () => {
     const dir = tempWorkdir()
     expect(okJson(at(dir, ["plan", "start", "--input", "-"], { input: JSON.stringify(PLAN) }))).toMatchObject({

@@ -5,11 +5,16 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
+import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { AllErrors } from "../../src/domain/AllErrors.js"
 import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
+import { checkOrigin } from "../../src/domain/IngestContent.js"
 import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
 import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
+import { Errors, Plan } from "../../src/index.js"
 
 /** A CLI flag (`--x`), a CLI command line (`dossier x`), or a CLI-only command's words. */
 const CLI_ONLY =
@@ -72,9 +77,49 @@ describe("InputOutsideWorkdir", () => {
       expect(m, flag).toMatch(/^The [a-z ]+ '\.\.\/x' is not inside the work folder\.$/)
       expect(m, flag).not.toMatch(/\b(\w+) \1\b/)
     }
+    // The work folder itself is not said to be outside it.
+    expect(new InputOutsideWorkdir({ path: ".", flag: "--research-dir" }).message).toBe(
+      "The research dir path '.' is the work folder itself, not a folder inside it."
+    )
     // `source follow --path` names the path itself.
     expect(new InputOutsideWorkdir({ path: "../x", flag: "--path" }).message).toBe(
       "The path '../x' is not inside the work folder."
     )
+  })
+})
+
+describe("what the library answers names no command line", () => {
+  it("Errors.hint names a service method or an option, never a command line or a flag", () => {
+    const tags = [...Object.keys(errorCatalogue), "UsageError"] as ReadonlyArray<Errors.DossierErrorTag | "UsageError">
+    const found = Object.fromEntries(
+      tags.map((t) => [t, Errors.hint(t)] as const).filter(([, h]) => CLI_ONLY.test(h))
+    )
+    expect(found).toEqual({})
+    for (const t of tags) expect(Errors.hint(t), t).not.toBe("")
+    // The command line and the tool calls keep theirs.
+    expect(errorCatalogue.NoPlan.hint).toMatch(/`dossier plan start`/)
+    expect(Errors.hint("NoPlan")).toBe("Start a plan with Plan.start first.")
+  })
+
+  it.effect("Plan.inspect without a plan names the method that starts one, not `dossier plan start`", () =>
+    Effect.gen(function*() {
+      const r = yield* Effect.flatMap(Plan.Plan, (p) => p.inspect)
+      expect(r.state).toBe("none")
+      const hint = (r as { readonly hint: string }).hint
+      expect(hint).not.toMatch(CLI_ONLY)
+      expect(hint).toMatch(/Plan\.start/)
+    }).pipe(Effect.provide(Plan.PlanMemory)))
+})
+
+describe("UnsupportedScheme", () => {
+  it("an origin (recorded, never fetched) is refused as what an origin must be, not as a fetch", () => {
+    for (const raw of ["ftp://example.org/p", "file:///etc/passwd", "javascript:alert(1)"]) {
+      const e = Either.getLeft(checkOrigin(raw))
+      expect(e._tag, raw).toBe("Some")
+      const error = (e as { readonly value: { readonly _tag: string; readonly message: string } }).value
+      expect(error._tag).toBe("UnsupportedScheme")
+      expect(error.message).toMatch(/^An origin must be an http: or https: URL, not '[a-z]+'\.$/)
+      expect(error.message).not.toMatch(/fetched/)
+    }
   })
 })

@@ -224,7 +224,8 @@ describe("journal append", () => {
           .toEqual({
             code: 1,
             tag: "InvalidInput",
-            path: "study"
+            // The command line names its option; a tool call its argument (below).
+            path: "--study"
           })
       }))
       for (const bad of bads) {
@@ -569,6 +570,18 @@ describe("journal rebuild", () => {
     refused(dir, ["rebuild", "--study", "s"], "UnimportedLegacyManifest")
   })
 
+  it("the projection dossier wrote, without a legacy import: import says there is nothing to import", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    ok(dir, ["rebuild", "--study", "s"])
+    const e = refused(dir, ["import", "--study", "s"], "InvalidManifest")
+    expect(e.message).toBe(
+      "The manifest is refused: manifest.json is the projection dossier wrote from this study's journal, not a legacy manifest: the journal already holds what it says, so there is nothing to import."
+    )
+    // Nobody must "fix" it: the hint says the projection needs no import.
+    expect(e.hint).toMatch(/The projection dossier wrote needs no import/)
+  })
+
   it("a projection edited by hand: rebuild and import refuse, and both say to move it away", () => {
     const dir = tempWorkdir()
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
@@ -650,6 +663,11 @@ describe("journal import", () => {
     ])
     ok(dir, ["rebuild", "--study", "s"])
     expect(ok(dir, ["import", "--study", "s"])).toEqual({ ...r, imported: false })
+    // The human answer says what the event is: the legacy manifest's import, not manifest.json's.
+    const human = runCli(["journal", "import", "--study", "s", "--workdir", dir])
+    expect(human.stdout).toContain(
+      `Nothing imported: the study's legacy manifest is already in the journal as event ${r.eventId} (its bytes are kept in ${r.snapshot.path}); a manifest.json rebuilt since is the journal's projection.`
+    )
     expect(ok(dir, ["inspect", "--study", "s"]).events).toBe(3)
     expect(fs.readFileSync(path.join(dir, "research/s/state.json"), "utf8")).toBe("{ not json, and never read")
     expect(JSON.parse(fs.readFileSync(path.join(dir, "research/s/manifest.json"), "utf8")).completed).toEqual([

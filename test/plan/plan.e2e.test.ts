@@ -67,7 +67,8 @@ describe("plan inspect / start", () => {
     expect(r.code).toBe(0)
     expect(r.json.ok).toBe(true)
     expect(r.json.state).toBe("none")
-    expect(r.json.hint).toContain("plan start")
+    // The command line's way out (the library's names Plan.start instead).
+    expect(r.json.hint).toContain("`dossier plan start --input <file>`")
     expect(fs.readdirSync(dir)).toEqual([])
   })
 
@@ -288,6 +289,8 @@ describe("plan checkpoint", () => {
     for (const [origin, tag] of bad) {
       const e = refuses(dir, () => checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin }] }, 1), tag)
       expect(JSON.stringify(e)).not.toContain("s3cret")
+      // An origin is recorded, never fetched: the refusal does not say "fetched".
+      expect(e.message).not.toMatch(/fetched/)
     }
     expect(fs.readFileSync(path.join(dir, "plan.md"), "utf8")).not.toContain("s3cret")
     // What the spec allows is taken, as the URL parser normalizes it.

@@ -234,7 +234,8 @@ export const makeJournalFolder = (
             return yield* new InvalidManifest({
               issues: [{
                 path: "",
-                message: "manifest.json is a projection dossier wrote from the journal, not a legacy manifest"
+                message:
+                  "manifest.json is the projection dossier wrote from this study's journal, not a legacy manifest: the journal already holds what it says, so there is nothing to import"
               }]
             })
           }

@@ -1,0 +1,41 @@
+/**
+ * A refusal on the command line names what the user wrote. A service names a value it was given
+ * by its parameter (`study`, `quote`, `grant`, `execution`: the library's words, and a tool call's
+ * argument names); on the command line that value came from an option, so an `InvalidInput`
+ * issue at such a name (or below it) becomes the option (`--study`). Only options given on this
+ * command line are renamed, never the input file (`--input`): a path inside an input file stays
+ * its dotted path. The mirror of src/mcp/ArgumentNames.ts, which names a tool's arguments.
+ * On the start-up path: type-only imports of the domain.
+ */
+import * as Option from "effect/Option"
+import type { CommandSpec } from "../commands/Spec.js"
+import type { CommandFailure } from "../commands/Work.js"
+import type { InvalidInput } from "../domain/Errors.js"
+
+/** `study` → `--study`, for each option of `spec` that `values` holds (not the work folder, not `--input`). */
+const givenOptions = (spec: CommandSpec, values: Readonly<Record<string, unknown>>): ReadonlyMap<string, string> => {
+  const names = new Map<string, string>()
+  for (const [key, f] of Object.entries(spec.flags)) {
+    if (f.kind === "workdir" || f.kind === "boolean" || key === "input") continue
+    const v = values[key]
+    if (v === undefined || (Option.isOption(v) && Option.isNone(v))) continue
+    names.set(key, `--${f.name}`)
+  }
+  return names
+}
+
+/** The refusal of `spec` run with `values`, naming the options where a service named its parameters. */
+export const namingOptions = (spec: CommandSpec, values: Readonly<Record<string, unknown>>) => {
+  const names = givenOptions(spec, values)
+  const renamed = (path: string): string => {
+    const dot = path.indexOf(".")
+    const flag = names.get(dot === -1 ? path : path.slice(0, dot))
+    return flag === undefined ? path : `${flag}${dot === -1 ? "" : path.slice(dot)}`
+  }
+  return (error: CommandFailure): CommandFailure => {
+    if (error._tag !== "InvalidInput" || names.size === 0) return error
+    if (!error.issues.some((i) => renamed(i.path) !== i.path)) return error
+    const Class = error.constructor as typeof InvalidInput
+    return new Class({ issues: error.issues.map((i) => ({ path: renamed(i.path), message: i.message })) })
+  }
+}
