@@ -1,0 +1,69 @@
+/**
+ * How a folder's binding (`.dossier/store.json`) is read and refused, with no server: one function
+ * reads it (src/layers/BindingFile.ts, through the FileStore's path checks), which loads nothing of
+ * PostgreSQL, so a plain folder's bundles may read it without the driver; a plain folder's journal
+ * commands refuse a bound folder before connecting; a malformed store URL is a `UsageError` whose
+ * message is a sentence saying what is wrong and what to give.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { type CliResult, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+
+const root = path.resolve(__dirname, "../..")
+
+/** Every TypeScript file under `dir` (relative to the repository). */
+const sources = (dir: string): Array<string> =>
+  fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(path.join(dir, e.name))
+      : e.name.endsWith(".ts")
+      ? [path.join(dir, e.name).split(path.sep).join("/")]
+      : []
+  )
+
+/** A folder bound to `dossier` at a port where no server listens. */
+const bound = (dossier: string, text?: string) => {
+  const dir = tempWorkdir("dossier-binding-file-")
+  fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+  fs.writeFileSync(
+    path.join(dir, ".dossier/store.json"),
+    text ?? JSON.stringify({ kind: "postgres", url: "postgres://127.0.0.1:1/research", dossier })
+  )
+  return dir
+}
+
+const refused = (r: CliResult, code: number, tag: string) => {
+  expect({ code: r.code, ok: r.json?.ok, tag: r.json?.error?._tag }, r.stdout + r.stderr).toEqual({
+    code,
+    ok: false,
+    tag
+  })
+  return r.json.error
+}
+
+describe("reading the binding", () => {
+  it("one function reads .dossier/store.json: no other module reads or parses it", () => {
+    const readers = sources("src").filter((f) => {
+      const text = fs.readFileSync(path.join(root, f), "utf8")
+      return /\bSTORE_FILE\b|\bparseBinding\(/.test(text)
+    })
+    // The domain module defines the file's name and its parser; BindingFile.ts is the one reader.
+    expect(readers.sort()).toEqual(["src/domain/StoreBinding.ts", "src/layers/BindingFile.ts"])
+  })
+
+  it("a plain folder's journal bundle reads the binding with nothing of PostgreSQL", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, "dist/bundles.json"), "utf8")) as Record<
+      string,
+      { readonly file: string; readonly sources: ReadonlyArray<string> }
+    >
+    const journal = manifest["journal"]!
+    expect(journal.sources).toContain("src/layers/BindingFile.ts")
+    expect(journal.sources).toContain("src/commands/journal.impl.ts")
+    const store = journal.sources.filter((s) =>
+      /^npm:(pg|pg-connection-string|@effect\/sql|@effect\/sql-pg)$/.test(s) || s.startsWith("src/layers/postgres/") ||
+      s === "src/layers/StoreBinding.ts"
+    )
+    expect(store, journal.file).toEqual([])
+  })
+})
