@@ -66,4 +66,19 @@ describe("reading the binding", () => {
     )
     expect(store, journal.file).toEqual([])
   })
+
+  it("journal rebuild, recover-tail and import in a bound folder are BindingRefused before connecting", () => {
+    const dir = bound("folder-only")
+    const before = snapshot(dir)
+    for (const command of ["rebuild", "recover-tail", "import"]) {
+      const e = refused(runCli(["journal", command, "--study", "s", "--workdir", dir, "--json"]), 1, "BindingRefused")
+      expect(e, command).toMatchObject({
+        command: `journal ${command}`,
+        dossier: "folder-only",
+        reason: "plain-folder",
+        retryable: false
+      })
+    }
+    expect(snapshot(dir)).toEqual(before)
+  })
 })
