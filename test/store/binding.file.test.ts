@@ -81,4 +81,53 @@ describe("reading the binding", () => {
     }
     expect(snapshot(dir)).toEqual(before)
   })
+
+  it("a damaged binding is InvalidInput (exit 1) whose issue names the file, what is wrong and the way out", () => {
+    for (
+      const text of [
+        "not json",
+        JSON.stringify({ kind: "postgres", url: "mysql://h/db", dossier: "q1" }),
+        JSON.stringify({ kind: "postgres", url: "postgres://u:pw-secret@h/db", dossier: "q1" })
+      ]
+    ) {
+      const dir = bound("q1", text)
+      for (const args of [["journal", "rebuild", "--study", "s"], ["plan", "inspect"], ["store", "status"]]) {
+        const r = runCli([...args, "--workdir", dir, "--json"])
+        const e = refused(r, 1, "InvalidInput")
+        const issue = e.issues[0].message as string
+        expect(issue, `${text} ${args.join(" ")}`).toMatch(
+          /^\.dossier\/store\.json: .*\. Fix it, or remove it and bind the folder again \(.*\)\.$/
+        )
+        expect(r.stdout + r.stderr).not.toContain("pw-secret")
+        if (text.includes("mysql")) expect(issue).toContain("The store URL starts with mysql://: give")
+      }
+    }
+  })
+})
+
+describe("a malformed store URL", () => {
+  it("is UsageError (exit 2) before anything connects, its message a sentence naming no flag", () => {
+    const dir = tempWorkdir("dossier-binding-url-")
+    const before = snapshot(dir)
+    for (
+      const [url, dossier] of [
+        ["not a url", "q1"],
+        ["mysql://h/db", "q1"],
+        ["postgres://h/db#x", "q1"],
+        ["postgres://h/", "q1"],
+        ["postgres://h:99999/db", "q1"],
+        ["postgres://h/%zz", "q1"],
+        ["postgres://h/db?sslmod=require", "q1"],
+        ["postgres://h/db?password=pw-secret", "q1"],
+        ["postgres://127.0.0.1:1/db", "-bad name"]
+      ] as const
+    ) {
+      const r = runCli(["init", "--store", url, "--dossier", dossier, "--workdir", dir, "--json"])
+      const e = refused(r, 2, "UsageError")
+      expect(e.message, url).toMatch(/^The [a-z].*: [a-z].*\.$/)
+      expect(e.message, url).not.toMatch(/--[a-z]/)
+      expect(r.stdout + r.stderr).not.toContain("pw-secret")
+    }
+    expect(snapshot(dir)).toEqual(before)
+  })
 })

@@ -53,7 +53,12 @@ describe("store URL", () => {
         "postgres://h/db?max=1000"
       ]
     ) {
-      expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
+      const r = parseStoreUrl(text)
+      expect(isMalformed(r), text).toBe(true)
+      // A sentence, as every other message: what is wrong, then what to give; no command-line flag.
+      const said = isMalformed(r) ? r.malformed : ""
+      expect(said, text).toMatch(/^The store URL.*: [a-z].*\.$/)
+      expect(said, text).not.toMatch(/--[a-z]/)
     }
     expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=verify-ca&sslrootcert=ca.pem"))).toBe(false)
@@ -97,6 +102,7 @@ describe("no password", () => {
     expect(mapped?._tag).toBe("StoreUnavailable")
     expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
   })
+
 })
 
 describe("a server that refuses the binding itself", () => {

@@ -30,7 +30,7 @@ import { parse as parseConnectionString } from "pg-connection-string"
 import { UsageError } from "../../domain/CliErrors.js"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { type StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
-import { DOSSIER_NAME, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
+import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
 import { mapSqlError } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
@@ -173,9 +173,7 @@ export const PgStoreLayer = (
       const parsed = parseStoreUrl(options.url)
       if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
       if (typeof options.dossier !== "string" || !DOSSIER_NAME.test(options.dossier)) {
-        return yield* new UsageError({
-          detail: "A dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
-        })
+        return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
@@ -187,8 +185,8 @@ export const PgStoreLayer = (
           const code = (e as { code?: unknown }).code
           return new UsageError({
             detail: typeof code === "string"
-              ? `a file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file`
-              : "the store URL's parameters cannot be used: check sslmode and the ssl* parameters"
+              ? `A file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file.`
+              : "The store URL's parameters cannot be used: check sslmode and the ssl* parameters."
           })
         }
       })
