@@ -340,7 +340,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name."
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored)."
   }
 }
 

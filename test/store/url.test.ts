@@ -103,6 +103,27 @@ describe("no password", () => {
     expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
   })
 
+  it("is BindingRefused no-password in a command, never retryable: retrying without a password never helps", () => {
+    for (
+      const message of [
+        "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string",
+        "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string"
+      ]
+    ) {
+      const mapped = classify(new SqlError({ cause: new Error(message) }), 10_000)
+      const e = envelopeOf(refusedByServer("plan inspect", "q1")(mapped) as Parameters<typeof envelopeOf>[0])
+      expect(e, message).toMatchObject({
+        _tag: "BindingRefused",
+        command: "plan inspect",
+        dossier: "q1",
+        reason: "no-password",
+        retryable: false
+      })
+      expect(e.message).toContain("PGPASSWORD")
+      expect(e.hint).toContain("PGPASSWORD")
+      expect(e.hint).toContain("~/.pgpass")
+    }
+  })
 })
 
 describe("a server that refuses the binding itself", () => {

@@ -120,6 +120,30 @@ export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
   }
 }
 
+/**
+ * A connection that closes its socket when it fails to connect. node-postgres leaves the socket
+ * open after a refusal of its own (the server asks for a password and none was given: the client
+ * gives up without answering), and the server holds it until its `authentication_timeout` (a
+ * minute by default): the command answered at once, and its process stayed a minute before it
+ * exited (tested in test/store/bind.refused.test.ts).
+ */
+class ClosingClient extends Pg.Client {
+  override connect(): Promise<void>
+  override connect(callback: (err: Error | null | undefined) => void): void
+  override connect(callback?: (err: Error | null | undefined) => void): Promise<void> | void {
+    if (callback === undefined) {
+      return super.connect().catch((e: unknown) => {
+        this.connection?.stream.destroy()
+        throw e
+      })
+    }
+    super.connect((err) => {
+      if (err !== null && err !== undefined) this.connection?.stream.destroy()
+      callback(err)
+    })
+  }
+}
+
 /** The node-postgres pool's configuration (no password in it unless the URL had one). */
 const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
   const parsed = parseConnectionString(url.connect, { useLibpqCompat: true })
@@ -153,6 +177,7 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
     // Statements awaited one after another, as everywhere else, go as they did.
     pipeline: true,
     max: 4,
+    Client: ClosingClient,
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true
   }
