@@ -71,7 +71,10 @@ const bindingReasons: ReadonlyMap<string, BindingRefused["reason"]> = new Map([
  * a server that refuses the role's privileges (42501), its credentials (28P01, 28000) or names no
  * such database (3D000), and a password the server asks for that the client does not have, answer
  * the same way whenever the command is run again unchanged, so they are `BindingRefused` (not
- * retryable), not `StoreUnavailable`; any other error is left as it is.
+ * retryable), not `StoreUnavailable`; any other error is left as it is. The one place these are
+ * mapped: every command over a binding applies it (src/commands/Bound.ts, store.impl.ts); the
+ * library keeps `StoreUnavailable` with the fixed reason (docs/store.md, "Where a server's refusal
+ * is mapped").
  */
 export const refusedByServer = (command: string, dossier: string) => <E>(e: E): E | BindingRefused => {
   if (!(e instanceof StoreUnavailable)) return e
