@@ -18,11 +18,15 @@ export const relativeFromCwd = (dir: string, cwd: string = process.cwd()): strin
 
 /**
  * Whether the folder `dir` is bound to a shared store: it holds `.dossier/store.json` (a plain
- * check on the start-up path; the binding itself is read and checked when the store is reached).
+ * check on the start-up path; the binding itself is read and checked when the store is reached,
+ * src/layers/BindingFile.ts). Anything at that name counts: a symlink or a directory there is
+ * refused by the reader (`UnsafePath`), never taken for an unbound folder whose commands would
+ * then run on the folder in silence.
  */
 export const isBoundFolder = (dir: string): boolean => {
   try {
-    return fs.lstatSync(path.join(dir, ".dossier", "store.json")).isFile()
+    fs.lstatSync(path.join(dir, ".dossier", "store.json"))
+    return true
   } catch {
     return false
   }

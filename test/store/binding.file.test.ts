@@ -82,6 +82,28 @@ describe("reading the binding", () => {
     expect(snapshot(dir)).toEqual(before)
   })
 
+  it("a binding that is a symlink is refused (UnsafePath), never taken for an unbound folder", () => {
+    const dir = tempWorkdir("dossier-binding-link-")
+    const elsewhere = tempWorkdir("dossier-binding-target-")
+    fs.writeFileSync(
+      path.join(elsewhere, "store.json"),
+      JSON.stringify({ kind: "postgres", url: "postgres://127.0.0.1:1/research", dossier: "q1" })
+    )
+    fs.mkdirSync(path.join(dir, ".dossier"), { recursive: true })
+    fs.symlinkSync(path.join(elsewhere, "store.json"), path.join(dir, ".dossier/store.json"))
+    const before = snapshot(dir)
+    for (
+      const args of [["plan", "inspect"], ["status"], ["journal", "list"], ["journal", "rebuild", "--study", "s"], [
+        "store",
+        "status"
+      ]]
+    ) {
+      const e = refused(runCli([...args, "--workdir", dir, "--json"]), 1, "UnsafePath")
+      expect(e, args.join(" ")).toMatchObject({ path: ".dossier/store.json", reason: "symlink" })
+    }
+    expect(snapshot(dir)).toEqual(before)
+  })
+
   it("a damaged binding is InvalidInput (exit 1) whose issue names the file, what is wrong and the way out", () => {
     for (
       const text of [
