@@ -17,13 +17,11 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as fs from "node:fs"
-import * as nodePath from "node:path"
+import * as Option from "effect/Option"
 import { placedIn } from "../domain/Place.js"
-import { parseBinding, STORE_FILE } from "../domain/StoreBinding.js"
 import { BindingRefused } from "../domain/StoreErrors.js"
+import { readBindingIn } from "../layers/BindingFile.js"
 import { type BoundError, refreshView, type StoreMode, touchedParts } from "../layers/bound/BoundBase.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
@@ -102,16 +100,23 @@ const boundRefusals =
  * A failure to build the services of the folder `workdir` (to connect) as the command `path`
  * answers it: the server refusing the credentials or naming no such database is `BindingRefused`
  * for the dossier the folder's binding names (`refusedByServer`), as a statement it refuses is.
+ * The binding is read again (`readBindingIn`, the one reader) only for such a refusal; any other
+ * failure is left as it is.
  */
-export const refusedConnecting = (workdir: string, path: ReadonlyArray<string>) => <E>(e: E): E | BindingRefused => {
-  let binding: ReturnType<typeof parseBinding>
-  try {
-    binding = parseBinding(fs.readFileSync(nodePath.join(workdir, STORE_FILE), "utf8"))
-  } catch {
-    return e
-  }
-  return Either.isRight(binding) ? refusedByServer(path.join(" "), binding.right.dossier)(e) : e
-}
+export const refusedConnecting =
+  (workdir: string, path: ReadonlyArray<string>) =>
+  <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, E | BindingRefused, R> =>
+    Layer.catchAll(layer, (e) =>
+      Layer.unwrapEffect(
+        readBindingIn(workdir).pipe(
+          Effect.map(Option.match({
+            onNone: () => e,
+            onSome: (b): E | BindingRefused => refusedByServer(path.join(" "), b.dossier)(e)
+          })),
+          Effect.orElseSucceed(() => e),
+          Effect.map(Layer.fail)
+        )
+      ))
 
 /** `boundRefusal` for the shared dossier whose store `context` holds (the MCP server's services). */
 export const refusalIn = (context: Context.Context<never>) => (error: CommandFailure, path: ReadonlyArray<string>) =>
@@ -127,7 +132,7 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
     work({
       effect: boundRefusals(spec.path)(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),
       // A read-only command connects as a reader: it sends no write, not even the schema's.
-      layer: Layer.mapError(g.layer(workdir, refresh ? "write" : "read"), refusedConnecting(workdir, spec.path)),
+      layer: refusedConnecting(workdir, spec.path)(g.layer(workdir, refresh ? "write" : "read")),
       human: w.human,
       ...(w.quiet === undefined ? {} : { quiet: w.quiet })
     })

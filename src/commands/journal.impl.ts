@@ -1,11 +1,12 @@
 /** Handlers of `dossier journal …`: read the input, call the Journal service, render. */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { type AppendInput, checkStudyId } from "../domain/Journal.js"
 import { type InspectResult, type StudyRow } from "../domain/JournalOutput.js"
-import { parseBinding, STORE_FILE } from "../domain/StoreBinding.js"
 import { BindingRefused } from "../domain/StoreErrors.js"
+import { readBinding } from "../layers/BindingFile.js"
 import { JournalLayer } from "../layers/JournalLayer.js"
 import { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
@@ -133,13 +134,12 @@ export const inspect = (o: Common & { readonly verify: boolean }) =>
 const plainFolderOnly = (workdir: string, command: string) =>
   isBoundFolder(workdir)
     ? Effect.flatMap(
-      Effect.flatMap(FileStore, (files) => files.readText(STORE_FILE, { maxBytes: 64 * 1024 })),
-      (text) =>
-        Effect.fail(Either.match(parseBinding(text), {
-          onLeft: (invalid) => invalid,
-          onRight: (b) =>
-            new BindingRefused({ command: `journal ${command}`, dossier: b.dossier, reason: "plain-folder" })
-        }))
+      Effect.flatMap(FileStore, readBinding),
+      Option.match({
+        onNone: () => Effect.void,
+        onSome: (b) =>
+          Effect.fail(new BindingRefused({ command: `journal ${command}`, dossier: b.dossier, reason: "plain-folder" }))
+      })
     )
     : Effect.void
 

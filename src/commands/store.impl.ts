@@ -12,14 +12,15 @@ import { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
 import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
-import { DOSSIER_NAME, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
+import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
+import { readBinding, writeBinding } from "../layers/BindingFile.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
-import { readBinding, stateOf, withStore, writeBinding } from "../layers/StoreBinding.js"
+import { stateOf, withStore } from "../layers/StoreBinding.js"
 import { pgSide, pullInto, withAttempts } from "../layers/StorePull.js"
 import {
   folderSide,
@@ -100,9 +101,7 @@ export const bindFolder = (url: string, dossier: string) =>
     const parsed = parseStoreUrl(url)
     if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
     if (!DOSSIER_NAME.test(dossier)) {
-      return yield* new UsageError({
-        detail: "a dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit"
-      })
+      return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
     }
     const files = yield* FileStore
     const binding: StoreBinding = { kind: "postgres", url: parsed.shown, dossier }

@@ -18,7 +18,11 @@ export const StoreBinding = Schema.Struct({
   url: Schema.String.pipe(
     Schema.filter((u) => {
       const parsed = parseStoreUrl(u)
-      return isMalformed(parsed) ? parsed.malformed : parsed.hasPassword ? "the URL may not hold a password" : true
+      return isMalformed(parsed)
+        ? parsed.malformed
+        : parsed.hasPassword
+        ? "The store URL holds a password, which is never written to the folder: remove it and give the password in PGPASSWORD or ~/.pgpass."
+        : true
     })
   ),
   dossier: Schema.String.pipe(Schema.pattern(DOSSIER_NAME))
@@ -42,8 +46,9 @@ export const parseBinding = (text: string): Either.Either<StoreBinding, InvalidI
       new InvalidInput({
         issues: e.issues.map((i) => ({
           path: i.path,
-          message:
-            `${STORE_FILE}: ${i.message}; fix it, or remove it and bind again (dossier init --store <url> --dossier <name>)`
+          message: `${STORE_FILE}: ${
+            /[.!?]$/.test(i.message) ? i.message : `${i.message}.`
+          } Fix it, or remove it and bind the folder again (dossier init --store <url> --dossier <name>).`
         }))
       })
   )

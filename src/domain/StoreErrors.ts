@@ -48,7 +48,9 @@ export class StoreTooNew extends Schema.TaggedError<StoreTooNew>()("StoreTooNew"
  * dossier's state, or is bound to a shared store; `privilege`, a command the role the binding
  * connects as may not run (SQLSTATE 42501: a role with SELECT only and a writing command);
  * `credentials`, the server refused the role or its password (SQLSTATE 28P01, 28000);
- * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000). The command
+ * `no-database`, the URL names a database the server does not have (SQLSTATE 3D000);
+ * `no-password`, the server asks for a password and none was given (none in the URL, `PGPASSWORD`
+ * or the password file: the client refuses before the server answers). The command
  * line is well-formed; the binding refuses it (exit 1), and nothing was changed. Running it again
  * unchanged never succeeds.
  */
@@ -65,7 +67,8 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
     "target-bound",
     "privilege",
     "credentials",
-    "no-database"
+    "no-database",
+    "no-password"
   ),
   /** The folder `export --to` names, relative to the work folder with `/` (`target-*` reasons only). */
   target: Schema.optional(Schema.String)
@@ -80,6 +83,8 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
         return `The server refused the role ${command} connects as for ${dossier} (SQLSTATE 28P01 or 28000: a wrong password, or no pg_hba.conf entry lets that role in); nothing was changed.`
       case "no-database":
         return `The database the store URL names for ${dossier} does not exist on the server (SQLSTATE 3D000); nothing was changed.`
+      case "no-password":
+        return `The server asks for a password for the role ${command} connects as for ${dossier}, and none was given (none in the store URL, PGPASSWORD or the password file); nothing was changed.`
       case "bound-elsewhere":
         return `This folder is already bound to ${dossier}, and ${command} names another dossier or server; nothing was changed.`
       case "target-state":

@@ -51,59 +51,74 @@ const HONOURED: ReadonlyArray<string> = [
 const parameterProblem = (params: URLSearchParams): string | null => {
   const mode = params.get("sslmode")
   if (mode !== null && !SSL_MODES.includes(mode)) {
-    return `the store URL's sslmode is not one of ${SSL_MODES.join(", ")}`
+    return `The store URL's sslmode is not one libpq knows: give one of ${SSL_MODES.join(", ")}.`
   }
   if (mode === "verify-ca" && (params.get("sslrootcert") ?? "") === "") {
-    return "the store URL's sslmode=verify-ca needs sslrootcert=<the CA's certificate file>; or use sslmode=verify-full"
+    return "The store URL's sslmode=verify-ca has no CA to verify with: add sslrootcert=<the CA's certificate file>, or use sslmode=verify-full."
   }
   if (params.has("uselibpqcompat")) {
-    return "the store URL may not carry uselibpqcompat: dossier reads every URL the libpq way"
+    return "The store URL carries uselibpqcompat, a switch of the driver's that is always on here (every URL is read the libpq way): remove it."
   }
   if (params.has("sslpassword")) {
-    return "the store URL may not carry sslpassword: the URL is written to the folder; use a key file without a passphrase"
+    return "The store URL carries sslpassword, a secret, and the URL is written to the folder: remove it and use a key file without a passphrase."
   }
   for (const name of params.keys()) {
     if (!HONOURED.includes(name)) {
-      return `the store URL's parameter '${name}' is not one a connection honours here; give only ${
+      return `The store URL's parameter '${name}' is not one a connection honours here: give only ${
         HONOURED.join(", ")
-      }`
+      }.`
     }
   }
   return null
 }
 
-/** Parse a store URL; a string saying what is wrong when it is malformed (a `UsageError`). */
+/**
+ * Parse a store URL; when it is malformed, a sentence saying what is wrong and what to give (a
+ * `UsageError`'s message, on every face: it names no command-line flag).
+ */
 export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: string } => {
   let u: URL
   try {
     u = new URL(text)
   } catch {
-    return { malformed: "the store URL is not a URL; give postgres://[user@]host[:port]/database" }
+    return { malformed: "The store URL is not a URL: give postgres://[user@]host[:port]/database." }
   }
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
-    return { malformed: `the store URL must start with postgres:// or postgresql://, not ${u.protocol}//` }
+    return { malformed: `The store URL starts with ${u.protocol}//: give a postgres:// or postgresql:// URL.` }
   }
-  if (u.hash !== "") return { malformed: "the store URL may not have a #fragment" }
+  if (u.hash !== "") return { malformed: "The store URL has a #fragment, which names nothing to a server: remove it." }
   let database: string
   let user: string
   try {
     database = decodeURIComponent(u.pathname.replace(/^\//, ""))
     user = decodeURIComponent(u.username)
   } catch {
-    return { malformed: "the store URL has a malformed %-escape" }
+    return {
+      malformed: "The store URL has a malformed %-escape: write a % as %25, and each escape as % and two hex digits."
+    }
   }
-  if (database === "") return { malformed: "the store URL names no database: give postgres://host/database" }
-  if (database.includes("/")) return { malformed: "the store URL's database name may not contain '/'" }
+  if (database === "") return { malformed: "The store URL names no database: give postgres://host/database." }
+  if (database.includes("/")) {
+    return {
+      malformed:
+        "The store URL's database name contains '/', which no database name holds: give postgres://host/database."
+    }
+  }
   const socketHost = u.searchParams.get("host")
   const host = u.hostname !== "" ? u.hostname : socketHost ?? ""
-  if (host === "") return { malformed: "the store URL names no host: give postgres://host/database" }
+  if (host === "") return { malformed: "The store URL names no host: give postgres://host/database." }
   const port = u.port === "" ? 5432 : Number(u.port)
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return { malformed: "the store URL's port is not 1-65535" }
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    return { malformed: "The store URL's port is not 1-65535: give a port in that range, or none for 5432." }
+  }
   const hasPassword = u.password !== ""
   const shownUrl = new URL(u.href)
   shownUrl.password = ""
   if (shownUrl.searchParams.has("password")) {
-    return { malformed: "the store URL may not carry a password parameter; use PGPASSWORD or ~/.pgpass" }
+    return {
+      malformed:
+        "The store URL carries a password parameter, and the URL is written to the folder: remove it and give the password in PGPASSWORD or ~/.pgpass."
+    }
   }
   const problem = parameterProblem(shownUrl.searchParams)
   if (problem !== null) return { malformed: problem }
@@ -124,3 +139,7 @@ export const isMalformed = (r: StoreUrl | { readonly malformed: string }): r is 
 
 /** A dossier's name in a store: 1-63 letters, digits, `-`, `_`, `.`, starting with a letter or digit. */
 export const DOSSIER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
+
+/** What a `UsageError` says of a dossier name that is not one (`DOSSIER_NAME`). */
+export const DOSSIER_NAME_RULE =
+  "The dossier name is not one: give 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."

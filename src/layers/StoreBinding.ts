@@ -1,35 +1,15 @@
 /**
- * A folder's binding to a shared store (`.dossier/store.json`, src/domain/StoreBinding.ts): read
- * and written through the folder's FileStore (durably: write-temp, fsync, rename, fsync the
- * directory), and what the commands ask of the store it names (src/layers/postgres/); the copies
- * between the store and a folder are ./StorePull.ts.
+ * What the commands that manage a folder's binding to a shared store ask of the store it names
+ * (src/layers/postgres/). The binding itself (`.dossier/store.json`) is read and written by
+ * ./BindingFile.ts, which loads nothing of PostgreSQL; the copies between the store and a folder
+ * are ./StorePull.ts.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import type { LockTimeout } from "../domain/Errors.js"
-import { bindingText, parseBinding, STORE_FILE, type StoreBinding } from "../domain/StoreBinding.js"
 import type { StoreUnavailable } from "../domain/StoreErrors.js"
-import type { FileStoreShape } from "../services/FileStore.js"
 import { dossierExists, dossierHasState, SCHEMA_VERSION, storedVersion } from "./postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreShape } from "./postgres/PgStore.js"
-
-/** The folder's binding; None when it is unbound (no `.dossier/store.json`). */
-export const readBinding = (files: FileStoreShape) =>
-  files.readText(STORE_FILE, { maxBytes: 64 * 1024 }).pipe(
-    Effect.map(Option.some),
-    Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>())),
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.succeed(Option.none<StoreBinding>()),
-      onSome: (text) =>
-        Either.match(parseBinding(text), { onLeft: Effect.fail, onRight: (b) => Effect.succeed(Option.some(b)) })
-    }))
-  )
-
-/** Write the binding (the URL already without its password). */
-export const writeBinding = (files: FileStoreShape, binding: StoreBinding) =>
-  files.writeAtomic(STORE_FILE, bindingText(binding))
 
 /**
  * Run `f` over a connection to the shared dossier (`write`: the schema created or migrated and

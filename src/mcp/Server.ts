@@ -191,9 +191,8 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     if (bound) {
       const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
       const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
-      const context = yield* Effect.mapError(
-        Layer.build(CommandsBound(options.dir)),
-        boundCommands.refusedConnecting(options.dir, ["mcp"])
+      const context = yield* Layer.build(
+        boundCommands.refusedConnecting(options.dir, ["mcp"])(CommandsBound(options.dir))
       )
       services = context
       afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)

@@ -29,9 +29,10 @@ describe("actsOnBoundFolder", () => {
     expect(actsOnBoundFolder(["plan", "inspect", "--workdir", plain], plain, { DOSSIER_WORKDIR: bound })).toBe(false)
     expect(actsOnBoundFolder(["status"], below, none)).toBe(true)
     expect(actsOnBoundFolder(["status"], plain, none)).toBe(false)
-    // A binding file that is not a regular file is no binding.
+    // Anything at the binding's name makes the folder bound: its reader refuses what is not a
+    // regular file (UnsafePath), rather than the commands running on the folder in silence.
     const odd = folder(false)
     fs.mkdirSync(path.join(odd, ".dossier/store.json"))
-    expect(actsOnBoundFolder(["status"], odd, none)).toBe(false)
+    expect(actsOnBoundFolder(["status"], odd, none)).toBe(true)
   })
 })

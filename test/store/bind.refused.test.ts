@@ -1,9 +1,10 @@
 /**
  * A server that refuses the binding itself, through the built CLI with --json against the test's
  * own throwaway cluster: a wrong password (SQLSTATE 28P01), a role pg_hba.conf rejects (28000) and
- * a database the server does not have (3D000) answer the same whenever the command is run again
- * unchanged, so each is `BindingRefused` (exit 1, not retryable) with its own `reason`, never
- * `StoreUnavailable` (retryable), and the password is never shown.
+ * a database the server does not have (3D000), and a password the server asks for that the client
+ * does not have, answer the same whenever the command is run again unchanged, so each is
+ * `BindingRefused` (exit 1, not retryable) with its own `reason`, never `StoreUnavailable`
+ * (retryable), and the password is never shown.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -111,5 +112,31 @@ describe.skipIf(!pgAvailable)("a server that refuses the binding", () => {
         expect(e, `${user} ${args.join(" ")}`).toMatchObject({ command: args.join(" "), dossier: "q1" })
       }
     }
-  }, 60_000)
+
+    // No password at all (none in the URL, PGPASSWORD or the password file): node-postgres refuses
+    // before the server answers, and running the command again unchanged never helps.
+    const none = { PGPASSWORD: "", PGPASSFILE: path.join(tempWorkdir("dossier-refused-nopass-"), "pgpass") }
+    const fresh = tempWorkdir("dossier-refused-nopw-")
+    const untouched = snapshot(fresh)
+    const first = refused(
+      runCli(["init", "--store", as("dossier_pw"), "--dossier", "q1", "--workdir", fresh, "--json"], { env: none }),
+      "no-password"
+    )
+    expect(first).toMatchObject({ command: "init", dossier: "q1" })
+    expect(first.message).toContain("PGPASSWORD")
+    expect(first.hint).toContain("~/.pgpass")
+    expect(snapshot(fresh)).toEqual(untouched)
+    const nopw = boundTo(as("dossier_pw"), "q1")
+    for (const args of [["status"], ["store", "status"], ["plan", "inspect"], ["journal", "list"]]) {
+      const started = Date.now()
+      const e = refused(runCli([...args, "--workdir", nopw, "--json"], { env: none }), "no-password")
+      expect(e, args.join(" ")).toMatchObject({ command: args.join(" "), dossier: "q1" })
+      // The process ends with its answer: the socket the client gave up on is closed, not left
+      // to the server's authentication_timeout (a minute).
+      expect(Date.now() - started, args.join(" ")).toBeLessThan(30_000)
+    }
+    // The right password still works: the refusal was the missing one.
+    const right = runCli(["store", "status", "--workdir", nopw, "--json"], { env: { PGPASSWORD: "right-pw" } })
+    expect(right.json?.ok, right.stdout + right.stderr).toBe(true)
+  }, 240_000)
 })

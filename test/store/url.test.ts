@@ -53,7 +53,12 @@ describe("store URL", () => {
         "postgres://h/db?max=1000"
       ]
     ) {
-      expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
+      const r = parseStoreUrl(text)
+      expect(isMalformed(r), text).toBe(true)
+      // A sentence, as every other message: what is wrong, then what to give; no command-line flag.
+      const said = isMalformed(r) ? r.malformed : ""
+      expect(said, text).toMatch(/^The store URL.*: [a-z].*\.$/)
+      expect(said, text).not.toMatch(/--[a-z]/)
     }
     expect(isMalformed(parseStoreUrl("postgresql://h/db"))).toBe(false)
     expect(isMalformed(parseStoreUrl("postgres://h/db?sslmode=verify-ca&sslrootcert=ca.pem"))).toBe(false)
@@ -96,6 +101,28 @@ describe("no password", () => {
     const mapped = classify(error, 10_000)
     expect(mapped?._tag).toBe("StoreUnavailable")
     expect((mapped as StoreUnavailable).reason).toContain("chmod 600")
+  })
+
+  it("is BindingRefused no-password in a command, never retryable: retrying without a password never helps", () => {
+    for (
+      const message of [
+        "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string",
+        "SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a non-empty string"
+      ]
+    ) {
+      const mapped = classify(new SqlError({ cause: new Error(message) }), 10_000)
+      const e = envelopeOf(refusedByServer("plan inspect", "q1")(mapped) as Parameters<typeof envelopeOf>[0])
+      expect(e, message).toMatchObject({
+        _tag: "BindingRefused",
+        command: "plan inspect",
+        dossier: "q1",
+        reason: "no-password",
+        retryable: false
+      })
+      expect(e.message).toContain("PGPASSWORD")
+      expect(e.hint).toContain("PGPASSWORD")
+      expect(e.hint).toContain("~/.pgpass")
+    }
   })
 })
 

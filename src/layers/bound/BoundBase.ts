@@ -15,11 +15,11 @@ import { StoreUnavailable } from "../../domain/StoreErrors.js"
 import { type ViewParts, WHOLE_VIEW } from "../../domain/StoreTransfer.js"
 import { FileStore } from "../../services/FileStore.js"
 import { Workdir } from "../../services/Workdir.js"
+import { readBinding } from "../BindingFile.js"
 import { EvidenceKeyLive } from "../EvidenceKeyLive.js"
 import { FileStoreLive } from "../FileStoreLive.js"
 import { PgLockLayer } from "../postgres/PgLock.js"
 import { PgStore, PgStoreLayer } from "../postgres/PgStore.js"
-import { readBinding } from "../StoreBinding.js"
 import type { TransferReport } from "../StoreTransfer.js"
 
 /** A reader never creates or migrates the schema (it sends no write); a writing command does. */

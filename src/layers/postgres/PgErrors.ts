@@ -52,17 +52,29 @@ export const CREDENTIALS_REASON =
 /** The reason of a connection to a database the server does not have (SQLSTATE 3D000). */
 export const NO_DATABASE_REASON = "the database does not exist on the server (SQLSTATE 3D000)"
 
+/**
+ * The reason of a connection the server asks a password for when the client has none (none in the
+ * URL, `PGPASSWORD` or the password file): node-postgres refuses it itself, before any SQLSTATE.
+ */
+export const NO_PASSWORD_REASON =
+  "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line (a password file the group or others can read is ignored: chmod 600 it)"
+
 const bindingReasons: ReadonlyMap<string, BindingRefused["reason"]> = new Map([
   [PRIVILEGE_REASON, "privilege"],
   [CREDENTIALS_REASON, "credentials"],
-  [NO_DATABASE_REASON, "no-database"]
+  [NO_DATABASE_REASON, "no-database"],
+  [NO_PASSWORD_REASON, "no-password"]
 ])
 
 /**
  * A refusal of the command `command` (as typed after `dossier`) over the shared dossier `dossier`:
  * a server that refuses the role's privileges (42501), its credentials (28P01, 28000) or names no
- * such database (3D000) answers the same way whenever the command is run again unchanged, so it is
- * `BindingRefused` (not retryable), not `StoreUnavailable`; any other error is left as it is.
+ * such database (3D000), and a password the server asks for that the client does not have, answer
+ * the same way whenever the command is run again unchanged, so they are `BindingRefused` (not
+ * retryable), not `StoreUnavailable`; any other error is left as it is. The one place these are
+ * mapped: every command over a binding applies it (src/commands/Bound.ts, store.impl.ts); the
+ * library keeps `StoreUnavailable` with the fixed reason (docs/store.md, "Where a server's refusal
+ * is mapped").
  */
 export const refusedByServer = (command: string, dossier: string) => <E>(e: E): E | BindingRefused => {
   if (!(e instanceof StoreUnavailable)) return e
@@ -95,8 +107,8 @@ const messageReasons: ReadonlyArray<readonly [RegExp, string]> = [
   [/Query read timeout/i, "the server did not answer within the query timeout"],
   [/Connection terminated|not queryable|connection error/i, "the connection to the server was lost"],
   [
-    /password must be a string|password authentication|no password/i,
-    "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line (a password file the group or others can read is ignored: chmod 600 it)"
+    /password must be a string|password must be a non-empty string|password authentication|no password/i,
+    NO_PASSWORD_REASON
   ],
   [
     /self[- ]signed|certificate|SSL|TLS/i,

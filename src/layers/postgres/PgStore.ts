@@ -30,7 +30,7 @@ import { parse as parseConnectionString } from "pg-connection-string"
 import { UsageError } from "../../domain/CliErrors.js"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { type StoreTooNew, StoreUnavailable } from "../../domain/StoreErrors.js"
-import { DOSSIER_NAME, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
+import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../../domain/StoreUrl.js"
 import { LOCK_WAIT_MS } from "../../services/Lock.js"
 import { mapSqlError } from "./PgErrors.js"
 import { lookupPassword } from "./PgPassword.js"
@@ -120,6 +120,30 @@ export const resolveConfig = (options: PgStoreOptions): PgStoreConfig => {
   }
 }
 
+/**
+ * A connection that closes its socket when it fails to connect. node-postgres leaves the socket
+ * open after a refusal of its own (the server asks for a password and none was given: the client
+ * gives up without answering), and the server holds it until its `authentication_timeout` (a
+ * minute by default): the command answered at once, and its process stayed a minute before it
+ * exited (tested in test/store/bind.refused.test.ts).
+ */
+class ClosingClient extends Pg.Client {
+  override connect(): Promise<void>
+  override connect(callback: (err: Error | null | undefined) => void): void
+  override connect(callback?: (err: Error | null | undefined) => void): Promise<void> | void {
+    if (callback === undefined) {
+      return super.connect().catch((e: unknown) => {
+        this.connection?.stream.destroy()
+        throw e
+      })
+    }
+    super.connect((err) => {
+      if (err !== null && err !== undefined) this.connection?.stream.destroy()
+      callback(err)
+    })
+  }
+}
+
 /** The node-postgres pool's configuration (no password in it unless the URL had one). */
 const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
   const parsed = parseConnectionString(url.connect, { useLibpqCompat: true })
@@ -153,6 +177,7 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
     // Statements awaited one after another, as everywhere else, go as they did.
     pipeline: true,
     max: 4,
+    Client: ClosingClient,
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true
   }
@@ -173,9 +198,7 @@ export const PgStoreLayer = (
       const parsed = parseStoreUrl(options.url)
       if (isMalformed(parsed)) return yield* new UsageError({ detail: parsed.malformed })
       if (typeof options.dossier !== "string" || !DOSSIER_NAME.test(options.dossier)) {
-        return yield* new UsageError({
-          detail: "A dossier name is 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
-        })
+        return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
       }
       const config = resolveConfig(options)
       const mapErrors = mapSqlError(config.lockTimeoutMs)
@@ -187,8 +210,8 @@ export const PgStoreLayer = (
           const code = (e as { code?: unknown }).code
           return new UsageError({
             detail: typeof code === "string"
-              ? `a file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file`
-              : "the store URL's parameters cannot be used: check sslmode and the ssl* parameters"
+              ? `A file the store URL names (sslcert, sslkey or sslrootcert) cannot be read (${code}): give the path of a readable file.`
+              : "The store URL's parameters cannot be used: check sslmode and the ssl* parameters."
           })
         }
       })

@@ -31,11 +31,16 @@ declare module "pg" {
     min?: number | undefined
     idleTimeoutMillis?: number | undefined
     allowExitOnIdle?: boolean | undefined
+    /** The client class the pool makes its connections with. */
+    Client?: typeof Client | undefined
   }
   export class Client {
     constructor(config?: string | ClientConfig)
     readonly processID: number | undefined
+    /** The connection's socket (set once connecting starts). */
+    readonly connection: { readonly stream: { destroy(): void } } | undefined
     connect(): Promise<void>
+    connect(callback: (err: Error | null | undefined) => void): void
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
     /** A prepared statement: parsed once per connection under `name`. */
     query<R = Record<string, unknown>>(
