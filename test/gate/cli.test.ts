@@ -918,6 +918,34 @@ describe("gate --recheck", () => {
     ])
   })
 
+  it("a gate run retried after a proceed keeps the recorded closures, so the recheck still sees them", () => {
+    const f = proceedWithComment()
+    const before = f.stateBytes()
+    put(f.dir, "runner/attempted.jsonl", `${JSON.stringify({ item: "PROJ-12", at: NOW, researchRounds: 2 })}\n`)
+    // A retry of the same call (its answer was lost), at the round ceiling too: nothing is left
+    // to research, so it answers proceed again and writes nothing to the state.
+    for (const args of [[], ["--attempts", "runner/attempted.jsonl", "--record-attempt"]]) {
+      const again = f.gate(args)
+      expect(again.code, again.stdout).toBe(0)
+      expect(again.json).toMatchObject({ decision: "proceed", reason: "nothing-blocking", researchRounds: 0 })
+      expect(again.json.research.closed).toEqual(["rounding", "format"])
+      expect(f.stateBytes().equals(before)).toBe(true)
+    }
+    const rows = fs.readFileSync(path.join(f.dir, "runner/attempted.jsonl"), "utf8").trim().split("\n")
+    expect(JSON.parse(rows[1]!)).toEqual({ item: "PROJ-12", at: NOW, researchRounds: 0, decision: "proceed" })
+    // the comment deleted since the research is still caught
+    const fresh = f.writeDescriptor(
+      { item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] },
+      "fresh.json"
+    )
+    const r = f.gate(["--recheck", "--descriptor", fresh])
+    expect(r.code, r.stdout).toBe(1)
+    expect(r.json.error).toMatchObject({
+      _tag: "BlockersRemain",
+      blockers: [{ id: "rounding", reason: "no-longer-verified" }]
+    })
+  })
+
   it("blockers never closed remain", () => {
     const f = folder()
     f.writeState(parkedMaturity([{ id: "a", category: "scope" }]))
