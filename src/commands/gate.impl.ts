@@ -57,7 +57,7 @@ const humanRecheck = (r: GateRecheckResult): string =>
     .join("\n")
 
 export const gate = (o: GateOptions) => {
-  if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <file>")
+  if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <path>")
   const now = Option.getOrUndefined(o.now)
   if (o.recheck) {
     return work({

@@ -749,7 +749,11 @@ describe("gate: refusals change nothing", () => {
   it("usage errors exit 2: --recheck without --descriptor, a bad --max-ask-rounds, an unknown flag", () => {
     const f = folder()
     f.writeState(parkedMaturity([]))
-    expect(f.gate(["--recheck"]).code).toBe(2)
+    const recheck = f.gate(["--recheck"])
+    expect(recheck.code).toBe(2)
+    // the refusal names the flag as --help does
+    expect(recheck.json.error.message).toBe("--recheck needs --descriptor <path>")
+    expect(runCli(["gate", "--help"]).stdout).toContain("--descriptor <path>")
     const bad = f.gate(["--max-ask-rounds", "abc"])
     expect(bad.code).toBe(2)
     expect(bad.json.error._tag).toBe("UsageError")
