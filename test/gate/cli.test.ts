@@ -754,6 +754,17 @@ describe("gate: refusals change nothing", () => {
     // the refusal names the flag as --help does
     expect(recheck.json.error.message).toBe("--recheck needs --descriptor <path>")
     expect(runCli(["gate", "--help"]).stdout).toContain("--descriptor <path>")
+    // a recheck reads the folder the state records and writes nothing: a run's flags are refused, not ignored
+    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION })
+    const before = f.stateBytes()
+    for (const flags of [["--record-attempt"], ["--research-dir", "research/other"], ["--attempts", "run/log.jsonl"]]) {
+      const r = f.gate(["--recheck", "--descriptor", descriptor, ...flags])
+      expect(r.code, r.stdout).toBe(2)
+      expect(r.json.error._tag).toBe("UsageError")
+      expect(r.json.error.message).toContain(`${flags[0]} would be ignored`)
+    }
+    expect(f.stateBytes().equals(before)).toBe(true)
+    expect(fs.existsSync(path.join(f.dir, ".dossier/gate/attempted.jsonl"))).toBe(false)
     const bad = f.gate(["--max-ask-rounds", "abc"])
     expect(bad.code).toBe(2)
     expect(bad.json.error._tag).toBe("UsageError")
