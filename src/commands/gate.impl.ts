@@ -56,8 +56,23 @@ const humanRecheck = (r: GateRecheckResult): string =>
   [`recheck: no blocker remains; ${r.findings.length} verified finding(s). Working description:`, "", r.description]
     .join("\n")
 
+/** The flags of a gate run that a recheck (which reads the folder the state records and writes nothing) does not take. */
+const runOnly = (o: GateOptions): ReadonlyArray<string> => [
+  ...(Option.isSome(o.researchDir) ? ["--research-dir"] : []),
+  ...(Option.isSome(o.attempts) ? ["--attempts"] : []),
+  ...(o.recordAttempt ? ["--record-attempt"] : [])
+]
+
 export const gate = (o: GateOptions) => {
-  if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <file>")
+  if (o.recheck && Option.isNone(o.descriptor)) return usageError("--recheck needs --descriptor <path>")
+  const ignored = o.recheck ? runOnly(o) : []
+  if (ignored.length > 0) {
+    return usageError(
+      `--recheck takes --state, --descriptor and --now: it reads the research folder the state records and writes nothing, so ${
+        ignored.join(", ")
+      } would be ignored`
+    )
+  }
   const now = Option.getOrUndefined(o.now)
   if (o.recheck) {
     return work({

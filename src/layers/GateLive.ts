@@ -27,7 +27,7 @@ import {
   MaturitySnapshot,
   ResearchContext,
   ResearchOutput,
-  type ResearchRecord,
+  ResearchRecord,
   RunState,
   VERIFICATION_NOTE
 } from "../domain/Gate.js"
@@ -106,6 +106,8 @@ const RecordedResearch = Schema.Struct(
   Rest
 )
 const decodeRecorded = Schema.decodeUnknownEither(RecordedResearch, { onExcessProperty: "ignore" })
+/** `state.research` as the gate wrote it (a proceed a retry keeps). */
+const decodeResearchRecord = Schema.decodeUnknownOption(ResearchRecord)
 
 export const makeGateLive = Effect.gen(function*() {
   const store = yield* FileStore
@@ -329,9 +331,36 @@ export const makeGateLive = Effect.gen(function*() {
       const used = roundsUsed(log, state.item)
       const parts = { kind, dir: options.researchDir, at }
 
+      // Nothing left to research (a retry after a proceed): nothing is read or counted and the
+      // ceiling does not apply. The proceed already recorded for this kind is kept as it is, with
+      // the closures --recheck re-verifies; it is never replaced by an empty record.
+      if (targets.length === 0) {
+        const recorded = decodeResearchRecord(state.research)
+        const kept = Option.filter(recorded, (r) =>
+          r.kind === kind && r.decision === "proceed")
+        if (Option.isSome(kept)) {
+          if (options.recordAttempt) {
+            const row = { item: state.item, at, researchRounds: 0, decision: "proceed" }
+            yield* lock.withLock(attemptsLog.append(attemptsPath, `${JSON.stringify(row)}\n`))
+          }
+          return {
+            active: true,
+            kind,
+            decision: "proceed",
+            reason: "nothing-blocking",
+            researchRounds: 0,
+            research: kept.value,
+            note: VERIFICATION_NOTE
+          } as GateRunResult
+        }
+      }
+
       let record: ResearchRecord
       let comments: GateRecheckResult["comments"] | undefined
-      if (used >= options.maxAskRounds) {
+      if (targets.length === 0) {
+        const nothing = { gaps: [], closed: [], candidates: [], open: [], ignored: [], resolved: [] }
+        record = researchRecord(state, nothing, { ...parts, round: used + 1 })
+      } else if (used >= options.maxAskRounds) {
         record = ceilingRecord(state, targets, { ...parts, round: used })
       } else {
         const output = yield* readResearchFile(ResearchOutput, `${options.researchDir}/research.json`, "research.json")
@@ -345,9 +374,7 @@ export const makeGateLive = Effect.gen(function*() {
             )
           )
         yield* checkFreshness(output, state.item, kind)
-        const targetIds = new Set(targets.map((t) =>
-          t.id
-        ))
+        const targetIds = new Set(targets.map((t) => t.id))
         const cited: Array<CitedSource> = output.gaps.filter((g) => targetIds.has(g.id)).flatMap((g) => g.sources)
         const context = yield* readContext(options.researchDir)
         const descriptor = Option.isSome(options.descriptor)

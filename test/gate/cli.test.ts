@@ -749,7 +749,22 @@ describe("gate: refusals change nothing", () => {
   it("usage errors exit 2: --recheck without --descriptor, a bad --max-ask-rounds, an unknown flag", () => {
     const f = folder()
     f.writeState(parkedMaturity([]))
-    expect(f.gate(["--recheck"]).code).toBe(2)
+    const recheck = f.gate(["--recheck"])
+    expect(recheck.code).toBe(2)
+    // the refusal names the flag as --help does
+    expect(recheck.json.error.message).toBe("--recheck needs --descriptor <path>")
+    expect(runCli(["gate", "--help"]).stdout).toContain("--descriptor <path>")
+    // a recheck reads the folder the state records and writes nothing: a run's flags are refused, not ignored
+    const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION })
+    const before = f.stateBytes()
+    for (const flags of [["--record-attempt"], ["--research-dir", "research/other"], ["--attempts", "run/log.jsonl"]]) {
+      const r = f.gate(["--recheck", "--descriptor", descriptor, ...flags])
+      expect(r.code, r.stdout).toBe(2)
+      expect(r.json.error._tag).toBe("UsageError")
+      expect(r.json.error.message).toContain(`${flags[0]} would be ignored`)
+    }
+    expect(f.stateBytes().equals(before)).toBe(true)
+    expect(fs.existsSync(path.join(f.dir, ".dossier/gate/attempted.jsonl"))).toBe(false)
     const bad = f.gate(["--max-ask-rounds", "abc"])
     expect(bad.code).toBe(2)
     expect(bad.json.error._tag).toBe("UsageError")
@@ -916,6 +931,34 @@ describe("gate --recheck", () => {
         }]
       }
     ])
+  })
+
+  it("a gate run retried after a proceed keeps the recorded closures, so the recheck still sees them", () => {
+    const f = proceedWithComment()
+    const before = f.stateBytes()
+    put(f.dir, "runner/attempted.jsonl", `${JSON.stringify({ item: "PROJ-12", at: NOW, researchRounds: 2 })}\n`)
+    // A retry of the same call (its answer was lost), at the round ceiling too: nothing is left
+    // to research, so it answers proceed again and writes nothing to the state.
+    for (const args of [[], ["--attempts", "runner/attempted.jsonl", "--record-attempt"]]) {
+      const again = f.gate(args)
+      expect(again.code, again.stdout).toBe(0)
+      expect(again.json).toMatchObject({ decision: "proceed", reason: "nothing-blocking", researchRounds: 0 })
+      expect(again.json.research.closed).toEqual(["rounding", "format"])
+      expect(f.stateBytes().equals(before)).toBe(true)
+    }
+    const rows = fs.readFileSync(path.join(f.dir, "runner/attempted.jsonl"), "utf8").trim().split("\n")
+    expect(JSON.parse(rows[1]!)).toEqual({ item: "PROJ-12", at: NOW, researchRounds: 0, decision: "proceed" })
+    // the comment deleted since the research is still caught
+    const fresh = f.writeDescriptor(
+      { item: "PROJ-12", description: DESCRIPTION, comments: [], links: [] },
+      "fresh.json"
+    )
+    const r = f.gate(["--recheck", "--descriptor", fresh])
+    expect(r.code, r.stdout).toBe(1)
+    expect(r.json.error).toMatchObject({
+      _tag: "BlockersRemain",
+      blockers: [{ id: "rounding", reason: "no-longer-verified" }]
+    })
   })
 
   it("blockers never closed remain", () => {
