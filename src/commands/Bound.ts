@@ -54,8 +54,13 @@ const GROUPS: Readonly<Record<string, () => Promise<BoundGroup>>> = {
 /** The command words that have a group over the store (test/cli/bundles.test.ts checks them against the table). */
 export const BOUND_WORDS: ReadonlyArray<string> = Object.keys(GROUPS)
 
-/** Whether a command (by its tool name, `plan_checkpoint`) may write: its view is refreshed after it. */
-export const writes = (name: string): boolean => TOOL_HINTS[name]?.readOnly !== true
+/**
+ * Whether the command `path` may write (its MCP tool is not read-only): it connects as a writer and
+ * its view is refreshed after it. The tool's name is the path's words joined by `_`, each `-` an `_`
+ * (`monitor unresolved-outcomes` is `monitor_unresolved_outcomes`), as the MCP server names it.
+ */
+export const writes = (path: ReadonlyArray<string>): boolean =>
+  TOOL_HINTS[path.join("_").replaceAll("-", "_")]?.readOnly !== true
 
 /**
  * Refresh the part of the view the command `path` touched. The command's answer stands either
@@ -127,7 +132,7 @@ export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promi
   const group = GROUPS[spec.path[0] ?? ""]
   // Never reached: runsOnStore (./Cwd.ts) and GROUPS cover the same commands (test/cli/bundles.test.ts).
   if (group === undefined) return Promise.reject(new Error(`no services over the store for ${spec.path.join(" ")}`))
-  const refresh = writes(spec.path.join("_"))
+  const refresh = writes(spec.path)
   return group().then((g) =>
     work({
       effect: boundRefusals(spec.path)(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),

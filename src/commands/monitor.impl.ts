@@ -147,9 +147,7 @@ const subscriptionText = (s: SubscriptionRecord) =>
   } in ${s.timezone}, ` +
   (s.activeRunId === null
     ? `next due ${s.nextDueAt}, mode ${s.mode}`
-    : `mode ${s.mode}, active run ${s.activeRunId} (window from ${s.nextDueAt}); next window after it ${
-      nextWindowAt(s)
-    }`)
+    : `mode ${s.mode}, active run ${s.activeRunId} (due since ${s.nextDueAt}); next window after it ${nextWindowAt(s)}`)
 
 const runText = (r: RunRecord) =>
   `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
@@ -250,9 +248,11 @@ export const list = (o: Base) =>
         ...r.subscriptions.map((x) =>
           x.status === "unreadable"
             ? `  ${x.id}: unreadable`
-            : `  ${x.id} (revision ${x.revision}, ${x.status}): ${x.kind} "${x.target}", next due ${x.nextDueAt}${
-              x.activeRunId === null ? "" : `, active run ${x.activeRunId}`
-            }`
+            : `  ${x.id} (revision ${x.revision}, ${x.status}): ${x.kind} "${x.target}", ${
+              // With an active run, nextDueAt is when it fell due (the first window its run coalesced).
+              x.activeRunId === null
+                ? `next due ${x.nextDueAt}`
+                : `due since ${x.nextDueAt}, active run ${x.activeRunId}`}`
         ),
         `${r.runs.length} run(s):`,
         ...r.runs.map((x) =>

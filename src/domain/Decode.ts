@@ -230,6 +230,16 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
   }
 }
 
+/**
+ * Why a stored record failed its decode, for a corrupt-record error's `reason`: the first issue with
+ * the field it names (`revision: is missing`, not `is missing`, which reads as a missing file), or
+ * `fallback` when there is no issue.
+ */
+export const firstIssueReason = (invalid: InvalidInput, fallback: string): string => {
+  const first = invalid.issues[0]
+  return first === undefined ? fallback : `${first.path || "(root)"}: ${first.message}`
+}
+
 /** Check an already-decoded value against `schema`'s type side (service arguments): `InvalidInput`. */
 export const validateWith = <A, I>(schema: Schema.Schema<A, I, never>) => {
   const validate = Schema.validateEither(schema, { errors: "all", onExcessProperty: "error" })

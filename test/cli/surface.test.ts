@@ -230,6 +230,24 @@ describe("monitor show while a run is active", () => {
     const idle = run(dir2, ["monitor", "show", "--subscription", "idle", "--json"]).json
     expect(idle.nextWindowAt).toBe(idle.subscription.nextDueAt)
   })
+
+  it("after coalesced windows, show and list say since when it is due, not that its run's window started then", async () => {
+    const dir = tempWorkdir("dossier-surface-")
+    await mon(dir, "create-subscription", literature("lit"), "2026-11-30T10:00:00Z")
+    // Windows 0 (12-01) and 1 (12-08) have started: one run, for window 1, from 2026-12-08.
+    const created = await mon(dir, "create-due-run", { subscriptionId: "lit" }, "2026-12-10T12:00:00Z")
+    expect(created.json.run).toMatchObject({
+      id: "lit.w1",
+      windowStart: "2026-12-08T08:00:00.000Z",
+      coalescedWindows: 2
+    })
+    const shown = run(dir, ["monitor", "show", "--subscription", "lit"]).stdout
+    expect(shown).toContain("active run lit.w1 (due since 2026-12-01T08:00:00.000Z)")
+    expect(shown).not.toContain("window from 2026-12-01")
+    const listed = run(dir, ["monitor", "list"]).stdout
+    expect(listed).toContain("due since 2026-12-01T08:00:00.000Z, active run lit.w1")
+    expect(listed).not.toContain("next due 2026-12-01")
+  })
 })
 
 describe("hints that name the way out", () => {

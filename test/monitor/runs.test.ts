@@ -259,4 +259,20 @@ describe("monitor state edited by hand (CLI)", () => {
     const next = await read(dir, ["next", "--now", NOW])
     assert.strictEqual(next.code, 0)
   })
+
+  it("a record that lacks a field is corrupt, and the reason names the field, not a missing file", async () => {
+    const dir = tempWorkdir()
+    await mon(dir, "create-subscription", literature("lit"), NOW)
+    const file = path.join(dir, ".dossier/monitor/subscriptions/lit.json")
+    const { revision: _, ...rest } = JSON.parse(fs.readFileSync(file, "utf8"))
+    fs.writeFileSync(file, JSON.stringify(rest))
+    const r = await read(dir, ["show", "--subscription", "lit"])
+    assert.strictEqual(r.code, 1, r.stdout)
+    assert.deepInclude(r.json.error, {
+      _tag: "CorruptMonitorRecord",
+      path: ".dossier/monitor/subscriptions/lit.json",
+      reason: "revision: is missing"
+    })
+    assert.include(r.json.error.message, "(revision: is missing)")
+  })
 })

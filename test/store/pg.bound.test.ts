@@ -285,6 +285,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       read(["next", "--now", NOW])
       read(["monitor", "list"])
       read(["monitor", "due", "--now", NOW])
+      read(["monitor", "unresolved-outcomes"])
       const before = await adminQuery(
         db.url,
         "SELECT count(*)::int AS n FROM dossier.events WHERE dossier = 'read-only'"
@@ -338,6 +339,7 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       expect(readFresh(["journal", "list"]).studies).toEqual([])
       readFresh(["status"])
       readFresh(["monitor", "list"])
+      readFresh(["monitor", "unresolved-outcomes"])
       readFresh(["grant", "list"])
       const created = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'not-yet'")
       expect(created.rows).toEqual([{ n: 0 }])
@@ -698,6 +700,32 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       const edited = show(b)
       expect(edited.run.binding).toBe("stale")
       expect(edited.note).toBeUndefined()
+    },
+    120_000
+  )
+
+  it(
+    "the monitor's reading commands write nothing in a bound folder's view (unresolved-outcomes included)",
+    async () => {
+      const a = await populated()
+      ok(runCli(["init", "--store", db.url, "--dossier", "unpulled", "--workdir", a, "--json"]))
+      const b = tempWorkdir("dossier-bound-unpulled-b-")
+      fs.mkdirSync(path.join(b, ".dossier"))
+      fs.writeFileSync(
+        path.join(b, ".dossier/store.json"),
+        JSON.stringify({ kind: "postgres", url: db.url, dossier: "unpulled" })
+      )
+      const before = snapshot(b)
+      const reads: ReadonlyArray<ReadonlyArray<string>> = [
+        ["monitor", "unresolved-outcomes"],
+        ["monitor", "due", "--now", NOW],
+        ["monitor", "list"],
+        ["monitor", "show", "--run", "weekly.w1"],
+        ["next", "--now", NOW]
+      ]
+      for (const args of reads) ok(runCli([...args, "--workdir", b, "--json"]))
+      // The store's records reached the answers, not the folder: that is `dossier pull`'s work.
+      expect(snapshot(b)).toEqual(before)
     },
     120_000
   )

@@ -8,7 +8,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { toBuffer } from "../../domain/Bytes.js"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { decodeWith, parseJson } from "../../domain/Decode.js"
+import { decodeWith, firstIssueReason, parseJson } from "../../domain/Decode.js"
 import { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
 import { MONITOR_DIR, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
 import { timesInRange } from "../../domain/MonitorRules.js"
@@ -50,7 +50,7 @@ const isJsonObjectText = (text: string): boolean =>
 const parseSubscription = (id: string, path: string, text: string) => {
   const parsed = Either.flatMap(parseJson(text), decodeSubscription)
   if (Either.isLeft(parsed)) {
-    return Either.left(new CorruptMonitorRecord({ path, reason: parsed.left.issues[0]?.message ?? "invalid record" }))
+    return Either.left(new CorruptMonitorRecord({ path, reason: firstIssueReason(parsed.left, "invalid record") }))
   }
   if (parsed.right.id !== id) {
     return Either.left(new CorruptMonitorRecord({ path, reason: "the record names another id" }))

@@ -17,7 +17,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { decodeWith, parseJson } from "../../domain/Decode.js"
+import { decodeWith, firstIssueReason, parseJson } from "../../domain/Decode.js"
 import { StaleRevision } from "../../domain/Errors.js"
 import { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { CorruptMonitorRecord } from "../../domain/MonitorErrors.js"
@@ -96,7 +96,7 @@ export const makeMonitorStoreFolder = (
       if (Either.isLeft(decoded)) {
         return yield* new CorruptMonitorRecord({
           path: REPORTS_FILE,
-          reason: decoded.left.issues[0]?.message ?? "not a report line"
+          reason: firstIssueReason(decoded.left, "not a report line")
         })
       }
       out.push(reportEvent(decoded.right))

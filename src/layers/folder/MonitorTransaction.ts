@@ -18,7 +18,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
-import { decodeWith, parseJson } from "../../domain/Decode.js"
+import { decodeWith, firstIssueReason, parseJson } from "../../domain/Decode.js"
 import type { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../../domain/Errors.js"
 import { CorruptMonitorRecord } from "../../domain/MonitorErrors.js"
 import { MONITOR_ID_PATTERN, RUN_ID_PATTERN } from "../../domain/MonitorSchema.js"
@@ -142,7 +142,7 @@ export const makeTransactions = (store: FileStoreShape, hooks: TransactionHooks 
       if (text === null) return Option.none()
       const intent = yield* Effect.flatMap(parseJson(text), decodeIntent).pipe(
         Effect.mapError((e) =>
-          new CorruptMonitorRecord({ path: INTENT_FILE, reason: e.issues[0]?.message ?? "not an intent record" })
+          new CorruptMonitorRecord({ path: INTENT_FILE, reason: firstIssueReason(e, "not an intent record") })
         )
       )
       // Every path must be one of the monitor's own record files, compared after normalizing:

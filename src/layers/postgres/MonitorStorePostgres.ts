@@ -34,7 +34,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { sha256Hex } from "../../domain/Canonical.js"
-import { decodeWith, parseJson } from "../../domain/Decode.js"
+import { decodeWith, firstIssueReason, parseJson } from "../../domain/Decode.js"
 import type { StaleRevision } from "../../domain/Errors.js"
 import { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
@@ -73,7 +73,7 @@ const parseSubscription = (id: string, text: string): Either.Either<Subscription
     return Either.left(
       new CorruptMonitorRecord({
         path: subscriptionPath(id),
-        reason: parsed.left.issues[0]?.message ?? "invalid record"
+        reason: firstIssueReason(parsed.left, "invalid record")
       })
     )
   }
