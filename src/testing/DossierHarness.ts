@@ -2,9 +2,12 @@
  * The model-based harness: random sequences of dossier commands, valid and invalid, run on the
  * services of one layer (in memory, over a folder, or a custom store) and on a pure model of
  * what a user can observe, in lockstep (fast-check `fc.commands` + `fc.asyncModelRun`). After
- * every command the layer's answer must equal the model's (the result, or the error's tag), every
- * stored record must decode, and the invariants must hold: plan revisions only grow, each journal
- * event is stored once, one monitor run per due window, retained bytes never change. A failure
+ * every command the layer's answer must equal the model's (the result, or the error's tag) and,
+ * whole, the reference layer's (`DossierMemory` by default: a success's every field, a refusal's
+ * envelope with its message, hint and fields); every stored record must decode, and the
+ * invariants must hold: plan revisions only grow, each journal event is stored once, one monitor
+ * run per due window, retained bytes never change. At the end of the sequence what a user reads
+ * back (plan, journals, monitor) must be the reference layer's, whole. A failure
  * shrinks to the shortest sequence of commands that shows it (docs/testing.md):
  *
  *   await DossierHarness.assert(() => ({ layer: dossierOver(myBase) }), { seed: 42, numRuns: 50 })
@@ -30,6 +33,9 @@ import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import { isDeepStrictEqual } from "node:util"
+import { envelopeOf } from "../commands/Envelope.js"
+import type { CommandFailure } from "../commands/Work.js"
+import { DossierMemory } from "../layers/Dossier.js"
 import { FileStore } from "../services/FileStore.js"
 import { Ingest } from "../services/Ingest.js"
 import { Journal } from "../services/Journal.js"
@@ -177,14 +183,46 @@ export interface Real {
   readonly run: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
   readonly edit: ((path: string, data: string) => void) | undefined
   readonly edits: boolean
+  /** Run a read on the layer under test (no `afterCommand`). */
+  readonly read: <A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>
+  /** Run an effect on the reference layer, in lockstep (none: the model alone judges). */
+  readonly reference: (<A, E>(effect: Effect.Effect<A, E, Services>) => Promise<A>) | undefined
 }
+
+/**
+ * A whole answer as a user meets it: a success's value as JSON (what `--json` prints of it), or
+ * a refusal's envelope (`_tag`, `message`, `retryable`, `hint` and every field of the error: the
+ * CLI's `error` object and the MCP tool's result, src/commands/Envelope.ts).
+ *
+ * Nothing is normalized away: every time a command depends on is the model's `now`, given to
+ * both layers, and every name a command makes (a capture's paths, a run's id) is derived from
+ * what it was given, so two layers that store the same records answer the same bytes. A layer
+ * that names its own place in an answer (an absolute path, a store's URL) would be a slip, since
+ * outputs name work-folder paths only (spec: "Paths in output are relative to the work folder").
+ */
+export type Answer = { readonly ok: unknown } | { readonly error: Record<string, unknown> }
+
+const json = (v: unknown): unknown => v === undefined ? undefined : JSON.parse(JSON.stringify(v))
+
+const answerOf = <A>(r: Either.Either<A, { readonly _tag: string }>): Answer =>
+  Either.isLeft(r)
+    ? { error: json(envelopeOf(r.left as CommandFailure)) as Record<string, unknown> }
+    : { ok: json(r.right) }
 
 const outcomeOf = async <A>(
   real: Real,
+  command: string,
   e: Effect.Effect<A, { readonly _tag: string }, Services>,
   view: (a: A) => unknown
 ): Promise<Outcome> => {
   const r = await real.run(Effect.either(e))
+  if (real.reference !== undefined) {
+    const expected = answerOf(await real.reference(Effect.either(e)))
+    const actual = answerOf(r)
+    if (!isDeepStrictEqual(actual, expected)) {
+      throw new HarnessMismatch(command, expected, actual, "the reference layer's answer")
+    }
+  }
   return Either.isLeft(r) ? { error: r.left._tag } : { ok: view(r.right) }
 }
 
@@ -214,6 +252,43 @@ const utf8 = new TextDecoder()
 const STUDIES = ["s", "t"] as const
 
 const journalPath = (study: string) => `research/${study}/research-events.jsonl`
+
+/**
+ * What a user reads back after a command, each answer whole (`Answer`): the plan (`plan show`),
+ * the studies and each study's journal (`journal inspect`), the monitor's records, what is due
+ * at the model's time and each subscription (`monitor list`, `due`, `show`).
+ */
+const views = (
+  m: Model
+): ReadonlyArray<readonly [string, Effect.Effect<unknown, { readonly _tag: string }, Services>]> => [
+  ["plan inspect", Effect.flatMap(Plan, (p) => p.inspect)],
+  ["journal studies", Effect.flatMap(Journal, (j) => j.studies)],
+  ...STUDIES.map((study) => [`journal inspect ${study}`, Effect.flatMap(Journal, (j) => j.inspect(study))] as const),
+  ["monitor list", Effect.flatMap(Monitor, (s) => s.list)],
+  ["monitor due", Effect.flatMap(Monitor, (s) => s.due({ now: new Date(m.now) }))],
+  ...["m1", "m2", "m3"].map((id) =>
+    [`monitor show ${id}`, Effect.flatMap(Monitor, (s) => s.showSubscription(id))] as const
+  )
+]
+
+/**
+ * Read back whole at the end of a sequence, the records are the reference layer's. (Once per
+ * sequence, not after every command: the reads cost as much as the commands, and a record that
+ * differs mid-sequence and is repaired by the end is still met by the answers compared after
+ * every command.)
+ */
+const compareViews = async (m: Model, real: Real): Promise<void> => {
+  if (real.reference === undefined) return
+  // One run for them all: a layer built afresh per command is built once for its reads.
+  const all = Effect.forEach(views(m), ([, view]) => Effect.map(Effect.either(view), answerOf))
+  const expected = await real.reference(all)
+  const actual = await real.read(all)
+  views(m).forEach(([what], i) => {
+    if (!isDeepStrictEqual(actual[i], expected[i])) {
+      throw new HarnessMismatch("after the sequence", expected[i], actual[i], `${what}: the reference layer's answer`)
+    }
+  })
+}
 
 const checkInvariants = async (m: Model, real: Real, command: string): Promise<void> => {
   const fail = (what: string, expected: unknown, actual: unknown) => {
@@ -350,6 +425,7 @@ class PlanStart extends Base {
     this.resolved = `${this.expected === "none" ? "" : `, expected ${this.expected}`})`
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(
         Plan,
         (p) =>
@@ -412,6 +488,7 @@ class PlanCheckpoint extends Base {
     }
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(Plan, (p) => p.checkpoint(input, { expected, now: new Date(m.now) })),
       (r) => r
     )
@@ -480,7 +557,12 @@ class JournalAppend extends Base {
   async step(m: Model, real: Real) {
     m.lastAppend = { study: this.study, events: this.events, single: this.single }
     const input = this.single ? eventOf(this.events[0]!) : this.events.map(eventOf)
-    const actual = await outcomeOf(real, Effect.flatMap(Journal, (j) => j.append(this.study, input as never)), (r) => r)
+    const actual = await outcomeOf(
+      real,
+      this.toString(),
+      Effect.flatMap(Journal, (j) => j.append(this.study, input as never)),
+      (r) => r
+    )
     const want = ((): Outcome => {
       const ids = this.events.map((e) => e.id)
       if (new Set(ids).size !== ids.length) return err("DuplicateEventId")
@@ -553,6 +635,7 @@ class CaptureFile extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(
         Ingest,
         (i) => i.importFile(inputFile(this.page), `https://example.org/${this.page}`, { now: new Date(m.now) })
@@ -609,10 +692,16 @@ class EditRetained extends Base {
     const path = this.which === "original" ? c.originalPath : c.sourcePath
     const data = `edited by hand ${m.now}\n`
     if (!real.edits) return
+    const write = Effect.either(Effect.flatMap(FileStore, (s) => s.writeAtomic(path, data)))
     if (real.edit !== undefined) real.edit(path, data)
     else {
-      const r = await real.run(Effect.either(Effect.flatMap(FileStore, (s) => s.writeAtomic(path, data))))
+      const r = await real.run(write)
       if (Either.isLeft(r)) return
+    }
+    // The reference layer's copy is edited the same way (its store takes an overwrite).
+    if (real.reference !== undefined) {
+      const r = await real.reference(write)
+      if (Either.isLeft(r)) throw new HarnessMismatch(this.toString(), "the reference edited", r.left._tag, "edit")
     }
     m.edited.set(path, createHash("sha256").update(data).digest("hex"))
   }
@@ -654,6 +743,7 @@ class Subscribe extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(
         Monitor,
         (s) =>
@@ -706,6 +796,7 @@ class DueRun extends Base {
   async step(m: Model, real: Real) {
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(Monitor, (s) => s.createDueRun({ subscriptionId: this.id }, { now: new Date(m.now) })),
       (r) => ({ created: r.created, runId: r.run.id, windowStart: r.run.windowStart })
     )
@@ -751,6 +842,7 @@ class CancelRun extends Base {
     const expectedRevision = this.expected === "current" ? revision : revision + 1
     const actual = await outcomeOf(
       real,
+      this.toString(),
       Effect.flatMap(
         Monitor,
         (s) => s.transitionRun({ runId, expectedRevision, to: "cancelled" }, { now: new Date(m.now) })
@@ -840,10 +932,26 @@ export const commands = (options: { readonly maxCommands?: number } = {}) =>
     size: "xlarge"
   })
 
-/** Run one sequence on a fresh layer and the model, in lockstep. */
-export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): Promise<void> => {
+/**
+ * The layer whose whole answers the layer under test must give (`Answer`): by default
+ * `DossierMemory`, built afresh for each sequence and run in lockstep, command by command, with
+ * the harness's edits made on both. `null`: the model alone judges (its projections of successes
+ * and the refusals' tags).
+ */
+export interface ReferenceOption {
+  readonly reference?: Layer.Layer<Services, unknown> | null
+}
+
+/** Run one sequence on a fresh layer, the reference layer and the model, in lockstep. */
+export const check = async (
+  make: () => AdapterUnderTest,
+  cmds: Iterable<Cmd>,
+  options: ReferenceOption = {}
+): Promise<void> => {
   const adapter = make()
   const runtime = ManagedRuntime.make(adapter.layer)
+  const referenceLayer = options.reference === undefined ? DossierMemory : options.reference
+  const reference = referenceLayer === null ? null : ManagedRuntime.make(referenceLayer)
   const once = <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => {
     if (adapter.freshPerCommand !== true) return runtime.runPromise(effect)
     const fresh = ManagedRuntime.make(adapter.layer)
@@ -855,23 +963,34 @@ export const check = async (make: () => AdapterUnderTest, cmds: Iterable<Cmd>): 
     : <A, E>(effect: Effect.Effect<A, E, Services>): Promise<A> => once(effect).then((a) => after().then(() => a))
   try {
     // The pages a capture imports are files of the work folder.
-    await run(
-      Effect.flatMap(
-        FileStore,
-        (s) => Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))
-      )
+    const pages = Effect.flatMap(
+      FileStore,
+      (s) => Effect.forEach(Object.entries(PAGES), ([name, html]) => s.writeAtomic(inputFile(name), html))
     )
-    const real: Real = { run, edit: adapter.edit, edits: adapter.edits !== false }
-    await fc.asyncModelRun(() => ({ model: emptyModel(), real }), cmds)
+    await run(pages)
+    if (reference !== null) await reference.runPromise(pages)
+    const real: Real = {
+      run,
+      read: once,
+      edit: adapter.edit,
+      edits: adapter.edits !== false,
+      reference: reference === null ? undefined : (effect) => reference.runPromise(effect)
+    }
+    const model = emptyModel()
+    await fc.asyncModelRun(() => ({ model, real }), cmds)
+    await compareViews(model, real)
   } finally {
     await runtime.dispose()
+    await reference?.dispose()
     adapter.dispose?.()
   }
 }
 
-/** The property: every generated sequence agrees with the model. */
-export const property = (make: () => AdapterUnderTest, options: { readonly maxCommands?: number } = {}) =>
-  fc.asyncProperty(commands(options), (cmds) => check(make, cmds))
+/** The property: every generated sequence agrees with the model (and the reference layer). */
+export const property = (
+  make: () => AdapterUnderTest,
+  options: { readonly maxCommands?: number } & ReferenceOption = {}
+) => fc.asyncProperty(commands(options), (cmds) => check(make, cmds, options))
 
 /**
  * Check `make`'s layer on `numRuns` sequences from `seed` (fast-check's `assert`: a failure is
@@ -879,7 +998,7 @@ export const property = (make: () => AdapterUnderTest, options: { readonly maxCo
  */
 export const assert = (
   make: () => AdapterUnderTest,
-  options: { readonly seed?: number; readonly numRuns?: number; readonly maxCommands?: number } = {}
+  options: { readonly seed?: number; readonly numRuns?: number; readonly maxCommands?: number } & ReferenceOption = {}
 ) =>
   fc.assert(property(make, options), {
     numRuns: options.numRuns ?? 50,

@@ -1,16 +1,25 @@
 /**
  * The model-based harness of dossier/testing (src/testing/DossierHarness.ts) on the two layers
- * dossier ships: the in-memory one and the folder one. Fixed seeds first (the same sequences on
- * every run), then one random seed, named in the test's title so that a failure can be replayed.
+ * dossier ships: the in-memory one and the folder one (held to the model and, whole answer by
+ * whole answer, to the in-memory one). Fixed seeds first (the same sequences on every run), then
+ * one random seed, named in the test's title so that a failure can be replayed.
  */
 import { describe, expect, it } from "@effect/vitest"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { StaleRevision } from "../../src/domain/Errors.js"
 import { DossierLive, DossierMemory } from "../../src/layers/Dossier.js"
+import { Monitor } from "../../src/services/Monitor.js"
+import { Plan } from "../../src/services/Plan.js"
 import { DossierHarness } from "../../src/testing.js"
 
 const memory = (): DossierHarness.AdapterUnderTest => ({ layer: DossierMemory })
+/** The memory layer is the harness's reference layer: held to the model alone, not to itself. */
+const referenceOf = (name: string) => (name === "memory" ? { reference: null } : {})
 
 const folder = (freshPerCommand: boolean) => (): DossierHarness.AdapterUnderTest => {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-harness-")))
@@ -40,16 +49,53 @@ describe("the model-based harness", () => {
     for (const seed of FIXED_SEEDS) {
       it(
         `${name}: agrees with the model (seed ${seed})`,
-        () => DossierHarness.assert(make, { seed, numRuns: runs }),
+        () => DossierHarness.assert(make, { seed, numRuns: runs, ...referenceOf(name) }),
         120_000
       )
     }
     it(
       `${name}: agrees with the model (random seed ${RANDOM_SEED}; DOSSIER_HARNESS_SEED=${RANDOM_SEED} replays it)`,
-      () => DossierHarness.assert(make, { seed: RANDOM_SEED, numRuns: runs }),
+      () => DossierHarness.assert(make, { seed: RANDOM_SEED, numRuns: runs, ...referenceOf(name) }),
       120_000
     )
   }
+})
+
+/** The memory layer with one service answering the same tags with other values. */
+const skewed =
+  <Id extends DossierHarness.Services, S>(tag: Context.Tag<Id, S>, change: (service: S) => S) =>
+  (): DossierHarness.AdapterUnderTest => ({
+    // The service read (Id) is one DossierMemory provides.
+    layer: Layer.effect(tag, Effect.map(tag, change)).pipe(Layer.provideMerge(DossierMemory)) as Layer.Layer<
+      DossierHarness.Services
+    >
+  })
+
+describe("the harness compares whole answers with the reference layer's", () => {
+  const mismatch = async (make: () => DossierHarness.AdapterUnderTest) => {
+    const failure = await DossierHarness.assert(make, { seed: 1, numRuns: 25 }).then(() => null, (e: unknown) => e)
+    expect(String(failure)).toMatch(/HarnessMismatch: .*the reference layer's answer/)
+  }
+
+  it("a refusal with the model's tag but other fields", () =>
+    mismatch(skewed(Plan, (p) => ({
+      ...p,
+      checkpoint: (input, options) =>
+        p.checkpoint(input, options).pipe(
+          Effect.mapError((e) =>
+            e._tag === "StaleRevision" ? new StaleRevision({ expected: e.expected, actual: e.actual + 1 }) : e
+          )
+        )
+    }))), 120_000)
+
+  it("a success whose fields beyond the model's projection differ", () =>
+    mismatch(skewed(Monitor, (s) => ({
+      ...s,
+      createSubscription: (input, options) =>
+        s.createSubscription(input, options).pipe(
+          Effect.map((r) => ({ ...r, subscription: { ...r.subscription, target: `${r.subscription.target}!` } }))
+        )
+    }))), 120_000)
 })
 
 describe("what the harness exercised", () => {
