@@ -60,7 +60,7 @@ const workdirOf = (spec: CommandSpec, values: Record<string, unknown>): string |
 const overStore = (spec: CommandSpec, values: Record<string, unknown>, w: AnyWork): Promise<AnyWork> => {
   const dir = workdirOf(spec, values)
   if (dir === undefined || !runsOnStore(spec.path) || !isBoundFolder(dir)) return Promise.resolve(w)
-  return import("../commands/Bound.js").then((b) => b.boundWork(spec, dir, w))
+  return import("../commands/Bound.js").then((b) => b.boundWork(spec, values, dir, w))
 }
 
 const runCommand = (spec: CommandSpec, values: Record<string, unknown>) => {

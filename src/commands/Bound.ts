@@ -28,7 +28,7 @@ import { PgStore as PgStoreTag } from "../layers/postgres/PgStore.js"
 import type { PgStore } from "../layers/postgres/PgStore.js"
 import type { FileStore } from "../services/FileStore.js"
 import type { Workdir } from "../services/Workdir.js"
-import type { CommandSpec } from "./Spec.js"
+import { type CommandSpec, modeOf, toolName } from "./Spec.js"
 import { TOOL_HINTS } from "./ToolHints.js"
 import { type AnyWork, type CommandFailure, work } from "./Work.js"
 
@@ -55,12 +55,13 @@ const GROUPS: Readonly<Record<string, () => Promise<BoundGroup>>> = {
 export const BOUND_WORDS: ReadonlyArray<string> = Object.keys(GROUPS)
 
 /**
- * Whether the command `path` may write (its MCP tool is not read-only): it connects as a writer and
- * its view is refreshed after it. The tool's name is the path's words joined by `_`, each `-` an `_`
- * (`monitor unresolved-outcomes` is `monitor_unresolved_outcomes`), as the MCP server names it.
+ * Whether the command line (`spec` with its `values`) may write: the MCP tool it amounts to is not
+ * read-only (`monitor unresolved-outcomes` is `monitor_unresolved_outcomes`, `gate --recheck` is
+ * `gate_recheck`, as the MCP server names them). One that writes connects as a writer and its
+ * view is refreshed after it.
  */
-export const writes = (path: ReadonlyArray<string>): boolean =>
-  TOOL_HINTS[path.join("_").replaceAll("-", "_")]?.readOnly !== true
+export const writes = (spec: CommandSpec, values: Readonly<Record<string, unknown>>): boolean =>
+  TOOL_HINTS[toolName(spec, modeOf(spec, values))]?.readOnly !== true
 
 /**
  * Refresh the part of the view the command `path` touched. The command's answer stands either
@@ -128,11 +129,16 @@ export const refusalIn = (context: Context.Context<never>) => (error: CommandFai
   boundRefusal(Context.unsafeGet(context, PgStoreTag).config.dossier, path)(error)
 
 /** The command's work over the shared dossier the folder `workdir` is bound to. */
-export const boundWork = (spec: CommandSpec, workdir: string, w: AnyWork): Promise<AnyWork> => {
+export const boundWork = (
+  spec: CommandSpec,
+  values: Readonly<Record<string, unknown>>,
+  workdir: string,
+  w: AnyWork
+): Promise<AnyWork> => {
   const group = GROUPS[spec.path[0] ?? ""]
   // Never reached: runsOnStore (./Cwd.ts) and GROUPS cover the same commands (test/cli/bundles.test.ts).
   if (group === undefined) return Promise.reject(new Error(`no services over the store for ${spec.path.join(" ")}`))
-  const refresh = writes(spec.path)
+  const refresh = writes(spec, values)
   return group().then((g) =>
     work({
       effect: boundRefusals(spec.path)(refresh ? Effect.tap(w.effect, () => refreshAfter(spec.path)) : w.effect),

@@ -143,6 +143,19 @@ export interface ToolMode {
   readonly fixed?: Readonly<Record<string, unknown>>
 }
 
+/** A tool's name: the command's words and the mode's suffix joined by `_`, each `-` an `_` (`gate_recheck`). */
+export const toolName = (spec: CommandSpec, mode?: ToolMode): string =>
+  [...spec.path, ...(mode?.suffix === undefined ? [] : [mode.suffix])].join("_").replaceAll("-", "_")
+
+/**
+ * The tool a command line amounts to: the mode whose `fixed` values the line's values hold
+ * (`gate --recheck` is `gate_recheck`), else the mode that fixes nothing; none for a command
+ * without modes.
+ */
+export const modeOf = (spec: CommandSpec, values: Readonly<Record<string, unknown>>): ToolMode | undefined =>
+  spec.tools?.find((m) => m.fixed !== undefined && Object.entries(m.fixed).every(([k, v]) => values[k] === v)) ??
+    spec.tools?.find((m) => m.fixed === undefined)
+
 /** Declare a command; the handler's `values` are typed from `flags` and `args`. */
 export const command = <const F extends Flags, const A extends Args = {}, const R extends ArgSpec = never>(
   spec: TypedCommandSpec<F, A, R>

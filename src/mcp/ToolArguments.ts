@@ -15,7 +15,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.js"
-import { parseNow, valueKindOf } from "../commands/Spec.js"
+import { parseNow, toolName, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
 import { InlineInput } from "../services/InputFile.js"
@@ -189,10 +189,6 @@ export interface ToolArguments {
   readonly jsonSchema: Record<string, unknown>
 }
 
-/** The tool's own name, as ./Tools.ts names it (`gate_recheck`, not `gate`): what a refusal says takes what. */
-const toolWords = (spec: CommandSpec, mode?: ToolMode) =>
-  [...spec.path, ...(mode?.suffix === undefined ? [] : [mode.suffix])].join("_").replaceAll("-", "_")
-
 const issuesText = (e: ParseResult.ParseError) => {
   const issues = ParseResult.ArrayFormatter.formatErrorSync(e)
   const key = (i: (typeof issues)[number]) => i.path.map(String).join(".")
@@ -335,7 +331,7 @@ export const toolArguments = (
       : new UsageError({
         detail: `unknown argument${extra.length > 1 ? "s" : ""} ${
           extra.map((k) => `'${clipped(k, QUOTED_MAX)}'`).join(", ")
-        }; ${toolWords(spec, mode)} takes ${names.length === 0 ? "none" : names.join(", ")}`
+        }; ${toolName(spec, mode)} takes ${names.length === 0 ? "none" : names.join(", ")}`
       })
   }
   return {

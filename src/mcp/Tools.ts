@@ -18,7 +18,7 @@ import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import { defectEnvelope, envelopeOf, type ErrorEnvelope } from "../commands/Envelope.js"
-import type { CommandSpec, ToolMode } from "../commands/Spec.js"
+import { type CommandSpec, type ToolMode, toolName } from "../commands/Spec.js"
 import { TOOL_HINTS, toolArea, type ToolHints } from "../commands/ToolHints.js"
 import type { CommandFailure } from "../commands/Work.js"
 import { UsageError } from "../domain/CliErrors.js"
@@ -37,9 +37,6 @@ export const isTool = (spec: CommandSpec): boolean => !NOT_TOOLS.includes(spec.p
 
 /** The tools of a command: its own, or one per mode it declares. */
 export const modesOf = (spec: CommandSpec): ReadonlyArray<ToolMode | undefined> => spec.tools ?? [undefined]
-
-export const toolName = (spec: CommandSpec, mode?: ToolMode): string =>
-  [...spec.path, ...(mode?.suffix === undefined ? [] : [mode.suffix])].join("_").replaceAll("-", "_")
 
 /** Every tool name of the table, in its order. */
 export const toolNames = (specs: ReadonlyArray<CommandSpec>): ReadonlyArray<string> =>

@@ -8,9 +8,10 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { defectInfo } from "../../src/commands/ErrorCatalogue.js"
 import { command } from "../../src/commands/Spec.js"
+import { toolName } from "../../src/commands/Spec.js"
 import { commandSpecs } from "../../src/commands/Specs.js"
 import { work } from "../../src/commands/Work.js"
-import { isTool, modesOf, toolCatalogue, toolDescription, toolName } from "../../src/mcp/Tools.js"
+import { isTool, modesOf, toolCatalogue, toolDescription } from "../../src/mcp/Tools.js"
 
 const specs = [
   command({

@@ -341,6 +341,25 @@ describe.skipIf(!pgAvailable)("commands in a bound folder", () => {
       readFresh(["monitor", "list"])
       readFresh(["monitor", "unresolved-outcomes"])
       readFresh(["grant", "list"])
+      // `gate --recheck` is the read-only tool gate_recheck, though `gate` alone writes: it reads as well.
+      fs.mkdirSync(path.join(fresh, "run"))
+      fs.writeFileSync(
+        path.join(fresh, "run/state.json"),
+        JSON.stringify({
+          item: "PROJ-12",
+          autopilot: true,
+          status: "parked",
+          waitingFor: "maturity",
+          maturity: { score: 40, threshold: 70, blockers: [] },
+          analysis: { openQuestions: [] }
+        })
+      )
+      fs.writeFileSync(
+        path.join(fresh, "run/fresh.json"),
+        JSON.stringify({ item: "PROJ-12", description: "Add a CSV export.", comments: [], links: [] })
+      )
+      expect(readFresh(["gate", "--state", "run/state.json", "--recheck", "--descriptor", "run/fresh.json"]))
+        .toMatchObject({ continue: true, description: "Add a CSV export." })
       const created = await adminQuery(db.url, "SELECT count(*)::int AS n FROM dossier.dossiers WHERE name = 'not-yet'")
       expect(created.rows).toEqual([{ n: 0 }])
 
