@@ -110,6 +110,7 @@ import {
   withoutWaitingAlerts
 } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
+import { withoutRepeatedPassages } from "./readable/passages.js"
 import {
   withoutPhoneRowCopies,
   withoutRepeatedPhoneLabels,
@@ -276,7 +277,8 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   let blocks = renderBlocks(page.texts, roots, base, meta.product === true)
   // A shop's catalogue text decoded twice ("youâ€™re") is written as the characters it stands for.
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
-  const body = withoutRepeats(blocks)
+  // A passage a paragraph writes again (a catalogue field joining its text twice) is kept once (passages.ts).
+  const body = withoutRepeatedPassages(withoutRepeats(blocks))
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts).

@@ -45,7 +45,8 @@
  * free delivery on every order (not a heading, quote or list item; a sum as its reach, not a delivery
  * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
- * for phones in its cells, and a card's box for phones with no such label kept).
+ * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
+ * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3400,5 +3401,48 @@ describe("readable copy: a comparison grid's row labels written again for phones
   it("keeps each cell's label where the boxes are not drawn for phones only", () => {
     const text = copy(kits("text-xs font-medium"))
     expect(text.match(/Form Factor/g)).toHaveLength(4)
+  })
+})
+
+describe("a passage a field writes twice in one paragraph", () => {
+  const quotes = [
+    `"A patient and generous book about the rivers that once ran through our cities, and the people who still remember them." - The Daily Review`,
+    `"Every chapter opens a door onto a landscape we walk past each day without seeing what it was, or what it could be again." - City Weekly`,
+    `"The author writes of mud, reeds and herons with the care other writers keep for kings, and the result is quietly wonderful." - The Reader`,
+    `"Part history, part field guide and part plea, it asks us to dig up the streams we buried and let the water show itself once more." - North Post`,
+    `"I finished it in two evenings and have since walked the old course of our own brook twice, looking for the places it describes." - A. Reader, author of Small Waters`
+  ]
+  const passage = quotes.join(" ")
+  const page = (value: string) =>
+    `<html><head><title>Buried Rivers (Hardcover) | ExampleBooks</title>${
+      productLd.replace("Steel kettle K1", "Buried Rivers")
+    }</head><body>
+  <header class="site-header"><a href="/">ExampleBooks</a></header>
+  <main><h1>Buried Rivers (Hardcover)</h1>
+    <p>A history of the streams that cities covered over, and of the people who would bring them back to the light.</p>
+    <h2>About this product</h2>
+    <div class="details"><div class="row"><span class="name">Publisher</span><span class="value">Example House</span></div>
+    <div class="row"><span class="name">Pages</span><span class="value">288</span></div>
+    <div class="row"><span class="name">Reviews</span><span class="value">${value}</span></div></div>
+  </main>
+  <footer><p>Copyright 2026 ExampleBooks, all rights reserved.</p></footer></body></html>`
+
+  it("keeps the passage once when the field joins it again after itself", () => {
+    const text = copy(page(`${passage}, ${passage}`))
+    for (
+      const quote of ["Every chapter opens a door", "Part history, part field guide", "I finished it in two evenings"]
+    ) {
+      expect(text.match(new RegExp(quote, "g"))).toHaveLength(1)
+    }
+    // The first quote of the second copy follows the field's comma: that sentence is not said word for word.
+    expect(text.match(/A patient and generous book/g)).toHaveLength(2)
+    expect(text).toContain("looking for the places it describes")
+  })
+
+  it("keeps a sentence said again that is no whole passage", () => {
+    const refrain = `Read it slowly, by the water, with the window open and the kettle on.`
+    const text = copy(page(`${quotes[0]} ${refrain} ${quotes[1]} ${refrain}`))
+    expect(text.match(/Read it slowly, by the water/g)).toHaveLength(2)
+    expect(text).toContain("Every chapter opens a door")
   })
 })
