@@ -50,8 +50,10 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   InputTooLarge: {
     retryable: false,
     area: "common",
-    hint: "Input files are at most 64 KiB (a page for ingest --file at most 16 MiB); split the input.",
-    library: "Input files are at most 64 KiB (a page for Ingest.importFile at most 16 MiB); split the input."
+    hint:
+      "`max` is the limit: 64 KiB for an --input file, 16 MiB for a page for ingest --file and for the gate's state, descriptor and attempts log; split or shorten the input.",
+    library:
+      "`max` is the limit: 64 KiB for an input file, 16 MiB for a page for Ingest.importFile and for the gate's state, descriptor and attempts log; split or shorten the input."
   },
   InputOutsideWorkdir: {
     retryable: false,

@@ -744,6 +744,8 @@ describe("gate: refusals change nothing", () => {
     const r = f.gate()
     expect(r.code).toBe(1)
     expect(r.json.error).toMatchObject({ _tag: "InputTooLarge", path: "run/state.json", max: 16 * 1024 * 1024 })
+    // The hint gives the gate's own limit, not only an --input file's 64 KiB.
+    expect(r.json.error.hint).toMatch(/16 MiB[^;]*the gate's state/)
   })
 
   it("usage errors exit 2: --recheck without --descriptor, a bad --max-ask-rounds, an unknown flag", () => {
