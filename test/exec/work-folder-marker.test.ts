@@ -3,8 +3,9 @@
  * dossier takes the nearest folder upward holding a `.dossier/` directory or a plan.md with a plan
  * section (src/cli/Search.ts); a run that leaves either in its work root would make a command run
  * from inside it work on the run's folder instead of the real one. dossier renames them once the
- * run is over (as it is recorded, `lost` included) and the record says so. Through the built CLI;
- * skipped without bubblewrap.
+ * run is over (as it is recorded, `lost` included) and the record says so. A work root that
+ * already holds one (a nested dossier kept there) is refused, by grant create and by exec, never
+ * renamed as if the run had left it. Through the built CLI; the runs skipped without bubblewrap.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
@@ -129,5 +130,70 @@ describe("a root named .dossier", () => {
     }
     expect(fs.existsSync(path.join(dir, "research/exp/x"))).toBe(false)
     expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+  })
+})
+
+/** The record files of the folder's executions (in-flight markers and reservations included). */
+const executionFiles = (dir: string) =>
+  fs.existsSync(path.join(dir, ".dossier/executions")) ? fs.readdirSync(path.join(dir, ".dossier/executions")) : []
+
+describe("a work root that already holds a work folder's marker", () => {
+  it("is refused by grant create, and nothing is stored", () => {
+    const dir = folder()
+    put(dir, "research/exp/runs/r1/kept/.dossier/grants/other.json", "{}\n")
+    put(dir, "research/exp/runs/r2/sub/plan.md", PLAN)
+    for (
+      const [work, at] of [
+        ["research/exp/runs/r1", "research/exp/runs/r1/kept/.dossier"],
+        ["research/exp/runs/r2", "research/exp/runs/r2/sub/plan.md"]
+      ] as const
+    ) {
+      const e = refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "grant.json", grantInput({ work }))],
+        "ProtectedPathInGrant"
+      )
+      expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+        path: at,
+        root: work,
+        reason: "always-protected"
+      })
+      expect(e.message).toContain(`holds '${at}', the marker of a work folder`)
+    }
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+    // Left as it was: nothing renamed.
+    expect(fs.lstatSync(path.join(dir, "research/exp/runs/r1/kept/.dossier")).isDirectory()).toBe(true)
+    expect(fs.readFileSync(path.join(dir, "research/exp/runs/r2/sub/plan.md"), "utf8")).toBe(PLAN)
+  })
+
+  it("a plan.md without the plan section, and a .dossier that is a file, are no markers", () => {
+    const dir = folder()
+    put(dir, "research/exp/runs/r1/notes/plan.md", "just notes\n")
+    put(dir, "research/exp/runs/r1/file/.dossier", "x\n")
+    expect(ok(dir, ["grant", "create", "--input", putInput(dir, "grant.json", grantInput())]).created).toBe(true)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("a marker put in a work root after its grant", () => {
+  it("refuses the run before it starts: left alone, nothing recorded or charged", () => {
+    const dir = folder()
+    createGrant(dir)
+    const work = path.join(dir, "research/exp/runs/r1")
+    put(dir, "research/exp/runs/r1/nested/.dossier/grants/other.json", "{}\n")
+    const e = refused(dir, ["exec", "--grant", "g1", "--", "/bin/true"], "ProtectedPathInGrant")
+    expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+      path: "research/exp/runs/r1/nested/.dossier",
+      root: "research/exp/runs/r1",
+      reason: "always-protected"
+    })
+    expect(fs.readFileSync(path.join(work, "nested/.dossier/grants/other.json"), "utf8")).toBe("{}\n")
+    expect(fs.existsSync(path.join(work, "nested/.dossier.from-run"))).toBe(false)
+    expect(executionFiles(dir)).toEqual([])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+    // Moved out, the run goes ahead, and the record names no marker.
+    fs.renameSync(path.join(work, "nested"), path.join(dir, "research/exp/nested"))
+    const x = exec(dir, "g1", ["/bin/true"])
+    expect(x.status).toBe("exited")
+    expect(x.findings).toEqual([])
   })
 })
