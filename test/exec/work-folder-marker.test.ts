@@ -22,6 +22,7 @@ import {
   putInput,
   refused,
   sandboxWorks,
+  waitForFile,
   waitForRunning
 } from "./support.js"
 
@@ -89,9 +90,7 @@ describe.skipIf(!sandboxWorks)("a run that leaves a work folder's marker in its 
     const work = path.join(dir, "research/exp/runs/r1")
     const run = execAsync(dir, "g1", ["sh", "-c", "mkdir .dossier && touch ready && sleep 1236"])
     const id = await waitForRunning(dir)
-    for (let i = 0; i < 200 && !fs.existsSync(path.join(work, "ready")); i++) {
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await waitForFile(path.join(work, "ready"))
     expect(fs.lstatSync(path.join(work, ".dossier")).isDirectory()).toBe(true)
     run.child.kill("SIGKILL")
     await run.done
