@@ -10,7 +10,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { runCli } from "../support/cli.js"
+import { searchUpward } from "../../src/cli/Search.js"
+import { runCli, tempWorkdir } from "../support/cli.js"
 import {
   createGrant,
   exec,
@@ -194,5 +195,58 @@ describe.skipIf(!sandboxWorks)("a marker put in a work root after its grant", ()
     const x = exec(dir, "g1", ["/bin/true"])
     expect(x.status).toBe("exited")
     expect(x.findings).toEqual([])
+  })
+})
+
+describe("while a run is in flight, what it made in its work root", () => {
+  it("marks no work folder: the search passes over it to the folder the run belongs to", () => {
+    const dir = tempWorkdir("dossier-search-")
+    put(dir, ".dossier/grants/g1.json", JSON.stringify({ id: "g1", work: { path: "research/exp/runs/r1" } }))
+    put(dir, "research/exp/runs/r1/.dossier/grants/forged.json", "{}\n")
+    put(dir, "research/exp/runs/r1/sub/plan.md", PLAN)
+    put(dir, "research/exp/runs/r10/.dossier/keep", "")
+    const work = path.join(dir, "research/exp/runs/r1")
+    // No run in flight: the nearest marker is the work folder (a run's leftovers are renamed when recorded).
+    expect(searchUpward(path.join(work, "sub"))).toBe(path.join(work, "sub"))
+    expect(searchUpward(work)).toBe(work)
+    // A run of g1 in flight: its work root's markers are passed over, at any depth.
+    put(dir, ".dossier/executions/x-20261206T000000-0000abcd.running.json", JSON.stringify({ grantId: "g1" }))
+    expect(searchUpward(path.join(work, "sub"))).toBe(dir)
+    expect(searchUpward(work)).toBe(dir)
+    // Not a folder beside it whose name starts the same.
+    expect(searchUpward(path.join(dir, "research/exp/runs/r10"))).toBe(path.join(dir, "research/exp/runs/r10"))
+    // A marker naming no grant that can be read, or a grant id that is a path, counts for nothing.
+    fs.writeFileSync(
+      path.join(dir, ".dossier/executions/x-20261206T000000-0000abcd.running.json"),
+      "{\"grantId\":\"../g1\"}"
+    )
+    expect(searchUpward(work)).toBe(work)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("a command run inside a running work root", () => {
+  it("works on the folder the run belongs to, not on what the run made", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const work = path.join(dir, "research/exp/runs/r1")
+    const run = execAsync(dir, "g1", [
+      "sh",
+      "-c",
+      `mkdir -p .dossier sub && printf '${PLAN}' > sub/plan.md && touch ready && sleep 1238`
+    ])
+    await waitForRunning(dir)
+    await waitForFile(path.join(work, "ready"))
+    expect(fs.lstatSync(path.join(work, ".dossier")).isDirectory()).toBe(true)
+    // (The grant shows as exhausted meanwhile: a run in flight counts its whole wall limit.)
+    const real = statusFrom(dir)
+    for (const at of [work, path.join(work, "sub")]) {
+      const s = statusFrom(at)
+      expect(path.resolve(at, s.workdir)).toBe(dir)
+      expect(s.grants).toEqual(real.grants)
+    }
+    run.child.kill("SIGKILL")
+    await run.done
+    ok(dir, ["grant", "show", "--grant", "g1"])
+    expect(fs.existsSync(path.join(work, ".dossier"))).toBe(false)
   })
 })
