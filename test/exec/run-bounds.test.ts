@@ -149,7 +149,9 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
       expect(next).toMatchObject({ status: "exited", exitCode: 0 })
       expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.wallSeconds).toBeGreaterThan(60)
     },
-    180_000
+    // Writing, walking (before and after each run) and hashing 100,001 files took over 180 s on a
+    // 2-core machine under a load average near 17; how long is not what this test asserts.
+    420_000
   )
 
   it("files under a name that is not UTF-8 are charged: such names are no way around the output budget", () => {
