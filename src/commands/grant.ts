@@ -35,7 +35,7 @@ export const grantDescriptions = {
     "protected [paths] (never visible; entries below an input root are masked; a child also hides every ancestor's, and no root may lie inside one), tools [read|bash|notebook] (ceiling; exec runs a program only with bash, whatever the program), " +
     "budget {runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB} (carved from the parent's remainder), deadline (ISO-8601), candidateId? (metadata). " +
     ".dossier/, plan.md and every research/<study>/research-events.jsonl are always protected: no root may be research or a study folder research/<study> (grant a folder below it), " +
-    "and a work root never lies in research/sources, research/results, research/inputs or research/gate (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
+    "and a work root never lies in research/sources, research/results, research/inputs or research/gate, nor holds another work folder (a .dossier folder or a plan.md with a plan section below it) (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
   show:
     "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
   list: "List the grants of the work folder with state and what is left; damaged records are listed apart.",

@@ -32,6 +32,7 @@ import {
   ExecutionDigestMismatch,
   GrantInactive,
   GrantWidening,
+  ProtectedPathInGrant,
   RootIdentityChanged
 } from "../domain/ExecErrors.js"
 import {
@@ -192,6 +193,16 @@ export const ExecLive = Layer.effect(
           if (st.state !== "active") return yield* new GrantInactive({ grantId, state: st.state })
           const changed = yield* changedRoot(st.grant)
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
+          // A work folder's marker in the work root before the run (a nested dossier kept there, or
+          // one put there since the grant): refused, never renamed as if the run had left it.
+          const held = yield* tree.markers(st.grant.work.path)
+          if (held.length > 0) {
+            return yield* new ProtectedPathInGrant({
+              path: held[0]!,
+              root: st.grant.work.path,
+              reason: "always-protected"
+            })
+          }
           // The record will be signed: the key must be usable (and is created on first use) before
           // anything runs, or the run could not be recorded.
           yield* key.sign("execution", "admission")

@@ -228,6 +228,12 @@ export const GrantsLive = Layer.effect(
             }
           }
         }
+        // A work root that holds another work folder's marker: a run could change that folder, and
+        // a command run inside the work root would take it for its work folder.
+        const held = Either.isRight(workNow) ? yield* tree.markers(paths.work) : []
+        if (held.length > 0) {
+          return yield* new ProtectedPathInGrant({ path: held[0]!, root: paths.work, reason: "always-protected" })
+        }
         if (Either.isLeft(workNow)) {
           yield* folder.ensureDir(paths.work)
         }

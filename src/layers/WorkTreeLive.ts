@@ -1,4 +1,8 @@
-/** WorkTree on Node: lstat of each component (bigint device and inode), never following a link. */
+/**
+ * WorkTree on Node: lstat of each component (bigint device and inode), never following a link.
+ * Over 400 lines: the three walks of a work root (scan, the marker check, the set-ID clearing)
+ * share the descriptor and marker helpers here.
+ */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -370,6 +374,56 @@ export const WorkTreeLive = Layer.effect(
       return done()
     }
 
+    /**
+     * The work-folder markers at or below directory `rel` (not `rel` itself), by path: no link
+     * followed, no limit (a marker deep or past a scan's limit is found too). A name that is not
+     * UTF-8 is shown with its invalid bytes replaced.
+     */
+    const markersBelow = (rel: string): ReadonlyArray<string> => {
+      const found: Array<string> = []
+      const top = guard(rel, "open", () => boundary.walk(rel, false, false))
+      if (top === undefined) return found
+      top.close()
+      const pending: Array<{ at: Buffer; where: string }> = [{ at: Buffer.from(path.join(root, rel)), where: rel }]
+      while (pending.length > 0) {
+        const { at, where } = pending.pop()!
+        let names: Array<Buffer>
+        try {
+          names = fs.readdirSync(at, { encoding: "buffer" })
+        } catch {
+          continue
+        }
+        for (const name of names) {
+          const child = Buffer.concat([at, SLASH, name])
+          const text = name.toString("utf8")
+          let st: fs.BigIntStats
+          try {
+            st = fs.lstatSync(child, { bigint: true })
+          } catch {
+            continue
+          }
+          if (
+            (text === MARKER_DIR && st.isDirectory()) ||
+            (text === MARKER_PLAN && st.isFile() && isPlanMarker(child, st))
+          ) {
+            found.push(`${where}/${text}`)
+          }
+          if (st.isDirectory()) pending.push({ at: child, where: `${where}/${text}` })
+        }
+      }
+      return found.sort()
+    }
+
+    const markers = (p: string) =>
+      Effect.flatMap(normalize(p), (rel) =>
+        Effect.try({
+          try: () => markersBelow(rel),
+          catch: (e) =>
+            e instanceof UnsafePath || e instanceof IoError
+              ? e
+              : new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+        }))
+
     const clearSetIds = (p: string) =>
       Effect.flatMap(normalize(p), (rel) =>
         Effect.try({
@@ -380,6 +434,6 @@ export const WorkTreeLive = Layer.effect(
               : new IoError({ path: rel, operation: "chmod", code: codeOf(e) })
         }))
 
-    return { identity, scan, scanUpTo, clearSetIds }
+    return { identity, scan, scanUpTo, markers, clearSetIds }
   })
 )

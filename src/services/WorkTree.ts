@@ -33,6 +33,13 @@ export interface WorkTreeShape {
     readonly unnamed: ReadonlyArray<UnnamedFile>
   }, IoError | UnsafePath>
   /**
+   * The work-folder markers at or below a directory (not the directory itself), by path, sorted:
+   * what the upward search for a work folder (src/cli/Search.ts) takes for one — a `.dossier`
+   * directory, a regular `plan.md` with the plan's marker. No link followed, no entry limit.
+   * Nothing when the directory does not exist.
+   */
+  readonly markers: (path: string) => Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
+  /**
    * Clear the set-user-ID and set-group-ID bits of every regular file at or below a directory
    * (no link followed, at any depth, names that are not UTF-8 included): a file a confined program
    * marked so would run as dossier's user on the machine, outside the sandbox. `cleared` lists the

@@ -20,6 +20,7 @@ import {
   refused,
   sandboxWorks,
   stdoutOf,
+  waitForFile,
   waitForRunning
 } from "./support.js"
 
@@ -148,7 +149,9 @@ describe.skipIf(!sandboxWorks)("a program cannot make its run unrecordable", () 
       expect(next).toMatchObject({ status: "exited", exitCode: 0 })
       expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.wallSeconds).toBeGreaterThan(60)
     },
-    180_000
+    // Writing, walking (before and after each run) and hashing 100,001 files took over 180 s on a
+    // 2-core machine under a load average near 17; how long is not what this test asserts.
+    420_000
   )
 
   it("files under a name that is not UTF-8 are charged: such names are no way around the output budget", () => {
@@ -203,16 +206,18 @@ describe.skipIf(!sandboxWorks)("an interrupted dossier still records the run", (
   it("SIGTERM to dossier during exec: the program is ended, the run recorded `interrupted`, exit 143", async () => {
     const dir = folder()
     createGrant(dir)
-    const { child, exited } = startExec(dir, ["sh", "-c", "echo started; sleep 30.5"])
+    const { child, exited } = startExec(dir, ["sh", "-c", "touch ready; sleep 30.5"])
     let out = ""
     child.stdout.on("data", (d) => (out += d))
     await waitForRunning(dir)
-    await new Promise((r) => setTimeout(r, 500))
+    await waitForFile(path.join(dir, "research/exp/runs/r1/ready"))
     child.kill("SIGTERM")
     expect(await exited).toBe(143)
     const answer = JSON.parse(out)
     expect(answer.execution).toMatchObject({ status: "interrupted", detail: expect.stringContaining("SIGTERM") })
-    expect(answer.execution.wallSeconds).toBeLessThan(10)
+    // Ended, not run to its 30.5 s: the sandbox's start before `ready` (seconds on a loaded machine)
+    // counts in the run's wall time too, so the bound leaves room for it.
+    expect(answer.execution.wallSeconds).toBeLessThan(25)
     expect(lastRecord(dir)).toEqual(answer.execution)
     expect(records(dir).filter((n) => n.endsWith(".running.json"))).toEqual([])
     // Charged what it used; the grant goes on.

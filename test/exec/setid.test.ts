@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { runCli } from "../support/cli.js"
-import { createGrant, exec, execAsync, folder, ok, put, sandboxWorks, waitForRunning } from "./support.js"
+import { createGrant, exec, execAsync, folder, ok, put, sandboxWorks, waitForFile, waitForRunning } from "./support.js"
 
 const modeOf = (p: string) => fs.lstatSync(p).mode & 0o7777
 
@@ -64,9 +64,7 @@ describe.skipIf(!sandboxWorks)("set-user-ID and set-group-ID files a run leaves"
     const work = path.join(dir, "research/exp/runs/r1")
     const run = execAsync(dir, "g1", ["sh", "-c", "cp /bin/sh suid && chmod 4755 suid && touch ready && sleep 1235"])
     const id = await waitForRunning(dir)
-    for (let i = 0; i < 200 && !fs.existsSync(path.join(work, "ready")); i++) {
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await waitForFile(path.join(work, "ready"))
     expect(modeOf(path.join(work, "suid"))).toBe(0o4755)
     run.child.kill("SIGKILL")
     await run.done

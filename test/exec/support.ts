@@ -138,8 +138,11 @@ export const execAsync = (dir: string, grant: string, argv: ReadonlyArray<string
   return { child, done }
 }
 
-/** Wait until a run under the work folder is in flight (its marker exists). */
-export const waitForRunning = async (dir: string, timeoutMs = 10_000): Promise<string> => {
+/**
+ * Wait until a run under the work folder is in flight (its marker exists). The bound only ends a
+ * test whose run never starts: `dossier exec`'s own start takes seconds on a loaded machine.
+ */
+export const waitForRunning = async (dir: string, timeoutMs = 30_000): Promise<string> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const names = fs.existsSync(path.join(dir, ".dossier/executions"))
@@ -151,6 +154,22 @@ export const waitForRunning = async (dir: string, timeoutMs = 10_000): Promise<s
     await new Promise((r) => setTimeout(r, 50))
   }
 }
+
+/**
+ * Wait until `check` holds (polled every 50 ms): an event a test waits for instead of a time, such
+ * as a file the confined program writes once it runs. The bound only ends a test whose event never
+ * comes (seconds pass on a loaded machine before a sandbox starts); it is not what a test asserts.
+ */
+export const waitUntil = async (what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms: ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** Wait until the confined program has written `name` in its work root (it runs). */
+export const waitForFile = (file: string) => waitUntil(`no ${path.basename(file)}`, () => fs.existsSync(file))
 
 /** Processes on the machine whose command line contains `needle`. */
 export const processesWith = (needle: string): Array<number> =>

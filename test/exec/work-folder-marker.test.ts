@@ -3,13 +3,15 @@
  * dossier takes the nearest folder upward holding a `.dossier/` directory or a plan.md with a plan
  * section (src/cli/Search.ts); a run that leaves either in its work root would make a command run
  * from inside it work on the run's folder instead of the real one. dossier renames them once the
- * run is over (as it is recorded, `lost` included) and the record says so. Through the built CLI;
- * skipped without bubblewrap.
+ * run is over (as it is recorded, `lost` included) and the record says so. A work root that
+ * already holds one (a nested dossier kept there) is refused, by grant create and by exec, never
+ * renamed as if the run had left it. Through the built CLI; the runs skipped without bubblewrap.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { runCli } from "../support/cli.js"
+import { searchUpward } from "../../src/cli/Search.js"
+import { runCli, tempWorkdir } from "../support/cli.js"
 import {
   createGrant,
   exec,
@@ -21,6 +23,7 @@ import {
   putInput,
   refused,
   sandboxWorks,
+  waitForFile,
   waitForRunning
 } from "./support.js"
 
@@ -88,9 +91,7 @@ describe.skipIf(!sandboxWorks)("a run that leaves a work folder's marker in its 
     const work = path.join(dir, "research/exp/runs/r1")
     const run = execAsync(dir, "g1", ["sh", "-c", "mkdir .dossier && touch ready && sleep 1236"])
     const id = await waitForRunning(dir)
-    for (let i = 0; i < 200 && !fs.existsSync(path.join(work, "ready")); i++) {
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await waitForFile(path.join(work, "ready"))
     expect(fs.lstatSync(path.join(work, ".dossier")).isDirectory()).toBe(true)
     run.child.kill("SIGKILL")
     await run.done
@@ -129,5 +130,123 @@ describe("a root named .dossier", () => {
     }
     expect(fs.existsSync(path.join(dir, "research/exp/x"))).toBe(false)
     expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+  })
+})
+
+/** The record files of the folder's executions (in-flight markers and reservations included). */
+const executionFiles = (dir: string) =>
+  fs.existsSync(path.join(dir, ".dossier/executions")) ? fs.readdirSync(path.join(dir, ".dossier/executions")) : []
+
+describe("a work root that already holds a work folder's marker", () => {
+  it("is refused by grant create, and nothing is stored", () => {
+    const dir = folder()
+    put(dir, "research/exp/runs/r1/kept/.dossier/grants/other.json", "{}\n")
+    put(dir, "research/exp/runs/r2/sub/plan.md", PLAN)
+    for (
+      const [work, at] of [
+        ["research/exp/runs/r1", "research/exp/runs/r1/kept/.dossier"],
+        ["research/exp/runs/r2", "research/exp/runs/r2/sub/plan.md"]
+      ] as const
+    ) {
+      const e = refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "grant.json", grantInput({ work }))],
+        "ProtectedPathInGrant"
+      )
+      expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+        path: at,
+        root: work,
+        reason: "always-protected"
+      })
+      expect(e.message).toContain(`holds '${at}', the marker of a work folder`)
+    }
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+    // Left as it was: nothing renamed.
+    expect(fs.lstatSync(path.join(dir, "research/exp/runs/r1/kept/.dossier")).isDirectory()).toBe(true)
+    expect(fs.readFileSync(path.join(dir, "research/exp/runs/r2/sub/plan.md"), "utf8")).toBe(PLAN)
+  })
+
+  it("a plan.md without the plan section, and a .dossier that is a file, are no markers", () => {
+    const dir = folder()
+    put(dir, "research/exp/runs/r1/notes/plan.md", "just notes\n")
+    put(dir, "research/exp/runs/r1/file/.dossier", "x\n")
+    expect(ok(dir, ["grant", "create", "--input", putInput(dir, "grant.json", grantInput())]).created).toBe(true)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("a marker put in a work root after its grant", () => {
+  it("refuses the run before it starts: left alone, nothing recorded or charged", () => {
+    const dir = folder()
+    createGrant(dir)
+    const work = path.join(dir, "research/exp/runs/r1")
+    put(dir, "research/exp/runs/r1/nested/.dossier/grants/other.json", "{}\n")
+    const e = refused(dir, ["exec", "--grant", "g1", "--", "/bin/true"], "ProtectedPathInGrant")
+    expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+      path: "research/exp/runs/r1/nested/.dossier",
+      root: "research/exp/runs/r1",
+      reason: "always-protected"
+    })
+    expect(fs.readFileSync(path.join(work, "nested/.dossier/grants/other.json"), "utf8")).toBe("{}\n")
+    expect(fs.existsSync(path.join(work, "nested/.dossier.from-run"))).toBe(false)
+    expect(executionFiles(dir)).toEqual([])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+    // Moved out, the run goes ahead, and the record names no marker.
+    fs.renameSync(path.join(work, "nested"), path.join(dir, "research/exp/nested"))
+    const x = exec(dir, "g1", ["/bin/true"])
+    expect(x.status).toBe("exited")
+    expect(x.findings).toEqual([])
+  })
+})
+
+describe("while a run is in flight, what it made in its work root", () => {
+  it("marks no work folder: the search passes over it to the folder the run belongs to", () => {
+    const dir = tempWorkdir("dossier-search-")
+    put(dir, ".dossier/grants/g1.json", JSON.stringify({ id: "g1", work: { path: "research/exp/runs/r1" } }))
+    put(dir, "research/exp/runs/r1/.dossier/grants/forged.json", "{}\n")
+    put(dir, "research/exp/runs/r1/sub/plan.md", PLAN)
+    put(dir, "research/exp/runs/r10/.dossier/keep", "")
+    const work = path.join(dir, "research/exp/runs/r1")
+    // No run in flight: the nearest marker is the work folder (a run's leftovers are renamed when recorded).
+    expect(searchUpward(path.join(work, "sub"))).toBe(path.join(work, "sub"))
+    expect(searchUpward(work)).toBe(work)
+    // A run of g1 in flight: its work root's markers are passed over, at any depth.
+    put(dir, ".dossier/executions/x-20261206T000000-0000abcd.running.json", JSON.stringify({ grantId: "g1" }))
+    expect(searchUpward(path.join(work, "sub"))).toBe(dir)
+    expect(searchUpward(work)).toBe(dir)
+    // Not a folder beside it whose name starts the same.
+    expect(searchUpward(path.join(dir, "research/exp/runs/r10"))).toBe(path.join(dir, "research/exp/runs/r10"))
+    // A marker naming no grant that can be read, or a grant id that is a path, counts for nothing.
+    fs.writeFileSync(
+      path.join(dir, ".dossier/executions/x-20261206T000000-0000abcd.running.json"),
+      "{\"grantId\":\"../g1\"}"
+    )
+    expect(searchUpward(work)).toBe(work)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("a command run inside a running work root", () => {
+  it("works on the folder the run belongs to, not on what the run made", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const work = path.join(dir, "research/exp/runs/r1")
+    const run = execAsync(dir, "g1", [
+      "sh",
+      "-c",
+      `mkdir -p .dossier sub && printf '${PLAN}' > sub/plan.md && touch ready && sleep 1238`
+    ])
+    await waitForRunning(dir)
+    await waitForFile(path.join(work, "ready"))
+    expect(fs.lstatSync(path.join(work, ".dossier")).isDirectory()).toBe(true)
+    // (The grant shows as exhausted meanwhile: a run in flight counts its whole wall limit.)
+    const real = statusFrom(dir)
+    for (const at of [work, path.join(work, "sub")]) {
+      const s = statusFrom(at)
+      expect(path.resolve(at, s.workdir)).toBe(dir)
+      expect(s.grants).toEqual(real.grants)
+    }
+    run.child.kill("SIGKILL")
+    await run.done
+    ok(dir, ["grant", "show", "--grant", "g1"])
+    expect(fs.existsSync(path.join(work, ".dossier"))).toBe(false)
   })
 })
