@@ -54,11 +54,11 @@ describe("ids: the command line", () => {
   it("a malformed id is InvalidInput naming its flag, with the one message, whichever command reads it", () => {
     for (
       const [args, kind, path, value] of [
-        [["grant", "show", "--grant", "a b"], "grant", "grant", "a b"],
-        [["grant", "revoke", "--grant", "../g"], "grant", "grant", "../g"],
-        [["exec", "show", "--execution", "x-1"], "execution", "execution", "x-1"],
-        [["journal", "inspect", "--study", "Exp-1"], "study", "study", "Exp-1"],
-        [["journal", "inspect", "--study", "a b"], "study", "study", "a b"],
+        [["grant", "show", "--grant", "a b"], "grant", "--grant", "a b"],
+        [["grant", "revoke", "--grant", "../g"], "grant", "--grant", "../g"],
+        [["exec", "show", "--execution", "x-1"], "execution", "--execution", "x-1"],
+        [["journal", "inspect", "--study", "Exp-1"], "study", "--study", "Exp-1"],
+        [["journal", "inspect", "--study", "a b"], "study", "--study", "a b"],
         [["monitor", "show", "--subscription", "a.b"], "subscription", "--subscription", "a.b"],
         [["monitor", "show", "--run", "a/b"], "run", "--run", "a/b"],
         [["monitor", "create-due-run", "--subscription", "a.b"], "subscription", "--subscription", "a.b"],
