@@ -100,18 +100,21 @@ const liveWorkRoots = (dir: string): Array<string> => {
  * runs it marks nothing (docs/exec.md, *Work-folder markers*).
  */
 const inLiveRun = (dir: string, device: number): boolean => {
-  let above = dir
-  for (;;) {
-    const parent = path.dirname(above)
-    if (parent === above) return false
-    try {
-      if (fs.statSync(parent).dev !== device) return false
-    } catch {
-      return false
-    }
-    above = parent
+  for (let above = parentOn(dir, device); above !== undefined; above = parentOn(above, device)) {
     if (!isDirectory(path.join(above, ".dossier"))) continue
     if (liveWorkRoots(above).some((root) => dir === root || dir.startsWith(`${root}${path.sep}`))) return true
+  }
+  return false
+}
+
+/** The parent of `dir` when it is on `device` (the search stops at another file system and at /). */
+const parentOn = (dir: string, device: number): string | undefined => {
+  const parent = path.dirname(dir)
+  if (parent === dir) return undefined
+  try {
+    return fs.statSync(parent).dev === device ? parent : undefined
+  } catch {
+    return undefined
   }
 }
 
@@ -121,22 +124,15 @@ const inLiveRun = (dir: string, device: number): boolean => {
  * is not a work folder.
  */
 export const searchUpward = (start: string): string | undefined => {
-  let dir = path.resolve(start)
+  const dir = path.resolve(start)
   let device: number
   try {
     device = fs.statSync(dir).dev
   } catch {
     return undefined
   }
-  for (;;) {
-    if (isWorkFolder(dir) && !inLiveRun(dir, device)) return dir
-    const parent = path.dirname(dir)
-    if (parent === dir) return undefined
-    try {
-      if (fs.statSync(parent).dev !== device) return undefined
-    } catch {
-      return undefined
-    }
-    dir = parent
+  for (let at: string | undefined = dir; at !== undefined; at = parentOn(at, device)) {
+    if (isWorkFolder(at) && !inLiveRun(at, device)) return at
   }
+  return undefined
 }

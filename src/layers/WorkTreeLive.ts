@@ -414,25 +414,19 @@ export const WorkTreeLive = Layer.effect(
       return found.sort()
     }
 
-    const markers = (p: string) =>
+    /** A synchronous walk below `p` as an Effect: its own refusals kept, any other throw an IoError of `operation`. */
+    const walking = <A>(operation: string, walk: (rel: string) => A) => (p: string) =>
       Effect.flatMap(normalize(p), (rel) =>
         Effect.try({
-          try: () => markersBelow(rel),
+          try: () => walk(rel),
           catch: (e) =>
             e instanceof UnsafePath || e instanceof IoError
               ? e
-              : new IoError({ path: rel, operation: "readdir", code: codeOf(e) })
+              : new IoError({ path: rel, operation, code: codeOf(e) })
         }))
 
-    const clearSetIds = (p: string) =>
-      Effect.flatMap(normalize(p), (rel) =>
-        Effect.try({
-          try: () => clearBelow(rel),
-          catch: (e) =>
-            e instanceof UnsafePath || e instanceof IoError
-              ? e
-              : new IoError({ path: rel, operation: "chmod", code: codeOf(e) })
-        }))
+    const markers = walking("readdir", markersBelow)
+    const clearSetIds = walking("chmod", clearBelow)
 
     return { identity, scan, scanUpTo, markers, clearSetIds }
   })
