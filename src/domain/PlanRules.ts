@@ -205,18 +205,24 @@ const sameOrigin = (a: string, b: string): boolean =>
  * an origin the caller no longer gives. `InvalidInput` at `sources.<i>.origin`, naming both.
  */
 export const originConflict = (doc: PlanDocument, paths: CheckpointPaths): InvalidInput | undefined => {
-  const known = new Map<string, string>(doc.sources.map((s) => [s.path, s.origin]))
+  const known = new Map<string, { readonly origin: string; readonly at?: number }>(
+    doc.sources.map((s) => [s.path, { origin: s.origin }])
+  )
   for (const [i, s] of paths.sources.entries()) {
-    const recorded = known.get(s.path)
-    if (recorded === undefined) {
-      known.set(s.path, s.origin)
+    const first = known.get(s.path)
+    if (first === undefined) {
+      known.set(s.path, { origin: s.origin, at: i })
       continue
     }
-    if (!sameOrigin(recorded, s.origin)) {
+    if (!sameOrigin(first.origin, s.origin)) {
+      // Registered by an earlier checkpoint, or given earlier in this same input (nothing registered yet).
+      const where = first.at === undefined
+        ? `is registered with origin '${first.origin}'`
+        : `is given with origin '${first.origin}' at sources.${first.at}`
       return new InvalidInput({
         issues: [{
           path: `sources.${i}.origin`,
-          message: `'${s.path}' is registered with origin '${recorded}', not '${s.origin}'; ` +
+          message: `'${s.path}' ${where}, not '${s.origin}'; ` +
             "a source's origin is recorded once (give the recorded one, or capture to a new file)"
         }]
       })

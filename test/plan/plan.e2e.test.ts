@@ -321,6 +321,9 @@ describe("plan checkpoint", () => {
         ]
       }, 2), "InvalidInput")
     expect(e2.issues[0].path).toBe("sources.1.origin")
+    // Nothing is registered yet: the refusal points at the first entry, not at a registration.
+    expect(e2.issues[0].message).toContain("is given with origin 'https://example.org/c' at sources.0")
+    expect(e.issues[0].message).toContain("is registered with origin 'https://example.org/a'")
     // The same origin (in any spelling the parser normalizes alike) is the idempotent retry.
     expect(checkpoint(dir, { sources: [{ path: "research/sources/a.md", origin: "https://EXAMPLE.org/a" }] }, 2).json)
       .toEqual({ ok: true, revision: 3 })
