@@ -14,7 +14,7 @@ export const initSpecs: ReadonlyArray<CommandSpec> = [
         name: "store",
         value: "url",
         description:
-          "Bind the folder to a shared dossier in PostgreSQL: postgres://[user@]host[:port]/database (default $DOSSIER_STORE); the password comes from PGPASSWORD or ~/.pgpass and is never written."
+          "Bind the folder to a shared dossier in PostgreSQL: postgres://[user[:password]@]host[:port]/database (default $DOSSIER_STORE). The password comes from the URL (for this init only), PGPASSWORD or the password file (PGPASSFILE, else ~/.pgpass), and is never written."
       },
       dossier: {
         kind: "optionalText",

@@ -16,6 +16,7 @@ import { isMalformed, parseStoreUrl } from "../../src/domain/StoreUrl.js"
 import { classify, refusedByServer } from "../../src/layers/postgres/PgErrors.js"
 import { passwordFromFile } from "../../src/layers/postgres/PgPassword.js"
 import { DossierPostgres, type DossierPostgresOptions } from "../../src/postgres.js"
+import { runCli } from "../support/cli.js"
 
 describe("store URL", () => {
   it("keeps the parameters and drops the password from what is shown", () => {
@@ -94,6 +95,14 @@ describe("password file", () => {
 })
 
 describe("no password", () => {
+  it("init --help names every place the password may come from: the URL, PGPASSWORD, the password file", () => {
+    const help = runCli(["init", "--help"]).stdout.replace(/\s+/g, " ")
+    expect(help).toContain("postgres://[user[:password]@]host")
+    expect(help).toMatch(
+      /from the URL \(for this init only\), PGPASSWORD or the password file \(PGPASSFILE, else ~\/\.pgpass\)/
+    )
+  })
+
   it("says that a password file others can read is ignored, and how to fix it", () => {
     const error = new SqlError({
       cause: new Error("SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string")
