@@ -19,7 +19,7 @@ export interface GateOptions {
   readonly descriptor: Option.Option<string>
   readonly attempts: Option.Option<string>
   readonly recordAttempt: boolean
-  readonly maxAskRounds: number
+  readonly maxAskRounds: Option.Option<number>
   readonly recheck: boolean
   readonly now: Option.Option<Date>
 }
@@ -60,7 +60,8 @@ const humanRecheck = (r: GateRecheckResult): string =>
 const runOnly = (o: GateOptions): ReadonlyArray<string> => [
   ...(Option.isSome(o.researchDir) ? ["--research-dir"] : []),
   ...(Option.isSome(o.attempts) ? ["--attempts"] : []),
-  ...(o.recordAttempt ? ["--record-attempt"] : [])
+  ...(o.recordAttempt ? ["--record-attempt"] : []),
+  ...(Option.isSome(o.maxAskRounds) ? ["--max-ask-rounds"] : [])
 ]
 
 export const gate = (o: GateOptions) => {
@@ -100,7 +101,7 @@ export const gate = (o: GateOptions) => {
         descriptor,
         attempts,
         recordAttempt: o.recordAttempt,
-        maxAskRounds: o.maxAskRounds ?? DEFAULT_MAX_ASK_ROUNDS,
+        maxAskRounds: Option.getOrElse(o.maxAskRounds, () => DEFAULT_MAX_ASK_ROUNDS),
         unattended: process.env["DOSSIER_UNATTENDED"] === "1",
         now
       })

@@ -63,7 +63,8 @@ export const gateSpecs: ReadonlyArray<CommandSpec> = [
         name: "max-ask-rounds",
         description:
           "Research rounds allowed per item (default 2). At the ceiling nothing is evaluated: decision ask, reason maxAskRounds.",
-        default: 2,
+        // Optional, not `default: 2`, so that a recheck can tell it was given (and refuse it).
+        optional: true,
         min: 0,
         max: 1000
       },

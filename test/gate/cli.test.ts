@@ -759,7 +759,14 @@ describe("gate: refusals change nothing", () => {
     // a recheck reads the folder the state records and writes nothing: a run's flags are refused, not ignored
     const descriptor = f.writeDescriptor({ item: "PROJ-12", description: DESCRIPTION })
     const before = f.stateBytes()
-    for (const flags of [["--record-attempt"], ["--research-dir", "research/other"], ["--attempts", "run/log.jsonl"]]) {
+    for (
+      const flags of [
+        ["--record-attempt"],
+        ["--research-dir", "research/other"],
+        ["--attempts", "run/log.jsonl"],
+        ["--max-ask-rounds", "2"]
+      ]
+    ) {
       const r = f.gate(["--recheck", "--descriptor", descriptor, ...flags])
       expect(r.code, r.stdout).toBe(2)
       expect(r.json.error._tag).toBe("UsageError")
