@@ -32,7 +32,6 @@ import {
   ExecutionDigestMismatch,
   GrantInactive,
   GrantWidening,
-  ProtectedPathInGrant,
   RootIdentityChanged
 } from "../domain/ExecErrors.js"
 import {
@@ -90,7 +89,7 @@ import { GrantStore } from "../services/ports/GrantStore.js"
 import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
 import { Workdir } from "../services/Workdir.js"
 import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
-import { makeExecRecords, startTicks } from "./ExecRecords.js"
+import { makeExecRecords, refuseWorkFolderInside, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
 import { spanned } from "./Spans.js"
@@ -195,14 +194,7 @@ export const ExecLive = Layer.effect(
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
           // A work folder's marker in the work root before the run (a nested dossier kept there, or
           // one put there since the grant): refused, never renamed as if the run had left it.
-          const held = yield* tree.markers(st.grant.work.path)
-          if (held.length > 0) {
-            return yield* new ProtectedPathInGrant({
-              path: held[0]!,
-              root: st.grant.work.path,
-              reason: "always-protected"
-            })
-          }
+          yield* refuseWorkFolderInside(tree.markers, st.grant.work.path)
           // The record will be signed: the key must be usable (and is created on first use) before
           // anything runs, or the run could not be recorded.
           yield* key.sign("execution", "admission")

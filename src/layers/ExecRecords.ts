@@ -16,7 +16,8 @@ import {
   ExecutionNotFound,
   GrantDigestMismatch,
   GrantNotFound,
-  GrantUnauthenticated
+  GrantUnauthenticated,
+  ProtectedPathInGrant
 } from "../domain/ExecErrors.js"
 import {
   chargedOutputBytes,
@@ -36,6 +37,21 @@ import type { EvidenceKeyShape } from "../services/EvidenceKey.js"
 import type { ExecutionStoreError, ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
 import type { GrantStoreError, GrantStoreShape } from "../services/ports/GrantStore.js"
 import type { WorkTreeShape } from "../services/WorkTree.js"
+
+/**
+ * Refuse a work root that holds another work folder's marker (`WorkTree.markers`: a `.dossier`, a
+ * plan.md with the plan's marker): a run could change that folder, and a command run inside the
+ * root would take it for its work folder; and after the run it would be renamed as if the run had
+ * left it (docs/exec.md). Grant creation and exec admission both ask.
+ */
+export const refuseWorkFolderInside = <E>(
+  markers: (path: string) => Effect.Effect<ReadonlyArray<string>, E>,
+  root: string
+): Effect.Effect<void, E | ProtectedPathInGrant> =>
+  Effect.flatMap(markers(root), (held) =>
+    held.length === 0
+      ? Effect.void
+      : Effect.fail(new ProtectedPathInGrant({ path: held[0]!, root, reason: "always-protected" })))
 
 /**
  * `EG`, `EX`: what the two stores themselves may fail with. `clearSetIds`, where the work folder is

@@ -47,7 +47,7 @@ import { Lock } from "../services/Lock.js"
 import { ExecutionStore } from "../services/ports/ExecutionStore.js"
 import { GrantStore } from "../services/ports/GrantStore.js"
 import { WorkTree } from "../services/WorkTree.js"
-import { makeExecRecords, ownerAlive } from "./ExecRecords.js"
+import { makeExecRecords, ownerAlive, refuseWorkFolderInside } from "./ExecRecords.js"
 import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
 import { spanned } from "./Spans.js"
@@ -228,12 +228,7 @@ export const GrantsLive = Layer.effect(
             }
           }
         }
-        // A work root that holds another work folder's marker: a run could change that folder, and
-        // a command run inside the work root would take it for its work folder.
-        const held = Either.isRight(workNow) ? yield* tree.markers(paths.work) : []
-        if (held.length > 0) {
-          return yield* new ProtectedPathInGrant({ path: held[0]!, root: paths.work, reason: "always-protected" })
-        }
+        if (Either.isRight(workNow)) yield* refuseWorkFolderInside(tree.markers, paths.work)
         if (Either.isLeft(workNow)) {
           yield* folder.ensureDir(paths.work)
         }
