@@ -31,7 +31,7 @@ import { SOURCES_AREA } from "../domain/Plan.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
 import { FileStore } from "../services/FileStore.js"
 import { Journal } from "../services/Journal.js"
-import { MAX_LISTED_SOURCES, Sources } from "../services/Sources.js"
+import { MAX_LISTED_SOURCES, type SkippedSource, Sources } from "../services/Sources.js"
 
 export const PLAN_URI = "dossier://plan"
 export const SOURCES_PREFIX = "dossier://sources/"
@@ -158,13 +158,6 @@ const bytesOf = <R>(
     )
   )
 
-/** What the list left out, as `source follow` names what it did not search (`skipped`). */
-export interface SkippedPart {
-  readonly path: string
-  readonly error: string
-  readonly message: string
-}
-
 export interface ResourceHandlers {
   /** Every resource there is now: what a read serves. */
   readonly list: Effect.Effect<ReadonlyArray<Resource>>
@@ -173,7 +166,7 @@ export interface ResourceHandlers {
    * retained files than are listed (`MAX_LISTED_SOURCES`), so a cut list never passes for whole.
    */
   readonly listing: Effect.Effect<
-    { readonly resources: ReadonlyArray<Resource>; readonly skipped: ReadonlyArray<SkippedPart> }
+    { readonly resources: ReadonlyArray<Resource>; readonly skipped: ReadonlyArray<SkippedSource> }
   >
   /**
    * The URIs `list` looks at before it holds each file to the read's checks (a superset of its
