@@ -7,35 +7,12 @@
 // Over 400 lines: every output of the build, each beside the esbuild plugins it needs.
 import { build } from "esbuild"
 import { spawnSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { isDeepStrictEqual } from "node:util"
-
-/**
- * effect/Utils decides at load whether V8 keeps the `effect_internal_function` frame in a stack
- * trace by formatting one: `new Error().stack`. Formatting a stack trace makes V8 compute the line
- * ends of the whole script it comes from (the 1.6 MB bundle: ~19 million instructions, about an
- * eighth of `--version`'s cost over `node -e 0`). On V8 the answer is always yes (the frame is
- * named by its property key, which minifying keeps), so the CLI's bundle gets the answer as a
- * constant. The build stops when the expression is not found (an effect upgrade changed it).
- */
-const effectStackProbe = {
-  name: "effect-stack-probe",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/](esm|cjs)[\\/]Utils\.js$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8")
-      const probe =
-        /standard\.effect_internal_function\(\(\) => new Error\(\)\.stack\)\?\.includes\("effect_internal_function"\) === true/
-      if (!probe.test(text)) {
-        throw new Error(`${args.path}: effect's stack probe changed; see effectStackProbe in scripts/build.mjs`)
-      }
-      return { contents: text.replace(probe, "true"), loader: "js" }
-    })
-  }
-}
+import { cliBundle, cliLoader } from "./cli-bundle.mjs"
 
 /**
  * src/domain/HtmlText.ts requires htmlparser2 at first use, from node_modules, so that the library
@@ -81,87 +58,6 @@ const pgCloudflareProbe = {
         throw new Error(`${args.path}: pg's Cloudflare probe changed; see pgCloudflareProbe in scripts/build.mjs`)
       }
       return { contents: text.replace(probe, "if (false) {"), loader: "js" }
-    })
-  }
-}
-
-/**
- * effect's Schema classes (`Schema.TaggedError`, `Schema.Class`, …) build six schemas of their
- * fields when the class is defined (its type side, constructor, encoded side, surrogates) and a
- * TaggedError also its whole schema (its fields' struct extended by `_tag`): ~1 million
- * instructions per class, and the domain defines ~80 errors, all at load, though a command meets
- * one of them at most. In the CLI's bundle each of these is built on first use (when the class is
- * first constructed, decoded with, or asked for its `ast`) and kept: the same values, computed from
- * the same immutable inputs, later. Measured by instruction count on importing every domain error:
- * 114 million over `effect/Schema` alone before, 34 million after. The build stops when the code
- * it rewrites is not found (an effect upgrade changed it); the library keeps effect external and is
- * not rewritten.
- */
-const LAZY_CLASS_VALUES = [
-  "typeSchema_",
-  "declarationSurrogate",
-  "typeSide",
-  "constructorSchema",
-  "encodedSide",
-  "transformationSurrogate"
-]
-const effectLazyClasses = {
-  name: "effect-lazy-classes",
-  setup(b) {
-    b.onLoad({ filter: /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/ }, (args) => {
-      const changed = (what) =>
-        new Error(`${args.path}: effect's ${what} changed; see effectLazyClasses in scripts/build.mjs`)
-      const replaceOnce = (text, from, to) => {
-        const i = text.indexOf(from)
-        if (i === -1 || text.indexOf(from, i + 1) !== -1) throw changed(JSON.stringify(from))
-        return text.slice(0, i) + to + text.slice(i + from.length)
-      }
-      /** The text of the top-level function starting at `head`, and a rewrite of it. */
-      const rewrite = (text, head, f) => {
-        const start = text.indexOf(head)
-        const end = text.indexOf("\n};\n", start)
-        if (start === -1 || end === -1) throw changed(head)
-        return text.slice(0, start) + f(text.slice(start, end)) + text.slice(end)
-      }
-      let text = readFileSync(args.path, "utf8")
-      text = rewrite(text, "export const TaggedError = identifier => (tag, fieldsOr, annotations) => {", (body) => {
-        body = replaceOnce(
-          body,
-          "const schema = getSchemaFromFieldsOr(fieldsOr);",
-          "const schema$f = () => getSchemaFromFieldsOr(fieldsOr);"
-        )
-        return replaceOnce(
-          body,
-          "schema: extend(schema, Struct(newFields)),",
-          "schema: new LazyClassSchema(() => extend(schema$f(), Struct(newFields))),"
-        )
-      })
-      text = rewrite(text, "const makeClass = ({", (body) => {
-        body = replaceOnce(
-          body,
-          "  kind,\n  schema\n}) => {\n",
-          "  kind,\n  schema: schema$in\n}) => {\n  let schema$v;\n  const schema = () => schema$v ??= schema$in instanceof LazyClassSchema ? schema$in.f() : schema$in;\n"
-        )
-        const declStart = body.indexOf("  const typeSchema_ = typeSchema(schema);")
-        const declEnd = body.indexOf("  const fallbackInstanceOf")
-        if (declStart === -1 || declEnd < declStart) throw changed("makeClass")
-        let decls = body.slice(declStart, declEnd)
-        let rest = body.slice(declEnd)
-        for (const n of LAZY_CLASS_VALUES) {
-          const declaration = new RegExp(`const ${n} = ([\\s\\S]*?);\\n(?=  const |$)`)
-          if (!declaration.test(decls)) throw changed(`makeClass's ${n}`)
-          decls = decls.replace(declaration, (_, expr) => `let ${n}$v;\n  const ${n} = () => ${n}$v ??= ${expr};\n`)
-        }
-        // Every use (not a property key, not a member) becomes a call of the memoized thunk.
-        for (const n of [...LAZY_CLASS_VALUES, "schema"]) {
-          decls = decls.replace(new RegExp(`(?<![\\w$.])${n}(?=[.)])`, "g"), `${n}()`)
-          rest = rest.replace(new RegExp(`(?<![\\w$.])${n}(?![\\w$:(])`, "g"), `${n}()`)
-        }
-        return `class LazyClassSchema {\n  constructor(f) {\n    this.f = f;\n  }\n}\n${
-          body.slice(0, declStart)
-        }${decls}${rest}`
-      })
-      return { contents: text, loader: "js" }
     })
   }
 }
@@ -280,54 +176,20 @@ async function bundles() {
     const { group, bound } = groupOf(name)
     const spec = BUNDLES[group]
     const file = `dist/${bundleFile(name)}`
-    const r = await build({
-      entryPoints: ["src/cli/main.ts"],
-      plugins: [
-        effectStackProbe,
-        effectLazyClasses,
-        pgCloudflareProbe,
-        htmlparserBundled,
-        cutOff(name, spec, bound),
-        schemaAnswers
-      ],
-      write: false,
-      metafile: true,
-      bundle: true,
-      format: "cjs",
-      platform: "node",
-      target: "node20",
-      minify: true,
-      legalComments: "none",
-      // better-sqlite3's JavaScript is bundled too (src/layers/LockLive.ts names its native addon by path).
-      // `import.meta.url` of the sources (the hash worker's and better-sqlite3's location) is the bundle's own URL.
-      define: { "import.meta.url": "__dossierMetaUrl" },
-      banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-      // node-postgres (the store, src/layers/postgres) requires its optional native binding only
-      // when asked for it (`pg.native`), which dossier never does.
-      external: ["pg-native"],
-      logLevel: "warning"
-    })
-    // The file holds the bundle inside CommonJS's own function wrapper, which the loader compiles
-    // as it is read (building the wrapped text at run time copied the bundle on every start); a
-    // leading `#!` line would not parse there. The loader reads it as latin1, so it must be ASCII
-    // (esbuild's default charset escapes the rest).
-    const bundled = Buffer.from(r.outputFiles[0].contents).toString("latin1")
-    if (/[^\x00-\x7f]/.test(bundled)) throw new Error(`${file} is not ASCII`)
-    const core = `(function (exports, require, module, __filename, __dirname) {${
-      bundled.startsWith("#!") ? bundled.slice(bundled.indexOf("\n") + 1) : bundled
-    }\n})`
+    // Written as a CLI bundle (scripts/cli-bundle.mjs): what the loader compiles, and its SHA-256.
+    const { core, sha256, metafile } = await cliBundle(
+      { entryPoints: ["src/cli/main.ts"] },
+      [pgCloudflareProbe, htmlparserBundled, cutOff(name, spec, bound), schemaAnswers],
+      file
+    )
     writeFileSync(file, core, "latin1")
     // The code cache: written by the loader when a run ends without one (a fresh build has none).
     rmSync(`${file}.cache`, { force: true })
     // The loader checks that a code cache was made for this very bundle.
-    sha256s[name] = createHash("sha256").update(core, "latin1").digest("hex")
+    sha256s[name] = sha256
     // What each bundle holds, for the tests (test/cli/bundles.test.ts): its sources, and the lazy
     // imports it cut off.
-    const inputs = Object.keys(r.metafile.inputs)
-    // effectLazyClasses rewrites effect's ES module build only.
-    if (inputs.some((p) => /[\\/]effect[\\/]dist[\\/]cjs[\\/]Schema\.js$/.test(p))) {
-      throw new Error(`${file}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
-    }
+    const inputs = Object.keys(metafile.inputs)
     manifest[name] = {
       file: bundleFile(name),
       bytes: core.length,
@@ -336,20 +198,7 @@ async function bundles() {
     }
   }
   writeFileSync("dist/bundles.json", `${JSON.stringify(manifest, null, 1)}\n`)
-  await build({
-    entryPoints: { dossier: "src/cli/bin.ts" },
-    // A CommonJS entry: Node starts an ES module entry through its ES module loader, ~10 ms more.
-    define: { __DOSSIER_BUNDLE_SHA256__: JSON.stringify(sha256s), "import.meta.url": "__dossierMetaUrl" },
-    banner: { js: "var __dossierMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
-    outdir: "dist",
-    outExtension: { ".js": ".cjs" },
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    minify: true,
-    logLevel: "warning"
-  })
+  await cliLoader("src/cli/bin.ts", "dist/dossier.cjs", sha256s)
   chmodSync("dist/dossier.cjs", 0o755)
   writeFileSync(
     "dist/dossier.mjs",

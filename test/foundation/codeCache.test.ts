@@ -1,9 +1,9 @@
 /**
- * The `dossier` loader (src/cli/bin.ts) and its code caches: a copy of the built CLI answers the
- * same whether the cache of the bundle it runs (`next`: the monitor's) is valid, missing, damaged
- * (bits flipped, which V8 notices only with the checksum the loader turns on), made for another
- * bundle or turned off; a missing or unusable cache is written again at exit, and a turned-off
- * one is left alone.
+ * The `dossier` loader (src/cli/bin.ts, src/cli/CodeCache.ts) and its code caches: a copy of the
+ * built CLI answers the same whether the cache of the bundle it runs (`next`: the monitor's) is
+ * valid, missing, damaged (bits flipped, which V8 notices only with the checksum the loader turns
+ * on), made for another bundle or turned off; a missing or unusable cache is written again at
+ * exit, and a turned-off one is left alone.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
