@@ -4,13 +4,35 @@
  * event, one subscription, one grant), so the figures are the start and not the work. Each
  * command and the baseline run one after the other in turn (`timeSyncAlternating`), so a change
  * of load on the machine moves both.
+ *
+ * The floor: two programs built here (scripts/build-floor.mjs, from bench/floor/) as the CLI's
+ * bundles are built and started through the same loader and code cache (src/cli/CodeCache.ts),
+ * the cache written by a first run as the build writes the CLI's: Effect's runtime alone, and the
+ * runtime with one Schema decode of a small struct read from a JSON file. Each floor is a row of
+ * its own against `node -e 0`, and the second runs in every command's alternating runs too, so
+ * that each row shows the command's ratio to `node -e 0` and to the floor: how much of a start is
+ * what any Effect program that checks its input pays, and how much is dossier's own.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { CLI, exec, record, tempDir, timeSyncAlternating, writeJson } from "./support.js"
 
+/** Build the floor programs into `dir` and run each once (its code cache written); answers how to run each. */
+export const buildFloor = (dir: string) => {
+  exec(process.execPath, [path.resolve("scripts/build-floor.mjs"), dir])
+  const loader = path.join(dir, "floor.cjs")
+  const input = writeJson(dir, "floor-input.json", { a: "floor" })
+  const runtime = () => exec(process.execPath, [loader, "runtime"])
+  const schema = () => exec(process.execPath, [loader, "schema", path.join(dir, input)])
+  runtime()
+  schema()
+  return { runtime, schema }
+}
+
 export const benchStartup = async (): Promise<void> => {
   const dir = tempDir("dossier-bench-startup-")
+  const floorDir = tempDir("dossier-bench-floor-")
+  const floor = buildFloor(floorDir)
   const cli = (args: ReadonlyArray<string>) => exec(process.execPath, [CLI, ...args])
   const at = ["--workdir", dir, "--json"]
   cli([
@@ -81,10 +103,26 @@ export const benchStartup = async (): Promise<void> => {
     ["--help"]
   ]
   const node = () => exec(process.execPath, ["-e", "0"])
+  const floors = [
+    ["floor: Effect runtime", floor.runtime],
+    ["floor: Effect runtime + one Schema decode", floor.schema]
+  ] as const
+  for (const [name, run] of floors) {
+    const [baseline, ms] = timeSyncAlternating(15, [node, run] as const, 2)
+    record({ name, ms, baseline: "node -e 0", baselineMs: baseline })
+  }
   for (const args of commands) {
-    const [baseline, ms] = timeSyncAlternating(15, [node, () => cli(args)] as const, 2)
+    const [baseline, floorMs, ms] = timeSyncAlternating(15, [node, floor.schema, () => cli(args)] as const, 2)
     const shown = args.filter((a) => a !== dir && a !== "--workdir")
-    record({ name: `cold start: ${shown.join(" ")}`, ms, baseline: "node -e 0", baselineMs: baseline, target: 1.5 })
+    record({
+      name: `cold start: ${shown.join(" ")}`,
+      ms,
+      baseline: "node -e 0",
+      baselineMs: baseline,
+      target: 1.5,
+      floor: { name: "floor (runtime + Schema)", ms: floorMs }
+    })
   }
   fs.rmSync(dir, { recursive: true, force: true })
+  fs.rmSync(floorDir, { recursive: true, force: true })
 }

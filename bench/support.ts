@@ -97,6 +97,8 @@ export interface Row {
   readonly baselineMs: number
   readonly target?: number
   readonly note?: string
+  /** The floor measured in the same alternating runs (bench/startup.ts): what any Effect program pays. */
+  readonly floor?: { readonly name: string; readonly ms: number }
 }
 
 export const rows: Array<Row> = []
@@ -108,6 +110,16 @@ export const rows: Array<Row> = []
 const ratioText = (ratio: number, target: number | undefined): string =>
   target !== undefined && ratio.toFixed(2) === target.toFixed(2) ? ratio.toFixed(3) : ratio.toFixed(2)
 
+/** A row's floor, as printed: the floor's own ratio to the baseline, and the row's to the floor. */
+const floorText = (row: Row): string =>
+  row.floor === undefined
+    ? ""
+    : `; ${row.floor.name} ${row.floor.ms.toFixed(1)} ms = ${
+      (row.floor.ms / row.baselineMs).toFixed(2)
+    }x ${row.baseline}, ${(row.ms / row.floor.ms).toFixed(2)}x the floor (${
+      (row.ms - row.floor.ms).toFixed(1)
+    } ms above it)`
+
 export const record = (row: Row) => {
   rows.push(row)
   const ratio = row.ms / row.baselineMs
@@ -117,19 +129,26 @@ export const record = (row: Row) => {
   console.log(
     `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${
       ratioText(ratio, row.target)
-    }x${target}${row.note ? ` — ${row.note}` : ""}`
+    }x${target}${floorText(row)}${row.note ? ` — ${row.note}` : ""}`
   )
 }
 
+/** The table of every row; with two columns more (the floor's ms, the row's ratio to it) when a row has a floor. */
 export const printTable = () => {
-  console.log("\n| benchmark | median ms | baseline | baseline ms | ratio | target |")
-  console.log("| --- | ---: | --- | ---: | ---: | ---: |")
+  const floors = rows.some((r) => r.floor !== undefined)
+  console.log(
+    `\n| benchmark | median ms | baseline | baseline ms | ratio | target |${floors ? " floor ms | × floor |" : ""}`
+  )
+  console.log(`| --- | ---: | --- | ---: | ---: | ---: |${floors ? " ---: | ---: |" : ""}`)
   for (const r of rows) {
     const ratio = r.ms / r.baselineMs
+    const floor = !floors ? "" : r.floor === undefined
+      ? "  |  |"
+      : ` ${r.floor.ms.toFixed(1)} | ${(r.ms / r.floor.ms).toFixed(2)}x |`
     console.log(
       `| ${r.name} | ${r.ms.toFixed(1)} | ${r.baseline} | ${r.baselineMs.toFixed(1)} | ${
         ratioText(ratio, r.target)
-      }x | ${r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`} |`
+      }x | ${r.target === undefined ? "" : `<= ${r.target}x ${ratio <= r.target ? "met" : "MISSED"}`} |${floor}`
     )
   }
 }
