@@ -5,17 +5,20 @@
 // first run of each program writes its own, as the build's first run of each command does.
 import { writeFileSync } from "node:fs"
 import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { cliBundle, cliLoader } from "./cli-bundle.mjs"
 
 const FLOOR_PROGRAMS = ["runtime", "schema"]
 
+// The repository's folder: the script may be started from anywhere.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const out = process.argv[2]
 if (out === undefined) throw new Error("usage: node scripts/build-floor.mjs <folder>")
 const sha256s = {}
 for (const program of FLOOR_PROGRAMS) {
   const file = path.join(out, `floor-${program}.cjs`)
-  const { core, sha256 } = await cliBundle({ entryPoints: [`bench/floor/${program}.ts`] }, [], file)
+  const { core, sha256 } = await cliBundle({ entryPoints: [path.join(root, "bench/floor", `${program}.ts`)] }, [], file)
   writeFileSync(file, core, "latin1")
   sha256s[program] = sha256
 }
-await cliLoader("bench/floor/loader.ts", path.join(out, "floor.cjs"), sha256s)
+await cliLoader(path.join(root, "bench/floor/loader.ts"), path.join(out, "floor.cjs"), sha256s)

@@ -51,6 +51,18 @@ describe("bench/startup: the floor of an Effect program", () => {
     }
   })
 
+  it("builds from any working folder (the programs are found from the script's own place)", () => {
+    const out = fs.mkdtempSync(path.join(dir, "elsewhere-"))
+    const r = spawnSync(process.execPath, [path.resolve("scripts/build-floor.mjs"), out], {
+      cwd: out,
+      encoding: "utf8"
+    })
+    expect(r.status, r.stderr).toBe(0)
+    expect(fs.readdirSync(out).sort()).toStrictEqual(["floor-runtime.cjs", "floor-schema.cjs", "floor.cjs"])
+    const answer = spawnSync(process.execPath, [path.join(out, "floor.cjs"), "runtime"], { encoding: "utf8" })
+    expect(JSON.parse(answer.stdout)).toStrictEqual({ ok: true, data: 2 })
+  })
+
   it("refuses a program it does not know", () => {
     const r = run(["nothing"])
     expect(r.status).not.toBe(0)
