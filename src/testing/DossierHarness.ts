@@ -2,12 +2,13 @@
  * The model-based harness: random sequences of dossier commands, valid and invalid, run on the
  * services of one layer (in memory, over a folder, or a custom store) and on a pure model of
  * what a user can observe, in lockstep (fast-check `fc.commands` + `fc.asyncModelRun`). After
- * every command the layer's answer must equal the model's (the result, or the error's tag) and,
- * whole, the reference layer's (`DossierMemory` by default: a success's every field, a refusal's
+ * every command the layer's answer must equal the model's (the result, or the error's tag with
+ * the fields the model predicts of it) and, whole, the reference layer's (`DossierMemory` by default: a success's every field, a refusal's
  * envelope with its message, hint and fields); every stored record must decode, and the
  * invariants must hold: plan revisions only grow, each journal event is stored once, one monitor
  * run per due window, retained bytes never change. At the end of the sequence what a user reads
- * back (plan, journals, monitor) must be the reference layer's, whole. A failure
+ * back (plan, journals, monitor) must be what the model predicts from the sequence alone (on
+ * every layer, the reference included) and the reference layer's, whole. A failure
  * shrinks to the shortest sequence of commands that shows it (docs/testing.md):
  *
  *   await DossierHarness.assert(() => ({ layer: dossierOver(myBase) }), { seed: 42, numRuns: 50 })
@@ -67,8 +68,9 @@ export interface AdapterUnderTest {
    */
   readonly afterCommand?: () => Promise<void>
   /**
-   * False when retained bytes live in a store, not in the files an editor reaches: the harness
-   * then makes no edits behind the services' back (a local copy edited is the view's concern).
+   * False: the harness makes no edits behind the services' back (a layer whose retained files no
+   * editor reaches). A shared store's layer gives `edit` over this host's view instead: a bound
+   * folder answers an edited view as a plain folder answers an edited file.
    */
   readonly edits?: boolean
 }
@@ -80,6 +82,7 @@ interface StoredEvent {
   readonly id: string
   /** Canonical content (sorted keys): equal content ⇔ equal text. */
   readonly text: string
+  readonly spec: EventSpec
 }
 
 interface StudyModel {
@@ -98,18 +101,25 @@ interface Capture {
 interface PlanModel {
   revision: number
   goal: string
-  readonly stepIds: Set<string>
+  /** The model's time of the last change (a start, a checkpoint, a goal replaced). */
+  updatedAt: number
+  /** Completed steps by id, each with the time it was first completed (kept once, in order). */
+  readonly stepIds: Map<string, number>
   /** Registered sources: path → the digest registered. */
   readonly sources: Map<string, string>
+  /** Goals replaced, in order, with the time each was replaced. */
+  readonly previousGoals: Array<{ readonly goal: string; readonly replacedAt: string }>
 }
 
 interface SubscriptionModel {
   readonly id: string
+  /** The model's time it was created (lists are in creation order, then by id). */
+  readonly createdAt: number
   readonly anchor: string
   /** Start of window 0 of its daily grid (ms). */
   readonly first: number
-  /** Windows (their start, ms) a run was created for, with that run's id. */
-  readonly runs: Map<number, string>
+  /** Windows (their start, ms) a run was created for, with that run's id and the model's time it was created. */
+  readonly runs: Map<number, { readonly id: string; readonly createdAt: number }>
   /** The active run (planned, not finished), if any. */
   active: { readonly runId: string; readonly window: number; revision: number } | null
   /** Start of the next due window (ms). */
@@ -162,8 +172,12 @@ const canonical = (v: unknown): string =>
 // ---------------------------------------------------------------------------------------------
 // Running a command on the services and comparing
 
-/** What a command answered: a projection of its value, or the error's tag. */
-export type Outcome = { readonly ok: unknown } | { readonly error: string }
+/**
+ * What a command answered: a projection of its value, or the error's tag with the fields of it
+ * that the model predicts (a `StaleRevision`'s `expected` and `actual`, an `EditedRetainedFile`'s
+ * `path` and digests, …; the layer's answer is read with the fields the model names).
+ */
+export type Outcome = { readonly ok: unknown } | { readonly error: string; readonly [field: string]: unknown }
 
 /** The first command where the layer and the model disagreed, or an invariant broke. */
 export class HarnessMismatch extends Error {
@@ -223,7 +237,7 @@ const outcomeOf = async <A>(
       throw new HarnessMismatch(command, expected, actual, "the reference layer's answer")
     }
   }
-  return Either.isLeft(r) ? { error: r.left._tag } : { ok: view(r.right) }
+  return Either.isLeft(r) ? { ...(json(r.left) as object), error: r.left._tag } : { ok: view(r.right) }
 }
 
 const tally = new Map<string, number>()
@@ -234,14 +248,20 @@ const tally = new Map<string, number>()
  */
 export const coverage = (): ReadonlyMap<string, number> => new Map([...tally].sort(([a], [b]) => (a < b ? -1 : 1)))
 
-const same = (command: string, expected: Outcome, actual: Outcome) => {
-  const key = `${command.slice(0, command.indexOf("("))} → ${"ok" in actual ? "ok" : actual.error}`
-  tally.set(key, (tally.get(key) ?? 0) + 1)
+const count = (key: string) => tally.set(key, (tally.get(key) ?? 0) + 1)
+
+const same = (command: string, expected: Outcome, answered: Outcome) => {
+  count(`${command.slice(0, command.indexOf("("))} → ${"ok" in answered ? "ok" : answered.error}`)
+  // A refusal is read with the fields the model predicts for it (the tag alone when none).
+  const actual = "ok" in expected || "ok" in answered
+    ? answered
+    : Object.fromEntries(Object.keys(expected).map((k) => [k, answered[k]])) as Outcome
   if (!isDeepStrictEqual(expected, actual)) throw new HarnessMismatch(command, expected, actual)
 }
 
 const ok = (v: unknown): Outcome => ({ ok: v })
-const err = (tag: string): Outcome => ({ error: tag })
+/** A refusal: its tag, and the fields the model predicts of it. */
+const err = (tag: string, fields: Record<string, unknown> = {}): Outcome => ({ error: tag, ...fields })
 
 // ---------------------------------------------------------------------------------------------
 // Invariants, checked after every command
@@ -288,6 +308,139 @@ const compareViews = async (m: Model, real: Real): Promise<void> => {
       throw new HarnessMismatch("after the sequence", expected[i], actual[i], `${what}: the reference layer's answer`)
     }
   })
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** The plan as `plan inspect` shows it, in the fields the model predicts. */
+const planView = (m: Model): unknown => {
+  const plan = m.plan
+  if (plan === null) return { state: "none" }
+  // A registered source whose file now holds other bytes (edited by hand) is a finding.
+  const findings = [...plan.sources].flatMap(([path, registered]) => {
+    const capture = [...m.captures.values()].find((c) => c.sourcePath === path)
+    const current = m.edited.get(path) ?? capture?.sourceSha
+    return current === registered ? [] : [{ kind: "source-changed", path, expected: registered, actual: current }]
+  })
+  return {
+    state: "active",
+    revision: plan.revision,
+    goal: plan.goal,
+    updatedAt: iso(plan.updatedAt),
+    completedSteps: [...plan.stepIds].map(([id, at]) => ({ id, summary: `did ${id}`, at: iso(at) })),
+    sources: [...plan.sources].map(([path, sha256]) => ({ path, sha256 })),
+    previousGoals: plan.previousGoals,
+    verification: { state: findings.length === 0 ? "current" : "needs-attention", findings }
+  }
+}
+
+/** A study as `journal inspect` shows it, in the fields the model predicts. */
+const studyView = (s: StudyModel): unknown => {
+  const events = s.events
+  const candidates = new Map<string, { id: string; title: string; createdBy: string; lastEvaluation: unknown }>()
+  let checkpoint: unknown = null
+  for (const { id, spec } of events) {
+    if (spec.type === "candidate_created") {
+      candidates.set(spec.candidate, { id: spec.candidate, title: spec.title, createdBy: id, lastEvaluation: null })
+    } else if (spec.type === "evaluation_recorded") {
+      candidates.get(spec.candidate)!.lastEvaluation = { decision: spec.decision, eventId: id }
+    } else checkpoint = { summary: spec.summary, eventId: id }
+  }
+  const last = events.at(-1)
+  return {
+    events: events.length,
+    head: last === undefined ? null : { seq: events.length, id: last.id },
+    candidates: [...candidates.values()].map((c) => ({
+      ...c,
+      status: c.lastEvaluation === null
+        ? "created"
+        : (c.lastEvaluation as { decision: string }).decision === "accept"
+        ? "accepted"
+        : "rejected"
+    })),
+    checkpoint
+  }
+}
+
+/** The monitor as `monitor list` and `monitor due` show it at the model's time, in the fields the model predicts. */
+const monitorView = (m: Model): unknown => {
+  const byCreation = (a: { createdAt: number; id: string }, b: { createdAt: number; id: string }) =>
+    a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  const subs = [...m.subscriptions.values()].sort(byCreation)
+  return {
+    subscriptions: subs.map((s) => ({ id: s.id, activeRunId: s.active?.runId ?? null })),
+    runs: subs.flatMap((s) =>
+      [...s.runs].map(([window, { createdAt, id }]) => ({
+        createdAt,
+        id,
+        subscriptionId: s.id,
+        status: s.active?.runId === id ? "planned" : "cancelled",
+        windowStart: iso(window)
+      }))
+    ).sort(byCreation).map(({ createdAt: _, ...run }) => run),
+    due: subs.filter((s) => s.active === null && m.now >= s.nextDue).map((s) => s.id)
+  }
+}
+
+type Inspected = {
+  readonly [k: string]: unknown
+}
+
+/** Pick the fields the model predicts from what a layer answered (arrays element by element). */
+const pick = (want: unknown, got: unknown): unknown => {
+  if (Array.isArray(want)) return Array.isArray(got) ? got.map((g, i) => pick(want[i] ?? want[0], g)) : got
+  if (typeof want !== "object" || want === null || typeof got !== "object" || got === null) return got
+  return Object.fromEntries(Object.keys(want).map((k) => [k, pick((want as Inspected)[k], (got as Inspected)[k])]))
+}
+
+/**
+ * What a user reads back at the end of the sequence, as the model predicts it from the sequence
+ * alone: the plan (revision, goal, steps, sources, replaced goals, the findings of edited sources),
+ * each study (events, head, candidates and their last decision, the last checkpoint), the
+ * monitor's subscriptions and runs, and which subscriptions are due. Checked on every layer, the
+ * reference included, so that a slip every layer shares is caught too.
+ */
+const predictViews = async (m: Model, real: Real): Promise<void> => {
+  const read = Effect.all({
+    plan: Effect.flatMap(Plan, (p) => p.inspect),
+    studies: Effect.flatMap(Journal, (j) => j.studies),
+    journals: Effect.forEach(STUDIES, (study) => Effect.either(Effect.flatMap(Journal, (j) => j.inspect(study)))),
+    list: Effect.flatMap(Monitor, (s) => s.list),
+    due: Effect.flatMap(Monitor, (s) => s.due({ now: new Date(m.now) }))
+  })
+  const got = json(await real.read(read)) as {
+    plan: unknown
+    studies: ReadonlyArray<{ study: string; head: unknown }>
+    journals: ReadonlyArray<{ _tag: "Left" | "Right"; right?: unknown; left?: { _tag: string } }>
+    list: { subscriptions: ReadonlyArray<Inspected>; runs: ReadonlyArray<Inspected> }
+    due: { subscriptions: ReadonlyArray<{ id: string; due: boolean }> }
+  }
+  const expect = (what: string, want: unknown, actual: unknown) => {
+    const projected = pick(want, actual)
+    if (!isDeepStrictEqual(projected, want)) throw new HarnessMismatch("after the sequence", want, projected, what)
+  }
+  const plan = planView(m) as { state: string; verification?: { state: string } }
+  count(`plan inspect → ${plan.verification?.state ?? plan.state}`)
+  expect("plan inspect", plan, got.plan)
+  const studies = [...m.studies].filter(([, s]) => s.events.length > 0).map(([study]) => study).sort()
+  expect(
+    "journal studies",
+    studies.map((study) => ({ study, head: (studyView(m.studies.get(study)!) as { head: unknown }).head })),
+    got.studies
+  )
+  STUDIES.forEach((study, i) => {
+    const r = got.journals[i]!
+    // A study no append has reached is not there.
+    const s = m.studies.get(study)
+    expect(
+      `journal inspect ${study}`,
+      s === undefined ? "StudyNotFound" : studyView(s),
+      r._tag === "Right" ? r.right : r.left?._tag
+    )
+  })
+  const monitor = monitorView(m) as { subscriptions: unknown; runs: unknown; due: unknown }
+  expect("monitor list", { subscriptions: monitor.subscriptions, runs: monitor.runs }, got.list)
+  expect("monitor due", monitor.due, got.due.subscriptions.filter((s) => s.due).map((s) => s.id))
 }
 
 const checkInvariants = async (m: Model, real: Real, command: string): Promise<void> => {
@@ -442,17 +595,30 @@ class PlanStart extends Base {
       // A revision goes only with replacing the goal: alone it is refused, never ignored.
       if (!this.replace && expected !== undefined && expected !== null) return err("InvalidInput")
       // Replacing the goal of a revision that does not exist: there is no plan (revision 0).
-      if (plan === null && expected !== undefined && expected !== null) return err("StaleRevision")
+      if (plan === null && expected !== undefined && expected !== null) {
+        return err("StaleRevision", { expected, actual: 0 })
+      }
       if (plan === null) {
-        m.plan = { revision: 1, goal: this.goal, stepIds: new Set(), sources: new Map() }
+        m.plan = {
+          revision: 1,
+          goal: this.goal,
+          updatedAt: m.now,
+          stepIds: new Map(),
+          sources: new Map(),
+          previousGoals: []
+        }
         return ok({ revision: 1, created: true })
       }
-      if (expected !== undefined && expected !== plan.revision) return err("StaleRevision")
+      if (expected !== undefined && expected !== plan.revision) {
+        return err("StaleRevision", { expected, actual: plan.revision })
+      }
       if (plan.goal === this.goal) return ok({ revision: plan.revision, created: false })
-      if (!this.replace) return err("GoalConflict")
+      if (!this.replace) return err("GoalConflict", { current: plan.goal })
       if (expected === undefined) return err("InvalidInput")
       plan.revision++
+      plan.previousGoals.push({ goal: plan.goal, replacedAt: new Date(m.now).toISOString() })
       plan.goal = this.goal
+      plan.updatedAt = m.now
       return ok({ revision: plan.revision, created: false, replaced: true })
     })()
     same(this.toString(), want, actual)
@@ -495,17 +661,20 @@ class PlanCheckpoint extends Base {
     const want = ((): Outcome => {
       const plan = m.plan
       if (plan === null) return err("NoPlan")
-      if (expected !== plan.revision) return err("StaleRevision")
+      if (expected !== plan.revision) return err("StaleRevision", { expected, actual: plan.revision })
       if (sourcePath !== undefined) {
-        if (capture === undefined) return err("FileNotFound")
+        if (capture === undefined) return err("FileNotFound", { path: sourcePath })
         // An edited file is registered, or checked, with the digest of the bytes it now holds.
         const current = m.edited.get(sourcePath) ?? capture.sourceSha
         const registered = plan.sources.get(sourcePath)
-        if (registered !== undefined && registered !== current) return err("EditedRetainedFile")
+        if (registered !== undefined && registered !== current) {
+          return err("EditedRetainedFile", { path: sourcePath, expected: registered, actual: current })
+        }
         plan.sources.set(sourcePath, current)
       }
-      if (this.stepId !== null) plan.stepIds.add(this.stepId)
+      if (this.stepId !== null && !plan.stepIds.has(this.stepId)) plan.stepIds.set(this.stepId, m.now)
       plan.revision++
+      plan.updatedAt = m.now
       return ok({ revision: plan.revision })
     })()
     same(this.toString(), want, actual)
@@ -565,7 +734,8 @@ class JournalAppend extends Base {
     )
     const want = ((): Outcome => {
       const ids = this.events.map((e) => e.id)
-      if (new Set(ids).size !== ids.length) return err("DuplicateEventId")
+      const twice = ids.find((id, i) => ids.indexOf(id) !== i)
+      if (twice !== undefined) return err("DuplicateEventId", { id: twice })
       const s = m.studies.get(this.study) ?? { events: [], candidates: new Set<string>() }
       const appended: Array<StoredEvent> = []
       const skipped: Array<string> = []
@@ -575,15 +745,17 @@ class JournalAppend extends Base {
         const text = canonical(eventOf(spec))
         const stored = s.events.find((e) => e.id === spec.id)
         if (stored !== undefined) {
-          if (stored.text !== text) return err("ConflictingEvent")
+          if (stored.text !== text) return err("ConflictingEvent", { id: spec.id })
           skipped.push(spec.id)
           continue
         }
         if (spec.type === "candidate_created") {
           if (has(spec.candidate)) return err("InvalidInput")
           created.add(spec.candidate)
-        } else if (spec.type === "evaluation_recorded" && !has(spec.candidate)) return err("UnknownCandidate")
-        appended.push({ id: spec.id, text })
+        } else if (spec.type === "evaluation_recorded" && !has(spec.candidate)) {
+          return err("UnknownCandidate", { eventId: spec.id, candidateId: spec.candidate })
+        }
+        appended.push({ id: spec.id, text, spec })
       }
       for (const e of appended) s.events.push(e)
       for (const c of created) s.candidates.add(c)
@@ -656,15 +828,24 @@ class CaptureFile extends Base {
         originalSha: r.original.sha256,
         sourceSha: r.source.sha256
       }
-      same(this.toString(), ok({ reused: false }), ok({ reused: r.reused }))
+      // The original holds the page's bytes, and says so by their digest.
+      same(
+        this.toString(),
+        ok({ reused: false, original: createHash("sha256").update(PAGES[this.page]!).digest("hex") }),
+        ok({ reused: r.reused, original: r.original.sha256 })
+      )
       m.captures.set(this.page, c)
       m.retained.set(c.originalPath, c.originalSha)
       m.retained.set(c.sourcePath, c.sourceSha)
       return
     }
-    // The same bytes again: the same files, kept (not rewritten); refused once a copy was edited.
-    const want = m.edited.has(known.originalPath) || m.edited.has(known.sourcePath)
-      ? err("EditedRetainedFile")
+    // The same bytes again: the same files, kept (not rewritten); refused once a copy was edited,
+    // naming the first edited file of the capture (the original, then the readable copy).
+    const edited = [[known.originalPath, known.originalSha], [known.sourcePath, known.sourceSha]].find(([p]) =>
+      m.edited.has(p!)
+    )
+    const want = edited !== undefined
+      ? err("EditedRetainedFile", { path: edited[0], expected: edited[1], actual: m.edited.get(edited[0]!) })
       : ok({ original: known.originalPath, source: known.sourcePath, reused: true })
     const got = "ok" in actual
       ? ok({
@@ -774,6 +955,7 @@ class Subscribe extends Base {
     }
     m.subscriptions.set(this.id, {
       id: this.id,
+      createdAt: m.now,
       anchor: this.anchor(m),
       first: nextDue,
       runs: new Map(),
@@ -801,7 +983,9 @@ class DueRun extends Base {
       (r) => ({ created: r.created, runId: r.run.id, windowStart: r.run.windowStart })
     )
     const sub = m.subscriptions.get(this.id)
-    if (sub === undefined) return same(this.toString(), err("SubscriptionNotFound"), actual)
+    if (sub === undefined) {
+      return same(this.toString(), err("SubscriptionNotFound", { subscriptionId: this.id }), actual)
+    }
     const latest = latestWindow(sub.first, m.now)
     const latestStart = sub.first + latest * DAY
     if (sub.active !== null) {
@@ -813,14 +997,16 @@ class DueRun extends Base {
           actual
         )
       }
-      return same(this.toString(), err("ActiveRunExists"), actual)
+      return same(this.toString(), err("ActiveRunExists", { runId: sub.active.runId }), actual)
     }
-    if (m.now < sub.nextDue) return same(this.toString(), err("NotDue"), actual)
+    if (m.now < sub.nextDue) {
+      return same(this.toString(), err("NotDue", { nextDueAt: new Date(sub.nextDue).toISOString() }), actual)
+    }
     const want = ok({ created: true, windowStart: new Date(latestStart).toISOString() })
     if (!("ok" in actual)) return same(this.toString(), want, actual)
     const r = actual.ok as { created: boolean; runId: string; windowStart: string }
     same(this.toString(), want, ok({ created: r.created, windowStart: r.windowStart }))
-    sub.runs.set(latestStart, r.runId)
+    sub.runs.set(latestStart, { id: r.runId, createdAt: m.now })
     sub.active = { runId: r.runId, window: latestStart, revision: 1 }
   }
 }
@@ -837,7 +1023,7 @@ class CancelRun extends Base {
   }
   async step(m: Model, real: Real) {
     const sub = m.subscriptions.get(this.id)!
-    const runId = sub.active?.runId ?? [...sub.runs.values()].at(-1)!
+    const runId = sub.active?.runId ?? [...sub.runs.values()].at(-1)!.id
     const revision = sub.active !== null ? sub.active.revision : 2
     const expectedRevision = this.expected === "current" ? revision : revision + 1
     const actual = await outcomeOf(
@@ -850,8 +1036,8 @@ class CancelRun extends Base {
       (r) => ({ status: r.run.status, revision: r.run.revision })
     )
     const want = ((): Outcome => {
-      if (expectedRevision !== revision) return err("StaleRevision")
-      if (sub.active === null) return err("InvalidTransition")
+      if (expectedRevision !== revision) return err("StaleRevision", { expected: expectedRevision, actual: revision })
+      if (sub.active === null) return err("InvalidTransition", { from: "cancelled", to: "cancelled" })
       sub.active = null
       // The next window is the first that starts after the run ended.
       sub.nextDue = Math.max(sub.nextDue, sub.first + (latestWindow(sub.first, m.now) + 1) * DAY)
@@ -897,6 +1083,9 @@ const journalAppend: fc.Arbitrary<Cmd> = fc.tuple(
 /** Every command the harness generates (see the module comment). */
 export const commandArbitraries: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.tuple(fc.constantFrom("g1", "g2"), fc.boolean(), revisionChoice).map(([g, r, e]) => new PlanStart(g, r, e)),
+  // A plain start (most starts above name a revision, and are refused): so that sequences hold a
+  // plan often enough to register sources, edit them and read the findings back.
+  fc.constantFrom("g1", "g2").map((g) => new PlanStart(g, false, "none")),
   fc.tuple(revisionChoice, fc.option(fc.constantFrom("s1", "s2"), { nil: null })).map(([e, s]) =>
     new PlanCheckpoint(e, s, null)
   ),
@@ -912,6 +1101,10 @@ export const commandArbitraries: ReadonlyArray<fc.Arbitrary<Cmd>> = [
   fc.constant(null).map(() => new JournalRetry()),
   page.map((p) => new CaptureFile(p)),
   fc.tuple(page, fc.constantFrom<"original" | "source">("original", "source")).map(([p, w]) => new EditRetained(p, w)),
+  // A capture's readable copy registered at the current revision, and one edited: so that a
+  // source edited after it was registered (a finding, then EditedRetainedFile) is met often.
+  page.map((p) => new PlanCheckpoint("current", null, p)),
+  page.map((p) => new EditRetained(p, "source")),
   fc.constantFrom(1, 7, 25).map((h) => new Tick(h)),
   fc.constantFrom("m1", "m2").map((id) => new Subscribe(id)),
   fc.constantFrom("m1", "m2").map((id) => new Subscribe(id, true)),
@@ -978,6 +1171,7 @@ export const check = async (
     }
     const model = emptyModel()
     await fc.asyncModelRun(() => ({ model, real }), cmds)
+    await predictViews(model, real)
     await compareViews(model, real)
   } finally {
     await runtime.dispose()

@@ -98,6 +98,41 @@ describe("the harness compares whole answers with the reference layer's", () => 
     }))), 120_000)
 })
 
+describe("the model predicts values, so a slip the reference layer shares is caught", () => {
+  // The layer is held to the model alone (no reference): only the model's predictions can tell.
+  const wrong = async (make: () => DossierHarness.AdapterUnderTest, what: RegExp) => {
+    const failure = await DossierHarness.assert(make, { seed: 1, numRuns: 50, reference: null }).then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(String(failure)).toMatch(what)
+  }
+
+  it("a refusal with the model's tag but another revision", () =>
+    wrong(
+      skewed(Plan, (p) => ({
+        ...p,
+        checkpoint: (input, options) =>
+          p.checkpoint(input, options).pipe(
+            Effect.mapError((e) =>
+              e._tag === "StaleRevision" ? new StaleRevision({ expected: e.expected, actual: e.actual + 1 }) : e
+            )
+          )
+      })),
+      /HarnessMismatch: plan\.checkpoint.*: answer: expected \{"error":"StaleRevision","expected":\d+,"actual":\d+\}/
+    ), 120_000)
+
+  it("a plan read back without the finding of a source edited since it was registered", () =>
+    wrong(
+      skewed(Plan, (p) => ({
+        ...p,
+        inspect: Effect.map(p.inspect, (r) =>
+          r.state === "active" ? { ...r, verification: { state: "current" as const, findings: [] } } : r)
+      })),
+      /HarnessMismatch: after the sequence: plan inspect: expected .*"needs-attention"/
+    ), 120_000)
+})
+
 describe("what the harness exercised", () => {
   // Runs after the sequences above (same file, in order): each kind of answer was met at least once.
   it("met the answers it is meant to meet, refusals included", () => {
@@ -112,6 +147,7 @@ describe("what the harness exercised", () => {
         "plan.checkpoint → StaleRevision",
         "plan.checkpoint → NoPlan",
         "plan.checkpoint → FileNotFound",
+        "plan.checkpoint → EditedRetainedFile",
         "journal.append → ok",
         "journal.append → ConflictingEvent",
         "journal.append → UnknownCandidate",
@@ -121,7 +157,10 @@ describe("what the harness exercised", () => {
         "monitor.subscribe → ok",
         "monitor.createDueRun → ok",
         "monitor.createDueRun → NotDue",
-        "monitor.cancelRun → ok"
+        "monitor.cancelRun → ok",
+        // Read back at the end of a sequence: a registered source edited since is a finding.
+        "plan inspect → current",
+        "plan inspect → needs-attention"
       ]
     ) expect(seen.get(key) ?? 0, key).toBeGreaterThan(0)
   })

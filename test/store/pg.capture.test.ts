@@ -5,7 +5,9 @@
  *
  * In a shared dossier the bytes a retained path holds are the store's: the suite's "someone edits
  * a retained file" is, here, the path's row naming other bytes (as an import of a folder whose
- * copy was edited would leave it); the work file is written too, for `readImport`.
+ * copy was edited would leave it); the work file is written too, for `readImport`. A bound
+ * folder's view of a retained file edited by hand refuses a capture of it as a plain folder does
+ * (through the built CLI).
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -37,7 +39,7 @@ import { CaptureStore } from "../../src/services/ports/CaptureStore.js"
 import { Workdir } from "../../src/services/Workdir.js"
 import { CaptureStoreConformance } from "../../src/testing.js"
 import { httpLayer, loopbackForTests, recorder, startServer, type TestServer } from "../ingest/support.js"
-import { tempWorkdir } from "../support/cli.js"
+import { put, runCli, tempWorkdir } from "../support/cli.js"
 import { adminQuery, openTestDatabase, pgAvailable, type TestDatabase } from "../support/postgres.js"
 
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex")
@@ -208,4 +210,34 @@ describe.skipIf(!pgAvailable)("captures on PostgreSQL", () => {
       }),
     60_000
   )
+
+  it("a retained file of the view edited by hand: the capture again is refused as in a plain folder", () => {
+    const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+    const capture = ["ingest", "--file", "saved/page.html", "--origin", "https://example.org/page"]
+    const answers = ["plain", "bound"].map((kind) => {
+      const dir = tempWorkdir(`dossier-capture-${kind}-`)
+      try {
+        const init = kind === "plain"
+          ? cli(dir, ["init"])
+          : cli(dir, ["init", "--store", db.url, "--dossier", `edited-view-${made++}`])
+        expect(init.code, init.stdout + init.stderr).toBe(0)
+        put(dir, "saved/page.html", PAGE)
+        const first = cli(dir, capture)
+        expect(first.code, first.stdout + first.stderr).toBe(0)
+        const original: string = first.json.original.path
+        fs.writeFileSync(path.join(dir, original), "edited by hand\n")
+        const again = cli(dir, capture)
+        // The edit is kept: never overwritten by the capture or its refresh of the view.
+        expect(fs.readFileSync(path.join(dir, original), "utf8")).toBe("edited by hand\n")
+        return { code: again.code, answer: again.json }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true })
+      }
+    })
+    expect(answers[0]).toMatchObject({
+      code: 1,
+      answer: { ok: false, error: { _tag: "EditedRetainedFile", expected: sha(PAGE), actual: sha("edited by hand\n") } }
+    })
+    expect(answers[1]).toEqual(answers[0])
+  }, 60_000)
 })

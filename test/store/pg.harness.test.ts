@@ -6,7 +6,10 @@
  * store's side into the folder's), and the harness reads its invariants there: the answers, the
  * plan, the journals' bytes and the retained files must be the model's, as for the memory and
  * folder layers (test/harness/model.test.ts). Built once per sequence, and afresh for every
- * command (as every CLI call is a new process).
+ * command (as every CLI call is a new process). The harness's hand edits change this host's view
+ * of a retained file (the store keeps the captured bytes): the bound folder must answer what the
+ * reference's edited file answers (a capture again refused, a checkpoint registering the bytes
+ * the file now holds, `plan inspect`'s findings).
  */
 import { describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -45,7 +48,8 @@ describe.skipIf(!pgAvailable)("the model-based harness on PostgreSQL", () => {
       layer: DossierPostgres({ url: db.url, dossier, workdir: dir }),
       freshPerCommand,
       afterCommand: () => pull(dossier, dir),
-      edits: false,
+      // A person editing this host's view of a retained file (the store keeps its bytes).
+      edit: (p, data) => fs.writeFileSync(path.join(dir, p), data),
       dispose: () => fs.rmSync(dir, { recursive: true, force: true })
     }
   }

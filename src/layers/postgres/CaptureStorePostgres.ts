@@ -8,6 +8,12 @@
  *   path, value `{sha256, bytes}`, created once and never updated. A path that already holds
  *   other bytes is `EditedRetainedFile {path, expected: the new bytes' digest, actual: the
  *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`.
+ * - This host's view of a retained path holding other bytes (a file of `research/sources/`
+ *   edited by hand) refuses the capture the same way (`actual`: the local file's digest), as a
+ *   folder's capture over an edited file is refused: the capture's refresh of the view would
+ *   never overwrite it, and answering `reused` would leave the edit unsaid (spec store.md: a
+ *   local file that differs is reported as today). Looked at path by path after the store's
+ *   row, before anything is written.
  * - The capture log: the `pgEventLog` of log `"captures"`, stream `""`, read in position order.
  *   Its records have no stable id, so each one's id is its position (`"1"`, `"2"`, …: the next
  *   positions after the log's last, under the dossier's lock), and its digest the SHA-256 of its
@@ -68,6 +74,13 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
     )
   )
 
+  /** The digest of this host's file at `path` (None: no file there). */
+  const localDigest = (path: string) =>
+    files.hash(path).pipe(
+      Effect.map((d) => Option.some(d.sha256)),
+      Effect.catchTag("FileNotFound", () => Effect.succeed(Option.none<string>()))
+    )
+
   const record: CaptureStoreShape["record"] = (batch, records) =>
     mapErrors(sql.withTransaction(Effect.gen(function*() {
       // Look at every path before anything is written.
@@ -79,6 +92,11 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
           Option.getOrUndefined(Option.map(yield* retained.get(f.path), (r) => r.value.sha256))
         if (held !== undefined && held !== sha256) {
           return yield* new EditedRetainedFile({ path: f.path, expected: sha256, actual: held })
+        }
+        // This host's view of the path, edited by hand: refused as a folder refuses it.
+        const local = yield* localDigest(f.path)
+        if (Option.isSome(local) && local.value !== sha256) {
+          return yield* new EditedRetainedFile({ path: f.path, expected: sha256, actual: local.value })
         }
         planned.push({
           path: f.path,
