@@ -46,7 +46,8 @@
  * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
  * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
- * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once).
+ * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once,
+ * readable/accordions.ts `disclosed` a description's rest hidden until its "Read more" is clicked).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3444,5 +3445,59 @@ describe("a passage a field writes twice in one paragraph", () => {
     const text = copy(page(`${quotes[0]} ${refrain} ${quotes[1]} ${refrain}`))
     expect(text.match(/Read it slowly, by the water/g)).toHaveLength(2)
     expect(text).toContain("Every chapter opens a door")
+  })
+})
+
+describe("readable copy: a description's rest hidden until its \"Read more\" is clicked", () => {
+  const rest =
+    `<p>Each chapter follows one buried stream from its spring to the sea, through the maps, the court records and the memories of the people who lived beside it.</p>`
+  const page = (panel: string, toggle: string) =>
+    `<html><head><title>Buried Rivers (Hardcover) | ExampleBooks</title>${
+      productLd.replace("Steel kettle K1", "Buried Rivers")
+    }</head><body>
+  <header class="site-header"><a href="/">ExampleBooks</a></header>
+  <main><h1>Buried Rivers (Hardcover)</h1>
+    <div class="expander-container">
+      <h3>Description</h3>
+      <div class="section"><p>A history of the streams that cities covered over, and of the people who would bring them back to the light.</p></div>
+      ${panel}
+      ${toggle}
+    </div>
+    <h2>Details</h2>
+    <p>Hardcover, 288 pages, published by Example House in 2026, with maps and photographs throughout the book.</p>
+  </main>
+  <footer><p>Copyright 2026 ExampleBooks, all rights reserved.</p></footer></body></html>`
+  const hidden = `<div class="expander-content" style="display:none">${rest}</div>`
+  const readMore = `<div class="row"><a href="javascript:void(0)" aria-expanded="false">Read more</a></div>`
+
+  it("is shown when a closed toggle that says \"Read more\", naming no panel, follows it", () => {
+    const text = copy(page(hidden, readMore))
+    expect(text).toContain("Each chapter follows one buried stream from its spring to the sea")
+    expect(text).toContain("A history of the streams that cities covered over")
+    expect(text).not.toContain("Read more")
+  })
+
+  it("stays hidden after a toggle with other words or an open one, or holding a few words or options only", () => {
+    const sizes = `<div class="row"><a href="javascript:void(0)" aria-expanded="false">Sizes</a></div>`
+    expect(copy(page(hidden, sizes))).not.toContain("Each chapter follows one buried stream")
+    const open = `<div class="row"><a href="javascript:void(0)" aria-expanded="true">Read more</a></div>`
+    expect(copy(page(hidden, open))).not.toContain("Each chapter follows one buried stream")
+    const short = `<div class="expander-content" style="display:none"><p>Maps and photographs inside.</p></div>`
+    expect(copy(page(short, readMore))).not.toContain("Maps and photographs inside")
+    const options = `<div class="expander-content" style="display:none"><ul>${
+      [
+        "Hardcover",
+        "Paperback",
+        "Large print edition",
+        "Audio book on compact disc",
+        "Electronic book",
+        "Gift box",
+        "Signed first edition",
+        "Library binding",
+        "Spiral bound workbook"
+      ]
+        .map((o) => `<li>${o}</li>`).join("")
+    }</ul></div>`
+    expect(copy(page(options, readMore))).not.toContain("Audio book on compact disc")
   })
 })

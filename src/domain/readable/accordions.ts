@@ -14,9 +14,12 @@
  * shop's FAQ also writes its questions as plain lines
  * ("Can I track my order?", `div.faq-question`): a hidden answer right after a short block that
  * asks a question is shown too, on pages that do not say when they were published (an article's
- * FAQ is left as its reference reads it: questions only).
+ * FAQ is left as its reference reads it: questions only). So is the rest of a text a closed
+ * "Read more" right after it opens (`disclosed`: a toggle that names no panel).
  */
+import { collapseWhitespace } from "../Quote.js"
 import { concealing, droppedTag, tabPanel } from "./boilerplate.js"
+import { TOGGLE } from "./controls.js"
 import { isHeading } from "./edges.js"
 import { dropsItself, type El, measure, type Page, textContent } from "./tree.js"
 
@@ -104,7 +107,8 @@ const hiddenAnswer = (
   // tour's panel whose button does not name it back).
   const labelled = el.attribs["aria-labelledby"]?.split(/\s+/).some((l) => l.length > 0 && controlled.has(`#${l}`)) ??
     false
-  const named = (id !== undefined && controlled.has(id)) || labelled
+  const named = (id !== undefined && controlled.has(id)) || labelled ||
+    (concealing(el.name, el.attribs) && disclosed(page, el))
   // Such a panel, when the control says it expands, hidden from screen readers only (`aria-hidden`)
   // while it is closed. (A tab's panel is content.ts `tabPanels`'s.)
   const unread = (labelled || (id !== undefined && controlled.has(`!${id}`))) && !tabPanel(el.attribs) &&
@@ -124,6 +128,53 @@ const hiddenAnswer = (
   const reopened = named ? closedAbove(page, el, root) : undefined
   return reopened === undefined ? undefined : { question: el, reopened }
 }
+
+/** The least text (characters, whitespace aside) of a panel opened by a toggle beside it (`disclosed`). */
+const MIN_DISCLOSED = 100
+
+/** Whether `el` is a toggle that says it is closed (`aria-expanded="false"`) and names no panel (`aria-controls`). */
+const closedToggle = (el: El): boolean =>
+  el.attribs["aria-expanded"]?.trim().toLowerCase() === "false" && el.attribs["aria-controls"] === undefined
+
+/** The element just after `el` among its parent's children (the next in document order after its subtree), if any. */
+const nextElement = (page: Page, el: El): El | undefined => {
+  const next = page.all[el.end]
+  return next?.parent === el.parent ? next : undefined
+}
+
+/** The most elements a box holding only a toggle may count (itself, the toggle, an icon or two). */
+const MAX_TOGGLE_BOX = 8
+
+/** Whether `box` is a closed "Read more" toggle (controls.ts `TOGGLE`), or a small box holding one and no text but the toggle's. */
+const holdsOnlyToggle = (page: Page, box: El): boolean => {
+  if (box.end - box.order > MAX_TOGGLE_BOX) return false
+  const text = collapseWhitespace(textContent(page.texts, box)).trim()
+  if (!TOGGLE.test(text)) return false
+  for (let j = box.order; j < box.end; j++) {
+    const d = page.all[j]!
+    if (closedToggle(d)) return collapseWhitespace(textContent(page.texts, d)).trim() === text
+  }
+  return false
+}
+
+/**
+ * Whether `el` is the rest of a text that a disclosure (WAI-ARIA's pattern) opens in place without
+ * naming it: right after it stands, alone or in a box of its own, a toggle that says it is closed
+ * (`aria-expanded="false"`), names no panel (`aria-controls`: those are `controlledPanels`') and
+ * says only "Read more" or its kin (controls.ts `TOGGLE`): a shop's "Read more" under the first
+ * lines of a book's description. The panel holds a text (`MIN_DISCLOSED`, a sentence's end in it),
+ * not a picker's options. A toggle before a hidden box ("Sizes", "Share") opens a menu as often as
+ * a text, and stays as it was.
+ */
+const disclosed = (page: Page, el: El): boolean => {
+  const after = nextElement(page, el)
+  if (!(after !== undefined && holdsOnlyToggle(page, after))) return false
+  const text = textContent(page.texts, el)
+  return text.replace(/\s+/g, "").length >= MIN_DISCLOSED && SENTENCE.test(text)
+}
+
+/** A sentence's end inside a text: a full stop, an exclamation or a question mark, closing marks, then a space or the end. */
+const SENTENCE = /[.!?]["'\u201d\u2019)]*(?:\s|$)/
 
 /**
  * The ancestors of `el` below `root` that are dropped, when each was dropped by the cleaning only

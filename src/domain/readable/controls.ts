@@ -120,7 +120,7 @@ export const withoutReplyLinks = (page: Page, roots: ReadonlyArray<El>): Readonl
  * A toggle's label: "Read more", "Show less", "See more", "View more", with a mark after it or
  * not ("Read more…", "Show more ›"). Its whole text is the control's name.
  */
-const TOGGLE = /^(?:read|show|see|view) (?:more|less)\s*[.\u2026\u00bb\u203a\u2192+]*$/i
+export const TOGGLE = /^(?:read|show|see|view) (?:more|less)\s*[.\u2026\u00bb\u203a\u2192+]*$/i
 
 /** The longest text read as a toggle's label. */
 const MAX_TOGGLE = 16
