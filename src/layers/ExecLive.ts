@@ -35,6 +35,7 @@ import {
   RootIdentityChanged
 } from "../domain/ExecErrors.js"
 import {
+  argvProblems,
   changedFiles,
   type ExecutionContent,
   executionPaths,
@@ -158,6 +159,10 @@ export const ExecLive = Layer.effect(
         if (argv.length === 0) {
           return yield* new InvalidInput({ issues: [{ path: "program", message: "name the program to run after --" }] })
         }
+        // A command line the system cannot start (a NUL, a lone surrogate, too long): refused before
+        // the grant is looked at, so nothing is admitted or charged.
+        const badArgv = argvProblems(argv)
+        if (badArgv.length > 0) return yield* new InvalidInput({ issues: badArgv })
         if (options.study !== null) {
           yield* Either.match(checkStudyId(options.study), { onLeft: Effect.fail, onRight: Effect.succeed })
           if (options.candidateId === null) {
