@@ -223,7 +223,14 @@ export const toolArguments = (
       }),
       `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`
     )
-    decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
+    // A required one holds at least the program: `[]` is refused in the tool's terms, not with the
+    // command line's words (`after --`), which a tool call has none of.
+    const named = words.pipe(
+      Schema.filter((w) => w.length > 0, {
+        message: () => "expected at least the program to run, [\"<program>\", \"<arg>\", \u2026], got []"
+      })
+    )
+    decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : named
   }
   for (const [key, f] of Object.entries(spec.flags)) {
     if (SERVER_FLAGS.has(key)) continue

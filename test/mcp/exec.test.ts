@@ -40,6 +40,12 @@ describe("exec over MCP", () => {
     expect(r.isError).toBe(true)
     expect(r.body.error._tag).toBe("UsageError")
     expect(r.body.error.message).toContain("grant")
+    // No program: said in the tool's terms (a call has no `--`), before the grant is looked at.
+    const empty = await server.call("exec", { grant: "nope", program: [] })
+    expect({ isError: empty.isError, tag: empty.body.error._tag }).toEqual({ isError: true, tag: "UsageError" })
+    expect(empty.body.error.message).toBe(
+      "argument 'program': expected at least the program to run, [\"<program>\", \"<arg>\", \u2026], got []"
+    )
   })
 
   it.skipIf(!sandboxWorks)("runs a program confined, with its arguments, and shows the evidence", async () => {
