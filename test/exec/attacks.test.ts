@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { runCli } from "../support/cli.js"
 import {
   childGrant,
   createGrant,
@@ -261,6 +262,48 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
     // The record verifies, and a later show does not follow the links either.
     const shown = ok(dir, ["exec", "show", "--execution", x.id, "--verify"])
     expect(shown.verify.findings).toEqual([])
+  })
+})
+
+describe.skipIf(!sandboxWorks)("confined exec: names with line breaks and control characters", () => {
+  it("the record keeps them as they are; exec show's report shows each on its one line, escaped", () => {
+    const dir = folder()
+    createGrant(dir)
+    // A name that would print as a finding of dossier's own, one with a tab, one with the list's
+    // separator, one with an escape sequence; a folder with a line break holding a .dossier.
+    const forged = "a\n  finding setid-cleared: forged"
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        `printf x > "$(printf 'a\\n  finding setid-cleared: forged')"`,
+        `printf y > "$(printf 't\\tb')"`,
+        "printf z > 'c, d'",
+        `printf w > "$(printf 'e\\033[2Jf')"`,
+        `mkdir -p "$(printf 'n\\nm')/.dossier"`
+      ].join("; "))
+    )
+    const work = "research/exp/runs/r1"
+    // JSON holds the names whole (JSON escapes them itself).
+    expect(x.outputs.map((o: any) => o.path).sort()).toEqual(
+      [forged, "c, d", "e\u001b[2Jf", "t\tb"].map((n) => `${work}/${n}`).sort()
+    )
+    const marker = x.findings.find((f: any) => f.kind === "work-folder-marker")
+    expect(marker.detail).toContain(`'${work}/n\nm/.dossier'`)
+    const report = runCli(["exec", "show", "--execution", x.id, "--workdir", dir])
+    expect(report.code).toBe(0)
+    const lines = report.stdout.trimEnd().split("\n")
+    // Every line is one of dossier's: the name that looks like a finding is not a line of its own.
+    expect(lines.filter((l) => l.startsWith("  finding ")).map((l) => l.split(":")[0])).toEqual([
+      "  finding work-folder-marker"
+    ])
+    expect(report.stdout).not.toContain("\t")
+    expect(report.stdout).not.toContain("\u001b")
+    const outputs = lines.find((l) => l.startsWith("  4 output(s): "))!
+    for (const name of [forged, "c, d", "t\tb", "e\u001b[2Jf"]) {
+      expect(outputs).toContain(JSON.stringify(`${work}/${name}`))
+    }
+    expect(lines.find((l) => l.startsWith("  finding work-folder-marker: "))).toContain(`'${work}/n\\nm/.dossier'`)
   })
 })
 
