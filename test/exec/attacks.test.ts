@@ -483,6 +483,20 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
   })
 
+  it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", () => {
+    const dir = folder()
+    createGrant(dir)
+    // Odd durations, so that the processes are found by their argv on the machine.
+    const x = exec(
+      dir,
+      "g1",
+      sh("setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started")
+    )
+    expect(x.status).toBe("exited")
+    expect(stdoutOf(dir, x)).toBe("started\n")
+    expect([...processesWith("4097"), ...processesWith("4098"), ...processesWith("4099")]).toEqual([])
+  })
+
   it("the recorded CPU time is the whole tree's, an orphan's included", () => {
     const dir = folder()
     createGrant(dir)
