@@ -200,6 +200,8 @@ export const ExecLive = Layer.effect(
           // A work folder's marker in the work root before the run (a nested dossier kept there, or
           // one put there since the grant): refused, never renamed as if the run had left it.
           yield* refuseWorkFolderInside(tree.markers, st.grant.work.path)
+          // One in an input root (put there since the grant) would show the run that folder's records.
+          for (const input of st.grant.inputs) yield* refuseWorkFolderInside(tree.markers, input.path)
           // The record will be signed: the key must be usable (and is created on first use) before
           // anything runs, or the run could not be recorded.
           yield* key.sign("execution", "admission")
