@@ -302,6 +302,39 @@ describe("dossier mcp (official SDK client)", () => {
     }
   })
 
+  it("an argument holding a NUL byte or a lone surrogate is InvalidInput at it, never another file's name", async () => {
+    const own = tempWorkdir("dossier-mcp-not-text-")
+    // The file system reads a lone surrogate in a name as U+FFFD: this file must not answer for it.
+    put(own, "research/sources/\ufffd.md", "A replacement-named file with plenty of words in it.\n")
+    const client = await connect(own)
+    try {
+      const quote = "replacement-named file with plenty of words"
+      for (
+        const [tool, args, detail] of [
+          ["source_follow", { quote, path: "research/sources/\ud800.md" }, "argument 'path': a lone surrogate"],
+          ["source_follow", { quote, path: "research/sources/x\u0000.md" }, "argument 'path': holds a NUL byte"],
+          ["source_follow", { quote: `${quote}\udfff` }, "argument 'quote': a lone surrogate"],
+          [
+            "ingest_file",
+            { file: "research/sources/\ufffd.md", origin: "https://example.test/\ud800" },
+            "argument 'origin': a lone surrogate"
+          ],
+          ["ingest", { url: "https://example.test/a\u0000b", dryRun: true }, "argument 'url': holds a NUL byte"]
+        ] as const
+      ) {
+        const r = await client.call(tool, args)
+        expect({ isError: r.isError, tag: r.body.error?._tag }, detail).toEqual({ isError: true, tag: "InvalidInput" })
+        expect(`argument '${r.body.error.issues[0].path}': ${r.body.error.issues[0].message}`, detail).toContain(detail)
+      }
+      // Nothing was captured, and the file is still found by its own name.
+      expect(fs.readdirSync(path.join(own, "research/sources"))).toEqual(["\ufffd.md"])
+      const found = await client.call("source_follow", { quote, path: "research/sources/\ufffd.md" })
+      expect(found.body.matches.map((m: { path: string }) => m.path)).toEqual(["research/sources/\ufffd.md"])
+    } finally {
+      await client.client.close()
+    }
+  })
+
   it("refuses bad arguments with a UsageError envelope, and answers the error catalogue's envelope for refusals", async () => {
     const usage = await refused("plan_inspect", { bogus: 1 }, "UsageError")
     expect(usage.message).toContain("bogus")
