@@ -1,6 +1,9 @@
 /**
  * End-to-end attacks on confined execution through the built CLI: each attempt must be refused
  * or contained, and the evidence must say what happened. Skipped (loudly) without bubblewrap.
+ *
+ * Over 400 lines: one catalogue of attacks, grouped by what they try (reading, writing and links,
+ * names, network, limits, roots, the watchdog, evidence), sharing one folder fixture.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"

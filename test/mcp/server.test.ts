@@ -2,6 +2,9 @@
  * `dossier mcp` end to end: the official MCP TypeScript SDK client spawns the built server in a
  * temporary work folder, lists its tools and resources and drives a whole research flow through
  * the tools, including refusals and arguments that try to leave the folder.
+ *
+ * Over 400 lines: one server and one folder carry the whole flow, and the refusals are checked
+ * against the state that flow left.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import * as fs from "node:fs"
