@@ -6,6 +6,19 @@ import { ExecLayer } from "../layers/ExecLayer.js"
 import { Exec } from "../services/Exec.js"
 import { usageError, work } from "./Work.js"
 
+/**
+ * A name a run chose (an output's path), for the one line that lists it: as it is when it is
+ * plain, else as a JSON string (`"research/runs/r1/a\nb"`), so that a newline, a tab, a
+ * backslash, a quote or the list's own `, ` in a name can neither break the report into lines
+ * that look like dossier's nor pass for two names. (The CLI then shows any other control
+ * character as `\xNN`: src/cli/Render.ts, terminalSafe.)
+ */
+const shownName = (name: string): string =>
+  /[\u0000-\u001f\u007f-\u009f\\"]|, /.test(name) ? JSON.stringify(name) : name
+
+/** A sentence of dossier's that quotes such names (a finding's detail): its line breaks and tabs shown escaped. */
+const oneLine = (text: string): string => text.replace(/[\n\r\t]/g, (c) => JSON.stringify(c).slice(1, -1))
+
 const humanRecord = (r: ExecutionRecord) =>
   [
     `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
@@ -14,9 +27,11 @@ const humanRecord = (r: ExecutionRecord) =>
     `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
       r.maxRssKiB ?? "?"
     } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
-    `  ${r.outputs.length} output(s)${r.outputs.length > 0 ? ": " + r.outputs.map((o) => o.path).join(", ") : ""}`,
+    `  ${r.outputs.length} output(s)${
+      r.outputs.length > 0 ? ": " + r.outputs.map((o) => shownName(o.path)).join(", ") : ""
+    }`,
     // What the record could not hold, or what happened to the run (a memory limit, cleared bits).
-    ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${f.detail}`)
+    ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${oneLine(f.detail)}`)
   ].join("\n")
 
 export const run = (o: {
@@ -58,5 +73,5 @@ export const show = (o: { readonly workdir: string; readonly execution: string; 
       (r.verify === undefined ?
         "" :
         `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
-        r.verify.findings.map((f) => `\n  - ${f.kind}: ${f.path}`).join(""))
+        r.verify.findings.map((f) => `\n  - ${f.kind}: ${shownName(f.path)}`).join(""))
   })

@@ -71,7 +71,7 @@ export class ProtectedPathInGrant extends Schema.TaggedError<ProtectedPathInGran
         return `The root '${this.root}' overlaps '${this.path}', the work root of another task's active grant; choose a root outside it, or revoke that grant once its task is done.`
       case "always-protected":
         return this.path.startsWith(`${this.root}/`)
-          ? `The work root '${this.root}' holds '${this.path}', the marker of a work folder: a run could change that folder, and a command run inside the work root would take it for its work folder; move that folder out of the work root, or choose a work root beside it.`
+          ? `The root '${this.root}' holds '${this.path}', the marker of a work folder: a run would see that folder's records (and, in a work root, could change them, and a command run inside it would take it for its work folder); move that folder out of the root, or choose a root beside it.`
           : `The root '${this.root}' would expose '${this.path}', which dossier always protects (its own records, the plan); grant a folder of research beside them instead (e.g. 'research/<study>/data').`
       default:
         return `The root '${this.root}' would expose the protected path '${this.path}'; choose a root that does not contain it.`

@@ -490,6 +490,56 @@ const posixNormalize = (abs: string): string => {
   return `/${out.join("/")}`
 }
 
+/** The most bytes one argument of a program may have: the kernel's MAX_ARG_STRLEN (128 KiB, its NUL included). */
+export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1
+/**
+ * The most the program and its arguments may take together: each argument's bytes, its NUL and its
+ * pointer (8 bytes), as the kernel counts them against ARG_MAX. Half of the usual 2 MiB, so that the
+ * sandbox's own command line and environment always fit beside it.
+ */
+export const MAX_ARGV_BYTES = 1024 * 1024
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/**
+ * Why `argv` cannot be a program's command line, for `InvalidInput` (paths `program.<n>`, or
+ * `program` for the whole), or null: an argument holding a NUL byte (it would end the argument)
+ * or a lone surrogate (not text: no bytes spell it, and no record can hold it), one over
+ * `MAX_ARGUMENT_BYTES`, or all of them over `MAX_ARGV_BYTES`. Checked before anything runs or
+ * is charged: the system would refuse to start such a program (`E2BIG`), and nothing it did
+ * would be recorded. Only a tool call can give these (a shell's argv holds no NUL, no lone surrogate).
+ */
+export const argvProblems = (
+  argv: ReadonlyArray<string>
+): Array<{ readonly path: string; readonly message: string }> => {
+  const issues: Array<{ path: string; message: string }> = []
+  let total = 0
+  argv.forEach((a, i) => {
+    const bytes = Buffer.byteLength(a, "utf8")
+    total += bytes + 1 + 8
+    const path = `program.${i}`
+    if (a.includes("\u0000")) {
+      issues.push({ path, message: "holds a NUL byte, which no argument of a program can carry" })
+    } else if (LONE_SURROGATE.test(a)) {
+      issues.push({ path, message: "holds a lone surrogate (\\ud800-\\udfff without its pair), which is not text" })
+    } else if (bytes > MAX_ARGUMENT_BYTES) {
+      issues.push({
+        path,
+        message: `is ${bytes} bytes; one argument of a program is at most ${MAX_ARGUMENT_BYTES} (the system's limit)`
+      })
+    }
+  })
+  if (total > MAX_ARGV_BYTES) {
+    issues.push({
+      path: "program",
+      message: `the program and its ${
+        argv.length - 1
+      } arguments take ${total} bytes (8 more per argument); at most ${MAX_ARGV_BYTES} together`
+    })
+  }
+  return issues.slice(0, 20)
+}
+
 /** Why a program cannot start inside the sandbox (said in sandbox terms), for `InvalidInput` at `program`. */
 export const programMissing = (
   program: string,

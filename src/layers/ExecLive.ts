@@ -35,6 +35,7 @@ import {
   RootIdentityChanged
 } from "../domain/ExecErrors.js"
 import {
+  argvProblems,
   changedFiles,
   type ExecutionContent,
   executionPaths,
@@ -158,6 +159,10 @@ export const ExecLive = Layer.effect(
         if (argv.length === 0) {
           return yield* new InvalidInput({ issues: [{ path: "program", message: "name the program to run after --" }] })
         }
+        // A command line the system cannot start (a NUL, a lone surrogate, too long): refused before
+        // the grant is looked at, so nothing is admitted or charged.
+        const badArgv = argvProblems(argv)
+        if (badArgv.length > 0) return yield* new InvalidInput({ issues: badArgv })
         if (options.study !== null) {
           yield* Either.match(checkStudyId(options.study), { onLeft: Effect.fail, onRight: Effect.succeed })
           if (options.candidateId === null) {
@@ -195,6 +200,8 @@ export const ExecLive = Layer.effect(
           // A work folder's marker in the work root before the run (a nested dossier kept there, or
           // one put there since the grant): refused, never renamed as if the run had left it.
           yield* refuseWorkFolderInside(tree.markers, st.grant.work.path)
+          // One in an input root (put there since the grant) would show the run that folder's records.
+          for (const input of st.grant.inputs) yield* refuseWorkFolderInside(tree.markers, input.path)
           // The record will be signed: the key must be usable (and is created on first use) before
           // anything runs, or the run could not be recorded.
           yield* key.sign("execution", "admission")

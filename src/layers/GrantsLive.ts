@@ -229,6 +229,8 @@ export const GrantsLive = Layer.effect(
           }
         }
         if (Either.isRight(workNow)) yield* refuseWorkFolderInside(tree.markers, paths.work)
+        // An input root holding another work folder would show the run that folder's records.
+        for (const input of paths.inputs) yield* refuseWorkFolderInside(tree.markers, input)
         if (Either.isLeft(workNow)) {
           yield* folder.ensureDir(paths.work)
         }

@@ -18,6 +18,7 @@ import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.
 import { parseNow, toolName, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
+import { InvalidInput } from "../domain/Errors.js"
 import { InlineInput } from "../services/InputFile.js"
 import { compact, shallow, slim } from "./ToolSchemas.js"
 
@@ -80,6 +81,9 @@ export const forTool = (text: string, restName?: string): string =>
       }\``)
 
 type Field = Schema.Struct.Field
+
+/** A UTF-16 surrogate without its pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** Every field here needs no service; the Struct's type only loses that in the `Record`. */
 const struct = (fields: Record<string, Field>) =>
@@ -184,7 +188,7 @@ const INPUT_SCHEMA_MAX = 700
 
 export interface ToolArguments {
   /** Decode a tool call's arguments into the values the command's implementation takes. */
-  readonly decode: (args: unknown) => Either.Either<Record<string, unknown>, UsageError>
+  readonly decode: (args: unknown) => Either.Either<Record<string, unknown>, UsageError | InvalidInput>
   /** The JSON Schema of the arguments (the tool's `inputSchema`). */
   readonly jsonSchema: Record<string, unknown>
 }
@@ -223,7 +227,14 @@ export const toolArguments = (
       }),
       `The CLI's \`-- ${usage}\` as an array: ["<program>", "<arg>", …].`
     )
-    decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : words
+    // A required one holds at least the program: `[]` is refused in the tool's terms, not with the
+    // command line's words (`after --`), which a tool call has none of.
+    const named = words.pipe(
+      Schema.filter((w) => w.length > 0, {
+        message: () => "expected at least the program to run, [\"<program>\", \"<arg>\", \u2026], got []"
+      })
+    )
+    decodeFields[spec.rest.name] = spec.rest.optional ? Schema.optionalWith(words, { default: () => [] }) : named
   }
   for (const [key, f] of Object.entries(spec.flags)) {
     if (SERVER_FLAGS.has(key)) continue
@@ -334,10 +345,27 @@ export const toolArguments = (
         }; ${toolName(spec, mode)} takes ${names.length === 0 ? "none" : names.join(", ")}`
       })
   }
+  // A value no command line can carry: a NUL byte ends a C string (the CLI never sees one), and a
+  // lone surrogate is not text — a path holding one would name another file (the file system
+  // reads it as U+FFFD) and an answer or record could not hold it as canonical JSON. `input` is
+  // checked by the command, as a file is; the rest array by exec. InvalidInput at the argument, as a
+  // lone surrogate is wherever it appears (docs/guarantees-input.md).
+  const notText = (args: Record<string, unknown>): InvalidInput | undefined => {
+    const issues = Object.entries(args).flatMap(([k, v]) =>
+      k === "input" || k === spec.rest?.name || typeof v !== "string"
+        ? []
+        : v.includes("\u0000")
+        ? [{ path: k, message: "holds a NUL byte, which no value can carry" }]
+        : LONE_SURROGATE.test(v)
+        ? [{ path: k, message: "a lone surrogate (\\ud800-\\udfff without its pair) is not text" }]
+        : []
+    )
+    return issues.length === 0 ? undefined : new InvalidInput({ issues })
+  }
   return {
     jsonSchema,
     decode: (args) => {
-      const unknown = unknownArgument(args ?? {})
+      const unknown = unknownArgument(args ?? {}) ?? notText((args ?? {}) as Record<string, unknown>)
       if (unknown !== undefined) return Either.left(unknown)
       return Either.match(decoder(args ?? {}), {
         onLeft: (e) => Either.left(new UsageError({ detail: issuesText(e) })),

@@ -1,12 +1,16 @@
 /**
  * End-to-end attacks on confined execution through the built CLI: each attempt must be refused
  * or contained, and the evidence must say what happened. Skipped (loudly) without bubblewrap.
+ *
+ * Over 400 lines: one catalogue of attacks, grouped by what they try (reading, writing and links,
+ * names, network, limits, roots, the watchdog, evidence), sharing one folder fixture.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { runCli } from "../support/cli.js"
 import {
   childGrant,
   createGrant,
@@ -264,6 +268,48 @@ describe.skipIf(!sandboxWorks)("confined exec: writing and links", () => {
   })
 })
 
+describe.skipIf(!sandboxWorks)("confined exec: names with line breaks and control characters", () => {
+  it("the record keeps them as they are; exec show's report shows each on its one line, escaped", () => {
+    const dir = folder()
+    createGrant(dir)
+    // A name that would print as a finding of dossier's own, one with a tab, one with the list's
+    // separator, one with an escape sequence; a folder with a line break holding a .dossier.
+    const forged = "a\n  finding setid-cleared: forged"
+    const x = exec(
+      dir,
+      "g1",
+      sh([
+        `printf x > "$(printf 'a\\n  finding setid-cleared: forged')"`,
+        `printf y > "$(printf 't\\tb')"`,
+        "printf z > 'c, d'",
+        `printf w > "$(printf 'e\\033[2Jf')"`,
+        `mkdir -p "$(printf 'n\\nm')/.dossier"`
+      ].join("; "))
+    )
+    const work = "research/exp/runs/r1"
+    // JSON holds the names whole (JSON escapes them itself).
+    expect(x.outputs.map((o: any) => o.path).sort()).toEqual(
+      [forged, "c, d", "e\u001b[2Jf", "t\tb"].map((n) => `${work}/${n}`).sort()
+    )
+    const marker = x.findings.find((f: any) => f.kind === "work-folder-marker")
+    expect(marker.detail).toContain(`'${work}/n\nm/.dossier'`)
+    const report = runCli(["exec", "show", "--execution", x.id, "--workdir", dir])
+    expect(report.code).toBe(0)
+    const lines = report.stdout.trimEnd().split("\n")
+    // Every line is one of dossier's: the name that looks like a finding is not a line of its own.
+    expect(lines.filter((l) => l.startsWith("  finding ")).map((l) => l.split(":")[0])).toEqual([
+      "  finding work-folder-marker"
+    ])
+    expect(report.stdout).not.toContain("\t")
+    expect(report.stdout).not.toContain("\u001b")
+    const outputs = lines.find((l) => l.startsWith("  4 output(s): "))!
+    for (const name of [forged, "c, d", "t\tb", "e\u001b[2Jf"]) {
+      expect(outputs).toContain(JSON.stringify(`${work}/${name}`))
+    }
+    expect(lines.find((l) => l.startsWith("  finding work-folder-marker: "))).toContain(`'${work}/n\\nm/.dossier'`)
+  })
+})
+
 describe.skipIf(!sandboxWorks)("confined exec: hard links placed from outside", () => {
   it("an output that is also a file outside the work root is named by a hard-link-outside finding", () => {
     const dir = folder()
@@ -438,6 +484,20 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
     const shown = ok(dir, ["exec", "show", "--execution", e.executionId])
     expect(shown.execution.outputs.length).toBe(2)
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")
+  })
+
+  it("nothing it forks outlives the run: a daemon, an orphan and a nohup are gone when exec answers", () => {
+    const dir = folder()
+    createGrant(dir)
+    // Odd durations, so that the processes are found by their argv on the machine.
+    const x = exec(
+      dir,
+      "g1",
+      sh("setsid sleep 4097 & (sleep 4098 &); nohup sleep 4099 >/dev/null 2>&1 & echo started")
+    )
+    expect(x.status).toBe("exited")
+    expect(stdoutOf(dir, x)).toBe("started\n")
+    expect([...processesWith("4097"), ...processesWith("4098"), ...processesWith("4099")]).toEqual([])
   })
 
   it("the recorded CPU time is the whole tree's, an orphan's included", () => {

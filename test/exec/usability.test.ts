@@ -45,6 +45,22 @@ describe.skipIf(!sandboxWorks)("exec: a program that is not there", () => {
   })
 })
 
+describe.skipIf(!sandboxWorks)("exec: a command line too long to start", () => {
+  it("is InvalidInput at program before the run (exit 1), not a Defect: nothing recorded or charged", () => {
+    const dir = folder()
+    createGrant(dir)
+    // 1.1 MiB of arguments: dossier itself starts, but the sandbox's command line would not (E2BIG).
+    const many = Array.from({ length: 100_000 }, () => "ab")
+    const e = refused(dir, ["exec", "--grant", "g1", "--", "/bin/echo", ...many], "InvalidInput")
+    expect(e.issues[0]).toEqual({
+      path: "program",
+      message: "the program and its 100000 arguments take 1100018 bytes (8 more per argument); at most 1048576 together"
+    })
+    noRecords(dir)
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+  })
+})
+
 describe.skipIf(!sandboxWorks)("exec: the journal sees a failed run", () => {
   it("execution_linked carries the run's exit code", () => {
     const dir = folder()

@@ -250,3 +250,53 @@ describe.skipIf(!sandboxWorks)("a command run inside a running work root", () =>
     expect(fs.existsSync(path.join(work, ".dossier"))).toBe(false)
   })
 })
+
+describe("an input root that holds a work folder's marker", () => {
+  it("is refused by grant create, naming the marker, and nothing is stored", () => {
+    const dir = folder()
+    put(dir, "research/exp/data/copy/.dossier/grants/other.json", "OTHER-GRANT\n")
+    const e = refused(
+      dir,
+      ["grant", "create", "--input", putInput(dir, "grant.json", grantInput())],
+      "ProtectedPathInGrant"
+    )
+    expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+      path: "research/exp/data/copy/.dossier",
+      root: "research/exp/data",
+      reason: "always-protected"
+    })
+    expect(e.message).toContain("holds 'research/exp/data/copy/.dossier', the marker of a work folder")
+    expect(fs.existsSync(path.join(dir, ".dossier/grants/g1.json"))).toBe(false)
+    fs.rmSync(path.join(dir, "research/exp/data/copy"), { recursive: true })
+    put(dir, "research/exp/data/copy/plan.md", PLAN)
+    const plan = refused(
+      dir,
+      ["grant", "create", "--input", putInput(dir, "grant.json", grantInput())],
+      "ProtectedPathInGrant"
+    )
+    expect(plan.path).toBe("research/exp/data/copy/plan.md")
+  })
+})
+
+describe.skipIf(!sandboxWorks)("a marker put in an input root after its grant", () => {
+  it("refuses the run before it starts: the program never sees that folder's records", () => {
+    const dir = folder()
+    createGrant(dir)
+    put(dir, "research/exp/data/copy/.dossier/grants/other.json", "OTHER-GRANT\n")
+    const e = refused(
+      dir,
+      ["exec", "--grant", "g1", "--", "cat", "../../data/copy/.dossier/grants/other.json"],
+      "ProtectedPathInGrant"
+    )
+    expect({ path: e.path, root: e.root, reason: e.reason }).toEqual({
+      path: "research/exp/data/copy/.dossier",
+      root: "research/exp/data",
+      reason: "always-protected"
+    })
+    expect(executionFiles(dir)).toEqual([])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+    // Moved out, the run goes ahead.
+    fs.renameSync(path.join(dir, "research/exp/data/copy"), path.join(dir, "research/exp/copy"))
+    expect(exec(dir, "g1", ["/bin/true"]).status).toBe("exited")
+  })
+})

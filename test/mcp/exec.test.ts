@@ -40,6 +40,12 @@ describe("exec over MCP", () => {
     expect(r.isError).toBe(true)
     expect(r.body.error._tag).toBe("UsageError")
     expect(r.body.error.message).toContain("grant")
+    // No program: said in the tool's terms (a call has no `--`), before the grant is looked at.
+    const empty = await server.call("exec", { grant: "nope", program: [] })
+    expect({ isError: empty.isError, tag: empty.body.error._tag }).toEqual({ isError: true, tag: "UsageError" })
+    expect(empty.body.error.message).toBe(
+      "argument 'program': expected at least the program to run, [\"<program>\", \"<arg>\", \u2026], got []"
+    )
   })
 
   it.skipIf(!sandboxWorks)("runs a program confined, with its arguments, and shows the evidence", async () => {
@@ -73,4 +79,35 @@ describe("exec over MCP", () => {
     const unknown = await server.call("exec_show", { execution: "x-20260101T000000-00000000" })
     expect(unknown.body.error._tag).toBe("ExecutionNotFound")
   }, 60_000)
+  it.skipIf(!sandboxWorks)(
+    "a command line no program can be started with is InvalidInput before the run, never a Defect",
+    async () => {
+      const created = await server.call("grant_create", { input: grantInput })
+      expect(created.isError, created.text).toBe(false)
+      const before = (await server.call("grant_show", { grant: "g1" })).body
+      const records = () =>
+        fs.existsSync(path.join(dir, ".dossier/executions"))
+          ? fs.readdirSync(path.join(dir, ".dossier/executions"))
+          : []
+      const kept = records()
+      const cases: ReadonlyArray<[ReadonlyArray<string>, string, RegExp]> = [
+        [["/bin/echo", "x\u0000y"], "program.1", /NUL byte/],
+        [["a\u0000b"], "program.0", /NUL byte/],
+        [["/bin/echo", "\ud800"], "program.1", /lone surrogate/],
+        [["/bin/echo", "x".repeat(200_000)], "program.1", /is 200000 bytes; .* at most 131071/],
+        [["/bin/echo", ...Array.from({ length: 120_000 }, () => "ab")], "program", /at most 1048576 together/]
+      ]
+      for (const [program, at, message] of cases) {
+        const r = await server.call("exec", { grant: "g1", program })
+        expect({ isError: r.isError, tag: r.body.error._tag }, at).toEqual({ isError: true, tag: "InvalidInput" })
+        expect(r.body.error.issues[0].path, at).toBe(at)
+        expect(r.body.error.issues[0].message, at).toMatch(message)
+      }
+      // Nothing was admitted or charged, and the server goes on.
+      expect(records()).toEqual(kept)
+      expect((await server.call("grant_show", { grant: "g1" })).body.remaining).toEqual(before.remaining)
+      expect((await server.call("plan_inspect")).isError).toBe(false)
+    },
+    60_000
+  )
 })

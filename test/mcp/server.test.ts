@@ -2,6 +2,9 @@
  * `dossier mcp` end to end: the official MCP TypeScript SDK client spawns the built server in a
  * temporary work folder, lists its tools and resources and drives a whole research flow through
  * the tools, including refusals and arguments that try to leave the folder.
+ *
+ * Over 400 lines: one server and one folder carry the whole flow, and the refusals are checked
+ * against the state that flow left.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import * as fs from "node:fs"
@@ -299,6 +302,39 @@ describe("dossier mcp (official SDK client)", () => {
       ]
     ) {
       await expect(server.client.readResource({ uri }), uri).rejects.toThrow()
+    }
+  })
+
+  it("an argument holding a NUL byte or a lone surrogate is InvalidInput at it, never another file's name", async () => {
+    const own = tempWorkdir("dossier-mcp-not-text-")
+    // The file system reads a lone surrogate in a name as U+FFFD: this file must not answer for it.
+    put(own, "research/sources/\ufffd.md", "A replacement-named file with plenty of words in it.\n")
+    const client = await connect(own)
+    try {
+      const quote = "replacement-named file with plenty of words"
+      for (
+        const [tool, args, detail] of [
+          ["source_follow", { quote, path: "research/sources/\ud800.md" }, "argument 'path': a lone surrogate"],
+          ["source_follow", { quote, path: "research/sources/x\u0000.md" }, "argument 'path': holds a NUL byte"],
+          ["source_follow", { quote: `${quote}\udfff` }, "argument 'quote': a lone surrogate"],
+          [
+            "ingest_file",
+            { file: "research/sources/\ufffd.md", origin: "https://example.test/\ud800" },
+            "argument 'origin': a lone surrogate"
+          ],
+          ["ingest", { url: "https://example.test/a\u0000b", dryRun: true }, "argument 'url': holds a NUL byte"]
+        ] as const
+      ) {
+        const r = await client.call(tool, args)
+        expect({ isError: r.isError, tag: r.body.error?._tag }, detail).toEqual({ isError: true, tag: "InvalidInput" })
+        expect(`argument '${r.body.error.issues[0].path}': ${r.body.error.issues[0].message}`, detail).toContain(detail)
+      }
+      // Nothing was captured, and the file is still found by its own name.
+      expect(fs.readdirSync(path.join(own, "research/sources"))).toEqual(["\ufffd.md"])
+      const found = await client.call("source_follow", { quote, path: "research/sources/\ufffd.md" })
+      expect(found.body.matches.map((m: { path: string }) => m.path)).toEqual(["research/sources/\ufffd.md"])
+    } finally {
+      await client.client.close()
     }
   })
 
