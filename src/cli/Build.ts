@@ -7,7 +7,7 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as Effect from "effect/Effect"
 import { type CommandSpec, type FlagSpec, parseInteger, parseNow } from "../commands/Spec.js"
 import { prepareValues } from "./Discover.js"
-import { namingOptions } from "./OptionNames.js"
+import { inOptionNames } from "./OptionNames.js"
 import { runWork } from "./Render.js"
 
 const fail = (message: string) => Effect.fail(ValidationError.invalidValue(HelpDoc.p(message)))
@@ -76,6 +76,6 @@ export const runSpec = (spec: CommandSpec, values: Record<string, unknown>): Eff
   const prepared = prepareValues(spec, values)
   return Effect.flatMap(
     Effect.promise(() => spec.run(prepared)),
-    (w) => runWork(values["json"] === true, { ...w, effect: Effect.mapError(w.effect, namingOptions(spec, prepared)) })
+    (w) => runWork(values["json"] === true, { ...w, effect: inOptionNames(spec, prepared, w.effect) })
   )
 }

@@ -14,7 +14,7 @@ import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.
 import { commandFirst } from "./Bundles.js"
 import { prepareValues } from "./Discover.js"
 import { fastParse } from "./FastPath.js"
-import { namingOptions } from "./OptionNames.js"
+import { inOptionNames } from "./OptionNames.js"
 import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
 import { allSpecs } from "./Specs.js"
 
@@ -69,7 +69,7 @@ const runCommand = (spec: CommandSpec, values: Record<string, unknown>) => {
     .then((w) => overStore(spec, prepared, w))
     .then((w) =>
       Effect.runPromiseExit(
-        runWork(values["json"] === true, { ...w, effect: Effect.mapError(w.effect, namingOptions(spec, prepared)) })
+        runWork(values["json"] === true, { ...w, effect: inOptionNames(spec, prepared, w.effect) })
       )
     )
 }

@@ -6,6 +6,7 @@ import * as Schema from "effect/Schema"
 import { type AppendInput, checkStudyId } from "../domain/Journal.js"
 import { type InspectResult, type StudyRow } from "../domain/JournalOutput.js"
 import { BindingRefused } from "../domain/StoreErrors.js"
+import { commandLineNote } from "../domain/StoreNotes.js"
 import { readBinding } from "../layers/BindingFile.js"
 import { JournalLayer } from "../layers/JournalLayer.js"
 import { FileStore } from "../services/FileStore.js"
@@ -120,7 +121,10 @@ export const append = (o: Common & { readonly input: InputRef }) =>
 
 export const inspect = (o: Common & { readonly verify: boolean }) =>
   work({
-    effect: Effect.flatMap(Journal, (j) => j.inspect(o.study, { verify: o.verify })),
+    effect: Effect.map(
+      Effect.flatMap(Journal, (j) => j.inspect(o.study, { verify: o.verify })),
+      (r) => (r.verify === undefined ? r : { ...r, verify: { ...r.verify, note: commandLineNote(r.verify.note) } })
+    ),
     layer: JournalLayer(o.workdir),
     human: humanInspect
   })

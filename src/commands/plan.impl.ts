@@ -3,6 +3,7 @@ import * as Option from "effect/Option"
 import { UsageError } from "../domain/CliErrors.js"
 import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { expectedOnlyWithReplace } from "../domain/PlanRules.js"
+import { commandLineNote } from "../domain/StoreNotes.js"
 import { PlanLayer } from "../layers/PlanLayer.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Plan } from "../services/Plan.js"
@@ -54,7 +55,9 @@ export const inspect = (o: { readonly workdir: string }) =>
   work({
     effect: Effect.map(
       Effect.flatMap(Plan, (plan) => plan.inspect),
-      (r): PlanInspectOutput => (r.state === "none" ? { ...r, hint: NO_PLAN_HINT } : r)
+      (r): PlanInspectOutput => (r.state === "none"
+        ? { ...r, hint: NO_PLAN_HINT }
+        : { ...r, note: commandLineNote(r.note) })
     ),
     layer: PlanLayer(o.workdir),
     human: humanInspect

@@ -90,7 +90,7 @@ import { GrantStore } from "../services/ports/GrantStore.js"
 import { type RunUsage, Sandbox, type SandboxOutcome } from "../services/Sandbox.js"
 import { Workdir } from "../services/Workdir.js"
 import { type UnnamedFile, WorkTree } from "../services/WorkTree.js"
-import { makeExecRecords, refuseWorkFolderInside, startTicks } from "./ExecRecords.js"
+import { makeExecRecords, markersWalkedBefore, refuseWorkFolderInside, startTicks } from "./ExecRecords.js"
 import { currentDate, dateOr } from "./Now.js"
 import { registerRun } from "./RunStops.js"
 import { spanned } from "./Spans.js"
@@ -183,8 +183,10 @@ export const ExecLive = Layer.effect(
         // An unknown grant is refused before the lock, which would create `.dossier/` in a folder
         // without one; an unknown or hand-edited grant is named before the sandbox is looked for,
         // so that a machine without one still says what is wrong with the grant.
-        yield* xs.loadGrant(grantId)
+        const stored = yield* xs.loadGrant(grantId)
         yield* sandbox.probe
+        // The roots' walks for a work folder's marker, before the lock; looked at again under it.
+        const markers = yield* markersWalkedBefore(tree, [stored.work.path, ...stored.inputs.map((i) => i.path)])
 
         // 1. Admission, under the lock.
         const admitted = yield* lock.withLock(Effect.gen(function*() {
@@ -199,9 +201,9 @@ export const ExecLive = Layer.effect(
           if (changed !== null) return yield* new RootIdentityChanged({ grantId, path: changed })
           // A work folder's marker in the work root before the run (a nested dossier kept there, or
           // one put there since the grant): refused, never renamed as if the run had left it.
-          yield* refuseWorkFolderInside(tree.markers, st.grant.work.path)
+          yield* refuseWorkFolderInside(markers, st.grant.work.path)
           // One in an input root (put there since the grant) would show the run that folder's records.
-          for (const input of st.grant.inputs) yield* refuseWorkFolderInside(tree.markers, input.path)
+          for (const input of st.grant.inputs) yield* refuseWorkFolderInside(markers, input.path)
           // The record will be signed: the key must be usable (and is created on first use) before
           // anything runs, or the run could not be recorded.
           yield* key.sign("execution", "admission")

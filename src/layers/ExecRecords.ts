@@ -42,7 +42,7 @@ import type { WorkTreeShape } from "../services/WorkTree.js"
  * Refuse a work root that holds another work folder's marker (`WorkTree.markers`: a `.dossier`, a
  * plan.md with the plan's marker): a run could change that folder, and a command run inside the
  * root would take it for its work folder; and after the run it would be renamed as if the run had
- * left it (docs/exec.md). Grant creation and exec admission both ask.
+ * left it (docs/exec.md). Grant creation and exec admission both ask, under the folder's lock.
  */
 export const refuseWorkFolderInside = <E>(
   markers: (path: string) => Effect.Effect<ReadonlyArray<string>, E>,
@@ -52,6 +52,25 @@ export const refuseWorkFolderInside = <E>(
     held.length === 0
       ? Effect.void
       : Effect.fail(new ProtectedPathInGrant({ path: held[0]!, root, reason: "always-protected" })))
+
+/**
+ * The markers of each of `roots` walked now, before the folder's lock (about 1 s per 100,000
+ * entries, which every other writing command would wait for under it): the `markers` to give
+ * `refuseWorkFolderInside` under the lock, which look again at a root only where it changed since,
+ * and walk any other path (or a root whose walk failed: refused there, in its turn) whole.
+ */
+export const markersWalkedBefore = (tree: WorkTreeShape, roots: ReadonlyArray<string>) =>
+  Effect.map(
+    Effect.forEach(roots, (root) =>
+      Effect.map(Effect.either(tree.surveyMarkers(root)), (survey) => [root, survey] as const)),
+    (surveys) => {
+      const walked = new Map(surveys)
+      return (path: string) => {
+        const survey = walked.get(path)
+        return survey !== undefined && Either.isRight(survey) ? survey.right.again : tree.markers(path)
+      }
+    }
+  )
 
 /**
  * `EG`, `EX`: what the two stores themselves may fail with. `clearSetIds`, where the work folder is

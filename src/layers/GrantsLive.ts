@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import type { DossierError } from "../domain/AllErrors.js"
 import { normalizeTimestamp } from "../domain/Canonical.js"
 import { decodeWith } from "../domain/Decode.js"
-import { InvalidInput } from "../domain/Errors.js"
+import { InvalidInput, type IoError, type UnsafePath } from "../domain/Errors.js"
 import {
   ConflictingGrant,
   GrantDigestMismatch,
@@ -47,7 +47,7 @@ import { Lock } from "../services/Lock.js"
 import { ExecutionStore } from "../services/ports/ExecutionStore.js"
 import { GrantStore } from "../services/ports/GrantStore.js"
 import { WorkTree } from "../services/WorkTree.js"
-import { makeExecRecords, ownerAlive, refuseWorkFolderInside } from "./ExecRecords.js"
+import { makeExecRecords, markersWalkedBefore, ownerAlive, refuseWorkFolderInside } from "./ExecRecords.js"
 import { dateOr } from "./Now.js"
 import { killSandboxes } from "./ProcessTree.js"
 import { spanned } from "./Spans.js"
@@ -166,10 +166,18 @@ export const GrantsLive = Layer.effect(
         // A child is signed here: its parent chain must be authentic, or an unsigned grant written
         // by hand into the folder could be laundered into a signed child.
         if (input.parent !== undefined) yield* xs.requireAuthentic(input.parent)
-        return yield* lock.withLock(createLocked(input, paths, inputs, now))
+        // The roots' walks for a work folder's marker, before the lock; looked at again under it.
+        const markers = yield* markersWalkedBefore(tree, [paths.work, ...paths.inputs])
+        return yield* lock.withLock(createLocked(input, paths, inputs, markers, now))
       })
 
-    const createLocked = (input: GrantInput, paths: CheckedPaths, inputs: ReadonlyArray<RootIdentity>, now: Date) =>
+    const createLocked = (
+      input: GrantInput,
+      paths: CheckedPaths,
+      inputs: ReadonlyArray<RootIdentity>,
+      markers: (path: string) => Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>,
+      now: Date
+    ) =>
       Effect.gen(function*() {
         const id = input.id ?? derivedGrantId(input)
         const snap = yield* fresh(now)
@@ -228,9 +236,9 @@ export const GrantsLive = Layer.effect(
             }
           }
         }
-        if (Either.isRight(workNow)) yield* refuseWorkFolderInside(tree.markers, paths.work)
+        if (Either.isRight(workNow)) yield* refuseWorkFolderInside(markers, paths.work)
         // An input root holding another work folder would show the run that folder's records.
-        for (const input of paths.inputs) yield* refuseWorkFolderInside(tree.markers, input)
+        for (const input of paths.inputs) yield* refuseWorkFolderInside(markers, input)
         if (Either.isLeft(workNow)) {
           yield* folder.ensureDir(paths.work)
         }

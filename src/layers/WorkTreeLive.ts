@@ -1,7 +1,6 @@
 /**
  * WorkTree on Node: lstat of each component (bigint device and inode), never following a link.
- * Over 400 lines: the three walks of a work root (scan, the marker check, the set-ID clearing)
- * share the descriptor and marker helpers here.
+ * The walk for a work folder's markers and its look again are in ./WorkTreeMarkers.ts.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -13,10 +12,10 @@ import { FileNotFound, IoError, LimitExceeded, UnsafePath } from "../domain/Erro
 import type { TreeEntry } from "../domain/Execution.js"
 import type { RootIdentity } from "../domain/Grant.js"
 import { normalizeRelative } from "../domain/Paths.js"
-import { BEGIN_MARKER } from "../domain/PlanMarkdown.js"
 import { Workdir } from "../services/Workdir.js"
 import { type SetIdsCleared, type UnnamedFile, WorkTree } from "../services/WorkTree.js"
 import { guard, makeBoundary } from "./Boundary.js"
+import { isPlanMarker, MARKER_DIR, MARKER_PLAN, surveyMarkers } from "./WorkTreeMarkers.js"
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true })
 const SLASH = Buffer.from("/")
@@ -27,21 +26,6 @@ const SLASH = Buffer.from("/")
  */
 const O_PATH = 0o10000000
 const SET_IDS = 0o6000
-
-/**
- * What the upward search for a work folder (src/cli/Search.ts) takes for one: a directory named
- * `.dossier`, or a regular file `plan.md` whose first MiB holds the plan's marker.
- */
-const MARKER_DIR = ".dossier"
-const MARKER_PLAN = "plan.md"
-const PLAN_PEEK_BYTES = 1024 * 1024 + BEGIN_MARKER.length
-
-/** Does the regular file held by `fd` hold the plan's marker where the search looks for it? */
-const holdsPlanMarker = (fd: number): boolean => {
-  const buffer = Buffer.alloc(PLAN_PEEK_BYTES)
-  const n = fs.readSync(fd, buffer, 0, buffer.length, 0)
-  return buffer.subarray(0, n).includes(BEGIN_MARKER)
-}
 
 /** Entry `name` (raw bytes) of the directory held by `fd`, resolved by the kernel relative to it. */
 const entryAt = (fd: number, name: Buffer) => Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name])
@@ -219,24 +203,6 @@ export const WorkTreeLive = Layer.effect(
 
     const boundary = makeBoundary(root)
 
-    /** Is the regular file `at` (as `st` saw it) a plan.md with the plan's marker? Read through a checked descriptor. */
-    const isPlanMarker = (at: Buffer, st: fs.BigIntStats): boolean => {
-      let fd: number
-      try {
-        fd = fs.openSync(at, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK)
-      } catch {
-        return false
-      }
-      try {
-        const held = fs.fstatSync(fd, { bigint: true })
-        return held.isFile() && held.dev === st.dev && held.ino === st.ino && holdsPlanMarker(fd)
-      } catch {
-        return false
-      } finally {
-        fs.closeSync(fd)
-      }
-    }
-
     /**
      * Rename entry `name` of the directory held by `dirFd` to `<name>.from-run` (or, when that is
      * taken, a name with a random suffix), never over an existing entry. The new name, or null.
@@ -374,44 +340,22 @@ export const WorkTreeLive = Layer.effect(
       return done()
     }
 
+    /** Is `rel` a path to walk (no link in it)? Nothing to walk when it does not exist. */
+    const walkable = (rel: string): boolean => {
+      const top = guard(rel, "open", () => boundary.walk(rel, false, false))
+      top?.close()
+      return top !== undefined
+    }
+
     /**
      * The work-folder markers at or below directory `rel` (not `rel` itself), by path: no link
      * followed, no limit (a marker deep or past a scan's limit is found too). A name that is not
-     * UTF-8 is shown with its invalid bytes replaced.
+     * UTF-8 is shown with its invalid bytes replaced. The look again (./WorkTreeMarkers.ts) checks
+     * the path again first.
      */
-    const markersBelow = (rel: string): ReadonlyArray<string> => {
-      const found: Array<string> = []
-      const top = guard(rel, "open", () => boundary.walk(rel, false, false))
-      if (top === undefined) return found
-      top.close()
-      const pending: Array<{ at: Buffer; where: string }> = [{ at: Buffer.from(path.join(root, rel)), where: rel }]
-      while (pending.length > 0) {
-        const { at, where } = pending.pop()!
-        let names: Array<Buffer>
-        try {
-          names = fs.readdirSync(at, { encoding: "buffer" })
-        } catch {
-          continue
-        }
-        for (const name of names) {
-          const child = Buffer.concat([at, SLASH, name])
-          const text = name.toString("utf8")
-          let st: fs.BigIntStats
-          try {
-            st = fs.lstatSync(child, { bigint: true })
-          } catch {
-            continue
-          }
-          if (
-            (text === MARKER_DIR && st.isDirectory()) ||
-            (text === MARKER_PLAN && st.isFile() && isPlanMarker(child, st))
-          ) {
-            found.push(`${where}/${text}`)
-          }
-          if (st.isDirectory()) pending.push({ at: child, where: `${where}/${text}` })
-        }
-      }
-      return found.sort()
+    const surveyBelow = (rel: string) => {
+      const survey = surveyMarkers(Buffer.from(path.join(root, rel)), rel, walkable(rel))
+      return { found: survey.found, again: walking("readdir", () => (walkable(rel) ? survey.again() : []))(rel) }
     }
 
     /** A synchronous walk below `p` as an Effect: its own refusals kept, any other throw an IoError of `operation`. */
@@ -425,9 +369,10 @@ export const WorkTreeLive = Layer.effect(
               : new IoError({ path: rel, operation, code: codeOf(e) })
         }))
 
-    const markers = walking("readdir", markersBelow)
+    const surveyMarkersAt = walking("readdir", surveyBelow)
+    const markers = (p: string) => Effect.map(surveyMarkersAt(p), (s) => s.found)
     const clearSetIds = walking("chmod", clearBelow)
 
-    return { identity, scan, scanUpTo, markers, clearSetIds }
+    return { identity, scan, scanUpTo, markers, surveyMarkers: surveyMarkersAt, clearSetIds }
   })
 )

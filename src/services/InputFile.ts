@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as fs from "node:fs"
@@ -20,6 +21,7 @@ import {
 } from "../domain/Errors.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import { DEFAULT_MAX_BYTES, FileStore } from "./FileStore.js"
+import { InputKeys, topLevelKeys } from "./InputKeys.js"
 import { Workdir } from "./Workdir.js"
 
 export const MAX_INPUT_BYTES = 64 * 1024
@@ -126,18 +128,25 @@ const readStdin = (max: number): Effect.Effect<{ readonly bytes: Uint8Array; rea
       new IoError({ path: "-", operation: "read", code: String((e as { code?: string }).code ?? "EUNKNOWN") })
   })
 
+/** A JSON file's value, not yet validated. */
+const readJsonValue = (rel: string, maxBytes: number) =>
+  Effect.gen(function*() {
+    const store = yield* FileStore
+    const bytes = yield* store.read(rel, { maxBytes })
+    return yield* parseJsonBytes(bytes)
+  })
+
 /** Read and validate a JSON file the command names (state, research output…), at most 16 MiB. */
 export const readJsonFile = <A, I>(
   schema: Schema.Schema<A, I, never>,
   rel: string,
   maxBytes = DEFAULT_MAX_BYTES
 ): Effect.Effect<A, InvalidInput | FileNotFound | IoError | UnsafePath | LimitExceeded, FileStore> =>
-  Effect.gen(function*() {
-    const store = yield* FileStore
-    const bytes = yield* store.read(rel, { maxBytes })
-    const json = yield* parseJsonBytes(bytes)
-    return yield* decodeWith(schema)(json)
-  })
+  Effect.flatMap(readJsonValue(rel, maxBytes), decodeWith(schema))
+
+/** Note the input's top-level keys (./InputKeys.ts), then validate it. */
+const decodeInput = <A, I>(schema: Schema.Schema<A, I, never>) => (json: unknown) =>
+  Effect.zipRight(FiberRef.set(InputKeys, topLevelKeys(json)), decodeWith(schema)(json))
 
 /**
  * An input given inline instead of as a file (the MCP tools' `input` argument): the parsed JSON
@@ -165,21 +174,24 @@ export const readInput = <A, I>(
     const bytes = Buffer.byteLength(JSON.stringify(given.value) ?? "", "utf8")
     return bytes > MAX_INPUT_BYTES
       ? Effect.fail(new InputTooLarge({ path: INLINE_INPUT_NAME, max: MAX_INPUT_BYTES, actual: bytes }))
-      : decodeWith(schema)(given.value)
+      : decodeInput(schema)(given.value)
   }
   if (given === "-") {
     return Effect.gen(function*() {
       const { bytes, total } = yield* readStdin(MAX_INPUT_BYTES)
       if (total > MAX_INPUT_BYTES) return yield* new InputTooLarge({ path: "-", max: MAX_INPUT_BYTES, actual: total })
       const json = yield* parseJsonBytes(bytes)
-      return yield* decodeWith(schema)(json)
+      return yield* decodeInput(schema)(json)
     })
   }
-  return Effect.flatMap(relativeToWorkdir(given), (rel) =>
-    readJsonFile(schema, rel, MAX_INPUT_BYTES).pipe(
-      Effect.catchTag(
-        "LimitExceeded",
-        (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual }))
+  return Effect.flatMap(
+    relativeToWorkdir(given),
+    (rel) =>
+      Effect.flatMap(readJsonValue(rel, MAX_INPUT_BYTES), decodeInput(schema)).pipe(
+        Effect.catchTag(
+          "LimitExceeded",
+          (e) => Effect.fail(new InputTooLarge({ path: rel, max: e.max, actual: e.actual }))
+        )
       )
-    ))
+  )
 }

@@ -40,6 +40,16 @@ export interface WorkTreeShape {
    */
   readonly markers: (path: string) => Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
   /**
+   * `markers` (`found`), and `again`: the markers at or below the same directory when it runs,
+   * looking again only at what changed since the walk (a directory whose identity or times moved,
+   * or moved within 2 s of the walk, a plan.md, a marker found); a directory it did not see is
+   * walked whole. Exec and grant creation walk before the folder's lock and look again under it.
+   */
+  readonly surveyMarkers: (path: string) => Effect.Effect<{
+    readonly found: ReadonlyArray<string>
+    readonly again: Effect.Effect<ReadonlyArray<string>, IoError | UnsafePath>
+  }, IoError | UnsafePath>
+  /**
    * Clear the set-user-ID and set-group-ID bits of every regular file at or below a directory
    * (no link followed, at any depth, names that are not UTF-8 included): a file a confined program
    * marked so would run as dossier's user on the machine, outside the sandbox. `cleared` lists the

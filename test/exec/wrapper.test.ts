@@ -5,12 +5,31 @@
  * went on running, reparented, for its whole duration). Needs perl and prctl (Linux).
  */
 import { spawn } from "node:child_process"
+import * as fs from "node:fs"
 import { describe, expect, it } from "vitest"
 import { WRAPPER } from "../../src/layers/SandboxBwrap.js"
 import { SYSCALLS } from "../../src/layers/SandboxMachine.js"
 import { processesWith } from "./support.js"
 
 const syscalls = SYSCALLS[process.arch]
+
+/** Gone, or a zombie no one reaps yet: `pid` runs nothing any more. */
+const isEnded = (pid: number): boolean => {
+  try {
+    // The state follows the command name in parentheses: `123 (sh) Z …`.
+    return fs.readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").startsWith("Z")
+  } catch {
+    return true
+  }
+}
+
+/** Whether `pid` ended within `ms`, looked at every 20 ms. */
+const ended = async (pid: number, ms: number): Promise<boolean> => {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+    if (isEnded(pid)) return true
+  }
+  return isEnded(pid)
+}
 
 describe.skipIf(syscalls === undefined)("the run's wrapper", () => {
   it("takes a command still starting (as bwrap is before its own setup) down with it", async () => {
@@ -37,9 +56,12 @@ describe.skipIf(syscalls === undefined)("the run's wrapper", () => {
       })
     })
     expect(reported).toMatch(/^pid \d+$/m)
+    const command = Number(/^pid (\d+)$/m.exec(reported)![1])
     // The wrapper dies while its command is still starting.
     wrapper.kill("SIGKILL")
-    await new Promise((r) => setTimeout(r, 1500))
+    // Wait for the command's end (a survivor would exec the needle after its 0.6 s, under the same
+    // pid): it ends, and never became the program.
+    expect(await ended(command, 20_000)).toBe(true)
     expect(processesWith(needle)).toEqual([])
   })
 })

@@ -6,14 +6,15 @@
  * (`dossier.content`, by SHA-256, written once), in the same transaction as the event. A file
  * not there is skipped (the event was kept as given); a file whose SHA-256 is no longer the
  * event's (changed since it was hashed) is `DigestMismatch`, and nothing of the append remains.
- * `verify` hashes this host's files; a linked file missing here gets a note that `dossier pull`
- * brings what the dossier holds.
+ * `verify` hashes this host's files; a linked file missing here gets a note that the dossier
+ * holds it (src/domain/StoreNotes.ts: the command line's says that `dossier pull` brings it).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { createHash } from "node:crypto"
 import { DigestMismatch } from "../../domain/MonitorErrors.js"
+import { storeNotes } from "../../domain/StoreNotes.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import { JournalArtifacts, type JournalArtifactsShape } from "../../services/ports/JournalStore.js"
 import { JournalArtifactsFolder } from "../folder/JournalArtifactsFolder.js"
@@ -22,8 +23,7 @@ import { pgContentStore, type PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
 /** Added to `inspect --verify`'s note when a linked file is missing here (docs/store.md, "Missing here, held there"). */
-export const ARTIFACT_MISSING_NOTE =
-  "A linked file missing here is held by the shared dossier when the host that linked it had it: `dossier pull` brings it."
+export const ARTIFACT_MISSING_NOTE = storeNotes.artifactMissing.library
 
 export const makeJournalArtifactsPostgres = (
   folder: JournalArtifactsShape,

@@ -29,6 +29,7 @@ import { StaleRevision } from "../../domain/Errors.js"
 import { isUnder } from "../../domain/Paths.js"
 import { PLAN_LIMITS, PlanDocument, SOURCES_AREA } from "../../domain/Plan.js"
 import { CorruptPlan } from "../../domain/PlanErrors.js"
+import { storeNotes } from "../../domain/StoreNotes.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import type { Lock } from "../../services/Lock.js"
 import type { Plan } from "../../services/Plan.js"
@@ -136,7 +137,7 @@ export const makePlanStorePostgres = (store: PgStoreShape, files: FileStoreShape
         (data) => Effect.map(content.put(data), (c) => ({ sha256: c.sha256, bytes: c.bytes }))
       ),
     observe: measure,
-    missingNote: "A registered file missing here is held by the shared dossier: `dossier pull` brings it.",
+    missingNote: storeNotes.registeredMissing.library,
     // A copy of another store's plan at its own revision (import, pull), or its prose.
     restore: (held, expected) =>
       Effect.gen(function*() {

@@ -93,8 +93,8 @@ export interface PlanStoreShape {
   readonly restore: (held: PlanHeld, expected: number | null) => Effect.Effect<void, PlanStoreError | StaleRevision>
   /**
    * What a verification that finds registered files missing here adds to its note: a shared
-   * store holds their bytes, and says how to bring them (`dossier pull`). None: the folder is all
-   * there is.
+   * store holds their bytes, in the library's words (src/domain/StoreNotes.ts; the command line
+   * says `dossier pull` brings them). None: the folder is all there is.
    */
   readonly missingNote?: string
 }
