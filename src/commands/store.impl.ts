@@ -62,7 +62,8 @@ const reportText = (r: TransferReport) =>
     `grants: ${r.grants} record(s), ${r.grantEvents} event(s); executions: ${r.executions} record(s)`,
     `files: ${r.files.copied} copied, ${r.files.same} already there`,
     ...(r.kept.length === 0 ? [] : [`kept (other bytes there, not overwritten): ${r.kept.join(", ")}`]),
-    ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`])
+    ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`]),
+    ...(r.skipped.length === 0 ? [] : [`skipped (dossier's own files here, never a record's): ${r.skipped.join(", ")}`])
   ].join("\n")
 
 // -------------------------------------------------------------------------------------------------
