@@ -149,7 +149,10 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
   const parsed = parseConnectionString(url.connect, { useLibpqCompat: true })
   const { password: urlPassword, port, host, user, ...rest } = parsed
   const target = {
-    host: host ?? "localhost",
+    // An IPv6 literal without the brackets the URL needs around it (`[::1]` is `::1`), as libpq
+    // reads it: the driver would look the bracketed text up as a name, and the password file
+    // names the address bare.
+    host: host === null || host === undefined ? "localhost" : host.replace(/^\[(.*)\]$/, "$1"),
     port: port === null || port === undefined || port === "" ? 5432 : Number(port),
     // The database as libpq reads the path (every %-escape decoded): pg-connection-string leaves
     // %23, %40, %3A, … as they are, so `/odd%23db` would name another database.
