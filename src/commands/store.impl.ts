@@ -12,7 +12,7 @@ import { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
 import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
-import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
+import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
 import { readBinding, writeBinding } from "../layers/BindingFile.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
@@ -32,6 +32,7 @@ import {
   type TransferReport
 } from "../layers/StoreTransfer.js"
 import { FileStore } from "../services/FileStore.js"
+import { Lock } from "../services/Lock.js"
 import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
@@ -96,6 +97,11 @@ const broughtAny = (r: TransferReport) =>
  * or the next command completes), and an import writes it after its commit (an import stopped
  * before the binding leaves the folder holding exactly the dossier's state, which `init --store`
  * again binds as it is).
+ *
+ * The whole bind holds the folder's lock, from reading the binding to writing it: two binds of
+ * one folder at once (two hosts' `init --store` over a shared disk, a retry while the first still
+ * runs) take turns, so the second finds the first's binding (the same: a refresh; another
+ * dossier: `bound-elsewhere`) and never imports the folder into a dossier it is not bound to.
  */
 export const bindFolder = (url: string, dossier: string) =>
   Effect.gen(function*() {
@@ -104,6 +110,12 @@ export const bindFolder = (url: string, dossier: string) =>
     if (!DOSSIER_NAME.test(dossier)) {
       return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
     }
+    return yield* (yield* Lock).withLock(Effect.scoped(bindLocked(parsed, dossier)))
+  })
+
+/** `bindFolder` once the URL and name are checked, under the folder's lock. */
+const bindLocked = (parsed: StoreUrl, dossier: string) =>
+  Effect.gen(function*() {
     const files = yield* FileStore
     const binding: StoreBinding = { kind: "postgres", url: parsed.shown, dossier }
     const existing = yield* readBinding(files)
@@ -165,7 +177,7 @@ export const bindFolder = (url: string, dossier: string) =>
         return { imported: holds, pulled: !holds && state.hasState }
       }))
     return { ...binding, ...done } satisfies Bound
-  }).pipe(Effect.scoped)
+  })
 
 /** `init --store`: bind first (nothing changes when that is refused), then the folders. */
 export const initStore = (workdir: string, url: string, dossier: string) =>
