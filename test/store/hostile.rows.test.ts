@@ -180,6 +180,31 @@ describe.skipIf(!pgAvailable)("rows a peer wrote behind dossier's back", () => {
     expect(fs.existsSync(path.join(a, "../escaped.html"))).toBe(false)
     expect(fs.existsSync(path.join(a, ".dossier/captures.jsonl"))).toBe(false)
   }, 120_000)
+
+  it("two dossiers in one database with the same ids: each command reads and changes its own only", () => {
+    const one = bind(db.url, "same-ids-one")
+    const two = bind(db.url, "same-ids-two")
+    for (const [dir, goal] of [[one, "One"], [two, "Two"]] as const) {
+      fs.writeFileSync(path.join(dir, "research/inputs/s.json"), JSON.stringify({ goal, limits: [], nextAction: "n" }))
+      ok(runCli(["plan", "start", "--input", path.join(dir, "research/inputs/s.json"), "--workdir", dir, "--json"]))
+      const event = { id: "c1", type: "candidate_created", candidate: { id: "k", title: goal } }
+      fs.writeFileSync(path.join(dir, "research/inputs/j.json"), JSON.stringify(event))
+      const input = path.join(dir, "research/inputs/j.json")
+      expect(ok(runCli(["journal", "append", "--study", "s1", "--input", input, "--workdir", dir, "--json"])).appended)
+        .toEqual(["c1"])
+    }
+    // A checkpoint at revision 1 in one leaves the other's plan at 1.
+    fs.writeFileSync(path.join(one, "research/inputs/cp.json"), JSON.stringify({ nextAction: "m" }))
+    const cp = path.join(one, "research/inputs/cp.json")
+    ok(runCli(["plan", "checkpoint", "--input", cp, "--expected", "1", "--workdir", one, "--json"]))
+    const plan = (dir: string) => ok(runCli(["plan", "inspect", "--workdir", dir, "--json"]))
+    expect([plan(one).goal, plan(one).revision, plan(two).goal, plan(two).revision]).toEqual(["One", 2, "Two", 1])
+    const titles = (dir: string) =>
+      ok(runCli(["journal", "inspect", "--study", "s1", "--workdir", dir, "--json"])).candidates.map((c: {
+        readonly title: string
+      }) => c.title)
+    expect([titles(one), titles(two)]).toEqual([["One"], ["Two"]])
+  }, 120_000)
 })
 
 /** The input of `plan start`, in the folder's inputs. */
