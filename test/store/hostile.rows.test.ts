@@ -205,6 +205,32 @@ describe.skipIf(!pgAvailable)("rows a peer wrote behind dossier's back", () => {
       }) => c.title)
     expect([titles(one), titles(two)]).toEqual([["One"], ["Two"]])
   }, 120_000)
+
+  it(
+    "a URL whose options put another schema before pg_catalog: dossier's functions are still pg_catalog's",
+    async () => {
+      // A schema whose functions shadow the lock and the lock's key, and note each call.
+      for (
+        const statement of [
+          "CREATE SCHEMA shadow",
+          "CREATE TABLE shadow.calls (f text)",
+          "CREATE FUNCTION shadow.pg_advisory_xact_lock(bigint) RETURNS void LANGUAGE sql AS $$ INSERT INTO shadow.calls VALUES ('lock') $$",
+          "CREATE FUNCTION shadow.hashtextextended(text, bigint) RETURNS bigint LANGUAGE sql AS $$ INSERT INTO shadow.calls VALUES ('key'); SELECT 7::bigint $$"
+        ]
+      ) await adminQuery(db.url, statement)
+      const u = new URL(db.url)
+      u.searchParams.set("options", "-c search_path=shadow,pg_catalog")
+      const dir = tempWorkdir("dossier-hostile-path-")
+      ok(runCli(["init", "--store", u.toString(), "--dossier", "search-path", "--workdir", dir, "--json"]))
+      const event = { id: "c1", type: "candidate_created", candidate: { id: "k", title: "K" } }
+      fs.writeFileSync(path.join(dir, "research/inputs/j.json"), JSON.stringify(event))
+      const input = path.join(dir, "research/inputs/j.json")
+      ok(runCli(["journal", "append", "--study", "s1", "--input", input, "--workdir", dir, "--json"]))
+      ok(runCli(["pull", "--workdir", dir, "--json"]))
+      expect((await adminQuery(db.url, "SELECT f FROM shadow.calls")).rows).toEqual([])
+    },
+    120_000
+  )
 })
 
 /** The input of `plan start`, in the folder's inputs. */
