@@ -3,6 +3,10 @@
  * lazily). Every copy goes through StoreTransfer (src/layers/StoreTransfer.ts) over the ports;
  * the shared dossier's side of a copy is `pgSide` (src/layers/StoreBinding.ts: the PostgreSQL
  * adapters). The URL a command shows or writes is always the one without its password.
+ *
+ * Over 400 lines: the four commands share the binding's checks, the transfer report's text and
+ * the refusals' mapping, and `export --to`'s target (made, locked, put back on failure) is only
+ * its own.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
