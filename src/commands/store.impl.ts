@@ -3,6 +3,10 @@
  * lazily). Every copy goes through StoreTransfer (src/layers/StoreTransfer.ts) over the ports;
  * the shared dossier's side of a copy is `pgSide` (src/layers/StoreBinding.ts: the PostgreSQL
  * adapters). The URL a command shows or writes is always the one without its password.
+ *
+ * Over 400 lines: the four commands share the binding's checks, the transfer report's text and
+ * the refusals' mapping, and `export --to`'s target (made, locked, put back on failure) is only
+ * its own.
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -12,11 +16,12 @@ import { UsageError } from "../domain/CliErrors.js"
 import { IoError } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
 import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
-import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl } from "../domain/StoreUrl.js"
+import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
 import { readBinding, writeBinding } from "../layers/BindingFile.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
+import { LOCK_FILE } from "../layers/LockLive.js"
 import { makeGateAttemptsPostgres } from "../layers/postgres/GateAttemptsPostgres.js"
 import { refusedByServer } from "../layers/postgres/PgErrors.js"
 import { makePgLock } from "../layers/postgres/PgLock.js"
@@ -32,6 +37,7 @@ import {
   type TransferReport
 } from "../layers/StoreTransfer.js"
 import { FileStore } from "../services/FileStore.js"
+import { Lock, type LockShape } from "../services/Lock.js"
 import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
@@ -62,7 +68,8 @@ const reportText = (r: TransferReport) =>
     `grants: ${r.grants} record(s), ${r.grantEvents} event(s); executions: ${r.executions} record(s)`,
     `files: ${r.files.copied} copied, ${r.files.same} already there`,
     ...(r.kept.length === 0 ? [] : [`kept (other bytes there, not overwritten): ${r.kept.join(", ")}`]),
-    ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`])
+    ...(r.missing.length === 0 ? [] : [`missing at the source: ${r.missing.join(", ")}`]),
+    ...(r.skipped.length === 0 ? [] : [`skipped (dossier's own files here, never a record's): ${r.skipped.join(", ")}`])
   ].join("\n")
 
 // -------------------------------------------------------------------------------------------------
@@ -95,6 +102,11 @@ const broughtAny = (r: TransferReport) =>
  * or the next command completes), and an import writes it after its commit (an import stopped
  * before the binding leaves the folder holding exactly the dossier's state, which `init --store`
  * again binds as it is).
+ *
+ * The whole bind holds the folder's lock, from reading the binding to writing it: two binds of
+ * one folder at once (two hosts' `init --store` over a shared disk, a retry while the first still
+ * runs) take turns, so the second finds the first's binding (the same: a refresh; another
+ * dossier: `bound-elsewhere`) and never imports the folder into a dossier it is not bound to.
  */
 export const bindFolder = (url: string, dossier: string) =>
   Effect.gen(function*() {
@@ -103,6 +115,12 @@ export const bindFolder = (url: string, dossier: string) =>
     if (!DOSSIER_NAME.test(dossier)) {
       return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
     }
+    return yield* (yield* Lock).withLock(Effect.scoped(bindLocked(parsed, dossier)))
+  })
+
+/** `bindFolder` once the URL and name are checked, under the folder's lock. */
+const bindLocked = (parsed: StoreUrl, dossier: string) =>
+  Effect.gen(function*() {
     const files = yield* FileStore
     const binding: StoreBinding = { kind: "postgres", url: parsed.shown, dossier }
     const existing = yield* readBinding(files)
@@ -164,7 +182,7 @@ export const bindFolder = (url: string, dossier: string) =>
         return { imported: holds, pulled: !holds && state.hasState }
       }))
     return { ...binding, ...done } satisfies Bound
-  }).pipe(Effect.scoped)
+  })
 
 /** `init --store`: bind first (nothing changes when that is refused), then the folders. */
 export const initStore = (workdir: string, url: string, dossier: string) =>
@@ -266,13 +284,16 @@ const entriesUnder = (dir: string): Set<string> => {
 }
 
 /**
- * The folder an export writes into, and how to put the file system back as it was found when the
- * export fails: a folder it made (with the parents it made) is removed whole; in one that was
- * there before, only the entries the export added are removed (what was there is left as it was).
+ * The folder an export writes into, and the first folder the export made on the way (undefined:
+ * the target was there). A failed export puts the file system back as it found it (`undoUnder`,
+ * `putBack`): in the target, the entries it added are removed (what was there is left as it
+ * was); a folder it made, with the parents it made, is removed once it holds nothing else.
  */
 interface Target {
   readonly path: string
-  readonly undo: Effect.Effect<void>
+  readonly made: string | undefined
+  /** What the target held before the export (nothing when it made it). */
+  readonly prior: ReadonlySet<string>
 }
 
 /**
@@ -296,36 +317,62 @@ const targetOf = (to: string, root: string) =>
       })
     }
     return yield* Effect.try({
+      // mkdirSync answers the first folder it made (undefined when the target was there).
       try: (): Target => {
-        // mkdirSync answers the first folder it made (undefined when the target was there).
         const made = fs.mkdirSync(target, { recursive: true })
         const real = fs.realpathSync(target)
-        if (made !== undefined) {
-          return { path: real, undo: Effect.sync(() => fs.rmSync(made, { recursive: true, force: true })) }
-        }
-        const before = entriesUnder(real)
-        const undo = Effect.sync(() => {
-          for (const p of [...entriesUnder(real)].reverse()) {
-            if (!before.has(p)) fs.rmSync(path.join(real, p), { recursive: true, force: true })
-          }
-        })
-        return { path: real, undo }
+        return { path: real, made, prior: made === undefined ? entriesUnder(real) : new Set<string>() }
       },
       catch: io
     })
   })
 
-/** Put back what a failed export changed (best effort: the export's own refusal is the answer). */
-const undone = (target: Target) => Effect.catchAllDefect(target.undo, () => Effect.void)
+/** The destination's lock files, which taking its lock makes: not what an export adds. */
+const isLockFile = (p: string) => p === ".dossier" || p.startsWith(`${LOCK_FILE}`)
+
+/**
+ * Run `copy` under the destination's lock, and, when it fails, remove what it added there before
+ * the lock is released: what the target holds is read once the lock is held, so another export
+ * into the same folder at once (which takes turns on that lock) keeps what it wrote, whichever
+ * fails. A refusal of the target (`BindingRefused`: it holds state, or is bound) added nothing.
+ */
+const undoUnder = <A, E, R>(target: Target, lock: LockShape, copy: Effect.Effect<A, E, R>) =>
+  lock.withLock(Effect.suspend(() => {
+    const before = entriesUnder(target.path)
+    const undo = Effect.sync(() => {
+      for (const p of [...entriesUnder(target.path)].reverse()) {
+        if (!before.has(p)) fs.rmSync(path.join(target.path, p), { recursive: true, force: true })
+      }
+    })
+    return Effect.onError(copy, () => Effect.catchAllDefect(undo, () => Effect.void))
+  }))
+
+/**
+ * After a failed export, once the destination's lock is released: a folder it made (and the
+ * parents it made) is removed, and in one that was there, the lock files taking the lock made;
+ * both only when the target holds nothing else it did not hold before, so never when another
+ * export wrote into it meanwhile.
+ */
+const putBack = (target: Target) =>
+  Effect.catchAllDefect(
+    Effect.sync(() => {
+      if (!fs.existsSync(target.path)) return
+      const added = [...entriesUnder(target.path)].filter((p) => !target.prior.has(p))
+      if (!added.every(isLockFile)) return
+      if (target.made !== undefined) fs.rmSync(target.made, { recursive: true, force: true })
+      else for (const p of added.reverse()) fs.rmSync(path.join(target.path, p), { recursive: true, force: true })
+    }),
+    () => Effect.void
+  )
 
 /** A path as output shows it: relative to the work folder (both real paths), with `/`. */
 const shownFrom = (home: string, target: string): string => path.relative(home, target).split(path.sep).join("/")
 
 export const exportTo = (o: { readonly workdir: string; readonly to: string }) => {
-  const copyInto = (target: string, shown: string, binding: Option.Option<StoreBinding>) =>
+  const copyInto = (target: Target, shown: string, binding: Option.Option<StoreBinding>) =>
     Effect.gen(function*() {
       const files = yield* FileStore
-      const dest = yield* folderSide(target)
+      const dest = yield* folderSide(target.path)
       // The command line is well-formed: the folder it names refuses the copy (exit 1).
       const refused = (reason: "target-state" | "target-bound") =>
         new BindingRefused({
@@ -334,7 +381,6 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           reason,
           target: shown
         })
-      if (Option.isSome(yield* readBinding(dest.files))) return yield* refused("target-bound")
       const copy = (from: StoreSide) =>
         transfer(from, dest, "fresh").pipe(
           Effect.catchTag("TransferDivergence", () => Effect.fail(refused("target-state")))
@@ -344,18 +390,28 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
           dest.lock.withLock(copyAttempts(from, makeGateAttemptsFolder(dest.files))),
           (a) => withAttempts(r, a)
         )
-      return Option.isNone(binding)
-        ? yield* Effect.flatMap(
-          Effect.flatMap(folderSideHere, copy),
-          attemptsInto(makeGateAttemptsFolder(files))
-        )
-        : yield* over("export")(
-          binding.value.url,
-          binding.value.dossier,
-          "read",
-          (store) =>
-            Effect.flatMap(Effect.flatMap(pgSide(store, files), copy), attemptsInto(makeGateAttemptsPostgres(store)))
-        )
+      return yield* undoUnder(
+        target,
+        dest.lock,
+        Effect.gen(function*() {
+          if (Option.isSome(yield* readBinding(dest.files))) return yield* refused("target-bound")
+          return Option.isNone(binding)
+            ? yield* Effect.flatMap(
+              Effect.flatMap(folderSideHere, copy),
+              attemptsInto(makeGateAttemptsFolder(files))
+            )
+            : yield* over("export")(
+              binding.value.url,
+              binding.value.dossier,
+              "read",
+              (store) =>
+                Effect.flatMap(
+                  Effect.flatMap(pgSide(store, files), copy),
+                  attemptsInto(makeGateAttemptsPostgres(store))
+                )
+            )
+        })
+      )
     }).pipe(Effect.scoped)
   return work({
     effect: Effect.gen(function*() {
@@ -364,9 +420,11 @@ export const exportTo = (o: { readonly workdir: string; readonly to: string }) =
       const target = yield* targetOf(o.to, root)
       // Never an absolute path in an answer: the folder as seen from the work folder.
       const shown = shownFrom(fs.realpathSync(root), target.path)
-      // A failed (or interrupted) export leaves the file system as it found it, once the copy's
-      // scope has closed (the destination's lock released).
-      const report = yield* Effect.onError(copyInto(target.path, shown, binding), () => undone(target))
+      // A failed (or interrupted) export leaves the file system as it found it: what it added to
+      // the target is removed under the destination's lock, then a folder it made (or the lock
+      // files it made) once the copy's scope has closed (the lock released), if nothing else is
+      // left that was not there before.
+      const report = yield* Effect.onError(copyInto(target, shown, binding), () => putBack(target))
       return { to: shown, transfer: report }
     }),
     layer: BaseLive(o.workdir),

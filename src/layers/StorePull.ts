@@ -93,9 +93,14 @@ const loadPorts = async (loaders: PortLoaders<unknown>, parts: TransferParts) =>
   return { plan, captures, journals, monitor, grants, executions }
 }
 
-/** A transfer's report with the attempts logs' copy: a log left as it was is listed as kept. */
+/**
+ * A transfer's report with the attempts logs' copy: a log left as it was is listed as kept, one
+ * at a path no log may have as skipped.
+ */
 export const withAttempts = (r: TransferReport, a: AttemptsCopied): TransferReport =>
-  a.kept.length === 0 ? r : { ...r, kept: [...r.kept, ...a.kept] }
+  a.kept.length === 0 && a.skipped.length === 0 ?
+    r :
+    { ...r, kept: [...r.kept, ...a.kept], skipped: [...r.skipped, ...a.skipped] }
 
 /**
  * Bring the folder side `to` up to what the shared dossier holds of `parts` (`dossier pull`: all

@@ -51,6 +51,7 @@ import {
   holdsState,
   registeredFiles,
   retainedFiles,
+  stateFileAt,
   type TransferMode,
   type TransferParts
 } from "../domain/StoreTransfer.js"
@@ -109,6 +110,11 @@ export interface TransferReport {
   readonly kept: ReadonlyArray<string>
   /** Files the records name that the source does not have (nothing to copy). */
   readonly missing: ReadonlyArray<string>
+  /**
+   * Files the records (or the gate's attempts logs) name at a path of dossier's own state in the
+   * destination folder (`.dossier/…`, `plan.md`, a journal's files; `stateFileAt`): never written.
+   */
+  readonly skipped: ReadonlyArray<string>
 }
 
 /** Everything one side holds, read once. */
@@ -236,12 +242,19 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
       const write: Array<RetainFile> = []
       const kept: Array<string> = []
       const missing: Array<string> = []
+      const skipped: Array<string> = []
       let same = 0
       const retainedPaths = new Set(retainedFiles(source.captures).map((f) => f.path))
       const digestOf = new Map(
         [...retainedFiles(source.captures), ...named].filter((f) => f.sha256 != null).map((f) => [f.path, f.sha256])
       )
       for (const path of paths) {
+        // A folder's own state files are written by their ports, never as a record's file: a
+        // record naming one (a peer's row naming `.dossier/store.json`) is skipped and named.
+        if (to.content === undefined && stateFileAt(path) !== null) {
+          skipped.push(path)
+          continue
+        }
         const sha256 = digestOf.get(path)
         // A side that keeps bytes by digest (a shared store) answers with the bytes its records
         // name: its `files` are this host's folder, whose file may have been edited since, so the
@@ -314,7 +327,7 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         yield* to.plan.restore({ record: source.plan, prose: source.prose }, steps.plan.expected)
       }
       // A store that keeps registered bytes (SQL) keeps them when a file is registered.
-      const gone = new Set([...kept, ...missing])
+      const gone = new Set([...kept, ...missing, ...skipped])
       for (const path of [...(planDocument?.sources ?? []), ...(planDocument?.outputs ?? [])].map((f) => f.path)) {
         if (!gone.has(path)) yield* to.plan.register(path)
       }
@@ -374,7 +387,8 @@ export const transfer = (from: StoreSide, to: StoreSide, mode: TransferMode, par
         executions: steps.executions.length,
         files: { copied: write.length + copiedByCaptures + logs.length, same },
         kept,
-        missing
+        missing,
+        skipped
       } satisfies TransferReport
     }))
   })

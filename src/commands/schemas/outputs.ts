@@ -18,7 +18,7 @@ const NullableObj = (description: string) =>
 
 /** What a copy between stores answers (src/layers/StoreTransfer.ts). */
 const Transfer = Obj(
-  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports, grants, grantEvents, executions (counts copied), files {copied, same} (execution logs included), kept (files there with other bytes, not overwritten), missing (named files the source lacks)."
+  "plan {revision, copied}, captures, journals [{study, events}], subscriptions, runs, reports, grants, grantEvents, executions (counts copied), files {copied, same} (execution logs included), kept (files there with other bytes, not overwritten), missing (named files the source lacks), skipped (named files at a path of dossier's own state here: .dossier/, plan.md, a journal's files; never written)."
 )
 
 const GrantState = Schema.Literal("active", "revoked", "expired", "exhausted")

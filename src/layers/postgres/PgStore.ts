@@ -149,7 +149,10 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
   const parsed = parseConnectionString(url.connect, { useLibpqCompat: true })
   const { password: urlPassword, port, host, user, ...rest } = parsed
   const target = {
-    host: host ?? "localhost",
+    // An IPv6 literal without the brackets the URL needs around it (`[::1]` is `::1`), as libpq
+    // reads it: the driver would look the bracketed text up as a name, and the password file
+    // names the address bare.
+    host: host === null || host === undefined ? "localhost" : host.replace(/^\[(.*)\]$/, "$1"),
     port: port === null || port === undefined || port === "" ? 5432 : Number(port),
     // The database as libpq reads the path (every %-escape decoded): pg-connection-string leaves
     // %23, %40, %3A, … as they are, so `/odd%23db` would name another database.
@@ -172,6 +175,12 @@ const poolConfig = (url: StoreUrl, config: PgStoreConfig): Pg.PoolConfig => {
     keepAlive: true,
     keepAliveInitialDelayMillis: 5_000,
     application_name: (rest.application_name as string | undefined) ?? "dossier",
+    // The functions dossier calls (pg_advisory_xact_lock, hashtextextended, octet_length, …) are
+    // pg_catalog's, whatever the URL's `options` set search_path to: a schema someone else can
+    // create functions in, put first, would otherwise take the lock's place and run its SQL as
+    // this role. Its tables are all named with their schema (`dossier.events`). The last `-c`
+    // of the startup options wins.
+    options: `${typeof rest.options === "string" ? `${rest.options} ` : ""}-c search_path=pg_catalog`,
     // A query goes out at once, behind those still waiting for their answers (each is still its
     // own message with its own Sync): `PgLock` sends a region's opening with its first statement.
     // Statements awaited one after another, as everywhere else, go as they did.

@@ -23,6 +23,8 @@ declare module "pg" {
     keepAlive?: boolean | undefined
     keepAliveInitialDelayMillis?: number | undefined
     application_name?: string | undefined
+    /** The server's startup `options` (command-line switches such as `-c name=value`). */
+    options?: string | undefined
     /** Send each query at once, not after the previous one's answer (node-postgres 8.20+). */
     pipeline?: boolean | undefined
   }
