@@ -134,6 +134,7 @@ import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
+import { withoutRewardOffers } from "./readable/rewards.js"
 import { withoutDispatchCutOffs, withoutShippingPromises } from "./readable/shippingPromise.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSimilarThreads } from "./readable/similar.js"
@@ -281,13 +282,15 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   const body = withoutRepeatedPassages(withoutRepeats(blocks))
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
-  // product (shippingPromise.ts).
+  // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts).
   return assemble(
     meta,
     collapse(page.title).trim(),
     pageUrl,
     oneProduct
-      ? withoutClosingHeading(withoutEmptyReviews(withoutDispatchCutOffs(withoutShippingPromises(body))))
+      ? withoutClosingHeading(
+        withoutEmptyReviews(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+      )
       : body,
     oneProduct
   )

@@ -46,7 +46,8 @@
  * time) and `withoutDispatchCutOffs` its hour for dispatch (not a denial; an order by a named time),
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
  * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
- * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once).
+ * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once,
+ * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3331,6 +3332,39 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
     const text = copy(promisePage(productLd, line))
     expect(text).not.toContain(line.slice(4))
     expect(text).toContain("gooseneck spout")
+  })
+})
+
+describe("readable copy: a loyalty programme's offer of rewards in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Members get an est. $9.99 in rewards",
+        "Earn $13.70 in rewards, with 5% back, plus more exclusive perks",
+        "Collect 120 points with this order"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays when it denies the gain, names no figure, is no plain paragraph or shows no one product", () => {
+    for (
+      const line of [
+        "This kettle does not earn $13.70 in rewards",
+        "Gift cards aren't eligible to earn 5% back in rewards",
+        "Join the club to earn rewards on every order",
+        "Get $20 off and earn rewards when you join: members save on every kettle, every filter, every spare lid and more"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Members get an est. $9.99 in rewards"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
   })
 })
 
