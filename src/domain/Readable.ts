@@ -128,6 +128,7 @@ import {
 import { withoutHiddenPriceStates } from "./readable/prices.js"
 import { withProductSummary } from "./readable/productSummary.js"
 import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
+import { withoutPlanOffers } from "./readable/protectionPlans.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
 import { withoutReadingTimes } from "./readable/readingTimes.js"
@@ -282,14 +283,17 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   const body = withoutRepeatedPassages(withoutRepeats(blocks))
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
-  // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts).
+  // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts) or a protection
+  // plan it sells with the product (protectionPlans.ts).
   return assemble(
     meta,
     collapse(page.title).trim(),
     pageUrl,
     oneProduct
       ? withoutClosingHeading(
-        withoutEmptyReviews(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+        withoutEmptyReviews(
+          withoutPlanOffers(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+        )
       )
       : body,
     oneProduct

@@ -47,7 +47,8 @@
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
  * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
  * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once,
- * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure).
+ * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure,
+ * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3362,6 +3363,39 @@ describe("readable copy: a loyalty programme's offer of rewards in a product's b
       expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
     }
     const line = "Members get an est. $9.99 in rewards"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
+  })
+})
+
+describe("readable copy: a protection plan offered in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Add a protection plan from $79.99",
+        "Get an extended warranty for $49",
+        "Accident protection plans from $12.99"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays when it denies the plan, names none, is no plain paragraph or shows no one product", () => {
+    for (
+      const line of [
+        "Protection plans from $79.99 are not available for this kettle",
+        "Two-year warranty included from the day of delivery",
+        "Add a protection plan from $79.99 and we repair or replace the kettle for three years, " +
+        "whatever happens to it in your kitchen"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Add a protection plan from $79.99"
     expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
     expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
     expect(copy(promisePage("", line))).toContain(line)
