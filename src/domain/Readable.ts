@@ -111,6 +111,7 @@ import {
 } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutRepeatedPassages } from "./readable/passages.js"
+import { withoutWalletLines } from "./readable/paymentMethods.js"
 import {
   withoutPhoneRowCopies,
   withoutRepeatedPhoneLabels,
@@ -284,7 +285,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts) or a protection
-  // plan it sells with the product (protectionPlans.ts).
+  // plan it sells with the product (protectionPlans.ts) or the wallets its checkout takes (paymentMethods.ts).
   return assemble(
     meta,
     collapse(page.title).trim(),
@@ -292,7 +293,9 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
     oneProduct
       ? withoutClosingHeading(
         withoutEmptyReviews(
-          withoutPlanOffers(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+          withoutWalletLines(
+            withoutPlanOffers(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+          )
         )
       )
       : body,

@@ -48,7 +48,8 @@
  * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
  * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once,
  * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure,
- * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product).
+ * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
+ * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3396,6 +3397,38 @@ describe("readable copy: a protection plan offered in a product's buy box", () =
       expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
     }
     const line = "Add a protection plan from $79.99"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
+  })
+})
+
+describe("readable copy: the wallets a shop's checkout takes, in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Pay with ease using Apple Pay or Google Pay",
+        "Check out faster with Shop Pay",
+        "We accept PayPal"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays with a lender's figure, a denial, as a sentence, no plain paragraph or on no one product's page", () => {
+    for (
+      const line of [
+        "Pay in 4 interest-free payments with PayPal",
+        "PayPal is not accepted for this kettle",
+        "Pay with Apple Pay or Google Pay and we ship the kettle the same afternoon, wrapped in paper"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Pay with ease using Apple Pay or Google Pay"
     expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
     expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
     expect(copy(promisePage("", line))).toContain(line)
