@@ -3358,6 +3358,7 @@ describe("readable copy: a loyalty programme's offer of rewards in a product's b
         "This kettle does not earn $13.70 in rewards",
         "Gift cards aren't eligible to earn 5% back in rewards",
         "Join the club to earn rewards on every order",
+        "Get 4 points of adjustment for a custom fit",
         "Get $20 off and earn rewards when you join: members save on every kettle, every filter, every spare lid and more"
       ]
     ) {
@@ -3423,6 +3424,9 @@ describe("readable copy: the wallets a shop's checkout takes, in a product's buy
       const line of [
         "Pay in 4 interest-free payments with PayPal",
         "PayPal is not accepted for this kettle",
+        "Pay for your new kettle with PayPal",
+        "Contactless payments with Google Pay",
+        "Works with Apple Pay and Google Pay",
         "Pay with Apple Pay or Google Pay and we ship the kettle the same afternoon, wrapped in paper"
       ]
     ) {

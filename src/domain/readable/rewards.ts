@@ -17,11 +17,14 @@ import { opensBlock } from "./inline.js"
 import { NEGATION } from "./shippingPromise.js"
 import { wordsOf } from "./tree.js"
 
-/** The reader's gain: a verb of getting, then within 40 characters what a loyalty programme pays out. */
-const OFFER = /\b(?:earn|get|collect|receive)\b.{0,40}?\b(?:rewards?|points|cash ?back)\b/i
+/**
+ * The reader's gain: a verb of getting, then within 40 characters what a loyalty programme pays out.
+ * "Points of …" are a product's own ("Get 4 points of adjustment"), not a programme's.
+ */
+const OFFER = /\b(?:earn|get|collect|receive)\b.{0,40}?\b(?:rewards?|points(?! of\b)|cash ?back)\b/i
 
 /** The offer's figure: a sum (grids.ts `PRICE`), a share ("5%") or a count of points ("120 points"). */
-const FIGURE = new RegExp(String.raw`${PRICE.source}|\d\s?%|\b\d[\d,.]*\s(?:reward\s)?points\b`, "i")
+const FIGURE = new RegExp(String.raw`${PRICE.source}|\d\s?%|\b\d[\d,.]*\s(?:reward\s)?points\b(?! of\b)`, "i")
 
 /** The most words an offer's line holds: the sum, the share and a promise of perks, no sentence. */
 const MAX_WORDS = 14
