@@ -111,6 +111,7 @@ import {
 } from "./readable/notices.js"
 import { withoutPostNumbers } from "./readable/ordinals.js"
 import { withoutRepeatedPassages } from "./readable/passages.js"
+import { withoutWalletLines } from "./readable/paymentMethods.js"
 import {
   withoutPhoneRowCopies,
   withoutRepeatedPhoneLabels,
@@ -128,12 +129,14 @@ import {
 import { withoutHiddenPriceStates } from "./readable/prices.js"
 import { withProductSummary } from "./readable/productSummary.js"
 import { withoutAccountBoxes, withoutGuestPrompts, withoutLockedStatus } from "./readable/prompts.js"
+import { withoutPlanOffers } from "./readable/protectionPlans.js"
 import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
 import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
+import { withoutRewardOffers } from "./readable/rewards.js"
 import { withoutDispatchCutOffs, withoutShippingPromises } from "./readable/shippingPromise.js"
 import { withoutSignUps } from "./readable/signups.js"
 import { withoutSimilarThreads } from "./readable/similar.js"
@@ -281,13 +284,20 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   const body = withoutRepeatedPassages(withoutRepeats(blocks))
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
-  // product (shippingPromise.ts).
+  // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts) or a protection
+  // plan it sells with the product (protectionPlans.ts) or the wallets its checkout takes (paymentMethods.ts).
   return assemble(
     meta,
     collapse(page.title).trim(),
     pageUrl,
     oneProduct
-      ? withoutClosingHeading(withoutEmptyReviews(withoutDispatchCutOffs(withoutShippingPromises(body))))
+      ? withoutClosingHeading(
+        withoutEmptyReviews(
+          withoutWalletLines(
+            withoutPlanOffers(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+          )
+        )
+      )
       : body,
     oneProduct
   )

@@ -47,7 +47,10 @@
  * readable/phoneCopies.ts `withoutRepeatedPhoneLabels` a grid row's label for wide screens written again
  * for phones in its cells, and a card's box for phones with no such label kept, readable/passages.ts
  * `withoutRepeatedPassages` a passage a field writes twice in one paragraph, kept once,
- * readable/accordions.ts `disclosed` a description's rest hidden until its "Read more" is clicked).
+ * readable/accordions.ts `disclosed` a description's rest hidden until its "Read more" is clicked,
+ * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure,
+ * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
+ * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3332,6 +3335,108 @@ describe("readable copy: a shop's hour for dispatch under a product's price", ()
     const text = copy(promisePage(productLd, line))
     expect(text).not.toContain(line.slice(4))
     expect(text).toContain("gooseneck spout")
+  })
+})
+
+describe("readable copy: a loyalty programme's offer of rewards in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Members get an est. $9.99 in rewards",
+        "Earn $13.70 in rewards, with 5% back, plus more exclusive perks",
+        "Collect 120 points with this order"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays when it denies the gain, names no figure, is no plain paragraph or shows no one product", () => {
+    for (
+      const line of [
+        "This kettle does not earn $13.70 in rewards",
+        "Gift cards aren't eligible to earn 5% back in rewards",
+        "Join the club to earn rewards on every order",
+        "Get 4 points of adjustment for a custom fit",
+        "Get $20 off and earn rewards when you join: members save on every kettle, every filter, every spare lid and more"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Members get an est. $9.99 in rewards"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
+  })
+})
+
+describe("readable copy: a protection plan offered in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Add a protection plan from $79.99",
+        "Get an extended warranty for $49",
+        "Accident protection plans from $12.99"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays when it denies the plan, names none, is no plain paragraph or shows no one product", () => {
+    for (
+      const line of [
+        "Protection plans from $79.99 are not available for this kettle",
+        "Two-year warranty included from the day of delivery",
+        "Add a protection plan from $79.99 and we repair or replace the kettle for three years, " +
+        "whatever happens to it in your kitchen"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Add a protection plan from $79.99"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
+  })
+})
+
+describe("readable copy: the wallets a shop's checkout takes, in a product's buy box", () => {
+  it("is left out of a product's page", () => {
+    for (
+      const line of [
+        "Pay with ease using Apple Pay or Google Pay",
+        "Check out faster with Shop Pay",
+        "We accept PayPal"
+      ]
+    ) {
+      const text = copy(promisePage(productLd, line))
+      expect(text, line).not.toContain(line.slice(4))
+      expect(text).toContain("gooseneck spout")
+      expect(text).toContain("$139.99")
+    }
+  })
+  it("stays with a lender's figure, a denial, as a sentence, no plain paragraph or on no one product's page", () => {
+    for (
+      const line of [
+        "Pay in 4 interest-free payments with PayPal",
+        "PayPal is not accepted for this kettle",
+        "Pay for your new kettle with PayPal",
+        "Contactless payments with Google Pay",
+        "Works with Apple Pay and Google Pay",
+        "Pay with Apple Pay or Google Pay and we ship the kettle the same afternoon, wrapped in paper"
+      ]
+    ) {
+      expect(copy(promisePage(productLd, line)), line).toContain(line.slice(4))
+    }
+    const line = "Pay with ease using Apple Pay or Google Pay"
+    expect(copy(markedPage(`<ul><li>${line}</li></ul>`))).toContain(line)
+    expect(copy(markedPage(`<h3>${line}</h3>`))).toContain(line)
+    expect(copy(promisePage("", line))).toContain(line)
   })
 })
 

@@ -93,7 +93,7 @@ const CUT_OFF = new RegExp(
  * contractions in "n't" are read with a straight, a typographic or a modifier apostrophe ("isn't",
  * "isn’t", "isnʼt").
  */
-const NEGATION = /\b(?:not|no|never|cannot|\w+n['\u2019\u02bc]t|excluded|unavailable)\b/i
+export const NEGATION = /\b(?:not|no|never|cannot|\w+n['\u2019\u02bc]t|excluded|unavailable)\b/i
 
 /**
  * A call to hurry that opens the line with a negation and denies nothing of the product: "Don’t
