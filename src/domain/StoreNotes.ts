@@ -5,7 +5,8 @@
  * library does not write the folder's view, docs/library.md). The services answer the `library`
  * text; the command line and the MCP server render it as `hint` (`commandLineNote`).
  */
-import type { ErrorInfo } from "../commands/ErrorCatalogue.js"
+/** A note's two texts, named as the catalogue's entries name theirs. */
+type FaceTexts = { readonly hint: string; readonly library: string }
 
 export const storeNotes = {
   /** `Plan.inspect` / `plan inspect`: a registered source or output missing here. */
@@ -21,7 +22,7 @@ export const storeNotes = {
     library:
       "A linked file missing here is held by the shared dossier when the host that linked it had it, which DossierPostgres reads but does not copy into this folder: pulling the dossier into a folder bound to it is done on the command line (docs/store.md)."
   }
-} as const satisfies Record<string, Required<Pick<ErrorInfo, "hint" | "library">>>
+} as const satisfies Record<string, FaceTexts>
 
 /** A service's note as the command line and a tool call say it: each library text its `hint`. */
 export const commandLineNote = (note: string): string =>
