@@ -4,6 +4,9 @@
  * a note without the server binaries). The password given in a URL never reaches store.json, an
  * answer, an error or any file. `export` of an unbound folder, read back as a folder, gives the
  * same answers.
+ *
+ * Over 400 lines: binding, pulling and exporting share one cluster and one set of folders here, so
+ * each case reads beside the set-up it relies on.
  */
 import * as Effect from "effect/Effect"
 import * as ManagedRuntime from "effect/ManagedRuntime"
