@@ -12,9 +12,7 @@
  * measured them). A line that denies a wallet ("PayPal is not accepted for this item":
  * shippingPromise.ts `NEGATION`) says something of this product and stays.
  */
-import { opensBlock } from "./inline.js"
-import { NEGATION } from "./shippingPromise.js"
-import { wordsOf } from "./tree.js"
+import { isPlainLine, withoutEachBlock } from "./shippingPromise.js"
 
 /** A wallet a shop's checkout takes, by its name. */
 const WALLET = /\b(?:apple pay|google pay|paypal|shop pay|amazon pay|samsung pay)\b/gi
@@ -42,15 +40,12 @@ const namesWallets = (block: string): boolean => {
 const MAX_WORDS = 12
 
 /**
- * Whether a block is a plain paragraph (not `opensBlock`) that only names the wallets a shop takes
+ * Whether a block is a plain line (shippingPromise.ts `isPlainLine`) that only names the wallets a shop takes
  * (`namesWallets`, at most `MAX_WORDS` words, no digit, no `NEGATION`).
  */
 const isWalletLine = (block: string): boolean =>
-  !opensBlock(block) && !block.includes("\n") && namesWallets(block) && !/\d/.test(block) &&
-  wordsOf(block).length <= MAX_WORDS && !NEGATION.test(block)
+  namesWallets(block) && !/\d/.test(block) && isPlainLine(block, MAX_WORDS)
 
 /** `blocks` without each paragraph that only names the wallets the shop takes; the body is never emptied. */
-export const withoutWalletLines = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = blocks.filter((b) => !isWalletLine(b))
-  return out.length > 0 ? out : blocks
-}
+export const withoutWalletLines = (blocks: ReadonlyArray<string>): ReadonlyArray<string> =>
+  withoutEachBlock(blocks, isWalletLine)

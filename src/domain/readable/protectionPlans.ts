@@ -13,9 +13,7 @@
  * going on about the plan.
  */
 import { PRICE } from "./grids.js"
-import { opensBlock } from "./inline.js"
-import { NEGATION } from "./shippingPromise.js"
-import { wordsOf } from "./tree.js"
+import { isPlainLine, withoutEachBlock } from "./shippingPromise.js"
 
 /** A plan of cover sold with a product: a protection, warranty, care or accident plan, or an extended warranty. */
 const PLAN = /\b(?:(?:protection|warranty|care|accident(?: protection)?) plans?|extended warrant(?:y|ies))\b/i
@@ -27,15 +25,11 @@ const OFFERED = new RegExp(String.raw`\b(?:add|get|buy|choose|include|from)\b|${
 const MAX_WORDS = 12
 
 /**
- * Whether a block is a plain paragraph (not `opensBlock`) that only offers a protection plan
+ * Whether a block is a plain line (shippingPromise.ts `isPlainLine`) that only offers a protection plan
  * (`PLAN` and `OFFERED`, at most `MAX_WORDS` words, no `NEGATION`).
  */
-const isPlanOffer = (block: string): boolean =>
-  !opensBlock(block) && !block.includes("\n") && PLAN.test(block) && OFFERED.test(block) &&
-  wordsOf(block).length <= MAX_WORDS && !NEGATION.test(block)
+const isPlanOffer = (block: string): boolean => PLAN.test(block) && OFFERED.test(block) && isPlainLine(block, MAX_WORDS)
 
 /** `blocks` without each paragraph that only offers a protection plan; the body is never emptied. */
-export const withoutPlanOffers = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = blocks.filter((b) => !isPlanOffer(b))
-  return out.length > 0 ? out : blocks
-}
+export const withoutPlanOffers = (blocks: ReadonlyArray<string>): ReadonlyArray<string> =>
+  withoutEachBlock(blocks, isPlanOffer)

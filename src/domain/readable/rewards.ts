@@ -13,9 +13,7 @@
  * of this product and stays, as does a line with no figure ("Join to earn rewards on every order").
  */
 import { PRICE } from "./grids.js"
-import { opensBlock } from "./inline.js"
-import { NEGATION } from "./shippingPromise.js"
-import { wordsOf } from "./tree.js"
+import { isPlainLine, withoutEachBlock } from "./shippingPromise.js"
 
 /**
  * The reader's gain: a verb of getting, then within 40 characters what a loyalty programme pays out.
@@ -30,15 +28,12 @@ const FIGURE = new RegExp(String.raw`${PRICE.source}|\d\s?%|\b\d[\d,.]*\s(?:rewa
 const MAX_WORDS = 14
 
 /**
- * Whether a block is a plain paragraph (not `opensBlock`) that is only a loyalty offer (`OFFER`
+ * Whether a block is a plain line (shippingPromise.ts `isPlainLine`) that is only a loyalty offer (`OFFER`
  * with its `FIGURE`, at most `MAX_WORDS` words, no `NEGATION`).
  */
 const isRewardOffer = (block: string): boolean =>
-  !opensBlock(block) && !block.includes("\n") && OFFER.test(block) && FIGURE.test(block) &&
-  wordsOf(block).length <= MAX_WORDS && !NEGATION.test(block)
+  OFFER.test(block) && FIGURE.test(block) && isPlainLine(block, MAX_WORDS)
 
 /** `blocks` without each paragraph that is only a loyalty offer; the body is never emptied. */
-export const withoutRewardOffers = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const out = blocks.filter((b) => !isRewardOffer(b))
-  return out.length > 0 ? out : blocks
-}
+export const withoutRewardOffers = (blocks: ReadonlyArray<string>): ReadonlyArray<string> =>
+  withoutEachBlock(blocks, isRewardOffer)

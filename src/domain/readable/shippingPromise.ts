@@ -54,7 +54,10 @@ const isPromise = (block: string): boolean =>
   !opensBlock(block) && PROMISE.test(block) && wordsOf(block).length <= MAX_WORDS
 
 /** `blocks` without each block `drops` names; the body is never emptied (all of them, and it keeps them). */
-const withoutEachBlock = (blocks: ReadonlyArray<string>, drops: (block: string) => boolean): ReadonlyArray<string> => {
+export const withoutEachBlock = (
+  blocks: ReadonlyArray<string>,
+  drops: (block: string) => boolean
+): ReadonlyArray<string> => {
   const out = blocks.filter((b) => !drops(b))
   return out.length > 0 ? out : blocks
 }
@@ -94,6 +97,14 @@ const CUT_OFF = new RegExp(
  * "isn’t", "isnʼt").
  */
 export const NEGATION = /\b(?:not|no|never|cannot|\w+n['\u2019\u02bc]t|excluded|unavailable)\b/i
+
+/**
+ * Whether a block is a plain one-line paragraph (not `opensBlock`, no line break) of at most
+ * `maxWords` words that denies nothing (`NEGATION`): the shape of a buy box's line of its own
+ * (rewards.ts, protectionPlans.ts, paymentMethods.ts).
+ */
+export const isPlainLine = (block: string, maxWords: number): boolean =>
+  !opensBlock(block) && !block.includes("\n") && wordsOf(block).length <= maxWords && !NEGATION.test(block)
 
 /**
  * A call to hurry that opens the line with a negation and denies nothing of the product: "Don’t
