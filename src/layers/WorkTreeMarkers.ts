@@ -57,6 +57,30 @@ const lstatOf = (at: Buffer): fs.BigIntStats | undefined => {
   }
 }
 
+/**
+ * `visit` each entry of the directory `at` (shown as `where`) as lstat sees it, with its path both
+ * ways; an unreadable directory, or an entry gone before its lstat, is not visited.
+ */
+const eachEntry = (
+  at: Buffer,
+  where: string,
+  visit: (child: Buffer, childWhere: string, cst: fs.BigIntStats, text: string) => void
+): void => {
+  let names: Array<Buffer>
+  try {
+    names = fs.readdirSync(at, { encoding: "buffer" })
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const child = Buffer.concat([at, SLASH, name])
+    const cst = lstatOf(child)
+    if (cst === undefined) continue
+    const text = name.toString("utf8")
+    visit(child, `${where}/${text}`, cst, text)
+  }
+}
+
 /** What a directory or a plan.md was when the walk saw it. */
 interface Seen {
   readonly at: Buffer
@@ -109,18 +133,7 @@ export const surveyMarkers = (top: Buffer, where: string, present: boolean): Mar
     while (pending.length > 0) {
       const d = pending.pop()!
       dirs.set(d.at.toString("latin1"), seen(d.at, "", d.where, d.st))
-      let names: Array<Buffer>
-      try {
-        names = fs.readdirSync(d.at, { encoding: "buffer" })
-      } catch {
-        continue
-      }
-      for (const name of names) {
-        const child = Buffer.concat([d.at, SLASH, name])
-        const text = name.toString("utf8")
-        const cst = lstatOf(child)
-        if (cst === undefined) continue
-        const childWhere = `${d.where}/${text}`
+      eachEntry(d.at, d.where, (child, childWhere, cst, text) => {
         if (text === MARKER_PLAN && cst.isFile()) {
           plans.set(child.toString("latin1"), seen(child, text, childWhere, cst))
         }
@@ -129,7 +142,7 @@ export const surveyMarkers = (top: Buffer, where: string, present: boolean): Mar
           found.set(child.toString("latin1"), seen(child, text, childWhere, cst))
         }
         if (cst.isDirectory()) pending.push({ at: child, where: childWhere, st: cst })
-      }
+      })
     }
   }
 
@@ -162,24 +175,13 @@ export const surveyMarkers = (top: Buffer, where: string, present: boolean): Mar
       const st = lstatOf(d.at)
       if (st === undefined || !st.isDirectory()) continue
       if (settled(d, st)) continue
-      let names: Array<Buffer>
-      try {
-        names = fs.readdirSync(d.at, { encoding: "buffer" })
-      } catch {
-        continue
-      }
-      for (const name of names) {
-        const child = Buffer.concat([d.at, SLASH, name])
-        const text = name.toString("utf8")
-        const cst = lstatOf(child)
-        if (cst === undefined) continue
-        const childWhere = `${d.where}/${text}`
+      eachEntry(d.at, d.where, (child, childWhere, cst, text) => {
         if (isMarker(text, child, cst)) out.add(childWhere)
         const known = dirs.get(child.toString("latin1"))
         if (cst.isDirectory() && (known === undefined || known.dev !== cst.dev || known.ino !== cst.ino)) {
           walk(child, childWhere, cst, out)
         }
-      }
+      })
     }
     return [...out].sort()
   }
