@@ -119,8 +119,8 @@ export const MAX_DOCUMENT_DEPTH = 128
 export const MAX_FREE_DEPTH = 64
 
 /** A UTF-16 surrogate without its pair: not Unicode text, and no canonical JSON (RFC 8785) can hold it. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+export const loneSurrogate = "a lone surrogate (\\ud800-\\udfff without its pair) is not text"
 /** JSON.parse reads `1e400` as Infinity, which no JSON (and no canonical JSON) can write back. */
 const notFinite = "a number beyond the range of a double (such as 1e400) has no JSON form; write it as a string"
 /** A leaf that is not plain JSON data: a lone-surrogate string or a non-finite number. */

@@ -9,6 +9,7 @@
  */
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
+import { LONE_SURROGATE } from "./Decode.js"
 import { Signature } from "./Evidence.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 import type { AppendInput } from "./Journal.js"
@@ -498,8 +499,6 @@ export const MAX_ARGUMENT_BYTES = 128 * 1024 - 1
  * sandbox's own command line and environment always fit beside it.
  */
 export const MAX_ARGV_BYTES = 1024 * 1024
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Why `argv` cannot be a program's command line, for `InvalidInput` (paths `program.<n>`, or

@@ -18,6 +18,7 @@ import type { ArgSpec, CommandSpec, FlagSpec, ToolMode } from "../commands/Spec.
 import { parseNow, toolName, valueKindOf } from "../commands/Spec.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
+import { LONE_SURROGATE, loneSurrogate } from "../domain/Decode.js"
 import { InvalidInput } from "../domain/Errors.js"
 import { InlineInput } from "../services/InputFile.js"
 import { compact, shallow, slim } from "./ToolSchemas.js"
@@ -81,9 +82,6 @@ export const forTool = (text: string, restName?: string): string =>
       }\``)
 
 type Field = Schema.Struct.Field
-
-/** A UTF-16 surrogate without its pair. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** Every field here needs no service; the Struct's type only loses that in the `Record`. */
 const struct = (fields: Record<string, Field>) =>
@@ -357,7 +355,7 @@ export const toolArguments = (
         : v.includes("\u0000")
         ? [{ path: k, message: "holds a NUL byte, which no value can carry" }]
         : LONE_SURROGATE.test(v)
-        ? [{ path: k, message: "a lone surrogate (\\ud800-\\udfff without its pair) is not text" }]
+        ? [{ path: k, message: loneSurrogate }]
         : []
     )
     return issues.length === 0 ? undefined : new InvalidInput({ issues })
