@@ -32,6 +32,9 @@
  * chosen roots (an ancestor: the copy is too narrow; inside them: too wide; apart: the wrong box).
  *
  * Where the set is absent (a user's clone has none) it prints one line and stops.
+ *
+ * Over 400 lines: the five levels share one pass over each page's blocks, and the charging of the
+ * missing words reads what those levels found; apart, each would parse and score the page again.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
