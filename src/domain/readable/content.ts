@@ -356,7 +356,7 @@ const pickContent = (
   candidates: ReadonlyArray<El>,
   main: El | undefined,
   firstPost?: (sib: El) => boolean
-): { readonly best: El; readonly picked: Array<El> } | undefined => {
+): { readonly best: El; readonly picked: Array<El>; readonly climbs: ReadonlyArray<El> } | undefined => {
   // An ancestor taken as the content may not be a candidate: it scores 0.
   const score = (el: El): number => scoreOr0(scores, el)
   const ranked = [...candidates].sort((a, b) => score(b) - score(a)).slice(0, 5)
@@ -372,6 +372,7 @@ const pickContent = (
       }
     }
   }
+  const climbs = [best, top]
   let last = score(top)
   const threshold = last / 3
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
@@ -383,20 +384,23 @@ const pickContent = (
     }
     last = score(p)
   }
+  climbs.push(top)
   for (
     let p = top.parent;
     p !== undefined && p.name !== "body" && p.parent !== undefined && elements(p).length === 1;
     p = p.parent
   ) top = p
+  climbs.push(top)
   // Readability stops early on pages whose article is split over several containers: take in an
   // ancestor while it adds a good share of prose and is not mostly links.
   for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
     if (linkDensity(p) > MAX_GROWN_LINK_DENSITY) break
     if (p.prose - top.prose >= GROWTH * top.prose) top = p
   }
+  climbs.push(top)
   const parent = top.parent
   // The content is the page's declared main element: what lies beside it is not.
-  if (parent === undefined || top === main) return { best, picked: [top] }
+  if (parent === undefined || top === main) return { best, picked: [top], climbs }
   const bar = Math.max(10, score(top) * 0.2)
   const cls = top.attribs.class
   const picked: Array<El> = []
@@ -413,7 +417,7 @@ const pickContent = (
       }
     }
   }
-  return { best, picked: firstPost === undefined ? picked : [...firstPosts(top, firstPost), ...picked] }
+  return { best, picked: firstPost === undefined ? picked : [...firstPosts(top, firstPost), ...picked], climbs }
 }
 
 /** The siblings before the content's box (climbed through boxes of one element) that `firstPost` takes. */
@@ -1517,6 +1521,18 @@ const holdsTitle = (page: Page, sib: El): boolean => {
   return false
 }
 
+/**
+ * What the scorer chose on a page (`scoredContent`): its best candidate, the box it climbed to
+ * after each step of `pickContent` (the best itself; over three close rivals; to a parent scoring
+ * higher; through boxes of one element; to an ancestor adding prose) and the boxes it picked (the
+ * last of those and its siblings). Read by the benches that split the copy by where its
+ * words come from (bench/wcxbWidth.ts); nothing in the copy reads it.
+ */
+export const scoredChoices = new WeakMap<
+  Page,
+  { readonly best: El; readonly picked: ReadonlyArray<El>; readonly climbs: ReadonlyArray<El> }
+>()
+
 /** The content as scoring chooses it (steps 1 to 4); `one`: the page shows one product, not a group. */
 const scoredContent = (
   page: Page,
@@ -1557,6 +1573,7 @@ const scoredContent = (
     (e) => tagHides(e) || e.marks.furniture > 1
   )
   const roots = [...ahead, ...(described === undefined ? [] : [described]), ...content.picked]
+  scoredChoices.set(page, content)
   clean(page, scores, roots, content.best, names, product, undated)
   dropTrailingNotes(page.texts, roots)
   dropEmptyHeadings(page.texts, roots, !undated, product)
