@@ -7,9 +7,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { isBoundFolder, runsOnStore } from "../commands/Cwd.js"
 import type { CommandSpec } from "../commands/Spec.js"
 import type { AnyWork } from "../commands/Work.js"
+import { StoreUnavailable } from "../domain/StoreErrors.js"
+import { armPlainFolderGuard, isBoundMeanwhile } from "../layers/PlainFolderGuard.js"
 import { inFlight, interruptedExitCode, outputClosed } from "../layers/RunStops.js"
 import { commandFirst } from "./Bundles.js"
 import { prepareValues } from "./Discover.js"
@@ -17,6 +20,10 @@ import { fastParse } from "./FastPath.js"
 import { inOptionNames } from "./OptionNames.js"
 import { EXIT_OUTPUT_FAILED, outputFailure, printDefect, runWork } from "./Render.js"
 import { allSpecs } from "./Specs.js"
+
+/** What a plain folder's command says when the folder was bound while it waited for the lock. */
+const BOUND_MEANWHILE_REASON =
+  "this folder was bound to a shared dossier while the command waited for its lock, and nothing was written; run it again and it runs over the shared dossier"
 
 // The options every command shares may stand before the command: moved after its words.
 const argv = commandFirst(process.argv.slice(2))
@@ -56,10 +63,25 @@ const workdirOf = (spec: CommandSpec, values: Record<string, unknown>): string |
   return typeof dir === "string" ? dir : undefined
 }
 
-/** In a folder bound to a shared dossier, the command runs over the store (src/commands/Bound.ts). */
+/**
+ * In a folder bound to a shared dossier, the command runs over the store (src/commands/Bound.ts).
+ * In a plain folder, a folder bound while the command waited for its lock (`init --store` holds
+ * it) is found again under the lock (src/layers/PlainFolderGuard.ts): nothing is written in the
+ * folder, and the answer is `StoreUnavailable` (retryable: run again, it runs over the store).
+ */
 const overStore = (spec: CommandSpec, values: Record<string, unknown>, w: AnyWork): Promise<AnyWork> => {
   const dir = workdirOf(spec, values)
-  if (dir === undefined || !runsOnStore(spec.path) || !isBoundFolder(dir)) return Promise.resolve(w)
+  if (dir === undefined || !runsOnStore(spec.path)) return Promise.resolve(w)
+  if (!isBoundFolder(dir)) {
+    armPlainFolderGuard()
+    return Promise.resolve({
+      ...w,
+      effect: Effect.catchSomeDefect(w.effect, (d) =>
+        isBoundMeanwhile(d)
+          ? Option.some(Effect.fail(new StoreUnavailable({ reason: BOUND_MEANWHILE_REASON })))
+          : Option.none())
+    })
+  }
   return import("../commands/Bound.js").then((b) => b.boundWork(spec, values, dir, w))
 }
 

@@ -108,7 +108,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CorruptPlan: {
     retryable: false,
     area: "plan",
-    hint: "A person must repair the marked section of plan.md; nothing is written until then."
+    hint:
+      "A person must repair the marked section of plan.md; nothing is written until then. With `dossier` set (a bound folder) the damage is in that shared dossier's plan record, not in plan.md (this folder's view of it): a person with access to the store must repair the record there (dossier.records, kind plan)."
   },
   GoalConflict: {
     retryable: false,
@@ -180,7 +181,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CorruptJournal: {
     retryable: false,
     area: "journal",
-    hint: "A person must repair the named line; it is never repaired automatically."
+    hint:
+      "A person must repair the named line (of `study`'s journal, when named); it is never repaired automatically. With `dossier` set (a bound folder) the damage is in that shared dossier's journal, not in this folder's view: a person with access to the store must repair the event there (dossier.events, log journal, stream `study`, position `line`)."
   },
   UnterminatedTail: {
     retryable: false,
@@ -384,9 +386,9 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder.",
+      "Binding a folder that holds state: only a new shared dossier can import it: bind an empty folder to this dossier (it pulls), or give --dossier a new name to import this folder. A pull (`part` set): this folder's view holds what the dossier does not (`part`, `key`: a file edited or written here): move that record's file aside (keep it if it matters) and pull again, or bind an empty folder to this dossier.",
     library:
-      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or name a new dossier to import this folder."
+      "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or name a new dossier to import this folder. With `part` set, the folder holds what the dossier does not (`part`, `key`): move that record's file aside and copy again, or copy into an empty folder."
   },
   StoreTooNew: {
     retryable: false,

@@ -34,6 +34,7 @@ import {
   sideHoldsState,
   type StoreSide,
   transfer,
+  type TransferDivergence,
   type TransferReport
 } from "../layers/StoreTransfer.js"
 import { FileStore } from "../services/FileStore.js"
@@ -92,6 +93,19 @@ const broughtAny = (r: TransferReport) =>
   r.grants > 0 || r.grantEvents > 0 || r.executions > 0 || r.files.copied > 0
 
 /**
+ * A pull (`dossier pull`, `init --store` of a folder bound already) that cannot bring this folder's
+ * view up to the dossier: the record of the view that the dossier does not hold, said from the
+ * folder's side (the transfer's destination) and the dossier's (its source).
+ */
+const viewConflict = (dossier: string, d: TransferDivergence) =>
+  new StoreConflict({
+    dossier,
+    part: d.divergence.part,
+    key: d.divergence.key,
+    reason: d.divergence.reason.replace(/the destination/g, "this folder").replace(/the source/g, "the dossier")
+  })
+
+/**
  * Bind the folder: connect (creating the schema and the dossier when new), then import a folder
  * that holds state into a dossier that has none (`StoreConflict` when both hold state, unless the
  * folder holds exactly the dossier's state), or pull a dossier that has state into an empty folder.
@@ -130,7 +144,7 @@ const bindLocked = (parsed: StoreUrl, dossier: string) =>
         // Bound already (perhaps by a bind stopped during its pull): the view brought up to the store.
         const report = yield* over("init")(parsed.connect, dossier, "read", (store) =>
           pullInto(store, files, here).pipe(
-            Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier })))
+            Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(dossier, d)))
           ))
         return { ...binding, imported: false, pulled: broughtAny(report) } satisfies Bound
       }
@@ -247,7 +261,7 @@ export const pull = (o: { readonly workdir: string }) =>
       const here = yield* folderSideHere
       const report = yield* over("pull")(b.url, b.dossier, "read", (store) =>
         pullInto(store, files, here).pipe(
-          Effect.catchTag("TransferDivergence", () => Effect.fail(new StoreConflict({ dossier: b.dossier })))
+          Effect.catchTag("TransferDivergence", (d) => Effect.fail(viewConflict(b.dossier, d)))
         ))
       return { dossier: b.dossier, transfer: report }
     }).pipe(Effect.scoped),

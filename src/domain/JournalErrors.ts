@@ -28,9 +28,24 @@ export class ConflictingEvent extends Schema.TaggedError<ConflictingEvent>()("Co
 
 export class CorruptJournal extends Schema.TaggedError<CorruptJournal>()("CorruptJournal", {
   line: Schema.Number,
-  reason: Schema.String
+  reason: Schema.String,
+  /** The study whose journal it is, where the refusal may concern more than one (`pull`, a bound folder). */
+  study: Schema.optional(Schema.String),
+  /**
+   * The shared dossier whose stored journal is damaged, in a folder bound to a store (docs/store.md):
+   * the damage is in its rows (`line` is the event's position), not in this folder's view.
+   */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
+    if (this.dossier !== undefined) {
+      return `The journal of study '${
+        this.study ?? "?"
+      }' in the shared dossier '${this.dossier}' is damaged at event ${this.line} (${this.reason}); the damage is in the store, not in this folder's view, and a person must repair it there.`
+    }
+    if (this.study !== undefined) {
+      return `The journal line ${this.line} of research/${this.study}/research-events.jsonl is damaged (${this.reason}); a person must repair it.`
+    }
     return `The journal line ${this.line} is damaged (${this.reason}); a person must repair it.`
   }
 }

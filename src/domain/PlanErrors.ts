@@ -2,10 +2,17 @@ import * as Schema from "effect/Schema"
 import { placeOf } from "./Place.js"
 
 export class CorruptPlan extends Schema.TaggedError<CorruptPlan>()("CorruptPlan", {
-  reason: Schema.String
+  reason: Schema.String,
+  /**
+   * The shared dossier whose stored plan record is damaged, in a folder bound to a store
+   * (docs/store.md): the damage is in its record, not in plan.md (this folder's view of it).
+   */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `plan.md cannot be read as a plan (${this.reason}); a person must repair it before anything is written.`
+    return this.dossier === undefined
+      ? `plan.md cannot be read as a plan (${this.reason}); a person must repair it before anything is written.`
+      : `The plan record of the shared dossier '${this.dossier}' cannot be read (${this.reason}); the damage is in the store, not in plan.md (this folder's view), and a person must repair it there before anything is written.`
   }
 }
 

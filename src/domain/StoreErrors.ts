@@ -20,12 +20,25 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
   }
 }
 
-/** A folder that holds state cannot be bound to (imported into) a dossier that already has state. */
+/**
+ * A folder that holds state cannot be bound to (imported into) a dossier that already has state;
+ * or (`part` set) a bound folder's view holds what its dossier does not, so a pull (`dossier pull`,
+ * `init --store` again) cannot bring the view up to it: `part` and `key` name the record (`journal`
+ * and the study, `plan`, `captures` and a path, `subscription`, `run`, `report`, `grant`,
+ * `execution` and an id), `reason` how it differs.
+ */
 export class StoreConflict extends Schema.TaggedError<StoreConflict>()("StoreConflict", {
-  dossier: Schema.String
+  dossier: Schema.String,
+  part: Schema.optional(Schema.String),
+  key: Schema.optional(Schema.String),
+  reason: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The shared dossier '${this.dossier}' already holds state, and so does this folder; nothing was changed.`
+    return this.part === undefined
+      ? `The shared dossier '${this.dossier}' already holds state, and so does this folder; nothing was changed.`
+      : `This folder's view holds what the shared dossier '${this.dossier}' does not (${this.part} '${
+        this.key ?? ""
+      }': ${this.reason ?? "it differs"}); nothing was changed.`
   }
 }
 

@@ -20,6 +20,9 @@ export interface StoreUrl {
   readonly hasPassword: boolean
 }
 
+/** The host read in place of none in `postgres://user@/db?host=/socket/dir` (never connected to). */
+const SOCKET_PLACEHOLDER = "socket.placeholder.invalid"
+
 /** libpq's `sslmode` values. */
 const SSL_MODES: ReadonlyArray<string> = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
@@ -38,6 +41,7 @@ const HONOURED: ReadonlyArray<string> = [
   "options",
   "client_encoding",
   "host",
+  "port",
   "user"
 ]
 
@@ -78,10 +82,20 @@ const parameterProblem = (params: URLSearchParams): string | null => {
  */
 export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: string } => {
   let u: URL
+  // `postgres://user@/db?host=/socket/dir`: user information and no host, the form libpq documents
+  // for a Unix-domain socket. A WHATWG URL has no such form, so the host is read through a
+  // placeholder (as pg-connection-string does) and comes from the `host` parameter.
+  let socketForm = false
   try {
     u = new URL(text)
   } catch {
-    return { malformed: "The store URL is not a URL: give postgres://[user@]host[:port]/database." }
+    try {
+      if (!/^postgres(ql)?:\/\/[^/?#]*@\//i.test(text)) throw new Error("not the socket form")
+      u = new URL(text.replace("@/", `@${SOCKET_PLACEHOLDER}/`))
+      socketForm = true
+    } catch {
+      return { malformed: "The store URL is not a URL: give postgres://[user@]host[:port]/database." }
+    }
   }
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") {
     return { malformed: `The store URL starts with ${u.protocol}//: give a postgres:// or postgresql:// URL.` }
@@ -105,9 +119,16 @@ export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: st
     }
   }
   const socketHost = u.searchParams.get("host")
-  const host = u.hostname !== "" ? u.hostname : socketHost ?? ""
-  if (host === "") return { malformed: "The store URL names no host: give postgres://host/database." }
-  const port = u.port === "" ? 5432 : Number(u.port)
+  const host = u.hostname !== "" && !socketForm ? u.hostname : socketHost ?? ""
+  if (host === "") {
+    return {
+      malformed:
+        "The store URL names no host: give postgres://host/database, or postgres://user@/database?host=/socket/folder for a Unix-domain socket."
+    }
+  }
+  const portParam = u.searchParams.get("port")
+  const portText = u.port !== "" ? u.port : portParam ?? ""
+  const port = portText === "" ? 5432 : /^[0-9]{1,5}$/.test(portText) ? Number(portText) : NaN
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     return { malformed: "The store URL's port is not 1-65535: give a port in that range, or none for 5432." }
   }
@@ -122,9 +143,11 @@ export const parseStoreUrl = (text: string): StoreUrl | { readonly malformed: st
   }
   const problem = parameterProblem(shownUrl.searchParams)
   if (problem !== null) return { malformed: problem }
+  // The placeholder host goes back to the empty host the text had (the driver reads that form itself).
+  const unplaced = (href: string) => socketForm ? href.replace(`${SOCKET_PLACEHOLDER}/`, "/") : href
   return {
-    connect: u.href,
-    shown: shownUrl.href,
+    connect: unplaced(u.href),
+    shown: unplaced(shownUrl.href),
     host,
     port,
     database,

@@ -39,6 +39,7 @@ import { executionPaths, type ExecutionRecord } from "../domain/Execution.js"
 import type { GrantEvent, StoredGrant } from "../domain/Grant.js"
 import type { CaptureRecord } from "../domain/IngestContent.js"
 import type { JournalEvent } from "../domain/Journal.js"
+import { CorruptJournal } from "../domain/JournalErrors.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
@@ -152,8 +153,14 @@ const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
     const captures = parts.captures ? yield* side.captures.records : []
     const journals = new Map<string, ReadonlyArray<LoggedEvent<JournalEvent>>>()
     for (const row of parts.journals ? yield* side.journal.studies : []) {
-      const stored = yield* side.journal.read(row.study)
-      if (Option.isSome(stored)) journals.set(row.study, stored.value.events)
+      // A damaged journal names its study: a transfer reads every study's (`pull`, `export`).
+      const stored = yield* side.journal.read(row.study).pipe(
+        Effect.catchTag("CorruptJournal", (e) =>
+          Effect.fail(e.study === undefined ? new CorruptJournal({ ...e, study: row.study }) : e))
+      )
+      if (Option.isSome(stored)) {
+        journals.set(row.study, stored.value.events)
+      }
     }
     const subscriptions = new Map<string, SubscriptionRecord>()
     const runs = new Map<string, RunRecord>()
@@ -161,11 +168,15 @@ const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
     if (parts.monitor) {
       for (const id of yield* side.monitor.subscriptions.keys) {
         const r = yield* side.monitor.subscriptions.get(id)
-        if (Option.isSome(r)) subscriptions.set(id, r.value.value)
+        if (Option.isSome(r)) {
+          subscriptions.set(id, r.value.value)
+        }
       }
       for (const id of yield* side.monitor.runs.keys) {
         const r = yield* side.monitor.runs.get(id)
-        if (Option.isSome(r)) runs.set(id, r.value.value)
+        if (Option.isSome(r)) {
+          runs.set(id, r.value.value)
+        }
       }
       for (const program of yield* side.monitor.reports.streams) {
         reports.set(program, yield* side.monitor.reports.read(program))
@@ -176,12 +187,16 @@ const snapshotOf = (side: StoreSide, parts: TransferParts = ALL_PARTS) =>
     const grants = new Map<string, { readonly record: StoredGrant; readonly events: ReadonlyArray<GrantEvent> }>()
     for (const id of parts.grants ? yield* side.grants.ids : []) {
       const record = yield* side.grants.get(id)
-      if (Option.isSome(record)) grants.set(id, { record: record.value, events: (yield* side.grants.events(id)).value })
+      if (Option.isSome(record)) {
+        grants.set(id, { record: record.value, events: (yield* side.grants.events(id)).value })
+      }
     }
     const executions = new Map<string, ExecutionRecord>()
     for (const id of parts.executions ? yield* side.executions.ids : []) {
       const record = yield* side.executions.get(id)
-      if (Option.isSome(record)) executions.set(id, record.value)
+      if (Option.isSome(record)) {
+        executions.set(id, record.value)
+      }
     }
     return { plan, prose, captures, journals, subscriptions, runs, reports, grants, executions } satisfies Snapshot
   })

@@ -75,6 +75,33 @@ describe("store URL", () => {
     const said = parseStoreUrl("postgres://h/db?sslmod=require")
     expect(isMalformed(said) ? said.malformed : "").toContain("'sslmod'")
   })
+
+  it("reads libpq's Unix-socket form, user@ and no host with the socket folder in `host`, and `port`", () => {
+    const socket = parseStoreUrl("postgres://ann:pw@/research?host=/run/postgresql&port=5433")
+    expect(socket).toMatchObject({
+      connect: "postgres://ann:pw@/research?host=/run/postgresql&port=5433",
+      shown: "postgres://ann@/research?host=/run/postgresql&port=5433",
+      host: "/run/postgresql",
+      port: 5433,
+      database: "research",
+      user: "ann",
+      hasPassword: true
+    })
+    expect(parseStoreUrl("postgres://ann@/research?host=%2Frun%2Fpostgresql")).toMatchObject({
+      shown: "postgres://ann@/research?host=%2Frun%2Fpostgresql",
+      host: "/run/postgresql",
+      port: 5432
+    })
+    expect(parseStoreUrl("postgres://h:5434/db?port=7")).toMatchObject({ host: "h", port: 5434 })
+    // No host anywhere: the refusal names the socket form that works.
+    const none = parseStoreUrl("postgres://ann@/research")
+    expect(isMalformed(none) ? none.malformed : "").toContain("postgres://user@/database?host=/socket/folder")
+    for (
+      const text of ["postgres:///db?host=/s&port=abc", "postgres:///db?host=/s&port=70000", "postgres://ann@/db#x"]
+    ) {
+      expect(isMalformed(parseStoreUrl(text)), text).toBe(true)
+    }
+  })
 })
 
 describe("password file", () => {

@@ -424,7 +424,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       if (rows.length === 0) return Effect.succeed(Option.none())
       const bytes = render(rows)
       const r = replay(bytes)
-      if (r.corrupt !== null) return Effect.fail(new CorruptJournal(r.corrupt))
+      if (r.corrupt !== null) return Effect.fail(new CorruptJournal({ ...r.corrupt, study, dossier }))
       // As the folder's: the events are decoded again only when asked for (`projectionOf`
       // takes the projection this replay built).
       let events: ReadonlyArray<LoggedEvent<JournalEvent>> | undefined

@@ -58,10 +58,10 @@ const StoredPlan = Schema.Struct({ document: PlanDocument, before: Schema.String
 const decodeStored = Schema.decodeUnknownEither(StoredPlan)
 const encodeStored = Schema.encodeSync(StoredPlan)
 
-const corrupt = (error: ParseResult.ParseError) => {
+const corrupt = (error: ParseResult.ParseError, dossier: string) => {
   const first = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
   const where = first === undefined || first.path.length === 0 ? "" : ` at ${first.path.map(String).join(".")}`
-  return new CorruptPlan({ reason: `the stored plan is not a plan${where}: ${first?.message ?? "invalid"}` })
+  return new CorruptPlan({ reason: `the stored plan is not a plan${where}: ${first?.message ?? "invalid"}`, dossier })
 }
 
 export const makePlanStorePostgres = (store: PgStoreShape, files: FileStoreShape): PlanStoreShape => {
@@ -77,14 +77,15 @@ export const makePlanStorePostgres = (store: PgStoreShape, files: FileStoreShape
       onNone: () => Effect.succeed(Option.none()),
       onSome: (row) =>
         Either.match(decodeStored(row.value), {
-          onLeft: (e) => Effect.fail(corrupt(e)),
+          onLeft: (e) => Effect.fail(corrupt(e, config.dossier)),
           onRight: (value) =>
             value.document.revision === row.revision
               ? Effect.succeed(Option.some({ revision: row.revision, value }))
               : Effect.fail(
                 new CorruptPlan({
                   reason:
-                    `the stored plan's revision ${row.revision} is not its document's (${value.document.revision})`
+                    `the stored plan's revision ${row.revision} is not its document's (${value.document.revision})`,
+                  dossier: config.dossier
                 })
               )
         })

@@ -1,0 +1,56 @@
+/**
+ * A plain folder's command racing a bind (docs/store.md, "A command racing a bind"). The command
+ * line decides once, at start, whether a folder is bound (src/cli/main.ts); a writing command that
+ * found it plain, then waited for the folder's lock while `init --store` held it and bound the
+ * folder (importing its state into the shared dossier), would write the folder's files only, and
+ * its write would never reach the store. Armed by the command line for such a command, the
+ * folder's lock (LockLive) reads the binding again once it holds the lock, before the command's
+ * first locked region: found bound, the lock is let go at once and the region never runs (a
+ * `BoundMeanwhile` defect, which the command line answers as `StoreUnavailable`, retryable: the
+ * same command run again runs over the shared dossier). The state is kept on `globalThis`, so
+ * that the command line's bundle and a group's bundle share it.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+interface GuardState {
+  armed: boolean
+  /** Locked regions this process has entered (after the first one, its writes may be in the folder). */
+  regions: number
+}
+
+const KEY = Symbol.for("dossier/plainFolderGuard")
+
+const state = (): GuardState => {
+  const g = globalThis as { [KEY]?: GuardState }
+  return (g[KEY] ??= { armed: false, regions: 0 })
+}
+
+/** The command line arms the guard for a command that runs over the store once a folder is bound. */
+export const armPlainFolderGuard = (): void => {
+  state().armed = true
+}
+
+/** The defect a region that must not run dies with (never seen by a user: the command line answers it). */
+export const BOUND_MEANWHILE = "dossier/BoundMeanwhile"
+
+export const isBoundMeanwhile = (u: unknown): boolean =>
+  typeof u === "object" && u !== null && (u as { readonly _tag?: unknown })._tag === BOUND_MEANWHILE
+
+/**
+ * Whether the region just taken in the folder `root` must not run: the guard armed, no region
+ * entered before (nothing of the command is in the folder yet), and the folder bound now.
+ */
+export const boundMeanwhile = (root: string): boolean => {
+  const s = state()
+  if (!s.armed) return false
+  const first = s.regions === 0
+  s.regions++
+  if (!first) return false
+  try {
+    fs.lstatSync(path.join(root, ".dossier", "store.json"))
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Rows of a shared dossier damaged behind dossier's back (a peer with the dossier's role can
+ * write any row), and a bound folder's view that differs from the dossier: every refusal says
+ * where the damage is and the way out that works for a bound folder. A journal row that does not
+ * decode is `CorruptJournal` naming its study and the dossier (the damage is in the store, not in
+ * the view); a plan record that does not decode is `CorruptPlan` naming the dossier (not plan.md);
+ * `pull` over a view that holds what the dossier does not is `StoreConflict` naming the record,
+ * with a pull's way out. `pull` refuses the whole copy then, naming the row, and writes nothing:
+ * never a silent partial view (docs/store.md, "Rows written behind dossier's back"). Through the
+ * built CLI against the test's own throwaway cluster (skipped with a note without the server
+ * binaries).
+ */
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { type CliResult, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
+import { ok } from "./support/populated.js"
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+
+const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
+
+const refused = (r: CliResult, tag: string) => {
+  expect(r.code, r.stdout + r.stderr).toBe(1)
+  expect(r.json?.ok).toBe(false)
+  expect(r.json?.error._tag, r.stdout).toBe(tag)
+  return r.json!.error as Record<string, unknown> & { message: string; hint: string }
+}
+
+const bind = (url: string, dossier: string) => {
+  const dir = tempWorkdir("dossier-damaged-")
+  ok(runCli(["init", "--store", url, "--dossier", dossier, "--workdir", dir, "--json"]))
+  return dir
+}
+
+const candidate = (id: string, cand: string) => ({
+  id,
+  type: "candidate_created",
+  candidate: { id: cand, title: cand }
+})
+
+/** Two studies and a plan, written from one host. */
+const seed = (dir: string) => {
+  ok(cli(dir, ["plan", "start", "--input", putInput(dir, "s.json", { goal: "G", limits: [], nextAction: "n" })]))
+  ok(cli(dir, ["journal", "append", "--study", "s", "--input", putInput(dir, "j1.json", candidate("c1", "a"))]))
+  ok(cli(dir, ["journal", "append", "--study", "t", "--input", putInput(dir, "j2.json", candidate("c1", "b"))]))
+}
+
+describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that say where", () => {
+  const db = useTestDatabase()
+
+  it(
+    "a journal row that does not decode: CorruptJournal naming the study and the dossier, pull writes nothing",
+    async () => {
+      const a = bind(db.url, "dj")
+      seed(a)
+      const b = bind(db.url, "dj")
+      // Study t moves on; then study s's first event is damaged in the store.
+      ok(cli(a, ["journal", "append", "--study", "t", "--input", putInput(a, "j3.json", candidate("c2", "c"))]))
+      await adminQuery(
+        db.url,
+        "UPDATE dossier.events SET event = '{\"broken' WHERE dossier = 'dj' AND log = 'journal' AND stream = 's'"
+      )
+      for (const args of [["journal", "inspect", "--study", "s"], ["pull"]]) {
+        const e = refused(cli(b, args), "CorruptJournal")
+        expect(e, args.join(" ")).toMatchObject({ study: "s", dossier: "dj", line: 1 })
+        expect(e.message).toContain("study 's' in the shared dossier 'dj'")
+        expect(e.message).toContain("not in this folder's view")
+        expect(e.hint).toContain("dossier.events")
+      }
+      // The pull wrote nothing: no partial view (t's second event is not there either).
+      const before = snapshot(b)
+      refused(cli(b, ["pull"]), "CorruptJournal")
+      expect(snapshot(b)).toEqual(before)
+      expect(fs.readFileSync(path.join(b, "research/t/research-events.jsonl"), "utf8").trim().split("\n")).toHaveLength(
+        1
+      )
+      // A study that is sound still answers.
+      expect(ok(cli(b, ["journal", "inspect", "--study", "t"])).events).toBe(2)
+    },
+    120_000
+  )
+
+  it("a plan record that does not decode: CorruptPlan naming the dossier, not plan.md", async () => {
+    const a = bind(db.url, "dp")
+    seed(a)
+    const planBefore = fs.readFileSync(path.join(a, "plan.md"), "utf8")
+    await adminQuery(
+      db.url,
+      "UPDATE dossier.records SET value = replace(value, '\"goal\":\"G\"', '\"goal\":7') WHERE dossier = 'dp' AND kind = 'plan'"
+    )
+    for (const args of [["plan", "inspect"], ["pull"]]) {
+      const e = refused(cli(a, args), "CorruptPlan")
+      expect(e, args.join(" ")).toMatchObject({ dossier: "dp" })
+      expect(e.message).toContain("plan record of the shared dossier 'dp'")
+      expect(e.message).toContain("not in plan.md")
+      expect(e.hint).toContain("dossier.records")
+    }
+    expect(fs.readFileSync(path.join(a, "plan.md"), "utf8")).toBe(planBefore)
+  }, 120_000)
+
+  it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
+    const a = bind(db.url, "dv")
+    seed(a)
+    // This host's view of study s holds another (well-formed) first event than the dossier.
+    const event = { candidate: { id: "a", title: "other" }, id: "c1", type: "candidate_created" }
+    const text = JSON.stringify(event)
+    fs.writeFileSync(
+      path.join(a, "research/s/research-events.jsonl"),
+      `${JSON.stringify({ seq: 1, sha256: sha256(text), event })}\n`
+    )
+    const e = refused(cli(a, ["pull"]), "StoreConflict")
+    expect(e).toMatchObject({ dossier: "dv", part: "journal", key: "s" })
+    expect(e.reason).toBe("event 1 of this folder's journal is not the dossier's")
+    expect(e.message).toContain("This folder's view holds what the shared dossier 'dv' does not")
+    expect(e.hint).toContain("pull again")
+  }, 120_000)
+
+  it("pull over a damaged local journal: CorruptJournal naming this folder's file, no dossier", () => {
+    const a = bind(db.url, "dl")
+    seed(a)
+    fs.writeFileSync(path.join(a, "research/s/research-events.jsonl"), "{\"broken\n")
+    const e = refused(cli(a, ["pull"]), "CorruptJournal")
+    expect(e).toMatchObject({ study: "s", line: 1 })
+    expect(e.dossier).toBeUndefined()
+    expect(e.message).toContain("research/s/research-events.jsonl")
+  }, 120_000)
+})
