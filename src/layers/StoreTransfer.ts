@@ -42,6 +42,7 @@ import type { JournalEvent } from "../domain/Journal.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
+import { stateFileAt } from "../domain/Ownership.js"
 import { PLAN_LIMITS } from "../domain/Plan.js"
 import {
   ALL_PARTS,
@@ -51,7 +52,6 @@ import {
   holdsState,
   registeredFiles,
   retainedFiles,
-  stateFileAt,
   type TransferMode,
   type TransferParts
 } from "../domain/StoreTransfer.js"
