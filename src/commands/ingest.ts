@@ -45,7 +45,7 @@ export const ingestSpecs: ReadonlyArray<CommandSpec> = [
         name: "file",
         value: "path",
         description:
-          "Import this saved page instead of fetching: a file inside the work folder (relative: from the current directory if it is there, else the work folder). Needs --origin; no URL argument."
+          "Import this saved page instead of fetching: a file inside the work folder (relative: from the current directory if it is there, else the work folder), not dossier's own state (.dossier/, plan.md, a journal's files: UnsafePath). Needs --origin; no URL argument."
       },
       origin: {
         kind: "optionalText",

@@ -30,7 +30,7 @@ export const journalDescriptions = {
     `Every event has id (stable: ${idRule("event")}), type, at? (ISO-8601 time) and, by type: ` +
     "candidate_created: candidate {id, title, protocolVersion?, params? (object)}; " +
     "execution_linked: candidateId, execution {runtimeId, status, exitCode? (integer or null), logRef?}; " +
-    "artifact_linked: candidateId, artifact {path (relative to the work folder), sha256? (64 hex), bytes?} (omitted: computed from the file, at most 16 MiB; given: must match it, else DigestMismatch); " +
+    "artifact_linked: candidateId, artifact {path (relative to the work folder; not under .dossier/, plan.md or a journal's own files: UnsafePath), sha256? (64 hex), bytes?} (omitted: computed from the file, at most 16 MiB; given: must match it, else DigestMismatch); " +
     "evaluation_recorded: candidateId, evaluation {evaluatorVersion, metrics {name: number}, decision (accept|reject|inconclusive)}; " +
     "candidate_selected: candidateId, reason; " +
     "checkpoint_saved: checkpoint {summary, nextAction, reviewed (boolean)}; " +

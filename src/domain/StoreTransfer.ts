@@ -18,8 +18,6 @@ import * as Either from "effect/Either"
 import { isDeepStrictEqual } from "node:util"
 import type { CaptureRecord } from "./IngestContent.js"
 import type { JournalEvent } from "./Journal.js"
-import { ownerOf } from "./Ownership.js"
-import { normalizeRelative } from "./Paths.js"
 import type { PlanDocument } from "./Plan.js"
 
 /** A stored event as a transfer compares it: its id and digest. */
@@ -360,21 +358,3 @@ export const registeredFiles = (
 /** The retained files of a capture log (each path once, the first digest named), sorted. */
 export const retainedFiles = (records: ReadonlyArray<CaptureRecord>): ReadonlyArray<RegisteredFile> =>
   registeredFiles(null, [], records.map((r) => ({ path: r.path, sha256: r.sha256 })))
-
-/**
- * Why a copy never writes a file a record names at `path` in a folder, or null when it may: the
- * path is one of dossier's own state files there (under `.dossier/`, the binding among them;
- * `plan.md`; a study's journal, manifest or index), which the copy writes through their ports
- * or not at all. A record naming one (a journal artifact linking `plan.md`, or a row a peer
- * wrote behind dossier's back naming `.dossier/store.json`) is skipped and named, never written.
- * The path is taken as the folder would resolve it (`./plan.md` is `plan.md`); one that leaves the
- * folder is not judged here (the folder's FileStore refuses it: `UnsafePath`).
- */
-export const stateFileAt = (path: string): "dossier-state" | "plan-file" | "journal-file" | null => {
-  const normal = normalizeRelative(path)
-  if (Either.isLeft(normal)) return null
-  const owner = ownerOf(normal.right, new Set())
-  if (owner === "dossier-state" || owner === "plan-file") return owner
-  if (owner === "journal-file" && !/\/(recovered|legacy)(\/|$)/.test(normal.right)) return owner
-  return null
-}

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { sha256Hex } from "../domain/Canonical.js"
-import { InputTooLarge } from "../domain/Errors.js"
+import { InputTooLarge, UnsafePath } from "../domain/Errors.js"
 import {
   type CaptureRecord,
   type CaptureVia,
@@ -36,6 +36,7 @@ import {
   readOptions,
   text as requiredText
 } from "../domain/Options.js"
+import { stateFileAt } from "../domain/Ownership.js"
 import type { ContentKind } from "../domain/Readable.js"
 import { Ingest, type IngestShape, type RetainedFile } from "../services/Ingest.js"
 import { relativeToWorkdir } from "../services/InputFile.js"
@@ -207,6 +208,11 @@ export const makeIngest = Effect.gen(function*() {
       // A path outside the folder is the mistake every path option makes: InputOutsideWorkdir,
       // naming the option (as --input, --state and --descriptor do).
       const path = yield* relativeToWorkdir(given, "--file").pipe(Effect.provideService(Workdir, workdir))
+      // dossier's own state (under `.dossier/`, `plan.md`, a study's journal, manifest or index)
+      // is no page: retained, it would copy the folder's private state (a bound folder's binding
+      // among it) into a source that the gate verifies quotes against and a shared store keeps.
+      const owner = stateFileAt(path)
+      if (owner !== null) return yield* new UnsafePath({ path, reason: owner })
       // The file first, its type second: a missing file, a directory or a link is refused as such
       // (FileNotFound, UnsafePath) whatever its name ends with, never as an unknown extension.
       const body = yield* store.readImport(path, MAX_IMPORT_BYTES).pipe(

@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidInput } from "../domain/Errors.js"
+import { InvalidInput, UnsafePath } from "../domain/Errors.js"
 import { checkStudyId, type JournalEvent } from "../domain/Journal.js"
 import { checkBatch, entryOf } from "../domain/JournalAppend.js"
 import { DuplicateEventId, StudyNotFound } from "../domain/JournalErrors.js"
@@ -23,6 +23,7 @@ import { type Projection, projectionOf } from "../domain/JournalProjection.js"
 import { decodeBatch } from "../domain/JournalRules.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import { integer, optionalBoolean, readArgs, readOptions } from "../domain/Options.js"
+import { stateFileAt } from "../domain/Ownership.js"
 import { normalizeRelative } from "../domain/Paths.js"
 import type { FileStore } from "../services/FileStore.js"
 import { Journal, type JournalShape } from "../services/Journal.js"
@@ -202,10 +203,27 @@ export const makeJournal = (
       : withoutOmittedDigests(input, e)
   }
 
+  /**
+   * An artifact at one of dossier's own state files (under `.dossier/`, `plan.md`, a study's
+   * journal, manifest or index: `stateFileAt`), the first in batch order: those change under
+   * every command (and `.dossier/store.json` is a bound folder's binding), so a digest bound to
+   * one is broken by the next command. Refused as a path the study may not name, decided from the
+   * data alone: before any file is read or the journal is, so a retry of such a batch is refused
+   * too.
+   */
+  const stateArtifact = (input: unknown): UnsafePath | undefined => {
+    for (const e of Array.isArray(input) ? input : [input]) {
+      const path = isArtifactEvent(e) && isRecord(e["artifact"]) ? e["artifact"]["path"] : undefined
+      const reason = typeof path === "string" ? stateFileAt(path) : null
+      if (reason !== null) return new UnsafePath({ path: path as string, reason })
+    }
+    return undefined
+  }
+
   const append: JournalShape["append"] = (study, input) =>
     Effect.suspend(() => {
       if (!linksArtifacts(input)) return appendFilled(study, input, false)
-      const refused = dataRefusal(study, input)
+      const refused = dataRefusal(study, input) ?? stateArtifact(input)
       return refused !== undefined
         ? Effect.fail(refused)
         : Effect.flatMap(

@@ -43,6 +43,7 @@ import { CorruptJournal } from "../domain/JournalErrors.js"
 import { candidatesCreatedBy } from "../domain/JournalProjection.js"
 import { DigestMismatch } from "../domain/MonitorErrors.js"
 import type { ReportLine, RunRecord, SubscriptionRecord } from "../domain/MonitorSchema.js"
+import { stateFileAt } from "../domain/Ownership.js"
 import { PLAN_LIMITS } from "../domain/Plan.js"
 import {
   ALL_PARTS,
@@ -52,7 +53,6 @@ import {
   holdsState,
   registeredFiles,
   retainedFiles,
-  stateFileAt,
   type TransferMode,
   type TransferParts
 } from "../domain/StoreTransfer.js"

@@ -2,6 +2,10 @@
  * The shell conventions of spec cli.md, through the built CLI in temporary folders: discovery,
  * `--input` from the current directory and from stdin, init, status, the lists, the flag forms of
  * the small monitor actions, computed digests, read-only commands, help and usage errors.
+ *
+ * Over 400 lines: one spec file's conventions, each a few short checks through the same helpers
+ * above (`at`, `okJson`, `refusal`, the plan input), which every section uses; split by topic,
+ * each file would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"

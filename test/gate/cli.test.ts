@@ -1,4 +1,10 @@
-/** `dossier gate` end to end, through the built CLI (npm run build first). */
+/**
+ * `dossier gate` end to end, through the built CLI (npm run build first).
+ *
+ * Over 400 lines: every gate decision end to end over the one folder fixture of
+ * test/gate/support.ts and the quotes above; the maturity cases alone are 400 lines, each a state
+ * and a research output written out beside its answer.
+ */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"

@@ -6,6 +6,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { gzipSync } from "node:zlib"
 import { CAPTURES_LOG, parseCaptures } from "../../src/domain/IngestContent.js"
+import { connect } from "../mcp/support.js"
 import { CLI, leaksNothing, put, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 
 const sha = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex")
@@ -275,6 +276,55 @@ describe("dossier ingest --file (built CLI)", () => {
     refused(dir, ["--file", "saved/page.html", "--origin", "ftp://example.org/p"], "UnsupportedScheme")
     refused(dir, ["--file", "saved/page.html", "--origin", "https://user:secret@example.org/p"], "CredentialsInUrl")
     expect(fs.existsSync(path.join(dir, "research"))).toBe(false)
+  })
+
+  it("dossier's own state is no page: .dossier/…, plan.md, a journal's files are UnsafePath, nothing retained", () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "plan.md", "# notes\n")
+    put(dir, ".dossier/captures.jsonl", "")
+    put(dir, "research/s/research-events.jsonl", "")
+    put(dir, "research/s/manifest.json", "{}\n")
+    put(dir, "research/s/index.json", "{}\n")
+    const origin = ["--origin", "https://example.org/p", "--content-type", "text/plain"]
+    for (
+      const [file, reason] of [
+        [".dossier/store.json", "dossier-state"],
+        [".dossier/captures.jsonl", "dossier-state"],
+        ["plan.md", "plan-file"],
+        ["./plan.md", "plan-file"],
+        ["research/s/research-events.jsonl", "journal-file"],
+        ["research/s/manifest.json", "journal-file"],
+        ["research/s/index.json", "journal-file"]
+      ]
+    ) {
+      // Decided by the path before anything is read: the binding is refused whether or not the
+      // folder is bound (here it is not: a store.json would bind it).
+      expect(refused(dir, ["--file", file!, ...origin], "UnsafePath"), file).toMatchObject({
+        path: file!.replace(/^\.\//, ""),
+        reason
+      })
+    }
+    expect(refused(dir, ["--file", ".dossier/missing.html", "--origin", "https://example.org/p"], "UnsafePath").reason)
+      .toBe("dossier-state")
+    expect(fs.existsSync(path.join(dir, "research/sources"))).toBe(false)
+    // Beside them, a file that is no state imports as any other.
+    put(dir, "research/s/notes.md", "Notes taken by hand on the page.\n")
+    expect(ingest(dir, ["--file", "research/s/notes.md", "--origin", "https://example.org/p"]).code).toBe(0)
+  })
+
+  it("through MCP: ingest_file refuses dossier's own state the same way", async () => {
+    const dir = tempWorkdir("dossier-file-")
+    put(dir, "plan.md", "# notes\n")
+    const server = await connect(dir)
+    try {
+      const before = snapshot(dir)
+      const r = await server.call("ingest_file", { file: "plan.md", origin: "https://example.org/p" })
+      expect(r.isError, r.text).toBe(true)
+      expect(r.body.error).toMatchObject({ _tag: "UnsafePath", path: "plan.md", reason: "plan-file" })
+      expect(snapshot(dir)).toEqual(before)
+    } finally {
+      await server.client.close()
+    }
   })
 
   it("an edited retained file is refused and kept; nothing is logged", () => {

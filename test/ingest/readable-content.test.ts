@@ -2,6 +2,9 @@
  * Content choice of the readable copy: one small page per failure class seen on real pages
  * (written here; no copy of any real page). Each page has a story of several paragraphs and the
  * furniture real pages put around or inside it.
+ *
+ * Over 400 lines: one small page per failure class, all built from the prose, story and link
+ * helpers above; a file per class would repeat them.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"

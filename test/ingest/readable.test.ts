@@ -1,3 +1,10 @@
+/**
+ * The readable copy as a pure function: what it renders of each element, how it resolves links,
+ * its front matter and title.
+ *
+ * Over 400 lines: each case is a page written out in full beside what it must render, and those
+ * pages are most of its length.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { readerText } from "../../bench/readerText.js"

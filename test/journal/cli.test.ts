@@ -1,4 +1,10 @@
-/** End-to-end: every journal command and every refusal the spec names, through the built CLI with --json. */
+/**
+ * End-to-end: every journal command and every refusal the spec names, through the built CLI with --json.
+ *
+ * Over 400 lines: every journal command and refusal, sharing the CLI helpers and the batch above;
+ * the commands read each other's results (append, then inspect, rebuild, import), so they stay
+ * beside one another.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"

@@ -1,4 +1,9 @@
-/** The plan commands through the built CLI, in temporary folders, as an agent runs them. */
+/**
+ * The plan commands through the built CLI, in temporary folders, as an agent runs them.
+ *
+ * Over 400 lines: the plan commands share `started` and `checkpoint` above; checkpoint's rules
+ * alone (steps, sources, outputs and their dependencies, completion, limits) are 400 lines.
+ */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"

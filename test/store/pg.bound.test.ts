@@ -5,6 +5,9 @@
  * read each other's writes from the store without a pull, race to one winner, store each event
  * once, and each writing command refreshes the folder's view (plan.md, retained captures,
  * journals) as `pull` would.
+ *
+ * Over 400 lines: every command runs on the one cluster, dossier and pair of bound folders set up
+ * at the top, so each case reads beside the set-up it relies on.
  */
 import * as fs from "node:fs"
 import * as net from "node:net"

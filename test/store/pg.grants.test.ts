@@ -9,6 +9,9 @@
  * answering the same under a role with SELECT only; and the grants' logic (`GrantsLive`) over
  * these stores with `PgLockLayer` as its Lock, from several hosts at once; and a real `exec`
  * (bubblewrap; skipped loudly by test/exec/support.ts without it) over them.
+ *
+ * Over 400 lines: every case runs on the one cluster and the hosts its single `describe` sets up
+ * at the top, so each reads beside the set-up it relies on.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

@@ -9,6 +9,9 @@
  * process remembers that another host has moved on from, an append rolled back after it
  * succeeded, writers of one study outside the dossier's lock and beside one inside it — and the
  * view `check` sees is always the stream's.
+ *
+ * Over 400 lines: each path of one append is held by a case sharing the cluster and the query
+ * tracing and write counting above; split, each file would repeat them.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

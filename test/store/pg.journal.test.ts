@@ -5,6 +5,9 @@
  * processes at once stored once, a conflicting retry storing nothing, a batch interrupted
  * mid-transaction (the fiber interrupted, the connection killed, the process SIGKILLed) leaving
  * nothing, and linked artifacts' bytes uploaded in the append's transaction.
+ *
+ * Over 400 lines: the cases share one cluster, the store layers and the batch helpers above, so
+ * each reads beside the set-up it relies on.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"

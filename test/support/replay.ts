@@ -26,6 +26,9 @@
  *   umask's) and modification and change times are masked, its link count and size compared;
  * - the monitor's scan index (`.dossier/monitor/scan.index`) is stamped with the runtime it was
  *   made by (Node's, the time zone database's and ICU's versions): the stamp is masked.
+ *
+ * Over 400 lines: one scripted session (`STEPS`), each step relying on what the ones before it
+ * wrote, so it is read top to bottom in one place.
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
