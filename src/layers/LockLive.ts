@@ -21,7 +21,7 @@ import { Lock, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
 import { Workdir } from "../services/Workdir.js"
 import { type Boundary, type Dir, guard, makeBoundary } from "./Boundary.js"
 import { makeLockRegion } from "./LockRegion.js"
-import { BOUND_MEANWHILE, boundMeanwhile } from "./PlainFolderGuard.js"
+import { guardedAcquire } from "./PlainFolderGuard.js"
 
 export const LOCK_FILE = ".dossier/lock.sqlite"
 const POLL_MS = 20
@@ -357,20 +357,11 @@ export const makeLockLive = (
         if (closed) disconnect()
       })
 
-    /**
-     * The OS lock, then (for a plain folder's command the command line armed) the binding read
-     * again under it: a folder bound meanwhile is let go at once (./PlainFolderGuard.ts).
-     */
-    const acquire = (started: number) =>
-      Effect.flatMap(
-        acquireOs(started),
-        (db) =>
-          boundMeanwhile(root)
-            ? Effect.zipRight(releaseOs(db), Effect.die({ _tag: BOUND_MEANWHILE }))
-            : Effect.succeed(db)
-      )
-
-    const region = yield* makeLockRegion(waitMs, { acquire, release: releaseOs })
+    // The OS lock, then the binding read again under it (./PlainFolderGuard.ts).
+    const region = yield* makeLockRegion(waitMs, {
+      acquire: guardedAcquire(root, acquireOs, releaseOs),
+      release: releaseOs
+    })
 
     /** Close the connection (after a locked region in progress). The lock stays usable, without keeping a connection. */
     const close = region.exclusive(Effect.sync(() => {

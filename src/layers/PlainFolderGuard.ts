@@ -10,6 +10,7 @@
  * same command run again runs over the shared dossier). The state is kept on `globalThis`, so
  * that the command line's bundle and a group's bundle share it.
  */
+import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -54,3 +55,21 @@ export const boundMeanwhile = (root: string): boolean => {
     return false
   }
 }
+
+/**
+ * A lock's `acquire` (src/layers/LockLive.ts) followed by the guard: a folder `root` bound
+ * meanwhile lets the lock just taken go at once and dies with `BOUND_MEANWHILE`.
+ */
+export const guardedAcquire = <A, E>(
+  root: string,
+  acquire: (started: number) => Effect.Effect<A, E>,
+  release: (held: A) => Effect.Effect<void>
+) =>
+(started: number): Effect.Effect<A, E> =>
+  Effect.flatMap(
+    acquire(started),
+    (held) =>
+      boundMeanwhile(root)
+        ? Effect.zipRight(release(held), Effect.die({ _tag: BOUND_MEANWHILE }))
+        : Effect.succeed(held)
+  )
