@@ -101,15 +101,21 @@ const helpOf = (
   return r.status === 0 ? JSON.parse(r.stdout) : undefined
 }
 
-describe("README usage lines", () => {
+/** The docs/ pages that are reference, not a record of what was measured then. */
+const referenceDocs = () =>
+  fs.readdirSync(path.join(root, "docs")).filter((f) =>
+    f.endsWith(".md") && !/^(readable-rounds|performance)\.md$/.test(f)
+  )
+
+describe("README and docs usage lines", () => {
   it("name each option with the kind of value --help gives it (<path>, <id>, <integer>…)", () => {
-    const text = readme()
-    const blocks = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const texts = [readme(), ...referenceDocs().map((f) => fs.readFileSync(path.join(root, "docs", f), "utf8"))]
+    const blocks = texts.flatMap((text) => [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!))
     const lines = blocks.flatMap((b) => b.split("\n")).filter((l) => l.startsWith("dossier ") && / <[a-z]+>/.test(l))
-    expect(lines.length).toBeGreaterThan(10)
+    expect(lines.length).toBeGreaterThan(40)
     const mismatches: Array<string> = []
     for (const line of lines) {
-      const words = line.split(" ").slice(1)
+      const words = line.split(/ +/).slice(1)
       const command = words.slice(0, words.findIndex((w) => !/^[a-z-]+$/.test(w) || w.startsWith("-")))
       // The longest command path --help knows (`exec show` before `exec`).
       let help: ReturnType<typeof helpOf>
