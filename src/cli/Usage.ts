@@ -505,7 +505,7 @@ export const helpText = (path: ReadonlyArray<string>): string => {
         0
       ),
       wrap(
-        "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).",
+        "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate), DOSSIER_STORE (init --dossier's store when --store is not given).",
         WIDTH,
         0
       ),

@@ -668,6 +668,9 @@ describe("help, version and mistakes", () => {
     const names = root.subcommands.map((s: any) => s.name)
     expect([...names].sort()).toEqual([...allSpecs.map((s) => s.path.join(" ")), "help"].sort())
     expect(names.indexOf("exec show")).toBe(names.indexOf("exec") + 1)
+    // Every variable a command reads in the user's place is named on the root page.
+    const page = runCli(["--help"]).stdout.replace(/\s+/g, " ")
+    for (const name of ["DOSSIER_WORKDIR", "DOSSIER_UNATTENDED=1", "DOSSIER_STORE"]) expect(page).toContain(name)
   })
 
   it("dossier help takes the shared options as any command does: their values are no command words", () => {
