@@ -2,6 +2,7 @@
  * The shell conventions of spec cli.md, through the built CLI in temporary folders: discovery,
  * `--input` from the current directory and from stdin, init, status, the lists, the flag forms of
  * the small monitor actions, computed digests, read-only commands, help and usage errors.
+ * Over 400 lines: one file per spec section (cli.md), its conventions sharing the folder helpers.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"

@@ -1,4 +1,7 @@
-/** The plan commands through the built CLI, in temporary folders, as an agent runs them. */
+/**
+ * The plan commands through the built CLI, in temporary folders, as an agent runs them.
+ * Over 400 lines: start, checkpoint and inspect share one set of helpers and fixtures.
+ */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
