@@ -17,13 +17,18 @@ import type { CommandFailure } from "../commands/Work.js"
 import type { InvalidInput } from "../domain/Errors.js"
 import { InputKeys } from "../services/InputKeys.js"
 
-/** `study` → `--study`, for each option of `spec` that `values` holds (not the work folder, not `--input`). */
+/**
+ * `study` → `--study`, for each option of `spec` that `values` holds (not the work folder, not
+ * `--input`). A command that reads no input file has no other source of such a name, so there
+ * an option left out is renamed too (`exec --study s` without `--candidate`: `--candidate`).
+ */
 const givenOptions = (spec: CommandSpec, values: Readonly<Record<string, unknown>>): ReadonlyMap<string, string> => {
   const names = new Map<string, string>()
+  const readsInput = "input" in spec.flags
   for (const [key, f] of Object.entries(spec.flags)) {
     if (f.kind === "workdir" || f.kind === "boolean" || key === "input") continue
     const v = values[key]
-    if (v === undefined || (Option.isOption(v) && Option.isNone(v))) continue
+    if (readsInput && (v === undefined || (Option.isOption(v) && Option.isNone(v)))) continue
     names.set(key, `--${f.name}`)
   }
   return names

@@ -431,11 +431,14 @@ export const helpDoc = (path: ReadonlyArray<string>): HelpDoc => {
     ),
     arguments: [],
     subcommands: [
-      ...allSpecs.filter((s) => s.path.length === 1).map((s) => ({
-        name: s.path[0]!,
-        command: commandName(s),
-        description: summary(s.description)
-      })),
+      // A one-word command, then its own two-word forms (`exec`, then `exec show`).
+      ...allSpecs.filter((s) => s.path.length === 1).flatMap((s) =>
+        [s, ...allSpecs.filter((t) => t.path.length === 2 && t.path[0] === s.path[0])].map((t) => ({
+          name: t.path.join(" "),
+          command: commandName(t),
+          description: summary(t.description)
+        }))
+      ),
       ...groups.flatMap((g) =>
         subcommandsOf(g.name).map((s) => ({
           name: s.path.join(" "),
@@ -502,7 +505,7 @@ export const helpText = (path: ReadonlyArray<string>): string => {
         0
       ),
       wrap(
-        "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate).",
+        "Environment: DOSSIER_WORKDIR (the work folder when --workdir is not given), DOSSIER_UNATTENDED=1 (an unattended run, for the gate), DOSSIER_STORE (init --dossier's store when --store is not given).",
         WIDTH,
         0
       ),

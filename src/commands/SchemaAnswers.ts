@@ -31,14 +31,17 @@ const WORKDIR = {
     "Only on the command line, when the work folder was found elsewhere than the current directory: that folder, relative to it (../..)."
 }
 
+/** Names ending in `-output` that are no command's answer: the gate's research.json (an input file). */
+const NOT_ANSWERS = new Set(["schema-output", "research-output"])
+
 /**
  * The command line adds `workdir` to every answer, success or refusal, when the work folder was
  * found elsewhere than the current directory (src/cli/Render.ts): every object of a success
  * output's or an error envelope's top level (each alternative of a union) admits it.
- * `schema` takes no work folder.
+ * `schema` takes no work folder, and an input file never holds it.
  */
 const admitWorkdir = (name: string, doc: Record<string, unknown>): Record<string, unknown> => {
-  if (name !== "errors" && (!name.endsWith("-output") || name === "schema-output")) return doc
+  if (name !== "errors" && (!name.endsWith("-output") || NOT_ANSWERS.has(name))) return doc
   const defs = (doc["$defs"] ?? {}) as Record<string, Record<string, unknown>>
   const patch = (node: Record<string, unknown>): void => {
     const ref = node["$ref"]

@@ -172,6 +172,20 @@ export const makePlanLive = Effect.gen(function*() {
         Either.isRight(got) && Option.isNone(got.right) ? Effect.fail(new NoPlan()) : self
     )
 
+  /**
+   * A goal replacement (a revision named) with no plan is refused before the lock as well:
+   * StaleRevision (actual 0) creates nothing, not even the lock file. Sound for the same reason.
+   */
+  const replacedPlanFirst =
+    (expected: number | undefined) => <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E | StaleRevision, R> =>
+      expected === undefined ? self : Effect.flatMap(
+        Effect.either(current),
+        (got): Effect.Effect<A, E | StaleRevision, R> =>
+          Either.isRight(got) && Option.isNone(got.right)
+            ? Effect.fail(new StaleRevision({ expected, actual: 0 }))
+            : self
+      )
+
   const checkpoint = (
     input: PlanCheckpointInput,
     options: { readonly expected: number; readonly now: Date | undefined }
@@ -293,7 +307,7 @@ export const makePlanLive = Effect.gen(function*() {
                     ]
                   })
                 )
-                : start(i, { replaceGoal: replace, expected, now })
+                : replacedPlanFirst(expected)(start(i, { replaceGoal: replace, expected, now }))
           )
       ),
     checkpoint: (input, options) =>

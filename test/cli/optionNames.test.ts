@@ -16,6 +16,7 @@ import { InvalidInput } from "../../src/domain/Errors.js"
 import { FileStoreMemory } from "../../src/layers/FileStoreMemory.js"
 import { InlineInput, readInput } from "../../src/services/InputFile.js"
 import { Workdir } from "../../src/services/Workdir.js"
+import { runCli, tempWorkdir } from "../support/cli.js"
 
 const spec: CommandSpec = {
   path: ["example"],
@@ -57,4 +58,12 @@ describe("the command line's option names in refusals", () => {
       )
       expect(yield* refusalOf(work as Effect.Effect<unknown, InvalidInput>)).toEqual(["study.0"])
     }))
+
+  it("an option left out of a command that reads no input file is named as an option too", () => {
+    // exec --study without --candidate: the service names its parameter `candidate`.
+    const r = runCli(["exec", "--workdir", tempWorkdir(), "--grant", "g", "--study", "s1", "--json", "--", "true"])
+    expect(r.code, r.stdout + r.stderr).toBe(1)
+    expect(r.json.error._tag).toBe("InvalidInput")
+    expect(r.json.error.issues.map((i: { path: string }) => i.path)).toEqual(["--candidate"])
+  })
 })

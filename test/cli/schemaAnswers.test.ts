@@ -64,6 +64,12 @@ describe("dossier schema, built with the project", () => {
     })
   }
 
+  it("research-output, the gate's input file research.json, admits only what the gate reads (no workdir)", () => {
+    const schema = JSON.parse(runCli(["schema", "research-output"]).stdout)
+    expect(Object.keys(schema.properties).sort()).toEqual(["gaps", "item", "kind"])
+    expect(schema.additionalProperties).toBe(false)
+  })
+
   it("grant-create-output types its grant as the other grant answers do, with its state", () => {
     const of = (name: string) => JSON.parse(runCli(["schema", name]).stdout)
     const created = of("grant-create-output").properties.grant

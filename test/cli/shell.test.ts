@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { allSpecs } from "../../src/cli/Specs.js"
 import { finishInput, literature, runningRun, sha } from "../monitor/support.js"
 import { CLI, leaksNothing, put, putInput, runCli, type RunOptions, snapshot, tempWorkdir } from "../support/cli.js"
 
@@ -666,6 +667,14 @@ describe("help, version and mistakes", () => {
       expect.arrayContaining(["init", "status", "next", "journal list", "monitor list", "help"])
     )
     expect(root.options.map((o: any) => o.name)).toEqual(["--workdir", "--json", "--now"])
+    // The root page lists every command of the table, the two-word forms of a command
+    // (`exec show`) included, each once.
+    const names = root.subcommands.map((s: any) => s.name)
+    expect([...names].sort()).toEqual([...allSpecs.map((s) => s.path.join(" ")), "help"].sort())
+    expect(names.indexOf("exec show")).toBe(names.indexOf("exec") + 1)
+    // Every variable a command reads in the user's place is named on the root page.
+    const page = runCli(["--help"]).stdout.replace(/\s+/g, " ")
+    for (const name of ["DOSSIER_WORKDIR", "DOSSIER_UNATTENDED=1", "DOSSIER_STORE"]) expect(page).toContain(name)
   })
 
   it("dossier help takes the shared options as any command does: their values are no command words", () => {

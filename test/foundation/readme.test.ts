@@ -62,6 +62,37 @@ describe("README", () => {
   })
 })
 
+describe("README figures", () => {
+  it("are the latest ones docs/ingest.md gives (the article set's F, WCXB's word F1 by type)", () => {
+    const text = readme().replace(/\s+/g, " ")
+    const ingest = fs.readFileSync(path.join(root, "docs/ingest.md"), "utf8")
+    const f = /F (0\.\d{3}) on an 884-page article set, Readability (0\.\d{3})/.exec(text)
+    expect(f, "README: F on the article set").not.toBeNull()
+    // The figures section says where the article set's F stands now.
+    const figures = ingest.slice(ingest.indexOf("#### Figures")).replace(/\s+/g, " ")
+    const latest = `F ${f![1]} against Readability's ${f![2]}`
+    expect(figures.includes(latest), `docs/ingest.md's figures section says ${latest}`).toBe(true)
+    // WCXB: the "all" column of each type's row.
+    const all = (type: string) =>
+      new RegExp(`^\\| \\**${type}\\** \\|(?: [^|]+ \\|){4} \\**(0\\.\\d{3})\\**`, "m").exec(ingest)?.[1]
+    const words: ReadonlyArray<readonly [string, string]> = [
+      ["word F1", "all"],
+      ["articles", "article"],
+      ["documentation", "documentation"],
+      ["service pages", "service"],
+      ["forums", "forum"],
+      ["listings", "listing"],
+      ["collections", "collection"],
+      ["products", "product"]
+    ]
+    for (const [word, type] of words) {
+      const said = new RegExp(`${word} (0\\.\\d{3})`).exec(text)?.[1]
+      expect(said, `README: ${word}`).toBeDefined()
+      expect(said, `README's ${word} against docs/ingest.md's ${type}`).toBe(all(type))
+    }
+  })
+})
+
 /** `dossier <words> --help --json` of the built CLI. */
 const helpOf = (
   words: ReadonlyArray<string>
@@ -70,15 +101,21 @@ const helpOf = (
   return r.status === 0 ? JSON.parse(r.stdout) : undefined
 }
 
-describe("README usage lines", () => {
+/** The docs/ pages that are reference, not a record of what was measured then. */
+const referenceDocs = () =>
+  fs.readdirSync(path.join(root, "docs")).filter((f) =>
+    f.endsWith(".md") && !/^(readable-rounds|performance)\.md$/.test(f)
+  )
+
+describe("README and docs usage lines", () => {
   it("name each option with the kind of value --help gives it (<path>, <id>, <integer>…)", () => {
-    const text = readme()
-    const blocks = [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!)
+    const texts = [readme(), ...referenceDocs().map((f) => fs.readFileSync(path.join(root, "docs", f), "utf8"))]
+    const blocks = texts.flatMap((text) => [...text.matchAll(/```[a-z]*\n([\s\S]*?)```/g)].map((m) => m[1]!))
     const lines = blocks.flatMap((b) => b.split("\n")).filter((l) => l.startsWith("dossier ") && / <[a-z]+>/.test(l))
-    expect(lines.length).toBeGreaterThan(10)
+    expect(lines.length).toBeGreaterThan(40)
     const mismatches: Array<string> = []
     for (const line of lines) {
-      const words = line.split(" ").slice(1)
+      const words = line.split(/ +/).slice(1)
       const command = words.slice(0, words.findIndex((w) => !/^[a-z-]+$/.test(w) || w.startsWith("-")))
       // The longest command path --help knows (`exec show` before `exec`).
       let help: ReturnType<typeof helpOf>

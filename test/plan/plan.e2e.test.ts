@@ -124,7 +124,7 @@ describe("plan inspect / start", () => {
     expect(view.status).toBe("in_progress")
   })
 
-  it("--replace-goal --expected without a plan is StaleRevision {expected, actual: 0}, never a creation", () => {
+  it("--replace-goal --expected without a plan is StaleRevision {expected, actual: 0} and creates nothing", () => {
     const dir = tempWorkdir()
     const input = putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
     const e = refuses(
@@ -143,6 +143,8 @@ describe("plan inspect / start", () => {
     )
     expect([e2.expected, e2.actual]).toEqual([3, 0])
     expect(inspect(dir).json.state).toBe("none")
+    // Refused before the lock, as --help says: it creates nothing, not even .dossier/lock.sqlite.
+    expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
   })
 
   it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {
