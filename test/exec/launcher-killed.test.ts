@@ -6,6 +6,7 @@
  * runs as root the run's pids cgroup is checked too: no process is left in it.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import {
   createGrant,
@@ -112,6 +113,81 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
       expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
     } finally {
       for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+    }
+  })
+
+  // As root each run has a pids cgroup, `dossier-<pid of its exec>-<hex>`. A process of a run whose
+  // exec and wrapper were both killed outright has nothing left to end it: the next command that
+  // records the run lost, or starts a run, ends whatever is still in a cgroup of a dead exec.
+  const pidsRoot = "/sys/fs/cgroup/pids"
+  const asRoot = process.getuid?.() === 0 && fs.existsSync(pidsRoot)
+  /** A process left running in a cgroup named after `deadPid`, as a run's would be. */
+  const leftInCgroupOf = (deadPid: number, needle: string) => {
+    const cgroup = `${pidsRoot}/dossier-${deadPid}-${Date.now().toString(16).slice(-8).padStart(8, "0")}`
+    fs.mkdirSync(cgroup)
+    const left = spawn("sleep", [needle], { stdio: "ignore" })
+    fs.writeFileSync(`${cgroup}/cgroup.procs`, `${left.pid}\n`)
+    return {
+      cgroup,
+      cleanup: () => {
+        left.kill("SIGKILL")
+        for (let i = 0; i < 100 && fs.existsSync(cgroup); i++) {
+          try {
+            fs.rmdirSync(cgroup)
+          } catch {
+            spawnSync("sleep", ["0.05"])
+          }
+        }
+      }
+    }
+  }
+
+  it.skipIf(!asRoot)(
+    "a process left in a lost run's cgroup is ended when the next command records it lost",
+    async () => {
+      const dir = folder()
+      createGrant(dir)
+      const run = execAsync(dir, "g1", ["sleep", "1236"])
+      const id = await waitForRunning(dir)
+      run.child.kill("SIGKILL")
+      await run.done
+      const needle = `${process.pid}${Date.now() % 100000}5`
+      const left = leftInCgroupOf(run.child.pid!, needle)
+      try {
+        expect(processesWith(needle).length).toBe(1)
+        expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
+        await waitUntil(
+          "the process left in the lost run's cgroup still runs",
+          () => processesWith(needle).length === 0,
+          20_000
+        )
+        expect(fs.existsSync(left.cgroup)).toBe(false)
+      } finally {
+        left.cleanup()
+      }
+    }
+  )
+
+  it.skipIf(!asRoot)("a process left in the cgroup of a dead exec is ended when the next run starts", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const gone = spawnSync("true").pid!
+    const needle = `${process.pid}${Date.now() % 100000}6`
+    const left = leftInCgroupOf(gone, needle)
+    try {
+      expect(processesWith(needle).length).toBe(1)
+      expect(ok(dir, ["exec", "--grant", "g1", "--", "true"]).execution).toMatchObject({
+        status: "exited",
+        exitCode: 0
+      })
+      await waitUntil(
+        "the process left in the dead exec's cgroup still runs",
+        () => processesWith(needle).length === 0,
+        20_000
+      )
+      expect(fs.existsSync(left.cgroup)).toBe(false)
+    } finally {
+      left.cleanup()
     }
   })
 })
