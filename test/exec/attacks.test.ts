@@ -585,6 +585,12 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     const at = revoked.events.find((e: { type: string }) => e.type === "revoked").at
     expect(Date.parse(r.json.execution.endedAt) - Date.parse(at)).toBeLessThan(2500)
     refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantInactive")
+    // `grant revoke` itself kills the run's processes at once (SIGKILL; the run's own watchdog may
+    // see the revocation first and send its SIGTERM), and exec's help says so.
+    expect(["SIGKILL", "SIGTERM"]).toContain(r.json.execution.signal)
+    expect(runCli(["exec", "--help"]).stdout.replace(/\s+/g, " ")).toContain(
+      "grant revoke itself also kills it at once with SIGKILL"
+    )
   })
 
   it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
