@@ -73,5 +73,6 @@ export const show = (o: { readonly workdir: string; readonly execution: string; 
       (r.verify === undefined ?
         "" :
         `\n  verified ${r.verify.checked} file(s): ${r.verify.findings.length} finding(s)` +
-        r.verify.findings.map((f) => `\n  - ${f.kind}: ${shownName(f.path)}`).join(""))
+        r.verify.findings.map((f) => `\n  - ${f.kind}: ${shownName(f.path)}${"reason" in f ? ` (${f.reason})` : ""}`)
+          .join(""))
   })

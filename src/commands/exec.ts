@@ -11,7 +11,8 @@ export const execDescriptions = {
   run:
     "Run one program confined to a grant (bubblewrap: no network, system directories and input roots read-only, protected paths hidden, " +
     "the work root the only writable place, a cleared environment, CPU/memory/process limits, wall time until the budget or deadline). " +
-    "While it runs, revocation, narrowing, the deadline or a replaced root kill it (SIGTERM, SIGKILL after 2 s). " +
+    "While it runs, revocation, narrowing, the deadline or a replaced root kill it (SIGTERM, SIGKILL after 2 s; " +
+    "grant revoke itself also kills it at once with SIGKILL). " +
     "The evidence is .dossier/executions/<id>.json (argv, times, status exited|killed|cancelled|interrupted|lost, exit code, CPU, max RSS, stdout/stderr digests, " +
     "every file created or changed under the work root with its digest), sealed by a receipt digest. A non-zero exit is still a successful exec. " +
     "Running anything needs 'bash' among the grant's tools (any program can start a shell). " +

@@ -10,6 +10,7 @@
 import * as Schema from "effect/Schema"
 import { canonicalDigest } from "./Canonical.js"
 import { LONE_SURROGATE } from "./Decode.js"
+import { UnsafePathReason } from "./Errors.js"
 import { Signature } from "./Evidence.js"
 import type { Figures, StoredGrant } from "./Grant.js"
 import type { AppendInput } from "./Journal.js"
@@ -140,6 +141,42 @@ export const ExecutionRecord = Schema.Struct({
   signature: Schema.optionalWith(Signature, { exact: true })
 })
 export type ExecutionRecord = typeof ExecutionRecord.Type
+
+/**
+ * Why a file of a record no longer verifies (`exec show --verify`): `content-changed` (it is a
+ * regular file whose bytes differ), `missing` (nothing is there), or, when the file cannot be
+ * read as the regular file it was, the reason it was refused: `symlink` (it is now a symbolic
+ * link, or is reached through one), `not-regular-file` (a directory, FIFO, socket or device now),
+ * `hard-link` (it now has more than one name)…
+ */
+export const VerifyFindingReason = Schema.Literal("content-changed", "missing", ...UnsafePathReason.literals)
+  .annotations({
+    description: "Why the file does not verify: content-changed, missing, or why it could not be read as the regular " +
+      "file it was (symlink: now a symbolic link or reached through one; not-regular-file: a directory, FIFO, socket " +
+      "or device now; hard-link: now more than one name; …)."
+  })
+export type VerifyFindingReason = typeof VerifyFindingReason.Type
+
+const Digested = Schema.Struct({ sha256: Schema.String, bytes: Schema.Number })
+
+/** One finding of `exec show --verify`: about the record itself, or about one of its files. */
+export const VerifyFinding = Schema.Union(
+  Schema.Struct({
+    kind: Schema.Literal("execution-tampered", "execution-unsigned", "execution-unverifiable"),
+    path: Schema.String,
+    detail: Schema.String
+  }),
+  Schema.Struct({
+    kind: Schema.Literal("output-missing", "output-changed", "log-changed"),
+    path: Schema.String,
+    /** What the record says. */
+    expected: Digested,
+    /** What the file holds now; null when it is not a regular file that can be read (see `reason`). */
+    actual: Schema.NullOr(Digested),
+    reason: VerifyFindingReason
+  })
+)
+export type VerifyFinding = typeof VerifyFinding.Type
 
 export const sealExecution = (content: ExecutionContent): ExecutionRecord => ({
   ...content,

@@ -631,13 +631,27 @@ export const ExecLive = Layer.effect(
                 kind: f.log ? "log-changed" : "output-changed",
                 path: f.path,
                 expected,
-                actual: { ...d.right }
+                actual: { ...d.right },
+                reason: "content-changed"
               })
             }
           } else if (d.left._tag === "FileNotFound") {
-            findings.push({ kind: f.log ? "log-changed" : "output-missing", path: f.path, expected, actual: null })
+            findings.push({
+              kind: f.log ? "log-changed" : "output-missing",
+              path: f.path,
+              expected,
+              actual: null,
+              reason: "missing"
+            })
           } else if (d.left._tag === "UnsafePath") {
-            findings.push({ kind: f.log ? "log-changed" : "output-changed", path: f.path, expected, actual: null })
+            // Not the regular file it was: a symlink now, a FIFO, a directory… (`reason` says which).
+            findings.push({
+              kind: f.log ? "log-changed" : "output-changed",
+              path: f.path,
+              expected,
+              actual: null,
+              reason: d.left.reason
+            })
           } else return yield* d.left
         }
         return {

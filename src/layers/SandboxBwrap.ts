@@ -3,14 +3,18 @@
  *
  *   dossier (node) → perl wrapper → bwrap → bwrap's init (PID 1 of the new PID namespace) → perl (closes fds) → env → prlimit → program
  *
- * The wrapper (perl is part of every Debian system) dies with dossier (PR_SET_PDEATHSIG), joins
- * the run's pids cgroup when there is one, starts bwrap and waits for it with wait4, which gives
- * the CPU time and maximum resident size of the whole tree (every process of the PID namespace
- * is reaped inside it). bwrap gets the same parent-death signal before it is executed (checked
- * against a wrapper already gone), so no moment of bwrap's start-up outlives the wrapper; bwrap's
- * `--die-with-parent` then takes the sandbox down with bwrap. (bwrap sets its own death signal
- * only once it runs: a wrapper killed before that would leave bwrap running the program to its
- * end, unsupervised.)
+ * The wrapper (perl is part of every Debian system) joins the run's pids cgroup when there is one,
+ * starts bwrap and waits for it with wait4, which gives the CPU time and maximum resident size of
+ * the whole tree (every process of the PID namespace is reaped inside it). When dossier dies (its
+ * parent-death signal, SIGTERM, or its report pipe closing) the wrapper SIGKILLs every child it
+ * has, reaps them and goes. bwrap gets SIGKILL as its parent-death signal before it is executed
+ * (checked against a wrapper already gone), so no moment of bwrap's start-up outlives the wrapper;
+ * bwrap's `--die-with-parent` then takes the sandbox down with bwrap. (bwrap sets its own death
+ * signal only once it runs: a wrapper killed before that would leave bwrap running the program to
+ * its end, unsupervised.) bwrap's namespace init has no parent-death signal until the sandbox is
+ * set up: killed during that setup, bwrap leaves its init behind, and the wrapper, a child
+ * subreaper, inherits it and kills it with the rest (before, such an init stayed for good,
+ * reparented to the machine's init).
  *
  * Inside the sandbox perl first writes one byte to the start pipe (the sandbox is set up: from
  * here on the run is the program's, see `startFailure`), closes every inherited descriptor above 2
@@ -56,15 +60,35 @@ export const WRAPPER = String.raw`
 use strict; use Fcntl;
 my ($wait4, $prctl, $ppid, $ncg, @cmd) = @ARGV;
 my @cgs = splice(@cmd, 0, $ncg);
+# dossier is gone (SIGTERM, its parent-death signal, or its end of the report pipe closed): kill
+# every child, those reparented here included, and reap them until none is left.
+my $gone = sub {
+  $SIG{TERM} = $SIG{PIPE} = "IGNORE";
+  for (;;) {
+    my @mine;
+    if (opendir(my $d, "/proc")) {
+      for my $p (grep { /^[0-9]+$/ } readdir($d)) {
+        open(my $f, "<", "/proc/$p/stat") or next; my $s = <$f>; close($f);
+        push @mine, $p if defined $s && $s =~ /.*\) \S+ (\d+) /s && $1 == $$;
+      }
+      closedir($d);
+    }
+    kill 9, @mine;
+    last if waitpid(-1, 0) == -1;
+  }
+  exit 125;
+};
+$SIG{TERM} = $SIG{PIPE} = $gone;
 open(my $rep, ">&=", 3) or exit 120;
 fcntl($rep, F_SETFD, FD_CLOEXEC);
 select((select($rep), $| = 1)[0]);
-if ($prctl ne "-") { syscall($prctl + 0, 1, 9); syscall($prctl + 0, 36, 1); }
+if ($prctl ne "-") { syscall($prctl + 0, 1, 15); syscall($prctl + 0, 36, 1); }
 exit 121 if getppid() != $ppid;
 for my $cg (@cgs) { open(my $f, ">", "$cg/cgroup.procs") or exit 122; print $f "$$\n"; close($f) or exit 122; }
 my $me = $$;
 my $pid = fork(); exit 123 unless defined $pid;
 if ($pid == 0) {
+  $SIG{TERM} = $SIG{PIPE} = "DEFAULT";
   if ($prctl ne "-") { syscall($prctl + 0, 1, 9); exit 124 if getppid() != $me; }
   exec { $cmd[0] } @cmd; exit 127;
 }
@@ -180,7 +204,8 @@ const WRAPPER_EXITS: Record<number, string> = {
   121: "dossier was gone before the wrapper began",
   122: "the wrapper could not join the run's cgroup",
   123: "the wrapper could not fork",
-  124: "the wrapper was gone before bwrap began"
+  124: "the wrapper was gone before bwrap began",
+  125: "the wrapper was told to stop (SIGTERM, or its report pipe closed)"
 }
 
 /**
@@ -287,7 +312,7 @@ const start = (
       stdio: ["ignore", "pipe", "pipe", "pipe", ...roots.map((r) => r.fd), "pipe"],
       env: {},
       // Its own session: a Ctrl-C meant for dossier reaches dossier, which ends the run and
-      // records it; the wrapper still dies with dossier (PR_SET_PDEATHSIG).
+      // records it; the wrapper still ends the run when dossier dies (PR_SET_PDEATHSIG).
       detached: true
     })
   } finally {

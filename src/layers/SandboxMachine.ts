@@ -93,7 +93,7 @@ const writable = (dir: string): boolean => {
  * would escape the limits the machine put on dossier), in the cgroup v1 memory hierarchy, or in
  * the v2 hierarchy when the memory controller is (or can be) enabled for the children of that cgroup.
  */
-export const memoryCgroupPlace = (): MemoryPlace | null => {
+export const memoryCgroupPlace = (enable = true): MemoryPlace | null => {
   if (process.env["DOSSIER_MEMORY_CGROUP"] === "off") return null
   const mounts = readText("/proc/self/mounts")
   const own = readText("/proc/self/cgroup")
@@ -122,6 +122,7 @@ export const memoryCgroupPlace = (): MemoryPlace | null => {
     const parent = under(dir, rel)
     if (!writable(parent) || !(readText(`${parent}/cgroup.controllers`) ?? "").split(/\s+/).includes("memory")) continue
     if (!(readText(`${parent}/cgroup.subtree_control`) ?? "").split(/\s+/).includes("memory")) {
+      if (!enable) continue
       // Enabling it succeeds only where the cgroup holds no process of its own (or is the root).
       try {
         fs.writeFileSync(`${parent}/cgroup.subtree_control`, "+memory")
@@ -165,7 +166,41 @@ export const discover = (): Machine | string => {
   return { bwrap, perl, prlimit, env, cgroup, memory: memoryCgroupPlace(), system, etc }
 }
 
-/** Remove the (empty) cgroups left by dossier processes that died before removing theirs. */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/**
+ * SIGKILL every process left in a run's cgroup, again until it is empty (a process may fork
+ * between a read and the kill; the pids limit bounds how many): on cgroup v2 through `cgroup.kill`
+ * where the kernel has it. A run that ended as it should leaves none (its wrapper reaped them all).
+ * Returns whether the cgroup is empty.
+ */
+export const killCgroup = (dir: string): boolean => {
+  for (let round = 0; round < 200; round++) {
+    const procs = readText(`${dir}/cgroup.procs`)
+    if (procs === null) return true
+    const pids = procs.split("\n").filter((l) => /^\d+$/.test(l)).map(Number)
+    if (pids.length === 0) return true
+    try {
+      fs.writeFileSync(`${dir}/cgroup.kill`, "1")
+    } catch {
+      for (const pid of pids) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // already gone
+        }
+      }
+    }
+    pause(10)
+  }
+  return false
+}
+
+/**
+ * Remove the cgroups left by dossier processes that died before removing theirs, ending first any
+ * process still in one: a run whose `dossier exec` and wrapper were both killed outright (nothing
+ * was left to end it) must not go on running.
+ */
 const removeStaleCgroups = (root: string) => {
   let names: Array<string> = []
   try {
@@ -175,13 +210,27 @@ const removeStaleCgroups = (root: string) => {
   }
   for (const name of names) {
     const pid = Number(name.split("-")[1])
+    // A live process of that pid (dossier, or another that reused its pid) keeps them.
     if (pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue
+    killCgroup(`${root}/${name}`)
     try {
       fs.rmdirSync(`${root}/${name}`)
     } catch {
       // still in use, or not ours to remove
     }
   }
+}
+
+/**
+ * Run `removeStaleCgroups` where dossier makes runs' cgroups on this machine (the pids hierarchy
+ * as root, the memory cgroup's parent): what the next command that records lost runs does.
+ */
+export const sweepStaleCgroups = (): void => {
+  if (process.platform !== "linux") return
+  const pids = process.getuid?.() === 0 ? pidsCgroupRoot() : null
+  if (pids !== null) removeStaleCgroups(pids)
+  const memory = memoryCgroupPlace(false)
+  if (memory !== null) removeStaleCgroups(memory.parent)
 }
 
 const newCgroup = (parent: string): string => {
@@ -281,9 +330,14 @@ export const memoryUse = (memory: NonNullable<RunCgroups["memory"]>): { peakKiB:
   return { peakKiB: peak === null ? null : Math.ceil(peak / 1024), oomKills: kills ?? 0 }
 }
 
-/** Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously). */
+/**
+ * Remove the run's cgroup once its last process is gone (the kernel frees it asynchronously),
+ * ending any process still in it first.
+ */
 export const removeCgroup = (dir: string) =>
-  Effect.try(() => fs.rmdirSync(dir)).pipe(
-    Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }),
+  Effect.sync(() => killCgroup(dir)).pipe(
+    Effect.zipRight(
+      Effect.try(() => fs.rmdirSync(dir)).pipe(Effect.retry({ times: 200, schedule: Schedule.spaced("10 millis") }))
+    ),
     Effect.ignore
   )

@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { DossierError } from "../domain/AllErrors.js"
 import type { Verdict } from "../domain/Evidence.js"
-import type { ExecutionRecord } from "../domain/Execution.js"
+import type { ExecutionRecord, VerifyFindingReason } from "../domain/Execution.js"
 
 /** Options of `Exec.run`, every field optional (the convention: src/domain/Options.ts). */
 export interface ExecOptions {
@@ -39,7 +39,10 @@ export interface OutputFinding {
   readonly kind: "output-missing" | "output-changed" | "log-changed"
   readonly path: string
   readonly expected: { readonly sha256: string; readonly bytes: number }
+  /** What the file holds now; null when it is not a regular file that can be read (see `reason`). */
   readonly actual: { readonly sha256: string; readonly bytes: number } | null
+  /** Why it does not verify: its content changed, it is missing, or why it could not be read (`symlink`, `not-regular-file`…). */
+  readonly reason: VerifyFindingReason
 }
 
 /** How the record itself stands (`exec show --verify`): anything but `signed` is a finding. */

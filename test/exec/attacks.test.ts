@@ -6,6 +6,7 @@
  * names, network, limits, roots, the watchdog, evidence), sharing one folder fixture.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
@@ -584,6 +585,12 @@ describe.skipIf(!sandboxWorks)("confined exec: the watchdog", () => {
     const at = revoked.events.find((e: { type: string }) => e.type === "revoked").at
     expect(Date.parse(r.json.execution.endedAt) - Date.parse(at)).toBeLessThan(2500)
     refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantInactive")
+    // `grant revoke` itself kills the run's processes at once (SIGKILL; the run's own watchdog may
+    // see the revocation first and send its SIGTERM), and exec's help says so.
+    expect(["SIGKILL", "SIGTERM"]).toContain(r.json.execution.signal)
+    expect(runCli(["exec", "--help"]).stdout.replace(/\s+/g, " ")).toContain(
+      "grant revoke itself also kills it at once with SIGKILL"
+    )
   })
 
   it("revoking an ancestor kills a child's run; narrowing the deadline kills too", async () => {
@@ -704,5 +711,35 @@ describe.skipIf(!sandboxWorks)("confined exec: evidence", () => {
     refused(dir, ["exec", "show", "--execution", "x-20260101T000000-00000000"], "ExecutionNotFound")
     const d = D(dir, ["exec", "--grant", "nope", "--", "true"])
     expect(d.json.error._tag).toBe("GrantNotFound")
+  })
+
+  it("exec show --verify says why each output no longer verifies: changed, missing, a symlink, not a regular file", () => {
+    const dir = folder()
+    createGrant(dir)
+    const x = exec(dir, "g1", sh("for f in a b c d e; do echo $f > $f.txt; done"))
+    const work = path.join(dir, "research/exp/runs/r1")
+    fs.writeFileSync(path.join(work, "a.txt"), "A\n")
+    fs.rmSync(path.join(work, "b.txt"))
+    fs.rmSync(path.join(work, "c.txt"))
+    fs.symlinkSync("a.txt", path.join(work, "c.txt"))
+    fs.rmSync(path.join(work, "d.txt"))
+    fs.mkdirSync(path.join(work, "d.txt"))
+    fs.rmSync(path.join(work, "e.txt"))
+    spawnSync("mkfifo", [path.join(work, "e.txt")])
+    const findings = ok(dir, ["exec", "show", "--execution", x.id, "--verify"]).verify.findings
+    const at = (name: string) => findings.find((f: any) => f.path === `research/exp/runs/r1/${name}`)
+    expect(at("a.txt")).toMatchObject({ kind: "output-changed", reason: "content-changed", actual: { bytes: 2 } })
+    expect(at("b.txt")).toMatchObject({ kind: "output-missing", reason: "missing", actual: null })
+    expect(at("c.txt")).toMatchObject({ kind: "output-changed", reason: "symlink", actual: null })
+    expect(at("d.txt")).toMatchObject({ kind: "output-changed", reason: "not-regular-file", actual: null })
+    expect(at("e.txt")).toMatchObject({ kind: "output-changed", reason: "not-regular-file", actual: null })
+    expect(findings).toHaveLength(5)
+    // The human report says it too, and the schema of the answer names the field.
+    const human = runCli(["exec", "show", "--execution", x.id, "--verify", "--workdir", dir])
+    expect(human.stdout).toContain("- output-changed: research/exp/runs/r1/c.txt (symlink)")
+    expect(human.stdout).toContain("- output-missing: research/exp/runs/r1/b.txt (missing)")
+    const schema = JSON.stringify(JSON.parse(runCli(["schema", "exec-show-output", "--json"]).stdout).schema)
+    expect(schema).toContain("\"reason\"")
+    expect(schema).toContain("\"content-changed\"")
   })
 })

@@ -65,3 +65,40 @@ describe.skipIf(syscalls === undefined)("the run's wrapper", () => {
     expect(processesWith(needle)).toEqual([])
   })
 })
+
+describe.skipIf(syscalls === undefined)("the run's wrapper, when dossier dies", () => {
+  it("ends every process below it, one its command left without a parent-death signal included", async () => {
+    const [wait4, prctl] = syscalls!
+    const needle = `${process.pid}${Date.now() % 100000}1`
+    // The command stands for bwrap: it dies with the wrapper (its parent-death signal), but the
+    // child it started has none (bwrap's namespace init before its own setup), so that child is
+    // left to the wrapper, a child subreaper, or to the machine's init once the wrapper is gone.
+    const command = `if (fork() == 0) { exec "sleep", $ENV{NEEDLE}; } sleep 1000;`
+    // `sh` stands for dossier: the wrapper's parent, killed outright; `; :` keeps it the parent.
+    const dossier = spawn("sh", [
+      "-c",
+      `perl -e "$W" -- "$1" "$2" $$ 0 /usr/bin/perl -e "$3"; :`,
+      "sh",
+      String(wait4),
+      String(prctl),
+      command
+    ], { stdio: ["ignore", "ignore", "ignore", "pipe"], env: { ...process.env, W: WRAPPER, NEEDLE: needle } })
+    let reported = ""
+    dossier.stdio[3]!.on("data", (b: Buffer) => (reported += b.toString()))
+    try {
+      const deadline = Date.now() + 30_000
+      while ((processesWith(needle).length === 0 || reported === "") && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      const left = processesWith(needle)
+      expect({ left: left.length, reported }).toEqual({ left: 1, reported: expect.stringMatching(/^pid \d+$/m) })
+      // dossier dies: its end of the report pipe closes and the wrapper gets its parent-death signal.
+      dossier.stdio[3]!.destroy()
+      dossier.kill("SIGKILL")
+      expect(await ended(left[0]!, 20_000)).toBe(true)
+      expect(processesWith(needle)).toEqual([])
+    } finally {
+      for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+    }
+  })
+})

@@ -6,7 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Authenticity } from "../../domain/ExecErrors.js"
-import { ExecutionRecord } from "../../domain/Execution.js"
+import { ExecutionRecord, VerifyFinding } from "../../domain/Execution.js"
 import { StoredGrant } from "../../domain/Grant.js"
 
 const Ok = Schema.Literal(true)
@@ -119,7 +119,13 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
       authenticity: Authenticity,
       detail: Schema.String
     }).annotations({ description: "Is the record the one dossier signed (with this machine's key)?" }),
-    verify: Schema.optional(Obj("With verify: checked (count), findings [{kind, path}], note."))
+    verify: Schema.optional(
+      Schema.Struct({
+        checked: Schema.Number.annotations({ description: "How many files were re-hashed (stdout, stderr, outputs)." }),
+        findings: Schema.Array(VerifyFinding),
+        note: Schema.String
+      }).annotations({ description: "With --verify: the record's signature and its files checked again." })
+    )
   }),
   "schema-output": Schema.Struct({
     ok: Ok,

@@ -1,0 +1,193 @@
+/**
+ * A `dossier exec` killed outright (SIGKILL) at each stage of its run's start leaves no process of
+ * the run behind, through the built CLI: its wrapper kills every process below it, bwrap's
+ * namespace init included, which has no parent-death signal of its own until its sandbox is set up
+ * (seen: a killed exec whose init stayed, reparented to the machine's init, for good). When dossier
+ * runs as root the run's pids cgroup is checked too: no process is left in it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import {
+  createGrant,
+  execAsync,
+  folder,
+  ok,
+  processesWith,
+  sandboxWorks,
+  waitForRunning,
+  waitUntil
+} from "./support.js"
+
+/** Children of `ppid` (from /proc), with their command names. */
+const childrenOf = (ppid: number): Array<{ pid: number; comm: string }> =>
+  fs.readdirSync("/proc").filter((n) => /^\d+$/.test(n)).flatMap((n) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${n}/stat`, "latin1")
+      const after = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      return Number(after[1]) === ppid
+        ? [{ pid: Number(n), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) }]
+        : []
+    } catch {
+      return []
+    }
+  })
+
+/** Processes in the pids cgroups dossier made for the runs of process `pid` (as root). */
+const inRunCgroups = (pid: number): Array<string> => {
+  const root = "/sys/fs/cgroup/pids"
+  if (process.getuid?.() !== 0 || !fs.existsSync(root)) return []
+  return fs.readdirSync(root).filter((n) => n.startsWith(`dossier-${pid}-`)).flatMap((n) => {
+    try {
+      return fs.readFileSync(`${root}/${n}/cgroup.procs`, "utf8").split("\n").filter((l) => l !== "")
+    } catch {
+      return []
+    }
+  })
+}
+
+type Stage = "wrapper" | "bwrap" | "init" | "program"
+
+/**
+ * Poll until the run of `dossier` (pid) reaches `stage`: its wrapper started, bwrap started,
+ * bwrap's namespace init started, the program runs. Synchronously, without a pause: the first
+ * stages last milliseconds.
+ */
+const reach = (dossier: number, stage: Stage, needle: string) => {
+  let wrapper: number | undefined
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
+    wrapper ??= childrenOf(dossier).find((c) => c.comm === "perl")?.pid
+    if (stage === "wrapper" && wrapper !== undefined) return
+    const bwrap = wrapper === undefined ? undefined : childrenOf(wrapper).find((c) => c.comm === "bwrap")?.pid
+    if (stage === "bwrap" && bwrap !== undefined) return
+    if (stage === "init" && bwrap !== undefined && childrenOf(bwrap).length > 0) return
+    if (
+      stage === "program" && processesWith(needle).some((p) => fs.readFileSync(`/proc/${p}/comm`, "utf8") === "sleep\n")
+    ) {
+      return
+    }
+  }
+  throw new Error(`the run never reached ${stage}`)
+}
+
+describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
+  for (const stage of ["wrapper", "bwrap", "init", "program"] as const) {
+    it(`once its ${stage} started leaves no process of its run, and the next command records the run lost`, async () => {
+      const dir = folder()
+      createGrant(dir)
+      // The needle is in bwrap's argv (and so in its namespace init's) and in the program's.
+      const needle = `${process.pid}${Date.now() % 100000}7`
+      const run = execAsync(dir, "g1", ["sleep", needle])
+      try {
+        reach(run.child.pid!, stage, needle)
+        run.child.kill("SIGKILL")
+        await run.done
+        // The wrapper ends them once the kernel has told it dossier died (a loaded machine takes a while).
+        await waitUntil("a process of the run outlived its exec", () => processesWith(needle).length === 0, 20_000)
+        await waitUntil(
+          "a process is left in the run's cgroup",
+          () => inRunCgroups(run.child.pid!).length === 0,
+          20_000
+        )
+        // The run may have been admitted (its marker written) or not yet when dossier died.
+        const shown = ok(dir, ["grant", "show", "--grant", "g1"])
+        expect(shown.remaining.runs).toBeGreaterThanOrEqual(19)
+        expect(fs.readdirSync(`${dir}/.dossier/executions`).filter((n) => n.endsWith(".running.json"))).toEqual([])
+      } finally {
+        for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+      }
+    })
+  }
+
+  it("while its program runs: the run is recorded lost", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const needle = `${process.pid}${Date.now() % 100000}8`
+    const run = execAsync(dir, "g1", ["sh", "-c", `setsid sleep ${needle} & sleep ${needle}`])
+    try {
+      const id = await waitForRunning(dir)
+      await waitUntil("the program runs", () => processesWith(needle).length >= 2)
+      run.child.kill("SIGKILL")
+      await run.done
+      await waitUntil("a process of the run outlived its exec", () => processesWith(needle).length === 0, 20_000)
+      expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
+    } finally {
+      for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+    }
+  })
+
+  // As root each run has a pids cgroup, `dossier-<pid of its exec>-<hex>`. A process of a run whose
+  // exec and wrapper were both killed outright has nothing left to end it: the next command that
+  // records the run lost, or starts a run, ends whatever is still in a cgroup of a dead exec.
+  const pidsRoot = "/sys/fs/cgroup/pids"
+  const asRoot = process.getuid?.() === 0 && fs.existsSync(pidsRoot)
+  /** A process left running in a cgroup named after `deadPid`, as a run's would be. */
+  const leftInCgroupOf = (deadPid: number, needle: string) => {
+    const cgroup = `${pidsRoot}/dossier-${deadPid}-${Date.now().toString(16).slice(-8).padStart(8, "0")}`
+    fs.mkdirSync(cgroup)
+    const left = spawn("sleep", [needle], { stdio: "ignore" })
+    fs.writeFileSync(`${cgroup}/cgroup.procs`, `${left.pid}\n`)
+    return {
+      cgroup,
+      cleanup: () => {
+        left.kill("SIGKILL")
+        for (let i = 0; i < 100 && fs.existsSync(cgroup); i++) {
+          try {
+            fs.rmdirSync(cgroup)
+          } catch {
+            spawnSync("sleep", ["0.05"])
+          }
+        }
+      }
+    }
+  }
+
+  it.skipIf(!asRoot)(
+    "a process left in a lost run's cgroup is ended when the next command records it lost",
+    async () => {
+      const dir = folder()
+      createGrant(dir)
+      const run = execAsync(dir, "g1", ["sleep", "1236"])
+      const id = await waitForRunning(dir)
+      run.child.kill("SIGKILL")
+      await run.done
+      const needle = `${process.pid}${Date.now() % 100000}5`
+      const left = leftInCgroupOf(run.child.pid!, needle)
+      try {
+        expect(processesWith(needle).length).toBe(1)
+        expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
+        await waitUntil(
+          "the process left in the lost run's cgroup still runs",
+          () => processesWith(needle).length === 0,
+          20_000
+        )
+        expect(fs.existsSync(left.cgroup)).toBe(false)
+      } finally {
+        left.cleanup()
+      }
+    }
+  )
+
+  it.skipIf(!asRoot)("a process left in the cgroup of a dead exec is ended when the next run starts", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const gone = spawnSync("true").pid!
+    const needle = `${process.pid}${Date.now() % 100000}6`
+    const left = leftInCgroupOf(gone, needle)
+    try {
+      expect(processesWith(needle).length).toBe(1)
+      expect(ok(dir, ["exec", "--grant", "g1", "--", "true"]).execution).toMatchObject({
+        status: "exited",
+        exitCode: 0
+      })
+      await waitUntil(
+        "the process left in the dead exec's cgroup still runs",
+        () => processesWith(needle).length === 0,
+        20_000
+      )
+      expect(fs.existsSync(left.cgroup)).toBe(false)
+    } finally {
+      left.cleanup()
+    }
+  })
+})
