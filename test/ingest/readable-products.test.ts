@@ -50,7 +50,8 @@
  * readable/accordions.ts `disclosed` a description's rest hidden until its "Read more" is clicked,
  * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure,
  * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
- * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes).
+ * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes,
+ * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3604,5 +3605,67 @@ describe("readable copy: a description's rest hidden until its \"Read more\" is 
         .map((o) => `<li>${o}</li>`).join("")
     }</ul></div>`
     expect(copy(page(options, readMore))).not.toContain("Audio book on compact disc")
+  })
+})
+
+describe("readable copy: a product's narrower choice beside the shop's blocks under headings", () => {
+  const ld = productLd.replace("Steel kettle K1", "Trail pack 30")
+  const tile = (h: string, p: string) => `<div class="tile"><h3>${h}</h3><div class="tile-text">${p}</div></div>`
+  const page = (description: string) =>
+    `<html><head><title>Trail pack 30 | ExampleOutdoor</title>${ld}</head><body>
+  <header class="site-header"><a href="/">ExampleOutdoor</a><nav><a href="/packs">Packs</a> <a href="/tents">Tents</a></nav></header>
+  <div class="page"><div class="product-main">
+    <h1>Trail pack 30</h1>
+    <p class="price">89.00 EUR</p>
+    <div class="description">${description}</div>
+  </div></div>
+  <section class="services"><h2>Why shop with us</h2>
+    ${tile("Free returns", "Send it back within thirty days, in any of our shops or by post, and we refund the price.")}
+    ${
+      tile(
+        "Rent before you buy",
+        "Every pack can be rented for a weekend, and the rent is taken off the price if you keep it."
+      )
+    }
+    ${
+      tile(
+        "Repairs for life",
+        "Our workshop mends straps, zips and seams for as long as you own the pack, at no cost to you."
+      )
+    }
+    ${tile("Members save", "Members of the club save a tenth on every order and are first to hear of the spring sale.")}
+    ${
+      tile(
+        "Gift cards",
+        "A gift card holds any sum from ten to five hundred euros and can be spent in the shops or online."
+      )
+    }
+    ${
+      tile(
+        "Pick up in a shop",
+        "Order before noon and pick the pack up the same day in the shop nearest to you, at no charge."
+      )
+    }
+  </section>
+  <footer><p>Copyright 2026 ExampleOutdoor, all rights reserved.</p></footer></body></html>`
+  const full =
+    `<p>A thirty litre pack for long days on the trail, with a frame sheet that carries a full load without pressing on the back, and a lid that opens from both sides.</p>
+    <p>The body is woven from recycled nylon, coated against the rain, and the hip belt folds away when the pack rides on a shoulder, in a train or on a bike.</p>`
+
+  it("stands when it holds the product's title and a third of the page's prose", () => {
+    const text = copy(page(full))
+    expect(text).toContain("Trail pack 30")
+    expect(text).toContain("89.00 EUR")
+    expect(text).toContain("A thirty litre pack for long days on the trail")
+    expect(text).toContain("the hip belt folds away")
+    expect(text).not.toContain("Why shop with us")
+    expect(text).not.toContain("Rent before you buy")
+    expect(text).not.toContain("A gift card holds any sum")
+  })
+
+  it("gives way to the visible text when it holds the title over a line of the description", () => {
+    const text = copy(page(`<p>A thirty litre pack for long days on the trail.</p>`))
+    expect(text).toContain("A thirty litre pack for long days on the trail")
+    expect(text).toContain("Rent before you buy")
   })
 })

@@ -355,7 +355,8 @@ const pickContent = (
   scores: Scores,
   candidates: ReadonlyArray<El>,
   main: El | undefined,
-  firstPost?: (sib: El) => boolean
+  firstPost?: (sib: El) => boolean,
+  one = false
 ): { readonly best: El; readonly picked: Array<El>; readonly climbs: ReadonlyArray<El> } | undefined => {
   // An ancestor taken as the content may not be a candidate: it scores 0.
   const score = (el: El): number => scoreOr0(scores, el)
@@ -364,7 +365,9 @@ const pickContent = (
   if (best === undefined) return undefined
   let top = best
   const alternatives = ranked.slice(1).filter((c) => score(c) / score(top!) >= 0.75)
-  if (alternatives.length >= 3) {
+  // On a page that shows one product, close rivals are its description's blocks beside the buy
+  // box, the specifications and the reviews: the best of them stays the box (`narrowProduct`).
+  if (alternatives.length >= 3 && !one) {
     for (let p = top.parent; p !== undefined && p.name !== "body" && p.parent !== undefined; p = p.parent) {
       if (alternatives.filter((c) => isAncestor(p!, c)).length >= 3) {
         top = p
@@ -990,7 +993,8 @@ export const chooseContent = (
   if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside, !product), !published)
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
   // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
-  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown
+  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown &&
+      !(oneProduct && narrowProduct(page, roots, { kept, keptProse, shown }, drops, fallback))
     ? minorityFallback(page, roots, { text: kept, unlinked: keptUnlinked, prose: keptProse }, drops)
     : undefined
   if (blocks !== undefined) return accordionAnswers(page, tabPanels(page, blocks, !product), !published)
@@ -1505,6 +1509,42 @@ const customerReviews = (page: Page): ReadonlySet<El> => {
   return cards
 }
 
+/** The least share of the visible text's prose a product's narrower choice holds to stand (`narrowProduct`). */
+const PRODUCT_PROSE = 1 / 3
+/** The least share of the text a product's narrower choice leaves out that is prose (`narrowProduct`). */
+const LEFT_OUT_PROSE = 0.5
+
+/**
+ * Whether the scored choice on a page that shows one product is the product itself, narrower than
+ * the page: one of its roots holds the page's `h1` (the product's title; `drops`: as the choice
+ * left it), the roots hold (`sizes.keptProse`, as the choice left them) `PRODUCT_PROSE` of the
+ * prose (paragraph text outside links) of the visible text (`fallback`), and what the choice leaves
+ * out of the visible text is `LEFT_OUT_PROSE` prose at least. Such a choice stands against
+ * `minorityFallback`: what it leaves out under headings of their own is the shop's prose (its
+ * services, its offers, a club), not the product's own facts (a marketplace's item specifics and
+ * its seller's figures, rows of a label and its value, which the visible text keeps). A choice
+ * that holds the title over a line or two of the description (the rest lies beside it) still
+ * gives way.
+ */
+const narrowProduct = (
+  page: Page,
+  roots: ReadonlyArray<El>,
+  sizes: { readonly kept: number; readonly keptProse: number; readonly shown: number },
+  drops: ReadonlyArray<boolean>,
+  fallback: ReadonlyArray<El>
+): boolean => {
+  const prose = fallback.reduce((n, r) => n + r.prose, 0)
+  if (sizes.keptProse < PRODUCT_PROSE * prose) return false
+  // What the choice leaves out reads as prose, not as the product's facts (rows of a label and its value).
+  if (prose - sizes.keptProse < LEFT_OUT_PROSE * (sizes.shown - sizes.kept)) return false
+  return roots.some((r) => {
+    for (let i = r.order; i < r.end; i++) {
+      if (page.all[i]!.name === "h1" && !drops[i]) return true
+    }
+    return false
+  })
+}
+
 /**
  * On a discussion page, the thread's first post where it stands apart from its replies: a sibling
  * before the chosen replies that holds an `h1` (the thread's title over its first post), neither
@@ -1545,7 +1585,7 @@ const scoredContent = (
   let scores = noScores(page)
   let names = true
   const firstPost = discussion ? (sib: El) => holdsTitle(page, sib) : undefined
-  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)
+  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost, one)
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
@@ -1554,7 +1594,7 @@ const scoredContent = (
     if (one) dropFooterBeside(page)
     scores = noScores(page)
     names = false
-    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost)
+    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost, one)
     if (!enough(again)) {
       dropFurniture(page, false, undated, discussion, product)
       return declaredContent(page)
