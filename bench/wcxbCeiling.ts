@@ -46,22 +46,7 @@ import { pageMeta } from "../src/domain/readable/meta.js"
 import { BLOCKS, type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { loadWcxb, WCXB, wordScore } from "./wcxb.js"
-
-const WORD = /[\p{L}\p{N}\p{M}_]+/gu
-
-type Bag = Map<string, number>
-
-const bagOf = (s: string): Bag => {
-  const m: Bag = new Map()
-  for (const w of s.toLowerCase().match(WORD) ?? []) m.set(w, (m.get(w) ?? 0) + 1)
-  return m
-}
-
-const sizeOf = (b: Bag): number => {
-  let n = 0
-  for (const v of b.values()) n += v
-  return n
-}
+import { type Bag, bagOf, bestElement, f1, sizeOf, WORD } from "./wordBags.js"
 
 /** Words of `b` the reference still lacks at `have` (`have[w]` below `ref[w]`), counted with multiplicity. */
 const gain = (b: Bag, ref: Bag, have: Bag): number => {
@@ -72,9 +57,6 @@ const gain = (b: Bag, ref: Bag, have: Bag): number => {
   }
   return g
 }
-
-const f1 = (overlap: number, predicted: number, reference: number): number =>
-  overlap === 0 || predicted === 0 ? 0 : (2 * overlap) / (predicted + reference)
 
 interface Block {
   readonly bag: Bag
@@ -305,16 +287,7 @@ for (const c of cases) {
   const page = parsePage(c.html)
   if (page === undefined) continue
   // The single element: its text as the parse left it (what its tags drop left out).
-  let element = 0
-  let bestEl: El | undefined
-  for (const el of page.all) {
-    if (el.drop || el.text === 0) continue
-    const s = wordScore(textContent(page.texts, el, true, true), c.reference).f1
-    if (s > element) {
-      element = s
-      bestEl = el
-    }
-  }
+  const { el: bestEl, f1: element } = bestElement(page, c.reference)
   const blocks = blocksOf(page)
   const kept = greedy(blocks.kept, ref, refSize).f1
   const shown = greedy([...blocks.kept, ...blocks.shown], ref, refSize).f1

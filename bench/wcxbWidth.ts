@@ -34,31 +34,13 @@ import { pageMeta } from "../src/domain/readable/meta.js"
 import { type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { loadWcxb, WCXB, wordScore } from "./wcxb.js"
-
-const WORD = /[\p{L}\p{N}\p{M}_]+/gu
-
-type Bag = Map<string, number>
-
-const bagOf = (s: string): Bag => {
-  const m: Bag = new Map()
-  for (const w of s.toLowerCase().match(WORD) ?? []) m.set(w, (m.get(w) ?? 0) + 1)
-  return m
-}
-
-const sizeOf = (b: Bag): number => {
-  let n = 0
-  for (const v of b.values()) n += v
-  return n
-}
+import { type Bag, bagOf, bestElement, f1, sizeOf } from "./wordBags.js"
 
 const overlapOf = (a: Bag, ref: Bag): number => {
   let n = 0
   for (const [w, k] of a) n += Math.min(k, ref.get(w) ?? 0)
   return n
 }
-
-const f1 = (overlap: number, predicted: number, reference: number): number =>
-  overlap === 0 || predicted === 0 ? 0 : (2 * overlap) / (predicted + reference)
 
 const minus = (a: Bag, b: Bag): Bag => {
   const m: Bag = new Map()
@@ -164,16 +146,8 @@ for (const c of cases) {
   const got = bagOf(copyText)
   const page = parsePage(c.html)
   if (page === undefined) continue
-  let element = 0
-  let bestEl: El | undefined
-  for (const el of page.all) {
-    if (el.drop || el.text === 0) continue
-    const s = wordScore(textContent(page.texts, el, true, true), c.reference).f1
-    if (s > element) {
-      element = s
-      bestEl = el
-    }
-  }
+  // The single element: its text as the parse left it (what its tags drop left out).
+  const bestEl = bestElement(page, c.reference).el
   const roots = chooseContent(page, pageMeta(page, baseOf(page.baseHref, c.url)))
   const choice = scoredChoices.get(page)
   const words: Record<string, number> = {}
