@@ -9,23 +9,10 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { folder, NOW, parkedMaturity } from "../gate/support.js"
 import { at, finishInput, literature, mon, read, runningRun, weekWindow } from "../monitor/support.js"
-import { type CliResult, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { put, putInput, snapshot, tempWorkdir } from "../support/cli.js"
+import { cli, refused } from "./support.js"
 
 afterEach(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
-
-/** A refusal: the exit code, the tag, nothing leaked, nothing changed. */
-const refused = (dir: string, run: () => CliResult, code: number, tag: string): CliResult => {
-  const before = snapshot(dir)
-  const r = run()
-  expect(r.code, r.stdout + r.stderr).toBe(code)
-  expect(r.json?.ok, r.stdout).toBe(false)
-  expect(r.json.error._tag, r.stdout).toBe(tag)
-  expect(leaksNothing(dir, r)).toBe(true)
-  expect(snapshot(dir)).toEqual(before)
-  return r
-}
-
-const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
 
 describe("15–17: monitor contract slips", () => {
   it("15: create-due-run after the window's run was cancelled answers NotDue with the next window", async () => {

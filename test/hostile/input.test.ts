@@ -10,25 +10,12 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { folder, NOW, parkedMaturity } from "../gate/support.js"
 import { at, finishInput, literature, mon, read, runningRun, weekWindow } from "../monitor/support.js"
-import { CLI, type CliResult, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { CLI, leaksNothing, put, putInput, runCli, snapshot, tempWorkdir } from "../support/cli.js"
+import { cli, refused } from "./support.js"
 
 afterEach(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
 
 const nested = (depth: number, leaf = "1") => "[".repeat(depth) + leaf + "]".repeat(depth)
-
-/** A refusal: the exit code, the tag, nothing leaked, nothing changed. */
-const refused = (dir: string, run: () => CliResult, code: number, tag: string): CliResult => {
-  const before = snapshot(dir)
-  const r = run()
-  expect(r.code, r.stdout + r.stderr).toBe(code)
-  expect(r.json?.ok, r.stdout).toBe(false)
-  expect(r.json.error._tag, r.stdout).toBe(tag)
-  expect(leaksNothing(dir, r)).toBe(true)
-  expect(snapshot(dir)).toEqual(before)
-  return r
-}
-
-const cli = (dir: string, args: ReadonlyArray<string>) => runCli([...args, "--workdir", dir, "--json"])
 
 const event = (id: string, params: string) =>
   `{"id":"${id}","type":"candidate_created","candidate":{"id":"c-${id}","title":"t","params":${params}}}`
