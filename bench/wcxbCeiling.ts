@@ -36,8 +36,6 @@
  * Over 400 lines: the five levels share one pass over each page's blocks, and the charging of the
  * missing words reads what those levels found; apart, each would parse and score the page again.
  */
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { concealing } from "../src/domain/readable/boilerplate.js"
 import { chooseContent } from "../src/domain/readable/content.js"
@@ -45,8 +43,8 @@ import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
 import { BLOCKS, type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
-import { loadWcxb, WCXB, wordScore } from "./wcxb.js"
-import { type Bag, bagOf, bestElement, f1, sizeOf, WORD } from "./wordBags.js"
+import { wordScore } from "./wcxb.js"
+import { type Bag, bagOf, bestElement, casesFromArgs, f1, sizeOf, WORD } from "./wordBags.js"
 
 /** Words of `b` the reference still lacks at `have` (`have[w]` below `ref[w]`), counted with multiplicity. */
 const gain = (b: Bag, ref: Bag, have: Bag): number => {
@@ -220,12 +218,7 @@ const describe = (el: El): string =>
     el.attribs.class === undefined ? "" : `.${el.attribs.class.trim().split(/\s+/).slice(0, 3).join(".")}`
   }`
 
-const [type = "product", half = "tuned", listed = "15"] = process.argv.slice(2)
-if (!fs.existsSync(path.join(WCXB, "cases.json"))) {
-  console.log("skipped: no page-type set at ../shared/extraction-wcxb (it is not part of the repository)")
-  process.exit(0)
-}
-const cases = loadWcxb().filter((c) => c.type === type && (half === "all" || (half === "held") === c.held))
+const { cases, half, listed, type } = casesFromArgs(15)
 
 interface Row {
   readonly id: string
@@ -410,7 +403,7 @@ for (const w of ["chosen", "narrow", "wide", "apart", "none"]) {
     } recall ${x(mean((r) => r.recall, rs))} precision ${x(mean((r) => r.precision, rs))}`
   )
 }
-const gaps = [...rows].sort((a, b) => (b.element - b.copy) - (a.element - a.copy)).slice(0, Number(listed))
+const gaps = [...rows].sort((a, b) => (b.element - b.copy) - (a.element - a.copy)).slice(0, listed)
 console.log(`  the ${gaps.length} pages furthest under their element ceiling:`)
 for (const r of gaps) {
   console.log(
@@ -419,13 +412,13 @@ for (const r of gaps) {
     } ${r.where} ${r.best}; kept ${x(r.kept)} shown ${x(r.shown)} hidden ${x(r.hidden)}`
   )
 }
-const lostMost = [...rows].sort((a, b) => b.recall - a.recall).reverse().slice(0, Number(listed))
+const lostMost = [...rows].sort((a, b) => b.recall - a.recall).reverse().slice(0, listed)
 console.log(`  the ${lostMost.length} pages with the lowest recall, where the words they lack are:`)
 for (const r of lostMost) {
   const m = Object.entries(r.lost).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")
   console.log(`    ${r.id} copy ${x(r.copy)} recall ${x(r.recall)} of ${r.refSize} words: ${m}`)
 }
-const lows = [...rows].sort((a, b) => a.hidden - b.hidden).slice(0, Number(listed))
+const lows = [...rows].sort((a, b) => a.hidden - b.hidden).slice(0, listed)
 console.log(`  the ${lows.length} pages with the lowest block ceiling:`)
 for (const r of lows) {
   const m = Object.entries(r.missing).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(", ")

@@ -25,16 +25,14 @@
  *
  * Where the set is absent (a user's clone has none) it prints one line and stops.
  */
-import * as fs from "node:fs"
-import * as path from "node:path"
 import { htmlToMarkdown } from "../src/domain/Readable.js"
 import { chooseContent, scoredChoices } from "../src/domain/readable/content.js"
 import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
 import { type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
-import { loadWcxb, WCXB, wordScore } from "./wcxb.js"
-import { type Bag, bagOf, bestElement, f1, sizeOf } from "./wordBags.js"
+import { wordScore } from "./wcxb.js"
+import { type Bag, bagOf, bestElement, casesFromArgs, f1, sizeOf } from "./wordBags.js"
 
 const overlapOf = (a: Bag, ref: Bag): number => {
   let n = 0
@@ -120,12 +118,7 @@ const keptBlocks = (page: Page, root: El): Array<{ el: El; bag: Bag }> => {
   return out
 }
 
-const [type = "product", half = "tuned", listed = "10"] = process.argv.slice(2)
-if (!fs.existsSync(path.join(WCXB, "cases.json"))) {
-  console.log("skipped: no page-type set at ../shared/extraction-wcxb (it is not part of the repository)")
-  process.exit(0)
-}
-const cases = loadWcxb().filter((c) => c.type === type && (half === "all" || (half === "held") === c.held))
+const { cases, half, listed, type } = casesFromArgs(10)
 
 interface Row {
   readonly id: string
@@ -223,9 +216,7 @@ for (const [k, n] of [...kindTotals].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b
   console.log(`    ${k} ${n}`)
 }
 for (const p of PARTS.slice(1)) {
-  const top = [...split].sort((a, b) => b.points[p]! - a.points[p]!).slice(0, Number(listed)).filter((r) =>
-    r.points[p]! > 0
-  )
+  const top = [...split].sort((a, b) => b.points[p]! - a.points[p]!).slice(0, listed).filter((r) => r.points[p]! > 0)
   if (top.length === 0) continue
   console.log(`  the pages that ${p} costs most:`)
   for (const r of top) {

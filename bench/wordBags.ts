@@ -1,10 +1,12 @@
 /**
  * Words as bags (a word and how often it occurs), as the WCXB word F1 counts them (bench/wcxb.ts),
- * and the page's best single element against a reference: shared by the analyses of the readable
+ * the page's best single element against a reference, and the pages an analysis reads: shared by the analyses of the readable
  * copy's ceiling (bench/wcxbCeiling.ts) and width (bench/wcxbWidth.ts).
  */
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { type El, type Page, textContent } from "../src/domain/readable/tree.js"
-import { wordScore } from "./wcxb.js"
+import { loadWcxb, WCXB, type WcxbCase, wordScore } from "./wcxb.js"
 
 export const WORD = /[\p{L}\p{N}\p{M}_]+/gu
 
@@ -41,4 +43,21 @@ export const bestElement = (page: Page, reference: string): { readonly f1: numbe
     }
   }
   return { f1: best, el }
+}
+
+/**
+ * The pages an analysis reads, from its arguments `[type] [tuned|held|all] [listed]` (product
+ * pages of the tuned half unless told; `listed`: how many pages its lists show, `listedDefault`
+ * unless told). Without the page-type set it prints one line and ends the process.
+ */
+export const casesFromArgs = (
+  listedDefault: number
+): { readonly type: string; readonly half: string; readonly listed: number; readonly cases: Array<WcxbCase> } => {
+  const [type = "product", half = "tuned", listed = String(listedDefault)] = process.argv.slice(2)
+  if (!fs.existsSync(path.join(WCXB, "cases.json"))) {
+    console.log("skipped: no page-type set at ../shared/extraction-wcxb (it is not part of the repository)")
+    process.exit(0)
+  }
+  const cases = loadWcxb().filter((c) => c.type === type && (half === "all" || (half === "held") === c.held))
+  return { type, half, listed: Number(listed), cases }
 }
