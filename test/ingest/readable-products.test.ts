@@ -51,7 +51,8 @@
  * readable/rewards.ts `withoutRewardOffers` a loyalty programme's offer of rewards with its figure,
  * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
  * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes,
- * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks).
+ * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks,
+ * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3667,5 +3668,53 @@ describe("readable copy: a product's narrower choice beside the shop's blocks un
     const text = copy(page(`<p>A thirty litre pack for long days on the trail.</p>`))
     expect(text).toContain("A thirty litre pack for long days on the trail")
     expect(text).toContain("Rent before you buy")
+  })
+})
+
+describe("readable copy: a product's description tab", () => {
+  const ld = productLd.replace("Steel kettle K1", "Linen shirt L2")
+  const page = (head: string, label: string) =>
+    `<html><head><title>Linen shirt L2 | ExampleWear</title>${head}</head><body>
+  <header class="site-header"><a href="/">ExampleWear</a><nav><a href="/shirts">Shirts</a></nav></header>
+  <div id="product-12" class="product type-product">
+    <div class="summary">
+      <h1 class="product_title">Linen shirt L2</h1>
+      <p class="price">59.00 EUR</p>
+      <div class="short-description"><p>A loose shirt of washed linen for warm days, cut long at the back.</p></div>
+      <form class="cart"><label for="size">Size</label><select id="size"><option>S</option><option>M</option></select>
+        <button type="submit">Add to basket</button></form>
+      <div class="product_meta"><span>SKU: L2-NAT</span> <span>Category: Shirts, Summer picks</span></div>
+    </div>
+    <div class="tabs-wrapper">
+      <ul class="tabs" role="tablist">
+        <li role="tab" id="tab-title-description"><a href="#tab-description">${label}</a></li>
+        <li role="tab" id="tab-title-additional"><a href="#tab-additional">Additional information</a></li>
+      </ul>
+      <div class="panel" id="tab-one" role="tabpanel" aria-labelledby="tab-title-description">
+        <h2>About the shirt</h2>
+        <p>The shirt is woven in a small mill from flax grown near the coast, then washed twice so that it is soft from the first day and does not shrink after.</p>
+        <p>Its collar stands without a stay, its buttons are cut from corozo nut, and the seams are felled so that none of them rubs on the skin.</p>
+      </div>
+      <div class="panel" id="tab-additional" role="tabpanel" aria-labelledby="tab-title-additional" style="display:none">
+        <table><tr><th>Weight</th><td>0.3 kg</td></tr><tr><th>Colour</th><td>Natural, Sand, Navy</td></tr></table>
+      </div>
+    </div>
+  </div>
+  <footer><p>Copyright 2026 ExampleWear, all rights reserved.</p></footer></body></html>`
+
+  it("is the content of a page that shows one product", () => {
+    const text = copy(page(ld, "Description"))
+    expect(text).toContain("The shirt is woven in a small mill from flax")
+    expect(text).toContain("its buttons are cut from corozo nut")
+    expect(text).not.toContain("Natural, Sand, Navy")
+    expect(text).not.toContain("SKU: L2-NAT")
+    expect(text).not.toContain("cut long at the back")
+  })
+
+  it("leaves the choice as it was for a tab of another name, or on a page that shows no one product", () => {
+    for (const text of [copy(page(ld, "Care")), copy(page("", "Description"))]) {
+      expect(text).toContain("The shirt is woven in a small mill from flax")
+      expect(text).toContain("cut long at the back")
+    }
   })
 })

@@ -61,6 +61,7 @@ import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
 import { entriesCredits } from "./credits.js"
 import { aroundDataTable, dataTable } from "./dataTables.js"
 import { categoryDescription } from "./descriptions.js"
+import { descriptionPanel } from "./descriptionTab.js"
 import { productDetailModals } from "./details.js"
 import { headedLinkLists } from "./directories.js"
 import {
@@ -925,9 +926,10 @@ const keepFurniture = (page: Page): void => {
  * short blocks that never score), or no article beside the entries it leaves out (entries.ts
  * `entriesLeftOut`; not on a discussion or one product's page),
  * is replaced by the page's visible text without its nameable furniture (`visibleFallback`) when
- * that holds more: never a title-only copy of a page that shows text. Inside what is chosen, the
- * tab panels and an accordion's answers that wait hidden for a click are shown (`tabPanels`,
- * accordions.ts `accordionAnswers`).
+ * that holds more: never a title-only copy of a page that shows text. On a page of one product, a
+ * choice that stands and holds one shown tab panel named as the description gives way to that panel
+ * alone (descriptionTab.ts). Inside what is chosen, the tab panels and an accordion's answers that
+ * wait hidden for a click are shown (`tabPanels`, accordions.ts `accordionAnswers`).
  */
 export const chooseContent = (
   page: Page,
@@ -1003,6 +1005,9 @@ export const chooseContent = (
   // The fallbacks measured the page with their own drops (a card's list of one link left out as a
   // link list): measured again, the rules after the choice (chrome.ts) read what the copy shows.
   measure(page)
+  // On a page of one product, its description's tab is the content, without the tabs beside it (descriptionTab.ts).
+  const description = oneProduct ? descriptionPanel(page, roots) : undefined
+  if (description !== undefined) return accordionAnswers(page, [description], !published)
   return accordionAnswers(page, tabPanels(page, roots, !product), !published)
 }
 
