@@ -11,6 +11,8 @@ export default defineConfig({
     // Files share no state: each works in its own temporary folders, clusters and namespaces.
     maxWorkers: 2,
     minWorkers: 1,
-    setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"]
+    setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"],
+    // One `initdb` per run, copied by every PostgreSQL test file's cluster (test/support/postgres.ts).
+    globalSetup: ["test/support/pgTemplate.ts"]
   }
 })

@@ -1,4 +1,4 @@
-/** Window arithmetic properties (also run under several process time zones by `npm run test:tz`). */
+/** Window arithmetic properties (run under UTC, New York and Lord Howe by `npm test`; see windows.test.ts). */
 import { assert, describe, it } from "@effect/vitest"
 import * as DateTime from "effect/DateTime"
 import * as fc from "effect/FastCheck"

@@ -1,6 +1,7 @@
 /**
- * Window arithmetic examples. Run under several process time zones by `npm run test:tz`:
- * every expectation is an absolute UTC instant, so the results must not depend on TZ.
+ * Window arithmetic examples. Run under several process time zones by `npm test` (UTC in the
+ * whole run, then New York and Lord Howe by `npm run test:tz`): every expectation is an absolute
+ * UTC instant, so the results must not depend on TZ.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Option from "effect/Option"

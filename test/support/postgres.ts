@@ -5,10 +5,11 @@
  *   every test file gets a fresh database there (`CREATE DATABASE`), dropped at the end.
  * - Otherwise the server binaries are looked up (`initdb` on PATH, else Debian's
  *   `/usr/lib/postgresql/<v>/bin`, the newest version), and each test file that asks starts its
- *   own cluster: `initdb` into a temporary folder, a free port on 127.0.0.1, the socket in that
- *   folder, trust authentication for the test's own connections, no fsync (the machine does not
- *   crash under a test; a server crash keeps every commit). As root, the cluster runs as the `postgres` user (PostgreSQL refuses root),
- *   the folder owned by it.
+ *   own cluster: a copy of the run's one `initdb` (test/support/pgTemplate.ts) in a temporary
+ *   folder, a free port on 127.0.0.1, the socket in that folder, trust authentication for the
+ *   test's own connections, no fsync (the machine does not crash under a test; a server crash
+ *   keeps every commit). As root, the cluster runs as the `postgres` user (PostgreSQL refuses
+ *   root), the folder owned by it.
  * - Neither: `pgAvailable` is false; suites `describe.skipIf(!pgAvailable)` and print one line.
  *
  * CI (`.ci/run`) installs Debian's `postgresql` package when `initdb` cannot be found.
@@ -92,13 +93,57 @@ export interface ClusterOptions {
   readonly clients?: ReadonlyArray<string>
 }
 
+const initdb = (data: string) =>
+  runBin("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"])
+
+/**
+ * The run's template data directory (test/support/pgTemplate.ts), made by `initdb` in the first
+ * file that needs it: that file takes `initdb.lock` (mkdir is atomic), the others wait for
+ * `ready` (or `failed`, with the reason). Null when the run has none (a file run outside vitest's
+ * set-up), and each cluster then runs `initdb` itself.
+ */
+const templateData = async (): Promise<string | null> => {
+  const root = process.env["DOSSIER_TEST_PG_TEMPLATE"]
+  if (root === undefined || root === "" || !fs.existsSync(root)) return null
+  const data = path.join(root, "data")
+  const ready = path.join(root, "ready")
+  const failed = path.join(root, "failed")
+  let owner = true
+  try {
+    fs.mkdirSync(path.join(root, "initdb.lock"))
+  } catch {
+    owner = false
+  }
+  if (owner) {
+    try {
+      if (isRoot) execFileSync("chown", ["postgres:postgres", root])
+      initdb(data)
+      fs.writeFileSync(ready, "")
+    } catch (e) {
+      fs.writeFileSync(failed, String(e))
+      throw e
+    }
+    return data
+  }
+  const deadline = Date.now() + 120_000
+  while (!fs.existsSync(ready)) {
+    if (fs.existsSync(failed)) throw new Error(`initdb of the template failed: ${fs.readFileSync(failed, "utf8")}`)
+    if (Date.now() > deadline) throw new Error("the template data directory was not ready within 120 s")
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return data
+}
+
 /** Start a throwaway cluster (only without `DOSSIER_TEST_PG`). */
 export const startCluster = async (options: ClusterOptions = {}): Promise<Cluster> => {
   if (binDir === null) throw new Error(pgSkipNote)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dossier-pg-"))
   const data = path.join(dir, "data")
   if (isRoot) execFileSync("chown", ["postgres:postgres", dir])
-  runBin("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"])
+  const template = await templateData()
+  // A copy of the template is what `initdb` would make here: the same options, an empty cluster.
+  if (template === null) initdb(data)
+  else execFileSync("cp", ["-a", template, data])
   // Host connections from the test's client addresses (a /32 each) are trusted as well.
   const hba = path.join(data, "pg_hba.conf")
   const extra = (options.clients ?? []).map((a) => `host all all ${a}/32 trust\n`).join("")
