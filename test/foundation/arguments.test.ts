@@ -347,7 +347,12 @@ describe("Plan.start: a revision goes only with replaceGoal", () => {
       const inInput = yield* start({ ...input, expectedRevision: 5 }, {})
       expect((inInput as any).issues.map((i: any) => i.path)).toEqual(["expectedRevision"])
       expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
+      // replaceGoal without a revision: refused, not a silent creation.
+      const noRevision = yield* start(input, { replaceGoal: true })
+      expect((noRevision as any).issues.map((i: any) => i.path)).toEqual(["--expected"])
+      expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
       yield* Effect.flatMap(Plan.Plan, (p) => p.start(input))
+      expect((yield* start(input, { replaceGoal: true }))._tag).toBe("InvalidInput")
       // The same goal with the current revision: refused too, not a silent no-op.
       expect((yield* start(input, { expected: 1, replaceGoal: false }))._tag).toBe("InvalidInput")
       const replaced = yield* Effect.flatMap(

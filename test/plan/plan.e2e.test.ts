@@ -147,6 +147,27 @@ describe("plan inspect / start", () => {
     expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
   })
 
+  it("--replace-goal without a revision is InvalidInput at --expected whatever the folder holds", () => {
+    // No plan: it used to create one, though --help says the flag needs --expected.
+    const dir = tempWorkdir()
+    const input = putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
+    const e = refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
+      "InvalidInput"
+    )
+    expect(e.issues.map((i: { path: string }) => i.path)).toEqual(["--expected"])
+    expect(fs.existsSync(path.join(dir, "plan.md"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
+    // The same goal: refused too, not a silent no-op.
+    expect(runCli(["plan", "start", "--workdir", dir, "--input", input, "--json"]).json.created).toBe(true)
+    refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
+      "InvalidInput"
+    )
+  })
+
   it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {
     const usage = (dir: string, args: Array<string>, names: string) => {
       const before = snapshot(dir)
