@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { EVENT_TYPES } from "../../src/domain/Journal.js"
 import { CLI, tempWorkdir } from "../support/cli.js"
 
 const root = path.resolve(__dirname, "../..")
@@ -59,6 +60,22 @@ describe("README", () => {
     // Nothing was written outside the folder it ran in.
     expect(fs.readdirSync(dir).sort()).toEqual([".dossier", "plan.md", "research"])
     fs.rmSync(bin, { recursive: true, force: true })
+  })
+})
+
+describe("journal event types", () => {
+  it("the README, the skill and journal append --help list every type append accepts", () => {
+    const skill = fs.readFileSync(path.join(root, "skills/dossier/SKILL.md"), "utf8")
+    const help = spawnSync(process.execPath, [CLI, "journal", "append", "--help"], { encoding: "utf8" }).stdout
+    const lists = {
+      README: /`append`: one event or a batch[\s\S]*?\n- /.exec(readme())?.[0],
+      skill: /Event types: [\s\S]*?\n\n/.exec(skill)?.[0],
+      "--help": help
+    }
+    for (const [where, list] of Object.entries(lists)) {
+      expect(list, where).toBeDefined()
+      for (const type of EVENT_TYPES) expect(list, `${where} names ${type}`).toContain(type)
+    }
   })
 })
 
