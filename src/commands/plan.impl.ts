@@ -49,7 +49,7 @@ const humanInspect = (r: PlanInspectOutput): string => {
 }
 
 /** The way out of "no plan" on the command line and in a tool call (the service names its method). */
-export const NO_PLAN_HINT = "No plan yet: run `dossier plan start --input <file>` (MCP: `plan_start`)."
+export const NO_PLAN_HINT = "No plan yet: run `dossier plan start --input <path>` (MCP: `plan_start`)."
 
 export const inspect = (o: { readonly workdir: string }) =>
   work({

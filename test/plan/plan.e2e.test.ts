@@ -73,7 +73,7 @@ describe("plan inspect / start", () => {
     expect(r.json.ok).toBe(true)
     expect(r.json.state).toBe("none")
     // The command line's way out (the library's names Plan.start instead).
-    expect(r.json.hint).toContain("`dossier plan start --input <file>`")
+    expect(r.json.hint).toContain("`dossier plan start --input <path>`")
     expect(fs.readdirSync(dir)).toEqual([])
   })
 
