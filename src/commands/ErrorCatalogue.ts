@@ -74,7 +74,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "common",
     hint:
-      "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path (a flag's, or a file an input names) may not name a file that is not the command's to use (`reason` says whose it is: dossier's own state, the plan, a journal's, a retained or registered file); use a plain file inside the folder."
+      "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path (a flag's, or a file an input names) may not name a file that is not the command's to use (`reason` says whose it is: dossier's own state, the plan, a journal's, a retained or registered file); use a plain file inside the folder (a relative path, no link). For `changed-while-opening` or `replaced-after-publish` another process changed the folder meanwhile: look, then call again."
   },
   LimitExceeded: {
     retryable: false,
