@@ -295,9 +295,8 @@ export const makePlanLive = Effect.gen(function*() {
                   : { path: "expected", message: expectedOnlyWithReplace("expected", "replaceGoal") }
                 : replace && expected === undefined
                 ? {
-                  path: "--expected",
-                  message:
-                    "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
+                  path: "expected",
+                  message: "replaceGoal needs expected (or expectedRevision in the input): the revision you reconciled"
                 }
                 : undefined
               return Effect.zipRight(

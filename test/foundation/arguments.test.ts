@@ -349,7 +349,12 @@ describe("Plan.start: a revision goes only with replaceGoal", () => {
       expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
       // replaceGoal without a revision: refused, not a silent creation.
       const noRevision = yield* start(input, { replaceGoal: true })
-      expect((noRevision as any).issues.map((i: any) => i.path)).toEqual(["--expected"])
+      // Named as the library's option, never as a command-line flag.
+      expect((noRevision as any).issues).toEqual([{
+        path: "expected",
+        message: expect.stringContaining("replaceGoal")
+      }])
+      expect((noRevision as any).issues[0].message).not.toMatch(/--/)
       expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
       yield* Effect.flatMap(Plan.Plan, (p) => p.start(input))
       expect((yield* start(input, { replaceGoal: true }))._tag).toBe("InvalidInput")
