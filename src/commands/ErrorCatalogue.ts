@@ -74,7 +74,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "common",
     hint:
-      "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path (a flag's, or a file an input names) may not name a file that is not the command's to use (`reason` says whose it is: dossier's own state, the plan, a journal's, a retained or registered file); use a plain file inside the folder."
+      "Symlinks, hard links, non-regular files and paths leaving the work folder are never followed, and a path (a flag's, or a file an input names) may not name a file that is not the command's to use (`reason` says whose it is: dossier's own state, the plan, a journal's, a retained or registered file); use a plain file inside the folder (a relative path, no link). For `changed-while-opening` or `replaced-after-publish` another process changed the folder meanwhile: look, then call again."
   },
   LimitExceeded: {
     retryable: false,
@@ -399,7 +399,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <dir>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
     library:
       "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line to the password file (PGPASSFILE, else ~/.pgpass, chmod 600); unbound, plain-folder, bound-elsewhere and target-*: binding and exporting folders is done on the command line (docs/store.md)."
   }

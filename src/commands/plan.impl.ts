@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UsageError } from "../domain/CliErrors.js"
+import { InvalidInput } from "../domain/Errors.js"
 import { PlanCheckpointInput, type PlanInspectOutput, PlanStartInput } from "../domain/Plan.js"
 import { expectedOnlyWithReplace } from "../domain/PlanRules.js"
 import { commandLineNote } from "../domain/StoreNotes.js"
@@ -49,7 +50,7 @@ const humanInspect = (r: PlanInspectOutput): string => {
 }
 
 /** The way out of "no plan" on the command line and in a tool call (the service names its method). */
-export const NO_PLAN_HINT = "No plan yet: run `dossier plan start --input <file>` (MCP: `plan_start`)."
+export const NO_PLAN_HINT = "No plan yet: run `dossier plan start --input <path>` (MCP: `plan_start`)."
 
 export const inspect = (o: { readonly workdir: string }) =>
   work({
@@ -83,6 +84,16 @@ const startWork = (o: Parameters<typeof start>[0]) =>
       if (!o.replaceGoal && input.expectedRevision !== undefined) {
         return yield* new UsageError({
           detail: expectedOnlyWithReplace("expectedRevision in the input file", "--replace-goal")
+        })
+      }
+      // The library names its own option (`expected`); the command line names the flag.
+      if (o.replaceGoal && Option.isNone(o.expected) && input.expectedRevision === undefined) {
+        return yield* new InvalidInput({
+          issues: [{
+            path: "--expected",
+            message:
+              "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
+          }]
         })
       }
       const plan = yield* Plan

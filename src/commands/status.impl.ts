@@ -50,7 +50,7 @@ const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
         return "dossier next"
     }
   }
-  return hasPlan ? "dossier plan inspect" : "dossier plan start --input <file>"
+  return hasPlan ? "dossier plan inspect" : "dossier plan start --input <path>"
 }
 
 export const status = (o: { readonly workdir: string; readonly now: Option.Option<Date> }) => {

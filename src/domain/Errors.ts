@@ -147,12 +147,33 @@ export const UnsafePathReason = Schema.Literal(
 )
 export type UnsafePathReason = typeof UnsafePathReason.Type
 
+/** Why a path of each reason may not be used, as the message says it. */
+const UNSAFE_PATH_WHY: { readonly [R in UnsafePathReason]: string } = {
+  "absolute": "it is absolute, where a path relative to the work folder belongs",
+  "outside-workdir": "it leads outside the work folder",
+  "symlink": "it goes through a symbolic link, which dossier never follows",
+  "hard-link": "the file has another hard link, so its bytes could change under another name",
+  "not-regular-file": "it is not a regular file (a folder, FIFO, socket or device)",
+  "not-directory": "a part of it that must be a folder is not one",
+  "changed-while-opening": "it was replaced between its check and its opening",
+  "replaced-after-publish": "it was replaced right after dossier wrote it",
+  "unsupported-platform": "this system cannot open a path without following links (dossier needs Linux)",
+  "dossier-state": "it is dossier's own state under .dossier/",
+  "plan-file": "it is plan.md, which only the plan commands write",
+  "retained-file": "it is a retained file under research/sources/, which is write-once",
+  "journal-file": "it is a journal's own file (events, manifest, index, a recovered tail or legacy snapshot)",
+  "registered-file": "it is a file the plan registered (a source or an output)",
+  "run-state": "it is the run state file the command reads, so it cannot be written as well",
+  "invalid": "it is no usable path (empty, holding a NUL byte, or nothing once normalized)",
+  "name-too-long": "a name in it is longer than 255 bytes"
+}
+
 export class UnsafePath extends Schema.TaggedError<UnsafePath>()("UnsafePath", {
   path: Schema.String,
   reason: UnsafePathReason
 }) {
   override get message() {
-    return `Refused the path '${this.path}': ${this.reason}.`
+    return `Refused the path '${this.path}' (${this.reason}): ${UNSAFE_PATH_WHY[this.reason] ?? this.reason}.`
   }
 }
 

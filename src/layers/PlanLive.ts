@@ -144,15 +144,8 @@ export const makePlanLive = Effect.gen(function*() {
           return yield* new StaleRevision({ expected: options.expected, actual: was.revision })
         }
         if (was.goal === input.goal) return { revision: was.revision, created: false }
-        if (!options.replaceGoal) return yield* new GoalConflict({ current: was.goal })
-        if (options.expected === undefined) {
-          return yield* new InvalidInput({
-            issues: [{
-              path: "--expected",
-              message:
-                "--replace-goal needs --expected <revision> (or expectedRevision in the input): the revision you reconciled"
-            }]
-          })
+        if (!options.replaceGoal || options.expected === undefined) {
+          return yield* new GoalConflict({ current: was.goal })
         }
         const doc = yield* Either.match(replaceGoal(was, input, now), { onLeft: Effect.fail, onRight: Effect.succeed })
         yield* publish(stored, doc)
@@ -291,23 +284,26 @@ export const makePlanLive = Effect.gen(function*() {
                 ? Either.right(o["replaceGoal"] === true)
                 : invalid("replaceGoal", "expected true or false")
             ]),
-            ([now, expected, replace]) =>
+            ([now, expected, replace]) => {
               // A revision names the plan whose goal is replaced: without replaceGoal it would be
-              // ignored (or judged against a plan not asked to change), so it is refused.
-              expected !== undefined && !replace
-                ? Effect.fail(
-                  new InvalidInput({
-                    issues: [
-                      o["expected"] === undefined
-                        ? {
-                          path: "expectedRevision",
-                          message: expectedOnlyWithReplace("expectedRevision", "replaceGoal")
-                        }
-                        : { path: "expected", message: expectedOnlyWithReplace("expected", "replaceGoal") }
-                    ]
-                  })
-                )
-                : replacedPlanFirst(expected)(start(i, { replaceGoal: replace, expected, now }))
+              // ignored (or judged against a plan not asked to change), so it is refused; and
+              // replaceGoal needs it (as --help says) whatever the folder holds: no plan, the
+              // same goal. Never a silent creation or no-op.
+              const misuse = expected !== undefined && !replace
+                ? o["expected"] === undefined
+                  ? { path: "expectedRevision", message: expectedOnlyWithReplace("expectedRevision", "replaceGoal") }
+                  : { path: "expected", message: expectedOnlyWithReplace("expected", "replaceGoal") }
+                : replace && expected === undefined
+                ? {
+                  path: "expected",
+                  message: "replaceGoal needs expected (or expectedRevision in the input): the revision you reconciled"
+                }
+                : undefined
+              return Effect.zipRight(
+                misuse === undefined ? Effect.void : Effect.fail(new InvalidInput({ issues: [misuse] })),
+                replacedPlanFirst(expected)(start(i, { replaceGoal: replace, expected, now }))
+              )
+            }
           )
       ),
     checkpoint: (input, options) =>

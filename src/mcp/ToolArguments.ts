@@ -68,12 +68,12 @@ const integer = (f: Extract<FlagSpec, { kind: "integer" }>, description: string)
 
 /**
  * A description written for the command line, for a tool: every `--flag` it names becomes the
- * argument's name (`--content-type` → `contentType`, `--input <file>` → `input`), the words after
+ * argument's name (`--content-type` → `contentType`, `--input <path>` → `input`), the words after
  * `--` the array argument.
  */
 export const forTool = (text: string, restName?: string): string =>
   text
-    .replace(/--input <file>/g, "`input`")
+    .replace(/--input <path>/g, "`input`")
     .replace(/(after|following) `?--`?(?=[\s.,;:)]|$)/g, (_m, w) =>
       `${w} ${restName === undefined ? "--" : `the \`${restName}\` array`}`)
     .replace(/`?--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)`?( <[^>]+>)?/g, (_m, name: string) =>

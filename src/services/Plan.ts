@@ -77,7 +77,8 @@ export interface PlanShape {
   /**
    * Create the plan, or (`replaceGoal` with the revision reconciled: `expected` or the input's
    * `expectedRevision`) replace its goal. `options` may be left out. A revision without
-   * `replaceGoal` is `InvalidInput` (never ignored). With no plan stored, a revision is
+   * `replaceGoal` is `InvalidInput` (never ignored), and so is `replaceGoal` without a revision
+   * (at `expected`, whatever is stored). With no plan stored, a revision is
    * `StaleRevision {expected, actual: 0}` and nothing is created.
    */
   readonly start: (

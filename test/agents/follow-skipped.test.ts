@@ -52,7 +52,8 @@ describe("source follow without --path", () => {
       {
         path: "research/sources/alias.md",
         error: "UnsafePath",
-        message: "Refused the path 'research/sources/alias.md': symlink."
+        message:
+          "Refused the path 'research/sources/alias.md' (symlink): it goes through a symbolic link, which dossier never follows."
       },
       {
         path: "research/sources/latin1.txt",
@@ -62,7 +63,8 @@ describe("source follow without --path", () => {
       {
         path: "research/sources/linked.md",
         error: "UnsafePath",
-        message: "Refused the path 'research/sources/linked.md': hard-link."
+        message:
+          "Refused the path 'research/sources/linked.md' (hard-link): the file has another hard link, so its bytes could change under another name."
       }
     ])
     // Each is the refusal --path naming that file answers.

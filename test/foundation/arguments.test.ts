@@ -347,7 +347,17 @@ describe("Plan.start: a revision goes only with replaceGoal", () => {
       const inInput = yield* start({ ...input, expectedRevision: 5 }, {})
       expect((inInput as any).issues.map((i: any) => i.path)).toEqual(["expectedRevision"])
       expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
+      // replaceGoal without a revision: refused, not a silent creation.
+      const noRevision = yield* start(input, { replaceGoal: true })
+      // Named as the library's option, never as a command-line flag.
+      expect((noRevision as any).issues).toEqual([{
+        path: "expected",
+        message: expect.stringContaining("replaceGoal")
+      }])
+      expect((noRevision as any).issues[0].message).not.toMatch(/--/)
+      expect(yield* Effect.flatMap(Plan.Plan, (p) => p.read)).toEqual(Option.none())
       yield* Effect.flatMap(Plan.Plan, (p) => p.start(input))
+      expect((yield* start(input, { replaceGoal: true }))._tag).toBe("InvalidInput")
       // The same goal with the current revision: refused too, not a silent no-op.
       expect((yield* start(input, { expected: 1, replaceGoal: false }))._tag).toBe("InvalidInput")
       const replaced = yield* Effect.flatMap(

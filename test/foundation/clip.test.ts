@@ -31,7 +31,9 @@ describe("the refusal envelope clips what it repeats", () => {
     const e = envelopeOf(new UnsafePath({ path: huge, reason: "symlink" }))
     expect(JSON.stringify(e).length).toBeLessThan(2048)
     expect(e.path).toBe(clipped(huge))
-    expect(e.message).toBe(`Refused the path '${clipped(huge)}': symlink.`)
+    expect(e.message).toBe(
+      `Refused the path '${clipped(huge)}' (symlink): it goes through a symbolic link, which dossier never follows.`
+    )
     expect(e.reason).toBe("symlink")
   })
 

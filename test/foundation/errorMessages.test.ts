@@ -10,7 +10,7 @@ import * as Either from "effect/Either"
 import * as fc from "effect/FastCheck"
 import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { AllErrors } from "../../src/domain/AllErrors.js"
-import { InputOutsideWorkdir } from "../../src/domain/Errors.js"
+import { InputOutsideWorkdir, UnsafePath, UnsafePathReason } from "../../src/domain/Errors.js"
 import { checkOrigin } from "../../src/domain/IngestContent.js"
 import { UnsupportedContent } from "../../src/domain/IngestErrors.js"
 import { InvalidTransition } from "../../src/domain/MonitorErrors.js"
@@ -85,6 +85,31 @@ describe("InputOutsideWorkdir", () => {
     expect(new InputOutsideWorkdir({ path: "../x", flag: "--path" }).message).toBe(
       "The path '../x' is not inside the work folder."
     )
+  })
+})
+
+describe("UnsafePath", () => {
+  it("says which path, its reason and, in words, why it may not be used: a sentence of its own per reason", () => {
+    const why = new Set<string>()
+    for (const reason of UnsafePathReason.literals) {
+      const message = new UnsafePath({ path: "research/sources/a.md", reason }).message
+      const m = /^Refused the path 'research\/sources\/a\.md' \(([a-z-]+)\): (.+)\.$/.exec(message)
+      expect(m, message).not.toBeNull()
+      expect(m![1]).toBe(reason)
+      // More than the reason's token again: a why a person can act on, different for each reason.
+      expect(m![2]!.split(" ").length, message).toBeGreaterThan(4)
+      why.add(m![2]!)
+    }
+    expect(why.size).toBe(UnsafePathReason.literals.length)
+    const symlink = new UnsafePath({ path: "x", reason: "symlink" }).message
+    expect(symlink).toContain("symbolic link")
+    expect(new UnsafePath({ path: "x", reason: "outside-workdir" }).message).toContain("outside the work folder")
+    expect(new UnsafePath({ path: "x", reason: "dossier-state" }).message).toContain(".dossier/")
+  })
+
+  it("its hint names the way out, also for a path another process changed meanwhile", () => {
+    expect(errorCatalogue.UnsafePath.hint).toContain("use a plain file inside the folder")
+    expect(errorCatalogue.UnsafePath.hint).toMatch(/changed-while-opening[\s\S]*call again/)
   })
 })
 

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { EVENT_TYPES } from "../../src/domain/Journal.js"
 import { CLI, tempWorkdir } from "../support/cli.js"
 
 const root = path.resolve(__dirname, "../..")
@@ -59,6 +60,22 @@ describe("README", () => {
     // Nothing was written outside the folder it ran in.
     expect(fs.readdirSync(dir).sort()).toEqual([".dossier", "plan.md", "research"])
     fs.rmSync(bin, { recursive: true, force: true })
+  })
+})
+
+describe("journal event types", () => {
+  it("the README, the skill and journal append --help list every type append accepts", () => {
+    const skill = fs.readFileSync(path.join(root, "skills/dossier/SKILL.md"), "utf8")
+    const help = spawnSync(process.execPath, [CLI, "journal", "append", "--help"], { encoding: "utf8" }).stdout
+    const lists = {
+      README: /`append`: one event or a batch[\s\S]*?\n- /.exec(readme())?.[0],
+      skill: /Event types: [\s\S]*?\n\n/.exec(skill)?.[0],
+      "--help": help
+    }
+    for (const [where, list] of Object.entries(lists)) {
+      expect(list, where).toBeDefined()
+      for (const type of EVENT_TYPES) expect(list, `${where} names ${type}`).toContain(type)
+    }
   })
 })
 
@@ -131,5 +148,49 @@ describe("README and docs usage lines", () => {
       }
     }
     expect(mismatches).toEqual([])
+  }, 120_000)
+})
+
+describe("README, skill, docs and --help prose", () => {
+  it("write a flag's value the way --help does: <path> for a path, never <dir>, <file> or <folder>", () => {
+    // Every option of every command, with the kinds --help gives it (`--to` is <path> or <status>).
+    const kinds = new Map<string, Set<string>>()
+    const prose: Array<readonly [string, string]> = []
+    const top = spawnSync(process.execPath, [CLI, "--help", "--json"], { encoding: "utf8" })
+    const commands: Array<Array<string>> = [
+      [],
+      ...JSON.parse(top.stdout).subcommands.map((c: { name: string }) => c.name.split(" "))
+        .filter((w: Array<string>) => w[0] !== "help")
+    ]
+    for (const words of commands) {
+      const r = spawnSync(process.execPath, [CLI, ...words, "--help", "--json"], { encoding: "utf8" })
+      const help = JSON.parse(r.stdout) as {
+        description: string
+        options: ReadonlyArray<{ name: string; type: string; description: string }>
+      }
+      prose.push([
+        `dossier ${words.join(" ")} --help`,
+        [help.description, ...help.options.map((o) => o.description)].join("\n")
+      ])
+      for (const o of help.options) kinds.set(o.name, (kinds.get(o.name) ?? new Set()).add(o.type))
+    }
+    const known = new Set([...kinds.values()].flatMap((k) => [...k]))
+    for (const f of ["README.md", "skills/dossier/SKILL.md", ...referenceDocs().map((f) => `docs/${f}`)]) {
+      prose.push([f, fs.readFileSync(path.join(root, f), "utf8")])
+    }
+    const wrong: Array<string> = []
+    for (const [where, text] of prose) {
+      for (const m of text.matchAll(/(--[a-z][a-z-]*)[ =]<([a-z-]+)>/g)) {
+        const given = kinds.get(m[1]!)
+        if (given === undefined) continue
+        const word = m[2]!
+        // A name for the value (`<rev>`, `<areas>`) is fine; a kind --help gives another option is not.
+        const bad = /^(dir|directory|file|folder)$/.test(word) ||
+          (given.has("path") && word !== "path" && !given.has(word)) ||
+          (known.has(word) && !given.has(word))
+        if (bad) wrong.push(`${where}: ${m[0]} (--help: <${[...given].join("|")}>)`)
+      }
+    }
+    expect(wrong).toEqual([])
   }, 120_000)
 })

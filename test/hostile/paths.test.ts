@@ -24,7 +24,7 @@ describe("a file flag naming the work folder itself", () => {
         _tag: "UnsafePath",
         path: ".",
         reason: "not-regular-file",
-        message: "Refused the path '.': not-regular-file."
+        message: "Refused the path '.' (not-regular-file): it is not a regular file (a folder, FIFO, socket or device)."
       })
       expect(leaksNothing(dir, r)).toBe(true)
     }

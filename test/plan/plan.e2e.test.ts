@@ -73,7 +73,7 @@ describe("plan inspect / start", () => {
     expect(r.json.ok).toBe(true)
     expect(r.json.state).toBe("none")
     // The command line's way out (the library's names Plan.start instead).
-    expect(r.json.hint).toContain("`dossier plan start --input <file>`")
+    expect(r.json.hint).toContain("`dossier plan start --input <path>`")
     expect(fs.readdirSync(dir)).toEqual([])
   })
 
@@ -145,6 +145,27 @@ describe("plan inspect / start", () => {
     expect(inspect(dir).json.state).toBe("none")
     // Refused before the lock, as --help says: it creates nothing, not even .dossier/lock.sqlite.
     expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
+  })
+
+  it("--replace-goal without a revision is InvalidInput at --expected whatever the folder holds", () => {
+    // No plan: it used to create one, though --help says the flag needs --expected.
+    const dir = tempWorkdir()
+    const input = putInput(dir, "start.json", { goal: "g", limits: [], nextAction: "n" })
+    const e = refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
+      "InvalidInput"
+    )
+    expect(e.issues.map((i: { path: string }) => i.path)).toEqual(["--expected"])
+    expect(fs.existsSync(path.join(dir, "plan.md"))).toBe(false)
+    expect(fs.existsSync(path.join(dir, ".dossier"))).toBe(false)
+    // The same goal: refused too, not a silent no-op.
+    expect(runCli(["plan", "start", "--workdir", dir, "--input", input, "--json"]).json.created).toBe(true)
+    refuses(
+      dir,
+      () => runCli(["plan", "start", "--workdir", dir, "--input", input, "--replace-goal", "--json"]),
+      "InvalidInput"
+    )
   })
 
   it("a revision without --replace-goal is a UsageError (flag or input field), never ignored", () => {
