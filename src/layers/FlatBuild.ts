@@ -2,7 +2,7 @@
  * A command's layer built in one fiber, one service after the other (the CLI's start,
  * src/cli/Render.ts). effect's own build memoizes every node of a layer's graph in a memo map,
  * forks a scope for each, and builds the parts of every `merge`/`mergeAll` in fibers of their
- * own: for the ~30 nodes of `status`'s layer that machinery is ~11% of the whole process's
+ * own: for the ~30 nodes of `status`'s layer that machinery is ~12% of the whole process's
  * instructions (docs/performance.md, "Issue 28, eighth round"), for services whose construction
  * is a few closures. Here the same graph is walked in order: each leaf (`Layer.effect`,
  * `Layer.scoped`, `Layer.succeed`, …) is built once (by identity, as the memo map does), over the
