@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { defectEnvelope, envelopeOf, type ErrorEnvelope, usageEnvelope } from "../commands/Envelope.js"
 import type { AnyWork, CommandFailure } from "../commands/Work.js"
+import { flatLayer } from "../layers/FlatBuild.js"
 import { invocation } from "./Context.js"
 
 export const EXIT_OK = 0
@@ -167,6 +168,13 @@ export const respond = <A extends object>(
       })
   })
 
+/**
+ * A command's effect over the layer it declares for the CLI, that layer built in one fiber
+ * (src/layers/FlatBuild.ts: the same services, without effect's memo map and its fibers).
+ */
+export const provideWork = (w: AnyWork): Effect.Effect<object, CommandFailure> =>
+  Effect.provide(w.effect, flatLayer(w.layer))
+
 /** Run a command's work with the layer it declares for the CLI, and render its outcome. */
 export const runWork = (json: boolean, w: AnyWork): Effect.Effect<void> =>
-  respond(json, Effect.provide(w.effect, w.layer), w.human, w.quiet === true)
+  respond(json, provideWork(w), w.human, w.quiet === true)
