@@ -30,6 +30,10 @@ const humanRecord = (r: ExecutionRecord) =>
     `  ${r.outputs.length} output(s)${
       r.outputs.length > 0 ? ": " + r.outputs.map((o) => shownName(o.path)).join(", ") : ""
     }`,
+    // A lost run: what was left of its processes when it was recorded, and what was done.
+    ...(r.leftProcesses === undefined
+      ? []
+      : [`  processes left: ${r.leftProcesses.outcome} (${r.leftProcesses.detail})`]),
     // What the record could not hold, or what happened to the run (a memory limit, cleared bits).
     ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${oneLine(f.detail)}`)
   ].join("\n")
