@@ -23,7 +23,7 @@ const humanRecord = (r: ExecutionRecord) =>
   [
     `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
       r.signal !== null ? `, ${r.signal}` : ""
-    }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : ""}.`,
+    }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : r.detail !== null ? ` (${oneLine(r.detail)})` : ""}.`,
     `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
       r.maxRssKiB ?? "?"
     } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,

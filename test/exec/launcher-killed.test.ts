@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
-import { CLI } from "../support/cli.js"
+import { CLI, runCli } from "../support/cli.js"
 import {
   createGrant,
   execAsync,
@@ -122,6 +122,10 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
         status: "lost",
         leftProcesses: { outcome: "none-found", processes: 0 }
       })
+      // The human report says why it is lost, and what was left.
+      const human = runCli(["exec", "show", "--execution", id, "--workdir", dir])
+      expect(human.stdout).toContain(`${id} under grant g1: lost (dossier exec ended before the run was recorded;`)
+      expect(human.stdout).toContain("processes left: none-found (")
     } finally {
       for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
     }
