@@ -23,13 +23,17 @@ const humanRecord = (r: ExecutionRecord) =>
   [
     `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
       r.signal !== null ? `, ${r.signal}` : ""
-    }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : ""}.`,
+    }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : r.detail !== null ? ` (${oneLine(r.detail)})` : ""}.`,
     `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
       r.maxRssKiB ?? "?"
     } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
     `  ${r.outputs.length} output(s)${
       r.outputs.length > 0 ? ": " + r.outputs.map((o) => shownName(o.path)).join(", ") : ""
     }`,
+    // A lost run: what was left of its processes when it was recorded, and what was done.
+    ...(r.leftProcesses === undefined
+      ? []
+      : [`  processes left: ${r.leftProcesses.outcome} (${r.leftProcesses.detail})`]),
     // What the record could not hold, or what happened to the run (a memory limit, cleared bits).
     ...(r.findings ?? []).map((f) => `  finding ${f.kind}: ${oneLine(f.detail)}`)
   ].join("\n")

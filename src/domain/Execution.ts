@@ -83,6 +83,20 @@ export const RunFinding = Schema.Struct({
 })
 export type RunFinding = typeof RunFinding.Type
 
+/**
+ * What the command that recorded a run `lost` found of the run's processes on this machine, and
+ * did: `killed` (some were still running, its `dossier exec` gone: they were killed, `processes`
+ * says how many), `none-found` (nothing of the run was running any more), `unchecked` (the
+ * machine's processes could not be read: `detail` says why). Only in `lost` records, and only in
+ * those recorded since it existed.
+ */
+export const LeftProcesses = Schema.Struct({
+  outcome: Schema.Literal("killed", "none-found", "unchecked"),
+  processes: Schema.Number,
+  detail: Schema.String
+})
+export type LeftProcesses = typeof LeftProcesses.Type
+
 /** What a run is, known when it starts: shared by its in-flight marker and its record. */
 const runFields = {
   id: Schema.String,
@@ -130,7 +144,9 @@ export const ExecutionContent = Schema.Struct({
    * `outputs` or not (a record lists at most MAX_LISTED_OUTPUTS): what the run is charged.
    */
   outputBytes: Schema.optional(Schema.Number),
-  findings: Schema.optional(Schema.Array(RunFinding))
+  findings: Schema.optional(Schema.Array(RunFinding)),
+  /** Of a `lost` run: what was found of its processes when it was recorded, and what was done. */
+  leftProcesses: Schema.optional(LeftProcesses)
 })
 export type ExecutionContent = typeof ExecutionContent.Type
 
@@ -474,6 +490,11 @@ export interface SandboxPlan {
   readonly sources?: Readonly<Record<string, string>>
   /** A command run first inside the sandbox that closes the inherited descriptors above 2, then execs the rest. */
   readonly closer?: ReadonlyArray<string>
+  /**
+   * The execution id, when the run has one: bwrap's command line (and so its namespace init's)
+   * carries it, so the command that records the run `lost` finds what is left of it.
+   */
+  readonly runId?: string
 }
 
 /**

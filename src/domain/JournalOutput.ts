@@ -96,7 +96,12 @@ export const ExecutionCheck = Schema.Struct({
   candidateId: Schema.String,
   eventId: Schema.String,
   runtimeId: Schema.String,
-  check: Schema.Literal("verified", "missing", "tampered", "unsigned", "unverifiable", "external")
+  check: Schema.Literal("verified", "missing", "tampered", "unsigned", "unverifiable", "external"),
+  /**
+   * Of a run recorded `lost` (its `dossier exec` died), when its record says: what was left of its
+   * processes when it was recorded (`killed`, `none-found`, `unchecked`; the record's `leftProcesses`).
+   */
+  leftProcesses: Schema.optionalWith(Schema.Literal("killed", "none-found", "unchecked"), { exact: true })
 })
 export type ExecutionCheck = typeof ExecutionCheck.Type
 

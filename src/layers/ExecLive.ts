@@ -331,7 +331,7 @@ export const ExecLive = Layer.effect(
               // A daemon: an interruption of this fiber reaches its children at once, and the
               // sandbox's watchdog must go on until the program is gone.
               const running = yield* Effect.forkDaemon(
-                sandbox.run({ root, grant, argv, limits: marker.limits, masks }, {
+                sandbox.run({ root, grant, argv, limits: marker.limits, masks, runId: marker.id }, {
                   echo: options.echo,
                   check,
                   stop: Deferred.await(stop)

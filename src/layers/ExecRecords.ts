@@ -37,7 +37,7 @@ import type { EvidenceKeyShape } from "../services/EvidenceKey.js"
 import type { ExecutionStoreError, ExecutionStoreShape } from "../services/ports/ExecutionStore.js"
 import type { GrantStoreError, GrantStoreShape } from "../services/ports/GrantStore.js"
 import type { WorkTreeShape } from "../services/WorkTree.js"
-import { sweepStaleCgroups } from "./SandboxMachine.js"
+import { endLostRun } from "./SandboxMachine.js"
 
 /**
  * Refuse a work root that holds another work folder's marker (`WorkTree.markers`: a `.dossier`, a
@@ -246,8 +246,9 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
         }
         if (ownerAlive(m.owner)) continue
         // A process of the run still going (its exec and wrapper were both killed outright) is
-        // ended before the run is recorded: its cgroup, named after the dead exec, is emptied.
-        if (clearSetIds !== undefined) yield* Effect.sync(sweepStaleCgroups)
+        // ended before the run is recorded: its cgroup, named after the dead exec, is emptied, and
+        // its sandbox, found by the run's id, killed. The record says what was found.
+        const left = clearSetIds === undefined ? undefined : yield* Effect.sync(() => endLostRun(m.owner.pid, m.id))
         // Its reservation makes room for the record (the run may have filled the disk).
         yield* executions.release(m.id)
         // Only a marker dossier signed becomes a signed record; any other (written by hand, or by a
@@ -282,7 +283,8 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
           stderr: yield* logOf(paths.stderr),
           outputs: [],
           ignored: [],
-          ...(findings.length > 0 ? { findings } : {})
+          ...(findings.length > 0 ? { findings } : {}),
+          ...(left === undefined ? {} : { leftProcesses: left })
         }
         const record = authentic ? yield* sealSigned(content) : sealExecution(content)
         yield* executions.put(record)

@@ -286,13 +286,17 @@ const start = (
   // The closer also writes one byte to `startFd` (a pipe to dossier, after the roots): the sign
   // that the sandbox was set up and the program is being started (see `startFailure`).
   const startFd = 4 + roots.length
+  // Its first argument is the run's id (or "-"): it marks bwrap's command line, and its namespace
+  // init's, as this run's, so that what a run whose exec and wrapper were both killed left is found
+  // and ended when the run is recorded lost (./SandboxMachine.ts, `endLostRun`).
   const closer = [
     m.perl,
     "-e",
-    `if (open(my $s, ">&=", ${startFd})) { syswrite($s, "s") } ` +
+    `shift @ARGV; if (open(my $s, ">&=", ${startFd})) { syswrite($s, "s") } ` +
     `opendir(my $d, "/proc/self/fd") or exit 126; my @f = grep { /^[0-9]+$/ && $_ > 2 } readdir($d); closedir($d); ` +
     `syscall(${close}, $_ + 0) for @f; exec { $ARGV[0] } @ARGV or exit 127`,
-    "--"
+    "--",
+    request.runId ?? "-"
   ]
   const args = bwrapArgs({ ...request, system: m.system, etc: m.etc, prlimit: m.prlimit, env: m.env, sources, closer })
   let child: ReturnType<typeof spawn>

@@ -4,7 +4,10 @@
  * when dossier runs as root (where RLIMIT_NPROC does not apply) a pids cgroup hierarchy, and,
  * where dossier may create one, a memory cgroup below its own (cgroup v1 memory controller, or a
  * cgroup v2 subtree with the memory controller delegated) so that a run's memory is limited as a
- * whole. Also the per-run cgroups themselves.
+ * whole. Also the per-run cgroups themselves, and what ends a lost run's leftovers (`endLostRun`).
+ *
+ * Over 400 lines: a run's cgroups are made, emptied and swept here, and a lost run's leftovers are
+ * found in the same cgroups, so what makes them and what ends what is left in them stay together.
  */
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -14,6 +17,9 @@ import { ETC_FILES, SYSTEM_DIRS } from "../domain/Execution.js"
 
 /** wait4, prctl and close syscall numbers where they are known. */
 export const SYSCALLS: Record<string, readonly [number, number, number]> = { x64: [61, 157, 3], arm64: [260, 167, 57] }
+
+/** Where bubblewrap is taken from: fixed system directories, never PATH. */
+const BWRAP_DIRS = ["/usr/bin", "/bin", "/usr/local/bin"]
 
 export interface Machine {
   readonly bwrap: string
@@ -139,7 +145,7 @@ export const discover = (): Machine | string => {
   if (process.platform !== "linux") return `confined runs need Linux and bubblewrap; this is ${process.platform}`
   if (process.env["DOSSIER_SANDBOX"] === "unavailable") return "turned off by DOSSIER_SANDBOX=unavailable"
   if (SYSCALLS[process.arch] === undefined) return `no wait4 syscall number known for ${process.arch}`
-  const bwrap = findIn("bwrap", ["/usr/bin", "/bin", "/usr/local/bin"])
+  const bwrap = findIn("bwrap", BWRAP_DIRS)
   if (bwrap === undefined) return "bubblewrap (bwrap) is not installed"
   const perl = findIn("perl", ["/usr/bin", "/bin"])
   if (perl === undefined) return "perl is not installed (it measures the run)"
@@ -224,13 +230,112 @@ const removeStaleCgroups = (root: string) => {
 /**
  * Run `removeStaleCgroups` where dossier makes runs' cgroups on this machine (the pids hierarchy
  * as root, the memory cgroup's parent): what the next command that records lost runs does.
+ * Returns how many processes it killed in the cgroups named after `ownerPid` (a lost run's exec).
  */
-export const sweepStaleCgroups = (): void => {
-  if (process.platform !== "linux") return
+export const sweepStaleCgroups = (ownerPid?: number): number => {
+  if (process.platform !== "linux") return 0
+  const roots: Array<string> = []
   const pids = process.getuid?.() === 0 ? pidsCgroupRoot() : null
-  if (pids !== null) removeStaleCgroups(pids)
+  if (pids !== null) roots.push(pids)
   const memory = memoryCgroupPlace(false)
-  if (memory !== null) removeStaleCgroups(memory.parent)
+  if (memory !== null) roots.push(memory.parent)
+  const killed = new Set<number>()
+  for (const root of roots) {
+    if (ownerPid !== undefined && ownerPid !== process.pid && !fs.existsSync(`/proc/${ownerPid}`)) {
+      let names: Array<string> = []
+      try {
+        names = fs.readdirSync(root).filter((n) => n.startsWith(`dossier-${ownerPid}-`))
+      } catch {
+        // no cgroup of that exec here
+      }
+      for (const n of names) {
+        for (const l of (readText(`${root}/${n}/cgroup.procs`) ?? "").split("\n")) {
+          if (/^\d+$/.test(l)) killed.add(Number(l))
+        }
+      }
+    }
+    removeStaleCgroups(root)
+  }
+  return killed.size
+}
+
+/** Whether process `pid` is gone (or a zombie: it runs nothing and holds nothing but its entry). */
+const processGone = (pid: number): boolean => {
+  const stat = readText(`/proc/${pid}/stat`)
+  return stat === null || /^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))
+}
+
+/**
+ * The processes whose command line is bwrap's (from one of the fixed places dossier takes it from)
+ * and holds `runId` as one argument: the sandbox of that run (./SandboxBwrap.ts puts the id there),
+ * bwrap and its namespace init (a copy of bwrap, the same command line). Null when /proc cannot be read.
+ */
+const sandboxOf = (runId: string): Array<number> | null => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync("/proc")
+  } catch {
+    return null
+  }
+  const bwraps = new Set(BWRAP_DIRS.map((d) => `${d}/bwrap`))
+  return names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).filter((n) => {
+    const argv = (readText(`/proc/${n}/cmdline`) ?? "").split("\0")
+    return bwraps.has(argv[0]!) && argv.includes(runId)
+  }).map(Number).filter((pid) => !processGone(pid))
+}
+
+/** What the command that records a run `lost` found of its processes, and did (its record's `leftProcesses`). */
+export interface LeftProcessesFound {
+  readonly outcome: "killed" | "none-found" | "unchecked"
+  readonly processes: number
+  readonly detail: string
+}
+
+/**
+ * End whatever is left of a run whose `dossier exec` (pid `ownerPid`) is gone, before it is
+ * recorded `lost`: as root, every process in the cgroups named after that exec (and those of any
+ * other dead exec, see `removeStaleCgroups`); as any user, the run's bwrap and its namespace init,
+ * found by the run's id on their command line. The init is what a wrapper killed outright while
+ * bwrap set up the sandbox leaves behind when dossier has no cgroup (not root): it has no
+ * parent-death signal of its own until the setup is done, and waits for good for a bwrap that is
+ * gone. SIGKILL to it ends its whole PID namespace.
+ */
+export const endLostRun = (ownerPid: number, runId: string): LeftProcessesFound => {
+  if (process.platform !== "linux") {
+    return { outcome: "unchecked", processes: 0, detail: `the processes of ${process.platform} are not read` }
+  }
+  let killed = sweepStaleCgroups(ownerPid)
+  const ended = new Set<number>()
+  for (let round = 0; round < 50; round++) {
+    const left = sandboxOf(runId)
+    if (left === null) {
+      return {
+        outcome: "unchecked",
+        processes: killed,
+        detail: "could not read /proc to look for what was left of the run" +
+          (killed > 0 ? ` (${killed} process(es) in its cgroups were killed)` : "")
+      }
+    }
+    if (left.length === 0) break
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL")
+        ended.add(pid)
+      } catch {
+        // gone meanwhile, or not this user's
+      }
+    }
+    pause(20)
+  }
+  killed += ended.size
+  if (killed === 0) {
+    return { outcome: "none-found", processes: 0, detail: "no process of the run was left when it was recorded" }
+  }
+  return {
+    outcome: "killed",
+    processes: killed,
+    detail: `${killed} process(es) of the run were still running after its dossier exec ended, and were killed`
+  }
 }
 
 const newCgroup = (parent: string): string => {

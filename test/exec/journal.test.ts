@@ -2,7 +2,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { createGrant, D, folder, ok, putInput, sandboxWorks } from "./support.js"
+import {
+  createGrant,
+  D,
+  execAsync,
+  folder,
+  ok,
+  processesWith,
+  putInput,
+  sandboxWorks,
+  waitForRunning,
+  waitUntil
+} from "./support.js"
 
 const events = (dir: string) =>
   fs.readFileSync(path.join(dir, "research/st/research-events.jsonl"), "utf8").trim().split("\n").map((l) =>
@@ -104,6 +115,41 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
     // Linking again (a retry) appends nothing.
     const again = D(dir, ["journal", "append", "--study", "st", "--input", putInput(dir, "again.json", linked)]).json
     expect(again.appended).toEqual([])
+  })
+
+  it("--verify says what was left of a lost run's processes, as its record does", async () => {
+    const dir = folder()
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "c.json", [{ id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } }])
+    ])
+    createGrant(dir)
+    const needle = `${process.pid}${Date.now() % 100000}3`
+    const run = execAsync(dir, "g1", ["sleep", needle])
+    const id = await waitForRunning(dir)
+    run.child.kill("SIGKILL")
+    await run.done
+    await waitUntil("the run's sleep outlived its exec", () => processesWith(needle).length === 0, 20_000)
+    const x = ok(dir, ["exec", "show", "--execution", id]).execution
+    expect(x).toMatchObject({ status: "lost", leftProcesses: { outcome: "none-found", processes: 0 } })
+    ok(dir, [
+      "journal",
+      "append",
+      "--study",
+      "st",
+      "--input",
+      putInput(dir, "l.json", [
+        { id: "l1", type: "execution_linked", candidateId: "cand", execution: { runtimeId: id, status: "lost" } }
+      ])
+    ])
+    const v = ok(dir, ["journal", "inspect", "--study", "st", "--verify"]).verify
+    expect(v.executions).toEqual([
+      { candidateId: "cand", eventId: "l1", runtimeId: id, check: "verified", leftProcesses: "none-found" }
+    ])
   })
 
   it("--study needs a --candidate of that journal; nothing runs otherwise", () => {

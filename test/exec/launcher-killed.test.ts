@@ -3,17 +3,23 @@
  * the run behind, through the built CLI: its wrapper kills every process below it, bwrap's
  * namespace init included, which has no parent-death signal of its own until its sandbox is set up
  * (seen: a killed exec whose init stayed, reparented to the machine's init, for good). When dossier
- * runs as root the run's pids cgroup is checked too: no process is left in it.
+ * runs as root the run's pids cgroup is checked too: no process is left in it. Not root, an init
+ * left waiting after its wrapper was killed is found by the run's id when the run is recorded
+ * lost, and the record says what was left (`leftProcesses`).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
+import { CLI, runCli } from "../support/cli.js"
 import {
   createGrant,
   execAsync,
   folder,
+  grantInput,
   ok,
   processesWith,
+  putInput,
   sandboxWorks,
   waitForRunning,
   waitUntil
@@ -110,7 +116,16 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
       run.child.kill("SIGKILL")
       await run.done
       await waitUntil("a process of the run outlived its exec", () => processesWith(needle).length === 0, 20_000)
-      expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
+      // Its wrapper ended everything: the record says nothing was left.
+      expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({
+        id,
+        status: "lost",
+        leftProcesses: { outcome: "none-found", processes: 0 }
+      })
+      // The human report says why it is lost, and what was left.
+      const human = runCli(["exec", "show", "--execution", id, "--workdir", dir])
+      expect(human.stdout).toContain(`${id} under grant g1: lost (dossier exec ended before the run was recorded;`)
+      expect(human.stdout).toContain("processes left: none-found (")
     } finally {
       for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
     }
@@ -155,7 +170,11 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
       const left = leftInCgroupOf(run.child.pid!, needle)
       try {
         expect(processesWith(needle).length).toBe(1)
-        expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ id, status: "lost" })
+        expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({
+          id,
+          status: "lost",
+          leftProcesses: { outcome: "killed", processes: 1 }
+        })
         await waitUntil(
           "the process left in the lost run's cgroup still runs",
           () => processesWith(needle).length === 0,
@@ -188,6 +207,98 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
       expect(fs.existsSync(left.cgroup)).toBe(false)
     } finally {
       left.cleanup()
+    }
+  })
+})
+
+// Not root there is no cgroup: what ends a run is its wrapper, bwrap's --die-with-parent and the PID
+// namespace. bwrap's namespace init takes no parent-death signal until it has set the sandbox up,
+// so a wrapper killed outright (SIGKILL) during that setup leaves the init waiting, for good, on a
+// bwrap that is gone. The command that records the run lost finds it by the run's id on its command
+// line and kills it. The CLI runs as an unprivileged user (setpriv, user namespaces).
+const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+const asNobodyWorks = sandboxWorks && process.getuid?.() === 0 &&
+  spawnSync("setpriv", [...NOBODY, "/usr/bin/bwrap", "--unshare-all", "--ro-bind", "/", "/", "/bin/true"]).status === 0
+
+describe.skipIf(!asNobodyWorks)("a lost run of dossier not run as root", () => {
+  const config = () => {
+    const c = fs.mkdtempSync(`${fs.realpathSync(os.tmpdir())}/dossier-config-`)
+    fs.chownSync(c, 65534, 65534)
+    return c
+  }
+  const argsOf = (
+    c: string,
+    args: ReadonlyArray<string>
+  ) => [...NOBODY, "env", `XDG_CONFIG_HOME=${c}`, process.execPath, CLI, ...args]
+  const asNobody = (dir: string, c: string, args: ReadonlyArray<string>) => {
+    const r = spawnSync("setpriv", argsOf(c, [...args, "--workdir", dir, "--json"]), { encoding: "utf8" })
+    expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" })
+    return JSON.parse(r.stdout)
+  }
+
+  it("a sandbox init left waiting after its wrapper was killed is killed when the run is recorded lost", async () => {
+    const dir = folder()
+    spawnSync("chown", ["-R", "65534:65534", dir])
+    const c = config()
+    asNobody(dir, c, ["grant", "create", "--input", putInput(dir, "grant.json", grantInput())])
+    const needle = `${process.pid}${Date.now() % 100000}9`
+    const run = spawn(
+      "setpriv",
+      argsOf(c, ["exec", "--grant", "g1", "--workdir", dir, "--json", "--", "sleep", needle]),
+      {
+        stdio: "ignore"
+      }
+    )
+    let left: ReturnType<typeof spawn> | undefined
+    let id = "x-unknown"
+    try {
+      id = await waitForRunning(dir)
+      const comm = (p: number) => fs.readFileSync(`/proc/${p}/comm`, "utf8")
+      await waitUntil("the program runs", () => processesWith(needle).some((p) => comm(p) === "sleep\n"))
+      // The run's id is on bwrap's command line, and so on its namespace init's.
+      expect(processesWith(id).filter((p) => comm(p) === "bwrap\n").length).toBe(2)
+      run.kill("SIGKILL")
+      await waitUntil("a process of the run outlived its exec", () => processesWith(id).length === 0, 20_000)
+      // What such a wrapper leaves: bwrap's init of this run, its bwrap gone, held in its setup
+      // (here on --block-fd, a pipe this test holds, instead of bwrap's own wait for its parent).
+      left = spawn("setpriv", [
+        ...NOBODY,
+        "/usr/bin/bwrap",
+        "--unshare-all",
+        "--die-with-parent",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--block-fd",
+        "3",
+        "--",
+        "/usr/bin/perl",
+        "-e",
+        "shift @ARGV; exec { $ARGV[0] } @ARGV",
+        "--",
+        id,
+        "/usr/bin/true"
+      ], { stdio: ["ignore", "ignore", "ignore", "pipe"] })
+      await waitUntil("bwrap started its init", () => processesWith(id).length === 2)
+      process.kill(left.pid!, "SIGKILL")
+      await waitUntil("bwrap is gone", () => processesWith(id).length === 1)
+      const [init] = processesWith(id)
+      await new Promise((r) => setTimeout(r, 500))
+      expect(processesWith(id)).toEqual([init])
+
+      const shown = asNobody(dir, c, ["exec", "show", "--execution", id]).execution
+      expect(shown).toMatchObject({ id, status: "lost", leftProcesses: { outcome: "killed", processes: 1 } })
+      await waitUntil("the init left by the run still runs", () => processesWith(id).length === 0, 20_000)
+    } finally {
+      run.kill("SIGKILL")
+      left?.kill("SIGKILL")
+      for (const p of [...processesWith(needle), ...processesWith(id)]) {
+        try {
+          process.kill(p, "SIGKILL")
+        } catch {
+          // gone
+        }
+      }
     }
   })
 })

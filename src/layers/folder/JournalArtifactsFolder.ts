@@ -62,13 +62,15 @@ const makeJournalVerify = (store: FileStoreShape, executions: ExecRecords<GrantF
             // Not tampered: its outputs are what the record says, signed or not; only a signed record is verified.
             considered.push(record)
             const linkSays = linkMismatch(e, record)
+            // A lost run's record says what was left of its processes when it was recorded.
+            const left = record.leftProcesses === undefined ? {} : { leftProcesses: record.leftProcesses.outcome }
             if (linkSays !== null) {
               checks.push({ ...base, check: "tampered" })
               findings.push({ kind: "execution-tampered", ...base, path, detail: linkSays })
             } else if (verdict.authenticity === "signed") {
-              checks.push({ ...base, check: "verified" })
+              checks.push({ ...base, check: "verified", ...left })
             } else {
-              checks.push({ ...base, check: verdict.authenticity })
+              checks.push({ ...base, check: verdict.authenticity, ...left })
               findings.push({ kind: `execution-${verdict.authenticity}`, ...base, path, detail: verdict.detail })
             }
           } else if (r.left._tag === "ExecutionNotFound") {
