@@ -80,4 +80,31 @@ describe("readable copy: front matter from JSON-LD as sites write it", () => {
     )
     expect(frontMatterOf(element)).toContain("title: \"The <template> element\"\n")
   })
+
+  it("takes the first of a list of values, and an author without the byline's 'By'", () => {
+    const md = htmlToMarkdown(
+      pageWith(JSON.stringify({
+        "@type": "BlogPosting",
+        headline: ["Cheap fixes", "Cheap fixes for old cars"],
+        datePublished: ["2021-03-04"],
+        author: "  By Jo Writer "
+      })),
+      URL_
+    )
+    const fm = frontMatterOf(md)
+    expect(fm).toContain("title: \"Cheap fixes\"\n")
+    expect(fm).toContain("published: \"2021-03-04\"\n")
+    expect(fm).toContain("author: \"Jo Writer\"\n")
+  })
+
+  it("decodes a meta tag escaped twice, as some themes write them", () => {
+    const html =
+      `<html><head><title>Notes</title><meta property="og:title" content="Notes &amp;amp; Queries &amp;#8211; Part 2">
+      <meta name="author" content="Jo &amp;amp; Al"><meta property="og:site_name" content="Black &amp;amp; White">
+      </head><body><article><p>${sentence}</p><p>${sentence}</p></article></body></html>`
+    const fm = frontMatterOf(htmlToMarkdown(html, URL_))
+    expect(fm).toContain("title: \"Notes & Queries \u2013 Part 2\"\n")
+    expect(fm).toContain("author: \"Jo & Al\"\n")
+    expect(fm).toContain("site: \"Black & White\"\n")
+  })
 })

@@ -101,6 +101,10 @@ const typeOf = (o: { readonly [k: string]: Json }): string => {
   return typeof t === "string" ? t : Array.isArray(t) ? t.filter((x) => typeof x === "string").join(" ") : ""
 }
 
+/** A JSON-LD value that may be given as a list of values (`"headline": ["…"]`): the first of them. */
+const firstOf = (j: Json | undefined): Json | undefined =>
+  Array.isArray(j) ? (j as ReadonlyArray<Json>).find((x) => typeof x === "string") : j
+
 /** The page's JSON-LD objects by their `@id` (`ldIds`): what a reference `{"@id": …}` names. */
 type Ids = ReadonlyMap<string, { readonly [k: string]: Json }>
 
@@ -206,10 +210,10 @@ const fromLd = (
       if (isA(type, WRITING)) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
-      title ??= oneDecoded(o.headline) ??
-        (/webpage|collectionpage|itempage/i.test(type) ? undefined : oneDecoded(o.name))
+      title ??= oneDecoded(firstOf(o.headline)) ??
+        (/webpage|collectionpage|itempage/i.test(type) ? undefined : oneDecoded(firstOf(o.name)))
       author ??= nameOf(o.author, ids)
-      published ??= one(o.datePublished)
+      published ??= one(firstOf(o.datePublished))
       site ??= isObject(o.publisher) ? nameOf(o.publisher, ids) : undefined
     }
   }
@@ -229,6 +233,15 @@ const questionsOf = (j: Json | undefined): Array<string> => {
     if (name !== undefined) out.push(name)
   }
   return out
+}
+
+/** An HTML character reference (`&amp;`, `&#8211;`, `&#x2019;`). */
+const CHARACTER_REFERENCE = /&(?:#\d+|#x[\da-f]+|[a-z]+\d*);/i
+
+/** An author's name without the byline's "By " before it ("By Jo Writer" is "Jo Writer"). */
+const withoutBy = (s: string | undefined): string | undefined => {
+  const name = s?.replace(/^by[\s:]+(?=\S)/i, "")
+  return name === undefined || name.length === 0 ? s : name
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
@@ -294,14 +307,22 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   }
   const fromLdMeta = fromLd(ld)
   const m = (k: string) => meta.get(k)
+  // A text meta tag escaped twice (`content="Notes &amp;amp; Queries"`, as some themes write
+  // them) holds a character reference after the parser's decoding: a reader is meant to see "&".
+  const t = (k: string) => {
+    const v = meta.get(k)
+    return v !== undefined && CHARACTER_REFERENCE.test(v) ? oneDecoded(v) : v
+  }
   const href = canonical ?? m("og:url")
   return {
-    title: fromLdMeta.title ?? m("og:title") ?? m("twitter:title") ?? m("dc.title") ?? m("citation_title"),
-    author: fromLdMeta.author ?? m("author") ?? notUrl(m("article:author")) ?? m("dc.creator") ??
-      m("citation_author") ?? m("byl"),
+    title: fromLdMeta.title ?? t("og:title") ?? t("twitter:title") ?? t("dc.title") ?? t("citation_title"),
+    author: withoutBy(
+      fromLdMeta.author ?? t("author") ?? notUrl(t("article:author")) ?? t("dc.creator") ??
+        t("citation_author") ?? t("byl")
+    ),
     published: fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ??
       m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
-    site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
+    site: t("og:site_name") ?? fromLdMeta.site ?? t("application-name"),
     canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),
