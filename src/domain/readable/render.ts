@@ -135,13 +135,21 @@ const samePageAnchor = (href: string | undefined, base: URL | undefined): boolea
   return target !== undefined && target.split("#")[0] === base.href.split("#")[0]
 }
 
+/** A heading's text, read once however many links it holds (`wholeHeading`). */
+const headingTexts = new WeakMap<El, string>()
+
 /** Whether a link's text is the whole text of the heading it stands in. */
 const wholeHeading = (a: El, ctx: Ctx, text: string): boolean => {
   let heading: El | undefined = a.parent
   while (heading !== undefined && !/^h[1-6]$/.test(heading.name) && !isBlock(heading)) heading = heading.parent
   if (heading === undefined || !/^h[1-6]$/.test(heading.name)) return false
-  const words = (t: string): string => collapse(t).trim()
-  return words(text).length > 0 && words(textContent(ctx.texts, heading, true, true)) === words(text)
+  let whole = headingTexts.get(heading)
+  if (whole === undefined) {
+    whole = collapse(textContent(ctx.texts, heading, true, true)).trim()
+    headingTexts.set(heading, whole)
+  }
+  const own = collapse(text).trim()
+  return own.length > 0 && own === whole
 }
 
 /**
