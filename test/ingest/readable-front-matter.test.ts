@@ -1,7 +1,8 @@
 /**
  * The readable copy's front matter read from JSON-LD as sites write it: a graph whose article
  * names its author by reference (`{"@id": …}`, as SEO plugins write every post), and text
- * values holding HTML (a line-break hint `<wbr>` in a product's name, `&amp;` in a name).
+ * values holding HTML (a line-break hint `<wbr>` in a product's name, `&amp;` in a name); and the
+ * one title over the body when the page's own heading says part of its document title.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { htmlToMarkdown } from "../../src/domain/Readable.js"
@@ -106,5 +107,26 @@ describe("readable copy: front matter from JSON-LD as sites write it", () => {
     expect(fm).toContain("title: \"Notes & Queries \u2013 Part 2\"\n")
     expect(fm).toContain("author: \"Jo & Al\"\n")
     expect(fm).toContain("site: \"Black & White\"\n")
+  })
+})
+
+describe("readable copy: one title when the page's heading says part of its document title", () => {
+  const book = (heading: string): string =>
+    `<html><head><title>Defining Traits - The Book of Rust</title></head><body><main>` +
+    `<h2 id="t">${heading}</h2><p>${sentence}</p><h2>Default implementations</h2><p>${sentence}</p></main></body></html>`
+
+  it("writes the part the heading says once, as the title", () => {
+    const md = htmlToMarkdown(book("Defining Traits"), "https://docs.example/book/traits.html")
+    expect(md).toContain("title: \"Defining Traits - The Book of Rust\"\n")
+    expect(md.match(/^#+ .*$/gm)).toEqual(["# Defining Traits", "## Default implementations"])
+  })
+
+  it("keeps the whole title when no heading says a part of it", () => {
+    const md = htmlToMarkdown(book("Traits in general"), "https://docs.example/book/traits.html")
+    expect(md.match(/^#+ .*$/gm)).toEqual([
+      "# Defining Traits - The Book of Rust",
+      "## Traits in general",
+      "## Default implementations"
+    ])
   })
 })
