@@ -99,6 +99,7 @@ import { flatBlocks } from "./readable/flat.js"
 import { withoutComposerTrails, withoutFormNotes } from "./readable/formNotes.js"
 import { withoutFurtherReading } from "./readable/further.js"
 import { withoutDrawnGraphics } from "./readable/graphics.js"
+import { HEADING } from "./readable/inline.js"
 import { baseOf } from "./readable/links.js"
 import { frontMatter, type PageMeta, pageMeta } from "./readable/meta.js"
 import { withoutMojibake } from "./readable/mojibake.js"
@@ -337,7 +338,8 @@ const assemble = (
   // The index in `body` of a title heading moved up to open the copy.
   let moved = -1
   if (own < 0 && title !== undefined) {
-    const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n")))
+    const headings = body.slice(0, TITLE_SAID_WITHIN).filter((b) => HEADING.test(b)).map(wordsOfBlock)
+    const heading = oneLineText(titleWithoutSiteName(title, meta.site, pageUrl, body.join("\n"), headings))
     const said = wordsOfBlock(heading)
     const later = said.length === 0 ? -1 : body
       .slice(0, TITLE_SAID_WITHIN)

@@ -2,7 +2,8 @@
  * Documentation pages: small pages written here (no copy of any real page), each failing without
  * the rule it tests (readable/versions.ts `withoutVersionSwitchers`; readable/boilerplate.ts: a
  * heading's scroll utilities, a heading named a header; readable/callouts.ts `labelledNote`;
- * readable/content.ts `namedForItsLink`).
+ * readable/content.ts `namedForItsLink`; readable/render.ts: a heading's permalink written with the
+ * page's own address, a heading whose whole text links to its own anchor).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -105,5 +106,45 @@ describe("readable copy: a section its table of contents links to by a furniture
     const text = copy(sectioned())
     expect(text).toContain("To read the cookies a client sent")
     expect(text).toContain("A file is only as good")
+  })
+})
+
+describe("readable copy: a documentation heading's links to its own anchor", () => {
+  const page = `<html><head><title>Backups</title></head><body><main><h1>Backups</h1><p>${PROSE}</p>` +
+    `<h2 id="base">Base copy <a class="anchor" href="${URL_}#base">#</a></h2><p>${PROSE}</p>` +
+    `<h2 id="log">Write-ahead log<a class="headerlink" href="/docs/current/backups.html#log">¶</a></h2><p>${PROSE}</p>` +
+    `<h2 id="restore"><a class="header" href="#restore">Restore once a month</a></h2><p>${PROSE}</p>` +
+    `<h2 id="other">Read <a href="#restore">the restore section</a> first</h2><p>${PROSE}</p>` +
+    `<p>Before a restore, read again how <a href="/docs/current/backups.html#log">the log</a> is kept, and mind ` +
+    `that its format changed in <a href="/docs/16/backups.html#log">release 16</a>, so an older copy needs the tools of its own release.</p>` +
+    `</main></body></html>`
+
+  it("drops a permalink mark written with the page's own address, absolute or from the root", () => {
+    const md = htmlToMarkdown(page, URL_)
+    expect(md).toContain("\n## Base copy\n")
+    expect(md).toContain("\n## Write-ahead log\n")
+    expect(md).not.toContain("¶")
+    expect(md).not.toContain("[#]")
+  })
+
+  it("writes a heading whose whole text links to its own anchor as its text, and keeps other links", () => {
+    const md = htmlToMarkdown(page, URL_)
+    expect(md).toContain("\n## Restore once a month\n")
+    expect(md).toContain(
+      "\n## Read [the restore section](https://manual.example/docs/current/backups.html#restore) first\n"
+    )
+    expect(md).toContain("read again how [the log](https://manual.example/docs/current/backups.html#log) is kept")
+    expect(md).toContain("changed in [release 16](https://manual.example/docs/16/backups.html#log), so")
+    expect(copy(page)).toContain("Restore once a month")
+  })
+
+  it("reads a heading's text once however many links to its own anchors it holds (linear)", () => {
+    const links = Array.from({ length: 10_000 }, (_, i) => `<a href="#s">w${i}</a>`).join(" ")
+    const html = `<html><body><main><p>${PROSE}</p><h2 id="s">${links}</h2><p>${PROSE}</p></main></body></html>`
+    const started = Date.now()
+    expect(htmlToMarkdown(html, URL_)).toContain("[w9999](https://manual.example/docs/current/backups.html#s)")
+    // Linear, this page takes a second or two on a loaded machine; reading the heading again for
+    // each of its links took minutes.
+    expect(Date.now() - started).toBeLessThan(30_000)
   })
 })

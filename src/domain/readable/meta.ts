@@ -46,14 +46,27 @@ const one = (s: unknown): string | undefined => {
 }
 
 /**
- * A text value of the page's JSON-LD with its HTML character references decoded once. JSON-LD is
- * JSON, but CMSs and SEO plugins fill its `headline` and `name` from the page's HTML title, escaped
- * ("Create &#038; Market", "Black, White &amp; Green"); a reader sees "&", and the copy's heading
- * written from that title read "amp" or "8211" as words. A `<` is kept as written (not read as a
- * tag), and a value with no `&` is left as it is.
+ * A tag of the markup a CMS leaves in a name: text-level tags and line and paragraph breaks (not a
+ * lone `<`, "a < b", nor another element's name, "The <template> element", which is a title's words).
  */
-const oneDecoded = (s: unknown): string | undefined =>
-  typeof s === "string" && s.includes("&") ? one(htmlVisible(s.replace(/</g, "&lt;"), false).text) : one(s)
+const TAG = /<\/?(?:wbr|br|p|a|abbr|b|cite|em|i|mark|small|span|strong|sub|sup|u)(?:\s[^<>]*)?\/?>/gi
+/** Tags a browser shows inside a line of text, which join the words on either side (`Staubsaugerzub<wbr/>ehör`). */
+const INLINE_TAG = /^<\/?(?!br|p)[a-z]/i
+
+/**
+ * A text value of the page's JSON-LD as a reader would see it: its HTML tags taken out (an inline
+ * one joins the words beside it, another one parts them) and its character references decoded
+ * once. JSON-LD is JSON, but CMSs and SEO plugins fill its `headline` and `name` from the page's
+ * HTML, escaped ("Create &#038; Market", "Black, White &amp; Green") or with the markup the page
+ * shows (a shop's product name with a line-break hint, `<wbr/>`); a reader sees "&" and no tag, and
+ * the copy's heading written from that title read "amp" or "8211" as words. A `<` that opens no
+ * tag is kept as written, and a value with no `&` or tag is left as it is.
+ */
+const oneDecoded = (s: unknown): string | undefined => {
+  if (typeof s !== "string") return undefined
+  const shown = s.includes("<") ? s.replace(TAG, (t) => (INLINE_TAG.test(t) ? "" : " ")) : s
+  return shown.includes("&") ? one(htmlVisible(shown.replace(/</g, "&lt;"), false).text) : one(shown)
+}
 
 /** A JSON-LD text that may be written as HTML (a shop's product description: `<p>…</p>`, `&amp;`): its visible text. */
 const markupText = (s: unknown): string | undefined =>
@@ -88,14 +101,47 @@ const typeOf = (o: { readonly [k: string]: Json }): string => {
   return typeof t === "string" ? t : Array.isArray(t) ? t.filter((x) => typeof x === "string").join(" ") : ""
 }
 
-/** A person's or organization's name: a string, `{name}`, or the first of an array of them. */
-const nameOf = (j: Json | undefined): string | undefined => {
-  if (typeof j === "string") return one(j)
+/** A JSON-LD value that may be given as a list of values (`"headline": ["…"]`): the first of them. */
+const firstOf = (j: Json | undefined): Json | undefined =>
+  Array.isArray(j) ? (j as ReadonlyArray<Json>).find((x) => typeof x === "string") : j
+
+/** The page's JSON-LD objects by their `@id` (`ldIds`): what a reference `{"@id": …}` names. */
+type Ids = ReadonlyMap<string, { readonly [k: string]: Json }>
+
+/**
+ * The objects of the page's JSON-LD blocks that carry an `@id` and say more than it, by that id
+ * (the first of each). SEO plugins write a post's graph as nodes that name each other by id: the
+ * article's `author` is `{"@id": "…#/schema/person/…"}`, the person a node of its own.
+ */
+const ldIds = (objects: ReadonlyArray<{ readonly [k: string]: Json }>): Ids => {
+  const ids = new Map<string, { readonly [k: string]: Json }>()
+  for (const o of objects) {
+    const id = o["@id"]
+    if (typeof id === "string" && Object.keys(o).length > 1 && !ids.has(id)) ids.set(id, o)
+  }
+  return ids
+}
+
+/** An object, or the object a reference to it (`{"@id": …}` and nothing else) names in `ids`. */
+const resolved = (j: Json | undefined, ids: Ids): Json | undefined => {
+  if (!isObject(j) || typeof j["@id"] !== "string" || j.name !== undefined) return j
+  return ids.get(j["@id"]) ?? j
+}
+
+/**
+ * A person's or organization's name (`oneDecoded`): a string, `{name}` (or a reference to one), or
+ * the names of an array of them.
+ */
+const nameOf = (j: Json | undefined, ids: Ids): string | undefined => {
+  if (typeof j === "string") return oneDecoded(j)
   if (Array.isArray(j)) {
-    const names = (j as ReadonlyArray<Json>).slice(0, 8).map(nameOf).filter((n): n is string => n !== undefined)
+    const names = (j as ReadonlyArray<Json>).slice(0, 8).map((x) => nameOf(x, ids)).filter((n): n is string =>
+      n !== undefined
+    )
     return names.length === 0 ? undefined : one(names.join(", "))
   }
-  return isObject(j) ? one(j.name) : undefined
+  const o = resolved(j, ids)
+  return isObject(o) ? oneDecoded(o.name) : undefined
 }
 
 /** schema.org types of a discussion: a forum thread, a question and its answers. */
@@ -146,14 +192,17 @@ const fromLd = (
   let author: string | undefined
   let published: string | undefined
   let site: string | undefined
+  const blocks: Array<Array<{ readonly [k: string]: Json }>> = []
   for (const text of texts) {
-    let root: Json
     try {
-      root = JSON.parse(text) as Json
+      blocks.push(ldObjects(JSON.parse(text) as Json))
     } catch {
       continue
     }
-    for (const o of ldObjects(root)) {
+  }
+  const ids = ldIds(blocks.flat())
+  for (const objects of blocks) {
+    for (const o of objects) {
       const type = typeOf(o)
       if (DISCUSSION.test(type)) discussion = true
       if (isA(type, PRODUCT) || mainProduct(o)) product = true
@@ -161,11 +210,11 @@ const fromLd = (
       if (isA(type, WRITING)) writing = true
       if (/^faqpage$/i.test(type)) { for (const q of questionsOf(o.mainEntity)) faq.push(q) }
       if (!ARTICLE_TYPES.test(type)) continue
-      title ??= oneDecoded(o.headline) ??
-        (/webpage|collectionpage|itempage/i.test(type) ? undefined : oneDecoded(o.name))
-      author ??= nameOf(o.author)
-      published ??= one(o.datePublished)
-      site ??= isObject(o.publisher) ? one(o.publisher.name) : undefined
+      title ??= oneDecoded(firstOf(o.headline)) ??
+        (/webpage|collectionpage|itempage/i.test(type) ? undefined : oneDecoded(firstOf(o.name)))
+      author ??= nameOf(o.author, ids)
+      published ??= one(firstOf(o.datePublished))
+      site ??= isObject(o.publisher) ? nameOf(o.publisher, ids) : undefined
     }
   }
   return { title, author, published, site, discussion, product: product && !writing, productDescription, faq }
@@ -184,6 +233,15 @@ const questionsOf = (j: Json | undefined): Array<string> => {
     if (name !== undefined) out.push(name)
   }
   return out
+}
+
+/** An HTML character reference (`&amp;`, `&#8211;`, `&#x2019;`). */
+const CHARACTER_REFERENCE = /&(?:#\d+|#x[\da-f]+|[a-z]+\d*);/i
+
+/** An author's name without the byline's "By " before it ("By Jo Writer" is "Jo Writer"). */
+const withoutBy = (s: string | undefined): string | undefined => {
+  const name = s?.replace(/^by[\s:]+(?=\S)/i, "")
+  return name === undefined || name.length === 0 ? s : name
 }
 
 /** A meta value that is a name, not a link to a profile (`article:author` is often a URL). */
@@ -249,14 +307,22 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   }
   const fromLdMeta = fromLd(ld)
   const m = (k: string) => meta.get(k)
+  // A text meta tag escaped twice (`content="Notes &amp;amp; Queries"`, as some themes write
+  // them) holds a character reference after the parser's decoding: a reader is meant to see "&".
+  const t = (k: string) => {
+    const v = meta.get(k)
+    return v !== undefined && CHARACTER_REFERENCE.test(v) ? oneDecoded(v) : v
+  }
   const href = canonical ?? m("og:url")
   return {
-    title: fromLdMeta.title ?? m("og:title") ?? m("twitter:title") ?? m("dc.title") ?? m("citation_title"),
-    author: fromLdMeta.author ?? m("author") ?? notUrl(m("article:author")) ?? m("dc.creator") ??
-      m("citation_author") ?? m("byl"),
+    title: fromLdMeta.title ?? t("og:title") ?? t("twitter:title") ?? t("dc.title") ?? t("citation_title"),
+    author: withoutBy(
+      fromLdMeta.author ?? t("author") ?? notUrl(t("article:author")) ?? t("dc.creator") ??
+        t("citation_author") ?? t("byl")
+    ),
     published: fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ??
       m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
-    site: m("og:site_name") ?? fromLdMeta.site ?? m("application-name"),
+    site: t("og:site_name") ?? fromLdMeta.site ?? t("application-name"),
     canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),
     description: m("description") ?? m("og:description") ?? m("twitter:description"),

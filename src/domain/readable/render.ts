@@ -9,7 +9,7 @@
  */
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { escapeInline, finishInline, oneLine, opensBlock, Run } from "./inline.js"
-import { markdownLink } from "./links.js"
+import { markdownLink, resolveHref } from "./links.js"
 import { noteMarks } from "./noteMarks.js"
 import { BLOCKS, type El, type Node, textContent, type Texts } from "./tree.js"
 
@@ -85,8 +85,13 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
     // A link inside a link (a shop card's colour swatches inside the card's link) is its text: a
     // browser ends the outer link where the inner one starts, and a link's text holds no link.
     children(node, { ...ctx, inLink: true }, depth + 1, inner)
+    const ownAnchor = samePageAnchor(node.attribs.href, ctx.base)
     // A heading's permalink ("¶", "#", "🔗" to its own anchor) is a control, not text.
-    if (isPermalink(node, inner.text())) return
+    if (ownAnchor && !/[\p{L}\p{N}]/u.test(inner.text())) return
+    // A heading whose whole text links to its own anchor (a documentation generator's headings) is its text.
+    if (ownAnchor && wholeHeading(node, ctx, inner.text())) {
+      return children(node, { ...ctx, inLink: true }, depth + 1, run)
+    }
     // Whitespace at the edges of a link's text stays outside the link, so "the<a> guide </a>page"
     // still reads "the guide page".
     const link = markdownLink(inner.text(), node.attribs.href, ctx.base)
@@ -117,9 +122,35 @@ const inline = (node: Node, ctx: Ctx, depth: number, run: Run): void => {
  */
 const TITLE_CLASS = /(?:^|[\s_-])(?:title|heading)(?:$|[\s_-])/i
 
-/** A link to an anchor of the same page whose text is no word: only a mark ("¶", "#", "§", "🔗") or nothing. */
-const isPermalink = (a: El, text: string): boolean =>
-  (a.attribs.href ?? "").startsWith("#") && !/[\p{L}\p{N}]/u.test(text)
+/**
+ * Whether a link goes to an anchor of the page itself: `#id`, or the page's own address (as the
+ * page's base resolves it: `/docs/page#id`, `https://host/docs/page#id`) with an anchor, as
+ * documentation themes write their headings' permalinks.
+ */
+const samePageAnchor = (href: string | undefined, base: URL | undefined): boolean => {
+  if (href === undefined) return false
+  if (href.startsWith("#")) return true
+  if (base === undefined || !href.includes("#")) return false
+  const target = resolveHref(href, base)
+  return target !== undefined && target.split("#")[0] === base.href.split("#")[0]
+}
+
+/** A heading's text, read once however many links it holds (`wholeHeading`). */
+const headingTexts = new WeakMap<El, string>()
+
+/** Whether a link's text is the whole text of the heading it stands in. */
+const wholeHeading = (a: El, ctx: Ctx, text: string): boolean => {
+  let heading: El | undefined = a.parent
+  while (heading !== undefined && !/^h[1-6]$/.test(heading.name) && !isBlock(heading)) heading = heading.parent
+  if (heading === undefined || !/^h[1-6]$/.test(heading.name)) return false
+  let whole = headingTexts.get(heading)
+  if (whole === undefined) {
+    whole = collapse(textContent(ctx.texts, heading, true, true)).trim()
+    headingTexts.set(heading, whole)
+  }
+  const own = collapse(text).trim()
+  return own.length > 0 && own === whole
+}
 
 /**
  * Inline `<code>` as a code span: its text as written (Markdown reads no escapes inside a span),

@@ -56,19 +56,28 @@ const leadingName = (part: string, names: ReadonlyArray<string>): boolean => {
 /**
  * The document's title as the copy's heading: without the site's name after its last separator,
  * else before its first; the title as it was when no such part is found or nothing would be left.
+ * A part the body's first headings (`headings`: each one's words, `wordsOf` joined by spaces) say
+ * word for word is the page's own title, whatever the rest names ("Defining Traits - The Book"
+ * over a heading "Defining Traits"): the copy writes that part once, not the title over its echo.
  */
 export const titleWithoutSiteName = (
   title: string,
   site: string | undefined,
   pageUrl: string,
-  body: string
+  body: string,
+  headings: ReadonlyArray<string> = []
 ): string => {
-  const names = siteNames(site, pageUrl)
-  if (names.length === 0) return title
   const seps = [...title.matchAll(SEPARATOR)]
   if (seps.length === 0) return title
   const last = seps[seps.length - 1]!
   const head = title.slice(0, last.index).trim()
+  const firstSep = seps[0]!
+  const rest = title.slice(firstSep.index + firstSep[0].length).trim()
+  const saidByHeading = (part: string): boolean => part.length > 0 && headings.includes(wordsOf(part).join(" "))
+  if (saidByHeading(head)) return head
+  if (saidByHeading(rest)) return rest
+  const names = siteNames(site, pageUrl)
+  if (names.length === 0) return title
   const said = (part: string): boolean => {
     const words = wordsOf(part)
     return words.some((w) => w.length >= MIN_NAME && bodyWords.has(w))
