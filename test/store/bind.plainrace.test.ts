@@ -7,18 +7,41 @@
  * (retryable), and the same command run again runs over the shared dossier. The bind is played
  * deterministically: the test holds the folder's lock (as `init --store` does for its whole bind)
  * while the command waits, and writes the binding of a dossier that holds exactly the folder's
- * state (an import of a copy). Against the test's own throwaway cluster (skipped with a note
- * without the server binaries).
+ * state (an import of a copy). The same for `dossier mcp` started in the plain folder, which
+ * serves many calls from one start: a call after the bind runs over the shared dossier, and one
+ * that waited for the lock while the bind held it is refused the same way. Against the test's own
+ * throwaway cluster (skipped with a note without the server binaries).
  */
 import Sqlite from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { connect } from "../mcp/support.js"
 import { putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
 import { pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { ok } from "./support/populated.js"
 
 const revisionOf = (dir: string) => ok(runCli(["plan", "inspect", "--workdir", dir, "--json"])).revision as number
+
+/** A plain folder with a plan at revision 1, and a bound copy whose dossier `dossier` holds exactly its state. */
+const plainAndImported = (url: string, dossier: string) => {
+  const a = tempWorkdir("dossier-plainrace-")
+  ok(runCli(["init", "--workdir", a, "--json"]))
+  ok(runCli([
+    "plan",
+    "start",
+    "--input",
+    putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" }),
+    "--workdir",
+    a,
+    "--json"
+  ]))
+  const copy = path.join(tempWorkdir("dossier-plainrace-copy-"), "copy")
+  fs.cpSync(a, copy, { recursive: true })
+  const bound = ok(runCli(["init", "--store", url, "--dossier", dossier, "--workdir", copy, "--json"]))
+  expect(bound.store.imported).toBe(true)
+  return { a, copy }
+}
 
 describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
   const db = useTestDatabase()
@@ -76,6 +99,78 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
       ok(runCli(["plan", "checkpoint", "--input", checkpoint, "--expected", "1", "--workdir", a, "--json"]))
       expect(revisionOf(copy)).toBe(2)
       expect(revisionOf(a)).toBe(2)
+    },
+    180_000
+  )
+
+  it(
+    "dossier mcp started in the plain folder: after the bind its calls run over the shared dossier, never the folder alone",
+    async () => {
+      const { a, copy } = plainAndImported(db.url, "mcprace")
+      const server = await connect(a)
+      try {
+        const first = await server.call("plan_inspect")
+        expect(first.body).toMatchObject({ revision: 1 })
+        // Another shell binds the folder (the dossier holds exactly its state), and another host checkpoints.
+        fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+        ok(runCli([
+          "plan",
+          "checkpoint",
+          "--input",
+          putInput(copy, "cp0.json", { nextAction: "from the other host" }),
+          "--expected",
+          "1",
+          "--workdir",
+          copy,
+          "--json"
+        ]))
+        // A read says what the store holds, not the folder's files.
+        const read = await server.call("plan_inspect")
+        expect(read.isError, read.text).toBe(false)
+        expect(read.body).toMatchObject({ revision: 2, nextAction: "from the other host" })
+        // A write reaches the store: the other host sees it.
+        const wrote = await server.call("plan_checkpoint", { input: { nextAction: "over the store" }, expected: 2 })
+        expect(wrote.isError, wrote.text).toBe(false)
+        expect(revisionOf(copy)).toBe(3)
+        expect(ok(runCli(["plan", "inspect", "--workdir", copy, "--json"])).nextAction).toBe("over the store")
+        // The view the server's call touched was refreshed from the store.
+        expect(fs.readFileSync(path.join(a, "plan.md"), "utf8")).toContain("over the store")
+      } finally {
+        await server.client.close()
+      }
+    },
+    180_000
+  )
+
+  it(
+    "dossier mcp: a call that waited for the lock while the bind held it writes nothing here, and again runs over the store",
+    async () => {
+      const { a, copy } = plainAndImported(db.url, "mcpwait")
+      const planBefore = fs.readFileSync(path.join(a, "plan.md"), "utf8")
+      const server = await connect(a)
+      try {
+        expect((await server.call("plan_inspect")).body).toMatchObject({ revision: 1 })
+        // The bind holds the folder's lock; the call starts over the plain folder and waits for it.
+        const lock = new Sqlite(path.join(a, ".dossier", "lock.sqlite"), { timeout: 0, fileMustExist: true })
+        lock.exec("BEGIN IMMEDIATE")
+        const running = server.call("plan_checkpoint", { input: { nextAction: "m" }, expected: 1 })
+        await new Promise((resolve) => setTimeout(resolve, 3_000))
+        fs.copyFileSync(path.join(copy, ".dossier/store.json"), path.join(a, ".dossier/store.json"))
+        lock.exec("ROLLBACK")
+        lock.close()
+        const r = await running
+        expect(r.isError, r.text).toBe(true)
+        expect(r.body?.error).toMatchObject({ _tag: "StoreUnavailable", retryable: true })
+        expect(r.body?.error.reason).toContain("bound to a shared dossier while the call waited")
+        expect(fs.readFileSync(path.join(a, "plan.md"), "utf8")).toBe(planBefore)
+        expect(revisionOf(copy)).toBe(1)
+        // The same call again runs over the shared dossier.
+        const again = await server.call("plan_checkpoint", { input: { nextAction: "m" }, expected: 1 })
+        expect(again.isError, again.text).toBe(false)
+        expect(revisionOf(copy)).toBe(2)
+      } finally {
+        await server.client.close()
+      }
     },
     180_000
   )
