@@ -9,17 +9,20 @@
  * while the command waits, and writes the binding of a dossier that holds exactly the folder's
  * state (an import of a copy). The same for `dossier mcp` started in the plain folder, which
  * serves many calls from one start: a call after the bind runs over the shared dossier, and one
- * that waited for the lock while the bind held it is refused the same way. Against the test's own
+ * that waited for the lock while the bind held it is refused the same way. And `exec`, which takes
+ * the lock before its run and again after it to write its record: the bind waits for a run under
+ * way (bounded: `LockTimeout`), so the record never lands in the folder alone. Against the test's own
  * throwaway cluster (skipped with a note without the server binaries).
  */
 import Sqlite from "better-sqlite3"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { sandboxWorks } from "../exec/support.js"
 import { connect } from "../mcp/support.js"
-import { putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
-import { pgAvailable, useTestDatabase } from "../support/postgres.js"
-import { ok } from "./support/populated.js"
+import { put, putInput, runCli, runCliAsync, tempWorkdir } from "../support/cli.js"
+import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
+import { NOW, ok } from "./support/populated.js"
 
 const revisionOf = (dir: string) => ok(runCli(["plan", "inspect", "--workdir", dir, "--json"])).revision as number
 
@@ -171,6 +174,62 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
       } finally {
         await server.client.close()
       }
+    },
+    180_000
+  )
+
+  it.skipIf(!sandboxWorks)(
+    "init --store while a plain exec's run is under way waits for it (LockTimeout), so the run's record reaches the store",
+    async () => {
+      const a = tempWorkdir("dossier-plainrace-exec-")
+      ok(runCli(["init", "--workdir", a, "--json"]))
+      put(a, "research/exp/data/train.csv", "a,b\n1,2\n")
+      const grant = {
+        id: "g1",
+        task: "task",
+        inputs: ["research/exp/data"],
+        work: "research/exp/runs/r1",
+        protected: [],
+        tools: ["read", "bash"],
+        budget: { runs: 5, wallSeconds: 120, cpuSeconds: 60, memoryMiB: 256, outputMiB: 4 },
+        deadline: "2030-01-01T00:00:00Z"
+      }
+      ok(runCli(["grant", "create", "--input", putInput(a, "g1.json", grant), "--now", NOW, "--workdir", a, "--json"]))
+      const running = runCliAsync([
+        "exec",
+        "--grant",
+        "g1",
+        "--workdir",
+        a,
+        "--json",
+        "--",
+        "/bin/sh",
+        "-c",
+        "sleep 20"
+      ])
+      const executions = path.join(a, ".dossier/executions")
+      const underWay = () =>
+        fs.existsSync(executions) && fs.readdirSync(executions).some((n) => n.endsWith(".running.json"))
+      for (let i = 0; i < 300 && !underWay(); i++) await new Promise((r) => setTimeout(r, 100))
+      expect(underWay()).toBe(true)
+
+      // The bind waits for the run, bounded, and binds nothing: retryable.
+      const during = runCli(["init", "--store", db.url, "--dossier", "execrace", "--workdir", a, "--json"])
+      expect(during.code, during.stdout + during.stderr).toBe(1)
+      expect(during.json?.error).toMatchObject({ _tag: "LockTimeout", retryable: true })
+      expect(fs.existsSync(path.join(a, ".dossier/store.json"))).toBe(false)
+
+      const run = await running
+      expect(run.json?.ok, run.stdout + run.stderr).toBe(true)
+      const id = run.json.execution.id as string
+      // Once the run is recorded, the same bind imports the folder with the run's record.
+      const bound = ok(runCli(["init", "--store", db.url, "--dossier", "execrace", "--workdir", a, "--json"]))
+      expect(bound.store.imported).toBe(true)
+      const stored = await adminQuery(
+        db.url,
+        "SELECT key FROM dossier.records WHERE dossier = 'execrace' AND kind = 'execution'"
+      )
+      expect(stored.rows.map((r) => r["key"])).toEqual([id])
     },
     180_000
   )
