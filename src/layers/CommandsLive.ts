@@ -25,8 +25,8 @@ import { WorkTreeLive } from "./WorkTreeLive.js"
 
 /**
  * `guardBind`: the folder's lock reads the binding again in every region and refuses one in a
- * folder bound since (src/layers/PlainFolderGuard.ts, `guardEveryRegion`): the MCP server's, which
- * decides once at start that the folder is plain.
+ * folder bound since (src/layers/PlainFolderGuard.ts, `guardEveryRegion`): the MCP server's in a
+ * plain folder, which may be bound while the server runs.
  */
 export const CommandsLive = (dir: string, options: { readonly guardBind?: boolean } = {}) =>
   Layer.mergeAll(GateLive, IngestFolder, SourcesLive, ExecFolder).pipe(
