@@ -295,7 +295,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   CorruptMonitorRecord: {
     retryable: false,
     area: "monitor",
-    hint: "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it."
+    hint:
+      "A monitor state file under .dossier/monitor/ was damaged by hand; restore it from a backup or remove it. With `dossier` set (a bound folder) the damage is in that shared dossier's row, not in the file `path` (this folder's view of it): a person with access to the store must repair the row there (dossier.records, kind subscription or run)."
   },
   GrantNotFound: {
     retryable: false,

@@ -8,17 +8,20 @@
  * the refusals' mapping, and `export --to`'s target (made, locked, put back on failure) is only
  * its own.
  */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { UsageError } from "../domain/CliErrors.js"
-import { IoError } from "../domain/Errors.js"
+import { IoError, LockTimeout } from "../domain/Errors.js"
 import type { StoreBinding } from "../domain/StoreBinding.js"
 import { BindingRefused, StoreConflict } from "../domain/StoreErrors.js"
 import { DOSSIER_NAME, DOSSIER_NAME_RULE, isMalformed, parseStoreUrl, type StoreUrl } from "../domain/StoreUrl.js"
 import { BaseLive } from "../layers/Base.js"
 import { readBinding, writeBinding } from "../layers/BindingFile.js"
+import { ownerAlive } from "../layers/ExecRecords.js"
 import { makeGateAttemptsFolder } from "../layers/folder/GateAttemptsFolder.js"
 import { copyAttempts } from "../layers/GateAttemptsTransfer.js"
 import { LOCK_FILE } from "../layers/LockLive.js"
@@ -38,7 +41,7 @@ import {
   type TransferReport
 } from "../layers/StoreTransfer.js"
 import { FileStore } from "../services/FileStore.js"
-import { Lock, type LockShape } from "../services/Lock.js"
+import { Lock, LOCK_WAIT_MS, type LockShape } from "../services/Lock.js"
 import type { GateAttemptsShape } from "../services/ports/GateAttempts.js"
 import { Workdir } from "../services/Workdir.js"
 import { prepare } from "./init.impl.js"
@@ -129,8 +132,28 @@ export const bindFolder = (url: string, dossier: string) =>
     if (!DOSSIER_NAME.test(dossier)) {
       return yield* new UsageError({ detail: DOSSIER_NAME_RULE })
     }
-    return yield* (yield* Lock).withLock(Effect.scoped(bindLocked(parsed, dossier)))
+    // A plain `dossier exec` whose run is under way in this folder took the lock before its run
+    // and takes it again after, to write its record: bound in between, that record would reach
+    // the folder only. So the bind waits for such a run to end (the lock let go meanwhile, for the
+    // run's record), bounded as any wait for another writer (`LockTimeout`, retryable).
+    const lock = yield* Lock
+    const started = yield* Clock.currentTimeMillis
+    for (;;) {
+      const bound = yield* lock.withLock(Effect.scoped(bindLocked(parsed, dossier)))
+      if (bound !== RUN_IN_FLIGHT) return bound
+      const waited = (yield* Clock.currentTimeMillis) - started
+      if (waited >= LOCK_WAIT_MS) return yield* new LockTimeout({ waitedMs: waited })
+      yield* Effect.sleep(Duration.millis(RUN_POLL_MS))
+    }
   })
+
+/** What `bindLocked` answers, binding nothing, for a folder where a plain `exec` has a run under way. */
+const RUN_IN_FLIGHT = Symbol("run in flight")
+const RUN_POLL_MS = 200
+
+/** Whether a run of a plain `dossier exec` is under way in the folder `here` (a marker whose process lives). */
+const runInFlight = (here: StoreSide) =>
+  Effect.map(here.executions.markers, (markers) => markers.some((m) => ownerAlive(m.owner)))
 
 /** `bindFolder` once the URL and name are checked, under the folder's lock. */
 const bindLocked = (parsed: StoreUrl, dossier: string) =>
@@ -151,6 +174,7 @@ const bindLocked = (parsed: StoreUrl, dossier: string) =>
       // The command line is well-formed: the folder's binding refuses it (export, then bind the copy).
       return yield* new BindingRefused({ command: "init", dossier: existing.value.dossier, reason: "bound-elsewhere" })
     }
+    if (yield* runInFlight(here)) return RUN_IN_FLIGHT
     const holds = yield* sideHoldsState(here)
     const done = yield* over("init")(parsed.connect, dossier, "write", (store) =>
       Effect.gen(function*() {

@@ -181,10 +181,17 @@ export class DispositionRefused extends Schema.TaggedError<DispositionRefused>()
 
 export class CorruptMonitorRecord extends Schema.TaggedError<CorruptMonitorRecord>()("CorruptMonitorRecord", {
   path: Schema.String,
-  reason: Schema.String
+  reason: Schema.String,
+  /**
+   * The shared dossier whose stored monitor record is damaged, in a folder bound to a store
+   * (docs/store.md): the damage is in its row, not in the file `path` (this folder's view of it).
+   */
+  dossier: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `The monitor record '${this.path}' cannot be read (${this.reason}); a person must repair or remove it.`
+    return this.dossier === undefined
+      ? `The monitor record '${this.path}' cannot be read (${this.reason}); a person must repair or remove it.`
+      : `The monitor record of the shared dossier '${this.dossier}' viewed here as '${this.path}' cannot be read (${this.reason}); the damage is in the store, not in this folder's view, and a person must repair it there.`
   }
 }
 

@@ -13,6 +13,7 @@
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import type { LockShape } from "../services/Lock.js"
 
 interface GuardState {
   armed: boolean
@@ -73,3 +74,34 @@ export const guardedAcquire = <A, E>(
         ? Effect.zipRight(release(held), Effect.die({ _tag: BOUND_MEANWHILE }))
         : Effect.succeed(held)
   )
+
+/** Whether the folder `root` holds a binding now (anything at `.dossier/store.json`). */
+const boundNow = (root: string): boolean => {
+  try {
+    fs.lstatSync(path.join(root, ".dossier", "store.json"))
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The lock of a plain folder's MCP server (src/mcp/Server.ts), which serves many calls from one
+ * start: every region, once it holds the lock, reads the binding again, and a folder bound since
+ * the server started (`init --store` from another shell, which holds the same lock for its whole
+ * bind) never gets the region's writes in its files alone: the region dies with
+ * `BOUND_MEANWHILE` before it runs, which the server answers as `StoreUnavailable` (retryable:
+ * the same call again runs over the shared dossier, the server having switched to it). A region
+ * taken inside another finds what the outer one found (a bind waits for the lock). A read that
+ * runs without the lock (`withReadLock` finding no lock file) writes nothing and is not stopped.
+ */
+export const guardEveryRegion = <L extends LockShape>(lock: L, root: string): L => ({
+  ...lock,
+  withLock: (self, hint) =>
+    lock.withLock(
+      Effect.suspend(() => (boundNow(root) ? Effect.die({ _tag: BOUND_MEANWHILE }) : self)),
+      hint
+    ),
+  withReadLock: (self) =>
+    lock.withReadLock((held) => (held && boundNow(root) ? Effect.die({ _tag: BOUND_MEANWHILE }) : self(held)))
+})

@@ -7,7 +7,8 @@
  * reader (./Lines.ts: `MAX_MESSAGE_BYTES`) and the JSON-RPC guard (./JsonRpcGuard.ts: malformed
  * and too deep messages, the stateless revision 2026-07-28), and every answer back through the
  * guard. The one command table (src/commands/Specs.ts) gives the tools (./Tools.ts), the services are
- * built once at start and each call runs the command's Effect on them, in a fiber of its own that
+ * built once at start (and once more over the shared dossier when a plain folder is bound while
+ * the server runs) and each call runs the command's Effect on them, in a fiber of its own that
  * a client's `notifications/cancelled` interrupts. Resources: ./Resources.ts.
  *
  * Closing stdin ends the server: the requests already read are answered first (for at most
@@ -52,7 +53,7 @@ import {
 } from "./JsonRpcGuard.js"
 import { LineReader } from "./Lines.js"
 import { resourceHandlers } from "./Resources.js"
-import { toolCatalogue, type ToolSelection } from "./Tools.js"
+import { refusalResult, toolCatalogue, type ToolSelection } from "./Tools.js"
 
 /** After stdin closes, answers to requests already read are awaited at most this long. */
 export const DRAIN_MS = 10_000
@@ -183,40 +184,65 @@ export interface ServeOptions {
 export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure> =>
   Effect.scoped(Effect.gen(function*() {
     // A folder bound to a shared dossier serves the store's services (src/commands/Bound.ts), and
-    // each writing call refreshes the folder's view; an unbound one never loads the driver.
-    let services: Context.Context<CommandServices>
-    let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
-    let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
-    const bound = isBoundFolder(options.dir)
-    if (bound) {
-      const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
-      const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
-      const context = yield* Layer.build(
-        boundCommands.refusedConnecting(options.dir, ["mcp"])(CommandsBound(options.dir))
-      )
-      services = context
-      afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)
-      refusal = boundCommands.refusalIn(context)
-    } else {
-      services = yield* Layer.build(CommandsLive(options.dir))
-    }
-    const root = Context.get(services, Workdir).root
+    // each writing call refreshes the folder's view; an unbound one never loads the driver. A
+    // plain folder bound since the server started (`init --store` from another shell) is served
+    // over the shared dossier from the next request on (`current`), and a call that waited for the
+    // folder's lock while the bind held it is refused before it writes (`guardBind`,
+    // src/layers/PlainFolderGuard.ts): never a write to the folder's files alone.
+    const scope = yield* Effect.scope
+    const serving = (bound: boolean) =>
+      Effect.gen(function*() {
+        let services: Context.Context<CommandServices>
+        let afterWrite: ((path: ReadonlyArray<string>) => Effect.Effect<void>) | undefined
+        let refusal: ((error: CommandFailure, path: ReadonlyArray<string>) => CommandFailure) | undefined
+        if (bound) {
+          const boundCommands = yield* Effect.promise(() => import("../commands/Bound.js"))
+          const { CommandsBound } = yield* Effect.promise(() => import("../layers/CommandsBound.js"))
+          const context = yield* Layer.buildWithScope(
+            boundCommands.refusedConnecting(options.dir, ["mcp"])(CommandsBound(options.dir)),
+            scope
+          )
+          services = context
+          afterWrite = (path) => Effect.provide(boundCommands.refreshAfter(path), context)
+          refusal = boundCommands.refusalIn(context)
+        } else {
+          services = yield* Layer.buildWithScope(CommandsLive(options.dir, { guardBind: true }), scope)
+        }
+        const root = Context.get(services, Workdir).root
+        const catalogue = toolCatalogue({
+          root,
+          specs: commandSpecs,
+          schemas: allSchemas(),
+          services,
+          ...(afterWrite === undefined ? {} : { afterWrite }),
+          ...(refusal === undefined ? {} : { refusal }),
+          ...(options.select === undefined ? {} : { select: options.select })
+        })
+        // A bound folder's journals are the store's rows, not files of the folder.
+        const resources = resourceHandlers(services, { journalFiles: !bound })
+        return { bound, root, catalogue, resources }
+      })
+    let active = yield* serving(isBoundFolder(options.dir))
+    const root = active.root
     options.onRoot?.(root)
     const runtime = yield* Effect.runtime<never>()
     const run = <A, E>(effect: Effect.Effect<A, E>, signal?: AbortSignal) =>
       Runtime.runPromise(runtime)(effect, signal === undefined ? {} : { signal })
-
-    const catalogue = toolCatalogue({
-      root,
-      specs: commandSpecs,
-      schemas: allSchemas(),
-      services,
-      ...(afterWrite === undefined ? {} : { afterWrite }),
-      ...(refusal === undefined ? {} : { refusal }),
-      ...(options.select === undefined ? {} : { select: options.select })
-    })
-    // A bound folder's journals are the store's rows, not files of the folder.
-    const resources = resourceHandlers(services, { journalFiles: !bound })
+    /**
+     * What serves the next request: the folder's services, or the shared dossier's once the folder
+     * is found bound (built once; a failure to connect is the request's answer, and the next
+     * request tries again).
+     */
+    let switching: Promise<Either.Either<typeof active, CommandFailure>> | undefined
+    const current = async (): Promise<Either.Either<typeof active, CommandFailure>> => {
+      if (active.bound || !isBoundFolder(root)) return Either.right(active)
+      switching ??= run(Effect.either(serving(true))).then((r) => {
+        switching = undefined
+        if (Either.isRight(r)) active = r.right
+        return r
+      })
+      return switching
+    }
     const capabilities = { tools: {}, resources: { listChanged: true } }
     const serverInfo = { name: options.name, version: options.version }
     const guard = new JsonRpcGuard({
@@ -236,13 +262,20 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     // only when one appeared.
     let listed = new Set<string>()
     let candidates: ReadonlySet<string> = new Set<string>()
-    const uris = Effect.map(resources.list, (list) => new Set(list.map((r) => r.uri)))
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalogue.tools as Array<never> }))
+    const uris = Effect.suspend(() => Effect.map(active.resources.list, (list) => new Set(list.map((r) => r.uri))))
+    // The same tools whichever services serve them (one command table).
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: active.catalogue.tools as Array<never> }))
     const repeated = new Map<string | number, DuplicateAt>()
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const duplicate = repeated.get(extra.requestId)
       repeated.delete(extra.requestId)
-      const call = catalogue.call(request.params.name, request.params.arguments ?? {}, duplicate)
+      const serving = await current()
+      // The folder was bound and its shared dossier cannot be served (out of reach, refused): said as the call's answer.
+      if (Either.isLeft(serving) && active.catalogue.tools.some((t) => t.name === request.params.name)) {
+        return refusalResult(serving.left) as never
+      }
+      const { resources } = active
+      const call = active.catalogue.call(request.params.name, request.params.arguments ?? {}, duplicate)
       if (call === undefined) {
         // The name is repeated as every refusal repeats a value: clipped with a marker (../domain/Clip.ts).
         throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${clipped(request.params.name)}`)
@@ -260,7 +293,11 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
       }
       return result as never
     })
+    // Resources are served by what serves the calls (a folder bound since the start: once its
+    // shared dossier is served; until then, and when it cannot be, the folder's files).
     server.setRequestHandler(ListResourcesRequestSchema, async () => {
+      await current()
+      const { resources } = active
       candidates = await run(resources.candidates)
       const { resources: list, skipped } = await run(resources.listing)
       listed = new Set(list.map((r) => r.uri))
@@ -269,14 +306,15 @@ export const serve = (options: ServeOptions): Effect.Effect<void, CommandFailure
     })
     server.setRequestHandler(
       ListResourceTemplatesRequestSchema,
-      async () => ({ resourceTemplates: resources.templates as Array<never> })
+      async () => ({ resourceTemplates: active.resources.templates as Array<never> })
     )
     server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-      const read = await run(Effect.either(resources.read(request.params.uri)), extra.signal)
+      await current()
+      const read = await run(Effect.either(active.resources.read(request.params.uri)), extra.signal)
       if (Either.isLeft(read)) throw new McpError(read.left.code, read.left.message, read.left.data)
       return read.right as never
     })
-    candidates = yield* resources.candidates
+    candidates = yield* active.resources.candidates
     listed = yield* uris
 
     let stdinEnded: () => void = () => undefined

@@ -25,7 +25,9 @@ import { UsageError } from "../domain/CliErrors.js"
 import { clipped } from "../domain/Clip.js"
 import type { DuplicateAt } from "../domain/DuplicateKeys.js"
 import { InvalidInput } from "../domain/Errors.js"
+import { StoreUnavailable } from "../domain/StoreErrors.js"
 import type { CommandServices } from "../layers/CommandsLive.js"
+import { isBoundMeanwhile } from "../layers/PlainFolderGuard.js"
 import { namingArguments } from "./ArgumentNames.js"
 import { brief, forTool, sentences, toolArguments } from "./ToolArguments.js"
 import { compact, shallow } from "./ToolSchemas.js"
@@ -122,6 +124,13 @@ const answer = (isError: boolean, body: object): CallToolResult => ({
 
 const refusal = (error: CommandFailure) => answer(true, { ok: false, error: envelopeOf(error) })
 
+/** A call refused before it reached its command (the server could not switch to a shared dossier). */
+export const refusalResult = refusal
+
+/** What a call says when the folder was bound since the server started and the call waited for its lock. */
+export const BOUND_MEANWHILE_CALL =
+  "this folder was bound to a shared dossier while the call waited for its lock, and nothing was written; call the tool again and it runs over the shared dossier"
+
 const defect = (cause: Cause.Cause<unknown>) =>
   Effect.sync(() => {
     if (process.env["DOSSIER_DEBUG"] === "1") process.stderr.write(`${Cause.pretty(cause)}\n`)
@@ -203,6 +212,12 @@ const call =
           : Effect.promise(() => spec.run({ ...values, workdir: options.root, json: true })).pipe(
             Effect.flatMap((w) =>
               Effect.provide(w.effect as Effect.Effect<object, CommandFailure, CommandServices>, options.services)
+            ),
+            // A plain folder bound since the server started: the region refused before it ran.
+            Effect.catchSomeDefect((d) =>
+              isBoundMeanwhile(d)
+                ? Option.some(Effect.fail(new StoreUnavailable({ reason: BOUND_MEANWHILE_CALL })))
+                : Option.none()
             ),
             Effect.mapError((e) => (options.refusal === undefined ? e : options.refusal(e, spec.path))),
             Effect.tap(

@@ -8,6 +8,7 @@
 import { errorCatalogue, type ErrorInfo, usageInfo } from "../commands/ErrorCatalogue.js"
 import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
 import type { UsageError } from "../domain/CliErrors.js"
+import { LASTING_HINT, lastingRefusal } from "../domain/StoreRefusals.js"
 
 export { AllErrors, type DossierError, type DossierErrorTag } from "../domain/AllErrors.js"
 export {
@@ -59,17 +60,21 @@ const infoOf = (error: unknown): ErrorInfo | undefined => {
 
 /**
  * Whether a call that failed with this error (or tag) may succeed later unchanged; `false` for
- * anything that is not one of dossier's errors.
+ * anything that is not one of dossier's errors, and for a `StoreUnavailable` whose `reason` is a
+ * refusal that stays (the server refused the credentials, the database, the role's privilege, or
+ * asked for a password none was given: src/domain/StoreRefusals.ts).
  */
 export const retryable = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): boolean =>
-  infoOf(error)?.retryable ?? false
+  !lastingRefusal(error) && (infoOf(error)?.retryable ?? false)
 
 /**
  * What to do about an error in a program that embeds the library: the catalogue's hint, in the
  * library's words where the command line's names a command or a flag (a service method or an
- * option instead); `""` for anything that is not one of dossier's errors.
+ * option instead); `""` for anything that is not one of dossier's errors. A `StoreUnavailable`
+ * whose `reason` is a refusal that stays gets a hint that says what to fix, not to try again.
  */
 export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => {
+  if (lastingRefusal(error)) return LASTING_HINT
   const info = infoOf(error)
   return info?.library ?? info?.hint ?? ""
 }

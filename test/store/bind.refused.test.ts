@@ -6,10 +6,16 @@
  * `BindingRefused` (exit 1, not retryable) with its own `reason`, never `StoreUnavailable`
  * (retryable), and the password is never shown.
  */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
+import { DossierPostgres } from "../../src/postgres.js"
+import * as Errors from "../../src/public/Errors.js"
 import { type CliResult, runCli, snapshot, tempWorkdir } from "../support/cli.js"
 import { adminQuery, pgAvailable, useTestDatabase, withDatabase } from "../support/postgres.js"
 
@@ -139,4 +145,65 @@ describe.skipIf(!pgAvailable)("a server that refuses the binding", () => {
     const right = runCli(["store", "status", "--workdir", nopw, "--json"], { env: { PGPASSWORD: "right-pw" } })
     expect(right.json?.ok, right.stdout + right.stderr).toBe(true)
   }, 240_000)
+
+  it(
+    "the library: StoreUnavailable whose reason says what is wrong and that trying again will not help, never retryable, the password nowhere",
+    async (ctx) => {
+      const cluster = db.cluster
+      if (cluster === null || cluster.dir === null) {
+        ctx.skip()
+        return
+      }
+      await adminQuery(cluster.adminUrl, "CREATE ROLE dossier_lib LOGIN PASSWORD 'lib-right-pw'")
+      const hba = path.join(cluster.dir, "data", "pg_hba.conf")
+      fs.writeFileSync(hba, "host all dossier_lib 127.0.0.1/32 scram-sha-256\n" + fs.readFileSync(hba, "utf8"))
+      await adminQuery(cluster.adminUrl, "SELECT pg_reload_conf()")
+      const as = (user: string, password: string, url = db.url) => {
+        const u = new URL(url)
+        u.username = user
+        u.password = password
+        return u.toString()
+      }
+      for (let i = 0; i < 50 && !(await refusedWith(as("dossier_lib", ""), WRONG, "28P01")); i++) {
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const workdir = tempWorkdir("dossier-refused-lib-")
+      /** What building `DossierPostgres` over `url` fails with (the password given in the URL itself). */
+      const failure = async (url: string) => {
+        const exit = await Effect.runPromise(
+          Effect.exit(
+            Effect.scoped(Layer.build(DossierPostgres({ url, dossier: "q1", workdir, connectTimeoutMs: 10_000 })))
+          )
+        )
+        if (!(Exit.isFailure(exit) && Cause.isFailType(exit.cause))) throw new Error(`not a failure: ${String(exit)}`)
+        return exit.cause.error as Errors.StoreUnavailable
+      }
+      for (
+        const [url, says] of [
+          [as("dossier_lib", WRONG), "28P01"],
+          [as("dossier_lib", WRONG, withDatabase(db.url, "no_such_database")), "28P01"],
+          [withDatabase(db.url, "no_such_database"), "3D000"]
+        ] as const
+      ) {
+        const e = await failure(url)
+        expect(e._tag, url.replace(WRONG, "…")).toBe("StoreUnavailable")
+        expect(e).toBeInstanceOf(Errors.StoreUnavailable)
+        expect(e.reason).toContain(says)
+        // What is wrong, and that the same call again will not help: never counted as retryable.
+        expect(e.reason).toContain("will not help")
+        expect(Errors.retryable(e)).toBe(false)
+        expect(Errors.hint(e)).toContain("will not help")
+        expect(Errors.hint(e)).not.toContain("run the same command again")
+        for (const text of [e.message, e.reason, Errors.hint(e), JSON.stringify(e), String(e)]) {
+          expect(text).not.toContain(WRONG)
+        }
+      }
+      // A server out of reach stays retryable, its hint to try again.
+      const gone = await failure("postgres://127.0.0.1:1/research")
+      expect(gone._tag).toBe("StoreUnavailable")
+      expect(Errors.retryable(gone)).toBe(true)
+      expect(Errors.retryable("StoreUnavailable")).toBe(true)
+    },
+    120_000
+  )
 })

@@ -101,6 +101,51 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     expect(fs.readFileSync(path.join(a, "plan.md"), "utf8")).toBe(planBefore)
   }, 120_000)
 
+  it(
+    "a monitor record that does not decode: CorruptMonitorRecord naming the dossier, not a file of this folder",
+    async () => {
+      const a = bind(db.url, "dm")
+      ok(cli(a, [
+        "monitor",
+        "create-subscription",
+        "--input",
+        putInput(a, "sub.json", {
+          id: "weekly",
+          kind: "literature",
+          target: "t",
+          scope: {},
+          budget: { maxSources: 5, maxMinutes: 10 },
+          cadence: { every: 1, unit: "week" },
+          timezone: "UTC",
+          anchor: "2026-12-01T09:00"
+        }),
+        "--now",
+        "2026-12-08T10:00:00.000Z"
+      ]))
+      await adminQuery(
+        db.url,
+        "UPDATE dossier.records SET value = '{\"broken' WHERE dossier = 'dm' AND kind = 'subscription'"
+      )
+      // A folder that never held the file: the damage is the store's row, and the refusal says so.
+      const b = tempWorkdir("dossier-damaged-monitor-")
+      const init = refused(
+        runCli(["init", "--store", db.url, "--dossier", "dm", "--workdir", b, "--json"]),
+        "CorruptMonitorRecord"
+      )
+      expect(init).toMatchObject({ dossier: "dm", path: ".dossier/monitor/subscriptions/weekly.json" })
+      // The bind wrote its binding before the view (docs/store.md), and nothing of the monitor.
+      expect(fs.existsSync(path.join(b, ".dossier/monitor/subscriptions/weekly.json"))).toBe(false)
+      for (const args of [["monitor", "show", "--subscription", "weekly"], ["pull"]]) {
+        const e = refused(cli(a, args), "CorruptMonitorRecord")
+        expect(e, args.join(" ")).toMatchObject({ dossier: "dm" })
+        expect(e.message).toContain("shared dossier 'dm'")
+        expect(e.message).toContain("not in this folder's view")
+        expect(e.hint).toContain("dossier.records")
+      }
+    },
+    120_000
+  )
+
   it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
     const a = bind(db.url, "dv")
     seed(a)

@@ -67,19 +67,26 @@ const decodeSubscription = decodeWith(SubscriptionRecord)
 const byKey = <A extends { readonly key: string }>(a: A, b: A) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
 
 /** A subscription's stored text, checked: the record, or why it is none. */
-const parseSubscription = (id: string, text: string): Either.Either<SubscriptionRecord, CorruptMonitorRecord> => {
+const parseSubscription = (
+  id: string,
+  text: string,
+  dossier: string
+): Either.Either<SubscriptionRecord, CorruptMonitorRecord> => {
   const parsed = Either.flatMap(parseJson(text), decodeSubscription)
   if (Either.isLeft(parsed)) {
     return Either.left(
       new CorruptMonitorRecord({
         path: subscriptionPath(id),
-        reason: firstIssueReason(parsed.left, "invalid record")
+        reason: firstIssueReason(parsed.left, "invalid record"),
+        dossier
       })
     )
   }
   return parsed.right.id === id
     ? Either.right(parsed.right)
-    : Either.left(new CorruptMonitorRecord({ path: subscriptionPath(id), reason: "the record names another id" }))
+    : Either.left(
+      new CorruptMonitorRecord({ path: subscriptionPath(id), reason: "the record names another id", dossier })
+    )
 }
 
 const isJsonObjectText = (text: string): boolean =>
@@ -89,13 +96,17 @@ const isJsonObjectText = (text: string): boolean =>
   })
 
 /** A run's stored text, checked as a single-run load does (receipt included). */
-const parseRun = (id: string, text: string): Either.Either<RunRecord, CorruptMonitorRecord | ReceiptDigestMismatch> => {
+const parseRun = (
+  id: string,
+  text: string,
+  dossier: string
+): Either.Either<RunRecord, CorruptMonitorRecord | ReceiptDigestMismatch> => {
   const loaded = verifyRunText(id, text)
   if (loaded._tag === "Ok") return Either.right(loaded.run)
   return Either.left(
     isJsonObjectText(text)
       ? new ReceiptDigestMismatch({ runId: id })
-      : new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object" })
+      : new CorruptMonitorRecord({ path: runPath(id), reason: "not a JSON object", dossier })
   )
 }
 
@@ -168,7 +179,7 @@ export const makeMonitorStorePostgres = (
         Option.match(row, {
           onNone: () => Effect.succeed(Option.none()),
           onSome: (r) =>
-            Effect.map(parseSubscription(id, r.value), (value) => Option.some({ revision: r.revision, value }))
+            Effect.map(parseSubscription(id, r.value, dossier), (value) => Option.some({ revision: r.revision, value }))
         })),
     put: (id, value, expected) =>
       commit([{ _tag: "Subscription", record: { ...value, id }, expected }]).pipe(
@@ -183,7 +194,8 @@ export const makeMonitorStorePostgres = (
       Effect.flatMap(rowOf(RUN_KIND, id), (row) =>
         Option.match(row, {
           onNone: () => Effect.succeed(Option.none()),
-          onSome: (r) => Effect.map(parseRun(id, r.value), (value) => Option.some({ revision: r.revision, value }))
+          onSome: (r) =>
+            Effect.map(parseRun(id, r.value, dossier), (value) => Option.some({ revision: r.revision, value }))
         })),
     put: (id, value, expected) =>
       commit([{ _tag: "Run", record: { ...value, id }, expected }]).pipe(
@@ -218,7 +230,7 @@ export const makeMonitorStorePostgres = (
     const subs: Array<SubscriptionRecord> = []
     const brokenIds: Array<string> = []
     for (const r of rows) {
-      const parsed = parseSubscription(r.key, r.value)
+      const parsed = parseSubscription(r.key, r.value, dossier)
       if (Either.isRight(parsed)) subs.push(parsed.right)
       else brokenIds.push(r.key)
     }
@@ -254,7 +266,7 @@ export const makeMonitorStorePostgres = (
       }),
     allRuns: Effect.map(
       rowsOf(RUN_KIND),
-      (rows) => rows.map((r) => ({ id: r.key, run: Either.getOrNull(parseRun(r.key, r.value)) }))
+      (rows) => rows.map((r) => ({ id: r.key, run: Either.getOrNull(parseRun(r.key, r.value, dossier)) }))
     ),
     recover: Effect.succeed(Option.none()),
     pending: Effect.succeed(false)

@@ -38,26 +38,14 @@ const socketReasons: Record<string, string> = {
   ENOENT: "the server's socket does not exist (not running)"
 }
 
-/**
- * The reason of a statement the server refused for the role's privileges (SQLSTATE 42501): a
- * bound folder's command answers `BindingRefused` for it (src/commands/Bound.ts), since running
- * it again unchanged never succeeds.
- */
-export const PRIVILEGE_REASON = "the role lacks a privilege this command needs (SQLSTATE 42501)"
+import {
+  CREDENTIALS_REASON,
+  NO_DATABASE_REASON,
+  NO_PASSWORD_REASON,
+  PRIVILEGE_REASON
+} from "../../domain/StoreRefusals.js"
 
-/** The reason of a connection the server refused for its role or password (SQLSTATE 28P01, 28000). */
-export const CREDENTIALS_REASON =
-  "the server refused the credentials (SQLSTATE 28P01 or 28000): check the user and PGPASSWORD or ~/.pgpass"
-
-/** The reason of a connection to a database the server does not have (SQLSTATE 3D000). */
-export const NO_DATABASE_REASON = "the database does not exist on the server (SQLSTATE 3D000)"
-
-/**
- * The reason of a connection the server asks a password for when the client has none (none in the
- * URL, `PGPASSWORD` or the password file): node-postgres refuses it itself, before any SQLSTATE.
- */
-export const NO_PASSWORD_REASON =
-  "the server asks for a password and none was given: set PGPASSWORD or add a ~/.pgpass line (a password file the group or others can read is ignored: chmod 600 it)"
+export { CREDENTIALS_REASON, NO_DATABASE_REASON, NO_PASSWORD_REASON, PRIVILEGE_REASON }
 
 const bindingReasons: ReadonlyMap<string, BindingRefused["reason"]> = new Map([
   [PRIVILEGE_REASON, "privilege"],
