@@ -9,9 +9,10 @@
  * context its place in the graph gives it, and every finalizer goes to the one scope of the
  * build, so they run in the reverse order of construction when the command ends. A failure is
  * the first leaf's that fails (effect's build may add the interruption of the siblings it was
- * building beside it). Any node this walk does not know (`Layer.fresh`, `Layer.catchAll`,
- * `Layer.locally`, or a shape a later effect gives its nodes) is built by effect itself, in
- * place, over the same context and scope.
+ * building beside it). A `Layer.catchAll`/`Layer.flatMap`/`Layer.unwrapEffect` node walks the
+ * layer its first part's end chooses (a folder bound to the shared store, src/commands/Bound.ts).
+ * Any node this walk does not know (`Layer.fresh`, `Layer.locally`, or a shape a later effect
+ * gives its nodes) is built by effect itself, in place, over the same context and scope.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -27,6 +28,9 @@ interface LayerNode {
   readonly second?: unknown
   readonly layers?: unknown
   readonly zipK?: unknown
+  readonly layer?: unknown
+  readonly failureK?: unknown
+  readonly successK?: unknown
 }
 
 type AnyContext = Context.Context<any>
@@ -44,7 +48,7 @@ const walk = (scope: Scope.Scope) => {
     return Effect.tap(Effect.provide(effect, ctx), (c) => void built.set(node, c))
   }
   const go = (node: LayerNode & Layer.Layer<any, any, any>, ctx: AnyContext): Built => {
-    const { effect, evaluate, first, layers, second, zipK } = node
+    const { effect, evaluate, failureK, first, layer, layers, second, successK, zipK } = node
     switch (node._op_layer) {
       case "FromEffect":
         if (Effect.isEffect(effect)) return leaf(node, effect as Built, ctx)
@@ -67,6 +71,17 @@ const walk = (scope: Scope.Scope) => {
       case "ZipWith":
         if (isNode(first) && isNode(second) && typeof zipK === "function") {
           return Effect.flatMap(go(first, ctx), (a) => Effect.map(go(second, ctx), (b) => zipK(a, b) as AnyContext))
+        }
+        break
+      case "Fold":
+        // `Layer.catchAll`, `Layer.flatMap`, `Layer.unwrapEffect`: the next layer, chosen by how the
+        // first one ended, is walked over the same context (as effect's build does).
+        if (isNode(layer) && typeof failureK === "function" && typeof successK === "function") {
+          const next = (u: unknown): Built => isNode(u) ? go(u, ctx) : byEffect(node, ctx)
+          return Effect.matchCauseEffect(go(layer, ctx), {
+            onFailure: (cause) => next(failureK(cause)),
+            onSuccess: (env) => next(successK(env))
+          })
         }
         break
       case "MergeAll":

@@ -2,7 +2,8 @@
  * The CLI builds a command's layer in one fiber, one service after the other
  * (src/layers/FlatBuild.ts): no fiber is forked to build `status`'s services, and the walk gives
  * what effect's own build gives — every service, each leaf built once, finalizers in reverse
- * order, the first failure typed, and the nodes it does not know built by effect in place.
+ * order, the first failure typed, `catchAll`/`unwrapEffect` walked, and the nodes it does not know
+ * built by effect in place.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
@@ -97,16 +98,32 @@ describe("a command's layer in the CLI", () => {
       )
     }))
 
-  it.effect("nodes it does not know (fresh, catchAll) are built by effect in place", () =>
+  it.effect("a node it does not know (fresh) is built by effect in place", () =>
     Effect.gen(function*() {
       let built = 0
       const LA = Layer.effect(A, Effect.sync(() => ({ n: ++built })))
-      const graph = Layer.mergeAll(
-        Layer.fresh(LA),
-        Layer.catchAll(Layer.effect(B, Effect.fail("no")), () => Layer.succeed(B, { n: 7 }))
-      ).pipe(Layer.provideMerge(LA))
+      const graph = Layer.mergeAll(Layer.fresh(LA), Layer.succeed(B, { n: 7 })).pipe(Layer.provideMerge(LA))
       const ctx = yield* Effect.scoped(Layer.build(flatLayer(graph)))
       assert.strictEqual(Context.get(ctx, B).n, 7)
       assert.strictEqual(built, 2)
+    }))
+
+  it.effect("catchAll and unwrapEffect (a bound folder's layer) are walked: a shared leaf built once", () =>
+    Effect.gen(function*() {
+      let built = 0
+      const LA = Layer.effect(A, Effect.sync(() => ({ n: ++built })))
+      const inner = Layer.unwrapEffect(
+        Effect.succeed(Layer.effect(B, Effect.map(A, (a) => ({ n: a.n + 10 }))).pipe(Layer.provide(LA)))
+      )
+      const recovered = Layer.catchAll(
+        Layer.effect(C, Effect.zipRight(A, Effect.fail("no"))),
+        () => Layer.effect(C, Effect.map(A, (a) => ({ n: a.n + 20 })))
+      )
+      const graph = Layer.mergeAll(inner, recovered).pipe(Layer.provideMerge(LA))
+      const started = new Started()
+      const ctx = yield* Effect.supervised(Effect.scoped(Layer.build(flatLayer(graph))), started)
+      assert.deepStrictEqual([Context.get(ctx, A).n, Context.get(ctx, B).n, Context.get(ctx, C).n], [1, 11, 21])
+      assert.strictEqual(built, 1)
+      assert.strictEqual(started.count, 0)
     }))
 })
