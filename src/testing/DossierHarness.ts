@@ -594,6 +594,9 @@ class PlanStart extends Base {
       const plan = m.plan
       // A revision goes only with replacing the goal: alone it is refused, never ignored.
       if (!this.replace && expected !== undefined && expected !== null) return err("InvalidInput")
+      // Replacing the goal needs the revision reconciled, whatever the dossier holds (no plan, the
+      // same goal): never a silent creation or no-op.
+      if (this.replace && expected === undefined) return err("InvalidInput")
       // Replacing the goal of a revision that does not exist: there is no plan (revision 0).
       if (plan === null && expected !== undefined && expected !== null) {
         return err("StaleRevision", { expected, actual: 0 })
@@ -614,7 +617,6 @@ class PlanStart extends Base {
       }
       if (plan.goal === this.goal) return ok({ revision: plan.revision, created: false })
       if (!this.replace) return err("GoalConflict", { current: plan.goal })
-      if (expected === undefined) return err("InvalidInput")
       plan.revision++
       plan.previousGoals.push({ goal: plan.goal, replacedAt: new Date(m.now).toISOString() })
       plan.goal = this.goal
