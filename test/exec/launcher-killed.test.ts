@@ -159,6 +159,10 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
 
   it.skipIf(!asRoot)(
     "a process left in a lost run's cgroup is ended when the next command records it lost",
+    // Any run that starts on the machine ends the processes left in dead execs' cgroups (the next
+    // test): an exec of another test file run beside this one can end the planted process before
+    // `exec show` counts it, and the record then says `none-found`, truly. Such a race is retried.
+    { retry: 2 },
     async () => {
       const dir = folder()
       createGrant(dir)
