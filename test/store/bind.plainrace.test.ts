@@ -52,23 +52,9 @@ describe.skipIf(!pgAvailable)("a plain folder's command racing a bind", () => {
   it(
     "a checkpoint that waited for the lock while the folder was bound writes nothing here, then runs over the store",
     async () => {
-      const a = tempWorkdir("dossier-plainrace-")
-      ok(runCli(["init", "--workdir", a, "--json"]))
-      ok(runCli([
-        "plan",
-        "start",
-        "--input",
-        putInput(a, "s.json", { goal: "G", limits: [], nextAction: "n" }),
-        "--workdir",
-        a,
-        "--json"
-      ]))
-      const checkpoint = putInput(a, "cp.json", { completedSteps: [{ id: "s1", summary: "step" }], nextAction: "m" })
       // The dossier holds exactly this folder's state (its copy imported), as after the bind's import.
-      const copy = path.join(tempWorkdir("dossier-plainrace-copy-"), "copy")
-      fs.cpSync(a, copy, { recursive: true })
-      const bound = ok(runCli(["init", "--store", db.url, "--dossier", "race", "--workdir", copy, "--json"]))
-      expect(bound.store.imported).toBe(true)
+      const { a, copy } = plainAndImported(db.url, "race")
+      const checkpoint = putInput(a, "cp.json", { completedSteps: [{ id: "s1", summary: "step" }], nextAction: "m" })
       const planBefore = fs.readFileSync(path.join(a, "plan.md"), "utf8")
 
       // The bind holds the folder's lock; the command starts in the plain folder and waits for it.
