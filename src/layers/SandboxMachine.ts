@@ -178,14 +178,15 @@ const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
  * SIGKILL every process left in a run's cgroup, again until it is empty (a process may fork
  * between a read and the kill; the pids limit bounds how many): on cgroup v2 through `cgroup.kill`
  * where the kernel has it. A run that ended as it should leaves none (its wrapper reaped them all).
- * Returns whether the cgroup is empty.
+ * Returns whether the cgroup is empty; every pid it found there goes into `found`, when given.
  */
-export const killCgroup = (dir: string): boolean => {
+export const killCgroup = (dir: string, found?: Set<number>): boolean => {
   for (let round = 0; round < 200; round++) {
     const procs = readText(`${dir}/cgroup.procs`)
     if (procs === null) return true
     const pids = procs.split("\n").filter((l) => /^\d+$/.test(l)).map(Number)
     if (pids.length === 0) return true
+    for (const pid of pids) found?.add(pid)
     try {
       fs.writeFileSync(`${dir}/cgroup.kill`, "1")
     } catch {
@@ -205,9 +206,10 @@ export const killCgroup = (dir: string): boolean => {
 /**
  * Remove the cgroups left by dossier processes that died before removing theirs, ending first any
  * process still in one: a run whose `dossier exec` and wrapper were both killed outright (nothing
- * was left to end it) must not go on running.
+ * was left to end it) must not go on running. The pids found in the cgroups of `owner.pid` go
+ * into `owner.found`.
  */
-const removeStaleCgroups = (root: string) => {
+const removeStaleCgroups = (root: string, owner?: { readonly pid: number; readonly found: Set<number> }) => {
   let names: Array<string> = []
   try {
     names = fs.readdirSync(root).filter((n) => /^dossier-\d+-[0-9a-f]{8}$/.test(n))
@@ -218,7 +220,7 @@ const removeStaleCgroups = (root: string) => {
     const pid = Number(name.split("-")[1])
     // A live process of that pid (dossier, or another that reused its pid) keeps them.
     if (pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue
-    killCgroup(`${root}/${name}`)
+    killCgroup(`${root}/${name}`, pid === owner?.pid ? owner.found : undefined)
     try {
       fs.rmdirSync(`${root}/${name}`)
     } catch {
@@ -239,24 +241,9 @@ export const sweepStaleCgroups = (ownerPid?: number): number => {
   if (pids !== null) roots.push(pids)
   const memory = memoryCgroupPlace(false)
   if (memory !== null) roots.push(memory.parent)
-  const killed = new Set<number>()
-  for (const root of roots) {
-    if (ownerPid !== undefined && ownerPid !== process.pid && !fs.existsSync(`/proc/${ownerPid}`)) {
-      let names: Array<string> = []
-      try {
-        names = fs.readdirSync(root).filter((n) => n.startsWith(`dossier-${ownerPid}-`))
-      } catch {
-        // no cgroup of that exec here
-      }
-      for (const n of names) {
-        for (const l of (readText(`${root}/${n}/cgroup.procs`) ?? "").split("\n")) {
-          if (/^\d+$/.test(l)) killed.add(Number(l))
-        }
-      }
-    }
-    removeStaleCgroups(root)
-  }
-  return killed.size
+  const owner = ownerPid === undefined ? undefined : { pid: ownerPid, found: new Set<number>() }
+  for (const root of roots) removeStaleCgroups(root, owner)
+  return owner?.found.size ?? 0
 }
 
 /** Whether process `pid` is gone (or a zombie: it runs nothing and holds nothing but its entry). */
