@@ -74,6 +74,41 @@ export const timeAsyncAlternating = async <const F extends ReadonlyArray<() => P
   return xs.map(median) as { -readonly [K in keyof F]: number }
 }
 
+/**
+ * Paired timing of async work: `runs` rounds after `warmup`, one run of each of `fns` per round,
+ * in their order in even rounds and in the reverse order in odd ones, so that neighbours stay
+ * neighbours (a pair of rows compares adjacent runs) but no side always runs right after the same
+ * other and pays for what that one left behind (its garbage, its callbacks still due). Answers
+ * every side's samples in round order: sample r of each side is from round r.
+ */
+export const sampleAsyncAlternating = async <const F extends ReadonlyArray<() => Promise<unknown>>>(
+  runs: number,
+  fns: F,
+  warmup = 1
+): Promise<{ -readonly [K in keyof F]: Array<number> }> => {
+  for (let i = 0; i < warmup; i++) for (const fn of fns) await fn()
+  const xs: Array<Array<number>> = fns.map(() => [])
+  for (let r = 0; r < runs; r++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = r % 2 === 0 ? j : fns.length - 1 - j
+      const t = process.hrtime.bigint()
+      await fns[k]!()
+      xs[k]!.push(Number(process.hrtime.bigint() - t) / 1e6)
+    }
+  }
+  return xs as { -readonly [K in keyof F]: Array<number> }
+}
+
+/**
+ * The median of the ratios of paired samples (`xs[r] / ys[r]`, both from round r): a change of the
+ * machine's speed during the run moves both sides of a round together and leaves their ratio,
+ * where the ratio of the two medians compares samples of different moments.
+ */
+export const pairedRatio = (xs: ReadonlyArray<number>, ys: ReadonlyArray<number>): number => {
+  if (xs.length !== ys.length || xs.length === 0) throw new Error("paired samples of unequal or no length")
+  return median(xs.map((x, r) => x / ys[r]!))
+}
+
 /** Run a command and fail loudly if it does not exit 0. */
 export const exec = (cmd: string, args: ReadonlyArray<string>, cwd?: string) => {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
@@ -104,7 +139,15 @@ export interface Row {
    * instead of "met" or "MISSED".
    */
   readonly unjudged?: string | undefined
+  /**
+   * The row's ratio when it is not `ms / baselineMs`: the median of paired samples' ratios
+   * (`pairedRatio`), which the target is judged by.
+   */
+  readonly ratio?: number
 }
+
+/** A row's ratio: its own (paired samples), else the ratio of its medians. */
+const ratioOf = (row: Row): number => row.ratio ?? row.ms / row.baselineMs
 
 /**
  * Why a ratio measured now cannot be judged against its target, or undefined: the machine is
@@ -144,14 +187,16 @@ const floorText = (row: Row): string =>
 
 export const record = (row: Row) => {
   rows.push(row)
-  const ratio = row.ms / row.baselineMs
+  const ratio = ratioOf(row)
   const target = row.target === undefined
     ? ""
     : ` (target <= ${row.target}x: ${verdict(row, ratio)})`
   console.log(
     `  ${row.name}: ${row.ms.toFixed(1)} ms vs ${row.baseline} ${row.baselineMs.toFixed(1)} ms = ${
       ratioText(ratio, row.target)
-    }x${target}${floorText(row)}${row.note ? ` — ${row.note}` : ""}`
+    }x${row.ratio === undefined ? "" : " (median of paired ratios)"}${target}${floorText(row)}${
+      row.note ? ` — ${row.note}` : ""
+    }`
   )
 }
 
@@ -163,7 +208,7 @@ export const printTable = () => {
   )
   console.log(`| --- | ---: | --- | ---: | ---: | ---: |${floors ? " ---: | ---: |" : ""}`)
   for (const r of rows) {
-    const ratio = r.ms / r.baselineMs
+    const ratio = ratioOf(r)
     const floor = !floors ? "" : r.floor === undefined
       ? "  |  |"
       : ` ${r.floor.ms.toFixed(1)} | ${(r.ms / r.floor.ms).toFixed(2)}x |`
