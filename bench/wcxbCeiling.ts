@@ -6,7 +6,8 @@
  *
  * - `copy`: the readable copy's F1;
  * - `element`: the best F1 of the text of any single element of the page as parsed (tree.ts, what
- *   its tag drops left out): the element the scorer should have chosen;
+ *   its tag drops left out; parsed as the copy reads it, Readable.ts `pageAsRead`): the element
+ *   the scorer should have chosen;
  * - `kept`: the best F1 of a set of the page's blocks (the text runs of one nearest block element)
  *   that its tags keep, chosen greedily (the block that raises F1 most, until none does): an upper
  *   bound of what choosing the content can reach;
@@ -36,12 +37,12 @@
  * Over 400 lines: the five levels share one pass over each page's blocks, and the charging of the
  * missing words reads what those levels found; apart, each would parse and score the page again.
  */
-import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { htmlToMarkdown, pageAsRead } from "../src/domain/Readable.js"
 import { concealing } from "../src/domain/readable/boilerplate.js"
 import { chooseContent } from "../src/domain/readable/content.js"
 import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
-import { BLOCKS, type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
+import { BLOCKS, type El, type Page, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { wordScore } from "./wcxb.js"
 import { type Bag, bagOf, bestElement, casesFromArgs, f1, sizeOf, WORD } from "./wordBags.js"
@@ -277,7 +278,7 @@ for (const c of cases) {
   const copy = wordScore(copyText, c.reference)
   const ref = bagOf(c.reference)
   const refSize = sizeOf(ref)
-  const page = parsePage(c.html)
+  const page = pageAsRead(c.html, c.url).page
   if (page === undefined) continue
   // The single element: its text as the parse left it (what its tags drop left out).
   const { el: bestEl, f1: element } = bestElement(page, c.reference)

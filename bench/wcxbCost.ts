@@ -7,18 +7,21 @@
  * (bench/wordBags.ts `bestElement`: the element whose text, what its tags drop left out, scores
  * best: the box the choice could have taken), where that element lies against the roots the copy
  * chose (content.ts `chooseContent`: `chosen` a root, `narrow` an ancestor of one, `wide` inside
- * one, `apart`), and `fallback` where the scorer's own pick is not among the roots (the page's
- * visible text, or a landmark, took its place). Then the first `pages` of the list: what they take
- * from the mean, how far they stand under 0.80 against the type's own gap to it, and what the mean
- * would gain if each rose to its best single element.
+ * one, `apart`), and `fallback` where no root lies within the scorer's own pick (the page's
+ * visible text, or a landmark, took its place; a description's tab chosen inside the pick is the
+ * pick narrowed, not counted, and so is a page's visible text that lies inside the pick). The
+ * page is parsed as the copy reads it (Readable.ts `pageAsRead`: a page that conceals most of its
+ * text is read with it revealed). Then the first `pages` of the list: what they take from the
+ * mean, how far they stand under 0.80 against the type's own gap to it, and what the mean would
+ * gain if each rose to its best single element.
  *
  * Where the set is absent (a user's clone has none) it prints one line and stops.
  */
-import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { htmlToMarkdown, pageAsRead } from "../src/domain/Readable.js"
 import { chooseContent, scoredChoices } from "../src/domain/readable/content.js"
 import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
-import { type El, parsePage } from "../src/domain/readable/tree.js"
+import { type El } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { wordScore } from "./wcxb.js"
 import { bestElement, casesFromArgs } from "./wordBags.js"
@@ -44,13 +47,13 @@ const { cases, half, listed, type } = casesFromArgs(20)
 const rows: Array<Row> = []
 for (const c of cases) {
   const copy = wordScore(readerText(withoutFrontMatter(htmlToMarkdown(c.html, c.url))), c.reference)
-  const page = parsePage(c.html)
+  const page = pageAsRead(c.html, c.url).page
   if (page === undefined) continue
   const best = bestElement(page, c.reference)
   const roots = chooseContent(page, pageMeta(page, baseOf(page.baseHref, c.url)))
   const choice = scoredChoices.get(page)
-  const fallback = choice === undefined ||
-    !roots.includes(choice.picked.find((p) => inside(p, choice.best)) ?? choice.best)
+  const pick = choice === undefined ? undefined : choice.picked.find((p) => inside(p, choice.best)) ?? choice.best
+  const fallback = pick === undefined || !roots.some((r) => inside(pick, r))
   const el = best.el
   const where = el === undefined
     ? "none"

@@ -3,7 +3,7 @@
  * set (bench/wcxb.ts), tuned half by default: `node scripts/run-ts.mjs bench/wcxbWidth.ts [type]
  * [tuned|held|all] [pages]` (product pages of the tuned half unless told). The best single element
  * is bench/wcxbCeiling.ts's (the element whose text, what its tags drop left out, scores best
- * against the reference). The text the choice keeps (content.ts `chooseContent`: its roots, what
+ * against the reference, on the page parsed as the copy reads it: Readable.ts `pageAsRead`). The text the choice keeps (content.ts `chooseContent`: its roots, what
  * the choice and the cleaning left in them) is split by where it lies:
  *
  * - `inside the best element`;
@@ -25,11 +25,11 @@
  *
  * Where the set is absent (a user's clone has none) it prints one line and stops.
  */
-import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { htmlToMarkdown, pageAsRead } from "../src/domain/Readable.js"
 import { chooseContent, scoredChoices } from "../src/domain/readable/content.js"
 import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
-import { type El, type Page, parsePage, textContent } from "../src/domain/readable/tree.js"
+import { type El, type Page, textContent } from "../src/domain/readable/tree.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 import { wordScore } from "./wcxb.js"
 import { type Bag, bagOf, bestElement, casesFromArgs, f1, sizeOf } from "./wordBags.js"
@@ -137,7 +137,7 @@ for (const c of cases) {
   const ref = bagOf(c.reference)
   const refSize = sizeOf(ref)
   const got = bagOf(copyText)
-  const page = parsePage(c.html)
+  const page = pageAsRead(c.html, c.url).page
   if (page === undefined) continue
   // The single element: its text as the parse left it (what its tags drop left out).
   const bestEl = bestElement(page, c.reference).el

@@ -150,7 +150,7 @@ import { withoutLabelledTeasers, withoutTeasers } from "./readable/teasers.js"
 import { withoutTickerCopies } from "./readable/tickers.js"
 import { withoutTitleEchoes, wordsOfBlock } from "./readable/titleEchoes.js"
 import { titleWithoutSiteName } from "./readable/titles.js"
-import { parsePage, unframed } from "./readable/tree.js"
+import { type Page, parsePage, unframed } from "./readable/tree.js"
 import { withoutSecondUnits } from "./readable/units.js"
 import { withoutVersionSwitchers } from "./readable/versions.js"
 import {
@@ -174,11 +174,20 @@ export const htmlToMarkdown = (html: string, pageUrl: string): string => joinBlo
  */
 const REVEAL_MIN = 200
 
-const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> => {
+/**
+ * The page as the copy reads it: its parts streamed after the frame in their places (not on a page
+ * that says it shows one product: what a shop streams late is its personal strips, recommendations
+ * and recently viewed), its concealed text revealed when it shows less than half of it
+ * (`REVEAL_MIN`), the frame it only wraps taken off (tree.ts `unframed`); `page` is undefined where
+ * the source does not parse as a page (the copy is then its flat text). The benches that score
+ * elements of a page against the copy read it the same way.
+ */
+export const pageAsRead = (
+  source: string,
+  pageUrl: string
+): { readonly html: string; readonly page: Page | undefined } => {
   let html = source
   let page = parsePage(html)
-  // Parts streamed after the frame are read in their places, but on a page that says it shows one
-  // product: what a shop streams late is its personal strips (recommendations, recently viewed).
   const streamed = streamedInPlace(source)
   if (streamed !== source && page !== undefined && pageMeta(page, baseOf(page.baseHref, pageUrl)).product !== true) {
     html = streamed
@@ -187,8 +196,12 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   if (page !== undefined && page.concealed >= REVEAL_MIN && page.concealed > 2 * page.root.text) {
     page = parsePage(html, true)
   }
+  return { html, page: page === undefined ? undefined : unframed(html, page) }
+}
+
+const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> => {
+  const { html, page } = pageAsRead(source, pageUrl)
   if (page === undefined) return flatBlocks(html)
-  page = unframed(html, page)
   const base = baseOf(page.baseHref, pageUrl)
   const meta = pageMeta(page, base)
   // A page that shows one product, not a group of them.

@@ -9,7 +9,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "effect/FastCheck"
 import { readerText } from "../../bench/readerText.js"
-import { htmlToMarkdown } from "../../src/domain/Readable.js"
+import { htmlToMarkdown, pageAsRead } from "../../src/domain/Readable.js"
+import { textContent } from "../../src/domain/readable/tree.js"
 
 const URL_ = "https://news.example/2026/12/river.html"
 
@@ -592,6 +593,18 @@ describe("readable copy: pages that are not articles (listings, app shells, stre
       <noscript><div id="main-outlet" role="main"><h1>Sluice question</h1>${story(1, 4)}</div></noscript></body></html>`
     const text = copy(html)
     for (let i = 1; i <= 4; i++) expect(text).toContain(prose(i))
+  })
+
+  it("hands the benches the page as the copy reads it: an app shell's noscript copy revealed", () => {
+    // bench/wcxbCost.ts, wcxbCeiling.ts and wcxbWidth.ts score the page's elements against the
+    // copy; parsed apart from it, such a page showed them no text and its choice read as a fallback.
+    const html = `<html><head><title>Thread</title><script>boot()</script></head><body>
+      <div id="app"><p>Loading…</p></div>
+      <noscript><div id="main-outlet" role="main"><h1>Sluice question</h1>${story(1, 4)}</div></noscript></body></html>`
+    const { page } = pageAsRead(html, "https://example.org/t/1")
+    expect(page).toBeDefined()
+    const shown = textContent(page!.texts, page!.root, true, true)
+    for (let i = 1; i <= 4; i++) expect(shown).toContain(prose(i))
   })
 
   it("reads an article streamed into a hidden container that a script moves in place", () => {
