@@ -1,18 +1,128 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
+
+/**
+ * The files that run in the test process alone: no child process (no CLI, no sandbox, no
+ * PostgreSQL, no MCP server), no worker thread, no signal handler, no change to the environment,
+ * the time zone or the working directory, no mocks, no tally kept from one file to the next (the
+ * model harness's). They share their workers, one file after another: effect and the modules
+ * they import load once per worker, not once per file (docs/testing.md). Their set-up
+ * (test/support/inProcessGuard.ts) fails a file here that starts a process or a worker, handles
+ * a signal, changes directory or leaves the environment changed.
+ */
+const inProcess = [
+  "test/agents/SourceFollow.property.test.ts",
+  "test/bench/wcxb.test.ts",
+  "test/cli/boundProbe.test.ts",
+  "test/cli/flatBuild.test.ts",
+  "test/cli/tiering.test.ts",
+  "test/exec/GrantStore.conformance.test.ts",
+  "test/exec/cpu-record.test.ts",
+  "test/exec/domain.test.ts",
+  "test/exec/protection.property.test.ts",
+  "test/foundation/Canonical.test.ts",
+  "test/foundation/FileStore.writeRetainedMany.test.ts",
+  "test/foundation/Ownership.property.test.ts",
+  "test/foundation/Paths.property.test.ts",
+  "test/foundation/Quote.property.test.ts",
+  "test/foundation/VisibleText.property.test.ts",
+  "test/foundation/arguments.test.ts",
+  "test/foundation/boundary.interleave.test.ts",
+  "test/foundation/boundary.kept.test.ts",
+  "test/foundation/clip.test.ts",
+  "test/foundation/clock.test.ts",
+  "test/foundation/errorMessages.test.ts",
+  "test/foundation/fileLength.test.ts",
+  "test/foundation/inProcess.test.ts",
+  "test/foundation/layout.test.ts",
+  "test/foundation/spans.test.ts",
+  "test/gate/domain.test.ts",
+  "test/gate/service.test.ts",
+  "test/hostile/services.property.test.ts",
+  "test/ingest/CaptureStore.conformance.test.ts",
+  "test/ingest/content.test.ts",
+  "test/ingest/docs.test.ts",
+  "test/ingest/fetch.test.ts",
+  "test/ingest/policy.test.ts",
+  "test/ingest/readable-articles.test.ts",
+  "test/ingest/readable-cards.test.ts",
+  "test/ingest/readable-content.test.ts",
+  "test/ingest/readable-docs.test.ts",
+  "test/ingest/readable-forums.test.ts",
+  "test/ingest/readable-front-matter.test.ts",
+  "test/ingest/readable-html.test.ts",
+  "test/ingest/readable-lines.property.test.ts",
+  "test/ingest/readable-listings.test.ts",
+  "test/ingest/readable-products.test.ts",
+  "test/ingest/readable-services.test.ts",
+  "test/ingest/readable.test.ts",
+  "test/ingest/redirect-refusals.test.ts",
+  "test/ingest/retention.test.ts",
+  "test/journal/appendIndex.test.ts",
+  "test/journal/duplicateKeys.test.ts",
+  "test/journal/extend.test.ts",
+  "test/journal/faults.test.ts",
+  "test/journal/projection.test.ts",
+  "test/journal/service.test.ts",
+  "test/journal/validate.test.ts",
+  "test/journal/verified.test.ts",
+  "test/mcp/Lines.property.test.ts",
+  "test/mcp/ToolArguments.property.test.ts",
+  "test/mcp/tools.test.ts",
+  "test/monitor/domain.test.ts",
+  "test/monitor/guard.test.ts",
+  "test/monitor/memory.test.ts",
+  "test/monitor/options.test.ts",
+  "test/monitor/store.conformance.test.ts",
+  "test/monitor/transaction.test.ts",
+  "test/monitor/windows.test.ts",
+  "test/plan/PlanMarkdown.property.test.ts",
+  "test/plan/PlanRules.property.test.ts",
+  "test/plan/PlanStore.conformance.test.ts",
+  "test/plan/plan.handEdits.test.ts",
+  "test/store/errors.test.ts"
+]
+
+const common = {
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"]
+}
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: "forks",
     // Two files at a time: most tests wait on the processes they start (the built CLI, a sandbox,
     // a PostgreSQL cluster), and vitest's default on a 2-core machine is one worker (cores - 1).
-    // Files share no state: each works in its own temporary folders, clusters and namespaces.
     maxWorkers: 2,
     minWorkers: 1,
-    setupFiles: ["test/support/yieldEach.ts", "test/support/configHome.ts"],
-    // One `initdb` per run, copied by every PostgreSQL test file's cluster (test/support/postgres.ts).
-    globalSetup: ["test/support/pgTemplate.ts"]
+    // vitest takes `isolate` from the pool, not from the project: the in-process files have a
+    // pool of their own (worker threads, not recycled between files), the others fresh forks.
+    poolOptions: { threads: { isolate: false } },
+    projects: [
+      {
+        // The in-process files first, then the others: never more than two workers at once.
+        test: {
+          ...common,
+          setupFiles: [...common.setupFiles, "test/support/inProcessGuard.ts"],
+          name: "in-process",
+          include: inProcess,
+          pool: "threads",
+          sequence: { groupOrder: 0 }
+        }
+      },
+      {
+        // Every other file in a fresh process: files share no state, each working in its own
+        // temporary folders, clusters and namespaces.
+        test: {
+          ...common,
+          name: "isolated",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...inProcess],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+          // One `initdb` per run, copied by every PostgreSQL test file's cluster (test/support/postgres.ts).
+          globalSetup: ["test/support/pgTemplate.ts"]
+        }
+      }
+    ]
   }
 })

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { expect } from "vitest"
-import { type CliResult, leaksNothing, put, putInput, runCli, tempWorkdir } from "../support/cli.js"
+import { type CliResult, copyOfTemplate, leaksNothing, put, putInput, runCli } from "../support/cli.js"
 
 export const sha = (s: string | Buffer) => createHash("sha256").update(s).digest("hex")
 
@@ -101,9 +101,15 @@ export const inventedQuoteResearch = closingGapA([
 ])
 
 export const folder = (): Folder => {
-  const dir = tempWorkdir("dossier-gate-")
-  put(dir, "research/sources/billing.md", SOURCE_TEXT)
-  registerSources(dir, ["research/sources/billing.md"])
+  // The plan and the registered source are the same for every test: made through the CLI once per file.
+  const dir = copyOfTemplate(
+    "gate",
+    (template) => {
+      put(template, "research/sources/billing.md", SOURCE_TEXT)
+      registerSources(template, ["research/sources/billing.md"])
+    },
+    "dossier-gate-"
+  )
   const statePath = path.join(dir, "run/state.json")
   return {
     dir,

@@ -58,6 +58,26 @@ export const runCliAsync = (args: ReadonlyArray<string>, options: RunOptions = {
 export const tempWorkdir = (prefix = "dossier-test-"): string =>
   fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
 
+const templates = new Map<string, string>()
+
+/**
+ * A fresh work folder holding a copy of the one `build` makes the first time a test file asks for
+ * `key` (each test file runs in its own process): set-up that many tests start from and none of
+ * them tests (a plan started, sources registered) runs the CLI once per file, not once per test.
+ * The copy is a new temporary folder with the same bytes, so each test still owns its folder.
+ */
+export const copyOfTemplate = (key: string, build: (dir: string) => void, prefix?: string): string => {
+  let template = templates.get(key)
+  if (template === undefined) {
+    template = tempWorkdir("dossier-template-")
+    build(template)
+    templates.set(key, template)
+  }
+  const dir = tempWorkdir(prefix)
+  fs.cpSync(template, dir, { recursive: true })
+  return dir
+}
+
 /** Write a file inside a work folder, creating parents. */
 export const put = (dir: string, rel: string, content: string | Uint8Array): string => {
   const p = path.join(dir, rel)
