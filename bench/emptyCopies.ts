@@ -19,11 +19,11 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as zlib from "node:zlib"
-import { htmlToMarkdown } from "../src/domain/Readable.js"
+import { htmlToMarkdown, pageAsRead } from "../src/domain/Readable.js"
 import { chooseContent, scoredChoices } from "../src/domain/readable/content.js"
 import { baseOf } from "../src/domain/readable/links.js"
 import { pageMeta } from "../src/domain/readable/meta.js"
-import { collapsedText, type El, inside, parsePage } from "../src/domain/readable/tree.js"
+import { collapsedText, type El, inside } from "../src/domain/readable/tree.js"
 import { visibleText } from "../src/domain/VisibleText.js"
 import { readerText, withoutFrontMatter } from "./readerText.js"
 
@@ -109,7 +109,8 @@ for (const p of pages) {
       `${p.set}/pages/${p.file} ${p.url}: ${body === "" ? "empty" : "title only"} (${shown.length} characters shown)`
     )
   }
-  const page = parsePage(html)
+  // The page as the copy reads it: streamed parts in place, concealed text revealed, no frame.
+  const { page } = pageAsRead(html, p.url)
   if (page === undefined) continue
   const roots = chooseContent(page, pageMeta(page, baseOf(page.baseHref, p.url)))
   const choice = scoredChoices.get(page)
