@@ -14,7 +14,10 @@
  * its end, unsupervised.) bwrap's namespace init has no parent-death signal until the sandbox is
  * set up: killed during that setup, bwrap leaves its init behind, and the wrapper, a child
  * subreaper, inherits it and kills it with the rest (before, such an init stayed for good,
- * reparented to the machine's init).
+ * reparented to the machine's init). The wrapper itself killed while dossier lives takes the
+ * sandbox with it, but for an init whose setup that cut: a second later dossier ends what is left
+ * (the run's cgroups, its id: `endRunLeft`), and a run whose program had started is reported
+ * `wrapperEnded` (recorded `lost`, reason `wrapper-ended`), never as the program's own end.
  *
  * Inside the sandbox perl first writes one byte to the start pipe (the sandbox is set up: from
  * here on the run is the program's, see `startFailure`), closes every inherited descriptor above 2
@@ -45,7 +48,16 @@ import {
   type SandboxShape
 } from "../services/Sandbox.js"
 import { descendants, signal, treeCpuSeconds } from "./ProcessTree.js"
-import { discover, type Machine, makeRunCgroups, memoryUse, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
+import {
+  discover,
+  endRunLeft,
+  type LeftProcessesFound,
+  type Machine,
+  makeRunCgroups,
+  memoryUse,
+  removeCgroup,
+  SYSCALLS
+} from "./SandboxMachine.js"
 
 /**
  * The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, the number of
@@ -330,6 +342,12 @@ const start = (
   ;(child.stdio[startFd] as NodeJS.ReadableStream).once("data", () => (programStarted = true))
   let bwrapPid: number | null = null
   let killed: (Ending & { signal: string }) | null = null
+  // How the wrapper ended when it ended without reporting the run's end (null while it has not, or
+  // when it did), and what was left of the run then (see `endRunLeft`).
+  let wrapperGone: string | null = null
+  let left: LeftProcessesFound | null = null
+  let leftTimer: NodeJS.Timeout | undefined
+  const endLeft = () => (left ??= endRunLeft(cgroups, request.runId ?? null))
   let escalation: NodeJS.Timeout | undefined
   // Set when the run must end before the wrapper has said which pid bwrap has.
   let endWhenKnown = false
@@ -399,11 +417,26 @@ const start = (
       wallMs
     )
     : undefined
+  const endLine = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m
+  // The wrapper exits 0 only once it has reported the run's end. Ended otherwise, what it held
+  // dies with it (bwrap's parent-death signal, its --die-with-parent, the PID namespace), but for a
+  // namespace init whose setup it cut, which holds the run's output pipes and waits for good (and
+  // dossier with it): what is still there a second later is ended, in the run's cgroups and by its id.
+  child.on("exit", (code, sig) => {
+    if ((code === 0 && sig === null) || endLine.test(report)) return
+    wrapperGone = sig !== null
+      ? `ended by ${sig}`
+      : WRAPPER_EXITS[code ?? -1] !== undefined
+      ? `exited: ${WRAPPER_EXITS[code!]}`
+      : `exited with code ${code}`
+    leftTimer = setTimeout(endLeft, 1000)
+  })
   const done = new Promise<Reported>((resolve) => {
     child.on("close", (code, sig) => {
       if (wall !== undefined) clearTimeout(wall)
       if (escalation !== undefined) clearTimeout(escalation)
-      const end = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m.exec(report)
+      clearTimeout(leftTimer)
+      const end = endLine.exec(report)
       let exitCode: number | null = null
       let signalName: string | null = null
       let cpuSeconds: number | null = null
@@ -422,7 +455,23 @@ const start = (
       out.dispose()
       err.dispose()
       const stderr = err.result()
+      // The program ran, dossier did not end it, and its wrapper ended without saying how it did:
+      // neither the wrapper's end nor anything else is the program's exit status.
+      const wrapperEnded = end === null && programStarted && killed === null && wrapperGone !== null
+        ? {
+          detail: `dossier's wrapper (the process between dossier and bwrap, pid ${child.pid}) ${wrapperGone} ` +
+            "while the program ran, before it reported how the program ended: the program was ended with it, " +
+            "not by itself nor by the watchdog, and its CPU time was not measured; charged the wall time it ran " +
+            "and its whole CPU limit",
+          left: endLeft()
+        }
+        : null
+      if (wrapperEnded !== null) {
+        exitCode = null
+        signalName = null
+      }
       resolve({
+        wrapperEnded,
         notStarted: startFailure({
           started: programStarted,
           endedByDossier: killed !== null,
@@ -545,7 +594,8 @@ export const SandboxBwrap = Layer.effect(
         if (notStarted !== null) return yield* new SandboxUnavailable({ reason: notStarted })
         const outcome = {
           ...reported,
-          cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
+          // What the watchdog saw is only a lower bound of what a run whose wrapper ended used.
+          cpuSeconds: reported.wrapperEnded !== null ? null : recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
           memory: {
             enforcement: cgroups.memory === null ? "process" as const : "run" as const,
             peakKiB: memory?.peakKiB ?? null,
