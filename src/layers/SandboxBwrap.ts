@@ -38,6 +38,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as path from "node:path"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
 import {
@@ -244,6 +245,54 @@ export const startFailure = (r: {
     : `exit code ${r.exitCode}`
   const why = said === undefined ? how : `${said.slice(0, 300)}; ${how}`
   return `the sandbox ended before the program started (${why}); nothing ran and no run was charged`
+}
+
+/**
+ * The directory that keeps the sandbox out of a root, when bwrap said it could not reach one of
+ * the roots it mounts from `/proc/self/fd/<n>` (`fds` lists them in that order; bwrap re-walks the
+ * path the link names). dossier as root opens the roots with root's rights; inside its user
+ * namespace root keeps rights only over files of the user and group 0 (the only ones mapped there),
+ * so a folder inside another user's 0700 home is out of reach. Returns a reason for
+ * `SandboxUnavailable` that names the root and the first directory above it that the sandbox's
+ * user cannot enter, and says what to do; null when bwrap said something else.
+ */
+export const unreachableRoot = (
+  stderr: string,
+  fds: ReadonlyArray<{ readonly path: string; readonly fd: number }>,
+  folder: string
+): string | null => {
+  const m = /Can't find source path \/proc\/self\/fd\/(\d+): Permission denied/.exec(stderr)
+  const root = m === null ? undefined : fds.find((f) => f.fd === Number(m[1]))
+  if (root === undefined) return null
+  let closed: string | null = null
+  try {
+    const uid = process.getuid?.() ?? -1
+    const groups = new Set([process.getgid?.() ?? -1, ...(process.getgroups?.() ?? [])])
+    const real = fs.realpathSync(folder)
+    const parts = `${real}/${root.path}`.split("/").filter((p) => p !== "")
+    for (let i = 0; i < parts.length && closed === null; i++) {
+      const dir = `/${parts.slice(0, i).join("/")}`
+      const st = fs.statSync(dir)
+      const bit = st.uid === uid ? 0o100 : groups.has(st.gid) ? 0o010 : 0o001
+      const privileged = uid === 0 && st.uid === 0 && st.gid === 0
+      if (!privileged && (st.mode & bit) === 0) {
+        // Named relative to the work folder ('..' for the folder above it): no output names a
+        // machine path.
+        closed =
+          `'${path.relative(real, dir) || "."}' (relative to the work folder; owner ${st.uid}, group ${st.gid}, ` +
+          `mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")})`
+      }
+    }
+  } catch {
+    // named by the root alone
+  }
+  const who = process.getuid?.() === 0
+    ? "dossier runs as root, and root inside the sandbox has no rights over other users' files: it"
+    : "the sandbox's user"
+  return `the sandbox cannot reach the root '${root.path}': ${who} cannot enter ${
+    closed ?? "a directory above it"
+  }; give others search permission on that directory (chmod o+x), run dossier as the user who owns ` +
+    "the folder, or move the folder where that user can reach it; nothing ran and no run was charged"
 }
 
 interface Started {
@@ -591,7 +640,14 @@ export const SandboxBwrap = Layer.effect(
         // Empty now; the kernel frees a cgroup asynchronously, so its removal (retried) is left off
         // the answer's path (a cgroup left by a process that died is removed by the next run).
         yield* Effect.forkDaemon(removeCgroups)
-        if (notStarted !== null) return yield* new SandboxUnavailable({ reason: notStarted })
+        if (notStarted !== null) {
+          const unreachable = unreachableRoot(
+            reported.stderr.bytes.toString("utf8"),
+            [...request.grant.inputs, request.grant.work].map((r, i) => ({ path: r.path, fd: 4 + i })),
+            request.root
+          )
+          return yield* new SandboxUnavailable({ reason: unreachable ?? notStarted })
+        }
         const outcome = {
           ...reported,
           // What the watchdog saw is only a lower bound of what a run whose wrapper ended used.
