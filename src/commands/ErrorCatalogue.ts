@@ -340,7 +340,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "exec",
     hint:
-      "Install bubblewrap (`apt-get install bubblewrap`) on Linux; dossier never runs a program unconfined. A `reason` \"the sandbox ended before the program started (…)\" ran and charged nothing: try again."
+      "Read `reason`: \"the sandbox cannot reach the root …\" names the directory to open to it (`chmod o+x`), or run dossier as the folder's owner; \"the sandbox ended before the program started (…)\" ran and charged nothing: try again; otherwise install bubblewrap (`apt-get install bubblewrap`) on Linux. dossier never runs a program unconfined."
   },
   BudgetExhausted: {
     retryable: false,

@@ -136,8 +136,19 @@ export class BudgetExceeded extends Schema.TaggedError<BudgetExceeded>()("Budget
   actual: Schema.Number
 }) {
   override get message() {
-    return `The run '${this.executionId}' used ${this.actual} of ${this.resource}, beyond the ${this.limit} left; it is recorded.`
+    // `actual` and `limit` are in the unit named here (bytes for outputMiB), not the field's.
+    const unit = EXCEEDED_UNITS[this.resource]
+    return `The run '${this.executionId}' used ${this.actual} ${unit}, beyond the ${this.limit} ${unit} left (${this.resource}); it is recorded.`
   }
+}
+
+/** The unit of `actual` and `limit` of a BudgetExceeded, per resource. */
+const EXCEEDED_UNITS: Record<BudgetResource, string> = {
+  runs: "runs",
+  wallSeconds: "wall seconds",
+  cpuSeconds: "CPU seconds",
+  memoryMiB: "MiB of memory",
+  outputMiB: "bytes of output"
 }
 
 export class ExecutionNotFound extends Schema.TaggedError<ExecutionNotFound>()("ExecutionNotFound", {

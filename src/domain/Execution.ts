@@ -41,6 +41,15 @@ export const KillReason = Schema.Literal(
 export type KillReason = typeof KillReason.Type
 
 /**
+ * Why a run whose `dossier exec` lived on was recorded `lost`: `wrapper-ended` (dossier's wrapper,
+ * the process between dossier and bubblewrap, ended while the program ran without reporting how
+ * the program ended: killed outright, or told to stop by someone else; the program was ended with
+ * it, not by itself nor by the watchdog, and its CPU time could not be measured).
+ */
+export const LostReason = Schema.Literal("wrapper-ended")
+export type LostReason = typeof LostReason.Type
+
+/**
  * How a run ended: `exited` (on its own), `killed` (by the watchdog: see `reason`), `cancelled`
  * (its request was cancelled: an MCP `notifications/cancelled`), `interrupted` (dossier was told
  * to stop while it ran: a signal, its standard output closing, the MCP client going away), or
@@ -114,7 +123,8 @@ export const ExecutionContent = Schema.Struct({
   status: ExecutionStatus,
   exitCode: Schema.NullOr(Schema.Number),
   signal: Schema.NullOr(Schema.String),
-  reason: Schema.NullOr(KillReason),
+  /** Of a `killed` run, why the watchdog ended it; of a `lost` run recorded by its own exec, `LostReason`. */
+  reason: Schema.NullOr(Schema.Union(KillReason, LostReason)),
   detail: Schema.NullOr(Schema.String),
   limits: Schema.Struct({
     wallSeconds: Schema.Number,

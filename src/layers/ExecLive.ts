@@ -517,6 +517,9 @@ export const ExecLive = Layer.effect(
             }
           }
         }
+        // Its wrapper ended without saying how the program ended, and nothing else ended it: the
+        // run is lost to dossier (a revocation that ended it is said above).
+        const wrapperEnded = killed === null && outcome.stopped === null ? outcome.wrapperEnded ?? null : null
         const r = yield* lock.withLock(Effect.gen(function*() {
           const endedAt = yield* options.now
           const logs = [...findings]
@@ -535,11 +538,17 @@ export const ExecLive = Layer.effect(
             argv,
             startedAt: marker.startedAt,
             endedAt: endedAt.toISOString(),
-            status: killed !== null ? "killed" : outcome.stopped !== null ? outcome.stopped.status : "exited",
+            status: killed !== null
+              ? "killed"
+              : outcome.stopped !== null
+              ? outcome.stopped.status
+              : wrapperEnded !== null
+              ? "lost"
+              : "exited",
             exitCode: outcome.exitCode,
             signal: outcome.signal,
-            reason: killed?.reason ?? null,
-            detail: killed?.detail ?? outcome.stopped?.detail ?? null,
+            reason: killed?.reason ?? (wrapperEnded !== null ? "wrapper-ended" : null),
+            detail: killed?.detail ?? outcome.stopped?.detail ?? wrapperEnded?.detail ?? null,
             limits: marker.limits,
             cpuSeconds: outcome.cpuSeconds,
             maxRssKiB: outcome.maxRssKiB,
@@ -551,7 +560,8 @@ export const ExecLive = Layer.effect(
             enforcement: { memory: outcome.memory.enforcement },
             memoryPeakKiB: outcome.memory.peakKiB,
             outputBytes: scanned.outputBytes,
-            findings: logs
+            findings: logs,
+            ...(wrapperEnded !== null ? { leftProcesses: wrapperEnded.left } : {})
           }
           const write = (c: ExecutionContent) =>
             Effect.flatMap(

@@ -14,7 +14,10 @@
  * its end, unsupervised.) bwrap's namespace init has no parent-death signal until the sandbox is
  * set up: killed during that setup, bwrap leaves its init behind, and the wrapper, a child
  * subreaper, inherits it and kills it with the rest (before, such an init stayed for good,
- * reparented to the machine's init).
+ * reparented to the machine's init). The wrapper itself killed while dossier lives takes the
+ * sandbox with it, but for an init whose setup that cut: a second later dossier ends what is left
+ * (the run's cgroups, its id: `endRunLeft`), and a run whose program had started is reported
+ * `wrapperEnded` (recorded `lost`, reason `wrapper-ended`), never as the program's own end.
  *
  * Inside the sandbox perl first writes one byte to the start pipe (the sandbox is set up: from
  * here on the run is the program's, see `startFailure`), closes every inherited descriptor above 2
@@ -35,6 +38,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as path from "node:path"
 import { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
 import { bwrapArgs, type KillReason, MAX_LOG_BYTES, type RunStop as Stop } from "../domain/Execution.js"
 import {
@@ -45,7 +49,16 @@ import {
   type SandboxShape
 } from "../services/Sandbox.js"
 import { descendants, signal, treeCpuSeconds } from "./ProcessTree.js"
-import { discover, type Machine, makeRunCgroups, memoryUse, removeCgroup, SYSCALLS } from "./SandboxMachine.js"
+import {
+  discover,
+  endRunLeft,
+  type LeftProcessesFound,
+  type Machine,
+  makeRunCgroups,
+  memoryUse,
+  removeCgroup,
+  SYSCALLS
+} from "./SandboxMachine.js"
 
 /**
  * The wrapper. Arguments: wait4 and prctl syscall numbers (or -), dossier's pid, the number of
@@ -234,6 +247,54 @@ export const startFailure = (r: {
   return `the sandbox ended before the program started (${why}); nothing ran and no run was charged`
 }
 
+/**
+ * The directory that keeps the sandbox out of a root, when bwrap said it could not reach one of
+ * the roots it mounts from `/proc/self/fd/<n>` (`fds` lists them in that order; bwrap re-walks the
+ * path the link names). dossier as root opens the roots with root's rights; inside its user
+ * namespace root keeps rights only over files of the user and group 0 (the only ones mapped there),
+ * so a folder inside another user's 0700 home is out of reach. Returns a reason for
+ * `SandboxUnavailable` that names the root and the first directory above it that the sandbox's
+ * user cannot enter, and says what to do; null when bwrap said something else.
+ */
+export const unreachableRoot = (
+  stderr: string,
+  fds: ReadonlyArray<{ readonly path: string; readonly fd: number }>,
+  folder: string
+): string | null => {
+  const m = /Can't find source path \/proc\/self\/fd\/(\d+): Permission denied/.exec(stderr)
+  const root = m === null ? undefined : fds.find((f) => f.fd === Number(m[1]))
+  if (root === undefined) return null
+  let closed: string | null = null
+  try {
+    const uid = process.getuid?.() ?? -1
+    const groups = new Set([process.getgid?.() ?? -1, ...(process.getgroups?.() ?? [])])
+    const real = fs.realpathSync(folder)
+    const parts = `${real}/${root.path}`.split("/").filter((p) => p !== "")
+    for (let i = 0; i < parts.length && closed === null; i++) {
+      const dir = `/${parts.slice(0, i).join("/")}`
+      const st = fs.statSync(dir)
+      const bit = st.uid === uid ? 0o100 : groups.has(st.gid) ? 0o010 : 0o001
+      const privileged = uid === 0 && st.uid === 0 && st.gid === 0
+      if (!privileged && (st.mode & bit) === 0) {
+        // Named relative to the work folder ('..' for the folder above it): no output names a
+        // machine path.
+        closed =
+          `'${path.relative(real, dir) || "."}' (relative to the work folder; owner ${st.uid}, group ${st.gid}, ` +
+          `mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")})`
+      }
+    }
+  } catch {
+    // named by the root alone
+  }
+  const who = process.getuid?.() === 0
+    ? "dossier runs as root, and root inside the sandbox has no rights over other users' files: it"
+    : "the sandbox's user"
+  return `the sandbox cannot reach the root '${root.path}': ${who} cannot enter ${
+    closed ?? "a directory above it"
+  }; give others search permission on that directory (chmod o+x), run dossier as the user who owns ` +
+    "the folder, or move the folder where that user can reach it; nothing ran and no run was charged"
+}
+
 interface Started {
   readonly done: Promise<Reported>
   readonly terminate: (ending: Ending) => void
@@ -330,6 +391,12 @@ const start = (
   ;(child.stdio[startFd] as NodeJS.ReadableStream).once("data", () => (programStarted = true))
   let bwrapPid: number | null = null
   let killed: (Ending & { signal: string }) | null = null
+  // How the wrapper ended when it ended without reporting the run's end (null while it has not, or
+  // when it did), and what was left of the run then (see `endRunLeft`).
+  let wrapperGone: string | null = null
+  let left: LeftProcessesFound | null = null
+  let leftTimer: NodeJS.Timeout | undefined
+  const endLeft = () => (left ??= endRunLeft(cgroups, request.runId ?? null))
   let escalation: NodeJS.Timeout | undefined
   // Set when the run must end before the wrapper has said which pid bwrap has.
   let endWhenKnown = false
@@ -399,11 +466,26 @@ const start = (
       wallMs
     )
     : undefined
+  const endLine = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m
+  // The wrapper exits 0 only once it has reported the run's end. Ended otherwise, what it held
+  // dies with it (bwrap's parent-death signal, its --die-with-parent, the PID namespace), but for a
+  // namespace init whose setup it cut, which holds the run's output pipes and waits for good (and
+  // dossier with it): what is still there a second later is ended, in the run's cgroups and by its id.
+  child.on("exit", (code, sig) => {
+    if ((code === 0 && sig === null) || endLine.test(report)) return
+    wrapperGone = sig !== null
+      ? `ended by ${sig}`
+      : WRAPPER_EXITS[code ?? -1] !== undefined
+      ? `exited: ${WRAPPER_EXITS[code!]}`
+      : `exited with code ${code}`
+    leftTimer = setTimeout(endLeft, 1000)
+  })
   const done = new Promise<Reported>((resolve) => {
     child.on("close", (code, sig) => {
       if (wall !== undefined) clearTimeout(wall)
       if (escalation !== undefined) clearTimeout(escalation)
-      const end = /^end (-?\d+) ([0-9.eE+-]+) (-?\d+)$/m.exec(report)
+      clearTimeout(leftTimer)
+      const end = endLine.exec(report)
       let exitCode: number | null = null
       let signalName: string | null = null
       let cpuSeconds: number | null = null
@@ -422,7 +504,23 @@ const start = (
       out.dispose()
       err.dispose()
       const stderr = err.result()
+      // The program ran, dossier did not end it, and its wrapper ended without saying how it did:
+      // neither the wrapper's end nor anything else is the program's exit status.
+      const wrapperEnded = end === null && programStarted && killed === null && wrapperGone !== null
+        ? {
+          detail: `dossier's wrapper (the process between dossier and bwrap, pid ${child.pid}) ${wrapperGone} ` +
+            "while the program ran, before it reported how the program ended: the program was ended with it, " +
+            "not by itself nor by the watchdog, and its CPU time was not measured; charged the wall time it ran " +
+            "and its whole CPU limit",
+          left: endLeft()
+        }
+        : null
+      if (wrapperEnded !== null) {
+        exitCode = null
+        signalName = null
+      }
       resolve({
+        wrapperEnded,
         notStarted: startFailure({
           started: programStarted,
           endedByDossier: killed !== null,
@@ -542,10 +640,18 @@ export const SandboxBwrap = Layer.effect(
         // Empty now; the kernel frees a cgroup asynchronously, so its removal (retried) is left off
         // the answer's path (a cgroup left by a process that died is removed by the next run).
         yield* Effect.forkDaemon(removeCgroups)
-        if (notStarted !== null) return yield* new SandboxUnavailable({ reason: notStarted })
+        if (notStarted !== null) {
+          const unreachable = unreachableRoot(
+            reported.stderr.bytes.toString("utf8"),
+            [...request.grant.inputs, request.grant.work].map((r, i) => ({ path: r.path, fd: 4 + i })),
+            request.root
+          )
+          return yield* new SandboxUnavailable({ reason: unreachable ?? notStarted })
+        }
         const outcome = {
           ...reported,
-          cpuSeconds: recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
+          // What the watchdog saw is only a lower bound of what a run whose wrapper ended used.
+          cpuSeconds: reported.wrapperEnded !== null ? null : recordedCpuSeconds(reported.cpuSeconds, seenCpuSeconds),
           memory: {
             enforcement: cgroups.memory === null ? "process" as const : "run" as const,
             peakKiB: memory?.peakKiB ?? null,

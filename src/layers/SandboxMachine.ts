@@ -291,18 +291,18 @@ export const endLostRun = (ownerPid: number, runId: string): LeftProcessesFound 
   if (process.platform !== "linux") {
     return { outcome: "unchecked", processes: 0, detail: `the processes of ${process.platform} are not read` }
   }
-  let killed = sweepStaleCgroups(ownerPid)
+  return leftFound(sweepStaleCgroups(ownerPid), runId, "its dossier exec")
+}
+
+/**
+ * SIGKILL the run's bwrap and namespace init, found by the run's id (`sandboxOf`), again until none
+ * is left: how many were killed, or null when /proc cannot be read.
+ */
+const killSandboxOf = (runId: string): number | null => {
   const ended = new Set<number>()
   for (let round = 0; round < 50; round++) {
     const left = sandboxOf(runId)
-    if (left === null) {
-      return {
-        outcome: "unchecked",
-        processes: killed,
-        detail: "could not read /proc to look for what was left of the run" +
-          (killed > 0 ? ` (${killed} process(es) in its cgroups were killed)` : "")
-      }
-    }
+    if (left === null) return null
     if (left.length === 0) break
     for (const pid of left) {
       try {
@@ -314,15 +314,54 @@ export const endLostRun = (ownerPid: number, runId: string): LeftProcessesFound 
     }
     pause(20)
   }
-  killed += ended.size
+  return ended.size
+}
+
+/** What was left of a run once `inCgroups` of its processes were killed in its cgroups: the rest, found by its id, are ended too. */
+const leftFound = (inCgroups: number, runId: string, gone: string): LeftProcessesFound => {
+  const byId = killSandboxOf(runId)
+  if (byId === null) {
+    return {
+      outcome: "unchecked",
+      processes: inCgroups,
+      detail: "could not read /proc to look for what was left of the run" +
+        (inCgroups > 0 ? ` (${inCgroups} process(es) in its cgroups were killed)` : "")
+    }
+  }
+  const killed = inCgroups + byId
   if (killed === 0) {
     return { outcome: "none-found", processes: 0, detail: "no process of the run was left when it was recorded" }
   }
   return {
     outcome: "killed",
     processes: killed,
-    detail: `${killed} process(es) of the run were still running after its dossier exec ended, and were killed`
+    detail: `${killed} process(es) of the run were still running after ${gone} ended, and were killed`
   }
+}
+
+/**
+ * End whatever is left of a run whose wrapper ended without reporting the run's end (killed
+ * outright, or told to stop by someone else) while dossier lives: every process in the run's
+ * cgroups (`join`, as root) and its bwrap and namespace init by its id. An init whose setup was
+ * cut when the wrapper died holds the run's output pipes and waits for good on a bwrap that is
+ * gone: dossier would wait for it too.
+ */
+export const endRunLeft = (join: ReadonlyArray<string>, runId: string | null): LeftProcessesFound => {
+  if (process.platform !== "linux") {
+    return { outcome: "unchecked", processes: 0, detail: `the processes of ${process.platform} are not read` }
+  }
+  const found = new Set<number>()
+  for (const dir of join) killCgroup(dir, found)
+  if (runId === null) {
+    return found.size === 0
+      ? { outcome: "none-found", processes: 0, detail: "no process of the run was left when it was recorded" }
+      : {
+        outcome: "killed",
+        processes: found.size,
+        detail: `${found.size} process(es) of the run were still running after its wrapper ended, and were killed`
+      }
+  }
+  return leftFound(found.size, runId, "its wrapper")
 }
 
 const newCgroup = (parent: string): string => {

@@ -14,6 +14,7 @@ export {
   ExecutionStatus,
   KillReason,
   LogFile,
+  LostReason,
   OutputFile,
   receiptHolds
 } from "../domain/Execution.js"

@@ -12,7 +12,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { RootIdentityChanged, SandboxUnavailable } from "../domain/ExecErrors.js"
-import type { KillReason, RunStop, SandboxPlan } from "../domain/Execution.js"
+import type { KillReason, LeftProcesses, RunStop, SandboxPlan } from "../domain/Execution.js"
 
 export interface Captured {
   /** The retained bytes (at most `MAX_LOG_BYTES`). */
@@ -28,6 +28,14 @@ export interface SandboxOutcome {
   readonly killed: { readonly reason: KillReason; readonly detail: string } | null
   /** Ended on request (`options.stop`). */
   readonly stopped: RunStop | null
+  /**
+   * The wrapper between dossier and the sandbox ended while the program ran without reporting how
+   * it ended (killed outright, or told to stop by someone else), and dossier did not end the run:
+   * `detail` says how, `left` what was still running of the run and was killed. The program's exit
+   * status and the tree's CPU time are then unknown (`exitCode`, `signal` and `cpuSeconds` null).
+   * Absent or null: it did not (a Sandbox other than `SandboxBwrap` need not say).
+   */
+  readonly wrapperEnded?: { readonly detail: string; readonly left: LeftProcesses } | null
   /**
    * How memory was limited: `run` (one memory cgroup for the whole run, its peak and how many of
    * its processes the kernel ended at the limit) or `process` (RLIMIT_AS per process only).

@@ -482,6 +482,8 @@ describe.skipIf(!sandboxWorks)("confined exec: limits", () => {
       "head -c 700000 /dev/zero > a; head -c 700000 /dev/zero > b"
     ], "BudgetExceeded")
     expect(e).toMatchObject({ resource: "outputMiB", actual: 1_400_000 })
+    // The figures are bytes: the message says so, not "1400000 of outputMiB".
+    expect(e.message).toContain("used 1400000 bytes of output, beyond the 1048576 bytes of output left (outputMiB)")
     const shown = ok(dir, ["exec", "show", "--execution", e.executionId])
     expect(shown.execution.outputs.length).toBe(2)
     expect(refused(dir, ["exec", "--grant", "g1", "--", "true"], "BudgetExhausted").resource).toBe("outputMiB")

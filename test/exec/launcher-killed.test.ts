@@ -131,6 +131,124 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
     }
   })
 
+  // Its wrapper (the perl process between dossier and bwrap) killed alone takes the sandbox with it:
+  // the program did not end by itself, and how it ended and what CPU it used were not measured.
+  // Before, such a run was recorded `exited`, `signal: "SIGKILL"`, as if the program had died of it.
+  it("its wrapper alone killed while the program runs: recorded lost, wrapper-ended, not the program's SIGKILL", async () => {
+    const dir = folder()
+    createGrant(dir)
+    const needle = `${process.pid}${Date.now() % 100000}4`
+    const run = execAsync(dir, "g1", ["sleep", needle])
+    try {
+      const id = await waitForRunning(dir)
+      await waitUntil(
+        "the program runs",
+        () => processesWith(needle).some((p) => fs.readFileSync(`/proc/${p}/comm`, "utf8") === "sleep\n")
+      )
+      const wrapper = childrenOf(run.child.pid!).find((c) => c.comm === "perl")
+      expect(wrapper).toBeDefined()
+      process.kill(wrapper!.pid, "SIGKILL")
+      const { code, json } = await run.done
+      expect({ code, ok: json?.ok }).toEqual({ code: 0, ok: true })
+      expect(json.execution).toMatchObject({
+        id,
+        status: "lost",
+        reason: "wrapper-ended",
+        exitCode: null,
+        signal: null,
+        cpuSeconds: null
+      })
+      expect(json.execution.detail).toContain("ended by SIGKILL while the program ran")
+      expect(json.execution.detail).toContain("not by itself")
+      expect(["none-found", "killed"]).toContain(json.execution.leftProcesses?.outcome)
+      expect(processesWith(needle)).toEqual([])
+      // Charged the wall time it ran and, its CPU time unknown, its whole CPU limit.
+      const shown = ok(dir, ["grant", "show", "--grant", "g1"])
+      expect(shown.remaining).toMatchObject({ runs: 19, cpuSeconds: 0 })
+      expect(shown.remaining.wallSeconds).toBeGreaterThan(100)
+      // The same record, loaded again, and the human report say so.
+      expect(ok(dir, ["exec", "show", "--execution", id]).execution).toMatchObject({ status: "lost" })
+      const human = runCli(["exec", "show", "--execution", id, "--workdir", dir])
+      expect(human.stdout).toContain(`${id} under grant g1: lost (wrapper-ended: dossier's wrapper`)
+    } finally {
+      for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+    }
+  })
+
+  // bwrap's namespace init takes its parent-death signal only once its setup is done. A wrapper
+  // killed during that setup leaves the init holding the run's output pipes, and dossier used to
+  // wait for it for good (reproduced as an unprivileged user: the wrapper killed a few ms after
+  // bwrap started). Here the init is stopped (SIGSTOP) while it has not started the program yet,
+  // so the setup is cut whatever the machine's speed; then the wrapper is killed.
+  it("its wrapper killed while the sandbox is set up: exec does not wait for the init it left", async () => {
+    const ppidOf = (p: number) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${p}/stat`, "latin1")
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      } catch {
+        return -1
+      }
+    }
+    // A child of `parent` among the next pids (those of a run are handed out one after another).
+    const childNear = (parent: number) => {
+      for (let p = parent + 1; p < parent + 64; p++) if (ppidOf(p) === parent) return p
+      return undefined
+    }
+    // Running, not a zombie nobody reaped yet.
+    const alive = (p: number) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${p}/stat`, "latin1")
+        return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2))
+      } catch {
+        return false
+      }
+    }
+    for (let attempt = 0;; attempt++) {
+      expect(attempt).toBeLessThan(20)
+      const dir = folder()
+      createGrant(dir)
+      const needle = `${process.pid}${Date.now() % 100000}3`
+      const run = execAsync(dir, "g1", ["sleep", needle])
+      let init: number | undefined
+      try {
+        reach(run.child.pid!, "wrapper", needle)
+        const wrapper = childrenOf(run.child.pid!).find((c) => c.comm === "perl")!.pid
+        for (const until = Date.now() + 30_000; init === undefined && Date.now() < until;) {
+          const bwrap = childNear(wrapper)
+          init = bwrap === undefined ? undefined : childNear(bwrap)
+        }
+        expect(init).toBeDefined()
+        process.kill(init!, "SIGSTOP")
+        // Its setup is done once it has started the program's first process: too late, again.
+        const cut = childNear(init!) === undefined
+        process.kill(wrapper, "SIGKILL")
+        await new Promise((r) => setTimeout(r, 300))
+        if (!cut || !alive(init!)) {
+          await run.done
+          continue
+        }
+        // The init outlived its bwrap, stopped in its setup: what dossier used to wait on.
+        const { code, json } = await Promise.race([
+          run.done,
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error("dossier exec still waits for the init its wrapper left")), 20_000)
+          )
+        ])
+        // Nothing ran: refused as a sandbox that ended before its program started, nothing charged.
+        expect({ code, tag: json?.error?._tag }).toEqual({ code: 1, tag: "SandboxUnavailable" })
+        expect(json.error.reason).toContain("the sandbox ended before the program started")
+        await waitUntil("the init its wrapper left still runs", () => !alive(init!), 20_000)
+        expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+        expect(fs.readdirSync(`${dir}/.dossier/executions`).filter((n) => n.endsWith(".running.json"))).toEqual([])
+        return
+      } finally {
+        run.child.kill("SIGKILL")
+        if (init !== undefined && alive(init)) process.kill(init, "SIGKILL")
+        for (const p of processesWith(needle)) process.kill(p, "SIGKILL")
+      }
+    }
+  }, 240_000)
+
   // As root each run has a pids cgroup, `dossier-<pid of its exec>-<hex>`. A process of a run whose
   // exec and wrapper were both killed outright has nothing left to end it: the next command that
   // records the run lost, or starts a run, ends whatever is still in a cgroup of a dead exec.
@@ -224,7 +342,8 @@ describe.skipIf(!sandboxWorks)("a dossier exec killed outright", () => {
 // may enter (a root's version manager, a scratch folder made by mktemp) skips the case.
 const NOBODY = ["--reuid=65534", "--regid=65534", "--clear-groups"]
 const asNobodyWorks = sandboxWorks && process.getuid?.() === 0 &&
-  spawnSync("setpriv", [...NOBODY, "/usr/bin/bwrap", "--unshare-all", "--ro-bind", "/", "/", "/bin/true"]).status === 0 &&
+  spawnSync("setpriv", [...NOBODY, "/usr/bin/bwrap", "--unshare-all", "--ro-bind", "/", "/", "/bin/true"]).status ===
+    0 &&
   // Through env, as the cases start it: setpriv's own exec still holds root's capabilities.
   spawnSync("setpriv", [...NOBODY, "env", process.execPath, CLI, "--version"]).status === 0
 

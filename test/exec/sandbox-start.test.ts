@@ -10,7 +10,8 @@ import * as path from "node:path"
 import { sealGrant } from "../../src/domain/Grant.js"
 import { SandboxBwrap, startFailure } from "../../src/layers/SandboxBwrap.js"
 import { Sandbox, type SandboxRequest } from "../../src/services/Sandbox.js"
-import { sandboxWorks } from "./support.js"
+import { runCli } from "../support/cli.js"
+import { createGrant, ok, put, refused, sandboxWorks } from "./support.js"
 
 const identity = (root: string, rel: string) => {
   const st = fs.statSync(path.join(root, rel), { bigint: true })
@@ -84,5 +85,43 @@ describe("startFailure", () => {
       )
     expect(startFailure({ ...base, wrapperCode: 122, exitCode: 122 })).toContain("could not join the run's cgroup")
     expect(startFailure({ ...base, exitCode: null, signal: "SIGKILL" })).toContain("it ended with SIGKILL")
+  })
+})
+
+// dossier as root opens the roots with root's rights, but root inside the sandbox's user namespace
+// has none over other users' files: a folder inside another user's 0700 home cannot be mounted.
+// Before, the refusal was bwrap's own words ("Can't find source path /proc/self/fd/4: Permission
+// denied") with a hint to install bubblewrap and try again, which cannot help.
+describe.skipIf(!sandboxWorks || process.getuid?.() !== 0)("a folder the sandbox's user cannot reach", () => {
+  it("is refused before the program starts, naming the root and the directory to open, nothing charged", () => {
+    const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "dossier-home-")))
+    const dir = path.join(home, "proj")
+    put(dir, "research/exp/data/train.csv", "a,b\n")
+    put(dir, "plan.md", "PLAN\n")
+    fs.chownSync(home, 65534, 65534)
+    fs.chmodSync(home, 0o700)
+    try {
+      createGrant(dir)
+      const e = refused(dir, ["exec", "--grant", "g1", "--", "true"], "SandboxUnavailable")
+      expect(e.reason).toContain("the sandbox cannot reach the root 'research/exp/data'")
+      expect(e.reason).toContain("cannot enter '..' (relative to the work folder; owner 65534, group 65534, mode 0700)")
+      expect(e.reason).toContain("nothing ran and no run was charged")
+      expect(e.hint).toContain("the sandbox cannot reach the root")
+      expect(e.hint).not.toMatch(/^Install/)
+      expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(20)
+      expect(fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json"))).toEqual([])
+      // The human report says the same on stderr, exit 1.
+      const human = runCli(["exec", "--grant", "g1", "--workdir", dir, "--", "true"])
+      expect(human.code).toBe(1)
+      expect(human.stderr).toContain("the sandbox cannot reach the root 'research/exp/data'")
+      // What it says to do works.
+      fs.chmodSync(home, 0o701)
+      expect(ok(dir, ["exec", "--grant", "g1", "--", "true"]).execution).toMatchObject({
+        status: "exited",
+        exitCode: 0
+      })
+    } finally {
+      fs.chmodSync(home, 0o755)
+    }
   })
 })
