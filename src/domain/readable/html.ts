@@ -43,6 +43,11 @@ export interface Attribs {
   readonly lang?: string | undefined
   readonly "xml:lang"?: string | undefined
   readonly type?: string | undefined
+  /** Read for the front matter's microdata (meta.ts): an item's scope and type, a date's machine form, an `abbr`'s full date. */
+  readonly itemscope?: string | undefined
+  readonly itemtype?: string | undefined
+  readonly datetime?: string | undefined
+  readonly title?: string | undefined
   /** Read for a box a template shows only once a state flag is set (notices.ts). */
   readonly "v-if"?: string | undefined
   readonly "v-show"?: string | undefined
@@ -81,6 +86,10 @@ const keptAttribs = (): KeptAttribs => ({
   lang: undefined,
   "xml:lang": undefined,
   type: undefined,
+  itemscope: undefined,
+  itemtype: undefined,
+  datetime: undefined,
+  title: undefined,
   "v-if": undefined,
   "v-show": undefined,
   "x-show": undefined
