@@ -32,6 +32,8 @@ export interface Attribs {
   readonly "aria-busy"?: string | undefined
   /** Read for a status message a script shows as the reader acts (notices.ts). */
   readonly "aria-live"?: string | undefined
+  /** Read for a consent banner drawn as a modal dialog (consents.ts). */
+  readonly "aria-modal"?: string | undefined
   /** Read for a picture that is a smiley in a line of text (chrome.ts). */
   readonly alt?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
@@ -77,6 +79,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-label": undefined,
   "aria-busy": undefined,
   "aria-live": undefined,
+  "aria-modal": undefined,
   alt: undefined,
   name: undefined,
   property: undefined,
