@@ -1,8 +1,9 @@
 /**
  * The readable copy's front matter read from JSON-LD as sites write it: a graph whose article
  * names its author by reference (`{"@id": …}`, as SEO plugins write every post), and text
- * values holding HTML (a line-break hint `<wbr>` in a product's name, `&amp;` in a name); and the
- * one title over the body when the page's own heading says part of its document title.
+ * values holding HTML (a line-break hint `<wbr>` in a product's name, `&amp;` in a name); the date
+ * and author a page gives only as schema.org microdata; and the one title over the body when the
+ * page's own heading says part of its document title.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { htmlToMarkdown } from "../../src/domain/Readable.js"
@@ -107,6 +108,74 @@ describe("readable copy: front matter from JSON-LD as sites write it", () => {
     expect(fm).toContain("title: \"Notes & Queries \u2013 Part 2\"\n")
     expect(fm).toContain("author: \"Jo & Al\"\n")
     expect(fm).toContain("site: \"Black & White\"\n")
+  })
+})
+
+describe("readable copy: front matter from schema.org microdata", () => {
+  const post = (head: string, inner: string, type = "http://schema.org/BlogPosting"): string =>
+    `<!doctype html><html lang="en"><head><title>Cheap fixes</title>${head}</head><body>` +
+    `<div class="post" itemscope itemtype="${type}"><h1 itemprop="headline">Cheap fixes</h1>${inner}` +
+    `<div itemprop="articleBody"><p>${sentence}</p><p>${sentence}</p></div></div></body></html>`
+  const byline = `<span itemprop="author" itemscope itemtype="http://schema.org/Person">by ` +
+    `<a href="/jo"><span itemprop="name">Jo Writer</span></a></span>`
+
+  it("reads a time's datetime and a person's nested name inside an article's item", () => {
+    const fm = frontMatterOf(
+      htmlToMarkdown(post("", `${byline} <time itemprop="datePublished" datetime="2021-11-04">4 Nov</time>`), URL_)
+    )
+    expect(fm).toContain("published: \"2021-11-04\"\n")
+    expect(fm).toContain("author: \"Jo Writer\"\n")
+  })
+
+  it("reads a meta's content, an abbr's machine date in its title, and an author written as text", () => {
+    const meta = frontMatterOf(htmlToMarkdown(
+      post("", `<meta itemprop="datePublished" content="2020-02-08"><span itemprop="author">By Al Second</span>`),
+      URL_
+    ))
+    expect(meta).toContain("published: \"2020-02-08\"\n")
+    expect(meta).toContain("author: \"Al Second\"\n")
+    const abbr = frontMatterOf(htmlToMarkdown(
+      post("", `<abbr class="published" itemprop="datePublished" title="2017-09-09T10:52:00+02:00">10:52</abbr>`),
+      URL_
+    ))
+    expect(abbr).toContain("published: \"2017-09-09T10:52:00+02:00\"\n")
+  })
+
+  it("lets the meta tags and JSON-LD win, and reads no item that is not writing", () => {
+    const inner = `${byline} <time itemprop="datePublished" datetime="2021-11-04">4 Nov</time>`
+    const tagged = frontMatterOf(htmlToMarkdown(
+      post(
+        `<meta name="author" content="Meta Name"><meta property="article:published_time" content="2022-01-01">`,
+        inner
+      ),
+      URL_
+    ))
+    expect(tagged).toContain("author: \"Meta Name\"\n")
+    expect(tagged).toContain("published: \"2022-01-01\"\n")
+    const other = frontMatterOf(htmlToMarkdown(post("", inner, "http://schema.org/Event"), URL_))
+    expect(other).not.toContain("author:")
+    expect(other).not.toContain("published:")
+  })
+
+  it("joins the co-authors of one byline, not a teaser's author further down the item", () => {
+    const person = (name: string) =>
+      `<span itemprop="author" itemscope itemtype="http://schema.org/Person"><span itemprop="name">${name}</span></span>`
+    const html = `<html><head><title>Cheap fixes</title></head><body itemscope itemtype="http://schema.org/Article">` +
+      `<h1>Cheap fixes</h1><p class="byline">by ${person("Jo Writer")}, and ${person("Al Second")}</p>` +
+      `<p>${sentence}</p><p>${sentence}</p><aside><h3>Related</h3><p>Older fixes, by ${person("Other Writer")}</p>` +
+      `</aside></body></html>`
+    expect(frontMatterOf(htmlToMarkdown(html, URL_))).toContain("author: \"Jo Writer, Al Second\"\n")
+  })
+
+  it("reads nothing from a front page of several posts", () => {
+    const one = `<div itemscope itemtype="http://schema.org/BlogPosting">${byline}` +
+      `<time itemprop="datePublished" datetime="2021-11-04">4 Nov</time><p>${sentence}</p></div>`
+    const html = `<html><head><title>Blog</title></head><body>${one}${
+      one.replace("2021-11-04", "2021-10-01")
+    }</body></html>`
+    const md = htmlToMarkdown(html, URL_)
+    expect(md).not.toContain("published:")
+    expect(md).not.toContain("author:")
   })
 })
 

@@ -58,6 +58,7 @@ import {
 import { labelledNote } from "./callouts.js"
 import { sectionsNamedCallToAction } from "./calls.js"
 import { cardsToKeep, groupsUnder, Keep, outerGroups } from "./cards.js"
+import { consentBanner } from "./consents.js"
 import { entriesCredits } from "./credits.js"
 import { aroundDataTable, dataTable } from "./dataTables.js"
 import { categoryDescription } from "./descriptions.js"
@@ -193,7 +194,8 @@ const bannerSectionsOf = new WeakMap<Page, ReadonlySet<El>>()
 
 /**
  * Step 1: furniture dropped unless it holds a large share of the page; on a product page, the
- * page's own header and footer inside its `main` whatever they hold (pageFrame.ts).
+ * page's own header and footer inside its `main` whatever they hold (pageFrame.ts); a cookie or
+ * consent banner known by its build (consents.ts) whatever it holds.
  */
 const dropFurniture = (page: Page, measured = false, undated = false, discussion = false, product = false): number => {
   if (!measured) measure(page)
@@ -221,7 +223,8 @@ const dropFurniture = (page: Page, measured = false, undated = false, discussion
               !aroundDataTable(el) /* a builder's box for pasted HTML (`w-embed`) holding a table of figures */ &&
               tags?.has(el) !== true) ||
             (el.marks.furniture === 3 && el.text < MAX_BYLINE && !(product && titledBlock(page, el))) ||
-            furnitureTag(el)))
+            furnitureTag(el)) ||
+        consentBanner(page, el))
     ) {
       el.drop = true
       dropped += el.text
@@ -906,10 +909,13 @@ const declaredContent = (page: Page): Array<El> => {
 const enough = (content: ReturnType<typeof pickContent>): boolean =>
   content !== undefined && content.picked.reduce((n, el) => n + el.text, 0) >= MIN_CONTENT
 
-/** Undo step 1: only what its tag drops stays dropped (the caller scores again from none). */
+/**
+ * Undo step 1: only what its tag drops stays dropped, and a cookie or consent banner known by its
+ * build (consents.ts), which a short post's few lines would lose to (the caller scores again from none).
+ */
 const keepFurniture = (page: Page): void => {
   for (const el of page.all) {
-    el.drop = (el.parent?.drop ?? false) || dropsItself(page, el)
+    el.drop = (el.parent?.drop ?? false) || dropsItself(page, el) || consentBanner(page, el)
     unmeasure(el)
   }
   sumAll(page)

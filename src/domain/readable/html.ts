@@ -32,6 +32,8 @@ export interface Attribs {
   readonly "aria-busy"?: string | undefined
   /** Read for a status message a script shows as the reader acts (notices.ts). */
   readonly "aria-live"?: string | undefined
+  /** Read for a consent banner drawn as a modal dialog (consents.ts). */
+  readonly "aria-modal"?: string | undefined
   /** Read for a picture that is a smiley in a line of text (chrome.ts). */
   readonly alt?: string | undefined
   /** Read for the front matter (meta.ts): `<meta>`, `<link rel=canonical>`, `<html lang>`, JSON-LD scripts. */
@@ -43,6 +45,11 @@ export interface Attribs {
   readonly lang?: string | undefined
   readonly "xml:lang"?: string | undefined
   readonly type?: string | undefined
+  /** Read for the front matter's microdata (meta.ts): an item's scope and type, a date's machine form, an `abbr`'s full date. */
+  readonly itemscope?: string | undefined
+  readonly itemtype?: string | undefined
+  readonly datetime?: string | undefined
+  readonly title?: string | undefined
   /** Read for a box a template shows only once a state flag is set (notices.ts). */
   readonly "v-if"?: string | undefined
   readonly "v-show"?: string | undefined
@@ -72,6 +79,7 @@ const keptAttribs = (): KeptAttribs => ({
   "aria-label": undefined,
   "aria-busy": undefined,
   "aria-live": undefined,
+  "aria-modal": undefined,
   alt: undefined,
   name: undefined,
   property: undefined,
@@ -81,6 +89,10 @@ const keptAttribs = (): KeptAttribs => ({
   lang: undefined,
   "xml:lang": undefined,
   type: undefined,
+  itemscope: undefined,
+  itemtype: undefined,
+  datetime: undefined,
+  title: undefined,
   "v-if": undefined,
   "v-show": undefined,
   "x-show": undefined

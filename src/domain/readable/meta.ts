@@ -1,14 +1,15 @@
 /**
  * The page's metadata for the front matter of the readable copy: title, author, published date,
  * site name, canonical URL and language, from its JSON-LD (schema.org), its meta tags (Open Graph,
- * `name=author`, `article:published_time`, …), `<link rel=canonical>` and `<html lang>`. The first
- * source that names a field wins, in that order; every value is one line of at most `MAX_VALUE`
- * characters. Pure and total: JSON-LD that does not parse is ignored.
+ * `name=author`, `article:published_time`, …), `<link rel=canonical>` and `<html lang>`, then its
+ * schema.org microdata (`fromMicrodata`: the date and author of the one article it marks). The
+ * first source that names a field wins, in that order; every value is one line of at most
+ * `MAX_VALUE` characters. Pure and total: JSON-LD that does not parse is ignored.
  */
 import { htmlVisible } from "../HtmlText.js"
 import { collapseWhitespace as collapse } from "../Quote.js"
 import { resolveHref } from "./links.js"
-import { type Page, textContent } from "./tree.js"
+import { type El, type Page, textContent } from "./tree.js"
 
 export interface PageMeta {
   readonly title: string | undefined
@@ -271,6 +272,101 @@ const COMMENT_ANCHOR = /^comment-\d+$/i
  */
 const MIN_ANCHORED_REPLIES = 3
 
+/**
+ * schema.org types of writing whose microdata names its date and author (the last part of an
+ * `itemtype`: `http://schema.org/BlogPosting`); not a `Blog` or a `WebPage`, which hold many posts.
+ */
+const MICRODATA_WRITING =
+  /^(?:article|newsarticle|blogposting|socialmediaposting|techarticle|scholarlyarticle|reportagenewsarticle|analysisnewsarticle|opinionnewsarticle|backgroundnewsarticle|reviewnewsarticle|report|review)$/i
+
+/** A name longer than this is a block of text marked as the author, not a name. */
+const MAX_NAME = 100
+/** A date written as text (`<span itemprop="datePublished">`) longer than this is not a date. */
+const MAX_DATE_TEXT = 64
+/** A date in its machine form, as a microformat's `abbr title` holds it (`2017-09-09T10:52:00+02:00`). */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}/
+
+/** Whether the space-separated tokens of an `itemprop` or `itemtype` hold `token` (its last path part for a type). */
+const hasToken = (value: string | undefined, test: (token: string) => boolean): boolean =>
+  value !== undefined && value.split(/\s+/).some((t) => t.length > 0 && test(t))
+
+/** The nearest element above `el` that opens a microdata item (`itemscope`): the item `el`'s property belongs to. */
+const itemOf = (el: El): El | undefined => {
+  for (let at = el.parent; at !== undefined; at = at.parent) if (at.attribs.itemscope !== undefined) return at
+  return undefined
+}
+
+/** Whether `item` is a piece of writing (`MICRODATA_WRITING`). */
+const isWriting = (item: El | undefined): boolean =>
+  item !== undefined && hasToken(item.attribs.itemtype, (t) => MICRODATA_WRITING.test(t.replace(/^.*[/#]/, "")))
+
+/** A microdata property's text as written: a `meta`'s `content`, else the element's text (one line). */
+const propText = (page: Page, el: El): string | undefined =>
+  el.name === "meta" ? one(el.attribs.content) : one(textContent(page.texts, el, true, false))
+
+/**
+ * The date a microdata `datePublished` gives: a `meta`'s `content`, a `time`'s `datetime`, an
+ * element's `title` holding the date's machine form (a blog theme's `<abbr title="2017-09-09T…">`
+ * showing only the hour), else its text when short and holding a digit.
+ */
+const microdataDate = (page: Page, el: El): string | undefined => {
+  const a = el.attribs
+  if (el.name === "meta") return one(a.content)
+  if (el.name === "time" && one(a.datetime) !== undefined) return one(a.datetime)
+  if (a.title !== undefined && ISO_DATE.test(a.title.trim())) return one(a.title)
+  const text = propText(page, el)
+  return text !== undefined && text.length <= MAX_DATE_TEXT && /\d/.test(text) ? text : undefined
+}
+
+/**
+ * The name a microdata `author` gives: the `name` property of the person it opens (`itemscope`),
+ * or its own text when it opens none; `undefined` for text too long to be a name.
+ */
+const microdataAuthor = (page: Page, el: El): string | undefined => {
+  let name: string | undefined
+  if (el.attribs.itemscope === undefined) name = propText(page, el)
+  else {
+    for (let i = el.order + 1; i < el.end && name === undefined; i++) {
+      const d = page.all[i]!
+      if (hasToken(d.attribs.itemprop, (t) => t === "name") && itemOf(d) === el) name = propText(page, d)
+    }
+  }
+  // A byline's punctuation after the name ("Jo Writer," before a second name outside the item).
+  const trimmed = name?.replace(/[\s,;:|\u00b7\u2022\u2013\u2014-]+$/u, "")
+  return trimmed !== undefined && trimmed.length <= MAX_NAME && /\p{L}/u.test(trimmed) ? withoutBy(trimmed) : undefined
+}
+
+/**
+ * The published date and author the page's schema.org microdata gives of the one piece of writing
+ * it marks (an element `itemscope` whose `itemtype` is an `Article`, a `BlogPosting`…: its
+ * `itemprop="datePublished"` and `itemprop="author"` properties, `props`); none when the
+ * properties belong to two items or more (a blog's front page of posts). Authors are read from
+ * the block of the first (co-authors of one byline), not from further down the item.
+ */
+const fromMicrodata = (
+  page: Page,
+  props: ReadonlyArray<El>
+): { readonly author: string | undefined; readonly published: string | undefined } => {
+  let item: El | undefined
+  let published: string | undefined
+  let byline: El | undefined
+  const authors: Array<string> = []
+  for (const el of props) {
+    const owner = itemOf(el)
+    if (!isWriting(owner)) continue
+    if (item !== undefined && owner !== item) return { author: undefined, published: undefined }
+    item = owner
+    if (hasToken(el.attribs.itemprop, (t) => t === "datePublished")) published ??= microdataDate(page, el)
+    // Co-authors share the first author's line; an author further down the item is another
+    // piece's (a teaser's byline inside a `body` that is the article's item).
+    if (hasToken(el.attribs.itemprop, (t) => t === "author") && (byline ??= el.block ?? el) === (el.block ?? el)) {
+      const name = microdataAuthor(page, el)
+      if (name !== undefined && !authors.includes(name) && authors.length < 8) authors.push(name)
+    }
+  }
+  return { author: authors.length === 0 ? undefined : one(authors.join(", ")), published }
+}
+
 /** The page's metadata (`base` resolves a relative canonical link). */
 export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   const meta = new Map<string, string>()
@@ -280,9 +376,11 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
   let lang: string | undefined
   let singleProduct = false
   let anchoredReplies = 0
+  const microdata: Array<El> = []
   for (const el of page.all) {
     const name = el.name
     const a = el.attribs
+    if (hasToken(a.itemprop, (t) => t === "datePublished" || t === "author")) microdata.push(el)
     if (name === "article" && a.id !== undefined && COMMENT_ANCHOR.test(a.id)) anchoredReplies++
     if (name === "meta") {
       const key = (a.property ?? a.name ?? a.itemprop ?? a["http-equiv"])?.toLowerCase()
@@ -306,6 +404,7 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     }
   }
   const fromLdMeta = fromLd(ld)
+  const md = microdata.length === 0 ? undefined : fromMicrodata(page, microdata)
   const m = (k: string) => meta.get(k)
   // A text meta tag escaped twice (`content="Notes &amp;amp; Queries"`, as some themes write
   // them) holds a character reference after the parser's decoding: a reader is meant to see "&".
@@ -318,10 +417,10 @@ export const pageMeta = (page: Page, base: URL | undefined): PageMeta => {
     title: fromLdMeta.title ?? t("og:title") ?? t("twitter:title") ?? t("dc.title") ?? t("citation_title"),
     author: withoutBy(
       fromLdMeta.author ?? t("author") ?? notUrl(t("article:author")) ?? t("dc.creator") ??
-        t("citation_author") ?? t("byl")
+        t("citation_author") ?? t("byl") ?? md?.author
     ),
     published: fromLdMeta.published ?? m("article:published_time") ?? m("datepublished") ?? m("date") ?? m("pubdate") ??
-      m("publish-date") ?? m("dc.date") ?? m("citation_publication_date"),
+      m("publish-date") ?? m("dc.date") ?? m("citation_publication_date") ?? md?.published,
     site: t("og:site_name") ?? fromLdMeta.site ?? t("application-name"),
     canonical: href === undefined ? undefined : one(resolveHref(href, base)),
     language: lang ?? m("og:locale") ?? m("content-language"),

@@ -324,6 +324,50 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
   return [line(head!), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n")
 }
 
+/** The fewest name/value pairs a description list holds to be written as a table (`pairsTable`). */
+const MIN_PAIRS = 2
+/** The most characters of a name or a value in a description list written as a table. */
+const MAX_PAIR_CELL = 200
+
+/** A value that reads as a sentence (four words or more, then a full stop): a glossary's definition, not a value. */
+const SENTENCE = /^(?:\S+\s+){3,}\S*[.!?]$/
+
+/**
+ * A description list of name/value pairs (a product's details: `<dt>Material</dt><dd>Steel</dd>`,
+ * each pair or not in a `div` of its own, as HTML allows) as a table of two columns, one row a
+ * pair, in the page's order: each name stays beside its value, where paragraphs set each name
+ * apart from it. Written so only when every kept child is a `dt` followed by one `dd`, at least
+ * `MIN_PAIRS` of them, each written as one line of at most `MAX_PAIR_CELL` characters, no value
+ * a sentence (`SENTENCE`: a glossary's definitions stay paragraphs); else `undefined`.
+ */
+const pairsTable = (node: El, ctx: Ctx, depth: number): string | undefined => {
+  const terms: Array<El> = []
+  const add = (el: El, level: number): boolean => {
+    for (const child of el.children) {
+      if (typeof child === "number") {
+        if (WORDED.test(ctx.texts.of(child))) return false
+        continue
+      }
+      if (child.drop) continue
+      if (child.name === "div" && level === 0) {
+        if (!add(child, 1)) return false
+      } else if (child.name === "dt" || child.name === "dd") {
+        if ((child.name === "dt") !== (terms.length % 2 === 0)) return false
+        terms.push(child)
+      } else return false
+    }
+    return true
+  }
+  if (!add(node, 0) || terms.length % 2 !== 0 || terms.length < 2 * MIN_PAIRS) return undefined
+  const cells = terms.map((t) => cellText(t, ctx, depth + 2))
+  if (cells.some((c, i) => c.length === 0 || c.length > MAX_PAIR_CELL || (i % 2 === 1 && SENTENCE.test(c)))) {
+    return undefined
+  }
+  const rows: Array<string> = []
+  for (let i = 0; i < cells.length; i += 2) rows.push(`| ${cells[i]} | ${cells[i + 1]} |`)
+  return [rows[0], "| --- | --- |", ...rows.slice(1)].join("\n")
+}
+
 /** The first marker number of a list (`start`, when it is a sane integer). */
 const listStart = (start: string | undefined): number => {
   const n = Number.parseInt(start ?? "1", 10)
@@ -462,6 +506,10 @@ const block = (node: El, ctx: Ctx, depth: number, out: Array<string>): void => {
       return pushNonEmpty(out, list(node, ctx, depth))
     case "table":
       return pushNonEmpty(out, table(node, ctx, depth))
+    case "dl": {
+      const pairs = depth > MAX_DEPTH - 2 ? undefined : pairsTable(node, ctx, depth)
+      return pairs === undefined ? blocks(node, ctx, depth + 1, out) : pushNonEmpty(out, pairs)
+    }
     case "blockquote": {
       const inner: Array<string> = []
       blocks(node, nested(ctx), depth + 1, inner)
