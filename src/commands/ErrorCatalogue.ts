@@ -391,6 +391,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     library:
       "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or name a new dossier to import this folder. With `part` set, the folder holds what the dossier does not (`part`, `key`): move that record's file aside and copy again, or copy into an empty folder."
   },
+  CorruptCaptureLog: {
+    retryable: false,
+    area: "store",
+    hint:
+      "A person with access to the store must repair the record there (dossier.events, log captures, stream '', position `line`); editing this folder's .dossier/captures.jsonl changes nothing, since a pull writes the view from the store."
+  },
   StoreTooNew: {
     retryable: false,
     area: "store",

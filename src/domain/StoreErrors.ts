@@ -116,5 +116,23 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
   }
 }
 
-export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused] as const
+/**
+ * A record of a shared dossier's capture log (`dossier.events`, log `captures`, at position
+ * `line`) that does not decode: written behind dossier's back. The damage is in the store, not
+ * in this folder's view (`.dossier/captures.jsonl`), so a command that reads the log refuses
+ * naming it rather than answer, or copy the log, as if the record were not there.
+ */
+export class CorruptCaptureLog extends Schema.TaggedError<CorruptCaptureLog>()("CorruptCaptureLog", {
+  /** The record's position in the dossier's capture log (1, 2, …). */
+  line: Schema.Number,
+  reason: Schema.String,
+  /** The shared dossier whose capture log holds the record. */
+  dossier: Schema.String
+}) {
+  override get message() {
+    return `Record ${this.line} of the capture log of the shared dossier '${this.dossier}' cannot be read (${this.reason}); the damage is in the store, not in this folder's view, and a person must repair it there.`
+  }
+}
+
+export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused, CorruptCaptureLog] as const
 export type StoreError = InstanceType<(typeof StoreErrors)[number]>

@@ -146,6 +146,48 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     120_000
   )
 
+  it(
+    "a capture-log row that does not decode: CorruptCaptureLog naming its position, never a log without it",
+    async () => {
+      const page = (word: string) =>
+        `<html><head><title>${word}</title></head><body><main><p>The page says ${word} beats the rest on long inputs.</p></main></body></html>\n`
+      const a = bind(db.url, "dc")
+      fs.mkdirSync(path.join(a, "saved"))
+      fs.writeFileSync(path.join(a, "saved/one.html"), page("alpha"))
+      ok(cli(a, ["ingest", "--file", "saved/one.html", "--origin", "https://example.org/one"]))
+      const b = bind(db.url, "dc")
+      fs.writeFileSync(path.join(a, "saved/two.html"), page("beta"))
+      const two = ok(cli(a, ["ingest", "--file", "saved/two.html", "--origin", "https://example.org/two"]))
+      const before = snapshot(b)
+      const target = path.join(path.dirname(b), `${path.basename(b)}-copy`)
+      // JSON that is no capture record (once left out of the log in silence), then no JSON at all.
+      for (const damage of ["{\"via\":7}", "{\"broken"]) {
+        await adminQuery(
+          db.url,
+          `UPDATE dossier.events SET event = '${damage}' WHERE dossier = 'dc' AND log = 'captures' AND position = 2`
+        )
+        for (
+          const args of [
+            ["pull"],
+            ["export", "--to", target],
+            ["source", "follow", "--quote", "The page says alpha beats the rest"]
+          ]
+        ) {
+          const e = refused(cli(b, args), "CorruptCaptureLog")
+          expect(e, `${damage}: ${args.join(" ")}`).toMatchObject({ dossier: "dc", line: 2, retryable: false })
+          expect(e.message).toContain("capture log of the shared dossier 'dc'")
+          expect(e.message).toContain("not in this folder's view")
+          expect(e.hint).toContain("dossier.events, log captures")
+        }
+      }
+      // Nothing written: not the second capture's retained file, not a log without its record.
+      expect(snapshot(b)).toEqual(before)
+      expect(fs.existsSync(path.join(b, two.original.path))).toBe(false)
+      expect(fs.existsSync(target)).toBe(false)
+    },
+    120_000
+  )
+
   it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
     const a = bind(db.url, "dv")
     seed(a)

@@ -45,9 +45,10 @@ describe("store errors", () => {
 
   it("are in `dossier schema errors` and in the README's catalogue", () => {
     const schema = JSON.stringify(JSONSchema.make(errorsSchema()))
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(schema).toContain(`"${tag}"`)
+    const tags = ["StoreUnavailable", "StoreConflict", "StoreTooNew", "CorruptCaptureLog"]
+    for (const tag of tags) expect(schema).toContain(`"${tag}"`)
     const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) {
+    for (const tag of tags) {
       expect(readme).toContain(`| \`${tag}\` | store |`)
     }
   })

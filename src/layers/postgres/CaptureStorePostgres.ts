@@ -18,7 +18,9 @@
  *   Its records have no stable id, so each one's id is its position (`"1"`, `"2"`, …: the next
  *   positions after the log's last, under the dossier's lock), and its digest the SHA-256 of its
  *   line as `.dossier/captures.jsonl` would hold it (`captureLine`). A record that no longer
- *   decodes is left out, as the folder's log skips a torn line.
+ *   decodes is `CorruptCaptureLog {line: its position, reason, dossier}`: no write of the store
+ *   is ever torn, so it was written behind dossier's back, and reading (or pulling) the log as
+ *   if it were not there would drop a capture in silence.
  * - `record(files, records)` runs as one transaction (inside the command's `Lock.withLock`, a
  *   savepoint of it): every path is looked up before anything is written, then the bytes, the
  *   path rows and the records, all or nothing. Ids by position rely on the dossier's lock: the
@@ -30,10 +32,12 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import { EditedRetainedFile } from "../../domain/Errors.js"
 import { captureLine, CaptureRecord } from "../../domain/IngestContent.js"
+import { CorruptCaptureLog } from "../../domain/StoreErrors.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import { CaptureStore, type CaptureStoreShape, type RetainedContent } from "../../services/ports/CaptureStore.js"
 import { pgContentStore, pgEventLog, type PgStoreError, pgVersionedRecords } from "./PgRecords.js"
@@ -60,11 +64,29 @@ class PositionTaken {
   constructor(readonly id: string) {}
 }
 
+/** A row of the capture log as a record, or `CorruptCaptureLog` naming its position. */
+const decodeRowOf =
+  (dossier: string) => (line: number, text: string): Effect.Effect<CaptureRecord, CorruptCaptureLog> => {
+    const corrupt = (reason: string) => Effect.fail(new CorruptCaptureLog({ line, reason, dossier }))
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return corrupt("not JSON")
+    }
+    return Either.match(decodeRecord(value), {
+      onLeft: (error) =>
+        corrupt(`not a capture record: ${ParseResult.TreeFormatter.formatErrorSync(error).split("\n")[0]}`),
+      onRight: Effect.succeed
+    })
+  }
+
 export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreShape): CaptureStoreShape => {
   const { sql, config, mapErrors } = store
   const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
   const content = pgContentStore(store)
   const log = pgEventLog(store, CAPTURES_EVENT_LOG, Schema.Unknown, (id) => new PositionTaken(id))
+  const decodeRow = decodeRowOf(config.dossier)
 
   const lastPosition = mapErrors(
     Effect.map(
@@ -136,9 +158,11 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
 
   return {
     record,
-    records: Effect.map(
-      log.read(STREAM),
-      (events) => events.flatMap((e) => Either.match(decodeRecord(e.event), { onLeft: () => [], onRight: (r) => [r] }))
+    records: Effect.flatMap(
+      mapErrors(sql<{ position: number; event: string }>`SELECT position, event FROM dossier.events
+        WHERE dossier = ${config.dossier} AND log = ${CAPTURES_EVENT_LOG} AND stream = ${STREAM}
+        ORDER BY position`),
+      (rows) => Effect.forEach(rows, (row) => decodeRow(row.position, row.event))
     ),
     readImport: (path, maxBytes) => files.read(path, { maxBytes })
   }
