@@ -395,7 +395,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "A person with access to the store must repair the record there (dossier.events, log captures, stream '', position `line`); editing this folder's .dossier/captures.jsonl changes nothing, since a pull writes the view from the store."
+      "A person with access to the store must repair the record there (`line`: dossier.events, log captures, stream '', that position; `path`: dossier.records, kind retained, that key); editing this folder's .dossier/captures.jsonl or research/sources/ changes nothing, since a pull writes the view from the store."
   },
   StoreTooNew: {
     retryable: false,

@@ -188,6 +188,42 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     120_000
   )
 
+  it(
+    "a retained file's record that does not decode: CorruptCaptureLog naming its path, never a Defect",
+    async () => {
+      const a = bind(db.url, "dr")
+      fs.mkdirSync(path.join(a, "saved"))
+      fs.writeFileSync(
+        path.join(a, "saved/one.html"),
+        "<html><body><main><p>The page says alpha beats the rest on long inputs.</p></main></body></html>\n"
+      )
+      const args = ["ingest", "--file", "saved/one.html", "--origin", "https://example.org/one"]
+      const captured = ok(cli(a, args))
+      const damaged = captured.source.path as string
+      await adminQuery(
+        db.url,
+        "UPDATE dossier.records SET value = '{\"broken' WHERE dossier = 'dr' AND kind = 'retained' AND key = $1",
+        [damaged]
+      )
+      const fresh = tempWorkdir("dossier-damaged-retained-")
+      for (
+        const [where, r] of [
+          ["init --store", runCli(["init", "--store", db.url, "--dossier", "dr", "--workdir", fresh, "--json"])],
+          ["pull", cli(a, ["pull"])],
+          ["ingest", cli(a, args)]
+        ] as const
+      ) {
+        const e = refused(r, "CorruptCaptureLog")
+        expect(e, where).toMatchObject({ dossier: "dr", path: damaged, retryable: false })
+        expect(e.message).toContain(`'${damaged}'`)
+        expect(e.hint).toContain("dossier.records, kind retained")
+      }
+      // The bind wrote its binding before the view (docs/store.md), and none of the captures.
+      expect(fs.existsSync(path.join(fresh, "research/sources", path.basename(damaged)))).toBe(false)
+    },
+    120_000
+  )
+
   it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
     const a = bind(db.url, "dv")
     seed(a)

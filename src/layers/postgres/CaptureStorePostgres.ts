@@ -7,7 +7,9 @@
  * - Which bytes a retained path holds: a `pgVersionedRecords` row of kind `"retained"`, key = the
  *   path, value `{sha256, bytes}`, created once and never updated. A path that already holds
  *   other bytes is `EditedRetainedFile {path, expected: the new bytes' digest, actual: the
- *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`.
+ *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`. A row
+ *   that does not decode is `CorruptCaptureLog {path}` (written behind dossier's back), from a
+ *   capture of that path and from `records`, which checks every such row with the log.
  * - This host's view of a retained path holding other bytes (a file of `research/sources/`
  *   edited by hand) refuses the capture the same way (`actual`: the local file's digest), as a
  *   folder's capture over an edited file is refused: the capture's refresh of the view would
@@ -81,6 +83,31 @@ const decodeRowOf =
     })
   }
 
+const decodeRetainedJson = Schema.decodeUnknownEither(Schema.parseJson(RetainedPath))
+
+/** Which bytes `path` retains in the dossier (None: nothing), or `CorruptCaptureLog` naming it. */
+const retainedOf = (
+  store: PgStoreShape,
+  path: string
+): Effect.Effect<Option.Option<RetainedPath>, PgStoreError | CorruptCaptureLog> =>
+  Effect.flatMap(
+    store.mapErrors(store.sql<{ value: string }>`SELECT value FROM dossier.records
+      WHERE dossier = ${store.config.dossier} AND kind = ${RETAINED_KIND} AND key = ${path}`),
+    (rows) =>
+      rows.length === 0
+        ? Effect.succeedNone
+        : Effect.map(decodeRetained(store.config.dossier, path, rows[0]!.value), Option.some)
+  )
+
+const decodeRetained = (dossier: string, path: string, text: string): Effect.Effect<RetainedPath, CorruptCaptureLog> =>
+  Either.match(decodeRetainedJson(text), {
+    onLeft: () =>
+      Effect.fail(
+        new CorruptCaptureLog({ path, reason: "not a record of a retained file's digest and size", dossier })
+      ),
+    onRight: Effect.succeed
+  })
+
 export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreShape): CaptureStoreShape => {
   const { sql, config, mapErrors } = store
   const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
@@ -111,7 +138,7 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
       for (const f of batch) {
         const sha256 = sha256Of(f.data)
         const held = inBatch.get(f.path) ??
-          Option.getOrUndefined(Option.map(yield* retained.get(f.path), (r) => r.value.sha256))
+          Option.getOrUndefined(Option.map(yield* retainedOf(store, f.path), (r) => r.sha256))
         if (held !== undefined && held !== sha256) {
           return yield* new EditedRetainedFile({ path: f.path, expected: sha256, actual: held })
         }
@@ -163,6 +190,14 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
         WHERE dossier = ${config.dossier} AND log = ${CAPTURES_EVENT_LOG} AND stream = ${STREAM}
         ORDER BY position`),
       (rows) => Effect.forEach(rows, (row) => decodeRow(row.position, row.event))
+    ).pipe(
+      // The records of which bytes each path retains are read with the log: one that does not
+      // decode would otherwise fail the copy of its file later, or a capture of its path.
+      Effect.zipLeft(Effect.flatMap(
+        mapErrors(sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
+          WHERE dossier = ${config.dossier} AND kind = ${RETAINED_KIND}`),
+        (rows) => Effect.forEach(rows, (row) => decodeRetained(config.dossier, row.key, row.value), { discard: true })
+      ))
     ),
     readImport: (path, maxBytes) => files.read(path, { maxBytes })
   }
@@ -185,12 +220,11 @@ export const retainedPaths = (
 export const retainedBytes = (
   store: PgStoreShape,
   path: string
-): Effect.Effect<Option.Option<Uint8Array>, PgStoreError> => {
-  const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
+): Effect.Effect<Option.Option<Uint8Array>, PgStoreError | CorruptCaptureLog> => {
   const content = pgContentStore(store)
   return Effect.flatMap(
-    retained.get(path),
-    Option.match({ onNone: () => Effect.succeed(Option.none()), onSome: (r) => content.get(r.value.sha256) })
+    retainedOf(store, path),
+    Option.match({ onNone: () => Effect.succeed(Option.none()), onSome: (r) => content.get(r.sha256) })
   )
 }
 
