@@ -224,6 +224,27 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     120_000
   )
 
+  it("a monitor report row that does not decode: CorruptMonitorRecord naming the dossier, never a Defect", async () => {
+    const a = bind(db.url, "dq")
+    await adminQuery(
+      db.url,
+      `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+        VALUES ('dq', 'monitor', 'reports', 1, 'r1:run-completed', '00', '{"broken')`
+    )
+    const fresh = tempWorkdir("dossier-damaged-report-")
+    for (
+      const [where, r] of [
+        ["pull", cli(a, ["pull"])],
+        ["init --store", runCli(["init", "--store", db.url, "--dossier", "dq", "--workdir", fresh, "--json"])]
+      ] as const
+    ) {
+      const e = refused(r, "CorruptMonitorRecord")
+      expect(e, where).toMatchObject({ dossier: "dq", path: ".dossier/monitor/reports.jsonl" })
+      expect(e.reason).toContain("r1:run-completed")
+      expect(e.message).toContain("not in this folder's view")
+    }
+  }, 120_000)
+
   it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
     const a = bind(db.url, "dv")
     seed(a)
