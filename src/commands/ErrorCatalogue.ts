@@ -391,6 +391,12 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     library:
       "Only a new shared dossier can import a folder's state: bind an empty folder to this dossier (it pulls), or name a new dossier to import this folder. With `part` set, the folder holds what the dossier does not (`part`, `key`): move that record's file aside and copy again, or copy into an empty folder."
   },
+  CorruptCaptureLog: {
+    retryable: false,
+    area: "store",
+    hint:
+      "A person with access to the store must repair the record there (`line`: dossier.events, log captures, stream '', that position; `path`: dossier.records, kind retained, that key); editing this folder's .dossier/captures.jsonl or research/sources/ changes nothing, since a pull writes the view from the store."
+  },
   StoreTooNew: {
     retryable: false,
     area: "store",
@@ -400,7 +406,7 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
     retryable: false,
     area: "store",
     hint:
-      "`reason` says which: unbound, bind the folder first (`dossier init --store <postgres-url> --dossier <name>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
+      "`reason` says which: unbound, bind the folder first (`dossier init --store <url> --dossier <text>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
     library:
       "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line to the password file (PGPASSFILE, else ~/.pgpass, chmod 600); unbound, plain-folder, bound-elsewhere and target-*: binding and exporting folders is done on the command line (docs/store.md)."
   }

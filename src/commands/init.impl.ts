@@ -37,8 +37,8 @@ export const init = (o: {
   // DOSSIER_STORE alone does not bind: --dossier says to.
   if (Option.isSome(o.store) || Option.isSome(o.dossier)) {
     const url = Option.orElse(o.store, () => Option.fromNullable(process.env.DOSSIER_STORE || undefined))
-    if (Option.isNone(o.dossier)) return usageError("--store needs --dossier <name>: the shared dossier to bind to")
-    if (Option.isNone(url)) return usageError("--dossier needs --store <postgres-url> (or DOSSIER_STORE)")
+    if (Option.isNone(o.dossier)) return usageError("--store needs --dossier <text>: the shared dossier to bind to")
+    if (Option.isNone(url)) return usageError("--dossier needs --store <url> (or DOSSIER_STORE)")
     const [workdir, store, dossier] = [o.workdir, url.value, o.dossier.value]
     return import("./store.impl.js").then((m) => m.initStore(workdir, store, dossier))
   }

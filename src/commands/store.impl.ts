@@ -264,7 +264,7 @@ export const status = (o: { readonly workdir: string }) =>
     layer: BaseLive(o.workdir),
     human: (r) =>
       r.store === null
-        ? "unbound: this folder is the dossier (dossier init --store <postgres-url> --dossier <name> binds it)"
+        ? "unbound: this folder is the dossier (dossier init --store <url> --dossier <text> binds it)"
         : `bound to dossier '${r.store.dossier}' at ${r.store.url} (${r.store.kind}); reachable; schema version ${r.store.schema.version} (this dossier knows up to ${r.store.schema.supported})${
           r.store.exists ? "" : "; the dossier does not exist yet"
         }`

@@ -48,7 +48,7 @@ export const parseBinding = (text: string): Either.Either<StoreBinding, InvalidI
           path: i.path,
           message: `${STORE_FILE}: ${
             /[.!?]$/.test(i.message) ? i.message : `${i.message}.`
-          } Fix it, or remove it and bind the folder again (dossier init --store <url> --dossier <name>).`
+          } Fix it, or remove it and bind the folder again (dossier init --store <url> --dossier <text>).`
         }))
       })
   )

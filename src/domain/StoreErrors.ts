@@ -116,5 +116,30 @@ export class BindingRefused extends Schema.TaggedError<BindingRefused>()("Bindin
   }
 }
 
-export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused] as const
+/**
+ * A record of a shared dossier's captures that does not decode, written behind dossier's back:
+ * a record of its capture log (`dossier.events`, log `captures`, at position `line`) or the
+ * record of which bytes a retained file holds (`dossier.records`, kind `retained`, key `path`).
+ * The damage is in the store, not in this folder's view (`.dossier/captures.jsonl`,
+ * `research/sources/`), so a command that reads them refuses naming the record rather than
+ * answer, or copy the captures, as if it were not there.
+ */
+export class CorruptCaptureLog extends Schema.TaggedError<CorruptCaptureLog>()("CorruptCaptureLog", {
+  /** The record's position in the dossier's capture log (1, 2, …); absent for a retained file's record. */
+  line: Schema.optional(Schema.Number),
+  /** The retained file whose record is damaged; absent for a record of the log. */
+  path: Schema.optional(Schema.String),
+  reason: Schema.String,
+  /** The shared dossier whose captures hold the record. */
+  dossier: Schema.String
+}) {
+  override get message() {
+    const what = this.path === undefined
+      ? `Record ${this.line ?? "?"} of the capture log of the shared dossier '${this.dossier}'`
+      : `The record of which bytes '${this.path}' retains, in the shared dossier '${this.dossier}',`
+    return `${what} cannot be read (${this.reason}); the damage is in the store, not in this folder's view, and a person must repair it there.`
+  }
+}
+
+export const StoreErrors = [StoreUnavailable, StoreConflict, StoreTooNew, BindingRefused, CorruptCaptureLog] as const
 export type StoreError = InstanceType<(typeof StoreErrors)[number]>

@@ -25,7 +25,7 @@ import type {
 } from "../domain/Gate.js"
 import type { BlockersRemain, NotResearchable, NoVerdict, StaleStateFile } from "../domain/GateErrors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
-import type { StoreUnavailable } from "../domain/StoreErrors.js"
+import type { CorruptCaptureLog, StoreUnavailable } from "../domain/StoreErrors.js"
 
 export const DEFAULT_RESEARCH_DIR = "research/gate"
 export const DEFAULT_ATTEMPTS_LOG = ".dossier/gate/attempted.jsonl"
@@ -95,6 +95,7 @@ export type GateReadError =
   | LimitExceeded
   | CorruptPlan
   | StoreUnavailable
+  | CorruptCaptureLog
   | LockTimeout
 
 export type GateRunError =

@@ -33,7 +33,7 @@ import type {
   UnsupportedContent,
   UnsupportedScheme
 } from "../domain/IngestErrors.js"
-import type { StoreUnavailable } from "../domain/StoreErrors.js"
+import type { CorruptCaptureLog, StoreUnavailable } from "../domain/StoreErrors.js"
 import { FileStore, type ReadError } from "./FileStore.js"
 
 /** Options of `Ingest.capture` (the convention: src/domain/Options.ts). */
@@ -104,6 +104,7 @@ export type CaptureError =
   | EditedRetainedFile
   | LockTimeout
   | StoreUnavailable
+  | CorruptCaptureLog
 
 export type IngestFileError =
   | InputOutsideWorkdir
@@ -120,6 +121,7 @@ export type IngestFileError =
   | LimitExceeded
   | LockTimeout
   | StoreUnavailable
+  | CorruptCaptureLog
 
 export interface IngestShape {
   /** Fetch, extract, retain the original, the readable copy and the WARC, and record the capture. */

@@ -17,7 +17,7 @@ import type {
   UnsafePath
 } from "../domain/Errors.js"
 import type { CorruptPlan } from "../domain/PlanErrors.js"
-import type { StoreUnavailable } from "../domain/StoreErrors.js"
+import type { CorruptCaptureLog, StoreUnavailable } from "../domain/StoreErrors.js"
 
 /**
  * At most this many files are listed (a folder holding more is listed in part, in name order,
@@ -69,6 +69,7 @@ export type FollowError =
   | PathOutsideArea
   | CorruptPlan
   | StoreUnavailable
+  | CorruptCaptureLog
   | LockTimeout
 
 /** Options of `Sources.follow` (the convention: src/domain/Options.ts). */

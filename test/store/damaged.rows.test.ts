@@ -146,6 +146,105 @@ describe.skipIf(!pgAvailable)("damaged rows and a differing view: refusals that 
     120_000
   )
 
+  it(
+    "a capture-log row that does not decode: CorruptCaptureLog naming its position, never a log without it",
+    async () => {
+      const page = (word: string) =>
+        `<html><head><title>${word}</title></head><body><main><p>The page says ${word} beats the rest on long inputs.</p></main></body></html>\n`
+      const a = bind(db.url, "dc")
+      fs.mkdirSync(path.join(a, "saved"))
+      fs.writeFileSync(path.join(a, "saved/one.html"), page("alpha"))
+      ok(cli(a, ["ingest", "--file", "saved/one.html", "--origin", "https://example.org/one"]))
+      const b = bind(db.url, "dc")
+      fs.writeFileSync(path.join(a, "saved/two.html"), page("beta"))
+      const two = ok(cli(a, ["ingest", "--file", "saved/two.html", "--origin", "https://example.org/two"]))
+      const before = snapshot(b)
+      const target = path.join(path.dirname(b), `${path.basename(b)}-copy`)
+      // JSON that is no capture record (once left out of the log in silence), then no JSON at all.
+      for (const damage of ["{\"via\":7}", "{\"broken"]) {
+        await adminQuery(
+          db.url,
+          `UPDATE dossier.events SET event = '${damage}' WHERE dossier = 'dc' AND log = 'captures' AND position = 2`
+        )
+        for (
+          const args of [
+            ["pull"],
+            ["export", "--to", target],
+            ["source", "follow", "--quote", "The page says alpha beats the rest"]
+          ]
+        ) {
+          const e = refused(cli(b, args), "CorruptCaptureLog")
+          expect(e, `${damage}: ${args.join(" ")}`).toMatchObject({ dossier: "dc", line: 2, retryable: false })
+          expect(e.message).toContain("capture log of the shared dossier 'dc'")
+          expect(e.message).toContain("not in this folder's view")
+          expect(e.hint).toContain("dossier.events, log captures")
+        }
+      }
+      // Nothing written: not the second capture's retained file, not a log without its record.
+      expect(snapshot(b)).toEqual(before)
+      expect(fs.existsSync(path.join(b, two.original.path))).toBe(false)
+      expect(fs.existsSync(target)).toBe(false)
+    },
+    120_000
+  )
+
+  it(
+    "a retained file's record that does not decode: CorruptCaptureLog naming its path, never a Defect",
+    async () => {
+      const a = bind(db.url, "dr")
+      fs.mkdirSync(path.join(a, "saved"))
+      fs.writeFileSync(
+        path.join(a, "saved/one.html"),
+        "<html><body><main><p>The page says alpha beats the rest on long inputs.</p></main></body></html>\n"
+      )
+      const args = ["ingest", "--file", "saved/one.html", "--origin", "https://example.org/one"]
+      const captured = ok(cli(a, args))
+      const damaged = captured.source.path as string
+      await adminQuery(
+        db.url,
+        "UPDATE dossier.records SET value = '{\"broken' WHERE dossier = 'dr' AND kind = 'retained' AND key = $1",
+        [damaged]
+      )
+      const fresh = tempWorkdir("dossier-damaged-retained-")
+      for (
+        const [where, r] of [
+          ["init --store", runCli(["init", "--store", db.url, "--dossier", "dr", "--workdir", fresh, "--json"])],
+          ["pull", cli(a, ["pull"])],
+          ["ingest", cli(a, args)]
+        ] as const
+      ) {
+        const e = refused(r, "CorruptCaptureLog")
+        expect(e, where).toMatchObject({ dossier: "dr", path: damaged, retryable: false })
+        expect(e.message).toContain(`'${damaged}'`)
+        expect(e.hint).toContain("dossier.records, kind retained")
+      }
+      // The bind wrote its binding before the view (docs/store.md), and none of the captures.
+      expect(fs.existsSync(path.join(fresh, "research/sources", path.basename(damaged)))).toBe(false)
+    },
+    120_000
+  )
+
+  it("a monitor report row that does not decode: CorruptMonitorRecord naming the dossier, never a Defect", async () => {
+    const a = bind(db.url, "dq")
+    await adminQuery(
+      db.url,
+      `INSERT INTO dossier.events (dossier, log, stream, position, id, digest, event)
+        VALUES ('dq', 'monitor', 'reports', 1, 'r1:run-completed', '00', '{"broken')`
+    )
+    const fresh = tempWorkdir("dossier-damaged-report-")
+    for (
+      const [where, r] of [
+        ["pull", cli(a, ["pull"])],
+        ["init --store", runCli(["init", "--store", db.url, "--dossier", "dq", "--workdir", fresh, "--json"])]
+      ] as const
+    ) {
+      const e = refused(r, "CorruptMonitorRecord")
+      expect(e, where).toMatchObject({ dossier: "dq", path: ".dossier/monitor/reports.jsonl" })
+      expect(e.reason).toContain("r1:run-completed")
+      expect(e.message).toContain("not in this folder's view")
+    }
+  }, 120_000)
+
   it("pull over a view that holds what the dossier does not: StoreConflict naming the record, a pull's way out", () => {
     const a = bind(db.url, "dv")
     seed(a)

@@ -3,6 +3,7 @@
  * CLI and `dossier mcp` answer, `dossier schema errors`, and the README's generated table.
  */
 import * as JSONSchema from "effect/JSONSchema"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
@@ -11,6 +12,7 @@ import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { errorsSchema } from "../../src/commands/schemas/errors.js"
 import { StoreConflict, StoreTooNew, StoreUnavailable } from "../../src/domain/StoreErrors.js"
 import { retryable } from "../../src/public/Errors.js"
+import { CLI } from "../support/cli.js"
 
 describe("store errors", () => {
   it("StoreUnavailable is retryable; StoreConflict and StoreTooNew are not", () => {
@@ -45,10 +47,51 @@ describe("store errors", () => {
 
   it("are in `dossier schema errors` and in the README's catalogue", () => {
     const schema = JSON.stringify(JSONSchema.make(errorsSchema()))
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) expect(schema).toContain(`"${tag}"`)
+    const tags = ["StoreUnavailable", "StoreConflict", "StoreTooNew", "CorruptCaptureLog"]
+    for (const tag of tags) expect(schema).toContain(`"${tag}"`)
     const readme = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8")
-    for (const tag of ["StoreUnavailable", "StoreConflict", "StoreTooNew"]) {
+    for (const tag of tags) {
       expect(readme).toContain(`| \`${tag}\` | store |`)
     }
+  })
+})
+
+/** Every file of `dir` (recursively) whose name ends with one of `ends`. */
+const filesUnder = (dir: string, ends: ReadonlyArray<string>): ReadonlyArray<string> =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? filesUnder(path.join(dir, e.name), ends)
+      : ends.some((end) => e.name.endsWith(end))
+      ? [path.join(dir, e.name)]
+      : []
+  )
+
+describe("the store's flags", () => {
+  it("are spelled as `init --help` spells them in every hint, message and doc", () => {
+    const root = path.resolve(__dirname, "../..")
+    const help = spawnSync(process.execPath, [CLI, "init", "--help", "--json"], { encoding: "utf8" })
+    expect(help.status, help.stderr).toBe(0)
+    const options: ReadonlyArray<{ name: string; type: string }> = JSON.parse(help.stdout).options
+    const spelled = new Map(options.map((o) => [o.name, `<${o.type}>`]))
+    expect(spelled.get("--store")).toBe("<url>")
+    const texts: Array<[string, string]> = [
+      ...Object.entries(errorCatalogue).flatMap(([tag, info]): Array<[string, string]> => [
+        [`catalogue ${tag} hint`, info.hint],
+        [`catalogue ${tag} library`, info.library ?? ""]
+      ]),
+      ...[
+        ...filesUnder(path.join(root, "src"), [".ts"]),
+        ...filesUnder(path.join(root, "docs"), [".md"]),
+        ...filesUnder(path.join(root, "skills"), [".md"]),
+        path.join(root, "README.md")
+      ].map((file): [string, string] => [path.relative(root, file), fs.readFileSync(file, "utf8")])
+    ]
+    const wrong: Array<string> = []
+    for (const [where, text] of texts) {
+      for (const m of text.matchAll(/(--store|--dossier) (<[^>\s]+>)/g)) {
+        if (m[2] !== spelled.get(m[1]!)) wrong.push(`${where}: ${m[0]}`)
+      }
+    }
+    expect(wrong).toEqual([])
   })
 })

@@ -26,8 +26,7 @@ import type { TransferReport } from "../StoreTransfer.js"
 const SCHEMA_NOT_CURRENT =
   "the store does not hold this version's schema yet (none, or an older one); a writing command (or `dossier init --store`) creates or migrates it"
 
-const NOT_BOUND =
-  "this folder is not bound to a shared store; `dossier init --store <postgres-url> --dossier <name>` binds it"
+const NOT_BOUND = "this folder is not bound to a shared store; `dossier init --store <url> --dossier <text>` binds it"
 
 /** This host's folder: its FileStore and the key that signs evidence. */
 const local = (dir: string) => Layer.merge(FileStoreLive, EvidenceKeyLive).pipe(Layer.provideMerge(Workdir.live(dir)))

@@ -7,7 +7,9 @@
  * - Which bytes a retained path holds: a `pgVersionedRecords` row of kind `"retained"`, key = the
  *   path, value `{sha256, bytes}`, created once and never updated. A path that already holds
  *   other bytes is `EditedRetainedFile {path, expected: the new bytes' digest, actual: the
- *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`.
+ *   stored one}` and the capture stores nothing; the same bytes again are `reused: true`. A row
+ *   that does not decode is `CorruptCaptureLog {path}` (written behind dossier's back), from a
+ *   capture of that path and from `records`, which checks every such row with the log.
  * - This host's view of a retained path holding other bytes (a file of `research/sources/`
  *   edited by hand) refuses the capture the same way (`actual`: the local file's digest), as a
  *   folder's capture over an edited file is refused: the capture's refresh of the view would
@@ -18,7 +20,9 @@
  *   Its records have no stable id, so each one's id is its position (`"1"`, `"2"`, …: the next
  *   positions after the log's last, under the dossier's lock), and its digest the SHA-256 of its
  *   line as `.dossier/captures.jsonl` would hold it (`captureLine`). A record that no longer
- *   decodes is left out, as the folder's log skips a torn line.
+ *   decodes is `CorruptCaptureLog {line: its position, reason, dossier}`: no write of the store
+ *   is ever torn, so it was written behind dossier's back, and reading (or pulling) the log as
+ *   if it were not there would drop a capture in silence.
  * - `record(files, records)` runs as one transaction (inside the command's `Lock.withLock`, a
  *   savepoint of it): every path is looked up before anything is written, then the bytes, the
  *   path rows and the records, all or nothing. Ids by position rely on the dossier's lock: the
@@ -30,10 +34,12 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import { EditedRetainedFile } from "../../domain/Errors.js"
 import { captureLine, CaptureRecord } from "../../domain/IngestContent.js"
+import { CorruptCaptureLog } from "../../domain/StoreErrors.js"
 import { FileStore, type FileStoreShape } from "../../services/FileStore.js"
 import { CaptureStore, type CaptureStoreShape, type RetainedContent } from "../../services/ports/CaptureStore.js"
 import { pgContentStore, pgEventLog, type PgStoreError, pgVersionedRecords } from "./PgRecords.js"
@@ -60,11 +66,54 @@ class PositionTaken {
   constructor(readonly id: string) {}
 }
 
+/** A row of the capture log as a record, or `CorruptCaptureLog` naming its position. */
+const decodeRowOf =
+  (dossier: string) => (line: number, text: string): Effect.Effect<CaptureRecord, CorruptCaptureLog> => {
+    const corrupt = (reason: string) => Effect.fail(new CorruptCaptureLog({ line, reason, dossier }))
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch {
+      return corrupt("not JSON")
+    }
+    return Either.match(decodeRecord(value), {
+      onLeft: (error) =>
+        corrupt(`not a capture record: ${ParseResult.TreeFormatter.formatErrorSync(error).split("\n")[0]}`),
+      onRight: Effect.succeed
+    })
+  }
+
+const decodeRetainedJson = Schema.decodeUnknownEither(Schema.parseJson(RetainedPath))
+
+/** Which bytes `path` retains in the dossier (None: nothing), or `CorruptCaptureLog` naming it. */
+const retainedOf = (
+  store: PgStoreShape,
+  path: string
+): Effect.Effect<Option.Option<RetainedPath>, PgStoreError | CorruptCaptureLog> =>
+  Effect.flatMap(
+    store.mapErrors(store.sql<{ value: string }>`SELECT value FROM dossier.records
+      WHERE dossier = ${store.config.dossier} AND kind = ${RETAINED_KIND} AND key = ${path}`),
+    (rows) =>
+      rows.length === 0
+        ? Effect.succeedNone
+        : Effect.map(decodeRetained(store.config.dossier, path, rows[0]!.value), Option.some)
+  )
+
+const decodeRetained = (dossier: string, path: string, text: string): Effect.Effect<RetainedPath, CorruptCaptureLog> =>
+  Either.match(decodeRetainedJson(text), {
+    onLeft: () =>
+      Effect.fail(
+        new CorruptCaptureLog({ path, reason: "not a record of a retained file's digest and size", dossier })
+      ),
+    onRight: Effect.succeed
+  })
+
 export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreShape): CaptureStoreShape => {
   const { sql, config, mapErrors } = store
   const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
   const content = pgContentStore(store)
   const log = pgEventLog(store, CAPTURES_EVENT_LOG, Schema.Unknown, (id) => new PositionTaken(id))
+  const decodeRow = decodeRowOf(config.dossier)
 
   const lastPosition = mapErrors(
     Effect.map(
@@ -89,7 +138,7 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
       for (const f of batch) {
         const sha256 = sha256Of(f.data)
         const held = inBatch.get(f.path) ??
-          Option.getOrUndefined(Option.map(yield* retained.get(f.path), (r) => r.value.sha256))
+          Option.getOrUndefined(Option.map(yield* retainedOf(store, f.path), (r) => r.sha256))
         if (held !== undefined && held !== sha256) {
           return yield* new EditedRetainedFile({ path: f.path, expected: sha256, actual: held })
         }
@@ -136,9 +185,19 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
 
   return {
     record,
-    records: Effect.map(
-      log.read(STREAM),
-      (events) => events.flatMap((e) => Either.match(decodeRecord(e.event), { onLeft: () => [], onRight: (r) => [r] }))
+    records: Effect.flatMap(
+      mapErrors(sql<{ position: number; event: string }>`SELECT position, event FROM dossier.events
+        WHERE dossier = ${config.dossier} AND log = ${CAPTURES_EVENT_LOG} AND stream = ${STREAM}
+        ORDER BY position`),
+      (rows) => Effect.forEach(rows, (row) => decodeRow(row.position, row.event))
+    ).pipe(
+      // The records of which bytes each path retains are read with the log: one that does not
+      // decode would otherwise fail the copy of its file later, or a capture of its path.
+      Effect.zipLeft(Effect.flatMap(
+        mapErrors(sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
+          WHERE dossier = ${config.dossier} AND kind = ${RETAINED_KIND}`),
+        (rows) => Effect.forEach(rows, (row) => decodeRetained(config.dossier, row.key, row.value), { discard: true })
+      ))
     ),
     readImport: (path, maxBytes) => files.read(path, { maxBytes })
   }
@@ -161,12 +220,11 @@ export const retainedPaths = (
 export const retainedBytes = (
   store: PgStoreShape,
   path: string
-): Effect.Effect<Option.Option<Uint8Array>, PgStoreError> => {
-  const retained = pgVersionedRecords(store, RETAINED_KIND, RetainedPath)
+): Effect.Effect<Option.Option<Uint8Array>, PgStoreError | CorruptCaptureLog> => {
   const content = pgContentStore(store)
   return Effect.flatMap(
-    retained.get(path),
-    Option.match({ onNone: () => Effect.succeed(Option.none()), onSome: (r) => content.get(r.value.sha256) })
+    retainedOf(store, path),
+    Option.match({ onNone: () => Effect.succeed(Option.none()), onSome: (r) => content.get(r.sha256) })
   )
 }
 

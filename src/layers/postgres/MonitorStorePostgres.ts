@@ -38,7 +38,7 @@ import { decodeWith, firstIssueReason, parseJson } from "../../domain/Decode.js"
 import type { StaleRevision } from "../../domain/Errors.js"
 import { ConflictingEvent } from "../../domain/JournalErrors.js"
 import { CorruptMonitorRecord, ReceiptDigestMismatch } from "../../domain/MonitorErrors.js"
-import { byCreation, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
+import { byCreation, REPORTS_FILE, runPath, subscriptionPath } from "../../domain/MonitorLayout.js"
 import { ReportLine, type RunRecord, SubscriptionRecord } from "../../domain/MonitorSchema.js"
 import { isRunMismatch, type RunScan, scanRun, verifyRunText } from "../../domain/RunScan.js"
 import {
@@ -58,6 +58,8 @@ import { PgStore, type PgStoreShape } from "./PgStore.js"
 /** The `kind` of the monitor's records and the `log`/stream of its reports in the generic tables. */
 export const SUBSCRIPTION_KIND = "subscription"
 export const RUN_KIND = "run"
+const decodeReport = decodeWith(ReportLine)
+
 export const REPORTS_LOG = "monitor"
 export const REPORTS_STREAM = "reports"
 
@@ -171,7 +173,26 @@ export const makeMonitorStorePostgres = (
   const commit: MonitorStoreShape["commit"] = (writes) =>
     writes.length === 0 ? Effect.void : mapErrors(sql.withTransaction(Effect.forEach(writes, write, { discard: true })))
 
-  const allReports = log.read(REPORTS_STREAM)
+  // Read here rather than through `log.read`, whose decoder throws: a report row that does not
+  // decode (written behind dossier's back) is `CorruptMonitorRecord`, as a damaged line of the
+  // folder's reports.jsonl is, never a Defect.
+  const allReports = Effect.flatMap(
+    mapErrors(sql<{ id: string; digest: string; event: string }>`SELECT id, digest, event FROM dossier.events
+      WHERE dossier = ${dossier} AND log = ${REPORTS_LOG} AND stream = ${REPORTS_STREAM} ORDER BY position`),
+    (rows) =>
+      Effect.forEach(rows, (r) => {
+        const decoded = Either.flatMap(parseJson(r.event), decodeReport)
+        return Either.isLeft(decoded)
+          ? Effect.fail(
+            new CorruptMonitorRecord({
+              path: REPORTS_FILE,
+              reason: `report '${r.id}': ${firstIssueReason(decoded.left, "not a report line")}`,
+              dossier
+            })
+          )
+          : Effect.succeed({ id: r.id, digest: r.digest, event: decoded.right })
+      })
+  )
 
   const subscriptions: MonitorStoreShape["subscriptions"] = {
     get: (id) =>

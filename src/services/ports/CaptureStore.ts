@@ -18,8 +18,11 @@
  *   and a capture made again is recorded again (a new `fetchedAt`), so there is nothing to make
  *   idempotent; it is an append-only list of records. Retained files are a `ContentStore` keyed
  *   by path as well as by digest: the folder's names carry the page's origin.
- * - `records` answers the log in order; a record that does not decode (a hand edit, a torn line)
- *   is left out: it only loses a claim, it never makes one. Empty when there is no log.
+ * - `records` answers the log in order. In a folder, a record that does not decode (a hand edit,
+ *   a torn line) is left out: it only loses a claim, it never makes one. In a shared store no
+ *   write is ever torn, so such a record was written behind dossier's back: `CorruptCaptureLog`
+ *   naming its position, never a log read (or copied by a pull) as if it were not there. Empty
+ *   when there is no log.
  * - Errors are tagged domain errors only (`IoError`, `UnsafePath`, `LimitExceeded`,
  *   `EditedRetainedFile`). The logic calls `record` inside `Lock.withLock`.
  *
@@ -42,7 +45,7 @@ import type {
   UnsafePath
 } from "../../domain/Errors.js"
 import type { CaptureRecord } from "../../domain/IngestContent.js"
-import type { StoreUnavailable } from "../../domain/StoreErrors.js"
+import type { CorruptCaptureLog, StoreUnavailable } from "../../domain/StoreErrors.js"
 import type { WarcExchange } from "../../domain/Warc.js"
 import type { StoredContent } from "../Store.js"
 
@@ -57,8 +60,17 @@ export interface RetainedContent extends StoredContent {
   readonly path: string
 }
 
-/** `StoreUnavailable` and `LockTimeout`: a shared store (src/layers/postgres/CaptureStorePostgres.ts). */
-export type CaptureStoreError = IoError | UnsafePath | LimitExceeded | StoreUnavailable | LockTimeout
+/**
+ * `StoreUnavailable`, `LockTimeout` and `CorruptCaptureLog`: a shared store
+ * (src/layers/postgres/CaptureStorePostgres.ts).
+ */
+export type CaptureStoreError =
+  | IoError
+  | UnsafePath
+  | LimitExceeded
+  | StoreUnavailable
+  | LockTimeout
+  | CorruptCaptureLog
 
 export interface CaptureStoreShape {
   /** Retain `files` write-once and append `records` to the log, as one unit (see the contract). */
@@ -66,7 +78,7 @@ export interface CaptureStoreShape {
     files: ReadonlyArray<RetainFile>,
     records: ReadonlyArray<CaptureRecord>
   ) => Effect.Effect<ReadonlyArray<RetainedContent>, CaptureStoreError | EditedRetainedFile>
-  /** Every record of the capture log, in order (undecodable ones left out). */
+  /** Every record of the capture log, in order (see the contract for one that does not decode). */
   readonly records: Effect.Effect<ReadonlyArray<CaptureRecord>, CaptureStoreError>
   /**
    * The bytes of a work-folder file `ingest --file` imports (a normalized relative path; a
