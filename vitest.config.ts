@@ -78,8 +78,7 @@ const inProcess = [
   "test/plan/PlanMarkdown.property.test.ts",
   "test/plan/PlanRules.property.test.ts",
   "test/plan/PlanStore.conformance.test.ts",
-  "test/plan/plan.handEdits.test.ts",
-  "test/store/errors.test.ts"
+  "test/plan/plan.handEdits.test.ts"
 ]
 
 const common = {

@@ -54,6 +54,9 @@
  * Text is kept verbatim (whitespace collapsed, no emphasis markers; only what Markdown would read
  * as syntax is backslash-escaped) so a quote copied from the page matches the readable copy as the
  * gate's matcher reads it; only links add Markdown around text.
+ *
+ * Over 400 lines: the pipeline from the page as read (`pageAsRead`, shared with the benches) to
+ * the rendered blocks, with the order in which each rule leaves a part out, reads in one file.
  */
 import { collapseWhitespace as collapse } from "./Quote.js"
 import { withoutAdNotes } from "./readable/ads.js"

@@ -6,6 +6,9 @@
  * runs as root the run's pids cgroup is checked too: no process is left in it. Not root, an init
  * left waiting after its wrapper was killed is found by the run's id when the run is recorded
  * lost, and the record says what was left (`leftProcesses`).
+ *
+ * Over 400 lines: every way a run's launcher or wrapper dies, and what each leaves, share the
+ * helpers that start, find and kill the run's processes (as root and as an unprivileged user).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { spawn, spawnSync } from "node:child_process"

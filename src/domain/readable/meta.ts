@@ -5,6 +5,10 @@
  * schema.org microdata (`fromMicrodata`: the date and author of the one article it marks). The
  * first source that names a field wins, in that order; every value is one line of at most
  * `MAX_VALUE` characters. Pure and total: JSON-LD that does not parse is ignored.
+ *
+ * Over 400 lines: the four sources (JSON-LD, meta tags, links, microdata) are read under one
+ * precedence, and each source's reading sits beside the others so the order a field is taken in
+ * reads in one file.
  */
 import { htmlVisible } from "../HtmlText.js"
 import { collapseWhitespace as collapse } from "../Quote.js"
