@@ -14,6 +14,7 @@ import * as path from "node:path"
 import { runCli } from "../support/cli.js"
 import {
   childGrant,
+  createCandidate,
   createGrant,
   D,
   exec,
@@ -38,14 +39,7 @@ describe.skipIf(!sandboxWorks)("confined exec: reading", () => {
   it("sees its input root read-only, and nothing outside the grant, no holdout, no grant record, no journal, no plan", () => {
     const dir = folder()
     put(dir, "research/st/research-events.jsonl", "")
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "ev.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
-    ])
+    createCandidate(dir, "ev.json")
     createGrant(dir)
     // The machine's own path to the folder, from a script (an argv naming it would be printed back).
     put(dir, "research/exp/runs/r1/host-path.sh", `cat ${dir}/plan.md ${dir}/research/exp/other/secret.txt\n`)

@@ -10,7 +10,18 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { canonicalDigest } from "../../src/domain/Canonical.js"
-import { createGrant, D, exec, folder, ok, putInput, refused, sandboxWorks, stdoutOf } from "./support.js"
+import {
+  createCandidate,
+  createGrant,
+  D,
+  exec,
+  folder,
+  ok,
+  putInput,
+  refused,
+  sandboxWorks,
+  stdoutOf
+} from "./support.js"
 
 const keyDir = () => path.join(process.env["XDG_CONFIG_HOME"]!, "dossier")
 const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex")
@@ -48,14 +59,7 @@ const journalChecks = (dir: string, env?: Record<string, string>) => {
 
 const setup = () => {
   const dir = folder()
-  ok(dir, [
-    "journal",
-    "append",
-    "--study",
-    "st",
-    "--input",
-    putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
-  ])
+  createCandidate(dir)
   createGrant(dir)
   return dir
 }

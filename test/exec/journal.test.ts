@@ -3,6 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
+  createCandidate,
   createGrant,
   D,
   execAsync,
@@ -119,14 +120,7 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
 
   it("--verify says what was left of a lost run's processes, as its record does", async () => {
     const dir = folder()
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "c.json", [{ id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } }])
-    ])
+    createCandidate(dir)
     createGrant(dir)
     const needle = `${process.pid}${Date.now() % 100000}3`
     const run = execAsync(dir, "g1", ["sleep", needle])
@@ -155,14 +149,7 @@ describe.skipIf(!sandboxWorks)("exec and the journal", () => {
   it("--study needs a --candidate of that journal; nothing runs otherwise", () => {
     const dir = folder()
     createGrant(dir)
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
-    ])
+    createCandidate(dir)
     expect(D(dir, ["exec", "--grant", "g1", "--study", "st", "--", "true"]).json.error._tag).toBe("InvalidInput")
     expect(D(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "nope", "--", "true"]).json.error._tag)
       .toBe("InvalidInput")

@@ -108,6 +108,17 @@ export const childGrant = (over: object = {}) => ({
   ...over
 })
 
+/** Study `st`'s candidate `cand` (event `c1`), which the tests' runs are linked to. */
+export const createCandidate = (dir: string, name = "c.json") =>
+  ok(dir, [
+    "journal",
+    "append",
+    "--study",
+    "st",
+    "--input",
+    putInput(dir, name, { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
+  ])
+
 export const createGrant = (dir: string, over: object = {}, name = "grant.json") =>
   ok(dir, ["grant", "create", "--input", putInput(dir, name, grantInput(over))])
 

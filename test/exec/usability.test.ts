@@ -5,7 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { createGrant, exec, folder, ok, put, putInput, refused, sandboxWorks } from "./support.js"
+import { createCandidate, createGrant, exec, folder, ok, put, putInput, refused, sandboxWorks } from "./support.js"
 
 const noRecords = (dir: string) => {
   const xs = path.join(dir, ".dossier/executions")
@@ -64,14 +64,7 @@ describe.skipIf(!sandboxWorks)("exec: a command line too long to start", () => {
 describe.skipIf(!sandboxWorks)("exec: the journal sees a failed run", () => {
   it("execution_linked carries the run's exit code", () => {
     const dir = folder()
-    ok(dir, [
-      "journal",
-      "append",
-      "--study",
-      "st",
-      "--input",
-      putInput(dir, "c.json", { id: "c1", type: "candidate_created", candidate: { id: "cand", title: "T" } })
-    ])
+    createCandidate(dir)
     createGrant(dir)
     const failed =
       ok(dir, ["exec", "--grant", "g1", "--study", "st", "--candidate", "cand", "--", "sh", "-c", "exit 3"]).execution
