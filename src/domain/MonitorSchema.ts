@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import { FreeJsonObject } from "./Decode.js"
 import { idProblem, RUN_ID, SUBSCRIPTION_ID } from "./Ids.js"
 import { isStoredInstant } from "./Instant.js"
-import { parseAnchor, zoneOf } from "./MonitorWindows.js"
+import { isNamedZone, parseAnchor } from "./MonitorWindows.js"
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -62,7 +62,7 @@ export const Scope = FreeJsonObject.annotations({
 })
 export type Scope = typeof Scope.Type
 
-export const isTimezone = (s: string): boolean => Option.isSome(zoneOf(s))
+export const isTimezone = (s: string): boolean => isNamedZone(s)
 export const isAnchor = (s: string): boolean => Option.isSome(parseAnchor(s))
 export const TIMEZONE_EXPECTED = "expected an IANA time zone such as Europe/Berlin"
 export const ANCHOR_EXPECTED = "expected a local YYYY-MM-DDTHH:MM (no seconds, no offset)"

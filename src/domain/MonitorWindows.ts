@@ -42,6 +42,21 @@ const ANCHOR = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/
 /** A named IANA zone, or None. */
 export const zoneOf = (timezone: string): Option.Option<DateTime.TimeZone.Named> => DateTime.zoneMakeNamed(timezone)
 
+let canonicalZones: ReadonlySet<string> | undefined
+
+/**
+ * Is `timezone` a zone `zoneOf` accepts? The first `Intl.DateTimeFormat` of a process builds V8's
+ * set of date-format locales (~115 million instructions, more than a bare Node start), and every
+ * read of a subscription checks its zone: a name in the run time's own list of canonical zones
+ * (`Intl.supportedValuesOf`, ~16 million) is accepted by `Intl.DateTimeFormat` too, so only
+ * other spellings (aliases, other case) are asked of it. Read-only commands then build no
+ * formatter unless they compute a window. See docs/performance.md, "tenth round".
+ */
+export const isNamedZone = (timezone: string): boolean => {
+  canonicalZones ??= new Set(Intl.supportedValuesOf("timeZone"))
+  return canonicalZones.has(timezone) || Option.isSome(zoneOf(timezone))
+}
+
 /** Parse a local anchor `YYYY-MM-DDTHH:MM`; None when malformed or not a calendar date/time. */
 export const parseAnchor = (anchor: string): Option.Option<WallParts> => {
   const m = ANCHOR.exec(anchor)

@@ -9,10 +9,12 @@ import {
   defaultAnchor,
   firstWindowAfter,
   type Grid,
+  isNamedZone,
   iso,
   latestStartedWindow,
   parseAnchor,
-  windowStart
+  windowStart,
+  zoneOf
 } from "../../src/domain/MonitorWindows.js"
 
 const starts = (grid: Grid, n: number) => Array.from({ length: n }, (_, k) => iso(windowStart(grid, k)))
@@ -127,5 +129,24 @@ describe("monitor windows: examples", () => {
       Option.some("2026-12-30T21:00")
     )
     assert.isTrue(Option.isNone(defaultAnchor("Mars/Olympus", { every: 1, unit: "day" }, now)))
+  })
+})
+
+describe("monitor windows: zone names", () => {
+  it("isNamedZone accepts exactly what zoneOf (Intl.DateTimeFormat) accepts", () => {
+    const names = [
+      ...Intl.supportedValuesOf("timeZone"),
+      "UTC",
+      "Etc/UTC",
+      "Asia/Kolkata",
+      "US/Eastern",
+      "europe/berlin",
+      "EUROPE/BERLIN",
+      "Mars/Olympus",
+      "",
+      "Europe/Berlin ",
+      "+01:00"
+    ]
+    for (const name of names) assert.strictEqual(isNamedZone(name), Option.isSome(zoneOf(name)), name)
   })
 })
