@@ -85,6 +85,13 @@ const inProcess = [
   "test/store/sql.parameterized.test.ts"
 ]
 
+// Every process a test starts is a Node start (a fork per isolated file, the built CLI again and
+// again, MCP servers, sandboxed programs), and Node 20 reads the file `NODE_EXTRA_CA_CERTS` names
+// before any JavaScript runs: on machines that set it, about a quarter of a CLI start's CPU. No
+// test reaches a server that needs those roots (the TLS test's certificate is refused on purpose),
+// so the test run leaves it out, for vitest's workers and every child they start (docs/testing.md).
+delete process.env["NODE_EXTRA_CA_CERTS"]
+
 const common = {
   testTimeout: 60_000,
   hookTimeout: 60_000,
