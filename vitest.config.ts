@@ -45,6 +45,7 @@ const inProcess = [
   "test/ingest/policy.test.ts",
   "test/ingest/readable-articles.test.ts",
   "test/ingest/readable-cards.test.ts",
+  "test/ingest/readable-consent.test.ts",
   "test/ingest/readable-content.test.ts",
   "test/ingest/readable-docs.test.ts",
   "test/ingest/readable-forums.test.ts",
@@ -52,6 +53,7 @@ const inProcess = [
   "test/ingest/readable-html.test.ts",
   "test/ingest/readable-lines.property.test.ts",
   "test/ingest/readable-listings.test.ts",
+  "test/ingest/readable-pairs.test.ts",
   "test/ingest/readable-products.test.ts",
   "test/ingest/readable-services.test.ts",
   "test/ingest/readable.test.ts",
@@ -63,6 +65,7 @@ const inProcess = [
   "test/journal/faults.test.ts",
   "test/journal/projection.test.ts",
   "test/journal/service.test.ts",
+  "test/journal/store.conformance.test.ts",
   "test/journal/validate.test.ts",
   "test/journal/verified.test.ts",
   "test/mcp/Lines.property.test.ts",
@@ -78,8 +81,16 @@ const inProcess = [
   "test/plan/PlanMarkdown.property.test.ts",
   "test/plan/PlanRules.property.test.ts",
   "test/plan/PlanStore.conformance.test.ts",
-  "test/plan/plan.handEdits.test.ts"
+  "test/plan/plan.handEdits.test.ts",
+  "test/store/sql.parameterized.test.ts"
 ]
+
+// Every process a test starts is a Node start (a fork per isolated file, the built CLI again and
+// again, MCP servers, sandboxed programs), and Node 20 reads the file `NODE_EXTRA_CA_CERTS` names
+// before any JavaScript runs: on machines that set it, about a quarter of a CLI start's CPU. No
+// test reaches a server that needs those roots (the TLS test's certificate is refused on purpose),
+// so the test run leaves it out, for vitest's workers and every child they start (docs/testing.md).
+delete process.env["NODE_EXTRA_CA_CERTS"]
 
 const common = {
   testTimeout: 60_000,

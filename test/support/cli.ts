@@ -78,6 +78,26 @@ export const copyOfTemplate = (key: string, build: (dir: string) => void, prefix
   return dir
 }
 
+const building = new Map<string, Promise<string>>()
+
+/** `copyOfTemplate` for a `build` that awaits (the monitor's helpers run the CLI asynchronously). */
+export const copyOfTemplateAsync = async (
+  key: string,
+  build: (dir: string) => Promise<void>,
+  prefix?: string
+): Promise<string> => {
+  let template = building.get(key)
+  if (template === undefined) {
+    const dir = tempWorkdir("dossier-template-")
+    template = build(dir).then(() => dir)
+    building.set(key, template)
+  }
+  const source = await template
+  const dir = tempWorkdir(prefix)
+  fs.cpSync(source, dir, { recursive: true })
+  return dir
+}
+
 /** Write a file inside a work folder, creating parents. */
 export const put = (dir: string, rel: string, content: string | Uint8Array): string => {
   const p = path.join(dir, rel)

@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { expect } from "vitest"
 import { finishInput, mon, runningRun } from "../../monitor/support.js"
-import { put, putInput, runCli, tempWorkdir } from "../../support/cli.js"
+import { copyOfTemplateAsync, put, putInput, runCli } from "../../support/cli.js"
 
 export const NOW = "2026-12-08T10:00:00.000Z"
 
@@ -12,9 +12,14 @@ export const ok = (r: ReturnType<typeof runCli>) => {
   return r.json
 }
 
-/** A folder holding a little of everything, made through the built CLI. */
-export const populated = async (): Promise<string> => {
-  const dir = tempWorkdir("dossier-transfer-")
+/**
+ * A folder holding a little of everything, made through the built CLI once per test file (ten
+ * CLI starts) and copied for each caller: a fresh folder with the same bytes. It holds no grant
+ * (a grant records its folders' inodes, which a copy does not have).
+ */
+export const populated = (): Promise<string> => copyOfTemplateAsync("populated", build, "dossier-transfer-")
+
+const build = async (dir: string): Promise<void> => {
   ok(runCli(["init", "--workdir", dir, "--json"]))
   put(dir, "plan.md", "# Notes by hand\n\nCaf\u00e9 and prose before the plan.\n")
   ok(runCli([
@@ -105,5 +110,4 @@ export const populated = async (): Promise<string> => {
   const run = await runningRun(dir, "weekly", NOW, { program: "prog" })
   const fin = await mon(dir, "finish-run", finishInput(dir, run), NOW)
   expect(fin.json?.ok, fin.stdout).toBe(true)
-  return dir
 }
