@@ -1,7 +1,9 @@
 /**
  * The Journal service: the journal's logic, once, over the JournalStore port
  * (src/services/ports/JournalStore.ts) and the Lock. Every append runs inside `Lock.withLock`
- * (a folder takes its lock file, a SQL store opens one transaction), the store checking the
+ * (a folder takes its lock file, a SQL store opens one transaction) — or, a batch that links no
+ * file, as one command of the store's own when it offers one (`JournalStore.appendCommand`: the
+ * same transaction and lock without a region), the region deciding what it did not store — the store checking the
  * batch with the journal's rules (src/domain/JournalAppend.ts) on what it holds. Reads
  * (`inspect`, `studies`, `lines`) take no lock. The folder-only operations (`rebuild`,
  * `recoverTail`, `importLegacy`) are the JournalFolder service's (src/layers/folder/), when the
@@ -31,6 +33,7 @@ import { JournalFolder, type JournalFolderShape } from "../services/JournalFolde
 import { Lock, type LockShape } from "../services/Lock.js"
 import {
   type AppendView,
+  type JournalAppended,
   JournalArtifacts,
   type JournalArtifactsShape,
   JournalStore,
@@ -278,14 +281,30 @@ export const makeJournal = (
             }
           }) ?? deferred
       const stored = journals.append(study, entries, check)
-      return Effect.map(
+      const result = (out: JournalAppended): AppendResult => ({
+        study,
+        appended: out.appended,
+        skipped: out.existing,
+        head: out.head!
+      })
+      const locked = Effect.map(
         lock.withLock(
           artifacts.register === undefined ? stored : Effect.tap(stored, (out) => registerLinked(events, out.appended)),
           // The store's append is the region's first step; before it, nothing but computing. It
           // is also the last unless linked files are registered after it.
           { opensWithStatement: true, closesWithStatement: !links || artifacts.register === undefined }
         ),
-        (out): AppendResult => ({ study, appended: out.appended, skipped: out.existing, head: out.head! })
+        result
+      )
+      // A batch that links no file, as one command of the store's own when it can (else, or when
+      // that did not store it, the region decides).
+      const alone = links ? null : journals.appendCommand?.(study, entries, check, lock) ?? null
+      return alone === null ? locked : Effect.flatMap(
+        alone,
+        Option.match({
+          onNone: () => locked,
+          onSome: (out) => Effect.succeed(result(out))
+        })
       )
     })
 

@@ -10,8 +10,8 @@
  * succeeded, writers of one study outside the dossier's lock and beside one inside it — and the
  * view `check` sees is always the stream's.
  *
- * Over 400 lines: each path of one append is held by a case sharing the cluster and the query
- * tracing and write counting above; split, each file would repeat them.
+ * Over 400 lines: each path of one append is held by a case sharing the cluster, the hosts and
+ * the adapter's memory per host; split, each file would repeat them.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -19,8 +19,6 @@ import * as fc from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
 import * as Option from "effect/Option"
-import * as net from "node:net"
-import * as Pg from "pg"
 import { describe, expect, it } from "vitest"
 import type { JournalEvent } from "../../src/domain/Journal.js"
 import { checkBatch, entryOf } from "../../src/domain/JournalAppend.js"
@@ -34,6 +32,7 @@ import { JournalStoreConformance } from "../../src/testing.js"
 import { created, evaluation } from "../journal/events.js"
 import { adminQuery, pgAvailable, useTestDatabase } from "../support/postgres.js"
 import { underLock } from "./support/lockedJournal.js"
+import { countWrites, holdLock, reasonOf, tagOf, traceQueries } from "./support/pgWire.js"
 
 type Runtime = ManagedRuntime.ManagedRuntime<PgStore | PgLock, unknown>
 
@@ -54,92 +53,6 @@ interface Seen {
   readonly events: number
   readonly head: AppendView["head"]
   readonly stored: ReadonlyArray<string | null>
-}
-
-/**
- * Another host takes the dossier's lock and holds it until `release` (which awaits its end): a
- * wait for it ends only by the waiter's own bound (its lock_timeout or deadline), however slow
- * a loaded machine is, and never because the holder happened to let go first.
- */
-const holdLock = async (rt: Runtime): Promise<{ readonly release: () => Promise<void> }> => {
-  let release!: () => void
-  const released = new Promise<void>((resolve) => (release = resolve))
-  let acquired!: () => void
-  const held = new Promise<void>((resolve) => (acquired = resolve))
-  const done = rt.runPromise(
-    Effect.flatMap(
-      PgLock,
-      (lock) => lock.withLock(Effect.zipRight(Effect.sync(() => acquired()), Effect.promise(() => released)))
-    )
-  )
-  await Promise.race([held, done])
-  return {
-    release: async () => {
-      release()
-      await done
-    }
-  }
-}
-
-/** The reason of a `StoreUnavailable` answer. */
-const reasonOf = (
-  e: Either.Either<unknown, unknown>
-) => (Either.isLeft(e) ? (e.left as { reason?: string }).reason : "")
-
-const tagOf = (e: Either.Either<unknown, unknown>) => (Either.isLeft(e) ? (e.left as { _tag: string })._tag : "Right")
-
-/**
- * What the driver sends and answers, in order, by each statement's first word (`> BEGIN`,
- * `< BEGIN`), for the clients of every pool of this process until `restore`.
- */
-const traceQueries = (): { readonly trace: Array<string>; readonly restore: () => void } => {
-  const trace: Array<string> = []
-  const proto = (Pg as unknown as { Client: { prototype: { query: (...args: Array<unknown>) => unknown } } }).Client
-    .prototype
-  const query = proto.query
-  proto.query = function(this: unknown, ...args: Array<unknown>) {
-    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? ""
-    const word = text.trimStart().split(/[\s;(]/)[0]!.toUpperCase()
-    trace.push(`> ${word}`)
-    const last = args.length - 1
-    const callback = args[last]
-    if (typeof callback === "function") {
-      args[last] = (...r: Array<unknown>) => {
-        trace.push(`< ${word}`)
-        return (callback as (...r: Array<unknown>) => unknown)(...r)
-      }
-    }
-    return query.apply(this, args)
-  }
-  return {
-    trace,
-    restore: () => {
-      proto.query = query
-    }
-  }
-}
-
-/** How many writes the sockets of this process hand to the system until `restore` (one per call). */
-const countWrites = (): { readonly count: () => number; readonly restore: () => void } => {
-  const proto = net.Socket.prototype as unknown as Record<"_write" | "_writev", (...args: Array<unknown>) => unknown>
-  const write = proto._write
-  const writev = proto._writev
-  let n = 0
-  proto._write = function(this: unknown, ...args: Array<unknown>) {
-    n++
-    return write.apply(this, args)
-  }
-  proto._writev = function(this: unknown, ...args: Array<unknown>) {
-    n++
-    return writev.apply(this, args)
-  }
-  return {
-    count: () => n,
-    restore: () => {
-      proto._write = write
-      proto._writev = writev
-    }
-  }
 }
 
 describe.skipIf(!pgAvailable)("the journal's append on PostgreSQL", () => {

@@ -26,7 +26,8 @@
  * refusal there proves nothing and sends the append to the whole view), and the insert fails
  * unless every row goes in — its transaction rolled back by that failure, the append reopens
  * one (`closing.reopen`) and goes on the old way in it (`check` then called again, on the view
- * read). On its own (no `PgLock`), the append is a transaction (a savepoint in the caller's)
+ * read). `appendCommand` sends that optimistic insert as a whole command (`PgLock`'s one-statement
+ * command, no region) for a study this process knows, and leaves the rest to the region. On its own (no `PgLock`), the append is a transaction (a savepoint in the caller's)
  * that takes the study's lock first, so two connections appending to one study take turns. A
  * refusal, a `ConflictingEvent`, a failure of the connection, or an interruption stores nothing.
  *
@@ -71,7 +72,7 @@ import {
 import type { LoggedEvent } from "../../services/Store.js"
 import { JournalFromStore } from "../JournalLive.js"
 import { JournalArtifactsPostgres } from "./JournalArtifactsPostgres.js"
-import { type ClosingStatement, holdsDossierLock, type LockHeld } from "./PgLock.js"
+import { type ClosingStatement, holdsDossierLock, type LockHeld, oneStatementOf } from "./PgLock.js"
 import type { PgStoreError } from "./PgRecords.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
@@ -80,6 +81,8 @@ export const JOURNAL_LOG = "journal"
 export const CLAIMS_LOG = "journal-claims"
 
 const CLEAN: JournalTail = { state: "clean", bytes: 0 }
+
+const NOT_STORED = Effect.succeed(Option.none<JournalAppended>())
 
 /** The bytes of a journal line beside its event's text: `{"seq":` `,"sha256":"` 64 hex `","event":` `}\n`. */
 const LINE_FRAME_BYTES = 7 + 11 + 64 + 10 + 2
@@ -184,7 +187,9 @@ const render = (rows: ReadonlyArray<EventRow>): Buffer => {
 
 const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 
-export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape => {
+export const makeJournalStorePostgres = (
+  store: PgStoreShape
+): JournalStoreShape & Required<Pick<JournalStoreShape, "appendCommand">> => {
   const { sql, config, mapErrors } = store
   const dossier = config.dossier
 
@@ -200,12 +205,13 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
    */
   const known = new Map<string, KnownStudy>()
   const forget = (study: string) => void known.delete(study)
+  const remember = (study: string, state: KnownStudy) => {
+    known.delete(study)
+    if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
+    known.set(study, state)
+  }
   const knowOnCommit = (held: LockHeld | null, study: string, state: KnownStudy) =>
-    held?.afterCommit?.(() => {
-      known.delete(study)
-      if (known.size >= KNOWN_STUDIES) known.delete(known.keys().next().value!)
-      known.set(study, state)
-    })
+    held?.afterCommit?.(() => remember(study, state))
 
   /** The study's advisory lock (beside the dossier's): writers of one study take turns. */
   const studyLock = (conn: Connection, study: string) =>
@@ -256,18 +262,18 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       undefined
     ) as Effect.Effect<ReadonlyArray<StoredRow>, SqlError>
 
-  /** `insert` as the region's closing statement: fails unless every row went in (see `CLOSING_EVENTS`). */
-  const insertClosing = (
-    closing: ClosingStatement,
-    study: string,
-    events: ReadonlyArray<NewRow>,
-    claims: ReadonlyArray<NewRow>
-  ) =>
-    closing.send(
-      claims.length === 0 ? CLOSING_EVENTS : CLOSING_EVENTS_CLAIMS,
-      claims.length === 0
-        ? [dossier, JOURNAL_LOG, study, JSON.stringify(events), events.length]
-        : [
+  /** The insert that fails unless every row goes in (see `CLOSING_EVENTS`): its text, parameters and name. */
+  const closingInsert = (study: string, events: ReadonlyArray<NewRow>, claims: ReadonlyArray<NewRow>) =>
+    claims.length === 0
+      ? {
+        text: CLOSING_EVENTS,
+        params: [dossier, JOURNAL_LOG, study, JSON.stringify(events), events.length],
+        // Prepared once per connection (the server parses and plans it once).
+        name: "dossier-journal-closing-events"
+      }
+      : {
+        text: CLOSING_EVENTS_CLAIMS,
+        params: [
           dossier,
           JOURNAL_LOG,
           study,
@@ -276,9 +282,79 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
           JSON.stringify(claims),
           events.length + claims.length
         ],
-      // Prepared once per connection (the server parses and plans it once).
-      claims.length === 0 ? "dossier-journal-closing-events" : "dossier-journal-closing-events-claims"
-    )
+        name: "dossier-journal-closing-events-claims"
+      }
+
+  /** `insert` as the region's closing statement: fails unless every row went in (see `CLOSING_EVENTS`). */
+  const insertClosing = (
+    closing: ClosingStatement,
+    study: string,
+    events: ReadonlyArray<NewRow>,
+    claims: ReadonlyArray<NewRow>
+  ) => {
+    const { name, params, text } = closingInsert(study, events, claims)
+    return closing.send(text, params, name)
+  }
+
+  /** The rows of `fresh` after `state`, and the names claimed with them. */
+  const newRows = (state: KnownStudy, fresh: ReadonlyArray<JournalEntry>) => {
+    const events: Array<NewRow> = []
+    const claims: Array<NewRow> = []
+    const claimed = new Set(state.claimed)
+    const first = state.head?.seq ?? 0
+    for (const e of fresh) {
+      events.push({ position: first + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
+      for (const name of e.claims) {
+        if (claimed.has(name)) continue
+        claimed.add(name)
+        claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
+      }
+    }
+    const last = events[events.length - 1]!
+    const head: Head = { seq: last.position, id: last.id }
+    return { events, claims, head, next: { head, claimed, lastClaim: state.lastClaim + claims.length } }
+  }
+
+  /** The view of what this process knows of a study (`digests`: the stored digests of the batch's ids). */
+  const viewOf = (state: KnownStudy, digests: ReadonlyMap<string, string> | null): AppendView => ({
+    events: state.head?.seq ?? 0,
+    head: state.head,
+    tail: CLEAN,
+    digestOf: (id) => digests?.get(id),
+    claimed: (name) => state.claimed.has(name)
+  })
+
+  /**
+   * The append of a batch to a study this process knows, as a command of its own when `lock` is
+   * the `PgLock` of this store: the optimistic insert of the region that closes with it (below)
+   * sent as the whole command (`PgLock`'s `oneStatementOf`: `BEGIN` and the lock, the insert,
+   * `COMMIT`, in one write, no region, no fiber of its own). `check` runs first on the view this
+   * process knows; a refusal there, a batch with nothing new, a row that does not go in, or a
+   * study not known: `Option.none()`, nothing stored, and the caller's region decides (the study
+   * forgotten when a row did not go in, so that region reads its view).
+   */
+  const appendCommand: NonNullable<JournalStoreShape["appendCommand"]> = (study, batch, check, lock) => {
+    const run = oneStatementOf(lock, store)
+    if (run === null) return null
+    return Effect.suspend(() => {
+      const state = known.get(study)
+      if (state === undefined) return NOT_STORED
+      const view = viewOf(state, null)
+      if (check(view) !== null) return NOT_STORED
+      const split = splitBatch(batch, view.digestOf)
+      if (Either.isLeft(split) || split.right.fresh.length === 0) return NOT_STORED
+      const { existing, fresh } = split.right
+      const { claims, events, head, next } = newRows(state, fresh)
+      return Effect.map(
+        run({ ...closingInsert(study, events, claims), refused: rowsTaken, committed: () => remember(study, next) }),
+        (rows): Option.Option<JournalAppended> => {
+          if (rows !== null) return Option.some({ appended: fresh.map((e) => e.id), existing, head })
+          forget(study)
+          return Option.none()
+        }
+      )
+    })
+  }
 
   /** Take back rows this transaction inserted (its own, uncommitted: nobody else saw them). */
   const takeBack = (conn: Connection, study: string, rows: ReadonlyArray<StoredRow>) => {
@@ -308,13 +384,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
     ): Effect.Effect<Either.Either<JournalAppended, E | ConflictingEvent> | null, SqlError> =>
       Effect.gen(function*() {
         const optimistic = digests === null
-        const view: AppendView = {
-          events: state.head?.seq ?? 0,
-          head: state.head,
-          tail: CLEAN,
-          digestOf: (id) => digests?.get(id),
-          claimed: (name) => state.claimed.has(name)
-        }
+        const view = viewOf(state, digests)
         // The region closes with the optimistic insert when its caller said so: the rules run
         // first, on the view the insert then proves (a refusal there proves nothing: the whole
         // view decides).
@@ -340,17 +410,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
           knowOnCommit(held, study, state)
           return Either.right({ appended: [], existing, head: state.head } satisfies JournalAppended)
         }
-        const events: Array<NewRow> = []
-        const claims: Array<NewRow> = []
-        const claimed = new Set(state.claimed)
-        for (const e of fresh) {
-          events.push({ position: view.events + events.length + 1, id: e.id, digest: e.digest, event: entryText(e) })
-          for (const name of e.claims) {
-            if (claimed.has(name)) continue
-            claimed.add(name)
-            claims.push({ position: state.lastClaim + claims.length + 1, id: name, digest: e.digest, event: e.id })
-          }
-        }
+        const { claims, events, head, next } = newRows(state, fresh)
         if (closing !== null) {
           // Every row in, else the statement failed and its transaction with it: the whole view
           // then decides, in a new transaction.
@@ -375,9 +435,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
             }
           }
         }
-        const last = events[events.length - 1]!
-        const head: Head = { seq: last.position, id: last.id }
-        knowOnCommit(held, study, { head, claimed, lastClaim: state.lastClaim + claims.length })
+        knowOnCommit(held, study, next)
         return Either.right({ appended: fresh.map((e) => e.id), existing, head } satisfies JournalAppended)
       })
 
@@ -485,7 +543,7 @@ export const makeJournalStorePostgres = (store: PgStoreShape): JournalStoreShape
       return Option.some(asBytes(bytes))
     }))
 
-  return { read, append, studies, lines }
+  return { read, append, appendCommand, studies, lines }
 }
 
 /** The JournalStore of the context's `PgStore` (its dossier). */

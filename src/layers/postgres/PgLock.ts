@@ -31,6 +31,11 @@
  * end of the event loop's turn, `holdWrites`): the three statements reach the server in one write,
  * and it wakes once for them, not three times.
  *
+ * A command that is one such statement and nothing else (the journal's append of a known study:
+ * `oneStatementOf`, `OneStatement`) needs no region at all: the same three statements go out in
+ * one write on a client of the pool, and the command is the driver's callbacks, its deadline a
+ * timer that cancels the statement (no fiber of its own).
+ *
  * `withReadLock` runs a read-only command in one `REPEATABLE READ, READ ONLY` transaction (one
  * consistent snapshot, no lock, no write: it works under a role with SELECT only), and tells it
  * the lock is not held (it may not write). Inside a `withLock` region it joins that transaction.
@@ -41,8 +46,8 @@
  * lock file's `IoError` or `UnsafePath`).
  *
  * Over 400 lines: a transaction's life (its opening, sent alone or with the region's first
- * statement, its closing, the deadline's cancel of a wait) is one piece; the order of its round
- * trips would be harder to follow spread over files.
+ * statement, its closing, the deadline's cancel of a wait; the one-statement command's the same
+ * in callbacks) is one piece; the order of its round trips would be harder to follow spread over files.
  */
 import { TransactionConnection } from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
@@ -53,6 +58,7 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Pg from "pg"
 import type { LockTimeout } from "../../domain/Errors.js"
 import { StoreUnavailable } from "../../domain/StoreErrors.js"
 import { Lock, type LockRegionHint } from "../../services/Lock.js"
@@ -69,6 +75,43 @@ export interface PgLockShape {
 }
 
 export class PgLock extends Context.Tag("dossier/PgLock")<PgLock, PgLockShape>() {}
+
+/**
+ * A command that is one statement: `BEGIN` and the dossier's lock, `text` (with `params`; a
+ * statement prepared once per connection as `name`) and `COMMIT`, written at once on a client of
+ * the pool, as a `withLock` region that opens and closes with that statement sends them (see
+ * `oneStatement`). The statement must fail whenever the command may not commit.
+ */
+export interface OneStatement {
+  readonly text: string
+  readonly params: ReadonlyArray<unknown>
+  readonly name: string
+  /** A failure of the statement that is its own check's: the command answers null (rolled back). */
+  readonly refused: (e: SqlError) => boolean
+  /** Called once the `COMMIT` is answered as committed. */
+  readonly committed: () => void
+}
+
+/**
+ * The one-statement command of `lock` when it is the `PgLock` of `store` (`makePgLock(store)`),
+ * else null: what a caller that holds the `Lock` of a composition may send instead of a region.
+ */
+export const oneStatementOf = (
+  lock: unknown,
+  store: PgStoreShape
+):
+  | ((statement: OneStatement) => Effect.Effect<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable>)
+  | null =>
+{
+  const own = typeof lock === "object" && lock !== null ? oneStatements.get(lock) : undefined
+  return own !== undefined && own.store === store ? own.run : null
+}
+const oneStatements = new WeakMap<object, {
+  readonly store: PgStoreShape
+  readonly run: (
+    statement: OneStatement
+  ) => Effect.Effect<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable>
+}>()
 
 /** What a `withLock` region knows of its transaction. */
 export interface LockHeld {
@@ -391,7 +434,32 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
       }))
     )
 
-  return {
+  /**
+   * `statement` as a whole command, without a region: what `transaction` does for a region that
+   * opens and closes with one statement, in the driver's callbacks. A client of the pool (a wait
+   * for one is the pool's), the locked `BEGIN`, the statement and `COMMIT` written in one write,
+   * their answers in order, the client given back (closed when its connection failed). The
+   * answer: the statement's rows once committed; null when the statement refused (its own check:
+   * the `COMMIT` behind it was a rollback); the locked `BEGIN`'s failure (`LockTimeout`) or the
+   * driver's, mapped as `mapErrors` does. The deadline is a timer, not a fiber: nothing of the
+   * command runs in Effect between the write and the answers, so what it can wait for is the pool
+   * and the server. At the deadline, or when the caller is interrupted, the statement running on
+   * the connection is cancelled (`pg_cancel_backend` on another connection, as the region's
+   * interruption does), and the answer waits for the `COMMIT`'s, which is then a rollback; while
+   * the pool has no client yet, the deadline answers at once and the client, once given, goes
+   * back unused. Null (the caller runs a region instead) inside a transaction, on a client that
+   * does not pipeline, or before the process knows the lock's key.
+   */
+  const oneStatement = (statement: OneStatement) =>
+    Effect.flatMap(
+      Effect.serviceOption(TransactionConnection),
+      (tx): Effect.Effect<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable> =>
+        Option.isSome(tx) || key === null || store.pool.options.pipeline !== true
+          ? Effect.succeed(null)
+          : oneStatementCommand(store, beginLockedText(key), statement)
+    )
+
+  const lock: PgLockShape = {
     withLock: <A, E, R>(self: Effect.Effect<A, E, R>, hint?: LockRegionHint) =>
       Effect.flatMap(
         Effect.serviceOption(TransactionConnection),
@@ -433,7 +501,116 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
             >)
       )
   }
+  oneStatements.set(lock, { store, run: oneStatement })
+  return lock
 }
+
+/** The deadline's refusal. */
+const pastDeadline = (deadlineMs: number) =>
+  new StoreUnavailable({ reason: `the command did not finish within its deadline of ${deadlineMs} ms` })
+
+/** See `oneStatement` in `makePgLock`. */
+const oneStatementCommand = (store: PgStoreShape, begin: string, statement: OneStatement) =>
+  Effect.async<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable>((resume) => {
+    const { config, mapErrors, pool } = store
+    /** Answered (by the answers, the deadline or an interruption). */
+    let answered = false
+    /** The client given back; `ended` is then called. */
+    let finished = false
+    let ended: (() => void) | null = null
+    /** The deadline passed, or the caller was interrupted: the statement is cancelled. */
+    let stopped = false
+    let client: PipelineClient | null = null
+    const answer = (effect: Effect.Effect<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable>) => {
+      if (answered) return
+      answered = true
+      clearTimeout(timer)
+      resume(effect)
+    }
+    const failed = (cause: unknown) =>
+      mapErrors(Effect.fail(new SqlError({ cause, message: "Failed to execute statement" })))
+    const finish = () => {
+      finished = true
+      if (ended !== null) ended()
+    }
+    /** Cancel what the server runs for the command (on another connection of the pool). */
+    const cancel = () => {
+      const pid = client?.processID
+      if (typeof pid !== "number") return
+      // Its own failure changes nothing: the answers still come, within the client's read timeout.
+      pool.query("SELECT pg_cancel_backend($1)", [pid]).catch(() => {})
+    }
+    const stop = () => {
+      if (stopped) return
+      stopped = true
+      cancel()
+    }
+    const timer = setTimeout(() => {
+      // Before a client was given: answered now (the client, when it comes, goes back unused).
+      if (client === null) answer(Effect.fail(pastDeadline(config.deadlineMs)))
+      stop()
+    }, config.deadlineMs)
+    pool.connect((err, given, release) => {
+      if (err !== undefined && err !== null || given === undefined) {
+        if (given !== undefined) release()
+        answer(failed(err ?? new Error("No client returned")))
+        return finish()
+      }
+      if (stopped || answered) {
+        release()
+        return finish()
+      }
+      const c = given as unknown as PipelineClient & Pg.Client
+      client = c
+      let broken: Error | undefined = undefined
+      const onError = (e: Error) => {
+        broken = e
+      }
+      c.on("error", onError)
+      let beginError: unknown = null
+      let statementError: unknown = null
+      let rows: ReadonlyArray<unknown> = []
+      const sent = holdWrites(c)
+      c.query(begin, [], (e) => {
+        if (e !== null && e !== undefined) beginError = e
+      })
+      c.query({ name: statement.name, text: statement.text, values: statement.params }, undefined, (e, r) => {
+        if (e !== null && e !== undefined) statementError = e
+        else rows = (Array.isArray(r) ? r[r.length - 1] : r as PgResult)?.rows ?? []
+      })
+      c.query("COMMIT", [], (e, r) => {
+        c.off("error", onError)
+        release(broken)
+        const result = Array.isArray(r) ? r[r.length - 1] : r as PgResult
+        const committed = (e === null || e === undefined) && result?.command === "COMMIT"
+        if (committed) statement.committed()
+        if (committed) answer(Effect.succeed(rows))
+        else if (stopped) answer(Effect.fail(pastDeadline(config.deadlineMs)))
+        else if (beginError !== null) answer(failed(beginError))
+        else if (statementError !== null) {
+          answer(
+            statement.refused(new SqlError({ cause: statementError, message: "Failed to execute statement" }))
+              ? Effect.succeed(null)
+              : failed(statementError)
+          )
+        } else if (e !== null && e !== undefined) answer(failed(e))
+        else answer(Effect.dieMessage("the transaction was rolled back at its COMMIT"))
+        finish()
+      })
+      sent()
+    })
+    // Interrupted: the statement cancelled, and the interruption done once the client is back.
+    return Effect.suspend(() => {
+      answered = true
+      clearTimeout(timer)
+      if (client === null || finished) return Effect.void
+      stop()
+      return Effect.async<void>((done) => {
+        if (finished) done(Effect.void)
+        else ended = () => done(Effect.void)
+      })
+    })
+  })
 
 /** `PgLock` over the `PgStore` of the context, as `PgLock` and as the `Lock` (one instance). */
 export const PgLockLayer: Layer.Layer<PgLock | Lock, never, PgStore> = Layer.effectContext(

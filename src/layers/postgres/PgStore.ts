@@ -76,6 +76,8 @@ export interface PgStoreShape {
    * reader only reads the version: none yet, or an older one, is `false`).
    */
   readonly schemaCurrent: boolean
+  /** The node-postgres pool under `sql` (`PgLock`'s one-statement command takes its clients). */
+  readonly pool: Pg.Pool
 }
 
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
@@ -254,7 +256,7 @@ export const PgStoreLayer = (
       } else {
         schemaCurrent = yield* connectDeadline(mapErrors(checkSchema(sql)))
       }
-      const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent }
+      const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent, pool }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
     })
   ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<

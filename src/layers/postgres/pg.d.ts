@@ -50,12 +50,17 @@ declare module "pg" {
     ): Promise<QueryResult<R>>
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
+    off(event: "error", listener: (err: Error) => void): this
   }
   export class Pool {
     constructor(config?: PoolConfig)
     readonly options: PoolConfig
     readonly ending: boolean
     query<R = Record<string, unknown>>(text: string, values?: Array<unknown>): Promise<QueryResult<R>>
+    /** A client of the pool; `release(err)` gives it back (with an error: closes it). */
+    connect(
+      callback: (err: Error | undefined, client: Client | undefined, release: (err?: Error) => void) => void
+    ): void
     end(): Promise<void>
     on(event: "error", listener: (err: Error) => void): this
   }

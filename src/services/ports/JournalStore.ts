@@ -120,6 +120,19 @@ export interface JournalStoreShape {
     check: (view: AppendView) => E | null
   ) => Effect.Effect<JournalAppended, JournalStoreError | CorruptJournal | ConflictingEvent | E>
   readonly studies: Effect.Effect<ReadonlyArray<StudyRow>, IoError | UnsafePath | StoreUnavailable | LockTimeout>
+  /**
+   * Optional: `append` as a whole command of its own (its transaction and the dossier's lock),
+   * for an adapter that can run it without a region of the caller's `lock` — null when it cannot
+   * with that lock (not its store's own). `Option.none()` when it did not store the batch (the
+   * caller then runs `append` inside `lock.withLock`, which decides); `check` may have been called.
+   * The PostgreSQL adapter's one round trip for a study it knows (JournalStorePostgres.ts).
+   */
+  readonly appendCommand?: <E>(
+    study: string,
+    batch: ReadonlyArray<JournalEntry>,
+    check: (view: AppendView) => E | null,
+    lock: unknown
+  ) => Effect.Effect<Option.Option<JournalAppended>, StoreUnavailable | LockTimeout> | null
   readonly lines: (study: string, maxBytes: number) => Effect.Effect<Option.Option<Uint8Array>, JournalStoreError>
 }
 
