@@ -3737,6 +3737,8 @@ describe("readable copy: a line a product's page says again in another block", (
     `little harder than the one before, with a keeper who leaves notes for the player on every floor.</p>
     <p>The rooms can be played in any order once the first ten are solved, and the notes tell the story of the ` +
     `lighthouse from the day it was built to the night its lamp went out.</p></div>
+    <section class="features"><h2>Features</h2><ul><li>A keeper who leaves notes for the player</li>` +
+    `<li>An old lighthouse</li><li>A hundred rooms, ten of them hidden behind the lamp</li></ul></section>
     <section class="requirements"><h2>System requirements</h2>
       ${requirements("Windows")}
       ${requirements("macOS")}
@@ -3751,6 +3753,10 @@ describe("readable copy: a line a product's page says again in another block", (
     expect(text).toContain("Operating system: macOS 13 or later")
     expect(count(text, "Memory: 8 GB of RAM")).toBe(1)
     expect(count(text, "Storage: 20 GB of free space")).toBe(1)
+    // A line of four words or more said inside an earlier one goes; three words stay.
+    expect(text).not.toContain("A keeper who leaves notes for the player")
+    expect(text).toContain("An old lighthouse")
+    expect(text).toContain("ten of them hidden behind the lamp")
     // Short lines, headings and table rows stay as written.
     expect(count(text, "Sound: yes")).toBe(2)
     expect(count(text, "Mouse and keyboard")).toBe(2)
@@ -3760,5 +3766,6 @@ describe("readable copy: a line a product's page says again in another block", (
   it("keeps every copy on a page that does not say it shows a product", () => {
     const text = copy(page(""))
     expect(count(text, "Memory: 8 GB of RAM")).toBe(2)
+    expect(text).toContain("A keeper who leaves notes for the player")
   })
 })

@@ -8,7 +8,9 @@
  * blocks, on pages that show one product (Readable.ts): a list item or a line of a paragraph of
  * `MIN_WORDS` words or more whose words, in order, an earlier line of the copy said is left out
  * (`withoutRepeatedLines`), unless that line is the one right before it (two values side by side
- * that happen to be equal: two kits' cells in a comparison grid); a block left with no line goes. Headings and table rows stay (a
+ * that happen to be equal: two kits' cells in a comparison grid); a block left with no line goes.
+ * So is a line of `MIN_PART_WORDS` words or more whose words stand, in order and side by side,
+ * inside a longer line said before (a feature list saying again a phrase of the description). Headings and table rows stay (a
  * heading may title a section per variant; a table row is part of the table's grid), and code is
  * written as the reader should type it; each of them still counts as said for the lines after it.
  */
@@ -18,15 +20,32 @@ import { wordsOf } from "./tree.js"
 /** The fewest words of a line left out as a repeat: shorter ones ("Yes", "Free", "In stock") say a value again. */
 const MIN_WORDS = 3
 
+/**
+ * The fewest words of a line left out as part of an earlier, longer line (a spec's value said again
+ * after the sentence that holds it): fewer ("Free returns", "Made in Italy") are a label's words.
+ */
+const MIN_PART_WORDS = 4
+
+/** Whether the words `key` stand, in order and side by side, in one of the lines said before. */
+const saidInside = (lines: ReadonlyArray<string>, key: string): boolean => {
+  const part = ` ${key} `
+  return lines.some((said) => said.length > part.length && said.includes(part))
+}
+
 /** A line of a table (a row or its rule). */
 const TABLE_ROW = /^\s*\|/
 
 /** Whether a block is fenced code. */
 const CODE = /^(?:```|~~~)/
 
-/** `blocks` without each line (not a heading or a table row) of `MIN_WORDS` words or more an earlier line said word for word. */
+/**
+ * `blocks` without each line (not a heading or a table row) of `MIN_WORDS` words or more an earlier
+ * line said word for word, or of `MIN_PART_WORDS` or more an earlier line holds.
+ */
 export const withoutRepeatedLines = (blocks: ReadonlyArray<string>): ReadonlyArray<string> => {
   const said = new Set<string>()
+  // Each line said so far, its words between spaces, for a line said again inside a longer one.
+  const lines: Array<string> = []
   // The words of the line before, for a value said twice side by side (two kits' equal cells).
   let previous = ""
   const out: Array<string> = []
@@ -46,8 +65,12 @@ export const withoutRepeatedLines = (blocks: ReadonlyArray<string>): ReadonlyArr
       const key = words.join(" ")
       const after = previous
       previous = key
-      if (said.has(key) && key !== after && !HEADING.test(line) && !TABLE_ROW.test(line)) continue
+      if (
+        (said.has(key) || (words.length >= MIN_PART_WORDS && saidInside(lines, key))) && key !== after &&
+        !HEADING.test(line) && !TABLE_ROW.test(line)
+      ) continue
       said.add(key)
+      lines.push(` ${key} `)
       kept.push(line)
     }
     if (kept.length === block.split("\n").length) out.push(block)
