@@ -44,7 +44,7 @@
  *   written above a body whose own `# ` heading says it a few blocks down),
  *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
  *   that shows one product readable/bareHeadings.ts a heading the copy would close on,
- *   readable/repeatedLines.ts a line said word for word in an earlier block, and
+ *   readable/repeatedLines.ts a line said before, whole or inside a longer line, and
  *   readable/productSummary.ts writes the page's description under the title of a short copy
  *   that holds little of it (a page a script builds, its markup only the frame);
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
@@ -301,7 +301,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
   // A passage a paragraph writes again (a catalogue field joining its text twice) is kept once (passages.ts).
   const body = withoutRepeatedPassages(withoutRepeats(blocks))
-  // A product page's line said again in another block (a spec sheet per variant) is said once (repeatedLines.ts).
+  // A product page's line said again, whole or inside a longer one (a spec sheet per variant), is said once (repeatedLines.ts).
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts) or a protection
