@@ -43,7 +43,8 @@
  * - readable/titles.ts leaves the site's name out of the title written as the copy's heading (not
  *   written above a body whose own `# ` heading says it a few blocks down),
  *   readable/titleEchoes.ts a line beside that heading that says its words again, and on a page
- *   that shows one product readable/bareHeadings.ts a heading the copy would close on and
+ *   that shows one product readable/bareHeadings.ts a heading the copy would close on,
+ *   readable/repeatedLines.ts a line said before, whole or inside a longer line, and
  *   readable/productSummary.ts writes the page's description under the title of a short copy
  *   that holds little of it (a page a script builds, its markup only the frame);
  * - readable/render.ts renders it as Markdown (readable/inline.ts: inline runs and their escapes),
@@ -138,6 +139,7 @@ import { dropRepeatedQuotes } from "./readable/quotes.js"
 import { withoutRatingSummaries } from "./readable/ratings.js"
 import { withoutReadingTimes } from "./readable/readingTimes.js"
 import { oneLineText, paragraphText, renderBlocks } from "./readable/render.js"
+import { withoutRepeatedLines } from "./readable/repeatedLines.js"
 import { withoutRepeats } from "./readable/repeats.js"
 import { withoutRepeatedGrids } from "./readable/reprises.js"
 import { withoutRewardOffers } from "./readable/rewards.js"
@@ -299,6 +301,7 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
   if (meta.product === true) blocks = blocks.map(withoutMojibake)
   // A passage a paragraph writes again (a catalogue field joining its text twice) is kept once (passages.ts).
   const body = withoutRepeatedPassages(withoutRepeats(blocks))
+  // A product page's line said again, whole or inside a longer one (a spec sheet per variant), is said once (repeatedLines.ts).
   // A product page's last section, its links or cards left out, keeps no heading over nothing (bareHeadings.ts);
   // a shop's line promising free delivery on every order, or its hour for dispatch, says nothing of the
   // product (shippingPromise.ts), nor does its loyalty programme's offer of rewards (rewards.ts) or a protection
@@ -311,7 +314,9 @@ const markdownBlocks = (source: string, pageUrl: string): ReadonlyArray<string> 
       ? withoutClosingHeading(
         withoutEmptyReviews(
           withoutWalletLines(
-            withoutPlanOffers(withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(body))))
+            withoutPlanOffers(
+              withoutRewardOffers(withoutDispatchCutOffs(withoutShippingPromises(withoutRepeatedLines(body))))
+            )
           )
         )
       )

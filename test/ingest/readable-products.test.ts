@@ -52,7 +52,8 @@
  * readable/protectionPlans.ts `withoutPlanOffers` a protection plan offered with the product,
  * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes,
  * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks,
- * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content).
+ * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content,
+ * readable/repeatedLines.ts `withoutRepeatedLines` a line said again in another block).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3716,5 +3717,55 @@ describe("readable copy: a product's description tab", () => {
       expect(text).toContain("The shirt is woven in a small mill from flax")
       expect(text).toContain("cut long at the back")
     }
+  })
+})
+
+describe("readable copy: a line a product's page says again in another block", () => {
+  const ld = productLd.replace("Steel kettle K1", "Puzzle game P3")
+  const requirements = (system: string) =>
+    `<h3>${system}</h3>
+      <ul><li>Operating system: ${system} 13 or later</li><li>Memory: 8 GB of RAM</li>` +
+    `<li>Storage: 20 GB of free space</li><li>Sound: yes</li></ul>
+      <table><tr><th>Display</th><td>${system} screen</td></tr><tr><th>Input</th><td>Mouse and keyboard</td></tr></table>`
+  const page = (head: string) =>
+    `<html><head><title>Puzzle game P3</title>${head}</head><body>
+  <header class="site-header"><a href="/">The Game Shop</a></header>
+  <main><div class="product-page">
+    <h1>Puzzle game P3</h1>
+    <p class="price">19.00 EUR</p>
+    <div class="description"><p>Puzzle game P3 sets a hundred rooms of sliding walls in an old lighthouse, each room a ` +
+    `little harder than the one before, with a keeper who leaves notes for the player on every floor.</p>
+    <p>The rooms can be played in any order once the first ten are solved, and the notes tell the story of the ` +
+    `lighthouse from the day it was built to the night its lamp went out.</p></div>
+    <section class="features"><h2>Features</h2><ul><li>A keeper who leaves notes for the player</li>` +
+    `<li>An old lighthouse</li><li>A hundred rooms, ten of them hidden behind the lamp</li></ul></section>
+    <section class="requirements"><h2>System requirements</h2>
+      ${requirements("Windows")}
+      ${requirements("macOS")}
+    </section>
+  </div></main>
+  <footer><p>Copyright 2026 The Game Shop, all rights reserved.</p></footer></body></html>`
+  const count = (text: string, line: string) => text.split(line).length - 1
+
+  it("says it once on a page that shows one product", () => {
+    const text = copy(page(ld))
+    expect(text).toContain("Operating system: Windows 13 or later")
+    expect(text).toContain("Operating system: macOS 13 or later")
+    expect(count(text, "Memory: 8 GB of RAM")).toBe(1)
+    expect(count(text, "Storage: 20 GB of free space")).toBe(1)
+    // A line of four words or more said inside an earlier one goes; three words stay.
+    expect(text).not.toContain("A keeper who leaves notes for the player")
+    expect(text).toContain("An old lighthouse")
+    expect(text).toContain("ten of them hidden behind the lamp")
+    // Short lines, headings and table rows stay as written.
+    expect(count(text, "Sound: yes")).toBe(2)
+    expect(count(text, "Mouse and keyboard")).toBe(2)
+    expect(text).toContain("lighthouse from the day it was built")
+  })
+
+  it("keeps every copy on a page that does not say it shows a product", () => {
+    const text = copy(page(""))
+    expect(count(text, "Memory: 8 GB of RAM")).toBe(2)
+    expect(text).toContain("A keeper who leaves notes for the player")
   })
 })
