@@ -259,13 +259,19 @@ export const GrantsLive = Layer.effect(
         Effect.gen(function*() {
           const snap = yield* readSnapshot(now)(held)
           const grants = []
+          const damaged = [...snap.damaged]
           for (const id of snap.grants.keys()) {
             const st = yield* Effect.either(statusIn(snap, id, now))
-            if (Either.isLeft(st)) continue
+            // A grant whose ancestor is damaged or missing has no state: listed with what
+            // `grant show` answers for it, never left out.
+            if (Either.isLeft(st)) {
+              damaged.push({ id, error: st.left._tag })
+              continue
+            }
             const { grant, events: _e, chain: _c, ...rest } = st.right
             grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
           }
-          return { grants, damaged: snap.damaged }
+          return { grants, damaged: damaged.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0) }
         })
       )
 
