@@ -69,7 +69,11 @@ export interface GrantsShape {
     readonly revoked: ReadonlyArray<string>
   }, DossierError>
   readonly narrow: (id: string, input: unknown, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
-  /** The status of a grant; fails when it or an ancestor is missing or damaged. */
+  /**
+   * The status of a grant, as exec asks it before admitting a run; fails when it or an ancestor
+   * is missing or damaged, and with `ExecutionDigestMismatch` when a run's record does not decode
+   * (what that run spent is charged to no grant, so no budget left is known).
+   */
   readonly status: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
 }
 
