@@ -104,7 +104,11 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
       grants,
       facts,
       unchecked: UNCHECKED,
-      suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected), grants.damaged.length)
+      suggestion: suggestionOf(
+        facts,
+        plan !== null || Either.isLeft(inspected),
+        grants.damaged.length + grants.unreadableExecutions.length
+      )
     }
   })
   return work({
@@ -128,8 +132,8 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
         `monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`
       )
       lines.push(grantsLine(r.grants))
-      if (r.facts.length === 0 && r.grants.damaged.length > 0) {
-        lines.push(`needs attention: the damaged grant(s) above`)
+      if (r.facts.length === 0 && r.grants.damaged.length + r.grants.unreadableExecutions.length > 0) {
+        lines.push(`needs attention: what is damaged above`)
       } else if (r.facts.length === 0) {
         lines.push(`nothing needs attention in what status checks (not checked: ${UNCHECKED_TEXT})`)
       } else {

@@ -279,7 +279,8 @@ export const GrantsLive = Layer.effect(
             const { grant, events: _e, chain: _c, ...rest } = st.right
             grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
           }
-          return { grants, damaged: damaged.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0) }
+          const sorted = damaged.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+          return { grants, damaged: sorted, unreadableExecutions: snap.unreadable }
         })
       )
 

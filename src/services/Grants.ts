@@ -61,6 +61,8 @@ export interface GrantsShape {
       }
     >
     readonly damaged: ReadonlyArray<{ readonly id: string; readonly error: string }>
+    /** Execution records that do not decode: runs charged to no grant (`remaining` overstates; exec refuses). */
+    readonly unreadableExecutions: ReadonlyArray<string>
   }, DossierError>
   readonly revoke: (id: string, options?: GrantRevokeOptions) => Effect.Effect<{
     readonly grant: GrantStatus

@@ -10,6 +10,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { canonicalDigest } from "../../src/domain/Canonical.js"
+import { runCli } from "../support/cli.js"
 import {
   childGrant,
   createCandidate,
@@ -210,10 +211,16 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
       )
       expect(c.executionId).toBe(x.id)
       expect(fs.existsSync(path.join(dir, ".dossier/grants/g2.json"))).toBe(false)
+      // Reported where a person looks first: grant list and status name the record.
+      expect(ok(dir, ["grant", "list"]).unreadableExecutions).toEqual([x.id])
+      const st = runCli(["status", "--json"], { cwd: dir })
+      expect(st.json.grants.unreadableExecutions).toEqual([x.id])
+      expect(runCli(["status"], { cwd: dir }).stdout).toContain(`execution record ${x.id} cannot be read`)
     }
     fs.writeFileSync(file, original)
     exec(dir, "g1", ["true"])
     expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(18)
+    expect(ok(dir, ["grant", "list"]).unreadableExecutions).toEqual([])
   })
 
   it("an in-flight marker written by hand is recorded lost but unsigned, never signed by dossier", () => {

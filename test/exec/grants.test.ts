@@ -75,7 +75,7 @@ describe("grants", () => {
       expect(r.code, r.stderr).toBe(0)
       return json ? r.json : r.stdout
     }
-    expect(status(true).grants).toEqual({ active: 3, damaged: [] })
+    expect(status(true).grants).toEqual({ active: 3, damaged: [], unreadableExecutions: [] })
     const file = path.join(dir, ".dossier/grants/g1.json")
     fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("\"runs\": 20", "\"runs\": 2000"))
     // g2's own record is sound, but its parent's is not: grant show answers the parent's damage.

@@ -104,7 +104,11 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     grants: Rows("Each {id, task, parent, state, deadline, budget, remaining, children}."),
     damaged: Rows(
       "Each {id, error}: a grant with no state, its record or an ancestor's cannot be read or verified; error is what grant show answers."
-    )
+    ),
+    unreadableExecutions: Schema.Array(Schema.String).annotations({
+      description:
+        "Ids of execution records that do not decode: runs charged to no grant, so remaining overstates; exec refuses until each is restored or removed."
+    })
   }),
   "grant-revoke-output": Schema.Struct({
     ok: Ok,
