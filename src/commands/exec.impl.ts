@@ -1,7 +1,7 @@
 /** Handlers of `dossier exec` and `dossier exec show`. */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { ExecutionRecord } from "../domain/Execution.js"
+import { executionPaths, type ExecutionRecord, type LogFile } from "../domain/Execution.js"
 import { ExecLayer } from "../layers/ExecLayer.js"
 import { Exec } from "../services/Exec.js"
 import { usageError, work } from "./Work.js"
@@ -19,14 +19,21 @@ const shownName = (name: string): string =>
 /** A sentence of dossier's that quotes such names (a finding's detail): its line breaks and tabs shown escaped. */
 const oneLine = (text: string): string => text.replace(/[\n\r\t]/g, (c) => JSON.stringify(c).slice(1, -1))
 
+/** A log's size, and whether it holds less than the run wrote. */
+const logSize = (l: LogFile) => `${l.bytes} bytes${l.truncated ? " (truncated: the run wrote more)" : ""}`
+
 const humanRecord = (r: ExecutionRecord) =>
   [
     `Execution ${r.id} under grant ${r.grantId}: ${r.status}${r.exitCode !== null ? `, exit code ${r.exitCode}` : ""}${
       r.signal !== null ? `, ${r.signal}` : ""
     }${r.reason !== null ? ` (${r.reason}: ${r.detail})` : r.detail !== null ? ` (${oneLine(r.detail)})` : ""}.`,
-    `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${
-      r.maxRssKiB ?? "?"
-    } KiB; stdout ${r.stdout.bytes} bytes, stderr ${r.stderr.bytes} bytes (${r.stdout.path}).`,
+    `  wall ${r.wallSeconds} s, CPU ${r.cpuSeconds ?? "?"} s, max RSS ${r.maxRssKiB ?? "?"} KiB; stdout ${
+      logSize(r.stdout)
+    }, stderr ${logSize(r.stderr)}.`,
+    // Every file of dossier's the run wrote, so that a person can open each.
+    `  evidence: record ${shownName(executionPaths(r.id).record)}, stdout ${shownName(r.stdout.path)}, stderr ${
+      shownName(r.stderr.path)
+    }`,
     `  ${r.outputs.length} output(s)${
       r.outputs.length > 0 ? ": " + r.outputs.map((o) => shownName(o.path)).join(", ") : ""
     }`,

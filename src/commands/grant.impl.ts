@@ -62,7 +62,10 @@ export const list = (o: Common) =>
       [
         `${r.grants.length} grant(s).`,
         ...r.grants.map((x) => `  - ${x.id} (${x.state}) task ${x.task}; left: ${figures(x.remaining)}`),
-        ...r.damaged.map((d) => `  ! ${d.id}: ${d.error}`)
+        ...r.damaged.map((d) => `  ! ${d.id}: ${d.error}`),
+        ...r.unreadableExecutions.map((x) =>
+          `  ! execution ${x}: ExecutionDigestMismatch (its run is charged to no grant; exec refuses until it is restored)`
+        )
       ].join("\n")
   })
 

@@ -17,7 +17,7 @@ import { Plan } from "../services/Plan.js"
 import { relativeFromCwd } from "./Cwd.js"
 import { studyLine, studyOverview } from "./journal.impl.js"
 import { factText } from "./monitor.impl.js"
-import { grantsOverview } from "./status.grants.js"
+import { grantsLine, grantsOverview } from "./status.grants.js"
 import { work } from "./Work.js"
 
 /**
@@ -28,8 +28,11 @@ const UNCHECKED = ["journal-artifacts", "execution-outputs"] as const
 const UNCHECKED_TEXT =
   "files linked by journals, checked by dossier journal inspect --study <id> --verify; outputs of confined runs, checked by dossier exec show --execution <id> --verify"
 
-/** The one command to run next, from the first fact that needs attention (or the plan's state). */
-const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
+/**
+ * The one command to run next, from the first fact that needs attention, else a damaged grant,
+ * else the plan's state.
+ */
+const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean, damagedGrants: number): string => {
   const f = facts[0]
   if (f !== undefined) {
     switch (f.kind) {
@@ -50,6 +53,7 @@ const suggestionOf = (facts: ReadonlyArray<Fact>, hasPlan: boolean): string => {
         return "dossier next"
     }
   }
+  if (damagedGrants > 0) return "dossier grant list"
   return hasPlan ? "dossier plan inspect" : "dossier plan start --input <path>"
 }
 
@@ -73,6 +77,7 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
     const facts = orderFacts(monitorFacts, planFacts, journalFactsOf(rows))
     const subscriptions = yield* monitorService.subscriptionCount
     const count = (kind: Fact["kind"]) => facts.filter((f) => f.kind === kind).length
+    const grants = yield* grantsOverview(now)
     const plan = planOut === null || planOut.state === "none"
       ? null
       : {
@@ -96,10 +101,14 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
         activeRuns: count("resume-monitor-run"),
         unresolvedOutcomes: count("unresolved-outcome")
       },
-      grants: yield* grantsOverview(now),
+      grants,
       facts,
       unchecked: UNCHECKED,
-      suggestion: suggestionOf(facts, plan !== null || Either.isLeft(inspected))
+      suggestion: suggestionOf(
+        facts,
+        plan !== null || Either.isLeft(inspected),
+        grants.damaged.length + grants.unreadableExecutions.length
+      )
     }
   })
   return work({
@@ -122,8 +131,10 @@ export const status = (o: { readonly workdir: string; readonly now: Option.Optio
       lines.push(
         `monitor: ${m.subscriptions} subscription(s), ${m.due} due, ${m.activeRuns} active run(s), ${m.unresolvedOutcomes} unresolved outcome(s)`
       )
-      lines.push(`grants: ${r.grants.active} active`)
-      if (r.facts.length === 0) {
+      lines.push(grantsLine(r.grants))
+      if (r.facts.length === 0 && r.grants.damaged.length + r.grants.unreadableExecutions.length > 0) {
+        lines.push(`needs attention: what is damaged above`)
+      } else if (r.facts.length === 0) {
         lines.push(`nothing needs attention in what status checks (not checked: ${UNCHECKED_TEXT})`)
       } else {
         lines.push(`needs attention (${r.facts.length}):`)

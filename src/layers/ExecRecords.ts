@@ -180,19 +180,29 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
     )
   }
 
-  /** What every recorded and in-flight run of each grant spent (in-flight runs count their limits). */
-  const spentByGrant: Effect.Effect<ReadonlyMap<string, ReadonlyArray<Spent>>, Fs> = Effect.gen(function*() {
+  /**
+   * What every recorded and in-flight run of each grant spent (in-flight runs count their limits),
+   * and `unreadable`: the ids of the records that do not decode (or name another id), whose run
+   * is of no grant anyone can tell, so what it spent is charged nowhere; the grants' logic then
+   * admits no run and carves no child (see GrantsLive), never a budget widened in silence.
+   */
+  const spentByGrant: Effect.Effect<{
+    readonly byGrant: ReadonlyMap<string, ReadonlyArray<Spent>>
+    readonly unreadable: ReadonlyArray<string>
+  }, Fs> = Effect.gen(function*() {
     const out = new Map<string, Array<Spent>>()
     const add = (g: string, s: Spent) => out.set(g, [...(out.get(g) ?? []), s])
     const recorded = new Set<string>()
+    const unreadable: Array<string> = []
     for (const id of yield* executions.ids) {
-      // A record that is not there (any more) or does not decode is no run of any grant.
+      // A record that is not there (any more) is no run; one that does not decode is unreadable.
       const r = yield* inspectExecution(id).pipe(
         Effect.map(Option.some),
         Effect.catchIf(
           (e): e is ExecutionNotFound | ExecutionDigestMismatch =>
             e instanceof ExecutionNotFound || e instanceof ExecutionDigestMismatch,
-          () => Effect.succeed(Option.none())
+          (e) =>
+            Effect.as(Effect.sync(() => e instanceof ExecutionDigestMismatch && unreadable.push(id)), Option.none())
         )
       )
       if (Option.isNone(r)) continue
@@ -210,7 +220,7 @@ export const makeExecRecords = <EG = GrantStoreError, EX = ExecutionStoreError>(
       if (recorded.has(m.id)) continue
       add(m.grantId, { wallSeconds: m.limits.wallSeconds, cpuSeconds: m.limits.cpuSeconds, outputBytes: 0 })
     }
-    return out
+    return { byGrant: out, unreadable }
   })
 
   const runningMarkers: Effect.Effect<ReadonlyArray<RunningMarker>, Fs> = executions.markers

@@ -13,6 +13,7 @@ import { decodeWith } from "../domain/Decode.js"
 import { InvalidInput, type IoError, type UnsafePath } from "../domain/Errors.js"
 import {
   ConflictingGrant,
+  ExecutionDigestMismatch,
   GrantDigestMismatch,
   GrantInactive,
   GrantNotFound,
@@ -81,8 +82,8 @@ export const GrantsLive = Layer.effect(
         }
         grants.set(id, { grant: g.right, events: yield* xs.grantEvents(id) })
       }
-      const spent = yield* xs.spentByGrant
-      return { grants, damaged, spent }
+      const { byGrant: spent, unreadable } = yield* xs.spentByGrant
+      return { grants, damaged, spent, unreadable }
     })
     type Snapshot = Effect.Effect.Success<typeof snapshot>
 
@@ -130,6 +131,12 @@ export const GrantsLive = Layer.effect(
           chain: chain.map((c) => c.grant.id)
         }
       })
+
+    /** A record that does not decode is a run charged to no grant: no run admitted, no child carved. */
+    const chargeable = (snap: Snapshot) =>
+      snap.unreadable.length === 0
+        ? Effect.void
+        : Effect.fail(new ExecutionDigestMismatch({ executionId: snap.unreadable[0]! }))
 
     const fresh = (now: Date) => Effect.zipRight(xs.reapLost(now), snapshot)
     /** For show and list, which only read: reap lost runs only when the lock is held (see Lock.withReadLock). */
@@ -212,6 +219,7 @@ export const GrantsLive = Layer.effect(
         }
         let ancestors: ReadonlyArray<string> = []
         if (input.parent !== undefined) {
+          yield* chargeable(snap)
           const parent = yield* statusIn(snap, input.parent, now)
           if (parent.state !== "active") {
             return yield* new GrantInactive({ grantId: parent.grant.id, state: parent.state })
@@ -259,13 +267,20 @@ export const GrantsLive = Layer.effect(
         Effect.gen(function*() {
           const snap = yield* readSnapshot(now)(held)
           const grants = []
+          const damaged = [...snap.damaged]
           for (const id of snap.grants.keys()) {
             const st = yield* Effect.either(statusIn(snap, id, now))
-            if (Either.isLeft(st)) continue
+            // A grant whose ancestor is damaged or missing has no state: listed with what
+            // `grant show` answers for it, never left out.
+            if (Either.isLeft(st)) {
+              damaged.push({ id, error: st.left._tag })
+              continue
+            }
             const { grant, events: _e, chain: _c, ...rest } = st.right
             grants.push({ id, task: grant.task, parent: grant.parent, ...rest })
           }
-          return { grants, damaged: snap.damaged }
+          const sorted = damaged.sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+          return { grants, damaged: sorted, unreadableExecutions: snap.unreadable }
         })
       )
 
@@ -344,7 +359,8 @@ export const GrantsLive = Layer.effect(
         return yield* statusIn(yield* snapshot, id, now)
       })
 
-    const status = (id: string, now: Date) => Effect.flatMap(snapshot, (snap) => statusIn(snap, id, now))
+    const status = (id: string, now: Date) =>
+      Effect.flatMap(snapshot, (snap) => Effect.tap(statusIn(snap, id, now), () => chargeable(snap)))
 
     // The public methods: arguments and options checked first (src/domain/Options.ts), a
     // malformed grant id is InvalidInput (src/domain/Ids.ts), `now` defaults to the clock.

@@ -61,6 +61,8 @@ export interface GrantsShape {
       }
     >
     readonly damaged: ReadonlyArray<{ readonly id: string; readonly error: string }>
+    /** Execution records that do not decode: runs charged to no grant (`remaining` overstates; exec refuses). */
+    readonly unreadableExecutions: ReadonlyArray<string>
   }, DossierError>
   readonly revoke: (id: string, options?: GrantRevokeOptions) => Effect.Effect<{
     readonly grant: GrantStatus
@@ -69,7 +71,11 @@ export interface GrantsShape {
     readonly revoked: ReadonlyArray<string>
   }, DossierError>
   readonly narrow: (id: string, input: unknown, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
-  /** The status of a grant; fails when it or an ancestor is missing or damaged. */
+  /**
+   * The status of a grant, as exec asks it before admitting a run; fails when it or an ancestor
+   * is missing or damaged, and with `ExecutionDigestMismatch` when a run's record does not decode
+   * (what that run spent is charged to no grant, so no budget left is known).
+   */
   readonly status: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
 }
 

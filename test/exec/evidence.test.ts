@@ -10,7 +10,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { canonicalDigest } from "../../src/domain/Canonical.js"
+import { runCli } from "../support/cli.js"
 import {
+  childGrant,
   createCandidate,
   createGrant,
   D,
@@ -187,6 +189,38 @@ describe.skipIf(!sandboxWorks)("authenticated evidence", { timeout: 240_000 }, (
       deadline: "2029-01-01T00:00:00Z"
     }
     refused(dir, ["grant", "create", "--input", putInput(dir, "child.json", child)], "GrantUnauthenticated")
+  })
+
+  it("a record that no longer decodes is charged to no grant: no run is admitted and no child carved until it is back", () => {
+    const dir = setup()
+    const x = exec(dir, "g1", ["true"])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(19)
+    const file = recordFile(dir, x.id)
+    const original = fs.readFileSync(file, "utf8")
+    const records = () => fs.readdirSync(path.join(dir, ".dossier/executions")).filter((n) => n.endsWith(".json"))
+    for (const damaged of ["{\"broken", "", "[]\n"]) {
+      fs.writeFileSync(file, damaged)
+      // What its run spent cannot be charged to any grant: refused, naming the record, nothing run.
+      const e = refused(dir, ["exec", "--grant", "g1", "--", "true"], "ExecutionDigestMismatch")
+      expect(e.executionId, JSON.stringify(damaged)).toBe(x.id)
+      expect(records()).toEqual([`${x.id}.json`])
+      const c = refused(
+        dir,
+        ["grant", "create", "--input", putInput(dir, "c.json", childGrant())],
+        "ExecutionDigestMismatch"
+      )
+      expect(c.executionId).toBe(x.id)
+      expect(fs.existsSync(path.join(dir, ".dossier/grants/g2.json"))).toBe(false)
+      // Reported where a person looks first: grant list and status name the record.
+      expect(ok(dir, ["grant", "list"]).unreadableExecutions).toEqual([x.id])
+      const st = runCli(["status", "--json"], { cwd: dir })
+      expect(st.json.grants.unreadableExecutions).toEqual([x.id])
+      expect(runCli(["status"], { cwd: dir }).stdout).toContain(`execution record ${x.id} cannot be read`)
+    }
+    fs.writeFileSync(file, original)
+    exec(dir, "g1", ["true"])
+    expect(ok(dir, ["grant", "show", "--grant", "g1"]).remaining.runs).toBe(18)
+    expect(ok(dir, ["grant", "list"]).unreadableExecutions).toEqual([])
   })
 
   it("an in-flight marker written by hand is recorded lost but unsigned, never signed by dossier", () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { runCli } from "../support/cli.js"
 import { childGrant as child, createGrant, folder, grantInput, ok, put, putInput, refused } from "./support.js"
 
 describe("grants", () => {
@@ -61,6 +62,33 @@ describe("grants", () => {
     refused(dir, ["exec", "--grant", "g1", "--", "true"], "GrantDigestMismatch")
     expect(ok(dir, ["grant", "list"]).damaged).toEqual([{ id: "g1", error: "GrantDigestMismatch" }])
     refused(dir, ["grant", "show", "--grant", "nope"], "GrantNotFound")
+  })
+
+  it("status reports a damaged record and the children it leaves without a state, as grant list does", () => {
+    const dir = folder()
+    createGrant(dir)
+    ok(dir, ["grant", "create", "--input", putInput(dir, "c.json", child())])
+    createGrant(dir, { id: "g5", task: "task-5", work: "research/exp/runs/r5" }, "g5.json")
+    // Run in the folder: status names its folder relative to the current directory.
+    const status = (json: boolean) => {
+      const r = runCli(["status", ...(json ? ["--json"] : [])], { cwd: dir })
+      expect(r.code, r.stderr).toBe(0)
+      return json ? r.json : r.stdout
+    }
+    expect(status(true).grants).toEqual({ active: 3, damaged: [], unreadableExecutions: [] })
+    const file = path.join(dir, ".dossier/grants/g1.json")
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("\"runs\": 20", "\"runs\": 2000"))
+    // g2's own record is sound, but its parent's is not: grant show answers the parent's damage.
+    expect(refused(dir, ["grant", "show", "--grant", "g2"], "GrantDigestMismatch").grantId).toBe("g1")
+    const damaged = [{ id: "g1", error: "GrantDigestMismatch" }, { id: "g2", error: "GrantDigestMismatch" }]
+    const listed = ok(dir, ["grant", "list"])
+    expect({ ids: listed.grants.map((g: any) => g.id), damaged: listed.damaged }).toEqual({ ids: ["g5"], damaged })
+    expect(status(true)).toMatchObject({ grants: { active: 1, damaged }, suggestion: "dossier grant list" })
+    const human = status(false)
+    expect(human).toContain(
+      "grants: 1 active, 2 damaged (g1: GrantDigestMismatch, g2: GrantDigestMismatch; see dossier grant list)"
+    )
+    expect(human).not.toContain("nothing needs attention")
   })
 
   it("a child that widens any field is GrantWidening naming it; the budget is carved from the parent", () => {

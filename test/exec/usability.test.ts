@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { runCli } from "../support/cli.js"
 import { createCandidate, createGrant, exec, folder, ok, put, putInput, refused, sandboxWorks } from "./support.js"
 
 const noRecords = (dir: string) => {
@@ -108,5 +109,32 @@ describe.skipIf(!sandboxWorks)("exec: the journal sees a failed run", () => {
         execution: { runtimeId: "slurm-2", status: "failed", exitCode: 1.5 }
       })
     ], "InvalidInput")
+  })
+})
+
+describe.skipIf(!sandboxWorks)("exec: the human report names every file of the evidence", () => {
+  it("exec and exec show name the record, stdout and stderr, each a file that is there", () => {
+    const dir = folder()
+    createGrant(dir)
+    const r = runCli(["exec", "--grant", "g1", "--workdir", dir, "--", "sh", "-c", "echo out; echo err >&2"])
+    expect(r.code, r.stderr).toBe(0)
+    const id = /Execution (x-[0-9T-]+[0-9a-f]+) under grant g1/.exec(r.stdout)?.[1]
+    expect(id, r.stdout).toBeDefined()
+    const files = [
+      `.dossier/executions/${id}.json`,
+      `.dossier/executions/${id}/stdout`,
+      `.dossier/executions/${id}/stderr`
+    ]
+    const line = `  evidence: record ${files[0]}, stdout ${files[1]}, stderr ${files[2]}`
+    expect(r.stdout.split("\n")).toContain(line)
+    expect(r.stdout).toContain("stdout 4 bytes, stderr 4 bytes.")
+    for (const f of files) expect(fs.statSync(path.join(dir, f)).isFile(), f).toBe(true)
+    const shown = runCli(["exec", "show", "--execution", id!, "--workdir", dir])
+    expect(shown.code, shown.stderr).toBe(0)
+    expect(shown.stdout.split("\n")).toContain(line)
+    // A log that holds less than the run wrote says so.
+    const big = exec(dir, "g1", ["head", "-c", "9M", "/dev/zero"])
+    const cut = runCli(["exec", "show", "--execution", big.id, "--workdir", dir])
+    expect(cut.stdout).toContain(`stdout ${8 * 1024 * 1024} bytes (truncated: the run wrote more), stderr 0 bytes.`)
   })
 })

@@ -126,6 +126,18 @@ describe.skipIf(!pgAvailable)("captures on PostgreSQL", () => {
           dossier: "captures-log"
         })
         expect(yield* retainedPaths(pg)).toEqual([{ path: rec(1).path, sha256: sha("p1"), bytes: 2 }])
+        // A retained path's row written behind dossier's back: a tagged refusal naming it, never a defect.
+        yield* Effect.promise(() =>
+          adminQuery(
+            db.url,
+            "UPDATE dossier.records SET value = '{\"sha256\": 1}' WHERE dossier = 'captures-log' AND kind = 'retained'"
+          )
+        )
+        expect(yield* Effect.flip(retainedPaths(pg))).toMatchObject({
+          _tag: "CorruptCaptureLog",
+          path: rec(1).path,
+          dossier: "captures-log"
+        })
       })),
     60_000
   )

@@ -571,6 +571,24 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
         // Another host sees the run spent.
         const status = await other.runPromise(Effect.flatMap(Grants, (g) => g.show("g1")))
         expect(status.remaining.runs).toBe(2)
+        // Its row written behind dossier's back so that it no longer decodes: the run is charged to
+        // no grant, so no run is admitted (on any host), naming the record; nothing is recorded.
+        await adminQuery(
+          db.url,
+          "UPDATE dossier.records SET value = '{' WHERE dossier = $1 AND kind = $2 AND key = $3",
+          [
+            "exec",
+            EXECUTION_KIND,
+            execution.id
+          ]
+        )
+        const refusal = await host.runPromise(Effect.flip(Effect.flatMap(Exec, (x) => x.run("g1", ["/bin/true"]))))
+        expect(refusal).toMatchObject({ _tag: "ExecutionDigestMismatch", executionId: execution.id })
+        expect(await other.runPromise(Effect.flip(Effect.flatMap(Grants, (g) => g.status("g1"))))).toMatchObject({
+          _tag: "ExecutionDigestMismatch",
+          executionId: execution.id
+        })
+        expect((await rows("exec")).records.filter((r) => r.kind === EXECUTION_KIND)).toHaveLength(1)
       } finally {
         await host.dispose()
         await other.dispose()

@@ -63,7 +63,9 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     }),
     studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
     monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
-    grants: Obj("active (count) and what needs attention."),
+    grants: Obj(
+      "active (count); damaged: each {id, error}, a grant with no state (its record or an ancestor's cannot be read or verified), as grant list lists it."
+    ),
     facts: Rows("The facts of `next`, each {kind, …}."),
     unchecked: Schema.Array(Schema.String).annotations({
       description: "What status does not verify (it would re-hash files): journal-artifacts, execution-outputs."
@@ -100,7 +102,13 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
   "grant-list-output": Schema.Struct({
     ok: Ok,
     grants: Rows("Each {id, task, parent, state, deadline, budget, remaining, children}."),
-    damaged: Rows("Each {id, error}: a record that cannot be read or verified.")
+    damaged: Rows(
+      "Each {id, error}: a grant with no state, its record or an ancestor's cannot be read or verified; error is what grant show answers."
+    ),
+    unreadableExecutions: Schema.Array(Schema.String).annotations({
+      description:
+        "Ids of execution records that do not decode: runs charged to no grant, so remaining overstates; exec refuses until each is restored or removed."
+    })
   }),
   "grant-revoke-output": Schema.Struct({
     ok: Ok,

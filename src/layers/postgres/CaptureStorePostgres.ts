@@ -203,17 +203,23 @@ export const makeCaptureStorePostgres = (store: PgStoreShape, files: FileStoreSh
   }
 }
 
-/** The paths the dossier retains, each with its digest and size, sorted (for a pull or an export). */
+/**
+ * The paths the dossier retains, each with its digest and size, sorted (for a pull or an export).
+ * A row that does not decode is `CorruptCaptureLog {path, dossier}`, as from `records`.
+ */
 export const retainedPaths = (
   store: PgStoreShape
-): Effect.Effect<ReadonlyArray<RetainedPath & { readonly path: string }>, PgStoreError> => {
+): Effect.Effect<ReadonlyArray<RetainedPath & { readonly path: string }>, PgStoreError | CorruptCaptureLog> => {
   const { sql, config, mapErrors } = store
-  const decode = Schema.decodeUnknownSync(Schema.parseJson(RetainedPath))
-  return mapErrors(Effect.map(
-    sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
-      WHERE dossier = ${config.dossier} AND kind = ${RETAINED_KIND} ORDER BY key COLLATE "C"`,
-    (rows) => rows.map((r) => ({ path: r.key, ...decode(r.value) }))
-  ))
+  return Effect.flatMap(
+    mapErrors(sql<{ key: string; value: string }>`SELECT key, value FROM dossier.records
+      WHERE dossier = ${config.dossier} AND kind = ${RETAINED_KIND} ORDER BY key COLLATE "C"`),
+    (rows) =>
+      Effect.forEach(
+        rows,
+        (r) => Effect.map(decodeRetained(config.dossier, r.key, r.value), (v) => ({ path: r.key, ...v }))
+      )
+  )
 }
 
 /** The bytes a retained path holds in the dossier; None when it retains nothing there. */
