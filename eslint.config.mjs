@@ -6,6 +6,23 @@ import * as effectEslint from "@effect/eslint-plugin"
 import js from "@eslint/js"
 import tseslint from "typescript-eslint"
 
+/** Array.push with spread arguments (every file). */
+const pushSpread = {
+  selector: "CallExpression[callee.property.name='push'] > SpreadElement.arguments",
+  message: "Do not use spread arguments in Array.push"
+}
+
+/**
+ * A regular expression literal holding a character outside ASCII (src/ only). esbuild escapes such
+ * characters in strings but writes a regular expression's as they are, and the CLI's bundle must be
+ * ASCII (scripts/cli-bundle.mjs), so the build failed only after bundling, naming no file.
+ */
+const nonAsciiRegExp = {
+  selector: "Literal[regex.pattern=/[^\\x00-\\x7F]/]",
+  message: "Write this regular expression's characters outside ASCII as \\u escapes (\\u2026 for \u2026): " +
+    "the CLI's bundle must be ASCII, and esbuild does not escape them in a regular expression"
+}
+
 export default [
   {
     ignores: ["**/dist", "**/node_modules", ".bench-tmp/**", ".test-tmp-*/**", "test/fixtures/replay/**", "**/*.md"]
@@ -58,13 +75,7 @@ export default [
       "object-shorthand": "error",
       "prefer-destructuring": "off",
       "sort-imports": "off",
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "CallExpression[callee.property.name='push'] > SpreadElement.arguments",
-          message: "Do not use spread arguments in Array.push"
-        }
-      ],
+      "no-restricted-syntax": ["error", pushSpread],
       "no-unused-vars": "off",
       "require-yield": "off",
       "prefer-rest-params": "off",
@@ -116,6 +127,8 @@ export default [
     // The library's sources import effect's modules by path (start-up time, STYLE.md), never the barrel.
     files: ["src/**/*.ts"],
     rules: {
+      // The CLI's bundle is built from src/: its regular expressions are written in ASCII (`nonAsciiRegExp`).
+      "no-restricted-syntax": ["error", pushSpread, nonAsciiRegExp],
       "@effect/no-import-from-barrel-package": ["error", {
         packageNames: ["effect", "@effect/platform", "@effect/sql"]
       }]

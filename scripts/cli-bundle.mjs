@@ -111,6 +111,20 @@ export const effectLazyClasses = {
 }
 
 /**
+ * Why a bundle is not ASCII: the first character outside it, as a code point and with the bundle's
+ * text around it. esbuild escapes such characters in strings but writes a regular expression's as
+ * they are; `npx eslint src` names the file and line of such a regular expression (eslint.config.mjs).
+ * `at` is its offset, the same in `text` (the bundle read as UTF-8) as in its bytes: all before it is ASCII.
+ */
+const notAscii = (name, text, at) => {
+  const point = text.codePointAt(at)
+  const code = `U+${point.toString(16).toUpperCase().padStart(4, "0")} (${String.fromCodePoint(point)})`
+  const around = text.slice(Math.max(0, at - 60), at + 20).replace(/\s+/g, " ")
+  return `${name} is not ASCII: ${code} in \`${around}\`; a regular expression in src/ holding it? ` +
+    "`npx eslint src` names its file and line; write the character as a \\u escape"
+}
+
+/**
  * Bundle `entry` (esbuild's `entryPoints` or `stdin`) as a CLI bundle: CommonJS, minified, for
  * Node 20, with effect's stack probe answered and Schema classes built on first use, and `plugins`
  * of the caller's before the last of them. Answers the file's text (the bundle inside CommonJS's
@@ -145,7 +159,8 @@ export const cliBundle = async (entry, plugins = [], name = "bundle") => {
     throw new Error(`${name}: effect's CommonJS Schema was bundled; see effectLazyClasses`)
   }
   const bundled = Buffer.from(r.outputFiles[0].contents).toString("latin1")
-  if (/[^\x00-\x7f]/.test(bundled)) throw new Error(`${name} is not ASCII`)
+  const wide = bundled.search(/[^\x00-\x7f]/)
+  if (wide >= 0) throw new Error(notAscii(name, Buffer.from(r.outputFiles[0].contents).toString("utf8"), wide))
   const core = `(function (exports, require, module, __filename, __dirname) {${
     bundled.startsWith("#!") ? bundled.slice(bundled.indexOf("\n") + 1) : bundled
   }\n})`

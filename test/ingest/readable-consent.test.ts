@@ -1,7 +1,8 @@
 /**
  * A cookie or consent banner known by its build (readable/consents.ts): named for cookies or
  * consent and built as a banner (a form or button to answer it, a dialog, a box fixed over the
- * window). A short blog post's copy is the post, never the banner's sentence about cookies; a
+ * window). A short blog post's copy is the post, never the banner's sentence about cookies, with
+ * the post's title as its one title and without the blog's sidebar (content.ts `shortPost`); a
  * section of a page named for cookies that is built as no banner stays.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -62,6 +63,20 @@ describe("readable copy: a cookie banner known by its build", () => {
     ) {
       const text = copy(post(`${open}<p>${NOTICE}</p></div>`, 0))
       expect(text).toContain("Dann sag es nicht.")
+      expect(text).not.toContain("Diese Website verwendet Cookies")
+    }
+  })
+
+  it("titles a short post with the post's title alone and leaves the blog's sidebar out", () => {
+    // With a sidebar of archive lists (which held most of the page's text) and without, banner or none.
+    for (const html of [post(widget), post(widget, 0), post(""), post("", 0)]) {
+      const md = htmlToMarkdown(html, URL_)
+      expect(md.split("\n").filter((line) => /^#{1,6} /.test(line))).toEqual(["# Kurz gesagt"])
+      expect(md).not.toContain("Monat 0 im Jahr 2000")
+      const text = readerText(md)
+      for (const line of ["„Ich weiß, ich sollte das vielleicht nicht sagen…“", "– „Dann sag es nicht.“", "– „Ok.“"]) {
+        expect(text).toContain(line)
+      }
       expect(text).not.toContain("Diese Website verwendet Cookies")
     }
   })

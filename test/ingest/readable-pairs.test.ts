@@ -1,7 +1,7 @@
 /**
  * A description list of name/value pairs (readable/render.ts `pairsTable`): each name stays beside
  * its value, one row a pair in the page's order, where paragraphs set each name apart from it; a
- * glossary of long definitions stays paragraphs.
+ * glossary of long definitions stays paragraphs. A list of one pair is one line: "Name: value".
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readerText } from "../../bench/readerText.js"
@@ -25,6 +25,22 @@ describe("readable copy: a description list of name/value pairs", () => {
     expect(md).toContain("| Material | Stainless steel |\n| --- | --- |\n| Colour | Black |\n| Cord length | 75 cm |")
     // The gate reads the pairs as the page's words in their order.
     expect(readerText(md).replace(/\s+/g, " ")).toContain("Material Stainless steel Colour Black Cord length 75 cm")
+  })
+
+  it("writes a list of one pair as one line, the name then its value", () => {
+    const md = (list: string) => htmlToMarkdown(page(list), URL_)
+    expect(md(`<dl class="details"><dt>Material</dt><dd>Stainless steel</dd></dl>`)).toContain(
+      "## Details\n\nMaterial: Stainless steel\n"
+    )
+    // A name that ends with its own colon or question mark gets no second one.
+    expect(md(`<dl><div><dt>Lining:</dt><dd>100% polyester</dd></div></dl>`)).toContain("\n\nLining: 100% polyester\n")
+    expect(md(`<dl><dt>Dishwasher safe?</dt><dd>Yes</dd></dl>`)).toContain("\n\nDishwasher safe? Yes\n")
+    // A name that would open a list is escaped as a paragraph's start.
+    expect(md(`<dl><dt>1. Size</dt><dd>1.7 litres</dd></dl>`)).toContain("\n\n1\\. Size: 1.7 litres\n")
+    // A definition that is a sentence stays a paragraph under its term.
+    expect(md(`<dl><dt>sort</dt><dd>Sort the lines of a text file by the first field.</dd></dl>`)).toContain(
+      "\n\nsort\n\nSort the lines of a text file by the first field.\n"
+    )
   })
 
   it("keeps a glossary whose definitions are sentences as paragraphs", () => {

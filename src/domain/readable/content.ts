@@ -35,7 +35,8 @@
  *
  * Pages where no candidate holds `MIN_CONTENT` characters fall back to the page's `main`, else
  * its outermost `article`s (when they hold a quarter of its text), else its body, with furniture
- * dropped.
+ * dropped; but on a dated page (no product, no discussion) a pick whose first heading says the
+ * document's title over a line or two is a short post, and is the content (`shortPost`).
  *
  * Over 400 lines: the numbered steps above run in order over one tree; each step is short.
  */
@@ -990,9 +991,11 @@ export const chooseContent = (
   const drops = page.all.map((el) => el.drop)
   const fallback = visibleFallback(page, product, otherProducts, oneProduct)
   const shown = keptText(page, fallback)
+  // A short post (`shortPost`) stays unless the page shows twenty times its text.
+  const short = shortPosts.has(page)
   if (
     shown > kept &&
-    (kept < MIN_CONTENT || kept < MIN_SHARE_CHOSEN * shown || preface(kept, shown) ||
+    (kept < MIN_SHARE_CHOSEN * shown || (!short && (kept < MIN_CONTENT || preface(kept, shown))) ||
       (listing && entriesLeftOut(page, roots, fallback, { text: kept, prose: keptProse, published }, shown)))
   ) {
     return accordionAnswers(page, tabPanels(page, fallback, !product), !published)
@@ -1000,8 +1003,9 @@ export const chooseContent = (
   const beside = listing ? entriesBeside(page, roots, drops, fallback, published) : undefined
   if (beside !== undefined) return accordionAnswers(page, tabPanels(page, beside, !product), !published)
   // `minorityFallback` reads the page's unlinked text with more left out than `shown`: a choice
-  // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped.
-  const blocks = keptUnlinked < MIN_SHARE_UNLINKED * shown &&
+  // holding that share of `shown` holds it of the unlinked text too, and the pass is skipped; so it
+  // is for a short post (what its page shows beside it is the blog's).
+  const blocks = !short && keptUnlinked < MIN_SHARE_UNLINKED * shown &&
       !(oneProduct && narrowProduct(page, roots, { kept, keptProse, shown }, drops, fallback))
     ? minorityFallback(page, roots, { text: kept, unlinked: keptUnlinked, prose: keptProse }, drops)
     : undefined
@@ -1584,6 +1588,42 @@ export const scoredChoices = new WeakMap<
   { readonly best: El; readonly picked: ReadonlyArray<El>; readonly climbs: ReadonlyArray<El> }
 >()
 
+/** The least text a short post holds beside its title (`shortPost`): a line or two, not a title alone. */
+const MIN_POST_TEXT = 40
+
+/**
+ * Pages whose content is a short post (`shortPost`): the visible text does not replace it for being
+ * short (`chooseContent`).
+ */
+const shortPosts = new WeakSet<Page>()
+
+/**
+ * Whether the scorer's pick, under `MIN_CONTENT` characters with the names believed, is a short
+ * post: its first kept heading says the document's title (every word of it in `<title>`, the blog's
+ * name after a separator left over) and it holds `MIN_POST_TEXT` characters more than that heading.
+ * Scored again without the names, a blog's few lines lose to its sidebar of link lists and its
+ * header (the blog's name as the copy's `#`, the post's title under it); on a dated page that is
+ * no product and no discussion, the pick is the post.
+ */
+const shortPost = (page: Page, content: ReturnType<typeof pickContent>): boolean => {
+  if (content === undefined) return false
+  const doc = page.all.find((e) => e.name === "title")
+  const said = new Set(wordsOf(doc === undefined ? "" : textContent(page.texts, doc)))
+  let text = 0
+  let heading: El | undefined
+  for (const root of content.picked) {
+    text += root.text
+    for (let i = root.order; i < root.end && heading === undefined; i++) {
+      const el = page.all[i]!
+      if (el.drop) i = el.end - 1
+      else if (isHeading(el.name) && el.text > 0) heading = el
+    }
+  }
+  if (heading === undefined || text - heading.text < MIN_POST_TEXT) return false
+  const own = wordsOf(textContent(page.texts, heading))
+  return own.length > 0 && own.every((w) => said.has(w))
+}
+
 /** The content as scoring chooses it (steps 1 to 4); `one`: the page shows one product, not a group. */
 const scoredContent = (
   page: Page,
@@ -1594,9 +1634,10 @@ const scoredContent = (
 ): ReadonlyArray<El> => {
   const furnitureText = dropFurniture(page, true, undated, discussion, product)
   let scores = noScores(page)
-  let names = true
   const firstPost = discussion ? (sib: El) => holdsTitle(page, sib) : undefined
-  let content = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost, one)
+  let content = pickContent(scores, scoreCandidates(page, scores, true), declaredMain(page), firstPost, one)
+  // A dated page's short post, its title over its few lines (`shortPost`), with the names believed.
+  const post = !enough(content) && !undated && !product && !discussion && shortPost(page, content)
   if (!enough(content) && furnitureText >= MIN_CONTENT) {
     // Everything that reads like content was named as furniture (a forum whose posts are
     // "comments", a page built of "widgets"): the names are wrong, so score again without them.
@@ -1604,15 +1645,37 @@ const scoredContent = (
     // On a page that shows one product, the site's footer beside its title stays out (`footerBeside`).
     if (one) dropFooterBeside(page)
     scores = noScores(page)
-    names = false
-    const again = pickContent(scores, scoreCandidates(page, scores, names), declaredMain(page), firstPost, one)
-    if (!enough(again)) {
-      dropFurniture(page, false, undated, discussion, product)
-      return declaredContent(page)
+    const again = pickContent(scores, scoreCandidates(page, scores, false), declaredMain(page), firstPost, one)
+    if (again !== undefined && enough(again)) {
+      const roots = cleanedChoice(page, again, scores, false, product, undated)
+      // Read so, a short post's page keeps too little (its comment form's labels): the post is the content.
+      if (!post || keptText(page, roots) >= MIN_CONTENT) return roots
+      keepFurniture(page)
     }
-    content = again
+    dropFurniture(page, false, undated, discussion, product)
+    if (!post) return declaredContent(page)
+    // The names stand again: the first pick, scored again on the page as it was then.
+    scores = noScores(page)
+    content = pickContent(scores, scoreCandidates(page, scores, true), declaredMain(page), firstPost, one)
   }
-  if (content === undefined || !enough(content)) return declaredContent(page)
+  if (content === undefined || (!enough(content) && !post)) return declaredContent(page)
+  if (post) shortPosts.add(page)
+  return cleanedChoice(page, content, scores, true, product, undated)
+}
+
+/**
+ * The scorer's pick (`content`, scored with `scores`, the names believed or not) with the title and
+ * lead before it (`titleLead`, edges.ts `leads`) and, on an undated page, the category's
+ * description, cleaned of furniture (step 4).
+ */
+const cleanedChoice = (
+  page: Page,
+  content: NonNullable<ReturnType<typeof pickContent>>,
+  scores: Scores,
+  names: boolean,
+  product: boolean,
+  undated: boolean
+): ReadonlyArray<El> => {
   const title = titleLead(page, content.picked, undated)
   const ahead = [...title, ...leads(page, content.picked).filter((el) => !title.includes(el))]
   // On a dated page a described box under the title is an article's deck (as `titleLead` reads it).

@@ -326,11 +326,14 @@ const table = (node: El, ctx: Ctx, depth: number): string => {
 
 /** The fewest name/value pairs a description list holds to be written as a table (`pairsTable`). */
 const MIN_PAIRS = 2
-/** The most characters of a name or a value in a description list written as a table. */
+/** The most characters of a name or a value in a description list written as a table or one line. */
 const MAX_PAIR_CELL = 200
 
 /** A value that reads as a sentence (four words or more, then a full stop): a glossary's definition, not a value. */
 const SENTENCE = /^(?:\S+\s+){3,}\S*[.!?]$/
+
+/** A name that ends with its own mark ("Lining:", "Is it washable?"): its value follows after a space alone. */
+const NAME_CLOSED = /[:\uff1a.?!]$/
 
 /**
  * A description list of name/value pairs (a product's details: `<dt>Material</dt><dd>Steel</dd>`,
@@ -338,7 +341,10 @@ const SENTENCE = /^(?:\S+\s+){3,}\S*[.!?]$/
  * pair, in the page's order: each name stays beside its value, where paragraphs set each name
  * apart from it. Written so only when every kept child is a `dt` followed by one `dd`, at least
  * `MIN_PAIRS` of them, each written as one line of at most `MAX_PAIR_CELL` characters, no value
- * a sentence (`SENTENCE`: a glossary's definitions stay paragraphs); else `undefined`.
+ * a sentence (`SENTENCE`: a glossary's definitions stay paragraphs); else `undefined`. A list of
+ * one such pair is one line, the name, a colon (none after a name that ends with its own mark:
+ * `NAME_CLOSED`) and the value ("Material: Stainless steel"): a table of one row would set the
+ * pair as its header.
  */
 const pairsTable = (node: El, ctx: Ctx, depth: number): string | undefined => {
   const terms: Array<El> = []
@@ -358,10 +364,18 @@ const pairsTable = (node: El, ctx: Ctx, depth: number): string | undefined => {
     }
     return true
   }
-  if (!add(node, 0) || terms.length % 2 !== 0 || terms.length < 2 * MIN_PAIRS) return undefined
+  if (!add(node, 0) || terms.length % 2 !== 0 || terms.length === 0) return undefined
   const cells = terms.map((t) => cellText(t, ctx, depth + 2))
   if (cells.some((c, i) => c.length === 0 || c.length > MAX_PAIR_CELL || (i % 2 === 1 && SENTENCE.test(c)))) {
     return undefined
+  }
+  if (terms.length < 2 * MIN_PAIRS) {
+    // The name opens the line: escaped as a paragraph's start ("1\\. Size"), on one line.
+    const run = new Run(false)
+    inline(terms[0]!, ctx, depth + 2, run)
+    const name = run.text()
+    if (name.includes("\n")) return undefined
+    return `${name}${NAME_CLOSED.test(name) ? " " : ": "}${oneLineOf(terms[1]!, ctx, depth + 2)}`
   }
   const rows: Array<string> = []
   for (let i = 0; i < cells.length; i += 2) rows.push(`| ${cells[i]} | ${cells[i + 1]} |`)
