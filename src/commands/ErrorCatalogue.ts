@@ -363,7 +363,8 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
   ExecutionDigestMismatch: {
     retryable: false,
     area: "exec",
-    hint: "The execution record was altered after it was written; a person must investigate. It is not evidence."
+    hint:
+      "The execution record was altered after it was written; a person must investigate. It is not evidence, and until it is restored no run is admitted and no child grant carved."
   },
   EvidenceKeyUnavailable: {
     retryable: false,
