@@ -64,6 +64,9 @@ import { StoreUnavailable } from "../../domain/StoreErrors.js"
 import { Lock, type LockRegionHint } from "../../services/Lock.js"
 import { PgStore, type PgStoreShape } from "./PgStore.js"
 
+/** The node-postgres pool of `store` (opaque in `PgStoreShape`, so that its published type needs no `pg`). */
+const poolOf = (store: PgStoreShape): Pg.Pool => store.pool as unknown as Pg.Pool
+
 export interface PgLockShape {
   readonly withLock: <A, E, R>(
     self: Effect.Effect<A, E, R>,
@@ -454,7 +457,7 @@ export const makePgLock = (store: PgStoreShape): PgLockShape => {
     Effect.flatMap(
       Effect.serviceOption(TransactionConnection),
       (tx): Effect.Effect<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable> =>
-        Option.isSome(tx) || key === null || store.pool.options.pipeline !== true
+        Option.isSome(tx) || key === null || poolOf(store).options.pipeline !== true
           ? Effect.succeed(null)
           : oneStatementCommand(store, beginLockedText(key), statement)
     )
@@ -512,7 +515,8 @@ const pastDeadline = (deadlineMs: number) =>
 /** See `oneStatement` in `makePgLock`. */
 const oneStatementCommand = (store: PgStoreShape, begin: string, statement: OneStatement) =>
   Effect.async<ReadonlyArray<unknown> | null, LockTimeout | StoreUnavailable>((resume) => {
-    const { config, mapErrors, pool } = store
+    const { config, mapErrors } = store
+    const pool = poolOf(store)
     /** Answered (by the answers, the deadline or an interruption). */
     let answered = false
     /** The client given back; `ended` is then called. */

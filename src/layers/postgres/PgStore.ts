@@ -76,8 +76,17 @@ export interface PgStoreShape {
    * reader only reads the version: none yet, or an older one, is `false`).
    */
   readonly schemaCurrent: boolean
-  /** The node-postgres pool under `sql` (`PgLock`'s one-statement command takes its clients). */
-  readonly pool: Pg.Pool
+  /**
+   * The node-postgres pool under `sql` (`PgLock`'s one-statement command takes its clients: see
+   * `poolOf`), opaque here so that the published types need no declarations of `pg`.
+   */
+  readonly pool: PgPoolHandle
+}
+
+declare const PgPoolBrand: unique symbol
+/** The node-postgres pool of a `PgStore`, as its published type names it (see `poolOf`). */
+export interface PgPoolHandle {
+  readonly [PgPoolBrand]: "node-postgres pool"
 }
 
 export class PgStore extends Context.Tag("dossier/PgStore")<PgStore, PgStoreShape>() {}
@@ -256,7 +265,7 @@ export const PgStoreLayer = (
       } else {
         schemaCurrent = yield* connectDeadline(mapErrors(checkSchema(sql)))
       }
-      const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent, pool }
+      const store: PgStoreShape = { config, sql, mapErrors, schemaCurrent, pool: pool as unknown as PgPoolHandle }
       return Context.make(PgStore, store).pipe(Context.add(PgClient.PgClient, client), Context.add(SqlClientTag, sql))
     })
   ).pipe(Layer.provide(Reactivity.layer)) as Layer.Layer<
