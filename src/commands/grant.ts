@@ -38,9 +38,9 @@ export const grantDescriptions = {
     "and a work root never lies in research/sources, research/results, research/inputs or research/gate, nor holds another work folder (a .dossier folder or a plan.md with a plan section below it) (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
   show:
     "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
-  list: "List the grants of the work folder with state and what is left; damaged records are listed apart.",
+  list: "List the work folder's grants, their state and what is left; damaged grants and unreadable run records apart.",
   revoke:
-    "Revoke a grant (an appended event); its descendants are revoked with it, and running executions under them are killed within about a second. Answers what grant show answers, with appended (false: it was revoked already) and revoked (the ids this call ended).",
+    "Revoke a grant (an appended event) and its descendants; their running executions are killed within about a second. Answers as grant show does, with appended (false: already revoked) and revoked (the ids this call ended).",
   narrow:
     "Narrow a grant (an appended event): input fields deadline? (sooner only), budget? {runs?, wallSeconds?, cpuSeconds?, memoryMiB?, outputMiB?} (smaller only), reason?. A wider value is GrantWidening."
 } as const

@@ -64,7 +64,7 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     studies: Rows("Each study: study, events, head, tail, selected, checkpoint."),
     monitor: Obj("subscriptions, due, activeRuns, unresolvedOutcomes (counts)."),
     grants: Obj(
-      "active (count); damaged: each {id, error}, a grant with no state (its record or an ancestor's cannot be read or verified), as grant list lists it."
+      "active (count); damaged and unreadableExecutions, as grant list lists them."
     ),
     facts: Rows("The facts of `next`, each {kind, …}."),
     unchecked: Schema.Array(Schema.String).annotations({
@@ -103,7 +103,7 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
     ok: Ok,
     grants: Rows("Each {id, task, parent, state, deadline, budget, remaining, children}."),
     damaged: Rows(
-      "Each {id, error}: a grant with no state, its record or an ancestor's cannot be read or verified; error is what grant show answers."
+      "Each {id, error}: a grant whose record (or an ancestor's) cannot be read or verified; error: what grant show answers."
     ),
     unreadableExecutions: Schema.Array(Schema.String).annotations({
       description:
