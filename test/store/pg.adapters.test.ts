@@ -17,6 +17,7 @@ import { pgContentStore, pgEventLog, pgVersionedRecords } from "../../src/layers
 import { SCHEMA_VERSION } from "../../src/layers/postgres/PgSchema.js"
 import { PgStore, PgStoreLayer, type PgStoreOptions } from "../../src/layers/postgres/PgStore.js"
 import { adminQuery, freePort, pgAvailable, useTestDatabase } from "../support/postgres.js"
+import { holdLock } from "./support/pgWire.js"
 
 class Conflict extends Schema.TaggedError<Conflict>()("ConflictingEvent", { id: Schema.String }) {}
 
@@ -223,17 +224,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
     const waiter = ManagedRuntime.make(storeLayer({ url: db.url, dossier: "busy", lockTimeoutMs: 300 }))
     try {
       await waiter.runPromise(Effect.void)
-      let release!: () => void
-      const held = new Promise<void>((resolve) => (release = resolve))
-      let acquired!: () => void
-      const acquiredP = new Promise<void>((resolve) => (acquired = resolve))
-      const holding = holder.runPromise(
-        Effect.flatMap(
-          PgLock,
-          (lock) => lock.withLock(Effect.zipRight(Effect.sync(() => acquired()), Effect.promise(() => held)))
-        )
-      )
-      await acquiredP
+      const held = await holdLock(holder)
       const started = Date.now()
       const r = await waiter.runPromise(
         Effect.either(
@@ -245,8 +236,7 @@ describe.skipIf(!pgAvailable)("PostgreSQL adapters", () => {
         )
       )
       const waited = Date.now() - started
-      release()
-      await holding
+      await held.release()
       expect(tagOf(r)).toBe("LockTimeout")
       // The holder let go only after this answer, so only the waiter's lock_timeout (300 ms)
       // ended its wait, and it waited that long: a bound no loaded machine's slowness can fake.
