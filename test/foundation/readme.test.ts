@@ -194,3 +194,22 @@ describe("README, skill, docs and --help prose", () => {
     expect(wrong).toEqual([])
   }, 120_000)
 })
+
+describe("the status row of the README", () => {
+  it("names every field `dossier status --json` answers, down to the plan's, the monitor's and the grants'", () => {
+    const row = /^\| `status \[--now\]` \|.*$/m.exec(readme())?.[0]
+    expect(row).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "status-output", "--json"], { encoding: "utf8" })
+    const top = JSON.parse(schema.stdout).schema
+    const keysOf = (s: any): Array<string> => {
+      const branch = s?.anyOf?.find((b: any) => b.type === "object") ?? s
+      return Object.keys(branch?.properties ?? branch?.items?.properties ?? {})
+    }
+    const named = (key: string) => new RegExp(`[{\\[ ,]${key}[:,}\\]\\s]`).test(row!)
+    const missing = [
+      ...keysOf(top).filter((k) => k !== "ok"),
+      ...["plan", "studies", "monitor", "grants"].flatMap((k) => keysOf(top.properties[k]))
+    ].filter((k) => !named(k))
+    expect(missing).toEqual([])
+  })
+})
