@@ -213,3 +213,20 @@ describe("the status row of the README", () => {
     expect(missing).toEqual([])
   })
 })
+
+describe("the inspect row of docs/journal.md", () => {
+  it("names every field `journal inspect --verify --json` answers, and every field of its verify", () => {
+    const doc = fs.readFileSync(path.join(root, "docs/journal.md"), "utf8")
+    const row = /^\| `inspect` \|.*$/m.exec(doc)?.[0]
+    expect(row).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "journal-inspect-output", "--json"], {
+      encoding: "utf8"
+    })
+    const top = JSON.parse(schema.stdout).schema
+    const named = (text: string, key: string) => new RegExp(`[{\\[ ,\`]${key}[:,}\\]\\s\`]`).test(text)
+    expect(Object.keys(top.properties).filter((k) => k !== "ok" && k !== "workdir" && !named(row!, k))).toEqual([])
+    // The verify object's own list, where `executions` is not the candidates' field of that name.
+    const verify = /`verify: \{[^}]*\}`/.exec(row!)?.[0] ?? ""
+    expect(Object.keys(top.properties.verify.properties).filter((k) => !named(verify, k))).toEqual([])
+  })
+})
