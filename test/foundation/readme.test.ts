@@ -230,3 +230,18 @@ describe("the inspect row of docs/journal.md", () => {
     expect(Object.keys(top.properties.verify.properties).filter((k) => !named(verify, k))).toEqual([])
   })
 })
+
+describe("the ingest answer in the README", () => {
+  it("names every field `dossier ingest --json` answers, and those of original, source and warc", () => {
+    const answer = /Answer: `\{network,[\s\S]*?\}`\./.exec(readme())?.[0].replace(/\s+/g, " ")
+    expect(answer).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "ingest-output", "--json"], { encoding: "utf8" })
+    const p = JSON.parse(schema.stdout).schema.properties
+    const named = (text: string, key: string) => new RegExp(`[{ ,]${key}[,}\\s]`).test(text)
+    expect(Object.keys(p).filter((k) => k !== "ok" && k !== "workdir" && !named(answer!, k))).toEqual([])
+    for (const part of ["original", "source", "warc"]) {
+      const inner = new RegExp(`${part} \\{[^}]*\\}`).exec(answer!)?.[0] ?? ""
+      expect(Object.keys(p[part].properties).filter((k) => !named(inner, k)), part).toEqual([])
+    }
+  })
+})
