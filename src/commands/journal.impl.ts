@@ -45,6 +45,14 @@ const humanInspect = (r: InspectResult): string => {
   if (r.verify !== undefined) {
     lines.push(`Verified ${r.verify.checked} artifact(s): ${r.verify.findings.length} finding(s)`)
     for (const f of r.verify.findings) lines.push(`  - ${f.kind}: ${f.path} (candidate ${f.candidateId})`)
+    // How each linked execution was checked (verified, tampered, …, external): the note speaks of this list.
+    for (const x of r.verify.executions) {
+      lines.push(
+        `  - execution ${x.runtimeId} (candidate ${x.candidateId}, event ${x.eventId}): ${x.check}${
+          x.leftProcesses === undefined ? "" : `, processes left: ${x.leftProcesses}`
+        }`
+      )
+    }
     lines.push(r.verify.note)
   }
   return lines.join("\n")

@@ -16,9 +16,11 @@ const NULL_ALTERNATIVE = /^Expected null, actual /
  * left out whenever the field (or a field inside it) has another issue.
  */
 const toIssues = (error: ParseResult.ParseError) => {
+  const structures = new Map<string, string>()
+  structureNames(error.issue, structures)
   const all = ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     path: issue.path.map(String).join("."),
-    message: plainExpected(issue.message)
+    message: plainExpected(issue.message, structures)
   }))
   const within = (path: string, inner: string) => inner === path || inner.startsWith(`${path}.`)
   // A value of the right type that failed inside or a refinement (an object with a bad field, a
@@ -35,6 +37,33 @@ const toIssues = (error: ParseResult.ParseError) => {
   ))
 }
 
+/**
+ * The names a wrong-kind issue gives a structure, by the kind of value it is: Schema words a value
+ * that is not an object as `Expected <the struct's name>, actual 5`, and that name is its
+ * identifier (`plan-start`, `NarrowInput`) or the title Effect gives a struct's encoded side
+ * (`Struct (Encoded side)`), which names nothing a user wrote.
+ */
+const structureNames = (issue: ParseResult.ParseIssue, into: Map<string, string>): void => {
+  switch (issue._tag) {
+    case "Type":
+      // The structure itself, or the alternatives of a union (`NullOr(struct)`) it failed as a whole.
+      for (const ast of issue.ast._tag === "Union" ? issue.ast.types : [issue.ast]) {
+        if (ast._tag === "TypeLiteral") into.set(String(ast), "an object")
+        else if (ast._tag === "TupleType") into.set(String(ast), "an array")
+      }
+      return
+    case "Pointer":
+    case "Refinement":
+    case "Transformation":
+      return structureNames(issue.issue, into)
+    case "Composite":
+      for (const inner of Array.isArray(issue.issues) ? issue.issues : [issue.issues]) structureNames(inner, into)
+      return
+    default:
+      return
+  }
+}
+
 /** `Expected <type>, actual <value>`, as ParseResult words a value of the wrong type. */
 const TYPE_MESSAGE = /^Expected (.*?), actual (.*)$/s
 
@@ -44,7 +73,7 @@ const TYPE_MESSAGE = /^Expected (.*?), actual (.*)$/s
  * prints it (`Expected { readonly id: …; readonly title: …; … }, actual []`, hundreds of
  * characters): its fields have their own issues once it is an object. Other messages are kept.
  */
-const plainExpected = (message: string): string => {
+const plainExpected = (message: string, structures: ReadonlyMap<string, string>): string => {
   const m = TYPE_MESSAGE.exec(message)
   if (m === null) return message
   const type = m[1]!
@@ -65,11 +94,12 @@ const plainExpected = (message: string): string => {
   if (depth !== 0) return message
   members.push(type.slice(start))
   const kindOf = (t: string) =>
-    t === "{}" || t.startsWith("{ readonly ")
-      ? "an object"
-      : t.startsWith("ReadonlyArray<") || t.startsWith("readonly [")
-      ? "an array"
-      : t
+    structures.get(t) ??
+      (t === "{}" || t.startsWith("{ readonly ")
+        ? "an object"
+        : t.startsWith("ReadonlyArray<") || t.startsWith("readonly [")
+        ? "an array"
+        : t)
   const kinds = members.map(kindOf)
   return kinds.every((k, i) => k === members[i]) ? message : `Expected ${kinds.join(" or ")}, actual ${m[2]!}`
 }

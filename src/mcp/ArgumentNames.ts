@@ -5,9 +5,9 @@
  * them; so before a tool's refusal is rendered, every option of its command named in a field
  * that says what was given — an `InvalidInput` issue's `path` (and its message),
  * `InputOutsideWorkdir.flag`, `DispositionRefused.missing` — or in a `UsageError` becomes the
- * argument's name.
+ * argument's name (and a `UsageError` that opens with the command's words names the tool).
  */
-import type { CommandSpec } from "../commands/Spec.js"
+import { type CommandSpec, toolName } from "../commands/Spec.js"
 import type { CommandFailure } from "../commands/Work.js"
 import { UsageError } from "../domain/CliErrors.js"
 import { InputOutsideWorkdir, InvalidInput } from "../domain/Errors.js"
@@ -34,6 +34,15 @@ export const namingArguments = (spec: CommandSpec) => {
       const key = names.get(`--${name}`)
       return key === undefined ? whole : key
     })
+  // A usage refusal in the tool's words: the command's words at its start (`monitor show`) are the
+  // tool's name, and the options it lists (`the flags --run, --to`) are arguments.
+  const words = spec.path.join(" ")
+  const inUsage = (text: string) =>
+    inText(
+      text.startsWith(`${words} `) || text.startsWith(`${words}:`)
+        ? `${toolName(spec)}${text.slice(words.length)}`
+        : text
+    ).replaceAll("the flags ", "the arguments ")
   return (error: CommandFailure): CommandFailure => {
     switch (error._tag) {
       case "InvalidInput":
@@ -49,7 +58,7 @@ export const namingArguments = (spec: CommandSpec) => {
           ? error
           : new DispositionRefused({ outcomeId: error.outcomeId, reason: error.reason, missing: inText(error.missing) })
       case "UsageError":
-        return new UsageError({ detail: inText(error.detail) })
+        return new UsageError({ detail: inUsage(error.detail) })
       default:
         return error
     }

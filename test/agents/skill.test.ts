@@ -200,8 +200,12 @@ const walkFolder = (): string => {
   return dir
 }
 
-/** The skill's subscription anchor is a fixed date: its monitor lines run at a fixed time after it. */
-const NOW = "2026-12-06T10:00:00.000Z"
+/**
+ * The skill's subscription anchor is a fixed date: its monitor lines run at a fixed time long after
+ * it, as an agent reads the skill months later, when the run `create-due-run` makes is no longer
+ * the first window's (`lit.w0`): every later line must name the run the answer gave.
+ */
+const NOW = "2027-03-01T10:00:00.000Z"
 /** Fetches from the internet: only its flags are checked. */
 const OFFLINE = new Set(["dossier ingest https://example.org/paper --json"])
 /** The skill says these refuse in a folder like this one. */

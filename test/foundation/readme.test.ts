@@ -194,3 +194,54 @@ describe("README, skill, docs and --help prose", () => {
     expect(wrong).toEqual([])
   }, 120_000)
 })
+
+describe("the status row of the README", () => {
+  it("names every field `dossier status --json` answers, down to the plan's, the monitor's and the grants'", () => {
+    const row = /^\| `status \[--now\]` \|.*$/m.exec(readme())?.[0]
+    expect(row).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "status-output", "--json"], { encoding: "utf8" })
+    const top = JSON.parse(schema.stdout).schema
+    const keysOf = (s: any): Array<string> => {
+      const branch = s?.anyOf?.find((b: any) => b.type === "object") ?? s
+      return Object.keys(branch?.properties ?? branch?.items?.properties ?? {})
+    }
+    const named = (key: string) => new RegExp(`[{\\[ ,]${key}[:,}\\]\\s]`).test(row!)
+    const missing = [
+      ...keysOf(top).filter((k) => k !== "ok"),
+      ...["plan", "studies", "monitor", "grants"].flatMap((k) => keysOf(top.properties[k]))
+    ].filter((k) => !named(k))
+    expect(missing).toEqual([])
+  })
+})
+
+describe("the inspect row of docs/journal.md", () => {
+  it("names every field `journal inspect --verify --json` answers, and every field of its verify", () => {
+    const doc = fs.readFileSync(path.join(root, "docs/journal.md"), "utf8")
+    const row = /^\| `inspect` \|.*$/m.exec(doc)?.[0]
+    expect(row).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "journal-inspect-output", "--json"], {
+      encoding: "utf8"
+    })
+    const top = JSON.parse(schema.stdout).schema
+    const named = (text: string, key: string) => new RegExp(`[{\\[ ,\`]${key}[:,}\\]\\s\`]`).test(text)
+    expect(Object.keys(top.properties).filter((k) => k !== "ok" && k !== "workdir" && !named(row!, k))).toEqual([])
+    // The verify object's own list, where `executions` is not the candidates' field of that name.
+    const verify = /`verify: \{[^}]*\}`/.exec(row!)?.[0] ?? ""
+    expect(Object.keys(top.properties.verify.properties).filter((k) => !named(verify, k))).toEqual([])
+  })
+})
+
+describe("the ingest answer in the README", () => {
+  it("names every field `dossier ingest --json` answers, and those of original, source and warc", () => {
+    const answer = /Answer: `\{network,[\s\S]*?\}`\./.exec(readme())?.[0].replace(/\s+/g, " ")
+    expect(answer).toBeDefined()
+    const schema = spawnSync(process.execPath, [CLI, "schema", "ingest-output", "--json"], { encoding: "utf8" })
+    const p = JSON.parse(schema.stdout).schema.properties
+    const named = (text: string, key: string) => new RegExp(`[{ ,]${key}[,}\\s]`).test(text)
+    expect(Object.keys(p).filter((k) => k !== "ok" && k !== "workdir" && !named(answer!, k))).toEqual([])
+    for (const part of ["original", "source", "warc"]) {
+      const inner = new RegExp(`${part} \\{[^}]*\\}`).exec(answer!)?.[0] ?? ""
+      expect(Object.keys(p[part].properties).filter((k) => !named(inner, k)), part).toEqual([])
+    }
+  })
+})

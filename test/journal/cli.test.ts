@@ -452,6 +452,18 @@ describe("journal inspect", () => {
     expect(v.findings[0].actual).toEqual({ sha256: sha("changed\n"), bytes: 8 })
   })
 
+  it("--verify without --json names how each linked execution was checked, as the note says", () => {
+    const dir = tempWorkdir()
+    ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])
+    const json = ok(dir, ["inspect", "--study", "s", "--verify"]).verify
+    expect(json.executions).toEqual([{ candidateId: "cand-a", eventId: "x1", runtimeId: "rt-1", check: "external" }])
+    expect(json.note).toContain("listed as external")
+    const human = runCli(["journal", "inspect", "--study", "s", "--verify", "--workdir", dir])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain("Verified 0 artifact(s): 0 finding(s)")
+    expect(human.stdout).toContain("  - execution rt-1 (candidate cand-a, event x1): external")
+  })
+
   it("CorruptJournal: a damaged terminated line stops replay; every command needing history refuses", () => {
     const dir = tempWorkdir()
     ok(dir, ["append", "--study", "s", "--input", putInput(dir, "b.json", batch)])

@@ -106,5 +106,12 @@ describe("refusals name the input as the caller gave it", () => {
     expect(toolUsage._tag).toBe("UsageError")
     expect(toolUsage.message).not.toMatch(/--[a-z]/)
     expect(toolUsage.message).toContain("expected")
+    // Told in the tool's words: its name and its arguments, not the command line's words and flags.
+    expect(usage.message).toBe("monitor set-subscription-status needs --input <path> or the flags --expected, --status")
+    expect(toolUsage.message).toBe("monitor_set_subscription_status needs input or the arguments expected, status")
+    const both = await tool("monitor_create_due_run", { input: { subscriptionId: "lit" }, subscription: "lit" })
+    expect(both.message).toBe("monitor_create_due_run: give input or the arguments (subscription), not both")
+    const show = await tool("monitor_show", {})
+    expect(show.message).toBe("monitor_show needs exactly one of subscription or run")
   })
 })
