@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { GrantsLayer } from "../layers/GrantsLayer.js"
-import { Grants, type GrantStatus } from "../services/Grants.js"
+import { Grants, type GrantShown, type GrantStatus } from "../services/Grants.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { work } from "./Work.js"
 
@@ -17,7 +17,7 @@ const nowOf = (o: Common) => ({ now: Option.getOrUndefined(o.now) })
 
 const figures = (f: Record<string, number>) => Object.entries(f).map(([k, v]) => `${k} ${v}`).join(", ")
 
-const humanStatus = (s: GrantStatus) =>
+const humanStatus = (s: GrantStatus & Partial<Pick<GrantShown, "unreadableExecutions">>) =>
   [
     `Grant ${s.grant.id} (${s.state}) for task ${s.grant.task}${
       s.grant.parent === null ? "" : `, child of ${s.grant.parent}`
@@ -25,7 +25,14 @@ const humanStatus = (s: GrantStatus) =>
     `  inputs (read-only): ${
       s.grant.inputs.map((i) => i.path).join(", ") || "none"
     }; work: ${s.grant.work.path}; tools: ${s.grant.tools.join(", ") || "none"}`,
-    `  left: ${figures(s.remaining)}`,
+    ...(s.unreadableExecutions === undefined || s.unreadableExecutions.length === 0
+      ? [`  left: ${figures(s.remaining)}`]
+      : [
+        `  left: not known: execution record(s) ${
+          s.unreadableExecutions.join(", ")
+        } cannot be read (ExecutionDigestMismatch), so their runs are charged to no grant; exec refuses until each is restored or removed.`,
+        `  left without those runs: ${figures(s.remaining)}`
+      ]),
     ...(s.children.length > 0 ? [`  children: ${s.children.join(", ")}`] : [])
   ].join("\n")
 
