@@ -96,8 +96,8 @@ export const TOOL_HINTS: Readonly<Record<string, ToolHints>> = {
   grant_list: read("List grants", "grant-list-output"),
   grant_revoke: write("Revoke a grant", "grant-revoke-output", CHANGES_ONCE),
   grant_narrow: write("Narrow a grant", "grant-narrow-output", CHANGES),
-  exec: write("Run a program confined to a grant", "exec-output", CHANGES),
-  exec_show: read("Show a recorded execution", "exec-show-output"),
+  exec: write("Run a confined program", "exec-output", CHANGES),
+  exec_show: read("Show an execution", "exec-show-output"),
   store_status: read("Store binding", "store-status-output"),
   schema: read("JSON Schema of an input or output", "schema-output")
 }

@@ -37,6 +37,12 @@ const humanRecord = (r: ExecutionRecord) =>
     `  ${r.outputs.length} output(s)${
       r.outputs.length > 0 ? ": " + r.outputs.map((o) => shownName(o.path)).join(", ") : ""
     }`,
+    // What the run left in the work root that is not evidence (a symlink, a FIFO): never followed nor read.
+    ...(r.ignored.length === 0 ? [] : [
+      `  ${r.ignored.length} entry(ies) not kept as outputs (not regular files, never followed or read): ${
+        r.ignored.map((i) => `${shownName(i.path)} (${i.kind})`).join(", ")
+      }`
+    ]),
     // A lost run: what was left of its processes when it was recorded, and what was done.
     ...(r.leftProcesses === undefined
       ? []

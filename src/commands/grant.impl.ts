@@ -2,8 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { GrantEvent } from "../domain/Grant.js"
 import { GrantsLayer } from "../layers/GrantsLayer.js"
-import { Grants, type GrantStatus } from "../services/Grants.js"
+import { Grants, type GrantShown, type GrantStatus } from "../services/Grants.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { work } from "./Work.js"
 
@@ -15,9 +16,37 @@ interface Common {
 /** The options of every Grants call: `--now`, else the clock. */
 const nowOf = (o: Common) => ({ now: Option.getOrUndefined(o.now) })
 
-const figures = (f: Record<string, number>) => Object.entries(f).map(([k, v]) => `${k} ${v}`).join(", ")
+const figures = (f: Readonly<Record<string, number | undefined>>) =>
+  Object.entries(f).flatMap(([k, v]) => v === undefined ? [] : [`${k} ${v}`]).join(", ")
 
-const humanStatus = (s: GrantStatus) =>
+/** A person's text (a reason) on its one line, quoted: a newline in it cannot pass for dossier's next line. */
+const quoted = (text: string | null) => text === null ? "" : ` (${JSON.stringify(text)})`
+
+/** An event of the grant as one line: when, what changed, why. */
+const eventLine = (e: GrantEvent) =>
+  e.type === "revoked"
+    ? `  revoked at ${e.at}${quoted(e.reason)}`
+    : `  narrowed at ${e.at}: ${
+      [
+        ...(e.deadline === null ? [] : [`deadline ${e.deadline}`]),
+        ...(Object.keys(e.budget).length > 0 ? [figures(e.budget)] : [])
+      ]
+        .join(", ")
+    }${quoted(e.reason)}`
+
+/** Why a grant that is not active runs nothing, where its own events do not say. */
+const stateLine = (s: GrantStatus): ReadonlyArray<string> => {
+  if (s.state === "revoked" && !s.events.some((e) => e.type === "revoked")) {
+    return [`  revoked through an ancestor: ${s.chain.slice(1).join(", ")}`]
+  }
+  if (s.state === "exhausted") {
+    const none = Object.entries(s.remaining).filter(([k, v]) => k !== "memoryMiB" && v <= 0).map(([k]) => k)
+    return [`  exhausted: no ${none.join(", ")} left; nothing runs under it`]
+  }
+  return []
+}
+
+const humanStatus = (s: GrantStatus & Partial<Pick<GrantShown, "unreadableExecutions">>) =>
   [
     `Grant ${s.grant.id} (${s.state}) for task ${s.grant.task}${
       s.grant.parent === null ? "" : `, child of ${s.grant.parent}`
@@ -25,7 +54,17 @@ const humanStatus = (s: GrantStatus) =>
     `  inputs (read-only): ${
       s.grant.inputs.map((i) => i.path).join(", ") || "none"
     }; work: ${s.grant.work.path}; tools: ${s.grant.tools.join(", ") || "none"}`,
-    `  left: ${figures(s.remaining)}`,
+    `  budget: ${figures(s.budget)}`,
+    ...(s.unreadableExecutions === undefined || s.unreadableExecutions.length === 0
+      ? [`  left: ${figures(s.remaining)}`]
+      : [
+        `  left: not known: execution record(s) ${
+          s.unreadableExecutions.join(", ")
+        } cannot be read (ExecutionDigestMismatch), so their runs are charged to no grant; exec refuses until each is restored or removed.`,
+        `  left without those runs: ${figures(s.remaining)}`
+      ]),
+    ...stateLine(s),
+    ...s.events.map(eventLine),
     ...(s.children.length > 0 ? [`  children: ${s.children.join(", ")}`] : [])
   ].join("\n")
 

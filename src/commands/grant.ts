@@ -37,7 +37,7 @@ export const grantDescriptions = {
     ".dossier/, plan.md and every research/<study>/research-events.jsonl are always protected: no root may be research or a study folder research/<study> (grant a folder below it), " +
     "and a work root never lies in research/sources, research/results, research/inputs or research/gate, nor holds another work folder (a .dossier folder or a plan.md with a plan section below it) (ProtectedPathInGrant, with a reason). Network is always off. Same id and content again: no change.",
   show:
-    "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left, its events and children.",
+    "Show a grant (verified against its digest), its state (active, revoked, expired, exhausted), effective deadline and budget, what is left (not known while unreadableExecutions names a record), its events and children.",
   list: "List the work folder's grants, their state and what is left; damaged grants and unreadable run records apart.",
   revoke:
     "Revoke a grant (an appended event) and its descendants; their running executions are killed within about a second. Answers as grant show does, with appended (false: already revoked) and revoked (the ids this call ended).",

@@ -260,7 +260,12 @@ export const GrantsLive = Layer.effect(
       })
 
     const show = (id: string, now: Date) =>
-      lock.withReadLock((held) => Effect.flatMap(readSnapshot(now)(held), (snap) => statusIn(snap, id, now)))
+      lock.withReadLock((held) =>
+        Effect.flatMap(
+          readSnapshot(now)(held),
+          (snap) => Effect.map(statusIn(snap, id, now), (st) => ({ ...st, unreadableExecutions: snap.unreadable }))
+        )
+      )
 
     const list = (now: Date) =>
       lock.withReadLock((held) =>

@@ -21,11 +21,22 @@ export interface GrantStatus {
   readonly deadline: string
   /** The grant's budget after narrowing. */
   readonly budget: Figures
+  /** What is left: the budget less what the readable runs spent (see `GrantShown`). */
   readonly remaining: Figures
   readonly events: ReadonlyArray<GrantEvent>
   readonly children: ReadonlyArray<string>
   /** The grant and its ancestors, nearest first. */
   readonly chain: ReadonlyArray<string>
+}
+
+/** What `show` answers: the status, and the execution records that keep what is left unknown. */
+export interface GrantShown extends GrantStatus {
+  /**
+   * Execution records that do not decode, of any grant (whose run each was cannot be told): while
+   * there is one, `remaining` leaves out what its run spent, so what is left is not known, and
+   * exec and child grants refuse (`ExecutionDigestMismatch`).
+   */
+  readonly unreadableExecutions: ReadonlyArray<string>
 }
 
 export interface GrantView extends StoredGrant {
@@ -51,7 +62,7 @@ export interface GrantsShape {
     input: unknown,
     options?: GrantsOptions
   ) => Effect.Effect<{ readonly created: boolean; readonly grant: GrantView }, DossierError>
-  readonly show: (id: string, options?: GrantsOptions) => Effect.Effect<GrantStatus, DossierError>
+  readonly show: (id: string, options?: GrantsOptions) => Effect.Effect<GrantShown, DossierError>
   readonly list: (options?: GrantsOptions) => Effect.Effect<{
     readonly grants: ReadonlyArray<
       Omit<GrantStatus, "grant" | "events" | "chain"> & {

@@ -385,6 +385,25 @@ describe.skipIf(!sandboxWorks)("confined exec: network and environment", () => {
     expect(stdoutOf(dir, fds).trim().split("\n").map(Number).filter((n) => n > 3)).toEqual([])
   })
 
+  it("a secret in dossier's own environment reaches no process of the run, not even through /proc/<pid>/environ", () => {
+    const dir = folder()
+    createGrant(dir)
+    const secret = "s3cr3t-from-the-parent-environment"
+    const r = D(dir, [
+      "exec",
+      "--grant",
+      "g1",
+      "--",
+      ...sh("for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; echo; done; env; echo end")
+    ], { DOSSIER_TEST_SECRET: secret })
+    expect(r.code, r.stderr).toBe(0)
+    const out = stdoutOf(dir, r.json.execution)
+    expect(out).toContain("DOSSIER_GRANT=g1")
+    expect(out.trimEnd().endsWith("end")).toBe(true)
+    expect(out).not.toContain(secret)
+    expect(out).not.toContain("DOSSIER_TEST_SECRET")
+  })
+
   it("without bash among the tools nothing runs, whatever program would start the shell", () => {
     const dir = folder()
     createGrant(dir, { tools: ["read", "notebook"] })

@@ -6,7 +6,19 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { runCli } from "../support/cli.js"
-import { createCandidate, createGrant, exec, folder, ok, put, putInput, refused, sandboxWorks } from "./support.js"
+import {
+  budget,
+  childGrant,
+  createCandidate,
+  createGrant,
+  exec,
+  folder,
+  ok,
+  put,
+  putInput,
+  refused,
+  sandboxWorks
+} from "./support.js"
 
 const noRecords = (dir: string) => {
   const xs = path.join(dir, ".dossier/executions")
@@ -136,5 +148,55 @@ describe.skipIf(!sandboxWorks)("exec: the human report names every file of the e
     const big = exec(dir, "g1", ["head", "-c", "9M", "/dev/zero"])
     const cut = runCli(["exec", "show", "--execution", big.id, "--workdir", dir])
     expect(cut.stdout).toContain(`stdout ${8 * 1024 * 1024} bytes (truncated: the run wrote more), stderr 0 bytes.`)
+  })
+})
+
+describe.skipIf(!sandboxWorks)("grant show and exec: the human report says what is left, and why nothing runs", () => {
+  it("grant show gives the budget, each event with its reason on one line, and why a grant is not active", () => {
+    const dir = folder()
+    createGrant(dir)
+    ok(dir, ["grant", "create", "--input", putInput(dir, "child.json", childGrant())])
+    ok(dir, [
+      "grant",
+      "narrow",
+      "--grant",
+      "g1",
+      "--now",
+      "2026-01-01T00:00:00Z",
+      "--input",
+      putInput(dir, "narrow.json", { budget: { runs: 5 }, reason: "smaller" })
+    ])
+    ok(dir, ["grant", "revoke", "--grant", "g1", "--now", "2026-01-02T00:00:00Z", "--reason", "done\nfake line"])
+    const shown = runCli(["grant", "show", "--grant", "g1", "--workdir", dir])
+    expect(shown.code, shown.stderr).toBe(0)
+    const lines = shown.stdout.split("\n")
+    expect(lines).toContain("  budget: runs 5, wallSeconds 120, cpuSeconds 120, memoryMiB 256, outputMiB 16")
+    expect(lines).toContain("  narrowed at 2026-01-01T00:00:00.000Z: runs 5 (\"smaller\")")
+    expect(lines).toContain("  revoked at 2026-01-02T00:00:00.000Z (\"done\\nfake line\")")
+    expect(lines).not.toContain("fake line\")")
+    const child = runCli(["grant", "show", "--grant", "g2", "--workdir", dir])
+    expect(child.stdout.split("\n")).toContain("  revoked through an ancestor: g1")
+  })
+
+  it("an exhausted grant says which figure ran out; exec names what the run left that is not evidence", () => {
+    const dir = folder()
+    createGrant(dir, { budget: budget({ runs: 1 }) })
+    const r = runCli([
+      "exec",
+      "--grant",
+      "g1",
+      "--workdir",
+      dir,
+      "--",
+      "sh",
+      "-c",
+      "mkfifo fifo; ln -s /etc/passwd link"
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout.split("\n")).toContain(
+      "  2 entry(ies) not kept as outputs (not regular files, never followed or read): research/exp/runs/r1/fifo (other), research/exp/runs/r1/link (symlink)"
+    )
+    const shown = runCli(["grant", "show", "--grant", "g1", "--workdir", dir])
+    expect(shown.stdout.split("\n")).toContain("  exhausted: no runs left; nothing runs under it")
   })
 })

@@ -588,6 +588,10 @@ describe.skipIf(!pgAvailable)("the grant and execution stores on PostgreSQL", ()
           _tag: "ExecutionDigestMismatch",
           executionId: execution.id
         })
+        // show answers, naming the record: what is left is not known.
+        expect((await other.runPromise(Effect.flatMap(Grants, (g) => g.show("g1")))).unreadableExecutions).toEqual([
+          execution.id
+        ])
         expect((await rows("exec")).records.filter((r) => r.kind === EXECUTION_KIND)).toHaveLength(1)
       } finally {
         await host.dispose()

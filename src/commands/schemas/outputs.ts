@@ -30,7 +30,9 @@ const GrantStatus = {
     description: "The soonest deadline of the grant and its ancestors (ISO-8601)."
   }),
   budget: Obj("The budget after narrowing: runs, wallSeconds, cpuSeconds, memoryMiB, outputMiB."),
-  remaining: Obj("What is left of the budget (same fields)."),
+  remaining: Obj(
+    "What is left of the budget (same fields); grant show: not counting the runs of unreadableExecutions."
+  ),
   events: Rows("The grant's events (schema grant-event)."),
   children: Schema.Array(Schema.String),
   chain: Schema.Array(Schema.String).annotations({ description: "The grant and its ancestors, nearest first." })
@@ -97,7 +99,14 @@ export const outputSchemas = (): Record<string, Schema.Schema.Any> => ({
       description: "The stored grant (schema grant-record) with its state."
     })
   }),
-  "grant-show-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
+  "grant-show-output": Schema.Struct({
+    ok: Ok,
+    ...GrantStatus,
+    unreadableExecutions: Schema.Array(Schema.String).annotations({
+      description:
+        "Ids of execution records that do not decode (whose grant cannot be told): while any, what is left is not known and exec refuses."
+    })
+  }),
   "grant-narrow-output": Schema.Struct({ ok: Ok, ...GrantStatus }),
   "grant-list-output": Schema.Struct({
     ok: Ok,
