@@ -53,7 +53,8 @@
  * readable/paymentMethods.ts `withoutWalletLines` the wallets a shop's checkout takes,
  * readable/content.ts `narrowProduct` a product's narrower choice beside the shop's blocks,
  * readable/descriptionTab.ts `descriptionPanel` a product's description tab as the content,
- * readable/repeatedLines.ts `withoutRepeatedLines` a line said again in another block).
+ * readable/repeatedLines.ts `withoutRepeatedLines` a line said again in another block, and a
+ * sentence said again inside a longer line).
  * Over 400 lines: one small page per rule, each written out in full beside its test.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -3767,5 +3768,44 @@ describe("readable copy: a line a product's page says again in another block", (
     const text = copy(page(""))
     expect(count(text, "Memory: 8 GB of RAM")).toBe(2)
     expect(text).toContain("A keeper who leaves notes for the player")
+  })
+})
+
+describe("readable copy: a sentence a product's page says again inside a longer line", () => {
+  const ld = productLd.replace("Steel kettle K1", "Field guide F2")
+  const page = (head: string) =>
+    `<html><head><title>Field guide F2</title>${head}</head><body>
+  <header class="site-header"><a href="/">The Book Shop</a></header>
+  <main><div class="product-page">
+    <h1>Field guide F2</h1>
+    <p class="price">24.00 EUR</p>
+    <p class="short">A pocket guide to the birds of the northern coast, drawn by hand.</p>
+    <div class="description"><p>A pocket guide to the birds of the northern coast, drawn by hand. Each of the ` +
+    `two hundred species has a page of its own, with its call written out and a map of where it nests. ` +
+    `The author spent eleven winters on the cliffs to draw the seabirds from life.</p></div>
+    <section class="details"><h2>About this book</h2>
+      <p>Synopsis: the book opens with the cliffs. Each of the two hundred species has a page of its own, with ` +
+    `its call written out and a map of where it nests. The last chapter follows the terns south for the winter.</p>
+      <p>From the publisher: see <a href="/f2/sample">the sample pages</a>. The author spent eleven winters on ` +
+    `the cliffs to draw the seabirds from life.</p>
+    </section>
+  </div></main>
+  <footer><p>Copyright 2026 The Book Shop, all rights reserved.</p></footer></body></html>`
+  const count = (text: string, part: string) => text.split(part).length - 1
+
+  it("says it once on a page that shows one product, and keeps the line's new sentences", () => {
+    const text = copy(page(ld))
+    expect(count(text, "Each of the two hundred species has a page of its own")).toBe(1)
+    expect(text).toContain("Synopsis: the book opens with the cliffs.")
+    expect(text).toContain("The last chapter follows the terns south for the winter.")
+    // A sentence an earlier line said whole (the short description, then the long one) stays.
+    expect(count(text, "A pocket guide to the birds of the northern coast, drawn by hand.")).toBe(2)
+    // A line with a link is left whole.
+    expect(count(text, "The author spent eleven winters on the cliffs")).toBe(2)
+  })
+
+  it("keeps every sentence on a page that does not say it shows a product", () => {
+    const text = copy(page(""))
+    expect(count(text, "Each of the two hundred species has a page of its own")).toBe(2)
   })
 })

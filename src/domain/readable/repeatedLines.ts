@@ -10,7 +10,13 @@
  * (`withoutRepeatedLines`), unless that line is the one right before it (two values side by side
  * that happen to be equal: two kits' cells in a comparison grid); a block left with no line goes.
  * So is a line of `MIN_PART_WORDS` words or more whose words stand, in order and side by side,
- * inside a longer line said before (a feature list saying again a phrase of the description). Headings and table rows stay (a
+ * inside a longer line said before (a feature list saying again a phrase of the description). A
+ * line of two sentences or more that is itself new loses each sentence of `MIN_SENTENCE_WORDS` words
+ * or more that stands inside an earlier, longer line (a synopsis writing again sentences of the
+ * description above it, a second overview the first's, among new ones); a sentence an earlier line
+ * said whole stays (a shop's short description, then the long one opening with it: the references
+ * keep both), and a line with a link is left whole (its sentences are not cut apart from the link's
+ * text). Headings and table rows stay (a
  * heading may title a section per variant; a table row is part of the table's grid), and code is
  * written as the reader should type it; each of them still counts as said for the lines after it.
  */
@@ -26,6 +32,16 @@ const MIN_WORDS = 3
  */
 const MIN_PART_WORDS = 4
 
+/** The fewest words of a sentence left out of a longer line as said before: a claim, not a label. */
+const MIN_SENTENCE_WORDS = 6
+
+/**
+ * Where a line's sentences part: a space after a sentence's end ("." "!" "?", closing quotes or
+ * brackets) and before a capital or an opening quote. "U.S. Mint" parts there too, which only
+ * shortens the pieces compared (each still said word for word or not).
+ */
+const SENTENCE_BREAK = /(?<=[.!?]["'\u201d\u2019)]*)\s+(?=[\p{Lu}"\u201c])/u
+
 /** Whether the words `key` stand, in order and side by side, in one of the lines said before. */
 const saidInside = (lines: ReadonlyArray<string>, key: string): boolean => {
   const part = ` ${key} `
@@ -37,6 +53,27 @@ const TABLE_ROW = /^\s*\|/
 
 /** Whether a block is fenced code. */
 const CODE = /^(?:```|~~~)/
+
+/**
+ * A new line without its sentences of `MIN_SENTENCE_WORDS` words or more that stand inside one of
+ * the longer lines said before it (`lines`, the line itself added last). A heading, a table row, a
+ * line with a link or of one sentence is returned as it is.
+ */
+const withoutSaidSentences = (line: string, lines: ReadonlyArray<string>): string => {
+  if (HEADING.test(line) || TABLE_ROW.test(line) || line.includes("[")) return line
+  const sentences = line.split(SENTENCE_BREAK)
+  if (sentences.length < 2) return line
+  const before = lines.slice(0, -1)
+  const kept = sentences.filter((sentence) => {
+    const words = wordsOf(sentence)
+    return words.length < MIN_SENTENCE_WORDS || !saidInside(before, words.join(" "))
+  })
+  if (kept.length === sentences.length) return line
+  // The indent or list marker before the first sentence stays where the first is cut.
+  const lead = /^\s*(?:[-*+] |\d+[.)] |> )?/.exec(line)![0]
+  const text = kept.join(" ")
+  return kept.length === 0 || text.startsWith(lead) ? text : `${lead}${text.trimStart()}`
+}
 
 /**
  * `blocks` without each line (not a heading or a table row) of `MIN_WORDS` words or more an earlier
@@ -71,9 +108,10 @@ export const withoutRepeatedLines = (blocks: ReadonlyArray<string>): ReadonlyArr
       ) continue
       said.add(key)
       lines.push(` ${key} `)
-      kept.push(line)
+      const cut = withoutSaidSentences(line, lines)
+      if (cut.length > 0) kept.push(cut)
     }
-    if (kept.length === block.split("\n").length) out.push(block)
+    if (kept.join("\n") === block) out.push(block)
     else if (kept.some((line) => wordsOf(line).length > 0)) out.push(kept.join("\n"))
   }
   return out
