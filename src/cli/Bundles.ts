@@ -34,7 +34,7 @@ export const BUNDLES = {
   status: { words: ["init", "status"], impls: ["init", "status"] },
   store: { words: ["store", "pull", "export"], impls: ["init", "store"] },
   journal: { words: ["journal"], impls: ["journal"] },
-  monitor: { words: ["monitor", "next"], impls: ["monitor"] },
+  monitor: { words: ["monitor", "next"], impls: ["monitor", "next"] },
   grant: { words: ["grant"], impls: ["grant"] },
   exec: { words: ["exec"], impls: ["exec"] },
   schema: { words: ["schema"], impls: ["schema"] },

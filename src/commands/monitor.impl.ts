@@ -1,4 +1,4 @@
-/** Handlers of `dossier monitor …` and `dossier next`. */
+/** Handlers of `dossier monitor …` (`dossier next`'s is in ./next.impl.ts). */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
@@ -21,8 +21,7 @@ import {
   TransitionRunFile,
   type TransitionRunInput
 } from "../domain/MonitorSchema.js"
-import { MonitorLayer, NextLayer } from "../layers/MonitorLayer.js"
-import { nextFacts } from "../layers/MonitorNext.js"
+import { MonitorLayer } from "../layers/MonitorLayer.js"
 import { FileStore } from "../services/FileStore.js"
 import { type InputRef, readInput } from "../services/InputFile.js"
 import { Monitor, type MonitorShape } from "../services/Monitor.js"
@@ -35,7 +34,7 @@ import {
   transitionRunFlags
 } from "./monitor.js"
 import type { Flags, ValuesOf } from "./Spec.js"
-import { type AnyWork, type CommandWork, usageError, work } from "./Work.js"
+import { type AnyWork, type CommandWork, usageError } from "./Work.js"
 
 interface Base {
   readonly workdir: string
@@ -367,30 +366,4 @@ export const factText = (f: Fact): string => {
     case "transaction-recovered":
       return `an interrupted monitor transaction was ${f.direction} (${f.paths.length} file(s))`
   }
-}
-
-const NEXT_NOTE =
-  "Facts, not decisions: each names the revisions it was computed from; act on it only if they still hold."
-
-/** Added in a bound folder when a fact may only say that a file another host made is not here yet. */
-export const NEXT_BOUND_NOTE =
-  " This folder is bound to a shared dossier: a file another host made (a run's stage file, a registered source or output) is missing here until `dossier pull` brings it, and reads as a broken link or a stale binding until then."
-
-/** Facts that a file missing from this host's folder gives (docs/store.md, "Missing here, held there"). */
-const mayBeElsewhere = (f: Fact) =>
-  f.kind === "broken-link" || f.kind === "completion-binding-stale" ||
-  (f.kind === "plan-needs-attention" && f.findings.some((x) => x.kind.endsWith("-missing")))
-
-export const next = (o: WithNow) => {
-  const now = nowOf(o)
-  return work({
-    effect: Effect.zipWith(nextFacts({ now }), Workdir, (facts, { root }) => ({
-      now: now.toISOString(),
-      count: facts.length,
-      facts,
-      note: isBoundFolder(root) && facts.some(mayBeElsewhere) ? NEXT_NOTE + NEXT_BOUND_NOTE : NEXT_NOTE
-    })),
-    layer: NextLayer(o.workdir),
-    human: (r) => (r.count === 0 ? "nothing to do: no facts" : r.facts.map(factText).join("\n"))
-  })
 }

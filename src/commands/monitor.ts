@@ -237,6 +237,6 @@ export const monitorSpecs: ReadonlyArray<CommandSpec> = [
     description:
       "List the factual candidates for what to do next across the work folder, each {kind, …} with the revisions it came from: subscription-due, resume-monitor-run, unresolved-outcome, completion-binding-stale, receipt-mismatch, broken-link, plan-needs-attention, plan-corrupt, journal-unterminated-tail, journal-corrupt, transaction-recovered. Never decides. Reads every record file whole on every call; a record whose bytes the scan index already verified is not checked again.",
     flags: { workdir, json, now },
-    run: (v) => load().then((m) => m.next(v))
+    run: (v) => import("./next.impl.js").then((m) => m.next(v))
   })
 ]

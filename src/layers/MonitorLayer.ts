@@ -1,11 +1,9 @@
-/** The layers the monitor commands use: Monitor (and, for `next`, Plan and Journal) over the base. */
+/**
+ * The layer the monitor commands use: Monitor over the base. `dossier next`'s, which adds the plan
+ * and the journals, is in ./NextLayer.ts, so that a monitor command does not initialize them.
+ */
 import * as Layer from "effect/Layer"
 import { BaseLive } from "./Base.js"
-import { PlanFolder } from "./folder/PlanStoreFolder.js"
-import { JournalLive } from "./JournalLive.js"
 import { MonitorLive } from "./MonitorLive.js"
 
 export const MonitorLayer = (dir: string) => MonitorLive.pipe(Layer.provideMerge(BaseLive(dir)))
-
-export const NextLayer = (dir: string) =>
-  Layer.mergeAll(MonitorLive, PlanFolder, JournalLive).pipe(Layer.provideMerge(BaseLive(dir)))

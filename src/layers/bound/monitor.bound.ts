@@ -4,8 +4,8 @@
  */
 import * as Layer from "effect/Layer"
 import { MonitorFilesFolder } from "../folder/MonitorStoreFolder.js"
-import type { NextLayer } from "../MonitorLayer.js"
 import { MonitorFromStore } from "../MonitorLive.js"
+import type { NextLayer } from "../NextLayer.js"
 import { JournalPostgres } from "../postgres/JournalStorePostgres.js"
 import { MonitorStorePostgres } from "../postgres/MonitorStorePostgres.js"
 import { BoundBase, type BoundError, type StoreMode } from "./BoundBase.js"
