@@ -3,6 +3,9 @@
  * folder-side WorkTree (the roots' identities) and ExecFiles (the work root's creation). Every
  * write (create, revoke, narrow) runs under the lock across its read → check → write sequence;
  * every command first records as `lost` the runs whose `dossier exec` died.
+ *
+ * Over 400 lines: the six commands read one snapshot (grants, events, what each has spent, the
+ * unreadable records) and share its chain and status helpers inside the layer's one closure.
  */
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
