@@ -48,7 +48,7 @@ export const toValues = (
   const values: Record<string, unknown> = {}
   if (spec.rest !== undefined) {
     if (forced.length === 0 && !spec.rest.optional) {
-      return miss(`'${name}' needs ${restUsage(spec.rest)} after --: ${spec.rest.description}`)
+      return miss(`'${name}' needs ${restUsage(spec.rest)} after --.`)
     }
     values[spec.rest.name] = forced
   }
