@@ -25,6 +25,10 @@ export const placeholder = (f: FlagSpec): string => {
 /** How usage lines write the words after `--` (`<program> [args…]`). */
 export const restUsage = (rest: ArgSpec): string => rest.usage ?? `<${rest.name}>…`
 
+/** What an empty value should have been: `give a path`, `give an instant`, `give a value`. */
+const giveA = (kind: string | undefined): string =>
+  kind === undefined || kind === "text" ? "give a value" : `give ${/^[aeiou]/.test(kind) ? "an" : "a"} ${kind}`
+
 export const commandName = (spec: CommandSpec): string => `dossier ${spec.path.join(" ")}`
 
 export type Converted =
@@ -46,9 +50,15 @@ export const toValues = (
 ): Converted => {
   const name = commandName(spec)
   const values: Record<string, unknown> = {}
+  // An empty value (`--state ""`, `--workdir "$UNSET"`) is the same mistake for every flag, one
+  // the command line shows by itself: a usage error (exit 2), before any other flag is judged.
+  // (An empty path would name the current directory: never guess.)
+  for (const [key, f] of Object.entries(spec.flags)) {
+    if (raw.get(key) === "") return miss(`${placeholder(f)}: the value is empty; ${giveA(valueKindOf(f))}`)
+  }
   if (spec.rest !== undefined) {
     if (forced.length === 0 && !spec.rest.optional) {
-      return miss(`'${name}' needs ${restUsage(spec.rest)} after --: ${spec.rest.description}`)
+      return miss(`'${name}' needs ${restUsage(spec.rest)} after --.`)
     }
     values[spec.rest.name] = forced
   }
@@ -60,8 +70,6 @@ export const toValues = (
   for (const [key, f] of Object.entries(spec.flags)) {
     const v = raw.get(key)
     if (v === undefined && isRequired(f)) return miss(`'${name}' needs ${placeholder(f)}: ${f.description}`)
-    // An empty path (`--workdir "$UNSET"`) would name the current directory: never guess.
-    if (v === "" && valueKindOf(f) === "path") return miss(`${placeholder(f)}: the value is empty; give a path`)
     switch (f.kind) {
       case "boolean":
         values[key] = v === true

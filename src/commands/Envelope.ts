@@ -7,7 +7,7 @@
  */
 import { DEFECT_MESSAGE } from "../domain/CliMessages.js"
 import { clipped, clippedDeep, REFUSAL_MESSAGE_MAX } from "../domain/Clip.js"
-import { defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
+import { bindingRefusedHints, defectInfo, errorCatalogue, usageInfo } from "./ErrorCatalogue.js"
 import type { CommandFailure } from "./Work.js"
 
 export interface ErrorEnvelope {
@@ -51,7 +51,8 @@ export const envelopeOf = (error: CommandFailure): ErrorEnvelope => {
     _tag: error._tag,
     message: messageOf(error, own, fields),
     retryable: info.retryable,
-    hint: info.hint,
+    // A refusal that carries its reason says the way out of that one, not of every reason.
+    hint: error._tag === "BindingRefused" ? bindingRefusedHints[error.reason].hint : info.hint,
     ...fields
   }
 }

@@ -6,6 +6,7 @@
  * tool call (`hint`) and, where that names a command or a flag, in a program (`library`).
  */
 import type { DossierErrorTag } from "../domain/AllErrors.js"
+import type { BindingRefused } from "../domain/StoreErrors.js"
 
 export interface ErrorInfo {
   readonly retryable: boolean
@@ -410,6 +411,36 @@ export const errorCatalogue: { readonly [K in DossierErrorTag]: ErrorInfo } = {
       "`reason` says which: unbound, bind the folder first (`dossier init --store <url> --dossier <text>`); plain-folder, run the command in a plain copy (`dossier export --to <path>`); bound-elsewhere, export this folder and bind the copy; target-state or target-bound, export into an empty or new folder (`target`); privilege, bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored).",
     library:
       "`reason` says which: privilege, use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only; credentials, check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf; no-database, create the database or fix the URL's database name; no-password, set PGPASSWORD or add a line to the password file (PGPASSFILE, else ~/.pgpass, chmod 600); unbound, plain-folder, bound-elsewhere and target-*: binding and exporting folders is done on the command line (docs/store.md)."
+  }
+}
+
+/**
+ * `BindingRefused`'s way out for the one `reason` it carries: a refusal's answer names that one
+ * (the catalogue's entry above lists them all, for `dossier schema errors` and the README).
+ */
+const ON_THE_COMMAND_LINE = "Binding and exporting folders is done on the command line (docs/store.md): "
+const folderHint = (hint: string) => ({ hint, library: `${ON_THE_COMMAND_LINE}${hint}` })
+
+export const bindingRefusedHints: {
+  readonly [R in BindingRefused["reason"]]: { readonly hint: string; readonly library?: string }
+} = {
+  unbound: folderHint("Bind the folder first (`dossier init --store <url> --dossier <text>`)."),
+  "plain-folder": folderHint("Run the command in a plain copy (`dossier export --to <path>`)."),
+  "bound-elsewhere": folderHint("Export this folder (`dossier export --to <path>`) and bind the copy."),
+  "target-state": folderHint("Export into an empty or new folder (`target` holds a dossier's state)."),
+  "target-bound": folderHint("Export into an empty or new folder (`target` is bound to a shared store)."),
+  privilege: {
+    hint:
+      "Bind with a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or run read-only commands only.",
+    library: "Use a role that may write the `dossier` schema's tables (INSERT, UPDATE, DELETE), or read only."
+  },
+  credentials: {
+    hint: "Check the URL's user and its password (PGPASSWORD, ~/.pgpass) and the server's pg_hba.conf."
+  },
+  "no-database": { hint: "Create the database or fix the URL's database name." },
+  "no-password": {
+    hint:
+      "Set PGPASSWORD or add a line host:port:database:user:password to the password file (PGPASSFILE, else ~/.pgpass; chmod 600 it: one the group or others can read is ignored)."
   }
 }
 

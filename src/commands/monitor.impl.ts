@@ -152,6 +152,17 @@ const runText = (r: RunRecord) =>
   `run ${r.id} (revision ${r.revision}, ${r.status}) of ${r.subscriptionId}, window ${r.windowIndex} from ${r.windowStart}` +
   `${r.coalescedWindows > 1 ? ` (${r.coalescedWindows} windows coalesced)` : ""}; receipt ${r.receiptDigest}`
 
+/** A run's outcomes for a person (`show --run`): each with its label, reason and disposition. */
+const outcomesText = (outcomes: RunRecord["outcomes"]): ReadonlyArray<string> =>
+  outcomes.length === 0 ? [] : [
+    `${outcomes.length} outcome(s):`,
+    ...outcomes.map((u) =>
+      `  ${u.id}: ${u.label} — ${u.reason}; ${
+        u.disposition === null ? "no disposition yet" : `disposition ${u.disposition.value}`
+      }`
+    )
+  ]
+
 export const createSubscription = (o: WithInput) =>
   withInputFile(
     o,
@@ -332,7 +343,12 @@ export const show = (
                 (missing) => missing.length === 0 ? { run } : { run, note: showBoundNote(missing) }
               )
           ),
-        (r) => `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}${"note" in r ? `\n${r.note}` : ""}`
+        (r) =>
+          [
+            `${runText(r.run)}; completion binding ${r.run.binding ?? "none yet"}`,
+            ...outcomesText(r.run.outcomes),
+            ...("note" in r ? [r.note] : [])
+          ].join("\n")
       )
   })
 }

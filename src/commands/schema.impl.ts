@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidInput } from "../domain/Errors.js"
+import { UsageError } from "../domain/CliErrors.js"
 import { schemaDocument, schemaNames } from "./SchemaAnswers.js"
 import { work } from "./Work.js"
 
@@ -11,11 +11,10 @@ export const run = (name: Option.Option<string>) =>
       if (Option.isNone(name)) return { names: schemaNames() }
       const schema = schemaDocument(name.value)
       if (schema === undefined) {
-        return yield* new InvalidInput({
-          issues: [{
-            path: "name",
-            message: `unknown schema '${name.value}'; known: ${schemaNames().join(", ")}`
-          }]
+        // An unknown word on the command line, as an unknown subcommand is (exit 2); the list of
+        // names is `dossier schema` itself, shorter than any message that quotes it.
+        return yield* new UsageError({
+          detail: `unknown schema '${name.value}' for 'dossier schema'; 'dossier schema' lists the names it knows`
         })
       }
       return { name: name.value, schema }

@@ -5,7 +5,7 @@
  * (`LockTimeout`, `Timeout`, `DnsFailure`, `ConnectionFailed`, `IoError`, `StoreUnavailable`), read from the same
  * catalogue the CLI renders its `retryable` field from.
  */
-import { errorCatalogue, type ErrorInfo, usageInfo } from "../commands/ErrorCatalogue.js"
+import { bindingRefusedHints, errorCatalogue, type ErrorInfo, usageInfo } from "../commands/ErrorCatalogue.js"
 import type { DossierError, DossierErrorTag } from "../domain/AllErrors.js"
 import type { UsageError } from "../domain/CliErrors.js"
 import { LASTING_HINT, lastingRefusal } from "../domain/StoreRefusals.js"
@@ -75,6 +75,14 @@ export const retryable = (error: DossierError | UsageError | DossierErrorTag | "
  */
 export const hint = (error: DossierError | UsageError | DossierErrorTag | "UsageError"): string => {
   if (lastingRefusal(error)) return LASTING_HINT
+  // A BindingRefused says the way out of the reason it carries, not of every reason.
+  const reason: unknown = typeof error === "object" && error !== null && error._tag === "BindingRefused"
+    ? error.reason
+    : undefined
+  if (typeof reason === "string" && Object.hasOwn(bindingRefusedHints, reason)) {
+    const byReason = bindingRefusedHints[reason as keyof typeof bindingRefusedHints]
+    return byReason.library ?? byReason.hint
+  }
   const info = infoOf(error)
   return info?.library ?? info?.hint ?? ""
 }

@@ -88,15 +88,18 @@ describe("dossier schema, built with the project", () => {
     }
   })
 
-  it("refuses a name it does not know, an inherited property's name too, with InvalidInput (exit 1) as live", () => {
+  it("refuses a name it does not know, an inherited property's name too, with UsageError (exit 2) as live", () => {
     const unknown = ["nope", "toString", "__proto__", "constructor", "hasOwnProperty", "Plan-Start", ""]
     unknown.forEach((name) => {
       const refusal = live(name)
       expect(Either.isLeft(refusal), name).toBe(true)
       const error = Either.getLeft(refusal).pipe(Option.getOrThrow)
-      expect(error._tag, name).toBe("InvalidInput")
+      // An unknown word, as an unknown subcommand is: a usage error that says where the names are.
+      expect(error._tag, name).toBe("UsageError")
+      expect(error.message, name).toContain(`unknown schema '${name}'`)
+      expect(error.message, name).toContain("'dossier schema' lists the names")
       const r = runCli(["schema", name, "--json"])
-      expect(r.code, name).toBe(1)
+      expect(r.code, name).toBe(2)
       expect(r.stdout, name).toBe(`${JSON.stringify({ ok: false, error: envelopeOf(error) })}\n`)
     })
   })

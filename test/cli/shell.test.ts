@@ -779,8 +779,9 @@ describe("help, version and mistakes", () => {
     expect(refusal(at(dir, ["exec", "--", "true"]), "UsageError", 2).message).toContain(
       "'dossier exec' needs --grant <id>"
     )
-    expect(refusal(at(dir, ["exec", "--grant", "g1"]), "UsageError", 2).message).toContain(
-      "needs <program> [args…] after --"
+    // One sentence: the placeholder says what goes after --, the option's description is not repeated.
+    expect(refusal(at(dir, ["exec", "--grant", "g1"]), "UsageError", 2).message).toBe(
+      "'dossier exec' needs <program> [args…] after --."
     )
   })
 

@@ -2,7 +2,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { put, tempWorkdir } from "../support/cli.js"
+import { put, runCliAsync, tempWorkdir } from "../support/cli.js"
 import { at, finishInput, mon, monitorState, read, runningRun, sha, weekWindow } from "./support.js"
 
 describe("monitor finish-run (CLI)", () => {
@@ -161,6 +161,18 @@ describe("monitor finish-run (CLI)", () => {
     assert.isFalse(fs.existsSync(path.join(dir, ".dossier/monitor/intent.json")))
     const shown = (await read(dir, ["show", "--run", run.id])).json.run
     assert.strictEqual(shown.binding, "verified")
+    // A person sees the run's outcomes too, as --json lists them: id, label, reason, disposition.
+    const human = await runCliAsync(["monitor", "show", "--run", run.id, "--workdir", dir])
+    assert.strictEqual(human.code, 0, human.stderr)
+    assert.include(
+      human.stdout,
+      [
+        "3 outcome(s):",
+        "  o1: new — new block-sparse result; no disposition yet",
+        "  o2: contradiction_candidate — contradicts the linear claim; no disposition yet",
+        "  o3: no_substantive_change — nothing else; no disposition yet"
+      ].join("\n")
+    )
     // Terminal: never reopens, finish again refused.
     const again = await mon(dir, "finish-run", { ...input, expectedRevision: 3 }, finishedAt)
     assert.strictEqual(again.json.error._tag, "InvalidTransition")

@@ -8,10 +8,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { envelopeOf } from "../../src/commands/Envelope.js"
-import { errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
+import { bindingRefusedHints, errorCatalogue } from "../../src/commands/ErrorCatalogue.js"
 import { errorsSchema } from "../../src/commands/schemas/errors.js"
-import { StoreConflict, StoreTooNew, StoreUnavailable } from "../../src/domain/StoreErrors.js"
-import { retryable } from "../../src/public/Errors.js"
+import { BindingRefused, StoreConflict, StoreTooNew, StoreUnavailable } from "../../src/domain/StoreErrors.js"
+import { hint, retryable } from "../../src/public/Errors.js"
 import { CLI } from "../support/cli.js"
 
 describe("store errors", () => {
@@ -43,6 +43,25 @@ describe("store errors", () => {
       supported: 1,
       retryable: false
     })
+  })
+
+  it("BindingRefused's hint is the way out of the reason it carries, on every face, and no other reason's", () => {
+    const reasons = Object.keys(bindingRefusedHints) as Array<BindingRefused["reason"]>
+    expect(reasons).toEqual([...BindingRefused.fields.reason.literals])
+    /** A hint as a phrase another may quote: lower case, without its closing full stop. */
+    const phrase = (text: string) => text.toLowerCase().replace(/\.$/, "")
+    for (const reason of reasons) {
+      const error = new BindingRefused({ command: "pull", dossier: "q1", reason })
+      const answered = [envelopeOf(error).hint, hint(error)]
+      expect(answered[0], reason).toBe(bindingRefusedHints[reason].hint)
+      for (const other of reasons.filter((r) => r !== reason)) {
+        for (const text of answered) {
+          expect(phrase(text), `${reason} names ${other}`).not.toContain(phrase(bindingRefusedHints[other].hint))
+        }
+      }
+    }
+    // The tag alone (no reason to name) still lists them all.
+    expect(hint("BindingRefused")).toBe(errorCatalogue.BindingRefused.library)
   })
 
   it("are in `dossier schema errors` and in the README's catalogue", () => {
